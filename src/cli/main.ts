@@ -1,0 +1,52 @@
+/** The `atelier` command line. Usage errors go to stderr with exit code 2; stdout carries only results. */
+import { labelsCommand, toolsCommand } from './registry-commands.js';
+import { type Command, parseCommand, UsageError } from './usage.js';
+
+const commands: readonly Command[] = [toolsCommand, labelsCommand];
+
+function overview(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    'Usage: atelier <command> [options]',
+    '',
+    'Atelier: an image editor driven by AI tool calls.',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run `atelier <command> --help` for the options of a command.',
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${overview()}\n`);
+    return 0;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    throw new UsageError(`unknown command "${name}"; commands: ${commands.map((c) => c.name).join(', ')}`);
+  }
+  const { values, positionals } = parseCommand(command, rest);
+  if (values.help) {
+    process.stdout.write(`${command.usage}\n`);
+    return 0;
+  }
+  return command.run(values, positionals);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      process.stderr.write(`atelier: ${err.message}\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`atelier: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

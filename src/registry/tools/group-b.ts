@@ -1,0 +1,75 @@
+/** Group B: garment pattern tools (SPEC.md §4.2). Call order: identify → preview → apply → verify. */
+import { defineTool } from '../types.js';
+
+export const groupB = [
+  defineTool({
+    name: 'identify_pieces',
+    group: 'B',
+    label: '识别裁片部位',
+    effect: 'read',
+    openWorld: true,
+    description:
+      '服装套图流程第 1 步（先调用）：截取当前文档的画布，由视觉 AI 分析每个裁片图层的形状和位置，判断哪个图层是前片、后片、袖子、领子等，建立“图层名 → 服装部位”的对应关系；若用户已上传服装照片，还会为每个裁片建议 type（solid / fill_pattern / theme_pattern / mixed_pattern）和 color（十六进制颜色）。前提：已打开一个由裁片图层组成的文档。分析结果保存在会话中，供 extract_and_apply_all_pieces 使用，并随结果返回带标注的裁片总览图；不修改文档。套用花样前必须先调用本工具，下一步调用 generate_garment_preview。',
+    parameters: { type: 'object', properties: {}, required: [] },
+  }),
+  defineTool({
+    name: 'generate_garment_preview',
+    group: 'B',
+    label: '生成花样预览',
+    effect: 'read',
+    openWorld: true,
+    description:
+      '服装套图流程第 2 步（阶段一）：前提是用户须已上传服装照片，并已先调用 identify_pieces。从用户上传的服装照片中提取花样，按当前文档中各裁片的轮廓填充，生成带轮廓线的预览图；预览图显示在对话中，供用户确认。本工具只生成预览图，不修改文档。用户确认预览后，下一步调用 extract_and_apply_all_pieces；用户确认前不要调用阶段二，也不要重复调用 identify_pieces。',
+    parameters: { type: 'object', properties: {}, required: [] },
+  }),
+  defineTool({
+    name: 'extract_and_apply_all_pieces',
+    group: 'B',
+    label: '提取并套图',
+    effect: 'write',
+    openWorld: true,
+    description:
+      '服装套图流程第 3 步（阶段二）：用户确认预览后才可调用（须已先调用 identify_pieces 和 generate_garment_preview）。使用 identify_pieces 的分析结果，按 pieces 中每个裁片的 type 在当前文档中套图：solid（纯色）——在编辑器中用 color 纯色填充整个裁片；fill_pattern（满印）——AI 从服装照片中提取花样，平铺填满整个裁片；theme_pattern（定位图案）——底层为 color 纯色填充，上层为 AI 提取的白色背景主题图案，混合模式为正片叠底（multiply）；mixed_pattern（混合）——底层为 AI 提取的满印花样，上层为 AI 提取的白色背景主题图案，混合模式为正片叠底（multiply）。每个裁片生成一个图层组，内含剪贴到裁片形状的可编辑图层；整次调用只算一个历史步骤。完成后下一步调用 verify_pattern_result 验证效果。',
+    parameters: {
+      type: 'object',
+      properties: {
+        pieces: {
+          type: 'array',
+          description:
+            '要套图的裁片列表，每项对应一个裁片图层。type 和 color 取自 identify_pieces 的结果。solid 和 theme_pattern 必须提供 color（十六进制颜色）；theme_pattern 的 color 为底色（底层纯色）。',
+          items: {
+            type: 'object',
+            properties: {
+              name: { type: 'string', description: '裁片图层名称' },
+              type: {
+                type: 'string',
+                description:
+                  '裁片类型（取自 identify_pieces 的结果）：solid 纯色、fill_pattern 满印花样、theme_pattern 纯色底 + 主题图案、mixed_pattern 满印底 + 主题图案',
+                enum: ['solid', 'fill_pattern', 'theme_pattern', 'mixed_pattern'],
+              },
+              color: {
+                type: 'string',
+                description:
+                  '十六进制颜色，如 #1a2b3c（取自 identify_pieces 的结果）。solid 和 theme_pattern 必须提供；theme_pattern 时为底色（底层颜色）。',
+              },
+              description: { type: 'string', description: '花样内容的文字描述（可选），如“红色玫瑰印花”' },
+            },
+            required: ['name', 'type'],
+          },
+        },
+      },
+      required: ['pieces'],
+    },
+    limits: { pieces: { items: { color: { format: 'color' } } } },
+  }),
+  defineTool({
+    name: 'verify_pattern_result',
+    group: 'B',
+    label: '验证套图效果',
+    effect: 'read',
+    openWorld: true,
+    description:
+      '服装套图流程第 4 步：在 extract_and_apply_all_pieces 套图完成后调用。截取当前文档的画布，与用户上传的原始服装照片对比，由视觉 AI 给出 1-10 分的评分（1 到 10 分，10 分最好）和改进建议。不修改文档。评分低时可按建议调整后重新套图。',
+    parameters: { type: 'object', properties: {}, required: [] },
+  }),
+] as const;

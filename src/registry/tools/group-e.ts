@@ -1,0 +1,134 @@
+/** Group E: extensions (DESIGN.md §2), published only in the `extended` variant. */
+import { defineTool } from '../types.js';
+
+export const groupE = [
+  defineTool({
+    name: 'select_layers',
+    group: 'E',
+    label: '选择图层',
+    effect: 'write',
+    idempotent: true,
+    description:
+      '在当前文档中选中 names 指定的图层（供 align_layers、merge_layers 等作用于“选中图层”的工具使用），第一个图层设为当前图层。add 默认 false：为 false 时替换当前的图层选择；为 true 时加入到当前的图层选择中。',
+    parameters: {
+      type: 'object',
+      properties: {
+        names: { type: 'array', description: '要选中的图层名称列表', items: { type: 'string' } },
+        add: { type: 'boolean', description: 'true 加入当前图层选择；false 替换当前图层选择；默认 false' },
+      },
+      required: ['names'],
+    },
+    limits: { add: { default: false } },
+  }),
+  defineTool({
+    name: 'select_all',
+    group: 'E',
+    label: '全选',
+    effect: 'write',
+    idempotent: true,
+    description: '选中当前文档的整个画布作为选区，替换原有选区。',
+    parameters: { type: 'object', properties: {}, required: [] },
+  }),
+  defineTool({
+    name: 'select_rect',
+    group: 'E',
+    label: '矩形选区',
+    effect: 'write',
+    idempotent: true,
+    description:
+      '在当前文档中建立矩形选区，替换原有选区。四个参数是矩形四条边的坐标（像素，原点为画布左上角）：left 左边、top 上边、right 右边、bottom 下边；须 right > left、bottom > top。',
+    parameters: {
+      type: 'object',
+      properties: {
+        left: { type: 'number', description: '左边 x 坐标（像素）' },
+        top: { type: 'number', description: '上边 y 坐标（像素）' },
+        right: { type: 'number', description: '右边 x 坐标（像素），须大于 left' },
+        bottom: { type: 'number', description: '下边 y 坐标（像素），须大于 top' },
+      },
+      required: ['left', 'top', 'right', 'bottom'],
+    },
+  }),
+  defineTool({
+    name: 'select_layer_pixels',
+    group: 'E',
+    label: '载入图层选区',
+    effect: 'write',
+    idempotent: true,
+    description:
+      '以 name 指定图层的非透明像素建立选区（如同按住 Ctrl 单击图层缩览图），替换原有选区，并将该图层设为当前图层。',
+    parameters: {
+      type: 'object',
+      properties: { name: { type: 'string', description: '图层名称' } },
+      required: ['name'],
+    },
+  }),
+  defineTool({
+    name: 'deselect',
+    group: 'E',
+    label: '取消选择',
+    effect: 'write',
+    idempotent: true,
+    description: '取消当前文档的选区（之后没有选区）。',
+    parameters: { type: 'object', properties: {}, required: [] },
+  }),
+  defineTool({
+    name: 'get_canvas_image',
+    group: 'E',
+    label: '查看画布',
+    effect: 'read',
+    description:
+      '查看当前文档的画布：返回当前合成图像的 PNG 图片，按比例缩放到长边不超过 max_size（像素，整数，16-4096，默认 1024），不放大。不修改任何内容。',
+    parameters: {
+      type: 'object',
+      properties: {
+        max_size: { type: 'number', description: '图片长边的最大像素数，整数，16-4096，默认 1024' },
+      },
+      required: [],
+    },
+    limits: { max_size: { default: 1024, min: 16, max: 4096, integer: true } },
+  }),
+  defineTool({
+    name: 'open_document',
+    group: 'E',
+    label: '打开文档',
+    effect: 'write',
+    description:
+      '打开工作区中的 PSD、PNG 或 JPG 文件，并设为当前（活动）文档。path 为相对于工作区的文件路径。',
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string', description: '文件路径，相对于工作区，如 input/shirt.psd' } },
+      required: ['path'],
+    },
+    limits: { path: { format: 'path' } },
+  }),
+  defineTool({
+    name: 'place_image',
+    group: 'E',
+    label: '置入图像',
+    effect: 'write',
+    description:
+      '把工作区中的 PNG、JPG 或 PSD 文件作为新图层置入当前文档，放在当前选中图层的上方、在画布中居中，并设为当前图层。path 为相对于工作区的文件路径；name 为新图层名称，省略时使用文件名。',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: '图像文件路径，相对于工作区' },
+        name: { type: 'string', description: '新图层名称；省略时使用文件名' },
+      },
+      required: ['path'],
+    },
+    limits: { path: { format: 'path' } },
+  }),
+  defineTool({
+    name: 'redo',
+    group: 'E',
+    label: '重做',
+    effect: 'destructive',
+    description: '重做当前文档中被撤销的操作。steps 为重做步数，整数，不小于 1，默认 1；不需要任何参数。',
+    parameters: {
+      type: 'object',
+      properties: { steps: { type: 'number', description: '重做步数，整数，不小于 1，默认 1' } },
+      required: [],
+    },
+    limits: { steps: { default: 1, min: 1, integer: true } },
+  }),
+] as const;

@@ -1,0 +1,72 @@
+/**
+ * The shape of a tool definition. A definition is the single source of truth for a tool: its published
+ * schema, its label, the limits validation enforces and, at the type level, its handler's arguments.
+ */
+
+export type ScalarType = 'string' | 'number' | 'boolean';
+export type ParamType = ScalarType | 'array' | 'object';
+
+/** A property schema exactly as the spec publishes it: `{type, description, enum?, items?}` and nothing else. */
+export interface ParamSchema {
+  readonly type: ParamType;
+  readonly description: string;
+  readonly enum?: readonly string[];
+  readonly items?: ItemSchema;
+}
+
+export type ItemSchema =
+  | { readonly type: ScalarType }
+  | {
+      readonly type: 'object';
+      readonly properties: Readonly<Record<string, ParamSchema>>;
+      readonly required: readonly string[];
+    };
+
+export interface ParametersSchema {
+  readonly type: 'object';
+  readonly properties: Readonly<Record<string, ParamSchema>>;
+  readonly required: readonly string[];
+}
+
+/**
+ * Checks beside the schema that validation enforces but the published schema does not carry.
+ * `format: 'color'` accepts `#RRGGBB`, `RRGGBB` or `#RGB` and normalises to `#rrggbb`;
+ * `format: 'path'` is a workspace-relative path.
+ */
+export interface ParamLimits {
+  readonly min?: number;
+  readonly max?: number;
+  /** The value must be strictly greater than this. */
+  readonly above?: number;
+  readonly integer?: boolean;
+  readonly default?: unknown;
+  readonly format?: 'color' | 'path';
+  /** Applies `format`/`min`/`max` to each element (arrays) or to the named fields of object elements. */
+  readonly items?: Readonly<Record<string, ParamLimits>>;
+}
+
+export type ToolGroup = 'A' | 'B' | 'C' | 'D' | 'E';
+
+/** `read` changes nothing; `write` changes a document; `destructive` may discard work. */
+export type ToolEffect = 'read' | 'write' | 'destructive';
+
+export interface ToolDefinition {
+  readonly name: string;
+  readonly group: ToolGroup;
+  /** Chinese display label, exactly as the spec gives it. */
+  readonly label: string;
+  /** Chinese description: what, on what, units, ranges and defaults. */
+  readonly description: string;
+  readonly parameters: ParametersSchema;
+  readonly limits?: Readonly<Record<string, ParamLimits>>;
+  readonly effect: ToolEffect;
+  /** Calling twice with the same arguments has the same effect as calling once. */
+  readonly idempotent?: boolean;
+  /** The tool may consult an outside service (a vision model). */
+  readonly openWorld?: boolean;
+}
+
+/** Keeps the literal types of a definition (names, enums, required lists) for the type-level mapping. */
+export function defineTool<const T extends ToolDefinition>(tool: T): T {
+  return tool;
+}
