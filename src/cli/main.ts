@@ -1,8 +1,9 @@
 /** The `atelier` command line. Usage errors go to stderr with exit code 2; stdout carries only results. */
 import { labelsCommand, toolsCommand } from './registry-commands.js';
+import { runCommand } from './run-command.js';
 import { type Command, parseCommand, UsageError } from './usage.js';
 
-const commands: readonly Command[] = [toolsCommand, labelsCommand];
+const commands: readonly Command[] = [toolsCommand, labelsCommand, runCommand];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

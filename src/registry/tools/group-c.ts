@@ -694,7 +694,8 @@ export const groupC = [
     group: 'C',
     label: '反选',
     effect: 'write',
-    description: '反转当前文档的选区：原来选中的区域变为未选中，未选中的区域变为选中。',
+    description:
+      '反转当前文档的选区：原来选中的区域变为未选中，未选中的区域变为选中；没有选区时选中整个画布。',
     parameters: { type: 'object', properties: {}, required: [] },
   }),
   defineTool({

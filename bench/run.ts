@@ -1,0 +1,15 @@
+/** `npm run bench`: every benchmark, each printing its figures beside a baseline measured in the same run. */
+import { benchDispatch } from './dispatch.js';
+import { benchMemory } from './memory.js';
+
+const suites: [string, () => Promise<string[]>][] = [
+  ['dispatch', benchDispatch],
+  ['memory', benchMemory],
+];
+
+const only = process.argv.slice(2);
+for (const [name, run] of suites) {
+  if (only.length && !only.includes(name)) continue;
+  console.log(`\n== ${name}`);
+  for (const line of await run()) console.log(line);
+}

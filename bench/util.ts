@@ -1,0 +1,25 @@
+/** Small timing helpers for the benchmarks: medians of repeated runs, and readable figures. */
+import { performance } from 'node:perf_hooks';
+
+export async function median(runs: number, fn: () => unknown | Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await fn();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+/** Median time per call of `fn`, in microseconds, over `batches` batches of `perBatch` calls. */
+export async function microsPerCall(fn: () => unknown | Promise<unknown>, perBatch = 1000, batches = 15) {
+  for (let i = 0; i < perBatch; i++) await fn();
+  const ms = await median(batches, async () => {
+    for (let i = 0; i < perBatch; i++) await fn();
+  });
+  return (ms * 1000) / perBatch;
+}
+
+export const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;

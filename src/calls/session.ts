@@ -1,0 +1,126 @@
+/**
+ * A session: one user's open documents, and `call(toolCall)` — the only way anything reaches them.
+ * Calls run one at a time in arrival order; each validates first, runs in a transaction and either
+ * commits (one history step labelled with the tool's Chinese label) or changes nothing.
+ */
+import { appendFile } from 'node:fs/promises';
+import { Editor, type Transaction } from '../engine/editor.js';
+import { EditorError } from '../engine/errors.js';
+import { closest } from '../engine/names.js';
+import { Workspace } from '../engine/workspace.js';
+import { allTools, findTool } from '../registry/index.js';
+import { handlers } from '../tools/index.js';
+import type { Handler, Payload, ToolContext } from '../tools/types.js';
+import { parseArguments, parseToolCall } from './parse.js';
+import { failure, type ToolResult } from './result.js';
+import { precompile, validateArguments } from './validate.js';
+
+export interface SessionOptions {
+  /** The folder every path is relative to (created if missing). */
+  readonly workspace: string | Workspace;
+  /** When set, every call and its result are appended here as JSONL (replayable with `atelier run`). */
+  readonly transcript?: string;
+  /** Called for failures that are bugs (`internal`), e.g. to log the stack. */
+  readonly onInternalError?: (err: unknown) => void;
+}
+
+precompile(allTools);
+
+export class Session {
+  readonly workspace: Workspace;
+  readonly editor = new Editor();
+  /** The uploaded garment photo the garment tools read (workspace-relative), or null when none was given. */
+  garmentPhoto: string | null = null;
+  private readonly transcript: string | undefined;
+  private readonly onInternalError: (err: unknown) => void;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(opts: SessionOptions) {
+    this.workspace = typeof opts.workspace === 'string' ? new Workspace(opts.workspace) : opts.workspace;
+    this.transcript = opts.transcript;
+    this.onInternalError = opts.onInternalError ?? ((err) => console.error(err));
+  }
+
+  /** Runs one tool call after every call already queued. Never rejects: failures are results. */
+  call(toolCall: unknown): Promise<ToolResult> {
+    const run = this.queue.then(() => this.execute(toolCall));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Reads the documents as they are after every call already queued, in a transaction that is never committed
+   * (e.g. to render a document for a surface). `read` must not change anything.
+   */
+  inspect<T>(read: (tx: Transaction) => T | Promise<T>): Promise<T> {
+    const run = this.queue.then(() => read(this.editor.begin()));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async execute(toolCall: unknown): Promise<ToolResult> {
+    const result = await this.dispatch(toolCall);
+    if (this.transcript) {
+      const { images, ...logged } = result as ToolResult & { images?: unknown };
+      const line = JSON.stringify({ call: toolCall, result: images ? { ...logged, images: '…' } : logged });
+      await appendFile(this.transcript, `${line}\n`).catch((err) => this.onInternalError(err));
+    }
+    return result;
+  }
+
+  private async dispatch(toolCall: unknown): Promise<ToolResult> {
+    const call = parseToolCall(toolCall);
+    if (!call) {
+      return failure(
+        'invalid_arguments',
+        '不是有效的工具调用：需要 {"function":{"name","arguments"}} 或 {"name","arguments"}',
+      );
+    }
+    const tool = findTool(call.name);
+    if (!tool) {
+      const suggestions = closest(
+        call.name,
+        allTools.map((t) => t.name),
+      );
+      return failure('unknown_tool', `没有名为“${call.name}”的工具`, {
+        ...(suggestions.length ? { hint: `是否想调用 ${suggestions.join('、')}？` } : {}),
+        details: { closest: suggestions },
+      });
+    }
+    const parsed = parseArguments(call.arguments);
+    if (!parsed.ok) {
+      return failure('invalid_json', `参数不是有效的 JSON：${parsed.message}`, {
+        hint: 'arguments 应为 JSON 对象字符串，如 {"name":"图层 1"}',
+      });
+    }
+    const checked = validateArguments(tool, parsed.value);
+    if (!checked.ok) {
+      return failure('invalid_arguments', checked.problems.map((p) => p.message).join('；'), {
+        details: checked.problems,
+      });
+    }
+    const handler = handlers[tool.name as keyof typeof handlers] as Handler<never> | undefined;
+    if (!handler) {
+      return failure('unsupported', `工具 ${tool.name}（${tool.label}）在本版本中尚未实现`);
+    }
+
+    const tx = this.editor.begin();
+    const warnings: string[] = [];
+    const ctx: ToolContext = { tx, workspace: this.workspace, warn: (m) => warnings.push(m) };
+    let payload: Payload;
+    try {
+      payload = await handler(checked.args as never, ctx);
+      this.editor.commit(tx, tool.label, tool.effect !== 'read');
+    } catch (err) {
+      if (err instanceof EditorError) {
+        return failure(err.code, err.message, {
+          ...(err.hint ? { hint: err.hint } : {}),
+          ...(err.details !== undefined ? { details: err.details } : {}),
+        });
+      }
+      this.onInternalError(err);
+      return failure('internal', `内部错误：${err instanceof Error ? err.message : String(err)}`);
+    }
+    return { ok: true, ...payload, ...(warnings.length ? { warnings } : {}) };
+  }
+}

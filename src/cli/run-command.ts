@@ -1,0 +1,85 @@
+/** `atelier run`: tool calls as JSONL in, one result line per call out, all in one session. */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { failure, type ToolResult } from '../calls/result.js';
+import { Session } from '../calls/session.js';
+import type { ImageOut } from '../tools/types.js';
+import type { Command } from './usage.js';
+
+export const DEFAULT_WORKSPACE = './atelier-workspace';
+
+/** Writes a result's images into the workspace and puts their paths in the result instead. */
+async function externaliseImages(session: Session, result: ToolResult, seq: number): Promise<ToolResult> {
+  if (!result.ok || !result.images?.length) return result;
+  const { images, ...rest } = result;
+  const paths: string[] = [];
+  for (const [i, img] of (images as readonly ImageOut[]).entries()) {
+    const rel = `images/call-${seq}-${i + 1}.${img.mime === 'image/png' ? 'png' : 'jpg'}`;
+    await session.workspace.writeAtomic(rel, Buffer.from(img.base64, 'base64'));
+    paths.push(rel);
+  }
+  return { ...rest, image_files: paths } as ToolResult;
+}
+
+function idOf(value: unknown): string | null {
+  return typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string'
+    ? (value as { id: string }).id
+    : null;
+}
+
+function nameOf(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as { name?: unknown; function?: { name?: unknown } };
+  const name = v.function?.name ?? v.name;
+  return typeof name === 'string' ? name : null;
+}
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'run tool calls from a JSONL file (or stdin) in one session',
+  usage: [
+    'Usage: atelier run [FILE|-] [--workspace DIR] [--transcript FILE]',
+    '',
+    'Reads one tool call per line — {"id","type":"function","function":{"name","arguments"}} or',
+    '{"name","arguments"} — runs them in order in one session, and writes one JSON line per call:',
+    '{"tool_call_id","name","result"}. Images in results are written into the workspace as files.',
+    `  --workspace DIR     folder every path is relative to (default: ${DEFAULT_WORKSPACE})`,
+    '  --transcript FILE   also append every call and result to FILE as JSONL',
+  ].join('\n'),
+  options: { workspace: { type: 'string' }, transcript: { type: 'string' } },
+  allowPositionals: true,
+  async run(values, positionals) {
+    const file = positionals[0] ?? '-';
+    const session = new Session({
+      workspace: String(values.workspace ?? DEFAULT_WORKSPACE),
+      ...(values.transcript ? { transcript: String(values.transcript) } : {}),
+    });
+    const input = file === '-' ? process.stdin : createReadStream(file, 'utf8');
+    const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+    let seq = 0;
+    for await (const line of lines) {
+      if (line.trim() === '') continue;
+      seq++;
+      let call: unknown;
+      let result: ToolResult;
+      try {
+        call = JSON.parse(line);
+      } catch {
+        call = undefined;
+      }
+      if (call === undefined) {
+        result = failure('invalid_json', '这一行不是有效的 JSON', { hint: '每行一个工具调用 JSON 对象' });
+      } else {
+        result = await session.call(call);
+        const withImages = result;
+        result = await externaliseImages(session, withImages, seq).catch((err: Error) => {
+          const { images: _dropped, ...rest } = withImages as ToolResult & { images?: unknown };
+          return { ...rest, image_error: `图像未能写入工作区：${err.message}` } as ToolResult;
+        });
+      }
+      const out = { tool_call_id: idOf(call), name: nameOf(call), result };
+      process.stdout.write(`${JSON.stringify(out)}\n`);
+    }
+    return 0;
+  },
+};

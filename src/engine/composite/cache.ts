@@ -1,0 +1,165 @@
+/**
+ * The composite cache: keeps the last document state and its full-canvas composite, and on a new state
+ * re-renders only the rectangle that can differ.
+ *
+ * States are immutable and share every unchanged layer object, so a layer changed exactly when its object
+ * differs. The dirty rectangle is the union, over changed, added and removed layers, of their footprint in
+ * the old and in the new state (a group's footprint covers its children), plus the clipped layers resting on
+ * a changed layer, whose visibility follows their base. Canvas size, colour mode and fill layers (which
+ * cover the canvas) dirty everything.
+ *
+ * Copy-on-write: every render that changes pixels returns a new buffer (the previous composite is copied,
+ * then the dirty rectangle re-rendered into the copy). A returned raster is never written again, so callers
+ * may keep it as they keep any other immutable raster.
+ */
+import type { DocState, Layer, Raster, Rect } from '../model.js';
+import { EMPTY_RECT, intersectRect, isEmptyRect, unionRect } from '../raster.js';
+import { canvasRect, layerExtent } from './bounds.js';
+import { renderInto } from './compositor.js';
+
+export interface CacheStats {
+  /** Renders that ran the compositor at all. */
+  readonly renders: number;
+  /** Of those, how many covered the whole canvas. */
+  readonly fullRenders: number;
+  /** The rectangle the last call re-rendered (empty when it returned the previous composite). */
+  readonly lastDirty: Rect;
+}
+
+export class CompositeCache {
+  private state: DocState | null = null;
+  private composite: Raster | null = null;
+  private renders = 0;
+  private fullRenders = 0;
+  private lastDirty: Rect = EMPTY_RECT;
+
+  /** The full-canvas composite of `state`. Treat it as immutable (it is shared with later calls). */
+  render(state: DocState): Raster {
+    const prev = this.state;
+    const prevComposite = this.composite;
+    const canvas = canvasRect(state);
+    let out: Raster;
+    if (!prev || !prevComposite) {
+      out = this.full(state, canvas);
+    } else if (prev === state) {
+      this.lastDirty = EMPTY_RECT;
+      out = prevComposite;
+    } else {
+      const dirty = dirtyRect(prev, state);
+      if (dirty === 'all') {
+        out = this.full(state, canvas);
+      } else {
+        const r = intersectRect(dirty, canvas);
+        this.lastDirty = r;
+        if (isEmptyRect(r)) {
+          out = prevComposite;
+        } else {
+          const data = prevComposite.data.slice();
+          renderInto(state, r, data, canvas.w, r.x, r.y);
+          this.renders++;
+          out = { ...canvas, data };
+        }
+      }
+    }
+    this.state = state;
+    this.composite = out;
+    return out;
+  }
+
+  get stats(): CacheStats {
+    return { renders: this.renders, fullRenders: this.fullRenders, lastDirty: this.lastDirty };
+  }
+
+  /** Forgets the cached composite (the next render is a full one). */
+  clear(): void {
+    this.state = null;
+    this.composite = null;
+  }
+
+  private full(state: DocState, canvas: Rect): Raster {
+    const data = new Uint8ClampedArray(canvas.w * canvas.h * 4);
+    renderInto(state, canvas, data, canvas.w, 0, 0);
+    this.renders++;
+    this.fullRenders++;
+    this.lastDirty = canvas;
+    return { ...canvas, data };
+  }
+}
+
+/** The area where the composites of `a` and `b` may differ, or `all`. */
+export function dirtyRect(a: DocState, b: DocState): Rect | 'all' {
+  if (a.width !== b.width || a.height !== b.height || a.mode !== b.mode) return 'all';
+  let dirty = EMPTY_RECT;
+  const touch = (state: DocState, id: number): void => {
+    const layer = state.layers.get(id);
+    if (layer) dirty = unionRect(dirty, layerExtent(state, layer));
+  };
+  const touchWithClipped = (state: DocState, id: number): void => {
+    touch(state, id);
+    for (const above of clippedAbove(state, id)) touch(state, above);
+  };
+
+  if (a.layers !== b.layers) {
+    for (const [id, la] of a.layers) {
+      const lb = b.layers.get(id);
+      if (la === lb) continue;
+      if (la.kind === 'fill' || lb?.kind === 'fill') return 'all';
+      touchWithClipped(a, id);
+      touchWithClipped(b, id);
+    }
+    for (const [id, lb] of b.layers) {
+      if (a.layers.has(id)) continue;
+      if (lb.kind === 'fill') return 'all';
+      touchWithClipped(b, id);
+    }
+  }
+  // The top-level order lives in the state itself; groups carry theirs, so a group's reorder already shows
+  // up as a changed group. Anything whose position moved is dirty, with what clips to it.
+  if (a.root !== b.root) {
+    const n = Math.max(a.root.length, b.root.length);
+    for (let i = 0; i < n; i++) {
+      const ia = a.root[i];
+      const ib = b.root[i];
+      if (ia === ib) continue;
+      for (const [state, id] of [
+        [a, ia],
+        [b, ib],
+      ] as const) {
+        if (id === undefined) continue;
+        if (state.layers.get(id)?.kind === 'fill') return 'all';
+        touchWithClipped(state, id);
+      }
+    }
+  }
+  return dirty;
+}
+
+/** The ids of the run of clipped layers directly above `id` in its parent: they clip to it (or through it). */
+function clippedAbove(state: DocState, id: number): number[] {
+  const siblings = parentList(state).get(id);
+  if (!siblings) return [];
+  const out: number[] = [];
+  for (let i = siblings.indexOf(id) + 1; i < siblings.length; i++) {
+    const sib = siblings[i]!;
+    const layer: Layer | undefined = state.layers.get(sib);
+    if (!layer?.clipped) break;
+    out.push(sib);
+  }
+  return out;
+}
+
+/** For each layer id, the child list (root or a group's children) that holds it. Memoised per layer map. */
+const parents = new WeakMap<DocState, Map<number, readonly number[]>>();
+
+function parentList(state: DocState): Map<number, readonly number[]> {
+  let map = parents.get(state);
+  if (!map) {
+    map = new Map();
+    for (const id of state.root) map.set(id, state.root);
+    for (const layer of state.layers.values()) {
+      if (layer.kind === 'group') for (const id of layer.children) map.set(id, layer.children);
+    }
+    parents.set(state, map);
+  }
+  return map;
+}

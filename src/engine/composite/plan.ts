@@ -1,0 +1,141 @@
+/**
+ * The render plan: the layer tree reduced to what can show inside one render rectangle — hidden layers,
+ * empty layers and layers outside the rectangle dropped, clipping groups gathered under their base — with
+ * every rectangle already cut to the render rectangle. Built once per render, then walked once per strip.
+ */
+import type { BlendMode, DocState, Layer, LayerMask, Raster, Rect, RGB } from '../model.js';
+import { EMPTY_RECT, intersectRect, isEmptyRect, unionRect } from '../raster.js';
+import { canvasRect } from './bounds.js';
+import { type EffectPaints, effectPaints } from './effects.js';
+
+interface NodeBase {
+  readonly layer: Layer;
+  readonly blend: BlendMode;
+  readonly opacity: number;
+  /** The enabled mask, or null. */
+  readonly mask: LayerMask | null;
+  /** The node's own pixels (a group: its composite) inside the render rectangle. */
+  readonly content: Rect;
+  /** `content` plus effects: everything the node can touch. */
+  readonly bounds: Rect;
+}
+
+export interface LeafNode extends NodeBase {
+  readonly kind: 'leaf';
+  /** Pixel, text and smart layers draw a raster; fill layers a colour over the canvas. */
+  readonly raster: Raster | null;
+  readonly fill: RGB | null;
+  readonly effects: EffectPaints;
+}
+
+export interface GroupNode extends NodeBase {
+  readonly kind: 'group';
+  /**
+   * Isolated: the children composite onto transparency and the result blends as one layer. Every mode but
+   * pass-through isolates; the plan also isolates a pass-through group that is a clipping base or is clipped,
+   * since there it has to act as one layer.
+   */
+  isolated: boolean;
+  readonly items: readonly PlanItem[];
+}
+
+export type PlanNode = LeafNode | GroupNode;
+
+/** A layer together with the clipped layers above it (empty `clips` for an ordinary layer). */
+export interface PlanItem {
+  readonly node: PlanNode;
+  readonly clips: PlanNode[];
+  /** What the whole item can touch: `node.bounds`, as clipped layers show only inside their base. */
+  readonly bounds: Rect;
+}
+
+export interface Plan {
+  readonly rect: Rect;
+  readonly items: readonly PlanItem[];
+}
+
+export function buildPlan(state: DocState, rect: Rect): Plan {
+  return { rect, items: buildItems(state, state.root, rect, canvasRect(state)) };
+}
+
+function buildItems(state: DocState, ids: readonly number[], rect: Rect, canvas: Rect): PlanItem[] {
+  const items: PlanItem[] = [];
+  // The clipping base the next clipped layer attaches to: an item, `hidden` (the base shows nothing here, so
+  // neither do its clipped layers), or none yet: a clipped layer lowest in its stack has nothing to clip to,
+  // so it is drawn plainly and becomes the base of the clipped layers above it, as Photoshop shows it.
+  let base: PlanItem | 'hidden' | null = null;
+  for (const id of ids) {
+    const layer = state.layers.get(id);
+    if (!layer) continue;
+    if (layer.clipped && base !== null) {
+      if (base === 'hidden') continue;
+      const node = buildNode(state, layer, rect, canvas, true);
+      if (node) base.clips.push(node);
+      continue;
+    }
+    const node = buildNode(state, layer, rect, canvas, false);
+    if (!node) {
+      base = 'hidden';
+      continue;
+    }
+    base = { node, clips: [], bounds: node.bounds };
+    items.push(base);
+  }
+  for (const item of items) {
+    // A base group is drawn as one layer for its clipped layers to sit on.
+    if (item.clips.length > 0 && item.node.kind === 'group') item.node.isolated = true;
+  }
+  return items;
+}
+
+function buildNode(
+  state: DocState,
+  layer: Layer,
+  rect: Rect,
+  canvas: Rect,
+  clipped: boolean,
+): PlanNode | null {
+  if (!layer.visible || !(layer.opacity > 0)) return null;
+  const mask = layer.mask?.enabled ? layer.mask : null;
+  const limit = mask && mask.outside === 0 ? intersectRect(rect, mask) : rect;
+  if (isEmptyRect(limit)) return null;
+  const opacity = Math.min(1, layer.opacity);
+
+  if (layer.kind === 'group') {
+    const items = buildItems(state, layer.children, limit, canvas);
+    let content = EMPTY_RECT;
+    for (const item of items) content = unionRect(content, item.bounds);
+    if (isEmptyRect(content)) return null;
+    return {
+      kind: 'group',
+      layer,
+      blend: layer.blend,
+      opacity,
+      mask,
+      content,
+      bounds: content,
+      isolated: layer.blend !== 'pass through' || clipped,
+      items,
+    };
+  }
+
+  const raster = layer.kind === 'fill' ? null : layer.raster;
+  const content = intersectRect(raster ?? canvas, limit);
+  const effects = effectPaints(layer);
+  let bounds = content;
+  for (const p of effects.below) bounds = unionRect(bounds, intersectRect(p.raster, rect));
+  for (const p of effects.above) bounds = unionRect(bounds, intersectRect(p.raster, rect));
+  if (isEmptyRect(bounds)) return null;
+  return {
+    kind: 'leaf',
+    layer,
+    blend: layer.blend,
+    opacity,
+    mask,
+    content,
+    bounds,
+    raster,
+    fill: layer.kind === 'fill' ? layer.color : null,
+    effects,
+  };
+}

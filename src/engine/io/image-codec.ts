@@ -1,0 +1,158 @@
+/**
+ * PNG and JPEG encoding and decoding with sharp (engine.md §2.1). Rasters are straight RGBA8; the DPI is written
+ * into the file (PNG pHYs, JPEG JFIF density) so other programs print at the document's resolution.
+ */
+import sharp, { type Metadata, type Sharp } from 'sharp';
+import { EditorError } from '../errors.js';
+import type { Raster } from '../model.js';
+
+// On glibc without jemalloc sharp defaults to one thread, which makes most operations ~2× slower (engine.md §0).
+sharp.concurrency(2);
+
+export interface JpegOptions {
+  /** 1..100, default 90. */
+  readonly quality?: number;
+  /** Write a real CMYK JPEG with the embedded CMYK ICC profile. */
+  readonly cmyk?: boolean;
+}
+
+export interface DecodedImage {
+  /** At 0,0, covering the whole image. */
+  readonly raster: Raster;
+  /** Pixels per inch from the file, 72 when it has none. */
+  readonly dpi: number;
+}
+
+const DEFAULT_DPI = 72;
+
+/** Formats decodeImage accepts (sharp's `metadata().format` names). */
+const RASTER_FORMATS: ReadonlySet<string> = new Set(['png', 'jpeg', 'webp', 'tiff', 'gif']);
+
+/** sharp's default input limit (0x3FFF²); a 9000 × 18000 marker is well within it. */
+const MAX_INPUT_PIXELS = 268_402_689;
+
+function checkRaster(raster: Raster): void {
+  if (!(raster.w > 0 && raster.h > 0)) {
+    throw new EditorError('invalid_state', `图像尺寸为 ${raster.w}×${raster.h}，没有可导出的像素`);
+  }
+  if (
+    !Number.isInteger(raster.w) ||
+    !Number.isInteger(raster.h) ||
+    raster.data.length !== raster.w * raster.h * 4
+  ) {
+    throw new EditorError(
+      'invalid_arguments',
+      `像素数据长度 ${raster.data.length} 与尺寸 ${raster.w}×${raster.h} 不符（应为 RGBA，每像素 4 字节）`,
+    );
+  }
+}
+
+function checkDpi(dpi: number): void {
+  if (!Number.isFinite(dpi) || dpi <= 0) {
+    throw new EditorError('invalid_arguments', `分辨率 ${dpi} 无效，必须是大于 0 的数（DPI）`);
+  }
+}
+
+function rawInput(raster: Raster): Sharp {
+  const buf = Buffer.from(raster.data.buffer, raster.data.byteOffset, raster.data.byteLength);
+  // Our own pixels: no input pixel limit (a 9000×18000 marker is within it, larger PSB canvases are not).
+  return sharp(buf, { raw: { width: raster.w, height: raster.h, channels: 4 }, limitInputPixels: false });
+}
+
+function encodeFailure(format: string, err: unknown): EditorError {
+  return new EditorError(
+    'io_error',
+    `${format} 编码失败：${err instanceof Error ? err.message : String(err)}`,
+  );
+}
+
+/** Lossless PNG with alpha, density = `dpi`. */
+export async function encodePng(raster: Raster, dpi: number): Promise<Buffer> {
+  checkRaster(raster);
+  checkDpi(dpi);
+  try {
+    return await rawInput(raster)
+      .withDensity(dpi)
+      .png({ compressionLevel: 6, adaptiveFiltering: false })
+      .toBuffer();
+  } catch (err) {
+    throw encodeFailure('PNG', err);
+  }
+}
+
+/**
+ * Baseline JPEG, flattened over white (JPEG has no alpha), density = `dpi`. With `cmyk` the pixels go through
+ * sRGB → CMYK with sharp's built-in CMYK profile, which is embedded in the file.
+ */
+export async function encodeJpeg(raster: Raster, dpi: number, opts: JpegOptions = {}): Promise<Buffer> {
+  checkRaster(raster);
+  checkDpi(dpi);
+  const quality = opts.quality ?? 90;
+  if (!Number.isInteger(quality) || quality < 1 || quality > 100) {
+    throw new EditorError('invalid_arguments', `JPEG 质量 ${quality} 无效，必须是 1 到 100 的整数`);
+  }
+  try {
+    let img = rawInput(raster).flatten({ background: { r: 255, g: 255, b: 255 } });
+    if (opts.cmyk) img = img.withIccProfile('cmyk');
+    return await img
+      .withDensity(dpi)
+      .jpeg({ quality, chromaSubsampling: quality >= 90 ? '4:4:4' : '4:2:0' })
+      .toBuffer();
+  } catch (err) {
+    throw encodeFailure('JPEG', err);
+  }
+}
+
+/** Rounds a density read from a file: PNG stores pixels per metre, so 150 DPI comes back as 150.01. */
+function cleanDpi(density: number | undefined): number {
+  if (density === undefined || !Number.isFinite(density) || density <= 0) return DEFAULT_DPI;
+  const nearest = Math.round(density);
+  if (Math.abs(density - nearest) < 0.05) return nearest;
+  return Math.round(density * 100) / 100;
+}
+
+/**
+ * Decodes a PNG, JPEG, WebP, TIFF or GIF (first frame) into a straight RGBA raster at 0,0 in sRGB.
+ * EXIF orientation is applied; CMYK and other colour spaces are converted with the embedded (or default) profile.
+ */
+export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImage> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(buf).metadata();
+  } catch (err) {
+    throw new EditorError(
+      'unsupported',
+      `无法识别的图像文件：${err instanceof Error ? err.message : String(err)}`,
+      {
+        hint: '支持 PNG、JPEG 等常见格式',
+      },
+    );
+  }
+  if (!meta.format || !RASTER_FORMATS.has(meta.format)) {
+    // SVG and PDF are excluded on purpose: their renderers can pull in files from outside the workspace.
+    throw new EditorError('unsupported', `不支持的图像格式“${meta.format ?? '未知'}”`, {
+      hint: '支持 PNG、JPEG、WebP、TIFF、GIF',
+    });
+  }
+  if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) {
+    throw new EditorError('unsupported', `图像尺寸 ${meta.width}×${meta.height} 过大，无法打开`);
+  }
+  try {
+    const { data, info } = await sharp(buf)
+      .autoOrient()
+      .toColourspace('srgb')
+      .ensureAlpha()
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true });
+    if (info.channels !== 4) {
+      throw new Error(`解码结果为 ${info.channels} 通道`);
+    }
+    const pixels = new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength);
+    return {
+      raster: { x: 0, y: 0, w: info.width, h: info.height, data: pixels },
+      dpi: cleanDpi(meta.density),
+    };
+  } catch (err) {
+    throw new EditorError('io_error', `图像解码失败：${err instanceof Error ? err.message : String(err)}`);
+  }
+}

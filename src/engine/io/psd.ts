@@ -1,0 +1,1119 @@
+/**
+ * PSD / PSB read and write with ag-psd (engine.md §2.2), mapping ag-psd's layer model to ours and back.
+ *
+ * ag-psd's `children[0]` is the bottom layer, as in our model. It does not composite: the caller supplies the
+ * merged image, otherwise Photoshop's "maximize compatibility" image (and every previewer) would show black.
+ * It cannot write CMYK; PSDs are always written as 8-bit RGB.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type BlendMode as AgBlendMode,
+  type Color as AgColor,
+  type LayerEffectsInfo as AgEffects,
+  type Layer as AgLayer,
+  type LinkedFile as AgLinkedFile,
+  type LayerMaskData as AgMask,
+  type PixelData as AgPixelData,
+  type Psd as AgPsd,
+  getCompositeImageData,
+  getLayerImageData,
+  getLayerMaskImageData,
+  initializeCanvas,
+  readPsd,
+  type UnitsValue,
+  writePsdBuffer,
+} from 'ag-psd';
+import { infoHandlersMap } from 'ag-psd/dist/additionalInfo.js';
+import { toBlendMode } from 'ag-psd/dist/helpers.js';
+import { readUint32 } from 'ag-psd/dist/psdReader.js';
+import { writeUint32 } from 'ag-psd/dist/psdWriter.js';
+import { EditorError } from '../errors.js';
+import type {
+  BlendMode,
+  DocState,
+  DropShadowEffect,
+  Effects,
+  Guide,
+  Layer,
+  LayerMask,
+  Locks,
+  Raster,
+  RGB,
+  SmartTransform,
+  StrokeEffect,
+  TextSpec,
+} from '../model.js';
+import { cropRaster, emptyRaster, solidRaster } from '../raster.js';
+import { psdFontName, renderTextSpec, TEXT_BASELINE_EM } from '../text.js';
+import { decodeImage, encodePng } from './image-codec.js';
+
+/**
+ * TEXT_BASELINE_EM: distance from the top of a text box to the first baseline, in ems — the text renderer's own
+ * layout constant. Photoshop anchors point text at its baseline; our TextSpec gives the top-left of the box. Used
+ * in both directions, so round trips are exact and Photoshop re-renders ("update text layers") where we drew.
+ */
+export { TEXT_BASELINE_EM };
+
+/** Widest / tallest canvas of a plain PSD; beyond this the file must be PSB (up to 300,000 px). */
+const PSD_MAX_SIDE = 30000;
+const PSB_MAX_SIDE = 300000;
+
+/** Photoshop's "lock all" flag in the `lspf` block (ag-psd only knows the three lower bits). */
+const LOCK_ALL_FLAG = 0x80000000;
+
+export interface EncodePsdOptions {
+  /** Document name, used in messages. */
+  readonly name?: string;
+}
+
+export interface EncodedPsd {
+  readonly buffer: Buffer;
+  /** Chinese, for the tool result. */
+  readonly warnings: string[];
+}
+
+export interface DecodedPsd {
+  readonly state: DocState;
+  /** Chinese, for the tool result: everything that could not be kept. */
+  readonly warnings: string[];
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* ag-psd set-up                                                                                                */
+/* ------------------------------------------------------------------------------------------------------------ */
+
+type LockedProtection = NonNullable<AgLayer['protected']> & { all?: boolean };
+
+let agReady = false;
+
+/**
+ * ag-psd needs a canvas factory even with `useImageData`; plain `{width, height, data}` objects are enough.
+ * It also drops Photoshop's "lock all" bit, so its `lspf` handler is replaced to read and write it.
+ * And ImageMagick 6.9.11 (Debian's) writes layer blend-mode keys byte-swapped ('mron' for 'norm'), which
+ * ag-psd rejects: the swapped keys are added to its read table (writing is unaffected).
+ */
+function setUpAgPsd(): void {
+  if (agReady) return;
+  agReady = true;
+  const createImageData = (width: number, height: number) => ({
+    width,
+    height,
+    data: new Uint8ClampedArray(width * height * 4),
+    colorSpace: 'srgb' as const,
+  });
+  // ag-psd's declarations name DOM types (HTMLCanvasElement, ImageData) that lib ES2023 lacks.
+  initializeCanvas((width: number, height: number) => ({ width, height }) as never, createImageData as never);
+  for (const [key, mode] of Object.entries({ ...toBlendMode })) {
+    const swapped = [...key].reverse().join('');
+    if (!(swapped in toBlendMode)) toBlendMode[swapped] = mode;
+  }
+  const lspf = infoHandlersMap.lspf;
+  if (lspf) {
+    lspf.read = (reader, target) => {
+      const flags = readUint32(reader);
+      const prot: LockedProtection = {
+        transparency: (flags & 0x01) !== 0,
+        composite: (flags & 0x02) !== 0,
+        position: (flags & 0x04) !== 0,
+      };
+      if (flags & 0x08) prot.artboards = true;
+      if ((flags & LOCK_ALL_FLAG) !== 0) prot.all = true;
+      target.protected = prot;
+    };
+    lspf.write = (writer, target) => {
+      const prot = (target.protected ?? {}) as LockedProtection;
+      const flags =
+        (prot.transparency ? 0x01 : 0) |
+        (prot.composite ? 0x02 : 0) |
+        (prot.position ? 0x04 : 0) |
+        (prot.artboards ? 0x08 : 0) |
+        (prot.all ? LOCK_ALL_FLAG : 0);
+      writeUint32(writer, flags >>> 0);
+    };
+  }
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* shared helpers                                                                                               */
+/* ------------------------------------------------------------------------------------------------------------ */
+
+const BLEND_MODES: ReadonlySet<string> = new Set<BlendMode>([
+  'normal',
+  'multiply',
+  'screen',
+  'overlay',
+  'darken',
+  'lighten',
+  'color dodge',
+  'color burn',
+  'soft light',
+  'hard light',
+  'difference',
+  'exclusion',
+  'hue',
+  'saturation',
+  'color',
+  'luminosity',
+  'pass through',
+  'dissolve',
+  'linear burn',
+  'linear dodge',
+  'darker color',
+  'lighter color',
+  'vivid light',
+  'linear light',
+  'pin light',
+  'hard mix',
+  'subtract',
+  'divide',
+]);
+
+function isBlendMode(m: unknown): m is BlendMode {
+  return typeof m === 'string' && BLEND_MODES.has(m);
+}
+
+const round6 = (v: number): number => Math.round(v * 1e6) / 1e6;
+
+/**
+ * PSD stores layer opacity as a byte. Snap it back to the whole percent it came from when there is one, so
+ * that 37 % → 94 → 37 % round-trips, while bytes no percent maps to stay exact (byte / 255).
+ */
+export function opacityFromByte(byte: number): number {
+  const b = Math.max(0, Math.min(255, Math.round(byte)));
+  const pct = Math.round(b / 2.55);
+  return Math.round((pct / 100) * 255) === b ? pct / 100 : b / 255;
+}
+
+function pixelDataOf(r: Raster): AgPixelData {
+  return { width: r.w, height: r.h, data: r.data };
+}
+
+function reason(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* encode                                                                                                       */
+/* ------------------------------------------------------------------------------------------------------------ */
+
+interface EncodeContext {
+  readonly state: DocState;
+  readonly warnings: string[];
+  readonly linkedFiles: AgLinkedFile[];
+}
+
+function locksToAg(l: Locks): LockedProtection {
+  const prot: LockedProtection = {
+    transparency: l.transparency || l.all,
+    composite: l.pixels || l.all,
+    position: l.position || l.all,
+  };
+  if (l.all) prot.all = true;
+  return prot;
+}
+
+function maskToAg(m: LayerMask): AgMask {
+  const out: AgMask = { defaultColor: m.outside, disabled: !m.enabled };
+  // A 0×0 imageData throws in ag-psd's getMaskChannels: reveal-all / hide-all masks have none.
+  if (m.w > 0 && m.h > 0) {
+    const n = m.w * m.h;
+    const rgba = new Uint8ClampedArray(n * 4);
+    for (let i = 0, j = 0; i < n; i++, j += 4) {
+      const v = m.data[i]!;
+      rgba[j] = v;
+      rgba[j + 1] = v;
+      rgba[j + 2] = v;
+      rgba[j + 3] = 255;
+    }
+    out.left = m.x;
+    out.top = m.y;
+    out.right = m.x + m.w;
+    out.bottom = m.y + m.h;
+    out.imageData = { width: m.w, height: m.h, data: rgba };
+  }
+  return out;
+}
+
+const px = (value: number): UnitsValue => ({ units: 'Pixels', value });
+
+function effectsToAg(fx: Effects): AgEffects | undefined {
+  const out: AgEffects = {};
+  if (fx.stroke) {
+    const s = fx.stroke;
+    out.stroke = [
+      {
+        enabled: true,
+        present: true,
+        showInDialog: true,
+        overprint: false,
+        size: px(s.size),
+        position: s.position,
+        fillType: 'color',
+        blendMode: s.blend,
+        opacity: s.opacity,
+        color: { r: s.color.r, g: s.color.g, b: s.color.b },
+      },
+    ];
+  }
+  if (fx.dropShadow) {
+    const d = fx.dropShadow;
+    out.dropShadow = [
+      {
+        enabled: true,
+        present: true,
+        showInDialog: true,
+        blendMode: d.blend,
+        color: { r: d.color.r, g: d.color.g, b: d.color.b },
+        opacity: d.opacity,
+        angle: d.angle,
+        useGlobalLight: false,
+        distance: px(d.distance),
+        // Photoshop's "Spread" (percent) lives in the `Ckmt` key, which is typed in pixels.
+        choke: px(d.spread),
+        size: px(d.size),
+        antialiased: false,
+        layerConceals: true,
+      },
+    ];
+  }
+  return out.stroke || out.dropShadow ? out : undefined;
+}
+
+/** The four corners (TL, TR, BR, BL) of a smart object's source placed by `t`. */
+export function smartCorners(t: SmartTransform, w: number, h: number): number[] {
+  const rad = (t.angle * Math.PI) / 180;
+  const cos = Math.cos(rad);
+  const sin = Math.sin(rad);
+  const out: number[] = [];
+  for (const [lx, ly] of [
+    [-w / 2, -h / 2],
+    [w / 2, -h / 2],
+    [w / 2, h / 2],
+    [-w / 2, h / 2],
+  ] as const) {
+    const sx = lx * t.scaleX;
+    const sy = ly * t.scaleY;
+    out.push(t.cx + sx * cos - sy * sin, t.cy + sx * sin + sy * cos);
+  }
+  return out;
+}
+
+function fileNameFor(name: string): string {
+  const clean = name.replace(/[\\/:*?"<>|\0]/g, '_').trim();
+  return `${clean || '智能对象'}.png`;
+}
+
+async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
+  const { state, warnings } = ctx;
+  const layer = state.layers.get(id);
+  if (!layer) throw new EditorError('internal', `文档结构损坏：找不到图层 ${id}`);
+  let blend: AgBlendMode = layer.blend;
+  if (blend === 'pass through' && layer.kind !== 'group') {
+    blend = 'normal';
+    warnings.push(`图层“${layer.name}”的混合模式“穿透”只适用于图层组，已按“正常”保存`);
+  }
+  const out: AgLayer = {
+    name: layer.name,
+    hidden: !layer.visible,
+    opacity: layer.opacity,
+    blendMode: blend,
+    clipping: layer.clipped,
+    protected: locksToAg(layer.locks),
+  };
+  if (layer.mask) out.mask = maskToAg(layer.mask);
+  if (layer.effects) {
+    const fx = effectsToAg(layer.effects);
+    if (fx) out.effects = fx;
+  }
+  const place = (r: Raster): void => {
+    out.left = r.x;
+    out.top = r.y;
+    if (r.w > 0 && r.h > 0) out.imageData = pixelDataOf(r);
+  };
+  switch (layer.kind) {
+    case 'pixel':
+      place(layer.raster);
+      break;
+    case 'fill':
+      // A real pixel background: Photoshop has no "lazy" solid layer that every reader understands.
+      place(solidRaster({ x: 0, y: 0, w: state.width, h: state.height }, layer.color));
+      break;
+    case 'text': {
+      const t = layer.text;
+      place(layer.raster);
+      out.text = {
+        text: t.content,
+        transform: [1, 0, 0, 1, t.x, t.y + TEXT_BASELINE_EM * t.size],
+        antiAlias: 'smooth',
+        style: {
+          font: { name: psdFontName(t.font) },
+          fontSize: t.size,
+          fillColor: { r: t.color.r, g: t.color.g, b: t.color.b },
+        },
+      };
+      break;
+    }
+    case 'smart': {
+      place(layer.raster);
+      const src = layer.source;
+      if (src.w > 0 && src.h > 0) {
+        const fileId = randomUUID();
+        const png = await encodePng({ ...src, x: 0, y: 0 }, state.dpi);
+        ctx.linkedFiles.push({ id: fileId, name: fileNameFor(layer.name), type: 'png', data: png });
+        out.placedLayer = {
+          id: fileId,
+          placed: fileId,
+          type: 'raster',
+          transform: smartCorners(layer.transform, src.w, src.h),
+          width: src.w,
+          height: src.h,
+          resolution: { units: 'Density', value: state.dpi },
+        };
+      } else {
+        warnings.push(`智能对象“${layer.name}”没有源图像，已按普通像素图层保存`);
+      }
+      break;
+    }
+    case 'group': {
+      out.opened = layer.open;
+      const children: AgLayer[] = [];
+      for (let i = 0; i < layer.children.length; i++) {
+        children.push(await layerToAg(ctx, layer.children[i]!));
+      }
+      out.children = children;
+      break;
+    }
+  }
+  return out;
+}
+
+/** Whether `layer` should be written as Photoshop's locked "Background" (no transparency channel). */
+function isBackgroundLayer(state: DocState, layer: Layer | undefined): boolean {
+  if (!layer || !(layer.kind === 'pixel' || layer.kind === 'fill') || !layer.background) return false;
+  if (layer.kind === 'fill') return true;
+  const r = layer.raster;
+  return r.x === 0 && r.y === 0 && r.w === state.width && r.h === state.height;
+}
+
+/**
+ * Writes `state` as a layered PSD (PSB when a side exceeds 30,000 px). `composite` is the flattened document,
+ * stored as the merged image; it should cover the canvas and is cropped to it when it does not.
+ */
+export async function encodePsd(
+  state: DocState,
+  composite: Raster,
+  opts: EncodePsdOptions = {},
+): Promise<EncodedPsd> {
+  setUpAgPsd();
+  const docName = opts.name ? `“${opts.name}”` : '';
+  const { width, height } = state;
+  if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0)) {
+    throw new EditorError('invalid_state', `文档${docName}尺寸 ${width}×${height} 无效，无法保存为 PSD`);
+  }
+  if (width > PSB_MAX_SIDE || height > PSB_MAX_SIDE) {
+    throw new EditorError('unsupported', `文档${docName}尺寸 ${width}×${height} 超过 PSB 上限 300000 像素`);
+  }
+  const warnings: string[] = [];
+  if (state.mode === 'cmyk') {
+    warnings.push(`文档${docName}为 CMYK 模式，PSD 暂时只能以 RGB 模式保存（颜色已按 CMYK 色域处理）`);
+  }
+  let merged = composite;
+  if (merged.x !== 0 || merged.y !== 0 || merged.w !== width || merged.h !== height) {
+    merged = cropRaster(merged, { x: 0, y: 0, w: width, h: height });
+  }
+  if (merged.data.length !== width * height * 4) {
+    throw new EditorError(
+      'invalid_arguments',
+      `合成图像素数据长度 ${merged.data.length} 与尺寸 ${width}×${height} 不符`,
+    );
+  }
+
+  const ctx: EncodeContext = { state, warnings, linkedFiles: [] };
+  const children: AgLayer[] = [];
+  for (let i = 0; i < state.root.length; i++) {
+    children.push(await layerToAg(ctx, state.root[i]!));
+  }
+  const bottom = state.root.length > 0 ? state.layers.get(state.root[0]!) : undefined;
+  const background = isBackgroundLayer(state, bottom);
+
+  const psd: AgPsd = {
+    width,
+    height,
+    imageData: pixelDataOf(merged),
+    children,
+    imageResources: {
+      resolutionInfo: {
+        horizontalResolution: state.dpi,
+        horizontalResolutionUnit: 'PPI',
+        widthUnit: 'Inches',
+        verticalResolution: state.dpi,
+        verticalResolutionUnit: 'PPI',
+        heightUnit: 'Inches',
+      },
+    },
+  };
+  if (state.guides.length > 0) {
+    psd.imageResources!.gridAndGuidesInformation = {
+      grid: { horizontal: 18 * 32, vertical: 18 * 32 },
+      guides: state.guides.map((g) => ({ location: g.position, direction: g.direction })),
+    };
+  }
+  if (ctx.linkedFiles.length > 0) psd.linkedFiles = ctx.linkedFiles;
+
+  const psb = width > PSD_MAX_SIDE || height > PSD_MAX_SIDE;
+  try {
+    const buffer = writePsdBuffer(psd, { psb, noBackground: !background });
+    return { buffer, warnings };
+  } catch (err) {
+    throw new EditorError('io_error', `写入 PSD 失败：${reason(err)}`);
+  }
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* decode                                                                                                       */
+/* ------------------------------------------------------------------------------------------------------------ */
+
+interface DecodeContext {
+  readonly psd: AgPsd;
+  readonly layers: Map<number, Layer>;
+  readonly warnings: string[];
+  readonly dpi: number;
+  nextId: number;
+}
+
+const clamp255 = (v: number): number => Math.max(0, Math.min(255, Math.round(v)));
+
+/** sRGB from the colour forms PSD descriptors and text engine data use. */
+function colorToRgb(c: AgColor | undefined, warnings: string[], what: string): RGB {
+  if (!c) return { r: 0, g: 0, b: 0 };
+  if ('r' in c) return { r: clamp255(c.r), g: clamp255(c.g), b: clamp255(c.b) };
+  if ('fr' in c) return { r: clamp255(c.fr * 255), g: clamp255(c.fg * 255), b: clamp255(c.fb * 255) };
+  if ('h' in c && 's' in c) {
+    // HSB: h 0..1 of a turn, s and b in percent.
+    const h = (((c.h % 1) + 1) % 1) * 6;
+    const s = c.s / 100;
+    const v = c.b / 100;
+    const f = h - Math.floor(h);
+    const p = v * (1 - s);
+    const q = v * (1 - s * f);
+    const t = v * (1 - s * (1 - f));
+    const [r, g, b] = [
+      [v, t, p],
+      [q, v, p],
+      [p, v, t],
+      [p, q, v],
+      [t, p, v],
+      [v, p, q],
+    ][Math.floor(h) % 6]!;
+    return { r: clamp255(r! * 255), g: clamp255(g! * 255), b: clamp255(b! * 255) };
+  }
+  if ('c' in c) {
+    // Naive ink → RGB; colours in effects are rarely CMYK.
+    const k = c.k / 100;
+    return {
+      r: clamp255(255 * (1 - c.c / 100) * (1 - k)),
+      g: clamp255(255 * (1 - c.m / 100) * (1 - k)),
+      b: clamp255(255 * (1 - c.y / 100) * (1 - k)),
+    };
+  }
+  if ('l' in c) {
+    // CIE Lab (D50) → sRGB.
+    const fy = (c.l + 16) / 116;
+    const fx = fy + c.a / 500;
+    const fz = fy - c.b / 200;
+    const inv = (t: number) => (t ** 3 > 0.008856 ? t ** 3 : (t - 16 / 116) / 7.787);
+    const X = 0.9642 * inv(fx);
+    const Y = 1.0 * inv(fy);
+    const Z = 0.8249 * inv(fz);
+    const lin = [
+      3.1339 * X - 1.6169 * Y - 0.4906 * Z,
+      -0.9788 * X + 1.9161 * Y + 0.0335 * Z,
+      0.0719 * X - 0.229 * Y + 1.4052 * Z,
+    ];
+    const enc = (u: number) => 255 * (u <= 0.0031308 ? 12.92 * u : 1.055 * u ** (1 / 2.4) - 0.055);
+    return { r: clamp255(enc(lin[0]!)), g: clamp255(enc(lin[1]!)), b: clamp255(enc(lin[2]!)) };
+  }
+  if ('k' in c) {
+    const v = clamp255(255 * (1 - c.k / 100));
+    return { r: v, g: v, b: v };
+  }
+  warnings.push(`${what}的颜色格式无法识别，已改为黑色`);
+  return { r: 0, g: 0, b: 0 };
+}
+
+function unitsToPx(u: UnitsValue | undefined, dpi: number): number {
+  if (!u) return 0;
+  switch (u.units) {
+    case 'Points':
+      return (u.value * dpi) / 72;
+    case 'Millimeters':
+      return (u.value * dpi) / 25.4;
+    case 'Centimeters':
+      return (u.value * dpi) / 2.54;
+    case 'Inches':
+      return u.value * dpi;
+    case 'Picas':
+      return (u.value * dpi) / 6;
+    default:
+      return u.value;
+  }
+}
+
+/** Straight RGBA8 from ag-psd pixel data of any depth. */
+function toRgba8(p: AgPixelData): Uint8ClampedArray {
+  const d = p.data;
+  if (d instanceof Uint8ClampedArray) return d;
+  if (d instanceof Uint8Array) return new Uint8ClampedArray(d.buffer, d.byteOffset, d.byteLength);
+  const out = new Uint8ClampedArray(d.length);
+  if (d instanceof Uint16Array) {
+    for (let i = 0; i < d.length; i++) out[i] = Math.round(d[i]! / 257);
+  } else {
+    for (let i = 0; i < d.length; i++) out[i] = Math.round(Math.max(0, Math.min(1, d[i]!)) * 255);
+  }
+  return out;
+}
+
+function rasterOf(l: AgLayer): Raster {
+  const w = (l.right ?? 0) - (l.left ?? 0);
+  const h = (l.bottom ?? 0) - (l.top ?? 0);
+  if (w <= 0 || h <= 0) return emptyRaster();
+  const img = getLayerImageData(l);
+  if (!img) return emptyRaster();
+  return { x: l.left ?? 0, y: l.top ?? 0, w: img.width, h: img.height, data: toRgba8(img) };
+}
+
+function maskOf(l: AgLayer): LayerMask | undefined {
+  const m = l.mask;
+  if (!m) return undefined;
+  const outside: 0 | 255 = (m.defaultColor ?? 0) >= 128 ? 255 : 0;
+  const enabled = !m.disabled;
+  const w = (m.right ?? 0) - (m.left ?? 0);
+  const h = (m.bottom ?? 0) - (m.top ?? 0);
+  const img = w > 0 && h > 0 ? getLayerMaskImageData(l) : undefined;
+  if (!img) return { x: 0, y: 0, w: 0, h: 0, data: new Uint8Array(0), outside, enabled };
+  const src = toRgba8(img);
+  const n = img.width * img.height;
+  const data = new Uint8Array(n);
+  for (let i = 0; i < n; i++) data[i] = src[i * 4]!;
+  return { x: m.left ?? 0, y: m.top ?? 0, w: img.width, h: img.height, data, outside, enabled };
+}
+
+function locksOf(l: AgLayer): Locks {
+  const p = (l.protected ?? {}) as LockedProtection;
+  return {
+    all: !!p.all,
+    pixels: !!p.composite,
+    position: !!p.position,
+    transparency: !!p.transparency || !!l.transparencyProtected,
+  };
+}
+
+const EFFECT_NAMES: Record<string, string> = {
+  innerShadow: '内阴影',
+  outerGlow: '外发光',
+  innerGlow: '内发光',
+  bevel: '斜面和浮雕',
+  solidFill: '颜色叠加',
+  satin: '光泽',
+  gradientOverlay: '渐变叠加',
+  patternOverlay: '图案叠加',
+};
+
+function effectsOf(l: AgLayer, ctx: DecodeContext): Effects | undefined {
+  const fx = l.effects;
+  const name = l.name ?? '';
+  if (!fx) return undefined;
+  if (fx.disabled) {
+    ctx.warnings.push(`图层“${name}”的图层样式处于关闭状态，已忽略`);
+    return undefined;
+  }
+  const blendOf = (m: AgBlendMode | undefined, what: string): BlendMode => {
+    if (m === undefined) return 'normal';
+    if (isBlendMode(m) && m !== 'pass through') return m;
+    ctx.warnings.push(`图层“${name}”的${what}混合模式“${m}”不受支持，已改为“正常”`);
+    return 'normal';
+  };
+  let stroke: StrokeEffect | undefined;
+  let dropShadow: DropShadowEffect | undefined;
+  const strokes = (fx.stroke ?? []).filter((s) => s.enabled !== false);
+  if (strokes.length > 0) {
+    const s = strokes[0]!;
+    if (s.fillType && s.fillType !== 'color') {
+      ctx.warnings.push(`图层“${name}”的描边使用渐变或图案填充，无法保留，已忽略`);
+    } else {
+      stroke = {
+        size: round6(unitsToPx(s.size, ctx.dpi)),
+        position: s.position ?? 'outside',
+        color: colorToRgb(s.color, ctx.warnings, `图层“${name}”描边`),
+        opacity: s.opacity ?? 1,
+        blend: blendOf(s.blendMode, '描边'),
+      };
+    }
+    if (strokes.length > 1) ctx.warnings.push(`图层“${name}”有多个描边，只保留了第一个`);
+  }
+  const shadows = (fx.dropShadow ?? []).filter((s) => s.enabled !== false);
+  if (shadows.length > 0) {
+    const d = shadows[0]!;
+    // "Use Global Light": the document's angle applies, not the layer's own.
+    const globalAngle = ctx.psd.imageResources?.globalAngle;
+    const angle = d.useGlobalLight && globalAngle !== undefined ? globalAngle : (d.angle ?? 120);
+    dropShadow = {
+      distance: round6(unitsToPx(d.distance, ctx.dpi)),
+      angle,
+      size: round6(unitsToPx(d.size, ctx.dpi)),
+      spread: d.choke?.value ?? 0,
+      opacity: d.opacity ?? 1,
+      color: colorToRgb(d.color, ctx.warnings, `图层“${name}”投影`),
+      blend: blendOf(d.blendMode, '投影'),
+    };
+    if (shadows.length > 1) ctx.warnings.push(`图层“${name}”有多个投影，只保留了第一个`);
+  }
+  const dropped = Object.keys(EFFECT_NAMES).filter((k) => {
+    const v = (fx as Record<string, unknown>)[k];
+    const list = Array.isArray(v) ? v : v ? [v] : [];
+    return list.some((e) => (e as { enabled?: boolean }).enabled !== false);
+  });
+  if (dropped.length > 0) {
+    const names = dropped.map((k) => EFFECT_NAMES[k]).join('、');
+    ctx.warnings.push(`图层“${name}”的图层样式（${names}）暂不支持，已忽略`);
+  }
+  if (!stroke && !dropShadow) return undefined;
+  return { ...(stroke ? { stroke } : {}), ...(dropShadow ? { dropShadow } : {}) };
+}
+
+/** The smart transform placing a `w × h` source at the corners TL, TR, BR, BL; undefined when not affine. */
+export function smartTransformFromCorners(
+  c: readonly number[],
+  w: number,
+  h: number,
+): SmartTransform | undefined {
+  if (c.length < 8 || w <= 0 || h <= 0) return undefined;
+  const [x0, y0, x1, y1, x2, y2, x3, y3] = c as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const ux = x1 - x0;
+  const uy = y1 - y0;
+  const vx = x3 - x0;
+  const vy = y3 - y0;
+  const tol = 0.01 * Math.max(1, Math.hypot(ux, uy), Math.hypot(vx, vy));
+  // A parallelogram (TL + BR = TR + BL) whose sides are perpendicular: scale, rotation, translation only.
+  if (Math.abs(x0 + x2 - x1 - x3) > tol || Math.abs(y0 + y2 - y1 - y3) > tol) return undefined;
+  if (Math.abs(ux * vx + uy * vy) > tol * Math.max(1, Math.hypot(ux, uy), Math.hypot(vx, vy)))
+    return undefined;
+  const angleRad = Math.atan2(uy, ux);
+  const scaleX = Math.hypot(ux, uy) / w;
+  // Project v on the rotated y axis (-sin, cos): negative when the source is flipped vertically.
+  const scaleY = (-vx * Math.sin(angleRad) + vy * Math.cos(angleRad)) / h;
+  if (scaleX === 0 || scaleY === 0) return undefined;
+  let angle = (angleRad * 180) / Math.PI;
+  if (angle <= -180) angle += 360;
+  return {
+    cx: round6((x0 + x1 + x2 + x3) / 4),
+    cy: round6((y0 + y1 + y2 + y3) / 4),
+    scaleX: round6(scaleX),
+    scaleY: round6(scaleY),
+    angle: round6(angle) === 0 ? 0 : round6(angle),
+  };
+}
+
+async function smartSourceOf(
+  l: AgLayer,
+  ctx: DecodeContext,
+): Promise<{ source: Raster; transform: SmartTransform } | string> {
+  const placed = l.placedLayer!;
+  const file = ctx.psd.linkedFiles?.find((f) => f.id === placed.id);
+  if (!file?.data) return '其源文件没有嵌入在 PSD 中';
+  if (placed.nonAffineTransform && placed.transform) {
+    const same = placed.nonAffineTransform.every((v, i) => Math.abs(v - placed.transform[i]!) < 0.01);
+    if (!same) return '使用了透视变形';
+  }
+  const warpStyle = placed.warp?.style;
+  if (warpStyle && warpStyle !== 'none' && !isIdentityWarp(placed)) {
+    return '使用了变形';
+  }
+  let source: Raster | undefined;
+  if (isPsdBytes(file.data)) {
+    // Photoshop's "Convert to Smart Object" embeds a PSB: its merged image is the source.
+    source = embeddedPsdComposite(file.data);
+    if (source)
+      ctx.warnings.push(`智能对象“${l.name ?? ''}”内嵌的 PSD 已按合并图像读取，其内部图层不再单独保留`);
+  } else {
+    try {
+      source = (await decodeImage(file.data)).raster;
+    } catch {
+      source = undefined;
+    }
+  }
+  if (!source) return `其源文件“${file.name}”的格式无法读取`;
+  const transform = smartTransformFromCorners(placed.transform, source.w, source.h);
+  if (!transform) return '其变换不是单纯的缩放、旋转和移动';
+  return { source, transform };
+}
+
+function isPsdBytes(d: Uint8Array): boolean {
+  return d.length >= 26 && d[0] === 0x38 && d[1] === 0x42 && d[2] === 0x50 && d[3] === 0x53; // '8BPS'
+}
+
+function embeddedPsdComposite(d: Uint8Array): Raster | undefined {
+  try {
+    checkHeader(d);
+    const inner = readPsd(d, {
+      useRawData: true,
+      skipLayerImageData: true,
+      skipThumbnail: true,
+      skipLinkedFilesData: true,
+    });
+    const img = getCompositeImageData(inner);
+    if (!img || img.width <= 0 || img.height <= 0) return undefined;
+    const data = toRgba8(img);
+    // With layers, Photoshop (and ag-psd) store the transparent merged image blended over white.
+    if ((inner.children?.length ?? 0) > 0) unblendWhite(data);
+    return { x: 0, y: 0, w: img.width, h: img.height, data };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Undoes the white matte on semi-transparent pixels of a merged image, in place. */
+function unblendWhite(d: Uint8ClampedArray): Uint8ClampedArray {
+  for (let i = 0; i < d.length; i += 4) {
+    const a = d[i + 3]!;
+    if (a === 0 || a === 255) continue;
+    const f = a / 255;
+    const white = 255 * (1 - f);
+    d[i] = (d[i]! - white) / f;
+    d[i + 1] = (d[i + 1]! - white) / f;
+    d[i + 2] = (d[i + 2]! - white) / f;
+  }
+  return d;
+}
+
+/** ag-psd reports a regular 4×4 mesh over the source for unwarped smart objects. */
+function isIdentityWarp(placed: NonNullable<AgLayer['placedLayer']>): boolean {
+  const warp = placed.warp;
+  if (!warp) return true;
+  if (warp.style !== 'custom') return (warp.value ?? 0) === 0;
+  const mesh = warp.customEnvelopeWarp?.meshPoints;
+  const w = placed.width ?? 0;
+  const h = placed.height ?? 0;
+  if (!mesh) return true;
+  if (mesh.length !== 16 || !w || !h) return false;
+  const left = (warp.bounds?.left as UnitsValue | undefined)?.value ?? 0;
+  const top = (warp.bounds?.top as UnitsValue | undefined)?.value ?? 0;
+  return mesh.every((p, i) => {
+    const ex = left + ((i % 4) * w) / 3;
+    const ey = top + (Math.floor(i / 4) * h) / 3;
+    return Math.abs(p.x - ex) < 0.01 * Math.max(1, w) && Math.abs(p.y - ey) < 0.01 * Math.max(1, h);
+  });
+}
+
+function textSpecOf(l: AgLayer, ctx: DecodeContext): TextSpec | string {
+  const t = l.text!;
+  const m = t.transform ?? [1, 0, 0, 1, 0, 0];
+  const [xx, xy, yx, yy, tx, ty] = m as [number, number, number, number, number, number];
+  if (Math.abs(xy) > 1e-6 || Math.abs(yx) > 1e-6 || Math.abs(xx - yy) > 1e-6 || xx <= 0) {
+    return '文字经过旋转、斜切或不等比缩放';
+  }
+  if (t.orientation === 'vertical') return '文字为竖排';
+  const runs = t.styleRuns ?? [];
+  const style = { ...(t.style ?? {}), ...(runs[0]?.style ?? {}) };
+  const distinct = new Set(
+    runs.map((r) => JSON.stringify({ f: r.style.font?.name, s: r.style.fontSize, c: r.style.fillColor })),
+  );
+  if (distinct.size > 1) ctx.warnings.push(`文字图层“${l.name ?? ''}”包含多种文字样式，只保留了第一种`);
+  const size = round6((style.fontSize ?? 12) * xx);
+  const font = style.font?.name ?? 'NotoSansSC-Regular';
+  return {
+    content: t.text,
+    x: round6(tx),
+    y: round6(ty - TEXT_BASELINE_EM * size),
+    size,
+    color: colorToRgb(style.fillColor, ctx.warnings, `文字图层“${l.name ?? ''}”`),
+    font,
+    renderedFont: font,
+  };
+}
+
+function isOpaque(r: Raster): boolean {
+  const d = r.data;
+  for (let i = 3; i < d.length; i += 4) if (d[i] !== 255) return false;
+  return true;
+}
+
+function isUniformOpaque(r: Raster): RGB | undefined {
+  const d = r.data;
+  if (d.length < 4) return undefined;
+  const r0 = d[0]!;
+  const g0 = d[1]!;
+  const b0 = d[2]!;
+  for (let i = 0; i < d.length; i += 4) {
+    if (d[i] !== r0 || d[i + 1] !== g0 || d[i + 2] !== b0 || d[i + 3] !== 255) return undefined;
+  }
+  return { r: r0, g: g0, b: b0 };
+}
+
+async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): Promise<number | undefined> {
+  const name = l.name ?? `图层 ${ctx.nextId}`;
+  if (l.adjustment) {
+    ctx.warnings.push(`调整图层“${name}”（${l.adjustment.type}）暂不支持，已跳过`);
+    return undefined;
+  }
+  const id = ctx.nextId++;
+  let blend: BlendMode = 'normal';
+  if (isBlendMode(l.blendMode)) blend = l.blendMode;
+  else if (l.blendMode !== undefined) {
+    ctx.warnings.push(`图层“${name}”的混合模式“${l.blendMode}”不受支持，已改为“正常”`);
+  }
+  if (l.fillOpacity !== undefined && l.fillOpacity < 1) {
+    ctx.warnings.push(
+      `图层“${name}”的填充不透明度（${Math.round(l.fillOpacity * 100)}%）暂不支持，已按 100% 读取`,
+    );
+  }
+  const base = {
+    id,
+    name,
+    visible: !l.hidden,
+    opacity: opacityFromByte((l.opacity ?? 1) * 255),
+    blend,
+    clipped: !!l.clipping,
+    locks: locksOf(l),
+  };
+  const mask = maskOf(l);
+  const effects = effectsOf(l, ctx);
+  const extras = { ...(mask ? { mask } : {}), ...(effects ? { effects } : {}) };
+
+  if (l.children) {
+    const children: number[] = [];
+    for (const c of l.children) {
+      const cid = await layerFromAg(c, ctx, false);
+      if (cid !== undefined) children.push(cid);
+    }
+    ctx.layers.set(id, { ...base, ...extras, kind: 'group', children, open: l.opened !== false });
+    return id;
+  }
+  if (blend === 'pass through') {
+    base.blend = 'normal';
+  }
+  // Photoshop's Background has no transparency channel.
+  const background = isBottom && !!l.rawData && !l.rawData.channels.some((c) => c.id === -1);
+  const raster = rasterOf(l);
+  delete l.rawData;
+
+  if (l.text) {
+    const spec = textSpecOf(l, ctx);
+    if (typeof spec !== 'string') {
+      // Photoshop's own rendering is kept; a file that carries no pixels for its text gets ours.
+      const own =
+        raster.w === 0 && spec.content.trim() !== '' ? renderTextSpec(spec) : { text: spec, raster };
+      ctx.layers.set(id, { ...base, ...extras, kind: 'text', text: own.text, raster: own.raster });
+      return id;
+    }
+    ctx.warnings.push(`文字图层“${name}”${spec}，已转为像素图层`);
+  } else if (l.placedLayer) {
+    const smart = await smartSourceOf(l, ctx);
+    if (typeof smart !== 'string') {
+      ctx.layers.set(id, { ...base, ...extras, kind: 'smart', ...smart, raster });
+      return id;
+    }
+    ctx.warnings.push(`智能对象“${name}”${smart}，已转为像素图层`);
+  } else if (l.vectorFill && l.vectorFill.type === 'color' && !l.vectorMask) {
+    // A Photoshop solid colour fill layer covering the canvas.
+    const color = colorToRgb(l.vectorFill.color, ctx.warnings, `填充图层“${name}”`);
+    ctx.layers.set(id, { ...base, ...extras, kind: 'fill', color });
+    return id;
+  } else if (l.vectorFill) {
+    ctx.warnings.push(`形状或填充图层“${name}”已转为像素图层（保留其像素）`);
+  } else if (l.vectorMask) {
+    ctx.warnings.push(`图层“${name}”的矢量蒙版无法保留，已忽略`);
+  }
+
+  ctx.layers.set(id, plainLayer(ctx, { ...base, ...extras }, raster, isBottom, background));
+  return id;
+}
+
+type LayerProps = Omit<Extract<Layer, { kind: 'pixel' }>, 'kind' | 'raster' | 'background'>;
+
+/**
+ * A pixel layer, or a lazy fill when it is the bottom layer and one flat opaque colour over exactly the canvas
+ * (a Photoshop white Background, or our own fill layer written as pixels).
+ */
+function plainLayer(
+  ctx: DecodeContext,
+  props: LayerProps,
+  raster: Raster,
+  isBottom: boolean,
+  background: boolean,
+): Layer {
+  const { width, height } = ctx.psd;
+  const bg = background ? { background } : {};
+  if (
+    isBottom &&
+    !props.mask &&
+    !props.effects &&
+    raster.x === 0 &&
+    raster.y === 0 &&
+    raster.w === width &&
+    raster.h === height
+  ) {
+    const color = isUniformOpaque(raster);
+    if (color) return { ...props, kind: 'fill', color, ...bg };
+  }
+  return { ...props, kind: 'pixel', raster, ...bg };
+}
+
+const COLOR_MODE_NAMES: Record<number, string> = {
+  4: 'CMYK',
+  7: '多通道',
+  8: '双色调',
+  9: 'Lab',
+};
+
+function checkHeader(buf: Uint8Array): void {
+  if (buf.length < 26 || String.fromCharCode(buf[0]!, buf[1]!, buf[2]!, buf[3]!) !== '8BPS') {
+    throw new EditorError('unsupported', '文件不是 PSD/PSB 格式（文件头不是 8BPS）');
+  }
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const version = view.getUint16(4);
+  if (version !== 1 && version !== 2) {
+    throw new EditorError('unsupported', `不支持的 PSD 版本 ${version}`);
+  }
+  const depth = view.getUint16(22);
+  const mode = view.getUint16(24);
+  const modeName = COLOR_MODE_NAMES[mode];
+  if (modeName) {
+    throw new EditorError('unsupported', `暂不支持打开 ${modeName} 模式的 PSD`, {
+      hint: '请先在 Photoshop 中用“图像 › 模式 › RGB 颜色”转换后再打开',
+    });
+  }
+  if (![1, 8, 16, 32].includes(depth)) {
+    throw new EditorError('unsupported', `不支持的 PSD 位深度 ${depth}`);
+  }
+}
+
+export interface DecodePsdOptions {
+  /**
+   * Refuse (`unsupported`) files whose layer and mask pixels would take more than this many bytes once
+   * decoded; a PSD can declare huge layers at almost no cost in file size. Default 4 GiB.
+   */
+  readonly maxPixelBytes?: number;
+}
+
+const DEFAULT_MAX_PIXEL_BYTES = 4 * 1024 ** 3;
+
+/** Bytes the decoded layer and mask bitmaps of `layers` will take (RGBA, as ag-psd decodes them). */
+function decodedBytes(layers: readonly AgLayer[] | undefined): number {
+  let total = 0;
+  for (const l of layers ?? []) {
+    const w = Math.max(0, (l.right ?? 0) - (l.left ?? 0));
+    const h = Math.max(0, (l.bottom ?? 0) - (l.top ?? 0));
+    total += w * h * 4;
+    if (l.mask) {
+      const mw = Math.max(0, (l.mask.right ?? 0) - (l.mask.left ?? 0));
+      const mh = Math.max(0, (l.mask.bottom ?? 0) - (l.mask.top ?? 0));
+      total += mw * mh * 5;
+    }
+    total += decodedBytes(l.children);
+  }
+  return total;
+}
+
+/** Reads a PSD or PSB into a document state (RGB, ids 1..n in file order, the top layer active). */
+export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions = {}): Promise<DecodedPsd> {
+  setUpAgPsd();
+  checkHeader(buf);
+  let psd: AgPsd;
+  try {
+    psd = readPsd(buf, { useRawData: true, skipThumbnail: true, useRawThumbnail: true });
+  } catch (err) {
+    const msg = reason(err);
+    const blend = /Invalid blend mode: '(.*)'/.exec(msg);
+    if (blend) {
+      throw new EditorError('unsupported', `PSD 使用了无法识别的混合模式“${blend[1]}”，无法打开`);
+    }
+    if (/not supported|unsupported/i.test(msg)) {
+      throw new EditorError('unsupported', `PSD 文件包含不支持的内容：${msg}`);
+    }
+    throw new EditorError('io_error', `PSD 文件无法读取（可能已损坏）：${msg}`);
+  }
+  const bytes = decodedBytes(psd.children) + psd.width * psd.height * 4;
+  const limit = opts.maxPixelBytes ?? DEFAULT_MAX_PIXEL_BYTES;
+  if (bytes > limit) {
+    const gib = (n: number) => (n / 1024 ** 3).toFixed(1);
+    throw new EditorError(
+      'unsupported',
+      `PSD 的图层像素解码后约需 ${gib(bytes)} GiB 内存，超过上限 ${gib(limit)} GiB，无法打开`,
+      { hint: '请在 Photoshop 中合并或裁剪图层后再打开' },
+    );
+  }
+  const warnings: string[] = [];
+  if ((psd.bitsPerChannel ?? 8) > 8) warnings.push(`PSD 为 ${psd.bitsPerChannel} 位/通道，已转换为 8 位`);
+
+  const res = psd.imageResources?.resolutionInfo;
+  let dpi = 72;
+  if (res && res.horizontalResolution > 0) {
+    dpi =
+      res.horizontalResolutionUnit === 'PPCM' ? res.horizontalResolution * 2.54 : res.horizontalResolution;
+    dpi = Math.round(dpi * 1e4) / 1e4;
+  }
+  const guides: Guide[] = (psd.imageResources?.gridAndGuidesInformation?.guides ?? []).map((g) => ({
+    direction: g.direction,
+    position: g.location,
+  }));
+
+  const ctx: DecodeContext = { psd, layers: new Map(), warnings, dpi, nextId: 1 };
+  const root: number[] = [];
+  try {
+    const top = psd.children ?? [];
+    for (let i = 0; i < top.length; i++) {
+      const id = await layerFromAg(top[i]!, ctx, i === 0);
+      if (id !== undefined) root.push(id);
+    }
+    if (top.length === 0) {
+      // A flattened file: its merged image is the whole document.
+      const img = getCompositeImageData(psd);
+      if (img && img.width > 0 && img.height > 0) {
+        const raster: Raster = { x: 0, y: 0, w: img.width, h: img.height, data: toRgba8(img) };
+        const id = ctx.nextId++;
+        const props: LayerProps = {
+          id,
+          name: '背景',
+          visible: true,
+          opacity: 1,
+          blend: 'normal',
+          clipped: false,
+          locks: { all: false, pixels: false, position: false, transparency: false },
+        };
+        ctx.layers.set(id, plainLayer(ctx, props, raster, true, isOpaque(raster)));
+        root.push(id);
+      }
+    }
+  } catch (err) {
+    if (err instanceof EditorError) throw err;
+    throw new EditorError('io_error', `PSD 图层数据无法读取（可能已损坏）：${reason(err)}`);
+  }
+  delete psd.rawCompositeData;
+
+  const active = root.length > 0 ? root[root.length - 1]! : null;
+  const state: DocState = {
+    width: psd.width,
+    height: psd.height,
+    dpi,
+    mode: 'rgb',
+    layers: ctx.layers,
+    root,
+    active,
+    selected: active === null ? [] : [active],
+    selection: null,
+    guides,
+    foreground: { r: 0, g: 0, b: 0 },
+    nextId: ctx.nextId,
+  };
+  return { state, warnings };
+}

@@ -1,0 +1,212 @@
+/**
+ * The document model. Everything here is immutable once committed: an edit builds a new DocState that
+ * shares every unchanged layer and buffer with the previous one, which is what makes undo and rollback free.
+ */
+
+/** A rectangle in document pixels; origin top-left, x right, y down. */
+export interface Rect {
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+}
+
+/**
+ * Straight (not premultiplied) RGBA8 pixels covering `w × h` at document position `x, y`.
+ * A layer holds only its content; pixels may lie outside the canvas, as in PSD. `w = h = 0` is empty.
+ */
+export interface Raster extends Rect {
+  readonly data: Uint8ClampedArray;
+}
+
+/** A one-channel 8-bit mask (255 = fully shown/selected); `outside` is the value beyond its rectangle. */
+export interface Mask extends Rect {
+  readonly data: Uint8Array;
+  readonly outside: 0 | 255;
+}
+
+export interface RGB {
+  readonly r: number;
+  readonly g: number;
+  readonly b: number;
+}
+
+/** Blend modes by their ag-psd / Photoshop names. The first sixteen are the spec's; the rest come from PSDs. */
+export type BlendMode =
+  | 'normal'
+  | 'multiply'
+  | 'screen'
+  | 'overlay'
+  | 'darken'
+  | 'lighten'
+  | 'color dodge'
+  | 'color burn'
+  | 'soft light'
+  | 'hard light'
+  | 'difference'
+  | 'exclusion'
+  | 'hue'
+  | 'saturation'
+  | 'color'
+  | 'luminosity'
+  | 'pass through'
+  | 'dissolve'
+  | 'linear burn'
+  | 'linear dodge'
+  | 'darker color'
+  | 'lighter color'
+  | 'vivid light'
+  | 'linear light'
+  | 'pin light'
+  | 'hard mix'
+  | 'subtract'
+  | 'divide';
+
+export interface StrokeEffect {
+  readonly size: number;
+  readonly position: 'outside' | 'inside' | 'center';
+  readonly color: RGB;
+  /** 0..1 */
+  readonly opacity: number;
+  readonly blend: BlendMode;
+}
+
+export interface DropShadowEffect {
+  readonly distance: number;
+  /** Degrees; Photoshop's convention: 120 casts the shadow down and to the right. */
+  readonly angle: number;
+  /** Blur size in pixels. */
+  readonly size: number;
+  /** Spread 0..100 (percent). */
+  readonly spread: number;
+  /** 0..1 */
+  readonly opacity: number;
+  readonly color: RGB;
+  readonly blend: BlendMode;
+}
+
+export interface Effects {
+  readonly stroke?: StrokeEffect;
+  readonly dropShadow?: DropShadowEffect;
+}
+
+export interface Locks {
+  /** Lock all: refuses pixel, position and property changes. */
+  readonly all: boolean;
+  readonly pixels: boolean;
+  readonly position: boolean;
+  readonly transparency: boolean;
+}
+
+interface LayerBase {
+  /** Stable across undo and redo. */
+  readonly id: number;
+  readonly name: string;
+  readonly visible: boolean;
+  /** 0..1 */
+  readonly opacity: number;
+  readonly blend: BlendMode;
+  /** Clipped to the nearest unclipped layer below it (a clipping group). */
+  readonly clipped: boolean;
+  readonly locks: Locks;
+  readonly mask?: LayerMask;
+  readonly effects?: Effects;
+}
+
+export interface LayerMask extends Mask {
+  readonly enabled: boolean;
+}
+
+export interface PixelLayer extends LayerBase {
+  readonly kind: 'pixel';
+  readonly raster: Raster;
+  /** Photoshop's background layer (`背景`): opaque, at the bottom. */
+  readonly background?: boolean;
+}
+
+/** A solid colour covering the whole canvas, stored without pixels (the lazy background). */
+export interface FillLayer extends LayerBase {
+  readonly kind: 'fill';
+  readonly color: RGB;
+  readonly background?: boolean;
+}
+
+export interface TextSpec {
+  readonly content: string;
+  /** Top-left of the text box, document pixels. */
+  readonly x: number;
+  readonly y: number;
+  /** Font size in pixels. */
+  readonly size: number;
+  readonly color: RGB;
+  /** The font asked for, and the family actually used to render. */
+  readonly font: string;
+  readonly renderedFont: string;
+}
+
+export interface TextLayer extends LayerBase {
+  readonly kind: 'text';
+  readonly text: TextSpec;
+  /** Rendering of `text`; rebuilt whenever the spec changes. */
+  readonly raster: Raster;
+}
+
+/** Placement of a smart object's source: scale about its centre, then rotation, then position. */
+export interface SmartTransform {
+  /** Centre of the placed content, document pixels. */
+  readonly cx: number;
+  readonly cy: number;
+  /** 1 = source size; negative values flip. */
+  readonly scaleX: number;
+  readonly scaleY: number;
+  /** Degrees, clockwise. */
+  readonly angle: number;
+}
+
+export interface SmartLayer extends LayerBase {
+  readonly kind: 'smart';
+  /** The original pixels, kept at full quality; `raster` is re-rendered from it on every transform. */
+  readonly source: Raster;
+  readonly transform: SmartTransform;
+  readonly raster: Raster;
+}
+
+export interface GroupLayer extends LayerBase {
+  readonly kind: 'group';
+  /** Child layer ids, bottom → top (ag-psd order). */
+  readonly children: readonly number[];
+  readonly open: boolean;
+}
+
+export type Layer = PixelLayer | FillLayer | TextLayer | SmartLayer | GroupLayer;
+export type LayerKind = Layer['kind'];
+
+export interface Guide {
+  readonly direction: 'horizontal' | 'vertical';
+  /** Document pixels from the top (horizontal) or left (vertical) edge. */
+  readonly position: number;
+}
+
+export type ColorMode = 'rgb' | 'cmyk';
+
+/** One immutable state of a document: one history step. */
+export interface DocState {
+  readonly width: number;
+  readonly height: number;
+  /** Pixels per inch. */
+  readonly dpi: number;
+  readonly mode: ColorMode;
+  readonly layers: ReadonlyMap<number, Layer>;
+  /** Top-level layer ids, bottom → top. */
+  readonly root: readonly number[];
+  /** The active layer, or null when the document has none. */
+  readonly active: number | null;
+  /** The layer selection (ids); the active layer alone when nothing else is selected. */
+  readonly selected: readonly number[];
+  /** The pixel selection (document-sized semantics), null when there is none. */
+  readonly selection: Mask | null;
+  readonly guides: readonly Guide[];
+  readonly foreground: RGB;
+  /** The next layer id to hand out; never reused, so ids stay stable across undo. */
+  readonly nextId: number;
+}

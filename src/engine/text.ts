@@ -1,0 +1,298 @@
+/**
+ * Text layers: layout and rendering of a TextSpec with @napi-rs/canvas (Skia).
+ *
+ * Layout: `x, y` is the top-left of the text box. Line i has its baseline at
+ * `y + (TEXT_BASELINE_EM + i · LINE_HEIGHT_EM) · size` and starts at `x` (left-aligned). TEXT_BASELINE_EM is the
+ * bundled font's ascender (hhea 880/1000, the top of its ideographic em box), so CJK ink starts just below `y`;
+ * LINE_HEIGHT_EM is Photoshop's "auto" leading (120 %). The PSD codec uses the same constants to place the
+ * baseline Photoshop anchors point text at, so a round trip re-renders in the same place.
+ *
+ * Fonts: the CJK font ships as an npm dependency (@embedpdf/fonts-sc, Noto Sans Hans = Noto Sans CJK SC) and is
+ * registered by path under BUNDLED_FONT at first use. Skia does not fall back on its own (engine.md §2.3), so the
+ * bundled family is always the last entry of the font string: Chinese renders on a machine without system fonts.
+ * A requested font that is not installed falls back to the bundled font, and `renderedFont` says so.
+ *
+ * The glyphs are drawn in a fixed mid grey, read with getImageData (straight alpha; `canvas.data()` is
+ * premultiplied), given the exact text colour (one solid fill: only coverage varies, and it does not depend on the
+ * colour), and trimmed to the ink.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
+import { fail } from './errors.js';
+import type { Raster, Rect, TextSpec } from './model.js';
+import { alphaBounds, cropRaster, EMPTY_RECT, isEmptyRect, unionRect } from './raster.js';
+
+/** The family alias the bundled CJK font is registered under. */
+export const BUNDLED_FONT = 'Noto Sans SC';
+/** The PostScript name of the bundled font file (what a PSD's text engine data names). */
+export const BUNDLED_FONT_POSTSCRIPT = 'NotoSansHans-Regular';
+const BUNDLED_FILE = 'NotoSansHans-Regular.otf';
+
+/** Distance from the top of the text box to the first baseline, in ems (the bundled font's ascender). */
+export const TEXT_BASELINE_EM = 0.88;
+/** Distance between baselines, in ems: Photoshop's auto leading. */
+export const LINE_HEIGHT_EM = 1.2;
+
+/** The largest text rendering we build (width × height); beyond it the call is refused. */
+export const MAX_TEXT_PIXELS = 100_000_000;
+
+/** Smaller sizes render nothing. */
+const MIN_TEXT_SIZE = 0.01;
+
+/** Layer names Photoshop gives text layers: the first characters of the text. */
+const AUTO_NAME_CHARS = 20;
+
+/** Other names of the bundled font (Noto Sans CJK SC is Source Han Sans SC under another name). */
+const BUNDLED_ALIASES = [
+  BUNDLED_FONT,
+  BUNDLED_FONT_POSTSCRIPT,
+  'Noto Sans Hans',
+  'Noto Sans S Chinese',
+  'NotoSansSC-Regular',
+  'Noto Sans CJK SC',
+  'NotoSansCJKsc-Regular',
+  'Source Han Sans SC',
+  'SourceHanSansSC-Regular',
+];
+
+function normalise(name: string): string {
+  return name.toLowerCase().replace(/[\s_-]+/g, '');
+}
+
+const BUNDLED_KEYS = new Set(BUNDLED_ALIASES.map(normalise));
+
+let bundledPath: string | null = null;
+
+/** The bundled font file, resolved through the package (never a hard-coded node_modules path). */
+export function bundledFontPath(): string {
+  if (bundledPath === null) {
+    const require = createRequire(import.meta.url);
+    // The package exports only its JS entry; the fonts sit in `fonts/` next to `dist/`.
+    const entry = require.resolve('@embedpdf/fonts-sc');
+    bundledPath = join(dirname(entry), '..', 'fonts', BUNDLED_FILE);
+  }
+  return bundledPath;
+}
+
+let registered = false;
+
+/** Registers the bundled CJK font under BUNDLED_FONT (once per process). */
+export function ensureBundledFont(): void {
+  if (registered) return;
+  const file = bundledFontPath();
+  const key = GlobalFonts.registerFromPath(file, BUNDLED_FONT);
+  if (!key && !GlobalFonts.has(BUNDLED_FONT)) {
+    fail('internal', `无法加载内置中文字体：${file}`, { hint: '重新安装依赖（npm install）' });
+  }
+  registered = true;
+}
+
+/** Installed font families (system fonts and registered ones). */
+export function availableFonts(): string[] {
+  ensureBundledFont();
+  return [...new Set(GlobalFonts.families.map((f) => f.family))].sort();
+}
+
+export interface ResolvedFont {
+  /** The family the text is drawn with (CJK always falls back to BUNDLED_FONT). */
+  readonly family: string;
+  /** True when the requested font is not installed and the bundled font is used instead. */
+  readonly fallback: boolean;
+}
+
+/**
+ * The family to draw `requested` with: an installed family matching it (case, spaces and hyphens ignored, an
+ * optional "Regular" suffix allowed), the bundled font for any of its names, or the bundled font as fallback.
+ */
+export function resolveFont(requested: string | undefined): ResolvedFont {
+  ensureBundledFont();
+  const want = normalise(requested ?? '');
+  if (want === '' || BUNDLED_KEYS.has(want)) return { family: BUNDLED_FONT, fallback: false };
+  for (const f of GlobalFonts.families) {
+    const have = normalise(f.family);
+    if (have === want || `${have}regular` === want) {
+      return { family: f.family, fallback: false };
+    }
+  }
+  return { family: BUNDLED_FONT, fallback: true };
+}
+
+/**
+ * The font name a PSD should carry for `font`: PSDs name fonts by PostScript name, so the bundled font's family
+ * alias becomes its file's PostScript name; any other name (already a PostScript name, or what was asked for)
+ * is kept as it is.
+ */
+export function psdFontName(font: string): string {
+  return normalise(font) === normalise(BUNDLED_FONT) ? BUNDLED_FONT_POSTSCRIPT : font;
+}
+
+function fontString(size: number, family: string): string {
+  const px = Number(size.toFixed(4));
+  const quote = (f: string) => `"${f.replace(/["\\]/g, '')}"`;
+  return family === BUNDLED_FONT
+    ? `${px}px ${quote(BUNDLED_FONT)}`
+    : `${px}px ${quote(family)}, ${quote(BUNDLED_FONT)}`;
+}
+
+/** Splits text into lines the way Photoshop does (`\n`, `\r\n` and `\r` all break). */
+export function textLines(content: string): string[] {
+  return content.split(/\r\n|\r|\n/);
+}
+
+/** The layer name Photoshop gives a text layer: the first characters of its first non-empty line. */
+export function autoLayerName(content: string): string {
+  const line = textLines(content).find((l) => l.trim() !== '') ?? '';
+  const name = [...line.trim()].slice(0, AUTO_NAME_CHARS).join('');
+  return name === '' ? '文字图层' : name;
+}
+
+let measurer: SKRSContext2D | null = null;
+
+function measureContext(): SKRSContext2D {
+  if (!measurer) measurer = createCanvas(1, 1).getContext('2d');
+  return measurer;
+}
+
+export interface TextLayout {
+  readonly font: string;
+  readonly lines: readonly { readonly text: string; readonly baseline: number }[];
+  /** Where ink can be, document pixels (unrounded, from the font's measured glyph boxes); empty when none. */
+  readonly ink: Rect;
+}
+
+/** Lines, their baselines and the box their glyphs cover, without drawing anything. */
+export function layoutText(spec: TextSpec): TextLayout {
+  const { family } = resolveFont(spec.font);
+  const font = fontString(spec.size, family);
+  const ctx = measureContext();
+  ctx.font = font;
+  let ink: Rect = EMPTY_RECT;
+  const lines = textLines(spec.content).map((text, i) => {
+    const baseline = spec.y + (TEXT_BASELINE_EM + i * LINE_HEIGHT_EM) * spec.size;
+    if (text.trim() !== '') {
+      const m = ctx.measureText(text);
+      const left = spec.x - m.actualBoundingBoxLeft;
+      const right = spec.x + m.actualBoundingBoxRight;
+      const top = baseline - m.actualBoundingBoxAscent;
+      const bottom = baseline + m.actualBoundingBoxDescent;
+      if (right > left && bottom > top) {
+        ink = unionRect(ink, { x: left, y: top, w: right - left, h: bottom - top });
+      }
+    }
+    return { text, baseline };
+  });
+  return { font, lines, ink };
+}
+
+const COVERAGE_INK = '#808080';
+
+function draw(spec: TextSpec, layout: TextLayout, frame: Rect): Raster {
+  const canvas = createCanvas(frame.w, frame.h);
+  const ctx = canvas.getContext('2d');
+  ctx.font = layout.font;
+  // Skia adjusts glyph coverage by the fill's luminance (black thinner, white bolder); drawing in mid grey gives
+  // colour-independent coverage closest to plain (FreeType) coverage. The colour is applied afterwards.
+  ctx.fillStyle = COVERAGE_INK;
+  ctx.textBaseline = 'alphabetic';
+  ctx.textAlign = 'left';
+  for (const line of layout.lines) {
+    if (line.text.trim() !== '') ctx.fillText(line.text, spec.x - frame.x, line.baseline - frame.y);
+  }
+  const data = ctx.getImageData(0, 0, frame.w, frame.h).data;
+  const { r, g, b } = spec.color;
+  for (let i = 0; i < data.length; i += 4) {
+    if (data[i + 3] === 0) {
+      data[i] = 0;
+      data[i + 1] = 0;
+      data[i + 2] = 0;
+    } else {
+      data[i] = r;
+      data[i + 1] = g;
+      data[i + 2] = b;
+    }
+  }
+  return { ...frame, data };
+}
+
+function touchesEdge(inner: Rect, outer: Rect): boolean {
+  return (
+    inner.x <= outer.x ||
+    inner.y <= outer.y ||
+    inner.x + inner.w >= outer.x + outer.w ||
+    inner.y + inner.h >= outer.y + outer.h
+  );
+}
+
+/**
+ * The rendering of `spec`: straight RGBA trimmed to the ink, in document coordinates. The drawing area comes
+ * from the measured glyph boxes plus a margin; should ink still reach its edge (a font with wrong metrics), it
+ * is drawn again with a wider margin, so nothing is clipped. Empty when the text has no visible characters.
+ */
+export function renderText(spec: TextSpec): Raster {
+  const empty: Raster = {
+    x: Math.round(spec.x) + 0,
+    y: Math.round(spec.y) + 0,
+    w: 0,
+    h: 0,
+    data: new Uint8ClampedArray(0),
+  };
+  // Below a hundredth of a pixel nothing is visible (and Skia ignores a font string that rounds to 0px).
+  if (!(spec.size >= MIN_TEXT_SIZE)) return empty;
+  const layout = layoutText(spec);
+  if (isEmptyRect(layout.ink)) return empty;
+  let pad = 2 + Math.ceil(spec.size * 0.02);
+  for (let attempt = 0; ; attempt++) {
+    const x0 = Math.floor(layout.ink.x) - pad;
+    const y0 = Math.floor(layout.ink.y) - pad;
+    const frame: Rect = {
+      x: x0,
+      y: y0,
+      w: Math.ceil(layout.ink.x + layout.ink.w) + pad - x0,
+      h: Math.ceil(layout.ink.y + layout.ink.h) + pad - y0,
+    };
+    if (frame.w * frame.h > MAX_TEXT_PIXELS) {
+      fail('out_of_bounds', `文字渲染区域为 ${frame.w}×${frame.h} 像素，超过上限（1 亿像素）`, {
+        hint: '减小字号，或把文字分成更短的行',
+        details: { width: frame.w, height: frame.h, max_pixels: MAX_TEXT_PIXELS },
+      });
+    }
+    const drawn = draw(spec, layout, frame);
+    const bounds = alphaBounds(drawn);
+    if (isEmptyRect(bounds)) return empty;
+    if (!touchesEdge(bounds, frame) || attempt === 2) return cropRaster(drawn, bounds);
+    pad = pad * 4 + Math.ceil(spec.size / 2);
+  }
+}
+
+/** `spec` with `renderedFont` set to the family it is drawn with, and its rendering. */
+export function renderTextSpec(spec: Omit<TextSpec, 'renderedFont'> & { renderedFont?: string }): {
+  text: TextSpec;
+  raster: Raster;
+  fallback: boolean;
+} {
+  const { family, fallback } = resolveFont(spec.font);
+  const text: TextSpec = { ...spec, renderedFont: family };
+  return { text, raster: renderText(text), fallback };
+}
+
+/** Whether a scale by `sx, sy` keeps text undistorted enough to re-render it (within 2 %). */
+export function isUniformScale(sx: number, sy: number): boolean {
+  return Math.max(sx, sy) / Math.min(sx, sy) <= 1.02;
+}
+
+/** `spec` scaled by `k` about `pivot` (position and size; the text box's top-left moves with the scale). */
+export function scaleTextSpec(
+  spec: TextSpec,
+  kx: number,
+  ky: number,
+  pivot: { x: number; y: number },
+): TextSpec {
+  const tidy = (v: number) => Math.round(v * 1e4) / 1e4 + 0;
+  return {
+    ...spec,
+    x: tidy(pivot.x + (spec.x - pivot.x) * kx),
+    y: tidy(pivot.y + (spec.y - pivot.y) * ky),
+    size: tidy(spec.size * Math.sqrt(kx * ky)),
+  };
+}

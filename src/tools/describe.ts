@@ -1,0 +1,71 @@
+/** How layers and documents are reported back to the model: small, flat, in the tools' own units. */
+import { contentBounds } from '../engine/bounds.js';
+import type { OpenDocument } from '../engine/editor.js';
+import type { BlendMode, DocState, Layer, Rect } from '../engine/model.js';
+import { isEmptyRect } from '../engine/raster.js';
+import { parentOf } from '../engine/tree.js';
+
+/** Spec blend-mode names (`color_dodge`) ↔ model names (`color dodge`). */
+export function toSpecBlend(mode: BlendMode): string {
+  return mode.replace(/ /g, '_');
+}
+
+export function fromSpecBlend(mode: string): BlendMode {
+  return mode.replace(/_/g, ' ') as BlendMode;
+}
+
+export const KIND_NAMES: Record<Layer['kind'], string> = {
+  pixel: 'pixel',
+  fill: 'fill',
+  text: 'text',
+  smart: 'smart_object',
+  group: 'group',
+};
+
+export function boundsReport(r: Rect) {
+  if (isEmptyRect(r)) return { left: 0, top: 0, width: 0, height: 0, center_x: 0, center_y: 0, empty: true };
+  return {
+    left: r.x,
+    top: r.y,
+    width: r.w,
+    height: r.h,
+    right: r.x + r.w,
+    bottom: r.y + r.h,
+    center_x: r.x + r.w / 2,
+    center_y: r.y + r.h / 2,
+  };
+}
+
+export function layerSummary(state: DocState, layer: Layer) {
+  const parent = parentOf(state, layer.id);
+  return {
+    id: layer.id,
+    name: layer.name,
+    type: KIND_NAMES[layer.kind],
+    visible: layer.visible,
+    opacity: Math.round(layer.opacity * 1000) / 10,
+    blend_mode: toSpecBlend(layer.blend),
+    locked: layer.locks.all,
+    ...(layer.clipped ? { clipped: true } : {}),
+    ...(layer.mask ? { mask: true } : {}),
+    ...((layer.kind === 'pixel' || layer.kind === 'fill') && layer.background ? { background: true } : {}),
+    ...(parent !== null ? { group: state.layers.get(parent)?.name } : {}),
+    bounds: boundsReport(contentBounds(state, layer.id)),
+  };
+}
+
+export function documentSummary(doc: OpenDocument) {
+  const s = doc.state;
+  const active = s.active !== null ? s.layers.get(s.active) : undefined;
+  return {
+    name: doc.name,
+    width: s.width,
+    height: s.height,
+    resolution: s.dpi,
+    mode: s.mode === 'cmyk' ? 'CMYK' : 'RGB',
+    layer_count: s.layers.size,
+    active_layer: active?.name ?? null,
+    path: doc.path,
+    unsaved_changes: doc.dirty,
+  };
+}

@@ -1,0 +1,291 @@
+/**
+ * Files in the workspace: saving (PSD, PNG/JPG exports), opening, placing images as smart objects, and looking
+ * at the canvas. Every check that can fail runs before anything is written, so a failing call leaves both the
+ * documents and the workspace as they were.
+ */
+import path from 'node:path';
+import sharp from 'sharp';
+import { renderDocument } from '../engine/composite/index.js';
+import type { OpenDocument } from '../engine/editor.js';
+import { fail } from '../engine/errors.js';
+import { BACKGROUND_NAME, NO_LOCKS, pixelLayer } from '../engine/factory.js';
+import { decodeImage, encodeJpeg, encodePng } from '../engine/io/image-codec.js';
+import { decodePsd, encodePsd } from '../engine/io/psd.js';
+import type { DocState, Layer, PixelLayer, Raster, SmartLayer } from '../engine/model.js';
+import { cropRaster } from '../engine/raster.js';
+import { allocateId, insertLayer, layerById, setActive, slotAbove } from '../engine/tree.js';
+import { documentSummary, layerSummary } from './describe.js';
+import { activeDoc } from './resolve.js';
+import type { HandlerTable, ToolContext } from './types.js';
+
+export type FileFormat = 'psd' | 'png' | 'jpg';
+
+const FORMAT_OF_EXT: Readonly<Record<string, FileFormat>> = {
+  '.psd': 'psd',
+  '.psb': 'psd',
+  '.png': 'png',
+  '.jpg': 'jpg',
+  '.jpeg': 'jpg',
+};
+
+const FORMAT_NAMES: Readonly<Record<FileFormat, string>> = { psd: 'PSD', png: 'PNG', jpg: 'JPEG' };
+
+function extOf(p: string): string {
+  return path.posix.extname(p.replace(/\\/g, '/')).toLowerCase();
+}
+
+/** The file name without folders and extension (a document or layer name taken from a file). */
+export function baseName(p: string): string {
+  const file = path.posix.basename(p.replace(/\\/g, '/'));
+  const ext = path.posix.extname(file);
+  return (ext ? file.slice(0, -ext.length) : file) || file;
+}
+
+/** A document name made safe as a file name in the workspace. */
+function fileNameOf(name: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is removed
+  const safe = name.replace(/[/\\:*?"<>|\u0000-\u001f]/g, '_').trim();
+  return safe === '' || safe === '.' || safe === '..' ? '未标题' : safe;
+}
+
+/** `rel` checked against the workspace (invalid_arguments for escapes) and normalised (forward slashes). */
+function workspacePath(ctx: ToolContext, rel: string): string {
+  return ctx.workspace.relative(ctx.workspace.resolve(rel));
+}
+
+/** The canvas-sized flattened image (the composite), with transparency. */
+function canvasImage(ctx: ToolContext, doc: OpenDocument): Raster {
+  const img = ctx.tx.composite(doc.id);
+  const { width, height } = doc.state;
+  if (img.x === 0 && img.y === 0 && img.w === width && img.h === height) return img;
+  return cropRaster(img, { x: 0, y: 0, w: width, h: height });
+}
+
+/** Where save_document writes: the document's PSD path, or `<name>.psd` for a new or flat-image document. */
+export function psdPathOf(doc: OpenDocument): string {
+  if (!doc.path) return `${fileNameOf(doc.name)}.psd`;
+  const ext = extOf(doc.path);
+  if (ext === '.psd' || ext === '.psb') return doc.path;
+  return `${ext ? doc.path.slice(0, -ext.length) : doc.path}.psd`;
+}
+
+export interface Written {
+  readonly path: string;
+  readonly format: FileFormat;
+  readonly bytes: number;
+}
+
+/** Writes the document as PSD to `rel` and records it as the document's file (Photoshop's Save / Save As). */
+export async function savePsd(ctx: ToolContext, doc: OpenDocument, rel: string): Promise<Written> {
+  const target = workspacePath(ctx, rel);
+  const { buffer, warnings } = await encodePsd(doc.state, canvasImage(ctx, doc), { name: doc.name });
+  await ctx.workspace.writeAtomic(target, buffer);
+  for (const w of warnings) ctx.warn(w);
+  ctx.tx.markSaved(doc.id, target);
+  return { path: target, format: 'psd', bytes: buffer.byteLength };
+}
+
+/** Writes the flattened image as PNG or JPEG (Photoshop's Save a Copy: the document's own file is unchanged). */
+async function exportImage(
+  ctx: ToolContext,
+  doc: OpenDocument,
+  rel: string,
+  format: 'png' | 'jpg',
+): Promise<Written> {
+  const target = workspacePath(ctx, rel);
+  const image = canvasImage(ctx, doc);
+  const buffer =
+    format === 'png'
+      ? await encodePng(image, doc.state.dpi)
+      : await encodeJpeg(image, doc.state.dpi, { cmyk: doc.state.mode === 'cmyk' });
+  await ctx.workspace.writeAtomic(target, buffer);
+  return { path: target, format, bytes: buffer.byteLength };
+}
+
+/** A flat image opened as a document: an opaque one becomes the background, one with transparency `图层 0`. */
+function flatDocument(raster: Raster, dpi: number): DocState {
+  let opaque = true;
+  for (let i = 3; i < raster.data.length; i += 4) {
+    if (raster.data[i] !== 255) {
+      opaque = false;
+      break;
+    }
+  }
+  const layer: PixelLayer = opaque
+    ? { ...pixelLayer(1, BACKGROUND_NAME, raster), background: true }
+    : pixelLayer(1, '图层 0', raster);
+  return {
+    width: raster.w,
+    height: raster.h,
+    dpi,
+    mode: 'rgb',
+    layers: new Map<number, Layer>([[1, layer]]),
+    root: [1],
+    active: 1,
+    selected: [1],
+    selection: null,
+    guides: [],
+    foreground: { r: 0, g: 0, b: 0 },
+    nextId: 2,
+  };
+}
+
+type Readable = 'psd' | 'image';
+
+function readableKind(rel: string, what: string): Readable {
+  const format = FORMAT_OF_EXT[extOf(rel)];
+  if (!format) {
+    fail('unsupported', `不支持的文件类型“${extOf(rel) || '（无扩展名）'}”，无法${what}`, {
+      hint: '支持 .psd、.psb、.png、.jpg、.jpeg 文件',
+    });
+  }
+  return format === 'psd' ? 'psd' : 'image';
+}
+
+/** The sharp-readable raw bytes of a raster, for scaling and encoding. */
+function rawOf(r: Raster) {
+  return sharp(Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength), {
+    raw: { width: r.w, height: r.h, channels: 4 },
+    limitInputPixels: false,
+  });
+}
+
+export const filesHandlers = {
+  async save_document(_args, ctx) {
+    const doc = activeDoc(ctx);
+    const target = psdPathOf(doc);
+    const written = await savePsd(ctx, doc, target);
+    const note =
+      doc.path && doc.path !== written.path
+        ? `文档来自 ${FORMAT_NAMES[FORMAT_OF_EXT[extOf(doc.path)] ?? 'png']} 文件“${doc.path}”，已按 PSD 格式保存到“${written.path}”（原文件未改动）`
+        : undefined;
+    if (note) ctx.warn(note);
+    return { saved: true, ...written, document: documentSummary(ctx.tx.activeDocument()) };
+  },
+
+  async save_document_as({ path: rel, format }, ctx) {
+    const doc = activeDoc(ctx);
+    const ext = extOf(rel);
+    const extFormat = FORMAT_OF_EXT[ext];
+    let target = rel;
+    let note: string | undefined;
+    if (!format && !extFormat) {
+      fail('invalid_arguments', `无法从路径“${rel}”的扩展名推断文件格式`, {
+        hint: '请使用 .psd、.png、.jpg 扩展名，或给出 format（psd、png、jpg）',
+        details: [{ parameter: 'path', value: rel }],
+      });
+    }
+    const chosen: FileFormat = format ?? extFormat!;
+    if (format && !ext) {
+      target = `${rel}.${format}`;
+      note = `路径没有扩展名，已保存为“${target}”`;
+    } else if (format && extFormat !== format) {
+      note = `按 format 以 ${FORMAT_NAMES[format]} 格式保存，路径保持为“${rel}”（扩展名与格式不符）`;
+    }
+    const written =
+      chosen === 'psd' ? await savePsd(ctx, doc, target) : await exportImage(ctx, doc, target, chosen);
+    if (note) ctx.warn(note);
+    return {
+      saved: true,
+      ...written,
+      ...(note ? { note } : {}),
+      // PNG/JPEG are copies (Photoshop's Save a Copy); the document keeps its own file.
+      document_path_changed: chosen === 'psd',
+      document: documentSummary(ctx.tx.activeDocument()),
+    };
+  },
+
+  get_canvas_image: async ({ max_size }, ctx) => {
+    const doc = activeDoc(ctx);
+    const image = canvasImage(ctx, doc);
+    const { width, height } = doc.state;
+    const scale = Math.min(1, max_size / Math.max(width, height));
+    const w = Math.max(1, Math.round(width * scale));
+    const h = Math.max(1, Math.round(height * scale));
+    let pipeline = rawOf(image);
+    if (w !== width || h !== height) pipeline = pipeline.resize(w, h, { kernel: 'lanczos3', fit: 'fill' });
+    const png = await pipeline.png({ compressionLevel: 6 }).toBuffer();
+    return {
+      document: doc.name,
+      document_width: width,
+      document_height: height,
+      width: w,
+      height: h,
+      scale: Math.round(scale * 10000) / 10000,
+      images: [
+        {
+          mime: 'image/png',
+          base64: png.toString('base64'),
+          caption: `“${doc.name}”画布 ${width}×${height}${scale < 1 ? `，缩放为 ${w}×${h}` : ''}`,
+        },
+      ],
+    };
+  },
+
+  async open_document({ path: rel }, ctx) {
+    const target = workspacePath(ctx, rel);
+    const kind = readableKind(target, '打开');
+    const buf = await ctx.workspace.read(target);
+    const name = baseName(target);
+    const existing = ctx.tx.documents().find((d) => d.name === name);
+    if (existing) {
+      fail('conflict', `已有名为“${name}”的打开文档${existing.path ? `（${existing.path}）` : ''}`, {
+        hint: `用 switch_document 切换到“${name}”，或先用 close_document 关闭它`,
+      });
+    }
+    let state: DocState;
+    if (kind === 'psd') {
+      const decoded = await decodePsd(buf);
+      for (const w of decoded.warnings) ctx.warn(w);
+      state = decoded.state;
+    } else {
+      const { raster, dpi } = await decodeImage(buf);
+      state = flatDocument(raster, dpi);
+    }
+    const doc = ctx.tx.addDocument(name, state, '打开文档', target);
+    return { opened: target, document: documentSummary(doc) };
+  },
+
+  async place_image({ path: rel, name }, ctx) {
+    const doc = activeDoc(ctx);
+    const target = workspacePath(ctx, rel);
+    const kind = readableKind(target, '置入');
+    const buf = await ctx.workspace.read(target);
+    let source: Raster;
+    if (kind === 'psd') {
+      const decoded = await decodePsd(buf);
+      for (const w of decoded.warnings) ctx.warn(w);
+      source = renderDocument(decoded.state);
+    } else {
+      source = (await decodeImage(buf)).raster;
+    }
+    const { width, height } = doc.state;
+    // Centred on whole pixels, so the identity placement needs no resampling: the raster is the source itself.
+    const left = Math.floor((width - source.w) / 2);
+    const top = Math.floor((height - source.h) / 2);
+    source = { ...source, x: left, y: top };
+    const [id, allocated] = allocateId(doc.state);
+    const layer: SmartLayer = {
+      id,
+      name: name ?? baseName(target),
+      kind: 'smart',
+      visible: true,
+      opacity: 1,
+      blend: 'normal',
+      clipped: false,
+      locks: NO_LOCKS,
+      source,
+      transform: { cx: left + source.w / 2, cy: top + source.h / 2, scaleX: 1, scaleY: 1, angle: 0 },
+      raster: source,
+    };
+    const slot = slotAbove(allocated, allocated.active);
+    const next = setActive(insertLayer(allocated, layer, slot.parent, slot.index), id);
+    ctx.tx.update(doc.id, next);
+    return {
+      placed: target,
+      source_width: source.w,
+      source_height: source.h,
+      layer: layerSummary(next, layerById(next, id)),
+    };
+  },
+} satisfies HandlerTable;

@@ -1,0 +1,712 @@
+/**
+ * Group C: layer transforms and properties (SPEC.md §4.3), and group E's `select_layers`.
+ *
+ * Photoshop is the reference where the spec is silent: the background is position-locked (no move, transform,
+ * opacity or blend change, no restacking); Lock All refuses moving, transforms, opacity, blend, rasterizing and
+ * converting but allows showing/hiding and restacking; a layer inside a locked group is locked too.
+ * Metadata changes copy no pixel buffer; transforms resample only the layer's own rectangle.
+ */
+import { contentBounds } from '../engine/bounds.js';
+import { contentExtent, renderDocument } from '../engine/composite/index.js';
+import type { OpenDocument } from '../engine/editor.js';
+import { fail } from '../engine/errors.js';
+import { NO_LOCKS } from '../engine/factory.js';
+import type {
+  DocState,
+  FillLayer,
+  GroupLayer,
+  Layer,
+  LayerMask,
+  PixelLayer,
+  Raster,
+  SmartLayer,
+} from '../engine/model.js';
+import { emptyRaster, isEmptyRect, rgbToHex, solidRaster } from '../engine/raster.js';
+import { flipSmart, renderSmart, rotateSmart, scaleSmart, smartFromRaster } from '../engine/smart.js';
+import { isUniformScale, renderTextSpec, scaleTextSpec } from '../engine/text.js';
+import {
+  assertTransformSize,
+  type FlipAxis,
+  flipMask,
+  flipRaster,
+  normaliseAngle,
+  type Point,
+  rotateMask,
+  rotateRaster,
+  scaleMask,
+  scaleRaster,
+} from '../engine/transform.js';
+import { translateLayer } from '../engine/translate.js';
+import {
+  childrenOf,
+  layerById,
+  moveLayer,
+  parentOf,
+  removeLayer,
+  setActive,
+  setLayer,
+  subtree,
+  topDown,
+} from '../engine/tree.js';
+import { boundsReport, fromSpecBlend, KIND_NAMES, layerSummary, toSpecBlend } from './describe.js';
+import { activeDoc, activeLayer, assertUnlocked, layerNamed, selectedLayers } from './resolve.js';
+import type { HandlerTable, Payload, ToolContext } from './types.js';
+
+// ---------------------------------------------------------------------------------------------------------
+// Small shared pieces
+
+function isBackground(layer: Layer): boolean {
+  return (layer.kind === 'pixel' || layer.kind === 'fill') && layer.background === true;
+}
+
+function percent(v: number): number {
+  return Math.round(v * 1000) / 10;
+}
+
+/** Whole pixels, without negative zero. */
+function whole(v: number): number {
+  return Math.round(v) + 0;
+}
+
+/** Commits `next` with `id` as the active layer: the call's single update. */
+function commit(ctx: ToolContext, doc: OpenDocument, next: DocState, id: number): DocState {
+  const state = setActive(next, id);
+  ctx.tx.update(doc.id, state);
+  return state;
+}
+
+/**
+ * Nothing changes but which layer is active. Activating a layer is not a history step in Photoshop, so the
+ * call replaces the current state instead of adding one (and leaves it untouched when already active).
+ */
+function activateOnly(ctx: ToolContext, doc: OpenDocument, id: number): DocState {
+  const s = doc.state;
+  if (s.active === id && s.selected.length === 1 && s.selected[0] === id) return s;
+  const state = setActive(s, id);
+  ctx.tx.update(doc.id, state);
+  ctx.tx.skipHistoryStep();
+  return state;
+}
+
+function summary(state: DocState, id: number) {
+  return layerSummary(state, layerById(state, id));
+}
+
+function unchangedResult(state: DocState, id: number, note: string, extra: Payload = {}): Payload {
+  return { changed: false, note, ...extra, layer: summary(state, id) };
+}
+
+function refuseBackground(layer: Layer, what: string): void {
+  if (isBackground(layer)) {
+    fail('invalid_state', `“${layer.name}”是背景图层，位置和属性已锁定，不能${what}`, {
+      hint: '背景图层不能移动、变换或更改不透明度和混合模式；先用 duplicate_layer 复制它，再对副本操作',
+    });
+  }
+}
+
+/** Lock All on the layer or on any group above it refuses the change (unlocking is lock_layer's job). */
+function assertFree(state: DocState, layer: Layer, what: string): void {
+  assertUnlocked(layer, what);
+  for (let p = parentOf(state, layer.id); p !== null; p = parentOf(state, p)) {
+    const group = layerById(state, p);
+    if (group.locks.all) {
+      fail('locked', `图层“${layer.name}”所在的图层组“${group.name}”已锁定，不能${what}`, {
+        hint: `先调用 lock_layer 解锁图层组“${group.name}”（locked: false）`,
+      });
+    }
+  }
+}
+
+/** Moving or transforming: the layer and everything in it must be unlocked (position too) and not the background. */
+function assertPositionable(state: DocState, layer: Layer, what: string, pixelsToo: boolean): void {
+  assertFree(state, layer, what);
+  for (const id of subtree(state, layer.id)) {
+    const l = layerById(state, id);
+    refuseBackground(l, what);
+    assertUnlocked(l, what);
+    if (l.locks.position) {
+      fail('locked', `图层“${l.name}”的位置已锁定，不能${what}`, {
+        hint: '先调用 lock_layer 解锁（locked: false）',
+      });
+    }
+    if (pixelsToo && l.locks.pixels && l.kind !== 'group') {
+      fail('locked', `图层“${l.name}”的像素已锁定，不能${what}`, {
+        hint: '先调用 lock_layer 解锁（locked: false）',
+      });
+    }
+  }
+}
+
+/** A canvas-sized colour layer that is not the background (a background copy) becomes the pixels it shows. */
+function materialised(state: DocState, layer: FillLayer): PixelLayer {
+  const { kind: _kind, color, background: _background, ...base } = layer;
+  return {
+    ...base,
+    kind: 'pixel',
+    raster: solidRaster({ x: 0, y: 0, w: state.width, h: state.height }, color),
+  };
+}
+
+function materialiseFills(state: DocState, id: number): DocState {
+  let next = state;
+  for (const c of subtree(state, id)) {
+    const l = layerById(state, c);
+    if (l.kind === 'fill' && !l.background) next = setLayer(next, materialised(state, l));
+  }
+  return next;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Transforms (resize, rotate, flip)
+
+type Op =
+  | { readonly kind: 'scale'; readonly kx: number; readonly ky: number }
+  | { readonly kind: 'rotate'; readonly deg: number }
+  | { readonly kind: 'flip'; readonly axis: FlipAxis };
+
+const OP_VERBS: Record<Op['kind'], string> = { scale: '缩放', rotate: '旋转', flip: '翻转' };
+
+function transformPixels(r: Raster, op: Op, pivot: Point): Promise<Raster> | Raster {
+  switch (op.kind) {
+    case 'scale':
+      return scaleRaster(r, op.kx, op.ky, pivot);
+    case 'rotate':
+      return rotateRaster(r, op.deg, pivot);
+    case 'flip':
+      return flipRaster(r, op.axis, pivot);
+  }
+}
+
+function transformMask(m: LayerMask, op: Op, pivot: Point): Promise<LayerMask> | LayerMask {
+  switch (op.kind) {
+    case 'scale':
+      return scaleMask(m, op.kx, op.ky, pivot);
+    case 'rotate':
+      return rotateMask(m, op.deg, pivot);
+    case 'flip':
+      return flipMask(m, op.axis, pivot);
+  }
+}
+
+async function transformSmart(layer: SmartLayer, op: Op, pivot: Point, notes: Set<string>) {
+  let transform = layer.transform;
+  switch (op.kind) {
+    case 'scale': {
+      const scaled = scaleSmart(transform, op.kx, op.ky, pivot);
+      transform = scaled.transform;
+      if (scaled.alongObjectAxes) {
+        notes.add(`智能对象“${layer.name}”已旋转，非等比缩放沿其自身方向应用（不产生斜切）`);
+      }
+      break;
+    }
+    case 'rotate':
+      transform = rotateSmart(transform, op.deg, pivot);
+      break;
+    case 'flip':
+      transform = flipSmart(transform, op.axis, pivot);
+      break;
+  }
+  return { transform, raster: await renderSmart(layer.source, transform) };
+}
+
+/** Applies `op` about `pivot` to a layer and, for a group, to everything inside it; masks go along. */
+async function transformTree(
+  state: DocState,
+  id: number,
+  op: Op,
+  pivot: Point,
+  notes: Set<string>,
+): Promise<DocState> {
+  const layer = layerById(state, id);
+  const mask = layer.mask ? { mask: await transformMask(layer.mask, op, pivot) } : {};
+  switch (layer.kind) {
+    case 'pixel':
+      return setLayer(state, { ...layer, ...mask, raster: await transformPixels(layer.raster, op, pivot) });
+    case 'smart':
+      return setLayer(state, { ...layer, ...mask, ...(await transformSmart(layer, op, pivot, notes)) });
+    case 'group': {
+      let next = setLayer(state, { ...layer, ...mask });
+      for (const c of layer.children) next = await transformTree(next, c, op, pivot, notes);
+      return next;
+    }
+    case 'text': {
+      // Uniform scaling re-renders the text at the scaled size; anything else was refused by refuseText.
+      if (op.kind !== 'scale') return fail('internal', `不能${OP_VERBS[op.kind]}文字图层“${layer.name}”`);
+      const { text, raster } = renderTextSpec(scaleTextSpec(layer.text, op.kx, op.ky, pivot));
+      return setLayer(state, { ...layer, ...mask, text, raster });
+    }
+    case 'fill':
+      // Materialised before any work starts.
+      return fail('internal', `不能变换${KIND_NAMES[layer.kind]}图层“${layer.name}”`);
+  }
+}
+
+/**
+ * Text stays editable by re-rendering it, which only a uniform scale allows: the text spec has no transform
+ * (Photoshop keeps one), so rotating, flipping or stretching text is refused rather than rasterized silently.
+ */
+function refuseText(state: DocState, layer: Layer, op: Op): void {
+  if (op.kind === 'scale' && isUniformScale(op.kx, op.ky)) return;
+  const what = op.kind === 'scale' ? '不等比缩放' : OP_VERBS[op.kind];
+  for (const id of subtree(state, layer.id)) {
+    const l = layerById(state, id);
+    if (l.kind === 'text') {
+      const inside = l.id === layer.id ? '' : `（图层组“${layer.name}”中）`;
+      fail(
+        'unsupported',
+        `文字图层“${l.name}”${inside}不支持${what}：可编辑文字只能等比缩放（按比例重新渲染字号）`,
+        {
+          hint: `先用 rasterize_layer 栅格化“${l.name}”（文字将不可再编辑），再${what}${op.kind === 'scale' ? '；或省略 scale_y 等比缩放' : ''}`,
+        },
+      );
+    }
+  }
+}
+
+/** The centre a layer is transformed about: a smart object's placement centre, otherwise its content's. */
+function pivotOf(state: DocState, layer: Layer): Point | null {
+  if (layer.kind === 'smart') return { x: layer.transform.cx, y: layer.transform.cy };
+  const b = contentBounds(state, layer.id);
+  return isEmptyRect(b) ? null : { x: b.x + b.w / 2, y: b.y + b.h / 2 };
+}
+
+function smartReport(state: DocState, id: number) {
+  const l = layerById(state, id);
+  if (l.kind !== 'smart') return {};
+  const t = l.transform;
+  return {
+    smart_object: {
+      scale_x: percent(t.scaleX),
+      scale_y: percent(t.scaleY),
+      angle: t.angle,
+      center_x: t.cx,
+      center_y: t.cy,
+    },
+  };
+}
+
+async function transformNamed(ctx: ToolContext, name: string, op: Op, extra: Payload): Promise<Payload> {
+  const doc = activeDoc(ctx);
+  const layer = layerNamed(ctx, doc.state, name);
+  const what = OP_VERBS[op.kind];
+  assertPositionable(doc.state, layer, what, true);
+  refuseText(doc.state, layer, op);
+
+  const identity =
+    (op.kind === 'scale' && op.kx === 1 && op.ky === 1) ||
+    (op.kind === 'rotate' && normaliseAngle(op.deg) === 0);
+  if (identity) {
+    const s = activateOnly(ctx, doc, layer.id);
+    return unchangedResult(
+      s,
+      layer.id,
+      op.kind === 'scale' ? '缩放比例为 100%，图层未改变' : '旋转角度为 0，图层未改变',
+      extra,
+    );
+  }
+  const pivot = pivotOf(doc.state, layer);
+  if (!pivot) {
+    const s = activateOnly(ctx, doc, layer.id);
+    return unchangedResult(s, layer.id, `图层“${layer.name}”为空，没有可${what}的内容`, extra);
+  }
+
+  const before = contentBounds(doc.state, layer.id);
+  const notes = new Set<string>();
+  const transformed = await transformTree(materialiseFills(doc.state, layer.id), layer.id, op, pivot, notes);
+  const next = commit(ctx, doc, transformed, layer.id);
+  return {
+    ...extra,
+    layer: summary(next, layer.id),
+    bounds_before: boundsReport(before),
+    ...smartReport(next, layer.id),
+    ...(notes.size ? { notes: [...notes] } : {}),
+  };
+}
+
+/**
+ * A group's contents flattened, for a smart object made from it: the children composite as an isolated
+ * group at full opacity, unmasked and without effects; the group's own opacity, blend mode, mask and effects
+ * stay on the smart object layer (as Photoshop keeps a converted layer's properties outside the object).
+ */
+function flattenGroup(state: DocState, group: GroupLayer): Raster {
+  const { mask: _mask, effects: _effects, ...rest } = group;
+  const inner: GroupLayer = { ...rest, visible: true, opacity: 1, blend: 'normal', clipped: false };
+  const alone: DocState = { ...setLayer(state, inner), root: [group.id] };
+  const rect = contentExtent(alone, inner);
+  if (isEmptyRect(rect)) return emptyRaster();
+  assertTransformSize(rect.w, rect.h);
+  return renderDocument(alone, rect);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Layer details for get_active_layer_info
+
+function layerDetails(state: DocState, layer: Layer): Payload {
+  const common: Record<string, unknown> = {
+    locks: { ...layer.locks },
+    clipped: layer.clipped,
+    mask: layer.mask
+      ? {
+          enabled: layer.mask.enabled,
+          outside: layer.mask.outside === 255 ? 'reveal' : 'hide',
+          bounds: boundsReport(layer.mask),
+        }
+      : null,
+    effects: {
+      stroke: layer.effects?.stroke
+        ? {
+            size: layer.effects.stroke.size,
+            position: layer.effects.stroke.position,
+            color: rgbToHex(layer.effects.stroke.color),
+            opacity: percent(layer.effects.stroke.opacity),
+          }
+        : null,
+      drop_shadow: layer.effects?.dropShadow
+        ? {
+            distance: layer.effects.dropShadow.distance,
+            size: layer.effects.dropShadow.size,
+            angle: layer.effects.dropShadow.angle,
+            color: rgbToHex(layer.effects.dropShadow.color),
+            opacity: percent(layer.effects.dropShadow.opacity),
+          }
+        : null,
+    },
+  };
+  switch (layer.kind) {
+    case 'pixel':
+      return { ...common, empty: isEmptyRect(layer.raster) };
+    case 'fill':
+      return { ...common, color: rgbToHex(layer.color) };
+    case 'text':
+      return {
+        ...common,
+        text: {
+          content: layer.text.content,
+          font: layer.text.font,
+          rendered_font: layer.text.renderedFont,
+          size: layer.text.size,
+          color: rgbToHex(layer.text.color),
+          x: layer.text.x,
+          y: layer.text.y,
+        },
+      };
+    case 'smart':
+      return {
+        ...common,
+        smart_object: {
+          source_width: layer.source.w,
+          source_height: layer.source.h,
+          scale_x: percent(layer.transform.scaleX),
+          scale_y: percent(layer.transform.scaleY),
+          angle: layer.transform.angle,
+          center_x: layer.transform.cx,
+          center_y: layer.transform.cy,
+        },
+      };
+    case 'group':
+      return {
+        ...common,
+        open: layer.open,
+        child_count: layer.children.length,
+        children: [...layer.children].reverse().map((c) => {
+          const child = layerById(state, c);
+          return { name: child.name, type: KIND_NAMES[child.kind] };
+        }),
+      };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Handlers
+
+export const layerPropsHandlers = {
+  move_layer({ name, dx, dy }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = layerNamed(ctx, doc.state, name);
+    assertPositionable(doc.state, layer, '移动', false);
+    const mx = whole(dx);
+    const my = whole(dy);
+    const rounded = mx !== dx || my !== dy ? { note: `位移已取整为整像素：dx=${mx}，dy=${my}` } : {};
+    if (mx === 0 && my === 0) {
+      const s = activateOnly(ctx, doc, layer.id);
+      return unchangedResult(s, layer.id, '位移为 0 像素，图层未移动', { moved: { dx: 0, dy: 0 } });
+    }
+    const before = contentBounds(doc.state, layer.id);
+    const hasMask = subtree(doc.state, layer.id).some((id) => layerById(doc.state, id).mask);
+    if (isEmptyRect(before) && !hasMask) {
+      const s = activateOnly(ctx, doc, layer.id);
+      return unchangedResult(s, layer.id, `图层“${layer.name}”为空，没有可移动的内容`, {
+        moved: { dx: 0, dy: 0 },
+      });
+    }
+    const next = commit(
+      ctx,
+      doc,
+      translateLayer(materialiseFills(doc.state, layer.id), layer.id, mx, my),
+      layer.id,
+    );
+    return {
+      moved: { dx: mx, dy: my },
+      ...rounded,
+      layer: summary(next, layer.id),
+      bounds_before: boundsReport(before),
+    };
+  },
+
+  resize_layer({ name, scale_x, scale_y }, ctx) {
+    const sy = scale_y ?? scale_x;
+    return transformNamed(
+      ctx,
+      name,
+      { kind: 'scale', kx: scale_x / 100, ky: sy / 100 },
+      { scale: { x: scale_x, y: sy } },
+    );
+  },
+
+  rotate_layer({ name, angle }, ctx) {
+    return transformNamed(ctx, name, { kind: 'rotate', deg: angle }, { angle });
+  },
+
+  flip_layer({ name, direction }, ctx) {
+    return transformNamed(ctx, name, { kind: 'flip', axis: direction }, { direction });
+  },
+
+  set_layer_opacity({ name, opacity }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = layerNamed(ctx, doc.state, name);
+    refuseBackground(layer, '更改不透明度');
+    assertFree(doc.state, layer, '更改不透明度');
+    const value = opacity / 100;
+    const old = percent(layer.opacity);
+    if (layer.opacity === value) {
+      const s = activateOnly(ctx, doc, layer.id);
+      return unchangedResult(s, layer.id, `不透明度已经是 ${old}%`, { old_opacity: old });
+    }
+    const next = commit(ctx, doc, setLayer(doc.state, { ...layer, opacity: value }), layer.id);
+    return { old_opacity: old, layer: summary(next, layer.id) };
+  },
+
+  set_layer_blend_mode({ name, mode }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = layerNamed(ctx, doc.state, name);
+    refuseBackground(layer, '更改混合模式');
+    assertFree(doc.state, layer, '更改混合模式');
+    const blend = fromSpecBlend(mode);
+    const old = toSpecBlend(layer.blend);
+    if (layer.blend === blend) {
+      const s = activateOnly(ctx, doc, layer.id);
+      return unchangedResult(s, layer.id, `混合模式已经是 ${mode}`, { old_mode: old });
+    }
+    const next = commit(ctx, doc, setLayer(doc.state, { ...layer, blend }), layer.id);
+    return { old_mode: old, layer: summary(next, layer.id) };
+  },
+
+  set_layer_visible({ name, visible }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = layerNamed(ctx, doc.state, name);
+    if (layer.visible === visible) {
+      const s = activateOnly(ctx, doc, layer.id);
+      return unchangedResult(s, layer.id, visible ? '图层已经是显示状态' : '图层已经是隐藏状态', {
+        old_visible: visible,
+      });
+    }
+    const next = commit(ctx, doc, setLayer(doc.state, { ...layer, visible }), layer.id);
+    return { old_visible: layer.visible, layer: summary(next, layer.id) };
+  },
+
+  lock_layer({ name, locked }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = layerNamed(ctx, doc.state, name);
+    const l = layer.locks;
+    const already = locked ? l.all : !l.all && !l.pixels && !l.position && !l.transparency;
+    if (already) {
+      const s = activateOnly(ctx, doc, layer.id);
+      return unchangedResult(s, layer.id, locked ? '图层已经锁定' : '图层没有锁定', { old_locked: l.all });
+    }
+    const locks = locked ? { ...l, all: true } : NO_LOCKS;
+    const next = commit(ctx, doc, setLayer(doc.state, { ...layer, locks }), layer.id);
+    return { old_locked: l.all, layer: summary(next, layer.id) };
+  },
+
+  bring_to_front({ name }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = layerNamed(ctx, doc.state, name);
+    refuseBackground(layer, '调整图层顺序');
+    const parent = parentOf(doc.state, layer.id);
+    const siblings = childrenOf(doc.state, parent);
+    if (siblings.at(-1) === layer.id) {
+      const s = activateOnly(ctx, doc, layer.id);
+      return unchangedResult(s, layer.id, parent === null ? '图层已在最上方' : '图层已在所在图层组的最上方');
+    }
+    const next = commit(ctx, doc, moveLayer(doc.state, layer.id, parent, siblings.length - 1), layer.id);
+    return {
+      position: 'top',
+      ...(parent !== null ? { within_group: layerById(next, parent).name } : {}),
+      layer: summary(next, layer.id),
+    };
+  },
+
+  send_to_back({ name }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = layerNamed(ctx, doc.state, name);
+    refuseBackground(layer, '调整图层顺序');
+    const parent = parentOf(doc.state, layer.id);
+    const siblings = childrenOf(doc.state, parent);
+    const bottom = siblings[0] !== undefined && isBackground(layerById(doc.state, siblings[0])) ? 1 : 0;
+    const note = bottom ? { note: '背景图层始终在最底层，图层已移到背景图层之上' } : {};
+    if (siblings.indexOf(layer.id) === bottom) {
+      const s = activateOnly(ctx, doc, layer.id);
+      return unchangedResult(s, layer.id, bottom ? '图层已在背景图层之上的最底部' : '图层已在最底部');
+    }
+    const next = commit(ctx, doc, moveLayer(doc.state, layer.id, parent, bottom), layer.id);
+    return {
+      position: 'bottom',
+      ...note,
+      ...(parent !== null ? { within_group: layerById(next, parent).name } : {}),
+      layer: summary(next, layer.id),
+    };
+  },
+
+  rasterize_layer({ name }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = layerNamed(ctx, doc.state, name);
+    if (layer.kind === 'group') {
+      fail('invalid_state', `“${layer.name}”是图层组，不能栅格化`, {
+        hint: '用 select_layers 选中组内图层后调用 merge_layers 合并',
+      });
+    }
+    if (layer.kind === 'pixel') {
+      const s = activateOnly(ctx, doc, layer.id);
+      return unchangedResult(s, layer.id, `“${layer.name}”已经是像素图层，无需栅格化`, { from: 'pixel' });
+    }
+    assertFree(doc.state, layer, '栅格化');
+    let pixel: PixelLayer;
+    switch (layer.kind) {
+      case 'fill': {
+        pixel = materialised(doc.state, layer);
+        if (layer.background) pixel = { ...pixel, background: true };
+        break;
+      }
+      case 'text': {
+        const { kind: _k, text: _t, ...base } = layer;
+        pixel = { ...base, kind: 'pixel' };
+        break;
+      }
+      case 'smart': {
+        const { kind: _k, source: _s, transform: _t, ...base } = layer;
+        pixel = { ...base, kind: 'pixel' };
+        break;
+      }
+    }
+    const next = commit(ctx, doc, setLayer(doc.state, pixel), layer.id);
+    return { from: KIND_NAMES[layer.kind], layer: summary(next, layer.id) };
+  },
+
+  convert_to_smart_object({ name }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = layerNamed(ctx, doc.state, name);
+    if (layer.kind === 'smart') {
+      const s = activateOnly(ctx, doc, layer.id);
+      return unchangedResult(s, layer.id, `“${layer.name}”已经是智能对象`, { from: 'smart_object' });
+    }
+    assertFree(doc.state, layer, '转换为智能对象');
+    let state = doc.state;
+    let pixels: Raster;
+    if (layer.kind === 'group') {
+      pixels = flattenGroup(state, layer);
+      for (const c of layer.children) state = removeLayer(state, c);
+    } else {
+      pixels = layer.kind === 'fill' ? materialised(state, layer).raster : layer.raster;
+    }
+    const { source, transform } = smartFromRaster(pixels);
+    if (isEmptyRect(source)) {
+      const what = layer.kind === 'group' ? '图层组' : '图层';
+      fail('invalid_state', `${what}“${layer.name}”为空（或内容全部隐藏），没有可转换的像素`, {
+        hint: '先在图层上绘制或填充内容',
+      });
+    }
+    const { id, name: n, visible, opacity, clipped, locks, mask, effects } = layer;
+    const smart: SmartLayer = {
+      id,
+      name: n,
+      visible,
+      opacity,
+      blend: layer.blend === 'pass through' ? 'normal' : layer.blend,
+      clipped,
+      locks,
+      ...(mask ? { mask } : {}),
+      ...(effects ? { effects } : {}),
+      kind: 'smart',
+      source,
+      transform,
+      raster: source,
+    };
+    const next = commit(ctx, doc, setLayer(state, smart), layer.id);
+    const notes = [
+      ...(isBackground(layer) ? ['背景图层转换为智能对象后成为普通图层'] : []),
+      ...(layer.kind === 'text' ? ['文字已作为像素嵌入智能对象，不能再用 set_text_* 修改'] : []),
+      ...(layer.kind === 'group'
+        ? [`图层组的 ${layer.children.length} 个子图层已合成为智能对象的内容，不再单独出现在图层列表中`]
+        : []),
+    ];
+    return {
+      from: KIND_NAMES[layer.kind],
+      ...(notes.length ? { notes } : {}),
+      layer: summary(next, layer.id),
+      ...smartReport(next, layer.id),
+    };
+  },
+
+  get_layer_bounds({ name }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = layerNamed(ctx, doc.state, name);
+    const state = activateOnly(ctx, doc, layer.id);
+    return {
+      name: layer.name,
+      type: KIND_NAMES[layer.kind],
+      ...boundsReport(contentBounds(state, layer.id)),
+    };
+  },
+
+  get_active_layer_info(_args, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = activeLayer(doc.state);
+    return { layer: { ...layerSummary(doc.state, layer), ...layerDetails(doc.state, layer) } };
+  },
+
+  list_all_layer_names(_args, ctx) {
+    const doc = activeDoc(ctx);
+    const s = doc.state;
+    const layers = [...topDown(s)].map(({ layer, parent, depth }) => ({
+      name: layer.name,
+      type: KIND_NAMES[layer.kind],
+      visible: layer.visible,
+      depth,
+      group: parent === null ? null : layerById(s, parent).name,
+    }));
+    const active = s.active !== null ? s.layers.get(s.active) : undefined;
+    return { count: layers.length, active_layer: active?.name ?? null, layers };
+  },
+
+  select_layers({ names, add }, ctx) {
+    const doc = activeDoc(ctx);
+    if (names.length === 0) {
+      fail('invalid_arguments', 'names 不能为空：至少给出一个图层名称', {
+        hint: '用 list_all_layer_names 查看所有图层',
+      });
+    }
+    // Resolve every name first: a missing one changes nothing.
+    const picked = names.map((n) => layerNamed(ctx, doc.state, n));
+    const ids: number[] = [];
+    const base = add ? selectedLayers(doc.state).map((l) => l.id) : [];
+    for (const id of [...base, ...picked.map((l) => l.id)]) if (!ids.includes(id)) ids.push(id);
+    const next: DocState = { ...doc.state, active: picked[0]!.id, selected: ids };
+    ctx.tx.update(doc.id, next);
+    ctx.tx.skipHistoryStep();
+    return {
+      selected: ids.map((id) => layerById(next, id).name),
+      count: ids.length,
+      active_layer: picked[0]!.name,
+    };
+  },
+} satisfies HandlerTable;

@@ -1,0 +1,25 @@
+/** What a tool handler receives and returns. Argument types come from the registry, never restated. */
+import type { Transaction } from '../engine/editor.js';
+import type { Workspace } from '../engine/workspace.js';
+import type { ArgsOf, ToolName } from '../registry/index.js';
+
+export interface ImageOut {
+  readonly mime: 'image/png' | 'image/jpeg';
+  readonly base64: string;
+  /** What the image shows, for surfaces that caption it. */
+  readonly caption?: string;
+}
+
+/** A handler's result fields; the protocol adds `ok: true`. */
+export type Payload = { readonly [key: string]: unknown; readonly images?: readonly ImageOut[] };
+
+export interface ToolContext {
+  readonly tx: Transaction;
+  readonly workspace: Workspace;
+  /** Adds a note to the result (e.g. several layers share the name that was asked for). */
+  warn(message: string): void;
+}
+
+export type Handler<N extends ToolName> = (args: ArgsOf<N>, ctx: ToolContext) => Payload | Promise<Payload>;
+
+export type HandlerTable = { readonly [N in ToolName]?: Handler<N> };

@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { EditorError } from '../../../src/engine/errors.js';
+import { decodeImage, encodeJpeg, encodePng } from '../../../src/engine/io/image-codec.js';
+import type { Raster } from '../../../src/engine/model.js';
+import {
+  convertTo,
+  identify,
+  identifyInfo,
+  imageMagickAvailable,
+  pixelsOf,
+} from '../../support/imagemagick.js';
+
+const im = imageMagickAvailable() ? describe : describe.skip;
+
+/** A gradient with a semi-transparent right half and a fully transparent column. */
+function testRaster(w = 37, h = 23): Raster {
+  const data = new Uint8ClampedArray(w * h * 4);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = (y * w + x) * 4;
+      data[i] = (x * 255) / (w - 1);
+      data[i + 1] = (y * 255) / (h - 1);
+      data[i + 2] = 128;
+      data[i + 3] = x === 0 ? 0 : x < w / 2 ? 255 : 100;
+    }
+  }
+  return { x: 0, y: 0, w, h, data };
+}
+
+async function rejectsWith(p: Promise<unknown>, code: string): Promise<void> {
+  await expect(p).rejects.toBeInstanceOf(EditorError);
+  await expect(p).rejects.toMatchObject({ code });
+}
+
+im('image codec, checked with ImageMagick', () => {
+  it('PNG: size, 150 DPI (ImageMagick reports pixels per centimetre), alpha kept exactly', async () => {
+    const r = testRaster();
+    const png = await encodePng(r, 150);
+    const info = await identifyInfo(png, 'png');
+    expect(info.width).toBe(37);
+    expect(info.height).toBe(23);
+    expect(info.units).toBe('PixelsPerCentimeter');
+    expect(info.dpiX).toBeCloseTo(150, 1);
+    expect(info.dpiY).toBeCloseTo(150, 1);
+    expect(info.alpha).toBe('True');
+    expect(info.channels).toBe('srgba');
+    const px = await pixelsOf(png, 'png');
+    // Lossless: every channel of every pixel with alpha > 0, and alpha itself everywhere.
+    for (let i = 0; i < r.data.length; i += 4) {
+      expect(px.data[i + 3]).toBe(r.data[i + 3]);
+      if (r.data[i + 3]! > 0) {
+        expect([px.data[i], px.data[i + 1], px.data[i + 2]]).toEqual([
+          r.data[i],
+          r.data[i + 1],
+          r.data[i + 2],
+        ]);
+      }
+    }
+  });
+
+  it('JPEG: size, 300 DPI in pixels per inch, flattened over white, 3 channels', async () => {
+    const w = 16;
+    const h = 16;
+    const data = new Uint8ClampedArray(w * h * 4);
+    for (let i = 0; i < w * h; i++) {
+      data[i * 4] = 200;
+      data[i * 4 + 1] = 0;
+      data[i * 4 + 2] = 0;
+      data[i * 4 + 3] = i < (w * h) / 2 ? 0 : 255; // top half transparent
+    }
+    const jpg = await encodeJpeg({ x: 0, y: 0, w, h, data }, 300, { quality: 95 });
+    const info = await identifyInfo(jpg, 'jpg');
+    expect([info.width, info.height]).toEqual([16, 16]);
+    expect(info.units).toBe('PixelsPerInch');
+    expect(info.dpiX).toBe(300);
+    expect(info.dpiY).toBe(300);
+    expect(info.colorspace).toBe('sRGB');
+    const px = await pixelsOf(jpg, 'jpg');
+    const at = (x: number, y: number) => Array.from(px.data.subarray((y * w + x) * 4, (y * w + x) * 4 + 3));
+    for (const v of at(8, 2)) expect(v).toBeGreaterThan(245); // transparent → white
+    const red = at(8, 13);
+    expect(Math.abs(red[0]! - 200)).toBeLessThan(8);
+    expect(red[1]!).toBeLessThan(12);
+  });
+
+  it('JPEG CMYK: real CMYK colourspace with an embedded profile and the density', async () => {
+    const jpg = await encodeJpeg(testRaster(), 150, { cmyk: true });
+    const info = await identifyInfo(jpg, 'jpg');
+    expect(info.colorspace).toBe('CMYK');
+    expect(info.dpiX).toBe(150);
+    const profile = await identify(jpg, 'jpg', '%[profile:icc]');
+    expect(profile.length).toBeGreaterThan(0);
+    // Reads back as RGB through the profile.
+    const back = await decodeImage(jpg);
+    expect(back.raster.w).toBe(37);
+    expect(back.raster.data.length).toBe(37 * 23 * 4);
+  });
+
+  it('decodeImage: PNG and JPEG written by ImageMagick, density and alpha', async () => {
+    const png = await convertTo(
+      ['-size', '5x4', 'xc:rgba(255,0,0,0.5)', '-units', 'PixelsPerInch', '-density', '200', 'png32:OUT'],
+      'png',
+    );
+    const a = await decodeImage(png);
+    expect([a.raster.x, a.raster.y, a.raster.w, a.raster.h]).toEqual([0, 0, 5, 4]);
+    expect(a.dpi).toBe(200);
+    expect(Array.from(a.raster.data.subarray(0, 3))).toEqual([255, 0, 0]);
+    expect(Math.abs(a.raster.data[3]! - 127.5)).toBeLessThan(1); // ImageMagick rounds 0.5 × 255 down
+
+    const jpg = await convertTo(
+      ['-size', '6x3', 'xc:#0000ff', '-units', 'PixelsPerInch', '-density', '96', 'OUT'],
+      'jpg',
+    );
+    const b = await decodeImage(jpg);
+    expect([b.raster.w, b.raster.h, b.dpi]).toEqual([6, 3, 96]);
+    expect(b.raster.data[3]).toBe(255); // alpha added
+    expect(b.raster.data[2]).toBeGreaterThan(240);
+
+    const grey = await convertTo(['-size', '3x3', 'xc:gray50', '-depth', '16', 'OUT'], 'png');
+    const c = await decodeImage(grey);
+    expect(c.raster.data.length).toBe(3 * 3 * 4);
+    expect(Math.abs(c.raster.data[0]! - 128)).toBeLessThanOrEqual(1);
+    expect(c.raster.data[0]).toBe(c.raster.data[1]);
+    expect(c.dpi).toBe(72); // no density in the file
+  });
+
+  it('round-trips our own PNG exactly, with its DPI', async () => {
+    const r = testRaster();
+    const back = await decodeImage(await encodePng(r, 150));
+    expect(back.dpi).toBe(150);
+    for (let i = 0; i < r.data.length; i += 4) {
+      expect(back.raster.data[i + 3]).toBe(r.data[i + 3]);
+      if (r.data[i + 3]! > 0) expect(back.raster.data[i]).toBe(r.data[i]);
+    }
+  });
+});
+
+describe('image codec argument checks', () => {
+  it('rejects empty rasters, bad DPI and bad quality', async () => {
+    const empty: Raster = { x: 0, y: 0, w: 0, h: 10, data: new Uint8ClampedArray(0) };
+    await rejectsWith(encodePng(empty, 72), 'invalid_state');
+    await rejectsWith(encodeJpeg({ ...empty, w: 10, h: 0 }, 72), 'invalid_state');
+    await rejectsWith(encodePng(testRaster(), 0), 'invalid_arguments');
+    await rejectsWith(encodePng(testRaster(), Number.NaN), 'invalid_arguments');
+    await rejectsWith(encodeJpeg(testRaster(), 72, { quality: 0 }), 'invalid_arguments');
+    await rejectsWith(
+      encodePng({ x: 0, y: 0, w: 2, h: 2, data: new Uint8ClampedArray(3) }, 72),
+      'invalid_arguments',
+    );
+  });
+
+  it('rejects bytes that are not an image, and SVG', async () => {
+    await rejectsWith(decodeImage(Buffer.from('这不是图片')), 'unsupported');
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>';
+    await rejectsWith(decodeImage(Buffer.from(svg)), 'unsupported');
+  });
+});
