@@ -1,10 +1,12 @@
 /** `npm run bench`: every benchmark, each printing its figures beside a baseline measured in the same run. */
 import { benchDispatch } from './dispatch.js';
+import { benchHttp } from './http.js';
 import { benchMemory } from './memory.js';
 
 const suites: [string, () => Promise<string[]>][] = [
   ['dispatch', benchDispatch],
   ['memory', benchMemory],
+  ['http', benchHttp],
 ];
 
 const only = process.argv.slice(2);

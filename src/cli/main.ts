@@ -1,9 +1,11 @@
 /** The `atelier` command line. Usage errors go to stderr with exit code 2; stdout carries only results. */
+import { mcpCommand } from '../mcp/mcp-command.js';
+import { serveCommand } from '../server/serve-command.js';
 import { labelsCommand, toolsCommand } from './registry-commands.js';
 import { runCommand } from './run-command.js';
 import { type Command, parseCommand, UsageError } from './usage.js';
 
-const commands: readonly Command[] = [toolsCommand, labelsCommand, runCommand];
+const commands: readonly Command[] = [toolsCommand, labelsCommand, runCommand, serveCommand, mcpCommand];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -1,15 +1,25 @@
 /** Every tool handler, by tool name. A tool without a handler answers `unsupported`. */
 import { basicsHandlers } from './basics.js';
+import { colorHandlers } from './color.js';
 import { documentsHandlers } from './documents.js';
+import { effectsHandlers } from './effects.js';
 import { filesHandlers } from './files.js';
 import { groupingHandlers } from './grouping.js';
 import { layerPropsHandlers } from './layer-props.js';
+import { masksHandlers } from './masks.js';
+import { selectionHandlers } from './selection.js';
+import { textHandlers } from './text.js';
 import type { HandlerTable } from './types.js';
 
 export const handlers: HandlerTable = {
   ...basicsHandlers,
+  ...colorHandlers,
   ...documentsHandlers,
+  ...effectsHandlers,
   ...filesHandlers,
   ...groupingHandlers,
   ...layerPropsHandlers,
+  ...masksHandlers,
+  ...selectionHandlers,
+  ...textHandlers,
 };

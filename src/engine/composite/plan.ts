@@ -62,7 +62,8 @@ function buildItems(state: DocState, ids: readonly number[], rect: Rect, canvas:
   const items: PlanItem[] = [];
   // The clipping base the next clipped layer attaches to: an item, `hidden` (the base shows nothing here, so
   // neither do its clipped layers), or none yet: a clipped layer lowest in its stack has nothing to clip to,
-  // so it is drawn plainly and becomes the base of the clipped layers above it, as Photoshop shows it.
+  // so it is drawn plainly and becomes the base of the clipped layers above it (Photoshop never leaves a
+  // clipped layer lowest; imported files might).
   let base: PlanItem | 'hidden' | null = null;
   for (const id of ids) {
     const layer = state.layers.get(id);

@@ -424,12 +424,12 @@ export const groupC = [
     label: '添加描边',
     effect: 'write',
     description:
-      '为 name 指定的图层添加描边图层样式（并将其设为当前图层）。描边宽度 size 以像素为单位，须大于 0；描边颜色 color 为十六进制颜色；描边位置 position 可选外部（outside）、内部（inside）或居中（center），默认 outside（外部）。',
+      '为 name 指定的图层添加描边图层样式（并将其设为当前图层）。描边宽度 size 以像素为单位，须大于 0、不超过 250；描边颜色 color 为十六进制颜色；描边位置 position 可选外部（outside）、内部（inside）或居中（center），默认 outside（外部）。',
     parameters: {
       type: 'object',
       properties: {
         name: { type: 'string', description: '图层名称' },
-        size: { type: 'number', description: '描边宽度（像素），大于 0' },
+        size: { type: 'number', description: '描边宽度（像素），大于 0，最大 250' },
         color: { type: 'string', description: '描边颜色，十六进制颜色，如 #000000' },
         position: {
           type: 'string',
@@ -439,7 +439,7 @@ export const groupC = [
       },
       required: ['name', 'size', 'color'],
     },
-    limits: { size: { above: 0 }, color: { format: 'color' }, position: { default: 'outside' } },
+    limits: { size: { above: 0, max: 250 }, color: { format: 'color' }, position: { default: 'outside' } },
   }),
   defineTool({
     name: 'add_drop_shadow',
@@ -447,21 +447,21 @@ export const groupC = [
     label: '添加投影',
     effect: 'write',
     description:
-      '为 name 指定的图层添加投影图层样式（并将其设为当前图层）。distance 为投影距离（像素，不小于 0）；size 为模糊大小（像素，不小于 0）；opacity 为不透明度百分比，0-100，默认 75；angle 为光源角度（度），-360 到 360，默认 120（120 使投影投向右下方）。',
+      '为 name 指定的图层添加投影图层样式（并将其设为当前图层）。distance 为投影距离（像素，0-30000）；size 为模糊大小（像素，0-250）；opacity 为不透明度百分比，0-100，默认 75；angle 为光源角度（度），-360 到 360，默认 120（120 使投影投向右下方）。',
     parameters: {
       type: 'object',
       properties: {
         name: { type: 'string', description: '图层名称' },
-        distance: { type: 'number', description: '投影距离（像素），不小于 0' },
-        size: { type: 'number', description: '模糊大小（像素），不小于 0' },
+        distance: { type: 'number', description: '投影距离（像素），0-30000' },
+        size: { type: 'number', description: '模糊大小（像素），0-250' },
         opacity: { type: 'number', description: '投影不透明度百分比，0-100，默认 75' },
         angle: { type: 'number', description: '光源角度（度），-360 到 360，默认 120（投影投向右下方）' },
       },
       required: ['name', 'distance', 'size'],
     },
     limits: {
-      distance: { min: 0 },
-      size: { min: 0 },
+      distance: { min: 0, max: 30000 },
+      size: { min: 0, max: 250 },
       opacity: { min: 0, max: 100, default: 75 },
       angle: { default: 120, min: -360, max: 360 },
     },
@@ -499,7 +499,8 @@ export const groupC = [
     label: '释放剪贴蒙版',
     effect: 'write',
     idempotent: true,
-    description: '释放 name 指定图层的剪贴蒙版（并将其设为当前图层），该图层恢复完整显示。',
+    description:
+      '释放 name 指定图层的剪贴蒙版（并将其设为当前图层），该图层恢复完整显示；与 Photoshop 相同，其上方同一剪贴组中的图层也一并释放。若该图层是剪贴组的基底，则释放剪贴到它的所有图层。',
     parameters: {
       type: 'object',
       properties: { name: { type: 'string', description: '图层名称' } },
@@ -512,7 +513,7 @@ export const groupC = [
     label: '添加蒙版',
     effect: 'write',
     description:
-      '为 name 指定的图层添加图层蒙版（并将其设为当前图层）。hide_all 默认 false：为 true 时添加全黑蒙版（隐藏全部）；为 false 时，若当前有选区，则按选区生成蒙版（选区内显示、选区外隐藏），没有选区时添加全白蒙版（显示全部）。',
+      '为 name 指定的图层添加图层蒙版（并将其设为当前图层）。hide_all 默认 false：为 true 时添加全黑蒙版（隐藏全部）；为 false 时，若当前有选区，则按选区生成蒙版（选区内显示、选区外隐藏，选区随之取消），没有选区时添加全白蒙版（显示全部）。',
     parameters: {
       type: 'object',
       properties: {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderDocument } from '../../../src/engine/composite/compositor.js';
 import type { BlendMode } from '../../../src/engine/model.js';
-import { compositeRef } from './reference.js';
+import { atopRef, compositeRef } from './reference.js';
 import { doc, type Px, pixel, px, rasterOf, rng, solid } from './support.js';
 
 const MODES: BlendMode[] = [
@@ -103,6 +103,42 @@ describe('blend modes against a scalar W3C reference', () => {
         expect(worst, `pixel ${where}: ${backdrop[where]} under ${source[where]}`).toBeLessThanOrEqual(1);
       });
     }
+  }
+});
+
+describe('clipped layers (source-atop) against the scalar reference', () => {
+  const N = 2000;
+  const backdrop = randomPixels(3, N);
+  const source = randomPixels(4, N);
+  for (const mode of MODES) {
+    it(mode, () => {
+      const rect = { x: 0, y: 0, w: N, h: 1 };
+      const state = doc(
+        N,
+        1,
+        [
+          pixel(
+            1,
+            rasterOf(rect, (x) => backdrop[x]!),
+          ),
+          pixel(
+            2,
+            rasterOf(rect, (x) => source[x]!),
+            { blend: mode, opacity: 0.8, clipped: true },
+          ),
+        ],
+        [1, 2],
+      );
+      const out = renderDocument(state);
+      let worst = 0;
+      for (let i = 0; i < N; i++) {
+        const want = atopRef(mode, backdrop[i]!, source[i]!, 0.8);
+        const got = px(out, i, 0);
+        for (const c of got[3] === 0 ? [3] : [0, 1, 2, 3])
+          worst = Math.max(worst, Math.abs(got[c]! - want[c]!));
+      }
+      expect(worst).toBeLessThanOrEqual(1);
+    });
   }
 });
 

@@ -137,3 +137,15 @@ export function compositeRef(mode: BlendMode, b: Px, s: Px, opacity = 1): Px {
   });
   return [(co[0]! / ao) * 255, (co[1]! / ao) * 255, (co[2]! / ao) * 255, ao * 255];
 }
+
+/** Source-atop with blending (clipped layers): the backdrop's alpha is kept, Co = αs·Cr + (1 − αs)·Cb. */
+export function atopRef(mode: BlendMode, b: Px, s: Px, opacity = 1): Px {
+  const as = (s[3] / 255) * opacity;
+  const ab = b[3] / 255;
+  if (ab === 0) return [0, 0, 0, 0];
+  const Cs: C3 = [s[0] / 255, s[1] / 255, s[2] / 255];
+  const Cb: C3 = [b[0] / 255, b[1] / 255, b[2] / 255];
+  const B = blendRef(mode, Cb, Cs);
+  const co = [0, 1, 2].map((i) => as * ((1 - ab) * Cs[i]! + ab * B[i]!) + (1 - as) * Cb[i]!);
+  return [co[0]! * 255, co[1]! * 255, co[2]! * 255, b[3]];
+}

@@ -779,8 +779,4 @@ pt('PSD written by encodePsd, read by psd-tools', () => {
     const smart = flattenPsdTools(dump.layers).find((l) => l.kind === 'smartobject');
     expect(smart?.smart?.size).toBeGreaterThan(0);
   });
-
-  it.todo(
-    'psd-tools composite of every blend mode, clipping, masks and groups matches our compositor (src/engine/composite)',
-  );
 });

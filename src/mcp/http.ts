@@ -1,0 +1,100 @@
+/**
+ * MCP over streamable HTTP at `/mcp`: one transport, one MCP server and one Session per MCP session id. The id
+ * is a server session id (the same store as `/v1/sessions`), so it times out like any session, and its
+ * documents can be rendered through the HTTP API with the same id.
+ */
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Variant } from '../registry/index.js';
+import { newSessionId, type SessionStore } from '../server/sessions.js';
+import { createMcpServer } from './server.js';
+
+function jsonRpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+export interface McpHttpOptions {
+  readonly variant: Variant;
+  /** Largest POST body in bytes. */
+  readonly maxBodyBytes: number;
+  readonly log: (line: string) => void;
+}
+
+export class McpHttpEndpoint {
+  private readonly transports = new Map<string, WebStandardStreamableHTTPServerTransport>();
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly opts: McpHttpOptions,
+  ) {}
+
+  get openTransports(): number {
+    return this.transports.size;
+  }
+
+  async handle(req: Request): Promise<Response> {
+    const sessionId = req.headers.get('mcp-session-id');
+    if (sessionId) {
+      const transport = this.transports.get(sessionId);
+      if (!transport) return jsonRpcError(404, -32001, 'Session not found');
+      const response = await this.store.use(sessionId, () => transport.handleRequest(req));
+      return response ?? jsonRpcError(404, -32001, 'Session not found');
+    }
+    if (req.method !== 'POST') {
+      return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    }
+    if (this.store.full) return jsonRpcError(429, -32000, 'Too many open sessions');
+    return this.initialize(req);
+  }
+
+  /** A request without a session id: only an `initialize` opens a session (the transport checks that). */
+  private async initialize(req: Request): Promise<Response> {
+    const id = newSessionId();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      maxRequestBodySize: this.opts.maxBodyBytes,
+      onsessioninitialized: () => {
+        const entry = this.store.create('mcp', id);
+        server.onerror = (err) => this.opts.log(`atelier: mcp session ${id.slice(0, 8)}…: ${err.message}`);
+        this.transports.set(id, transport);
+        entry.onClose = () => {
+          this.transports.delete(id);
+          void server.close().catch(() => undefined);
+        };
+      },
+      // The client ended the session (HTTP DELETE).
+      onsessionclosed: () => {
+        this.store.delete(id);
+      },
+    });
+    const server = createMcpServer(
+      async (call) => {
+        const result = await this.store.use(id, (entry) => entry.session.call(call));
+        if (!result) throw new Error('the session has been closed');
+        return result;
+      },
+      { variant: this.opts.variant },
+    );
+    // Until the session opens, errors are the client's and are answered, not logged.
+    server.onerror = () => undefined;
+    await server.connect(transport);
+    try {
+      const response = await transport.handleRequest(req);
+      if (!this.transports.has(id)) await server.close();
+      return response;
+    } catch (err) {
+      this.store.delete(id);
+      await server.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Closes every MCP transport (their sessions are closed by the store). */
+  async closeAll(): Promise<void> {
+    const open = [...this.transports.values()];
+    this.transports.clear();
+    await Promise.all(open.map((t) => t.close().catch(() => undefined)));
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * `atelier mcp`: one MCP connection over stdio, one Session. stdout is the JSON-RPC channel, so nothing else
+ * may ever be written there: every log goes to stderr (console.log included, whoever calls it).
+ */
+import { DEFAULT_WORKSPACE } from '../cli/run-command.js';
+import { type Command, oneOf } from '../cli/usage.js';
+import { variants } from '../registry/index.js';
+
+/** Sends every console method that would write to stdout to stderr instead. */
+function keepStdoutForProtocol(): void {
+  const toStderr = (...args: unknown[]) => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  console.trace = (...args: unknown[]) => console.error(new Error(args.map(String).join(' ')).stack);
+}
+
+export const mcpCommand: Command = {
+  name: 'mcp',
+  summary: 'serve the tools to an MCP client over stdio',
+  usage: [
+    'Usage: atelier mcp [--variant reduced|full|extended] [--workspace DIR] [--transcript FILE]',
+    '',
+    'Speaks MCP over stdin/stdout for a desktop client (one session per process). Logs go to stderr.',
+    `  --variant V         the tools listed: ${variants.join(' | ')} (default: extended)`,
+    `  --workspace DIR     folder every path is relative to (default: ${DEFAULT_WORKSPACE}; give an absolute path`,
+    '                      in a client configuration, whose working directory is not yours)',
+    '  --transcript FILE   also append every call and result to FILE as JSONL',
+  ].join('\n'),
+  options: { variant: { type: 'string' }, workspace: { type: 'string' }, transcript: { type: 'string' } },
+  async run(values) {
+    keepStdoutForProtocol();
+    const [{ StdioServerTransport }, { Session }, { createMcpServer }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+      import('../calls/session.js'),
+      import('./server.js'),
+    ]);
+    const variant = oneOf('variant', values.variant, variants, 'extended');
+    const session = new Session({
+      workspace: String(values.workspace ?? DEFAULT_WORKSPACE),
+      ...(values.transcript ? { transcript: String(values.transcript) } : {}),
+      onInternalError: (err) => console.error('atelier: internal error:', err),
+    });
+    const server = createMcpServer((call) => session.call(call), { variant });
+    const closed = new Promise<void>((resolve) => {
+      server.onclose = () => resolve();
+    });
+    server.onerror = (err) => console.error(`atelier: mcp: ${err.message}`);
+    await server.connect(new StdioServerTransport());
+    process.stdin.once('end', () => void server.close());
+    process.stderr.write(
+      `atelier: MCP server on stdio (variant ${variant}, workspace ${session.workspace.root})\n`,
+    );
+    await closed;
+    return 0;
+  },
+};

@@ -1,0 +1,67 @@
+/**
+ * Atelier as an MCP server: `tools/list` publishes the registry's `mcp` format verbatim (the low-level `Server`,
+ * so no schema library rewrites the JSON schemas), and `tools/call` runs through `Session.call`. A failed call
+ * is a result with `isError: true` carrying the error JSON; images become MCP image content beside the rest of
+ * the result as JSON text.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ToolResult } from '../calls/result.js';
+import { toMcp } from '../registry/formats/mcp.js';
+import { toolsOf, type Variant } from '../registry/index.js';
+import { VERSION } from '../server/version.js';
+import type { ImageOut } from '../tools/types.js';
+
+/** Runs one tool call (`{name, arguments}`) in the connection's session. */
+export type RunCall = (call: { name: string; arguments: Record<string, unknown> }) => Promise<ToolResult>;
+
+export interface McpServerOptions {
+  /** The tools `tools/list` publishes (default `extended`: a model driving the editor alone needs them). */
+  readonly variant?: Variant;
+}
+
+const INSTRUCTIONS = [
+  'Atelier edits layered raster images (PSD/PNG/JPEG) through tools.',
+  'Start with create_document or open_document; file paths are relative to the session workspace.',
+  'Every result is JSON: {"ok":true,…} or {"ok":false,"error":{code,message,hint}}; the hint names the tool to call next.',
+  'get_canvas_image returns the canvas as an image so you can look at your work.',
+].join(' ');
+
+/** A tool result as MCP content: the JSON (without image data) as text, then each image. */
+export function toCallToolResult(result: ToolResult): CallToolResult {
+  if (!result.ok) {
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(result) }] };
+  }
+  const images = (result.images ?? []) as readonly ImageOut[];
+  if (images.length === 0) return { content: [{ type: 'text', text: JSON.stringify(result) }] };
+  const described = {
+    ...result,
+    images: images.map((img) => ({ mime: img.mime, ...(img.caption ? { caption: img.caption } : {}) })),
+  };
+  return {
+    content: [
+      { type: 'text', text: JSON.stringify(described) },
+      ...images.map((img) => ({ type: 'image' as const, data: img.base64, mimeType: img.mime })),
+    ],
+  };
+}
+
+/** One MCP server for one connection; every call goes to `run` (the connection's own session). */
+export function createMcpServer(run: RunCall, opts: McpServerOptions = {}): Server {
+  const tools = toMcp(toolsOf(opts.variant ?? 'extended')) as unknown as Tool[];
+  const server = new Server(
+    { name: 'atelier', title: 'Atelier', version: VERSION },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: args } = request.params;
+    return toCallToolResult(await run({ name, arguments: args ?? {} }));
+  });
+  return server;
+}

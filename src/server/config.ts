@@ -1,0 +1,163 @@
+/**
+ * The HTTP service's settings: defaults, the rule that a non-loopback address needs a token, and the one place
+ * flags and environment variables are read (a flag wins over its variable).
+ */
+import { isIP } from 'node:net';
+import { type Variant, variants } from '../registry/index.js';
+
+export interface ServerConfig {
+  /** Address to bind; loopback unless a token is set. */
+  readonly host: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** Every session works in `<workspace>/sessions/<id>/`. */
+  readonly workspace: string;
+  /** When set, every request but `GET /v1/health` must carry `Authorization: Bearer <token>`. */
+  readonly token: string | null;
+  /** A session unused this long is closed and its unsaved work dropped. */
+  readonly idleTimeoutMs: number;
+  /** Open sessions (HTTP and MCP together) at most; creating one more answers 429. */
+  readonly maxSessions: number;
+  /** Largest upload body, in bytes. */
+  readonly uploadLimitBytes: number;
+  /** Largest tool-call (and MCP message) body, in bytes. */
+  readonly bodyLimitBytes: number;
+  /** The tools `/mcp` lists. */
+  readonly mcpVariant: Variant;
+  /** Where the server's own messages go (stderr by default). */
+  readonly log: (line: string) => void;
+}
+
+export const DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8080,
+  workspace: './atelier-workspace',
+  idleTimeoutSeconds: 1800,
+  maxSessions: 100,
+  uploadLimitMb: 200,
+  bodyLimitMb: 1,
+  mcpVariant: 'extended',
+} as const satisfies Record<string, unknown>;
+
+const MB = 1024 * 1024;
+
+export function serverConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  return {
+    host: DEFAULTS.host,
+    port: DEFAULTS.port,
+    workspace: DEFAULTS.workspace,
+    token: null,
+    idleTimeoutMs: DEFAULTS.idleTimeoutSeconds * 1000,
+    maxSessions: DEFAULTS.maxSessions,
+    uploadLimitBytes: DEFAULTS.uploadLimitMb * MB,
+    bodyLimitBytes: DEFAULTS.bodyLimitMb * MB,
+    mcpVariant: DEFAULTS.mcpVariant,
+    log: (line) => process.stderr.write(`${line}\n`),
+    ...overrides,
+  };
+}
+
+/** 127.0.0.0/8, ::1 (also as an IPv4-mapped address) and `localhost`. */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  if (isIP(h) === 6) return h === '::1' || h === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(h);
+  return false;
+}
+
+export class ConfigError extends Error {}
+
+/** Refuses settings that would expose the editor: a non-loopback address without a token, or nonsense limits. */
+export function checkConfig(config: ServerConfig): void {
+  if (!isLoopback(config.host) && !config.token) {
+    throw new ConfigError(
+      `refusing to listen on ${config.host} without a token: set ATELIER_TOKEN (every request must then ` +
+        'carry "Authorization: Bearer <token>"), or bind a loopback address such as 127.0.0.1',
+    );
+  }
+  if (config.token !== null && config.token.length < 16) {
+    throw new ConfigError(
+      'ATELIER_TOKEN is too short: use at least 16 characters (e.g. `openssl rand -hex 32`)',
+    );
+  }
+  const positive: [string, number][] = [
+    ['idle timeout', config.idleTimeoutMs],
+    ['max sessions', config.maxSessions],
+    ['upload limit', config.uploadLimitBytes],
+    ['body limit', config.bodyLimitBytes],
+  ];
+  for (const [what, value] of positive) {
+    if (!(Number.isFinite(value) && value > 0)) throw new ConfigError(`${what} must be a positive number`);
+  }
+  if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) {
+    throw new ConfigError(`port must be an integer from 0 to 65535, not ${config.port}`);
+  }
+}
+
+type Values = Record<string, string | boolean | undefined>;
+
+/** A flag's value, else the environment variable's, else undefined. */
+function pick(values: Values, flag: string, env: NodeJS.ProcessEnv, variable: string): string | undefined {
+  const v = values[flag];
+  if (typeof v === 'string') return v;
+  const e = env[variable];
+  return e === undefined || e === '' ? undefined : e;
+}
+
+function numberOf(raw: string | undefined, what: string, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || n <= 0) {
+    throw new ConfigError(`${what} must be a positive number, not "${raw}"`);
+  }
+  return n;
+}
+
+/** Reads `atelier serve`'s flags over the environment. The token comes from the environment only. */
+export function configFrom(values: Values, env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const port = pick(values, 'port', env, 'ATELIER_PORT');
+  const portNumber = port === undefined ? DEFAULTS.port : Number(port);
+  if (port !== undefined && (port.trim() === '' || !Number.isInteger(portNumber))) {
+    throw new ConfigError(`port must be an integer from 0 to 65535, not "${port}"`);
+  }
+  const variant = pick(values, 'variant', env, 'ATELIER_MCP_VARIANT') ?? DEFAULTS.mcpVariant;
+  if (!(variants as readonly string[]).includes(variant)) {
+    throw new ConfigError(`unknown variant "${variant}"; allowed: ${variants.join(', ')}`);
+  }
+  const token = env.ATELIER_TOKEN;
+  return serverConfig({
+    host: pick(values, 'host', env, 'ATELIER_HOST') ?? DEFAULTS.host,
+    port: portNumber,
+    workspace: pick(values, 'workspace', env, 'ATELIER_WORKSPACE') ?? DEFAULTS.workspace,
+    token: token === undefined || token === '' ? null : token,
+    idleTimeoutMs:
+      numberOf(
+        pick(values, 'idle-timeout', env, 'ATELIER_IDLE_TIMEOUT'),
+        'idle timeout (seconds)',
+        DEFAULTS.idleTimeoutSeconds,
+      ) * 1000,
+    maxSessions: Math.floor(
+      numberOf(
+        pick(values, 'max-sessions', env, 'ATELIER_MAX_SESSIONS'),
+        'max sessions',
+        DEFAULTS.maxSessions,
+      ),
+    ),
+    uploadLimitBytes: Math.floor(
+      numberOf(
+        pick(values, 'upload-limit', env, 'ATELIER_UPLOAD_LIMIT_MB'),
+        'upload limit (MB)',
+        DEFAULTS.uploadLimitMb,
+      ) * MB,
+    ),
+    bodyLimitBytes: Math.floor(
+      numberOf(
+        pick(values, 'body-limit', env, 'ATELIER_BODY_LIMIT_MB'),
+        'body limit (MB)',
+        DEFAULTS.bodyLimitMb,
+      ) * MB,
+    ),
+    mcpVariant: variant as Variant,
+  });
+}

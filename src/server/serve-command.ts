@@ -1,0 +1,65 @@
+/** `atelier serve`: the HTTP API and MCP over streamable HTTP, on the embedded engine. */
+import { type Command, UsageError } from '../cli/usage.js';
+import { ConfigError, configFrom, DEFAULTS } from './config.js';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'start the HTTP service (tool calls, uploads, renders, MCP at /mcp)',
+  usage: [
+    'Usage: atelier serve [--host 127.0.0.1] [--port 8080] [--workspace DIR] [options]',
+    '',
+    'Starts the HTTP API: /v1/tools, /v1/labels, /v1/sessions (tool calls, files, renders), and MCP',
+    'over streamable HTTP at /mcp. Each session works in DIR/sessions/<id>/.',
+    `  --host HOST          address to bind (default ${DEFAULTS.host}; anything but loopback needs ATELIER_TOKEN)`,
+    `  --port PORT          port to listen on, 0 for any free port (default ${DEFAULTS.port})`,
+    `  --workspace DIR      folder holding the sessions' workspaces (default ${DEFAULTS.workspace})`,
+    `  --idle-timeout SEC   close a session unused this long, dropping its unsaved work (default ${DEFAULTS.idleTimeoutSeconds})`,
+    `  --max-sessions N     open sessions at most (default ${DEFAULTS.maxSessions})`,
+    `  --upload-limit MB    largest upload (default ${DEFAULTS.uploadLimitMb})`,
+    `  --body-limit MB      largest tool-call or MCP request body (default ${DEFAULTS.bodyLimitMb})`,
+    `  --variant V          tools listed over MCP: reduced | full | extended (default ${DEFAULTS.mcpVariant})`,
+    '',
+    'Environment: ATELIER_TOKEN (bearer token every request but /v1/health must carry), and ATELIER_HOST,',
+    'ATELIER_PORT, ATELIER_WORKSPACE, ATELIER_IDLE_TIMEOUT, ATELIER_MAX_SESSIONS, ATELIER_UPLOAD_LIMIT_MB,',
+    'ATELIER_BODY_LIMIT_MB, ATELIER_MCP_VARIANT (a flag wins over its variable).',
+  ].join('\n'),
+  options: {
+    host: { type: 'string' },
+    port: { type: 'string' },
+    workspace: { type: 'string' },
+    'idle-timeout': { type: 'string' },
+    'max-sessions': { type: 'string' },
+    'upload-limit': { type: 'string' },
+    'body-limit': { type: 'string' },
+    variant: { type: 'string' },
+  },
+  async run(values) {
+    const { startServer } = await import('./server.js');
+    let server: Awaited<ReturnType<typeof startServer>>;
+    try {
+      server = await startServer(configFrom(values));
+    } catch (err) {
+      if (err instanceof ConfigError) throw new UsageError(err.message);
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+        process.stderr.write(`atelier: cannot listen: ${(err as Error).message}\n`);
+        return 1;
+      }
+      throw err;
+    }
+    process.stderr.write(
+      `atelier: listening on ${server.url} (workspace ${server.config.workspace}${server.config.token ? ', token required' : ''})\n`,
+    );
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        process.stderr.write('atelier: shutting down\n');
+        void server.close().then(resolve);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    return 0;
+  },
+};

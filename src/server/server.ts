@@ -1,0 +1,83 @@
+/** Starts the HTTP service on the real network stack: the same server `atelier serve` runs and the tests drive. */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createAdaptorServer } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { McpHttpEndpoint } from '../mcp/http.js';
+import { createApp } from './app.js';
+import { checkConfig, type ServerConfig, serverConfig } from './config.js';
+import { SessionStore } from './sessions.js';
+
+export interface RunningServer {
+  /** `http://host:port`, with the port actually bound. */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly config: ServerConfig;
+  readonly store: SessionStore;
+  readonly app: Hono;
+  /** Stops listening, closes every session and open connection. */
+  close(): Promise<void>;
+}
+
+function urlOf(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+export async function startServer(
+  options: Partial<ServerConfig> | ServerConfig = {},
+): Promise<RunningServer> {
+  const config = serverConfig(options);
+  checkConfig(config);
+  const store = new SessionStore({
+    root: path.resolve(config.workspace),
+    idleTimeoutMs: config.idleTimeoutMs,
+    maxSessions: config.maxSessions,
+    log: config.log,
+  });
+  const mcp = new McpHttpEndpoint(store, {
+    variant: config.mcpVariant,
+    maxBodyBytes: config.bodyLimitBytes,
+    log: config.log,
+  });
+  const app = createApp({ config, store, mcp });
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host }) as Server;
+  // Client-side stream errors (aborted uploads, resets) must never reach the process.
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch((err) => {
+    store.closeAll();
+    throw err;
+  });
+  server.on('error', (err) => config.log(`atelier: server error: ${err.message}`));
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  return {
+    url: urlOf(config.host, port),
+    host: config.host,
+    port,
+    config,
+    store,
+    app,
+    close() {
+      closing ??= (async () => {
+        store.closeAll();
+        await mcp.closeAll();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+      })();
+      return closing;
+    },
+  };
+}

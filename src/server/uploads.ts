@@ -1,0 +1,113 @@
+/**
+ * Files uploaded into a session's workspace: the real type is read from the first bytes (never from the name
+ * or the declared content type), only PSD, PNG and JPEG are taken, and the name must stay inside the workspace.
+ */
+import path from 'node:path';
+import { EditorError } from '../engine/errors.js';
+import type { Workspace } from '../engine/workspace.js';
+import { HttpError } from './errors.js';
+
+export type UploadType = 'psd' | 'png' | 'jpg';
+
+const EXTENSIONS: Readonly<Record<UploadType, readonly string[]>> = {
+  psd: ['.psd', '.psb'],
+  png: ['.png'],
+  jpg: ['.jpg', '.jpeg'],
+};
+
+const TYPE_NAMES: Readonly<Record<UploadType, string>> = { psd: 'PSD', png: 'PNG', jpg: 'JPEG' };
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+function startsWith(buf: Uint8Array, bytes: readonly number[]): boolean {
+  return buf.length >= bytes.length && bytes.every((b, i) => buf[i] === b);
+}
+
+/** The file type by its magic bytes: `8BPS` + version 1 or 2 (PSD/PSB), the PNG signature, or JPEG's SOI marker. */
+export function sniffType(buf: Uint8Array): UploadType | null {
+  if (startsWith(buf, [0x38, 0x42, 0x50, 0x53, 0x00]) && (buf[5] === 1 || buf[5] === 2)) return 'psd';
+  if (startsWith(buf, PNG_SIGNATURE)) return 'png';
+  if (startsWith(buf, [0xff, 0xd8, 0xff])) return 'jpg';
+  return null;
+}
+
+export const UPLOAD_ROLES = ['garment'] as const;
+export type UploadRole = (typeof UPLOAD_ROLES)[number];
+
+export function roleOf(raw: string | undefined | null): UploadRole | null {
+  if (raw === undefined || raw === null || raw === '') return null;
+  if ((UPLOAD_ROLES as readonly string[]).includes(raw)) return raw as UploadRole;
+  throw new HttpError(400, 'bad_request', `unknown role "${raw}"; allowed: ${UPLOAD_ROLES.join(', ')}`, {
+    allowed: UPLOAD_ROLES,
+  });
+}
+
+/**
+ * The workspace-relative path to write: the given name (folders allowed, confined to the workspace), with the
+ * type's extension added when it has none; without a name, `upload-<n>.<ext>`. A name whose extension says
+ * another type is refused.
+ */
+export async function uploadPath(
+  workspace: Workspace,
+  given: string | undefined,
+  type: UploadType,
+): Promise<string> {
+  const ext = EXTENSIONS[type][0]!;
+  let name: string;
+  if (given === undefined || given.trim() === '') {
+    let n = 1;
+    while (await workspace.exists(`upload-${n}${ext}`)) n++;
+    name = `upload-${n}${ext}`;
+  } else {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+    if (given.length > 1024 || /[\u0000-\u001f]/.test(given)) {
+      throw new HttpError(400, 'bad_request', 'the file name is too long or contains control characters');
+    }
+    name = given.replace(/\\/g, '/');
+    const base = path.posix.basename(name);
+    if (name.endsWith('/') || base === '' || base === '.' || base === '..') {
+      throw new HttpError(400, 'bad_request', `invalid file name "${given}": it must name a file`);
+    }
+    const givenExt = path.posix.extname(name).toLowerCase();
+    if (givenExt === '') {
+      name += ext;
+    } else if (!EXTENSIONS[type].includes(givenExt)) {
+      throw new HttpError(
+        400,
+        'bad_request',
+        `the file is ${TYPE_NAMES[type]} but its name ends in "${givenExt}"; use ${EXTENSIONS[type].join(' or ')}`,
+      );
+    }
+  }
+  let abs: string;
+  try {
+    abs = workspace.resolve(name);
+  } catch (err) {
+    if (err instanceof EditorError) {
+      throw new HttpError(
+        400,
+        'bad_request',
+        `invalid file name "${given}": it must be a path inside the session workspace`,
+      );
+    }
+    throw err;
+  }
+  return workspace.relative(abs);
+}
+
+/** Refuses a body that is not PSD, PNG or JPEG (415), naming what was found. */
+export function requireImageType(buf: Uint8Array): UploadType {
+  if (buf.length === 0) throw new HttpError(400, 'bad_request', 'the upload is empty');
+  const type = sniffType(buf);
+  if (!type) {
+    throw new HttpError(
+      415,
+      'unsupported_media_type',
+      'only PSD, PNG and JPEG files are accepted (the type is read from the file content)',
+      { accepted: ['image/vnd.adobe.photoshop', 'image/png', 'image/jpeg'] },
+    );
+  }
+  return type;
+}
+
+export { TYPE_NAMES };

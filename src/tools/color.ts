@@ -1,0 +1,141 @@
+/**
+ * Colour, guides and colour modes: set_foreground_color, get_pixel_color, add_guide, clear_guides,
+ * convert_to_rgb, convert_to_cmyk (SPEC.md §4.3, DESIGN.md §4 "Colour modes").
+ */
+import { cmykOf, convertStateToCmyk, documentColor } from '../engine/color-mode.js';
+import { fail } from '../engine/errors.js';
+import type { DocState, Guide } from '../engine/model.js';
+import { hexToRgb, rgbToHex } from '../engine/raster.js';
+import { documentSummary } from './describe.js';
+import { activeDoc } from './resolve.js';
+import type { HandlerTable } from './types.js';
+
+const DIRECTION_NAMES = { horizontal: '水平', vertical: '垂直' } as const;
+
+function guideList(state: DocState) {
+  return state.guides.map((g) => ({ direction: g.direction, position: g.position }));
+}
+
+export const colorHandlers = {
+  async set_foreground_color({ color }, ctx) {
+    const doc = activeDoc(ctx);
+    const s = doc.state;
+    const rgb = await documentColor(s, hexToRgb(color));
+    const applied = rgbToHex(rgb);
+    const previous = rgbToHex(s.foreground);
+    if (applied !== previous) {
+      ctx.tx.update(doc.id, { ...s, foreground: rgb });
+      // Photoshop does not record colour changes in the History panel.
+      ctx.tx.skipHistoryStep();
+    }
+    return {
+      foreground: applied,
+      previous,
+      ...(applied !== color
+        ? { requested_color: color, note: `CMYK 模式：颜色已按 CMYK 色域转换为 ${applied}` }
+        : {}),
+    };
+  },
+
+  async get_pixel_color({ x, y }, ctx) {
+    const doc = activeDoc(ctx);
+    const s = doc.state;
+    const px = Math.floor(x);
+    const py = Math.floor(y);
+    if (px >= s.width || py >= s.height) {
+      fail('out_of_bounds', `点（${x}, ${y}）在画布之外：画布为 ${s.width}×${s.height} 像素`, {
+        hint: `x 取 0 到 ${s.width - 1}，y 取 0 到 ${s.height - 1}`,
+      });
+    }
+    const img = ctx.tx.composite(doc.id);
+    const lx = px - img.x;
+    const ly = py - img.y;
+    const inside = lx >= 0 && ly >= 0 && lx < img.w && ly < img.h;
+    const i = (ly * img.w + lx) * 4;
+    const [r, g, b, a] = inside ? [...img.data.subarray(i, i + 4)] : [0, 0, 0, 0];
+    const mode = s.mode === 'cmyk' ? 'CMYK' : 'RGB';
+    if (a === 0) {
+      return {
+        x: px,
+        y: py,
+        transparent: true,
+        hex: null,
+        r: 0,
+        g: 0,
+        b: 0,
+        a: 0,
+        alpha: 0,
+        mode,
+        note: '该点完全透明，没有颜色',
+      };
+    }
+    const rgb = { r: r!, g: g!, b: b! };
+    const cmyk = s.mode === 'cmyk' ? { cmyk: (await cmykOf([rgb]))[0] } : {};
+    return {
+      x: px,
+      y: py,
+      hex: rgbToHex(rgb),
+      r,
+      g,
+      b,
+      a,
+      alpha: Math.round((a! / 255) * 1000) / 10,
+      mode,
+      ...cmyk,
+    };
+  },
+
+  add_guide({ position, direction }, ctx) {
+    const doc = activeDoc(ctx);
+    const s = doc.state;
+    const limit = direction === 'vertical' ? s.width : s.height;
+    if (position > limit) {
+      const axis = direction === 'vertical' ? `宽 ${s.width}` : `高 ${s.height}`;
+      fail(
+        'out_of_bounds',
+        `${DIRECTION_NAMES[direction]}参考线位置 ${position} 超出画布（${s.width}×${s.height} 像素，${axis}）`,
+        {
+          hint: `${DIRECTION_NAMES[direction]}参考线的位置范围是 0 到 ${limit}`,
+        },
+      );
+    }
+    const guide: Guide = { direction, position };
+    const next: DocState = { ...s, guides: [...s.guides, guide] };
+    ctx.tx.update(doc.id, next);
+    return { guide: { direction, position }, guide_count: next.guides.length, guides: guideList(next) };
+  },
+
+  clear_guides(_args, ctx) {
+    const doc = activeDoc(ctx);
+    const s = doc.state;
+    const cleared = s.guides.length;
+    if (cleared > 0) ctx.tx.update(doc.id, { ...s, guides: [] });
+    return { cleared, ...(cleared === 0 ? { note: '文档中没有参考线' } : {}) };
+  },
+
+  convert_to_rgb(_args, ctx) {
+    const doc = activeDoc(ctx);
+    if (doc.state.mode === 'rgb') {
+      return { changed: false, note: '文档已是 RGB 模式，未做改变', document: documentSummary(doc) };
+    }
+    ctx.tx.update(doc.id, { ...doc.state, mode: 'rgb' });
+    return {
+      changed: true,
+      note: '已转为 RGB 模式；转为 CMYK 时被裁剪的颜色不会恢复',
+      document: documentSummary(activeDoc(ctx)),
+    };
+  },
+
+  async convert_to_cmyk(_args, ctx) {
+    const doc = activeDoc(ctx);
+    if (doc.state.mode === 'cmyk') {
+      return { changed: false, note: '文档已是 CMYK 模式，未做改变', document: documentSummary(doc) };
+    }
+    ctx.tx.update(doc.id, await convertStateToCmyk(doc.state));
+    return {
+      changed: true,
+      note: '已按 CMYK ICC 配置文件转换，超出 CMYK 色域的颜色已被裁剪；导出 JPG 为 CMYK，PSD 暂以 RGB 保存',
+      document: documentSummary(activeDoc(ctx)),
+    };
+  },
+} satisfies HandlerTable;

@@ -1,0 +1,256 @@
+/**
+ * Group C layer effects (SPEC.md §4.3): add_stroke, add_drop_shadow, clear_layer_effects.
+ *
+ * Live effects, as Photoshop's layer styles: only `layer.effects` changes, the layer's pixels are untouched and
+ * the compositor draws the stroke above the layer and the shadow below it (engine/composite/effects.ts). Adding a
+ * stroke keeps an existing shadow and vice versa; adding one again replaces that effect's parameters.
+ *
+ * Photoshop is the reference where the spec is silent: the Background layer takes no layer styles; Lock All
+ * (on the layer or a group above it) refuses them, the pixel and position locks do not; text and smart objects
+ * take them. Photoshop also allows styles on groups, but the compositor does not draw effects on groups or colour
+ * fills yet, so those are refused rather than storing an effect nobody would see.
+ */
+import { documentColor } from '../engine/color-mode.js';
+import type { OpenDocument } from '../engine/editor.js';
+import { fail } from '../engine/errors.js';
+import { BLACK } from '../engine/factory.js';
+import type { DocState, DropShadowEffect, Effects, Layer, RGB, StrokeEffect } from '../engine/model.js';
+import { hexToRgb, rgbToHex } from '../engine/raster.js';
+import { layerById, setActive, setLayer } from '../engine/tree.js';
+import { KIND_NAMES, layerSummary } from './describe.js';
+import { assertNoLockedAncestor, isBackground } from './merge.js';
+import { activeDoc, assertUnlocked, layerNamed } from './resolve.js';
+import type { HandlerTable, Payload, ToolContext } from './types.js';
+
+// ---------------------------------------------------------------------------------------------------------
+// Shared with masks.ts
+
+/** Commits `next` with `id` as the active layer: the call's single update. */
+export function commitActive(ctx: ToolContext, doc: OpenDocument, next: DocState, id: number): DocState {
+  const state = setActive(next, id);
+  ctx.tx.update(doc.id, state);
+  return state;
+}
+
+/**
+ * Nothing changes but which layer is active: not a history step in Photoshop, so the call replaces the current
+ * state instead of adding one (and leaves it untouched when the layer is already the only one selected).
+ */
+export function activateOnly(ctx: ToolContext, doc: OpenDocument, id: number): DocState {
+  const s = doc.state;
+  if (s.active === id && s.selected.length === 1 && s.selected[0] === id) return s;
+  const state = setActive(s, id);
+  ctx.tx.update(doc.id, state);
+  ctx.tx.skipHistoryStep();
+  return state;
+}
+
+/** A call that changed nothing: says why, activates the layer, adds no history step. */
+export function unchanged(
+  ctx: ToolContext,
+  doc: OpenDocument,
+  layer: Layer,
+  note: string,
+  extra: Payload = {},
+) {
+  const s = activateOnly(ctx, doc, layer.id);
+  return { changed: false, note, ...extra, layer: layerSummary(s, layerById(s, layer.id)) };
+}
+
+/** Lock All on the layer or on any group above it refuses the change. */
+export function assertFree(state: DocState, layer: Layer, what: string): void {
+  assertUnlocked(layer, what);
+  assertNoLockedAncestor(state, layer, what);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Effects
+
+const POSITION_NAMES: Record<StrokeEffect['position'], string> = {
+  outside: '外部',
+  inside: '内部',
+  center: '居中',
+};
+
+function percent(v: number): number {
+  return Math.round(v * 1000) / 10;
+}
+
+/** The layer's effects as the model sees them, in the tools' units (px, %, degrees, hex). */
+export function effectsReport(e: Effects | undefined) {
+  const s = e?.stroke;
+  const d = e?.dropShadow;
+  return {
+    stroke: s
+      ? { size: s.size, position: s.position, color: rgbToHex(s.color), opacity: percent(s.opacity) }
+      : null,
+    drop_shadow: d
+      ? {
+          distance: d.distance,
+          size: d.size,
+          angle: d.angle,
+          opacity: percent(d.opacity),
+          color: rgbToHex(d.color),
+          spread: d.spread,
+          blend_mode: d.blend,
+        }
+      : null,
+  };
+}
+
+/** The named layer, which must be able to carry (visible) layer effects. */
+function styleable(ctx: ToolContext, state: DocState, name: string, what: string): Layer {
+  const layer = layerNamed(ctx, state, name);
+  if (isBackground(layer)) {
+    fail('invalid_state', `“${layer.name}”是背景图层，不能${what}：Photoshop 的背景图层不能添加图层样式`, {
+      hint: `先用 duplicate_layer 复制背景图层，或用 create_layer 新建图层，再对普通图层${what}`,
+      details: { type: KIND_NAMES[layer.kind], background: true },
+    });
+  }
+  if (layer.kind === 'group') {
+    fail('unsupported', `“${layer.name}”是图层组，本编辑器暂不支持为图层组${what}（效果不会被绘制）`, {
+      hint: '对组内的图层分别添加；或用 select_layers 选中组后 merge_layers 合并成一个图层再添加',
+      details: { type: 'group' },
+    });
+  }
+  if (layer.kind === 'fill') {
+    fail('unsupported', `“${layer.name}”是纯色填充图层，本编辑器暂不支持为它${what}（效果不会被绘制）`, {
+      hint: `先用 rasterize_layer 把“${layer.name}”转换为像素图层`,
+      details: { type: 'fill' },
+    });
+  }
+  assertFree(state, layer, what);
+  return layer;
+}
+
+/** The colour as the document holds it (CMYK documents clip it to the printable gamut), with a note if it moved. */
+async function heldColor(state: DocState, color: RGB, asked: string): Promise<{ color: RGB; note: Payload }> {
+  const held = await documentColor(state, color);
+  const hex = rgbToHex(held);
+  return {
+    color: held,
+    note: hex === asked ? {} : { color_note: `CMYK 文档：颜色 ${asked} 已转换为可印刷的 ${hex}` },
+  };
+}
+
+function sameStroke(a: StrokeEffect | undefined, b: StrokeEffect): boolean {
+  return (
+    !!a &&
+    a.size === b.size &&
+    a.position === b.position &&
+    a.opacity === b.opacity &&
+    a.blend === b.blend &&
+    rgbToHex(a.color) === rgbToHex(b.color)
+  );
+}
+
+function sameShadow(a: DropShadowEffect | undefined, b: DropShadowEffect): boolean {
+  return (
+    !!a &&
+    a.distance === b.distance &&
+    a.angle === b.angle &&
+    a.size === b.size &&
+    a.spread === b.spread &&
+    a.opacity === b.opacity &&
+    a.blend === b.blend &&
+    rgbToHex(a.color) === rgbToHex(b.color)
+  );
+}
+
+/** An angle in Photoshop's range (−180, 180]: 300 → −60, −270 → 90. */
+export function photoshopAngle(deg: number): number {
+  let a = deg % 360;
+  if (a > 180) a -= 360;
+  if (a <= -180) a += 360;
+  return a + 0;
+}
+
+function withEffects(layer: Layer, effects: Effects | undefined): Layer {
+  const { effects: _old, ...rest } = layer;
+  return (effects && (effects.stroke || effects.dropShadow) ? { ...rest, effects } : rest) as Layer;
+}
+
+function changedResult(state: DocState, layer: Layer, extra: Payload): Payload {
+  const l = layerById(state, layer.id);
+  return { ...extra, effects: effectsReport(l.effects), layer: layerSummary(state, l) };
+}
+
+export const effectsHandlers = {
+  async add_stroke({ name, size, color, position }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = styleable(ctx, doc.state, name, '添加描边');
+    const held = await heldColor(doc.state, hexToRgb(color), color);
+    const stroke: StrokeEffect = { size, position, color: held.color, opacity: 1, blend: 'normal' };
+    const old = layer.effects?.stroke;
+    if (sameStroke(old, stroke)) {
+      return unchanged(ctx, doc, layer, `图层“${layer.name}”已有相同的描边`, {
+        ...held.note,
+        effects: effectsReport(layer.effects),
+      });
+    }
+    const next = commitActive(
+      ctx,
+      doc,
+      setLayer(doc.state, withEffects(layer, { ...layer.effects, stroke })),
+      layer.id,
+    );
+    return changedResult(next, layer, {
+      ...(old ? { replaced: 'stroke', note: '已替换图层原有的描边参数' } : {}),
+      summary: `${POSITION_NAMES[position]}描边 ${size} 像素，颜色 ${rgbToHex(held.color)}`,
+      ...held.note,
+    });
+  },
+
+  async add_drop_shadow({ name, distance, size, opacity, angle }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = styleable(ctx, doc.state, name, '添加投影');
+    const held = await heldColor(doc.state, BLACK, rgbToHex(BLACK));
+    const a = photoshopAngle(angle);
+    const dropShadow: DropShadowEffect = {
+      distance,
+      angle: a,
+      size,
+      spread: 0,
+      opacity: opacity / 100,
+      color: held.color,
+      blend: 'multiply',
+    };
+    const old = layer.effects?.dropShadow;
+    if (sameShadow(old, dropShadow)) {
+      return unchanged(ctx, doc, layer, `图层“${layer.name}”已有相同的投影`, {
+        effects: effectsReport(layer.effects),
+      });
+    }
+    const next = commitActive(
+      ctx,
+      doc,
+      setLayer(doc.state, withEffects(layer, { ...layer.effects, dropShadow })),
+      layer.id,
+    );
+    // Photoshop's angle is the light's direction: the shadow falls the opposite way (y down).
+    const rad = (a * Math.PI) / 180;
+    const dx = Math.round(-distance * Math.cos(rad) * 100) / 100 + 0;
+    const dy = Math.round(distance * Math.sin(rad) * 100) / 100 + 0;
+    return changedResult(next, layer, {
+      ...(old ? { replaced: 'drop_shadow', note: '已替换图层原有的投影参数' } : {}),
+      ...(a !== angle ? { angle_note: `角度 ${angle}° 已换算为 ${a}°（Photoshop 的范围 -180 到 180）` } : {}),
+      shadow_offset: { dx, dy },
+    });
+  },
+
+  clear_layer_effects({ name }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = layerNamed(ctx, doc.state, name);
+    // Any kind may carry effects read from a PSD (a group's, say), so any kind may have them cleared.
+    assertFree(doc.state, layer, '清除图层样式');
+    const e = layer.effects;
+    if (!e || (!e.stroke && !e.dropShadow)) {
+      return unchanged(ctx, doc, layer, `图层“${layer.name}”没有图层样式，无需清除`, {
+        removed: [],
+      });
+    }
+    const removed = [...(e.stroke ? ['stroke'] : []), ...(e.dropShadow ? ['drop_shadow'] : [])];
+    const next = commitActive(ctx, doc, setLayer(doc.state, withEffects(layer, undefined)), layer.id);
+    return changedResult(next, layer, { removed });
+  },
+} satisfies HandlerTable;

@@ -1,0 +1,236 @@
+/**
+ * Group C text tools (SPEC.md §4.3): create_text_layer, set_text_content, set_text_color, set_text_size.
+ *
+ * A text layer keeps its TextSpec and a rendering of it (engine/text.ts); every set_* re-renders, so the layer
+ * stays editable. `x, y` is the top-left of the text box and stays put when the size changes. Photoshop names a
+ * new text layer after its text and keeps renaming it when the text changes, until the user renames it; so does
+ * set_text_content here when the layer still carries the name made from its old text.
+ */
+import { documentColor } from '../engine/color-mode.js';
+import type { OpenDocument } from '../engine/editor.js';
+import { fail } from '../engine/errors.js';
+import { NO_LOCKS } from '../engine/factory.js';
+import type { DocState, Layer, RGB, TextLayer, TextSpec } from '../engine/model.js';
+import { hexToRgb, rgbToHex } from '../engine/raster.js';
+import {
+  autoLayerName,
+  availableFonts,
+  BUNDLED_FONT,
+  LINE_HEIGHT_EM,
+  renderTextSpec,
+  textLines,
+} from '../engine/text.js';
+import {
+  allocateId,
+  insertLayer,
+  layerById,
+  parentOf,
+  setActive,
+  setLayer,
+  slotAbove,
+} from '../engine/tree.js';
+import { KIND_NAMES, layerSummary } from './describe.js';
+import { activeDoc, layerNamed } from './resolve.js';
+import type { HandlerTable, Payload, ToolContext } from './types.js';
+
+const KIND_LABELS: Record<Layer['kind'], string> = {
+  pixel: '像素图层',
+  fill: '纯色填充图层',
+  text: '文字图层',
+  smart: '智能对象',
+  group: '图层组',
+};
+
+function round3(v: number): number {
+  return Math.round(v * 1000) / 1000 + 0;
+}
+
+/** What the model needs to know about a text layer's text. */
+function textReport(t: TextSpec) {
+  return {
+    content: t.content,
+    x: t.x,
+    y: t.y,
+    size: t.size,
+    color: rgbToHex(t.color),
+    font: t.font,
+    rendered_font: t.renderedFont,
+    lines: textLines(t.content).length,
+    line_height: round3(t.size * LINE_HEIGHT_EM),
+  };
+}
+
+function fallbackNote(requested: string): Payload {
+  const fonts = availableFonts();
+  return {
+    font_fallback: true,
+    font_note: `字体“${requested}”不可用，已使用内置中文字体“${BUNDLED_FONT}”渲染`,
+    available_fonts: fonts.slice(0, 40),
+  };
+}
+
+/** The colour as the document holds it (CMYK documents clip it to the printable gamut), with a note if it moved. */
+async function heldColor(state: DocState, hex: string): Promise<{ color: RGB; note: Payload }> {
+  const color = await documentColor(state, hexToRgb(hex));
+  const held = rgbToHex(color);
+  return {
+    color,
+    note: held === hex ? {} : { color_note: `CMYK 文档：颜色 ${hex} 已转换为可印刷的 ${held}` },
+  };
+}
+
+function refuseEmpty(text: string, tool: string): void {
+  if (text === '') {
+    fail('invalid_arguments', 'text 不能为空', {
+      hint:
+        tool === 'create_text_layer'
+          ? '给出要显示的文字'
+          : '给出新的文字内容；要删除文字图层请先选中它再调用 delete_layer',
+      details: { text: '不能为空字符串' },
+    });
+  }
+}
+
+/** The named layer, which must be an unlocked text layer. */
+function editableText(ctx: ToolContext, state: DocState, name: string, what: string): TextLayer {
+  const layer = layerNamed(ctx, state, name);
+  if (layer.kind !== 'text') {
+    const background = (layer.kind === 'fill' || layer.kind === 'pixel') && layer.background === true;
+    const kind = background ? '背景图层' : KIND_LABELS[layer.kind];
+    const hint =
+      layer.kind === 'pixel'
+        ? `“${layer.name}”是像素图层，不是文字图层（文字经 rasterize_layer 栅格化后即成为像素，不能再编辑）；要添加可编辑的文字请用 create_text_layer`
+        : '用 list_all_layer_names 查看各图层的类型，对文字图层（type 为 text）调用；要添加文字请用 create_text_layer';
+    fail('invalid_state', `“${layer.name}”是${kind}，不是文字图层，不能${what}`, {
+      hint,
+      details: { type: KIND_NAMES[layer.kind] },
+    });
+  }
+  const unlock = '先调用 lock_layer 解锁（locked: false）';
+  if (layer.locks.all) fail('locked', `文字图层“${layer.name}”已锁定，不能${what}`, { hint: unlock });
+  if (layer.locks.pixels) {
+    fail('locked', `文字图层“${layer.name}”的像素已锁定，不能${what}`, { hint: unlock });
+  }
+  for (let p = parentOf(state, layer.id); p !== null; p = parentOf(state, p)) {
+    const group = layerById(state, p);
+    if (group.locks.all) {
+      fail('locked', `文字图层“${layer.name}”所在的图层组“${group.name}”已锁定，不能${what}`, {
+        hint: `先调用 lock_layer 解锁图层组“${group.name}”（locked: false）`,
+      });
+    }
+  }
+  return layer;
+}
+
+/** Nothing to change: the layer only becomes active (not a history step, as in Photoshop). */
+function unchanged(ctx: ToolContext, doc: OpenDocument, layer: TextLayer, note: string): Payload {
+  let state = doc.state;
+  if (state.active !== layer.id || state.selected.length !== 1 || state.selected[0] !== layer.id) {
+    state = setActive(state, layer.id);
+    ctx.tx.update(doc.id, state);
+    ctx.tx.skipHistoryStep();
+  }
+  return { changed: false, note, layer: layerSummary(state, layer), text: textReport(layer.text) };
+}
+
+/** Re-renders `layer` with `spec` and commits it (renamed to `name`) as the active layer. */
+function rerender(
+  ctx: ToolContext,
+  doc: OpenDocument,
+  layer: TextLayer,
+  spec: TextSpec,
+  name = layer.name,
+): Payload {
+  const { text, raster, fallback } = renderTextSpec(spec);
+  const next = setActive(setLayer(doc.state, { ...layer, name, text, raster }), layer.id);
+  ctx.tx.update(doc.id, next);
+  return {
+    layer: layerSummary(next, layerById(next, layer.id)),
+    text: textReport(text),
+    ...(fallback ? fallbackNote(spec.font) : {}),
+  };
+}
+
+export const textHandlers = {
+  async create_text_layer({ text: content, x, y, font_size, color, font_name }, ctx) {
+    const doc = activeDoc(ctx);
+    refuseEmpty(content, 'create_text_layer');
+    const requested = font_name?.trim() || BUNDLED_FONT;
+    const held = await heldColor(doc.state, color);
+    const { text, raster, fallback } = renderTextSpec({
+      content,
+      x,
+      y,
+      size: font_size,
+      color: held.color,
+      font: requested,
+    });
+    const [id, allocated] = allocateId(doc.state);
+    const layer: TextLayer = {
+      id,
+      name: autoLayerName(content),
+      kind: 'text',
+      visible: true,
+      opacity: 1,
+      blend: 'normal',
+      clipped: false,
+      locks: NO_LOCKS,
+      text,
+      raster,
+    };
+    const { parent, index } = slotAbove(allocated, allocated.active);
+    const next = setActive(insertLayer(allocated, layer, parent, index), id);
+    ctx.tx.update(doc.id, next);
+    const blank = raster.w === 0 ? { note: '文字只含空白字符，图层没有可见像素' } : {};
+    return {
+      layer: layerSummary(next, layer),
+      text: textReport(text),
+      ...blank,
+      ...held.note,
+      ...(fallback ? fallbackNote(requested) : {}),
+    };
+  },
+
+  set_text_content({ name, text: content }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = editableText(ctx, doc.state, name, '修改文字');
+    refuseEmpty(content, 'set_text_content');
+    const old = layer.text.content;
+    if (old === content) return unchanged(ctx, doc, layer, '文字内容没有变化');
+    const autoNamed = layer.name === autoLayerName(old);
+    const newName = autoNamed ? autoLayerName(content) : layer.name;
+    const out = rerender(ctx, doc, layer, { ...layer.text, content }, newName);
+    return {
+      old_text: old,
+      ...(newName !== layer.name ? { renamed: { from: layer.name, to: newName } } : {}),
+      ...out,
+    };
+  },
+
+  async set_text_color({ name, color }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = editableText(ctx, doc.state, name, '修改文字颜色');
+    const old = rgbToHex(layer.text.color);
+    const held = await heldColor(doc.state, color);
+    if (old === rgbToHex(held.color)) {
+      return { ...unchanged(ctx, doc, layer, `文字颜色已经是 ${old}`), ...held.note };
+    }
+    return {
+      old_color: old,
+      ...held.note,
+      ...rerender(ctx, doc, layer, { ...layer.text, color: held.color }),
+    };
+  },
+
+  set_text_size({ name, size }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = editableText(ctx, doc.state, name, '修改字号');
+    const old = layer.text.size;
+    if (old === size) return unchanged(ctx, doc, layer, `字号已经是 ${size} 像素`);
+    return {
+      old_size: old,
+      note: '文本框左上角（x, y）保持不变',
+      ...rerender(ctx, doc, layer, { ...layer.text, size }),
+    };
+  },
+} satisfies HandlerTable;

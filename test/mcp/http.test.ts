@@ -1,0 +1,124 @@
+/** MCP over streamable HTTP at `/mcp` of the real server, driven by the SDK's Client. */
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer, TOKEN } from '../server/support.js';
+import { callTool, editingScenario, expectRegistryTools } from './support.js';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+async function connect(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } });
+  const client = new Client({ name: 'atelier-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+describe('MCP over streamable HTTP', () => {
+  it('lists the registry, edits, saves a PSD and returns the canvas as an image', async () => {
+    const { client, transport } = await connect(server.url);
+    try {
+      const id = transport.sessionId!;
+      expect(id).toMatch(/^[0-9a-f]{32}$/);
+      await expectRegistryTools(client, 'extended');
+      await editingScenario(client, join(server.config.workspace, 'sessions', id));
+      // The MCP session is a server session: its documents render through the HTTP API.
+      const render = await fetch(
+        `${server.url}/v1/sessions/${id}/documents/${encodeURIComponent('练习')}/render.png?max=30`,
+      );
+      expect(render.status).toBe(200);
+      expect(render.headers.get('content-type')).toBe('image/png');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('gives each connection its own session, closed when the client ends it', async () => {
+    const before = server.store.size;
+    const a = await connect(server.url);
+    const b = await connect(server.url);
+    try {
+      expect(a.transport.sessionId).not.toBe(b.transport.sessionId);
+      expect(server.store.size).toBe(before + 2);
+      await callTool(a.client, 'create_document', { width: 10, height: 10, name: '甲' });
+      const listed = await callTool(b.client, 'list_documents');
+      expect(listed.json).toMatchObject({ ok: true, count: 0 });
+      const switched = await callTool(b.client, 'switch_document', { name: '甲' });
+      expect(switched.isError).toBe(true);
+    } finally {
+      await a.transport.terminateSession();
+      await a.client.close();
+      await b.client.close();
+    }
+    expect(server.store.size).toBe(before + 1);
+    // A closed or unknown MCP session id is 404.
+    const res = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': a.transport.sessionId ?? 'x',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(404);
+  });
+
+  it('answers requests that are not an initialize without opening a session', async () => {
+    const before = server.store.size;
+    const notInit = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(notInit.status).toBe(400);
+    const garbage = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{nope',
+    });
+    expect(garbage.status).toBe(400);
+    expect((await fetch(`${server.url}/mcp`)).status).toBe(400);
+    expect(server.store.size).toBe(before);
+  });
+
+  it('closes an MCP session after the idle timeout', async () => {
+    const quick = await startTestServer({ idleTimeoutMs: 300 });
+    try {
+      const { client, transport } = await connect(quick.url);
+      await callTool(client, 'create_document', { width: 10, height: 10 });
+      expect(quick.store.size).toBe(1);
+      await new Promise((r) => setTimeout(r, 700));
+      await expect(client.callTool({ name: 'list_documents', arguments: {} })).rejects.toThrow();
+      expect(quick.store.size).toBe(0);
+      expect(transport.sessionId).toBeDefined();
+      await client.close();
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('needs the token when one is configured', async () => {
+    const guarded = await startTestServer({ token: TOKEN });
+    try {
+      await expect(connect(guarded.url)).rejects.toThrow();
+      const { client } = await connect(guarded.url, { authorization: `Bearer ${TOKEN}` });
+      try {
+        await expectRegistryTools(client, 'extended');
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await guarded.close();
+    }
+  });
+});

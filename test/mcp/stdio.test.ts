@@ -1,0 +1,99 @@
+/** The real `atelier mcp` binary as a desktop MCP client launches it, driven by the SDK's Client over stdio. */
+import type { PassThrough } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, runCli } from '../support/cli.js';
+import { tempDir } from '../support/session.js';
+import { callTool, editingScenario, expectRegistryTools } from './support.js';
+
+async function connect(args: string[]): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  (transport.stderr as PassThrough).setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  const client = new Client({ name: 'atelier-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+describe('atelier mcp (stdio)', () => {
+  it('lists the registry, edits, saves a PSD and returns the canvas as an image', async () => {
+    const workspace = tempDir('atelier-mcp-');
+    const { client, stderr } = await connect(['--workspace', workspace]);
+    try {
+      expect(client.getServerVersion()).toMatchObject({ name: 'atelier' });
+      await expectRegistryTools(client, 'extended');
+      await editingScenario(client, workspace);
+    } finally {
+      await client.close();
+    }
+    expect(stderr()).toContain('MCP server on stdio');
+  });
+
+  it('lists the chosen variant, and one process is one session', async () => {
+    const workspace = tempDir('atelier-mcp-');
+    const { client } = await connect(['--variant', 'reduced', '--workspace', workspace]);
+    try {
+      await expectRegistryTools(client, 'reduced');
+      await callTool(client, 'create_document', { width: 10, height: 10 });
+      const listed = await callTool(client, 'list_documents');
+      expect(listed.json).toMatchObject({ ok: true, count: 1 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('writes nothing but JSON-RPC messages to stdout', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [BIN, 'mcp', '--workspace', tempDir('atelier-mcp-')]);
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const send = (msg: unknown) => child.stdin.write(`${JSON.stringify(msg)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const call = (id: number, name: string, args: unknown) =>
+      send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+    call(3, 'create_document', { width: 30, height: 20 });
+    call(4, 'save_document_as', { path: 'out/a.png' });
+    call(5, 'get_canvas_image', {});
+    call(6, 'open_document', { path: '../outside.psd' });
+    send({ jsonrpc: '2.0', id: 7, method: 'no/such/method' });
+    await new Promise<void>((resolve) => {
+      const check = () =>
+        stdout.split('\n').filter(Boolean).length >= 7 ? resolve() : setTimeout(check, 20);
+      check();
+    });
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    const lines = stdout.split('\n').filter(Boolean);
+    const messages = lines
+      .map((l) => JSON.parse(l) as { jsonrpc: string; id: number; result?: unknown; error?: unknown })
+      .sort((a, b) => a.id - b.id);
+    expect(messages.every((m) => m.jsonrpc === '2.0')).toBe(true);
+    expect(messages.map((m) => m.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(messages[5]!.result).toMatchObject({ isError: true });
+    expect(messages[6]!.error).toMatchObject({ code: -32601 });
+  });
+
+  it('rejects an unknown variant as a usage error, writing nothing to stdout', async () => {
+    const r = await runCli(['mcp', '--variant', 'huge']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('reduced, full, extended');
+  });
+});

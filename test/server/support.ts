@@ -1,0 +1,89 @@
+/** The real HTTP server on a free loopback port, and small helpers to drive it as a client would. */
+
+import type {
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionToolMessageParam,
+} from 'openai/resources/chat/completions';
+import { expect } from 'vitest';
+import type { ServerConfig } from '../../src/server/config.js';
+import { type RunningServer, startServer } from '../../src/server/server.js';
+import { tempDir } from '../support/session.js';
+
+export const TOKEN = 'test-token-0123456789abcdef';
+
+export interface TestServer extends RunningServer {
+  /** Messages the server logged. */
+  readonly logs: string[];
+}
+
+export async function startTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
+  const logs: string[] = [];
+  const server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    workspace: tempDir('atelier-server-'),
+    log: (line) => logs.push(line),
+    ...overrides,
+  });
+  return Object.assign(server, { logs });
+}
+
+/** A tool call exactly as a chat-completions assistant message carries it. */
+export function toolCall(
+  name: string,
+  args: unknown = {},
+  id = `call_${name}`,
+): ChatCompletionMessageFunctionToolCall {
+  return { id, type: 'function', function: { name, arguments: JSON.stringify(args) } };
+}
+
+export interface ToolCallsResponse {
+  messages: ChatCompletionToolMessageParam[];
+}
+
+export async function createSession(base: string, headers: Record<string, string> = {}): Promise<string> {
+  const res = await fetch(`${base}/v1/sessions`, { method: 'POST', headers });
+  if (res.status !== 201) throw new Error(`POST /v1/sessions: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
+}
+
+/** Sends tool calls and returns each result parsed from its tool message's content. */
+export async function sendCalls(
+  base: string,
+  id: string,
+  calls: ChatCompletionMessageFunctionToolCall[],
+  headers: Record<string, string> = {},
+): Promise<{ messages: ChatCompletionToolMessageParam[]; results: Record<string, unknown>[] }> {
+  const res = await fetch(`${base}/v1/sessions/${id}/tool-calls`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ tool_calls: calls }),
+  });
+  if (res.status !== 200) throw new Error(`tool-calls: ${res.status} ${await res.text()}`);
+  const { messages } = (await res.json()) as ToolCallsResponse;
+  return {
+    messages,
+    results: messages.map((m) => JSON.parse(m.content as string) as Record<string, unknown>),
+  };
+}
+
+/** Like sendCalls, failing when any call did not succeed. */
+export async function okCalls(
+  base: string,
+  id: string,
+  calls: ChatCompletionMessageFunctionToolCall[],
+  headers: Record<string, string> = {},
+): Promise<Record<string, unknown>[]> {
+  const { results } = await sendCalls(base, id, calls, headers);
+  results.forEach((r, i) => {
+    if (r.ok !== true) throw new Error(`${calls[i]!.function.name} failed: ${JSON.stringify(r)}`);
+  });
+  return results;
+}
+
+export async function errorOf(
+  res: Response,
+): Promise<{ code: string; message: string; [k: string]: unknown }> {
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  return ((await res.json()) as { error: { code: string; message: string } }).error;
+}

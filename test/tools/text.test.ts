@@ -1,0 +1,507 @@
+/**
+ * The text tools (create_text_layer, set_text_content, set_text_color, set_text_size) and text layers under
+ * resize_layer / rotate_layer / flip_layer / resize_image and PSD save — driven through the real Session.
+ * References: the renderer's own contract is tested in test/engine/text.test.ts; here pixels are checked for
+ * placement, colour and change, and psd-tools (an independent reader) reads the saved text back.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Session } from '../../src/calls/session.js';
+import { documentColor } from '../../src/engine/color-mode.js';
+import { renderDocument } from '../../src/engine/composite/index.js';
+import type { Layer, Raster, TextLayer } from '../../src/engine/model.js';
+import { rgbToHex } from '../../src/engine/raster.js';
+import { BUNDLED_FONT, LINE_HEIGHT_EM, renderText } from '../../src/engine/text.js';
+import { flattenPsdTools, psdToolsAvailable, readWithPsdTools } from '../support/psd-tools.js';
+import { call, hashEditor, newSession, ok } from '../support/session.js';
+import { addGroup, addPixel, current, edit, idOf, named, solid } from './layer-fixtures.js';
+
+async function doc(width = 400, height = 200): Promise<Session> {
+  const s = newSession();
+  await ok(s, 'create_document', { width, height });
+  return s;
+}
+
+function layer(s: Session, name: string): Layer {
+  return named(current(s), name);
+}
+
+function text(s: Session, name: string): TextLayer {
+  const l = layer(s, name);
+  if (l.kind !== 'text') throw new Error(`${name} is ${l.kind}`);
+  return l;
+}
+
+function labels(s: Session): readonly string[] {
+  const snap = s.editor.snapshot;
+  return snap.docs.find((d) => d.id === snap.active)!.history.labels;
+}
+
+/** Expects a refusal with `code` that leaves every document exactly as it was. */
+async function refused(s: Session, name: string, args: unknown, code: string) {
+  const before = s.editor.snapshot;
+  const hash = hashEditor(before);
+  const r = await call(s, name, args);
+  expect(r.ok, JSON.stringify(r)).toBe(false);
+  if (r.ok) throw new Error('unreachable');
+  expect(r.error.code).toBe(code);
+  expect(s.editor.snapshot).toBe(before);
+  expect(hashEditor(s.editor.snapshot)).toBe(hash);
+  return r.error;
+}
+
+function same(a: Raster, b: Raster): boolean {
+  return (
+    a.x === b.x &&
+    a.y === b.y &&
+    a.w === b.w &&
+    a.h === b.h &&
+    Buffer.from(a.data).equals(Buffer.from(b.data))
+  );
+}
+
+/** Pixels of the composite inside `rect` that are clearly ink on the white background, and their mean colour. */
+function compositeInk(s: Session, rect: { x: number; y: number; w: number; h: number }) {
+  const img = renderDocument(current(s), rect);
+  let n = 0;
+  const sum: [number, number, number] = [0, 0, 0];
+  for (let i = 0; i < img.data.length; i += 4) {
+    const [r, g, b] = [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!];
+    // On white: ink is anything clearly darker or coloured.
+    if (255 * 3 - (r + g + b) > 200) {
+      n++;
+      sum[0] += r;
+      sum[1] += g;
+      sum[2] += b;
+    }
+  }
+  return { n, mean: sum.map((v) => v / Math.max(1, n)) };
+}
+
+describe('create_text_layer', () => {
+  it('creates an editable text layer above the active layer, named after the text, active, one history step', async () => {
+    const s = await doc();
+    edit(s, (st) =>
+      addPixel(
+        addPixel(st, '下', solid({ x: 0, y: 0, w: 5, h: 5 }, [0, 0, 255, 255])),
+        '上',
+        solid({ x: 0, y: 0, w: 5, h: 5 }, [0, 255, 0, 255]),
+      ),
+    );
+    await ok(s, 'select_layers', { names: ['下'] });
+    const steps = labels(s).length;
+    const r = await ok(s, 'create_text_layer', { text: '春夏新品\n第二行', x: 40, y: 30, font_size: 48 });
+    const st = current(s);
+    const t = text(s, '春夏新品');
+    expect(st.active).toBe(t.id);
+    // Directly above 下, below 上.
+    const order = st.root.map((id) => st.layers.get(id)!.name);
+    expect(order).toEqual(['背景', '下', '春夏新品', '上']);
+    expect(labels(s).length).toBe(steps + 1);
+    expect(labels(s).at(-1)).toBe('创建文字');
+    expect(t.text).toEqual({
+      content: '春夏新品\n第二行',
+      x: 40,
+      y: 30,
+      size: 48,
+      color: { r: 0, g: 0, b: 0 },
+      font: BUNDLED_FONT,
+      renderedFont: BUNDLED_FONT,
+    });
+    expect(r).toMatchObject({
+      layer: { name: '春夏新品', type: 'text' },
+      text: {
+        content: '春夏新品\n第二行',
+        color: '#000000',
+        size: 48,
+        rendered_font: BUNDLED_FONT,
+        lines: 2,
+      },
+    });
+    expect(r.font_fallback).toBeUndefined();
+    // The raster is the rendering of the spec.
+    expect(same(t.raster, renderText(t.text))).toBe(true);
+  });
+
+  it('puts the ink at x, y (top-left of the text box, within 0.08 em + 1 px), two lines tall, in black by default', async () => {
+    const s = await doc();
+    const size = 40;
+    await ok(s, 'create_text_layer', { text: '你好\n你好', x: 100, y: 50, font_size: size });
+    const t = text(s, '你好');
+    const tol = 0.08 * size + 1;
+    expect(t.raster.x - 100).toBeGreaterThanOrEqual(-1);
+    expect(t.raster.x - 100).toBeLessThanOrEqual(tol);
+    expect(t.raster.y - 50).toBeGreaterThanOrEqual(-1);
+    expect(t.raster.y - 50).toBeLessThanOrEqual(tol);
+    // Two lines: the ink reaches the second line's em box, 1.2 em below the first.
+    expect(t.raster.y + t.raster.h).toBeGreaterThan(50 + (LINE_HEIGHT_EM + 0.8) * size);
+    expect(t.raster.y + t.raster.h).toBeLessThanOrEqual(50 + (LINE_HEIGHT_EM + 1) * size + 2);
+    // The composite shows black ink there and nothing elsewhere.
+    const ink = compositeInk(s, { x: 100, y: 50, w: 2 * size, h: Math.round(2.2 * size) });
+    expect(ink.n).toBeGreaterThan(0.15 * 2 * size * 2 * size);
+    for (const c of ink.mean) expect(c).toBeLessThan(60);
+    expect(compositeInk(s, { x: 0, y: 0, w: 95, h: 200 }).n).toBe(0);
+    expect(compositeInk(s, { x: 0, y: 0, w: 400, h: 48 }).n).toBe(0);
+  });
+
+  it('draws in the given colour (hex in any accepted form)', async () => {
+    const s = await doc();
+    const r = await ok(s, 'create_text_layer', { text: '红', x: 10, y: 10, font_size: 60, color: 'C81E28' });
+    expect(r.text).toMatchObject({ color: '#c81e28' });
+    const t = text(s, '红');
+    for (let i = 0; i < t.raster.data.length; i += 4) {
+      if (t.raster.data[i + 3]! > 0) expect([...t.raster.data.subarray(i, i + 3)]).toEqual([200, 30, 40]);
+    }
+    // Fully covered pixels show the exact colour in the composite.
+    const img = renderDocument(current(s), t.raster);
+    let exact = 0;
+    for (let i = 0; i < img.data.length; i += 4) {
+      if (t.raster.data[i + 3] === 255) {
+        expect([img.data[i], img.data[i + 1], img.data[i + 2]]).toEqual([200, 30, 40]);
+        exact++;
+      }
+    }
+    expect(exact).toBeGreaterThan(100);
+  });
+
+  it('an unknown font falls back to the bundled font and the result says which font was used', async () => {
+    const s = await doc();
+    const r = await ok(s, 'create_text_layer', {
+      text: '字体 Font',
+      x: 0,
+      y: 0,
+      font_size: 30,
+      font_name: 'Definitely Missing Font',
+    });
+    expect(r).toMatchObject({
+      font_fallback: true,
+      text: { font: 'Definitely Missing Font', rendered_font: BUNDLED_FONT },
+    });
+    expect(String(r.font_note)).toContain(BUNDLED_FONT);
+    expect(r.available_fonts).toContain(BUNDLED_FONT);
+    const t = text(s, '字体 Font');
+    expect(t.text.renderedFont).toBe(BUNDLED_FONT);
+    expect(same(t.raster, renderText({ ...t.text, font: BUNDLED_FONT }))).toBe(true);
+  });
+
+  it('refuses an empty text, bad sizes and a missing document, changing nothing', async () => {
+    const s = await doc();
+    await refused(s, 'create_text_layer', { text: '', x: 0, y: 0, font_size: 20 }, 'invalid_arguments');
+    await refused(s, 'create_text_layer', { text: 'a', x: 0, y: 0, font_size: 0 }, 'invalid_arguments');
+    await refused(s, 'create_text_layer', { text: 'a', x: 0, y: 0, font_size: 5001 }, 'invalid_arguments');
+    await refused(
+      s,
+      'create_text_layer',
+      { text: 'a', x: 0, y: 0, font_size: 20, color: 'red' },
+      'invalid_arguments',
+    );
+    await refused(s, 'create_text_layer', { text: 'a', x: 0, y: 0 }, 'invalid_arguments');
+    // A rendering too large to hold.
+    await refused(
+      s,
+      'create_text_layer',
+      { text: '很长的标题'.repeat(40), x: 0, y: 0, font_size: 5000 },
+      'out_of_bounds',
+    );
+    const empty = newSession();
+    await refused(empty, 'create_text_layer', { text: 'a', x: 0, y: 0, font_size: 20 }, 'no_document');
+  });
+
+  it('a blank text makes a layer with no pixels and says so', async () => {
+    const s = await doc();
+    const r = await ok(s, 'create_text_layer', { text: '   ', x: 5, y: 5, font_size: 20 });
+    expect(r.note).toBeDefined();
+    expect(text(s, '文字图层').raster.w).toBe(0);
+  });
+});
+
+describe('set_text_content / set_text_color / set_text_size', () => {
+  async function withTitle() {
+    const s = await doc();
+    await ok(s, 'create_text_layer', { text: '标题', x: 20, y: 20, font_size: 40, color: '#102030' });
+    return s;
+  }
+
+  it('set_text_content re-renders, keeps the layer text, renames an auto-named layer; undo restores it', async () => {
+    const s = await withTitle();
+    const before = text(s, '标题');
+    const r = await ok(s, 'set_text_content', { name: '标题', text: '新标题文字' });
+    expect(r).toMatchObject({ old_text: '标题', renamed: { from: '标题', to: '新标题文字' } });
+    const after = text(s, '新标题文字');
+    expect(after.id).toBe(before.id);
+    expect(after.kind).toBe('text');
+    expect(after.text).toEqual({ ...before.text, content: '新标题文字' });
+    expect(same(after.raster, renderText(after.text))).toBe(true);
+    expect(after.raster.w).toBeGreaterThan(before.raster.w * 2);
+    expect(labels(s).at(-1)).toBe('修改文字');
+
+    await ok(s, 'undo');
+    const back = text(s, '标题');
+    expect(back).toBe(before);
+    expect(back.text.content).toBe('标题');
+  });
+
+  it('set_text_content keeps a name the user gave', async () => {
+    const s = await withTitle();
+    await ok(s, 'rename_layer', { new_name: '主标题' });
+    const r = await ok(s, 'set_text_content', { name: '主标题', text: '换了' });
+    expect(r.renamed).toBeUndefined();
+    expect(text(s, '主标题').text.content).toBe('换了');
+  });
+
+  it('set_text_color changes only the colour: same coverage, new RGB', async () => {
+    const s = await withTitle();
+    const before = text(s, '标题');
+    const r = await ok(s, 'set_text_color', { name: '标题', color: '#FF8800' });
+    expect(r).toMatchObject({ old_color: '#102030', text: { color: '#ff8800' } });
+    const after = text(s, '标题');
+    expect(after.kind).toBe('text');
+    expect([after.raster.x, after.raster.y, after.raster.w, after.raster.h]).toEqual([
+      before.raster.x,
+      before.raster.y,
+      before.raster.w,
+      before.raster.h,
+    ]);
+    let inked = 0;
+    for (let i = 0; i < after.raster.data.length; i += 4) {
+      expect(after.raster.data[i + 3]).toBe(before.raster.data[i + 3]);
+      if (after.raster.data[i + 3]! > 0) {
+        inked++;
+        expect([...after.raster.data.subarray(i, i + 3)]).toEqual([255, 136, 0]);
+      }
+    }
+    expect(inked).toBeGreaterThan(100);
+  });
+
+  it('set_text_size scales the rendering about the fixed top-left', async () => {
+    const s = await withTitle();
+    const before = text(s, '标题');
+    const r = await ok(s, 'set_text_size', { name: '标题', size: 80 });
+    expect(r).toMatchObject({ old_size: 40, text: { size: 80, x: 20, y: 20 } });
+    const after = text(s, '标题');
+    expect(after.kind).toBe('text');
+    expect(Math.abs(after.raster.w - 2 * before.raster.w)).toBeLessThanOrEqual(3);
+    expect(Math.abs(after.raster.h - 2 * before.raster.h)).toBeLessThanOrEqual(3);
+    // The ink's offset from the box corner scales too (±2 px).
+    expect(Math.abs(after.raster.x - 20 - 2 * (before.raster.x - 20))).toBeLessThanOrEqual(2);
+    expect(Math.abs(after.raster.y - 20 - 2 * (before.raster.y - 20))).toBeLessThanOrEqual(2);
+  });
+
+  it('setting the same value changes nothing and adds no step', async () => {
+    const s = await withTitle();
+    const steps = labels(s).length;
+    const before = text(s, '标题');
+    for (const [tool, args] of [
+      ['set_text_content', { text: '标题' }],
+      ['set_text_color', { color: '#102030' }],
+      ['set_text_size', { size: 40 }],
+    ] as const) {
+      const r = await ok(s, tool, { name: '标题', ...args });
+      expect(r.changed).toBe(false);
+    }
+    expect(labels(s).length).toBe(steps);
+    expect(text(s, '标题')).toBe(before);
+  });
+
+  it('refuses non-text layers with invalid_state and a hint, locked layers with locked, unknown names with not_found', async () => {
+    const s = await withTitle();
+    edit(s, (st) => addPixel(st, '像素', solid({ x: 0, y: 0, w: 10, h: 10 }, [1, 2, 3, 255])));
+    edit(s, (st) => addGroup(st, '组'));
+    for (const [tool, args] of [
+      ['set_text_content', { text: 'x' }],
+      ['set_text_color', { color: '#ff0000' }],
+      ['set_text_size', { size: 12 }],
+    ] as const) {
+      const e = await refused(s, tool, { name: '像素', ...args }, 'invalid_state');
+      expect(e.message).toContain('不是文字图层');
+      expect(e.hint).toContain('像素图层');
+      expect(e.hint).toContain('create_text_layer');
+      await refused(s, tool, { name: '背景', ...args }, 'invalid_state');
+      await refused(s, tool, { name: '组', ...args }, 'invalid_state');
+      await refused(s, tool, { name: '没有这个', ...args }, 'not_found');
+    }
+    await refused(s, 'set_text_content', { name: '标题', text: '' }, 'invalid_arguments');
+    await refused(s, 'set_text_size', { name: '标题', size: -3 }, 'invalid_arguments');
+    await ok(s, 'lock_layer', { name: '标题', locked: true });
+    for (const [tool, args] of [
+      ['set_text_content', { text: 'x' }],
+      ['set_text_color', { color: '#ff0000' }],
+      ['set_text_size', { size: 12 }],
+    ] as const) {
+      const e = await refused(s, tool, { name: '标题', ...args }, 'locked');
+      expect(e.hint).toContain('lock_layer');
+    }
+  });
+
+  it('a rasterized text layer is a pixel layer: set_* refuse it and point at rasterize_layer', async () => {
+    const s = await withTitle();
+    await ok(s, 'rasterize_layer', { name: '标题' });
+    const e = await refused(s, 'set_text_color', { name: '标题', color: '#00ff00' }, 'invalid_state');
+    expect(e.hint).toContain('rasterize_layer');
+  });
+
+  it('a text layer inside a locked group is locked', async () => {
+    const s = await withTitle();
+    await ok(s, 'group_layers', { layer_names: ['标题'], group_name: '文字组' });
+    await ok(s, 'lock_layer', { name: '文字组', locked: true });
+    await refused(s, 'set_text_size', { name: '标题', size: 10 }, 'locked');
+  });
+});
+
+describe('text under transforms and image size', () => {
+  it('resize_layer scales size and position about the centre and re-renders (still text)', async () => {
+    const s = await doc();
+    await ok(s, 'create_text_layer', { text: '缩放', x: 100, y: 50, font_size: 40 });
+    const before = text(s, '缩放');
+    const cx = before.raster.x + before.raster.w / 2;
+    const cy = before.raster.y + before.raster.h / 2;
+    await ok(s, 'resize_layer', { name: '缩放', scale_x: 200 });
+    const after = text(s, '缩放');
+    expect(after.kind).toBe('text');
+    expect(after.text.size).toBe(80);
+    expect(after.text.x).toBeCloseTo(cx + (100 - cx) * 2, 6);
+    expect(after.text.y).toBeCloseTo(cy + (50 - cy) * 2, 6);
+    expect(same(after.raster, renderText(after.text))).toBe(true);
+    // The ink stays centred where it was (±2 px) and doubles (±3 px).
+    expect(Math.abs(after.raster.x + after.raster.w / 2 - cx)).toBeLessThanOrEqual(2);
+    expect(Math.abs(after.raster.y + after.raster.h / 2 - cy)).toBeLessThanOrEqual(2);
+    expect(Math.abs(after.raster.w - 2 * before.raster.w)).toBeLessThanOrEqual(3);
+  });
+
+  it('text in a resized group is re-rendered too', async () => {
+    const s = await doc();
+    await ok(s, 'create_text_layer', { text: '组内', x: 10, y: 10, font_size: 20 });
+    await ok(s, 'group_layers', { layer_names: ['组内'], group_name: 'G' });
+    await ok(s, 'resize_layer', { name: 'G', scale_x: 50 });
+    const t = text(s, '组内');
+    expect(t.text.size).toBe(10);
+    expect(same(t.raster, renderText(t.text))).toBe(true);
+  });
+
+  it('rotate, flip and non-uniform resize refuse text with unsupported and the rasterize_layer hint', async () => {
+    const s = await doc();
+    await ok(s, 'create_text_layer', { text: '旋转', x: 10, y: 10, font_size: 20 });
+    for (const [tool, args] of [
+      ['rotate_layer', { angle: 30 }],
+      ['flip_layer', { direction: 'horizontal' }],
+      ['resize_layer', { scale_x: 200, scale_y: 100 }],
+    ] as const) {
+      const e = await refused(s, tool, { name: '旋转', ...args }, 'unsupported');
+      expect(e.hint).toContain('rasterize_layer');
+    }
+    // After rasterizing, the pixels rotate.
+    await ok(s, 'rasterize_layer', { name: '旋转' });
+    await ok(s, 'rotate_layer', { name: '旋转', angle: 30 });
+    expect(layer(s, '旋转').kind).toBe('pixel');
+  });
+
+  it('resize_image re-renders text at the scaled size and position; a stretch keeps the text and warns', async () => {
+    const s = await doc(400, 200);
+    await ok(s, 'create_text_layer', { text: '图像大小', x: 40, y: 20, font_size: 30 });
+    await ok(s, 'resize_image', { width: 200, height: 100 });
+    const t = text(s, '图像大小');
+    expect(t.text).toMatchObject({ x: 20, y: 10, size: 15 });
+    expect(same(t.raster, renderText(t.text))).toBe(true);
+
+    const r = await ok(s, 'resize_image', { width: 400, height: 100 });
+    const u = text(s, '图像大小');
+    expect(u.kind).toBe('text');
+    expect(u.text.x).toBe(40);
+    expect(JSON.stringify(r)).toContain('图像大小');
+    // Stretched pixels: about twice as wide as an unstretched rendering would be.
+    expect(u.raster.w / renderText(u.text).w).toBeGreaterThan(1.3);
+  });
+
+  it('move_layer moves the text box with its pixels', async () => {
+    const s = await doc();
+    await ok(s, 'create_text_layer', { text: '移动', x: 10, y: 10, font_size: 20 });
+    const before = text(s, '移动');
+    await ok(s, 'move_layer', { name: '移动', dx: 30, dy: -5 });
+    const after = text(s, '移动');
+    expect([after.text.x, after.text.y]).toEqual([40, 5]);
+    expect(same(after.raster, renderText(after.text))).toBe(true);
+    expect(after.raster.x).toBe(before.raster.x + 30);
+  });
+});
+
+describe('PSD', () => {
+  it.runIf(psdToolsAvailable())(
+    'saves real text layers psd-tools reads back with their text, plus the rendered pixels; reopening keeps them editable in place',
+    async () => {
+      const s = await doc(300, 160);
+      await ok(s, 'create_text_layer', { text: '你好，世界', x: 20, y: 10, font_size: 36, color: '#c81e28' });
+      await ok(s, 'create_text_layer', { text: '第一行\n第二行 Hello', x: 20, y: 70, font_size: 24 });
+      await ok(s, 'save_document_as', { path: 'out/text.psd' });
+      const bytes = await readFile(path.join(s.workspace.root, 'out/text.psd'));
+      const { dump, composite } = await readWithPsdTools(bytes, { composite: true });
+      const layers = flattenPsdTools(dump.layers);
+      const hello = layers.find((l) => l.name === '你好，世界')!;
+      const lines = layers.find((l) => l.name === '第一行')!;
+      expect(hello.kind).toBe('type');
+      expect(hello.text?.replace(/\r/g, '\n')).toBe('你好，世界');
+      expect(lines.kind).toBe('type');
+      expect(lines.text?.replace(/\r/g, '\n')).toBe('第一行\n第二行 Hello');
+      // The stored pixels are ours: the layer box is the rendered ink box.
+      const t = text(s, '你好，世界');
+      expect(hello.bbox).toEqual([t.raster.x, t.raster.y, t.raster.x + t.raster.w, t.raster.y + t.raster.h]);
+      // psd-tools' own composite of the layers shows the red text where we drew it.
+      const img = composite!;
+      let red = 0;
+      for (let y = t.raster.y; y < t.raster.y + t.raster.h; y++) {
+        for (let x = t.raster.x; x < t.raster.x + t.raster.w; x++) {
+          const i = (y * img.width + x) * 4;
+          if (img.data[i]! > 150 && img.data[i + 1]! < 100 && img.data[i + 2]! < 100) red++;
+        }
+      }
+      expect(red).toBeGreaterThan(0.15 * t.raster.w * t.raster.h);
+
+      // Reopen: the same specs, and re-rendering (set_text_color) lands on the same pixels' place.
+      await ok(s, 'open_document', { path: 'out/text.psd' });
+      const back = text(s, '你好，世界');
+      expect(back.text).toMatchObject({ content: '你好，世界', x: 20, y: 10, size: 36 });
+      expect(back.text.color).toEqual({ r: 200, g: 30, b: 40 });
+      await ok(s, 'set_text_color', { name: '你好，世界', color: '#c81e28' });
+      await ok(s, 'set_text_color', { name: '你好，世界', color: '#000000' });
+      const rerendered = text(s, '你好，世界');
+      expect(rerendered.text.renderedFont).toBe(BUNDLED_FONT);
+      expect([rerendered.raster.x, rerendered.raster.y, rerendered.raster.w, rerendered.raster.h]).toEqual([
+        t.raster.x,
+        t.raster.y,
+        t.raster.w,
+        t.raster.h,
+      ]);
+      expect(text(s, '第一行').text.content).toBe('第一行\n第二行 Hello');
+    },
+  );
+});
+
+describe('CMYK documents', () => {
+  it('text colours are clipped to the printable gamut like every new colour in a CMYK document', async () => {
+    const s = await doc();
+    await ok(s, 'convert_to_cmyk');
+    const green = await documentColor(current(s), { r: 0, g: 255, b: 0 });
+    // The profile cannot print pure green: the held colour differs from the request.
+    expect(green).not.toEqual({ r: 0, g: 255, b: 0 });
+    const r = await ok(s, 'create_text_layer', { text: '绿', x: 0, y: 0, font_size: 40, color: '#00ff00' });
+    expect(r.text).toMatchObject({ color: rgbToHex(green) });
+    expect(String(r.color_note)).toContain('CMYK');
+    const t = text(s, '绿');
+    expect(t.text.color).toEqual(green);
+    const i = t.raster.data.findIndex((_, k) => k % 4 === 3 && t.raster.data[k] === 255) - 3;
+    expect([...t.raster.data.subarray(i, i + 3)]).toEqual([green.r, green.g, green.b]);
+    // Asking again for the same colour changes nothing.
+    const again = await ok(s, 'set_text_color', { name: '绿', color: '#00ff00' });
+    expect(again.changed).toBe(false);
+  });
+});
+
+describe('ids', () => {
+  it('text layers get fresh ids and the previous state is untouched', async () => {
+    const s = await doc();
+    const before = current(s);
+    await ok(s, 'create_text_layer', { text: 'A', x: 0, y: 0, font_size: 10 });
+    expect(before.layers.size).toBe(1);
+    expect(idOf(current(s), 'A')).toBe(before.nextId);
+  });
+});
