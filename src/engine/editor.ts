@@ -168,8 +168,17 @@ export class Transaction {
     this.replaceEntry({ ...e, path, saved: this.view(e).state });
   }
 
+  /** The document's composite, immutable: it may be kept or put into a layer. */
   composite(docId: number): Raster {
     return this.composites(docId).render(this.view(this.entry(docId)).state);
+  }
+
+  /**
+   * The document's composite for reading within this call only (saving, sampling, measuring): it is updated
+   * in place by later renders, which spares a canvas-sized copy on large documents.
+   */
+  peekComposite(docId: number): Raster {
+    return this.composites(docId).peek(this.view(this.entry(docId)).state);
   }
 
   private replaceEntry(next: DocEntry): void {

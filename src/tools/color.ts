@@ -47,7 +47,7 @@ export const colorHandlers = {
         hint: `x 取 0 到 ${s.width - 1}，y 取 0 到 ${s.height - 1}`,
       });
     }
-    const img = ctx.tx.composite(doc.id);
+    const img = ctx.tx.peekComposite(doc.id);
     const lx = px - img.x;
     const ly = py - img.y;
     const inside = lx >= 0 && ly >= 0 && lx < img.w && ly < img.h;

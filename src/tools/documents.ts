@@ -291,7 +291,7 @@ export const documentsHandlers = {
 
   trim_document({ type }, ctx) {
     const doc = activeDoc(ctx);
-    const image = ctx.tx.composite(doc.id);
+    const image = ctx.tx.peekComposite(doc.id);
     const box = trimBox(image, type);
     const canvas = { x: 0, y: 0, w: doc.state.width, h: doc.state.height };
     if (isEmptyRect(box)) {

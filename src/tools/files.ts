@@ -55,7 +55,7 @@ function workspacePath(ctx: ToolContext, rel: string): string {
 
 /** The canvas-sized flattened image (the composite), with transparency. */
 function canvasImage(ctx: ToolContext, doc: OpenDocument): Raster {
-  const img = ctx.tx.composite(doc.id);
+  const img = ctx.tx.peekComposite(doc.id);
   const { width, height } = doc.state;
   if (img.x === 0 && img.y === 0 && img.w === width && img.h === height) return img;
   return cropRaster(img, { x: 0, y: 0, w: width, h: height });

@@ -345,7 +345,7 @@ export const groupingHandlers = {
   copy_merged_to_new_layer(_args, ctx) {
     const doc = activeDoc(ctx);
     const state = doc.state;
-    const raster = trimRaster(cropRaster(ctx.tx.composite(doc.id), canvasRect(state)));
+    const raster = trimRaster(cropRaster(ctx.tx.peekComposite(doc.id), canvasRect(state)));
     if (isEmptyRect(raster)) {
       fail('invalid_state', '文档中没有可见内容，无法复制合并', {
         hint: '先用 set_layer_visible 显示图层，或在图层上绘制内容',

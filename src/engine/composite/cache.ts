@@ -8,9 +8,11 @@
  * a changed layer, whose visibility follows their base. Canvas size, colour mode and fill layers (which
  * cover the canvas) dirty everything.
  *
- * Copy-on-write: every render that changes pixels returns a new buffer (the previous composite is copied,
- * then the dirty rectangle re-rendered into the copy). A returned raster is never written again, so callers
- * may keep it as they keep any other immutable raster.
+ * Two ways to ask. `render` hands out an immutable raster: once it has, the next change copies the
+ * composite before re-rendering the dirty rectangle into the copy, so the raster handed out is never written
+ * again. `peek` lends the composite for reading during the current call only; while nothing has been handed
+ * out, the next change re-renders the dirty rectangle in place, so a 9000 × 18000 document holds one
+ * composite (648 MB), not two.
  */
 import type { DocState, Layer, Raster, Rect } from '../model.js';
 import { EMPTY_RECT, intersectRect, isEmptyRect, unionRect } from '../raster.js';
@@ -32,9 +34,25 @@ export class CompositeCache {
   private renders = 0;
   private fullRenders = 0;
   private lastDirty: Rect = EMPTY_RECT;
+  /** Whether the current composite was handed out by `render` (and so must never be written again). */
+  private handedOut = false;
 
-  /** The full-canvas composite of `state`. Treat it as immutable (it is shared with later calls). */
+  /** The full-canvas composite of `state`, immutable: callers may keep it like any other raster. */
   render(state: DocState): Raster {
+    const out = this.update(state);
+    this.handedOut = true;
+    return out;
+  }
+
+  /**
+   * The full-canvas composite of `state`, lent for reading until the next `render` or `peek` of this cache
+   * (in practice: within the current tool call). Never store it or put it into a layer.
+   */
+  peek(state: DocState): Raster {
+    return this.update(state);
+  }
+
+  private update(state: DocState): Raster {
     const prev = this.state;
     const prevComposite = this.composite;
     const canvas = canvasRect(state);
@@ -54,13 +72,14 @@ export class CompositeCache {
         if (isEmptyRect(r)) {
           out = prevComposite;
         } else {
-          const data = prevComposite.data.slice();
+          const data = this.handedOut ? prevComposite.data.slice() : prevComposite.data;
           renderInto(state, r, data, canvas.w, r.x, r.y);
           this.renders++;
           out = { ...canvas, data };
         }
       }
     }
+    if (out !== prevComposite) this.handedOut = false;
     this.state = state;
     this.composite = out;
     return out;
@@ -74,6 +93,7 @@ export class CompositeCache {
   clear(): void {
     this.state = null;
     this.composite = null;
+    this.handedOut = false;
   }
 
   private full(state: DocState, canvas: Rect): Raster {

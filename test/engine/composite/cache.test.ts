@@ -153,3 +153,37 @@ describe('CompositeCache', () => {
     expect(cache.stats.fullRenders).toBe(3);
   });
 });
+
+describe('CompositeCache.peek', () => {
+  const moved = (s: DocState) =>
+    withLayer(s, pixel(8, rasterOf({ x: 95, y: 10, w: 8, h: 6 }, noise(6)), { blend: 'soft light' }));
+
+  it('updates a lent composite in place, still matching a full render', () => {
+    const cache = new CompositeCache();
+    const s0 = scene();
+    const lent = cache.peek(s0);
+    const s1 = moved(s0);
+    const next = cache.peek(s1);
+    expect(next.data).toBe(lent.data);
+    expect(maxDiff(next, renderDocument(s1))).toBe(0);
+  });
+
+  it('never writes a composite that render handed out', () => {
+    const cache = new CompositeCache();
+    const s0 = scene();
+    const kept = cache.render(s0);
+    const copy = kept.data.slice();
+    const s1 = moved(s0);
+    const lent = cache.peek(s1);
+    expect(lent.data).not.toBe(kept.data);
+    expect(kept.data).toEqual(copy);
+    expect(maxDiff(lent, renderDocument(s1))).toBe(0);
+    // The copy made for s1 was only lent, so the next change may reuse it.
+    const s2 = withLayer(
+      s1,
+      pixel(8, rasterOf({ x: 99, y: 12, w: 8, h: 6 }, noise(6)), { blend: 'soft light' }),
+    );
+    expect(cache.peek(s2).data).toBe(lent.data);
+    expect(maxDiff(cache.peek(s2), renderDocument(s2))).toBe(0);
+  });
+});
