@@ -21,6 +21,13 @@ async function externaliseImages(session: Session, result: ToolResult, seq: numb
   return { ...rest, image_files: paths } as ToolResult;
 }
 
+/** A transcript line (`{call, result}`, as `--transcript` writes) replays as its call. */
+function fromTranscript(value: unknown): unknown {
+  return typeof value === 'object' && value !== null && 'call' in value && 'result' in value
+    ? (value as { call: unknown }).call
+    : value;
+}
+
 function idOf(value: unknown): string | null {
   return typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string'
     ? (value as { id: string }).id
@@ -41,7 +48,8 @@ export const runCommand: Command = {
     'Usage: atelier run [FILE|-] [--workspace DIR] [--transcript FILE]',
     '',
     'Reads one tool call per line — {"id","type":"function","function":{"name","arguments"}} or',
-    '{"name","arguments"} — runs them in order in one session, and writes one JSON line per call:',
+    '{"name","arguments"}, or a --transcript line {"call","result"} — runs them in order in one session,',
+    'and writes one JSON line per call:',
     '{"tool_call_id","name","result"}. Images in results are written into the workspace as files.',
     `  --workspace DIR     folder every path is relative to (default: ${DEFAULT_WORKSPACE})`,
     '  --transcript FILE   also append every call and result to FILE as JSONL',
@@ -63,7 +71,7 @@ export const runCommand: Command = {
       let call: unknown;
       let result: ToolResult;
       try {
-        call = JSON.parse(line);
+        call = fromTranscript(JSON.parse(line));
       } catch {
         call = undefined;
       }

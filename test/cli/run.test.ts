@@ -107,3 +107,22 @@ describe('atelier run', () => {
     expect(existsSync(join(ws, '..', 'escape.psd'))).toBe(false);
   });
 });
+
+describe('atelier run --transcript', () => {
+  it('writes a transcript that replays with atelier run to the same results', async () => {
+    const ws = tempDir();
+    const transcript = join(ws, 'session.jsonl');
+    const script = jsonl([
+      { name: 'create_document', arguments: { width: 16, height: 16, name: 'a' } },
+      { name: 'create_layer', arguments: { name: 'L' } },
+      { name: 'set_layer_opacity', arguments: { name: 'L', opacity: 30 } },
+      { name: 'nope', arguments: {} },
+      { name: 'get_layer_structure', arguments: {} },
+    ]);
+    const first = await runCli(['run', '--workspace', ws, '--transcript', transcript], { input: script });
+    const replay = await runCli(['run', transcript, '--workspace', tempDir()]);
+    expect(replay.code).toBe(0);
+    expect(replay.stdout).toBe(first.stdout);
+    expect(readFileSync(transcript, 'utf8').trim().split('\n')).toHaveLength(5);
+  });
+});
