@@ -41,6 +41,8 @@ interface Pending {
   state: DocState;
   /** History moved directly (undo/redo): no step is pushed. */
   historyMoved: boolean;
+  /** The change replaces the current state instead of adding a step. */
+  stepless: boolean;
 }
 
 export class Transaction {
@@ -64,7 +66,7 @@ export class Transaction {
   private pendingFor(entry: DocEntry): Pending {
     let p = this.pending.get(entry.id);
     if (!p) {
-      p = { entry, state: current(entry.history), historyMoved: false };
+      p = { entry, state: current(entry.history), historyMoved: false, stepless: false };
       this.pending.set(entry.id, p);
     }
     return p;
@@ -111,9 +113,14 @@ export class Transaction {
     return this.view(e);
   }
 
-  /** Sets a document's state for this call; committed as one history step labelled with the tool's label. */
-  update(docId: number, state: DocState): void {
-    this.pendingFor(this.entry(docId)).state = state;
+  /**
+   * Sets a document's state for this call; committed as one history step labelled with the tool's label,
+   * or, with `step: false`, in place of the current state (e.g. only the active layer changed).
+   */
+  update(docId: number, state: DocState, opts: { step?: boolean } = {}): void {
+    const p = this.pendingFor(this.entry(docId));
+    p.state = state;
+    p.stepless = opts.step === false;
   }
 
   /** Moves a document's history (undo/redo); returns how many steps it actually moved. */
@@ -123,7 +130,12 @@ export class Transaction {
     if (p && p.state !== current(e.history)) fail('internal', '撤销前不能有未提交的修改');
     const { history, moved } = move(e.history, delta);
     this.replaceEntry({ ...e, history });
-    this.pending.set(docId, { entry: this.entry(docId), state: current(history), historyMoved: true });
+    this.pending.set(docId, {
+      entry: this.entry(docId),
+      state: current(history),
+      historyMoved: true,
+      stepless: false,
+    });
     return moved;
   }
 
@@ -196,10 +208,11 @@ export class Transaction {
     const docs = this.docs.map((d) => {
       const p = this.pending.get(d.id);
       if (!p || p.historyMoved || p.state === current(d.history)) return d;
-      const saved = d.saved === current(d.history) && !asStep ? p.state : d.saved;
+      const step = asStep && !p.stepless;
+      const saved = d.saved === current(d.history) && !step ? p.state : d.saved;
       return {
         ...d,
-        history: asStep ? push(d.history, p.state, label) : replaceCurrent(d.history, p.state),
+        history: step ? push(d.history, p.state, label) : replaceCurrent(d.history, p.state),
         saved,
       };
     });

@@ -203,6 +203,9 @@ export const documentsHandlers = {
       }
     }
     ctx.tx.update(dst.id, next);
+    // Naming a layer makes it the active one; in the source document that is not a history step.
+    if (!same && src.state.active !== layer.id)
+      ctx.tx.update(src.id, setActive(src.state, layer.id), { step: false });
     return {
       source: layer.name,
       source_document: src.name,

@@ -655,6 +655,18 @@ describe('duplicate_layer_to_document', () => {
     expect(bg.layer).not.toHaveProperty('background');
   });
 
+  it('makes the named layer active in the source document without a history step there', async () => {
+    const s = await docWithSquare();
+    await ok(s, 'create_layer', { name: 'other' });
+    await ok(s, 'create_document', { width: 10, height: 10, name: 'T' });
+    await ok(s, 'switch_document', { doc_name: '未标题-1' });
+    const steps = s.editor.snapshot.docs[0]!.history.states.length;
+    await ok(s, 'duplicate_layer_to_document', { name: 'sq', target_doc: 'T' });
+    const source = s.editor.snapshot.docs[0]!;
+    expect(source.history.states).toHaveLength(steps);
+    expect(stateOf(s).layers.get(stateOf(s).active!)!.name).toBe('sq');
+  });
+
   it('not_found for an unknown layer or document, with the closest names', async () => {
     const s = await docWithSquare();
     await ok(s, 'create_document', { width: 10, height: 10, name: '目标文档' });
