@@ -1,4 +1,5 @@
 /** `npm run bench`: every benchmark, each printing its figures beside a baseline measured in the same run. */
+import { benchAdjust } from './adjust.js';
 import { benchDispatch } from './dispatch.js';
 import { benchHttp } from './http.js';
 import { benchMemory } from './memory.js';
@@ -7,6 +8,7 @@ const suites: [string, () => Promise<string[]>][] = [
   ['dispatch', benchDispatch],
   ['memory', benchMemory],
   ['http', benchHttp],
+  ['adjust', benchAdjust],
 ];
 
 const only = process.argv.slice(2);

@@ -1,4 +1,5 @@
 /** Every tool handler, by tool name. A tool without a handler answers `unsupported`. */
+import { adjustmentsHandlers } from './adjustments.js';
 import { basicsHandlers } from './basics.js';
 import { colorHandlers } from './color.js';
 import { documentsHandlers } from './documents.js';
@@ -12,6 +13,7 @@ import { textHandlers } from './text.js';
 import type { HandlerTable } from './types.js';
 
 export const handlers: HandlerTable = {
+  ...adjustmentsHandlers,
   ...basicsHandlers,
   ...colorHandlers,
   ...documentsHandlers,
