@@ -27,6 +27,11 @@ export function backgroundLayer(id: number, color: RGB = WHITE): FillLayer {
   return { ...base, id, name: BACKGROUND_NAME, kind: 'fill', color, background: true };
 }
 
+/** Photoshop's background layer: the opaque bottom layer named 背景, fixed in place. */
+export function isBackground(layer: Layer): boolean {
+  return (layer.kind === 'pixel' || layer.kind === 'fill') && layer.background === true;
+}
+
 export function newDocument(width: number, height: number, dpi: number): DocState {
   const bg = backgroundLayer(1);
   return {

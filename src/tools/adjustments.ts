@@ -34,6 +34,7 @@ import {
 } from '../engine/adjust/index.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
+import { isBackground } from '../engine/factory.js';
 import type { DocState, Layer, PixelLayer, Raster, Rect } from '../engine/model.js';
 import { intersectRect, isEmptyRect, rectOf, solidRaster, unionRect } from '../engine/raster.js';
 import { layerById, parentOf, setLayer } from '../engine/tree.js';
@@ -131,10 +132,6 @@ function colorAdjust(ctx: ToolContext, what: string, kernel: (t: Target) => Colo
   const raster = t.layer.raster;
   if (!hasSelectedPixels(raster, t.state.selection)) refuseEmpty(t, what);
   return commitRaster(ctx, t, applyColorKernel(raster, kernel(t), t.state.selection), extra);
-}
-
-function isBackground(layer: PixelLayer): boolean {
-  return layer.background === true;
 }
 
 export const adjustmentsHandlers = {

@@ -1,16 +1,9 @@
 /** Group D: document operations, and redo (group E). Files (save, open, place, capture) are in files.ts. */
 import { contentBounds } from '../engine/bounds.js';
-import {
-  type Anchor,
-  anchorFrame,
-  isBackground,
-  reframeCanvas,
-  resizeImage,
-  trimBox,
-} from '../engine/canvas-ops.js';
+import { type Anchor, anchorFrame, reframeCanvas, resizeImage, trimBox } from '../engine/canvas-ops.js';
 import { copyLayerInto } from '../engine/copy.js';
 import { fail } from '../engine/errors.js';
-import { newDocument } from '../engine/factory.js';
+import { isBackground, newDocument } from '../engine/factory.js';
 import type { DocState, Rect } from '../engine/model.js';
 import { isEmptyRect } from '../engine/raster.js';
 import { translateLayer } from '../engine/translate.js';

@@ -13,12 +13,12 @@
 import { documentColor } from '../engine/color-mode.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
-import { BLACK } from '../engine/factory.js';
+import { BLACK, isBackground } from '../engine/factory.js';
 import type { DocState, DropShadowEffect, Effects, Layer, RGB, StrokeEffect } from '../engine/model.js';
 import { hexToRgb, rgbToHex } from '../engine/raster.js';
 import { layerById, setActive, setLayer } from '../engine/tree.js';
 import { KIND_NAMES, layerSummary } from './describe.js';
-import { assertNoLockedAncestor, isBackground } from './merge.js';
+import { assertNoLockedAncestor } from './merge.js';
 import { activeDoc, assertUnlocked, layerNamed } from './resolve.js';
 import type { HandlerTable, Payload, ToolContext } from './types.js';
 

@@ -2,7 +2,7 @@
 import { contentBounds } from '../engine/bounds.js';
 import { canvasRect } from '../engine/composite/index.js';
 import { fail } from '../engine/errors.js';
-import { BACKGROUND_NAME, groupLayer, pixelLayer } from '../engine/factory.js';
+import { BACKGROUND_NAME, groupLayer, isBackground, pixelLayer } from '../engine/factory.js';
 import type { DocState, Layer, PixelLayer, Raster, Rect } from '../engine/model.js';
 import { closest } from '../engine/names.js';
 import { blankRaster, cropRaster, isEmptyRect, trimRaster } from '../engine/raster.js';
@@ -26,7 +26,7 @@ import {
 } from '../engine/tree.js';
 import { alignLayers } from './align.js';
 import { layerSummary } from './describe.js';
-import { assertNoLockedAncestor, clipBase, isBackground, stackPositions } from './merge.js';
+import { assertNoLockedAncestor, clipBase, stackPositions } from './merge.js';
 import { activeDoc, assertMovable, assertUnlocked } from './resolve.js';
 import type { HandlerTable, ToolContext } from './types.js';
 

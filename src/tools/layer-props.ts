@@ -10,7 +10,7 @@ import { contentBounds } from '../engine/bounds.js';
 import { contentExtent, renderDocument } from '../engine/composite/index.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
-import { NO_LOCKS } from '../engine/factory.js';
+import { isBackground, NO_LOCKS } from '../engine/factory.js';
 import type {
   DocState,
   FillLayer,
@@ -54,10 +54,6 @@ import type { HandlerTable, Payload, ToolContext } from './types.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Small shared pieces
-
-function isBackground(layer: Layer): boolean {
-  return (layer.kind === 'pixel' || layer.kind === 'fill') && layer.background === true;
-}
 
 function percent(v: number): number {
   return Math.round(v * 1000) / 10;

@@ -9,7 +9,7 @@
  */
 import { canvasRect, layerExtent, renderDocument } from '../engine/composite/index.js';
 import { fail } from '../engine/errors.js';
-import { pixelLayer } from '../engine/factory.js';
+import { isBackground, pixelLayer } from '../engine/factory.js';
 import type { DocState, Layer, PixelLayer, Raster, Rect } from '../engine/model.js';
 import { EMPTY_RECT, isEmptyRect, trimRaster, unionRect } from '../engine/raster.js';
 import {
@@ -38,10 +38,6 @@ export interface MergeResult {
   readonly into: number;
   /** Names of selected layers that were hidden and therefore discarded, as Photoshop does. */
   readonly discarded: string[];
-}
-
-export function isBackground(layer: Layer): boolean {
-  return (layer.kind === 'pixel' || layer.kind === 'fill') && layer.background === true;
 }
 
 /** Position of every layer in the flattened stack: 0 = bottom-most (groups come below their children). */

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { layerById, parentOf } from '../../src/engine/tree.js';
+import { call, hashEditor, newSession, ok } from '../support/session.js';
+import { addPixel, current, edit, named, newDoc, select, solid } from './layer-fixtures.js';
+
+/** Top-to-bottom names of the top level, as get_layer_structure reports them. */
+async function panel(s: ReturnType<typeof newSession>): Promise<string[]> {
+  const r = await ok(s, 'get_layer_structure');
+  return (r.layers as { name: string }[]).map((l) => l.name);
+}
+
+async function rejects(s: ReturnType<typeof newSession>, name: string, args: unknown, code: string) {
+  const before = s.editor.snapshot;
+  const hash = hashEditor(before);
+  const r = await call(s, name, args);
+  expect(r.ok, `${name} should fail`).toBe(false);
+  if (!r.ok) expect(r.error.code).toBe(code);
+  expect(s.editor.snapshot).toBe(before);
+  expect(hashEditor(s.editor.snapshot)).toBe(hash);
+  return r.ok ? undefined : r.error;
+}
+
+describe('create_layer, rename_layer, delete_layer, duplicate_layer', () => {
+  it('creates above the active layer and activates it; renames and deletes the active layer', async () => {
+    const s = newSession();
+    await newDoc(s);
+    await ok(s, 'create_layer', { name: 'a' });
+    await ok(s, 'create_layer', { name: 'b' });
+    edit(s, (st) => ({ ...st, active: named(st, 'a').id, selected: [named(st, 'a').id] }));
+    await ok(s, 'create_layer', { name: 'c' });
+    expect(await panel(s)).toEqual(['b', 'c', 'a', '背景']);
+    const r = await ok(s, 'rename_layer', { new_name: 'C' });
+    expect(r).toMatchObject({ old_name: 'c', layer: { name: 'C' } });
+    const d = await ok(s, 'delete_layer');
+    // Photoshop activates the layer below the deleted one.
+    expect(d).toMatchObject({ deleted: 'C', active_layer: 'a' });
+    expect(await panel(s)).toEqual(['b', 'a', '背景']);
+  });
+
+  it('duplicates as "<name> 拷贝" above the original, sharing pixels', async () => {
+    const s = newSession();
+    await newDoc(s);
+    edit(s, (st) => addPixel(st, '花', solid({ x: 2, y: 2, w: 5, h: 5 }, [200, 10, 10, 255])));
+    edit(s, (st) => select(st, '花'));
+    const r = await ok(s, 'duplicate_layer');
+    expect(r).toMatchObject({
+      source: '花',
+      layer: { name: '花 拷贝', bounds: { left: 2, top: 2, width: 5 } },
+    });
+    expect(await panel(s)).toEqual(['花 拷贝', '花', '背景']);
+    const st = current(s);
+    const copy = named(st, '花 拷贝');
+    const orig = named(st, '花');
+    if (copy.kind !== 'pixel' || orig.kind !== 'pixel') throw new Error('pixel layers expected');
+    expect(copy.raster.data).toBe(orig.raster.data);
+    expect(st.active).toBe(copy.id);
+  });
+
+  it('refuses to delete the only layer and to rename a locked layer', async () => {
+    const s = newSession();
+    await newDoc(s);
+    await rejects(s, 'delete_layer', {}, 'invalid_state');
+    await ok(s, 'create_layer', { name: 'x' });
+    await ok(s, 'lock_layer', { name: 'x', locked: true });
+    await rejects(s, 'rename_layer', { new_name: 'y' }, 'locked');
+    await rejects(s, 'delete_layer', {}, 'locked');
+  });
+});
+
+describe('align_layers', () => {
+  async function threeBoxes() {
+    const s = newSession();
+    await newDoc(s, 100, 60);
+    edit(s, (st) => addPixel(st, 'a', solid({ x: 10, y: 5, w: 10, h: 10 }, [255, 0, 0, 255])));
+    edit(s, (st) => addPixel(st, 'b', solid({ x: 40, y: 20, w: 20, h: 6 }, [0, 255, 0, 255])));
+    edit(s, (st) => addPixel(st, 'c', solid({ x: 70, y: 30, w: 4, h: 20 }, [0, 0, 255, 255])));
+    return s;
+  }
+  const box = (s: ReturnType<typeof newSession>, n: string) => {
+    const l = named(current(s), n);
+    if (l.kind !== 'pixel') throw new Error('pixel expected');
+    return [l.raster.x, l.raster.y, l.raster.w, l.raster.h];
+  };
+
+  it('aligns two or more selected layers to their union bounds', async () => {
+    const s = await threeBoxes();
+    await ok(s, 'select_layers', { names: ['a', 'b', 'c'] });
+    const r = await ok(s, 'align_layers', { type: 'right' });
+    expect(r).toMatchObject({ to: 'selection', moved: 2 });
+    expect([box(s, 'a')[0]! + 10, box(s, 'b')[0]! + 20, box(s, 'c')[0]! + 4]).toEqual([74, 74, 74]);
+    await ok(s, 'align_layers', { type: 'centerV' });
+    // Union is y 5..50: centre 27.5 → each layer's centre lands there (rounded to whole pixels).
+    expect(box(s, 'a')[1]).toBe(23);
+    expect(box(s, 'b')[1]).toBe(25);
+    expect(box(s, 'c')[1]).toBe(18);
+  });
+
+  it('aligns a single selected layer to the canvas', async () => {
+    const s = await threeBoxes();
+    await ok(s, 'select_layers', { names: ['b'] });
+    await ok(s, 'align_layers', { type: 'centerH' });
+    expect(box(s, 'b')).toEqual([40, 20, 20, 6]);
+    await ok(s, 'align_layers', { type: 'bottom' });
+    expect(box(s, 'b')).toEqual([40, 54, 20, 6]);
+    await ok(s, 'align_layers', { type: 'left' });
+    expect(box(s, 'b')).toEqual([0, 54, 20, 6]);
+  });
+
+  it('refuses the background and locked layers, changing nothing', async () => {
+    const s = await threeBoxes();
+    await ok(s, 'select_layers', { names: ['a', '背景'] });
+    await rejects(s, 'align_layers', { type: 'left' }, 'invalid_state');
+    await ok(s, 'lock_layer', { name: 'c', locked: true });
+    await ok(s, 'select_layers', { names: ['a', 'c'] });
+    await rejects(s, 'align_layers', { type: 'top' }, 'locked');
+  });
+});
+
+describe('create_layer_group and move_layer_to_group', () => {
+  it('creates a group once and says whether it created', async () => {
+    const s = newSession();
+    await newDoc(s);
+    expect(await ok(s, 'create_layer_group', { name: '组' })).toMatchObject({ created: true });
+    const again = await ok(s, 'create_layer_group', { name: '组' });
+    expect(again).toMatchObject({ created: false, group: { name: '组', type: 'group' } });
+    expect(s.editor.snapshot.docs[0]!.history.labels.filter((l) => l === '创建图层组')).toHaveLength(1);
+  });
+
+  it('moves the active layer to the top of the named group', async () => {
+    const s = newSession();
+    await newDoc(s);
+    await ok(s, 'create_layer_group', { name: '组' });
+    await ok(s, 'create_layer', { name: '旧' });
+    await ok(s, 'move_layer_to_group', { group_name: '组' });
+    await ok(s, 'create_layer', { name: '新' });
+    await ok(s, 'move_layer_to_group', { group_name: '组' });
+    const st = current(s);
+    const group = named(st, '组');
+    expect(group.kind === 'group' && group.children.map((id) => layerById(st, id).name)).toEqual([
+      '旧',
+      '新',
+    ]);
+    expect(parentOf(st, named(st, '新').id)).toBe(group.id);
+  });
+
+  it('refuses a missing group (with close names), a non-group and moving a group into itself', async () => {
+    const s = newSession();
+    await newDoc(s);
+    await ok(s, 'create_layer_group', { name: '前片组' });
+    await ok(s, 'create_layer', { name: '图层' });
+    const e = await rejects(s, 'move_layer_to_group', { group_name: '前片' }, 'not_found');
+    expect(e?.details).toMatchObject({ closest: ['前片组'] });
+    await rejects(s, 'move_layer_to_group', { group_name: '背景' }, 'invalid_state');
+    await ok(s, 'select_layers', { names: ['前片组'] });
+    await rejects(s, 'move_layer_to_group', { group_name: '前片组' }, 'invalid_state');
+  });
+});
