@@ -71,7 +71,9 @@ export async function benchMemory(): Promise<string[]> {
 
   global.gc?.();
   const meta0 = historyBytes(session.editor.snapshot);
-  const ab0 = process.memoryUsage().arrayBuffers;
+  // `external`, not `arrayBuffers`: layer buffers are growable SharedArrayBuffers, which V8 counts (through
+  // their weights, src/engine/raster.ts) in external memory only.
+  const ab0 = process.memoryUsage().external;
   const metadataCalls: [string, Record<string, unknown>][] = [
     ['move_layer', { name: 'L1', dx: 10, dy: -5 }],
     ['set_layer_opacity', { name: 'L1', opacity: 60 }],
@@ -83,9 +85,9 @@ export async function benchMemory(): Promise<string[]> {
   for (let round = 0; round < 5; round++) for (const [n, a] of metadataCalls) await must(session, n, a);
   global.gc?.();
   const meta1 = historyBytes(session.editor.snapshot);
-  const ab1 = process.memoryUsage().arrayBuffers;
+  const ab1 = process.memoryUsage().external;
   lines.push(
-    `metadata-only: 30 calls (move, opacity, blend, visibility, lock) on 4000×4000 layers: pixel bytes in history ${mib(meta0)} → ${mib(meta1)} (+${mib(meta1 - meta0)}; one layer is ${mib(layerBytes)}), process arrayBuffers +${mib(ab1 - ab0)}`,
+    `metadata-only: 30 calls (move, opacity, blend, visibility, lock) on 4000×4000 layers: pixel bytes in history ${mib(meta0)} → ${mib(meta1)} (+${mib(meta1 - meta0)}; one layer is ${mib(layerBytes)}), process external memory +${mib(ab1 - ab0)}`,
   );
 
   const before = historyBytes(session.editor.snapshot);

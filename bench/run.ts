@@ -1,5 +1,6 @@
 /** `npm run bench`: every benchmark, each printing its figures beside a baseline measured in the same run. */
 import { benchAdjust } from './adjust.js';
+import { benchComposite } from './composite.js';
 import { benchDispatch } from './dispatch.js';
 import { benchHttp } from './http.js';
 import { benchMemory } from './memory.js';
@@ -9,6 +10,7 @@ const suites: [string, () => Promise<string[]>][] = [
   ['memory', benchMemory],
   ['http', benchHttp],
   ['adjust', benchAdjust],
+  ['composite', benchComposite],
 ];
 
 const only = process.argv.slice(2);

@@ -6,7 +6,16 @@
  */
 import { WHITE } from './factory.js';
 import type { DocState, Guide, Layer, LayerMask, Mask, Raster, Rect, RGB } from './model.js';
-import { alphaBounds, EMPTY_RECT, emptyRaster, intersectRect, isEmptyRect, trimRaster } from './raster.js';
+import {
+  allocMask,
+  allocPixels,
+  alphaBounds,
+  EMPTY_RECT,
+  emptyRaster,
+  intersectRect,
+  isEmptyRect,
+  trimRaster,
+} from './raster.js';
 import { renderSmart, scaleSmart } from './smart.js';
 import { isUniformScale, renderTextSpec, scaleTextSpec } from './text.js';
 import { scaleMask, scaleRaster } from './transform.js';
@@ -15,10 +24,6 @@ import { scaleMask, scaleRaster } from './transform.js';
 export const BACKGROUND_COLOR: RGB = WHITE;
 
 /** Whether `layer` is Photoshop's background layer (a fill or pixel layer flagged `background`). */
-export function isBackground(layer: Layer): boolean {
-  return (layer.kind === 'pixel' || layer.kind === 'fill') && layer.background === true;
-}
-
 function shifted<T extends Rect>(r: T, dx: number, dy: number): T {
   return dx === 0 && dy === 0 ? r : { ...r, x: r.x + dx, y: r.y + dy };
 }
@@ -54,7 +59,7 @@ function shiftLayer(layer: Layer, dx: number, dy: number): Layer {
 export function cropMask<T extends Mask>(m: T, rect: Rect): T {
   const common = intersectRect(m, rect);
   if (common.x === m.x && common.y === m.y && common.w === m.w && common.h === m.h) return m;
-  const data = new Uint8Array(Math.max(0, common.w * common.h));
+  const data = allocMask(common.w * common.h);
   for (let row = 0; row < common.h; row++) {
     const s = (common.y + row - m.y) * m.w + (common.x - m.x);
     data.set(m.data.subarray(s, s + common.w), row * common.w);
@@ -68,7 +73,7 @@ function cropPixels(r: Raster, rect: Rect): Raster {
   const common = intersectRect(r, rect);
   if (isEmptyRect(common)) return emptyRaster();
   if (common.x === r.x && common.y === r.y && common.w === r.w && common.h === r.h) return r;
-  const out = new Uint8ClampedArray(common.w * common.h * 4);
+  const out = allocPixels(common.w * common.h * 4);
   for (let row = 0; row < common.h; row++) {
     const s = ((common.y + row - r.y) * r.w + (common.x - r.x)) * 4;
     out.set(r.data.subarray(s, s + common.w * 4), row * common.w * 4);
@@ -82,7 +87,7 @@ function cropPixels(r: Raster, rect: Rect): Raster {
  */
 function backgroundRaster(r: Raster, canvas: Rect, oldCanvas: Rect, color: RGB): Raster {
   if (r.x === canvas.x && r.y === canvas.y && r.w === canvas.w && r.h === canvas.h) return r;
-  const data = new Uint8ClampedArray(canvas.w * canvas.h * 4);
+  const data = allocPixels(canvas.w * canvas.h * 4);
   const kept = intersectRect(oldCanvas, canvas);
   for (let y = 0; y < canvas.h; y++) {
     const inOldRow = y >= kept.y && y < kept.y + kept.h;

@@ -15,6 +15,7 @@
 import sharp from 'sharp';
 import { fail } from './errors.js';
 import type { DocState, Effects, Layer, Raster, RGB } from './model.js';
+import { sharePixels } from './raster.js';
 
 // On glibc without jemalloc sharp defaults to one thread (engine.md §2.1).
 sharp.concurrency(2);
@@ -64,7 +65,7 @@ export async function roundTripRaster(r: Raster): Promise<Raster> {
 
 async function roundTripPixels({ data, w, h }: Raster): Promise<Uint8ClampedArray> {
   const buf = await roundTripData(data, w, h, 4);
-  const out = new Uint8ClampedArray(buf.buffer, buf.byteOffset, buf.byteLength);
+  const out = sharePixels(buf); // into shared memory, as every document buffer (raster.ts)
   for (let i = 3; i < out.length; i += 4) out[i] = data[i]!;
   return out;
 }

@@ -9,7 +9,17 @@
 import sharp from 'sharp';
 import { fail } from './errors.js';
 import type { Mask, Raster, Rect } from './model.js';
-import { cropRaster, EMPTY_RECT, intersectRect, isEmptyRect, trimRaster, unionRect } from './raster.js';
+import {
+  allocMask,
+  copyPixels,
+  cropRaster,
+  EMPTY_RECT,
+  intersectRect,
+  isEmptyRect,
+  shareMask,
+  trimRaster,
+  unionRect,
+} from './raster.js';
 
 // On glibc without jemalloc sharp defaults to one thread (engine.md §2.1).
 sharp.concurrency(2);
@@ -86,14 +96,14 @@ function covers(outer: Rect, inner: Rect): boolean {
 /** A fully selected rectangle (cut to the canvas); empty when it lies outside. */
 export function rectMask(rect: Rect, width: number, height: number): Mask {
   const r = intersectRect(rect, canvasOf(width, height));
-  return { ...r, data: new Uint8Array(Math.max(0, r.w * r.h)).fill(255), outside: 0 };
+  return { ...r, data: allocMask(r.w * r.h).fill(255), outside: 0 };
 }
 
 /** The part of `m` inside `rect` (the same object when it already lies inside). */
 function cropTo(m: Mask, rect: Rect): Mask {
   const common = intersectRect(m, rect);
   if (common.x === m.x && common.y === m.y && common.w === m.w && common.h === m.h) return m;
-  const data = new Uint8Array(Math.max(0, common.w * common.h));
+  const data = allocMask(common.w * common.h);
   for (let row = 0; row < common.h; row++) {
     const s = (common.y + row - m.y) * m.w + (common.x - m.x);
     data.set(m.data.subarray(s, s + common.w), row * common.w);
@@ -167,7 +177,7 @@ export function sampleMask(m: Mask, rect: Rect): Uint8Array | number {
 
 /** 255 − m everywhere, the value beyond the rectangle included (Photoshop's Select › Inverse). */
 export function invertMask(m: Mask): Mask {
-  const data = new Uint8Array(m.data.length);
+  const data = allocMask(m.data.length);
   for (let i = 0; i < data.length; i++) data[i] = 255 - m.data[i]!;
   return { x: m.x, y: m.y, w: m.w, h: m.h, data, outside: m.outside === 255 ? 0 : 255 };
 }
@@ -175,7 +185,7 @@ export function invertMask(m: Mask): Mask {
 /** The alpha channel of a raster as a selection (Ctrl-click on a layer thumbnail), cut to the canvas. */
 export function alphaMask(r: Raster, width: number, height: number): Mask {
   const rect = intersectRect(r, canvasOf(width, height));
-  const data = new Uint8Array(Math.max(0, rect.w * rect.h));
+  const data = allocMask(rect.w * rect.h);
   for (let y = 0; y < rect.h; y++) {
     let s = ((rect.y + y - r.y) * r.w + (rect.x - r.x)) * 4 + 3;
     const d = y * rect.w;
@@ -224,7 +234,7 @@ export async function featherMask(m: Mask, radius: number, width: number, height
   if (info.width !== area.w || info.height !== area.h || info.channels !== 1) {
     fail('internal', `羽化结果尺寸异常：${info.width}×${info.height}×${info.channels}`);
   }
-  const blurred = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  const blurred = shareMask(data); // into shared memory, as every document buffer (raster.ts)
   return trimMask({ ...area, data: blurred, outside: inside.outside });
 }
 
@@ -258,9 +268,7 @@ export function fillPixels(
   const outRect = preserveAlpha || isEmptyRect(area) ? raster : unionRect(raster, area);
   const grown =
     outRect.x !== raster.x || outRect.y !== raster.y || outRect.w !== raster.w || outRect.h !== raster.h;
-  const out: Raster = grown
-    ? cropRaster(raster, outRect)
-    : { ...raster, data: new Uint8ClampedArray(raster.data) };
+  const out: Raster = grown ? cropRaster(raster, outRect) : { ...raster, data: copyPixels(raster.data) };
   if (isEmptyRect(area) || opacity <= 0) return grown ? trimRaster(out) : out;
 
   const coverage = mask ? sampleMask(mask, area) : 255;

@@ -16,7 +16,7 @@
 import sharp from 'sharp';
 import { fail } from './errors.js';
 import type { Mask, Raster, Rect } from './model.js';
-import { trimRaster } from './raster.js';
+import { allocMask, allocPixels, shareMask, sharePixels, trimRaster } from './raster.js';
 
 // On glibc without jemalloc sharp defaults to one thread (engine.md §2.1).
 sharp.concurrency(2);
@@ -42,14 +42,14 @@ interface Plane extends Rect {
   readonly data: Pixels;
 }
 
+/** A new buffer of `like`'s kind, in shared memory (results end up in documents; see raster.ts). */
 function sameKind(like: Pixels, length: number): Pixels {
-  return like instanceof Uint8ClampedArray ? new Uint8ClampedArray(length) : new Uint8Array(length);
+  return like instanceof Uint8ClampedArray ? allocPixels(length) : allocMask(length);
 }
 
+/** sharp's output as `like`'s kind, copied into shared memory (one memcpy, small beside the operation). */
 function fromBuffer(like: Pixels, buf: Buffer): Pixels {
-  return like instanceof Uint8ClampedArray
-    ? new Uint8ClampedArray(buf.buffer, buf.byteOffset, buf.byteLength)
-    : new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  return like instanceof Uint8ClampedArray ? sharePixels(buf) : shareMask(buf);
 }
 
 function rawInput(data: Pixels, w: number, h: number, channels: 1 | 4) {
@@ -194,7 +194,7 @@ async function resampleData(p: Plane, w: number, h: number, channels: 1 | 4): Pr
     data.byteOffset % 2 === 0
       ? new Uint16Array(data.buffer, data.byteOffset, data.byteLength / 2)
       : new Uint16Array(new Uint8Array(data).buffer);
-  const out = new Uint8ClampedArray(out16.length);
+  const out = allocPixels(out16.length);
   for (let i = 0; i < out.length; i++) out[i] = out16[i]! / WIDE; // clamped and rounded by the array
   return out;
 }

@@ -14,13 +14,14 @@
  * Lock All (on the layer or a group above it) refuses every change; applying a mask also needs unlocked pixels.
  */
 import { fail } from '../engine/errors.js';
+import { isBackground } from '../engine/factory.js';
 import type { DocState, Layer, LayerMask, PixelLayer, Raster } from '../engine/model.js';
-import { emptyRaster, isEmptyRect, trimRaster } from '../engine/raster.js';
+import { copyPixels, emptyRaster, isEmptyRect, trimRaster } from '../engine/raster.js';
 import { sampleMask } from '../engine/selection.js';
 import { childrenOf, layerById, parentOf, setLayer } from '../engine/tree.js';
 import { boundsReport, KIND_NAMES, layerSummary } from './describe.js';
 import { assertFree, commitActive, unchanged } from './effects.js';
-import { clipBase, isBackground } from './merge.js';
+import { clipBase } from './merge.js';
 import { activeDoc, layerNamed } from './resolve.js';
 import type { HandlerTable, Payload } from './types.js';
 
@@ -61,7 +62,7 @@ export function applyMaskToRaster(r: Raster, m: LayerMask): Raster {
   const cover = sampleMask(m, r);
   if (cover === 255) return r;
   if (cover === 0) return emptyRaster();
-  const data = new Uint8ClampedArray(r.data);
+  const data = copyPixels(r.data);
   const n = r.w * r.h;
   for (let i = 0, j = 3; i < n; i++, j += 4) {
     const k = typeof cover === 'number' ? cover : cover[i]!;

@@ -23,7 +23,7 @@
  */
 import sharp from 'sharp';
 import type { Raster, Rect } from '../model.js';
-import { intersectRect, isEmptyRect, unionRect } from '../raster.js';
+import { allocPixels, intersectRect, isEmptyRect, sharePixels, unionRect } from '../raster.js';
 import { assertTransformSize } from '../transform.js';
 
 // On glibc without jemalloc sharp defaults to one thread (engine.md §2.1).
@@ -161,7 +161,7 @@ async function sharpBlur(r: Raster, sigma: number, ext: Sides, exact = false): P
     ? ({ sigma, precision: 'float', minAmplitude: EXACT_MIN_AMPLITUDE } as const)
     : { sigma, minAmplitude: BLUR_MIN_AMPLITUDE };
   const buf = await img.blur(mask).raw().toBuffer();
-  return new Uint8ClampedArray(buf.buffer, buf.byteOffset, buf.byteLength);
+  return sharePixels(buf); // into shared memory, as every document buffer (raster.ts)
 }
 
 /**
@@ -228,7 +228,7 @@ async function shrunkBlur(r: Raster, sigma: number, ext: Sides, f: number): Prom
   };
   const ax = axis(W, w);
   const ay = axis(H, h);
-  const out = new Uint8ClampedArray(W * H * 4);
+  const out = allocPixels(W * H * 4);
   for (let Y = 0; Y < H; Y++) {
     const r0 = ay.i0[Y]! * w;
     const r1 = ay.i1[Y]! * w;
@@ -323,7 +323,7 @@ function smallBlur(r: Raster, sigma: number, ext: Sides, edge: BlurOptions['edge
     return dst;
   };
   const blurred = pass(pass(pre, true), false);
-  const out = new Uint8ClampedArray(W * H * 4);
+  const out = allocPixels(W * H * 4);
   for (let i = 0; i < out.length; i += 4) {
     const a = blurred[i + 3]!;
     if (a < 0.5) continue;

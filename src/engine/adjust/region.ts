@@ -4,7 +4,7 @@
  * selection is document-space; a layer raster has its own offset.
  */
 import type { Mask, Raster, Rect } from '../model.js';
-import { cropRaster, EMPTY_RECT, isEmptyRect } from '../raster.js';
+import { allocPixels, copyPixels, cropRaster, EMPTY_RECT, isEmptyRect } from '../raster.js';
 import type { ColorKernel } from './lut.js';
 
 /**
@@ -81,11 +81,11 @@ export function selectionTouches(rect: Rect, selection: Mask | null): boolean {
 export function applyColorKernel(r: Raster, kernel: ColorKernel, selection: Mask | null): Raster {
   const src = r.data;
   if (!selection) {
-    const dst = new Uint8ClampedArray(src.length);
+    const dst = allocPixels(src.length); // shared memory, as every document buffer (raster.ts)
     kernel(src, dst, 0, src.length);
     return { x: r.x, y: r.y, w: r.w, h: r.h, data: dst };
   }
-  const dst = src.slice();
+  const dst = copyPixels(src);
   forEachSelectedRun(r, selection, (from, to, mask, mi) => {
     kernel(src, dst, from, to);
     if (mask === null) return;

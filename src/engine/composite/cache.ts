@@ -15,7 +15,7 @@
  * composite (648 MB), not two.
  */
 import type { DocState, Layer, Raster, Rect } from '../model.js';
-import { EMPTY_RECT, intersectRect, isEmptyRect, unionRect } from '../raster.js';
+import { allocPixels, copyPixels, EMPTY_RECT, intersectRect, isEmptyRect, unionRect } from '../raster.js';
 import { canvasRect, layerExtent } from './bounds.js';
 import { renderInto } from './compositor.js';
 
@@ -72,7 +72,8 @@ export class CompositeCache {
         if (isEmptyRect(r)) {
           out = prevComposite;
         } else {
-          const data = this.handedOut ? prevComposite.data.slice() : prevComposite.data;
+          // In shared memory (not `slice()`), so that the compositor's worker can write into it too.
+          const data = this.handedOut ? copyPixels(prevComposite.data) : prevComposite.data;
           renderInto(state, r, data, canvas.w, r.x, r.y);
           this.renders++;
           out = { ...canvas, data };
@@ -97,7 +98,7 @@ export class CompositeCache {
   }
 
   private full(state: DocState, canvas: Rect): Raster {
-    const data = new Uint8ClampedArray(canvas.w * canvas.h * 4);
+    const data = allocPixels(canvas.w * canvas.h * 4);
     renderInto(state, canvas, data, canvas.w, 0, 0);
     this.renders++;
     this.fullRenders++;

@@ -12,11 +12,17 @@ import type { BlendMode, DocState, LayerMask, Raster, Rect, RGB } from '../model
 import { blankRaster, intersectRect, isEmptyRect } from '../raster.js';
 import { kernelFor } from './blend.js';
 import { canvasRect } from './bounds.js';
-import { buildPlan, type GroupNode, type LeafNode, type PlanItem, type PlanNode } from './plan.js';
+import { renderParallel } from './parallel.js';
+import { buildPlan, type GroupNode, type LeafNode, type Plan, type PlanItem, type PlanNode } from './plan.js';
 import { finishRow, lerpRow, maskCoverage } from './strip.js';
 
 /** Pixels per strip: 32 K pixels × 16 bytes = 512 KiB of accumulator, which stays in L2 across layers. */
 const STRIP_PIXELS = 32 * 1024;
+
+/** Rows per strip when rendering `rect`: a function of the rectangle alone, so every thread cuts alike. */
+function stripRows(rect: Rect): number {
+  return Math.max(1, Math.min(rect.h, Math.floor(STRIP_PIXELS / rect.w)));
+}
 
 /** Composites the document inside `rect` (default: the canvas). Pixels with no content stay transparent. */
 export function renderDocument(state: DocState, rect: Rect = canvasRect(state)): Raster {
@@ -29,6 +35,10 @@ export function renderDocument(state: DocState, rect: Rect = canvasRect(state)):
  * Composites `rect` of the document into `out`, an RGBA8 buffer `stride` pixels wide, with the rectangle's
  * top-left pixel landing at (`ox`, `oy`). Every pixel of the rectangle is written, transparent ones included,
  * so `out` may hold anything beforehand (the composite cache renders a dirty rectangle into a copy).
+ *
+ * Synchronous, but a large render may be shared with the compositor's worker thread (parallel.ts): both
+ * threads take strips from one counter, and this call returns once all of them are written. A strip's
+ * pixels depend only on the plan and the strip, so the result is byte for byte the same either way.
  */
 export function renderInto(
   state: DocState,
@@ -43,9 +53,32 @@ export function renderInto(
   }
   if (isEmptyRect(rect)) return;
   const plan = buildPlan(state, rect);
+  const strips = Math.ceil(rect.h / stripRows(rect));
+  const share = (next: () => number) => renderStrips(plan, out, stride, ox, oy, next);
+  if (renderParallel({ state, plan, strips, out, stride, ox, oy }, share)) return;
+  let i = 0;
+  share(() => i++);
+}
+
+/**
+ * Renders the strips of `plan` that `next` hands out (strip i covers rows rect.y + i·stripRows(rect) on)
+ * until it returns a number past the last strip. The main thread and the worker each call this with a
+ * shared counter; alone, the main thread counts 0, 1, 2….
+ */
+export function renderStrips(
+  plan: Plan,
+  out: Uint8ClampedArray,
+  stride: number,
+  ox: number,
+  oy: number,
+  next: () => number,
+): void {
+  const rect = plan.rect;
   const f = new Frame(rect);
+  const strips = Math.ceil(rect.h / f.stripH);
   const bottom = rect.y + rect.h;
-  for (let y0 = rect.y; y0 < bottom; y0 += f.stripH) {
+  for (let i = next(); i < strips; i = next()) {
+    const y0 = rect.y + i * f.stripH;
     const h = Math.min(f.stripH, bottom - y0);
     f.y0 = y0;
     const acc = f.floats(0);
@@ -72,7 +105,7 @@ class Frame {
   private readonly fillRows = new Map<RGB, Uint8ClampedArray>();
 
   constructor(readonly rect: Rect) {
-    this.stripH = Math.max(1, Math.min(rect.h, Math.floor(STRIP_PIXELS / rect.w)));
+    this.stripH = stripRows(rect);
     this.cov = new Float32Array(rect.w);
   }
 

@@ -19,7 +19,7 @@ import type {
   RGB,
   StrokeEffect,
 } from '../model.js';
-import { intersectRect, isEmptyRect, maskAt, unionRect } from '../raster.js';
+import { allocPixels, intersectRect, isEmptyRect, maskAt, unionRect } from '../raster.js';
 import { boxBlur3, distanceTransform, gaussBoxRadii } from './distance.js';
 
 export interface EffectPaint {
@@ -53,6 +53,19 @@ export function effectPaints(layer: Layer): EffectPaints {
     memo.set(layer, paints);
   }
   return paints;
+}
+
+/** The effect rasters of `layer` if they have been computed, without computing them. */
+export function knownEffects(layer: Layer): EffectPaints | undefined {
+  return memo.get(layer);
+}
+
+/**
+ * Hands the compositor's worker the effect rasters the main thread already computed for `layer` (its copy
+ * of the layer object, cloned from the main thread's), so that it does not compute them again.
+ */
+export function primeEffects(layer: Layer, paints: EffectPaints): void {
+  if (hasEffects(layer)) memo.set(layer, paints);
 }
 
 /** `content` (the layer's own extent) grown to everything its effects can cover. */
@@ -156,7 +169,7 @@ function renderEffects(layer: Layer): EffectPaints {
 
 /** A raster of `color` whose alpha is `alpha` (0..1) over `rect`. */
 function colorRaster(rect: Rect, color: RGB, alpha: Float32Array): Raster {
-  const data = new Uint8ClampedArray(rect.w * rect.h * 4);
+  const data = allocPixels(rect.w * rect.h * 4);
   for (let i = 0, o = 0; i < alpha.length; i++, o += 4) {
     data[o] = color.r;
     data[o + 1] = color.g;

@@ -5,6 +5,7 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { EditorError } from '../errors.js';
 import type { Raster } from '../model.js';
+import { sharePixels } from '../raster.js';
 
 // On glibc without jemalloc sharp defaults to one thread, which makes most operations ~2× slower (engine.md §0).
 sharp.concurrency(2);
@@ -147,7 +148,7 @@ export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImag
     if (info.channels !== 4) {
       throw new Error(`解码结果为 ${info.channels} 通道`);
     }
-    const pixels = new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength);
+    const pixels = sharePixels(data); // into shared memory, as every document buffer (raster.ts)
     return {
       raster: { x: 0, y: 0, w: info.width, h: info.height, data: pixels },
       dpi: cleanDpi(meta.density),

@@ -43,7 +43,7 @@ import type {
   StrokeEffect,
   TextSpec,
 } from '../model.js';
-import { cropRaster, emptyRaster, solidRaster } from '../raster.js';
+import { allocMask, allocPixels, cropRaster, emptyRaster, sharePixels, solidRaster } from '../raster.js';
 import { psdFontName, renderTextSpec, TEXT_BASELINE_EM } from '../text.js';
 import { decodeImage, encodePng } from './image-codec.js';
 
@@ -98,7 +98,8 @@ function setUpAgPsd(): void {
   const createImageData = (width: number, height: number) => ({
     width,
     height,
-    data: new Uint8ClampedArray(width * height * 4),
+    // Decoded layers land in documents: shared memory (raster.ts).
+    data: allocPixels(width * height * 4),
     colorSpace: 'srgb' as const,
   });
   // ag-psd's declarations name DOM types (HTMLCanvasElement, ImageData) that lib ES2023 lacks.
@@ -562,9 +563,9 @@ function unitsToPx(u: UnitsValue | undefined, dpi: number): number {
 /** Straight RGBA8 from ag-psd pixel data of any depth. */
 function toRgba8(p: AgPixelData): Uint8ClampedArray {
   const d = p.data;
-  if (d instanceof Uint8ClampedArray) return d;
-  if (d instanceof Uint8Array) return new Uint8ClampedArray(d.buffer, d.byteOffset, d.byteLength);
-  const out = new Uint8ClampedArray(d.length);
+  // 8-bit data is used as it is when already in shared memory (allocated by createImageData), else copied.
+  if (d instanceof Uint8ClampedArray || d instanceof Uint8Array) return sharePixels(d);
+  const out = allocPixels(d.length);
   if (d instanceof Uint16Array) {
     for (let i = 0; i < d.length; i++) out[i] = Math.round(d[i]! / 257);
   } else {
@@ -593,7 +594,7 @@ function maskOf(l: AgLayer): LayerMask | undefined {
   if (!img) return { x: 0, y: 0, w: 0, h: 0, data: new Uint8Array(0), outside, enabled };
   const src = toRgba8(img);
   const n = img.width * img.height;
-  const data = new Uint8Array(n);
+  const data = allocMask(n);
   for (let i = 0; i < n; i++) data[i] = src[i * 4]!;
   return { x: m.left ?? 0, y: m.top ?? 0, w: img.width, h: img.height, data, outside, enabled };
 }
