@@ -8,6 +8,7 @@ import { Editor, type Transaction } from '../engine/editor.js';
 import { EditorError } from '../engine/errors.js';
 import { closest } from '../engine/names.js';
 import { Workspace } from '../engine/workspace.js';
+import { EMPTY_GARMENT_MEMORY, type GarmentMemory } from '../garment/types.js';
 import { allTools, findTool } from '../registry/index.js';
 import { handlers } from '../tools/index.js';
 import type { Handler, Payload, ToolContext } from '../tools/types.js';
@@ -31,6 +32,8 @@ export class Session {
   readonly editor = new Editor();
   /** The uploaded garment photo the garment tools read (workspace-relative), or null when none was given. */
   garmentPhoto: string | null = null;
+  /** What the garment tools know (piece analysis, extraction, preview, application); replaced only by a call that succeeded. */
+  garment: GarmentMemory = EMPTY_GARMENT_MEMORY;
   private readonly transcript: string | undefined;
   private readonly onInternalError: (err: unknown) => void;
   private queue: Promise<unknown> = Promise.resolve();
@@ -106,11 +109,25 @@ export class Session {
 
     const tx = this.editor.begin();
     const warnings: string[] = [];
-    const ctx: ToolContext = { tx, workspace: this.workspace, warn: (m) => warnings.push(m) };
+    let staged: { garmentPhoto?: string | null; garment?: GarmentMemory } = {};
+    const ctx: ToolContext = {
+      tx,
+      workspace: this.workspace,
+      session: {
+        garmentPhoto: this.garmentPhoto,
+        garment: this.garment,
+        stage: (change) => {
+          staged = { ...staged, ...change };
+        },
+      },
+      warn: (m) => warnings.push(m),
+    };
     let payload: Payload;
     try {
       payload = await handler(checked.args as never, ctx);
       this.editor.commit(tx, tool.label, tool.effect !== 'read');
+      if (staged.garmentPhoto !== undefined) this.garmentPhoto = staged.garmentPhoto;
+      if (staged.garment !== undefined) this.garment = staged.garment;
     } catch (err) {
       if (err instanceof EditorError) {
         return failure(err.code, err.message, {

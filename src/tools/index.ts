@@ -5,6 +5,7 @@ import { colorHandlers } from './color.js';
 import { documentsHandlers } from './documents.js';
 import { effectsHandlers } from './effects.js';
 import { filesHandlers } from './files.js';
+import { garmentHandlers } from './garment.js';
 import { groupingHandlers } from './grouping.js';
 import { layerPropsHandlers } from './layer-props.js';
 import { masksHandlers } from './masks.js';
@@ -19,6 +20,7 @@ export const handlers: HandlerTable = {
   ...documentsHandlers,
   ...effectsHandlers,
   ...filesHandlers,
+  ...garmentHandlers,
   ...groupingHandlers,
   ...layerPropsHandlers,
   ...masksHandlers,

@@ -1,6 +1,7 @@
 /** What a tool handler receives and returns. Argument types come from the registry, never restated. */
 import type { Transaction } from '../engine/editor.js';
 import type { Workspace } from '../engine/workspace.js';
+import type { GarmentMemory } from '../garment/types.js';
 import type { ArgsOf, ToolName } from '../registry/index.js';
 
 export interface ImageOut {
@@ -13,9 +14,21 @@ export interface ImageOut {
 /** A handler's result fields; the protocol adds `ok: true`. */
 export type Payload = { readonly [key: string]: unknown; readonly images?: readonly ImageOut[] };
 
+/**
+ * Per-session data beside the documents: the garment photo and the garment tools' memory. Handlers read it and
+ * stage changes; the session applies staged changes only when the call succeeds.
+ */
+export interface SessionData {
+  /** The uploaded garment photo (workspace-relative), or null. */
+  readonly garmentPhoto: string | null;
+  readonly garment: GarmentMemory;
+  stage(change: { readonly garmentPhoto?: string | null; readonly garment?: GarmentMemory }): void;
+}
+
 export interface ToolContext {
   readonly tx: Transaction;
   readonly workspace: Workspace;
+  readonly session: SessionData;
   /** Adds a note to the result (e.g. several layers share the name that was asked for). */
   warn(message: string): void;
 }

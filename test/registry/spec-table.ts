@@ -335,6 +335,7 @@ export const DESIGN_GROUP_E = [
   'get_canvas_image',
   'open_document',
   'place_image',
+  'set_garment_photo',
   'redo',
 ] as const;
 

@@ -119,6 +119,21 @@ export const groupE = [
     limits: { path: { format: 'path' } },
   }),
   defineTool({
+    name: 'set_garment_photo',
+    group: 'E',
+    label: '设置服装照片',
+    effect: 'read',
+    idempotent: true,
+    description:
+      '把工作区中的一个图像文件（PNG 或 JPG）标记为用户上传的服装照片，供 identify_pieces、generate_garment_preview、extract_and_apply_all_pieces 和 verify_pattern_result 使用；用于没有上传接口的场合（MCP、命令行）。path 为相对于工作区的文件路径。不修改任何文档；换一张照片后，需要重新调用 identify_pieces 和 generate_garment_preview。',
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string', description: '服装照片的文件路径（PNG 或 JPG），相对于工作区' } },
+      required: ['path'],
+    },
+    limits: { path: { format: 'path' } },
+  }),
+  defineTool({
     name: 'redo',
     group: 'E',
     label: '重做',

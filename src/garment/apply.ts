@@ -1,0 +1,132 @@
+/**
+ * Phase 2 (and the preview, which runs the same code on a copy): per piece, a group `<piece> 花样` holding the
+ * piece layer itself as the clipping base and the editable print layers clipped to it —
+ *   solid          `<piece> 底色` flat colour
+ *   fill_pattern   `<piece> 满印` tiled repeat
+ *   theme_pattern  `<piece> 底色` flat colour, `<piece> 主题图案` motif on white, multiply
+ *   mixed_pattern  `<piece> 满印` tiled repeat, `<piece> 主题图案` motif on white, multiply
+ * A clipping group inside an ordinary group is the structure every Photoshop version opens as is; the piece
+ * stays the live outline (edit its shape and the print follows), and no mask copy of it has to be kept in step.
+ */
+import { fail } from '../engine/errors.js';
+import { groupLayer, pixelLayer } from '../engine/factory.js';
+import type { DocState, Raster, Rect, RGB } from '../engine/model.js';
+import { alphaBounds } from '../engine/raster.js';
+import {
+  allocateId,
+  childrenOf,
+  insertLayer,
+  layerById,
+  moveLayer,
+  parentOf,
+  removeLayer,
+} from '../engine/tree.js';
+import { fillRaster, flatRaster, type Mirror, motifRaster } from './render.js';
+import type { Extraction, PieceInfo, PieceType, Placement } from './types.js';
+
+export interface PiecePlan {
+  readonly piece: PieceInfo;
+  readonly type: PieceType;
+  readonly color: RGB | null;
+}
+
+export interface BuiltPiece {
+  readonly name: string;
+  readonly layerId: number;
+  readonly type: PieceType;
+  readonly groupId: number;
+  readonly layers: readonly { id: number; name: string; blend: string }[];
+}
+
+export const GROUP_SUFFIX = ' 花样';
+
+/** Builds every plan into `state`; pure (returns a new state). */
+export async function applyPlans(
+  state: DocState,
+  ext: Extraction,
+  pl: Placement,
+  plans: readonly PiecePlan[],
+  all: readonly PieceInfo[],
+): Promise<{ state: DocState; built: BuiltPiece[] }> {
+  const built: BuiltPiece[] = [];
+  const byId = new Map(all.map((p) => [p.layerId, p]));
+  for (const plan of plans) {
+    const { piece, type } = plan;
+    const layer = layerById(state, piece.layerId);
+    if (layer.kind !== 'pixel') fail('internal', `裁片“${piece.name}”不是像素图层`);
+    const rect = alphaBounds(layer.raster);
+    const partner = piece.mirrorOf !== null ? byId.get(piece.mirrorOf) : undefined;
+    const partnerLayer = partner ? state.layers.get(partner.layerId) : undefined;
+    const mirror: Mirror | null =
+      partnerLayer && partnerLayer.kind === 'pixel'
+        ? { from: alphaBounds(partnerLayer.raster), to: rect }
+        : null;
+    const layers: { name: string; raster: Raster; blend: 'normal' | 'multiply' }[] = [];
+    if (type === 'solid' || type === 'theme_pattern') {
+      layers.push({ name: `${piece.name} 底色`, raster: flatRaster(rect, plan.color!), blend: 'normal' });
+    } else {
+      layers.push({ name: `${piece.name} 满印`, raster: fillRaster(ext, pl, rect, mirror), blend: 'normal' });
+    }
+    if (type === 'theme_pattern' || type === 'mixed_pattern') {
+      if (!ext.motif) {
+        fail('invalid_state', `照片中没有检测到主题图案，裁片“${piece.name}”不能使用 ${type}`, {
+          hint: '改用 solid 或 fill_pattern；或上传带定位图案的服装照片',
+          details: { piece: piece.name, type },
+        });
+      }
+      layers.push({
+        name: `${piece.name} 主题图案`,
+        raster: await motifRaster(ext, pl, rect, mirror !== null),
+        blend: 'multiply',
+      });
+    }
+    const result = placeInGroup(state, piece, layers);
+    state = result.state;
+    built.push({
+      name: piece.name,
+      layerId: piece.layerId,
+      type,
+      groupId: result.groupId,
+      layers: result.layers,
+    });
+  }
+  return { state, built };
+}
+
+function placeInGroup(
+  state: DocState,
+  piece: PieceInfo,
+  layers: readonly { name: string; raster: Raster; blend: 'normal' | 'multiply' }[],
+): { state: DocState; groupId: number; layers: { id: number; name: string; blend: string }[] } {
+  const groupName = `${piece.name}${GROUP_SUFFIX}`;
+  const parent = parentOf(state, piece.layerId);
+  let groupId: number;
+  if (parent !== null && layerById(state, parent).name === groupName) {
+    // Applied before: keep the group and the piece, replace the print layers.
+    groupId = parent;
+    for (const id of childrenOf(state, groupId)) if (id !== piece.layerId) state = removeLayer(state, id);
+    state = moveLayer(state, piece.layerId, groupId, 0);
+  } else {
+    const index = childrenOf(state, parent).indexOf(piece.layerId);
+    const [id, next] = allocateId(state);
+    groupId = id;
+    state = insertLayer(next, groupLayer(id, groupName), parent, index + 1);
+    state = moveLayer(state, piece.layerId, groupId, 0);
+  }
+  const out: { id: number; name: string; blend: string }[] = [];
+  for (const l of layers) {
+    const [id, next] = allocateId(state);
+    const layer = { ...pixelLayer(id, l.name, l.raster), clipped: true, blend: l.blend };
+    state = insertLayer(next, layer, groupId, childrenOf(next, groupId).length);
+    out.push({ id, name: l.name, blend: l.blend });
+  }
+  return { state, groupId, layers: out };
+}
+
+export function unionBounds(pieces: readonly { bounds: Rect }[]): Rect {
+  const x0 = Math.min(...pieces.map((p) => p.bounds.x));
+  const y0 = Math.min(...pieces.map((p) => p.bounds.y));
+  const x1 = Math.max(...pieces.map((p) => p.bounds.x + p.bounds.w));
+  const y1 = Math.max(...pieces.map((p) => p.bounds.y + p.bounds.h));
+  return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+}

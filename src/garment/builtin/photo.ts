@@ -1,0 +1,359 @@
+/**
+ * The print extraction from a garment photo (classical CV, deterministic): garment segmentation, repeat lattice
+ * and median tile, palette, motif, and the photo-level type (solid / fill / theme / mixed).
+ */
+import { decodeImage } from '../../engine/io/image-codec.js';
+import type { Raster, Rect } from '../../engine/model.js';
+import { deltaE76, type Lab, labToRgb } from '../color.js';
+import {
+  type Component,
+  components,
+  countMask,
+  erode,
+  type LabPlanes,
+  labPlanes,
+  luminance,
+  maskBounds,
+  resizeRaster,
+} from '../image.js';
+import type { Extraction, Lattice, Motif, PaletteEntry, PieceType } from '../types.js';
+import { paletteOf, sampleLab } from './palette.js';
+import { detectLattice, medianTile, refineLattice } from './repeat.js';
+
+/** Photos are analysed at most this large (long side); lattice detection runs at most at LATTICE_SIDE. */
+export const ANALYSIS_SIDE = 1024;
+const LATTICE_SIDE = 640;
+/** ΔE76 from the background colour that counts as garment. */
+const SEGMENT_DE = 12;
+/** ΔE76 from the expected colour (ground or repeat) that counts as motif. */
+const MOTIF_DE = 20;
+
+export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: string): Promise<Extraction> {
+  const decoded = await decodeImage(buf);
+  let photo = decoded.raster;
+  const k = Math.min(1, ANALYSIS_SIDE / Math.max(photo.w, photo.h));
+  if (k < 1) photo = await resizeRaster(photo, Math.round(photo.w * k), Math.round(photo.h * k));
+  const { w, h } = photo;
+  const lab = labPlanes(photo);
+  const { mask, swatch } = segment(photo, lab);
+  const area = countMask(mask);
+  const g = maskBounds(mask, w, h) ?? { x: 0, y: 0, w, h };
+
+  let tile: Raster = { x: 0, y: 0, w: 0, h: 0, data: new Uint8ClampedArray(0) };
+  let palette: PaletteEntry[];
+  let lattice = findLattice(photo, mask, g, area);
+  if (lattice) {
+    tile = medianTile(photo, mask, lattice);
+    // A real repeat survives the median over its repeats; noise does not (its tile comes out flat).
+    if (lumStd(tile) < 4) lattice = null;
+  }
+  if (lattice) {
+    const t = labPlanes(tile);
+    palette = paletteOf(sampleLab(t.L, t.a, t.b, null));
+  } else {
+    tile = garmentCrop(photo, mask, g);
+    palette = paletteOf(sampleLab(lab.L, lab.a, lab.b, mask));
+  }
+  const ground = palette[0] ?? { hex: '#808080', lab: { L: 53.6, a: 0, b: 0 }, share: 1 };
+
+  const expected = lattice ? tilePlanes(tile) : null;
+  const refAt = (x: number, y: number): Lab => {
+    if (!expected) return ground.lab;
+    const i = (y % lattice!.tileH) * lattice!.tileW + (x % lattice!.tileW);
+    return { L: expected.L[i]!, a: expected.a[i]!, b: expected.b[i]! };
+  };
+  const motif = findMotif(photo, lab, mask, g, area, refAt, tile, lattice);
+
+  let flat = 0;
+  for (let i = 0; i < mask.length; i++) {
+    if (mask[i] && deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, ground.lab) <= SEGMENT_DE) flat++;
+  }
+  const flatness = area ? flat / area : 1;
+  const kind: PieceType =
+    lattice && motif
+      ? 'mixed_pattern'
+      : lattice
+        ? 'fill_pattern'
+        : motif
+          ? 'theme_pattern'
+          : flatness >= 0.9
+            ? 'solid'
+            : 'fill_pattern';
+
+  return {
+    photoPath,
+    photoHash,
+    width: w,
+    height: h,
+    analysisScale: k,
+    garment: g,
+    swatch,
+    photoDpi: decoded.dpi,
+    bodyWidth: bodyWidth(mask, w, g),
+    palette,
+    ground,
+    lattice,
+    tile,
+    tileIsRepeat: lattice !== null,
+    motif,
+    kind,
+    flatness: Math.round(flatness * 1000) / 1000,
+  };
+}
+
+/** Garment mask: the photo's alpha when it has one, else everything that differs from the border colour. */
+function segment(photo: Raster, lab: LabPlanes): { mask: Uint8Array; swatch: boolean } {
+  const { w, h } = photo;
+  const n = w * h;
+  let transparent = 0;
+  for (let i = 0; i < n; i++) if (photo.data[i * 4 + 3]! < 128) transparent++;
+  if (transparent > n * 0.05) {
+    const mask = new Uint8Array(n);
+    for (let i = 0; i < n; i++) mask[i] = photo.data[i * 4 + 3]! >= 128 ? 1 : 0;
+    return { mask: largest(mask, w, h), swatch: false };
+  }
+  const border: number[] = [];
+  for (let x = 0; x < w; x++) border.push(x, (h - 1) * w + x);
+  for (let y = 1; y < h - 1; y++) border.push(y * w, y * w + w - 1);
+  const med = (arr: Float32Array) => {
+    const v = border.map((i) => arr[i]!).sort((p, q) => p - q);
+    return v[v.length >> 1]!;
+  };
+  const bg: Lab = { L: med(lab.L), a: med(lab.a), b: med(lab.b) };
+  const spread = border
+    .map((i) => deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, bg))
+    .sort((p, q) => p - q)[border.length >> 1]!;
+  const all = () => ({ mask: new Uint8Array(n).fill(1), swatch: true });
+  if (spread > 10) return all();
+  const fg = new Uint8Array(n);
+  for (let i = 0; i < n; i++)
+    fg[i] = deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, bg) > SEGMENT_DE ? 1 : 0;
+  // Background = non-garment pixels reachable from the border; everything else (holes included) is garment.
+  const reached = new Uint8Array(n);
+  const stack: number[] = [];
+  for (const i of border) {
+    if (!fg[i] && !reached[i]) {
+      reached[i] = 1;
+      stack.push(i);
+    }
+  }
+  while (stack.length) {
+    const p = stack.pop()!;
+    const x = p % w;
+    const y = (p - x) / w;
+    for (const q of [
+      x > 0 ? p - 1 : -1,
+      x < w - 1 ? p + 1 : -1,
+      y > 0 ? p - w : -1,
+      y < h - 1 ? p + w : -1,
+    ]) {
+      if (q >= 0 && !fg[q] && !reached[q]) {
+        reached[q] = 1;
+        stack.push(q);
+      }
+    }
+  }
+  const garment = new Uint8Array(n);
+  for (let i = 0; i < n; i++) garment[i] = reached[i] ? 0 : 1;
+  const mask = largest(garment, w, h);
+  const area = countMask(mask);
+  if (area < n * 0.05 || area > n * 0.97) return all();
+  return { mask, swatch: false };
+}
+
+function largest(m: Uint8Array, w: number, h: number): Uint8Array {
+  const { comps, labels } = components(m, w, h);
+  if (comps.length <= 1) return m;
+  const big = comps.reduce((p, q) => (q.area > p.area ? q : p));
+  const out = new Uint8Array(m.length);
+  for (let i = 0; i < m.length; i++) out[i] = labels[i] === big.label ? 1 : 0;
+  return out;
+}
+
+/** The lattice inside the garment: detected at ≤ 640 px, then refined at the analysis size. */
+function findLattice(photo: Raster, mask: Uint8Array, g: Rect, area: number): Lattice | null {
+  const full = luminance(photo);
+  const f = Math.max(1, Math.ceil(Math.max(g.w, g.h) / LATTICE_SIDE));
+  const cw = Math.floor(g.w / f);
+  const ch = Math.floor(g.h / f);
+  const lum = new Float64Array(cw * ch);
+  const m = new Uint8Array(cw * ch);
+  for (let y = 0; y < ch; y++) {
+    for (let x = 0; x < cw; x++) {
+      let s = 0;
+      let inside = 1;
+      for (let j = 0; j < f; j++) {
+        for (let i = 0; i < f; i++) {
+          const p = (g.y + y * f + j) * photo.w + g.x + x * f + i;
+          s += full[p]!;
+          inside &= mask[p]!;
+        }
+      }
+      lum[y * cw + x] = s / (f * f);
+      m[y * cw + x] = inside;
+    }
+  }
+  let lat = detectLattice(lum, m, cw, ch);
+  if (!lat) return null;
+  if (f > 1) {
+    const up = {
+      ...lat,
+      v1: [lat.v1[0] * f, lat.v1[1] * f] as const,
+      v2: [lat.v2[0] * f, lat.v2[1] * f] as const,
+    };
+    lat = refineLattice(up, full, mask, photo.w, photo.h, f, area);
+  } else {
+    lat = {
+      ...lat,
+      repeats: Math.round((area / Math.abs(lat.v1[0] * lat.v2[1] - lat.v1[1] * lat.v2[0])) * 10) / 10,
+    };
+  }
+  // Fewer than three repeats is not evidence of a repeat (research: two repeats mostly fail).
+  return lat.repeats >= 3 ? lat : null;
+}
+
+function lumStd(r: Raster): number {
+  const l = luminance(r);
+  const mean = l.reduce((a, b) => a + b, 0) / l.length;
+  return Math.sqrt(l.reduce((a, b) => a + (b - mean) ** 2, 0) / l.length);
+}
+
+function tilePlanes(tile: Raster): LabPlanes {
+  return labPlanes(tile);
+}
+
+/** The garment crop, each outside pixel replaced by the nearest garment pixel of its row (or nearest row). */
+function garmentCrop(photo: Raster, mask: Uint8Array, g: Rect): Raster {
+  const out: Raster = { x: 0, y: 0, w: g.w, h: g.h, data: new Uint8ClampedArray(g.w * g.h * 4) };
+  const rowHas = new Int8Array(g.h);
+  for (let y = 0; y < g.h; y++) {
+    let last = -1;
+    const src = (x: number) => ((g.y + y) * photo.w + g.x + x) * 4;
+    const inside = (x: number) => mask[(g.y + y) * photo.w + g.x + x] === 1;
+    const first = [...Array(g.w).keys()].find(inside);
+    if (first === undefined) continue;
+    rowHas[y] = 1;
+    for (let x = 0; x < g.w; x++) {
+      if (inside(x)) last = x;
+      const from = last >= 0 ? last : first;
+      out.data.set(photo.data.subarray(src(from), src(from) + 3), (y * g.w + x) * 4);
+      out.data[(y * g.w + x) * 4 + 3] = 255;
+    }
+  }
+  for (let y = 0; y < g.h; y++) {
+    if (rowHas[y]) continue;
+    let near = -1;
+    for (let d = 1; d < g.h && near < 0; d++) {
+      if (y - d >= 0 && rowHas[y - d]) near = y - d;
+      else if (y + d < g.h && rowHas[y + d]) near = y + d;
+    }
+    if (near >= 0) out.data.copyWithin(y * g.w * 4, near * g.w * 4, (near + 1) * g.w * 4);
+  }
+  return out;
+}
+
+/** Width of the longest garment run on the row at 65 % of the garment height (the body below the sleeves). */
+function bodyWidth(mask: Uint8Array, w: number, g: Rect): number {
+  const y = g.y + Math.floor(g.h * 0.65);
+  let best = 0;
+  let run = 0;
+  for (let x = g.x; x < g.x + g.w; x++) {
+    run = mask[y * w + x] ? run + 1 : 0;
+    best = Math.max(best, run);
+  }
+  return best || g.w;
+}
+
+/**
+ * The placed motif: garment pixels far (ΔE76 > 20) from what the ground or the repeat predicts there, grouped
+ * into the largest component plus the components near it. None when it covers under 1 % of the garment.
+ */
+function findMotif(
+  photo: Raster,
+  lab: LabPlanes,
+  mask: Uint8Array,
+  g: Rect,
+  area: number,
+  refAt: (x: number, y: number) => Lab,
+  tile: Raster,
+  lattice: Lattice | null,
+): Motif | null {
+  const { w, h } = photo;
+  const inner = erode(mask, w, h, 3);
+  const fg = new Uint8Array(w * h);
+  for (let y = g.y; y < g.y + g.h; y++) {
+    for (let x = g.x; x < g.x + g.w; x++) {
+      const i = y * w + x;
+      if (inner[i] && deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, refAt(x, y)) > MOTIF_DE)
+        fg[i] = 1;
+    }
+  }
+  const { comps, labels } = components(fg, w, h);
+  if (comps.length === 0) return null;
+  const main = comps.reduce((p, q) => (q.area > p.area ? q : p));
+  const gap = Math.max(2, Math.round(g.w * 0.03));
+  const group = new Set<number>([main.label]);
+  let box = { x0: main.x0, y0: main.y0, x1: main.x1, y1: main.y1 };
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const c of comps) {
+      if (group.has(c.label) || !near(c, box, gap)) continue;
+      group.add(c.label);
+      box = {
+        x0: Math.min(box.x0, c.x0),
+        y0: Math.min(box.y0, c.y0),
+        x1: Math.max(box.x1, c.x1),
+        y1: Math.max(box.y1, c.y1),
+      };
+      changed = true;
+    }
+  }
+  let motifArea = 0;
+  for (const c of comps) if (group.has(c.label)) motifArea += c.area;
+  const bw = box.x1 - box.x0 + 1;
+  const bh = box.y1 - box.y0 + 1;
+  if (motifArea < area * 0.01 || bw > g.w * 0.8 || bh > g.h * 0.8) return null;
+  // A repeat's own elements (the fill's dots) are not a motif: a motif is larger than one repeat cell.
+  if (lattice && bw * bh < Math.abs(lattice.v1[0] * lattice.v2[1] - lattice.v1[1] * lattice.v2[0]))
+    return null;
+  const bounds = { x: box.x0, y: box.y0, w: bw, h: bh };
+  const onWhite: Raster = { ...bounds, x: 0, y: 0, data: new Uint8ClampedArray(bw * bh * 4).fill(255) };
+  const crop: Raster = { ...bounds, x: 0, y: 0, data: new Uint8ClampedArray(bw * bh * 4) };
+  for (let y = 0; y < bh; y++) {
+    for (let x = 0; x < bw; x++) {
+      const si = (box.y0 + y) * w + box.x0 + x;
+      const o = (y * bw + x) * 4;
+      crop.data.set(photo.data.subarray(si * 4, si * 4 + 3), o);
+      crop.data[o + 3] = 255;
+      if (!group.has(labels[si]!)) continue;
+      // Colour divided by what lies under it, so that multiplying it back over the fill gives the photo's colour.
+      const under = lattice
+        ? tile.data.subarray(
+            (((box.y0 + y) % lattice.tileH) * lattice.tileW + ((box.x0 + x) % lattice.tileW)) * 4,
+          )
+        : null;
+      const ground = refAt(box.x0 + x, box.y0 + y);
+      for (let c = 0; c < 3; c++) {
+        const base = under ? under[c]! : groundChannel(ground, c);
+        onWhite.data[o + c] = Math.min(255, Math.round((255 * photo.data[si * 4 + c]!) / Math.max(1, base)));
+      }
+    }
+  }
+  return {
+    bounds,
+    onWhite,
+    photo: crop,
+    share: Math.round((motifArea / area) * 1000) / 1000,
+    dx: box.x0 + bw / 2 - (g.x + g.w / 2),
+    dy: box.y0 - g.y,
+  };
+}
+
+function groundChannel(l: Lab, c: number): number {
+  const rgb = labToRgb(l);
+  return c === 0 ? rgb.r : c === 1 ? rgb.g : rgb.b;
+}
+
+function near(c: Component, box: { x0: number; y0: number; x1: number; y1: number }, gap: number): boolean {
+  return c.x1 >= box.x0 - gap && c.x0 <= box.x1 + gap && c.y1 >= box.y0 - gap && c.y0 <= box.y1 + gap;
+}

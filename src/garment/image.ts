@@ -1,0 +1,221 @@
+/** Pixel helpers shared by the garment modules: Lab planes, masks, components, resizing and PNG output. */
+import sharp from 'sharp';
+import { encodePng } from '../engine/io/image-codec.js';
+import type { Raster, Rect } from '../engine/model.js';
+import type { ImageOut } from '../tools/types.js';
+import { type Lab, rgbToLab } from './color.js';
+
+/** An image as CIE Lab planes, for colour distances. */
+export interface LabPlanes {
+  readonly w: number;
+  readonly h: number;
+  readonly L: Float32Array;
+  readonly a: Float32Array;
+  readonly b: Float32Array;
+}
+
+const labCache = new Map<number, Lab>();
+
+/** Lab of an 8-bit colour, memoised (images repeat colours a lot). */
+export function labOf(r: number, g: number, b: number): Lab {
+  const key = (r << 16) | (g << 8) | b;
+  let v = labCache.get(key);
+  if (!v) {
+    if (labCache.size > 200_000) labCache.clear();
+    v = rgbToLab(r, g, b);
+    labCache.set(key, v);
+  }
+  return v;
+}
+
+export function labPlanes(r: Raster): LabPlanes {
+  const n = r.w * r.h;
+  const L = new Float32Array(n);
+  const a = new Float32Array(n);
+  const b = new Float32Array(n);
+  const d = r.data;
+  for (let i = 0; i < n; i++) {
+    const c = labOf(d[i * 4]!, d[i * 4 + 1]!, d[i * 4 + 2]!);
+    L[i] = c.L;
+    a[i] = c.a;
+    b[i] = c.b;
+  }
+  return { w: r.w, h: r.h, L, a, b };
+}
+
+/** Rec. 709 luma of each pixel, 0..255. */
+export function luminance(r: Raster): Float64Array {
+  const n = r.w * r.h;
+  const out = new Float64Array(n);
+  const d = r.data;
+  for (let i = 0; i < n; i++) out[i] = 0.2126 * d[i * 4]! + 0.7152 * d[i * 4 + 1]! + 0.0722 * d[i * 4 + 2]!;
+  return out;
+}
+
+/** A binary mask over a rectangle (1 = inside). */
+export interface BinMask extends Rect {
+  readonly data: Uint8Array;
+}
+
+/** Pixels with alpha ≥ 128 of a raster, over the raster's own rectangle. */
+export function alphaMask(r: Raster): BinMask {
+  const data = new Uint8Array(r.w * r.h);
+  for (let i = 0; i < data.length; i++) data[i] = r.data[i * 4 + 3]! >= 128 ? 1 : 0;
+  return { x: r.x, y: r.y, w: r.w, h: r.h, data };
+}
+
+export function countMask(m: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < m.length; i++) n += m[i]!;
+  return n;
+}
+
+/** Tight bounds of the set pixels, relative to the mask's own origin; null when empty. */
+export function maskBounds(m: Uint8Array, w: number, h: number): Rect | null {
+  let x0 = w;
+  let y0 = h;
+  let x1 = -1;
+  let y1 = -1;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (m[y * w + x]) {
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        y1 = y;
+      }
+    }
+  }
+  return x1 < 0 ? null : { x: x0, y: y0, w: x1 - x0 + 1, h: y1 - y0 + 1 };
+}
+
+export interface Component {
+  readonly area: number;
+  readonly x0: number;
+  readonly y0: number;
+  readonly x1: number;
+  readonly y1: number;
+  readonly label: number;
+}
+
+/** 8-connected components of a binary mask; `labels` holds component index + 1 per pixel. */
+export function components(m: Uint8Array, w: number, h: number): { comps: Component[]; labels: Int32Array } {
+  const labels = new Int32Array(w * h);
+  const comps: Component[] = [];
+  const stack = new Int32Array(w * h);
+  for (let start = 0; start < m.length; start++) {
+    if (!m[start] || labels[start]) continue;
+    const label = comps.length + 1;
+    let sp = 0;
+    stack[sp++] = start;
+    labels[start] = label;
+    let area = 0;
+    let x0 = w;
+    let y0 = h;
+    let x1 = 0;
+    let y1 = 0;
+    while (sp > 0) {
+      const p = stack[--sp]!;
+      const px = p % w;
+      const py = (p - px) / w;
+      area++;
+      if (px < x0) x0 = px;
+      if (px > x1) x1 = px;
+      if (py < y0) y0 = py;
+      if (py > y1) y1 = py;
+      for (let dy = -1; dy <= 1; dy++) {
+        const ny = py + dy;
+        if (ny < 0 || ny >= h) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = px + dx;
+          if (nx < 0 || nx >= w) continue;
+          const q = ny * w + nx;
+          if (m[q] && !labels[q]) {
+            labels[q] = label;
+            stack[sp++] = q;
+          }
+        }
+      }
+    }
+    comps.push({ area, x0, y0, x1, y1, label });
+  }
+  return { comps, labels };
+}
+
+/** Erodes a binary mask by `r` pixels (square structuring element), treating outside as empty. */
+export function erode(m: Uint8Array, w: number, h: number, r: number): Uint8Array {
+  let cur = m;
+  for (let k = 0; k < r; k++) {
+    const next = new Uint8Array(w * h);
+    for (let y = 1; y < h - 1; y++) {
+      for (let x = 1; x < w - 1; x++) {
+        const i = y * w + x;
+        next[i] =
+          cur[i]! &
+          cur[i - 1]! &
+          cur[i + 1]! &
+          cur[i - w]! &
+          cur[i + w]! &
+          cur[i - w - 1]! &
+          cur[i - w + 1]! &
+          cur[i + w - 1]! &
+          cur[i + w + 1]!;
+      }
+    }
+    cur = next;
+  }
+  return cur;
+}
+
+function rawSharp(r: Raster) {
+  return sharp(Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength), {
+    raw: { width: r.w, height: r.h, channels: 4 },
+    limitInputPixels: false,
+  });
+}
+
+/** `r` resized to `w × h` (Lanczos for downscaling), at 0,0. */
+export async function resizeRaster(r: Raster, w: number, h: number): Promise<Raster> {
+  const { data, info } = await rawSharp(r)
+    .resize(w, h, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return {
+    x: 0,
+    y: 0,
+    w: info.width,
+    h: info.height,
+    data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length),
+  };
+}
+
+/** A PNG for a result's `images`, scaled down to at most `maxSide` pixels on the long side. */
+export async function pngImage(r: Raster, caption: string, maxSide = 1024): Promise<ImageOut> {
+  const k = Math.min(1, maxSide / Math.max(r.w, r.h));
+  const small =
+    k < 1 ? await resizeRaster(r, Math.max(1, Math.round(r.w * k)), Math.max(1, Math.round(r.h * k))) : r;
+  const png = await encodePng({ ...small, x: 0, y: 0 }, 72);
+  return { mime: 'image/png', base64: png.toString('base64'), caption };
+}
+
+/** Draws `src` over `dst` (both in document coordinates) with straight-alpha "over". */
+export function blitOver(dst: Raster, src: Raster): void {
+  const x0 = Math.max(dst.x, src.x);
+  const y0 = Math.max(dst.y, src.y);
+  const x1 = Math.min(dst.x + dst.w, src.x + src.w);
+  const y1 = Math.min(dst.y + dst.h, src.y + src.h);
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const s = ((y - src.y) * src.w + (x - src.x)) * 4;
+      const d = ((y - dst.y) * dst.w + (x - dst.x)) * 4;
+      const sa = src.data[s + 3]! / 255;
+      if (sa === 0) continue;
+      const da = dst.data[d + 3]! / 255;
+      const oa = sa + da * (1 - sa);
+      for (let c = 0; c < 3; c++) {
+        dst.data[d + c] = (src.data[s + c]! * sa + dst.data[d + c]! * da * (1 - sa)) / oa;
+      }
+      dst.data[d + 3] = oa * 255;
+    }
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * An OpenAI-compatible vision provider over plain fetch (`POST {base}/chat/completions`, images as data URLs,
+ * `response_format: json_object`). One request per tool call. The answer is validated; anything else —
+ * network failure, HTTP error, non-JSON, wrong shape — fails the call with `io_error` (or `unsupported` when the
+ * server refuses image input), never with a guess.
+ */
+import { EditorError } from '../engine/errors.js';
+import type { ImageOut } from '../tools/types.js';
+import { classifyPieces } from './builtin/pieces.js';
+import { PART_LABELS, PARTS, type Part, type PieceInfo } from './types.js';
+import type { IdentifyInput, VerifyInput, VerifyOpinion, Vision } from './vision.js';
+
+export interface OpenAIVisionOptions {
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly apiKey: string | null;
+  readonly timeoutMs: number;
+}
+
+type Content =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string; detail: 'high' } };
+
+function imagePart(img: ImageOut): Content {
+  return { type: 'image_url', image_url: { url: `data:${img.mime};base64,${img.base64}`, detail: 'high' } };
+}
+
+function bad(message: string): never {
+  throw new EditorError('io_error', `视觉模型的回答无效：${message}`, {
+    hint: '检查 ATELIER_VISION_MODEL 是否支持图像输入和 JSON 输出；取消 ATELIER_VISION_BASE_URL 可改用内置分析',
+  });
+}
+
+export class OpenAIVision implements Vision {
+  readonly name = 'openai' as const;
+  constructor(private readonly opts: OpenAIVisionOptions) {}
+
+  /** One chat-completions request; returns the parsed JSON object of the answer. */
+  async ask(system: string, content: Content[]): Promise<Record<string, unknown>> {
+    const url = `${this.opts.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}),
+        },
+        body: JSON.stringify({
+          model: this.opts.model,
+          temperature: 0,
+          response_format: { type: 'json_object' },
+          messages: [
+            { role: 'system', content: system },
+            { role: 'user', content },
+          ],
+        }),
+        signal: AbortSignal.timeout(this.opts.timeoutMs),
+      });
+    } catch (err) {
+      throw new EditorError(
+        'io_error',
+        `无法连接视觉模型服务 ${url}：${err instanceof Error ? err.message : String(err)}`,
+        {
+          hint: '检查 ATELIER_VISION_BASE_URL；取消该变量可改用内置分析',
+        },
+      );
+    }
+    const text = await res.text().catch(() => '');
+    if (!res.ok) {
+      const snippet = text.slice(0, 300);
+      if (res.status === 400 && /image|vision|multimodal/i.test(snippet)) {
+        throw new EditorError(
+          'unsupported',
+          `视觉模型“${this.opts.model}”不接受图像输入（HTTP 400）：${snippet}`,
+          {
+            hint: '在 ATELIER_VISION_MODEL 中配置支持图像的模型',
+          },
+        );
+      }
+      throw new EditorError('io_error', `视觉模型服务返回 HTTP ${res.status}：${snippet}`, {
+        ...(res.status === 401 || res.status === 403 ? { hint: '检查 ATELIER_VISION_API_KEY' } : {}),
+        details: { status: res.status },
+      });
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      bad('响应不是 JSON');
+    }
+    const message = (body as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message
+      ?.content;
+    if (typeof message !== 'string') bad('缺少 choices[0].message.content');
+    const json = message
+      .trim()
+      .replace(/^```(?:json)?\s*/i, '')
+      .replace(/\s*```$/, '');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(json);
+    } catch {
+      bad(`内容不是 JSON：${message.slice(0, 120)}`);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) bad('内容不是 JSON 对象');
+    return parsed as Record<string, unknown>;
+  }
+
+  async identify(input: IdentifyInput): Promise<PieceInfo[]> {
+    const base = classifyPieces(input.shapes);
+    const names = new Set(base.map((p) => p.name));
+    const facts = input.shapes.map((s, i) => ({
+      number: i + 1,
+      layer: s.name,
+      bounds: s.bounds,
+      area: s.area,
+      symmetry: s.symmetry,
+      neckline_depth: s.neckDepth,
+    }));
+    const answer = await this.ask(
+      `You identify garment cut pieces. Parts: ${PARTS.map((p) => `${p} (${PART_LABELS[p]})`).join(', ')}. ` +
+        'Answer with a JSON object {"pieces":[{"layer":string,"part":string,"confidence":number 0..1,"reason":string}]} with one entry per layer.',
+      [
+        { type: 'text', text: `Layers (numbered in the image):\n${JSON.stringify(facts)}` },
+        imagePart(await input.marks()),
+      ],
+    );
+    const list = answer.pieces;
+    if (!Array.isArray(list)) bad('缺少 pieces 数组');
+    const byName = new Map<string, { part: Part; confidence: number; reason: string }>();
+    for (const e of list as unknown[]) {
+      const o = e as { layer?: unknown; part?: unknown; confidence?: unknown; reason?: unknown };
+      if (typeof o.layer !== 'string' || !names.has(o.layer)) bad(`未知的图层 ${JSON.stringify(o.layer)}`);
+      if (typeof o.part !== 'string' || !(PARTS as readonly string[]).includes(o.part))
+        bad(`图层“${o.layer}”的部位 ${JSON.stringify(o.part)} 无效`);
+      const confidence =
+        typeof o.confidence === 'number' && o.confidence >= 0 && o.confidence <= 1 ? o.confidence : 0.7;
+      byName.set(o.layer, {
+        part: o.part as Part,
+        confidence,
+        reason: typeof o.reason === 'string' ? o.reason : '',
+      });
+    }
+    return base.map((p) => {
+      const v = byName.get(p.name);
+      if (!v || v.part === p.part) return v ? { ...p, confidence: Math.max(p.confidence, v.confidence) } : p;
+      return {
+        ...p,
+        part: v.part,
+        confidence: v.confidence,
+        decidedBy: 'vision',
+        reason: `视觉模型：${v.reason}`,
+      };
+    });
+  }
+
+  async review(input: VerifyInput): Promise<VerifyOpinion> {
+    const answer = await this.ask(
+      'You judge how well a print was applied to garment cut pieces compared with the original garment photo. ' +
+        'Answer with a JSON object {"score": number 1..10, "suggestions": [string in Chinese]}.',
+      [
+        {
+          type: 'text',
+          text: `Image 1: the original garment photo. Image 2: the document with the print applied. Measured evidence: ${JSON.stringify(
+            input.measures.map((m) => ({ measure: m.key, score: m.score, value: m.value })),
+          )}`,
+        },
+        imagePart(await input.photo()),
+        imagePart(await input.canvas()),
+      ],
+    );
+    const score = answer.score;
+    if (typeof score !== 'number' || !Number.isFinite(score) || score < 1 || score > 10)
+      bad(`score ${JSON.stringify(score)} 不在 1 到 10 之间`);
+    const suggestions = answer.suggestions;
+    if (!Array.isArray(suggestions) || !suggestions.every((s) => typeof s === 'string'))
+      bad('suggestions 必须是字符串数组');
+    return { score, suggestions: suggestions as string[] };
+  }
+}

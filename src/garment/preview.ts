@@ -1,0 +1,132 @@
+/** Images for the chat: the labelled piece overview (identify_pieces) and the print preview (phase 1). */
+import { renderDocument } from '../engine/composite/index.js';
+import type { DocState, Raster, RGB } from '../engine/model.js';
+import { BUNDLED_FONT, renderTextSpec } from '../engine/text.js';
+import type { ImageOut } from '../tools/types.js';
+import { applyPlans, type PiecePlan, unionBounds } from './apply.js';
+import { blitOver, pngImage } from './image.js';
+import { drawOutlines } from './render.js';
+import type { Extraction, Part, PieceInfo, PieceShape, Placement, Proposal } from './types.js';
+
+const PART_TINT: Readonly<Record<Part, RGB>> = {
+  front: { r: 231, g: 76, b: 60 },
+  back: { r: 52, g: 152, b: 219 },
+  left_sleeve: { r: 46, g: 204, b: 113 },
+  right_sleeve: { r: 26, g: 188, b: 156 },
+  collar: { r: 155, g: 89, b: 182 },
+  cuff: { r: 241, g: 196, b: 15 },
+  pocket: { r: 230, g: 126, b: 34 },
+  waistband: { r: 149, g: 165, b: 166 },
+  hood: { r: 52, g: 73, b: 94 },
+  other: { r: 127, g: 140, b: 141 },
+};
+
+function canvasAround(
+  state: DocState,
+  pieces: readonly { bounds: { x: number; y: number; w: number; h: number } }[],
+): Raster {
+  const u = unionBounds(pieces);
+  const m = Math.round(Math.max(u.w, u.h) * 0.02) + 4;
+  const rect = { x: u.x - m, y: u.y - m, w: u.w + 2 * m, h: u.h + 2 * m };
+  const out = renderDocument(state, rect);
+  // Over white, so transparent canvas areas read as paper.
+  for (let i = 0; i < out.data.length; i += 4) {
+    const a = out.data[i + 3]! / 255;
+    for (let c = 0; c < 3; c++) out.data[i + c] = out.data[i + c]! * a + 255 * (1 - a);
+    out.data[i + 3] = 255;
+  }
+  return out;
+}
+
+function label(canvas: Raster, text: string, cx: number, cy: number, size: number): void {
+  const lines = text.split('\n');
+  const { raster } = renderTextSpec({
+    content: text,
+    x: Math.round(cx - (size * Math.max(...lines.map((l) => l.length))) / 2),
+    y: Math.round(cy - (size * 1.2 * lines.length) / 2),
+    size,
+    color: { r: 20, g: 20, b: 20 },
+    font: BUNDLED_FONT,
+  });
+  // A white halo under the text keeps it readable over any print.
+  const halo: Raster = { ...raster, data: new Uint8ClampedArray(raster.data) };
+  for (let i = 0; i < halo.data.length; i += 4) {
+    halo.data[i] = 255;
+    halo.data[i + 1] = 255;
+    halo.data[i + 2] = 255;
+    halo.data[i + 3] = halo.data[i + 3]! > 0 ? 200 : 0;
+  }
+  for (const [dx, dy] of [
+    [-1, 0],
+    [1, 0],
+    [0, -1],
+    [0, 1],
+  ] as const)
+    blitOver(canvas, { ...halo, x: halo.x + dx, y: halo.y + dy });
+  blitOver(canvas, raster);
+}
+
+/** The pieces tinted by part (or plain, with `tint` off), outlined and labelled. */
+export async function overviewImage(
+  state: DocState,
+  pieces: readonly (PieceShape & { part?: Part })[],
+  labelOf: (p: PieceShape & { part?: Part }, i: number) => string,
+  caption: string,
+): Promise<ImageOut> {
+  const canvas = canvasAround(state, pieces);
+  for (const p of pieces) {
+    const tint = PART_TINT[p.part ?? 'other'];
+    for (let y = 0; y < p.bounds.h; y++) {
+      for (let x = 0; x < p.bounds.w; x++) {
+        if (!p.mask[y * p.bounds.w + x]) continue;
+        const o = ((p.bounds.y + y - canvas.y) * canvas.w + (p.bounds.x + x - canvas.x)) * 4;
+        canvas.data[o] = canvas.data[o]! * 0.55 + tint.r * 0.45;
+        canvas.data[o + 1] = canvas.data[o + 1]! * 0.55 + tint.g * 0.45;
+        canvas.data[o + 2] = canvas.data[o + 2]! * 0.55 + tint.b * 0.45;
+      }
+    }
+  }
+  const thick = Math.max(1, Math.round(Math.max(canvas.w, canvas.h) / 600));
+  drawOutlines(canvas, pieces as PieceInfo[], { r: 30, g: 30, b: 30 }, thick);
+  const scale = Math.min(1, 1024 / Math.max(canvas.w, canvas.h));
+  pieces.forEach((p, i) => {
+    // About 16 px on the delivered image, at most a fifth of the piece width.
+    const size = Math.max(8, Math.min(16 / scale, p.bounds.w / 5));
+    label(canvas, labelOf(p, i), p.bounds.x + p.bounds.w / 2, p.bounds.y + p.bounds.h / 2, size);
+  });
+  return pngImage(canvas, caption);
+}
+
+/** Types and colours proposed from the photo: where a motif goes, the front (or largest piece) carries it. */
+export function proposalsFor(pieces: readonly PieceInfo[], ext: Extraction): Proposal[] {
+  const carrier = pieces.find((p) => p.part === 'front') ?? [...pieces].sort((p, q) => q.area - p.area)[0];
+  return pieces.map((p) => {
+    let type = ext.kind;
+    if (ext.kind === 'theme_pattern' && p !== carrier) type = 'solid';
+    if (ext.kind === 'mixed_pattern' && p !== carrier) type = 'fill_pattern';
+    return { name: p.name, type, color: ext.ground.hex };
+  });
+}
+
+export function plansFrom(pieces: readonly PieceInfo[], proposals: readonly Proposal[]): PiecePlan[] {
+  return proposals.map((pr) => {
+    const piece = pieces.find((p) => p.name === pr.name)!;
+    const n = Number.parseInt(pr.color.slice(1), 16);
+    return { piece, type: pr.type, color: { r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255 } };
+  });
+}
+
+/** The document as phase 2 would leave it with the proposed types (built on a copy), outlined. */
+export async function previewImage(
+  state: DocState,
+  ext: Extraction,
+  pl: Placement,
+  pieces: readonly PieceInfo[],
+  proposals: readonly Proposal[],
+): Promise<ImageOut> {
+  const { state: applied } = await applyPlans(state, ext, pl, plansFrom(pieces, proposals), pieces);
+  const canvas = canvasAround(applied, pieces);
+  const thick = Math.max(1, Math.round(Math.max(canvas.w, canvas.h) / 500));
+  drawOutlines(canvas, pieces, { r: 20, g: 20, b: 20 }, thick);
+  return pngImage(canvas, '花样预览：照片中的花样按裁片轮廓填充（黑线为裁片轮廓），请确认');
+}

@@ -1,0 +1,191 @@
+/**
+ * Drawing the print into document space. One placement maps document pixels to photo pixels for the whole
+ * document (one tile phase: the repeat runs on across pieces); the second piece of a mirrored pair samples
+ * its partner's coordinates mirrored, so its print is the exact mirror image.
+ */
+import type { Raster, Rect, RGB } from '../engine/model.js';
+import { allocPixels, solidRaster } from '../engine/raster.js';
+import { resizeRaster } from './image.js';
+import type { Extraction, PieceInfo, Placement } from './types.js';
+
+/** The fallback when a photo has no garment silhouette to measure: its file DPI, or 150 when it claims 72. */
+const SWATCH_FALLBACK_DPI = 150;
+
+/** Width of the longest run on the row at 65 % of the piece height (the body below the armholes). */
+function widthAt65(p: PieceInfo): number {
+  const y = Math.floor(p.bounds.h * 0.65);
+  let best = 0;
+  let run = 0;
+  for (let x = 0; x < p.bounds.w; x++) {
+    run = p.mask[y * p.bounds.w + x] ? run + 1 : 0;
+    best = Math.max(best, run);
+  }
+  return best || p.bounds.w;
+}
+
+/**
+ * The document ↔ photo mapping. Assumption (stated in results): the photo shows the garment's front laid flat,
+ * so its body width (at 65 % of its height) equals the front piece's width at 65 % of its height; the scale
+ * follows from that, and with it the repeat's real size at the document's DPI. A fabric swatch (no silhouette)
+ * is taken at its file DPI (150 when the file says 72, the default of phone pictures).
+ */
+export function placementFor(ext: Extraction, pieces: readonly PieceInfo[], dpi: number): Placement {
+  const anchor = pieces.find((p) => p.part === 'front') ?? [...pieces].sort((p, q) => q.area - p.area)[0]!;
+  const docX = anchor.bounds.x + anchor.bounds.w / 2;
+  const docY = anchor.bounds.y;
+  if (ext.swatch) {
+    const photoDpi = (ext.photoDpi === 72 ? SWATCH_FALLBACK_DPI : ext.photoDpi) * ext.analysisScale;
+    return {
+      scale: dpi / photoDpi,
+      docX,
+      docY,
+      photoX: ext.width / 2,
+      photoY: 0,
+      anchor: anchor.name,
+      scaleBasis: `照片为面料小样（无服装轮廓），按照片分辨率 ${ext.photoDpi === 72 ? `${SWATCH_FALLBACK_DPI}（文件标称 72，视为手机照片）` : ext.photoDpi} DPI 换算到文档 ${dpi} DPI`,
+    };
+  }
+  const docW = widthAt65(anchor);
+  return {
+    scale: docW / ext.bodyWidth,
+    docX,
+    docY,
+    photoX: ext.garment.x + ext.garment.w / 2,
+    photoY: ext.garment.y,
+    anchor: anchor.name,
+    scaleBasis: `假设照片中服装平铺正面，衣身宽度（高度 65% 处）${ext.bodyWidth} px 等于裁片“${anchor.name}”同位置宽度 ${docW} px`,
+  };
+}
+
+/** Mirror mapping for the second piece of a pair: its pixel X reads its partner's pixel at the mirrored offset. */
+export interface Mirror {
+  readonly from: Rect;
+  readonly to: Rect;
+}
+
+/** An opaque raster over `rect` holding the print as the placement puts it there (bilinear, wrapping the tile). */
+export function fillRaster(ext: Extraction, pl: Placement, rect: Rect, mirror: Mirror | null): Raster {
+  const out: Raster = { ...rect, data: allocPixels(rect.w * rect.h * 4) };
+  const t = ext.tile;
+  const W = t.w;
+  const H = t.h;
+  const ox = ext.tileIsRepeat ? 0 : ext.garment.x;
+  const oy = ext.tileIsRepeat ? 0 : ext.garment.y;
+  const px = new Float64Array(rect.w);
+  for (let i = 0; i < rect.w; i++) {
+    const X = rect.x + i;
+    const sx = mirror ? mirror.from.x + (mirror.to.x + mirror.to.w - 1 - X) : X;
+    px[i] = (sx + 0.5 - pl.docX) / pl.scale + pl.photoX - 0.5 - ox;
+  }
+  for (let j = 0; j < rect.h; j++) {
+    const Y = rect.y + j;
+    const sy = mirror ? mirror.from.y + (Y - mirror.to.y) : Y;
+    const py = (sy + 0.5 - pl.docY) / pl.scale + pl.photoY - 0.5 - oy;
+    let y0 = Math.floor(py);
+    const fy = py - y0;
+    let y1 = y0 + 1;
+    if (ext.tileIsRepeat) {
+      y0 = ((y0 % H) + H) % H;
+      y1 = ((y1 % H) + H) % H;
+    } else {
+      y0 = Math.max(0, Math.min(H - 1, y0));
+      y1 = Math.max(0, Math.min(H - 1, y1));
+    }
+    for (let i = 0; i < rect.w; i++) {
+      let x0 = Math.floor(px[i]!);
+      const fx = px[i]! - x0;
+      let x1 = x0 + 1;
+      if (ext.tileIsRepeat) {
+        x0 = ((x0 % W) + W) % W;
+        x1 = ((x1 % W) + W) % W;
+      } else {
+        x0 = Math.max(0, Math.min(W - 1, x0));
+        x1 = Math.max(0, Math.min(W - 1, x1));
+      }
+      const a = (y0 * W + x0) * 4;
+      const b = (y0 * W + x1) * 4;
+      const c = (y1 * W + x0) * 4;
+      const d = (y1 * W + x1) * 4;
+      const o = (j * rect.w + i) * 4;
+      for (let k = 0; k < 3; k++) {
+        const top = t.data[a + k]! * (1 - fx) + t.data[b + k]! * fx;
+        const bot = t.data[c + k]! * (1 - fx) + t.data[d + k]! * fx;
+        out.data[o + k] = top * (1 - fy) + bot * fy;
+      }
+      out.data[o + 3] = 255;
+    }
+  }
+  return out;
+}
+
+export function flatRaster(rect: Rect, color: RGB): Raster {
+  return solidRaster(rect, color);
+}
+
+/**
+ * White over `rect` with the motif at the placement's scale: centred on the piece's centre axis plus the
+ * motif's offset in the photo, its top as far below the piece top as in the photo; mirrored for a mirrored piece.
+ */
+export async function motifRaster(
+  ext: Extraction,
+  pl: Placement,
+  rect: Rect,
+  mirrored: boolean,
+): Promise<Raster> {
+  const m = ext.motif!;
+  const w = Math.max(1, Math.round(m.bounds.w * pl.scale));
+  const h = Math.max(1, Math.round(m.bounds.h * pl.scale));
+  const scaled = w === m.onWhite.w && h === m.onWhite.h ? m.onWhite : await resizeRaster(m.onWhite, w, h);
+  const out = solidRaster(rect, { r: 255, g: 255, b: 255 });
+  const cx = rect.x + rect.w / 2 + (mirrored ? -m.dx : m.dx) * pl.scale;
+  const left = Math.round(cx - w / 2);
+  const top = Math.round(rect.y + m.dy * pl.scale);
+  for (let y = 0; y < h; y++) {
+    const Y = top + y - rect.y;
+    if (Y < 0 || Y >= rect.h) continue;
+    for (let x = 0; x < w; x++) {
+      const X = left + x - rect.x;
+      if (X < 0 || X >= rect.w) continue;
+      const sx = mirrored ? w - 1 - x : x;
+      const s = (y * w + sx) * 4;
+      const o = (Y * rect.w + X) * 4;
+      out.data[o] = scaled.data[s]!;
+      out.data[o + 1] = scaled.data[s + 1]!;
+      out.data[o + 2] = scaled.data[s + 2]!;
+    }
+  }
+  return out;
+}
+
+/** Draws each piece's outline (its alpha edge, `thick` px) onto `canvas` (document coordinates). */
+export function drawOutlines(canvas: Raster, pieces: readonly PieceInfo[], color: RGB, thick: number): void {
+  for (const p of pieces) {
+    const { w, h } = p.bounds;
+    const inside = (x: number, y: number) => x >= 0 && y >= 0 && x < w && y < h && p.mask[y * w + x] === 1;
+    for (let y = -thick; y < h + thick; y++) {
+      for (let x = -thick; x < w + thick; x++) {
+        let near = false;
+        let edge = false;
+        const me = inside(x, y);
+        for (let j = -thick; j <= thick && !edge; j++) {
+          for (let i = -thick; i <= thick; i++) {
+            if (inside(x + i, y + j) !== me) {
+              edge = true;
+              break;
+            }
+          }
+        }
+        near = edge && me;
+        if (!near) continue;
+        const X = p.bounds.x + x - canvas.x;
+        const Y = p.bounds.y + y - canvas.y;
+        if (X < 0 || Y < 0 || X >= canvas.w || Y >= canvas.h) continue;
+        const o = (Y * canvas.w + X) * 4;
+        canvas.data[o] = color.r;
+        canvas.data[o + 1] = color.g;
+        canvas.data[o + 2] = color.b;
+        canvas.data[o + 3] = 255;
+      }
+    }
+  }
+}

@@ -1,0 +1,191 @@
+/** The garment workflow's data: parts, piece analyses, the print extracted from the photo, and session memory. */
+import type { Raster, Rect } from '../engine/model.js';
+import type { Lab } from './color.js';
+
+export const PARTS = [
+  'front',
+  'back',
+  'left_sleeve',
+  'right_sleeve',
+  'collar',
+  'cuff',
+  'pocket',
+  'waistband',
+  'hood',
+  'other',
+] as const;
+export type Part = (typeof PARTS)[number];
+
+export const PART_LABELS: Readonly<Record<Part, string>> = {
+  front: '前片',
+  back: '后片',
+  left_sleeve: '左袖',
+  right_sleeve: '右袖',
+  collar: '领',
+  cuff: '袖口',
+  pocket: '口袋',
+  waistband: '腰头',
+  hood: '帽',
+  other: '其他',
+};
+
+export const PIECE_TYPES = ['solid', 'fill_pattern', 'theme_pattern', 'mixed_pattern'] as const;
+export type PieceType = (typeof PIECE_TYPES)[number];
+
+/** How a part was decided: the layer name, a mirrored pair, the shape rules, or a vision model. */
+export type DecidedBy = 'name' | 'pair' | 'shape' | 'vision';
+
+/** Geometry of one piece layer, measured from its alpha. */
+export interface PieceShape {
+  readonly layerId: number;
+  readonly name: string;
+  /** The layer's raster when measured: the analysis is stale when the layer no longer holds it. */
+  readonly raster: Raster;
+  /** Tight bounds of the opaque pixels (alpha ≥ 128), document pixels. */
+  readonly bounds: Rect;
+  /** 1 inside the piece, over `bounds`. */
+  readonly mask: Uint8Array;
+  readonly area: number;
+  readonly cx: number;
+  readonly cy: number;
+  /** IoU of the mask with its horizontal mirror: 1 = bilaterally symmetric. */
+  readonly symmetry: number;
+  /** Neckline depth (top edge at the centre below the shoulders), as a fraction of the height; negative = a cap. */
+  readonly neckDepth: number;
+  /** max(w/h, h/w). */
+  readonly elongation: number;
+}
+
+export interface PieceInfo extends PieceShape {
+  readonly part: Part;
+  readonly confidence: number;
+  readonly decidedBy: DecidedBy;
+  /** The other piece of a mirrored pair. */
+  readonly pairWith: string | null;
+  /** For the second piece of a pair: its print is the mirror image of its partner's. */
+  readonly mirrorOf: number | null;
+  readonly reason: string;
+}
+
+export interface PaletteEntry {
+  readonly hex: string;
+  readonly lab: Lab;
+  /** Fraction of the sampled pixels, 0..1. */
+  readonly share: number;
+}
+
+/** A periodic lattice found in the photo: basis vectors (photo pixels) and the rectangular super-tile holding one period in x and y. */
+export interface Lattice {
+  readonly v1: readonly [number, number];
+  readonly v2: readonly [number, number];
+  /** Normalised autocorrelation at the basis vectors (0..1). */
+  readonly confidence: number;
+  /** The super-tile: (tileW, 0) and (0, tileH) are lattice vectors. */
+  readonly tileW: number;
+  readonly tileH: number;
+  /** Repeats of the lattice cell inside the garment. */
+  readonly repeats: number;
+  /** 'block', 'half_drop', 'half_brick' or 'lattice'. */
+  readonly layout: string;
+}
+
+export interface Motif {
+  /** Bounds in photo (analysis) pixels. */
+  readonly bounds: Rect;
+  /** The motif for a multiply layer: its colours divided by what lies under it, white elsewhere (bounds-sized). */
+  readonly onWhite: Raster;
+  /** The photo as it is inside `bounds` (template for finding the motif again). */
+  readonly photo: Raster;
+  /** Share of the garment area. */
+  readonly share: number;
+  /** Offset of the motif's centre from the garment's centre axis and its top from the garment top, in photo px. */
+  readonly dx: number;
+  readonly dy: number;
+}
+
+/** What generate_garment_preview extracts from the photo, once per photo. */
+export interface Extraction {
+  readonly photoPath: string;
+  readonly photoHash: string;
+  /** The analysed photo (downscaled to ≤ 1024 px long side) and the factor from the original. */
+  readonly width: number;
+  readonly height: number;
+  readonly analysisScale: number;
+  /** Garment silhouette bounds in the analysed photo; `swatch` when the photo is all fabric. */
+  readonly garment: Rect;
+  readonly swatch: boolean;
+  readonly photoDpi: number;
+  /** Silhouette width at 65 % of its height (the body, below the sleeves), analysed px. */
+  readonly bodyWidth: number;
+  readonly palette: readonly PaletteEntry[];
+  readonly ground: PaletteEntry;
+  readonly lattice: Lattice | null;
+  /** The repeat super-tile (tileW × tileH), or, without a repeat, the garment crop with the outside filled in. */
+  readonly tile: Raster;
+  readonly tileIsRepeat: boolean;
+  readonly motif: Motif | null;
+  readonly kind: PieceType;
+  /** Fraction of garment pixels within ΔE76 12 of the ground colour. */
+  readonly flatness: number;
+}
+
+export interface GarmentAnalysis {
+  readonly docId: number;
+  readonly pieces: readonly PieceInfo[];
+  readonly provider: string;
+  readonly proposals: readonly Proposal[] | null;
+}
+
+export interface Proposal {
+  readonly name: string;
+  readonly type: PieceType;
+  readonly color: string;
+}
+
+/** Where the print goes: document → analysed-photo coordinates, px = (X − docX) / scale + photoX. */
+export interface Placement {
+  readonly scale: number;
+  readonly docX: number;
+  readonly docY: number;
+  readonly photoX: number;
+  readonly photoY: number;
+  /** The piece the mapping is anchored on, and how the scale was chosen. */
+  readonly anchor: string;
+  readonly scaleBasis: string;
+}
+
+export interface PreviewRecord {
+  readonly docId: number;
+  readonly photoHash: string;
+  readonly placement: Placement;
+}
+
+export interface AppliedPiece {
+  readonly name: string;
+  readonly layerId: number;
+  readonly type: PieceType;
+  readonly color: string | null;
+  readonly groupId: number;
+}
+
+export interface AppliedRecord {
+  readonly docId: number;
+  readonly photoHash: string;
+  readonly placement: Placement;
+  readonly pieces: readonly AppliedPiece[];
+}
+
+/** Per-session garment memory; replaced as a whole, and only by a call that succeeded. */
+export interface GarmentMemory {
+  readonly analysis: GarmentAnalysis | null;
+  readonly extraction: Extraction | null;
+  readonly preview: PreviewRecord | null;
+  readonly applied: AppliedRecord | null;
+}
+
+export const EMPTY_GARMENT_MEMORY: GarmentMemory = Object.freeze({
+  analysis: null,
+  extraction: null,
+  preview: null,
+  applied: null,
+});

@@ -1,0 +1,433 @@
+/**
+ * Group B: the garment workflow (DESIGN.md §6) — identify_pieces → generate_garment_preview → (user confirms)
+ * → extract_and_apply_all_pieces → verify_pattern_result — plus set_garment_photo (group E). The garment
+ * memory (analysis, extraction, preview, application) is staged and kept only when the call succeeds.
+ */
+import { createHash } from 'node:crypto';
+import type { OpenDocument } from '../engine/editor.js';
+import { fail } from '../engine/errors.js';
+import { decodeImage } from '../engine/io/image-codec.js';
+import type { DocState } from '../engine/model.js';
+import { closest } from '../engine/names.js';
+import { hexToRgb } from '../engine/raster.js';
+import { applyPlans, type PiecePlan } from '../garment/apply.js';
+import { analysePhoto } from '../garment/builtin/photo.js';
+import { collectPieces } from '../garment/builtin/pieces.js';
+import { measureResult, verdictOf } from '../garment/builtin/score.js';
+import { pngImage } from '../garment/image.js';
+import { overviewImage, previewImage, proposalsFor } from '../garment/preview.js';
+import { placementFor } from '../garment/render.js';
+import {
+  type AppliedRecord,
+  EMPTY_GARMENT_MEMORY,
+  type Extraction,
+  type GarmentAnalysis,
+  type GarmentMemory,
+  PART_LABELS,
+  type PieceInfo,
+  type Placement,
+} from '../garment/types.js';
+import { selectVision } from '../garment/vision.js';
+import { boundsReport } from './describe.js';
+import { activeDoc } from './resolve.js';
+import type { HandlerTable, ToolContext } from './types.js';
+
+const NEED_PHOTO_HINT =
+  '请用户上传服装照片（HTTP 上传时 role=garment），或把照片放进工作区后调用 set_garment_photo 指定它';
+
+interface Photo {
+  readonly path: string;
+  readonly bytes: Buffer;
+  readonly hash: string;
+}
+
+async function readPhoto(ctx: ToolContext): Promise<Photo> {
+  const path = ctx.session.garmentPhoto;
+  if (!path) fail('invalid_state', '还没有服装照片', { hint: NEED_PHOTO_HINT });
+  const bytes = await ctx.workspace.read(path);
+  return { path, bytes, hash: createHash('sha1').update(bytes).digest('hex') };
+}
+
+/** The stored extraction when it was made from these exact bytes, else a new one (the expensive step, once). */
+async function extractionFor(ctx: ToolContext, photo: Photo): Promise<{ ext: Extraction; reused: boolean }> {
+  const kept = ctx.session.garment.extraction;
+  if (kept && kept.photoHash === photo.hash && kept.photoPath === photo.path)
+    return { ext: kept, reused: true };
+  return { ext: await analysePhoto(photo.bytes, photo.path, photo.hash), reused: false };
+}
+
+/** The analysis of the active document, checked to still describe its layers. */
+function currentAnalysis(ctx: ToolContext, doc: OpenDocument): GarmentAnalysis {
+  const a = ctx.session.garment.analysis;
+  if (!a || a.docId !== doc.id) {
+    fail('invalid_state', `还没有识别文档“${doc.name}”的裁片`, { hint: '先调用 identify_pieces' });
+  }
+  for (const p of a.pieces) {
+    const layer = doc.state.layers.get(p.layerId);
+    if (layer?.kind !== 'pixel' || layer.raster !== p.raster || layer.name !== p.name) {
+      fail('invalid_state', `裁片图层“${p.name}”在识别之后被修改、改名或删除了`, {
+        hint: '重新调用 identify_pieces',
+      });
+    }
+  }
+  return a;
+}
+
+function round(v: number, d = 2): number {
+  return Math.round(v * 10 ** d) / 10 ** d;
+}
+
+function repeatReport(ext: Extraction, pl: Placement | null, dpi: number | null) {
+  const lat = ext.lattice;
+  if (!lat) return { found: false };
+  const cell = Math.sqrt(Math.abs(lat.v1[0] * lat.v2[1] - lat.v1[1] * lat.v2[0]));
+  const toPhoto = 1 / ext.analysisScale;
+  return {
+    found: true,
+    layout: lat.layout,
+    tile_width: round(lat.tileW * toPhoto, 1),
+    tile_height: round(lat.tileH * toPhoto, 1),
+    vectors: [lat.v1.map((v) => round(v * toPhoto, 1)), lat.v2.map((v) => round(v * toPhoto, 1))],
+    confidence: lat.confidence,
+    repeats_in_photo: lat.repeats,
+    ...(pl && dpi
+      ? {
+          document_tile_width: round(lat.tileW * pl.scale, 1),
+          document_tile_height: round(lat.tileH * pl.scale, 1),
+          real_cell_mm: round(((cell * pl.scale) / dpi) * 25.4, 1),
+        }
+      : {}),
+  };
+}
+
+function extractionReport(ext: Extraction, pl: Placement | null, dpi: number | null) {
+  return {
+    photo: ext.photoPath,
+    kind: ext.kind,
+    ground_color: ext.ground.hex,
+    palette: ext.palette.map((c) => ({ hex: c.hex, share: c.share })),
+    repeat: repeatReport(ext, pl, dpi),
+    motif: ext.motif
+      ? {
+          found: true,
+          share_of_garment: ext.motif.share,
+          bounds_in_photo: boundsReport({
+            x: Math.round(ext.motif.bounds.x / ext.analysisScale),
+            y: Math.round(ext.motif.bounds.y / ext.analysisScale),
+            w: Math.round(ext.motif.bounds.w / ext.analysisScale),
+            h: Math.round(ext.motif.bounds.h / ext.analysisScale),
+          }),
+        }
+      : { found: false },
+    garment_in_photo: ext.swatch ? 'swatch' : 'silhouette',
+    flatness: ext.flatness,
+  };
+}
+
+function pieceReport(p: PieceInfo, proposal?: { type: string; color: string }) {
+  return {
+    name: p.name,
+    part: p.part,
+    part_label: PART_LABELS[p.part],
+    confidence: round(p.confidence),
+    decided_by: p.decidedBy,
+    reason: p.reason,
+    bounds: boundsReport(p.bounds),
+    area: p.area,
+    ...(p.pairWith ? { pair_with: p.pairWith, print_mirrored: p.mirrorOf !== null } : {}),
+    ...(proposal ? { type: proposal.type, color: proposal.color } : {}),
+  };
+}
+
+function sameAnalysis(a: GarmentAnalysis | null, b: GarmentAnalysis): boolean {
+  if (!a || a.docId !== b.docId || a.pieces.length !== b.pieces.length) return false;
+  return a.pieces.every((p, i) => {
+    const q = b.pieces[i]!;
+    return p.layerId === q.layerId && p.raster === q.raster && p.part === q.part && p.mirrorOf === q.mirrorOf;
+  });
+}
+
+function memoryWith(ctx: ToolContext, change: Partial<GarmentMemory>): GarmentMemory {
+  return { ...ctx.session.garment, ...change };
+}
+
+export const garmentHandlers = {
+  async identify_pieces(_args, ctx) {
+    const doc = activeDoc(ctx);
+    const shapes = collectPieces(doc.state);
+    if (shapes.length === 0) {
+      fail('invalid_state', `文档“${doc.name}”中没有裁片图层`, {
+        hint: '裁片应是透明背景上的不透明形状，每个裁片一个可见的像素图层（背景和文字图层不算）；可用 open_document 打开裁片文件或 place_image 置入裁片',
+      });
+    }
+    const vision = selectVision();
+    const pieces = await vision.identify({
+      shapes,
+      marks: () => overviewImage(doc.state, shapes, (p, i) => `#${i + 1}\n${p.name}`, '裁片编号与图层名'),
+    });
+    let ext: Extraction | null = null;
+    let reused = false;
+    if (ctx.session.garmentPhoto) {
+      ({ ext, reused } = await extractionFor(ctx, await readPhoto(ctx)));
+    }
+    const proposals = ext ? proposalsFor(pieces, ext) : null;
+    const analysis: GarmentAnalysis = { docId: doc.id, pieces, provider: vision.name, proposals };
+    const unchanged = sameAnalysis(ctx.session.garment.analysis, analysis);
+    const prior = ctx.session.garment;
+    ctx.session.stage({
+      garment: {
+        analysis,
+        extraction: ext ?? prior.extraction,
+        // A preview and an application stay valid while the pieces and the photo are the same.
+        preview: unchanged && (!ext || prior.preview?.photoHash === ext.photoHash) ? prior.preview : null,
+        applied: prior.applied?.docId === doc.id ? prior.applied : null,
+      },
+    });
+    const image = await overviewImage(
+      doc.state,
+      pieces,
+      (p) => `${PART_LABELS[(p as PieceInfo).part]}\n${p.name}`,
+      `裁片识别结果：${pieces.map((p) => `${p.name} = ${PART_LABELS[p.part]}`).join('，')}`,
+    );
+    const byName = new Map(proposals?.map((p) => [p.name, p]) ?? []);
+    return {
+      document: doc.name,
+      provider: vision.name,
+      pieces: pieces.map((p) => pieceReport(p, byName.get(p.name))),
+      pairs: pieces
+        .filter((p) => p.mirrorOf !== null)
+        .map((p) => [pieces.find((q) => q.layerId === p.mirrorOf)!.name, p.name]),
+      garment_photo: ctx.session.garmentPhoto,
+      ...(ext
+        ? {
+            photo_analysis: { ...extractionReport(ext, null, null), reused },
+            proposed_pieces: proposals,
+            next: '调用 generate_garment_preview 生成预览（不要再次调用 identify_pieces）；proposed_pieces 可直接作为 extract_and_apply_all_pieces 的 pieces 参数',
+          }
+        : {
+            next: '还没有服装照片：请用户上传服装照片（或调用 set_garment_photo），然后调用 generate_garment_preview；type 和 color 会在预览结果中给出',
+          }),
+      images: [image],
+    };
+  },
+
+  async generate_garment_preview(_args, ctx) {
+    const doc = activeDoc(ctx);
+    if (!ctx.session.garmentPhoto)
+      fail('invalid_state', '还没有服装照片，无法生成预览', { hint: NEED_PHOTO_HINT });
+    const analysis = currentAnalysis(ctx, doc);
+    const photo = await readPhoto(ctx);
+    const { ext, reused } = await extractionFor(ctx, photo);
+    const placement = placementFor(ext, analysis.pieces, doc.state.dpi);
+    const proposals =
+      analysis.proposals && ctx.session.garment.extraction?.photoHash === ext.photoHash
+        ? analysis.proposals
+        : proposalsFor(analysis.pieces, ext);
+    const image = await previewImage(doc.state, ext, placement, analysis.pieces, proposals);
+    ctx.session.stage({
+      garment: memoryWith(ctx, {
+        analysis: { ...analysis, proposals },
+        extraction: ext,
+        preview: { docId: doc.id, photoHash: ext.photoHash, placement },
+      }),
+    });
+    return {
+      document: doc.name,
+      extraction: { ...extractionReport(ext, placement, doc.state.dpi), reused },
+      placement: {
+        scale: round(placement.scale, 4),
+        anchor_piece: placement.anchor,
+        assumption: placement.scaleBasis,
+        tile_phase: `整份文档共用一个花样相位：以“${placement.anchor}”的中线和上沿对齐照片中服装的中线和上沿；成对裁片中的第二片使用镜像花样`,
+      },
+      proposed_pieces: proposals,
+      next: '请用户确认预览图；确认后调用 extract_and_apply_all_pieces，pieces 可直接使用 proposed_pieces（可按用户意见修改 type 或 color）。不要再次调用 identify_pieces 或本工具',
+      images: [image],
+    };
+  },
+
+  async extract_and_apply_all_pieces({ pieces: entries }, ctx) {
+    const doc = activeDoc(ctx);
+    if (!ctx.session.garmentPhoto) fail('invalid_state', '还没有服装照片', { hint: NEED_PHOTO_HINT });
+    const analysis = currentAnalysis(ctx, doc);
+    const memory = ctx.session.garment;
+    const photo = await readPhoto(ctx);
+    const ext = memory.extraction;
+    const preview = memory.preview;
+    if (
+      !ext ||
+      !preview ||
+      preview.docId !== doc.id ||
+      preview.photoHash !== photo.hash ||
+      ext.photoHash !== photo.hash
+    ) {
+      fail('invalid_state', '还没有为当前文档和服装照片生成预览，用户尚未确认', {
+        hint: '先调用 generate_garment_preview，并请用户确认预览图',
+      });
+    }
+    if (entries.length === 0)
+      fail('invalid_arguments', 'pieces 不能为空', {
+        hint: '使用 identify_pieces 或预览结果中的 proposed_pieces',
+      });
+    const names = analysis.pieces.map((p) => p.name);
+    const seen = new Set<string>();
+    const plans: PiecePlan[] = [];
+    for (const e of entries) {
+      const piece = analysis.pieces.find((p) => p.name === e.name);
+      if (!piece) {
+        const near = closest(e.name, names);
+        fail('not_found', `没有名为“${e.name}”的裁片`, {
+          hint: near.length
+            ? `是否指 ${near.map((n) => `“${n}”`).join('、')}？`
+            : `裁片有：${names.join('、')}`,
+          details: { closest: near, pieces: names },
+        });
+      }
+      if (seen.has(e.name)) fail('invalid_arguments', `裁片“${e.name}”在 pieces 中出现了两次`);
+      seen.add(e.name);
+      if ((e.type === 'solid' || e.type === 'theme_pattern') && !e.color) {
+        fail('invalid_arguments', `裁片“${e.name}”的 type 为 ${e.type}，必须提供 color（十六进制颜色）`, {
+          hint: '使用 identify_pieces 或预览结果中 proposed_pieces 的 color',
+          details: [{ path: `pieces[${entries.indexOf(e)}].color`, piece: e.name }],
+        });
+      }
+      if ((e.type === 'theme_pattern' || e.type === 'mixed_pattern') && !ext.motif) {
+        fail('invalid_state', `照片中没有检测到主题图案，裁片“${e.name}”不能使用 ${e.type}`, {
+          hint: '改用 solid 或 fill_pattern（见预览结果中的 proposed_pieces）',
+        });
+      }
+      const layer = doc.state.layers.get(piece.layerId)!;
+      if (layer.locks.all) {
+        fail('locked', `裁片图层“${piece.name}”已锁定`, { hint: '先调用 lock_layer 解锁（locked: false）' });
+      }
+      plans.push({ piece, type: e.type, color: e.color ? hexToRgb(e.color) : null });
+    }
+    const { state, built } = await applyPlans(doc.state, ext, preview.placement, plans, analysis.pieces);
+    const first = built[0]!;
+    const next: DocState = { ...state, active: first.groupId, selected: [first.groupId] };
+    ctx.tx.update(doc.id, next);
+    const previous =
+      memory.applied?.docId === doc.id ? memory.applied.pieces.filter((p) => !seen.has(p.name)) : [];
+    const applied: AppliedRecord = {
+      docId: doc.id,
+      photoHash: photo.hash,
+      placement: preview.placement,
+      pieces: [
+        ...previous,
+        ...built.map((b) => ({
+          name: b.name,
+          layerId: b.layerId,
+          type: b.type,
+          color: entries.find((e) => e.name === b.name)!.color ?? null,
+          groupId: b.groupId,
+        })),
+      ],
+    };
+    ctx.session.stage({ garment: memoryWith(ctx, { applied }) });
+    const missing = names.filter((n) => !applied.pieces.some((p) => p.name === n));
+    return {
+      document: doc.name,
+      applied: built.map((b) => ({
+        piece: b.name,
+        type: b.type,
+        group: `${b.name} 花样`,
+        layers: [
+          { name: b.name, role: 'clipping_base' },
+          ...b.layers.map((l) => ({ name: l.name, clipped: true, blend_mode: l.blend })),
+        ],
+      })),
+      structure:
+        '每个裁片一个图层组：裁片图层在组内最下方作为剪贴蒙版的基底，花样图层剪贴在其上（在 Photoshop 中可直接编辑）',
+      history_steps: 1,
+      ...(missing.length ? { pieces_without_pattern: missing } : {}),
+      next: '调用 verify_pattern_result 验证套图效果',
+    };
+  },
+
+  async verify_pattern_result(_args, ctx) {
+    const doc = activeDoc(ctx);
+    if (!ctx.session.garmentPhoto)
+      fail('invalid_state', '还没有服装照片，无法对比', { hint: NEED_PHOTO_HINT });
+    const memory = ctx.session.garment;
+    if (!memory.applied || memory.applied.docId !== doc.id) {
+      fail('invalid_state', `文档“${doc.name}”还没有套图`, { hint: '先调用 extract_and_apply_all_pieces' });
+    }
+    const analysis = currentAnalysis(ctx, doc);
+    const photo = await readPhoto(ctx);
+    const ext = memory.extraction;
+    if (!ext || ext.photoHash !== photo.hash || memory.applied.photoHash !== photo.hash) {
+      fail('invalid_state', '服装照片在套图之后更换了', {
+        hint: '重新调用 generate_garment_preview 和 extract_and_apply_all_pieces',
+      });
+    }
+    const canvas = ctx.tx.peekComposite(doc.id);
+    const measures = measureResult(doc.state, canvas, analysis.pieces, ext, memory.applied);
+    const verdict = verdictOf(measures);
+    const vision = selectVision();
+    const opinion = await vision.review({
+      measures,
+      classicalScore: verdict.score,
+      photo: async () => pngImage((await decodeImage(photo.bytes)).raster, '服装照片'),
+      canvas: async () => pngImage({ ...canvas }, '套图结果'),
+    });
+    const score = opinion ? round((verdict.score + opinion.score) / 2, 1) : verdict.score;
+    return {
+      document: doc.name,
+      score,
+      scale: '1-10（10 最好）',
+      provider: vision.name,
+      ...(opinion ? { measured_score: verdict.score, model_score: opinion.score } : {}),
+      measures: measures.map((m) => ({ measure: m.key, label: m.label, score: m.score, ...m.value })),
+      delta_e_formula: 'CIEDE2000',
+      suggestions: [...verdict.suggestions, ...(opinion?.suggestions ?? [])],
+      next:
+        score >= 8
+          ? '效果良好：可以用 save_document 保存'
+          : '按 suggestions 调整后重新调用 extract_and_apply_all_pieces，再调用本工具验证',
+    };
+  },
+
+  async set_garment_photo({ path: rel }, ctx) {
+    const target = ctx.workspace.relative(ctx.workspace.resolve(rel));
+    const bytes = await ctx.workspace.read(target);
+    const png =
+      bytes.length >= 8 &&
+      bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    const jpg = bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+    if (!png && !jpg) {
+      fail('unsupported', `“${target}”不是 PNG 或 JPEG 图像`, { hint: '服装照片须为 PNG 或 JPG 文件' });
+    }
+    const { raster } = await decodeImage(bytes);
+    const hash = createHash('sha1').update(bytes).digest('hex');
+    const memory = ctx.session.garment;
+    const same =
+      ctx.session.garmentPhoto === target &&
+      (memory.extraction === null || memory.extraction.photoHash === hash);
+    if (!same) {
+      ctx.session.stage({
+        garmentPhoto: target,
+        garment:
+          memory === EMPTY_GARMENT_MEMORY
+            ? memory
+            : {
+                analysis: memory.analysis ? { ...memory.analysis, proposals: null } : null,
+                extraction:
+                  memory.extraction?.photoHash === hash && memory.extraction.photoPath === target
+                    ? memory.extraction
+                    : null,
+                preview: null,
+                applied: memory.applied,
+              },
+      });
+    }
+    return {
+      garment_photo: target,
+      width: raster.w,
+      height: raster.h,
+      format: png ? 'png' : 'jpg',
+      next: memory.analysis
+        ? '调用 identify_pieces 获取基于新照片的 type 和 color 建议，然后调用 generate_garment_preview'
+        : '调用 identify_pieces',
+    };
+  },
+} satisfies HandlerTable;

@@ -1,0 +1,218 @@
+/** The garment CV building blocks against known answers: FFT, CIEDE2000, palette, lattice, photo extraction, pieces. */
+import { describe, expect, it } from 'vitest';
+import { paletteOf } from '../../src/garment/builtin/palette.js';
+import { analysePhoto } from '../../src/garment/builtin/photo.js';
+import { classifyPieces, collectPieces, nameHint } from '../../src/garment/builtin/pieces.js';
+import { detectLattice, latticeFrom } from '../../src/garment/builtin/repeat.js';
+import { deltaE00, labOfHex, labToRgb, rgbToLab } from '../../src/garment/color.js';
+import { autocorrelate, fft } from '../../src/garment/fft.js';
+import {
+  GROUND,
+  garmentDocument,
+  garmentPhoto,
+  NAVY,
+  PHOTO,
+  RED,
+  TILE,
+} from '../support/garment-fixtures.js';
+import { newSession } from '../support/session.js';
+
+describe('fft', () => {
+  it('matches a naive DFT', () => {
+    const n = 16;
+    const re = Float64Array.from({ length: n }, (_, i) => Math.sin(i * 1.3) + (i % 3));
+    const im = new Float64Array(n);
+    const want = Array.from({ length: n }, (_, k) => {
+      let r = 0;
+      let j = 0;
+      for (let t = 0; t < n; t++) {
+        r += re[t]! * Math.cos((-2 * Math.PI * k * t) / n);
+        j += re[t]! * Math.sin((-2 * Math.PI * k * t) / n);
+      }
+      return [r, j];
+    });
+    const copy = Float64Array.from(re);
+    fft(re, im);
+    for (let k = 0; k < n; k++) {
+      expect(re[k]).toBeCloseTo(want[k]![0]!, 9);
+      expect(im[k]).toBeCloseTo(want[k]![1]!, 9);
+    }
+    fft(re, im, true);
+    for (let k = 0; k < n; k++) expect(re[k]).toBeCloseTo(copy[k]!, 9);
+  });
+
+  it('computes linear autocorrelation', () => {
+    const w = 5;
+    const h = 3;
+    const v = Float64Array.from({ length: w * h }, (_, i) => (i * 7) % 5);
+    const n = 16;
+    const r = autocorrelate(v, w, h, n);
+    const direct = (dx: number, dy: number) => {
+      let s = 0;
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          if (x + dx < 0 || x + dx >= w || y + dy < 0 || y + dy >= h) continue;
+          s += v[y * w + x]! * v[(y + dy) * w + x + dx]!;
+        }
+      }
+      return s;
+    };
+    for (const [dx, dy] of [
+      [0, 0],
+      [1, 0],
+      [2, 1],
+      [-3, 1],
+      [4, 2],
+    ] as const) {
+      expect(r[((dy + n) % n) * n + ((dx + n) % n)]).toBeCloseTo(direct(dx, dy), 6);
+    }
+  });
+});
+
+describe('colour', () => {
+  it('CIEDE2000 reproduces Sharma, Wu & Dalal test pairs', () => {
+    const pairs: [number[], number[], number][] = [
+      [[50, 2.6772, -79.7751], [50, 0, -82.7485], 2.0425],
+      [[50, 0, 0], [50, -1, 2], 2.3669],
+      [[50, 2.5, 0], [73, 25, -18], 27.1492],
+      [[50, 2.5, 0], [50, 3.1736, 0.5854], 1.0],
+      [[60.2574, -34.0099, 36.2677], [60.4626, -34.1751, 39.4387], 1.2644],
+    ];
+    for (const [a, b, d] of pairs) {
+      expect(deltaE00({ L: a[0]!, a: a[1]!, b: a[2]! }, { L: b[0]!, a: b[1]!, b: b[2]! })).toBeCloseTo(d, 3);
+    }
+  });
+
+  it('round-trips sRGB through Lab', () => {
+    for (const [r, g, b] of [
+      [0, 0, 0],
+      [255, 255, 255],
+      [31, 58, 104],
+      [232, 220, 196],
+    ]) {
+      expect(labToRgb(rgbToLab(r!, g!, b!))).toEqual({ r, g, b });
+    }
+  });
+});
+
+describe('palette and lattice', () => {
+  it('k-means finds the colours and their shares, deterministically', () => {
+    const samples: number[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const hex = i < 700 ? GROUND : i < 950 ? NAVY : RED;
+      const l = labOfHex(hex);
+      samples.push(l.L + ((i * 7) % 3) - 1, l.a, l.b);
+    }
+    const p = paletteOf(Float32Array.from(samples));
+    expect(p.map((c) => c.share)).toEqual([0.7, 0.25, 0.05]);
+    expect(deltaE00(p[1]!.lab, labOfHex(NAVY))).toBeLessThan(1);
+    expect(paletteOf(Float32Array.from(samples))).toEqual(p);
+  });
+
+  it('names block, half-drop and half-brick lattices and their super-tiles', () => {
+    expect(latticeFrom([64, 0], [0, 64], 1, 1e5)).toMatchObject({ tileW: 64, tileH: 64, layout: 'block' });
+    expect(latticeFrom([64, 32], [0, 64], 1, 1e5)).toMatchObject({
+      tileW: 128,
+      tileH: 64,
+      layout: 'half_drop',
+    });
+    expect(latticeFrom([96, 0], [48, 96], 1, 1e5)).toMatchObject({
+      tileW: 96,
+      tileH: 192,
+      layout: 'half_brick',
+    });
+  });
+
+  it('finds nothing in noise', () => {
+    const w = 200;
+    const h = 200;
+    let seed = 7;
+    const lum = Float64Array.from({ length: w * h }, () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed % 256;
+    });
+    expect(detectLattice(lum, new Uint8Array(w * h).fill(1), w, h)).toBeNull();
+  });
+});
+
+describe('photo extraction', () => {
+  it('recovers a block repeat: period 64 ±1, palette within ΔE00 5, no motif', async () => {
+    const e = await analysePhoto(await garmentPhoto('fill'), 'p.png', 'h');
+    expect(e.kind).toBe('fill_pattern');
+    expect(e.swatch).toBe(false);
+    expect(Math.abs(e.lattice!.tileW - TILE)).toBeLessThanOrEqual(1);
+    expect(Math.abs(e.lattice!.tileH - TILE)).toBeLessThanOrEqual(1);
+    expect(e.lattice!.layout).toBe('block');
+    for (const truth of [GROUND, NAVY, RED]) {
+      expect(Math.min(...e.palette.map((c) => deltaE00(c.lab, labOfHex(truth))))).toBeLessThan(5);
+    }
+    expect(deltaE00(e.ground.lab, labOfHex(GROUND))).toBeLessThan(5);
+    expect(e.motif).toBeNull();
+    expect(e.bodyWidth).toBe(300);
+    expect(e.garment).toMatchObject({ x: 60, y: 150, w: 520, h: 450 });
+  });
+
+  it('recovers a half-drop repeat as a 128 × 64 super-tile', async () => {
+    const e = await analysePhoto(await garmentPhoto('half_drop'), 'p.png', 'h');
+    expect(e.lattice).toMatchObject({ tileW: 128, tileH: 64, layout: 'half_drop' });
+  });
+
+  it('finds the placed motif (theme) and the motif over a repeat (mixed); a plain garment is solid', async () => {
+    const theme = await analysePhoto(await garmentPhoto('theme'), 'p.png', 'h');
+    expect(theme.kind).toBe('theme_pattern');
+    // The flower spans x 270..370, y 278..377 in the photo.
+    expect(theme.motif!.bounds.x).toBeGreaterThanOrEqual(268);
+    expect(theme.motif!.bounds.x + theme.motif!.bounds.w).toBeLessThanOrEqual(373);
+    expect(Math.abs(theme.motif!.bounds.w - 101)).toBeLessThanOrEqual(3);
+    const mixed = await analysePhoto(await garmentPhoto('mixed'), 'p.png', 'h');
+    expect(mixed.kind).toBe('mixed_pattern');
+    expect(mixed.lattice!.tileW).toBe(TILE);
+    const solid = await analysePhoto(await garmentPhoto('solid'), 'p.png', 'h');
+    expect(solid.kind).toBe('solid');
+    expect(solid.lattice).toBeNull();
+    expect(deltaE00(solid.ground.lab, labOfHex(GROUND))).toBeLessThan(5);
+  });
+
+  it('treats a photo that is all fabric as a swatch', async () => {
+    const sharp = (await import('sharp')).default;
+    const full = await garmentPhoto('fill');
+    const crop = await sharp(full).extract({ left: 180, top: 320, width: 256, height: 256 }).png().toBuffer();
+    const e = await analysePhoto(crop, 'p.png', 'h');
+    expect(e.swatch).toBe(true);
+    expect(e.lattice).toMatchObject({ tileW: TILE, tileH: TILE });
+    expect(PHOTO.width).toBe(640);
+  });
+});
+
+describe('pieces', () => {
+  it('reads part keywords in Chinese and English, with sides', () => {
+    expect(nameHint('前片')).toEqual({ part: 'front', side: null });
+    expect(nameHint('后幅')).toEqual({ part: 'back', side: null });
+    expect(nameHint('左袖')).toEqual({ part: 'sleeve', side: 'left' });
+    expect(nameHint('sleeve_R')).toEqual({ part: 'sleeve', side: 'right' });
+    expect(nameHint('袖口')).toEqual({ part: 'cuff', side: null });
+    expect(nameHint('Collar')).toEqual({ part: 'collar', side: null });
+    expect(nameHint('口袋')).toEqual({ part: 'pocket', side: null });
+    expect(nameHint('腰头')).toEqual({ part: 'waistband', side: null });
+    expect(nameHint('Layer 3')).toBeNull();
+  });
+
+  it('measures symmetry and neckline depth; ignores hidden, clipped and background layers', async () => {
+    const session = newSession();
+    const state = await garmentDocument(session, 'none');
+    const shapes = collectPieces(state);
+    expect(shapes).toHaveLength(5);
+    const byName = Object.fromEntries(shapes.map((s) => [s.name, s]));
+    expect(byName['图层 3']!.symmetry).toBeGreaterThan(0.98); // front
+    expect(byName['图层 5']!.symmetry).toBeLessThan(0.9); // sleeve
+    expect(byName['图层 3']!.neckDepth).toBeGreaterThan(byName['图层 1']!.neckDepth);
+    const hidden = { ...state, layers: new Map(state.layers) };
+    const id = shapes[0]!.layerId;
+    hidden.layers.set(id, { ...state.layers.get(id)!, visible: false });
+    expect(collectPieces(hidden)).toHaveLength(4);
+    const parts = classifyPieces(collectPieces(state))
+      .map((p) => p.part)
+      .sort();
+    expect(parts).toEqual(['back', 'collar', 'front', 'left_sleeve', 'right_sleeve']);
+  });
+});

@@ -1,0 +1,167 @@
+/** The OpenAI-compatible provider against a fake chat-completions server on loopback (never a real API). */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { selectVision } from '../../src/garment/vision.js';
+import { garmentDocument, usePhoto } from '../support/garment-fixtures.js';
+import { call, hashEditor, newSession, ok } from '../support/session.js';
+
+interface Seen {
+  auth: string | undefined;
+  body: {
+    model: string;
+    messages: { role: string; content: unknown }[];
+    response_format: unknown;
+  };
+}
+
+let server: Server;
+let base = '';
+const seen: Seen[] = [];
+let reply: (body: Seen['body']) => { status: number; text: string } = () => ({ status: 500, text: '' });
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  let s = '';
+  for await (const chunk of req) s += chunk;
+  return s;
+}
+
+const answer = (content: unknown) => ({
+  status: 200,
+  text: JSON.stringify({
+    choices: [
+      {
+        message: {
+          role: 'assistant',
+          content: typeof content === 'string' ? content : JSON.stringify(content),
+        },
+      },
+    ],
+  }),
+});
+
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    const body = JSON.parse(await readBody(req)) as Seen['body'];
+    seen.push({ auth: req.headers.authorization, body });
+    const r = req.url === '/v1/chat/completions' ? reply(body) : { status: 404, text: 'no route' };
+    res.writeHead(r.status, { 'content-type': 'application/json' }).end(r.text);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function configure() {
+  process.env.ATELIER_VISION_BASE_URL = base;
+  process.env.ATELIER_VISION_MODEL = 'fake-vl';
+  process.env.ATELIER_VISION_API_KEY = 'sk-test';
+}
+
+afterEach(() => {
+  delete process.env.ATELIER_VISION_BASE_URL;
+  delete process.env.ATELIER_VISION_MODEL;
+  delete process.env.ATELIER_VISION_API_KEY;
+  seen.length = 0;
+});
+
+function images(body: Seen['body']): string[] {
+  const user = body.messages.find((m) => m.role === 'user')!;
+  return (user.content as { type: string; image_url?: { url: string } }[])
+    .filter((c) => c.type === 'image_url')
+    .map((c) => c.image_url!.url);
+}
+
+describe('OpenAI-compatible vision provider', () => {
+  it('is used only when configured', () => {
+    expect(selectVision({}).name).toBe('builtin');
+    expect(selectVision({ ATELIER_VISION_BASE_URL: base }).name).toBe('builtin');
+    expect(selectVision({ ATELIER_VISION_BASE_URL: base, ATELIER_VISION_MODEL: 'm' }).name).toBe('openai');
+  });
+
+  it('identify_pieces sends one request with the marked pieces and takes validated parts', async () => {
+    configure();
+    const session = newSession();
+    await garmentDocument(session, 'none');
+    reply = () =>
+      answer({
+        pieces: [
+          { layer: '图层 3', part: 'front', confidence: 0.9, reason: 'deep neckline' },
+          { layer: '图层 1', part: 'back', confidence: 0.9 },
+          { layer: '图层 4', part: 'waistband', confidence: 0.8, reason: 'long band' },
+        ],
+      });
+    const r = await ok(session, 'identify_pieces');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.auth).toBe('Bearer sk-test');
+    expect(seen[0]!.body.model).toBe('fake-vl');
+    expect(seen[0]!.body.response_format).toEqual({ type: 'json_object' });
+    const urls = images(seen[0]!.body);
+    expect(urls).toHaveLength(1);
+    expect(urls[0]).toMatch(/^data:image\/png;base64,/);
+    const png = Buffer.from(urls[0]!.split(',')[1]!, 'base64');
+    expect((await sharp(png).metadata()).format).toBe('png');
+    expect(r.provider).toBe('openai');
+    const pieces = r.pieces as { name: string; part: string; decided_by: string }[];
+    expect(pieces.find((p) => p.name === '图层 4')).toMatchObject({
+      part: 'waistband',
+      decided_by: 'vision',
+    });
+    // Layers the model left out keep the builtin answer.
+    expect(pieces.find((p) => p.name === '图层 5')).toMatchObject({
+      part: 'left_sleeve',
+      decided_by: 'pair',
+    });
+  });
+
+  it('fails with io_error on malformed answers, HTTP errors and unknown parts — changing nothing', async () => {
+    configure();
+    const session = newSession();
+    await garmentDocument(session, 'zh');
+    for (const bad of [
+      () => answer('not json at all'),
+      () => answer({ pieces: [{ layer: '前片', part: 'shoulder' }] }),
+      () => answer({ pieces: [{ layer: 'nope', part: 'front' }] }),
+      () => ({ status: 500, text: 'boom' }),
+      () => ({ status: 200, text: '{"choices":[]}' }),
+    ]) {
+      reply = bad;
+      const before = hashEditor(session.editor.snapshot);
+      const memory = session.garment;
+      const r = await call(session, 'identify_pieces');
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error.code).toBe('io_error');
+      expect(hashEditor(session.editor.snapshot)).toBe(before);
+      expect(session.garment).toBe(memory);
+    }
+    reply = () => ({ status: 400, text: '{"error":{"message":"this model does not support image input"}}' });
+    const r = await call(session, 'identify_pieces');
+    expect(r.ok === false && r.error.code).toBe('unsupported');
+    process.env.ATELIER_VISION_BASE_URL = 'http://127.0.0.1:1/v1';
+    const down = await call(session, 'identify_pieces');
+    expect(down.ok === false && down.error.code).toBe('io_error');
+  });
+
+  it('verify_pattern_result sends photo and canvas in one request and blends the validated score', async () => {
+    const session = newSession();
+    await garmentDocument(session, 'zh');
+    await usePhoto(session, 'fill');
+    await ok(session, 'identify_pieces');
+    const preview = await ok(session, 'generate_garment_preview');
+    await ok(session, 'extract_and_apply_all_pieces', { pieces: preview.proposed_pieces });
+    configure();
+    reply = () => answer({ score: 6, suggestions: ['领口处花样略有偏移'] });
+    const v = await ok(session, 'verify_pattern_result');
+    expect(seen).toHaveLength(1);
+    expect(images(seen[0]!.body)).toHaveLength(2);
+    expect(v.provider).toBe('openai');
+    expect(v.model_score).toBe(6);
+    expect(v.score).toBe(((v.measured_score as number) + 6) / 2);
+    expect(v.suggestions).toContain('领口处花样略有偏移');
+    reply = () => answer({ score: 42, suggestions: [] });
+    const bad = await call(session, 'verify_pattern_result');
+    expect(bad.ok === false && bad.error.code).toBe('io_error');
+  });
+});

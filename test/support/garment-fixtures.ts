@@ -1,0 +1,207 @@
+/**
+ * Synthetic known-answer garment data: a document of cut pieces drawn as simple garment shapes at 150 DPI, and
+ * garment "photos" (a T-shirt silhouette on a studio gradient, with mild shading and deterministic noise) whose
+ * print is known exactly: a 64 × 64 px block repeat of a navy disc and a red dot on cream, a placed flower motif,
+ * both, or a plain colour.
+ */
+import sharp from 'sharp';
+import type { Session } from '../../src/calls/session.js';
+import { pixelLayer } from '../../src/engine/factory.js';
+import type { DocState, Raster } from '../../src/engine/model.js';
+import { allocateId, childrenOf, insertLayer } from '../../src/engine/tree.js';
+import { ok } from './session.js';
+
+// ---------------------------------------------------------------- the pieces
+
+export const DOC = { width: 1320, height: 520, dpi: 150 } as const;
+
+export type PieceKey = 'front' | 'back' | 'left' | 'right' | 'collar';
+
+export const NAMES: Readonly<Record<'zh' | 'en' | 'none', Readonly<Record<PieceKey, string>>>> = {
+  zh: { front: '前片', back: '后片', left: '左袖', right: '右袖', collar: '领' },
+  en: { front: 'Front', back: 'Back', left: 'Sleeve L', right: 'Sleeve R', collar: 'Collar' },
+  none: { front: '图层 3', back: '图层 1', left: '图层 5', right: '图层 2', collar: '图层 4' },
+};
+
+/** Where each piece lies (document pixels) and its shape as an inside-test in local coordinates. */
+export const PIECES: Readonly<
+  Record<PieceKey, { x: number; y: number; w: number; h: number; inside: (u: number, v: number) => boolean }>
+> = {
+  front: { x: 30, y: 30, w: 375, h: 450, inside: bodice(375, 450, 75) },
+  back: { x: 430, y: 30, w: 375, h: 450, inside: bodice(375, 450, 18) },
+  left: { x: 840, y: 30, w: 220, h: 170, inside: sleeve(220, 170, false) },
+  right: { x: 1080, y: 30, w: 220, h: 170, inside: sleeve(220, 170, true) },
+  collar: { x: 840, y: 260, w: 300, h: 40, inside: (u, v) => u >= 0 && v >= 0 && u < 300 && v < 40 },
+};
+
+/** A bodice: symmetric, with a neck scoop of depth `neck`, sloping shoulders and armholes. */
+function bodice(w: number, h: number, neck: number) {
+  const cx = w / 2;
+  return (u: number, v: number): boolean => {
+    const du = Math.abs(u + 0.5 - cx);
+    const nw = 0.18 * w;
+    if (du < nw && v < neck * Math.sqrt(1 - (du / nw) ** 2)) return false; // neckline
+    if (v < 0.05 * h * (du / (w / 2))) return false; // shoulder slope
+    const armTop = 0.35 * h;
+    if (v < armTop && du > w / 2 - 0.1 * w * (1 - v / armTop) ** 0.5) return false; // armhole
+    return true;
+  };
+}
+
+/** A sleeve: an asymmetric trapezoid (one slanted side, a sloped cap); the right one is the mirror image. */
+function sleeve(w: number, h: number, mirrored: boolean) {
+  return (u0: number, v: number): boolean => {
+    const u = mirrored ? w - 1 - u0 : u0;
+    const right = 150 + 70 * (v / h);
+    const top = 45 * (1 - u / w);
+    return u <= right && v >= top;
+  };
+}
+
+export function pieceRaster(key: PieceKey, grey = 220): Raster {
+  const p = PIECES[key];
+  const data = new Uint8ClampedArray(p.w * p.h * 4);
+  for (let v = 0; v < p.h; v++) {
+    for (let u = 0; u < p.w; u++) {
+      if (!p.inside(u, v)) continue;
+      const o = (v * p.w + u) * 4;
+      data[o] = grey;
+      data[o + 1] = grey;
+      data[o + 2] = grey;
+      data[o + 3] = 255;
+    }
+  }
+  return { x: p.x, y: p.y, w: p.w, h: p.h, data };
+}
+
+/** Creates the pieces document in `session` (names: Chinese, English or meaningless) and returns its state. */
+export async function garmentDocument(session: Session, names: keyof typeof NAMES = 'zh'): Promise<DocState> {
+  await ok(session, 'create_document', {
+    width: DOC.width,
+    height: DOC.height,
+    resolution: DOC.dpi,
+    name: '裁片',
+  });
+  const tx = session.editor.begin();
+  const doc = tx.activeDocument();
+  let state = doc.state;
+  // Layer order deliberately not the natural one.
+  for (const key of ['back', 'right', 'front', 'collar', 'left'] as const) {
+    const [id, next] = allocateId(state);
+    state = insertLayer(
+      next,
+      pixelLayer(id, NAMES[names][key], pieceRaster(key)),
+      null,
+      childrenOf(next, null).length,
+    );
+  }
+  tx.update(doc.id, state);
+  session.editor.commit(tx, 'fixture', true);
+  return state;
+}
+
+// ---------------------------------------------------------------- the photos
+
+export const PHOTO = { width: 640, height: 640 } as const;
+export const TILE = 64;
+export const GROUND = '#e8dcc4';
+export const NAVY = '#1f3a68';
+export const RED = '#c0392b';
+export const THEME_GROUND = '#f0e6d2';
+/** The photo's body width (300 px) maps onto the front piece's 375 px: scale 1.25, a 64 px repeat → 80 px. */
+export const EXPECTED_SCALE = 375 / 300;
+
+export type PhotoKind = 'fill' | 'theme' | 'mixed' | 'solid' | 'half_drop';
+
+function rgb(hex: string): [number, number, number] {
+  const n = Number.parseInt(hex.slice(1), 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+}
+
+/** The T-shirt silhouette: body 300 px wide (x 170..470, y 150..600), sleeves out to 60/580, a neck scoop. */
+export function inShirt(x: number, y: number): boolean {
+  const cx = 320;
+  if (y >= 150 && y < 600 && x >= 170 && x < 470) {
+    const du = Math.abs(x + 0.5 - cx);
+    return !(du < 55 && y < 150 + 50 * Math.sqrt(1 - (du / 55) ** 2));
+  }
+  // Sleeves: from the shoulder (y 150..300 at the body) slanting out and down.
+  for (const side of [-1, 1]) {
+    const d = side < 0 ? 170 - x : x - 469; // distance out from the body side
+    if (d < 0 || d > 110) continue;
+    const top = 150 + d * 0.45;
+    const bottom = 300 + d * 0.2;
+    if (y >= top && y < bottom) return true;
+  }
+  return false;
+}
+
+/** The repeat's colour at photo position x, y (block repeat, or half-drop: every other column shifted 32 px). */
+function repeatAt(x: number, y: number, halfDrop: boolean): [number, number, number] {
+  const col = Math.floor(x / TILE);
+  const yy = halfDrop && col % 2 === 1 ? y + TILE / 2 : y;
+  const u = ((x % TILE) + TILE) % TILE;
+  const v = ((yy % TILE) + TILE) % TILE;
+  if ((u - 20) ** 2 + (v - 20) ** 2 <= 12 ** 2) return rgb(NAVY);
+  if ((u - 48) ** 2 + (v - 44) ** 2 <= 6 ** 2) return rgb(RED);
+  return rgb(GROUND);
+}
+
+/** The placed motif: a dark red five-petal flower with a navy heart, centred at (320, 330); null outside it. */
+export function motifAt(x: number, y: number, color = '#8e1b2b'): [number, number, number] | null {
+  const dx = x - 320;
+  const dy = y - 330;
+  if (dx * dx + dy * dy <= 14 * 14) return rgb(NAVY);
+  for (let k = 0; k < 5; k++) {
+    const a = (k * 2 * Math.PI) / 5 - Math.PI / 2;
+    const px = Math.cos(a) * 30;
+    const py = Math.sin(a) * 30;
+    if ((dx - px) ** 2 + (dy - py) ** 2 <= 22 * 22) return rgb(color);
+  }
+  return null;
+}
+
+/** A deterministic garment photo as PNG bytes. */
+export async function garmentPhoto(kind: PhotoKind): Promise<Buffer> {
+  const { width: w, height: h } = PHOTO;
+  const data = Buffer.alloc(w * h * 3);
+  let seed = 12345;
+  const noise = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return ((seed >> 8) % 9) - 4; // −4..4
+  };
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let c: [number, number, number];
+      let shade = 1;
+      if (inShirt(x, y)) {
+        if (kind === 'solid') c = rgb(GROUND);
+        else if (kind === 'theme') c = motifAt(x, y) ?? rgb(THEME_GROUND);
+        else if (kind === 'mixed') c = motifAt(x, y, '#2e7d32') ?? repeatAt(x, y, false);
+        else c = repeatAt(x, y, kind === 'half_drop');
+        // Mild folds: a smooth multiplicative field in 0.9..1.0.
+        shade = 0.95 + 0.05 * Math.cos((2 * Math.PI * x) / 420) * Math.cos((2 * Math.PI * y) / 510);
+      } else {
+        const g = 122 + Math.round((y / h) * 18);
+        c = [g, g + 6, g + 14];
+      }
+      const o = (y * w + x) * 3;
+      for (let k = 0; k < 3; k++)
+        data[o + k] = Math.max(0, Math.min(255, Math.round(c[k]! * shade) + noise()));
+    }
+  }
+  return sharp(data, { raw: { width: w, height: h, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
+/** Writes the photo into the session's workspace and marks it as the garment photo. */
+export async function usePhoto(
+  session: Session,
+  kind: PhotoKind,
+  file = `photo-${kind}.png`,
+): Promise<string> {
+  await session.workspace.writeAtomic(file, await garmentPhoto(kind));
+  await ok(session, 'set_garment_photo', { path: file });
+  return file;
+}

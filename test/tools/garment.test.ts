@@ -1,0 +1,517 @@
+/** The garment workflow through Session.call, on synthetic known-answer pieces and photos. */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Session } from '../../src/calls/session.js';
+import type { DocState, GroupLayer, Layer, PixelLayer } from '../../src/engine/model.js';
+import { childrenOf, layersNamed, parentOf } from '../../src/engine/tree.js';
+import { deltaE00, labOfHex } from '../../src/garment/color.js';
+import { fillRaster } from '../../src/garment/render.js';
+import {
+  DOC,
+  EXPECTED_SCALE,
+  GROUND,
+  garmentDocument,
+  NAMES,
+  NAVY,
+  PIECES,
+  RED,
+  THEME_GROUND,
+  TILE,
+  usePhoto,
+} from '../support/garment-fixtures.js';
+import { call, hashEditor, newSession, ok, tempDir } from '../support/session.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+function state(session: Session): DocState {
+  return session.editor.begin().activeDocument().state;
+}
+
+function named(s: DocState, name: string): Layer {
+  const l = layersNamed(s, name)[0];
+  if (!l) throw new Error(`no layer ${name}`);
+  return l;
+}
+
+function pixel(l: Layer, x: number, y: number): number[] {
+  const r = (l as PixelLayer).raster;
+  const o = ((y - r.y) * r.w + (x - r.x)) * 4;
+  return [r.data[o]!, r.data[o + 1]!, r.data[o + 2]!, r.data[o + 3]!];
+}
+
+/** Expects the call to fail with `code` and to change neither the documents nor the garment memory. */
+async function refuses(session: Session, name: string, args: unknown, code: string) {
+  const before = hashEditor(session.editor.snapshot);
+  const memory = session.garment;
+  const photo = session.garmentPhoto;
+  const r = await call(session, name, args);
+  expect(r.ok, `${name} should fail`).toBe(false);
+  if (r.ok) throw new Error('unreachable');
+  expect(r.error.code).toBe(code);
+  expect(hashEditor(session.editor.snapshot), 'documents unchanged').toBe(before);
+  expect(session.garment, 'garment memory unchanged').toBe(memory);
+  expect(session.garmentPhoto).toBe(photo);
+  return r.error;
+}
+
+/** Equal up to 1 per channel (bilinear sampling rounds floating-point positions). */
+function close(a: number[], b: number[]): boolean {
+  return a.every((v, i) => Math.abs(v - b[i]!) <= 1);
+}
+
+type Piece = { name: string; type: string; color?: string };
+
+async function workflow(names: keyof typeof NAMES, photo: Parameters<typeof usePhoto>[1]) {
+  const session = newSession();
+  await garmentDocument(session, names);
+  await usePhoto(session, photo);
+  const identify = await ok(session, 'identify_pieces');
+  const preview = await ok(session, 'generate_garment_preview');
+  return { session, identify, preview, proposed: preview.proposed_pieces as Piece[] };
+}
+
+describe('identify_pieces', () => {
+  for (const names of ['zh', 'en', 'none'] as const) {
+    it(`maps parts ${names === 'none' ? 'from shape alone (meaningless names)' : `from ${names} names`} and pairs the sleeves`, async () => {
+      const session = newSession();
+      await garmentDocument(session, names);
+      const r = await ok(session, 'identify_pieces');
+      const parts = Object.fromEntries(
+        (r.pieces as { name: string; part: string }[]).map((p) => [p.name, p.part]),
+      );
+      const n = NAMES[names];
+      expect(parts).toEqual({
+        [n.front]: 'front',
+        [n.back]: 'back',
+        [n.left]: 'left_sleeve',
+        [n.right]: 'right_sleeve',
+        [n.collar]: 'collar',
+      });
+      expect(r.pairs).toEqual([[n.left, n.right]]);
+      const decided = Object.fromEntries(
+        (r.pieces as { name: string; decided_by: string }[]).map((p) => [p.name, p.decided_by]),
+      );
+      if (names === 'none') {
+        expect(decided[n.left]).toBe('pair');
+        expect(decided[n.front]).toBe('shape');
+      } else expect(new Set(Object.values(decided))).toEqual(new Set(['name']));
+      // The labelled overview image is a real PNG of the pieces.
+      const img = (r.images as { mime: string; base64: string }[])[0]!;
+      expect(img.mime).toBe('image/png');
+      const meta = await sharp(Buffer.from(img.base64, 'base64')).metadata();
+      expect(meta.width).toBeGreaterThan(500);
+      expect(r.next).toMatch(/set_garment_photo|generate_garment_preview/);
+    });
+  }
+
+  it('proposes types and colours from the photo', async () => {
+    const session = newSession();
+    await garmentDocument(session, 'zh');
+    await usePhoto(session, 'fill');
+    const fill = await ok(session, 'identify_pieces');
+    const proposals = fill.proposed_pieces as Piece[];
+    expect(new Set(proposals.map((p) => p.type))).toEqual(new Set(['fill_pattern']));
+    for (const p of proposals) expect(deltaE00(labOfHex(p.color!), labOfHex(GROUND))).toBeLessThan(5);
+
+    await usePhoto(session, 'theme');
+    const theme = await ok(session, 'identify_pieces');
+    const byName = Object.fromEntries((theme.proposed_pieces as Piece[]).map((p) => [p.name, p]));
+    expect(byName.前片!.type).toBe('theme_pattern');
+    for (const k of ['后片', '左袖', '右袖', '领']) expect(byName[k]!.type).toBe('solid');
+    expect(deltaE00(labOfHex(byName.前片!.color!), labOfHex(THEME_GROUND))).toBeLessThan(5);
+
+    await usePhoto(session, 'mixed');
+    const mixed = await ok(session, 'identify_pieces');
+    const m = Object.fromEntries((mixed.proposed_pieces as Piece[]).map((p) => [p.name, p.type]));
+    expect(m).toEqual({
+      前片: 'mixed_pattern',
+      后片: 'fill_pattern',
+      左袖: 'fill_pattern',
+      右袖: 'fill_pattern',
+      领: 'fill_pattern',
+    });
+
+    await usePhoto(session, 'solid');
+    const solid = await ok(session, 'identify_pieces');
+    expect(new Set((solid.proposed_pieces as Piece[]).map((p) => p.type))).toEqual(new Set(['solid']));
+  });
+
+  it('refuses a document without piece layers, changing nothing', async () => {
+    const session = newSession();
+    await refuses(session, 'identify_pieces', {}, 'no_document');
+    await ok(session, 'create_document', { width: 100, height: 100 });
+    await ok(session, 'create_text_layer', { text: '前片', x: 10, y: 10, font_size: 20 });
+    const err = await refuses(session, 'identify_pieces', {}, 'invalid_state');
+    expect(err.hint).toMatch(/像素图层/);
+  });
+});
+
+describe('generate_garment_preview', () => {
+  let run: Awaited<ReturnType<typeof workflow>>;
+  beforeAll(async () => {
+    run = await workflow('zh', 'fill');
+  });
+
+  it('recovers the repeat period (±1 px) and the palette (ΔE00 < 5) and returns an outlined preview', async () => {
+    const ext = run.preview.extraction as {
+      repeat: {
+        found: boolean;
+        tile_width: number;
+        tile_height: number;
+        layout: string;
+        document_tile_width: number;
+      };
+      palette: { hex: string }[];
+      reused: boolean;
+    };
+    expect(ext.repeat.found).toBe(true);
+    expect(Math.abs(ext.repeat.tile_width - TILE)).toBeLessThanOrEqual(1);
+    expect(Math.abs(ext.repeat.tile_height - TILE)).toBeLessThanOrEqual(1);
+    expect(ext.repeat.layout).toBe('block');
+    expect(ext.repeat.document_tile_width).toBeCloseTo(TILE * EXPECTED_SCALE, 0);
+    expect(ext.reused, 'the print was extracted once, by identify_pieces').toBe(true);
+    for (const truth of [GROUND, NAVY, RED]) {
+      const best = Math.min(...ext.palette.map((c) => deltaE00(labOfHex(c.hex), labOfHex(truth))));
+      expect(best, `palette has ${truth}`).toBeLessThan(5);
+    }
+    const img = (run.preview.images as { base64: string }[])[0]!;
+    const { data, info } = await sharp(Buffer.from(img.base64, 'base64'))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect(info.width).toBeGreaterThan(800);
+    // Navy from the print is in the picture (the pieces are filled, not just outlined).
+    let navy = 0;
+    for (let i = 0; i < data.length; i += info.channels)
+      if (data[i]! < 60 && data[i + 2]! > 80 && data[i + 2]! < 130) navy++;
+    expect(navy).toBeGreaterThan(1000);
+    expect(run.preview.next).toMatch(/extract_and_apply_all_pieces/);
+  });
+
+  it('does not change the document', async () => {
+    const before = hashEditor(run.session.editor.snapshot);
+    await ok(run.session, 'generate_garment_preview');
+    expect(hashEditor(run.session.editor.snapshot)).toBe(before);
+  });
+
+  it('refuses without a photo or without identify_pieces, changing nothing', async () => {
+    const session = newSession();
+    await garmentDocument(session, 'zh');
+    const noPhoto = await refuses(session, 'generate_garment_preview', {}, 'invalid_state');
+    expect(noPhoto.hint).toMatch(/set_garment_photo/);
+    await usePhoto(session, 'fill');
+    const noIdentify = await refuses(session, 'generate_garment_preview', {}, 'invalid_state');
+    expect(noIdentify.hint).toMatch(/identify_pieces/);
+  });
+});
+
+describe('extract_and_apply_all_pieces', () => {
+  it('refuses before the preview, unknown pieces, and missing colours — changing nothing', async () => {
+    const session = newSession();
+    await garmentDocument(session, 'zh');
+    await usePhoto(session, 'fill');
+    await ok(session, 'identify_pieces');
+    const pieces = [{ name: '前片', type: 'fill_pattern' }];
+    const early = await refuses(session, 'extract_and_apply_all_pieces', { pieces }, 'invalid_state');
+    expect(early.hint).toMatch(/generate_garment_preview/);
+    await ok(session, 'generate_garment_preview');
+    const unknown = await refuses(
+      session,
+      'extract_and_apply_all_pieces',
+      { pieces: [...pieces, { name: '前 片', type: 'fill_pattern' }] },
+      'not_found',
+    );
+    expect((unknown.details as { closest: string[] }).closest).toContain('前片');
+    const noColor = await refuses(
+      session,
+      'extract_and_apply_all_pieces',
+      { pieces: [...pieces, { name: '领', type: 'solid' }] },
+      'invalid_arguments',
+    );
+    expect(noColor.message).toContain('领');
+    // The fill photo has no motif: a theme layer cannot be made honestly.
+    await refuses(
+      session,
+      'extract_and_apply_all_pieces',
+      { pieces: [{ name: '后片', type: 'theme_pattern', color: '#ffffff' }] },
+      'invalid_state',
+    );
+    await refuses(session, 'verify_pattern_result', {}, 'invalid_state');
+  });
+
+  it('builds a group per piece with the right clipped layers and blend modes, in one history step', async () => {
+    const { session } = await workflow('zh', 'mixed');
+    const doc = session.editor.snapshot.docs[0]!;
+    const steps = doc.history.states.length;
+    const r = await ok(session, 'extract_and_apply_all_pieces', {
+      pieces: [
+        { name: '前片', type: 'mixed_pattern' },
+        { name: '后片', type: 'theme_pattern', color: '#e8dcc4' },
+        { name: '左袖', type: 'fill_pattern' },
+        { name: '右袖', type: 'fill_pattern' },
+        { name: '领', type: 'solid', color: '#1f3a68' },
+      ],
+    });
+    expect(r.history_steps).toBe(1);
+    expect(session.editor.snapshot.docs[0]!.history.states.length).toBe(steps + 1);
+    const s = state(session);
+    const expectGroup = (piece: string, layers: [string, string][]) => {
+      const base = named(s, piece);
+      const gid = parentOf(s, base.id);
+      expect(gid).not.toBeNull();
+      const group = s.layers.get(gid!) as GroupLayer;
+      expect(group.name).toBe(`${piece} 花样`);
+      const kids = childrenOf(s, group.id).map((id) => s.layers.get(id)!);
+      expect(kids[0]!.id, 'the piece is the clipping base').toBe(base.id);
+      expect(kids[0]!.clipped).toBe(false);
+      expect(kids.slice(1).map((l) => [l.name, l.blend])).toEqual(layers);
+      for (const l of kids.slice(1)) expect(l.clipped).toBe(true);
+    };
+    expectGroup('前片', [
+      ['前片 满印', 'normal'],
+      ['前片 主题图案', 'multiply'],
+    ]);
+    expectGroup('后片', [
+      ['后片 底色', 'normal'],
+      ['后片 主题图案', 'multiply'],
+    ]);
+    expectGroup('左袖', [['左袖 满印', 'normal']]);
+    expectGroup('领', [['领 底色', 'normal']]);
+    // Solid and theme bottoms are exactly the given colour.
+    const collar = named(s, '领 底色');
+    expect(pixel(collar, PIECES.collar.x + 5, PIECES.collar.y + 5)).toEqual([0x1f, 0x3a, 0x68, 255]);
+    // The motif layer is white away from the motif (a no-op under multiply).
+    const motif = named(s, '后片 主题图案');
+    expect(pixel(motif, PIECES.back.x + 5, PIECES.back.y + 430)).toEqual([255, 255, 255, 255]);
+
+    // The composite shows print only inside the pieces: outside them the white background is untouched.
+    const tx = session.editor.begin();
+    const canvas = tx.peekComposite(tx.activeDocument().id);
+    let outsideChanged = 0;
+    let insideGrey = 0;
+    const inside = new Uint8Array(DOC.width * DOC.height);
+    for (const p of Object.values(PIECES)) {
+      for (let v = 0; v < p.h; v++)
+        for (let u = 0; u < p.w; u++) if (p.inside(u, v)) inside[(p.y + v) * DOC.width + p.x + u] = 1;
+    }
+    for (let i = 0; i < inside.length; i++) {
+      const [r0, g0, b0] = [canvas.data[i * 4]!, canvas.data[i * 4 + 1]!, canvas.data[i * 4 + 2]!];
+      if (!inside[i] && (r0 !== 255 || g0 !== 255 || b0 !== 255)) outsideChanged++;
+      if (inside[i] && r0 === 220 && g0 === 220 && b0 === 220) insideGrey++;
+    }
+    expect(outsideChanged).toBe(0);
+    expect(insideGrey, 'no bare piece left inside').toBe(0);
+
+    // Applying again replaces the print layers in the same groups, and undo walks back one step.
+    await ok(session, 'extract_and_apply_all_pieces', { pieces: [{ name: '领', type: 'fill_pattern' }] });
+    const s2 = state(session);
+    expect(layersNamed(s2, '领 花样')).toHaveLength(1);
+    expect(layersNamed(s2, '领 底色')).toHaveLength(0);
+    expect(layersNamed(s2, '领 满印')).toHaveLength(1);
+    await ok(session, 'undo', { steps: 2 });
+    expect(layersNamed(state(session), '前片 花样')).toHaveLength(0);
+  });
+
+  it('runs the repeat on across pieces with one phase and mirrors the paired sleeves', async () => {
+    const { session, proposed } = await workflow('zh', 'fill');
+    await ok(session, 'extract_and_apply_all_pieces', { pieces: proposed });
+    const s = state(session);
+    const front = named(s, '前片 满印');
+    const back = named(s, '后片 满印');
+    const period = TILE * EXPECTED_SCALE; // 80 document px
+    const shift = PIECES.back.x - PIECES.front.x; // 400 = 5 periods
+    expect(shift % period).toBe(0);
+    let same = 0;
+    let total = 0;
+    let offPhase = 0;
+    for (let y = 120; y < 460; y += 7) {
+      for (let x = PIECES.front.x + 5; x < PIECES.front.x + 360; x += 7) {
+        total++;
+        if (close(pixel(front, x, y), pixel(back, x + shift, y))) same++;
+        if (close(pixel(front, x, y), pixel(back, x + shift + period / 2, y))) offPhase++;
+      }
+    }
+    expect(same / total, 'front and back share the tile phase').toBe(1);
+    expect(offPhase / total, 'half a period off does not match').toBeLessThan(0.9);
+    // Sleeves: the right one is the exact mirror image of the left.
+    const left = named(s, '左袖 满印') as PixelLayer;
+    const right = named(s, '右袖 满印') as PixelLayer;
+    expect(right.raster.w).toBe(left.raster.w);
+    let mirrored = 0;
+    let checked = 0;
+    for (let y = 0; y < left.raster.h; y += 3) {
+      for (let dx = 0; dx < left.raster.w; dx += 3) {
+        checked++;
+        const a = pixel(left, left.raster.x + dx, left.raster.y + y).join();
+        const b = pixel(right, right.raster.x + right.raster.w - 1 - dx, right.raster.y + y).join();
+        if (a === b) mirrored++;
+      }
+    }
+    expect(mirrored / checked).toBe(1);
+  });
+});
+
+describe('verify_pattern_result', () => {
+  it('scores a correct application high and wrong colour, wrong scale and a missing piece low, with suggestions', async () => {
+    const scores: Record<string, number> = {};
+    const good = await workflow('en', 'fill');
+    await ok(good.session, 'extract_and_apply_all_pieces', { pieces: good.proposed });
+    const before = hashEditor(good.session.editor.snapshot);
+    const v = await ok(good.session, 'verify_pattern_result');
+    expect(hashEditor(good.session.editor.snapshot), 'verify is a query').toBe(before);
+    scores.good = v.score as number;
+    expect(v.score).toBeGreaterThanOrEqual(8);
+    expect(v.delta_e_formula).toBe('CIEDE2000');
+
+    // Wrong colour: every piece a flat blue.
+    const wrong = await workflow('en', 'fill');
+    await ok(wrong.session, 'extract_and_apply_all_pieces', {
+      pieces: wrong.proposed.map((p) => ({ name: p.name, type: 'solid', color: '#3366ff' })),
+    });
+    const vc = await ok(wrong.session, 'verify_pattern_result');
+    scores.colour = vc.score as number;
+    expect((vc.suggestions as string[]).join()).toMatch(/配色/);
+
+    // Wrong scale: the fills replaced by the same print at twice the size.
+    const scaled = await workflow('en', 'fill');
+    await ok(scaled.session, 'extract_and_apply_all_pieces', { pieces: scaled.proposed });
+    {
+      const tx = scaled.session.editor.begin();
+      const doc = tx.activeDocument();
+      let s = doc.state;
+      const ext = scaled.session.garment.extraction!;
+      const pl = scaled.session.garment.applied!.placement;
+      for (const name of ['Front', 'Back', 'Sleeve L', 'Sleeve R', 'Collar']) {
+        const l = named(s, `${name} 满印`) as PixelLayer;
+        const raster = fillRaster(ext, { ...pl, scale: pl.scale * 2 }, l.raster, null);
+        const layers = new Map(s.layers);
+        layers.set(l.id, { ...l, raster });
+        s = { ...s, layers };
+      }
+      tx.update(doc.id, s);
+      scaled.session.editor.commit(tx, 'test', true);
+    }
+    const vs = await ok(scaled.session, 'verify_pattern_result');
+    scores.scale = vs.score as number;
+    expect((vs.suggestions as string[]).join()).toMatch(/倍/);
+
+    // A missing piece: the right sleeve is left bare.
+    const missing = await workflow('en', 'fill');
+    await ok(missing.session, 'extract_and_apply_all_pieces', {
+      pieces: missing.proposed.filter((p) => p.name !== 'Sleeve R'),
+    });
+    const vm = await ok(missing.session, 'verify_pattern_result');
+    scores.missing = vm.score as number;
+    expect((vm.suggestions as string[]).join()).toMatch(/Sleeve R/);
+
+    expect(scores.colour).toBeLessThanOrEqual(5);
+    expect(scores.scale).toBeLessThanOrEqual(5);
+    expect(scores.missing).toBeLessThanOrEqual(5);
+  });
+
+  it('finds the motif of a theme garment and misses it when only the ground was applied', async () => {
+    const run = await workflow('zh', 'theme');
+    await ok(run.session, 'extract_and_apply_all_pieces', { pieces: run.proposed });
+    const good = await ok(run.session, 'verify_pattern_result');
+    expect(good.score).toBeGreaterThanOrEqual(8);
+    await ok(run.session, 'extract_and_apply_all_pieces', {
+      pieces: run.proposed.map((p) => ({ ...p, type: 'solid' })),
+    });
+    const bare = await ok(run.session, 'verify_pattern_result');
+    const motif = (bare.measures as { measure: string; score: number }[]).find((m) => m.measure === 'motif')!;
+    expect(motif.score).toBeLessThan(0.5);
+    expect(bare.score).toBeLessThan(good.score as number);
+    expect((bare.suggestions as string[]).join()).toMatch(/主题图案/);
+  });
+});
+
+describe('set_garment_photo', () => {
+  it('refuses files that are not PNG/JPEG images or do not exist, changing nothing', async () => {
+    const session = newSession();
+    await session.workspace.writeAtomic('notes.txt', Buffer.from('hello'));
+    await refuses(session, 'set_garment_photo', { path: 'notes.txt' }, 'unsupported');
+    await refuses(session, 'set_garment_photo', { path: 'missing.png' }, 'not_found');
+    await refuses(session, 'set_garment_photo', { path: '../outside.png' }, 'invalid_arguments');
+  });
+
+  it('is idempotent and a new photo drops the old extraction', async () => {
+    const session = newSession();
+    await garmentDocument(session, 'zh');
+    await usePhoto(session, 'fill', 'a.png');
+    await ok(session, 'identify_pieces');
+    const memory = session.garment;
+    await ok(session, 'set_garment_photo', { path: 'a.png' });
+    expect(session.garment).toBe(memory);
+    await usePhoto(session, 'solid', 'b.png');
+    expect(session.garment.extraction).toBeNull();
+    expect(session.garment.analysis?.pieces.length).toBe(5);
+  });
+});
+
+describe('atelier run', () => {
+  it('runs the whole workflow from a JSONL script, set_garment_photo included', async () => {
+    const ws = tempDir();
+    const builder = newSession(ws);
+    await garmentDocument(builder, 'zh');
+    await ok(builder, 'save_document_as', { path: 'pieces.psd' });
+    await usePhoto(builder, 'fill', 'shirt.png');
+    const script = [
+      { name: 'open_document', arguments: { path: 'pieces.psd' } },
+      { name: 'set_garment_photo', arguments: { path: 'shirt.png' } },
+      { name: 'identify_pieces', arguments: {} },
+      { name: 'generate_garment_preview', arguments: {} },
+      {
+        name: 'extract_and_apply_all_pieces',
+        arguments: {
+          pieces: ['前片', '后片', '左袖', '右袖', '领'].map((name) => ({ name, type: 'fill_pattern' })),
+        },
+      },
+      { name: 'verify_pattern_result', arguments: {} },
+      { name: 'save_document_as', arguments: { path: 'out/applied.psd' } },
+    ]
+      .map((c) => JSON.stringify(c))
+      .join('\n');
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'run', '--workspace', ws],
+        {
+          cwd: ROOT,
+        },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        stdout += d;
+      });
+      child.stderr.setEncoding('utf8').on('data', (d: string) => {
+        stderr += d;
+      });
+      child.on('error', reject);
+      child.on('close', (code) =>
+        code === 0 ? resolve(stdout) : reject(new Error(`exit ${code}: ${stderr}`)),
+      );
+      child.stdin.end(script);
+    });
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { name: string; result: Record<string, unknown> });
+    expect(lines.map((l) => [l.name, l.result.ok])).toEqual([
+      ['open_document', true],
+      ['set_garment_photo', true],
+      ['identify_pieces', true],
+      ['generate_garment_preview', true],
+      ['extract_and_apply_all_pieces', true],
+      ['verify_pattern_result', true],
+      ['save_document_as', true],
+    ]);
+    expect(lines[5]!.result.score).toBeGreaterThanOrEqual(8);
+    const files = lines[3]!.result.image_files as string[];
+    expect(existsSync(join(ws, files[0]!))).toBe(true);
+    expect(existsSync(join(ws, 'out/applied.psd'))).toBe(true);
+  }, 120_000);
+});
