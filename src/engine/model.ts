@@ -31,36 +31,44 @@ export interface RGB {
   readonly b: number;
 }
 
-/** Blend modes by their ag-psd / Photoshop names. The first sixteen are the spec's; the rest come from PSDs. */
-export type BlendMode =
-  | 'normal'
-  | 'multiply'
-  | 'screen'
-  | 'overlay'
-  | 'darken'
-  | 'lighten'
-  | 'color dodge'
-  | 'color burn'
-  | 'soft light'
-  | 'hard light'
-  | 'difference'
-  | 'exclusion'
-  | 'hue'
-  | 'saturation'
-  | 'color'
-  | 'luminosity'
-  | 'pass through'
-  | 'dissolve'
-  | 'linear burn'
-  | 'linear dodge'
-  | 'darker color'
-  | 'lighter color'
-  | 'vivid light'
-  | 'linear light'
-  | 'pin light'
-  | 'hard mix'
-  | 'subtract'
-  | 'divide';
+/** The spec's sixteen blend modes, by their ag-psd / Photoshop names. */
+export const SPEC_BLEND_MODES = [
+  'normal',
+  'multiply',
+  'screen',
+  'overlay',
+  'darken',
+  'lighten',
+  'color dodge',
+  'color burn',
+  'soft light',
+  'hard light',
+  'difference',
+  'exclusion',
+  'hue',
+  'saturation',
+  'color',
+  'luminosity',
+] as const;
+
+/** Every blend mode a document can hold: the spec's, then the rest of Photoshop's (from PSDs). */
+export const BLEND_MODES = [
+  ...SPEC_BLEND_MODES,
+  'pass through',
+  'dissolve',
+  'linear burn',
+  'linear dodge',
+  'darker color',
+  'lighter color',
+  'vivid light',
+  'linear light',
+  'pin light',
+  'hard mix',
+  'subtract',
+  'divide',
+] as const;
+
+export type BlendMode = (typeof BLEND_MODES)[number];
 
 export interface StrokeEffect {
   readonly size: number;

@@ -28,20 +28,21 @@ import { toBlendMode } from 'ag-psd/dist/helpers.js';
 import { readUint32 } from 'ag-psd/dist/psdReader.js';
 import { writeUint32 } from 'ag-psd/dist/psdWriter.js';
 import { EditorError } from '../errors.js';
-import type {
-  BlendMode,
-  DocState,
-  DropShadowEffect,
-  Effects,
-  Guide,
-  Layer,
-  LayerMask,
-  Locks,
-  Raster,
-  RGB,
-  SmartTransform,
-  StrokeEffect,
-  TextSpec,
+import {
+  BLEND_MODES,
+  type BlendMode,
+  type DocState,
+  type DropShadowEffect,
+  type Effects,
+  type Guide,
+  type Layer,
+  type LayerMask,
+  type Locks,
+  type Raster,
+  type RGB,
+  type SmartTransform,
+  type StrokeEffect,
+  type TextSpec,
 } from '../model.js';
 import { allocMask, allocPixels, cropRaster, emptyRaster, sharePixels, solidRaster } from '../raster.js';
 import { psdFontName, renderTextSpec, TEXT_BASELINE_EM } from '../text.js';
@@ -138,39 +139,10 @@ function setUpAgPsd(): void {
 /* shared helpers                                                                                               */
 /* ------------------------------------------------------------------------------------------------------------ */
 
-const BLEND_MODES: ReadonlySet<string> = new Set<BlendMode>([
-  'normal',
-  'multiply',
-  'screen',
-  'overlay',
-  'darken',
-  'lighten',
-  'color dodge',
-  'color burn',
-  'soft light',
-  'hard light',
-  'difference',
-  'exclusion',
-  'hue',
-  'saturation',
-  'color',
-  'luminosity',
-  'pass through',
-  'dissolve',
-  'linear burn',
-  'linear dodge',
-  'darker color',
-  'lighter color',
-  'vivid light',
-  'linear light',
-  'pin light',
-  'hard mix',
-  'subtract',
-  'divide',
-]);
+const KNOWN_BLEND_MODES: ReadonlySet<string> = new Set<BlendMode>(BLEND_MODES);
 
 function isBlendMode(m: unknown): m is BlendMode {
-  return typeof m === 'string' && BLEND_MODES.has(m);
+  return typeof m === 'string' && KNOWN_BLEND_MODES.has(m);
 }
 
 const round6 = (v: number): number => Math.round(v * 1e6) / 1e6;

@@ -1,37 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { renderDocument } from '../../../src/engine/composite/compositor.js';
-import type { BlendMode } from '../../../src/engine/model.js';
+import { BLEND_MODES, type BlendMode } from '../../../src/engine/model.js';
 import { atopRef, compositeRef } from './reference.js';
 import { doc, type Px, pixel, px, rasterOf, rng, solid } from './support.js';
 
-const MODES: BlendMode[] = [
-  'normal',
-  'multiply',
-  'screen',
-  'overlay',
-  'darken',
-  'lighten',
-  'color dodge',
-  'color burn',
-  'soft light',
-  'hard light',
-  'difference',
-  'exclusion',
-  'hue',
-  'saturation',
-  'color',
-  'luminosity',
-  'linear burn',
-  'linear dodge',
-  'subtract',
-  'divide',
-  'vivid light',
-  'linear light',
-  'pin light',
-  'hard mix',
-  'darker color',
-  'lighter color',
-];
+/** Every mode with a per-pixel formula ('dissolve' scatters pixels; 'pass through' is for groups). */
+const MODES = BLEND_MODES.filter((m) => m !== 'pass through' && m !== 'dissolve');
 
 /** Backdrop layer under a `mode` layer, one pixel per test case, composited by the real compositor. */
 function blendPair(mode: BlendMode, backdrop: Px[], source: Px[], opacity: number): Px[] {

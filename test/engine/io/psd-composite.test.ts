@@ -6,28 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { renderDocument } from '../../../src/engine/composite/index.js';
 import { encodePsd } from '../../../src/engine/io/psd.js';
-import type { BlendMode, Layer } from '../../../src/engine/model.js';
+import { type Layer, SPEC_BLEND_MODES } from '../../../src/engine/model.js';
 import { readWithPsdTools } from '../../support/psd-tools.js';
 import { doc, group, maskOf, pixel, rasterOf } from '../composite/support.js';
 
-const MODES: BlendMode[] = [
-  'normal',
-  'multiply',
-  'screen',
-  'overlay',
-  'darken',
-  'lighten',
-  'color dodge',
-  'color burn',
-  'soft light',
-  'hard light',
-  'difference',
-  'exclusion',
-  'hue',
-  'saturation',
-  'color',
-  'luminosity',
-];
+const MODES = SPEC_BLEND_MODES;
 
 const STRIP = 6;
 const W = 48;

@@ -12,6 +12,7 @@ import type {
   Raster,
   RGB,
 } from '../../../src/engine/model.js';
+import { BLEND_MODES } from '../../../src/engine/model.js';
 import { convertTo, imageMagickAvailable } from '../../support/imagemagick.js';
 import {
   flattenPsdTools,
@@ -27,35 +28,7 @@ const H = 90;
 const NO_LOCKS: Locks = { all: false, pixels: false, position: false, transparency: false };
 
 /** Every blend mode a pixel layer can have ('pass through' is for groups only). */
-const LAYER_BLENDS: BlendMode[] = [
-  'normal',
-  'multiply',
-  'screen',
-  'overlay',
-  'darken',
-  'lighten',
-  'color dodge',
-  'color burn',
-  'soft light',
-  'hard light',
-  'difference',
-  'exclusion',
-  'hue',
-  'saturation',
-  'color',
-  'luminosity',
-  'dissolve',
-  'linear burn',
-  'linear dodge',
-  'darker color',
-  'lighter color',
-  'vivid light',
-  'linear light',
-  'pin light',
-  'hard mix',
-  'subtract',
-  'divide',
-];
+const LAYER_BLENDS = BLEND_MODES.filter((m) => m !== 'pass through');
 
 /** A w×h raster at x,y: a colour ramp with alpha `alpha` (varied a little per pixel so pixels are distinct). */
 function ramp(x: number, y: number, w: number, h: number, color: RGB, alpha = 160): Raster {
