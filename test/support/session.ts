@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ToolResult } from '../../src/calls/result.js';
+import { expect } from 'vitest';
+import type { ToolError, ToolResult } from '../../src/calls/result.js';
 import { Session } from '../../src/calls/session.js';
 import type { EditorState } from '../../src/engine/editor.js';
 import type { Layer } from '../../src/engine/model.js';
@@ -65,4 +66,25 @@ export function hashEditor(state: EditorState): string {
     }
   }
   return h.digest('hex');
+}
+
+/**
+ * Calls a tool that must fail with `code` and shows the failure changed nothing: the editor state is the
+ * same object and every document hashes the same. Returns the error for further checks.
+ */
+export async function refused(
+  session: Session,
+  name: string,
+  args: unknown,
+  code: string,
+): Promise<ToolError & Record<string, unknown>> {
+  const before = session.editor.snapshot;
+  const hash = hashEditor(before);
+  const r = await call(session, name, args);
+  expect(r.ok, `${name} should fail: ${JSON.stringify(r)}`).toBe(false);
+  if (r.ok) throw new Error('unreachable');
+  expect(r.error.code, JSON.stringify(r.error)).toBe(code);
+  expect(session.editor.snapshot).toBe(before);
+  expect(hashEditor(session.editor.snapshot)).toBe(hash);
+  return r.error as ToolError & Record<string, unknown>;
 }

@@ -27,7 +27,7 @@ import type {
 import { allocateId, childrenOf, insertLayer, setLayer } from '../../src/engine/tree.js';
 import { CONVERT, imageMagickAvailable } from '../support/imagemagick.js';
 import { SYSTEM_PYTHON } from '../support/psd-tools.js';
-import { call, hashEditor, newSession, ok, tempDir } from '../support/session.js';
+import { hashEditor, newSession, ok, refused, tempDir } from '../support/session.js';
 import {
   addGroup,
   addPixel,
@@ -153,19 +153,6 @@ function layerRaster(s: Session, name = '背景'): Raster {
 function labels(s: Session): readonly string[] {
   const snap = s.editor.snapshot;
   return snap.docs.find((d) => d.id === snap.active)!.history.labels;
-}
-
-/** Expects the call to fail with `code` and leave every document exactly as it was. */
-async function refused(s: Session, name: string, args: unknown, code: string) {
-  const before = s.editor.snapshot;
-  const hash = hashEditor(before);
-  const r = await call(s, name, args);
-  expect(r.ok, JSON.stringify(r)).toBe(false);
-  if (r.ok) throw new Error('unreachable');
-  expect(r.error.code).toBe(code);
-  expect(s.editor.snapshot).toBe(before);
-  expect(hashEditor(s.editor.snapshot)).toBe(hash);
-  return r.error as unknown as { message: string; hint?: string };
 }
 
 /** Commits a selection (as the selection tools would): `value(x, y)` over `rect`, `outside` beyond it. */

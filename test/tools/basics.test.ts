@@ -1,23 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { layerById, parentOf } from '../../src/engine/tree.js';
-import { call, hashEditor, newSession, ok } from '../support/session.js';
+import { newSession, ok, refused } from '../support/session.js';
 import { addPixel, current, edit, named, newDoc, select, solid } from './layer-fixtures.js';
 
 /** Top-to-bottom names of the top level, as get_layer_structure reports them. */
 async function panel(s: ReturnType<typeof newSession>): Promise<string[]> {
   const r = await ok(s, 'get_layer_structure');
   return (r.layers as { name: string }[]).map((l) => l.name);
-}
-
-async function rejects(s: ReturnType<typeof newSession>, name: string, args: unknown, code: string) {
-  const before = s.editor.snapshot;
-  const hash = hashEditor(before);
-  const r = await call(s, name, args);
-  expect(r.ok, `${name} should fail`).toBe(false);
-  if (!r.ok) expect(r.error.code).toBe(code);
-  expect(s.editor.snapshot).toBe(before);
-  expect(hashEditor(s.editor.snapshot)).toBe(hash);
-  return r.ok ? undefined : r.error;
 }
 
 describe('create_layer, rename_layer, delete_layer, duplicate_layer', () => {
@@ -59,11 +48,11 @@ describe('create_layer, rename_layer, delete_layer, duplicate_layer', () => {
   it('refuses to delete the only layer and to rename a locked layer', async () => {
     const s = newSession();
     await newDoc(s);
-    await rejects(s, 'delete_layer', {}, 'invalid_state');
+    await refused(s, 'delete_layer', {}, 'invalid_state');
     await ok(s, 'create_layer', { name: 'x' });
     await ok(s, 'lock_layer', { name: 'x', locked: true });
-    await rejects(s, 'rename_layer', { new_name: 'y' }, 'locked');
-    await rejects(s, 'delete_layer', {}, 'locked');
+    await refused(s, 'rename_layer', { new_name: 'y' }, 'locked');
+    await refused(s, 'delete_layer', {}, 'locked');
   });
 });
 
@@ -109,10 +98,10 @@ describe('align_layers', () => {
   it('refuses the background and locked layers, changing nothing', async () => {
     const s = await threeBoxes();
     await ok(s, 'select_layers', { names: ['a', '背景'] });
-    await rejects(s, 'align_layers', { type: 'left' }, 'invalid_state');
+    await refused(s, 'align_layers', { type: 'left' }, 'invalid_state');
     await ok(s, 'lock_layer', { name: 'c', locked: true });
     await ok(s, 'select_layers', { names: ['a', 'c'] });
-    await rejects(s, 'align_layers', { type: 'top' }, 'locked');
+    await refused(s, 'align_layers', { type: 'top' }, 'locked');
   });
 });
 
@@ -148,10 +137,10 @@ describe('create_layer_group and move_layer_to_group', () => {
     await newDoc(s);
     await ok(s, 'create_layer_group', { name: '前片组' });
     await ok(s, 'create_layer', { name: '图层' });
-    const e = await rejects(s, 'move_layer_to_group', { group_name: '前片' }, 'not_found');
+    const e = await refused(s, 'move_layer_to_group', { group_name: '前片' }, 'not_found');
     expect(e?.details).toMatchObject({ closest: ['前片组'] });
-    await rejects(s, 'move_layer_to_group', { group_name: '背景' }, 'invalid_state');
+    await refused(s, 'move_layer_to_group', { group_name: '背景' }, 'invalid_state');
     await ok(s, 'select_layers', { names: ['前片组'] });
-    await rejects(s, 'move_layer_to_group', { group_name: '前片组' }, 'invalid_state');
+    await refused(s, 'move_layer_to_group', { group_name: '前片组' }, 'invalid_state');
   });
 });

@@ -15,7 +15,7 @@ import { NO_LOCKS } from '../../src/engine/factory.js';
 import type { Raster, TextLayer } from '../../src/engine/model.js';
 import { CONVERT, identifyInfo, imageMagickAvailable } from '../support/imagemagick.js';
 import { psdToolsAvailable, readWithPsdTools, SYSTEM_PYTHON } from '../support/psd-tools.js';
-import { call, hashEditor, newSession, ok } from '../support/session.js';
+import { hashEditor, newSession, ok, refused } from '../support/session.js';
 import { addLayer, addPixel, current, edit, named, px, rasterOf, solid } from './layer-fixtures.js';
 
 const run = promisify(execFile);
@@ -23,24 +23,6 @@ const run = promisify(execFile);
 function labels(s: Session): readonly string[] {
   const snap = s.editor.snapshot;
   return snap.docs.find((d) => d.id === snap.active)!.history.labels;
-}
-
-async function refused(
-  s: Session,
-  name: string,
-  args: unknown,
-  code: string,
-): Promise<Record<string, unknown>> {
-  const before = s.editor.snapshot;
-  const hash = hashEditor(before);
-  const r = await call(s, name, args);
-  expect(r.ok, JSON.stringify(r)).toBe(false);
-  if (r.ok) throw new Error('unreachable');
-  const error = r.error as unknown as Record<string, unknown>;
-  expect(error.code).toBe(code);
-  expect(s.editor.snapshot).toBe(before);
-  expect(hashEditor(s.editor.snapshot)).toBe(hash);
-  return error;
 }
 
 async function doc(w = 20, h = 10): Promise<Session> {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
 import type { Layer, Raster, TextLayer } from '../../src/engine/model.js';
 import { flattenPsdTools, psdToolsAvailable, readWithPsdTools } from '../support/psd-tools.js';
-import { call, hashEditor, newSession, ok } from '../support/session.js';
+import { call, hashEditor, newSession, ok, refused } from '../support/session.js';
 import {
   addGroup,
   addLayer,
@@ -45,18 +45,6 @@ async function setup(size = 60): Promise<Session> {
   await ok(s, 'create_document', { width: size, height: size });
   edit(s, (st) => addPixel(st, 'sq', solid({ x: 20, y: 20, w: 20, h: 20 }, RED)));
   return s;
-}
-
-async function refused(s: Session, name: string, args: unknown, code: string) {
-  const before = s.editor.snapshot;
-  const hash = hashEditor(before);
-  const r = await call(s, name, args);
-  expect(r.ok, JSON.stringify(r)).toBe(false);
-  if (r.ok) throw new Error('unreachable');
-  expect(r.error.code, JSON.stringify(r.error)).toBe(code);
-  expect(s.editor.snapshot).toBe(before);
-  expect(hashEditor(s.editor.snapshot)).toBe(hash);
-  return r.error;
 }
 
 /** The composite's pixels along row y from x0 to x1 inclusive. */

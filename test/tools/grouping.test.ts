@@ -3,7 +3,7 @@ import type { Session } from '../../src/calls/session.js';
 import { contentBounds } from '../../src/engine/bounds.js';
 import type { DocState, Layer } from '../../src/engine/model.js';
 import { trimRaster } from '../../src/engine/raster.js';
-import { call, newSession, ok } from '../support/session.js';
+import { newSession, ok, refused } from '../support/session.js';
 import {
   addGroup,
   addPixel,
@@ -36,16 +36,6 @@ async function fourLayers(width = 100, height = 60): Promise<Session> {
     return { ...n, active: idOf(n, 'D'), selected: [idOf(n, 'D')] };
   });
   return session;
-}
-
-async function refused(session: Session, name: string, args: unknown, code: string) {
-  const snap = session.editor.snapshot;
-  const r = await call(session, name, args);
-  expect(r.ok).toBe(false);
-  if (r.ok) throw new Error('expected a failure');
-  expect(r.error.code).toBe(code);
-  expect(session.editor.snapshot).toBe(snap);
-  return r.error;
 }
 
 const boxOf = (s: DocState, name: string) => contentBounds(s, idOf(s, name));

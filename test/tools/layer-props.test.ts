@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
 import type { DocState, Layer, LayerMask, Raster, SmartLayer, TextLayer } from '../../src/engine/model.js';
 import { allocateId, childrenOf, insertLayer, setLayer } from '../../src/engine/tree.js';
-import { call, hashEditor, newSession, ok } from '../support/session.js';
+import { newSession, ok, refused } from '../support/session.js';
 import {
   addGroup,
   addPixel,
@@ -67,24 +67,6 @@ async function setup(): Promise<Session> {
     ),
   );
   return s;
-}
-
-/** Calls a tool expecting failure with `code`; checks the editor state is exactly what it was. */
-async function refused(
-  s: Session,
-  name: string,
-  args: unknown,
-  code: string,
-): Promise<Record<string, unknown>> {
-  const before = s.editor.snapshot;
-  const hash = hashEditor(before);
-  const r = await call(s, name, args);
-  expect(r.ok, JSON.stringify(r)).toBe(false);
-  if (r.ok) throw new Error('unreachable');
-  expect(r.error.code).toBe(code);
-  expect(s.editor.snapshot).toBe(before);
-  expect(hashEditor(s.editor.snapshot)).toBe(hash);
-  return r.error as unknown as Record<string, unknown>;
 }
 
 function textLayer(id: number, name: string, r: Raster): TextLayer {

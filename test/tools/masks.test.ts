@@ -10,7 +10,7 @@ import type { Session } from '../../src/calls/session.js';
 import { renderDocument } from '../../src/engine/composite/index.js';
 import type { Layer, Raster, TextLayer } from '../../src/engine/model.js';
 import { flattenPsdTools, psdToolsAvailable, readWithPsdTools } from '../support/psd-tools.js';
-import { call, hashEditor, newSession, ok } from '../support/session.js';
+import { hashEditor, newSession, ok, refused } from '../support/session.js';
 import { addGroup, addPixel, current, edit, idOf, named, px, rasterOf, solid } from './layer-fixtures.js';
 
 function composite(s: Session): Raster {
@@ -35,18 +35,6 @@ function maxDiff(a: Raster, b: Raster): number {
   let worst = 0;
   for (let i = 0; i < a.data.length; i++) worst = Math.max(worst, Math.abs(a.data[i]! - b.data[i]!));
   return worst;
-}
-
-async function refused(s: Session, name: string, args: unknown, code: string) {
-  const before = s.editor.snapshot;
-  const hash = hashEditor(before);
-  const r = await call(s, name, args);
-  expect(r.ok, JSON.stringify(r)).toBe(false);
-  if (r.ok) throw new Error('unreachable');
-  expect(r.error.code, JSON.stringify(r.error)).toBe(code);
-  expect(s.editor.snapshot).toBe(before);
-  expect(hashEditor(s.editor.snapshot)).toBe(hash);
-  return r.error;
 }
 
 /**

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
 import { NO_LOCKS } from '../../src/engine/factory.js';
 import type { Mask, Raster, SmartLayer, TextLayer } from '../../src/engine/model.js';
-import { call, hashEditor, newSession, ok } from '../support/session.js';
+import { newSession, ok, refused } from '../support/session.js';
 import {
   addGroup,
   addLayer,
@@ -61,25 +61,6 @@ function rectValues(
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) out.push(x >= x0 && x < x1 && y >= y0 && y < y1 ? inside : 255 - inside);
   return out;
-}
-
-/** Calls a tool expecting failure with `code`; checks the editor state is exactly what it was. */
-async function refused(
-  s: Session,
-  name: string,
-  args: unknown,
-  code: string,
-): Promise<Record<string, unknown>> {
-  const before = s.editor.snapshot;
-  const hash = hashEditor(before);
-  const r = await call(s, name, args);
-  expect(r.ok, JSON.stringify(r)).toBe(false);
-  if (r.ok) throw new Error('unreachable');
-  const error = r.error as unknown as Record<string, unknown>;
-  expect(error.code).toBe(code);
-  expect(s.editor.snapshot).toBe(before);
-  expect(hashEditor(s.editor.snapshot)).toBe(hash);
-  return error;
 }
 
 /** A 20×10 document whose active layer is an empty pixel layer 'P'. */

@@ -14,7 +14,7 @@ import type { Layer, Raster, TextLayer } from '../../src/engine/model.js';
 import { rgbToHex } from '../../src/engine/raster.js';
 import { BUNDLED_FONT, LINE_HEIGHT_EM, renderText } from '../../src/engine/text.js';
 import { flattenPsdTools, psdToolsAvailable, readWithPsdTools } from '../support/psd-tools.js';
-import { call, hashEditor, newSession, ok } from '../support/session.js';
+import { newSession, ok, refused } from '../support/session.js';
 import { addGroup, addPixel, current, edit, idOf, named, solid } from './layer-fixtures.js';
 
 async function doc(width = 400, height = 200): Promise<Session> {
@@ -36,19 +36,6 @@ function text(s: Session, name: string): TextLayer {
 function labels(s: Session): readonly string[] {
   const snap = s.editor.snapshot;
   return snap.docs.find((d) => d.id === snap.active)!.history.labels;
-}
-
-/** Expects a refusal with `code` that leaves every document exactly as it was. */
-async function refused(s: Session, name: string, args: unknown, code: string) {
-  const before = s.editor.snapshot;
-  const hash = hashEditor(before);
-  const r = await call(s, name, args);
-  expect(r.ok, JSON.stringify(r)).toBe(false);
-  if (r.ok) throw new Error('unreachable');
-  expect(r.error.code).toBe(code);
-  expect(s.editor.snapshot).toBe(before);
-  expect(hashEditor(s.editor.snapshot)).toBe(hash);
-  return r.error;
 }
 
 function same(a: Raster, b: Raster): boolean {
