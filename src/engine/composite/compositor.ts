@@ -10,11 +10,11 @@
 import { fail } from '../errors.js';
 import type { BlendMode, DocState, LayerMask, Raster, Rect, RGB } from '../model.js';
 import { blankRaster, intersectRect, isEmptyRect } from '../raster.js';
-import { kernelFor } from './blend.js';
 import { canvasRect } from './bounds.js';
+import { Arena, type Kernels, kernels } from './kernels.js';
 import { renderParallel } from './parallel.js';
 import { buildPlan, type GroupNode, type LeafNode, type Plan, type PlanItem, type PlanNode } from './plan.js';
-import { finishRow, lerpRow, maskCoverage } from './strip.js';
+import { lerpRow, maskCoverage } from './strip.js';
 
 /** Pixels per strip: 32 K pixels × 16 bytes = 512 KiB of accumulator, which stays in L2 across layers. */
 const STRIP_PIXELS = 32 * 1024;
@@ -74,57 +74,103 @@ export function renderStrips(
   next: () => number,
 ): void {
   const rect = plan.rect;
-  const f = new Frame(rect);
+  const f = new Frame(rect, levelsBelow(plan.items) + 1);
   const strips = Math.ceil(rect.h / f.stripH);
   const bottom = rect.y + rect.h;
+  const rowBytes = rect.w * 4;
   for (let i = next(); i < strips; i = next()) {
     const y0 = rect.y + i * f.stripH;
     const h = Math.min(f.stripH, bottom - y0);
     f.y0 = y0;
-    const acc = f.floats(0);
-    acc.fill(0, 0, rect.w * h * 4);
+    f.floats(0).fill(0, 0, rect.w * h * 4);
     drawItems(f, plan.items, 0, { x: rect.x, y: y0, w: rect.w, h });
-    for (let row = 0; row < h; row++) {
-      finishRow(acc, row * rect.w * 4, out, ((oy + y0 - rect.y + row) * stride + ox) * 4, rect.w);
+    // Level 0's byte buffer is free (only deeper levels are blended back as bytes): the strip goes out there.
+    f.k.finish(f.floatsAt(0), f.bytesAt(0), rect.w * h);
+    const bytes = f.bytes(0);
+    const first = ((oy + y0 - rect.y) * stride + ox) * 4;
+    if (stride === rect.w) out.set(bytes.subarray(0, rowBytes * h), first);
+    else {
+      for (let row = 0; row < h; row++) {
+        out.set(bytes.subarray(row * rowBytes, (row + 1) * rowBytes), first + row * stride * 4);
+      }
     }
   }
 }
 
 /**
- * Per-render scratch: one float strip and one byte strip per nesting level (allocated on first use), a
- * coverage row, and a one-row source per fill colour. Level 0 is the output accumulator; an isolated group,
- * a pass-through group with opacity or mask, and a clipping group each work one level deeper.
+ * How many levels below the top a render of `items` may use (see drawItems): a group works one level down,
+ * a clipping group one more. An upper bound, so that a frame can take all its buffers before it starts.
+ */
+function levelsBelow(items: readonly PlanItem[]): number {
+  let deepest = 0;
+  for (const item of items) {
+    let d = nodeLevels(item.node);
+    for (const c of item.clips) d = Math.max(d, nodeLevels(c));
+    deepest = Math.max(deepest, item.clips.length > 0 ? d + 1 : d);
+  }
+  return deepest;
+}
+
+function nodeLevels(node: PlanNode): number {
+  return node.kind === 'leaf' ? 0 : 1 + levelsBelow(node.items);
+}
+
+/**
+ * Per-render scratch, laid out in the kernels' memory: one float strip and one byte strip per nesting level,
+ * a coverage row, a row to copy sources into, and a one-row source per fill colour. Level 0 is the output
+ * accumulator; an isolated group, a pass-through group with opacity or mask, and a clipping group each work
+ * one level deeper.
  */
 class Frame {
   readonly stripH: number;
   /** Document row of the strip's first row. */
   y0 = 0;
+  readonly k: Kernels;
   readonly cov: Float32Array;
+  readonly covAt: number;
+  /** Where a source row that is not in the kernels' memory is copied to be blended. */
+  readonly src: Uint8ClampedArray;
+  readonly srcAt: number;
   private readonly f: Float32Array[] = [];
   private readonly b: Uint8ClampedArray[] = [];
   private readonly fillRows = new Map<RGB, Uint8ClampedArray>();
 
-  constructor(readonly rect: Rect) {
+  constructor(
+    readonly rect: Rect,
+    levels: number,
+  ) {
     this.stripH = stripRows(rect);
-    this.cov = new Float32Array(rect.w);
+    this.k = kernels();
+    const arena = new Arena(this.k);
+    const px = rect.w * this.stripH;
+    const f = Array.from({ length: levels }, () => arena.reserve(px * 16));
+    const b = Array.from({ length: levels }, () => arena.reserve(px * 4));
+    const cov = arena.reserve(rect.w * 4);
+    const src = arena.reserve(rect.w * 4);
+    arena.commit();
+    for (const h of f) this.f.push(arena.floats(h));
+    for (const h of b) this.b.push(arena.bytes(h));
+    this.cov = arena.floats(cov);
+    this.covAt = arena.offset(cov);
+    this.src = arena.bytes(src);
+    this.srcAt = arena.offset(src);
   }
 
   floats(level: number): Float32Array {
-    let buf = this.f[level];
-    if (!buf) {
-      buf = new Float32Array(this.rect.w * this.stripH * 4);
-      this.f[level] = buf;
-    }
-    return buf;
+    return this.f[level]!;
+  }
+
+  /** Address of level `level`'s float strip in the kernels' memory. */
+  floatsAt(level: number): number {
+    return this.f[level]!.byteOffset;
   }
 
   bytes(level: number): Uint8ClampedArray {
-    let buf = this.b[level];
-    if (!buf) {
-      buf = new Uint8ClampedArray(this.rect.w * this.stripH * 4);
-      this.b[level] = buf;
-    }
-    return buf;
+    return this.b[level]!;
+  }
+
+  bytesAt(level: number): number {
+    return this.b[level]!.byteOffset;
   }
 
   /** A row of `color` as wide as the render rectangle: the source for a fill layer, every row alike. */
@@ -232,11 +278,15 @@ function drawSource(
   atop: boolean,
 ): void {
   if (!(opacity > 0)) return;
-  const kernel = kernelFor(blend);
+  const kernel = f.k.blend[blend];
   const k = opacity / 255;
-  const acc = f.floats(level);
+  const accAt = f.floatsAt(level);
   const n = region.w;
   const dissolve = blend === 'dissolve';
+  // Sources in the kernels' memory (a group's bytes) blend in place; layers' rows are copied in first.
+  const inPlace = data.buffer === f.k.memory.buffer;
+  const bytes = n * 4;
+  const flag = atop ? 1 : 0;
   for (let y = region.y; y < region.y + region.h; y++) {
     const si = ((y - sy) * stride + (region.x - sx)) * 4;
     let cov: Float32Array | null = null;
@@ -246,7 +296,13 @@ function drawSource(
       if (c === 'varies') cov = f.cov;
     }
     if (dissolve) cov = dissolveCoverage(f.cov, cov !== null, data, si, n, k, region.x, y);
-    kernel(acc, f.at(region.x, y), data, si, n, k, cov, atop);
+    let srcAt: number;
+    if (inPlace) srcAt = data.byteOffset + si;
+    else {
+      f.src.set(data.subarray(si, si + bytes));
+      srcAt = f.srcAt;
+    }
+    kernel(accAt + f.at(region.x, y) * 4, srcAt, n, k, cov === null ? 0 : f.covAt, flag);
   }
 }
 
@@ -384,11 +440,11 @@ function drawLevelResult(
 ): void {
   // Through 8-bit straight, as Photoshop stores a group's composite in an 8-bit document; this lets one set
   // of kernels serve layers and groups alike, at a cost of at most half a step of rounding per group.
-  const src = f.floats(from);
-  const bytes = f.bytes(from);
+  const floatsAt = f.floatsAt(from);
+  const bytesAt = f.bytesAt(from);
   for (let y = region.y; y < region.y + region.h; y++) {
     const i = f.at(region.x, y);
-    finishRow(src, i, bytes, i, region.w);
+    f.k.finish(floatsAt + i * 4, bytesAt + i, region.w);
   }
-  drawSource(f, bytes, f.rect.x, f.y0, f.rect.w, region, to, blend, opacity, mask, atop);
+  drawSource(f, f.bytes(from), f.rect.x, f.y0, f.rect.w, region, to, blend, opacity, mask, atop);
 }

@@ -1,5 +1,4 @@
 /** The compositor: blend modes, document flattening, the dirty-rectangle cache and layer footprints. */
-export { blendRow, kernelFor, type RowKernel } from './blend.js';
 export { canvasRect, contentExtent, layerBounds, layerExtent } from './bounds.js';
 export { type CacheStats, CompositeCache, dirtyRect } from './cache.js';
 export { renderDocument, renderInto } from './compositor.js';

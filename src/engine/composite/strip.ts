@@ -1,35 +1,10 @@
 /**
  * Helpers on premultiplied float strips: the working format of the compositor. A strip holds r, g, b (already
  * multiplied by a) and a, all 0..1, as Float32 — exact enough for any stack of 8-bit layers and small enough to
- * stay in cache while every layer is blended onto it.
+ * stay in cache while every layer is blended onto it. Blending and writing out are the WebAssembly kernels'
+ * (kernels.ts); these are the rarer steps, done in place on views of the same memory.
  */
 import type { Mask } from '../model.js';
-
-/** Writes `n` accumulator pixels to straight RGBA8 (Uint8ClampedArray rounds and clamps on store). */
-export function finishRow(
-  acc: Float32Array,
-  ai: number,
-  out: Uint8ClampedArray,
-  oi: number,
-  n: number,
-): void {
-  for (let j = 0; j < n; j++, ai += 4, oi += 4) {
-    const a = acc[ai + 3]!;
-    // Below half a step the byte would be 0 anyway; keep transparent pixels canonical (all zero).
-    if (a < 0.5 / 255) {
-      out[oi] = 0;
-      out[oi + 1] = 0;
-      out[oi + 2] = 0;
-      out[oi + 3] = 0;
-      continue;
-    }
-    const k = 255 / a;
-    out[oi] = acc[ai]! * k;
-    out[oi + 1] = acc[ai + 1]! * k;
-    out[oi + 2] = acc[ai + 2]! * k;
-    out[oi + 3] = a * 255;
-  }
-}
 
 /** acc ← acc + (other − acc) · t · cov[j]: the mix a pass-through group's opacity and mask make. */
 export function lerpRow(
