@@ -5,7 +5,7 @@
 import { CompositeCache } from './composite/cache.js';
 import { fail } from './errors.js';
 import { current, type History, move, push, replaceCurrent, startHistory } from './history.js';
-import type { DocState, Raster } from './model.js';
+import type { DocState, Raster, RGB } from './model.js';
 import { closest } from './names.js';
 
 export interface DocEntry {
@@ -128,8 +128,17 @@ export class Transaction {
     const e = this.entry(docId);
     const p = this.pending.get(docId);
     if (p && p.state !== current(e.history)) fail('internal', '撤销前不能有未提交的修改');
-    const { history, moved } = move(e.history, delta);
-    this.replaceEntry({ ...e, history });
+    const foreground = current(e.history).foreground;
+    let { history, moved } = move(e.history, delta);
+    let saved = e.saved;
+    const landed = current(history);
+    if (!sameRgb(landed.foreground, foreground)) {
+      // Photoshop keeps colours out of history: undo and redo leave the foreground as it is.
+      const kept = { ...landed, foreground };
+      history = replaceCurrent(history, kept);
+      if (saved === landed) saved = kept;
+    }
+    this.replaceEntry({ ...e, history, saved });
     this.pending.set(docId, {
       entry: this.entry(docId),
       state: current(history),
@@ -253,4 +262,8 @@ export class Editor {
       if (!this.state.docs.some((d) => d.id === id)) this.caches.delete(id);
     }
   }
+}
+
+function sameRgb(a: RGB, b: RGB): boolean {
+  return a.r === b.r && a.g === b.g && a.b === b.b;
 }

@@ -140,6 +140,21 @@ describe('set_foreground_color', () => {
     await refused(s, 'set_foreground_color', { color: 'orange' }, 'invalid_arguments');
   });
 
+  it('is not history: undo and redo of other steps leave the foreground as it is (as in Photoshop)', async () => {
+    const s = await doc();
+    await ok(s, 'set_foreground_color', { color: '#ff0000' });
+    await ok(s, 'create_layer', { name: '一' });
+    await ok(s, 'set_foreground_color', { color: '#0000ff' });
+    await ok(s, 'create_layer', { name: '二' });
+    const steps = labels(s).length;
+    await ok(s, 'undo', { steps: 2 });
+    expect(current(s).foreground).toEqual({ r: 0, g: 0, b: 255 });
+    expect(labels(s).length).toBe(steps);
+    await ok(s, 'redo', { steps: 1 });
+    expect(current(s).foreground).toEqual({ r: 0, g: 0, b: 255 });
+    expect((await ok(s, 'set_foreground_color', { color: '#00ff00' })).previous).toBe('#0000ff');
+  });
+
   it('in CMYK mode clamps the colour through the CMYK transform', async () => {
     const s = await doc();
     await ok(s, 'convert_to_cmyk');
