@@ -7,8 +7,9 @@
  *
  * Photoshop is the reference where the spec is silent: the Background layer takes no layer styles; Lock All
  * (on the layer or a group above it) refuses them, the pixel and position locks do not; text and smart objects
- * take them. Photoshop also allows styles on groups, but the compositor does not draw effects on groups or colour
- * fills yet, so those are refused rather than storing an effect nobody would see.
+ * take them, and so do groups, whose effects follow the outline of their composite (a group with effects
+ * blends as one layer). Colour fill layers cover the canvas, so the compositor does not draw effects for them:
+ * those are refused rather than storing an effect nobody would see.
  */
 import { documentColor } from '../engine/color-mode.js';
 import type { OpenDocument } from '../engine/editor.js';
@@ -105,12 +106,6 @@ function styleable(ctx: ToolContext, state: DocState, name: string, what: string
     fail('invalid_state', `“${layer.name}”是背景图层，不能${what}：Photoshop 的背景图层不能添加图层样式`, {
       hint: `先用 duplicate_layer 复制背景图层，或用 create_layer 新建图层，再对普通图层${what}`,
       details: { type: KIND_NAMES[layer.kind], background: true },
-    });
-  }
-  if (layer.kind === 'group') {
-    fail('unsupported', `“${layer.name}”是图层组，本编辑器暂不支持为图层组${what}（效果不会被绘制）`, {
-      hint: '对组内的图层分别添加；或用 select_layers 选中组后 merge_layers 合并成一个图层再添加',
-      details: { type: 'group' },
     });
   }
   if (layer.kind === 'fill') {

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
+import { renderDocument } from '../../src/engine/composite/compositor.js';
 import type { Layer, Raster, TextLayer } from '../../src/engine/model.js';
 import { flattenPsdTools, psdToolsAvailable, readWithPsdTools } from '../support/psd-tools.js';
 import { call, hashEditor, newSession, ok, refused } from '../support/session.js';
@@ -337,8 +338,87 @@ describe('effects together, clearing, undo', () => {
   });
 });
 
+describe('effects on a group', () => {
+  const BLUE = [0, 0, 255, 160] as const;
+
+  /** Group '组' holding an opaque red square 'a' (10..19) and a translucent blue bar 'b' (20..31) beside it. */
+  async function styledGroup(): Promise<Session> {
+    const s = newSession();
+    await ok(s, 'create_document', { width: 60, height: 50 });
+    edit(s, (st) => {
+      let n = addGroup(st, '组');
+      n = addPixel(n, 'a', solid({ x: 10, y: 10, w: 10, h: 10 }, RED), {}, idOf(n, '组'));
+      return addPixel(n, 'b', solid({ x: 20, y: 14, w: 12, h: 8 }, BLUE), {}, idOf(n, '组'));
+    });
+    return s;
+  }
+
+  it('a stroke rings the outline of the group composite, not each layer', async () => {
+    const s = await styledGroup();
+    const a = rasterOf(layer(s, 'a'));
+    await ok(s, 'add_stroke', { name: '组', size: 3, color: '#000000' });
+    expect(layer(s, '组').effects?.stroke).toMatchObject({ size: 3, position: 'outside' });
+    expect(rasterOf(layer(s, 'a'))).toBe(a);
+    const c = composite(s);
+    // Row 12 runs through 'a' only: stroke at 7..9 left of it; where 'b' starts (x 20) there is no stroke
+    // between the two, and the ring around the union closes above 'b' at row 11..13.
+    expect([7, 8, 9].every((x) => isBlack(px(c, x, 12)))).toBe(true);
+    expect(isRed(px(c, 19, 16))).toBe(true);
+    expect(isBlack(px(c, 20, 16)) || isBlack(px(c, 19, 16))).toBe(false);
+    expect([11, 12, 13].every((y) => isBlack(px(c, 25, y)))).toBe(true);
+    expect(isWhite(px(c, 25, 10))).toBe(true);
+    // Right of 'b' the stroke is 3 px wide, then the background.
+    expect([32, 33, 34].every((x) => isBlack(px(c, x, 16)))).toBe(true);
+    expect(isWhite(px(c, 35, 16))).toBe(true);
+  });
+
+  it('stroke and shadow on a group equal the same effects on its content merged into one layer', async () => {
+    const styled = await styledGroup();
+    const merged = await styledGroup();
+    await ok(merged, 'select_layers', { names: ['a', 'b'] });
+    await ok(merged, 'merge_layers');
+    const one = current(merged).layers.get(current(merged).active!)!.name;
+    for (const [s, name] of [
+      [styled, '组'],
+      [merged, one],
+    ] as const) {
+      await ok(s, 'add_stroke', { name, size: 2, color: '#00a000', position: 'center' });
+      await ok(s, 'add_drop_shadow', { name, distance: 6, angle: 135, size: 4, opacity: 80 });
+    }
+    const a = composite(styled);
+    const b = composite(merged);
+    let worst = 0;
+    for (let i = 0; i < a.data.length; i++) worst = Math.max(worst, Math.abs(a.data[i]! - b.data[i]!));
+    expect(worst).toBeLessThanOrEqual(1);
+    // And the shadow is there: lower right of the bar, darker than the white background.
+    expect(px(a, 35, 26)[0]).toBeLessThan(235);
+  });
+
+  it('editing a layer inside the group moves the group effects with it (cached composite = fresh render)', async () => {
+    const s = await styledGroup();
+    await ok(s, 'add_drop_shadow', { name: '组', distance: 8, angle: 90, size: 2, opacity: 100 });
+    composite(s);
+    await ok(s, 'move_layer', { name: 'b', dx: 0, dy: 20 });
+    const cached = composite(s);
+    const fresh = renderDocument(current(s));
+    expect(Buffer.compare(Buffer.from(cached.data), Buffer.from(fresh.data))).toBe(0);
+    // The shadow now falls 8 px below the bar's new place (rows 34..41 + 8), and no longer below the old one.
+    expect(px(cached, 25, 45)[0]).toBeLessThan(200);
+    expect(isWhite(px(cached, 25, 25))).toBe(true);
+  });
+
+  it.skipIf(!psdToolsAvailable())('psd-tools reads the group effects back from a saved PSD', async () => {
+    const s = await styledGroup();
+    await ok(s, 'add_stroke', { name: '组', size: 3, color: '#0080ff' });
+    await ok(s, 'save_document_as', { path: 'group-fx.psd' });
+    const { dump } = await readWithPsdTools(await readFile(path.join(s.workspace.root, 'group-fx.psd')));
+    const g = flattenPsdTools(dump.layers).find((l) => l.name === '组')!;
+    expect(g.effects.map((e) => [e.type, e.size])).toEqual([['Stroke', 3]]);
+  });
+});
+
 describe('refusals leave the document unchanged', () => {
-  it('groups, backgrounds, colour fills, locks, bad arguments, unknown layers', async () => {
+  it('backgrounds, colour fills, locks, bad arguments, unknown layers', async () => {
     const s = await setup();
     edit(s, (st) => {
       let n = addGroup(st, '组');
@@ -362,9 +442,7 @@ describe('refusals leave the document unchanged', () => {
       }));
       return n;
     });
-    let e = await refused(s, 'add_stroke', { name: '组', size: 2, color: '#000000' }, 'unsupported');
-    expect(e.message).toContain('图层组');
-    e = await refused(s, 'add_drop_shadow', { name: '背景', distance: 5, size: 5 }, 'invalid_state');
+    let e = await refused(s, 'add_drop_shadow', { name: '背景', distance: 5, size: 5 }, 'invalid_state');
     expect(e.message).toContain('背景');
     expect(e.hint).toContain('duplicate_layer');
     e = await refused(s, 'add_stroke', { name: '填充', size: 2, color: '#000000' }, 'unsupported');

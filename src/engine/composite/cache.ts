@@ -18,6 +18,7 @@ import type { DocState, Layer, Raster, Rect } from '../model.js';
 import { allocPixels, copyPixels, EMPTY_RECT, intersectRect, isEmptyRect, unionRect } from '../raster.js';
 import { canvasRect, layerExtent } from './bounds.js';
 import { renderInto } from './compositor.js';
+import { hasEffects } from './effects.js';
 
 export interface CacheStats {
   /** Renders that ran the compositor at all. */
@@ -114,6 +115,11 @@ export function dirtyRect(a: DocState, b: DocState): Rect | 'all' {
   const touch = (state: DocState, id: number): void => {
     const layer = state.layers.get(id);
     if (layer) dirty = unionRect(dirty, layerExtent(state, layer));
+    // A styled group's effects follow its content: a change inside it can move them anywhere they reach.
+    for (let g = groupOf(state).get(id); g !== undefined; g = groupOf(state).get(g)) {
+      const group = state.layers.get(g);
+      if (group && hasEffects(group)) dirty = unionRect(dirty, layerExtent(state, group));
+    }
   };
   const touchWithClipped = (state: DocState, id: number): void => {
     touch(state, id);
@@ -181,6 +187,21 @@ function parentList(state: DocState): Map<number, readonly number[]> {
       if (layer.kind === 'group') for (const id of layer.children) map.set(id, layer.children);
     }
     parents.set(state, map);
+  }
+  return map;
+}
+
+/** For each layer id inside a group, the group's id. Memoised per state. */
+const groups = new WeakMap<DocState, Map<number, number>>();
+
+function groupOf(state: DocState): Map<number, number> {
+  let map = groups.get(state);
+  if (!map) {
+    map = new Map();
+    for (const layer of state.layers.values()) {
+      if (layer.kind === 'group') for (const id of layer.children) map.set(id, layer.id);
+    }
+    groups.set(state, map);
   }
   return map;
 }

@@ -8,12 +8,21 @@
  * are touched, and each only over its own columns.
  */
 import { fail } from '../errors.js';
-import type { BlendMode, DocState, LayerMask, Raster, Rect, RGB } from '../model.js';
+import type { BlendMode, DocState, Layer, LayerMask, Raster, Rect, RGB } from '../model.js';
 import { blankRaster, intersectRect, isEmptyRect } from '../raster.js';
-import { canvasRect } from './bounds.js';
+import { canvasRect, contentExtent } from './bounds.js';
+import { type EffectPaints, groupEffectPaints, hasEffects } from './effects.js';
 import { Arena, type Kernels, kernels } from './kernels.js';
 import { renderParallel } from './parallel.js';
-import { buildPlan, type GroupNode, type LeafNode, type Plan, type PlanItem, type PlanNode } from './plan.js';
+import {
+  buildGroupPlan,
+  buildPlan,
+  type GroupNode,
+  type LeafNode,
+  type Plan,
+  type PlanItem,
+  type PlanNode,
+} from './plan.js';
 import { lerpRow, maskCoverage } from './strip.js';
 
 /** Pixels per strip: 32 K pixels × 16 bytes = 512 KiB of accumulator, which stays in L2 across layers. */
@@ -53,6 +62,8 @@ export function renderInto(
   }
   if (isEmptyRect(rect)) return;
   const plan = buildPlan(state, rect);
+  // Before the worker is offered the job, so that it receives the group effects instead of redoing them.
+  resolveGroupEffects(plan);
   const strips = Math.ceil(rect.h / stripRows(rect));
   const share = (next: () => number) => renderStrips(plan, out, stride, ox, oy, next);
   if (renderParallel({ state, plan, strips, out, stride, ox, oy }, share)) return;
@@ -74,6 +85,7 @@ export function renderStrips(
   next: () => number,
 ): void {
   const rect = plan.rect;
+  resolveGroupEffects(plan);
   const f = new Frame(rect, levelsBelow(plan.items) + 1);
   const strips = Math.ceil(rect.h / f.stripH);
   const bottom = rect.y + rect.h;
@@ -95,6 +107,38 @@ export function renderStrips(
       }
     }
   }
+}
+
+/**
+ * Fills in the effect rasters of the plan's styled groups. A group's effects are made from its composite,
+ * which is rendered here on its own (before any frame of this thread takes the kernels' memory), once per
+ * group content: later renders find them remembered.
+ */
+function resolveGroupEffects(plan: Plan): void {
+  const visit = (items: readonly PlanItem[]): void => {
+    for (const item of items) {
+      for (const node of [item.node, ...item.clips]) {
+        if (node.kind !== 'group') continue;
+        visit(node.items);
+        if (hasEffects(node.layer)) {
+          node.effects = groupEffectPaints(plan.state, node.layer, () =>
+            groupComposite(plan.state, node.layer),
+          );
+        }
+      }
+    }
+  };
+  visit(plan.items);
+}
+
+/** Group `layer`'s children flattened onto transparency over their whole extent. */
+function groupComposite(state: DocState, layer: Layer): Raster {
+  const rect = contentExtent(state, layer);
+  const out = blankRaster(rect);
+  if (isEmptyRect(rect)) return out;
+  let i = 0;
+  renderStrips(buildGroupPlan(state, layer, rect), out.data, rect.w, 0, 0, () => i++);
+  return out;
 }
 
 /**
@@ -208,10 +252,24 @@ function drawNode(f: Frame, node: PlanNode, level: number, clip: Rect, atop: boo
   if (node.kind === 'leaf') {
     drawLeaf(f, node, level, clip, node.blend, node.opacity, node.mask, atop, true);
   } else if (node.isolated) {
+    drawEffects(f, node.effects.below, level, clip, node.opacity, atop);
     drawIsolated(f, node, level, clip, node.blend, node.opacity, node.mask, atop);
+    drawEffects(f, node.effects.above, level, clip, node.opacity, atop);
   } else {
     drawPassThrough(f, node, level, clip);
   }
+}
+
+/** Effect rasters (a shadow below a layer, a stroke above), faded with the layer's opacity. */
+function drawEffects(
+  f: Frame,
+  paints: EffectPaints['below'],
+  level: number,
+  clip: Rect,
+  opacity: number,
+  atop: boolean,
+): void {
+  for (const p of paints) drawRaster(f, p.raster, level, clip, p.blend, opacity * p.opacity, null, atop);
 }
 
 function drawLeaf(
@@ -225,11 +283,7 @@ function drawLeaf(
   atop: boolean,
   withEffects: boolean,
 ): void {
-  if (withEffects) {
-    for (const p of node.effects.below) {
-      drawRaster(f, p.raster, level, clip, p.blend, opacity * p.opacity, null, atop);
-    }
-  }
+  if (withEffects) drawEffects(f, node.effects.below, level, clip, opacity, atop);
   const r = intersectRect(node.content, clip);
   if (!isEmptyRect(r)) {
     if (node.raster) {
@@ -238,11 +292,7 @@ function drawLeaf(
       drawSource(f, f.fillRow(node.fill), f.rect.x, 0, 0, r, level, blend, opacity, mask, atop);
     }
   }
-  if (withEffects) {
-    for (const p of node.effects.above) {
-      drawRaster(f, p.raster, level, clip, p.blend, opacity * p.opacity, null, atop);
-    }
-  }
+  if (withEffects) drawEffects(f, node.effects.above, level, clip, opacity, atop);
 }
 
 function drawRaster(
@@ -402,11 +452,7 @@ function drawPassThrough(f: Frame, node: GroupNode, level: number, clip: Rect): 
  */
 function drawClippingGroup(f: Frame, item: PlanItem, level: number, clip: Rect): void {
   const base = item.node;
-  if (base.kind === 'leaf') {
-    for (const p of base.effects.below) {
-      drawRaster(f, p.raster, level, clip, p.blend, base.opacity * p.opacity, null, false);
-    }
-  }
+  drawEffects(f, base.effects.below, level, clip, base.opacity, false);
   const r = intersectRect(base.content, clip);
   if (!isEmptyRect(r)) {
     const tmp = f.floats(level + 1);
@@ -420,11 +466,7 @@ function drawClippingGroup(f: Frame, item: PlanItem, level: number, clip: Rect):
     const blend = base.blend === 'pass through' ? 'normal' : base.blend;
     drawLevelResult(f, level + 1, r, level, blend, base.opacity, null, false);
   }
-  if (base.kind === 'leaf') {
-    for (const p of base.effects.above) {
-      drawRaster(f, p.raster, level, clip, p.blend, base.opacity * p.opacity, null, false);
-    }
-  }
+  drawEffects(f, base.effects.above, level, clip, base.opacity, false);
 }
 
 /** Converts `region` of level `from` to straight bytes and blends it onto level `to` as one layer. */

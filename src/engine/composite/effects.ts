@@ -6,12 +6,15 @@
  * same geometry helpers so that a paint never leaves its extent.
  *
  * The effects are computed from the layer's pixels after its mask, as Photoshop does by default, following
- * research/engine.md §1.7–1.8 (Krita's and psd-tools' constructions). Only pixel, text and smart layers get
- * effects; on groups and fills they are ignored for now.
+ * research/engine.md §1.7–1.8 (Krita's and psd-tools' constructions). Pixel, text and smart layers take them
+ * from their raster; a group from its own composite (its children flattened on transparency), which the
+ * compositor renders and hands in. Fill layers cover the canvas, so their effects are not drawn.
  */
 import type {
   BlendMode,
+  DocState,
   DropShadowEffect,
+  Effects,
   Layer,
   LayerMask,
   Raster,
@@ -41,31 +44,69 @@ export const NO_EFFECTS: EffectPaints = Object.freeze({ below: [], above: [] });
 /** Shadow "size" → Gaussian σ (psd-tools uses size / 3). The one place to tune it. */
 const SHADOW_SIGMA_PER_SIZE = 1 / 3;
 
-/** Layers are immutable, so each one's effect rasters are computed once and kept while the layer lives. */
-const memo = new WeakMap<Layer, EffectPaints>();
+/**
+ * Layers are immutable, so each one's effect rasters are computed once and kept while the layer lives. A
+ * group's also depend on its descendants: the entry remembers which layer objects it was made from.
+ */
+const memo = new WeakMap<Layer, { readonly paints: EffectPaints; readonly from?: readonly Layer[] }>();
 
-/** The effect rasters of `layer`. */
+/** The effect rasters of a pixel, text or smart layer (for a group see `groupEffectPaints`). */
 export function effectPaints(layer: Layer): EffectPaints {
-  if (!hasEffects(layer)) return NO_EFFECTS;
-  let paints = memo.get(layer);
+  if (!hasEffects(layer) || layer.kind === 'group' || layer.kind === 'fill') return NO_EFFECTS;
+  let paints = memo.get(layer)?.paints;
   if (!paints) {
-    paints = renderEffects(layer);
-    memo.set(layer, paints);
+    paints = paintEffects(layer.effects!, layer.raster, enabledMask(layer));
+    memo.set(layer, { paints });
   }
+  return paints;
+}
+
+/** The effect rasters of group `layer`, from its composite (`render()`, called only when not known yet). */
+export function groupEffectPaints(state: DocState, layer: Layer, render: () => Raster): EffectPaints {
+  if (!hasEffects(layer) || layer.kind !== 'group') return NO_EFFECTS;
+  const from = descendants(state, layer);
+  const known = memo.get(layer);
+  if (known?.from && sameLayers(known.from, from)) return known.paints;
+  const paints = paintEffects(layer.effects!, render(), enabledMask(layer));
+  memo.set(layer, { paints, from });
   return paints;
 }
 
 /** The effect rasters of `layer` if they have been computed, without computing them. */
 export function knownEffects(layer: Layer): EffectPaints | undefined {
-  return memo.get(layer);
+  return memo.get(layer)?.paints;
 }
 
 /**
  * Hands the compositor's worker the effect rasters the main thread already computed for `layer` (its copy
- * of the layer object, cloned from the main thread's), so that it does not compute them again.
+ * of the layer object, cloned from the main thread's, in its copy of `state`), so that it does not compute
+ * them again.
  */
-export function primeEffects(layer: Layer, paints: EffectPaints): void {
-  if (hasEffects(layer)) memo.set(layer, paints);
+export function primeEffects(state: DocState, layer: Layer, paints: EffectPaints): void {
+  if (!hasEffects(layer)) return;
+  memo.set(layer, layer.kind === 'group' ? { paints, from: descendants(state, layer) } : { paints });
+}
+
+function descendants(state: DocState, group: Layer): Layer[] {
+  const out: Layer[] = [];
+  const walk = (ids: readonly number[]): void => {
+    for (const id of ids) {
+      const l = state.layers.get(id);
+      if (!l) continue;
+      out.push(l);
+      if (l.kind === 'group') walk(l.children);
+    }
+  };
+  if (group.kind === 'group') walk(group.children);
+  return out;
+}
+
+function sameLayers(a: readonly Layer[], b: readonly Layer[]): boolean {
+  return a.length === b.length && a.every((l, i) => l === b[i]);
+}
+
+function enabledMask(layer: Layer): LayerMask | null {
+  return layer.mask?.enabled ? layer.mask : null;
 }
 
 /** `content` (the layer's own extent) grown to everything its effects can cover. */
@@ -78,9 +119,10 @@ export function effectsExtent(layer: Layer, content: Rect): Rect {
   return r;
 }
 
-function hasEffects(layer: Layer): boolean {
+/** Whether the compositor draws effects for `layer` (fills cover the canvas: theirs are not drawn). */
+export function hasEffects(layer: Layer): boolean {
   const e = layer.effects;
-  return !!e && (!!e.dropShadow || !!e.stroke) && layer.kind !== 'group' && layer.kind !== 'fill';
+  return !!e && (!!e.dropShadow || !!e.stroke) && layer.kind !== 'fill';
 }
 
 function grow(r: Rect, by: number): Rect {
@@ -141,25 +183,24 @@ function matteOf(raster: Raster, mask: LayerMask | null, rect: Rect): Float32Arr
   return out;
 }
 
-function renderEffects(layer: Layer): EffectPaints {
-  if (layer.kind === 'group' || layer.kind === 'fill' || !layer.effects) return NO_EFFECTS;
-  const mask = layer.mask?.enabled ? layer.mask : null;
-  let content: Rect = layer.raster;
+/** Shadow and stroke of a shape whose alpha is `raster`'s after `mask`. */
+function paintEffects(effects: Effects, raster: Raster, mask: LayerMask | null): EffectPaints {
+  let content: Rect = raster;
   if (mask && mask.outside === 0) content = intersectRect(content, mask);
   if (isEmptyRect(content)) return NO_EFFECTS;
-  const { dropShadow, stroke } = layer.effects;
+  const { dropShadow, stroke } = effects;
   const below: EffectPaint[] = [];
   const above: EffectPaint[] = [];
   if (dropShadow && dropShadow.opacity > 0) {
     below.push({
-      raster: renderShadow(layer.raster, mask, content, dropShadow),
+      raster: renderShadow(raster, mask, content, dropShadow),
       blend: dropShadow.blend,
       opacity: dropShadow.opacity,
     });
   }
   if (stroke && stroke.opacity > 0 && stroke.size > 0) {
     above.push({
-      raster: renderStroke(layer.raster, mask, content, stroke),
+      raster: renderStroke(raster, mask, content, stroke),
       blend: stroke.blend,
       opacity: stroke.opacity,
     });

@@ -63,7 +63,7 @@ function run(job: JobMessage): number {
   try {
     for (const [id, paints] of job.effects) {
       const layer = job.state.layers.get(id);
-      if (layer) primeEffects(layer, paints);
+      if (layer) primeEffects(job.state, layer, paints);
     }
     const plan = buildPlan(job.state, job.rect);
     const claimed = claimedIndex(job.worker);

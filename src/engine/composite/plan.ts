@@ -5,8 +5,8 @@
  */
 import type { BlendMode, DocState, Layer, LayerMask, Raster, Rect, RGB } from '../model.js';
 import { EMPTY_RECT, intersectRect, isEmptyRect, unionRect } from '../raster.js';
-import { canvasRect } from './bounds.js';
-import { type EffectPaints, effectPaints } from './effects.js';
+import { canvasRect, contentExtent } from './bounds.js';
+import { type EffectPaints, effectPaints, effectsExtent, hasEffects, NO_EFFECTS } from './effects.js';
 
 interface NodeBase {
   readonly layer: Layer;
@@ -37,6 +37,11 @@ export interface GroupNode extends NodeBase {
    */
   isolated: boolean;
   readonly items: readonly PlanItem[];
+  /**
+   * The group's effect rasters. They are made from the group's composite, so the compositor fills them in
+   * before it draws (`resolveGroupEffects`); `bounds` already covers where they can reach.
+   */
+  effects: EffectPaints;
 }
 
 export type PlanNode = LeafNode | GroupNode;
@@ -50,12 +55,19 @@ export interface PlanItem {
 }
 
 export interface Plan {
+  readonly state: DocState;
   readonly rect: Rect;
   readonly items: readonly PlanItem[];
 }
 
 export function buildPlan(state: DocState, rect: Rect): Plan {
-  return { rect, items: buildItems(state, state.root, rect, canvasRect(state)) };
+  return { state, rect, items: buildItems(state, state.root, rect, canvasRect(state)) };
+}
+
+/** The plan of group `layer`'s children alone, as if they were a document's layers: its composite. */
+export function buildGroupPlan(state: DocState, layer: Layer, rect: Rect): Plan {
+  const children = layer.kind === 'group' ? layer.children : [];
+  return { state, rect, items: buildItems(state, children, rect, canvasRect(state)) };
 }
 
 function buildItems(state: DocState, ids: readonly number[], rect: Rect, canvas: Rect): PlanItem[] {
@@ -106,7 +118,12 @@ function buildNode(
     const items = buildItems(state, layer.children, limit, canvas);
     let content = EMPTY_RECT;
     for (const item of items) content = unionRect(content, item.bounds);
-    if (isEmptyRect(content)) return null;
+    // Effects come from the whole group, so they can reach into the rectangle from content outside it.
+    const styled = hasEffects(layer);
+    const bounds = styled
+      ? unionRect(content, intersectRect(effectsExtent(layer, contentExtent(state, layer)), rect))
+      : content;
+    if (isEmptyRect(bounds)) return null;
     return {
       kind: 'group',
       layer,
@@ -114,9 +131,11 @@ function buildNode(
       opacity,
       mask,
       content,
-      bounds: content,
-      isolated: layer.blend !== 'pass through' || clipped,
+      bounds,
+      // A group with effects acts as one layer: its effects are drawn around its composite.
+      isolated: layer.blend !== 'pass through' || clipped || styled,
       items,
+      effects: NO_EFFECTS,
     };
   }
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { contentExtent, layerBounds, layerExtent } from '../../../src/engine/composite/bounds.js';
 import { renderDocument } from '../../../src/engine/composite/compositor.js';
-import { effectPaints } from '../../../src/engine/composite/effects.js';
+import { effectPaints, groupEffectPaints, knownEffects } from '../../../src/engine/composite/effects.js';
 import type { Effects, PixelLayer } from '../../../src/engine/model.js';
 import { intersectRect } from '../../../src/engine/raster.js';
-import { doc, fill, pixel, px, solid } from './support.js';
+import { doc, fill, group, pixel, px, solid, withLayer } from './support.js';
 
 const RED = [255, 0, 0, 255] as const;
 const BLACK = [0, 0, 0, 255] as const;
@@ -120,5 +120,60 @@ describe('effect footprint', () => {
       });
     }
     expect(effectPaints(layer)).toBe(paints);
+  });
+});
+
+describe('group effects', () => {
+  const stroke: Effects = {
+    stroke: { size: 2, position: 'outside', color: black, opacity: 1, blend: 'normal' },
+  };
+
+  it('are made from the group composite once, and again only when a layer inside changes', () => {
+    const g = { ...group(3, [2]), effects: stroke };
+    const state = doc(
+      30,
+      30,
+      [fill(1, { r: 255, g: 255, b: 255 }), pixel(2, solid({ x: 5, y: 5, w: 6, h: 6 }, RED)), g],
+      [1, 3],
+    );
+    const out = renderDocument(state);
+    expect(px(out, 3, 7)).toEqual(BLACK);
+    const paints = knownEffects(g)!;
+    expect(paints.above).toHaveLength(1);
+    let renders = 0;
+    const count = () => {
+      renders++;
+      return solid({ x: 0, y: 0, w: 1, h: 1 }, RED);
+    };
+    expect(groupEffectPaints(state, g, count)).toBe(paints);
+    expect(renders).toBe(0);
+    // The same group object over a moved child: its outline changed, so the effects are made again.
+    const moved = withLayer(state, pixel(2, solid({ x: 15, y: 5, w: 6, h: 6 }, RED)));
+    const after = renderDocument(moved);
+    expect(knownEffects(g)).not.toBe(paints);
+    expect(px(after, 13, 7)).toEqual(BLACK);
+    expect(px(after, 3, 7)).toEqual(WHITE);
+  });
+
+  it('reach past the group content in its footprint, so dirty rectangles cover them', () => {
+    const g = {
+      ...group(3, [2]),
+      effects: {
+        dropShadow: {
+          distance: 9,
+          angle: 90,
+          size: 3,
+          spread: 0,
+          opacity: 1,
+          color: black,
+          blend: 'multiply',
+        },
+      },
+    } as const;
+    const state = doc(40, 40, [pixel(2, solid({ x: 5, y: 5, w: 6, h: 6 }, RED)), g], [3]);
+    const extent = layerExtent(state, g);
+    expect(extent.y + extent.h).toBeGreaterThanOrEqual(5 + 6 + 9);
+    const out = renderDocument(state);
+    expect(px(out, 8, 18)[3]).toBeGreaterThan(100);
   });
 });

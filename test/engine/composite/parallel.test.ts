@@ -149,7 +149,7 @@ function masks(): DocState {
   return doc(W, H, layers, [1, 2, 3]);
 }
 
-/** Strokes and drop shadows, also on clipped layers and in groups. */
+/** Strokes and drop shadows, also on clipped layers, in groups and on a group. */
 function effects(): DocState {
   const black = { r: 0, g: 0, b: 0 };
   const fx: Effects = {
@@ -185,8 +185,11 @@ function effects(): DocState {
     { ...pixel(4, noisy({ x: 0, y: 0, w: W, h: H }, 43), { clipped: true, opacity: 0.5 }), effects: fx },
     { ...pixel(5, blob({ x: 5, y: 60, w: 60, h: 50 }, 44)), effects: { dropShadow: fx.dropShadow! } },
     group(6, [5], { blend: 'hard light' }),
+    // A styled group: its effects come from its composite, which the main thread renders and hands over.
+    { ...group(8, [7]), effects: fx },
+    pixel(7, blob({ x: 90, y: 10, w: 50, h: 40 }, 45)),
   ];
-  return doc(W, H, layers, [1, 2, 3, 4, 6]);
+  return doc(W, H, layers, [1, 2, 3, 4, 6, 8]);
 }
 
 const DOCS: [string, () => DocState][] = [
