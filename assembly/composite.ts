@@ -13,7 +13,7 @@
  * produce αo in the alpha lane too.
  */
 import { blend as blendOf, Mode } from './modes';
-import { add, ALPHA_LANE, loadOpaque, mul, ONE, select, splat } from './vec';
+import { ALPHA_LANE, loadOpaque, ONE, select, splat } from './vec';
 
 /** Where the caller may start laying out its buffers (after this module's own static data). */
 export function heapBase(): usize {
@@ -27,24 +27,24 @@ export function heapBase(): usize {
     let as = <f32>load<u8>(src, 3) * k;
     if (cov != 0) as *= load<f32>(cov + (<usize>j << 2));
     if (as == 0) continue;
-    const s = mul(loadOpaque(src), inv);
+    const s = f32x4.mul(loadOpaque(src), inv);
     const d = v128.load(acc);
     const ab = f32x4.extract_lane(d, 3);
     const fa: f32 = atop ? ab : 1;
     if (mode == Mode.NORMAL) {
       // (1 − αb)·Cs + αb·Cs = Cs: no un-premultiplied backdrop needed.
-      v128.store(acc, add(mul(s, splat(fa * as)), mul(d, splat(1 - as))));
+      v128.store(acc, f32x4.add(f32x4.mul(s, splat(fa * as)), f32x4.mul(d, splat(1 - as))));
       continue;
     }
     if (ab == 0) {
       // An empty backdrop: source-over copies the source in, source-atop leaves nothing.
-      if (!atop) v128.store(acc, mul(s, splat(as)));
+      if (!atop) v128.store(acc, f32x4.mul(s, splat(as)));
       continue;
     }
     const w = fa * as;
-    const b = select(ALPHA_LANE, ONE, blendOf(mode, mul(d, splat(1 / ab)), s));
-    const o = add(add(mul(s, splat(w * (1 - ab))), mul(b, splat(w * ab))), mul(d, splat(1 - as)));
-    v128.store(acc, o);
+    const b = select(ALPHA_LANE, ONE, blendOf(mode, f32x4.mul(d, splat(1 / ab)), s));
+    const fromSource = f32x4.add(f32x4.mul(s, splat(w * (1 - ab))), f32x4.mul(b, splat(w * ab)));
+    v128.store(acc, f32x4.add(fromSource, f32x4.mul(d, splat(1 - as))));
   }
 }
 
@@ -179,7 +179,7 @@ export function finish(acc: usize, out: usize, n: i32): void {
       continue;
     }
     const scale = f32x4.replace_lane(splat(255 / a), 3, 255);
-    const v = i32x4.trunc_sat_f32x4_s(f32x4.nearest(mul(d, scale)));
+    const v = i32x4.trunc_sat_f32x4_s(f32x4.nearest(f32x4.mul(d, scale)));
     const bytes = i8x16.narrow_i16x8_u(i16x8.narrow_i32x4_u(v, v), v128.splat<i32>(0));
     v128.store32_lane(out, bytes, 0);
   }

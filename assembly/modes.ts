@@ -4,25 +4,7 @@
  * research/engine.md §1.1 and psd-tools pin them against Photoshop renders. Branches of the scalar
  * definitions become selects: every side is computed, and a side that divides by zero is never selected.
  */
-import {
-  add,
-  div,
-  first,
-  ge,
-  gt,
-  HALF,
-  le,
-  lt,
-  max,
-  min,
-  mul,
-  ONE,
-  select,
-  splat,
-  sub,
-  TWO,
-  ZERO,
-} from './vec';
+import { first, HALF, max, min, ONE, select, splat, TWO, ZERO } from './vec';
 
 /** Blend mode numbers, as the compositor passes them in (src/engine/composite/kernels.ts maps names). */
 export enum Mode {
@@ -63,71 +45,73 @@ const EPS: f32 = 1e-5;
 
 // @ts-ignore: decorator
 @inline function screen(b: v128, s: v128): v128 {
-  return sub(add(b, s), mul(b, s));
+  return f32x4.sub(f32x4.add(b, s), f32x4.mul(b, s));
 }
 
 // @ts-ignore: decorator
 @inline function hardLight(b: v128, s: v128): v128 {
-  const s2 = mul(TWO, s);
-  return select(le(s, HALF), mul(b, s2), screen(b, sub(s2, ONE)));
+  const s2 = f32x4.mul(TWO, s);
+  return select(f32x4.le(s, HALF), f32x4.mul(b, s2), screen(b, f32x4.sub(s2, ONE)));
 }
 
 // @ts-ignore: decorator
 @inline function colorDodge(b: v128, s: v128): v128 {
-  const r = select(ge(s, splat(1 - EPS)), ONE, min(ONE, div(b, sub(ONE, s))));
-  return select(le(b, splat(EPS)), ZERO, r);
+  const r = select(f32x4.ge(s, splat(1 - EPS)), ONE, min(ONE, f32x4.div(b, f32x4.sub(ONE, s))));
+  return select(f32x4.le(b, splat(EPS)), ZERO, r);
 }
 
 // @ts-ignore: decorator
 @inline function colorBurn(b: v128, s: v128): v128 {
-  const r = select(le(s, splat(EPS)), ZERO, sub(ONE, min(ONE, div(sub(ONE, b), s))));
-  return select(ge(b, splat(1 - EPS)), ONE, r);
+  const r = select(f32x4.le(s, splat(EPS)), ZERO, f32x4.sub(ONE, min(ONE, f32x4.div(f32x4.sub(ONE, b), s))));
+  return select(f32x4.ge(b, splat(1 - EPS)), ONE, r);
 }
 
 // @ts-ignore: decorator
 @inline function softLight(b: v128, s: v128): v128 {
-  const dark = sub(b, mul(mul(sub(ONE, mul(TWO, s)), b), sub(ONE, b)));
+  const dark = f32x4.sub(b, f32x4.mul(f32x4.mul(f32x4.sub(ONE, f32x4.mul(TWO, s)), b), f32x4.sub(ONE, b)));
   // D is keyed on the backdrop, not the source (psd-tools #189: keying it on Cs is off by up to 12/255).
-  const poly = mul(add(mul(sub(mul(splat(16), b), splat(12)), b), splat(4)), b);
-  const d = select(le(b, splat(0.25)), poly, f32x4.sqrt(b));
-  const light = add(b, mul(sub(mul(TWO, s), ONE), sub(d, b)));
-  return select(le(s, HALF), dark, light);
+  const poly = f32x4.mul(f32x4.add(f32x4.mul(f32x4.sub(f32x4.mul(splat(16), b), splat(12)), b), splat(4)), b);
+  const d = select(f32x4.le(b, splat(0.25)), poly, f32x4.sqrt(b));
+  const light = f32x4.add(b, f32x4.mul(f32x4.sub(f32x4.mul(TWO, s), ONE), f32x4.sub(d, b)));
+  return select(f32x4.le(s, HALF), dark, light);
 }
 
 // @ts-ignore: decorator
 @inline function divide(b: v128, s: v128): v128 {
-  const r = select(le(s, splat(EPS)), ONE, min(ONE, div(b, s)));
-  return select(le(b, splat(EPS)), ZERO, r);
+  const r = select(f32x4.le(s, splat(EPS)), ONE, min(ONE, f32x4.div(b, s)));
+  return select(f32x4.le(b, splat(EPS)), ZERO, r);
 }
 
 /** The source extremes win here, unlike plain colour burn/dodge (pinned to Photoshop by psd-tools #189). */
 // @ts-ignore: decorator
 @inline function vividLight(b: v128, s: v128): v128 {
-  const burn = select(le(s, splat(EPS)), ZERO, sub(ONE, min(ONE, div(sub(ONE, b), mul(TWO, s)))));
-  const dodge = select(ge(s, splat(1 - EPS)), ONE, min(ONE, div(b, mul(TWO, sub(ONE, s)))));
-  return select(le(s, HALF), burn, dodge);
+  const burnt = f32x4.sub(ONE, min(ONE, f32x4.div(f32x4.sub(ONE, b), f32x4.mul(TWO, s))));
+  const burn = select(f32x4.le(s, splat(EPS)), ZERO, burnt);
+  const dodged = min(ONE, f32x4.div(b, f32x4.mul(TWO, f32x4.sub(ONE, s))));
+  const dodge = select(f32x4.ge(s, splat(1 - EPS)), ONE, dodged);
+  return select(f32x4.le(s, HALF), burn, dodge);
 }
 
 // @ts-ignore: decorator
 @inline function linearLight(b: v128, s: v128): v128 {
-  const s2 = mul(TWO, s);
-  const burn = max(ZERO, sub(add(b, s2), ONE));
-  const dodge = min(ONE, add(b, sub(s2, ONE)));
-  return select(le(s, HALF), burn, dodge);
+  const s2 = f32x4.mul(TWO, s);
+  const burn = max(ZERO, f32x4.sub(f32x4.add(b, s2), ONE));
+  const dodge = min(ONE, f32x4.add(b, f32x4.sub(s2, ONE)));
+  return select(f32x4.le(s, HALF), burn, dodge);
 }
 
 // @ts-ignore: decorator
 @inline function pinLight(b: v128, s: v128): v128 {
-  const s2 = mul(TWO, s);
-  return select(le(s, HALF), min(b, s2), max(b, sub(s2, ONE)));
+  const s2 = f32x4.mul(TWO, s);
+  return select(f32x4.le(s, HALF), min(b, s2), max(b, f32x4.sub(s2, ONE)));
 }
 
-/** Cb + Cs = 1 exactly is a real tie in 8 bits (complementary values); Photoshop gives 1 there only if Cb > ½. */
+/** Cb + Cs = 1 exactly is a real tie in 8 bits (complementary values): Photoshop gives 1 only if Cb > ½. */
 // @ts-ignore: decorator
 @inline function hardMix(b: v128, s: v128): v128 {
-  const t = add(b, s);
-  const tie = select(gt(b, HALF), ONE, ZERO);
-  return select(gt(t, splat(1 + EPS)), ONE, select(lt(t, splat(1 - EPS)), ZERO, tie));
+  const t = f32x4.add(b, s);
+  const tie = select(f32x4.gt(b, HALF), ONE, ZERO);
+  return select(f32x4.gt(t, splat(1 + EPS)), ONE, select(f32x4.lt(t, splat(1 - EPS)), ZERO, tie));
 }
 
 // Non-separable helpers (W3C §"Non-separable blend modes"), on r, g, b; the results carry the value in
@@ -136,9 +120,9 @@ const EPS: f32 = 1e-5;
 /** Lum(C) in every lane. */
 // @ts-ignore: decorator
 @inline function lum(c: v128): v128 {
-  const m = mul(c, f32x4(0.3, 0.59, 0.11, 0));
-  const s = add(m, i32x4.shuffle(m, m, 1, 0, 3, 2));
-  return add(s, i32x4.shuffle(s, s, 2, 3, 0, 1));
+  const m = f32x4.mul(c, f32x4(0.3, 0.59, 0.11, 0));
+  const s = f32x4.add(m, i32x4.shuffle(m, m, 1, 0, 3, 2));
+  return f32x4.add(s, i32x4.shuffle(s, s, 2, 3, 0, 1));
 }
 
 /** min(r, g, b) in every lane. */
@@ -160,13 +144,13 @@ const EPS: f32 = 1e-5;
 /** SetLum(C, l) followed by ClipColor. */
 // @ts-ignore: decorator
 @inline function setLum(c0: v128, l: v128): v128 {
-  let c = add(c0, sub(l, lum(c0)));
+  let c = f32x4.add(c0, f32x4.sub(l, lum(c0)));
   const L = lum(c);
   const n = first(minRgb(c));
   const x = first(maxRgb(c));
   const lf = first(L);
-  if (n < 0) c = add(L, mul(sub(c, L), splat(lf / (lf - n))));
-  if (x > 1) c = add(L, mul(sub(c, L), splat((1 - lf) / (x - lf))));
+  if (n < 0) c = f32x4.add(L, f32x4.mul(f32x4.sub(c, L), splat(lf / (lf - n))));
+  if (x > 1) c = f32x4.add(L, f32x4.mul(f32x4.sub(c, L), splat((1 - lf) / (x - lf))));
   return c;
 }
 
@@ -177,12 +161,12 @@ const EPS: f32 = 1e-5;
   const x = first(maxRgb(c));
   const nf = first(n);
   if (x <= nf) return ZERO;
-  return mul(sub(c, n), div(s, splat(x - nf)));
+  return f32x4.mul(f32x4.sub(c, n), f32x4.div(s, splat(x - nf)));
 }
 
 // @ts-ignore: decorator
 @inline function sat(c: v128): v128 {
-  return sub(maxRgb(c), minRgb(c));
+  return f32x4.sub(maxRgb(c), minRgb(c));
 }
 
 /** B(Cb, Cs) for `mode` (a constant wherever this is inlined, so only its own case remains). */
@@ -190,7 +174,7 @@ const EPS: f32 = 1e-5;
 @inline export function blend(mode: i32, b: v128, s: v128): v128 {
   switch (mode) {
     case Mode.MULTIPLY:
-      return mul(b, s);
+      return f32x4.mul(b, s);
     case Mode.SCREEN:
       return screen(b, s);
     case Mode.OVERLAY:
@@ -208,15 +192,15 @@ const EPS: f32 = 1e-5;
     case Mode.HARD_LIGHT:
       return hardLight(b, s);
     case Mode.DIFFERENCE:
-      return f32x4.abs(sub(b, s));
+      return f32x4.abs(f32x4.sub(b, s));
     case Mode.EXCLUSION:
-      return sub(add(b, s), mul(mul(TWO, b), s));
+      return f32x4.sub(f32x4.add(b, s), f32x4.mul(f32x4.mul(TWO, b), s));
     case Mode.LINEAR_BURN:
-      return max(ZERO, sub(add(b, s), ONE));
+      return max(ZERO, f32x4.sub(f32x4.add(b, s), ONE));
     case Mode.LINEAR_DODGE:
-      return min(ONE, add(b, s));
+      return min(ONE, f32x4.add(b, s));
     case Mode.SUBTRACT:
-      return max(ZERO, sub(b, s));
+      return max(ZERO, f32x4.sub(b, s));
     case Mode.DIVIDE:
       return divide(b, s);
     case Mode.VIVID_LIGHT:

@@ -21,26 +21,6 @@ export const ALPHA_LANE: v128 = i32x4(0, 0, 0, -1);
   return f32x4.splat(x);
 }
 
-// @ts-ignore: decorator
-@inline export function add(a: v128, b: v128): v128 {
-  return f32x4.add(a, b);
-}
-
-// @ts-ignore: decorator
-@inline export function sub(a: v128, b: v128): v128 {
-  return f32x4.sub(a, b);
-}
-
-// @ts-ignore: decorator
-@inline export function mul(a: v128, b: v128): v128 {
-  return f32x4.mul(a, b);
-}
-
-// @ts-ignore: decorator
-@inline export function div(a: v128, b: v128): v128 {
-  return f32x4.div(a, b);
-}
-
 /** min(a, b) for numbers; with a NaN in `b` the result is `a`. */
 // @ts-ignore: decorator
 @inline export function min(a: v128, b: v128): v128 {
@@ -51,26 +31,6 @@ export const ALPHA_LANE: v128 = i32x4(0, 0, 0, -1);
 // @ts-ignore: decorator
 @inline export function max(a: v128, b: v128): v128 {
   return f32x4.pmax(a, b);
-}
-
-// @ts-ignore: decorator
-@inline export function le(a: v128, b: v128): v128 {
-  return f32x4.le(a, b);
-}
-
-// @ts-ignore: decorator
-@inline export function ge(a: v128, b: v128): v128 {
-  return f32x4.ge(a, b);
-}
-
-// @ts-ignore: decorator
-@inline export function lt(a: v128, b: v128): v128 {
-  return f32x4.lt(a, b);
-}
-
-// @ts-ignore: decorator
-@inline export function gt(a: v128, b: v128): v128 {
-  return f32x4.gt(a, b);
 }
 
 /** The first lane. */
