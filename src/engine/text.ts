@@ -7,10 +7,11 @@
  * LINE_HEIGHT_EM is Photoshop's "auto" leading (120 %). The PSD codec uses the same constants to place the
  * baseline Photoshop anchors point text at, so a round trip re-renders in the same place.
  *
- * Fonts: the CJK font ships as an npm dependency (@embedpdf/fonts-sc, Noto Sans Hans = Noto Sans CJK SC) and is
- * registered by path under BUNDLED_FONT at first use. Skia does not fall back on its own (engine.md §2.3), so the
- * bundled family is always the last entry of the font string: Chinese renders on a machine without system fonts.
- * A requested font that is not installed falls back to the bundled font, and `renderedFont` says so.
+ * Fonts: the CJK font ships as an npm dependency (@embedpdf/fonts-sc, Noto Sans Hans = Noto Sans CJK SC) in five
+ * weights, each registered by path under its own family alias (BUNDLED_FAMILIES) at first use. Skia does not fall
+ * back on its own (engine.md §2.3), so the bundled family is always the last entry of the font string: Chinese
+ * renders on a machine without system fonts. A requested font that is not installed falls back to the bundled
+ * weight nearest to the style words in its name ("… Bold" → Bold), and `renderedFont` says so.
  *
  * The glyphs are drawn in a fixed mid grey, read with getImageData (straight alpha; `canvas.data()` is
  * premultiplied), given the exact text colour (one solid fill: only coverage varies, and it does not depend on the
@@ -23,11 +24,22 @@ import { fail } from './errors.js';
 import type { Raster, Rect, TextSpec } from './model.js';
 import { alphaBounds, cropRaster, EMPTY_RECT, isEmptyRect, unionRect } from './raster.js';
 
-/** The family alias the bundled CJK font is registered under. */
+/** The family alias the bundled CJK font (its Regular weight) is registered under. */
 export const BUNDLED_FONT = 'Noto Sans SC';
 /** The PostScript name of the bundled font file (what a PSD's text engine data names). */
 export const BUNDLED_FONT_POSTSCRIPT = 'NotoSansHans-Regular';
-const BUNDLED_FILE = 'NotoSansHans-Regular.otf';
+
+/** The weights the bundled font ships in, lightest first; each is registered as its own family on first use. */
+const WEIGHTS = ['Light', 'DemiLight', 'Regular', 'Medium', 'Bold'] as const;
+type Weight = (typeof WEIGHTS)[number];
+
+/** The family alias of a bundled weight: 'Noto Sans SC' for Regular, 'Noto Sans SC Bold' for Bold. */
+function familyOf(weight: Weight): string {
+  return weight === 'Regular' ? BUNDLED_FONT : `${BUNDLED_FONT} ${weight}`;
+}
+
+/** The bundled font's family aliases, lightest weight first. */
+export const BUNDLED_FAMILIES: readonly string[] = WEIGHTS.map(familyOf);
 
 /** Distance from the top of the text box to the first baseline, in ems (the bundled font's ascender). */
 export const TEXT_BASELINE_EM = 0.88;
@@ -43,95 +55,135 @@ const MIN_TEXT_SIZE = 0.01;
 /** Layer names Photoshop gives text layers: the first characters of the text. */
 const AUTO_NAME_CHARS = 20;
 
-/** Other names of the bundled font (Noto Sans CJK SC is Source Han Sans SC under another name). */
-const BUNDLED_ALIASES = [
-  BUNDLED_FONT,
-  BUNDLED_FONT_POSTSCRIPT,
-  'Noto Sans Hans',
-  'Noto Sans S Chinese',
-  'NotoSansSC-Regular',
-  'Noto Sans CJK SC',
-  'NotoSansCJKsc-Regular',
-  'Source Han Sans SC',
-  'SourceHanSansSC-Regular',
-];
-
 function normalise(name: string): string {
   return name.toLowerCase().replace(/[\s_-]+/g, '');
 }
 
-const BUNDLED_KEYS = new Set(BUNDLED_ALIASES.map(normalise));
+/**
+ * Other names of the bundled font, by weight: the family and PostScript names under which Noto Sans CJK SC
+ * (Source Han Sans SC, 思源黑体, under another name) is known. Regular also answers to the bare family names.
+ */
+const NAME_STEMS = [
+  'Noto Sans SC',
+  'NotoSansSC',
+  'Noto Sans Hans',
+  'NotoSansHans',
+  'Noto Sans S Chinese',
+  'Noto Sans CJK SC',
+  'NotoSansCJKsc',
+  'Source Han Sans SC',
+  'SourceHanSansSC',
+  '思源黑体',
+];
 
-let bundledPath: string | null = null;
+const WEIGHT_BY_NAME = new Map<string, Weight>();
+for (const weight of WEIGHTS) {
+  for (const stem of NAME_STEMS) {
+    WEIGHT_BY_NAME.set(normalise(`${stem} ${weight}`), weight);
+    if (weight === 'Regular') WEIGHT_BY_NAME.set(normalise(stem), weight);
+  }
+}
 
-/** The bundled font file, resolved through the package (never a hard-coded node_modules path). */
-export function bundledFontPath(): string {
-  if (bundledPath === null) {
+/**
+ * The bundled weight closest to what a font name asks for (Photoshop-style style words, or Chinese ones), for
+ * a font that is not installed: "Microsoft YaHei Bold" falls back to the bundled Bold, not to Regular.
+ */
+function weightIn(requested: string): Weight {
+  const n = normalise(requested);
+  if (/中粗/.test(n)) return 'Medium';
+  if (/semibold|demibold|extrabold|ultrabold|bold|heavy|black|粗/.test(n)) return 'Bold';
+  if (/medium/.test(n)) return 'Medium';
+  if (/demilight|semilight/.test(n)) return 'DemiLight';
+  if (/light|thin|hairline|细/.test(n)) return 'Light';
+  return 'Regular';
+}
+
+let bundledDir: string | null = null;
+
+/** The bundled font file of `weight`, resolved through the package (never a hard-coded node_modules path). */
+export function bundledFontPath(weight: Weight = 'Regular'): string {
+  if (bundledDir === null) {
     const require = createRequire(import.meta.url);
     // The package exports only its JS entry; the fonts sit in `fonts/` next to `dist/`.
     const entry = require.resolve('@embedpdf/fonts-sc');
-    bundledPath = join(dirname(entry), '..', 'fonts', BUNDLED_FILE);
+    bundledDir = join(dirname(entry), '..', 'fonts');
   }
-  return bundledPath;
+  return join(bundledDir, `NotoSansHans-${weight}.otf`);
 }
 
-let registered = false;
+const registered = new Set<Weight>();
 
-/** Registers the bundled CJK font under BUNDLED_FONT (once per process). */
-export function ensureBundledFont(): void {
-  if (registered) return;
-  const file = bundledFontPath();
-  const key = GlobalFonts.registerFromPath(file, BUNDLED_FONT);
-  if (!key && !GlobalFonts.has(BUNDLED_FONT)) {
+/** Registers a bundled weight under its family alias (once per process; each file is about 8 MB). */
+function ensureWeight(weight: Weight): string {
+  const family = familyOf(weight);
+  if (registered.has(weight)) return family;
+  const file = bundledFontPath(weight);
+  const key = GlobalFonts.registerFromPath(file, family);
+  if (!key && !GlobalFonts.has(family)) {
     fail('internal', `无法加载内置中文字体：${file}`, { hint: '重新安装依赖（npm install）' });
   }
-  registered = true;
+  registered.add(weight);
+  return family;
 }
 
-/** Installed font families (system fonts and registered ones). */
+/** Registers the bundled CJK font's Regular weight under BUNDLED_FONT (once per process). */
+export function ensureBundledFont(): void {
+  ensureWeight('Regular');
+}
+
+/** Whether `family` is one of the bundled font's weights (which hold every CJK glyph themselves). */
+export function isBundledFamily(family: string): boolean {
+  return BUNDLED_FAMILIES.includes(family);
+}
+
+/** Installed font families (system fonts and the bundled font's weights, registered or not yet). */
 export function availableFonts(): string[] {
   ensureBundledFont();
-  return [...new Set(GlobalFonts.families.map((f) => f.family))].sort();
+  return [...new Set([...GlobalFonts.families.map((f) => f.family), ...BUNDLED_FAMILIES])].sort();
 }
 
 export interface ResolvedFont {
-  /** The family the text is drawn with (CJK always falls back to BUNDLED_FONT). */
+  /** The family the text is drawn with (CJK always falls back to a bundled weight). */
   readonly family: string;
   /** True when the requested font is not installed and the bundled font is used instead. */
   readonly fallback: boolean;
 }
 
 /**
- * The family to draw `requested` with: an installed family matching it (case, spaces and hyphens ignored, an
- * optional "Regular" suffix allowed), the bundled font for any of its names, or the bundled font as fallback.
+ * The family to draw `requested` with: the bundled font's weight for any of its names, an installed family
+ * matching it (case, spaces and hyphens ignored, an optional "Regular" suffix allowed), or else the bundled
+ * weight nearest to the style words in the name, as a fallback.
  */
 export function resolveFont(requested: string | undefined): ResolvedFont {
   ensureBundledFont();
   const want = normalise(requested ?? '');
-  if (want === '' || BUNDLED_KEYS.has(want)) return { family: BUNDLED_FONT, fallback: false };
+  if (want === '') return { family: BUNDLED_FONT, fallback: false };
+  const bundled = WEIGHT_BY_NAME.get(want);
+  if (bundled) return { family: ensureWeight(bundled), fallback: false };
   for (const f of GlobalFonts.families) {
     const have = normalise(f.family);
     if (have === want || `${have}regular` === want) {
       return { family: f.family, fallback: false };
     }
   }
-  return { family: BUNDLED_FONT, fallback: true };
+  return { family: ensureWeight(weightIn(requested ?? '')), fallback: true };
 }
 
 /**
- * The font name a PSD should carry for `font`: PSDs name fonts by PostScript name, so the bundled font's family
- * alias becomes its file's PostScript name; any other name (already a PostScript name, or what was asked for)
- * is kept as it is.
+ * The font name a PSD should carry for `font`: PSDs name fonts by PostScript name, so any name of a bundled
+ * weight becomes its file's PostScript name; any other name (what was asked for, which Photoshop uses where it
+ * is installed) is kept as it is.
  */
 export function psdFontName(font: string): string {
-  return normalise(font) === normalise(BUNDLED_FONT) ? BUNDLED_FONT_POSTSCRIPT : font;
+  const weight = WEIGHT_BY_NAME.get(normalise(font));
+  return weight ? `NotoSansHans-${weight}` : font;
 }
 
 function fontString(size: number, family: string): string {
   const px = Number(size.toFixed(4));
   const quote = (f: string) => `"${f.replace(/["\\]/g, '')}"`;
-  return family === BUNDLED_FONT
-    ? `${px}px ${quote(BUNDLED_FONT)}`
+  return isBundledFamily(family)
+    ? `${px}px ${quote(family)}`
     : `${px}px ${quote(family)}, ${quote(BUNDLED_FONT)}`;
 }
 

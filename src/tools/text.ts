@@ -60,11 +60,11 @@ function textReport(t: TextSpec) {
   };
 }
 
-function fallbackNote(requested: string): Payload {
+function fallbackNote(text: TextSpec): Payload {
   const fonts = availableFonts();
   return {
     font_fallback: true,
-    font_note: `字体“${requested}”不可用，已使用内置中文字体“${BUNDLED_FONT}”渲染`,
+    font_note: `字体“${text.font}”不可用，已使用内置中文字体“${text.renderedFont}”渲染`,
     available_fonts: fonts.slice(0, 40),
   };
 }
@@ -147,7 +147,7 @@ function rerender(
   return {
     layer: layerSummary(next, layerById(next, layer.id)),
     text: textReport(text),
-    ...(fallback ? fallbackNote(spec.font) : {}),
+    ...(fallback ? fallbackNote(text) : {}),
   };
 }
 
@@ -187,7 +187,7 @@ export const textHandlers = {
       text: textReport(text),
       ...blank,
       ...held.note,
-      ...(fallback ? fallbackNote(requested) : {}),
+      ...(fallback ? fallbackNote(text) : {}),
     };
   },
 

@@ -17,9 +17,12 @@ import { alphaBounds } from '../../src/engine/raster.js';
 import {
   autoLayerName,
   availableFonts,
+  BUNDLED_FAMILIES,
   BUNDLED_FONT,
   bundledFontPath,
+  isBundledFamily,
   LINE_HEIGHT_EM,
+  psdFontName,
   renderText,
   renderTextSpec,
   resolveFont,
@@ -313,8 +316,60 @@ describe('fonts', () => {
     }
   });
 
+  it('the bundled weights answer to their names (Noto, Source Han, 思源黑体) and draw heavier or lighter', () => {
+    for (const name of [
+      'Noto Sans SC Bold',
+      'NotoSansHans-Bold',
+      'Source Han Sans SC Bold',
+      '思源黑体 Bold',
+    ]) {
+      expect(resolveFont(name)).toEqual({ family: 'Noto Sans SC Bold', fallback: false });
+    }
+    expect(resolveFont('NotoSansCJKsc-Light')).toEqual({ family: 'Noto Sans SC Light', fallback: false });
+    expect(BUNDLED_FAMILIES).toEqual([
+      'Noto Sans SC Light',
+      'Noto Sans SC DemiLight',
+      BUNDLED_FONT,
+      'Noto Sans SC Medium',
+      'Noto Sans SC Bold',
+    ]);
+    expect(availableFonts()).toEqual(expect.arrayContaining([...BUNDLED_FAMILIES]));
+    // Ink (summed alpha) grows with the weight, for the same text and size.
+    const ink = (font: string) => {
+      const r = renderText(spec({ content: '春夏新品发布', size: 48, font }));
+      let sum = 0;
+      for (let i = 3; i < r.data.length; i += 4) sum += r.data[i]!;
+      return sum;
+    };
+    const inks = BUNDLED_FAMILIES.map(ink);
+    for (let i = 1; i < inks.length; i++) expect(inks[i]).toBeGreaterThan(inks[i - 1]!);
+    expect(inks[4]! / inks[2]!).toBeGreaterThan(1.3);
+  });
+
+  it('a missing font falls back to the bundled weight its name asks for', () => {
+    const cases: [string, string][] = [
+      ['Microsoft YaHei Bold', 'Noto Sans SC Bold'],
+      ['微软雅黑 粗体', 'Noto Sans SC Bold'],
+      ['PingFang SC Semibold', 'Noto Sans SC Bold'],
+      ['方正兰亭中粗黑', 'Noto Sans SC Medium'],
+      ['PingFang SC Medium', 'Noto Sans SC Medium'],
+      ['Helvetica Light', 'Noto Sans SC Light'],
+      ['方正细黑', 'Noto Sans SC Light'],
+      ['SimHei', BUNDLED_FONT],
+    ];
+    for (const [name, family] of cases) expect(resolveFont(name), name).toEqual({ family, fallback: true });
+  });
+
+  it('PSDs name each bundled weight by its PostScript name', () => {
+    expect(psdFontName('Noto Sans SC Bold')).toBe('NotoSansHans-Bold');
+    expect(psdFontName(BUNDLED_FONT)).toBe('NotoSansHans-Regular');
+    expect(psdFontName('Arial-BoldMT')).toBe('Arial-BoldMT');
+  });
+
   // A system font, when the machine has one (none on a bare machine: then only the bundled font's own names exist).
-  const other = availableFonts().find((f) => resolveFont(f).family !== BUNDLED_FONT && /sans|serif/i.test(f));
+  const other = availableFonts().find(
+    (f) => !isBundledFamily(resolveFont(f).family) && /sans|serif/i.test(f),
+  );
   it.runIf(other !== undefined)(
     'an installed font draws Latin itself and Chinese through the bundled font (never tofu)',
     () => {
@@ -380,7 +435,7 @@ describe('a machine without system fonts', () => {
         );
         const bare = JSON.parse(stdout) as { fonts: string[]; box: number[]; data: string };
         // Only the bundled font (under its alias and its internal family name) is left.
-        expect(bare.fonts.every((f) => resolveFont(f).family === BUNDLED_FONT)).toBe(true);
+        expect(bare.fonts.every((f) => isBundledFamily(resolveFont(f).family))).toBe(true);
         const here = renderText(spec({ font: 'Arial' }));
         expect(bare.box).toEqual([here.x, here.y, here.w, here.h]);
         expect(Buffer.from(bare.data, 'base64').equals(Buffer.from(here.data))).toBe(true);

@@ -78,6 +78,8 @@ def layer_of(layer):
         }
     if layer.kind == 'type':
         item['text'] = layer.text
+        item['fonts'] = [str(f['Name'].value if hasattr(f['Name'], 'value') else f['Name']).strip("'")
+                         for f in layer.resource_dict['FontSet']]
     if layer.kind == 'smartobject':
         so = layer.smart_object
         item['smart'] = {'filename': so.filename, 'filetype': str(so.filetype), 'size': len(so.data or b'')}

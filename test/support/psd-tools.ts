@@ -47,6 +47,8 @@ export interface PsdToolsLayer {
   /** Raw `lspf` flags (1 transparency, 2 pixels, 4 position). */
   readonly locks: number;
   readonly text?: string;
+  /** A type layer's font names (PostScript), from its engine data's FontSet. */
+  readonly fonts?: string[];
   readonly smart?: { filename: string; filetype: string; size: number };
   readonly children?: PsdToolsLayer[];
 }

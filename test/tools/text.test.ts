@@ -463,6 +463,42 @@ describe('PSD', () => {
   );
 });
 
+describe('font weights', () => {
+  it.runIf(psdToolsAvailable())(
+    'a bold title falls back to the bundled Bold; bundled weights are saved by PostScript name; reopened in Bold',
+    async () => {
+      const s = await doc(400, 120);
+      const r = await ok(s, 'create_text_layer', {
+        text: '春季上新',
+        x: 10,
+        y: 10,
+        font_size: 60,
+        font_name: 'Microsoft YaHei Bold',
+      });
+      expect(r).toMatchObject({ font_fallback: true, text: { rendered_font: 'Noto Sans SC Bold' } });
+      expect(String(r.font_note)).toContain('Noto Sans SC Bold');
+      await ok(s, 'create_text_layer', {
+        text: '正文',
+        x: 10,
+        y: 80,
+        font_size: 20,
+        font_name: '思源黑体 Light',
+      });
+      expect(text(s, '正文').text.renderedFont).toBe('Noto Sans SC Light');
+      await ok(s, 'save_document_as', { path: 'weights.psd' });
+      const { dump } = await readWithPsdTools(await readFile(path.join(s.workspace.root, 'weights.psd')));
+      const layers = flattenPsdTools(dump.layers);
+      // The font asked for is kept (Photoshop uses it where it is installed); the bundled one by PostScript name.
+      expect(layers.find((l) => l.name === '春季上新')!.fonts).toContain('Microsoft YaHei Bold');
+      expect(layers.find((l) => l.name === '正文')!.fonts).toContain('NotoSansHans-Light');
+      await ok(s, 'open_document', { path: 'weights.psd' });
+      await ok(s, 'set_text_content', { name: '春季上新', text: '夏季上新' });
+      const back = text(s, '夏季上新');
+      expect(back.text).toMatchObject({ content: '夏季上新', renderedFont: 'Noto Sans SC Bold' });
+    },
+  );
+});
+
 describe('CMYK documents', () => {
   it('text colours are clipped to the printable gamut like every new colour in a CMYK document', async () => {
     const s = await doc();
