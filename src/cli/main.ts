@@ -1,11 +1,19 @@
 /** The `atelier` command line. Usage errors go to stderr with exit code 2; stdout carries only results. */
 import { mcpCommand } from '../mcp/mcp-command.js';
 import { serveCommand } from '../server/serve-command.js';
+import { doctorCommand } from './doctor-command.js';
 import { labelsCommand, toolsCommand } from './registry-commands.js';
 import { runCommand } from './run-command.js';
 import { type Command, parseCommand, UsageError } from './usage.js';
 
-const commands: readonly Command[] = [toolsCommand, labelsCommand, runCommand, serveCommand, mcpCommand];
+const commands: readonly Command[] = [
+  toolsCommand,
+  labelsCommand,
+  runCommand,
+  serveCommand,
+  mcpCommand,
+  doctorCommand,
+];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -74,14 +74,23 @@ function sharedBuffer(byteLength: number): SharedArrayBuffer {
     byteLength >= WEIGHT_MIN_BYTES
       ? new GrowableSharedArrayBuffer(byteLength, { maxByteLength: byteLength })
       : new SharedArrayBuffer(byteLength);
-  if (byteLength >= WEIGHT_MIN_BYTES) {
-    try {
-      weights.set(sab, new ResizableArrayBuffer(byteLength, { maxByteLength: byteLength }));
-    } catch {
-      // No address space for the weight (strict overcommit): the buffer still works, collected later.
-    }
-  }
+  weighShared(sab);
   return sab;
+}
+
+/**
+ * Gives a shared buffer of some size its weight in this thread's heap, once. `allocPixels` does it for the
+ * buffers it makes; a buffer allocated by another thread (a worker's result) needs it here too.
+ */
+export function weighShared(buffer: ArrayBufferLike): void {
+  if (!(buffer instanceof SharedArrayBuffer) || buffer.byteLength < WEIGHT_MIN_BYTES || weights.has(buffer)) {
+    return;
+  }
+  try {
+    weights.set(buffer, new ResizableArrayBuffer(buffer.byteLength, { maxByteLength: buffer.byteLength }));
+  } catch {
+    // No address space for the weight (strict overcommit): the buffer still works, collected later.
+  }
 }
 
 /** Whether a buffer lives in shared memory (so a worker can read it without a copy); empty ones count. */

@@ -10,7 +10,7 @@ import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { BACKGROUND_NAME, NO_LOCKS, pixelLayer } from '../engine/factory.js';
 import { decodeImage, encodeJpeg, encodePng } from '../engine/io/image-codec.js';
-import { decodePsd, encodePsd } from '../engine/io/psd.js';
+import { decodePsdOffThread, encodePsdOffThread } from '../engine/io/psd-thread.js';
 import type { DocState, Layer, PixelLayer, Raster, SmartLayer } from '../engine/model.js';
 import { cropRaster } from '../engine/raster.js';
 import { allocateId, insertLayer, layerById, setActive, slotAbove } from '../engine/tree.js';
@@ -78,7 +78,9 @@ export interface Written {
 /** Writes the document as PSD to `rel` and records it as the document's file (Photoshop's Save / Save As). */
 export async function savePsd(ctx: ToolContext, doc: OpenDocument, rel: string): Promise<Written> {
   const target = workspacePath(ctx, rel);
-  const { buffer, warnings } = await encodePsd(doc.state, canvasImage(ctx, doc), { name: doc.name });
+  const { buffer, warnings } = await encodePsdOffThread(doc.state, canvasImage(ctx, doc), {
+    name: doc.name,
+  });
   await ctx.workspace.writeAtomic(target, buffer);
   for (const w of warnings) ctx.warn(w);
   ctx.tx.markSaved(doc.id, target);
@@ -235,7 +237,7 @@ export const filesHandlers = {
     }
     let state: DocState;
     if (kind === 'psd') {
-      const decoded = await decodePsd(buf);
+      const decoded = await decodePsdOffThread(buf);
       for (const w of decoded.warnings) ctx.warn(w);
       state = decoded.state;
     } else {
@@ -253,7 +255,7 @@ export const filesHandlers = {
     const buf = await ctx.workspace.read(target);
     let source: Raster;
     if (kind === 'psd') {
-      const decoded = await decodePsd(buf);
+      const decoded = await decodePsdOffThread(buf);
       for (const w of decoded.warnings) ctx.warn(w);
       source = renderDocument(decoded.state);
     } else {

@@ -7,9 +7,8 @@
  * posted states could keep dropped layers and composites (hundreds of MB each) alive indefinitely. Its heap
  * is small, so a collection takes a few milliseconds, after the main thread has been released.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
+import { garbageCollector } from '../worker-boot.js';
 import { renderStrips } from './compositor.js';
 import { primeEffects } from './effects.js';
 import {
@@ -25,26 +24,11 @@ import {
 } from './parallel.js';
 import { buildPlan } from './plan.js';
 
-/**
- * `gc` without starting the process with --expose-gc: the flag is set just long enough to create one context
- * that has it (V8 flags are process-wide, so it is switched off again at once).
- */
-function collector(): () => void {
-  try {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    setFlagsFromString('--no-expose-gc');
-    return gc;
-  } catch {
-    return () => {};
-  }
-}
-
 // `atelier mcp` speaks JSON-RPC on the process's stdout, which a worker's stdout feeds: anything printed
 // here, by accident or by a dependency, goes to stderr instead.
 process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 
-const collect = collector();
+const collect = garbageCollector();
 const init = workerData as WorkerInit;
 const port = parentPort!;
 

@@ -34,14 +34,11 @@
  *
  * ATELIER_COMPOSITE_WORKERS=n overrides the pool size (0 turns it off).
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker, workerData } from 'node:worker_threads';
+import { type Worker, workerData } from 'node:worker_threads';
 import type { DocState, Layer, Rect } from '../model.js';
 import { isSharedBuffer } from '../raster.js';
+import { spawnSiblingWorker } from '../worker-boot.js';
 import { type EffectPaints, knownEffects, NO_EFFECTS } from './effects.js';
 import type { Plan, PlanItem } from './plan.js';
 
@@ -212,22 +209,7 @@ function startWorker(): Slot | null {
 
 /** The worker: parallel-worker.js in dist/; the .ts source through tsx's hooks when running from sources. */
 function spawn(init: WorkerInit): Worker {
-  const options = { workerData: init };
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./parallel-worker.js', import.meta.url), options);
-  const entry = new URL('./parallel-worker.ts', import.meta.url).href;
-  const req = createRequire(import.meta.url);
-  const pkgPath = req.resolve('tsx/package.json');
-  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as {
-    exports: Record<string, { import?: { default?: string } } | string>;
-  };
-  const api = pkg.exports['./esm/api'];
-  const rel = typeof api === 'object' ? api.import?.default : undefined;
-  if (!rel) throw new Error('tsx/esm/api not found');
-  const apiUrl = pathToFileURL(join(dirname(pkgPath), rel)).href;
-  // An eval'd worker is a CommonJS script; it registers tsx's hooks, then imports the TypeScript entry.
-  const boot = `import(${JSON.stringify(apiUrl)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(boot, { ...options, eval: true });
+  return spawnSiblingWorker(import.meta.url, 'parallel-worker', { workerData: init });
 }
 
 function shutDown(reason: string): void {

@@ -1,0 +1,103 @@
+/**
+ * What crosses between the main thread and the PSD worker (psd-thread.ts, psd-worker.ts): the jobs, their results
+ * and errors, how each side packs and unpacks them, and the job itself, which runs the same on either side.
+ */
+import { EditorError, type ErrorCode } from '../errors.js';
+import type { DocState, Raster } from '../model.js';
+import { weighShared } from '../raster.js';
+import {
+  type DecodedPsd,
+  type DecodePsdOptions,
+  decodePsd,
+  type EncodedPsd,
+  type EncodePsdOptions,
+  encodePsd,
+} from './psd.js';
+
+export type PsdJob =
+  | {
+      readonly kind: 'encode';
+      readonly state: DocState;
+      readonly composite: Raster;
+      readonly opts: EncodePsdOptions;
+    }
+  | { readonly kind: 'decode'; readonly bytes: Uint8Array; readonly opts: DecodePsdOptions };
+
+export type PsdResult =
+  | ({ readonly kind: 'encode' } & EncodedPsd)
+  | ({ readonly kind: 'decode' } & DecodedPsd);
+
+/** An error as it crosses threads: `code` set for an EditorError. */
+export interface PsdFailure {
+  readonly code?: ErrorCode;
+  readonly name: string;
+  readonly message: string;
+  readonly hint?: string;
+  readonly details?: unknown;
+  readonly stack?: string;
+}
+
+/** What the worker posts: ready once loaded, then one answer per job. `lost`: the answer could not be sent. */
+export type PsdReply =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'done'; readonly result: PsdResult }
+  | { readonly kind: 'failed'; readonly error: PsdFailure }
+  | { readonly kind: 'lost'; readonly reason: string };
+
+/** The job run on the calling thread: what the worker runs too. */
+export async function performPsdJob(job: PsdJob): Promise<PsdResult> {
+  if (job.kind === 'encode') {
+    return { kind: 'encode', ...(await encodePsd(job.state, job.composite, job.opts)) };
+  }
+  return { kind: 'decode', ...(await decodePsd(job.bytes, job.opts)) };
+}
+
+/** The buffers to transfer with a result: the bytes written, when they own their memory (not a pool slice). */
+export function transferablesOf(result: PsdResult): ArrayBuffer[] {
+  if (result.kind !== 'encode') return [];
+  const { buffer } = result;
+  const whole = buffer.byteOffset === 0 && buffer.byteLength === buffer.buffer.byteLength;
+  return whole && buffer.buffer instanceof ArrayBuffer ? [buffer.buffer] : [];
+}
+
+export function failureOf(err: unknown): PsdFailure {
+  if (err instanceof EditorError) {
+    const { code, name, message, hint, details } = err;
+    return { code, name, message, ...(hint !== undefined ? { hint } : {}), details };
+  }
+  const e = err instanceof Error ? err : new Error(String(err));
+  return { name: e.name, message: e.message, ...(e.stack !== undefined ? { stack: e.stack } : {}) };
+}
+
+export function errorOf(f: PsdFailure): Error {
+  if (f.code) return new EditorError(f.code, f.message, { hint: f.hint, details: f.details });
+  const e = new Error(f.message);
+  e.name = f.name;
+  if (f.stack) e.stack = f.stack;
+  return e;
+}
+
+/** A result as the caller expects it: the posted bytes arrive as a Uint8Array, wrapped again without a copy. */
+export function revived(result: PsdResult): PsdResult {
+  if (result.kind === 'decode') {
+    weighPixels(result.state);
+    return result;
+  }
+  const b = result.buffer;
+  return { ...result, buffer: Buffer.from(b.buffer, b.byteOffset, b.byteLength) };
+}
+
+/**
+ * Gives the shared pixel buffers of a state decoded in the worker the weight raster.ts gives the buffers it
+ * allocates (see "Pixel memory" there): V8 does not count shared memory towards the pressure that schedules
+ * collections, and these buffers were weighed in the worker's heap, not in this one. Without it, a closed
+ * document's layers would wait for an unrelated collection (gigabytes of them with large files).
+ */
+function weighPixels(state: DocState): void {
+  const weigh = (view: ArrayBufferView) => weighShared(view.buffer);
+  for (const layer of state.layers.values()) {
+    if (layer.mask) weigh(layer.mask.data);
+    if (layer.kind === 'pixel' || layer.kind === 'text' || layer.kind === 'smart') weigh(layer.raster.data);
+    if (layer.kind === 'smart') weigh(layer.source.data);
+  }
+}
