@@ -17,7 +17,7 @@ import {
   trimRaster,
 } from './raster.js';
 import { renderSmart, scaleSmart } from './smart.js';
-import { isUniformScale, renderTextSpec, scaleTextSpec } from './text.js';
+import { isUniformScale, renderTextSpec, scaleTextSpec, transformTextSpec } from './text.js';
 import { scaleMask, scaleRaster } from './transform.js';
 
 /** Photoshop's default background colour, which fills new canvas on the background layer. */
@@ -267,24 +267,13 @@ export async function resizeImage(
         };
         break;
       case 'text': {
-        const scaled = scaleTextSpec(layer.text, sx, sy, ORIGIN);
-        if (isUniformScale(sx, sy)) {
-          // Re-rendered at the new size: sharp glyphs, and the pixels match what a later edit renders.
-          const { text, raster } = renderTextSpec(scaled);
-          next = { ...layer, text, raster };
-        } else {
-          // No transform in the text spec to hold a stretch: the pixels are stretched, the text stays editable.
-          warnings.push(
-            `文字图层“${layer.name}”随图像不等比缩放：像素已拉伸，文字仍可编辑（字号 ${scaled.size} 像素），但再次修改文字时将按等比字号重新渲染，不保留拉伸`,
-          );
-          next = {
-            ...layer,
-            text: scaled,
-            raster: isEmptyRect(layer.raster)
-              ? place(layer.raster)
-              : await scaleRaster(layer.raster, sx, sy, ORIGIN),
-          };
-        }
+        // Re-rendered, so the glyphs stay sharp and match what a later edit renders: a uniform scale changes
+        // the font size, a stretch goes into the text's transform (still editable, as in Photoshop).
+        const spec = isUniformScale(sx, sy)
+          ? scaleTextSpec(layer.text, sx, sy, ORIGIN)
+          : transformTextSpec(layer.text, [sx, 0, 0, sy], ORIGIN);
+        const { text, raster } = renderTextSpec(spec);
+        next = { ...layer, text, raster };
         break;
       }
       case 'smart': {

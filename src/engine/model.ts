@@ -150,7 +150,17 @@ export interface TextSpec {
   /** The font asked for, and the family actually used to render. */
   readonly font: string;
   readonly renderedFont: string;
+  /**
+   * Rotation, flip, skew or non-uniform scale of the text, as Photoshop keeps it (editable): the linear part
+   * [xx, xy, yx, yy] of the text transform, applied about the anchor, the start of the first baseline at
+   * (x, y + TEXT_BASELINE_EM · size). A point at offset (u, v) from the anchor in the untransformed layout is
+   * drawn at anchor + (xx·u + yx·v, xy·u + yy·v). Absent for upright text, which `x, y` place directly.
+   */
+  readonly transform?: TextMatrix;
 }
+
+/** The linear part [xx, xy, yx, yy] of a 2-D transform (canvas `setTransform(a, b, c, d, …)` order). */
+export type TextMatrix = readonly [number, number, number, number];
 
 export interface TextLayer extends LayerBase {
   readonly kind: 'text';

@@ -21,7 +21,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { fail } from './errors.js';
-import type { Raster, Rect, TextSpec } from './model.js';
+import type { Raster, Rect, TextMatrix, TextSpec } from './model.js';
 import { alphaBounds, cropRaster, EMPTY_RECT, isEmptyRect, unionRect } from './raster.js';
 
 /** The family alias the bundled CJK font (its Regular weight) is registered under. */
@@ -248,8 +248,17 @@ function draw(spec: TextSpec, layout: TextLayout, frame: Rect): Raster {
   ctx.fillStyle = COVERAGE_INK;
   ctx.textBaseline = 'alphabetic';
   ctx.textAlign = 'left';
+  const m = spec.transform;
+  if (m) {
+    // Document point p lands at anchor + M·(p − anchor), shifted into the frame.
+    const [a, b, c, d] = m;
+    const { x: ax, y: ay } = textAnchor(spec);
+    ctx.setTransform(a, b, c, d, ax - frame.x - (a * ax + c * ay), ay - frame.y - (b * ax + d * ay));
+  }
+  const ox = m ? 0 : frame.x;
+  const oy = m ? 0 : frame.y;
   for (const line of layout.lines) {
-    if (line.text.trim() !== '') ctx.fillText(line.text, spec.x - frame.x, line.baseline - frame.y);
+    if (line.text.trim() !== '') ctx.fillText(line.text, spec.x - ox, line.baseline - oy);
   }
   const data = ctx.getImageData(0, 0, frame.w, frame.h).data;
   const { r, g, b } = spec.color;
@@ -293,15 +302,16 @@ export function renderText(spec: TextSpec): Raster {
   if (!(spec.size >= MIN_TEXT_SIZE)) return empty;
   const layout = layoutText(spec);
   if (isEmptyRect(layout.ink)) return empty;
+  const ink = spec.transform ? transformedBox(layout.ink, spec.transform, textAnchor(spec)) : layout.ink;
   let pad = 2 + Math.ceil(spec.size * 0.02);
   for (let attempt = 0; ; attempt++) {
-    const x0 = Math.floor(layout.ink.x) - pad;
-    const y0 = Math.floor(layout.ink.y) - pad;
+    const x0 = Math.floor(ink.x) - pad;
+    const y0 = Math.floor(ink.y) - pad;
     const frame: Rect = {
       x: x0,
       y: y0,
-      w: Math.ceil(layout.ink.x + layout.ink.w) + pad - x0,
-      h: Math.ceil(layout.ink.y + layout.ink.h) + pad - y0,
+      w: Math.ceil(ink.x + ink.w) + pad - x0,
+      h: Math.ceil(ink.y + ink.h) + pad - y0,
     };
     if (frame.w * frame.h > MAX_TEXT_PIXELS) {
       fail('out_of_bounds', `文字渲染区域为 ${frame.w}×${frame.h} 像素，超过上限（1 亿像素）`, {
@@ -347,4 +357,69 @@ export function scaleTextSpec(
     y: tidy(pivot.y + (spec.y - pivot.y) * ky),
     size: tidy(spec.size * Math.sqrt(kx * ky)),
   };
+}
+
+/** The start of the first baseline: the point a text transform turns about, and where a PSD anchors the text. */
+export function textAnchor(spec: Pick<TextSpec, 'x' | 'y' | 'size'>): { x: number; y: number } {
+  return { x: spec.x, y: spec.y + TEXT_BASELINE_EM * spec.size };
+}
+
+/** The axis-aligned box around `r` after `m` about `anchor`. */
+function transformedBox(r: Rect, m: TextMatrix, anchor: { x: number; y: number }): Rect {
+  const [a, b, c, d] = m;
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const [px, py] of [
+    [r.x, r.y],
+    [r.x + r.w, r.y],
+    [r.x, r.y + r.h],
+    [r.x + r.w, r.y + r.h],
+  ] as const) {
+    const u = px - anchor.x;
+    const v = py - anchor.y;
+    xs.push(anchor.x + a * u + c * v);
+    ys.push(anchor.y + b * u + d * v);
+  }
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, w: Math.max(...xs) - x, h: Math.max(...ys) - y };
+}
+
+const IDENTITY: TextMatrix = [1, 0, 0, 1];
+
+/** Whether `m` leaves text upright and unscaled (within rounding). */
+export function isIdentityMatrix(m: TextMatrix | undefined): boolean {
+  return !m || m.every((v, i) => Math.abs(v - IDENTITY[i]!) < 1e-9);
+}
+
+/**
+ * `spec` after the linear map `op` about `pivot` (document pixels), the text kept editable: the transform
+ * becomes op · transform and the anchor moves with the map. A result that is upright again drops the transform.
+ */
+export function transformTextSpec(spec: TextSpec, op: TextMatrix, pivot: { x: number; y: number }): TextSpec {
+  const [a, b, c, d] = op;
+  const [e, f, g, h] = spec.transform ?? IDENTITY;
+  const tidy = (v: number) => Math.round(v * 1e9) / 1e9 + 0;
+  const m: TextMatrix = [tidy(a * e + c * f), tidy(b * e + d * f), tidy(a * g + c * h), tidy(b * g + d * h)];
+  const anchor = textAnchor(spec);
+  const u = anchor.x - pivot.x;
+  const v = anchor.y - pivot.y;
+  const ax = pivot.x + a * u + c * v;
+  const ay = pivot.y + b * u + d * v;
+  const { transform: _old, ...rest } = spec;
+  const round = (n: number) => Math.round(n * 1e4) / 1e4 + 0;
+  return {
+    ...rest,
+    x: round(ax),
+    y: round(ay - TEXT_BASELINE_EM * spec.size),
+    ...(isIdentityMatrix(m) ? {} : { transform: m }),
+  };
+}
+
+/** The map rotating by `deg` clockwise on screen (y points down). */
+export function rotationMatrix(deg: number): TextMatrix {
+  const r = (deg * Math.PI) / 180;
+  const cos = Math.cos(r);
+  const sin = Math.sin(r);
+  return [cos, sin, -sin, cos];
 }

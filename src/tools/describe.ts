@@ -1,8 +1,9 @@
 /** How layers and documents are reported back to the model: small, flat, in the tools' own units. */
 import { contentBounds } from '../engine/bounds.js';
 import type { OpenDocument } from '../engine/editor.js';
-import type { BlendMode, DocState, Layer, Rect } from '../engine/model.js';
-import { isEmptyRect } from '../engine/raster.js';
+import type { BlendMode, DocState, Layer, Rect, TextSpec } from '../engine/model.js';
+import { isEmptyRect, rgbToHex } from '../engine/raster.js';
+import { LINE_HEIGHT_EM, textLines } from '../engine/text.js';
 import { parentOf } from '../engine/tree.js';
 
 /** Spec blend-mode names (`color_dodge`) ↔ model names (`color dodge`). */
@@ -67,5 +68,31 @@ export function documentSummary(doc: OpenDocument) {
     active_layer: active?.name ?? null,
     path: doc.path,
     unsaved_changes: doc.dirty,
+  };
+}
+
+function round3(v: number): number {
+  return Math.round(v * 1000) / 1000 + 0;
+}
+
+/** What the model needs to know about a text layer's text. */
+export function textSummary(t: TextSpec) {
+  return {
+    content: t.content,
+    x: t.x,
+    y: t.y,
+    size: t.size,
+    color: rgbToHex(t.color),
+    font: t.font,
+    rendered_font: t.renderedFont,
+    lines: textLines(t.content).length,
+    line_height: round3(t.size * LINE_HEIGHT_EM),
+    // Rotated, flipped or stretched text: the angle its baseline runs at, and the whole linear map.
+    ...(t.transform
+      ? {
+          rotation: round3((Math.atan2(t.transform[1], t.transform[0]) * 180) / Math.PI),
+          transform: t.transform.map((v) => Math.round(v * 1e6) / 1e6 + 0),
+        }
+      : {}),
   };
 }

@@ -20,10 +20,17 @@ import type {
   PixelLayer,
   Raster,
   SmartLayer,
+  TextMatrix,
 } from '../engine/model.js';
 import { emptyRaster, isEmptyRect, rgbToHex, solidRaster } from '../engine/raster.js';
 import { flipSmart, renderSmart, rotateSmart, scaleSmart, smartFromRaster } from '../engine/smart.js';
-import { isUniformScale, renderTextSpec, scaleTextSpec } from '../engine/text.js';
+import {
+  isUniformScale,
+  renderTextSpec,
+  rotationMatrix,
+  scaleTextSpec,
+  transformTextSpec,
+} from '../engine/text.js';
 import {
   assertTransformSize,
   type FlipAxis,
@@ -48,7 +55,14 @@ import {
   subtree,
   topDown,
 } from '../engine/tree.js';
-import { boundsReport, fromSpecBlend, KIND_NAMES, layerSummary, toSpecBlend } from './describe.js';
+import {
+  boundsReport,
+  fromSpecBlend,
+  KIND_NAMES,
+  layerSummary,
+  textSummary,
+  toSpecBlend,
+} from './describe.js';
 import { activeDoc, activeLayer, assertUnlocked, layerNamed, selectedLayers } from './resolve.js';
 import type { HandlerTable, Payload, ToolContext } from './types.js';
 
@@ -226,9 +240,12 @@ async function transformTree(
       return next;
     }
     case 'text': {
-      // Uniform scaling re-renders the text at the scaled size; anything else was refused by refuseText.
-      if (op.kind !== 'scale') return fail('internal', `不能${OP_VERBS[op.kind]}文字图层“${layer.name}”`);
-      const { text, raster } = renderTextSpec(scaleTextSpec(layer.text, op.kx, op.ky, pivot));
+      // Text stays editable: a uniform scale changes the font size, anything else goes into its transform.
+      const spec =
+        op.kind === 'scale' && isUniformScale(op.kx, op.ky)
+          ? scaleTextSpec(layer.text, op.kx, op.ky, pivot)
+          : transformTextSpec(layer.text, textMatrixOf(op), pivot);
+      const { text, raster } = renderTextSpec(spec);
       return setLayer(state, { ...layer, ...mask, text, raster });
     }
     case 'fill':
@@ -237,25 +254,15 @@ async function transformTree(
   }
 }
 
-/**
- * Text stays editable by re-rendering it, which only a uniform scale allows: the text spec has no transform
- * (Photoshop keeps one), so rotating, flipping or stretching text is refused rather than rasterized silently.
- */
-function refuseText(state: DocState, layer: Layer, op: Op): void {
-  if (op.kind === 'scale' && isUniformScale(op.kx, op.ky)) return;
-  const what = op.kind === 'scale' ? '不等比缩放' : OP_VERBS[op.kind];
-  for (const id of subtree(state, layer.id)) {
-    const l = layerById(state, id);
-    if (l.kind === 'text') {
-      const inside = l.id === layer.id ? '' : `（图层组“${layer.name}”中）`;
-      fail(
-        'unsupported',
-        `文字图层“${l.name}”${inside}不支持${what}：可编辑文字只能等比缩放（按比例重新渲染字号）`,
-        {
-          hint: `先用 rasterize_layer 栅格化“${l.name}”（文字将不可再编辑），再${what}${op.kind === 'scale' ? '；或省略 scale_y 等比缩放' : ''}`,
-        },
-      );
-    }
+/** The linear map of `op`, for a text layer's transform. */
+function textMatrixOf(op: Op): TextMatrix {
+  switch (op.kind) {
+    case 'scale':
+      return [op.kx, 0, 0, op.ky];
+    case 'rotate':
+      return rotationMatrix(op.deg);
+    case 'flip':
+      return op.axis === 'horizontal' ? [-1, 0, 0, 1] : [1, 0, 0, -1];
   }
 }
 
@@ -286,7 +293,6 @@ async function transformNamed(ctx: ToolContext, name: string, op: Op, extra: Pay
   const layer = layerNamed(ctx, doc.state, name);
   const what = OP_VERBS[op.kind];
   assertPositionable(doc.state, layer, what, true);
-  refuseText(doc.state, layer, op);
 
   const identity =
     (op.kind === 'scale' && op.kx === 1 && op.ky === 1) ||
@@ -376,15 +382,7 @@ function layerDetails(state: DocState, layer: Layer): Payload {
     case 'text':
       return {
         ...common,
-        text: {
-          content: layer.text.content,
-          font: layer.text.font,
-          rendered_font: layer.text.renderedFont,
-          size: layer.text.size,
-          color: rgbToHex(layer.text.color),
-          x: layer.text.x,
-          y: layer.text.y,
-        },
+        text: textSummary(layer.text),
       };
     case 'smart':
       return {

@@ -12,14 +12,7 @@ import { fail } from '../engine/errors.js';
 import { NO_LOCKS } from '../engine/factory.js';
 import type { DocState, Layer, RGB, TextLayer, TextSpec } from '../engine/model.js';
 import { hexToRgb, rgbToHex } from '../engine/raster.js';
-import {
-  autoLayerName,
-  availableFonts,
-  BUNDLED_FONT,
-  LINE_HEIGHT_EM,
-  renderTextSpec,
-  textLines,
-} from '../engine/text.js';
+import { autoLayerName, availableFonts, BUNDLED_FONT, renderTextSpec } from '../engine/text.js';
 import {
   allocateId,
   insertLayer,
@@ -29,7 +22,7 @@ import {
   setLayer,
   slotAbove,
 } from '../engine/tree.js';
-import { KIND_NAMES, layerSummary } from './describe.js';
+import { KIND_NAMES, layerSummary, textSummary } from './describe.js';
 import { activeDoc, layerNamed } from './resolve.js';
 import type { HandlerTable, Payload, ToolContext } from './types.js';
 
@@ -40,25 +33,6 @@ const KIND_LABELS: Record<Layer['kind'], string> = {
   smart: '智能对象',
   group: '图层组',
 };
-
-function round3(v: number): number {
-  return Math.round(v * 1000) / 1000 + 0;
-}
-
-/** What the model needs to know about a text layer's text. */
-function textReport(t: TextSpec) {
-  return {
-    content: t.content,
-    x: t.x,
-    y: t.y,
-    size: t.size,
-    color: rgbToHex(t.color),
-    font: t.font,
-    rendered_font: t.renderedFont,
-    lines: textLines(t.content).length,
-    line_height: round3(t.size * LINE_HEIGHT_EM),
-  };
-}
 
 function fallbackNote(text: TextSpec): Payload {
   const fonts = availableFonts();
@@ -130,7 +104,7 @@ function unchanged(ctx: ToolContext, doc: OpenDocument, layer: TextLayer, note: 
     ctx.tx.update(doc.id, state);
     ctx.tx.skipHistoryStep();
   }
-  return { changed: false, note, layer: layerSummary(state, layer), text: textReport(layer.text) };
+  return { changed: false, note, layer: layerSummary(state, layer), text: textSummary(layer.text) };
 }
 
 /** Re-renders `layer` with `spec` and commits it (renamed to `name`) as the active layer. */
@@ -146,7 +120,7 @@ function rerender(
   ctx.tx.update(doc.id, next);
   return {
     layer: layerSummary(next, layerById(next, layer.id)),
-    text: textReport(text),
+    text: textSummary(text),
     ...(fallback ? fallbackNote(text) : {}),
   };
 }
@@ -184,7 +158,7 @@ export const textHandlers = {
     const blank = raster.w === 0 ? { note: '文字只含空白字符，图层没有可见像素' } : {};
     return {
       layer: layerSummary(next, layer),
-      text: textReport(text),
+      text: textSummary(text),
       ...blank,
       ...held.note,
       ...(fallback ? fallbackNote(text) : {}),

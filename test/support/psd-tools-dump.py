@@ -78,6 +78,7 @@ def layer_of(layer):
         }
     if layer.kind == 'type':
         item['text'] = layer.text
+        item['transform'] = [float(v) for v in layer.transform]
         item['fonts'] = [str(f['Name'].value if hasattr(f['Name'], 'value') else f['Name']).strip("'")
                          for f in layer.resource_dict['FontSet']]
     if layer.kind == 'smartobject':

@@ -49,6 +49,8 @@ export interface PsdToolsLayer {
   readonly text?: string;
   /** A type layer's font names (PostScript), from its engine data's FontSet. */
   readonly fonts?: string[];
+  /** A type layer's text transform [xx, xy, yx, yy, tx, ty]. */
+  readonly transform?: number[];
   readonly smart?: { filename: string; filetype: string; size: number };
   readonly children?: PsdToolsLayer[];
 }

@@ -256,12 +256,9 @@ describe('resize_layer', () => {
     expect([r.x, r.y, r.w, r.h]).toEqual([25, 25, 5, 5]);
   });
 
-  it('refuses stretching text (needs rasterizing first), the background, and locked layers; empty layers are a no-op', async () => {
+  it('refuses the background and locked layers; empty layers are a no-op', async () => {
     const s = await setup();
-    edit(s, (st) => addText(st, '标题', solid({ x: 0, y: 0, w: 30, h: 12 }, [0, 0, 0, 255])));
-    // Uniform scaling re-renders text (test/tools/text.test.ts); a non-uniform one has no editable form.
-    const e = await refused(s, 'resize_layer', { name: '标题', scale_x: 50, scale_y: 100 }, 'unsupported');
-    expect(String(e.hint)).toContain('rasterize_layer');
+    // (Text is scaled, stretched, rotated and flipped editable: test/tools/text.test.ts.)
     await refused(s, 'resize_layer', { name: '背景', scale_x: 50 }, 'invalid_state');
     await refused(s, 'resize_layer', { name: 'A', scale_x: 0 }, 'invalid_arguments');
     await ok(s, 'lock_layer', { name: 'A', locked: true });

@@ -42,10 +42,11 @@ import {
   type RGB,
   type SmartTransform,
   type StrokeEffect,
+  type TextMatrix,
   type TextSpec,
 } from '../model.js';
 import { allocMask, allocPixels, cropRaster, emptyRaster, sharePixels, solidRaster } from '../raster.js';
-import { psdFontName, renderTextSpec, TEXT_BASELINE_EM } from '../text.js';
+import { isIdentityMatrix, psdFontName, renderTextSpec, TEXT_BASELINE_EM, textAnchor } from '../text.js';
 import { decodeImage, encodePng } from './image-codec.js';
 
 /**
@@ -314,9 +315,10 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
     case 'text': {
       const t = layer.text;
       place(layer.raster);
+      const anchor = textAnchor(t);
       out.text = {
         text: t.content,
-        transform: [1, 0, 0, 1, t.x, t.y + TEXT_BASELINE_EM * t.size],
+        transform: [...(t.transform ?? [1, 0, 0, 1]), anchor.x, anchor.y],
         antiAlias: 'smooth',
         style: {
           font: { name: psdFontName(t.font) },
@@ -791,17 +793,19 @@ function textSpecOf(l: AgLayer, ctx: DecodeContext): TextSpec | string {
   const t = l.text!;
   const m = t.transform ?? [1, 0, 0, 1, 0, 0];
   const [xx, xy, yx, yy, tx, ty] = m as [number, number, number, number, number, number];
-  if (Math.abs(xy) > 1e-6 || Math.abs(yx) > 1e-6 || Math.abs(xx - yy) > 1e-6 || xx <= 0) {
-    return '文字经过旋转、斜切或不等比缩放';
-  }
+  // The matrix's uniform scale goes into the font size (as Photoshop shows it); what remains (rotation, flip,
+  // skew, stretch) stays the text's transform, so the layer stays editable.
+  const scale = Math.sqrt(Math.abs(xx * yy - xy * yx));
+  if (!(scale > 1e-6) || ![xx, xy, yx, yy, tx, ty].every(Number.isFinite)) return '文字的变换矩阵无效';
   if (t.orientation === 'vertical') return '文字为竖排';
+  const linear = [xx / scale, xy / scale, yx / scale, yy / scale].map(round6) as unknown as TextMatrix;
   const runs = t.styleRuns ?? [];
   const style = { ...(t.style ?? {}), ...(runs[0]?.style ?? {}) };
   const distinct = new Set(
     runs.map((r) => JSON.stringify({ f: r.style.font?.name, s: r.style.fontSize, c: r.style.fillColor })),
   );
   if (distinct.size > 1) ctx.warnings.push(`文字图层“${l.name ?? ''}”包含多种文字样式，只保留了第一种`);
-  const size = round6((style.fontSize ?? 12) * xx);
+  const size = round6((style.fontSize ?? 12) * scale);
   const font = style.font?.name ?? 'NotoSansSC-Regular';
   return {
     content: t.text,
@@ -811,6 +815,7 @@ function textSpecOf(l: AgLayer, ctx: DecodeContext): TextSpec | string {
     color: colorToRgb(style.fillColor, ctx.warnings, `文字图层“${l.name ?? ''}”`),
     font,
     renderedFont: font,
+    ...(isIdentityMatrix(linear) ? {} : { transform: linear }),
   };
 }
 

@@ -40,6 +40,8 @@ function bboxOf(l: Layer, state: DocState): [number, number, number, number] | u
 
 const pt = psdToolsAvailable() ? describe : describe.skip;
 
+const round6 = (v: number): number => Math.round(v * 1e6) / 1e6;
+
 describe('encodePsd → decodePsd round trip', () => {
   it('gives back the same document: tree, order, properties and pixels', async () => {
     const state = buildRichDoc();
@@ -243,6 +245,39 @@ describe('decodePsd of other files', () => {
     // "Use global light" takes the document's angle.
     expect(l?.effects?.dropShadow?.angle).toBe(90);
     expect(warnings.some((w) => w.includes('嵌入 PSB'))).toBe(true);
+  });
+
+  it('reads rotated and scaled text as editable text: the uniform scale into the size, the rest its transform', async () => {
+    const r = (25 * Math.PI) / 180;
+    const k = 1.5;
+    const buf = writePsdBuffer({
+      width: 200,
+      height: 120,
+      children: [
+        {
+          name: '斜字',
+          left: 0,
+          top: 0,
+          imageData: { width: 1, height: 1, data: new Uint8ClampedArray(4) },
+          text: {
+            text: '斜字',
+            transform: [k * Math.cos(r), k * Math.sin(r), -k * Math.sin(r), k * Math.cos(r), 40, 60],
+            style: { font: { name: 'NotoSansHans-Bold' }, fontSize: 20, fillColor: { r: 10, g: 20, b: 30 } },
+          },
+        },
+      ],
+    });
+    const { state } = await decodePsd(buf);
+    const [l] = flattenState(state);
+    expect(l?.kind).toBe('text');
+    if (l?.kind === 'text') {
+      expect(l.text.size).toBeCloseTo(30, 5);
+      expect(l.text.font).toBe('NotoSansHans-Bold');
+      expect(l.text.transform).toEqual([Math.cos(r), Math.sin(r), -Math.sin(r), Math.cos(r)].map(round6));
+      // Anchored at the first baseline's start, as the file says.
+      expect([l.text.x, l.text.y + 0.88 * l.text.size]).toEqual([40, 60].map((v) => expect.closeTo(v, 5)));
+      expect(l.raster.w).toBeGreaterThan(0);
+    }
   });
 
   it('refuses files whose decoded layers would exceed the memory limit', async () => {
