@@ -423,3 +423,19 @@ export function rotationMatrix(deg: number): TextMatrix {
   const sin = Math.sin(r);
   return [cos, sin, -sin, cos];
 }
+
+/**
+ * `spec` at font size `size`, its text box's top-left corner kept where it is: for upright text that is (x, y)
+ * itself; for transformed text the corner the transform carries (x, y) to, so the text grows away from it too.
+ */
+export function resizeTextSpec(spec: TextSpec, size: number): TextSpec {
+  if (!spec.transform) return { ...spec, size };
+  const [, , c, d] = spec.transform;
+  const b0 = TEXT_BASELINE_EM * spec.size;
+  const b1 = TEXT_BASELINE_EM * size;
+  // Anchor = corner + M·(0, baseline): the anchor moves by M·(0, b1 − b0); (x, y) is anchor − (0, b1).
+  const ax = spec.x + c * (b1 - b0);
+  const ay = spec.y + b0 + d * (b1 - b0);
+  const round = (n: number) => Math.round(n * 1e4) / 1e4 + 0;
+  return { ...spec, size, x: round(ax), y: round(ay - b1) };
+}

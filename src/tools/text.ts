@@ -12,7 +12,13 @@ import { fail } from '../engine/errors.js';
 import { NO_LOCKS } from '../engine/factory.js';
 import type { DocState, Layer, RGB, TextLayer, TextSpec } from '../engine/model.js';
 import { hexToRgb, rgbToHex } from '../engine/raster.js';
-import { autoLayerName, availableFonts, BUNDLED_FONT, renderTextSpec } from '../engine/text.js';
+import {
+  autoLayerName,
+  availableFonts,
+  BUNDLED_FONT,
+  renderTextSpec,
+  resizeTextSpec,
+} from '../engine/text.js';
 import {
   allocateId,
   insertLayer,
@@ -203,8 +209,8 @@ export const textHandlers = {
     if (old === size) return unchanged(ctx, doc, layer, `字号已经是 ${size} 像素`);
     return {
       old_size: old,
-      note: '文本框左上角（x, y）保持不变',
-      ...rerender(ctx, doc, layer, { ...layer.text, size }),
+      note: '文本框左上角保持不变',
+      ...rerender(ctx, doc, layer, resizeTextSpec(layer.text, size)),
     };
   },
 } satisfies HandlerTable;

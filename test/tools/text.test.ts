@@ -439,6 +439,18 @@ describe('text under transforms and image size', () => {
     const n = text(s, '新文字');
     expect(n.text.transform).toEqual(t.text.transform);
     expect(same(n.raster, renderText(n.text))).toBe(true);
+    // A new size grows the text away from its (turned) top-left corner, which stays put.
+    const corner = (spec: typeof n.text) => {
+      const [, , c2, d2] = spec.transform!;
+      const b = 0.88 * spec.size;
+      return [spec.x - c2 * b, spec.y + b - d2 * b];
+    };
+    await ok(s, 'set_text_size', { name: '新文字', size: 60 });
+    const big = text(s, '新文字');
+    expect(big.text.size).toBe(60);
+    corner(big.text).forEach((v, i) => {
+      expect(v).toBeCloseTo(corner(n.text)[i]!, 3);
+    });
     // Turning it back makes it upright again: no transform left.
     await ok(s, 'rotate_layer', { name: '新文字', angle: -30 });
     expect(text(s, '新文字').text.transform).toBeUndefined();
