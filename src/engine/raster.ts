@@ -176,24 +176,36 @@ export function cropRaster(src: Raster, rect: Rect): Raster {
 
 /** The tight bounds of pixels with alpha > 0, in document coordinates; empty when all transparent. */
 export function alphaBounds(r: Raster): Rect {
-  let minX = r.w;
-  let minY = r.h;
-  let maxX = -1;
-  let maxY = -1;
   const d = r.data;
-  for (let y = 0; y < r.h; y++) {
-    const row = y * r.w * 4;
-    for (let x = 0; x < r.w; x++) {
-      if (d[row + x * 4 + 3] !== 0) {
-        if (x < minX) minX = x;
-        if (x > maxX) maxX = x;
-        if (y < minY) minY = y;
-        maxY = y;
+  const w = r.w;
+  const ink = (x: number, y: number) => d[(y * w + x) * 4 + 3] !== 0;
+  const rowHasInk = (y: number) => {
+    for (let x = 0; x < w; x++) if (ink(x, y)) return true;
+    return false;
+  };
+  // From the edges inwards: a layer's content usually reaches near them, so most pixels are never read.
+  let top = 0;
+  while (top < r.h && !rowHasInk(top)) top++;
+  if (top === r.h) return EMPTY_RECT;
+  let bottom = r.h - 1;
+  while (!rowHasInk(bottom)) bottom--;
+  let minX = w;
+  let maxX = -1;
+  for (let y = top; y <= bottom; y++) {
+    for (let x = 0; x < minX; x++) {
+      if (ink(x, y)) {
+        minX = x;
+        break;
+      }
+    }
+    for (let x = w - 1; x > maxX; x--) {
+      if (ink(x, y)) {
+        maxX = x;
+        break;
       }
     }
   }
-  if (maxX < 0) return EMPTY_RECT;
-  return { x: r.x + minX, y: r.y + minY, w: maxX - minX + 1, h: maxY - minY + 1 };
+  return { x: r.x + minX, y: r.y + top, w: maxX - minX + 1, h: bottom - top + 1 };
 }
 
 /** `r` cropped to its non-transparent pixels (the same object when already tight). */

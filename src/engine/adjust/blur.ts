@@ -23,7 +23,15 @@
  */
 import sharp from 'sharp';
 import type { Raster, Rect } from '../model.js';
-import { allocPixels, intersectRect, isEmptyRect, sharePixels, unionRect } from '../raster.js';
+import {
+  allocPixels,
+  intersectRect,
+  isEmptyRect,
+  isSharedBuffer,
+  rectOf,
+  sharePixels,
+  unionRect,
+} from '../raster.js';
 import { assertTransformSize } from '../transform.js';
 
 // On glibc without jemalloc sharp defaults to one thread (engine.md §2.1).
@@ -109,7 +117,7 @@ export async function gaussianBlur(r: Raster, sigma: number, opts: BlurOptions):
       : shrink > 1
         ? shrunkBlur(r, sigma, ext, shrink)
         : sharpBlur(r, sigma, ext);
-  if (opts.edge === 'copy') return { x: r.x, y: r.y, w: r.w, h: r.h, data: await blur(NO_SIDES) };
+  if (opts.edge === 'copy') return settle({ ...rectOf(r), data: await blur(NO_SIDES) }, rectOf(r));
   const reach = blurReach(sigma);
   const grown: Rect = { x: r.x - reach, y: r.y - reach, w: r.w + 2 * reach, h: r.h + 2 * reach };
   const out: Rect = opts.keepAlpha
@@ -132,26 +140,36 @@ export async function gaussianBlur(r: Raster, sigma: number, opts: BlurOptions):
     w: r.w + ext.left + ext.right,
     h: r.h + ext.top + ext.bottom,
   };
-  let result: Raster = { ...padded, data: await blur(ext) };
-  if (!same(padded, out)) result = cropInPlace(result, out);
+  const result = settle({ ...padded, data: await blur(ext) }, out);
   return opts.keepAlpha ? withAlphaOf(result, r) : result;
 }
 
 /**
- * `r` cut to `rect` (inside it) by moving rows to the front of r's own buffer: no new allocation, which on a
- * 16 MP layer is most of a crop's cost. Only for a buffer nothing else holds (the blur's fresh output).
+ * The blur's fresh output `r` (nothing else holds it) cut to `rect` (inside it), in shared memory. Output
+ * that is already shared is cut in place, by moving rows to the front of its own buffer (no new allocation,
+ * which on a 16 MP layer is most of a crop's cost); sharp's output has to be copied into shared memory
+ * anyway, and that copy takes only the rows and columns kept.
  */
-function cropInPlace(r: Raster, rect: Rect): Raster {
+function settle(r: Rect & { readonly data: Uint8Array | Uint8ClampedArray }, rect: Rect): Raster {
   const d = r.data;
+  // sharePixels: a view of a shared buffer, a copy of any other.
+  if (same(r, rect)) return { ...rect, data: sharePixels(d) };
+  const shared = isSharedBuffer(d);
   const row = rect.w * 4;
+  const out = shared ? sharePixels(d) : allocPixels(rect.h * row);
+  // Byte views on both sides: `set` between different element types goes value by value, not by memcpy.
+  const to = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  const from = new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
   for (let y = 0; y < rect.h; y++) {
-    const from = ((rect.y - r.y + y) * r.w + (rect.x - r.x)) * 4;
-    d.copyWithin(y * row, from, from + row);
+    const i = ((rect.y - r.y + y) * r.w + (rect.x - r.x)) * 4;
+    if (shared) to.copyWithin(y * row, i, i + row);
+    else to.set(from.subarray(i, i + row), y * row);
   }
-  return { ...rect, data: d.subarray(0, rect.h * row) };
+  return { ...rect, data: out.subarray(0, rect.h * row) };
 }
 
-async function sharpBlur(r: Raster, sigma: number, ext: Sides, exact = false): Promise<Uint8ClampedArray> {
+/** sharp's blur of `r` extended by `ext` (transparent), edges repeated; in ordinary (not shared) memory. */
+async function sharpBlur(r: Raster, sigma: number, ext: Sides, exact = false): Promise<Buffer> {
   const input = Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength);
   let img = sharp(input, { raw: { width: r.w, height: r.h, channels: 4 }, limitInputPixels: false });
   if (ext.left || ext.right || ext.top || ext.bottom) {
@@ -160,8 +178,7 @@ async function sharpBlur(r: Raster, sigma: number, ext: Sides, exact = false): P
   const mask = exact
     ? ({ sigma, precision: 'float', minAmplitude: EXACT_MIN_AMPLITUDE } as const)
     : { sigma, minAmplitude: BLUR_MIN_AMPLITUDE };
-  const buf = await img.blur(mask).raw().toBuffer();
-  return sharePixels(buf); // into shared memory, as every document buffer (raster.ts)
+  return img.blur(mask).raw().toBuffer();
 }
 
 /**
