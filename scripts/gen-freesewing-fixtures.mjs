@@ -1,0 +1,280 @@
+/**
+ * Generates test/fixtures/freesewing/pieces.json: real cut-piece outlines drafted by FreeSewing (MIT), as
+ * simplified polygons in mm with their cut count, on-fold flag, grain angle and a ground-truth garment part.
+ *
+ * Not part of the project: FreeSewing is not a dependency, and neither the build nor the tests run this file
+ * (the tests read only the committed JSON). Run it in a scratch folder:
+ *
+ *   mkdir -p /tmp/fs && cd /tmp/fs && npm init -y
+ *   npm install --legacy-peer-deps \
+ *     @freesewing/core@4.10.2 @freesewing/core-plugins@4.10.2 @freesewing/plugin-transform@4.10.2 \
+ *     @freesewing/config@4.10.2 @freesewing/models@4.10.2 @freesewing/library@4.10.2 \
+ *     @freesewing/plugin-bust@4.10.2 @freesewing/plugin-flip@4.10.2 @freesewing/snapseries@4.10.0 \
+ *     @freesewing/teagan@4.10.2 @freesewing/brian@4.10.2 @freesewing/aaron@4.10.2 @freesewing/simon@4.10.2 \
+ *     @freesewing/bella@4.10.2 @freesewing/penelope@4.10.2 @freesewing/diana@4.10.2 @freesewing/bent@4.10.2 \
+ *     @freesewing/titan@4.10.2 @freesewing/paco@4.10.2 @freesewing/carlton@4.10.2
+ *   cp /path/to/atelier/scripts/gen-freesewing-fixtures.mjs .
+ *   node gen-freesewing-fixtures.mjs /path/to/atelier/test/fixtures/freesewing/pieces.json
+ *
+ * An optional second argument drafts other sizes of @freesewing/models (e.g. cisFemaleAdult28,cisMaleAdult50),
+ * for a one-off check that is not committed.
+ *
+ * (The script is copied because Node resolves `@freesewing/*` next to the importing file.) Packaging traps
+ * (research/garment.md §1.3): core-plugins, models and simon import undeclared packages (listed above); titan
+ * and paco peer-depend on a snapseries version that does not exist (hence --legacy-peer-deps and 4.10.0);
+ * `complete: true` is needed for the cut list; cut-on-fold parts are drafted as halves and are unfolded here.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+
+const SA = 10; // seam allowance, mm (the drafts use it; the outline exported is the seam line)
+const SIZES = process.argv[3]?.split(',') ?? ['cisMaleAdult42', 'cisFemaleAdult34'];
+const DESIGNS = [
+  // [package, export, set]
+  ['teagan', 'Teagan', 'tuning'],
+  ['brian', 'Brian', 'tuning'],
+  ['aaron', 'Aaron', 'tuning'],
+  ['simon', 'Simon', 'tuning'],
+  ['bella', 'Bella', 'tuning'],
+  ['penelope', 'Penelope', 'tuning'],
+  ['diana', 'Diana', 'heldout'],
+  ['bent', 'Bent', 'heldout'],
+  ['titan', 'Titan', 'heldout'],
+  ['paco', 'Paco', 'heldout'],
+  // A long coat, not looked at while the rules were written: a stress test of the template.
+  ['carlton', 'Carlton', 'stress'],
+];
+
+/**
+ * Ground truth: FreeSewing part → [part label, Chinese layer name, English layer name]. Labels are the tool's
+ * parts, with 'sleeve' for either sleeve (left/right is a convention for a mirrored pair, checked apart).
+ */
+const TRUTH = {
+  'teagan.front': ['front', '前片', 'Front'],
+  'teagan.back': ['back', '后片', 'Back'],
+  'teagan.sleeve': ['sleeve', '袖子', 'Sleeve'],
+  'brian.front': ['front', '前片', 'Front'],
+  'brian.back': ['back', '后片', 'Back'],
+  'library.sleeve': ['sleeve', '袖子', 'Sleeve'],
+  'aaron.front': ['front', '前片', 'Front'],
+  'aaron.back': ['back', '后片', 'Back'],
+  'aaron.armBinding': ['cuff', '袖窿包边', 'Armhole binding'],
+  'aaron.neckBinding': ['collar', '领口包边', 'Neck binding'],
+  'simon.back': ['back', '后片', 'Back'],
+  'simon.frontRight': ['front', '右前片', 'Front right'],
+  'simon.frontLeft': ['front', '左前片', 'Front left'],
+  'simon.sleeve': ['sleeve', '袖子', 'Sleeve'],
+  'simon.yoke': ['other', '过肩', 'Yoke'],
+  'simon.collar': ['collar', '翻领', 'Collar'],
+  'simon.collarStand': ['collar', '领座', 'Collar stand'],
+  'simon.cuff': ['cuff', '袖克夫', 'Cuff'],
+  'simon.sleevePlacketOverlap': ['other', '袖衩大片', 'Sleeve placket overlap'],
+  'simon.sleevePlacketUnderlap': ['other', '袖衩小片', 'Sleeve placket underlap'],
+  'bella.back': ['back', '后片', 'Back'],
+  'bella.frontSideDart': ['front', '前片', 'Front'],
+  'bella.sleeve': ['sleeve', '袖子', 'Sleeve'],
+  'penelope.back': ['back', '后裙片', 'Back skirt'],
+  'penelope.front': ['front', '前裙片', 'Front skirt'],
+  'diana.front': ['front', '前片', 'Front'],
+  'diana.back': ['back', '后片', 'Back'],
+  'diana.sleeve': ['sleeve', '袖子', 'Sleeve'],
+  'library.topsleeve': ['sleeve', '大袖', 'Top sleeve'],
+  'library.undersleeve': ['sleeve', '小袖', 'Under sleeve'],
+  'titan.front': ['front', '前裤片', 'Front leg'],
+  'titan.back': ['back', '后裤片', 'Back leg'],
+  'paco.front': ['front', '前裤片', 'Front leg'],
+  'paco.back': ['back', '后裤片', 'Back leg'],
+  'paco.cuff': ['cuff', '裤脚口', 'Leg cuff'],
+  'paco.waistband': ['waistband', '腰头', 'Waistband'],
+  // Carlton: only its fabric pieces (not lining or canvas); the tail is the back's lower part, the half belt
+  // sits at the waist, welts and flaps belong to pockets, the front facing is neither front nor back.
+  'carlton.front': ['front', '前片', 'Front'],
+  'carlton.frontFacing': ['other', '挂面', 'Front facing'],
+  'carlton.back': ['back', '后片', 'Back'],
+  'carlton.tail': ['back', '后下摆', 'Tail'],
+  'carlton.topsleeve': ['sleeve', '大袖', 'Top sleeve'],
+  'carlton.undersleeve': ['sleeve', '小袖', 'Under sleeve'],
+  'carlton.belt': ['waistband', '腰带', 'Belt'],
+  'carlton.collarStand': ['collar', '领座', 'Collar stand'],
+  'carlton.collar': ['collar', '领面', 'Collar'],
+  'carlton.cuffFacing': ['cuff', '袖口贴边', 'Cuff facing'],
+  'carlton.pocket': ['pocket', '口袋', 'Pocket'],
+  'carlton.pocketFlap': ['pocket', '袋盖', 'Pocket flap'],
+  'carlton.pocketLining': ['pocket', '袋布', 'Pocket lining'],
+  'carlton.chestPocketWelt': ['pocket', '胸袋嵌条', 'Chest pocket welt'],
+  'carlton.chestPocketBag': ['pocket', '胸袋布', 'Chest pocket bag'],
+  'carlton.innerPocketWelt': ['pocket', '里袋嵌条', 'Inner pocket welt'],
+  'carlton.innerPocketTab': ['other', '里袋襻', 'Inner pocket tab'],
+};
+
+/** A FreeSewing path (move / line / curve / close) as a polyline in mm, Béziers sampled finely. */
+function flatten(path) {
+  const pts = [];
+  let cur = null;
+  for (const op of path.ops) {
+    if (op.type === 'move' || op.type === 'line') {
+      cur = op.to;
+      pts.push([cur.x, cur.y]);
+    } else if (op.type === 'curve') {
+      const [a, b, c, d] = [cur, op.cp1, op.cp2, op.to];
+      const n = 32;
+      for (let i = 1; i <= n; i++) {
+        const t = i / n;
+        const u = 1 - t;
+        pts.push([
+          u * u * u * a.x + 3 * u * u * t * b.x + 3 * u * t * t * c.x + t * t * t * d.x,
+          u * u * u * a.y + 3 * u * u * t * b.y + 3 * u * t * t * c.y + t * t * t * d.y,
+        ]);
+      }
+      cur = d;
+    }
+  }
+  const dedup = pts.filter(
+    (p, i) => i === 0 || Math.hypot(p[0] - pts[i - 1][0], p[1] - pts[i - 1][1]) > 1e-6,
+  );
+  const first = dedup[0];
+  const last = dedup.at(-1);
+  if (Math.hypot(first[0] - last[0], first[1] - last[1]) < 1e-3) dedup.pop();
+  return dedup;
+}
+
+/** A half drafted against a vertical fold at x = fx → the full piece; null when no edge lies on the fold. */
+function unfold(poly, fx, eps = 0.05) {
+  const n = poly.length;
+  const on = (p) => Math.abs(p[0] - fx) < eps;
+  const i = poly.findIndex((p, k) => on(p) && on(poly[(k + 1) % n]));
+  if (i < 0) return null;
+  // Walk from the end of the fold edge round to its start; then add the mirror image walking back.
+  const chain = Array.from({ length: n }, (_, k) => poly[(i + 1 + k) % n]);
+  const side = Math.sign(chain.reduce((s, p) => s + (p[0] - fx), 0));
+  const half = chain.map(([x, y]) => [fx + side * Math.abs(x - fx), y]);
+  return half.concat(
+    half
+      .map(([x, y]) => [2 * fx - x, y])
+      .reverse()
+      .slice(1, -1),
+  );
+}
+
+/** Douglas–Peucker on a closed ring. */
+function simplify(poly, tol) {
+  const dp = (pts) => {
+    if (pts.length < 3) return pts;
+    const [a, b] = [pts[0], pts.at(-1)];
+    const dx = b[0] - a[0];
+    const dy = b[1] - a[1];
+    const len = Math.hypot(dx, dy) || 1;
+    let best = -1;
+    let at = 0;
+    for (let k = 1; k < pts.length - 1; k++) {
+      const d = Math.abs((pts[k][0] - a[0]) * dy - (pts[k][1] - a[1]) * dx) / len;
+      if (d > best) {
+        best = d;
+        at = k;
+      }
+    }
+    if (best <= tol) return [a, b];
+    return dp(pts.slice(0, at + 1)).concat(dp(pts.slice(at)).slice(1));
+  };
+  // Split the ring at its two farthest-apart points (first point and the one farthest from it).
+  let far = 0;
+  let fd = -1;
+  for (let k = 0; k < poly.length; k++) {
+    const d = Math.hypot(poly[k][0] - poly[0][0], poly[k][1] - poly[0][1]);
+    if (d > fd) {
+      fd = d;
+      far = k;
+    }
+  }
+  const a = dp(poly.slice(0, far + 1));
+  const b = dp(poly.slice(far).concat([poly[0]]));
+  return a.concat(b.slice(1, -1));
+}
+
+function round(v) {
+  return Math.round(v * 10) / 10;
+}
+
+function piecesOf(Design, measurements) {
+  const pattern = new Design({ measurements, sa: SA, complete: true }).draft();
+  const cutlist = pattern.setStores[0].get('cutlist') ?? {};
+  const out = [];
+  for (const [name, part] of Object.entries(pattern.parts[0])) {
+    if (part.hidden || !part.paths.seam) continue;
+    const cut = cutlist[name] ?? {};
+    // Pieces of the shell fabric only (a coat's lining and canvas are other markers).
+    if (cut.materials && !cut.materials.fabric) continue;
+    const material = cut.materials?.fabric?.[0] ?? Object.values(cut.materials ?? {})[0]?.[0] ?? {};
+    let poly = flatten(part.paths.seam);
+    let unfolded = false;
+    const fold = cut.cutOnFold;
+    // A half is unfolded when it is cut on the fold: flagged so, or cut an odd number of times (Penelope's front
+    // is cut once and not flagged); a fold line on a piece cut in pairs (Carlton's front) is left alone.
+    if (
+      fold &&
+      Math.abs(fold[0].x - fold[1].x) < 1e-6 &&
+      (material.onFold || (material.cut ?? 1) % 2 === 1)
+    ) {
+      const full = unfold(poly, fold[0].x);
+      if (full) {
+        poly = full;
+        unfolded = true;
+      }
+    }
+    poly = simplify(poly, 0.4);
+    const xs = poly.map((p) => p[0]);
+    const ys = poly.map((p) => p[1]);
+    const x0 = Math.min(...xs);
+    const y0 = Math.min(...ys);
+    const truth = TRUTH[name];
+    if (!truth) throw new Error(`no ground truth for ${name}`);
+    out.push({
+      name,
+      label: truth[0],
+      zh: truth[1],
+      en: truth[2],
+      cut: material.cut ?? 1,
+      onFold: unfolded,
+      grainDeg: typeof cut.grain === 'number' ? Math.round(cut.grain) : null,
+      widthMm: round(Math.max(...xs) - x0),
+      heightMm: round(Math.max(...ys) - y0),
+      poly: poly.map(([x, y]) => [round(x - x0), round(y - y0)]),
+    });
+  }
+  return out;
+}
+
+const target = process.argv[2];
+if (!target) throw new Error('usage: node gen-freesewing-fixtures.mjs <out.json> [size,size,…]');
+const versionOf = (pkg) =>
+  JSON.parse(readFileSync(`${process.cwd()}/node_modules/@freesewing/${pkg}/package.json`, 'utf8')).version;
+const models = await import('@freesewing/models');
+const garments = [];
+for (const [pkg, exported, set] of DESIGNS) {
+  const Design = (await import(`@freesewing/${pkg}`))[exported];
+  for (const size of SIZES) {
+    const pieces = piecesOf(Design, models[size]);
+    garments.push({
+      id: `${pkg}-${size}`,
+      design: exported,
+      package: `@freesewing/${pkg}`,
+      size,
+      set,
+      pieces,
+    });
+    console.log(
+      `${pkg} ${size}: ${pieces.map((p) => `${p.name}×${p.cut}${p.onFold ? ' (fold)' : ''} ${p.widthMm}×${p.heightMm}`).join(', ')}`,
+    );
+  }
+}
+const doc = {
+  about:
+    'Cut-piece seam lines drafted by FreeSewing (MIT) with scripts/gen-freesewing-fixtures.mjs; mm, y down, ' +
+    'cut-on-fold parts unfolded, simplified (Douglas–Peucker 0.4 mm). See README.md beside this file.',
+  seamAllowanceMm: SA,
+  versions: Object.fromEntries(['core', 'models', ...DESIGNS.map((d) => d[0])].map((p) => [p, versionOf(p)])),
+  garments,
+};
+writeFileSync(target, `${JSON.stringify(doc)}\n`);
+console.log(
+  `${garments.length} garments, ${garments.reduce((s, g) => s + g.pieces.length, 0)} pieces → ${target}`,
+);
