@@ -157,26 +157,32 @@ export async function motifRaster(
   return out;
 }
 
-/** Draws each piece's outline (its alpha edge, `thick` px) onto `canvas` (document coordinates). */
+/**
+ * Draws each piece's outline onto `canvas` (document coordinates): the piece's pixels that have a pixel outside
+ * the piece (beyond its mask counts as outside) within `thick` px in x and y. Two passes of windowed counts,
+ * so the cost is linear in the piece's pixels whatever the thickness (a print-resolution marker has millions).
+ */
 export function drawOutlines(canvas: Raster, pieces: readonly PieceInfo[], color: RGB, thick: number): void {
+  const t = Math.max(0, Math.floor(thick));
   for (const p of pieces) {
     const { w, h } = p.bounds;
-    const inside = (x: number, y: number) => x >= 0 && y >= 0 && x < w && y < h && p.mask[y * w + x] === 1;
-    for (let y = -thick; y < h + thick; y++) {
-      for (let x = -thick; x < w + thick; x++) {
-        let near = false;
-        let edge = false;
-        const me = inside(x, y);
-        for (let j = -thick; j <= thick && !edge; j++) {
-          for (let i = -thick; i <= thick; i++) {
-            if (inside(x + i, y + j) !== me) {
-              edge = true;
-              break;
-            }
-          }
-        }
-        near = edge && me;
-        if (!near) continue;
+    if (w === 0 || h === 0) continue;
+    // rowNear: an outside pixel within t columns, in the same row.
+    const rowNear = new Uint8Array(w * h);
+    const sums = new Int32Array(Math.max(w, h) + 1);
+    for (let y = 0; y < h; y++) {
+      const row = y * w;
+      for (let x = 0; x < w; x++) sums[x + 1] = sums[x]! + (p.mask[row + x] === 1 ? 0 : 1);
+      for (let x = 0; x < w; x++) {
+        rowNear[row + x] = x - t < 0 || x + t >= w || sums[x + t + 1]! - sums[x - t]! > 0 ? 1 : 0;
+      }
+    }
+    // Then any such row within t rows.
+    for (let x = 0; x < w; x++) {
+      for (let y = 0; y < h; y++) sums[y + 1] = sums[y]! + rowNear[y * w + x]!;
+      for (let y = 0; y < h; y++) {
+        if (p.mask[y * w + x] !== 1) continue;
+        if (!(y - t < 0 || y + t >= h || sums[y + t + 1]! - sums[y - t]! > 0)) continue;
         const X = p.bounds.x + x - canvas.x;
         const Y = p.bounds.y + y - canvas.y;
         if (X < 0 || Y < 0 || X >= canvas.w || Y >= canvas.h) continue;
