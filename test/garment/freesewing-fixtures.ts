@@ -11,6 +11,7 @@ import { pixelLayer } from '../../src/engine/factory.js';
 import type { Raster } from '../../src/engine/model.js';
 import { allocateId, childrenOf, insertLayer } from '../../src/engine/tree.js';
 import type { Part } from '../../src/garment/types.js';
+import { rng } from '../engine/composite/support.js';
 import { ok } from '../support/session.js';
 
 /** The ground truth: a tool part, with either sleeve as 'sleeve' (left/right is checked apart). */
@@ -65,18 +66,6 @@ export interface Marker {
   readonly height: number;
   readonly dpi: number;
   readonly layers: readonly MarkerLayer[];
-}
-
-/** A small deterministic PRNG (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function seedOf(text: string): number {
@@ -152,7 +141,7 @@ export function marker(g: FsGarment, naming: Naming, pxPerMm: number, saMm: numb
     rowH = Math.max(rowH, c.p.heightMm + 2 * saMm);
   }
   const heightMm = y + rowH + gap;
-  const rnd = random(seedOf(`${g.id}/${naming}`));
+  const rnd = rng(seedOf(`${g.id}/${naming}`));
   const stack = shuffle([...placed], rnd);
   const numbers = shuffle(
     stack.map((_, i) => i + 1),
