@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { Session } from '../src/calls/session.js';
 import type { EditorState } from '../src/engine/editor.js';
-import { mib, ratio } from './util.js';
+import { deltaMib, mib, ratio } from './util.js';
 
 /** Bytes of distinct pixel buffers reachable from every history state of every document. */
 export function historyBytes(editor: EditorState): number {
@@ -87,7 +87,7 @@ export async function benchMemory(): Promise<string[]> {
   const meta1 = historyBytes(session.editor.snapshot);
   const ab1 = process.memoryUsage().external;
   lines.push(
-    `metadata-only: 30 calls (move, opacity, blend, visibility, lock) on 4000×4000 layers: pixel bytes in history ${mib(meta0)} → ${mib(meta1)} (+${mib(meta1 - meta0)}; one layer is ${mib(layerBytes)}), process external memory +${mib(ab1 - ab0)}`,
+    `metadata-only: 30 calls (move, opacity, blend, visibility, lock) on 4000×4000 layers: pixel bytes in history ${mib(meta0)} → ${mib(meta1)} (${deltaMib(meta1 - meta0)}; one layer is ${mib(layerBytes)}), process external memory ${deltaMib(ab1 - ab0)}`,
   );
 
   const before = historyBytes(session.editor.snapshot);

@@ -22,4 +22,6 @@ export async function microsPerCall(fn: () => unknown | Promise<unknown>, perBat
 }
 
 export const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+/** A change in MiB with its sign (+1.0 MiB, −61.1 MiB). */
+export const deltaMib = (bytes: number) => `${bytes < 0 ? '−' : '+'}${mib(Math.abs(bytes))}`;
 export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
