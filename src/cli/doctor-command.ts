@@ -7,10 +7,10 @@
 import { access, constants, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
 import type { ToolResult } from '../calls/result.js';
 import { Session } from '../calls/session.js';
 import { parallelReady } from '../engine/composite/parallel.js';
+import sharp from '../engine/sharp.js';
 import { DEFAULT_WORKSPACE } from './run-command.js';
 import type { Command } from './usage.js';
 

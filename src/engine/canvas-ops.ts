@@ -7,9 +7,9 @@
 import { WHITE } from './factory.js';
 import type { DocState, Guide, Layer, LayerMask, Mask, Raster, Rect, RGB } from './model.js';
 import {
-  allocMask,
   allocPixels,
   alphaBounds,
+  cropMask,
   EMPTY_RECT,
   emptyRaster,
   intersectRect,
@@ -53,18 +53,6 @@ function shiftLayer(layer: Layer, dx: number, dy: number): Layer {
     case 'group':
       return { ...layer, ...mask };
   }
-}
-
-/** The part of a mask inside `rect` (the same object when it already lies inside). */
-export function cropMask<T extends Mask>(m: T, rect: Rect): T {
-  const common = intersectRect(m, rect);
-  if (common.x === m.x && common.y === m.y && common.w === m.w && common.h === m.h) return m;
-  const data = allocMask(common.w * common.h);
-  for (let row = 0; row < common.h; row++) {
-    const s = (common.y + row - m.y) * m.w + (common.x - m.x);
-    data.set(m.data.subarray(s, s + common.w), row * common.w);
-  }
-  return { ...m, ...common, data };
 }
 
 /** A raster's pixels inside `rect`, trimmed to what is not transparent (the same object when nothing is cut). */

@@ -12,13 +12,11 @@
  * Whole rasters go through one sharp pipeline each (raw RGBA → CMYK+alpha TIFF in memory → sRGB RGBA); alpha
  * is carried through untouched.
  */
-import sharp from 'sharp';
+
 import { fail } from './errors.js';
 import type { DocState, Effects, Layer, Raster, RGB } from './model.js';
 import { sharePixels } from './raster.js';
-
-// On glibc without jemalloc sharp defaults to one thread (engine.md §2.1).
-sharp.concurrency(2);
+import sharp from './sharp.js';
 
 /** sharp's built-in CMYK ICC profile. */
 export const CMYK_PROFILE = 'cmyk';

@@ -232,3 +232,15 @@ export function hexToRgb(hex: string): RGB {
 export function rgbToHex(c: RGB): string {
   return `#${[c.r, c.g, c.b].map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
 }
+
+/** The part of a mask inside `rect` (the same object when it already lies inside). */
+export function cropMask<T extends Mask>(m: T, rect: Rect): T {
+  const common = intersectRect(m, rect);
+  if (common.x === m.x && common.y === m.y && common.w === m.w && common.h === m.h) return m;
+  const data = allocMask(common.w * common.h);
+  for (let row = 0; row < common.h; row++) {
+    const s = (common.y + row - m.y) * m.w + (common.x - m.x);
+    data.set(m.data.subarray(s, s + common.w), row * common.w);
+  }
+  return { ...m, ...common, data };
+}

@@ -6,12 +6,13 @@
  *
  * Masks are immutable: every function returns a new mask (or the same object when nothing changes).
  */
-import sharp from 'sharp';
+
 import { fail } from './errors.js';
 import type { Mask, Raster, Rect } from './model.js';
 import {
   allocMask,
   copyPixels,
+  cropMask,
   cropRaster,
   EMPTY_RECT,
   intersectRect,
@@ -20,9 +21,7 @@ import {
   trimRaster,
   unionRect,
 } from './raster.js';
-
-// On glibc without jemalloc sharp defaults to one thread (engine.md §2.1).
-sharp.concurrency(2);
+import sharp from './sharp.js';
 
 /**
  * Feather radius → Gaussian σ. Photoshop's mapping is undocumented; σ = r/2 puts ≈95 % of the ramp within ±r
@@ -99,18 +98,6 @@ export function rectMask(rect: Rect, width: number, height: number): Mask {
   return { ...r, data: allocMask(r.w * r.h).fill(255), outside: 0 };
 }
 
-/** The part of `m` inside `rect` (the same object when it already lies inside). */
-function cropTo(m: Mask, rect: Rect): Mask {
-  const common = intersectRect(m, rect);
-  if (common.x === m.x && common.y === m.y && common.w === m.w && common.h === m.h) return m;
-  const data = allocMask(common.w * common.h);
-  for (let row = 0; row < common.h; row++) {
-    const s = (common.y + row - m.y) * m.w + (common.x - m.x);
-    data.set(m.data.subarray(s, s + common.w), row * common.w);
-  }
-  return { ...common, data, outside: m.outside };
-}
-
 /** `m` cut to its values that differ from `outside` (the same object when already tight). */
 export function trimMask(m: Mask): Mask {
   let minX = m.w;
@@ -129,7 +116,7 @@ export function trimMask(m: Mask): Mask {
     }
   }
   if (maxX < 0) return { ...EMPTY_RECT, data: new Uint8Array(0), outside: m.outside };
-  return cropTo(m, { x: m.x + minX, y: m.y + minY, w: maxX - minX + 1, h: maxY - minY + 1 });
+  return cropMask(m, { x: m.x + minX, y: m.y + minY, w: maxX - minX + 1, h: maxY - minY + 1 });
 }
 
 /**
@@ -138,7 +125,7 @@ export function trimMask(m: Mask): Mask {
  */
 export function normaliseSelection(m: Mask, width: number, height: number): Mask | null {
   const canvas = canvasOf(width, height);
-  const tight = trimMask(cropTo(m, canvas));
+  const tight = trimMask(cropMask(m, canvas));
   // Fully selected everywhere beyond the rectangle: Select All, possibly with a hole.
   if (tight.outside === 255) return tight;
   if (isEmptyRect(tight)) return null;
@@ -152,7 +139,7 @@ export function normaliseSelection(m: Mask, width: number, height: number): Mask
 export function selectionBounds(m: Mask, width: number, height: number): Rect {
   const canvas = canvasOf(width, height);
   if (m.outside === 255 && !covers(m, canvas)) return canvas;
-  const inside = cropTo(m, canvas);
+  const inside = cropMask(m, canvas);
   const tight = trimMask({ ...inside, outside: 0 });
   return isEmptyRect(tight) ? EMPTY_RECT : { x: tight.x, y: tight.y, w: tight.w, h: tight.h };
 }
@@ -209,7 +196,7 @@ export async function featherMask(m: Mask, radius: number, width: number, height
   const canvas = canvasOf(width, height);
   const sigma = featherSigma(radius);
   const margin = Math.ceil(3 * sigma) + 1;
-  const inside = cropTo(m, canvas);
+  const inside = cropMask(m, canvas);
   if (isEmptyRect(inside)) return inside; // uniform over the canvas: blurring changes nothing
   const area = intersectRect(
     { x: inside.x - margin, y: inside.y - margin, w: inside.w + 2 * margin, h: inside.h + 2 * margin },

@@ -13,13 +13,11 @@
  * test/engine/transform.test.ts). From that we place the output so the input's centre lands exactly where the
  * rotation about the pivot sends it, up to rounding the layer's position to whole pixels.
  */
-import sharp from 'sharp';
+
 import { fail } from './errors.js';
 import type { Mask, Raster, Rect } from './model.js';
 import { allocMask, allocPixels, shareMask, sharePixels, trimRaster } from './raster.js';
-
-// On glibc without jemalloc sharp defaults to one thread (engine.md §2.1).
-sharp.concurrency(2);
+import sharp from './sharp.js';
 
 export interface Point {
   readonly x: number;

@@ -1,8 +1,9 @@
 /** Pixel helpers shared by the garment modules: Lab planes, masks, components, resizing and PNG output. */
-import sharp from 'sharp';
+
+import type { ImageOut } from '../engine/io/image-codec.js';
 import { encodePng } from '../engine/io/image-codec.js';
 import type { Raster, Rect } from '../engine/model.js';
-import type { ImageOut } from '../tools/types.js';
+import sharp from '../engine/sharp.js';
 import { type Lab, rgbToLab } from './color.js';
 
 /** An image as CIE Lab planes, for colour distances. */

@@ -5,7 +5,7 @@
  * server refuses image input), never with a guess.
  */
 import { EditorError } from '../engine/errors.js';
-import type { ImageOut } from '../tools/types.js';
+import type { ImageOut } from '../engine/io/image-codec.js';
 import { classifyPieces } from './builtin/pieces.js';
 import { PART_LABELS, PARTS, type Part, type PieceInfo } from './types.js';
 import type { IdentifyInput, VerifyInput, VerifyOpinion, Vision } from './vision.js';

@@ -1,8 +1,8 @@
 /** Images for the chat: the labelled piece overview (identify_pieces) and the print preview (phase 1). */
 import { renderDocument } from '../engine/composite/index.js';
+import type { ImageOut } from '../engine/io/image-codec.js';
 import type { DocState, Raster, RGB } from '../engine/model.js';
 import { BUNDLED_FONT, renderTextSpec } from '../engine/text.js';
-import type { ImageOut } from '../tools/types.js';
 import { applyPlans, type PiecePlan, unionBounds } from './apply.js';
 import { blitOver, pngImage } from './image.js';
 import { drawOutlines } from './render.js';

@@ -5,7 +5,7 @@
  *   ATELIER_VISION_MODEL are set (ATELIER_VISION_API_KEY optional). It refines the builtin answer with ONE
  *   request per tool call; preview and apply always stay classical.
  */
-import type { ImageOut } from '../tools/types.js';
+import type { ImageOut } from '../engine/io/image-codec.js';
 import { classifyPieces } from './builtin/pieces.js';
 import type { Measure } from './builtin/score.js';
 import { OpenAIVision } from './openai-vision.js';

@@ -1,8 +1,9 @@
 /** A document's composite as PNG, scaled to fit a square of `max` pixels (never enlarged). */
-import sharp from 'sharp';
+
 import type { Session } from '../calls/session.js';
 import { encodePng } from '../engine/io/image-codec.js';
 import type { Raster } from '../engine/model.js';
+import sharp from '../engine/sharp.js';
 
 export interface Rendered {
   readonly png: Buffer;

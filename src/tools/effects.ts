@@ -20,7 +20,7 @@ import { hexToRgb, rgbToHex } from '../engine/raster.js';
 import { layerById, setActive, setLayer } from '../engine/tree.js';
 import { KIND_NAMES, layerSummary } from './describe.js';
 import { assertNoLockedAncestor } from './merge.js';
-import { activeDoc, assertUnlocked, layerNamed } from './resolve.js';
+import { activateOnly, activeDoc, assertUnlocked, layerNamed } from './resolve.js';
 import type { HandlerTable, Payload, ToolContext } from './types.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -30,19 +30,6 @@ import type { HandlerTable, Payload, ToolContext } from './types.js';
 export function commitActive(ctx: ToolContext, doc: OpenDocument, next: DocState, id: number): DocState {
   const state = setActive(next, id);
   ctx.tx.update(doc.id, state);
-  return state;
-}
-
-/**
- * Nothing changes but which layer is active: not a history step in Photoshop, so the call replaces the current
- * state instead of adding one (and leaves it untouched when the layer is already the only one selected).
- */
-export function activateOnly(ctx: ToolContext, doc: OpenDocument, id: number): DocState {
-  const s = doc.state;
-  if (s.active === id && s.selected.length === 1 && s.selected[0] === id) return s;
-  const state = setActive(s, id);
-  ctx.tx.update(doc.id, state);
-  ctx.tx.skipHistoryStep();
   return state;
 }
 

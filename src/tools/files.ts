@@ -4,7 +4,6 @@
  * documents and the workspace as they were.
  */
 import path from 'node:path';
-import sharp from 'sharp';
 import { renderDocument } from '../engine/composite/index.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
@@ -13,6 +12,7 @@ import { decodeImage, encodeJpeg, encodePng } from '../engine/io/image-codec.js'
 import { decodePsdOffThread, encodePsdOffThread } from '../engine/io/psd-thread.js';
 import type { DocState, Layer, PixelLayer, Raster, SmartLayer } from '../engine/model.js';
 import { cropRaster } from '../engine/raster.js';
+import sharp from '../engine/sharp.js';
 import { allocateId, insertLayer, layerById, setActive, slotAbove } from '../engine/tree.js';
 import { documentSummary, layerSummary } from './describe.js';
 import { activeDoc } from './resolve.js';

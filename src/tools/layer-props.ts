@@ -63,7 +63,14 @@ import {
   textSummary,
   toSpecBlend,
 } from './describe.js';
-import { activeDoc, activeLayer, assertUnlocked, layerNamed, selectedLayers } from './resolve.js';
+import {
+  activateOnly,
+  activeDoc,
+  activeLayer,
+  assertUnlocked,
+  layerNamed,
+  selectedLayers,
+} from './resolve.js';
 import type { HandlerTable, Payload, ToolContext } from './types.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -82,19 +89,6 @@ function whole(v: number): number {
 function commit(ctx: ToolContext, doc: OpenDocument, next: DocState, id: number): DocState {
   const state = setActive(next, id);
   ctx.tx.update(doc.id, state);
-  return state;
-}
-
-/**
- * Nothing changes but which layer is active. Activating a layer is not a history step in Photoshop, so the
- * call replaces the current state instead of adding one (and leaves it untouched when already active).
- */
-function activateOnly(ctx: ToolContext, doc: OpenDocument, id: number): DocState {
-  const s = doc.state;
-  if (s.active === id && s.selected.length === 1 && s.selected[0] === id) return s;
-  const state = setActive(s, id);
-  ctx.tx.update(doc.id, state);
-  ctx.tx.skipHistoryStep();
   return state;
 }
 

@@ -3,7 +3,7 @@ import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import type { DocState, Layer } from '../engine/model.js';
 import { closest } from '../engine/names.js';
-import { layerById, layersNamed, topDown } from '../engine/tree.js';
+import { layerById, layersNamed, setActive, topDown } from '../engine/tree.js';
 import type { ToolContext } from './types.js';
 
 export function activeDoc(ctx: ToolContext): OpenDocument {
@@ -66,4 +66,17 @@ export function assertMovable(layer: Layer): void {
   if (layer.locks.position) {
     fail('locked', `图层“${layer.name}”的位置已锁定`, { hint: '先调用 lock_layer 解锁（locked: false）' });
   }
+}
+
+/**
+ * Nothing changes but which layer is active: not a history step in Photoshop, so the call replaces the current
+ * state instead of adding one (and leaves it untouched when the layer is already the only one selected).
+ */
+export function activateOnly(ctx: ToolContext, doc: OpenDocument, id: number): DocState {
+  const s = doc.state;
+  if (s.active === id && s.selected.length === 1 && s.selected[0] === id) return s;
+  const state = setActive(s, id);
+  ctx.tx.update(doc.id, state);
+  ctx.tx.skipHistoryStep();
+  return state;
 }

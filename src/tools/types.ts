@@ -1,15 +1,11 @@
 /** What a tool handler receives and returns. Argument types come from the registry, never restated. */
 import type { Transaction } from '../engine/editor.js';
+import type { ImageOut } from '../engine/io/image-codec.js';
 import type { Workspace } from '../engine/workspace.js';
 import type { GarmentMemory } from '../garment/types.js';
 import type { ArgsOf, ToolName } from '../registry/index.js';
 
-export interface ImageOut {
-  readonly mime: 'image/png' | 'image/jpeg';
-  readonly base64: string;
-  /** What the image shows, for surfaces that caption it. */
-  readonly caption?: string;
-}
+export type { ImageOut } from '../engine/io/image-codec.js';
 
 /** A handler's result fields; the protocol adds `ok: true`. */
 export type Payload = { readonly [key: string]: unknown; readonly images?: readonly ImageOut[] };

@@ -139,35 +139,16 @@ describe('Chinese text from the bundled font', () => {
           '+repage',
           '-depth',
           '8',
-          'gray:-',
+          'pgm:-',
         ],
         { encoding: 'buffer', maxBuffer: 1 << 24 },
       );
       const ours = renderText(spec({ size }));
-      // ImageMagick's trimmed size, to read the raw gray bytes.
-      const { stdout: dims } = await run(
-        CONVERT,
-        [
-          '-background',
-          'black',
-          '-fill',
-          'white',
-          '-font',
-          bundledFontPath(),
-          '-pointsize',
-          String(size),
-          '-density',
-          '72',
-          'label:你好',
-          '-trim',
-          '-format',
-          '%w %h',
-          'info:',
-        ],
-        { encoding: 'utf8' },
-      );
-      const [w, h] = dims.trim().split(' ').map(Number) as [number, number];
-      const gray = stdout as Buffer;
+      // A binary PGM: "P5 <w> <h> 255" and a newline, then the gray bytes.
+      const pgm = stdout as Buffer;
+      const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 64).toString('latin1'))!;
+      const [w, h] = [Number(header[1]), Number(header[2])];
+      const gray = pgm.subarray(header[0].length);
       expect(gray.length).toBe(w * h);
       const data = new Uint8ClampedArray(w * h * 4);
       for (let i = 0; i < w * h; i++) data[i * 4 + 3] = gray[i]!;

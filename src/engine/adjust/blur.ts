@@ -21,7 +21,7 @@
  * σ = 32 the layer takes the shrunk detour (LARGE_SIGMA): within 3 levels of a float Gaussian, ≤ 6 of
  * ImageMagick's `-blur`, and ≤ 1.7 s on 16 MP for any radius up to 1000.
  */
-import sharp from 'sharp';
+
 import type { Raster, Rect } from '../model.js';
 import {
   allocPixels,
@@ -32,10 +32,8 @@ import {
   sharePixels,
   unionRect,
 } from '../raster.js';
+import sharp from '../sharp.js';
 import { assertTransformSize } from '../transform.js';
-
-// On glibc without jemalloc sharp defaults to one thread (engine.md §2.1).
-sharp.concurrency(2);
 
 /** sharp's `minAmplitude`: the smallest tap libvips' integer mask can hold (rint(20·v) > 0). */
 export const BLUR_MIN_AMPLITUDE = 0.025;

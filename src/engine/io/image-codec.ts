@@ -2,13 +2,11 @@
  * PNG and JPEG encoding and decoding with sharp (engine.md §2.1). Rasters are straight RGBA8; the DPI is written
  * into the file (PNG pHYs, JPEG JFIF density) so other programs print at the document's resolution.
  */
-import sharp, { type Metadata, type Sharp } from 'sharp';
+import type { Metadata, Sharp } from 'sharp';
 import { EditorError } from '../errors.js';
 import type { Raster } from '../model.js';
 import { sharePixels } from '../raster.js';
-
-// On glibc without jemalloc sharp defaults to one thread, which makes most operations ~2× slower (engine.md §0).
-sharp.concurrency(2);
+import sharp from '../sharp.js';
 
 export interface JpegOptions {
   /** 1..100, default 90. */
@@ -156,4 +154,12 @@ export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImag
   } catch (err) {
     throw new EditorError('io_error', `图像解码失败：${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/** An image in a tool result: encoded bytes as base64, as every surface passes it on. */
+export interface ImageOut {
+  readonly mime: 'image/png' | 'image/jpeg';
+  readonly base64: string;
+  /** What the image shows, for surfaces that caption it. */
+  readonly caption?: string;
 }

@@ -9,6 +9,7 @@
 import type { DocState, PixelLayer } from '../../engine/model.js';
 import { alphaBounds, isEmptyRect } from '../../engine/raster.js';
 import { isShown, topDown } from '../../engine/tree.js';
+import { maskBounds } from '../image.js';
 import type { DecidedBy, Part, PieceInfo, PieceShape } from '../types.js';
 
 /** Pixel layers that are pieces: visible, not the background, not clipped (fills are), with real transparency. */
@@ -46,7 +47,8 @@ export function measure(layer: PixelLayer): PieceShape | null {
     }
   }
   if (area < 16) return null;
-  const inner = maskBoundsOf(mask, b.w, b.h);
+  // Not empty: at least 16 pixels are set.
+  const inner = maskBounds(mask, b.w, b.h)!;
   // Bounds of the opaque part (alpha ≥ 128), recropped.
   const bounds = { x: b.x + inner.x, y: b.y + inner.y, w: inner.w, h: inner.h };
   const m = new Uint8Array(inner.w * inner.h);
@@ -65,24 +67,6 @@ export function measure(layer: PixelLayer): PieceShape | null {
     neckDepth: neckDepth(m, inner.w, inner.h),
     elongation: Math.max(inner.w / inner.h, inner.h / inner.w),
   };
-}
-
-function maskBoundsOf(m: Uint8Array, w: number, h: number) {
-  let x0 = w;
-  let y0 = h;
-  let x1 = -1;
-  let y1 = -1;
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      if (m[y * w + x]) {
-        if (x < x0) x0 = x;
-        if (x > x1) x1 = x;
-        if (y < y0) y0 = y;
-        y1 = y;
-      }
-    }
-  }
-  return { x: x0, y: y0, w: x1 - x0 + 1, h: y1 - y0 + 1 };
 }
 
 /** IoU of mask A with the horizontal mirror of mask B, both anchored at their top-left, B resampled to A's size. */
