@@ -25,6 +25,19 @@ export interface SessionOptions {
   readonly onInternalError?: (err: unknown) => void;
 }
 
+/** A stage of a long call (garment steps, large saves and opens), for a surface to show while it runs. */
+export interface Progress {
+  /** Chinese, short: what the call is doing now. */
+  readonly stage: string;
+  /** 0..1 when the call can tell how far along it is. */
+  readonly fraction?: number;
+}
+
+export interface CallOptions {
+  /** Called with each stage the call reports while it runs; never after the call's result. */
+  readonly onProgress?: (progress: Progress) => void;
+}
+
 precompile(allTools);
 
 export class Session {
@@ -45,8 +58,8 @@ export class Session {
   }
 
   /** Runs one tool call after every call already queued. Never rejects: failures are results. */
-  call(toolCall: unknown): Promise<ToolResult> {
-    const run = this.queue.then(() => this.execute(toolCall));
+  call(toolCall: unknown, opts: CallOptions = {}): Promise<ToolResult> {
+    const run = this.queue.then(() => this.execute(toolCall, opts));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -61,8 +74,22 @@ export class Session {
     return run;
   }
 
-  private async execute(toolCall: unknown): Promise<ToolResult> {
-    const result = await this.dispatch(toolCall);
+  private async execute(toolCall: unknown, opts: CallOptions): Promise<ToolResult> {
+    let open = true;
+    const report = opts.onProgress;
+    const progress = report
+      ? (stage: string, fraction?: number) => {
+          if (!open) return;
+          try {
+            report(fraction === undefined ? { stage } : { stage, fraction: Math.min(1, Math.max(0, fraction)) });
+          } catch (err) {
+            this.onInternalError(err);
+          }
+        }
+      : () => {};
+    const result = await this.dispatch(toolCall, progress).finally(() => {
+      open = false;
+    });
     if (this.transcript) {
       const { images, ...logged } = result as ToolResult & { images?: unknown };
       const line = JSON.stringify({ call: toolCall, result: images ? { ...logged, images: '…' } : logged });
@@ -71,7 +98,10 @@ export class Session {
     return result;
   }
 
-  private async dispatch(toolCall: unknown): Promise<ToolResult> {
+  private async dispatch(
+    toolCall: unknown,
+    progress: (stage: string, fraction?: number) => void,
+  ): Promise<ToolResult> {
     const call = parseToolCall(toolCall);
     if (!call) {
       return failure(
@@ -121,6 +151,7 @@ export class Session {
         },
       },
       warn: (m) => warnings.push(m),
+      progress,
     };
     let payload: Payload;
     try {

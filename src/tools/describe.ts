@@ -63,7 +63,7 @@ export function documentSummary(doc: OpenDocument) {
     width: s.width,
     height: s.height,
     resolution: s.dpi,
-    mode: s.mode === 'cmyk' ? 'CMYK' : 'RGB',
+    mode: s.mode === 'cmyk' ? ('CMYK' as const) : ('RGB' as const),
     layer_count: s.layers.size,
     active_layer: active?.name ?? null,
     path: doc.path,

@@ -78,9 +78,11 @@ export interface Written {
 /** Writes the document as PSD to `rel` and records it as the document's file (Photoshop's Save / Save As). */
 export async function savePsd(ctx: ToolContext, doc: OpenDocument, rel: string): Promise<Written> {
   const target = workspacePath(ctx, rel);
-  const { buffer, warnings } = await encodePsdOffThread(doc.state, canvasImage(ctx, doc), {
-    name: doc.name,
-  });
+  ctx.progress('合成画面', 0.1);
+  const canvas = canvasImage(ctx, doc);
+  ctx.progress('编码 PSD', 0.3);
+  const { buffer, warnings } = await encodePsdOffThread(doc.state, canvas, { name: doc.name });
+  ctx.progress('写入文件', 0.9);
   await ctx.workspace.writeAtomic(target, buffer);
   for (const w of warnings) ctx.warn(w);
   ctx.tx.markSaved(doc.id, target);
@@ -236,6 +238,7 @@ export const filesHandlers = {
       });
     }
     let state: DocState;
+    ctx.progress('解码文件', 0.2);
     if (kind === 'psd') {
       const decoded = await decodePsdOffThread(buf);
       for (const w of decoded.warnings) ctx.warn(w);

@@ -161,6 +161,7 @@ export const garmentHandlers = {
       });
     }
     const vision = selectVision();
+    ctx.progress('识别裁片', 0.1);
     const pieces = await vision.identify({
       shapes,
       marks: () => overviewImage(doc.state, shapes, (p, i) => `#${i + 1}\n${p.name}`, '裁片编号与图层名'),
@@ -168,6 +169,7 @@ export const garmentHandlers = {
     let ext: Extraction | null = null;
     let reused = false;
     if (ctx.session.garmentPhoto) {
+      ctx.progress('分析服装照片', 0.5);
       ({ ext, reused } = await extractionFor(ctx, await readPhoto(ctx)));
     }
     const proposals = ext ? proposalsFor(pieces, ext) : null;
@@ -183,6 +185,7 @@ export const garmentHandlers = {
         applied: prior.applied?.docId === doc.id ? prior.applied : null,
       },
     });
+    ctx.progress('绘制裁片总览', 0.9);
     const image = await overviewImage(
       doc.state,
       pieces,
@@ -217,12 +220,14 @@ export const garmentHandlers = {
       fail('invalid_state', '还没有服装照片，无法生成预览', { hint: NEED_PHOTO_HINT });
     const analysis = currentAnalysis(ctx, doc);
     const photo = await readPhoto(ctx);
+    ctx.progress('提取印花', 0.1);
     const { ext, reused } = await extractionFor(ctx, photo);
     const placement = placementFor(ext, analysis.pieces, doc.state.dpi);
     const proposals =
       analysis.proposals && ctx.session.garment.extraction?.photoHash === ext.photoHash
         ? analysis.proposals
         : proposalsFor(analysis.pieces, ext);
+    ctx.progress('绘制预览', 0.7);
     const image = await previewImage(doc.state, ext, placement, analysis.pieces, proposals);
     ctx.session.stage({
       garment: memoryWith(ctx, {
@@ -302,6 +307,7 @@ export const garmentHandlers = {
       }
       plans.push({ piece, type: e.type, color: e.color ? hexToRgb(e.color) : null });
     }
+    ctx.progress('套用花样', 0.1);
     const { state, built } = await applyPlans(doc.state, ext, preview.placement, plans, analysis.pieces);
     const first = built[0]!;
     const next: DocState = { ...state, active: first.groupId, selected: [first.groupId] };
@@ -360,7 +366,9 @@ export const garmentHandlers = {
         hint: '重新调用 generate_garment_preview 和 extract_and_apply_all_pieces',
       });
     }
+    ctx.progress('合成画面', 0.1);
     const canvas = ctx.tx.peekComposite(doc.id);
+    ctx.progress('测量套图效果', 0.4);
     const measures = measureResult(doc.state, canvas, analysis.pieces, ext, memory.applied);
     const verdict = verdictOf(measures);
     const vision = selectVision();

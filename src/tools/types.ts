@@ -27,6 +27,8 @@ export interface ToolContext {
   readonly session: SessionData;
   /** Adds a note to the result (e.g. several layers share the name that was asked for). */
   warn(message: string): void;
+  /** Reports a stage of a long call (Chinese, short), with how far along it is (0..1) when known. */
+  progress(stage: string, fraction?: number): void;
 }
 
 export type Handler<N extends ToolName> = (args: ArgsOf<N>, ctx: ToolContext) => Payload | Promise<Payload>;

@@ -4,11 +4,13 @@ import { toAnthropic } from './anthropic.js';
 import { toGemini } from './gemini.js';
 import { toMcp } from './mcp.js';
 import { toOpenAI } from './openai.js';
+import { GROUP_LABELS, toRegistry } from './registry.js';
 import { toResponses } from './responses.js';
 
-export { toAnthropic, toGemini, toMcp, toOpenAI, toResponses };
+export { GROUP_LABELS, toAnthropic, toGemini, toMcp, toOpenAI, toRegistry, toResponses };
 
-export const formats = ['openai', 'responses', 'anthropic', 'gemini', 'mcp'] as const;
+/** `registry` is not a model API's format: it is the definitions with their limits, for the studio's forms. */
+export const formats = ['openai', 'responses', 'anthropic', 'gemini', 'mcp', 'registry'] as const;
 export type Format = (typeof formats)[number];
 
 /** Formats that have an OpenAI strict-mode form. */
@@ -30,5 +32,7 @@ export function exportTools(
       return toGemini(tools);
     case 'mcp':
       return toMcp(tools);
+    case 'registry':
+      return toRegistry(tools);
   }
 }
