@@ -81,7 +81,9 @@ export class Session {
       ? (stage: string, fraction?: number) => {
           if (!open) return;
           try {
-            report(fraction === undefined ? { stage } : { stage, fraction: Math.min(1, Math.max(0, fraction)) });
+            report(
+              fraction === undefined ? { stage } : { stage, fraction: Math.min(1, Math.max(0, fraction)) },
+            );
           } catch (err) {
             this.onInternalError(err);
           }
