@@ -21,6 +21,7 @@ import {
   parentOf,
   removeLayer,
 } from '../engine/tree.js';
+import { isPieceKind } from './builtin/pieces.js';
 import { fillRaster, flatRaster, type Mirror, motifRaster } from './render.js';
 import type { Extraction, PieceInfo, PieceType, Placement } from './types.js';
 
@@ -53,14 +54,12 @@ export async function applyPlans(
   for (const plan of plans) {
     const { piece, type } = plan;
     const layer = layerById(state, piece.layerId);
-    if (layer.kind !== 'pixel') fail('internal', `裁片“${piece.name}”不是像素图层`);
+    if (!isPieceKind(layer)) fail('internal', `裁片“${piece.name}”不是像素图层或智能对象`);
     const rect = alphaBounds(layer.raster);
     const partner = piece.mirrorOf !== null ? byId.get(piece.mirrorOf) : undefined;
     const partnerLayer = partner ? state.layers.get(partner.layerId) : undefined;
     const mirror: Mirror | null =
-      partnerLayer && partnerLayer.kind === 'pixel'
-        ? { from: alphaBounds(partnerLayer.raster), to: rect }
-        : null;
+      partnerLayer && isPieceKind(partnerLayer) ? { from: alphaBounds(partnerLayer.raster), to: rect } : null;
     const layers: { name: string; raster: Raster; blend: 'normal' | 'multiply' }[] = [];
     if (type === 'solid' || type === 'theme_pattern') {
       layers.push({ name: `${piece.name} 底色`, raster: flatRaster(rect, plan.color!), blend: 'normal' });

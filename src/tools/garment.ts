@@ -12,7 +12,7 @@ import { closest } from '../engine/names.js';
 import { hexToRgb } from '../engine/raster.js';
 import { applyPlans, type PiecePlan } from '../garment/apply.js';
 import { analysePhoto } from '../garment/builtin/photo.js';
-import { collectPieces } from '../garment/builtin/pieces.js';
+import { collectPieces, isPieceKind } from '../garment/builtin/pieces.js';
 import { measureResult, verdictOf } from '../garment/builtin/score.js';
 import { pngImage } from '../garment/image.js';
 import { overviewImage, previewImage, proposalsFor } from '../garment/preview.js';
@@ -64,7 +64,7 @@ function currentAnalysis(ctx: ToolContext, doc: OpenDocument): GarmentAnalysis {
   }
   for (const p of a.pieces) {
     const layer = doc.state.layers.get(p.layerId);
-    if (layer?.kind !== 'pixel' || layer.raster !== p.raster || layer.name !== p.name) {
+    if (!layer || !isPieceKind(layer) || layer.raster !== p.raster || layer.name !== p.name) {
       fail('invalid_state', `裁片图层“${p.name}”在识别之后被修改、改名或删除了`, {
         hint: '重新调用 identify_pieces',
       });
@@ -157,7 +157,7 @@ export const garmentHandlers = {
     const shapes = collectPieces(doc.state);
     if (shapes.length === 0) {
       fail('invalid_state', `文档“${doc.name}”中没有裁片图层`, {
-        hint: '裁片应是透明背景上的不透明形状，每个裁片一个可见的像素图层（背景和文字图层不算）；可用 open_document 打开裁片文件或 place_image 置入裁片',
+        hint: '裁片应是透明背景上的不透明形状，每个裁片一个可见的像素图层或智能对象（背景、文字图层和剪贴图层不算）；可用 open_document 打开裁片文件，或用 place_image 置入透明背景的裁片图（PNG 或 PSD）',
       });
     }
     const vision = selectVision();

@@ -100,6 +100,34 @@ export async function garmentDocument(session: Session, names: keyof typeof NAME
   return state;
 }
 
+/** One piece as a PNG the size of the document, transparent around the piece (as a marker's export per piece). */
+export async function piecePng(key: PieceKey): Promise<Buffer> {
+  const r = pieceRaster(key);
+  const data = Buffer.alloc(DOC.width * DOC.height * 4);
+  for (let y = 0; y < r.h; y++)
+    data.set(r.data.subarray(y * r.w * 4, (y + 1) * r.w * 4), ((r.y + y) * DOC.width + r.x) * 4);
+  return sharp(data, { raw: { width: DOC.width, height: DOC.height, channels: 4 } })
+    .png()
+    .toBuffer();
+}
+
+/** The pieces document built as a user does with place_image: every piece a smart object. */
+export async function placedGarmentDocument(
+  session: Session,
+  names: keyof typeof NAMES = 'zh',
+): Promise<void> {
+  await ok(session, 'create_document', {
+    width: DOC.width,
+    height: DOC.height,
+    resolution: DOC.dpi,
+    name: '裁片',
+  });
+  for (const key of ['back', 'right', 'front', 'collar', 'left'] as const) {
+    await session.workspace.writeAtomic(`piece-${key}.png`, await piecePng(key));
+    await ok(session, 'place_image', { path: `piece-${key}.png`, name: NAMES[names][key] });
+  }
+}
+
 // ---------------------------------------------------------------- the photos
 
 export const PHOTO = { width: 640, height: 640 } as const;

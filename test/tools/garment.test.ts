@@ -18,11 +18,13 @@ import {
   NAMES,
   NAVY,
   PIECES,
+  placedGarmentDocument,
   RED,
   THEME_GROUND,
   TILE,
   usePhoto,
 } from '../support/garment-fixtures.js';
+import { flattenPsdTools, psdToolsAvailable, readWithPsdTools } from '../support/psd-tools.js';
 import { call, hashEditor, newSession, ok, tempDir } from '../support/session.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -147,6 +149,77 @@ describe('identify_pieces', () => {
     await ok(session, 'create_text_layer', { text: '前片', x: 10, y: 10, font_size: 20 });
     const err = await refuses(session, 'identify_pieces', {}, 'invalid_state');
     expect(err.hint).toMatch(/像素图层/);
+  });
+});
+
+describe('pieces placed with place_image (smart objects)', () => {
+  it('are identified like pixel pieces and stay smart objects as the clipping base of their print', async () => {
+    const session = newSession();
+    await placedGarmentDocument(session, 'none');
+    const s0 = state(session);
+    const n = NAMES.none;
+    expect(named(s0, n.front).kind).toBe('smart');
+    await usePhoto(session, 'fill');
+    const r = await ok(session, 'identify_pieces');
+    const parts = Object.fromEntries(
+      (r.pieces as { name: string; part: string }[]).map((p) => [p.name, p.part]),
+    );
+    expect(parts).toEqual({
+      [n.front]: 'front',
+      [n.back]: 'back',
+      [n.left]: 'left_sleeve',
+      [n.right]: 'right_sleeve',
+      [n.collar]: 'collar',
+    });
+    expect(r.pairs).toEqual([[n.left, n.right]]);
+    await ok(session, 'generate_garment_preview');
+    await ok(session, 'extract_and_apply_all_pieces', {
+      pieces: Object.values(n).map((name) => ({ name, type: 'fill_pattern' })),
+    });
+    const s = state(session);
+    for (const name of Object.values(n)) {
+      const base = named(s, name);
+      expect(base.kind, 'the piece is kept as a smart object').toBe('smart');
+      const kids = childrenOf(s, parentOf(s, base.id)!);
+      expect(kids[0]).toBe(base.id);
+      expect(s.layers.get(kids[1]!)!.clipped).toBe(true);
+    }
+    // The print shows inside the pieces and nowhere else.
+    const tx = session.editor.begin();
+    const canvas = tx.peekComposite(tx.activeDocument().id);
+    let inside = 0;
+    let printed = 0;
+    let outsideChanged = 0;
+    for (const p of Object.values(PIECES)) {
+      for (let v = 0; v < p.h; v += 3) {
+        for (let u = 0; u < p.w; u += 3) {
+          const o = ((p.y + v) * DOC.width + p.x + u) * 4;
+          const grey = canvas.data[o] === 220 && canvas.data[o + 1] === 220 && canvas.data[o + 2] === 220;
+          if (p.inside(u, v)) {
+            inside++;
+            if (!grey) printed++;
+          } else if (canvas.data[o] !== 255 || canvas.data[o + 1] !== 255 || canvas.data[o + 2] !== 255) {
+            outsideChanged++;
+          }
+        }
+      }
+    }
+    expect(printed / inside).toBe(1);
+    expect(outsideChanged).toBe(0);
+    const v = await ok(session, 'verify_pattern_result');
+    expect(v.score).toBeGreaterThanOrEqual(8);
+    // Photoshop's view of the saved file: a smart object with its print clipped to it.
+    if (psdToolsAvailable()) {
+      await ok(session, 'save_document_as', { path: 'placed.psd' });
+      const { dump } = await readWithPsdTools(await session.workspace.read('placed.psd'));
+      const flat = flattenPsdTools(dump.layers);
+      const front = flat.find((l) => l.name === n.front)!;
+      expect(front.kind).toBe('smartobject');
+      expect(front.path).toBe(`${n.front} 花样/${n.front}`);
+      const fill = flat.find((l) => l.name === `${n.front} 满印`)!;
+      expect(fill.clipping).toBe(true);
+      expect(fill.path).toBe(`${n.front} 花样/${n.front} 满印`);
+    }
   });
 });
 

@@ -6,17 +6,21 @@
  * sleeves, bands, small pieces) from shape features (area, elongation, fill, symmetry, neckline depth).
  * Measured on real FreeSewing pieces by test/garment/freesewing.test.ts.
  */
-import type { DocState, PixelLayer } from '../../engine/model.js';
+import type { DocState, PixelLayer, SmartLayer } from '../../engine/model.js';
 import { alphaBounds, isEmptyRect } from '../../engine/raster.js';
 import { isShown, topDown } from '../../engine/tree.js';
 import { maskBounds } from '../image.js';
 import type { DecidedBy, Part, PieceInfo, PieceShape } from '../types.js';
 
-/** Pixel layers that are pieces: visible, not the background, not clipped (fills are), with real transparency. */
+/**
+ * Layers that are pieces: pixel layers and smart objects (a piece placed with place_image is one; its rendered
+ * raster is its shape), visible, not the background, not clipped (fills are), with real transparency.
+ */
 export function collectPieces(state: DocState): PieceShape[] {
   const out: PieceShape[] = [];
   for (const { layer } of topDown(state)) {
-    if (layer.kind !== 'pixel' || layer.background || layer.clipped) continue;
+    if (!isPieceKind(layer)) continue;
+    if ((layer.kind === 'pixel' && layer.background) || layer.clipped) continue;
     if (!isShown(state, layer.id)) continue;
     const shape = measure(layer);
     if (!shape) continue;
@@ -27,7 +31,13 @@ export function collectPieces(state: DocState): PieceShape[] {
   return out.reverse(); // bottom → top, stable
 }
 
-export function measure(layer: PixelLayer): PieceShape | null {
+export type PieceLayer = PixelLayer | SmartLayer;
+
+export function isPieceKind(layer: { kind: string }): layer is PieceLayer {
+  return layer.kind === 'pixel' || layer.kind === 'smart';
+}
+
+export function measure(layer: PieceLayer): PieceShape | null {
   const r = layer.raster;
   const b = alphaBounds(r);
   if (isEmptyRect(b)) return null;
