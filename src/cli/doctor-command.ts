@@ -11,7 +11,7 @@ import type { ToolResult } from '../calls/result.js';
 import { Session } from '../calls/session.js';
 import { parallelReady } from '../engine/composite/parallel.js';
 import sharp from '../engine/sharp.js';
-import { DEFAULT_WORKSPACE } from './run-command.js';
+import { DEFAULT_WORKSPACE } from '../service/defaults.js';
 import type { Command } from './usage.js';
 
 interface Check {

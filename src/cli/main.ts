@@ -1,9 +1,10 @@
 /** The `atelier` command line. Usage errors go to stderr with exit code 2; stdout carries only results. */
-import { mcpCommand } from '../mcp/mcp-command.js';
-import { serveCommand } from '../server/serve-command.js';
+
 import { doctorCommand } from './doctor-command.js';
+import { mcpCommand } from './mcp-command.js';
 import { labelsCommand, toolsCommand } from './registry-commands.js';
 import { runCommand } from './run-command.js';
+import { serveCommand } from './serve-command.js';
 import { type Command, parseCommand, UsageError } from './usage.js';
 
 const commands: readonly Command[] = [

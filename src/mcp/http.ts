@@ -5,7 +5,7 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Variant } from '../registry/index.js';
-import { newSessionId, type SessionStore } from '../server/sessions.js';
+import { newSessionId, type SessionStore } from '../service/sessions.js';
 import { createMcpServer } from './server.js';
 
 function jsonRpcError(status: number, code: number, message: string): Response {
@@ -59,10 +59,10 @@ export class McpHttpEndpoint {
         const entry = this.store.create('mcp', id);
         server.onerror = (err) => this.opts.log(`atelier: mcp session ${id.slice(0, 8)}…: ${err.message}`);
         this.transports.set(id, transport);
-        entry.onClose = () => {
+        entry.closers.push(() => {
           this.transports.delete(id);
           void server.close().catch(() => undefined);
-        };
+        });
       },
       // The client ended the session (HTTP DELETE).
       onsessionclosed: () => {

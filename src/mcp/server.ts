@@ -14,7 +14,7 @@ import {
 import type { ToolResult } from '../calls/result.js';
 import { toMcp } from '../registry/formats/mcp.js';
 import { toolsOf, type Variant } from '../registry/index.js';
-import { VERSION } from '../server/version.js';
+import { VERSION } from '../service/version.js';
 import type { ImageOut } from '../tools/types.js';
 
 /** Runs one tool call (`{name, arguments}`) in the connection's session. */

@@ -4,6 +4,7 @@
  */
 import { isIP } from 'node:net';
 import { type Variant, variants } from '../registry/index.js';
+import { DEFAULT_WORKSPACE } from '../service/defaults.js';
 
 export interface ServerConfig {
   /** Address to bind; loopback unless a token is set. */
@@ -22,6 +23,8 @@ export interface ServerConfig {
   readonly uploadLimitBytes: number;
   /** Largest tool-call (and MCP message) body, in bytes. */
   readonly bodyLimitBytes: number;
+  /** Tool calls one request may carry at most. */
+  readonly maxCallsPerRequest: number;
   /** The tools `/mcp` lists. */
   readonly mcpVariant: Variant;
   /** Where the server's own messages go (stderr by default). */
@@ -31,11 +34,12 @@ export interface ServerConfig {
 export const DEFAULTS = {
   host: '127.0.0.1',
   port: 8080,
-  workspace: './atelier-workspace',
+  workspace: DEFAULT_WORKSPACE,
   idleTimeoutSeconds: 1800,
   maxSessions: 100,
   uploadLimitMb: 200,
   bodyLimitMb: 1,
+  maxCallsPerRequest: 100,
   mcpVariant: 'extended',
 } as const satisfies Record<string, unknown>;
 
@@ -51,6 +55,7 @@ export function serverConfig(overrides: Partial<ServerConfig> = {}): ServerConfi
     maxSessions: DEFAULTS.maxSessions,
     uploadLimitBytes: DEFAULTS.uploadLimitMb * MB,
     bodyLimitBytes: DEFAULTS.bodyLimitMb * MB,
+    maxCallsPerRequest: DEFAULTS.maxCallsPerRequest,
     mcpVariant: DEFAULTS.mcpVariant,
     log: (line) => process.stderr.write(`${line}\n`),
     ...overrides,
@@ -86,6 +91,7 @@ export function checkConfig(config: ServerConfig): void {
     ['max sessions', config.maxSessions],
     ['upload limit', config.uploadLimitBytes],
     ['body limit', config.bodyLimitBytes],
+    ['max calls per request', config.maxCallsPerRequest],
   ];
   for (const [what, value] of positive) {
     if (!(Number.isFinite(value) && value > 0)) throw new ConfigError(`${what} must be a positive number`);
@@ -157,6 +163,13 @@ export function configFrom(values: Values, env: NodeJS.ProcessEnv = process.env)
         'body limit (MB)',
         DEFAULTS.bodyLimitMb,
       ) * MB,
+    ),
+    maxCallsPerRequest: Math.floor(
+      numberOf(
+        pick(values, 'max-calls', env, 'ATELIER_MAX_CALLS_PER_REQUEST'),
+        'max calls per request',
+        DEFAULTS.maxCallsPerRequest,
+      ),
     ),
     mcpVariant: variant as Variant,
   });

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { McpHttpEndpoint } from '../mcp/http.js';
+import { SessionStore } from '../service/sessions.js';
 import { createApp } from './app.js';
 import { checkConfig, type ServerConfig, serverConfig } from './config.js';
-import { SessionStore } from './sessions.js';
 
 export interface RunningServer {
   /** `http://host:port`, with the port actually bound. */

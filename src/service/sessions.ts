@@ -69,8 +69,8 @@ export interface SessionEntry {
   lastUsed: number;
   /** Requests running now; a busy session never times out. */
   busy: number;
-  /** Run once when the session is closed (e.g. to close its MCP transport). */
-  onClose: (() => void) | undefined;
+  /** Run once each when the session is closed (e.g. to close its MCP transport, to cancel its chat). */
+  readonly closers: (() => void)[];
 }
 
 export interface SessionStoreOptions {
@@ -130,7 +130,7 @@ export class SessionStore {
       createdAt: now,
       lastUsed: now,
       busy: 0,
-      onClose: undefined,
+      closers: [],
     };
     this.entries.set(id, entry);
     return entry;
@@ -159,6 +159,26 @@ export class SessionStore {
       entry.busy--;
       entry.lastUsed = this.now();
     }
+  }
+
+  /**
+   * Marks the session busy until the returned release is called (for work that outlives a request handler,
+   * such as a streamed answer); undefined when there is no such session.
+   */
+  hold(id: string): { entry: SessionEntry; release: () => void } | undefined {
+    const entry = this.get(id);
+    if (!entry) return undefined;
+    entry.busy++;
+    let held = true;
+    return {
+      entry,
+      release: () => {
+        if (!held) return;
+        held = false;
+        entry.busy--;
+        entry.lastUsed = this.now();
+      },
+    };
   }
 
   /** Closes the session now; false when there was none. */
@@ -191,10 +211,12 @@ export class SessionStore {
     if (this.entries.get(entry.id) !== entry) return;
     this.entries.delete(entry.id);
     if (why === 'idle') this.opts.log(`atelier: session ${entry.id.slice(0, 8)}… closed after idling`);
-    try {
-      entry.onClose?.();
-    } catch (err) {
-      this.opts.log(`atelier: closing session ${entry.id.slice(0, 8)}…: ${String(err)}`);
+    for (const closer of entry.closers) {
+      try {
+        closer();
+      } catch (err) {
+        this.opts.log(`atelier: closing session ${entry.id.slice(0, 8)}…: ${String(err)}`);
+      }
     }
   }
 }

@@ -2,9 +2,10 @@
  * `atelier mcp`: one MCP connection over stdio, one Session. stdout is the JSON-RPC channel, so nothing else
  * may ever be written there: every log goes to stderr (console.log included, whoever calls it).
  */
-import { DEFAULT_WORKSPACE } from '../cli/run-command.js';
-import { type Command, oneOf } from '../cli/usage.js';
+
 import { variants } from '../registry/index.js';
+import { DEFAULT_WORKSPACE } from '../service/defaults.js';
+import { type Command, oneOf } from './usage.js';
 
 /** Sends every console method that would write to stdout to stderr instead. */
 function keepStdoutForProtocol(): void {
@@ -33,7 +34,7 @@ export const mcpCommand: Command = {
     const [{ StdioServerTransport }, { Session }, { createMcpServer }] = await Promise.all([
       import('@modelcontextprotocol/sdk/server/stdio.js'),
       import('../calls/session.js'),
-      import('./server.js'),
+      import('../mcp/server.js'),
     ]);
     const variant = oneOf('variant', values.variant, variants, 'extended');
     const session = new Session({

@@ -1,6 +1,7 @@
 /** `atelier serve`: the HTTP API and MCP over streamable HTTP, on the embedded engine. */
-import { type Command, UsageError } from '../cli/usage.js';
-import { ConfigError, configFrom, DEFAULTS } from './config.js';
+
+import { ConfigError, configFrom, DEFAULTS } from '../server/config.js';
+import { type Command, UsageError } from './usage.js';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -34,7 +35,7 @@ export const serveCommand: Command = {
     variant: { type: 'string' },
   },
   async run(values) {
-    const { startServer } = await import('./server.js');
+    const { startServer } = await import('../server/server.js');
     let server: Awaited<ReturnType<typeof startServer>>;
     try {
       server = await startServer(configFrom(values));

@@ -1,0 +1,178 @@
+/** A session's files: uploads in, saved files and result images out, and renders of its open documents. */
+import { createReadStream } from 'node:fs';
+import { lstat, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { Hono } from 'hono';
+import { EditorError } from '../../engine/errors.js';
+import { header, readBody } from '../body.js';
+import { HttpError } from '../errors.js';
+import type { AppParts } from '../parts.js';
+import { renderDocument } from '../render.js';
+import { inSession, sessionOr404 } from '../request.js';
+import { requireImageType, roleOf, uploadPath } from '../uploads.js';
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.psd': 'image/vnd.adobe.photoshop',
+  '.psb': 'image/vnd.adobe.photoshop',
+  '.json': 'application/json',
+  '.jsonl': 'application/jsonl',
+};
+
+async function listFiles(dir: string): Promise<{ path: string; bytes: number }[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir, { recursive: true });
+  } catch {
+    return [];
+  }
+  const files: { path: string; bytes: number }[] = [];
+  for (const name of names.sort()) {
+    // Temp files of atomic writes in progress.
+    if (/(^|[/\\])\.[^/\\]*\.tmp$/.test(name)) continue;
+    try {
+      const s = await lstat(path.join(dir, name));
+      if (s.isFile()) files.push({ path: name.split(path.sep).join('/'), bytes: s.size });
+    } catch {
+      // Removed meanwhile.
+    }
+  }
+  return files;
+}
+
+export function fileRoutes({ config, store }: AppParts): Hono {
+  const app = new Hono();
+
+  app.get('/v1/sessions/:id/images/:file', (c) => {
+    const entry = sessionOr404(store, c);
+    const file = c.req.param('file');
+    const image = /^\d+\.(png|jpg)$/.test(file) ? entry.images.get(file) : undefined;
+    if (!image)
+      throw new HttpError(
+        404,
+        'not_found',
+        `no image "${file}" in this session (only recent images are kept)`,
+      );
+    return c.body(new Uint8Array(image.data), 200, {
+      'content-type': image.mime,
+      'cache-control': 'private, max-age=3600',
+    });
+  });
+
+  app.post('/v1/sessions/:id/files', (c) =>
+    inSession(store, c, async (entry) => {
+      const contentType = (header(c, 'content-type') ?? '').toLowerCase();
+      const raw = await readBody(c, config.uploadLimitBytes);
+      let data: Uint8Array;
+      let name = c.req.query('name');
+      let role = roleOf(c.req.query('role'));
+      if (contentType.startsWith('multipart/form-data')) {
+        let form: FormData;
+        try {
+          form = await new Request('http://localhost/', {
+            method: 'POST',
+            headers: { 'content-type': contentType },
+            body: raw,
+          }).formData();
+        } catch (err) {
+          throw new HttpError(400, 'bad_request', `malformed multipart body: ${(err as Error).message}`);
+        }
+        const file = form.get('file');
+        if (!(file instanceof Blob)) {
+          throw new HttpError(400, 'bad_request', 'the multipart form needs a "file" field holding the file');
+        }
+        data = new Uint8Array(await file.arrayBuffer());
+        const formName = form.get('name');
+        if (typeof formName === 'string' && formName !== '') name = formName;
+        else if (name === undefined && file instanceof File && file.name)
+          name = path.posix.basename(file.name);
+        const formRole = form.get('role');
+        if (typeof formRole === 'string' && formRole !== '') role = roleOf(formRole);
+      } else {
+        data = raw;
+      }
+      const type = requireImageType(data);
+      if (role === 'garment' && type === 'psd') {
+        throw new HttpError(415, 'unsupported_media_type', 'the garment photo must be a PNG or JPEG image', {
+          accepted: ['image/png', 'image/jpeg'],
+        });
+      }
+      const workspace = entry.session.workspace;
+      const target = await uploadPath(workspace, name, type);
+      try {
+        await workspace.writeAtomic(target, data);
+      } catch (err) {
+        if (err instanceof EditorError && err.code === 'invalid_arguments') {
+          throw new HttpError(400, 'bad_request', `cannot write "${target}": ${err.message}`);
+        }
+        throw err;
+      }
+      if (role === 'garment') entry.session.garmentPhoto = target;
+      return c.json({ path: target, type, bytes: data.byteLength, role }, 201);
+    }),
+  );
+
+  app.get('/v1/sessions/:id/files', (c) =>
+    inSession(store, c, async (entry) => c.json({ files: await listFiles(entry.dir) })),
+  );
+
+  app.get('/v1/sessions/:id/files/*', (c) =>
+    inSession(store, c, async (entry) => {
+      const prefix = `/v1/sessions/${entry.id}/files/`;
+      const rawPath = new URL(c.req.url).pathname;
+      if (!rawPath.startsWith(prefix)) throw new HttpError(404, 'not_found', 'no such file');
+      let rel: string;
+      try {
+        rel = rawPath.slice(prefix.length).split('/').map(decodeURIComponent).join('/');
+      } catch {
+        throw new HttpError(400, 'bad_request', 'the file path is not valid percent-encoding');
+      }
+      let abs: string;
+      try {
+        abs = entry.session.workspace.resolve(rel);
+      } catch {
+        throw new HttpError(404, 'not_found', `no file "${rel}" in this session`);
+      }
+      const info = await stat(abs).catch(() => null);
+      if (!info?.isFile()) throw new HttpError(404, 'not_found', `no file "${rel}" in this session`);
+      const stream = Readable.toWeb(createReadStream(abs)) as ReadableStream<Uint8Array>;
+      return c.body(stream, 200, {
+        'content-type': CONTENT_TYPES[path.extname(abs).toLowerCase()] ?? 'application/octet-stream',
+        'content-length': String(info.size),
+        'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(path.basename(abs))}`,
+      });
+    }),
+  );
+
+  app.get('/v1/sessions/:id/documents/:name/render.png', (c) =>
+    inSession(store, c, async (entry) => {
+      const rawMax = c.req.query('max');
+      const max = rawMax === undefined ? 1024 : Number(rawMax);
+      if (!Number.isInteger(max) || max < 1 || max > 30000) {
+        throw new HttpError(400, 'bad_request', `max must be an integer from 1 to 30000, not "${rawMax}"`);
+      }
+      const name = c.req.param('name');
+      let rendered: Awaited<ReturnType<typeof renderDocument>>;
+      try {
+        rendered = await renderDocument(entry.session, name, max);
+      } catch (err) {
+        if (err instanceof EditorError && err.code === 'not_found') {
+          throw new HttpError(404, 'not_found', `no open document "${name}" in this session`, {
+            open_documents: (err.details as { open?: unknown } | undefined)?.open ?? [],
+          });
+        }
+        throw err;
+      }
+      return c.body(new Uint8Array(rendered.png), 200, {
+        'content-type': 'image/png',
+        'cache-control': 'no-store',
+        'x-document-size': `${rendered.documentWidth}x${rendered.documentHeight}`,
+      });
+    }),
+  );
+
+  return app;
+}

@@ -1,0 +1,113 @@
+/**
+ * Tool calls as an assistant message carries them: `{"tool_calls": [...]}` in, tool messages out. With
+ * `?stream=1` the answer is an event stream (tool_call, progress, tool_result, done) so a surface can show
+ * the stages of long calls as they happen.
+ */
+import { Hono } from 'hono';
+import { parseArguments, parseToolCall } from '../../calls/parse.js';
+import type { ToolResult } from '../../calls/result.js';
+import { findTool } from '../../registry/index.js';
+import type { SessionEntry } from '../../service/sessions.js';
+import type { ImageOut } from '../../tools/types.js';
+import { HttpError } from '../errors.js';
+import { linkImages, withImageUrls } from '../images.js';
+import type { AppParts } from '../parts.js';
+import { booleanOf, inSession, jsonBody } from '../request.js';
+import { eventStream, type Send } from '../sse.js';
+
+function toolCallIdOf(call: unknown): string | null {
+  return typeof call === 'object' && call !== null && typeof (call as { id?: unknown }).id === 'string'
+    ? (call as { id: string }).id
+    : null;
+}
+
+/** A result as an event carries it: images as links beside it, not inside. */
+export function resultEvent(id: string, name: string, result: ToolResult, entry: SessionEntry) {
+  if (!result.ok || !result.images?.length) return { type: 'tool_result', id, name, ok: result.ok, result };
+  const { images, ...rest } = result;
+  return {
+    type: 'tool_result',
+    id,
+    name,
+    ok: true,
+    result: rest,
+    images: linkImages(images as readonly ImageOut[], entry),
+  };
+}
+
+async function streamCalls(calls: readonly unknown[], entry: SessionEntry, send: Send): Promise<void> {
+  for (const [i, call] of calls.entries()) {
+    const parsed = parseToolCall(call);
+    const id = parsed?.id ?? `call_${i + 1}`;
+    const name = parsed?.name ?? '';
+    const args = parseArguments(parsed?.arguments);
+    send({
+      type: 'tool_call',
+      id,
+      name,
+      label: findTool(name)?.label ?? name,
+      arguments: args.ok ? args.value : parsed?.arguments,
+    });
+    const result = await entry.session.call(call, {
+      onProgress: (p) => send({ type: 'progress', id, ...p }),
+    });
+    send(resultEvent(id, name, result, entry));
+  }
+  send({ type: 'done', steps: 0, calls: calls.length });
+}
+
+export function toolCallRoutes({ config, store }: AppParts): Hono {
+  const app = new Hono();
+
+  app.post('/v1/sessions/:id/tool-calls', async (c) => {
+    const stream = booleanOf('stream', c.req.query('stream'));
+    const read = async () => {
+      const body = await jsonBody(c, config.bodyLimitBytes, 'the tool calls');
+      const calls = (body as { tool_calls?: unknown } | null)?.tool_calls;
+      if (typeof body !== 'object' || body === null || !Array.isArray(calls)) {
+        throw new HttpError(
+          400,
+          'bad_request',
+          'the body must be {"tool_calls": [...]}, the tool calls exactly as an assistant message carries them',
+        );
+      }
+      if (calls.length > config.maxCallsPerRequest) {
+        throw new HttpError(
+          400,
+          'bad_request',
+          `at most ${config.maxCallsPerRequest} tool calls per request, not ${calls.length}; send them in several requests`,
+          { limit: config.maxCallsPerRequest },
+        );
+      }
+      return calls as unknown[];
+    };
+    if (stream) {
+      const id = c.req.param('id');
+      const held = store.hold(id);
+      if (!held)
+        throw new HttpError(404, 'not_found', `no session "${id}" (it may have timed out or been deleted)`);
+      let calls: unknown[];
+      try {
+        calls = await read();
+      } catch (err) {
+        held.release();
+        throw err;
+      }
+      return eventStream(c, (send) => streamCalls(calls, held.entry, send), { release: held.release });
+    }
+    return inSession(store, c, async (entry) => {
+      const calls = await read();
+      // Queued in listed order at once: they run one after another, before any later request's calls.
+      const results = await Promise.all(calls.map((call) => entry.session.call(call)));
+      const origin = new URL(c.req.url).origin;
+      const messages = results.map((result, i) => ({
+        role: 'tool' as const,
+        tool_call_id: toolCallIdOf(calls[i]),
+        content: JSON.stringify(withImageUrls(result, entry, origin)),
+      }));
+      return c.json({ messages });
+    });
+  });
+
+  return app;
+}

@@ -1,0 +1,86 @@
+/**
+ * Who may talk to the server. Without a token it is loopback-only: other Host names and foreign Origins are
+ * refused (DNS rebinding, cross-site requests from a browser on the same machine). With a token every API
+ * request but the health check carries `Authorization: Bearer <token>`; the studio's static files hold no data
+ * and are served to anyone who passes the host rules, so a browser can load the page that then sends the token.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Hono } from 'hono';
+import { header } from './body.js';
+import { isLoopback, type ServerConfig } from './config.js';
+import { HttpError } from './errors.js';
+
+/** Bearer-token check in constant time (both sides hashed to the same length first). */
+function bearerCheck(token: string): (header: string | undefined) => boolean {
+  const expected = createHash('sha256').update(token).digest();
+  return (header) => {
+    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
+    const given = createHash('sha256')
+      .update(match?.[1] ?? '')
+      .digest();
+    return timingSafeEqual(expected, given) && match !== null;
+  };
+}
+
+/** Whether a Host (or Origin host) header names a loopback address; cached, as clients repeat the same few. */
+const loopbackHosts = new Map<string, boolean>();
+
+function isLoopbackHost(hostHeader: string): boolean {
+  let known = loopbackHosts.get(hostHeader);
+  if (known === undefined) {
+    let hostname: string | null;
+    try {
+      hostname = new URL(`http://${hostHeader}`).hostname;
+    } catch {
+      hostname = null;
+    }
+    known = hostname !== null && isLoopback(hostname);
+    if (loopbackHosts.size > 256) loopbackHosts.clear();
+    loopbackHosts.set(hostHeader, known);
+  }
+  return known;
+}
+
+function isLoopbackOrigin(origin: string): boolean {
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  return isLoopbackHost(host);
+}
+
+/** API paths need the token; the health check and the studio's static files do not. */
+function needsToken(path: string): boolean {
+  return (path.startsWith('/v1/') && path !== '/v1/health') || path === '/mcp' || path.startsWith('/mcp/');
+}
+
+export function guardAccess(app: Hono, config: ServerConfig): void {
+  if (!config.token) {
+    app.use('*', async (c, next) => {
+      if (!isLoopbackHost(header(c, 'host') ?? '')) {
+        throw new HttpError(
+          403,
+          'forbidden',
+          'this server accepts only loopback host names (set ATELIER_TOKEN to serve others)',
+        );
+      }
+      const origin = header(c, 'origin');
+      if (origin !== undefined && origin !== 'null' && !isLoopbackOrigin(origin)) {
+        throw new HttpError(403, 'forbidden', `requests from origin ${origin} are not allowed`);
+      }
+      await next();
+    });
+    return;
+  }
+  const checkToken = bearerCheck(config.token);
+  app.use('*', async (c, next) => {
+    if (!needsToken(c.req.path)) return next();
+    if (!checkToken(header(c, 'authorization'))) {
+      c.header('WWW-Authenticate', 'Bearer realm="atelier"');
+      throw new HttpError(401, 'unauthorized', 'a valid "Authorization: Bearer <token>" header is required');
+    }
+    await next();
+  });
+}
