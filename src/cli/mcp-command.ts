@@ -31,10 +31,11 @@ export const mcpCommand: Command = {
   options: { variant: { type: 'string' }, workspace: { type: 'string' }, transcript: { type: 'string' } },
   async run(values) {
     keepStdoutForProtocol();
-    const [{ StdioServerTransport }, { Session }, { createMcpServer }] = await Promise.all([
+    const [{ StdioServerTransport }, { Session }, { createMcpServer }, { CheckedLines }] = await Promise.all([
       import('@modelcontextprotocol/sdk/server/stdio.js'),
       import('../calls/session.js'),
       import('../mcp/server.js'),
+      import('../mcp/stdio.js'),
     ]);
     const variant = oneOf('variant', values.variant, variants, 'extended');
     const session = new Session({
@@ -47,8 +48,9 @@ export const mcpCommand: Command = {
       server.onclose = () => resolve();
     });
     server.onerror = (err) => console.error(`atelier: mcp: ${err.message}`);
-    await server.connect(new StdioServerTransport());
-    process.stdin.once('end', () => void server.close());
+    const input = process.stdin.pipe(new CheckedLines((answer) => process.stdout.write(answer)));
+    await server.connect(new StdioServerTransport(input as unknown as typeof process.stdin));
+    input.once('end', () => void server.close());
     process.stderr.write(
       `atelier: MCP server on stdio (variant ${variant}, workspace ${session.workspace.root})\n`,
     );

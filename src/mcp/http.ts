@@ -6,7 +6,21 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Variant } from '../registry/index.js';
 import { newSessionId, type SessionStore } from '../service/sessions.js';
+import { malformedRequest } from './malformed.js';
 import { createMcpServer } from './server.js';
+
+/** The body as text, failing beyond `max` bytes however it is sent (declared length or chunked). */
+async function readLimited(req: Request, max: number): Promise<string> {
+  if (!req.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of req.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > max) throw new Error('too large');
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 function jsonRpcError(status: number, code: number, message: string): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
@@ -34,7 +48,9 @@ export class McpHttpEndpoint {
     return this.transports.size;
   }
 
-  async handle(req: Request): Promise<Response> {
+  async handle(incoming: Request): Promise<Response> {
+    const req = incoming.method === 'POST' ? await this.checked(incoming) : incoming;
+    if (req instanceof Response) return req;
     const sessionId = req.headers.get('mcp-session-id');
     if (sessionId) {
       const transport = this.transports.get(sessionId);
@@ -47,6 +63,35 @@ export class McpHttpEndpoint {
     }
     if (this.store.full) return jsonRpcError(429, -32000, 'Too many open sessions');
     return this.initialize(req);
+  }
+
+  /**
+   * Answers a malformed request that has an id (malformed.ts) itself; otherwise gives the transport the same
+   * request with its body read (within the size limit).
+   */
+  private async checked(req: Request): Promise<Request | Response> {
+    const declared = Number(req.headers.get('content-length') ?? Number.NaN);
+    if (declared > this.opts.maxBodyBytes) return jsonRpcError(413, -32600, 'Request body too large');
+    let body: string;
+    try {
+      body = await readLimited(req, this.opts.maxBodyBytes);
+    } catch {
+      return jsonRpcError(413, -32600, 'Request body too large');
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(body);
+    } catch {
+      message = undefined;
+    }
+    const error = message === undefined ? null : malformedRequest(message);
+    if (error) {
+      return new Response(JSON.stringify(error), {
+        status: 400,
+        headers: { 'content-type': 'application/json' },
+      });
+    }
+    return new Request(req.url, { method: 'POST', headers: req.headers, body });
   }
 
   /** A request without a session id: only an `initialize` opens a session (the transport checks that). */

@@ -88,6 +88,14 @@ describe('MCP over streamable HTTP', () => {
     });
     expect(garbage.status).toBe(400);
     expect((await fetch(`${server.url}/mcp`)).status).toBe(400);
+    // A malformed request with an id is answered with its id.
+    const nullParams = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 41, method: 'tools/call', params: null }),
+    });
+    expect(nullParams.status).toBe(400);
+    expect(await nullParams.json()).toMatchObject({ id: 41, error: { code: -32602 } });
     expect(server.store.size).toBe(before);
   });
 

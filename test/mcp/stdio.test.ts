@@ -73,9 +73,13 @@ describe('atelier mcp (stdio)', () => {
     call(5, 'get_canvas_image', {});
     call(6, 'open_document', { path: '../outside.psd' });
     send({ jsonrpc: '2.0', id: 7, method: 'no/such/method' });
+    // Malformed requests with an id are answered, never left waiting.
+    send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: null });
+    send({ jsonrpc: '2.0', id: 9, params: {} });
+    send({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: [1] });
     await new Promise<void>((resolve) => {
       const check = () =>
-        stdout.split('\n').filter(Boolean).length >= 7 ? resolve() : setTimeout(check, 20);
+        stdout.split('\n').filter(Boolean).length >= 10 ? resolve() : setTimeout(check, 20);
       check();
     });
     child.stdin.end();
@@ -85,9 +89,12 @@ describe('atelier mcp (stdio)', () => {
       .map((l) => JSON.parse(l) as { jsonrpc: string; id: number; result?: unknown; error?: unknown })
       .sort((a, b) => a.id - b.id);
     expect(messages.every((m) => m.jsonrpc === '2.0')).toBe(true);
-    expect(messages.map((m) => m.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(messages.map((m) => m.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(messages[5]!.result).toMatchObject({ isError: true });
     expect(messages[6]!.error).toMatchObject({ code: -32601 });
+    expect(messages[7]!.error).toMatchObject({ code: -32602 });
+    expect(messages[8]!.error).toMatchObject({ code: -32600 });
+    expect(messages[9]!.error).toMatchObject({ code: -32602 });
   });
 
   it('rejects an unknown variant as a usage error, writing nothing to stdout', async () => {
