@@ -5,6 +5,8 @@
  *   fill_pattern   `<piece> 满印` tiled repeat
  *   theme_pattern  `<piece> 底色` flat colour, `<piece> 主题图案` motif on white, multiply
  *   mixed_pattern  `<piece> 满印` tiled repeat, `<piece> 主题图案` motif on white, multiply
+ * — except that a motif multiply would lose (lighter than the base under it) is cut out and drawn in normal
+ * mode instead (render.ts motifMode); it stays its own editable layer either way.
  * A clipping group inside an ordinary group is the structure every Photoshop version opens as is; the piece
  * stays the live outline (edit its shape and the print follows), and no mask copy of it has to be kept in step.
  */
@@ -22,7 +24,7 @@ import {
   removeLayer,
 } from '../engine/tree.js';
 import { isPieceKind } from './builtin/pieces.js';
-import { fillRaster, flatRaster, type Mirror, motifRaster } from './render.js';
+import { fillRaster, flatRaster, type Mirror, type MotifMode, motifMode, motifRaster } from './render.js';
 import type { Extraction, PieceInfo, PieceType, Placement } from './types.js';
 
 export interface PiecePlan {
@@ -37,6 +39,8 @@ export interface BuiltPiece {
   readonly type: PieceType;
   readonly groupId: number;
   readonly layers: readonly { id: number; name: string; blend: string }[];
+  /** How the motif layer is drawn, for theme and mixed pieces. */
+  readonly motif: MotifMode | null;
 }
 
 export const GROUP_SUFFIX = ' 花样';
@@ -61,6 +65,7 @@ export async function applyPlans(
     const mirror: Mirror | null =
       partnerLayer && isPieceKind(partnerLayer) ? { from: alphaBounds(partnerLayer.raster), to: rect } : null;
     const layers: { name: string; raster: Raster; blend: 'normal' | 'multiply' }[] = [];
+    let motif: MotifMode | null = null;
     if (type === 'solid' || type === 'theme_pattern') {
       layers.push({ name: `${piece.name} 底色`, raster: flatRaster(rect, plan.color!), blend: 'normal' });
     } else {
@@ -73,10 +78,11 @@ export async function applyPlans(
           details: { piece: piece.name, type },
         });
       }
+      motif = motifMode(ext, type === 'theme_pattern' ? plan.color : null);
       layers.push({
         name: `${piece.name} 主题图案`,
-        raster: await motifRaster(ext, pl, rect, mirror !== null),
-        blend: 'multiply',
+        raster: await motifRaster(ext, pl, rect, mirror !== null, motif.blend),
+        blend: motif.blend,
       });
     }
     const result = placeInGroup(state, piece, layers);
@@ -87,6 +93,7 @@ export async function applyPlans(
       type,
       groupId: result.groupId,
       layers: result.layers,
+      motif,
     });
   }
   return { state, built };

@@ -3,7 +3,7 @@ import { renderDocument } from '../engine/composite/index.js';
 import type { ImageOut } from '../engine/io/image-codec.js';
 import type { DocState, Raster, RGB } from '../engine/model.js';
 import { BUNDLED_FONT, renderTextSpec } from '../engine/text.js';
-import { applyPlans, type PiecePlan, unionBounds } from './apply.js';
+import { applyPlans, type BuiltPiece, type PiecePlan, unionBounds } from './apply.js';
 import { blitOver, pngImage } from './image.js';
 import { drawOutlines } from './render.js';
 import type { Extraction, Part, PieceInfo, PieceShape, Placement, Proposal } from './types.js';
@@ -116,17 +116,18 @@ export function plansFrom(pieces: readonly PieceInfo[], proposals: readonly Prop
   });
 }
 
-/** The document as phase 2 would leave it with the proposed types (built on a copy), outlined. */
+/** The document as phase 2 would leave it with the proposed types (built on a copy), outlined, and what was built. */
 export async function previewImage(
   state: DocState,
   ext: Extraction,
   pl: Placement,
   pieces: readonly PieceInfo[],
   proposals: readonly Proposal[],
-): Promise<ImageOut> {
-  const { state: applied } = await applyPlans(state, ext, pl, plansFrom(pieces, proposals), pieces);
+): Promise<{ image: ImageOut; built: BuiltPiece[] }> {
+  const { state: applied, built } = await applyPlans(state, ext, pl, plansFrom(pieces, proposals), pieces);
   const canvas = canvasAround(applied, pieces);
   const thick = Math.max(1, Math.round(Math.max(canvas.w, canvas.h) / 500));
   drawOutlines(canvas, pieces, { r: 20, g: 20, b: 20 }, thick);
-  return pngImage(canvas, '花样预览：照片中的花样按裁片轮廓填充（黑线为裁片轮廓），请确认');
+  const image = await pngImage(canvas, '花样预览：照片中的花样按裁片轮廓填充（黑线为裁片轮廓），请确认');
+  return { image, built };
 }

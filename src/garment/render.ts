@@ -5,7 +5,8 @@
  */
 import type { Raster, Rect, RGB } from '../engine/model.js';
 import { allocPixels, solidRaster } from '../engine/raster.js';
-import { resizeRaster } from './image.js';
+import { deltaE76 } from './color.js';
+import { labOf, resizeRaster } from './image.js';
 import type { Extraction, PieceInfo, Placement } from './types.js';
 
 /** The fallback when a photo has no garment silhouette to measure: its file DPI, or 150 when it claims 72. */
@@ -122,21 +123,65 @@ export function flatRaster(rect: Rect, color: RGB): Raster {
   return solidRaster(rect, color);
 }
 
+/** ΔE76 between the photo's motif and its multiply rendering above which a motif pixel counts as lost. */
+const LOST_DE = 12;
+/** Share of lost motif pixels from which the motif is cut out and drawn normally instead. */
+const LOST_SHARE = 0.2;
+
+/** How a piece's motif layer is drawn, and why. */
+export interface MotifMode {
+  readonly blend: 'multiply' | 'normal';
+  /** Share of the motif's pixels that multiply over this base would not reproduce (darker or recoloured). */
+  readonly lost: number;
+}
+
 /**
- * White over `rect` with the motif at the placement's scale: centred on the piece's centre axis plus the
- * motif's offset in the photo, its top as far below the piece top as in the photo; mirrored for a mirrored piece.
+ * Multiply can only darken: a motif lighter than the base under it (a yellow star on a red shirt) comes out
+ * as a darker shade of the base. Measured on the motif's own pixels — what multiply over `base` (a flat colour,
+ * or null for the repeat the photo shows under the motif) would give against the photo's colour — it keeps the
+ * spec's motif-on-white in multiply unless more than a fifth of the motif would be lost, and then cuts the motif
+ * out (transparent around it) to be drawn in normal mode above the base.
+ */
+export function motifMode(ext: Extraction, base: RGB | null): MotifMode {
+  const m = ext.motif!;
+  let lost = 0;
+  let total = 0;
+  for (let i = 0; i < m.mask.length; i++) {
+    if (!m.mask[i]) continue;
+    const o = i * 4;
+    const b = base
+      ? [base.r, base.g, base.b]
+      : [m.under.data[o]!, m.under.data[o + 1]!, m.under.data[o + 2]!];
+    const shown = [0, 1, 2].map((c) => (b[c]! * m.onWhite.data[o + c]!) / 255);
+    const want = labOf(m.photo.data[o]!, m.photo.data[o + 1]!, m.photo.data[o + 2]!);
+    total++;
+    if (deltaE76(labOf(shown[0]!, shown[1]!, shown[2]!), want) > LOST_DE) lost++;
+  }
+  const share = total ? lost / total : 0;
+  return { blend: share > LOST_SHARE ? 'normal' : 'multiply', lost: Math.round(share * 1000) / 1000 };
+}
+
+/**
+ * The motif over `rect` at the placement's scale: centred on the piece's centre axis plus the motif's offset in
+ * the photo, its top as far below the piece top as in the photo; mirrored for a mirrored piece. In multiply,
+ * the motif on white (white elsewhere); in normal, the motif's own pixels cut out, transparent elsewhere.
  */
 export async function motifRaster(
   ext: Extraction,
   pl: Placement,
   rect: Rect,
   mirrored: boolean,
+  blend: MotifMode['blend'] = 'multiply',
 ): Promise<Raster> {
   const m = ext.motif!;
   const w = Math.max(1, Math.round(m.bounds.w * pl.scale));
   const h = Math.max(1, Math.round(m.bounds.h * pl.scale));
-  const scaled = w === m.onWhite.w && h === m.onWhite.h ? m.onWhite : await resizeRaster(m.onWhite, w, h);
-  const out = solidRaster(rect, { r: 255, g: 255, b: 255 });
+  const source = blend === 'multiply' ? m.onWhite : cutout(m.photo, m.mask);
+  const scaled = w === source.w && h === source.h ? source : await resizeRaster(source, w, h);
+  const out =
+    blend === 'multiply'
+      ? solidRaster(rect, { r: 255, g: 255, b: 255 })
+      : { ...rect, data: allocPixels(rect.w * rect.h * 4) };
   const cx = rect.x + rect.w / 2 + (mirrored ? -m.dx : m.dx) * pl.scale;
   const left = Math.round(cx - w / 2);
   const top = Math.round(rect.y + m.dy * pl.scale);
@@ -152,9 +197,17 @@ export async function motifRaster(
       out.data[o] = scaled.data[s]!;
       out.data[o + 1] = scaled.data[s + 1]!;
       out.data[o + 2] = scaled.data[s + 2]!;
+      if (blend === 'normal') out.data[o + 3] = scaled.data[s + 3]!;
     }
   }
   return out;
+}
+
+/** `photo` with alpha 255 where `mask` is set and 0 elsewhere. */
+function cutout(photo: Raster, mask: Uint8Array): Raster {
+  const data = new Uint8ClampedArray(photo.data);
+  for (let i = 0; i < mask.length; i++) data[i * 4 + 3] = mask[i] ? 255 : 0;
+  return { ...photo, data };
 }
 
 /**

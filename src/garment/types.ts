@@ -96,6 +96,10 @@ export interface Motif {
   readonly onWhite: Raster;
   /** The photo as it is inside `bounds` (template for finding the motif again). */
   readonly photo: Raster;
+  /** 1 on the motif's pixels (and a one-pixel rim, so the cut-out keeps its anti-aliased edge), bounds-sized. */
+  readonly mask: Uint8Array;
+  /** What the ground or the repeat predicts under the motif (what `onWhite` was divided by), bounds-sized. */
+  readonly under: Raster;
   /** Share of the garment area. */
   readonly share: number;
   /** Offset of the motif's centre from the garment's centre axis and its top from the garment top, in photo px. */

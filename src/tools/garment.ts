@@ -16,7 +16,7 @@ import { collectPieces, isPieceKind } from '../garment/builtin/pieces.js';
 import { measureResult, verdictOf } from '../garment/builtin/score.js';
 import { pngImage } from '../garment/image.js';
 import { overviewImage, previewImage, proposalsFor } from '../garment/preview.js';
-import { placementFor } from '../garment/render.js';
+import { type MotifMode, placementFor } from '../garment/render.js';
 import {
   type AppliedRecord,
   EMPTY_GARMENT_MEMORY,
@@ -30,7 +30,7 @@ import {
 import { selectVision } from '../garment/vision.js';
 import { boundsReport } from './describe.js';
 import { activeDoc } from './resolve.js';
-import type { HandlerTable, ToolContext } from './types.js';
+import type { ToolContext, ToolHandlers } from './types.js';
 
 const NEED_PHOTO_HINT =
   '请用户上传服装照片（HTTP 上传时 role=garment），或把照片放进工作区后调用 set_garment_photo 指定它';
@@ -139,6 +139,17 @@ function pieceReport(p: PieceInfo, proposal?: { type: string; color: string }) {
   };
 }
 
+function motifReport(m: MotifMode) {
+  return {
+    blend_mode: m.blend,
+    lost_under_multiply: m.lost,
+    reason:
+      m.blend === 'normal'
+        ? `主题图案比其下的底色浅：正片叠底只能压暗，会让 ${Math.round(m.lost * 100)}% 的图案变暗或变色；已抠出图案（透明背景）以正常模式放在底色之上，仍是单独可编辑的图层`
+        : '主题图案为白底图案，以正片叠底叠在底色上（图案颜色可由正片叠底还原）',
+  };
+}
+
 function sameAnalysis(a: GarmentAnalysis | null, b: GarmentAnalysis): boolean {
   if (!a || a.docId !== b.docId || a.pieces.length !== b.pieces.length) return false;
   return a.pieces.every((p, i) => {
@@ -228,7 +239,8 @@ export const garmentHandlers = {
         ? analysis.proposals
         : proposalsFor(analysis.pieces, ext);
     ctx.progress('绘制预览', 0.7);
-    const image = await previewImage(doc.state, ext, placement, analysis.pieces, proposals);
+    const { image, built } = await previewImage(doc.state, ext, placement, analysis.pieces, proposals);
+    const motifs = built.filter((b) => b.motif).map((b) => ({ piece: b.name, ...motifReport(b.motif!) }));
     ctx.session.stage({
       garment: memoryWith(ctx, {
         analysis: { ...analysis, proposals },
@@ -246,6 +258,7 @@ export const garmentHandlers = {
         tile_phase: `整份文档共用一个花样相位：以“${placement.anchor}”的中线和上沿对齐照片中服装的中线和上沿；成对裁片中的第二片使用镜像花样`,
       },
       proposed_pieces: proposals,
+      ...(motifs.length ? { motif_layers: motifs } : {}),
       next: '请用户确认预览图；确认后调用 extract_and_apply_all_pieces，pieces 可直接使用 proposed_pieces（可按用户意见修改 type 或 color）。不要再次调用 identify_pieces 或本工具',
       images: [image],
     };
@@ -341,6 +354,7 @@ export const garmentHandlers = {
           { name: b.name, role: 'clipping_base' },
           ...b.layers.map((l) => ({ name: l.name, clipped: true, blend_mode: l.blend })),
         ],
+        ...(b.motif ? { motif_layer: motifReport(b.motif) } : {}),
       })),
       structure:
         '每个裁片一个图层组：裁片图层在组内最下方作为剪贴蒙版的基底，花样图层剪贴在其上（在 Photoshop 中可直接编辑）',
@@ -438,4 +452,4 @@ export const garmentHandlers = {
         : '调用 identify_pieces',
     };
   },
-} satisfies HandlerTable;
+} satisfies ToolHandlers;

@@ -139,7 +139,28 @@ export const THEME_GROUND = '#f0e6d2';
 /** The photo's body width (300 px) maps onto the front piece's 375 px: scale 1.25, a 64 px repeat → 80 px. */
 export const EXPECTED_SCALE = 375 / 300;
 
-export type PhotoKind = 'fill' | 'theme' | 'mixed' | 'solid' | 'half_drop';
+export type PhotoKind = 'fill' | 'theme' | 'mixed' | 'solid' | 'half_drop' | 'star' | 'pale_star';
+
+/** A light motif on a dark shirt ('star'), and a light motif on a light shirt ('pale_star'). */
+export const STAR = { ground: '#b22234', motif: '#ffd23f' } as const;
+export const PALE_STAR = { ground: '#f4f1ea', motif: '#f2d98a' } as const;
+
+/** A five-pointed star (outer radius 60 px, inner 26 px) centred at (320, 330), the chest of the shirt. */
+export function inStar(x: number, y: number): boolean {
+  const dx = x + 0.5 - 320;
+  const dy = y + 0.5 - 330;
+  const r = Math.hypot(dx, dy);
+  if (r > 60) return false;
+  const half = Math.PI / 5;
+  // Angle from the nearest point's axis (0 at a point, `half` between two points).
+  const a = (Math.atan2(dx, -dy) + 2 * Math.PI) % (2 * half);
+  const theta = Math.abs(a - half) === half ? 0 : half - Math.abs(a - half);
+  // The edge from the point (60, 0) to the inner vertex at `half`, in the point's frame, cut by the ray at theta.
+  const [ax, ay] = [60, 0];
+  const [ex, ey] = [26 * Math.cos(half) - ax, 26 * Math.sin(half) - ay];
+  const reach = (ax * ey - ay * ex) / (Math.cos(theta) * ey - Math.sin(theta) * ex);
+  return r <= reach;
+}
 
 function rgb(hex: string): [number, number, number] {
   const n = Number.parseInt(hex.slice(1), 16);
@@ -206,6 +227,8 @@ export async function garmentPhoto(kind: PhotoKind): Promise<Buffer> {
         if (kind === 'solid') c = rgb(GROUND);
         else if (kind === 'theme') c = motifAt(x, y) ?? rgb(THEME_GROUND);
         else if (kind === 'mixed') c = motifAt(x, y, '#2e7d32') ?? repeatAt(x, y, false);
+        else if (kind === 'star') c = rgb(inStar(x, y) ? STAR.motif : STAR.ground);
+        else if (kind === 'pale_star') c = rgb(inStar(x, y) ? PALE_STAR.motif : PALE_STAR.ground);
         else c = repeatAt(x, y, kind === 'half_drop');
         // Mild folds: a smooth multiplicative field in 0.9..1.0.
         shade = 0.95 + 0.05 * Math.cos((2 * Math.PI * x) / 420) * Math.cos((2 * Math.PI * y) / 510);

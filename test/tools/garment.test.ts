@@ -17,9 +17,11 @@ import {
   garmentDocument,
   NAMES,
   NAVY,
+  PALE_STAR,
   PIECES,
   placedGarmentDocument,
   RED,
+  STAR,
   THEME_GROUND,
   TILE,
   usePhoto,
@@ -387,6 +389,49 @@ describe('extract_and_apply_all_pieces', () => {
     await ok(session, 'undo', { steps: 2 });
     expect(layersNamed(state(session), '前片 花样')).toHaveLength(0);
   });
+
+  for (const [kind, truth, blend] of [
+    ['star', STAR, 'normal'],
+    ['pale_star', PALE_STAR, 'multiply'],
+  ] as const) {
+    it(`keeps a ${kind === 'star' ? 'light motif on a dark base visible (cut out, normal mode)' : 'light motif on a light base in multiply on white'}`, async () => {
+      const run = await workflow('zh', kind);
+      const front = run.proposed.find((p) => p.name === '前片')!;
+      expect(front.type).toBe('theme_pattern');
+      expect(deltaE00(labOfHex(front.color!), labOfHex(truth.ground))).toBeLessThan(5);
+      const said = run.preview.motif_layers as { piece: string; blend_mode: string; reason: string }[];
+      expect(said).toEqual([expect.objectContaining({ piece: '前片', blend_mode: blend })]);
+      const r = await ok(run.session, 'extract_and_apply_all_pieces', { pieces: run.proposed });
+      const applied = (r.applied as { piece: string; motif_layer?: { blend_mode: string } }[]).find(
+        (a) => a.piece === '前片',
+      )!;
+      expect(applied.motif_layer?.blend_mode).toBe(blend);
+      const s = state(run.session);
+      const layer = named(s, '前片 主题图案');
+      expect(layer.blend).toBe(blend);
+      expect(layer.clipped, 'still its own editable layer, clipped to the piece').toBe(true);
+      // Away from the motif the layer is a no-op: transparent (normal) or white (multiply).
+      const corner = pixel(layer, PIECES.front.x + 20, PIECES.front.y + 420);
+      expect(corner).toEqual(blend === 'normal' ? [0, 0, 0, 0] : [255, 255, 255, 255]);
+      // The star shows in its own colour on the composite: its centre is 180 photo px below the garment top,
+      // on the centre line, at the placement's scale.
+      const tx = run.session.editor.begin();
+      const canvas = tx.peekComposite(tx.activeDocument().id);
+      const cx = Math.round(PIECES.front.x + PIECES.front.w / 2);
+      const cy = Math.round(PIECES.front.y + 180 * EXPECTED_SCALE);
+      let worst = 0;
+      for (let dy = -10; dy <= 10; dy += 2) {
+        for (let dx = -10; dx <= 10; dx += 2) {
+          const o = ((cy + dy) * DOC.width + cx + dx) * 4;
+          const got = `#${[0, 1, 2].map((k) => canvas.data[o + k]!.toString(16).padStart(2, '0')).join('')}`;
+          worst = Math.max(worst, deltaE00(labOfHex(got), labOfHex(truth.motif)));
+        }
+      }
+      expect(worst, 'ΔE00 of the motif centre from the star colour').toBeLessThan(6);
+      const v = await ok(run.session, 'verify_pattern_result');
+      expect((v.suggestions as string[]).join()).not.toMatch(/应使用 theme_pattern/);
+    });
+  }
 
   it('runs the repeat on across pieces with one phase and mirrors the paired sleeves', async () => {
     const { session, proposed } = await workflow('zh', 'fill');

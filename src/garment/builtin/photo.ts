@@ -319,23 +319,32 @@ function findMotif(
   const bounds = { x: box.x0, y: box.y0, w: bw, h: bh };
   const onWhite: Raster = { ...bounds, x: 0, y: 0, data: new Uint8ClampedArray(bw * bh * 4).fill(255) };
   const crop: Raster = { ...bounds, x: 0, y: 0, data: new Uint8ClampedArray(bw * bh * 4) };
+  const under: Raster = { ...bounds, x: 0, y: 0, data: new Uint8ClampedArray(bw * bh * 4) };
+  const core = new Uint8Array(bw * bh);
+  // Without a repeat, the ground colour is predicted everywhere.
+  const groundRgb = lattice ? null : labToRgb(refAt(box.x0, box.y0));
   for (let y = 0; y < bh; y++) {
     for (let x = 0; x < bw; x++) {
       const si = (box.y0 + y) * w + box.x0 + x;
       const o = (y * bw + x) * 4;
       crop.data.set(photo.data.subarray(si * 4, si * 4 + 3), o);
       crop.data[o + 3] = 255;
-      if (!group.has(labels[si]!)) continue;
-      // Colour divided by what lies under it, so that multiplying it back over the fill gives the photo's colour.
-      const under = lattice
+      const below = lattice
         ? tile.data.subarray(
             (((box.y0 + y) % lattice.tileH) * lattice.tileW + ((box.x0 + x) % lattice.tileW)) * 4,
+            (((box.y0 + y) % lattice.tileH) * lattice.tileW + ((box.x0 + x) % lattice.tileW)) * 4 + 3,
           )
-        : null;
-      const ground = refAt(box.x0 + x, box.y0 + y);
+        : [groundRgb!.r, groundRgb!.g, groundRgb!.b];
+      under.data.set(below, o);
+      under.data[o + 3] = 255;
+      if (!group.has(labels[si]!)) continue;
+      core[y * bw + x] = 1;
+      // Colour divided by what lies under it, so that multiplying it back over the fill gives the photo's colour.
       for (let c = 0; c < 3; c++) {
-        const base = under ? under[c]! : groundChannel(ground, c);
-        onWhite.data[o + c] = Math.min(255, Math.round((255 * photo.data[si * 4 + c]!) / Math.max(1, base)));
+        onWhite.data[o + c] = Math.min(
+          255,
+          Math.round((255 * photo.data[si * 4 + c]!) / Math.max(1, below[c]!)),
+        );
       }
     }
   }
@@ -343,15 +352,25 @@ function findMotif(
     bounds,
     onWhite,
     photo: crop,
+    mask: dilate(core, bw, bh),
+    under,
     share: Math.round((motifArea / area) * 1000) / 1000,
     dx: box.x0 + bw / 2 - (g.x + g.w / 2),
     dy: box.y0 - g.y,
   };
 }
 
-function groundChannel(l: Lab, c: number): number {
-  const rgb = labToRgb(l);
-  return c === 0 ? rgb.r : c === 1 ? rgb.g : rgb.b;
+/** `m` grown by one pixel (8-neighbourhood). */
+function dilate(m: Uint8Array, w: number, h: number): Uint8Array {
+  const out = new Uint8Array(m.length);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (!m[y * w + x]) continue;
+      for (let j = Math.max(0, y - 1); j <= Math.min(h - 1, y + 1); j++)
+        for (let i = Math.max(0, x - 1); i <= Math.min(w - 1, x + 1); i++) out[j * w + i] = 1;
+    }
+  }
+  return out;
 }
 
 function near(c: Component, box: { x0: number; y0: number; x1: number; y1: number }, gap: number): boolean {

@@ -224,11 +224,19 @@ export function measureResult(
       value: { best_ncc: round(ncc) },
       suggestion:
         sMotif < 0.7
-          ? `结果中${ncc < 0.4 ? '找不到' : '没有清楚地出现'}照片中的主题图案（相关系数 ${round(ncc)}）；前片应使用 theme_pattern 或 mixed_pattern`
+          ? `结果中${ncc < 0.4 ? '找不到' : '没有清楚地出现'}照片中的主题图案（相关系数 ${round(ncc)}）；${motifAdvice(applied)}`
           : null,
     });
   }
   return out;
+}
+
+/** What to do about a missing motif: never the type a piece already has. */
+function motifAdvice(applied: AppliedRecord): string {
+  const carriers = applied.pieces.filter((a) => a.type === 'theme_pattern' || a.type === 'mixed_pattern');
+  if (carriers.length === 0)
+    return '没有裁片使用主题图案：请调用 extract_and_apply_all_pieces，把前片的 type 改为 theme_pattern（纯色底）或 mixed_pattern（满印底）';
+  return `已套用主题图案的裁片（${carriers.map((a) => `“${a.name}” ${a.type}`).join('、')}）中看不清图案：请检查“<裁片> 主题图案”图层是否可见、未被移动或遮挡，然后对这些裁片重新调用 extract_and_apply_all_pieces`;
 }
 
 function coverageOf(state: DocState, p: PieceInfo): number {
