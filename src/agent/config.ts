@@ -1,0 +1,199 @@
+/**
+ * The chat model's settings: the one place its flags and environment variables are read (a flag wins over its
+ * variable). The API key is read from the environment only, so it never shows in a process list, and nothing
+ * here ever prints it.
+ */
+import type { ParseArgsConfig } from 'node:util';
+import { type Variant, variants } from '../registry/index.js';
+
+export interface ModelConfig {
+  /** ATELIER_MODEL_BASE_URL: any OpenAI-compatible Chat Completions endpoint. */
+  readonly baseURL: string;
+  /** ATELIER_MODEL: without it no model is configured. */
+  readonly model: string;
+  /** ATELIER_MODEL_API_KEY: local servers need none. */
+  readonly apiKey: string | null;
+  /** ATELIER_MODEL_VISION: the model accepts images, so result images are sent to it. */
+  readonly vision: boolean;
+  /** ATELIER_MODEL_TOOLS: the registry variant the model is given. */
+  readonly tools: Variant;
+  /** ATELIER_MODEL_MAX_STEPS: model requests per user turn at most. */
+  readonly maxSteps: number;
+  /** ATELIER_MODEL_TIMEOUT (seconds): per model request, and the longest silence inside a streamed answer. */
+  readonly timeoutMs: number;
+  /** ATELIER_MODEL_STREAM: some local servers stream tool calls badly, so streaming can be turned off. */
+  readonly stream: boolean;
+}
+
+export class ModelConfigError extends Error {}
+
+export const MODEL_DEFAULTS = {
+  baseURL: 'https://api.openai.com/v1',
+  tools: 'extended',
+  maxSteps: 20,
+  timeoutSeconds: 120,
+  stream: true,
+} as const satisfies Record<string, unknown>;
+
+/** Retries the SDK makes after a 429, a 5xx or a connection failure before a turn gives up. */
+export const MODEL_RETRIES = 3;
+
+/** Bounds of the numeric settings, so a typo cannot ask for a million model requests. */
+const MAX_STEPS_LIMIT = 200;
+const TIMEOUT_LIMIT_SECONDS = 3600;
+
+export const MODEL_OPTIONS = {
+  model: { type: 'string' },
+  'model-base-url': { type: 'string' },
+  'model-vision': { type: 'boolean' },
+  'model-tools': { type: 'string' },
+  'model-max-steps': { type: 'string' },
+  'model-timeout': { type: 'string' },
+  'model-no-stream': { type: 'boolean' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+export const MODEL_USAGE: readonly string[] = [
+  'Chat model (any OpenAI-compatible Chat Completions API; a flag wins over its variable):',
+  '  --model NAME            ATELIER_MODEL            model name; without it no model is configured',
+  `  --model-base-url URL    ATELIER_MODEL_BASE_URL   default ${MODEL_DEFAULTS.baseURL}`,
+  '                          ATELIER_MODEL_API_KEY    API key (environment only; local servers need none)',
+  '  --model-vision          ATELIER_MODEL_VISION=1   the model accepts images (result images are sent to it)',
+  `  --model-tools VARIANT   ATELIER_MODEL_TOOLS      ${variants.join('|')} (default ${MODEL_DEFAULTS.tools})`,
+  `  --model-max-steps N     ATELIER_MODEL_MAX_STEPS  model requests per user turn at most (default ${MODEL_DEFAULTS.maxSteps})`,
+  `  --model-timeout S       ATELIER_MODEL_TIMEOUT    seconds per model request (default ${MODEL_DEFAULTS.timeoutSeconds})`,
+  '  --model-no-stream       ATELIER_MODEL_STREAM=0   ask for whole answers instead of streamed ones',
+];
+
+export const HOW_TO_CONFIGURE = [
+  '没有配置对话模型。Atelier 可以使用任何兼容 OpenAI Chat Completions 的模型服务（OpenAI、DeepSeek、通义千问兼容模式、',
+  'Moonshot、智谱、vLLM、llama.cpp server、Ollama 等）。设置这些环境变量后重新启动：',
+  '  ATELIER_MODEL            模型名称（必填）',
+  `  ATELIER_MODEL_BASE_URL   服务地址（默认 ${MODEL_DEFAULTS.baseURL}）`,
+  '  ATELIER_MODEL_API_KEY    API 密钥（本地服务可不填；只从环境变量读取）',
+  '  ATELIER_MODEL_VISION=1   模型能看图时设置，工具返回的图像会发给模型',
+  '',
+  'No chat model is configured. Atelier talks to any OpenAI-compatible Chat Completions API. Set these',
+  'variables (or the matching --model… flags) and start again:',
+  '  ATELIER_MODEL (required), ATELIER_MODEL_BASE_URL, ATELIER_MODEL_API_KEY, ATELIER_MODEL_VISION=1',
+  '',
+  '例如 / For example — a cloud service:',
+  '  export ATELIER_MODEL_BASE_URL=https://api.deepseek.com/v1',
+  '  export ATELIER_MODEL=deepseek-chat',
+  '  export ATELIER_MODEL_API_KEY=sk-…',
+  '',
+  'a local server (Ollama):',
+  '  export ATELIER_MODEL_BASE_URL=http://127.0.0.1:11434/v1',
+  '  export ATELIER_MODEL=qwen2.5:14b',
+].join('\n');
+
+type Values = Record<string, string | boolean | undefined>;
+
+/** A flag's value, else the environment variable's, else undefined (an empty variable counts as unset). */
+function pick(values: Values, flag: string, env: NodeJS.ProcessEnv, variable: string): string | undefined {
+  const v = values[flag];
+  if (typeof v === 'string') return v;
+  const e = env[variable];
+  return e === undefined || e.trim() === '' ? undefined : e.trim();
+}
+
+function booleanOf(raw: string | undefined, variable: string, fallback: boolean): boolean {
+  if (raw === undefined) return fallback;
+  const v = raw.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ModelConfigError(`${variable} must be 1 or 0 (true/false), not "${raw}"`);
+}
+
+function numberOf(raw: string | undefined, what: string, max: number, integer: boolean): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || n <= 0 || n > max || (integer && !Number.isInteger(n))) {
+    throw new ModelConfigError(
+      `${what} must be a positive ${integer ? 'integer' : 'number'} up to ${max}, not "${raw}"`,
+    );
+  }
+  return n;
+}
+
+function baseUrlOf(raw: string | undefined): string {
+  if (raw === undefined) return MODEL_DEFAULTS.baseURL;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ModelConfigError(`model base URL is not a URL: "${raw}" (e.g. ${MODEL_DEFAULTS.baseURL})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ModelConfigError(`model base URL must be http or https, not "${url.protocol}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+/** Flags over environment; null when no model is configured (ATELIER_MODEL unset). Throws ModelConfigError on bad values. */
+export function modelConfigFrom(values: Values, env: NodeJS.ProcessEnv = process.env): ModelConfig | null {
+  const model = pick(values, 'model', env, 'ATELIER_MODEL')?.trim();
+  if (!model) return null;
+  const tools = pick(values, 'model-tools', env, 'ATELIER_MODEL_TOOLS') ?? MODEL_DEFAULTS.tools;
+  if (!(variants as readonly string[]).includes(tools)) {
+    throw new ModelConfigError(`unknown model tools variant "${tools}"; allowed: ${variants.join(', ')}`);
+  }
+  const maxSteps = numberOf(
+    pick(values, 'model-max-steps', env, 'ATELIER_MODEL_MAX_STEPS'),
+    'model max steps',
+    MAX_STEPS_LIMIT,
+    true,
+  );
+  const timeout = numberOf(
+    pick(values, 'model-timeout', env, 'ATELIER_MODEL_TIMEOUT'),
+    'model timeout (seconds)',
+    TIMEOUT_LIMIT_SECONDS,
+    false,
+  );
+  const apiKey = env.ATELIER_MODEL_API_KEY?.trim();
+  return {
+    baseURL: baseUrlOf(pick(values, 'model-base-url', env, 'ATELIER_MODEL_BASE_URL')),
+    model,
+    apiKey: apiKey ? apiKey : null,
+    vision:
+      values['model-vision'] === true ||
+      booleanOf(env.ATELIER_MODEL_VISION?.trim() || undefined, 'ATELIER_MODEL_VISION', false),
+    tools: tools as Variant,
+    maxSteps: maxSteps ?? MODEL_DEFAULTS.maxSteps,
+    timeoutMs: Math.round((timeout ?? MODEL_DEFAULTS.timeoutSeconds) * 1000),
+    stream:
+      values['model-no-stream'] === true
+        ? false
+        : booleanOf(
+            env.ATELIER_MODEL_STREAM?.trim() || undefined,
+            'ATELIER_MODEL_STREAM',
+            MODEL_DEFAULTS.stream,
+          ),
+  };
+}
+
+/** The base URL without credentials, query or fragment (some services take a key in the query string). */
+function safeBaseUrl(baseURL: string): string {
+  try {
+    const url = new URL(baseURL);
+    return `${url.protocol}//${url.host}${url.pathname}`.replace(/\/+$/, '');
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+/** A description safe to show (base URL host, model, vision, tools) — never the key. */
+export function describeModel(config: ModelConfig): {
+  base_url: string;
+  model: string;
+  vision: boolean;
+  tools: Variant;
+  max_steps: number;
+} {
+  return {
+    base_url: safeBaseUrl(config.baseURL),
+    model: config.model,
+    vision: config.vision,
+    tools: config.tools,
+    max_steps: config.maxSteps,
+  };
+}

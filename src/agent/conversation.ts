@@ -1,0 +1,428 @@
+/**
+ * The agent loop: one conversation with an OpenAI-compatible chat model over one session. A user turn sends the
+ * conversation with the registry's tools, runs the assistant's tool calls in their listed order through the
+ * session, answers each with a tool message, and asks again until the model answers in words — bounded by
+ * `maxSteps` requests, guarded against the garment identify ↔ preview loop, cancellable between any two steps.
+ * Whatever ends a turn, the conversation stays one the next request can carry: every tool call is answered.
+ */
+import type OpenAI from 'openai';
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionContentPart,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+  ChatCompletionToolMessageParam,
+  ChatCompletionUserMessageParam,
+} from 'openai/resources/chat/completions';
+import type { ToolResult } from '../calls/result.js';
+import type { Session } from '../calls/session.js';
+import { snapshotOf } from '../calls/snapshot.js';
+import { toOpenAI } from '../registry/formats/index.js';
+import { findTool, toolsOf } from '../registry/index.js';
+import type { ImageOut } from '../tools/types.js';
+import { describeModel, type ModelConfig } from './config.js';
+import type { ChatEvent } from './events.js';
+import { LoopGuard } from './loop-guard.js';
+import { createModelClient, requestAssistant, type ToolCallOut } from './model-client.js';
+import { ModelError } from './model-errors.js';
+import { systemPrompt, userContent } from './prompt.js';
+import {
+  describeImages,
+  imageTitle,
+  MODEL_IMAGE_MAX_SIDE,
+  MODEL_IMAGES_PER_MESSAGE,
+  type ModelImage,
+  modelImageUrl,
+  toolMessageContent,
+} from './result-images.js';
+import { type TranscriptLine, TranscriptWriter } from './transcript.js';
+
+/** Longest user message accepted, in characters. */
+export const MAX_MESSAGE_CHARS = 20_000;
+/** Images kept in the context sent to the model; older ones are replaced by a note (each costs ~1k tokens). */
+export const CONTEXT_IMAGE_LIMIT = 4;
+
+export interface ConversationOptions {
+  readonly session: Session;
+  readonly config: ModelConfig;
+  /** Absolute path of the JSONL transcript to append to. */
+  readonly transcript?: string;
+  /** Tests may inject a client; otherwise one is made from the config. */
+  readonly client?: OpenAI;
+  /** Called with failures that are bugs (a listener that throws, a transcript that cannot be written). */
+  readonly onInternalError?: (err: unknown) => void;
+}
+
+type Emit = (event: ChatEvent) => void;
+
+interface StepOutcome {
+  readonly toolMessages: ChatCompletionToolMessageParam[];
+  readonly images: ModelImage[];
+  readonly notRun: string[];
+}
+
+function parsedOrRaw(raw: string): unknown {
+  if (raw.trim() === '') return {};
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+function cancelledResult() {
+  return {
+    ok: false,
+    error: {
+      code: 'cancelled',
+      message: '用户取消了本轮，这个调用没有执行。',
+      hint: '等待用户的下一条消息；需要时再调用。',
+    },
+  } as const;
+}
+
+function notOfferedResult(name: string) {
+  return {
+    ok: false,
+    error: {
+      code: 'unknown_tool',
+      message: `工具“${name}”不在本次对话提供的工具中，没有执行。`,
+      hint: '只调用 tools 列表里的工具。',
+    },
+  } as const;
+}
+
+export class Conversation {
+  private readonly session: Session;
+  private readonly config: ModelConfig;
+  private readonly client: OpenAI;
+  private readonly writer: TranscriptWriter | null;
+  private readonly onInternalError: (err: unknown) => void;
+  private readonly system: string;
+  private readonly tools: ChatCompletionTool[];
+  private readonly offered: ReadonlySet<string>;
+  private readonly guard = new LoopGuard();
+  /** The conversation as the model receives it, after the system prompt. */
+  private readonly messages: ChatCompletionMessageParam[] = [];
+  private readonly events: ChatEvent[] = [];
+  private controller: AbortController | null = null;
+  private startedTranscript = false;
+
+  constructor(opts: ConversationOptions) {
+    this.session = opts.session;
+    this.config = opts.config;
+    this.client = opts.client ?? createModelClient(opts.config);
+    this.onInternalError = opts.onInternalError ?? ((err) => console.error(err));
+    this.writer = opts.transcript ? new TranscriptWriter(opts.transcript, this.onInternalError) : null;
+    this.system = systemPrompt({ vision: opts.config.vision });
+    const offered = toolsOf(opts.config.tools);
+    this.tools = toOpenAI(offered) as unknown as ChatCompletionTool[];
+    this.offered = new Set(offered.map((t) => t.name));
+  }
+
+  /** The conversation so far as the studio shows it: user, assistant, tool_call, tool_result (no image data), error. */
+  history(): readonly ChatEvent[] {
+    return [...this.events];
+  }
+
+  get running(): boolean {
+    return this.controller !== null;
+  }
+
+  /** Cancels the running turn (it emits error code 'cancelled' at its end); false when nothing runs. */
+  cancel(): boolean {
+    if (!this.controller || this.controller.signal.aborted) return this.controller !== null;
+    this.controller.abort();
+    return true;
+  }
+
+  /** Runs one user turn: emits events as they happen; never rejects; ends with exactly one 'done' or 'error'. */
+  async turn(text: string, emit: Emit): Promise<void> {
+    const safeEmit: Emit = (event) => {
+      try {
+        emit(event);
+      } catch (err) {
+        this.onInternalError(err);
+      }
+    };
+    if (this.controller) {
+      safeEmit({ type: 'error', code: 'busy', message: '上一轮还在进行：请等它结束，或先取消。' });
+      return;
+    }
+    const controller = new AbortController();
+    this.controller = controller;
+    try {
+      const end = await this.runTurn(text, safeEmit, controller.signal).catch((err: unknown) => {
+        this.onInternalError(err);
+        return {
+          type: 'error',
+          code: 'internal',
+          message: `内部错误：${err instanceof Error ? err.message : String(err)}。已完成的调用都保留着。`,
+        } as const;
+      });
+      if (end.type === 'error') {
+        this.events.push(end);
+        this.writer?.write([{ event: 'error', code: end.code, message: end.message }]);
+      } else {
+        this.writer?.write([{ event: 'done', steps: end.steps }]);
+      }
+      await this.writer?.flushed();
+      safeEmit(end);
+    } finally {
+      this.controller = null;
+    }
+  }
+
+  private record(event: ChatEvent, emit: Emit): void {
+    this.events.push(event);
+    emit(event);
+  }
+
+  private async runTurn(
+    text: string,
+    emit: Emit,
+    signal: AbortSignal,
+  ): Promise<Extract<ChatEvent, { type: 'done' | 'error' }>> {
+    const words = text.trim();
+    if (words === '')
+      return { type: 'error', code: 'invalid_message', message: '消息是空的：请写下想做的事。' };
+    if (words.length > MAX_MESSAGE_CHARS) {
+      return {
+        type: 'error',
+        code: 'invalid_message',
+        message: `消息太长：最多 ${MAX_MESSAGE_CHARS} 个字符，收到 ${words.length} 个。请分几条发送。`,
+      };
+    }
+    this.record({ type: 'user', text: words }, emit);
+    const user: ChatCompletionUserMessageParam = {
+      role: 'user',
+      content: userContent(words, await snapshotOf(this.session)),
+    };
+    this.messages.push(user);
+    const opening: TranscriptLine[] = [];
+    if (!this.startedTranscript) {
+      this.startedTranscript = true;
+      opening.push({ role: 'system', content: this.system, model: describeModel(this.config) });
+    }
+    this.writer?.write([...opening, { role: 'user', content: user.content as string }]);
+    this.guard.reset(this.session.garmentPhoto);
+
+    let steps = 0;
+    for (;;) {
+      if (signal.aborted)
+        return { type: 'error', code: 'cancelled', message: '已取消本轮。已完成的调用都保留着。' };
+      if (steps >= this.config.maxSteps) {
+        return {
+          type: 'error',
+          code: 'max_steps',
+          message: `本轮已向模型请求 ${steps} 次，达到上限（ATELIER_MODEL_MAX_STEPS=${this.config.maxSteps}），已停止。已完成的调用都保留着；发送“继续”可以接着做。`,
+        };
+      }
+      steps++;
+      let reply: Awaited<ReturnType<typeof requestAssistant>>;
+      try {
+        reply = await requestAssistant({
+          client: this.client,
+          config: this.config,
+          messages: [{ role: 'system', content: this.system }, ...this.contextMessages()],
+          tools: this.tools,
+          signal,
+          onDelta: (delta) => emit({ type: 'assistant_delta', text: delta }),
+        });
+      } catch (err) {
+        if (!(err instanceof ModelError)) throw err;
+        const message = err.code === 'cancelled' ? '已取消本轮。已完成的调用都保留着。' : err.message;
+        return { type: 'error', code: err.code, message };
+      }
+      if (reply.text === '' && reply.toolCalls.length === 0) {
+        return {
+          type: 'error',
+          code: 'model_bad_response',
+          message: '模型返回了空回答（没有文字也没有工具调用）。请重试。',
+        };
+      }
+      if (reply.text !== '') this.record({ type: 'assistant', text: reply.text }, emit);
+      const toolCalls = reply.toolCalls.map((c) => ({
+        id: c.id,
+        type: 'function' as const,
+        function: { name: c.name, arguments: c.arguments },
+      }));
+      const assistant: ChatCompletionAssistantMessageParam = {
+        role: 'assistant',
+        content: reply.text === '' ? null : reply.text,
+        ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+      };
+      if (toolCalls.length === 0) {
+        this.messages.push(assistant);
+        this.writer?.write([{ role: 'assistant', content: assistant.content as string | null }]);
+        return { type: 'done', steps };
+      }
+      const outcome = await this.runCalls(reply.toolCalls, emit, signal);
+      const imageMessage = this.imageMessage(outcome.images);
+      // Pushed together, after every call is answered: the history never holds a call without its answer.
+      this.messages.push(assistant, ...outcome.toolMessages, ...(imageMessage ? [imageMessage] : []));
+      this.writer?.write([
+        {
+          role: 'assistant',
+          content: assistant.content as string | null,
+          tool_calls: toolCalls,
+          ...(outcome.notRun.length ? { not_run: outcome.notRun } : {}),
+        },
+        ...outcome.toolMessages.map((m, i) => ({
+          role: 'tool' as const,
+          tool_call_id: m.tool_call_id,
+          name: reply.toolCalls[i]!.name,
+          content: m.content as string,
+        })),
+        ...(imageMessage ? [{ role: 'user' as const, content: withoutImageData(imageMessage) }] : []),
+      ]);
+    }
+  }
+
+  private async runCalls(
+    calls: readonly ToolCallOut[],
+    emit: Emit,
+    signal: AbortSignal,
+  ): Promise<StepOutcome> {
+    const outcome: StepOutcome = { toolMessages: [], images: [], notRun: [] };
+    for (const call of calls) {
+      if (signal.aborted) {
+        outcome.notRun.push(call.id);
+        outcome.toolMessages.push({
+          role: 'tool',
+          tool_call_id: call.id,
+          content: JSON.stringify(cancelledResult()),
+        });
+        continue;
+      }
+      const label = findTool(call.name)?.label ?? call.name;
+      this.record(
+        { type: 'tool_call', id: call.id, name: call.name, label, arguments: parsedOrRaw(call.arguments) },
+        emit,
+      );
+      let content: string;
+      try {
+        content = await this.runCall(call, emit, outcome);
+      } catch (err) {
+        this.onInternalError(err);
+        content = JSON.stringify({
+          ok: false,
+          error: { code: 'internal', message: '内部错误：结果无法读取。' },
+        });
+      }
+      outcome.toolMessages.push({ role: 'tool', tool_call_id: call.id, content });
+    }
+    return outcome;
+  }
+
+  /** Runs (or refuses) one call, emits its result and returns the tool message content. */
+  private async runCall(call: ToolCallOut, emit: Emit, outcome: StepOutcome): Promise<string> {
+    const photo = () => this.session.garmentPhoto;
+    let result: ToolResult | ReturnType<typeof notOfferedResult>;
+    const refusal =
+      findTool(call.name) && !this.offered.has(call.name)
+        ? notOfferedResult(call.name)
+        : this.guard.check(call.name, photo());
+    if (refusal) {
+      result = refusal;
+      outcome.notRun.push(call.id);
+    } else {
+      result = await this.session.call(
+        { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } },
+        {
+          onProgress: (p) =>
+            emit({
+              type: 'progress',
+              id: call.id,
+              stage: p.stage,
+              ...(p.fraction !== undefined ? { fraction: p.fraction } : {}),
+            }),
+        },
+      );
+      this.guard.record(call.name, result.ok, photo());
+    }
+    const images = result.ok ? ((result as { images?: readonly ImageOut[] }).images ?? []) : [];
+    const { images: _bytes, ...plain } = result as typeof result & { images?: unknown };
+    const described = images.length ? await describeImages(images) : null;
+    const shown = described ? { ...plain, images: described } : plain;
+    this.events.push({ type: 'tool_result', id: call.id, name: call.name, ok: result.ok, result: shown });
+    emit({
+      type: 'tool_result',
+      id: call.id,
+      name: call.name,
+      ok: result.ok,
+      result: shown,
+      ...(images.length ? { images } : {}),
+    });
+    if (this.config.vision) {
+      for (const [i, img] of images.entries()) {
+        try {
+          outcome.images.push({
+            toolCallId: call.id,
+            toolName: call.name,
+            caption: img.caption ?? described?.[i]?.caption ?? '',
+            url: await modelImageUrl(img),
+          });
+        } catch (err) {
+          this.onInternalError(err);
+        }
+      }
+    }
+    return toolMessageContent(plain, described);
+  }
+
+  /** The follow-up user message that shows a vision model the step's images, or null when there are none. */
+  private imageMessage(images: readonly ModelImage[]): ChatCompletionUserMessageParam | null {
+    if (!this.config.vision || images.length === 0) return null;
+    const sent = images.slice(0, MODEL_IMAGES_PER_MESSAGE);
+    const parts: ChatCompletionContentPart[] = [
+      {
+        type: 'text',
+        text: `上面工具调用返回的图像（已缩小到最长边不超过 ${MODEL_IMAGE_MAX_SIDE} px）${
+          images.length > sent.length ? `，共 ${images.length} 张，这里给出前 ${sent.length} 张` : ''
+        }：`,
+      },
+    ];
+    sent.forEach((img, i) => {
+      parts.push(
+        { type: 'text', text: imageTitle(img, i) },
+        { type: 'image_url', image_url: { url: img.url } },
+      );
+    });
+    return { role: 'user', content: parts };
+  }
+
+  /** The messages with only the most recent CONTEXT_IMAGE_LIMIT images kept; older ones become a note. */
+  private contextMessages(): ChatCompletionMessageParam[] {
+    let kept = 0;
+    const out: ChatCompletionMessageParam[] = [];
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const m = this.messages[i]!;
+      if (m.role === 'user' && Array.isArray(m.content)) {
+        const parts = [...m.content]
+          .reverse()
+          .map((p) => {
+            if (p.type !== 'image_url') return p;
+            if (kept < CONTEXT_IMAGE_LIMIT) {
+              kept++;
+              return p;
+            }
+            return { type: 'text' as const, text: '（较早的图像已省略）' };
+          })
+          .reverse();
+        out.push({ ...m, content: parts });
+      } else {
+        out.push(m);
+      }
+    }
+    return out.reverse();
+  }
+}
+
+/** The image message as the transcript keeps it: titles, no image bytes. */
+function withoutImageData(message: ChatCompletionUserMessageParam): readonly unknown[] {
+  const parts = Array.isArray(message.content) ? message.content : [];
+  return parts.map((p) =>
+    p.type === 'image_url' ? { type: 'image_url', image_url: { url: '(图像数据未写入记录)' } } : p,
+  );
+}

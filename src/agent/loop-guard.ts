@@ -1,0 +1,62 @@
+/**
+ * The guard against the identify ↔ preview loop a peer product documents as its failure: within one user turn,
+ * a garment step that already ran is refused, without running, until a call changes a document or the garment
+ * photo changes — run again on the same input it can only give the same answer. A new user message starts
+ * afresh (the user may ask for the preview again).
+ */
+import { findTool } from '../registry/index.js';
+
+/** The garment steps whose repetition is the loop. */
+export const GUARDED_STEPS: readonly string[] = ['identify_pieces', 'generate_garment_preview'];
+
+export interface Refusal {
+  readonly ok: false;
+  readonly error: { readonly code: 'invalid_state'; readonly message: string; readonly hint: string };
+}
+
+export class LoopGuard {
+  /** Bumped by every successful document-changing call and by a new garment photo. */
+  private epoch = 0;
+  private photo: string | null = null;
+  private readonly ranAt = new Map<string, number>();
+
+  /** Starts a user turn: everything may run once more. */
+  reset(photo: string | null): void {
+    this.ranAt.clear();
+    this.photo = photo;
+  }
+
+  /** A refusal when `name` would repeat a garment step on unchanged input, else null. */
+  check(name: string, photo: string | null): Refusal | null {
+    this.notePhoto(photo);
+    if (!GUARDED_STEPS.includes(name) || this.ranAt.get(name) !== this.epoch) return null;
+    const label = findTool(name)?.label ?? name;
+    const previewDone = this.ranAt.get('generate_garment_preview') === this.epoch;
+    return {
+      ok: false,
+      error: {
+        code: 'invalid_state',
+        message: `${name}（${label}）本轮已经运行过，之后文档和服装照片都没有变化，重复调用只会得到同样的结果，已拒绝（未执行）。`,
+        hint: previewDone
+          ? '预览已生成：把它交给用户并等待确认，用户确认后再调用 extract_and_apply_all_pieces；不要再次识别或预览。'
+          : '使用上一次的结果继续下一步（identify_pieces 之后是 generate_garment_preview）；如需重新识别，先修改文档或请用户上传新照片。',
+      },
+    };
+  }
+
+  /** Records a call's outcome: a successful change of a document opens a new epoch. */
+  record(name: string, ok: boolean, photo: string | null): void {
+    this.notePhoto(photo);
+    if (!ok) return;
+    const effect = findTool(name)?.effect;
+    if (effect !== undefined && effect !== 'read') this.epoch++;
+    if (GUARDED_STEPS.includes(name)) this.ranAt.set(name, this.epoch);
+  }
+
+  private notePhoto(photo: string | null): void {
+    if (photo !== this.photo) {
+      this.photo = photo;
+      this.epoch++;
+    }
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * One model request through the official `openai` SDK: streamed or whole, turned into one assistant message
+ * (text and tool calls). The SDK retries 429 and 5xx with backoff (honouring Retry-After) and times out a request
+ * that gets no answer; a streamed answer that falls silent for as long is cut here. Every failure becomes a
+ * ModelError with a code and a Chinese message built here, never the SDK's text (which may echo request details).
+ */
+import OpenAI from 'openai';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParams,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import { MODEL_RETRIES, type ModelConfig } from './config.js';
+import { describeModelFailure, ModelError } from './model-errors.js';
+
+export interface ToolCallOut {
+  readonly id: string;
+  readonly name: string;
+  /** As the model sent it: a JSON string, possibly malformed. */
+  readonly arguments: string;
+}
+
+export interface AssistantMessage {
+  readonly text: string;
+  readonly toolCalls: readonly ToolCallOut[];
+}
+
+export function createModelClient(config: ModelConfig): OpenAI {
+  return new OpenAI({
+    baseURL: config.baseURL,
+    // The SDK insists on a key; a local server without one gets no Authorization header at all.
+    apiKey: config.apiKey ?? 'unused',
+    ...(config.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
+    organization: null,
+    project: null,
+    webhookSecret: null,
+    timeout: config.timeoutMs,
+    maxRetries: MODEL_RETRIES,
+    // The SDK's debug log prints request headers: never let OPENAI_LOG turn it on here.
+    logLevel: 'off',
+  });
+}
+
+export interface ModelRequest {
+  readonly client: OpenAI;
+  readonly config: ModelConfig;
+  readonly messages: readonly ChatCompletionMessageParam[];
+  readonly tools: ChatCompletionCreateParams['tools'];
+  /** Aborts the request (the user cancelled). */
+  readonly signal: AbortSignal;
+  readonly onDelta: (text: string) => void;
+}
+
+/** Tool-call fragments of a stream, joined by index (or by id, for servers that send no index). */
+class ToolCallAccumulator {
+  private readonly calls: { id: string; name: string; arguments: string }[] = [];
+  private readonly byIndex = new Map<number, number>();
+
+  add(delta: NonNullable<ChatCompletionChunk.Choice.Delta['tool_calls']>[number], position: number): void {
+    const index = typeof delta.index === 'number' ? delta.index : position;
+    let slot = this.byIndex.get(index);
+    const existing = slot === undefined ? undefined : this.calls[slot];
+    // A server that numbers every call 0 still gives each a new id: a new id starts a new call.
+    if (existing === undefined || (delta.id && existing.id && delta.id !== existing.id)) {
+      slot = this.calls.push({ id: '', name: '', arguments: '' }) - 1;
+      this.byIndex.set(index, slot);
+    }
+    const call = this.calls[slot!]!;
+    if (delta.id) call.id = delta.id;
+    if (delta.function?.name) call.name += delta.function.name;
+    if (delta.function?.arguments) call.arguments += delta.function.arguments;
+  }
+
+  result(): { id: string; name: string; arguments: string }[] {
+    return this.calls;
+  }
+}
+
+/** Gives calls without an id one, so every tool message can answer its call. */
+function withIds(calls: readonly { id: string; name: string; arguments: string }[]): ToolCallOut[] {
+  return calls.map((c, i) => ({ ...c, id: c.id || `call_${Date.now().toString(36)}_${i}` }));
+}
+
+function fromWholeAnswer(answer: OpenAI.Chat.Completions.ChatCompletion): AssistantMessage {
+  const message = answer?.choices?.[0]?.message;
+  if (!message) throw new ModelError('model_bad_response', '模型的回答里没有消息（choices 为空）。');
+  const toolCalls = (message.tool_calls ?? []).flatMap((c) =>
+    c.type === 'function' || (c as { function?: unknown }).function
+      ? [
+          {
+            id: c.id ?? '',
+            name: (c as { function: { name?: string } }).function.name ?? '',
+            arguments: (c as { function: { arguments?: string } }).function.arguments ?? '',
+          },
+        ]
+      : [],
+  );
+  return { text: typeof message.content === 'string' ? message.content : '', toolCalls: withIds(toolCalls) };
+}
+
+/** Requests the next assistant message. Rejects only with ModelError. */
+export async function requestAssistant(req: ModelRequest): Promise<AssistantMessage> {
+  const controller = new AbortController();
+  let reason: 'cancel' | 'timeout' | null = null;
+  const onCancel = () => {
+    reason ??= 'cancel';
+    controller.abort();
+  };
+  if (req.signal.aborted) onCancel();
+  else req.signal.addEventListener('abort', onCancel, { once: true });
+  let idle: NodeJS.Timeout | undefined;
+  const watchSilence = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => {
+      reason ??= 'timeout';
+      controller.abort();
+    }, req.config.timeoutMs);
+  };
+  // The SDK sleeps between retries without watching the signal: a cancel must not wait for that sleep.
+  const aborted = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+  });
+  aborted.catch(() => {});
+  const body = {
+    model: req.config.model,
+    messages: req.messages as ChatCompletionMessageParam[],
+    ...(req.tools?.length ? { tools: req.tools } : {}),
+  };
+  try {
+    if (!req.config.stream) {
+      const pending = req.client.chat.completions.create(
+        { ...body, stream: false },
+        { signal: controller.signal },
+      );
+      pending.catch(() => {});
+      return fromWholeAnswer(await Promise.race([pending, aborted]));
+    }
+    const pending = req.client.chat.completions.create(
+      { ...body, stream: true },
+      { signal: controller.signal },
+    );
+    pending.catch(() => {});
+    const stream = await Promise.race([pending, aborted]);
+    let text = '';
+    const calls = new ToolCallAccumulator();
+    watchSilence();
+    for await (const chunk of stream) {
+      watchSilence();
+      const delta = chunk?.choices?.[0]?.delta;
+      if (!delta) continue;
+      if (typeof delta.content === 'string' && delta.content !== '') {
+        text += delta.content;
+        req.onDelta(delta.content);
+      }
+      delta.tool_calls?.forEach((c, i) => {
+        calls.add(c, i);
+      });
+    }
+    // The SDK ends a stream quietly when it is aborted: a cut answer must not pass for a whole one.
+    if (controller.signal.aborted) throw describeModelFailure(null, reason, req.config);
+    return { text, toolCalls: withIds(calls.result()) };
+  } catch (err) {
+    if (err instanceof ModelError) throw err;
+    throw describeModelFailure(err, reason, req.config);
+  } finally {
+    clearTimeout(idle);
+    req.signal.removeEventListener('abort', onCancel);
+  }
+}

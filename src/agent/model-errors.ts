@@ -1,0 +1,119 @@
+/**
+ * Model failures as a code and a Chinese message written here. The server's own explanation is quoted only for
+ * a refused request (it says what was wrong, e.g. "this model does not support tools"), shortened and with the
+ * key and anything shaped like a key removed: some services echo a masked key back in a 401.
+ */
+import OpenAI from 'openai';
+import { MODEL_RETRIES, type ModelConfig } from './config.js';
+import type { ChatErrorCode } from './events.js';
+
+export class ModelError extends Error {
+  constructor(
+    readonly code: ChatErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const KEY_SHAPED = /\b(?:sk|pk|rk|key|token|bearer)[-_ ][A-Za-z0-9*._-]{4,}/gi;
+
+/** The text without the key, without key-shaped tokens, on one line and at most `max` characters. */
+export function redact(text: string, apiKey: string | null, max = 200): string {
+  let out = apiKey ? text.split(apiKey).join('***') : text;
+  out = out.replace(KEY_SHAPED, '***').replace(/\s+/g, ' ').trim();
+  return out.length > max ? `${out.slice(0, max)}…` : out;
+}
+
+function hostOf(baseURL: string): string {
+  try {
+    return new URL(baseURL).host;
+  } catch {
+    return baseURL;
+  }
+}
+
+function serverSays(err: InstanceType<typeof OpenAI.APIError>, config: ModelConfig): string {
+  const body = err.error as { message?: unknown } | undefined;
+  const raw = typeof body?.message === 'string' ? body.message : '';
+  const said = redact(raw, config.apiKey);
+  return said ? `服务说明：${said}` : '';
+}
+
+/** A network error's code (ECONNREFUSED, ENOTFOUND …), which says what went wrong without echoing the request. */
+function causeCode(err: unknown): string {
+  let e: unknown = err;
+  for (let depth = 0; depth < 4 && e; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[A-Z_]+$/.test(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return '';
+}
+
+/** Maps whatever the SDK threw to a ModelError. `reason` says whether we aborted it (cancel or silence). */
+export function describeModelFailure(
+  err: unknown,
+  reason: 'cancel' | 'timeout' | null,
+  config: ModelConfig,
+): ModelError {
+  const seconds = Math.round(config.timeoutMs / 100) / 10;
+  if (reason === 'cancel' || (reason === null && err instanceof OpenAI.APIUserAbortError)) {
+    return new ModelError('cancelled', '已取消：模型请求已中止。');
+  }
+  if (reason === 'timeout' || err instanceof OpenAI.APIConnectionTimeoutError) {
+    return new ModelError(
+      'model_timeout',
+      `模型在 ${seconds} 秒内没有回应，本轮已停止。请稍后重试，或加大 ATELIER_MODEL_TIMEOUT。`,
+    );
+  }
+  const host = hostOf(config.baseURL);
+  if (err instanceof OpenAI.APIConnectionError) {
+    const code = causeCode(err);
+    return new ModelError(
+      'model_unavailable',
+      `无法连接模型服务 ${host}${code ? `（${code}）` : ''}，重试 ${MODEL_RETRIES} 次后仍失败。请检查 ATELIER_MODEL_BASE_URL 和网络，或确认本地模型服务已启动。`,
+    );
+  }
+  if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
+    const status = err.status;
+    const said = serverSays(err, config);
+    if (status === 401 || status === 403) {
+      return new ModelError(
+        'model_auth',
+        `模型服务 ${host} 拒绝了请求（HTTP ${status}）：API 密钥无效或没有权限。请检查 ATELIER_MODEL_API_KEY。`,
+      );
+    }
+    if (status === 404) {
+      return new ModelError(
+        'model_not_found',
+        `模型服务 ${host} 找不到模型“${config.model}”或接口（HTTP 404）。请检查 ATELIER_MODEL 和 ATELIER_MODEL_BASE_URL（通常以 /v1 结尾）。`,
+      );
+    }
+    if (status === 429) {
+      return new ModelError(
+        'model_rate_limited',
+        `模型服务 ${host} 限流（HTTP 429），重试 ${MODEL_RETRIES} 次后仍未成功。请稍后再发一次消息，或检查账户额度。`,
+      );
+    }
+    if (status >= 500) {
+      return new ModelError(
+        'model_unavailable',
+        `模型服务 ${host} 出错（HTTP ${status}），重试 ${MODEL_RETRIES} 次后仍未成功。请稍后重试。`,
+      );
+    }
+    return new ModelError(
+      'model_rejected',
+      `模型服务 ${host} 拒绝了请求（HTTP ${status}）。${said ? `${said}。` : ''}请检查模型是否支持工具调用${config.vision ? '和图像输入（或去掉 ATELIER_MODEL_VISION）' : ''}。`,
+    );
+  }
+  if (err instanceof OpenAI.APIError) {
+    // An error object inside a stream: the server gave up mid-answer.
+    return new ModelError('model_bad_response', `模型服务在回答中途报错。${serverSays(err, config)}`);
+  }
+  const what = err instanceof SyntaxError ? '流中的数据不是有效的 JSON' : '回答的格式不对';
+  return new ModelError(
+    'model_bad_response',
+    `无法读取模型的回答：${what}。请重试，或设置 ATELIER_MODEL_STREAM=0。`,
+  );
+}

@@ -1,0 +1,440 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatEvent } from '../../src/agent/events.js';
+import { snapshotOf } from '../../src/calls/snapshot.js';
+import { toOpenAI } from '../../src/registry/formats/index.js';
+import { toolsOf } from '../../src/registry/index.js';
+import { garmentDocument, usePhoto } from '../support/garment-fixtures.js';
+import { type ScriptedModel, type ScriptedRequest, startScriptedModel } from '../support/scripted-model.js';
+import { newSession, ok, tempDir } from '../support/session.js';
+import { conversation, expectEveryCallAnswered, last, modelConfig, SECRET_KEY, turn } from './support.js';
+
+let model: ScriptedModel | undefined;
+afterEach(async () => {
+  await model?.close();
+  model = undefined;
+});
+
+const toolMessages = (req: ScriptedRequest) => req.body.messages.filter((m) => m.role === 'tool');
+const results = (req: ScriptedRequest) => toolMessages(req).map((m) => JSON.parse(m.content as string));
+const types = (events: readonly ChatEvent[]) =>
+  events.map((e) => e.type).filter((t) => t !== 'assistant_delta');
+
+describe.each([
+  { stream: true, name: 'streamed' },
+  { stream: false, name: 'whole' },
+])('a turn with tool calls ($name answers)', ({ stream }) => {
+  it('sends the registry tools, runs the calls in order and answers each call id', async () => {
+    model = await startScriptedModel([
+      {
+        text: '好的，我来新建海报。',
+        toolCalls: [
+          { id: 'call_doc', name: 'create_document', arguments: { width: 320, height: 200, name: '海报' } },
+          {
+            id: 'call_text',
+            name: 'create_text_layer',
+            arguments: { text: '春季新品', x: 20, y: 40, font_size: 32, color: '#c0392b' },
+          },
+          { id: 'call_bad', name: 'set_layer_opacity', arguments: { name: '没有这个图层', opacity: 50 } },
+        ],
+      },
+      { text: '海报已建好，标题是红色的“春季新品”。' },
+    ]);
+    const session = newSession();
+    const conv = conversation(session, modelConfig(model.url, { stream }));
+    const events = await turn(conv, '做一张 320×200 的海报，标题“春季新品”');
+
+    expect(types(events)).toEqual([
+      'user',
+      'assistant',
+      'tool_call',
+      'tool_result',
+      'tool_call',
+      'tool_result',
+      'tool_call',
+      'tool_result',
+      'assistant',
+      'done',
+    ]);
+    expect(last(events)).toEqual({ type: 'done', steps: 2 });
+    const calls = events.filter((e) => e.type === 'tool_call');
+    expect(calls.map((c) => [c.id, c.name, c.label])).toEqual([
+      ['call_doc', 'create_document', '新建文档'],
+      ['call_text', 'create_text_layer', '创建文字'],
+      ['call_bad', 'set_layer_opacity', '设置透明度'],
+    ]);
+    expect(calls[0]!.arguments).toEqual({ width: 320, height: 200, name: '海报' });
+    const outcome = events.filter((e) => e.type === 'tool_result');
+    expect(outcome.map((r) => r.ok)).toEqual([true, true, false]);
+    expect(JSON.stringify(outcome[2]!.result)).toContain('not_found');
+    if (stream) expect(events.filter((e) => e.type === 'assistant_delta').length).toBeGreaterThan(2);
+    else expect(events.some((e) => e.type === 'assistant_delta')).toBe(false);
+
+    const [first, second] = model.requests;
+    expect(first!.body.stream).toBe(stream);
+    expect(first!.body.model).toBe('scripted-model');
+    expect(first!.body.tools).toEqual(toOpenAI(toolsOf('extended')));
+    expect(first!.headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
+    const [system, user] = first!.body.messages;
+    expect(system!.role).toBe('system');
+    expect(system!.content).toMatch(/identify_pieces[\s\S]*generate_garment_preview[\s\S]*等待用户确认/);
+    expect(system!.content).toContain('hint');
+    expect(user!.content).toMatch(/^做一张 320×200 的海报/);
+    expect(user!.content).toContain('没有打开的文档');
+
+    // The second request carries the assistant's calls, each answered by id in order, results without images.
+    const sent = second!.body.messages;
+    expectEveryCallAnswered(sent as never);
+    expect(toolMessages(second!).map((m) => m.tool_call_id)).toEqual(['call_doc', 'call_text', 'call_bad']);
+    expect(results(second!).map((r) => r.ok)).toEqual([true, true, false]);
+    expect(results(second!)[2].error.hint).toBeTruthy();
+
+    const state = await snapshotOf(session);
+    expect(state.active?.name).toBe('海报');
+    expect(state.active?.layers.map((l) => (l as { name: string }).name)).toEqual(['春季新品', '背景']);
+    expect(conv.history().map((e) => e.type)).toEqual(types(events).filter((t) => t !== 'done'));
+  });
+});
+
+describe('the state summary', () => {
+  it('tells the model about the open documents, their layers and the garment photo at each turn', async () => {
+    model = await startScriptedModel([{ text: '好的' }]);
+    const session = newSession();
+    await ok(session, 'create_document', { width: 100, height: 80, name: '草稿' });
+    await ok(session, 'create_layer', { name: '色块' });
+    await turn(conversation(session, modelConfig(model.url)), '看看现在有什么');
+    const user = model.requests[0]!.body.messages[1]!.content as string;
+    expect(user).toContain('草稿（100×80 px，150 DPI，RGB');
+    expect(user).toMatch(/- 色块（pixel/);
+    expect(user).toMatch(/- 背景（fill，背景/);
+    expect(user).toContain('当前图层：色块');
+    expect(user).toContain('服装照片：未上传');
+  });
+});
+
+describe('result images', () => {
+  const script = () => [
+    {
+      toolCalls: [
+        { id: 'c1', name: 'create_document', arguments: { width: 3000, height: 1500 } },
+        { id: 'c2', name: 'get_canvas_image', arguments: { max_size: 2048 } },
+      ],
+    },
+    { text: '画布是白色的。' },
+  ];
+
+  it('go to a vision model as a downscaled JPEG in a user message after the tool messages', async () => {
+    model = await startScriptedModel(script());
+    const events = await turn(
+      conversation(newSession(), modelConfig(model.url, { vision: true })),
+      '看看画布',
+    );
+    expect(last(events).type).toBe('done');
+    const result = events.find((e) => e.type === 'tool_result' && e.name === 'get_canvas_image');
+    expect(result?.type === 'tool_result' && result.images?.[0]?.mime).toBe('image/png');
+
+    const sent = model.requests[1]!.body.messages;
+    const toolIndex = sent.findIndex((m) => m.role === 'tool' && m.tool_call_id === 'c2');
+    const tool = sent[toolIndex]!;
+    expect(tool.content as string).not.toMatch(/base64|iVBOR/);
+    expect(JSON.parse(tool.content as string).images).toEqual([
+      expect.objectContaining({ mime: 'image/png', width: 2048, height: 1024 }),
+    ]);
+    const follow = sent[toolIndex + 1]!;
+    expect(follow.role).toBe('user');
+    const parts = follow.content as { type: string; image_url?: { url: string } }[];
+    const images = parts.filter((p) => p.type === 'image_url');
+    expect(images).toHaveLength(1);
+    const url = images[0]!.image_url!.url;
+    expect(url.startsWith('data:image/jpeg;base64,')).toBe(true);
+    const meta = await sharp(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64')).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 1024, 512]);
+  });
+
+  it('are described in words to a text-only model, which gets no image message', async () => {
+    model = await startScriptedModel(script());
+    await turn(conversation(newSession(), modelConfig(model.url, { vision: false })), '看看画布');
+    const sent = model.requests[1]!.body.messages;
+    expect(sent.some((m) => Array.isArray(m.content))).toBe(false);
+    expect(JSON.stringify(sent)).not.toContain('image_url');
+    const described = JSON.parse(sent.find((m) => m.tool_call_id === 'c2')!.content as string).images;
+    expect(described).toEqual([expect.objectContaining({ width: 2048, height: 1024, mime: 'image/png' })]);
+    expect(model.requests[0]!.body.messages[0]!.content).toContain('你看不到图像');
+  });
+});
+
+describe('bounds', () => {
+  it('stops after max steps with every call answered, and the next turn works', async () => {
+    const again = { toolCalls: [{ name: 'list_documents', arguments: {} }] };
+    model = await startScriptedModel([again, again, again, again]);
+    const session = newSession();
+    const conv = conversation(session, modelConfig(model.url, { maxSteps: 3 }));
+    const events = await turn(conv, '一直查');
+    expect(last(events)).toMatchObject({ type: 'error', code: 'max_steps' });
+    expect((last(events) as { message: string }).message).toContain('3');
+    expect(events.some((e) => e.type === 'done')).toBe(false);
+    expect(model.requests).toHaveLength(3);
+    expect(model.remaining).toBe(1);
+
+    model.push({ text: '好的，停下了。' });
+    const next = await turn(conv, '停');
+    expect(last(next)).toEqual({ type: 'done', steps: 2 });
+    expectEveryCallAnswered(last(model.requests).body.messages as never);
+  });
+
+  it('answers a second turn while one runs with busy, and refuses an empty message', async () => {
+    model = await startScriptedModel([{ text: '慢慢来', delayMs: 300 }]);
+    const conv = conversation(newSession(), modelConfig(model.url));
+    const first = turn(conv, '第一条');
+    expect(conv.running).toBe(true);
+    const second = await turn(conv, '第二条');
+    expect(second).toEqual([{ type: 'error', code: 'busy', message: expect.any(String) }]);
+    expect(last(await first)).toEqual({ type: 'done', steps: 1 });
+    expect(conv.running).toBe(false);
+    expect(await turn(conv, '   ')).toEqual([
+      { type: 'error', code: 'invalid_message', message: expect.any(String) },
+    ]);
+    expect(model.requests).toHaveLength(1);
+  });
+});
+
+describe('cancel', () => {
+  it('during a model request ends the turn at once and changes nothing', async () => {
+    model = await startScriptedModel([
+      { toolCalls: [{ name: 'create_document', arguments: { width: 10, height: 10 } }], delayMs: 5000 },
+    ]);
+    const session = newSession();
+    const conv = conversation(session, modelConfig(model.url));
+    expect(conv.cancel()).toBe(false);
+    const pending = turn(conv, '新建');
+    setTimeout(() => conv.cancel(), 100);
+    const events = await pending;
+    expect(last(events)).toMatchObject({ type: 'error', code: 'cancelled' });
+    expect(events.some((e) => e.type === 'tool_call')).toBe(false);
+    expect((await snapshotOf(session)).documents).toEqual([]);
+    expect(conv.running).toBe(false);
+  });
+
+  it('during a streamed answer drops the half-received message', async () => {
+    model = await startScriptedModel([{ text: '这句话说不完', stallAfterChunks: 2 }]);
+    const conv = conversation(newSession(), modelConfig(model.url));
+    const events = await turn(conv, '说点什么', (e) => {
+      if (e.type === 'assistant_delta') setTimeout(() => conv.cancel(), 50);
+    });
+    expect(types(events)).toEqual(['user', 'error']);
+    expect(last(events)).toMatchObject({ code: 'cancelled' });
+    expect(conv.history().map((e) => e.type)).toEqual(['user', 'error']);
+  });
+
+  it('during a call lets it finish, runs no later call, and answers the skipped ones for the next turn', async () => {
+    model = await startScriptedModel([
+      {
+        toolCalls: [
+          { id: 'a', name: 'create_document', arguments: { width: 40, height: 40, name: '甲' } },
+          { id: 'b', name: 'create_layer', arguments: { name: '不该出现' } },
+        ],
+      },
+    ]);
+    const session = newSession();
+    const conv = conversation(session, modelConfig(model.url));
+    const events = await turn(conv, '新建', (e) => {
+      if (e.type === 'tool_call' && e.id === 'a') conv.cancel();
+    });
+    expect(types(events)).toEqual(['user', 'tool_call', 'tool_result', 'error']);
+    expect(last(events)).toMatchObject({ code: 'cancelled' });
+    const state = await snapshotOf(session);
+    expect(state.active?.name).toBe('甲');
+    expect(state.active?.layers.map((l) => (l as { name: string }).name)).toEqual(['背景']);
+    expect(model.requests).toHaveLength(1);
+
+    model.push({ text: '好的' });
+    expect(last(await turn(conv, '继续'))).toMatchObject({ type: 'done' });
+    const sent = last(model.requests).body.messages;
+    expectEveryCallAnswered(sent as never);
+    const skipped = JSON.parse(sent.find((m) => m.tool_call_id === 'b')!.content as string);
+    expect(skipped.error.code).toBe('cancelled');
+  });
+});
+
+describe('the identify ↔ preview loop guard', () => {
+  it('refuses a repeated garment step on unchanged input without running it, until the document changes', async () => {
+    const session = newSession();
+    await garmentDocument(session);
+    await usePhoto(session, 'fill');
+    let memoryBefore: unknown;
+    let memoryAfterRefusals: unknown;
+    model = await startScriptedModel([
+      {
+        toolCalls: [
+          { id: 'i1', name: 'identify_pieces', arguments: {} },
+          { id: 'p1', name: 'generate_garment_preview', arguments: {} },
+        ],
+      },
+      () => {
+        memoryBefore = session.garment;
+        return { toolCalls: [{ id: 'i2', name: 'identify_pieces', arguments: {} }] };
+      },
+      { toolCalls: [{ id: 'p2', name: 'generate_garment_preview', arguments: {} }] },
+      () => {
+        memoryAfterRefusals = session.garment;
+        return {
+          toolCalls: [
+            { id: 'l', name: 'create_layer', arguments: { name: '备注' } },
+            { id: 'i3', name: 'identify_pieces', arguments: {} },
+          ],
+        };
+      },
+      { text: '预览已生成，请确认。' },
+    ]);
+    const conv = conversation(session, modelConfig(model.url));
+    const events = await turn(conv, '套图');
+    expect(last(events)).toMatchObject({ type: 'done', steps: 5 });
+    const outcome = Object.fromEntries(
+      events.flatMap((e) => (e.type === 'tool_result' ? [[e.id, e.result as Record<string, unknown>]] : [])),
+    );
+    expect(outcome.i1!.ok).toBe(true);
+    expect(outcome.p1!.ok).toBe(true);
+    for (const id of ['i2', 'p2']) {
+      expect(outcome[id]).toMatchObject({ ok: false, error: { code: 'invalid_state' } });
+      expect((outcome[id]!.error as { hint: string }).hint).toMatch(/确认/);
+    }
+    expect(memoryAfterRefusals, 'the refused calls did not run').toBe(memoryBefore);
+    expect(outcome.i3!.ok, 'a document change in between lets identify run again').toBe(true);
+    expect(session.garment).not.toBe(memoryBefore);
+
+    // A new user message starts afresh: the user may ask for the preview again.
+    model.push(
+      { toolCalls: [{ id: 'p3', name: 'generate_garment_preview', arguments: {} }] },
+      { text: '好了' },
+    );
+    const again = await turn(conv, '重新生成预览');
+    expect(again.find((e) => e.type === 'tool_result')).toMatchObject({ ok: true });
+  });
+});
+
+describe('model failures', () => {
+  async function failing(steps: Parameters<typeof startScriptedModel>[0], over = {}) {
+    model = await startScriptedModel([
+      {
+        toolCalls: [
+          { id: 'ok1', name: 'create_document', arguments: { width: 30, height: 30, name: '留下' } },
+        ],
+      },
+      ...steps,
+    ]);
+    const session = newSession();
+    const errors: unknown[] = [];
+    const transcript = join(tempDir(), 'chat.jsonl');
+    const conv = conversation(session, modelConfig(model.url, over), { transcript, errors });
+    const events = await turn(conv, '新建然后继续');
+    return { session, conv, events, errors, transcript };
+  }
+
+  /** The turn ended with `code`, the document made before the failure is intact, and the next turn works. */
+  async function expectCleanEnd(run: Awaited<ReturnType<typeof failing>>, code: string) {
+    const end = last(run.events);
+    expect(end).toMatchObject({ type: 'error', code });
+    expect((end as { message: string }).message).toMatch(/[\u4e00-\u9fff]/);
+    expect(run.events.some((e) => e.type === 'done')).toBe(false);
+    const state = await snapshotOf(run.session);
+    expect(state.documents.map((d) => d.name)).toEqual(['留下']);
+    expect(state.active?.history.labels).toEqual(['新建文档']);
+    model!.push({ text: '现在好了' });
+    const next = await turn(run.conv, '再试一次');
+    expect(last(next)).toEqual({ type: 'done', steps: 1 });
+    expectEveryCallAnswered(last(model!.requests).body.messages as never);
+    const everything = JSON.stringify([run.events, next, run.conv.history(), String(run.errors)]);
+    expect(everything).not.toContain(SECRET_KEY);
+    expect(everything).not.toContain(SECRET_KEY.slice(-12));
+    expect(readFileSync(run.transcript, 'utf8')).not.toContain(SECRET_KEY.slice(-12));
+    return end as { message: string };
+  }
+
+  it('401 (with the key echoed back) → model_auth, naming the variable, never the key', async () => {
+    const run = await failing([
+      (req) => ({ status: 401, error: `Incorrect API key provided: ${String(req.headers.authorization)}` }),
+    ]);
+    const end = await expectCleanEnd(run, 'model_auth');
+    expect(end.message).toContain('ATELIER_MODEL_API_KEY');
+  });
+
+  it('404 → model_not_found, naming the model', async () => {
+    const end = await expectCleanEnd(
+      await failing([{ status: 404, error: 'model not found' }]),
+      'model_not_found',
+    );
+    expect(end.message).toContain('scripted-model');
+  });
+
+  it('429 is retried after Retry-After; still 429 after the retries → model_rate_limited', async () => {
+    const limited = { status: 429, headers: { 'retry-after-ms': '20' } };
+    const run = await failing([limited, limited, limited, limited]);
+    await expectCleanEnd(run, 'model_rate_limited');
+    expect(model!.requests).toHaveLength(1 + 4 + 1);
+  });
+
+  it('a 429 followed by an answer succeeds without the user seeing it', async () => {
+    const run = await failing([{ status: 429, headers: { 'retry-after-ms': '20' } }, { text: '完成' }]);
+    expect(last(run.events)).toEqual({ type: 'done', steps: 2 });
+  });
+
+  it('500 after the retries → model_unavailable', async () => {
+    const broken = { status: 500, headers: { 'retry-after-ms': '10' } };
+    await expectCleanEnd(await failing([broken, broken, broken, broken]), 'model_unavailable');
+  });
+
+  it('no answer within the timeout → model_timeout', async () => {
+    const slow = { text: '太慢', delayMs: 3000 };
+    const run = await failing([slow, slow, slow, slow], { timeoutMs: 150 });
+    await expectCleanEnd(run, 'model_timeout');
+  });
+
+  it('a stream that falls silent → model_timeout', async () => {
+    const run = await failing([{ text: '说到一半就停了', stallAfterChunks: 2 }], { timeoutMs: 300 });
+    expect(run.events.some((e) => e.type === 'assistant_delta')).toBe(true);
+    await expectCleanEnd(run, 'model_timeout');
+  });
+
+  it('a stream that is not JSON → model_bad_response', async () => {
+    await expectCleanEnd(await failing([{ raw: 'data: {not json\n\n' }]), 'model_bad_response');
+  });
+
+  it('a refused request (400) → model_rejected quoting the server, key removed', async () => {
+    const run = await failing([
+      (req) => ({ status: 400, error: `tools are not supported (key ${String(req.headers.authorization)})` }),
+    ]);
+    const end = await expectCleanEnd(run, 'model_rejected');
+    expect(end.message).toContain('tools are not supported');
+  });
+});
+
+describe('malformed tool arguments', () => {
+  it('are answered with invalid_json so the model corrects itself', async () => {
+    let seen: unknown;
+    model = await startScriptedModel([
+      { toolCalls: [{ id: 'x', name: 'create_document', arguments: '{"width": 64, "height":' }] },
+      (req) => {
+        seen = JSON.parse(last(req.body.messages).content as string);
+        return { toolCalls: [{ id: 'y', name: 'create_document', arguments: { width: 64, height: 48 } }] };
+      },
+      { text: '好了' },
+    ]);
+    const session = newSession();
+    const events = await turn(conversation(session, modelConfig(model.url)), '新建');
+    expect(seen).toMatchObject({ ok: false, error: { code: 'invalid_json' } });
+    const call = events.find((e) => e.type === 'tool_call' && e.id === 'x');
+    expect(call).toMatchObject({ arguments: '{"width": 64, "height":' });
+    expect(last(events)).toEqual({ type: 'done', steps: 3 });
+    expect((await snapshotOf(session)).documents).toHaveLength(1);
+  });
+});
+
+describe('a model without a key', () => {
+  it('is sent no Authorization header', async () => {
+    model = await startScriptedModel([{ text: '你好' }]);
+    await turn(conversation(newSession(), modelConfig(model.url, { apiKey: null })), '你好');
+    expect(model.requests[0]!.headers.authorization).toBeUndefined();
+  });
+});
