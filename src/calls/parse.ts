@@ -20,16 +20,37 @@ export function parseToolCall(input: unknown): ParsedCall | null {
   return { id, name: fn.name, arguments: fn.arguments };
 }
 
-export type ParsedArguments = { ok: true; value: unknown } | { ok: false; message: string };
+/**
+ * The longest `arguments` text read, in characters (1 MiB): far above any real call (a text layer's 10,000
+ * characters included), and refused before JSON parsing so an oversized call costs nothing to answer.
+ */
+export const ARGUMENTS_MAX_LENGTH = 1024 * 1024;
+
+export type ParsedArguments =
+  | { ok: true; value: unknown }
+  | { ok: false; code: 'invalid_json' | 'invalid_arguments'; message: string; hint: string };
 
 /** `arguments` as a JSON string (empty = `{}`) or an object. */
 export function parseArguments(raw: unknown): ParsedArguments {
   if (raw === undefined || raw === null) return { ok: true, value: {} };
   if (typeof raw !== 'string') return { ok: true, value: raw };
+  if (raw.length > ARGUMENTS_MAX_LENGTH) {
+    return {
+      ok: false,
+      code: 'invalid_arguments',
+      message: `参数过长：arguments 最多 ${ARGUMENTS_MAX_LENGTH} 个字符，收到 ${raw.length} 个字符`,
+      hint: '每个参数都有长度上限（见工具说明）；请缩短文字或名称，或把大量图层分几次调用',
+    };
+  }
   if (raw.trim() === '') return { ok: true, value: {} };
   try {
     return { ok: true, value: JSON.parse(raw) };
   } catch (err) {
-    return { ok: false, message: (err as Error).message };
+    return {
+      ok: false,
+      code: 'invalid_json',
+      message: `参数不是有效的 JSON：${(err as Error).message}`,
+      hint: 'arguments 应为 JSON 对象字符串，如 {"name":"图层 1"}',
+    };
   }
 }

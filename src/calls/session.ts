@@ -9,7 +9,7 @@ import { EditorError } from '../engine/errors.js';
 import { closest } from '../engine/names.js';
 import { Workspace } from '../engine/workspace.js';
 import { EMPTY_GARMENT_MEMORY, type GarmentMemory } from '../garment/types.js';
-import { allTools, findTool } from '../registry/index.js';
+import { allTools, findTool, TOOL_NAME_MAX_LENGTH, type ToolName } from '../registry/index.js';
 import { handlers } from '../tools/index.js';
 import type { Handler, Payload, ToolContext } from '../tools/types.js';
 import { parseArguments, parseToolCall } from './parse.js';
@@ -113,31 +113,31 @@ export class Session {
     }
     const tool = findTool(call.name);
     if (!tool) {
-      const suggestions = closest(
-        call.name,
-        allTools.map((t) => t.name),
-      );
-      return failure('unknown_tool', `没有名为“${call.name}”的工具`, {
-        ...(suggestions.length ? { hint: `是否想调用 ${suggestions.join('、')}？` } : {}),
+      // No tool name is longer than TOOL_NAME_MAX_LENGTH: a longer one is not a near miss, and is not quoted.
+      const plausible = call.name.length <= TOOL_NAME_MAX_LENGTH;
+      const suggestions = plausible
+        ? closest(
+            call.name,
+            allTools.map((t) => t.name),
+          )
+        : [];
+      const shown = plausible ? `“${call.name}”` : `长达 ${call.name.length} 个字符`;
+      return failure('unknown_tool', `没有名为${shown}的工具`, {
+        hint: suggestions.length
+          ? `是否想调用 ${suggestions.join('、')}？`
+          : '请从提供的工具列表中选择工具名称',
         details: { closest: suggestions },
       });
     }
     const parsed = parseArguments(call.arguments);
-    if (!parsed.ok) {
-      return failure('invalid_json', `参数不是有效的 JSON：${parsed.message}`, {
-        hint: 'arguments 应为 JSON 对象字符串，如 {"name":"图层 1"}',
-      });
-    }
+    if (!parsed.ok) return failure(parsed.code, parsed.message, { hint: parsed.hint });
     const checked = validateArguments(tool, parsed.value);
     if (!checked.ok) {
       return failure('invalid_arguments', checked.problems.map((p) => p.message).join('；'), {
         details: checked.problems,
       });
     }
-    const handler = handlers[tool.name as keyof typeof handlers] as Handler<never> | undefined;
-    if (!handler) {
-      return failure('unsupported', `工具 ${tool.name}（${tool.label}）在本版本中尚未实现`);
-    }
+    const handler = handlers[tool.name as ToolName] as Handler<never>;
 
     const tx = this.editor.begin();
     const warnings: string[] = [];

@@ -2,8 +2,11 @@
  * Argument validation, compiled once per tool from the published schema plus the tool's `limits`.
  * Runs before anything executes. Lenient only where models are known to slip (numbers and booleans sent
  * as strings, `null` for an omitted optional in strict mode, colours without `#`); never clamps.
+ * Lengths are checked first, by hand, so an oversized value is refused in time linear in its size before Ajv
+ * (patterns, all-errors reporting) or any handler sees it.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { pathProblem } from '../engine/workspace.js';
 import type { ItemSchema, ParamLimits, ParamSchema, ToolDefinition } from '../registry/index.js';
 
 export interface ArgumentProblem {
@@ -11,6 +14,8 @@ export interface ArgumentProblem {
   readonly message: string;
   readonly allowed?: readonly unknown[];
   readonly range?: { readonly min?: number; readonly max?: number; readonly above?: number };
+  /** The length bound that was exceeded. */
+  readonly bound?: { readonly maxLength?: number; readonly maxItems?: number };
 }
 
 export type Validation =
@@ -18,6 +23,10 @@ export type Validation =
   | { readonly ok: false; readonly problems: ArgumentProblem[] };
 
 const COLOR = /^#?([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$/;
+/** The longest colour `COLOR` accepts (`#RRGGBB`); anything longer is refused without running the pattern. */
+const COLOR_MAX_LENGTH = 7;
+/** How much of a refused value a message quotes. */
+const QUOTED_MAX_LENGTH = 64;
 const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
 
 type JsonSchema = Record<string, unknown>;
@@ -31,11 +40,13 @@ function limitKeywords(limits: ParamLimits | undefined): JsonSchema {
   if (limits.integer) out.multipleOf = 1;
   if (limits.format === 'color') out.pattern = COLOR.source;
   if (limits.format === 'path') out.minLength = 1;
+  if (limits.maxLength !== undefined) out.maxLength = limits.maxLength;
+  if (limits.maxItems !== undefined) out.maxItems = limits.maxItems;
   return out;
 }
 
 function itemsSchema(items: ItemSchema, limits: ParamLimits | undefined): JsonSchema {
-  if (items.type !== 'object') return { type: items.type };
+  if (items.type !== 'object') return { type: items.type, ...limitKeywords(limits?.each) };
   return objectSchema(items.properties, items.required, limits?.items);
 }
 
@@ -114,6 +125,116 @@ function applyFormats(value: unknown, limits: ParamLimits | undefined): unknown 
   return value;
 }
 
+/** Unicode code points in `s`, as JSON Schema counts a string's length; stops counting past `max`. */
+function lengthOver(s: string, max: number): number | null {
+  if (s.length <= max) return null;
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n > max ? n : null;
+}
+
+/** A caller's value as a message quotes it: never more than a short prefix of what was sent. */
+export function quoted(value: string, max = QUOTED_MAX_LENGTH): string {
+  const shown = value.length > max ? `${value.slice(0, max)}…（共 ${value.length} 个字符）` : value;
+  return JSON.stringify(shown);
+}
+
+function tooLong(parameter: string, maxLength: number, length: number): ArgumentProblem {
+  return {
+    parameter,
+    message: `${parameter} 过长：最多 ${maxLength} 个字符，收到 ${length} 个字符`,
+    bound: { maxLength },
+  };
+}
+
+function tooMany(parameter: string, maxItems: number, count: number): ArgumentProblem {
+  return {
+    parameter,
+    message: `${parameter} 项数过多：最多 ${maxItems} 项，收到 ${count} 项`,
+    bound: { maxItems },
+  };
+}
+
+function stringProblem(
+  parameter: string,
+  value: unknown,
+  limits: ParamLimits | undefined,
+): ArgumentProblem[] {
+  if (typeof value !== 'string' || !limits) return [];
+  if (limits.maxLength !== undefined) {
+    const over = lengthOver(value, limits.maxLength);
+    if (over !== null) return [tooLong(parameter, limits.maxLength, over)];
+  }
+  if (limits.format === 'color' && value.length > COLOR_MAX_LENGTH) return [notAColor(parameter, value)];
+  return [];
+}
+
+/**
+ * Every string over its `maxLength`, array over its `maxItems` and colour longer than a colour can be, found
+ * in one pass over the (coerced) arguments. Values of the wrong type are left to Ajv.
+ */
+function lengthProblems(tool: ToolDefinition, args: Record<string, unknown>): ArgumentProblem[] {
+  const problems: ArgumentProblem[] = [];
+  for (const [key, value] of Object.entries(args)) {
+    const limits = tool.limits?.[key];
+    if (!limits) continue;
+    problems.push(...stringProblem(key, value, limits));
+    if (!Array.isArray(value)) continue;
+    if (limits.maxItems !== undefined && value.length > limits.maxItems) {
+      problems.push(tooMany(key, limits.maxItems, value.length));
+      continue;
+    }
+    value.forEach((item, i) => {
+      if (isPlainObject(item)) {
+        for (const [field, v] of Object.entries(item)) {
+          problems.push(...stringProblem(`${key}[${i}].${field}`, v, limits.items?.[field]));
+        }
+      } else {
+        problems.push(...stringProblem(`${key}[${i}]`, item, limits.each));
+      }
+    });
+  }
+  return problems;
+}
+
+/** Paths that pass the schema but cannot name a file in the workspace (blank, dots only, spaces at the ends). */
+function pathProblems(tool: ToolDefinition, args: Record<string, unknown>): ArgumentProblem[] {
+  const problems: ArgumentProblem[] = [];
+  for (const [key, value] of Object.entries(args)) {
+    if (tool.limits?.[key]?.format !== 'path' || typeof value !== 'string') continue;
+    const problem = pathProblem(value);
+    if (problem) problems.push({ parameter: key, message: `${key}：${problem}` });
+  }
+  return problems;
+}
+
+function notAColor(parameter: string, value: unknown): ArgumentProblem {
+  const shown = typeof value === 'string' ? quoted(value) : String(value);
+  return {
+    parameter,
+    message: `${parameter} 不是有效的十六进制颜色：应为 #RRGGBB、RRGGBB 或 #RGB，收到 ${shown}`,
+  };
+}
+
+/** Arguments with thousands of faults (unknown keys, oversized items) are answered with the first few. */
+const MAX_PROBLEMS = 20;
+
+function capped(problems: ArgumentProblem[]): ArgumentProblem[] {
+  if (problems.length <= MAX_PROBLEMS) return problems;
+  const rest = problems.length - MAX_PROBLEMS;
+  return [
+    ...problems.slice(0, MAX_PROBLEMS),
+    { parameter: '(arguments)', message: `另有 ${rest} 处问题未列出` },
+  ];
+}
+
 const TYPE_NAMES: Record<string, string> = {
   string: '字符串',
   number: '数字',
@@ -144,6 +265,19 @@ function limitsAt(tool: ToolDefinition, path: string): ParamLimits | undefined {
   return field ? limits?.items?.[field] : limits;
 }
 
+function unknownParameter(tool: ToolDefinition, key: string): ArgumentProblem {
+  const allowed = Object.keys(tool.parameters.properties);
+  const parameter = key.length > QUOTED_MAX_LENGTH ? quoted(key) : key;
+  return {
+    parameter,
+    message:
+      allowed.length > 0
+        ? `未知参数 ${parameter}；可用参数：${allowed.join(', ')}`
+        : `未知参数 ${parameter}；此工具不接受任何参数`,
+    allowed,
+  };
+}
+
 function describe(tool: ToolDefinition, e: ErrorObject, args: Record<string, unknown>): ArgumentProblem {
   const params = e.params as Record<string, unknown>;
   switch (e.keyword) {
@@ -153,17 +287,8 @@ function describe(tool: ToolDefinition, e: ErrorObject, args: Record<string, unk
     }
     case 'additionalProperties': {
       const parameter = parameterPath(e.instancePath, String(params.additionalProperty));
-      const allowed = e.instancePath ? [] : Object.keys(tool.parameters.properties);
-      return {
-        parameter,
-        message:
-          allowed.length > 0
-            ? `未知参数 ${parameter}；可用参数：${allowed.join(', ')}`
-            : e.instancePath
-              ? `未知字段 ${parameter}`
-              : `未知参数 ${parameter}；此工具不接受任何参数`,
-        allowed,
-      };
+      if (e.instancePath) return { parameter, message: `未知字段 ${parameter}`, allowed: [] };
+      return unknownParameter(tool, parameter);
     }
     case 'enum': {
       const parameter = parameterPath(e.instancePath);
@@ -190,14 +315,22 @@ function describe(tool: ToolDefinition, e: ErrorObject, args: Record<string, unk
     }
     case 'pattern': {
       const parameter = parameterPath(e.instancePath);
-      return {
-        parameter,
-        message: `${parameter} 不是有效的十六进制颜色：应为 #RRGGBB、RRGGBB 或 #RGB，收到 "${valueAt(args, e.instancePath)}"`,
-      };
+      return notAColor(parameter, rawValueAt(args, e.instancePath));
     }
     case 'minLength': {
       const parameter = parameterPath(e.instancePath);
       return { parameter, message: `${parameter} 不能为空` };
+    }
+    // Caught by lengthProblems before Ajv runs; kept so the compiled schema can never word them differently.
+    case 'maxLength': {
+      const parameter = parameterPath(e.instancePath);
+      const value = rawValueAt(args, e.instancePath);
+      return tooLong(parameter, Number(params.limit), typeof value === 'string' ? [...value].length : 0);
+    }
+    case 'maxItems': {
+      const parameter = parameterPath(e.instancePath);
+      const value = rawValueAt(args, e.instancePath);
+      return tooMany(parameter, Number(params.limit), Array.isArray(value) ? value.length : 0);
     }
     default: {
       const parameter = parameterPath(e.instancePath) || '(arguments)';
@@ -206,12 +339,17 @@ function describe(tool: ToolDefinition, e: ErrorObject, args: Record<string, unk
   }
 }
 
-function valueAt(args: Record<string, unknown>, instancePath: string): unknown {
+function rawValueAt(args: Record<string, unknown>, instancePath: string): unknown {
   let v: unknown = args;
   for (const s of instancePath.split('/').filter(Boolean)) {
     v = isPlainObject(v) || Array.isArray(v) ? (v as Record<string, unknown>)[s] : undefined;
   }
-  return typeof v === 'string' ? JSON.stringify(v) : v;
+  return v;
+}
+
+function valueAt(args: Record<string, unknown>, instancePath: string): unknown {
+  const v = rawValueAt(args, instancePath);
+  return typeof v === 'string' ? quoted(v) : v;
 }
 
 const ajv = new Ajv({ allErrors: true, strict: true });
@@ -238,13 +376,22 @@ export function validateArguments(tool: ToolDefinition, raw: unknown): Validatio
   const present = Object.fromEntries(
     Object.entries(raw).filter(([k, v]) => !(v === null && k in properties && !required.has(k))),
   );
+  const unknown = Object.keys(present).filter((k) => !Object.hasOwn(properties, k));
+  // Ajv would describe every one of thousands of unknown keys; a few make the point.
+  if (unknown.length > MAX_PROBLEMS) {
+    return { ok: false, problems: capped(unknown.map((k) => unknownParameter(tool, k))) };
+  }
   const args = coerceObject(present, properties);
+  const oversized = lengthProblems(tool, args);
+  if (oversized.length > 0) return { ok: false, problems: capped(oversized) };
   const validate = validatorFor(tool);
   if (!validate(args)) {
     const problems = (validate.errors ?? []).map((e) => describe(tool, e, args));
     const unique = [...new Map(problems.map((p) => [p.message, p])).values()];
-    return { ok: false, problems: unique };
+    return { ok: false, problems: capped(unique) };
   }
+  const badPaths = pathProblems(tool, args);
+  if (badPaths.length > 0) return { ok: false, problems: badPaths };
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) out[key] = applyFormats(value, tool.limits?.[key]);
   for (const [key, limits] of Object.entries(tool.limits ?? {})) {

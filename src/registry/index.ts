@@ -11,6 +11,7 @@ import { groupE } from './tools/group-e.js';
 import type { ToolDefinition } from './types.js';
 
 export type { ToolArgs } from './args.js';
+export * from './bounds.js';
 export * from './types.js';
 
 /** Every tool the engine executes: the spec's 75 (A–D, in order) followed by the extensions (E). */

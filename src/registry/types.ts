@@ -3,6 +3,8 @@
  * schema, its label, the limits validation enforces and, at the type level, its handler's arguments.
  */
 
+import { withStatedBounds } from './stated-bounds.js';
+
 export type ScalarType = 'string' | 'number' | 'boolean';
 export type ParamType = ScalarType | 'array' | 'object';
 
@@ -31,7 +33,9 @@ export interface ParametersSchema {
 /**
  * Checks beside the schema that validation enforces but the published schema does not carry.
  * `format: 'color'` accepts `#RRGGBB`, `RRGGBB` or `#RGB` and normalises to `#rrggbb`;
- * `format: 'path'` is a workspace-relative path.
+ * `format: 'path'` is a workspace-relative path naming a file (not blank, not dots only).
+ * Every string parameter is bounded by `maxLength`, an `enum` or `format: 'color'`, every array by `maxItems`
+ * (src/registry/bounds.ts); the published description states length bounds (src/registry/stated-bounds.ts).
  */
 export interface ParamLimits {
   readonly min?: number;
@@ -41,7 +45,13 @@ export interface ParamLimits {
   readonly integer?: boolean;
   readonly default?: unknown;
   readonly format?: 'color' | 'path';
-  /** Applies `format`/`min`/`max` to each element (arrays) or to the named fields of object elements. */
+  /** Strings: the most characters (Unicode code points). */
+  readonly maxLength?: number;
+  /** Arrays: the most elements. */
+  readonly maxItems?: number;
+  /** Arrays of scalars: the limits of each element. */
+  readonly each?: ParamLimits;
+  /** Arrays of objects: the limits of the named fields of each element. */
   readonly items?: Readonly<Record<string, ParamLimits>>;
 }
 
@@ -66,7 +76,10 @@ export interface ToolDefinition {
   readonly openWorld?: boolean;
 }
 
-/** Keeps the literal types of a definition (names, enums, required lists) for the type-level mapping. */
+/**
+ * Keeps the literal types of a definition (names, enums, required lists) for the type-level mapping, and
+ * appends the length bounds of `limits` to the parameters' descriptions.
+ */
 export function defineTool<const T extends ToolDefinition>(tool: T): T {
-  return tool;
+  return withStatedBounds(tool);
 }

@@ -1,4 +1,5 @@
 /** Group A: document and layer basics (SPEC.md §4.1). */
+import { NAME } from '../bounds.js';
 import { defineTool } from '../types.js';
 
 export const groupA = [
@@ -31,6 +32,7 @@ export const groupA = [
       properties: { name: { type: 'string', description: '新图层的名称' } },
       required: ['name'],
     },
+    limits: { name: NAME },
   }),
   defineTool({
     name: 'rename_layer',
@@ -44,6 +46,7 @@ export const groupA = [
       properties: { new_name: { type: 'string', description: '图层的新名称' } },
       required: ['new_name'],
     },
+    limits: { new_name: NAME },
   }),
   defineTool({
     name: 'delete_layer',
@@ -101,6 +104,7 @@ export const groupA = [
       properties: { name: { type: 'string', description: '图层组名称' } },
       required: ['name'],
     },
+    limits: { name: NAME },
   }),
   defineTool({
     name: 'move_layer_to_group',
@@ -115,5 +119,6 @@ export const groupA = [
       properties: { group_name: { type: 'string', description: '目标图层组名称' } },
       required: ['group_name'],
     },
+    limits: { group_name: NAME },
   }),
 ] as const;

@@ -1,4 +1,5 @@
 /** Group B: garment pattern tools (SPEC.md §4.2). Call order: identify → preview → apply → verify. */
+import { NAME, NOTE, PIECES_MAX_ITEMS } from '../bounds.js';
 import { defineTool } from '../types.js';
 
 export const groupB = [
@@ -60,7 +61,12 @@ export const groupB = [
       },
       required: ['pieces'],
     },
-    limits: { pieces: { items: { color: { format: 'color' } } } },
+    limits: {
+      pieces: {
+        maxItems: PIECES_MAX_ITEMS,
+        items: { name: NAME, color: { format: 'color' }, description: NOTE },
+      },
+    },
   }),
   defineTool({
     name: 'verify_pattern_result',

@@ -1,4 +1,5 @@
 /** Group C: general editing tools (SPEC.md §4.3), in the spec's order. */
+import { LAYER_NAMES, NAME, TEXT } from '../bounds.js';
 import { defineTool } from '../types.js';
 
 export const groupC = [
@@ -19,6 +20,7 @@ export const groupC = [
       },
       required: ['name', 'dx', 'dy'],
     },
+    limits: { name: NAME },
   }),
   defineTool({
     name: 'resize_layer',
@@ -42,7 +44,7 @@ export const groupC = [
       },
       required: ['name', 'scale_x'],
     },
-    limits: { scale_x: { above: 0, max: 10000 }, scale_y: { above: 0, max: 10000 } },
+    limits: { name: NAME, scale_x: { above: 0, max: 10000 }, scale_y: { above: 0, max: 10000 } },
   }),
   defineTool({
     name: 'rotate_layer',
@@ -59,6 +61,7 @@ export const groupC = [
       },
       required: ['name', 'angle'],
     },
+    limits: { name: NAME },
   }),
   defineTool({
     name: 'flip_layer',
@@ -79,6 +82,7 @@ export const groupC = [
       },
       required: ['name', 'direction'],
     },
+    limits: { name: NAME },
   }),
   defineTool({
     name: 'set_layer_opacity',
@@ -96,7 +100,7 @@ export const groupC = [
       },
       required: ['name', 'opacity'],
     },
-    limits: { opacity: { min: 0, max: 100 } },
+    limits: { name: NAME, opacity: { min: 0, max: 100 } },
   }),
   defineTool({
     name: 'set_layer_blend_mode',
@@ -136,6 +140,7 @@ export const groupC = [
       },
       required: ['name', 'mode'],
     },
+    limits: { name: NAME },
   }),
   defineTool({
     name: 'set_layer_visible',
@@ -152,6 +157,7 @@ export const groupC = [
       },
       required: ['name', 'visible'],
     },
+    limits: { name: NAME },
   }),
   defineTool({
     name: 'lock_layer',
@@ -169,6 +175,7 @@ export const groupC = [
       },
       required: ['name', 'locked'],
     },
+    limits: { name: NAME },
   }),
   defineTool({
     name: 'bring_to_front',
@@ -182,6 +189,7 @@ export const groupC = [
       properties: { name: { type: 'string', description: '要置顶的图层名称' } },
       required: ['name'],
     },
+    limits: { name: NAME },
   }),
   defineTool({
     name: 'send_to_back',
@@ -196,6 +204,7 @@ export const groupC = [
       properties: { name: { type: 'string', description: '要置底的图层名称' } },
       required: ['name'],
     },
+    limits: { name: NAME },
   }),
   defineTool({
     name: 'rasterize_layer',
@@ -210,6 +219,7 @@ export const groupC = [
       properties: { name: { type: 'string', description: '要栅格化的图层名称' } },
       required: ['name'],
     },
+    limits: { name: NAME },
   }),
   defineTool({
     name: 'convert_to_smart_object',
@@ -223,6 +233,7 @@ export const groupC = [
       properties: { name: { type: 'string', description: '要转换的图层名称' } },
       required: ['name'],
     },
+    limits: { name: NAME },
   }),
   defineTool({
     name: 'get_layer_bounds',
@@ -236,6 +247,7 @@ export const groupC = [
       properties: { name: { type: 'string', description: '要查询的图层名称' } },
       required: ['name'],
     },
+    limits: { name: NAME },
   }),
   defineTool({
     name: 'get_active_layer_info',
@@ -273,6 +285,7 @@ export const groupC = [
       },
       required: ['name', 'text'],
     },
+    limits: { name: NAME, text: TEXT },
   }),
   defineTool({
     name: 'set_text_color',
@@ -290,7 +303,7 @@ export const groupC = [
       },
       required: ['name', 'color'],
     },
-    limits: { color: { format: 'color' } },
+    limits: { name: NAME, color: { format: 'color' } },
   }),
   defineTool({
     name: 'set_text_size',
@@ -308,7 +321,7 @@ export const groupC = [
       },
       required: ['name', 'size'],
     },
-    limits: { size: { above: 0, max: 5000 } },
+    limits: { name: NAME, size: { above: 0, max: 5000 } },
   }),
   defineTool({
     name: 'create_text_layer',
@@ -329,7 +342,12 @@ export const groupC = [
       },
       required: ['text', 'x', 'y', 'font_size'],
     },
-    limits: { font_size: { above: 0, max: 5000 }, color: { format: 'color', default: '#000000' } },
+    limits: {
+      text: TEXT,
+      font_name: NAME,
+      font_size: { above: 0, max: 5000 },
+      color: { format: 'color', default: '#000000' },
+    },
   }),
 
   // Grouping, alignment, merging.
@@ -348,6 +366,7 @@ export const groupC = [
       },
       required: ['layer_names', 'group_name'],
     },
+    limits: { layer_names: LAYER_NAMES, group_name: NAME },
   }),
   defineTool({
     name: 'align_layers_tool',
@@ -369,6 +388,7 @@ export const groupC = [
       },
       required: ['layer_names', 'alignment'],
     },
+    limits: { layer_names: LAYER_NAMES },
   }),
   defineTool({
     name: 'distribute_layers',
@@ -390,6 +410,7 @@ export const groupC = [
       },
       required: ['layer_names', 'direction'],
     },
+    limits: { layer_names: LAYER_NAMES },
   }),
   defineTool({
     name: 'merge_visible',
@@ -439,7 +460,12 @@ export const groupC = [
       },
       required: ['name', 'size', 'color'],
     },
-    limits: { size: { above: 0, max: 250 }, color: { format: 'color' }, position: { default: 'outside' } },
+    limits: {
+      name: NAME,
+      size: { above: 0, max: 250 },
+      color: { format: 'color' },
+      position: { default: 'outside' },
+    },
   }),
   defineTool({
     name: 'add_drop_shadow',
@@ -460,6 +486,7 @@ export const groupC = [
       required: ['name', 'distance', 'size'],
     },
     limits: {
+      name: NAME,
       distance: { min: 0, max: 30000 },
       size: { min: 0, max: 250 },
       opacity: { min: 0, max: 100, default: 75 },
@@ -478,6 +505,7 @@ export const groupC = [
       properties: { name: { type: 'string', description: '图层名称' } },
       required: ['name'],
     },
+    limits: { name: NAME },
   }),
   defineTool({
     name: 'create_clipping_mask',
@@ -492,6 +520,7 @@ export const groupC = [
       properties: { name: { type: 'string', description: '要剪贴到下方图层的图层名称' } },
       required: ['name'],
     },
+    limits: { name: NAME },
   }),
   defineTool({
     name: 'release_clipping_mask',
@@ -506,6 +535,7 @@ export const groupC = [
       properties: { name: { type: 'string', description: '图层名称' } },
       required: ['name'],
     },
+    limits: { name: NAME },
   }),
   defineTool({
     name: 'add_layer_mask',
@@ -526,7 +556,7 @@ export const groupC = [
       },
       required: ['name'],
     },
-    limits: { hide_all: { default: false } },
+    limits: { name: NAME, hide_all: { default: false } },
   }),
   defineTool({
     name: 'delete_layer_mask',
@@ -543,7 +573,7 @@ export const groupC = [
       },
       required: ['name'],
     },
-    limits: { apply: { default: false } },
+    limits: { name: NAME, apply: { default: false } },
   }),
   defineTool({
     name: 'adjust_brightness_contrast',

@@ -1,4 +1,5 @@
 /** Group D: document operations (SPEC.md §4.4). The spec's duplicate `trim_document` is folded into one tool. */
+import { NAME, PATH } from '../bounds.js';
 import { defineTool } from '../types.js';
 
 export const groupD = [
@@ -8,20 +9,21 @@ export const groupD = [
     label: '新建文档',
     effect: 'write',
     description:
-      '新建一个文档并设为当前（活动）文档。width、height 为宽高（像素，整数，1-30000）；resolution 为分辨率（DPI），默认 150，范围 1-10000；name 为文档名称，省略时自动命名为“未标题-1”“未标题-2”等。新文档含一个名为“背景”的白色背景图层。',
+      '新建一个文档并设为当前（活动）文档。width、height 为宽高（像素，整数，1-300000，宽×高不超过 268402689 像素；任一边超过 30000 时保存为 PSB（大型文档格式））；resolution 为分辨率（DPI），默认 150，范围 1-10000；name 为文档名称，省略时自动命名为“未标题-1”“未标题-2”等。新文档含一个名为“背景”的白色背景图层。',
     parameters: {
       type: 'object',
       properties: {
-        width: { type: 'number', description: '宽度（像素），整数，1-30000' },
-        height: { type: 'number', description: '高度（像素），整数，1-30000' },
+        width: { type: 'number', description: '宽度（像素），整数，1-300000' },
+        height: { type: 'number', description: '高度（像素），整数，1-300000' },
         resolution: { type: 'number', description: '分辨率（DPI），1-10000，默认 150' },
         name: { type: 'string', description: '文档名称；省略时自动命名为“未标题-1”等' },
       },
       required: ['width', 'height'],
     },
     limits: {
-      width: { min: 1, max: 30000, integer: true },
-      height: { min: 1, max: 30000, integer: true },
+      name: NAME,
+      width: { min: 1, max: 300000, integer: true },
+      height: { min: 1, max: 300000, integer: true },
       resolution: { default: 150, min: 1, max: 10000 },
     },
   }),
@@ -55,7 +57,7 @@ export const groupD = [
       },
       required: ['path'],
     },
-    limits: { path: { format: 'path' } },
+    limits: { path: PATH },
   }),
   defineTool({
     name: 'close_document',
@@ -95,6 +97,7 @@ export const groupD = [
       properties: { doc_name: { type: 'string', description: '要切换到的已打开文档名称' } },
       required: ['doc_name'],
     },
+    limits: { doc_name: NAME },
   }),
   defineTool({
     name: 'duplicate_layer_to_document',
@@ -111,6 +114,7 @@ export const groupD = [
       },
       required: ['name', 'target_doc'],
     },
+    limits: { name: NAME, target_doc: NAME },
   }),
   defineTool({
     name: 'resize_canvas',
@@ -118,12 +122,12 @@ export const groupD = [
     label: '调整画布',
     effect: 'destructive',
     description:
-      '调整当前文档的画布大小，不缩放图像内容。width、height 为新的宽高（像素，整数，1-30000）；anchor 为锚点，默认 center（居中），决定内容保留在画布的哪个位置。扩大时新增区域为透明（背景图层为白色）；缩小时超出画布的部分被裁掉。',
+      '调整当前文档的画布大小，不缩放图像内容。width、height 为新的宽高（像素，整数，1-300000，宽×高不超过 268402689 像素；任一边超过 30000 时保存为 PSB（大型文档格式））；anchor 为锚点，默认 center（居中），决定内容保留在画布的哪个位置。扩大时新增区域为透明（背景图层为白色）；缩小时超出画布的部分被裁掉。',
     parameters: {
       type: 'object',
       properties: {
-        width: { type: 'number', description: '新画布宽度（像素），整数，1-30000' },
-        height: { type: 'number', description: '新画布高度（像素），整数，1-30000' },
+        width: { type: 'number', description: '新画布宽度（像素），整数，1-300000' },
+        height: { type: 'number', description: '新画布高度（像素），整数，1-300000' },
         anchor: {
           type: 'string',
           description:
@@ -144,8 +148,8 @@ export const groupD = [
       required: ['width', 'height'],
     },
     limits: {
-      width: { min: 1, max: 30000, integer: true },
-      height: { min: 1, max: 30000, integer: true },
+      width: { min: 1, max: 300000, integer: true },
+      height: { min: 1, max: 300000, integer: true },
       anchor: { default: 'center' },
     },
   }),
@@ -155,19 +159,19 @@ export const groupD = [
     label: '调整图像大小',
     effect: 'destructive',
     description:
-      '调整当前文档的图像大小，所有图层按比例重新采样。width、height 为新的宽高（像素，整数，1-30000），不自动保持宽高比；resolution 为新分辨率（DPI），1-10000，省略时不变。',
+      '调整当前文档的图像大小，所有图层按比例重新采样。width、height 为新的宽高（像素，整数，1-300000，宽×高不超过 268402689 像素；任一边超过 30000 时保存为 PSB（大型文档格式）），不自动保持宽高比；resolution 为新分辨率（DPI），1-10000，省略时不变。',
     parameters: {
       type: 'object',
       properties: {
-        width: { type: 'number', description: '新宽度（像素），整数，1-30000' },
-        height: { type: 'number', description: '新高度（像素），整数，1-30000' },
+        width: { type: 'number', description: '新宽度（像素），整数，1-300000' },
+        height: { type: 'number', description: '新高度（像素），整数，1-300000' },
         resolution: { type: 'number', description: '新分辨率（DPI），1-10000；省略时不变' },
       },
       required: ['width', 'height'],
     },
     limits: {
-      width: { min: 1, max: 30000, integer: true },
-      height: { min: 1, max: 30000, integer: true },
+      width: { min: 1, max: 300000, integer: true },
+      height: { min: 1, max: 300000, integer: true },
       resolution: { min: 1, max: 10000 },
     },
   }),

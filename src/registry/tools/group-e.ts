@@ -1,4 +1,5 @@
 /** Group E: extensions (DESIGN.md §2), published only in the `extended` variant. */
+import { LAYER_NAMES, NAME, PATH } from '../bounds.js';
 import { defineTool } from '../types.js';
 
 export const groupE = [
@@ -18,7 +19,7 @@ export const groupE = [
       },
       required: ['names'],
     },
-    limits: { add: { default: false } },
+    limits: { names: LAYER_NAMES, add: { default: false } },
   }),
   defineTool({
     name: 'select_all',
@@ -61,6 +62,7 @@ export const groupE = [
       properties: { name: { type: 'string', description: '图层名称' } },
       required: ['name'],
     },
+    limits: { name: NAME },
   }),
   defineTool({
     name: 'deselect',
@@ -99,7 +101,7 @@ export const groupE = [
       properties: { path: { type: 'string', description: '文件路径，相对于工作区，如 input/shirt.psd' } },
       required: ['path'],
     },
-    limits: { path: { format: 'path' } },
+    limits: { path: PATH },
   }),
   defineTool({
     name: 'place_image',
@@ -116,7 +118,7 @@ export const groupE = [
       },
       required: ['path'],
     },
-    limits: { path: { format: 'path' } },
+    limits: { name: NAME, path: PATH },
   }),
   defineTool({
     name: 'set_garment_photo',
@@ -131,7 +133,7 @@ export const groupE = [
       properties: { path: { type: 'string', description: '服装照片的文件路径（PNG 或 JPG），相对于工作区' } },
       required: ['path'],
     },
-    limits: { path: { format: 'path' } },
+    limits: { path: PATH },
   }),
   defineTool({
     name: 'redo',

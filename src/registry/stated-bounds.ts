@@ -1,0 +1,42 @@
+/**
+ * Published descriptions state the length bounds of `limits` in Chinese, derived here so the number is written
+ * once (in `limits`) and the text a model reads can never disagree with what validation enforces.
+ */
+import type { ParamLimits, ParamSchema, ToolDefinition } from './types.js';
+
+/** `最多 1000 项，每项最多 255 个字符`, or '' when the limits bound no length. */
+export function boundsText(limits: ParamLimits | undefined): string {
+  const parts: string[] = [];
+  if (limits?.maxItems !== undefined) parts.push(`最多 ${limits.maxItems} 项`);
+  if (limits?.each?.maxLength !== undefined) parts.push(`每项最多 ${limits.each.maxLength} 个字符`);
+  if (limits?.maxLength !== undefined) parts.push(`最多 ${limits.maxLength} 个字符`);
+  return parts.join('，');
+}
+
+function stated(description: string, bounds: string): string {
+  if (bounds === '') return description;
+  return description.endsWith('。') ? `${description}${bounds}。` : `${description}（${bounds}）`;
+}
+
+function withBounds(param: ParamSchema, limits: ParamLimits | undefined): ParamSchema {
+  let out: ParamSchema = { ...param, description: stated(param.description, boundsText(limits)) };
+  const fields = limits?.items;
+  if (fields && out.items?.type === 'object') {
+    const items = out.items;
+    const properties = Object.fromEntries(
+      Object.entries(items.properties).map(([key, field]) => [key, withBounds(field, fields[key])]),
+    );
+    out = { ...out, items: { ...items, properties } };
+  }
+  return out;
+}
+
+/** The tool with each bounded parameter's (and item field's) description ending in its bounds. */
+export function withStatedBounds<T extends ToolDefinition>(tool: T): T {
+  const limits = tool.limits;
+  if (!limits) return tool;
+  const properties = Object.fromEntries(
+    Object.entries(tool.parameters.properties).map(([key, param]) => [key, withBounds(param, limits[key])]),
+  );
+  return { ...tool, parameters: { ...tool.parameters, properties } };
+}

@@ -1,0 +1,151 @@
+/**
+ * The workspace: paths that cannot name a file are refused, messages never reveal the server's folders, and
+ * the temp files of atomic writes are recognised and, once orphaned, removed.
+ */
+import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EditorError } from '../../src/engine/errors.js';
+import { isAtomicTemp, pathProblem, Workspace } from '../../src/engine/workspace.js';
+import { call, newSession, ok, tempDir } from '../support/session.js';
+
+function thrown(run: () => unknown): EditorError {
+  try {
+    run();
+  } catch (err) {
+    if (err instanceof EditorError) return err;
+    throw err;
+  }
+  throw new Error('expected an EditorError');
+}
+
+async function rejected(run: () => Promise<unknown>): Promise<EditorError> {
+  try {
+    await run();
+  } catch (err) {
+    if (err instanceof EditorError) return err;
+    throw err;
+  }
+  throw new Error('expected an EditorError');
+}
+
+describe('paths that cannot name a file', () => {
+  it.each([
+    ' ',
+    '\t',
+    '.',
+    '..',
+    './',
+    'a/.',
+    'a/..',
+    '...',
+    'a/.../b.png',
+    'out.png ',
+    ' out.png',
+    'a /b.png',
+    'a/ /b',
+    'out/',
+    'a\\',
+  ])('%j is refused as invalid_arguments', (rel) => {
+    expect(pathProblem(rel)).not.toBeNull();
+    const err = thrown(() => new Workspace(tempDir()).resolve(rel));
+    expect(err.code).toBe('invalid_arguments');
+    expect(err.hint).toContain('工作区');
+  });
+
+  it.each(['a.png', './a.png', 'out/图 1.png', 'a/../b.psd', '.hidden.png', 'v1.2/x.jpg', 'a..b.png'])(
+    '%j is a file path',
+    (rel) => {
+      expect(pathProblem(rel)).toBeNull();
+      expect(() => new Workspace(tempDir()).resolve(rel)).not.toThrow();
+    },
+  );
+});
+
+describe('no absolute server path in any message', () => {
+  function expectNoServerPath(err: { message: string; hint?: string; details?: unknown }, root: string) {
+    const text = JSON.stringify(err);
+    expect(text).not.toContain(root);
+    expect(text).not.toContain(path.dirname(root));
+    expect(text).not.toMatch(/\/tmp\//);
+  }
+
+  it('write and read failures name the workspace-relative path only', async () => {
+    const root = tempDir();
+    const ws = new Workspace(root);
+    writeFileSync(path.join(root, 'a.png'), 'x');
+    mkdirSync(path.join(root, 'dir', 'inner'), { recursive: true });
+    const failures = [
+      await rejected(() => ws.writeAtomic('a.png/b.png', Buffer.from('x'))), // ENOTDIR on mkdir
+      await rejected(() => ws.writeAtomic('dir', Buffer.from('x'))), // a folder in the way
+      await rejected(() => ws.writeAtomic(`${'长'.repeat(200)}.png`, Buffer.from('x'))), // ENAMETOOLONG
+      await rejected(() => ws.read('dir')), // EISDIR
+      await rejected(() => ws.read(`${'长'.repeat(200)}.png`)),
+    ];
+    for (const err of failures) {
+      expect(err.code === 'io_error' || err.code === 'not_found', err.message).toBe(true);
+      expectNoServerPath(err, root);
+    }
+    expect(failures[0]!.message).toContain('a.png');
+    expect(failures[1]!.message).toContain('目录');
+  });
+
+  it('through Session.call: save_document_as onto a file used as a folder', async () => {
+    const root = tempDir();
+    const s = newSession(root);
+    writeFileSync(path.join(root, 'taken'), 'x');
+    await ok(s, 'create_document', { width: 8, height: 8 });
+    for (const target of ['taken/out.png', `${'名'.repeat(120)}.psd`]) {
+      const r = await call(s, 'save_document_as', { path: target });
+      expect(r.ok).toBe(false);
+      if (r.ok) continue;
+      expect(r.error.code).toBe('io_error');
+      expectNoServerPath(r.error, root);
+    }
+  });
+});
+
+describe('orphan temp files', () => {
+  const TEMP = '.poster.psd.4242.0123456789ab.tmp';
+
+  it('recognises the atomic-write scheme and nothing else', () => {
+    expect(isAtomicTemp(TEMP)).toBe(true);
+    expect(isAtomicTemp(`sessions/abc/${TEMP}`)).toBe(true);
+    for (const name of [
+      'poster.tmp',
+      '.notes.tmp',
+      'poster.psd',
+      '.a.psd.12.0123456789AB.tmp',
+      '.a.12.xyz.tmp',
+    ]) {
+      expect(isAtomicTemp(name), name).toBe(false);
+    }
+  });
+
+  it('removes old temps anywhere in the workspace, keeps fresh ones and everything else', async () => {
+    const root = tempDir();
+    const ws = new Workspace(root);
+    mkdirSync(path.join(root, 'sessions', 's1', 'out'), { recursive: true });
+    const old = Date.now() / 1000 - 3600;
+    const orphans = [TEMP, `sessions/s1/out/.图1.png.77.abcdefabcdef.tmp`];
+    for (const rel of orphans) {
+      writeFileSync(path.join(root, rel), 'partial');
+      utimesSync(path.join(root, rel), old, old);
+    }
+    const fresh = 'sessions/s1/.live.psd.99.ffffffffffff.tmp';
+    writeFileSync(path.join(root, fresh), 'still being written');
+    const kept = ['poster.psd', 'sessions/s1/.notes.tmp'];
+    for (const rel of kept) {
+      writeFileSync(path.join(root, rel), 'user file');
+      utimesSync(path.join(root, rel), old, old);
+    }
+    expect(await ws.removeOrphanTemps()).toEqual([...orphans].sort());
+    const left = readdirSync(root, { recursive: true })
+      .map(String)
+      .filter((p) => p.includes('.'))
+      .sort();
+    expect(left).toEqual([...kept, fresh].sort());
+    // At start-up with nothing else writing, everything of the scheme may go at once.
+    expect(await ws.removeOrphanTemps(0)).toEqual([fresh]);
+  });
+});
