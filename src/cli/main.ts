@@ -1,5 +1,6 @@
 /** The `atelier` command line. Usage errors go to stderr with exit code 2; stdout carries only results. */
 
+import { chatCommand } from './chat-command.js';
 import { doctorCommand } from './doctor-command.js';
 import { mcpCommand } from './mcp-command.js';
 import { labelsCommand, toolsCommand } from './registry-commands.js';
@@ -11,6 +12,7 @@ const commands: readonly Command[] = [
   toolsCommand,
   labelsCommand,
   runCommand,
+  chatCommand,
   serveCommand,
   mcpCommand,
   doctorCommand,

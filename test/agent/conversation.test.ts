@@ -7,7 +7,12 @@ import { snapshotOf } from '../../src/calls/snapshot.js';
 import { toOpenAI } from '../../src/registry/formats/index.js';
 import { toolsOf } from '../../src/registry/index.js';
 import { garmentDocument, usePhoto } from '../support/garment-fixtures.js';
-import { type ScriptedModel, type ScriptedRequest, startScriptedModel } from '../support/scripted-model.js';
+import {
+  type ScriptedModel,
+  type ScriptedRequest,
+  type ScriptStep,
+  startScriptedModel,
+} from '../support/scripted-model.js';
 import { newSession, ok, tempDir } from '../support/session.js';
 import { conversation, expectEveryCallAnswered, last, modelConfig, SECRET_KEY, turn } from './support.js';
 
@@ -315,7 +320,7 @@ describe('the identify ↔ preview loop guard', () => {
 });
 
 describe('model failures', () => {
-  async function failing(steps: Parameters<typeof startScriptedModel>[0], over = {}) {
+  async function failing(steps: readonly ScriptStep[], over = {}) {
     model = await startScriptedModel([
       {
         toolCalls: [

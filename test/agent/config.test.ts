@@ -1,0 +1,139 @@
+import { parseArgs } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import {
+  describeModel,
+  HOW_TO_CONFIGURE,
+  MODEL_OPTIONS,
+  MODEL_USAGE,
+  ModelConfigError,
+  modelConfigFrom,
+} from '../../src/agent/config.js';
+
+const flags = (...args: string[]) =>
+  parseArgs({ args, options: MODEL_OPTIONS, strict: true }).values as Record<string, string | boolean>;
+
+describe('modelConfigFrom', () => {
+  it('is null without a model', () => {
+    expect(modelConfigFrom({}, {})).toBeNull();
+    expect(modelConfigFrom({}, { ATELIER_MODEL: '  ', ATELIER_MODEL_API_KEY: 'sk-x' })).toBeNull();
+  });
+
+  it('reads the environment with its defaults', () => {
+    expect(modelConfigFrom({}, { ATELIER_MODEL: 'gpt-4.1' })).toEqual({
+      baseURL: 'https://api.openai.com/v1',
+      model: 'gpt-4.1',
+      apiKey: null,
+      vision: false,
+      tools: 'extended',
+      maxSteps: 20,
+      timeoutMs: 120_000,
+      stream: true,
+    });
+    expect(
+      modelConfigFrom(
+        {},
+        {
+          ATELIER_MODEL: 'qwen-vl-max',
+          ATELIER_MODEL_BASE_URL: 'https://dashscope.aliyuncs.com/compatible-mode/v1/',
+          ATELIER_MODEL_API_KEY: 'sk-abc',
+          ATELIER_MODEL_VISION: '1',
+          ATELIER_MODEL_TOOLS: 'full',
+          ATELIER_MODEL_MAX_STEPS: '8',
+          ATELIER_MODEL_TIMEOUT: '2.5',
+          ATELIER_MODEL_STREAM: 'false',
+        },
+      ),
+    ).toEqual({
+      baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
+      model: 'qwen-vl-max',
+      apiKey: 'sk-abc',
+      vision: true,
+      tools: 'full',
+      maxSteps: 8,
+      timeoutMs: 2500,
+      stream: false,
+    });
+  });
+
+  it('lets a flag win over its variable; the key comes from the environment only', () => {
+    const env = { ATELIER_MODEL: 'a', ATELIER_MODEL_TOOLS: 'full', ATELIER_MODEL_API_KEY: 'sk-env' };
+    const config = modelConfigFrom(
+      flags(
+        '--model',
+        'b',
+        '--model-tools',
+        'reduced',
+        '--model-vision',
+        '--model-no-stream',
+        '--model-max-steps',
+        '3',
+        '--model-base-url',
+        'http://127.0.0.1:11434/v1',
+      ),
+      env,
+    );
+    expect(config).toMatchObject({
+      model: 'b',
+      tools: 'reduced',
+      vision: true,
+      stream: false,
+      maxSteps: 3,
+      apiKey: 'sk-env',
+      baseURL: 'http://127.0.0.1:11434/v1',
+    });
+    expect(Object.keys(MODEL_OPTIONS).some((k) => /key/i.test(k))).toBe(false);
+  });
+
+  it.each([
+    [{ ATELIER_MODEL_TOOLS: 'all' }, /reduced, full, extended/],
+    [{ ATELIER_MODEL_MAX_STEPS: '0' }, /max steps/],
+    [{ ATELIER_MODEL_MAX_STEPS: '2.5' }, /integer/],
+    [{ ATELIER_MODEL_MAX_STEPS: '100000' }, /up to 200/],
+    [{ ATELIER_MODEL_TIMEOUT: 'soon' }, /timeout/],
+    [{ ATELIER_MODEL_VISION: 'maybe' }, /ATELIER_MODEL_VISION/],
+    [{ ATELIER_MODEL_BASE_URL: 'api.openai.com' }, /not a URL/],
+    [{ ATELIER_MODEL_BASE_URL: 'ftp://x/v1' }, /http or https/],
+  ])('refuses %o', (env, message) => {
+    expect(() => modelConfigFrom({}, { ATELIER_MODEL: 'm', ...env })).toThrow(ModelConfigError);
+    expect(() => modelConfigFrom({}, { ATELIER_MODEL: 'm', ...env })).toThrow(message);
+  });
+});
+
+describe('describeModel', () => {
+  it('shows the service and model, never the key or credentials in the URL', () => {
+    const config = modelConfigFrom(
+      {},
+      {
+        ATELIER_MODEL: 'deepseek-chat',
+        ATELIER_MODEL_BASE_URL: 'https://user:pw@api.deepseek.com/v1?api-key=sk-hidden',
+        ATELIER_MODEL_API_KEY: 'sk-secret-value',
+      },
+    )!;
+    const shown = describeModel(config);
+    expect(shown).toEqual({
+      base_url: 'https://api.deepseek.com/v1',
+      model: 'deepseek-chat',
+      vision: false,
+      tools: 'extended',
+      max_steps: 20,
+    });
+    expect(JSON.stringify(shown)).not.toMatch(/secret|hidden|pw/);
+  });
+});
+
+describe('help texts', () => {
+  it('name every variable and flag, with a cloud and a local example', () => {
+    for (const v of [
+      'ATELIER_MODEL',
+      'ATELIER_MODEL_BASE_URL',
+      'ATELIER_MODEL_API_KEY',
+      'ATELIER_MODEL_VISION',
+    ]) {
+      expect(HOW_TO_CONFIGURE).toContain(v);
+    }
+    expect(HOW_TO_CONFIGURE).toMatch(/没有配置对话模型/);
+    expect(HOW_TO_CONFIGURE).toMatch(/https:\/\/api\.\S+/);
+    expect(HOW_TO_CONFIGURE).toMatch(/http:\/\/127\.0\.0\.1/);
+    for (const flag of Object.keys(MODEL_OPTIONS)) expect(MODEL_USAGE.join('\n')).toContain(`--${flag}`);
+  });
+});
