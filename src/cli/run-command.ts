@@ -1,6 +1,7 @@
 /** `atelier run`: tool calls as JSONL in, one result line per call out, all in one session. */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { replayedCalls } from '../agent/transcript.js';
 import { failure, type ToolResult } from '../calls/result.js';
 import { Session } from '../calls/session.js';
 import type { ImageOut } from '../tools/types.js';
@@ -49,7 +50,9 @@ export const runCommand: Command = {
     '',
     'Reads one tool call per line — {"id","type":"function","function":{"name","arguments"}} or',
     '{"name","arguments"}, or a --transcript line {"call","result"} — runs them in order in one session,',
-    'and writes one JSON line per call:',
+    "and replays an agent transcript (`atelier chat`'s chat.jsonl): each assistant message's tool calls,",
+    'in order, skipping the calls the loop did not run; its other lines are skipped.',
+    'Writes one JSON line per call:',
     '{"tool_call_id","name","result"}. Images in results are written into the workspace as files.',
     `  --workspace DIR     folder every path is relative to (default: ${DEFAULT_WORKSPACE})`,
     '  --transcript FILE   also append every call and result to FILE as JSONL',
@@ -67,27 +70,35 @@ export const runCommand: Command = {
     let seq = 0;
     for await (const line of lines) {
       if (line.trim() === '') continue;
-      seq++;
-      let call: unknown;
-      let result: ToolResult;
+      let calls: readonly unknown[];
       try {
-        call = fromTranscript(JSON.parse(line));
+        const value: unknown = JSON.parse(line);
+        calls = replayedCalls(value) ?? [fromTranscript(value)];
       } catch {
-        call = undefined;
+        calls = [undefined];
       }
-      if (call === undefined) {
-        result = failure('invalid_json', '这一行不是有效的 JSON', { hint: '每行一个工具调用 JSON 对象' });
-      } else {
-        result = await session.call(call);
-        const withImages = result;
-        result = await externaliseImages(session, withImages, seq).catch((err: Error) => {
-          const { images: _dropped, ...rest } = withImages as ToolResult & { images?: unknown };
-          return { ...rest, image_error: `图像未能写入工作区：${err.message}` } as ToolResult;
-        });
+      for (const call of calls) {
+        seq++;
+        await runOne(session, call, seq);
       }
-      const out = { tool_call_id: idOf(call), name: nameOf(call), result };
-      process.stdout.write(`${JSON.stringify(out)}\n`);
     }
     return 0;
   },
 };
+
+/** Runs one call (undefined: the line was not JSON) and writes its result line. */
+async function runOne(session: Session, call: unknown, seq: number): Promise<void> {
+  let result: ToolResult;
+  if (call === undefined) {
+    result = failure('invalid_json', '这一行不是有效的 JSON', { hint: '每行一个工具调用 JSON 对象' });
+  } else {
+    result = await session.call(call);
+    const withImages = result;
+    result = await externaliseImages(session, withImages, seq).catch((err: Error) => {
+      const { images: _dropped, ...rest } = withImages as ToolResult & { images?: unknown };
+      return { ...rest, image_error: `图像未能写入工作区：${err.message}` } as ToolResult;
+    });
+  }
+  const out = { tool_call_id: idOf(call), name: nameOf(call), result };
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+}

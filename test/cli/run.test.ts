@@ -1,8 +1,13 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { Conversation } from '../../src/agent/conversation.js';
+import { last, modelConfig } from '../agent/support.js';
 import { runCli } from '../support/cli.js';
-import { tempDir } from '../support/session.js';
+import { startScriptedModel } from '../support/scripted-model.js';
+import { newSession, ok, tempDir } from '../support/session.js';
 
 const jsonl = (calls: unknown[]) =>
   calls.map((c) => (typeof c === 'string' ? c : JSON.stringify(c))).join('\n');
@@ -124,5 +129,95 @@ describe('atelier run --transcript', () => {
     expect(replay.code).toBe(0);
     expect(replay.stdout).toBe(first.stdout);
     expect(readFileSync(transcript, 'utf8').trim().split('\n')).toHaveLength(5);
+  });
+});
+
+describe('atelier run with an agent transcript', () => {
+  it('replays the tool calls that ran, in order, and reproduces the document', async () => {
+    const model = await startScriptedModel([
+      {
+        text: '先建文档和标题。',
+        toolCalls: [
+          { name: 'create_document', arguments: { width: 160, height: 90, name: '海报' } },
+          {
+            name: 'create_text_layer',
+            arguments: { text: '春季', x: 10, y: 20, font_size: 28, color: '#c0392b' },
+          },
+          { name: 'set_layer_opacity', arguments: { name: '不存在', opacity: 50 } },
+        ],
+      },
+      { text: '好了。' },
+      {
+        toolCalls: [
+          { id: 'keep', name: 'create_layer', arguments: { name: '色块' } },
+          { id: 'skipped', name: 'delete_layer', arguments: {} },
+        ],
+      },
+      {
+        toolCalls: [
+          { name: 'select_rect', arguments: { left: 0, top: 60, right: 160, bottom: 90 } },
+          { name: 'fill_selection', arguments: { color: '#f4d03f', opacity: 80 } },
+          { name: 'set_layer_blend_mode', arguments: { name: '色块', mode: 'multiply' } },
+          { name: 'save_document_as', arguments: { path: 'out/海报.png' } },
+        ],
+      },
+      { text: '完成。' },
+    ]);
+    try {
+      const ws = tempDir();
+      const transcript = join(ws, 'chat.jsonl');
+      const session = newSession(ws);
+      const conv = new Conversation({ session, config: modelConfig(model.url), transcript });
+      const quiet = () => {};
+      await conv.turn('做海报', quiet);
+      // Cancelled while the first call runs: the second is answered but never run, so replay must skip it.
+      await conv.turn('加色块', (e) => {
+        if (e.type === 'tool_call' && e.id === 'keep') conv.cancel();
+      });
+      await conv.turn('填色并导出', quiet);
+      const lines = readFileSync(transcript, 'utf8').trim().split('\n');
+      expect(lines.some((l) => JSON.parse(l).not_run?.includes('skipped'))).toBe(true);
+
+      const query = JSON.stringify({ name: 'get_layer_structure', arguments: {} });
+      writeFileSync(transcript, `${readFileSync(transcript, 'utf8')}${query}\n`);
+      const replayWs = tempDir();
+      const replay = await runCli(['run', transcript, '--workspace', replayWs]);
+      expect(replay.code).toBe(0);
+      const results = replay.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(results.map((r) => r.name)).toEqual([
+        'create_document',
+        'create_text_layer',
+        'set_layer_opacity',
+        'create_layer',
+        'select_rect',
+        'fill_selection',
+        'set_layer_blend_mode',
+        'save_document_as',
+        'get_layer_structure',
+      ]);
+      expect(results.map((r) => r.result.ok)).toEqual([
+        true,
+        true,
+        false,
+        true,
+        true,
+        true,
+        true,
+        true,
+        true,
+      ]);
+      const original = await ok(session, 'get_layer_structure');
+      expect(last(results).result.layers).toEqual(original.layers);
+      const pixels = async (dir: string) =>
+        createHash('sha256')
+          .update(await sharp(join(dir, 'out/海报.png')).raw().toBuffer())
+          .digest('hex');
+      expect(await pixels(replayWs)).toBe(await pixels(ws));
+    } finally {
+      await model.close();
+    }
   });
 });
