@@ -37,10 +37,11 @@ import { fail } from '../engine/errors.js';
 import { isBackground } from '../engine/factory.js';
 import type { DocState, Layer, PixelLayer, Raster, Rect } from '../engine/model.js';
 import { intersectRect, isEmptyRect, rectOf, solidRaster, unionRect } from '../engine/raster.js';
-import { layerById, parentOf, setLayer } from '../engine/tree.js';
+import { layerById, setLayer } from '../engine/tree.js';
 import { boundsReport, layerSummary } from './describe.js';
-import { activeDoc, activeLayer, assertPixelsEditable } from './resolve.js';
-import type { HandlerTable, Payload, ToolContext } from './types.js';
+import { assertPixelsEditable } from './guards.js';
+import { activeDoc, activeLayer } from './resolve.js';
+import type { Payload, ToolContext, ToolHandlers } from './types.js';
 
 /** The clip Auto Levels and Auto Contrast use at each end, in percent (Photoshop's Auto default). */
 const AUTO_CLIP_PERCENT = 0.1;
@@ -69,15 +70,7 @@ function target(ctx: ToolContext, what: string): Target {
       hint: `先调用 rasterize_layer 栅格化“${layer.name}”（变为像素图层），再${what}`,
     });
   }
-  assertPixelsEditable(layer);
-  for (let p = parentOf(doc.state, layer.id); p !== null; p = parentOf(doc.state, p)) {
-    const group = layerById(doc.state, p);
-    if (group.locks.all) {
-      fail('locked', `图层“${layer.name}”所在的图层组“${group.name}”已锁定，不能${what}`, {
-        hint: `先调用 lock_layer 解锁图层组“${group.name}”（locked: false）`,
-      });
-    }
-  }
+  assertPixelsEditable(doc.state, layer, what);
   const notes: string[] = [];
   let pixel: PixelLayer;
   let state = doc.state;
@@ -257,4 +250,4 @@ export const adjustmentsHandlers = {
     }
     return colorAdjust(ctx, what, () => hueSaturationKernel(hue, saturation, lightness), extra);
   },
-} satisfies HandlerTable;
+} satisfies ToolHandlers;

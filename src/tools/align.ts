@@ -1,11 +1,9 @@
 /** Aligning layers to their union bounds, or a single layer to the canvas (Photoshop's Align). */
 import { contentBounds } from '../engine/bounds.js';
-import { fail } from '../engine/errors.js';
-import { isBackground } from '../engine/factory.js';
 import type { DocState, Layer, Rect } from '../engine/model.js';
 import { isEmptyRect, unionRect } from '../engine/raster.js';
 import { translateLayer } from '../engine/translate.js';
-import { assertMovable } from './resolve.js';
+import { assertPositionUnlocked, refuseBackground } from './guards.js';
 
 export type Edge = 'left' | 'right' | 'center_h' | 'top' | 'bottom' | 'center_v';
 
@@ -36,12 +34,8 @@ export function alignLayers(
     .map((l) => ({ layer: l, box: contentBounds(state, l.id) }))
     .filter((b) => !isEmptyRect(b.box));
   for (const { layer } of boxes) {
-    if (isBackground(layer)) {
-      fail('invalid_state', `“${layer.name}”是背景图层，位置固定，不能对齐`, {
-        hint: '背景图层不能移动；先用 duplicate_layer 复制它，或不要选中它',
-      });
-    }
-    assertMovable(layer);
+    refuseBackground(layer, '对齐');
+    assertPositionUnlocked(layer, '对齐');
   }
   const target =
     layers.length > 1

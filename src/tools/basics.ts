@@ -22,9 +22,10 @@ import {
 } from '../engine/tree.js';
 import { alignLayers } from './align.js';
 import { documentSummary, layerSummary } from './describe.js';
+import { assertUnlocked } from './guards.js';
 import { mergeLayers } from './merge.js';
-import { activeDoc, activeLayer, assertUnlocked, selectedLayers } from './resolve.js';
-import type { HandlerTable } from './types.js';
+import { activeDoc, activeLayer, selectedLayers } from './resolve.js';
+import type { ToolHandlers } from './types.js';
 
 /** The layer tree for reports: top first, as a layers panel shows it. */
 export function layerTree(state: DocState, parent: number | null = null): unknown[] {
@@ -172,4 +173,4 @@ export const basicsHandlers = {
     ctx.tx.update(doc.id, next);
     return { layer: layerSummary(next, layerById(next, layer.id)), group: group.name };
   },
-} satisfies HandlerTable;
+} satisfies ToolHandlers;

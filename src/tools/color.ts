@@ -8,7 +8,7 @@ import type { DocState, Guide } from '../engine/model.js';
 import { hexToRgb, rgbToHex } from '../engine/raster.js';
 import { documentSummary } from './describe.js';
 import { activeDoc } from './resolve.js';
-import type { HandlerTable } from './types.js';
+import type { ToolHandlers } from './types.js';
 
 const DIRECTION_NAMES = { horizontal: '水平', vertical: '垂直' } as const;
 
@@ -138,4 +138,4 @@ export const colorHandlers = {
       document: documentSummary(activeDoc(ctx)),
     };
   },
-} satisfies HandlerTable;
+} satisfies ToolHandlers;

@@ -11,7 +11,7 @@ import { layerById, setActive, slotAbove } from '../engine/tree.js';
 import { documentSummary, layerSummary } from './describe.js';
 import { psdPathOf, savePsd } from './files.js';
 import { activeDoc, layerNamed } from './resolve.js';
-import type { HandlerTable, ToolContext } from './types.js';
+import type { ToolContext, ToolHandlers } from './types.js';
 
 /** Largest canvas side a tool may produce (the registry's limit for create_document and resize_canvas). */
 const MAX_SIDE = 30000;
@@ -343,4 +343,4 @@ export const documentsHandlers = {
   redo({ steps }, ctx) {
     return walkHistory(ctx, steps, 1);
   },
-} satisfies HandlerTable;
+} satisfies ToolHandlers;

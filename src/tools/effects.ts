@@ -14,14 +14,14 @@
 import { documentColor } from '../engine/color-mode.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
-import { BLACK, isBackground } from '../engine/factory.js';
+import { BLACK } from '../engine/factory.js';
 import type { DocState, DropShadowEffect, Effects, Layer, RGB, StrokeEffect } from '../engine/model.js';
 import { hexToRgb, rgbToHex } from '../engine/raster.js';
 import { layerById, setActive, setLayer } from '../engine/tree.js';
-import { KIND_NAMES, layerSummary } from './describe.js';
-import { assertNoLockedAncestor } from './merge.js';
-import { activateOnly, activeDoc, assertUnlocked, layerNamed } from './resolve.js';
-import type { HandlerTable, Payload, ToolContext } from './types.js';
+import { layerSummary } from './describe.js';
+import { assertFree, refuseBackground } from './guards.js';
+import { activateOnly, activeDoc, layerNamed } from './resolve.js';
+import type { Payload, ToolContext, ToolHandlers } from './types.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Shared with masks.ts
@@ -43,12 +43,6 @@ export function unchanged(
 ) {
   const s = activateOnly(ctx, doc, layer.id);
   return { changed: false, note, ...extra, layer: layerSummary(s, layerById(s, layer.id)) };
-}
-
-/** Lock All on the layer or on any group above it refuses the change. */
-export function assertFree(state: DocState, layer: Layer, what: string): void {
-  assertUnlocked(layer, what);
-  assertNoLockedAncestor(state, layer, what);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -89,12 +83,7 @@ export function effectsReport(e: Effects | undefined) {
 /** The named layer, which must be able to carry (visible) layer effects. */
 function styleable(ctx: ToolContext, state: DocState, name: string, what: string): Layer {
   const layer = layerNamed(ctx, state, name);
-  if (isBackground(layer)) {
-    fail('invalid_state', `“${layer.name}”是背景图层，不能${what}：Photoshop 的背景图层不能添加图层样式`, {
-      hint: `先用 duplicate_layer 复制背景图层，或用 create_layer 新建图层，再对普通图层${what}`,
-      details: { type: KIND_NAMES[layer.kind], background: true },
-    });
-  }
+  refuseBackground(layer, what);
   if (layer.kind === 'fill') {
     fail('unsupported', `“${layer.name}”是纯色填充图层，本编辑器暂不支持为它${what}（效果不会被绘制）`, {
       hint: `先用 rasterize_layer 把“${layer.name}”转换为像素图层`,
@@ -235,4 +224,4 @@ export const effectsHandlers = {
     const next = commitActive(ctx, doc, setLayer(doc.state, withEffects(layer, undefined)), layer.id);
     return changedResult(next, layer, { removed });
   },
-} satisfies HandlerTable;
+} satisfies ToolHandlers;

@@ -16,7 +16,7 @@ import sharp from '../engine/sharp.js';
 import { allocateId, insertLayer, layerById, setActive, slotAbove } from '../engine/tree.js';
 import { documentSummary, layerSummary } from './describe.js';
 import { activeDoc } from './resolve.js';
-import type { HandlerTable, ToolContext } from './types.js';
+import type { ToolContext, ToolHandlers } from './types.js';
 
 export type FileFormat = 'psd' | 'png' | 'jpg';
 
@@ -293,4 +293,4 @@ export const filesHandlers = {
       layer: layerSummary(next, layerById(next, id)),
     };
   },
-} satisfies HandlerTable;
+} satisfies ToolHandlers;

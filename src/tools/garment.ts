@@ -29,6 +29,7 @@ import {
 } from '../garment/types.js';
 import { selectVision } from '../garment/vision.js';
 import { boundsReport } from './describe.js';
+import { assertUnlocked } from './guards.js';
 import { activeDoc } from './resolve.js';
 import type { ToolContext, ToolHandlers } from './types.js';
 
@@ -315,9 +316,7 @@ export const garmentHandlers = {
         });
       }
       const layer = doc.state.layers.get(piece.layerId)!;
-      if (layer.locks.all) {
-        fail('locked', `裁片图层“${piece.name}”已锁定`, { hint: '先调用 lock_layer 解锁（locked: false）' });
-      }
+      assertUnlocked(layer, '套图');
       plans.push({ piece, type: e.type, color: e.color ? hexToRgb(e.color) : null });
     }
     ctx.progress('套用花样', 0.1);

@@ -26,9 +26,15 @@ import {
 } from '../engine/tree.js';
 import { alignLayers } from './align.js';
 import { layerSummary } from './describe.js';
-import { assertNoLockedAncestor, clipBase, stackPositions } from './merge.js';
-import { activeDoc, assertMovable, assertUnlocked } from './resolve.js';
-import type { HandlerTable, ToolContext } from './types.js';
+import {
+  assertNoLockedAncestor,
+  assertPositionUnlocked,
+  assertUnlocked,
+  refuseBackground,
+} from './guards.js';
+import { clipBase, stackPositions } from './merge.js';
+import { activeDoc } from './resolve.js';
+import type { ToolContext, ToolHandlers } from './types.js';
 
 /**
  * Resolves every name (Photoshop's getByName: the first match from the top), all or nothing: any unknown
@@ -74,14 +80,6 @@ function assertNoNesting(state: DocState, layers: readonly Layer[], what: string
         });
       }
     }
-  }
-}
-
-function refuseBackground(layer: Layer, what: string): void {
-  if (isBackground(layer)) {
-    fail('invalid_state', `“${layer.name}”是背景图层，不能${what}`, {
-      hint: '背景图层位置固定；先用 duplicate_layer 复制它，再对副本操作',
-    });
   }
 }
 
@@ -220,7 +218,7 @@ export const groupingHandlers = {
       }
       refuseBackground(layer, '移动');
       assertNoLockedAncestor(doc.state, layer, '移动');
-      for (const id of subtree(doc.state, layer.id)) assertMovable(layerById(doc.state, id));
+      for (const id of subtree(doc.state, layer.id)) assertPositionUnlocked(layerById(doc.state, id), '移动');
       const start = horizontal ? box.x : box.y;
       const size = horizontal ? box.w : box.h;
       return { layer, start, size };
@@ -360,4 +358,4 @@ export const groupingHandlers = {
     ctx.tx.update(doc.id, next);
     return { layer: layerSummary(next, layerById(next, id)) };
   },
-} satisfies HandlerTable;
+} satisfies ToolHandlers;

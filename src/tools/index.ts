@@ -1,4 +1,4 @@
-/** Every tool handler, by tool name. A tool without a handler answers `unsupported`. */
+/** Every tool handler, by tool name: the table is total, so a registry tool without a handler does not compile. */
 import { adjustmentsHandlers } from './adjustments.js';
 import { basicsHandlers } from './basics.js';
 import { colorHandlers } from './color.js';

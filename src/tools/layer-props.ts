@@ -63,15 +63,9 @@ import {
   textSummary,
   toSpecBlend,
 } from './describe.js';
-import {
-  activateOnly,
-  activeDoc,
-  activeLayer,
-  assertUnlocked,
-  layerNamed,
-  selectedLayers,
-} from './resolve.js';
-import type { HandlerTable, Payload, ToolContext } from './types.js';
+import { assertFree, assertPixelsUnlocked, assertPositionUnlocked, refuseBackground } from './guards.js';
+import { activateOnly, activeDoc, activeLayer, layerNamed, selectedLayers } from './resolve.js';
+import type { Payload, ToolContext, ToolHandlers } from './types.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Small shared pieces
@@ -100,44 +94,14 @@ function unchangedResult(state: DocState, id: number, note: string, extra: Paylo
   return { changed: false, note, ...extra, layer: summary(state, id) };
 }
 
-function refuseBackground(layer: Layer, what: string): void {
-  if (isBackground(layer)) {
-    fail('invalid_state', `“${layer.name}”是背景图层，位置和属性已锁定，不能${what}`, {
-      hint: '背景图层不能移动、变换或更改不透明度和混合模式；先用 duplicate_layer 复制它，再对副本操作',
-    });
-  }
-}
-
-/** Lock All on the layer or on any group above it refuses the change (unlocking is lock_layer's job). */
-function assertFree(state: DocState, layer: Layer, what: string): void {
-  assertUnlocked(layer, what);
-  for (let p = parentOf(state, layer.id); p !== null; p = parentOf(state, p)) {
-    const group = layerById(state, p);
-    if (group.locks.all) {
-      fail('locked', `图层“${layer.name}”所在的图层组“${group.name}”已锁定，不能${what}`, {
-        hint: `先调用 lock_layer 解锁图层组“${group.name}”（locked: false）`,
-      });
-    }
-  }
-}
-
 /** Moving or transforming: the layer and everything in it must be unlocked (position too) and not the background. */
 function assertPositionable(state: DocState, layer: Layer, what: string, pixelsToo: boolean): void {
   assertFree(state, layer, what);
   for (const id of subtree(state, layer.id)) {
     const l = layerById(state, id);
     refuseBackground(l, what);
-    assertUnlocked(l, what);
-    if (l.locks.position) {
-      fail('locked', `图层“${l.name}”的位置已锁定，不能${what}`, {
-        hint: '先调用 lock_layer 解锁（locked: false）',
-      });
-    }
-    if (pixelsToo && l.locks.pixels && l.kind !== 'group') {
-      fail('locked', `图层“${l.name}”的像素已锁定，不能${what}`, {
-        hint: '先调用 lock_layer 解锁（locked: false）',
-      });
-    }
+    assertPositionUnlocked(l, what);
+    if (pixelsToo && l.kind !== 'group') assertPixelsUnlocked(l, what);
   }
 }
 
@@ -697,4 +661,4 @@ export const layerPropsHandlers = {
       active_layer: picked[0]!.name,
     };
   },
-} satisfies HandlerTable;
+} satisfies ToolHandlers;

@@ -20,12 +20,11 @@ import { copyPixels, emptyRaster, isEmptyRect, trimRaster } from '../engine/rast
 import { sampleMask } from '../engine/selection.js';
 import { childrenOf, layerById, parentOf, setLayer } from '../engine/tree.js';
 import { boundsReport, KIND_NAMES, layerSummary } from './describe.js';
-import { assertFree, commitActive, unchanged } from './effects.js';
+import { commitActive, unchanged } from './effects.js';
+import { assertFree, assertPixelsUnlocked, refuseBackground } from './guards.js';
 import { clipBase } from './merge.js';
 import { activeDoc, layerNamed } from './resolve.js';
-import type { HandlerTable, Payload } from './types.js';
-
-const UNLOCK = '先调用 lock_layer 解锁（locked: false）';
+import type { Payload, ToolHandlers } from './types.js';
 
 /** The run of clipped layers directly above `id` among its siblings (they clip to it or through it). */
 function clippedAbove(state: DocState, id: number): Layer[] {
@@ -83,11 +82,7 @@ export const masksHandlers = {
     const doc = activeDoc(ctx);
     const s = doc.state;
     const layer = layerNamed(ctx, s, name);
-    if (isBackground(layer)) {
-      fail('invalid_state', `“${layer.name}”是背景图层，不能剪贴到其他图层`, {
-        hint: '对背景图层上方的图层调用 create_clipping_mask',
-      });
-    }
+    refuseBackground(layer, '剪贴到其他图层');
     const parent = parentOf(s, layer.id);
     const siblings = childrenOf(s, parent);
     if (siblings.indexOf(layer.id) === 0) {
@@ -153,12 +148,7 @@ export const masksHandlers = {
     const doc = activeDoc(ctx);
     const s = doc.state;
     const layer = layerNamed(ctx, s, name);
-    if (isBackground(layer)) {
-      fail('invalid_state', `“${layer.name}”是背景图层，不能添加图层蒙版`, {
-        hint: '背景图层没有透明区域，Photoshop 中不能添加蒙版：先用 duplicate_layer 复制背景图层，再对副本添加蒙版',
-        details: { type: KIND_NAMES[layer.kind], background: true },
-      });
-    }
+    refuseBackground(layer, '添加图层蒙版');
     if (layer.mask) {
       fail('invalid_state', `图层“${layer.name}”已有图层蒙版`, {
         hint: '一个图层只能有一个图层蒙版：先调用 delete_layer_mask 删除（或应用）现有蒙版，再添加',
@@ -230,9 +220,7 @@ export const masksHandlers = {
         details: { type: 'group' },
       });
     }
-    if (layer.locks.pixels) {
-      fail('locked', `图层“${layer.name}”的像素已锁定，不能应用蒙版`, { hint: UNLOCK });
-    }
+    assertPixelsUnlocked(layer, '应用蒙版');
     const raster = applyMaskToRaster(layer.raster, mask);
     const { mask: _m, ...rest } = layer;
     const pixel: PixelLayer = { ...rest, raster };
@@ -246,4 +234,4 @@ export const masksHandlers = {
       layer: layerSummary(next, layerById(next, layer.id)),
     };
   },
-} satisfies HandlerTable;
+} satisfies ToolHandlers;

@@ -28,7 +28,7 @@ import {
   subtree,
   topDown,
 } from '../engine/tree.js';
-import { assertPixelsEditable, assertUnlocked } from './resolve.js';
+import { assertNoLockedAncestor, assertPixelsEditable, assertUnlocked } from './guards.js';
 
 export interface MergeResult {
   readonly state: DocState;
@@ -90,18 +90,6 @@ function mergedPixels(
   );
   if (isEmptyRect(rect)) return { ...EMPTY_RECT, data: new Uint8ClampedArray(0) };
   return trimRaster(renderLayers(state, items, rect, overrides));
-}
-
-/** Lock All on a group locks everything inside it, as in Photoshop. */
-export function assertNoLockedAncestor(state: DocState, layer: Layer, what: string): void {
-  for (let p = parentOf(state, layer.id); p !== null; p = parentOf(state, p)) {
-    const group = layerById(state, p);
-    if (group.locks.all) {
-      fail('locked', `图层“${layer.name}”所在的图层组“${group.name}”已锁定，不能${what}`, {
-        hint: `先调用 lock_layer 解锁图层组“${group.name}”（locked: false）`,
-      });
-    }
-  }
 }
 
 /** The layer, everything inside it and every group above it must be free of Lock All. */
@@ -213,7 +201,7 @@ function mergeDown(state: DocState, upper: Layer): MergeResult {
     });
   }
   assertMergeable(state, upper);
-  assertPixelsEditable(lower);
+  assertPixelsEditable(state, lower, '合并');
   for (const l of [upper, lower]) {
     if (!isShown(state, l.id)) {
       fail('invalid_state', `“${l.name}”是隐藏的，向下合并需要上下两个图层都可见`, {

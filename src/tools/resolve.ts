@@ -45,29 +45,6 @@ export function selectedLayers(state: DocState): Layer[] {
   return ids.filter((id) => state.layers.has(id)).map((id) => layerById(state, id));
 }
 
-/** Refuses changes to a layer locked with "lock all". */
-export function assertUnlocked(layer: Layer, what = '修改'): void {
-  if (layer.locks.all) {
-    fail('locked', `图层“${layer.name}”已锁定，不能${what}`, {
-      hint: `先调用 lock_layer 解锁（locked: false）`,
-    });
-  }
-}
-
-export function assertPixelsEditable(layer: Layer): void {
-  assertUnlocked(layer);
-  if (layer.locks.pixels) {
-    fail('locked', `图层“${layer.name}”的像素已锁定`, { hint: '先调用 lock_layer 解锁（locked: false）' });
-  }
-}
-
-export function assertMovable(layer: Layer): void {
-  assertUnlocked(layer, '移动');
-  if (layer.locks.position) {
-    fail('locked', `图层“${layer.name}”的位置已锁定`, { hint: '先调用 lock_layer 解锁（locked: false）' });
-  }
-}
-
 /**
  * Nothing changes but which layer is active: not a history step in Photoshop, so the call replaces the current
  * state instead of adding one (and leaves it untouched when the layer is already the only one selected).

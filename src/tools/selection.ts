@@ -26,9 +26,10 @@ import {
 } from '../engine/selection.js';
 import { layerById, setActive, setLayer } from '../engine/tree.js';
 import { boundsReport, layerSummary } from './describe.js';
-import { assertNoLockedAncestor, renderLayers } from './merge.js';
-import { activeDoc, activeLayer, assertPixelsEditable, layerNamed } from './resolve.js';
-import type { HandlerTable, Payload, ToolContext } from './types.js';
+import { assertPixelsEditable } from './guards.js';
+import { renderLayers } from './merge.js';
+import { activeDoc, activeLayer, layerNamed } from './resolve.js';
+import type { Payload, ToolContext, ToolHandlers } from './types.js';
 
 /** What the model is told about a document's selection. */
 export function selectionReport(state: DocState) {
@@ -140,8 +141,7 @@ function fillableLayer(state: DocState): PixelLayer | FillLayer {
       hint: '用 select_layers 选择组内的像素图层，或用 create_layer 新建图层后再填充',
     });
   }
-  assertPixelsEditable(layer);
-  assertNoLockedAncestor(state, layer, '填充');
+  assertPixelsEditable(state, layer, '填充');
   return layer;
 }
 
@@ -281,4 +281,4 @@ export const selectionHandlers = {
       selection: selectionReport(next),
     };
   },
-} satisfies HandlerTable;
+} satisfies ToolHandlers;

@@ -19,18 +19,11 @@ import {
   renderTextSpec,
   resizeTextSpec,
 } from '../engine/text.js';
-import {
-  allocateId,
-  insertLayer,
-  layerById,
-  parentOf,
-  setActive,
-  setLayer,
-  slotAbove,
-} from '../engine/tree.js';
+import { allocateId, insertLayer, layerById, setActive, setLayer, slotAbove } from '../engine/tree.js';
 import { KIND_NAMES, layerSummary, textSummary } from './describe.js';
+import { assertPixelsEditable } from './guards.js';
 import { activeDoc, layerNamed } from './resolve.js';
-import type { HandlerTable, Payload, ToolContext } from './types.js';
+import type { Payload, ToolContext, ToolHandlers } from './types.js';
 
 const KIND_LABELS: Record<Layer['kind'], string> = {
   pixel: '像素图层',
@@ -86,19 +79,7 @@ function editableText(ctx: ToolContext, state: DocState, name: string, what: str
       details: { type: KIND_NAMES[layer.kind] },
     });
   }
-  const unlock = '先调用 lock_layer 解锁（locked: false）';
-  if (layer.locks.all) fail('locked', `文字图层“${layer.name}”已锁定，不能${what}`, { hint: unlock });
-  if (layer.locks.pixels) {
-    fail('locked', `文字图层“${layer.name}”的像素已锁定，不能${what}`, { hint: unlock });
-  }
-  for (let p = parentOf(state, layer.id); p !== null; p = parentOf(state, p)) {
-    const group = layerById(state, p);
-    if (group.locks.all) {
-      fail('locked', `文字图层“${layer.name}”所在的图层组“${group.name}”已锁定，不能${what}`, {
-        hint: `先调用 lock_layer 解锁图层组“${group.name}”（locked: false）`,
-      });
-    }
-  }
+  assertPixelsEditable(state, layer, what);
   return layer;
 }
 
@@ -213,4 +194,4 @@ export const textHandlers = {
       ...rerender(ctx, doc, layer, resizeTextSpec(layer.text, size)),
     };
   },
-} satisfies HandlerTable;
+} satisfies ToolHandlers;

@@ -33,4 +33,8 @@ export interface ToolContext {
 
 export type Handler<N extends ToolName> = (args: ArgsOf<N>, ctx: ToolContext) => Payload | Promise<Payload>;
 
-export type HandlerTable = { readonly [N in ToolName]?: Handler<N> };
+/** Every tool's handler. Total: a tool defined in the registry without a handler does not compile. */
+export type HandlerTable = { readonly [N in ToolName]: Handler<N> };
+
+/** One module's share of the table (`satisfies ToolHandlers` keeps each handler typed from its tool). */
+export type ToolHandlers = Partial<HandlerTable>;

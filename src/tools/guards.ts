@@ -1,0 +1,67 @@
+/**
+ * The refusals every tool shares, each worded once: Lock All on a layer or on a group above it, locked pixels
+ * or position, and the background layer (position-locked, opaque, without masks or styles, as in Photoshop).
+ * A tool passes what it was about to do (`what`, a Chinese verb phrase such as '移动'); the rest of the
+ * wording, the error code and the hint are the same from every tool.
+ */
+import { fail } from '../engine/errors.js';
+import { isBackground } from '../engine/factory.js';
+import type { DocState, Layer } from '../engine/model.js';
+import { layerById, parentOf } from '../engine/tree.js';
+import { KIND_NAMES } from './describe.js';
+
+const UNLOCK_HINT = '先调用 lock_layer 解锁（locked: false）';
+
+/** Lock All on the layer itself. */
+export function assertUnlocked(layer: Layer, what: string): void {
+  if (layer.locks.all) fail('locked', `图层“${layer.name}”已锁定，不能${what}`, { hint: UNLOCK_HINT });
+}
+
+/** Lock All on a group above the layer locks everything inside it, as in Photoshop. */
+export function assertNoLockedAncestor(state: DocState, layer: Layer, what: string): void {
+  for (let p = parentOf(state, layer.id); p !== null; p = parentOf(state, p)) {
+    const group = layerById(state, p);
+    if (group.locks.all) {
+      fail('locked', `图层“${layer.name}”所在的图层组“${group.name}”已锁定，不能${what}`, {
+        hint: `先调用 lock_layer 解锁图层组“${group.name}”（locked: false）`,
+      });
+    }
+  }
+}
+
+/** Lock All on the layer or on any group above it. */
+export function assertFree(state: DocState, layer: Layer, what: string): void {
+  assertUnlocked(layer, what);
+  assertNoLockedAncestor(state, layer, what);
+}
+
+/** Lock All or Lock Pixels on the layer itself. */
+export function assertPixelsUnlocked(layer: Layer, what: string): void {
+  assertUnlocked(layer, what);
+  if (layer.locks.pixels)
+    fail('locked', `图层“${layer.name}”的像素已锁定，不能${what}`, { hint: UNLOCK_HINT });
+}
+
+/** The layer's pixels may change: no Lock All or Lock Pixels on it, no Lock All above it. */
+export function assertPixelsEditable(state: DocState, layer: Layer, what: string): void {
+  assertPixelsUnlocked(layer, what);
+  assertNoLockedAncestor(state, layer, what);
+}
+
+/** Lock All or Lock Position on the layer itself. */
+export function assertPositionUnlocked(layer: Layer, what: string): void {
+  assertUnlocked(layer, what);
+  if (layer.locks.position) {
+    fail('locked', `图层“${layer.name}”的位置已锁定，不能${what}`, { hint: UNLOCK_HINT });
+  }
+}
+
+/** The background cannot move, restack, take transparency, a mask or a style: its copy can. */
+export function refuseBackground(layer: Layer, what: string): void {
+  if (isBackground(layer)) {
+    fail('invalid_state', `“${layer.name}”是背景图层，不能${what}`, {
+      hint: `先用 duplicate_layer 复制背景图层，再对副本${what}`,
+      details: { type: KIND_NAMES[layer.kind], background: true },
+    });
+  }
+}
