@@ -6,6 +6,7 @@
  */
 import OpenAI from 'openai';
 import type {
+  ChatCompletion,
   ChatCompletionChunk,
   ChatCompletionCreateParams,
   ChatCompletionMessageParam,
@@ -52,7 +53,7 @@ export interface ModelRequest {
 }
 
 /** Tool-call fragments of a stream, joined by index (or by id, for servers that send no index). */
-class ToolCallAccumulator {
+export class ToolCallAccumulator {
   private readonly calls: { id: string; name: string; arguments: string }[] = [];
   private readonly byIndex = new Map<number, number>();
 
@@ -81,7 +82,7 @@ function withIds(calls: readonly { id: string; name: string; arguments: string }
   return calls.map((c, i) => ({ ...c, id: c.id || `call_${Date.now().toString(36)}_${i}` }));
 }
 
-function fromWholeAnswer(answer: OpenAI.Chat.Completions.ChatCompletion): AssistantMessage {
+function fromWholeAnswer(answer: ChatCompletion): AssistantMessage {
   const message = answer?.choices?.[0]?.message;
   if (!message) throw new ModelError('model_bad_response', '模型的回答里没有消息（choices 为空）。');
   const toolCalls = (message.tool_calls ?? []).flatMap((c) =>
@@ -128,12 +129,15 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
   };
   try {
     if (!req.config.stream) {
-      const pending = req.client.chat.completions.create(
-        { ...body, stream: false },
-        { signal: controller.signal },
-      );
+      // The SDK's timeout ends when the headers arrive; a body that never finishes is cut by the same watch.
+      const pending = req.client.chat.completions
+        .create({ ...body, stream: false }, { signal: controller.signal })
+        .asResponse();
       pending.catch(() => {});
-      return fromWholeAnswer(await Promise.race([pending, aborted]));
+      const response = await Promise.race([pending, aborted]);
+      watchSilence();
+      const answer = await Promise.race([response.json() as Promise<ChatCompletion>, aborted]);
+      return fromWholeAnswer(answer);
     }
     const pending = req.client.chat.completions.create(
       { ...body, stream: true },

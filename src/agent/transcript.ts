@@ -6,6 +6,9 @@
  */
 import { appendFile } from 'node:fs/promises';
 
+/** The transcript's file name in a session's folder (`atelier chat` writes it in the workspace). */
+export const TRANSCRIPT_FILE = 'chat.jsonl';
+
 export interface TranscriptToolCall {
   readonly id: string;
   readonly type: 'function';

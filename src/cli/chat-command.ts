@@ -17,13 +17,12 @@ import {
 } from '../agent/config.js';
 import { Conversation } from '../agent/conversation.js';
 import type { ChatEvent } from '../agent/events.js';
+import { TRANSCRIPT_FILE } from '../agent/transcript.js';
 import { Session } from '../calls/session.js';
 import type { ImageOut } from '../tools/types.js';
 import { DEFAULT_WORKSPACE } from './run-command.js';
 import { type Command, UsageError } from './usage.js';
 
-/** The conversation's transcript, in the workspace; `atelier run` replays it. */
-export const CHAT_TRANSCRIPT = 'chat.jsonl';
 /** Where result images are written, inside the workspace. */
 export const CHAT_IMAGES = 'chat-images';
 const ARGUMENTS_SHOWN = 160;
@@ -152,7 +151,7 @@ export const chatCommand: Command = {
     'message per line of stdin (interactive or a pipe); streams the answers; prints each tool call as one',
     'line (Chinese label, arguments, ✓ or ✗ with the message and hint); writes result images to',
     `${CHAT_IMAGES}/ in the workspace and prints their paths. The conversation is appended to`,
-    `${CHAT_TRANSCRIPT} in the workspace; \`atelier run ${CHAT_TRANSCRIPT}\` replays its tool calls.`,
+    `${TRANSCRIPT_FILE} in the workspace; \`atelier run ${TRANSCRIPT_FILE}\` replays its tool calls.`,
     'Ctrl-C cancels the running turn; a second Ctrl-C exits. Exit code 2 when no model is configured,',
     '1 when the last turn ended with a model error.',
     '',
@@ -176,12 +175,12 @@ export const chatCommand: Command = {
       workspace: String(values.workspace ?? DEFAULT_WORKSPACE),
       onInternalError: report,
     });
-    const transcript = join(session.workspace.root, CHAT_TRANSCRIPT);
+    const transcript = join(session.workspace.root, TRANSCRIPT_FILE);
     const conversation = new Conversation({ session, config, transcript, onInternalError: report });
     const shown = describeModel(config);
     process.stderr.write(
       `atelier chat: ${shown.model} at ${shown.base_url} (${shown.vision ? 'vision' : 'text only'}, ${shown.tools} tools); ` +
-        `workspace ${session.workspace.root}; transcript ${CHAT_TRANSCRIPT}. Ctrl-C cancels a turn.\n`,
+        `workspace ${session.workspace.root}; transcript ${TRANSCRIPT_FILE}. Ctrl-C cancels a turn.\n`,
     );
 
     const interactive = Boolean(process.stdin.isTTY);

@@ -402,6 +402,11 @@ describe('model failures', () => {
     await expectCleanEnd(run, 'model_timeout');
   });
 
+  it('a whole answer whose body never ends → model_timeout', async () => {
+    const run = await failing([{ text: '半截', stallAfterChunks: 1 }], { timeoutMs: 300, stream: false });
+    await expectCleanEnd(run, 'model_timeout');
+  });
+
   it('a stream that is not JSON → model_bad_response', async () => {
     await expectCleanEnd(await failing([{ raw: 'data: {not json\n\n' }]), 'model_bad_response');
   });

@@ -27,7 +27,7 @@ export interface ScriptedReply {
   readonly delayMs?: number;
   /** Wait this long between stream chunks. */
   readonly chunkDelayMs?: number;
-  /** Streamed replies only: send this many chunks, then fall silent with the connection open. */
+  /** Send this many stream chunks (half the body, when not streamed), then fall silent with the connection open. */
   readonly stallAfterChunks?: number;
 }
 
@@ -203,8 +203,10 @@ export async function startScriptedModel(steps: readonly ScriptStep[] = []): Pro
     }
     const model = body.model ?? 'scripted';
     if (!body.stream) {
+      const json = JSON.stringify(completionOf(answer, model, seq));
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(completionOf(answer, model, seq)));
+      if (answer.stallAfterChunks !== undefined) res.write(json.slice(0, json.length >> 1));
+      else res.end(json);
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

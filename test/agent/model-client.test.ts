@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createModelClient, requestAssistant, ToolCallAccumulator } from '../../src/agent/model-client.js';
+import { redact } from '../../src/agent/model-errors.js';
+import { type ScriptedModel, startScriptedModel } from '../support/scripted-model.js';
+import { modelConfig } from './support.js';
+
+let model: ScriptedModel | undefined;
+afterEach(async () => {
+  await model?.close();
+  model = undefined;
+});
+
+describe('ToolCallAccumulator', () => {
+  it('joins fragments by index, the name in pieces and the arguments in pieces', () => {
+    const acc = new ToolCallAccumulator();
+    acc.add({ index: 0, id: 'a', type: 'function', function: { name: 'create_', arguments: '' } }, 0);
+    acc.add({ index: 1, id: 'b', type: 'function', function: { name: 'undo', arguments: '{}' } }, 1);
+    acc.add({ index: 0, function: { name: 'layer', arguments: '{"name":' } }, 0);
+    acc.add({ index: 0, function: { arguments: '"标题"}' } }, 0);
+    expect(acc.result()).toEqual([
+      { id: 'a', name: 'create_layer', arguments: '{"name":"标题"}' },
+      { id: 'b', name: 'undo', arguments: '{}' },
+    ]);
+  });
+
+  it('starts a new call when a server numbers every call 0 but gives each a new id', () => {
+    const acc = new ToolCallAccumulator();
+    acc.add({ index: 0, id: 'a', function: { name: 'undo', arguments: '{}' } }, 0);
+    acc.add({ index: 0, id: 'b', function: { name: 'redo', arguments: '{}' } }, 0);
+    expect(acc.result().map((c) => c.id)).toEqual(['a', 'b']);
+  });
+});
+
+describe('requestAssistant', () => {
+  it('reads a stream whose tool calls come whole and without an index (as Ollama sends them)', async () => {
+    const chunk = (delta: unknown, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    model = await startScriptedModel([
+      {
+        raw:
+          chunk({ role: 'assistant', content: '好' }) +
+          chunk({
+            tool_calls: [
+              { id: 'c1', type: 'function', function: { name: 'undo', arguments: '{"steps":2}' } },
+              { function: { name: 'redo', arguments: '{}' } },
+            ],
+          }) +
+          chunk({}, 'tool_calls') +
+          'data: [DONE]\n\n',
+      },
+    ]);
+    const config = modelConfig(model.url);
+    const deltas: string[] = [];
+    const reply = await requestAssistant({
+      client: createModelClient(config),
+      config,
+      messages: [{ role: 'user', content: '撤销' }],
+      tools: [],
+      signal: new AbortController().signal,
+      onDelta: (d) => deltas.push(d),
+    });
+    expect(reply.text).toBe('好');
+    expect(deltas).toEqual(['好']);
+    expect(reply.toolCalls.map((c) => [c.name, c.arguments])).toEqual([
+      ['undo', '{"steps":2}'],
+      ['redo', '{}'],
+    ]);
+    expect(reply.toolCalls[0]!.id).toBe('c1');
+    expect(reply.toolCalls[1]!.id).toMatch(/^call_/);
+    expect(model.requests[0]!.body.tools, 'no empty tools list is sent').toBeUndefined();
+  });
+});
+
+describe('redact', () => {
+  it('removes the key and key-shaped tokens, and shortens', () => {
+    const key = 'sk-proj-abcdefghijklmnop';
+    expect(redact(`Incorrect API key provided: ${key}.`, key)).toBe('Incorrect API key provided: ***.');
+    expect(redact('Incorrect API key provided: sk-proj-****mnop.', key)).toBe(
+      'Incorrect API key provided: ***.',
+    );
+    expect(redact('Bearer abc123456', null)).toBe('***');
+    expect(redact('token 0123456789abcdef0123456789abcdef.ABCDEFGH is invalid', null)).toBe(
+      'token *** is invalid',
+    );
+    expect(redact('The model `qwen-max` does not exist', null)).toBe('The model `qwen-max` does not exist');
+    expect(redact('模型服务繁忙'.repeat(100), null)).toHaveLength(201);
+  });
+});

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { SUMMARY_LAYER_LIMIT, stateSummary, systemPrompt } from '../../src/agent/prompt.js';
+import type { SessionSnapshot } from '../../src/calls/snapshot.js';
+
+const layer = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  type: 'pixel',
+  visible: true,
+  locked: false,
+  opacity: 100,
+  blend_mode: 'normal',
+  bounds: { left: 1, top: 2, width: 3, height: 4 },
+  ...extra,
+});
+
+function snapshot(layers: unknown[], garment: Partial<SessionSnapshot['garment']> = {}): SessionSnapshot {
+  const doc = {
+    name: '海报',
+    width: 800,
+    height: 600,
+    resolution: 150,
+    mode: 'RGB' as const,
+    path: null,
+    unsaved_changes: true,
+    active: true,
+  };
+  return {
+    documents: [doc, { ...doc, name: '草稿', active: false, unsaved_changes: false }],
+    active: {
+      ...doc,
+      active_layer: '标题',
+      layers,
+      selected_layers: ['标题', '色块'],
+      has_selection: true,
+      history: { labels: ['打开', '新建图层', '创建文字', '设置透明度'], index: 2 },
+    },
+    garment: { photo: null, pieces: [], previewed: false, applied: false, ...garment },
+  };
+}
+
+describe('stateSummary', () => {
+  it('lists documents, the layer tree with its traits, selection, history and garment state', () => {
+    const text = stateSummary(
+      snapshot(
+        [
+          layer('标题', { type: 'text', opacity: 40, blend_mode: 'multiply', locked: true }),
+          {
+            ...layer('组 1', { type: 'group' }),
+            children: [layer('色块', { visible: false, clipped: true })],
+          },
+        ],
+        {
+          photo: 'shirt.jpg',
+          pieces: [
+            { name: '前片', part: 'front', part_label: '前片', type: 'fill_pattern', color: '#112233' },
+          ],
+          previewed: true,
+        },
+      ),
+    );
+    expect(text).toContain(
+      '海报（800×600 px，150 DPI，RGB，有未保存的修改，当前）；草稿（800×600 px，150 DPI，RGB）',
+    );
+    expect(text).toContain('\n- 标题（text，锁定，不透明度 40%，multiply，1,2 3×4）\n');
+    expect(text).toContain('\n- 组 1（group）\n  - 色块（pixel，隐藏，剪贴，1,2 3×4）\n');
+    expect(text).toContain('选中的图层：标题、色块');
+    expect(text).toContain('选区：有');
+    expect(text).toContain('最近的历史步骤：新建图层 → 创建文字（之后还有可重做的步骤）');
+    expect(text).toContain('服装照片：已上传（shirt.jpg）');
+    expect(text).toContain('已识别裁片：前片=前片/fill_pattern/#112233');
+    expect(text).toContain('套图：已生成预览，尚未应用');
+  });
+
+  it(`lists at most ${SUMMARY_LAYER_LIMIT} layers and says how to see the rest`, () => {
+    const many = Array.from({ length: SUMMARY_LAYER_LIMIT + 15 }, (_, i) => layer(`裁片 ${i}`));
+    const text = stateSummary(snapshot(many));
+    expect(text.match(/^- 裁片/gm)).toHaveLength(SUMMARY_LAYER_LIMIT);
+    expect(text).toContain('另有 15 个图层未列出（用 list_all_layer_names 查看全部）');
+  });
+
+  it('says when nothing is open', () => {
+    const text = stateSummary({ documents: [], active: null, garment: snapshot([]).garment });
+    expect(text).toContain('没有打开的文档');
+    expect(text).toContain('服装照片：未上传');
+  });
+});
+
+describe('systemPrompt', () => {
+  it('states the garment order with the wait for confirmation, and how to read a failed call', () => {
+    const text = systemPrompt({ vision: true });
+    const order = [
+      'identify_pieces',
+      'generate_garment_preview',
+      '等待用户确认',
+      'extract_and_apply_all_pieces',
+      'verify_pattern_result',
+    ];
+    const at = order.map((w) => text.indexOf(w));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(text).toMatch(/hint/);
+    expect(text).toContain('作为一条用户消息发给你');
+    expect(systemPrompt({ vision: false })).toContain('你看不到图像');
+  });
+});
