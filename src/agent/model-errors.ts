@@ -17,7 +17,8 @@ export class ModelError extends Error {
 }
 
 /** `sk-…` keys (OpenAI, DeepSeek, DashScope, Moonshot), bearer tokens, and any long opaque token (Zhipu's `id.secret`). */
-const KEY_SHAPED = /(?:\b(?:sk|pk|rk)-[A-Za-z0-9*._-]{4,}|\bbearer\s+[A-Za-z0-9*._-]{4,}|[A-Za-z0-9._-]{32,})(?<!\.)/gi;
+const KEY_SHAPED =
+  /(?:\b(?:sk|pk|rk)-[A-Za-z0-9*._-]{4,}|\bbearer\s+[A-Za-z0-9*._-]{4,}|[A-Za-z0-9._-]{32,})(?<!\.)/gi;
 
 /** The text without the key, without key-shaped tokens, on one line and at most `max` characters. */
 export function redact(text: string, apiKey: string | null, max = 200): string {
