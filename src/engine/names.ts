@@ -7,22 +7,41 @@
 /** A requested name longer than this gets no suggestions (names are for people; typos are short). */
 export const SUGGEST_MAX_LENGTH = 64;
 /** Candidates scored at most, the first ones in the order given (the top of the layer stack first). */
-export const SUGGEST_MAX_CANDIDATES = 2000;
+export const SUGGEST_MAX_CANDIDATES = 1000;
+/** Candidates longer than this are matched by containment only (no edit distance). */
+const SCORED_MAX_LENGTH = 4 * SUGGEST_MAX_LENGTH;
 
-/** Levenshtein distance between code-point arrays, or `bound + 1` as soon as it must exceed `bound`. */
-function distanceWithin(a: readonly string[], b: readonly string[], bound: number): number {
+function codePoints(s: string): number[] {
+  const out: number[] = [];
+  for (const c of s) out.push(c.codePointAt(0)!);
+  return out;
+}
+
+/**
+ * Levenshtein distance between code-point arrays, or `bound + 1` as soon as it must exceed `bound`. Two
+ * preallocated rows: at most SUGGEST_MAX_LENGTH × SCORED_MAX_LENGTH cells per candidate.
+ */
+function distanceWithin(
+  a: readonly number[],
+  b: readonly number[],
+  bound: number,
+  rows: Int32Array[],
+): number {
   if (Math.abs(a.length - b.length) > bound) return bound + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  let prev = rows[0]!;
+  let row = rows[1]!;
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const row = [i];
+    row[0] = i;
     let best = i;
+    const ai = a[i - 1];
     for (let j = 1; j <= b.length; j++) {
-      const d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (ai === b[j - 1] ? 0 : 1));
       row[j] = d;
       if (d < best) best = d;
     }
     if (best > bound) return bound + 1;
-    prev = row;
+    [prev, row] = [row, prev];
   }
   return prev[b.length]!;
 }
@@ -34,7 +53,8 @@ function distanceWithin(a: readonly string[], b: readonly string[], bound: numbe
 export function closest(name: string, candidates: Iterable<string>, limit = 3): string[] {
   if (name.length === 0 || name.length > SUGGEST_MAX_LENGTH) return [];
   const wanted = name.toLowerCase();
-  const wantedPoints = [...wanted];
+  const wantedPoints = codePoints(wanted);
+  const rows = [new Int32Array(SCORED_MAX_LENGTH + 1), new Int32Array(SCORED_MAX_LENGTH + 1)];
   const scored: { name: string; score: number }[] = [];
   const seen = new Set<string>();
   for (const c of candidates) {
@@ -44,12 +64,13 @@ export function closest(name: string, candidates: Iterable<string>, limit = 3): 
     const lower = c.toLowerCase();
     if (lower.includes(wanted) || wanted.includes(lower)) {
       // One inside the other: the edit distance is exactly the difference in length.
-      scored.push({ name: c, score: Math.abs([...lower].length - wantedPoints.length) / 10 });
+      scored.push({ name: c, score: Math.abs(codePoints(lower).length - wantedPoints.length) / 10 });
       continue;
     }
-    if (lower.length > 4 * SUGGEST_MAX_LENGTH) continue;
-    const bound = Math.max(1, Math.floor(Math.max(wanted.length, lower.length) / 2));
-    const d = distanceWithin(wantedPoints, [...lower], bound);
+    if (lower.length > SCORED_MAX_LENGTH) continue;
+    const points = codePoints(lower);
+    const bound = Math.max(1, Math.floor(Math.max(wantedPoints.length, points.length) / 2));
+    const d = distanceWithin(wantedPoints, points, bound, rows);
     if (d <= bound) scored.push({ name: c, score: d });
   }
   return scored

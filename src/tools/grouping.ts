@@ -36,9 +36,11 @@ import { clipBase, stackPositions } from './merge.js';
 import { activeDoc } from './resolve.js';
 import type { ToolContext, ToolHandlers } from './types.js';
 
+const MISSING_SHOWN = 5;
+
 /**
  * Resolves every name (Photoshop's getByName: the first match from the top), all or nothing: any unknown
- * name fails with `not_found` listing every missing name and the closest existing ones. A name listed twice
+ * name fails with `not_found` naming the missing names and the closest existing ones. A name listed twice
  * counts once. Returns the layers in the order the names were given.
  */
 export function layersNamedAll(ctx: ToolContext, state: DocState, names: readonly string[]): Layer[] {
@@ -59,8 +61,11 @@ export function layersNamedAll(ctx: ToolContext, state: DocState, names: readonl
   }
   if (missing.length) {
     const all = [...topDown(state)].map((e) => e.layer.name);
-    const near = [...new Set(missing.flatMap((m) => closest(m, all)))];
-    fail('not_found', `没有名为${missing.map((m) => `“${m}”`).join('、')}的图层`, {
+    // Suggestions and the message cover the first few missing names: a list of a thousand typos needs no more.
+    const shown = missing.slice(0, MISSING_SHOWN);
+    const near = [...new Set(shown.flatMap((m) => closest(m, all)))];
+    const more = missing.length > shown.length ? `等 ${missing.length} 个` : '';
+    fail('not_found', `没有名为${shown.map((m) => `“${m}”`).join('、')}${more}的图层`, {
       hint: near.length
         ? `是否指 ${near.map((n) => `“${n}”`).join('、')}？`
         : '用 list_all_layer_names 查看所有图层',

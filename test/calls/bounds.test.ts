@@ -9,6 +9,7 @@ import { ARGUMENTS_MAX_LENGTH } from '../../src/calls/parse.js';
 import { validateArguments } from '../../src/calls/validate.js';
 import { findTool } from '../../src/registry/index.js';
 import { hashEditor, newSession, ok, refused, tempDir } from '../support/session.js';
+import { addPixel, edit, solid } from '../tools/layer-fixtures.js';
 
 const v = (name: string, args: unknown) => validateArguments(findTool(name)!, args);
 const SANE_MS = 2000;
@@ -169,6 +170,43 @@ describe('oversized requests through Session.call', () => {
     expect(results.every((r) => !r.ok && r.error.code === 'invalid_arguments')).toBe(true);
     expect(hashEditor(s.editor.snapshot)).toBe(hash);
     expect(ms).toBeLessThan(SANE_MS * 5);
+  });
+});
+
+describe('lookups of names stay cheap whatever the document holds', () => {
+  it('a thousand missing names among thousands of layers: not_found promptly, a short message', async () => {
+    const s = await withDocument();
+    edit(s, (state) => {
+      let next = state;
+      for (let i = 0; i < 2000; i++)
+        next = addPixel(next, `${'裁片'.repeat(40)} ${i}`, solid({ x: 0, y: 0, w: 1, h: 1 }, [9, 9, 9, 255]));
+      return next;
+    });
+    const names = Array.from({ length: 1000 }, (_, i) => `${'裁片'.repeat(31)}${i}`);
+    const { value: r, ms } = await timed(() =>
+      s.call({ name: 'group_layers', arguments: { layer_names: names, group_name: '组' } }),
+    );
+    expect(r).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    if (!r.ok) {
+      expect(r.error.message).toContain('等 1000 个');
+      expect(r.error.message.length).toBeLessThan(1000);
+    }
+    expect(ms).toBeLessThan(SANE_MS);
+  });
+
+  it('a 255-character name missing among thousands of layers', async () => {
+    const s = await withDocument();
+    edit(s, (state) => {
+      let next = state;
+      for (let i = 0; i < 3000; i++)
+        next = addPixel(next, `${'层'.repeat(250)}${i}`, solid({ x: 0, y: 0, w: 1, h: 1 }, [9, 9, 9, 255]));
+      return next;
+    });
+    const { value: error, ms } = await timed(() =>
+      refused(s, 'set_layer_opacity', { name: '层'.repeat(255), opacity: 50 }, 'not_found'),
+    );
+    expect(error.details).toEqual({ closest: [] });
+    expect(ms).toBeLessThan(SANE_MS);
   });
 });
 
