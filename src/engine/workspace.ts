@@ -73,6 +73,11 @@ const PATH_HINT = '请提供相对于工作区的文件路径，例如 “out/�
 /** Atomic writes put their bytes in `.<name>.<pid>.<12 hex>.tmp` beside the target until the rename. */
 const TEMP_NAME = /^\..+\.\d+\.[0-9a-f]{12}\.tmp$/;
 
+function tempPathFor(abs: string): string {
+  const name = `.${path.basename(abs)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  return path.join(path.dirname(abs), name);
+}
+
 /** True for the temporary file of an atomic write: not a user's file, left out of listings and disk use. */
 export function isAtomicTemp(fileName: string): boolean {
   return TEMP_NAME.test(path.basename(fileName));
@@ -222,7 +227,7 @@ export class Workspace {
     }
     // The folders just created may not be what resolve() saw; check the final location once more.
     this.resolve(relPath);
-    const tmp = path.join(dir, `.${path.basename(abs)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    const tmp = tempPathFor(abs);
     let created = false;
     let renaming = false;
     try {
