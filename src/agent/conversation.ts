@@ -231,8 +231,18 @@ export class Conversation {
         });
       } catch (err) {
         if (!(err instanceof ModelError)) throw err;
-        const message = err.code === 'cancelled' ? '已取消本轮。已完成的调用都保留着。' : err.message;
-        return { type: 'error', code: err.code, message };
+        if (err.code === 'cancelled') {
+          return { type: 'error', code: 'cancelled', message: '已取消本轮。已完成的调用都保留着。' };
+        }
+        // A service that refuses images would refuse every later request that still carries them.
+        if (err.code === 'model_rejected' && this.dropImages()) {
+          return {
+            type: 'error',
+            code: err.code,
+            message: `${err.message}对话中的图像已移除，下一条消息不再附带它们。`,
+          };
+        }
+        return { type: 'error', code: err.code, message: err.message };
       }
       if (reply.text === '' && reply.toolCalls.length === 0) {
         return {
@@ -390,6 +400,21 @@ export class Conversation {
       );
     });
     return { role: 'user', content: parts };
+  }
+
+  /** Replaces every image in the conversation by a note; true when there was one. */
+  private dropImages(): boolean {
+    let dropped = false;
+    for (const [i, m] of this.messages.entries()) {
+      if (m.role !== 'user' || !Array.isArray(m.content)) continue;
+      const parts = m.content.map((p) => {
+        if (p.type !== 'image_url') return p;
+        dropped = true;
+        return { type: 'text' as const, text: '（图像未发送：模型服务拒绝了带图像的请求）' };
+      });
+      this.messages[i] = { ...m, content: parts };
+    }
+    return dropped;
   }
 
   /** The messages with only the most recent CONTEXT_IMAGE_LIMIT images kept; older ones become a note. */

@@ -420,6 +420,28 @@ describe('model failures', () => {
   });
 });
 
+describe('a vision setting the service refuses', () => {
+  it('drops the images from the conversation so the next turn works', async () => {
+    const refusesImages = (req: ScriptedRequest) =>
+      JSON.stringify(req.body.messages).includes('image_url')
+        ? { status: 400, error: 'Image input is not supported by this model' }
+        : { text: '好的' };
+    model = await startScriptedModel([
+      { toolCalls: [{ name: 'create_document', arguments: { width: 50, height: 50 } }] },
+      { toolCalls: [{ name: 'get_canvas_image', arguments: {} }] },
+      refusesImages,
+      refusesImages,
+    ]);
+    const conv = conversation(newSession(), modelConfig(model.url, { vision: true }));
+    const first = await turn(conv, '看看画布');
+    expect(last(first)).toMatchObject({ type: 'error', code: 'model_rejected' });
+    expect((last(first) as { message: string }).message).toMatch(
+      /Image input is not supported[\s\S]*图像已移除/,
+    );
+    expect(last(await turn(conv, '那就不看了'))).toEqual({ type: 'done', steps: 1 });
+  });
+});
+
 describe('malformed tool arguments', () => {
   it('are answered with invalid_json so the model corrects itself', async () => {
     let seen: unknown;
