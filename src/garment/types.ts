@@ -87,6 +87,12 @@ export interface Lattice {
   readonly repeats: number;
   /** 'block', 'half_drop', 'half_brick' or 'lattice'. */
   readonly layout: string;
+  /** A shorter lattice that was considered and rejected as not an exact repeat (a plaid's sub-blocks). */
+  readonly shorter?: {
+    readonly v1: readonly [number, number];
+    readonly v2: readonly [number, number];
+    readonly confidence: number;
+  };
 }
 
 export interface Motif {

@@ -90,7 +90,21 @@ function repeatReport(ext: Extraction, pl: Placement | null, dpi: number | null)
     tile_height: round(lat.tileH * toPhoto, 1),
     vectors: [lat.v1.map((v) => round(v * toPhoto, 1)), lat.v2.map((v) => round(v * toPhoto, 1))],
     confidence: lat.confidence,
+    confidence_basis: '花样与自身平移一个重复单元后的归一化相关系数（0–1，1 为完全重复）',
     repeats_in_photo: lat.repeats,
+    ...(lat.shorter
+      ? {
+          shorter_candidate_rejected: {
+            vectors: [
+              lat.shorter.v1.map((v) => round(v * toPhoto, 1)),
+              lat.shorter.v2.map((v) => round(v * toPhoto, 1)),
+            ],
+            confidence: lat.shorter.confidence,
+            reason:
+              '较短的候选周期不是精确重复（如格子中相似但不相同的小格），其整数倍处的相关性明显更高，采用完整周期',
+          },
+        }
+      : {}),
     ...(pl && dpi
       ? {
           document_tile_width: round(lat.tileW * pl.scale, 1),

@@ -1,4 +1,6 @@
 /** The garment CV building blocks against known answers: FFT, CIEDE2000, palette, lattice, photo extraction, pieces. */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { paletteOf } from '../../src/garment/builtin/palette.js';
 import { analysePhoto } from '../../src/garment/builtin/photo.js';
@@ -6,12 +8,15 @@ import { classifyPieces, collectPieces, nameHint } from '../../src/garment/built
 import { detectLattice, latticeFrom } from '../../src/garment/builtin/repeat.js';
 import { deltaE00, labOfHex, labToRgb, rgbToLab } from '../../src/garment/color.js';
 import { autocorrelate, fft } from '../../src/garment/fft.js';
+import { labOf } from '../../src/garment/image.js';
 import {
   GROUND,
   garmentDocument,
   garmentPhoto,
   NAVY,
   PHOTO,
+  PLAID_TILE,
+  plaidAt,
   RED,
   TILE,
 } from '../support/garment-fixtures.js';
@@ -123,6 +128,127 @@ describe('palette and lattice', () => {
     });
   });
 
+  describe('prefers the full period when a shorter lag is not an exact repeat', () => {
+    const mod = (a: number, n: number) => ((a % n) + n) % n;
+    /** Luminance fields with a known period, under mild folds and deterministic noise, as in a photo. */
+    const fields: Record<
+      string,
+      { period: [number, number]; shorter?: number; at: (x: number, y: number) => number }
+    > = {
+      // Three similar 28 px sub-blocks per 84 px tile, an accent line once per tile: the issue's plaid.
+      'tartan 84 (sub-blocks of 28)': {
+        period: [84, 84],
+        shorter: 28,
+        at: (x, y) => {
+          const band = (u: number) => {
+            const s = mod(u, 84);
+            return (
+              (s % 28 < 12 ? 60 : 0) + (s % 28 >= 16 && s % 28 < 18 ? 25 : 0) + (s >= 70 && s < 74 ? 90 : 0)
+            );
+          };
+          return 220 - 0.5 * band(x) - 0.5 * band(y);
+        },
+      },
+      // Two near-identical halves: only a faint line tells them apart.
+      'check 96 (halves of 48)': {
+        period: [96, 96],
+        shorter: 48,
+        at: (x, y) => {
+          const band = (u: number) => {
+            const s = mod(u, 96);
+            return (s % 48 < 16 ? 70 : 0) + (s >= 30 && s < 34 ? 40 : 0);
+          };
+          return 220 - 0.5 * band(x) - 0.5 * band(y);
+        },
+      },
+      // A large floral repeat over a fine weave (an 8 px basket check, as strong as the flowers' shading).
+      'floral 96 over a weave': {
+        period: [96, 96],
+        at: (x, y) => {
+          const u = mod(x, 96);
+          const v = mod(y, 96);
+          let f = 0;
+          for (const [cx, cy, r] of [
+            [30, 30, 22],
+            [70, 66, 16],
+            [78, 18, 8],
+          ] as const) {
+            const d = Math.hypot(u - cx, v - cy);
+            if (d < r) f += 80 * (1 - (d / r) ** 2);
+          }
+          return 200 - f + 30 * (mod(x, 8) < 4 ? 1 : -1) * (mod(y, 8) < 4 ? 1 : -1);
+        },
+      },
+      // Controls: exact short repeats stay short.
+      'gingham 40': {
+        period: [40, 40],
+        at: (x, y) => 230 - (mod(x, 40) < 20 ? 50 : 0) - (mod(y, 40) < 20 ? 50 : 0),
+      },
+      'half-drop 64': {
+        period: [128, 64],
+        at: (x, y) => {
+          const yy = Math.floor(x / 64) % 2 ? y + 32 : y;
+          return (mod(x, 64) - 20) ** 2 + (mod(yy, 64) - 20) ** 2 < 144 ? 40 : 200;
+        },
+      },
+    };
+    for (const [name, f] of Object.entries(fields)) {
+      it(name, () => {
+        const w = 400;
+        const h = 420;
+        let seed = 1;
+        const lum = new Float64Array(w * h);
+        for (let y = 0; y < h; y++) {
+          for (let x = 0; x < w; x++) {
+            seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+            const fold = 0.95 + 0.05 * Math.cos((2 * Math.PI * x) / 420) * Math.cos((2 * Math.PI * y) / 510);
+            lum[y * w + x] = f.at(x + 5, y + 9) * fold + (((seed >> 8) % 9) - 4);
+          }
+        }
+        const lat = detectLattice(lum, new Uint8Array(w * h).fill(1), w, h)!;
+        expect([lat.tileW, lat.tileH]).toEqual(f.period);
+        expect(lat.confidence).toBeGreaterThan(0.9);
+        if (f.shorter) {
+          // The shorter lattice the autocorrelation peaks suggested is reported as rejected.
+          const lens = [lat.shorter!.v1, lat.shorter!.v2].map((v) => Math.hypot(v[0], v[1]));
+          expect(lens).toEqual([f.shorter, f.shorter]);
+          expect(lat.shorter!.confidence).toBeLessThan(lat.confidence);
+        } else expect(lat.shorter).toBeUndefined();
+      });
+    }
+  });
+
+  // Real tiles (Debian gimp-data-extras, GPL, so read from the system, never vendored): each one's period was
+  // reported as a fraction of it before the exactness check (75 × 50 for 150 × 100, 48 for 120, 11 for 64).
+  const GIMP = '/usr/share/gimp/2.0/patterns';
+  it.skipIf(!existsSync(GIMP))('finds the full tile of real GIMP patterns under folds and noise', () => {
+    for (const [file, tw, th] of [
+      ['abstract_flowers.pat', 150, 100],
+      ['greyweave2.pat', 120, 120],
+      ['woodblind.pat', 64, 64],
+    ] as const) {
+      const buf = readFileSync(join(GIMP, file));
+      const hs = buf.readUInt32BE(0);
+      const ch = buf.readUInt32BE(16);
+      expect([buf.readUInt32BE(8), buf.readUInt32BE(12)]).toEqual([tw, th]);
+      const w = 460;
+      const h = 420;
+      let seed = 3;
+      const lum = new Float64Array(w * h);
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          const i = hs + ((y % th) * tw + (x % tw)) * ch;
+          const l = ch >= 3 ? 0.2126 * buf[i]! + 0.7152 * buf[i + 1]! + 0.0722 * buf[i + 2]! : buf[i]!;
+          seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+          const fold = 0.95 + 0.05 * Math.cos((2 * Math.PI * x) / 420) * Math.cos((2 * Math.PI * y) / 510);
+          lum[y * w + x] = l * fold + (((seed >> 8) % 9) - 4);
+        }
+      }
+      const lat = detectLattice(lum, new Uint8Array(w * h).fill(1), w, h);
+      expect(lat && [lat.tileW, lat.tileH], file).toEqual([tw, th]);
+    }
+  });
+
   it('finds nothing in noise', () => {
     const w = 200;
     const h = 200;
@@ -150,6 +276,25 @@ describe('photo extraction', () => {
     expect(e.motif).toBeNull();
     expect(e.bodyWidth).toBe(300);
     expect(e.garment).toMatchObject({ x: 60, y: 150, w: 520, h: 450 });
+  });
+
+  it('recovers a plaid at its full 84 px tile, not its 28 px sub-blocks', async () => {
+    const e = await analysePhoto(await garmentPhoto('plaid'), 'p.png', 'h');
+    expect(e.kind).toBe('fill_pattern');
+    expect([e.lattice!.tileW, e.lattice!.tileH]).toEqual([PLAID_TILE, PLAID_TILE]);
+    expect(e.lattice!.shorter).toBeDefined();
+    // The median tile is the plaid: one red accent line per tile in each direction, where the truth has it.
+    let wrong = 0;
+    for (let y = 0; y < PLAID_TILE; y++) {
+      for (let x = 0; x < PLAID_TILE; x++) {
+        const o = (y * PLAID_TILE + x) * 4;
+        const got = labOf(e.tile.data[o]!, e.tile.data[o + 1]!, e.tile.data[o + 2]!);
+        const [r, g, b] = plaidAt(x, y);
+        if (deltaE00(got, labOf(r, g, b)) > 8) wrong++;
+      }
+    }
+    // Edges of bands may be a pixel off (the fold shading and the median), nothing more.
+    expect(wrong / PLAID_TILE ** 2).toBeLessThan(0.12);
   });
 
   it('recovers a half-drop repeat as a 128 × 64 super-tile', async () => {

@@ -139,7 +139,29 @@ export const THEME_GROUND = '#f0e6d2';
 /** The photo's body width (300 px) maps onto the front piece's 375 px: scale 1.25, a 64 px repeat → 80 px. */
 export const EXPECTED_SCALE = 375 / 300;
 
-export type PhotoKind = 'fill' | 'theme' | 'mixed' | 'solid' | 'half_drop' | 'star' | 'pale_star';
+export type PhotoKind = 'fill' | 'theme' | 'mixed' | 'solid' | 'half_drop' | 'star' | 'pale_star' | 'plaid';
+
+/** The plaid's tile: three similar 28 px sub-blocks, one of them crossed by a red accent line. */
+export const PLAID_TILE = 84;
+
+/** A tartan-like plaid: navy bands every 28 px in both directions, a red accent line once per 84 px tile. */
+export function plaidAt(x: number, y: number): [number, number, number] {
+  const band = (u: number) => {
+    const s = ((u % PLAID_TILE) + PLAID_TILE) % PLAID_TILE;
+    return { navy: s % 28 < 12, accent: s >= 70 && s < 74 };
+  };
+  const bx = band(x);
+  const by = band(y);
+  if (bx.accent || by.accent) return rgb(RED);
+  const navy = Number(bx.navy) + Number(by.navy);
+  const ground = rgb(GROUND);
+  const dark = rgb(NAVY);
+  return [0, 1, 2].map((k) => Math.round(ground[k]! + ((dark[k]! - ground[k]!) * navy) / 2)) as [
+    number,
+    number,
+    number,
+  ];
+}
 
 /** A light motif on a dark shirt ('star'), and a light motif on a light shirt ('pale_star'). */
 export const STAR = { ground: '#b22234', motif: '#ffd23f' } as const;
@@ -227,6 +249,7 @@ export async function garmentPhoto(kind: PhotoKind): Promise<Buffer> {
         if (kind === 'solid') c = rgb(GROUND);
         else if (kind === 'theme') c = motifAt(x, y) ?? rgb(THEME_GROUND);
         else if (kind === 'mixed') c = motifAt(x, y, '#2e7d32') ?? repeatAt(x, y, false);
+        else if (kind === 'plaid') c = plaidAt(x, y);
         else if (kind === 'star') c = rgb(inStar(x, y) ? STAR.motif : STAR.ground);
         else if (kind === 'pale_star') c = rgb(inStar(x, y) ? PALE_STAR.motif : PALE_STAR.ground);
         else c = repeatAt(x, y, kind === 'half_drop');

@@ -19,6 +19,7 @@ import {
   NAVY,
   PALE_STAR,
   PIECES,
+  PLAID_TILE,
   placedGarmentDocument,
   RED,
   STAR,
@@ -264,6 +265,21 @@ describe('generate_garment_preview', () => {
       if (data[i]! < 60 && data[i + 2]! > 80 && data[i + 2]! < 130) navy++;
     expect(navy).toBeGreaterThan(1000);
     expect(run.preview.next).toMatch(/extract_and_apply_all_pieces/);
+  });
+
+  it('reports a plaid at its full tile with its confidence, and the shorter lattice it rejected', async () => {
+    const plaid = await workflow('zh', 'plaid');
+    const repeat = (plaid.preview.extraction as { repeat: Record<string, unknown> }).repeat as {
+      tile_width: number;
+      tile_height: number;
+      confidence: number;
+      shorter_candidate_rejected: { vectors: number[][]; confidence: number };
+    };
+    expect([repeat.tile_width, repeat.tile_height]).toEqual([PLAID_TILE, PLAID_TILE]);
+    expect(repeat.confidence).toBeGreaterThan(0.9);
+    const rejected = repeat.shorter_candidate_rejected;
+    expect(rejected.vectors.map((v) => Math.hypot(v[0]!, v[1]!))).toEqual([28, 28]);
+    expect(rejected.confidence).toBeLessThan(repeat.confidence);
   });
 
   it('does not change the document', async () => {

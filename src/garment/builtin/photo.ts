@@ -196,10 +196,14 @@ function findLattice(photo: Raster, mask: Uint8Array, g: Rect, area: number): La
   let lat = detectLattice(lum, m, cw, ch);
   if (!lat) return null;
   if (f > 1) {
+    const times = (v: readonly [number, number]) => [v[0] * f, v[1] * f] as const;
     const up = {
       ...lat,
-      v1: [lat.v1[0] * f, lat.v1[1] * f] as const,
-      v2: [lat.v2[0] * f, lat.v2[1] * f] as const,
+      v1: times(lat.v1),
+      v2: times(lat.v2),
+      ...(lat.shorter
+        ? { shorter: { ...lat.shorter, v1: times(lat.shorter.v1), v2: times(lat.shorter.v2) } }
+        : {}),
     };
     lat = refineLattice(up, full, mask, photo.w, photo.h, f, area);
   } else {

@@ -90,11 +90,142 @@ export function detectLattice(lum: Float64Array, mask: Uint8Array, w: number, h:
   if (peaks.length === 0) return null;
   const best = Math.max(...peaks.map((p) => p.rho));
   if (best < 0.3) return null;
-  const strong = peaks.filter((p) => p.rho >= 0.75 * best).sort((p, q) => p.len - q.len || q.rho - p.rho);
-  const v1 = strong[0]!;
-  const v2 = strong.find((p) => Math.abs(p.dx * v1.dy - p.dy * v1.dx) >= 0.2 * p.len * v1.len);
-  if (!v2) return null;
-  return latticeFrom([v1.dx, v1.dy], [v2.dx, v2.dy], (v1.rho + v2.rho) / 2, cnt);
+  const strong = peaks
+    .filter((p) => p.rho >= 0.75 * best && dominates(p, at))
+    .sort((p, q) => p.len - q.len || q.rho - p.rho);
+  // A strong lag is a repeat only when it is about as exact as the best-correlated lags (see fullPeriod).
+  const msd = shiftedMsd(lum, mask, w, h);
+  const ref = Math.min(
+    ...[...strong]
+      .sort((p, q) => q.rho - p.rho)
+      .slice(0, 5)
+      .map((p) => msd(p.dx, p.dy)),
+  );
+  const exact = (p: Peak) => INEXACT_RATIO * (msd(p.dx, p.dy) + MSD_FLOOR) <= ref + MSD_FLOOR;
+  const s1 = strong.find(exact);
+  if (!s1) return null;
+  const s2 = strong.find((p) => Math.abs(p.dx * s1.dy - p.dy * s1.dx) >= 0.2 * p.len * s1.len && exact(p));
+  if (!s2) return null;
+  const v1 = fullPeriod(s1, at, msd);
+  const v2 = fullPeriod(s2, at, msd);
+  const lat = latticeFrom([v1.dx, v1.dy], [v2.dx, v2.dy], (v1.rho + v2.rho) / 2, cnt);
+  if (!lat) return null;
+  // Report the shortest lattice the autocorrelation alone would have taken, when it was rejected.
+  const t1 = strong[0]!;
+  const t2 = strong.find((p) => Math.abs(p.dx * t1.dy - p.dy * t1.dx) >= 0.2 * p.len * t1.len);
+  const shorter = t2 ? latticeFrom([t1.dx, t1.dy], [t2.dx, t2.dy], (t1.rho + t2.rho) / 2, cnt) : null;
+  return shorter && shorter.tileW * shorter.tileH < lat.tileW * lat.tileH
+    ? { ...lat, shorter: { v1: shorter.v1, v2: shorter.v2, confidence: shorter.confidence } }
+    : lat;
+}
+
+/**
+ * Whether no lag within MIN_LAG − 1 px (in x and y) correlates more than `p`. Two points of one lattice lie at
+ * least MIN_LAG apart, so this keeps every lattice point and drops the side peaks a fine texture (a weave)
+ * raises around the real repeat, which would otherwise pass for a short lattice vector.
+ */
+function dominates(p: Peak, at: (dx: number, dy: number) => number): boolean {
+  const r = MIN_LAG - 1;
+  for (let j = -r; j <= r; j++) {
+    for (let i = -r; i <= r; i++) if ((i || j) && at(p.dx + i, p.dy + j) > p.rho) return false;
+  }
+  return true;
+}
+
+/** A multiple of a lag must leave under this share of the lag's own squared difference to replace it. */
+const INEXACT_RATIO = 0.6;
+/** Added to every squared difference before comparing: 8-bit rounding, so exact renders compare as equal. */
+const MSD_FLOOR = 2;
+
+/**
+ * The full period along `v`. The autocorrelation cannot tell an exact repeat from a shorter lag that only nearly
+ * repeats (a plaid's three similar sub-blocks, a large floral's fine weave): both are strong peaks, and its
+ * normalisation wobbles by a few hundredths. The mean squared difference between the garment and itself
+ * shifted can: at an exact repeat only noise is left, so when a multiple k·v (k ≥ 2, read at its best
+ * autocorrelation lag within k/2 px, as v is rounded to whole px) leaves clearly less than v does, v was not
+ * the repeat, and the smallest multiple within 15 % of the best takes its place.
+ */
+function fullPeriod(
+  v: Peak,
+  at: (dx: number, dy: number) => number,
+  msd: (dx: number, dy: number) => number,
+): Peak {
+  const found: { p: Peak; d: number }[] = [];
+  for (let k = 2; k <= 16; k++) {
+    const r = Math.ceil(k / 2);
+    let near: Peak | null = null;
+    for (let j = -r; j <= r; j++) {
+      for (let i = -r; i <= r; i++) {
+        const dx = v.dx * k + i;
+        const dy = v.dy * k + j;
+        const rho = at(dx, dy);
+        if (rho > (near?.rho ?? Number.NEGATIVE_INFINITY)) near = { dx, dy, rho, len: Math.hypot(dx, dy) };
+      }
+    }
+    if (!near) break; // beyond the lags measured
+    found.push({ p: near, d: msd(near.dx, near.dy) });
+  }
+  if (found.length === 0) return v;
+  const least = Math.min(...found.map((f) => f.d));
+  if (!(least + MSD_FLOOR < INEXACT_RATIO * (msd(v.dx, v.dy) + MSD_FLOOR))) return v;
+  return found.find((f) => f.d <= least * 1.15)!.p;
+}
+
+/** Side of the cells inside which the shifted difference is taken about its own mean (shading drifts slower). */
+const DRIFT_CELL = 24;
+/** Share of cells, the most different, left out of the shifted difference. */
+const OUTLIER_CELLS = 0.15;
+
+/**
+ * Mean squared difference of `lum` inside `mask` with itself shifted by (dx, dy), on at most ~60k samples, each
+ * taken about the mean difference of its DRIFT_CELL-px cell: a fold or a light falloff shifts the difference
+ * smoothly, more at longer lags, and would otherwise outweigh the print's own difference.
+ */
+function shiftedMsd(lum: Float64Array, mask: Uint8Array, w: number, h: number) {
+  const step = Math.max(1, Math.floor(Math.sqrt((w * h) / 60_000)));
+  const cw = Math.ceil(w / DRIFT_CELL);
+  const cells = cw * Math.ceil(h / DRIFT_CELL);
+  const sum = new Float64Array(cells);
+  const sq = new Float64Array(cells);
+  const count = new Int32Array(cells);
+  const seen = new Map<number, number>();
+  return (dx: number, dy: number): number => {
+    const key = dy * 65536 + dx;
+    const kept = seen.get(key);
+    if (kept !== undefined) return kept;
+    sum.fill(0);
+    sq.fill(0);
+    count.fill(0);
+    for (let y = Math.max(0, -dy); y < Math.min(h, h - dy); y += step) {
+      const row = Math.floor(y / DRIFT_CELL) * cw;
+      for (let x = Math.max(0, -dx); x < Math.min(w, w - dx); x += step) {
+        const i = y * w + x;
+        const j = i + dy * w + dx;
+        if (!mask[i] || !mask[j]) continue;
+        const d = lum[i]! - lum[j]!;
+        const c = row + Math.floor(x / DRIFT_CELL);
+        sum[c] = sum[c]! + d;
+        sq[c] = sq[c]! + d * d;
+        count[c]!++;
+      }
+    }
+    const per: { v: number; n: number }[] = [];
+    for (let c = 0; c < cells; c++) {
+      if (count[c]! < 2) continue;
+      per.push({ v: (sq[c]! - sum[c]! ** 2 / count[c]!) / count[c]!, n: count[c]! });
+    }
+    // Without the worst cells: a placed motif differs from whatever a shift brings onto it, at any lag.
+    per.sort((p, q) => p.v - q.v);
+    let s = 0;
+    let n = 0;
+    for (const c of per.slice(0, Math.ceil(per.length * (1 - OUTLIER_CELLS)))) {
+      s += c.v * c.n;
+      n += c.n;
+    }
+    const out = n > 50 ? s / n : Number.POSITIVE_INFINITY;
+    seen.set(key, out);
+    return out;
+  };
 }
 
 function gcd(a: number, b: number): number {
@@ -202,7 +333,8 @@ export function refineLattice(
     }
     return best;
   };
-  return latticeFrom(refine(lat.v1), refine(lat.v2), lat.confidence, maskArea) ?? lat;
+  const refined = latticeFrom(refine(lat.v1), refine(lat.v2), lat.confidence, maskArea);
+  return refined ? { ...refined, ...(lat.shorter ? { shorter: lat.shorter } : {}) } : lat;
 }
 
 /** The lattice vectors inside the super-tile: the offsets under which one tile position repeats within it. */
