@@ -4,6 +4,7 @@
  * positions only; a layer's buffer is copied only when its pixels must be cut (a crop) or it is the background
  * (which Photoshop keeps exactly canvas-sized and opaque).
  */
+import { checkCanvasSize } from './document-limits.js';
 import { WHITE } from './factory.js';
 import type { DocState, Guide, Layer, LayerMask, Mask, Raster, Rect, RGB } from './model.js';
 import {
@@ -110,6 +111,7 @@ export type ReframeMode =
  * canvas; guides move and those beyond the canvas are dropped.
  */
 export function reframeCanvas(state: DocState, frame: Rect, mode: ReframeMode): DocState {
+  checkCanvasSize(frame.w, frame.h, '调整后的画布');
   const dx = -frame.x;
   const dy = -frame.y;
   const canvas: Rect = { x: 0, y: 0, w: frame.w, h: frame.h };
@@ -233,6 +235,7 @@ export async function resizeImage(
   height: number,
   dpi?: number,
 ): Promise<ResizedImage> {
+  checkCanvasSize(width, height, '调整后的图像');
   const sx = width / state.width;
   const sy = height / state.height;
   const s = Math.sqrt(sx * sy);

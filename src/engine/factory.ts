@@ -1,4 +1,5 @@
 /** New documents and layers with Photoshop's defaults. */
+import { checkCanvasSize } from './document-limits.js';
 import type { DocState, FillLayer, GroupLayer, Layer, Locks, PixelLayer, Raster, RGB } from './model.js';
 import { emptyRaster } from './raster.js';
 
@@ -33,6 +34,7 @@ export function isBackground(layer: Layer): boolean {
 }
 
 export function newDocument(width: number, height: number, dpi: number): DocState {
+  checkCanvasSize(width, height, '新文档');
   const bg = backgroundLayer(1);
   return {
     width,

@@ -2,6 +2,7 @@
 import { contentBounds } from '../engine/bounds.js';
 import { type Anchor, anchorFrame, reframeCanvas, resizeImage, trimBox } from '../engine/canvas-ops.js';
 import { copyLayerInto } from '../engine/copy.js';
+import { MAX_DOCUMENT_SIDE } from '../engine/document-limits.js';
 import { fail } from '../engine/errors.js';
 import { isBackground, newDocument } from '../engine/factory.js';
 import type { DocState, Rect } from '../engine/model.js';
@@ -14,7 +15,7 @@ import { activeDoc, layerNamed } from './resolve.js';
 import type { ToolContext, ToolHandlers } from './types.js';
 
 /** Largest canvas side a tool may produce (the registry's limit for create_document and resize_canvas). */
-const MAX_SIDE = 30000;
+const MAX_SIDE = MAX_DOCUMENT_SIDE;
 
 function firstFreeName(ctx: ToolContext): string {
   const taken = new Set(ctx.tx.documents().map((d) => d.name));
