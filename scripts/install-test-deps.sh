@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # System packages the test suite uses as independent references: psd-tools reads back the PSDs we write,
 # ImageMagick is the reference for pixel operations, Chromium (driven by playwright-core) is the browser the
-# studio's tests use. Installed only when missing. Tests call
+# studio's tests use, and libgs-common holds the default CMYK press profile (Ghostscript's SWOP profile,
+# /usr/share/color/icc/ghostscript/default_cmyk.icc). Installed only when missing. Tests call
 # /usr/bin/convert and /usr/bin/identify by full path: another `convert` may come first on PATH.
 set -euo pipefail
 need=()
 /usr/bin/python3 -c 'import psd_tools' 2>/dev/null || need+=(python3-psd-tools)
 dpkg -s imagemagick >/dev/null 2>&1 || need+=(imagemagick)
 [ -x /usr/bin/chromium ] || need+=(chromium)
+[ -f /usr/share/color/icc/ghostscript/default_cmyk.icc ] || need+=(libgs-common)
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"

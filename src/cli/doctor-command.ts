@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { ToolResult } from '../calls/result.js';
 import { Session } from '../calls/session.js';
 import { parallelReady } from '../engine/composite/parallel.js';
+import { PROFILE_VARIABLE, pressProfile } from '../engine/press-profile.js';
 import sharp from '../engine/sharp.js';
 import { DEFAULT_WORKSPACE } from '../service/defaults.js';
 import type { Command } from './usage.js';
@@ -23,6 +24,23 @@ interface Check {
 }
 
 const MIN_NODE = [20, 9] as const;
+
+/** The CMYK press profile; only a configured (ATELIER_CMYK_PROFILE) one that is missing fails the doctor. */
+function cmykProfileCheck(): Check {
+  return {
+    name: 'cmyk',
+    optional: !process.env[PROFILE_VARIABLE]?.trim(),
+    run: async () => {
+      try {
+        const p = pressProfile();
+        return `${p.name} (${p.path}, ${p.source === 'default' ? 'default' : PROFILE_VARIABLE})`;
+      } catch (err) {
+        const e = err as Error & { hint?: string };
+        throw new Error(`${e.message}${e.hint ? `; ${e.hint}` : ''}`);
+      }
+    },
+  };
+}
 
 function nodeCheck(): Check {
   return {
@@ -161,6 +179,7 @@ export const doctorCommand: Command = {
       nodeCheck(),
       workspaceCheck(typeof values.workspace === 'string' ? values.workspace : DEFAULT_WORKSPACE),
       ...engineChecks(use),
+      cmykProfileCheck(),
       visionCheck(),
     ];
     let failed = 0;

@@ -1,13 +1,11 @@
 /**
  * Colour modes (DESIGN.md §4, engine.md §2.1 CMYK). Pixels stay RGB inside; a CMYK document is one whose every
- * colour has been through sRGB → CMYK → sRGB with a real ICC profile, so what lies outside the printable gamut is
- * clipped as in Photoshop's Mode › CMYK, and new colours go through the same round trip.
+ * colour has been through sRGB → CMYK → sRGB with the press profile (press-profile.ts), so what lies outside the
+ * printable gamut is clipped as in Photoshop's Mode › CMYK, and new colours go through the same round trip.
  *
- * The transform is libvips/lcms with sharp's built-in CMYK profile ("Chemical proof", the one `withIccProfile
- * ('cmyk')` embeds) and sharp's perceptual intent — the same transform `encodeJpeg({cmyk})` uses, so a CMYK JPEG
- * export holds the inks this module reports. Measured with this profile: #00ff00 → (136, 186, 42); 50 % grey →
- * (115, 114, 113). The alternative, `toColourspace('cmyk')` (relative colorimetric, no profile embedded), was
- * slower on 4000² (6 s vs 2.3 s) and crushed the shadows (grey 32 → 10, 5, 0); chaining both converts twice.
+ * The transform is libvips/LittleCMS through sharp with its perceptual intent — the same transform CMYK JPEG and
+ * PSD exports use, so the files hold the inks this module reports. With the default SWOP profile, greys stay
+ * neutral down to black (sRGB black → 21, 23, 24 after the round trip; 128 → 126, 125, 125).
  *
  * Whole rasters go through one sharp pipeline each (raw RGBA → CMYK+alpha TIFF in memory → sRGB RGBA); alpha
  * is carried through untouched.
@@ -15,11 +13,9 @@
 
 import { fail } from './errors.js';
 import type { DocState, Effects, Layer, Raster, RGB } from './model.js';
+import { pressProfile } from './press-profile.js';
 import { sharePixels } from './raster.js';
 import sharp from './sharp.js';
-
-/** sharp's built-in CMYK ICC profile. */
-export const CMYK_PROFILE = 'cmyk';
 
 /** Ink percentages, 0–100, as Photoshop's Info panel shows them. */
 export interface Cmyk {
@@ -42,7 +38,7 @@ async function roundTripData(
   const pixels = w * h;
   const input = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const cmyk = await sharp(input, { raw: { width: w, height: h, channels }, limitInputPixels: false })
-    .withIccProfile(CMYK_PROFILE)
+    .withIccProfile(pressProfile().path)
     .tiff({ compression: 'none', bigtiff: pixels * (channels + 1) > TIFF_LIMIT })
     .toBuffer();
   const { data: out, info } = await sharp(cmyk, { limitInputPixels: false })
@@ -81,7 +77,7 @@ export async function cmykOf(colors: readonly RGB[]): Promise<Cmyk[]> {
   if (colors.length === 0) return [];
   const rgb = Buffer.from(colors.flatMap((c) => [c.r, c.g, c.b]));
   const { data, info } = await sharp(rgb, { raw: { width: colors.length, height: 1, channels: 3 } })
-    .withIccProfile(CMYK_PROFILE)
+    .withIccProfile(pressProfile().path)
     .raw()
     .toBuffer({ resolveWithObject: true });
   if (info.channels !== 4 || info.width !== colors.length) {
@@ -112,6 +108,7 @@ function key(c: RGB): string {
  * selection and alpha are untouched. A raster shared by several layers is converted once and stays shared.
  */
 export async function convertStateToCmyk(state: DocState): Promise<DocState> {
+  pressProfile(); // a missing profile fails here, before any raster is converted
   const converted = new Map<Uint8ClampedArray, Uint8ClampedArray>();
   const raster = async (r: Raster): Promise<Raster> => {
     if (r.w <= 0 || r.h <= 0 || r.data.length === 0) return r;

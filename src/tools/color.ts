@@ -5,6 +5,7 @@
 import { cmykOf, convertStateToCmyk, documentColor } from '../engine/color-mode.js';
 import { fail } from '../engine/errors.js';
 import type { DocState, Guide } from '../engine/model.js';
+import { pressProfile, profileSummary } from '../engine/press-profile.js';
 import { hexToRgb, rgbToHex } from '../engine/raster.js';
 import { documentSummary } from './describe.js';
 import { activeDoc } from './resolve.js';
@@ -131,10 +132,12 @@ export const colorHandlers = {
     if (doc.state.mode === 'cmyk') {
       return { changed: false, note: '文档已是 CMYK 模式，未做改变', document: documentSummary(doc) };
     }
+    const profile = pressProfile();
     ctx.tx.update(doc.id, await convertStateToCmyk(doc.state));
     return {
       changed: true,
-      note: '已按 CMYK ICC 配置文件转换，超出 CMYK 色域的颜色已被裁剪；导出 JPG 为 CMYK，PSD 暂以 RGB 保存',
+      profile: profileSummary(profile),
+      note: `已按 CMYK 印刷配置文件“${profile.name}”转换，超出 CMYK 色域的颜色已被裁剪；保存的 PSD 与导出的 JPG 均为 CMYK，并嵌入该配置文件`,
       document: documentSummary(activeDoc(ctx)),
     };
   },

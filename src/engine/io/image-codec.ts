@@ -3,15 +3,17 @@
  * into the file (PNG pHYs, JPEG JFIF density) so other programs print at the document's resolution.
  */
 import type { Metadata, Sharp } from 'sharp';
+import { MAX_DOCUMENT_PIXELS } from '../document-limits.js';
 import { EditorError } from '../errors.js';
 import type { Raster } from '../model.js';
+import { pressProfile } from '../press-profile.js';
 import { sharePixels } from '../raster.js';
 import sharp from '../sharp.js';
 
 export interface JpegOptions {
   /** 1..100, default 90. */
   readonly quality?: number;
-  /** Write a real CMYK JPEG with the embedded CMYK ICC profile. */
+  /** Write a real CMYK JPEG through the press profile (press-profile.ts), which is embedded once. */
   readonly cmyk?: boolean;
 }
 
@@ -27,8 +29,8 @@ const DEFAULT_DPI = 72;
 /** Formats decodeImage accepts (sharp's `metadata().format` names). */
 const RASTER_FORMATS: ReadonlySet<string> = new Set(['png', 'jpeg', 'webp', 'tiff', 'gif']);
 
-/** sharp's default input limit (0x3FFF²); a 9000 × 18000 marker is well within it. */
-const MAX_INPUT_PIXELS = 268_402_689;
+/** A decoded image becomes a document: the document pixel limit (also sharp's default input limit). */
+const MAX_INPUT_PIXELS = MAX_DOCUMENT_PIXELS;
 
 function checkRaster(raster: Raster): void {
   if (!(raster.w > 0 && raster.h > 0)) {
@@ -81,7 +83,7 @@ export async function encodePng(raster: Raster, dpi: number): Promise<Buffer> {
 
 /**
  * Baseline JPEG, flattened over white (JPEG has no alpha), density = `dpi`. With `cmyk` the pixels go through
- * sRGB → CMYK with sharp's built-in CMYK profile, which is embedded in the file.
+ * sRGB → CMYK with the press profile, which is embedded in the file (once, in APP2 segments).
  */
 export async function encodeJpeg(raster: Raster, dpi: number, opts: JpegOptions = {}): Promise<Buffer> {
   checkRaster(raster);
@@ -90,9 +92,11 @@ export async function encodeJpeg(raster: Raster, dpi: number, opts: JpegOptions 
   if (!Number.isInteger(quality) || quality < 1 || quality > 100) {
     throw new EditorError('invalid_arguments', `JPEG 质量 ${quality} 无效，必须是 1 到 100 的整数`);
   }
+  // Outside the try: a missing press profile is its own error, not an encoding failure.
+  const profile = opts.cmyk ? pressProfile().path : undefined;
   try {
     let img = rawInput(raster).flatten({ background: { r: 255, g: 255, b: 255 } });
-    if (opts.cmyk) img = img.withIccProfile('cmyk');
+    if (profile) img = img.withIccProfile(profile);
     return await img
       .withDensity(dpi)
       .jpeg({ quality, chromaSubsampling: quality >= 90 ? '4:4:4' : '4:2:0' })
