@@ -1,9 +1,13 @@
 """Prints what psd-tools (an independent PSD reader) sees in a PSD, as JSON on stdout.
 
-Usage: /usr/bin/python3 psd-tools-dump.py FILE.psd [--merged OUT.png] [--composite OUT.png]
+Usage: /usr/bin/python3 psd-tools-dump.py FILE.psd [--merged OUT.png] [--composite OUT.png] [--pixels DIR]
 
   --merged     writes the merged image stored in the file (what Photoshop saved as the composite)
   --composite  writes psd-tools' own composite of the layers (psd.composite(force=True))
+  --pixels     writes the raw bytes of the merged image and of every pixel layer (bottom to top, depth first)
+               into DIR, each twice: as stored (CMYK as ink, 0 = none) in `<name>.raw` and converted to sRGB
+               through the embedded ICC profile (psd-tools' apply_icc, LittleCMS) in `<name>-srgb.raw`; the
+               JSON gains `pixels`, listing each file's name, PIL mode and size
 
 Layers are listed bottom to top, like ag-psd and our model.
 """
@@ -89,6 +93,32 @@ def layer_of(layer):
     return item
 
 
+def write_pixels(psd, folder):
+    import os
+    listed = []
+
+    def save(name, image, image_icc, layer=None):
+        if image is None:
+            return
+        with open(os.path.join(folder, name + '.raw'), 'wb') as f:
+            f.write(image.tobytes())
+        entry = {'name': name, 'mode': image.mode, 'size': list(image.size), 'layer': layer}
+        if image_icc is not None:
+            with open(os.path.join(folder, name + '-srgb.raw'), 'wb') as f:
+                f.write(image_icc.tobytes())
+            entry['srgbMode'] = image_icc.mode
+        listed.append(entry)
+
+    save('merged', psd.topil(apply_icc=False), psd.topil(apply_icc=True))
+    index = 0
+    for layer in psd.descendants():
+        if layer.is_group():
+            continue
+        save('layer-%d' % index, layer.topil(apply_icc=False), layer.topil(apply_icc=True), layer.name)
+        index += 1
+    return listed
+
+
 def main():
     args = sys.argv[1:]
     path = args[0]
@@ -122,6 +152,9 @@ def main():
     while i < len(args):
         if args[i] == '--merged':
             psd.topil().convert('RGBA').save(args[i + 1])
+            i += 2
+        elif args[i] == '--pixels':
+            out['pixels'] = write_pixels(psd, args[i + 1])
             i += 2
         elif args[i] == '--composite':
             psd.composite(force=True).convert('RGBA').save(args[i + 1])

@@ -75,12 +75,30 @@ export interface RgbaImage {
   readonly data: Uint8Array;
 }
 
+/** Raw bytes psd-tools decoded: as stored (CMYK as ink, 0 = none) and through the embedded ICC profile. */
+export interface PsdToolsPixels {
+  /** 'merged', or 'layer-<i>' (pixel layers bottom → top, depth first). */
+  readonly name: string;
+  /** The layer's name; null for the merged image. */
+  readonly layer: string | null;
+  /** PIL mode of `data`, e.g. 'CMYK', 'RGB', 'RGBA'. */
+  readonly mode: string;
+  readonly width: number;
+  readonly height: number;
+  readonly data: Uint8Array;
+  /** PIL mode of `srgb`: 'RGB' or 'RGBA'. */
+  readonly srgbMode?: string;
+  readonly srgb?: Uint8Array;
+}
+
 export interface PsdToolsResult {
   readonly dump: PsdToolsDump;
   /** The merged image stored in the file, RGBA. */
   readonly merged?: RgbaImage;
   /** psd-tools' own composite of the layers, RGBA. */
   readonly composite?: RgbaImage;
+  /** With `pixels`: the merged image's and every pixel layer's decoded bytes. */
+  readonly pixels?: PsdToolsPixels[];
 }
 
 export function psdToolsAvailable(): boolean {
@@ -99,10 +117,31 @@ async function loadPng(file: string): Promise<RgbaImage> {
   };
 }
 
+interface PixelsEntry {
+  readonly name: string;
+  readonly layer: string | null;
+  readonly mode: string;
+  readonly size: [number, number];
+  readonly srgbMode?: string;
+}
+
+async function loadPixels(dir: string, e: PixelsEntry): Promise<PsdToolsPixels> {
+  const bytes = async (file: string) => new Uint8Array(await readFile(path.join(dir, file)));
+  return {
+    name: e.name,
+    layer: e.layer,
+    mode: e.mode,
+    width: e.size[0],
+    height: e.size[1],
+    data: await bytes(`${e.name}.raw`),
+    ...(e.srgbMode ? { srgbMode: e.srgbMode, srgb: await bytes(`${e.name}-srgb.raw`) } : {}),
+  };
+}
+
 /** Reads `psd` with psd-tools; optionally also returns its stored merged image and its own composite. */
 export async function readWithPsdTools(
   psd: Uint8Array,
-  opts: { merged?: boolean; composite?: boolean } = {},
+  opts: { merged?: boolean; composite?: boolean; pixels?: boolean } = {},
 ): Promise<PsdToolsResult> {
   const dir = await mkdtemp(path.join(tmpdir(), 'psd-tools-'));
   try {
@@ -113,10 +152,12 @@ export async function readWithPsdTools(
     const compositePath = path.join(dir, 'composite.png');
     if (opts.merged) args.push('--merged', mergedPath);
     if (opts.composite) args.push('--composite', compositePath);
+    if (opts.pixels) args.push('--pixels', dir);
     const { stdout } = await run(SYSTEM_PYTHON, args, { maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' });
-    const dump = JSON.parse(stdout) as PsdToolsDump;
+    const { pixels, ...dump } = JSON.parse(stdout) as PsdToolsDump & { pixels?: PixelsEntry[] };
     return {
       dump,
+      ...(pixels ? { pixels: await Promise.all(pixels.map((p) => loadPixels(dir, p))) } : {}),
       ...(opts.merged ? { merged: await loadPng(mergedPath) } : {}),
       ...(opts.composite ? { composite: await loadPng(compositePath) } : {}),
     };

@@ -3,7 +3,7 @@
  *
  * ag-psd's `children[0]` is the bottom layer, as in our model. It does not composite: the caller supplies the
  * merged image, otherwise Photoshop's "maximize compatibility" image (and every previewer) would show black.
- * It cannot write CMYK; PSDs are always written as 8-bit RGB.
+ * It writes RGB only: CMYK documents are written and read as CMYK files by psd-cmyk.ts around it.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -27,6 +27,7 @@ import { infoHandlersMap } from 'ag-psd/dist/additionalInfo.js';
 import { toBlendMode } from 'ag-psd/dist/helpers.js';
 import { readUint32 } from 'ag-psd/dist/psdReader.js';
 import { writeUint32 } from 'ag-psd/dist/psdWriter.js';
+import { MAX_DOCUMENT_PIXELS, PSB_MAX_SIDE, psdVersionFor } from '../document-limits.js';
 import { EditorError } from '../errors.js';
 import {
   BLEND_MODES,
@@ -45,9 +46,21 @@ import {
   type TextMatrix,
   type TextSpec,
 } from '../model.js';
+import { iccDescription, pressProfile } from '../press-profile.js';
 import { allocMask, allocPixels, cropRaster, emptyRaster, sharePixels, solidRaster } from '../raster.js';
 import { isIdentityMatrix, psdFontName, renderTextSpec, TEXT_BASELINE_EM, textAnchor } from '../text.js';
 import { decodeImage, encodePng } from './image-codec.js';
+import {
+  CMYK_COLOR_MODE,
+  cmykLayerRaster,
+  cmykLayerRecords,
+  cmykMergedImage,
+  cmykMergedRaster,
+  embeddedProfile,
+  embedProfile,
+  finishCmykFile,
+  setUpCmykSupport,
+} from './psd-cmyk.js';
 
 /**
  * TEXT_BASELINE_EM: distance from the top of a text box to the first baseline, in ems — the text renderer's own
@@ -55,10 +68,6 @@ import { decodeImage, encodePng } from './image-codec.js';
  * in both directions, so round trips are exact and Photoshop re-renders ("update text layers") where we drew.
  */
 export { TEXT_BASELINE_EM };
-
-/** Widest / tallest canvas of a plain PSD; beyond this the file must be PSB (up to 300,000 px). */
-const PSD_MAX_SIDE = 30000;
-const PSB_MAX_SIDE = 300000;
 
 /** Photoshop's "lock all" flag in the `lspf` block (ag-psd only knows the three lower bits). */
 const LOCK_ALL_FLAG = 0x80000000;
@@ -97,6 +106,7 @@ let agReady = false;
 function setUpAgPsd(): void {
   if (agReady) return;
   agReady = true;
+  setUpCmykSupport();
   const createImageData = (width: number, height: number) => ({
     width,
     height,
@@ -385,13 +395,16 @@ export async function encodePsd(
   if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0)) {
     throw new EditorError('invalid_state', `文档${docName}尺寸 ${width}×${height} 无效，无法保存为 PSD`);
   }
-  if (width > PSB_MAX_SIDE || height > PSB_MAX_SIDE) {
-    throw new EditorError('unsupported', `文档${docName}尺寸 ${width}×${height} 超过 PSB 上限 300000 像素`);
+  if (width > PSB_MAX_SIDE || height > PSB_MAX_SIDE || width * height > MAX_DOCUMENT_PIXELS) {
+    throw new EditorError(
+      'unsupported',
+      `文档${docName}尺寸 ${width}×${height} 超过上限（每边最多 ${PSB_MAX_SIDE} 像素，宽×高最多 ${MAX_DOCUMENT_PIXELS} 像素），无法保存`,
+      { hint: '用 resize_image 或 crop_document 减小文档尺寸后再保存' },
+    );
   }
+  // The press profile first: a CMYK document whose profile is missing fails before any work.
+  const profile = state.mode === 'cmyk' ? pressProfile() : undefined;
   const warnings: string[] = [];
-  if (state.mode === 'cmyk') {
-    warnings.push(`文档${docName}为 CMYK 模式，PSD 暂时只能以 RGB 模式保存（颜色已按 CMYK 色域处理）`);
-  }
   let merged = composite;
   if (merged.x !== 0 || merged.y !== 0 || merged.w !== width || merged.h !== height) {
     merged = cropRaster(merged, { x: 0, y: 0, w: width, h: height });
@@ -435,7 +448,26 @@ export async function encodePsd(
   }
   if (ctx.linkedFiles.length > 0) psd.linkedFiles = ctx.linkedFiles;
 
-  const psb = width > PSD_MAX_SIDE || height > PSD_MAX_SIDE;
+  const psb = psdVersionFor(width, height) === 2;
+  if (profile) {
+    const o = { profilePath: profile.path, large: psb };
+    const alpha = !isOpaque(merged);
+    const mergedBytes = await cmykMergedImage(merged, o, alpha);
+    psd.children = await cmykLayerRecords(children, o, background);
+    embedProfile(psd, profile.bytes);
+    // A 1 × 1 canvas for ag-psd: the real size and the CMYK merged image are put in by finishCmykFile.
+    Object.assign(psd, {
+      width: 1,
+      height: 1,
+      imageData: { width: 1, height: 1, data: new Uint8ClampedArray([255, 255, 255, alpha ? 0 : 255]) },
+    });
+    try {
+      const written = writePsdBuffer(psd, { psb, noBackground: !background });
+      return { buffer: finishCmykFile(written, width, height, alpha, mergedBytes), warnings };
+    } catch (err) {
+      throw new EditorError('io_error', `写入 CMYK PSD 失败：${reason(err)}`);
+    }
+  }
   try {
     const buffer = writePsdBuffer(psd, { psb, noBackground: !background });
     return { buffer, warnings };
@@ -453,6 +485,8 @@ interface DecodeContext {
   readonly layers: Map<number, Layer>;
   readonly warnings: string[];
   readonly dpi: number;
+  /** For a CMYK file: the profile its inks are converted to sRGB with. */
+  readonly icc?: Uint8Array;
   nextId: number;
 }
 
@@ -881,7 +915,7 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
   }
   // Photoshop's Background has no transparency channel.
   const background = isBottom && !!l.rawData && !l.rawData.channels.some((c) => c.id === -1);
-  const raster = rasterOf(l);
+  const raster = ctx.icc ? await cmykLayerRaster(l, ctx.icc) : rasterOf(l);
   delete l.rawData;
 
   if (l.text) {
@@ -947,7 +981,6 @@ function plainLayer(
 }
 
 const COLOR_MODE_NAMES: Record<number, string> = {
-  4: 'CMYK',
   7: '多通道',
   8: '双色调',
   9: 'Lab',
@@ -972,6 +1005,20 @@ function checkHeader(buf: Uint8Array): void {
   }
   if (![1, 8, 16, 32].includes(depth)) {
     throw new EditorError('unsupported', `不支持的 PSD 位深度 ${depth}`);
+  }
+  if (mode === CMYK_COLOR_MODE && depth !== 8) {
+    throw new EditorError('unsupported', `暂不支持打开 ${depth} 位/通道的 CMYK PSD`, {
+      hint: '请先在 Photoshop 中用“图像 › 模式 › 8 位/通道”转换后再打开',
+    });
+  }
+  const height = view.getUint32(14);
+  const width = view.getUint32(18);
+  if (width * height > MAX_DOCUMENT_PIXELS) {
+    throw new EditorError(
+      'unsupported',
+      `PSD 画布 ${width}×${height} 超过文档上限（宽×高最多 ${MAX_DOCUMENT_PIXELS} 像素），无法打开`,
+      { hint: '请在 Photoshop 中缩小或裁剪后再打开' },
+    );
   }
 }
 
@@ -1002,13 +1049,47 @@ function decodedBytes(layers: readonly AgLayer[] | undefined): number {
   return total;
 }
 
-/** Reads a PSD or PSB into a document state (RGB, ids 1..n in file order, the top layer active). */
+/** A flattened RGB file's merged image. */
+function compositeOf(psd: AgPsd): Raster | undefined {
+  const img = getCompositeImageData(psd);
+  if (!img || img.width <= 0 || img.height <= 0) return undefined;
+  return { x: 0, y: 0, w: img.width, h: img.height, data: toRgba8(img) };
+}
+
+/**
+ * The profile a CMYK file's inks are read with: its embedded one, else the press profile. Saving the document
+ * separates again with the press profile, so a different embedded one is worth a warning.
+ */
+function cmykProfileOf(psd: AgPsd, warnings: string[]): Uint8Array {
+  const embedded = embeddedProfile(psd);
+  let press: { bytes: Uint8Array; name: string } | undefined;
+  try {
+    press = pressProfile();
+  } catch (err) {
+    if (!embedded) throw err;
+  }
+  if (!embedded) {
+    warnings.push(`CMYK PSD 没有嵌入 ICC 配置文件，已按当前 CMYK 印刷配置文件“${press!.name}”解释其油墨值`);
+    return press!.bytes;
+  }
+  if (press && Buffer.compare(Buffer.from(embedded), Buffer.from(press.bytes)) !== 0) {
+    const name = iccDescription(embedded) ?? '未命名';
+    warnings.push(
+      `CMYK PSD 嵌入的配置文件“${name}”与当前 CMYK 印刷配置文件“${press.name}”不同：颜色已按嵌入的配置文件读取，再次保存时将按“${press.name}”分色`,
+    );
+  }
+  return embedded;
+}
+
+/** Reads a PSD or PSB (RGB or CMYK) into a document state (ids 1..n in file order, the top layer active). */
 export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions = {}): Promise<DecodedPsd> {
   setUpAgPsd();
   checkHeader(buf);
   let psd: AgPsd;
+  let version: 1 | 2 = 1;
   try {
     psd = readPsd(buf, { useRawData: true, skipThumbnail: true, useRawThumbnail: true });
+    version = buf[5] === 2 ? 2 : 1;
   } catch (err) {
     const msg = reason(err);
     const blend = /Invalid blend mode: '(.*)'/.exec(msg);
@@ -1045,7 +1126,9 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     position: g.location,
   }));
 
-  const ctx: DecodeContext = { psd, layers: new Map(), warnings, dpi, nextId: 1 };
+  const cmyk = psd.colorMode === CMYK_COLOR_MODE;
+  const icc = cmyk ? cmykProfileOf(psd, warnings) : undefined;
+  const ctx: DecodeContext = { psd, layers: new Map(), warnings, dpi, nextId: 1, ...(icc ? { icc } : {}) };
   const root: number[] = [];
   try {
     const top = psd.children ?? [];
@@ -1055,9 +1138,8 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     }
     if (top.length === 0) {
       // A flattened file: its merged image is the whole document.
-      const img = getCompositeImageData(psd);
-      if (img && img.width > 0 && img.height > 0) {
-        const raster: Raster = { x: 0, y: 0, w: img.width, h: img.height, data: toRgba8(img) };
+      const raster = icc ? await cmykMergedRaster(psd, icc, version === 2) : compositeOf(psd);
+      if (raster) {
         const id = ctx.nextId++;
         const props: LayerProps = {
           id,
@@ -1083,7 +1165,7 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     width: psd.width,
     height: psd.height,
     dpi,
-    mode: 'rgb',
+    mode: cmyk ? 'cmyk' : 'rgb',
     layers: ctx.layers,
     root,
     active,

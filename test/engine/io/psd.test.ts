@@ -107,13 +107,23 @@ describe('encodePsd → decodePsd round trip', () => {
     expect(flattenState(back.state).map((l) => l.opacity)).toEqual([0.01, 0.37, 0.5, 0.99, 200 / 255, 1]);
   });
 
-  it('writes a CMYK document as RGB with a Chinese warning', async () => {
+  it('writes a CMYK document as a CMYK PSD (and PSB) and reads it back as CMYK', async () => {
     const b = new DocBuilder();
-    const state = b.state([b.pixel('a', ramp(0, 0, 4, 4, { r: 1, g: 2, b: 3 }))], { mode: 'cmyk' });
-    const { buffer, warnings } = await encodePsd(state, testComposite());
-    expect(warnings.join()).toMatch(/CMYK.*RGB/);
-    expect(buffer.readUInt16BE(24)).toBe(3); // colour mode RGB in the header
-    expect((await decodePsd(buffer)).state.mode).toBe('rgb');
+    for (const width of [W, 30001]) {
+      const state: DocState = {
+        ...b.state([b.pixel('a', ramp(width - 6, 0, 4, 2, { r: 10, g: 120, b: 200 }, 255))], { mode: 'cmyk' }),
+        width,
+        height: 2,
+      };
+      const { buffer, warnings } = await encodePsd(state, testComposite(width, 2));
+      expect(warnings).toEqual([]);
+      expect(buffer.readUInt16BE(4)).toBe(width > 30000 ? 2 : 1);
+      expect(buffer.readUInt16BE(24)).toBe(4); // colour mode CMYK in the header
+      const back = (await decodePsd(buffer)).state;
+      expect([back.mode, back.width]).toEqual(['cmyk', width]);
+      const layer = [...back.layers.values()].find((l) => l.name === 'a')!;
+      expect(layer.kind === 'pixel' && [layer.raster.x, layer.raster.w]).toEqual([width - 6, 4]);
+    }
   });
 
   it('writes PSB beyond 30000 px and reads it back', async () => {

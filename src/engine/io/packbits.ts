@@ -1,0 +1,103 @@
+/**
+ * PackBits (Apple TN1023), the RLE PSD and PSB files compress channel data with: each row of one channel is
+ * packed on its own; a channel's data is its row byte counts (16-bit in PSD, 32-bit in PSB, big-endian) followed
+ * by the packed rows. ag-psd's own encoder only takes RGBA-interleaved samples; CMYK layers have five channels.
+ */
+
+export interface PackedChannel {
+  /** Packed bytes of each row. */
+  readonly rowBytes: Uint32Array;
+  /** The packed rows, one after another. */
+  readonly data: Uint8Array;
+}
+
+/** The most bytes PackBits takes for a row of `w` samples (all literals: one header byte per 128). */
+export function packedRowLimit(w: number): number {
+  return w + Math.ceil(w / 128);
+}
+
+/**
+ * Packs one channel of `w × h` interleaved samples: sample (x, y) is `src[(y * w + x) * stride + offset]`,
+ * stored as `255 − sample` when `invert` (PSD keeps CMYK ink inverted). `scratch`, when given, must hold
+ * `h × packedRowLimit(w)` bytes and is reused instead of allocating that much.
+ */
+export function packChannel(
+  src: Uint8Array | Uint8ClampedArray,
+  w: number,
+  h: number,
+  stride: number,
+  offset: number,
+  invert = false,
+  scratch?: Uint8Array,
+): PackedChannel {
+  const out = scratch ?? new Uint8Array(h * packedRowLimit(w));
+  const rowBytes = new Uint32Array(h);
+  const flip = invert ? 255 : 0;
+  const row = new Uint8Array(w);
+  let o = 0;
+  for (let y = 0; y < h; y++) {
+    const start = o;
+    for (let x = 0, p = y * w * stride + offset; x < w; x++, p += stride) row[x] = src[p]! ^ flip;
+    let i = 0;
+    while (i < w) {
+      // A run of three or more equal samples is worth a repeat packet; shorter ones join a literal.
+      let run = 1;
+      while (i + run < w && run < 128 && row[i + run] === row[i]) run++;
+      if (run >= 3 || (run === 2 && i + 2 === w)) {
+        out[o++] = 257 - run;
+        out[o++] = row[i]!;
+        i += run;
+        continue;
+      }
+      const litStart = i;
+      let n = 0;
+      while (i < w && n < 128) {
+        if (i + 2 < w && row[i] === row[i + 1] && row[i] === row[i + 2]) break;
+        i++;
+        n++;
+      }
+      out[o++] = n - 1;
+      out.set(row.subarray(litStart, litStart + n), o);
+      o += n;
+    }
+    rowBytes[y] = o - start;
+  }
+  return { rowBytes, data: out.slice(0, o) };
+}
+
+/** Byte length of the row-count table of `rows` rows. */
+const countsLength = (rows: number, large: boolean): number => rows * (large ? 4 : 2);
+
+function writeCounts(target: Uint8Array, at: number, counts: Uint32Array, large: boolean): number {
+  const view = new DataView(target.buffer, target.byteOffset, target.byteLength);
+  for (const n of counts) {
+    if (large) view.setUint32(at, n);
+    else view.setUint16(at, n);
+    at += large ? 4 : 2;
+  }
+  return at;
+}
+
+/** A layer channel's data as PSD stores it after its compression word: its row counts, then its rows. */
+export function layerChannelBytes(c: PackedChannel, large: boolean): Uint8Array {
+  const out = new Uint8Array(countsLength(c.rowBytes.length, large) + c.data.length);
+  out.set(c.data, writeCounts(out, 0, c.rowBytes, large));
+  return out;
+}
+
+/**
+ * The merged image's data after its compression word: the row counts of every channel, then every channel's
+ * rows, in channel order.
+ */
+export function mergedImageBytes(channels: readonly PackedChannel[], large: boolean): Uint8Array {
+  const rows = channels.reduce((n, c) => n + c.rowBytes.length, 0);
+  const total = countsLength(rows, large) + channels.reduce((n, c) => n + c.data.length, 0);
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of channels) at = writeCounts(out, at, c.rowBytes, large);
+  for (const c of channels) {
+    out.set(c.data, at);
+    at += c.data.length;
+  }
+  return out;
+}
