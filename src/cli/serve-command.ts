@@ -1,16 +1,18 @@
-/** `atelier serve`: the HTTP API and MCP over streamable HTTP, on the embedded engine. */
+/** `atelier serve`: the studio, the HTTP API, chat with a configured model, and MCP over streamable HTTP. */
 
+import { MODEL_OPTIONS, MODEL_USAGE } from '../agent/config.js';
 import { ConfigError, configFrom, DEFAULTS } from '../server/config.js';
 import { type Command, UsageError } from './usage.js';
 
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'start the HTTP service (tool calls, uploads, renders, MCP at /mcp)',
+  summary: 'start the studio at / and the HTTP service (tool calls, chat, uploads, renders, MCP at /mcp)',
   usage: [
     'Usage: atelier serve [--host 127.0.0.1] [--port 8080] [--workspace DIR] [options]',
     '',
-    'Starts the HTTP API: /v1/tools, /v1/labels, /v1/sessions (tool calls, files, renders), and MCP',
-    'over streamable HTTP at /mcp. Each session works in DIR/sessions/<id>/.',
+    'Starts the studio (open the address it prints in a browser), the HTTP API: /v1/tools, /v1/labels,',
+    '/v1/sessions (tool calls, chat, files, renders), and MCP over streamable HTTP at /mcp. Each session',
+    'works in DIR/sessions/<id>/. Without a chat model the studio is a manual editor.',
     `  --host HOST          address to bind (default ${DEFAULTS.host}; anything but loopback needs ATELIER_TOKEN)`,
     `  --port PORT          port to listen on, 0 for any free port (default ${DEFAULTS.port})`,
     `  --workspace DIR      folder holding the sessions' workspaces (default ${DEFAULTS.workspace})`,
@@ -19,10 +21,13 @@ export const serveCommand: Command = {
     `  --upload-limit MB    largest upload (default ${DEFAULTS.uploadLimitMb})`,
     `  --body-limit MB      largest tool-call or MCP request body (default ${DEFAULTS.bodyLimitMb})`,
     `  --variant V          tools listed over MCP: reduced | full | extended (default ${DEFAULTS.mcpVariant})`,
+    `  --max-calls N        tool calls one request may carry (default ${DEFAULTS.maxCallsPerRequest})`,
+    '',
+    ...MODEL_USAGE,
     '',
     'Environment: ATELIER_TOKEN (bearer token every request but /v1/health must carry), and ATELIER_HOST,',
     'ATELIER_PORT, ATELIER_WORKSPACE, ATELIER_IDLE_TIMEOUT, ATELIER_MAX_SESSIONS, ATELIER_UPLOAD_LIMIT_MB,',
-    'ATELIER_BODY_LIMIT_MB, ATELIER_MCP_VARIANT (a flag wins over its variable).',
+    'ATELIER_BODY_LIMIT_MB, ATELIER_MCP_VARIANT, ATELIER_MAX_CALLS_PER_REQUEST (a flag wins over its variable).',
   ].join('\n'),
   options: {
     host: { type: 'string' },
@@ -33,6 +38,8 @@ export const serveCommand: Command = {
     'upload-limit': { type: 'string' },
     'body-limit': { type: 'string' },
     variant: { type: 'string' },
+    'max-calls': { type: 'string' },
+    ...MODEL_OPTIONS,
   },
   async run(values) {
     const { startServer } = await import('../server/server.js');
@@ -48,8 +55,14 @@ export const serveCommand: Command = {
       }
       throw err;
     }
+    const model = server.config.model;
     process.stderr.write(
-      `atelier: listening on ${server.url} (workspace ${server.config.workspace}${server.config.token ? ', token required' : ''})\n`,
+      `atelier: listening on ${server.url} (workspace ${server.config.workspace}${server.config.token ? ', token required' : ''})\n` +
+        `atelier: studio at ${server.url}/${server.config.token ? '?token=<your token>' : ''} — ${
+          model
+            ? `chat with ${model.model}`
+            : 'no chat model configured (manual editing; see README to connect one)'
+        }\n`,
     );
     await new Promise<void>((resolve) => {
       const stop = () => {

@@ -7,9 +7,11 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { errorResponse, HttpError } from './errors.js';
 import type { AppParts } from './parts.js';
+import { chatRoutes } from './routes/chat.js';
 import { fileRoutes } from './routes/files.js';
 import { registryRoutes } from './routes/registry.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { DEFAULT_STUDIO_ROOT, studioRoutes } from './routes/studio.js';
 import { toolCallRoutes } from './routes/tool-calls.js';
 import { guardAccess } from './security.js';
 
@@ -48,7 +50,9 @@ export function createApp(parts: AppParts): Hono {
   app.route('/', sessionRoutes(parts));
   app.route('/', toolCallRoutes(parts));
   app.route('/', fileRoutes(parts));
+  app.route('/', chatRoutes(parts));
   app.all('/mcp', (c) => mcp.handle(c.req.raw));
+  app.route('/', studioRoutes({ root: DEFAULT_STUDIO_ROOT }));
 
   return app;
 }

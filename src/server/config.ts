@@ -3,6 +3,7 @@
  * flags and environment variables are read (a flag wins over its variable).
  */
 import { isIP } from 'node:net';
+import { type ModelConfig, ModelConfigError, modelConfigFrom } from '../agent/config.js';
 import { type Variant, variants } from '../registry/index.js';
 import { DEFAULT_WORKSPACE } from '../service/defaults.js';
 
@@ -27,6 +28,8 @@ export interface ServerConfig {
   readonly maxCallsPerRequest: number;
   /** The tools `/mcp` lists. */
   readonly mcpVariant: Variant;
+  /** The chat model, or null: then the studio is a manual editor and chat answers 409. */
+  readonly model: ModelConfig | null;
   /** Where the server's own messages go (stderr by default). */
   readonly log: (line: string) => void;
 }
@@ -57,6 +60,7 @@ export function serverConfig(overrides: Partial<ServerConfig> = {}): ServerConfi
     bodyLimitBytes: DEFAULTS.bodyLimitMb * MB,
     maxCallsPerRequest: DEFAULTS.maxCallsPerRequest,
     mcpVariant: DEFAULTS.mcpVariant,
+    model: null,
     log: (line) => process.stderr.write(`${line}\n`),
     ...overrides,
   };
@@ -132,7 +136,15 @@ export function configFrom(values: Values, env: NodeJS.ProcessEnv = process.env)
     throw new ConfigError(`unknown variant "${variant}"; allowed: ${variants.join(', ')}`);
   }
   const token = env.ATELIER_TOKEN;
+  let model: ModelConfig | null;
+  try {
+    model = modelConfigFrom(values, env);
+  } catch (err) {
+    if (err instanceof ModelConfigError) throw new ConfigError(err.message);
+    throw err;
+  }
   return serverConfig({
+    model,
     host: pick(values, 'host', env, 'ATELIER_HOST') ?? DEFAULTS.host,
     port: portNumber,
     workspace: pick(values, 'workspace', env, 'ATELIER_WORKSPACE') ?? DEFAULTS.workspace,

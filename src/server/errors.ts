@@ -10,6 +10,8 @@ export type HttpErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'too_many_sessions'
+  | 'no_model'
+  | 'busy'
   | 'internal';
 
 export class HttpError extends Error {

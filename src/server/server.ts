@@ -4,9 +4,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { Workspace } from '../engine/workspace.js';
 import { McpHttpEndpoint } from '../mcp/http.js';
 import { SessionStore } from '../service/sessions.js';
 import { createApp } from './app.js';
+import { ChatRooms } from './chat-rooms.js';
 import { checkConfig, type ServerConfig, serverConfig } from './config.js';
 
 export interface RunningServer {
@@ -30,6 +32,11 @@ export async function startServer(
 ): Promise<RunningServer> {
   const config = serverConfig(options);
   checkConfig(config);
+  // A save killed mid-write leaves its temp file behind; none of this process's saves has started yet.
+  const orphans = await new Workspace(path.resolve(config.workspace)).removeOrphanTemps().catch(() => []);
+  if (orphans.length) {
+    config.log(`atelier: removed ${orphans.length} temporary file(s) left by interrupted saves`);
+  }
   const store = new SessionStore({
     root: path.resolve(config.workspace),
     idleTimeoutMs: config.idleTimeoutMs,
@@ -41,7 +48,12 @@ export async function startServer(
     maxBodyBytes: config.bodyLimitBytes,
     log: config.log,
   });
-  const app = createApp({ config, store, mcp });
+  const chat = new ChatRooms(config.model, (err) =>
+    config.log(
+      `atelier: chat: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    ),
+  );
+  const app = createApp({ config, store, mcp, chat });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host }) as Server;
   // Client-side stream errors (aborted uploads, resets) must never reach the process.
   server.on('clientError', (_err, socket) => {

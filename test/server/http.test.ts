@@ -80,7 +80,7 @@ describe('registry endpoints', () => {
     expect((await fetch(`${base}/v1/tools?format=gemini&strict=true`)).status).toBe(400);
     expect((await fetch(`${base}/v1/tools?strict=maybe`)).status).toBe(400);
     expect((await fetch(`${base}/v1/labels?variant=x`)).status).toBe(400);
-    const unknown = await fetch(`${base}/v2/nothing`);
+    const unknown = await fetch(`${base}/v1/nothing`);
     expect(unknown.status).toBe(404);
     expect((await errorOf(unknown)).code).toBe('not_found');
   });

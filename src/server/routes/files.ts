@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { EditorError } from '../../engine/errors.js';
+import { isAtomicTemp } from '../../engine/workspace.js';
 import { header, readBody } from '../body.js';
 import { HttpError } from '../errors.js';
 import type { AppParts } from '../parts.js';
@@ -31,8 +32,8 @@ async function listFiles(dir: string): Promise<{ path: string; bytes: number }[]
   }
   const files: { path: string; bytes: number }[] = [];
   for (const name of names.sort()) {
-    // Temp files of atomic writes in progress.
-    if (/(^|[/\\])\.[^/\\]*\.tmp$/.test(name)) continue;
+    // Temp files of atomic writes in progress (or orphaned by a killed save, until start-up removes them).
+    if (isAtomicTemp(name)) continue;
     try {
       const s = await lstat(path.join(dir, name));
       if (s.isFile()) files.push({ path: name.split(path.sep).join('/'), bytes: s.size });
