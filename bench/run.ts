@@ -1,5 +1,6 @@
 /** `npm run bench`: every benchmark, each printing its figures beside a baseline measured in the same run. */
 import { benchAdjust } from './adjust.js';
+import { benchCli } from './cli.js';
 import { benchComposite } from './composite.js';
 import { benchDispatch } from './dispatch.js';
 import { benchHttp } from './http.js';
@@ -11,6 +12,7 @@ const suites: [string, () => Promise<string[]>][] = [
   ['http', benchHttp],
   ['adjust', benchAdjust],
   ['composite', benchComposite],
+  ['cli', benchCli],
 ];
 
 const only = process.argv.slice(2);

@@ -113,6 +113,41 @@ describe('architecture', () => {
     expect(violations(all)).toEqual([]);
   });
 
+  it('the command line loads the engine only for the commands that use it (tools, labels, --help stay light)', () => {
+    // Dynamic imports load when a command runs; type-only imports never load.
+    const staticImports = (file: string): Import[] =>
+      importsOf(file, readFileSync(file, 'utf8').replace(/\bimport\(\s*['"][^'"]+['"]\s*\)/g, 'null')).filter(
+        (imp) => !imp.typeOnly,
+      );
+    const seen = new Set<string>();
+    const packages = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const imp of staticImports(file)) {
+        if (!imp.specifier.startsWith('.')) {
+          packages.add(
+            imp.specifier
+              .split('/')
+              .slice(0, imp.specifier.startsWith('@') ? 2 : 1)
+              .join('/'),
+          );
+          continue;
+        }
+        visit(path.resolve(path.dirname(file), imp.specifier).replace(/\.js$/, '.ts'));
+      }
+    };
+    visit(path.join(SRC, 'cli/main.ts'));
+    const heavy = [...seen]
+      .map((f) => path.relative(SRC, f))
+      .filter((f) => /^(engine|garment|tools|server|mcp)\//.test(f) || f === path.join('calls', 'session.ts'))
+      // The server's settings are plain data (serve reads them to print its usage).
+      .filter((f) => f !== path.join('server', 'config.ts'));
+    expect(heavy).toEqual([]);
+    expect([...packages].filter((p) => !p.startsWith('node:'))).toEqual([]);
+    expect(seen.size).toBeGreaterThan(5);
+  });
+
   it('would catch an upward import, a surface importing a surface, and a registry dependency', () => {
     const at = (file: string, specifier: string): Import => ({
       file: path.join(SRC, file),

@@ -15,12 +15,11 @@ import {
   ModelConfigError,
   modelConfigFrom,
 } from '../agent/config.js';
-import { Conversation } from '../agent/conversation.js';
 import type { ChatEvent } from '../agent/events.js';
 import { TRANSCRIPT_FILE } from '../agent/transcript.js';
-import { Session } from '../calls/session.js';
+import type { Session } from '../calls/session.js';
+import { DEFAULT_WORKSPACE } from '../service/defaults.js';
 import type { ImageOut } from '../tools/types.js';
-import { DEFAULT_WORKSPACE } from './run-command.js';
 import { type Command, UsageError } from './usage.js';
 
 /** Where result images are written, inside the workspace. */
@@ -171,6 +170,11 @@ export const chatCommand: Command = {
         `atelier chat: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
       );
     };
+    // Loaded here, not at the top: `--help` and the other commands must not load the engine.
+    const [{ Session }, { Conversation }] = await Promise.all([
+      import('../calls/session.js'),
+      import('../agent/conversation.js'),
+    ]);
     const session = new Session({
       workspace: String(values.workspace ?? DEFAULT_WORKSPACE),
       onInternalError: report,

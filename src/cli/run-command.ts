@@ -3,11 +3,10 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { replayedCalls } from '../agent/transcript.js';
 import { failure, type ToolResult } from '../calls/result.js';
-import { Session } from '../calls/session.js';
+import type { Session } from '../calls/session.js';
+import { DEFAULT_WORKSPACE } from '../service/defaults.js';
 import type { ImageOut } from '../tools/types.js';
 import type { Command } from './usage.js';
-
-export const DEFAULT_WORKSPACE = './atelier-workspace';
 
 /** Writes a result's images into the workspace and puts their paths in the result instead. */
 async function externaliseImages(session: Session, result: ToolResult, seq: number): Promise<ToolResult> {
@@ -61,6 +60,8 @@ export const runCommand: Command = {
   allowPositionals: true,
   async run(values, positionals) {
     const file = positionals[0] ?? '-';
+    // Loaded here, not at the top: `atelier tools` and `--help` must not load the engine.
+    const { Session } = await import('../calls/session.js');
     const session = new Session({
       workspace: String(values.workspace ?? DEFAULT_WORKSPACE),
       ...(values.transcript ? { transcript: String(values.transcript) } : {}),
