@@ -135,8 +135,10 @@ export interface Extraction {
   readonly tileIsRepeat: boolean;
   readonly motif: Motif | null;
   readonly kind: PieceType;
-  /** Fraction of garment pixels within ΔE76 12 of the ground colour. */
+  /** Fraction of garment pixels within ΔE76 12 of the ground colour, or the ground colour in shadow. */
   readonly flatness: number;
+  /** Regions set aside as light rather than print: fold shadows, the neck opening. */
+  readonly notPrint: readonly ('fold_shadow' | 'neck_opening')[];
 }
 
 export interface GarmentAnalysis {

@@ -36,6 +36,11 @@ import type { ToolContext, ToolHandlers } from './types.js';
 const NEED_PHOTO_HINT =
   '请用户上传服装照片（HTTP 上传时 role=garment），或把照片放进工作区后调用 set_garment_photo 指定它';
 
+const NOT_PRINT_LABELS = {
+  fold_shadow: '褶皱与袖窿的阴影（服装本色变暗、边缘柔和）：是光影，不是图案',
+  neck_opening: '领口开口（露出背景或后片内侧）：不是图案',
+} as const;
+
 interface Photo {
   readonly path: string;
   readonly bytes: Buffer;
@@ -136,6 +141,9 @@ function extractionReport(ext: Extraction, pl: Placement | null, dpi: number | n
       : { found: false },
     garment_in_photo: ext.swatch ? 'swatch' : 'silhouette',
     flatness: ext.flatness,
+    ...(ext.notPrint.length
+      ? { not_print: ext.notPrint.map((k) => ({ kind: k, label: NOT_PRINT_LABELS[k] })) }
+      : {}),
   };
 }
 

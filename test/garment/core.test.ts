@@ -16,7 +16,9 @@ import {
   NAVY,
   PHOTO,
   PLAID_TILE,
+  type PlainPhoto,
   plaidAt,
+  plainGarmentPhoto,
   RED,
   TILE,
 } from '../support/garment-fixtures.js';
@@ -316,6 +318,71 @@ describe('photo extraction', () => {
     expect(solid.kind).toBe('solid');
     expect(solid.lattice).toBeNull();
     expect(deltaE00(solid.ground.lab, labOfHex(GROUND))).toBeLessThan(5);
+  });
+
+  describe('a plain garment is solid: its neck opening, armholes and fold shadows are not motifs', () => {
+    const cases: [string, PlainPhoto][] = [
+      [
+        'cream, neck showing a grey background',
+        { ground: '#e8dcc4', background: '#7a8088', neck: 'background', shadow: 0.3 },
+      ],
+      [
+        'cream, neck showing the inside',
+        { ground: '#e8dcc4', background: '#7a8088', neck: 'inside', shadow: 0.3 },
+      ],
+      [
+        'red on light grey, neck showing the background',
+        { ground: '#b22234', background: '#d8d8d8', neck: 'background', shadow: 0.35 },
+      ],
+      [
+        'navy on white, neck showing the inside',
+        { ground: '#1f3a68', background: '#f2f2f2', neck: 'inside', shadow: 0.4 },
+      ],
+      [
+        'grey on white, deep folds',
+        { ground: '#8a8f96', background: '#ffffff', neck: 'inside', shadow: 0.45 },
+      ],
+    ];
+    for (const [name, p] of cases) {
+      it(name, async () => {
+        const e = await analysePhoto(await plainGarmentPhoto(p), 'p.png', 'h');
+        expect(e.swatch).toBe(false);
+        expect(e.motif).toBeNull();
+        expect(e.lattice).toBeNull();
+        expect(e.kind).toBe('solid');
+        expect(e.flatness).toBeGreaterThanOrEqual(0.9);
+        expect(e.notPrint).toContain('neck_opening');
+        expect(e.notPrint).toContain('fold_shadow');
+        // The colour is the garment's (lit: the photo's light is 0.97..1 of it), and nothing else is in the palette.
+        expect(deltaE00(e.ground.lab, labOfHex(p.ground))).toBeLessThan(4);
+        for (const c of e.palette) expect(deltaE00(c.lab, labOfHex(p.background))).toBeGreaterThan(10);
+        expect(e.palette).toHaveLength(1);
+      });
+    }
+  });
+
+  it('still finds a crisp tone-on-tone motif (a darker shade of the ground) among the shadows', async () => {
+    const e = await analysePhoto(
+      await plainGarmentPhoto({
+        ground: '#e8dcc4',
+        background: '#7a8088',
+        neck: 'inside',
+        shadow: 0.3,
+        star: '#8b8475', // the ground × 0.6
+      }),
+      'p.png',
+      'h',
+    );
+    expect(e.kind).toBe('theme_pattern');
+    const b = e.motif!.bounds;
+    // The star spans 263..377 × 271..378 in the photo.
+    for (const [got, want] of [
+      [b.x, 263],
+      [b.y, 271],
+      [b.x + b.w, 377],
+      [b.y + b.h, 378],
+    ])
+      expect(Math.abs(got! - want!)).toBeLessThanOrEqual(3);
   });
 
   it('treats a photo that is all fabric as a swatch', async () => {

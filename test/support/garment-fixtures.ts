@@ -269,6 +269,76 @@ export async function garmentPhoto(kind: PhotoKind): Promise<Buffer> {
     .toBuffer();
 }
 
+export interface PlainPhoto {
+  /** The garment's colour and the studio background's. */
+  readonly ground: string;
+  readonly background: string;
+  /** Through the neck opening (enclosed by the back neck band): the background, or the inside of the back. */
+  readonly neck: 'background' | 'inside';
+  /** Depth of the fold and armhole shadows: the darkest is `1 − shadow` times the ground. */
+  readonly shadow: number;
+  /** A crisp star of this colour on the chest (then the photo is not plain: a guard for what is print). */
+  readonly star?: string;
+}
+
+/** The T-shirt with a back neck band across the top of the neck scoop (y 140..150), so the opening is a hole. */
+function inBandedShirt(x: number, y: number): boolean {
+  if (inShirt(x, y)) return true;
+  return y >= 140 && y < 150 && Math.abs(x + 0.5 - 320) < 60;
+}
+
+/** In the neck opening: below the back band, inside the front neckline. */
+function inNeckOpening(x: number, y: number): boolean {
+  return y >= 150 && y < 200 && Math.abs(x + 0.5 - 320) < 55 && !inShirt(x, y);
+}
+
+/**
+ * A plain-colour T-shirt photographed flat: soft fold shadows (two vertical folds, shadows along the armholes
+ * and under the sleeves) and a neck opening showing the background or the inside of the back, on a studio
+ * background with a slight gradient; deterministic noise. Nothing on it is a motif.
+ */
+export async function plainGarmentPhoto(p: PlainPhoto): Promise<Buffer> {
+  const { width: w, height: h } = PHOTO;
+  const data = Buffer.alloc(w * h * 3);
+  let seed = 777;
+  const noise = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return ((seed >> 8) % 7) - 3;
+  };
+  const ground = rgb(p.ground);
+  const back = rgb(p.background);
+  const bump = (d: number, width: number) => Math.exp(-((d / width) ** 2));
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let c: number[];
+      const studio = 1 - 0.04 * (y / h);
+      if (inNeckOpening(x, y)) {
+        // The inside of the back, in the shadow of the front: darker towards the band.
+        c =
+          p.neck === 'background'
+            ? back.map((v) => v * studio)
+            : ground.map((v) => v * (0.72 + 0.1 * ((y - 150) / 50)));
+      } else if (inBandedShirt(x, y)) {
+        const fold =
+          Math.max(bump(x - 250, 14) * 0.9, bump(x - 395, 10) * 0.7) * (y > 200 ? 1 : (y - 150) / 50);
+        const armhole = Math.max(bump(x - 178, 9), bump(x - 461, 9)) * (y > 150 && y < 320 ? 1 : 0);
+        const underSleeve =
+          bump(y - (300 + Math.max(0, 170 - x, x - 469) * 0.2), 8) * (x < 175 || x > 465 ? 1 : 0);
+        const dark = Math.min(1, Math.max(fold, armhole, underSleeve));
+        const shade = (1 - p.shadow * dark) * (0.97 + 0.03 * Math.cos((2 * Math.PI * y) / 510));
+        c = (p.star && inStar(x, y) ? rgb(p.star) : ground).map((v) => v * shade);
+      } else {
+        c = back.map((v) => v * studio);
+      }
+      const o = (y * w + x) * 3;
+      for (let k = 0; k < 3; k++) data[o + k] = Math.max(0, Math.min(255, Math.round(c[k]!) + noise()));
+    }
+  }
+  return sharp(data, { raw: { width: w, height: h, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
 /** Writes the photo into the session's workspace and marks it as the garment photo. */
 export async function usePhoto(
   session: Session,

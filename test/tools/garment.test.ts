@@ -21,6 +21,7 @@ import {
   PIECES,
   PLAID_TILE,
   placedGarmentDocument,
+  plainGarmentPhoto,
   RED,
   STAR,
   THEME_GROUND,
@@ -143,6 +144,31 @@ describe('identify_pieces', () => {
     await usePhoto(session, 'solid');
     const solid = await ok(session, 'identify_pieces');
     expect(new Set((solid.proposed_pieces as Piece[]).map((p) => p.type))).toEqual(new Set(['solid']));
+  });
+
+  it('proposes solid, never theme_pattern, for a plain T-shirt with a neck opening and fold shadows', async () => {
+    const session = newSession();
+    await garmentDocument(session, 'none');
+    const photo = { ground: '#b22234', background: '#d8d8d8', neck: 'background', shadow: 0.35 } as const;
+    await session.workspace.writeAtomic('plain.png', await plainGarmentPhoto(photo));
+    await ok(session, 'set_garment_photo', { path: 'plain.png' });
+    const r = await ok(session, 'identify_pieces');
+    const proposals = r.proposed_pieces as Piece[];
+    expect(new Set(proposals.map((p) => p.type))).toEqual(new Set(['solid']));
+    for (const p of proposals) expect(deltaE00(labOfHex(p.color!), labOfHex(photo.ground))).toBeLessThan(5);
+    const analysis = r.photo_analysis as {
+      kind: string;
+      motif: { found: boolean };
+      not_print: { kind: string }[];
+    };
+    expect(analysis.kind).toBe('solid');
+    expect(analysis.motif.found).toBe(false);
+    expect(analysis.not_print.map((n) => n.kind).sort()).toEqual(['fold_shadow', 'neck_opening']);
+    await ok(session, 'generate_garment_preview');
+    await ok(session, 'extract_and_apply_all_pieces', { pieces: proposals });
+    const v = await ok(session, 'verify_pattern_result');
+    expect(v.score).toBeGreaterThanOrEqual(8);
+    expect((v.suggestions as string[]).join()).not.toMatch(/theme_pattern/);
   });
 
   it('refuses a document without piece layers, changing nothing', async () => {

@@ -19,6 +19,7 @@ import {
 import type { Extraction, Lattice, Motif, PaletteEntry, PieceType } from '../types.js';
 import { paletteOf, sampleLab } from './palette.js';
 import { detectLattice, medianTile, refineLattice } from './repeat.js';
+import { atNeck, type RegionContext, type ShadingKind, shadingKind } from './shading.js';
 
 /** Photos are analysed at most this large (long side); lattice detection runs at most at LATTICE_SIDE. */
 export const ANALYSIS_SIDE = 1024;
@@ -35,7 +36,7 @@ export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: st
   if (k < 1) photo = await resizeRaster(photo, Math.round(photo.w * k), Math.round(photo.h * k));
   const { w, h } = photo;
   const lab = labPlanes(photo);
-  const { mask, swatch } = segment(photo, lab);
+  const { mask, swatch, neckOpen } = segment(photo, lab);
   const area = countMask(mask);
   const g = maskBounds(mask, w, h) ?? { x: 0, y: 0, w, h };
 
@@ -54,7 +55,7 @@ export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: st
     tile = garmentCrop(photo, mask, g);
     palette = paletteOf(sampleLab(lab.L, lab.a, lab.b, mask));
   }
-  const ground = palette[0] ?? { hex: '#808080', lab: { L: 53.6, a: 0, b: 0 }, share: 1 };
+  let ground = palette[0] ?? { hex: '#808080', lab: { L: 53.6, a: 0, b: 0 }, share: 1 };
 
   const expected = lattice ? tilePlanes(tile) : null;
   const refAt = (x: number, y: number): Lab => {
@@ -62,13 +63,28 @@ export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: st
     const i = (y % lattice!.tileH) * lattice!.tileW + (x % lattice!.tileW);
     return { L: expected.L[i]!, a: expected.a[i]!, b: expected.b[i]! };
   };
-  const motif = findMotif(photo, lab, mask, g, area, refAt, tile, lattice);
+  const groundRgb = labToRgb(ground.lab);
+  const expectedRgb = (x: number, y: number): readonly [number, number, number] => {
+    if (!lattice) return [groundRgb.r, groundRgb.g, groundRgb.b];
+    const o = ((y % lattice.tileH) * lattice.tileW + (x % lattice.tileW)) * 4;
+    return [tile.data[o]!, tile.data[o + 1]!, tile.data[o + 2]!];
+  };
+  const light = { photo, lab, expected: expectedRgb, garment: g };
+  const ignored = new Set<ShadingKind>(neckOpen ? ['neck_opening'] : []);
+  const motif = findMotif(photo, lab, mask, g, area, refAt, tile, lattice, light, ignored);
 
-  let flat = 0;
-  for (let i = 0; i < mask.length; i++) {
-    if (mask[i] && deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, ground.lab) <= SEGMENT_DE) flat++;
+  // Flat: the garment where it is the ground colour, or the ground colour in shadow (folds, the neck opening).
+  const { print, shading } = offGround(photo, lab, mask, ground.lab, light, ignored);
+  const flatness = area ? (area - print) / area : 1;
+  if (!lattice && shading) {
+    // The ground's palette without its shadows, which are light, not colours of the garment.
+    const lit = Uint8Array.from(mask, (m, i) => (m && !shading[i] ? 1 : 0));
+    const again = paletteOf(sampleLab(lab.L, lab.a, lab.b, lit));
+    if (again.length) {
+      palette = again;
+      ground = again[0]!;
+    }
   }
-  const flatness = area ? flat / area : 1;
   const kind: PieceType =
     lattice && motif
       ? 'mixed_pattern'
@@ -98,11 +114,19 @@ export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: st
     motif,
     kind,
     flatness: Math.round(flatness * 1000) / 1000,
+    notPrint: [...ignored].sort(),
   };
 }
 
 /** Garment mask: the photo's alpha when it has one, else everything that differs from the border colour. */
-function segment(photo: Raster, lab: LabPlanes): { mask: Uint8Array; swatch: boolean } {
+interface Segmentation {
+  readonly mask: Uint8Array;
+  readonly swatch: boolean;
+  /** The neck opening showed the background and was cleared from the mask. */
+  readonly neckOpen: boolean;
+}
+
+function segment(photo: Raster, lab: LabPlanes): Segmentation {
   const { w, h } = photo;
   const n = w * h;
   let transparent = 0;
@@ -110,7 +134,7 @@ function segment(photo: Raster, lab: LabPlanes): { mask: Uint8Array; swatch: boo
   if (transparent > n * 0.05) {
     const mask = new Uint8Array(n);
     for (let i = 0; i < n; i++) mask[i] = photo.data[i * 4 + 3]! >= 128 ? 1 : 0;
-    return { mask: largest(mask, w, h), swatch: false };
+    return { mask: largest(mask, w, h), swatch: false, neckOpen: false };
   }
   const border: number[] = [];
   for (let x = 0; x < w; x++) border.push(x, (h - 1) * w + x);
@@ -123,7 +147,7 @@ function segment(photo: Raster, lab: LabPlanes): { mask: Uint8Array; swatch: boo
   const spread = border
     .map((i) => deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, bg))
     .sort((p, q) => p - q)[border.length >> 1]!;
-  const all = () => ({ mask: new Uint8Array(n).fill(1), swatch: true });
+  const all = () => ({ mask: new Uint8Array(n).fill(1), swatch: true, neckOpen: false });
   if (spread > 10) return all();
   const fg = new Uint8Array(n);
   for (let i = 0; i < n; i++)
@@ -156,9 +180,28 @@ function segment(photo: Raster, lab: LabPlanes): { mask: Uint8Array; swatch: boo
   const garment = new Uint8Array(n);
   for (let i = 0; i < n; i++) garment[i] = reached[i] ? 0 : 1;
   const mask = largest(garment, w, h);
+  const neckOpen = openNeck(mask, fg, w, h);
   const area = countMask(mask);
   if (area < n * 0.05 || area > n * 0.97) return all();
-  return { mask, swatch: false };
+  return { mask, swatch: false, neckOpen };
+}
+
+/**
+ * Clears the neck opening from the garment mask when it shows the background: an enclosed hole of background
+ * colour (a back neck band closes it above) where the neck is. Other background-coloured holes stay garment:
+ * they are print (a white motif on a white-background photo).
+ */
+function openNeck(mask: Uint8Array, fg: Uint8Array, w: number, h: number): boolean {
+  const g = maskBounds(mask, w, h);
+  if (!g) return false;
+  const hole = new Uint8Array(w * h);
+  for (let i = 0; i < hole.length; i++) hole[i] = mask[i] && !fg[i] ? 1 : 0;
+  const { comps, labels } = components(hole, w, h);
+  const minArea = g.w * g.h * 0.002;
+  const neck = new Set(comps.filter((c) => c.area >= minArea && atNeck(c, g)).map((c) => c.label));
+  if (neck.size === 0) return false;
+  for (let i = 0; i < mask.length; i++) if (neck.has(labels[i]!)) mask[i] = 0;
+  return true;
 }
 
 function largest(m: Uint8Array, w: number, h: number): Uint8Array {
@@ -269,6 +312,39 @@ function bodyWidth(mask: Uint8Array, w: number, g: Rect): number {
 }
 
 /**
+ * Garment pixels off the ground colour (ΔE76 > 12), split into print and shading: the area of the regions
+ * that are print, and a mask of those that are shading (null when there are none).
+ */
+function offGround(
+  photo: Raster,
+  lab: LabPlanes,
+  mask: Uint8Array,
+  ground: Lab,
+  light: Omit<RegionContext, 'labels'>,
+  ignored: Set<ShadingKind>,
+): { print: number; shading: Uint8Array | null } {
+  const { w, h } = photo;
+  const off = new Uint8Array(w * h);
+  for (let i = 0; i < mask.length; i++) {
+    if (mask[i] && deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, ground) > SEGMENT_DE) off[i] = 1;
+  }
+  const { comps, labels } = components(off, w, h);
+  let print = 0;
+  const dark = new Set<number>();
+  for (const c of comps) {
+    const why = shadingKind(c, { ...light, labels });
+    if (why) {
+      ignored.add(why);
+      dark.add(c.label);
+    } else print += c.area;
+  }
+  if (dark.size === 0) return { print, shading: null };
+  const shading = new Uint8Array(w * h);
+  for (let i = 0; i < labels.length; i++) if (dark.has(labels[i]!)) shading[i] = 1;
+  return { print, shading };
+}
+
+/**
  * The placed motif: garment pixels far (ΔE76 > 20) from what the ground or the repeat predicts there, grouped
  * into the largest component plus the components near it. None when it covers under 1 % of the garment.
  */
@@ -281,6 +357,8 @@ function findMotif(
   refAt: (x: number, y: number) => Lab,
   tile: Raster,
   lattice: Lattice | null,
+  light: Omit<RegionContext, 'labels'>,
+  ignored: Set<ShadingKind>,
 ): Motif | null {
   const { w, h } = photo;
   const inner = erode(mask, w, h, 3);
@@ -292,7 +370,13 @@ function findMotif(
         fg[i] = 1;
     }
   }
-  const { comps, labels } = components(fg, w, h);
+  const found = components(fg, w, h);
+  const labels = found.labels;
+  const comps = found.comps.filter((c) => {
+    const why = shadingKind(c, { ...light, labels });
+    if (why) ignored.add(why);
+    return why === null;
+  });
   if (comps.length === 0) return null;
   const main = comps.reduce((p, q) => (q.area > p.area ? q : p));
   const gap = Math.max(2, Math.round(g.w * 0.03));
