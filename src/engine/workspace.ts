@@ -73,7 +73,8 @@ const PATH_HINT = '请提供相对于工作区的文件路径，例如 “out/�
 /** Atomic writes put their bytes in `.<name>.<pid>.<12 hex>.tmp` beside the target until the rename. */
 const TEMP_NAME = /^\..+\.\d+\.[0-9a-f]{12}\.tmp$/;
 
-function tempPathFor(abs: string): string {
+/** A fresh temp path for an atomic write of `abs` (beside it, recognised by `isAtomicTemp`). */
+export function tempPathFor(abs: string): string {
   const name = `.${path.basename(abs)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   return path.join(path.dirname(abs), name);
 }

@@ -72,3 +72,90 @@ export async function readBody(c: Context, limit: number): Promise<Buffer> {
     incoming.on('close', onClose);
   });
 }
+
+/**
+ * Hands the body to `onChunk` chunk by chunk, reading the next only when the previous one is handled (so a slow
+ * disk slows the client instead of filling memory), and stops with 413 as soon as more than `limit` bytes
+ * arrived. When `onChunk` throws, reading stops and its error is rethrown. The rest of an unread body is left
+ * to the server, which drains or drops it after answering; the connection is not destroyed here, so the client
+ * still gets the answer.
+ */
+export async function streamBody(
+  c: Context,
+  limit: number,
+  onChunk: (chunk: Buffer) => Promise<void> | void,
+): Promise<number> {
+  const declared = Number(header(c, 'content-length') ?? Number.NaN);
+  if (declared > limit) throw tooLarge(limit);
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  let size = 0;
+  const take = async (chunk: Buffer) => {
+    size += chunk.byteLength;
+    if (size > limit) throw tooLarge(limit);
+    await onChunk(chunk);
+  };
+  if (!incoming) {
+    // Not behind @hono/node-server (e.g. `app.request()` in tests).
+    const body = c.req.raw.body;
+    if (!body) return 0;
+    const reader = body.getReader();
+    try {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) await take(Buffer.from(r.value));
+    } catch (err) {
+      await reader.cancel().catch(() => undefined);
+      throw err;
+    }
+    return size;
+  }
+  if (incoming.readableEnded)
+    throw new HttpError(400, 'bad_request', 'the request body was already consumed');
+  await new Promise<void>((resolve, reject) => {
+    let handling = false;
+    let ended = false;
+    let settled = false;
+    const settle = (err: Error | null) => {
+      if (settled) return;
+      settled = true;
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+      incoming.off('close', onClose);
+      if (err) {
+        incoming.pause();
+        reject(err);
+      } else resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      incoming.pause();
+      handling = true;
+      take(chunk).then(
+        () => {
+          handling = false;
+          if (settled) return;
+          if (ended) settle(null);
+          else if (incoming.destroyed) settle(closedMidBody());
+          else incoming.resume();
+        },
+        (err: Error) => settle(err),
+      );
+    };
+    const onEnd = () => {
+      ended = true;
+      if (!handling) settle(null);
+    };
+    const onError = (err: Error) =>
+      settle(new HttpError(400, 'bad_request', `the request body could not be read: ${err.message}`));
+    const onClose = () => {
+      if (!incoming.readableEnded && !handling) settle(closedMidBody());
+    };
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+    incoming.on('close', onClose);
+  });
+  return size;
+}
+
+function closedMidBody(): HttpError {
+  return new HttpError(400, 'bad_request', 'the client closed the connection mid-body');
+}

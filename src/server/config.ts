@@ -22,6 +22,10 @@ export interface ServerConfig {
   readonly maxSessions: number;
   /** Largest upload body, in bytes. */
   readonly uploadLimitBytes: number;
+  /** Uploads received at the same time at most; one more answers 503. */
+  readonly maxConcurrentUploads: number;
+  /** Pixel memory one session's documents may hold (layers, history, composites); a call beyond is refused. */
+  readonly sessionMemoryBytes: number;
   /** Largest tool-call (and MCP message) body, in bytes. */
   readonly bodyLimitBytes: number;
   /** Tool calls one request may carry at most. */
@@ -41,6 +45,8 @@ export const DEFAULTS = {
   idleTimeoutSeconds: 1800,
   maxSessions: 100,
   uploadLimitMb: 200,
+  maxConcurrentUploads: 4,
+  sessionMemoryMb: 2048,
   bodyLimitMb: 1,
   maxCallsPerRequest: 100,
   mcpVariant: 'extended',
@@ -57,6 +63,8 @@ export function serverConfig(overrides: Partial<ServerConfig> = {}): ServerConfi
     idleTimeoutMs: DEFAULTS.idleTimeoutSeconds * 1000,
     maxSessions: DEFAULTS.maxSessions,
     uploadLimitBytes: DEFAULTS.uploadLimitMb * MB,
+    maxConcurrentUploads: DEFAULTS.maxConcurrentUploads,
+    sessionMemoryBytes: DEFAULTS.sessionMemoryMb * MB,
     bodyLimitBytes: DEFAULTS.bodyLimitMb * MB,
     maxCallsPerRequest: DEFAULTS.maxCallsPerRequest,
     mcpVariant: DEFAULTS.mcpVariant,
@@ -94,6 +102,8 @@ export function checkConfig(config: ServerConfig): void {
     ['idle timeout', config.idleTimeoutMs],
     ['max sessions', config.maxSessions],
     ['upload limit', config.uploadLimitBytes],
+    ['max concurrent uploads', config.maxConcurrentUploads],
+    ['session memory', config.sessionMemoryBytes],
     ['body limit', config.bodyLimitBytes],
     ['max calls per request', config.maxCallsPerRequest],
   ];
@@ -167,6 +177,20 @@ export function configFrom(values: Values, env: NodeJS.ProcessEnv = process.env)
         pick(values, 'upload-limit', env, 'ATELIER_UPLOAD_LIMIT_MB'),
         'upload limit (MB)',
         DEFAULTS.uploadLimitMb,
+      ) * MB,
+    ),
+    maxConcurrentUploads: Math.floor(
+      numberOf(
+        pick(values, 'max-uploads', env, 'ATELIER_MAX_UPLOADS'),
+        'max concurrent uploads',
+        DEFAULTS.maxConcurrentUploads,
+      ),
+    ),
+    sessionMemoryBytes: Math.floor(
+      numberOf(
+        pick(values, 'session-memory', env, 'ATELIER_SESSION_MEMORY_MB'),
+        'session memory (MB)',
+        DEFAULTS.sessionMemoryMb,
       ) * MB,
     ),
     bodyLimitBytes: Math.floor(

@@ -2,6 +2,7 @@
  * Files uploaded into a session's workspace: the real type is read from the first bytes (never from the name
  * or the declared content type), only PSD, PNG and JPEG are taken, and the name must stay inside the workspace.
  */
+import { mkdir, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { EditorError } from '../engine/errors.js';
 import type { Workspace } from '../engine/workspace.js';
@@ -111,3 +112,28 @@ export function requireImageType(buf: Uint8Array): UploadType {
 }
 
 export { TYPE_NAMES };
+
+/**
+ * Moves a received upload (a temp file in the session folder) to `target`, workspace-relative, creating its
+ * folders; on failure the temp file is removed and `target` is left as it was.
+ */
+export async function placeUpload(workspace: Workspace, tempPath: string, target: string): Promise<void> {
+  try {
+    const abs = workspace.resolve(target);
+    await mkdir(path.dirname(abs), { recursive: true });
+    // The folders just created may not be what resolve() saw; check the final location once more.
+    workspace.resolve(target);
+    await rename(tempPath, abs);
+  } catch (err) {
+    await unlink(tempPath).catch(() => undefined);
+    if (err instanceof EditorError && err.code === 'invalid_arguments') {
+      throw new HttpError(400, 'bad_request', `cannot write "${target}": ${err.message}`);
+    }
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') {
+      throw new HttpError(400, 'bad_request', `cannot write "${target}": a folder is in the way`);
+    }
+    // Node's own message would name the server's folders.
+    throw new HttpError(500, 'internal', `cannot store the upload (${code ?? 'unknown error'})`);
+  }
+}

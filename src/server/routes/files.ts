@@ -1,17 +1,17 @@
 /** A session's files: uploads in, saved files and result images out, and renders of its open documents. */
 import { createReadStream } from 'node:fs';
-import { lstat, readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { EditorError } from '../../engine/errors.js';
 import { isAtomicTemp } from '../../engine/workspace.js';
-import { header, readBody } from '../body.js';
 import { HttpError } from '../errors.js';
 import type { AppParts } from '../parts.js';
 import { renderDocument } from '../render.js';
 import { inSession, sessionOr404 } from '../request.js';
-import { requireImageType, roleOf, uploadPath } from '../uploads.js';
+import { type ReceivedUpload, receiveUpload } from '../upload-receiver.js';
+import { placeUpload, roleOf, uploadPath } from '../uploads.js';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.png': 'image/png',
@@ -63,56 +63,53 @@ export function fileRoutes({ config, store }: AppParts): Hono {
     });
   });
 
+  // Uploads in progress on this server: each holds a connection, a file handle and a chunk in memory.
+  let uploading = 0;
+
   app.post('/v1/sessions/:id/files', (c) =>
     inSession(store, c, async (entry) => {
-      const contentType = (header(c, 'content-type') ?? '').toLowerCase();
-      const raw = await readBody(c, config.uploadLimitBytes);
-      let data: Uint8Array;
       let name = c.req.query('name');
       let role = roleOf(c.req.query('role'));
-      if (contentType.startsWith('multipart/form-data')) {
-        let form: FormData;
-        try {
-          form = await new Request('http://localhost/', {
-            method: 'POST',
-            headers: { 'content-type': contentType },
-            body: raw,
-          }).formData();
-        } catch (err) {
-          throw new HttpError(400, 'bad_request', `malformed multipart body: ${(err as Error).message}`);
-        }
-        const file = form.get('file');
-        if (!(file instanceof Blob)) {
-          throw new HttpError(400, 'bad_request', 'the multipart form needs a "file" field holding the file');
-        }
-        data = new Uint8Array(await file.arrayBuffer());
-        const formName = form.get('name');
-        if (typeof formName === 'string' && formName !== '') name = formName;
-        else if (name === undefined && file instanceof File && file.name)
-          name = path.posix.basename(file.name);
-        const formRole = form.get('role');
-        if (typeof formRole === 'string' && formRole !== '') role = roleOf(formRole);
-      } else {
-        data = raw;
+      if (uploading >= config.maxConcurrentUploads) {
+        c.header('retry-after', '5');
+        throw new HttpError(
+          503,
+          'busy',
+          `the server is receiving ${config.maxConcurrentUploads} uploads already: retry in a few seconds`,
+          { limit: config.maxConcurrentUploads },
+        );
       }
-      const type = requireImageType(data);
-      if (role === 'garment' && type === 'psd') {
-        throw new HttpError(415, 'unsupported_media_type', 'the garment photo must be a PNG or JPEG image', {
-          accepted: ['image/png', 'image/jpeg'],
-        });
-      }
-      const workspace = entry.session.workspace;
-      const target = await uploadPath(workspace, name, type);
+      uploading++;
+      let upload: ReceivedUpload;
       try {
-        await workspace.writeAtomic(target, data);
-      } catch (err) {
-        if (err instanceof EditorError && err.code === 'invalid_arguments') {
-          throw new HttpError(400, 'bad_request', `cannot write "${target}": ${err.message}`);
-        }
-        throw err;
+        upload = await receiveUpload(c, entry.dir, config.uploadLimitBytes);
+      } finally {
+        uploading--;
       }
-      if (role === 'garment') entry.session.garmentPhoto = target;
-      return c.json({ path: target, type, bytes: data.byteLength, role }, 201);
+      try {
+        const formName = upload.fields.get('name');
+        if (formName) name = formName;
+        else if (name === undefined && upload.filename) name = path.posix.basename(upload.filename);
+        const formRole = upload.fields.get('role');
+        if (formRole) role = roleOf(formRole);
+        if (role === 'garment' && upload.type === 'psd') {
+          throw new HttpError(
+            415,
+            'unsupported_media_type',
+            'the garment photo must be a PNG or JPEG image',
+            {
+              accepted: ['image/png', 'image/jpeg'],
+            },
+          );
+        }
+        const workspace = entry.session.workspace;
+        const target = await uploadPath(workspace, name, upload.type);
+        await placeUpload(workspace, upload.tempPath, target);
+        if (role === 'garment') entry.session.garmentPhoto = target;
+        return c.json({ path: target, type: upload.type, bytes: upload.bytes, role }, 201);
+      } finally {
+        await unlink(upload.tempPath).catch(() => undefined);
+      }
     }),
   );
 

@@ -1,0 +1,408 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, configFrom } from '../../src/server/config.js';
+import { MultipartParser } from '../../src/server/multipart.js';
+import { createSession, errorOf, startTestServer, type TestServer } from './support.js';
+
+const MB = 1024 * 1024;
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/**
+ * `total` bytes starting with `head`, made in 1 MiB chunks on demand (the test never holds the body); the
+ * filler varies with `seed` and the chunk's index, so a misplaced or dropped chunk changes the hash.
+ */
+function* bodyOf(total: number, seed: number, head: Buffer = PNG_SIGNATURE): Generator<Buffer> {
+  let sent = 0;
+  for (let i = 0; sent < total; i++) {
+    const n = Math.min(MB, total - sent);
+    const chunk = Buffer.alloc(n, (seed * 31 + i) & 0xff);
+    if (i === 0) head.copy(chunk, 0, 0, Math.min(head.length, n));
+    chunk.writeUInt32BE(i, Math.min(n - 4, 4096));
+    sent += n;
+    yield chunk;
+  }
+}
+
+function* multipartOf(
+  boundary: string,
+  file: Iterable<Buffer>,
+  fields: Record<string, string> = {},
+): Generator<Buffer> {
+  for (const [name, value] of Object.entries(fields)) {
+    yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  }
+  yield Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\n` +
+      'Content-Type: image/png\r\n\r\n',
+  );
+  yield* file;
+  yield Buffer.from(`\r\n--${boundary}--\r\n`);
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  /** Bytes the client had written when the answer came. */
+  sentBeforeAnswer: number;
+}
+
+/**
+ * POSTs the chunks with backpressure (chunked transfer unless `contentLength` is given) and resolves with the
+ * answer; stops sending once the server has answered. `gate` is awaited before every chunk after the first.
+ */
+function streamPost(
+  url: string,
+  chunks: Iterable<Buffer>,
+  opts: { contentType?: string; contentLength?: number; gate?: () => Promise<void> } = {},
+): Promise<Answer> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const headers: Record<string, string> = {
+      'content-type': opts.contentType ?? 'application/octet-stream',
+    };
+    if (opts.contentLength !== undefined) headers['content-length'] = String(opts.contentLength);
+    const req = httpRequest(
+      { host: u.hostname, port: u.port, path: u.pathname + u.search, method: 'POST', headers },
+      (res) => {
+        answered = true;
+        const sentBeforeAnswer = sent;
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          body += d;
+        });
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, sentBeforeAnswer });
+          req.destroy();
+        });
+      },
+    );
+    req.on('error', (err) => {
+      if (!answered) reject(err);
+    });
+    const pump = async () => {
+      let first = true;
+      for (const chunk of chunks) {
+        if (answered || req.destroyed) return;
+        if (!first && opts.gate) await opts.gate();
+        first = false;
+        sent += chunk.byteLength;
+        if (!req.write(chunk)) {
+          await new Promise<void>((r) => {
+            const done = () => {
+              req.off('drain', done);
+              req.off('close', done);
+              r();
+            };
+            req.on('drain', done);
+            req.on('close', done);
+          });
+        }
+      }
+      if (!answered && !req.destroyed) req.end();
+    };
+    pump().catch(reject);
+  });
+}
+
+function sha256OfChunks(chunks: Iterable<Buffer>): string {
+  const h = createHash('sha256');
+  for (const c of chunks) h.update(c);
+  return h.digest('hex');
+}
+
+async function sha256OfFile(file: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const c of createReadStream(file)) h.update(c as Buffer);
+  return h.digest('hex');
+}
+
+/** Every file in the session folder, temp files included. */
+async function filesIn(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir, { recursive: true })).sort();
+  } catch {
+    return [];
+  }
+}
+
+describe('uploads streamed to disk', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ uploadLimitBytes: 100 * MB, maxConcurrentUploads: 5 });
+  });
+  afterAll(() => server.close());
+  const dirOf = (id: string) => path.join(server.config.workspace, 'sessions', id);
+
+  it('takes 5 concurrent 60 MB uploads, raw and multipart, with little memory, byte for byte', async () => {
+    const size = 60 * MB;
+    const ids = await Promise.all([0, 1, 2, 3, 4].map(() => createSession(server.url)));
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 10);
+    let answers: Answer[];
+    try {
+      answers = await Promise.all(
+        ids.map((id, i) =>
+          i % 2 === 0
+            ? streamPost(`${server.url}/v1/sessions/${id}/files?name=big`, bodyOf(size, i))
+            : streamPost(
+                `${server.url}/v1/sessions/${id}/files`,
+                multipartOf(`----b${i}`, bodyOf(size, i), { name: `in/big-${i}.png` }),
+                { contentType: `multipart/form-data; boundary=----b${i}` },
+              ),
+        ),
+      );
+    } finally {
+      clearInterval(sampler);
+    }
+    const growthMb = (peak - before) / MB;
+    console.log(`5 × 60 MB uploads: peak RSS growth ${growthMb.toFixed(1)} MB`);
+    // Buffered, the bodies alone would be 300 MB (and multipart parsing doubles that).
+    expect(growthMb).toBeLessThan(150);
+    for (const [i, answer] of answers.entries()) {
+      expect(answer.status, answer.body).toBe(201);
+      const expectedPath = i % 2 === 0 ? 'big.png' : `in/big-${i}.png`;
+      expect(JSON.parse(answer.body)).toEqual({ path: expectedPath, type: 'png', bytes: size, role: null });
+      const dir = dirOf(ids[i]!);
+      expect(await sha256OfFile(path.join(dir, expectedPath))).toBe(sha256OfChunks(bodyOf(size, i)));
+      expect(await filesIn(dir)).toEqual(i % 2 === 0 ? ['big.png'] : ['in', `in/big-${i}.png`]);
+    }
+  });
+
+  it('refuses an upload over the limit mid-stream with 413, leaving no file', async () => {
+    const small = await startTestServer({ uploadLimitBytes: 4 * MB });
+    try {
+      const id = await createSession(small.url);
+      const dir = path.join(small.config.workspace, 'sessions', id);
+      // Chunked: the size shows only as the bytes arrive.
+      const total = 64 * MB;
+      const answer = await streamPost(`${small.url}/v1/sessions/${id}/files?name=big`, bodyOf(total, 7));
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.body).error).toMatchObject({ code: 'payload_too_large', limit_bytes: 4 * MB });
+      expect(answer.sentBeforeAnswer).toBeLessThan(total / 2);
+      expect(await filesIn(dir)).toEqual([]);
+      // Multipart, chunked.
+      const form = await streamPost(
+        `${small.url}/v1/sessions/${id}/files`,
+        multipartOf('xyz', bodyOf(total, 8)),
+        { contentType: 'multipart/form-data; boundary=xyz' },
+      );
+      expect(form.status).toBe(413);
+      expect(await filesIn(dir)).toEqual([]);
+      // A declared length over the limit is refused before any byte is read.
+      const declared = await streamPost(`${small.url}/v1/sessions/${id}/files`, bodyOf(total, 9), {
+        contentLength: total,
+      });
+      expect(declared.status).toBe(413);
+      expect(declared.sentBeforeAnswer).toBeLessThan(total / 2);
+      expect(await filesIn(dir)).toEqual([]);
+      // The server is fine, and an upload within the limit still works.
+      const ok = await streamPost(`${small.url}/v1/sessions/${id}/files?name=ok`, bodyOf(3 * MB, 1));
+      expect(ok.status).toBe(201);
+      expect(await filesIn(dir)).toEqual(['ok.png']);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('refuses a file that is not an image from its first bytes, before the rest arrives', async () => {
+    const id = await createSession(server.url);
+    const total = 64 * MB;
+    const gif = streamPost(
+      `${server.url}/v1/sessions/${id}/files?name=x.png`,
+      bodyOf(total, 3, Buffer.from('GIF89a')),
+    );
+    const answer = await gif;
+    expect(answer.status).toBe(415);
+    expect(JSON.parse(answer.body).error.code).toBe('unsupported_media_type');
+    expect(answer.sentBeforeAnswer).toBeLessThan(total / 2);
+    expect(await filesIn(dirOf(id))).toEqual([]);
+  });
+
+  it('removes the temp file when the client goes away mid-upload', async () => {
+    const id = await createSession(server.url);
+    const u = new URL(`${server.url}/v1/sessions/${id}/files?name=gone`);
+    await new Promise<void>((resolve) => {
+      const req = httpRequest({
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname + u.search,
+        method: 'POST',
+        headers: { 'content-length': String(50 * MB) },
+      });
+      req.on('error', () => resolve());
+      req.on('close', () => resolve());
+      const chunks = bodyOf(4 * MB, 5);
+      for (const c of chunks) req.write(c);
+      setTimeout(() => req.destroy(), 300);
+    });
+    // The server notices the closed connection and cleans up; poll briefly.
+    let left: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      left = await filesIn(dirOf(id));
+      if (left.length === 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(left).toEqual([]);
+    expect((await fetch(`${server.url}/v1/health`)).status).toBe(200);
+  });
+});
+
+describe('the cap on concurrent uploads', () => {
+  it('answers 503 beyond the cap, and takes uploads again once one finishes', async () => {
+    const capped = await startTestServer({ maxConcurrentUploads: 2 });
+    try {
+      const id = await createSession(capped.url);
+      let open!: () => void;
+      const opened = new Promise<void>((r) => {
+        open = r;
+      });
+      const slow = [1, 2].map((i) =>
+        streamPost(`${capped.url}/v1/sessions/${id}/files?name=slow-${i}`, bodyOf(2 * MB, i), {
+          gate: () => opened,
+        }),
+      );
+      // The two slow uploads have sent their first chunk; wait until the server is inside both.
+      await new Promise((r) => setTimeout(r, 300));
+      const third = await streamPost(`${capped.url}/v1/sessions/${id}/files?name=third`, bodyOf(MB, 3));
+      expect(third.status).toBe(503);
+      expect(third.headers['retry-after']).toBe('5');
+      const error = JSON.parse(third.body).error;
+      expect(error).toMatchObject({ code: 'busy', limit: 2 });
+      expect(error.message).toMatch(/2 uploads/);
+      open();
+      expect((await Promise.all(slow)).map((a) => a.status)).toEqual([201, 201]);
+      const again = await streamPost(`${capped.url}/v1/sessions/${id}/files?name=third`, bodyOf(MB, 3));
+      expect(again.status).toBe(201);
+      const listed = (await (await fetch(`${capped.url}/v1/sessions/${id}/files`)).json()) as {
+        files: { path: string }[];
+      };
+      expect(listed.files.map((f) => f.path)).toEqual(['slow-1.png', 'slow-2.png', 'third.png']);
+    } finally {
+      await capped.close();
+    }
+  });
+});
+
+describe('the multipart parser', () => {
+  async function formBytes(): Promise<{ body: Buffer; boundary: string; file: Buffer }> {
+    // A file whose bytes contain CRLFs, dashes and a near-boundary, as a browser's FormData encodes it.
+    const file = Buffer.concat([PNG_SIGNATURE, Buffer.from('\r\n--\r\n-----x\r\n--'), Buffer.alloc(3000, 7)]);
+    const form = new FormData();
+    form.set('name', '样稿/图 1.png');
+    form.set('file', new Blob([file]), 'photo "1".png');
+    form.set('role', 'garment');
+    const req = new Request('http://localhost/', { method: 'POST', body: form });
+    const boundary = /boundary=(.+)$/.exec(req.headers.get('content-type')!)![1]!;
+    return { body: Buffer.from(await req.arrayBuffer()), boundary, file };
+  }
+
+  function parse(boundary: string, chunks: Buffer[]) {
+    const parser = new MultipartParser(boundary);
+    const parts: { name: string; filename: string | null; data: Buffer }[] = [];
+    let current: { name: string; filename: string | null; chunks: Buffer[] } | null = null;
+    for (const chunk of chunks) {
+      for (const e of parser.push(chunk)) {
+        if (e.kind === 'part') current = { ...e.part, chunks: [] };
+        else if (e.kind === 'data') current!.chunks.push(Buffer.from(e.chunk));
+        else {
+          parts.push({
+            name: current!.name,
+            filename: current!.filename,
+            data: Buffer.concat(current!.chunks),
+          });
+          current = null;
+        }
+      }
+    }
+    parser.finish();
+    return parts;
+  }
+
+  it('reads the same parts however the body is cut into chunks', async () => {
+    const { body, boundary, file } = await formBytes();
+    const expected = [
+      { name: 'name', filename: null, data: Buffer.from('样稿/图 1.png') },
+      { name: 'file', filename: 'photo %221%22.png', data: file },
+      { name: 'role', filename: null, data: Buffer.from('garment') },
+    ];
+    expect(parse(boundary, [body])).toEqual(expected);
+    // Byte by byte: every boundary, CRLF and header is cut at every place.
+    expect(
+      parse(
+        boundary,
+        [...body].map((b) => Buffer.from([b])),
+      ),
+    ).toEqual(expected);
+    for (let cut = 1; cut < body.length; cut += 29) {
+      expect(parse(boundary, [body.subarray(0, cut), body.subarray(cut)])).toEqual(expected);
+    }
+  });
+
+  it('refuses truncated and malformed bodies', async () => {
+    const { body, boundary } = await formBytes();
+    expect(() => parse(boundary, [body.subarray(0, body.length - 10)])).toThrow(/closing boundary/);
+    expect(() => parse('zzz', [Buffer.from('--zzz\r\nbroken')])).toThrow(/closing boundary/);
+    expect(() => parse('zzz', [Buffer.from('--zzzXY\r\n')])).toThrow(/line break/);
+    expect(() =>
+      parse('zzz', [Buffer.from('--zzz\r\nContent-Type: text/plain\r\n\r\nx\r\n--zzz--')]),
+    ).toThrow(/Content-Disposition/);
+    expect(() => parse('zzz', [Buffer.from(`--zzz\r\nX: ${'a'.repeat(20000)}`)])).toThrow(/too long/);
+  });
+});
+
+describe('upload errors as a client sees them', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('names what is wrong with a form', async () => {
+    const id = await createSession(server.url);
+    const twoFiles = new FormData();
+    twoFiles.append('file', new Blob([PNG_SIGNATURE]), 'a.png');
+    twoFiles.append('file', new Blob([PNG_SIGNATURE]), 'b.png');
+    const res = await fetch(`${server.url}/v1/sessions/${id}/files`, { method: 'POST', body: twoFiles });
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toMatch(/more than one "file"/);
+    const longField = new FormData();
+    longField.set('name', 'x'.repeat(5000));
+    longField.set('file', new Blob([PNG_SIGNATURE]), 'a.png');
+    const long = await fetch(`${server.url}/v1/sessions/${id}/files`, { method: 'POST', body: longField });
+    expect(long.status).toBe(400);
+    const noBoundary = await fetch(`${server.url}/v1/sessions/${id}/files`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data' },
+      body: 'x',
+    });
+    expect(noBoundary.status).toBe(400);
+    expect((await errorOf(noBoundary)).message).toMatch(/boundary/);
+    expect(await filesIn(path.join(server.config.workspace, 'sessions', id))).toEqual([]);
+  });
+});
+
+describe('the upload and memory settings', () => {
+  it('reads --max-uploads and --session-memory over their variables, and refuses nonsense', () => {
+    expect(configFrom({}, {})).toMatchObject({ maxConcurrentUploads: 4, sessionMemoryBytes: 2048 * MB });
+    const env = { ATELIER_MAX_UPLOADS: '7', ATELIER_SESSION_MEMORY_MB: '512' };
+    expect(configFrom({}, env)).toMatchObject({ maxConcurrentUploads: 7, sessionMemoryBytes: 512 * MB });
+    expect(configFrom({ 'max-uploads': '2', 'session-memory': '64' }, env)).toMatchObject({
+      maxConcurrentUploads: 2,
+      sessionMemoryBytes: 64 * MB,
+    });
+    expect(() => configFrom({ 'max-uploads': '0' }, {})).toThrow(ConfigError);
+    expect(() => configFrom({}, { ATELIER_SESSION_MEMORY_MB: 'lots' })).toThrow(/session memory/);
+  });
+});
