@@ -4,7 +4,7 @@
  * commits (one history step labelled with the tool's Chinese label) or changes nothing.
  */
 import { appendFile } from 'node:fs/promises';
-import { Editor, type Transaction } from '../engine/editor.js';
+import { Editor, type EditorState, type Transaction } from '../engine/editor.js';
 import { EditorError } from '../engine/errors.js';
 import { closest } from '../engine/names.js';
 import { Workspace } from '../engine/workspace.js';
@@ -23,7 +23,38 @@ export interface SessionOptions {
   readonly transcript?: string;
   /** Called for failures that are bugs (`internal`), e.g. to log the stack. */
   readonly onInternalError?: (err: unknown) => void;
+  /**
+   * Called after each call (and garment photo change) that changed the session, before its result is returned;
+   * the result waits for it. When it rejects, the change is undone and the call fails with `io_error`: this is
+   * how a journal makes every result the caller sees durable (src/service/journal.ts).
+   */
+  readonly onChange?: (change: SessionChange) => Promise<void>;
 }
+
+/** Everything a session holds that calls change: documents with their history, and the garment state. */
+export interface SessionState {
+  readonly editor: EditorState;
+  readonly garmentPhoto: string | null;
+  readonly garment: GarmentMemory;
+}
+
+/** A file a call read from the workspace, with the bytes it got. */
+export interface FileRead {
+  readonly path: string;
+  readonly bytes: Buffer;
+}
+
+export type SessionChange =
+  | {
+      readonly kind: 'call';
+      readonly call: unknown;
+      /** The files the call read, in order (to replay it on the same bytes later). */
+      readonly reads: readonly FileRead[];
+      /** How long the call ran, in ms (what replaying it would cost). */
+      readonly ms: number;
+      readonly state: SessionState;
+    }
+  | { readonly kind: 'garment_photo'; readonly path: string | null; readonly state: SessionState };
 
 /** A stage of a long call (garment steps, large saves and opens), for a surface to show while it runs. */
 export interface Progress {
@@ -49,12 +80,52 @@ export class Session {
   garment: GarmentMemory = EMPTY_GARMENT_MEMORY;
   private readonly transcript: string | undefined;
   private readonly onInternalError: (err: unknown) => void;
+  private readonly onChange: SessionOptions['onChange'];
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(opts: SessionOptions) {
     this.workspace = typeof opts.workspace === 'string' ? new Workspace(opts.workspace) : opts.workspace;
     this.transcript = opts.transcript;
     this.onInternalError = opts.onInternalError ?? ((err) => console.error(err));
+    this.onChange = opts.onChange;
+  }
+
+  get state(): SessionState {
+    return { editor: this.editor.snapshot, garmentPhoto: this.garmentPhoto, garment: this.garment };
+  }
+
+  /**
+   * Puts the session back to `state` (a recovered snapshot, or the state before a change that could not be
+   * journaled). Only between calls: the caller owns the session's queue (see `recover` in src/service).
+   */
+  restore(state: SessionState): void {
+    // The editor keeps its state private and offers no setter; the state is an immutable value, so replacing
+    // it whole is safe. Composite caches re-render what differs from their last state.
+    const editor = this.editor as unknown as { state: EditorState };
+    if (!('state' in editor)) throw new Error('Editor no longer keeps its state in `state`');
+    editor.state = state.editor;
+    this.garmentPhoto = state.garmentPhoto;
+    this.garment = state.garment;
+  }
+
+  /**
+   * Sets the garment photo the garment tools read (an upload with `role=garment`), after every call already
+   * queued, and journals it like a call. Rejects when the change cannot be journaled (nothing changed then).
+   */
+  setGarmentPhoto(path: string | null): Promise<void> {
+    const run = this.queue.then(async () => {
+      const before = this.state;
+      this.garmentPhoto = path;
+      if (!this.onChange) return;
+      try {
+        await this.onChange({ kind: 'garment_photo', path, state: this.state });
+      } catch (err) {
+        this.restore(before);
+        throw err;
+      }
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   /** Runs one tool call after every call already queued. Never rejects: failures are results. */
@@ -89,9 +160,24 @@ export class Session {
           }
         }
       : () => {};
-    const result = await this.dispatch(toolCall, progress).finally(() => {
+    const before = this.state;
+    const reads: FileRead[] = [];
+    const started = performance.now();
+    let result = await this.dispatch(toolCall, progress, reads).finally(() => {
       open = false;
     });
+    if (this.onChange && result.ok && changed(before, this.state)) {
+      const ms = performance.now() - started;
+      try {
+        await this.onChange({ kind: 'call', call: toolCall, reads, ms, state: this.state });
+      } catch (err) {
+        this.restore(before);
+        this.onInternalError(err);
+        result = failure('io_error', '无法把这次调用记入会话日志，调用已撤销，会话保持原样', {
+          hint: '请稍后重试；若一再失败，请检查服务器的磁盘空间',
+        });
+      }
+    }
     if (this.transcript) {
       const { images, ...logged } = result as ToolResult & { images?: unknown };
       const line = JSON.stringify({ call: toolCall, result: images ? { ...logged, images: '…' } : logged });
@@ -103,6 +189,7 @@ export class Session {
   private async dispatch(
     toolCall: unknown,
     progress: (stage: string, fraction?: number) => void,
+    reads: FileRead[],
   ): Promise<ToolResult> {
     const call = parseToolCall(toolCall);
     if (!call) {
@@ -144,7 +231,7 @@ export class Session {
     let staged: { garmentPhoto?: string | null; garment?: GarmentMemory } = {};
     const ctx: ToolContext = {
       tx,
-      workspace: this.workspace,
+      workspace: this.onChange ? recordingReads(this.workspace, reads) : this.workspace,
       session: {
         garmentPhoto: this.garmentPhoto,
         garment: this.garment,
@@ -173,4 +260,29 @@ export class Session {
     }
     return { ok: true, ...payload, ...(warnings.length ? { warnings } : {}) };
   }
+}
+
+/** Whether the session differs from `before`: a query commits a new editor value holding the same documents. */
+function changed(before: SessionState, after: SessionState): boolean {
+  if (before.garment !== after.garment || before.garmentPhoto !== after.garmentPhoto) return true;
+  const a = before.editor;
+  const b = after.editor;
+  if (a === b) return false;
+  return (
+    a.active !== b.active ||
+    a.nextDocId !== b.nextDocId ||
+    a.docs.length !== b.docs.length ||
+    a.docs.some((doc, i) => doc !== b.docs[i])
+  );
+}
+
+/** The workspace as a call sees it, noting every file the call reads (and the bytes it got). */
+function recordingReads(workspace: Workspace, reads: FileRead[]): Workspace {
+  const recorder = Object.create(workspace) as Workspace;
+  recorder.read = async (relPath: string) => {
+    const bytes = await workspace.read(relPath);
+    reads.push({ path: relPath, bytes });
+    return bytes;
+  };
+  return recorder;
 }

@@ -1,7 +1,8 @@
 /** Reading what a request asks for: query values checked against their allowed values, JSON bodies, sessions. */
 import type { Context } from 'hono';
+import { SessionHeldElsewhere } from '../service/session-lock.js';
 import type { SessionEntry, SessionStore } from '../service/sessions.js';
-import { isSessionId } from '../service/sessions.js';
+import { isSessionId, TooManySessions } from '../service/sessions.js';
 import { header, readBody } from './body.js';
 import { HttpError } from './errors.js';
 
@@ -52,6 +53,32 @@ function noSession(id: string): HttpError {
   return new HttpError(404, 'not_found', `no session "${id}" (it may have timed out or been deleted)`);
 }
 
+/** The session id a path names (`/v1/sessions/<id>` or below it), or undefined. */
+export function sessionIdInPath(pathname: string): string | undefined {
+  const id = /^\/v1\/sessions\/([^/]+)/.exec(pathname)?.[1];
+  return id !== undefined && isSessionId(id) ? id : undefined;
+}
+
+/**
+ * Brings the session back from its journal when it is not in memory (this process restarted, or the one that
+ * served it died), so the routes find it; nothing when there is no such session.
+ */
+export async function recoverSession(store: SessionStore, id: string): Promise<SessionEntry | undefined> {
+  try {
+    return await store.recover(id);
+  } catch (err) {
+    if (err instanceof SessionHeldElsewhere) {
+      throw new HttpError(
+        409,
+        'busy',
+        `session "${id}" is served by another process; send its requests there`,
+      );
+    }
+    if (err instanceof TooManySessions) throw new HttpError(429, 'too_many_sessions', err.message);
+    throw err;
+  }
+}
+
 export function sessionOr404(store: SessionStore, c: Context): SessionEntry {
   const id = c.req.param('id') ?? '';
   const entry = isSessionId(id) ? store.get(id) : undefined;
@@ -66,6 +93,7 @@ export async function inSession<T>(
   fn: (entry: SessionEntry) => Promise<T>,
 ): Promise<T> {
   const id = c.req.param('id') ?? '';
+  if (isSessionId(id)) await recoverSession(store, id);
   const out = isSessionId(id) ? await store.use(id, fn) : undefined;
   if (out === undefined) throw noSession(id);
   return out;

@@ -1,13 +1,33 @@
 /**
- * The server's open sessions. Each has an unguessable id (128 random bits), its own workspace folder
- * `<workspace>/sessions/<id>/` (so no session can name another's files), and the images its results carried.
- * A session unused for the idle timeout is closed — only then is its unsaved work dropped; one that is
- * running a request is never closed for idleness.
+ * The server's sessions. Each has an unguessable id (128 random bits), its own workspace folder
+ * `<workspace>/sessions/<id>/` (so no session can name another's files), the images its results carried, and
+ * a journal in `<workspace>/journals/<id>/` (journal.ts) that lets any process on the same workspace bring it
+ * back exactly as after its last completed call.
+ *
+ * Sessions come back lazily: a request for an id that is not in memory but has a journal on disk (this process
+ * restarted, or another process served it and died) recovers it first (`recover`). A session unused for the
+ * idle timeout leaves memory after a final snapshot, keeping its folder and journal, and is recovered by its
+ * next request; one that is running a request never idles out. Deleting a session removes its journal, so
+ * nothing can bring it back (the files it saved stay in its folder).
+ *
+ * Several processes on one workspace: each session is served by one process at a time, the holder of the lock
+ * file in its journal folder (session-lock.ts); a request that reaches another process while the holder lives
+ * is refused (`SessionHeldElsewhere`), one that arrives after the holder died takes the session over. Put the
+ * processes behind a load balancer with affinity on the session id in the path, so that a session's requests
+ * go to one process and move only when it dies — e.g. nginx:
+ *
+ *   map $uri $atelier_session { ~^/v1/sessions/(?<sid>[0-9a-f]{32}) $sid; default $http_mcp_session_id; }
+ *   upstream atelier { hash $atelier_session consistent; server 10.0.0.1:8080; server 10.0.0.2:8080; }
+ *
+ * MCP-over-HTTP sessions are journaled too, but their protocol connection lives in one process: after a move
+ * the client opens a new MCP session (the old one's documents stay readable under /v1/sessions/<id>/).
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Session } from '../calls/session.js';
 import type { ImageOut } from '../tools/types.js';
+import { hasJournal, SessionJournal } from './journal.js';
+import { LOCK_HEARTBEAT_MS } from './session-lock.js';
 
 /** 32 lowercase hex digits. */
 const ID_PATTERN = /^[0-9a-f]{32}$/;
@@ -71,6 +91,8 @@ export interface SessionEntry {
   busy: number;
   /** Run once each when the session is closed (e.g. to close its MCP transport, to cancel its chat). */
   readonly closers: (() => void)[];
+  /** The session's journal, once its folder and lock are in place (a call waits for it before it returns). */
+  readonly journal: Promise<SessionJournal>;
 }
 
 export interface SessionStoreOptions {
@@ -87,16 +109,28 @@ export class TooManySessions extends Error {}
 
 export class SessionStore {
   private readonly entries = new Map<string, SessionEntry>();
+  /** Sessions being recovered, and sessions whose journal is being closed (a recovery waits for it). */
+  private readonly recovering = new Map<string, Promise<SessionEntry | undefined>>();
+  private readonly closing = new Map<string, Promise<void>>();
   private readonly timer: NodeJS.Timeout;
+  private readonly heartbeat: NodeJS.Timeout;
   private readonly now: () => number;
   readonly sessionsDir: string;
+  readonly journalsDir: string;
 
   constructor(private readonly opts: SessionStoreOptions) {
     this.now = opts.now ?? Date.now;
     this.sessionsDir = path.resolve(opts.root, 'sessions');
+    this.journalsDir = path.resolve(opts.root, 'journals');
     const every = Math.min(30_000, Math.max(25, Math.floor(opts.idleTimeoutMs / 4)));
     this.timer = setInterval(() => this.sweep(), every);
     this.timer.unref();
+    this.heartbeat = setInterval(() => {
+      for (const entry of this.entries.values()) {
+        entry.journal.then((j) => j.heartbeat()).catch(() => undefined);
+      }
+    }, LOCK_HEARTBEAT_MS);
+    this.heartbeat.unref();
   }
 
   get size(): number {
@@ -112,6 +146,23 @@ export class SessionStore {
     this.sweep();
     if (this.full) throw new TooManySessions(`too many open sessions (at most ${this.opts.maxSessions})`);
     if (!isSessionId(id) || this.entries.has(id)) throw new Error('invalid or duplicate session id');
+    const createdAt = this.now();
+    return this.register(
+      id,
+      kind,
+      createdAt,
+      SessionJournal.create(path.join(this.journalsDir, id), { kind, createdAt }, this.opts.log),
+    );
+  }
+
+  private register(
+    id: string,
+    kind: SessionKind,
+    createdAt: number,
+    journal: Promise<SessionJournal>,
+  ): SessionEntry {
+    // A journal that cannot start fails the session's first change (and is logged), not its creation.
+    journal.catch((err) => this.opts.log(`atelier: session ${id.slice(0, 8)}…: no journal: ${String(err)}`));
     const dir = path.join(this.sessionsDir, id);
     const session = new Session({
       workspace: dir,
@@ -119,20 +170,57 @@ export class SessionStore {
         this.opts.log(
           `atelier: session ${id.slice(0, 8)}…: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
         ),
+      onChange: async (change) => (await journal).record(change),
     });
-    const now = this.now();
     const entry: SessionEntry = {
       id,
       kind,
       session,
       dir,
       images: new ImageShelf(),
-      createdAt: now,
-      lastUsed: now,
+      createdAt,
+      lastUsed: this.now(),
       busy: 0,
       closers: [],
+      journal,
     };
     this.entries.set(id, entry);
+    return entry;
+  }
+
+  /**
+   * The session with this id: the one in memory, or the one its journal on disk describes, recovered (its lock
+   * taken, its state rebuilt). Undefined when there is no such session; `SessionHeldElsewhere` when another
+   * live process serves it; `TooManySessions` when this process is full.
+   */
+  async recover(id: string): Promise<SessionEntry | undefined> {
+    if (!isSessionId(id)) return undefined;
+    const live = this.get(id);
+    if (live) return live;
+    await this.closing.get(id);
+    let pending = this.recovering.get(id);
+    if (!pending) {
+      pending = this.load(id).finally(() => this.recovering.delete(id));
+      this.recovering.set(id, pending);
+    }
+    return pending;
+  }
+
+  private async load(id: string): Promise<SessionEntry | undefined> {
+    const live = this.get(id);
+    if (live) return live;
+    const dir = path.join(this.journalsDir, id);
+    if (!(await hasJournal(dir))) return undefined;
+    this.sweep();
+    if (this.full) throw new TooManySessions(`too many open sessions (at most ${this.opts.maxSessions})`);
+    const started = this.now();
+    const recovered = await SessionJournal.recover(dir, path.join(this.sessionsDir, id), this.opts.log);
+    const kind: SessionKind = recovered.meta.kind === 'mcp' ? 'mcp' : 'http';
+    const entry = this.register(id, kind, recovered.meta.createdAt, Promise.resolve(recovered.journal));
+    if (recovered.state) entry.session.restore(recovered.state);
+    this.opts.log(
+      `atelier: session ${id.slice(0, 8)}… recovered in ${this.now() - started} ms (snapshot ${recovered.snapshot ?? 'none'}, ${recovered.replayed} call(s) replayed${recovered.ignored ? `, ${recovered.ignored} damaged line(s) ignored` : ''})`,
+    );
     return entry;
   }
 
@@ -150,7 +238,7 @@ export class SessionStore {
 
   /** Runs `fn` with the session marked busy (it cannot time out meanwhile); undefined when there is none. */
   async use<T>(id: string, fn: (entry: SessionEntry) => Promise<T> | T): Promise<T | undefined> {
-    const entry = this.get(id);
+    const entry = this.get(id) ?? (await this.recover(id));
     if (!entry) return undefined;
     entry.busy++;
     try {
@@ -197,9 +285,10 @@ export class SessionStore {
     }
   }
 
-  /** Closes every session and stops the idle timer. */
+  /** Closes every session and stops the idle timer (their journals stay: every session is recoverable). */
   closeAll(): void {
     clearInterval(this.timer);
+    clearInterval(this.heartbeat);
     for (const entry of this.entries.values()) this.close(entry, 'shutdown');
   }
 
@@ -207,10 +296,33 @@ export class SessionStore {
     return entry.busy === 0 && now - entry.lastUsed >= this.opts.idleTimeoutMs;
   }
 
+  /** Resolves when the journals of closed sessions are closed (final snapshots written, locks released). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.closing.values()]);
+  }
+
   private close(entry: SessionEntry, why: 'idle' | 'deleted' | 'shutdown'): void {
     if (this.entries.get(entry.id) !== entry) return;
     this.entries.delete(entry.id);
     if (why === 'idle') this.opts.log(`atelier: session ${entry.id.slice(0, 8)}… closed after idling`);
+    const dir = path.join(this.journalsDir, entry.id);
+    const state = entry.session.state;
+    const done = entry.journal
+      .then(
+        async (journal) => {
+          if (why === 'idle') await journal.close(state);
+          else journal.abandon();
+        },
+        () => undefined,
+      )
+      .then(() => (why === 'deleted' ? SessionJournal.destroy(dir) : undefined))
+      .catch((err) =>
+        this.opts.log(`atelier: closing the journal of ${entry.id.slice(0, 8)}…: ${String(err)}`),
+      )
+      .finally(() => {
+        if (this.closing.get(entry.id) === done) this.closing.delete(entry.id);
+      });
+    this.closing.set(entry.id, done);
     for (const closer of entry.closers) {
       try {
         closer();

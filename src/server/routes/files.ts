@@ -105,7 +105,8 @@ export function fileRoutes({ config, store }: AppParts): Hono {
         const workspace = entry.session.workspace;
         const target = await uploadPath(workspace, name, upload.type);
         await placeUpload(workspace, upload.tempPath, target);
-        if (role === 'garment') entry.session.garmentPhoto = target;
+        // Journaled like a call, so a recovered session has its photo too.
+        if (role === 'garment') await entry.session.setGarmentPhoto(target);
         return c.json({ path: target, type: upload.type, bytes: upload.bytes, role }, 201);
       } finally {
         await unlink(upload.tempPath).catch(() => undefined);

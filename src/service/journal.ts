@@ -1,0 +1,509 @@
+/**
+ * A session's journal: what makes a session survive its process (kill -9, crash, a move to another process).
+ *
+ * Layout of `<workspace>/journals/<id>/` (beside the session's files in `<workspace>/sessions/<id>/`, out of
+ * reach of every tool path, so no call can read or overwrite its own journal):
+ *
+ *   meta.json               the session's kind and creation time; its presence is what makes the id recoverable
+ *   lock                    which process serves the session (session-lock.ts)
+ *   journal-<seq>.jsonl     segments of journaled changes, one JSON line each, the first with sequence `seq`
+ *   snapshot-<seq>.json     the whole session state after change `seq` (state-codec.ts), history included
+ *   buffers/<name>          the snapshot's pixel buffers, one file each, shared between successive snapshots
+ *   files/<sha256>          the bytes of every workspace file a journaled call read
+ *
+ * Durability: a call that changed the session is journaled — its line written and fdatasync'ed, and the
+ * bytes of every file it read stored by content hash — before its result is returned. A call that failed or
+ * changed nothing (a query) is not journaled: replaying it would change nothing. The state after the last
+ * returned result is therefore always recoverable; a line torn by a crash mid-write belongs to a call whose
+ * result was never returned, and is ignored.
+ *
+ * Bounded recovery: replaying costs about what the calls cost, so a snapshot is written (in the background,
+ * from the immutable state the call left) after `SNAPSHOT_EVERY_CALLS` journaled calls or
+ * `SNAPSHOT_EVERY_MS` of their running time, whichever comes first. Saved PSDs would not do: they lose the
+ * history, the layer selection and the garment memory that later calls depend on; the snapshot is the engine's
+ * own state, written with its sharing. Recovery = newest snapshot + replay of the lines after it, so it costs at
+ * most one snapshot load and about `SNAPSHOT_EVERY_MS` of calls. Once a snapshot is durable, the segments,
+ * buffers and file copies it makes unnecessary are removed.
+ *
+ * Replay reads, for each call, the bytes that call read when it ran (`files/<sha256>`), not the workspace as
+ * it is now: a file overwritten after `open_document` (by a later save or an upload) does not change the
+ * recovered document. Replay writes nothing to the workspace: the files the calls saved are already there.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  type FileHandle,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  truncate,
+  unlink,
+} from 'node:fs/promises';
+import path from 'node:path';
+import { Session, type SessionChange, type SessionState } from '../calls/session.js';
+import { EditorError } from '../engine/errors.js';
+import { Workspace } from '../engine/workspace.js';
+import { EMPTY_GARMENT_MEMORY, type GarmentMemory } from '../garment/types.js';
+import { SessionLock } from './session-lock.js';
+import { BufferNames, decodeState, encodeState } from './state-codec.js';
+
+export const SNAPSHOT_EVERY_CALLS = 32;
+export const SNAPSHOT_EVERY_MS = 20_000;
+
+const META = 'meta.json';
+const SEGMENT = /^journal-(\d+)\.jsonl$/;
+const SNAPSHOT = /^snapshot-(\d+)\.json$/;
+const SNAPSHOT_VERSION = 1;
+
+export interface JournalMeta {
+  readonly kind: string;
+  readonly createdAt: number;
+}
+
+type Entry =
+  | { seq: number; t: 'call'; call: unknown; files: { path: string; sha256: string }[]; ms: number }
+  | { seq: number; t: 'garment_photo'; path: string | null };
+
+export interface Recovered {
+  readonly journal: SessionJournal;
+  readonly meta: JournalMeta;
+  readonly state: SessionState | null;
+  /** The snapshot the state started from (its sequence number), or null when replay started from nothing. */
+  readonly snapshot: number | null;
+  readonly replayed: number;
+  /** Lines that could not be used: a torn last line, or anything after a damaged one. */
+  readonly ignored: number;
+}
+
+function fsyncDir(dir: string): void {
+  // Makes the creation or renaming of files in `dir` durable (Linux; a no-op error elsewhere).
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Directories cannot be opened for sync on some platforms.
+  }
+}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Does `dir` hold a session's journal (so its id is recoverable)? */
+export async function hasJournal(dir: string): Promise<boolean> {
+  return stat(path.join(dir, META)).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
+
+/** The workspace a replayed call sees: the bytes its original run read, and writes that go nowhere. */
+class ReplayWorkspace extends Workspace {
+  files = new Map<string, string>();
+
+  constructor(
+    root: string,
+    private readonly journalDir: string,
+  ) {
+    super(root);
+  }
+
+  override async read(relPath: string): Promise<Buffer> {
+    this.resolve(relPath);
+    const sha = this.files.get(relPath);
+    if (!sha) throw new EditorError('not_found', `重放时找不到“${relPath}”当时的内容`);
+    return readFile(path.join(this.journalDir, 'files', sha));
+  }
+
+  override async writeAtomic(relPath: string): Promise<void> {
+    this.resolve(relPath);
+  }
+}
+
+export class SessionJournal {
+  private seq: number;
+  private segment: FileHandle | null = null;
+  private segmentFirst: number;
+  private sinceSnapshot = { calls: 0, ms: 0 };
+  private snapshotted: number | null;
+  private snapshotting: Promise<void> | null = null;
+  /** Content hashes of the files read by the lines after the last snapshot (still needed for replay). */
+  private readonly pendingFiles: { seq: number; sha: string }[] = [];
+  private closed = false;
+
+  private constructor(
+    readonly dir: string,
+    private readonly lock: SessionLock,
+    private readonly log: (line: string) => void,
+    lastSeq: number,
+    snapshotted: number | null,
+    private readonly names = new BufferNames(randomBytes(4).toString('hex')),
+  ) {
+    this.seq = lastSeq;
+    this.segmentFirst = lastSeq + 1;
+    this.snapshotted = snapshotted;
+  }
+
+  /** Starts the journal of a new session (its folder must not exist yet). */
+  static async create(dir: string, meta: JournalMeta, log: (line: string) => void): Promise<SessionJournal> {
+    await mkdir(dir, { recursive: true });
+    const lock = await SessionLock.acquire(dir);
+    const tmp = path.join(dir, `.${META}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    writeFileSync(tmp, JSON.stringify(meta));
+    renameSync(tmp, path.join(dir, META));
+    fsyncDir(dir);
+    fsyncDir(path.dirname(dir));
+    return new SessionJournal(dir, lock, log, 0, null);
+  }
+
+  /**
+   * Takes the session over (its lock) and rebuilds its state: the newest snapshot, then the journal lines after
+   * it replayed on a scratch session reading the bytes each call read. `SessionHeldElsewhere` when a live
+   * process serves it.
+   */
+  static async recover(dir: string, sessionRoot: string, log: (line: string) => void): Promise<Recovered> {
+    const lock = await SessionLock.acquire(dir);
+    try {
+      const meta = JSON.parse(await readFile(path.join(dir, META), 'utf8')) as JournalMeta;
+      const names = await readdir(dir);
+      const snapshots = names
+        .map((n) => SNAPSHOT.exec(n))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => Number(m[1]))
+        .sort((a, b) => b - a);
+      let state: SessionState | null = null;
+      let from: number | null = null;
+      const journalNames = new BufferNames(randomBytes(4).toString('hex'));
+      for (const seq of snapshots) {
+        try {
+          state = await readSnapshot(dir, seq, journalNames);
+          from = seq;
+          break;
+        } catch (err) {
+          log(`atelier: snapshot ${seq} of ${path.basename(dir).slice(0, 8)}… unreadable: ${String(err)}`);
+        }
+      }
+      const { entries, ignored, cuts } = await readEntries(dir, from ?? 0);
+      let last = from ?? 0;
+      let replayedMs = 0;
+      const pendingFiles: { seq: number; sha: string }[] = [];
+      if (entries.length) {
+        const workspace = new ReplayWorkspace(sessionRoot, dir);
+        const scratch = new Session({
+          workspace,
+          onInternalError: (err) => log(`atelier: replay: ${err instanceof Error ? err.stack : String(err)}`),
+        });
+        if (state) scratch.restore(state);
+        for (const entry of entries) {
+          if (entry.t === 'call') {
+            workspace.files = new Map(entry.files.map((f) => [f.path, f.sha256]));
+            const result = await scratch.call(entry.call);
+            if (!result.ok) {
+              log(
+                `atelier: replay of line ${entry.seq} did not succeed again: ${JSON.stringify(result.error)}`,
+              );
+            }
+            for (const f of entry.files) pendingFiles.push({ seq: entry.seq, sha: f.sha256 });
+            replayedMs += entry.ms;
+          } else {
+            await scratch.setGarmentPhoto(entry.path);
+          }
+          last = entry.seq;
+        }
+        state = scratch.state;
+      }
+      await cutDamage(dir, cuts);
+      const journal = new SessionJournal(dir, lock, log, last, from, journalNames);
+      journal.pendingFiles.push(...pendingFiles);
+      journal.sinceSnapshot = { calls: entries.length, ms: replayedMs };
+      if (state && entries.length) journal.maybeSnapshot(state, true);
+      return { journal, meta, state, snapshot: from, replayed: entries.length, ignored };
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  }
+
+  /** Journals one change (Session's `onChange`): durable when this resolves. */
+  async record(change: SessionChange): Promise<void> {
+    if (this.closed) throw new Error('journal closed');
+    if (!this.lock.owns()) {
+      this.closed = true;
+      throw new Error('another process has taken this session over');
+    }
+    const seq = this.seq + 1;
+    let entry: Entry;
+    if (change.kind === 'call') {
+      const files: { path: string; sha256: string }[] = [];
+      for (const read of change.reads) {
+        const sha = sha256(read.bytes);
+        await this.keepFile(sha, read.bytes);
+        files.push({ path: read.path, sha256: sha });
+      }
+      entry = { seq, t: 'call', call: change.call, files, ms: Math.round(change.ms) };
+    } else {
+      entry = { seq, t: 'garment_photo', path: change.path };
+    }
+    await this.append(`${JSON.stringify(entry)}\n`);
+    this.seq = seq;
+    if (entry.t === 'call') {
+      for (const f of entry.files) this.pendingFiles.push({ seq, sha: f.sha256 });
+      this.sinceSnapshot.ms += entry.ms;
+    }
+    this.sinceSnapshot.calls++;
+    this.maybeSnapshot(change.state, false);
+  }
+
+  /** Keeps the lock alive (the store calls this every `LOCK_HEARTBEAT_MS`). */
+  heartbeat(): Promise<void> {
+    return this.lock.heartbeat();
+  }
+
+  /**
+   * Stops journaling: waits for a snapshot in progress, writes a final one when `snapshot` is given and lines
+   * were journaled since the last (so the next recovery replays nothing), and gives the lock up.
+   */
+  async close(finalState?: SessionState): Promise<void> {
+    if (this.closed) return;
+    try {
+      if (finalState && this.sinceSnapshot.calls > 0) this.maybeSnapshot(finalState, true);
+      await this.snapshotting;
+    } finally {
+      this.closed = true;
+      await this.segment?.close().catch(() => undefined);
+      this.segment = null;
+      this.lock.release();
+    }
+  }
+
+  /** Closes without waiting for anything (process shutdown): the journal on disk is already complete. */
+  abandon(): void {
+    this.closed = true;
+    this.segment?.close().catch(() => undefined);
+    this.lock.release();
+  }
+
+  /** Removes the session's journal for good (the session was deleted). */
+  static destroy(dir: string): Promise<void> {
+    // Renamed first, in one step, so that no recovery can start on a half-removed folder.
+    const doomed = path.join(
+      path.dirname(dir),
+      `.deleted-${path.basename(dir)}-${randomBytes(4).toString('hex')}`,
+    );
+    try {
+      renameSync(dir, doomed);
+    } catch {
+      return Promise.resolve();
+    }
+    return rm(doomed, { recursive: true, force: true });
+  }
+
+  private async keepFile(sha: string, bytes: Uint8Array): Promise<void> {
+    const dir = path.join(this.dir, 'files');
+    const target = path.join(dir, sha);
+    if (
+      await stat(target).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+    await mkdir(dir, { recursive: true });
+    await writeDurably(dir, sha, bytes);
+  }
+
+  private async append(line: string): Promise<void> {
+    if (!this.segment) {
+      this.segment = await open(path.join(this.dir, `journal-${this.segmentFirst}.jsonl`), 'a');
+      fsyncDir(this.dir);
+    }
+    await this.segment.write(line);
+    await this.segment.datasync();
+  }
+
+  private maybeSnapshot(state: SessionState, force: boolean): void {
+    if (this.snapshotting) return;
+    const due =
+      this.sinceSnapshot.calls >= SNAPSHOT_EVERY_CALLS || this.sinceSnapshot.ms >= SNAPSHOT_EVERY_MS;
+    if (!force && !due) return;
+    const seq = this.seq;
+    // Later lines go to a new segment, so every segment before it is covered by this snapshot once it is written.
+    const old = this.segment;
+    this.segment = null;
+    this.segmentFirst = seq + 1;
+    this.sinceSnapshot = { calls: 0, ms: 0 };
+    this.snapshotting = (async () => {
+      await old?.close();
+      await this.writeSnapshot(seq, state);
+    })()
+      .catch((err) => {
+        this.log(`atelier: snapshot of ${path.basename(this.dir).slice(0, 8)}… failed: ${String(err)}`);
+      })
+      .finally(() => {
+        this.snapshotting = null;
+      });
+  }
+
+  private async writeSnapshot(seq: number, state: SessionState): Promise<void> {
+    const root = {
+      editor: state.editor,
+      garmentPhoto: state.garmentPhoto,
+      // The empty memory is one shared value that tools compare by identity.
+      garment: state.garment === EMPTY_GARMENT_MEMORY ? null : state.garment,
+    };
+    const encoded = encodeState(root, this.names);
+    const buffers = path.join(this.dir, 'buffers');
+    await mkdir(buffers, { recursive: true });
+    for (const b of encoded.fresh) await writeDurably(buffers, b.name, b.bytes);
+    fsyncDir(buffers);
+    const header = JSON.stringify({ version: SNAPSHOT_VERSION, seq });
+    await writeDurably(this.dir, `snapshot-${seq}.json`, Buffer.from(`${header}\n${encoded.json}`));
+    fsyncDir(this.dir);
+    for (const [buffer, ref] of encoded.refs) this.names.persisted(buffer, ref.name);
+    this.snapshotted = seq;
+    await this.prune(seq, new Set([...encoded.refs.values()].map((r) => r.name)));
+  }
+
+  /** Removes what the snapshot `seq` makes unnecessary: older snapshots and segments, unused buffers and files. */
+  private async prune(seq: number, keepBuffers: Set<string>): Promise<void> {
+    for (const name of await readdir(this.dir)) {
+      const snap = SNAPSHOT.exec(name);
+      const seg = SEGMENT.exec(name);
+      if ((snap && Number(snap[1]) < seq) || (seg && Number(seg[1]) <= seq)) {
+        await unlink(path.join(this.dir, name)).catch(() => undefined);
+      }
+    }
+    const buffers = path.join(this.dir, 'buffers');
+    for (const name of await readdir(buffers).catch(() => [] as string[])) {
+      if (!keepBuffers.has(name)) {
+        this.names.forget(name);
+        await unlink(path.join(buffers, name)).catch(() => undefined);
+      }
+    }
+    while (this.pendingFiles.length && this.pendingFiles[0]!.seq <= seq) this.pendingFiles.shift();
+    const needed = new Set(this.pendingFiles.map((f) => f.sha));
+    const files = path.join(this.dir, 'files');
+    for (const name of await readdir(files).catch(() => [] as string[])) {
+      if (!needed.has(name)) await unlink(path.join(files, name)).catch(() => undefined);
+    }
+  }
+
+  /** For tests and logs: the last journaled sequence number and the newest durable snapshot. */
+  get position(): { seq: number; snapshot: number | null } {
+    return { seq: this.seq, snapshot: this.snapshotted };
+  }
+
+  /** Resolves when no snapshot is being written. */
+  async settled(): Promise<void> {
+    await this.snapshotting;
+  }
+}
+
+/** Writes `name` in `dir` through a temp file (the atomic-write naming, so start-up removes orphans). */
+async function writeDurably(dir: string, name: string, bytes: Uint8Array): Promise<void> {
+  const tmp = path.join(dir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(tmp, 'wx');
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  renameSync(tmp, path.join(dir, name));
+}
+
+async function readSnapshot(dir: string, seq: number, names: BufferNames): Promise<SessionState> {
+  const text = await readFile(path.join(dir, `snapshot-${seq}.json`), 'utf8');
+  const newline = text.indexOf('\n');
+  const header = JSON.parse(text.slice(0, newline)) as { version: number; seq: number };
+  if (header.version !== SNAPSHOT_VERSION || header.seq !== seq) throw new Error('unknown snapshot format');
+  const root = decodeState(
+    text.slice(newline + 1),
+    (ref) => readFileSync(path.join(dir, 'buffers', ref.name)),
+    names,
+  ) as { editor: SessionState['editor']; garmentPhoto: string | null; garment: GarmentMemory | null };
+  return {
+    editor: root.editor,
+    garmentPhoto: root.garmentPhoto,
+    garment: root.garment ?? EMPTY_GARMENT_MEMORY,
+  };
+}
+
+/** How much of a segment to keep after recovery (`bytes`), or null to remove it (all of it after a break). */
+interface Cut {
+  readonly name: string;
+  readonly bytes: number | null;
+}
+
+/**
+ * The journal lines after `after`, in order. A segment's last line without its newline (or that does not
+ * parse) was torn by a crash: ignored. A damaged line before the end, or a gap in the sequence, ends the
+ * replay there: what follows was built on a change that cannot be reproduced. `cuts` say how to trim the
+ * segments to what was used, so that new lines never follow a torn one.
+ */
+async function readEntries(
+  dir: string,
+  after: number,
+): Promise<{ entries: Entry[]; ignored: number; cuts: Cut[] }> {
+  const segments = (await readdir(dir))
+    .map((n) => SEGMENT.exec(n))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ name: m[0], first: Number(m[1]) }))
+    .sort((a, b) => a.first - b.first);
+  const entries: Entry[] = [];
+  const cuts: Cut[] = [];
+  let ignored = 0;
+  let next = after + 1;
+  let broken = false;
+  for (const segment of segments) {
+    const text = await readFile(path.join(dir, segment.name), 'utf8');
+    if (broken) {
+      ignored += text.split('\n').filter((l) => l !== '').length;
+      cuts.push({ name: segment.name, bytes: null });
+      continue;
+    }
+    const lines = text.split('\n');
+    const tail = lines.pop()!;
+    let kept = 0;
+    for (const line of lines) {
+      if (broken) {
+        ignored++;
+        continue;
+      }
+      let entry: Entry | null = null;
+      try {
+        entry = JSON.parse(line) as Entry;
+      } catch {
+        entry = null;
+      }
+      if (!entry || (entry.seq >= next && entry.seq !== next)) {
+        broken = true;
+        ignored++;
+        continue;
+      }
+      kept += Buffer.byteLength(line) + 1;
+      if (entry.seq < next) continue;
+      entries.push(entry);
+      next++;
+    }
+    if (tail !== '') ignored++;
+    if (broken || tail !== '') cuts.push({ name: segment.name, bytes: kept });
+  }
+  return { entries, ignored, cuts };
+}
+
+async function cutDamage(dir: string, cuts: readonly Cut[]): Promise<void> {
+  for (const cut of cuts) {
+    const file = path.join(dir, cut.name);
+    if (cut.bytes === null || cut.bytes === 0) await unlink(file).catch(() => undefined);
+    else await truncate(file, cut.bytes);
+  }
+  if (cuts.length) fsyncDir(dir);
+}

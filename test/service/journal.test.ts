@@ -1,0 +1,211 @@
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { snapshotOf } from '../../src/calls/snapshot.js';
+import { SNAPSHOT_EVERY_CALLS } from '../../src/service/journal.js';
+import { LOCK_FILE, SessionHeldElsewhere } from '../../src/service/session-lock.js';
+import { type SessionEntry, SessionStore } from '../../src/service/sessions.js';
+import { call, hashEditor, ok, tempDir } from '../support/session.js';
+
+const stores: SessionStore[] = [];
+afterEach(() => {
+  for (const s of stores.splice(0)) s.closeAll();
+});
+
+function storeOn(root: string, logs: string[] = []): SessionStore {
+  const store = new SessionStore({ root, idleTimeoutMs: 60_000, maxSessions: 10, log: (l) => logs.push(l) });
+  stores.push(store);
+  return store;
+}
+
+/** A pid no process has: the lock's owner looks dead, as after a kill -9. */
+const DEAD_PID = spawnSync(process.execPath, ['-e', '0']).pid!;
+
+/**
+ * What a kill -9 leaves: the journal as written, and a lock whose owner is gone. The store is dropped without
+ * closing anything (its timers are stopped; its locks no longer name it, so it releases nothing).
+ */
+function crash(store: SessionStore, root: string): void {
+  for (const id of readdirSync(path.join(root, 'journals'))) {
+    const lock = path.join(root, 'journals', id, LOCK_FILE);
+    if (!existsSync(lock)) continue;
+    const held = JSON.parse(readFileSync(lock, 'utf8'));
+    writeFileSync(lock, JSON.stringify({ ...held, pid: DEAD_PID, token: 'gone' }));
+  }
+  store.closeAll();
+}
+
+async function fingerprint(entry: SessionEntry): Promise<unknown> {
+  const state = entry.session.state;
+  return {
+    editor: hashEditor(state.editor),
+    history: state.editor.docs.map((d) => d.history.labels),
+    snapshot: await snapshotOf(entry.session),
+    garmentPhoto: state.garmentPhoto,
+  };
+}
+
+async function png(color: string, size = 16): Promise<Buffer> {
+  return sharp({ create: { width: size, height: size, channels: 4, background: color } })
+    .png()
+    .toBuffer();
+}
+
+async function workOn(entry: SessionEntry): Promise<void> {
+  const s = entry.session;
+  await ok(s, 'create_document', { width: 64, height: 48, name: '海报' });
+  await ok(s, 'create_text_layer', { text: '春季新品', x: 4, y: 4, font_size: 12, color: '#c0392b' });
+  await ok(s, 'create_layer', { name: '色块' });
+  await ok(s, 'select_rect', { left: 0, top: 20, right: 40, bottom: 48 });
+  await ok(s, 'fill_selection', { color: '#f4d03f' });
+  await ok(s, 'add_layer_mask', { name: '色块' });
+  await ok(s, 'create_document', { width: 20, height: 20, name: '第二张' });
+  await ok(s, 'create_layer', { name: '层' });
+  await ok(s, 'set_layer_opacity', { name: '层', opacity: 50 });
+  await ok(s, 'undo', {});
+  await ok(s, 'switch_document', { doc_name: '海报' });
+}
+
+describe('crash-safe sessions', () => {
+  it('comes back after a crash exactly as after its last call, history included, and undo still works', async () => {
+    const root = tempDir('atelier-journal-');
+    const first = storeOn(root);
+    const entry = first.create('http');
+    await workOn(entry);
+    const before = await fingerprint(entry);
+    crash(first, root);
+
+    const logs: string[] = [];
+    const second = storeOn(root, logs);
+    const back = await second.recover(entry.id);
+    expect(back).toBeDefined();
+    expect(await fingerprint(back!)).toEqual(before);
+    expect(logs.join('\n')).toMatch(/recovered .*snapshot none, 11 call\(s\) replayed/);
+    // Undo walks the recovered history as it would have walked the original one.
+    await ok(back!.session, 'undo', { steps: 1 });
+    const labels = back!.session.state.editor.docs[0]!.history;
+    expect(labels.index).toBe(labels.labels.length - 2);
+  });
+
+  it('replays only what follows the newest snapshot, and prunes what the snapshot covers', async () => {
+    const root = tempDir('atelier-journal-');
+    const first = storeOn(root);
+    const entry = first.create('http');
+    await ok(entry.session, 'create_document', { width: 32, height: 32 });
+    await ok(entry.session, 'create_layer', { name: '层' });
+    for (let i = 0; i < SNAPSHOT_EVERY_CALLS + 2; i++) {
+      await ok(entry.session, 'set_layer_opacity', { name: '层', opacity: 10 + i });
+    }
+    await (await entry.journal).settled();
+    const files = readdirSync(path.join(root, 'journals', entry.id));
+    expect(files.filter((f) => f.startsWith('snapshot-'))).toEqual([`snapshot-${SNAPSHOT_EVERY_CALLS}.json`]);
+    expect(files.filter((f) => f.startsWith('journal-'))).toEqual([`journal-${SNAPSHOT_EVERY_CALLS + 1}.jsonl`]);
+    const before = await fingerprint(entry);
+    crash(first, root);
+
+    const logs: string[] = [];
+    const back = await storeOn(root, logs).recover(entry.id);
+    expect(await fingerprint(back!)).toEqual(before);
+    expect(logs.join('\n')).toMatch(new RegExp(`snapshot ${SNAPSHOT_EVERY_CALLS}, 4 call\\(s\\) replayed`));
+  });
+
+  it('ignores a torn last line, and keeps journaling after it', async () => {
+    const root = tempDir('atelier-journal-');
+    const first = storeOn(root);
+    const entry = first.create('http');
+    await ok(entry.session, 'create_document', { width: 16, height: 16 });
+    await ok(entry.session, 'create_layer', { name: '甲' });
+    const before = await fingerprint(entry);
+    const segment = path.join(root, 'journals', entry.id, 'journal-1.jsonl');
+    appendFileSync(segment, '{"seq":3,"t":"call","call":{"name":"create_layer","argum');
+    crash(first, root);
+
+    const logs: string[] = [];
+    const second = storeOn(root, logs);
+    const back = await second.recover(entry.id);
+    expect(await fingerprint(back!)).toEqual(before);
+    expect(logs.join('\n')).toMatch(/1 damaged line\(s\) ignored/);
+    expect(readFileSync(segment, 'utf8').endsWith('\n')).toBe(true);
+
+    await ok(back!.session, 'create_layer', { name: '乙' });
+    const after = await fingerprint(back!);
+    crash(second, root);
+    expect(await fingerprint((await storeOn(root).recover(entry.id))!)).toEqual(after);
+  });
+
+  it('replays a file as the call read it, even when it was overwritten since', async () => {
+    const root = tempDir('atelier-journal-');
+    const first = storeOn(root);
+    const entry = first.create('http');
+    await entry.session.workspace.writeAtomic('in/photo.png', await png('#ff0000'));
+    await ok(entry.session, 'open_document', { path: 'in/photo.png' });
+    await ok(entry.session, 'create_document', { width: 16, height: 16, name: '底' });
+    await ok(entry.session, 'place_image', { path: 'in/photo.png', name: '贴图' });
+    const before = await fingerprint(entry);
+    // Overwritten (by an upload, another save) after the calls that read it.
+    await entry.session.workspace.writeAtomic('in/photo.png', await png('#0000ff', 24));
+    crash(first, root);
+
+    const back = await storeOn(root).recover(entry.id);
+    expect(await fingerprint(back!)).toEqual(before);
+    // Replay wrote nothing: the file is what it was overwritten with.
+    const meta = await sharp(path.join(root, 'sessions', entry.id, 'in/photo.png')).metadata();
+    expect(meta.width).toBe(24);
+  });
+
+  it('journals the garment photo set by an upload', async () => {
+    const root = tempDir('atelier-journal-');
+    const first = storeOn(root);
+    const entry = first.create('http');
+    await entry.session.workspace.writeAtomic('shirt.png', await png('#336699'));
+    await entry.session.setGarmentPhoto('shirt.png');
+    crash(first, root);
+    const back = await storeOn(root).recover(entry.id);
+    expect(back!.session.garmentPhoto).toBe('shirt.png');
+  });
+
+  it('keeps an idle session on disk (final snapshot, nothing to replay); a deleted one is gone for good', async () => {
+    const root = tempDir('atelier-journal-');
+    let now = 0;
+    const logs: string[] = [];
+    const store = new SessionStore({ root, idleTimeoutMs: 1000, maxSessions: 10, log: (l) => logs.push(l), now: () => now });
+    stores.push(store);
+    const idle = store.create('http');
+    const doomed = store.create('http');
+    await workOn(idle);
+    await ok(doomed.session, 'create_document', { width: 8, height: 8 });
+    const before = await fingerprint(idle);
+    now += 5000;
+    store.sweep();
+    await store.settled();
+    expect(store.size).toBe(0);
+    expect(readdirSync(path.join(root, 'journals', idle.id)).filter((f) => f.startsWith('journal-'))).toEqual([]);
+
+    const back = await store.recover(idle.id);
+    expect(await fingerprint(back!)).toEqual(before);
+    expect(logs.at(-1)).toMatch(/0 call\(s\) replayed/);
+
+    const again = await store.recover(doomed.id);
+    expect(store.delete(again!.id)).toBe(true);
+    await store.settled();
+    expect(await store.recover(doomed.id)).toBeUndefined();
+    expect(existsSync(path.join(root, 'journals', doomed.id))).toBe(false);
+  });
+
+  it('is served by one process at a time: a live holder keeps it', async () => {
+    const root = tempDir('atelier-journal-');
+    const first = storeOn(root);
+    const entry = first.create('http');
+    await ok(entry.session, 'create_document', { width: 8, height: 8 });
+    await expect(storeOn(root).recover(entry.id)).rejects.toBeInstanceOf(SessionHeldElsewhere);
+    // Once taken over, the old holder stops journaling instead of writing beside the new one.
+    crash(first, root);
+    const second = storeOn(root);
+    await second.recover(entry.id);
+    const stale = await call(entry.session, 'create_layer', { name: '迟到' });
+    expect(stale).toMatchObject({ ok: false, error: { code: 'io_error' } });
+    expect(entry.session.state.editor.docs[0]!.history.labels).toHaveLength(1);
+  });
+});
