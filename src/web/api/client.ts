@@ -1,0 +1,87 @@
+/**
+ * The studio's only way to the server: JSON requests, uploads, streamed runs and images, all carrying the
+ * bearer token the page was opened with (kept in memory, never put in a URL).
+ */
+import { sseEvents } from './sse.js';
+import type { ChatEvent } from './types.js';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function failureOf(res: Response): Promise<ApiError> {
+  let code = `http_${res.status}`;
+  let message = res.statusText || `HTTP ${res.status}`;
+  try {
+    const body = (await res.json()) as { error?: { code?: string; message?: string } };
+    if (body.error?.code) code = body.error.code;
+    if (body.error?.message) message = body.error.message;
+  } catch {
+    // Not JSON: keep the status line.
+  }
+  return new ApiError(res.status, code, message);
+}
+
+export class Api {
+  constructor(private readonly token: string | null) {}
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    return this.token ? { ...extra, authorization: `Bearer ${this.token}` } : extra;
+  }
+
+  async request(path: string, init: RequestInit = {}): Promise<Response> {
+    const res = await fetch(path, {
+      ...init,
+      headers: this.headers((init.headers as Record<string, string> | undefined) ?? {}),
+    });
+    if (!res.ok) throw await failureOf(res);
+    return res;
+  }
+
+  async json<T>(path: string, init: RequestInit = {}): Promise<T> {
+    const res = await this.request(path, init);
+    return (res.status === 204 ? null : await res.json()) as T;
+  }
+
+  post<T>(path: string, body: unknown): Promise<T> {
+    return this.json<T>(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  }
+
+  /** POSTs and hands each server-sent event to `onEvent` until the stream ends. */
+  async stream(path: string, body: unknown, onEvent: (e: ChatEvent) => void, signal?: AbortSignal) {
+    const res = await this.request(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify(body),
+      ...(signal ? { signal } : {}),
+    });
+    if (!res.body) throw new ApiError(res.status, 'no_body', 'empty response');
+    for await (const event of sseEvents<ChatEvent>(res.body)) onEvent(event);
+  }
+
+  /** Fetches an image or file with the token and gives it as a blob (the caller owns any object URL). */
+  async blob(url: string): Promise<{ blob: Blob; headers: Headers }> {
+    const res = await this.request(url);
+    return { blob: await res.blob(), headers: res.headers };
+  }
+}
+
+/** Reads `?token=` once and removes it from the address bar, so it is not bookmarked, shared or logged. */
+export function takeTokenFromAddress(): string | null {
+  const url = new URL(window.location.href);
+  const token = url.searchParams.get('token');
+  if (token === null) return null;
+  url.searchParams.delete('token');
+  window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
+  return token;
+}

@@ -1,0 +1,118 @@
+/** The conversation (messages and tool cards) with the composer: a message to the model, or the toolbox. */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useStudioView } from '../context.js';
+import { Palette } from './Palette.js';
+import { ToolCard } from './ToolCard.js';
+
+function Feed() {
+  const { studio, t } = useStudioView();
+  const end = useRef<HTMLDivElement>(null);
+  const last = studio.feed[studio.feed.length - 1];
+  // Follows the newest entry, also while a card's progress or the model's text grows.
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'end' });
+  }, [studio.feed.length, last]);
+  return (
+    <div class="feed" role="log" aria-label={t('chat.log')}>
+      {studio.feed.length === 0 && (
+        <p class="feed-empty">{studio.model.configured ? t('chat.empty') : t('chat.emptyNoModel')}</p>
+      )}
+      {studio.feed.map((item) => {
+        switch (item.kind) {
+          case 'user':
+            return (
+              <div key={item.key} class="bubble user">
+                {item.text}
+              </div>
+            );
+          case 'assistant':
+            return (
+              <div key={item.key} class={`bubble assistant${item.streaming ? ' streaming' : ''}`}>
+                {item.text}
+              </div>
+            );
+          case 'call':
+            return <ToolCard key={item.key} call={item} />;
+          case 'notice':
+            return (
+              <div key={item.key} class="notice" role="alert">
+                {item.message}
+                <code>{item.code}</code>
+              </div>
+            );
+          default:
+            return null;
+        }
+      })}
+      <div ref={end} />
+    </div>
+  );
+}
+
+function MessageBox() {
+  const { studio, t } = useStudioView();
+  const [text, setText] = useState('');
+  const send = (e: Event) => {
+    e.preventDefault();
+    const message = text.trim();
+    if (!message || studio.busy) return;
+    setText('');
+    void studio.chat(message);
+  };
+  return (
+    <form class="message-box" onSubmit={send}>
+      <textarea
+        aria-label={t('chat.message')}
+        placeholder={t('chat.placeholder')}
+        rows={3}
+        value={text}
+        onInput={(e) => setText(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) send(e);
+        }}
+      />
+      {studio.busy ? (
+        <button type="button" onClick={() => void studio.cancelChat()}>
+          {t('chat.stop')}
+        </button>
+      ) : (
+        <button type="submit" class="primary" disabled={!text.trim()}>
+          {t('chat.send')}
+        </button>
+      )}
+    </form>
+  );
+}
+
+export function ChatPane() {
+  const { studio, t, paletteTool } = useStudioView();
+  const withModel = studio.model.configured;
+  const [mode, setMode] = useState<'chat' | 'tools'>(withModel ? 'chat' : 'tools');
+  useEffect(() => setMode(withModel ? 'chat' : 'tools'), [withModel]);
+  useEffect(() => {
+    if (paletteTool) setMode('tools');
+  }, [paletteTool]);
+  return (
+    <section class="chat-pane" aria-label={t('chat.title')}>
+      <Feed />
+      <div class={`composer ${mode}`}>
+        <div class="segmented" role="tablist" aria-label={t('composer.mode')}>
+          <button
+            type="button"
+            role="tab"
+            aria-selected={mode === 'chat'}
+            disabled={!withModel}
+            title={withModel ? undefined : t('chat.noModel')}
+            onClick={() => setMode('chat')}
+          >
+            {t('composer.chat')}
+          </button>
+          <button type="button" role="tab" aria-selected={mode === 'tools'} onClick={() => setMode('tools')}>
+            {t('composer.tools')}
+          </button>
+        </div>
+        {mode === 'chat' ? <MessageBox /> : <Palette />}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,190 @@
+/**
+ * The garment flow's decisions in the chat: after a preview, 确认套图 (the model is told; without a model the
+ * pieces table below applies phase 2 and verifies) or 重新生成; after verification, the score and suggestions.
+ */
+import { useState } from 'preact/hooks';
+import type { RegistryTool } from '../api/types.js';
+import { useStudioView } from '../context.js';
+import { type FieldKind, fieldKind } from '../forms/field-kind.js';
+import type { CallItem } from '../state/feed.js';
+import { pickerColor } from './fields.js';
+
+/** The tools of the garment flow, by what they do in it. */
+export const PREVIEW_TOOL = 'generate_garment_preview';
+export const APPLY_TOOL = 'extract_and_apply_all_pieces';
+export const VERIFY_TOOL = 'verify_pattern_result';
+
+interface PieceRow {
+  name: string;
+  part: string;
+  type: string;
+  color: string;
+}
+
+function pieceTypeOptions(apply: RegistryTool | undefined) {
+  const pieces = apply?.parameters.properties.pieces;
+  if (!pieces) return [];
+  const kind: FieldKind = fieldKind('pieces', pieces, apply?.limits.pieces);
+  if (kind.kind !== 'table') return [];
+  const type = kind.columns.find((c) => c.name === 'type')?.field;
+  return type?.kind === 'enum' ? type.options : [];
+}
+
+function PiecesTable({ onApplied }: { onApplied(): void }) {
+  const { studio, t } = useStudioView();
+  const apply = studio.tools.get(APPLY_TOOL);
+  const options = pieceTypeOptions(apply);
+  const [rows, setRows] = useState<PieceRow[]>(() =>
+    (studio.state?.garment.pieces ?? []).map((p) => ({
+      name: p.name,
+      part: p.part_label,
+      type: p.type ?? options[0]?.value ?? '',
+      color: p.color ?? '',
+    })),
+  );
+  const [running, setRunning] = useState(false);
+  if (rows.length === 0) return <p class="muted">{t('garment.noPieces')}</p>;
+  const set = (i: number, change: Partial<PieceRow>) =>
+    setRows((old) => old.map((r, j) => (j === i ? { ...r, ...change } : r)));
+  const submit = async () => {
+    setRunning(true);
+    try {
+      const pieces = rows.map((r) => ({
+        name: r.name,
+        type: r.type,
+        ...(r.color ? { color: r.color } : {}),
+      }));
+      await studio.run([
+        { name: APPLY_TOOL, arguments: { pieces } },
+        { name: VERIFY_TOOL, arguments: {} },
+      ]);
+      onApplied();
+    } finally {
+      setRunning(false);
+    }
+  };
+  return (
+    <div class="pieces">
+      <table aria-label={t('garment.piece')}>
+        <thead>
+          <tr>
+            <th>{t('garment.piece')}</th>
+            <th>{t('garment.part')}</th>
+            <th>{t('garment.type')}</th>
+            <th>{t('garment.color')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, i) => (
+            <tr key={row.name}>
+              <td>{row.name}</td>
+              <td>{row.part}</td>
+              <td>
+                <select
+                  aria-label={`${t('garment.type')} ${row.name}`}
+                  value={row.type}
+                  onChange={(e) => set(i, { type: e.currentTarget.value })}
+                >
+                  {options.map((o) => (
+                    <option key={o.value} value={o.value}>
+                      {o.label}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td>
+                <div class="color-field compact">
+                  <input
+                    type="color"
+                    aria-label={`${t('garment.color')} ${row.name}`}
+                    value={pickerColor(row.color)}
+                    onInput={(e) => set(i, { color: e.currentTarget.value })}
+                  />
+                  <code>{row.color || '—'}</code>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <button type="button" class="primary" disabled={running} onClick={submit}>
+        {running ? t('palette.running') : t('garment.apply')}
+      </button>
+    </div>
+  );
+}
+
+export function PreviewActions({ call }: { call: CallItem }) {
+  const { studio, t } = useStudioView();
+  const [confirming, setConfirming] = useState(false);
+  const [applied, setApplied] = useState(false);
+  const withModel = studio.model.configured;
+  if (applied) return null;
+  return (
+    <div class="garment-actions">
+      <div class="button-row">
+        <button
+          type="button"
+          class="primary"
+          disabled={studio.busy}
+          onClick={() => (withModel ? studio.chat(t('garment.confirm')) : setConfirming(true))}
+        >
+          {t('garment.confirm')}
+        </button>
+        <button
+          type="button"
+          disabled={studio.busy}
+          onClick={() =>
+            withModel
+              ? studio.chat(t('garment.regenerate'))
+              : studio.run([{ name: call.name, arguments: {} }])
+          }
+        >
+          {t('garment.regenerate')}
+        </button>
+      </div>
+      {confirming && !withModel && <PiecesTable onApplied={() => setApplied(true)} />}
+    </div>
+  );
+}
+
+export function VerifyReport({ result }: { result: Readonly<Record<string, unknown>> }) {
+  const { t } = useStudioView();
+  const score = typeof result.score === 'number' ? result.score : null;
+  const suggestions = Array.isArray(result.suggestions) ? (result.suggestions as string[]) : [];
+  const measures = Array.isArray(result.measures)
+    ? (result.measures as { measure: string; label?: string; score?: number }[])
+    : [];
+  if (score === null) return null;
+  const tone = score >= 8 ? 'good' : score >= 5 ? 'fair' : 'poor';
+  return (
+    <div class="verify">
+      <div class={`score-badge ${tone}`} role="img" aria-label={`${t('garment.score')} ${score} / 10`}>
+        <strong>{score}</strong>
+        <span>/ 10</span>
+      </div>
+      <div class="verify-body">
+        {measures.length > 0 && (
+          <ul class="measures">
+            {measures.map((m) => (
+              <li key={m.measure}>
+                <span>{m.label ?? m.measure}</span>
+                {typeof m.score === 'number' && <b>{m.score}</b>}
+              </li>
+            ))}
+          </ul>
+        )}
+        <h5>{t('garment.suggestions')}</h5>
+        {suggestions.length === 0 ? (
+          <p class="muted">{t('garment.noSuggestions')}</p>
+        ) : (
+          <ul class="suggestions">
+            {suggestions.map((s) => (
+              <li key={s}>{s}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,175 @@
+/**
+ * The active document's layer tree. Clicking a layer selects it (select_layers); the eye, the lock, the blend
+ * mode and the opacity go through their tools, with the layer selected first, as those tools act on it.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import type { LayerNode } from '../api/types.js';
+import { useStudioView } from '../context.js';
+import { enumOptions } from '../forms/field-kind.js';
+import { flattenLayers } from '../state/layers.js';
+import type { ToolRun } from '../state/use-studio.js';
+
+const SELECT = 'select_layers';
+const VISIBLE = 'set_layer_visible';
+const LOCK = 'lock_layer';
+const BLEND = 'set_layer_blend_mode';
+const OPACITY = 'set_layer_opacity';
+
+const TYPE_GLYPHS: Record<string, string> = { text: 'T', group: '▤', smart_object: '◇', pixel: '▦' };
+
+function Eye({ open }: { open: boolean }) {
+  return (
+    <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
+      <path
+        d="M2 12s3.6-6.5 10-6.5S22 12 22 12s-3.6 6.5-10 6.5S2 12 2 12Z"
+        fill="none"
+        stroke="currentColor"
+        stroke-width="1.6"
+        opacity={open ? 1 : 0.35}
+      />
+      {open ? (
+        <circle cx="12" cy="12" r="3" fill="currentColor" />
+      ) : (
+        <path d="M4 20 20 4" stroke="currentColor" stroke-width="1.6" />
+      )}
+    </svg>
+  );
+}
+
+function Lock({ closed }: { closed: boolean }) {
+  return (
+    <svg viewBox="0 0 24 24" width="15" height="15" aria-hidden="true">
+      <rect
+        x="5"
+        y="11"
+        width="14"
+        height="9"
+        rx="2"
+        fill={closed ? 'currentColor' : 'none'}
+        stroke="currentColor"
+        stroke-width="1.6"
+      />
+      <path
+        d={closed ? 'M8 11V8a4 4 0 0 1 8 0v3' : 'M8 11V8a4 4 0 0 1 7.5-2'}
+        fill="none"
+        stroke="currentColor"
+        stroke-width="1.6"
+      />
+    </svg>
+  );
+}
+
+function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRun[]): void }) {
+  const { studio, t } = useStudioView();
+  const blendTool = studio.tools.get(BLEND);
+  const modeParam = Object.entries(blendTool?.parameters.properties ?? {}).find(([, s]) => s.enum)?.[0];
+  const modes = modeParam ? enumOptions(blendTool!.parameters.properties[modeParam]!) : [];
+  const opacityLimits = studio.tools.get(OPACITY)?.limits.opacity;
+  const [opacity, setOpacity] = useState(layer.opacity);
+  useEffect(() => setOpacity(layer.opacity), [layer.opacity, layer.name]);
+  return (
+    <div class="layer-props">
+      <div class="prop-row">
+        <label for="layer-blend">{t('layers.blend')}</label>
+        <select
+          id="layer-blend"
+          value={layer.blend_mode}
+          disabled={layer.locked || !modeParam}
+          onChange={(e) =>
+            then([{ name: BLEND, arguments: { name: layer.name, [modeParam!]: e.currentTarget.value } }])
+          }
+        >
+          {modes.map((m) => (
+            <option key={m.value} value={m.value}>
+              {m.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="prop-row">
+        <label for="layer-opacity">{t('layers.opacity')}</label>
+        <input
+          id="layer-opacity"
+          type="range"
+          min={opacityLimits?.min ?? 0}
+          max={opacityLimits?.max ?? 100}
+          step={1}
+          value={opacity}
+          disabled={layer.locked}
+          onInput={(e) => setOpacity(Number(e.currentTarget.value))}
+          onChange={(e) =>
+            then([{ name: OPACITY, arguments: { name: layer.name, opacity: Number(e.currentTarget.value) } }])
+          }
+        />
+        <output for="layer-opacity">{Math.round(opacity)}%</output>
+      </div>
+    </div>
+  );
+}
+
+export function LayersPane() {
+  const { studio, t } = useStudioView();
+  const doc = studio.state?.active;
+  if (!doc) return <p class="pane-empty">{t('layers.empty')}</p>;
+  const selected = new Set(
+    doc.selected_layers.length ? doc.selected_layers : doc.active_layer ? [doc.active_layer] : [],
+  );
+  const rows = flattenLayers(doc.layers);
+  const active = rows.find((r) => r.layer.name === doc.active_layer)?.layer;
+  // Property tools act on the selected layer: select it in the same request, before the change.
+  const onLayer = (layer: LayerNode, calls: ToolRun[]) =>
+    studio.run([{ name: SELECT, arguments: { names: [layer.name] } }, ...calls]);
+  return (
+    <div class="layers">
+      <ul class="layer-list" aria-label={t('layers.tree')}>
+        {rows.map(({ layer, depth }) => (
+          <li
+            key={layer.id}
+            class={`layer-row${selected.has(layer.name) ? ' selected' : ''}${layer.visible ? '' : ' hidden-layer'}`}
+            style={{ paddingLeft: `${8 + depth * 16}px` }}
+          >
+            <button
+              type="button"
+              class="icon-button"
+              aria-label={t(layer.visible ? 'layers.hide' : 'layers.show', { name: layer.name })}
+              aria-pressed={layer.visible}
+              onClick={() =>
+                onLayer(layer, [{ name: VISIBLE, arguments: { name: layer.name, visible: !layer.visible } }])
+              }
+            >
+              <Eye open={layer.visible} />
+            </button>
+            <button
+              type="button"
+              class="layer-name"
+              aria-label={layer.name}
+              aria-pressed={selected.has(layer.name)}
+              onClick={() => studio.run([{ name: SELECT, arguments: { names: [layer.name] } }])}
+            >
+              <span class="layer-glyph" aria-hidden="true">
+                {TYPE_GLYPHS[layer.type] ?? '▦'}
+              </span>
+              <span class="layer-title">{layer.name}</span>
+              {layer.clipped && <span class="tag">↳</span>}
+              {layer.mask && <span class="tag">◐</span>}
+              {layer.blend_mode !== 'normal' && <span class="tag">{layer.blend_mode}</span>}
+              {layer.opacity < 100 && <span class="tag">{Math.round(layer.opacity)}%</span>}
+            </button>
+            <button
+              type="button"
+              class={`icon-button lock${layer.locked ? ' on' : ''}`}
+              aria-label={t(layer.locked ? 'layers.unlock' : 'layers.lock', { name: layer.name })}
+              aria-pressed={layer.locked}
+              onClick={() =>
+                onLayer(layer, [{ name: LOCK, arguments: { name: layer.name, locked: !layer.locked } }])
+              }
+            >
+              <Lock closed={layer.locked} />
+            </button>
+          </li>
+        ))}
+      </ul>
+      {active && <LayerProperties layer={active} then={(calls) => onLayer(active, calls)} />}
+    </div>
+  );
+}

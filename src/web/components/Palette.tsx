@@ -1,0 +1,62 @@
+/** Every tool of the registry, grouped and labelled as the registry says, with a search over both names. */
+import { useMemo, useState } from 'preact/hooks';
+import { useStudioView } from '../context.js';
+import { ToolForm } from './ToolForm.js';
+
+export function Palette() {
+  const { studio, t, paletteTool, openTool } = useStudioView();
+  const [query, setQuery] = useState('');
+  const registry = studio.registry;
+  const chosen = paletteTool ? studio.tools.get(paletteTool) : undefined;
+
+  const groups = useMemo(() => {
+    if (!registry) return [];
+    const q = query.trim().toLowerCase();
+    return registry.groups
+      .map((g) => ({
+        ...g,
+        tools: registry.tools.filter(
+          (tool) =>
+            tool.group === g.id &&
+            (!q || tool.label.toLowerCase().includes(q) || tool.name.toLowerCase().includes(q)),
+        ),
+      }))
+      .filter((g) => g.tools.length > 0);
+  }, [registry, query]);
+
+  if (chosen) return <ToolForm tool={chosen} onBack={() => openTool(null)} />;
+
+  return (
+    <div class="palette">
+      <input
+        type="search"
+        class="palette-search"
+        aria-label={t('palette.search')}
+        placeholder={t('palette.searchPlaceholder')}
+        value={query}
+        onInput={(e) => setQuery(e.currentTarget.value)}
+      />
+      <div class="palette-groups">
+        {groups.length === 0 && <p class="muted">{t('palette.none')}</p>}
+        {groups.map((g) => (
+          <section key={g.id} class="palette-group" aria-label={g.label}>
+            <h4>{g.label}</h4>
+            <div class="palette-tools">
+              {g.tools.map((tool) => (
+                <button
+                  key={tool.name}
+                  type="button"
+                  class="tool-chip"
+                  title={`${tool.name} — ${tool.description}`}
+                  onClick={() => openTool(tool.name)}
+                >
+                  {tool.label}
+                </button>
+              ))}
+            </div>
+          </section>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+/** One tool call in the feed: its Chinese label, arguments, state (running / ok / error), progress and result. */
+import { useStudioView } from '../context.js';
+import type { CallItem } from '../state/feed.js';
+import { PREVIEW_TOOL, PreviewActions, VERIFY_TOOL, VerifyReport } from './GarmentActions.js';
+import { ResultImage } from './ResultImage.js';
+
+function pretty(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+}
+
+/** The result without what the card already shows (ok flag, images). */
+function resultBody(result: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+  const { ok: _ok, images: _images, ...rest } = result ?? {};
+  return rest;
+}
+
+export function ToolCard({ call }: { call: CallItem }) {
+  const { studio, t } = useStudioView();
+  const label = studio.tools.get(call.name)?.label ?? call.label ?? call.name;
+  const args = call.args && typeof call.args === 'object' ? Object.keys(call.args as object) : [];
+  const status = t(
+    call.status === 'running' ? 'card.running' : call.status === 'ok' ? 'card.ok' : 'card.error',
+  );
+  const body = resultBody(call.result);
+  return (
+    <article class={`card ${call.status}`} aria-label={label} aria-busy={call.status === 'running'}>
+      <header>
+        <span class="status-dot" aria-hidden="true" />
+        <h4>{label}</h4>
+        <code>{call.name}</code>
+        <span class="status-text">{status}</span>
+      </header>
+      {args.length > 0 && (
+        <details class="card-args">
+          <summary>
+            {t('card.args')} <span class="muted">{args.join(', ')}</span>
+          </summary>
+          <pre>{pretty(call.args)}</pre>
+        </details>
+      )}
+      {call.status === 'running' && call.stage && (
+        <div class="progress">
+          <span>{call.stage}</span>
+          {call.fraction !== undefined && (
+            <progress max={1} value={call.fraction} aria-label={call.stage}>
+              {Math.round(call.fraction * 100)}%
+            </progress>
+          )}
+        </div>
+      )}
+      {call.status === 'error' && call.error && (
+        <div class="card-error" role="alert">
+          <p>{call.error.message}</p>
+          {call.error.hint && <p class="hint">{t('card.hint', { hint: call.error.hint })}</p>}
+          <code>{call.error.code}</code>
+        </div>
+      )}
+      {call.images.length > 0 && (
+        <div class="card-images">
+          {call.images.map((image) => (
+            <ResultImage key={image.url} image={image} />
+          ))}
+        </div>
+      )}
+      {call.status === 'ok' && call.name === VERIFY_TOOL && call.result && (
+        <VerifyReport result={call.result} />
+      )}
+      {call.status === 'ok' && call.name === PREVIEW_TOOL && <PreviewActions call={call} />}
+      {call.status === 'ok' && Object.keys(body).length > 0 && (
+        <details class="card-result">
+          <summary>{t('card.result')}</summary>
+          <pre>{pretty(body)}</pre>
+        </details>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,76 @@
+/** A tool's form, generated from its parameter schema and limits; running it goes through the session. */
+import { useEffect, useState } from 'preact/hooks';
+import type { RegistryTool } from '../api/types.js';
+import { useStudioView } from '../context.js';
+import { argumentsOf, type FormValue, initialValues } from '../forms/arguments.js';
+import { fieldKind } from '../forms/field-kind.js';
+import { Field } from './fields.js';
+
+function prefilled(tool: RegistryTool, activeLayer: string | null): Record<string, FormValue> {
+  const values = initialValues(tool.parameters, tool.limits);
+  for (const [name, schema] of Object.entries(tool.parameters.properties)) {
+    // A tool that acts on a named layer most often means the one the user is working on.
+    if (activeLayer && values[name] === '' && fieldKind(name, schema, tool.limits[name]).kind === 'layer') {
+      values[name] = activeLayer;
+    }
+  }
+  return values;
+}
+
+export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void }) {
+  const { studio, t } = useStudioView();
+  const activeLayer = studio.state?.active?.active_layer ?? null;
+  const [values, setValues] = useState(() => prefilled(tool, activeLayer));
+  const [running, setRunning] = useState(false);
+  useEffect(() => setValues(prefilled(tool, activeLayer)), [tool]);
+  const params = Object.entries(tool.parameters.properties);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setRunning(true);
+    try {
+      await studio.run([{ name: tool.name, arguments: argumentsOf(tool.parameters, values) }]);
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  return (
+    <form class="tool-form" onSubmit={submit} aria-label={tool.label}>
+      <div class="tool-form-head">
+        <button type="button" class="icon-button" aria-label={t('palette.back')} onClick={onBack}>
+          ‹
+        </button>
+        <div>
+          <h3>{tool.label}</h3>
+          <code>{tool.name}</code>
+        </div>
+      </div>
+      <p class="tool-description">{tool.description}</p>
+      <div class="fields">
+        {params.length === 0 && <p class="muted">{t('card.noArgs')}</p>}
+        {params.map(([name, schema]) => (
+          <Field
+            key={`${tool.name}.${name}`}
+            id={`param-${tool.name}-${name}`}
+            name={name}
+            schema={schema}
+            limits={tool.limits[name]}
+            required={tool.parameters.required.includes(name)}
+            value={values[name] ?? ''}
+            onChange={(v) => setValues((old) => ({ ...old, [name]: v }))}
+          />
+        ))}
+      </div>
+      <div class="form-actions">
+        <button
+          type="submit"
+          class={`primary${tool.effect === 'destructive' ? ' danger' : ''}`}
+          disabled={running}
+        >
+          {running ? t('palette.running') : t('palette.run')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * Form values ⇄ tool arguments. The form keeps what the user typed; only what was filled in is sent, and the
+ * server's validator (the one source of truth for ranges and required parameters) answers anything wrong.
+ */
+import type { ParametersSchema, ParamLimits } from '../../registry/types.js';
+
+export type FormValue = string | boolean | readonly string[] | readonly Record<string, string>[];
+export type FormValues = Readonly<Record<string, FormValue>>;
+
+/** Initial values: the limits' defaults, booleans off, everything else empty. */
+export function initialValues(
+  parameters: ParametersSchema,
+  limits: Readonly<Record<string, ParamLimits>>,
+): Record<string, FormValue> {
+  const values: Record<string, FormValue> = {};
+  for (const [name, schema] of Object.entries(parameters.properties)) {
+    const fallback = limits[name]?.default;
+    if (schema.type === 'boolean') values[name] = fallback === true;
+    else if (schema.type === 'array') values[name] = [];
+    else if (fallback !== undefined) values[name] = String(fallback);
+    else if (schema.enum?.length && parameters.required.includes(name)) values[name] = schema.enum[0]!;
+    else values[name] = '';
+  }
+  return values;
+}
+
+function cell(type: string, raw: string): unknown {
+  return type === 'number' && raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+}
+
+/** The arguments object a tool call carries: empty optional fields left out, numbers as numbers. */
+export function argumentsOf(parameters: ParametersSchema, values: FormValues): Record<string, unknown> {
+  const args: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(parameters.properties)) {
+    const value = values[name];
+    const required = parameters.required.includes(name);
+    if (value === undefined) continue;
+    if (typeof value === 'boolean') {
+      args[name] = value;
+    } else if (typeof value === 'string') {
+      if (value.trim() === '') continue;
+      args[name] = cell(schema.type, value);
+    } else if (schema.items?.type === 'object') {
+      const columns = schema.items.properties;
+      args[name] = (value as readonly Record<string, string>[]).map((row) => {
+        const entry: Record<string, unknown> = {};
+        for (const [column, raw] of Object.entries(row)) {
+          if (raw.trim() === '') continue;
+          entry[column] = cell(columns[column]?.type ?? 'string', raw);
+        }
+        return entry;
+      });
+    } else {
+      if ((value as readonly string[]).length === 0 && !required) continue;
+      args[name] = [...(value as readonly string[])];
+    }
+  }
+  return args;
+}

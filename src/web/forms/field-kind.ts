@@ -1,0 +1,111 @@
+/**
+ * How the palette draws each parameter, decided from the registry's schema and limits alone: no tool is
+ * named here, so a new tool gets a fitting form without front-end changes.
+ */
+import type { ParamLimits, ParamSchema } from '../../registry/types.js';
+
+export interface EnumOption {
+  readonly value: string;
+  readonly label: string;
+}
+
+export type FieldKind =
+  | { readonly kind: 'enum'; readonly options: readonly EnumOption[] }
+  | { readonly kind: 'boolean' }
+  | {
+      readonly kind: 'number';
+      readonly min?: number;
+      readonly max?: number;
+      readonly integer: boolean;
+    }
+  | { readonly kind: 'color' }
+  | { readonly kind: 'layer' }
+  | { readonly kind: 'layers' }
+  | { readonly kind: 'document' }
+  | { readonly kind: 'path' }
+  | { readonly kind: 'text'; readonly multiline: boolean }
+  | { readonly kind: 'strings' }
+  | {
+      readonly kind: 'table';
+      readonly columns: readonly {
+        readonly name: string;
+        readonly schema: ParamSchema;
+        readonly field: FieldKind;
+      }[];
+      readonly required: readonly string[];
+    };
+
+/**
+ * Whether a string parameter names a layer that already exists: its description speaks of a layer's name
+ * (图层…名称, also 裁片图层名称) and not of a new one (新图层, 图层的新名称).
+ */
+export function refersToLayer(schema: ParamSchema): boolean {
+  const d = schema.description;
+  return /图层/.test(d) && /名称/.test(d) && !/新/.test(d);
+}
+
+/** Whether a string parameter names an open document (切换到的已打开文档名称, 目标文档名称（须已打开）). */
+export function refersToDocument(schema: ParamSchema): boolean {
+  return /文档名称/.test(schema.description) && /已打开/.test(schema.description);
+}
+
+/**
+ * Chinese names of enum values, read from the description where the registry states them as
+ * "value 名称、value 名称…"; a value without one is shown as it is.
+ */
+export function enumOptions(schema: ParamSchema): EnumOption[] {
+  return (schema.enum ?? []).map((value) => {
+    const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const match = new RegExp(
+      `(?:^|[\\s：:、，,（(])${escaped}\\s+([^、，,；;。）)\\s][^、，,；;。）)]*)`,
+    ).exec(schema.description);
+    const label = match?.[1]?.trim();
+    return { value, label: label ? label : value };
+  });
+}
+
+export function fieldKind(name: string, schema: ParamSchema, limits: ParamLimits = {}): FieldKind {
+  if (schema.enum?.length) return { kind: 'enum', options: enumOptions(schema) };
+  switch (schema.type) {
+    case 'boolean':
+      return { kind: 'boolean' };
+    case 'number': {
+      const min = limits.min ?? limits.above;
+      return {
+        kind: 'number',
+        ...(min !== undefined ? { min } : {}),
+        ...(limits.max !== undefined ? { max: limits.max } : {}),
+        integer: limits.integer === true,
+      };
+    }
+    case 'array': {
+      const items = schema.items;
+      if (items?.type === 'object') {
+        return {
+          kind: 'table',
+          columns: Object.entries(items.properties).map(([column, s]) => ({
+            name: column,
+            schema: s,
+            field: fieldKind(column, s, limits.items?.[column]),
+          })),
+          required: items.required,
+        };
+      }
+      return refersToLayer(schema) ? { kind: 'layers' } : { kind: 'strings' };
+    }
+    case 'string':
+      if (limits.format === 'color') return { kind: 'color' };
+      if (limits.format === 'path') return { kind: 'path' };
+      if (refersToDocument(schema)) return { kind: 'document' };
+      if (refersToLayer(schema)) return { kind: 'layer' };
+      return { kind: 'text', multiline: name === 'text' };
+    default:
+      return { kind: 'text', multiline: false };
+  }
+}
+
+/** The first clause of a parameter's description, as the field's label ("宽度（像素），整数…" → "宽度"). */
+export function shortLabel(name: string, schema: ParamSchema): string {
+  const head = schema.description.split(/[，,；;。：:（(]/)[0]?.trim();
+  return head ? head : name;
+}

@@ -1,0 +1,221 @@
+/**
+ * The studio's state and every action it takes, all through the HTTP API of one session: the registry,
+ * whether a model is configured, the session snapshot (documents, layers, history, garment), its files, and
+ * the feed of chat events and tool cards.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { type Api, ApiError } from '../api/client.js';
+import type {
+  ChatEvent,
+  ModelInfo,
+  Registry,
+  RegistryTool,
+  SessionFile,
+  SessionState,
+} from '../api/types.js';
+import { applyEvent, type FeedItem, noticeEvent } from './feed.js';
+
+const SESSION_KEY = 'atelier.session';
+
+export interface ToolRun {
+  readonly name: string;
+  readonly arguments: Record<string, unknown>;
+}
+
+export interface Studio {
+  readonly api: Api;
+  readonly sessionId: string | null;
+  readonly bootError: string | null;
+  readonly registry: Registry | null;
+  readonly tools: ReadonlyMap<string, RegistryTool>;
+  readonly model: ModelInfo;
+  readonly state: SessionState | null;
+  readonly files: readonly SessionFile[];
+  readonly feed: readonly FeedItem[];
+  /** Runs or chat turns in flight. */
+  readonly busy: boolean;
+  /** Bumped after every run that may have changed pixels, so the canvas reloads. */
+  readonly revision: number;
+  run(calls: readonly ToolRun[]): Promise<void>;
+  chat(text: string): Promise<void>;
+  cancelChat(): Promise<void>;
+  upload(file: File, role: 'document' | 'garment'): Promise<string | null>;
+  refresh(): Promise<void>;
+}
+
+let callSerial = 0;
+const callId = () => `web_${Date.now().toString(36)}_${++callSerial}`;
+
+async function openSession(api: Api): Promise<string> {
+  const known = sessionStorage.getItem(SESSION_KEY);
+  if (known) {
+    try {
+      await api.json(`/v1/sessions/${known}`);
+      return known;
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 404)) throw err;
+    }
+  }
+  const { id } = await api.post<{ id: string }>('/v1/sessions', {});
+  sessionStorage.setItem(SESSION_KEY, id);
+  return id;
+}
+
+export function useStudio(api: Api): Studio {
+  const [sessionId, setSessionId] = useState<string | null>(null);
+  const [bootError, setBootError] = useState<string | null>(null);
+  const [registry, setRegistry] = useState<Registry | null>(null);
+  const [model, setModel] = useState<ModelInfo>({ configured: false });
+  const [state, setState] = useState<SessionState | null>(null);
+  const [files, setFiles] = useState<readonly SessionFile[]>([]);
+  const [feed, setFeed] = useState<readonly FeedItem[]>([]);
+  const [inFlight, setInFlight] = useState(0);
+  const [revision, setRevision] = useState(0);
+  const session = useRef<string | null>(null);
+  const chatAbort = useRef<AbortController | null>(null);
+
+  const emit = useCallback((event: ChatEvent) => setFeed((items) => applyEvent(items, event)), []);
+
+  const refresh = useCallback(async () => {
+    const id = session.current;
+    if (!id) return;
+    const [next, list] = await Promise.all([
+      api.json<SessionState>(`/v1/sessions/${id}/state`),
+      api.json<{ files: SessionFile[] }>(`/v1/sessions/${id}/files`),
+    ]);
+    setState(next);
+    setFiles(list.files);
+  }, [api]);
+
+  useEffect(() => {
+    (async () => {
+      try {
+        const [reg, info, id] = await Promise.all([
+          api.json<Registry>('/v1/tools?variant=extended&format=registry'),
+          api.json<ModelInfo>('/v1/model').catch(() => ({ configured: false }) as const),
+          openSession(api),
+        ]);
+        session.current = id;
+        setRegistry(reg);
+        setModel(info);
+        setSessionId(id);
+        await refresh();
+        if (info.configured) {
+          const history = await api
+            .json<{ events: ChatEvent[] }>(`/v1/sessions/${id}/chat`)
+            .catch(() => ({ events: [] }));
+          setFeed(history.events.reduce<FeedItem[]>(applyEvent, []));
+        }
+      } catch (err) {
+        setBootError(err instanceof Error ? err.message : String(err));
+      }
+    })();
+  }, [api, refresh]);
+
+  const tools = useMemo(() => new Map((registry?.tools ?? []).map((t) => [t.name, t])), [registry]);
+
+  /** Runs `work`, counting it as busy, then reloads the snapshot; pixels may have changed when `writes`. */
+  const track = useCallback(
+    async (work: () => Promise<void>) => {
+      setInFlight((n) => n + 1);
+      try {
+        await work();
+      } catch (err) {
+        if (!(err instanceof DOMException && err.name === 'AbortError')) {
+          emit(
+            noticeEvent(
+              err instanceof ApiError ? err.code : 'network',
+              err instanceof Error ? err.message : String(err),
+            ),
+          );
+        }
+      } finally {
+        setInFlight((n) => n - 1);
+        setRevision((r) => r + 1);
+        await refresh().catch(() => undefined);
+      }
+    },
+    [emit, refresh],
+  );
+
+  const run = useCallback(
+    (calls: readonly ToolRun[]) =>
+      track(async () => {
+        const id = session.current;
+        if (!id) return;
+        const body = {
+          tool_calls: calls.map((c) => ({
+            id: callId(),
+            type: 'function',
+            function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+          })),
+        };
+        await api.stream(`/v1/sessions/${id}/tool-calls?stream=1`, body, emit);
+      }),
+    [api, emit, track],
+  );
+
+  const chat = useCallback(
+    (text: string) =>
+      track(async () => {
+        const id = session.current;
+        if (!id) return;
+        const abort = new AbortController();
+        chatAbort.current = abort;
+        try {
+          await api.stream(`/v1/sessions/${id}/chat`, { message: text }, emit, abort.signal);
+        } finally {
+          chatAbort.current = null;
+        }
+      }),
+    [api, emit, track],
+  );
+
+  const cancelChat = useCallback(async () => {
+    const id = session.current;
+    if (!id) return;
+    // The server stops the turn and ends its stream with a 'cancelled' error event.
+    await api.post(`/v1/sessions/${id}/chat/cancel`, {}).catch(() => chatAbort.current?.abort());
+  }, [api]);
+
+  const upload = useCallback(
+    async (file: File, role: 'document' | 'garment') => {
+      const id = session.current;
+      if (!id) return null;
+      const form = new FormData();
+      form.append('file', file, file.name);
+      if (role === 'garment') form.append('role', 'garment');
+      try {
+        const done = await api.json<{ path: string }>(`/v1/sessions/${id}/files`, {
+          method: 'POST',
+          body: form,
+        });
+        await refresh();
+        return done.path;
+      } catch (err) {
+        emit(noticeEvent(err instanceof ApiError ? err.code : 'network', (err as Error).message));
+        return null;
+      }
+    },
+    [api, emit, refresh],
+  );
+
+  return {
+    api,
+    sessionId,
+    bootError,
+    registry,
+    tools,
+    model,
+    state,
+    files,
+    feed,
+    busy: inFlight > 0,
+    revision,
+    run,
+    chat,
+    cancelChat,
+    upload,
+    refresh,
+  };
+}

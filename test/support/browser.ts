@@ -1,0 +1,103 @@
+/**
+ * Debian's Chromium driven by playwright-core (playwright's own browser download does not work on these
+ * machines), screenshots kept under test-artifacts/studio/ to look at, and a probe of the canvas's pixels.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { DEFAULT_STUDIO_ROOT } from '../../src/server/routes/studio.js';
+
+export const CHROMIUM = process.env.ATELIER_CHROMIUM ?? '/usr/bin/chromium';
+export const ARTIFACTS = path.resolve('test-artifacts/studio');
+
+/** The studio must be built (npm run build) before a browser can load it. */
+export function requireBuiltStudio(): void {
+  if (!existsSync(path.join(DEFAULT_STUDIO_ROOT, 'index.html'))) {
+    throw new Error(`the studio is not built (${DEFAULT_STUDIO_ROOT}): run npm run build`);
+  }
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+}
+
+/** A fresh page (its own storage, so its own studio session) at a designer's screen size. */
+export async function openPage(
+  browser: Browser,
+  url: string,
+  beforeLoad: (page: Page) => void = () => {},
+): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  beforeLoad(page);
+  await page.goto(url);
+  return page;
+}
+
+/** Saves a screenshot once the bundled font has loaded, so the picture shows what a person sees. */
+export async function snapshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.evaluate('document.fonts.ready');
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+export interface CanvasInk {
+  readonly width: number;
+  readonly height: number;
+  /** Share of pixels that are opaque. */
+  readonly opaque: number;
+  /** Share of opaque pixels darker than mid-grey (text, shapes on a white page). */
+  readonly dark: number;
+}
+
+/** What the canvas pane shows right now, read from its image's pixels; null before an image has loaded. */
+// Runs in the page (as a string: the tests' TypeScript has no DOM types).
+const CANVAS_INK = `(() => {
+  const img = document.querySelector('.artboard img');
+  if (!img || !img.complete || img.naturalWidth === 0) return null;
+  const c = document.createElement('canvas');
+  c.width = img.naturalWidth;
+  c.height = img.naturalHeight;
+  const g = c.getContext('2d');
+  g.drawImage(img, 0, 0);
+  const d = g.getImageData(0, 0, c.width, c.height).data;
+  let opaque = 0;
+  let dark = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    if (d[i + 3] < 200) continue;
+    opaque++;
+    if (d[i] + d[i + 1] + d[i + 2] < 384) dark++;
+  }
+  const total = d.length / 4;
+  return { width: c.width, height: c.height, opaque: opaque / total, dark: opaque ? dark / opaque : 0 };
+})()`;
+
+export function canvasInk(page: Page): Promise<CanvasInk | null> {
+  return page.evaluate(CANVAS_INK) as Promise<CanvasInk | null>;
+}
+
+/** The page's body font and how many faces of the bundled font have loaded. */
+export function fontState(page: Page): Promise<{ family: string; loaded: number }> {
+  return page.evaluate(`document.fonts.ready.then(() => ({
+    family: getComputedStyle(document.body).fontFamily,
+    loaded: [...document.fonts].filter((f) => f.family.includes('Atelier Sans') && f.status === 'loaded').length,
+  }))`) as Promise<{ family: string; loaded: number }>;
+}
+
+/**
+ * Web-first assertions for vitest (playwright-core has no `expect`): the value is read again until the matcher
+ * passes or the time is up, as the page updates after the server answers.
+ */
+export function eventually<T>(read: () => Promise<T> | T): ReturnType<typeof expect.poll<T>> {
+  return expect.poll(read, { timeout: 20_000, interval: 100 });
+}
+
+/** Text, attribute and count readers for `eventually`. */
+export const textOf = (l: Locator) => () => l.textContent().then((t) => t ?? '');
+export const attrOf = (l: Locator, name: string) => () => l.getAttribute(name);
+export const countOf = (l: Locator) => () => l.count();
+export const visibleOf = (l: Locator) => () => l.isVisible();

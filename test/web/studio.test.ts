@@ -1,0 +1,298 @@
+/**
+ * The studio in a real browser, driven by role and name as a designer would, with no model configured: the
+ * palette's generated forms, the canvas, layers, history, uploads, errors, the token and the language.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer, TOKEN } from '../server/support.js';
+import {
+  attrOf,
+  canvasInk,
+  countOf,
+  eventually,
+  fontState,
+  launchBrowser,
+  openPage,
+  requireBuiltStudio,
+  snapshot,
+  textOf,
+  visibleOf,
+} from '../support/browser.js';
+import { newSession, ok, tempDir } from '../support/session.js';
+
+let browser: Browser;
+
+beforeAll(async () => {
+  requireBuiltStudio();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Opens a tool of the palette (under its group's Chinese name) and fills its form by the fields' labels. */
+async function runTool(page: Page, group: string, label: string, fields: Record<string, string> = {}) {
+  const composer = page.getByRole('tablist', { name: '输入方式' });
+  await composer.getByRole('tab', { name: '工具箱' }).click();
+  const back = page.getByRole('button', { name: '返回工具列表' });
+  if (await back.isVisible()) await back.click();
+  await page.getByRole('region', { name: group }).getByRole('button', { name: label, exact: true }).click();
+  for (const [field, value] of Object.entries(fields))
+    await page.getByLabel(field, { exact: true }).fill(value);
+  await page.getByRole('button', { name: '运行' }).click();
+}
+
+/** The newest card of a tool in the conversation. */
+function lastCard(page: Page, label: string) {
+  return page.getByRole('log', { name: '对话记录' }).getByRole('article', { name: label }).last();
+}
+
+async function sidePanel(page: Page, tab: '图层' | '历史记录' | '文件') {
+  await page.getByRole('tab', { name: tab }).click();
+}
+
+function sidePane(page: Page) {
+  return page.getByRole('complementary', { name: '面板' });
+}
+
+function layerList(page: Page) {
+  return page.getByRole('list', { name: '图层列表' });
+}
+
+/** A small PSD made by the engine itself: a red block under a text layer. */
+async function posterPsd(): Promise<string> {
+  const session = newSession(tempDir('atelier-web-psd-'));
+  await ok(session, 'create_document', { width: 600, height: 400, name: '海报' });
+  await ok(session, 'create_layer', { name: '色块' });
+  await ok(session, 'select_rect', { left: 40, top: 40, right: 300, bottom: 200 });
+  await ok(session, 'fill_selection', { color: '#c0392b' });
+  await ok(session, 'create_text_layer', { text: '夏日', x: 320, y: 220, font_size: 72 });
+  await ok(session, 'save_document_as', { path: 'poster.psd' });
+  return path.join(session.workspace.root, 'poster.psd');
+}
+
+describe('the studio without a model', () => {
+  let server: TestServer;
+  let page: Page;
+  const requests: string[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    page = await openPage(browser, `${server.url}/`, (p) => p.on('request', (r) => requests.push(r.url())));
+  });
+
+  afterAll(async () => {
+    await page?.context().close();
+    await server?.close();
+  });
+
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') await snapshot(page, `failed-${task.name.slice(0, 40)}`);
+  });
+
+  it('opens on an empty state that says what to do, in Chinese, with the bundled font', async () => {
+    await eventually(visibleOf(page.getByRole('heading', { name: '新建文档或上传 PSD' }))).toBe(true);
+    const font = await fontState(page);
+    expect(font.family).toContain('Atelier Sans');
+    expect(font.loaded).toBeGreaterThan(0);
+    // Offline: everything the page loaded came from this server.
+    expect(requests.length).toBeGreaterThan(0);
+    expect(
+      requests.filter((u) => !u.startsWith(server.url) && !u.startsWith('blob:') && !u.startsWith('data:')),
+    ).toEqual([]);
+    await snapshot(page, '01-empty');
+  });
+
+  it('creates a document from the palette form and shows its canvas', async () => {
+    await runTool(page, '文档操作', '新建文档', { 宽度: '1200', 高度: '800', 文档名称: '春季海报' });
+    await eventually(textOf(lastCard(page, '新建文档'))).toContain('完成');
+    await eventually(attrOf(page.getByRole('tab', { name: /春季海报/ }), 'aria-selected')).toBe('true');
+    await eventually(visibleOf(page.getByText('1200 × 800 像素'))).toBe(true);
+    await eventually(() => canvasInk(page)).toMatchObject({ opaque: 1, dark: 0 });
+    const ink = (await canvasInk(page))!;
+    // Rendered at screen size, not at the document's 1200 px, and in the document's proportions.
+    expect(ink.width).toBeLessThanOrEqual(1200);
+    expect(ink.width / ink.height).toBeCloseTo(1.5, 1);
+    await snapshot(page, '02-document');
+  });
+
+  it('adds a text layer: the canvas, the layers and the history follow', async () => {
+    await runTool(page, '通用编辑', '创建文字', { 文字内容: '春季新品', 字号: '160' });
+    await eventually(textOf(lastCard(page, '创建文字'))).toContain('失败');
+    // The server's validator answers what is missing, in Chinese, and nothing changed.
+    await eventually(textOf(lastCard(page, '创建文字').getByRole('alert'))).toMatch(/x|y/);
+    await eventually(countOf(layerList(page).getByRole('button', { name: '春季新品', exact: true }))).toBe(0);
+
+    await page.getByLabel('文本框左上角的 x 坐标').fill('120');
+    await page.getByLabel('文本框左上角的 y 坐标').fill('200');
+    await page.getByRole('button', { name: '运行' }).click();
+    await eventually(textOf(lastCard(page, '创建文字'))).toContain('完成');
+    await eventually(visibleOf(layerList(page).getByRole('button', { name: '春季新品', exact: true }))).toBe(
+      true,
+    );
+    await eventually(async () => (await canvasInk(page))?.dark ?? 0).toBeGreaterThan(0.01);
+    await sidePanel(page, '历史记录');
+    const steps = page.getByRole('list', { name: '历史步骤' }).getByRole('button');
+    await eventually(() => steps.allTextContents()).toEqual(['0新建文档', '1创建文字']);
+    await eventually(attrOf(steps.last(), 'aria-current')).toBe('step');
+    await snapshot(page, '03-text-layer');
+  });
+
+  it('undoes from the history pane and redoes to a later step', async () => {
+    const steps = page.getByRole('list', { name: '历史步骤' }).getByRole('button');
+    await steps.first().click();
+    await eventually(attrOf(steps.first(), 'aria-current')).toBe('step');
+    await eventually(async () => (await canvasInk(page))?.dark ?? 1).toBe(0);
+    await sidePanel(page, '图层');
+    await eventually(countOf(layerList(page).getByRole('button', { name: '春季新品', exact: true }))).toBe(0);
+    await snapshot(page, '04-undone');
+
+    await sidePanel(page, '历史记录');
+    await steps.last().click();
+    await eventually(attrOf(steps.last(), 'aria-current')).toBe('step');
+    await sidePanel(page, '图层');
+    await eventually(visibleOf(layerList(page).getByRole('button', { name: '春季新品', exact: true }))).toBe(
+      true,
+    );
+    await eventually(async () => (await canvasInk(page))?.dark ?? 0).toBeGreaterThan(0.01);
+  });
+
+  it('hides, locks and restyles a layer through the layer tools', async () => {
+    await layerList(page).getByRole('button', { name: '隐藏图层 春季新品' }).click();
+    await eventually(visibleOf(layerList(page).getByRole('button', { name: '显示图层 春季新品' }))).toBe(
+      true,
+    );
+    await eventually(async () => (await canvasInk(page))?.dark ?? 1).toBe(0);
+    await layerList(page).getByRole('button', { name: '显示图层 春季新品' }).click();
+    await eventually(async () => (await canvasInk(page))?.dark ?? 0).toBeGreaterThan(0.01);
+
+    await layerList(page).getByRole('button', { name: '春季新品', exact: true }).first().click();
+    await sidePane(page).getByLabel('混合模式', { exact: true }).selectOption('multiply');
+    await eventually(textOf(layerList(page))).toContain('multiply');
+    await layerList(page).getByRole('button', { name: '锁定图层 春季新品' }).click();
+    await eventually(
+      attrOf(layerList(page).getByRole('button', { name: '解锁图层 春季新品' }), 'aria-pressed'),
+    ).toBe('true');
+    await eventually(() => sidePane(page).getByLabel('混合模式', { exact: true }).isDisabled()).toBe(true);
+    await sidePanel(page, '历史记录');
+    await eventually(textOf(page.getByRole('list', { name: '历史步骤' }))).toContain('显示/隐藏图层');
+    await eventually(textOf(page.getByRole('list', { name: '历史步骤' }))).toContain('设置混合模式');
+    await eventually(textOf(page.getByRole('list', { name: '历史步骤' }))).toContain('锁定图层');
+    await snapshot(page, '05-layer-controls');
+  });
+
+  it('shows a failed call with its Chinese message and hint, and changes nothing', async () => {
+    await runTool(page, '通用编辑', '设置透明度', { 图层名称: '不存在的图层', 不透明度百分比: '50' });
+    const card = lastCard(page, '设置透明度');
+    await eventually(textOf(card)).toContain('失败');
+    await eventually(textOf(card.getByRole('alert'))).toContain('不存在的图层');
+    await eventually(textOf(card.getByRole('alert'))).toContain('not_found');
+    await snapshot(page, '06-error');
+  });
+
+  it('uploads a PSD, opens it and shows its layers; saves and lists the file for download', async () => {
+    const psd = await posterPsd();
+    await sidePanel(page, '文件');
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('button', { name: '上传文档' }).click(),
+    ]);
+    await chooser.setFiles(psd);
+    await eventually(textOf(lastCard(page, '打开文档'))).toContain('完成');
+    await eventually(attrOf(page.getByRole('tab', { name: 'poster' }), 'aria-selected')).toBe('true');
+    await sidePanel(page, '图层');
+    await eventually(visibleOf(layerList(page).getByRole('button', { name: '夏日', exact: true }))).toBe(
+      true,
+    );
+    await eventually(visibleOf(layerList(page).getByRole('button', { name: '色块', exact: true }))).toBe(
+      true,
+    );
+    await eventually(async () => (await canvasInk(page))?.dark ?? 0).toBeGreaterThan(0.05);
+    await snapshot(page, '07-psd');
+
+    await runTool(page, '文档操作', '另存为', { 保存路径: 'out/海报.png' });
+    await eventually(textOf(lastCard(page, '另存为'))).toContain('完成');
+    await sidePanel(page, '文件');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: '下载 out/海报.png' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('海报.png');
+    const bytes = readFileSync((await download.path())!);
+    expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+    await snapshot(page, '08-files');
+  });
+
+  it('switches documents with the tabs and closes one', async () => {
+    await page.getByRole('tab', { name: /春季海报/ }).click();
+    await eventually(attrOf(page.getByRole('tab', { name: /春季海报/ }), 'aria-selected')).toBe('true');
+    await sidePanel(page, '图层');
+    await eventually(visibleOf(layerList(page).getByRole('button', { name: '春季新品', exact: true }))).toBe(
+      true,
+    );
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: '关闭 春季海报' }).click();
+    await eventually(countOf(page.getByRole('tab', { name: /春季海报/ }))).toBe(0);
+    await eventually(attrOf(page.getByRole('tab', { name: 'poster' }), 'aria-selected')).toBe('true');
+  });
+
+  it('switches to English and back', async () => {
+    await page.getByRole('button', { name: '切换为英文界面' }).click();
+    await eventually(attrOf(page.locator('html'), 'lang')).toBe('en');
+    await eventually(visibleOf(page.getByRole('tab', { name: 'Layers' }))).toBe(true);
+    // Tool labels stay the registry's Chinese labels.
+    await eventually(
+      visibleOf(
+        page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: '另存为' }).last(),
+      ),
+    ).toBe(true);
+    await snapshot(page, '09-english');
+    await page.getByRole('button', { name: 'Switch to Chinese' }).click();
+    await eventually(visibleOf(page.getByRole('tab', { name: '图层' }))).toBe(true);
+  });
+});
+
+describe('the studio with a token', () => {
+  let server: TestServer;
+  let page: Page;
+  const urls: string[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer({ token: TOKEN });
+  });
+
+  afterAll(async () => {
+    await page?.context().close();
+    await server?.close();
+  });
+
+  it('takes the token from the address once and sends it as a header, never in a URL', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    page = await context.newPage();
+    const authorized: boolean[] = [];
+    page.on('request', (r) => {
+      urls.push(r.url());
+      if (new URL(r.url()).pathname.startsWith('/v1/'))
+        authorized.push(r.headers().authorization === `Bearer ${TOKEN}`);
+    });
+    await page.goto(`${server.url}/?token=${TOKEN}`);
+    await eventually(visibleOf(page.getByRole('heading', { name: '新建文档或上传 PSD' }))).toBe(true);
+    expect(page.url()).toBe(`${server.url}/`);
+
+    await runTool(page, '文档操作', '新建文档', { 宽度: '400', 高度: '300' });
+    await eventually(textOf(lastCard(page, '新建文档'))).toContain('完成');
+    await eventually(() => canvasInk(page)).toMatchObject({ opaque: 1 });
+    expect(urls.filter((u) => u.includes(TOKEN))).toEqual([urls[0]]);
+    expect(authorized.length).toBeGreaterThan(3);
+    expect(authorized.every(Boolean)).toBe(true);
+  });
+
+  it('refuses the API without the token while the page itself loads', async () => {
+    const page2 = await openPage(browser, `${server.url}/`);
+    await eventually(textOf(page2.getByRole('alert'))).toContain('Authorization');
+    await page2.context().close();
+  });
+});
