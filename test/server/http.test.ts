@@ -480,7 +480,7 @@ describe('session isolation', () => {
 });
 
 describe('idle timeout', () => {
-  it('closes a session unused for the timeout, and only then', async () => {
+  it('closes a session unused for the timeout, and only then; its next request recovers it', async () => {
     const quick = await startTestServer({ idleTimeoutMs: 400 });
     try {
       const kept = await createSession(quick.url);
@@ -491,11 +491,14 @@ describe('idle timeout', () => {
         await new Promise((r) => setTimeout(r, 150));
         await okCalls(quick.url, kept, [toolCall('get_document_info')]);
       }
-      expect((await fetch(`${quick.url}/v1/sessions/${idle}`)).status).toBe(404);
       const info = await fetch(`${quick.url}/v1/sessions/${kept}`);
       expect(await info.json()).toMatchObject({ documents: [{ name: '未标题-1' }] });
       expect(quick.store.size).toBe(1);
       expect(quick.logs.some((l) => l.includes('closed after idling'))).toBe(true);
+      // Closed for idleness, it stays on disk (its journal): its next request brings it back as it was.
+      const back = await fetch(`${quick.url}/v1/sessions/${idle}`);
+      expect(await back.json()).toMatchObject({ documents: [{ name: '未标题-1' }] });
+      expect(quick.store.size).toBe(2);
     } finally {
       await quick.close();
     }

@@ -101,7 +101,9 @@ describe('crash-safe sessions', () => {
     await (await entry.journal).settled();
     const files = readdirSync(path.join(root, 'journals', entry.id));
     expect(files.filter((f) => f.startsWith('snapshot-'))).toEqual([`snapshot-${SNAPSHOT_EVERY_CALLS}.json`]);
-    expect(files.filter((f) => f.startsWith('journal-'))).toEqual([`journal-${SNAPSHOT_EVERY_CALLS + 1}.jsonl`]);
+    expect(files.filter((f) => f.startsWith('journal-'))).toEqual([
+      `journal-${SNAPSHOT_EVERY_CALLS + 1}.jsonl`,
+    ]);
     const before = await fingerprint(entry);
     crash(first, root);
 
@@ -170,7 +172,13 @@ describe('crash-safe sessions', () => {
     const root = tempDir('atelier-journal-');
     let now = 0;
     const logs: string[] = [];
-    const store = new SessionStore({ root, idleTimeoutMs: 1000, maxSessions: 10, log: (l) => logs.push(l), now: () => now });
+    const store = new SessionStore({
+      root,
+      idleTimeoutMs: 1000,
+      maxSessions: 10,
+      log: (l) => logs.push(l),
+      now: () => now,
+    });
     stores.push(store);
     const idle = store.create('http');
     const doomed = store.create('http');
@@ -181,7 +189,9 @@ describe('crash-safe sessions', () => {
     store.sweep();
     await store.settled();
     expect(store.size).toBe(0);
-    expect(readdirSync(path.join(root, 'journals', idle.id)).filter((f) => f.startsWith('journal-'))).toEqual([]);
+    expect(readdirSync(path.join(root, 'journals', idle.id)).filter((f) => f.startsWith('journal-'))).toEqual(
+      [],
+    );
 
     const back = await store.recover(idle.id);
     expect(await fingerprint(back!)).toEqual(before);
