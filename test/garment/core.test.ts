@@ -13,6 +13,9 @@ import {
   GROUND,
   garmentDocument,
   garmentPhoto,
+  LIGHT_PERIOD,
+  type LightPhoto,
+  lightGroundPhoto,
   NAVY,
   PHOTO,
   PLAID_TILE,
@@ -383,6 +386,47 @@ describe('photo extraction', () => {
       [b.y + b.h, 378],
     ])
       expect(Math.abs(got! - want!)).toBeLessThanOrEqual(3);
+  });
+
+  describe('finds a light-ground print on a light studio background by its shading and outline', () => {
+    const cases: [string, LightPhoto][] = [
+      [
+        'white, red dots, on light grey, cast shadow',
+        { ground: '#fafaf7', background: '#e9e9e9', print: 'dots', castShadow: true },
+      ],
+      [
+        'cream, flowers, on white, no cast shadow',
+        { ground: '#f3ead8', background: '#fdfdfd', print: 'flowers', castShadow: false },
+      ],
+      [
+        'white, red dots, on white, cast shadow',
+        { ground: '#fbfbf9', background: '#ffffff', print: 'dots', castShadow: true },
+      ],
+      [
+        'white, flowers, on white, no cast shadow',
+        { ground: '#fbfbf9', background: '#ffffff', print: 'flowers', castShadow: false },
+      ],
+    ];
+    for (const [name, p] of cases) {
+      it(name, async () => {
+        const e = await analysePhoto(await lightGroundPhoto(p), 'p.png', 'h');
+        expect(e.swatch, 'the garment is found, not taken for a swatch').toBe(false);
+        // The scale comes from the body width: 300 px in the photo, within ±10 %.
+        expect(Math.abs(e.bodyWidth / 300 - 1)).toBeLessThanOrEqual(0.1);
+        expect(e.kind).toBe('fill_pattern');
+        const period = LIGHT_PERIOD[p.print];
+        expect([e.lattice!.tileW, e.lattice!.tileH]).toEqual([period, period]);
+        // The background is not in the palette: every colour is nearer a colour of the print than the background.
+        const printColours = [p.ground, '#d0312d', '#e0709a', '#4f8a3c', '#f2b632'].map(labOfHex);
+        for (const c of e.palette) {
+          const toPrint = Math.min(...printColours.map((q) => deltaE00(c.lab, q)));
+          expect(toPrint, `${c.hex} is a print colour`).toBeLessThan(deltaE00(c.lab, labOfHex(p.background)));
+        }
+        // The small motifs are kept: the red dots (or the pink petals) are in the palette.
+        const accent = labOfHex(p.print === 'dots' ? '#d0312d' : '#e0709a');
+        expect(Math.min(...e.palette.map((c) => deltaE00(c.lab, accent)))).toBeLessThan(6);
+      });
+    }
   });
 
   it('treats a photo that is all fabric as a swatch', async () => {

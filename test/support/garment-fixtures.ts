@@ -339,6 +339,114 @@ export async function plainGarmentPhoto(p: PlainPhoto): Promise<Buffer> {
     .toBuffer();
 }
 
+export interface LightPhoto {
+  /** The print's ground colour (white, cream) and the studio background's (white, light grey). */
+  readonly ground: string;
+  readonly background: string;
+  /** 'dots': small red dots every 64 px; 'flowers': pink five-petal flowers with a green leaf every 80 px. */
+  readonly print: 'dots' | 'flowers';
+  /** A soft shadow the garment casts on the background (product photos have one, or not). */
+  readonly castShadow: boolean;
+}
+
+/** The light-ground prints' periods in the photo, px. */
+export const LIGHT_PERIOD = { dots: 64, flowers: 80 } as const;
+
+function lightPrintAt(print: LightPhoto['print'], x: number, y: number): [number, number, number] | null {
+  if (print === 'dots') {
+    const u = ((x % 64) + 64) % 64;
+    const v = ((y % 64) + 64) % 64;
+    if ((u - 16) ** 2 + (v - 16) ** 2 <= 5 ** 2) return rgb('#d0312d');
+    if ((u - 48) ** 2 + (v - 48) ** 2 <= 5 ** 2) return rgb('#d0312d');
+    return null;
+  }
+  const u = ((x % 80) + 80) % 80;
+  const v = ((y % 80) + 80) % 80;
+  const dx = u - 30;
+  const dy = v - 30;
+  if (dx * dx + dy * dy <= 4 * 4) return rgb('#f2b632');
+  for (let k = 0; k < 5; k++) {
+    const a = (k * 2 * Math.PI) / 5;
+    if ((dx - Math.cos(a) * 9) ** 2 + (dy - Math.sin(a) * 9) ** 2 <= 7 * 7) return rgb('#e0709a');
+  }
+  // A leaf: an ellipse down and to the right of the flower.
+  const lx = u - 58;
+  const ly = v - 56;
+  if ((lx * 0.8 + ly * 0.6) ** 2 / 100 + (-lx * 0.6 + ly * 0.8) ** 2 / 16 <= 1) return rgb('#4f8a3c');
+  return null;
+}
+
+/**
+ * A light-ground print (white or cream with small red dots or small flowers) on the T-shirt, photographed on a
+ * white or light-grey studio background: the ground is within a few ΔE of the background, so the garment shows
+ * only by its shading — fabric turning away along the outline (up to 7 % darker), mild folds — and, when
+ * `castShadow`, a soft shadow on the background. The print's period in the photo is LIGHT_PERIOD.
+ */
+export async function lightGroundPhoto(p: LightPhoto): Promise<Buffer> {
+  const { width: w, height: h } = PHOTO;
+  const inside = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) inside[y * w + x] = inShirt(x, y) ? 1 : 0;
+  // Distance to the outline (≤ 6 px), for the fabric turning away at its edge.
+  const near = new Float64Array(w * h).fill(7);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (!inside[y * w + x]) continue;
+      for (let j = -6; j <= 6; j++) {
+        for (let i = -6; i <= 6; i++) {
+          const X = x + i;
+          const Y = y + j;
+          if (X >= 0 && Y >= 0 && X < w && Y < h && inside[Y * w + X]) continue;
+          near[y * w + x] = Math.min(near[y * w + x]!, Math.hypot(i, j));
+        }
+      }
+    }
+  }
+  // The cast shadow: the silhouette moved by (5, 7) px, box-blurred over 13 px.
+  const shadow = new Float64Array(w * h);
+  if (p.castShadow) {
+    const r = 6;
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        let c = 0;
+        for (let j = -r; j <= r; j += 2) {
+          for (let i = -r; i <= r; i += 2) {
+            const X = x - 5 + i;
+            const Y = y - 7 + j;
+            if (X >= 0 && Y >= 0 && X < w && Y < h) c += inside[Y * w + X]!;
+          }
+        }
+        shadow[y * w + x] = c / 49;
+      }
+    }
+  }
+  const data = Buffer.alloc(w * h * 3);
+  let seed = 4242;
+  const noise = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return ((seed >> 8) % 7) - 3;
+  };
+  const ground = rgb(p.ground);
+  const back = rgb(p.background);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      let c: number[];
+      if (inside[i]) {
+        const turn = 1 - 0.07 * Math.max(0, 1 - near[i]! / 6);
+        const fold = 0.97 + 0.03 * Math.cos((2 * Math.PI * x) / 420) * Math.cos((2 * Math.PI * y) / 510);
+        c = (lightPrintAt(p.print, x, y) ?? ground).map((v) => v * turn * fold);
+      } else {
+        c = back.map((v) => v * (1 - 0.1 * shadow[i]!) * (1 - 0.015 * (y / h)));
+      }
+      const o = i * 3;
+      for (let k = 0; k < 3; k++) data[o + k] = Math.max(0, Math.min(255, Math.round(c[k]!) + noise()));
+    }
+  }
+  return sharp(data, { raw: { width: w, height: h, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
 /** Writes the photo into the session's workspace and marks it as the garment photo. */
 export async function usePhoto(
   session: Session,

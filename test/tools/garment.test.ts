@@ -15,6 +15,8 @@ import {
   EXPECTED_SCALE,
   GROUND,
   garmentDocument,
+  LIGHT_PERIOD,
+  lightGroundPhoto,
   NAMES,
   NAVY,
   PALE_STAR,
@@ -306,6 +308,33 @@ describe('generate_garment_preview', () => {
     const rejected = repeat.shorter_candidate_rejected;
     expect(rejected.vectors.map((v) => Math.hypot(v[0]!, v[1]!))).toEqual([28, 28]);
     expect(rejected.confidence).toBeLessThan(repeat.confidence);
+  });
+
+  it('reads a white print on a white studio background at the right scale, without the background', async () => {
+    const session = newSession();
+    await garmentDocument(session, 'zh');
+    const photo = { ground: '#fbfbf9', background: '#ffffff', print: 'dots', castShadow: true } as const;
+    await session.workspace.writeAtomic('white.png', await lightGroundPhoto(photo));
+    await ok(session, 'set_garment_photo', { path: 'white.png' });
+    await ok(session, 'identify_pieces');
+    const r = await ok(session, 'generate_garment_preview');
+    const ext = r.extraction as {
+      garment_in_photo: string;
+      kind: string;
+      palette: { hex: string }[];
+      repeat: { document_tile_width: number };
+    };
+    expect(ext.garment_in_photo).toBe('silhouette');
+    expect(ext.kind).toBe('fill_pattern');
+    // 64 photo px at the body-width scale (375 / 300) is 80 document px; within ±10 %.
+    const want = LIGHT_PERIOD.dots * EXPECTED_SCALE;
+    expect(Math.abs(ext.repeat.document_tile_width / want - 1)).toBeLessThanOrEqual(0.1);
+    const scale = (r.placement as { scale: number }).scale;
+    expect(Math.abs(scale / EXPECTED_SCALE - 1)).toBeLessThanOrEqual(0.1);
+    // White ground and red dots; the white background is not taken for a colour of the print.
+    expect(deltaE00(labOfHex(ext.palette[0]!.hex), labOfHex(photo.ground))).toBeLessThan(4);
+    expect(ext.palette.some((c) => deltaE00(labOfHex(c.hex), labOfHex('#d0312d')) < 6)).toBe(true);
+    expect(ext.palette).toHaveLength(2);
   });
 
   it('does not change the document', async () => {

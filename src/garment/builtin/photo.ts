@@ -19,7 +19,8 @@ import {
 import type { Extraction, Lattice, Motif, PaletteEntry, PieceType } from '../types.js';
 import { paletteOf, sampleLab } from './palette.js';
 import { detectLattice, medianTile, refineLattice } from './repeat.js';
-import { atNeck, type RegionContext, type ShadingKind, shadingKind } from './shading.js';
+import { segment } from './segment.js';
+import { type RegionContext, type ShadingKind, shadingKind } from './shading.js';
 
 /** Photos are analysed at most this large (long side); lattice detection runs at most at LATTICE_SIDE. */
 export const ANALYSIS_SIDE = 1024;
@@ -42,7 +43,8 @@ export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: st
 
   let tile: Raster = { x: 0, y: 0, w: 0, h: 0, data: new Uint8ClampedArray(0) };
   let palette: PaletteEntry[];
-  let lattice = findLattice(photo, mask, g, area);
+  // The outline's few pixels are fabric turning away and background mixed in: the repeat is read inside them.
+  let lattice = findLattice(photo, erode(mask, w, h, 3), g, area);
   if (lattice) {
     tile = medianTile(photo, mask, lattice);
     // A real repeat survives the median over its repeats; noise does not (its tile comes out flat).
@@ -116,101 +118,6 @@ export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: st
     flatness: Math.round(flatness * 1000) / 1000,
     notPrint: [...ignored].sort(),
   };
-}
-
-/** Garment mask: the photo's alpha when it has one, else everything that differs from the border colour. */
-interface Segmentation {
-  readonly mask: Uint8Array;
-  readonly swatch: boolean;
-  /** The neck opening showed the background and was cleared from the mask. */
-  readonly neckOpen: boolean;
-}
-
-function segment(photo: Raster, lab: LabPlanes): Segmentation {
-  const { w, h } = photo;
-  const n = w * h;
-  let transparent = 0;
-  for (let i = 0; i < n; i++) if (photo.data[i * 4 + 3]! < 128) transparent++;
-  if (transparent > n * 0.05) {
-    const mask = new Uint8Array(n);
-    for (let i = 0; i < n; i++) mask[i] = photo.data[i * 4 + 3]! >= 128 ? 1 : 0;
-    return { mask: largest(mask, w, h), swatch: false, neckOpen: false };
-  }
-  const border: number[] = [];
-  for (let x = 0; x < w; x++) border.push(x, (h - 1) * w + x);
-  for (let y = 1; y < h - 1; y++) border.push(y * w, y * w + w - 1);
-  const med = (arr: Float32Array) => {
-    const v = border.map((i) => arr[i]!).sort((p, q) => p - q);
-    return v[v.length >> 1]!;
-  };
-  const bg: Lab = { L: med(lab.L), a: med(lab.a), b: med(lab.b) };
-  const spread = border
-    .map((i) => deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, bg))
-    .sort((p, q) => p - q)[border.length >> 1]!;
-  const all = () => ({ mask: new Uint8Array(n).fill(1), swatch: true, neckOpen: false });
-  if (spread > 10) return all();
-  const fg = new Uint8Array(n);
-  for (let i = 0; i < n; i++)
-    fg[i] = deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, bg) > SEGMENT_DE ? 1 : 0;
-  // Background = non-garment pixels reachable from the border; everything else (holes included) is garment.
-  const reached = new Uint8Array(n);
-  const stack: number[] = [];
-  for (const i of border) {
-    if (!fg[i] && !reached[i]) {
-      reached[i] = 1;
-      stack.push(i);
-    }
-  }
-  while (stack.length) {
-    const p = stack.pop()!;
-    const x = p % w;
-    const y = (p - x) / w;
-    for (const q of [
-      x > 0 ? p - 1 : -1,
-      x < w - 1 ? p + 1 : -1,
-      y > 0 ? p - w : -1,
-      y < h - 1 ? p + w : -1,
-    ]) {
-      if (q >= 0 && !fg[q] && !reached[q]) {
-        reached[q] = 1;
-        stack.push(q);
-      }
-    }
-  }
-  const garment = new Uint8Array(n);
-  for (let i = 0; i < n; i++) garment[i] = reached[i] ? 0 : 1;
-  const mask = largest(garment, w, h);
-  const neckOpen = openNeck(mask, fg, w, h);
-  const area = countMask(mask);
-  if (area < n * 0.05 || area > n * 0.97) return all();
-  return { mask, swatch: false, neckOpen };
-}
-
-/**
- * Clears the neck opening from the garment mask when it shows the background: an enclosed hole of background
- * colour (a back neck band closes it above) where the neck is. Other background-coloured holes stay garment:
- * they are print (a white motif on a white-background photo).
- */
-function openNeck(mask: Uint8Array, fg: Uint8Array, w: number, h: number): boolean {
-  const g = maskBounds(mask, w, h);
-  if (!g) return false;
-  const hole = new Uint8Array(w * h);
-  for (let i = 0; i < hole.length; i++) hole[i] = mask[i] && !fg[i] ? 1 : 0;
-  const { comps, labels } = components(hole, w, h);
-  const minArea = g.w * g.h * 0.002;
-  const neck = new Set(comps.filter((c) => c.area >= minArea && atNeck(c, g)).map((c) => c.label));
-  if (neck.size === 0) return false;
-  for (let i = 0; i < mask.length; i++) if (neck.has(labels[i]!)) mask[i] = 0;
-  return true;
-}
-
-function largest(m: Uint8Array, w: number, h: number): Uint8Array {
-  const { comps, labels } = components(m, w, h);
-  if (comps.length <= 1) return m;
-  const big = comps.reduce((p, q) => (q.area > p.area ? q : p));
-  const out = new Uint8Array(m.length);
-  for (let i = 0; i < m.length; i++) out[i] = labels[i] === big.label ? 1 : 0;
-  return out;
 }
 
 /** The lattice inside the garment: detected at ≤ 640 px, then refined at the analysis size. */

@@ -1,0 +1,283 @@
+/**
+ * Finding the garment in a photo: its alpha when it has one; otherwise the background is what can be reached
+ * from the photo's border without crossing an outline or leaving the background's colour. The background's
+ * colour is modelled as a plane over the border (studio sweeps are gradients) and the colour tolerance follows
+ * the border's own noise, so a white print on a white sweep still differs where it can; where it cannot, the
+ * garment's outline stops the fill: fabric turning away along its edge, seams and cast shadows all make a
+ * luminance edge that a seamless background does not have. Only a photo whose border is not one background
+ * is a swatch (all fabric).
+ */
+import type { Raster } from '../../engine/model.js';
+import { deltaE76, type Lab } from '../color.js';
+import { components, countMask, erode, type LabPlanes, maskBounds } from '../image.js';
+import { atNeck } from './shading.js';
+
+/** Most ΔE76 from the background (plane) that still counts as background, however noisy the border. */
+const MAX_BACKGROUND_DE = 12;
+/** Median ΔE76 of the border from its plane above which the border is not one background: a swatch. */
+const SWATCH_SPREAD = 10;
+/** Half the narrowest gap the background is followed through, px. */
+const GAP = 2;
+/** The neck opening is at most this share of the garment's bounds (a larger "hole" is the garment itself). */
+const NECK_MAX_SHARE = 0.06;
+
+export interface Segmentation {
+  readonly mask: Uint8Array;
+  readonly swatch: boolean;
+  /** The neck opening showed the background and was cleared from the mask. */
+  readonly neckOpen: boolean;
+  /** How the garment was told from the background. */
+  readonly basis: 'alpha' | 'background' | 'swatch';
+}
+
+export function segment(photo: Raster, lab: LabPlanes): Segmentation {
+  const { w, h } = photo;
+  const n = w * h;
+  let transparent = 0;
+  for (let i = 0; i < n; i++) if (photo.data[i * 4 + 3]! < 128) transparent++;
+  if (transparent > n * 0.05) {
+    const mask = new Uint8Array(n);
+    for (let i = 0; i < n; i++) mask[i] = photo.data[i * 4 + 3]! >= 128 ? 1 : 0;
+    return { mask: largest(mask, w, h), swatch: false, neckOpen: false, basis: 'alpha' };
+  }
+  const swatch = (): Segmentation => ({
+    mask: new Uint8Array(n).fill(1),
+    swatch: true,
+    neckOpen: false,
+    basis: 'swatch',
+  });
+  const border = frame(w, h, 2);
+  const borderSet = new Set(border);
+  const bgAt = backgroundPlane(lab, border, w);
+  const de = (i: number) => deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, bgAt(i));
+  const spread = median(border.map(de));
+  if (spread > SWATCH_SPREAD) return swatch();
+  const tolerance = Math.min(MAX_BACKGROUND_DE, Math.max(3, 4 * spread + 1));
+  const outline = edges(lab.L, w, h, border);
+  const fg = new Uint8Array(n);
+  for (let i = 0; i < n; i++) fg[i] = de(i) > tolerance ? 1 : 0;
+  // Background: reachable from the border through background colour without crossing an outline, and never
+  // through a gap narrower than 2·GAP + 1 px — where a shadowed edge of the garment happens to match the
+  // background, its outline fades for a few pixels; the fringe along the outline is given back afterwards.
+  const open = new Uint8Array(n);
+  for (let i = 0; i < n; i++) open[i] = !fg[i] && !outline[i] ? 1 : 0;
+  const wide = erode(open, w, h, GAP);
+  const reached = new Uint8Array(n);
+  const stack: number[] = [];
+  const pass = (i: number) => wide[i] === 1 && !reached[i];
+  for (const i of frame(w, h, GAP + 1)) {
+    if (pass(i)) {
+      reached[i] = 1;
+      stack.push(i);
+    }
+  }
+  while (stack.length) {
+    const p = stack.pop()!;
+    const x = p % w;
+    if (x > 0 && pass(p - 1)) (reached[p - 1] = 1), stack.push(p - 1);
+    if (x < w - 1 && pass(p + 1)) (reached[p + 1] = 1), stack.push(p + 1);
+    if (p >= w && pass(p - w)) (reached[p - w] = 1), stack.push(p - w);
+    if (p < n - w && pass(p + w)) (reached[p + w] = 1), stack.push(p + w);
+  }
+  const background = grow(reached, w, h, GAP + 1);
+  const garment = new Uint8Array(n);
+  for (let i = 0; i < n; i++) garment[i] = background[i] && (open[i] || borderSet.has(i)) ? 0 : 1;
+  const mask = close(largest(garment, w, h), w, h, Math.max(3, Math.round(Math.min(w, h) / 100)));
+  const neckOpen = openNeck(mask, fg, w, h);
+  const area = countMask(mask);
+  if (area < n * 0.05 || area > n * 0.97) return swatch();
+  return { mask, swatch: false, neckOpen, basis: 'background' };
+}
+
+/** `m` grown by `r` pixels (square), two separable passes. */
+function grow(m: Uint8Array, w: number, h: number, r: number): Uint8Array {
+  const rows = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    let last = -Infinity;
+    for (let x = 0; x < w; x++) {
+      if (m[y * w + x]) last = x;
+      if (x - last <= r) rows[y * w + x] = 1;
+    }
+    last = Infinity;
+    for (let x = w - 1; x >= 0; x--) {
+      if (m[y * w + x]) last = x;
+      if (last - x <= r) rows[y * w + x] = 1;
+    }
+  }
+  const out = new Uint8Array(w * h);
+  for (let x = 0; x < w; x++) {
+    let last = -Infinity;
+    for (let y = 0; y < h; y++) {
+      if (rows[y * w + x]) last = y;
+      if (y - last <= r) out[y * w + x] = 1;
+    }
+    last = Infinity;
+    for (let y = h - 1; y >= 0; y--) {
+      if (rows[y * w + x]) last = y;
+      if (last - y <= r) out[y * w + x] = 1;
+    }
+  }
+  return out;
+}
+
+/**
+ * `m` closed by `r` px (grown, then shrunk): where a band of the print matches the background at the outline,
+ * the fill bites a notch as wide as the band into the garment; a silhouette has no such notches.
+ */
+function close(m: Uint8Array, w: number, h: number, r: number): Uint8Array {
+  const grown = grow(m, w, h, r);
+  const outside = grow(
+    grown.map((v) => 1 - v),
+    w,
+    h,
+    r,
+  );
+  return Uint8Array.from(grown, (v, i) => (v && !outside[i] ? 1 : 0));
+}
+
+/** Indices of the pixels within `t` of the image's edge. */
+function frame(w: number, h: number, t: number): number[] {
+  const out: number[] = [];
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) if (x < t || y < t || x >= w - t || y >= h - t) out.push(y * w + x);
+  }
+  return out;
+}
+
+function median(v: number[]): number {
+  const s = [...v].sort((p, q) => p - q);
+  return s[s.length >> 1] ?? 0;
+}
+
+/**
+ * The background colour at each pixel: a plane a + b·x + c·y per Lab channel, fitted by least squares to the
+ * border, then again without the border pixels far from the first fit (a garment touching the frame).
+ */
+function backgroundPlane(lab: LabPlanes, border: readonly number[], w: number): (i: number) => Lab {
+  const fit = (idx: readonly number[]) => {
+    const planes = [lab.L, lab.a, lab.b].map((ch) => planeFit(ch, idx, w));
+    return (i: number): Lab => {
+      const x = i % w;
+      const y = (i - x) / w;
+      const [L, a, b] = planes.map((p) => p[0] + p[1] * x + p[2] * y);
+      return { L: L!, a: a!, b: b! };
+    };
+  };
+  const first = fit(border);
+  const dist = border.map((i) => deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, first(i)));
+  const cut = Math.max(2, 3 * median(dist));
+  const kept = border.filter((_, k) => dist[k]! <= cut);
+  return kept.length >= 16 ? fit(kept) : first;
+}
+
+/** Least-squares plane [a, b, c] of v = a + b·x + c·y over the pixels `idx`. */
+function planeFit(v: Float32Array, idx: readonly number[], w: number): [number, number, number] {
+  let n = 0;
+  let sx = 0;
+  let sy = 0;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  let sv = 0;
+  let sxv = 0;
+  let syv = 0;
+  for (const i of idx) {
+    const x = i % w;
+    const y = (i - x) / w;
+    const z = v[i]!;
+    n++;
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    syy += y * y;
+    sxy += x * y;
+    sv += z;
+    sxv += x * z;
+    syv += y * z;
+  }
+  // Solve the 3 × 3 normal equations by Cramer's rule.
+  const m = [
+    [n, sx, sy],
+    [sx, sxx, sxy],
+    [sy, sxy, syy],
+  ];
+  const r = [sv, sxv, syv];
+  const det3 = (a: number[][]) =>
+    a[0]![0]! * (a[1]![1]! * a[2]![2]! - a[1]![2]! * a[2]![1]!) -
+    a[0]![1]! * (a[1]![0]! * a[2]![2]! - a[1]![2]! * a[2]![0]!) +
+    a[0]![2]! * (a[1]![0]! * a[2]![1]! - a[1]![1]! * a[2]![0]!);
+  const d = det3(m);
+  if (Math.abs(d) < 1e-9) return [n ? sv / n : 0, 0, 0];
+  const col = (k: number) => det3(m.map((row, j) => row.map((c, i) => (i === k ? r[j]! : c)))) / d;
+  return [col(0), col(1), col(2)];
+}
+
+/**
+ * Outline pixels: where the luminance, smoothed over 3 × 3, changes faster than the border's noise allows
+ * (five times its median gradient, at least 0.8 L per pixel), grown by one pixel so a 4-connected fill cannot
+ * slip through a diagonal gap.
+ */
+function edges(L: Float32Array, w: number, h: number, border: readonly number[]): Uint8Array {
+  const s = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let sum = 0;
+      let c = 0;
+      for (let j = Math.max(0, y - 1); j <= Math.min(h - 1, y + 1); j++) {
+        for (let i = Math.max(0, x - 1); i <= Math.min(w - 1, x + 1); i++) {
+          sum += L[j * w + i]!;
+          c++;
+        }
+      }
+      s[y * w + x] = sum / c;
+    }
+  }
+  const grad = new Float32Array(w * h);
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      grad[i] = Math.hypot((s[i + 1]! - s[i - 1]!) / 2, (s[i + w]! - s[i - w]!) / 2);
+    }
+  }
+  const limit = Math.max(0.8, 5 * median(border.map((i) => grad[i]!)));
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (grad[y * w + x]! <= limit) continue;
+      for (let j = Math.max(0, y - 1); j <= Math.min(h - 1, y + 1); j++)
+        for (let i = Math.max(0, x - 1); i <= Math.min(w - 1, x + 1); i++) out[j * w + i] = 1;
+    }
+  }
+  return out;
+}
+
+/**
+ * Clears the neck opening from the garment mask when it shows the background: an enclosed hole of background
+ * colour (a back neck band closes it above) where the neck is, and small. Other background-coloured holes stay
+ * garment: they are print (a white motif on a white-background photo).
+ */
+function openNeck(mask: Uint8Array, fg: Uint8Array, w: number, h: number): boolean {
+  const g = maskBounds(mask, w, h);
+  if (!g) return false;
+  const hole = new Uint8Array(w * h);
+  for (let i = 0; i < hole.length; i++) hole[i] = mask[i] && !fg[i] ? 1 : 0;
+  const { comps, labels } = components(hole, w, h);
+  const box = g.w * g.h;
+  const neck = new Set(
+    comps
+      .filter((c) => c.area >= box * 0.002 && c.area <= box * NECK_MAX_SHARE && atNeck(c, g))
+      .map((c) => c.label),
+  );
+  if (neck.size === 0) return false;
+  for (let i = 0; i < mask.length; i++) if (neck.has(labels[i]!)) mask[i] = 0;
+  return true;
+}
+
+export function largest(m: Uint8Array, w: number, h: number): Uint8Array {
+  const { comps, labels } = components(m, w, h);
+  if (comps.length <= 1) return m;
+  const big = comps.reduce((p, q) => (q.area > p.area ? q : p));
+  const out = new Uint8Array(m.length);
+  for (let i = 0; i < m.length; i++) out[i] = labels[i] === big.label ? 1 : 0;
+  return out;
+}
