@@ -64,20 +64,19 @@ export function segment(photo: Raster, lab: LabPlanes): Segmentation {
   const wide = erode(open, w, h, GAP);
   const reached = new Uint8Array(n);
   const stack: number[] = [];
-  const pass = (i: number) => wide[i] === 1 && !reached[i];
-  for (const i of frame(w, h, GAP + 1)) {
-    if (pass(i)) {
-      reached[i] = 1;
-      stack.push(i);
-    }
-  }
+  const visit = (i: number) => {
+    if (wide[i] !== 1 || reached[i]) return;
+    reached[i] = 1;
+    stack.push(i);
+  };
+  for (const i of frame(w, h, GAP + 1)) visit(i);
   while (stack.length) {
     const p = stack.pop()!;
     const x = p % w;
-    if (x > 0 && pass(p - 1)) (reached[p - 1] = 1), stack.push(p - 1);
-    if (x < w - 1 && pass(p + 1)) (reached[p + 1] = 1), stack.push(p + 1);
-    if (p >= w && pass(p - w)) (reached[p - w] = 1), stack.push(p - w);
-    if (p < n - w && pass(p + w)) (reached[p + w] = 1), stack.push(p + w);
+    if (x > 0) visit(p - 1);
+    if (x < w - 1) visit(p + 1);
+    if (p >= w) visit(p - w);
+    if (p < n - w) visit(p + w);
   }
   const background = grow(reached, w, h, GAP + 1);
   const garment = new Uint8Array(n);
@@ -154,7 +153,7 @@ function median(v: number[]): number {
  * border, then again without the border pixels far from the first fit (a garment touching the frame).
  */
 function backgroundPlane(lab: LabPlanes, border: readonly number[], w: number): (i: number) => Lab {
-  const fit = (idx: readonly number[]) => {
+  const planeOf = (idx: readonly number[]) => {
     const planes = [lab.L, lab.a, lab.b].map((ch) => planeFit(ch, idx, w));
     return (i: number): Lab => {
       const x = i % w;
@@ -163,11 +162,11 @@ function backgroundPlane(lab: LabPlanes, border: readonly number[], w: number): 
       return { L: L!, a: a!, b: b! };
     };
   };
-  const first = fit(border);
+  const first = planeOf(border);
   const dist = border.map((i) => deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, first(i)));
   const cut = Math.max(2, 3 * median(dist));
   const kept = border.filter((_, k) => dist[k]! <= cut);
-  return kept.length >= 16 ? fit(kept) : first;
+  return kept.length >= 16 ? planeOf(kept) : first;
 }
 
 /** Least-squares plane [a, b, c] of v = a + b·x + c·y over the pixels `idx`. */
