@@ -171,7 +171,7 @@ describe('the studio without a model', () => {
 
     await layerList(page).getByRole('button', { name: '春季新品', exact: true }).first().click();
     await sidePane(page).getByLabel('混合模式', { exact: true }).selectOption('multiply');
-    await eventually(textOf(layerList(page))).toContain('multiply');
+    await eventually(textOf(layerList(page))).toContain('正片叠底');
     await layerList(page).getByRole('button', { name: '锁定图层 春季新品' }).click();
     await eventually(
       attrOf(layerList(page).getByRole('button', { name: '解锁图层 春季新品' }), 'aria-pressed'),

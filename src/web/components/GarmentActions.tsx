@@ -127,7 +127,12 @@ export function PreviewActions({ call }: { call: CallItem }) {
           type="button"
           class="primary"
           disabled={studio.busy}
-          onClick={() => (withModel ? studio.chat(t('garment.confirm')) : setConfirming(true))}
+          onClick={() => {
+            if (!withModel) return setConfirming(true);
+            // The model applies and verifies: the decision is made, the buttons go.
+            setApplied(true);
+            void studio.chat(t('garment.confirm'));
+          }}
         >
           {t('garment.confirm')}
         </button>
@@ -169,7 +174,13 @@ export function VerifyReport({ result }: { result: Readonly<Record<string, unkno
             {measures.map((m) => (
               <li key={m.measure}>
                 <span>{m.label ?? m.measure}</span>
-                {typeof m.score === 'number' && <b>{m.score}</b>}
+                {/* Each measure scores 0..1 (1 = as the photo). */}
+                {typeof m.score === 'number' && (
+                  <>
+                    <meter min={0} max={1} low={0.5} high={0.8} optimum={1} value={m.score} />
+                    <b>{Math.round(m.score * 100)}%</b>
+                  </>
+                )}
               </li>
             ))}
           </ul>

@@ -79,6 +79,12 @@ function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRu
             then([{ name: BLEND, arguments: { name: layer.name, [modeParam!]: e.currentTarget.value } }])
           }
         >
+          {/* A group's pass-through is not one of the modes a tool can set. */}
+          {!modes.some((m) => m.value === layer.blend_mode) && (
+            <option value={layer.blend_mode} disabled>
+              {layer.blend_mode}
+            </option>
+          )}
           {modes.map((m) => (
             <option key={m.value} value={m.value}>
               {m.label}
@@ -109,6 +115,10 @@ function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRu
 
 export function LayersPane() {
   const { studio, t } = useStudioView();
+  const blendTool = studio.tools.get(BLEND);
+  const modeSchema = Object.values(blendTool?.parameters.properties ?? {}).find((s) => s.enum);
+  const blendNames = new Map(modeSchema ? enumOptions(modeSchema).map((o) => [o.value, o.label]) : []);
+  const blendLabel = (mode: string) => blendNames.get(mode) ?? mode;
   const doc = studio.state?.active;
   if (!doc) return <p class="pane-empty">{t('layers.empty')}</p>;
   const selected = new Set(
@@ -118,7 +128,7 @@ export function LayersPane() {
   const active = rows.find((r) => r.layer.name === doc.active_layer)?.layer;
   // Property tools act on the selected layer: select it in the same request, before the change.
   const onLayer = (layer: LayerNode, calls: ToolRun[]) =>
-    studio.run([{ name: SELECT, arguments: { names: [layer.name] } }, ...calls]);
+    studio.run([{ name: SELECT, arguments: { names: [layer.name] }, quiet: true }, ...calls]);
   return (
     <div class="layers">
       <ul class="layer-list" aria-label={t('layers.tree')}>
@@ -144,7 +154,7 @@ export function LayersPane() {
               class="layer-name"
               aria-label={layer.name}
               aria-pressed={selected.has(layer.name)}
-              onClick={() => studio.run([{ name: SELECT, arguments: { names: [layer.name] } }])}
+              onClick={() => studio.run([{ name: SELECT, arguments: { names: [layer.name] }, quiet: true }])}
             >
               <span class="layer-glyph" aria-hidden="true">
                 {TYPE_GLYPHS[layer.type] ?? '▦'}
@@ -152,7 +162,9 @@ export function LayersPane() {
               <span class="layer-title">{layer.name}</span>
               {layer.clipped && <span class="tag">↳</span>}
               {layer.mask && <span class="tag">◐</span>}
-              {layer.blend_mode !== 'normal' && <span class="tag">{layer.blend_mode}</span>}
+              {layer.blend_mode !== 'normal' && layer.blend_mode !== 'pass_through' && (
+                <span class="tag">{blendLabel(layer.blend_mode)}</span>
+              )}
               {layer.opacity < 100 && <span class="tag">{Math.round(layer.opacity)}%</span>}
             </button>
             <button

@@ -20,6 +20,8 @@ const SESSION_KEY = 'atelier.session';
 export interface ToolRun {
   readonly name: string;
   readonly arguments: Record<string, unknown>;
+  /** No card unless it fails: a step the user did not ask for as such (selecting before a layer change). */
+  readonly quiet?: boolean;
 }
 
 export interface Studio {
@@ -74,7 +76,9 @@ export function useStudio(api: Api): Studio {
   const session = useRef<string | null>(null);
   const chatAbort = useRef<AbortController | null>(null);
 
-  const emit = useCallback((event: ChatEvent) => setFeed((items) => applyEvent(items, event)), []);
+  const quiet = useRef(new Map<string, ChatEvent | null>());
+  const refreshing = useRef<Promise<void> | null>(null);
+  const refreshAgain = useRef(false);
 
   const refresh = useCallback(async () => {
     const id = session.current;
@@ -86,6 +90,42 @@ export function useStudio(api: Api): Studio {
     setState(next);
     setFiles(list.files);
   }, [api]);
+
+  /** Reloads the snapshot after a call changed something, once at a time: calls may finish faster than that. */
+  const refreshSoon = useCallback(() => {
+    setRevision((r) => r + 1);
+    if (refreshing.current) {
+      refreshAgain.current = true;
+      return;
+    }
+    refreshing.current = (async () => {
+      do {
+        refreshAgain.current = false;
+        await refresh().catch(() => undefined);
+      } while (refreshAgain.current);
+      refreshing.current = null;
+    })();
+  }, [refresh]);
+
+  const emit = useCallback(
+    (event: ChatEvent) => {
+      if ((event.type === 'tool_call' || event.type === 'tool_result') && quiet.current.has(event.id)) {
+        if (event.type === 'tool_call') {
+          quiet.current.set(event.id, event);
+          return;
+        }
+        const call = quiet.current.get(event.id);
+        quiet.current.delete(event.id);
+        if (event.ok || !call) return;
+        setFeed((items) => applyEvent(applyEvent(items, call), event));
+        return;
+      }
+      setFeed((items) => applyEvent(items, event));
+      // The canvas and the panes follow each call as it completes, not only the end of a turn.
+      if (event.type === 'tool_result' && event.ok) refreshSoon();
+    },
+    [refreshSoon],
+  );
 
   useEffect(() => {
     (async () => {
@@ -144,11 +184,15 @@ export function useStudio(api: Api): Studio {
         const id = session.current;
         if (!id) return;
         const body = {
-          tool_calls: calls.map((c) => ({
-            id: callId(),
-            type: 'function',
-            function: { name: c.name, arguments: JSON.stringify(c.arguments) },
-          })),
+          tool_calls: calls.map((c) => {
+            const id = callId();
+            if (c.quiet) quiet.current.set(id, null);
+            return {
+              id,
+              type: 'function',
+              function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+            };
+          }),
         };
         await api.stream(`/v1/sessions/${id}/tool-calls?stream=1`, body, emit);
       }),

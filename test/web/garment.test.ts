@@ -1,0 +1,245 @@
+/**
+ * The garment flow and chat in a real browser: without a model (the toolbox runs identify and preview, 确认套图
+ * opens the pieces table, phase 2 and verification run, the score shows), and with a scripted OpenAI-compatible
+ * model (a message gives tool cards; 确认套图 tells the model, which applies and verifies).
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { modelConfigFrom } from '../../src/agent/config.js';
+import { startTestServer, type TestServer } from '../server/support.js';
+import {
+  attrOf,
+  canvasInk,
+  countOf,
+  eventually,
+  launchBrowser,
+  openPage,
+  requireBuiltStudio,
+  snapshot,
+  textOf,
+  visibleOf,
+} from '../support/browser.js';
+import { garmentDocument, garmentPhoto } from '../support/garment-fixtures.js';
+import { type ScriptedModel, type ScriptedRequest, startScriptedModel } from '../support/scripted-model.js';
+import { newSession, ok, tempDir } from '../support/session.js';
+
+let browser: Browser;
+let piecesPsd: string;
+let photoPng: string;
+
+beforeAll(async () => {
+  requireBuiltStudio();
+  browser = await launchBrowser();
+  const session = newSession(tempDir('atelier-web-garment-'));
+  await garmentDocument(session, 'zh');
+  await ok(session, 'save_document_as', { path: 'pieces.psd' });
+  piecesPsd = path.join(session.workspace.root, 'pieces.psd');
+  photoPng = path.join(session.workspace.root, 'shirt.png');
+  writeFileSync(photoPng, await garmentPhoto('fill'));
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+function feed(page: Page) {
+  return page.getByRole('log').first();
+}
+
+function lastCard(page: Page, label: string) {
+  return feed(page).getByRole('article', { name: label }).last();
+}
+
+async function upload(page: Page, button: '上传文档' | '上传服装照片', file: string) {
+  await page.getByRole('tab', { name: '文件' }).click();
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.getByRole('button', { name: button }).click(),
+  ]);
+  await chooser.setFiles(file);
+}
+
+/** Uploads the pieces (opened as a document) and the garment photo, as a designer starts. */
+async function uploadGarment(page: Page) {
+  await upload(page, '上传文档', piecesPsd);
+  await eventually(textOf(lastCard(page, '打开文档'))).toContain('完成');
+  await upload(page, '上传服装照片', photoPng);
+  await eventually(textOf(page.getByRole('complementary', { name: '面板' }))).toContain(
+    '服装照片：shirt.png',
+  );
+}
+
+async function expectScore(page: Page) {
+  const card = lastCard(page, '验证套图效果');
+  await eventually(textOf(card)).toContain('完成');
+  const badge = card.getByRole('img', { name: /^评分 \d+(\.\d+)? \/ 10$/ });
+  await eventually(visibleOf(badge)).toBe(true);
+  const score = Number(/评分 ([\d.]+)/.exec((await badge.getAttribute('aria-label'))!)![1]);
+  expect(score).toBeGreaterThanOrEqual(1);
+  expect(score).toBeLessThanOrEqual(10);
+  await eventually(textOf(card)).toContain('改进建议');
+  return score;
+}
+
+describe('the garment flow without a model', () => {
+  let server: TestServer;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    page = await openPage(browser, `${server.url}/`);
+  });
+
+  afterAll(async () => {
+    await page?.context().close();
+    await server?.close();
+  });
+
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') await snapshot(page, `failed-${task.name.slice(0, 40)}`);
+  });
+
+  it('previews, confirms in the pieces table, applies, verifies and shows the score', async () => {
+    await uploadGarment(page);
+    const group = page.getByRole('region', { name: '服装套图' });
+    await group.getByRole('button', { name: '识别裁片部位', exact: true }).click();
+    await page.getByRole('button', { name: '运行' }).click();
+    await eventually(textOf(lastCard(page, '识别裁片部位'))).toContain('完成');
+    await page.getByRole('button', { name: '返回工具列表' }).click();
+    await group.getByRole('button', { name: '生成花样预览', exact: true }).click();
+    await page.getByRole('button', { name: '运行' }).click();
+    const preview = lastCard(page, '生成花样预览');
+    await eventually(textOf(preview)).toContain('完成');
+    // The preview image is shown inline, fetched with the session's credentials.
+    await eventually(() =>
+      preview.locator('img').evaluate((img) => (img as { naturalWidth: number }).naturalWidth),
+    ).toBeGreaterThan(100);
+    await snapshot(page, '10-garment-preview');
+
+    await preview.getByRole('button', { name: '确认套图' }).click();
+    const table = preview.getByRole('table', { name: '裁片' });
+    await eventually(textOf(table)).toContain('前片');
+    // Each piece's proposed type can be changed before applying: make the collar plain.
+    await table.getByLabel('类型 领').selectOption('solid');
+    await snapshot(page, '11-garment-pieces');
+    await preview.getByRole('button', { name: '开始套图' }).click();
+    await eventually(textOf(lastCard(page, '提取并套图'))).toContain('完成');
+    await expectScore(page);
+    await page.getByRole('tab', { name: '图层' }).click();
+    await eventually(textOf(page.getByRole('list', { name: '图层列表' }))).toContain('领 花样');
+    await eventually(textOf(page.getByRole('list', { name: '图层列表' }))).toContain('底色');
+    await eventually(async () => (await canvasInk(page))?.dark ?? 0).toBeGreaterThan(0.02);
+    await snapshot(page, '12-garment-verified');
+  });
+});
+
+/** The tool result of the named call in the conversation a request carries. */
+function resultOf(request: ScriptedRequest, name: string): Record<string, unknown> | null {
+  const ids = new Map<string, string>();
+  for (const m of request.body.messages) {
+    for (const call of (m.tool_calls ?? []) as { id: string; function: { name: string } }[])
+      ids.set(call.id, call.function.name);
+  }
+  const answer = [...request.body.messages]
+    .reverse()
+    .find((m) => m.role === 'tool' && ids.get(m.tool_call_id ?? '') === name);
+  return answer ? (JSON.parse(answer.content as string) as Record<string, unknown>) : null;
+}
+
+function lastUserText(request: ScriptedRequest): string {
+  const user = [...request.body.messages].reverse().find((m) => m.role === 'user');
+  const content = user?.content;
+  return typeof content === 'string' ? content : JSON.stringify(content);
+}
+
+describe('the studio with a model', () => {
+  let model: ScriptedModel;
+  let server: TestServer;
+  let page: Page;
+
+  beforeAll(async () => {
+    model = await startScriptedModel();
+    server = await startTestServer({
+      model: modelConfigFrom({}, { ATELIER_MODEL: 'scripted-model', ATELIER_MODEL_BASE_URL: model.url }),
+    });
+    page = await openPage(browser, `${server.url}/`);
+  });
+
+  afterAll(async () => {
+    await page?.context().close();
+    await server?.close();
+    await model?.close();
+  });
+
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') await snapshot(page, `failed-${task.name.slice(0, 40)}`);
+  });
+
+  it('sends a message and shows the model’s tool cards, its answer and the new canvas', async () => {
+    model.push(
+      {
+        toolCalls: [
+          { name: 'create_document', arguments: { width: 900, height: 600, name: '对话海报' } },
+          { name: 'create_text_layer', arguments: { text: '新品上市', x: 60, y: 160, font_size: 140 } },
+        ],
+      },
+      { text: '已新建“对话海报”，并加上了标题“新品上市”。' },
+    );
+    await eventually(textOf(page.getByRole('banner'))).toContain('scripted-model');
+    await page.getByRole('textbox', { name: '消息' }).fill('做一张海报，标题写“新品上市”');
+    await page.getByRole('button', { name: '发送' }).click();
+    await eventually(textOf(feed(page))).toContain('做一张海报');
+    await eventually(textOf(lastCard(page, '新建文档'))).toContain('完成');
+    await eventually(textOf(lastCard(page, '创建文字'))).toContain('完成');
+    await eventually(textOf(feed(page))).toContain('已新建“对话海报”');
+    await eventually(attrOf(page.getByRole('tab', { name: '对话海报' }), 'aria-selected')).toBe('true');
+    await eventually(async () => (await canvasInk(page))?.dark ?? 0).toBeGreaterThan(0.01);
+    // The model saw the registry's tools and the user's words.
+    expect(model.requests[0]!.body.tools?.length).toBeGreaterThan(70);
+    expect(lastUserText(model.requests[0]!)).toContain('做一张海报');
+    await snapshot(page, '13-chat');
+  });
+
+  it('previews the garment, 确认套图 tells the model, which applies and verifies; the score shows', async () => {
+    await uploadGarment(page);
+    model.push(
+      {
+        toolCalls: [
+          { name: 'identify_pieces', arguments: {} },
+          { name: 'generate_garment_preview', arguments: {} },
+        ],
+      },
+      { text: '预览已生成，请确认。' },
+      (request) => {
+        // The confirmation is the user's own message, sent by the button.
+        if (!lastUserText(request).includes('确认套图'))
+          return { status: 500, error: 'expected the confirmation' };
+        const preview = resultOf(request, 'generate_garment_preview');
+        return {
+          toolCalls: [
+            { name: 'extract_and_apply_all_pieces', arguments: { pieces: preview?.proposed_pieces ?? [] } },
+            { name: 'verify_pattern_result', arguments: {} },
+          ],
+        };
+      },
+      { text: '套图完成，评分见上方。' },
+    );
+    await page.getByRole('textbox', { name: '消息' }).fill('用这张照片给裁片套图');
+    await page.getByRole('button', { name: '发送' }).click();
+    const preview = lastCard(page, '生成花样预览');
+    await eventually(textOf(preview)).toContain('完成');
+    await eventually(textOf(feed(page))).toContain('预览已生成，请确认。');
+    await snapshot(page, '14-chat-preview');
+    await preview.getByRole('button', { name: '确认套图' }).click();
+    await eventually(textOf(lastCard(page, '提取并套图'))).toContain('完成');
+    await expectScore(page);
+    await eventually(textOf(feed(page))).toContain('套图完成');
+    // The decision is made: the preview's buttons are gone, and the canvas shows the applied print.
+    await eventually(countOf(preview.getByRole('button', { name: '确认套图' }))).toBe(0);
+    await eventually(async () => (await canvasInk(page))?.dark ?? 0).toBeGreaterThan(0.02);
+    expect(model.remaining).toBe(0);
+    await snapshot(page, '15-chat-verified');
+  });
+});
