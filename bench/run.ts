@@ -4,6 +4,7 @@ import { benchCli } from './cli.js';
 import { benchComposite } from './composite.js';
 import { benchDispatch } from './dispatch.js';
 import { benchHttp } from './http.js';
+import { benchJob } from './job.js';
 import { benchMemory } from './memory.js';
 
 const suites: [string, () => Promise<string[]>][] = [
@@ -13,6 +14,7 @@ const suites: [string, () => Promise<string[]>][] = [
   ['adjust', benchAdjust],
   ['composite', benchComposite],
   ['cli', benchCli],
+  ['job', benchJob],
 ];
 
 const only = process.argv.slice(2);

@@ -17,6 +17,7 @@ import {
   isEmptyRect,
   trimRaster,
 } from './raster.js';
+import { cropSelection, translateSelection, uniformInside } from './selection.js';
 import { renderSmart, scaleSmart } from './smart.js';
 import { isUniformScale, renderTextSpec, scaleTextSpec, transformTextSpec } from './text.js';
 import { scaleMask, scaleRaster } from './transform.js';
@@ -129,8 +130,9 @@ export function reframeCanvas(state: DocState, frame: Rect, mode: ReframeMode): 
   }
   let selection: Mask | null = null;
   if (state.selection) {
-    const moved = cropMask(shifted(state.selection, dx, dy), canvas);
-    const empty = isEmptyRect(moved) || !moved.data.some((v) => v !== 0);
+    const moved = cropSelection(translateSelection(state.selection, dx, dy), canvas);
+    const uniform = uniformInside(moved);
+    const empty = isEmptyRect(moved) || (uniform ?? (moved.data.some((v) => v !== 0) ? 255 : 0)) === 0;
     selection = empty && moved.outside === 0 ? null : moved;
   }
   const guides = state.guides

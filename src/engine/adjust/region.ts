@@ -5,6 +5,7 @@
  */
 import type { Mask, Raster, Rect } from '../model.js';
 import { allocPixels, copyPixels, cropRaster, EMPTY_RECT, isEmptyRect } from '../raster.js';
+import { uniformInside } from '../selection.js';
 import type { ColorKernel } from './lut.js';
 
 /**
@@ -24,6 +25,7 @@ export function forEachSelectedRun(r: Rect, selection: Mask | null, visit: RunVi
   const x0 = Math.max(r.x, s.x);
   const x1 = Math.min(r.x + r.w, s.x + s.w);
   const full = s.outside === 255;
+  const uniform = uniformInside(s);
   for (let row = 0; row < r.h; row++) {
     const y = r.y + row;
     const base = row * r.w;
@@ -33,7 +35,12 @@ export function forEachSelectedRun(r: Rect, selection: Mask | null, visit: RunVi
       continue;
     }
     if (full && x0 > r.x) visit(base * 4, (base + x0 - r.x) * 4, null, 0);
-    visit((base + x0 - r.x) * 4, (base + x1 - r.x) * 4, s.data, (y - s.y) * s.w + (x0 - s.x));
+    // A rectangle stored without pixels is read by its value: fully selected, or not at all (a hole).
+    if (uniform === undefined) {
+      visit((base + x0 - r.x) * 4, (base + x1 - r.x) * 4, s.data, (y - s.y) * s.w + (x0 - s.x));
+    } else if (uniform === 255) {
+      visit((base + x0 - r.x) * 4, (base + x1 - r.x) * 4, null, 0);
+    }
     if (full && x1 < r.x + r.w) visit((base + x1 - r.x) * 4, (base + r.w) * 4, null, 0);
   }
 }
