@@ -6,6 +6,7 @@
 import { appendFile } from 'node:fs/promises';
 import { Editor, type EditorState, type Transaction } from '../engine/editor.js';
 import { EditorError } from '../engine/errors.js';
+import { sessionPixelBytes, withMemoryBudget } from '../engine/memory-budget.js';
 import { closest } from '../engine/names.js';
 import { Workspace } from '../engine/workspace.js';
 import { EMPTY_GARMENT_MEMORY, type GarmentMemory } from '../garment/types.js';
@@ -23,6 +24,11 @@ export interface SessionOptions {
   readonly transcript?: string;
   /** Called for failures that are bugs (`internal`), e.g. to log the stack. */
   readonly onInternalError?: (err: unknown) => void;
+  /**
+   * Pixel memory the session's documents may hold (layers and masks of every history step, composites); a call
+   * that would allocate beyond it is refused (`out_of_bounds`) before allocating. Unlimited when unset.
+   */
+  readonly memoryBudgetBytes?: number;
   /**
    * Called after each call (and garment photo change) that changed the session, before its result is returned;
    * the result waits for it. When it rejects, the change is undone and the call fails with `io_error`: this is
@@ -80,6 +86,7 @@ export class Session {
   garment: GarmentMemory = EMPTY_GARMENT_MEMORY;
   private readonly transcript: string | undefined;
   private readonly onInternalError: (err: unknown) => void;
+  private readonly memoryBudgetBytes: number | undefined;
   private readonly onChange: SessionOptions['onChange'];
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -87,6 +94,7 @@ export class Session {
     this.workspace = typeof opts.workspace === 'string' ? new Workspace(opts.workspace) : opts.workspace;
     this.transcript = opts.transcript;
     this.onInternalError = opts.onInternalError ?? ((err) => console.error(err));
+    this.memoryBudgetBytes = opts.memoryBudgetBytes;
     this.onChange = opts.onChange;
   }
 
@@ -140,9 +148,19 @@ export class Session {
    * (e.g. to render a document for a surface). `read` must not change anything.
    */
   inspect<T>(read: (tx: Transaction) => T | Promise<T>): Promise<T> {
-    const run = this.queue.then(() => read(this.editor.begin()));
+    const run = this.queue.then(() => this.withinBudget(async () => read(this.editor.begin())));
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** Runs `fn` with every pixel buffer it allocates charged to the session's memory budget, if it has one. */
+  private withinBudget<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.memoryBudgetBytes === undefined) return fn();
+    return withMemoryBudget(
+      this.memoryBudgetBytes,
+      () => sessionPixelBytes(this.editor.snapshot, this.editor.composites()),
+      fn,
+    );
   }
 
   private async execute(toolCall: unknown, opts: CallOptions): Promise<ToolResult> {
@@ -244,7 +262,7 @@ export class Session {
     };
     let payload: Payload;
     try {
-      payload = await handler(checked.args as never, ctx);
+      payload = await this.withinBudget(async () => handler(checked.args as never, ctx));
       this.editor.commit(tx, tool.label, tool.effect !== 'read');
       if (staged.garmentPhoto !== undefined) this.garmentPhoto = staged.garmentPhoto;
       if (staged.garment !== undefined) this.garment = staged.garment;

@@ -251,6 +251,11 @@ export class Editor {
     return this.state;
   }
 
+  /** The composites the documents' caches keep (pixel memory beside the documents' own). */
+  composites(): Raster[] {
+    return [...this.caches.values()].flatMap((c) => (c.held ? [c.held] : []));
+  }
+
   begin(): Transaction {
     return new Transaction(this.state, this.cacheFor);
   }

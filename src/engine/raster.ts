@@ -1,4 +1,5 @@
 /** Rectangles and bounded RGBA rasters: the small shared vocabulary of every pixel operation. */
+import { reservePixels } from './memory-budget.js';
 import type { Mask, Raster, Rect, RGB } from './model.js';
 
 export const EMPTY_RECT: Rect = Object.freeze({ x: 0, y: 0, w: 0, h: 0 });
@@ -70,6 +71,8 @@ const GrowableSharedArrayBuffer = SharedArrayBuffer as unknown as new (
 ) => SharedArrayBuffer;
 
 function sharedBuffer(byteLength: number): SharedArrayBuffer {
+  // Refused here, before it exists, when it would take the session running this call over its memory budget.
+  if (byteLength >= WEIGHT_MIN_BYTES) reservePixels(byteLength);
   const sab =
     byteLength >= WEIGHT_MIN_BYTES
       ? new GrowableSharedArrayBuffer(byteLength, { maxByteLength: byteLength })

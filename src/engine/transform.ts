@@ -15,6 +15,7 @@
  */
 
 import { fail } from './errors.js';
+import { reservePixels } from './memory-budget.js';
 import type { Mask, Raster, Rect } from './model.js';
 import { allocMask, allocPixels, shareMask, sharePixels, trimRaster } from './raster.js';
 import sharp from './sharp.js';
@@ -74,13 +75,17 @@ export function quarterTurns(deg: number): 0 | 1 | 2 | 3 | null {
   return (q % 4) as 0 | 1 | 2 | 3;
 }
 
-/** Refuses results too large to hold. */
+/**
+ * Refuses results too large to hold, and reserves in the session's memory budget the result sharp delivers in
+ * ordinary memory (copied into shared memory after, which is charged then).
+ */
 export function assertTransformSize(w: number, h: number): void {
   if (w * h > MAX_TRANSFORM_PIXELS) {
     fail('out_of_bounds', `变换结果为 ${w}×${h} 像素，超过上限（约 2.68 亿像素）`, {
       hint: '使用更小的缩放比例',
     });
   }
+  reservePixels(w * h * 4);
 }
 
 /** The exact (unrounded) bounding box size of a w × h rectangle rotated by `deg`. */

@@ -43,6 +43,7 @@ export async function startServer(
     root: path.resolve(config.workspace),
     idleTimeoutMs: config.idleTimeoutMs,
     maxSessions: config.maxSessions,
+    memoryBudgetBytes: config.sessionMemoryBytes,
     log: config.log,
   });
   const mcp = new McpHttpEndpoint(store, {

@@ -100,6 +100,8 @@ export interface SessionStoreOptions {
   readonly root: string;
   readonly idleTimeoutMs: number;
   readonly maxSessions: number;
+  /** Pixel memory each session may hold (Session's `memoryBudgetBytes`); unlimited when unset. */
+  readonly memoryBudgetBytes?: number;
   readonly log: (line: string) => void;
   /** For tests: the clock. */
   readonly now?: () => number;
@@ -166,6 +168,7 @@ export class SessionStore {
     const dir = path.join(this.sessionsDir, id);
     const session = new Session({
       workspace: dir,
+      memoryBudgetBytes: this.opts.memoryBudgetBytes,
       onInternalError: (err) =>
         this.opts.log(
           `atelier: session ${id.slice(0, 8)}…: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,

@@ -2,9 +2,10 @@
 import { contentBounds } from '../engine/bounds.js';
 import { type Anchor, anchorFrame, reframeCanvas, resizeImage, trimBox } from '../engine/canvas-ops.js';
 import { copyLayerInto } from '../engine/copy.js';
-import { MAX_DOCUMENT_SIDE } from '../engine/document-limits.js';
+import { checkCanvasSize, MAX_DOCUMENT_SIDE } from '../engine/document-limits.js';
 import { fail } from '../engine/errors.js';
 import { isBackground, newDocument } from '../engine/factory.js';
+import { requireRoom } from '../engine/memory-budget.js';
 import type { DocState, Rect } from '../engine/model.js';
 import { isEmptyRect } from '../engine/raster.js';
 import { translateLayer } from '../engine/translate.js';
@@ -123,7 +124,10 @@ export const documentsHandlers = {
         hint: `换一个名称，或用 switch_document 切换到“${docName}”`,
       });
     }
-    const doc = ctx.tx.addDocument(docName, newDocument(width, height, resolution), '新建文档');
+    const state = newDocument(width, height, resolution);
+    // Its white background is a colour until painted: room for one painted layer and the composite.
+    requireRoom(width * height * 4 * 2, '新文档');
+    const doc = ctx.tx.addDocument(docName, state, '新建文档');
     return { document: documentSummary(doc) };
   },
 
@@ -223,6 +227,8 @@ export const documentsHandlers = {
         document: documentSummary(doc),
       };
     }
+    checkCanvasSize(width, height, '调整后的画布');
+    requireRoom(width * height * 4, '调整后的画布');
     const next = reframeCanvas(doc.state, frame, 'extend');
     ctx.tx.update(doc.id, next);
     return {
@@ -255,6 +261,8 @@ export const documentsHandlers = {
     if (width === doc.state.width && height === doc.state.height) {
       next = { ...doc.state, dpi: resolution ?? doc.state.dpi };
     } else {
+      checkCanvasSize(width, height, '调整后的图像');
+      requireRoom(width * height * 4, '调整后的图像');
       const resized = await resizeImage(doc.state, width, height, resolution);
       for (const w of resized.warnings) ctx.warn(w);
       next = resized.state;

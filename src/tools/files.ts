@@ -10,6 +10,7 @@ import { fail } from '../engine/errors.js';
 import { BACKGROUND_NAME, NO_LOCKS, pixelLayer } from '../engine/factory.js';
 import { decodeImage, encodeJpeg, encodePng } from '../engine/io/image-codec.js';
 import { decodePsdOffThread, encodePsdOffThread } from '../engine/io/psd-thread.js';
+import { documentPixelBytes, psdCanvasPixels, reservePixels } from '../engine/memory-budget.js';
 import type { DocState, Layer, PixelLayer, Raster, SmartLayer } from '../engine/model.js';
 import { cropRaster } from '../engine/raster.js';
 import sharp from '../engine/sharp.js';
@@ -75,11 +76,26 @@ export interface Written {
   readonly bytes: number;
 }
 
+/**
+ * Decodes a PSD or PSB under the session's memory budget. The decoder runs on its own thread, where no budget
+ * is charged: its least cost (one canvas of pixels) is reserved before, and what the decoded layers really
+ * hold after, so that a file too large for the budget is not kept (its pixels go with the refusal).
+ */
+async function decodePsd(buf: Buffer): ReturnType<typeof decodePsdOffThread> {
+  const least = psdCanvasPixels(buf) * 4;
+  reservePixels(least, '打开的 PSD 文件');
+  const decoded = await decodePsdOffThread(buf);
+  reservePixels(documentPixelBytes(decoded.state) - least, '打开的 PSD 文件');
+  return decoded;
+}
+
 /** Writes the document as PSD to `rel` and records it as the document's file (Photoshop's Save / Save As). */
 export async function savePsd(ctx: ToolContext, doc: OpenDocument, rel: string): Promise<Written> {
   const target = workspacePath(ctx, rel);
   ctx.progress('合成画面', 0.1);
   const canvas = canvasImage(ctx, doc);
+  // The PSD writer's scratch space: 8 bytes per canvas pixel (engine/document-limits.ts).
+  reservePixels(doc.state.width * doc.state.height * 8, '保存 PSD');
   ctx.progress('编码 PSD', 0.3);
   const { buffer, warnings } = await encodePsdOffThread(doc.state, canvas, { name: doc.name });
   ctx.progress('写入文件', 0.9);
@@ -98,6 +114,8 @@ async function exportImage(
 ): Promise<Written> {
   const target = workspacePath(ctx, rel);
   const image = canvasImage(ctx, doc);
+  // The encoder's copy of the pixels.
+  reservePixels(image.w * image.h * 4, format === 'png' ? '导出 PNG' : '导出 JPEG');
   const buffer =
     format === 'png'
       ? await encodePng(image, doc.state.dpi)
@@ -240,7 +258,7 @@ export const filesHandlers = {
     let state: DocState;
     ctx.progress('解码文件', 0.2);
     if (kind === 'psd') {
-      const decoded = await decodePsdOffThread(buf);
+      const decoded = await decodePsd(buf);
       for (const w of decoded.warnings) ctx.warn(w);
       state = decoded.state;
     } else {
@@ -258,7 +276,7 @@ export const filesHandlers = {
     const buf = await ctx.workspace.read(target);
     let source: Raster;
     if (kind === 'psd') {
-      const decoded = await decodePsdOffThread(buf);
+      const decoded = await decodePsd(buf);
       for (const w of decoded.warnings) ctx.warn(w);
       source = renderDocument(decoded.state);
     } else {

@@ -87,6 +87,11 @@ export class CompositeCache {
     return out;
   }
 
+  /** The composite it keeps, or null before the first render (what it costs in memory). */
+  get held(): Raster | null {
+    return this.composite;
+  }
+
   get stats(): CacheStats {
     return { renders: this.renders, fullRenders: this.fullRenders, lastDirty: this.lastDirty };
   }

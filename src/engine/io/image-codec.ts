@@ -5,6 +5,7 @@
 import type { Metadata, Sharp } from 'sharp';
 import { MAX_DOCUMENT_PIXELS } from '../document-limits.js';
 import { EditorError } from '../errors.js';
+import { reservePixels } from '../memory-budget.js';
 import type { Raster } from '../model.js';
 import { pressProfile } from '../press-profile.js';
 import { sharePixels } from '../raster.js';
@@ -140,6 +141,8 @@ export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImag
   if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) {
     throw new EditorError('unsupported', `图像尺寸 ${meta.width}×${meta.height} 过大，无法打开`);
   }
+  // sharp decodes into ordinary memory, copied into shared memory after (charged then by allocPixels).
+  reservePixels((meta.width ?? 0) * (meta.height ?? 0) * 4, '解码图像');
   try {
     const { data, info } = await sharp(buf)
       .autoOrient()
