@@ -25,6 +25,9 @@
  * most one snapshot load and about `SNAPSHOT_EVERY_MS` of calls. Once a snapshot is durable, the segments,
  * buffers and file copies it makes unnecessary are removed.
  *
+ * A call whose outcome came from outside the process (a vision model's answer to identify_pieces) cannot be
+ * replayed to the same state; the journal writes a snapshot after it, before its result is returned.
+ *
  * Replay reads, for each call, the bytes that call read when it ran (`files/<sha256>`), not the workspace as
  * it is now: a file overwritten after `open_document` (by a later save or an upload) does not change the
  * recovered document. Replay writes nothing to the workspace: the files the calls saved are already there.
@@ -46,7 +49,7 @@ import path from 'node:path';
 import { Session, type SessionChange, type SessionState } from '../calls/session.js';
 import { EditorError } from '../engine/errors.js';
 import { Workspace } from '../engine/workspace.js';
-import { EMPTY_GARMENT_MEMORY, type GarmentMemory } from '../garment/types.js';
+import { EMPTY_GARMENT_MEMORY, type GarmentAnalysis, type GarmentMemory } from '../garment/types.js';
 import { SessionLock } from './session-lock.js';
 import { BufferNames, decodeState, encodeState } from './state-codec.js';
 
@@ -137,6 +140,8 @@ export class SessionJournal {
   /** Content hashes of the files read by the lines after the last snapshot (still needed for replay). */
   private readonly pendingFiles: { seq: number; sha: string }[] = [];
   private closed = false;
+  /** The garment analysis after the last journaled change (to tell when a call made a new one). */
+  private lastAnalysis: GarmentAnalysis | null = null;
 
   private constructor(
     readonly dir: string,
@@ -222,6 +227,7 @@ export class SessionJournal {
       await cutDamage(dir, cuts);
       const journal = new SessionJournal(dir, lock, log, last, from, journalNames);
       journal.pendingFiles.push(...pendingFiles);
+      journal.lastAnalysis = state?.garment.analysis ?? null;
       journal.sinceSnapshot = { calls: entries.length, ms: replayedMs };
       if (state && entries.length) journal.maybeSnapshot(state, true);
       return { journal, meta, state, snapshot: from, replayed: entries.length, ignored };
@@ -258,7 +264,17 @@ export class SessionJournal {
       this.sinceSnapshot.ms += entry.ms;
     }
     this.sinceSnapshot.calls++;
-    this.maybeSnapshot(change.state, false);
+    const analysis = change.state.garment.analysis;
+    if (analysis !== this.lastAnalysis && analysis && analysis.provider !== 'builtin') {
+      // The parts came from a vision model: asked again on replay, it may answer otherwise (or not at all).
+      // Such a call is not left to replay: a snapshot covers it before its result is returned.
+      await this.settled();
+      this.maybeSnapshot(change.state, true);
+      await this.settled();
+    } else {
+      this.maybeSnapshot(change.state, false);
+    }
+    this.lastAnalysis = analysis;
   }
 
   /** Keeps the lock alive (the store calls this every `LOCK_HEARTBEAT_MS`). */

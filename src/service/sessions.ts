@@ -23,11 +23,12 @@
  * the client opens a new MCP session (the old one's documents stay readable under /v1/sessions/<id>/).
  */
 import { randomBytes } from 'node:crypto';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Session } from '../calls/session.js';
 import type { ImageOut } from '../tools/types.js';
 import { hasJournal, SessionJournal } from './journal.js';
-import { LOCK_HEARTBEAT_MS } from './session-lock.js';
+import { LOCK_HEARTBEAT_MS, SessionLock } from './session-lock.js';
 
 /** 32 lowercase hex digits. */
 const ID_PATTERN = /^[0-9a-f]{32}$/;
@@ -105,9 +106,18 @@ export interface SessionStoreOptions {
   readonly log: (line: string) => void;
   /** For tests: the clock. */
   readonly now?: () => number;
+  /** How long a session out of memory stays recoverable on disk after its last change (`SESSION_RETENTION_MS`). */
+  readonly retentionMs?: number;
 }
 
 export class TooManySessions extends Error {}
+
+/**
+ * A session that left memory (idle, or its process stopped) stays recoverable this long after its journal was
+ * last written; then the next purge (at start-up, and hourly) removes its journal. Its files stay.
+ */
+export const SESSION_RETENTION_MS = 7 * 24 * 3600 * 1000;
+const PURGE_EVERY_MS = 3600 * 1000;
 
 export class SessionStore {
   private readonly entries = new Map<string, SessionEntry>();
@@ -116,6 +126,8 @@ export class SessionStore {
   private readonly closing = new Map<string, Promise<void>>();
   private readonly timer: NodeJS.Timeout;
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly purger: NodeJS.Timeout;
+  private purging: Promise<string[]> | undefined;
   private readonly now: () => number;
   readonly sessionsDir: string;
   readonly journalsDir: string;
@@ -133,6 +145,9 @@ export class SessionStore {
       }
     }, LOCK_HEARTBEAT_MS);
     this.heartbeat.unref();
+    this.purger = setInterval(() => void this.purgeExpired(), PURGE_EVERY_MS);
+    this.purger.unref();
+    void this.purgeExpired();
   }
 
   get size(): number {
@@ -292,11 +307,56 @@ export class SessionStore {
   closeAll(): void {
     clearInterval(this.timer);
     clearInterval(this.heartbeat);
+    clearInterval(this.purger);
     for (const entry of this.entries.values()) this.close(entry, 'shutdown');
   }
 
   private expired(entry: SessionEntry, now: number): boolean {
     return entry.busy === 0 && now - entry.lastUsed >= this.opts.idleTimeoutMs;
+  }
+
+  /**
+   * Removes the journals of sessions not in memory whose last change is older than the retention, unless a live
+   * process serves them; returns their ids.
+   */
+  purgeExpired(): Promise<string[]> {
+    this.purging ??= this.purge().finally(() => {
+      this.purging = undefined;
+    });
+    return this.purging;
+  }
+
+  private async purge(): Promise<string[]> {
+    const cutoff = Date.now() - (this.opts.retentionMs ?? SESSION_RETENTION_MS);
+    const removed: string[] = [];
+    const ids = await readdir(this.journalsDir).catch(() => [] as string[]);
+    for (const id of ids) {
+      if (!isSessionId(id) || this.entries.has(id) || this.recovering.has(id) || this.closing.has(id))
+        continue;
+      const dir = path.join(this.journalsDir, id);
+      const names = await readdir(dir).catch(() => [] as string[]);
+      const times = await Promise.all(
+        names.map((n) =>
+          stat(path.join(dir, n)).then(
+            (st) => st.mtimeMs,
+            () => 0,
+          ),
+        ),
+      );
+      if (Math.max(0, ...times) >= cutoff) continue;
+      try {
+        await SessionLock.acquire(dir);
+      } catch {
+        continue; // served by a live process, or gone meanwhile
+      }
+      if (this.entries.has(id) || this.recovering.has(id)) continue;
+      await SessionJournal.destroy(dir);
+      removed.push(id);
+    }
+    if (removed.length) {
+      this.opts.log(`atelier: removed ${removed.length} session journal(s) unused for the retention period`);
+    }
+    return removed;
   }
 
   /** Resolves when the journals of closed sessions are closed (final snapshots written, locks released). */

@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,6 +9,7 @@ import { snapshotOf } from '../../src/calls/snapshot.js';
 import { SNAPSHOT_EVERY_CALLS } from '../../src/service/journal.js';
 import { LOCK_FILE, SessionHeldElsewhere } from '../../src/service/session-lock.js';
 import { type SessionEntry, SessionStore } from '../../src/service/sessions.js';
+import { NAMES, placedGarmentDocument } from '../support/garment-fixtures.js';
 import { call, hashEditor, ok, tempDir } from '../support/session.js';
 
 const stores: SessionStore[] = [];
@@ -217,5 +220,68 @@ describe('crash-safe sessions', () => {
     const stale = await call(entry.session, 'create_layer', { name: '迟到' });
     expect(stale).toMatchObject({ ok: false, error: { code: 'io_error' } });
     expect(entry.session.state.editor.docs[0]!.history.labels).toHaveLength(1);
+  });
+
+  it('does not leave a vision model’s answer to replay: the call is covered by a snapshot', async () => {
+    // A fake OpenAI-compatible vision model: it calls the front piece a pocket, then is gone.
+    let answers = 0;
+    const model = createServer((_req, res) => {
+      answers++;
+      const content = JSON.stringify({
+        pieces: [{ layer: NAMES.none.front, part: 'pocket', confidence: 0.9 }],
+      });
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
+    });
+    await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+    const env = { ...process.env };
+    process.env.ATELIER_VISION_BASE_URL = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
+    process.env.ATELIER_VISION_MODEL = 'fake-vl';
+    try {
+      const root = tempDir('atelier-journal-');
+      const first = storeOn(root);
+      const entry = first.create('http');
+      await placedGarmentDocument(entry.session, 'none');
+      await ok(entry.session, 'identify_pieces');
+      expect(answers).toBe(1);
+      const part = (e: SessionEntry) =>
+        e.session.garment.analysis?.pieces.find((p) => p.name === NAMES.none.front)?.part;
+      expect(part(entry)).toBe('pocket');
+      const before = await fingerprint(entry);
+      crash(first, root);
+      await new Promise<void>((resolve) => model.close(() => resolve()));
+
+      const back = await storeOn(root).recover(entry.id);
+      expect(answers).toBe(1);
+      expect(part(back!)).toBe('pocket');
+      expect(await fingerprint(back!)).toEqual(before);
+    } finally {
+      process.env = env;
+      model.close();
+    }
+  });
+
+  it('removes, after the retention period, the journals of sessions no process serves', async () => {
+    const root = tempDir('atelier-journal-');
+    const first = storeOn(root);
+    const old = first.create('http');
+    const served = first.create('http');
+    await ok(old.session, 'create_document', { width: 8, height: 8 });
+    await ok(served.session, 'create_document', { width: 8, height: 8 });
+    crash(first, root);
+    const second = storeOn(root);
+    await second.recover(served.id);
+    const purger = new SessionStore({
+      root,
+      idleTimeoutMs: 60_000,
+      maxSessions: 10,
+      log: () => {},
+      retentionMs: -1000,
+    });
+    stores.push(purger);
+    expect(await purger.purgeExpired()).toEqual([old.id]);
+    expect(await storeOn(root).recover(old.id)).toBeUndefined();
+    expect(existsSync(path.join(root, 'journals', served.id, 'meta.json'))).toBe(true);
   });
 });
