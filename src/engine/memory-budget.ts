@@ -16,9 +16,6 @@ import type { DocState, Raster } from './model.js';
 
 const MIB = 1024 * 1024;
 
-/** The budget a server gives each session unless configured otherwise (ATELIER_SESSION_MEMORY_MB). */
-export const DEFAULT_SESSION_MEMORY_BYTES = 2048 * MIB;
-
 /** Bytes of the distinct pixel buffers of every document's history, plus the composites given. */
 export function sessionPixelBytes(state: EditorState, composites: readonly Raster[] = []): number {
   const seen = new Set<ArrayBufferLike>();
@@ -70,9 +67,9 @@ export function withMemoryBudget<T>(limit: number, measure: () => number, fn: ()
 function refuse(budget: Budget, used: number, bytes: number, what: string): never {
   fail(
     'out_of_bounds',
-    `${what}需要约 ${mib(bytes)} 像素内存，本会话已用 ${mib(used)}，会超过每个会话 ${mib(budget.limit)} 的内存上限`,
+    `${what}${/[A-Za-z0-9]$/.test(what) ? ' ' : ''}需要约 ${mib(bytes)} 像素内存，本会话已用 ${mib(used)}，会超过每个会话 ${mib(budget.limit)} 的内存上限`,
     {
-      hint: '先保存并关闭不用的文档（save_document、close_document），或减小画布、图像尺寸后重试；服务的管理员可调大 ATELIER_SESSION_MEMORY_MB',
+      hint: '关闭不用的文档（close_document，需要时先保存），或减小画布、图像尺寸后重试；服务的管理员可调大 ATELIER_SESSION_MEMORY_MB',
       details: { limit_bytes: budget.limit, used_bytes: used, needed_bytes: bytes },
     },
   );

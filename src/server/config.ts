@@ -46,7 +46,8 @@ export const DEFAULTS = {
   maxSessions: 100,
   uploadLimitMb: 200,
   maxConcurrentUploads: 4,
-  sessionMemoryMb: 2048,
+  // A 9000 × 18000 garment marker with its pieces holds ~1.3 GB and saving it as PSD takes ~1.2 GB more.
+  sessionMemoryMb: 4096,
   bodyLimitMb: 1,
   maxCallsPerRequest: 100,
   mcpVariant: 'extended',

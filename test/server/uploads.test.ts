@@ -395,7 +395,7 @@ describe('upload errors as a client sees them', () => {
 
 describe('the upload and memory settings', () => {
   it('reads --max-uploads and --session-memory over their variables, and refuses nonsense', () => {
-    expect(configFrom({}, {})).toMatchObject({ maxConcurrentUploads: 4, sessionMemoryBytes: 2048 * MB });
+    expect(configFrom({}, {})).toMatchObject({ maxConcurrentUploads: 4, sessionMemoryBytes: 4096 * MB });
     const env = { ATELIER_MAX_UPLOADS: '7', ATELIER_SESSION_MEMORY_MB: '512' };
     expect(configFrom({}, env)).toMatchObject({ maxConcurrentUploads: 7, sessionMemoryBytes: 512 * MB });
     expect(configFrom({ 'max-uploads': '2', 'session-memory': '64' }, env)).toMatchObject({
