@@ -23,7 +23,7 @@
  * the client opens a new MCP session (the old one's documents stay readable under /v1/sessions/<id>/).
  */
 import { randomBytes } from 'node:crypto';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Session } from '../calls/session.js';
 import type { ImageOut } from '../tools/types.js';
@@ -331,6 +331,11 @@ export class SessionStore {
     const removed: string[] = [];
     const ids = await readdir(this.journalsDir).catch(() => [] as string[]);
     for (const id of ids) {
+      // A deleted session's folder is renamed before it is removed: one left by a process that died meanwhile.
+      if (id.startsWith('.deleted-')) {
+        await rm(path.join(this.journalsDir, id), { recursive: true, force: true }).catch(() => undefined);
+        continue;
+      }
       if (!isSessionId(id) || this.entries.has(id) || this.recovering.has(id) || this.closing.has(id))
         continue;
       const dir = path.join(this.journalsDir, id);

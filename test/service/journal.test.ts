@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -272,6 +272,8 @@ describe('crash-safe sessions', () => {
     crash(first, root);
     const second = storeOn(root);
     await second.recover(served.id);
+    const leftover = path.join(root, 'journals', `.deleted-${old.id}-0000`);
+    mkdirSync(path.join(leftover, 'buffers'), { recursive: true });
     const purger = new SessionStore({
       root,
       idleTimeoutMs: 60_000,
@@ -283,5 +285,6 @@ describe('crash-safe sessions', () => {
     expect(await purger.purgeExpired()).toEqual([old.id]);
     expect(await storeOn(root).recover(old.id)).toBeUndefined();
     expect(existsSync(path.join(root, 'journals', served.id, 'meta.json'))).toBe(true);
+    expect(existsSync(leftover)).toBe(false);
   });
 });
