@@ -180,6 +180,34 @@ describe('a per-session memory budget', () => {
 });
 
 describe('the server’s sessions under their budget', () => {
+  it('refuses a render the budget cannot hold with 503, naming the budget', async () => {
+    const server = await startTestServer({ sessionMemoryBytes: 64 * MB });
+    try {
+      const id = await createSession(server.url);
+      for (const call of [
+        toolCall('create_document', { width: 4000, height: 2000, name: 'A' }),
+        toolCall('create_layer', { name: 'L1' }),
+        toolCall('fill_selection', { color: '#336699' }),
+        toolCall('create_document', { width: 2000, height: 2000, name: 'B' }),
+        toolCall('create_layer', { name: 'L2' }),
+        toolCall('fill_selection', { color: '#993366' }),
+      ]) {
+        const { results } = await sendCalls(server.url, id, [call]);
+        expect(results[0]!.ok, JSON.stringify(results[0])).toBe(true);
+      }
+      const res = await fetch(`${server.url}/v1/sessions/${id}/documents/A/render.png?max=256`);
+      expect(res.status).toBe(503);
+      const body = (await res.json()) as { error: { code: string; reason: string; limit_bytes: number } };
+      expect(body.error).toMatchObject({ code: 'busy', limit_bytes: 64 * MB });
+      expect(body.error.reason).toContain('64 MB');
+      // Closing the other document makes room: the render works.
+      await sendCalls(server.url, id, [toolCall('close_document')]);
+      expect((await fetch(`${server.url}/v1/sessions/${id}/documents/A/render.png?max=256`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a 30000 × 30000 document and large work: each call works within the budget or is refused before allocating; RSS stays under it', async () => {
     const budget = 1024 * MB;
     const server = await startTestServer({ sessionMemoryBytes: budget });

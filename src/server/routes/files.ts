@@ -163,6 +163,14 @@ export function fileRoutes({ config, store }: AppParts): Hono {
             open_documents: (err.details as { open?: unknown } | undefined)?.open ?? [],
           });
         }
+        if (err instanceof EditorError && err.code === 'out_of_bounds') {
+          throw new HttpError(
+            503,
+            'busy',
+            "rendering needs more pixel memory than the session's budget leaves: close documents it no longer needs",
+            { reason: err.message, ...(err.details as Record<string, unknown> | undefined) },
+          );
+        }
         throw err;
       }
       return c.body(new Uint8Array(rendered.png), 200, {
