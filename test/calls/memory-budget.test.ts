@@ -202,7 +202,9 @@ describe('the server’s sessions under their budget', () => {
       expect(body.error.reason).toContain('64 MB');
       // Closing the other document makes room: the render works.
       await sendCalls(server.url, id, [toolCall('close_document')]);
-      expect((await fetch(`${server.url}/v1/sessions/${id}/documents/A/render.png?max=256`)).status).toBe(200);
+      expect((await fetch(`${server.url}/v1/sessions/${id}/documents/A/render.png?max=256`)).status).toBe(
+        200,
+      );
     } finally {
       await server.close();
     }
