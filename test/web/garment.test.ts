@@ -109,9 +109,22 @@ describe('the garment flow without a model', () => {
     await eventually(textOf(lastCard(page, '识别裁片部位'))).toContain('完成');
     await page.getByRole('button', { name: '返回工具列表' }).click();
     await group.getByRole('button', { name: '生成花样预览', exact: true }).click();
+    // Every stage the running card shows, as it shows it.
+    await page.evaluate(`(() => {
+      window.stagesSeen = [];
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('.card .progress span')) {
+          if (!window.stagesSeen.includes(el.textContent)) window.stagesSeen.push(el.textContent);
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    })()`);
     await page.getByRole('button', { name: '运行' }).click();
     const preview = lastCard(page, '生成花样预览');
     await eventually(textOf(preview)).toContain('完成');
+    // The long call streamed its stages and the card showed them while it ran.
+    expect(await page.evaluate('window.stagesSeen')).toEqual(
+      expect.arrayContaining(['提取印花', '绘制预览']),
+    );
     // The preview image is shown inline, fetched with the session's credentials.
     await eventually(() =>
       preview.locator('img').evaluate((img) => (img as { naturalWidth: number }).naturalWidth),
@@ -200,6 +213,12 @@ describe('the studio with a model', () => {
     expect(model.requests[0]!.body.tools?.length).toBeGreaterThan(70);
     expect(lastUserText(model.requests[0]!)).toContain('做一张海报');
     await snapshot(page, '13-chat');
+
+    // The conversation is the server's: a reload shows it again.
+    await page.reload();
+    await eventually(textOf(feed(page))).toContain('做一张海报');
+    await eventually(textOf(lastCard(page, '创建文字'))).toContain('完成');
+    await eventually(textOf(feed(page))).toContain('已新建“对话海报”');
   });
 
   it('previews the garment, 确认套图 tells the model, which applies and verifies; the score shows', async () => {

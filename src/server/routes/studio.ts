@@ -65,7 +65,7 @@ async function fileUnder(root: string, urlPath: string): Promise<{ abs: string; 
   } catch {
     return null;
   }
-  if (segments.some((s) => s === '..' || s === '.' || /[\\\0]/.test(s))) return null;
+  if (segments.some((s) => s === '..' || s === '.' || /[/\\\0]/.test(s))) return null;
   const abs = path.resolve(root, ...segments);
   try {
     // Symbolic links included: the real file must still be inside the real root.
