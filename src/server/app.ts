@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { errorResponse, HttpError } from './errors.js';
 import type { AppParts } from './parts.js';
+import { recoverSession, sessionIdInPath } from './request.js';
 import { chatRoutes } from './routes/chat.js';
 import { fileRoutes } from './routes/files.js';
 import { registryRoutes } from './routes/registry.js';
@@ -45,6 +46,13 @@ export function createApp(parts: AppParts): Hono {
   );
 
   guardAccess(app, config);
+  // After the access rules: a session that is on disk but not in memory (a restart, or a move from a process
+  // that died) is recovered before any route looks for it; see src/service/sessions.ts.
+  app.use('*', async (c, next) => {
+    const id = sessionIdInPath(c.req.path);
+    if (id && !parts.store.get(id)) await recoverSession(parts.store, id);
+    await next();
+  });
 
   app.route('/', registryRoutes());
   app.route('/', sessionRoutes(parts));

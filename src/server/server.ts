@@ -10,8 +10,6 @@ import { SessionStore } from '../service/sessions.js';
 import { createApp } from './app.js';
 import { ChatRooms } from './chat-rooms.js';
 import { checkConfig, type ServerConfig, serverConfig } from './config.js';
-import { HttpError } from './errors.js';
-import { recoverSession, sessionIdInPath } from './request.js';
 
 export interface RunningServer {
   /** `http://host:port`, with the port actually bound. */
@@ -57,26 +55,7 @@ export async function startServer(
     ),
   );
   const app = createApp({ config, store, mcp, chat });
-  // A session that is on disk but not in memory (a restart, or a move from a process that died) is recovered
-  // before any route looks for it; see src/service/sessions.ts for several processes sharing one workspace.
-  const fetch = async (req: Request, env?: unknown): Promise<Response> => {
-    const id = sessionIdInPath(new URL(req.url).pathname);
-    if (id && !store.get(id)) {
-      try {
-        await recoverSession(store, id);
-      } catch (err) {
-        const known = err instanceof HttpError;
-        if (!known) config.log(`atelier: recovering session ${id.slice(0, 8)}…: ${String(err)}`);
-        const status = known ? err.status : 500;
-        const error = known
-          ? { code: err.code, message: err.message }
-          : { code: 'internal', message: 'the session could not be recovered' };
-        return Response.json({ error }, { status });
-      }
-    }
-    return app.fetch(req, env);
-  };
-  const server = createAdaptorServer({ fetch, hostname: config.host }) as Server;
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host }) as Server;
   // Client-side stream errors (aborted uploads, resets) must never reach the process.
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
