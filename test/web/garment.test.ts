@@ -261,4 +261,15 @@ describe('the studio with a model', () => {
     expect(model.remaining).toBe(0);
     await snapshot(page, '15-chat-verified');
   });
+
+  it('stops a reply that takes too long', async () => {
+    model.push({ text: '太慢了', delayMs: 30_000 });
+    await page.getByRole('textbox', { name: '消息' }).fill('慢慢想');
+    await page.getByRole('button', { name: '发送' }).click();
+    await eventually(textOf(feed(page))).toContain('慢慢想');
+    await page.getByRole('button', { name: '停止' }).click();
+    await eventually(textOf(feed(page).getByRole('alert').last())).toContain('cancelled');
+    await eventually(visibleOf(page.getByRole('button', { name: '发送' }))).toBe(true);
+    expect(await textOf(feed(page))()).not.toContain('太慢了');
+  });
 });

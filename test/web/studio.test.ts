@@ -127,6 +127,14 @@ describe('the studio without a model', () => {
     // Rendered at screen size, not at the document's 1200 px, and in the document's proportions.
     expect(ink.width).toBeLessThan(1200);
     expect(ink.width / ink.height).toBeCloseTo(1.5, 1);
+    // Zoom in from the toolbar: a sharper render is fetched; fit to window goes back.
+    const zoomText = () => page.getByText(/^缩放 /).textContent();
+    const fitted = await zoomText();
+    await page.getByRole('button', { name: '实际像素' }).click();
+    await eventually(zoomText).toBe('缩放 100%');
+    await eventually(async () => (await canvasInk(page))?.width).toBe(1200);
+    await page.getByRole('button', { name: '适合窗口' }).click();
+    await eventually(zoomText).toBe(fitted);
     await snapshot(page, '02-document');
   });
 

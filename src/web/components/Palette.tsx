@@ -36,7 +36,7 @@ export function Palette() {
         value={query}
         onInput={(e) => setQuery(e.currentTarget.value)}
       />
-      <div class="palette-groups" role="group" aria-label={t('palette.tools')}>
+      <fieldset class="palette-groups" aria-label={t('palette.tools')}>
         {groups.length === 0 && <p class="muted">{t('palette.none')}</p>}
         {groups.map((g) => (
           <section key={g.id} class="palette-group" aria-label={g.label}>
@@ -56,7 +56,7 @@ export function Palette() {
             </div>
           </section>
         ))}
-      </div>
+      </fieldset>
     </div>
   );
 }
