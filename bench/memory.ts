@@ -100,11 +100,16 @@ export async function benchMemory(): Promise<string[]> {
     `history: 20 pixel-changing calls (flip) on 4000×4000: history grew ${mib(after - before)}; changed buffers ${mib(expected)} (ratio ${ratio(after - before, expected)}; a full copy per step would be ${mib(20 * 4 * layerBytes)})`,
   );
 
+  // The marker in a child process: built and saved as PSD, then opened by a second one (peaks and times of
+  // the save and the open alone).
   const child = fileURLToPath(new URL('./marker-child.ts', import.meta.url));
-  const out = execFileSync(process.execPath, ['--import', 'tsx', child], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  });
-  lines.push(...out.trim().split('\n'));
+  const psd = join(ws, 'marker.psd');
+  for (const phase of ['save', 'open']) {
+    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', child, phase, psd], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    });
+    lines.push(...out.trim().split('\n'));
+  }
   return lines;
 }

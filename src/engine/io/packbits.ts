@@ -36,33 +36,44 @@ export function packChannel(
   const row = new Uint8Array(w);
   let o = 0;
   for (let y = 0; y < h; y++) {
-    const start = o;
     for (let x = 0, p = y * w * stride + offset; x < w; x++, p += stride) row[x] = src[p]! ^ flip;
-    let i = 0;
-    while (i < w) {
-      // A run of three or more equal samples is worth a repeat packet; shorter ones join a literal.
-      let run = 1;
-      while (i + run < w && run < 128 && row[i + run] === row[i]) run++;
-      if (run >= 3 || (run === 2 && i + 2 === w)) {
-        out[o++] = 257 - run;
-        out[o++] = row[i]!;
-        i += run;
-        continue;
-      }
-      const litStart = i;
-      let n = 0;
-      while (i < w && n < 128) {
-        if (i + 2 < w && row[i] === row[i + 1] && row[i] === row[i + 2]) break;
-        i++;
-        n++;
-      }
-      out[o++] = n - 1;
-      out.set(row.subarray(litStart, litStart + n), o);
-      o += n;
-    }
-    rowBytes[y] = o - start;
+    const n = packRow(row, w, out, o);
+    rowBytes[y] = n;
+    o += n;
   }
   return { rowBytes, data: out.slice(0, o) };
+}
+
+/**
+ * Packs the first `w` samples of `row` into `out` at `at` (which must have `packedRowLimit(w)` bytes free there)
+ * and returns the number of bytes written.
+ */
+export function packRow(row: Uint8Array, w: number, out: Uint8Array, at: number): number {
+  let o = at;
+  let i = 0;
+  while (i < w) {
+    // A run of three or more equal samples is worth a repeat packet; shorter ones join a literal.
+    const v = row[i]!;
+    let run = 1;
+    while (i + run < w && run < 128 && row[i + run] === v) run++;
+    if (run >= 3 || (run === 2 && i + 2 === w)) {
+      out[o++] = 257 - run;
+      out[o++] = v;
+      i += run;
+      continue;
+    }
+    const litStart = i;
+    let n = 0;
+    while (i < w && n < 128) {
+      if (i + 2 < w && row[i] === row[i + 1] && row[i] === row[i + 2]) break;
+      i++;
+      n++;
+    }
+    out[o++] = n - 1;
+    out.set(row.subarray(litStart, litStart + n), o);
+    o += n;
+  }
+  return o - at;
 }
 
 /** Byte length of the row-count table of `rows` rows. */

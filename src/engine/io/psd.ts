@@ -6,6 +6,7 @@
  * It writes RGB only: CMYK documents are written and read as CMYK files by psd-cmyk.ts around it.
  */
 import { randomUUID } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
 import {
   type BlendMode as AgBlendMode,
   type Color as AgColor,
@@ -61,6 +62,17 @@ import {
   finishCmykFile,
   setUpCmykSupport,
 } from './psd-cmyk.js';
+import { FileSink, MemorySink, type PsdSink } from './psd-sink.js';
+import {
+  type ChannelPlan,
+  type ChannelPlans,
+  emptyChannel,
+  flatChannel,
+  hasTransparency,
+  planeChannel,
+  rgbaChannel,
+  streamRgbPsd,
+} from './psd-stream.js';
 
 /**
  * TEXT_BASELINE_EM: distance from the top of a text box to the first baseline, in ems — the text renderer's own
@@ -184,6 +196,13 @@ interface EncodeContext {
   readonly state: DocState;
   readonly warnings: string[];
   readonly linkedFiles: AgLinkedFile[];
+  /**
+   * RGB files are streamed (psd-stream.ts): each layer's channels are planned here instead of handed to ag-psd
+   * as images, so no RGBA mask copy or canvas-sized solid raster is made. CMYK files (psd-cmyk.ts) take images.
+   */
+  readonly plans?: ChannelPlans;
+  /** The bottom layer is Photoshop's Background (no transparency channel when opaque and unmasked). */
+  readonly background: boolean;
 }
 
 function locksToAg(l: Locks): LockedProtection {
@@ -196,10 +215,13 @@ function locksToAg(l: Locks): LockedProtection {
   return prot;
 }
 
-function maskToAg(m: LayerMask): AgMask {
+/** `withImage`: with the RGBA image ag-psd packs itself (streamed files plan the mask's channel instead). */
+function maskToAg(m: LayerMask, withImage: boolean): AgMask {
   const out: AgMask = { defaultColor: m.outside, disabled: !m.enabled };
   // A 0×0 imageData throws in ag-psd's getMaskChannels: reveal-all / hide-all masks have none.
-  if (m.w > 0 && m.h > 0) {
+  if (m.w > 0 && m.h > 0 && !withImage) {
+    Object.assign(out, { left: m.x, top: m.y, right: m.x + m.w, bottom: m.y + m.h });
+  } else if (m.w > 0 && m.h > 0) {
     const n = m.w * m.h;
     const rgba = new Uint8ClampedArray(n * 4);
     for (let i = 0, j = 0; i < n; i++, j += 4) {
@@ -304,12 +326,33 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
     clipping: layer.clipped,
     protected: locksToAg(layer.locks),
   };
-  if (layer.mask) out.mask = maskToAg(layer.mask);
+  if (layer.mask) out.mask = maskToAg(layer.mask, !ctx.plans);
   if (layer.effects) {
     const fx = effectsToAg(layer.effects);
     if (fx) out.effects = fx;
   }
+  const plan = (channels: ChannelPlan[]): void => {
+    const m = layer.mask;
+    if (m) channels.push(m.w > 0 && m.h > 0 ? planeChannel(-2, m.w, m.h, m.data) : emptyChannel(-2, 1));
+    ctx.plans!.set(out, channels);
+  };
+  const bottom = ctx.background && state.root[0] === id;
   const place = (r: Raster): void => {
+    if (ctx.plans) {
+      out.left = r.x;
+      out.top = r.y;
+      out.right = r.x + r.w;
+      out.bottom = r.y + r.h;
+      if (r.w === 0 || r.h === 0) {
+        plan([-1, 0, 1, 2].map((c) => emptyChannel(c)));
+        return;
+      }
+      const opaqueBackground = bottom && !layer.mask && !hasTransparency(r.data);
+      const colour = [0, 1, 2].map((c) => rgbaChannel(c, r, c));
+      plan(opaqueBackground ? colour : [rgbaChannel(-1, r, 3), ...colour]);
+      return;
+    }
+
     out.left = r.x;
     out.top = r.y;
     if (r.w > 0 && r.h > 0) out.imageData = pixelDataOf(r);
@@ -319,6 +362,13 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
       place(layer.raster);
       break;
     case 'fill':
+      if (ctx.plans) {
+        const { width: w, height: h } = state;
+        Object.assign(out, { left: 0, top: 0, right: w, bottom: h });
+        const colour = [layer.color.r, layer.color.g, layer.color.b].map((v, c) => flatChannel(c, w, h, v));
+        plan(bottom && !layer.mask ? colour : [flatChannel(-1, w, h, 255), ...colour]);
+        break;
+      }
       // A real pixel background: Photoshop has no "lazy" solid layer that every reader understands.
       place(solidRaster({ x: 0, y: 0, w: state.width, h: state.height }, layer.color));
       break;
@@ -366,6 +416,7 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
         children.push(await layerToAg(ctx, layer.children[i]!));
       }
       out.children = children;
+      if (ctx.plans) plan([-1, 0, 1, 2].map((c) => emptyChannel(c)));
       break;
     }
   }
@@ -389,6 +440,38 @@ export async function encodePsd(
   composite: Raster,
   opts: EncodePsdOptions = {},
 ): Promise<EncodedPsd> {
+  const sink = new MemorySink();
+  const { warnings, whole } = await writePsd(sink, state, composite, opts);
+  return { buffer: whole ?? (await sink.finish()), warnings };
+}
+
+/**
+ * Writes `state` as `encodePsd` does to the file open at `handle` (from its start), streaming an RGB document
+ * channel by channel. Returns the warnings.
+ */
+export async function writePsdFile(
+  handle: FileHandle,
+  state: DocState,
+  composite: Raster,
+  opts: EncodePsdOptions = {},
+): Promise<string[]> {
+  const sink = new FileSink(handle);
+  const { warnings, whole } = await writePsd(sink, state, composite, opts);
+  if (whole) await sink.append(whole);
+  await sink.finish();
+  return warnings;
+}
+
+/**
+ * Streams an RGB document to `sink`; a CMYK one, written whole by psd-cmyk.ts, comes back as `whole` instead
+ * (for the caller to keep or append).
+ */
+async function writePsd(
+  sink: PsdSink,
+  state: DocState,
+  composite: Raster,
+  opts: EncodePsdOptions,
+): Promise<{ warnings: string[]; whole?: Buffer }> {
   setUpAgPsd();
   const docName = opts.name ? `“${opts.name}”` : '';
   const { width, height } = state;
@@ -416,13 +499,14 @@ export async function encodePsd(
     );
   }
 
-  const ctx: EncodeContext = { state, warnings, linkedFiles: [] };
+  const bottom = state.root.length > 0 ? state.layers.get(state.root[0]!) : undefined;
+  const background = isBackgroundLayer(state, bottom);
+  const plans: ChannelPlans | undefined = profile ? undefined : new WeakMap();
+  const ctx: EncodeContext = { state, warnings, linkedFiles: [], background, ...(plans ? { plans } : {}) };
   const children: AgLayer[] = [];
   for (let i = 0; i < state.root.length; i++) {
     children.push(await layerToAg(ctx, state.root[i]!));
   }
-  const bottom = state.root.length > 0 ? state.layers.get(state.root[0]!) : undefined;
-  const background = isBackgroundLayer(state, bottom);
 
   const psd: AgPsd = {
     width,
@@ -463,15 +547,16 @@ export async function encodePsd(
     });
     try {
       const written = writePsdBuffer(psd, { psb, noBackground: !background });
-      return { buffer: finishCmykFile(written, width, height, alpha, mergedBytes), warnings };
+      return { whole: finishCmykFile(written, width, height, alpha, mergedBytes), warnings };
     } catch (err) {
       throw new EditorError('io_error', `写入 CMYK PSD 失败：${reason(err)}`);
     }
   }
   try {
-    const buffer = writePsdBuffer(psd, { psb, noBackground: !background });
-    return { buffer, warnings };
+    await streamRgbPsd(sink, psd, plans!, merged, { psb, background });
+    return { warnings };
   } catch (err) {
+    if (err instanceof EditorError) throw err;
     throw new EditorError('io_error', `写入 PSD 失败：${reason(err)}`);
   }
 }
