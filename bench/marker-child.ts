@@ -45,7 +45,9 @@ async function measured(what: string, call: () => Promise<unknown>): Promise<voi
 
 if (phase === 'open') {
   copyFileSync(file!, join(ws, 'marker.psd'));
-  await measured(`open PSD (${mib(statSync(file!).size)})`, () => must('open_document', { path: 'marker.psd' }));
+  await measured(`open PSD (${mib(statSync(file!).size)})`, () =>
+    must('open_document', { path: 'marker.psd' }),
+  );
 } else {
   // A piece: an opaque ellipse-ish shape on transparency.
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${pw}" height="${ph}"><ellipse cx="${pw / 2}" cy="${ph / 2}" rx="${pw / 2}" ry="${ph / 2}" fill="#c8503c"/></svg>`;
