@@ -115,7 +115,11 @@ export async function gaussianBlur(r: Raster, sigma: number, opts: BlurOptions):
       : shrink > 1
         ? shrunkBlur(r, sigma, ext, shrink)
         : sharpBlur(r, sigma, ext);
-  if (opts.edge === 'copy') return settle({ ...rectOf(r), data: await blur(NO_SIDES) }, rectOf(r));
+  const direct = shrink === 1 && sigma >= SMALL_SIGMA;
+  if (opts.edge === 'copy') {
+    const fast = direct ? await opaqueBlur(r, sigma, NO_SIDES, rectOf(r)) : null;
+    return fast ?? settle({ ...rectOf(r), data: await blur(NO_SIDES) }, rectOf(r));
+  }
   const reach = blurReach(sigma);
   const grown: Rect = { x: r.x - reach, y: r.y - reach, w: r.w + 2 * reach, h: r.h + 2 * reach };
   const out: Rect = opts.keepAlpha
@@ -138,7 +142,9 @@ export async function gaussianBlur(r: Raster, sigma: number, opts: BlurOptions):
     w: r.w + ext.left + ext.right,
     h: r.h + ext.top + ext.bottom,
   };
-  const result = settle({ ...padded, data: await blur(ext) }, out);
+  const result =
+    (direct ? await opaqueBlur(r, sigma, ext, out) : null) ??
+    settle({ ...padded, data: await blur(ext) }, out);
   return opts.keepAlpha ? withAlphaOf(result, r) : result;
 }
 
@@ -177,6 +183,160 @@ async function sharpBlur(r: Raster, sigma: number, ext: Sides, exact = false): P
     ? ({ sigma, precision: 'float', minAmplitude: EXACT_MIN_AMPLITUDE } as const)
     : { sigma, minAmplitude: BLUR_MIN_AMPLITUDE };
   return img.blur(mask).raw().toBuffer();
+}
+
+/**
+ * sharp's blur of an opaque raster without its alpha work, cut to `out`; null when `r` has transparency.
+ *
+ * For RGBA, sharp premultiplies (a float pass), blurs four bands and unpremultiplies (another float pass):
+ * more than half of its time on 16 MP. An opaque raster's premultiplied colours are its colours, so the same
+ * result comes from blurring three bands — flattened onto black inside libvips (exact for opaque pixels), with
+ * the transparent extension black, which is what transparency is premultiplied — and dividing by the blurred
+ * alpha where that is not 255. The alpha is the blur of a rectangle: the same along every column (row) beyond
+ * the kernel's reach from the image's edges, so a small image of the rectangle's corners with one interior column
+ * and row, blurred by the same libvips convolution, gives all of it exactly, and only the pixels near the edges
+ * need dividing. (Where libvips' integer mask does not quite sum to one, a uniform 255 comes out as 251–254
+ * and every pixel is divided: that division is what cancels the mask's gain, in sharp's pipeline too.)
+ * The division is libvips' `unpremultiply` and cast, so the result is sharp's, byte for byte.
+ */
+async function opaqueBlur(r: Raster, sigma: number, ext: Sides, out: Rect): Promise<Raster | null> {
+  if (!isOpaque(r)) return null;
+  const W = r.w + ext.left + ext.right;
+  const H = r.h + ext.top + ext.bottom;
+  const input = Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength);
+  let img = sharp(input, { raw: { width: r.w, height: r.h, channels: 4 }, limitInputPixels: false }).flatten({
+    background: { r: 0, g: 0, b: 0 },
+  });
+  if (ext.left || ext.right || ext.top || ext.bottom) {
+    img = img.extend({ ...ext, background: { r: 0, g: 0, b: 0 } });
+  }
+  const blurring = img.blur({ sigma, minAmplitude: BLUR_MIN_AMPLITUDE }).ensureAlpha(1).raw().toBuffer();
+  const alpha = rectangleAlpha(W, H, ext, sigma);
+  // While libvips works, the result's shared memory is made resident (a fresh buffer's pages are mapped on
+  // first write, which would otherwise happen during the copy below, after the blur).
+  const data = allocPixels(out.w * out.h * 4);
+  for (let i = 0; i < data.length; i += PAGE) data[i] = 0;
+  const blurred = await blurring;
+  if (blurred.length !== W * H * 4) return null; // not what was asked for: the general path
+  const pad: Rect = { x: r.x - ext.left, y: r.y - ext.top, w: W, h: H };
+  const to = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  const row = out.w * 4;
+  for (let y = 0; y < out.h; y++) {
+    const i = ((out.y - pad.y + y) * W + (out.x - pad.x)) * 4;
+    to.set(blurred.subarray(i, i + row), y * row);
+  }
+  const result: Raster = { ...out, data };
+  divideByAlpha(result, pad, await alpha);
+  return result;
+}
+
+/** A size no larger than a memory page, for touching each page of a buffer once. */
+const PAGE = 4096;
+
+/** Whether every pixel of `r` is fully opaque (stops at the first that is not). */
+function isOpaque(r: Raster): boolean {
+  const d = r.data;
+  const n = r.w * r.h;
+  if (LITTLE_ENDIAN && d.byteOffset % 4 === 0) {
+    // Alpha is the top byte of each pixel's 32-bit word; a row's words ANDed keep it 255 only if all are.
+    const words = new Uint32Array(d.buffer, d.byteOffset, n);
+    for (let row = 0; row < r.h; row++) {
+      let all = 0xffffffff;
+      for (let p = row * r.w, end = p + r.w; p < end; p++) all &= words[p]!;
+      if (all >>> 24 !== 255) return false;
+    }
+    return true;
+  }
+  for (let i = 3; i < n * 4; i += 4) if (d[i] !== 255) return false;
+  return true;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * Unpremultiplies `r` (a part of `pad`, blurred with alpha 255 assumed) by the rectangle's blurred alpha:
+ * whole rows where the interior alpha is not 255, otherwise only the columns near the edges.
+ */
+function divideByAlpha(r: Raster, pad: Rect, alpha: RectangleAlpha): void {
+  const d = r.data;
+  const { values, column, keep } = alpha;
+  const table = unpremultiplyTable();
+  const interiorColumn = column[Math.min(pad.w - 1, keep)]!;
+  const c0 = r.x - pad.x;
+  const visit = (y: number, from: number, to: number) => {
+    const arow = alpha.rowStart(r.y - pad.y + y);
+    for (let x = from, i = (y * r.w + from) * 4; x < to; x++, i += 4) {
+      const a = values[arow + column[c0 + x]!]!;
+      if (a === 255) continue;
+      const k = a << 8;
+      d[i] = table[k | d[i]!]!;
+      d[i + 1] = table[k | d[i + 1]!]!;
+      d[i + 2] = table[k | d[i + 2]!]!;
+      d[i + 3] = a;
+    }
+  };
+  // Columns of `r` within reach of the padded image's left and right edges.
+  const left = Math.min(r.w, Math.max(0, keep - c0));
+  const right = Math.max(left, Math.min(r.w, pad.w - keep - c0));
+  for (let y = 0; y < r.h; y++) {
+    if (values[alpha.rowStart(r.y - pad.y + y) + interiorColumn] !== 255) {
+      visit(y, 0, r.w);
+    } else {
+      visit(y, 0, left);
+      visit(y, right, r.w);
+    }
+  }
+}
+
+interface RectangleAlpha {
+  /** Blurred alpha of the small image, row by row. */
+  readonly values: Buffer;
+  /** Columns (rows) within this distance of an edge are kept in the small image; the others share one. */
+  readonly keep: number;
+  /** Column of the small image for each column of the padded one. */
+  readonly column: Int32Array;
+  /** Start of the small image's row for row `py` of the padded one. */
+  rowStart(py: number): number;
+}
+
+/**
+ * The blurred alpha of a `W × H` image that is opaque but for its `ext` borders, from a small image that keeps
+ * every column and row within reach of a border and one interior column and row for all the others.
+ */
+async function rectangleAlpha(W: number, H: number, ext: Sides, sigma: number): Promise<RectangleAlpha> {
+  const keep = blurReach(sigma) + Math.max(ext.left, ext.right, ext.top, ext.bottom) + 2;
+  const cw = Math.min(W, 2 * keep + 1);
+  const ch = Math.min(H, 2 * keep + 1);
+  const small = Buffer.alloc(cw * ch);
+  for (let y = ext.top; y < ch - ext.bottom; y++)
+    small.fill(255, y * cw + ext.left, (y + 1) * cw - ext.right);
+  const values = await sharp(small, { raw: { width: cw, height: ch, channels: 1 } })
+    .blur({ sigma, minAmplitude: BLUR_MIN_AMPLITUDE })
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const squeeze = (i: number, size: number, kept: number) =>
+    kept === size || i < keep ? i : i >= size - keep ? i - (size - kept) : keep;
+  const column = new Int32Array(W);
+  for (let x = 0; x < W; x++) column[x] = squeeze(x, W, cw);
+  return { values, keep, column, rowStart: (py) => squeeze(py, H, ch) * cw };
+}
+
+/**
+ * libvips' unpremultiply and cast for every alpha `a` and premultiplied value `v`, at `a << 8 | v`: the factor
+ * 255/a in single precision (0 for a = 0), the product in single precision, truncated to a byte.
+ */
+let unpremultiply: Uint8Array | undefined;
+function unpremultiplyTable(): Uint8Array {
+  if (!unpremultiply) {
+    unpremultiply = new Uint8Array(256 * 256);
+    for (let a = 1; a < 256; a++) {
+      const f = Math.fround(255 / a);
+      for (let v = 0; v < 256; v++)
+        unpremultiply[(a << 8) | v] = Math.min(255, Math.trunc(Math.fround(f * v)));
+    }
+  }
+  return unpremultiply;
 }
 
 /**
