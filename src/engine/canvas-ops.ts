@@ -132,7 +132,8 @@ export function reframeCanvas(state: DocState, frame: Rect, mode: ReframeMode): 
   if (state.selection) {
     const moved = cropSelection(translateSelection(state.selection, dx, dy), canvas);
     const uniform = uniformInside(moved);
-    const empty = isEmptyRect(moved) || (uniform ?? (moved.data.some((v) => v !== 0) ? 255 : 0)) === 0;
+    const empty =
+      isEmptyRect(moved) || (uniform !== undefined ? uniform === 0 : !moved.data.some((v) => v !== 0));
     selection = empty && moved.outside === 0 ? null : moved;
   }
   const guides = state.guides

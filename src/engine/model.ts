@@ -221,7 +221,10 @@ export interface DocState {
   readonly active: number | null;
   /** The layer selection (ids); the active layer alone when nothing else is selected. */
   readonly selected: readonly number[];
-  /** The pixel selection (document-sized semantics), null when there is none. */
+  /**
+   * The pixel selection (document-sized semantics), null when there is none. A marquee is stored without pixels
+   * until its `data` is read (engine/selection.ts `uniformRect`): ask selection.ts before reading it.
+   */
   readonly selection: Mask | null;
   readonly guides: readonly Guide[];
   readonly foreground: RGB;
