@@ -69,7 +69,13 @@ export async function applyPlans(
     if (type === 'solid' || type === 'theme_pattern') {
       layers.push({ name: `${piece.name} 底色`, raster: flatRaster(rect, plan.color!), blend: 'normal' });
     } else {
-      layers.push({ name: `${piece.name} 满印`, raster: fillRaster(ext, pl, rect, mirror), blend: 'normal' });
+      // A mirrored piece samples its partner's coordinates, so it takes its partner's seam shift.
+      const sampled = mirror ? partner!.layerId : piece.layerId;
+      layers.push({
+        name: `${piece.name} 满印`,
+        raster: fillRaster(ext, pl, rect, mirror, sampled),
+        blend: 'normal',
+      });
     }
     if (type === 'theme_pattern' || type === 'mixed_pattern') {
       if (!ext.motif) {

@@ -1,12 +1,14 @@
 /**
  * Drawing the print into document space. One placement maps document pixels to photo pixels for the whole
- * document (one tile phase: the repeat runs on across pieces); the second piece of a mirrored pair samples
- * its partner's coordinates mirrored, so its print is the exact mirror image.
+ * document (one tile phase: the repeat runs on across pieces), except that the back's print is shifted to run
+ * on from the front's across the side seams (seams.ts); the second piece of a mirrored pair samples its
+ * partner's coordinates mirrored, so its print is the exact mirror image.
  */
 import type { Raster, Rect, RGB } from '../engine/model.js';
 import { allocPixels, solidRaster } from '../engine/raster.js';
 import { deltaE76 } from './color.js';
 import { labOf, resizeRaster } from './image.js';
+import { seamShifts } from './seams.js';
 import type { Extraction, PieceInfo, Placement } from './types.js';
 
 /** The fallback when a photo has no garment silhouette to measure: its file DPI, or 150 when it claims 72. */
@@ -36,8 +38,10 @@ export function placementFor(ext: Extraction, pieces: readonly PieceInfo[], dpi:
   const docY = anchor.bounds.y;
   if (ext.swatch) {
     const photoDpi = (ext.photoDpi === 72 ? SWATCH_FALLBACK_DPI : ext.photoDpi) * ext.analysisScale;
+    const scale = dpi / photoDpi;
     return {
-      scale: dpi / photoDpi,
+      ...seamShifts(ext, pieces, anchor, scale),
+      scale,
       docX,
       docY,
       photoX: ext.width / 2,
@@ -47,8 +51,10 @@ export function placementFor(ext: Extraction, pieces: readonly PieceInfo[], dpi:
     };
   }
   const docW = widthAt65(anchor);
+  const scale = docW / ext.bodyWidth;
   return {
-    scale: docW / ext.bodyWidth,
+    ...seamShifts(ext, pieces, anchor, scale),
+    scale,
     docX,
     docY,
     photoX: ext.garment.x + ext.garment.w / 2,
@@ -64,8 +70,18 @@ export interface Mirror {
   readonly to: Rect;
 }
 
-/** An opaque raster over `rect` holding the print as the placement puts it there (bilinear, wrapping the tile). */
-export function fillRaster(ext: Extraction, pl: Placement, rect: Rect, mirror: Mirror | null): Raster {
+/**
+ * An opaque raster over `rect` holding the print as the placement puts it there (bilinear, wrapping the tile),
+ * for the piece `layerId` (its seam shift, if any) or, with `mirror`, for its partner's mirrored coordinates.
+ */
+export function fillRaster(
+  ext: Extraction,
+  pl: Placement,
+  rect: Rect,
+  mirror: Mirror | null,
+  layerId: number | null = null,
+): Raster {
+  const shift = pl.shifts.find((s) => s.layerId === layerId) ?? { dx: 0, dy: 0 };
   const out: Raster = { ...rect, data: allocPixels(rect.w * rect.h * 4) };
   const t = ext.tile;
   const W = t.w;
@@ -75,12 +91,12 @@ export function fillRaster(ext: Extraction, pl: Placement, rect: Rect, mirror: M
   const px = new Float64Array(rect.w);
   for (let i = 0; i < rect.w; i++) {
     const X = rect.x + i;
-    const sx = mirror ? mirror.from.x + (mirror.to.x + mirror.to.w - 1 - X) : X;
+    const sx = (mirror ? mirror.from.x + (mirror.to.x + mirror.to.w - 1 - X) : X) - shift.dx;
     px[i] = (sx + 0.5 - pl.docX) / pl.scale + pl.photoX - 0.5 - ox;
   }
   for (let j = 0; j < rect.h; j++) {
     const Y = rect.y + j;
-    const sy = mirror ? mirror.from.y + (Y - mirror.to.y) : Y;
+    const sy = (mirror ? mirror.from.y + (Y - mirror.to.y) : Y) - shift.dy;
     const py = (sy + 0.5 - pl.docY) / pl.scale + pl.photoY - 0.5 - oy;
     let y0 = Math.floor(py);
     const fy = py - y0;

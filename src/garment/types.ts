@@ -164,6 +164,9 @@ export interface Placement {
   /** The piece the mapping is anchored on, and how the scale was chosen. */
   readonly anchor: string;
   readonly scaleBasis: string;
+  /** Pieces whose print is shifted so it runs on across their seams (seams.ts), and what was matched. */
+  readonly shifts: readonly { readonly layerId: number; readonly dx: number; readonly dy: number }[];
+  readonly seams: readonly string[];
 }
 
 export interface PreviewRecord {

@@ -278,7 +278,8 @@ export const garmentHandlers = {
         scale: round(placement.scale, 4),
         anchor_piece: placement.anchor,
         assumption: placement.scaleBasis,
-        tile_phase: `整份文档共用一个花样相位：以“${placement.anchor}”的中线和上沿对齐照片中服装的中线和上沿；成对裁片中的第二片使用镜像花样`,
+        tile_phase: `整份文档共用一个花样相位：以“${placement.anchor}”的中线和上沿对齐照片中服装的中线和上沿；成对裁片中的第二片使用镜像花样${placement.shifts.length ? '；后片的花样从前片接续（见 seams）' : ''}`,
+        ...(placement.seams.length ? { seams: placement.seams } : {}),
       },
       proposed_pieces: proposals,
       ...(motifs.length ? { motif_layers: motifs } : {}),
@@ -380,6 +381,10 @@ export const garmentHandlers = {
       structure:
         '每个裁片一个图层组：裁片图层在组内最下方作为剪贴蒙版的基底，花样图层剪贴在其上（在 Photoshop 中可直接编辑）',
       history_steps: 1,
+      ...(preview.placement.seams.length &&
+      built.some((b) => b.type === 'fill_pattern' || b.type === 'mixed_pattern')
+        ? { seams: preview.placement.seams }
+        : {}),
       ...(missing.length ? { pieces_without_pattern: missing } : {}),
       next: '调用 verify_pattern_result 验证套图效果',
     };

@@ -184,6 +184,9 @@ describe('palette and lattice', () => {
           return 200 - f + 30 * (mod(x, 8) < 4 ? 1 : -1) * (mod(y, 8) < 4 ? 1 : -1);
         },
       },
+      // Stripes repeat under any shift along them: their tile is one period square, not a skewed lattice.
+      'horizontal stripes 40': { period: [40, 40], at: (_x, y) => (mod(y, 40) < 14 ? 60 : 210) },
+      'vertical stripes 36': { period: [36, 36], at: (x) => (mod(x, 36) < 9 ? 90 : 200) },
       // Controls: exact short repeats stay short.
       'gingham 40': {
         period: [40, 40],

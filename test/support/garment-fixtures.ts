@@ -139,7 +139,19 @@ export const THEME_GROUND = '#f0e6d2';
 /** The photo's body width (300 px) maps onto the front piece's 375 px: scale 1.25, a 64 px repeat → 80 px. */
 export const EXPECTED_SCALE = 375 / 300;
 
-export type PhotoKind = 'fill' | 'theme' | 'mixed' | 'solid' | 'half_drop' | 'star' | 'pale_star' | 'plaid';
+export type PhotoKind =
+  | 'fill'
+  | 'theme'
+  | 'mixed'
+  | 'solid'
+  | 'half_drop'
+  | 'star'
+  | 'pale_star'
+  | 'plaid'
+  | 'stripes';
+
+/** Horizontal stripes: a navy band STRIPE.band px high every STRIPE.period px, on the cream ground. */
+export const STRIPE = { period: 40, band: 14 } as const;
 
 /** The plaid's tile: three similar 28 px sub-blocks, one of them crossed by a red accent line. */
 export const PLAID_TILE = 84;
@@ -250,6 +262,7 @@ export async function garmentPhoto(kind: PhotoKind): Promise<Buffer> {
         else if (kind === 'theme') c = motifAt(x, y) ?? rgb(THEME_GROUND);
         else if (kind === 'mixed') c = motifAt(x, y, '#2e7d32') ?? repeatAt(x, y, false);
         else if (kind === 'plaid') c = plaidAt(x, y);
+        else if (kind === 'stripes') c = rgb(y % STRIPE.period < STRIPE.band ? NAVY : GROUND);
         else if (kind === 'star') c = rgb(inStar(x, y) ? STAR.motif : STAR.ground);
         else if (kind === 'pale_star') c = rgb(inStar(x, y) ? PALE_STAR.motif : PALE_STAR.ground);
         else c = repeatAt(x, y, kind === 'half_drop');

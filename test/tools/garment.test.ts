@@ -26,6 +26,7 @@ import {
   plainGarmentPhoto,
   RED,
   STAR,
+  STRIPE,
   THEME_GROUND,
   TILE,
   usePhoto,
@@ -504,26 +505,29 @@ describe('extract_and_apply_all_pieces', () => {
     });
   }
 
-  it('runs the repeat on across pieces with one phase and mirrors the paired sleeves', async () => {
+  it('runs the repeat on from the front into the back across the side seam and mirrors the paired sleeves', async () => {
     const { session, proposed } = await workflow('zh', 'fill');
-    await ok(session, 'extract_and_apply_all_pieces', { pieces: proposed });
+    const r = await ok(session, 'extract_and_apply_all_pieces', { pieces: proposed });
+    expect((r.seams as string[]).join()).toMatch(/侧缝对花/);
     const s = state(session);
     const front = named(s, '前片 满印');
     const back = named(s, '后片 满印');
     const period = TILE * EXPECTED_SCALE; // 80 document px
-    const shift = PIECES.back.x - PIECES.front.x; // 400 = 5 periods
-    expect(shift % period).toBe(0);
+    const frontRight = PIECES.front.x + PIECES.front.w;
+    // Unrolled around the body, the back's column j from its left edge is the front's column j past its right
+    // edge, which one period back lies inside the front. Same height, same row (the hems are level).
     let same = 0;
     let total = 0;
     let offPhase = 0;
-    for (let y = 120; y < 460; y += 7) {
-      for (let x = PIECES.front.x + 5; x < PIECES.front.x + 360; x += 7) {
+    for (let y = 250; y < 470; y += 5) {
+      for (let j = 0; j < period / 2; j += 3) {
         total++;
-        if (close(pixel(front, x, y), pixel(back, x + shift, y))) same++;
-        if (close(pixel(front, x, y), pixel(back, x + shift + period / 2, y))) offPhase++;
+        const want = pixel(front, frontRight + j - period, y);
+        if (close(pixel(back, PIECES.back.x + j, y), want)) same++;
+        if (close(pixel(back, PIECES.back.x + j + period / 2, y), want)) offPhase++;
       }
     }
-    expect(same / total, 'front and back share the tile phase').toBe(1);
+    expect(same / total, 'the print continues across the side seam').toBe(1);
     expect(offPhase / total, 'half a period off does not match').toBeLessThan(0.9);
     // Sleeves: the right one is the exact mirror image of the left.
     const left = named(s, '左袖 满印') as PixelLayer;
@@ -540,6 +544,51 @@ describe('extract_and_apply_all_pieces', () => {
       }
     }
     expect(mirrored / checked).toBe(1);
+  });
+});
+
+describe('seams', () => {
+  it('continues stripes across the side seams when the back lies lower on the marker than the front', async () => {
+    const session = newSession();
+    await garmentDocument(session, 'zh');
+    const drop = 23; // not a whole number of stripes (50 document px)
+    await ok(session, 'move_layer', { name: '后片', dx: 0, dy: drop });
+    await usePhoto(session, 'stripes');
+    await ok(session, 'identify_pieces');
+    const preview = await ok(session, 'generate_garment_preview');
+    expect(((preview.placement as { seams: string[] }).seams ?? []).join()).toMatch(/下摆对齐/);
+    const repeat = (preview.extraction as { repeat: { tile_width: number; tile_height: number } }).repeat;
+    expect([repeat.tile_width, repeat.tile_height], 'stripes: one period square').toEqual([
+      STRIPE.period,
+      STRIPE.period,
+    ]);
+    const r = await ok(session, 'extract_and_apply_all_pieces', {
+      pieces: ['前片', '后片', '左袖', '右袖', '领'].map((name) => ({ name, type: 'fill_pattern' })),
+    });
+    expect((r.seams as string[]).join()).toMatch(/侧缝对花/);
+    const s = state(session);
+    const front = named(s, '前片 满印');
+    const back = named(s, '后片 满印');
+    const frontHem = PIECES.front.y + PIECES.front.h - 1;
+    const backHem = PIECES.back.y + drop + PIECES.back.h - 1;
+    const navy = (p: number[]) => p[2]! > p[0]! + 40; // the navy band, not the cream ground
+    let seams = 0;
+    let sameRow = 0;
+    let navyRows = 0;
+    const rows = 200;
+    for (let k = 0; k < rows; k++) {
+      const f = pixel(front, PIECES.front.x + PIECES.front.w - 1, frontHem - k); // front's right side seam
+      const b = pixel(back, PIECES.back.x, backHem - k); // back's left side seam, at the same garment height
+      const b2 = pixel(back, PIECES.back.x + PIECES.back.w - 1, backHem - k); // back's right side seam
+      const f2 = pixel(front, PIECES.front.x, frontHem - k); // front's left side seam
+      if (navy(f)) navyRows++;
+      if (navy(f) === navy(b) && navy(f2) === navy(b2)) seams++;
+      if (navy(f) === navy(pixel(back, PIECES.back.x, frontHem - k))) sameRow++;
+    }
+    expect(navyRows / rows, 'the stripes are there').toBeGreaterThan(0.2);
+    expect(seams / rows, 'both side seams: stripe meets stripe at every height').toBeGreaterThanOrEqual(0.97);
+    // The same document row is not the same garment height: matching by document position would break them.
+    expect(sameRow / rows).toBeLessThan(0.8);
   });
 });
 

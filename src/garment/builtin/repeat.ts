@@ -95,6 +95,8 @@ export function detectLattice(lum: Float64Array, mask: Uint8Array, w: number, h:
     .sort((p, q) => p.len - q.len || q.rho - p.rho);
   // A strong lag is a repeat only when it is about as exact as the best-correlated lags (see fullPeriod).
   const msd = shiftedMsd(lum, mask, w, h);
+  const stripes = stripeLattice(at, maxX, maxY, best, msd, cnt);
+  if (stripes) return stripes;
   const ref = Math.min(
     ...[...strong]
       .sort((p, q) => q.rho - p.rho)
@@ -117,6 +119,59 @@ export function detectLattice(lum: Float64Array, mask: Uint8Array, w: number, h:
   return shorter && shorter.tileW * shorter.tileH < lat.tileW * lat.tileH
     ? { ...lat, shorter: { v1: shorter.v1, v2: shorter.v2, confidence: shorter.confidence } }
     : lat;
+}
+
+/**
+ * Stripes along an axis repeat under any shift along them, so their autocorrelation is a ridge, not peaks, and
+ * the peak search would return a skewed lattice with a tile hundreds of px long. Horizontal stripes: every
+ * horizontal lag correlates as well as the best and leaves only noise; their period is the first vertical lag
+ * that does too, and the tile is that period square (likewise for vertical stripes).
+ */
+function stripeLattice(
+  at: (dx: number, dy: number) => number,
+  maxX: number,
+  maxY: number,
+  best: number,
+  msd: (dx: number, dy: number) => number,
+  maskArea: number,
+): Lattice | null {
+  const ref = Math.min(msd(MIN_LAG, 0), msd(0, MIN_LAG));
+  const flat = (dx: number, dy: number) => at(dx, dy) >= best - 0.05 && msd(dx, dy) <= 2 * (ref + MSD_FLOOR);
+  for (const [along, across] of [
+    [
+      [1, 0],
+      [0, 1],
+    ],
+    [
+      [0, 1],
+      [1, 0],
+    ],
+  ] as const) {
+    const reach = Math.floor((along[0] ? maxX : maxY) / 2);
+    let ridge = reach >= MIN_LAG;
+    for (let k = MIN_LAG; k <= reach && ridge; k += MIN_LAG) ridge = flat(along[0] * k, along[1] * k);
+    if (!ridge) continue;
+    const limit = across[0] ? maxX : maxY;
+    for (let k = MIN_LAG; k <= limit; k++) {
+      const dx = across[0] * k;
+      const dy = across[1] * k;
+      if (!flat(dx, dy)) continue;
+      // The first lag that repeats is a peak's shoulder when the stripes are not whole px: take the best nearby.
+      let p = k;
+      while (
+        p + 1 <= limit &&
+        at(across[0] * (p + 1), across[1] * (p + 1)) > at(across[0] * p, across[1] * p)
+      )
+        p++;
+      return latticeFrom(
+        [along[0] * p, along[1] * p],
+        [across[0] * p, across[1] * p],
+        at(across[0] * p, across[1] * p),
+        maskArea,
+      );
+    }
+  }
+  return null;
 }
 
 /**
