@@ -2,7 +2,8 @@
 # System packages the test suite uses as independent references: psd-tools reads back the PSDs we write,
 # ImageMagick is the reference for pixel operations, Chromium (driven by playwright-core) is the browser the
 # studio's tests use, and libgs-common holds the default CMYK press profile (Ghostscript's SWOP profile,
-# /usr/share/color/icc/ghostscript/default_cmyk.icc). Installed only when missing. Tests call
+# /usr/share/color/icc/ghostscript/default_cmyk.icc), and GIMP is a second independent PSD reader (its own loader
+# and compositor, run headless by gimp-console-2.10). Installed only when missing. Tests call
 # /usr/bin/convert and /usr/bin/identify by full path: another `convert` may come first on PATH.
 set -euo pipefail
 need=()
@@ -10,6 +11,7 @@ need=()
 dpkg -s imagemagick >/dev/null 2>&1 || need+=(imagemagick)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 [ -f /usr/share/color/icc/ghostscript/default_cmyk.icc ] || need+=(libgs-common)
+[ -x /usr/bin/gimp-console-2.10 ] || need+=(gimp)
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
