@@ -127,9 +127,21 @@ describe('the garment flow without a model', () => {
     );
     // The preview image is shown inline, fetched with the session's credentials.
     await eventually(() =>
-      preview.locator('img').evaluate((img) => (img as { naturalWidth: number }).naturalWidth),
+      preview
+        .locator('img')
+        .first()
+        .evaluate((img) => (img as { naturalWidth: number }).naturalWidth),
     ).toBeGreaterThan(100);
     await snapshot(page, '10-garment-preview');
+    // The preview opens full size, and closes again.
+    await preview.getByRole('button', { name: '查看大图' }).click();
+    const large = page.getByRole('dialog');
+    await eventually(() =>
+      large.locator('img').evaluate((img) => (img as { width: number }).width),
+    ).toBeGreaterThan(600);
+    await snapshot(page, '10b-garment-preview-large');
+    await page.keyboard.press('Escape');
+    await eventually(visibleOf(large)).toBe(false);
 
     await preview.getByRole('button', { name: '确认套图' }).click();
     const table = preview.getByRole('table', { name: '裁片' });
@@ -145,6 +157,12 @@ describe('the garment flow without a model', () => {
     await eventually(textOf(page.getByRole('list', { name: '图层列表' }))).toContain('底色');
     await eventually(async () => (await canvasInk(page))?.dark ?? 0).toBeGreaterThan(0.02);
     await snapshot(page, '12-garment-verified');
+    // Groups fold away in the layers pane.
+    const layers = page.getByRole('list', { name: '图层列表' });
+    await layers.getByRole('button', { name: '折叠图层组 领 花样' }).click();
+    await eventually(textOf(layers)).not.toContain('领 底色');
+    await layers.getByRole('button', { name: '展开图层组 领 花样' }).click();
+    await eventually(textOf(layers)).toContain('领 底色');
   });
 });
 

@@ -115,6 +115,7 @@ function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRu
 
 export function LayersPane() {
   const { studio, t } = useStudioView();
+  const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(new Set());
   const blendTool = studio.tools.get(BLEND);
   const modeSchema = Object.values(blendTool?.parameters.properties ?? {}).find((s) => s.enum);
   const blendNames = new Map(modeSchema ? enumOptions(modeSchema).map((o) => [o.value, o.label]) : []);
@@ -124,8 +125,14 @@ export function LayersPane() {
   const selected = new Set(
     doc.selected_layers.length ? doc.selected_layers : doc.active_layer ? [doc.active_layer] : [],
   );
-  const rows = flattenLayers(doc.layers);
-  const active = rows.find((r) => r.layer.name === doc.active_layer)?.layer;
+  const rows = flattenLayers(doc.layers, collapsed);
+  const active = flattenLayers(doc.layers).find((r) => r.layer.name === doc.active_layer)?.layer;
+  const toggle = (id: number) =>
+    setCollapsed((old) => {
+      const next = new Set(old);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
   // Property tools act on the selected layer: select it in the same request, before the change.
   const onLayer = (layer: LayerNode, calls: ToolRun[]) =>
     studio.run([{ name: SELECT, arguments: { names: [layer.name] }, quiet: true }, ...calls]);
@@ -136,8 +143,23 @@ export function LayersPane() {
           <li
             key={layer.id}
             class={`layer-row${selected.has(layer.name) ? ' selected' : ''}${layer.visible ? '' : ' hidden-layer'}`}
-            style={{ paddingLeft: `${8 + depth * 16}px` }}
+            style={{ paddingLeft: `${4 + depth * 16}px` }}
           >
+            {layer.children ? (
+              <button
+                type="button"
+                class="icon-button disclosure"
+                aria-label={t(collapsed.has(layer.id) ? 'layers.expand' : 'layers.collapse', {
+                  name: layer.name,
+                })}
+                aria-expanded={!collapsed.has(layer.id)}
+                onClick={() => toggle(layer.id)}
+              >
+                {collapsed.has(layer.id) ? '▸' : '▾'}
+              </button>
+            ) : (
+              <span class="disclosure-space" />
+            )}
             <button
               type="button"
               class="icon-button"

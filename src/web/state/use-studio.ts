@@ -77,6 +77,7 @@ export function useStudio(api: Api): Studio {
   const chatAbort = useRef<AbortController | null>(null);
 
   const quiet = useRef(new Map<string, ChatEvent | null>());
+  const effects = useRef(new Map<string, RegistryTool['effect']>());
   const refreshing = useRef<Promise<void> | null>(null);
   const refreshAgain = useRef(false);
 
@@ -92,20 +93,23 @@ export function useStudio(api: Api): Studio {
   }, [api]);
 
   /** Reloads the snapshot after a call changed something, once at a time: calls may finish faster than that. */
-  const refreshSoon = useCallback(() => {
-    setRevision((r) => r + 1);
-    if (refreshing.current) {
-      refreshAgain.current = true;
-      return;
-    }
-    refreshing.current = (async () => {
-      do {
-        refreshAgain.current = false;
-        await refresh().catch(() => undefined);
-      } while (refreshAgain.current);
-      refreshing.current = null;
-    })();
-  }, [refresh]);
+  const refreshSoon = useCallback(
+    (pixelsMayHaveChanged: boolean) => {
+      if (pixelsMayHaveChanged) setRevision((r) => r + 1);
+      if (refreshing.current) {
+        refreshAgain.current = true;
+        return;
+      }
+      refreshing.current = (async () => {
+        do {
+          refreshAgain.current = false;
+          await refresh().catch(() => undefined);
+        } while (refreshAgain.current);
+        refreshing.current = null;
+      })();
+    },
+    [refresh],
+  );
 
   const emit = useCallback(
     (event: ChatEvent) => {
@@ -121,8 +125,9 @@ export function useStudio(api: Api): Studio {
         return;
       }
       setFeed((items) => applyEvent(items, event));
-      // The canvas and the panes follow each call as it completes, not only the end of a turn.
-      if (event.type === 'tool_result' && event.ok) refreshSoon();
+      // The panes follow each call as it completes (a query may still move garment state); the canvas is
+      // fetched again only after a call that may have changed pixels.
+      if (event.type === 'tool_result' && event.ok) refreshSoon(effects.current.get(event.name) !== 'read');
     },
     [refreshSoon],
   );
@@ -136,6 +141,7 @@ export function useStudio(api: Api): Studio {
           openSession(api),
         ]);
         session.current = id;
+        effects.current = new Map(reg.tools.map((t) => [t.name, t.effect]));
         setRegistry(reg);
         setModel(info);
         setSessionId(id);
