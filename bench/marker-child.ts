@@ -34,12 +34,13 @@ const budgetText = `layers ${mib(layersBytes)} + composite ${mib(compositeBytes)
 /** Runs `call`, printing its peak RSS and time against the document's own pixel bytes. */
 async function measured(what: string, call: () => Promise<unknown>): Promise<void> {
   resetPeak();
+  const before = process.memoryUsage.rss();
   const t = performance.now();
   await call();
   const seconds = (performance.now() - t) / 1000;
   const peak = peakSince();
   console.log(
-    `marker ${what}: ${seconds.toFixed(1)} s, peak RSS ${mib(peak)}; ${budgetText}; ratio ${ratio(peak, budget)} (target ≤ 1.3×)`,
+    `marker ${what}: ${seconds.toFixed(1)} s, peak RSS ${mib(peak)} (${mib(before)} before it); ${budgetText}; ratio ${ratio(peak, budget)} (target ≤ 1.3×)`,
   );
 }
 

@@ -112,3 +112,45 @@ export function mergedImageBytes(channels: readonly PackedChannel[], large: bool
   }
   return out;
 }
+
+/**
+ * `packRow` of the `w` samples `src[start]`, `src[start + stride]`, …: one channel of interleaved pixels packed
+ * without first copying it out.
+ */
+export function packStrided(
+  src: Uint8Array | Uint8ClampedArray,
+  start: number,
+  stride: number,
+  w: number,
+  out: Uint8Array,
+  at: number,
+): number {
+  let o = at;
+  const end = start + w * stride;
+  let p = start;
+  while (p < end) {
+    // A run of three or more equal samples is worth a repeat packet; shorter ones join a literal.
+    const v = src[p]!;
+    let q = p + stride;
+    const runEnd = Math.min(end, p + 128 * stride);
+    while (q < runEnd && src[q] === v) q += stride;
+    const run = (q - p) / stride;
+    if (run >= 3 || (run === 2 && q === end)) {
+      out[o++] = 257 - run;
+      out[o++] = v;
+      p = q;
+      continue;
+    }
+    const head = o++;
+    let n = 0;
+    while (p < end && n < 128) {
+      const s = src[p]!;
+      if (p + 2 * stride < end && s === src[p + stride] && s === src[p + 2 * stride]) break;
+      out[o++] = s;
+      p += stride;
+      n++;
+    }
+    out[head] = n - 1;
+  }
+  return o - at;
+}

@@ -15,7 +15,7 @@ import type { LayerRawDataChannel as AgChannel, Layer as AgLayer, Psd as AgPsd }
 import { writePsdBuffer } from 'ag-psd';
 import { EditorError } from '../errors.js';
 import type { Raster } from '../model.js';
-import { packedRowLimit, packRow } from './packbits.js';
+import { packedRowLimit, packRow, packStrided } from './packbits.js';
 import type { PsdSink } from './psd-sink.js';
 
 const RAW = 0;
@@ -26,8 +26,8 @@ export interface ChannelPlan {
   readonly id: number;
   readonly w: number;
   readonly h: number;
-  /** Row `y`'s `w` samples; may fill and return `scratch` (w bytes), or return a view of its own. */
-  readonly row: (y: number, scratch: Uint8Array) => Uint8Array;
+  /** Packs row `y` into `out` at 0 (`packedRowLimit(w)` bytes free) and returns the bytes written. */
+  readonly pack: (y: number, out: Uint8Array) => number;
   /** Every row is the same (a flat fill): packed once. */
   readonly uniform?: boolean;
   /** The compression word of a channel without samples (ag-psd writes 0 for layers, 1 for masks). */
@@ -40,57 +40,51 @@ export type ChannelPlans = WeakMap<AgLayer, readonly ChannelPlan[]>;
 /** Channel `offset` (0–3) of straight RGBA pixels. */
 export function rgbaChannel(id: number, r: Raster, offset: number): ChannelPlan {
   const { w, h, data } = r;
-  return {
-    id,
-    w,
-    h,
-    row: (y, out) => {
-      for (let x = 0, p = y * w * 4 + offset; x < w; x++, p += 4) out[x] = data[p]!;
-      return out;
-    },
-  };
+  return { id, w, h, pack: (y, out) => packStrided(data, y * w * 4 + offset, 4, w, out, 0) };
 }
 
 /** A channel of one value over `w × h`. */
 export function flatChannel(id: number, w: number, h: number, value: number): ChannelPlan {
-  let filled = false;
-  return {
-    id,
-    w,
-    h,
-    uniform: true,
-    row: (_y, out) => {
-      if (!filled) out.fill(value, 0, w);
-      filled = true;
-      return out;
-    },
-  };
+  return { id, w, h, uniform: true, pack: (_y, out) => packRow(new Uint8Array(w).fill(value), w, out, 0) };
 }
 
 /** A one-byte-per-pixel channel (a layer mask). */
 export function planeChannel(id: number, w: number, h: number, data: Uint8Array): ChannelPlan {
-  return { id, w, h, row: (y) => data.subarray(y * w, y * w + w) };
+  return { id, w, h, pack: (y, out) => packStrided(data, y * w, 1, w, out, 0) };
 }
 
 export const emptyChannel = (id: number, emptyCompression = RAW): ChannelPlan => ({
   id,
   w: 0,
   h: 0,
-  row: (_y, out) => out,
+  pack: () => 0,
   emptyCompression,
 });
 
 /** Whether any pixel of straight RGBA pixels is not fully opaque. */
 export function hasTransparency(data: Uint8Array | Uint8ClampedArray): boolean {
-  const n = data.length >> 2;
-  if (data.byteOffset % 4 === 0) {
-    // Four pixels' alpha bytes at a time would need unaligned reads; one 32-bit word per pixel does not.
-    const words = new Uint32Array(data.buffer, data.byteOffset, n);
-    for (let i = 0; i < n; i++) if (words[i]! < 0xff000000) return true;
-    return false;
-  }
   for (let i = 3; i < data.length; i += 4) if (data[i] !== 255) return true;
   return false;
+}
+
+/** Which rows of straight RGBA pixels hold a semi-transparent pixel (neither 0 nor 255): those get a matte. */
+export function partlyTransparentRows(r: Raster): { any: boolean; rows: Uint8Array } {
+  const { w, h, data } = r;
+  const rows = new Uint8Array(h);
+  let any = false;
+  for (let y = 0; y < h; y++) {
+    for (let p = y * w * 4 + 3, end = p + w * 4; p < end; p += 4) {
+      const a = data[p]!;
+      if (a !== 255) {
+        any = true;
+        if (a !== 0) {
+          rows[y] = 1;
+          break;
+        }
+      }
+    }
+  }
+  return { any, rows };
 }
 
 interface StreamOptions {
@@ -111,7 +105,8 @@ export async function streamRgbPsd(
   o: StreamOptions,
 ): Promise<void> {
   const { width, height } = psd;
-  const alpha = hasTransparency(merged.data);
+  const partly = partlyTransparentRows(merged);
+  const alpha = partly.any;
   const records = flatRecords(psd.children ?? [], plans);
   if (records.length === 0) records.push(null);
   for (const l of layersOf(psd.children ?? [])) {
@@ -161,7 +156,7 @@ export async function streamRgbPsd(
   await sink.append(skeleton.subarray(shape.infoBody + shape.infoLength, shape.merged));
   await sink.patch(shape.section, sizeField(sectionLength, o.psb));
 
-  await writeMergedImage(sink, merged, alpha, o.psb);
+  await writeMergedImage(sink, merged, partly.rows, alpha, o.psb);
 }
 
 function placeholder(c: ChannelPlan): AgChannel {
@@ -290,7 +285,6 @@ async function packRows(
 ): Promise<void> {
   const { w, h } = ch;
   const limit = packedRowLimit(w);
-  const scratch = new Uint8Array(w);
   let packed: Uint8Array | undefined;
   for (let y = 0; y < h; y++) {
     let n: number;
@@ -299,7 +293,7 @@ async function packRows(
       n = packed.length;
     } else {
       const out = await sink.space(limit);
-      n = packRow(ch.row(y, scratch), w, out, 0);
+      n = ch.pack(y, out);
       if (ch.uniform) packed = out.slice(0, n);
     }
     sink.commit(n);
@@ -315,6 +309,7 @@ async function packRows(
 async function writeMergedImage(
   sink: PsdSink,
   merged: Raster,
+  partlyTransparent: Uint8Array,
   alpha: boolean,
   large: boolean,
 ): Promise<void> {
@@ -326,17 +321,20 @@ async function writeMergedImage(
   const counts = Buffer.alloc(channels * h * (large ? 4 : 2));
   const countsAt = sink.position;
   await sink.append(counts);
+  const row = new Uint8Array(w);
   for (let c = 0; c < channels; c++) {
-    const row = (y: number, out: Uint8Array): Uint8Array => {
-      for (let x = 0, p = y * w * 4; x < w; x++, p += 4) {
+    const pack = (y: number, out: Uint8Array): number => {
+      const start = y * w * 4;
+      if (c === 3 || !partlyTransparent[y]) return packStrided(data, start + c, 4, w, out, 0);
+      for (let x = 0, p = start; x < w; x++, p += 4) {
         const a = data[p + 3]!;
         const v = data[p + c]!;
         // The same arithmetic as ag-psd's matte, truncated by the byte array as there.
-        out[x] = c === 3 || a === 0 || a === 255 ? v : v * (a / 255) + 255 * (1 - a / 255);
+        row[x] = a === 0 || a === 255 ? v : v * (a / 255) + 255 * (1 - a / 255);
       }
-      return out;
+      return packRow(row, w, out, 0);
     };
-    await packRows(sink, { id: c, w, h, row }, counts, c * h, large);
+    await packRows(sink, { id: c, w, h, pack }, counts, c * h, large);
   }
   await sink.patch(countsAt, counts);
 }
