@@ -63,7 +63,7 @@ const zh = {
   'garment.suggestions': '改进建议',
   'garment.noSuggestions': '没有需要改进的地方。',
   'canvas.empty': '新建文档或上传 PSD',
-  'canvas.emptyHint': '支持 PSD、PNG、JPG。也可以上传服装照片，用于服装套图。',
+  'canvas.emptyHint': '支持 PSD、PNG、JPG，可直接拖到这里。也可以上传服装照片，用于服装套图。',
   'canvas.upload': '上传文件',
   'canvas.image': '画布：{name}',
   'canvas.zoomIn': '放大',
@@ -167,7 +167,8 @@ const en: Record<MessageKey, string> = {
   'garment.suggestions': 'Suggestions',
   'garment.noSuggestions': 'Nothing to improve.',
   'canvas.empty': 'Create a document or upload a PSD',
-  'canvas.emptyHint': 'PSD, PNG and JPG are supported. Upload a garment photo for the garment workflow.',
+  'canvas.emptyHint':
+    'PSD, PNG and JPG are supported; drop them here. Upload a garment photo for the garment workflow.',
   'canvas.upload': 'Upload a file',
   'canvas.image': 'Canvas: {name}',
   'canvas.zoomIn': 'Zoom in',

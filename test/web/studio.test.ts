@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, TOKEN } from '../server/support.js';
 import {
@@ -177,6 +178,13 @@ describe('the studio without a model', () => {
       true,
     );
     await eventually(async () => (await canvasInk(page))?.dark ?? 0).toBeGreaterThan(0.01);
+
+    // The editor's shortcuts, outside text fields: Ctrl+Z undoes, Ctrl+Shift+Z redoes.
+    await page.getByRole('img', { name: /^画布/ }).click({ force: true });
+    await page.keyboard.press('Control+z');
+    await eventually(async () => (await canvasInk(page))?.dark ?? 1).toBe(0);
+    await page.keyboard.press('Control+Shift+z');
+    await eventually(async () => (await canvasInk(page))?.dark ?? 0).toBeGreaterThan(0.01);
   });
 
   it('hides, locks and restyles a layer through the layer tools', async () => {
@@ -243,6 +251,27 @@ describe('the studio without a model', () => {
     const bytes = readFileSync((await download.path())!);
     expect(bytes.subarray(1, 4).toString()).toBe('PNG');
     await snapshot(page, '08-files');
+  });
+
+  it('opens an image dropped on the canvas', async () => {
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#203040' } })
+      .png()
+      .toBuffer();
+    await page.evaluate(
+      `(() => {
+        const bytes = Uint8Array.from(atob('${png.toString('base64')}'), (c) => c.charCodeAt(0));
+        const data = new DataTransfer();
+        data.items.add(new File([bytes], '色卡.png', { type: 'image/png' }));
+        const target = document.querySelector('.canvas-viewport');
+        target.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+        target.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+      })()`,
+    );
+    await eventually(attrOf(page.getByRole('tab', { name: '色卡' }), 'aria-selected')).toBe('true');
+    await eventually(async () => await canvasInk(page)).toMatchObject({ width: 64, height: 48, dark: 1 });
+    // Opened and not changed: it closes without asking.
+    await page.getByRole('button', { name: '关闭 色卡' }).click();
+    await eventually(countOf(page.getByRole('tab', { name: '色卡' }))).toBe(0);
   });
 
   it('switches documents with the tabs and closes one', async () => {

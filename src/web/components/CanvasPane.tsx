@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { fitView, renderSize, type View, zoomAt } from '../canvas/zoom.js';
 import { useStudioView } from '../context.js';
+import { PANE_TOOLS } from '../state/pane-tools.js';
 import { UploadButton } from './FilesPane.js';
 
 function useViewportSize(ref: { current: HTMLElement | null }) {
@@ -20,6 +21,31 @@ function useViewportSize(ref: { current: HTMLElement | null }) {
   return size;
 }
 
+/** Files dropped on the canvas are uploaded and opened, as a designer drags a PSD in from the desktop. */
+function useDropToOpen() {
+  const { studio } = useStudioView();
+  const [over, setOver] = useState(false);
+  return {
+    over,
+    handlers: {
+      onDragOver: (e: DragEvent) => {
+        if (!e.dataTransfer?.types.includes('Files')) return;
+        e.preventDefault();
+        setOver(true);
+      },
+      onDragLeave: () => setOver(false),
+      onDrop: async (e: DragEvent) => {
+        e.preventDefault();
+        setOver(false);
+        for (const file of Array.from(e.dataTransfer?.files ?? [])) {
+          const path = await studio.upload(file, 'document');
+          if (path) await studio.run([{ name: PANE_TOOLS.openDocument, arguments: { path } }]);
+        }
+      },
+    },
+  };
+}
+
 function EmptyCanvas() {
   const { t, openTool } = useStudioView();
   return (
@@ -28,7 +54,7 @@ function EmptyCanvas() {
       <h2>{t('canvas.empty')}</h2>
       <p>{t('canvas.emptyHint')}</p>
       <div class="button-row">
-        <button type="button" class="primary" onClick={() => openTool('create_document')}>
+        <button type="button" class="primary" onClick={() => openTool(PANE_TOOLS.createDocument)}>
           {t('docs.new')}
         </button>
         <UploadButton kind="document" label={t('canvas.upload')} />
@@ -45,6 +71,7 @@ export function CanvasPane() {
   const [view, setView] = useState<View | null>(null);
   const [image, setImage] = useState<{ url: string; key: string } | null>(null);
   const drag = useRef<{ x: number; y: number; view: View } | null>(null);
+  const drop = useDropToOpen();
 
   const fit = useCallback(() => {
     if (doc && size.w > 0) setView(fitView(doc.width, doc.height, size.w, size.h));
@@ -81,7 +108,7 @@ export function CanvasPane() {
 
   if (!doc) {
     return (
-      <div class="canvas-viewport" ref={viewport}>
+      <div class={`canvas-viewport${drop.over ? ' dropping' : ''}`} ref={viewport} {...drop.handlers}>
         <EmptyCanvas />
       </div>
     );
@@ -98,8 +125,9 @@ export function CanvasPane() {
     <>
       {/* biome-ignore lint/a11y/noStaticElementInteractions: pointer pan and zoom; the toolbar below has the same as buttons */}
       <div
-        class="canvas-viewport"
+        class={`canvas-viewport${drop.over ? ' dropping' : ''}`}
         ref={viewport}
+        {...drop.handlers}
         onWheel={(e) => {
           e.preventDefault();
           if (!view) return;

@@ -71,7 +71,7 @@ function MessageBox() {
           if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) send(e);
         }}
       />
-      {studio.busy ? (
+      {studio.chatting ? (
         <button type="button" onClick={() => void studio.cancelChat()}>
           {t('chat.stop')}
         </button>

@@ -2,8 +2,9 @@
 import { useRef } from 'preact/hooks';
 import { useStudioView } from '../context.js';
 import { download } from '../state/blob-url.js';
+import { PANE_TOOLS } from '../state/pane-tools.js';
 
-const OPEN = 'open_document';
+const OPEN = PANE_TOOLS.openDocument;
 const DOCUMENT_FILE = /\.(psd|psb|png|jpe?g)$/i;
 
 function sizeText(bytes: number): string {

@@ -7,12 +7,14 @@ import type { RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { type FieldKind, fieldKind } from '../forms/field-kind.js';
 import type { CallItem } from '../state/feed.js';
+import { PANE_TOOLS } from '../state/pane-tools.js';
 import { pickerColor } from './fields.js';
 
-/** The tools of the garment flow, by what they do in it. */
-export const PREVIEW_TOOL = 'generate_garment_preview';
-export const APPLY_TOOL = 'extract_and_apply_all_pieces';
-export const VERIFY_TOOL = 'verify_pattern_result';
+export const {
+  garmentPreview: PREVIEW_TOOL,
+  garmentApply: APPLY_TOOL,
+  garmentVerify: VERIFY_TOOL,
+} = PANE_TOOLS;
 
 interface PieceRow {
   name: string;

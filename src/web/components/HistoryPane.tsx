@@ -1,8 +1,8 @@
 /** The history steps in Chinese; clicking an earlier step undoes to it, a later one redoes to it. */
 import { useStudioView } from '../context.js';
+import { PANE_TOOLS } from '../state/pane-tools.js';
 
-const UNDO = 'undo';
-const REDO = 'redo';
+const { undo: UNDO, redo: REDO } = PANE_TOOLS;
 
 export function HistoryPane() {
   const { studio, t } = useStudioView();

@@ -7,13 +7,16 @@ import type { LayerNode } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { enumOptions } from '../forms/field-kind.js';
 import { flattenLayers } from '../state/layers.js';
+import { PANE_TOOLS } from '../state/pane-tools.js';
 import type { ToolRun } from '../state/use-studio.js';
 
-const SELECT = 'select_layers';
-const VISIBLE = 'set_layer_visible';
-const LOCK = 'lock_layer';
-const BLEND = 'set_layer_blend_mode';
-const OPACITY = 'set_layer_opacity';
+const {
+  selectLayers: SELECT,
+  setVisible: VISIBLE,
+  lock: LOCK,
+  blendMode: BLEND,
+  opacity: OPACITY,
+} = PANE_TOOLS;
 
 const TYPE_GLYPHS: Record<string, string> = { text: 'T', group: '▤', smart_object: '◇', pixel: '▦' };
 

@@ -1,8 +1,8 @@
 /** The brand, the open documents as tabs (switch, close, new), the model in use and the language switch. */
 import { useStudioView } from '../context.js';
+import { PANE_TOOLS } from '../state/pane-tools.js';
 
-const SWITCH = 'switch_document';
-const CLOSE = 'close_document';
+const { switchDocument: SWITCH, closeDocument: CLOSE, createDocument: CREATE } = PANE_TOOLS;
 
 export function TopBar() {
   const { studio, t, lang, setLang, openTool } = useStudioView();
@@ -50,12 +50,7 @@ export function TopBar() {
             </button>
           </div>
         ))}
-        <button
-          type="button"
-          class="doc-new"
-          aria-label={t('docs.new')}
-          onClick={() => openTool('create_document')}
-        >
+        <button type="button" class="doc-new" aria-label={t('docs.new')} onClick={() => openTool(CREATE)}>
           +
         </button>
       </div>

@@ -36,6 +36,8 @@ export interface Studio {
   readonly feed: readonly FeedItem[];
   /** Runs or chat turns in flight. */
   readonly busy: boolean;
+  /** A chat turn is running (it can be stopped). */
+  readonly chatting: boolean;
   /** Bumped after every run that may have changed pixels, so the canvas reloads. */
   readonly revision: number;
   run(calls: readonly ToolRun[]): Promise<void>;
@@ -72,6 +74,7 @@ export function useStudio(api: Api): Studio {
   const [files, setFiles] = useState<readonly SessionFile[]>([]);
   const [feed, setFeed] = useState<readonly FeedItem[]>([]);
   const [inFlight, setInFlight] = useState(0);
+  const [chatting, setChatting] = useState(false);
   const [revision, setRevision] = useState(0);
   const session = useRef<string | null>(null);
   const chatAbort = useRef<AbortController | null>(null);
@@ -212,10 +215,12 @@ export function useStudio(api: Api): Studio {
         if (!id) return;
         const abort = new AbortController();
         chatAbort.current = abort;
+        setChatting(true);
         try {
           await api.stream(`/v1/sessions/${id}/chat`, { message: text }, emit, abort.signal);
         } finally {
           chatAbort.current = null;
+          setChatting(false);
         }
       }),
     [api, emit, track],
@@ -261,6 +266,7 @@ export function useStudio(api: Api): Studio {
     files,
     feed,
     busy: inFlight > 0,
+    chatting,
     revision,
     run,
     chat,

@@ -1,0 +1,20 @@
+/**
+ * The registry tools the panes drive directly (the layer controls, history, files, document tabs, the garment
+ * buttons), by name only: their labels, parameters and limits still come from the registry.
+ */
+export const PANE_TOOLS = {
+  selectLayers: 'select_layers',
+  setVisible: 'set_layer_visible',
+  lock: 'lock_layer',
+  blendMode: 'set_layer_blend_mode',
+  opacity: 'set_layer_opacity',
+  undo: 'undo',
+  redo: 'redo',
+  openDocument: 'open_document',
+  switchDocument: 'switch_document',
+  closeDocument: 'close_document',
+  createDocument: 'create_document',
+  garmentPreview: 'generate_garment_preview',
+  garmentApply: 'extract_and_apply_all_pieces',
+  garmentVerify: 'verify_pattern_result',
+} as const;
