@@ -216,7 +216,7 @@ describe('the studio with a model', () => {
           { name: 'create_text_layer', arguments: { text: '新品上市', x: 60, y: 160, font_size: 140 } },
         ],
       },
-      { text: '已新建“对话海报”，并加上了标题“新品上市”。' },
+      { text: '已新建“对话海报”：\n- 尺寸 900 × 600\n- 标题 **新品上市**' },
     );
     await eventually(textOf(page.getByRole('banner'))).toContain('scripted-model');
     await page.getByRole('textbox', { name: '消息' }).fill('做一张海报，标题写“新品上市”');
@@ -225,6 +225,8 @@ describe('the studio with a model', () => {
     await eventually(textOf(lastCard(page, '新建文档'))).toContain('完成');
     await eventually(textOf(lastCard(page, '创建文字'))).toContain('完成');
     await eventually(textOf(feed(page))).toContain('已新建“对话海报”');
+    // The answer's Markdown list and bold are shown as such, not as asterisks.
+    await eventually(textOf(feed(page).locator('.bubble.assistant li strong'))).toBe('新品上市');
     await eventually(attrOf(page.getByRole('tab', { name: '对话海报' }), 'aria-selected')).toBe('true');
     await eventually(async () => (await canvasInk(page))?.dark ?? 0).toBeGreaterThan(0.01);
     // The model saw the registry's tools and the user's words.

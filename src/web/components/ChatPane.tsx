@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useStudioView } from '../context.js';
 import { Palette } from './Palette.js';
+import { RichText } from './RichText.js';
 import { ToolCard } from './ToolCard.js';
 
 function Feed() {
@@ -28,7 +29,7 @@ function Feed() {
           case 'assistant':
             return (
               <div key={item.key} class={`bubble assistant${item.streaming ? ' streaming' : ''}`}>
-                {item.text}
+                <RichText text={item.text} />
               </div>
             );
           case 'call':

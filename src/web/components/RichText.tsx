@@ -1,0 +1,47 @@
+import { blocks, type Span } from '../state/rich-text.js';
+
+function Spans({ spans }: { spans: readonly Span[] }) {
+  return (
+    <>
+      {spans.map((s, i) => {
+        const key = `${i}:${s.text}`;
+        if (s.code) return <code key={key}>{s.text}</code>;
+        if (s.bold) return <strong key={key}>{s.text}</strong>;
+        return <span key={key}>{s.text}</span>;
+      })}
+    </>
+  );
+}
+
+/** A model's answer with its paragraphs, lists, bold and code. */
+export function RichText({ text }: { text: string }) {
+  return (
+    <>
+      {blocks(text).map((block, i) => {
+        const key = `${block.kind}-${i}`;
+        if (block.kind === 'paragraph') {
+          return (
+            <p key={key}>
+              {block.lines.map((line, j) => (
+                <span key={`${key}-${j}`}>
+                  {j > 0 && <br />}
+                  <Spans spans={line} />
+                </span>
+              ))}
+            </p>
+          );
+        }
+        const List = block.ordered ? 'ol' : 'ul';
+        return (
+          <List key={key}>
+            {block.items.map((item, j) => (
+              <li key={`${key}-${j}`}>
+                <Spans spans={item} />
+              </li>
+            ))}
+          </List>
+        );
+      })}
+    </>
+  );
+}
