@@ -36,7 +36,11 @@ export function App({ api }: { api: Api }) {
   if (studio.bootError) {
     return (
       <div class="boot">
-        <p role="alert">{t('app.bootFailed', { message: studio.bootError })}</p>
+        <p role="alert">
+          {studio.bootError === 'unauthorized'
+            ? t('app.needToken')
+            : t('app.bootFailed', { message: studio.bootError })}
+        </p>
         <button type="button" class="primary" onClick={() => window.location.reload()}>
           {t('app.retry')}
         </button>

@@ -6,6 +6,8 @@ const zh = {
   'app.loading': '正在连接 Atelier…',
   'app.bootFailed': '无法连接服务：{message}',
   'app.retry': '重试',
+  'app.needToken':
+    '此服务需要访问令牌：请用服务给出的地址打开，形如 http://主机:端口/?token=<令牌>（Authorization）。',
   'lang.switch': 'English',
   'lang.switchLabel': '切换为英文界面',
   'model.none': '未配置模型 · 离线编辑',
@@ -109,6 +111,8 @@ const en: Record<MessageKey, string> = {
   'app.loading': 'Connecting to Atelier…',
   'app.bootFailed': 'Cannot reach the service: {message}',
   'app.retry': 'Retry',
+  'app.needToken':
+    'This service needs an access token: open the address it gives, like http://host:port/?token=<token> (Authorization).',
   'lang.switch': '中文',
   'lang.switchLabel': 'Switch to Chinese',
   'model.none': 'No model · offline editing',

@@ -340,7 +340,7 @@ describe('the studio with a token', () => {
 
   it('refuses the API without the token while the page itself loads', async () => {
     const page2 = await openPage(browser, `${server.url}/`);
-    await eventually(textOf(page2.getByRole('alert'))).toContain('Authorization');
+    await eventually(textOf(page2.getByRole('alert'))).toContain('?token=');
     await page2.context().close();
   });
 });

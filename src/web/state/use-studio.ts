@@ -27,6 +27,7 @@ export interface ToolRun {
 export interface Studio {
   readonly api: Api;
   readonly sessionId: string | null;
+  /** Why the studio could not start: 'unauthorized' (no or a wrong token), or the error's message. */
   readonly bootError: string | null;
   readonly registry: Registry | null;
   readonly tools: ReadonlyMap<string, RegistryTool>;
@@ -156,7 +157,13 @@ export function useStudio(api: Api): Studio {
           setFeed(history.events.reduce<FeedItem[]>(applyEvent, []));
         }
       } catch (err) {
-        setBootError(err instanceof Error ? err.message : String(err));
+        setBootError(
+          err instanceof ApiError && err.status === 401
+            ? 'unauthorized'
+            : err instanceof Error
+              ? err.message
+              : String(err),
+        );
       }
     })();
   }, [api, refresh]);
