@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type Dirent, lstatSync, mkdirSync, realpathSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { EditorError } from './errors.js';
 
@@ -216,6 +216,11 @@ export class Workspace {
    * removed and the target is left as it was.
    */
   async writeAtomic(relPath: string, data: Buffer | Uint8Array): Promise<void> {
+    await this.writeAtomicWith(relPath, (handle) => handle.writeFile(data));
+  }
+
+  /** `writeAtomic` with the bytes written by `write` into the temp file's handle (a file too large to hold). */
+  async writeAtomicWith<T>(relPath: string, write: (handle: FileHandle) => Promise<T>): Promise<T> {
     const abs = this.resolve(relPath);
     if (abs === this.root) {
       throw new EditorError('invalid_arguments', `路径“${relPath}”是工作区目录本身，不能作为文件写入`);
@@ -234,8 +239,9 @@ export class Workspace {
     try {
       const handle = await open(tmp, 'wx');
       created = true;
+      let result: T;
       try {
-        await handle.writeFile(data);
+        result = await write(handle);
         await handle.sync();
       } finally {
         await handle.close();
@@ -243,8 +249,10 @@ export class Workspace {
       renaming = true;
       await rename(tmp, abs);
       created = false;
+      return result;
     } catch (err) {
       if (created) await unlink(tmp).catch(() => undefined);
+      if (err instanceof EditorError) throw err;
       const code = errnoOf(err);
       const isDir = renaming && (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST');
       const why = isDir ? '目标是一个目录' : reasonOf(err);

@@ -9,7 +9,7 @@ import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { BACKGROUND_NAME, NO_LOCKS, pixelLayer } from '../engine/factory.js';
 import { decodeImage, encodeJpeg, encodePng } from '../engine/io/image-codec.js';
-import { decodePsdOffThread, encodePsdOffThread } from '../engine/io/psd-thread.js';
+import { decodePsdOffThread, writePsdFileOffThread } from '../engine/io/psd-thread.js';
 import { documentPixelBytes, psdCanvasPixels, reservePixels } from '../engine/memory-budget.js';
 import type { DocState, Layer, PixelLayer, Raster, SmartLayer } from '../engine/model.js';
 import { cropRaster } from '../engine/raster.js';
@@ -97,12 +97,14 @@ export async function savePsd(ctx: ToolContext, doc: OpenDocument, rel: string):
   // The PSD writer's scratch space: 8 bytes per canvas pixel (engine/document-limits.ts).
   reservePixels(doc.state.width * doc.state.height * 8, '保存 PSD');
   ctx.progress('编码 PSD', 0.3);
-  const { buffer, warnings } = await encodePsdOffThread(doc.state, canvas, { name: doc.name });
-  ctx.progress('写入文件', 0.9);
-  await ctx.workspace.writeAtomic(target, buffer);
+  // Streamed into the temp file channel by channel: the file is never whole in memory.
+  const { warnings, bytes } = await ctx.workspace.writeAtomicWith(target, async (handle) => {
+    const warnings = await writePsdFileOffThread(handle.fd, doc.state, canvas, { name: doc.name });
+    return { warnings, bytes: (await handle.stat()).size };
+  });
   for (const w of warnings) ctx.warn(w);
   ctx.tx.markSaved(doc.id, target);
-  return { path: target, format: 'psd', bytes: buffer.byteLength };
+  return { path: target, format: 'psd', bytes };
 }
 
 /** Writes the flattened image as PNG or JPEG (Photoshop's Save a Copy: the document's own file is unchanged). */

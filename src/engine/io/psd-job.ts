@@ -12,6 +12,7 @@ import {
   type EncodedPsd,
   type EncodePsdOptions,
   encodePsd,
+  writePsdFile,
 } from './psd.js';
 
 export type PsdJob =
@@ -21,10 +22,19 @@ export type PsdJob =
       readonly composite: Raster;
       readonly opts: EncodePsdOptions;
     }
+  | {
+      /** Streamed to the open file `fd` (a descriptor is valid in every thread of the process). */
+      readonly kind: 'write';
+      readonly fd: number;
+      readonly state: DocState;
+      readonly composite: Raster;
+      readonly opts: EncodePsdOptions;
+    }
   | { readonly kind: 'decode'; readonly bytes: Uint8Array; readonly opts: DecodePsdOptions };
 
 export type PsdResult =
   | ({ readonly kind: 'encode' } & EncodedPsd)
+  | { readonly kind: 'write'; readonly warnings: string[] }
   | ({ readonly kind: 'decode' } & DecodedPsd);
 
 /** An error as it crosses threads: `code` set for an EditorError. */
@@ -48,6 +58,9 @@ export type PsdReply =
 export async function performPsdJob(job: PsdJob): Promise<PsdResult> {
   if (job.kind === 'encode') {
     return { kind: 'encode', ...(await encodePsd(job.state, job.composite, job.opts)) };
+  }
+  if (job.kind === 'write') {
+    return { kind: 'write', warnings: await writePsdFile(job.fd, job.state, job.composite, job.opts) };
   }
   return { kind: 'decode', ...(await decodePsd(job.bytes, job.opts)) };
 }
@@ -83,6 +96,7 @@ export function revived(result: PsdResult): PsdResult {
     weighPixels(result.state);
     return result;
   }
+  if (result.kind === 'write') return result;
   const b = result.buffer;
   return { ...result, buffer: Buffer.from(b.buffer, b.byteOffset, b.byteLength) };
 }

@@ -4,7 +4,8 @@
  * buffer out whenever it fills, so a save holds one buffer whatever the file's size; a memory sink keeps the
  * filled buffers and joins them once at the end, for callers that want the file as one Buffer.
  */
-import type { FileHandle } from 'node:fs/promises';
+import { write } from 'node:fs';
+import { promisify } from 'node:util';
 
 /** Bytes buffered before they are written out: large enough that writes are few, small beside any layer. */
 const CHUNK = 4 << 20;
@@ -70,18 +71,21 @@ export abstract class PsdSink {
   protected abstract rewrite(at: number, bytes: Uint8Array): Promise<void>;
 }
 
-/** Writes to an open file handle (positional writes, so patches land where they belong). */
+/** Writes at a position of a file: a file handle's, or a descriptor's (which a worker thread can use too). */
+export type PositionalWrite = (bytes: Uint8Array, at: number) => Promise<void>;
+
+/** Writes to a file through positional writes, so patches land where they belong. */
 export class FileSink extends PsdSink {
-  constructor(private readonly handle: FileHandle) {
+  constructor(private readonly write: PositionalWrite) {
     super();
   }
 
   protected async emit(bytes: Uint8Array, at: number): Promise<void> {
-    await writeAll(this.handle, bytes, at);
+    await this.write(bytes, at);
   }
 
   protected async rewrite(at: number, bytes: Uint8Array): Promise<void> {
-    await writeAll(this.handle, bytes, at);
+    await this.write(bytes, at);
   }
 
   /** Writes out what is still buffered. */
@@ -90,12 +94,16 @@ export class FileSink extends PsdSink {
   }
 }
 
-async function writeAll(handle: FileHandle, bytes: Uint8Array, at: number): Promise<void> {
-  let done = 0;
-  while (done < bytes.length) {
-    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, at + done);
-    done += bytesWritten;
-  }
+const writeFd = promisify(write);
+
+/** Every byte of `bytes` written at `at` of the open file `fd`. */
+export function fdWriter(fd: number): PositionalWrite {
+  return async (bytes, at) => {
+    let done = 0;
+    while (done < bytes.length) {
+      done += (await writeFd(fd, bytes, done, bytes.length - done, at + done)).bytesWritten;
+    }
+  };
 }
 
 /** Collects the file in memory. */

@@ -8,7 +8,9 @@
  * - Layer pixels live in shared memory (raster.ts `allocPixels`, which psd.ts also decodes into): the structured
  *   clone of a DocState copies the layer objects and the Map, not the pixels, in both directions. A buffer that
  *   is not shared is copied; the selection, which a PSD does not store, is left behind.
- * - A file to read is copied once into the worker; the bytes written come back transferred, not copied.
+ * - A file to read is copied once into the worker; the bytes written come back transferred, not copied, or are
+ *   written by the worker straight into the caller's open file (`writePsdFileOffThread`: a file descriptor is
+ *   the process's, valid in every thread).
  * - An EditorError comes back as its code, message, hint and details, and is thrown again as an EditorError.
  * (psd-job.ts packs and unpacks all of it.)
  *
@@ -72,6 +74,21 @@ export async function encodePsdOffThread(
   const result = await submit({ kind: 'encode', state: { ...state, selection: null }, composite, opts });
   if (result.kind !== 'encode') throw new EditorError('internal', 'PSD 线程返回了错误类型的结果');
   return { buffer: result.buffer, warnings: result.warnings };
+}
+
+/**
+ * Writes `state` as PSD like `writePsdFile` to the open file `fd` (streamed, never whole in memory), on the worker
+ * thread when the document is large enough. Returns the warnings.
+ */
+export async function writePsdFileOffThread(
+  fd: number,
+  state: DocState,
+  composite: Raster,
+  opts: EncodePsdOptions = {},
+): Promise<string[]> {
+  const result = await submit({ kind: 'write', fd, state: { ...state, selection: null }, composite, opts });
+  if (result.kind !== 'write') throw new EditorError('internal', 'PSD 线程返回了错误类型的结果');
+  return result.warnings;
 }
 
 /** Reads a PSD or PSB like `decodePsd`, on the worker thread when the file is large enough. */
@@ -312,7 +329,7 @@ function overdue(q: Queued): void {
   } else {
     const seconds = Math.round(deadlineOf(q) / 1000);
     logOnce(`a PSD job took longer than ${seconds} s; its worker was stopped`);
-    const what = q.job.kind === 'encode' ? '写入' : '读取';
+    const what = q.job.kind === 'decode' ? '读取' : '写入';
     q.reject(new EditorError('io_error', `PSD 文件${what}超时（超过 ${seconds} 秒），已中止`));
   }
   pump();

@@ -6,7 +6,8 @@
  * It writes RGB only: CMYK documents are written and read as CMYK files by psd-cmyk.ts around it.
  */
 import { randomUUID } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
+import { ftruncate } from 'node:fs';
+import { promisify } from 'node:util';
 import {
   type BlendMode as AgBlendMode,
   type Color as AgColor,
@@ -62,7 +63,7 @@ import {
   finishCmykFile,
   setUpCmykSupport,
 } from './psd-cmyk.js';
-import { FileSink, MemorySink, type PsdSink } from './psd-sink.js';
+import { FileSink, fdWriter, MemorySink, type PsdSink } from './psd-sink.js';
 import {
   type ChannelPlan,
   type ChannelPlans,
@@ -446,19 +447,22 @@ export async function encodePsd(
 }
 
 /**
- * Writes `state` as `encodePsd` does to the file open at `handle` (from its start), streaming an RGB document
- * channel by channel. Returns the warnings.
+ * Writes `state` as `encodePsd` does to the open file `fd` (from its start, truncated to what was written),
+ * streaming an RGB document channel by channel. Returns the warnings. A descriptor, not a file handle: the PSD
+ * worker thread writes through the one its caller opened (psd-thread.ts).
  */
 export async function writePsdFile(
-  handle: FileHandle,
+  fd: number,
   state: DocState,
   composite: Raster,
   opts: EncodePsdOptions = {},
 ): Promise<string[]> {
-  const sink = new FileSink(handle);
+  const sink = new FileSink(fdWriter(fd));
   const { warnings, whole } = await writePsd(sink, state, composite, opts);
   if (whole) await sink.append(whole);
   await sink.finish();
+  // A job run again after its worker died writes over what the first attempt left.
+  await promisify(ftruncate)(fd, sink.position);
   return warnings;
 }
 

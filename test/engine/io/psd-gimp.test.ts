@@ -183,7 +183,7 @@ describe.skipIf(!gimpAvailable)('GIMP opens the PSDs we write', () => {
       // Written as save_document writes it: streamed to a file.
       const handle = await open(path.join(dir, `${name}.psd`), 'w');
       try {
-        await writePsdFile(handle, state, ours);
+        await writePsdFile(handle.fd, state, ours);
       } finally {
         await handle.close();
       }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packedRowLimit, packRow, packStrided } from '../../../src/engine/io/packbits.js';
 import { decodePsd, encodePsd, writePsdFile } from '../../../src/engine/io/psd.js';
-import { FileSink, MemorySink, type PsdSink } from '../../../src/engine/io/psd-sink.js';
+import { FileSink, fdWriter, MemorySink, type PsdSink } from '../../../src/engine/io/psd-sink.js';
 import { partlyTransparentRows } from '../../../src/engine/io/psd-stream.js';
 import type { Raster } from '../../../src/engine/model.js';
 import { doc, maskOf, pixel, rasterOf } from '../composite/support.js';
@@ -87,7 +87,7 @@ describe('PSD sinks', () => {
     try {
       const file = path.join(dir, 'out.bin');
       const handle = await open(file, 'w');
-      const sink = new FileSink(handle);
+      const sink = new FileSink(fdWriter(handle.fd));
       const expected = await exercise(sink);
       await sink.finish();
       await handle.close();
@@ -115,7 +115,7 @@ describe('streamed PSD files', () => {
       const { buffer, warnings } = await encodePsd(state, composite);
       const file = path.join(dir, 'rich.psd');
       const handle = await open(file, 'w');
-      const fileWarnings = await writePsdFile(handle, state, composite);
+      const fileWarnings = await writePsdFile(handle.fd, state, composite);
       await handle.close();
       expect(fileWarnings).toEqual(warnings);
       expect(Buffer.compare(await readFile(file), buffer)).toBe(0);
