@@ -7,53 +7,15 @@ import { PART_LABELS } from '../garment/types.js';
 import { layerTree } from '../tools/basics.js';
 import { documentSummary } from '../tools/describe.js';
 import type { Session } from './session.js';
+import type {
+  ActiveDocumentSnapshot,
+  DocumentSnapshot,
+  GarmentSnapshot,
+  LayerNode,
+  SessionSnapshot,
+} from './snapshot-types.js';
 
-export interface HistorySnapshot {
-  /** Chinese step labels, oldest first; `labels[0]` is the opening step. */
-  readonly labels: readonly string[];
-  /** The step the document is at; later steps can be redone. */
-  readonly index: number;
-}
-
-export interface DocumentSnapshot {
-  readonly name: string;
-  readonly width: number;
-  readonly height: number;
-  readonly resolution: number;
-  readonly mode: 'RGB' | 'CMYK';
-  readonly path: string | null;
-  readonly unsaved_changes: boolean;
-  readonly active: boolean;
-}
-
-export interface ActiveDocumentSnapshot extends DocumentSnapshot {
-  readonly active_layer: string | null;
-  /** Top of the stack first, groups with `children`, as `get_layer_structure` reports it. */
-  readonly layers: readonly unknown[];
-  readonly selected_layers: readonly string[];
-  readonly has_selection: boolean;
-  readonly history: HistorySnapshot;
-}
-
-export interface GarmentSnapshot {
-  readonly photo: string | null;
-  /** The pieces `identify_pieces` found in the active analysis, with their proposed type and colour. */
-  readonly pieces: readonly {
-    readonly name: string;
-    readonly part: string;
-    readonly part_label: string;
-    readonly type: string | null;
-    readonly color: string | null;
-  }[];
-  readonly previewed: boolean;
-  readonly applied: boolean;
-}
-
-export interface SessionSnapshot {
-  readonly documents: readonly DocumentSnapshot[];
-  readonly active: ActiveDocumentSnapshot | null;
-  readonly garment: GarmentSnapshot;
-}
+export type * from './snapshot-types.js';
 
 export function snapshotOf(session: Session): Promise<SessionSnapshot> {
   return session.inspect((tx) => {
@@ -79,7 +41,7 @@ export function snapshotOf(session: Session): Promise<SessionSnapshot> {
       active = {
         ...documents.find((d) => d.active)!,
         active_layer: state.active !== null ? (state.layers.get(state.active)?.name ?? null) : null,
-        layers: layerTree(state),
+        layers: layerTree(state) as LayerNode[],
         selected_layers: state.selected.flatMap((id) => {
           const name = state.layers.get(id)?.name;
           return name === undefined ? [] : [name];

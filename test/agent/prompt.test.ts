@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SUMMARY_LAYER_LIMIT, stateSummary, systemPrompt } from '../../src/agent/prompt.js';
-import type { SessionSnapshot } from '../../src/calls/snapshot.js';
+import type { LayerNode, SessionSnapshot } from '../../src/calls/snapshot.js';
 
 const layer = (name: string, extra: Record<string, unknown> = {}) => ({
   name,
@@ -29,7 +29,7 @@ function snapshot(layers: unknown[], garment: Partial<SessionSnapshot['garment']
     active: {
       ...doc,
       active_layer: '标题',
-      layers,
+      layers: layers as LayerNode[],
       selected_layers: ['标题', '色块'],
       has_selection: true,
       history: { labels: ['打开', '新建图层', '创建文字', '设置透明度'], index: 2 },

@@ -1,0 +1,41 @@
+/**
+ * The shapes of a turn's events, with no import of their own and the image type left open: the agent loop
+ * emits them with image data (events.ts), the server sends them with image links, and the studio's browser code
+ * reads the same types.
+ */
+
+export type ChatErrorCode =
+  | 'busy'
+  | 'cancelled'
+  | 'invalid_message'
+  | 'max_steps'
+  | 'model_auth'
+  | 'model_not_found'
+  | 'model_rate_limited'
+  | 'model_unavailable'
+  | 'model_timeout'
+  | 'model_rejected'
+  | 'model_bad_response'
+  | 'internal';
+
+export type ChatEventOf<Image> =
+  /** Echo of the user's message at turn start. */
+  | { type: 'user'; text: string }
+  | { type: 'assistant_delta'; text: string }
+  /** `label` is the registry's Chinese label; `arguments` parsed when valid JSON, else the raw string. */
+  | { type: 'tool_call'; id: string; name: string; label: string; arguments: unknown }
+  | { type: 'progress'; id: string; stage: string; fraction?: number }
+  /** `result` carries no image data; `images` are beside it. */
+  | {
+      type: 'tool_result';
+      id: string;
+      name: string;
+      ok: boolean;
+      result: unknown;
+      images?: readonly Image[];
+    }
+  | { type: 'assistant'; text: string }
+  /** `steps` = model requests made this turn; a streamed run of tool calls adds how many `calls` it ran. */
+  | { type: 'done'; steps: number; calls?: number }
+  /** `message` is Chinese; ends the turn (no 'done' after it). */
+  | { type: 'error'; code: ChatErrorCode | (string & {}); message: string };

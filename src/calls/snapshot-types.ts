@@ -1,0 +1,69 @@
+/**
+ * The shapes of a session snapshot (snapshot.ts), with no import of their own, so that the studio's browser code
+ * reads the same types the server writes.
+ */
+
+/** One layer as `get_layer_structure` reports it; a group has `children`. */
+export interface LayerNode {
+  readonly id: number;
+  readonly name: string;
+  readonly type: string;
+  readonly visible: boolean;
+  readonly opacity: number;
+  readonly blend_mode: string;
+  readonly locked: boolean;
+  readonly clipped?: boolean;
+  readonly mask?: boolean;
+  readonly background?: boolean;
+  readonly group?: string;
+  /** left, top, width, height, right, bottom, center_x, center_y (pixels), or `empty`. */
+  readonly bounds?: Readonly<Record<string, number | boolean>>;
+  readonly children?: readonly LayerNode[];
+}
+
+export interface HistorySnapshot {
+  /** Chinese step labels, oldest first; `labels[0]` is the opening step. */
+  readonly labels: readonly string[];
+  /** The step the document is at; later steps can be redone. */
+  readonly index: number;
+}
+
+export interface DocumentSnapshot {
+  readonly name: string;
+  readonly width: number;
+  readonly height: number;
+  readonly resolution: number;
+  readonly mode: 'RGB' | 'CMYK';
+  readonly path: string | null;
+  readonly unsaved_changes: boolean;
+  readonly active: boolean;
+}
+
+export interface ActiveDocumentSnapshot extends DocumentSnapshot {
+  readonly active_layer: string | null;
+  /** Top of the stack first, groups with `children`, as `get_layer_structure` reports it. */
+  readonly layers: readonly LayerNode[];
+  readonly selected_layers: readonly string[];
+  readonly has_selection: boolean;
+  readonly history: HistorySnapshot;
+}
+
+export interface GarmentSnapshot {
+  readonly photo: string | null;
+  /** The pieces `identify_pieces` found in the active analysis, with their proposed type and colour. */
+  readonly pieces: readonly {
+    readonly name: string;
+    readonly part: string;
+    readonly part_label: string;
+    readonly type: string | null;
+    readonly color: string | null;
+  }[];
+  readonly previewed: boolean;
+  readonly applied: boolean;
+}
+
+export interface SessionSnapshot {
+  readonly documents: readonly DocumentSnapshot[];
+  readonly active: ActiveDocumentSnapshot | null;
+  readonly garment: GarmentSnapshot;
+}
