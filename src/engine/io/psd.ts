@@ -74,6 +74,7 @@ import {
   rgbaChannel,
   streamRgbPsd,
 } from './psd-stream.js';
+import { uniformOpaqueColour } from './psd-uniform.js';
 
 /**
  * TEXT_BASELINE_EM: distance from the top of a text box to the first baseline, in ems — the text renderer's own
@@ -1004,6 +1005,12 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
   }
   // Photoshop's Background has no transparency channel.
   const background = isBottom && !!l.rawData && !l.rawData.channels.some((c) => c.id === -1);
+  const flat = isBottom && !extras.mask && !extras.effects ? flatBackgroundColour(l, ctx) : undefined;
+  if (flat) {
+    delete l.rawData;
+    ctx.layers.set(id, { ...base, kind: 'fill', color: flat, ...(background ? { background } : {}) });
+    return id;
+  }
   const raster = ctx.icc ? await cmykLayerRaster(l, ctx.icc) : rasterOf(l);
   delete l.rawData;
 
@@ -1037,6 +1044,18 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
 
   ctx.layers.set(id, plainLayer(ctx, { ...base, ...extras }, raster, isBottom, background));
   return id;
+}
+
+/**
+ * The colour of a plain RGB layer that `plainLayer` would make a fill — one flat opaque colour over exactly the
+ * canvas — found in its packed channels without unpacking them (psd-uniform.ts).
+ */
+function flatBackgroundColour(l: AgLayer, ctx: DecodeContext): RGB | undefined {
+  const { width, height } = ctx.psd;
+  const plain = !l.text && !l.placedLayer && !l.vectorFill && !l.vectorMask && !l.adjustment;
+  const covers = (l.left ?? 0) === 0 && (l.top ?? 0) === 0 && l.right === width && l.bottom === height;
+  if (!plain || !covers || !l.rawData || ctx.icc) return undefined;
+  return uniformOpaqueColour(l.rawData, width, height);
 }
 
 type LayerProps = Omit<Extract<Layer, { kind: 'pixel' }>, 'kind' | 'raster' | 'background'>;
