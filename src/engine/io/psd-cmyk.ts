@@ -2,20 +2,17 @@
  * CMYK PSD/PSB files (colour mode 4), written and read around ag-psd, which writes RGB only and reads CMYK
  * with a naive formula.
  *
- * Writing: psd.ts builds ag-psd's layer structures as for RGB; here each layer's pixels become five channels
- * (C, M, Y, K stored as 255 − ink, as Photoshop stores them, and transparency), separated with the press
- * profile and packed with our PackBits encoder, and are handed to ag-psd as `rawData`, which it writes as they
- * are. Groups are laid out here as their section-divider records, so they carry five channels as well. ag-psd
- * then writes the file for a 1 × 1 canvas — its merged image would otherwise be an RGB canvas of zeros — and
- * the header (canvas size, channel count, colour mode 4) and the merged image (CMYK, plus transparency when the
- * composite has any) are put right afterwards. The profile goes in image resource 1039, once.
+ * Writing (streamed by psd-stream.ts, which lays out the records and patches the header to colour mode 4 and four
+ * or five channels): each layer's pixels become five channels — C, M, Y, K stored as 255 − ink, as Photoshop
+ * stores them, and transparency — separated with the press profile when the layer is written and let go after
+ * it; groups and their dividers carry five empty channels. The merged image (CMYK, plus transparency when the
+ * composite has any) is separated band by band. The profile goes in image resource 1039, once.
  *
  * Reading: ag-psd parses the structure (layer records, masks, text, effects) with raw channel data; the channels
  * are unpacked here and converted to sRGB through the file's embedded profile (the press profile when it has
  * none).
  */
-import type { LayerRawDataChannel as AgChannel, Layer as AgLayer, Psd as AgPsd } from 'ag-psd';
-import { fromBlendMode } from 'ag-psd/dist/helpers.js';
+import type { Layer as AgLayer, Psd as AgPsd } from 'ag-psd';
 import { resourceHandlers, resourceHandlersMap } from 'ag-psd/dist/imageResources.js';
 import {
   createReader,
@@ -27,15 +24,11 @@ import {
 import { writeBytes } from 'ag-psd/dist/psdWriter.js';
 import { cmykaFromRgba, rgbaFromCmyk } from '../cmyk-pixels.js';
 import { EditorError } from '../errors.js';
-import type { Raster } from '../model.js';
+import type { Raster, RGB } from '../model.js';
 import { emptyRaster } from '../raster.js';
-import {
-  layerChannelBytes,
-  mergedImageBytes,
-  type PackedChannel,
-  packChannel,
-  packedRowLimit,
-} from './packbits.js';
+import { packedRowLimit, packStrided } from './packbits.js';
+import type { PsdSink } from './psd-sink.js';
+import type { ChannelPlan, LayerPlan } from './psd-stream.js';
 
 export const CMYK_COLOR_MODE = 4;
 /** Image resource "ICC Profile". */
@@ -79,168 +72,108 @@ export function embedProfile(psd: AgPsd, icc: Uint8Array): void {
 /* writing                                                                                                      */
 /* ------------------------------------------------------------------------------------------------------------ */
 
-const RAW = 0;
 const RLE = 1;
 
-const emptyChannel = (id: number): AgChannel => ({ id, compression: RAW, data: new Uint8Array(0) });
-
-function packed(c: PackedChannel, id: number, large: boolean): AgChannel {
-  return { id, compression: RLE, data: layerChannelBytes(c, large) };
-}
-
-function isOpaque(rgba: ArrayLike<number>): boolean {
-  for (let i = 3; i < rgba.length; i += 4) if (rgba[i] !== 255) return false;
-  return true;
-}
-
-interface CmykWriteOptions {
-  readonly profilePath: string;
-  readonly large: boolean;
-}
-
-/** A layer's channels: pixels separated to CMYK (when it has any), then its mask. Clears its RGBA data. */
-async function cmykChannels(l: AgLayer, o: CmykWriteOptions, background: boolean): Promise<AgChannel[]> {
-  const channels: AgChannel[] = [];
-  const img = l.imageData;
-  if (img && img.width > 0 && img.height > 0) {
-    const { width: w, height: h } = img;
-    const rgba = img.data as Uint8ClampedArray;
-    const cmyka = await cmykaFromRgba(rgba, w, h, o.profilePath);
-    const scratch = new Uint8Array(h * packedRowLimit(w));
-    // Photoshop's Background has no transparency channel.
-    if (!(background && !l.mask && isOpaque(rgba))) {
-      channels.push(packed(packChannel(cmyka, w, h, 5, 4, false, scratch), -1, o.large));
-    }
-    for (let c = 0; c < 4; c++)
-      channels.push(packed(packChannel(cmyka, w, h, 5, c, true, scratch), c, o.large));
-    l.right = (l.left ?? 0) + w;
-    l.bottom = (l.top ?? 0) + h;
-    delete l.imageData;
-  } else {
-    for (const id of [-1, 0, 1, 2, 3]) channels.push(emptyChannel(id));
-    l.right = l.left ?? 0;
-    l.bottom = l.top ?? 0;
-  }
-  const m = l.mask;
-  if (m) {
-    const mi = m.imageData;
-    if (mi && mi.width > 0 && mi.height > 0) {
-      // The grey is in R of the RGBA mask image (as ag-psd takes masks).
-      channels.push(
-        packed(packChannel(mi.data as Uint8ClampedArray, mi.width, mi.height, 4, 0), -2, o.large),
-      );
-      delete m.imageData;
-    } else {
-      channels.push(emptyChannel(-2));
-    }
-  }
-  return channels;
-}
-
-/**
- * ag-psd layers (bottom → top, groups with `children`, pixels as RGBA `imageData`) as the flat CMYK layer
- * records to write: each with `rawData`, groups as their opening divider, children and closing record (as
- * ag-psd's own `addChildren` lays them out). `background`: the bottom layer is Photoshop's Background.
- */
-export async function cmykLayerRecords(
-  layers: readonly AgLayer[],
-  o: CmykWriteOptions,
-  background: boolean,
-): Promise<AgLayer[]> {
-  const out: AgLayer[] = [];
-  const raw = (channels: AgChannel[]) => ({
-    colorMode: CMYK_COLOR_MODE,
-    bitsPerChannel: 8,
-    channels,
-    large: o.large,
-  });
-  for (let i = 0; i < layers.length; i++) {
-    const l = layers[i]!;
-    if (l.children) {
-      const divider: AgLayer = { name: '</Layer group>', sectionDivider: { type: 3 } };
-      divider.rawData = raw(await cmykChannels(divider, o, false));
-      out.push(divider, ...(await cmykLayerRecords(l.children, o, false)));
-      const { children: _children, ...group } = l;
-      const record: AgLayer = {
-        ...group,
-        blendMode: l.blendMode === 'pass through' ? 'normal' : l.blendMode,
-        sectionDivider: {
-          type: l.opened === false ? 2 : 1,
-          key: (l.blendMode && fromBlendMode[l.blendMode]) || 'pass',
-          subType: 0,
-        },
-      };
-      record.rawData = raw(await cmykChannels(record, o, false));
-      out.push(record);
-    } else {
-      const record: AgLayer = { ...l };
-      record.rawData = raw(await cmykChannels(record, o, background && i === 0));
-      out.push(record);
-    }
-  }
-  return out;
-}
-
-/**
- * The merged image section's data after its compression word: the composite (straight RGBA, canvas-sized)
- * separated to CMYK and, as Photoshop stores a merged image with transparency, matted over white paper (ink
- * scaled by alpha); the transparency channel follows when `alpha`.
- */
-export async function cmykMergedImage(
-  composite: Raster,
-  o: CmykWriteOptions,
-  alpha: boolean,
-): Promise<Uint8Array> {
-  const { w, h } = composite;
-  const cmyka = await cmykaFromRgba(composite.data, w, h, o.profilePath);
+/** `cmyka` (interleaved C M Y K A ink) as PSD stores the four colour channels: 255 − ink, in place. */
+function invertInks(cmyka: Uint8Array): void {
   for (let i = 0; i < cmyka.length; i += 5) {
-    const a = cmyka[i + 4]!;
-    if (a === 255) continue;
-    for (let c = 0; c < 4; c++) cmyka[i + c] = Math.round((cmyka[i + c]! * a) / 255);
+    cmyka[i] = 255 - cmyka[i]!;
+    cmyka[i + 1] = 255 - cmyka[i + 1]!;
+    cmyka[i + 2] = 255 - cmyka[i + 2]!;
+    cmyka[i + 3] = 255 - cmyka[i + 3]!;
   }
-  const scratch = new Uint8Array(h * packedRowLimit(w));
-  const channels: PackedChannel[] = [];
-  for (let c = 0; c < 4; c++) {
-    const p = packChannel(cmyka, w, h, 5, c, true, scratch);
-    channels.push({ rowBytes: p.rowBytes, data: p.data });
-  }
-  if (alpha) channels.push(packChannel(cmyka, w, h, 5, 4, false, scratch));
-  return mergedImageBytes(channels, o.large);
-}
-
-/** Where the merged image section starts in a PSD/PSB: after the header and three length-prefixed sections. */
-export function mergedImageOffset(file: Uint8Array): number {
-  const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
-  const large = view.getUint16(4) === 2;
-  let at = 26;
-  at += 4 + view.getUint32(at); // colour mode data
-  at += 4 + view.getUint32(at); // image resources
-  at += large ? 8 + Number(view.getBigUint64(at)) : 4 + view.getUint32(at); // layer and mask information
-  if (at > file.length) throw new EditorError('internal', 'PSD 结构异常：图层区长度超出文件');
-  return at;
 }
 
 /**
- * The final CMYK file from what ag-psd wrote for a 1 × 1 canvas: its header made the real one (canvas size, four
- * or five channels, colour mode 4) and its merged image replaced with `merged` (RLE).
+ * A layer's pixels as the channels of a CMYK record: transparency (unless `withAlpha` is false), C, M, Y, K, then
+ * `extra` (its mask). The separation is made when the record is written and let go after it.
  */
-export function finishCmykFile(
-  written: Uint8Array,
-  width: number,
-  height: number,
+export function cmykLayerPlan(
+  r: Raster,
+  profilePath: string,
+  withAlpha: boolean,
+  extra: readonly ChannelPlan[],
+): LayerPlan {
+  let cmyka: Uint8Array | undefined;
+  const { w, h } = r;
+  const channel = (id: number, offset: number): ChannelPlan => ({
+    id,
+    w,
+    h,
+    pack: (y, out) => packStrided(cmyka!, y * w * 5 + offset, 5, w, out, 0),
+  });
+  return {
+    channels: [...(withAlpha ? [channel(-1, 4)] : []), ...[0, 1, 2, 3].map((c) => channel(c, c)), ...extra],
+    load: async () => {
+      cmyka = await cmykaFromRgba(r.data, w, h, profilePath);
+      invertInks(cmyka);
+    },
+    unload: () => {
+      cmyka = undefined;
+    },
+  };
+}
+
+/** The four ink samples (as PSD stores them, 255 − ink) of an opaque colour separated with `profilePath`. */
+export async function cmykSamplesOf(color: RGB, profilePath: string): Promise<number[]> {
+  const cmyka = await cmykaFromRgba(Uint8Array.of(color.r, color.g, color.b, 255), 1, 1, profilePath);
+  return [0, 1, 2, 3].map((c) => 255 - cmyka[c]!);
+}
+
+/** Rows of the merged image separated at a time: 5 bytes per pixel of a band, not of the canvas. */
+const BAND_ROWS = 256;
+
+/**
+ * The merged image of a CMYK file, streamed: the composite separated band by band, matted over white paper (ink
+ * scaled by alpha, as cmykMergedImage) and packed; a band's packed rows are kept until every band is done, the
+ * channels being stored one after the other.
+ */
+export async function writeCmykMergedImage(
+  sink: PsdSink,
+  composite: Raster,
   alpha: boolean,
-  merged: Uint8Array,
-): Buffer {
-  const at = mergedImageOffset(written);
-  const out = Buffer.allocUnsafe(at + 2 + merged.length);
-  out.set(written.subarray(0, at), 0);
-  out.writeUInt16BE(alpha ? 5 : 4, 12);
-  out.writeUInt32BE(height, 14);
-  out.writeUInt32BE(width, 18);
-  out.writeUInt16BE(CMYK_COLOR_MODE, 24);
-  out.writeUInt16BE(RLE, at);
-  out.set(merged, at + 2);
-  return out;
+  large: boolean,
+  profilePath: string,
+): Promise<void> {
+  const { w, h, data } = composite;
+  const channels = alpha ? 5 : 4;
+  const countSize = large ? 4 : 2;
+  const counts = Buffer.alloc(channels * h * countSize);
+  const packed: Uint8Array[][] = Array.from({ length: channels }, () => []);
+  const limit = packedRowLimit(w);
+  for (let y0 = 0; y0 < h; y0 += BAND_ROWS) {
+    const bh = Math.min(BAND_ROWS, h - y0);
+    const cmyka = await cmykaFromRgba(data.subarray(y0 * w * 4, (y0 + bh) * w * 4), w, bh, profilePath);
+    for (let i = 0; i < cmyka.length; i += 5) {
+      const a = cmyka[i + 4]!;
+      if (a === 255) continue;
+      for (let c = 0; c < 4; c++) cmyka[i + c] = Math.round((cmyka[i + c]! * a) / 255);
+    }
+    invertInks(cmyka);
+    const out = new Uint8Array(bh * limit);
+    for (let c = 0; c < channels; c++) {
+      const offset = c === 4 ? 4 : c;
+      let o = 0;
+      for (let y = 0; y < bh; y++) {
+        const n = packStrided(cmyka, y * w * 5 + offset, 5, w, out, o);
+        const at = (c * h + y0 + y) * countSize;
+        if (large) counts.writeUInt32BE(n, at);
+        else counts.writeUInt16BE(n, at);
+        o += n;
+      }
+      packed[c]!.push(out.slice(0, o));
+    }
+  }
+  const head = Buffer.alloc(2);
+  head.writeUInt16BE(RLE);
+  await sink.append(head);
+  await sink.append(counts);
+  for (const chunks of packed) {
+    for (let i = 0; i < chunks.length; i++) {
+      await sink.append(chunks[i]!);
+      chunks[i] = new Uint8Array(0);
+    }
+  }
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */

@@ -13,9 +13,11 @@
  */
 import type { LayerRawDataChannel as AgChannel, Layer as AgLayer, Psd as AgPsd } from 'ag-psd';
 import { writePsdBuffer } from 'ag-psd';
+import { fromBlendMode } from 'ag-psd/dist/helpers.js';
 import { EditorError } from '../errors.js';
 import type { Raster } from '../model.js';
 import { packedRowLimit, packRow, packStrided } from './packbits.js';
+import { CMYK_COLOR_MODE, writeCmykMergedImage } from './psd-cmyk.js';
 import type { PsdSink } from './psd-sink.js';
 
 const RAW = 0;
@@ -34,8 +36,18 @@ export interface ChannelPlan {
   readonly emptyCompression?: number;
 }
 
-/** The channels of ag-psd layers, by layer object (the ones in the tree handed to `streamRgbPsd`). */
-export type ChannelPlans = WeakMap<AgLayer, readonly ChannelPlan[]>;
+/**
+ * A layer record's channels; `load` runs before the first is packed and `unload` after the last, so what they
+ * read (a CMYK separation of the layer) exists for one layer at a time.
+ */
+export interface LayerPlan {
+  readonly channels: readonly ChannelPlan[];
+  readonly load?: () => Promise<void>;
+  readonly unload?: () => void;
+}
+
+/** The channels of ag-psd layers, by layer object (the ones in the tree handed to `streamPsd`). */
+export type ChannelPlans = WeakMap<AgLayer, LayerPlan>;
 
 /** Channel `offset` (0–3) of straight RGBA pixels. */
 export function rgbaChannel(id: number, r: Raster, offset: number): ChannelPlan {
@@ -91,13 +103,15 @@ interface StreamOptions {
   readonly psb: boolean;
   /** The bottom layer is Photoshop's Background. */
   readonly background: boolean;
+  /** A CMYK file (colour mode 4): the press profile the merged image is separated with. */
+  readonly cmyk?: { readonly profilePath: string };
 }
 
 /**
  * Writes `psd` (its layers carrying plans in `plans`) with `merged` (straight RGBA covering the canvas) as its
  * merged image to `sink`. `psd` is changed: its canvas becomes 1 × 1 and its layers get placeholder raw data.
  */
-export async function streamRgbPsd(
+export async function streamPsd(
   sink: PsdSink,
   psd: AgPsd,
   plans: ChannelPlans,
@@ -107,11 +121,14 @@ export async function streamRgbPsd(
   const { width, height } = psd;
   const partly = partlyTransparentRows(merged);
   const alpha = partly.any;
+  const colorMode = o.cmyk ? CMYK_COLOR_MODE : 3;
+  // ag-psd lays groups out with RGB dividers (four channels): a CMYK file gets its own, with five.
+  if (o.cmyk) psd.children = cmykFlatRecords(psd.children ?? [], plans);
   const records = flatRecords(psd.children ?? [], plans);
   if (records.length === 0) records.push(null);
   for (const l of layersOf(psd.children ?? [])) {
     const p = plans.get(l);
-    if (p) l.rawData = { colorMode: 3, bitsPerChannel: 8, channels: p.map(placeholder), large: o.psb };
+    if (p) l.rawData = { colorMode, bitsPerChannel: 8, channels: p.channels.map(placeholder), large: o.psb };
   }
   Object.assign(psd, {
     width: 1,
@@ -129,6 +146,10 @@ export async function streamRgbPsd(
   const head = Buffer.from(skeleton.subarray(0, shape.channelData));
   head.writeUInt32BE(height, 14);
   head.writeUInt32BE(width, 18);
+  if (o.cmyk) {
+    head.writeUInt16BE(alpha ? 5 : 4, 12);
+    head.writeUInt16BE(CMYK_COLOR_MODE, 24);
+  }
   await sink.append(head);
 
   const lengthSize = o.psb ? 8 : 4;
@@ -136,9 +157,10 @@ export async function streamRgbPsd(
   for (let r = 0; r < records.length; r++) {
     const fields = shape.records[r]!;
     const plan = records[r];
+    if (plan?.load) await plan.load();
     for (let c = 0; c < fields.length; c++) {
       const skLength = fields[c]!.length;
-      const ch = plan?.[c];
+      const ch = plan?.channels[c];
       if (!ch || ch.w === 0 || ch.h === 0) {
         await sink.append(skeleton.subarray(skAt, skAt + skLength));
       } else {
@@ -147,6 +169,7 @@ export async function streamRgbPsd(
       }
       skAt += skLength;
     }
+    plan?.unload?.();
   }
   // The layer info is padded to four bytes, and its length counts the padding.
   const infoLength = roundUp(sink.position - shape.infoBody, 4);
@@ -156,7 +179,8 @@ export async function streamRgbPsd(
   await sink.append(skeleton.subarray(shape.infoBody + shape.infoLength, shape.merged));
   await sink.patch(shape.section, sizeField(sectionLength, o.psb));
 
-  await writeMergedImage(sink, merged, partly.rows, alpha, o.psb);
+  if (o.cmyk) await writeCmykMergedImage(sink, merged, alpha, o.psb, o.cmyk.profilePath);
+  else await writeMergedImage(sink, merged, partly.rows, alpha, o.psb);
 }
 
 function placeholder(c: ChannelPlan): AgChannel {
@@ -178,11 +202,43 @@ function layersOf(layers: readonly AgLayer[]): AgLayer[] {
  * The plans of the layer records in file order, as ag-psd lays the tree out (its `addChildren`): a group is its
  * closing divider (no plan: ag-psd's empty channels), its children, then its own record.
  */
-function flatRecords(layers: readonly AgLayer[], plans: ChannelPlans): (readonly ChannelPlan[] | null)[] {
-  const out: (readonly ChannelPlan[] | null)[] = [];
+function flatRecords(layers: readonly AgLayer[], plans: ChannelPlans): (LayerPlan | null)[] {
+  const out: (LayerPlan | null)[] = [];
   for (const l of layers) {
     if (l.children) out.push(null, ...flatRecords(l.children, plans));
     out.push(plans.get(l) ?? null);
+  }
+  return out;
+}
+
+/**
+ * The tree as the flat list of records ag-psd would make of it (its `addChildren`), with CMYK dividers: five
+ * empty channels, like every group record of a CMYK file.
+ */
+function cmykFlatRecords(layers: readonly AgLayer[], plans: ChannelPlans): AgLayer[] {
+  const empties: LayerPlan = { channels: [-1, 0, 1, 2, 3].map((id) => emptyChannel(id)) };
+  const out: AgLayer[] = [];
+  for (const l of layers) {
+    if (!l.children) {
+      out.push(l);
+      continue;
+    }
+    const divider: AgLayer = { name: '</Layer group>', sectionDivider: { type: 3 } };
+    plans.set(divider, empties);
+    out.push(divider, ...cmykFlatRecords(l.children, plans));
+    const { children: _children, ...group } = l;
+    const record: AgLayer = {
+      ...group,
+      blendMode: l.blendMode === 'pass through' ? 'normal' : l.blendMode,
+      sectionDivider: {
+        type: l.opened === false ? 2 : 1,
+        key: (l.blendMode && fromBlendMode[l.blendMode]) || 'pass',
+        subType: 0,
+      },
+    };
+    const plan = plans.get(l);
+    if (plan) plans.set(record, plan);
+    out.push(record);
   }
   return out;
 }

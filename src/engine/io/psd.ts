@@ -23,7 +23,6 @@ import {
   initializeCanvas,
   readPsd,
   type UnitsValue,
-  writePsdBuffer,
 } from 'ag-psd';
 import { infoHandlersMap } from 'ag-psd/dist/additionalInfo.js';
 import { toBlendMode } from 'ag-psd/dist/helpers.js';
@@ -49,18 +48,17 @@ import {
   type TextSpec,
 } from '../model.js';
 import { iccDescription, pressProfile } from '../press-profile.js';
-import { allocMask, allocPixels, cropRaster, emptyRaster, sharePixels, solidRaster } from '../raster.js';
+import { allocMask, allocPixels, cropRaster, emptyRaster, sharePixels } from '../raster.js';
 import { isIdentityMatrix, psdFontName, renderTextSpec, TEXT_BASELINE_EM, textAnchor } from '../text.js';
 import { decodeImage, encodePng } from './image-codec.js';
 import {
   CMYK_COLOR_MODE,
+  cmykLayerPlan,
   cmykLayerRaster,
-  cmykLayerRecords,
-  cmykMergedImage,
   cmykMergedRaster,
+  cmykSamplesOf,
   embeddedProfile,
   embedProfile,
-  finishCmykFile,
   setUpCmykSupport,
 } from './psd-cmyk.js';
 import { FileSink, fdWriter, MemorySink, type PsdSink } from './psd-sink.js';
@@ -72,7 +70,7 @@ import {
   hasTransparency,
   planeChannel,
   rgbaChannel,
-  streamRgbPsd,
+  streamPsd,
 } from './psd-stream.js';
 import { uniformOpaqueColour } from './psd-uniform.js';
 
@@ -199,10 +197,12 @@ interface EncodeContext {
   readonly warnings: string[];
   readonly linkedFiles: AgLinkedFile[];
   /**
-   * RGB files are streamed (psd-stream.ts): each layer's channels are planned here instead of handed to ag-psd
-   * as images, so no RGBA mask copy or canvas-sized solid raster is made. CMYK files (psd-cmyk.ts) take images.
+   * Files are streamed (psd-stream.ts): each layer's channels are planned here instead of handed to ag-psd as
+   * images, so no RGBA mask copy, canvas-sized solid raster or whole-document separation is made.
    */
-  readonly plans?: ChannelPlans;
+  readonly plans: ChannelPlans;
+  /** A CMYK file: layers are separated with the press profile (psd-cmyk.ts) as they are written. */
+  readonly cmyk?: { readonly profilePath: string };
   /** The bottom layer is Photoshop's Background (no transparency channel when opaque and unmasked). */
   readonly background: boolean;
 }
@@ -217,28 +217,11 @@ function locksToAg(l: Locks): LockedProtection {
   return prot;
 }
 
-/** `withImage`: with the RGBA image ag-psd packs itself (streamed files plan the mask's channel instead). */
-function maskToAg(m: LayerMask, withImage: boolean): AgMask {
+/** The mask's record fields; its pixels are the layer's -2 channel (planned in layerToAg). */
+function maskToAg(m: LayerMask): AgMask {
   const out: AgMask = { defaultColor: m.outside, disabled: !m.enabled };
-  // A 0×0 imageData throws in ag-psd's getMaskChannels: reveal-all / hide-all masks have none.
-  if (m.w > 0 && m.h > 0 && !withImage) {
-    Object.assign(out, { left: m.x, top: m.y, right: m.x + m.w, bottom: m.y + m.h });
-  } else if (m.w > 0 && m.h > 0) {
-    const n = m.w * m.h;
-    const rgba = new Uint8ClampedArray(n * 4);
-    for (let i = 0, j = 0; i < n; i++, j += 4) {
-      const v = m.data[i]!;
-      rgba[j] = v;
-      rgba[j + 1] = v;
-      rgba[j + 2] = v;
-      rgba[j + 3] = 255;
-    }
-    out.left = m.x;
-    out.top = m.y;
-    out.right = m.x + m.w;
-    out.bottom = m.y + m.h;
-    out.imageData = { width: m.w, height: m.h, data: rgba };
-  }
+  // Reveal-all and hide-all masks have no pixels and no bounds.
+  if (m.w > 0 && m.h > 0) Object.assign(out, { left: m.x, top: m.y, right: m.x + m.w, bottom: m.y + m.h });
   return out;
 }
 
@@ -328,52 +311,55 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
     clipping: layer.clipped,
     protected: locksToAg(layer.locks),
   };
-  if (layer.mask) out.mask = maskToAg(layer.mask, !ctx.plans);
+  if (layer.mask) out.mask = maskToAg(layer.mask);
   if (layer.effects) {
     const fx = effectsToAg(layer.effects);
     if (fx) out.effects = fx;
   }
+  // The mask's channel follows the colour channels, as ag-psd and Photoshop order them.
+  const m = layer.mask;
+  const maskChannels = m
+    ? [m.w > 0 && m.h > 0 ? planeChannel(-2, m.w, m.h, m.data) : emptyChannel(-2, 1)]
+    : [];
   const plan = (channels: ChannelPlan[]): void => {
-    const m = layer.mask;
-    if (m) channels.push(m.w > 0 && m.h > 0 ? planeChannel(-2, m.w, m.h, m.data) : emptyChannel(-2, 1));
-    ctx.plans!.set(out, channels);
+    ctx.plans.set(out, { channels: [...channels, ...maskChannels] });
   };
+  const cmyk = ctx.cmyk;
+  /** Channel ids of a layer without pixels: transparency and the colour channels. */
+  const emptyIds = cmyk ? [-1, 0, 1, 2, 3] : [-1, 0, 1, 2];
   const bottom = ctx.background && state.root[0] === id;
   const place = (r: Raster): void => {
-    if (ctx.plans) {
-      out.left = r.x;
-      out.top = r.y;
-      out.right = r.x + r.w;
-      out.bottom = r.y + r.h;
-      if (r.w === 0 || r.h === 0) {
-        plan([-1, 0, 1, 2].map((c) => emptyChannel(c)));
-        return;
-      }
-      const opaqueBackground = bottom && !layer.mask && !hasTransparency(r.data);
-      const colour = [0, 1, 2].map((c) => rgbaChannel(c, r, c));
-      plan(opaqueBackground ? colour : [rgbaChannel(-1, r, 3), ...colour]);
-      return;
-    }
-
     out.left = r.x;
     out.top = r.y;
-    if (r.w > 0 && r.h > 0) out.imageData = pixelDataOf(r);
+    out.right = r.x + r.w;
+    out.bottom = r.y + r.h;
+    if (r.w === 0 || r.h === 0) {
+      plan(emptyIds.map((c) => emptyChannel(c)));
+      return;
+    }
+    // Photoshop's Background has no transparency channel.
+    const withAlpha = !(bottom && !layer.mask && !hasTransparency(r.data));
+    if (cmyk) {
+      ctx.plans.set(out, cmykLayerPlan(r, cmyk.profilePath, withAlpha, maskChannels));
+      return;
+    }
+    const colour = [0, 1, 2].map((c) => rgbaChannel(c, r, c));
+    plan(withAlpha ? [rgbaChannel(-1, r, 3), ...colour] : colour);
   };
   switch (layer.kind) {
     case 'pixel':
       place(layer.raster);
       break;
-    case 'fill':
-      if (ctx.plans) {
-        const { width: w, height: h } = state;
-        Object.assign(out, { left: 0, top: 0, right: w, bottom: h });
-        const colour = [layer.color.r, layer.color.g, layer.color.b].map((v, c) => flatChannel(c, w, h, v));
-        plan(bottom && !layer.mask ? colour : [flatChannel(-1, w, h, 255), ...colour]);
-        break;
-      }
-      // A real pixel background: Photoshop has no "lazy" solid layer that every reader understands.
-      place(solidRaster({ x: 0, y: 0, w: state.width, h: state.height }, layer.color));
+    case 'fill': {
+      // Real pixels over the canvas: Photoshop has no "lazy" solid layer that every reader understands.
+      const { width: w, height: h } = state;
+      Object.assign(out, { left: 0, top: 0, right: w, bottom: h });
+      const c = layer.color;
+      const samples = cmyk ? await cmykSamplesOf(c, cmyk.profilePath) : [c.r, c.g, c.b];
+      const colour = samples.map((v, i) => flatChannel(i, w, h, v));
+      plan(bottom && !layer.mask ? colour : [flatChannel(-1, w, h, 255), ...colour]);
       break;
+    }
     case 'text': {
       const t = layer.text;
       place(layer.raster);
@@ -418,7 +404,7 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
         children.push(await layerToAg(ctx, layer.children[i]!));
       }
       out.children = children;
-      if (ctx.plans) plan([-1, 0, 1, 2].map((c) => emptyChannel(c)));
+      plan(emptyIds.map((c) => emptyChannel(c)));
       break;
     }
   }
@@ -443,8 +429,8 @@ export async function encodePsd(
   opts: EncodePsdOptions = {},
 ): Promise<EncodedPsd> {
   const sink = new MemorySink();
-  const { warnings, whole } = await writePsd(sink, state, composite, opts);
-  return { buffer: whole ?? (await sink.finish()), warnings };
+  const warnings = await writePsd(sink, state, composite, opts);
+  return { buffer: await sink.finish(), warnings };
 }
 
 /**
@@ -459,24 +445,20 @@ export async function writePsdFile(
   opts: EncodePsdOptions = {},
 ): Promise<string[]> {
   const sink = new FileSink(fdWriter(fd));
-  const { warnings, whole } = await writePsd(sink, state, composite, opts);
-  if (whole) await sink.append(whole);
+  const warnings = await writePsd(sink, state, composite, opts);
   await sink.finish();
   // A job run again after its worker died writes over what the first attempt left.
   await promisify(ftruncate)(fd, sink.position);
   return warnings;
 }
 
-/**
- * Streams an RGB document to `sink`; a CMYK one, written whole by psd-cmyk.ts, comes back as `whole` instead
- * (for the caller to keep or append).
- */
+/** Streams the document to `sink` (psd-stream.ts); returns the warnings. */
 async function writePsd(
   sink: PsdSink,
   state: DocState,
   composite: Raster,
   opts: EncodePsdOptions,
-): Promise<{ warnings: string[]; whole?: Buffer }> {
+): Promise<string[]> {
   setUpAgPsd();
   const docName = opts.name ? `“${opts.name}”` : '';
   const { width, height } = state;
@@ -506,8 +488,16 @@ async function writePsd(
 
   const bottom = state.root.length > 0 ? state.layers.get(state.root[0]!) : undefined;
   const background = isBackgroundLayer(state, bottom);
-  const plans: ChannelPlans | undefined = profile ? undefined : new WeakMap();
-  const ctx: EncodeContext = { state, warnings, linkedFiles: [], background, ...(plans ? { plans } : {}) };
+  const plans: ChannelPlans = new WeakMap();
+  const cmyk = profile ? { profilePath: profile.path } : undefined;
+  const ctx: EncodeContext = {
+    state,
+    warnings,
+    linkedFiles: [],
+    background,
+    plans,
+    ...(cmyk ? { cmyk } : {}),
+  };
   const children: AgLayer[] = [];
   for (let i = 0; i < state.root.length; i++) {
     children.push(await layerToAg(ctx, state.root[i]!));
@@ -538,31 +528,13 @@ async function writePsd(
   if (ctx.linkedFiles.length > 0) psd.linkedFiles = ctx.linkedFiles;
 
   const psb = psdVersionFor(width, height) === 2;
-  if (profile) {
-    const o = { profilePath: profile.path, large: psb };
-    const alpha = !isOpaque(merged);
-    const mergedBytes = await cmykMergedImage(merged, o, alpha);
-    psd.children = await cmykLayerRecords(children, o, background);
-    embedProfile(psd, profile.bytes);
-    // A 1 × 1 canvas for ag-psd: the real size and the CMYK merged image are put in by finishCmykFile.
-    Object.assign(psd, {
-      width: 1,
-      height: 1,
-      imageData: { width: 1, height: 1, data: new Uint8ClampedArray([255, 255, 255, alpha ? 0 : 255]) },
-    });
-    try {
-      const written = writePsdBuffer(psd, { psb, noBackground: !background });
-      return { whole: finishCmykFile(written, width, height, alpha, mergedBytes), warnings };
-    } catch (err) {
-      throw new EditorError('io_error', `写入 CMYK PSD 失败：${reason(err)}`);
-    }
-  }
+  if (profile) embedProfile(psd, profile.bytes);
   try {
-    await streamRgbPsd(sink, psd, plans!, merged, { psb, background });
-    return { warnings };
+    await streamPsd(sink, psd, plans, merged, { psb, background, ...(cmyk ? { cmyk } : {}) });
+    return warnings;
   } catch (err) {
     if (err instanceof EditorError) throw err;
-    throw new EditorError('io_error', `写入 PSD 失败：${reason(err)}`);
+    throw new EditorError('io_error', `写入${profile ? ' CMYK ' : ' '}PSD 失败：${reason(err)}`);
   }
 }
 
