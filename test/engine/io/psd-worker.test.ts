@@ -136,9 +136,13 @@ describe('a PSD written or read by the worker', () => {
     setPsdThreadMode('always');
     const b = new DocBuilder();
     // A pass-through blend on a pixel layer is saved as normal, with a warning.
-    const passThrough = b.state([b.pixel('a', ramp(0, 0, 4, 4, { r: 1, g: 2, b: 3 }), { blend: 'pass through' })]);
+    const passThrough = b.state([
+      b.pixel('a', ramp(0, 0, 4, 4, { r: 1, g: 2, b: 3 }), { blend: 'pass through' }),
+    ]);
     const saved = await encodePsdOffThread(passThrough, testComposite(), { name: '印刷' });
-    expect(saved.warnings).toEqual((await encodePsd(passThrough, testComposite(), { name: '印刷' })).warnings);
+    expect(saved.warnings).toEqual(
+      (await encodePsd(passThrough, testComposite(), { name: '印刷' })).warnings,
+    );
     expect(saved.warnings).toHaveLength(1);
 
     const data = new Uint8ClampedArray(4 * 4 * 4).fill(200);

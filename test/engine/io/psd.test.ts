@@ -111,7 +111,9 @@ describe('encodePsd → decodePsd round trip', () => {
     const b = new DocBuilder();
     for (const width of [W, 30001]) {
       const state: DocState = {
-        ...b.state([b.pixel('a', ramp(width - 6, 0, 4, 2, { r: 10, g: 120, b: 200 }, 255))], { mode: 'cmyk' }),
+        ...b.state([b.pixel('a', ramp(width - 6, 0, 4, 2, { r: 10, g: 120, b: 200 }, 255))], {
+          mode: 'cmyk',
+        }),
         width,
         height: 2,
       };
