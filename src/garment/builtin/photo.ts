@@ -43,8 +43,10 @@ export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: st
 
   let tile: Raster = { x: 0, y: 0, w: 0, h: 0, data: new Uint8ClampedArray(0) };
   let palette: PaletteEntry[];
-  // The outline's few pixels are fabric turning away and background mixed in: the repeat is read inside them.
-  let lattice = findLattice(photo, erode(mask, w, h, 3), g, area);
+  // The outline's few pixels are fabric turning away and background mixed in (anti-aliasing, JPEG ringing):
+  // the repeat and the colours are read inside them.
+  const inside = erode(mask, w, h, 3);
+  let lattice = findLattice(photo, inside, g, area);
   if (lattice) {
     tile = medianTile(photo, mask, lattice);
     // A real repeat survives the median over its repeats; noise does not (its tile comes out flat).
@@ -55,7 +57,7 @@ export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: st
     palette = paletteOf(sampleLab(t.L, t.a, t.b, null));
   } else {
     tile = garmentCrop(photo, mask, g);
-    palette = paletteOf(sampleLab(lab.L, lab.a, lab.b, mask));
+    palette = paletteOf(sampleLab(lab.L, lab.a, lab.b, inside));
   }
   let ground = palette[0] ?? { hex: '#808080', lab: { L: 53.6, a: 0, b: 0 }, share: 1 };
 
@@ -80,7 +82,7 @@ export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: st
   const flatness = area ? (area - print) / area : 1;
   if (!lattice && shading) {
     // The ground's palette without its shadows, which are light, not colours of the garment.
-    const lit = Uint8Array.from(mask, (m, i) => (m && !shading[i] ? 1 : 0));
+    const lit = Uint8Array.from(inside, (m, i) => (m && !shading[i] ? 1 : 0));
     const again = paletteOf(sampleLab(lab.L, lab.a, lab.b, lit));
     if (again.length) {
       palette = again;

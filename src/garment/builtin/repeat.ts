@@ -94,7 +94,14 @@ export function detectLattice(lum: Float64Array, mask: Uint8Array, w: number, h:
     .filter((p) => p.rho >= 0.75 * best && dominates(p, at))
     .sort((p, q) => p.len - q.len || q.rho - p.rho);
   // A strong lag is a repeat only when it is about as exact as the best-correlated lags (see fullPeriod).
-  const msd = shiftedMsd(lum, mask, w, h);
+  // Compared in log luminance: folds and light falloff multiply the print, so in logs they only add a smooth
+  // term, which each cell's mean takes out (see shiftedMsd).
+  const msd = shiftedMsd(
+    lum.map((v) => 100 * Math.log(Math.max(0, v) + 10)),
+    mask,
+    w,
+    h,
+  );
   const stripes = stripeLattice(at, maxX, maxY, best, msd, cnt);
   if (stripes) return stripes;
   const ref = Math.min(
@@ -103,18 +110,19 @@ export function detectLattice(lum: Float64Array, mask: Uint8Array, w: number, h:
       .slice(0, 5)
       .map((p) => msd(p.dx, p.dy)),
   );
-  const exact = (p: Peak) => INEXACT_RATIO * (msd(p.dx, p.dy) + MSD_FLOOR) <= ref + MSD_FLOOR;
+  const exact = (p: Peak) => EXACT_RATIO * (msd(p.dx, p.dy) + MSD_FLOOR) <= ref + MSD_FLOOR;
+  const crosses = (p: Peak, q: Peak) => Math.abs(p.dx * q.dy - p.dy * q.dx) >= 0.2 * p.len * q.len;
   const s1 = strong.find(exact);
   if (!s1) return null;
-  const s2 = strong.find((p) => Math.abs(p.dx * s1.dy - p.dy * s1.dx) >= 0.2 * p.len * s1.len && exact(p));
-  if (!s2) return null;
+  const s2 = strong.find((p) => crosses(p, s1) && exact(p));
+  if (!s2 || !structured(s1, msd) || !structured(s2, msd)) return null;
   const v1 = fullPeriod(s1, at, msd);
   const v2 = fullPeriod(s2, at, msd);
-  const lat = latticeFrom([v1.dx, v1.dy], [v2.dx, v2.dy], (v1.rho + v2.rho) / 2, cnt);
+  const lat = roundedLattice([v1.dx, v1.dy], [v2.dx, v2.dy], (v1.rho + v2.rho) / 2, cnt);
   if (!lat) return null;
   // Report the shortest lattice the autocorrelation alone would have taken, when it was rejected.
   const t1 = strong[0]!;
-  const t2 = strong.find((p) => Math.abs(p.dx * t1.dy - p.dy * t1.dx) >= 0.2 * p.len * t1.len);
+  const t2 = strong.find((p) => crosses(p, t1));
   const shorter = t2 ? latticeFrom([t1.dx, t1.dy], [t2.dx, t2.dy], (t1.rho + t2.rho) / 2, cnt) : null;
   return shorter && shorter.tileW * shorter.tileH < lat.tileW * lat.tileH
     ? { ...lat, shorter: { v1: shorter.v1, v2: shorter.v2, confidence: shorter.confidence } }
@@ -175,6 +183,18 @@ function stripeLattice(
 }
 
 /**
+ * Whether shifting by half the lag changes the garment clearly more than shifting by the lag: true of a print
+ * that repeats, not of a plain fabric whose folds happen to correlate (every shift leaves only noise there once
+ * the shading is taken out).
+ */
+function structured(p: Peak, msd: (dx: number, dy: number) => number): boolean {
+  return msd(Math.round(p.dx / 2), Math.round(p.dy / 2)) >= STRUCTURE_RATIO * (msd(p.dx, p.dy) + MSD_FLOOR);
+}
+
+/** How much more half a repeat must change the garment than a whole one. */
+const STRUCTURE_RATIO = 2;
+
+/**
  * Whether no lag within MIN_LAG − 1 px (in x and y) correlates more than `p`. Two points of one lattice lie at
  * least MIN_LAG apart, so this keeps every lattice point and drops the side peaks a fine texture (a weave)
  * raises around the real repeat, which would otherwise pass for a short lattice vector.
@@ -187,10 +207,16 @@ function dominates(p: Peak, at: (dx: number, dy: number) => number): boolean {
   return true;
 }
 
+/**
+ * A strong lag passes for a repeat while its squared difference is within 1 / EXACT_RATIO of the best lags'
+ * (shading left over after detrending weighs more on some directions than others); whether a shorter lag is the
+ * whole repeat is then decided against its own multiples (fullPeriod).
+ */
+const EXACT_RATIO = 0.45;
 /** A multiple of a lag must leave under this share of the lag's own squared difference to replace it. */
 const INEXACT_RATIO = 0.6;
 /** Added to every squared difference before comparing: 8-bit rounding, so exact renders compare as equal. */
-const MSD_FLOOR = 2;
+const MSD_FLOOR = 0.5;
 
 /**
  * The full period along `v`. The autocorrelation cannot tell an exact repeat from a shorter lag that only nearly
@@ -226,7 +252,7 @@ function fullPeriod(
   return found.find((f) => f.d <= least * 1.15)!.p;
 }
 
-/** Side of the cells inside which the shifted difference is taken about its own mean (shading drifts slower). */
+/** Side of the cells inside which the shifted difference is taken about its own plane (shading drifts slower). */
 const DRIFT_CELL = 24;
 /** Share of cells, the most different, left out of the shifted difference. */
 const OUTLIER_CELLS = 0.15;
@@ -240,34 +266,42 @@ function shiftedMsd(lum: Float64Array, mask: Uint8Array, w: number, h: number) {
   const step = Math.max(1, Math.floor(Math.sqrt((w * h) / 60_000)));
   const cw = Math.ceil(w / DRIFT_CELL);
   const cells = cw * Math.ceil(h / DRIFT_CELL);
-  const sum = new Float64Array(cells);
-  const sq = new Float64Array(cells);
-  const count = new Int32Array(cells);
+  // Per cell: the sums of the least-squares plane d ≈ a + b·u + c·v (u, v local to the cell).
+  const acc = new Float64Array(cells * 10);
   const seen = new Map<number, number>();
   return (dx: number, dy: number): number => {
     const key = dy * 65536 + dx;
     const kept = seen.get(key);
     if (kept !== undefined) return kept;
-    sum.fill(0);
-    sq.fill(0);
-    count.fill(0);
+    acc.fill(0);
     for (let y = Math.max(0, -dy); y < Math.min(h, h - dy); y += step) {
       const row = Math.floor(y / DRIFT_CELL) * cw;
+      const v = (y % DRIFT_CELL) - DRIFT_CELL / 2;
       for (let x = Math.max(0, -dx); x < Math.min(w, w - dx); x += step) {
         const i = y * w + x;
         const j = i + dy * w + dx;
         if (!mask[i] || !mask[j]) continue;
         const d = lum[i]! - lum[j]!;
-        const c = row + Math.floor(x / DRIFT_CELL);
-        sum[c] = sum[c]! + d;
-        sq[c] = sq[c]! + d * d;
-        count[c]!++;
+        const u = (x % DRIFT_CELL) - DRIFT_CELL / 2;
+        const o = (row + Math.floor(x / DRIFT_CELL)) * 10;
+        acc[o]! += 1;
+        acc[o + 1]! += u;
+        acc[o + 2]! += v;
+        acc[o + 3]! += u * u;
+        acc[o + 4]! += v * v;
+        acc[o + 5]! += u * v;
+        acc[o + 6]! += d;
+        acc[o + 7]! += u * d;
+        acc[o + 8]! += v * d;
+        acc[o + 9]! += d * d;
       }
     }
     const per: { v: number; n: number }[] = [];
     for (let c = 0; c < cells; c++) {
-      if (count[c]! < 2) continue;
-      per.push({ v: (sq[c]! - sum[c]! ** 2 / count[c]!) / count[c]!, n: count[c]! });
+      const o = c * 10;
+      const n = acc[o]!;
+      if (n < 6) continue;
+      per.push({ v: planeResidual(acc.subarray(o, o + 10)) / n, n });
     }
     // Without the worst cells: a placed motif differs from whatever a shift brings onto it, at any lag.
     per.sort((p, q) => p.v - q.v);
@@ -281,6 +315,50 @@ function shiftedMsd(lum: Float64Array, mask: Uint8Array, w: number, h: number) {
     seen.set(key, out);
     return out;
   };
+}
+
+/** Sum of squared residuals of d about its least-squares plane, from the sums [n, Σu, Σv, Σuu, Σvv, Σuv, Σd, Σud, Σvd, Σdd]. */
+function planeResidual(a: Float64Array): number {
+  const [n, su, sv, suu, svv, suv, sd, sud, svd, sdd] = a as unknown as number[];
+  const m = [
+    [n!, su!, sv!],
+    [su!, suu!, suv!],
+    [sv!, suv!, svv!],
+  ];
+  const r = [sd!, sud!, svd!];
+  const det = (q: number[][]) =>
+    q[0]![0]! * (q[1]![1]! * q[2]![2]! - q[1]![2]! * q[2]![1]!) -
+    q[0]![1]! * (q[1]![0]! * q[2]![2]! - q[1]![2]! * q[2]![0]!) +
+    q[0]![2]! * (q[1]![0]! * q[2]![1]! - q[1]![1]! * q[2]![0]!);
+  const d0 = det(m);
+  if (Math.abs(d0) < 1e-9) return Math.max(0, sdd! - sd! ** 2 / n!);
+  const coef = [0, 1, 2].map((k) => det(m.map((row, j) => row.map((c, i) => (i === k ? r[j]! : c)))) / d0);
+  // Residual = Σd² − coefᵀ·r for the least-squares solution.
+  return Math.max(0, sdd! - (coef[0]! * r[0]! + coef[1]! * r[1]! + coef[2]! * r[2]!));
+}
+
+/**
+ * latticeFrom, allowing each vector a one-pixel correction: a repeat whose period is not a whole number of px
+ * (a half-drop of 85.2 px drops 42.6) is found at rounded lags that need not close into a tile of ≤ 1024 px;
+ * the smallest correction that does (fewest px moved, then the smallest tile) is taken.
+ */
+function roundedLattice(
+  a: readonly [number, number],
+  b: readonly [number, number],
+  confidence: number,
+  maskArea: number,
+): Lattice | null {
+  const exact = latticeFrom(a, b, confidence, maskArea);
+  if (exact) return exact;
+  let best: { lat: Lattice; cost: number } | null = null;
+  for (let i = 0; i < 81; i++) {
+    const d = [(i % 3) - 1, (Math.floor(i / 3) % 3) - 1, (Math.floor(i / 9) % 3) - 1, Math.floor(i / 27) - 1];
+    const lat = latticeFrom([a[0] + d[0]!, a[1] + d[1]!], [b[0] + d[2]!, b[1] + d[3]!], confidence, maskArea);
+    if (!lat) continue;
+    const cost = d.reduce((s, v) => s + Math.abs(v), 0) * 1e7 + lat.tileW * lat.tileH;
+    if (!best || cost < best.cost) best = { lat, cost };
+  }
+  return best?.lat ?? null;
 }
 
 function gcd(a: number, b: number): number {

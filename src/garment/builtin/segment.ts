@@ -80,7 +80,9 @@ export function segment(photo: Raster, lab: LabPlanes): Segmentation {
   }
   const background = grow(reached, w, h, GAP + 1);
   const garment = new Uint8Array(n);
-  for (let i = 0; i < n; i++) garment[i] = background[i] && (open[i] || borderSet.has(i)) ? 0 : 1;
+  // The fringe given back is background where it has the background's colour: the outline's own band of
+  // pixels, on its outer side, is background too.
+  for (let i = 0; i < n; i++) garment[i] = background[i] && (!fg[i] || borderSet.has(i)) ? 0 : 1;
   const mask = close(largest(garment, w, h), w, h, Math.max(3, Math.round(Math.min(w, h) / 100)));
   const neckOpen = openNeck(mask, fg, w, h);
   const area = countMask(mask);
