@@ -1,6 +1,6 @@
 /** The garment workflow through Session.call, on synthetic known-answer pieces and photos. */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -687,6 +687,42 @@ describe('set_garment_photo', () => {
     expect(session.garment.extraction).toBeNull();
     expect(session.garment.analysis?.pieces.length).toBe(5);
   });
+});
+
+describe('examples/garment', () => {
+  it('runs flow.jsonl as it is: the right parts for meaningless layer names, and good scores for all three photos', async () => {
+    const ws = tempDir();
+    const dir = join(ROOT, 'examples/garment');
+    for (const f of ['pieces.psd', 'photo-allover.jpg', 'photo-motif.jpg', 'photo-solid.jpg'])
+      copyFileSync(join(dir, f), join(ws, f));
+    const session = newSession(ws);
+    const results: { name: string; result: Record<string, unknown> }[] = [];
+    for (const line of readFileSync(join(dir, 'flow.jsonl'), 'utf8').trim().split('\n')) {
+      const c = JSON.parse(line) as { name: string; arguments: unknown };
+      results.push({ name: c.name, result: await ok(session, c.name, c.arguments) });
+    }
+    const identify = results.find((r) => r.name === 'identify_pieces')!.result;
+    const parts = Object.fromEntries(
+      (identify.pieces as { name: string; part: string }[]).map((p) => [p.name, p.part]),
+    );
+    expect(parts).toEqual({
+      '图层 1': 'back',
+      '图层 2': 'right_sleeve',
+      '图层 3': 'front',
+      '图层 4': 'left_sleeve',
+    });
+    const previews = results.filter((r) => r.name === 'generate_garment_preview').map((r) => r.result);
+    expect(previews.map((p) => (p.extraction as { kind: string }).kind)).toEqual([
+      'fill_pattern',
+      'theme_pattern',
+      'solid',
+    ]);
+    const scores = results
+      .filter((r) => r.name === 'verify_pattern_result')
+      .map((r) => r.result.score as number);
+    for (const score of scores) expect(score).toBeGreaterThanOrEqual(8);
+    for (const f of ['allover', 'motif', 'solid']) expect(existsSync(join(ws, `out/${f}.psd`))).toBe(true);
+  }, 120_000);
 });
 
 describe('atelier run', () => {
