@@ -4,7 +4,10 @@
  * set_layer_blend_mode and deselect, then gaussian_blur and adjust_levels on the last one, saved as a layered
  * PSD and as a PNG (55 calls). ImageMagick builds the same ten layers (the last blurred and levelled with its
  * transparent surroundings), composites them with the same blend modes, and writes the PNG and a layered PSD
- * (it keeps no blend modes in the PSD) in one `convert` process.
+ * (it keeps no blend modes in the PSD) in one `convert` process. The two composites agree (mean absolute error
+ * 0.2 % of full scale when last compared). Not the same work in one respect: ImageMagick (Q16) writes its PSD
+ * with 16 bits per channel, uncompressed (554 MiB against our 6.9 MiB RLE); asking for `-depth 8` or
+ * `-compress RLE` makes it exceed Debian's policy.xml pixel-cache limits (1 GiB disk) on this job.
  *
  * Printed: the job's median time, ImageMagick's, their ratio, and the share of the selection calls
  * (select_rect, fill_selection, deselect) in the job's time — the part that should cost what it covers.
