@@ -55,7 +55,15 @@ export function segment(photo: Raster, lab: LabPlanes): Segmentation {
   const tolerance = Math.min(MAX_BACKGROUND_DE, Math.max(3, 4 * spread + 1));
   const outline = edges(lab.L, w, h, border);
   const fg = new Uint8Array(n);
-  for (let i = 0; i < n; i++) fg[i] = de(i) > tolerance ? 1 : 0;
+  const plane = bgAt.planes;
+  for (let y = 0, i = 0; y < h; y++) {
+    for (let x = 0; x < w; x++, i++) {
+      const dL = lab.L[i]! - (plane[0]![0] + plane[0]![1] * x + plane[0]![2] * y);
+      const da = lab.a[i]! - (plane[1]![0] + plane[1]![1] * x + plane[1]![2] * y);
+      const db = lab.b[i]! - (plane[2]![0] + plane[2]![1] * x + plane[2]![2] * y);
+      fg[i] = dL * dL + da * da + db * db > tolerance * tolerance ? 1 : 0;
+    }
+  }
   // Background: reachable from the border through background colour without crossing an outline, and never
   // through a gap narrower than 2·GAP + 1 px — where a shadowed edge of the garment happens to match the
   // background, its outline fades for a few pixels; the fringe along the outline is given back afterwards.
@@ -154,15 +162,18 @@ function median(v: number[]): number {
  * The background colour at each pixel: a plane a + b·x + c·y per Lab channel, fitted by least squares to the
  * border, then again without the border pixels far from the first fit (a garment touching the frame).
  */
-function backgroundPlane(lab: LabPlanes, border: readonly number[], w: number): (i: number) => Lab {
-  const planeOf = (idx: readonly number[]) => {
+type BackgroundModel = ((i: number) => Lab) & { readonly planes: readonly [number, number, number][] };
+
+function backgroundPlane(lab: LabPlanes, border: readonly number[], w: number): BackgroundModel {
+  const planeOf = (idx: readonly number[]): BackgroundModel => {
     const planes = [lab.L, lab.a, lab.b].map((ch) => planeFit(ch, idx, w));
-    return (i: number): Lab => {
+    const at = (i: number): Lab => {
       const x = i % w;
       const y = (i - x) / w;
       const [L, a, b] = planes.map((p) => p[0] + p[1] * x + p[2] * y);
       return { L: L!, a: a!, b: b! };
     };
+    return Object.assign(at, { planes });
   };
   const first = planeOf(border);
   const dist = border.map((i) => deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, first(i)));
@@ -219,18 +230,23 @@ function planeFit(v: Float32Array, idx: readonly number[], w: number): [number, 
  * slip through a diagonal gap.
  */
 function edges(L: Float32Array, w: number, h: number, border: readonly number[]): Uint8Array {
+  // 3 × 3 box mean, separable (rows, then columns), clamped at the edges.
+  const rows = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      const l = x > 0 ? L[i - 1]! : L[i]!;
+      const r = x < w - 1 ? L[i + 1]! : L[i]!;
+      rows[i] = (l + L[i]! + r) / 3;
+    }
+  }
   const s = new Float32Array(w * h);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
-      let sum = 0;
-      let c = 0;
-      for (let j = Math.max(0, y - 1); j <= Math.min(h - 1, y + 1); j++) {
-        for (let i = Math.max(0, x - 1); i <= Math.min(w - 1, x + 1); i++) {
-          sum += L[j * w + i]!;
-          c++;
-        }
-      }
-      s[y * w + x] = sum / c;
+      const i = y * w + x;
+      const u = y > 0 ? rows[i - w]! : rows[i]!;
+      const d = y < h - 1 ? rows[i + w]! : rows[i]!;
+      s[i] = (u + rows[i]! + d) / 3;
     }
   }
   const grad = new Float32Array(w * h);
