@@ -10,7 +10,7 @@ export const groupB = [
     effect: 'read',
     openWorld: true,
     description:
-      '服装套图流程第 1 步（先调用）：截取当前文档的画布，由视觉 AI 分析每个裁片图层的形状和位置，判断哪个图层是前片、后片、袖子、领子等，建立“图层名 → 服装部位”的对应关系；若用户已上传服装照片，还会为每个裁片建议 type（solid / fill_pattern / theme_pattern / mixed_pattern）和 color（十六进制颜色）。前提：已打开一个由裁片图层组成的文档。分析结果保存在会话中，供 extract_and_apply_all_pieces 使用，并随结果返回带标注的裁片总览图；不修改文档。套用花样前必须先调用本工具，下一步调用 generate_garment_preview。',
+      '服装套图流程第 1 步（先调用）：截取当前文档的画布，由视觉 AI 分析每个裁片图层的形状和位置，判断哪个图层是前片、后片、袖子、领子等，建立“图层名 → 服装部位”的对应关系；若用户已上传服装照片，还会为每个裁片建议 type（solid / fill_pattern / theme_pattern / mixed_pattern）和 color（十六进制颜色）。前提：已打开一个由裁片图层组成的文档（裁片为透明背景上的像素图层，或用 place_image 置入的智能对象）。分析结果保存在会话中，供 extract_and_apply_all_pieces 使用，并随结果返回带标注的裁片总览图；不修改文档。套用花样前必须先调用本工具，下一步调用 generate_garment_preview。',
     parameters: { type: 'object', properties: {}, required: [] },
   }),
   defineTool({
@@ -30,7 +30,7 @@ export const groupB = [
     effect: 'write',
     openWorld: true,
     description:
-      '服装套图流程第 3 步（阶段二）：用户确认预览后才可调用（须已先调用 identify_pieces 和 generate_garment_preview）。使用 identify_pieces 的分析结果，按 pieces 中每个裁片的 type 在当前文档中套图：solid（纯色）——在编辑器中用 color 纯色填充整个裁片；fill_pattern（满印）——AI 从服装照片中提取花样，平铺填满整个裁片；theme_pattern（定位图案）——底层为 color 纯色填充，上层为 AI 提取的白色背景主题图案，混合模式为正片叠底（multiply）；mixed_pattern（混合）——底层为 AI 提取的满印花样，上层为 AI 提取的白色背景主题图案，混合模式为正片叠底（multiply）。每个裁片生成一个图层组，内含剪贴到裁片形状的可编辑图层；整次调用只算一个历史步骤。完成后下一步调用 verify_pattern_result 验证效果。',
+      '服装套图流程第 3 步（阶段二）：用户确认预览后才可调用（须已先调用 identify_pieces 和 generate_garment_preview）。使用 identify_pieces 的分析结果，按 pieces 中每个裁片的 type 在当前文档中套图：solid（纯色）——在编辑器中用 color 纯色填充整个裁片；fill_pattern（满印）——AI 从服装照片中提取花样，平铺填满整个裁片；theme_pattern（定位图案）——底层为 color 纯色填充，上层为 AI 提取的白色背景主题图案，混合模式为正片叠底（multiply）；mixed_pattern（混合）——底层为 AI 提取的满印花样，上层为 AI 提取的白色背景主题图案，混合模式为正片叠底（multiply）。主题图案比底色浅（正片叠底会使其变暗）时，改为抠出的透明背景图案、以正常模式叠在底色之上（见结果中的 motif_layer）。每个裁片生成一个图层组，内含剪贴到裁片形状的可编辑图层；整次调用只算一个历史步骤。完成后下一步调用 verify_pattern_result 验证效果。',
     parameters: {
       type: 'object',
       properties: {
@@ -41,7 +41,7 @@ export const groupB = [
           items: {
             type: 'object',
             properties: {
-              name: { type: 'string', description: '裁片图层名称' },
+              name: { type: 'string', description: '裁片图层名称（图层名，不是部位名）' },
               type: {
                 type: 'string',
                 description:
