@@ -12,6 +12,8 @@ import { Session } from '../calls/session.js';
 import { parallelReady } from '../engine/composite/parallel.js';
 import { PROFILE_VARIABLE, pressProfile } from '../engine/press-profile.js';
 import sharp from '../engine/sharp.js';
+import { OpenAIVision } from '../garment/openai-vision.js';
+import { selectVision } from '../garment/vision.js';
 import { DEFAULT_WORKSPACE } from '../service/defaults.js';
 
 interface Check {
@@ -140,18 +142,33 @@ function engineChecks(session: () => Session): Check[] {
   ];
 }
 
+/**
+ * The vision model, when one is configured: one tiny real request (a red square, a JSON answer asked for), so an
+ * unreachable server and one that answers nonsense are both told here rather than at the first garment call
+ * (where the tools fall back to the builtin analysis with a warning). A configured model that fails fails the doctor.
+ */
 function visionCheck(): Check {
+  const url = process.env.ATELIER_VISION_BASE_URL?.trim();
+  const model = process.env.ATELIER_VISION_MODEL?.trim();
   return {
     name: 'vision',
-    optional: true,
+    optional: !(url && model),
     run: async () => {
-      const url = process.env.ATELIER_VISION_BASE_URL?.trim();
-      const model = process.env.ATELIER_VISION_MODEL?.trim();
       if (!url && !model) return 'built-in classical CV (no vision model configured)';
       if (!url || !model) {
         throw new Error('set both ATELIER_VISION_BASE_URL and ATELIER_VISION_MODEL, or neither');
       }
-      return `${model} at ${url} (not contacted by the doctor)`;
+      const vision = selectVision();
+      if (!(vision instanceof OpenAIVision)) throw new Error(`${model} at ${url} was not selected`);
+      try {
+        const colour = await vision.probe();
+        return `${model} at ${url} answered a test image correctly (“${colour}”)`;
+      } catch (err) {
+        const e = err as Error & { hint?: string };
+        throw new Error(
+          `${model} at ${url}: ${e.message}${e.hint ? `; ${e.hint}` : ''} — garment tools fall back to the built-in analysis`,
+        );
+      }
     },
   };
 }

@@ -1,11 +1,12 @@
 /**
  * An OpenAI-compatible vision provider over plain fetch (`POST {base}/chat/completions`, images as data URLs,
  * `response_format: json_object`). One request per tool call. The answer is validated; anything else —
- * network failure, HTTP error, non-JSON, wrong shape — fails the call with `io_error` (or `unsupported` when the
- * server refuses image input), never with a guess.
+ * network failure, HTTP error, non-JSON, wrong shape — is an `io_error` (or `unsupported` when the server refuses
+ * image input), never a guess; the tools then fall back to the builtin analysis with a warning (vision.ts).
  */
 import { EditorError } from '../engine/errors.js';
 import type { ImageOut } from '../engine/io/image-codec.js';
+import sharp from '../engine/sharp.js';
 import { classifyPieces } from './builtin/pieces.js';
 import { PART_LABELS, PARTS, type Part, type PieceInfo } from './types.js';
 import type { IdentifyInput, VerifyInput, VerifyOpinion, Vision } from './vision.js';
@@ -104,6 +105,29 @@ export class OpenAIVision implements Vision {
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) bad('内容不是 JSON 对象');
     return parsed as Record<string, unknown>;
+  }
+
+  /**
+   * The doctor's check: one tiny request of the same kind the tools send (an image, a JSON object asked for),
+   * whose answer must be {"colour": "red"} for a red square — so a server that answers, but not what was asked
+   * (plain text, another shape, a model that cannot see), is told apart from one that works.
+   */
+  async probe(): Promise<string> {
+    const red = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#ff0000' } })
+      .png()
+      .toBuffer();
+    const answer = await this.ask(
+      'You name the colour of an image. Answer with a JSON object {"colour": string} using one lower-case English colour word.',
+      [
+        { type: 'text', text: 'What colour is this square?' },
+        imagePart({ mime: 'image/png', base64: red.toString('base64') }),
+      ],
+    );
+    const colour = answer.colour ?? answer.color;
+    if (typeof colour !== 'string') bad(`探测请求的回答缺少 colour：${JSON.stringify(answer).slice(0, 120)}`);
+    if (!/\bred\b/i.test(colour))
+      bad(`一个红色方块被回答为“${colour.slice(0, 40)}”：模型看不到图像或答非所问`);
+    return colour;
   }
 
   async identify(input: IdentifyInput): Promise<PieceInfo[]> {

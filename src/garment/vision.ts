@@ -3,8 +3,10 @@
  * - builtin (default): classical CV, offline and deterministic;
  * - openai: an OpenAI-compatible chat model with image input, used only when ATELIER_VISION_BASE_URL and
  *   ATELIER_VISION_MODEL are set (ATELIER_VISION_API_KEY optional). It refines the builtin answer with ONE
- *   request per tool call; preview and apply always stay classical.
+ *   request per tool call; preview and apply always stay classical. When the model cannot be reached or answers
+ *   nonsense, the call goes on with the builtin answer and says so in its warnings (consult below).
  */
+import { EditorError } from '../engine/errors.js';
 import type { ImageOut } from '../engine/io/image-codec.js';
 import { classifyPieces } from './builtin/pieces.js';
 import type { Measure } from './builtin/score.js';
@@ -58,4 +60,30 @@ export function selectVision(env: NodeJS.ProcessEnv = process.env): Vision {
     apiKey: env.ATELIER_VISION_API_KEY?.trim() || null,
     timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 60_000,
   });
+}
+
+/** What a provider answered, and which provider it was in the end. */
+export interface Consulted<T> {
+  readonly value: T;
+  readonly provider: Vision['name'];
+}
+
+/**
+ * Asks the configured provider; when it is the model and the model fails (unreachable, HTTP error, an answer
+ * that is not the JSON asked for), warns with why and answers with the builtin provider instead. Errors that
+ * are not the model's (a bug, a cancelled call) still fail the call.
+ */
+export async function consult<T>(
+  vision: Vision,
+  ask: (v: Vision) => Promise<T>,
+  warn: (message: string) => void,
+): Promise<Consulted<T>> {
+  if (vision.name === 'builtin') return { value: await ask(vision), provider: 'builtin' };
+  try {
+    return { value: await ask(vision), provider: vision.name };
+  } catch (err) {
+    if (!(err instanceof EditorError) || (err.code !== 'io_error' && err.code !== 'unsupported')) throw err;
+    warn(`视觉模型不可用，已改用内置分析：${err.message}${err.hint ? `（${err.hint}）` : ''}`);
+    return { value: await ask(builtinVision), provider: 'builtin' };
+  }
 }

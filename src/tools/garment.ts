@@ -27,7 +27,7 @@ import {
   type PieceInfo,
   type Placement,
 } from '../garment/types.js';
-import { selectVision } from '../garment/vision.js';
+import { consult, selectVision } from '../garment/vision.js';
 import { boundsReport } from './describe.js';
 import { assertUnlocked } from './guards.js';
 import { activeDoc } from './resolve.js';
@@ -194,12 +194,16 @@ export const garmentHandlers = {
         hint: '裁片应是透明背景上的不透明形状，每个裁片一个可见的像素图层或智能对象（背景、文字图层和剪贴图层不算）；可用 open_document 打开裁片文件，或用 place_image 置入透明背景的裁片图（PNG 或 PSD）',
       });
     }
-    const vision = selectVision();
     ctx.progress('识别裁片', 0.1);
-    const pieces = await vision.identify({
-      shapes,
-      marks: () => overviewImage(doc.state, shapes, (p, i) => `#${i + 1}\n${p.name}`, '裁片编号与图层名'),
-    });
+    const { value: pieces, provider } = await consult(
+      selectVision(),
+      (v) =>
+        v.identify({
+          shapes,
+          marks: () => overviewImage(doc.state, shapes, (p, i) => `#${i + 1}\n${p.name}`, '裁片编号与图层名'),
+        }),
+      (m) => ctx.warn(m),
+    );
     let ext: Extraction | null = null;
     let reused = false;
     if (ctx.session.garmentPhoto) {
@@ -207,7 +211,7 @@ export const garmentHandlers = {
       ({ ext, reused } = await extractionFor(ctx, await readPhoto(ctx)));
     }
     const proposals = ext ? proposalsFor(pieces, ext) : null;
-    const analysis: GarmentAnalysis = { docId: doc.id, pieces, provider: vision.name, proposals };
+    const analysis: GarmentAnalysis = { docId: doc.id, pieces, provider, proposals };
     const unchanged = sameAnalysis(ctx.session.garment.analysis, analysis);
     const prior = ctx.session.garment;
     ctx.session.stage({
@@ -229,7 +233,7 @@ export const garmentHandlers = {
     const byName = new Map(proposals?.map((p) => [p.name, p]) ?? []);
     return {
       document: doc.name,
-      provider: vision.name,
+      provider,
       pieces: pieces.map((p) => pieceReport(p, byName.get(p.name))),
       pairs: pieces
         .filter((p) => p.mirrorOf !== null)
@@ -411,19 +415,23 @@ export const garmentHandlers = {
     ctx.progress('测量套图效果', 0.4);
     const measures = measureResult(doc.state, canvas, analysis.pieces, ext, memory.applied);
     const verdict = verdictOf(measures);
-    const vision = selectVision();
-    const opinion = await vision.review({
-      measures,
-      classicalScore: verdict.score,
-      photo: async () => pngImage((await decodeImage(photo.bytes)).raster, '服装照片'),
-      canvas: async () => pngImage({ ...canvas }, '套图结果'),
-    });
+    const { value: opinion, provider } = await consult(
+      selectVision(),
+      (v) =>
+        v.review({
+          measures,
+          classicalScore: verdict.score,
+          photo: async () => pngImage((await decodeImage(photo.bytes)).raster, '服装照片'),
+          canvas: async () => pngImage({ ...canvas }, '套图结果'),
+        }),
+      (m) => ctx.warn(m),
+    );
     const score = opinion ? round((verdict.score + opinion.score) / 2, 1) : verdict.score;
     return {
       document: doc.name,
       score,
       scale: '1-10（10 最好）',
-      provider: vision.name,
+      provider,
       ...(opinion ? { measured_score: verdict.score, model_score: opinion.score } : {}),
       measures: measures.map((m) => ({ measure: m.key, label: m.label, score: m.score, ...m.value })),
       delta_e_formula: 'CIEDE2000',

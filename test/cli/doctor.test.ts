@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { startScriptedModel } from '../support/scripted-model.js';
 
 const dirs: string[] = [];
 async function tempDir(): Promise<string> {
@@ -60,6 +61,43 @@ describe('atelier doctor', () => {
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^warn +vision +set both ATELIER_VISION_BASE_URL and ATELIER_VISION_MODEL/m);
+  });
+
+  it('a configured vision model is really asked: a right answer passes, unreachable or nonsense fails and says so', async () => {
+    const ws = path.join(await tempDir(), 'ws');
+    const model = await startScriptedModel([
+      { text: '{"colour":"red"}' },
+      { text: 'The square is red.' },
+      { text: '{"colour":"blue"}' },
+      { status: 503, error: 'overloaded' },
+    ]);
+    try {
+      const env = { ATELIER_VISION_BASE_URL: model.url, ATELIER_VISION_MODEL: 'fake-vl' };
+      const good = await runCli(['doctor', '--workspace', ws], { env });
+      expect(good.code).toBe(0);
+      expect(good.stdout).toMatch(/^ok +vision +fake-vl at .* answered a test image correctly \(“red”\)/m);
+      const sent = model.requests[0]!.body as { response_format?: unknown; messages: { content: unknown }[] };
+      expect(sent.response_format).toEqual({ type: 'json_object' });
+      expect(JSON.stringify(sent.messages)).toContain('data:image/png;base64,');
+      // Plain text instead of JSON, a wrong answer about the image, an HTTP error.
+      for (const why of [/内容不是 JSON：The square is red/, /红色方块被回答为“blue”/, /HTTP 503/]) {
+        const r = await runCli(['doctor', '--workspace', ws], { env });
+        expect(r.code).toBe(1);
+        const line = r.stdout.split('\n').find((l) => l.split(/\s+/)[1] === 'vision')!;
+        expect(line).toMatch(/^FAIL +vision +fake-vl at /);
+        expect(line).toMatch(why);
+        expect(line).toContain('fall back to the built-in analysis');
+      }
+    } finally {
+      await model.close();
+    }
+    const down = await runCli(['doctor', '--workspace', ws], {
+      env: { ATELIER_VISION_BASE_URL: 'http://127.0.0.1:1/v1', ATELIER_VISION_MODEL: 'fake-vl' },
+    });
+    expect(down.code).toBe(1);
+    expect(down.stdout).toMatch(
+      /^FAIL +vision +fake-vl at http:\/\/127\.0\.0\.1:1\/v1: 无法连接视觉模型服务/m,
+    );
   });
 
   it('rejects unknown options with a usage error (exit 2)', async () => {

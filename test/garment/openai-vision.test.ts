@@ -116,32 +116,43 @@ describe('OpenAI-compatible vision provider', () => {
     });
   });
 
-  it('fails with io_error on malformed answers, HTTP errors and unknown parts — changing nothing', async () => {
-    configure();
+  it('falls back to the builtin analysis with a warning when the model is unreachable or answers nonsense', async () => {
     const session = newSession();
-    await garmentDocument(session, 'zh');
-    for (const bad of [
-      () => answer('not json at all'),
-      () => answer({ pieces: [{ layer: '前片', part: 'shoulder' }] }),
-      () => answer({ pieces: [{ layer: 'nope', part: 'front' }] }),
-      () => ({ status: 500, text: 'boom' }),
-      () => ({ status: 200, text: '{"choices":[]}' }),
-    ]) {
+    await garmentDocument(session, 'none');
+    const builtin = await ok(session, 'identify_pieces');
+    expect(builtin.provider).toBe('builtin');
+    const parts = (r: Record<string, unknown>) =>
+      (r.pieces as { name: string; part: string }[]).map((p) => `${p.name}=${p.part}`);
+    configure();
+    const cases: [() => { status: number; text: string }, RegExp][] = [
+      [() => answer('not json at all'), /内容不是 JSON/],
+      [() => answer({ pieces: [{ layer: '图层 1', part: 'shoulder' }] }), /部位 "shoulder" 无效/],
+      [() => answer({ pieces: [{ layer: 'nope', part: 'front' }] }), /未知的图层 "nope"/],
+      [() => ({ status: 500, text: 'boom' }), /HTTP 500/],
+      [() => ({ status: 200, text: '{"choices":[]}' }), /缺少 choices/],
+      [
+        () => ({ status: 400, text: '{"error":{"message":"this model does not support image input"}}' }),
+        /不接受图像输入/,
+      ],
+    ];
+    for (const [bad, why] of cases) {
       reply = bad;
-      const before = hashEditor(session.editor.snapshot);
-      const memory = session.garment;
-      const r = await call(session, 'identify_pieces');
-      expect(r.ok).toBe(false);
-      if (!r.ok) expect(r.error.code).toBe('io_error');
-      expect(hashEditor(session.editor.snapshot)).toBe(before);
-      expect(session.garment).toBe(memory);
+      seen.length = 0;
+      const r = await ok(session, 'identify_pieces');
+      expect(seen).toHaveLength(1);
+      expect(r.provider).toBe('builtin');
+      expect(parts(r)).toEqual(parts(builtin));
+      const warnings = r.warnings as string[];
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/^视觉模型不可用，已改用内置分析：/);
+      expect(warnings[0]).toMatch(why);
+      expect(session.garment.analysis?.provider).toBe('builtin');
     }
-    reply = () => ({ status: 400, text: '{"error":{"message":"this model does not support image input"}}' });
-    const r = await call(session, 'identify_pieces');
-    expect(r.ok === false && r.error.code).toBe('unsupported');
     process.env.ATELIER_VISION_BASE_URL = 'http://127.0.0.1:1/v1';
-    const down = await call(session, 'identify_pieces');
-    expect(down.ok === false && down.error.code).toBe('io_error');
+    const down = await ok(session, 'identify_pieces');
+    expect(down.provider).toBe('builtin');
+    expect(parts(down)).toEqual(parts(builtin));
+    expect((down.warnings as string[])[0]).toMatch(/无法连接视觉模型服务 http:\/\/127\.0\.0\.1:1\/v1/);
   });
 
   it('verify_pattern_result sends photo and canvas in one request and blends the validated score', async () => {
@@ -160,8 +171,15 @@ describe('OpenAI-compatible vision provider', () => {
     expect(v.model_score).toBe(6);
     expect(v.score).toBe(((v.measured_score as number) + 6) / 2);
     expect(v.suggestions).toContain('领口处花样略有偏移');
-    reply = () => answer({ score: 42, suggestions: [] });
-    const bad = await call(session, 'verify_pattern_result');
-    expect(bad.ok === false && bad.error.code).toBe('io_error');
+    for (const nonsense of [{ score: 42, suggestions: [] }, { score: 7, suggestions: 'fine' }, 'great job']) {
+      reply = () => answer(nonsense);
+      const fallback = await ok(session, 'verify_pattern_result');
+      expect(fallback.provider).toBe('builtin');
+      expect(fallback.model_score).toBeUndefined();
+      expect(fallback.score).toBe(v.measured_score);
+      expect((fallback.warnings as string[])[0]).toMatch(
+        /^视觉模型不可用，已改用内置分析：视觉模型的回答无效/,
+      );
+    }
   });
 });
