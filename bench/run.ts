@@ -6,6 +6,7 @@ import { benchDispatch } from './dispatch.js';
 import { benchHttp } from './http.js';
 import { benchJob } from './job.js';
 import { benchMemory } from './memory.js';
+import { benchMixed } from './mixed-load.js';
 
 const suites: [string, () => Promise<string[]>][] = [
   ['dispatch', benchDispatch],
@@ -15,6 +16,7 @@ const suites: [string, () => Promise<string[]>][] = [
   ['composite', benchComposite],
   ['cli', benchCli],
   ['job', benchJob],
+  ['mixed', benchMixed],
 ];
 
 const only = process.argv.slice(2);
