@@ -14,9 +14,8 @@ import type {
   ChatCompletionToolMessageParam,
   ChatCompletionUserMessageParam,
 } from 'openai/resources/chat/completions';
+import type { SessionHandle } from '../calls/handle.js';
 import type { ToolResult } from '../calls/result.js';
-import type { Session } from '../calls/session.js';
-import { snapshotOf } from '../calls/snapshot.js';
 import { toOpenAI } from '../registry/formats/index.js';
 import { findTool, toolsOf } from '../registry/index.js';
 import type { ImageOut } from '../tools/types.js';
@@ -43,7 +42,7 @@ export const MAX_MESSAGE_CHARS = 20_000;
 export const CONTEXT_IMAGE_LIMIT = 4;
 
 export interface ConversationOptions {
-  readonly session: Session;
+  readonly session: SessionHandle;
   readonly config: ModelConfig;
   /** Absolute path of the JSONL transcript to append to. */
   readonly transcript?: string;
@@ -93,7 +92,7 @@ function notOfferedResult(name: string) {
 }
 
 export class Conversation {
-  private readonly session: Session;
+  private readonly session: SessionHandle;
   private readonly config: ModelConfig;
   private readonly client: OpenAI;
   private readonly writer: TranscriptWriter | null;
@@ -196,7 +195,7 @@ export class Conversation {
     this.record({ type: 'user', text: words }, emit);
     const user: ChatCompletionUserMessageParam = {
       role: 'user',
-      content: userContent(words, await snapshotOf(this.session)),
+      content: userContent(words, await this.session.snapshot()),
     };
     this.messages.push(user);
     const opening: TranscriptLine[] = [];

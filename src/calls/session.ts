@@ -13,9 +13,12 @@ import { EMPTY_GARMENT_MEMORY, type GarmentMemory } from '../garment/types.js';
 import { allTools, findTool, TOOL_NAME_MAX_LENGTH, type ToolName } from '../registry/index.js';
 import { handlers } from '../tools/index.js';
 import type { Handler, Payload, ToolContext } from '../tools/types.js';
+import type { DocumentListing, SessionHandle } from './handle.js';
 import { parseArguments, parseToolCall } from './parse.js';
+import { type Rendered, renderDocument } from './render.js';
 import { failure, type ToolResult } from './result.js';
-import { precompile, validateArguments } from './validate.js';
+import { type SessionSnapshot, snapshotOf } from './snapshot.js';
+import { validateArguments } from './validate.js';
 
 export interface SessionOptions {
   /** The folder every path is relative to (created if missing). */
@@ -75,9 +78,7 @@ export interface CallOptions {
   readonly onProgress?: (progress: Progress) => void;
 }
 
-precompile(allTools);
-
-export class Session {
+export class Session implements SessionHandle {
   readonly workspace: Workspace;
   readonly editor = new Editor();
   /** The uploaded garment photo the garment tools read (workspace-relative), or null when none was given. */
@@ -151,6 +152,26 @@ export class Session {
     const run = this.queue.then(() => this.withinBudget(async () => read(this.editor.begin())));
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  snapshot(): Promise<SessionSnapshot> {
+    return snapshotOf(this);
+  }
+
+  documents(): Promise<DocumentListing[]> {
+    return this.inspect((tx) =>
+      tx.documents().map((d) => ({
+        name: d.name,
+        width: d.state.width,
+        height: d.state.height,
+        path: d.path,
+        unsaved_changes: d.dirty,
+      })),
+    );
+  }
+
+  render(name: string, max: number): Promise<Rendered> {
+    return renderDocument(this, name, max);
   }
 
   /** Runs `fn` with every pixel buffer it allocates charged to the session's memory budget, if it has one. */

@@ -85,6 +85,8 @@ export async function startServer(
       closing ??= (async () => {
         store.closeAll();
         await mcp.closeAll();
+        // Journals closed and locks given up on the sessions' threads, so another process (or server) can take over.
+        await store.settled();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

@@ -23,12 +23,21 @@
  * the client opens a new MCP session (the old one's documents stay readable under /v1/sessions/<id>/).
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync, unlinkSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Session } from '../calls/session.js';
+import type { SessionHandle } from '../calls/handle.js';
 import type { ImageOut } from '../tools/types.js';
+import {
+  type CloseReason,
+  closeHosted,
+  type HostedSession,
+  hostNew,
+  hostRecovered,
+} from './hosted-session.js';
 import { hasJournal, SessionJournal } from './journal.js';
-import { LOCK_HEARTBEAT_MS, SessionLock } from './session-lock.js';
+import { LOCK_FILE, LOCK_HEARTBEAT_MS, SessionLock } from './session-lock.js';
+import { WorkerSession, warmSessionThreads } from './worker-session.js';
 
 /** 32 lowercase hex digits. */
 const ID_PATTERN = /^[0-9a-f]{32}$/;
@@ -82,7 +91,8 @@ export type SessionKind = 'http' | 'mcp';
 export interface SessionEntry {
   readonly id: string;
   readonly kind: SessionKind;
-  readonly session: Session;
+  /** The session: on a thread of its own (worker-session.ts), or on this one when the store runs inline. */
+  readonly session: SessionHandle;
   /** Absolute path of the session's workspace folder. */
   readonly dir: string;
   readonly images: ImageShelf;
@@ -92,8 +102,30 @@ export interface SessionEntry {
   busy: number;
   /** Run once each when the session is closed (e.g. to close its MCP transport, to cancel its chat). */
   readonly closers: (() => void)[];
-  /** The session's journal, once its folder and lock are in place (a call waits for it before it returns). */
-  readonly journal: Promise<SessionJournal>;
+  /** Where the session runs: what the store needs to keep its journal alive and to close it. */
+  readonly host: SessionHost;
+}
+
+/** The store's side of where a session runs. */
+export interface SessionHost {
+  heartbeat(): Promise<void>;
+  close(why: CloseReason): Promise<void>;
+}
+
+/** A session run on the store's own thread, with its journal (tests, and tools that drive a store directly). */
+export class InlineHost implements SessionHost {
+  constructor(
+    readonly hosted: HostedSession,
+    private readonly journalDir: string,
+  ) {}
+
+  async heartbeat(): Promise<void> {
+    await (await this.hosted.journal).heartbeat();
+  }
+
+  close(why: CloseReason): Promise<void> {
+    return closeHosted(this.hosted, why, this.journalDir);
+  }
 }
 
 export interface SessionStoreOptions {
@@ -103,6 +135,12 @@ export interface SessionStoreOptions {
   readonly maxSessions: number;
   /** Pixel memory each session may hold (Session's `memoryBudgetBytes`); unlimited when unset. */
   readonly memoryBudgetBytes?: number;
+  /**
+   * `thread` (the default): each session runs on a worker thread of its own (worker-session.ts says why), so
+   * no session's work holds the thread that accepts requests. `inline`: on the store's thread (tests that
+   * look inside a session).
+   */
+  readonly isolation?: 'thread' | 'inline';
   readonly log: (line: string) => void;
   /** For tests: the clock. */
   readonly now?: () => number;
@@ -141,13 +179,14 @@ export class SessionStore {
     this.timer.unref();
     this.heartbeat = setInterval(() => {
       for (const entry of this.entries.values()) {
-        entry.journal.then((j) => j.heartbeat()).catch(() => undefined);
+        entry.host.heartbeat().catch(() => undefined);
       }
     }, LOCK_HEARTBEAT_MS);
     this.heartbeat.unref();
     this.purger = setInterval(() => void this.purgeExpired(), PURGE_EVERY_MS);
     this.purger.unref();
     void this.purgeExpired();
+    if (opts.isolation !== 'inline') warmSessionThreads();
   }
 
   get size(): number {
@@ -164,46 +203,76 @@ export class SessionStore {
     if (this.full) throw new TooManySessions(`too many open sessions (at most ${this.opts.maxSessions})`);
     if (!isSessionId(id) || this.entries.has(id)) throw new Error('invalid or duplicate session id');
     const createdAt = this.now();
-    return this.register(
+    const host = { ...this.hostOptions(id), kind, createdAt };
+    if (this.opts.isolation === 'inline') {
+      const hosted = hostNew(host, this.opts.log);
+      return this.register(id, kind, createdAt, hosted.session, new InlineHost(hosted, host.journalDir));
+    }
+    let entry: SessionEntry | undefined;
+    const session = WorkerSession.open(host, {
+      log: this.opts.log,
+      onLost: (why) => entry && this.lost(entry, why),
+    });
+    entry = this.register(id, kind, createdAt, session, session);
+    return entry;
+  }
+
+  private hostOptions(id: string) {
+    return {
       id,
-      kind,
-      createdAt,
-      SessionJournal.create(path.join(this.journalsDir, id), { kind, createdAt }, this.opts.log),
-    );
+      dir: path.join(this.sessionsDir, id),
+      journalDir: path.join(this.journalsDir, id),
+      ...(this.opts.memoryBudgetBytes !== undefined
+        ? { memoryBudgetBytes: this.opts.memoryBudgetBytes }
+        : {}),
+    };
   }
 
   private register(
     id: string,
     kind: SessionKind,
     createdAt: number,
-    journal: Promise<SessionJournal>,
+    session: SessionHandle,
+    host: SessionHost,
   ): SessionEntry {
-    // A journal that cannot start fails the session's first change (and is logged), not its creation.
-    journal.catch((err) => this.opts.log(`atelier: session ${id.slice(0, 8)}…: no journal: ${String(err)}`));
-    const dir = path.join(this.sessionsDir, id);
-    const session = new Session({
-      workspace: dir,
-      memoryBudgetBytes: this.opts.memoryBudgetBytes,
-      onInternalError: (err) =>
-        this.opts.log(
-          `atelier: session ${id.slice(0, 8)}…: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-        ),
-      onChange: async (change) => (await journal).record(change),
-    });
     const entry: SessionEntry = {
       id,
       kind,
       session,
-      dir,
+      dir: path.join(this.sessionsDir, id),
       images: new ImageShelf(),
       createdAt,
       lastUsed: this.now(),
       busy: 0,
       closers: [],
-      journal,
+      host,
     };
     this.entries.set(id, entry);
     return entry;
+  }
+
+  /**
+   * The session's thread stopped unasked (it crashed): the session leaves memory, and the lock its thread held
+   * for this process is given up, so that its next request recovers it from its journal.
+   */
+  private lost(entry: SessionEntry, why: string): void {
+    this.opts.log(`atelier: session ${entry.id.slice(0, 8)}…: ${why}; it will be recovered from its journal`);
+    if (this.entries.get(entry.id) !== entry) return;
+    this.entries.delete(entry.id);
+    const lock = path.join(this.journalsDir, entry.id, LOCK_FILE);
+    try {
+      const held = JSON.parse(readFileSync(lock, 'utf8')) as { pid?: unknown };
+      if (held.pid === process.pid) unlinkSync(lock);
+    } catch {
+      // No lock, or not readable: nothing to give up.
+    }
+    for (const closer of entry.closers) {
+      try {
+        closer();
+      } catch {
+        // The session is gone already.
+      }
+    }
   }
 
   /**
@@ -231,14 +300,26 @@ export class SessionStore {
     if (!(await hasJournal(dir))) return undefined;
     this.sweep();
     if (this.full) throw new TooManySessions(`too many open sessions (at most ${this.opts.maxSessions})`);
-    const started = this.now();
-    const recovered = await SessionJournal.recover(dir, path.join(this.sessionsDir, id), this.opts.log);
-    const kind: SessionKind = recovered.meta.kind === 'mcp' ? 'mcp' : 'http';
-    const entry = this.register(id, kind, recovered.meta.createdAt, Promise.resolve(recovered.journal));
-    if (recovered.state) entry.session.restore(recovered.state);
-    this.opts.log(
-      `atelier: session ${id.slice(0, 8)}… recovered in ${this.now() - started} ms (snapshot ${recovered.snapshot ?? 'none'}, ${recovered.replayed} call(s) replayed${recovered.ignored ? `, ${recovered.ignored} damaged line(s) ignored` : ''})`,
-    );
+    const host = this.hostOptions(id);
+    let entry: SessionEntry | undefined;
+    if (this.opts.isolation === 'inline') {
+      const r = await hostRecovered(host, this.opts.log);
+      entry = this.register(
+        id,
+        r.kind as SessionKind,
+        r.createdAt,
+        r.hosted.session,
+        new InlineHost(r.hosted, host.journalDir),
+      );
+      this.opts.log(r.report);
+      return entry;
+    }
+    const r = await WorkerSession.recover(host, {
+      log: this.opts.log,
+      onLost: (why) => entry && this.lost(entry, why),
+    });
+    entry = this.register(id, r.kind as SessionKind, r.createdAt, r.session, r.session);
+    this.opts.log(r.report);
     return entry;
   }
 
@@ -373,17 +454,12 @@ export class SessionStore {
     if (this.entries.get(entry.id) !== entry) return;
     this.entries.delete(entry.id);
     if (why === 'idle') this.opts.log(`atelier: session ${entry.id.slice(0, 8)}… closed after idling`);
-    const dir = path.join(this.journalsDir, entry.id);
-    const state = entry.session.state;
-    const done = entry.journal
-      .then(
-        async (journal) => {
-          if (why === 'idle') await journal.close(state);
-          else journal.abandon();
-        },
-        () => undefined,
-      )
-      .then(() => (why === 'deleted' ? SessionJournal.destroy(dir) : undefined))
+    // A deleted session's journal is moved aside here and now (one rename), not after its thread has closed it:
+    // once the deletion is answered, no crash may bring the session back.
+    const destroyed =
+      why === 'deleted' ? SessionJournal.destroy(path.join(this.journalsDir, entry.id)) : undefined;
+    const done = Promise.all([entry.host.close(why), destroyed])
+      .then(() => undefined)
       .catch((err) =>
         this.opts.log(`atelier: closing the journal of ${entry.id.slice(0, 8)}…: ${String(err)}`),
       )

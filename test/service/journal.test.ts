@@ -5,10 +5,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Session } from '../../src/calls/session.js';
 import { snapshotOf } from '../../src/calls/snapshot.js';
 import { SNAPSHOT_EVERY_CALLS } from '../../src/service/journal.js';
 import { LOCK_FILE, SessionHeldElsewhere } from '../../src/service/session-lock.js';
-import { type SessionEntry, SessionStore } from '../../src/service/sessions.js';
+import { type InlineHost, type SessionEntry, SessionStore } from '../../src/service/sessions.js';
 import { NAMES, placedGarmentDocument } from '../support/garment-fixtures.js';
 import { call, hashEditor, ok, tempDir } from '../support/session.js';
 
@@ -18,9 +19,20 @@ afterEach(() => {
 });
 
 function storeOn(root: string, logs: string[] = []): SessionStore {
-  const store = new SessionStore({ root, idleTimeoutMs: 60_000, maxSessions: 10, log: (l) => logs.push(l) });
+  const store = new SessionStore({
+    root,
+    idleTimeoutMs: 60_000,
+    maxSessions: 10,
+    log: (l) => logs.push(l),
+    isolation: 'inline',
+  });
   stores.push(store);
   return store;
+}
+
+/** The session of an inline store, to look inside it. */
+function inline(entry: SessionEntry): Session {
+  return (entry.host as InlineHost).hosted.session;
 }
 
 /** A pid no process has: the lock's owner looks dead, as after a kill -9. */
@@ -41,11 +53,11 @@ function crash(store: SessionStore, root: string): void {
 }
 
 async function fingerprint(entry: SessionEntry): Promise<unknown> {
-  const state = entry.session.state;
+  const state = inline(entry).state;
   return {
     editor: hashEditor(state.editor),
     history: state.editor.docs.map((d) => d.history.labels),
-    snapshot: await snapshotOf(entry.session),
+    snapshot: await snapshotOf(inline(entry)),
     garmentPhoto: state.garmentPhoto,
   };
 }
@@ -57,7 +69,7 @@ async function png(color: string, size = 16): Promise<Buffer> {
 }
 
 async function workOn(entry: SessionEntry): Promise<void> {
-  const s = entry.session;
+  const s = inline(entry);
   await ok(s, 'create_document', { width: 64, height: 48, name: '海报' });
   await ok(s, 'create_text_layer', { text: '春季新品', x: 4, y: 4, font_size: 12, color: '#c0392b' });
   await ok(s, 'create_layer', { name: '色块' });
@@ -87,8 +99,8 @@ describe('crash-safe sessions', () => {
     expect(await fingerprint(back!)).toEqual(before);
     expect(logs.join('\n')).toMatch(/recovered .*snapshot none, 11 call\(s\) replayed/);
     // Undo walks the recovered history as it would have walked the original one.
-    await ok(back!.session, 'undo', { steps: 1 });
-    const labels = back!.session.state.editor.docs[0]!.history;
+    await ok(inline(back!), 'undo', { steps: 1 });
+    const labels = inline(back!).state.editor.docs[0]!.history;
     expect(labels.index).toBe(labels.labels.length - 2);
   });
 
@@ -96,12 +108,12 @@ describe('crash-safe sessions', () => {
     const root = tempDir('atelier-journal-');
     const first = storeOn(root);
     const entry = first.create('http');
-    await ok(entry.session, 'create_document', { width: 32, height: 32 });
-    await ok(entry.session, 'create_layer', { name: '层' });
+    await ok(inline(entry), 'create_document', { width: 32, height: 32 });
+    await ok(inline(entry), 'create_layer', { name: '层' });
     for (let i = 0; i < SNAPSHOT_EVERY_CALLS + 2; i++) {
-      await ok(entry.session, 'set_layer_opacity', { name: '层', opacity: 10 + i });
+      await ok(inline(entry), 'set_layer_opacity', { name: '层', opacity: 10 + i });
     }
-    await (await entry.journal).settled();
+    await (await (entry.host as InlineHost).hosted.journal).settled();
     const files = readdirSync(path.join(root, 'journals', entry.id));
     expect(files.filter((f) => f.startsWith('snapshot-'))).toEqual([`snapshot-${SNAPSHOT_EVERY_CALLS}.json`]);
     expect(files.filter((f) => f.startsWith('journal-'))).toEqual([
@@ -120,8 +132,8 @@ describe('crash-safe sessions', () => {
     const root = tempDir('atelier-journal-');
     const first = storeOn(root);
     const entry = first.create('http');
-    await ok(entry.session, 'create_document', { width: 16, height: 16 });
-    await ok(entry.session, 'create_layer', { name: '甲' });
+    await ok(inline(entry), 'create_document', { width: 16, height: 16 });
+    await ok(inline(entry), 'create_layer', { name: '甲' });
     const before = await fingerprint(entry);
     const segment = path.join(root, 'journals', entry.id, 'journal-1.jsonl');
     appendFileSync(segment, '{"seq":3,"t":"call","call":{"name":"create_layer","argum');
@@ -134,7 +146,7 @@ describe('crash-safe sessions', () => {
     expect(logs.join('\n')).toMatch(/1 damaged line\(s\) ignored/);
     expect(readFileSync(segment, 'utf8').endsWith('\n')).toBe(true);
 
-    await ok(back!.session, 'create_layer', { name: '乙' });
+    await ok(inline(back!), 'create_layer', { name: '乙' });
     const after = await fingerprint(back!);
     crash(second, root);
     expect(await fingerprint((await storeOn(root).recover(entry.id))!)).toEqual(after);
@@ -144,13 +156,13 @@ describe('crash-safe sessions', () => {
     const root = tempDir('atelier-journal-');
     const first = storeOn(root);
     const entry = first.create('http');
-    await entry.session.workspace.writeAtomic('in/photo.png', await png('#ff0000'));
-    await ok(entry.session, 'open_document', { path: 'in/photo.png' });
-    await ok(entry.session, 'create_document', { width: 16, height: 16, name: '底' });
-    await ok(entry.session, 'place_image', { path: 'in/photo.png', name: '贴图' });
+    await inline(entry).workspace.writeAtomic('in/photo.png', await png('#ff0000'));
+    await ok(inline(entry), 'open_document', { path: 'in/photo.png' });
+    await ok(inline(entry), 'create_document', { width: 16, height: 16, name: '底' });
+    await ok(inline(entry), 'place_image', { path: 'in/photo.png', name: '贴图' });
     const before = await fingerprint(entry);
     // Overwritten (by an upload, another save) after the calls that read it.
-    await entry.session.workspace.writeAtomic('in/photo.png', await png('#0000ff', 24));
+    await inline(entry).workspace.writeAtomic('in/photo.png', await png('#0000ff', 24));
     crash(first, root);
 
     const back = await storeOn(root).recover(entry.id);
@@ -164,11 +176,11 @@ describe('crash-safe sessions', () => {
     const root = tempDir('atelier-journal-');
     const first = storeOn(root);
     const entry = first.create('http');
-    await entry.session.workspace.writeAtomic('shirt.png', await png('#336699'));
-    await entry.session.setGarmentPhoto('shirt.png');
+    await inline(entry).workspace.writeAtomic('shirt.png', await png('#336699'));
+    await inline(entry).setGarmentPhoto('shirt.png');
     crash(first, root);
     const back = await storeOn(root).recover(entry.id);
-    expect(back!.session.garmentPhoto).toBe('shirt.png');
+    expect(inline(back!).garmentPhoto).toBe('shirt.png');
   });
 
   it('keeps an idle session on disk (final snapshot, nothing to replay); a deleted one is gone for good', async () => {
@@ -181,12 +193,13 @@ describe('crash-safe sessions', () => {
       maxSessions: 10,
       log: (l) => logs.push(l),
       now: () => now,
+      isolation: 'inline',
     });
     stores.push(store);
     const idle = store.create('http');
     const doomed = store.create('http');
     await workOn(idle);
-    await ok(doomed.session, 'create_document', { width: 8, height: 8 });
+    await ok(inline(doomed), 'create_document', { width: 8, height: 8 });
     const before = await fingerprint(idle);
     now += 5000;
     store.sweep();
@@ -211,15 +224,15 @@ describe('crash-safe sessions', () => {
     const root = tempDir('atelier-journal-');
     const first = storeOn(root);
     const entry = first.create('http');
-    await ok(entry.session, 'create_document', { width: 8, height: 8 });
+    await ok(inline(entry), 'create_document', { width: 8, height: 8 });
     await expect(storeOn(root).recover(entry.id)).rejects.toBeInstanceOf(SessionHeldElsewhere);
     // Once taken over, the old holder stops journaling instead of writing beside the new one.
     crash(first, root);
     const second = storeOn(root);
     await second.recover(entry.id);
-    const stale = await call(entry.session, 'create_layer', { name: '迟到' });
+    const stale = await call(inline(entry), 'create_layer', { name: '迟到' });
     expect(stale).toMatchObject({ ok: false, error: { code: 'io_error' } });
-    expect(entry.session.state.editor.docs[0]!.history.labels).toHaveLength(1);
+    expect(inline(entry).state.editor.docs[0]!.history.labels).toHaveLength(1);
   });
 
   it('does not leave a vision model’s answer to replay: the call is covered by a snapshot', async () => {
@@ -242,11 +255,11 @@ describe('crash-safe sessions', () => {
       const root = tempDir('atelier-journal-');
       const first = storeOn(root);
       const entry = first.create('http');
-      await placedGarmentDocument(entry.session, 'none');
-      await ok(entry.session, 'identify_pieces');
+      await placedGarmentDocument(inline(entry), 'none');
+      await ok(inline(entry), 'identify_pieces');
       expect(answers).toBe(1);
       const part = (e: SessionEntry) =>
-        e.session.garment.analysis?.pieces.find((p) => p.name === NAMES.none.front)?.part;
+        inline(e).garment.analysis?.pieces.find((p) => p.name === NAMES.none.front)?.part;
       expect(part(entry)).toBe('pocket');
       const before = await fingerprint(entry);
       crash(first, root);
@@ -267,8 +280,8 @@ describe('crash-safe sessions', () => {
     const first = storeOn(root);
     const old = first.create('http');
     const served = first.create('http');
-    await ok(old.session, 'create_document', { width: 8, height: 8 });
-    await ok(served.session, 'create_document', { width: 8, height: 8 });
+    await ok(inline(old), 'create_document', { width: 8, height: 8 });
+    await ok(inline(served), 'create_document', { width: 8, height: 8 });
     crash(first, root);
     const second = storeOn(root);
     await second.recover(served.id);

@@ -4,11 +4,11 @@ import { lstat, readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
+import type { Rendered } from '../../calls/render.js';
 import { EditorError } from '../../engine/errors.js';
 import { isAtomicTemp } from '../../engine/workspace.js';
 import { HttpError } from '../errors.js';
 import type { AppParts } from '../parts.js';
-import { renderDocument } from '../render.js';
 import { inSession, sessionOr404 } from '../request.js';
 import { type ReceivedUpload, receiveUpload } from '../upload-receiver.js';
 import { placeUpload, roleOf, uploadPath } from '../uploads.js';
@@ -154,9 +154,9 @@ export function fileRoutes({ config, store }: AppParts): Hono {
         throw new HttpError(400, 'bad_request', `max must be an integer from 1 to 30000, not "${rawMax}"`);
       }
       const name = c.req.param('name');
-      let rendered: Awaited<ReturnType<typeof renderDocument>>;
+      let rendered: Rendered;
       try {
-        rendered = await renderDocument(entry.session, name, max);
+        rendered = await entry.session.render(name, max);
       } catch (err) {
         if (err instanceof EditorError && err.code === 'not_found') {
           throw new HttpError(404, 'not_found', `no open document "${name}" in this session`, {

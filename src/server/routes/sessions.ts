@@ -1,6 +1,5 @@
 /** Opening, reading and closing sessions, and the snapshot the studio draws its panes from. */
 import { Hono } from 'hono';
-import { snapshotOf } from '../../calls/snapshot.js';
 import { EditorError } from '../../engine/errors.js';
 import { type SessionEntry, TooManySessions } from '../../service/sessions.js';
 import { HttpError } from '../errors.js';
@@ -24,15 +23,7 @@ export function sessionRoutes({ config, store }: AppParts): Hono {
 
   app.get('/v1/sessions/:id', (c) =>
     inSession(store, c, async (entry) => {
-      const documents = await entry.session.inspect((tx) =>
-        tx.documents().map((d) => ({
-          name: d.name,
-          width: d.state.width,
-          height: d.state.height,
-          path: d.path,
-          unsaved_changes: d.dirty,
-        })),
-      );
+      const documents = await entry.session.documents();
       return c.json({
         id: entry.id,
         kind: entry.kind,
@@ -44,7 +35,7 @@ export function sessionRoutes({ config, store }: AppParts): Hono {
   );
 
   app.get('/v1/sessions/:id/state', (c) =>
-    inSession(store, c, async (entry) => c.json(await snapshotOf(entry.session))),
+    inSession(store, c, async (entry) => c.json(await entry.session.snapshot())),
   );
 
   app.delete('/v1/sessions/:id', (c) => {

@@ -1,9 +1,9 @@
 /** A document's composite as PNG, scaled to fit a square of `max` pixels (never enlarged). */
 
-import type { Session } from '../calls/session.js';
 import { encodePng } from '../engine/io/image-codec.js';
 import type { Raster } from '../engine/model.js';
 import sharp from '../engine/sharp.js';
+import type { Session } from './session.js';
 
 export interface Rendered {
   readonly png: Buffer;

@@ -1,0 +1,37 @@
+/**
+ * What a surface may do with a session, wherever the session runs: the `Session` itself on the calling thread, or
+ * a proxy to a session hosted on a worker thread (src/service/worker-session.ts). Only plain data crosses it —
+ * tool calls, results, snapshots, listings, encoded images — never a function over the editor, since a
+ * session on another thread cannot run one.
+ */
+import type { Workspace } from '../engine/workspace.js';
+import type { Rendered } from './render.js';
+import type { ToolResult } from './result.js';
+import type { CallOptions } from './session.js';
+import type { SessionSnapshot } from './snapshot.js';
+
+/** An open document as `GET /v1/sessions/:id` lists it. */
+export interface DocumentListing {
+  readonly name: string;
+  readonly width: number;
+  readonly height: number;
+  readonly path: string | null;
+  readonly unsaved_changes: boolean;
+}
+
+export interface SessionHandle {
+  /** The folder every path is relative to. */
+  readonly workspace: Workspace;
+  /** The uploaded garment photo the garment tools read, as of the last call or photo change that completed. */
+  readonly garmentPhoto: string | null;
+  /** Runs one tool call after every call already queued. Never rejects: failures are results. */
+  call(toolCall: unknown, opts?: CallOptions): Promise<ToolResult>;
+  /** Sets the garment photo after every call already queued; rejects when it cannot be journaled. */
+  setGarmentPhoto(path: string | null): Promise<void>;
+  /** What the session holds, after every call already queued. */
+  snapshot(): Promise<SessionSnapshot>;
+  /** The open documents, after every call already queued. */
+  documents(): Promise<DocumentListing[]>;
+  /** The open document `name` as PNG within a `max` square; the editor's `not_found` error when there is none. */
+  render(name: string, max: number): Promise<Rendered>;
+}

@@ -1,0 +1,99 @@
+/**
+ * A session worker: the thread that runs the sessions the main thread gave it (worker-session.ts), each with its
+ * journal. Requests for one session are taken in arrival order — the Session's own queue keeps them so — and
+ * requests for different sessions on this thread interleave at their awaits. Nothing here writes to stdout.
+ */
+import { parentPort } from 'node:worker_threads';
+import { EditorError } from '../engine/errors.js';
+import { closeHosted, type HostedSession, hostNew, hostRecovered } from './hosted-session.js';
+import { SessionHeldElsewhere } from './session-lock.js';
+import type { Answer, FromWorker, Request, ToWorker, WireError } from './session-messages.js';
+
+const port = parentPort;
+if (!port) throw new Error('session-worker.ts runs only as a worker thread');
+
+const sessions = new Map<string, { hosted: HostedSession; journalDir: string }>();
+const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+const log = (line: string) => post({ log: line });
+
+function wire(err: unknown): WireError {
+  if (err instanceof EditorError) {
+    return {
+      kind: 'editor',
+      code: err.code,
+      message: err.message,
+      ...(err.hint ? { hint: err.hint } : {}),
+      ...(err.details !== undefined ? { details: err.details } : {}),
+    };
+  }
+  if (err instanceof SessionHeldElsewhere) return { kind: 'held', pid: err.pid, host: err.host };
+  return { kind: 'other', message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+}
+
+function hostedOf(id: string): HostedSession {
+  const found = sessions.get(id);
+  if (!found) throw new Error(`session ${id.slice(0, 8)}… is not on this worker`);
+  return found.hosted;
+}
+
+async function answer(seq: number, request: Request): Promise<{ answer: Answer; transfer?: ArrayBuffer[] }> {
+  switch (request.op) {
+    case 'open': {
+      const hosted = hostNew(request.host, log);
+      sessions.set(request.host.id, { hosted, journalDir: request.host.journalDir });
+      return { answer: { op: 'open', garmentPhoto: null } };
+    }
+    case 'recover': {
+      const r = await hostRecovered(request.host, log);
+      sessions.set(request.host.id, { hosted: r.hosted, journalDir: request.host.journalDir });
+      return {
+        answer: {
+          op: 'recover',
+          kind: r.kind,
+          createdAt: r.createdAt,
+          report: r.report,
+          garmentPhoto: r.hosted.session.garmentPhoto,
+        },
+      };
+    }
+    case 'call': {
+      const { session } = hostedOf(request.id);
+      const result = await session.call(
+        request.call,
+        request.progress ? { onProgress: (progress) => post({ seq, progress }) } : {},
+      );
+      return { answer: { op: 'call', result, garmentPhoto: session.garmentPhoto } };
+    }
+    case 'garment_photo':
+      await hostedOf(request.id).session.setGarmentPhoto(request.path);
+      return { answer: { op: 'garment_photo' } };
+    case 'snapshot':
+      return { answer: { op: 'snapshot', snapshot: await hostedOf(request.id).session.snapshot() } };
+    case 'documents':
+      return { answer: { op: 'documents', documents: await hostedOf(request.id).session.documents() } };
+    case 'render': {
+      const r = await hostedOf(request.id).session.render(request.name, request.max);
+      // A copy of its own, so the buffer can be handed over instead of copied again.
+      const png = new Uint8Array(r.png);
+      return { answer: { op: 'render', ...r, png }, transfer: [png.buffer] };
+    }
+    case 'heartbeat':
+      await (await hostedOf(request.id).journal).heartbeat();
+      return { answer: { op: 'heartbeat' } };
+    case 'close': {
+      const found = sessions.get(request.id);
+      if (found) {
+        sessions.delete(request.id);
+        await closeHosted(found.hosted, request.why, found.journalDir);
+      }
+      return { answer: { op: 'close' } };
+    }
+  }
+}
+
+port.on('message', ({ seq, request }: ToWorker) => {
+  answer(seq, request).then(
+    ({ answer, transfer }) => post({ seq, answer }, transfer),
+    (err: unknown) => post({ seq, error: wire(err) }),
+  );
+});

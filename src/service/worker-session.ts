@@ -1,0 +1,311 @@
+/**
+ * Sessions on threads of their own, so that the thread that accepts requests (HTTP, MCP) stays responsive
+ * whatever a session computes.
+ *
+ * Why a thread per session, not a pool sized to the cores with sessions pinned to it: a session's state (its
+ * documents, history, composites and garment memory, often hundreds of MB) lives where its calls run, and
+ * moving it between threads would cost a copy or a re-encoding per call; pinned to a shared thread, a session's
+ * small call would wait behind whatever heavy call another session on that thread runs — the very stall this
+ * removes. With one thread each, the operating system's scheduler shares the cores: a small call wakes up and
+ * runs within a time slice while blurs and saves of other sessions compute. The cost is a thread's start-up
+ * (modules loaded once per thread, hidden by keeping a spare thread warm) and its own heap (some tens of MB
+ * while idle); the store's session limit bounds the number of threads. Rasters stay what they are: the engine's
+ * own workers (compositing, PSD) are started from the session's thread as before.
+ *
+ * `WorkerSession` is the main thread's side of one session: the same `SessionHandle` the surfaces use with a
+ * `Session`, over messages (session-messages.ts). A call's progress comes back as messages while it runs. The
+ * garment photo is mirrored from each answer, so reading it needs no round trip.
+ */
+import type { Worker } from 'node:worker_threads';
+import type { DocumentListing, SessionHandle } from '../calls/handle.js';
+import type { Rendered } from '../calls/render.js';
+import { failure, type ToolResult } from '../calls/result.js';
+import type { CallOptions, Progress } from '../calls/session.js';
+import type { SessionSnapshot } from '../calls/snapshot.js';
+import { EditorError, type ErrorCode } from '../engine/errors.js';
+import { spawnSiblingWorker } from '../engine/worker-boot.js';
+import { Workspace } from '../engine/workspace.js';
+import type { CloseReason, HostOptions } from './hosted-session.js';
+import { SessionHeldElsewhere } from './session-lock.js';
+import type { Answer, FromWorker, Request, WireError } from './session-messages.js';
+
+/** Threads kept started and idle for the next sessions, beyond which a thread whose session closed ends. */
+const IDLE_THREADS = 2;
+
+/**
+ * Session threads at most (`ATELIER_SESSION_THREADS`): each costs some 35 MB and 0.3 s of start-up, so past this
+ * many sessions a new one shares the thread with the fewest sessions (and may wait behind their calls).
+ */
+export const MAX_SESSION_THREADS = Math.max(1, Number(process.env.ATELIER_SESSION_THREADS) || 32);
+
+type AnswerOf<O extends Answer['op']> = Extract<Answer, { op: O }>;
+
+interface Pending {
+  readonly resolve: (answer: Answer) => void;
+  readonly reject: (err: Error) => void;
+  readonly onProgress?: (progress: Progress) => void;
+}
+
+/** The thread has stopped (it crashed or ran out of memory): its sessions are gone from memory. */
+export class SessionThreadLost extends Error {}
+
+function unwire(err: WireError): Error {
+  if (err.kind === 'editor') {
+    return new EditorError(err.code as ErrorCode, err.message, {
+      ...(err.hint ? { hint: err.hint } : {}),
+      ...(err.details !== undefined ? { details: err.details } : {}),
+    });
+  }
+  if (err.kind === 'held') return new SessionHeldElsewhere(err.pid, err.host);
+  return new Error(err.message);
+}
+
+/** One worker thread and the requests it has not answered yet. */
+class SessionThread {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private seq = 0;
+  private stopped = false;
+  /** Sessions this thread hosts. */
+  sessions = 0;
+  /** Called once each when the thread stops unasked, with the reason. */
+  readonly onLost = new Set<(reason: string) => void>();
+
+  /** Where the worker's log lines go: the store of the session it runs. */
+  log: (line: string) => void = () => {};
+
+  constructor() {
+    this.worker = spawnSiblingWorker(import.meta.url, 'session-worker', { stdout: false, stderr: false });
+    this.worker.on('message', (message: FromWorker) => this.receive(message));
+    this.worker.on('error', (err) => this.lose(`session thread failed: ${err.stack ?? err.message}`));
+    this.worker.on('exit', (code) => this.lose(`session thread exited with code ${code}`));
+    // After the listeners: adding a message listener refs the worker's port again.
+    this.worker.unref();
+  }
+
+  get alive(): boolean {
+    return !this.stopped;
+  }
+
+  request<O extends Request['op']>(
+    request: Extract<Request, { op: O }>,
+    onProgress?: (progress: Progress) => void,
+  ): Promise<AnswerOf<O>> {
+    if (this.stopped) return Promise.reject(new SessionThreadLost('the session thread has stopped'));
+    const seq = ++this.seq;
+    return new Promise<Answer>((resolve, reject) => {
+      this.pending.set(seq, { resolve, reject, ...(onProgress ? { onProgress } : {}) });
+      // Held open only while something waits for an answer (a script awaiting a call must not exit early).
+      if (this.pending.size === 1) this.worker.ref();
+      this.worker.postMessage({ seq, request });
+    }) as Promise<AnswerOf<O>>;
+  }
+
+  private receive(message: FromWorker): void {
+    if ('log' in message) {
+      this.log(message.log);
+      return;
+    }
+    const waiting = this.pending.get(message.seq);
+    if (!waiting) return;
+    if ('progress' in message) {
+      waiting.onProgress?.(message.progress);
+      return;
+    }
+    this.pending.delete(message.seq);
+    if (this.pending.size === 0) this.worker.unref();
+    if ('error' in message) waiting.reject(unwire(message.error));
+    else waiting.resolve(message.answer);
+  }
+
+  private lose(reason: string): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const waiting of this.pending.values()) waiting.reject(new SessionThreadLost(reason));
+    this.pending.clear();
+    for (const lost of this.onLost) lost(reason);
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const waiting of this.pending.values()) waiting.reject(new SessionThreadLost('stopped'));
+    this.pending.clear();
+    void this.worker.terminate();
+  }
+}
+
+/** The threads sessions run on: one per open session, plus a few started ahead for the next ones. */
+class SessionThreads {
+  private readonly idle: SessionThread[] = [];
+  private readonly running = new Set<SessionThread>();
+
+  take(log: (line: string) => void): SessionThread {
+    for (const t of this.running) if (!t.alive) this.running.delete(t);
+    let thread: SessionThread | undefined;
+    if (this.running.size + this.idle.length >= MAX_SESSION_THREADS && this.running.size > 0) {
+      thread = [...this.running].reduce((a, b) => (b.sessions < a.sessions ? b : a));
+    } else {
+      thread = this.idle.pop();
+      while (thread && !thread.alive) thread = this.idle.pop();
+      thread ??= new SessionThread();
+      this.running.add(thread);
+      if (this.running.size + this.idle.length < MAX_SESSION_THREADS) this.warm();
+    }
+    thread.log = log;
+    return thread;
+  }
+
+  /** Starts a thread ahead of the next session, if none is idle: its modules load while nobody waits. */
+  warm(): void {
+    if (this.idle.length === 0) this.idle.push(new SessionThread());
+  }
+
+  giveBack(thread: SessionThread): void {
+    if (!thread.alive || thread.sessions > 0) return;
+    this.running.delete(thread);
+    if (this.idle.length < IDLE_THREADS) this.idle.push(thread);
+    else thread.stop();
+  }
+
+  /** Ends the idle threads (the running ones end with their sessions). */
+  stopIdle(): void {
+    for (const thread of this.idle.splice(0)) thread.stop();
+  }
+}
+
+const threads = new SessionThreads();
+
+/** Starts a session thread ahead of the first session (a server starting). */
+export function warmSessionThreads(): void {
+  threads.warm();
+}
+
+/** Ends the session threads kept idle for future sessions (a process shutting down, a test suite ending). */
+export function stopIdleSessionThreads(): void {
+  threads.stopIdle();
+}
+
+export interface WorkerSessionOptions {
+  readonly log: (line: string) => void;
+  /** Called when the session's thread stopped unasked: the session is no longer in memory. */
+  readonly onLost: (reason: string) => void;
+}
+
+export class WorkerSession implements SessionHandle {
+  readonly workspace: Workspace;
+  garmentPhoto: string | null = null;
+  private closed = false;
+  private readonly lost: (reason: string) => void;
+
+  private constructor(
+    private readonly id: string,
+    dir: string,
+    private readonly thread: SessionThread,
+    opts: WorkerSessionOptions,
+  ) {
+    this.workspace = new Workspace(dir);
+    thread.sessions++;
+    this.lost = (reason) => {
+      this.closed = true;
+      opts.onLost(reason);
+    };
+    thread.onLost.add(this.lost);
+  }
+
+  /** A new session on a thread of its own (available at once: requests wait for the thread to start). */
+  static open(host: HostOptions, opts: WorkerSessionOptions): WorkerSession {
+    const session = new WorkerSession(host.id, host.dir, threads.take(opts.log), opts);
+    session.thread
+      .request({ op: 'open', host })
+      .catch((err) => opts.log(`atelier: session ${host.id.slice(0, 8)}…: ${String(err)}`));
+    return session;
+  }
+
+  /** The session its journal describes, rebuilt on a thread of its own. */
+  static async recover(
+    host: Omit<HostOptions, 'kind' | 'createdAt'>,
+    opts: WorkerSessionOptions,
+  ): Promise<{ session: WorkerSession; kind: string; createdAt: number; report: string }> {
+    const session = new WorkerSession(host.id, host.dir, threads.take(opts.log), opts);
+    try {
+      const answer = await session.thread.request({ op: 'recover', host });
+      session.garmentPhoto = answer.garmentPhoto;
+      return { session, kind: answer.kind, createdAt: answer.createdAt, report: answer.report };
+    } catch (err) {
+      session.release();
+      throw err;
+    }
+  }
+
+  async call(toolCall: unknown, opts: CallOptions = {}): Promise<ToolResult> {
+    try {
+      const answer = await this.thread.request(
+        { op: 'call', id: this.id, call: toolCall, progress: opts.onProgress !== undefined },
+        opts.onProgress,
+      );
+      this.garmentPhoto = answer.garmentPhoto;
+      return answer.result;
+    } catch (err) {
+      return failure(
+        'internal',
+        `内部错误：会话的工作线程已停止（${err instanceof Error ? err.message : String(err)}）`,
+        {
+          hint: '请重试：会话会从它的日志恢复到最后一次完成的调用之后',
+        },
+      );
+    }
+  }
+
+  async setGarmentPhoto(path: string | null): Promise<void> {
+    await this.thread.request({ op: 'garment_photo', id: this.id, path });
+    this.garmentPhoto = path;
+  }
+
+  async snapshot(): Promise<SessionSnapshot> {
+    return (await this.thread.request({ op: 'snapshot', id: this.id })).snapshot;
+  }
+
+  async documents(): Promise<DocumentListing[]> {
+    return (await this.thread.request({ op: 'documents', id: this.id })).documents;
+  }
+
+  async render(name: string, max: number): Promise<Rendered> {
+    const { png, width, height, documentWidth, documentHeight } = await this.thread.request({
+      op: 'render',
+      id: this.id,
+      name,
+      max,
+    });
+    return {
+      png: Buffer.from(png.buffer, png.byteOffset, png.byteLength),
+      width,
+      height,
+      documentWidth,
+      documentHeight,
+    };
+  }
+
+  /** Keeps the session's journal lock alive. */
+  async heartbeat(): Promise<void> {
+    await this.thread.request({ op: 'heartbeat', id: this.id });
+  }
+
+  /** Closes the session's journal on its thread (hosted-session.ts `closeHosted`), then frees the thread. */
+  async close(why: CloseReason): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await this.thread.request({ op: 'close', id: this.id, why });
+    } finally {
+      this.release();
+    }
+  }
+
+  private release(): void {
+    this.closed = true;
+    this.thread.onLost.delete(this.lost);
+    this.thread.sessions--;
+    threads.giveBack(this.thread);
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Sessions on threads of their own (src/service/worker-session.ts), driven through the store as the server
+ * does: calls with their progress, the garment photo, snapshots, listings and renders cross the thread as data;
+ * errors come back as the classes the surfaces tell apart; a session closed on its thread can be recovered by
+ * another store on the same workspace, exactly as it was.
+ */
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Progress } from '../../src/calls/session.js';
+import { EditorError } from '../../src/engine/errors.js';
+import { SessionHeldElsewhere } from '../../src/service/session-lock.js';
+import { SessionStore } from '../../src/service/sessions.js';
+import { WorkerSession } from '../../src/service/worker-session.js';
+import { tempDir } from '../support/session.js';
+
+const stores: SessionStore[] = [];
+afterEach(async () => {
+  for (const s of stores.splice(0)) {
+    s.closeAll();
+    await s.settled();
+  }
+});
+
+function storeOn(root: string, logs: string[] = []): SessionStore {
+  const store = new SessionStore({ root, idleTimeoutMs: 60_000, maxSessions: 10, log: (l) => logs.push(l) });
+  stores.push(store);
+  return store;
+}
+
+const call = (name: string, args: Record<string, unknown> = {}) => ({ name, arguments: args });
+
+describe('a session on its own thread', () => {
+  it('runs calls in order, streams their progress, and answers snapshots, listings and renders', async () => {
+    const store = storeOn(tempDir('atelier-threads-'));
+    const entry = store.create('http');
+    expect(entry.session).toBeInstanceOf(WorkerSession);
+    const s = entry.session;
+    // Queued at once: they run one after another in this order on the session's thread.
+    const results = await Promise.all([
+      s.call(call('create_document', { width: 40, height: 30, name: '图' })),
+      s.call(call('create_layer', { name: '红' })),
+      s.call(call('fill_selection', { color: '#ff0000' })),
+    ]);
+    expect(results.map((r) => r.ok)).toEqual([true, true, true]);
+
+    const stages: Progress[] = [];
+    const saved = await s.call(call('save_document_as', { path: 'out/图.psd' }), {
+      onProgress: (p) => stages.push(p),
+    });
+    expect(saved.ok).toBe(true);
+    expect(stages.map((p) => p.stage)).toContain('编码 PSD');
+
+    const snapshot = await s.snapshot();
+    expect(snapshot.active?.layers.map((l) => (l as { name: string }).name)).toEqual(['红', '背景']);
+    expect(snapshot.active?.history.labels.at(-1)).toBe('填充选区');
+    expect(await s.documents()).toEqual([
+      { name: '图', width: 40, height: 30, path: 'out/图.psd', unsaved_changes: false },
+    ]);
+
+    const rendered = await s.render('图', 20);
+    const { data, info } = await sharp(rendered.png).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height, rendered.documentWidth]).toEqual([20, 15, 40]);
+    expect([...data.subarray(0, 3)]).toEqual([255, 0, 0]);
+
+    const missing = await s.render('无', 20).catch((err: unknown) => err);
+    expect(missing).toBeInstanceOf(EditorError);
+    expect((missing as EditorError).code).toBe('not_found');
+  });
+
+  it('is recovered by another store once its thread gave it up, garment photo included', async () => {
+    const root = tempDir('atelier-threads-');
+    const first = storeOn(root);
+    const entry = first.create('http');
+    await entry.session.call(call('create_document', { width: 16, height: 16 }));
+    await entry.session.call(call('create_layer', { name: '甲' }));
+    await entry.session.workspace.writeAtomic(
+      'shirt.png',
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } })
+        .png()
+        .toBuffer(),
+    );
+    await entry.session.setGarmentPhoto('shirt.png');
+    expect(entry.session.garmentPhoto).toBe('shirt.png');
+    const before = await entry.session.snapshot();
+
+    // Served by a live owner: another store is refused, with the class the server answers 409 for.
+    const second = storeOn(root);
+    await expect(second.recover(entry.id)).rejects.toBeInstanceOf(SessionHeldElsewhere);
+
+    first.closeAll();
+    await first.settled();
+    const back = await second.recover(entry.id);
+    expect(back?.session.garmentPhoto).toBe('shirt.png');
+    expect(await back!.session.snapshot()).toEqual(before);
+    const undone = await back!.session.call(call('undo'));
+    expect(undone.ok).toBe(true);
+    expect((await back!.session.snapshot()).active?.layers).toHaveLength(1);
+  });
+});
