@@ -96,4 +96,30 @@ describe('a session on its own thread', () => {
     expect(undone.ok).toBe(true);
     expect((await back!.session.snapshot()).active?.layers).toHaveLength(1);
   });
+
+  it('comes back from its journal when its thread dies, as after its last completed call', async () => {
+    const logs: string[] = [];
+    const store = storeOn(tempDir('atelier-threads-'), logs);
+    const entry = store.create('http');
+    await entry.session.call(call('create_document', { width: 24, height: 24, name: '存活' }));
+    await entry.session.call(call('create_layer', { name: '乙' }));
+    const before = await entry.session.snapshot();
+    let closed = false;
+    entry.closers.push(() => {
+      closed = true;
+    });
+
+    // What a crash of the thread looks like from the main thread (a native fault, an out-of-memory abort).
+    const thread = (entry.session as unknown as { thread: { worker: { terminate(): Promise<number> } } })
+      .thread;
+    await thread.worker.terminate();
+    await expect.poll(() => store.get(entry.id)).toBeUndefined();
+    expect(closed).toBe(true);
+    expect(logs.join('\n')).toMatch(/session thread exited .*recovered from its journal/);
+
+    const back = await store.recover(entry.id);
+    expect(back).not.toBe(entry);
+    expect(await back!.session.snapshot()).toEqual(before);
+    expect((await back!.session.call(call('get_layer_bounds', { name: '乙' }))).ok).toBe(true);
+  });
 });
