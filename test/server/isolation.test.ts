@@ -4,7 +4,7 @@
  * running. Asserted by order (what finished before what), never by wall-clock limits.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession, okCalls, sendCalls, startTestServer, type TestServer, toolCall } from './support.js';
+import { createSession, okCalls, startTestServer, type TestServer, toolCall } from './support.js';
 
 describe('isolation of work', () => {
   let server: TestServer;
@@ -13,16 +13,15 @@ describe('isolation of work', () => {
   });
   afterAll(() => server.close());
 
-  it('answers /v1/health and another session while one session blurs 8000²', async () => {
+  it('answers /v1/health and another session while one session adjusts 12000² on the JavaScript thread', async () => {
     const heavy = await createSession(server.url);
     const light = await createSession(server.url);
+    // adjust_hsl runs pixel by pixel in JavaScript (over a second per 100 Mpx): on the thread that accepts
+    // requests, it would hold every other request until it ends.
     await okCalls(server.url, heavy, [
-      toolCall('create_document', { width: 8000, height: 8000 }),
+      toolCall('create_document', { width: 12000, height: 12000 }),
       toolCall('create_layer', { name: 'p' }),
       toolCall('fill_selection', { color: '#c8503c' }),
-      toolCall('select_rect', { left: 1000, top: 1000, right: 7000, bottom: 5000 }),
-      toolCall('fill_selection', { color: '#204060' }),
-      toolCall('deselect'),
     ]);
     await okCalls(server.url, light, [
       toolCall('create_document', { width: 200, height: 100 }),
@@ -30,27 +29,47 @@ describe('isolation of work', () => {
     ]);
 
     const order: string[] = [];
-    const blur = sendCalls(server.url, heavy, [toolCall('gaussian_blur', { radius: 60 })]).then((r) => {
-      order.push('blur');
-      return r;
+    const res = await fetch(`${server.url}/v1/sessions/${heavy}/tool-calls?stream=1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        tool_calls: [toolCall('adjust_hsl', { hue: 30, saturation: 10, lightness: 5 })],
+      }),
     });
-    // A stream of small requests while the blur runs: each must be answered before the blur's result.
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let streamed = '';
+    const started = (async () => {
+      while (!streamed.includes('"tool_call"')) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        streamed += value;
+      }
+    })();
+    await started;
+    const finished = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        streamed += value;
+        if (streamed.includes('"tool_result"')) order.push('heavy');
+      }
+    })();
+    // Small requests while the heavy call runs: each must be answered before the heavy call's result.
     for (let round = 0; round < 5; round++) {
       const health = await fetch(`${server.url}/v1/health`);
       expect(health.status).toBe(200);
       order.push('health');
-      const [bounds] = await okCalls(server.url, light, [
+      const [changed] = await okCalls(server.url, light, [
         toolCall('set_layer_opacity', { name: 'a', opacity: 40 + round }),
       ]);
-      expect(bounds!.ok).toBe(true);
+      expect(changed!.ok).toBe(true);
       order.push('small');
     }
-    const { results } = await blur;
-    expect(results[0]!.ok, JSON.stringify(results[0])).toBe(true);
-    // Had the blur held the event loop, every request sent after it would have waited for it.
-    expect(order.at(-1)).toBe('blur');
-    expect(order.filter((o) => o !== 'blur')).toHaveLength(10);
-    // The light session's state is its own: the heavy one's blur did not touch it, and vice versa.
+    await finished;
+    expect(streamed).toMatch(/"tool_result".*"ok":true/);
+    // Had the heavy call held the event loop, every request sent after it started would have waited for it.
+    expect(order.indexOf('heavy')).toBe(10);
+    // The light session's state is its own: the heavy one's call did not touch it, and vice versa.
     const state = (await (await fetch(`${server.url}/v1/sessions/${light}/state`)).json()) as {
       active: { width: number; history: { labels: string[] } };
     };
@@ -74,6 +93,10 @@ describe('isolation of work', () => {
     const types = [...text.matchAll(/"type":"(\w+)"/g)].map((m) => m[1]);
     expect(types[0]).toBe('tool_call');
     expect(types.filter((t) => t === 'tool_result')).toHaveLength(2);
+    // The save's stages, posted by the session's thread while it ran, arrive before its result.
+    expect(types.indexOf('progress')).toBeGreaterThan(types.indexOf('tool_result'));
+    expect(types.lastIndexOf('progress')).toBeLessThan(types.lastIndexOf('tool_result'));
+    expect(text).toContain('编码 PSD');
     expect(types.at(-1)).toBe('done');
     expect(text).not.toMatch(/"ok":false/);
   });
