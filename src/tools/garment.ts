@@ -11,6 +11,7 @@ import type { DocState } from '../engine/model.js';
 import { closest } from '../engine/names.js';
 import { hexToRgb } from '../engine/raster.js';
 import { applyPlans, type PiecePlan } from '../garment/apply.js';
+import { photoTruth } from '../garment/builtin/against-photo.js';
 import { analysePhoto } from '../garment/builtin/photo.js';
 import { collectPieces, isPieceKind } from '../garment/builtin/pieces.js';
 import { measureResult, verdictOf } from '../garment/builtin/score.js';
@@ -413,7 +414,16 @@ export const garmentHandlers = {
     ctx.progress('合成画面', 0.1);
     const canvas = ctx.tx.peekComposite(doc.id);
     ctx.progress('测量套图效果', 0.4);
-    const measures = measureResult(doc.state, canvas, analysis.pieces, ext, memory.applied);
+    const truth = await photoTruth(photo.bytes, ext);
+    const measures = measureResult(
+      doc.state,
+      canvas,
+      analysis.pieces,
+      ext,
+      memory.applied,
+      truth,
+      doc.state.dpi,
+    );
     const verdict = verdictOf(measures);
     const { value: opinion, provider } = await consult(
       selectVision(),

@@ -634,7 +634,7 @@ describe('verify_pattern_result', () => {
     }
     const vs = await ok(scaled.session, 'verify_pattern_result');
     scores.scale = vs.score as number;
-    expect((vs.suggestions as string[]).join()).toMatch(/倍/);
+    expect((vs.suggestions as string[]).join()).toMatch(/方向或大小与照片不同/);
 
     // A missing piece: the right sleeve is left bare.
     const missing = await workflow('en', 'fill');

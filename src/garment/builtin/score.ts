@@ -1,21 +1,31 @@
 /**
- * verify_pattern_result's evidence, measured on the composite: palette distance to the photo (CIEDE2000),
- * repeat scale (lattice cell of the result vs the extraction at the placement's scale), coverage of every piece
- * by its print layers, left/right mirror agreement of pairs, and whether the motif can be found (normalised
- * cross-correlation). Each becomes a sub-score in 0..1; the score is 1 + 9 · mean · (0.4 + 0.6 · worst), so a
- * single failed measure (a missing piece, a 2× repeat) cannot hide behind good ones.
+ * verify_pattern_result's evidence, measured against the photo itself (against-photo.ts) on a grid of fixed
+ * physical size: the anchor piece against the photo where the placement puts it (colour and structure), every
+ * printed piece's orientation and repeat scale (its autocorrelation against the photo garment's), the palette
+ * both ways, coverage of every piece by its print layers, mirroring of pairs, the print across the side seam,
+ * and whether the motif can be found. Each becomes a sub-score in 0..1; the score is
+ * 1 + 9 · mean · (0.4 + 0.6 · worst), so a single failed measure cannot hide behind good ones.
  */
 import type { DocState, Raster } from '../../engine/model.js';
 import { childrenOf, isShown, layerById, parentOf } from '../../engine/tree.js';
 import { GROUP_SUFFIX } from '../apply.js';
 import { deltaE00, deltaE76 } from '../color.js';
-import { erode, labOf, luminance } from '../image.js';
-import type { AppliedRecord, Extraction, PieceInfo } from '../types.js';
+import type { AppliedRecord, Extraction, PieceInfo, PieceType } from '../types.js';
+import {
+  autocorrelation,
+  BoxSums,
+  type Grid,
+  gridOf,
+  MEASURE_DPI,
+  mirrored,
+  type PhotoTruth,
+  pearson,
+  photoGrid,
+} from './against-photo.js';
 import { paletteDistance, paletteOf } from './palette.js';
-import { detectLattice } from './repeat.js';
 
 export interface Measure {
-  readonly key: 'palette' | 'scale' | 'coverage' | 'symmetry' | 'motif';
+  readonly key: 'photo' | 'texture' | 'palette' | 'coverage' | 'symmetry' | 'seams' | 'motif';
   readonly label: string;
   /** 0..1 */
   readonly score: number;
@@ -44,115 +54,231 @@ export function verdictOf(measures: readonly Measure[]): Verdict {
   return { score, measures, suggestions };
 }
 
+/** Autocorrelation lags compared, in measuring cells (±16 mm: a repeat up to about 3 cm shows twice). */
+const LAGS = 16;
+
+interface PieceGrid {
+  readonly piece: PieceInfo;
+  readonly grid: Grid;
+  readonly sums: BoxSums;
+}
+
+function pieceGrid(canvas: Raster, p: PieceInfo, step: number): PieceGrid {
+  const b = {
+    x: Math.max(0, p.bounds.x),
+    y: Math.max(0, p.bounds.y),
+    w: Math.min(canvas.w, p.bounds.x + p.bounds.w) - Math.max(0, p.bounds.x),
+    h: Math.min(canvas.h, p.bounds.y + p.bounds.h) - Math.max(0, p.bounds.y),
+  };
+  const sums = new BoxSums(
+    b,
+    canvas.data,
+    canvas.w,
+    0,
+    0,
+    (x, y) => p.mask[(b.y - p.bounds.y + y) * p.bounds.w + (b.x - p.bounds.x + x)] === 1,
+  );
+  return { piece: p, grid: gridOf(sums, step), sums };
+}
+
+function labSamples(g: Grid): Float32Array {
+  const out: number[] = [];
+  for (let i = 0; i < g.ok.length; i++) if (g.ok[i]) out.push(g.L[i]!, g.a[i]!, g.b[i]!);
+  return Float32Array.from(out);
+}
+
+const TYPE_LABEL: Record<PieceType, string> = {
+  solid: '纯色',
+  fill_pattern: '满印花样',
+  theme_pattern: '主题图案',
+  mixed_pattern: '满印加主题图案',
+};
+
+/**
+ * Every measure compares the result with the photo itself (its garment region, segmented again), never with
+ * the extraction, on a grid of fixed physical size (MEASURE_DPI), so a wrong extraction scores low and the same
+ * result scores the same at any DPI.
+ */
 export function measureResult(
   state: DocState,
   canvas: Raster,
   pieces: readonly PieceInfo[],
   ext: Extraction,
   applied: AppliedRecord,
+  truth: PhotoTruth,
+  dpi: number,
 ): Measure[] {
   const out: Measure[] = [];
-  const inCanvas = (x: number, y: number) => x >= 0 && y >= 0 && x < canvas.w && y < canvas.h;
-  const px = (x: number, y: number) => (y * canvas.w + x) * 4;
+  const pl = applied.placement;
+  const step = dpi / MEASURE_DPI;
+  const appliedBy = new Map(applied.pieces.map((a) => [a.layerId, a]));
+  const typeOf = (p: PieceInfo) => appliedBy.get(p.layerId)?.type ?? null;
+  const coverage: Record<string, number> = {};
+  for (const p of pieces) coverage[p.name] = round(coverageOf(state, p), 3);
+  // A piece without its print is the coverage measure's to report, not a wrong print or colour.
+  const covered = (p: PieceInfo) => (coverage[p.name] ?? 0) >= 0.95;
+  const grids = pieces.map((p) => pieceGrid(canvas, p, step));
+  const photo = photoGrid(truth, pl, dpi);
+  const photoPalette = paletteOf(labSamples(photo));
+  const printed = (t: PieceType | null) => t === 'fill_pattern' || t === 'mixed_pattern';
+  const callFor = (name: string, type: PieceType) =>
+    `调用 extract_and_apply_all_pieces，pieces 中“${name}”的 type 用 ${type}（${TYPE_LABEL[type]}）`;
 
-  // Palette: result colours inside the pieces vs the photo's, nearest-colour distance both ways, the worse one.
-  const samples: number[] = [];
-  const total = pieces.reduce((s, p) => s + p.area, 0);
-  const step = Math.max(1, Math.floor(Math.sqrt(total / 40_000)));
-  for (const p of pieces) {
-    for (let y = 0; y < p.bounds.h; y += step) {
-      for (let x = 0; x < p.bounds.w; x += step) {
-        if (!p.mask[y * p.bounds.w + x]) continue;
-        const X = p.bounds.x + x;
-        const Y = p.bounds.y + y;
-        if (!inCanvas(X, Y)) continue;
-        const c = labOf(canvas.data[px(X, Y)]!, canvas.data[px(X, Y) + 1]!, canvas.data[px(X, Y) + 2]!);
-        samples.push(c.L, c.a, c.b);
-      }
+  // The anchor piece against the photo where the placement puts it: the colours and the print's structure.
+  const anchor = grids.find((g) => g.piece.name === pl.anchor) ?? grids[0]!;
+  const photoSums = new BoxSums(
+    { x: 0, y: 0, w: truth.photo.w, h: truth.photo.h },
+    truth.photo.data,
+    truth.photo.w,
+    0,
+    0,
+    (x, y) => truth.inside[y * truth.photo.w + x] === 1,
+  );
+  // Both on the anchor's grid; NaN where either holds no fabric.
+  const n = anchor.grid.w * anchor.grid.h;
+  const resL = new Float64Array(n).fill(Number.NaN);
+  const refL = new Float64Array(n).fill(Number.NaN);
+  const des: number[] = [];
+  const foot = step / pl.scale;
+  for (let j = 0; j < anchor.grid.h; j++) {
+    for (let i = 0; i < anchor.grid.w; i++) {
+      const k = j * anchor.grid.w + i;
+      if (!anchor.grid.ok[k]) continue;
+      const X = anchor.sums.rect.x + (i + 0.5) * step;
+      const Y = anchor.sums.rect.y + (j + 0.5) * step;
+      const px = (X - pl.docX) / pl.scale + pl.photoX;
+      const py = (Y - pl.docY) / pl.scale + pl.photoY;
+      const m = photoSums.mean(px - foot / 2, py - foot / 2, px + foot / 2, py + foot / 2);
+      if (!m || m.fill < 0.8) continue;
+      const r = { L: anchor.grid.L[k]!, a: anchor.grid.a[k]!, b: anchor.grid.b[k]! };
+      resL[k] = r.L;
+      refL[k] = m.lab.L;
+      des.push(deltaE76(r, m.lab));
     }
   }
-  const resultPalette = paletteOf(Float32Array.from(samples));
-  const d1 = paletteDistance(ext.palette, resultPalette, deltaE00);
-  const d2 = paletteDistance(resultPalette, ext.palette, deltaE00);
-  const dPal = Math.max(d1, d2);
+  des.sort((a, b) => a - b);
+  const medianDe = des.length ? des[des.length >> 1]! : Number.POSITIVE_INFINITY;
+  // The photo's folds and shading are broad; a print is fine: compare what is left above a local mean.
+  const res = detail(resL, anchor.grid.w, anchor.grid.h);
+  const ref = detail(refL, anchor.grid.w, anchor.grid.h);
+  const refStd = std(ref);
+  const ncc = pearson(res, ref);
+  const sColour = Number.isFinite(medianDe) ? Math.exp(-Math.max(0, medianDe - 5) / 8) : 0;
+  const structured = refStd >= 3;
+  const sStructure = structured ? clamp01((ncc - 0.1) / 0.5) : clamp01(1 - (std(res) - 3) / 10);
+  const sPhoto = Math.min(sColour, sStructure);
+  out.push({
+    key: 'photo',
+    label: '与照片对照',
+    score: round(sPhoto),
+    weight: 0.3,
+    value: {
+      piece: anchor.piece.name,
+      compared_cells: des.length,
+      median_delta_e76: round(medianDe, 1),
+      luminance_ncc: structured ? round(ncc) : null,
+    },
+    suggestion:
+      sPhoto < 0.7
+        ? `与照片对照：“${anchor.piece.name}”与照片中同一位置的服装不一致（色差中位数 ΔE ${round(medianDe, 1)}${structured ? `，明暗相关 ${round(ncc)}` : ''}）：${
+            sColour < sStructure ? '颜色不对' : '花样的形状、方向或位置不对'
+          }；${
+            typeOf(anchor.piece) === ext.kind
+              ? `请重新调用 generate_garment_preview 检查提取结果，确认后对“${anchor.piece.name}”重新调用 extract_and_apply_all_pieces，不要手动改动花样图层`
+              : `${callFor(anchor.piece.name, ext.kind)}（照片读作 ${TYPE_LABEL[ext.kind]}）`
+          }`
+        : null,
+  });
+
+  // Orientation and repeat scale of every printed piece: its autocorrelation against the photo's, phase-free.
+  const photoAcf = autocorrelation(photo, LAGS);
+  if (photoAcf) {
+    const photoMirror = mirrored(photoAcf, LAGS);
+    const centre = LAGS * (2 * LAGS + 1) + LAGS;
+    const per: Record<string, number> = {};
+    const bad: string[] = [];
+    const small: string[] = [];
+    for (const g of grids) {
+      if (!printed(typeOf(g.piece)) || !covered(g.piece)) continue;
+      // A band narrower than the lag window (a collar, a cuff) holds too few lags to tell a direction.
+      if (Math.min(g.grid.w, g.grid.h) < LAGS + 4) {
+        small.push(g.piece.name);
+        continue;
+      }
+      const acf = autocorrelation(g.grid, LAGS);
+      const c = acf
+        ? pearson(acf, g.piece.mirrorOf !== null ? photoMirror : photoAcf, (i) => i !== centre)
+        : 0;
+      per[g.piece.name] = round(c);
+      if (c < 0.6) bad.push(g.piece.name);
+    }
+    const values = Object.values(per);
+    if (values.length) {
+      const worst = Math.min(...values);
+      const sTexture = clamp01((worst - 0.3) / 0.5);
+      out.push({
+        key: 'texture',
+        label: '花样方向与比例',
+        score: round(sTexture),
+        weight: 0.25,
+        value: {
+          autocorrelation_match: per,
+          grid_mm: round(25.4 / MEASURE_DPI, 2),
+          ...(small.length ? { too_narrow_to_judge: small } : {}),
+        },
+        suggestion: bad.length
+          ? `花样方向与比例：${bad.map((n) => `“${n}”`).join('、')}的花样方向或大小与照片不同（自相关匹配 ${bad.map((n) => per[n]).join('、')}，应接近 1）：花样可能被旋转或缩放了；请对这些裁片重新调用 extract_and_apply_all_pieces（不要旋转或缩放花样图层）`
+          : null,
+      });
+    }
+  } else if (grids.some((g) => printed(typeOf(g.piece)))) {
+    const names = grids.filter((g) => printed(typeOf(g.piece))).map((g) => g.piece.name);
+    out.push({
+      key: 'texture',
+      label: '花样方向与比例',
+      score: 0,
+      weight: 0.25,
+      value: { photo_has_print: false },
+      suggestion: `照片中的服装没有满印花样，${names.map((n) => `“${n}”`).join('、')}却套了满印；${names.map((n) => callFor(n, 'solid')).join('；')}`,
+    });
+  }
+
+  // Palette: every piece's colours must be in the photo, and the photo's colours in the result.
+  const perPiece: Record<string, number> = {};
+  const all: number[] = [];
+  for (const g of grids) {
+    const samples = labSamples(g.grid);
+    for (const v of samples) all.push(v);
+    if (!covered(g.piece)) continue;
+    const pal = paletteOf(samples);
+    perPiece[g.piece.name] = round(paletteDistance(pal, photoPalette, deltaE00), 1);
+  }
+  const pooled = paletteOf(Float32Array.from(all));
+  const missing = paletteDistance(photoPalette, pooled, deltaE00);
+  const worstPiece = Object.entries(perPiece).sort((p, q) => q[1] - p[1])[0] ?? ['', 0];
+  const dPal = Math.max(missing, worstPiece[1]);
   const sPal = Number.isFinite(dPal) ? Math.exp(-Math.max(0, dPal - 3) / 8) : 0;
   out.push({
     key: 'palette',
     label: '配色',
     score: round(sPal),
-    weight: 0.3,
+    weight: 0.2,
     value: {
       delta_e00: round(dPal, 1),
-      photo: ext.palette.map((c) => c.hex),
-      result: resultPalette.map((c) => c.hex),
+      per_piece: perPiece,
+      photo_colours_missing: round(missing, 1),
+      photo: photoPalette.map((c) => c.hex),
+      result: pooled.map((c) => c.hex),
     },
     suggestion:
       sPal < 0.7
-        ? `配色与照片相差 ΔE00 ${round(dPal, 1)}：照片主色为 ${ext.ground.hex}（调色板 ${ext.palette.map((c) => c.hex).join('、')}），结果为 ${resultPalette.map((c) => c.hex).join('、')}；请用 identify_pieces 建议的 color 重新套图`
+        ? worstPiece[1] >= missing
+          ? `配色：“${worstPiece[0]}”的颜色不在照片中（ΔE00 ${worstPiece[1]}；照片调色板 ${photoPalette.map((c) => c.hex).join('、')}）；请对“${worstPiece[0]}”重新调用 extract_and_apply_all_pieces，color 用照片主色 ${photoPalette[0]?.hex ?? ext.ground.hex}`
+          : `配色：照片中的颜色在结果中缺失（ΔE00 ${round(missing, 1)}；照片调色板 ${photoPalette.map((c) => c.hex).join('、')}，结果 ${pooled.map((c) => c.hex).join('、')}）；请按 generate_garment_preview 的 proposed_pieces 重新调用 extract_and_apply_all_pieces`
         : null,
   });
 
-  // Repeat scale.
-  const appliedBy = new Map(applied.pieces.map((a) => [a.layerId, a]));
-  if (ext.lattice) {
-    const filled = pieces
-      .filter((p) => {
-        const t = appliedBy.get(p.layerId)?.type;
-        return t === 'fill_pattern' || t === 'mixed_pattern';
-      })
-      .sort((p, q) => q.area - p.area);
-    const expected =
-      Math.sqrt(Math.abs(ext.lattice.v1[0] * ext.lattice.v2[1] - ext.lattice.v1[1] * ext.lattice.v2[0])) *
-      applied.placement.scale;
-    let ratio: number | null = null;
-    let found: number | null = null;
-    if (filled.length) {
-      const p = filled[0]!;
-      const crop: Raster = { ...p.bounds, data: new Uint8ClampedArray(p.bounds.w * p.bounds.h * 4) };
-      for (let y = 0; y < p.bounds.h; y++) {
-        for (let x = 0; x < p.bounds.w; x++) {
-          const X = p.bounds.x + x;
-          const Y = p.bounds.y + y;
-          if (inCanvas(X, Y))
-            crop.data.set(canvas.data.subarray(px(X, Y), px(X, Y) + 4), (y * p.bounds.w + x) * 4);
-        }
-      }
-      const lat = detectLattice(
-        luminance(crop),
-        erode(p.mask, p.bounds.w, p.bounds.h, 2),
-        p.bounds.w,
-        p.bounds.h,
-      );
-      if (lat) {
-        found = Math.sqrt(Math.abs(lat.v1[0] * lat.v2[1] - lat.v1[1] * lat.v2[0]));
-        ratio = found / expected;
-      }
-    }
-    const sScale = ratio === null ? 0 : Math.exp(-Math.abs(Math.log(ratio)) / 0.25);
-    out.push({
-      key: 'scale',
-      label: '花样比例',
-      score: round(sScale),
-      weight: 0.25,
-      value: {
-        expected_cell_px: round(expected, 1),
-        result_cell_px: found === null ? null : round(found, 1),
-        ratio: ratio === null ? null : round(ratio),
-      },
-      suggestion:
-        ratio === null
-          ? filled.length
-            ? '结果中检测不到重复花样：照片是满印花样，请确认满印图层可见且未被改动'
-            : '照片是满印（重复）花样，但没有裁片使用 fill_pattern 或 mixed_pattern；请按 identify_pieces 的建议重新套图'
-          : sScale < 0.7
-            ? `花样大小是照片的 ${round(ratio)} 倍（应为 1 倍，重复单元约 ${round(expected, 1)} px）；请重新调用 extract_and_apply_all_pieces，不要手动缩放花样图层`
-            : null,
-    });
-  }
-
   // Coverage: the share of each piece under its own visible print layers.
-  const coverage: Record<string, number> = {};
-  for (const p of pieces) coverage[p.name] = round(coverageOf(state, p), 3);
   const worstCov = Math.min(...Object.values(coverage));
   const sCov = clamp01((worstCov - 0.5) / 0.45);
   const thin = Object.entries(coverage).filter(([, c]) => c < 0.95);
@@ -162,80 +288,195 @@ export function measureResult(
     score: round(sCov),
     weight: 0.25,
     value: { per_piece: coverage, worst: worstCov },
-    suggestion: thin.length
-      ? `以下裁片没有被花样完整覆盖：${thin.map(([n, c]) => `“${n}” ${Math.round(c * 100)}%`).join('、')}；请在 pieces 中加入这些裁片重新套图`
-      : null,
+    suggestion: thin.length ? coverageAdvice(thin, applied, ext) : null,
   });
 
-  // Symmetry: the second piece of each pair against its partner mirrored.
-  const pairs = pieces.filter((p) => p.mirrorOf !== null);
+  // Symmetry: the second piece of each pair against its partner mirrored, on the measuring grid.
+  const pairs = grids.filter((g) => g.piece.mirrorOf !== null);
   if (pairs.length) {
     const diffs: Record<string, number> = {};
     for (const r of pairs) {
-      const l = pieces.find((p) => p.layerId === r.mirrorOf);
+      const l = grids.find((g) => g.piece.layerId === r.piece.mirrorOf);
       if (!l) continue;
       let s = 0;
       let c = 0;
-      const w = Math.min(l.bounds.w, r.bounds.w);
-      const h = Math.min(l.bounds.h, r.bounds.h);
-      for (let y = 0; y < h; y += 2) {
-        for (let x = 0; x < w; x += 2) {
-          const lx = l.bounds.x + x;
-          const rx = r.bounds.x + r.bounds.w - 1 - x;
-          const ly = l.bounds.y + y;
-          const ry = r.bounds.y + y;
-          if (!l.mask[y * l.bounds.w + x] || !r.mask[y * r.bounds.w + (r.bounds.w - 1 - x)]) continue;
-          if (!inCanvas(lx, ly) || !inCanvas(rx, ry)) continue;
-          const a = px(lx, ly);
-          const b = px(rx, ry);
+      // The mirror's cells counted from its right edge, so cell x of one is the mirror of cell x of the other.
+      const rg = gridOf(r.sums, step, r.sums.rect.w - Math.floor(r.sums.rect.w / step) * step);
+      const w = Math.min(l.grid.w, rg.w);
+      const h = Math.min(l.grid.h, rg.h);
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          const a = y * l.grid.w + x;
+          const b = y * rg.w + (rg.w - 1 - x);
+          if (!l.grid.ok[a] || !rg.ok[b]) continue;
           s += deltaE76(
-            labOf(canvas.data[a]!, canvas.data[a + 1]!, canvas.data[a + 2]!),
-            labOf(canvas.data[b]!, canvas.data[b + 1]!, canvas.data[b + 2]!),
+            { L: l.grid.L[a]!, a: l.grid.a[a]!, b: l.grid.b[a]! },
+            { L: rg.L[b]!, a: rg.a[b]!, b: rg.b[b]! },
           );
           c++;
         }
       }
-      diffs[`${l.name} ↔ ${r.name}`] = round(c ? s / c : 100, 1);
+      diffs[`${l.piece.name} ↔ ${r.piece.name}`] = round(c ? s / c : 100, 1);
     }
     const worst = Math.max(0, ...Object.values(diffs));
-    const sSym = Math.exp(-Math.max(0, worst - 3) / 8);
+    const sSym = Math.exp(-Math.max(0, worst - 3) / 6);
+    const worstPair = Object.entries(diffs).sort((p, q) => q[1] - p[1])[0];
     out.push({
       key: 'symmetry',
       label: '左右对称',
       score: round(sSym),
-      weight: 0.1,
+      weight: 0.15,
       value: { mean_delta_e76: diffs },
       suggestion:
-        sSym < 0.7
-          ? `左右成对的裁片花样不是镜像（平均 ΔE ${worst}）：${Object.keys(diffs).join('、')}；两片应使用相同的 type 并一起重新套图`
+        sSym < 0.7 && worstPair
+          ? `左右成对的裁片花样不是镜像（平均 ΔE ${worst}）：${worstPair[0]}；请调用 extract_and_apply_all_pieces 把这两片放在同一次调用中、使用相同的 type，第二片会自动使用镜像花样`
           : null,
     });
   }
 
+  // Seams: where the tool matched them (placement.shifts), the print near the front's right side seam against
+  // the back's left one at the same garment height (hems level). The horizontal phase is searched over, so the
+  // measure judges the vertical phase the tool promises (a shaped side seam sits at different insets).
+  const front = grids.find((g) => g.piece.part === 'front');
+  const back = grids.find((g) => g.piece.part === 'back');
+  if (
+    pl.shifts.length &&
+    front &&
+    back &&
+    pl.shifts.some((sh) => sh.layerId === back.piece.layerId) &&
+    printed(typeOf(front.piece)) &&
+    printed(typeOf(back.piece))
+  ) {
+    const seam = seamMatch(front.grid, back.grid);
+    if (seam) {
+      const sSeam = clamp01((seam.ncc - 0.3) / 0.4);
+      out.push({
+        key: 'seams',
+        label: '侧缝对花',
+        score: round(sSeam),
+        weight: 0.1,
+        value: { side_seam_ncc: round(seam.ncc), compared_rows: seam.rows },
+        suggestion:
+          sSeam < 0.7
+            ? `侧缝对花：“${front.piece.name}”右侧缝与“${back.piece.name}”左侧缝处同一衣身高度的花样没有对上（相关 ${round(seam.ncc)}）：“${back.piece.name}”的花样可能被移动了；请对“${front.piece.name}”和“${back.piece.name}”一起重新调用 extract_and_apply_all_pieces`
+            : null,
+      });
+    }
+  }
+
   // Motif presence: normalised cross-correlation of the photo's motif (at the placement's scale) over the pieces.
   if (ext.motif) {
-    const ncc = findMotif(canvas, pieces, ext, applied.placement.scale);
+    const ncc = findMotif(canvas, pieces, ext, pl.scale);
     const sMotif = clamp01((ncc - 0.3) / 0.5);
     out.push({
       key: 'motif',
       label: '主题图案',
       score: round(sMotif),
-      weight: 0.1,
+      weight: 0.15,
       value: { best_ncc: round(ncc) },
       suggestion:
         sMotif < 0.7
-          ? `结果中${ncc < 0.4 ? '找不到' : '没有清楚地出现'}照片中的主题图案（相关系数 ${round(ncc)}）；${motifAdvice(applied)}`
+          ? `结果中${ncc < 0.4 ? '找不到' : '没有清楚地出现'}照片中的主题图案（相关系数 ${round(ncc)}）；${motifAdvice(applied, pieces)}`
           : null,
     });
   }
   return out;
 }
 
-/** What to do about a missing motif: never the type a piece already has. */
-function motifAdvice(applied: AppliedRecord): string {
+/** Pieces never applied are to be added; applied ones lost their print layers (hidden, moved, deleted). */
+function coverageAdvice(thin: [string, number][], applied: AppliedRecord, ext: Extraction): string {
+  const list = (names: [string, number][]) =>
+    names.map(([n, c]) => `“${n}” ${Math.round(c * 100)}%`).join('、');
+  const done = thin.filter(([n]) => applied.pieces.some((a) => a.name === n));
+  const never = thin.filter(([n]) => !applied.pieces.some((a) => a.name === n));
+  const parts: string[] = [];
+  if (never.length)
+    parts.push(
+      `${list(never)} 还没有套图：请调用 extract_and_apply_all_pieces，在 pieces 中加入${never.map(([n]) => `“${n}”`).join('、')}（type 用 ${ext.kind}）`,
+    );
+  if (done.length)
+    parts.push(
+      `${list(done)} 已套图，但花样图层被隐藏、移动或删除了：请显示“<裁片> 花样”组中的图层，或对${done.map(([n]) => `“${n}”`).join('、')}重新调用 extract_and_apply_all_pieces`,
+    );
+  return `以下裁片没有被花样完整覆盖：${parts.join('；')}`;
+}
+
+/** Strips of BAND cells inside each side seam, lower half of the body, rows counted up from the hems. */
+const BAND = 8;
+
+/** The best correlation of the two side-seam bands (same orientation) over horizontal offsets up to a third of the panel. */
+function seamMatch(front: Grid, back: Grid): { ncc: number; rows: number } | null {
+  const rows = Math.floor(Math.min(front.h, back.h) / 2);
+  const reach = Math.min(Math.floor(Math.min(front.w, back.w) / 3), 64);
+  const edges: { fy: number; fx: number; by: number; bx: number }[] = [];
+  for (let r = 1; r < rows; r++) {
+    const fy = front.h - 1 - r;
+    const by = back.h - 1 - r;
+    let fx = -1;
+    for (let x = front.w - 1; x >= 0 && fx < 0; x--) if (front.ok[fy * front.w + x]) fx = x;
+    let bx = -1;
+    for (let x = 0; x < back.w && bx < 0; x++) if (back.ok[by * back.w + x]) bx = x;
+    if (fx >= BAND + reach && bx >= 0 && bx + BAND + reach <= back.w) edges.push({ fy, fx, by, bx });
+  }
+  if (edges.length < 8) return null;
+  let best = Number.NEGATIVE_INFINITY;
+  for (let s = -reach; s <= reach; s++) {
+    const a: number[] = [];
+    const b: number[] = [];
+    for (const e of edges) {
+      for (let k = 0; k < BAND; k++) {
+        const f = e.fy * front.w + e.fx - (BAND - 1) + k - Math.max(0, -s);
+        const g = e.by * back.w + e.bx + k + Math.max(0, s);
+        if (!front.ok[f] || !back.ok[g]) continue;
+        a.push(front.L[f]!);
+        b.push(back.L[g]!);
+      }
+    }
+    if (std(a) < 3 || std(b) < 3) continue;
+    best = Math.max(best, pearson(a, b));
+  }
+  return Number.isFinite(best) ? { ncc: best, rows: edges.length } : null;
+}
+
+/** Fabric cells of `v` minus their mean over a 9 × 9 cell (about 9 mm) neighbourhood; broad light is gone. */
+function detail(v: Float64Array, w: number, h: number): number[] {
+  const R = 4;
+  const out: number[] = [];
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const c = v[y * w + x]!;
+      if (Number.isNaN(c)) continue;
+      let s = 0;
+      let n = 0;
+      for (let j = Math.max(0, y - R); j <= Math.min(h - 1, y + R); j++) {
+        for (let i = Math.max(0, x - R); i <= Math.min(w - 1, x + R); i++) {
+          const u = v[j * w + i]!;
+          if (Number.isNaN(u)) continue;
+          s += u;
+          n++;
+        }
+      }
+      out.push(c - s / n);
+    }
+  }
+  return out;
+}
+
+function std(v: readonly number[]): number {
+  if (v.length < 2) return 0;
+  const m = v.reduce((s, x) => s + x, 0) / v.length;
+  return Math.sqrt(v.reduce((s, x) => s + (x - m) ** 2, 0) / v.length);
+}
+
+/** What to do about a missing motif: never the type a piece already has; names the piece and the call. */
+function motifAdvice(applied: AppliedRecord, pieces: readonly PieceInfo[]): string {
   const carriers = applied.pieces.filter((a) => a.type === 'theme_pattern' || a.type === 'mixed_pattern');
-  if (carriers.length === 0)
-    return '没有裁片使用主题图案：请调用 extract_and_apply_all_pieces，把前片的 type 改为 theme_pattern（纯色底）或 mixed_pattern（满印底）';
+  if (carriers.length === 0) {
+    const front = pieces.find((p) => p.part === 'front') ?? pieces[0];
+    const had = applied.pieces.find((a) => a.name === front?.name)?.type;
+    const to = had === 'fill_pattern' ? 'mixed_pattern' : 'theme_pattern';
+    return `没有裁片使用主题图案：请调用 extract_and_apply_all_pieces，把“${front?.name ?? '前片'}”的 type 从 ${had ?? '未套图'} 改为 ${to}`;
+  }
   return `已套用主题图案的裁片（${carriers.map((a) => `“${a.name}” ${a.type}`).join('、')}）中看不清图案：请检查“<裁片> 主题图案”图层是否可见、未被移动或遮挡，然后对这些裁片重新调用 extract_and_apply_all_pieces`;
 }
 
