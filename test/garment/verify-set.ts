@@ -60,17 +60,27 @@ export interface Applied {
   readonly proposed: { name: string; type: string; color?: string }[];
 }
 
-/** identify → preview → apply as proposed, on the pieces at `dpi` with the photo `kind`. */
+/**
+ * identify → preview → apply as proposed, on the pieces at `dpi` with the photo `kind`; `misread` multiplies
+ * the preview's document ↔ photo scale before applying (the photo read at the wrong scale, as a failed garment
+ * outline does: the print then comes out consistently at the wrong size).
+ */
 export async function appliedFlow(
   kind: PhotoKind,
   dpi: number,
   skip: readonly string[] = [],
+  misread = 1,
 ): Promise<Applied> {
   const session = newSession();
   await piecesAt(session, dpi);
   await usePhoto(session, kind);
   await ok(session, 'identify_pieces');
   const preview = await ok(session, 'generate_garment_preview');
+  if (misread !== 1) {
+    const g = session.garment;
+    const placement = { ...g.preview!.placement, scale: g.preview!.placement.scale * misread };
+    session.garment = { ...g, preview: { ...g.preview!, placement } };
+  }
   const proposed = preview.proposed_pieces as Applied['proposed'];
   await ok(session, 'extract_and_apply_all_pieces', {
     pieces: proposed.filter((p) => !skip.includes(p.name)),

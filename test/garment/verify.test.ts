@@ -139,6 +139,18 @@ const CASES: Case[] = [
     correct: false,
     make: edited('stripes', (a) => refill(a.session, (pl) => ({ ...pl, scale: pl.scale * 0.7 }))),
   },
+  {
+    label: 'photo misread ×1.4',
+    photo: 'fill',
+    correct: false,
+    make: () => appliedFlow('fill', DPI, [], 1.4),
+  },
+  {
+    label: 'photo misread ×0.7',
+    photo: 'stripes',
+    correct: false,
+    make: () => appliedFlow('stripes', DPI, [], 0.7),
+  },
 ];
 
 /** Probability that a correct application outscores a wrong one (ties count half): the Mann–Whitney AUC. */

@@ -10,7 +10,7 @@ import type { DocState, Raster } from '../../engine/model.js';
 import { childrenOf, isShown, layerById, parentOf } from '../../engine/tree.js';
 import { GROUP_SUFFIX } from '../apply.js';
 import { deltaE00, deltaE76 } from '../color.js';
-import type { AppliedRecord, Extraction, PieceInfo, PieceType } from '../types.js';
+import type { AppliedRecord, Extraction, PieceInfo, PieceType, Placement } from '../types.js';
 import {
   autocorrelation,
   BoxSums,
@@ -25,7 +25,7 @@ import {
 import { paletteDistance, paletteOf } from './palette.js';
 
 export interface Measure {
-  readonly key: 'photo' | 'texture' | 'palette' | 'coverage' | 'symmetry' | 'seams' | 'motif';
+  readonly key: 'photo' | 'outline' | 'texture' | 'palette' | 'coverage' | 'symmetry' | 'seams' | 'motif';
   readonly label: string;
   /** 0..1 */
   readonly score: number;
@@ -189,6 +189,27 @@ export function measureResult(
           }`
         : null,
   });
+
+  // The placement's scale, checked against the garment in the photo: the anchor's body widths, mapped into the
+  // photo, against the photo garment's widths on the same rows (the placement may be right when the print is not,
+  // and the other way round: a photo read at the wrong scale renders a self-consistent but wrong-sized print).
+  if (!truth.swatch) {
+    const ratio = outlineRatio(anchor.piece, truth, pl);
+    if (ratio !== null) {
+      const sOutline = Math.exp(-Math.abs(Math.log(ratio)) / 0.1);
+      out.push({
+        key: 'outline',
+        label: '比例（对照照片轮廓）',
+        score: round(sOutline),
+        weight: 0.15,
+        value: { piece: anchor.piece.name, width_ratio_to_photo: round(ratio) },
+        suggestion:
+          sOutline < 0.7
+            ? `比例：按预览的换算，“${anchor.piece.name}”在照片中的衣身宽度是照片中服装的 ${round(ratio)} 倍（应为 1）：照片的比例读错了，花样大小因此不对；请换一张平铺正面、轮廓完整的服装照片（set_garment_photo），再调用 generate_garment_preview 和 extract_and_apply_all_pieces`
+            : null,
+      });
+    }
+  }
 
   // Orientation and repeat scale of every printed piece: its autocorrelation against the photo's, phase-free.
   const photoAcf = autocorrelation(photo, LAGS);
@@ -399,6 +420,38 @@ function coverageAdvice(thin: [string, number][], applied: AppliedRecord, ext: E
       `${list(done)} 已套图，但花样图层被隐藏、移动或删除了：请显示“<裁片> 花样”组中的图层，或对${done.map(([n]) => `“${n}”`).join('、')}重新调用 extract_and_apply_all_pieces`,
     );
   return `以下裁片没有被花样完整覆盖：${parts.join('；')}`;
+}
+
+/** Longest run of `inside(x)` over x in [0, w). */
+function longestRun(w: number, inside: (x: number) => boolean): number {
+  let best = 0;
+  let run = 0;
+  for (let x = 0; x < w; x++) {
+    run = inside(x) ? run + 1 : 0;
+    best = Math.max(best, run);
+  }
+  return best;
+}
+
+/**
+ * Median over the body rows (55–75 % of the anchor's height, below the armholes) of the anchor's width mapped
+ * into the photo over the photo garment's width on that row; null when too few rows land on the garment.
+ */
+function outlineRatio(p: PieceInfo, truth: PhotoTruth, pl: Placement): number | null {
+  const ratios: number[] = [];
+  const { w: W, h: H } = truth.photo;
+  for (let y = Math.floor(p.bounds.h * 0.55); y < p.bounds.h * 0.75; y++) {
+    const doc = longestRun(p.bounds.w, (x) => p.mask[y * p.bounds.w + x] === 1);
+    const py = Math.round((p.bounds.y + y + 0.5 - pl.docY) / pl.scale + pl.photoY - 0.5);
+    if (py < 0 || py >= H || doc === 0) continue;
+    // The inside mask was eroded by 3 px on each side.
+    const photo = longestRun(W, (x) => truth.inside[py * W + x] === 1);
+    if (photo === 0) continue;
+    ratios.push(doc / pl.scale / (photo + 6));
+  }
+  if (ratios.length < 5) return null;
+  ratios.sort((a, b) => a - b);
+  return ratios[ratios.length >> 1]!;
 }
 
 /** Strips of BAND cells inside each side seam, lower half of the body, rows counted up from the hems. */
