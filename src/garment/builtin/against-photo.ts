@@ -120,8 +120,17 @@ export function gridOf(sums: BoxSums, step: number, x0 = 0, y0 = 0, w?: number, 
   return g;
 }
 
-/** The photo's garment on the measuring grid, at the placement's scale (doc px per photo px) and `dpi`. */
-export function photoGrid(truth: PhotoTruth, pl: Placement, dpi: number): Grid {
+/**
+ * The measuring grid's resolution: MEASURE_DPI, or the photo's own resolution on the fabric when that is
+ * coarser (finer cells would only interpolate the photo). Both are physical, so neither depends on the
+ * document's DPI (the placement's scale, doc px per photo px, grows with it).
+ */
+export function measureDpi(pl: Placement, dpi: number): number {
+  return Math.min(MEASURE_DPI, dpi / pl.scale);
+}
+
+/** The photo's garment on the measuring grid: cells `step` document px wide, at the placement's scale. */
+export function photoGrid(truth: PhotoTruth, pl: Placement, step: number): Grid {
   const { photo, inside } = truth;
   const sums = new BoxSums(
     { x: 0, y: 0, w: photo.w, h: photo.h },
@@ -131,7 +140,7 @@ export function photoGrid(truth: PhotoTruth, pl: Placement, dpi: number): Grid {
     0,
     (x, y) => inside[y * photo.w + x] === 1,
   );
-  return gridOf(sums, dpi / MEASURE_DPI / pl.scale);
+  return gridOf(sums, step / pl.scale);
 }
 
 /** Luminance autocorrelation for lags in [-R, R]², normalised by the variance (1 at lag 0); null when flat. */

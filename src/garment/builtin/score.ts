@@ -16,7 +16,7 @@ import {
   BoxSums,
   type Grid,
   gridOf,
-  MEASURE_DPI,
+  measureDpi,
   mirrored,
   type PhotoTruth,
   pearson,
@@ -81,9 +81,17 @@ function pieceGrid(canvas: Raster, p: PieceInfo, step: number): PieceGrid {
   return { piece: p, grid: gridOf(sums, step), sums };
 }
 
-function labSamples(g: Grid): Float32Array {
+/** The fabric cells' Lab values, every k-th so that at most `max` (a palette needs no more). */
+function labSamples(g: Grid, max = 20_000): Float32Array {
+  let n = 0;
+  for (let i = 0; i < g.ok.length; i++) n += g.ok[i]!;
+  const every = Math.max(1, Math.ceil(n / max));
   const out: number[] = [];
-  for (let i = 0; i < g.ok.length; i++) if (g.ok[i]) out.push(g.L[i]!, g.a[i]!, g.b[i]!);
+  let seen = 0;
+  for (let i = 0; i < g.ok.length; i++) {
+    if (!g.ok[i] || seen++ % every !== 0) continue;
+    out.push(g.L[i]!, g.a[i]!, g.b[i]!);
+  }
   return Float32Array.from(out);
 }
 
@@ -110,7 +118,8 @@ export function measureResult(
 ): Measure[] {
   const out: Measure[] = [];
   const pl = applied.placement;
-  const step = dpi / MEASURE_DPI;
+  const cellsPerInch = measureDpi(pl, dpi);
+  const step = dpi / cellsPerInch;
   const appliedBy = new Map(applied.pieces.map((a) => [a.layerId, a]));
   const typeOf = (p: PieceInfo) => appliedBy.get(p.layerId)?.type ?? null;
   const coverage: Record<string, number> = {};
@@ -118,7 +127,7 @@ export function measureResult(
   // A piece without its print is the coverage measure's to report, not a wrong print or colour.
   const covered = (p: PieceInfo) => (coverage[p.name] ?? 0) >= 0.95;
   const grids = pieces.map((p) => pieceGrid(canvas, p, step));
-  const photo = photoGrid(truth, pl, dpi);
+  const photo = photoGrid(truth, pl, step);
   const photoPalette = paletteOf(labSamples(photo));
   const printed = (t: PieceType | null) => t === 'fill_pattern' || t === 'mixed_pattern';
   const callFor = (name: string, type: PieceType) =>
@@ -244,7 +253,7 @@ export function measureResult(
         weight: 0.25,
         value: {
           autocorrelation_match: per,
-          grid_mm: round(25.4 / MEASURE_DPI, 2),
+          grid_mm: round(25.4 / cellsPerInch, 2),
           ...(small.length ? { too_narrow_to_judge: small } : {}),
         },
         suggestion: bad.length
