@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { selectVision } from '../../src/garment/vision.js';
 import { garmentDocument, usePhoto } from '../support/garment-fixtures.js';
-import { call, hashEditor, newSession, ok } from '../support/session.js';
+import { newSession, ok } from '../support/session.js';
 
 interface Seen {
   auth: string | undefined;
