@@ -399,8 +399,3 @@ export function validateArguments(tool: ToolDefinition, raw: unknown): Validatio
   }
   return { ok: true, args: out };
 }
-
-/** Compiles every validator up front so the first call of each tool pays nothing. */
-export function precompile(tools: readonly ToolDefinition[]): void {
-  for (const t of tools) validatorFor(t);
-}

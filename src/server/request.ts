@@ -93,7 +93,6 @@ export async function inSession<T>(
   fn: (entry: SessionEntry) => Promise<T>,
 ): Promise<T> {
   const id = c.req.param('id') ?? '';
-  if (isSessionId(id)) await recoverSession(store, id);
   const out = isSessionId(id) ? await store.use(id, fn) : undefined;
   if (out === undefined) throw noSession(id);
   return out;

@@ -167,11 +167,6 @@ class SessionThreads {
     if (this.idle.length < IDLE_THREADS) this.idle.push(thread);
     else thread.stop();
   }
-
-  /** Ends the idle threads (the running ones end with their sessions). */
-  stopIdle(): void {
-    for (const thread of this.idle.splice(0)) thread.stop();
-  }
 }
 
 const threads = new SessionThreads();
@@ -179,11 +174,6 @@ const threads = new SessionThreads();
 /** Starts a session thread ahead of the first session (a server starting). */
 export function warmSessionThreads(): void {
   threads.warm();
-}
-
-/** Ends the session threads kept idle for future sessions (a process shutting down, a test suite ending). */
-export function stopIdleSessionThreads(): void {
-  threads.stopIdle();
 }
 
 export interface WorkerSessionOptions {

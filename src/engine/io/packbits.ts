@@ -97,23 +97,6 @@ export function layerChannelBytes(c: PackedChannel, large: boolean): Uint8Array 
 }
 
 /**
- * The merged image's data after its compression word: the row counts of every channel, then every channel's
- * rows, in channel order.
- */
-export function mergedImageBytes(channels: readonly PackedChannel[], large: boolean): Uint8Array {
-  const rows = channels.reduce((n, c) => n + c.rowBytes.length, 0);
-  const total = countsLength(rows, large) + channels.reduce((n, c) => n + c.data.length, 0);
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of channels) at = writeCounts(out, at, c.rowBytes, large);
-  for (const c of channels) {
-    out.set(c.data, at);
-    at += c.data.length;
-  }
-  return out;
-}
-
-/**
  * `packRow` of the `w` samples `src[start]`, `src[start + stride]`, …: one channel of interleaved pixels packed
  * without first copying it out.
  */
