@@ -3,6 +3,7 @@ import { benchAdjust } from './adjust.js';
 import { benchCli } from './cli.js';
 import { benchComposite } from './composite.js';
 import { benchDispatch } from './dispatch.js';
+import { benchGarment } from './garment.js';
 import { benchHttp } from './http.js';
 import { benchJob } from './job.js';
 import { benchMemory } from './memory.js';
@@ -17,6 +18,7 @@ const suites: [string, () => Promise<string[]>][] = [
   ['cli', benchCli],
   ['job', benchJob],
   ['mixed', benchMixed],
+  ['garment', benchGarment],
 ];
 
 const only = process.argv.slice(2);

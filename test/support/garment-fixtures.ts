@@ -244,17 +244,22 @@ export function motifAt(x: number, y: number, color = '#8e1b2b'): [number, numbe
   return null;
 }
 
-/** A deterministic garment photo as PNG bytes. */
-export async function garmentPhoto(kind: PhotoKind): Promise<Buffer> {
-  const { width: w, height: h } = PHOTO;
+/**
+ * A deterministic garment photo as PNG bytes; `zoom` photographs the same garment with that many times more
+ * pixels (a product photo's 1280 or 1920 px), every size in the photo — repeat included — `zoom` times larger.
+ */
+export async function garmentPhoto(kind: PhotoKind, zoom = 1): Promise<Buffer> {
+  const w = Math.round(PHOTO.width * zoom);
+  const h = Math.round(PHOTO.height * zoom);
   const data = Buffer.alloc(w * h * 3);
   let seed = 12345;
   const noise = () => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     return ((seed >> 8) % 9) - 4; // −4..4
   };
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
+  for (let Y = 0; Y < h; Y++) {
+    for (let X = 0; X < w; X++) {
+      const [x, y] = zoom === 1 ? [X, Y] : [(X + 0.5) / zoom - 0.5, (Y + 0.5) / zoom - 0.5];
       let c: [number, number, number];
       let shade = 1;
       if (inShirt(x, y)) {
@@ -269,10 +274,10 @@ export async function garmentPhoto(kind: PhotoKind): Promise<Buffer> {
         // Mild folds: a smooth multiplicative field in 0.9..1.0.
         shade = 0.95 + 0.05 * Math.cos((2 * Math.PI * x) / 420) * Math.cos((2 * Math.PI * y) / 510);
       } else {
-        const g = 122 + Math.round((y / h) * 18);
+        const g = 122 + Math.round((Y / h) * 18);
         c = [g, g + 6, g + 14];
       }
-      const o = (y * w + x) * 3;
+      const o = (Y * w + X) * 3;
       for (let k = 0; k < 3; k++)
         data[o + k] = Math.max(0, Math.min(255, Math.round(c[k]! * shade) + noise()));
     }

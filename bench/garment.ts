@@ -1,0 +1,115 @@
+/**
+ * The garment flow at the spec's 150 DPI: identify_pieces → generate_garment_preview →
+ * extract_and_apply_all_pieces → verify_pattern_result through a real session, on a T-shirt marker (FreeSewing
+ * Teagan plus a neck band: 5 pieces) and a shirt marker (FreeSewing Simon: 18 pieces), each with a 1280 px
+ * product photo of an all-over repeat print. Beside them, the work no flow can avoid, measured in the same run:
+ * one full-resolution composite of the applied document and its PNG encode. Targets: the flow ≤ 5× that
+ * baseline, identify ≤ 1×. Layer names are meaningful so that this measures speed, not classification.
+ */
+import { mkdtempSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Session } from '../src/calls/session.js';
+import { renderDocument } from '../src/engine/composite/compositor.js';
+import { parallelReady } from '../src/engine/composite/parallel.js';
+import { encodePng } from '../src/engine/io/image-codec.js';
+import { type FsGarment, loadFixtures, marker, openMarker } from '../test/garment/freesewing-fixtures.js';
+import { garmentPhoto, PHOTO } from '../test/support/garment-fixtures.js';
+import { peakSince, resetPeak } from './peak-rss.js';
+import { mib, ratio } from './util.js';
+
+const DPI = 150;
+const SEAM_ALLOWANCE_MM = 10;
+const PHOTO_ZOOM = 2;
+const CALLS = [
+  'identify_pieces',
+  'generate_garment_preview',
+  'extract_and_apply_all_pieces',
+  'verify_pattern_result',
+] as const;
+
+/** Teagan has no neck band: a 40 mm band as long as the neckline (front and back) is added, as cut. */
+function withNeckBand(g: FsGarment): FsGarment {
+  const length = Math.round(g.pieces.find((p) => p.label === 'front')!.widthMm * 0.8);
+  const band = {
+    name: 'neckband',
+    label: 'collar' as const,
+    zh: '领口罗纹',
+    en: 'Neck band',
+    cut: 1,
+    onFold: false,
+    grainDeg: 0,
+    widthMm: length,
+    heightMm: 40,
+    poly: [
+      [0, 0],
+      [length, 0],
+      [length, 40],
+      [0, 40],
+    ] as const,
+  };
+  return { ...g, pieces: [...g.pieces, band] };
+}
+
+async function must(session: Session, name: string, args: Record<string, unknown> = {}) {
+  const r = await session.call({ name, arguments: args });
+  if (!r.ok) throw new Error(`${name}: ${JSON.stringify(r.error)}`);
+  return r as unknown as Record<string, unknown>;
+}
+
+async function flow(title: string, g: FsGarment, photo: Buffer): Promise<string[]> {
+  const m = marker(g, 'en', DPI / 25.4, SEAM_ALLOWANCE_MM);
+  const session = new Session({ workspace: mkdtempSync(join(tmpdir(), 'atelier-bench-garment-')) });
+  await openMarker(session, m, title);
+  await session.workspace.writeAtomic('photo.png', photo);
+  await must(session, 'set_garment_photo', { path: 'photo.png' });
+
+  resetPeak();
+  const times: Record<string, number> = {};
+  let proposed: unknown = null;
+  let score: unknown = null;
+  for (const name of CALLS) {
+    const t = performance.now();
+    const r = await must(session, name, name === 'extract_and_apply_all_pieces' ? { pieces: proposed } : {});
+    times[name] = performance.now() - t;
+    if (name === 'identify_pieces') proposed = r.proposed_pieces;
+    if (name === 'verify_pattern_result') score = r.score;
+  }
+  const peak = peakSince();
+
+  // The baseline: the applied document composited afresh at full resolution (no cache) and encoded as PNG.
+  const state = session.editor.begin().activeDocument().state;
+  const t0 = performance.now();
+  const full = renderDocument(state);
+  const tComposite = performance.now() - t0;
+  const png = await encodePng(full, DPI);
+  const baseline = performance.now() - t0;
+
+  const total = Object.values(times).reduce((a, b) => a + b, 0);
+  const mpx = (m.width * m.height) / 1e6;
+  const ms = (v: number) => `${(v / 1000).toFixed(2)} s`.padStart(8);
+  const flag = (v: number, target: number) => (v / baseline <= target ? '' : `  ABOVE TARGET (≤ ${target}×)`);
+  return [
+    `${title}: ${m.width} × ${m.height} px (${mpx.toFixed(0)} Mpx) at ${DPI} DPI, ${m.layers.length} pieces; photo ${PHOTO.width * PHOTO_ZOOM} px; score ${score}`,
+    `  baseline: composite + PNG ${ms(baseline)}  (composite ${ms(tComposite).trim()}, PNG ${mib(png.length)})`,
+    ...CALLS.map(
+      (c) =>
+        `  ${c.padEnd(30)}${ms(times[c]!)}  ${ratio(times[c]!, baseline).padStart(7)}${c === 'identify_pieces' ? flag(times[c]!, 1) : ''}`,
+    ),
+    `  ${'flow'.padEnd(30)}${ms(total)}  ${ratio(total, baseline).padStart(7)}${flag(total, 5)}`,
+    `  peak RSS during the flow: ${mib(peak)}`,
+  ];
+}
+
+export async function benchGarment(): Promise<string[]> {
+  await parallelReady();
+  const fixtures = loadFixtures();
+  const byId = (id: string) => fixtures.garments.find((g) => g.id === id)!;
+  const photo = await garmentPhoto('fill', PHOTO_ZOOM);
+  return [
+    `garment flow at ${DPI} DPI, load ${loadavg()[0]!.toFixed(1)}`,
+    ...(await flow('T-shirt', withNeckBand(byId('teagan-cisMaleAdult42')), photo)),
+    ...(await flow('shirt', byId('simon-cisMaleAdult42'), photo)),
+  ];
+}
