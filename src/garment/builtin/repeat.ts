@@ -41,9 +41,11 @@ export function detectLattice(lum: Float64Array, mask: Uint8Array, w: number, h:
   }
   const maxX = Math.floor(w / 2);
   const maxY = Math.floor(h / 2);
-  const n = nextPow2(Math.max(w + maxX, h + maxY));
-  const A = autocorrelate(g, w, h, n);
-  const M = autocorrelate(m, w, h, n);
+  // Padded only as far as the lags read (a linear, not circular, correlation), each axis on its own.
+  const nx = nextPow2(w + maxX);
+  const ny = nextPow2(h + maxY);
+  const A = autocorrelate(g, w, h, nx, ny, maxY + 1);
+  const M = autocorrelate(m, w, h, nx, ny, maxY + 1);
   const variance = A[0]! / M[0]!;
   if (!(variance > 1)) return null; // flat: nothing repeats
   const minOverlap = cnt * 0.2;
@@ -52,7 +54,7 @@ export function detectLattice(lum: Float64Array, mask: Uint8Array, w: number, h:
   const rho = new Float64Array(W * H).fill(Number.NaN);
   for (let dy = 0; dy <= maxY; dy++) {
     for (let dx = -maxX; dx <= maxX; dx++) {
-      const k = ((dy + n) % n) * n + ((dx + n) % n);
+      const k = dy * nx + ((dx + nx) % nx);
       const overlap = M[k]!;
       if (overlap < minOverlap) continue;
       rho[dy * W + dx + maxX] = A[k]! / overlap / variance;
