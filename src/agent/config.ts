@@ -23,6 +23,11 @@ export interface ModelConfig {
   readonly timeoutMs: number;
   /** ATELIER_MODEL_STREAM: some local servers stream tool calls badly, so streaming can be turned off. */
   readonly stream: boolean;
+  /**
+   * ATELIER_MODEL_CONTEXT_TOKENS: the most tokens (estimated conservatively) one request may carry — tools, system
+   * prompt and history; the oldest whole turns are left out of the request to stay under it.
+   */
+  readonly contextTokens: number;
 }
 
 export class ModelConfigError extends Error {}
@@ -33,6 +38,8 @@ export const MODEL_DEFAULTS = {
   maxSteps: 20,
   timeoutSeconds: 120,
   stream: true,
+  /** Fits models with a 64k window or more; the estimate runs high, which leaves room for the answer. */
+  contextTokens: 64_000,
 } as const satisfies Record<string, unknown>;
 
 /** Retries the SDK makes after a 429, a 5xx or a connection failure before a turn gives up. */
@@ -41,6 +48,9 @@ export const MODEL_RETRIES = 3;
 /** Bounds of the numeric settings, so a typo cannot ask for a million model requests. */
 const MAX_STEPS_LIMIT = 200;
 const TIMEOUT_LIMIT_SECONDS = 3600;
+/** The system prompt and the tools alone take a few thousand tokens, so a smaller budget is a typo. */
+export const CONTEXT_TOKENS_MIN = 2000;
+const CONTEXT_TOKENS_LIMIT = 10_000_000;
 
 export const MODEL_OPTIONS = {
   model: { type: 'string' },
@@ -50,6 +60,7 @@ export const MODEL_OPTIONS = {
   'model-max-steps': { type: 'string' },
   'model-timeout': { type: 'string' },
   'model-no-stream': { type: 'boolean' },
+  'model-context-tokens': { type: 'string' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
 export const MODEL_USAGE: readonly string[] = [
@@ -62,6 +73,9 @@ export const MODEL_USAGE: readonly string[] = [
   `  --model-max-steps N     ATELIER_MODEL_MAX_STEPS  model requests per user turn at most (default ${MODEL_DEFAULTS.maxSteps})`,
   `  --model-timeout S       ATELIER_MODEL_TIMEOUT    seconds per model request (default ${MODEL_DEFAULTS.timeoutSeconds})`,
   '  --model-no-stream       ATELIER_MODEL_STREAM=0   ask for whole answers instead of streamed ones',
+  '  --model-context-tokens N',
+  `                          ATELIER_MODEL_CONTEXT_TOKENS  tokens a request may carry, estimated high; the oldest`,
+  `                          turns are left out of it, never out of the transcript (default ${MODEL_DEFAULTS.contextTokens})`,
 ];
 
 export const HOW_TO_CONFIGURE = [
@@ -149,6 +163,17 @@ export function modelConfigFrom(values: Values, env: NodeJS.ProcessEnv = process
     TIMEOUT_LIMIT_SECONDS,
     false,
   );
+  const contextTokens = numberOf(
+    pick(values, 'model-context-tokens', env, 'ATELIER_MODEL_CONTEXT_TOKENS'),
+    'model context tokens',
+    CONTEXT_TOKENS_LIMIT,
+    true,
+  );
+  if (contextTokens !== undefined && contextTokens < CONTEXT_TOKENS_MIN) {
+    throw new ModelConfigError(
+      `model context tokens must be at least ${CONTEXT_TOKENS_MIN} (the tools and the system prompt alone take that), not ${contextTokens}`,
+    );
+  }
   const apiKey = env.ATELIER_MODEL_API_KEY?.trim();
   return {
     baseURL: baseUrlOf(pick(values, 'model-base-url', env, 'ATELIER_MODEL_BASE_URL')),
@@ -168,6 +193,7 @@ export function modelConfigFrom(values: Values, env: NodeJS.ProcessEnv = process
             'ATELIER_MODEL_STREAM',
             MODEL_DEFAULTS.stream,
           ),
+    contextTokens: contextTokens ?? MODEL_DEFAULTS.contextTokens,
   };
 }
 
@@ -188,6 +214,7 @@ export function describeModel(config: ModelConfig): {
   vision: boolean;
   tools: Variant;
   max_steps: number;
+  context_tokens: number;
 } {
   return {
     base_url: safeBaseUrl(config.baseURL),
@@ -195,5 +222,6 @@ export function describeModel(config: ModelConfig): {
     vision: config.vision,
     tools: config.tools,
     max_steps: config.maxSteps,
+    context_tokens: config.contextTokens,
   };
 }

@@ -4,7 +4,10 @@
  * session, answers each with a tool message, and asks again until the model answers in words — bounded by
  * `maxSteps` requests, guarded against the garment identify ↔ preview loop, cancellable between any two steps.
  * Whatever ends a turn, the conversation stays one the next request can carry: every tool call is answered.
+ * Each request carries as many of the latest turns as the context budget allows; the transcript keeps them all,
+ * and a conversation rebuilt from it (restore.ts) goes on where it stopped.
  */
+import path from 'node:path';
 import type OpenAI from 'openai';
 import type {
   ChatCompletionAssistantMessageParam,
@@ -19,8 +22,11 @@ import type { ToolResult } from '../calls/result.js';
 import { toOpenAI } from '../registry/formats/index.js';
 import { findTool, toolsOf } from '../registry/index.js';
 import type { ImageOut } from '../tools/types.js';
+import { toolCallEvent } from './call-events.js';
 import { describeModel, type ModelConfig } from './config.js';
+import { fitTurns, requestTokens, textTokens } from './context-budget.js';
 import type { ChatEvent } from './events.js';
+import { keepImages } from './kept-images.js';
 import { LoopGuard } from './loop-guard.js';
 import { createModelClient, requestAssistant, type ToolCallOut } from './model-client.js';
 import { ModelError } from './model-errors.js';
@@ -32,9 +38,15 @@ import {
   MODEL_IMAGES_PER_MESSAGE,
   type ModelImage,
   modelImageUrl,
+  OLDER_IMAGE_NOTE,
   toolMessageContent,
 } from './result-images.js';
-import { type TranscriptLine, TranscriptWriter } from './transcript.js';
+import {
+  type TranscriptImage,
+  type TranscriptLine,
+  type TranscriptPart,
+  TranscriptWriter,
+} from './transcript.js';
 
 /** Longest user message accepted, in characters. */
 export const MAX_MESSAGE_CHARS = 20_000;
@@ -48,6 +60,10 @@ export interface ConversationOptions {
   readonly transcript?: string;
   /** Tests may inject a client; otherwise one is made from the config. */
   readonly client?: OpenAI;
+  /** Keep result images as files beside the transcript, so a restored conversation has them (the studio does). */
+  readonly keepImages?: boolean;
+  /** The conversation so far, rebuilt from the transcript after a restart. */
+  readonly restored?: { readonly turns: readonly ChatCompletionMessageParam[][]; readonly opened: boolean };
   /** Called with failures that are bugs (a listener that throws, a transcript that cannot be written). */
   readonly onInternalError?: (err: unknown) => void;
 }
@@ -57,16 +73,18 @@ type Emit = (event: ChatEvent) => void;
 interface StepOutcome {
   readonly toolMessages: ChatCompletionToolMessageParam[];
   readonly images: ModelImage[];
-  readonly notRun: string[];
 }
 
-function parsedOrRaw(raw: string): unknown {
-  if (raw.trim() === '') return {};
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
+/** How a call was answered: the tool message's content, and what the transcript adds about it. */
+interface Answer {
+  readonly content: string;
+  readonly notRun: boolean;
+  readonly kept: readonly TranscriptImage[];
+}
+
+/** The line a request's system prompt ends with when older turns were left out of it. */
+function omittedNote(turns: number): string {
+  return `（为适应上下文长度，较早的 ${turns} 轮对话已省略；文档的当前状态以最新消息的【会话状态】为准。）`;
 }
 
 function cancelledResult() {
@@ -101,11 +119,14 @@ export class Conversation {
   private readonly tools: ChatCompletionTool[];
   private readonly offered: ReadonlySet<string>;
   private readonly guard = new LoopGuard();
-  /** The conversation as the model receives it, after the system prompt. */
-  private readonly messages: ChatCompletionMessageParam[] = [];
-  private readonly events: ChatEvent[] = [];
+  /** The conversation after the system prompt, one list of messages per user turn. */
+  private readonly turns: ChatCompletionMessageParam[][];
+  /** The estimate of what every request carries besides the turns: system prompt, omission note, tools. */
+  private readonly fixedTokens: number;
+  /** Where result images are kept, or null. */
+  private readonly imageDir: string | null;
   private controller: AbortController | null = null;
-  private startedTranscript = false;
+  private startedTranscript: boolean;
 
   constructor(opts: ConversationOptions) {
     this.session = opts.session;
@@ -117,11 +138,13 @@ export class Conversation {
     const offered = toolsOf(opts.config.tools);
     this.tools = toOpenAI(offered) as unknown as ChatCompletionTool[];
     this.offered = new Set(offered.map((t) => t.name));
-  }
-
-  /** The conversation so far as the studio shows it: user, assistant, tool_call, tool_result (no image data), error. */
-  history(): readonly ChatEvent[] {
-    return [...this.events];
+    this.turns = opts.restored ? opts.restored.turns.map((t) => [...t]) : [];
+    this.startedTranscript = opts.restored?.opened ?? false;
+    this.fixedTokens = requestTokens(
+      [{ role: 'system', content: `${this.system}\n\n${omittedNote(this.turns.length + 1_000_000)}` }],
+      this.tools,
+    );
+    this.imageDir = opts.keepImages && opts.transcript ? path.dirname(opts.transcript) : null;
   }
 
   get running(): boolean {
@@ -160,7 +183,6 @@ export class Conversation {
         } as const;
       });
       if (end.type === 'error') {
-        this.events.push(end);
         this.writer?.write([{ event: 'error', code: end.code, message: end.message }]);
       } else {
         this.writer?.write([{ event: 'done', steps: end.steps }]);
@@ -170,11 +192,6 @@ export class Conversation {
     } finally {
       this.controller = null;
     }
-  }
-
-  private record(event: ChatEvent, emit: Emit): void {
-    this.events.push(event);
-    emit(event);
   }
 
   private async runTurn(
@@ -192,12 +209,13 @@ export class Conversation {
         message: `消息太长：最多 ${MAX_MESSAGE_CHARS} 个字符，收到 ${words.length} 个。请分几条发送。`,
       };
     }
-    this.record({ type: 'user', text: words }, emit);
+    emit({ type: 'user', text: words });
     const user: ChatCompletionUserMessageParam = {
       role: 'user',
       content: userContent(words, await this.session.snapshot()),
     };
-    this.messages.push(user);
+    const turn: ChatCompletionMessageParam[] = [user];
+    this.turns.push(turn);
     const opening: TranscriptLine[] = [];
     if (!this.startedTranscript) {
       this.startedTranscript = true;
@@ -223,7 +241,7 @@ export class Conversation {
         reply = await requestAssistant({
           client: this.client,
           config: this.config,
-          messages: [{ role: 'system', content: this.system }, ...this.contextMessages()],
+          messages: this.contextMessages(),
           tools: this.tools,
           signal,
           onDelta: (delta) => emit({ type: 'assistant_delta', text: delta }),
@@ -250,7 +268,7 @@ export class Conversation {
           message: '模型返回了空回答（没有文字也没有工具调用）。请重试。',
         };
       }
-      if (reply.text !== '') this.record({ type: 'assistant', text: reply.text }, emit);
+      if (reply.text !== '') emit({ type: 'assistant', text: reply.text });
       const toolCalls = reply.toolCalls.map((c) => ({
         id: c.id,
         type: 'function' as const,
@@ -261,30 +279,25 @@ export class Conversation {
         content: reply.text === '' ? null : reply.text,
         ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
       };
+      // The transcript has the calls before they run and each answer as it comes, so a crash leaves a record of
+      // what ran (restore.ts answers the rest).
+      this.writer?.write([
+        {
+          role: 'assistant',
+          content: assistant.content as string | null,
+          ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+        },
+      ]);
       if (toolCalls.length === 0) {
-        this.messages.push(assistant);
-        this.writer?.write([{ role: 'assistant', content: assistant.content as string | null }]);
+        turn.push(assistant);
         return { type: 'done', steps };
       }
       const outcome = await this.runCalls(reply.toolCalls, emit, signal);
       const imageMessage = this.imageMessage(outcome.images);
       // Pushed together, after every call is answered: the history never holds a call without its answer.
-      this.messages.push(assistant, ...outcome.toolMessages, ...(imageMessage ? [imageMessage] : []));
-      this.writer?.write([
-        {
-          role: 'assistant',
-          content: assistant.content as string | null,
-          tool_calls: toolCalls,
-          ...(outcome.notRun.length ? { not_run: outcome.notRun } : {}),
-        },
-        ...outcome.toolMessages.map((m, i) => ({
-          role: 'tool' as const,
-          tool_call_id: m.tool_call_id,
-          name: reply.toolCalls[i]!.name,
-          content: m.content as string,
-        })),
-        ...(imageMessage ? [{ role: 'user' as const, content: withoutImageData(imageMessage) }] : []),
-      ]);
+      turn.push(assistant, ...outcome.toolMessages, ...(imageMessage ? [imageMessage] : []));
+      if (imageMessage)
+        this.writer?.write([{ role: 'user', content: transcriptParts(imageMessage, outcome.images) }]);
     }
   }
 
@@ -293,39 +306,41 @@ export class Conversation {
     emit: Emit,
     signal: AbortSignal,
   ): Promise<StepOutcome> {
-    const outcome: StepOutcome = { toolMessages: [], images: [], notRun: [] };
+    const outcome: StepOutcome = { toolMessages: [], images: [] };
     for (const call of calls) {
+      let answer: Answer;
       if (signal.aborted) {
-        outcome.notRun.push(call.id);
-        outcome.toolMessages.push({
+        answer = { content: JSON.stringify(cancelledResult()), notRun: true, kept: [] };
+      } else {
+        emit(toolCallEvent(call.id, call.name, call.arguments));
+        try {
+          answer = await this.runCall(call, emit, outcome);
+        } catch (err) {
+          this.onInternalError(err);
+          const content = JSON.stringify({
+            ok: false,
+            error: { code: 'internal', message: '内部错误：结果无法读取。' },
+          });
+          answer = { content, notRun: false, kept: [] };
+        }
+      }
+      outcome.toolMessages.push({ role: 'tool', tool_call_id: call.id, content: answer.content });
+      this.writer?.write([
+        {
           role: 'tool',
           tool_call_id: call.id,
-          content: JSON.stringify(cancelledResult()),
-        });
-        continue;
-      }
-      const label = findTool(call.name)?.label ?? call.name;
-      this.record(
-        { type: 'tool_call', id: call.id, name: call.name, label, arguments: parsedOrRaw(call.arguments) },
-        emit,
-      );
-      let content: string;
-      try {
-        content = await this.runCall(call, emit, outcome);
-      } catch (err) {
-        this.onInternalError(err);
-        content = JSON.stringify({
-          ok: false,
-          error: { code: 'internal', message: '内部错误：结果无法读取。' },
-        });
-      }
-      outcome.toolMessages.push({ role: 'tool', tool_call_id: call.id, content });
+          name: call.name,
+          content: answer.content,
+          ...(answer.notRun ? { not_run: true as const } : {}),
+          ...(answer.kept.length ? { images: answer.kept } : {}),
+        },
+      ]);
     }
     return outcome;
   }
 
-  /** Runs (or refuses) one call, emits its result and returns the tool message content. */
-  private async runCall(call: ToolCallOut, emit: Emit, outcome: StepOutcome): Promise<string> {
+  /** Runs (or refuses) one call, emits its result and returns how it was answered. */
+  private async runCall(call: ToolCallOut, emit: Emit, outcome: StepOutcome): Promise<Answer> {
     const photo = () => this.session.garmentPhoto;
     let result: ToolResult | ReturnType<typeof notOfferedResult>;
     const refusal =
@@ -334,7 +349,6 @@ export class Conversation {
         : this.guard.check(call.name, photo());
     if (refusal) {
       result = refusal;
-      outcome.notRun.push(call.id);
     } else {
       result = await this.session.call(
         { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } },
@@ -354,7 +368,7 @@ export class Conversation {
     const { images: _bytes, ...plain } = result as typeof result & { images?: unknown };
     const described = images.length ? await describeImages(images) : null;
     const shown = described ? { ...plain, images: described } : plain;
-    this.events.push({ type: 'tool_result', id: call.id, name: call.name, ok: result.ok, result: shown });
+    const kept = await this.keep(images);
     emit({
       type: 'tool_result',
       id: call.id,
@@ -371,13 +385,25 @@ export class Conversation {
             toolName: call.name,
             caption: img.caption ?? described?.[i]?.caption ?? '',
             url: await modelImageUrl(img),
+            ...(kept[i] ? { file: kept[i].file } : {}),
           });
         } catch (err) {
           this.onInternalError(err);
         }
       }
     }
-    return toolMessageContent(plain, described);
+    return { content: toolMessageContent(plain, described), notRun: refusal !== null, kept };
+  }
+
+  /** Keeps the images beside the transcript when asked to; a failure to write costs the images only. */
+  private async keep(images: readonly ImageOut[]): Promise<readonly TranscriptImage[]> {
+    if (!this.imageDir || images.length === 0) return [];
+    try {
+      return await keepImages(this.imageDir, images);
+    } catch (err) {
+      this.onInternalError(err);
+      return [];
+    }
   }
 
   /** The follow-up user message that shows a vision model the step's images, or null when there are none. */
@@ -404,24 +430,36 @@ export class Conversation {
   /** Replaces every image in the conversation by a note; true when there was one. */
   private dropImages(): boolean {
     let dropped = false;
-    for (const [i, m] of this.messages.entries()) {
-      if (m.role !== 'user' || !Array.isArray(m.content)) continue;
-      const parts = m.content.map((p) => {
-        if (p.type !== 'image_url') return p;
-        dropped = true;
-        return { type: 'text' as const, text: '（图像未发送：模型服务拒绝了带图像的请求）' };
-      });
-      this.messages[i] = { ...m, content: parts };
+    for (const turn of this.turns) {
+      for (const [i, m] of turn.entries()) {
+        if (m.role !== 'user' || !Array.isArray(m.content)) continue;
+        const parts = m.content.map((p) => {
+          if (p.type !== 'image_url') return p;
+          dropped = true;
+          return { type: 'text' as const, text: '（图像未发送：模型服务拒绝了带图像的请求）' };
+        });
+        turn[i] = { ...m, content: parts };
+      }
     }
     return dropped;
   }
 
-  /** The messages with only the most recent CONTEXT_IMAGE_LIMIT images kept; older ones become a note. */
+  /**
+   * The request's messages: the system prompt, then the latest turns that fit the context budget (at least the
+   * one running), with only the most recent CONTEXT_IMAGE_LIMIT images; older images become a note.
+   */
   private contextMessages(): ChatCompletionMessageParam[] {
+    const { first } = fitTurns(this.turns, {
+      budget: this.config.contextTokens,
+      fixed: this.fixedTokens,
+      imagesSent: CONTEXT_IMAGE_LIMIT,
+      noteTokens: textTokens(OLDER_IMAGE_NOTE),
+    });
+    const messages = this.turns.slice(first).flat();
     let kept = 0;
     const out: ChatCompletionMessageParam[] = [];
-    for (let i = this.messages.length - 1; i >= 0; i--) {
-      const m = this.messages[i]!;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const m = messages[i]!;
       if (m.role === 'user' && Array.isArray(m.content)) {
         const parts = [...m.content]
           .reverse()
@@ -431,7 +469,7 @@ export class Conversation {
               kept++;
               return p;
             }
-            return { type: 'text' as const, text: '（较早的图像已省略）' };
+            return { type: 'text' as const, text: OLDER_IMAGE_NOTE };
           })
           .reverse();
         out.push({ ...m, content: parts });
@@ -439,14 +477,21 @@ export class Conversation {
         out.push(m);
       }
     }
-    return out.reverse();
+    const system = first > 0 ? `${this.system}\n\n${omittedNote(first)}` : this.system;
+    return [{ role: 'system', content: system }, ...out.reverse()];
   }
 }
 
-/** The image message as the transcript keeps it: titles, no image bytes. */
-function withoutImageData(message: ChatCompletionUserMessageParam): readonly unknown[] {
+/** The image message as the transcript keeps it: titles, and each image's kept file instead of its bytes. */
+function transcriptParts(
+  message: ChatCompletionUserMessageParam,
+  images: readonly ModelImage[],
+): TranscriptPart[] {
   const parts = Array.isArray(message.content) ? message.content : [];
-  return parts.map((p) =>
-    p.type === 'image_url' ? { type: 'image_url', image_url: { url: '(图像数据未写入记录)' } } : p,
-  );
+  let image = 0;
+  return parts.map((p) => {
+    if (p.type !== 'image_url') return p as TranscriptPart;
+    const file = images[image++]?.file;
+    return { type: 'image_url', image_url: { url: '(图像数据未写入记录)' }, ...(file ? { file } : {}) };
+  });
 }

@@ -6,6 +6,8 @@ import type { SessionSnapshot } from '../calls/snapshot.js';
 
 /** Layers listed in a summary at most: a garment marker can hold hundreds of pieces. */
 export const SUMMARY_LAYER_LIMIT = 60;
+/** The first line of the state summary: where the user's words end in a user message. */
+const SUMMARY_HEADING = '【会话状态】（系统自动附加）';
 
 export function systemPrompt(opts: { readonly vision: boolean }): string {
   return [
@@ -69,7 +71,7 @@ function layerLines(layers: readonly LayerNode[], depth = 0, out: string[] = [])
 
 /** The session's state in a few lines of Chinese, appended to each user message. */
 export function stateSummary(snapshot: SessionSnapshot): string {
-  const lines = ['【会话状态】（系统自动附加）'];
+  const lines = [SUMMARY_HEADING];
   if (snapshot.documents.length === 0) {
     lines.push('没有打开的文档。');
   } else {
@@ -114,4 +116,10 @@ export function stateSummary(snapshot: SessionSnapshot): string {
 /** The user message the model receives: the user's words, then the state summary. */
 export function userContent(text: string, snapshot: SessionSnapshot): string {
   return `${text}\n\n${stateSummary(snapshot)}`;
+}
+
+/** The user's words in a user message as `userContent` made it (the state summary left off). */
+export function userWords(content: string): string {
+  const at = content.lastIndexOf(`\n\n${SUMMARY_HEADING}`);
+  return at < 0 ? content : content.slice(0, at);
 }

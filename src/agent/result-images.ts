@@ -11,6 +11,8 @@ export const MODEL_IMAGE_MAX_SIDE = 1024;
 export const MODEL_IMAGE_QUALITY = 80;
 /** Images per follow-up message at most; the rest are described in words only. */
 export const MODEL_IMAGES_PER_MESSAGE = 4;
+/** What the model reads in place of an image older than the ones kept in its context. */
+export const OLDER_IMAGE_NOTE = '（较早的图像已省略）';
 
 export interface DescribedImage {
   readonly mime: ImageOut['mime'];
@@ -25,6 +27,8 @@ export interface ModelImage {
   readonly caption: string;
   /** A `data:image/jpeg;base64,…` URL within the budget. */
   readonly url: string;
+  /** The file kept beside the transcript, when images are kept. */
+  readonly file?: string;
 }
 
 async function sizeOf(img: ImageOut): Promise<{ width: number | null; height: number | null }> {

@@ -1,10 +1,11 @@
 /**
- * The conversation as a JSONL transcript, one chat message per line as it was sent to the model (images left
- * out), plus one line where each turn ended. `atelier run` replays it without a model: every assistant message's
- * tool calls run in order — except those the loop never ran (refused by the guard or skipped after a cancel),
- * listed in its `not_run` — and every other line is skipped. So a bug report is a transcript.
+ * The conversation as a JSONL transcript, one chat message per line as it was sent to the model (image bytes left
+ * out: they are files beside it), plus one line where each turn ended. Lines are written as things happen — an
+ * assistant's tool calls before they run, each tool answer when its call ends — so a transcript cut short by a
+ * crash still says which calls ran. `atelier run` replays it without a model: each call whose answer says it ran,
+ * in order, and every other line is skipped. So a bug report is a transcript.
  */
-import { appendFile } from 'node:fs/promises';
+import { appendFile, open } from 'node:fs/promises';
 
 /** The transcript's file name in a session's folder (`atelier chat` writes it in the workspace). */
 export const TRANSCRIPT_FILE = 'chat.jsonl';
@@ -17,32 +18,131 @@ export interface TranscriptToolCall {
 
 export type TranscriptLine =
   | { readonly role: 'system'; readonly content: string; readonly model: unknown }
-  | { readonly role: 'user'; readonly content: string | readonly unknown[] }
+  /** The user's turn (its content ends with the state summary), or the images shown to a vision model. */
+  | { readonly role: 'user'; readonly content: string | readonly TranscriptPart[] }
   | {
       readonly role: 'assistant';
       readonly content: string | null;
       readonly tool_calls?: readonly TranscriptToolCall[];
-      /** Ids of calls answered without running them. */
+      /** Ids of calls answered without running them (transcripts written before answers carried `not_run`). */
       readonly not_run?: readonly string[];
     }
-  | { readonly role: 'tool'; readonly tool_call_id: string; readonly name: string; readonly content: string }
+  | {
+      readonly role: 'tool';
+      readonly tool_call_id: string;
+      readonly name: string;
+      readonly content: string;
+      /** The call was answered without running (refused, cancelled, interrupted). */
+      readonly not_run?: true;
+      /** The result's images, kept as files beside the transcript. */
+      readonly images?: readonly TranscriptImage[];
+    }
   | { readonly event: 'done'; readonly steps: number }
   | { readonly event: 'error'; readonly code: string; readonly message: string };
 
+/** A result image kept beside the transcript: `file` is relative to the transcript's folder. */
+export interface TranscriptImage {
+  readonly file: string;
+  readonly mime: 'image/png' | 'image/jpeg';
+  readonly caption?: string;
+}
+
+/** A part of the message that showed images to a vision model; an image part names its file, not its bytes. */
+export type TranscriptPart =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image_url'; readonly image_url: { readonly url: string }; readonly file?: string };
+
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
+type Line = {
+  role?: unknown;
+  event?: unknown;
+  tool_calls?: unknown;
+  not_run?: unknown;
+  tool_call_id?: unknown;
+};
+
 /**
- * The tool calls a line of an agent transcript replays: the assistant's calls that ran, in order, and none for
- * any other line of it. Null when the line is not part of an agent transcript.
+ * Reads an agent transcript for replay, line by line: an assistant line announces its calls, and each call is
+ * replayed when its tool answer shows it ran (a call whose answer never came was cut short: it is not replayed).
  */
-export function replayedCalls(line: unknown): readonly unknown[] | null {
-  if (typeof line !== 'object' || line === null || Array.isArray(line)) return null;
-  const l = line as { role?: unknown; event?: unknown; tool_calls?: unknown; not_run?: unknown };
-  if (typeof l.event === 'string' && !('call' in l) && !('name' in l)) return [];
-  if (typeof l.role !== 'string' || !ROLES.has(l.role)) return null;
-  if (l.role !== 'assistant' || !Array.isArray(l.tool_calls)) return [];
-  const skipped = new Set(Array.isArray(l.not_run) ? l.not_run : []);
-  return l.tool_calls.filter((c) => !skipped.has((c as { id?: unknown })?.id));
+export class TranscriptReplay {
+  private readonly pending = new Map<unknown, unknown>();
+
+  /** The calls this line replays, in order; null when the line is not part of an agent transcript. */
+  callsOf(line: unknown): readonly unknown[] | null {
+    if (typeof line !== 'object' || line === null || Array.isArray(line)) return null;
+    const l = line as Line;
+    if (typeof l.event === 'string' && !('call' in l) && !('name' in l)) return [];
+    if (typeof l.role !== 'string' || !ROLES.has(l.role)) return null;
+    if (l.role === 'assistant' && Array.isArray(l.tool_calls)) {
+      this.pending.clear();
+      const skipped = new Set(Array.isArray(l.not_run) ? l.not_run : []);
+      for (const call of l.tool_calls) {
+        const id = (call as { id?: unknown })?.id;
+        if (!skipped.has(id)) this.pending.set(id, call);
+      }
+      return [];
+    }
+    if (l.role !== 'tool' || l.not_run === true) return [];
+    const call = this.pending.get(l.tool_call_id);
+    this.pending.delete(l.tool_call_id);
+    return call === undefined ? [] : [call];
+  }
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The transcript's lines, oldest first. A last line cut short by a crash is cut off the file too (the next line
+ * appended must start on a line of its own); `cut` says so. Any other line that is not JSON is skipped and counted.
+ */
+export async function readTranscript(
+  file: string,
+): Promise<{ lines: unknown[]; cut: boolean; unreadable: number } | null> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file, 'r+');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  try {
+    let bytes = await handle.readFile();
+    let cut = false;
+    const end = bytes.lastIndexOf(0x0a) + 1;
+    if (end < bytes.length) {
+      if (parses(bytes.subarray(end).toString('utf8'))) {
+        // Whole but for its newline.
+        await handle.write('\n', bytes.length);
+        bytes = Buffer.concat([bytes, Buffer.from('\n')]);
+      } else {
+        await handle.truncate(end);
+        bytes = bytes.subarray(0, end);
+        cut = true;
+      }
+    }
+    const lines: unknown[] = [];
+    let unreadable = 0;
+    for (const text of bytes.toString('utf8').split('\n')) {
+      if (text.trim() === '') continue;
+      try {
+        lines.push(JSON.parse(text));
+      } catch {
+        unreadable++;
+      }
+    }
+    return { lines, cut, unreadable };
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Appends lines in order; a write that fails is reported, never thrown into the conversation. */

@@ -1,7 +1,7 @@
 /** `atelier run`: tool calls as JSONL in, one result line per call out, all in one session. */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { replayedCalls } from '../agent/transcript.js';
+import { TranscriptReplay } from '../agent/transcript.js';
 import { failure, type ToolResult } from '../calls/result.js';
 import type { Session } from '../calls/session.js';
 import { DEFAULT_WORKSPACE } from '../service/defaults.js';
@@ -69,12 +69,13 @@ export const runCommand: Command = {
     const input = file === '-' ? process.stdin : createReadStream(file, 'utf8');
     const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
     let seq = 0;
+    const replay = new TranscriptReplay();
     for await (const line of lines) {
       if (line.trim() === '') continue;
       let calls: readonly unknown[];
       try {
         const value: unknown = JSON.parse(line);
-        calls = replayedCalls(value) ?? [fromTranscript(value)];
+        calls = replay.callsOf(value) ?? [fromTranscript(value)];
       } catch {
         calls = [undefined];
       }

@@ -1,14 +1,19 @@
 /**
- * One agent conversation per session, opened on its first chat message and cancelled when the session closes.
- * The events a turn streamed are kept as sent (images as links to the session's image shelf), so a studio
- * that reloads shows the same conversation.
+ * One agent conversation per session, opened on the session's first chat request and cancelled when the session
+ * closes. A session brought back after a restart (or after idling out of memory) has its conversation rebuilt
+ * from its transcript on that first request: the model gets the earlier turns again and the studio shows them.
+ * The events of each turn are kept as sent, settled (no text deltas or stages; images as links to the session's
+ * image shelf), so a studio that reloads shows the same conversation as one that was open all along.
  */
 import path from 'node:path';
 import type { ModelConfig } from '../agent/config.js';
-import { Conversation } from '../agent/conversation.js';
+import { CONTEXT_IMAGE_LIMIT, Conversation } from '../agent/conversation.js';
 import type { ChatEvent } from '../agent/events.js';
+import { readKeptImage } from '../agent/kept-images.js';
+import { type RestoredEvent, restoreConversation } from '../agent/restore.js';
 import { TRANSCRIPT_FILE } from '../agent/transcript.js';
 import type { SessionEntry } from '../service/sessions.js';
+import type { ImageOut } from '../tools/types.js';
 import { linkImages } from './images.js';
 
 /** Events kept per session for `GET /chat`; the oldest go first. */
@@ -17,60 +22,111 @@ const MAX_KEPT_EVENTS = 5000;
 export type SentEvent = Record<string, unknown> & { readonly type: string };
 
 interface Room {
-  readonly conversation: Conversation;
+  /** Null when no model is configured: the conversation can be read, not continued. */
+  readonly conversation: Conversation | null;
   readonly events: SentEvent[];
 }
 
+interface Slot {
+  readonly ready: Promise<Room>;
+  /** Once rebuilt, for the questions that cannot wait (is a turn running? cancel it). */
+  room: Room | null;
+}
+
+/** Events a reloaded page needs no more than the settled ones after them. */
+function passing(event: SentEvent): boolean {
+  return event.type === 'assistant_delta' || event.type === 'progress';
+}
+
 export class ChatRooms {
-  private readonly rooms = new WeakMap<SessionEntry, Room>();
+  private readonly rooms = new WeakMap<SessionEntry, Slot>();
 
   constructor(
     readonly model: ModelConfig | null,
     private readonly log: (err: unknown) => void,
   ) {}
 
-  private roomOf(entry: SessionEntry, model: ModelConfig): Room {
-    let room = this.rooms.get(entry);
-    if (!room) {
-      const conversation = new Conversation({
-        session: entry.session,
-        config: model,
-        transcript: path.join(entry.dir, TRANSCRIPT_FILE),
-        onInternalError: this.log,
-      });
-      room = { conversation, events: [] };
-      this.rooms.set(entry, room);
-      entry.closers.push(() => conversation.cancel());
+  /** The session's room, rebuilt from its transcript the first time it is asked for. */
+  private roomOf(entry: SessionEntry): Promise<Room> {
+    const known = this.rooms.get(entry);
+    if (known) return known.ready;
+    const slot: Slot = { ready: this.open(entry), room: null };
+    this.rooms.set(entry, slot);
+    slot.ready.then(
+      (room) => {
+        slot.room = room;
+      },
+      // A failed rebuild is tried again by the next request.
+      () => this.rooms.delete(entry),
+    );
+    return slot.ready;
+  }
+
+  private async open(entry: SessionEntry): Promise<Room> {
+    const transcript = path.join(entry.dir, TRANSCRIPT_FILE);
+    const restored = await restoreConversation(transcript, {
+      vision: this.model?.vision ?? false,
+      imagesSent: CONTEXT_IMAGE_LIMIT,
+      onError: this.log,
+    });
+    const events: SentEvent[] = [];
+    for (const event of (restored?.events ?? []).slice(-MAX_KEPT_EVENTS)) {
+      events.push(await this.relinked(entry, event));
     }
-    return room;
+    if (!this.model) return { conversation: null, events };
+    const conversation = new Conversation({
+      session: entry.session,
+      config: this.model,
+      transcript,
+      keepImages: true,
+      ...(restored ? { restored } : {}),
+      onInternalError: this.log,
+    });
+    entry.closers.push(() => conversation.cancel());
+    return { conversation, events };
   }
 
   running(entry: SessionEntry): boolean {
-    return this.rooms.get(entry)?.conversation.running ?? false;
+    return this.rooms.get(entry)?.room?.conversation?.running ?? false;
   }
 
   /** Runs one user turn, sending each event (images as links) as it happens. */
   async turn(entry: SessionEntry, message: string, send: (event: SentEvent) => void): Promise<void> {
     if (!this.model) throw new Error('no model is configured');
-    const room = this.roomOf(entry, this.model);
-    await room.conversation.turn(message, (event) => {
+    const room = await this.roomOf(entry);
+    await room.conversation!.turn(message, (event) => {
       const sent = this.linked(entry, event);
-      room.events.push(sent);
-      if (room.events.length > MAX_KEPT_EVENTS) room.events.splice(0, room.events.length - MAX_KEPT_EVENTS);
+      if (!passing(sent)) {
+        room.events.push(sent);
+        if (room.events.length > MAX_KEPT_EVENTS) room.events.splice(0, room.events.length - MAX_KEPT_EVENTS);
+      }
       send(sent);
     });
   }
 
   cancel(entry: SessionEntry): boolean {
-    return this.rooms.get(entry)?.conversation.cancel() ?? false;
+    return this.rooms.get(entry)?.room?.conversation?.cancel() ?? false;
   }
 
-  events(entry: SessionEntry): readonly SentEvent[] {
-    return this.rooms.get(entry)?.events ?? [];
+  /** The conversation so far, as a reloaded studio shows it. */
+  async events(entry: SessionEntry): Promise<readonly SentEvent[]> {
+    return (await this.roomOf(entry)).events;
   }
 
   private linked(entry: SessionEntry, event: ChatEvent): SentEvent {
     if (event.type !== 'tool_result' || !event.images?.length) return event as SentEvent;
     return { ...event, images: linkImages(event.images, entry) };
+  }
+
+  /** A rebuilt event with its kept images back on the session's shelf; an image no longer kept is left out. */
+  private async relinked(entry: SessionEntry, event: RestoredEvent): Promise<SentEvent> {
+    if (event.type !== 'tool_result' || !event.images?.length) return event as SentEvent;
+    const images: ImageOut[] = [];
+    for (const kept of event.images) {
+      const image = await readKeptImage(entry.dir, kept);
+      if (image) images.push(image);
+    }
+    const { images: _files, ...rest } = event;
+    return images.length ? { ...rest, images: linkImages(images, entry) } : (rest as SentEvent);
   }
 }

@@ -28,6 +28,7 @@ describe('modelConfigFrom', () => {
       maxSteps: 20,
       timeoutMs: 120_000,
       stream: true,
+      contextTokens: 64_000,
     });
     expect(
       modelConfigFrom(
@@ -41,6 +42,7 @@ describe('modelConfigFrom', () => {
           ATELIER_MODEL_MAX_STEPS: '8',
           ATELIER_MODEL_TIMEOUT: '2.5',
           ATELIER_MODEL_STREAM: 'false',
+          ATELIER_MODEL_CONTEXT_TOKENS: '32000',
         },
       ),
     ).toEqual({
@@ -52,6 +54,7 @@ describe('modelConfigFrom', () => {
       maxSteps: 8,
       timeoutMs: 2500,
       stream: false,
+      contextTokens: 32_000,
     });
   });
 
@@ -69,6 +72,8 @@ describe('modelConfigFrom', () => {
         '3',
         '--model-base-url',
         'http://127.0.0.1:11434/v1',
+        '--model-context-tokens',
+        '8000',
       ),
       env,
     );
@@ -78,6 +83,7 @@ describe('modelConfigFrom', () => {
       vision: true,
       stream: false,
       maxSteps: 3,
+      contextTokens: 8000,
       apiKey: 'sk-env',
       baseURL: 'http://127.0.0.1:11434/v1',
     });
@@ -90,6 +96,8 @@ describe('modelConfigFrom', () => {
     [{ ATELIER_MODEL_MAX_STEPS: '2.5' }, /integer/],
     [{ ATELIER_MODEL_MAX_STEPS: '100000' }, /up to 200/],
     [{ ATELIER_MODEL_TIMEOUT: 'soon' }, /timeout/],
+    [{ ATELIER_MODEL_CONTEXT_TOKENS: '128k' }, /context tokens/],
+    [{ ATELIER_MODEL_CONTEXT_TOKENS: '500' }, /at least 2000/],
     [{ ATELIER_MODEL_VISION: 'maybe' }, /ATELIER_MODEL_VISION/],
     [{ ATELIER_MODEL_BASE_URL: 'api.openai.com' }, /not a URL/],
     [{ ATELIER_MODEL_BASE_URL: 'ftp://x/v1' }, /http or https/],
@@ -116,6 +124,7 @@ describe('describeModel', () => {
       vision: false,
       tools: 'extended',
       max_steps: 20,
+      context_tokens: 64_000,
     });
     expect(JSON.stringify(shown)).not.toMatch(/secret|hidden|pw/);
   });

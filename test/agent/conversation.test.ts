@@ -99,7 +99,6 @@ describe.each([
     const state = await snapshotOf(session);
     expect(state.active?.name).toBe('海报');
     expect(state.active?.layers.map((l) => (l as { name: string }).name)).toEqual(['春季新品', '背景']);
-    expect(conv.history().map((e) => e.type)).toEqual(types(events).filter((t) => t !== 'done'));
   });
 });
 
@@ -230,7 +229,6 @@ describe('cancel', () => {
     });
     expect(types(events)).toEqual(['user', 'error']);
     expect(last(events)).toMatchObject({ code: 'cancelled' });
-    expect(conv.history().map((e) => e.type)).toEqual(['user', 'error']);
   });
 
   it('during a call lets it finish, runs no later call, and answers the skipped ones for the next turn', async () => {
@@ -350,7 +348,7 @@ describe('model failures', () => {
     const next = await turn(run.conv, '再试一次');
     expect(last(next)).toEqual({ type: 'done', steps: 1 });
     expectEveryCallAnswered(last(model!.requests).body.messages as never);
-    const everything = JSON.stringify([run.events, next, run.conv.history(), String(run.errors)]);
+    const everything = JSON.stringify([run.events, next, String(run.errors)]);
     expect(everything).not.toContain(SECRET_KEY);
     expect(everything).not.toContain(SECRET_KEY.slice(-12));
     expect(readFileSync(run.transcript, 'utf8')).not.toContain(SECRET_KEY.slice(-12));

@@ -17,6 +17,7 @@ export function modelConfig(url: string, over: Partial<ModelConfig> = {}): Model
     maxSteps: 20,
     timeoutMs: 10_000,
     stream: true,
+    contextTokens: 64_000,
     ...over,
   };
 }

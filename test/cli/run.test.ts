@@ -176,7 +176,8 @@ describe('atelier run with an agent transcript', () => {
       });
       await conv.turn('填色并导出', quiet);
       const lines = readFileSync(transcript, 'utf8').trim().split('\n');
-      expect(lines.some((l) => JSON.parse(l).not_run?.includes('skipped'))).toBe(true);
+      const skipped = lines.map((l) => JSON.parse(l)).find((l) => l.tool_call_id === 'skipped');
+      expect(skipped.not_run).toBe(true);
 
       const query = JSON.stringify({ name: 'get_layer_structure', arguments: {} });
       writeFileSync(transcript, `${readFileSync(transcript, 'utf8')}${query}\n`);

@@ -1,6 +1,6 @@
 /**
  * Chat with the configured model: `POST /chat` answers with the turn's events as a stream, `/chat/cancel`
- * stops it, `GET /chat` is the conversation so far. Without a model, chat answers 409 saying how to configure
+ * stops it, `GET /chat` is the conversation so far (after a restart, rebuilt from the session's transcript). Without a model, chat answers 409 saying how to configure
  * one (the studio's palette keeps working). `GET /v1/model` tells a client whether chat is available — never
  * the key.
  */
@@ -9,7 +9,7 @@ import { describeModel, HOW_TO_CONFIGURE } from '../../agent/config.js';
 import { MAX_MESSAGE_CHARS } from '../../agent/conversation.js';
 import { HttpError } from '../errors.js';
 import type { AppParts } from '../parts.js';
-import { jsonBody, sessionOr404 } from '../request.js';
+import { inSession, jsonBody, sessionOr404 } from '../request.js';
 import { eventStream } from '../sse.js';
 
 export function chatRoutes({ config, store, chat: rooms }: AppParts): Hono {
@@ -76,10 +76,12 @@ export function chatRoutes({ config, store, chat: rooms }: AppParts): Hono {
     return c.json({ cancelled: rooms.cancel(entry) });
   });
 
-  app.get('/v1/sessions/:id/chat', (c) => {
-    const entry = sessionOr404(store, c);
-    return c.json({ running: rooms.running(entry), events: rooms.events(entry) });
-  });
+  app.get('/v1/sessions/:id/chat', (c) =>
+    inSession(store, c, async (entry) => {
+      const events = await rooms.events(entry);
+      return c.json({ running: rooms.running(entry), events });
+    }),
+  );
 
   return app;
 }

@@ -1,0 +1,55 @@
+/**
+ * Result images kept beside the transcript, so a conversation rebuilt after a restart can show them again (the
+ * studio) and send them again (a vision model). Each is named by a hash of its bytes: a name a transcript line can
+ * carry safely, and an image shown twice is kept once.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { tempPathFor } from '../engine/workspace.js';
+import type { ImageOut } from '../tools/types.js';
+import type { TranscriptImage } from './transcript.js';
+
+/** The folder beside the transcript. */
+export const KEPT_IMAGES = 'chat-images';
+
+const KEPT_NAME = new RegExp(`^${KEPT_IMAGES}/[0-9a-f]{32}\\.(png|jpg)$`);
+
+/** Writes the images into `dir`/chat-images/ and returns how the transcript names them. */
+export async function keepImages(dir: string, images: readonly ImageOut[]): Promise<TranscriptImage[]> {
+  if (images.length === 0) return [];
+  await mkdir(path.join(dir, KEPT_IMAGES), { recursive: true });
+  const kept: TranscriptImage[] = [];
+  for (const image of images) {
+    const data = Buffer.from(image.base64, 'base64');
+    const hash = createHash('sha256').update(data).digest('hex').slice(0, 32);
+    const file = `${KEPT_IMAGES}/${hash}.${image.mime === 'image/png' ? 'png' : 'jpg'}`;
+    const abs = path.join(dir, file);
+    const exists = await stat(abs).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) {
+      const temp = tempPathFor(abs);
+      await writeFile(temp, data);
+      await rename(temp, abs);
+    }
+    kept.push({ file, mime: image.mime, ...(image.caption ? { caption: image.caption } : {}) });
+  }
+  return kept;
+}
+
+/** The kept image, or null when it is gone or the name is not one `keepImages` gives. */
+export async function readKeptImage(dir: string, image: TranscriptImage): Promise<ImageOut | null> {
+  if (typeof image?.file !== 'string' || !KEPT_NAME.test(image.file)) return null;
+  try {
+    const data = await readFile(path.join(dir, image.file));
+    return {
+      mime: image.file.endsWith('.png') ? 'image/png' : 'image/jpeg',
+      base64: data.toString('base64'),
+      ...(typeof image.caption === 'string' ? { caption: image.caption } : {}),
+    };
+  } catch {
+    return null;
+  }
+}
