@@ -6,6 +6,7 @@ import { BUNDLED_FONT, renderTextSpec } from '../engine/text.js';
 import { applyPlans, type BuiltPiece, type PiecePlan, unionBounds } from './apply.js';
 import { blitOver, pngImage } from './image.js';
 import { drawOutlines } from './render.js';
+import { proxyPlacement, screenProxy } from './screen-proxy.js';
 import type { Extraction, Part, PieceInfo, PieceShape, Placement, Proposal } from './types.js';
 
 const PART_TINT: Readonly<Record<Part, RGB>> = {
@@ -20,6 +21,12 @@ const PART_TINT: Readonly<Record<Part, RGB>> = {
   hood: { r: 52, g: 73, b: 94 },
   other: { r: 127, g: 140, b: 141 },
 };
+
+/**
+ * The images are delivered at ≤ 1024 px: they are drawn on a proxy of the pieces this large (the margin
+ * canvasAround adds brings it to about 1024).
+ */
+const PROXY_SIDE = 970;
 
 function canvasAround(
   state: DocState,
@@ -69,11 +76,12 @@ function label(canvas: Raster, text: string, cx: number, cy: number, size: numbe
 /** The pieces tinted by part (or plain, with `tint` off), outlined and labelled. */
 export async function overviewImage(
   state: DocState,
-  pieces: readonly (PieceShape & { part?: Part })[],
+  shapes: readonly (PieceShape & { part?: Part })[],
   labelOf: (p: PieceShape & { part?: Part }, i: number) => string,
   caption: string,
 ): Promise<ImageOut> {
-  const canvas = canvasAround(state, pieces);
+  const { state: small, pieces } = await screenProxy(state, shapes, PROXY_SIDE);
+  const canvas = canvasAround(small, pieces);
   for (const p of pieces) {
     const tint = PART_TINT[p.part ?? 'other'];
     for (let y = 0; y < p.bounds.h; y++) {
@@ -116,7 +124,10 @@ export function plansFrom(pieces: readonly PieceInfo[], proposals: readonly Prop
   });
 }
 
-/** The document as phase 2 would leave it with the proposed types (built on a copy), outlined, and what was built. */
+/**
+ * The document as phase 2 would leave it with the proposed types (the same code, run on a screen-size proxy of
+ * the pieces), outlined, and what was built.
+ */
 export async function previewImage(
   state: DocState,
   ext: Extraction,
@@ -124,10 +135,18 @@ export async function previewImage(
   pieces: readonly PieceInfo[],
   proposals: readonly Proposal[],
 ): Promise<{ image: ImageOut; built: BuiltPiece[] }> {
-  const { state: applied, built } = await applyPlans(state, ext, pl, plansFrom(pieces, proposals), pieces);
-  const canvas = canvasAround(applied, pieces);
+  const proxy = await screenProxy(state, pieces, PROXY_SIDE);
+  const small = proxy.pieces;
+  const { state: applied, built } = await applyPlans(
+    proxy.state,
+    ext,
+    proxyPlacement(pl, proxy.k),
+    plansFrom(small, proposals),
+    small,
+  );
+  const canvas = canvasAround(applied, small);
   const thick = Math.max(1, Math.round(Math.max(canvas.w, canvas.h) / 500));
-  drawOutlines(canvas, pieces, { r: 20, g: 20, b: 20 }, thick);
+  drawOutlines(canvas, small, { r: 20, g: 20, b: 20 }, thick);
   const image = await pngImage(canvas, '花样预览：照片中的花样按裁片轮廓填充（黑线为裁片轮廓），请确认');
   return { image, built };
 }

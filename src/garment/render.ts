@@ -86,50 +86,51 @@ export function fillRaster(
   const t = ext.tile;
   const W = t.w;
   const H = t.h;
-  const ox = ext.tileIsRepeat ? 0 : ext.garment.x;
-  const oy = ext.tileIsRepeat ? 0 : ext.garment.y;
-  const px = new Float64Array(rect.w);
+  const wrap = ext.tileIsRepeat;
+  const ox = wrap ? 0 : ext.garment.x;
+  const oy = wrap ? 0 : ext.garment.y;
+  const index = (v: number, n: number) => (wrap ? ((v % n) + n) % n : Math.max(0, Math.min(n - 1, v)));
+  // The mapping is a scale and a shift, so each column's two source columns and weight are the same on every
+  // row: computed once. Bilinear is separable: per row, the two source rows are blended once over the tile's
+  // width, then each pixel blends two entries of that row.
+  const x0 = new Int32Array(rect.w);
+  const x1 = new Int32Array(rect.w);
+  const fx = new Float32Array(rect.w);
   for (let i = 0; i < rect.w; i++) {
     const X = rect.x + i;
     const sx = (mirror ? mirror.from.x + (mirror.to.x + mirror.to.w - 1 - X) : X) - shift.dx;
-    px[i] = (sx + 0.5 - pl.docX) / pl.scale + pl.photoX - 0.5 - ox;
+    const px = (sx + 0.5 - pl.docX) / pl.scale + pl.photoX - 0.5 - ox;
+    const f = Math.floor(px);
+    fx[i] = px - f;
+    x0[i] = index(f, W) * 3;
+    x1[i] = index(f + 1, W) * 3;
   }
+  const row = new Float32Array(W * 3);
+  const px32 = new Uint32Array(out.data.buffer, out.data.byteOffset, rect.w * rect.h);
+  const opaque = 0xff000000;
   for (let j = 0; j < rect.h; j++) {
     const Y = rect.y + j;
     const sy = (mirror ? mirror.from.y + (Y - mirror.to.y) : Y) - shift.dy;
     const py = (sy + 0.5 - pl.docY) / pl.scale + pl.photoY - 0.5 - oy;
-    let y0 = Math.floor(py);
-    const fy = py - y0;
-    let y1 = y0 + 1;
-    if (ext.tileIsRepeat) {
-      y0 = ((y0 % H) + H) % H;
-      y1 = ((y1 % H) + H) % H;
-    } else {
-      y0 = Math.max(0, Math.min(H - 1, y0));
-      y1 = Math.max(0, Math.min(H - 1, y1));
-    }
-    for (let i = 0; i < rect.w; i++) {
-      let x0 = Math.floor(px[i]!);
-      const fx = px[i]! - x0;
-      let x1 = x0 + 1;
-      if (ext.tileIsRepeat) {
-        x0 = ((x0 % W) + W) % W;
-        x1 = ((x1 % W) + W) % W;
-      } else {
-        x0 = Math.max(0, Math.min(W - 1, x0));
-        x1 = Math.max(0, Math.min(W - 1, x1));
-      }
-      const a = (y0 * W + x0) * 4;
-      const b = (y0 * W + x1) * 4;
-      const c = (y1 * W + x0) * 4;
-      const d = (y1 * W + x1) * 4;
-      const o = (j * rect.w + i) * 4;
+    const f = Math.floor(py);
+    const fy = py - f;
+    const top = index(f, H) * W * 4;
+    const bot = index(f + 1, H) * W * 4;
+    for (let u = 0; u < W; u++) {
       for (let k = 0; k < 3; k++) {
-        const top = t.data[a + k]! * (1 - fx) + t.data[b + k]! * fx;
-        const bot = t.data[c + k]! * (1 - fx) + t.data[d + k]! * fx;
-        out.data[o + k] = top * (1 - fy) + bot * fy;
+        row[u * 3 + k] = t.data[top + u * 4 + k]! * (1 - fy) + t.data[bot + u * 4 + k]! * fy;
       }
-      out.data[o + 3] = 255;
+    }
+    const base = j * rect.w;
+    for (let i = 0; i < rect.w; i++) {
+      const a = x0[i]!;
+      const b = x1[i]!;
+      const w = fx[i]!;
+      // Rounded to nearest as a Uint8ClampedArray store would; little-endian RGBA.
+      const r = (row[a]! + (row[b]! - row[a]!) * w + 0.5) | 0;
+      const g = (row[a + 1]! + (row[b + 1]! - row[a + 1]!) * w + 0.5) | 0;
+      const bl = (row[a + 2]! + (row[b + 2]! - row[a + 2]!) * w + 0.5) | 0;
+      px32[base + i] = (opaque | (bl << 16) | (g << 8) | r) >>> 0;
     }
   }
   return out;

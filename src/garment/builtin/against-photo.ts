@@ -6,6 +6,7 @@
 import { decodeImage } from '../../engine/io/image-codec.js';
 import type { Raster, Rect } from '../../engine/model.js';
 import type { Lab } from '../color.js';
+import { autocorrelate, nextPow2 } from '../fft.js';
 import { erode, labOf, labPlanes, resizeRaster } from '../image.js';
 import type { Extraction, Placement } from '../types.js';
 import { segment } from './segment.js';
@@ -120,6 +121,88 @@ export function gridOf(sums: BoxSums, step: number, x0 = 0, y0 = 0, w?: number, 
   return g;
 }
 
+/** A piece's mask (1 inside) over its bounds `x, y, w` in canvas pixels. */
+export interface PieceMask {
+  readonly data: Uint8Array;
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+}
+
+/**
+ * The same grid as gridOf over a BoxSums of `rect`, made in one pass over the pixels: each pixel is added to the
+ * cell it falls in (cells are contiguous once they are at least a pixel wide), so a print-resolution piece needs
+ * no per-pixel prefix sums (32 bytes a pixel). Cell (i, j) spans [round(x0 + i·step), round(x0 + (i+1)·step))
+ * in region coordinates, clipped to the region, and counts when CELL_FILL of its unclipped area is inside.
+ */
+export function binnedGrid(
+  rect: Rect,
+  data: Uint8ClampedArray,
+  dataW: number,
+  mask: PieceMask,
+  step: number,
+  x0 = 0,
+  y0 = 0,
+): Grid {
+  if (step < 1) {
+    const inside = (x: number, y: number) =>
+      mask.data[(rect.y - mask.y + y) * mask.w + (rect.x - mask.x + x)] === 1;
+    return gridOf(new BoxSums(rect, data, dataW, 0, 0, inside), step, x0, y0);
+  }
+  const gw = Math.max(1, Math.floor((rect.w - x0) / step));
+  const gh = Math.max(1, Math.floor((rect.h - y0) / step));
+  const cellOf = (n: number, origin: number, cells: number) => {
+    const at = new Int32Array(n).fill(-1);
+    const area = new Float64Array(cells);
+    for (let i = 0; i < cells; i++) {
+      const a = Math.max(0, Math.round(origin + i * step));
+      const c = Math.min(n, Math.max(a + 1, Math.round(origin + (i + 1) * step)));
+      for (let x = a; x < c; x++) at[x] = i;
+      area[i] = Math.round(origin + (i + 1) * step) - Math.round(origin + i * step);
+    }
+    return { at, area };
+  };
+  const cols = cellOf(rect.w, x0, gw);
+  const rows = cellOf(rect.h, y0, gh);
+  const acc = new Float64Array(gw * gh * 4);
+  for (let y = 0; y < rect.h; y++) {
+    const j = rows.at[y]!;
+    if (j < 0) continue;
+    let o = ((rect.y + y) * dataW + rect.x) * 4;
+    const m = (rect.y - mask.y + y) * mask.w + rect.x - mask.x;
+    for (let x = 0; x < rect.w; x++, o += 4) {
+      const i = cols.at[x]!;
+      if (i < 0 || mask.data[m + x] !== 1) continue;
+      const k = (j * gw + i) * 4;
+      acc[k]! += data[o]!;
+      acc[k + 1]! += data[o + 1]!;
+      acc[k + 2]! += data[o + 2]!;
+      acc[k + 3]! += 1;
+    }
+  }
+  const g: Grid = {
+    w: gw,
+    h: gh,
+    L: new Float32Array(gw * gh),
+    a: new Float32Array(gw * gh),
+    b: new Float32Array(gw * gh),
+    ok: new Uint8Array(gw * gh),
+  };
+  for (let j = 0; j < gh; j++) {
+    for (let i = 0; i < gw; i++) {
+      const k = j * gw + i;
+      const n = acc[k * 4 + 3]!;
+      if (n === 0 || n / Math.max(1, cols.area[i]! * rows.area[j]!) < CELL_FILL) continue;
+      const lab = labOf(acc[k * 4]! / n, acc[k * 4 + 1]! / n, acc[k * 4 + 2]! / n);
+      g.L[k] = lab.L;
+      g.a[k] = lab.a;
+      g.b[k] = lab.b;
+      g.ok[k] = 1;
+    }
+  }
+  return g;
+}
+
 /**
  * The measuring grid's resolution: MEASURE_DPI, or the photo's own resolution on the fabric when that is
  * coarser (finer cells would only interpolate the photo). Both are physical, so neither depends on the
@@ -163,24 +246,20 @@ export function autocorrelation(g: Grid, R: number): Float64Array | null {
   }
   variance /= n;
   if (variance < 4) return null;
+  // Σ v(p)·v(p + d) and the number of fabric pairs at every lag, through the FFT: every origin counts.
+  const okV = Float64Array.from(g.ok);
+  const nx = nextPow2(g.w + R);
+  const ny = nextPow2(g.h + R);
+  const A = autocorrelate(v, g.w, g.h, nx, ny, R + 1);
+  const M = autocorrelate(okV, g.w, g.h, nx, ny, R + 1);
   const side = 2 * R + 1;
   const out = new Float64Array(side * side);
-  // A life-size piece has some 10⁵ cells: every lag is still measured, from an even subset of origins.
-  const stride = Math.max(1, Math.ceil(Math.sqrt(n / 40_000)));
   for (let dy = -R; dy <= R; dy++) {
     for (let dx = -R; dx <= R; dx++) {
-      let sum = 0;
-      let c = 0;
-      for (let y = Math.max(0, -dy); y < Math.min(g.h, g.h - dy); y += stride) {
-        for (let x = Math.max(0, -dx); x < Math.min(g.w, g.w - dx); x += stride) {
-          const i = y * g.w + x;
-          const j = (y + dy) * g.w + x + dx;
-          if (!g.ok[i] || !g.ok[j]) continue;
-          sum += v[i]! * v[j]!;
-          c++;
-        }
-      }
-      out[(dy + R) * side + dx + R] = c > 8 ? sum / c / variance : 0;
+      // A(dx, dy) = A(−dx, −dy): the rows below zero are read mirrored.
+      const k = dy >= 0 ? dy * nx + ((dx + nx) % nx) : -dy * nx + ((nx - dx) % nx);
+      const c = Math.round(M[k]!);
+      out[(dy + R) * side + dx + R] = c > 8 ? A[k]! / c / variance : 0;
     }
   }
   return out;

@@ -6,7 +6,7 @@
  * and whether the motif can be found. Each becomes a sub-score in 0..1; the score is
  * 1 + 9 · mean · (0.4 + 0.6 · worst), so a single failed measure cannot hide behind good ones.
  */
-import type { DocState, Raster } from '../../engine/model.js';
+import type { DocState, Raster, Rect } from '../../engine/model.js';
 import { childrenOf, isShown, layerById, parentOf } from '../../engine/tree.js';
 import { GROUP_SUFFIX } from '../apply.js';
 import { deltaE00, deltaE76 } from '../color.js';
@@ -14,8 +14,8 @@ import type { AppliedRecord, Extraction, PieceInfo, PieceType, Placement } from 
 import {
   autocorrelation,
   BoxSums,
+  binnedGrid,
   type Grid,
-  gridOf,
   measureDpi,
   mirrored,
   type PhotoTruth,
@@ -60,7 +60,10 @@ const LAGS = 16;
 interface PieceGrid {
   readonly piece: PieceInfo;
   readonly grid: Grid;
-  readonly sums: BoxSums;
+  /** The piece's bounds on the canvas. */
+  readonly rect: Rect;
+  /** The grid again with cells counted from the piece's right edge (the mirror of a pair's partner). */
+  readonly fromRight: () => Grid;
 }
 
 function pieceGrid(canvas: Raster, p: PieceInfo, step: number): PieceGrid {
@@ -70,15 +73,13 @@ function pieceGrid(canvas: Raster, p: PieceInfo, step: number): PieceGrid {
     w: Math.min(canvas.w, p.bounds.x + p.bounds.w) - Math.max(0, p.bounds.x),
     h: Math.min(canvas.h, p.bounds.y + p.bounds.h) - Math.max(0, p.bounds.y),
   };
-  const sums = new BoxSums(
-    b,
-    canvas.data,
-    canvas.w,
-    0,
-    0,
-    (x, y) => p.mask[(b.y - p.bounds.y + y) * p.bounds.w + (b.x - p.bounds.x + x)] === 1,
-  );
-  return { piece: p, grid: gridOf(sums, step), sums };
+  const mask = { data: p.mask, x: p.bounds.x, y: p.bounds.y, w: p.bounds.w };
+  return {
+    piece: p,
+    grid: binnedGrid(b, canvas.data, canvas.w, mask, step),
+    rect: b,
+    fromRight: () => binnedGrid(b, canvas.data, canvas.w, mask, step, b.w - Math.floor(b.w / step) * step),
+  };
 }
 
 /** The fabric cells' Lab values, every k-th so that at most `max` (a palette needs no more). */
@@ -123,7 +124,9 @@ export function measureResult(
   const appliedBy = new Map(applied.pieces.map((a) => [a.layerId, a]));
   const typeOf = (p: PieceInfo) => appliedBy.get(p.layerId)?.type ?? null;
   const coverage: Record<string, number> = {};
-  for (const p of pieces) coverage[p.name] = round(coverageOf(state, p), 3);
+  // Sampled every half cell: the share is a property of the fabric, not of the document's pixel count.
+  const every = Math.max(1, Math.floor(step / 2));
+  for (const p of pieces) coverage[p.name] = round(coverageOf(state, p, every), 3);
   // A piece without its print is the coverage measure's to report, not a wrong print or colour.
   const covered = (p: PieceInfo) => (coverage[p.name] ?? 0) >= 0.95;
   const grids = pieces.map((p) => pieceGrid(canvas, p, step));
@@ -153,8 +156,8 @@ export function measureResult(
     for (let i = 0; i < anchor.grid.w; i++) {
       const k = j * anchor.grid.w + i;
       if (!anchor.grid.ok[k]) continue;
-      const X = anchor.sums.rect.x + (i + 0.5) * step;
-      const Y = anchor.sums.rect.y + (j + 0.5) * step;
+      const X = anchor.rect.x + (i + 0.5) * step;
+      const Y = anchor.rect.y + (j + 0.5) * step;
       const px = (X - pl.docX) / pl.scale + pl.photoX;
       const py = (Y - pl.docY) / pl.scale + pl.photoY;
       const m = photoSums.mean(px - foot / 2, py - foot / 2, px + foot / 2, py + foot / 2);
@@ -331,7 +334,7 @@ export function measureResult(
       let s = 0;
       let c = 0;
       // The mirror's cells counted from its right edge, so cell x of one is the mirror of cell x of the other.
-      const rg = gridOf(r.sums, step, r.sums.rect.w - Math.floor(r.sums.rect.w / step) * step);
+      const rg = r.fromRight();
       const w = Math.min(l.grid.w, rg.w);
       const h = Math.min(l.grid.h, rg.h);
       for (let y = 0; y < h; y++) {
@@ -542,7 +545,8 @@ function motifAdvice(applied: AppliedRecord, pieces: readonly PieceInfo[]): stri
   return `已套用主题图案的裁片（${carriers.map((a) => `“${a.name}” ${a.type}`).join('、')}）中看不清图案：请检查“<裁片> 主题图案”图层是否可见、未被移动或遮挡，然后对这些裁片重新调用 extract_and_apply_all_pieces`;
 }
 
-function coverageOf(state: DocState, p: PieceInfo): number {
+/** The share of the piece's pixels (every `every`-th in x and y) under an opaque pixel of its print layers. */
+function coverageOf(state: DocState, p: PieceInfo, every: number): number {
   if (!state.layers.has(p.layerId)) return 0;
   const parent = parentOf(state, p.layerId);
   if (parent === null) return 0;
@@ -552,9 +556,11 @@ function coverageOf(state: DocState, p: PieceInfo): number {
     .map((id) => layerById(state, id))
     .filter((l) => l.id !== p.layerId && l.kind === 'pixel' && l.clipped && l.visible && l.opacity > 0);
   let covered = 0;
-  for (let y = 0; y < p.bounds.h; y++) {
-    for (let x = 0; x < p.bounds.w; x++) {
+  let total = 0;
+  for (let y = every >> 1; y < p.bounds.h; y += every) {
+    for (let x = every >> 1; x < p.bounds.w; x += every) {
       if (!p.mask[y * p.bounds.w + x]) continue;
+      total++;
       const X = p.bounds.x + x;
       const Y = p.bounds.y + y;
       for (const l of prints) {
@@ -569,7 +575,7 @@ function coverageOf(state: DocState, p: PieceInfo): number {
       }
     }
   }
-  return covered / p.area;
+  return total ? covered / total : 0;
 }
 
 /** Box-downscaled luminance of `r` inside `rect` by an integer factor. */
