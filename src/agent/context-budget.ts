@@ -63,25 +63,21 @@ export interface TurnFit {
   readonly tokens: number;
 }
 
-/**
- * The newest turns that fit `budget` beside `fixed` (system prompt, tools), always at least the latest one. Only
- * the newest `imagesSent` images count as images: older ones are sent as a note of `noteTokens`.
- */
-export function fitTurns(
-  turns: readonly Turn[],
-  opts: { budget: number; fixed: number; imagesSent: number; noteTokens: number },
-): TurnFit {
+function turnTokens(turn: Turn): number {
+  let tokens = 0;
+  for (const message of turn) {
+    const cost = costOf(message);
+    tokens += cost.text + cost.images * IMAGE_TOKENS;
+  }
+  return tokens;
+}
+
+/** The newest turns that fit `budget` beside `fixed` (system prompt, tools), always at least the latest one. */
+export function fitTurns(turns: readonly Turn[], opts: { budget: number; fixed: number }): TurnFit {
   let tokens = opts.fixed;
-  let images = 0;
   let first = turns.length;
   for (let i = turns.length - 1; i >= 0; i--) {
-    let turn = 0;
-    for (const message of turns[i]!) {
-      const cost = costOf(message);
-      const sent = Math.max(0, Math.min(cost.images, opts.imagesSent - images));
-      images += sent;
-      turn += cost.text + sent * IMAGE_TOKENS + (cost.images - sent) * opts.noteTokens;
-    }
+    const turn = turnTokens(turns[i]!);
     if (first < turns.length && tokens + turn > opts.budget) break;
     tokens += turn;
     first = i;
@@ -90,11 +86,6 @@ export function fitTurns(
 }
 
 /** The estimate of a whole request, as the model would receive it. */
-export function requestTokens(messages: readonly ChatCompletionMessageParam[], tools: unknown): number {
-  let tokens = textTokens(JSON.stringify(tools ?? []));
-  for (const message of messages) {
-    const cost = costOf(message);
-    tokens += cost.text + cost.images * IMAGE_TOKENS;
-  }
-  return tokens;
+export function requestTokens(messages: Turn, tools: unknown): number {
+  return textTokens(JSON.stringify(tools ?? [])) + turnTokens(messages);
 }

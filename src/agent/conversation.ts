@@ -24,7 +24,7 @@ import { findTool, toolsOf } from '../registry/index.js';
 import type { ImageOut } from '../tools/types.js';
 import { toolCallEvent } from './call-events.js';
 import { describeModel, type ModelConfig } from './config.js';
-import { fitTurns, requestTokens, textTokens } from './context-budget.js';
+import { fitTurns, requestTokens } from './context-budget.js';
 import type { ChatEvent } from './events.js';
 import { keepImages } from './kept-images.js';
 import { LoopGuard } from './loop-guard.js';
@@ -50,7 +50,7 @@ import {
 
 /** Longest user message accepted, in characters. */
 export const MAX_MESSAGE_CHARS = 20_000;
-/** Images kept in the context sent to the model; older ones are replaced by a note (each costs ~1k tokens). */
+/** Images kept in the conversation sent to the model; older ones are replaced by a note (each costs ~1k tokens). */
 export const CONTEXT_IMAGE_LIMIT = 4;
 
 export interface ConversationOptions {
@@ -140,8 +140,9 @@ export class Conversation {
     this.offered = new Set(offered.map((t) => t.name));
     this.turns = opts.restored ? opts.restored.turns.map((t) => [...t]) : [];
     this.startedTranscript = opts.restored?.opened ?? false;
+    // The note counted at its longest, whether or not a request carries it.
     this.fixedTokens = requestTokens(
-      [{ role: 'system', content: `${this.system}\n\n${omittedNote(this.turns.length + 1_000_000)}` }],
+      [{ role: 'system', content: `${this.system}\n\n${omittedNote(Number.MAX_SAFE_INTEGER)}` }],
       this.tools,
     );
     this.imageDir = opts.keepImages && opts.transcript ? path.dirname(opts.transcript) : null;
@@ -252,7 +253,10 @@ export class Conversation {
           return { type: 'error', code: 'cancelled', message: '已取消本轮。已完成的调用都保留着。' };
         }
         // A service that refuses images would refuse every later request that still carries them.
-        if (err.code === 'model_rejected' && this.dropImages()) {
+        if (
+          err.code === 'model_rejected' &&
+          this.forgetImages(0, '（图像未发送：模型服务拒绝了带图像的请求）')
+        ) {
           return {
             type: 'error',
             code: err.code,
@@ -296,6 +300,7 @@ export class Conversation {
       const imageMessage = this.imageMessage(outcome.images);
       // Pushed together, after every call is answered: the history never holds a call without its answer.
       turn.push(assistant, ...outcome.toolMessages, ...(imageMessage ? [imageMessage] : []));
+      if (imageMessage) this.forgetImages(CONTEXT_IMAGE_LIMIT, OLDER_IMAGE_NOTE);
       if (imageMessage)
         this.writer?.write([{ role: 'user', content: transcriptParts(imageMessage, outcome.images) }]);
     }
@@ -427,58 +432,36 @@ export class Conversation {
     return { role: 'user', content: parts };
   }
 
-  /** Replaces every image in the conversation by a note; true when there was one. */
-  private dropImages(): boolean {
-    let dropped = false;
-    for (const turn of this.turns) {
-      for (const [i, m] of turn.entries()) {
+  /**
+   * Replaces every image but the newest `keep` by `note`; true when one was replaced. Older images are never sent
+   * again, so they do not stay in memory either.
+   */
+  private forgetImages(keep: number, note: string): boolean {
+    let seen = 0;
+    let replaced = false;
+    for (let t = this.turns.length - 1; t >= 0; t--) {
+      const turn = this.turns[t]!;
+      for (let i = turn.length - 1; i >= 0; i--) {
+        const m = turn[i]!;
         if (m.role !== 'user' || !Array.isArray(m.content)) continue;
-        const parts = m.content.map((p) => {
-          if (p.type !== 'image_url') return p;
-          dropped = true;
-          return { type: 'text' as const, text: '（图像未发送：模型服务拒绝了带图像的请求）' };
+        let changed = false;
+        const parts = [...m.content].reverse().map((p) => {
+          if (p.type !== 'image_url' || ++seen <= keep) return p;
+          changed = true;
+          return { type: 'text' as const, text: note };
         });
-        turn[i] = { ...m, content: parts };
+        if (changed) turn[i] = { ...m, content: parts.reverse() };
+        replaced ||= changed;
       }
     }
-    return dropped;
+    return replaced;
   }
 
-  /**
-   * The request's messages: the system prompt, then the latest turns that fit the context budget (at least the
-   * one running), with only the most recent CONTEXT_IMAGE_LIMIT images; older images become a note.
-   */
+  /** The request's messages: the system prompt, then the latest turns that fit the context budget. */
   private contextMessages(): ChatCompletionMessageParam[] {
-    const { first } = fitTurns(this.turns, {
-      budget: this.config.contextTokens,
-      fixed: this.fixedTokens,
-      imagesSent: CONTEXT_IMAGE_LIMIT,
-      noteTokens: textTokens(OLDER_IMAGE_NOTE),
-    });
-    const messages = this.turns.slice(first).flat();
-    let kept = 0;
-    const out: ChatCompletionMessageParam[] = [];
-    for (let i = messages.length - 1; i >= 0; i--) {
-      const m = messages[i]!;
-      if (m.role === 'user' && Array.isArray(m.content)) {
-        const parts = [...m.content]
-          .reverse()
-          .map((p) => {
-            if (p.type !== 'image_url') return p;
-            if (kept < CONTEXT_IMAGE_LIMIT) {
-              kept++;
-              return p;
-            }
-            return { type: 'text' as const, text: OLDER_IMAGE_NOTE };
-          })
-          .reverse();
-        out.push({ ...m, content: parts });
-      } else {
-        out.push(m);
-      }
-    }
+    const { first } = fitTurns(this.turns, { budget: this.config.contextTokens, fixed: this.fixedTokens });
     const system = first > 0 ? `${this.system}\n\n${omittedNote(first)}` : this.system;
-    return [{ role: 'system', content: system }, ...out.reverse()];
+    return [{ role: 'system', content: system }, ...this.turns.slice(first).flat()];
   }
 }
 

@@ -16,6 +16,8 @@ export type ChatErrorCode =
   | 'model_timeout'
   | 'model_rejected'
   | 'model_bad_response'
+  /** The server restarted while the turn ran (a conversation rebuilt from its transcript says so). */
+  | 'interrupted'
   | 'internal';
 
 export type ChatEventOf<Image> =

@@ -35,7 +35,7 @@ export interface RestoredConversation {
 
 const LOST_IMAGE_NOTE = '（这张图像已无法恢复：只剩上面工具结果里的文字说明）';
 
-export const INTERRUPTED_TURN = {
+const INTERRUPTED_TURN = {
   code: 'interrupted',
   message: '服务重启，这一轮在进行中被中断了。已完成的调用都保留着；需要时请再发一次。',
 } as const;

@@ -37,27 +37,27 @@ const image: ChatCompletionMessageParam = {
 
 describe('fitTurns', () => {
   const turns = [[user('一'.repeat(100))], [user('二'.repeat(100))], [user('三'.repeat(100))]];
-  const opts = { fixed: 50, imagesSent: 4, noteTokens: 5 };
+  const fixed = 50;
 
   it('keeps the newest turns that fit beside the fixed part, dropping the oldest whole', () => {
-    expect(fitTurns(turns, { ...opts, budget: 10_000 })).toEqual({ first: 0, tokens: 50 + 3 * 108 });
-    expect(fitTurns(turns, { ...opts, budget: 50 + 2 * 108 })).toEqual({ first: 1, tokens: 50 + 2 * 108 });
-    expect(fitTurns(turns, { ...opts, budget: 50 + 2 * 108 - 1 }).first).toBe(2);
+    expect(fitTurns(turns, { fixed, budget: 10_000 })).toEqual({ first: 0, tokens: 50 + 3 * 108 });
+    expect(fitTurns(turns, { fixed, budget: 50 + 2 * 108 })).toEqual({ first: 1, tokens: 50 + 2 * 108 });
+    expect(fitTurns(turns, { fixed, budget: 50 + 2 * 108 - 1 }).first).toBe(2);
   });
 
   it('always keeps the latest turn, even over the budget', () => {
-    expect(fitTurns(turns, { ...opts, budget: 10 })).toEqual({ first: 2, tokens: 50 + 108 });
-    expect(fitTurns([], { ...opts, budget: 10 })).toEqual({ first: 0, tokens: 50 });
+    expect(fitTurns(turns, { fixed, budget: 10 })).toEqual({ first: 2, tokens: 50 + 108 });
+    expect(fitTurns([], { fixed, budget: 10 })).toEqual({ first: 0, tokens: 50 });
   });
 
-  it('counts only the newest images as images, the older ones as their note', () => {
+  it('counts each image at a fixed cost', () => {
     const withImages = [
       [user('a'), image, image],
       [user('b'), image],
     ];
-    const one = fitTurns(withImages, { ...opts, budget: 1e9, imagesSent: 1 });
-    // Five messages of 8 tokens' framing, two letters, one image sent and two notes.
-    expect(one.tokens).toBe(50 + 5 * 8 + 2 + IMAGE_TOKENS + 2 * 5);
+    // Five messages of 8 tokens' framing, two letters, three images.
+    expect(fitTurns(withImages, { fixed, budget: 1e9 }).tokens).toBe(50 + 5 * 8 + 2 + 3 * IMAGE_TOKENS);
+    expect(fitTurns(withImages, { fixed, budget: 50 + 2 * 8 + 1 + IMAGE_TOKENS }).first).toBe(1);
     expect(requestTokens(withImages.flat(), [])).toBe(1 + 5 * 8 + 2 + 3 * IMAGE_TOKENS);
   });
 });
@@ -130,5 +130,22 @@ describe('a long conversation under a small budget', () => {
       .map((l) => JSON.parse(l));
     expect(written.filter((l) => l.role === 'user')).toHaveLength(turns + 1);
     expect(written.filter((l) => l.role === 'tool')).toHaveLength(2 * turns + 1);
+  });
+});
+
+describe('images in the context', () => {
+  it('sends a vision model only the newest four; the older ones become a note', async () => {
+    model = await startScriptedModel([
+      { toolCalls: [{ id: 'doc', name: 'create_document', arguments: { width: 40, height: 40 } }] },
+    ]);
+    for (let i = 0; i < 6; i++) {
+      model.push({ toolCalls: [{ id: `look${i}`, name: 'get_canvas_image', arguments: { max_size: 40 } }] });
+    }
+    model.push({ text: '看过了' });
+    const conv = conversation(newSession(), modelConfig(model.url, { vision: true }));
+    expect(last(await turn(conv, '看六次画布'))).toMatchObject({ type: 'done' });
+    const sent = JSON.stringify(last(model.requests).body.messages);
+    expect(sent.match(/data:image\/jpeg;base64,/g)).toHaveLength(4);
+    expect(sent.match(/较早的图像已省略/g)).toHaveLength(2);
   });
 });
