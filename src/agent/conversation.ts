@@ -300,9 +300,10 @@ export class Conversation {
       const imageMessage = this.imageMessage(outcome.images);
       // Pushed together, after every call is answered: the history never holds a call without its answer.
       turn.push(assistant, ...outcome.toolMessages, ...(imageMessage ? [imageMessage] : []));
-      if (imageMessage) this.forgetImages(CONTEXT_IMAGE_LIMIT, OLDER_IMAGE_NOTE);
-      if (imageMessage)
+      if (imageMessage) {
+        this.forgetImages(CONTEXT_IMAGE_LIMIT, OLDER_IMAGE_NOTE);
         this.writer?.write([{ role: 'user', content: transcriptParts(imageMessage, outcome.images) }]);
+      }
     }
   }
 
