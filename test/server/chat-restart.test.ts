@@ -2,13 +2,17 @@
  * The conversation survives a restart: a turn with tool calls on one server, the server stopped, a new one
  * started on the same workspace — the studio's `GET /chat` shows the earlier turn and its cards (images served
  * again), and the next turn's request to the model carries the earlier turn in order with every call answered.
- * Then a transcript a crash cut short (an answer missing, the last line half-written) comes back consistent.
+ * Then a transcript a crash cut short (an answer missing, the last line half-written) comes back consistent, and
+ * the real binary killed with SIGKILL while the model thinks between two steps leaves a turn that comes back with
+ * the calls that ran.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelConfigFrom } from '../../src/agent/config.js';
 import { expectEveryCallAnswered } from '../agent/support.js';
+import { BIN } from '../support/cli.js';
 import { type ScriptedModel, startScriptedModel } from '../support/scripted-model.js';
 import { tempDir } from '../support/session.js';
 import { createSession, startTestServer, type TestServer } from './support.js';
@@ -187,5 +191,108 @@ describe('chat across a server restart', () => {
       .map((l) => JSON.parse(l));
     expect(lines.find((l) => l.tool_call_id === 'k2')).toMatchObject({ not_run: true });
     expect(lines.at(-1)).toMatchObject({ event: 'done' });
+  });
+});
+
+describe('chat after the server is killed mid-turn', () => {
+  let model: ScriptedModel;
+  const children: ChildProcess[] = [];
+  let release: () => void = () => {};
+
+  beforeAll(async () => {
+    model = await startScriptedModel();
+  });
+  afterAll(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    release();
+    await model.close();
+  });
+
+  /** `atelier serve` from dist/, as a designer runs it, with the scripted model configured. */
+  async function serveBinary(workspace: string): Promise<{ url: string; child: ChildProcess }> {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--workspace', workspace], {
+      env: {
+        ...process.env,
+        ATELIER_TOKEN: '',
+        ATELIER_MODEL: 'scripted-model',
+        ATELIER_MODEL_BASE_URL: model.url,
+      },
+    });
+    children.push(child);
+    let stderr = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+        stderr += d;
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+        if (m) resolve(m[1]!);
+      });
+      child.on('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+    });
+    return { url, child };
+  }
+
+  it('shows the calls that ran and the interrupted turn, and the model gets them answered', async () => {
+    const workspace = tempDir('atelier-chat-kill-');
+    const first = await serveBinary(workspace);
+    const id = await createSession(first.url);
+    model.push(
+      {
+        toolCalls: [
+          { id: 'm1', name: 'create_document', arguments: { width: 40, height: 30, name: '中断' } },
+          { id: 'm2', name: 'create_layer', arguments: { name: '已完成的图层' } },
+        ],
+      },
+      // The model "thinks" until the test ends: the server dies waiting for it.
+      () => new Promise((resolve) => (release = () => resolve({ text: '太迟了' }))),
+    );
+    const pending = fetch(`${first.url}/v1/sessions/${id}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: '新建文档并加一个图层' }),
+    })
+      .then((res) => res.text())
+      .catch(() => 'connection lost');
+    const transcript = path.join(workspace, 'sessions', id, 'chat.jsonl');
+    await expect
+      .poll(
+        () => {
+          try {
+            return readFileSync(transcript, 'utf8')
+              .split('\n')
+              .filter((l) => l.includes('"role":"tool"')).length;
+          } catch {
+            return 0;
+          }
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(2);
+    await expect.poll(() => model.requests.length, { timeout: 20_000 }).toBe(2);
+    const exited = new Promise((resolve) => first.child.on('exit', resolve));
+    first.child.kill('SIGKILL');
+    await exited;
+    expect(await pending).not.toContain('"type":"done"');
+
+    const second = await serveBinary(workspace);
+    const events = await history(second.url, id);
+    expect(events.map((e) => [e.type, e.id ?? e.code ?? e.text])).toEqual([
+      ['user', '新建文档并加一个图层'],
+      ['tool_call', 'm1'],
+      ['tool_result', 'm1'],
+      ['tool_call', 'm2'],
+      ['tool_result', 'm2'],
+      ['error', 'interrupted'],
+    ]);
+    expect(events[4]).toMatchObject({ ok: true, result: { layer: { name: '已完成的图层' } } });
+
+    model.push({ text: '图层已经在了。' });
+    const next = await chat(second.url, id, '图层加好了吗？');
+    expect(next.at(-1)).toMatchObject({ type: 'done' });
+    const messages = model.requests.at(-1)!.body.messages;
+    expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool', 'user']);
+    expect(messages.slice(3, 5).map((m) => m.tool_call_id)).toEqual(['m1', 'm2']);
+    expectEveryCallAnswered(messages as never);
+    // The documents came back from the journal: the summary the model reads has the layer made before the kill.
+    expect(messages[5]!.content).toContain('已完成的图层');
   });
 });
