@@ -212,10 +212,9 @@ async function opaqueBlur(r: Raster, sigma: number, ext: Sides, out: Rect): Prom
   }
   const blurring = img.blur({ sigma, minAmplitude: BLUR_MIN_AMPLITUDE }).ensureAlpha(1).raw().toBuffer();
   const alpha = rectangleAlpha(W, H, ext, sigma);
-  // While libvips works, the result's shared memory is made resident (a fresh buffer's pages are mapped on
-  // first write, which would otherwise happen during the copy below, after the blur).
+  // The result's shared memory is first written by the copy below. Touching its pages beforehand, while
+  // libvips works, only competes with libvips' own threads for the cores (measured slower on two cores).
   const data = allocPixels(out.w * out.h * 4);
-  for (let i = 0; i < data.length; i += PAGE) data[i] = 0;
   const blurred = await blurring;
   if (blurred.length !== W * H * 4) return null; // not what was asked for: the general path
   const pad: Rect = { x: r.x - ext.left, y: r.y - ext.top, w: W, h: H };
@@ -230,9 +229,6 @@ async function opaqueBlur(r: Raster, sigma: number, ext: Sides, out: Rect): Prom
   return result;
 }
 
-/** A size no larger than a memory page, for touching each page of a buffer once. */
-const PAGE = 4096;
-
 /** Whether every pixel of `r` is fully opaque (stops at the first that is not). */
 function isOpaque(r: Raster): boolean {
   const d = r.data;
@@ -241,8 +237,12 @@ function isOpaque(r: Raster): boolean {
     // Alpha is the top byte of each pixel's 32-bit word; a row's words ANDed keep it 255 only if all are.
     const words = new Uint32Array(d.buffer, d.byteOffset, n);
     for (let row = 0; row < r.h; row++) {
-      let all = 0xffffffff;
-      for (let p = row * r.w, end = p + r.w; p < end; p++) all &= words[p]!;
+      let all = -1;
+      let p = row * r.w;
+      const end = p + r.w;
+      // Four words per step: the loop's own overhead is a third of its time on 16 MP.
+      for (; p + 3 < end; p += 4) all &= words[p]! & words[p + 1]! & words[p + 2]! & words[p + 3]!;
+      for (; p < end; p++) all &= words[p]!;
       if (all >>> 24 !== 255) return false;
     }
     return true;
