@@ -270,6 +270,41 @@ describe('photo extraction', () => {
     expect(e.garment).toMatchObject({ x: 60, y: 150, w: 520, h: 450 });
   });
 
+  it('takes the tile without the light: no banding from a falloff and folds across the garment', async () => {
+    // The print's ground in the tile, row by row and column by column (away from the disc and the dot).
+    const bands = (tile: { w: number; h: number; data: Uint8ClampedArray }) => {
+      const rows = new Float64Array(tile.h);
+      const cols = new Float64Array(tile.w);
+      const rowN = new Float64Array(tile.h);
+      const colN = new Float64Array(tile.w);
+      for (let v = 0; v < tile.h; v++) {
+        for (let u = 0; u < tile.w; u++) {
+          if ((u - 20) ** 2 + (v - 20) ** 2 <= 15 ** 2 || (u - 48) ** 2 + (v - 44) ** 2 <= 9 ** 2) continue;
+          const o = (v * tile.w + u) * 4;
+          const L = labOf(tile.data[o]!, tile.data[o + 1]!, tile.data[o + 2]!).L;
+          rows[v] += L;
+          rowN[v]++;
+          cols[u] += L;
+          colN[u]++;
+        }
+      }
+      const range = (s: Float64Array, n: Float64Array) => {
+        const m = [...s].map((v, i) => v / n[i]!);
+        return Math.max(...m) - Math.min(...m);
+      };
+      return { rows: range(rows, rowN), cols: range(cols, colN) };
+    };
+    // The light fades 20 % from collar to hem and two folds cross the body: a median over repeats taken from
+    // different heights kept that as a 3.9 L ramp down the tile (a visible step at every repeat when tiled).
+    const e = await analysePhoto(await garmentPhoto('fill', 1, 'falloff'), 'p.png', 'h');
+    expect([e.lattice!.tileW, e.lattice!.tileH]).toEqual([TILE, TILE]);
+    const b = bands(e.tile);
+    console.log(`tile banding under a falloff: rows ${b.rows.toFixed(2)} L, columns ${b.cols.toFixed(2)} L`);
+    expect(b.rows).toBeLessThan(2);
+    expect(b.cols).toBeLessThan(1.5);
+    expect(deltaE00(e.ground.lab, labOfHex(GROUND))).toBeLessThan(10);
+  });
+
   it('recovers a plaid at its full 84 px tile, not its 28 px sub-blocks', async () => {
     const e = await analysePhoto(await garmentPhoto('plaid'), 'p.png', 'h');
     expect(e.kind).toBe('fill_pattern');

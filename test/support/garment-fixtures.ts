@@ -245,10 +245,23 @@ export function motifAt(x: number, y: number, color = '#8e1b2b'): [number, numbe
 }
 
 /**
+ * The light on the garment, a multiplicative field: 'folds' are mild (0.9..1.0, smooth in x and y); 'falloff' is
+ * a studio light fading 20 % from the collar to the hem with two soft horizontal folds (12 % deep) across it.
+ */
+export type PhotoLight = 'folds' | 'falloff';
+
+function lightAt(light: PhotoLight, x: number, y: number): number {
+  if (light === 'folds')
+    return 0.95 + 0.05 * Math.cos((2 * Math.PI * x) / 420) * Math.cos((2 * Math.PI * y) / 510);
+  const fold = (c: number) => 0.12 * Math.exp(-(((y - c) / 14) ** 2));
+  return (1 - 0.2 * ((y - 150) / 450)) * (1 - fold(330) - fold(470));
+}
+
+/**
  * A deterministic garment photo as PNG bytes; `zoom` photographs the same garment with that many times more
  * pixels (a product photo's 1280 or 1920 px), every size in the photo — repeat included — `zoom` times larger.
  */
-export async function garmentPhoto(kind: PhotoKind, zoom = 1): Promise<Buffer> {
+export async function garmentPhoto(kind: PhotoKind, zoom = 1, light: PhotoLight = 'folds'): Promise<Buffer> {
   const w = Math.round(PHOTO.width * zoom);
   const h = Math.round(PHOTO.height * zoom);
   const data = Buffer.alloc(w * h * 3);
@@ -271,8 +284,7 @@ export async function garmentPhoto(kind: PhotoKind, zoom = 1): Promise<Buffer> {
         else if (kind === 'star') c = rgb(inStar(x, y) ? STAR.motif : STAR.ground);
         else if (kind === 'pale_star') c = rgb(inStar(x, y) ? PALE_STAR.motif : PALE_STAR.ground);
         else c = repeatAt(x, y, kind === 'half_drop');
-        // Mild folds: a smooth multiplicative field in 0.9..1.0.
-        shade = 0.95 + 0.05 * Math.cos((2 * Math.PI * x) / 420) * Math.cos((2 * Math.PI * y) / 510);
+        shade = lightAt(light, x, y);
       } else {
         const g = 122 + Math.round((Y / h) * 18);
         c = [g, g + 6, g + 14];

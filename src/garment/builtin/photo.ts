@@ -20,7 +20,7 @@ import type { Extraction, Lattice, Motif, PaletteEntry, PieceType } from '../typ
 import { paletteOf, sampleLab } from './palette.js';
 import { detectLattice, medianTile, refineLattice } from './repeat.js';
 import { segment } from './segment.js';
-import { type RegionContext, type ShadingKind, shadingKind } from './shading.js';
+import { type RegionContext, type ShadingKind, shadingKind, withoutLight } from './shading.js';
 
 /** Photos are analysed at most this large (long side); lattice detection runs at most at LATTICE_SIDE. */
 export const ANALYSIS_SIDE = 1024;
@@ -48,7 +48,7 @@ export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: st
   const inside = erode(mask, w, h, 3);
   let lattice = findLattice(photo, inside, g, area);
   if (lattice) {
-    tile = medianTile(photo, mask, lattice);
+    tile = medianTile(withoutLight(photo, mask, lattice.tileW, lattice.tileH), mask, lattice);
     // A real repeat survives the median over its repeats; noise does not (its tile comes out flat).
     if (lumStd(tile) < 4) lattice = null;
   }

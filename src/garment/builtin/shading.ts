@@ -104,3 +104,96 @@ export function shadingKind(c: Component, ctx: RegionContext): ShadingKind | nul
   if (atNeck(c, ctx.garment)) return 'neck_opening';
   return outlineContrast(c, ctx) < CRISP_DE ? 'fold_shadow' : null;
 }
+
+/** Share of a super-tile window that must lie on the garment for its mean to measure the light there. */
+const WINDOW_COVER = 0.9;
+
+/**
+ * `photo` with the light that varies slower than the repeat divided out (folds, a light falloff), for the
+ * median tile: a window one super-tile wide holds a whole number of repeats, so its mean luminance is the
+ * print's own mean times the light there, whatever the phase. The light is measured where such a window lies on
+ * the garment, carried out along the row (then the column) to the garment's edge, and normalised to its median,
+ * so the tile keeps the garment's typical brightness but not its gradient, which the median over repeats would
+ * otherwise keep as banding (a repeat's rows taken from different heights of a falloff). Returns `photo` when
+ * too little of the garment holds a whole window.
+ */
+export function withoutLight(photo: Raster, mask: Uint8Array, tileW: number, tileH: number): Raster {
+  const { w, h } = photo;
+  if (tileW >= w || tileH >= h) return photo;
+  const W = w + 1;
+  const sum = new Float64Array(W * (h + 1));
+  const cnt = new Float64Array(W * (h + 1));
+  for (let y = 0; y < h; y++) {
+    let s = 0;
+    let c = 0;
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      if (mask[i]) {
+        const o = i * 4;
+        s += 0.2126 * photo.data[o]! + 0.7152 * photo.data[o + 1]! + 0.0722 * photo.data[o + 2]!;
+        c++;
+      }
+      sum[(y + 1) * W + x + 1] = sum[y * W + x + 1]! + s;
+      cnt[(y + 1) * W + x + 1] = cnt[y * W + x + 1]! + c;
+    }
+  }
+  const light = new Float64Array(w * h).fill(Number.NaN);
+  const hx = Math.floor(tileW / 2);
+  const hy = Math.floor(tileH / 2);
+  const known: number[] = [];
+  let inside = 0;
+  for (let y = 0; y < h; y++) {
+    const y0 = y - hy;
+    const y1 = y0 + tileH;
+    for (let x = 0; x < w; x++) {
+      if (!mask[y * w + x]) continue;
+      inside++;
+      const x0 = x - hx;
+      const x1 = x0 + tileW;
+      if (x0 < 0 || y0 < 0 || x1 > w || y1 > h) continue;
+      const box = (a: Float64Array) => a[y1 * W + x1]! - a[y0 * W + x1]! - a[y1 * W + x0]! + a[y0 * W + x0]!;
+      const c = box(cnt);
+      if (c < WINDOW_COVER * tileW * tileH) continue;
+      const v = box(sum) / c;
+      if (v <= 0) continue;
+      light[y * w + x] = v;
+      known.push(v);
+    }
+  }
+  if (known.length < 0.3 * inside) return photo;
+  known.sort((a, b) => a - b);
+  const typical = known[known.length >> 1]!;
+  fillAlong(light, mask, w, h, true);
+  fillAlong(light, mask, w, h, false);
+  const data = new Uint8ClampedArray(photo.data);
+  for (let i = 0; i < w * h; i++) {
+    const l = light[i]!;
+    if (!mask[i] || Number.isNaN(l)) continue;
+    const k = typical / l;
+    data[i * 4] = data[i * 4]! * k;
+    data[i * 4 + 1] = data[i * 4 + 1]! * k;
+    data[i * 4 + 2] = data[i * 4 + 2]! * k;
+  }
+  return { ...photo, data };
+}
+
+/** Fills the unknown (NaN) garment values of each row (or column) with the nearest known one on it. */
+function fillAlong(v: Float64Array, mask: Uint8Array, w: number, h: number, rows: boolean): void {
+  const lines = rows ? h : w;
+  const len = rows ? w : h;
+  const at = (line: number, k: number) => (rows ? line * w + k : k * w + line);
+  for (let line = 0; line < lines; line++) {
+    let last = Number.NaN;
+    let first = -1;
+    for (let k = 0; k < len; k++) {
+      const i = at(line, k);
+      if (!Number.isNaN(v[i]!)) {
+        last = v[i]!;
+        if (first < 0) first = k;
+      } else if (mask[i] && !Number.isNaN(last)) v[i] = last;
+    }
+    if (first <= 0) continue;
+    const lead = v[at(line, first)]!;
+    for (let k = 0; k < first; k++) if (mask[at(line, k)]) v[at(line, k)] = lead;
+  }
+}
