@@ -17,6 +17,23 @@ export interface Rect {
  */
 export interface Raster extends Rect {
   readonly data: Uint8ClampedArray;
+  /** The press inks these pixels were read from (a CMYK file): written back as they were while unchanged. */
+  readonly inks?: RasterInks;
+}
+
+/**
+ * A CMYK file's inks for a raster's pixels. The engine edits sRGB, and separating that sRGB again would not give
+ * the file's inks back (a 100 % K black comes back as a four-colour black): while the raster's pixels and the
+ * press profile are the ones they were read with, saving writes these inks instead. Operations that build a new
+ * raster from an old one may carry this along; the fingerprints tell when it no longer applies.
+ */
+export interface RasterInks {
+  /** C, M, Y, K ink amounts (0 = none), four bytes per pixel of the raster's rectangle. */
+  readonly cmyk: Uint8Array;
+  /** Fingerprint of the ICC profile the inks were read with. */
+  readonly profile: string;
+  /** Fingerprint of the raster's size and RGBA bytes as read (raster.ts `pixelFingerprint`). */
+  readonly pixels: string;
 }
 
 /** A one-channel 8-bit mask (255 = fully shown/selected); `outside` is the value beyond its rectangle. */

@@ -59,6 +59,7 @@ import {
   cmykSamplesOf,
   embeddedProfile,
   embedProfile,
+  type PlanProfile,
   setUpCmykSupport,
 } from './psd-cmyk.js';
 import { FileSink, fdWriter, MemorySink, type PsdSink } from './psd-sink.js';
@@ -202,7 +203,7 @@ interface EncodeContext {
    */
   readonly plans: ChannelPlans;
   /** A CMYK file: layers are separated with the press profile (psd-cmyk.ts) as they are written. */
-  readonly cmyk?: { readonly profilePath: string };
+  readonly cmyk?: { readonly profilePath: string; readonly profile: PlanProfile };
   /** The bottom layer is Photoshop's Background (no transparency channel when opaque and unmasked). */
   readonly background: boolean;
 }
@@ -340,7 +341,7 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
     // Photoshop's Background has no transparency channel.
     const withAlpha = !(bottom && !layer.mask && !hasTransparency(r.data));
     if (cmyk) {
-      ctx.plans.set(out, cmykLayerPlan(r, cmyk.profilePath, withAlpha, maskChannels));
+      ctx.plans.set(out, cmykLayerPlan(r, cmyk.profile, withAlpha, maskChannels));
       return;
     }
     const colour = [0, 1, 2].map((c) => rgbaChannel(c, r, c));
@@ -489,7 +490,7 @@ async function writePsd(
   const bottom = state.root.length > 0 ? state.layers.get(state.root[0]!) : undefined;
   const background = isBackgroundLayer(state, bottom);
   const plans: ChannelPlans = new WeakMap();
-  const cmyk = profile ? { profilePath: profile.path } : undefined;
+  const cmyk = profile ? { profilePath: profile.path, profile } : undefined;
   const ctx: EncodeContext = {
     state,
     warnings,
