@@ -23,7 +23,20 @@ export interface PhotoTruth {
   readonly swatch: boolean;
 }
 
+/**
+ * The silhouette analysePhoto segmented, per extraction. segment() is deterministic: verify segmenting the same
+ * pixels again would find the same garment, so the result is kept rather than computed twice. Only the
+ * silhouette is shared — every measure still reads the photo's pixels, never the extraction's reading of them.
+ */
+const segmented = new WeakMap<Extraction, PhotoTruth>();
+
+export function keepSilhouette(ext: Extraction, truth: PhotoTruth): void {
+  segmented.set(ext, truth);
+}
+
 export async function photoTruth(bytes: Buffer, ext: Extraction): Promise<PhotoTruth> {
+  const kept = segmented.get(ext);
+  if (kept) return kept;
   let photo = (await decodeImage(bytes)).raster;
   if (photo.w !== ext.width || photo.h !== ext.height)
     photo = await resizeRaster(photo, ext.width, ext.height);

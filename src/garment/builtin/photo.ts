@@ -17,6 +17,7 @@ import {
   resizeRaster,
 } from '../image.js';
 import type { Extraction, Lattice, Motif, PaletteEntry, PieceType } from '../types.js';
+import { keepSilhouette } from './against-photo.js';
 import { paletteOf, sampleLab } from './palette.js';
 import { detectLattice, medianTile, refineLattice } from './repeat.js';
 import { segment } from './segment.js';
@@ -100,7 +101,7 @@ export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: st
             ? 'solid'
             : 'fill_pattern';
 
-  return {
+  const ext: Extraction = {
     photoPath,
     photoHash,
     width: w,
@@ -120,6 +121,8 @@ export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: st
     flatness: Math.round(flatness * 1000) / 1000,
     notPrint: [...ignored].sort(),
   };
+  keepSilhouette(ext, { photo, inside, swatch });
+  return ext;
 }
 
 /** The lattice inside the garment: detected at ≤ 640 px, then refined at the analysis size. */

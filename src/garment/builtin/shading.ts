@@ -140,29 +140,35 @@ export function withoutLight(photo: Raster, mask: Uint8Array, tileW: number, til
   const light = new Float64Array(w * h).fill(Number.NaN);
   const hx = Math.floor(tileW / 2);
   const hy = Math.floor(tileH / 2);
-  const known: number[] = [];
+  const need = WINDOW_COVER * tileW * tileH;
+  const known = new Float64Array(w * h);
+  let nKnown = 0;
   let inside = 0;
   for (let y = 0; y < h; y++) {
     const y0 = y - hy;
     const y1 = y0 + tileH;
+    const rows = y0 >= 0 && y1 <= h;
     for (let x = 0; x < w; x++) {
       if (!mask[y * w + x]) continue;
       inside++;
       const x0 = x - hx;
       const x1 = x0 + tileW;
-      if (x0 < 0 || y0 < 0 || x1 > w || y1 > h) continue;
-      const box = (a: Float64Array) => a[y1 * W + x1]! - a[y0 * W + x1]! - a[y1 * W + x0]! + a[y0 * W + x0]!;
-      const c = box(cnt);
-      if (c < WINDOW_COVER * tileW * tileH) continue;
-      const v = box(sum) / c;
+      if (!rows || x0 < 0 || x1 > w) continue;
+      const a = y1 * W + x1;
+      const b = y0 * W + x1;
+      const c = y1 * W + x0;
+      const d = y0 * W + x0;
+      const n = cnt[a]! - cnt[b]! - cnt[c]! + cnt[d]!;
+      if (n < need) continue;
+      const v = (sum[a]! - sum[b]! - sum[c]! + sum[d]!) / n;
       if (v <= 0) continue;
       light[y * w + x] = v;
-      known.push(v);
+      known[nKnown++] = v;
     }
   }
-  if (known.length < 0.3 * inside) return photo;
-  known.sort((a, b) => a - b);
-  const typical = known[known.length >> 1]!;
+  if (nKnown < 0.3 * inside) return photo;
+  const sorted = known.subarray(0, nKnown).sort();
+  const typical = sorted[nKnown >> 1]!;
   fillAlong(light, mask, w, h, true);
   fillAlong(light, mask, w, h, false);
   const data = new Uint8ClampedArray(photo.data);
