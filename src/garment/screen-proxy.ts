@@ -74,8 +74,24 @@ export function proxyPlacement(pl: Placement, k: number): Placement {
   };
 }
 
+/**
+ * The last resampling of each piece raster (rasters are immutable): identify's overview and the preview draw
+ * the same pieces at the same factor, and resampling a print-resolution piece is most of either image's cost.
+ */
+const resampled = new WeakMap<Raster, { k: number; out: Promise<Raster> }>();
+
+function scaledRaster(r: Raster, k: number): Promise<Raster> {
+  const kept = resampled.get(r);
+  if (kept?.k === k) return kept.out;
+  const out = resample(r, k);
+  resampled.set(r, { k, out });
+  // A failed resampling is not kept.
+  out.catch(() => resampled.delete(r));
+  return out;
+}
+
 /** `r` resampled by `k` about the document origin: its corners land on the nearest proxy pixels. */
-async function scaledRaster(r: Raster, k: number): Promise<Raster> {
+async function resample(r: Raster, k: number): Promise<Raster> {
   const x0 = Math.round(r.x * k);
   const y0 = Math.round(r.y * k);
   const w = Math.max(1, Math.round((r.x + r.w) * k) - x0);
