@@ -4,7 +4,7 @@
  */
 import { decodeImage } from '../../engine/io/image-codec.js';
 import type { Raster, Rect } from '../../engine/model.js';
-import { deltaE76, type Lab, labToRgb } from '../color.js';
+import { type Lab, labToRgb } from '../color.js';
 import {
   type Component,
   components,
@@ -237,8 +237,13 @@ function offGround(
 ): { print: number; shading: Uint8Array | null } {
   const { w, h } = photo;
   const off = new Uint8Array(w * h);
+  // ΔE76 > SEGMENT_DE, compared squared.
   for (let i = 0; i < mask.length; i++) {
-    if (mask[i] && deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, ground) > SEGMENT_DE) off[i] = 1;
+    if (!mask[i]) continue;
+    const dL = lab.L[i]! - ground.L;
+    const da = lab.a[i]! - ground.a;
+    const db = lab.b[i]! - ground.b;
+    if (dL * dL + da * da + db * db > SEGMENT_DE * SEGMENT_DE) off[i] = 1;
   }
   const { comps, labels } = components(off, w, h);
   let print = 0;
@@ -278,8 +283,12 @@ function findMotif(
   for (let y = g.y; y < g.y + g.h; y++) {
     for (let x = g.x; x < g.x + g.w; x++) {
       const i = y * w + x;
-      if (inner[i] && deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, refAt(x, y)) > MOTIF_DE)
-        fg[i] = 1;
+      if (!inner[i]) continue;
+      const r = refAt(x, y);
+      const dL = lab.L[i]! - r.L;
+      const da = lab.a[i]! - r.a;
+      const db = lab.b[i]! - r.b;
+      if (dL * dL + da * da + db * db > MOTIF_DE * MOTIF_DE) fg[i] = 1;
     }
   }
   const found = components(fg, w, h);

@@ -135,13 +135,12 @@ function grow(m: Uint8Array, w: number, h: number, r: number): Uint8Array {
  */
 function close(m: Uint8Array, w: number, h: number, r: number): Uint8Array {
   const grown = grow(m, w, h, r);
-  const outside = grow(
-    grown.map((v) => 1 - v),
-    w,
-    h,
-    r,
-  );
-  return Uint8Array.from(grown, (v, i) => (v && !outside[i] ? 1 : 0));
+  const gaps = new Uint8Array(grown.length);
+  for (let i = 0; i < gaps.length; i++) gaps[i] = 1 - grown[i]!;
+  const outside = grow(gaps, w, h, r);
+  const out = new Uint8Array(grown.length);
+  for (let i = 0; i < out.length; i++) out[i] = grown[i] && !outside[i] ? 1 : 0;
+  return out;
 }
 
 /** Indices of the pixels within `t` of the image's edge. */
@@ -253,7 +252,9 @@ function edges(L: Float32Array, w: number, h: number, border: readonly number[])
   for (let y = 1; y < h - 1; y++) {
     for (let x = 1; x < w - 1; x++) {
       const i = y * w + x;
-      grad[i] = Math.hypot((s[i + 1]! - s[i - 1]!) / 2, (s[i + w]! - s[i - w]!) / 2);
+      const gx = (s[i + 1]! - s[i - 1]!) / 2;
+      const gy = (s[i + w]! - s[i - w]!) / 2;
+      grad[i] = Math.sqrt(gx * gx + gy * gy);
     }
   }
   const limit = Math.max(0.8, 5 * median(border.map((i) => grad[i]!)));
