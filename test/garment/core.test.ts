@@ -282,10 +282,10 @@ describe('photo extraction', () => {
           if ((u - 20) ** 2 + (v - 20) ** 2 <= 15 ** 2 || (u - 48) ** 2 + (v - 44) ** 2 <= 9 ** 2) continue;
           const o = (v * tile.w + u) * 4;
           const L = labOf(tile.data[o]!, tile.data[o + 1]!, tile.data[o + 2]!).L;
-          rows[v] += L;
-          rowN[v]++;
-          cols[u] += L;
-          colN[u]++;
+          rows[v]! += L;
+          rowN[v]!++;
+          cols[u]! += L;
+          colN[u]!++;
         }
       }
       const range = (s: Float64Array, n: Float64Array) => {
