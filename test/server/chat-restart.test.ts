@@ -6,13 +6,13 @@
  * the real binary killed with SIGKILL while the model thinks between two steps leaves a turn that comes back with
  * the calls that ran.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelConfigFrom } from '../../src/agent/config.js';
 import { expectEveryCallAnswered } from '../agent/support.js';
-import { BIN } from '../support/cli.js';
+import { serveCli } from '../support/cli.js';
 import { type ScriptedModel, startScriptedModel } from '../support/scripted-model.js';
 import { tempDir } from '../support/session.js';
 import { createSession, startTestServer, type TestServer } from './support.js';
@@ -209,27 +209,8 @@ describe('chat after the server is killed mid-turn', () => {
   });
 
   /** `atelier serve` from dist/, as a designer runs it, with the scripted model configured. */
-  async function serveBinary(workspace: string): Promise<{ url: string; child: ChildProcess }> {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--workspace', workspace], {
-      env: {
-        ...process.env,
-        ATELIER_TOKEN: '',
-        ATELIER_MODEL: 'scripted-model',
-        ATELIER_MODEL_BASE_URL: model.url,
-      },
-    });
-    children.push(child);
-    let stderr = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-        stderr += d;
-        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-        if (m) resolve(m[1]!);
-      });
-      child.on('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-    });
-    return { url, child };
-  }
+  const serveBinary = (workspace: string) =>
+    serveCli(workspace, children, { ATELIER_MODEL: 'scripted-model', ATELIER_MODEL_BASE_URL: model.url });
 
   it('shows the calls that ran and the interrupted turn, and the model gets them answered', async () => {
     const workspace = tempDir('atelier-chat-kill-');

@@ -3,10 +3,10 @@
  * middle of a session, and the session answered again — by a second process on the same workspace, then by a
  * fresh start — with every document, its history and the garment state as after the last call.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN } from '../support/cli.js';
+import { serveCli } from '../support/cli.js';
 import { DOC, garmentPhoto, NAMES, piecePng } from '../support/garment-fixtures.js';
 import { tempDir } from '../support/session.js';
 import { createSession, okCalls, sendCalls, toolCall } from './support.js';
@@ -16,22 +16,7 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 
-async function serve(workspace: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--workspace', workspace], {
-    env: { ...process.env, ATELIER_TOKEN: '' },
-  });
-  children.push(child);
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-  });
-  return { url, child };
-}
+const serve = (workspace: string) => serveCli(workspace, children);
 
 async function kill9(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.on('exit', resolve));

@@ -1,5 +1,5 @@
 /** Runs the real `atelier` binary (built into dist/ by the test command) and captures its output. */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/atelier.js', import.meta.url));
@@ -31,4 +31,29 @@ export function runCli(
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(opts.input ?? '');
   });
+}
+
+/**
+ * `atelier serve --port 0` from dist/ as a child process (no token, `env` added), resolved once it says where it
+ * listens. The caller kills the child (it is pushed on `children` for that).
+ */
+export async function serveCli(
+  workspace: string,
+  children: ChildProcess[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--workspace', workspace], {
+    env: { ...process.env, ATELIER_TOKEN: '', ...env },
+  });
+  children.push(child);
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
+  return { url, child };
 }
