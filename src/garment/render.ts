@@ -40,7 +40,7 @@ export function placementFor(ext: Extraction, pieces: readonly PieceInfo[], dpi:
     const photoDpi = (ext.photoDpi === 72 ? SWATCH_FALLBACK_DPI : ext.photoDpi) * ext.analysisScale;
     const scale = dpi / photoDpi;
     return {
-      ...seamShifts(ext, pieces, anchor, scale),
+      ...seamShifts(ext, pieces, anchor, scale, dpi),
       scale,
       docX,
       docY,
@@ -53,7 +53,7 @@ export function placementFor(ext: Extraction, pieces: readonly PieceInfo[], dpi:
   const docW = widthAt65(anchor);
   const scale = docW / ext.bodyWidth;
   return {
-    ...seamShifts(ext, pieces, anchor, scale),
+    ...seamShifts(ext, pieces, anchor, scale, dpi),
     scale,
     docX,
     docY,

@@ -10,6 +10,7 @@ import type { DocState, GroupLayer, Layer, PixelLayer } from '../../src/engine/m
 import { childrenOf, layersNamed, parentOf } from '../../src/engine/tree.js';
 import { deltaE00, labOfHex } from '../../src/garment/color.js';
 import { fillRaster } from '../../src/garment/render.js';
+import { SIDE_SEAM_ALLOWANCE_MM } from '../../src/garment/seams.js';
 import {
   DOC,
   EXPECTED_SCALE,
@@ -513,20 +514,34 @@ describe('extract_and_apply_all_pieces', () => {
     const front = named(s, '前片 满印');
     const back = named(s, '后片 满印');
     const period = TILE * EXPECTED_SCALE; // 80 document px
-    const frontRight = PIECES.front.x + PIECES.front.w;
-    // Unrolled around the body, the back's column j from its left edge is the front's column j past its right
-    // edge, which one period back lies inside the front. Same height, same row (the hems are level).
+    expect((r.seams as string[]).join()).toContain(`缝份 ${SIDE_SEAM_ALLOWANCE_MM} mm`);
+    // The fabric meets at the seam lines, the seam allowance inside each cut edge (these panels' sides are
+    // straight below the armholes). Unrolled around the body, the back's column j past its seam line is the
+    // front's column j past its own, which one period back lies inside the front. Same height, same row.
+    const sa = Math.round((SIDE_SEAM_ALLOWANCE_MM / 25.4) * DOC.dpi);
+    const frontSeam = PIECES.front.x + PIECES.front.w - sa;
+    const backSeam = PIECES.back.x + sa;
     let same = 0;
     let total = 0;
     let offPhase = 0;
+    let atCutEdge = 0;
     for (let y = 250; y < 470; y += 5) {
       for (let j = 0; j < period / 2; j += 3) {
         total++;
-        const want = pixel(front, frontRight + j - period, y);
-        if (close(pixel(back, PIECES.back.x + j, y), want)) same++;
-        if (close(pixel(back, PIECES.back.x + j + period / 2, y), want)) offPhase++;
+        const want = pixel(front, frontSeam + j - period, y);
+        if (close(pixel(back, backSeam + j, y), want)) same++;
+        if (close(pixel(back, backSeam + j + period / 2, y), want)) offPhase++;
+        // Matching the cut edges instead (no seam allowance) would put the print 2 × 59 px off.
+        if (
+          close(
+            pixel(back, PIECES.back.x + j, y),
+            pixel(front, PIECES.front.x + PIECES.front.w + j - period, y),
+          )
+        )
+          atCutEdge++;
       }
     }
+    expect(atCutEdge / total, 'the cut edges are not where the print meets').toBeLessThan(0.9);
     expect(same / total, 'the print continues across the side seam').toBe(1);
     expect(offPhase / total, 'half a period off does not match').toBeLessThan(0.9);
     // Sleeves: the right one is the exact mirror image of the left.
