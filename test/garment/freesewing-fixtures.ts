@@ -1,6 +1,6 @@
 /**
  * Real cut pieces as editor documents: FreeSewing's seam lines (test/fixtures/freesewing/pieces.json, made by
- * scripts/gen-freesewing-fixtures.mjs) rasterised with their seam allowance into pixel layers laid out like a
+ * scripts/gen-freesewing-fixtures.mjs) and our own drafts (drafted.json, scripts/draft-garments.mjs) rasterised with their seam allowance into pixel layers laid out like a
  * cutting marker — every cut copy present, the even copies of a piece mirrored (left/right), rows of pieces
  * across a 150 cm fabric width, layers stacked in a shuffled order.
  */
@@ -35,7 +35,7 @@ export interface FsGarment {
   readonly id: string;
   readonly design: string;
   readonly size: string;
-  readonly set: 'tuning' | 'heldout' | 'stress';
+  readonly set: 'freesewing' | 'drafted';
   readonly pieces: readonly FsPiece[];
 }
 
@@ -46,8 +46,11 @@ export interface FsFixtures {
 }
 
 export function loadFixtures(): FsFixtures {
-  const url = new URL('../fixtures/freesewing/pieces.json', import.meta.url);
-  return JSON.parse(readFileSync(url, 'utf8')) as FsFixtures;
+  const [fs, ours] = ['pieces.json', 'drafted.json'].map(
+    (f) =>
+      JSON.parse(readFileSync(new URL(`../fixtures/freesewing/${f}`, import.meta.url), 'utf8')) as FsFixtures,
+  );
+  return { ...fs!, garments: [...fs!.garments, ...ours!.garments] };
 }
 
 export type Naming = 'none' | 'zh' | 'en';
