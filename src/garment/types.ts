@@ -65,6 +65,11 @@ export interface PieceInfo extends PieceShape {
   /** For the second piece of a pair: its print is the mirror image of its partner's. */
   readonly mirrorOf: number | null;
   readonly reason: string;
+  /**
+   * When the garment-level assignment is in doubt about this piece: the likeliest other part and its
+   * probability (identify_pieces then asks for confirmation).
+   */
+  readonly doubt?: { readonly part: Part; readonly confidence: number };
 }
 
 export interface PaletteEntry {

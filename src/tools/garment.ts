@@ -159,8 +159,26 @@ function pieceReport(p: PieceInfo, proposal?: { type: string; color: string }) {
     bounds: boundsReport(p.bounds),
     area: p.area,
     ...(p.pairWith ? { pair_with: p.pairWith, print_mirrored: p.mirrorOf !== null } : {}),
+    ...(p.doubt
+      ? {
+          alternative: p.doubt.part,
+          alternative_label: PART_LABELS[p.doubt.part],
+          alternative_confidence: round(p.doubt.confidence),
+        }
+      : {}),
     ...(proposal ? { type: proposal.type, color: proposal.color } : {}),
   };
+}
+
+/** The pieces the garment-level assignment is unsure of, as one sentence for the user; null when none. */
+function doubtSentence(pieces: readonly PieceInfo[]): string | null {
+  const unsure = pieces.filter((p) => p.doubt);
+  if (!unsure.length) return null;
+  const each = unsure.map(
+    (p) =>
+      `“${p.name}”识别为${PART_LABELS[p.part]}（${Math.round(p.confidence * 100)}%），也可能是${PART_LABELS[p.doubt!.part]}（${Math.round(p.doubt!.confidence * 100)}%）`,
+  );
+  return `以下裁片的部位不确定：${each.join('；')}。请向用户确认；若有误，可把图层改名为部位名称（如“前片”“后片”“袖子”）后重新识别。`;
 }
 
 function motifReport(m: MotifMode) {
@@ -232,9 +250,15 @@ export const garmentHandlers = {
       `裁片识别结果：${pieces.map((p) => `${p.name} = ${PART_LABELS[p.part]}`).join('，')}`,
     );
     const byName = new Map(proposals?.map((p) => [p.name, p]) ?? []);
+    const doubt = doubtSentence(pieces);
+    const confirm = doubt
+      ? '先把 confirmation 中列出的裁片和可选部位告诉用户并请其确认（不要直接继续）；用户确认后，'
+      : '';
     return {
       document: doc.name,
       provider,
+      needs_confirmation: doubt !== null,
+      ...(doubt ? { confirmation: doubt } : {}),
       pieces: pieces.map((p) => pieceReport(p, byName.get(p.name))),
       pairs: pieces
         .filter((p) => p.mirrorOf !== null)
@@ -244,10 +268,10 @@ export const garmentHandlers = {
         ? {
             photo_analysis: { ...extractionReport(ext, null, null), reused },
             proposed_pieces: proposals,
-            next: '调用 generate_garment_preview 生成预览（不要再次调用 identify_pieces）；proposed_pieces 可直接作为 extract_and_apply_all_pieces 的 pieces 参数',
+            next: `${confirm}调用 generate_garment_preview 生成预览（不要再次调用 identify_pieces）；proposed_pieces 可直接作为 extract_and_apply_all_pieces 的 pieces 参数`,
           }
         : {
-            next: '还没有服装照片：请用户上传服装照片（或调用 set_garment_photo），然后调用 generate_garment_preview；type 和 color 会在预览结果中给出',
+            next: `${confirm}还没有服装照片：请用户上传服装照片（或调用 set_garment_photo），然后调用 generate_garment_preview；type 和 color 会在预览结果中给出`,
           }),
       images: [image],
     };

@@ -1,13 +1,13 @@
 /**
- * identify_pieces on real cut pieces: FreeSewing's drafts (test/fixtures/freesewing) laid out as markers, run
- * through a Session and scored against the ground truth. The tuning set (Teagan, Brian, Aaron, Simon, Bella,
- * Penelope) is what the shape rules were written on; the held-out set (Diana, Bent, Titan, Paco) was measured
- * (and two of its failures then fixed, see the README beside the fixtures); the stress set (Carlton, a long
- * coat with two-piece sleeves, tails, facings, welts and pockets) was not looked at while writing the rules
- * and only has a regression floor. Each garment is drafted in two sizes and named three ways: meaninglessly ("图层 N", so only shape,
- * pairs and the garment template decide), in Chinese and in English (the name lexicon decides).
+ * identify_pieces end to end on real cut pieces: FreeSewing's drafts and our own (test/fixtures/freesewing)
+ * laid out as markers, opened in a Session and identified as a user's model would call it. With Chinese or
+ * English part names the lexicon decides and every layer must be right; with meaningless names ("图层 N") the
+ * copies of a piece must be paired with each other and never with another piece, the sleeves split half left,
+ * half right, and every answer carry a confidence, a reason and the needs_confirmation verdict. How well the
+ * shape model generalises is measured leave one design out by piece-model.test.ts (this file runs the shipped
+ * model, trained on these very garments, so its accuracy here is printed but not claimed).
  *
- * Run `npx vitest run test/garment/freesewing.test.ts` to print the accuracy table and the confusions.
+ * Run `npx vitest run test/garment/freesewing.test.ts` to print the table and the confusions.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newSession, ok } from '../support/session.js';
@@ -22,22 +22,19 @@ import {
 
 const FIX = loadFixtures();
 type Set = FsGarment['set'];
-const SETS: readonly Set[] = ['tuning', 'heldout', 'stress'];
+const SETS: readonly Set[] = ['freesewing', 'drafted'];
 /**
- * Marker resolution, px/mm: 1 (25.4 DPI), 0.5 for the 3.5 m coat marker. identify_pieces' overview image
- * outlines pieces in O(pixels × outline width²), which is what bounds the resolution here; the classifier's
- * answers on these fixtures were checked to be the same at 0.5, 1, 2 and 3 px/mm.
+ * Marker resolution, px/mm (12.7 DPI): identify_pieces measures shape on a proxy of ≤ 128 px a piece anyway,
+ * and its overview image outlines pieces in O(pixels × outline width²), which is what bounds the time here.
  */
-const PX_PER_MM: Readonly<Record<Set, number>> = { tuning: 1, heldout: 1, stress: 0.5 };
+const PX_PER_MM = 0.5;
 const NAMINGS: readonly Naming[] = ['none', 'zh', 'en'];
-/**
- * Thresholds, met by the current classifier with a margin of a piece or two; before the template and copy
- * grouping (garment.md §2.2) the shape rules scored 53.8 % (tuning) and 23.8 % (held out) here.
- */
-const MIN = { shapeTuning: 0.85, shapeHeldout: 0.9, shapeStress: 0.15, named: 0.95, paired: 0.9 } as const;
+const MIN = { named: 1, paired: 0.9 } as const;
 
 interface Row {
   readonly garment: string;
+  readonly confidence: number;
+  readonly reason: string;
   readonly set: Set;
   readonly naming: Naming;
   readonly layer: string;
@@ -57,14 +54,22 @@ interface GarmentRun {
   readonly falsePairs: number;
   /** Whether the sleeves found came out half left, half right. */
   readonly sidesBalanced: boolean | null;
+  readonly needsConfirmation: unknown;
 }
 
 async function run(g: FsGarment, naming: Naming): Promise<GarmentRun> {
   const session = newSession();
-  const m = marker(g, naming, PX_PER_MM[g.set], FIX.seamAllowanceMm);
+  const m = marker(g, naming, PX_PER_MM, FIX.seamAllowanceMm);
   await openMarker(session, m, `${g.id}-${naming}`);
   const r = await ok(session, 'identify_pieces');
-  const answers = r.pieces as { name: string; part: string; decided_by: string; pair_with?: string }[];
+  const answers = r.pieces as {
+    name: string;
+    part: string;
+    decided_by: string;
+    pair_with?: string;
+    confidence: number;
+    reason: string;
+  }[];
   const parts = new Map(answers.map((p) => [p.name, p]));
   const sourceOf = new Map(m.layers.map((l) => [l.name, l.source.split('#')[0]]));
   const rows = m.layers.map((l): Row => {
@@ -73,6 +78,8 @@ async function run(g: FsGarment, naming: Naming): Promise<GarmentRun> {
     const got = (p.part === 'left_sleeve' || p.part === 'right_sleeve' ? 'sleeve' : p.part) as Label;
     return {
       garment: g.id,
+      confidence: p.confidence,
+      reason: p.reason,
       set: g.set,
       naming,
       layer: l.name,
@@ -104,6 +111,7 @@ async function run(g: FsGarment, naming: Naming): Promise<GarmentRun> {
     pairsTotal,
     falsePairs,
     sidesBalanced: sleeves.length ? left * 2 === sleeves.length : null,
+    needsConfirmation: r.needs_confirmation,
   };
 }
 
@@ -129,7 +137,10 @@ function confusion(rows: readonly Row[]): string {
 
 function report(runs: readonly GarmentRun[]): string {
   const rows = runs.flatMap((r) => r.rows);
-  const out: string[] = ['identify_pieces on FreeSewing markers (layers counted once per cut copy)'];
+  const out: string[] = [
+    'identify_pieces on markers of FreeSewing and drafted garments (layers counted once per cut copy; ' +
+      'names meaningless: the shipped model, trained on these garments)',
+  ];
   for (const set of SETS) {
     const cells = NAMINGS.map((n) => {
       const sel = rows.filter((r) => r.set === set && r.naming === n);
@@ -162,41 +173,26 @@ function report(runs: readonly GarmentRun[]): string {
   return out.join('\n');
 }
 
-/** Which namings each size is run with: shape alone for both sizes, each lexicon on one size (time). */
-const RUNS: readonly [string, Naming][] = [
-  ['cisMaleAdult42', 'none'],
-  ['cisFemaleAdult34', 'none'],
-  ['cisMaleAdult42', 'zh'],
-  ['cisFemaleAdult34', 'en'],
-];
+/** One size per design (the first drafted), each named the three ways. */
+const GARMENTS = [...new Map(FIX.garments.map((g) => [g.design, g])).values()];
 
-describe('identify_pieces on FreeSewing cut pieces', () => {
+describe('identify_pieces on FreeSewing and drafted cut pieces', () => {
   const runs: GarmentRun[] = [];
   beforeAll(async () => {
-    for (const [size, naming] of RUNS)
-      for (const g of FIX.garments.filter((x) => x.size === size)) runs.push(await run(g, naming));
+    for (const naming of NAMINGS) for (const g of GARMENTS) runs.push(await run(g, naming));
     console.log(report(runs));
   }, 240_000);
 
   const rows = () => runs.flatMap((r) => r.rows);
-  const select = (set: Set, named: boolean) =>
-    rows().filter((r) => r.set === set && (r.naming !== 'none') === named);
 
-  it(`meaningless names: shape, copies and the garment template reach ${pct(MIN.shapeTuning)} on the tuning set, ${pct(MIN.shapeHeldout)} held out`, () => {
-    expect(accuracy(select('tuning', false))).toBeGreaterThanOrEqual(MIN.shapeTuning);
-    expect(accuracy(select('heldout', false))).toBeGreaterThanOrEqual(MIN.shapeHeldout);
-    expect(accuracy(select('stress', false))).toBeGreaterThanOrEqual(MIN.shapeStress);
-    // No garment of the tuning and held-out sets falls apart: at least 60 % of its layers right.
-    for (const r of runs.filter((x) => x.rows[0]!.naming === 'none' && x.rows[0]!.set !== 'stress'))
-      expect(accuracy(r.rows), r.rows[0]!.garment).toBeGreaterThanOrEqual(0.6);
+  it('Chinese and English names: the lexicon gets every layer right', () => {
+    const named = rows().filter((r) => r.naming !== 'none');
+    expect(named.length).toBeGreaterThan(300);
+    for (const r of named) expect(r.got, `${r.garment} ${r.source} “${r.layer}”`).toBe(r.truth);
+    expect(accuracy(named)).toBeGreaterThanOrEqual(MIN.named);
   });
 
-  it(`Chinese and English names: the lexicon reaches ${pct(MIN.named)} on both sets`, () => {
-    expect(accuracy(select('tuning', true))).toBeGreaterThanOrEqual(MIN.named);
-    expect(accuracy(select('heldout', true))).toBeGreaterThanOrEqual(MIN.named);
-  });
-
-  it('pairs the copies of a piece and gives half the sleeves to each side', () => {
+  it('pairs the copies of a piece, gives half the sleeves to each side, and explains every answer', () => {
     const shape = runs.filter((r) => r.rows[0]!.naming === 'none');
     const found = shape.reduce((s, r) => s + r.pairsFound, 0);
     const total = shape.reduce((s, r) => s + r.pairsTotal, 0);
@@ -204,20 +200,11 @@ describe('identify_pieces on FreeSewing cut pieces', () => {
     for (const r of shape) expect(r.falsePairs, `${r.rows[0]!.garment}: layers paired across pieces`).toBe(0);
     for (const r of shape)
       if (r.sidesBalanced !== null) expect(r.sidesBalanced, r.rows[0]!.garment).toBe(true);
-  });
-
-  it('sets thresholds that answering one part for everything (e.g. "other") cannot reach', () => {
-    for (const set of ['tuning', 'heldout'] as const) {
-      const sel = rows().filter((r) => r.set === set);
-      const best = Math.max(
-        ...[...new Set(sel.map((r) => r.truth))].map(
-          (label) => sel.filter((r) => r.truth === label).length / sel.length,
-        ),
-      );
-      expect(best, `${set}: the most frequent part's share`).toBeLessThan(
-        Math.min(MIN.shapeTuning, MIN.shapeHeldout) - 0.3,
-      );
-      expect(sel.filter((r) => r.truth === 'other').length / sel.length).toBeLessThan(0.2);
+    for (const r of shape) expect(typeof r.needsConfirmation, r.rows[0]!.garment).toBe('boolean');
+    for (const row of shape.flatMap((r) => r.rows)) {
+      expect(row.confidence).toBeGreaterThan(0);
+      expect(row.confidence).toBeLessThanOrEqual(1);
+      expect(row.reason).toMatch(/形状模型/);
     }
   });
 });

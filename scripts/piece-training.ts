@@ -1,0 +1,397 @@
+/**
+ * Training and evaluation of the part classifier (src/garment/builtin/piece-model.ts), shared by
+ * scripts/train-piece-model.ts (which ships the model) and test/garment/piece-model.test.ts (which trains the
+ * same way inside each leave-one-design-out fold): the drafted garments of test/fixtures/freesewing rasterised
+ * as marker layers — every cut copy, even copies mirrored, pieces turned by quarter turns — measured by the
+ * same code identify_pieces runs.
+ */
+import { readFileSync } from 'node:fs';
+import { createCanvas } from '@napi-rs/canvas';
+import type { PixelLayer } from '../src/engine/model.js';
+import {
+  FEATURES,
+  frontnessVector,
+  LABELS,
+  type Label,
+  type Net,
+  type PieceModel,
+  scores,
+  standardise,
+} from '../src/garment/builtin/piece-model.js';
+import { describeGarment, type GarmentTypes, measure } from '../src/garment/builtin/pieces.js';
+import type { PieceShape } from '../src/garment/types.js';
+
+export interface DraftedPiece {
+  readonly name: string;
+  readonly label: Label;
+  readonly zh: string;
+  readonly en: string;
+  readonly cut: number;
+  readonly widthMm: number;
+  readonly heightMm: number;
+  readonly poly: readonly (readonly [number, number])[];
+}
+
+export interface DraftedGarment {
+  readonly id: string;
+  readonly design: string;
+  readonly size: string;
+  readonly set: 'freesewing' | 'drafted';
+  readonly pieces: readonly DraftedPiece[];
+}
+
+interface FixtureFile {
+  readonly seamAllowanceMm: number;
+  readonly versions: Readonly<Record<string, string>>;
+  readonly garments: readonly DraftedGarment[];
+}
+
+const FIXTURES = new URL('../test/fixtures/freesewing/', import.meta.url);
+
+/** FreeSewing's designs (pieces.json) and ours (drafted.json). */
+export function loadGarments(): {
+  garments: DraftedGarment[];
+  seamAllowanceMm: number;
+  versions: Record<string, string>;
+} {
+  const files = ['pieces.json', 'drafted.json'].map(
+    (f) => JSON.parse(readFileSync(new URL(f, FIXTURES), 'utf8')) as FixtureFile,
+  );
+  return {
+    garments: files.flatMap((f) => f.garments),
+    seamAllowanceMm: files[0]!.seamAllowanceMm,
+    versions: { ...files[0]!.versions },
+  };
+}
+
+/** How the marker lays the pieces down: every piece turned by `turns` quarter turns, or each copy at random. */
+export type Layout = { readonly turns: 0 | 1 | 2 | 3 } | { readonly seed: number };
+
+export const LAYOUTS: readonly Layout[] = [
+  { turns: 0 },
+  { turns: 1 },
+  { turns: 2 },
+  { turns: 3 },
+  { seed: 1 },
+];
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** One layer: the piece's cut outline (seam line grown by the seam allowance), turned and maybe mirrored. */
+export function rasterisePiece(
+  p: DraftedPiece,
+  pxPerMm: number,
+  saMm: number,
+  turns: number,
+  mirrored: boolean,
+): { w: number; h: number; data: Uint8ClampedArray } {
+  const pad = saMm * pxPerMm + 1;
+  const pw = Math.ceil(p.widthMm * pxPerMm + 2 * pad);
+  const ph = Math.ceil(p.heightMm * pxPerMm + 2 * pad);
+  const swap = turns % 2 === 1;
+  const w = swap ? ph : pw;
+  const h = swap ? pw : ph;
+  const canvas = createCanvas(w, h);
+  const ctx = canvas.getContext('2d');
+  ctx.translate(w / 2, h / 2);
+  ctx.rotate((turns * Math.PI) / 2);
+  if (mirrored) ctx.scale(-1, 1);
+  ctx.translate(-pw / 2 + pad, -ph / 2 + pad);
+  ctx.scale(pxPerMm, pxPerMm);
+  ctx.beginPath();
+  for (const [i, [u, v]] of p.poly.entries()) {
+    if (i) ctx.lineTo(u, v);
+    else ctx.moveTo(u, v);
+  }
+  ctx.closePath();
+  ctx.fillStyle = '#c8c8c8';
+  ctx.strokeStyle = '#c8c8c8';
+  ctx.lineJoin = 'round';
+  ctx.lineWidth = 2 * saMm;
+  ctx.fill();
+  ctx.stroke();
+  return { w, h, data: new Uint8ClampedArray(ctx.getImageData(0, 0, w, h).data) };
+}
+
+export interface LaidOut {
+  readonly shapes: PieceShape[];
+  readonly truth: Label[];
+  /** FreeSewing or drafter part name and copy, e.g. "simon.cuff#3". */
+  readonly sources: string[];
+}
+
+/** The garment's layers as identify_pieces measures them (each copy at its own place, named meaninglessly). */
+export function layOut(g: DraftedGarment, layout: Layout, pxPerMm: number, saMm: number): LaidOut {
+  const rnd = 'seed' in layout ? rng(layout.seed * 7919 + g.id.length * 31 + g.pieces.length) : null;
+  const shapes: PieceShape[] = [];
+  const truth: Label[] = [];
+  const sources: string[] = [];
+  let x = 0;
+  for (const p of g.pieces) {
+    for (let c = 1; c <= p.cut; c++) {
+      const turns = rnd ? Math.floor(rnd() * 4) : (layout as { turns: number }).turns;
+      const r = rasterisePiece(p, pxPerMm, saMm, turns, c % 2 === 0);
+      const layer = {
+        kind: 'pixel',
+        id: shapes.length + 1,
+        name: `图层 ${shapes.length + 1}`,
+        raster: { x, y: 0, w: r.w, h: r.h, data: r.data },
+      } as unknown as PixelLayer;
+      x += r.w + 10;
+      const s = measure(layer);
+      if (!s) throw new Error(`${g.id}: ${p.name} rasterised empty`);
+      shapes.push(s);
+      truth.push(p.label);
+      sources.push(`${p.name}#${c}`);
+    }
+  }
+  return { shapes, truth, sources };
+}
+
+/** A garment laid out and described: its distinct pieces with their features and true labels. */
+export interface Described {
+  readonly garment: DraftedGarment;
+  readonly layout: Layout;
+  readonly laid: LaidOut;
+  readonly types: GarmentTypes;
+  /** The true label of each distinct piece (its first copy's). */
+  readonly labels: Label[];
+}
+
+export function describe(g: DraftedGarment, layout: Layout, pxPerMm: number, saMm: number): Described {
+  const laid = layOut(g, layout, pxPerMm, saMm);
+  const types = describeGarment(laid.shapes);
+  return { garment: g, layout, laid, types, labels: types.members.map((m) => laid.truth[m[0]!]!) };
+}
+
+export interface Sample {
+  readonly x: readonly number[];
+  readonly y: number;
+  readonly weight: number;
+}
+
+export function samplesOf(described: readonly Described[]): Sample[] {
+  return described.flatMap((d) =>
+    d.types.vectors.map((x, i) => ({
+      x,
+      y: LABELS.indexOf(d.labels[i]!),
+      // Accuracy counts layers: a piece cut four times weighs more, but not four times.
+      weight: Math.sqrt(d.types.inputs[i]!.copies),
+    })),
+  );
+}
+
+export interface FitOptions {
+  /** Nets averaged, each from its own random start. */
+  readonly nets: number;
+  readonly hidden: number;
+  readonly l2: number;
+  readonly iterations: number;
+  readonly rate: number;
+}
+
+export const FIT: FitOptions = { nets: 1, hidden: 16, l2: 0.003, iterations: 300, rate: 0.01 };
+
+/**
+ * A one-hidden-layer perceptron (tanh) on standardised features, full-batch Adam with L2, classes weighted by
+ * the inverse square root of their frequency so that rare parts (hoods, waistbands) count. Seeded: the same
+ * samples give the same model.
+ */
+export function trainModel(
+  described: readonly Described[],
+  trainedOn: string,
+  opt: FitOptions = FIT,
+  temperature = 1,
+): PieceModel {
+  const samples = samplesOf(described);
+  const d = samples[0]!.x.length;
+  const mean = Array.from({ length: d }, (_, j) => samples.reduce((s, r) => s + r.x[j]!, 0) / samples.length);
+  const std = mean.map((m, j) => {
+    const v = samples.reduce((s, r) => s + (r.x[j]! - m) ** 2, 0) / samples.length;
+    return Math.sqrt(v) || 1;
+  });
+  const r = (v: number) => Math.round(v * 1e5) / 1e5;
+  return {
+    version: 3,
+    features: FEATURES.map((f) => f[0]),
+    mean: mean.map(r),
+    std: std.map(r),
+    nets: Array.from({ length: opt.nets }, (_, seed) => fitNet(samples, mean, std, opt, 12345 + seed)),
+    temperature,
+    frontness: fitFrontness(described),
+    trainedOn,
+  };
+}
+
+function fitNet(
+  samples: readonly Sample[],
+  mean: readonly number[],
+  std: readonly number[],
+  opt: FitOptions,
+  seed: number,
+): Net {
+  const d = samples[0]!.x.length;
+  const k = LABELS.length;
+  const H = opt.hidden;
+  const xs = samples.map((r) => Float64Array.from(r.x, (v, j) => (v - mean[j]!) / std[j]!));
+  const freq = new Array(k).fill(0);
+  for (const r of samples) freq[r.y] = freq[r.y]! + r.weight;
+  const cw = freq.map((f) => (f ? 1 / Math.sqrt(f) : 0));
+  const sw = samples.map((r) => r.weight * cw[r.y]!);
+  const total = sw.reduce((a, b) => a + b, 0);
+  const rnd = rng(seed);
+  const gauss = () => Math.sqrt(-2 * Math.log(rnd() + 1e-12)) * Math.cos(2 * Math.PI * rnd());
+  // Parameters in one array: W1 (H × (d+1)), then W2 (k × (H+1)).
+  const n1 = H * (d + 1);
+  const P = new Float64Array(n1 + k * (H + 1));
+  for (let i = 0; i < n1; i++) P[i] = (i % (d + 1) === d ? 0 : gauss()) / Math.sqrt(d);
+  for (let i = n1; i < P.length; i++) P[i] = ((i - n1) % (H + 1) === H ? 0 : gauss()) / Math.sqrt(H);
+  const M = new Float64Array(P.length);
+  const V = new Float64Array(P.length);
+  const G = new Float64Array(P.length);
+  const h = new Float64Array(H);
+  const z = new Float64Array(k);
+  const dh = new Float64Array(H);
+  for (let it = 1; it <= opt.iterations; it++) {
+    G.fill(0);
+    for (let n = 0; n < xs.length; n++) {
+      const x = xs[n]!;
+      for (let u = 0; u < H; u++) {
+        const o = u * (d + 1);
+        let s = P[o + d]!;
+        for (let j = 0; j < d; j++) s += P[o + j]! * x[j]!;
+        h[u] = Math.tanh(s);
+      }
+      let max = -Infinity;
+      for (let c = 0; c < k; c++) {
+        const o = n1 + c * (H + 1);
+        let s = P[o + H]!;
+        for (let u = 0; u < H; u++) s += P[o + u]! * h[u]!;
+        z[c] = s;
+        if (s > max) max = s;
+      }
+      let sum = 0;
+      for (let c = 0; c < k; c++) {
+        z[c] = Math.exp(z[c]! - max);
+        sum += z[c]!;
+      }
+      dh.fill(0);
+      for (let c = 0; c < k; c++) {
+        const g = (sw[n]! / total) * (z[c]! / sum - (c === samples[n]!.y ? 1 : 0));
+        const o = n1 + c * (H + 1);
+        for (let u = 0; u < H; u++) {
+          G[o + u] = G[o + u]! + g * h[u]!;
+          dh[u] = dh[u]! + g * P[o + u]!;
+        }
+        G[o + H] = G[o + H]! + g;
+      }
+      for (let u = 0; u < H; u++) {
+        const g = dh[u]! * (1 - h[u]! * h[u]!);
+        const o = u * (d + 1);
+        for (let j = 0; j < d; j++) G[o + j] = G[o + j]! + g * x[j]!;
+        G[o + d] = G[o + d]! + g;
+      }
+    }
+    for (let i = 0; i < P.length; i++) {
+      const g = G[i]! + opt.l2 * P[i]!;
+      M[i] = 0.9 * M[i]! + 0.1 * g;
+      V[i] = 0.999 * V[i]! + 0.001 * g * g;
+      P[i] = P[i]! - (opt.rate * (M[i]! / (1 - 0.9 ** it))) / (Math.sqrt(V[i]! / (1 - 0.999 ** it)) + 1e-8);
+    }
+  }
+  const r = (v: number) => Math.round(v * 1e5) / 1e5;
+  const rows = (from: number, count: number, len: number) =>
+    Array.from({ length: count }, (_, c) => [...P.subarray(from + c * len, from + (c + 1) * len)].map(r));
+  return { hidden: rows(0, H, d + 1), output: rows(n1, k, H + 1) };
+}
+
+/**
+ * The pairwise front/back model: logistic regression without intercept on s(front) − s(back) over every
+ * front–back pair of pieces of each training garment (and the reversed pair as a negative), standardised.
+ */
+export function fitFrontness(described: readonly Described[]): PieceModel['frontness'] {
+  const pairs: number[][] = [];
+  const bodies: number[][] = [];
+  for (const g of described) {
+    const v = g.types.inputs.map((t) => frontnessVector(t, g.types.inputs));
+    const fronts = g.labels.flatMap((l, i) => (l === 'front' ? [i] : []));
+    const backs = g.labels.flatMap((l, i) => (l === 'back' ? [i] : []));
+    for (const i of [...fronts, ...backs]) bodies.push(v[i]!);
+    for (const f of fronts) for (const b of backs) pairs.push(v[f]!.map((x, k) => x - v[b]![k]!));
+  }
+  const d = bodies[0]!.length;
+  const mean = Array.from({ length: d }, (_, j) => bodies.reduce((s, r) => s + r[j]!, 0) / bodies.length);
+  const std = mean.map(
+    (m, j) => Math.sqrt(bodies.reduce((s, r) => s + (r[j]! - m) ** 2, 0) / bodies.length) || 1,
+  );
+  // Differences: the mean cancels, only the scale matters.
+  const xs = pairs.map((p) => p.map((x, j) => x / std[j]!));
+  const w = new Float64Array(d);
+  for (let it = 0; it < 500; it++) {
+    const g = new Float64Array(d);
+    for (const x of xs) {
+      // Label 1 for (front − back); the mirrored pair (back − front) with label 0 gives the same gradient.
+      let z = 0;
+      for (let j = 0; j < d; j++) z += w[j]! * x[j]!;
+      const e = 1 / (1 + Math.exp(z));
+      for (let j = 0; j < d; j++) g[j] = g[j]! - (e * x[j]!) / xs.length;
+    }
+    for (let j = 0; j < d; j++) w[j] = w[j]! - 0.5 * (g[j]! + 0.01 * w[j]!);
+  }
+  const r = (v: number) => Math.round(v * 1e5) / 1e5;
+  return { mean: mean.map(r), std: std.map(r), weights: [...w].map(r) };
+}
+
+/** What the model is trained on: each garment as drafted and with every copy turned at random. */
+export const TRAINING_LAYOUTS: readonly Layout[] = [{ turns: 0 }, { seed: 1 }];
+/** Rasterised at 0.5 px/mm: the proxy resolution identify works at anyway. */
+export const TRAINING_PX_PER_MM = 0.5;
+
+/**
+ * The softmax temperature that makes held-out probabilities honest: each design's pieces scored by a model
+ * trained on the other designs, then the temperature (1…8) maximising the log-likelihood of their true parts.
+ */
+export function fitTemperature(described: readonly Described[], opt: FitOptions = FIT): number {
+  const held: { z: number[][]; y: number }[] = [];
+  for (const design of new Set(described.map((d) => d.garment.design))) {
+    const model = trainModel(
+      described.filter((d) => d.garment.design !== design),
+      'fold',
+      opt,
+    );
+    for (const d of described.filter((x) => x.garment.design === design)) {
+      d.types.vectors.forEach((x, i) => {
+        const z = standardise(model, x);
+        held.push({ z: model.nets.map((net) => scores(net, z)), y: LABELS.indexOf(d.labels[i]!) });
+      });
+    }
+  }
+  let best = 1;
+  let bestLl = -Infinity;
+  for (let t = 1; t <= 8; t += 0.25) {
+    let ll = 0;
+    for (const h of held) {
+      let p = 0;
+      for (const s of h.z) {
+        const m = Math.max(...s);
+        const e = s.map((v) => Math.exp((v - m) / t));
+        p += e[h.y]! / e.reduce((a, b) => a + b, 0) / h.z.length;
+      }
+      ll += Math.log(Math.max(p, 1e-12));
+    }
+    if (ll > bestLl) {
+      bestLl = ll;
+      best = t;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,511 @@
+/**
+ * Shape features of a cut piece that do not depend on how the marker turned it: computed on a proxy of the
+ * piece's mask (≤ 128 px on its long side, so a whole marker stays under 1 Mpx whatever its DPI) and
+ * unchanged, within rasterisation noise, by rotations of 90°/180°/270° and by mirroring. Nothing here knows
+ * which edge is "up": a neckline is found as the deepest notch cut into the convex hull on the piece's axis of
+ * symmetry, wherever that axis points.
+ */
+
+/** A piece's mask resampled to at most PROXY_SIDE px on its long side. */
+export interface MaskProxy {
+  readonly w: number;
+  readonly h: number;
+  readonly data: Uint8Array;
+  /** Full-resolution pixels per proxy pixel. */
+  readonly scale: number;
+}
+
+export const PROXY_SIDE = 128;
+
+/**
+ * Majority vote of 3 × 3 samples per proxy pixel, placed symmetrically in the cell so that a rotated or
+ * mirrored mask gives the rotated or mirrored proxy. Reads 9 full-resolution pixels per proxy pixel, never the
+ * whole mask.
+ */
+export function proxyOf(mask: Uint8Array, w: number, h: number, side = PROXY_SIDE): MaskProxy {
+  const scale = Math.max(1, Math.max(w, h) / side);
+  if (scale === 1) return { w, h, data: mask.slice(), scale };
+  const pw = Math.max(1, Math.round(w / scale));
+  const ph = Math.max(1, Math.round(h / scale));
+  const sx = w / pw;
+  const sy = h / ph;
+  const data = new Uint8Array(pw * ph);
+  for (let y = 0; y < ph; y++) {
+    for (let x = 0; x < pw; x++) {
+      let votes = 0;
+      for (let j = 0; j < 3; j++) {
+        const fy = Math.min(h - 1, Math.floor((y + (j + 0.5) / 3) * sy));
+        for (let i = 0; i < 3; i++)
+          votes += mask[fy * w + Math.min(w - 1, Math.floor((x + (i + 0.5) / 3) * sx))]!;
+      }
+      data[y * pw + x] = votes >= 5 ? 1 : 0;
+    }
+  }
+  return { w: pw, h: ph, data, scale };
+}
+
+/** The features of one piece on its own (the garment context is added by piece-model.ts). */
+export interface ShapeFeatures {
+  /** log of major / minor standard deviation (second moments). */
+  readonly elongation: number;
+  /** Area over the convex hull's area. */
+  readonly solidity: number;
+  /** Area over the bounding rectangle's area in the principal frame. */
+  readonly rectangularity: number;
+  /** 4π·area / perimeter². */
+  readonly compactness: number;
+  /** Hu moments 1–4, log-scaled (1–4 are unchanged by mirroring; 5–7 are noise at this resolution). */
+  readonly hu: readonly number[];
+  /** Fourier magnitudes 1–8 of the centroid-distance signature over the mean radius. */
+  readonly fourier: readonly number[];
+  /** Reflective symmetry (IoU) about the best of the principal and image axes, and about its perpendicular. */
+  readonly symmetry: number;
+  readonly symmetryCross: number;
+  /** Notches cut into the convex hull (armholes, necklines, crotch curves): the three deepest, depth / √area. */
+  readonly notchDepth: readonly number[];
+  /** Their areas over the piece's area. */
+  readonly notchArea: readonly number[];
+  /** Depth / √area of the deepest notch centred on the axis of symmetry (a neckline), 0 when none. */
+  readonly axisNotch: number;
+  /** Notches deeper than 5 % of √area. */
+  readonly notches: number;
+  /**
+   * For a half (not symmetric, with a long straight edge: a centre front or back cut as two pieces), the
+   * neckline of the whole panel it is half of — the piece unfolded about that edge — depth / √(its area);
+   * for a symmetric piece its own axisNotch.
+   */
+  readonly unfoldedNeck: number;
+  /** Proxy area, px, and the length of the major axis (4 standard deviations), proxy px. */
+  readonly proxyArea: number;
+  readonly major: number;
+  readonly minor: number;
+}
+
+export const FOURIER_TERMS = 8;
+
+/**
+ * Below this reflective symmetry a piece may be a half: a bodice half reflected about its own axis still
+ * overlaps itself by 0.90–0.95 (a straight centre edge on one side, an armhole on the other).
+ */
+export const HALF_SYMMETRY = 0.97;
+
+export function shapeFeatures(p: MaskProxy, unfold = true): ShapeFeatures {
+  const { w, h, data } = p;
+  let m00 = 0;
+  let m10 = 0;
+  let m01 = 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (!data[y * w + x]) continue;
+      m00++;
+      m10 += x;
+      m01 += y;
+    }
+  }
+  if (m00 === 0) throw new Error('empty proxy');
+  const cx = m10 / m00;
+  const cy = m01 / m00;
+  const mu = centralMoments(p, cx, cy);
+  const { l1, l2, angle } = principal(mu.u20 / m00, mu.u02 / m00, mu.u11 / m00);
+  const edges = perimeterEdges(p);
+  const boundary = boundaryPoints(p);
+  const hull = convexHull(boundary.corners);
+  const hullArea = polygonArea(hull);
+  const axes = [angle, angle + Math.PI / 2, 0, Math.PI / 2];
+  const syms = axes.map((a) => reflectIoU(p, cx, cy, a, m00));
+  let best = 0;
+  for (let k = 1; k < 4; k++) if (syms[k]! > syms[best]!) best = k;
+  const bestAxis = axes[best]!;
+  const cross = reflectIoU(p, cx, cy, bestAxis + Math.PI / 2, m00);
+  const notchList = notchesOf(p, hull, cx, cy, bestAxis, Math.sqrt(m00));
+  const sorted = [...notchList].sort((a, b) => b.depth - a.depth);
+  const top = (k: number, f: (n: Notch) => number) => (sorted[k] ? f(sorted[k]!) : 0);
+  const rootArea = Math.sqrt(m00);
+  const axisNotch = Math.max(0, ...notchList.filter((n) => n.onAxis).map((n) => n.depth / rootArea));
+  let unfoldedNeck = axisNotch;
+  if (unfold && syms[best]! < HALF_SYMMETRY) {
+    const whole = unfoldAbout(p, straightEdge(p, hull, 4 * Math.sqrt(l1)));
+    unfoldedNeck = whole ? shapeFeatures(whole, false).axisNotch : 0;
+  }
+  return {
+    elongation: Math.log(Math.sqrt(l1 / Math.max(l2, 1e-9))),
+    solidity: m00 / Math.max(hullArea, 1),
+    rectangularity: m00 / Math.max(1, principalBox(boundary.corners, angle)),
+    compactness: (4 * Math.PI * m00) / (edges * edges),
+    hu: hu(mu, m00),
+    fourier: signatureFourier(boundary.centres, cx, cy),
+    symmetry: syms[best]!,
+    symmetryCross: cross,
+    notchDepth: [0, 1, 2].map((k) => top(k, (n) => n.depth / rootArea)),
+    notchArea: [0, 1, 2].map((k) => top(k, (n) => n.area / m00)),
+    axisNotch,
+    notches: notchList.filter((n) => n.depth > 0.05 * rootArea).length,
+    unfoldedNeck,
+    proxyArea: m00,
+    major: 4 * Math.sqrt(l1),
+    minor: 4 * Math.sqrt(l2),
+  };
+}
+
+interface Moments {
+  readonly u20: number;
+  readonly u02: number;
+  readonly u11: number;
+  readonly u30: number;
+  readonly u03: number;
+  readonly u21: number;
+  readonly u12: number;
+}
+
+function centralMoments({ w, h, data }: MaskProxy, cx: number, cy: number): Moments {
+  let u20 = 0;
+  let u02 = 0;
+  let u11 = 0;
+  let u30 = 0;
+  let u03 = 0;
+  let u21 = 0;
+  let u12 = 0;
+  for (let y = 0; y < h; y++) {
+    const dy = y - cy;
+    for (let x = 0; x < w; x++) {
+      if (!data[y * w + x]) continue;
+      const dx = x - cx;
+      u20 += dx * dx;
+      u02 += dy * dy;
+      u11 += dx * dy;
+      u30 += dx * dx * dx;
+      u03 += dy * dy * dy;
+      u21 += dx * dx * dy;
+      u12 += dx * dy * dy;
+    }
+  }
+  return { u20, u02, u11, u30, u03, u21, u12 };
+}
+
+/** Eigenvalues of the covariance and the major axis' angle. */
+function principal(a: number, b: number, c: number): { l1: number; l2: number; angle: number } {
+  const mean = (a + b) / 2;
+  const diff = Math.sqrt(((a - b) / 2) ** 2 + c * c);
+  return { l1: mean + diff, l2: Math.max(0, mean - diff), angle: 0.5 * Math.atan2(2 * c, a - b) };
+}
+
+/** Hu's invariants 1–4 as −sign·log10|φ| (scale-normalised central moments). */
+function hu(m: Moments, m00: number): number[] {
+  const n = (u: number, order: number) => u / m00 ** (1 + order / 2);
+  const n20 = n(m.u20, 2);
+  const n02 = n(m.u02, 2);
+  const n11 = n(m.u11, 2);
+  const n30 = n(m.u30, 3);
+  const n03 = n(m.u03, 3);
+  const n21 = n(m.u21, 3);
+  const n12 = n(m.u12, 3);
+  const phi = [
+    n20 + n02,
+    (n20 - n02) ** 2 + 4 * n11 * n11,
+    (n30 - 3 * n12) ** 2 + (3 * n21 - n03) ** 2,
+    (n30 + n12) ** 2 + (n21 + n03) ** 2,
+  ];
+  return phi.map((v) => -Math.log10(Math.max(Math.abs(v), 1e-12)));
+}
+
+const inside = ({ w, h, data }: MaskProxy, x: number, y: number) =>
+  x >= 0 && y >= 0 && x < w && y < h && data[y * w + x] === 1;
+
+/** Pixel edges between the piece and the outside. */
+function perimeterEdges(p: MaskProxy): number {
+  let n = 0;
+  for (let y = 0; y < p.h; y++) {
+    for (let x = 0; x < p.w; x++) {
+      if (!inside(p, x, y)) continue;
+      if (!inside(p, x - 1, y)) n++;
+      if (!inside(p, x + 1, y)) n++;
+      if (!inside(p, x, y - 1)) n++;
+      if (!inside(p, x, y + 1)) n++;
+    }
+  }
+  return n;
+}
+
+/** Centres of the boundary pixels, and the corners of the boundary pixels (for the hull). */
+function boundaryPoints(p: MaskProxy): { centres: [number, number][]; corners: [number, number][] } {
+  const centres: [number, number][] = [];
+  const corners: [number, number][] = [];
+  for (let y = 0; y < p.h; y++) {
+    for (let x = 0; x < p.w; x++) {
+      if (!inside(p, x, y)) continue;
+      if (inside(p, x - 1, y) && inside(p, x + 1, y) && inside(p, x, y - 1) && inside(p, x, y + 1)) continue;
+      centres.push([x, y]);
+      corners.push([x - 0.5, y - 0.5], [x + 0.5, y - 0.5], [x + 0.5, y + 0.5], [x - 0.5, y + 0.5]);
+    }
+  }
+  return { centres, corners };
+}
+
+/** Andrew's monotone chain, counter-clockwise in a y-down frame's mirror (orientation does not matter here). */
+export function convexHull(points: readonly [number, number][]): [number, number][] {
+  const pts = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  if (pts.length < 3) return pts;
+  const cross = (o: [number, number], a: [number, number], b: [number, number]) =>
+    (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const lower: [number, number][] = [];
+  for (const q of pts) {
+    while (lower.length >= 2 && cross(lower.at(-2)!, lower.at(-1)!, q) <= 0) lower.pop();
+    lower.push(q);
+  }
+  const upper: [number, number][] = [];
+  for (let i = pts.length - 1; i >= 0; i--) {
+    const q = pts[i]!;
+    while (upper.length >= 2 && cross(upper.at(-2)!, upper.at(-1)!, q) <= 0) upper.pop();
+    upper.push(q);
+  }
+  return lower.slice(0, -1).concat(upper.slice(0, -1));
+}
+
+function polygonArea(poly: readonly [number, number][]): number {
+  let s = 0;
+  for (let i = 0; i < poly.length; i++) {
+    const a = poly[i]!;
+    const b = poly[(i + 1) % poly.length]!;
+    s += a[0] * b[1] - b[0] * a[1];
+  }
+  return Math.abs(s) / 2;
+}
+
+/** Area of the bounding rectangle aligned with the principal axes. */
+function principalBox(points: readonly [number, number][], angle: number): number {
+  const c = Math.cos(angle);
+  const s = Math.sin(angle);
+  let u0 = Infinity;
+  let u1 = -Infinity;
+  let v0 = Infinity;
+  let v1 = -Infinity;
+  for (const [x, y] of points) {
+    const u = x * c + y * s;
+    const v = -x * s + y * c;
+    u0 = Math.min(u0, u);
+    u1 = Math.max(u1, u);
+    v0 = Math.min(v0, v);
+    v1 = Math.max(v1, v);
+  }
+  return (u1 - u0) * (v1 - v0);
+}
+
+/** IoU of the mask with its reflection about the line through (cx, cy) at `angle`. */
+function reflectIoU(p: MaskProxy, cx: number, cy: number, angle: number, area: number): number {
+  const c = Math.cos(2 * angle);
+  const s = Math.sin(2 * angle);
+  let hit = 0;
+  for (let y = 0; y < p.h; y++) {
+    for (let x = 0; x < p.w; x++) {
+      if (!p.data[y * p.w + x]) continue;
+      const dx = x - cx;
+      const dy = y - cy;
+      if (inside(p, Math.round(cx + dx * c + dy * s), Math.round(cy + dx * s - dy * c))) hit++;
+    }
+  }
+  return hit / (2 * area - hit);
+}
+
+/**
+ * The centroid-distance signature (farthest boundary pixel per 64 angular bins, gaps interpolated) and the
+ * magnitudes of its Fourier terms 1–8 over the mean: a rotation shifts the signature and a mirror reverses it,
+ * neither changes the magnitudes.
+ */
+function signatureFourier(points: readonly [number, number][], cx: number, cy: number): number[] {
+  const bins = 64;
+  const r = new Float64Array(bins).fill(-1);
+  for (const [x, y] of points) {
+    const a = Math.atan2(y - cy, x - cx);
+    const k = Math.min(bins - 1, Math.floor(((a + Math.PI) / (2 * Math.PI)) * bins));
+    r[k] = Math.max(r[k]!, Math.hypot(x - cx, y - cy));
+  }
+  for (let k = 0; k < bins; k++) {
+    if (r[k]! >= 0) continue;
+    let a = 1;
+    while (r[(k - a + bins) % bins]! < 0 && a < bins) a++;
+    let b = 1;
+    while (r[(k + b) % bins]! < 0 && b < bins) b++;
+    const ra = r[(k - a + bins) % bins]!;
+    const rb = r[(k + b) % bins]!;
+    r[k] = ra < 0 || rb < 0 ? 0 : (ra * b + rb * a) / (a + b);
+  }
+  let mean = 0;
+  for (const v of r) mean += v;
+  mean /= bins;
+  const out: number[] = [];
+  for (let f = 1; f <= FOURIER_TERMS; f++) {
+    let re = 0;
+    let im = 0;
+    for (let k = 0; k < bins; k++) {
+      re += r[k]! * Math.cos((2 * Math.PI * f * k) / bins);
+      im -= r[k]! * Math.sin((2 * Math.PI * f * k) / bins);
+    }
+    out.push(Math.hypot(re, im) / bins / Math.max(mean, 1e-9));
+  }
+  return out;
+}
+
+interface Notch {
+  readonly area: number;
+  readonly depth: number;
+  /** Its centre lies on the axis of symmetry (within 6 % of √area). */
+  readonly onAxis: boolean;
+}
+
+/**
+ * The regions between the piece and its convex hull, as 4-connected components: area, depth (the farthest
+ * pixel from the hull's edge) and whether the region is centred on the axis of symmetry.
+ */
+function notchesOf(
+  p: MaskProxy,
+  hull: readonly [number, number][],
+  cx: number,
+  cy: number,
+  axis: number,
+  rootArea: number,
+): Notch[] {
+  const { w, h } = p;
+  if (hull.length < 3) return [];
+  // Hull edges as inward-facing half-planes; the sign follows the hull's winding.
+  const orient = Math.sign(signedArea(hull)) || 1;
+  const edges = hull.map((a, i) => {
+    const b = hull[(i + 1) % hull.length]!;
+    const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+    return { a, nx: (-(b[1] - a[1]) / len) * orient, ny: ((b[0] - a[0]) / len) * orient };
+  });
+  const depthAt = (x: number, y: number) => {
+    let d = Infinity;
+    for (const e of edges) d = Math.min(d, (x - e.a[0]) * e.nx + (y - e.a[1]) * e.ny);
+    return d;
+  };
+  const gap = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) if (!p.data[y * w + x] && depthAt(x, y) > 0) gap[y * w + x] = 1;
+  const seen = new Uint8Array(w * h);
+  const out: Notch[] = [];
+  const ax = Math.cos(axis);
+  const ay = Math.sin(axis);
+  const stack: number[] = [];
+  for (let start = 0; start < w * h; start++) {
+    if (!gap[start] || seen[start]) continue;
+    seen[start] = 1;
+    stack.push(start);
+    let area = 0;
+    let depth = 0;
+    let sx = 0;
+    let sy = 0;
+    while (stack.length) {
+      const i = stack.pop()!;
+      const x = i % w;
+      const y = (i - x) / w;
+      area++;
+      sx += x;
+      sy += y;
+      depth = Math.max(depth, depthAt(x, y));
+      for (const [nx, ny] of [
+        [x - 1, y],
+        [x + 1, y],
+        [x, y - 1],
+        [x, y + 1],
+      ] as const) {
+        if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+        const j = ny * w + nx;
+        if (gap[j] && !seen[j]) {
+          seen[j] = 1;
+          stack.push(j);
+        }
+      }
+    }
+    const mx = sx / area - cx;
+    const my = sy / area - cy;
+    out.push({ area, depth, onAxis: Math.abs(-mx * ay + my * ax) <= 0.06 * rootArea });
+  }
+  return out;
+}
+
+function signedArea(poly: readonly [number, number][]): number {
+  let s = 0;
+  for (let i = 0; i < poly.length; i++) {
+    const a = poly[i]!;
+    const b = poly[(i + 1) % poly.length]!;
+    s += a[0] * b[1] - b[0] * a[1];
+  }
+  return s / 2;
+}
+
+type Line = { readonly a: [number, number]; readonly b: [number, number] };
+
+/**
+ * The longest edge of the convex hull along which the piece lies flush (a straight cut edge: a centre front
+ * or back), at least 30 % of the major axis long; null when there is none.
+ */
+function straightEdge(p: MaskProxy, hull: readonly [number, number][], major: number): Line | null {
+  const orient = Math.sign(signedArea(hull)) || 1;
+  let best: Line | null = null;
+  let bestLen = 0.3 * major;
+  for (let i = 0; i < hull.length; i++) {
+    const a = hull[i]!;
+    const b = hull[(i + 1) % hull.length]!;
+    const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
+    if (len <= bestLen) continue;
+    const nx = (-(b[1] - a[1]) / len) * orient;
+    const ny = ((b[0] - a[0]) / len) * orient;
+    let on = 0;
+    let n = 0;
+    for (let t = 0.5; t < len; t += 0.5) {
+      const x = a[0] + ((b[0] - a[0]) * t) / len + nx * 0.8;
+      const y = a[1] + ((b[1] - a[1]) * t) / len + ny * 0.8;
+      n++;
+      if (inside(p, Math.round(x), Math.round(y))) on++;
+    }
+    if (n && on / n >= 0.95) {
+      best = { a, b };
+      bestLen = len;
+    }
+  }
+  return best;
+}
+
+/** The piece and its mirror image about `line`, as one mask (a half unfolded into the whole panel). */
+function unfoldAbout(p: MaskProxy, line: Line | null): MaskProxy | null {
+  if (!line) return null;
+  const dx = line.b[0] - line.a[0];
+  const dy = line.b[1] - line.a[1];
+  const len = Math.hypot(dx, dy);
+  const ux = dx / len;
+  const uy = dy / len;
+  const reflect = (x: number, y: number): [number, number] => {
+    const t = (x - line.a[0]) * ux + (y - line.a[1]) * uy;
+    const px = line.a[0] + t * ux;
+    const py = line.a[1] + t * uy;
+    return [2 * px - x, 2 * py - y];
+  };
+  let x0 = 0;
+  let y0 = 0;
+  let x1 = p.w - 1;
+  let y1 = p.h - 1;
+  for (const [cx, cy] of [
+    [0, 0],
+    [p.w - 1, 0],
+    [0, p.h - 1],
+    [p.w - 1, p.h - 1],
+  ] as const) {
+    const [rx, ry] = reflect(cx, cy);
+    x0 = Math.min(x0, Math.floor(rx));
+    y0 = Math.min(y0, Math.floor(ry));
+    x1 = Math.max(x1, Math.ceil(rx));
+    y1 = Math.max(y1, Math.ceil(ry));
+  }
+  const w = x1 - x0 + 1;
+  const h = y1 - y0 + 1;
+  const data = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const sx = x + x0;
+      const sy = y + y0;
+      const [rx, ry] = reflect(sx, sy);
+      if (inside(p, sx, sy) || inside(p, Math.round(rx), Math.round(ry))) data[y * w + x] = 1;
+    }
+  }
+  return { w, h, data, scale: p.scale };
+}

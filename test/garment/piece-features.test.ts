@@ -1,0 +1,94 @@
+/**
+ * The part classifier's shape features do not depend on how a marker lays a piece down: real pieces
+ * (FreeSewing's and drafted ones) rasterised turned by 90°, 180°, 270° and mirrored give the same features,
+ * within a stated tolerance, as the piece as drafted — while different pieces give different ones.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadGarments, rasterisePiece } from '../../scripts/piece-training.js';
+import type { PixelLayer } from '../../src/engine/model.js';
+import { type ShapeFeatures, shapeFeatures } from '../../src/garment/builtin/piece-features.js';
+import { measure, proxyOfShape } from '../../src/garment/builtin/pieces.js';
+
+const { garments, seamAllowanceMm } = loadGarments();
+const PX_PER_MM = 1;
+
+function featuresOf(garment: string, piece: string, turns: number, mirrored: boolean): ShapeFeatures {
+  const g = garments.find((x) => x.id === garment)!;
+  const p = g.pieces.find((x) => x.name === piece)!;
+  const r = rasterisePiece(p, PX_PER_MM, seamAllowanceMm, turns, mirrored);
+  const layer = {
+    kind: 'pixel',
+    id: 1,
+    name: '图层 1',
+    raster: { x: 0, y: 0, ...r },
+  } as unknown as PixelLayer;
+  return shapeFeatures(proxyOfShape(measure(layer)!));
+}
+
+/** The features as one flat list of named numbers. */
+function flat(f: ShapeFeatures): [string, number][] {
+  return Object.entries(f).flatMap(([k, v]) =>
+    Array.isArray(v) ? v.map((x, i): [string, number] => [`${k}${i + 1}`, x]) : [[k, v as number]],
+  );
+}
+
+/**
+ * Tolerance: 0.04 absolute or 4 % relative, whichever is larger (the proxy is resampled from a raster that
+ * a turn or a mirror rasterises anew, so edges move by up to a pixel); counts (notches) within 1; areas
+ * and axis lengths in proxy px within 3 %.
+ */
+function close(name: string, a: number, b: number): boolean {
+  if (name === 'notches') return Math.abs(a - b) <= 1;
+  if (name === 'proxyArea' || name === 'major' || name === 'minor')
+    return Math.abs(a - b) <= 0.03 * Math.abs(a);
+  return Math.abs(a - b) <= Math.max(0.04, 0.04 * Math.abs(a));
+}
+
+const PIECES: readonly [string, string][] = [
+  ['teagan-cisMaleAdult42', 'teagan.front'],
+  ['teagan-cisMaleAdult42', 'teagan.back'],
+  ['simon-cisFemaleAdult34', 'simon.frontLeft'],
+  ['simon-cisFemaleAdult34', 'simon.collarStand'],
+  ['titan-cisMaleAdult36', 'titan.back'],
+  ['hoodie-M', 'hoodie.hood'],
+  ['hoodie-M', 'hoodie.pocket'],
+  ['trousers-L', 'trousers.front'],
+];
+
+describe('piece features', () => {
+  it('are the same, within tolerance, for a piece turned by 90°, 180°, 270° and mirrored', () => {
+    for (const [g, p] of PIECES) {
+      const base = flat(featuresOf(g, p, 0, false));
+      for (const [turns, mirrored] of [
+        [1, false],
+        [2, false],
+        [3, false],
+        [0, true],
+        [1, true],
+        [2, true],
+      ] as const) {
+        const other = flat(featuresOf(g, p, turns, mirrored));
+        for (const [k, [name, v]] of base.entries()) {
+          expect(
+            close(name, v, other[k]![1]),
+            `${p} turned ${turns * 90}°${mirrored ? ' mirrored' : ''}: ${name} ${v} vs ${other[k]![1]}`,
+          ).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('tell pieces apart: a front has the deeper neckline on its axis, a cuff is rectangular, a leg is long', () => {
+    const front = featuresOf('teagan-cisMaleAdult42', 'teagan.front', 2, false);
+    const back = featuresOf('teagan-cisMaleAdult42', 'teagan.back', 1, true);
+    expect(front.axisNotch).toBeGreaterThan(back.axisNotch + 0.05);
+    expect(front.symmetry).toBeGreaterThan(0.9);
+    const cuff = featuresOf('simon-cisFemaleAdult34', 'simon.cuff', 1, false);
+    expect(cuff.rectangularity).toBeGreaterThan(0.9);
+    expect(cuff.solidity).toBeGreaterThan(0.95);
+    const leg = featuresOf('titan-cisMaleAdult36', 'titan.front', 3, false);
+    expect(leg.elongation).toBeGreaterThan(front.elongation + 0.5);
+    const hood = featuresOf('hoodie-M', 'hoodie.hood', 0, false);
+    expect(hood.symmetry).toBeLessThan(0.9);
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * The part classifier measured honestly: leave one design out over every garment of test/fixtures/freesewing
+ * (FreeSewing's designs and the ones drafted by scripts/draft-garments.mjs, four sizes each), the model trained
+ * inside each fold by the same code as scripts/train-piece-model.ts, and every held-out garment laid out five
+ * ways (all pieces turned 0°, 90°, 180°, 270°, and each copy turned at random; even copies mirrored), names
+ * meaningless. Then the same garments with Chinese and English names, where the lexicon decides.
+ *
+ * `npx vitest run test/garment/piece-model.test.ts` prints the tables kept in the fixtures' README.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Described,
+  describe as describeGarment,
+  FIT,
+  LAYOUTS,
+  layOut,
+  loadGarments,
+  TRAINING_LAYOUTS,
+  TRAINING_PX_PER_MM,
+  trainModel,
+} from '../../scripts/piece-training.js';
+import { LABELS, type Label } from '../../src/garment/builtin/piece-model.js';
+import { PIECE_MODEL } from '../../src/garment/builtin/piece-model-data.js';
+import { classifyPieces, decideTypes } from '../../src/garment/builtin/pieces.js';
+
+const { garments, seamAllowanceMm } = loadGarments();
+const designs = [...new Set(garments.map((g) => g.design))];
+
+/**
+ * The accuracy leave-one-design-out reaches today (see the README's history). The issue's target is 90 %;
+ * this floor is what the model honestly reaches, so a regression fails.
+ */
+const MIN_LOO = 0.76;
+
+interface Row {
+  readonly design: string;
+  readonly garment: string;
+  readonly layout: string;
+  readonly source: string;
+  readonly truth: Label;
+  readonly got: Label;
+  readonly confidence: number;
+  readonly doubted: boolean;
+}
+
+const layoutName = (d: Described) => ('turns' in d.layout ? `${d.layout.turns * 90}°` : 'mixed');
+const isTraining = (d: Described) =>
+  TRAINING_LAYOUTS.some((l) => JSON.stringify(l) === JSON.stringify(d.layout));
+
+function pct(v: number): string {
+  return `${(v * 100).toFixed(1)}%`;
+}
+
+function accuracy(rows: readonly Row[]): number {
+  return rows.length ? rows.filter((r) => r.got === r.truth).length / rows.length : 0;
+}
+
+function table(rows: readonly Row[]): string {
+  const out: string[] = [
+    `leave-one-design-out, names meaningless, all layouts: ${pct(accuracy(rows))} (${rows.filter((r) => r.got === r.truth).length}/${rows.length} layers)`,
+  ];
+  out.push('\nper design:');
+  for (const d of designs) {
+    const sel = rows.filter((r) => r.design === d);
+    const byLayout = ['0°', '90°', '180°', '270°', 'mixed'].map((l) =>
+      pct(accuracy(sel.filter((r) => r.layout === l))),
+    );
+    out.push(`  ${d.padEnd(12)} ${pct(accuracy(sel)).padStart(6)}   (${byLayout.join(' / ')})`);
+  }
+  out.push('\nper part (recall):');
+  for (const l of LABELS) {
+    const sel = rows.filter((r) => r.truth === l);
+    if (sel.length) out.push(`  ${l.padEnd(10)} ${pct(accuracy(sel)).padStart(6)} of ${sel.length}`);
+  }
+  out.push('\nconfusion (truth \\ got):');
+  out.push(`  ${''.padEnd(10)}${LABELS.map((l) => l.slice(0, 8).padStart(9)).join('')}`);
+  for (const t of LABELS) {
+    if (!rows.some((r) => r.truth === t)) continue;
+    out.push(
+      `  ${t.padEnd(10)}${LABELS.map((g) => String(rows.filter((r) => r.truth === t && r.got === g).length || '.').padStart(9)).join('')}`,
+    );
+  }
+  const wrong = rows.filter((r) => r.got !== r.truth);
+  const flagged = wrong.filter((r) => r.doubted).length;
+  out.push(
+    `\nneeds_confirmation: ${flagged}/${wrong.length} wrong layers are flagged as in doubt; ` +
+      `${rows.filter((r) => r.doubted && r.got === r.truth).length}/${rows.filter((r) => r.got === r.truth).length} right layers are`,
+  );
+  return out.join('\n');
+}
+
+describe('part classifier, leave one design out', () => {
+  const rows: Row[] = [];
+  beforeAll(() => {
+    const all = garments.flatMap((g) =>
+      LAYOUTS.map((l) => describeGarment(g, l, TRAINING_PX_PER_MM, seamAllowanceMm)),
+    );
+    for (const design of designs) {
+      // Trained on the other designs only, by the shipped model's code and settings.
+      // The softmax temperature is the shipped model's (one scalar, fitted by the training script's own
+      // leave-one-design-out); it sets confidences and doubts, the nets are the fold's.
+      const model = trainModel(
+        all.filter((d) => d.garment.design !== design && isTraining(d)),
+        `all but ${design}`,
+        FIT,
+        PIECE_MODEL.temperature,
+      );
+      for (const d of all.filter((x) => x.garment.design === design)) {
+        const verdicts = decideTypes(
+          d.types,
+          d.types.members.map(() => null),
+          model,
+        );
+        d.types.members.forEach((members, t) => {
+          for (const i of members) {
+            rows.push({
+              design,
+              garment: d.garment.id,
+              layout: layoutName(d),
+              source: d.laid.sources[i]!,
+              truth: d.labels[t]!,
+              got: verdicts[t]!.label,
+              confidence: verdicts[t]!.confidence,
+              doubted: verdicts[t]!.doubt !== null,
+            });
+          }
+        });
+      }
+    }
+    console.log(table(rows));
+  }, 300_000);
+
+  it(`reaches ${pct(MIN_LOO)} on designs it was not trained on, whichever way the pieces lie`, () => {
+    expect(designs.length).toBeGreaterThanOrEqual(17);
+    expect(accuracy(rows)).toBeGreaterThanOrEqual(MIN_LOO);
+    // Turning the pieces does not change the answer much: every layout within 3 points of the others.
+    const perLayout = ['0°', '90°', '180°', '270°', 'mixed'].map((l) =>
+      accuracy(rows.filter((r) => r.layout === l)),
+    );
+    expect(Math.max(...perLayout) - Math.min(...perLayout)).toBeLessThan(0.03);
+  });
+
+  it('sets a floor that answering the commonest part for everything cannot reach', () => {
+    const best = Math.max(...LABELS.map((l) => rows.filter((r) => r.truth === l).length / rows.length));
+    expect(best).toBeLessThan(MIN_LOO - 0.3);
+  });
+
+  it('is less sure of the pieces it gets wrong', () => {
+    const mean = (sel: Row[]) => sel.reduce((s, r) => s + r.confidence, 0) / sel.length;
+    expect(mean(rows.filter((r) => r.got !== r.truth))).toBeLessThan(
+      mean(rows.filter((r) => r.got === r.truth)) - 0.1,
+    );
+  });
+});
+
+describe('part names decide when they are meaningful', () => {
+  it('Chinese and English layer names: every layer of every garment right', () => {
+    for (const g of garments) {
+      const laid = layOut(g, { seed: 2 }, TRAINING_PX_PER_MM, seamAllowanceMm);
+      for (const naming of ['zh', 'en'] as const) {
+        const byName = g.pieces.flatMap((p) => Array.from({ length: p.cut }, () => p[naming]));
+        const shapes = laid.shapes.map((s, i) => ({ ...s, name: byName[i]! }));
+        const parts = classifyPieces(shapes);
+        parts.forEach((p, i) => {
+          const got = p.part === 'left_sleeve' || p.part === 'right_sleeve' ? 'sleeve' : p.part;
+          expect(got, `${g.id} ${naming} ${laid.sources[i]} “${shapes[i]!.name}”`).toBe(laid.truth[i]);
+        });
+      }
+    }
+  });
+});
