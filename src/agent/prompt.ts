@@ -103,7 +103,9 @@ export function stateSummary(snapshot: SessionSnapshot): string {
   lines.push(`服装照片：${g.photo ? `已上传（${g.photo}）` : '未上传'}`);
   if (g.pieces.length) {
     const pieces = g.pieces.map(
-      (p) => `${p.name}=${p.part_label}${p.type ? `/${p.type}` : ''}${p.color ? `/${p.color}` : ''}`,
+      (p) =>
+        `${p.name}=${p.part_label}${p.alternative ? `（也可能是${p.alternative.part_label}，待用户确认）` : ''}` +
+        `${p.type ? `/${p.type}` : ''}${p.color ? `/${p.color}` : ''}`,
     );
     lines.push(`已识别裁片：${pieces.join('，')}`);
   }

@@ -55,6 +55,10 @@ export interface GarmentSnapshot {
     readonly name: string;
     readonly part: string;
     readonly part_label: string;
+    /** How sure the identification is, 0..1. */
+    readonly confidence: number;
+    /** When the garment-level assignment was in doubt: the likeliest other part, with its confidence. */
+    readonly alternative: { readonly part_label: string; readonly confidence: number } | null;
     readonly type: string | null;
     readonly color: string | null;
   }[];

@@ -59,6 +59,10 @@ export function snapshotOf(session: Session): Promise<SessionSnapshot> {
         name: p.name,
         part: p.part,
         part_label: PART_LABELS[p.part],
+        confidence: Math.round(p.confidence * 100) / 100,
+        alternative: p.doubt
+          ? { part_label: PART_LABELS[p.doubt.part], confidence: Math.round(p.doubt.confidence * 100) / 100 }
+          : null,
         type: proposals.get(p.name)?.type ?? null,
         color: proposals.get(p.name)?.color ?? null,
       })),

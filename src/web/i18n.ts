@@ -58,6 +58,8 @@ const zh = {
   'garment.apply': '开始套图',
   'garment.piece': '裁片',
   'garment.part': '部位',
+  'garment.maybe': '也可能是{part}',
+  'garment.doubtHint': '识别不确定：若部位有误，把图层改名为部位名称（如“前片”“后片”）后重新识别',
   'garment.type': '类型',
   'garment.color': '颜色',
   'garment.noPieces': '没有识别结果：先运行“识别裁片部位”。',
@@ -164,6 +166,9 @@ const en: Record<MessageKey, string> = {
   'garment.apply': 'Apply the print',
   'garment.piece': 'Piece',
   'garment.part': 'Part',
+  'garment.maybe': 'or {part}?',
+  'garment.doubtHint':
+    'Unsure: if the part is wrong, rename the layer to the part (e.g. 前片, 后片) and identify again',
   'garment.type': 'Type',
   'garment.color': 'Colour',
   'garment.noPieces': 'No analysis yet: run 识别裁片部位 first.',

@@ -52,7 +52,24 @@ describe('stateSummary', () => {
         {
           photo: 'shirt.jpg',
           pieces: [
-            { name: '前片', part: 'front', part_label: '前片', type: 'fill_pattern', color: '#112233' },
+            {
+              name: '前片',
+              part: 'front',
+              part_label: '前片',
+              confidence: 0.9,
+              alternative: null,
+              type: 'fill_pattern',
+              color: '#112233',
+            },
+            {
+              name: '图层 2',
+              part: 'back',
+              part_label: '后片',
+              confidence: 0.55,
+              alternative: { part_label: '前片', confidence: 0.45 },
+              type: null,
+              color: null,
+            },
           ],
           previewed: true,
         },
@@ -67,7 +84,9 @@ describe('stateSummary', () => {
     expect(text).toContain('选区：有');
     expect(text).toContain('最近的历史步骤：新建图层 → 创建文字（之后还有可重做的步骤）');
     expect(text).toContain('服装照片：已上传（shirt.jpg）');
-    expect(text).toContain('已识别裁片：前片=前片/fill_pattern/#112233');
+    expect(text).toContain(
+      '已识别裁片：前片=前片/fill_pattern/#112233，图层 2=后片（也可能是前片，待用户确认）',
+    );
     expect(text).toContain('套图：已生成预览，尚未应用');
   });
 

@@ -19,6 +19,8 @@ export const {
 interface PieceRow {
   name: string;
   part: string;
+  /** The other part the identification hesitated over, e.g. "后片 41%". */
+  doubt: string | null;
   type: string;
   color: string;
 }
@@ -40,6 +42,9 @@ function PiecesTable({ onApplied }: { onApplied(): void }) {
     (studio.state?.garment.pieces ?? []).map((p) => ({
       name: p.name,
       part: p.part_label,
+      doubt: p.alternative
+        ? `${p.alternative.part_label} ${Math.round(p.alternative.confidence * 100)}%`
+        : null,
       type: p.type ?? options[0]?.value ?? '',
       color: p.color ?? '',
     })),
@@ -80,7 +85,14 @@ function PiecesTable({ onApplied }: { onApplied(): void }) {
           {rows.map((row, i) => (
             <tr key={row.name}>
               <td>{row.name}</td>
-              <td>{row.part}</td>
+              <td>
+                {row.part}
+                {row.doubt && (
+                  <span class="doubt" title={t('garment.doubtHint')}>
+                    {t('garment.maybe', { part: row.doubt })}
+                  </span>
+                )}
+              </td>
               <td>
                 <select
                   aria-label={`${t('garment.type')} ${row.name}`}
