@@ -1,7 +1,8 @@
 /**
  * Generates test/fixtures/freesewing/drafted.json: cut pieces of garments drafted here, with our own simple
  * geometry (not FreeSewing's), for the garment types FreeSewing's npm designs lack or that the issue names —
- * a hoodie with a two-piece hood and a kangaroo pocket, a zip hoodie with a three-piece hood, a shirt with
+ * a hoodie with a two-piece hood and a kangaroo pocket, a zip hoodie with a three-piece hood, an anorak with a
+ * rounder two-piece hood, a shirt with
  * yoke, collar, collar stand and cuffs,
  * trousers with a waistband and pockets, a T-shirt, an A-line skirt — and, so that no garment type is
  * seen through a single design, shorts, a polo shirt, a button-front skirt and a blouse with a centre-back
@@ -433,6 +434,39 @@ function skirt({ g, l, v }) {
   ];
 }
 
+/**
+ * An anorak: a longer pullover with a front neck slit, a two-piece hood with a rounded crown and a curved
+ * face edge, a patch chest pocket, long sleeves with cuffs.
+ */
+function anorak({ g, l, v }) {
+  const hw = 285 * g;
+  const len = 760 * l;
+  const body = { hw, len, sw: 240 * g, sd: 52, nw: 105, ad: 260 * l, flare: 15 };
+  const hoodH = 400 + 12 * v;
+  const hoodD = 270 + 10 * v;
+  const hood = path(
+    [0, 30],
+    { q: [25, hoodH * 0.5], to: [0, hoodH] },
+    { q: [hoodD * 0.45, hoodH + 25], to: [hoodD, hoodH - 10] },
+    { c: [[hoodD + 20, hoodH * 0.3], [hoodD * 0.55, -35]], to: [40, 0] },
+  );
+  return [
+    piece('anorak.front', 'front', '前片', 'Front', 1, mirrorHalf(bodiceHalf({ ...body, nd: 110 + 10 * v }))),
+    piece('anorak.back', 'back', '后片', 'Back', 1, mirrorHalf(bodiceHalf({ ...body, nd: 28, len: len + 20 }))),
+    piece(
+      'anorak.sleeve',
+      'sleeve',
+      '袖子',
+      'Sleeve',
+      2,
+      mirrorHalf(sleeveHalf({ ch: 140 * l, bw: 215 * g, sl: (600 + 15 * v) * l, ww: 130 * g })),
+    ),
+    piece('anorak.hood', 'hood', '帽片', 'Hood', 2, hood),
+    piece('anorak.pocket', 'pocket', '胸袋', 'Chest pocket', 1, rect(300 * g, 200 + 10 * v)),
+    piece('anorak.cuff', 'cuff', '袖克夫', 'Cuff', 2, rect(250 * g, 60)),
+  ];
+}
+
 /** Shorts: the trouser block cut at mid-thigh, a waistband in two halves, patch pockets behind. */
 function shorts({ g, l, v }) {
   const len = (420 + 30 * v) * l;
@@ -552,6 +586,7 @@ const GARMENTS = [
   ['TShirt', tshirt],
   ['Hoodie', hoodie],
   ['ZipHoodie', zipHoodie],
+  ['Anorak', anorak],
   ['Shirt', shirt],
   ['Trousers', trousers],
   ['ALineSkirt', skirt],

@@ -178,7 +178,7 @@ function doubtSentence(pieces: readonly PieceInfo[]): string | null {
     (p) =>
       `“${p.name}”识别为${PART_LABELS[p.part]}（${Math.round(p.confidence * 100)}%），也可能是${PART_LABELS[p.doubt!.part]}（${Math.round(p.doubt!.confidence * 100)}%）`,
   );
-  return `以下裁片的部位不确定：${each.join('；')}。请向用户确认；若有误，可把图层改名为部位名称（如“前片”“后片”“袖子”）后重新识别。`;
+  return `以下裁片的部位不确定：${each.join('；')}。请向用户确认；若有误，可用 rename_layer 把图层改名为部位名称（如“前片”“后片”“袖子”）后重新识别。`;
 }
 
 function motifReport(m: MotifMode) {

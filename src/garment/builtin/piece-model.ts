@@ -5,7 +5,7 @@
  * scripts/train-piece-model.ts and shipped as data (piece-model-data.ts); then the garment-level assignment
  * that maximises the joint probability under the garment's constraints.
  */
-import { HALF_SYMMETRY, type ShapeFeatures, shapeFeatures } from './piece-features.js';
+import { HALF_SYMMETRY, type ShapeFeatures } from './piece-features.js';
 
 export const LABELS = [
   'front',
@@ -231,8 +231,6 @@ function againstBody(t: TypeInput, types: readonly TypeInput[], maxArea: number)
   return keys.map((f) => f(t) - others.reduce((s, o) => s + f(o), 0) / others.length);
 }
 
-export { shapeFeatures };
-
 /** Class scores (before the softmax) of a standardised vector. */
 export function scores(model: Net, z: readonly number[]): number[] {
   const h = model.hidden.map((row) => {
@@ -324,7 +322,15 @@ export interface AssignInput {
 function penalty(labels: readonly Label[], input: AssignInput): number {
   let p = 0;
   const bodyPieces = input.relArea.filter((r) => r >= 0.25).length;
-  if (bodyPieces >= 2 || labels.length >= 3) {
+  // One body piece cut twice, and no other piece that looks like a body piece, may be both the front and the
+  // back (cut from one outline): no penalty then, and decideTypes flags the pair for confirmation.
+  const body = labels.flatMap((l, i) => (l === 'front' || l === 'back' ? [i] : []));
+  const oneOutline =
+    body.length === 1 &&
+    input.copies[body[0]!]! >= 2 &&
+    input.relArea[body[0]!]! >= BODY &&
+    input.probs.every((p, i) => i === body[0] || p[0]! + p[1]! < 0.3);
+  if ((bodyPieces >= 2 || labels.length >= 3) && !oneOutline) {
     if (!labels.includes('front')) p -= 6;
     if (!labels.includes('back')) p -= 6;
   }

@@ -10,7 +10,7 @@
 import type { DocState, PixelLayer, SmartLayer } from '../../engine/model.js';
 import { isShown, topDown } from '../../engine/tree.js';
 import { type DecidedBy, PART_LABELS, type Part, type PieceInfo, type PieceShape } from '../types.js';
-import { type MaskProxy, proxyOf } from './piece-features.js';
+import { type MaskProxy, proxyOf, shapeFeatures } from './piece-features.js';
 import {
   assign,
   BODY,
@@ -21,7 +21,6 @@ import {
   type Label,
   type PieceModel,
   predict,
-  shapeFeatures,
   strongestEvidence,
   type TypeInput,
 } from './piece-model.js';
