@@ -8,6 +8,8 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { modelConfigFrom } from '../../src/agent/config.js';
+import type { PixelLayer } from '../../src/engine/model.js';
+import { layersNamed } from '../../src/engine/tree.js';
 import { startTestServer, type TestServer } from '../server/support.js';
 import {
   attrOf,
@@ -21,12 +23,13 @@ import {
   textOf,
   visibleOf,
 } from '../support/browser.js';
-import { garmentDocument, garmentPhoto } from '../support/garment-fixtures.js';
+import { garmentDocument, garmentPhoto, NAMES, PIECES, pieceRaster } from '../support/garment-fixtures.js';
 import { type ScriptedModel, type ScriptedRequest, startScriptedModel } from '../support/scripted-model.js';
 import { newSession, ok, tempDir } from '../support/session.js';
 
 let browser: Browser;
 let piecesPsd: string;
+let twinsPsd: string;
 let photoPng: string;
 
 beforeAll(async () => {
@@ -38,6 +41,17 @@ beforeAll(async () => {
   piecesPsd = path.join(session.workspace.root, 'pieces.psd');
   photoPng = path.join(session.workspace.root, 'shirt.png');
   writeFileSync(photoPng, await garmentPhoto('fill'));
+  // Front and back cut from one outline, layer names meaningless: nothing says which is which.
+  const twins = newSession(tempDir('atelier-web-twins-'));
+  await garmentDocument(twins, 'none');
+  const tx = twins.editor.begin();
+  const doc = tx.activeDocument();
+  const back = layersNamed(doc.state, NAMES.none.back)[0] as PixelLayer;
+  const raster = { ...pieceRaster('front'), x: PIECES.back.x, y: PIECES.back.y };
+  tx.update(doc.id, { ...doc.state, layers: new Map(doc.state.layers).set(back.id, { ...back, raster }) });
+  twins.editor.commit(tx, 'twins', true);
+  await ok(twins, 'save_document_as', { path: 'twins.psd' });
+  twinsPsd = path.join(twins.workspace.root, 'twins.psd');
 });
 
 afterAll(async () => {
@@ -62,8 +76,8 @@ async function upload(page: Page, button: '上传文档' | '上传服装照片',
 }
 
 /** Uploads the pieces (opened as a document) and the garment photo, as a designer starts. */
-async function uploadGarment(page: Page) {
-  await upload(page, '上传文档', piecesPsd);
+async function uploadGarment(page: Page, pieces = piecesPsd) {
+  await upload(page, '上传文档', pieces);
   await eventually(textOf(lastCard(page, '打开文档'))).toContain('完成');
   await upload(page, '上传服装照片', photoPng);
   await eventually(textOf(page.getByRole('complementary', { name: '面板' }))).toContain(
@@ -163,6 +177,41 @@ describe('the garment flow without a model', () => {
     await eventually(textOf(layers)).not.toContain('领 底色');
     await layers.getByRole('button', { name: '展开图层组 领 花样' }).click();
     await eventually(textOf(layers)).toContain('领 底色');
+  });
+
+  it('marks the pieces whose part is in doubt in the pieces table, with the alternative', async () => {
+    const fresh = await openPage(browser, `${server.url}/`);
+    try {
+      await uploadGarment(fresh, twinsPsd);
+      const group = fresh.getByRole('region', { name: '服装套图' });
+      await group.getByRole('button', { name: '识别裁片部位', exact: true }).click();
+      await fresh.getByRole('button', { name: '运行' }).click();
+      await eventually(textOf(lastCard(fresh, '识别裁片部位'))).toContain('完成');
+      await fresh.getByRole('button', { name: '返回工具列表' }).click();
+      await group.getByRole('button', { name: '生成花样预览', exact: true }).click();
+      await fresh.getByRole('button', { name: '运行' }).click();
+      const preview = lastCard(fresh, '生成花样预览');
+      await eventually(textOf(preview)).toContain('完成');
+      await preview.getByRole('button', { name: '确认套图' }).click();
+      const table = preview.getByRole('table', { name: '裁片' });
+      await eventually(textOf(table)).toContain('也可能是');
+      const rows = table.getByRole('row');
+      const doubtful: string[] = [];
+      for (let i = 1; i < (await rows.count()); i++) {
+        const text = (await rows.nth(i).textContent()) ?? '';
+        if (text.includes('也可能是')) doubtful.push(text);
+      }
+      // The twins: one read as the front, one as the back, each with the other as its alternative.
+      expect(doubtful.some((t) => t.startsWith(NAMES.none.front) || t.startsWith(NAMES.none.back))).toBe(
+        true,
+      );
+      expect(doubtful.join()).toMatch(/前片也可能是后片|后片也可能是前片/);
+      await fresh.getByRole('button', { name: '返回工具列表' }).click();
+      await table.scrollIntoViewIfNeeded();
+      await snapshot(fresh, '13-garment-pieces-in-doubt');
+    } finally {
+      await fresh.context().close();
+    }
   });
 });
 
