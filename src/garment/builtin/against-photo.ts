@@ -108,18 +108,24 @@ export interface Grid {
   readonly ok: Uint8Array;
 }
 
+/** A grid of `w × h` cells, none of them fabric yet. */
+function emptyGrid(w: number, h: number): Grid {
+  const n = w * h;
+  return {
+    w,
+    h,
+    L: new Float32Array(n),
+    a: new Float32Array(n),
+    b: new Float32Array(n),
+    ok: new Uint8Array(n),
+  };
+}
+
 /** Samples `sums` on cells `step` px wide starting at region (x0, y0). */
 export function gridOf(sums: BoxSums, step: number, x0 = 0, y0 = 0, w?: number, h?: number): Grid {
   const gw = w ?? Math.max(1, Math.floor((sums.rect.w - x0) / step));
   const gh = h ?? Math.max(1, Math.floor((sums.rect.h - y0) / step));
-  const g: Grid = {
-    w: gw,
-    h: gh,
-    L: new Float32Array(gw * gh),
-    a: new Float32Array(gw * gh),
-    b: new Float32Array(gw * gh),
-    ok: new Uint8Array(gw * gh),
-  };
+  const g = emptyGrid(gw, gh);
   for (let j = 0; j < gh; j++) {
     for (let i = 0; i < gw; i++) {
       const m = sums.mean(x0 + i * step, y0 + j * step, x0 + (i + 1) * step, y0 + (j + 1) * step);
@@ -193,14 +199,7 @@ export function binnedGrid(
       acc[k + 3]! += 1;
     }
   }
-  const g: Grid = {
-    w: gw,
-    h: gh,
-    L: new Float32Array(gw * gh),
-    a: new Float32Array(gw * gh),
-    b: new Float32Array(gw * gh),
-    ok: new Uint8Array(gw * gh),
-  };
+  const g = emptyGrid(gw, gh);
   for (let j = 0; j < gh; j++) {
     for (let i = 0; i < gw; i++) {
       const k = j * gw + i;
