@@ -10,22 +10,25 @@
  *     @freesewing/core@4.10.2 @freesewing/core-plugins@4.10.2 @freesewing/plugin-transform@4.10.2 \
  *     @freesewing/config@4.10.2 @freesewing/models@4.10.2 @freesewing/library@4.10.2 \
  *     @freesewing/plugin-bust@4.10.2 @freesewing/plugin-flip@4.10.2 @freesewing/snapseries@4.10.0 \
- *     @freesewing/teagan@4.10.2 @freesewing/brian@4.10.2 @freesewing/aaron@4.10.2 @freesewing/simon@4.10.2 \
- *     @freesewing/bella@4.10.2 @freesewing/penelope@4.10.2 @freesewing/diana@4.10.2 @freesewing/bent@4.10.2 \
- *     @freesewing/titan@4.10.2 @freesewing/paco@4.10.2 @freesewing/carlton@4.10.2 \
- *     @freesewing/carlita@4.10.2
+ *     @freesewing/plugin-ringsector@4.10.2 @freesewing/plugin-path-utils@4.10.2 \
+ *     @freesewing/{teagan,brian,aaron,simon,bella,penelope,diana,bent,titan,paco,carlton,carlita}@4.10.2 \
+ *     @freesewing/{hugo,huey,yuri,sven,jaeger,wahid,charlie,cornelius,lily,onyx,breanna,simone}@4.10.2 \
+ *     @freesewing/{tristan,sophie,walburga}@4.10.2 @freesewing/shin@4.10.1
  *   cp /path/to/atelier/scripts/gen-freesewing-fixtures.mjs .
  *   node gen-freesewing-fixtures.mjs /path/to/atelier/test/fixtures/freesewing/pieces.json
  *
  * An optional second argument drafts other sizes of @freesewing/models (e.g. cisFemaleAdult28,cisMaleAdult50)
  * instead of the four committed ones.
  *
- * Designs: every garment design of @freesewing/* at 4.10.x in the npm package list this project can reach
- * (the registry's search endpoint does not answer here). Skipped, as not garments cut into the tool's parts:
- * florence (face mask), florent (flat cap), lucy (tie-on pocket, an accessory), examples (documentation).
+ * Designs: every FreeSewing garment design at 4.10.x that npm gives by exact name (the registry's search
+ * endpoint does not answer here; the names probed are in test/fixtures/freesewing/README.md) whose pieces are
+ * the tool's parts. Skipped, with why, in that README: accessories, hats, toys, one-piece garments (a wrap, a
+ * tunic, a cloak, a circle skirt: no front and back to tell apart) and designs whose outline is not the `seam`
+ * path of each part (Bibi, Jane, Cathrin, Sarah; Noble, whose two back panels share one seam path).
  *
  * (The script is copied because Node resolves `@freesewing/*` next to the importing file.) Packaging traps
- * (research/garment.md §1.3): core-plugins, models and simon import undeclared packages (listed above); titan
+ * (research/garment.md §1.3): core-plugins, models, simon and tristan import undeclared packages (listed above,
+ * plugin-ringsector for tristan); titan
  * and paco peer-depend on a snapseries version that does not exist (hence --legacy-peer-deps and 4.10.0);
  * `complete: true` is needed for the cut list; cut-on-fold parts are drafted as halves and are unfolded here.
  */
@@ -55,6 +58,22 @@ const DESIGNS = [
   ['paco', 'Paco'],
   ['carlton', 'Carlton'],
   ['carlita', 'Carlita'],
+  ['hugo', 'Hugo'],
+  ['huey', 'Huey'],
+  ['yuri', 'Yuri'],
+  ['sven', 'Sven'],
+  ['jaeger', 'Jaeger'],
+  ['wahid', 'Wahid'],
+  ['charlie', 'Charlie'],
+  ['cornelius', 'Cornelius'],
+  ['shin', 'Shin'],
+  ['lily', 'Lily'],
+  ['onyx', 'Onyx'],
+  ['breanna', 'Breanna'],
+  ['simone', 'Simone'],
+  ['tristan', 'Tristan'],
+  ['sophie', 'Sophie'],
+  ['walburga', 'Walburga'],
 ];
 
 /**
@@ -122,6 +141,94 @@ const TRUTH = {
   'carlita.frontFacing': ['other', '挂面', 'Front facing'],
   'carlita.side': ['front', '前侧片', 'Side front'],
   'carlita.back': ['back', '后片', 'Back'],
+  // Hugo, Huey, Yuri, Sven: hoodies and a sweatshirt (Hugo's and Yuri's hoods are library's two-piece-plus-strip
+  // hood); ribbing hem bands are waistbands, ribbing cuffs cuffs; a pocket's facing belongs to the pocket.
+  'hugo.front': ['front', '前片', 'Front'],
+  'hugo.back': ['back', '后片', 'Back'],
+  'hugo.sleeve': ['sleeve', '袖子', 'Sleeve'],
+  'hugo.pocket': ['pocket', '袋鼠兜', 'Kangaroo pocket'],
+  'hugo.pocketFacing': ['pocket', '袋口贴边', 'Pocket facing'],
+  'library.hoodSide': ['hood', '帽侧片', 'Hood side'],
+  'library.hoodCenter': ['hood', '帽中片', 'Hood centre'],
+  'hugo.waistband': ['waistband', '下摆罗纹', 'Hem band'],
+  'hugo.cuff': ['cuff', '袖口罗纹', 'Cuff'],
+  'hugo.neckBinding': ['collar', '领口包边', 'Neck binding'],
+  'huey.front': ['front', '前片', 'Front'],
+  'huey.back': ['back', '后片', 'Back'],
+  'huey.sleeve': ['sleeve', '袖子', 'Sleeve'],
+  'huey.pocket': ['pocket', '口袋', 'Pocket'],
+  'huey.hood': ['hood', '帽子', 'Hood'],
+  'huey.waistband': ['waistband', '下摆罗纹', 'Hem band'],
+  'huey.cuff': ['cuff', '袖口罗纹', 'Cuff'],
+  // Yuri's gusset is a side insert under the overlapping front: neither front nor back.
+  'yuri.front': ['front', '前片', 'Front'],
+  'yuri.back': ['back', '后片', 'Back'],
+  'yuri.sleeve': ['sleeve', '袖子', 'Sleeve'],
+  'yuri.gusset': ['other', '插片', 'Gusset'],
+  'sven.front': ['front', '前片', 'Front'],
+  'sven.back': ['back', '后片', 'Back'],
+  'sven.sleeve': ['sleeve', '袖子', 'Sleeve'],
+  'sven.cuff': ['cuff', '袖口罗纹', 'Cuff'],
+  'sven.waistband': ['waistband', '下摆罗纹', 'Hem band'],
+  // Jaeger (jacket) and Wahid (waistcoat): fabric pieces only; Jaeger's side panel is a side front, as Carlita's.
+  'jaeger.front': ['front', '前片', 'Front'],
+  'jaeger.frontFacing': ['other', '挂面', 'Front facing'],
+  'jaeger.side': ['front', '前侧片', 'Side front'],
+  'jaeger.back': ['back', '后片', 'Back'],
+  'jaeger.collarStand': ['collar', '领座', 'Collar stand'],
+  'jaeger.collar': ['collar', '领面', 'Collar'],
+  'jaeger.pocket': ['pocket', '口袋', 'Pocket'],
+  'jaeger.chestPocketWelt': ['pocket', '胸袋嵌条', 'Chest pocket welt'],
+  'jaeger.innerPocketWelt': ['pocket', '里袋嵌条', 'Inner pocket welt'],
+  'jaeger.topsleeve': ['sleeve', '大袖', 'Top sleeve'],
+  'jaeger.undersleeve': ['sleeve', '小袖', 'Under sleeve'],
+  'wahid.front': ['front', '前片', 'Front'],
+  'wahid.back': ['back', '后片', 'Back'],
+  'wahid.frontFacing': ['other', '挂面', 'Front facing'],
+  'wahid.pocketWelt': ['pocket', '袋口嵌条', 'Pocket welt'],
+  'wahid.pocketFacing': ['pocket', '袋口贴边', 'Pocket facing'],
+  // Charlie (chinos), Cornelius (breeches), Shin (swim trunks), Lily (leggings): legs are front/back; fly pieces
+  // and belt loops (one strip cut into loops) are other; leg bands at the knee are cuffs.
+  'charlie.front': ['front', '前裤片', 'Front leg'],
+  'charlie.back': ['back', '后裤片', 'Back leg'],
+  'charlie.waistband': ['waistband', '腰头', 'Waistband'],
+  'charlie.frontPocketFacing': ['pocket', '前袋口贴边', 'Front pocket facing'],
+  'charlie.backPocketFacing': ['pocket', '后袋口贴边', 'Back pocket facing'],
+  'charlie.backPocketWelt': ['pocket', '后袋嵌条', 'Back pocket welt'],
+  'charlie.flyFacing': ['other', '门襟', 'Fly facing'],
+  'charlie.flyExtension': ['other', '里襟', 'Fly extension'],
+  'charlie.beltLoops': ['other', '串带', 'Belt loops'],
+  'cornelius.front': ['front', '前裤片', 'Front leg'],
+  'cornelius.back': ['back', '后裤片', 'Back leg'],
+  'cornelius.legband': ['cuff', '裤脚口', 'Leg band'],
+  'cornelius.waistband': ['waistband', '腰头', 'Waistband'],
+  'cornelius.pocketFacing': ['pocket', '袋口贴边', 'Pocket facing'],
+  'cornelius.zipperguard': ['other', '拉链挡布', 'Zipper guard'],
+  'shin.front': ['front', '前裤片', 'Front'],
+  'shin.back': ['back', '后裤片', 'Back'],
+  'shin.waistband': ['waistband', '腰头', 'Waistband'],
+  'lily.front': ['front', '前裤片', 'Front leg'],
+  'lily.back': ['back', '后裤片', 'Back leg'],
+  'lily.waistband': ['waistband', '腰头', 'Waistband'],
+  // Onyx (one-piece suit): a raglan sleeve is a sleeve; the zipper guard and crotch gusset are other.
+  'onyx.front': ['front', '前片', 'Front'],
+  'onyx.back': ['back', '后片', 'Back'],
+  'onyx.raglanSleeve': ['sleeve', '插肩袖', 'Raglan sleeve'],
+  'onyx.neckband': ['collar', '领口罗纹', 'Neckband'],
+  'onyx.zipperGuard': ['other', '拉链挡布', 'Zipper guard'],
+  'onyx.crotchGusset': ['other', '裆布', 'Crotch gusset'],
+  // Bodices: Breanna (block), Tristan (princess seams: inside and outside panels), Sophie, Walburga.
+  'breanna.front': ['front', '前片', 'Front'],
+  'breanna.back': ['back', '后片', 'Back'],
+  'breanna.sleeve': ['sleeve', '袖子', 'Sleeve'],
+  'tristan.frontInside': ['front', '前中片', 'Centre front'],
+  'tristan.frontOutside': ['front', '前侧片', 'Side front'],
+  'tristan.backInside': ['back', '后中片', 'Centre back'],
+  'tristan.backOutside': ['back', '后侧片', 'Side back'],
+  'sophie.frontPanel': ['front', '前片', 'Front'],
+  'sophie.backPanel': ['back', '后片', 'Back'],
+  'walburga.front': ['front', '前片', 'Front'],
+  'walburga.back': ['back', '后片', 'Back'],
 };
 
 /** A FreeSewing path (move / line / curve / close) as a polyline in mm, Béziers sampled finely. */
@@ -214,13 +321,15 @@ function round(v) {
 
 function piecesOf(Design, measurements) {
   const pattern = new Design({ measurements, sa: SA, complete: true }).draft();
+  const errors = pattern.setStores[0].logs?.error ?? [];
+  if (errors.length) throw new Error(`${Design.designConfig?.data?.name ?? 'design'}: ${errors.join('; ')}`);
   const cutlist = pattern.setStores[0].get('cutlist') ?? {};
   const out = [];
   for (const [name, part] of Object.entries(pattern.parts[0])) {
     if (part.hidden || !part.paths.seam) continue;
     const cut = cutlist[name] ?? {};
-    // Pieces of the shell fabric only (a coat's lining and canvas are other markers).
-    if (cut.materials && !cut.materials.fabric) continue;
+    // Pieces of the shell fabric and ribbing only (a coat's lining, canvas and interfacing are other markers).
+    if (cut.materials && !cut.materials.fabric && !cut.materials.ribbing) continue;
     const material = cut.materials?.fabric?.[0] ?? Object.values(cut.materials ?? {})[0]?.[0] ?? {};
     let poly = flatten(part.paths.seam);
     let unfolded = false;
