@@ -448,11 +448,24 @@ function anorak({ g, l, v }) {
     [0, 30],
     { q: [25, hoodH * 0.5], to: [0, hoodH] },
     { q: [hoodD * 0.45, hoodH + 25], to: [hoodD, hoodH - 10] },
-    { c: [[hoodD + 20, hoodH * 0.3], [hoodD * 0.55, -35]], to: [40, 0] },
+    {
+      c: [
+        [hoodD + 20, hoodH * 0.3],
+        [hoodD * 0.55, -35],
+      ],
+      to: [40, 0],
+    },
   );
   return [
     piece('anorak.front', 'front', '前片', 'Front', 1, mirrorHalf(bodiceHalf({ ...body, nd: 110 + 10 * v }))),
-    piece('anorak.back', 'back', '后片', 'Back', 1, mirrorHalf(bodiceHalf({ ...body, nd: 28, len: len + 20 }))),
+    piece(
+      'anorak.back',
+      'back',
+      '后片',
+      'Back',
+      1,
+      mirrorHalf(bodiceHalf({ ...body, nd: 28, len: len + 20 })),
+    ),
     piece(
       'anorak.sleeve',
       'sleeve',
