@@ -107,7 +107,8 @@ export function cmykLayerPlan(
   return {
     channels: [...(withAlpha ? [channel(-1, 4)] : []), ...[0, 1, 2, 3].map((c) => channel(c, c)), ...extra],
     load: async () => {
-      cmyka = keptInks(r, profile.bytes) ?? (await cmykaFromRgba(r.data, w, h, profile.path));
+      const kept = keptInks(r, profile.bytes);
+      cmyka = kept ? interleaved(kept, r.data, 0, w * h) : await cmykaFromRgba(r.data, w, h, profile.path);
       invertInks(cmyka);
     },
     unload: () => {
@@ -145,25 +146,44 @@ export function pixelFingerprint(r: Raster): string {
 }
 
 /**
- * The raster's inks as interleaved C M Y K A (ink amounts, alpha from the pixels) when they still apply: read
- * with the same profile as the file is written with, and the pixels unchanged since. Otherwise undefined, and
- * the pixels are separated afresh.
+ * The raster's inks (C M Y K per pixel) when they still apply: read with the same profile as the file is
+ * written with, and the pixels unchanged since. Otherwise undefined, and the pixels are separated afresh.
  */
 function keptInks(r: Raster, profile: Uint8Array): Uint8Array | undefined {
   const inks = r.inks;
   if (!inks || inks.cmyk.length !== r.w * r.h * 4) return undefined;
   if (inks.profile !== profileFingerprint(profile) || inks.pixels !== pixelFingerprint(r)) return undefined;
-  const out = new Uint8Array(r.w * r.h * 5);
-  const { cmyk } = inks;
-  const d = r.data;
-  for (let i = 0, j = 0, k = 0; i < cmyk.length; i += 4, j += 5, k += 4) {
+  return inks.cmyk;
+}
+
+/** Pixels `from … from + count` as interleaved C M Y K A: inks from `cmyk`, alpha from the RGBA `rgba`. */
+function interleaved(cmyk: Uint8Array, rgba: Uint8ClampedArray, from: number, count: number): Uint8Array {
+  const out = new Uint8Array(count * 5);
+  for (let p = 0, i = from * 4, j = 0; p < count; p++, i += 4, j += 5) {
     out[j] = cmyk[i]!;
     out[j + 1] = cmyk[i + 1]!;
     out[j + 2] = cmyk[i + 2]!;
     out[j + 3] = cmyk[i + 3]!;
-    out[j + 4] = d[k + 3]!;
+    out[j + 4] = rgba[i + 3]!;
   }
   return out;
+}
+
+/**
+ * The composite with the inks of a layer it is exactly made of — a layer covering the canvas whose inks were read
+ * with the pixels the composite now has (a flattened press file opened and saved, or one layer over nothing) — so
+ * the merged image keeps them too; otherwise the composite as it is.
+ */
+export function compositeWithInks(composite: Raster, rasters: Iterable<Raster>): Raster {
+  let fingerprint: string | undefined;
+  for (const r of rasters) {
+    const inks = r.inks;
+    if (!inks || r.w !== composite.w || r.h !== composite.h || r.x !== composite.x || r.y !== composite.y)
+      continue;
+    fingerprint ??= pixelFingerprint(composite);
+    if (inks.pixels === fingerprint) return { ...composite, inks };
+  }
+  return composite;
 }
 
 /** The inks of interleaved C M Y K A ink amounts, for the raster `rgba` they were converted to. */
@@ -207,9 +227,10 @@ export async function writeCmykMergedImage(
   composite: Raster,
   alpha: boolean,
   large: boolean,
-  profilePath: string,
+  profile: PlanProfile,
 ): Promise<void> {
   const { w, h, data } = composite;
+  const kept = keptInks(composite, profile.bytes);
   const channels = alpha ? 5 : 4;
   const countSize = large ? 4 : 2;
   const counts = Buffer.alloc(channels * h * countSize);
@@ -217,7 +238,9 @@ export async function writeCmykMergedImage(
   const limit = packedRowLimit(w);
   for (let y0 = 0; y0 < h; y0 += BAND_ROWS) {
     const bh = Math.min(BAND_ROWS, h - y0);
-    const cmyka = await cmykaFromRgba(data.subarray(y0 * w * 4, (y0 + bh) * w * 4), w, bh, profilePath);
+    const cmyka = kept
+      ? interleaved(kept, data, y0 * w, bh * w)
+      : await cmykaFromRgba(data.subarray(y0 * w * 4, (y0 + bh) * w * 4), w, bh, profile.path);
     for (let i = 0; i < cmyka.length; i += 5) {
       const a = cmyka[i + 4]!;
       if (a === 255) continue;

@@ -57,6 +57,7 @@ import {
   cmykLayerRaster,
   cmykMergedRaster,
   cmykSamplesOf,
+  compositeWithInks,
   embeddedProfile,
   embedProfile,
   type PlanProfile,
@@ -485,6 +486,10 @@ async function writePsd(
       'invalid_arguments',
       `合成图像素数据长度 ${merged.data.length} 与尺寸 ${width}×${height} 不符`,
     );
+  }
+  if (profile) {
+    const rasters = [...state.layers.values()].flatMap((l) => ('raster' in l ? [l.raster] : []));
+    merged = compositeWithInks(merged, rasters);
   }
 
   const bottom = state.root.length > 0 ? state.layers.get(state.root[0]!) : undefined;

@@ -13,6 +13,8 @@ import { DEFAULT_PROFILE_PATH } from '../../../src/engine/press-profile.js';
 import { copyPixels } from '../../../src/engine/raster.js';
 import { convertTo, imageMagickAvailable } from '../../support/imagemagick.js';
 import { psdToolsAvailable, readWithPsdTools } from '../../support/psd-tools.js';
+import { newSession, ok, tempDir } from '../../support/session.js';
+import { withTempFiles } from '../press-profile-support.js';
 
 const OTHER_PROFILE = '/usr/share/color/icc/ghostscript/ps_cmyk.icc';
 const ready = psdToolsAvailable() && imageMagickAvailable() && existsSync(DEFAULT_PROFILE_PATH);
@@ -48,6 +50,13 @@ async function layerInks(file: Buffer): Promise<Uint8Array> {
   return layer.data;
 }
 
+/** The merged image's inks (C, M, Y, K per pixel), as ImageMagick reads them from `file`. */
+function mergedInks(file: Buffer): Promise<Buffer> {
+  return withTempFiles({ 'in.psd': file }, (f) =>
+    convertTo([`${f['in.psd']}[0]`, '-depth', '8', 'cmyk:OUT'], 'cmyk'),
+  );
+}
+
 const at = (inks: Uint8Array, x: number, y: number) => [
   ...inks.subarray((y * W + x) * 4, (y * W + x) * 4 + 4),
 ];
@@ -70,10 +79,24 @@ describe.skipIf(!ready)('CMYK inks kept across open and save', () => {
     const again = await layerInks(await resave(state));
     expect(Buffer.from(again).equals(Buffer.from(original))).toBe(true);
 
+    // The merged image (what flattening readers show) keeps them too: the composite is that one layer.
+    expect((await mergedInks(await resave(state))).equals(await mergedInks(file))).toBe(true);
+
     // What a fresh separation of the same pixels gives instead: the profile's four-colour black.
     const fresh = await cmykaFromRgba(onlyLayer(state).raster.data, W, H, DEFAULT_PROFILE_PATH);
     const black = [...fresh.subarray((10 * W + 2) * 5, (10 * W + 2) * 5 + 4)];
     expect(black[0]).toBeGreaterThan(100);
+  }, 60_000);
+
+  it('opened and saved as a user does (open_document, save_document_as): layer and merged image keep their inks', async () => {
+    const session = newSession(tempDir('atelier-cmyk-inks-'));
+    const file = await pressFile(DEFAULT_PROFILE_PATH);
+    await session.workspace.writeAtomic('press.psd', file);
+    await ok(session, 'open_document', { path: 'press.psd' });
+    await ok(session, 'save_document_as', { path: 'again.psd' });
+    const again = await session.workspace.read('again.psd');
+    expect(Buffer.from(await layerInks(again)).equals(Buffer.from(await layerInks(file)))).toBe(true);
+    expect((await mergedInks(again)).equals(await mergedInks(file))).toBe(true);
   }, 60_000);
 
   it('separates afresh a layer whose pixels changed, even when the change kept the old inks along', async () => {
