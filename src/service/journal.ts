@@ -33,7 +33,7 @@
  * recovered document. Replay writes nothing to the workspace: the files the calls saved are already there.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync } from 'node:fs';
 import {
   type FileHandle,
   mkdir,
@@ -48,7 +48,7 @@ import {
 import path from 'node:path';
 import { Session, type SessionChange, type SessionState } from '../calls/session.js';
 import { EditorError } from '../engine/errors.js';
-import { Workspace } from '../engine/workspace.js';
+import { tempPathFor, Workspace } from '../engine/workspace.js';
 import { EMPTY_GARMENT_MEMORY, type GarmentAnalysis, type GarmentMemory } from '../garment/types.js';
 import { SessionLock } from './session-lock.js';
 import { BufferNames, decodeState, encodeState } from './state-codec.js';
@@ -160,9 +160,7 @@ export class SessionJournal {
   static async create(dir: string, meta: JournalMeta, log: (line: string) => void): Promise<SessionJournal> {
     await mkdir(dir, { recursive: true });
     const lock = await SessionLock.acquire(dir);
-    const tmp = path.join(dir, `.${META}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-    writeFileSync(tmp, JSON.stringify(meta));
-    renameSync(tmp, path.join(dir, META));
+    await writeDurably(dir, META, Buffer.from(JSON.stringify(meta)));
     fsyncDir(dir);
     fsyncDir(path.dirname(dir));
     return new SessionJournal(dir, lock, log, 0, null);
@@ -424,7 +422,7 @@ export class SessionJournal {
 
 /** Writes `name` in `dir` through a temp file (the atomic-write naming, so start-up removes orphans). */
 async function writeDurably(dir: string, name: string, bytes: Uint8Array): Promise<void> {
-  const tmp = path.join(dir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = tempPathFor(path.join(dir, name));
   const handle = await open(tmp, 'wx');
   try {
     await handle.writeFile(bytes);
