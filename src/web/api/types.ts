@@ -1,22 +1,10 @@
 /** The shapes the studio reads from the HTTP API (see the contract in README and src/calls/snapshot.ts). */
 import type { ChatEventOf } from '../../agent/event-shapes.js';
-import type { SessionSnapshot as SessionState } from '../../calls/snapshot-types.js';
-import type { ParametersSchema, ParamLimits, ToolEffect, ToolGroup } from '../../registry/types.js';
+import type { toRegistry } from '../../registry/formats/registry.js';
 
-export interface RegistryTool {
-  readonly name: string;
-  readonly group: ToolGroup;
-  readonly label: string;
-  readonly description: string;
-  readonly parameters: ParametersSchema;
-  readonly limits: Readonly<Record<string, ParamLimits>>;
-  readonly effect: ToolEffect;
-}
-
-export interface Registry {
-  readonly groups: readonly { readonly id: ToolGroup; readonly label: string }[];
-  readonly tools: readonly RegistryTool[];
-}
+/** What GET /v1/tools answers: the registry as its formatter publishes it. */
+export type Registry = ReturnType<typeof toRegistry>;
+export type RegistryTool = Registry['tools'][number];
 
 export type ModelInfo =
   | { readonly configured: false }
@@ -31,9 +19,6 @@ export type {
   LayerNode,
   SessionSnapshot as SessionState,
 } from '../../calls/snapshot-types.js';
-
-/** A piece `identify_pieces` found, with its proposed type and colour. */
-export type GarmentPiece = SessionState['garment']['pieces'][number];
 
 export interface SessionFile {
   readonly path: string;
