@@ -108,11 +108,7 @@ export class Session implements SessionHandle {
    * journaled). Only between calls: the caller owns the session's queue (see `recover` in src/service).
    */
   restore(state: SessionState): void {
-    // The editor keeps its state private and offers no setter; the state is an immutable value, so replacing
-    // it whole is safe. Composite caches re-render what differs from their last state.
-    const editor = this.editor as unknown as { state: EditorState };
-    if (!('state' in editor)) throw new Error('Editor no longer keeps its state in `state`');
-    editor.state = state.editor;
+    this.editor.restore(state.editor);
     this.garmentPhoto = state.garmentPhoto;
     this.garment = state.garment;
   }

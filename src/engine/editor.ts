@@ -263,6 +263,20 @@ export class Editor {
   commit(tx: Transaction, label: string, asStep: boolean): void {
     if (tx.baseState !== this.state) fail('internal', '并发事务');
     this.state = tx.commit(label, asStep);
+    this.dropClosedCaches();
+  }
+
+  /**
+   * Puts the editor back to `state` (a recovered snapshot, or the state before a change that could not be
+   * journaled). States are immutable values, so replacing it whole is safe; the composite caches re-render what
+   * differs from their last state.
+   */
+  restore(state: EditorState): void {
+    this.state = state;
+    this.dropClosedCaches();
+  }
+
+  private dropClosedCaches(): void {
     for (const id of this.caches.keys()) {
       if (!this.state.docs.some((d) => d.id === id)) this.caches.delete(id);
     }
