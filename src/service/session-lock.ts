@@ -54,6 +54,19 @@ function parse(text: string): LockContent | null {
   }
 }
 
+/**
+ * Removes the lock of the journal folder `dir` if this process holds it, whichever of its threads took it: what
+ * the store does when a session's thread dies holding the lock (the thread's `SessionLock` died with it).
+ */
+export function releaseHeldByThisProcess(dir: string): void {
+  const file = path.join(dir, LOCK_FILE);
+  try {
+    if (parse(readFileSync(file, 'utf8'))?.pid === process.pid) unlinkSync(file);
+  } catch {
+    // No lock, or not readable: nothing to give up.
+  }
+}
+
 export class SessionLock {
   private constructor(
     readonly file: string,

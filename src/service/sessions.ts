@@ -23,7 +23,6 @@
  * the client opens a new MCP session (the old one's documents stay readable under /v1/sessions/<id>/).
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, unlinkSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SessionHandle } from '../calls/handle.js';
@@ -36,7 +35,7 @@ import {
   hostRecovered,
 } from './hosted-session.js';
 import { hasJournal, SessionJournal } from './journal.js';
-import { LOCK_FILE, LOCK_HEARTBEAT_MS, SessionLock } from './session-lock.js';
+import { LOCK_HEARTBEAT_MS, releaseHeldByThisProcess, SessionLock } from './session-lock.js';
 import { WorkerSession, warmSessionThreads } from './worker-session.js';
 
 /** 32 lowercase hex digits. */
@@ -259,13 +258,7 @@ export class SessionStore {
     this.opts.log(`atelier: session ${entry.id.slice(0, 8)}…: ${why}; it will be recovered from its journal`);
     if (this.entries.get(entry.id) !== entry) return;
     this.entries.delete(entry.id);
-    const lock = path.join(this.journalsDir, entry.id, LOCK_FILE);
-    try {
-      const held = JSON.parse(readFileSync(lock, 'utf8')) as { pid?: unknown };
-      if (held.pid === process.pid) unlinkSync(lock);
-    } catch {
-      // No lock, or not readable: nothing to give up.
-    }
+    releaseHeldByThisProcess(path.join(this.journalsDir, entry.id));
     for (const closer of entry.closers) {
       try {
         closer();
