@@ -15,9 +15,6 @@ import { psdPathOf, savePsd } from './files.js';
 import { activeDoc, layerNamed } from './resolve.js';
 import type { ToolContext, ToolHandlers } from './types.js';
 
-/** Largest canvas side a tool may produce (the registry's limit for create_document and resize_canvas). */
-const MAX_SIDE = MAX_DOCUMENT_SIDE;
-
 function firstFreeName(ctx: ToolContext): string {
   const taken = new Set(ctx.tx.documents().map((d) => d.name));
   for (let n = 1; ; n++) {
@@ -105,9 +102,14 @@ function cropFrame(state: DocState, left: number, top: number, right: number, bo
       },
     );
   }
-  if (w > MAX_SIDE || h > MAX_SIDE) {
-    fail('invalid_arguments', `裁切后的尺寸 ${w}×${h} 超过上限 ${MAX_SIDE} 像素`, {
-      details: [{ parameter: w > MAX_SIDE ? 'right' : 'bottom', value: w > MAX_SIDE ? right : bottom }],
+  if (w > MAX_DOCUMENT_SIDE || h > MAX_DOCUMENT_SIDE) {
+    fail('invalid_arguments', `裁切后的尺寸 ${w}×${h} 超过上限 ${MAX_DOCUMENT_SIDE} 像素`, {
+      details: [
+        {
+          parameter: w > MAX_DOCUMENT_SIDE ? 'right' : 'bottom',
+          value: w > MAX_DOCUMENT_SIDE ? right : bottom,
+        },
+      ],
     });
   }
   return { x, y, w, h };
