@@ -177,6 +177,41 @@ export function cropRaster(src: Raster, rect: Rect): Raster {
   return out;
 }
 
+/**
+ * The tight bounds, in grid coordinates, of the cells of a `w × h` grid for which `marked` holds (`rowMarked`
+ * says whether row `y` has any); empty when none does.
+ */
+export function markedBounds(
+  w: number,
+  h: number,
+  marked: (x: number, y: number) => boolean,
+  rowMarked: (y: number) => boolean,
+): Rect {
+  // From the edges inwards: content usually reaches near them, so most cells are never read.
+  let top = 0;
+  while (top < h && !rowMarked(top)) top++;
+  if (top === h) return EMPTY_RECT;
+  let bottom = h - 1;
+  while (!rowMarked(bottom)) bottom--;
+  let minX = w;
+  let maxX = -1;
+  for (let y = top; y <= bottom; y++) {
+    for (let x = 0; x < minX; x++) {
+      if (marked(x, y)) {
+        minX = x;
+        break;
+      }
+    }
+    for (let x = w - 1; x > maxX; x--) {
+      if (marked(x, y)) {
+        maxX = x;
+        break;
+      }
+    }
+  }
+  return { x: minX, y: top, w: maxX - minX + 1, h: bottom - top + 1 };
+}
+
 /** The tight bounds of pixels with alpha > 0, in document coordinates; empty when all transparent. */
 export function alphaBounds(r: Raster): Rect {
   const d = r.data;
@@ -186,29 +221,8 @@ export function alphaBounds(r: Raster): Rect {
     for (let x = 0; x < w; x++) if (ink(x, y)) return true;
     return false;
   };
-  // From the edges inwards: a layer's content usually reaches near them, so most pixels are never read.
-  let top = 0;
-  while (top < r.h && !rowHasInk(top)) top++;
-  if (top === r.h) return EMPTY_RECT;
-  let bottom = r.h - 1;
-  while (!rowHasInk(bottom)) bottom--;
-  let minX = w;
-  let maxX = -1;
-  for (let y = top; y <= bottom; y++) {
-    for (let x = 0; x < minX; x++) {
-      if (ink(x, y)) {
-        minX = x;
-        break;
-      }
-    }
-    for (let x = w - 1; x > maxX; x--) {
-      if (ink(x, y)) {
-        maxX = x;
-        break;
-      }
-    }
-  }
-  return { x: r.x + minX, y: r.y + top, w: maxX - minX + 1, h: bottom - top + 1 };
+  const b = markedBounds(w, r.h, ink, rowHasInk);
+  return isEmptyRect(b) ? EMPTY_RECT : { ...b, x: r.x + b.x, y: r.y + b.y };
 }
 
 /** `r` cropped to its non-transparent pixels (the same object when already tight). */

@@ -22,6 +22,7 @@ import {
   EMPTY_RECT,
   intersectRect,
   isEmptyRect,
+  markedBounds,
   shareMask,
   trimRaster,
   unionRect,
@@ -173,29 +174,9 @@ export function trimMask(m: Mask): Mask {
     for (let i = y * w, end = i + w; i < end; i++) if (d[i] !== outside) return true;
     return false;
   };
-  // From the edges inwards: a selection's marked area usually reaches near them, so most values are never read.
-  let top = 0;
-  while (top < h && !rowMarked(top)) top++;
-  if (top === h) return { ...EMPTY_RECT, data: new Uint8Array(0), outside };
-  let bottom = h - 1;
-  while (!rowMarked(bottom)) bottom--;
-  let minX = w;
-  let maxX = -1;
-  for (let y = top; y <= bottom; y++) {
-    for (let x = 0; x < minX; x++) {
-      if (marked(x, y)) {
-        minX = x;
-        break;
-      }
-    }
-    for (let x = w - 1; x > maxX; x--) {
-      if (marked(x, y)) {
-        maxX = x;
-        break;
-      }
-    }
-  }
-  return cropMask(m, { x: m.x + minX, y: m.y + top, w: maxX - minX + 1, h: bottom - top + 1 });
+  const b = markedBounds(w, h, marked, rowMarked);
+  if (isEmptyRect(b)) return { ...EMPTY_RECT, data: new Uint8Array(0), outside };
+  return cropMask(m, { ...b, x: m.x + b.x, y: m.y + b.y });
 }
 
 /**
