@@ -3,9 +3,9 @@
  * mode and the opacity go through their tools, with the layer selected first, as those tools act on it.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { LayerNode } from '../api/types.js';
+import type { LayerNode, RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
-import { enumOptions } from '../forms/field-kind.js';
+import { type EnumOption, enumOptions } from '../forms/field-kind.js';
 import { flattenLayers } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import type { ToolRun } from '../state/use-studio.js';
@@ -62,11 +62,15 @@ function Lock({ closed }: { closed: boolean }) {
   );
 }
 
+/** The blend-mode parameter of the blend tool (the one with an enum) and its options, labelled. */
+function blendModes(blendTool: RegistryTool | undefined): { param: string | undefined; modes: EnumOption[] } {
+  const param = Object.entries(blendTool?.parameters.properties ?? {}).find(([, s]) => s.enum)?.[0];
+  return { param, modes: param ? enumOptions(blendTool!.parameters.properties[param]!) : [] };
+}
+
 function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRun[]): void }) {
   const { studio, t } = useStudioView();
-  const blendTool = studio.tools.get(BLEND);
-  const modeParam = Object.entries(blendTool?.parameters.properties ?? {}).find(([, s]) => s.enum)?.[0];
-  const modes = modeParam ? enumOptions(blendTool!.parameters.properties[modeParam]!) : [];
+  const { param: modeParam, modes } = blendModes(studio.tools.get(BLEND));
   const opacityLimits = studio.tools.get(OPACITY)?.limits.opacity;
   const [opacity, setOpacity] = useState(layer.opacity);
   useEffect(() => setOpacity(layer.opacity), [layer.opacity, layer.name]);
@@ -119,9 +123,7 @@ function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRu
 export function LayersPane() {
   const { studio, t } = useStudioView();
   const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(new Set());
-  const blendTool = studio.tools.get(BLEND);
-  const modeSchema = Object.values(blendTool?.parameters.properties ?? {}).find((s) => s.enum);
-  const blendNames = new Map(modeSchema ? enumOptions(modeSchema).map((o) => [o.value, o.label]) : []);
+  const blendNames = new Map(blendModes(studio.tools.get(BLEND)).modes.map((o) => [o.value, o.label]));
   const blendLabel = (mode: string) => blendNames.get(mode) ?? mode;
   const doc = studio.state?.active;
   if (!doc) return <p class="pane-empty">{t('layers.empty')}</p>;
