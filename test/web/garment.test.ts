@@ -328,6 +328,18 @@ describe('the studio with a model', () => {
     await eventually(countOf(preview.getByRole('button', { name: '确认套图' }))).toBe(0);
     await eventually(async () => (await canvasInk(page))?.dark ?? 0).toBeGreaterThan(0.02);
     expect(model.remaining).toBe(0);
+    // The files pane lists the kept result images under long names; every row keeps its download button in view.
+    await page.getByRole('tab', { name: '文件' }).click();
+    const files = page.getByRole('list', { name: '会话文件' });
+    await eventually(textOf(files)).toContain('chat-images/');
+    const pane = (await page.getByRole('complementary', { name: '面板' }).boundingBox())!;
+    const downloads = files.getByRole('button', { name: /^下载 / });
+    expect(await downloads.count()).toBeGreaterThan(2);
+    for (const box of await downloads.evaluateAll((els) =>
+      els.map((e) => e.getBoundingClientRect().toJSON()),
+    )) {
+      expect(box.right).toBeLessThanOrEqual(pane.x + pane.width + 0.5);
+    }
     await snapshot(page, '15-chat-verified');
   });
 
