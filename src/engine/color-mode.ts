@@ -51,12 +51,6 @@ async function roundTripData(
   return out;
 }
 
-/** A raster's colours through the CMYK round trip; alpha is kept exactly. Empty rasters are returned as they are. */
-export async function roundTripRaster(r: Raster): Promise<Raster> {
-  if (r.w <= 0 || r.h <= 0 || r.data.length === 0) return r;
-  return { x: r.x, y: r.y, w: r.w, h: r.h, data: await roundTripPixels(r) };
-}
-
 async function roundTripPixels({ data, w, h }: Raster): Promise<Uint8ClampedArray> {
   const buf = await roundTripData(data, w, h, 4);
   const out = sharePixels(buf); // into shared memory, as every document buffer (raster.ts)
