@@ -81,7 +81,7 @@ export interface ShapeFeatures {
   readonly minor: number;
 }
 
-export const FOURIER_TERMS = 8;
+const FOURIER_TERMS = 8;
 
 /**
  * Below this reflective symmetry a piece may be a half: a bodice half reflected about its own axis still
@@ -242,7 +242,7 @@ function boundaryPoints(p: MaskProxy): { centres: [number, number][]; corners: [
 }
 
 /** Andrew's monotone chain, counter-clockwise in a y-down frame's mirror (orientation does not matter here). */
-export function convexHull(points: readonly [number, number][]): [number, number][] {
+function convexHull(points: readonly [number, number][]): [number, number][] {
   const pts = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   if (pts.length < 3) return pts;
   const cross = (o: [number, number], a: [number, number], b: [number, number]) =>
@@ -262,13 +262,7 @@ export function convexHull(points: readonly [number, number][]): [number, number
 }
 
 function polygonArea(poly: readonly [number, number][]): number {
-  let s = 0;
-  for (let i = 0; i < poly.length; i++) {
-    const a = poly[i]!;
-    const b = poly[(i + 1) % poly.length]!;
-    s += a[0] * b[1] - b[0] * a[1];
-  }
-  return Math.abs(s) / 2;
+  return Math.abs(signedArea(poly));
 }
 
 /** Area of the bounding rectangle aligned with the principal axes. */
