@@ -5,8 +5,13 @@
  * scripts/train-piece-model.ts and shipped as data (piece-model-data.ts); then the garment-level assignment
  * that maximises the joint probability under the garment's constraints.
  */
+import type { Part } from '../types.js';
 import { HALF_SYMMETRY, type ShapeFeatures } from './piece-features.js';
 
+/**
+ * The shipped weights' output order, written out rather than derived from PARTS so that reordering the parts
+ * cannot silently permute the classifier's outputs; each is a part, the two sleeves being one shape.
+ */
 export const LABELS = [
   'front',
   'back',
@@ -17,7 +22,7 @@ export const LABELS = [
   'waistband',
   'hood',
   'other',
-] as const;
+] as const satisfies readonly (Part | 'sleeve')[];
 export type Label = (typeof LABELS)[number];
 
 /**
