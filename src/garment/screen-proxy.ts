@@ -19,7 +19,7 @@ export interface ScreenProxy<T extends PieceShape> {
 }
 
 /** The factor that fits the pieces' union into `maxSide` px, never enlarging. */
-export function proxyFactor(pieces: readonly PieceShape[], maxSide: number): number {
+function proxyFactor(pieces: readonly PieceShape[], maxSide: number): number {
   const u = unionBounds(pieces);
   return Math.min(1, maxSide / Math.max(u.w, u.h, 1));
 }

@@ -14,13 +14,13 @@ const CRISP_DE = 10;
 /** Share of a region's pixels that must be a darkening of the expected colour for it to be shading. */
 const SHADOW_SHARE = 0.8;
 /** The neck opening's top lies within this share of the garment height from the garment top. */
-export const NECK_BAND = 0.12;
+const NECK_BAND = 0.12;
 
 /**
  * Whether `rgb` is `expected` under less light: a multiple s·expected (0.3 ≤ s ≤ 1.08: sRGB's power law keeps a
  * product a product) within 12 % of its length.
  */
-export function isDarkening(r: number, g: number, b: number, e: readonly [number, number, number]): boolean {
+function isDarkening(r: number, g: number, b: number, e: readonly [number, number, number]): boolean {
   const ee = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
   if (ee === 0) return false;
   const s = (r * e[0] + g * e[1] + b * e[2]) / ee;
