@@ -10,12 +10,12 @@ import type { Session } from '../../src/calls/session.js';
 import { pixelLayer } from '../../src/engine/factory.js';
 import type { Raster } from '../../src/engine/model.js';
 import { allocateId, childrenOf, insertLayer } from '../../src/engine/tree.js';
-import type { Part } from '../../src/garment/types.js';
+import type { Label } from '../../src/garment/builtin/piece-model.js';
 import { rng } from '../engine/composite/support.js';
 import { ok } from '../support/session.js';
 
-/** The ground truth: a tool part, with either sleeve as 'sleeve' (left/right is checked apart). */
-export type Label = Exclude<Part, 'left_sleeve' | 'right_sleeve'> | 'sleeve';
+/** The ground truth: the classifier's label (either sleeve as 'sleeve'; left/right is checked apart). */
+export type { Label };
 
 export interface FsPiece {
   readonly name: string;
