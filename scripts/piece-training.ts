@@ -15,6 +15,7 @@ import {
   type Label,
   type Net,
   type PieceModel,
+  prototypeOf,
   scores,
   standardise,
 } from '../src/garment/builtin/piece-model.js';
@@ -221,13 +222,17 @@ export function trainModel(
   });
   const r = (v: number) => Math.round(v * 1e5) / 1e5;
   return {
-    version: 3,
+    version: 4,
     features: FEATURES.map((f) => f[0]),
     mean: mean.map(r),
     std: std.map(r),
     nets: Array.from({ length: opt.nets }, (_, seed) => fitNet(samples, mean, std, opt, 12345 + seed)),
     temperature,
     frontness: fitFrontness(described),
+    library: described.flatMap((d) => {
+      const maxArea = Math.max(...d.types.inputs.map((t) => t.area));
+      return d.types.inputs.map((t, i) => prototypeOf(d.labels[i]!, t, maxArea));
+    }),
     trainedOn,
   };
 }

@@ -58,6 +58,11 @@ export interface ShapeFeatures {
   readonly hu: readonly number[];
   /** Fourier magnitudes 1–8 of the centroid-distance signature over the mean radius. */
   readonly fourier: readonly number[];
+  /**
+   * The centroid-distance signature itself (64 angular bins, radius over the mean radius): a quarter turn shifts
+   * it by 16 bins and a mirror reverses it, so outlines compare under every turn (piece-model.ts' library).
+   */
+  readonly signature: readonly number[];
   /** Reflective symmetry (IoU) about the best of the principal and image axes, and about its perpendicular. */
   readonly symmetry: number;
   readonly symmetryCross: number;
@@ -110,6 +115,7 @@ export function shapeFeatures(p: MaskProxy, unfold = true): ShapeFeatures {
   const edges = perimeterEdges(p);
   const boundary = boundaryPoints(p);
   const hull = convexHull(boundary.corners);
+  const signature = radialSignature(boundary.centres, cx, cy);
   const hullArea = polygonArea(hull);
   const axes = [angle, angle + Math.PI / 2, 0, Math.PI / 2];
   const syms = axes.map((a) => reflectIoU(p, cx, cy, a, m00));
@@ -133,7 +139,8 @@ export function shapeFeatures(p: MaskProxy, unfold = true): ShapeFeatures {
     rectangularity: m00 / Math.max(1, principalBox(boundary.corners, angle)),
     compactness: (4 * Math.PI * m00) / (edges * edges),
     hu: hu(mu, m00),
-    fourier: signatureFourier(boundary.centres, cx, cy),
+    fourier: fourierMagnitudes(signature),
+    signature: signature.map((v) => Math.round(v * 1000) / 1000),
     symmetry: syms[best]!,
     symmetryCross: cross,
     notchDepth: [0, 1, 2].map((k) => top(k, (n) => n.depth / rootArea)),
@@ -301,11 +308,10 @@ function reflectIoU(p: MaskProxy, cx: number, cy: number, angle: number, area: n
 }
 
 /**
- * The centroid-distance signature (farthest boundary pixel per 64 angular bins, gaps interpolated) and the
- * magnitudes of its Fourier terms 1–8 over the mean: a rotation shifts the signature and a mirror reverses it,
- * neither changes the magnitudes.
+ * The centroid-distance signature: the farthest boundary pixel per 64 angular bins (gaps interpolated), over
+ * the mean radius.
  */
-function signatureFourier(points: readonly [number, number][], cx: number, cy: number): number[] {
+function radialSignature(points: readonly [number, number][], cx: number, cy: number): number[] {
   const bins = 64;
   const r = new Float64Array(bins).fill(-1);
   for (const [x, y] of points) {
@@ -326,6 +332,15 @@ function signatureFourier(points: readonly [number, number][], cx: number, cy: n
   let mean = 0;
   for (const v of r) mean += v;
   mean /= bins;
+  return Array.from(r, (v) => v / Math.max(mean, 1e-9));
+}
+
+/**
+ * Magnitudes of the signature's Fourier terms 1–8 (the signature is over its mean already): a rotation shifts
+ * the signature and a mirror reverses it, neither changes the magnitudes.
+ */
+function fourierMagnitudes(r: readonly number[]): number[] {
+  const bins = r.length;
   const out: number[] = [];
   for (let f = 1; f <= FOURIER_TERMS; f++) {
     let re = 0;
@@ -334,7 +349,7 @@ function signatureFourier(points: readonly [number, number][], cx: number, cy: n
       re += r[k]! * Math.cos((2 * Math.PI * f * k) / bins);
       im -= r[k]! * Math.sin((2 * Math.PI * f * k) / bins);
     }
-    out.push(Math.hypot(re, im) / bins / Math.max(mean, 1e-9));
+    out.push(Math.hypot(re, im) / bins);
   }
   return out;
 }
