@@ -84,6 +84,12 @@ export interface ShapeFeatures {
   readonly proxyArea: number;
   readonly major: number;
   readonly minor: number;
+  /**
+   * Straight cut edges across the major axis (more than 60° from it) along which the piece lies flush, proxy
+   * px, longest first, at most two: a sleeve's or a leg's hem, a waist, a band's square ends. A band is sewn
+   * along such an edge, so its length matches one (a cuff the sleeve's hem, a waistband the waists).
+   */
+  readonly ends: readonly number[];
 }
 
 const FOURIER_TERMS = 8;
@@ -151,6 +157,11 @@ export function shapeFeatures(p: MaskProxy, unfold = true): ShapeFeatures {
     proxyArea: m00,
     major: 4 * Math.sqrt(l1),
     minor: 4 * Math.sqrt(l2),
+    ends: flushEdges(p, hull)
+      .filter((e) => Math.abs(Math.cos(e.angle - angle)) < 0.5)
+      .map((e) => e.length)
+      .sort((a, b) => b - a)
+      .slice(0, 2),
   };
 }
 
@@ -440,6 +451,59 @@ function signedArea(poly: readonly [number, number][]): number {
     s += a[0] * b[1] - b[0] * a[1];
   }
   return s / 2;
+}
+
+/** Share of a hull edge the piece must touch to count as cut straight there (a hem with a slit or pleat does). */
+const FLUSH = 0.6;
+
+/**
+ * The convex hull's edges merged where they run on within 4° of each other (a straight cut edge that the
+ * pixel staircase split), kept when the piece lies flush along at least FLUSH of them.
+ */
+function flushEdges(p: MaskProxy, hull: readonly [number, number][]): { length: number; angle: number }[] {
+  const n = hull.length;
+  if (n < 3) return [];
+  const dir = (i: number) => {
+    const a = hull[i % n]!;
+    const b = hull[(i + 1) % n]!;
+    return Math.atan2(b[1] - a[1], b[0] - a[0]);
+  };
+  const turn = (i: number) =>
+    Math.abs(Math.atan2(Math.sin(dir(i + 1) - dir(i)), Math.cos(dir(i + 1) - dir(i))));
+  const bend = 4 * (Math.PI / 180);
+  // Start at a real corner so that no straight run is cut in two by the loop's start.
+  let start = 0;
+  while (start < n && turn(start + n - 1) < bend) start++;
+  if (start === n) return [];
+  const orient = Math.sign(signedArea(hull)) || 1;
+  const out: { length: number; angle: number }[] = [];
+  for (let i = start; i < start + n; ) {
+    let j = i + 1;
+    while (j < start + n && turn(j - 1) < bend) j++;
+    const a = hull[i % n]!;
+    const b = hull[j % n]!;
+    const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
+    if (len >= 3) {
+      const nx = (-(b[1] - a[1]) / len) * orient;
+      const ny = ((b[0] - a[0]) / len) * orient;
+      let on = 0;
+      let k = 0;
+      for (let t = 0.5; t < len; t += 0.5) {
+        k++;
+        if (
+          inside(
+            p,
+            Math.round(a[0] + ((b[0] - a[0]) * t) / len + nx * 0.8),
+            Math.round(a[1] + ((b[1] - a[1]) * t) / len + ny * 0.8),
+          )
+        )
+          on++;
+      }
+      if (k && on / k >= FLUSH) out.push({ length: len, angle: Math.atan2(b[1] - a[1], b[0] - a[0]) });
+    }
+    i = j;
+  }
+  return out;
 }
 
 type Line = { readonly a: [number, number]; readonly b: [number, number] };

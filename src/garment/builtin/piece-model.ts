@@ -129,6 +129,12 @@ export const FEATURES: readonly (readonly [string, string])[] = [
   ['vsBodyLong', '比其他衣身裁片细长'],
   ['sleeveLike', '衣身外有成对的对称中等裁片（像袖子）'],
   ['bodyNotches', '衣身裁片的凹口数'],
+  ['squareEnds', '平直的两端个数'],
+  ['endOverWidth', '端边相对宽度'],
+  ['vsSleeveHem', '长度与袖口/裤口边之差（对数）'],
+  ['vsWaist', '长度相对衣身腰/下摆边总长（对数）'],
+  ['allVsWaist', '各片总长相对衣身腰/下摆边总长（对数）'],
+  ['vsHoodSide', '长度与帽侧片边长之差（对数）'],
 ];
 
 /** The garment's pieces as feature vectors (one per distinct piece). */
@@ -187,8 +193,56 @@ export function garmentVectors(types: readonly TypeInput[]): number[][] {
           o.copies === 2 && o.shape.symmetry > 0.85 && o.area / maxArea >= 0.1 && o.area / maxArea <= 0.7,
       ).length,
       Math.max(0, ...types.filter((o) => o.area / maxArea >= 0.3).map((o) => o.shape.notches)),
+      ...seams(t, types, maxArea),
     ];
   });
+}
+
+/** A piece's longest straight end (piece-features.ts), full-resolution px; 0 when it has none. */
+const endLength = (t: TypeInput) => ((t.shape.ends[0] ?? 0) * t.length) / t.shape.major;
+
+/** A rectangle's 4σ axis over its side (2/√3): length and width are 4σ axes, ends are sides. */
+const RECT_AXIS = 4 / Math.sqrt(12);
+
+/**
+ * A band is as long as the edge it is sewn to: a cuff as a sleeve's or a leg's hem, a waistband or hem band as
+ * the body pieces' waists or hems (all copies together), a hood's centre strip as the hood side's back and top.
+ * The band's own ends tell a welt or cuff (square at both ends) from a pocket bag (rounded). Ratios only: the
+ * document's resolution plays no part. Absent references read as a mismatch (2) or as 0.
+ */
+function seams(t: TypeInput, types: readonly TypeInput[], maxArea: number): number[] {
+  const side = t.length / RECT_AXIS;
+  // The openings a cuff closes: a one-piece sleeve's hem; on a bottom (no sleeve), a leg's — a front and a
+  // back leg piece, each cut in a pair, make one leg: their ends together.
+  const sleeves = types.filter((o) => o !== t && sleeveLike(o, maxArea));
+  const legs = types.filter((o) => o !== t && o.copies % 2 === 0 && o.area / maxArea >= BODY);
+  const legHem = !sleeves.length && legs.length >= 2 ? legs.reduce((s, o) => s + endLength(o), 0) : 0;
+  const hems = [...sleeves.map((o) => endLength(o)), legHem].filter((e) => e > 0);
+  const hem = hems.length ? Math.min(...hems.map((e) => Math.abs(Math.log(side / e)))) : 2;
+  const waist = types
+    .filter((o) => o !== t && o.area / maxArea >= BODY)
+    .reduce((s, o) => s + o.copies * endLength(o), 0);
+  // A hood's side: a pair of asymmetric, squat, mid-size pieces; the centre strip runs along its back and top.
+  const hoodSides = types.filter(
+    (o) =>
+      o !== t &&
+      o.copies % 2 === 0 &&
+      o.shape.symmetry < 0.95 &&
+      o.area / maxArea >= 0.05 &&
+      o.area / maxArea <= 0.6 &&
+      o.length < 2 * o.width,
+  );
+  const hood = hoodSides.length
+    ? Math.min(...hoodSides.map((o) => Math.abs(Math.log(t.length / (o.length + o.width)))))
+    : 2;
+  return [
+    t.shape.ends.length,
+    endLength(t) / (t.width / RECT_AXIS),
+    Math.min(hem, 2),
+    waist > 0 ? Math.log(side / waist) : 0,
+    waist > 0 ? Math.log((side * t.copies) / waist) : 0,
+    Math.min(hood, 2),
+  ];
 }
 
 /** A body piece: at least 30 % of the largest piece's area. */
