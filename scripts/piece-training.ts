@@ -200,7 +200,7 @@ export interface FitOptions {
   readonly rate: number;
 }
 
-export const FIT: FitOptions = { nets: 1, hidden: 16, l2: 0.003, iterations: 300, rate: 0.01 };
+export const FIT: FitOptions = { nets: 3, hidden: 16, l2: 0.003, iterations: 300, rate: 0.01 };
 
 /**
  * A one-hidden-layer perceptron (tanh) on standardised features, full-batch Adam with L2, classes weighted by
