@@ -31,7 +31,7 @@ const designs = [...new Set(garments.map((g) => g.design))];
  * The accuracy leave-one-design-out reaches today (see the README's history). The issue's target is 90 %;
  * this floor is what the model honestly reaches, so a regression fails.
  */
-const MIN_LOO = 0.74;
+const MIN_LOO = 0.75;
 
 interface Row {
   readonly design: string;
@@ -133,7 +133,7 @@ describe('part classifier, leave one design out', () => {
       }
     }
     console.log(table(rows));
-  }, 300_000);
+  }, 900_000);
 
   it(`reaches ${pct(MIN_LOO)} on designs it was not trained on, whichever way the pieces lie`, () => {
     expect(designs.length).toBeGreaterThanOrEqual(17);
