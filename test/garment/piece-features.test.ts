@@ -26,10 +26,13 @@ function featuresOf(garment: string, piece: string, turns: number, mirrored: boo
   return shapeFeatures(proxyOfShape(measure(layer)!));
 }
 
-/** The features as one flat list of named numbers (but the signature, which a turn shifts: see below). */
+/**
+ * The features as one flat list of named numbers — but the signature, which a turn shifts, and the straight
+ * ends, whose count and order can change on a squat piece whose long axis is barely defined (both checked below).
+ */
 function flat(f: ShapeFeatures): [string, number][] {
   return Object.entries(f)
-    .filter(([k]) => k !== 'signature')
+    .filter(([k]) => k !== 'signature' && k !== 'ends')
     .flatMap(([k, v]) =>
       Array.isArray(v) ? v.map((x, i): [string, number] => [`${k}${i + 1}`, x]) : [[k, v as number]],
     );
@@ -101,6 +104,26 @@ describe('piece features', () => {
     const cuff = featuresOf('simon-cisFemaleAdult34', 'simon.cuff', 0, false);
     expect(nearest(front, sleeve)).toBeGreaterThan(0.15);
     expect(nearest(front, cuff)).toBeGreaterThan(0.3);
+  });
+
+  it('find both square ends of a band, the same length, under every turn and mirror', () => {
+    for (const [g, p] of [
+      ['simon-cisFemaleAdult34', 'simon.cuff'],
+      ['trousers-L', 'trousers.waistband'],
+      ['simon-cisFemaleAdult34', 'simon.collarStand'],
+    ] as const) {
+      const base = featuresOf(g, p, 0, false).ends;
+      for (const [turns, mirrored] of [
+        [1, false],
+        [2, true],
+        [3, false],
+      ] as const) {
+        const ends = featuresOf(g, p, turns, mirrored).ends;
+        expect(ends.length, `${p} ${turns} ${mirrored}`).toBe(base.length);
+        expect(Math.abs(ends[0]! - base[0]!)).toBeLessThanOrEqual(Math.max(1, 0.06 * base[0]!));
+      }
+    }
+    expect(featuresOf('simon-cisFemaleAdult34', 'simon.cuff', 0, false).ends).toHaveLength(2);
   });
 
   it('tell pieces apart: a front has the deeper neckline on its axis, a cuff is rectangular, a leg is long', () => {
