@@ -380,16 +380,28 @@ function decode(library: readonly Prototype[]): Decoded[] {
   return out;
 }
 
-/** Magnitudes of a signature's discrete Fourier transform: unchanged by the signature's shifts and reversal. */
+/** cos and sin of 2π·j/SIGNATURE_BINS: the library's spectra are computed once per process, from these. */
+const COS = Float64Array.from({ length: SIGNATURE_BINS }, (_, j) =>
+  Math.cos((2 * Math.PI * j) / SIGNATURE_BINS),
+);
+const SIN = Float64Array.from({ length: SIGNATURE_BINS }, (_, j) =>
+  Math.sin((2 * Math.PI * j) / SIGNATURE_BINS),
+);
+
+/**
+ * Magnitudes of a signature's discrete Fourier transform, terms 0…n/2 (a real signal's others mirror them):
+ * unchanged by the signature's shifts and reversal.
+ */
 function spectrumOf(r: ArrayLike<number>): Float64Array {
   const n = r.length;
-  const out = new Float64Array(n);
-  for (let f = 0; f < n; f++) {
+  const out = new Float64Array(n / 2 + 1);
+  for (let f = 0; f <= n / 2; f++) {
     let re = 0;
     let im = 0;
     for (let k = 0; k < n; k++) {
-      re += r[k]! * Math.cos((2 * Math.PI * f * k) / n);
-      im -= r[k]! * Math.sin((2 * Math.PI * f * k) / n);
+      const j = (f * k) % n;
+      re += r[k]! * COS[j]!;
+      im -= r[k]! * SIN[j]!;
     }
     out[f] = Math.hypot(re, im);
   }
@@ -398,13 +410,15 @@ function spectrumOf(r: ArrayLike<number>): Float64Array {
 
 /**
  * A lower bound of signatureDistance from the spectra alone (Parseval: under any shift or reversal the squared
- * difference is Σ|A_f − B_f·e^{iφ_f}|² / n ≥ Σ(|A_f| − |B_f|)² / n), so the library is searched exactly without
- * aligning every prototype.
+ * difference is Σ|A_f − B_f·e^{iφ_f}|² / n ≥ Σ(|A_f| − |B_f|)² / n over all n terms, the terms above n/2
+ * mirroring those below), so the library is searched exactly without aligning every prototype.
  */
 function spectrumBound(a: Float64Array, b: Float64Array): number {
+  const half = a.length - 1;
   let d = 0;
-  for (let f = 0; f < a.length; f++) d += (a[f]! - b[f]!) ** 2;
-  return Math.sqrt(d / a.length / a.length);
+  for (let f = 0; f <= half; f++) d += (f === 0 || f === half ? 1 : 2) * (a[f]! - b[f]!) ** 2;
+  const n = 2 * half;
+  return Math.sqrt(d / n / n);
 }
 
 /**
