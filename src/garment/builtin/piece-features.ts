@@ -136,7 +136,7 @@ export function shapeFeatures(p: MaskProxy, unfold = true): ShapeFeatures {
   const axisNotch = Math.max(0, ...notchList.filter((n) => n.onAxis).map((n) => n.depth / rootArea));
   let unfoldedNeck = axisNotch;
   if (unfold && syms[best]! < HALF_SYMMETRY) {
-    const whole = unfoldAbout(p, straightEdge(p, hull, 4 * Math.sqrt(l1)));
+    const whole = bestUnfold(p, hull, 4 * Math.sqrt(l1), angle);
     unfoldedNeck = whole ? shapeFeatures(whole, false).axisNotch : 0;
   }
   return {
@@ -509,39 +509,108 @@ function flushEdges(p: MaskProxy, hull: readonly [number, number][]): { length: 
 type Line = { readonly a: [number, number]; readonly b: [number, number] };
 
 /**
- * The longest edge of the convex hull along which the piece lies flush (a straight cut edge: a centre front
- * or back), at least 30 % of the major axis long; null when there is none.
+ * The edges of the convex hull (merged where the pixel staircase split a straight line) along which the piece
+ * runs flush for at least 30 % of the major axis: where a half may have its centre front or back. The longest
+ * flush run counts, not the share of the hull edge: a neckline or a hem curve may cut into one end of it.
  */
-function straightEdge(p: MaskProxy, hull: readonly [number, number][], major: number): Line | null {
-  const orient = Math.sign(signedArea(hull)) || 1;
-  let best: Line | null = null;
-  let bestLen = 0.3 * major;
-  for (let i = 0; i < hull.length; i++) {
-    const a = hull[i]!;
-    const b = hull[(i + 1) % hull.length]!;
+function straightEdges(p: MaskProxy, hull: readonly [number, number][], major: number): Line[] {
+  const merged = mergeCollinear(hull, (6 * Math.PI) / 180);
+  const orient = Math.sign(signedArea(merged)) || 1;
+  const out: Line[] = [];
+  for (let i = 0; i < merged.length; i++) {
+    const a = merged[i]!;
+    const b = merged[(i + 1) % merged.length]!;
     const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
-    if (len <= bestLen) continue;
+    if (len <= 0.3 * major) continue;
     const nx = (-(b[1] - a[1]) / len) * orient;
     const ny = ((b[0] - a[0]) / len) * orient;
-    let on = 0;
-    let n = 0;
+    let run = 0;
+    let gap = 0;
+    let longest = 0;
     for (let t = 0.5; t < len; t += 0.5) {
       const x = a[0] + ((b[0] - a[0]) * t) / len + nx * 0.8;
       const y = a[1] + ((b[1] - a[1]) * t) / len + ny * 0.8;
-      n++;
-      if (inside(p, Math.round(x), Math.round(y))) on++;
+      if (inside(p, Math.round(x), Math.round(y))) {
+        run += 0.5 + gap;
+        gap = 0;
+      } else {
+        gap += 0.5;
+        // A gap of a pixel or two is the staircase of a slightly tilted edge; a longer one ends the run.
+        if (gap > 1.5) {
+          run = 0;
+          gap = 0;
+        }
+      }
+      longest = Math.max(longest, run);
     }
-    if (n && on / n >= 0.95) {
-      best = { a, b };
-      bestLen = len;
+    if (longest > 0.3 * major) out.push({ a, b });
+  }
+  return out;
+}
+
+/** The hull with vertices whose turn is under `angle` removed: a straight edge's pixel staircase is one edge. */
+function mergeCollinear(hull: readonly [number, number][], angle: number): [number, number][] {
+  const out = [...hull];
+  const turn = (i: number) => {
+    const a = out[(i - 1 + out.length) % out.length]!;
+    const b = out[i]!;
+    const c = out[(i + 1) % out.length]!;
+    return Math.abs(
+      Math.atan2(
+        (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]),
+        (b[0] - a[0]) * (c[0] - b[0]) + (b[1] - a[1]) * (c[1] - b[1]),
+      ),
+    );
+  };
+  while (out.length > 3) {
+    let flattest = -1;
+    let least = angle;
+    for (let i = 0; i < out.length; i++) {
+      const t = turn(i);
+      if (t < least) {
+        least = t;
+        flattest = i;
+      }
+    }
+    if (flattest < 0) break;
+    out.splice(flattest, 1);
+  }
+  return out;
+}
+
+/**
+ * A half unfolded into its whole panel: of the straight edges running along the piece's long axis (a centre
+ * front or back does, so does a side seam; a hem runs across), the one giving the most convex panel — a
+ * side seam unfolds into a panel with the armholes and waist shaping cut into its middle.
+ */
+function bestUnfold(
+  p: MaskProxy,
+  hull: readonly [number, number][],
+  major: number,
+  axis: number,
+): MaskProxy | null {
+  const all = straightEdges(p, hull, major);
+  const along = all.filter((l) => {
+    const a = Math.atan2(l.b[1] - l.a[1], l.b[0] - l.a[0]) - axis;
+    return Math.abs(Math.cos(a)) >= Math.cos(Math.PI / 6);
+  });
+  let best: MaskProxy | null = null;
+  let bestSolidity = -1;
+  for (const line of along.length ? along : all) {
+    const whole = unfoldAbout(p, line);
+    let area = 0;
+    for (const v of whole.data) area += v;
+    const solidity = area / Math.max(1, polygonArea(convexHull(boundaryPoints(whole).corners)));
+    if (solidity > bestSolidity) {
+      bestSolidity = solidity;
+      best = whole;
     }
   }
   return best;
 }
 
 /** The piece and its mirror image about `line`, as one mask (a half unfolded into the whole panel). */
-function unfoldAbout(p: MaskProxy, line: Line | null): MaskProxy | null {
-  if (!line) return null;
+function unfoldAbout(p: MaskProxy, line: Line): MaskProxy {
   const dx = line.b[0] - line.a[0];
   const dy = line.b[1] - line.a[1];
   const len = Math.hypot(dx, dy);
@@ -580,5 +649,43 @@ function unfoldAbout(p: MaskProxy, line: Line | null): MaskProxy | null {
       if (inside(p, sx, sy) || inside(p, Math.round(rx), Math.round(ry))) data[y * w + x] = 1;
     }
   }
+  closeFoldCrack(data, w, h, line, x0, y0, -uy, ux);
   return { w, h, data, scale: p.scale };
+}
+
+/**
+ * Along the fold the cut edge lies a pixel or two inside the hull's line, so the two sides may not meet: fill
+ * the pixels within 3 px of the fold that have the panel on both sides (a one-pixel slit would read as a deep
+ * notch on the axis).
+ */
+function closeFoldCrack(
+  data: Uint8Array,
+  w: number,
+  h: number,
+  line: Line,
+  x0: number,
+  y0: number,
+  nx: number,
+  ny: number,
+): void {
+  const at = (x: number, y: number) => {
+    const i = Math.round(x);
+    const j = Math.round(y);
+    return i >= 0 && j >= 0 && i < w && j < h && data[j * w + i] === 1;
+  };
+  const fill: number[] = [];
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (data[y * w + x]) continue;
+      if (Math.abs((x + x0 - line.a[0]) * nx + (y + y0 - line.a[1]) * ny) > 3) continue;
+      let plus = false;
+      let minus = false;
+      for (let d = 1; d <= 6 && !(plus && minus); d++) {
+        plus ||= at(x + nx * d, y + ny * d);
+        minus ||= at(x - nx * d, y - ny * d);
+      }
+      if (plus && minus) fill.push(y * w + x);
+    }
+  }
+  for (const i of fill) data[i] = 1;
 }
