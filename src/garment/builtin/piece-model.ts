@@ -251,12 +251,12 @@ export const BODY = 0.3;
 /**
  * What tells a front from a back of the same garment, for a pairwise (Bradley–Terry) model: P(a is the front
  * and b the back) = σ(s(a) − s(b)) with s linear in these. Notches in the garment's scale; on a top (a
- * garment with a sleeve-like pair) the neckline and the deepest notch count, on a bottom the area and the
- * deepest notch (a back leg is the larger, with the deeper crotch).
+ * garment with sleeves) the neckline and the deepest notch count, on a bottom the area and the deepest notch
+ * (a back leg is the larger, with the deeper crotch).
  */
 export function frontnessVector(t: TypeInput, types: readonly TypeInput[]): number[] {
   const maxArea = Math.max(...types.map((o) => o.area));
-  const bottom = types.some((o) => sleeveLike(o, maxArea)) ? 0 : 1;
+  const bottom = types.some((o) => isSleeve(o, maxArea)) ? 0 : 1;
   const scale = Math.sqrt(t.area / maxArea);
   // A half's neckline is read on the whole panel it is half of (twice its area).
   const neck = t.shape.unfoldedNeck * (t.shape.symmetry < HALF_SYMMETRY ? Math.SQRT2 : 1) * scale;
@@ -270,6 +270,21 @@ export function frontnessVector(t: TypeInput, types: readonly TypeInput[]): numb
 function sleeveLike(t: TypeInput, maxArea: number): boolean {
   const rel = t.area / maxArea;
   return t.copies % 2 === 0 && t.shape.symmetry >= 0.95 && rel >= 0.1 && rel <= 0.95;
+}
+
+/**
+ * Stricter than sleeveLike, for telling a top from a bottom: a sleeve's cap curves (the cuffs, bands, pocket
+ * bags and facings cut in pairs on trousers and skirts are straight-sided: solidity ≥ 0.985, or long strips)
+ * and it is at least 15 % of the largest piece. With the loose test, a pair of trouser cuffs or pocket bags
+ * made a top of the trousers and a skirt's front halves made a top of the skirt.
+ */
+function isSleeve(t: TypeInput, maxArea: number): boolean {
+  return (
+    sleeveLike(t, maxArea) &&
+    t.area / maxArea >= 0.15 &&
+    t.shape.solidity < 0.985 &&
+    t.shape.elongation < Math.log(3.5)
+  );
 }
 
 /** s(t) for the pairwise front/back model. */
@@ -579,19 +594,40 @@ function frontBack(labels: readonly Label[], input: AssignInput): number {
 }
 
 /**
+ * How far a piece's own split between front and back counts (the power its two probabilities are raised to,
+ * their sum kept): the nets learn it largely from cutting conventions (which side is cut whole, which as a
+ * mirrored pair) that differ between designs, while the pairwise model compares the garment's own pieces.
+ * Leave one design out (3 nets): 0.5 → 79.5 %, 1 → 79.0 %, 0 (pairwise model alone) → 78.1 %.
+ */
+const OWN_FRONT_BACK = 0.5;
+
+function temperFrontBack(p: readonly number[]): number[] {
+  const f = LABELS.indexOf('front');
+  const b = LABELS.indexOf('back');
+  const body = p[f]! + p[b]!;
+  const pf = Math.max(p[f]!, 1e-9) ** OWN_FRONT_BACK;
+  const pb = Math.max(p[b]!, 1e-9) ** OWN_FRONT_BACK;
+  const out = [...p];
+  out[f] = (body * pf) / (pf + pb);
+  out[b] = (body * pb) / (pf + pb);
+  return out;
+}
+
+/**
  * The best garment-level assignments (best first): a beam search over the pieces, largest first, each taking
  * one of its likelier labels, scored by the joint log-probability (copies counted once per layer) and the
  * constraints.
  */
 export function assign(input: AssignInput, keep = 8): Assignment[] {
   const n = input.probs.length;
+  const probs = input.probs.map(temperFrontBack);
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => input.relArea[b]! - input.relArea[a]!);
   let beam: { labels: (Label | null)[]; score: number }[] = [{ labels: Array(n).fill(null), score: 0 }];
   for (const i of order) {
     const fixed = input.fixed[i];
     const options: [Label, number][] = fixed
       ? [[fixed, 0]]
-      : LABELS.map((l, c): [Label, number] => [l, Math.log(Math.max(input.probs[i]![c]!, 1e-6))])
+      : LABELS.map((l, c): [Label, number] => [l, Math.log(Math.max(probs[i]![c]!, 1e-6))])
           .sort((a, b) => b[1] - a[1])
           .slice(0, 5);
     const next: typeof beam = [];
