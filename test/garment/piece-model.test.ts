@@ -31,7 +31,7 @@ const designs = [...new Set(garments.map((g) => g.design))];
  * The accuracy leave-one-design-out reaches today (see the README's history). The issue's target is 90 %;
  * this floor is what the model honestly reaches, so a regression fails.
  */
-const MIN_LOO = 0.75;
+const MIN_LOO = 0.76;
 
 interface Row {
   readonly design: string;
