@@ -59,7 +59,7 @@ export interface ShapeFeatures {
   /** Fourier magnitudes 1–8 of the centroid-distance signature over the mean radius. */
   readonly fourier: readonly number[];
   /**
-   * The centroid-distance signature itself (64 angular bins, radius over the mean radius): a quarter turn shifts
+   * The centroid-distance signature itself (SIGNATURE_BINS angular bins, radius over the mean radius): a quarter turn shifts
    * it by 16 bins and a mirror reverses it, so outlines compare under every turn (piece-model.ts' library).
    */
   readonly signature: readonly number[];
@@ -318,12 +318,15 @@ function reflectIoU(p: MaskProxy, cx: number, cy: number, angle: number, area: n
   return hit / (2 * area - hit);
 }
 
+/** Angular bins of a piece's centroid-distance signature. */
+export const SIGNATURE_BINS = 64;
+
 /**
- * The centroid-distance signature: the farthest boundary pixel per 64 angular bins (gaps interpolated), over
- * the mean radius.
+ * The centroid-distance signature: the farthest boundary pixel per angular bin (gaps interpolated), over the
+ * mean radius.
  */
 function radialSignature(points: readonly [number, number][], cx: number, cy: number): number[] {
-  const bins = 64;
+  const bins = SIGNATURE_BINS;
   const r = new Float64Array(bins).fill(-1);
   for (const [x, y] of points) {
     const a = Math.atan2(y - cy, x - cx);
@@ -346,23 +349,36 @@ function radialSignature(points: readonly [number, number][], cx: number, cy: nu
   return Array.from(r, (v) => v / Math.max(mean, 1e-9));
 }
 
+const COS = Float64Array.from({ length: SIGNATURE_BINS }, (_, j) =>
+  Math.cos((2 * Math.PI * j) / SIGNATURE_BINS),
+);
+const SIN = Float64Array.from({ length: SIGNATURE_BINS }, (_, j) =>
+  Math.sin((2 * Math.PI * j) / SIGNATURE_BINS),
+);
+
 /**
- * Magnitudes of the signature's Fourier terms 1–8 (the signature is over its mean already): a rotation shifts
- * the signature and a mirror reverses it, neither changes the magnitudes.
+ * Magnitudes of a signature's discrete Fourier transform, terms 0…n/2 (a real signal's others mirror them): a
+ * rotation shifts the signature and a mirror reverses it, neither changes them.
  */
-function fourierMagnitudes(r: readonly number[]): number[] {
-  const bins = r.length;
-  const out: number[] = [];
-  for (let f = 1; f <= FOURIER_TERMS; f++) {
+export function signatureSpectrum(r: ArrayLike<number>): Float64Array {
+  const n = SIGNATURE_BINS;
+  const out = new Float64Array(n / 2 + 1);
+  for (let f = 0; f <= n / 2; f++) {
     let re = 0;
     let im = 0;
-    for (let k = 0; k < bins; k++) {
-      re += r[k]! * Math.cos((2 * Math.PI * f * k) / bins);
-      im -= r[k]! * Math.sin((2 * Math.PI * f * k) / bins);
+    for (let k = 0; k < n; k++) {
+      const j = (f * k) % n;
+      re += r[k]! * COS[j]!;
+      im -= r[k]! * SIN[j]!;
     }
-    out.push(Math.hypot(re, im) / bins);
+    out[f] = Math.hypot(re, im);
   }
   return out;
+}
+
+/** Terms 1–8 of the spectrum over the bins (the signature is over its mean already). */
+function fourierMagnitudes(r: readonly number[]): number[] {
+  return [...signatureSpectrum(r).subarray(1, FOURIER_TERMS + 1)].map((v) => v / SIGNATURE_BINS);
 }
 
 interface Notch {
@@ -484,25 +500,38 @@ function flushEdges(p: MaskProxy, hull: readonly [number, number][]): { length: 
     const b = hull[j % n]!;
     const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
     if (len >= 3) {
-      const nx = (-(b[1] - a[1]) / len) * orient;
-      const ny = ((b[0] - a[0]) / len) * orient;
-      let on = 0;
-      let k = 0;
-      for (let t = 0.5; t < len; t += 0.5) {
-        k++;
-        if (
-          inside(
-            p,
-            Math.round(a[0] + ((b[0] - a[0]) * t) / len + nx * 0.8),
-            Math.round(a[1] + ((b[1] - a[1]) * t) / len + ny * 0.8),
-          )
-        )
-          on++;
-      }
-      if (k && on / k >= FLUSH) out.push({ length: len, angle: Math.atan2(b[1] - a[1], b[0] - a[0]) });
+      const along = flushAlong(p, a, b, orient);
+      const on = along.filter(Boolean).length;
+      if (along.length && on / along.length >= FLUSH)
+        out.push({ length: len, angle: Math.atan2(b[1] - a[1], b[0] - a[0]) });
     }
     i = j;
   }
+  return out;
+}
+
+/**
+ * Whether the piece lies under each point 0.8 px inside the hull edge a→b, every 0.5 px along it (the hull runs
+ * along the boundary pixels' outer corners). `orient` is the sign of the hull's signed area.
+ */
+function flushAlong(
+  p: MaskProxy,
+  a: readonly [number, number],
+  b: readonly [number, number],
+  orient: number,
+): boolean[] {
+  const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
+  const nx = (-(b[1] - a[1]) / len) * orient;
+  const ny = ((b[0] - a[0]) / len) * orient;
+  const out: boolean[] = [];
+  for (let t = 0.5; t < len; t += 0.5)
+    out.push(
+      inside(
+        p,
+        Math.round(a[0] + ((b[0] - a[0]) * t) / len + nx * 0.8),
+        Math.round(a[1] + ((b[1] - a[1]) * t) / len + ny * 0.8),
+      ),
+    );
   return out;
 }
 
@@ -522,15 +551,11 @@ function straightEdges(p: MaskProxy, hull: readonly [number, number][], major: n
     const b = merged[(i + 1) % merged.length]!;
     const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
     if (len <= 0.3 * major) continue;
-    const nx = (-(b[1] - a[1]) / len) * orient;
-    const ny = ((b[0] - a[0]) / len) * orient;
     let run = 0;
     let gap = 0;
     let longest = 0;
-    for (let t = 0.5; t < len; t += 0.5) {
-      const x = a[0] + ((b[0] - a[0]) * t) / len + nx * 0.8;
-      const y = a[1] + ((b[1] - a[1]) * t) / len + ny * 0.8;
-      if (inside(p, Math.round(x), Math.round(y))) {
+    for (const on of flushAlong(p, a, b, orient)) {
+      if (on) {
         run += 0.5 + gap;
         gap = 0;
       } else {

@@ -6,7 +6,7 @@
  * that maximises the joint probability under the garment's constraints.
  */
 import type { Part } from '../types.js';
-import { HALF_SYMMETRY, type ShapeFeatures } from './piece-features.js';
+import { HALF_SYMMETRY, type ShapeFeatures, signatureSpectrum } from './piece-features.js';
 
 /**
  * The shipped weights' output order, written out rather than derived from PARTS so that reordering the parts
@@ -361,7 +361,6 @@ export const NEIGHBOURS = 7;
 /** Distance per unit of |log relative area| and per difference in copies or in mirroring. */
 const SIZE_WEIGHT = 0.3;
 const COPIES_WEIGHT = 0.2;
-export const SIGNATURE_BINS = 64;
 const SIGNATURE_SCALE = 64;
 
 /** A piece as a prototype of the library. */
@@ -388,37 +387,9 @@ function decode(library: readonly Prototype[]): Decoded[] {
   if (!out) {
     out = library.map((p) => {
       const signature = Float64Array.from(atob(p[4]), (c) => c.charCodeAt(0) / SIGNATURE_SCALE);
-      return { signature, spectrum: spectrumOf(signature) };
+      return { signature, spectrum: signatureSpectrum(signature) };
     });
     decoded.set(library, out);
-  }
-  return out;
-}
-
-/** cos and sin of 2π·j/SIGNATURE_BINS: the library's spectra are computed once per process, from these. */
-const COS = Float64Array.from({ length: SIGNATURE_BINS }, (_, j) =>
-  Math.cos((2 * Math.PI * j) / SIGNATURE_BINS),
-);
-const SIN = Float64Array.from({ length: SIGNATURE_BINS }, (_, j) =>
-  Math.sin((2 * Math.PI * j) / SIGNATURE_BINS),
-);
-
-/**
- * Magnitudes of a signature's discrete Fourier transform, terms 0…n/2 (a real signal's others mirror them):
- * unchanged by the signature's shifts and reversal.
- */
-function spectrumOf(r: ArrayLike<number>): Float64Array {
-  const n = r.length;
-  const out = new Float64Array(n / 2 + 1);
-  for (let f = 0; f <= n / 2; f++) {
-    let re = 0;
-    let im = 0;
-    for (let k = 0; k < n; k++) {
-      const j = (f * k) % n;
-      re += r[k]! * COS[j]!;
-      im -= r[k]! * SIN[j]!;
-    }
-    out[f] = Math.hypot(re, im);
   }
   return out;
 }
@@ -464,7 +435,7 @@ export function signatureDistance(a: ArrayLike<number>, b: ArrayLike<number>): n
 export function libraryVotes(library: readonly Prototype[], t: TypeInput, maxArea: number): number[] {
   const protos = decode(library);
   const rel = Math.log(t.area / maxArea);
-  const spectrum = spectrumOf(t.shape.signature);
+  const spectrum = signatureSpectrum(t.shape.signature);
   const extra = (p: Prototype) =>
     SIZE_WEIGHT * Math.abs(rel - p[1] / 1000) +
     COPIES_WEIGHT * (Number(t.copies !== p[2]) + Number(Number(t.mirrored) !== p[3]));

@@ -423,16 +423,16 @@ export function decideTypes(
 ): TypeVerdict[] {
   const { probs, votes } = pieceProbabilities(model, g.inputs, g.vectors);
   const maxArea = Math.max(...g.inputs.map((t) => t.area));
-  const fronts = g.inputs.map((t) => frontness(model, frontnessVector(t, g.inputs)));
+  const frontnessOf = g.inputs.map((t) => frontness(model, frontnessVector(t, g.inputs)));
   const ranked = assign({
     probs,
     copies: g.inputs.map((t) => t.copies),
     fixed,
     relArea: g.inputs.map((t) => t.area / maxArea),
-    frontness: fronts,
+    frontness: frontnessOf,
   });
   const best = ranked[0]!;
-  const swapInDoubt = cuesDisagree(best.labels, probs, fronts);
+  const swapInDoubt = cuesDisagree(best.labels, probs, frontnessOf);
   // Marginals over the assignments kept, weighted by their joint probability.
   const top = best.score;
   const weights = ranked.map((r) => Math.exp(r.score - top));
@@ -492,15 +492,16 @@ export function decideTypes(
 function cuesDisagree(
   labels: readonly Label[],
   probs: readonly (readonly number[])[],
-  fronts: readonly number[],
+  frontnessOf: readonly number[],
 ) {
   const front = labels.flatMap((l, i) => (l === 'front' ? [i] : []));
   const back = labels.flatMap((l, i) => (l === 'back' ? [i] : []));
   if (!front.length || !back.length) return false;
   const mean = (ix: number[], f: (i: number) => number) => ix.reduce((s, i) => s + f(i), 0) / ix.length;
-  const lean = (i: number) => Math.log(probs[i]![0]!) - Math.log(probs[i]![1]!);
+  const lean = (i: number) =>
+    Math.log(probs[i]![LABELS.indexOf('front')]!) - Math.log(probs[i]![LABELS.indexOf('back')]!);
   const own = mean(front, lean) - mean(back, lean);
-  const pairwise = mean(front, (i) => fronts[i]!) - mean(back, (i) => fronts[i]!);
+  const pairwise = mean(front, (i) => frontnessOf[i]!) - mean(back, (i) => frontnessOf[i]!);
   return own * pairwise < 0;
 }
 
