@@ -15,6 +15,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { bodiceHalf, mirrorHalf, path, piece, rect, SA, SIZES, sleeveHalf } from './draft-blocks.mjs';
+import { DESIGNS as BOTTOMS } from './drafts/bottoms.mjs';
+import { DESIGNS as TAILORED } from './drafts/tailored.mjs';
+import { DESIGNS as TOPS } from './drafts/tops.mjs';
 
 // --- garments ---------------------------------------------------------------------------------------------
 
@@ -440,6 +443,9 @@ const GARMENTS = [
   ['Polo', polo],
   ['ButtonSkirt', buttonSkirt],
   ['Blouse', blouse],
+  ...TOPS,
+  ...TAILORED,
+  ...BOTTOMS,
 ];
 
 const target = process.argv[2];
