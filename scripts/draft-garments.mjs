@@ -6,7 +6,11 @@
  * yoke, collar, collar stand and cuffs,
  * trousers with a waistband and pockets, a T-shirt, an A-line skirt — and, so that no garment type is
  * seen through a single design, shorts, a polo shirt, a button-front skirt and a blouse with a centre-back
- * zip; four sizes and proportions each.
+ * zip; and, so that the constructions a pattern studio meets every day appear in more than one design
+ * (facings, welts and jets, flaps, bindings, leg cuffs and bands, belt loops, fly pieces, yokes, princess
+ * seams, raglan sleeves, two-piece sleeves), tops (scripts/drafts/tops.mjs: a tank top, a raglan sweatshirt, a
+ * princess-seam dress), tailoring (drafts/tailored.mjs: a blazer, a waistcoat, a chore coat) and bottoms
+ * (drafts/bottoms.mjs: chinos, jeans, joggers, a pencil skirt, culottes); four sizes and proportions each.
  * The same JSON shape as pieces.json (seam lines in mm, y down, top-left of the bounds at 0, 0).
  *
  *   node scripts/draft-garments.mjs test/fixtures/freesewing/drafted.json
