@@ -157,7 +157,7 @@ const LEXICON: readonly [RegExp, NameHint['part']][] = [
   [/袖口|克夫|裤脚|脚口|裤口|cuff|sleeve ?band|leg ?band/i, 'cuff'],
   [/袋口贴边|口袋贴边|pocket facing/i, 'pocket'],
   [
-    /袖衩|门襟|里襟|挂面|贴边|襻|插片|裆布|拉链|串带|placket|facing|tab\b|gusset|zipper|fly\b|belt ?loop/i,
+    /袖衩|门襟|里襟|挂面|贴边|领贴|襻|插片|裆布|拉链|串带|placket|facing|tab\b|gusset|zipper|fly\b|belt ?loop/i,
     'other',
   ],
   [/过肩|育克|yoke/i, 'other'],
@@ -167,6 +167,8 @@ const LEXICON: readonly [RegExp, NameHint['part']][] = [
   [/帽|hood/i, 'hood'],
   [/领|collar|neck/i, 'collar'],
   [/袖|sleeve/i, 'sleeve'],
+  // A jacket's side panel (under the arm) is counted with the front, as FreeSewing's Carlita and Jaeger draft it.
+  [/腋下片|side ?panel/i, 'front'],
   [/前片|前幅|前身|前|front/i, 'front'],
   [/后片|后幅|后身|后|後|back|tail/i, 'back'],
 ];
