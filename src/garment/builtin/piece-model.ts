@@ -550,18 +550,24 @@ const logSigmoid = (x: number) => (x >= 0 ? -Math.log1p(Math.exp(-x)) : x - Math
 
 /**
  * The pairwise front/back evidence, beside each piece's own front and back probabilities: which body piece is
- * the front, from comparing the pieces — Σ over front–back pairs of log σ(s(front) − s(back)), averaged per
- * front piece. (Pooling front and back per piece and deciding by this term alone scored lower leave one
- * design out: 78.5 % against 81.7 %.)
+ * the front, from comparing the garment's main front panel with its main back panel (the largest of each, copies
+ * counted) — log σ(s(front) − s(back)). Only the main panels carry the neckline and the crotch: a side panel or
+ * a princess seam's side piece has neither, and compared with the back it read as a back. (Pooling front and
+ * back per piece and deciding by this term alone scored lower leave one design out: 78.5 % against 81.7 %;
+ * every front–back pair averaged instead of the main panels: 78.4 % against 78.7 % on the 50 designs, 79.4 %
+ * against 79.8 % on the first 39.)
  */
 function frontBack(labels: readonly Label[], input: AssignInput): number {
-  const fronts = labels.flatMap((l, i) => (l === 'front' ? [i] : []));
-  const backs = labels.flatMap((l, i) => (l === 'back' ? [i] : []));
-  if (!fronts.length || !backs.length) return 0;
-  let s = 0;
-  for (const f of fronts)
-    for (const b of backs) s += logSigmoid(input.frontness[f]! - input.frontness[b]!) / backs.length;
-  return s;
+  const main = (part: Label) =>
+    labels.reduce<number | null>((best, l, i) => {
+      if (l !== part) return best;
+      const size = (k: number) => input.relArea[k]! * input.copies[k]!;
+      return best === null || size(i) > size(best) ? i : best;
+    }, null);
+  const front = main('front');
+  const back = main('back');
+  if (front === null || back === null) return 0;
+  return logSigmoid(input.frontness[front]! - input.frontness[back]!);
 }
 
 /**
