@@ -558,16 +558,24 @@ const logSigmoid = (x: number) => (x >= 0 ? -Math.log1p(Math.exp(-x)) : x - Math
  * against 79.8 % on the first 39.)
  */
 function frontBack(labels: readonly Label[], input: AssignInput): number {
+  const main = mainPanels(labels, input.relArea, input.copies);
+  return main ? logSigmoid(input.frontness[main.front]! - input.frontness[main.back]!) : 0;
+}
+
+/** The garment's main front and main back panel (the largest of each, copies counted); null without both. */
+export function mainPanels(
+  labels: readonly Label[],
+  relArea: readonly number[],
+  copies: readonly number[],
+): { front: number; back: number } | null {
   const main = (part: Label) =>
     labels.reduce<number | null>((best, l, i) => {
       if (l !== part) return best;
-      const size = (k: number) => input.relArea[k]! * input.copies[k]!;
-      return best === null || size(i) > size(best) ? i : best;
+      return best === null || relArea[i]! * copies[i]! > relArea[best]! * copies[best]! ? i : best;
     }, null);
   const front = main('front');
   const back = main('back');
-  if (front === null || back === null) return 0;
-  return logSigmoid(input.frontness[front]! - input.frontness[back]!);
+  return front === null || back === null ? null : { front, back };
 }
 
 /**

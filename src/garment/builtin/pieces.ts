@@ -19,6 +19,7 @@ import {
   garmentVectors,
   LABELS,
   type Label,
+  mainPanels,
   NEIGHBOURS,
   type PieceModel,
   pieceProbabilities,
@@ -434,7 +435,13 @@ export function decideTypes(
     frontness: frontnessOf,
   });
   const best = ranked[0]!;
-  const swapInDoubt = cuesDisagree(best.labels, probs, frontnessOf);
+  const swapInDoubt = cuesDisagree(
+    best.labels,
+    probs,
+    frontnessOf,
+    g.inputs.map((t) => t.area / maxArea),
+    g.inputs.map((t) => t.copies),
+  );
   // Marginals over the assignments kept, weighted by their joint probability.
   const top = best.score;
   const weights = ranked.map((r) => Math.exp(r.score - top));
@@ -495,15 +502,15 @@ function cuesDisagree(
   labels: readonly Label[],
   probs: readonly (readonly number[])[],
   frontnessOf: readonly number[],
+  relArea: readonly number[],
+  copies: readonly number[],
 ) {
-  const front = labels.flatMap((l, i) => (l === 'front' ? [i] : []));
-  const back = labels.flatMap((l, i) => (l === 'back' ? [i] : []));
-  if (!front.length || !back.length) return false;
-  const mean = (ix: number[], f: (i: number) => number) => ix.reduce((s, i) => s + f(i), 0) / ix.length;
+  const main = mainPanels(labels, relArea, copies);
+  if (!main) return false;
   const lean = (i: number) =>
     Math.log(probs[i]![LABELS.indexOf('front')]!) - Math.log(probs[i]![LABELS.indexOf('back')]!);
-  const own = mean(front, lean) - mean(back, lean);
-  const pairwise = mean(front, (i) => frontnessOf[i]!) - mean(back, (i) => frontnessOf[i]!);
+  const own = lean(main.front) - lean(main.back);
+  const pairwise = frontnessOf[main.front]! - frontnessOf[main.back]!;
   return own * pairwise < 0;
 }
 
