@@ -65,6 +65,7 @@ export const rect = (w, h) => [
   [0, h],
 ];
 
+/** Douglas–Peucker on a closed ring. */
 export function simplify(poly, tol) {
   const dp = (pts) => {
     if (pts.length < 3) return pts;
@@ -84,6 +85,7 @@ export function simplify(poly, tol) {
     if (best <= tol) return [a, b];
     return dp(pts.slice(0, at + 1)).concat(dp(pts.slice(at)).slice(1));
   };
+  // Split the ring at its two farthest-apart points (first point and the one farthest from it).
   let far = 0;
   let fd = -1;
   for (let k = 0; k < poly.length; k++) {

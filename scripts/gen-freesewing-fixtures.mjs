@@ -14,7 +14,7 @@
  *     @freesewing/{teagan,brian,aaron,simon,bella,penelope,diana,bent,titan,paco,carlton,carlita}@4.10.2 \
  *     @freesewing/{hugo,huey,yuri,sven,jaeger,wahid,charlie,cornelius,lily,onyx,breanna,simone}@4.10.2 \
  *     @freesewing/{tristan,sophie,walburga}@4.10.2 @freesewing/shin@4.10.1
- *   cp /path/to/atelier/scripts/gen-freesewing-fixtures.mjs .
+ *   cp /path/to/atelier/scripts/{gen-freesewing-fixtures,draft-blocks}.mjs .
  *   node gen-freesewing-fixtures.mjs /path/to/atelier/test/fixtures/freesewing/pieces.json
  *
  * An optional second argument drafts other sizes of @freesewing/models (e.g. cisFemaleAdult28,cisMaleAdult50)
@@ -26,13 +26,14 @@
  * tunic, a cloak, a circle skirt: no front and back to tell apart) and designs whose outline is not the `seam`
  * path of each part (Bibi, Jane, Cathrin, Sarah; Noble, whose two back panels share one seam path).
  *
- * (The script is copied because Node resolves `@freesewing/*` next to the importing file.) Packaging traps
- * (research/garment.md §1.3): core-plugins, models, simon and tristan import undeclared packages (listed above,
+ * (The script and its polygon helpers, draft-blocks.mjs, are copied because Node resolves `@freesewing/*` next
+ * to the importing file.) Packaging traps (research/garment.md §1.3): core-plugins, models, simon and tristan import undeclared packages (listed above,
  * plugin-ringsector for tristan); titan
  * and paco peer-depend on a snapseries version that does not exist (hence --legacy-peer-deps and 4.10.0);
  * `complete: true` is needed for the cut list; cut-on-fold parts are drafted as halves and are unfolded here.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { round, simplify } from './draft-blocks.mjs';
 
 /** Douglas–Peucker tolerance, mm: 0.8 keeps a neckline's shape at the resolutions identify works at. */
 const DP_MM = 0.8;
@@ -280,44 +281,6 @@ function unfold(poly, fx, eps = 0.05) {
   );
 }
 
-/** Douglas–Peucker on a closed ring. */
-function simplify(poly, tol) {
-  const dp = (pts) => {
-    if (pts.length < 3) return pts;
-    const [a, b] = [pts[0], pts.at(-1)];
-    const dx = b[0] - a[0];
-    const dy = b[1] - a[1];
-    const len = Math.hypot(dx, dy) || 1;
-    let best = -1;
-    let at = 0;
-    for (let k = 1; k < pts.length - 1; k++) {
-      const d = Math.abs((pts[k][0] - a[0]) * dy - (pts[k][1] - a[1]) * dx) / len;
-      if (d > best) {
-        best = d;
-        at = k;
-      }
-    }
-    if (best <= tol) return [a, b];
-    return dp(pts.slice(0, at + 1)).concat(dp(pts.slice(at)).slice(1));
-  };
-  // Split the ring at its two farthest-apart points (first point and the one farthest from it).
-  let far = 0;
-  let fd = -1;
-  for (let k = 0; k < poly.length; k++) {
-    const d = Math.hypot(poly[k][0] - poly[0][0], poly[k][1] - poly[0][1]);
-    if (d > fd) {
-      fd = d;
-      far = k;
-    }
-  }
-  const a = dp(poly.slice(0, far + 1));
-  const b = dp(poly.slice(far).concat([poly[0]]));
-  return a.concat(b.slice(1, -1));
-}
-
-function round(v) {
-  return Math.round(v * 10) / 10;
-}
 
 function piecesOf(Design, measurements) {
   const pattern = new Design({ measurements, sa: SA, complete: true }).draft();
