@@ -27,8 +27,8 @@
  * path of each part (Bibi, Jane, Cathrin, Sarah; Noble, whose two back panels share one seam path).
  *
  * (The script and its polygon helpers, draft-blocks.mjs, are copied because Node resolves `@freesewing/*` next
- * to the importing file.) Packaging traps (research/garment.md §1.3): core-plugins, models, simon and tristan import undeclared packages (listed above,
- * plugin-ringsector for tristan); titan
+ * to the importing file.) Packaging traps (research/garment.md §1.3): core-plugins, models, simon and tristan
+ * import undeclared packages (listed above, plugin-ringsector for tristan); titan
  * and paco peer-depend on a snapseries version that does not exist (hence --legacy-peer-deps and 4.10.0);
  * `complete: true` is needed for the cut list; cut-on-fold parts are drafted as halves and are unfolded here.
  */
@@ -280,7 +280,6 @@ function unfold(poly, fx, eps = 0.05) {
       .slice(1, -1),
   );
 }
-
 
 function piecesOf(Design, measurements) {
   const pattern = new Design({ measurements, sa: SA, complete: true }).draft();
