@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { loadGarments, rasterisePiece } from '../../scripts/piece-training.js';
 import type { PixelLayer } from '../../src/engine/model.js';
 import { type ShapeFeatures, shapeFeatures } from '../../src/garment/builtin/piece-features.js';
-import { signatureDistance } from '../../src/garment/builtin/piece-model.js';
+import { assertFeaturesMatch, FEATURES, signatureDistance } from '../../src/garment/builtin/piece-model.js';
+import { PIECE_MODEL } from '../../src/garment/builtin/piece-model-data.js';
 import { measure, proxyOfShape } from '../../src/garment/builtin/pieces.js';
 
 const { garments, seamAllowanceMm } = loadGarments();
@@ -138,5 +139,14 @@ describe('piece features', () => {
     expect(leg.elongation).toBeGreaterThan(front.elongation + 0.5);
     const hood = featuresOf('hoodie-M', 'hoodie.hood', 0, false);
     expect(hood.symmetry).toBeLessThan(0.9);
+  });
+
+  it('are the ones the shipped model was trained on, and a model trained on others is refused', () => {
+    expect(PIECE_MODEL.features).toEqual(FEATURES.map((f) => f[0]));
+    expect(() => assertFeaturesMatch(PIECE_MODEL)).not.toThrow();
+    const stale = { ...PIECE_MODEL, features: PIECE_MODEL.features.slice(0, -1) };
+    expect(() => assertFeaturesMatch(stale)).toThrow(/train-piece-model/);
+    const reordered = { ...PIECE_MODEL, features: [...PIECE_MODEL.features].reverse() };
+    expect(() => assertFeaturesMatch(reordered)).toThrow(/other features/);
   });
 });

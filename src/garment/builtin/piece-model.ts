@@ -457,12 +457,26 @@ export function libraryVotes(library: readonly Prototype[], t: TypeInput, maxAre
   return votes.map((v) => v / sum);
 }
 
+/**
+ * The shipped weights are read by position: a feature added, removed or reordered without retraining would
+ * silently give every piece meaningless probabilities, so that is refused outright.
+ */
+export function assertFeaturesMatch(model: PieceModel): void {
+  const want = FEATURES.map((f) => f[0]);
+  if (model.features.length !== want.length || model.features.some((f, k) => f !== want[k]))
+    throw new Error(
+      `part classifier data was trained on other features (${model.features.length} against ${want.length}): ` +
+        'retrain it with `npx tsx scripts/train-piece-model.ts`',
+    );
+}
+
 /** Each distinct piece's part probabilities: the nets' and the library's, blended. */
 export function pieceProbabilities(
   model: PieceModel,
   types: readonly TypeInput[],
   vectors: readonly (readonly number[])[],
 ): { probs: number[][]; votes: number[][] } {
+  assertFeaturesMatch(model);
   const maxArea = Math.max(...types.map((t) => t.area));
   const votes = types.map((t) => libraryVotes(model.library, t, maxArea));
   const probs = vectors.map((x, i) =>
