@@ -24,7 +24,7 @@ export function Palette() {
       .filter((g) => g.tools.length > 0);
   }, [registry, query]);
 
-  if (chosen) return <ToolForm tool={chosen} onBack={() => openTool(null)} />;
+  if (chosen) return <ToolForm key={chosen.name} tool={chosen} onBack={() => openTool(null)} />;
 
   return (
     <div class="palette">

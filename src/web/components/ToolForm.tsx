@@ -1,5 +1,5 @@
 /** A tool's form, generated from its parameter schema and limits; running it goes through the session. */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { argumentsOf, type FormValue, initialValues } from '../forms/arguments.js';
@@ -17,12 +17,16 @@ function prefilled(tool: RegistryTool, activeLayer: string | null): Record<strin
   return values;
 }
 
+/**
+ * Mounted once per tool (the palette keys it by the tool's name), so the prefilled values are set only when the
+ * form opens. An effect that refilled them ran after the first paint, which a busy browser may delay past the
+ * user's first keystrokes, and wiped what had been typed.
+ */
 export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void }) {
   const { studio, t } = useStudioView();
   const activeLayer = studio.state?.active?.active_layer ?? null;
   const [values, setValues] = useState(() => prefilled(tool, activeLayer));
   const [running, setRunning] = useState(false);
-  useEffect(() => setValues(prefilled(tool, activeLayer)), [tool]);
   const params = Object.entries(tool.parameters.properties);
 
   const submit = async (e: Event) => {
