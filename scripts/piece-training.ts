@@ -222,7 +222,7 @@ export function trainModel(
   });
   const r = (v: number) => Math.round(v * 1e5) / 1e5;
   return {
-    version: 4,
+    version: 5,
     features: FEATURES.map((f) => f[0]),
     mean: mean.map(r),
     std: std.map(r),

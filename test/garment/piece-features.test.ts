@@ -7,7 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { loadGarments, rasterisePiece } from '../../scripts/piece-training.js';
 import type { PixelLayer } from '../../src/engine/model.js';
 import { type ShapeFeatures, shapeFeatures } from '../../src/garment/builtin/piece-features.js';
-import { assertFeaturesMatch, FEATURES, signatureDistance } from '../../src/garment/builtin/piece-model.js';
+import {
+  assertFeaturesMatch,
+  FEATURES,
+  type PieceModel,
+  signatureDistance,
+  turningDistance,
+} from '../../src/garment/builtin/piece-model.js';
 import { PIECE_MODEL } from '../../src/garment/builtin/piece-model-data.js';
 import { measure, proxyOfShape } from '../../src/garment/builtin/pieces.js';
 
@@ -33,7 +39,7 @@ function featuresOf(garment: string, piece: string, turns: number, mirrored: boo
  */
 function flat(f: ShapeFeatures): [string, number][] {
   return Object.entries(f)
-    .filter(([k]) => k !== 'signature' && k !== 'ends')
+    .filter(([k]) => k !== 'signature' && k !== 'turning' && k !== 'ends')
     .flatMap(([k, v]) =>
       Array.isArray(v) ? v.map((x, i): [string, number] => [`${k}${i + 1}`, x]) : [[k, v as number]],
     );
@@ -107,6 +113,33 @@ describe('piece features', () => {
     expect(nearest(front, cuff)).toBeGreaterThan(0.3);
   });
 
+  it('give a turning function that matches itself under every turn and mirror, and tells a curved band from a straight one', () => {
+    const self: number[] = [];
+    for (const [g, p] of PIECES) {
+      const base = featuresOf(g, p, 0, false);
+      for (const [turns, mirrored] of [
+        [1, false],
+        [2, true],
+        [3, true],
+      ] as const)
+        self.push(turningDistance(base.turning, featuresOf(g, p, turns, mirrored).turning));
+    }
+    const stand = featuresOf('simon-cisFemaleAdult34', 'simon.collarStand', 0, false);
+    const cuff = featuresOf('simon-cisFemaleAdult34', 'simon.cuff', 1, true);
+    const front = featuresOf('teagan-cisMaleAdult42', 'teagan.front', 0, false);
+    const sleeve = featuresOf('teagan-cisMaleAdult42', 'teagan.sleeve', 3, true);
+    const worst = Math.max(...self);
+    expect(worst).toBeLessThan(0.15);
+    expect(turningDistance(stand.turning, cuff.turning)).toBeGreaterThan(2 * worst);
+    expect(turningDistance(front.turning, sleeve.turning)).toBeGreaterThan(2 * worst);
+    // A mirror reverses and negates it: reversed alone, an asymmetric piece would not match its mirror image.
+    const left = featuresOf('simon-cisFemaleAdult34', 'simon.frontLeft', 0, false);
+    const mirrored = featuresOf('simon-cisFemaleAdult34', 'simon.frontLeft', 1, true);
+    expect(signatureDistance(left.turning, mirrored.turning)).toBeGreaterThan(
+      2 * turningDistance(left.turning, mirrored.turning),
+    );
+  });
+
   it('find both square ends of a band, the same length, under every turn and mirror', () => {
     for (const [g, p] of [
       ['simon-cisFemaleAdult34', 'simon.cuff'],
@@ -148,5 +181,7 @@ describe('piece features', () => {
     expect(() => assertFeaturesMatch(stale)).toThrow(/train-piece-model/);
     const reordered = { ...PIECE_MODEL, features: [...PIECE_MODEL.features].reverse() };
     expect(() => assertFeaturesMatch(reordered)).toThrow(/other features/);
+    const older = { ...PIECE_MODEL, version: 4 } as unknown as PieceModel;
+    expect(() => assertFeaturesMatch(older)).toThrow(/version 4/);
   });
 });

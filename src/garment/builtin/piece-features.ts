@@ -63,6 +63,13 @@ export interface ShapeFeatures {
    * it by 16 bins and a mirror reverses it, so outlines compare under every turn (piece-model.ts' library).
    */
   readonly signature: readonly number[];
+  /**
+   * The outline's turning function: the direction of its tangent at SIGNATURE_BINS points equally spaced along
+   * the perimeter, less the steady turn of a circle, mean removed (radians). Unlike the signature it sees
+   * into concave outlines (a facing's inner curve, a U-shaped band) and places corners by arc length (a band's
+   * aspect); a turn of the piece leaves it unchanged but for where it starts, a mirror reverses and negates it.
+   */
+  readonly turning: readonly number[];
   /** Reflective symmetry (IoU) about the best of the principal and image axes, and about its perpendicular. */
   readonly symmetry: number;
   readonly symmetryCross: number;
@@ -147,6 +154,7 @@ export function shapeFeatures(p: MaskProxy, unfold = true): ShapeFeatures {
     hu: hu(mu, m00),
     fourier: fourierMagnitudes(signature),
     signature: signature.map((v) => Math.round(v * 1000) / 1000),
+    turning: turningFunction(outline(p)).map((v) => Math.round(v * 1000) / 1000),
     symmetry: syms[best]!,
     symmetryCross: cross,
     notchDepth: [0, 1, 2].map((k) => top(k, (n) => n.depth / rootArea)),
@@ -257,6 +265,88 @@ function boundaryPoints(p: MaskProxy): { centres: [number, number][]; corners: [
     }
   }
   return { centres, corners };
+}
+
+/**
+ * The outer outline as the ordered corners of the pixel edges between the piece and the outside, walked with
+ * the piece on the right (clockwise on screen), from the top-left pixel of the largest region.
+ */
+export function outline(p: MaskProxy): [number, number][] {
+  let start = -1;
+  for (let k = 0; k < p.w * p.h && start < 0; k++) if (p.data[k]) start = k;
+  if (start < 0) return [];
+  const x0 = start % p.w;
+  const y0 = Math.floor(start / p.w);
+  // Directions right, down, left, up; a pixel ahead-left/ahead-right of the vertex reached.
+  const DX = [1, 0, -1, 0];
+  const DY = [0, 1, 0, -1];
+  const path: [number, number][] = [];
+  let x = x0;
+  let y = y0;
+  let d = 0;
+  do {
+    path.push([x, y]);
+    x += DX[d]!;
+    y += DY[d]!;
+    // The pixels touching vertex (x, y): ahead-left and ahead-right of direction d.
+    const al = pixelAt(p, x, y, (d + 3) % 4, d);
+    const ar = pixelAt(p, x, y, (d + 1) % 4, d);
+    if (al) d = (d + 3) % 4;
+    else if (!ar) d = (d + 1) % 4;
+  } while ((x !== x0 || y !== y0 || d !== 0) && path.length <= 4 * (p.w + 1) * (p.h + 1));
+  return path;
+}
+
+/** Whether the pixel beside vertex (x, y), on side `side` and ahead in direction `ahead`, is in the piece. */
+function pixelAt(p: MaskProxy, x: number, y: number, side: number, ahead: number): boolean {
+  // A vertex (x, y) touches pixels (x-1|x, y-1|y); stepping half a pixel towards `ahead` and `side` picks one.
+  const DX = [1, 0, -1, 0];
+  const DY = [0, 1, 0, -1];
+  const px = x + (DX[ahead]! + DX[side]! > 0 ? 0 : -1);
+  const py = y + (DY[ahead]! + DY[side]! > 0 ? 0 : -1);
+  return inside(p, px, py);
+}
+
+/** Span of the tangent's chord, in samples either side: smooths the pixel staircase. */
+const TANGENT_SPAN = 2;
+
+export function turningFunction(path: readonly [number, number][]): number[] {
+  const n = SIGNATURE_BINS;
+  if (path.length < 4) return new Array<number>(n).fill(0);
+  const cum = [0];
+  for (let k = 1; k <= path.length; k++) {
+    const a = path[k - 1]!;
+    const b = path[k % path.length]!;
+    cum.push(cum[k - 1]! + Math.hypot(b[0] - a[0], b[1] - a[1]));
+  }
+  const total = cum[path.length]!;
+  const at = (s: number): [number, number] => {
+    const t = ((s % total) + total) % total;
+    let lo = 0;
+    let hi = path.length;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (cum[mid]! <= t) lo = mid;
+      else hi = mid;
+    }
+    const a = path[lo]!;
+    const b = path[(lo + 1) % path.length]!;
+    const f = (t - cum[lo]!) / Math.max(cum[lo + 1]! - cum[lo]!, 1e-9);
+    return [a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])];
+  };
+  const step = total / n;
+  const out: number[] = [];
+  let prev = 0;
+  for (let k = 0; k < n; k++) {
+    const [ax, ay] = at((k - TANGENT_SPAN) * step);
+    const [bx, by] = at((k + TANGENT_SPAN) * step);
+    let a = Math.atan2(by - ay, bx - ax);
+    if (k > 0) a += 2 * Math.PI * Math.round((prev - a) / (2 * Math.PI));
+    prev = a;
+    out.push(a - (2 * Math.PI * k) / n);
+  }
+  const mean = out.reduce((s, v) => s + v, 0) / n;
+  return out.map((v) => v - mean);
 }
 
 /** Andrew's monotone chain, counter-clockwise in a y-down frame's mirror (orientation does not matter here). */

@@ -2,7 +2,7 @@
 import type { PieceModel } from './piece-model.js';
 
 export const PIECE_MODEL: PieceModel = {
-  version: 4,
+  version: 5,
   features: [
     'elongation',
     'solidity',
@@ -651,14 +651,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'NTlGTk9ST0I7ODY8PTo4NzY2Nzg6PkFHT05JRUI/Pj09Pj9CRUlPT0dBPjo4NzY2Njg6PTw3ODtCT1JPTkY5NQ==',
+      'cnmAenZxbGlkZXF/i46KhoJ+enZydYGRm5yXk4+KhoCIjpGQfnJpanWClKGor6aYiXdoWVFYX2x/i5aXjoFwbw==',
     ],
-    [1, 0, 1, 0, 'Pj9BQ0ZKT05GQD05NzY1NTY4Ojs3NTc8Qk5PTEpEQkBAQkRKTE9OQjs4NTc7Ojg2NTU2ODk8QUZOT0pGQ0E/Pg=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Pj9BQ0ZKT05GQD05NzY1NTY4Ojs3NTc8Qk5PTEpEQkBAQkRKTE9OQjs4NTc7Ojg2NTU2ODk8QUZOT0pGQ0E/Pg==',
+      'iIuMg3NrY2l0gJCTk5GHgHhubm1xgY2Ym5WLe3V0eYGCfHhzb2tmZnB/jJCMiISAfHh0cHWCkZualpGNiIN+fw==',
+    ],
     [
       2,
       -1555,
       2,
       1,
       'PT0+Pj49PDo6OTk6PD9EUF1gYmVjUkY9NzIvLCopKCcnKCkqLC4yNz1FUmNkYF5dUUdCPzw7Ojo6PDw9PT09PQ==',
+      'Z252g5Oen5uXk4+Lh4N/e3dzcGxoZGBmc4OPlJmhpJ+alI6KhYF+eHd2eH9+gYB/g4WKi4uJh4N8dm1oYFlXXw==',
     ],
     [
       0,
@@ -666,14 +675,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'ODk6PD9DSE9PSURBPjs6OTg5Ojw8Nzk9RE5OTEpBODQ0OENKTE5PRD05Nzw8Ojk5OTo7PkFESU9PSEM/PDo5OA==',
+      'hpSbl5ORjYmIjI6PhXdtanN/jZqiqKyej4BvX1RYX2h1go+Vkoh4cnJyeXdzcGxoZW58i5KPjIiEgHx4dHBtdw==',
     ],
-    [1, 0, 1, 0, 'Nzg6Ozg1ODxETExJSEI/Pj4/QkdJTExEPTg1ODs5ODg4OTs9QENIT09KREA+PDo5OTo8PkBESk9PSERAPTs5OQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Nzg6Ozg1ODxETExJSEI/Pj4/QkdJTExEPTg1ODs5ODg4OTs9QENIT09KREA+PDo5OTo8PkBESk9PSERAPTs5OQ==',
+      'k5CPhoB4cm9ucX2MlJ2VjH12dXV8end0cGxoaXSEkJOPi4iEgHx4dHBscX+OmJeTj42JhYWJi4qBcmplaXeDkA==',
+    ],
     [
       2,
       -1736,
       2,
       1,
       'KyssLjAzNzxDTFpeXFlWUEZAPTs6ODk5Ojw+QEFCQUJCQkJCQT89Ojk4Nzc5Oj1EUFhaXl9ZTUM8NjIwLiwrKw==',
+      'fouUl5uioJuUjoiFgn15dnN0dXt9f4CAg4ePkJCOiYaBe3ZvaGFaWWJobneGlJybl5OPi4eDgHx4dHBsaGRjbg==',
     ],
     [
       0,
@@ -681,14 +699,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'NjY4OjxARUxQTUhEQT89Ozs8Pj89Nzc6Qk5NS0k/NjQ0Nj9JS01OQjs3Nz0/Pjw7Oz0/QURITVBLREA8Ojg2Ng==',
+      'hZOalpOQjIiJkpaXinhtZ299jJujqaiaintsW1ZbYm9/jpaXjH1taWxzeHZybmtnanaGkZKOioaDf3t3c29sdg==',
     ],
-    [1, 0, 1, 0, 'Ozs9Pjk1NzpBS0tJR0A+PT0+QEdJS0tBOjY1OT09PDs7PT5AQ0dNUExGQT47OTc3Nzc5Oz5BRkxQTUdDQD48Ow=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Ozs9Pjk1NzpBS0tJR0A+PT0+QEdJS0tBOjY1OT09PDs7PT5AQ0dNUExGQT47OTc3Nzc5Oz5BRkxQTUdDQD48Ow==',
+      'k5KRiIB4b25ucYGOmJySh3VtbnR7e3dzb2xobHmIlJSQjIiEgHx4dHBsbHiHlJiUkY2JhYWMkpKLeW1lZ3J/kA==',
+    ],
     [
       2,
       -1674,
       2,
       1,
       'U1haXl5YS0I7NTIvLSwrKioqLC0vMjU7QUtYYF5cWlNHQDs5ODg4ODs8P0FBQUFBQUBBQUA9PDk5OTk6PD5CSA==',
+      'jZiempaSjoqGgn97d3Nva2djZm9/jJOboaiknZaPiIJ9enZycXB3en6BgIKDh4yMjYmEgH15c25nYFxhZ2xxfQ==',
     ],
     [
       0,
@@ -696,22 +723,39 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'NTpITk9SUkQ9OTY7Ozg2NTQ0NTY4PEBGTE9LR0RBQD8/QEFER0tPTERAPDg2NTQ0NTY4Ozo3OT1EUlJPTkg6NQ==',
+      'dXmAenZxbGhkY25+iY6KhoJ+enZyd4WSnZyXlI+KhoCHi42JenBobXqGmKGpsKeYiXdoWVBXX2h6hpOYkIZ3cw==',
     ],
-    [1, 0, 1, 0, 'QEFDRUhMUEtDPzs4NjQ0NDU2OTo3Njg8RE9PTEtGQkFBQkZLTE9PRTw4NTc6OTY0MzQ0Njc7P0VLUE1IRUNBQA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'QEFDRUhMUEtDPzs4NjQ0NDU2OTo3Njg8RE9PTEtGQkFBQkZLTE9PRTw4NTc6OTY0MzQ0Njc7P0VLUE1IRUNBQA==',
+      'hIeHgXNqZGZxgI2TkY+KgXpxcG1wfomXnJiQhHp5eX+DfXl0bmpmYmx7h5CMiISAfXl1cXaDkJybl5ONiYR+fw==',
+    ],
     [
       2,
       -1601,
       2,
       1,
       'Pj4/Pz49PDo6OTk5Oz5DTlxeYWRjVEY+ODMvLSspKCgoKCkrLC8zOD5HVGFiX11bT0ZBPjw6Ojo6Oz09Pj49Pg==',
+      'Z251gZCcn5uXk4+Lh4N/e3d0cGxoZGJndYSOk5mhpJ+Zko6JhoB9d3d4eX99f4B/hIWKjIyIh4N9eG5pYFlYXg==',
     ],
-    [1, 0, 1, 0, 'PD05NDM2OT5HSklGRURAPj5AREVGSUpHPjk1MzM5PTw8PT5AQ0hNUE1GQT47OTg3Nzg5Oz5BRk1QTUdDQD49PA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'PD05NDM2OT5HSklGRURAPj5AREVGSUpHPjk1MzM5PTw8PT5AQ0hNUE1GQT47OTg3Nzg5Oz5BRk1QTUdDQD49PA==',
+      'jIuJgHd1dHV3e4eTmpiRh3dsam92eHRwbGhufIuVlJCMiISAfHh0cGxrdYSSmJSQjIiKkZWUiXlwaGZteYWJiw==',
+    ],
     [
       0,
       -17,
       1,
       0,
       'PD0/QURITVBMRkE9Ojg3NjY3ODo9QUZMUE1IREE/PTw8PTs1NDY6P0hMSkdGRjs4ODxGRkdKTEc/OjY0NTs9PA==',
+      'gI6VkY2JhoJ+enZybmt0g5GZlZGNiY2TlpeHeXBpbHSDjI6VnJ+aiHVjYmVtc3SBjJaWj4V1aGludHZybmpncQ==',
     ],
     [
       2,
@@ -719,14 +763,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'TU1LSUVDQUBCRUZCPDc1MzIwMDAxMjM2OT9ETVNTUU9PUVJUTUU/Ojc0MzEwMDAyMzU4PUJHRUE/P0FFSUxNTQ==',
+      'g4yUkY2JhYF9enVybWplYmdxfYOCfnyDjpmfmpeSj4uHg397d3RubHOAipGKgHpzbW9zeX+BhoqOjoqGgHtyeQ==',
     ],
-    [1, 0, 1, 0, 'Njc4Oj1BRkxQTkhEQT89PDw9OjQ1ODxCSUlGRENCPjw8PkJDREZJSUI8ODU0Oj08PD0/QURITlBMRkE9Ojg3Ng=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Njc4Oj1BRkxQTkhEQT89PDw9OjQ1ODxCSUlGRENCPjw8PkJDREZJSUI8ODU0Oj08PD0/QURITlBMRkE9Ojg3Ng==',
+      'gpCXlJCMiImRlJKFdm5nanSDjIuLiouIgHh1dnV2dX6NlZmSiXtubHB2eHRwbGlwf42WlJCMiISAfHh0cGxqcw==',
+    ],
     [
       0,
       -16,
       1,
       0,
       'NjtEREVIS0pBPDg2NTs+PT0+P0JFSU5QS0VAPDo4NjY2Njg6PEBFS1BOSUVCPz49PT47NTY4PEFKS0hFREQ7Ng==',
+      'bXJ3c29raG99jJWSj4uHg397d3Nva299jJeWko+LjJKVlIl7cGprdYSOjpGXnZuNemdjZmxzcneGkZeSiX1sag==',
     ],
     [
       2,
@@ -734,14 +787,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Li4xNDg9Q0NDQ0VJTlNWV1dWVE5HREFCREM9ODQxMC4uLS0tLzAyNTs/R1BZWFZVVVZYWVBGPzo1MTAvLSwtLA==',
+      'e4CHjJOXkpCGfXd7hY2Sj4mGg398d3JvamdlX2Vwe4SDf3x9h5Ofn5uZlJCNhoOCe3p2b3F0fISDfXhxcG5vdg==',
     ],
-    [1, 0, 1, 0, 'NDQ2Nzo9QklRUUxIREJAQEBAPDU0NzpAR0hGRENCPTs7PUJDREZJR0A6NzQ1PEBAQEBCREhMUVFJQj46NzY0NA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'NDQ2Nzo9QklRUUxIREJAQEBAPDU0NzpAR0hGRENCPTs7PUJDREZJR0A6NzQ1PEBAQEBCREhMUVFJQj46NzY0NA==',
+      'gY+Wko6KhouUm5yKeW5naXJ/iYqMjIuHe3ZzdHV1gIuVmpOKe2dmaXJ5d3Nva257i5aWko6KhoJ+e3dzb2tocg==',
+    ],
     [
       0,
       -19,
       1,
       0,
       'NTlEREZISkdBOjY0NT9BQEBBQkVITFJQSEI9OTc1NDMzNDU3OT1BSFBRTEhFQ0FAQEE/NTQ3Oj9ISkhGREQ5NQ==',
+      'aXJ3c29ranSDkZaSj4uHg397d3Nva2x3h5OWko+LjJSbnZOCdWxqcX6JjZSbn56Ne2lgYmlwcn6KlZaQhHNjZA==',
     ],
     [
       2,
@@ -749,14 +811,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'MjQ4PEFDQT8/QENFSk5PUFBQT0pFQT49P0BDQTw5NTMyMTExMTM0Nzw/RVBTUlBPT1BSU05FPzs3NDMxMTAwMQ==',
+      'foCGjJCUko6Hf3dxeYOLkY2JhoF+eHZxbmplYmZzfoSDf3t/iZOfnZeVkIyIhYB8eHRxcXiBiImCfHhzcHJxeA==',
     ],
-    [1, 0, 1, 0, 'Ojo4MzM3OkFIS0hGRURBPz9BREVGSEtIQTs3MzM3Ojo6Ojw+QUVKUFBJQ0A9Ozk5OTk7PUBESVBQSkVBPjw6Og=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Ojo4MzM3OkFIS0hGRURBPz9BREVGSEtIQTs3MzM3Ojo6Ojw+QUVKUFBJQ0A9Ozk5OTk7PUBESVBQSkVBPjw6Og==',
+      'i4uIgHl1dnV0d4KQmJeSi31ycHF3eHRwbGhseYmUk4+LiISAfHh0cGxue4qWl5OPi4iLj4+OgXRtaGdyfImKiw==',
+    ],
     [
       0,
       -16,
       1,
       0,
       'Ojs8P0FFS1BPSEM/PDo5ODg5Ojw/Q0hPUEtFQT88Ozo6Ozk0NDY6QEhMSkhGRj84OD9GRkhKTEhAOjY0NDk7Og==',
+      'f42UkIyIhIF9eXVxbW97i5eYlJCMiI6SkZB/dG1pcHuHj46WnZ2Ugm1kZGlycnaBkJeUjoZ4cG5wdXVxbWlmcA==',
     ],
     [
       2,
@@ -764,6 +835,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'U1RWV05FPjk2MjAvLy4uLy8xNDc8QUZFQ0NFR0tOUFFRUVBLR0JBQURHQz03NTIwLy8uLy8yMzY5PkVNV1ZUUw==',
+      'dX+HhoJ7dXRzc3l9gIeNkZKPiIB3c3yHkJWPi4iDf3t4dHBsaWRgZm97g4J+fIOOmKCdmJWRjYmFgX14dXJrbw==',
     ],
     [
       0,
@@ -771,14 +843,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'PT5XWFdEPDg1NDU4Pj07NzY3Nzg6PUFHTk9JRUI/Pj09Pj9CRUlPTkdBPjo4Nzc3Nzo9Pjk1NDU4PERYWFc+PQ==',
+      'bXZ+enJvaWVhanmFjoqGgn56dnJ5h5afnJeRjoaDipObn5GGe3JpY2d2nK61rJeIeGlUS1Jkipmdl46Fem9iZQ==',
     ],
-    [1, 0, 1, 0, 'SUtSVFRDOjUzMTIzOzw6ODc2Nzg6PUFHTVBMSERCQUBAQUJER0xQTEZAPTk4NzY3ODo8OzMxMTM1O0NUVFJLSQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'SUtSVFRDOjUzMTIzOzw6ODc2Nzg6PUFHTVBMSERCQUBAQUJER0xQTEZAPTk4NzY3ODo8OzMxMTM1O0NUVFJLSQ==',
+      'bnqAfHhxbmllZnGBi42JhYJ+enZydoOSnJyWkY2Hg4GKk5mai4F3bmVdX2qAkJKPg3twbXOFmaOimpGHfHFiZw==',
+    ],
     [
       4,
       -1737,
       2,
       0,
       '19R3TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE931NfX1HdPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3fU1w==',
+      'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
     ],
     [
       3,
@@ -786,6 +867,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'GBgZGhscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxoZGBgYGBkaGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGhkYGA==',
+      'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
     ],
     [
       0,
@@ -793,14 +875,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'OTk7PUBESU9PSURAPTs5Ojo7PD06NTQ0Nz1FVVVUPTw8PVRVVUU8NzUzNDo9PDs6OTo7PUBESU9PSURAPTs5OQ==',
+      'i4iQl52djoJ3b2ZlbICkr7OlkYN0Yk9MV3WOmZyUi390ZGNpb3h2cm1pZWZygo6QjIiEgX15dXFwe4uYnJiTjw==',
     ],
-    [1, 0, 1, 0, 'Ozw9P0JGS1BPSEM/PDo5OTk6Ozw0MTEyNjpFUVFQSkdHSVBRUUU6NTIxMTQ8Ozo5OTk6PD9DSE9QS0ZCPz08Ow=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Ozw9P0JGS1BPSEM/PDo5OTk6Ozw0MTEyNjpFUVFQSkdHSVBRUUU6NTIxMTQ8Ozo5OTk6PD9DSE9QS0ZCPz08Ow==',
+      'iISLk5mcj4J4bmVeYGyBj5KPhHxxbnB/lJ+hmZKHfXBjaG13e3dzbmpmaHSEkJKOioaCfnp2cm5yf4+amZWQjA==',
+    ],
     [
       4,
       -1641,
       2,
       0,
       'GRoaGx0eICImLTRCVYG+vb2+gVVCNC0mJCAeHRsaGhkZGhobHR4gIiYtNEJVgb69vb6BVUI0LSYkIB4dGxoaGQ==',
+      'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYKNnKmuqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
     ],
     [
       3,
@@ -808,6 +899,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'sLGGWEQ3LiklIR4dHBsbGhobGxwdHiIjKS43RFmGsrGxsoZZRDcuKSMiHh0cGxsaGhsbHB0eISUpLjdEWIaxsA==',
+      'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9g4uaqKuqpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
     ],
     [
       0,
@@ -815,14 +907,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Njc4Oj1ARUxPTUdDQD48PD0+P0A6NTQ1ODxEU1NSPDo6O1JTU0Q8NzU1NTpAPz49PDw+QENHTU9MRUA9Ojg3Ng==',
+      'iYyVnKGZioF1bGRodJWus6qYh3ppVk1RaYuYnJSLf3ZoX2RqdHd0cGpnZ3KCjpKOioaCfnp2cm5xfo6ZmpaQjQ==',
     ],
-    [1, 0, 1, 0, 'ODk6PD9DSE9QS0ZCPz08PDw9Pj42MjIzNTlDUE9OR0VFR05PUEM6NTMyMzY+Pjw8PDw9P0JGS1BPSEM/PDo5OA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'ODk6PD9DSE9QS0ZCPz08PDw9Pj42MjIzNTlDUE9OR0VFR05PUEM6NTMyMzY+Pjw8PDw9P0JGS1BPSEM/PDo5OA==',
+      'hoiQmZ+Yin91a2NgZXaKkpCHfnVvbn2UnqGZkYV9cWJla3J7eXVxa2hpdYWRk4+Lh4N/e3dzb2x0gpGZl5OOig==',
+    ],
     [
       4,
       -1842,
       2,
       0,
       '1td2TzwwKiUgHhwaGRgYGBgYGBkaHB4gIygwPU931NfX1HdPPTAoIyAeHBoZGBgYGBgYGRocHiAlKjA8T3bX1g==',
+      'maewrKmloZ2ZlZGNiYWBfXl1cm5qZmJeWlZSUl1tfIqZp66sqaWhnZmVkY2JhYF9eXVybmpmYl5aVlJSXW16ig==',
     ],
     [
       3,
@@ -830,6 +931,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'zs57Uz0yKiUiHhwbGhkYGBgYGRobHB4gJSoyPVN7zs7OzntTPTIqJSIeHBsaGRgYGBgZGhscHiAlKjI9U3vOzg==',
+      'nKqvq6ejn5uYlJCMiISAfHh0cGxoZWFdWVVRVmRzgI2cqq+rp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZVVFWZHOAjQ==',
     ],
     [
       0,
@@ -837,14 +939,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'PkBZWVpGOzg0MzQ5PDs3NzU1NTc5PD9ETE9MSERCQUBAQUJESExPTERAPDo3NjU1Nzc7PDk0MzQ4O0ZaWllAPg==',
+      'bXZ8eHRua2VgaHSDjIqGgn56dnR9jJmgm5WSjIiEi5SZnY+CeG9mY2p7n7G2rZiHeGZTSlBkhZadmZGIfXFjZw==',
     ],
-    [1, 0, 1, 0, 'S01UVVVFOjUyMDAyOTo4NjU1NTY5Oz9DS1FPS0dEQ0JCQ0RHS09RS0M/Ozk2NTU1Njg6OjIwMDI1OkVVVVRNSw=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'S01UVVVFOjUyMDAyOTo4NjU1NTY5Oz9DS1FPS0dEQ0JCQ0RHS09RS0M/Ozk2NTU1Njg6OjIwMDI1OkVVVVRNSw==',
+      'cHmAfHZyb2llY2x8iY2JhoJ+enZyeYeUnpqWko2Jg4CJkpeaiX90a2RcYW2EkZCOg3txcHCBlqCkmpOLfnRnaA==',
+    ],
     [
       4,
       -1622,
       2,
       0,
       'GBgZGhscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxoZGBgYGBkaGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGhkYGA==',
+      'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
     ],
     [
       3,
@@ -852,14 +963,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'GRoaGx0eICImLTRCVYG+vb2+gVVCNC0mJCAeHRsaGhkZGhobHR4gIiYtNEJVgb69vb6BVUI0LSYkIB4dGxoaGQ==',
+      'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYKNnKmuqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
     ],
-    [1, 0, 1, 0, 'Pj9BQ0ZKT05GQDw5NjQzMzM1ODxDQj0/RU1LR0RCQD8/QEJER0tNRkA+Q0M9NzU0MzM0Njg7QEZOT0pGQ0A/Pg=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Pj9BQ0ZKT05GQDw5NjQzMzM1ODxDQj0/RU1LR0RCQD8/QEJER0tNRkA+Q0M9NzU0MzM0Njg7QEZOT0pGQ0A/Pg==',
+      'e4WFemtoc4GMjYmFgX15dXF4h5OZj316gIuTj4mBfHhzb2tmZG5+i5GNiYWBfXl1cXB4h5WbmZWRjIiBe3VscQ==',
+    ],
     [
       3,
       -2549,
       1,
       0,
       'vL6PVUI0LSYjIB4cGxoZGRkaGhscHiAiJi00P1WPvr26u65VQi4mIh0cGhkXFxYWFhcXFxkaHB8iJi5CVa26ug==',
+      'mqiuraain5iVkY2JhYF9eXVxbWllX1tXUVNecX6DhI2drbGtqaOfm5eTj4uFgX14c29raGNfWVVRUFtreXx9iA==',
     ],
     [
       3,
@@ -867,6 +987,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       '2sduVEE1LismJCIfHh4dHBwdHR4fICQmKzE1QVVrztfb3HZDMikjHhsZFxYVFBQUFBQUFRYXGRseIykyTYfb2w==',
+      'h4OCfnx4dHBsaGRgWlZUVl9reIaYp66tq6ejn5uXlJCJhYJ+enNwbGhlYFxYVVJRW2t9jpmkq6qppZ+bl5OPiw==',
     ],
     [
       4,
@@ -874,6 +995,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'cHBqZFpJPjYxLCknJSQjIyMjJCUnKSwxNj5JWmRqcHBwcXNtVkc8NC4rKCUkIyIhISIjJCUoKy40PEdWbXNxcA==',
+      'mp2empaTj4uHg397d3Nva2djYWVobXFyeHx9e3+ImKOkop6alpOPi4eDf3t3c29rZ2NfXFxicX+Eg4OHi5GQlQ==',
     ],
     [
       0,
@@ -881,6 +1003,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KCotMDY6ODQ0Nz1MYmJjZWZlWltcUEM6NTEtKyknJiYmJicoKi0wNDtDT2FiX11bW1xfYl9NQjk0MCwqKSgnKA==',
+      'hIuPiHuAipSalpKOioaCfnp2cm5rZ2NfYGx8iIqGgn56gpGgqaWhnpqUkIqEfnhxeIaNj4JxZ19ZVl9sd354eg==',
     ],
     [
       0,
@@ -888,6 +1011,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Xl1cXVdEOjUzNjo5Mi8sKiopKiosLzI3PUZTXFpWVFNTVVdZXFVIPzk0MC0rKikoKCkqKy0wNDk/SFVXVFFSXg==',
+      'eIWPi4V+d3FrZ2NfW1xnd4OHg397d3N6iJegnpqWko6Lh4N/e3dzb2tnbnyKkId3bXF4goV/jJaiqKObkoRycw==',
     ],
     [
       2,
@@ -895,6 +1019,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'NTc5PUJFQ0E/QEFER0lKS0tLSkdDQD4+P0NGQj45NzU0MzMzNDY4Oj9ESk9OTEpJR0hJTU9LQz47ODUzMjIzMw==',
+      'fn+EiIyQj4uEe3FweISOkYyJhYF+eHZwbWpkaXJ9hoeFgn53e4KQmpiWko6LhYJ9eXZxb3R+iY6Jgnt5c3R1eQ==',
     ],
     [
       8,
@@ -902,6 +1027,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'XF5gYmBTRj03Mi4sKikoJycoKSosLzM3PkNIR1FdZGRkZWhoX0xCOTMuKyknJiUlJSUmJykrLzM5QU1eYWBeXA==',
+      'nKGhnZmVkY6KhoJ+enZycHF7end2Y2BiZXV9fnp4f46co6GdmZWRjoqGgn56dnJuamZiXl9ndoSHhoJ+ent/jg==',
     ],
     [
       8,
@@ -909,6 +1035,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'bm9xbFdIPDQvKykmJCMiIiIiIyQmKCswNjtIV2xxb25ub3FrV0g9NjArKSYkJCIiIiMkJCYpKy82PEhXa3Fvbg==',
+      'nKKloZ2ZlZGNiYWBfXl2cm5qZmJeXVxoeICFgX19g42coqKhnZmVkY2JhYF9eXZybmpmYl5dYGh4gIKBfX1/jQ==',
     ],
     [
       8,
@@ -916,14 +1043,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'HR4eHyEmKC89QklRYHh/fHt8fWxSQjgwLCgmIyIhICAgICEiJCYoLDI4QlJsfXt7fX53YFJLQj0uKCYhHx8eHg==',
+      'bXuBe36Hl6OkoJyYlJCMiISBfXl1cW1pZWFdW2ZygIaAhI+cp6ejn5uXk5aYmJiPiIF7c2lpaGpuamZjXlpXYA==',
     ],
-    [1, 0, 1, 0, 'Ojs8PkFFSlFPSENAPDc0MjM1NztCQj5BRkxKRkNAPz4+P0BDRkpMRkE+QkI7NzUzMjQ3PEBDSE9RSkVBPjw7Og=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Ojs8PkFFSlFPSENAPDc0MjM1NztCQj5BRkxKRkNAPz4+P0BDRkpMRkE+QkI7NzUzMjQ3PEBDSE9RSkVBPjw7Og==',
+      'eX2AdWdveYiOi4eDf3t3c3WBjpeSgYGEjpeRiYB3bmpoZ2ZqdoaRko6Lh4N/e3dzb2x1hJKamZiXlYyEe3JrbQ==',
+    ],
     [
       3,
       -2577,
       1,
       0,
       'GRkaGxwdHyImKzQ+U6mwr7KznlZBNS4nIx8eHBsaGhkZGhobHB4hIyctNEFWj7Oxr7CpU0E0KyYiHx0cGxoZGQ==',
+      'f4qcqq2qpKKempaQjIiEgHx4dXFtZ2NfW1dTVGFygIKDj5yqsKyopJ6alJCMiISAfHh1cW1nY1xYVVFUYXJ7fg==',
     ],
     [
       3,
@@ -931,6 +1067,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       '0M6HUTsvIx4bGRcWFRUVFBQUFRYWFxkbHyIqOlCGzdDMv3ZXQTUyLCgjIiAfHh0dHR0eHyAiJCgtLzNCV3HAzw==',
+      'nKqvq6qmop6YlJKOioaAfHZybmppZF9bV1RSVWJzg46cpqurpqGdmZeUjoqGgoB/e3dzbWtnY19aV1ZYYW55iw==',
     ],
     [
       4,
@@ -938,6 +1075,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'bm5oYltKPzcxLSooJiUkJCQkJSYoKi0yNz9KW2Jobm5ub3BtV0c7NC8sKCYkIyIiIiIjJCYoLC80PUdXbXFvbg==',
+      'mZ2empaSjoqGgn56dnJva2djY2ZqcXFzeXt8fH+JmKKjop6alpKOioaCfnp2cm9rZ2NfXV1mdX+Eg4SHjI+PlQ==',
     ],
     [
       0,
@@ -945,6 +1083,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'JigpLDE4ODUzNz5MYF9gYGRkWlpbUkU9NzIuLCooKCcnKCkqLC8yNz1GUl1cWVdWVldZXGBcTkU+NS0pJyYlJQ==',
+      'gYiNhXqAiZaYlZGNiYWBfXl1cW1pZWJganqHjYmFgX15fouapaSioqCfmJCHf3dvcn2IiYNwZV5XV2Bve313dw==',
     ],
     [
       0,
@@ -952,6 +1091,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KiorLS8yNjpBSlZXU1BUXFpZWVpZRDk1MzU4NTAtKignKCkqLTI7QEdSW1lVUlBPT1BSVVhXSkE6NTIuLSsqKg==',
+      'eICHhIGLmKOpopuRgHh5go2Rh4B5bmdhYGBeW2Jwf4mHg397d3N0f4+bnpqWko6Kh4N/e3dzb2tpcH+Nj4V0cQ==',
     ],
     [
       2,
@@ -959,6 +1099,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Ly8vMDEzNjo/RlBUUU1MTExOUFJUUEY/OzY0MjAvLy8vMTI1OTxDQkBAQUVKUVNUVFNRTEdEQUBCQj45NTIxLw==',
+      'e3h4gY2XnJqXk5CLh4SAe3dycnmBh4h/d3Jsam51fICFi46SkIyIgnp8gomPjYmFgH15dXFuamZiaXWCioiBfQ==',
     ],
     [
       8,
@@ -966,6 +1107,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'JSUmJykrLjM5QE1eaGhmZWVkXVFISEU9NzIuLCopKCcnKCkqLC4zNj1GUmBiYV5dXV5hYl5NQDkzLispJyYlJA==',
+      'goaFhIaOmpyemIqIhomQkI2JhYJ+enZybmpmYl5fZXSChoWCfnp7f42coKGdmZWRjYmFgn56dnJuamZiXl9ldA==',
     ],
     [
       8,
@@ -973,6 +1115,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'aWpraVtJPzcxLCknJiQkIyMkJCYoKS4xNj5JW2hsamlpamxoW0k+NjEtKSgmJCQjIyQkJicpLDE2PklbaWtqaQ==',
+      'oaGgnJiUkI2JhYF9eXVxbWllYWBfYW95goWBfXyAi5qho6CcmJSQjYmFgX15dXFtaWVhXV9lb36CgoF9fIKLmg==',
     ],
     [
       8,
@@ -980,14 +1123,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Hx8gIiIlKCwwN0FRan9+foCBdF5RR0E6NysmIR8fHh0dHh4fISUqNjtBR1BddIF/fn6Aa1BCNzErKCUjISEgHw==',
+      'iZShqKainpqWkpWWl5eOiIB4b2hpam1taWZiXlpZYm98f3qBjJulo5+bl5OPi4iEgHx4dHBsaGRgXFxnc4GDgQ==',
     ],
-    [1, 0, 1, 0, 'Nzg5PD5CR01RTEdDQDo1NDU2OT5FRD4/REtIREE/PT09Pj9BREhLRD8+REU+OTY1NDU7QENHTFFNR0I+PDk4Nw=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Nzg5PD5CR01RTEdDQDo1NDU2OT5FRD4/REtIREE/PT09Pj9BREhLRD8+REU+OTY1NDU7QENHTFFNR0I+PDk4Nw==',
+      'e4aIfGtsdoONi4eDf3t3c3iFkJeMeXl/j5iTioB1bWdmZ2ZteoqUk4+Lh4N/e3dzb2txf46YmZqZl46EenFpbA==',
+    ],
     [
       3,
       -2548,
       1,
       0,
       'FxgYGRobHiAkKTA9WbG1tLe5jlZAMywoIyAeHRsaGhkZGhobHB4fIycsNUJVkLi2s7WwWDwvKCQfHhwbGRgYFw==',
+      'gpGira6opKCalpKOioaCfnp2c29rZ2FdWVNTW2x8g4OHlqiwsaqkoJyYlJCKhoJ+enZxbGllYF1XUlFYZ3h8eg==',
     ],
     [
       3,
@@ -995,6 +1147,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       '3N2IQzMpIx4bGRcWFRQUFBQUFBUWFxkbHiMpM0N23dzYy29VQTUxLCckIh8eHh0dHR0eHh8iJCcsLjVCVW+63A==',
+      'naqwrKqmop6al5OPiIWBfXl1b2tnY19bV1NSU19wg42dp6usqKSempaSjoqGgoF/e3dzb2tnZF1ZWFRWX2p6jA==',
     ],
     [
       4,
@@ -1002,6 +1155,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'IiMkJSYpLDA1PklZZWxzc3N1dnBVRTozLSonJSMiISEhISIjJCcqLjM6RVRvdnV0dHJrZVlHPTYwKyknJSQjIg==',
+      'eHt9fIKRoKaloZ2ZlZGNiYWBfXp2cm5qZmJeWlxkdIGDg4eMkJGRlpufnZmVkY2JhYF9enZybmpmYmJlaXBscw==',
     ],
     [
       0,
@@ -1009,6 +1163,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'JigqLTU7OjUzNDhGXl5fYGNjWFZZVEc+ODMwLSsqKSgoKSkrLTAzOD5HVFpYVVNSUlNVWFxeU0lBOjErJyYlJg==',
+      'goqOg3h+h5KXk4+Lh4OAfHh0cGxoZGBndISOi4eDgHx4f46dpqOio6OimY+FfHNtbHmJkYx5amBXVFtodHp2eQ==',
     ],
     [
       0,
@@ -1016,6 +1171,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KywtLjAzNzxDTFVTT05TW1lYWFlOPzY0Mzc7ODIuKykpKCksLzc/RExXWVVRTkxLS0xOUVRWTEM8NzMwLi0sKw==',
+      'doCIhYiTn6ion5SFcXB5iJSRioJ3bmReXl5eXGNygIqHg397d3NxeYiWnZuXk4+Lh4N/e3dzb2xseIiRkIJwcA==',
     ],
     [
       2,
@@ -1023,6 +1179,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'R0dJS09NRUE7ODY0MzMyMzQ2OT1BQj8+Pj9BRElMTU5OTU1JREA9PDw/Q0E9OTY0MzMzMzQ2ODxBRk5PTUtKRw==',
+      'eoKKioN8enVxcXN3fYCDiY+Tk46Ig3lzdHuGjY2IhH99eXVxbWllanF+iIiHg354dn6LlpuYko+Lh4R/e3hzdQ==',
     ],
     [
       8,
@@ -1030,6 +1187,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'JSUmJykrLjM5Qk1faGhlZGRkXlBGR0Y+NzMvLCopKCcnKCkqLC4yNz1GU2JiYF1cXF5gYV5NQTkzLyspJyYlJQ==',
+      'fIWIhIOHlZ2enpOIh4eKkY+LiISAfHh0cGxoZGBdYGx8h4iEgHx4e4SUoKGfm5eTj4uIhIB8eHRwbGhkYF5gbA==',
     ],
     [
       8,
@@ -1037,6 +1195,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'bW5wbVlHPTUwLCgnJSMjIiIjIyUmKCswNT1HWW1wb21tb3BtWUc9NTArKCYlIyMiIiMjJScoKy81PUdZbXFubQ==',
+      'oKOinpuXk4+Lh4N/e3dzb2toZGBfXmNyfIODf31+hpago6Kem5eTj4uHg397d3Nva2hkYFxcY3KAhIN/fX6Glg==',
     ],
     [
       8,
@@ -1044,14 +1203,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'gIF2YFJKQz4vKCMhHx4eHR0eHh8hIygvPUNKUmB2gYB+gH9qUEE3MCsoJCMhIB8fHx8gISMlKCsxN0FQan9/fg==',
+      'l5malouFfXhwZ2hnamxoZWFdWVpmc3x9fYSToaWinpqWko6Lh4N/e3dzb2tnY19bXmd3g4KDiZSjqKShnJmVlA==',
     ],
-    [1, 0, 1, 0, 'QEFDRUhMUEtEPjo3NTMzMjI0NztBQT5BSE5MSEVCQUBAQUJFSExOSEE+QUE6NzQyMjMzNTc6PkRLUExIRUJBQA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'QEFDRUhMUEtEPjo3NTMzMjI0NztBQT5BSE5MSEVCQUBAQUJFSExOSEE+QUE6NzQyMjMzNTc6PkRLUExIRUJBQA==',
+      'eoB+cmZqeIePjYmFgX15dXF1g5Kak4SBhIySjYeBfHh0bmtlY259i5CNiYWBfXl1cXJ+jZqcl5OPioeAe3Vtcg==',
+    ],
     [
       3,
       -2571,
       1,
       0,
       'sLGfWEE0LScjIR4dHBsaGhoaGxscHiEjJy02Q1ifsa+trqpaPTEqJSEeHBsaGRgYGBgZGhscHiIkKjE+W6qurQ==',
+      'nKqtqaWhnZmUj4uHg4B8eHRwbGZiXlpWU1loeYOChY6gr6+rp6GfmZWRjIeDgHx4cm5qZmJdWFFQVGR0fH1+ig==',
     ],
     [
       3,
@@ -1059,6 +1227,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       '1spvVD41MSsmJCAfHh0dHBwdHR8gIiQmKzA0QVRyzNna13VNMikjHRsZFxUVFBQUFBQUFRYXGRseISk6TYfX2g==',
+      'iISCfn15dXFraWVhXVdTVFxneIOVpK2urKikoJqXlJCNiIJ+eHRwbGtmYV1ZVlNSWWd6iZWhqauqpqCcmJSQjA==',
     ],
     [
       4,
@@ -1066,6 +1235,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'bm5nYlxLPzcyLSooJiUkJCQkJSYoKi0xOD9KXGJobW1tb3FuWEc8NC8rKCYkIyIiIiIjJCYoKy80PUdXbXFvbg==',
+      'mJuempaSjoqGgn57d3Nva2djY2VqcHF0eXx8e32ImKSlop6alpKOioaCfnt3c29rZ2NfW11ldIKEgoWHjZOMlA==',
     ],
     [
       0,
@@ -1073,6 +1243,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'JyksLzI4NzU0OkJQZGRkZmhlW11cTkI6NC8sKigmJiUlJiYoKiwwNDlCTmBkYl9eXl9iZF1LQDcyLispKCcmJw==',
+      'hI2Rhn2Ci5ialpOPi4eDf3t3c29rZ2NfXWZ1g4qHg397gI2dp6ainpqVkYuFgXt1dX+EhoBwZ2FaWmBten17fA==',
     ],
     [
       0,
@@ -1080,6 +1251,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'YF5eXlpGOzYzNjg0MC0qKSkoKSosLzI3PUZSXVxZV1ZWV1lcXlNGPTcyLywqKSgoKCgpKywvMzc+R1NZVlRVYA==',
+      'fIeNiYF7dW9rZ2NfXFxoeISHg397d3V9i5qhnpqWko+Lh4N/e3dzb2tnaHSEjIl8bnB3gISBh5KfpaSdl4l6eg==',
     ],
     [
       2,
@@ -1087,6 +1259,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'MjI1ODxCRURCQUNGSUxOTk9OTUlFQT9AQ0VDPDg2MzIxMDAxMzQ3Oj5FTFJRTk1MSktMUFFMRD46NjQyMTAwMA==',
+      'foGGi4+Rj4iCeHF4gYySjoqGgn57d3Rwa2djZ3F+iIeFgn13eoOQm5yXlJCMiISAfHlzb293gYmKgXt2cXN0eA==',
     ],
     [
       8,
@@ -1094,6 +1267,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Xl9hY2BRRTw3Mi8sKigoJycoKCosLzI3PEVJSFFeZmVlZ2lpXktAOTIvKyknJSUkJCUmJykrLzI5QE1dYmFfXg==',
+      'mKCjn5uXk4+Lh4SAfHh0cG50enl6bGJhYm54fXx6e4iYoKOfm5eTj4uHhIB8eHRwbGhkYF9gbX2Fh4SAfHp7iA==',
     ],
     [
       8,
@@ -1101,6 +1275,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'bG1ua1lHPTUwLCgnJSMjIyIjJCUmKSswNj5IWmxubmxsbm1pWkg+NjAsKSYlJCMjIyMkJScqLTA1PUhZa25tbA==',
+      'nKKkoJyYlJGNiYWBfXl1cW1pZWFeXWNsfIKCgYB/g42Xn6GgnJiUkY2JhYF9eXVxbWllYV9dYGx5goSBfX1/jQ==',
     ],
     [
       8,
@@ -1108,6 +1283,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'ICAhIiQmKSwxOUNTbHp5eXl8cmBTR0A7OCkmJCIfHh4eHx8iJCYpODtAR1NgcXx5eXl7bFNDOTEsKCYkIiEgIA==',
+      'iJSgp6WhnZmVkZSYlpeNg393bmxpa21ramViXllaZnJ9f3qBjJukop6alpOPi4eDf3t3c29rZ2NgXGBteYWDgQ==',
     ],
     [
       1,
@@ -1115,14 +1291,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'LSwuLzEzNztBR1JUUU5LSi5LTE5SVVlWTUhDPzw7Ojk5LSYjIiIjJSw1QE5OTk5QU1dXVVhaU0lBOzczMS8uLQ==',
+      'j52lsb7Jz8rEvJlMQTo2NT1OWmFkcX6IiISAfoaRmpqHdGVcVVVdaXV7d3N2eHiAiJOcnZuXk5CLiISAfnl3gQ==',
     ],
-    [0, 0, 1, 0, 'MzM1NjE8QUlRU1BLSUdFRURDOTY2Oj9JS0hEQkFALywsMEBBQkRISkdAOjY2OUJDRUVHSEtQU1FJQTwxNjUzMw=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'MzM1NjE8QUlRU1BLSUdFRURDOTY2Oj9JS0hEQkFALywsMEBBQkRISkdAOjY2OUJDRUVHSEtQU1FJQTwxNjUzMw==',
+      'WHqEfnJjZ3KBjpibloJqZmhxgI2anZGDe4SmsbRdWFxoeIeVp7bCxrhqX2Rxf46aoZlNOj1JV2p4h5ijqKZKTw==',
+    ],
     [
       2,
       -123,
       2,
       1,
       'T09NS0ZDQ0VJSUE8NzQyMC8uLi4wMDM1OT5FTldWVFJSVFZWTkU+OTUzMS8uLS4uLzE0NztASUhGREZHSk1OTw==',
+      'g4+Xk4+Kh4N/e3d0cGxoZGBncHyEgn58go2Yn52ZlJGNiYeBfXl1cm5qb3qCioZ/eXZ2dXp+gYWMjY+Lg3txeA==',
     ],
     [
       1,
@@ -1130,14 +1315,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'SktPUVVVSkM8NzMwLiwrKysrLC4wNDg+RE5XVlNUVVFQTk1NT1BNPzcwKykoKCkuMTIzNDc5PUNLVVZTT0xLSg==',
+      'dXFva2doc4CJh4SEiI6KhoJ8eoGMmaGhnZeQh3tsa21vdHBsaGNhaXeGi4mGgX95dHFyf46ZnJiVko6KhoJ9eQ==',
     ],
-    [0, 0, 1, 0, 'RUI+OTg7QElJRUJAPj0vKistPT4/QkVJST87ODk9Q0VITU00UFVZV0pCOikzMzExMTIzMyo6QkpYWVRRNE1NSQ=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'RUI+OTg7QElJRUJAPj0vKistPT4/QkVJST87ODk9Q0VITU00UFVZV0pCOikzMzExMTIzMyo6QkpYWVRRNE1NSQ==',
+      'lpaQdmxpb3uHlpqShn59j6q6u6VmTU9Ya4mcqLK7tJhsaHCGlJaPUUhKUl5rgqCstKt9TUNLYnqEf3VoaXB+jg==',
+    ],
     [
       2,
       -139,
       2,
       0,
       'WltdXlRHPjkzMS0sKyopKSorLC8xNTpBSk5LTFBVWVpZWFVSTkxNSkE6NDEvLCspKSkqKywtMTM5PkdUXl1bWg==',
+      'bXaAhX53cHF0eX+FiIyOiIZ/goqRlpaSjIqEgH54dnFta2ViX2BteoOFgX17go6doqCcmJWPi4eDgX14dXBraQ==',
     ],
     [
       1,
@@ -1145,14 +1339,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'UVVUUlRXUUc+OTUyMC4tLCwtLjAxMzc8REtUUk9LSUhISEpMT1NWUklDPjs4NjY1NCwnJiYoKy82Qk5PTU1OUA==',
+      'iZWdmZWRjIiEgX16dnBua3OCj5iVmqWvtFlRVWZwbm13hJGWlJCMiIuUmpmKem5lYFpbZXOAgH55dnd5fHt3fg==',
     ],
-    [0, 0, 1, 0, 'TEhHOTg7QElKRUI/Pj0sKCgqPT4/QkVJSkA7ODpHSExQVVQ0KlteWElAOCYtMjEwMDEyLic4QEtYXloqNFRVUA=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'TEhHOTg7QElKRUI/Pj0sKCgqPT4/QkVJSkA7ODpHSExQVVQ0KlteWElAOCYtMjEwMDEyLic4QEtYXloqNFRVUA==',
+      'lpeRdmtnbYGQlpSHfXiBl7O/vadtUElRYISYprG2sqFxa3KJl5F0UkpOVmNxlKq1taVwSz9FWnWHh35yamt3iQ==',
+    ],
     [
       2,
       -217,
       2,
       0,
       'VFVXWVNHPzo1MjAuLSwsLC0vMDQ3O0JKSkZFSExQUVJSUVBMSUdISkpCPDczMC8tLCwsLS4vMjY6P0dSWVdVVA==',
+      'dYCKin92cHF0eoCDh4yLioZ+eH2FkZWTjouJhYF9eXVxbWllYV9qd4GFgX56gI6Zo6Cal5KOioaCfnp2c3Braw==',
     ],
     [
       1,
@@ -1160,14 +1363,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'LC0uMDI1OT5HUVpYVlhXU1FPTk5PSjoxKickIyQmKjY3Nzg5PD9FS1FZV1NQTkwyTE1PU1ZSSEA6NTIwLi0sLA==',
+      'h4mMioaCjZmlrKagloh3am51foB8eHR5hJGdnqq5xczHwLdgQzs3NT9MWGBpeYWMiYSCfHh2cm9qZmJha3d9hw==',
     ],
-    [0, 0, 1, 0, 'NDU2NzY+Q0lRUk1JRkRCQkFAOTY4Oz9KS0hFQ0FAMS0tMUBBQkVIS0o/Ojc2OD9BQkJERklNUVJJQz41NzY1NA=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'NDU2NzY+Q0lRUk1JRkRCQkFAOTY4Oz9KS0hFQ0FAMS0tMUBBQkVIS0o/Ojc2OD9BQkJERklNUVJJQz41NzY1NA==',
+      'YXiEfnNlZG9+iJGZm5d9aWRncXmEk5yZiX97i56UgGhlcHyKmKq3xciqX2BpdoCMmaCgUTk9SVdqeIWSnZd6ag==',
+    ],
     [
       2,
       -77,
       2,
       0,
       'U1NRTUlFRkpKQz02NDEuLiwrLC0tMDI0OD5GUFpZV1ZWV1laT0U+ODQxLy0sLCssLS4wMzc8QkpKR0hJTVFSUw==',
+      'h5GXk5CMiISAfHh0cGxoZGBfaXaAhIB9fYaTnqGdmZWRjYmFgX15dXFuam12gYaFfXV2c3d7f4OJj5COhn10ew==',
     ],
     [
       1,
@@ -1175,39 +1387,79 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'VFVXWl5aTUM8NzMwLi0nJCQlJScoKy4zOEFMXV9cWllaXWFfVkxFPTkzMC0rKikoKCkqKy0wMzg/SFVcWldVVA==',
+      'i5qjn5uXk4+Rko6Jf3dzb2xoZGBdZXOCiYeBe3V1gYyYnJiXlJGPjYqHg397d3NvbGhkYF9qeoeLh4N/e3dzfA==',
     ],
-    [0, 0, 1, 0, 'LzAxMzY5PUJKUVBMSEZEQ0NERkhMUFFKQj05NjMxMC8vMDEzNTk9QUhRUk5KRkVDQ0VGSk5SUUhBPTg1MzEwLw=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'LzAxMzY5PUJKUVBMSEZEQ0NERkhMUFFKQj05NjMxMC8vMDEzNTk9QUhRUk5KRkVDQ0VGSk5SUUhBPTg1MzEwLw==',
+      'fIqRjYmFgX15dnJweomXnZmVkY2JhYF9eXZzb2xpZ3KCj5SQjIeBfHhybmx1g5KZlpOQjYmFgX15dnJuamZjbQ==',
+    ],
     [
       1,
       -562,
       2,
       1,
       'VFVXWl5aTUM8NzMxLi0nJCQlJicpKy4yOUBMXl5cWVlaXGBhWE5FPDg0Ly0rKikoKCkqKy0vMzg+R1RcWldVVA==',
+      'i5qjn5uXk5CSko6Ifnh0cGxoZGBeaXiGjYaBfXZzeICPmpuZl5OPjYmHg398eHRwbGhkYF5peIaLh4N/fHh0fQ==',
     ],
-    [0, 0, 1, 0, 'MzQ1Nzk8QUdPUEpGQ0E/Pj4/QUNGSk9PR0E8OTc1NDMzNDU3OT1ARUlPT0hEQT8/P0BBREhPT0lFQDw5NzU0Mw=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'MzQ1Nzk8QUdPUEpGQ0E/Pj4/QUNGSk9PR0E8OTc1NDMzNDU3OT1ARUlPT0hEQT8/P0BBREhPT0lFQDw5NzU0Mw==',
+      'foyTj4uHg398eHRwbXeGlJuXk4+Lh4N/fHh1c3BubHF/jZWTjYmDf3p2cWttd4aSlZGPjIqHg398eHRwbGhlbw==',
+    ],
     [
       1,
       -561,
       2,
       1,
       'VVZYW15aTUM8NzQwLiwnJCQkJScpKy4zOD9LXV9cWllbXWFiWU1EPTczLywrKSgoKCgpKywvMjc+RlNdW1hWVQ==',
+      'jpyinpqWkpCTkY2HfXdzb2tnY19dZ3aEi4eBe3dxeoiVnpqYlZORjYuHg397d3Nva2djX19qeoeLh4N/e3d1fw==',
     ],
-    [0, 0, 1, 0, 'MjM0Njk8QEdPUEtHREFAPz9AQURHS1BPR0A8OTY0MzIyMzQ2OTw/RElPUEpFQkA/P0BCRUpQT0lEPzw5NjQzMg=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'MjM0Njk8QEdPUEtHREFAPz9AQURHS1BPR0A8OTY0MzIyMzQ2OTw/RElPUEpFQkA/P0BCRUpQT0lEPzw5NjQzMg==',
+      'foyTj4uHg397d3Nvb3mJlpuXk4+Lh4N/e3l1cnBsbHF+jJSTjYiDf3t2cGtueoiSlJCPjYqHg397d3NvbGhlbw==',
+    ],
     [
       1,
       -447,
       2,
       1,
       'U1RWWVxbTkQ9NzMwLi0oJCQlJicpKy4zOUFMXl5bWVhZW2BfVExEPTk0MC4sKikpKSkqLC4wNDk/SVZbWVZUUw==',
+      'jZuinpqWkpCSkY2GfHZyb2tnY19eaHiFioaAe3V3g46am5eWlJCOjIiGgn56dnJva2djX2JvfoqKhoJ+enZ0fg==',
     ],
-    [0, 0, 1, 0, 'MDAyMzY5PUNKUlBLSEZEQ0NERkhLUFFKQz45NjQyMDAwMTIzNjk9QUlRUk1IRkNCQkNGSE1SUUlDPTk2MzEwMA=='],
-    [0, 0, 1, 0, 'NDI0OD1HTUtJSEZERENCQkJCQ0NERkdJS01GPjk0MTQ0MzIyMjQ3O0NPUU1KR0ZFRUZHSk1RTkM8NzQyMTEyNA=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'MDAyMzY5PUNKUlBLSEZEQ0NERkhLUFFKQz45NjQyMDAwMTIzNjk9QUlRUk1IRkNCQkNGSE1SUUlDPTk2MzEwMA==',
+      'eomSjoqGgn56dnJwd4WUnJqWko6KhoJ+enZycGxqZ3CAjpWTjYeEfXlzbmtyf4+YlpSQjoqGgn56dnJuamdjbA==',
+    ],
+    [
+      0,
+      0,
+      1,
+      0,
+      'NDI0OD1HTUtJSEZERENCQkJCQ0NERkdJS01GPjk0MTQ0MzIyMjQ3O0NPUU1KR0ZFRUZHSk1RTkM8NzQyMTEyNA==',
+      'gICBfn58enp4eYOPnKGblYiCfnyAfHZtZmBaZXWDjIiEgH15dXaCk5+hnJSNhX+DgX15bmhiZ3J+iImHh4WDgw==',
+    ],
     [
       1,
       -194,
       1,
       0,
       'NTMzMzU4PENMUE1IRUNBQEBBQ0VITVBMQzw4NTMzMzU3Ozs2ODtARk9PTElDQD89PT9AQ0lMT1BGQDs4Njs7Nw==',
+      'e4mQjIiEgHx4dHB3hZWhnpiSioN9dXqAgoF2bmhmbXqLkpOSjIeAeXRubW51hpOamJKIf36Ah4uDfXZuaGJfaw==',
     ],
     [
       2,
@@ -1215,14 +1467,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'UVBPTEhGRUhJRj45NTIwLy4tLS0uMDI1OT9FTlhXVVRUVVdYT0Y/OTYyMC4tLS0tLjAzNTo/RUlGQkNITFBRUQ==',
+      'hY+Wko6Mh4SAe3hzb2tpZWFkbnqDg397fomXoJ+blpSQjIeCfnp4dHBta3iFjYx9c29xc3p+gISIi4yKhn11fA==',
     ],
-    [0, 0, 1, 0, 'QkNERkpPUlA/NzQxMTExNDUzNTk/SUxKSEdFRENCQkFBQkJDREVHSUpMST85NTM1NDExMTI0OD9QUk9KRkRDQg=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'QkNERkpPUlA/NzQxMTExNDUzNTk/SUxKSEdFRENCQkFBQkJDREVHSUpMST85NTM1NDExMTI0OD9QUk9KRkRDQg==',
+      'bnyGiIeFg4KAgIF/fn57enl4eoeTnJ+XjYiEgoV+dWxjW1dleoiPi4eDf3x4dHN9j6OrpJqSh4F9fXt3cWZgZA==',
+    ],
     [
       1,
       -188,
       1,
       0,
       'Oz0/QkZLTk9HQT05ODs6NzUzMzM2OUNPUU5JRUE/Pj09Pj9BRUlOUk9BOTY0MzM1Nzs7ODk9QkdPTktGQj89Ow==',
+      'hYmPiYB5b2ZeWGB0h5GRjYmFgX15dXFuc4GXpqWdlYuEe3V1eXx6cmtkanSFkpKSjYeBe3Vwb251hJKampKHhQ==',
     ],
     [
       2,
@@ -1230,14 +1491,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'KiotLzA1O0BISUlLUVdaW1xbWVFIRkhIQzs1Mi8tLCoqKSosLC4xNThASVdeXFpZWVpcXlVIQDg0MC4sKyopKg==',
+      'fICHjJKZlY2CeoCJkZWQjYeDgHt5dXBtZ2RfXWVygIWDf3t8hZSfo5+al5KNioWDgHt4cm5rcHZ9gnlzb25wdw==',
     ],
-    [0, 0, 1, 0, 'P0BCREhMUlNGODUzMjM0Nzg0NDg+R0tKSEZFQ0JBQUFBQUFCQ0VGSEpLRT44NDQ4NzQzMjM0OEZTUkxIREJBPw=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'P0BCREhMUlNGODUzMjM0Nzg0NDg+R0tKSEZFQ0JBQUFBQUFCQ0VGSEpLRT44NDQ4NzQzMjM0OEZTUkxIREJBPw==',
+      'bHmFhoaEg4KBgYB/fn16e3l7iZSfoZiNgX+BhYV8cmdcU1pwg42OioaCfnp2cnN+k6ispJeNgnt8goF+c2ddYg==',
+    ],
     [
       1,
       -196,
       1,
       0,
       'Ozw+QUZKTk5FPzs4OT4+OTY0NDU2O0hTUktGQj89PDs7PD0/QkZLUlNIOzY0NDQ2OT4+OTc7P0VOTkpGQj48Ow==',
+      'f4iRjIR7cWddV15zh5GRjYmFgX56dnJucn2Tpqqhl42DenJxeoKEfG9mZG17i5KRjoiBfHdxb254ipedmI5+fA==',
     ],
     [
       2,
@@ -1245,14 +1515,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Li4xNDg7Q0ZFREVJT1JUVVVUVE9HQkFDRkM9ODQxMC4uLS0tLzAyNztBR1NYV1VUVFVXWFNHPzo2MjAuLSwsLA==',
+      'fICFipCWlZGHenZ7hZCTj4uHg397dXFtaWdkYGVyfYWEgHx8hZGdoJyYlpKOioSAfHl1cW1weH+HgXlzcXByeA==',
     ],
-    [0, 0, 1, 0, 'MzI1OT9ITUtJR0ZEQ0JCQkJCQkNERkdJS01IPzk1MjMzMTAwMTM2O0JNUU9LSUdGRkdJS09RTUI7NjMxMDAxMw=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'MzI1OT9ITUtJR0ZEQ0JCQkJCQkNERkdJS01IPzk1MjMzMTAwMTM2O0JNUU9LSUdGRkdJS09RTUI7NjMxMDAxMw==',
+      'gH+Afn58eXh2dn+LmJ6clYyFgX9/fHRtZmFdZnaFjIiEgX15dXiFlqGhm5WOh4GCfnp2bGdiZ3J+iYmIh4aCgg==',
+    ],
     [
       1,
       -190,
       1,
       0,
       'NDIyMzQ3OkFJUE5KR0RDQkJDREdKTlBJQTo3NDMyMjM1OTk2OTs/R1BQTUlEQT49PT9BREpNUFBHQDs5Njk5NQ==',
+      'eomPi4eDf3t4dHJ7i5qim5aQiYR+eHt9fn1zbGVmcH+OlJKRi4Z/eXNubW11h5WbmJOLgoKDhoiBenRtaGNfag==',
     ],
     [
       2,
@@ -1260,14 +1539,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'VVRSTkpISEpIQDo2Mi8uLCwrKywtLzE0OD5FUltaWFdXWFpbUkU/OTQyLy0sLCssLC4wMjY7QUlKRkVIT1JVVQ==',
+      'h4+WlI+NiYWBfXh0b2tpZGJeaHWAhYF+fISPnKGempaSjoyIhIB6d3Jua2t2gYiIenFub3V6gIOGjIyLiYJ4fw==',
     ],
-    [1, 0, 1, 0, 'P0FFRkdKS0dAOzYzMjM6OTk6PD5ARElQUElEQD07Ojk5Ojs9QERJUFBKREE+PDo5OTozMjM2O0BHS0pHRkVBPw=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'P0FFRkdKS0dAOzYzMjM6OTk6PD5ARElQUElEQD07Ojk5Ojs9QERJUFBKREE+PDo5OTozMjM2O0BHS0pHRkVBPw==',
+      'b3N4dHBsaGt3hpKUkIyIhIB8eHRwbG56iZWYlJCMiI2Rko5+c2xoaHF8ioqLjYuJgHd1c3V2doOPmJiTjYJybw==',
+    ],
     [
       0,
       -20,
       1,
       0,
       'Ojo1MjM1OUBITUtJR0c+OTk+R0hJTE1IPzk2NDM1Ojo6Ozw+QUVLUE9JQz88Ozk4ODk7PT9DSE9QS0ZBPzw7Og==',
+      'l52fk4BwYWFnbnN2hZCZlY+GeW1sbnJ0cGxpZnB/jZSQjIiEgHx4dHBsc4CQmpiUkIyPk5WThnpya2dufYmNkQ==',
     ],
     [
       2,
@@ -1275,6 +1563,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'aGlqWkhBOjMwLisqKCcoJycoKiwuMDQ4P0ZPWV5hY2RkY15YT0hBOzk3My4sKygoKCgpKSouLjM2PEZQYWloaA==',
+      'eXZ0cG5raGlpbnJ2d3p/g4eNkpSWlpaUkoyLi4mLh4N/fHp0cm1oZmFdXGZzfYJ+foeSoaWhnZaVkY2JhIF9fA==',
     ],
     [
       2,
@@ -1282,14 +1571,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'JSUmJycqLTEzO0RRZHBub29waVRGPDYyLispKSYnJiYoKCkqLS8wNTlBSFVngYFpW1RSUFRWT0I4My0sKSgnJQ==',
+      'gIGLl6Onop+alZKPi4eDf35+fHp4cm9qZmNgXF5tkaasp52XkYeAdG12gI6WlI6KhoB+enZybGpkYl9ZXGZyfw==',
     ],
-    [1, 0, 1, 0, 'ODk6PD9DSE5QS0VBPjw7Ojo6NTQ2OT1CS0pHRURDPz09P0NERUdKS0I9OTYzNTo6Ojs8PkFFS1BOSEM/PDo5OA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'ODk6PD9DSE5QS0VBPjw7Ojo6NTQ2OT1CS0pHRURDPz09P0NERUdKS0I9OTYzNTo6Ojs8PkFFS1BOSEM/PDo5OA==',
+      'g5GYlZGNiYuQjox/dG9oa3OBi4uLi4yJg3l2dHR2c3qGk5iVj4V3cnB0eHVxbWlqdoaSlZGNiYWBfXl1cW1rdA==',
+    ],
     [
       0,
       -19,
       1,
       0,
       'Ozw9P0JGS1BOR0I+PDo4ODg4Ojw+QkdOUEtGQj89Ozs7Ozc0NTg8QkxMSUZFRTw3NzxFRUZJTExCPTc1NDc7Ow==',
+      'f42UkIyIhIF9eXVxbW56ipaYlJCMi5GTkYh6cWprc4KMj5CYnZ6WgW5iY2lwc3J8i5WXkIh8cG5ucnVxbWlmcA==',
     ],
     [
       2,
@@ -1297,6 +1595,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'a2poYl5PRz03MzAsKScmJiYmJScoKi0uMzc9R1RpcG9tbW9uWEc9NTAtKigmJSQkJCQnKCotMDc9P0dPWmNoaw==',
+      'mJaUko6KiIKAf3t3c29ramZfW1pjdH6EgHyHkp6lop6cmJKOioaDfnp0cnNxcnBqaWdobW5zeX6Dh4yNlJiZmw==',
     ],
     [
       2,
@@ -1304,14 +1603,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'ISIiJCUnKzE3QlJeXVtfZHGJh2dWR0A4NTEuKykoJyYmJSYlJikpLTA2PERUZnd3dXZ2dFVFOzMvKyclJCIiIQ==',
+      'dZWipKKem5eTj4uJhYWCgH56eHVuamdjX1tZX257goCAjZmnqaWhm5eTj4uHg315c29raGp3hIuKfXJtZFxWWw==',
     ],
-    [1, 0, 1, 0, 'NjY4OjxAREtRT0pFQkA+PT0+NzM0NztASUpHRUNDPj09PkNDRUdKSUA7NzQzNz49PT5AQkVKT1FLREA8Ojg2Ng=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'NjY4OjxAREtRT0pFQkA+PT0+NzM0NztASUpHRUNDPj09PkNDRUdKSUA7NzQzNz49PT5AQkVKT1FLREA8Ojg2Ng==',
+      'gpCXk4+LiI2Ul5aEd25naHJ9iYqMjYuJf3Z1cnV3eYaRmJeRiHpraW1zeHRwbGlygY+Xk4+Lh4SAfHh0cGxpcw==',
+    ],
     [
       0,
       -21,
       1,
       0,
       'Pj9BQ0ZKT1FKRD88OTc2NTU2Nzk8P0RKUU9KRkNBPz4+Pzk0NDY6P0pMSUdFRTo2NjlFRUdJTEo/OjY0NDk+Pg==',
+      'gY+Wko6KhoJ+enZybmpxf46YlpKOi5CWmZmGeXBoa3aDjY6UnKCbinhmYGRrcnN8i5SYkId7aGdqb3VybmpocQ==',
     ],
     [
       2,
@@ -1319,6 +1627,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Y2JgXFhORj85NDAuLCooJycoKCgqLC4wNTpBSlpoZ2ZmZmdiUUY+NjMwLSsqKSgoKCorLS8zNzk7QEhPV11iYw==',
+      'lZORjYuHhYB9e3d1cmxnZGBdYm15gYN/gYuXoqSgmpeSjo2IhYF9eXV2dnZ0cGxqamxrb3N3fYGEiYyLlJWWmA==',
     ],
     [
       2,
@@ -1326,14 +1635,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'bW5pVUc+OTQvLCopKCgoJycnKSorLjA0Oj9HV2eBgGdZVFJQVFZPQjgzMCspKCcnJSUmJykpLDE0O0VRZG5sbA==',
+      'hIKCfnx4dHBsaGRhXVxkgaGrqqGYlIuFem1xeIiVlJCMhoR+fHh0cGpoYmBdWWJveoF+gY+bpaWgnZmVj4uHhQ==',
     ],
-    [1, 0, 1, 0, 'QEJFRkdJTEpBOzc0MjI4Nzc4Ojw+QkdOUEtGQj89PDs7PD0/QkZLUE5HQj47Ojg3NzgyMjQ3O0FKTElHRkVCQA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'QEJFRkdJTEpBOzc0MjI4Nzc4Ojw+QkdOUEtGQj89PDs7PD0/QkZLUE5HQj47Ojg3NzgyMjQ3O0FKTElHRkVCQA==',
+      'c3R4dHBsaGhzgo+UkIyIhIB8eHRwbHF+jZiYlJCMiIyNjIh6cmxnanWAjIqLjIuJgHd1dHV2dICLlpmUjoZ4dA==',
+    ],
     [
       0,
       -19,
       1,
       0,
       'ODg0MzQ3OkFLTUtJSEc/OjpAR0hJS01KQTo2NDI0ODg4OTo8P0NITlBLRUI/PDs6Ojs8P0JFSlBOSEM/PDo5OA==',
+      'l52dkX1qY2Rrc3F3g4+ZlY6JfXJwb3J0cGxoZW99jJOPi4eEgHx4dHBtd4aUm5eTj4uPkI6NgXdxaWhygYuOkA==',
     ],
     [
       2,
@@ -1341,6 +1659,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'bG1oVkZANzIvLCoqKCYnJycnKistMDM5P0hRXF9kZ2dnZGBYT0ZAPTk1LiwqKSYmJiYnKCkqLTI1PUZUaWxrag==',
+      'eHRybmxqZmdpa3J2d3uBhIiQkpWYl5aUjo2NjI6KhIJ8enZwbmhkYlxbZm99gn59hJCfp6OfmZWRj4uHhIB8eg==',
     ],
     [
       2,
@@ -1348,46 +1667,87 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'IiIjJCUoKy40PEZYa3V0dHV1ZU9FPTYvLSooJyUmJScnJygpLC4xNjlBSFZphIZtYltXWFtXRjo0LSooJiUiIg==',
+      'gISSn6eloJ6alpKLiYaCgX57e3d1cW5qZmJeXF5ujaOqpp6VjIN8cXiAjZiVkY2JhX97dXFtaWViYFxaYm55gQ==',
     ],
-    [1, 0, 2, 1, 'JSUoKi4yOENGQ0NGT110fHp4eXleSTozLSknIiEgHx8fHyAhIiQnKC0zPUpifHt5eXt8YktBNy8uKicnJSQjJQ=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'JSUoKi4yOENGQ0NGT110fHp4eXleSTozLSknIiEgHx8fHyAhIiQnKC0zPUpifHt5eXt8YktBNy8uKicnJSQjJQ==',
+      'b3uAfH+Lm6OloZ2Zk4+MiISAe3h0cGtmYl5aWF9tfISCgIuaqK2po5+blZONh4N/e3VxanF9hIp8cGtiXlxWYA==',
+    ],
     [
       0,
       -243,
       2,
       1,
       'ICMjJCYsMTlHR0dKVWqJiYeGiHxYQzUuKSYkIh4cHBwcHB0eHyEkJisxNUFWgZGQkJKAVkY6MS0pJSMjIiEgIA==',
+      'bnqBfYKOnaimpJ6dmZOPi4eDf3l3c29rZWFeWlZYZHSAgYiXpq+sqKKempWSjYiDgXx2cmltdXyAc2hhWlhVXQ==',
     ],
-    [1, 0, 2, 1, 'cHF0a1JDODEsKCUjIiEiIiEiIyQlKCovNDxGV3J3dXR2dmBQSUdIRTkyLykoJiYjIyQlJiYoKy40O0RSa3RxcA=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'cHF0a1JDODEsKCUjIiEiIiEiIyQlKCovNDxGV3J3dXR2dmBQSUdIRTkyLykoJiYjIyQlJiYoKy40O0RSa3RxcA==',
+      'gn58eHRwbGhkYFxfa3eEg4GKlqOppqKaj397gIqUk46KhIB8dnJsamZiXlhVW2l4goB8eoSToaejn5uXk4+Khg==',
+    ],
     [
       0,
       -163,
       2,
       1,
       'goSDXEU4MCwoJSIhHx4dHx8fICEiJCouMz5KWnR9fHx+fmdXSUdJSj0yLSomJSQhISIiISMlKCguNDtHXoCEgg==',
+      'bWlnY19dX2x4goKDjZqmqaWhmY5+fYSRmpaOiYV/fXdxb2llYVtXVVRfb3l/fYaVo6mmop6alJCMiIWBe3dzbw==',
     ],
-    [1, 0, 2, 1, 'bG5xb1VFOjItKSYkIyIhISEhIiMkJikwNjxJWHNzcnFzdGBRRUJFRD00LywpJyYkJCQlJigpLC82PUVVb3FubA=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'bG5xb1VFOjItKSYkIyIhISEhIiMkJikwNjxJWHNzcnFzdGBRRUJFRD00LywpJyYkJCQlJigpLC82PUVVb3FubA==',
+      'c29taWViXmBpdYODgYaRnammo56WiXt9go2Sj4mFgX15c29rZ2NgWlZaZ3eCgX15fouapaSgnJmVkY2JhYF7dw==',
+    ],
     [
       0,
       -162,
       2,
       1,
       'f4GBXkc5MS0pJSMhHx4eHR8gICIjJyouNz9KWnh6eXl7fGlVR0RFRj80LiooJSQiIiIjIyQmKCwtND5HXoGBfw==',
+      'bmpoZGBcYWp2g4F/h5Whq6ijnpSHfH+Kk5eQjIaCfHh0cGxmYlxYVFNebXt/fIKQn6mno5+bl5GNiYSBe3dzcA==',
     ],
-    [1, 0, 2, 1, 'JSUmKSswNkFGRkVJT15wfnx7e3teRzwxLSkmJCIhHh4eHh8gIiQmKi42Okhgfn17e31+YkpANjAtKSclJCQjIw=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'JSUmKSswNkFGRkVJT15wfnx7e3teRzwxLSkmJCIhHh4eHh8gIiQmKi42Okhgfn17e31+YkpANjAtKSclJCQjIw==',
+      'bniAfIKQnaWloZuZk4+Lh4N/e3Z0cGxoYl5aVl5tfIWBgo2dqq2po5+blZKNh4V/e3duam97hYd+cGpkXl1WYA==',
+    ],
     [
       0,
       -242,
       2,
       1,
       'j49uV0tKS0I1LSolIyIiHx8fICEgIiUoLTI3Q1t6l5WVl3lZQzcvKCQhHx4fHR0dHR0dHyAiJSgtN0FQeI2MjA==',
+      'iJGXk46IhH54dnBsaGJeW1hUVF9seX6HlaSrp6OfnZmVkYyHg399eHRwbGhkYFpYWWZzgIGBkJ2nrKainI6Cgw==',
     ],
-    [1, 0, 2, 1, 'YWBgYWRiXEtBMSwnJSQiISEgISIiIyYqLDI4RFV2dXR0dnZZSD41MSwqKCcmJicoKCgrMDQ6Q0dFQ0VLVGJmYg=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'YWBgYWRiXEtBMSwnJSQiISEgISIiIyYqLDI4RFV2dXR0dnZZSD41MSwqKCcmJicoKCgrMDQ6Q0dFQ0VLVGJmYg==',
+      'l56ipKGgnZGNiYN/e3VzbWllX1tXVV9veoF/iJelrKahnZeTj4mFgXx3cmxoaXR/hYJ2amVeZXR/iIN/e3l9iQ==',
+    ],
     [
       0,
       -313,
       2,
       1,
       'jY52V0I1MSsmJCEfHR8eHh4eHyAhJigsMEpYb3R1c3R1eHZeUk1PTT01MComJSQiIiIhIiMjJSkrMTVCT2yOjQ==',
+      'X2FteYGCfnyBkp+oo5mLhImPmZ2Xko2Ig4B7d3FtaWNhW1dTVmNzfYOPn6qqpqKenJaSjoiGgnx6dHBnYF9YXQ==',
     ],
     [
       4,
@@ -1395,6 +1755,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JCQlJigqLTE3QEtcamlnZWVnaWpcS0A3Mi0qKCYlJCQkJCUmKCotMTdAS1xqaWdlZWdpalxLQDcyLSooJiUkJA==',
+      'd4SHg398en+NnKSjn5uXk4+Lh4N/fHh0cGxoZGBcXGd3hIeDf3x6f42cpKOfm5eTj4uHg398eHRwbGhkYFxcZw==',
     ],
     [
       6,
@@ -1402,14 +1763,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '/N1vSTYrJSIfHBoYFxcWFhYWFxcYGhwfIiUrNklv3fz83W9JNislIh8cGhgXFxYWFhYXFxgaHB8iJSs2SW/d/A==',
+      'mqmyrqqmop6alpKOioaCf3t3c29rZ2NfW1dTT1RicYmaqbKuqqainpqWko6KhoJ/e3dzb2tnY19bV1NPVGJxiQ==',
     ],
-    [1, 0, 2, 1, 'JSUmJScoKy0yNj5KXHd2dXV2blBBODArKCYkIyIhICEhIyQlKS4xQ05fZWRhXl5eXmFiW05JSUxGPDUxLSopJw=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'JSUmJScoKy0yNj5KXHd2dXV2blBBODArKCYkIyIhICEhIyQlKS4xQ05fZWRhXl5eXmFiW05JSUxGPDUxLSopJw==',
+      'bnyDgYiXpayopJ6al5GNiYWBfXdzb2JhXVldX2V2hYaHg397f4mWn5qNf3+HkpyZlZCKh4N/e3Vxa2djXVlVXw==',
+    ],
     [
       0,
       -238,
       2,
       1,
       'Hh4fICEhJCYqMTZDUnqLioqKak5ANTArKCQlIiMiISIjJSYpLTI5R1JSUFJdcXBtbGxtb2tgTTQvKyYkIiEgHg==',
+      'bXuDjJuorqulop2XlY+Lh4F9eXNvaGRgZXF9gHVoXF5qd4KBfnx9iJagoaSjop6VjYmFgX56dnBuaGRgWlZUXg==',
     ],
     [
       4,
@@ -1417,6 +1787,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JCQlJigqLjI3QEtcamlmZWVmaWpcS0A3Mi4qKCYlJCQkJCUmKCotMTdAS1xoaWdlZWdpaVxLQDcxLSooJiUkJA==',
+      'd4SHg398en+NnKSjn5uXk4+Lh4N/fHh0cGxoZGBdX2d3goWDf3x6f42cpKOfm5eTj4uHg398eHRwbGhkYFxcZw==',
     ],
     [
       6,
@@ -1424,14 +1795,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'FRUVFhcYGhwdJCg1RmnS///SaUY1KCQhHRoYFxYVFRUVFRUWFxgaHB0kKDVGadL//9JpRjUoJCEdGhgXFhUVFQ==',
+      'ZXuWpbCwrKikoJyYlJCMiIWBfXl1cW1pZWFdWVVSTldle5alsLCsqKSgnJiUkIyIhYF9eXVxbWllYV1ZVVJOVw==',
     ],
-    [1, 0, 2, 1, 'dHZ2WEY8NjEtKykoJycnJygpLC8zOkBJSEZIT1xgXltbW1teYWJfUkUzLisnJiMjISIhIiMjJicsLzdBUG91dA=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'dHZ2WEY8NjEtKykoJycnJygpLC8zOkBJSEZIT1xgXltbW1teYWJfUkUzLisnJiMjISIhIiMjJicsLzdBUG91dA==',
+      'dYCDem1iZG57hISAfHl5eomXn6KmoqCeko2KhIB8eHVva2VhXVdVW2l4f3+HlqWqpqGcmZOPioWAe3dybWtlag==',
+    ],
     [
       0,
       -243,
       2,
       1,
       'aWxtXVBMTU9OPzcwKyonJCQjIiMkJCgnKy80PUhhiIiIiXNURDczKyclJCIgHx4gICAhIyQpKzBEUGNnbGloaA==',
+      'ipegnpiTkImEgXl1cm1pZV9bV1FYY3J8h5Wkq6iknpyWkpCKiIN/e3ZzZ2NdW11fYm57g4WDf36IlaGjmYt9fw==',
     ],
     [
       4,
@@ -1439,6 +1819,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JSUmJyksLzQ6Qk5fZWNhYGBhY2VfTkI6NC8sKScmJSUlJSYnKSwvMzpCTl9lY2FgYGFjZV9OQjozLywpJyYlJQ==',
+      'eIWIhIF9eXmElKCkoJyYlJCMiISBfXl1cW1pZWFdX2h4hYeEgX15eYSUoKSgnJiUkIyIhIF9eXVxbWllYV1daA==',
     ],
     [
       6,
@@ -1446,14 +1827,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'FhYWFxgZGh0gIyo2Rmva///aa0Y2KiMgHRoZGBcWFhYWFhYXGBkaHSAjKjZGa9r//9prRjYqIyAdGhkYFxYWFg==',
+      'ZnmSoq6wrKikoJ2ZlZGNiYWBfXl1cW1qZmJeWlZSTldmeZKirrCsqKSgnZmVkY2JhYF9eXVxbWpmYl5aVlJOVw==',
     ],
-    [1, 0, 2, 1, 'ICIjJicsLzZKWGNlY2JiY2VnZFVKR0VHST85MS0sKScnJSYmJygqLDE1PUpbd3Z1dXZ3VkQ4MiwnJiMiISEgIA=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'ICIjJicsLzZKWGNlY2JiY2VnZFVKR0VHST85MS0sKScnJSYmJygqLDE1PUpbd3Z1dXZ3VkQ4MiwnJiMiISEgIA==',
+      'hZOcoZuSiXp9hZCYlZONiYV/eXVxa2ljXVlUW2l4gX+FkJ+qqKShnJeTj4qFgX15dXBlYV5eXmJreYSFg397fQ==',
+    ],
     [
       0,
       -308,
       2,
       1,
       'jY5/VUQ5MCklIiMhHx4dHR0dHh8jJScrMDtWcXd3dnd3e3NdUlBRSj0xLCkmJCEhISEiISIkJSgsMDc/VXKOjQ==',
+      'YGJzfoGCfH+Il6SlnpSGhoyWnZqVj4mFgX15dW9pZ2FdWVNSXWx5f4WToqyqpqKcmJSQjIiFfn14c29jX11ZXA==',
     ],
     [
       4,
@@ -1461,6 +1851,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JCUlJygqLjI4P0teaGdlZGRlZ2heSz84Mi4qKCclJSQkJSUnKCouMjg/S15oZ2VkZGVnaF5LPzgyLiooJyUlJA==',
+      'eoaHg397eX+OnaSinpuXk4+Lh4N/e3dzb2tnZGBcXmp6hoeDf3t5f46dpKKem5eTj4uHg397d3Nva2dkYFxeag==',
     ],
     [
       6,
@@ -1468,14 +1859,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '/9JpRjUoJCEdGhgXFhUVFRUVFRYXGBocHSQoNUZp0v//0mlGNSgkIR0aGBcWFRUVFRUVFhcYGhwdJCg1RmnS/w==',
+      'm6myrquno5+bl5OPi4eDf3t4dHBsaGRgXFhUUFBbaoWbqbKuq6ejn5uXk4+Lh4N/e3h0cGxoZGBcWFRQUFtqhQ==',
     ],
-    [0, 0, 2, 1, 'IiIjJCQmKSovNUdPU3p7fX1zdG9VRToyLiknJCMiISEhISIjJScqLjM7RFVxcnBubnByc11KPzgxLSooJiUkJA=='],
+    [
+      0,
+      0,
+      2,
+      1,
+      'IiIjJCQmKSovNUdPU3p7fX1zdG9VRToyLiknJCMiISEhISIjJScqLjM7RFVxcnBubnByc11KPzgxLSooJiUkJA==',
+      'h4yKg4OKmaGfm5eTj4uHg398eHRwbGhkYFxaY3OBh4N/fISToquno5+bl5OPjYuIhoB4dGxscnFyZ1pSVF9ufQ==',
+    ],
     [
       8,
       -839,
       2,
       1,
       'z9N5UT4yKiUgHh0bGhkZGBgZGRkbHB4iJCkyPVN8zMvLzHxTPTIqJCIeHBsaGRkZGRkZGhsdHyElKjM+VH3KyQ==',
+      'mKqwrKikoJyYlJCMiISAfXl1cW1pZWFdWVVRVGBwfImYp7CsqKSgnJiUkIyIhIB9eXVxbWllYV1ZVVRebXZ5gg==',
     ],
     [
       1,
@@ -1483,6 +1883,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'TU1NTlBQST03My8sKikpKSsvPj9BQ0VLUVJOSkZEQj9AQkRGSk5SUEhCPTo3NTQzMzQ1Nzo5MTE3P0tQT0xMTw==',
+      'a3Z9eXV1gY6YmZmksbu8q2dGPkZTX2VianiHkI2JhYF9eX2KiIR0Y19mdIGEg4CBhIF+gpGepaKdmZSNgnRkZQ==',
     ],
     [
       1,
@@ -1490,6 +1891,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'UVNVWFtWSUA5NDEuLCspKSkpKywuMTQ5QElWW1hVU1JSU1VYWlZJQDk0MS4sKykpKSkrLC4xNDlASVZbWFVTUQ==',
+      'ipminpqWko6KhoJ+e3dzb2tnY19lcoKMioaCfnt3dHyKmaCempaSjoqGgn57d3Nva2djX2VygoyKhoJ+e3dzfA==',
     ],
     [
       2,
@@ -1497,6 +1899,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'bm1qZl9SSD85NDAsKSglJSUkJCYlJyosLzU6RE5qdXV1dXdvUkQ5Mi0sKSYlJCMiIiUlJikrMTQ9QUZQXGVqbQ==',
+      'mpiWlJCOjIaFgX55dXFtbGhiW1lbZ3Z+f36GkaGqpqKcmJaQjIiDgX13dG9vb25vaWdnaGtvdXt/hYiLkpWYmw==',
     ],
     [
       2,
@@ -1504,6 +1907,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'c4+NbVxOQz43My8qKSUkJCEiIyMjJSgpLjA1QElefYCBgIJ0VEM6MS0pJiQiISEgICEhIiQmKSwyPExhYl9haA==',
+      'jI2NiYiEf3x4dHFvaGRfWlhYYG55fYCNmqeqpqCcmJSRjYmFgX13c21oZWp7hIuFd3JqYVhYZ42ipaSgnJiSkA==',
     ],
     [
       6,
@@ -1511,6 +1915,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'gYJ/aVFAODArJyUjISAgHx8gICEjJScrMDhCUGuBgX9/gYFrUEI4MCsnJSMhICAfHyAgISMlJyswOEBRa32CgQ==',
+      'oaWmop6alpKOioaCfnt3c29rZ2NfW1daZ3aCgn5/h5akqKainpqWko6KhoJ+e3dzb2tnY19dXGBnc31+gYKHlg==',
     ],
     [
       3,
@@ -1518,6 +1923,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'DA0NDQ0ODxESFBkfNtPVzbiVeWNYRjszMy8rKigmJiUlJicoKS0uMzU6Rlhje5e3zNXTNR4ZFhMREA8ODQ0MDA==',
+      'cIuVnJ2cnJmXlpORkIuKh4OBf3t3dXFvb2tnaGVlZWVmb4afr7e2sq2po5+alpGLh4F9d3FtZmJeWFRQTEtOWw==',
     ],
     [
       3,
@@ -1525,6 +1931,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'LSwtLS4vMDI0OT1CS1RWVFFPTk9QUlZZXl5YUk1JPikkIB4eHR0dHh8iJCgvOFddXV5hZGlpYlZKQzw3NTIvLQ==',
+      'fYiOioWDf3t5c3F9h5OWlZmfqq+poJaNhH12bWdhW1VRUVtrdXh0cXWCkpydmpiUko6KhoKAfnt5dXJwbGhmcA==',
     ],
     [
       4,
@@ -1532,6 +1939,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KyssLjAzNzxCTFFUVFNRUFBRU1ZZV0tBOjUxLy0rKioqKistLzE1OkFKWFlWU1FQUFFTVFNRS0I8NzMwLiwrKw==',
+      'hYWFgX15dXV9jZqfnZmVkY2JhYF9eXVxbWlmYmFre4iMiYWBfXt7foOLkpeZmJWRjYmFgX15dXFtaWdnanJ4gA==',
     ],
     [
       5,
@@ -1539,6 +1947,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Q0NFSEtQUUtDPjk2NDIxMDAxMjQ2OT5ESEtMS0pHRkRERkdKTExLSEQ+OTY0MjEwMDEyNDY5PkNLUVBLSEVDQw==',
+      'ipecmJSQjIiEgHx4dHBubG1yd4CGiYqIhIB8eHZ3eoCKjpOUkpCMiISAfHh0cGxpZWl2hZCQjIiEgHx4dHBweg==',
     ],
     [
       5,
@@ -1546,6 +1955,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'JSUmJyksLzQ5QUxeZmViX19gX1xWTkY8NjEuKykoJycnJygqLC4yNj1FTlZbX2BgYGFkZV9NQTkzLyspJyYlJQ==',
+      'e4eKhoSAgYaJj5OXmZmYlJCMiISAfHh0cGxpZ2dqbnF0d3x+fnx4e4WVoaKfnJiUkIyIhIB8eHRwbGllYV5faw==',
     ],
     [
       5,
@@ -1553,6 +1963,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'PT5AQkRGRkZGREE+Ozk3Nzc3OTs+QURGR0dGREJAPj09Pj9CRUlOTklDPjs4NjU0NDU2ODo+Q0lOTklFQkA+PQ==',
+      'jo2MiIWBfXl1cnJzdnt/goiKiYiFgX15dXFtbnmIlZiUkIyIhYF9eXVxbWlqc4OQk5CMiIWBfXl3d3h8foOHjA==',
     ],
     [
       5,
@@ -1560,6 +1971,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KywtLzAzNzxETFRVU1BOTU1OUFNVVExEPDczMC8tLCsrLCwuMDM3PERMVFVTUE5NTU5QU1VUTkQ8NzMwLi0sKw==',
+      'iYqJhYF9eXh3e4qTm5yYlJCMiYWBfXl1cW1pZWRncYGJiomFgX15dXd7ipibnJiUkIyJhYF9eXVxbWllZGhxgQ==',
     ],
     [
       5,
@@ -1567,6 +1979,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'ZGVnaF5LPzgyLiooJyUlJCQlJScoKi4yOD9LXmhnZWRkZWdoXks/ODIuKignJSUkJCUlJygqLjI4P0teaGdlZA==',
+      'lKGloZ2ZlZGNiYWBfXl2cm5qZmJeXGJxgIeFgX15fIWUoaOhnZmVkY2JhYF9eXZybmpmYl5cYnGAh4WBfXl6hQ==',
     ],
     [
       5,
@@ -1574,6 +1987,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Hx8fICIlJikvNUBNaISIh4eIhGhNQDUvKSYjIiAfHx8fHx8gIiUmKy81P01nh4iHh4iEZ1BANS8rJiUiIB8fHw==',
+      'eH+BgIKOnqaopaGdmZWRjYmFgX15dXFuamZiXlpZW2h4f4GAhY6epqaloZ2ZlZGNiYWBfXl1cW5qZmJeWllbaA==',
     ],
     [
       8,
@@ -1581,14 +1995,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'TEZBPjo4Nzc3Nzg6PUFFSUlFQT06ODc3Nzg4OjxBR01WYGlqZFJFPDYyLiwqKSgnJycoKiwuMTY8RVJmamlgVg==',
+      'fYiQk5GNiYaBfXp2cW1qZmJeXFtkcoiXnJ2ZlZGNiYWBfXl2cm5qZmNjboCVn6aloJ2ZlZGNiYWBfnp1cW5qcg==',
     ],
-    [0, 0, 2, 1, 'IiIjJCYoKy80PEdXbGtpZ2dpa25kUUU8NjEuKykoJyYmJSYlJicoKS0yO05PcnZ3eW9xcVdHPTQvKygmJCMiIg=='],
+    [
+      0,
+      0,
+      2,
+      1,
+      'IiIjJCYoKy80PEdXbGtpZ2dpa25kUUU8NjEuKykoJyYmJSYlJicoKS0yO05PcnZ3eW9xcVdHPTQvKygmJCMiIg==',
+      'cYCJhYF9fIaVo6ikoJyZlZGOjYuKh4J8c2tobW9sZFdUXGl1gYiKh4CFkJ2gnJmVkY2JhYF9eXVxbWllYl5aYw==',
+    ],
     [
       8,
       -884,
       2,
       1,
       'wcJ+VD80LCcjHx0bGhoZGRkZGhsbHiAiJiszQVaAxMPDxH1TPjMrJiIgHBsaGhkZGRkZGhsdHiInLDQ/VH7Lxw==',
+      'lqStqaWinpqWko6KhoJ+enZyb2tnY19bV1NUX297hpOjrq2ppaKempaSjoqGgn56dnJva2djX1tXU1Rcc4OGiw==',
     ],
     [
       1,
@@ -1596,6 +2019,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'P0BBREdLUFBLRkRBQD8wLCsrLC0vMjY6QU5OTEpJSUpMSklMTk1BOTQvNjo5NzY1NTY3OTw/REtQUUtHREFAPg==',
+      'kJiclYZ6cm1oY11ga3iDhH58fn99fHyGlZ+fk393c3yFg397d3RwdYKSnJuZoa67vKJUR01YZmtoanSBi4yGhg==',
     ],
     [
       1,
@@ -1603,6 +2027,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KSkqLC4xNDk/SVZbWFVUUlJUVVhbVkk/OTQxLiwqKSkpKSosLjE0OT9JVltYVVRSUlRVWFtWST85NDEuLCopKQ==',
+      'eIaMiYWBfXl1d4OSnqCcmJSQjImFgX15dXFtaWVhX2l4hoyJhYF9eXV3g5KeoJyYlJCMiYWBfXl1cW1pZWFfaQ==',
     ],
     [
       2,
@@ -1610,6 +2035,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'IB8iIyQmKS4yPEhOW2pydnZ1cm1iVEc+NzMtKiknJCQkJCMlJCYnKS4yOEBNYXp7e3t9e1hHPjIuKSYkIyIhIA==',
+      'eoCFi5CUmZydm5mVk4+Ni4iGgHx4dXBsaGRhXFlcaXd/gX+ElKCrqaOfmpeTj4mHgX15cXBram1paWZhZWlqcw==',
     ],
     [
       2,
@@ -1617,6 +2043,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'h4aHhl9IOTItKSMhIB8eHhwcHB4fISMmKzA6TW1tbHGBl5RvXk5GPTYyLCooJiMjISEiIiMjJiksLjY9SVx+hg==',
+      'maWsq6SfnJaTkYuJhH97dXFrZWFhb3iCgXNrYVlbapGhqKSenJiUko6Mi4mHg4F9eHRxbWhkYFpYWmBwe39/iw==',
     ],
     [
       6,
@@ -1624,6 +2051,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'hISAaVBBNzAqJyQiISAfHx8fICEjJScrMDdBUGmCg4KCg4JpUEE3MCsnJSMhIB8fHx8gISIkJyowN0FQaYCEhA==',
+      'oKWloZ2ZlZKOioaCfnp2cm5qZmJfW1daZ3eBgn6Bipqmp6WhnZmVko6KhoJ+enZybmpmYl9bW2Bndn1+goSKmg==',
     ],
     [
       3,
@@ -1631,6 +2059,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'rZh9aVFHPTUwLC0qKSgmJiYnJykrLSwwNz9JUWh8l6zHzMpAJxsVExEQDw4NDQ0NDQ0NDg4PEBETFhkoQcvNxA==',
+      'hICAfHh3cW9ubGtoZ2RkZWZrepSms7Szr6unoZ2Wko6IhHx4cm5qZGBZVVFNTE5YaYOUnZ2ampiYlZSSkJCKhw==',
     ],
     [
       3,
@@ -1638,6 +2067,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'T01NTU5RU1hcXVdSTEhFKyUiIB8eHh8eISIlKi89WVpaW15hZWdhU0tEPjg2MjEvLS4tLS0uMDI1OT5FS1NUUw==',
+      'i5WXk5qkqq+mm5KIgXhzbGNeV1JRWGZzeHZycXmIl5ybmZWRj4uHiISBfnh3cm9tampveoWMjomEgnx4d3B0gQ==',
     ],
     [
       4,
@@ -1645,6 +2075,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'UFFTVlhWS0E6NTEvLSsqKioqKy0vMTU6QUtXWFZTUVBQUVNUU1FMQjw3MzAuLCsrKyssLjAzNzxCTFFTVFNRUA==',
+      'kZ2fm5eTj4uHhIB8eHRwbGhkYmVygYqLh4SAfHt7f4iPlpqZl5OPi4eEgHx4dHBsaGZpbXJ7gYSGhIB8eHR1gQ==',
     ],
     [
       5,
@@ -1652,6 +2083,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'MDEyNDY5PkRHS0tLSkdGRUVGR0pMTEtIQz45NjQyMTAwMTI0Njk+Q0tQT0tIRUNCQkNFSEtQUUtEPjo2NDIxMA==',
+      'iImIhIB8eHZ3eoKJjpKTkpCMiISAfHh0cW1pZWh1hI+QjIiEgHx4dHFxeomWmpiUkIyIhIB8eHRxbm5uc3h8hQ==',
     ],
     [
       5,
@@ -1659,6 +2091,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'Xl9eW1ZQRj02Mi4sKSgnJycnKCorLjE2PUVQVlpeYF9fYWNkX01BOjMvKyonJiUlJSUmKCksLzQ5Qk5gZGRiXg==',
+      'mZmZlZGOioaCfnp2cm5qaGdpbG91dXt+fX16e3+NnKChnZmVkY6KhoJ+enZybmpmYl5fZnWDiYiEg4GEiIyMlA==',
     ],
     [
       5,
@@ -1666,6 +2099,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Njc5Oj1BREZGR0dFQkA+PT0+QEJFSU5OSUI+Ozg2NTQ0NTY4Oj5CSU5NSUVCQD49PT5AQkRGR0dGREE9Ojk3Ng==',
+      'iYmJhYF9eXVxbW94h5SXlZGNiYWBfXl1cW1paXKBj5ORjYmFgX15d3d3e4CDh4yOjo2JhYF9eXVzcXN3e4GBhg==',
     ],
     [
       5,
@@ -1673,6 +2107,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'TE1OUVNTTUU9ODQyLy4tLCwtLi8yNDg9RU1TVFFOTUxMTU5RVFJPRT04NDEvLiwsLC0uLzE0OD1FT1JUUU5NTA==',
+      'mZqZlZGNiYaCfnp2cm5qaGZpcH2HiomGgn56dnV7g5KZmpmVkY2JhoJ+enZybmpmZmlwgIeKiYaCfnp2dXuDkg==',
     ],
     [
       5,
@@ -1680,6 +2115,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'aGlsbFtJPjYxLSknJiUjIyMjJSYnKS0wNj5JW2xsaWhoaWxsW0k+NjEtKScmJSMjIyMlJicpLTA2PklbbGxpaA==',
+      'laKlop6alpKOioaCfnp2cm5rZ2NfW11qeYWGgn56eoaVoqWinpqWko6KhoJ+enZybmtnY19bXWp5hYaCfnp6hg==',
     ],
     [
       5,
@@ -1687,6 +2123,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Hx8fICIkJysvNkBOaYGGhYWHhGlNQDYvKSckIiAfHx8fHx8gIiQnKS82QE5phIaFhYaCaU5BNzArJyQjIB8fHw==',
+      'eX6Bf4GOnqaopKCcmZWRjYmFgX15dXFtaWViXlpZXGp5gIGAhI6epaakoJyZlZGNiYWBfXl1cW1pZWJeWlpcag==',
     ],
     [
       8,
@@ -1694,14 +2131,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'R0VBPjs4ODc3Nzk7PkFGTVRiZ2hkUkU9NzIuLCopKCcnKCkqLC4yNz1FUWRoZ2JUTEVBPjs5ODc3ODg7PkFFRw==',
+      'aXmMmpycmJSQjIiEgHx4dHBsaWVjZnOGlp+lo5+bl5OQjImFgX15dXFtbnV/ipGSj4uHg398eXVxbWpmYl5aXw==',
     ],
-    [0, 0, 2, 1, 'IiMjJScpLDA2PUlYbm5sdXVzckxMSzswKyonJiUlJSQmJicpKy0xNTxEUGJsaWdlZWdpa1lIPjUwLCkmJSQjIg=='],
+    [
+      0,
+      0,
+      2,
+      1,
+      'IiMjJScpLDA2PUlYbm5sdXVzckxMSzswKyonJiUlJSQmJicpKy0xNTxEUGJsaWdlZWdpa1lIPjUwLCkmJSQjIg==',
+      'eH2KlaOrq56OiImSmJSMhH13dnRycGxoZGBdWVtnd4OEgHx4fIqZpKOfm5eTkIyIhIB8eHRwbGhkYGNwfIN6dw==',
+    ],
     [
       8,
       -858,
       2,
       1,
       'urqDV0A2LiciIR0cGxoaGhoaGhsdHiAkKC00QlaBvLu7vIFWQjQtKCQgHhwbGhoZGRoaGxwdICInKzZAV4DEvQ==',
+      'maesqKSgnJiVkY2JhYF9eXVxbWllYl5aVlJYZnV/iJalr6yopKCcmJWRjYmFgX15dXFtaWViXlpWUlZle4eFjA==',
     ],
     [
       1,
@@ -1709,6 +2155,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Nzg5Ozw3MDQ7Q01NSkhJS0pKSkpMTktANzMvLSsqKistNEVFRkhMUlNOSUVCQD4jOz5AQkVJT1FNRkI+Ozk4Nw==',
+      'goKFgn2Ekp6mop6YkYl7b15dZ3F8fHV6hZCamZigrbe6qnlOQEZRXWViZHCAjI2JhYF+eoGPi4ZyYmJteoWFgg==',
     ],
     [
       1,
@@ -1716,6 +2163,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KissLS8yNjxCTFhYVFFPTk5PUVRYV0xCPDYyLy0sKyoqKywtLzI2O0JMV1hUUU9OTk9RVFhXTEI7NjIvLSwrKg==',
+      'd4WOioeDf3t3c3eElJ+empaSjoqHg397d3Nva2djYWh3hY2Kh4N/e3dzd4SUn56alpKOioeDf3t3c29rZ2NfaA==',
     ],
     [
       2,
@@ -1723,6 +2171,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'JCQlJiktMDQ+QEhPXGVqbW5samVfUkg/OTMuKykoJyUlJSQlJygrLDE0O0RQaXR0dHR2blFDOjUvKygnJCMiIg==',
+      'e3+GiYuSlZqbmpiUlJCOioaFgX15dXFwbGVhW1lcZ3d+gH6GkqKqpqKcl5SQjImEgHp2c29xb29uamdnaGtudQ==',
     ],
     [
       2,
@@ -1730,6 +2179,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'ICAhISMlKSswOEFQeYB+fn57X01AODEtKSclIyQjJCQkJCcoLDAyOD5DTFxrjI5zaGBeYGJQPzgvKygjIiAgHw==',
+      'g4aRnaeno6CcmJSQjIeEgHp5d3d1c29raGRiXFphd5+qpaCXjol6dXyFlpuXk4+LhYF7d3Nva2dhXVdTWWd0gA==',
     ],
     [
       6,
@@ -1737,6 +2187,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'Hh4fICIkJikvND9NZ4SKioqKhGdNPzQvKSYkIiAfHh4eHh8gIiQmKi82P01niImHh4mKZ00/NC8qJiQhIB8eHg==',
+      'en6BhIuZo6alop6al5OPi4eDf3t3c29rZ2NgXFhYYHB9gX9+iZmmqqainpqXk4+Lh4N/e3dzb2tnY2BcWltgcA==',
     ],
     [
       3,
@@ -1744,6 +2195,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'tJh4ZlVGOzUzLispKCYlJSUlJigpKy4zNTtGVWZ4l7TM1dM2HxkWExEQDw4ODQ0NDQ0NDg4PEBEUFhkfNtPVzA==',
+      'h4OCgHx4dnJwbWtoaGpjZmNjb3+arLa2sa+opKGamJKLiIJ+eHRtZ2RcWVdQT0tMV22GlZqam5uZmJeVkpGMiQ==',
     ],
     [
       3,
@@ -1751,6 +2203,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'UE5OTk9RU1leXlpTTUk3KiQgHx4dHh4fICEkJzA6WFtcXV9iZ2liVktDPTc1MjEvLS4tLS4vMTI1Oj5DSlRVUw==',
+      'h5GWlZqjq6+onZaMhHx2bmdhWVVQUV9sd3d0cXSCkZycmpiUko2KhoSAfnp2dXFva2hpdIGLjoqGgH58dnRxeg==',
     ],
     [
       4,
@@ -1758,6 +2211,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KiorLS8yNjpBSlNUVlVTUlJTVVhbVkhAOTQxLiwqKSkpKSosLjE0OUBIVlpYVVNSUlNVVlVTSkE6NjIvLSsqKg==',
+      'hYWFgX15dXWBkJ2gnJiVkY2JhYF9eXVxbWllYmFpeIaLiYWBfXt7f4aNlZiZmJWRjYmFgX15dXFtaWdlaG91gQ==',
     ],
     [
       5,
@@ -1765,6 +2219,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'MDEyNDY5PkNIS0xLSkhGRUVGSEpLTEtIQz45NjQyMTAwMTI0Njk+Q0tRUEtIRURDQ0RFSEtQUUtDPjk2NDIxMA==',
+      'iImHg397eXd4fIKIkJSUk4+Lh4N/e3dzb2tnZWt5iJCPi4eDf3t3c29zf4+ampeTj4uHg397d3NvbWxudHmBhg==',
     ],
     [
       5,
@@ -1772,6 +2227,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'YGFfXVdQRDw2MS0rKSgnJicnKCkrLjE1PERQWFxfYGFhYmVmX01BODMvKyknJiUlJSUmJyksLjQ5QExeZmZiYA==',
+      'mJmZlZGNiYWBfXl1cW1qaGZobG50eHt+fnt5eoKSn6OhnZmVkY2JhYF9eXVxbWpmYl5eZ3aFiYeBgYKEjI6Qlg==',
     ],
     [
       5,
@@ -1779,6 +2235,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Njc4Oj1BREVHR0ZEQkA+PT0+QEJFSU5OSUM+Ozg2NTQ0NTY4Oz5DSU5OSUVCQD49Pj5AQkRGRkdGREE9Ojg3Ng==',
+      'ioqJhYF9eXVxbW54iJWYlZGNiYWBfXl1cW1paXKBj5ORjYmFgX15eHd3fH2Dh4yOjo2JhYF9eXVzcnN2eX+BiA==',
     ],
     [
       5,
@@ -1786,6 +2243,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'TU5RVFVVTUI8NjIwLiwrKysrLC4wNDc8Qk1VVlNQTk1NTlBTVVNNQjw4NDAuLCwrKywsLzA0NjxDTVNUU1FPTQ==',
+      'lpydmZWRjYmFgX56dnJuamZiZW5+iouJhYF+enZ3eYeWmp2ZlZGNiYWBfnp2cm5qZmVmbn6GiomFgX56dnV5hw==',
     ],
     [
       5,
@@ -1793,6 +2251,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'bW5wb1hHPTUwKygmJCMjIiIjIyQmKCsvND1HWHBxbmxsbnFwWEc9NC8rKCYkIyMiIiMjJCYoKzA1PUdYcHBubQ==',
+      'lqOmop6al5OPi4eDf3t3c29rZ2NgXFpjcoCGg397e4eWo6ainpqXk4+Lh4N/e3dzb2tnY2BcW2NygIWDf3t7hw==',
     ],
     [
       5,
@@ -1800,6 +2259,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Hh4fICEjJikvND5OZoaKiYmKhmZOPjQvKSYjISAfHh4eHh8gISQnKi81P05nh4qKioqHZ0w/NS8qJyQhIB8eHg==',
+      'd3+BgIWQoKenpKCdmZWRjYmFgX15dXFtaWZiXlpYXWd3f3+Ag5Cgp6ikoJ2ZlZGNiYWBfXl1cW1pZmJeWlhaZw==',
     ],
     [
       8,
@@ -1807,14 +2267,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'SUVAPTs5Nzc3Nzk7PUFFTVVhamplUkY8NjIuKykoJycnJygpLC4yNjxGUmVramFVTEVBPTo5NzY3Nzg7PUBFSQ==',
+      'aoCSm56al5OPi4eDf3t3c29rZ2RiaHeNnqSno52clZOPioiBgHt3dW5tbneEj5STj4qIgYB7d3VubWdjYVpZXw==',
     ],
-    [0, 0, 2, 1, 'IiIjJCQlJyksMjxQU31+gIB2d25URDkxLSomJCMiISAgISIiJCcpLDI6Q1RvdHJwcHJ1dl1MQDcyLisoJiUkJA=='],
+    [
+      0,
+      0,
+      2,
+      1,
+      'IiIjJCQlJyksMjxQU31+gIB2d25URDkxLSomJCMiISAgISIiJCcpLDI6Q1RvdHJwcHJ1dl1MQDcyLisoJiUkJA==',
+      'homKg4aQm6Kfm5eTj4uHg397d3Nva2hkYFxaZHOBh4N/fYeWpKqmop+bl5OPjYuKiIJ7c21pbW5uZ1pSVF9ufQ==',
+    ],
     [
       8,
       -860,
       2,
       1,
       'z9N5Uz4yKiUgHhwbGhkZGBgZGRkbHB4iJCoyPVN8zMvLzHxTPjIqJSIeHBsaGRkZGRkZGhsdHiAlKjI+U3zJyQ==',
+      'mKmwrKikoJyYlJCMiIWBfXl1cW1pZWFdWVVRVGBwfIqYp7CsqKSgnJiUkIyIhYF9eXVxbWllYV1ZVVReaXR5gg==',
     ],
     [
       1,
@@ -1822,6 +2291,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'KioqLC0vMzlAS1FQTk1NTk9NTE9QSz84MjE4OTY0MzMzMzU2OTxBR09ST0tHRUNCQkNFR0tPUk5IQ0A+PDstKw==',
+      'f359fYaTn6CYhXx4fIaFgX15dXFveIeVnJmfq7i/smlHRlJfamlpcoGLj4uFi5KXlop9dnBpZV9bZG57hYF9fg==',
     ],
     [
       1,
@@ -1829,6 +2299,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KCkqKy0wMzg/SFRcWldVVFRVV1pcVEg/OTMwLSsqKSgoKSorLTAzOD9IVFxaV1VUVFVXWlxUSD85MzAtKyopKA==',
+      'eIaMiISAfHh0eYeWoaCcmJSQjIiEgHx4dHBtaWVhX2l4hoyIhIB8eHR5h5ahoJyYlJCMiISAfHh0cG1pZWFfaQ==',
     ],
     [
       2,
@@ -1836,6 +2307,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'dHJwaWJURz43Mi4rKSclJCQjJCQkJygqLjM4QE9ieXt6enx4VkU6NC4rJyUjIiIhISEiIyUnKjE3QUZQXWZucw==',
+      'nJqYlZOPjYuHhYB8eHRxbGhkX1xaXGh1fH99hJOgqaainJiVkY2JhYF9d3Nta25tbWlmZWZrb3d+goiOj5eYmw==',
     ],
     [
       2,
@@ -1843,6 +2315,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'e5aQb11NRT43MS8pKCQjIyMhISIhJCYnLC42PUlZgIaGhoiCV0c8MCspJiQiHh4dHR4eHyEjJigtND5YaWdocA==',
+      'ko6OjIiHg39+d3Nva2hjX1lXWWJxe32DkZ6srKWinJqWkpCKhoJ8eHJuaGJjbnqChXlwaWJYWmuWoqWjnZuXkw==',
     ],
     [
       6,
@@ -1850,6 +2323,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'ICAhIiMlKSsxN0FRa3yAf39/e2tRQTcxKyklIyIhICAgICEiIyUpLTE5Q1Frf359fX5/a1FBOTEsKSUjIiAgIA==',
+      'e3+Cg4iQnKGjo5+bl5OPi4eDgHx4dHBsaGRgXFhbZHSAgYB+gpCfp6ejn5uXk4+Lh4OAfHh0cGxoZGBcXV5kdA==',
     ],
     [
       3,
@@ -1857,6 +2331,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'DQ0ODg8QERIUFhwiOM3Pw6+ZfmdSSD01NTEtKiknJiYmJycoKi0wNDU8R1FmfZiuws7MNyEbFhMSEQ8PDg4ODQ==',
+      'cYuWmpmanZmYlJOSkI2Jh4OBf3t6dnJwbGtnZmVlZWVmb4Kaq7O1s6+qpKCZmJGLh4F9d3FtZ2NfWVRQTEtOWw==',
     ],
     [
       3,
@@ -1864,6 +2339,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Li0sLS0uMDI1OT1DSlNVU1FPT09QUVVZXV5XUU1JQyglIR4fHR0eHiAhJCkvOlhcXF1gY2hoYlRLQz04NDIwLw==',
+      'fYmNi4iBgHp3dHF9iJKXlZeiqK6poJaNhXt1bGZiXFZRUl1tdnh0cXWCk5ydmpWTkY2LiYWBgHp4dHBva2locg==',
     ],
     [
       4,
@@ -1871,6 +2347,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KywtLjEzOD1ES1FSU1JQT09QUlVXVktBOzYyLy0sKyoqKywtLzI2O0FLVldVUlBPT1BSU1JRS0Q9ODMxLy0sKw==',
+      'hYWFgX15dXR8i5mfnJiVkY2JhYF9eXVxbWllYmNufYqMiYWBfXt7foKLkZaZl5WRjYmFgX15dXFtaWlobHR3gg==',
     ],
     [
       5,
@@ -1878,6 +2355,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'MDEyNDY5PkRIS0xMSkdGRUVGR0pMTEtIRD45NjQyMTAwMTI0Njk+Q0tQUEtIRUNCQkNFSEtQUEtDPjk2NDIxMA==',
+      'iIqJhYF+end3eX+Ei5GTlJGNiYWBfnp2cm5qZmdxgI2QjYmFgX56dnJvdoSTm5mVkY2JhYF+enZybm1tcHZ6hA==',
     ],
     [
       5,
@@ -1885,6 +2363,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'X2FjZF9OQjkzLysqJyYlJSUlJicqKy8zOUJOX2RjYV9fYF5bVk9GPDcyLisqKCcnJycoKisuMjc8Rk9WW15gXw==',
+      'l6Cin5uXk4+Lh4N/e3dzb2toZGBeYnB/hoeDg4OFiIqPkpiZmJeTj4uHg397d3Nva2hnaGpxcnZ6fX59e3l7hw==',
     ],
     [
       5,
@@ -1892,6 +2371,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'NDU2ODs+Q0lOTklFQkA+PT0+QEJFRkdHRkRBPTo5NzY2Nzk6PUFERkdHRkRCQD49PT5AQkVJTk5JQz47ODY1NA==',
+      'hZGUkIyIhIB8eHd2eHyAhYiNjo6MiISAfHh0cnJzeH6AhIiJioiEgHx4dHBtb3uLlpeUkIyIhIB8eHRwbGhqdg==',
     ],
     [
       5,
@@ -1899,6 +2379,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'TE1PUlRUTkM9ODQxLy0sLCwsLS8xMzc9Q05TVFJPTUxMTU9SVFNOQz03MzEvLSwsLCwtLzE0OD1DTlRVUk9NTA==',
+      'lpycmZWRjYmFgX15dXFtaWVlaXKBiYqJhYF9eXV3eIaWmpyZlZGNiYWBfXl1cW1pZWVlcoGJjYmFgX15dXR4hg==',
     ],
     [
       5,
@@ -1906,6 +2387,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'YWJlZl9NQTkzLyspJyYlJSUlJicpKy8zOUFNX2ZlYmFhYmVmX01BOTMvKyknJiUlJSUmJykrLzM5QU1fZmViYQ==',
+      'lKGkoJyYlJGNiYWBfXl1cW1pZWFdXmZ2g4eFgX15eYSUoaSgnJiUkY2JhYF9eXVxbWllYV1eZnaDh4WBfXl5hA==',
     ],
     [
       5,
@@ -1913,6 +2395,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Hx8gISMkJysvNkJRaYCFg4OFgGlOQTYvKyckIyEgHx8fHyAhIyQnKy81QVFpg4WDg4WAaVFBOC8rJyQjISAfHw==',
+      'eX+BgIOMm6OmpaGdmZWRjYmFgX15dXJuamZiXlpZXGp5gIGAg4ybo6aloZ2ZlZGNiYWBfXl1cm5qZmJeWlpcag==',
     ],
     [
       8,
@@ -1920,6 +2403,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'TUZAPTo5Nzc3Nzk7PkFFR0dFQT47OTc3Nzc5Oj1ARk1VYGhoZFJGPDcyLywqKSgnJygpKiwvMjY+RlJkaGdgVQ==',
+      'eoaQlpKOioaCfnp2cm5qZmNfW1xjboSUnJ2alpKOioaCfnp2cm5qZmNkbHySnaSloZ2alpKOioaCfnp2cm5qcA==',
     ],
     [
       0,
@@ -1927,6 +2411,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'FBUVFhcYGhwgJCuLqaiopJSVkGFKOzIrJyQiIB8eHR0dHR4fICEkKCwyO0phkba1tbJnRTUpJCAcGhcXFhUVFA==',
+      'jI6Ph4CLlqKinpuXk4+Lh4N/e3dzb2tnZGBcWFhkc4CKl6aysq6qpqKem5eTj4uHg397d3FoW0xAREtOXGd0gg==',
     ],
     [
       8,
@@ -1934,6 +2419,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'x8t+VD80LCciHh0bGhkZGRkZGhobHCAiJiszPlN9xMPDxIBWQTMrJiIgHhsbGhkZGRkaGhwdHyMnLDQ/VH7CwQ==',
+      'mKmvq6ejoJyYlJCMiISAfHh0cGxpZWFdWVVRVmRzfYmYpq+rp6OgnJiUkIyIhIB8eHRwbGllYV1ZVVZhcXl4gg==',
     ],
     [
       0,
@@ -1941,6 +2427,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Hx8gICIkJisvNz9OaJCSkJCSkGBJPDEsKCUiHx4eHR0dHR0fICIkJywyPEphhJikqYyHTz00LiwmIyIhISAfHw==',
+      'bXqAfYaVpKuno5+cmJSQjIiEgHx4dHBsamdjYWFiZWlqdI6ipp6VlZ6mp6Cako6Hg397enZ0cGxoZWFdWVVTXQ==',
     ],
     [
       1,
@@ -1948,14 +2435,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'TUxNTk9QSD03Mi4sKikpKSwwQUFCREhNU1ROSkZEQiwxQkRGSU5SUUlDPjs4NjU0NDU2ODo6MTM4QU1QTkxLTg==',
+      'bHd+eXR3g5CZmZulsry5qG9KPkNPW2NiaHWFj42JhYF9eX6Lh4NyYmBpeIKEg4KDhIJ/h5agpqKcl5KKfW9fYw==',
     ],
-    [1, 0, 2, 0, 'KSkqLC4wMzk/SFVbWVZUU1NUVllcVUg/OTMwLiwqKSkpKSosLjAzOT9IVVxZVlRTU1RWWVtVSD85MzAuLCopKQ=='],
+    [
+      1,
+      0,
+      2,
+      0,
+      'KSkqLC4wMzk/SFVbWVZUU1NUVllcVUg/OTMwLiwqKSkpKSosLjAzOT9IVVxZVlRTU1RWWVtVSD85MzAuLCopKQ==',
+      'eIaMiISAfXl1eIWUoKCcmJSQjIiEgH15dXFtaWVhX2l4hoyIhIB9eXV4hZSgoJyYlJCMiISAfXl1cW1pZWFfaQ==',
+    ],
     [
       6,
       -2234,
       4,
       0,
       'f399a1FBNzErKSUjIiEgICAgICIjJSgsMTlDUWt/fnx8fn9rUUM5MSwpJSMiICAgICAhIiMlKSsxN0FRa3t/fw==',
+      'o6SloZ2ZlZGNiYWBfXl2cm5qZmJeWlhebXuDgX1+iZmlqaWhnZmVkY2JhYF9eXZybmpmYl5cXWFteH5/f4OJmQ==',
     ],
     [
       2,
@@ -1963,6 +2459,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'JSQkJiYnKSsvNTpDUGl2dXV1d2pQQTozLiwpJyUkIyMjJSYnKS0xOD5ARlBcZWptbm1qZV9SSD85NDAsKSglJQ==',
+      'dX6BfYiUo6qmopuYlI6NiYWBfXdyb3Bwb29oZ2Zoa291eoGEiIuOlZqampiUlJCPjIeFgX97dnFtamdiW1lYZg==',
     ],
     [
       2,
@@ -1970,6 +2467,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'ZWBdYGBPQDQuKigmJCMiIiEiIyQlJigsMTdCUXGCf4B/fGBKPzUwLCkoJiMkIyIiJCQlKSswMzc+Q0xabIyOdA==',
+      'g5SamJOMiYN/fXl1cWtnY15ZVVlnc4CDhpSgqKikopuXlI2MiIOAfHh3d3Nzb2toY2FcWmF3naimoJiQiXtzeg==',
     ],
     [
       3,
@@ -1977,6 +2475,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JSUmKCkrLjM1O0ZVZHmVts7X0iwiGRYUERAPDw4ODQ0NDQ4ODxAREhQXGh8s0tfPtpZ6ZFZHOzMzLyspKCYlJQ==',
+      'fpqstrezr6ukoJyWkoyGgn55dG5pY19bVlJNSUxVbIWVmpqdmZmYl5aSkY2Jh4SAgHx4dnJubmtoaWVkZWNmbw==',
     ],
     [
       3,
@@ -1984,6 +2483,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'UU5NTk9RVFhcXldRTklFKiQgHx4dHh4eHyIlKTA6V1tbXV9iZ2hiVktCPDk1Mi8tLSwtLi4vMTM1Oj5CS1RVUg==',
+      'ipOXk5qjqq+on5WMhHpzbGVgWlRRU15ud3dzcXaEk52cmZeTkY2JhYOAfnt3dHFta2hqd4OMjYuGgH56dnRzfA==',
     ],
     [
       4,
@@ -1991,6 +2491,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KiorLS8xNTpBS1dZVlNRUFBRU1RUUUxCPDczMC4sKysrKywuMDM3PEJLUVNUU1FQUFFTVllYSkE6NTEvLSsqKg==',
+      'eYeNiYWCfnt6fYGJk5eZmJWRjYmFgn56dnJuamhna3B4f4OGhIJ+enZ0fIuZn52ZlZGNiYWCfnp2cm5qZmJgag==',
     ],
     [
       5,
@@ -1998,6 +2499,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'MDEyNDY5PkNLUVBLSEZEQ0NERUhLUFFLQz45NjQyMTAwMTI0Njk+Q0hLTExKR0ZFRUZHSkxMS0lDPjk2NDIxMA==',
+      'fYuSjoqGgn56dnJwdYOSmpqWko6KhoJ+enZybmxtcHZ9gYeJiIaCfnp4dnd9g4ySlJSSjoqGgn56dnJuamZkbg==',
     ],
     [
       5,
@@ -2005,6 +2507,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'JycoKiwuMTY8RFBXW19gYGBhY2VfTUI5My8rKScmJSUlJSYnKSwvMzpBTF9lZGFgYGBfW1ZQRDw3MS4sKignJw==',
+      'fX5+enh+jJujoZ6alpKOioaCfnp2cm5rZ2NfX2RzgoaGhIKDhoeMkJSZmpiWko6KhoJ+enZybmtnZ2dpcHN1fA==',
     ],
     [
       5,
@@ -2012,6 +2515,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'NDU2ODs+Q0lOTklFQkA+Pj0+QEJERkdGRURBPTo5NzY3Nzk6PUFERUZHRkVCQD49PT5AQkVJTk5JQz47ODY1NA==',
+      'iJKTj4uHg397eXZ3eX2ChImNjo2Lh4N/e3dzcnJ1eHuAhImKiYeDf3t3c29tcX+Ol5eTj4uHg397d3Nva2hseQ==',
     ],
     [
       5,
@@ -2019,6 +2523,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KywtLzAzNzxETFRVU1BOTU1OUFNVVExEPDczMC8tLCsrLCwuMDM3PERMVFVTUE5NTU5QU1VUTkQ8NzMwLi0sKw==',
+      'iYqJhYF9eXh3e4qTm5yYlJCMiYWBfXl1cW1pZWRncYGJiomFgX15dXd7ipibnJiUkIyJhYF9eXVxbWllZGhxgQ==',
     ],
     [
       5,
@@ -2026,6 +2531,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JCQlJigqLTI3QEtcamlnZWVnaWpcS0A3MS0qKCYlJCQkJCUmKCotMTdAS1xqaWZlZWZpalxLQDcyLSooJiUkJA==',
+      'd4SHg398eX+NnKWjn5uXk4+Lh4N/fHh0cGxoZGBcXGd3hIeDf3x6f42cpKOfm5eTj4uHg398eHRwbGhkYFxcZw==',
     ],
     [
       5,
@@ -2033,6 +2539,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'iIqGZ00/NC4rJiQiIR8fHh4fHyAiIyYpLjQ/TWeGiomJioZnTT80LykmIyIgHx8eHh8fISIkJisuNj9PZ4aKiA==',
+      'n6aopaGdmZWRjYmFgX15dXFuamZiXlpYXmd3f3+AhY+fpqaloZ2ZlZGNiYWBfXl1cW5qZmJeWlhbZ3d/gYCCjw==',
     ],
     [
       8,
@@ -2040,6 +2547,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'VmNpamRRRj02Mi4rKSgnJycnKCosLjI2PEVSZGprYFZNRUE9Ojg3Nzc3OTo+QUZISEQ/PDs5ODc3Nzk7PUJFTQ==',
+      'k5yempaSjouHg397d3Nva2djZGh2jp2lp6OdmpeSjouHgoB8dnNwam94g4+TkY2Hh4J+fHdyb2xmY2BbWmJsgg==',
     ],
     [
       0,
@@ -2047,6 +2555,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'mJiSYUo6My0oJSEgHx0dHR0dHh8gISQoLDI8SWCRvry8vGFAMCYiHRkXFhUUFBMTExMUFBUWGBoeIiePq6qrqg==',
+      'kZyloZ2ZlZGNiYWBfXp2cm5qZmJeWlZcanmFkqGvtLCtqaWhnZmVkY2JhYF9enNrYVJGQ0dKVGFueYOKjI2ChQ==',
     ],
     [
       8,
@@ -2054,6 +2563,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'GRkZGhsdHiAlKjI+U3zJyc/TeVM+MiolIB4cGxoZGRgYGRkZGxweIiQqMj1TfMzLy8x8Uz4yKiUiHhwbGhkZGQ==',
+      'jaSsrqqmop6alpKOioaCfnp3c29rZ2NfW1dTUFppd4WRoayuqqainpqWko6KhoJ+endzb2tnY19bV1NZZnJ3fQ==',
     ],
     [
       0,
@@ -2061,6 +2571,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'mpSJa0o+NC0oJSIgHx4dHR0dHh8gIiUoLTQ8SmSFhIKChIZ3WUk9NjEsKiclJCMjIyMkJScmKSwvMTY7RVOCnw==',
+      'n6OkoJmTj4uIhIB8eHRwbGhkYFxYV2BvfYOAgIubqKuno5+bl5OPi4qGh4WCgHt2b2dfWFtgXFxaY36Oj5CQlw==',
     ],
     [
       1,
@@ -2068,14 +2579,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'LCwtLjAzNzxFT09OTEtLS0xKSkxOTUE5My82OTg2NTQ0NTY4Oz5DSVBRTEhFQkFAQEFCRUhMUVBJREA+OzkuLA==',
+      'gH9+eX2JmKCelIB1cXeCgn56dnJva3B9jZeWkpajnYxqYWhwb2tveomTkY+Mk5iWkYJ5dG9rZWFjbXmFhoJ+fg==',
     ],
-    [1, 0, 2, 0, 'T1BSVVlYSkE7NjEvLSsqKioqKy0vMTU6QUpYWVVSUE9PUFJVWVhKQTo1MS8tKyoqKiorLS8xNjtBSlhZVVJQTw=='],
+    [
+      1,
+      0,
+      2,
+      0,
+      'T1BSVVlYSkE7NjEvLSsqKioqKy0vMTU6QUpYWVVSUE9PUFJVWVhKQTo1MS8tKyoqKiorLS8xNjtBSlhZVVJQTw==',
+      'ipihnZmVkY6KhoJ+enZybmpmYmBpeIaNioaCfnp2dHuKmJ+dmZWRjoqGgn56dnJuamZiX2l4ho6KhoJ+enZyew==',
+    ],
     [
       6,
       -2301,
       4,
       0,
       'hYeHZ05ANi8qJiQiIR8fHh4fICAiJCYqLzZATmeDiIeHiINnUEA2LyomJCIgIB8fHx8gISIkJiovNkBPZ4eGhQ==',
+      'l6SqpqKem5eTj4uHg397d3Nva2dkYFxaXGFxe36BgouXoaakop6bl5OPi4eDf3t3c29rZ2RgXFhYYXF+gn99hw==',
     ],
     [
       2,
@@ -2083,6 +2603,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'fnpfTEE3MS8pJyYlJCMkJCQmJygrLTM4PkdTYm92eHl5dGpaT0c5MSonJCEhHx8eHh8fICQmKCwyPExefn99fQ==',
+      'cW1raGZjYmdobnZ5gYaNlZeen5uZmJaZl5GNh4F9eXNxa2dmYF5YVmBtfIF/g4iYpKWkn5uYlJCNiISBenl1cw==',
     ],
     [
       2,
@@ -2090,6 +2611,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'ICEiIiIjJicqLjQ7R1t8iYmJiopjSzw1KygiIB8eHh0dGxwcHh8iJSYsNEVrcW90hZuZcGBORTw3MispJyQjIw==',
+      'dn6AhY+dq62npZ+al5SQjIiCgHt0cGhkYF5qd3+AcmleWl5vk6Ono5+bmZORjYuMioaCfnp4c29rZ2NfWldcZw==',
     ],
     [
       3,
@@ -2097,6 +2619,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JiYnKCotLzA1PUhSan6asMfRyzshHBkUExIPDAsLCwsLCwsMDBAREhQXHCI4zNHIsZt/a1BIPTUxLC0qKScmJg==',
+      'eo+ls7Wxsq+opJuXk42Lg397c29rZWFdVlJOS0tRYnqNl5yam5uamJWUkI+Nh4WBf315eHJwbmtqaGhnZWZjaw==',
     ],
     [
       3,
@@ -2104,6 +2627,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Kj9JS1FWXl1bVlJQUE9QUlRWUkpCPDk1MS8uLSwsLC0vLzI2OD1ES1NiaWhkYF5dXVg4LykkIR8eHR0eHh8gIw==',
+      'fIeVmJeVj46KhoSAf3t3c29ubGhmY2Vzg42Pi4mNm6ewrqiknJWPiIF6cWdcVFRaY2tqa3J7iI6KiIR+fHlydg==',
     ],
     [
       4,
@@ -2111,6 +2635,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KywsLjAzNzxDS1FTU1JRT09RUlVYVkpCOzYyLy0rKyoqKystLzI2O0JKVlhVUlFPT1FSVFNRTEM8NzMwLiwsKw==',
+      'hYaFgX15dnR8ipmfnZmVkY2JhYF9eXZybmpmYmNse4iLiYWBfXt7fYOIkZeYmJWRjYmFgX15dnJuamhnanJ4gQ==',
     ],
     [
       5,
@@ -2118,6 +2643,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'MDEyNDY5PkNLUE9LSEVDQkJDRUhLUFBMRD46NjQyMTEwMTI0Njo+REhLS0tKR0ZFRUZHSktLS0hDPjk2NDIxMA==',
+      'go6RjYmFgX15dXFwd4aUmpmVkY2JhYF9eXVxb21ucXh+g4iIh4WBfXl3d3l/hoySlJORjYmFgX15dXFtaWZmcg==',
     ],
     [
       5,
@@ -2125,6 +2651,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'JSYmKCksLzM6Qk1gZGJgX19eXVlWT0Y9NzIvLCopKCcnKCkqLC8yNz1GT1ZZXV9fX2BiY2BNQjozLywpKCYmJQ==',
+      'fYWIhIOEhIqKjZCUl5iXlJCMiISAfHh0cGxpaWlsbm91d3x/fnx5e4STn6Gfm5eUkIyIhIB8eHRwbGhkYV9hbg==',
     ],
     [
       5,
@@ -2132,6 +2659,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'PT5AQkVKTU5JQj46ODY1NDQ1Njg7PkNJTk5KRUJAPj09PkBCREZHR0VEQT46ODc3Nzc5Oj1BREZHR0ZDQkA+PQ==',
+      'ipSYlJCMiISAfHh0cGxpanSEkZOQjIiEgHx4dnZ4fIGEiI2OjoyIhIB8eHRycnN4foKGh4iIhoSAfHh0cG5uew==',
     ],
     [
       5,
@@ -2139,6 +2667,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'LCwtLzE0Nz1DTVJUUlBOTU1OUFJVVE1DOzY0MS8tLCsrLC0vMTQ3O0NNVFRSUE5NTU5QUlRSTUM9NzQxLy0sLA==',
+      'hoeLh4N/e3d0eH6Om5ubl5OPi4eDf3t3dHBsaGRkaXeGi4uHg397d3d4fo6Wm5uXk4+Lh4N/e3d0cGxoZGhpdw==',
     ],
     [
       5,
@@ -2146,6 +2675,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JCQlJigqLTI3QEtcamlmZWVmaWpcS0A3Mi4qKCYlJCQkJCUmKCotMTdAS1xpaWdlZWdpaVxLQDcxLSooJiUkJA==',
+      'd4SHg398en+NnKSjn5uXk4+Lh4N/fHh0cGxoZGBcX2d3hIWDf3x6f42cpKOfm5eTj4uHg398eHRwbGhkYFxcZw==',
     ],
     [
       5,
@@ -2153,6 +2683,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'HyAgISIlJysvNkBQaX+Eg4OEf2lQQDYvKyclIiEgIB8fICAhIiUnKy82QFBpf4SDg4R/aVBANi8rJyUiISAgHw==',
+      'en6BgIOLm6OlpaGdmZWRjYmFgX15dXJuamZiXlpbXWt6foGAg4ubo6WloZ2ZlZGNiYWBfXl1cm5qZmJeWltdaw==',
     ],
     [
       8,
@@ -2160,6 +2691,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'VmJnZ2NTRT03Mi8rKikoJycoKSosLzI3PUVSZWhpYVVLRkA8Ozg3NjY3ODs8P0ZISEZCPjs5ODc3Nzk7PUBHSw==',
+      'lZudmZWRjoqGgn56dnJuamZjZW19kZ6mp6OemZSPjImGg4B8d3JtaW95hY+Tj4yJhoOAfHdybWlkYV5eX2dxhQ==',
     ],
     [
       0,
@@ -2167,6 +2699,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'lZSVZEo9My0pJSIgHx4dHR0eHh8gIyUoLDM8TGOUvry8vV4+MCYfHRkXFhQUExMTExMTExQWFxkbICeVq6uroQ==',
+      'kJukoJyYlJCMiISAfHh1cW1pZWFdWVdgcH6Ll6eys6+rqKSgnJiUkIyIhIB8d29lV0tEREtMWGR0f4mOj41/hA==',
     ],
     [
       8,
@@ -2174,6 +2707,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'ubqCV0A1LiciIB8cGxoaGhoaGhsdHiAkKC01QlaBvLu7vIFWQjQtJiQgHhwbGhoZGRoaGhweICImLjVAVn/Dvw==',
+      'laStqaWhnZmVko6KhoJ+enZybmpmYl5bV1NWYnJ9hpOira2ppaGdmZWSjoqGgn56dnJuamZiXltXU1Rgd4WDig==',
     ],
     [
       0,
@@ -2181,6 +2715,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'HR4eHyEjJSgtND1Le4WMlJZ9eEg9NjEtKigmJCQkIyIiIyQlJiksMDU8R1l2hIKBgYKDZEs9NC0oJSMhIB4eHQ==',
+      'jJ+kmpqboKaimpKLhIB8e3p4dnJua2djX1tXV2JxfoJ+f4ubp6mlop6alpKOioaCfnp2cmxoYFxdX2duc3Nxew==',
     ],
     [
       1,
@@ -2188,14 +2723,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'KysrLC4xNTlCTU5NS0pKS0xJSUtNTEI6NDA2Ozk4NjU1Njc6PEBFS1FPSkZDQT8+PT9AQkZKUFJNSUVDQUAwLA==',
+      'f4B/eX6JmJ+ci3l1coCFgn56dnJweomXnZmao7G7tnxJSlVibGpnbnmHjYqGjJeenpCCd3FrZWFdYW56g4J9fw==',
     ],
-    [1, 0, 2, 0, 'TE1OUVVXTkM9ODMxLy0sKyssLS8xMzg8Q05WVVFOTUxMTU5RVVZOQzw4MzEvLSwrKywtLzEzOD1DTlZVUU5NTA=='],
+    [
+      1,
+      0,
+      2,
+      0,
+      'TE1OUVVXTkM9ODMxLy0sKyssLS8xMzg8Q05WVVFOTUxMTU5RVVZOQzw4MzEvLSwrKywtLzEzOD1DTlZVUU5NTA==',
+      'iJegnJiUkIyIhIF9eXVxbWllYWZzg42MiISBfXl1cnqIl56cmJSQjIiEgX15dXFtaWVhZnODjYyIhIF9eXVxeg==',
+    ],
     [
       6,
       -2284,
       4,
       0,
       'Hh4fHyEkJikuNT5MZYaNjY2NhmVMPjUuKSYkISAfHh4eHh8gISQmKS41PkxlioyKioyKZUw+NS4pJiQhHx8eHg==',
+      'en6ChYycpKamop6alpKOioaDf3t3c29rZ2NfW1dYYHB9gX+AjJyoqqainpqWko6KhoN/e3dzb2tnY19bWVtgcA==',
     ],
     [
       2,
@@ -2203,6 +2747,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'IyMkJScpLjM7QkZQXWZtcHFvbWheUkY9ODMvKygnJyYkJSUlJicpLTAzO0JQZHd3dnZ4dlVFOjItKiclIyIhIw==',
+      'e3+FiY2VmJqcmpiWlJCMi4eFgX15dXRuamZiXVpbZHV+gH+AjZ6nqKKempaSjoqFgX13dW9tb25vamdlZmpsdQ==',
     ],
     [
       2,
@@ -2210,6 +2755,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'IyMiIyUkJyssMDg+TFt8gICAgX9VRjszLickIiEgHx8fHyAhIiQnKzA7RmFlYmNqeJGPb1pNQz03Mi8qKCckIw==',
+      'dH2AgoydqaumoZuXlpKOioSAfHZybGhkaHaCiYN5bmZfV1ptlKCnoZ+cl5aPjYyIiIeDf3t3c3JrZ2NdW1dZZw==',
     ],
     [
       3,
@@ -2217,6 +2763,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'DAwMDA0NDg8RExYcJtje1bydfWZURTk2My8rKScmJSUlJSYnKSsvNDY5RVVkfZ681d7YJhwWExEQDw4NDAwMDA==',
+      'bIWVmZ2dnJyYl5WSkI2Jh4OBf3t3dnJubWtoamZjYmJmb4afr7e2sq6opKCZmJGLh4F9d3NtZ2NcWVdQT0tJVw==',
     ],
     [
       3,
@@ -2224,6 +2771,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'JjVKTFJYX2BaVlNSUVFQUlVWVElDPTk0MS8uLS0sLC0uLzI0Nz1DS1Ria2pmYmBfXlg1LCYkIB8eHR0cHh8hIg==',
+      'eYWQmZiUko+LiYSBgHx6dnJvbGhmYmRufouPjImLmKexsauln5iSiYN9dG1hV1FUXWhraGx3g4yNh4SBfXl0dA==',
     ],
     [
       4,
@@ -2231,6 +2779,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KiorLS8yNjpBSlNVVlVTUlJTVVhaVkhAOTQxLiwrKSkpKSosLjE0OUBIVlpYVVNSUlNVVlRTSkE6NjIvLSsqKg==',
+      'hYWFgX15dXWBkJ2gnJiVkY2JhYF9eXVxbWllYmFpeIaLiYWBfXt7f4aNlZiZmJWRjYmFgX15dXFtaWdlaG91gQ==',
     ],
     [
       5,
@@ -2238,6 +2787,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'MDEyNDY5PkNLUVBLSEVEQ0NERUhLUFFLQz45NjQyMTAwMTI0Njk+Q0hLTExKSEZFRUZISktMS0hDPjk2NDIxMA==',
+      'f42RjYmFgX16dnJvd4WUm5mVkY2JhYF9enZybmxtb3h+g4iIiIWBfXp3d3l/hYySlJORjYmFgX16dnJuamZlcA==',
     ],
     [
       5,
@@ -2245,6 +2795,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'JSUmJykrLzM5QU1fZWRhYGBgX1xXT0U8NjIuLCooJycnJygpKy4yNj1FUFdbX2BgYGFkZV5NQjkzLiwpJyYlJQ==',
+      'eIWJhYOBhIaJkJCXmpmYlJCNiYWBfXl1cW1pZ2hpbnBxdnp+f315eoOSn6KgnJiUkI2JhYF9eXVxbWllYV1daQ==',
     ],
     [
       5,
@@ -2252,6 +2803,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'PT4/QkRJTk9JQz47ODY1NDQ1Njg7PkNKTk5JREI/Pj09Pj9BREZGRkVEQT47OTg3Nzg5Oz5BREZHR0ZFQT8+PQ==',
+      'hpSYlZGNiYWBfXl1cW1panOCkJORjYmFgX15d3Z3fICEiYqNjouJhYF9eXVzcnN2en6CiIqLiYWBfXl1cW1sdw==',
     ],
     [
       5,
@@ -2259,6 +2811,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KywsLjA0ODxCTVNVU1BOTU1OUFNWVU1CPDc0MC4sKysrKywuMDI2PENNVFVUUU9OTk9RVFVUTUM8NjMwLywsKw==',
+      'hImLh4SAfHh0d3+Om5ybl5OPi4eEgHx4dHBsaGRlbHWEiYiHhIB8eHd3f46XnJuXk4+Lh4SAfHh0cGxoZGVndQ==',
     ],
     [
       5,
@@ -2266,6 +2819,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'IiMkJScpLC82PkhYbm5sa2tsbm5YSD42LywpJyUkIyIiIyQlJyksMTU+SFpub2xra2xvblpIPjUxLCknJSQjIg==',
+      'eYWFgn58foqao6WhnZmVkY2JhYJ+enZybmpmYl5aXWl5hYWCfnp+ipqlpaGdmZWRjYmFgn56dnJuamZiXlpdaQ==',
     ],
     [
       5,
@@ -2273,6 +2827,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Hh4fICIjJikuND9MZoeLioqLh2ZMPzQuKSYkIiAfHh4eHh8gIiQmKi40P0xmh4uKiouKZkw/NC4qJiQiIB8eHg==',
+      'd3+BgIORoKeopKCcmZWRjYmFgX15dXFtaWViXlpYWmd3f4GAg5GgqKikoJyZlZGNiYWBfXl1cW1pZWJeWlhaZw==',
     ],
     [
       8,
@@ -2280,6 +2835,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'VGFqamVRRTw2Mi4sKigoJycoKSosLjI2PERRZGtqYFRMRkA9Ozk3Nzc3ODo+QUZISEZBPjo4ODc3ODk7PkFGTA==',
+      'k5uempaSjoqHg397d3Nva2djYml3jZ6kpaOemZiSjYyHgYB7dXRvbnF4g42VkY+LhYN/eXd0bmtoYmBdWWFsgg==',
     ],
     [
       0,
@@ -2287,6 +2843,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'qKysrYspIR0bGRgWFRQUFBQUFBUWFxkbHyMoMkJjvLy8vY5fSDsxKycjIR8eHRwcHB0dHh8iIycrMjxIYI+amg==',
+      'mqWytbzAtaaZj4mFgX15dnJuamZiXlpWUk5NV2Z0gI2dqKmloZ2ZlZGNiYWBfXl2cm5qZmJeXWdzenlxcnh+jA==',
     ],
     [
       8,
@@ -2294,6 +2851,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'z9N5Uz4yKiUgHhwbGhkZGBgZGRkbHB4iJCoyPVN8zMvLzHxTPjIqJSIeHBsaGRkZGRkZGhsdHiElKjI+U3zJyQ==',
+      'mKmwrKikoJyYlJCMiISBfXl1cW1pZWFdWVVRVGBwfomYp62sqKSgnJiUkIyIhIF9eXVxbWllYV1ZVVRebXR5gg==',
     ],
     [
       0,
@@ -2301,6 +2859,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Hx8fISIlJysvNz9PZ5SWlJSWjl9HOjErJyQhHx0dHBwcHB0eHyEjJiwyO0hegJ2rsZB2Rzs1MCwmJyQjISAfHw==',
+      'bXqAfomYpquno5+cmJSQjIiEgHx4dHBsaGdjYGBgZmhqc4aepqCfoKSno56Vj4uFgX97enh0cGxoZWFdWVVTXQ==',
     ],
     [
       1,
@@ -2308,14 +2867,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'TUxMTU9QSUA4My8tKyoqKisvPD9AQkVKUFJPSkdEQ0FAQ0RHSk5ST0dBPDk3NTQzMzQ1Nzk5MDI4QExQTkxMTg==',
+      'bnp9d3J1gY6Zl5mlsry5n1xCQExXY2RlcH+MkIyIhIB8eYGIhH5sYGFseYWEg4KBhX99hZGfpaGdlpGLgXJnZg==',
     ],
-    [1, 0, 2, 0, 'KCkpKy0vMzg/R1RdW1hWVVVWWFtdVEc/ODMvLSspKCgoKCkrLS8zOD9HVF1bWFZVVVZYW11URz84My8tKykpKA=='],
+    [
+      1,
+      0,
+      2,
+      0,
+      'KCkpKy0vMzg/R1RdW1hWVVVWWFtdVEc/ODMvLSspKCgoKCkrLS8zOD9HVF1bWFZVVVZYW11URz84My8tKykpKA==',
+      'eIWMiISAfHh0e4mYop+bmJSQjIiEgHx4dHBsaGRhXmh4hYyIhIB8eHR7iZiin5uYlJCMiISAfHh0cGxoZGFeaA==',
+    ],
     [
       6,
       -2267,
       4,
       0,
       'fH16bVJCODEtKSUkIiEgICAgISIjJigsMjhEUm19fHp6e31tUkQ4MiwoJiMiISAgICAhIiQlKS0xOEJSbXp9fA==',
+      'oKSkoJ2ZlZGNiYWBfXl1cW1pZmJeWlhgb36EgX1+iZilqKSgnZmVkY2JhYF9eXVxbWlmYl5dXmRveX5/gYOJmA==',
     ],
     [
       2,
@@ -2323,6 +2891,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'IiIjJCYoKy80O0JTeXt5eXl4ZU1BOjMtLCgnJSMkIyMlJSgqKy40OUBIUV9qbnFycm9nWk5HQjcxKygmJCMiIg==',
+      'gYGLmqWnpaCcmJKNjIiEgHp4dnNxbWlpZWNlZm1ydXqAhouTlZmbmpaSk5KUkoyIgn97d3VxbWlhXVlVXm57gg==',
     ],
     [
       2,
@@ -2330,6 +2899,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'b2dmaFxANC0oJSIgHyAgHx8gICEjJCgrMzxFVYCIhoaFf1lLPTYvLCcmJCIhIiEhIyMkKCosMzc+Rk9acJGVfQ==',
+      'V2RxfoOFkaCnqaagnJeTkIyIg4F9eXdzdHJwbGhkYF1YYG+WpqigmZCGeX6Gkp6dl5ONhoF9eXVybmpoYl5YVA==',
     ],
     [
       3,
@@ -2337,6 +2907,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'xs/JOCIcFhQSERAPDw4ODg4ODg8PEBITFBYcITrJz8aymXtmTkc8NzQwLCkoJyYmJiYnKCktMDU1PEdPZ3uWrw==',
+      'pbK1sq+sqKOdl5ONiYV/eXVva2dhXFZSTkpLVGV+kZqam5uampmVlJCOioaFgX99eXh0cG5qbGhnZ2NmZmp3jQ==',
     ],
     [
       3,
@@ -2344,6 +2915,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'UE5NTk5QU1dcXVdSTUlGKiUhHx4eHR4fISIlKjA8WVpbXF5hZmdiU0pEPjk0MjAvLi0sLS0uMDI1OT5FTFNUUg==',
+      'ipOXk5qjqq2nnJSLgXtxbGdeWlRPVmJxeHZzcXeFlZybmZWSj4yJh4SCfXp3c3FtbGhseIOLjYqFgn16dnN0fQ==',
     ],
     [
       4,
@@ -2351,6 +2923,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KissLS8yNjtBS1ZXVVJQT09QUlNSUUtEPTgzMS4tLCsrLC0vMTM4PURLUVJTUlBPT1BSVVdWS0E7NjIvLSwrKg==',
+      'fouMiYWBfXt6fYWMkpaXl5SQjImFgX15dXFta2lpbHF4gYWFhYF9eXV1fYyanpyYlJCMiYWBfXl1cW1pZWFjbw==',
     ],
     [
       5,
@@ -2358,6 +2931,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'MDEyNDY5PkNHS0xMSkhGRUVGSEpMTEtHQz45NjQyMTAwMTI0Njk+Q0tRUEtIRURDQ0RFSEtQUUtDPjk2NDIxMA==',
+      'iYmIhIB8eHd3eoCJjpOUkpCMiISAfHh0cGxoZWh1hJCQjIiEgHx4dHBwe4uYnJiUkIyIhIB8eHRwbGxscXp/hg==',
     ],
     [
       5,
@@ -2365,6 +2939,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'X2BeW1ZPRT03Mi4rKSgnJycnKCkrLjE3PEVQV1teYGBgYWNkYE1BOTMvKykoJiUlJSUmJyorLzM5QU1gZWNhYA==',
+      'mpmZlZGNiYWBfnp2cm5qaGdoa25yd3x+f316eoCOnaGhnZmVkY2JhYF+enZybmpmYl5fZ3aEh4WDgoSGiI6OlQ==',
     ],
     [
       5,
@@ -2372,6 +2947,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Nzc5Oz5BRUZHR0ZFQj8+PT0+P0JFSU9OSUM+Ojg2NTQ0NTY4Oz5DSU5OSUVCPz49PT5AQkRGR0dGRUE9Ojk3Nw==',
+      'ioqKhoJ+enZybm11hJKYlZGNioaCfnp2cm5qaXB/jZORjYqGgn56d3Z3e32ChouOjo2KhoJ+enZycXN1e3+Ahw==',
     ],
     [
       5,
@@ -2379,6 +2955,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'LCwtLzE0OD1DTlRUUk9NTExNT1JVVE5DPTg0MS8tLCwsLC0vMTM3PUNOU1RST01MTE1PUlRTTkM9NzMxLy0sLA==',
+      'hIuMiISAfHh0dXuLmZybmJSQjIiEgHx4dHBsaGVmaHaFiYyIhIB8eHd3fIuUmpuYlJCMiISAfHh0cGxoZWRodg==',
     ],
     [
       5,
@@ -2386,6 +2963,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JCUmJykrLjI5QExeZ2ZkYmJkZmdeTEA5Mi4rKScmJSQkJSYnKSsuMzlATF5nZmRiYmRmZ15MQDkzLispJyYlJA==',
+      'd4SIhIB8eHyJmKOjn5uYlJCMiISAfHh0cGxoZWFdXWh3hIiEgHx4fImYo6Ofm5iUkIyIhIB8eHRwbGhlYV1daA==',
     ],
     [
       5,
@@ -2393,6 +2971,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'hYaCaFBBNzAqJyQiIR8fHx8fICAiJCcrLzU/TmiDhoaGhoNoTj81LysnJCMgIB8fHx8fISIkJyowN0FQaIKGhQ==',
+      'n6WopKCcmJSQjIiEgHx5dXFtaWVhXVlbY217fn+Ah5CdpaWkoJyYlJCMiISAfHl1cW1pZWFdWVtebXt+gICCkA==',
     ],
     [
       8,
@@ -2400,6 +2979,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'VWBoaWRTRj03Mi4sKigoJycoKCosLjI3PEZSZmlnYFVLRkA9Ojg3Nzc3ODo9QEZISERAPTo4ODc3ODk7PUFHSw==',
+      'lJydmZaSjoqGgn56dnJuamZiZG19kp2kpaGdmZWRjYmGgn97d3NvbXJ6ho+QkY2JhoJ/e3dzb2tnY19bXGNuhA==',
     ],
     [
       0,
@@ -2407,6 +2987,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'P0RKSEM/PDs5OTk6Oz9EQ0FBQUJER0tOSkQ/PDk3NjU1Njc5PD9ESk5LR0RDQUFBQ0Q/Ozo5OTk7PD9DSEpEPw==',
+      'b3V8eHRxbWx3hI+SjoqGgn97d3Nvb3iHk5aSi4eDiI+WmpGLhIN/e3pzb3aBkZSLe2xueIiSjoqGgn56dnBkaw==',
     ],
     [
       1,
@@ -2414,14 +2995,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'SEpKRUA9Ojk4Nzc4Oj1DQ0FBQUJER0xPS0VAPDo4NjY2Njg6PEBFS05LR0RCQUFBQ0M+Ojg4Nzg5Oj1ARUpKSA==',
+      'cHd+enZybWt1go6UkIyIhIB8eHRwbHN+i5WSjoqGgomQlJmQiYeCfXl0cm5rc3l/gIGHjZWRjouHhH57d3BnbA==',
     ],
-    [2, 0, 2, 0, 'YFpOSUJAPj4+QEE8ODUyMC4uLi4vMDE0OD5DTFdaWFdXWFpZTEM+OTQyMC8uLS4vMDI1OD1BPz09PkBDSU9cZA=='],
+    [
+      2,
+      0,
+      2,
+      0,
+      'YFpOSUJAPj4+QEE8ODUyMC4uLi4vMDE0OD5DTFdaWFdXWFpZTEM+OTQyMC8uLS4vMDI1OD1BPz09PkBDSU9cZA==',
+      'gImOioaCfnp1cm5qZ2JeZnJ7goB+ho6bop6blpKOi4aCfnh2c3iDio+Jgn13b2ljXmNwg5OanpqXkImEe3Zwdg==',
+    ],
     [
       5,
       -2243,
       2,
       1,
       'Pj9BQ0ZLS0pCPDo2NTM0MzQ4OkRFRUZHSUpIREE/PT08PT9BREhNTUlCPjo4NjU0NDU2ODs+Q0lOTkpGQ0E/Pg==',
+      'bXR8e3d1dn+GioqGg397d3NvbG16iZSWko6KhoN/e3dzb2trcH+Ok5KOioaDf3t3dXeElJucmJKOioR+enFmag==',
     ],
     [
       5,
@@ -2429,6 +3019,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'JSYqKy0wNDg/SFpwfH57enp3aUU0MCgkISEgHRwcGxsbGx8fISQqMj1lbHV7goB8b2NWS0A5NjEqKykmJSQmJQ==',
+      'foSGhomVpKutqqafm5aQj4iFgHh0b2hkW1RbX2pua2lrdICKkpmXmZiYl5OQi4yIiISAfHh4dHNvaGRgXF9hbw==',
     ],
     [
       7,
@@ -2436,6 +3027,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'SkpLS0tKSUhFQ0A9Ozk2NjU1NDU2Njk6PUFFRURCQ0VJTlJYXGJjQjozMC0rKSkoKCosLjQ8SUlISEhISElJSg==',
+      'i4qJiISEgX59eXZ5gIeLh4B5dXNxcnFwfI2ptLWtopiRi4aAe3RsZFtXXWl2fn17enh6eHp6eXp7gIGGh4eJiQ==',
     ],
     [
       7,
@@ -2443,6 +3035,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'sbGGWEQ3LiklIh4dHBsbGhobGxwdHiIjKS43RFiGsbGxsYZYRDcuKSUiHh0cGxsaGhsbHB0eIiMpLjdEWIaxsQ==',
+      'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9gYuaqK6qpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
     ],
     [
       6,
@@ -2450,6 +3043,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'GBgZGRscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxkZGBgYGBkZGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGRkYGA==',
+      'aHaEkJ+srqqmop+bl5OPi4eDf3t3c29raGRgXFhUUFlodoSQn6yuqqain5uXk4+Lh4N/e3dzb2toZGBcWFRQWQ==',
     ],
     [
       4,
@@ -2457,6 +3051,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Li4vMTM2OkBHUVJQTUpIR0dISk1QUlFHQDo2MzEvLi4uLi8xMzY6QEdRUlBNSkhHR0hKTVBSUUdAOjYzMS8uLg==',
+      'gY2Pi4eDf3t3c3N4hpWbm5eTj4uHg397d3Nva2dkZXGBjY+Lh4N/e3dzcXiGlZybl5OPi4eDf3t3c29rZ2RlcQ==',
     ],
     [
       3,
@@ -2464,15 +3059,31 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '/79iPS4kIBsaGBYVFBQTExMTFBUWFxcbHR8oMkJixP//xGJCMigfHRsXFxYVFBMTExQUFRUWGBobICQuPWLE/w==',
+      'oK2yrqqno5+bl5OPi4eDf3t3c3BsaGRgXFhUUE9XZoegrbKuqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRQT1dmhw==',
     ],
-    [0, -9, 1, 0, 'Q0RFSEtQUk1FQDs4NTMyMTEyMzU4O0BFTVJQS0hFRENDREI8Ojk5OTo8PkJGSUQ+PkRJRkI+PDo5OTk6PEJEQw=='],
-    [1, 0, 1, 0, 'RkhIRD88Ojk4ODg5Oz9DQ0NERUhLT1JORkA8ODY0MzIyMzQ2ODxARk5ST0tIRURDQ0M/Ozk4ODg5Oj0/REhIRg=='],
+    [
+      0,
+      -9,
+      1,
+      0,
+      'Q0RFSEtQUk1FQDs4NTMyMTEyMzU4O0BFTVJQS0hFRENDREI8Ojk5OTo8PkJGSUQ+PkRJRkI+PDo5OTk6PEJEQw==',
+      'g5GYlJCMiISAfHh0cGxob32NlpSQjIuPlJmXj4mGgn16dXJzfouUkIBwbHWCjY6LhoN+endxaWdscXV0cGxqcw==',
+    ],
+    [
+      1,
+      0,
+      1,
+      0,
+      'RkhIRD88Ojk4ODg5Oz9DQ0NERUhLT1JORkA8ODY0MzIyMzQ2ODxARk5ST0tIRURDQ0M/Ozk4ODg5Oj0/REhIRg==',
+      'bnN4dHFtbHeGk5iUkIyIhIB8eHRxbWlreIiTlJCMiIyRlpqRjIaDgHp3dG9rc3l/gIGFjZORjomGgn15d29law==',
+    ],
     [
       2,
       -15,
       2,
       0,
       'bWJTS0dDQUBAPjczMS0sKioqKissLjA0ODxET15hXl1dXmFgT0Q9ODQwLiwrKioqLCwvMTU3PkA/QENHS1NicA==',
+      'goiMiIWAfHh1cWxoZGJcYGt3goJ+f4eXoqOfm5iUkIqIhIB8d3V7gYWJg3x2b2ljX11mdo2gn6Gdk4+IgX12fA==',
     ],
     [
       5,
@@ -2480,6 +3091,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'OTk7PUBESU1NR0I+Ozk4Nzc4OTs+QkdKSUdHR0dDPTo5ODg6PD5DSkpJREA9Ozk5OTo7PUBESU1NSURAPTs5OQ==',
+      'iJSYlJCMiISAfHh0cnR5goeGgoOKkpWVjYV/eXVwa2lodIONj4yIhIB8eHRwbGtteoqSlJCMiISAfHh0cG1teQ==',
     ],
     [
       5,
@@ -2487,6 +3099,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'JSkqKywwNDk+T1tydnh2dHRxZ1A/MiwmISEiIB4dHBwcHB0hIyQtMEFhZm54fXx3b2FUS0I9NDMuKScpJyYlJQ==',
+      'gYKGhoaTo6mqpqKenpaSjoaGfnp2bWpgXFhdY2l0cGxvcXyMkZqWkpWRmZWRkomKhoJ+ent3dnJrZ2NfX2Nkcg==',
     ],
     [
       7,
@@ -2494,6 +3107,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'SUhHSUhDPjo4NjQzMzIzMzM1Nzo9P0FGSEtMTU5NTk1NTExMS0pKSUpJNy8rKSclJSUlJigqLzM+ZWdjXVlUTQ==',
+      'dXR1dXZ4en6AhISEh4aHiYiJioaGj5yorKidlY+HgHt0bmpjVkxGSmJ5iI+PjYuMhoJ7eoCFjIuIhIF+fHp3dg==',
     ],
     [
       7,
@@ -2501,6 +3115,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'sbGGWEQ3LiklIh4dHBsbGhobGxwdHiIjKS43RFiGsbGxsYZYRDcuKSUiHh0cGxsaGhsbHB0eIiMpLjdEWIaxsQ==',
+      'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9gYuaqK6qpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
     ],
     [
       6,
@@ -2508,6 +3123,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'GBgZGhscHiAlKjI+U3zOzs7OfFM+MiolIB4cGxoZGBgYGRkZGxweIiQpMj1Se87Nzc57Uj0yKSQiHhwbGRkZGA==',
+      'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
     ],
     [
       4,
@@ -2515,6 +3131,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'SktOUFRUT0U+ODQxLy4tLCwtLi8xNDg9RU9UVFBOS0pKS05QVFRPRT04NDEvLi0sLC0uLzE0OD5FT1RUUE5LSg==',
+      'kZqdmZWRjoqGgn56dnJuamZjZXGAi42KhoJ+enZ0dYGRmp2ZlZGOioaCfnp2cm5qZmNlcYCLjYqGgn56dnR1gQ==',
     ],
     [
       3,
@@ -2522,6 +3139,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '/8xkQjQrIh4bGRgXFhUUFBQUFRYXGBkbHiIrNEJkzP//x2RCNCYiHhsZGBcVFRQUFBQVFRcYGRseIiY0QmTH/w==',
+      'o6+xramloZ2ZlpKOioaCfnp2cm5qZmJfW1dTT1FecZCjr7GtqaWhnZmWko6KhoJ+enZybmpmYl9bV1NPUV5xkA==',
     ],
     [
       0,
@@ -2529,14 +3147,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'RkdJS09UU0pCPDk1MzEwLy8wMTM1OT1CSlNUT0tJR0ZGR0Q9Ojk5OTo7PkFFRz88PD9HRUE+PDo5OTk6PERHRg==',
+      'hJKZlZGNiYWBfXl1cW1qaXODkJWRjYqPlpydlIuGg398eHRyfYqVlIV1am96iY6MiIOAenZyZ2JnbHR1cW1rdQ==',
     ],
-    [1, 0, 1, 0, 'REZHQj88Ojg3ODg5O0FHRkZHSUtPU1RLQz45NjQyMTAwMTI0Njk+Q0tUVE9LSUdGRkdBOjk4ODc4Ojw/QkdGRA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'REZHQj88Ojg3ODg5O0FHRkZHSUtPU1RLQz45NjQyMTAwMTI0Njk+Q0tUVE9LSUdGRkdBOjk4ODc4Ojw/QkdGRA==',
+      'a3N4dHBscH6NmJiUkIyIhIB8eHRwbGhoc4KQlJCMiI2VmZ+WjIeCfnt3dXFsdXt/gIGFi5SPi4mFgn15dGpiZw==',
+    ],
     [
       2,
       -128,
       2,
       0,
       'aV5RSEJAPTw8PT46NjIwLy4uLS4vMTI1OD5GTltbWVdXWVtbTkY+ODUyMS8uLS4tLzE0Njo+PT08PUBDSFFeZQ==',
+      'foaKhoR/fHhyb2pmZV9hbHaBgn5/iJSdoJyYlpKOioSAfHh3eoCGjYmDfnZwa2VhZmVzipikopyXjoqEf3hxdw==',
     ],
     [
       5,
@@ -2544,6 +3171,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Nzc5Oz5BR0tLR0E+Ozo6Ojw/RklISEhKSkVAPDk4NjY2Njg5PEBFS01LRkI/PTs7Ozs9P0JGS01MR0E+Ozk4Nw==',
+      'cXh/fnd6goqPj4uIhIB8eHRwbGlqdIOPko+LiISAfHh0cG5wfYyVl5OPi4iEgHx4dHBweYiWmZaRjIWAenNpbA==',
     ],
     [
       5,
@@ -2551,6 +3179,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'eIGCfXJsYz0yKyMhIB8eGxsbHB0dICAgJCkxPUVndnl5en18cVpIPjkyLy0rKiUlJSUnJiYoKy0wNTpBSVdibg==',
+      'mKOoqaWXk4+Hh397eHBsaGRgXFVUWGFxeHp8foaWnqGjn5uXkIyLiIeDf3t4eHRycG1paWdoampvd4CNl5STlA==',
     ],
     [
       7,
@@ -2558,6 +3187,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'REJBQkRFQj07OTc2NTU1NjY3OTs+QUNFR0lKSkpKSklJSUhIR0dISEpJPjMvLSopKSkpKiwwNDpFY2FcVlJMSA==',
+      'd3Z3d3d4e32AhISGh4aHiYeIhIOBg5Gbp6mgmpGLhX14cmtnXVBLTGJ6iJCPjo+NiYV9d3V5gYiKhoKBf317eA==',
     ],
     [
       7,
@@ -2565,6 +3195,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       't7iCWUM2LCgkIB4dHBsaGhoaGxwdHiAkKCw2Q1mCuLe3uIJZQzYsKCQgHh0cGxoaGhobHB0eICQoLDZDWYK4tw==',
+      'm6iuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRUX257gYubqK6qpqKempaTj4uHg397d3Nva2djX1xYVFRfbnuBiw==',
     ],
     [
       6,
@@ -2572,6 +3203,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'GBgYGRocHiAlKDA8T3bX1tbXdk88MCglIB4cGhkYGBgYGBgZGhweICUoMDxPdtfW1td2TzwwKCUgHhwaGRgYGA==',
+      'Z3aGk6Ourqqmop6alpKOi4eDf3t3c29rZ2NfW1dUUFlndoaTo66uqqainpqWko6Lh4N/e3dzb2tnY19bV1RQWQ==',
     ],
     [
       4,
@@ -2579,6 +3211,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'SUtMT1JTT0U+OTUyMC4tLC0tLjAyNTk/RU9UUk9MSklJSkxPUlRPRT85NTIwLi0tLC0uMDI1OT5FT1NST0xLSQ==',
+      'kJmdmZWRjYqGgn56dnJuamZkZnOCjI2KhoJ+enZydICQm52ZlZGNioaCfnp2cm5qZmRmc4KMjYqGgn56dnR0gA==',
     ],
     [
       3,
@@ -2586,6 +3219,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '/79iPS4kIBsaGBYVFBQTExMTFBUWFxcbHR8oMkJixP//xGJCMigfHRsXFxYVFBMTExQUFRUWGBobICQuPWLE/w==',
+      'oK2yrqqno5+bl5OPi4eDf3t3c3BsaGRgXFhUUE9XZoegrbKuqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRQT1dmhw==',
     ],
     [
       0,
@@ -2593,6 +3227,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'QUdLSEM/PDo5ODk5Oj1CQUA/P0BCRUlOTEZBPTs5NzY2Nzk6PkFGTE5JRUJAPz9AQUI9Ojk4ODk7PT9DSEtHQQ==',
+      'cnd8eHVwbGp0go2SjoqGgn56dnNvcnyLlpSQjIeFiY+TlpCKhoJ+enZzbnSDkZSLeW1vfIqQjomHg357dnFobA==',
     ],
     [
       1,
@@ -2600,14 +3235,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'SUtLRUE9Ozg4Nzg4Oj1BQT8/P0BCRUlOTUdCPjs5ODc3ODo8PkJHTU5JRUJAPz8/QUE8Ojg3Nzg5Oz1BRkpLSQ==',
+      'c3h+enZybmpyf4uSj4yIhIB8eHRwbXeDkJeSjoqGgomNk5eMiISAfHp0cW5qcnp+gYKHkJWSj4mHg317d3Frbw==',
     ],
-    [2, 0, 2, 0, 'Zl1SSkVCQEBAQjw3MzIvLS0sLC0tLzE0Nz1ETVpeXFpaXF5bTUQ9NzQxLy0tLCwtLi8yMzc8QkA/QEFFSVJdaQ=='],
+    [
+      2,
+      0,
+      2,
+      0,
+      'Zl1SSkVCQEBAQjw3MzIvLS0sLC0tLzE0Nz1ETVpeXFpaXF5bTUQ9NzQxLy0tLCwtLi8yMzc8QkA/QEFFSVJdaQ==',
+      'gIeNioaCfnp2cm5qZmReYGt1gIJ+gImWoaKempaSjoqGgn56dnN6gYiOhH55cm5oYF9oc4+dm6CYkY6HgHtyeQ==',
+    ],
     [
       5,
       -2292,
       2,
       1,
       'MzIzMzY3O0FJTExIREJBQEBBQkRITE9OR0E9OTc1NDMzNDU3OT1BR01NSkZDQD8+Pj9AQ0ZKSkhGRUREQjs2NA==',
+      'gImMiISAfHh0cG1weoqVl5SQjIiEgHx4dHBtamx4iJGUkIyIhIB8eHV3foWMjIaEiY6Vl5SNhIB5dXFrZ2NkcA==',
     ],
     [
       5,
@@ -2615,6 +3259,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'JSkqKy0vMzc+SFtveXx5d3d4bEk3LiooIx8dGxwdHRwdHR0eIyUtNjtia3F7f4F1bmJZS0M5Ni4uKiglJyYlJQ==',
+      'f4OGhYqSoqmqqaWhmpaRi4uDfXpzb2pgWVpeZWtubGpsdoOOlJWVlpiWlJGSjo2LhoOBe3h3c3JuZ2NfW2BicA==',
     ],
     [
       7,
@@ -2622,6 +3267,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'TE1NTUxMSklFQj89Ojc2NTQzMzQzNDY5Oj5DR0hGR0lNUVdbYWVlPzUwLSooJyYmJicqLDA5SUlJSUlJS0tMTA==',
+      'jIuKioaGg35+end1dn6FiIN9dnJzcXFze42ouLWupZmUjoeDfHZuZV5XWGFteH16eXh3d3l6e3x+f4GDhoiJiw==',
     ],
     [
       7,
@@ -2629,6 +3275,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'sbGGWEQ3LiklIh4dHBsbGhobGxwdHiIjKS43RFiGsbGxsYZYRDcuKSUiHh0cGxsaGhsbHB0eIiMpLjdEWIaxsQ==',
+      'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9gYuaqK6qpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
     ],
     [
       6,
@@ -2636,6 +3283,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'GRoaGx0eICQmLTRCVoG+vr6+gVZCNC0mJCAeHRsaGhkZGhobGx4gIiYtNT9Wgb6+vr6BVj81LSYiIB4bGxoaGQ==',
+      'aHeAipmnr6uno5+bl5SQjIiEgHx4dHBsaGRgXVlVU1pod4CKmaetq6ejn5uXlJCMiISAfHh0cGxoZGBdWVVRWg==',
     ],
     [
       4,
@@ -2643,6 +3291,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'LS4vMDM2Oj9GUVJRTUpJSEhJSk1RUlFGPzo2MzAvLi0tLi8wMzY6P0ZRUlFNSklISElKTVFSUUY/OjYzMC8uLQ==',
+      'goyOioeDf3t3c3N6iZebmpaSjoqHg397d3Nva2dkZnKCjI6Kh4N/e3dzc3qJl5ualpKOioeDf3t3c29rZ2Rmcg==',
     ],
     [
       3,
@@ -2650,14 +3299,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '/8NiQi0oHx0bGBYVFBQTExMTFBQVFhgZGx8oLUJiw///w2JCLSgfHRsYFhUUFBMTExMUFBUWGBkbHygtQmLD/w==',
+      'oK2yrqqno5+bl5OPi4eDf3t3c3BsaGRgXFhUUE9XZoegrbKuqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRQT1dmhw==',
     ],
-    [1, 0, 1, 0, 'PD06NTQ2OkBHTEpHRkVBPz9BRkZHSkxHQDo2NTQ5Pjw6OTg5OjxAREpOSkVCQD8+Pj9AQkVJTkxEQDw6OTg5Og=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'PD06NTQ2OkBHTEpHRkVBPz9BRkZHSkxHQDo2NTQ5Pjw6OTg5OjxAREpOSkVCQD8+Pj9AQkVJTkxEQDw6OTg5Og==',
+      'jYuIgHd1dXV1fImVm5aPhHJtcHmDgn15dG9qZW57h5CMiISAfHh0cXiHlJuWkIyGg39+iZCSi3pwamRsd4WKiw==',
+    ],
     [
       0,
       -677,
       2,
       1,
       'ZGRaWFlQRDw1MS0rKSgnJiYnKCkrLjE2O0RQYF9cWllZWlxeWUlAOjY0MS8vLi8wMTM2NzEtLCwwNj9NX19gYQ==',
+      'iJOZlZGNiYWCfnp2cm5qZmJeY3CAiomFgn5+iZijp6Gbl5GNiYN/e3mEkJiVhXVqZF5aV19reX16dn+Gjo19gg==',
     ],
     [
       2,
@@ -2665,6 +3323,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'SkpJR0NAPT0+QUVHQj05NzU0MzMzNDY4O0BGTU9OTEtLTE1PTUU/Ozg1NDMyMzM0Nzk+QUZGQUA/QEFDR0lJSg==',
+      'f4qTkI2Hg397enVwbGhkaHN9g4N/e3+HkpualpKPi4aDf3l2cm9weYONjIeBe3h0dHZ6fn+EiIyRkIuGfHRscg==',
     ],
     [
       5,
@@ -2672,6 +3331,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Ojs9P0JFS0xKREA8OTc2NTU2Nzk8QERLT09JRUJAPj09PkBCRUlLSUQ+OTY1MzMzNDY5PEROTk5OS0ZBPjw7Og==',
+      'h5OVkY6KhoJ+enZybmpsdoaSlZGOioaCfnp2dHmFk5ycl5SOiYaAe3ZuaF9haG95g4iOkI6KhoJ+enZybmpseA==',
     ],
     [
       7,
@@ -2679,6 +3339,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'NjY1NTY3OTw/Q0hHRUNCQkNERkpOVFpaU01IRTQuLCooKCgoKisuMTc+SFVWU1BPTEtKSUhHRkRDQkA/PTo5OA==',
+      'cHqIlpiYnqOloZePiYN9d3FsaGJeXGFvf4mJh4aFg4KCgoKBgIODhIeFiIeDg357eXVxcG93g4aJhYF9eHZwbg==',
     ],
     [
       6,
@@ -2686,6 +3347,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'GxscHR8gIyUqMDlFXYqmpaWmil1FOTAqJiMgHx0cGxsbGxwdHyAjJSowOUVdiqalpaaKXUU5MComIyAfHRwbGw==',
+      'bXuBg4+eqqyopKCcmJSQjIiEgX15dXFtaWVhXVlVVF5te4GDj56qrKikoJyYlJCMiISBfXl1cW1pZWFdWVVUXg==',
     ],
     [
       4,
@@ -2693,14 +3355,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Q0RGSExQUEpDPTk2MzIwMDAwMjM2OT1DSlBQTEhGRENDREZITFBRSkI9OTYzMjAwMDAyMzY5PUJKUVBMSEZEQw==',
+      'jpibl5OPi4eDf3t3c3BsaGZqeIePj4uHg397d3Nwcn6OmJuXk4+Lh4N/e3dzcGxoZmp4h4+Pi4eDf3t3c3Byfg==',
     ],
-    [1, 0, 1, 0, 'PUBDREVISkpBOzc1NT09Ozs6Ozw/QUdNTklEQD48Ojk5Ojw+QERJTk1HQT88Ozo7Oz08NTU3O0FKSkhFRENAPQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'PUBDREVISkpBOzc1NT09Ozs6Ozw/QUdNTklEQD48Ojk5Ojw+QERJTk1HQT88Ozo7Oz08NTU3O0FKSkhFRENAPQ==',
+      'cXh/e3dzbmlpc4KPk4+Lh4N/e3dzb213hpSZlJCLh4KDjJGRhndtZml0gIuKi4yKh313dHV2dHuGk5mVj4JxcA==',
+    ],
     [
       0,
       -671,
       2,
       1,
       'UlNVWFpURz44NC8tKyopKCgpKistMDM5P0hVV1ZbYV9dW1tbSTwzLiwsLTM0MzEwMC8wMDI0OD1CS1lbV1VTUg==',
+      'jZuhnZmVkY2KhoJ+enZybmppcXqAfXN2fYeLh4SEj52mqaOblIp8bGtweH9/eXZybmpkYFxkcoGIhoJ+enZ0fg==',
     ],
     [
       2,
@@ -2708,6 +3379,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'MDI1ODxBQkFAQUNHTFFSU1NTUUxGQT8+QENBPDg1MjAvLy8vMDI0NztBSFJVU1FQUFFTVVFIQTs3NDIwLy8uLw==',
+      'fICGjJGWko6LgXl2e4SMkI2JhX97d3RxbWlkX2ZzfoaEgHx8hJGdoJqWko+MiIJ/end1cHR7gomFfXdxbW5wdw==',
     ],
     [
       5,
@@ -2715,6 +3387,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Ojs8PkFFSkxLRUA9Ojg2NjY2ODo8QEVLTk9QUEU/PDg3ODg4Oz5BR0lJREA9Ozk5OTk7PUBDSU5OSkVBPjw7Og==',
+      'i5aYlJGNiYWBfXl1cW9ydXp/h5OfoZmUjIWBe3VxbWdma3eGjY2JhYF9eXVxbWlrc4OQk5GNiYWBfXl1cW5vfA==',
     ],
     [
       7,
@@ -2722,6 +3395,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'JikrMDZHS1JZXFpTUExJRkZHSElKRkE9OTc1NDMzMzQ1Njk7PT9BREZHSUtNT1FSVVdZWlJDODEuKykoJiYlJg==',
+      'go6SjoyIgn56eX+GjpWRj4uFhIF+fHp5eXp8e318e3x6fHp7eXl4doCLm6alop2XkoyIg354b2hdWV5iZmdmcg==',
     ],
     [
       6,
@@ -2729,6 +3403,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'GhobHB0eICQoLDZDWYK4t7e4gllDNiwoJCAeHRwbGhoaGhscHR4gJCgsNkNZgri3t7iCWUM2LCgkIB4dHBsaGg==',
+      'bHqCipmnrauno5+bl5OPi4eDf3t4dHBsaGRgXFhUU11seoKKmaetq6ejn5uXk4+Lh4N/e3h0cGxoZGBcWFRTXQ==',
     ],
     [
       4,
@@ -2736,14 +3411,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'R0dJTE9SUEhBOzc0MjAvLi4vMDI0NztASFBST0xJR0dHR0lMT1JQSEA7NzQyMC8uLi8wMjQ3O0FIUFJPTElHRw==',
+      'kJmcmJSQjIiEgHx4dHBsaWVnb3+MjoyIhIB8eHRzdICQmZyYlJCMiISAfHh0cGxpZWdvf4yOjIiEgHx4dHN0gA==',
     ],
-    [1, 0, 1, 0, 'PD5DREVHSkY/OjY0NkBAPj49Pj9CRUpPTUZBPTs5Nzc3Nzk7PUFGTU9KRUI/Pj0+PkBANjQ2Oj9HSkdFREM+PA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'PD5DREVHSkY/OjY0NkBAPj49Pj9CRUpPTUZBPTs5Nzc3Nzk7PUFGTU9KRUI/Pj0+PkBANjQ2Oj9HSkdFREM+PA==',
+      'bniAfHdybmlteIiTk4+Lh4N/e3d0cGxwfo2WlpCLh4GDjJaakX9xaWdveYSKi42LiH53dHV1dH+KlZuUintmZw==',
+    ],
     [
       0,
       -681,
       2,
       1,
       'MTM2NzQvLCosLjQ/WFpaW15gWlVWVkpAOjQxLiwrKikpKiosLjE1OUBJV1dUUU9OTk9RVFhZUUY/Ojc0MzIxMQ==',
+      'gImOint/iJGXlJCMiISAfHh0cGxoZGFkcICLjIiEgHx4eYGRnqKempSQjIiEfoKMl5+Yh3lsZF1XV19seHx2dg==',
     ],
     [
       2,
@@ -2751,6 +3435,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'TU1MSURBPz09PkFDQD05NTQzMjMzNDY4PEFGT1BNS0pKS01QT0dBPDk3NTMzMzQ1Njk9QUNAPTs7PUBESUxNTQ==',
+      'gIqPjYmDgX14dnJtaWZlb3yDhYF9eoKLlZ6YlJKMiIaAfXl1cHR/iZGOhn12cW1tcXZ7gIKIjo+RjYmFfnhxdg==',
     ],
     [
       5,
@@ -2758,6 +3443,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'MzQ1Nzk9QkhNTUhEQT89PDw9P0FESE1PTEZAPTo4NzY2Nzg6PUFFSkpFQD47Ojo6Oz5DSlNSUU9HQj06NzU0Mw==',
+      'g4+SjoqGgn56dnJub3mIlZiWko6KhoJ+enZycXqHlZmVkYuHg395c2piYGZyfYiOkZOSjoqGgn56dnJuamZncw==',
     ],
     [
       7,
@@ -2765,6 +3451,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'NjY2NjY4Ojw/REdGREJBQUJERUlOUlpaU01IRTQvLCspKSkpKy0vMjdASFRVUk9OS0pJSEdGRkREQkE/PTs5OA==',
+      'eIWUmJedoqWkmI6Hg3t3dGxoZF9bY25/iomHhoWEgIB/gIKDgoOEhIeGhoWCf316dHJucXuCioiGgn55dHJsbQ==',
     ],
     [
       6,
@@ -2772,6 +3459,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'GRkaGhscICInKzM/U33HxsbHfVM/MysnIiAcGxoaGRkZGRoaGxwgIicrMz9TfcfGxsd9Uz8zKyciIBwbGhoZGQ==',
+      'aHeCjZypr6uno5+bl5OPi4eDgHx4dHBsaGRgXFhUUFlod4KNnKmvq6ejn5uXk4+Lh4OAfHh0cGxoZGBcWFRQWQ==',
     ],
     [
       4,
@@ -2779,14 +3467,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'RUZISk5SUUlCPDg0MjEvLy8vMTI1ODxBSVBRTkpIRkVFRkhKTlFQSUE8ODUyMS8vLy8xMjQ4PEJJUVJOSkhGRQ==',
+      'jJmcmJSQjImFgX15dXFtaWVnb3+MjoyJhYF9eXVxc3yMmZqYlJCMiYWBfXl1cW1pZWVvf4yQjImFgX15dXFxfA==',
     ],
-    [1, 0, 1, 0, 'Ojs4NDU3O0FKTEpHRkZCQEBCRkZHSkxKQTs3NTQ4Ozo4Nzc3OTs+QkpOTEdEQkA/P0BCREdMTkpCPjs5Nzc3OA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Ojs4NDU3O0FKTEpHRkZCQEBCRkZHSkxKQTs3NTQ4Ozo4Nzc3OTs+QkpOTEdEQkA/P0BCREdMTkpCPjs5Nzc3OA==',
+      'iouIfnh1dXZ1e4aTmZeQh3d0dHqEgXx3cm5oZW15iI6Lh4OAfHh0c3uKlpuXkYyIgnx/ho6OhHdtZ2dwfYiKig==',
+    ],
     [
       0,
       -670,
       2,
       1,
       'XF1fYmFQQzo1MC0qKCcmJiYmJygqLTA1OkNQWllcZWVhYGBgUkI5Mi4tLTA0NDEvLi0tLi4xMjU4P0ZWYF9dXA==',
+      'j5yjn5uXk4+Lh4N/fHh0cGxoaXF6f3pyd3+IioSBiZeiqKOfmZGGdm5ye4SGgXx4dHBrZmBaWWNzgIN/fHh1fw==',
     ],
     [
       2,
@@ -2794,6 +3491,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Tk5MSEZBPz9BREZBPDg2MjExMDEyMjU3PD9FT1NRT05OT1FTT0U/Ozc0MjEwMDAxMjQ4O0FGREFBQkNGSExNTg==',
+      'f4uSkIyIhIB8d3VvbWplYmt1gIWCfnuCi5iempaSkIuJg397d3Nvb3WAiYuFfXh2cnJ1en6Ch4yRkY+Jgnhvdg==',
     ],
     [
       5,
@@ -2801,6 +3499,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'PD0+QERITExJQz46ODY1NDQ1Njg6PkJJT09LR0RCQD8/QEJER0tMSUE8ODU0MjIyMzQ3OkFLTk5OTUdDQT49PA==',
+      'iZKWko6KhoJ+e3dzb2trcH6NkpKOioaCfnt3dXmEk5ycmJSOioaAfXZya2NhZGx1foaLjo6KhoJ+e3dzb21teQ==',
     ],
     [
       7,
@@ -2808,6 +3507,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'RUZHSElGQj05ODU0MzQ0NDY4OTs9QEFDRUdJSkxOT1FTVlhZUkI6My8tKicnJyYnKCosMDlITFJaXFdSTUtIRQ==',
+      'eXl6en18fXx+fnt9e3l6eHZ5hJSipaOdmJWQjIaAenRuY1haX2RpZW19iZKRjIqEgH54en+Gk5OPjYmGhH57eg==',
     ],
     [
       6,
@@ -2815,6 +3515,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'HBwcHh8gIyYqMDpIXYyhoKChjF1IOjAqJiMgHx4cHBwcHBweHyAjJioyOkhdi6GgoKGLXUg6MiomIyAfHhwcHA==',
+      'bnuBgYybqKyopKCcmJWRjYmFgX15dXFtaWVhXlpWVF5ue4GBjJuorKikoJyYlZGNiYWBfXl1cW1pZWFeWlZUXg==',
     ],
     [
       4,
@@ -2822,14 +3523,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'REVHSU1QUEpCPTk1MzEwLy8wMTM1OT1CSlBQTUlHRURERUdJTVBQSkI9OTUzMTAvLzAxMzU5PUJKUFBNSUdFRA==',
+      'j5ibl5OPi4eDf3t3dHBsaGZpd4aOj4uHg397d3Rxcn+PmJuXk4+Lh4N/e3d0cGxoZml3ho6Pi4eDf3t3dHJyfw==',
     ],
-    [1, 0, 1, 0, 'R0tNTU9QRj03NTk6NzQzMjIyMzU2Oj5CSk9NSkhGRUVFRUZISk1PSkI+OjY1MzIyMjM0Nzo5NTc7RFBPTU1LRw=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'R0tNTU9QRj03NTk6NzQzMjIyMzU2Oj5CSk9NSkhGRUVFRUZISk1PSkI+OjY1MzIyMjM0Nzo5NTc7RFBPTU1LRw==',
+      'e36Fg317d3FvamZrc4CNi4iEgoB9fXd1d4KRmJqWkI6IhIJ9fYOHh4BxZmJmcn+Ii4mHgHh2dHeAjZiemI98eA==',
+    ],
     [
       0,
       -397,
       2,
       1,
       'VFRUWFlWSEE7NjIxLy0sLS0uLzAyNzk3NTc9TF1cXF1aUUtHQkA/PT09PkBBPDk2MzIxMDAxMzQ3OT5GTVdXVA==',
+      'gIeKiXdqYFthbXqFipGZnZiVkI2LhIJ/end2fYWNkIuGgn58eHNwa2hlXmJsdoCBe3l3gJCanpqWkI6IhIJ8eg==',
     ],
     [
       2,
@@ -2837,6 +3547,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Tk9QUk5GQDo4NTIxMTAxMjM1OTxCRkRCQEFCRUlLTE1NTUxJRUE/PkBERkI8ODUzMjExMTEzNTg7QEZQUlFPTg==',
+      'd4KLi4R+eHN0c3d8f4KIjY+RjYh+d252go2TkIuHg358dnRxbGlkY254goWBfXyDjZmdmpeSj4qFgn16dXJucA==',
     ],
     [
       8,
@@ -2844,6 +3555,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'V01GQTw5NzY1NDU1Nzk8QUVLVVdSTEhDQD07OTg3Nzc3Nzc4OTs9QENITFJXVUtFPzw5NzY1NDU2Nzo8QUZNVw==',
+      'c4WPkI6MioeFgYGBgIB+fXt5d3JybnSElJ+gm5eVkY6JhH98eXZybmlkZXGFlZuYlZKOiYSAfHp3c25rZ2JeZA==',
     ],
     [
       7,
@@ -2851,6 +3563,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'KiorLS8yNz5aYF5ZU05JRkI/PT4/QkNBPTo5Nzc3Njc3ODo8PkFERUdISUlJSUhHRkZGRUVFRkdIST42MS4sKw==',
+      'eomSkZCRjY2Jg311cXV8hIiGgoB+fHp5d3Z3d3p7f3+Bg4SHiIeHhIWFgYJ8hZKepqKck42GgHp1bmlgVVBQYw==',
     ],
     [
       7,
@@ -2858,14 +3571,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       't7iCWUM2LCgkIB4dHBsaGhoaGxwdHiAkKCw2Q1mCuLe3uIJZQzYsKCQgHh0cGxoaGhobHB0eICQoLDZDWYK4tw==',
+      'm6iuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRUX257gYubqK6qpqKempaTj4uHg397d3Nva2djX1xYVFRfbnuBiw==',
     ],
-    [1, 0, 1, 0, 'QUFCQ0ZJT1BJRD46NzU0NDM0NDY5OTU4PEROTUxLSUZGSUtMTU5EPDg1OTk2NDQ0NDQ1ODo+RElQTklGQ0JBQQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'QUFCQ0ZJT1BJRD46NzU0NDM0NDY5OTU4PEROTUxLSUZGSUtMTU5EPDg1OTk2NDQ0NDQ1ODo+RElQTklGQ0JBQQ==',
+      'hZOcmJSQioeEgH+FhoJ8bmNlbHqEi4qIhnt4dnZ5g5GanpaKfHt8foF9eXdzbmpmaHaDj4+Lh4SDf356dnJueQ==',
+    ],
     [
       0,
       -397,
       2,
       1,
       'PD9BQD48Ozs7PT9BRElQWVpZWVlMPjc1Nzg1MTEvLi0tLi8xMzY6QklTV1RQT01NTVBQTEQ/Ozg1NTQ0NDU2OQ==',
+      'cHd9gY6bop+WiXt6eX+Cfnx4dG9rZ2Nmc3+MjomGgYCJkJuemZeTjYmFgX97dXJ1fYeNjImGgn96dHFsaGVhaA==',
     ],
     [
       2,
@@ -2873,6 +3595,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Li0tLi8xMzc7QElUWFZUU1NUVlhTSUA7NTMxLi4tLC0tLzEzNzxCQ0JDRUlNU1ZXV1ZTTUdDQUFDQz04NDIwLg==',
+      'dYCGgn97fYeUn5+bl5OQjYiFgHt4c29xeICEg3x0cG5vcXh9gIePlZeTjIZ9d32EjZKOiISBfHp1cW5qZmJfaA==',
     ],
     [
       8,
@@ -2880,6 +3603,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'RkxWV1FMRkNAPTs5OTg3Nzc3Nzk5Oz5AQ0dLUVdWTEY/PDk3NTU0NTY3Oj1BRk1XV05GQDw5NzY1NDU1Nzk8QA==',
+      'gICAf359eXd1cXByfZCcoZyZlpGOioWDf3l1c29sZ2NsfZGbm5eSjYmGg4B8eHRva2ZiX2NugI6Rj4uIiISCgQ==',
     ],
     [
       7,
@@ -2887,6 +3611,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'Njc5Oz5AQ0VHSktLS0tLSkpJSUhIR0hJSUk8Mi4sKigoJygpLC4zOkJkY15YVE5JRUNCQkRFQj06ODY1NTQ1NQ==',
+      'hYeHh4mGhoWCgYqXo6mmnZWPh4J7dG9pYVhPSlNrgY2Pj46NjoqDfXR2fIGKiYaCgH17eXd1dXV3eHt9f4KChQ==',
     ],
     [
       7,
@@ -2894,14 +3619,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'GhsbHB0eIiMpLjdEWIaxsbGxhlhENy4pJSIeHRwbGxoaGxscHR4iIykuN0RYhrGxsbGGWEQ3LiklIh4dHBsbGg==',
+      'bXqBh5Wkrauno5+bl5OPjIiEgHx4dHBsaGRgXFlVU11teoGHlaStq6ejn5uXk4+MiISAfHh0cGxoZGBcWVVTXQ==',
     ],
-    [1, 0, 1, 0, 'Pj0/QUNGS09NR0A9Ojg3NjY3Nzk7OjY2OkNMTEpJRkRERklKTExEPDY2Ojs5Nzc2Njc4Oj1CR01PS0ZDQD8+Pg=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Pj0/QUNGS09NR0A9Ojg3NjY3Nzk7OjY2OkNMTEpJRkRERklKTExEPDY2Ojs5Nzc2Njc4Oj1CR01PS0ZDQD8+Pg==',
+      'hJOal5ONiYeDf4KIjIt/b2RkbHeDiomJhXp3dnV9ipSdmo99dHZ5gYB8enZwbWlocoGNko6Kh4OCfn15dXFtdw==',
+    ],
     [
       0,
       -431,
       2,
       1,
       'Oj9BQD48Ozs7PT9CRktRWlpZWFhEOTQ1ODo3MzEvMC8vMDEyNTg8QktWVVFOTUtLS05PTUVAOzk2NTMzMzU2OA==',
+      'cXl+h5aepZ2Tg3ByeH+Df3t3dXFsaGRlcoKMj4mFgX2Di5afm5iSj4qGhH98eHV2fYSNjIiFgXx7dnNvamdhaQ==',
     ],
     [
       2,
@@ -2909,6 +3643,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'MTExMTEzNTk8QkhSU1BOTU1OUFJRR0E8ODUyMjAwMTEzNDg7QUJBPz5AQkVJTk9QUFBPSkVBPT0+QEJBOzg0NA==',
+      'd4KGgn57foaSnpuZlY+NiYSCfHh2cHN6g4uIgXt1cXBvc3l9goeMkpSSjoZ/d3F4g4qPjYeEgXt6dHBuaGRhag==',
     ],
     [
       8,
@@ -2916,6 +3651,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'RkxWV1FLR0NAPTs5ODg3Nzc3ODg5Oz1AQ0dLUVdWTEY/PDk3NjQ0NTY3Oj1BRk1XV01FQD06NzY1NDQ1Nzk8Pw==',
+      'gICAgHx6eXZ1c29ygJGcoZ2ZlpGMiIWCf3t2cG1qZGRvgZSdmZeSjYqFgn97dnFtamdkYGRwg46Qj4uKh4aCgQ==',
     ],
     [
       7,
@@ -2923,6 +3659,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'RUZFREVFRkZIST83Mi8sLCorLC4wNDg/WmBeV1JMSERAPj08PkFDQj47Ojk4Nzc4ODo7PT9BQ0ZHSElISUhHRg==',
+      'kp+mopyTjIaAenRuaV9XUFFmfYuSkpCPj4uHg311cXR5hIiEgoB+fXp5d3Z3d3x8foGBhIaHiIeGhYSEgX58hQ==',
     ],
     [
       7,
@@ -2930,14 +3667,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       't7iCWUM2LCgkIB4dHBsaGhoaGxwdHiAkKCw2Q1mCuLe3uIJZQzYsKCQgHh0cGxoaGhobHB0eICQoLDZDWYK4tw==',
+      'm6iuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRUX257gYubqK6qpqKempaTj4uHg397d3Nva2djX1xYVFRfbnuBiw==',
     ],
-    [1, 0, 1, 0, 'SU1OT1BRRj43NTg4NjIxMTExMTM2ODxBRlBQTUpIR0dHR0hKTVBQRkE8ODYzMTAxMTEzNjg5NTc+RlBQT05MSQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'SU1OT1BRRj43NTg4NjIxMTExMTM2ODxBRlBQTUpIR0dHR0hKTVBQRkE8ODYzMTAxMTEzNjg5NTc+RlBQT05MSQ==',
+      'fYCFg315dnFta2ZncXqIioiEgoB+e3d1eYiRmpmUko6JhoJ8fIGCgnttZmNreIGLiomHfXp2dniAjpmfmZCBfQ==',
+    ],
     [
       0,
       -375,
       2,
       1,
       'VVVWWVpSSD85NjIvLiwsLCwsLS8zNjg3NTlEU1xcXF1aUEpGQ0A9PT0+PkBBPjo2NDIxMDAxMzM2Oj9ETVdYVQ==',
+      'fIGEgnpsZF5jbXqCho6Vm5uWk5CNiIWAfXl0eICJkI6LhYF/endybWlmZGBkbnh/fnp3fIqUnZyWlJCLiYV/fA==',
     ],
     [
       2,
@@ -2945,6 +3691,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Ly4uLzAxNDY7P0ZPVlRSUVFSVFZPRj87NjQxMS8vLi8wMjU4PEFGREFAQkZKT1BRUVBOSkdFQ0NFRUE8ODUyMA==',
+      'd3+Ggn57gYqXoJyalJGNiIWBfXp3cW1we4WNiH92b25udXuAg4eMjY2KhoB5eYCJkZOOi4eDf3l3c29rZWNgag==',
     ],
     [
       8,
@@ -2952,6 +3699,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'RUtWV1JMR0NAPTs6ODc3Nzc3Nzg5Oz5AQ0hLUldVS0U/PDk3NjQ0NTY3OjxBR01XV05GQTw5NzY1NDU1Nzk8QQ==',
+      'gICAf359end1cXBwfI6co56ZlZKPioeCfXt3cW5rZ2Rre46Zm5aTkIuIhIB7dnJvbGllYGBsfY2SjoyIiIWDgg==',
     ],
     [
       7,
@@ -2959,6 +3707,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'SUpLSktKSkhGQ0E+Ozk3NjY1NTY2Nzk7PkJEQ0FAQURITVFXXWJjRDo1Ly0rKSkpKSosLzQ7SUlISEdHR0hJSQ==',
+      'i4uKiIaEgoB+enZ4g4iLiYB7d3NvcnBvdoSasbSwpZuUjomCfXZwaGBYWWVwfX9+fHl5d3l5enp8fH+EhIeIiQ==',
     ],
     [
       7,
@@ -2966,6 +3715,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'sbGGWUQ3LicjIh8dHBsbGhobGxwdHiElKS43RFiGsbCwsYZYRDcuKSUhHh0cGxsaGhsbHB0fIiMqLjdEWYaxsQ==',
+      'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9gYuaqK6qpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
     ],
     [
       0,
@@ -2973,14 +3723,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Pj5AQkZKTUxEPzw6ODg4OTs+PjY0Njo/R01MSkhIPTk5PUhISkxNRz86NjQ2Pj47OTg4OTo8P0RMTUlFQkA+Pg==',
+      'jJOVh3lwaGt1gY2Ql56floNxYmFmbnN5h5GYk4x+bWxwe4R+eXZva2VmdIGMjYmFgX15dXJ6iJWcl5KNiIR+gg==',
     ],
-    [1, 0, 1, 0, 'Oz08NTQ2OT9GTEpIR0ZBQEBBRkdISkxGPzo2NDQ8PTo5ODg4OTw/REtOSkZDQT8+Pj9BQ0ZKTktEPzw5ODg4OQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Oz08NTQ2OT9GTEpIR0ZBQEBBRkdISkxGPzo2NDQ8PTo5ODg4OTw/REtOSkZDQT8+Pj9BQ0ZKTktEPzw5ODg4OQ==',
+      'jYuJgHd1dHV2fouWm5aPhHFtcHqEg314dG5pZWx5h4+MiISAfHh0cXmIlZuXkYyGgn58iJCTj3txamRrdYOJiw==',
+    ],
     [
       2,
       -508,
       2,
       1,
       'NTc6P0VGQ0BAQEJESEpLTExMS0hFQD4+P0JGRT87NzU0MjIyMjM1ODo/RU5SUE5NTU5QUU1EPjo3NTMyMTEyMw==',
+      'fYCEiY6RkIyFfXRudoKNk46LiIOAfHd0cWpoZWRxe4KEgHyAiJKem5eTj4uJhX97d3NvbXN+iI6IgX13c3RzeQ==',
     ],
     [
       4,
@@ -2988,6 +3747,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'LCwtLzE0OD1FTlRUUU5MS0tMTlFUVU5FPTg0MS8tLCwsLC0vMTQ4PUVOVVRRTkxLS0xOUVRUTkU9ODQxLy0sLA==',
+      'gYqNiYWBfXl2c3eElJydmZWRjYmFgX15dnJuamZkZXGBio2JhYF9eXZ0d4SUnJ2ZlZGNiYWBfXl2cm5qZmRlcQ==',
     ],
     [
       6,
@@ -2995,6 +3755,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'GRoaGx0eICQmLTRCVYG+vb2+gVVCNC0mIiAeHRsaGhkZGhobHR4gIiYtNEJVgb69vb6BVUI0LSYkIB4dGxoaGQ==',
+      'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYKNnKmuqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
     ],
     [
       0,
@@ -3002,14 +3763,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Ojo7PD9DRk1OSUVBPjs6OTk6Oz5BRUpOTUZCPzw7Ojo7PD03NTc7QElMSkdGRjw3NzxGRkdKS0pAOzc1Nz09Ow==',
+      'fYuSjouHg397d3NvcX2Nl5mUjouHhIqQkY5+c2trdYGMjpKbnp2MemdhZGpzcnqIkpeQh3htb3R7fHdybmhmcA==',
     ],
-    [1, 0, 1, 0, 'Ojw8NjU2O0BJS0hGRURBPj5BREVGSEtJQDs2NTY8PDo5Ojs8P0JGTE5KRUE+PDo6Ojo8PkFFSk5MRkI/PDs6Og=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Ojw8NjU2O0BJS0hGRURBPj5BREVGSEtJQDs2NTY8PDo5Ojs8P0JGTE5KRUE+PDo6Ojo8PkFFSk5MRkI/PDs6Og==',
+      'iouKgHh1c3V2eISQmZiQhnVwcHd/fnlzb2pnb3yLk5CMiISAfHh0cG10go+ZlpGNiIOBiI+QjHxxaWdufIaJiw==',
+    ],
     [
       2,
       -530,
       2,
       0,
       'LS0uLi8xMzY7QEdRV1ZUUlJUVldRSEA7NzQxLy4uLi4vMTM1OUBDQUBAQ0ZLUlRVVVRSTEhEQkFCQj85NTMxLw==',
+      'dX+Ggn56gYuVop2YlpGOi4eDf3t3c290e4OLg3x0bmtrcXh+goiOkpKQioWAeICGjJGNiYWBfXl1dG9qaGJeag==',
     ],
     [
       4,
@@ -3017,6 +3787,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KyssLjAzNzxCTFVWVFFPTk5PUVRWVUxCOzczMC4sKysrKywuMDM3O0JMVlZUUU9OTk9RVFZVTEI8NzMwLiwrKw==',
+      'gYmMiISAfHh0dn6Nm52cmJSQjIiEgHx4dHBtaWVjZXKBiYyIhIB8eHR2fo2bnZyYlJCMiISAfHh0cG1pZWNlcg==',
     ],
     [
       6,
@@ -3024,6 +3795,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'GBgZGhscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxoZGBgYGBkaGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGhkYGA==',
+      'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
     ],
     [
       0,
@@ -3031,14 +3803,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'PT0+P0JFSk9NR0E+Ozk4Nzc4OTs+QUZNT0pFQT89PT0+QEA5NTY4PUZLSkdGRTs2NjtGRkdKS0Y9ODU1OUBAPg==',
+      'foyTkIyIhIB8eHRwbXWDkpmWkYyIgoeSmpuMe29obHeDjJKan56RgG5hYWdudX+KlZeRg3NlZnB5fXh0b2lnbw==',
     ],
-    [1, 0, 1, 0, 'PT8/NzM1OT9GSkhGREQ/PT0/RERGSEpFPzk1Mzc/Pz08PD0/QkRKT05HQj47Ojg3Nzg6Oz5CR05PSkRBPz08PA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'PT8/NzM1OT9GSkhGREQ/PT0/RERGSEpFPzk1Mzc/Pz08PD0/QkRKT05HQj47Ojg3Nzg6Oz5CR05PSkRBPz08PA==',
+      'jIuKgnd2c3R2fImTm5eNf2pmbXZ/fXl1cGppcoKPlJCMiISAfXl1cW1ve4qVl5GOioSAhpGYmYZ2bGVqdYCJiw==',
+    ],
     [
       2,
       -643,
       2,
       1,
       'MzIyMjI0NTg7QUhPUlBOTU1OUFJPRkA8NzUzMjExMjI0Nzk+QkJAPj5AQkVJTU5PT09OSkVAPTw9PkJDPjo2NA==',
+      'd4GGgn57gYqXnZqWkY+Ih4N/e3ZzcHd/h42GgHp1cW9xdXt+goeOk5SQjIiAd3B2f4uQjIiEgXx6dXFtaWVhbA==',
     ],
     [
       4,
@@ -3046,6 +3827,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KystLjAzNzxETVVWU1BOTU1OUFNWVU1CPDczMC4sKysrKywuMDM3PEJNVVVTUE9NTU9QU1VVTUI8NzMwLiwrKw==',
+      'gImMiYWBfXl1dXuKmJ2cmJSQjImFgX15dXFtaWVjZ3CAioqJhYF9eXd1e4qVnZyYlJCMiYWBfXl1cW1pZWNkcA==',
     ],
     [
       6,
@@ -3053,6 +3835,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'FxcXGBobHCAjKC47S3Tg4ODgdEs7LigjIBwbGhgXFxcXFxcYGRocHiMpLjtMdODg4N10TDsuKSMeHBoZGRcXFw==',
+      'Z3WJl6awraqmop6alpKOioaCfnp2c29rZ2NfW1dTT1hndomXpq+tqqainpqWko6KhoJ+enZzb2tnY19bV1NPWA==',
     ],
     [
       0,
@@ -3060,14 +3843,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'P0BCREdMTkpCPjs5NzY3Nzk7PDU1NztBSE5NSklIPjk5PkhJSkxOSEE7NzU1PDs5Nzc2Nzk6PkJKTkxHREJAPw==',
+      'iI6OgnZuaGx4hI6Plp2dloJwY2Nob3J4hpGYk4yBc3N1fYJ+enRvaWRmc4CMjIiEgH15dXR8jJicmJGNiYN/gw==',
     ],
-    [1, 0, 1, 0, 'OTs6NDU2OkBITUtIR0dDQUFDR0dIS0xJQDo2NDQ6Ozk4NjY3ODo9QUlOTEhFQkFAQEFCRUhNTklCPTo4NzY2Nw=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'OTs6NDU2OkBITUtIR0dDQUFDR0dIS0xJQDo2NDQ6Ozk4NjY3ODo9QUlOTEhFQkFAQEFCRUhNTklCPTo4NzY2Nw==',
+      'i4uJgHh1dHV2eoeSmpiRiHh0dHuEgn54c25pZWl1hI2MiISAfHh0cnqJlZuXko6IhH98hIuMiXpvamVteIWKiw==',
+    ],
     [
       2,
       -445,
       2,
       1,
       'MTQ1Oj5FRUNBQkRHSk1PT09PTkpFQj9AQkZFPjo2MzEwMC8wMDI0Nzs/Rk9VVFJRUFFUVU1FPjo2MzEwLy8wLw==',
+      'foCFi4+RkImDfHJ3gIqSkY6IhIF8enZyb2hlYWRwe4ODf3t/iZWfnpiVkoyKhYB+enZzbW54gYmJgHt2cnN0eA==',
     ],
     [
       4,
@@ -3075,6 +3867,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'S0xOUVRUTkU+ODQxLy4sLCwsLi8yNDk+RU5UVVFOTEtLTE5RVFRORT04NDEvLSwsLCwuLzE0OD1FTlRUUU5MSw==',
+      'mJ2bl5OPi4eDf3t3dHBsaGVlanmFjIuHg397d3R1fYyanZuXk4+Lh4N/e3d0cGxoZGVqeYiMi4eDf3t3dHV9jA==',
     ],
     [
       6,
@@ -3082,6 +3875,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       't7iCWEM2LCgjIB4dHBsaGhoaGxwdHiAkKCw2Q1mCuLe3uIJZQzYsKCQgHh0cGxoaGhobHB0eICMoLzZDWIK4tw==',
+      'l6avq6ejn5uXk4+MiISAfHh0cGxoZGBcWFVTXGt5gYmXpq2rp6Ofm5eTj4yIhIB8eHRwbGhkYFxYVVNca3l/iQ==',
     ],
     [
       0,
@@ -3089,6 +3883,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'JSUmJyksLzM5P0pXZGdnZmZmaGlYRz01MCwpKCYlJSUlKCouMTMyMjU5RFhoaGhqbFxfYVxNQjkzLywpJyYmJQ==',
+      'f4OFgX2FkJ+pp6Ofm5aRi4V/e3l+gYN9cmpiXFZbZnZ/fXuCkZWRfnd9jZmZl5OPi4eDf3t3c3FtamhiYmRoeA==',
     ],
     [
       8,
@@ -3096,6 +3891,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'gYOEZk8/NS8qJiQhIB8eHh4fHyAiIyYrLjY+Tl+AmZ2elF9BNislIR0aGxscJzg8PD05MCQeHiApLjdEYJeblw==',
+      'nZuZlZGNiYWBfXl1cnBsaGRgXmFncHuImqu1sq6qpKOfm5eKdGFaYn2cqJ6Od2hiYFxYVFBOU2KBnJqPe3mCkw==',
     ],
     [
       0,
@@ -3103,14 +3899,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'nJ6SYEk7MiwnIyIfHx4dHB0dHR4gISQnLTM8RFmDnp2iqItcRzkwKiYjIB8dHBwbGxscHR4gIiYpLzhGXpebmw==',
+      'maasqKSgnJiUkI2JhYF9eXdzb2tlYV9cWGBrd394cYCaqKyopKCcmJSQjYmFgX15dXFtaWVhXVpTVGFwe399iQ==',
     ],
-    [1, 0, 1, 0, 'Li8yNTU3Oj9IUFBNTEtIRkZIS0xNUFBIQDo3NTUyMC4tLi0vMTQ4PUROVVNPTEpJSkpMT1JVTkQ+ODQxLy0uLQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Li8yNTU3Oj9IUFBNTEtIRkZIS0xNUFBIQDo3NTUyMC4tLi0vMTQ4PUROVVNPTEpJSkpMT1JVTkQ+ODQxLy0uLQ==',
+      'h4aEe3h3d3+Nmp+blZKSkY+Ign15dXiElKCmscHKzcnFwrlCPTk1MTdDUlxjcICKiYWAe3VvcG5samJganeCig==',
+    ],
     [
       3,
       -3288,
       1,
       0,
       'y6J5VEU7Ni4pJyQiISAfHx8fICEiIycpMDE5RVp5pcvPz3xJNislIB4aGRgXFhYVFRYWFxgYGh4hJis3SX3Qzw==',
+      'i4eFgX58eHRybGhnYF9eWVdcY3GElqaxr6uno5+bl5GNiYWBfnp2cm5oZGBcWFRPT19ygZCfpqeooaCfmJeQjA==',
     ],
     [
       3,
@@ -3118,6 +3923,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'FhYXFxgaGyElKjZUhoqNiYmGhWhURTkyLiwqJyUkIyMjIyQmJyosLTI7RFRnhIeIi4yLhVQ3KyYeGxoYFxYWFg==',
+      'eX2BfoWOmZ+enJiWkYyIhYF/fXl1cWtpZWNhZG93goCDhouVn62ysq2no5+YlY6JhH15c29pYl5YVFBOU15ndA==',
     ],
     [
       5,
@@ -3125,6 +3931,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'QUJERklOT01FPzs3NTMyMTEyMzU3Oj9FS01NSkdEQ0JCQ0RHSk1NS0U/Ojc1MzIxMTIzNTc7P0VNT05JRkRCQQ==',
+      'jJialpKOi4eDf3t3c29ramtyf4mNjYuHg397d3NydH2MlJeWko6Lh4N/e3dzb2tnZ29/jJGOi4eDf3t3c29wfA==',
     ],
     [
       5,
@@ -3132,6 +3939,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JygpKiwvMzc9RlNZXVtZWFhZW11ZU0Y9NzMvLCopKCcnKCkqLC8zNz1GU1ldW1lYWFlbXVlTRj03My8sKikoJw==',
+      'gYSIhIB8eX1+jJmbn5uXk5CMiISAfHh0cGxoZGJlZ3aBhIiEgHx5fX6MmZufm5eTkIyIhIB8eHRwbGhkYmVndg==',
     ],
     [
       2,
@@ -3139,6 +3947,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Z2ZjX1lPQj03Mi8qKCcmJiQkJSQmJykrMDRRXGtpZ2VlZ2dmTkI8NjEuLCopKCcoKCgrLC4yNzw9QUlSW2FmZw==',
+      'mpaVkY6Lh4aDgHx2ZlpWU15dXmp3goSAfn2HlaGln5yWko6KiIR+fHh0dHRzc3BramtscXJ4foKIi4+RlZubnA==',
     ],
     [
       2,
@@ -3146,6 +3955,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'amtraFBEOTMuLSkmJiYlJCQlJicrLTM4P0tcW1dYW2RxhoJkUUU7NjEtKiclJCMhISIgISMjJScqSVFccXBtbA==',
+      'bn2Hj4x+dnBmYFtcb5Slp6ahnJqVkpCMi4iGhIB/d2hYVFVcYVlaaHeDhIB+gI+cpqKenJaUjoqIgoB6dnNsaw==',
     ],
     [
       5,
@@ -3153,6 +3963,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'mZWOX0s7MywmIyEgHx4dHR0dHR4gIiUoKzI5SWKNmJeXmI1iSTkyKyglIiAeHR0dHR0eHyAhIyYsMztLX46VmQ==',
+      'n6WopKCcmJSRjYmFgX15dXFtaWVhXVpaXGNzeYCDiJehqKikoJyYlJGNiYWBfXl1cW1pZWFdWlpcZHN6gYaIlg==',
     ],
     [
       0,
@@ -3160,6 +3971,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'JiYnKCotMTU7QExaYWNjYmJiZGZfTkI3MSwoJiQlJCMlJyorMDMxMTU8R19kZGRmaF9cX15PQjs1MC0rKScmJg==',
+      'gYSGgn5+iJekp6Whn5uVkIiCe3V3e35+dGxjX1lbZ3V/f3l7hpGOhHp9jJmbl5OQjIiEgHx4dHFuamhkZGdreQ==',
     ],
     [
       8,
@@ -3167,6 +3979,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'enx9ak9BNy8qJyUiISAfHx8fICEjJSgrMDdBUGGEkpeXlVxGNCokIB4dGhkdKjxBQUE9MiUgICMmLDRFXpCTkg==',
+      'jZqdmZaSjoqGgn56dnJwbGhnYGBiZnJ7h5qqtbOvqaWjn52YiXJfVFxwjqOqnYdzZGFdWVVRTVJedpealH90fQ==',
     ],
     [
       0,
@@ -3174,14 +3987,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Hx8gISUnKi42P0tbeIWDgX+AgnZYSD01MCkmJCIhHh4eHBweHiEjJiYtNUFWgJ6blJVwWUQ3LikkIyEgHx4dHQ==',
+      'cYCGgn5/jJynp6SgnJiWkpCPiYeBendwbWllYV1ZVVVgdIeKiYyYpqeln5ualpSQioaAfHh0cGxqZ2VhXVlXYQ==',
     ],
-    [1, 0, 1, 0, 'RkdJS09UU0tCPDYzMC8uLS8wMzU1ODxBSU9NSkpJRkNDRklKS01PSUE8ODU1MzAvLS4vMTM2PUJLU1RPS0lHRg=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'RkdJS09UU0tCPDYzMC8uLS8wMzU1ODxBSU9NSkpJRkNDRklKS01PSUE8ODU1MzAvLS4vMTM2PUJLU1RPS0lHRg==',
+      'cXFvaWJoc3+JiomIhnx5d3V4eoaTm5yTkY+MjIaAenRwbGt2hpSamaS0wbqlaExASVhlZ2p3hpOVkY6Ig3x1dA==',
+    ],
     [
       3,
       -3258,
       1,
       0,
       'y8mESzouKR0bGRcVFRQUFBQUFBUWFhgaHigwOU6DysrGnnxYRjs3MCsnJSIhICAfHyAgISMkKCwwNTlHX3qixw==',
+      'V2d4h5OfqKimoJ6alpWPjYmFhIB9enZyb2ppZWFgWVhaY3B7jZ+osa2sqKGdl5OSjoqGfnp2cm9sZmJeWFZQTg==',
     ],
     [
       3,
@@ -3189,6 +4011,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'hoiGgVo2KiUiHx0bGhkYGBgZGRobHB4hJis3W4CGiYWDgn9qUkU6My8sKigmJCMjIyMkJicpLS4zOkRSaYCChA==',
+      'oaqwsaunoZqUjoqEgHx4c21mX1lVT1FVXWhzen6BgYGMlZ+inJqWko6KhoKAfnp2c25rZ2VfX2lyfYB+g4aKmg==',
     ],
     [
       5,
@@ -3196,6 +4019,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'QUJERklOT01FPzs3NTMyMTEyMzU3Oz9FS0xMSkdEQ0JCQ0VHSkxMSkU/Ozg1MzIxMTIzNTc7P0VNT05JRkRCQQ==',
+      'jJialpKOioaCf3t3c29ra2xzgIiNjIqGgn97d3R0eICJkZSUko6KhoJ/e3dzb2toaHCAjJCOioaCf3t3c29xfQ==',
     ],
     [
       5,
@@ -3203,6 +4027,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KCkpKi0wMjk+RVRbXFpYV1dYWlxYVEY+OTIwLSopKSgoKSkqLTAyNj5GVFhcWllXV1laXFhURj42Mi4tKikpKA==',
+      'f4eHhIB8en6Bi5aZnJuXk4+Lh4SAfHh0cGxoZGVmaXh/hYeEgHx6foGLlpmcm5eTj4uHhIB8eHRwbGhkZWRpeA==',
     ],
     [
       2,
@@ -3210,6 +4035,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'IiMkJygrLjM4QExZZWtvcHBtaF5SR0Q8NTAsKiYlJCQkJCUmKCkrLzQ8R1Ntb2xsbG9yc1hPMC0qJyUlIyMjIg==',
+      'eoCGjZOUmJiWkpCQj5GNh4N9e3dzb2poZGBcYnB8hoJ9e3+Mm6WkoqmsqJ+Ph4N9fXd1dHBuamZkYGBkZW5wdQ==',
     ],
     [
       2,
@@ -3217,6 +4043,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'bmZkZmZPPjQuKiclJCIiISEiIiQlJysvMztGWnFycXBydnh3WlAtKSYiIyEfICAfISIiJCcqLS80PEZQZICOfA==',
+      'g5Kal5OPiYV/e3dzb2tlYl5aYGp6g4N/e4GOnqqooKOtrqqaioN+fXl3d3Nxb2lnY2BeWFZdb5aio5qTi31zeg==',
     ],
     [
       5,
@@ -3224,6 +4051,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'j5CFZkw/MywpJiMhHx8eHh4eHyAhIyYpLzM/S2WEj4+PkIRlSz8zLCgmIyEgHx4eHh4fHyEjJiksMz9MZoWQjw==',
+      'n6Sno5+bl5OPi4eDf3t4dHBsaGRgXFxaYW12f36DiZikpqejn5uXk4+Lh4N/e3h0cGxoZGBcXFphbXZ/goaJmA==',
     ],
     [
       0,
@@ -3231,6 +4059,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'XV5eXlhNQTo2MS4sKignJycnKCkrLjE2PEVSXl1ZYGdlY2NjU0A3MzIyNDEtKSkmJSUmJigqLzU+R1RjYl9dXQ==',
+      'lJCNioaCfnp2cm5qaGl2hoeBcW11goiEhYybqKulnZSJe3yAiIyGgXlybGRhX11aW2Z2gISAfHx8gImUmZuZlg==',
     ],
     [
       8,
@@ -3238,6 +4067,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'd3l6aVJDNzItKCYjIiEgICAgISIkJiksMThCUmV/j5OUjVw/MyslHxwbGhofIzxFRUZCNSggHyAkLDRCX46RkA==',
+      'mpqYlJCMiISAfXl1cW9rZ2VhYmhxeYOVpLG2sK6qpqKemY16Y1VVY32aqayehnBjXVtXUU9MUVx0lZiSf3h+jQ==',
     ],
     [
       0,
@@ -3245,14 +4075,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'HyEiIyUqLDM5Qk1fdXZzcnJzeHlhT0M7NS0qJSQjIB8fHh4fISIiJiswOEddgoSCho6IW0U4LyklJCMhHx4fHw==',
+      'fIqbpqainpqYlpKRjYaFf3h1b2tnY19bWWBufYB8cnWLoKmqpqKempaSjIiCfHp0cG5qaWdjX1tbY3KAhIJ8eA==',
     ],
-    [1, 0, 1, 0, 'RUdJTE9UVUpDOzYyMC4uLS8wNDY2NzxBSE9OS0lJRUNDRUlJS05PSEE8NzY2NDAvLS4uLzI2O0NKVVRPTElHRQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'RUdJTE9UVUpDOzYyMC4uLS8wNDY2NzxBSE9OS0lJRUNDRUlJS05PSEE8NzY2NDAvLS4uLzI2O0NKVVRPTElHRQ==',
+      'cnBwaWJodYKJjIuJhnl3dHV3f42YnpeRkI6OjYZ/eXJua2x5iJWZnaq6wrWZYko/SFdkZmx6iZSUko6HgHpxcQ==',
+    ],
     [
       3,
       -3219,
       1,
       0,
       '09SFTjAnIh0aGBYWFRQUExQUFBUVFxkbHSMoMUuD1dTQrHldRDk3LyomJCIhIB8eHh8fICIjJykuMDdGXHirzw==',
+      'nayyrqqmop6alpKOiISAfHlybmtmY19bV1NQU2Bzh5Wcqaimo52bmJaRjoqGhIB/e3dzbWtpZmVeWllVX2l1iw==',
     ],
     [
       3,
@@ -3260,6 +4099,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'jZGNiEg3KyUiHxkYFxcWFhYWFhcYGh4hJSoySoiNkI2KiYZmVEM6MywrKCYlJCMjIiMkJScpKywxOURSZ4SJiw==',
+      'prCzr6mloJuUkIuGgXt3cW1nYFxYVE5QV2Bud32BgoKNlZ+gnJqWlI6KhoOBf3t3c21qZ2VhX2dxe4GAgoeNmg==',
     ],
     [
       5,
@@ -3267,6 +4107,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'MTIzNTc6P0VNUE5KRkRCQUFCREZKTlBNRT86NzUzMjExMjM1Nzo/RUtNTUpHRENCQkNER0pNTUtFPzo3NTMyMQ==',
+      'go+RjYqGgn56dnJwc4CPmJmVkY2KhoJ+enZybmppa3OCi46NioaCfnp2c3N3gI2VlpWRjYqGgn56dnJuamZncw==',
     ],
     [
       5,
@@ -3274,6 +4115,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JygpKisuMTc9RlJaXlxaWVlaXF5aUkY9NzEuKyopKCcnKCkqLS4zNz1GUlpeXFpZW1pcXlpSRj03My4tKikoJw==',
+      'goSIhIB8enx/jpqdn5uXk4+LiISAfHh0cGxoZGRla3uDiISEgHx8eX2Il5udm5eTj4uIhIB8eHRwbGhkYWRmdA==',
     ],
     [
       2,
@@ -3281,6 +4123,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'KCorLC4xNzw9QUlSW2FmZ2dmY15YTUQ9NjEuKygmJiUlJCUmJigqLS8zUV1raGZkZGZmZU5COzYyLywrKScoKA==',
+      'foOHjI6PmJqbnZmXlJKOjIqEhH97eWpbVVFaXVxndYGFgX58gpOdpKCal5OQi4eFf317dXR1dHRxbGtqbG5xeQ==',
     ],
     [
       2,
@@ -3288,6 +4131,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'cYV+Yk5DPDQvLSsoJiUjIiIiISIjJCYnLUlUX3Bua2poaWpqUEE6MjEsKSgnJiUlJSUmKisuNDlCS1pbV1hbYQ==',
+      'UlpfWl5seISDf32BkJ2mpJ2blZGNiYWCfXp2cm5qc3+Kj4h/dW9lXVlgfZ6mqaSgnZeVko2LiYeHhoB8dWVUUA==',
     ],
     [
       5,
@@ -3295,6 +4139,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'nZ2PYEY7MSsoIiAeHh0cHBwcHR4eICIlKzE7RmCPnZ2dnY9gRjsxKygiIB4eHRwcHBwdHh4gIiUrMTtGYI+dnQ==',
+      'pKmppaGdmZWRjYqGgn56dnJuamZiXlpYWF5teH6Ch5akqamloZ2ZlZGNioaCfnp2cm5qZmJeWlhYXm14foKHlg==',
     ],
     [
       0,
@@ -3302,6 +4147,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'a2poaVxIPTYyMDEwLCkmJCQkIyUmJykuMzlFVGpraGlpamplWElBOTMuKyknJiUkJCUlJygrLjI4QExeYmBebQ==',
+      'g4eKhoJ6dW9pZWFdWlhgb3qCf3t9gIuXnqCcmpeTkY2JhYF9eXVxbWllY218hoJxbnB/iISAiZWhqKKel5GFgw==',
     ],
     [
       8,
@@ -3309,6 +4155,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'OzkwJh0cGx4iJi4yQlqTn5+bgl5MPzUvKSYjISAfHh4eHh8gIiMmKS40P0xlhIOBmpuYY0Q3LiUhHh0iJzc7Ow==',
+      'YnKEjpihoqGdmZWRj4uHg397eHRwbGhkYmd2hYN1amZ7nKyysa2ppaGdmY58ZltjeZekn418bGZiXlpWU05KVQ==',
     ],
     [
       0,
@@ -3316,14 +4163,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'p6l+VEA0KiYkIiEeHRwcGxscHB0fICMlKy84R16Kr6umpHpbRDg1LCglIyEfHx0dHR4eHyEiJCUpLjdDWoarqg==',
+      'hoKBfXl1cW1pZWFdWVZUXW+CiImPmqiqo6KempiSjoqGhYF/e3dzbWllYV1ZVlRbaXqBho+fqqyopKCcmJSOig==',
     ],
-    [1, 0, 1, 0, 'LS8xNDQ2Oj9HUVFOTExKRkZKTExOUVFGPzo2NDQxLy0tLi4vMTQ4PkRPVVNPTUtKSktNT1NVT0Q+ODQxLy4tLQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'LS8xNDQ2Oj9HUVFOTExKRkZKTExOUVFGPzo2NDQxLy0tLi4vMTQ4PkRPVVNPTUtKSktNT1NVT0Q+ODQxLy4tLQ==',
+      'iIeEfHh3d3yIlJ2dl5KQj46KhH96dnJxfIyZnaSywcjGv6pOQDo5QVFeYml3hpCNiYaAe3Zxcm9taWFkb3uEiQ==',
+    ],
     [
       3,
       -3319,
       1,
       0,
       'yKl0Vkc5NTAsJyQiISAfHx8fICEiJScrMDI5R190rMjMzIdPMiokHxsZFxYWFRQUFBUVFhcXGRsgIiozT4jMzA==',
+      'ioaFgX17d3Nxa2pmYF5aWVhiaXaImaewrq2pop6bl5OPiYWBfXl1b2tnYV9bVVNQU2FzhJGcp6inpJ+el5WQjA==',
     ],
     [
       3,
@@ -3331,6 +4187,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'FhYXFxgaGyEmKzdrg4aJhoSEgmpRRTo0Ly4qKCYlJCQjJCUmKCotLzM6RVBqgYSDh4mGgls2KiUeHBoZFxcWFg==',
+      'eX5/foKKmaCgnJmVj42JhYN/fXl1cW1pZWJfY298goGDhIiSnKixtK+qpJ2ZlY+KhX15c21pY19ZVE5OVV5ndA==',
     ],
     [
       5,
@@ -3338,6 +4195,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'QUJDRUlOT0xFPzs4NTMyMjIyMzU3O0BGSkxMSkdEQkFBQkRHSk1NS0VAOzc1MzIxMTIzNTg7P0VNT05JRUNCQQ==',
+      'kZmYlJGNiYWBfXl1cW1ra293g4qNjYmFgX15dXJzd4KQlZeUkY2JhYF9eXVxbWlnaneHj5GNiYWBfXl1cW90gg==',
     ],
     [
       5,
@@ -3345,6 +4203,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KCgpKywvMzc+RlRYW1pXV1dXWlxYUUY/NzMwLCspKSgpKSosLTA0OD9HUlhZWlhYV1haWllURz84NDAtKykpKA==',
+      'gIWIhIB8eXyCi5eZm5uXk4+MiISAfHh0cGxoZmVpcHh/goOCgHx8fICKkpmcm5eTj4yIhIB8eHRwbGhkZGZoeA==',
     ],
     [
       2,
@@ -3352,6 +4211,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'bWtoY1hNQzs1MCwoJiUkJCIjIyQlJicqLTFPWW9wbWpqamxnU0Q8NTEtKicmJiYlJSYmKCwuMTlAQkhTXGZqbQ==',
+      'nZuZlZOPjYyIhoB8eGxeV1NZYFpea3mEg4J8fouWoaOempeRjoqGhH58d3JycnJxbWloam1wd32DhouNk5mbnw==',
     ],
     [
       2,
@@ -3359,6 +4219,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'b29xbFJHOzUvKyclJCQkJCMkJSYoKi0xOkNWYWBeYmt5ioFlUkY8NDEtKigmIiIhHyAgHyEjJCYpLU5bdXZzcA==',
+      'a3uEjIl8dG1lXl1qjKSpqKSgnJiVkI6Mi4qHg397c2JVUVZfX1dZZHeChIB7g46dpKKempiUjoqGgoB7d3FqaQ==',
     ],
     [
       5,
@@ -3366,6 +4227,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'jY2CZ0xANC0pJiQhIB8fHh4fHyAhJCYpLTRATGeCjY2NjYFnTUA0LSonJCIgHx8fHx8fICIkJyotNEBNZ4GNjQ==',
+      'n6Wmop6bl5OPi4eDf3t3c29rZ2RgXF1cYXB3foSGkZifpKKinpuXk4+Lh4N/e3dzb2tnZGBgXV5haXd8hISJmA==',
     ],
     [
       0,
@@ -3373,14 +4235,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'VVpcWVVTTEI7NjMwLiwrKysrLC4wMjc4OTs9QkhTa2xqaGhYOjIuLCwwMzIwLSwrKyssLjEzOT5KWFlXVVRTUw==',
+      'gYSHg397d3NzdXd7dG5oX1tjcH+HjZmosa6mnZB+fYGGjIeBfHZxdYKQm6e4x9DOycW8gUg/OTMxOURTY2pxfA==',
     ],
-    [1, 0, 2, 1, 'LjAxMSooKCkrMThIYWJiY2VlY2VeT0M7NDEtKignJiYmJicpKi0wNTpDT15fW1lYWFlcXmFZTEA5NzIwLi4tLQ=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'LjAxMSooKCkrMThIYWJiY2VlY2VeT0M7NDEtKignJiYmJicpKi0wNTpDT15fW1lYWFlcXmFZTEA5NzIwLi4tLQ==',
+      'fXt7foaWnJ2ZlZOPi4eDf3t3c29rZ2NfYm9+iouHg397eH+OnaakoJqVj4uHgYOJkJSQf3ZsY19YVVhib3t7ew==',
+    ],
     [
       8,
       -591,
       2,
       1,
       'Hx8fISMkJiswN0BPb5mZmnFdUUhDPz45NC8sKSgmJiUlJicoKiwvMzpBT19vd36Egn9+WUQ1LignJCEfHh0cHA==',
+      'jZ6prqmknZaQiYWBfYCCg4SAfHh0cGxoZGFiZWtvbXB3gISNlqKqqaOfm5WSjoeGgn58eHRwbGZiXFZSVWFwfw==',
     ],
     [
       5,
@@ -3388,6 +4259,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JycpKisuMjc9RVFcXl1aWVlaXV5cUUQ8NzIuKyooJycnJykpKy4yNj1FUlxdXVtaWltdXVxSRT02Mi4sKikoJw==',
+      'f4WIhIB8eHt+jZydn5uYlJCMiISAfHh0cGxoZGFjaXOChYWEgHx7e4SNl52cm5iUkIyIhIB8eHRwbGhkYmNkcw==',
     ],
     [
       5,
@@ -3395,6 +4267,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'QEFCREdMTk1GQDw4NjQzMjIzNDY4PEBGTk9MR0RCQUBAQEJER0pLSkdCPTo3NTQzMzQ1Nzo9QkdKS0pIRUJBQA==',
+      'j5aYlJCMiISAfXl1cW1paG59i5GQjIiEgH15dXNzeoSKk5KRkIyIhIB9eXVxbWxucn2Hi46MiISAfXl1cW9yfw==',
     ],
     [
       0,
@@ -3402,14 +4275,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'T09PT1JVWFZJPDUyLiwrKysrLC4wMzEuLC4yPWJjZGVoaFZJQ0A9Ozo4NTEvLi0sLCwuLzE0OD1ETU9SVVhVUQ==',
+      'doeRjYiBe3Z2fH99cGFXT09bbHV5gI+cpJ6Wj4iIioyOjIiEgHx9gISKkpqjtMHM0M7IwbVYPzgzLzZFWWNgaA==',
     ],
-    [1, 0, 2, 1, 'YF9fX0g5MS0qKCgsMDAuLS0sLS4vMjY7RlVgX1tYVlVVVlhbXFFFPDYyLispKCcnJycoKSwuMTY8RVJhY2FjYg=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'YF9fX0g5MS0qKCgsMDAuLS0sLS4vMjY7RlVgX1tYVlVVVlhbXFFFPDYyLispKCcnJycoKSwuMTY8RVJhY2FjYg==',
+      'WWV2hIqGgn56dnR9jJqhnZmVkY6KhoJ+enZybmpoZGZweYKHhoeKhoOLmKWsp6Kclo1+cW5yfIB9enRuZ2FbWA==',
+    ],
     [
       8,
       -583,
       2,
       1,
       'JiYnKCotLzU6P0FFSVJec5GQkIhQQTcxKiglIyEeHR0dHR4cHh8iJCksMkVrent+gHpxa2FPQjo1MC0qKCcmJg==',
+      'aniEjp2orqqloJqUkIyIhoSAfHhybGZgW1hXWGFteXyBiJGTkJCVmpybmJSQjIiEgHx6fX+Cgnt1b2tkXllSWw==',
     ],
     [
       5,
@@ -3417,6 +4299,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'WltdX15RRDw2MS4rKSknJycnKSkrLjE2PERRXl9dW1paW11fXFFEPDYxLiwqKSgnJygpKiwuMTY8RFFcX11bWg==',
+      'lp2hnZmVkY6KhoJ+enZybmpmYl9ka3uGhoaCfnp5foaWnZ6dmZWRjoqGgn56dnJuamZiYmRre4OGhoJ+enl6hg==',
     ],
     [
       5,
@@ -3424,6 +4307,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'QkNERkpOTkxFPjo3NTMyMTEyMzU3Oj5FTE5OSkZEQ0JCQkRHSktLSkVAPDg2NDIyMjI0Njg8QEVKS0tKR0RCQg==',
+      'kJeZlZGNiYWBfXl1cm5qaWt1hI2PjYmFgX15dXR3fIaLkJOSkY2JhYF9eXVybmxtcHqAh4uKiYWBfXl1cnFzgQ==',
     ],
     [
       0,
@@ -3431,14 +4315,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'LC0uMTM4QE9XVlJPTUxNTU9TVlRQTUxGPzo2MzAvLi0tLi8wMzY6Ozs9P0NJVWdnY2JiTDYvLC0uNDUzMS8uLg==',
+      'YWhwdnt/gX97d3Ryc3Z5d3NrY19mdIOKkqKvtayilX98f4WPi4R8dW9zgpSdnqKzxtLSzMa8p1FBOTItLjpEVg==',
     ],
-    [1, 0, 2, 1, 'YWFfYWFRRz44My8tKikoKCgoKSotMDM3PkdUWVdUUlFRUlRXW19bTD43NTEwLy4vLzEyMy4pKCgqLjNAXF1dXg=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'YWFfYWFRRz44My8tKikoKCgoKSotMDM3PkdUWVdUUlFRUlRXW19bTD43NTEwLy4vLzEyMy4pKCgqLjNAXF1dXg==',
+      'mJSRjYmGgn56dnJuamZiYm19io2JhoJ+enZ8iZuoqaWhmZGLhIB+go+WmYt6bmZgWVNUX255end5eXh6go2Xmw==',
+    ],
     [
       8,
       -585,
       2,
       1,
       'JicoKSstMTU7QEJGSlFaapGSkH1MQDkyLCkmIyIfHh4eHh8eHiEjJicuNUdteHh7fnZtZ2NQQzs2MC4rKSgnJg==',
+      'aXiHkqGtraejnZeTjYmIhYSAfXhybGRgWlhWWWRwe32Ci5GUkI2UmJubl5OPi4eDf3x7fX+Dgn52cGtjXlhSWw==',
     ],
     [
       5,
@@ -3446,6 +4339,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'XF1gYVxPRDs2MS0rKSgnJiYnKCkrLTA2O0RPXGFgXlxcXmBhXU9EOzQwLSsoKCcmJicoKSstMDQ7RE9dYmBdXA==',
+      'naCfm5eTj4uHhIB8eHRwbGhkYmFjcXyFh4SAfHp7g5KdoJ+bl5OPi4eEgHx4dHBsaGRgX2NxgIeHhIB8enuDkg==',
     ],
     [
       5,
@@ -3453,6 +4347,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Q0RFSEtPT0xDPjk2NDIxMDAxMjQ2OT5DTFBPS0hFRENDQ0VHS0xLSkU/Ozg1MzIxMTIzNTg7P0VJS0tLSEVEQw==',
+      'j5ealpKOioaCfnp2cm9rZ2hvf4yQjoqGgn56dnV2eYSLkZWTko6KhoJ+enZyb21sbnZ6hYqKioaCfnp2cnFzgA==',
     ],
     [
       0,
@@ -3460,14 +4355,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'V1teWlZTS0E6NjIvLSwrKiorLC0vMjY3OTo9QUpVbG1qaWhoPjQwLSwwMS4sKyopKSorLC8xNz5FVVpZVlVWVQ==',
+      'g4aIhIB9eXV0dXd6d3BpYlxdZ3aDh42cqrGspZyOgoGCh4iDfnp0cHaBkJmis8TOzMbCtVBAOjY1PEVWZW50fw==',
     ],
-    [1, 0, 2, 1, 'ZGNjY007NC4rKSgpLy8uKyssLC0vMDM4P0dUY2JfXFtbXF9hYU1COTQwLCooJiUlJSYnJyksLzQ6Qk5cZmVlZg=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'ZGNjY007NC4rKSgpLy8uKyssLC0vMDM4P0dUY2JfXFtbXF9hYU1COTQwLCooJiUlJSYnJyksLzQ6Qk5cZmVlZg==',
+      'cnh/fXdxbWhkYFxdaXiFiYN/e3Z1f46cop+bl5OPi4eDf3t3c3BsaGZiZm95gYWFhYeEgoyapaqkn5uTjIRxcQ==',
+    ],
     [
       8,
       -589,
       2,
       1,
       'JSUmJykrLzM4PkFFSlFdeJqamXtRPTQsJyUiIB8eHR0dHRwcHh8iJSovN0VafYCEhoJ3cGBNQjk0LyspJyYlJQ==',
+      'aXaFj56qramjn5uVkY2Hg4B9eXVwa2djYFxYWmJudn2DjJOSk5idn56al5OPi4eDf3t7fX+Df3p0bmdgW1VSWw==',
     ],
     [
       5,
@@ -3475,6 +4379,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KCgpKywvMjc9RlRaXVtZWFhZW11aVEY9NzIvLCspKCgoKCkqLC8yNz1GVFpcW1lYWFlbXFpURj03Mi8sKikoKA==',
+      'g4SIhIB8eHt9ipmcnpyYlJCMiISAfHh0cG1pZWFlbHWDhISEgHx7e32KlZyenJiUkIyIhIB8eHRwbWllYWVmdQ==',
     ],
     [
       5,
@@ -3482,6 +4387,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'P0BBREdLTU1HQj05NjU0MzM0NTY5PUJHTU1LR0RBQD8/QEJER0lKSUZCPjs3NjU0NDU2Nzs+QkZJSkpHREJAPw==',
+      'j5WYlJCMiISAfHh0cGxoa3GAjpCQjIiEgHx4dHN2e4aLj5GRkIyIhIB8eHRwb29xdXqFio2MiISAfHh0cHBygA==',
     ],
     [
       0,
@@ -3489,14 +4395,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'HR0eHyAiJyozRltcYnKGhYOCg3BfTjozKiciIB8eHR0dHR0fICIkKCsyO0pii4uJiYuJYko7MisoJCIgHx4dHQ==',
+      'a3iCgYeTl52cm56empiSjoqEgHp2cm5rZ2NfW1dZZXWBgoCKmqetqaWinpqWko6KhoB6dG1pYl9lcHh3a19WXw==',
     ],
-    [1, 0, 2, 1, 'HR8gIiMnKS42QXBwbWxsbG9xaVlRTk9LPDIrKCQhISAgISEiJCcpLDE5Q1RteXd1dnd5ZEw9NC0pJSIgHx4eHQ=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'HR8gIiMnKS42QXBwbWxsbG9xaVlRTk9LPDIrKCQhISAgISEiJCcpLDE5Q1RteXd1dnd5ZEw9NC0pJSIgHx4eHQ==',
+      'hJSdnJiOg4OIkpqZlpCJgnt1cW1pZmJeWlhfbXyDgX2GlKOsqKSgnZmVkYuHgX15c29pY1xVTlltf4eFgn95fQ==',
+    ],
     [
       6,
       -1241,
       1,
       0,
       '/N1vSTYrJSIfHBoYFxcWFhYWFxcYGhwfIiUrNklv3fz83W9JNislIh8cGhgXFxYWFhYXFxgaHB8iJSs2SW/d/A==',
+      'mqmyrqqmop6alpKOioaCf3t3c29rZ2NfW1dTT1RicYmaqbKuqqainpqWko6KhoJ/e3dzb2tnY19bV1NPVGJxiQ==',
     ],
     [
       5,
@@ -3504,6 +4419,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'JCQiIyIlJCcpLTE2PktffH+Dho2NeFZENy8pIyIhIB4dGxwdHB0eHyMjKSw0QVBpoqSdgm1eUEY7NjArKSckJA==',
+      'eIWXqa+uqqSgnJuXkI+IhIN/eHVybWtnY11aV1NSV2Z/lZ2foJyYl5ORkY+OjIiEgHx7d3NvaWViYFxga3F3dw==',
     ],
     [
       5,
@@ -3511,6 +4427,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'SEhISElKS0tDPTk2MzExMDAxMjM2OT1DS0tKSUhHSEdJSkxOUlNORz86NjMxLy4tLS4vMTM2Oj9HT1NRTktKSQ==',
+      'i5OXk4+Lh4N/e3dzb2trb3mFh4mFgYB8e3l3c3N7hpWamJeTj4uHg397d3Nva2dmZnKBi46Lh4WDgoF9e3h3gw==',
     ],
     [
       5,
@@ -3518,6 +4435,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'ISEiIyUnKi0yOkRTb3d4dnZ4eG9TRDoyLSomJCMiISEgISIiJCcqLTI6RFNueHh2dnh4b1NEOjItKiclIyIhIQ==',
+      'fYCCfn+CkaCkpaGempaSjoqGgn56dnJuamdjX1tdYG99gIJ+f4ORoKSloZ6alpKOioaCfnp2cm5qZ2NfW11gbw==',
     ],
     [
       8,
@@ -3525,6 +4443,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Zl9WTUI6NS8rKicmJiUkJCQnKCkuMDU9R1ZrcXBvbW5ubFhIOjQtKyYlIyIgHyEhISElJiguMThDX3R2dHJtaQ==',
+      'XGNzfoaGgYKFj5+lpaSenJmVkYqJgoF9dnJsamZfWVNVX215g4iJi4+LkJKPmJSVlZOPjYmEgXp5cnFtaWVeXg==',
     ],
     [
       8,
@@ -3532,6 +4451,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'SExQV11eWkY9NTItKikpKCgoKSstLzI3PkdUWVlWVVRUVVZZWVRHPjcyLy0rKSgoKCkpKi0yNT1GWl9dV1BMSA==',
+      'j5yim5iRjYmDf3l1cW1pZWFgYW19g4eDf397fIGNm6CgnJiVkY2JhX95dW5qZmBga32PmZqWlo2EemxoZGVsew==',
     ],
     [
       8,
@@ -3539,6 +4459,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '/7RaPSwmIRwYFxYUFBMSEhISExQUFhcYHCEmLD1atP//tFo9LCYhHBgXFhQUExISEhITFBQWFxgcISYsPVq0/w==',
+      'oa2zr6uno5+bl5OPi4iEgHx4dHBsaGRgXFhVUU5UYoOhrbOvq6ejn5uXk4+LiISAfHh0cGxoZGBcWFVRTlRigw==',
     ],
     [
       0,
@@ -3546,14 +4467,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'HBsbHB0fIiUpLjdEWYWNi4uNiV1GOTAqJSMgHh0cHBsdHh4fIyUqMUFdXVxidHx5eHh5b2ZeTDwwKSciHh0dHA==',
+      'a3qDgImYp66qpqKempaTj4mDfXZybGhhWmFqeH91aV1hbXmCf4OLkJmWl5qdn56alpCMhX95c29rZ2NgXFhUXQ==',
     ],
-    [1, 0, 2, 1, 'c3R3cFRFOjMuKSclIyIhISEhIiUnKy44QFNUVFxtbWppamptcXJCNy4oJSQgHx8eHh4fICIjJiovNj9NZ3Z0cw=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'c3R3cFRFOjMuKSclIyIhISEhIiUnKy44QFNUVFxtbWppamptcXJCNy4oJSQgHx8eHh4fICIjJiovNj9NZ3Z0cw==',
+      'cHl7cmdjbnqBhYF9e3d9kqi0raadl5OPjYeBe3VybmpmYl5aVlhkc3+BfXuFlKKopaGdmZWRjYmDfXdxbWljZw==',
+    ],
     [
       6,
       -1254,
       1,
       0,
       '/9JpRjUoJCEdGhgXFhUVFRUVFRYXGBocHSQoNUZp0v//0mlGNSgkIR0aGBcWFRUVFRUVFhcYGhwdJCg1RmnS/w==',
+      'm6myrquno5+bl5OPi4eDf3t4dHBsaGRgXFhUUFBbaoWbqbKuq6ejn5uXk4+Lh4N/e3h0cGxoZGBcWFRQUFtqhQ==',
     ],
     [
       5,
@@ -3561,6 +4491,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'VnuPkIN3ZVtSR0A6NTEtKigmJiUlJCUnKCksLzU6RU5mbG51fYOEdVVFODArJyQjIR8fHh0eHh8hIyUoLDA6SA==',
+      'lpSUk5KQjIuKhYN/e3dzb2tnZGBjbnJ3dHJ4gpimrq6opqKcmZeQj4uFg394dnJta2hiYFtVVFJXZn2Ol5qXlg==',
     ],
     [
       5,
@@ -3568,6 +4499,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'SUpLTlJTUEc/OjUzMC8uLS0uLzEzNjo/R1FTUk5LSkhISEhISUtLS0I9OTYzMjAwMDAyMzY5PUJLS0pJSEhISA==',
+      'jpmdmZWRjYmFgX15dXFuamZkanmHjo2JhoOCgX98eHh9iJKVlZGNiYWBfXl1cW5qa3N+iYqGgn99fHt5dXJyfg==',
     ],
     [
       5,
@@ -3575,6 +4507,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'ISEiIyUmKS4yOkNUb3h3dXV3eG9UQzoyLikmJSMiISEhISIjJSYpLTI7RFRveHd1dXd4b1REOzItKSYlIyIhIQ==',
+      'd3+EgHyAiJekpKOgnJiUkIyIhIB8eHRwbWllYV1cX2h3f4GAfoCIl6Gko6CcmJSQjIiEgHx4dHBtaWVhXVxbaA==',
     ],
     [
       8,
@@ -3582,6 +4515,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'HyMjJykvNkdvdXNvamRhXVhTTEU/PDYwMCorKCcoKCcnKywwMjk8RVdobW1rZ2dnZmFNPjUwKycjIyIfISAgHw==',
+      'iouMio2JkZKPlI6PkY6Mi4aCgHp2dXBqZ2NeYWZyfoeKhYWEjJinqaWjnZmYlI6KhIJ+eXRqZl5XVUxSW2p5hg==',
     ],
     [
       8,
@@ -3589,6 +4523,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KSorLjAzOlJcXFZQSkhEQUFER0pQV11cVzs1Ly0sKyopKSosLTAzOD9IVFVTUlFRUVFSU1ZTSUA5NTEuLCoqKQ==',
+      'h5SamJKRioF7dW5qaWdwgJakqqWel42Ggnx4dG5qZmJfYm97hoSAgX1+enyHk5+fnZmVkY2Ig313cWhhWVhgcw==',
     ],
     [
       8,
@@ -3596,6 +4531,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '/8xkQjQmIh4bGRgXFRUUFBQUFRUXGBkbHiImNEJkzP//zGRCNCYiHhsZGBcVFRQUFBQVFRcYGRseIiY0QmTM/w==',
+      'n62yrqqmop6alpOPi4eDf3t3c29rZ2NfXFhUUE9aa4mfrbKuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRQT1priQ==',
     ],
     [
       0,
@@ -3603,14 +4539,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'dnd0XldZWEQ3LigmIiEeHh4eHh4fISMnKzI6SF6GhoSEhoZcRjgwKSUjIB4dHB0dHR0eISUnLDM/UFpjbHRzcw==',
+      'jJyjn5qVj4qFfnl0bmpmYl5aVlJbaXiBfoOQoKqppaGdmZWRjYeBe3RuamdkZGRmaWtscXh9f36Cjpulno+Cgw==',
     ],
-    [1, 0, 2, 1, 'b3Bzc1dGPDQvKyglJCMiIiIkJSYpLjE7RlFPUFtpaGVlZGVobG5HOzMtKSUkISAgIB4fICEkJikuNT9OZ3Jwbw=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'b3Bzc1dGPDQvKyglJCMiIiIkJSYpLjE7RlFPUFtpaGVlZGVobG5HOzMtKSUkISAgIB4fICEkJikuNT9OZ3Jwbw==',
+      'b3h8dWpja3mBh4N/fXd2gZWttKykm5WRjYqFgXt1cWxoZGBcWFRca3qDf3t8iJekp6Ofm5eTj4uFgHpzb2tlZw==',
+    ],
     [
       6,
       -1110,
       1,
       0,
       '/9prRjYqIyAdGhkYFxYWFhYWFhcYGRodICMqNkZr2v//2mtGNiojIB0aGRgXFhYWFhYWFxgZGh0gIyo2Rmva/w==',
+      'mqmyrqqmop6alpOPi4eDf3t3c29rZ2NgXFhUUFJeboeaqbKuqqainpqWk4+Lh4N/e3dzb2tnY2BcWFRQUl5uhw==',
     ],
     [
       5,
@@ -3618,6 +4563,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'IiQnKzI5Q1h4hYV8dnBrZVBFOTQwLSsnJSQjJCQlJigqLTA0OUFIT1xodoORkHtWRTcwLCclIiAfHh4eHR8gIA==',
+      'f42PjYuPl52gnJiUkIyIhIB8eHdzcnFtbmxsa2loZmhziJ6qsKyqpqKemJSQjIqGgn56dnJuaWVhXVxYVFNXaw==',
     ],
     [
       5,
@@ -3625,6 +4571,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'SUpMTlJTUUdAOjYyMC8uLS0uLzEyNjo/R1FTUk5MSklJSEhISUtMSkI9OTUzMTAwMDAxMzU5PUJKTEtJSEhISQ==',
+      'j5qcmJSQjYmFgX15dXFtaWVla3qIjY2Jh4SBgX56e3d9ipGWlJCNiYWBfXl1cW1qbHR9h4iFg4B+fXt5dXJzgA==',
     ],
     [
       5,
@@ -3632,6 +4579,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'ICEhIyMmKC0yOUNTbXt7eXl7e21TQzkyLSgmIyMhISAgISEjIyYoLTI5Q1Nte3t5eXt7bVNDOTItKCYjIyEhIA==',
+      'eYGDf36Bj5+mpqKempeTj4uHg397d3Nva2djYFxaXGl5gYN/foGPn6Wmop6al5OPi4eDf3t3c29rZ2NgXFpcaQ==',
     ],
     [
       8,
@@ -3639,6 +4587,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'ICMkJSkvNUBvc3NuaWVhXVhTTUVAOzYyLi0qKignKCgoKyswMjg8RlBkbGxpZ2VmZmRSRToxLSgnIiMiIB8hIA==',
+      'hYqLiomLjY+Rj5OPj5CMj4uHhX97d3RwbGtkYGBiboCIioaChImWoaqno5+bl5ORi4eDfXh0bmhkXFZQTVRgdg==',
     ],
     [
       8,
@@ -3646,6 +4595,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KiwtLjA1PlNbW1RPSkZEQUFERkpPVFtcUz41MC4tLCkpKissLjI0OkBJVFRTUE9PT09QU1RUSUA6NDIuLCsqKQ==',
+      'ipaZl5SPioN7dHBsZ2hse5KkqaadlY2IgXt4cm5qZmJfY219hoWDgX58enqIl5+hnZmVkYuHg314cGdgWllgdQ==',
     ],
     [
       8,
@@ -3653,6 +4603,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '/7RaPSwmIRwYFxYUFBMSEhISExQUFhcYHCEmLD1atP//tFo9LCYhHBgXFhQUExISEhITFBQWFxgcISYsPVq0/w==',
+      'oa2zr6uno5+bl5OPi4iEgHx4dHBsaGRgXFhVUU5UYoOhrbOvq6ejn5uXk4+LiISAfHh0cGxoZGBcWFVRTlRigw==',
     ],
     [
       0,
@@ -3660,14 +4611,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'iot2Yl9eQTIqJCEfHR0cHBwcHR4gISMmKzI5R16OkpCQkoteRzkwKyYjIB4dHRwcHBwcHR8jJSoyOUdecIaIiA==',
+      'kpyinZeTjYaAenZybmpnY19bV1NWY3J+foGOnamppaGdmpaSjoqGgHx2cm5oZmJjY2FgZW15f3+IlKOoopeIjA==',
     ],
-    [1, 0, 2, 1, 'HR0eISIlJy4zPXBzcG9vb3F0allSUFFJOjAqJiIhICAgICEiJCYpLDI4Q1Jse3p4eHp7ZEw9My0oJiIhHx4eHQ=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'HR0eISIlJy4zPXBzcG9vb3F0allSUFFJOjAqJiIhICAgICEiJCYpLDI4Q1Jse3p4eHp7ZEw9My0oJiIhHx4eHQ==',
+      'hZGeoJmRhICHkZqcmJGLg3x3c29rZ2NfW1dZZXWBgn6Cjp6pqqainpqWko6IhX97d3FtZmBZUlFgdYOGgoB6fA==',
+    ],
     [
       6,
       -1428,
       1,
       0,
       '/9lrSTUqJh8cGhkYFxYWFRYWFhYYGRodICMqNkZr2f//2WtGNiojIB0aGRgWFhYWFRYWFxgZGhwfJio1SWvZ/w==',
+      'mqmyrqqmop6al5OPi4eDf3t3c29rZ2NgXFhUUFJeb4eaqbCuqqainpqXk4+Lh4N/e3dzb2tnY2BcWFRQUl5uhw==',
     ],
     [
       5,
@@ -3675,6 +4635,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'IyEiISMkJSgoKzA3QUxkfX+EiY6Nc1E/NS4oJCIhIB0dGxwdHR4fICIlKi01QlNsoKObgW5eTkU7Ny8tKCcmIw==',
+      'eIKTpa2vq6ehnJmVkY2JhoOAfHdybWloZGBcVlJRVmR8kZ2goZ2al5STkZCOiomFgX57eHFuaWVkYFxeaXJ3eA==',
     ],
     [
       5,
@@ -3682,6 +4643,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'SEhISElLS0tDPTk2NDIxMDAxMjQ2OT5DS0tLSUhISEhISUtOUVNPRz86NjMxLy4uLi4vMTM2Oj9HT1NRTktJSA==',
+      'jJSXk4+Lh4N/e3dzb2trb3iEiIiEgX9+fXp3c3R6hpWamZeTj4uHg397d3Nva2dmZ3OCi46Lh4WEg4F+enZ3gA==',
     ],
     [
       5,
@@ -3689,6 +4651,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'ISEiIyQnKi0zOUVVcHZ2dHR2dnBVRTkzLSonJCMiISEhISIjJCcqLTM5RVVwdnZ0dHZ2cFVFOTMtKickIyIhIQ==',
+      'e4GDf36Ci5uipKKfm5eTj4uHg397d3NvbGhkYFxcXmx7gYN/foKLm6Kkop+bl5OPi4eDf3t3c29saGRgXFxebA==',
     ],
     [
       8,
@@ -3696,6 +4659,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Zl5US0A6MjAqKSclJCUkJCQkKCkrMjU+SFhsc3Fwbm9vbVtEOzMuKCgkISIhICAfIiIjJCksMjZFXnV3dnJvaw==',
+      'XGVygIeEgoKFlaCop6GgmJiSjIyFhIB6eHFtaGFdWVVXXWp7hYqMi5CMkZOSmJaXlJSOjIiEgHl4cXBtaGVdXQ==',
     ],
     [
       8,
@@ -3703,6 +4667,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'S05SWV9fWkY8NDArKignJycnKCksLzI2PURRW1tYWFdXWFhbW1FGPTYyLywqKCgnJygoKiwxNTxDWl9fWVFOSw==',
+      'kJ6jnZqSjoqEgHp2cm5qZmJeYGh4goWDf4B8eoKNm6KhnZmVkY2JhX97dXFtZGFdYnWIlpublo2Dem9oZmdtfQ==',
     ],
     [
       8,
@@ -3710,6 +4675,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '/8xkQjQmIh4bGRgXFRUUFBQUFRUXGBkbHiImNEJkzP//zGRCNCYiHhsZGBcVFRQUFBQVFRcYGRseIiY0QmTM/w==',
+      'n62yrqqmop6alpOPi4eDf3t3c29rZ2NfXFhUUE9aa4mfrbKuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRQT1priQ==',
     ],
     [
       0,
@@ -3717,14 +4683,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'ZmZmV0k+ODMwLSopKSkpKy4uKignJygsQEhSZmlmY2JiYlpRS0ZAOjYyMC4sKikpKSkqKywuMjU7QElXZ2hnZg==',
+      'hI2QhXJjXVtgYFxYYG99hYJ/hIuUmJSPjo+Nj4yKiISCf3t5dnJwamhiXmdvfoaFg4aPmKSno5+alZONiYN6fg==',
     ],
-    [1, 0, 2, 1, 'W1xgYlxSSkQ+Ozg3NjY2OTo4LSooJygoKy0yNz5MXGhmZGRjZFtORD42Mi8tKikpKCgoKCoqLDA0OD9GVF9eWw=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'W1xgYlxSSkQ+Ozg3NjY2OTo4LSooJygoKy0yNz5MXGhmZGRjZFtORD42Mi8tKikpKCgoKCoqLDA0OD9GVF9eWw==',
+      'j5yim4yDeXVva2dgXllVW2d2gYB8eoGMlpuZl5OPjYeFg39+enZybmpmYmBqd4KHg3x/iZSfn5uZlZGOioN9gQ==',
+    ],
     [
       4,
       -1967,
       4,
       0,
       'GhoaGxwdISInKzZBV4C7urq7g1dBNi4nIiEdHBsaGhoaGhobHR4gJCgtNUJWgrbExLaCVkI1LSgkIB4dGxoaGg==',
+      'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhZXmBseIOQm6Ckp6ainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXA==',
     ],
     [
       6,
@@ -3732,6 +4707,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'xsZ9Uz8zLCciIBwbGhoZGRkZGhobHCAiJywzP1N9xsbGxn1TPzMsJyIgHBsaGhkZGRkaGhscICInLDM/U33Gxg==',
+      'nKmvq6ejn5uXk4+Lh4SAfHh0cGxoZGBcWFRTWWh2gIycqa+rp6Ofm5eTj4uHhIB8eHRwbGhkYFxYVFNZaHaAjA==',
     ],
     [
       5,
@@ -3739,6 +4715,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Qjw4NDEvLCwrKysrLCwuMDI2OkBFTFRfYmFaVVFPTUxMTU1IQDk0MS4tKyopKSorKy0wMzc9RU5cb3FtZVxSSg==',
+      'Ymh3ho+Pi4eDf4CHkZ2dmpWSkIuIhIB7eXVxb2tnZGBgZneIlZqenJyalpaSjo6KiYWBf3l5dXJxbWtqZmRhYA==',
     ],
     [
       8,
@@ -3746,6 +4723,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'JicnKSsuMDU8RExWW19iY2NiYFtWTUQ8NTAuKyknJyYmJycpKy4wNTxEUF9hX11bW11fYV9QRDw1MC4rKScnJg==',
+      'fICChIuMj5OTlpiWlJCMiISAfHh0cW1pZWFeX2x7hoiEgHx4eoOSn6KgnJiUkIyIhIB8eHRxbWtpaWxtc3V1ew==',
     ],
     [
       0,
@@ -3753,14 +4731,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'KisrLS8yNTg9QkhMT1dfX19gYmZmVkk1MTE0NTEtKigoJyYnJyorLzI2P0hYZGVlZWZnZ1RJQDo0Mi4rLCopKA==',
+      'eH6AfHyHl6Snp6unn414eH2IjYiCfHhybmpmYl5dWWNsdXx8fH+Klp6fnJaUj4yIhIB8end2dHJzdHZ1dW5qcw==',
     ],
-    [1, 0, 2, 1, 'NTc6PTcxLy4vMjU5QUtaYV9eXV5eV05FQDo2Mi8uKyspKikqKywtMDQ4PkVRXFxZWVpeX1hNRkE8ODYzMjIyNA=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'NTc6PTcxLy4vMjU5QUtaYV9eXV5eV05FQDo2Mi8uKyspKikqKywtMDQ4PkVRXFxZWVpeX1hNRkE8ODYzMjIyNA==',
+      'bXqDf3x8hI+Vl5WRkI6MioaEgHx4dnNva2VjYGt4gIaBe3+Jl6GgnJmVkY2Jg394dH+Ol56RhH1zb2tkYFxWYQ==',
+    ],
     [
       4,
       -2027,
       4,
       0,
       'GhoaGx0eICQoLTVCVoK0xcW0glZCNS0oJCAeHRsaGhoaGhobHB0hIycsNkFXgLu7u7uAV0E2LCcjIR0cGxoaGg==',
+      'eoyVnqWmqKSgnJiVkY2JhYF9eXVxbWllYV5aVlJXZHSBh5Wkq6yopKCcmJWRjYmFgX15dXFtaWVhXlpZXF5kcA==',
     ],
     [
       6,
@@ -3768,6 +4755,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'vb6BVUI0LSYkIB4dGxoaGRkaGhsdHiAiJi00QlWBvr29voFVQjQtJiQgHh0bGhoZGRoaGx0eICImLTRCVYG+vQ==',
+      'm6muqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRSXGt5gYybqa6qp6Ofm5eTj4uHg397d3NwbGhkYFxYVFJca3mBjA==',
     ],
     [
       5,
@@ -3775,6 +4763,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'OzYzMS4tLCsrKistLi8xNDg9QkZQV2BjY1xVUU1KSEdHSEI8NjMxLy0sKyoqKywvMTM3PEFLVmZubmddVU1FPw==',
+      'Z3KDkJKQjYmFhIiPmpualZCNiYeCfnt3dnNubGlmYWBjcYOTmpqdmZeXlJKPjIqHhYJ+e3p2cnNvbGxnZmVhYw==',
     ],
     [
       8,
@@ -3782,6 +4771,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KiosLS8yNjtBR0xQVFZYWVlYV1RQTEhBOzUyLy0sKioqKistLzI2OkFKVlhWU1FQUFFTVlhWSkE6NjIvLSsqKg==',
+      'f4CEhYiLioyPj5KRj42KhoJ+enZybmpmYmJmdIOJioaCfnp2d3+OnJ+dmZWRjYqGgn56dnJwb25wcnR3d3h5fA==',
     ],
     [
       0,
@@ -3789,14 +4779,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'X19XUEpHQj04NTEuLCsqKSgoKistLTE0OkBIVWdoZ2ZmZmVVST83MS4sKSgmJiYnKSsuMjMwLjA/S1VmZmNgXw==',
+      'jIqKhoKAenh1cG5oZmJgbHWAhoSEi5egp6ainpqUko6KhH13dX+HiYNrXFZYXFtcZXWBhICBhYyTk5GLjYyLjg==',
     ],
-    [1, 0, 2, 1, 'WVxdUEY9NzMvLSwrKSkpKSsrLi8yNTo/R05aX15dXmBhWko+OjMwLi0uLzQ7PTg2NDMzMzQ2OT1CR09YYF5aWQ=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'WVxdUEY9NzMvLSwrKSkpKSsrLi8yNTo/R05aX15dXmBhWko+OjMwLi0uLzQ7PTg2NDMzMzQ2OT1CR09YYF5aWQ==',
+      'cm5uamhscX2GhIJ+hZKgqaWinJiTjod/cmZka3uGhoR+enZwbGhkYF5ndYCFgHp+iZWfnZmXlI6KhoKAfHp2dA==',
+    ],
     [
       4,
       -2050,
       4,
       0,
       'GhoaGxweISMnLDZBWIG8u7u8gVhBNiwnIyEeHBsaGhoaGhobHB4fIygtNEJWgbbExLaBVkI0LSgjIB4cGxoaGg==',
+      'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhZW2BseISPnKCmqKainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
     ],
     [
       6,
@@ -3804,6 +4803,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'GBgZGhscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxoZGBgYGBkaGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGhkYGA==',
+      'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
     ],
     [
       5,
@@ -3811,6 +4811,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'PDo0MS4tKysqKyorLC0vMjQ5PkNKUlpjZGBYVFBNS0pKS0g/OjUxLy0rKyoqKiotLjAzNz1ETVhqcXBpX1NLRA==',
+      'Y3CAjpGPi4eDgoePmZ2ZlZGQjIiFgHx7dnNwa2lmY2BjboGSm52enJqYlpOQjoqJhYF9fHh4dXBva2loZmNhYA==',
     ],
     [
       8,
@@ -3818,6 +4819,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KiorLS8xNTpBR0xRVFdZWVlZV1RRTEdBOjUxLi0rKioqKissLzI1OkFKV1lXVFJRUVJUV1lXSkE6NTIvLCsqKg==',
+      'fn+CgoaJio2NjpGSk5GNiYWBfXl1cW1pZWJhaHaFiomFgX15dXeCkp6gnJmVkY2JhYF9eXVxb21ub3J0dHh3ew==',
     ],
     [
       0,
@@ -3825,14 +4827,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'ZmdoZ1VJQDs1Mi4sKispKSkpKiwuLzM3OkFHTFFZY2JiZGZpZ1NJQCwpKCgoKi4sKikpKSkrLDAzOD5JV2VmZg==',
+      'g399e3h2dHJxcXJwbGdud32BfXyHl6Sno6GhpqCYiHZzdn+Fgnx2b2tnZGBeWl5pc3x9e32Gk52gnZeVkI2JhQ==',
     ],
-    [1, 0, 2, 1, 'WlxgYltRSkM/Ozg3NjY2Nzo5LyspKCkpKy8yNz9MXWdmZGNkY1pNQzw3My8sKyooKCkoKSorLi80OT5HVV5dWg=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'WlxgYltRSkM/Ozg3NjY2Nzo5LyspKCkpKy8yNz9MXWdmZGNkY1pNQzw3My8sKyooKCkoKSorLi80OT5HVV5dWg==',
+      'jpqgmo2Fe3Vva2diXllVWWZ2gYB8eoSMlpuXlZGPi4mGgoB9eXVzbWxoYmJqd4KHgnx/iZahn5uZlZGOiIJ9gQ==',
+    ],
     [
       4,
       -1952,
       4,
       0,
       'GhoaGxweICMoLTRCVoG2xMS2gVZCNC0oIyAeHBsaGhoaGhobHB4hIycsNkFYgbu7u7uBWEE2LCcjIR0cGxoaGg==',
+      'gIqVnqKnqKSgnJiVkY2JhYF9eXVxbWllYV5aVlRXZHR8h5WkrqyopKCcmJWRjYmFgX15dXFtaWVhXlpYWl5kcg==',
     ],
     [
       6,
@@ -3840,6 +4851,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'GRoaGx0eICImLTRCVYG+vb2+gVZCNC0mJCAeHRsaGhkZGhobHR4gJCYtNEJWgb69vb6BVUI0LSYiIB4dGxoaGQ==',
+      'bHmEjZyprKqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYKNnKmuqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
     ],
     [
       5,
@@ -3847,6 +4859,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'MTAtLCwrKysrLS4wNDY7QEdOV2Bpbm9jVElAOTUxLiwsKyopKissLzEzNz1GTEtKSktNUFNZX2FhWU5HQDw3NQ==',
+      'aG19j56jnpyYk5GMiYaDgH13dHFramViaXJ8gH57d3NwcX6Om6Cem5qWl5WRkIyIh4SBfnp4dXJwbGpoaGZjZw==',
     ],
     [
       8,
@@ -3854,6 +4867,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'JiYnKSouMDU7Q09WXV9jZGRjX1xWTkM7NTAuKiknJyYmJicpKy0xNTxEUF9hX11cXF1fYV9QRDw1MS0rKScmJg==',
+      'foKGiI2NjpGUl5eVkY6KhoJ+enZybmpmYl5eZnWDh4aCfnp4fo2co6GdmZWRjoqGgn56dnJuamhpam5zdXZ4ew==',
     ],
     [
       1,
@@ -3861,6 +4875,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'REVGSUxQUElEPzw6OTg3ODk7P0FFTE1LQz46ODc2NjU2ODw/Q0pUXFxYVlRPLyspKSkqKy0vMzc9Q0xMSUZFRA==',
+      'doiVm5mSjouGg395dXFsZmRpdYKMi4qUoK2yq6KVhXpxamZiYFxdZXJ/g4F9eXVxcnyJlZaSjYmFgX96dnNtbg==',
     ],
     [
       0,
@@ -3868,14 +4883,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'NTc5PD9GTlldXFdVVDQyMTEyMjM0Nzk7QkVEQD08Ojk5Ojs+QkZLU1lXTkpFQT89Ozo6OTo8PkJDQDw5NjY1NQ==',
+      'mKWwsqWTgnhybm1rZmVqdYOJh4N/e3VybmhmaneJl5iVj42Kh4aBf3l2cniFjpOPjIaCfnp1cW1nZWh0gIyMjQ==',
     ],
-    [6, 0, 1, 0, 't7iCWUM2LCgkIB4dHBsaGhoaGxwdHiAkKCw2Q1mCuLe3uIJZQzYsKCQgHh0cGxoaGhobHB0eICQoLDZDWYK4tw=='],
+    [
+      6,
+      0,
+      1,
+      0,
+      't7iCWUM2LCgkIB4dHBsaGhoaGxwdHiAkKCw2Q1mCuLe3uIJZQzYsKCQgHh0cGxoaGhobHB0eICQoLDZDWYK4tw==',
+      'm6iuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRUX257gYubqK6qpqKempaTj4uHg397d3Nva2djX1xYVFRfbnuBiw==',
+    ],
     [
       1,
       -530,
       2,
       1,
       'PDw+QENHR0M8ODUzMC8uLi41UlRUVVhaWExDPjo2NDIxMDAxMzU3PEFITk5JRUNAPz4+QEJER0xOTEdDQD48PA==',
+      'Z3V8enZ6hJKcnZqVj4uGgn56dnFuaGRiaXmIkI+LhoJ9enZyb256h5CTj4uHg397eoCOm6KgnJiUjH9wX1VRWw==',
     ],
     [
       0,
@@ -3883,14 +4907,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'MTIzNTc7P0VGQ0E/PT07Ozw+T1BRVFZXUUhAOzc0MzEwMDAxMzU4PkNFQ0JBQUFDREZJTVJYWVFJQT05NzUzMw==',
+      'Z3N6eHZ5h5OcnZeTj4yIhIB6dnBsaW11f4iGgn58eHZzb2tqc4STnJqWko2KhoJ/eXVxcXeDkJSSkIyKgHBhXQ==',
     ],
-    [6, 0, 1, 0, 'GBgZGhscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxoZGBgYGBkaGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGhkYGA=='],
+    [
+      6,
+      0,
+      1,
+      0,
+      'GBgZGhscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxoZGBgYGBkaGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGhkYGA==',
+      'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
+    ],
     [
       1,
       -433,
       2,
       1,
       'OTo8PUFESUlEPjs4NTQzMzQ3SE5OTlBSVVFJPzw3NTMyMTEyNDU4PUJJT01IRUJAPj4+P0FDR0xNSURAPjw6OQ==',
+      'anZ+fHh1fIiUnJyYlI6IhoB7eHNvamVhZnSDjY6KiIOAend0b211go2SkIyIhIB8eHV4hZKdnpqWkouBdWRYXg==',
     ],
     [
       0,
@@ -3898,14 +4931,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'MDAxMzY5PUJKSkhFQ0JCQkJDR0hJS01QUkxEPjo1MzExMTEyMzU5P0RGRUJCQkJERUdKTlNYWE5EPzo3NDEwMA==',
+      'enp9e3dze4qVnpqWk4+KhoB7eHJuamt0gYeIhIB+eHVycG5qbXuNmZuXk46LiISAenZyb2tqcn+Lj4uHhYN9ew==',
     ],
-    [6, 0, 1, 0, 'FhYXFxgaGxwiJSw2SW/e/f3eb0k2LCUiHBsaGBcXFhYWFhcXGBocHyIlKzZJb939/d1vSTYrJSIfHBoYFxcWFg=='],
+    [
+      6,
+      0,
+      1,
+      0,
+      'FhYXFxgaGxwiJSw2SW/e/f3eb0k2LCUiHBsaGBcXFhYWFhcXGBocHyIlKzZJb939/d1vSTYrJSIfHBoYFxcWFg==',
+      'anySoq6wrKikoJyYlJCMiISBfXl1cW1pZWFdWVVRUFpqfJKirrCsqKSgnJiUkIyIhIF9eXVxbWllYV1ZVVFQWg==',
+    ],
     [
       1,
       -270,
       2,
       1,
       'RkZISk5SUUpEQD07Ojk5OTo7PkFHTE1LQz47ODY1NTU1Nzo+QklQXWBdWlhVLSgoJycoKSotLzM5P0hMS0hGRQ==',
+      'doiUmpmUkIyGgn15dXFtaWNlcX+KjIyVpK61r6WcjH50bGhkYFxZXWl4gIB9eXVxcnuIlJaQjYmFgn97d3JtbQ==',
     ],
     [
       0,
@@ -3913,15 +4955,31 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'NTQ2Njk8P0NBPzw6Ojo6Oz0+QkZJUFhaVk5IREE9PDs7PD0/QkRDPjg1MzEwMC8uLi8xWVpdYWBUTEU+Ojg2NQ==',
+      'cYGSmpmWkY2Jg4B9e4OPmaCcl5WTkYl6Z1ROSVRibHRzeouWmpqUkY6KhH98d3NvbXWAio2JhYF9end0cW1qaQ==',
     ],
-    [6, 0, 1, 0, 'vb6BVUI0LSYkIB4dGxoaGRkaGhsdHiAiJi00QlWBvr29voFVQjQtJiQgHh0bGhoZGRoaGx0eICImLTRCVYG+vQ=='],
-    [1, 0, 2, 1, 'fX1lV05ISEpMRjwxKicjISEfHx4fICEjKC01PkxjmJqammROPjcvKSUhIB4fHR0dHR0gISIlKi82QlJyeHd4eg=='],
+    [
+      6,
+      0,
+      1,
+      0,
+      'vb6BVUI0LSYkIB4dGxoaGRkaGhsdHiAiJi00QlWBvr29voFVQjQtJiQgHh0bGhoZGRoaGx0eICImLTRCVYG+vQ==',
+      'm6muqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRSXGt5gYybqa6qp6Ofm5eTj4uHg397d3NwbGhkYFxYVFJca3mBjA==',
+    ],
+    [
+      1,
+      0,
+      2,
+      1,
+      'fX1lV05ISEpMRjwxKicjISEfHx4fICEjKC01PkxjmJqammROPjcvKSUhIB4fHR0dHR0gISIlKi82QlJyeHd4eg==',
+      'hJSfnpqTjIV8eHJsamRiXlpWUFNdbH2OnaerpaGdmZWRj4uHgn13dnFraGRgXFlfbHmDgX2EkZ2npZ6Zk4V6fQ==',
+    ],
     [
       0,
       -78,
       2,
       1,
       'nZ5qU0I4LikmJCIhHx4dHR0dHh8gIycsMThHXIKBgoOGhmxYUU9QSDYwLCcjIiEeHh8dHh8hJCcsMTdCUGydnQ==',
+      'Xmt4gX9+h5WiqqSgl4WFh5GbmpaRjIV/eXVxb2tnY19bVlFTX29/jpqorKajnpqWk5CKiISAfXl1b21nY19ZVw==',
     ],
     [
       6,
@@ -3929,14 +4987,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '4d11TDsvKSMgHBoZGRcXFxcXFxkZGhweIykvO0x13eHh3XVMOy8pIyAcGhkZFxcXFxcXGRkaHB4jKS87THXd4Q==',
+      'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJSXW18jQ==',
     ],
-    [1, 0, 2, 1, 'l5hqTUA1LykmIiAfHRweHR0eISEmKC4yO0dTZ3h2dnZ5eW9aT0xOUUg6MSwnJCEhHh8fHiAhISQpLjc/UmOXlw=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'l5hqTUA1LykmIiAfHRweHR0eISEmKC4yO0dTZ3h2dnZ5eW9aT0xOUUg6MSwnJCEhHh8fHiAhISQpLjc/UmOXlw==',
+      'ZGJgXGJsfIWDgIeRn6ejn5SEf4SRnp6alpGLh354cm5qaGZgX1hSUFdmdIWToqqpo5+bl5WPjYmDf3t1cW1oZQ==',
+    ],
     [
       0,
       -34,
       2,
       1,
       'f4BvW1FRU1I+Ni0oIyMfHx0dHh8dICIlKC83Pk5lm5ubm25TRTcvKCUkISAeHh0dHR0gISMlKC4zP0phfX18fQ==',
+      'iZuhnpmSjoiBenZwbGtlY19bV1FTXGx7jJimqaWhnZuVlJCKiIR+fHZybmpmYl5bW2NvfoN/g4ybpqihmYp9gQ==',
     ],
     [
       6,
@@ -3944,14 +5011,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'FhYXFxgaHB8iJSw2SW/d/Pzdb0k2LCUiHxwaGBcXFhYWFhcXGBocHyIlLDZJb938/N1vSTYsJSIfHBoYFxcWFg==',
+      'anySoq6wrKikoJyYlJCMiISBfXl1cW1pZWFdWVVRUFpqfJKirrCsqKSgnJiUkIyIhIF9eXVxbWllYV1ZVVFQWg==',
     ],
-    [1, 0, 2, 1, 'dHN1dmpTQjcxKiclISAfHx8dHh8gIiQnKi83RFVukI+PkGhRQDcuKiUjIiAhIB8hISMmKi4zPUtOS0pPW253dg=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'dHN1dmpTQjcxKiclISAfHx8dHh8gIiQnKi83RFVukI+PkGhRQDcuKiUjIiAhIB8hISMmKi4zPUtOS0pPW253dg==',
+      'kJ+lpKGcmZSQjImEgHx2cm5qaWVhXVdZY3J+i5ikr6uno5+emJaQioZ/eXVuamVianaAhHdqYFpZY3F9gnx7hA==',
+    ],
     [
       0,
       -20,
       2,
       1,
       'enptV05MTk9HOS8rJyMiICAgHyAhIiInKzA5QVBskZCQkXNTRDcyLCclIiAeHh0dHx8gISInKS43PU5reHh2dw==',
+      'h5WfnJeSjIh/eXNva2llYV5aVlBaZnSBjJumqqSgnJiWkI+Lh4N+eXNxbGllYV1ZYGt4hIJ+goyapaehmYx9fw==',
     ],
     [
       6,
@@ -3959,14 +5035,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'FhcXGBgaHB4hJy03THDi7u7icEw3LSchHhwaGBgXFxYWFxcYGBocHiEnLTdMcOLu7uJwTDctJyEeHBoYGBcXFg==',
+      'ZnWMmqmxramloZ2ZlpKOioaCfnp2cm5qZmJfW1dTT1hmdYyaqbGtqaWhnZmWko6KhoJ+enZybmpmYl9bV1NPWA==',
     ],
-    [1, 0, 2, 1, 'gH1nV05LSk5ORDYuKiQhIB4eHR4dHiAjKC0xPE9onJycnGpPQTUtKCMiIR8eHBwcHB4fICIjKS01QVFve3p7fQ=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'gH1nV05LSk5ORDYuKiQhIB4eHR4dHiAjKC0xPE9onJycnGpPQTUtKCMiIR8eHBwcHB4fICIjKS01QVFve3p7fQ==',
+      'hZSgn5qUj4Z+eXJta2VhX1lXU1BbZ3eJmKarqKKenJaUkIqIg356dnJsamRhX1lcZ3SAgX2Dj56mpp+ZlId6fQ==',
+    ],
     [
       0,
       -75,
       2,
       1,
       'oaFqUEM2LCwnJCEfHh0cHB4fHyMkKiw3RVNSU1priomHhYaGWkQ6LyonJB8eHRwcHBwdHh8hJCUnLDZDUGqhoQ==',
+      'cXl+d2tiWlddaXiBgoKMmqaopKCamJKRjYeDf3t3dW9raWNhXldTWmh3iJamrq6opKCcmpaSjoqEgHpzbWliZA==',
     ],
     [
       6,
@@ -3974,6 +5059,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '/N1vSTYsJSIfHBoYFxcWFhYWFxcYGhwfIiUsNklv3fz83W9JNiwlIh8cGhgXFxYWFhYXFxgaHB8iJSw2SW/d/A==',
+      'nquxramloZ2ZlZGNiYWCfnp2cm5qZmJeWlZSUVdmdo2eq7GtqaWhnZmVkY2JhYJ+enZybmpmYl5aVlJRV2Z2jQ==',
     ],
     [
       0,
@@ -3981,14 +5067,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'eGtjXV1NNCklIB4cGxwbGxscHh8hJSoxPE9Zand2c3Fxc2tYVkg+NjArKSYlJCMjIiMkJScpLDA1PUlYdXyChA==',
+      'W1tbWl9qeYB/fYSPm52VlJOVlpKOi4eDf3t3c29rZ2NgZm1zf4SRnqGdmZWOhIuSnqainJeRiYN7dG9oZGBbWw==',
     ],
-    [1, 0, 1, 0, 'QExOUVVYVk1HPzgxLispKCcnKCotMjZBR0VHSk5UW1xcW1NOSkZFR0E2MS0qKCcnKCkrLjE4P0dNVlhVUU5MQA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'QExOUVVYVk1HPzgxLispKCcnKCotMjZBR0VHSk5UW1xcW1NOSkZFR0E2MS0qKCcnKCkrLjE4P0dNVlhVUU5MQA==',
+      'mJmZl5KMhX52bmdja3N7f3ZxbmpwdYCMkJaRjomBhoyUnJqSi4N7dG5raGhpaXaDjpWbpq2og1lTWmNrcXuIlg==',
+    ],
     [
       2,
       -1254,
       2,
       1,
       'MzQ1Nzo9QkhQUE1KSUhISEE7ODY2NjY3ODo9QkVFREhQU05GQj06ODY1NTU2NzpBSEhISEpMUFBHQT05NzU0Mw==',
+      'k5ugnZSNiYSAe3dzcXh8fXtvaXB/kZuZlI+Lh4N/e3p1b2RdY2p0dnNwcn+KkpKOioaCfnp2cm5tdIGLko6IjA==',
     ],
     [
       3,
@@ -3996,6 +5091,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Hh4fICEjJSouNT5OZoqKiIiKimZOPjUuKiUjISAfHh4eHh8gISMlKi41Pk5mioqIiIqKZk4+NS4qJSMhIB8eHg==',
+      'b32Df36JmKaqpqKem5eTj4uHg397d3Nva2dkYFxYVmBvfYN/fomYpqqmop6bl5OPi4eDf3t3c29rZ2RgXFhWYA==',
     ],
     [
       8,
@@ -4003,6 +5099,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Hx8gISIkKCswN0FPaoOCgICCg2pPQTcwLCgkIiEgHx8fHyAhIiQoKzA3QU9qg4KAgIKDak9BNzAsKCQiISAfHw==',
+      'cH6EgHyCkJ+pp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZV2FwfoSAfIKQn6mno5+bmJSQjIiEgHx4dHBsaGVhXVlXYQ==',
     ],
     [
       8,
@@ -4010,6 +5107,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'UlRVWFpWST86NDEuLCopKSkpKiwuMTQ5P0lWWlhVVFJSVFVYWlZJPzo0MS4sKikpKSkqLC4xNDk/SVZaWFVUUg==',
+      'kJ2hnZmVkY2JhYF9eXZybmpmYmBndoSLiYWBfXl2dYCQnaGdmZWRjYmFgX15dnJuamZiYGd2hIuJhYF9eXZ1gA==',
     ],
     [
       0,
@@ -4017,14 +5115,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'amtqVEtLQDcyLSooJiUkJCQkJSYoKi4xNz9KXHZ3fn5vZF5XWEIuJiIgHx8eHyAgIiIlKCwvNDxFTllmcG5sag==',
+      'kZGVkY2JhoJ+enZybmpmYmFocHWDi5agoJqYlIyHjJWfpKCakol/dnFsa2dkZGJiYl5cW2V1foJ+fYWRnaCUkw==',
     ],
-    [1, 0, 1, 0, 'KyopKiwwNUFGREVITFJYWVlYUUxIRURFQDUwLCoqKisuLzI0OT5DR05WVVFNSkk3NklKTVFVVkxHQz05NTIvLQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'KyopKiwwNUFGREVITFJYWVlYUUxIRURFQDUwLCoqKisuLzI0OT5DR05WVVFNSkk3NklKTVFVVkxHQz05NTIvLQ==',
+      'dYCKj5STjoiCho+XnZeNg3p0cG5vbW1scoCNlZmir7OnelRMVmBpbneFkJOSkpGRj4uFe3JoYWtye392cm5qcQ==',
+    ],
     [
       2,
       -1368,
       2,
       1,
       'QUFBQkRGSU5PSURAPTs6OTk6Oz1ARElPTkpHREJBQUE7NjMzMjIzNDY5PkJJS01TWltSSUI8OTY0MjIyMjM1Ow==',
+      'gYyRjYmFgX15dXFweIKQlZGOio+WnKCXjoiEgHp4cm9scXZ1dGtreo6anpqXko6MhoR+enZuZWFlbXR1cWxpdA==',
     ],
     [
       3,
@@ -4032,6 +5139,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'dHZ3b1RFOjMuKiclIyIhISEhIiMlJyouMzpFVG93dXR0dXdvVkU6My4qJyUjIiEhISEiIyUnKi4zOkVUb3d2dA==',
+      'l6Sno6CcmJSQjIiEgHx4dHBsaWVhXVlbaHeDhIB8fYiXpKejoJyYlJCMiISAfHh0cGxpZWFdWlxod4GEgHx9iA==',
     ],
     [
       8,
@@ -4039,6 +5147,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'cHFzcVZHOzQuKyglJCMiISEiIyQlKCsuNDtHVnFzcXBwcXNxVkc7NC4rKCUkIyIhISIjJCUoKy40O0dWcXNxcA==',
+      'l6Sno5+bl5OPi4eDgHx4dHBsaGRgXFpfbXyEg4B8fIeXpKejn5uXk4+Lh4OAfHh0cGxoZGBcWl9tfISDgHx8hw==',
     ],
     [
       8,
@@ -4046,6 +5155,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'V1haXV5TRj03My8tKikoJycoKSosLzM3PUZTXV1aWFdXWFpdXVNGPTczLywqKSgnJygpKi0vMzc9RlNeXVpYVw==',
+      'kZ6inpqWko6KhoJ+e3dzb2tnY19hbHuIiYaCfnt3eYGRnqCempaSjoqGgn57d3Nva2djX2Bse4iKhoJ+e3d2gQ==',
     ],
     [
       0,
@@ -4053,14 +5163,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'aWpqVk5KQDcyLSooJiUkJCQkJSYoKi0yN0BKXG9weHhrY1xXVlU4LCQiIB8gICEhIycoKy4yNjtCR09gbW1qaQ==',
+      'k5KXk4+Lh4N/e3dzb2tnZGNscnd9gZCdoJuWkY6EhI2XpqSfmo+HfHFraWhpaWdnZmJeWFtpdYB/e4CKl6GWlQ==',
     ],
-    [1, 0, 1, 0, 'LCoqKy40PkZEQkRGSk9VVVVVT0pHREJERT40LywqKiwvMjM2OTw/Q0pSVE9MSUg9PUdJTE9UUkpDPzw5NzMyLw=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'LCoqKy40PkZEQkRGSk9VVVVVT0pHREJERT40LywqKiwvMjM2OTw/Q0pSVE9MSUg9PUdJTE9UUkpDPzw5NzMyLw==',
+      'eH2Ii5CRjoqDfoSOmp6Xi351cHByc3JuanOAjZWapa6uj19RVGFob3iFkZOQj46PkI6HfHBlYmx2f4J4dHBscw==',
+    ],
     [
       2,
       -1339,
       2,
       1,
       'RERERkZJTU9NRkI+Ozk4Nzc4OTs+QUZMT05JR0ZFRUQ7NjQzMzMzNTc5PUJISkpPWFhSSEE9OTc0MzIyMzQ2Ow==',
+      'hI6RjoqGgn56dnJucnuIk5GOio+XnqGXkIqEgX14dnBuc3Z5d25pc4eWnJuVk4+KiIJ/e3ZwZ19iaG91cm5udw==',
     ],
     [
       3,
@@ -4068,6 +5187,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'i42MZk09NC0qJSMhIB4eHh4eHiAhIyUoLTQ9TWaMjYuLjYxmTT00LSolIyEgHh4eHh4eICEjJSgtND1NZoyNiw==',
+      'l6Wrp6Ofm5eTj4uIhIB8eHRwbGhkYFxYVl1reoGAfoiXpauno5+bl5OPi4iEgHx4dHBsaGRgXFhWXWt6gYB+iA==',
     ],
     [
       8,
@@ -4075,6 +5195,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'enx+bFJDOTEtKSYkIiEgICAgISIkJiksMTlDUmx9fHt7fH1sUkM5MSwpJiQiISAgICAhIiQmKS0xOUNSbH58eg==',
+      'laOppaGdmZWRjoqGgn56dnJuamZiXlpYXmx7hIJ+fIaVo6mloZ2ZlZGOioaCfnp2cm5qZmJeWlhebHuEgn58hg==',
     ],
     [
       8,
@@ -4082,6 +5203,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'VVZYW1xURz84MzAtKykpKCgpKSstMDM4P0dUXFtYVlVVVlhbXFRHPzgzMC0rKSkoKCkpKy0wMzg/R1RcW1hWVQ==',
+      'kZ2hnZqWko6KhoJ+enZybmpmY19jcH+KioaCfnp2doGRnaGdmpaSjoqGgn56dnJuamZjX2Nwf4qKhoJ+enZ2gQ==',
     ],
     [
       0,
@@ -4089,14 +5211,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'IyMkJScpLDA2PUlUVmpzcnJzdnhuX1VEMikkHxwbGhoaGBkaGx0fIikyPl5fZGx5h4aBdllJPTYwLCknJSQjIw==',
+      'd3+EgIGJl6Olo6Smp6iinpqSjIR8dW5nZGBcZGtzd25pZGRcZnB4iJGZoJ+bl5OPjIiEgHx4dHBsaW1ta2tgaQ==',
     ],
-    [1, 0, 1, 0, 'PE1PUlZaVk9IQzgyLSooJiYmJygqLjQ8R0hIS05UXF9fXlZQS0hIRzw1LisoJyYmJycqLTI5Q0lPVlpWUk9NPA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'PE1PUlZaVk9IQzgyLSooJiYmJygqLjQ8R0hIS05UXF9fXlZQS0hIRzw1LisoJyYmJycqLTI5Q0lPVlpWUk9NPA==',
+      'mJmbmpONhXx2b2djaXB3fnRxbWlydYSPkpiRjYmFjZKanJWPhn53bWhlZ2pqcX2Jkpehq6+hcFJRW2VrcX2Klg==',
+    ],
     [
       2,
       -1276,
       2,
       1,
       'NTU3OTs/Q0pPTktIRkVFRkM6NzY1NDU2ODo9QkZGR0xTVE1GQT06NzY1NDQ2NjpDRkVFRkhLTk9KQz87OTY1NQ==',
+      'kZmfnpWMhoR+enhycHh6eXlta3eHlZuYk4+NiIWBfHhybGJgZ251dXFucXuIkZGNiYWCfnp2cm5vdoOPko+Kig==',
     ],
     [
       3,
@@ -4104,6 +5235,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'ICAhIiQmKSwxOUNSbH18e3t8fWxSQzkxLCkmJCIhICAgICEiJCYpLTE5Q1JsfXx6enx9bFJDOTEtKSYkIiEgIA==',
+      'd4KDf32CkJ+npqKem5eTj4uHg397d3Nva2hkYFxYW2d3goN/fYKQn6emop6bl5OPi4eDf3t3c29raGRgXFhbZw==',
     ],
     [
       8,
@@ -4111,6 +5243,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'ICAhIiQmKS0yOERTbnx6eHh6fG5TRDgyLSkmJCIhICAgICEiJCYpLTI4RFNue3p4eHp8blNEODItKSYkIiEgIA==',
+      'cX+FgX19iJekqKSgnJmVkY2JhYF9eXVxbWllYl5aWmJxf4OBfX2Il6SopKCcmZWRjYmFgX15dXFtaWViXlpYYg==',
     ],
     [
       8,
@@ -4118,6 +5251,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'U1RWWVtVSD85NDAuLCopKSkpKiwuMDM5P0hVW1lWVFNTVFZZW1VIPzkzMC4sKikpKSkqLC4wNDk/SFVbWVZUUw==',
+      'kJ2hnZmVkY2JhYJ+enZybmpmYl9ldIOMiYWCfnp2dYCQnaGdmZWRjYmFgn56dnJuamZiYGV0g4qJhYJ+enZ1gA==',
     ],
     [
       1,
@@ -4125,14 +5259,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'TE1PUlVWTEE7NjIvLSwrKiorLC0vMjY7QktYWldVV1ZUUlJTVEs9NjEsKScmJiYoLDc4ODo9QERKUldVUk9NTA==',
+      'h5WcmJSQjIiEgHx5dXFtaWVodIGKh4SGiIqHg36Hk5+noZ2Yko2DeW5iZ2xzdnJuamhncn+JjJGJgHxvcnFueA==',
     ],
-    [0, 0, 1, 0, 'PDc1Njg7QElMSUZEQ0I1MjI1QkNERklMSUA7ODY1NztGOkZHSUxRVlZKPzkzLS4tLS4tMzk/SlZWUUxJR0Y6Rg=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'PDc1Njg7QElMSUZEQ0I1MjI1QkNERklMSUA7ODY1NztGOkZHSUxRVlZKPzkzLS4tLS4tMzk/SlZWUUxJR0Y6Rg==',
+      'k5WRfm9rbnaEkp2ek4V+krWyml1bZ3F2f4+iray2vLSGbW6Dl5JgSkRMVlVidoSLkZuloFZNTXaDd2phZnJ9jg==',
+    ],
     [
       2,
       -230,
       2,
       1,
       'UFJTVlFHQDs3NTMxMTAvMTEzNzs+Q0I+PD1ARElPUlJTUlBMRkI+PT9CRkI8OTUzMTEwMDEyNDY5PURLU1JQUA==',
+      'e4eOjoR6dW1tbHB5foOKkJKWk5CJfXJtdoOOkY2KhYF/eXdxbmpnYmRxeoGBfXl/h5OenZqVkYuHhYF9eXVvcw==',
     ],
     [
       1,
@@ -4140,14 +5283,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'UE5OT1BQRjs1MC0rKikqLDIzNDQ3Oj5FSlVWU09MSklJSkxPUlRORD04MzEvLSwrKywtLzE0NzxETVZXUlJUUg==',
+      'b3F2cmxqZmNpdIOMjImEgHx2dHB1gpGcm5eTj4yIhIB8eHRwbGhma3qGi4aEhYiJhIF9fISPnKGfmZONhn1tbg==',
     ],
-    [0, 0, 1, 0, 'OUVHSEtOUlVNQzs2LTAvLy8vMC43PENPVVJOS0lHRjpBPjk4Oz5ES0tGREJBPzMwMDM/QUJER0tLRD47ODg+QQ=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'OUVHSEtOUlVNQzs2LTAvLy8vMC43PENPVVJOS0lHRjpBPjk4Oz5ES0tGREJBPzMwMDM/QUJER0tLRD47ODg+QQ==',
+      'jJ2mpa6qmINzfI2Ic11RVlxebH6KjZKirq+IVVRrdnhqZWx5hYyTlpOHb2trcHaAjZicj4eNoKyiV1JVZnJzfA==',
+    ],
     [
       2,
       -223,
       2,
       0,
       'WVpcXlVJQDk1MC8sKyopKiorLS8yNTtDSUhHSE5VW11dXFhRSUZISUQ8NjMvLisqKSoqKiwtMTQ5P0dUXVxaWQ==',
+      'b3iChoF2b21qcHZ8hY2VmZaQhXl9hI2Tko6KhoJ+eHZybWpmYV9fa3mChIB8eoSQnKSempiSjo2HhYF7eXNvbQ==',
     ],
     [
       1,
@@ -4155,14 +5307,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Tk1NTk9IOzEsKSgoJyksMj4/Pz9AQURHTFJSTkpIRkVFRkhKTVJQR0A6NjMxLy4tLS4vMDM2OkBHUVZUUlFTUQ==',
+      'bHh9e3VybmpveoaMi5KLf3tqbm9rcH2Ml5aTj4uHg397d3Nva2dteIWOiImJiY2Hg4OKmaSqpZ6XjoR4bmFaYg==',
     ],
-    [0, 0, 1, 0, 'R0dGR0lLT09HQTs4NTQyMTEyNDU4O0FHT09LSUdGR0dEPTk6PUBHTEpHQ0JBNjAuLjA2QUJDR0pMR0A9Ojk9RA=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'R0dGR0lLT09HQTs4NTQyMTEyNDU4O0FHT09LSUdGR0dEPTk6PUBHTEpHQ0JBNjAuLjA2QUJDR0pMR0A9Ojk9RA==',
+      'hI+Wko6KhYF9eXRwbG13g4+PjImJkpmeloZ7cWtweomTj5WcoqKUg3NhXWFpcG9zfo2Ukoh9cWdlbXN1dnFveA==',
+    ],
     [
       2,
       -333,
       2,
       1,
       'Ky0uMTQ4PT49PUBHUVpdXl5aU0tFQT9AQUI/ODQyMC4sLSwtLzAyNTo+RVBYV1VVVVdZW1pMQz03NDAvLSssKw==',
+      'foaPlZqblZSNhH90d4GIkI6JhYF9eXVxbWpmYl5mc36DgHx4eoWSnaGbmZWQjoiFgnx6dXd9gYh/dnBmZmZpdQ==',
     ],
     [
       1,
@@ -4170,22 +5331,39 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'V1lWWFpWSkA6NDEuLCsqKSkqKywuMTU5QElXWFVTUU9PUVJWWVpRSD45NTIwLi0pJygnKSotMDU7RFVVVFNUVQ==',
+      'jJedmZaSjoqGgn56dnJuamZjY25+io6KiIJ+enR0e4mYoJ+bl5KOj42MiH54cm5qZV9haXeDhYJ+eHp7enx2fw==',
     ],
-    [0, 0, 1, 0, 'RTg2Njg7QUhMSkdFQ0M3NDQ3QkNFR0pMSEE7ODY2OEVGK0RHSk9VXV1OQTghJSssLCslIThBTl1dVU9KR0MrRg=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'RTg2Njg7QUhMSkdFQ0M3NDQ3QkNFR0pMSEE7ODY2OEVGK0RHSk9VXV1OQTghJSssLCslIThBTl1dVU9KR0MrRg==',
+      'kZCLd3Bvc4ORm5+VhIKYvrmhZltka3F6i6Syr7bBvbV4aXKLmJBVRD5IT05YcISMk5qjoW1HQ197fm1hZG56iw==',
+    ],
     [
       2,
       -157,
       2,
       1,
       'UlVXWVVKQTs3NDIwLy4uLi8xMjU6P0RFQkBCRUlPUVJSUU9LR0NAQkdKRj85NjMwMC4uLi8wMjQ2PEFKU1RSUg==',
+      'd4KLjIF3b25wdXuBhYqSk5OPiHxycHiKlJWRjYqGgn56dnJuamViYWx4fYF7d3qBkJqfm5eTjYuHhX99d3RwbQ==',
     ],
-    [1, 0, 1, 0, 'MzM1Njg7QEZOT0pGQ0A/Pj4/QENGSk9ORkA7ODY1NDM0NTk+REI+P0VMS0dEQUA/P0BBREdLTEU/PkJEPjk1NA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'MzM1Njg7QEZOT0pGQ0A/Pj4/QENGSk9ORkA7ODY1NDM0NTk+REI+P0VMS0dEQUA/P0BBREdLTEU/PkJEPjk1NA==',
+      'fIqRjYmFgX16dnJweomXnZmUkIyGgXpya298iIp/bmdwfYqNiYWBfXp2cnqIkpqOfHh6iJKSjIN9eHNva2ZjbQ==',
+    ],
     [
       3,
       -2556,
       1,
       0,
       'GRkaGxweICEmLTRBVY+9vLm6rVVBNCYhHRsaGBcXFhYWFhcXGBobHyEmNEFVrbq5vL2PVUE0LSYjIB4cGxoZGQ==',
+      'b36GhY2dqrGtqqSfm5WUkIyIgn55dHBsaWRgWlZSUFdmdXt9hJSlra2no5+ZlZGNioaCfnp2cm5qZmBcWFJTXQ==',
     ],
     [
       3,
@@ -4193,6 +5371,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'HR0eHh8hJCcsLDVCVWzF3N3ddk4zKSQeHBkXFhUVFBQUFBQVFhcZGx4jKTNDdt3c289vVUE1LismJCIfHh4dHQ==',
+      'eIiaqK+tq6ejn5uXk4+JhYF9eXZva2dkYFxYVFJSXG1+i5qlrK2ppZ6bl5OPi4eDgYB8eHRvbGhkX1pWVVZcbA==',
     ],
     [
       4,
@@ -4200,6 +5379,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'cHFzbVZHPDQuKyglJCMiISEiIyQlKCsuNDxHVm1zcXBwcGpkWkk+NjEsKSclJCMjIyMkJScpLDE2PklaZGpwcA==',
+      'n6SkoJyZlZGNiYWBfXl1cW1pZWJeXFxpeIKFg4WIj5CSmJuenJmVkY2JhYF9eXVxbWllYmNmbG9vdXl9fX2BkA==',
     ],
     [
       2,
@@ -4207,6 +5387,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'R0dJTE5LQz46NzY0MzMzNDU3Oz5EREE/P0BBQ0dJSktLS0pHQkA9PD5BRUQ/Ozc1NDMzMzQ2Nzo/RUtOTktJSA==',
+      'eYOLjIWAenZ0dHV6foCFio6Pj4qEfXNveIGLkYuJhYF9eXVwbWllaXR+iIiGgn13e4SSnJiVkIyIhYB8enVxcQ==',
     ],
     [
       8,
@@ -4214,6 +5395,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'XF5gYmBTRj03Mi4sKikoJycoKSosLzM3PkNIR1FdZGRkZWhoX0xCOTMuKyknJiUlJSUmJykrLzM5QU1eYWBeXA==',
+      'nKGhnZmVkY6KhoJ+enZycHF7end2Y2BiZXV9fnp4f46co6GdmZWRjoqGgn56dnJuamZiXl9ndoSHhoJ+ent/jg==',
     ],
     [
       8,
@@ -4221,6 +5403,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'bm9xbFdIPDQvKykmJCMiIiIiIyQmKCswNjtIV2xxb25ub3FrV0g9NjArKSYkJCIiIiMkJCYpKy82PEhXa3Fvbg==',
+      'nKKloZ2ZlZGNiYWBfXl2cm5qZmJeXVxoeICFgX19g42coqKhnZmVkY2JhYF9eXZybmpmYl5dYGh4gIKBfX1/jQ==',
     ],
     [
       8,
@@ -4228,6 +5411,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'eXt8bFNDOTEsKSYkIiEgICAgISIkJigsMThDU2x8e3p6fXZgU0lBPTAqIyIgHx8eHh8fISEkKTA8Q0pTYHZ8ew==',
+      'kqCmop6alpKOioaCfnp3c29rZ2NfW15re4aFgoeTn6eloJ6alpWXl5iTioR9eHBnZ2ZpbGhkYFxYXmt3fnx5gw==',
     ],
     [
       0,
@@ -4235,6 +5419,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'JSYnKCosMDQ7Q09hYl9cW1tcXmJfTUI5NDAsKikoJygoKi0yNzs5NDM3PkxhYmJkZmNaXl1OQjo0MC0qKCcmJg==',
+      'd4WLh4N/fH+MnKeno5+blZGLhX94cnF9i5KMfG9jXFdYYm56e3mBiI2GeoCIlpuXk4+Lh4N/fHh0cGxoZGBeaA==',
     ],
     [
       0,
@@ -4242,14 +5427,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KiorKywvMjc9RlNcWlZUU1NVV1pcVUg/ODMwLSsqKSgoKSorLS80OD5HVFlWU1NeXlxcXFRBOjUzNjs7NTAsKg==',
+      'cH+IhIB8eHR2gpKen5uXlJCMiISAfHh0cGxoZ3KBjI6CdHR3foaCjZqjqaOckoJ1bnWDjoyGgXp0bmhkYF1ZYg==',
     ],
-    [1, 0, 1, 0, 'P0BBQ0dLTUZBPUA+OTY0MjI0OD1BRUpRUUpFQT48Ozo6Ozw+QUVKUVFKREE9ODMyMjM2OT1APUFHTUtHQ0FAPw=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'P0BBQ0dLTUZBPUA+OTY0MjI0OD1BRUpRUUpFQT48Ozo6Ozw+QUVKUVFKREE9ODMyMjM2OT1APUFHTUtHQ0FAPw==',
+      'aGhnbnuLlZKPi4eDf3t3c29rcoCPmZmYl5eQh393cG91eXdyZmx8h4+Lh4N/e3dzc36Ll5aKiYmOkoyEfHJqaA==',
+    ],
     [
       3,
       -2562,
       1,
       0,
       'sbKgVkE1LScjIR4dGxsaGhoaGhscHiEjJy00QVifsrCtr6VbPTEqJiIeHBsaGRkYGBkZGhsdHiImKjE+W6avrg==',
+      'nKqtqaShnZmUj4uIhIB8eHRwamZiXlxWUldldoKChpCfra+rqKGdmZWSi4iEgHx4cm5qZmJeWFRSVGV2e35+ig==',
     ],
     [
       3,
@@ -4257,6 +5451,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       '0M6HUTsvIx4bGRcWFRUVFBQUFRYWFxkbHyIqOlCGzdDMv3ZXQTUyLCgjIiAfHh0dHR0eHyAiJCgtLzNCV3HAzw==',
+      'nKqvq6qmop6YlJKOioaAfHZybmppZF9bV1RSVWJzg46cpqurpqGdmZeUjoqGgoB/e3dzbWtnY19aV1ZYYW55iw==',
     ],
     [
       4,
@@ -4264,6 +5459,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'bm5oYltKPzcxLSooJiUkJCQkJSYoKi0yNz9KW2Jobm5ub3BtV0c7NC8sKCYkIyIiIiIjJCYoLC80PUdXbXFvbg==',
+      'mZ2empaSjoqGgn56dnJva2djY2ZqcXFzeXt8fH+JmKKjop6alpKOioaCfnp2cm9rZ2NfXV1mdX+Eg4SHjI+PlQ==',
     ],
     [
       2,
@@ -4271,6 +5467,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'U1NQTEdEQkJDQjw4NDEwLi4vLjAxMzY5QEdQVFJOTExMTlBSVFBHQDo2MzEwLy8uLjAxNDk8QkRCQUFGS1FUVA==',
+      'hYuRjYmEgH56dXJuaGZiZ3aDi4iDfXl4dn+Kl52cmZOPjIeDgXt3dW91fISLg3tybWtsdXyAhYmNk4+OhoB5fQ==',
     ],
     [
       8,
@@ -4278,6 +5475,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'JygpKiwuMzY9RlJgYmFeXV1eYWJeTUA5My4rKScmJSQlJSYnKSsuMzlATV5oaGZlZWRdUUhIRT03Mi4sKikoJw==',
+      'fYWHg397enuGlp+in5uXk4+Lh4N/e3h0cGxoZGBeY219hYWEhIiXnJyfkIiIhIyRj4uHg397eHRwbGhkYF5gbQ==',
     ],
     [
       8,
@@ -4285,6 +5483,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'IyQkJicpLDE2PklbaWxqaWlqa2lbST83MS4pJyYkJCMjJCQmKCkuMTY+SVtpa2ppaWpsaVtJPjYxLCknJiQkIw==',
+      'fYKFgX18gYuZoaGgnJmVkY2JhYF9eXVxbWlmYmBeZW55goKBfXyAipmhoqCcmZWRjYmFgX15dXFtaWZiXl5gbg==',
     ],
     [
       8,
@@ -4292,6 +5491,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'fn90X1NIQTwvKSYiIB8eHh4eHyAhJigvPEJJUmB0f358fn9qUEI4MCwoJiQiISAfHyAhISMlKCwwOEJRa39+fA==',
+      'l5eZkYmDe3VpaGhqb2tnY19bV15rd357fImYpKShnZmVkY2JhYF9eXVxbWpmYl5aYW9+h4OGjJmnpaSimZiTkg==',
     ],
     [
       0,
@@ -4299,6 +5499,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'V1haXWBYS0E3MSspJyYmJykpLi8zNjo7Nzg9R19fYGBkZFtdXVFFPDYxLispKCcmJicoKSsuMTY8RVBeXlpYVw==',
+      'cXuChIR0Z19ZXGZzfXt4gIeIgn2Cj5qalpKOi4eDf3t3c29rZ2NfYm9+iouHg397eYKRn6akoqCemJCJgXh0cw==',
     ],
     [
       0,
@@ -4306,14 +5507,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'UVJUV1lVSEA5NDAuLCopKSkpKiwuMTQ5P0hWWVZTVlxbWlpaTkE7Njc6NzQyMCwqKSgpKS0vND1FTlpbV1RSUQ==',
+      'jJqgnJiUkIyIhYF9eXVxbWlmbXuKj4V4dXiCh4OIk5+loJuQgHx8gYuMi4d/d21lZGBfXV1oeIWIhYF9eXVzfQ==',
     ],
-    [1, 0, 1, 0, 'Pj9AQkZKS0U/PkJBOjc0NDQ1O0FESE1RTkdCPjw6ODg4ODo8PkJHTlFNSERBOzU0NDQ3OkFCPj9FS0pGQkA/Pg=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Pj9AQkZKS0U/PkJBOjc0NDQ1O0FESE1RTkdCPjw6ODg4ODo8PkJHTlFNSERBOzU0NDQ3OkFCPj9FS0pGQkA/Pg==',
+      'Z2dob36MlZOPi4eDf3t3c29rbnuKlpmZmZmTiYB3b211foB4aWt1hI2Lh4N/e3dzd4ORmJCBgYePk46EfHJnZw==',
+    ],
     [
       3,
       -2531,
       1,
       0,
       't7mOVkA0LCgjIB4dGxoaGRkaGhscHh8jJyw1QlWQuLaztbBYPC8oJB8eHBoZGBgXFxgYGRobHiAkKTA9WbG1tA==',
+      'maiwrKainZiUkIyIhYF9eXVxbWlkX1tWUlVhdIGDhIudrbCsqKKhmpaSjIiFgX15dW9rZ2JfWlVQUl1vfHx9hw==',
     ],
     [
       3,
@@ -4321,6 +5531,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       '3N2IQzMpIx4bGRcWFRQUFBQUFBUWFxkbHiMpM0N23dzYy29VQTUxLCckIh8eHh0dHR0eHh8iJCcsLjVCVW+63A==',
+      'naqwrKqmop6al5OPiIWBfXl1b2tnY19bV1NSU19wg42dp6usqKSempaSjoqGgoF/e3dzb2tnZF1ZWFRWX2p6jA==',
     ],
     [
       4,
@@ -4328,6 +5539,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'ISEiIyQnKi4zOkVUb3Z1dHRya2VZSD02MCspJyUkIyIiIyQlJiksMDU+SVllbHJzc3V2cFVFOjMtKiclIyIhIQ==',
+      'fYSFhoqPkZCUmp2empaSj4uHg397d3Nva2djYWRnbm5wd3l9fX6Lm6Smop6alpKPi4eDf3t3c29rZ2NfW1pgbg==',
     ],
     [
       2,
@@ -4335,6 +5547,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Tk5NSURAPj0/QkM/Ozg1MzIxMjI0Njg8P0ZOUE5MSklISElNUE5FPzw4NTQyMjEyMzU3Oz9DQj8/QEJFSUxNTg==',
+      'foiPi4mEgX14dXBsamZpcnyGiYaEgHl3fIiVm5qUkI2IhoJ+eHRwdH2Fi4eBenZycXN3fH+DiI6SkpCJgXhudQ==',
     ],
     [
       8,
@@ -4342,6 +5555,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'JygpKiwuMjc9RlNiY2BdXFxeX2FeTUE5My8rKScmJSUlJSYnKSwvMzlCTl9naGVkZGReUUZHRj43Mi8sKikoJw==',
+      'eYWIhIB9eXqCkZ6ioJyYlJCMiISAfXl1cW1pZWFdYGl5hYaEg4WSnZ2emIiIiIeQkIyIhIB9eXVxbWllYV1eaQ==',
     ],
     [
       8,
@@ -4349,6 +5563,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'bW5xbVlHPTUvKygnJSMjIiIjIyUmKCswNT1HWW1wb21tb3BtWUc9NTArKCYlIyMiIiMjJScoLDA1PUdZbXBubQ==',
+      'nKOkoZ2ZlZGNiYWBfXl1cW5qZmJeXWBqeYGDgX19g42coqKhnZmVkY2JhYF9eXVxbmpmYl5dYGp5gYOBfXx/jQ==',
     ],
     [
       8,
@@ -4356,6 +5571,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'gIF2ZFRKQj0rKCMhHx4eHR0eHh8hIygrPUJKVGR2gYB+f4FqUEE3MCwoJCMhICAfHx8gISMkKCwwN0FQaoF/fg==',
+      'mpublIyFgHp0aGVmaG1oZmJcWlljcnt+fYKQn6Wjn5uXk4+Lh4OAfHh0cGxoZGBcWmV0goWChpGep6WinpqWlg==',
     ],
     [
       0,
@@ -4363,6 +5579,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'U1RWWV1dT0U/Mi0qKCcnKCosLjE0Nz0+OTc6QE9eXl9iYllaXFRGPTcyLy0qKSgoKCgpKywvMzc+R1NbWlZUUw==',
+      'fomOi3poYVhXYWt3enmBhomAeICKlpmVkY2JhoJ+enZybmpmYmBqeYeNiYaCfnp6hZShpaSjo5+Xj4R7dXRydA==',
     ],
     [
       0,
@@ -4370,14 +5587,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'TU5QU1dWS0E7NTIvLSwrKioqKy0vMjY7QkpXV1NRU1tZWFhYSD03Njs9OzYzMi4sKikpKy0xOEFIU1lWU1BOTQ==',
+      'i5mfm5eTj4uHhIB8eHRwbGhrd4eQjH51dXyEhIeTn6ejnI96dHZ9i4+NjIV9cmpiXl9eXWNxgIqHhIB8eHRyew==',
     ],
-    [1, 0, 1, 0, 'MjM0NTc5PUNLUExIRUJBQEBBQkVITVBLQz05NzU0MjIzNjg8QkI+QEZOTEhEQkFAQEFCREhMTUZAPUNCPDc1Mw=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'MjM0NTc5PUNLUExIRUJBQEBBQkVITVBLQz05NzU0MjIzNjg8QkI+QEZOTEhEQkFAQEFCREhMTUZAPUNCPDc1Mw==',
+      'eYiRjYmFgX15dXFzf4+bnJeSjouGgXpzbHF7goN4aWh0gYyNiYWBfXl1cnmHlJqQfnyAjJSOiYF9eHRwa2diaw==',
+    ],
     [
       3,
       -2581,
       1,
       0,
       'GhobGxweISMnLTZDWJ6xr62uqlo9MSolIR4cGxoZGBgYGBkaGxweIiQqMT5bqq6tsLGfWEE0LScjIR4dHBsaGg==',
+      'b36EgoqVpa+wqqagnJiUkIqGgn56dnBsaGRgWlZQUFpqeX1+gZCiq6uno6CcmJKOioaCfnp2cm5qZGBcWVVTXg==',
     ],
     [
       3,
@@ -4385,6 +5611,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'HB0dHyAiJCYrMzRAVHLM2drXdU0yKSMdGxkXFRUUFBQUFBQVFhcZGx4hKTpOh9jb1spvVT4yLisnJCAfHh0dHA==',
+      'eYiaqK6tq6ejn5mXk4+LhYF9d3Nva2pkYFxYVlJTXG1+i5qlrKyppJ6bl5OPi4eDgX18eHRwbGhkYFpWVFZcbA==',
     ],
     [
       4,
@@ -4392,6 +5619,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'bm5nYlxLPzcyLSooJiUkJCQkJSYoKi0xOD9KXGJobW1tb3FuWEc8NC8rKCYkIyIiIiIjJCYoKy80PUdXbXFvbg==',
+      'mJuempaSjoqGgn57d3Nva2djY2VqcHF0eXx8e32ImKSlop6alpKOioaCfnt3c29rZ2NfW11ldIKEgoWHjZOMlA==',
     ],
     [
       2,
@@ -4399,6 +5627,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'SkpLT1FLRD46NjQyMTExMTM0Nzk+RERCQEFCRUlMTU5OTkxJRUA+PkFERD46NzQzMTExMTM0Nzs+RExRT05MSw==',
+      'd4CJiIR9dnVxc3d6f4KIj5GSjoh+d3F4hIuRjYmFgHx4dHJuamZkbXqEiYaEgHl4f4qWnJiWko6IhIB8enZwcQ==',
     ],
     [
       8,
@@ -4406,6 +5635,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Xl9hY2BRRTw3Mi8sKigoJycoKCosLzI3PEVJSFFeZmVlZ2lpXktAOTIvKyknJSUkJCUmJykrLzI5QE1dYmFfXg==',
+      'mKCjn5uXk4+Lh4SAfHh0cG50enl6bGJhYm54fXx6e4iYoKOfm5eTj4uHhIB8eHRwbGhkYF9gbX2Fh4SAfHp7iA==',
     ],
     [
       8,
@@ -4413,6 +5643,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'bG1ua1lHPTUwLCgnJSMjIyIjJCUmKSswNj5IWmxubmxsbm1pWkg+NjAsKSYlJCMjIyMkJScqLTA1PUhZa25tbA==',
+      'nKKkoJyYlJGNiYWBfXl1cW1pZWFeXWNsfIKCgYB/g42Xn6GgnJiUkY2JhYF9eXVxbWllYV9dYGx5goSBfX1/jQ==',
     ],
     [
       8,
@@ -4420,6 +5651,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'eXp8bFJDOTEtKSYkIiEgICAgISIkJigsMTlDU2x8e3l5fHRgU0dBOy8oJiQiHx4eHh4fIiQmKTg7QUhSYHN8ew==',
+      'kqCmop6alpKOioaCfnp3c29rZ2NfW15re4aEgomWoqijoJ2Zl5KWl5WVioJ+dm1raGhramlkYFxXXmt3fnx5gw==',
     ],
     [
       0,
@@ -4427,6 +5659,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'JSUmKCksLzQ5Qk5gZGFfXl5fYmRdTEA3Mi4rKSgnJycpKSwvNTk5NTQ4P01kZGRmaGVdX19NQTo0LywqKCYmJQ==',
+      'doSLh4N/e4KQn6mmop6alZGLhYB4cXOAiY2Gc2lhWlddaXR8eXuFiY2DfYWOmpqWko6Lh4N/e3dzb2tnY19dZw==',
     ],
     [
       0,
@@ -4434,6 +5667,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KSgpKi0vMzg+RlNdW1hWVVVWWFtdU0c+ODMvLSopKCgoKCkrLC8yNz5GVFpXVFVfX11dXVdEOjUzNTk4Mi4rKQ==',
+      'c4GIhIB8eHR5hpWgn5uXk4+MiISAfHh0cGxoZnB/io6Dc3N3foSAh5Sgp6Wdlol3dHmEjIyFfnhxbGhkYFxaZA==',
     ],
     [
       0,
@@ -4441,14 +5675,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'n6GkoHliUklBOzc0MjAvLy8vMDEwJyUgHBscGhwfISZ5w8TBeldFOS8rJCMgIBwcHBwdGxwdICEiJCosNT9XnA==',
+      'laOppaGdmZWRjoqPmKSqoJCAdG1pY2FcV1VPTVNgcYOTpK6qqKSfnJiUjoyIhYJ9e3d1c2tlYV1XVU9RX2t4hg==',
     ],
-    [0, 0, 2, 1, 'U1NVWFdMRD89OTc0MzIxLi4vLi8wMTI1ODo/Rk5aaH+Afj40LSsoJygpKzIzMjEwMC8wMTQ3OkBHTl1fW1dVUw=='],
+    [
+      0,
+      0,
+      2,
+      1,
+      'U1NVWFdMRD89OTc0MzIxLi4vLi8wMTI1ODo/Rk5aaH+Afj40LSsoJygpKzIzMjEwMC8wMTQ3OkBHTl1fW1dVUw==',
+      'j4+OjYmHhYKBfHd1cW5rZWFdX2t4ip2otLSwqaCakIiBdGlcXmdwd3NvaWdjX11kc4OKhoN/e4CHlJ6alpKOjw==',
+    ],
     [
       1,
       -217,
       2,
       1,
       'QZeWhmVTRj00MCwqJiUkIyEiIiMiJSgpLjE4Q1ZrampqbHFyZFRKQTw4NTIvLi4uLi8wMTQ6PUFBPDc1NDQ1Nw==',
+      'lZ+loZ2ZlZGPi4eGgn98eHRvamZhXFhcanaBgHl9ipikpaGfmZeTjYuHg4B+iZqlp5+RhHdpX1dQTElGTVpuiA==',
     ],
     [
       1,
@@ -4456,6 +5699,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'NzEsKScmJykrLTU4NjQ0MTExMzQ3OjxBSlNiamhlZGJiZmdYRjo0LispJSUkIyIkJCQlKCosMjg9R05igZmWkA==',
+      'aHN6dnJuamZhXFxmdICGgn17g5Oip6Wfm5eRjomFg398enh2cm5oZGBcWmJziZ6qtLezr6iknpWNhH50aF5UWw==',
     ],
     [
       0,
@@ -4463,14 +5707,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'vMPEw41gSz40LCkmJSMgICAgISIgIiUnJy4xNj1GVmqmq6+ti3FgU0pFQDw5ODYRDw4ODw4ODg4ODhARERogJw==',
+      'mKarqaaioJqWko2KhoB+e3d2dHNvbmhhXVZPUVxoeoubpqejn5uXk4+Sn6uvp5SDenNuaWdiXltVUk1OXGp6iw==',
     ],
-    [0, 0, 2, 1, 'VUxGQDw5NzU0MzIyMzQ1Nzg7PD0+P0BBREhOTUxKSktLT1NYXVtPR0A6NjMxLy4uLi4vLSUjIiEjJStwdHdzYw=='],
+    [
+      0,
+      0,
+      2,
+      1,
+      'VUxGQDw5NzU0MzIyMzQ1Nzg7PD0+P0BBREhOTUxKSktLT1NYXVtPR0A6NjMxLy4uLi4vLSUjIiEjJStwdHdzYw==',
+      'cXR4enpzcHR7hIeDfXp1cXaFlaGkoJ2ZlpKWoKWnmIZ4b2VcWE9LS1NjcIKQmqGemZeRjouHhIB+eXh2c3Ftbw==',
+    ],
     [
       1,
       -272,
       2,
       1,
       'ZmdoY05ANjAqJiQiIB8fHh8fICEiJiouNUFUbZSUlUw6NjU1Njk9QEA8NzQyLi0sLC0uMDI1OD5FUF1ub2xnZg==',
+      'YG16i5qptbSxrKWhmZGDdGVcXGR0f4F9eXNva2djYF1cZ3eEiYV/foaVo6imop6alpOPiYV/eXVubWlnY11ZVw==',
     ],
     [
       1,
@@ -4478,6 +5731,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Li4tLzE0OT5ET1xsbGlnZWhpa2hSQjw0MS0rKCYmJiYmJicoKiwuMTc8Q1BeeJaWkT4xKiclJCUmKS4yMS8vLg==',
+      'enuImKWnop6YlJCMioaGgoB/eHdzbWtnYV9aXGp5iZeksbWzraeknpiPhXppXVlhbXZ2cm9pZWFdW19tfISCfg==',
     ],
     [
       0,
@@ -4485,14 +5739,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'IhoTEA0NDAwLCgoLCwwNDg4SOT5ARUpQWWZ4lL/BvYJmUUZBOTUtLSgkIiQiISAgIyMkJSctMTlATmKT0tLRcg==',
+      'YGxwbGhkYFxYW2h5k6Wtsa2joJyVkI2Mi4qIhIF9eXNxbWllYV5aV1Jaa3mMnKuxsq2op6CcmZSRjYV5bFhQVw==',
     ],
-    [0, 0, 2, 1, 'UktFQj46ODc2NjU2Nzc5Ojw9Pj4+Pj4/QkhIRkVFREVHS05TWlxWTEQ+OTY1NDIyMjIzLickIyIjJilpb3JsXw=='],
+    [
+      0,
+      0,
+      2,
+      1,
+      'UktFQj46ODc2NjU2Nzc5Ojw9Pj4+Pj4/QkhIRkVFREVHS05TWlxWTEQ+OTY1NDIyMjIzLickIyIjJilpb3JsXw==',
+      'c3Z7fn15c3d+g4aCfnt3c291h5ijo5+ZlpKRm6KqppeIenBlXVJLR0tXZHiKlp2cmZWUjoqIgYB8eXd1cnFwcA==',
+    ],
     [
       1,
       -329,
       2,
       1,
       'ZGVmYEg8Ni8qKSYkIiEhICAjIyUmKC4yPERUbZKTlEA4NDQzNDc8P0A9ODYxLy4uLi4vMTM2Oz9ETltsbWplZA==',
+      'Xmd1iJurt7exr6ejnI+GdWleWV9re4B+enVxb2tnY11bX21+hoaCfoKQn6eoop6YlJKMioSAfHh1cW1pZWFdWQ==',
     ],
     [
       1,
@@ -4500,6 +5763,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'kpWOZlVHPzgzLywqKCUkJCQkJSYnKCsvMjhCUGVmZGFhYmVmaGFSR0A7NjMxMDAwMDAyMzQwLCcmJSYnKS4ziw==',
+      'goB+enlzcW1nY19bXGh1g4aCfnp/jZqkpKCcmJKOioiQnaann5CEfXBqYltXUUtJT1tneoqdpaSgnJiUkIyIhA==',
     ],
     [
       0,
@@ -4507,14 +5771,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'kltHOTApJiIgHx0cHRwcHBsfHyAkJyouN0NUd7e6ubAqJSEfHRwfICElKy8xMC4uLi4vMTM2Oj9HUV92lpqXlQ==',
+      'WGVyhpalsrGtq6WkoJuYj4h3ZlpYY252dXFtaWVhXVlaY3KAiJKhrrCrpqGdmZSPi4eDgn56eHJvbWZiYFpXVQ==',
     ],
-    [0, 0, 2, 1, 'LS8wMjQ1ODxAREtYXVpYV1laXGBiWUxCPjg1MjAuLSwsLS4xMCwpJygpKi84SoKEgmlZTUY+OTQyMC8uLSwtLQ=='],
+    [
+      0,
+      0,
+      2,
+      1,
+      'LS8wMjQ1ODxAREtYXVpYV1laXGBiWUxCPjg1MjAuLSwsLS4xMCwpJygpKi84SoKEgmlZTUY+OTQyMC8uLSwtLQ==',
+      'fHl7hpajpKCcmJWSjouTm6CfjoN7cGpjW1VPTFJdbH+MmaShnZyWkY+KiIWCfnp3dnRycnBwb2tnY2Frd4GEgA==',
+    ],
     [
       1,
       -168,
       2,
       1,
       'LS0vMDAzNzxCSVVjdHNubGxubFVCOTEtKCYjIyEhIiIiIiMmKCstNDpCT2aPmJlJOTc0NDY5PkBAPDgzMC8tLQ==',
+      'cYCGgn+GlaOqpqKcmJSOjIaEgHx6d3Vva2djX1tbYm+Bl6e0ubSxq6Wek4d3Z1xZYnKAgn56d3NvbGdjYVtZZA==',
     ],
     [
       1,
@@ -4522,70 +5795,135 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'kpmZdV9NQTk2MS0pJyYlJSMjJCUmJiouLzQ7RlpqamZmaGprbV9SSUI9ODUzMTAvMTIzNTYyLCknJiUnKC00Pg==',
+      'hoOBf3x3dnJramRdWlhjdIGFgX17hpagpKCcmJaTjYmHkZumqJ2ThH1za2RcVlBMSk9ZZXWImqWmoJyYlZONiQ==',
     ],
-    [0, 0, 1, 0, 'Pj9BQ0ZKUFNNRUE8ODYzMzIyMzM0NDY5QEtKSUlKS05OS0pJSUpLQDk2NDMzMzIyMzM2ODxARU9TUEpGQ0E/Pg=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'Pj9BQ0ZKUFNNRUE8ODYzMzIyMzM0NDY5QEtKSUlKS05OS0pJSUpLQDk2NDMzMzIyMzM2ODxARU9TUEpGQ0E/Pg==',
+      'h5egmpiUkIyIhYOEgHpyZGRveoWEf355fYCDh4KAfXqHkpqbjYaCfXx7eHRwbGhlYWp6ipKQjIiEgHx4dHBudg==',
+    ],
     [
       1,
       -16,
       1,
       0,
       'PT5AQkVJT1JPR0E8OTY0MzIzMzM1NTY6P01LSklJSUtLSUlJSktNPzo2NTUzMzMyMzQ2OTxBR09ST0lFQkA+PQ==',
+      'hpefmpeUjoyIhIOCf3l0aGFqdYOJg4F9foCBg397eH+Omp6TiYWCf315d3NxbWdkYW1/jJOPi4eDf3x4dHBtdg==',
     ],
-    [0, 0, 1, 0, 'PT4/QkRJTlNQSEI9OTc0NDMzMzQ0NTc5O0RISElKTlJSTkpJSEhEOzk3NTQ0MzMzNDQ3OT1CSFBTTklEQj8+PQ=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'PT4/QkRJTlNQSEI9OTc0NDMzMzQ0NTc5O0RISElKTlJSTkpJSEhEOzk3NTQ0MzMzNDQ3OT1CSFBTTklEQj8+PQ==',
+      'hpafmZeTj4uHhIKBgH54cG5xd4B/eXV0e4OKjImDf4aOkZKMhIGAf3x6dnJvbGdjZXKEkJOPi4eDf3t3c29tdQ==',
+    ],
     [
       1,
       -25,
       1,
       0,
       'PD0+QUNITVJRSUI+Ozg1NTQ0NDU2Nzc5PUVJSUhJSkxMSklISUlFPTk3NzY1NDQ0NTU4Oz5CSVFSTUhDQT49PA==',
+      'hZWemZaSjoqGg4CAfn15cGtuc32EgHx7foKFhIB9go2RlZCHhIKAgH56dnJuamhia3uLlJKOioaCfnp2cm5sdQ==',
     ],
-    [0, 0, 1, 0, 'Pj5AQkVJT1NOR0E8ODYzMzIyMzQ3ODg6PkdHR0hJTFBQTElIR0dHPjo4ODc1MzIyMzM2ODxBR09TT0lFQkA+PQ=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'Pj5AQkVJT1NOR0E8ODYzMzIyMzQ3ODg6PkdHR0hJTFBQTElIR0dHPjo4ODc1MzIyMzM2ODxBR09TT0lFQkA+PQ==',
+      'hJWgmpiUkIyHg31+fnx7b3ByeIKAfHh0eoCIi4eEgH+Ij5CQhYKBgoF+eXNxbGhlYGx9jZSQjIiEgHx4dHBsdA==',
+    ],
     [
       1,
       -24,
       1,
       0,
       'PD0/QURITlJQSEE9OTc0NDMzMzU4OTk7PklJSEdISUpKSUhHSElJPjs6Ojg1NDMyNDQ3ODxBSFBTTkhEQT89PA==',
+      'hZaempeTj4mHgXx8e3t7cWtvd4KGgnx8foCDg4B9foiQlJGGhIOEhYB8eHJuamZiaHeIkpKOioaCfnt3c29sdQ==',
     ],
-    [0, 0, 1, 0, 'PT5AQkVJT1NPR0E8OTY0MzIzMzMzNDQ5PUpKSUlKTE5OTEpJSUpKPTk0NDMzMzMzMzQ2OTxBR09TT0lFQkA+PQ=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'PT5AQkVJT1NPR0E8OTY0MzIzMzMzNDQ5PUpKSUlKTE5OTEpJSUpKPTk0NDMzMzMzMzQ2OTxBR09TT0lFQkA+PQ==',
+      'hJWgm5iUj4yIhoaGgnx0aGVrdoGDf3x5fYCFiISBen6LmJ2YjIR+enp6eHRxbGhmYGp6ipOQjIiEgHx4dHBsdQ==',
+    ],
     [
       1,
       -13,
       1,
       0,
       'PT4/QUVITlJQSEE9Ojc0NDMzMzQ0NDQ4PkxMSklJSkxLSklJSkxMPjg1NDQ0MzMyNDQ3Oj1BSFBSTkhFQT8+PQ==',
+      'hpafmZeTj4uHhYOFgXtzaWNoc4GHg399foGDg397eoWTnJ6RiYF8fXt5d3Nva2djZHGCj5OPi4eDf3t3c29tdg==',
     ],
-    [1, 0, 1, 0, 'UFxfWlRQSEA5NDEuLCopKSkpKisuMTQ5P0hVW1hVU1JSU1VYW1VIPzk0MS4rKikpKSkqLC4xNDlASFBUWV9dUA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'UFxfWlRQSEA5NDEuLCopKSkpKisuMTQ5P0hVW1hVU1JSU1VYW1VIPzk0MS4rKikpKSkqLC4xNDlASFBUWV9dUA==',
+      'i46QjIiEgHx4dHBsaGRgXWJvfomIhIB8eHiDkp+jn5uXlJCMiISAfHh0cXJ1eHx6f4+hq6mYfmZVVGF0goeEhw==',
+    ],
     [
       0,
       -35,
       1,
       0,
       'TFpdWVRQSUA5NTEuLCsqKSkqKywuMTQ6QElWX1xZU0VFU1lcX1ZJQDo0MS4sKyopKSorLC4xNTlASU9TWF1cTA==',
+      'kJKTj4uHg397d3Nva2dkbnyPoKarp5J3YlRYX2h8jJial5OPi4eDf3t3c29ucHN3d3yLnqumknliVV1sfYiGig==',
     ],
-    [1, 0, 1, 0, 'Tl1eWFRQSUA6NDEuLCsqKSkqKiwuMTU5QElWWldUUlFRUlRXWlZJQDk1MS4sKiopKSorLC4xNDpASVBUWF5dTg=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Tl1eWFRQSUA6NDEuLCsqKSkqKiwuMTU5QElWWldUUlFRUlRXWlZJQDk1MS4sKiopKSorLC4xNDpASVBUWF5dTg==',
+      'i42Pi4eDf3t3dHBsaGRgXWRygYmHg397d3iElKCjn5uXk4+Lh4N/e3d0cnN2enx6hJWmr6eWe2NTVF9xgYeDhw==',
+    ],
     [
       0,
       -41,
       1,
       0,
       'KiorLC8xNjpASldeXFlOQkJOWVxeV0pAOjYxLywrKioqKissLzE1OkFKT1NZXVlLS1ldWVNPSkE6NTEvLCsqKg==',
+      'f5Oiqa6ql3xkVFJaYHKFk5qXk4+LiISAfHh0cG9xc3d2e4qeq6qXfGRUWWh7hoiJjZGSj4uIhIB8eHRwbGhmbw==',
     ],
-    [1, 0, 1, 0, 'Tl1eWFRQST85NDEuLCsqKSkpKiwuMTU5QElWWldUUlFRUlRXWlZJQDk1MS4sKikpKSorLC4xNDk/SVBUWF5dTg=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Tl1eWFRQST85NDEuLCsqKSkpKiwuMTU5QElWWldUUlFRUlRXWlZJQDk1MS4sKikpKSorLC4xNDk/SVBUWF5dTg==',
+      'i46Pi4eDf3t3dHBsaGRgXGRygYqHg397d3iElKCjn5uXk4+Lh4N/e3d0cnN2enx6hJWmr6eWe2NTVF9xgYaChw==',
+    ],
     [
       0,
       -36,
       1,
       0,
       'KSorLS4xNTpBSldeW1hQQ0NQWFteV0pBOjUxLi0rKikqKissLzI1OkBKT1JYXVlMTFldWFJPSkA6NTIvLCsqKg==',
+      'e46go6unlHxjU1deZ3qKl5uXk4+Lh4N/e3dzcG9wc3p4fo2eq6qWfGNUWmZ6hoiJjZCRj4uHg397d3NwbGhkbQ==',
     ],
-    [1, 0, 1, 0, 'UFxfWVRQSEA5NDEuLCopKSkpKisuMTQ5P0hVW1hVU1JSU1VYW1VIPzk0MS4rKikpKSkqLC4xNDlASFBUWV9dUA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'UFxfWVRQSEA5NDEuLCopKSkpKisuMTQ5P0hVW1hVU1JSU1VYW1VIPzk0MS4rKikpKSkqLC4xNDlASFBUWV9dUA==',
+      'i46QjIiEgHx4dHBsaGRgXWJvfomIhIB8eHiDkp+jn5uXk5CMiISAfHh0cXJ1eHx6f4+hq6mXfmZVVmF0goeEhw==',
+    ],
     [
       0,
       -38,
       1,
       0,
       'TFpdWFRQSUA5NTEuLCsqKSkqKywuMTQ6QElWX1xZUEREUFlcXlZJQDo0MS4sKyopKSorLC4xNTlASVBTWF1cTA==',
+      'kJKTj4uHg397d3NvbGhlb36Soqaup5R7YVNVXGV4iZabl5OPi4eDf3t3c29vcHN3dnqJnaqnlHpiU11sfIiGiw==',
     ],
     [
       0,
@@ -4593,14 +5931,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'MTIzNTg7QEVNUU5KRkRCQUFCREZKTlFNRUA7ODUzMjExMjM1Nzo5PENMT09QUEA9PUBQUE9PTEM8OTo3NTMyMQ==',
+      'e4mPi4iEgHx4dHF5iJaem5eTj4uIhIGDgn54bm92foeNnamsoo9+blxUWWZzeoWMkpCHgX19fnx4dHBsaGRiaw==',
     ],
-    [1, 0, 1, 0, 'MTIzNTc4NztAS01MTU1IRkZITU1MTUtAOzc4NzUzMjExMTM1Nzo/RUxST0tHRUNCQkNFR0tPUkxFPzo3NTMxMQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'MTIzNTc4NztAS01MTU1IRkZITU1MTUtAOzc4NzUzMjExMTM1Nzo/RUxST0tHRUNCQkNFR0tPUkxFPzo3NTMxMQ==',
+      'iYuMg3x0dHZ6fYeQlpePhoOBgYF+enZybmpmZGt6iJCNiYWBfnp2cnB7ipidmZWRjYmFgX5/fnx7b2hscn2Dhw==',
+    ],
     [
       2,
       -1599,
       2,
       0,
       'VVNJREE9PDs6Ojo6Ojo6Ojo6Ojo6Ojo6Ozw9QURJVFVTUlFSU1RMQzw3MzAuLSsrKystLjAzNzxDTFRTUlFSUw==',
+      'f4GDg4ODgoF/fXl1cWpjYmlzfoF9eXV8iJSZl5OPi4eDf3t3c29raGlyf4eJhYGBiJGbn5aUjImIgoB9fHt9fQ==',
     ],
     [
       3,
@@ -4608,6 +5955,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'GhsbHB0eIiUpLjdEWYaxsbGxhllENy4pIyIeHRwbGxoaGxscHR4iIykuN0RZhrGxsbGGWUQ3LiklIh4dHBsbGg==',
+      'cHuCipmnrKqmop6al5OPi4eDf3t3c29rZ2NgXFhUVWBwfIKKmaesqqainpqXk4+Lh4N/e3dzb2tnY2BcWFVVYA==',
     ],
     [
       0,
@@ -4615,14 +5963,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'MzM1Njk+QkhQUEtHREFAPz9AQURHS1BQSEI+OTY1MzMzMzU2ODo6PUFNT05OTj46Oj1OTk5PTUE9Ojo4NjUzMw==',
+      'fIqRjYmFgX15dXFyfo2anpqWko2JhoKDg399cm5ze4SMlqOsqJaFcmBTV2RxeIGMkpGGgX19fnx5dXFsaGRhbQ==',
     ],
-    [1, 0, 1, 0, 'MjM0NTc5ODtBTExLS0xHRERHTEtLTExBOzg5NzU0MzIyMzQ2ODxCSFBRTEhFQkFAQEFCRUhMUVBIQjw4NjQzMg=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'MjM0NTc5ODtBTExLS0xHRERHTEtLTExBOzg5NzU0MzIyMzQ2ODxCSFBRTEhFQkFAQEFCRUhMUVBIQjw4NjQzMg==',
+      'i4yMg3p0dHV5foiSmJaNhYGBgYB9eXZwbGhkZnGAjZGNiYWBfXl2cm92hZSdmpaSjYmFg3+AgHx6cGhrcXuEiA==',
+    ],
     [
       2,
       -1494,
       2,
       0,
       'UVFMRkE+PDs6Ojo6Ojs6Ozs6Ozo6Ojo6Ozw+QUZMUVFOTk5OUVJPRj45NTIvLi0sLC0uLzI1OT5GT1JRTk5OTg==',
+      'f4GCg4SFgoF9eXh1cGplaHF7gX56d3R4hZCXl5OPi4eDf3t3c29raWx2g4mKh4KAgYmUnJyUj4qGg39+fXx8fg==',
     ],
     [
       3,
@@ -4630,6 +5987,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'GRoaGx0eICQmLTRCVYG+vb2+gVVCNC0mJCAeHBsaGhkZGhobHR4gIiYtNT9Wgb69vr6BVkI1LSYiIB4dHBoaGQ==',
+      'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYSNnKmsqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
     ],
     [
       0,
@@ -4637,14 +5995,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'NDU2OTxARUxQTkhEQT89PDw9P0FESE5QTEVAPDk2NTQ1NTY3Ojs6PkNOTkxMTDs3NztMTExOTkM+Ojs6NzY1NQ==',
+      'fYuSjoqGgn56dnJudIKSnZuYk4+Nh4OEg4GAdm1xeISNk6CrrZ2Kd2VUVV5sdHuHjpOMgX99fH15dHFtaWVjbQ==',
     ],
-    [1, 0, 1, 0, 'NDM1Nzk5OT1DTEtJSUlEQ0NESUlJS0xDPTk5OTc1MzQ0NDY4PD9ES1FPSUVCPz49PT4/QkVJT1FLRD88OTY0NA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'NDM1Nzk5OT1DTEtJSUlEQ0NESUlJS0xDPTk5OTc1MzQ0NDY4PD9ES1FPSUVCPz49PT4/QkVJT1FLRD88OTY0NA==',
+      'i4yJgnh1dXd5fImPl5WIhIKBgn97dnNvbGhka3qJk5CMiISBfXl1cW1zgZGcmpeSjoqGgn6Bf317bmhtdYCGiQ==',
+    ],
     [
       2,
       -1401,
       2,
       0,
       'LS4vMDI2Oj9GUFFPTUxMTE5QUEdDPz07Ojo6Ojo6Ojo6Ojo6Ojo6Ojs9P0NHUFBOTExMTU9RUEY/OjYyMC8uLQ==',
+      'iZGZm5ONiYiEgX98fX5+gIGDhIWBgH97enZxa2RocHmDf355dHR6iZKYlZGNiYaCfnp2cm5qaG97h46KhoJ+fw==',
     ],
     [
       3,
@@ -4652,6 +6019,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'GBgZGhscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxoZGBgYGBkaGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGhkYGA==',
+      'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
     ],
     [
       0,
@@ -4659,14 +6027,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'PDw+QENHTFFORkE8Ojg1NTU1Njc5Ozo+Q05OTEtLOzc3O0tLTE5OQz46Ozk3NjU1NTU4OjxBRk5RTEdDQD48PA==',
+      'h5afm5eTjYuGg4SCgXxybnN8iI6ZpKyolIJuW1VaZnF2gIySkYV/fXt+e3ZzbmpnYmh2hpGQjIiEgHx5dXFueA==',
     ],
-    [1, 0, 1, 0, 'Q0RISEpLTEM9OTk4NzU0NDQ1Njk8QUZNUU5IREE/Pj09Pj9BREhOUU1GQTw5NjU0NDQ1Nzg5OT1DTEtKSEhEQw=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Q0RISEpLTEM9OTk4NzU0NDQ1Njk8QUZNUU5IREE/Pj09Pj9BREhOUU1GQTw5NjU0NDQ1Nzg5OT1DTEtKSEhEQw==',
+      'aXeHkpKOioaCfnp2cm5veoqYnJeUkIuJg3+AgH58c2hpcH2HiYuLioV7dXR1eHqEkJeYjISCgIGAfXd1b2tnZA==',
+    ],
     [
       2,
       -1313,
       2,
       0,
       'Ozs7Ozo7Ozs8PkBDSU1LSUhISElLTlBJQjw4NTIxMC8vMDEyNTg8QklQTktJSEhISUtNSUNAPjw7Ozs6Ozs7Ow==',
+      'dn6EgHx5dnJzf4uVlpKOi4eDf3t3c29raXF8ipGNioWAfH+IkZmXkIyIhIB/fnx9fn+AgoODhIOAfnp2cGtlbA==',
     ],
     [
       3,
@@ -4674,6 +6051,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'FxcXGRkaHB4jKS87THXd4eHddUw7LykjIBwaGRkXFxcXFxcZGRocHiMpLztMdd3h4d11TDsvKSMgHBoZGRcXFw==',
+      'anqLmqmvramloZ2ZlZGNiYWBfXp2cm5qZmJeWlZSUVtqeouaqa+tqaWhnZmVkY2JhYF9enZybmpmYl5aVlJRWw==',
     ],
     [
       0,
@@ -4681,14 +6059,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Nzc5Ojk5O0FITEtLTEs3NDQ3S0xLS0xIQTs5OTo5Nzc3Nzk7PUFGTU9LRkI/PTs6Ojs9P0JGS09NRkE9Ozk3Nw==',
+      'o660qZSFdmRRT1Vlc3R9h42Ph3x4d3h5dnJuamZmcYGOkY2JhYF9eXZybnaEk5yZlZGNiYeJiIaAdnJ1fIeKkQ==',
     ],
-    [1, 0, 1, 0, 'Njc4Oj1ARUxPTUdDQD49PDw9PkBDR01PTEVAPTo4NzY2Nzg4Njc6QEdJSEhISEJAQEJISEhISUdAOjc2ODg3Ng=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Njc4Oj1ARUxPTUdDQD49PDw9PkBDR01PTEVAPTo4NzY2Nzg4Njc6QEdJSEhISEJAQEJISEhISUdAOjc2ODg3Ng==',
+      'f42UkIyIhIB8eHRwbHOBkJqYlJCMiISEhoSCeW9sbnd/hYeMj46KgHZycXR5e4GJkpSRh358enx8eHRwbGhmcA==',
+    ],
     [
       2,
       -600,
       2,
       0,
       'UE9NSkdGQ0NFRUE7NzQyMC8vLy8wMTM2O0BIUVVTUVBQUVNVUUhAOzYzMTAvLy8vMDI0NztBRUVDQ0ZHSk1PUA==',
+      'ho6TkY2IhX97eHRxbWplYGVxfYWEgHx7go6boJyXk4+MiIWBfHhzb21yeoOIg313dnV1eH2AhIiKi4qIg3x4fQ==',
     ],
     [
       7,
@@ -4696,6 +6083,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'RERERUdJS05MR0NBPjo5NzY2NTU0NTY3ODo8PkFDRkpMUFNXWltQRz86NjMxLy4tLS4vMTM2Oj9HT1BNSUhGRA==',
+      'kpCPjYqJh4WDg39+fnl6eXZ1dHBxcG5vbW5ygI+Zm5eTkIyIhIB8eHRwbGhlaneFjo6MiYeEgX97eXV6hIuSkg==',
     ],
     [
       5,
@@ -4703,6 +6091,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Ozs9P0JGS0tGQDw5NzY2ODk9TE5SVVZNRT87NzUzMjExMjM1Nzs/RUxWVlFOSz06NzY2Nzk9QUZLS0ZCPz07Og==',
+      'YmlveYmWm5eTj4uIhIB8eHRwbGhmbHqJkZadoaOZi4V8dW9qZmZzgIyPi4iEgHx4dHF1g5KcmpWOiYN7dGZcXg==',
     ],
     [
       4,
@@ -4710,6 +6099,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Tk9RVFdVS0I8NjMvLiwrKysrLC4vMzY8QktVV1RRT05OT1FUV1VLQjw2My8uLCsrKyssLi8zNjxCS1VXVFFPTg==',
+      'k5uempaSj4uHg397d3Nva2djZGh2hYqLh4N/e3d1doOTm56alpKPi4eDf3t3c29rZ2NkaHaFiouHg397d3V2gw==',
     ],
     [
       6,
@@ -4717,6 +6107,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'xsZ9Uz8zLCciIBwbGhoZGRkZGhobHCAiJywzP1N9xsbGxn1TPzMsJyIgHBsaGhkZGRkaGhscICInLDM/U33Gxg==',
+      'nKmvq6ejn5uXk4+Lh4SAfHh0cGxoZGBcWFRTWWh2gIycqa+rp6Ofm5eTj4uHhIB8eHRwbGhkYFxYVFNZaHaAjA==',
     ],
     [
       0,
@@ -4724,14 +6115,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'ODk6Ozg6PUFKTEpJSUk2MjI2SUlJSkxKQT06ODs6OTg4ODo8P0NHTk9KREA+Ozo5OTo7PkBESk9OR0M/PDo4OA==',
+      'oK2xppOCcV9PUVtqdHN+iI6OhXp4d3d5dXFtaWVqd4aRkIyIhIF9eXVxbnaFlJuYlJCMiImJiYV9dHF3gIuMkw==',
     ],
-    [1, 0, 1, 0, 'Nzg5Oz5CRk1PS0ZCPz07Ojo7PT9CRktPTUZCPjs5ODc3ODk5Nzg9QElJSEZGRkA+PkBGRkZISUlAPTg3OTk4Nw=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Nzg5Oz5CRk1PS0ZCPz07Ojo7PT9CRktPTUZCPjs5ODc3ODk5Nzg9QElJSEZGRkA+PkBGRkZISUlAPTg3OTk4Nw==',
+      'f42UkIyIhIF9eXVxbXB9jZiYlJCMiISFhoaCenBqb3aCiYeMjY2MgXhycnV5eXuFjZWRiX97e3t9eXVxbWlmcA==',
+    ],
     [
       2,
       -573,
       2,
       0,
       'T05MSkhFRENFRkA8NzUyMC8vLi8wMjM3O0BIUlVSUU9PUVJVUkhAOzczMjAvLi8vMDI1NzxARkVDREVISkxOTw==',
+      'hY2TkY2JhYB8eHRybmpmYGRwfYWEgX16gIuYoJ2ZlZCLiIOBfnh1cGxwd4CHhX56eHZ3eHx/g4eIi4mHhX94fg==',
     ],
     [
       7,
@@ -4739,6 +6139,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Q0RFRUdJTE5NR0NAPjs5NzY2NTU1NTY3ODo8PkBDRklMT1JXWltRR0A7NjMxLy4uLi4vMTM2OkBHT09MSUdGQw==',
+      'ko6NjYqIh4SCgYB+e3x4dXdzcXJwcXBubW12hpWcmZaSjoqGgn56dnJuamZncICLjo6KiIWBf357d3d7hJCTkg==',
     ],
     [
       5,
@@ -4746,6 +6147,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'OTo8PkFFSUtHQT06OTc3OTpATlBUV1VLQz45NjQyMTAwMTI0Njk+Q0tVV1RQTUA6OTc3OTo9QUdLSUVAPjw6OQ==',
+      'YWdwd4aVm5mVkY2JhYF9eXVxbmpmZnGAjZSaoaOfkod/eHJtaGZtfIqPjYmFgX15dXFxe4uYm5aSioZ/dWxaXQ==',
     ],
     [
       4,
@@ -4753,6 +6155,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'U1RWWVpWSEA5NDEuLCopKSkpKiwuMTQ5QEhWWllWVFNTVFZZWlZIQDk0MS4sKikpKSkqLC4xNDlASFZaWVZUUw==',
+      'lJ2gnJiUkIyIhIB8eHVxbWllYWJqeoeKiISAfHh2d4SUnaCcmJSQjIiEgHx4dXFtaWVhYmp6h4qIhIB8eHZ3hA==',
     ],
     [
       6,
@@ -4760,6 +6163,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'zs57Uz0yKiUgHhwbGRkYGBgYGRkbHB4gJSoyPVN7zs7OzntTPTIqJSIeHBsaGRkYGBkZGhscHiIlKjI9U3vOzg==',
+      'mKewrKikoJyYlZGNiYWBfXl1cW1pZWFeWlZSVGFwfoqYp66sqKSgnJiVkY2JhYF9eXVxbWllYV5aVlJUYXB8ig==',
     ],
     [
       0,
@@ -4767,14 +6171,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'OTo8PDk7P0RMS0lHR0czLy8zR0dHSUtMRD87OTw8Ojk5Ojw+QUVKT05HQj88Ojg4ODg6PD9CR05PSkVBPjw6OQ==',
+      'oa2yqJSBblpNUl5rcXB7hYuNhXp4dnd4dXFtaWZufYuTkIyIhIB8eHVxbXOBkJqYlJCMiImKiYd9dHR7hY+Okw==',
     ],
-    [1, 0, 1, 0, 'OTk7PUBESU9QSURAPTs5OTk5Oz1ARElQT0lEQD07OTk5OTs6ODo+Q0lJRkVERD48PD5EREVGSUlDPjo4Ojs5OQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'OTk7PUBESU9QSURAPTs5OTk5Oz1ARElQT0lEQD07OTk5OTs6ODo+Q0lJRkVERD48PD5EREVGSUlDPjo4Ojs5OQ==',
+      'fo2Wko6KhoJ+enZyb2tygI+ZlpKOioaDhoWFgHRtb3aBi4mJjI2MhXx0cnN1d3V/ipKTjIF7e3t9enZyb2tncA==',
+    ],
     [
       2,
       -549,
       2,
       0,
       'TUxKSUdFRENFR0I9ODYzMDAvLzAxMjQ3PEJJU1NRT05OT1FTU0lCPDc0MjEwLy8wMDM2OD1CR0VDREVHSUpMTQ==',
+      'hY2TkY2JhYJ+enZwbGpmYmdxfYWFgX16gImWn5yYlJCMioSAfHh1cGxvd4CIhH98eHl4eX1/goaIiYiGg313fA==',
     ],
     [
       7,
@@ -4782,6 +6195,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'SUZDQD47Ojg3NjU1NTU1Njc5Oz5BQ0hMTkxJR0VFRENDRUdITFBPR0A6NjMxLy4uLi4vMTM2O0BHUVtaV1JPTA==',
+      'cW9ubG55gomJhoSCf3x4d3Nxc32NmZqWko6Lh4N/e3dzb2tnZGl3h5GTkpCSkI+Oi4yJiYeDhIB/f3t6eHZ0cg==',
     ],
     [
       5,
@@ -4789,6 +6203,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'ODg6PD5CR0tIRD89Ojk5OjxCUVRXWFNJQTw3NDIwLy8vLzAyNTg8QUlTWVdTUEM8Ozk5Ojw/Q0pLSEM/PDo4OA==',
+      'Y2pzf4+bnJiUkIyIhIB8eHRxbWllZG9/jJWcoaaej4Z+d3JsZmlzg4+QjIiEgHx4dHFyfouYmZSPiYN7cmRbXQ==',
     ],
     [
       4,
@@ -4796,6 +6211,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'V1haXV1TRj43Mi8sKikoJycoKSosLzI3PkZTXV1aWFdXWFpdXVNGPjcyLywqKSgnJygpKiwvMjc+RlNdXVpYVw==',
+      'lJ+hnZmVkY2KhoJ+enZybmpmYmBhbn6HioaCfnp3eIWUn6GdmZWRjYqGgn56dnJuamZiYGFufoeKhoJ+end4hQ==',
     ],
     [
       6,
@@ -4803,6 +6219,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '1td2TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE9219bW13ZPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3bX1g==',
+      'maewrKmloZ2ZlZGNiYWBfXl1cm5qZmJeWlZSUl1teoqZp7CsqaWhnZmVkY2JhYF9eXVybmpmYl5aVlJSXW16ig==',
     ],
     [
       0,
@@ -4810,14 +6227,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'OTo8PkFFSlBOR0I/PDo4ODg4Ojw/QkdOUEpFQT48Ojk5Ojw8OTs+RUxLSUdGRTQwMDRFRkdJS0xFPjs5PDw6OQ==',
+      'fYuUkIyIhYF9eXVxbXF+jpmYlJCMiIiJiYd9dXJ3g46QkJuosK2Xg29bUFVgbXBweoWMjoV6eHZ3eXVxbWllbg==',
     ],
-    [1, 0, 1, 0, 'OTk7PUBESU9PSURAPTs5OTk6Ozk4Oj5DSUhGRENDPz09P0NDREZISUM+Ojg5Ozo5OTk7PUBESU9PSURAPTs5OQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'OTk7PUBESU9PSURAPTs5OTk6Ozk4Oj5DSUhGRENDPz09P0NDREZISUM+Ojg5Ozo5OTk7PUBESU9PSURAPTs5OQ==',
+      'hJKZlZGNiYWDhoaEfXJrb3eCjImKjYuJgnd1dHV4dniEjpORiX58e3t9eXVxbWlqdYSRlZGNiYWBfXl1cW1rdA==',
+    ],
     [
       2,
       -528,
       2,
       0,
       'Tk1MSUdFRERGR0E8NzQxMS8vLy8wMjQ3O0FIUVRSUE9PUFJUUUhBOzc0MjAvLy8vMTE0NzxBR0ZEREVHSUxNTg==',
+      'hY2Uko6KhoB8endzb2plY2Nve4OFgn56foiVn56YlJGNiYaBfXp2c25tdH2Eh4F9e3d2d3uAg4eKiIiFgn52fQ==',
     ],
     [
       7,
@@ -4825,6 +6251,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'SUVDQD48OTg3NjU1NDU2Njc5Oz1BQ0hNTkxJR0VFRENDRUdITFBPR0A6NjMxLy4uLi4vMTM2O0BHUVtaV1NQTA==',
+      'bmxscHmDi4mGhIF/e3h2cnB1gJCampaSjoqGgn56dnJuamdka3qKk5OTkZCQjY2NiouIhoWCgH9+fHt4dXVxcQ==',
     ],
     [
       5,
@@ -4832,6 +6259,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'ODk6PD9DSEtKQz48Ojk5OjxDUFJXWFNJQjw4NTIxLy8vLzEyNTg8QklTWFdSUEM8Ojk5Ojw+Q0pLSEM/PDo5OA==',
+      'Ymlxe4qYnJmVkY2JhYF9eXVxbmpmZW18ipKboaWhk4d/eXNtZ2dvf4yRjYmFgX15dXFweIeWmZaQi4Z+dmdaXg==',
     ],
     [
       4,
@@ -4839,6 +6267,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'W11fYV9QRDs2MS0rKScmJiYmJykrLTE1O0RQX2FfXVtbXV9hX1BEOzYxLSspJyYmJiYnKSstMTU7RFBfYV9dWw==',
+      'laCinpqWk4+Lh4N/e3dzb2tnY2BfZXSCh4eDf3t4eYWVoKKempaTj4uHg397d3Nva2djYF9ldIKHh4N/e3h5hQ==',
     ],
     [
       6,
@@ -4846,6 +6275,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '4OB0SzsuKCMgHBoZGBcXFxcXFxgZGhweIyguO0t04ODg4HRLOy4oIyAcGhkYFxcXFxcXGBkaHB4jKC47S3Tg4A==',
+      'maixramloZ2ZlZGNioaCfnp2cm5qZmJeWlZTUFppd4uZqLGtqaWhnZmVkY2KhoJ+enZybmpmYl5aVlNQWml3iw==',
     ],
     [
       0,
@@ -4853,14 +6283,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'JycoKiwuMTY8RFFfXlpYV1dYW15fVUg/OTQwLisqKSkpKSosLjAzNDM3PkpfYmRna2NXVVdRRT02MS4rKSgnJw==',
+      'doSKhoJ+end9i5qkop6alpKOioaCfoCBg392bWVfX2VveHd1doSUnZ6RgnqAiJKWko6KhoJ+enZyb2tnY19dZw==',
     ],
-    [1, 0, 1, 0, 'NDU2ODg3Oj5FSkpJSklDQUFDSUlJSkpFPjk2Nzg3NTU0NTc4Oz9DSlBPSUVCQD49PT5AQkVKT1BKQz47ODc1NA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'NDU2ODg3Oj5FSkpJSklDQUFDSUlJSkpFPjk2Nzg3NTU0NTc4Oz9DSlBPSUVCQD49PT5AQkVKT1BKQz47ODc1NA==',
+      'jI6Ohn1ycXN3e32Hj5STi4B9fH1+enZzb2tnZ3KCj5KOioaCfnp2c29xfY2ZmpaSjoqGgoOEg4F2bWtud4ODiA==',
+    ],
     [
       2,
       -626,
       2,
       0,
       'LS4uLi8wMzc6QEZRV1ZUUlJUVldRRkA6NTMxLy4tLS4uMDM2Oj9FRkRFRkhLTlBRUVBPTElGRURGRT86NTIwLw==',
+      'dH+Ggn56gIuXop2YlZGOi4eDf3t3c25sc3uAhn96d3Z0dXt9goeKjYqHh4B6f4WOlJGNiYWBf3l2c25saGJeaA==',
     ],
     [
       7,
@@ -4868,6 +6307,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'MTExMTIzNjg7PkFGSk1PUFBSU1haWEpBOjYzMC4tKywsLS4vMTQ4PkVQVVJQTUpJSEdHR0hKS01MRT87OTYzMg==',
+      'cn6Om6CclpKOioaCf3t4dHBsZ2Nlb3+MkI2LiYWFgYB8eHZ6h5GWlZOPjYuHg39+enh2c3RzcHFvcHV5e3t3cw==',
     ],
     [
       7,
@@ -4875,6 +6315,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'lJaUZEs+My0oJSIhHx4eHR0eHiAhIyImKS83RVV3pKSkpHdVRTcvKSYiIyEgHh4dHR4eHyEiJSgtMz5LZJSWlA==',
+      'mKasqKSgnJiUkIyJhYN/e3dxb2tnY2BcWFZYZXV9ipWkrqemopualpKQjIaCfnt5dXFtaWVhXVlVVmJyfoF/iQ==',
     ],
     [
       5,
@@ -4882,6 +6323,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'TVFUVlpaT0U+OTUyMC4tLCwtLjAyNTk+RU5PTkxLS0pJSUhIR0VFQ0NBQUA9Ozo4NzY2Nzc3ODk7PD1AQkRGSg==',
+      'jpqcmJWRjYmFgX15dXFtaWdteIKKh4eHh4iEh4eFhoWDhoSCh4eLioqIhISBf35+fH18d3l1dXRycW1vbm5yfg==',
     ],
     [
       4,
@@ -4889,6 +6331,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KiorLC8xNTtBSlZYV1RSUVFSVFdYVkpBOzUxLywrKioqKissLzE1OkFKVldXVFJRUVJUV1dWSkE6NTEvLCsqKg==',
+      'gImLh4N/e3d2eIWVnZ+bl5OPi4eDf3t3dHBsaGRiZ3GAiYmHg397d3Z4hZWdn5uXk4+Lh4N/e3d0cGxoZGJkcQ==',
     ],
     [
       6,
@@ -4896,6 +6339,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'hYeGaE4/Ni8rJyQiIB8fHh4fHyAiJCcpMDY/TmiGh4WFh4ZoTj82MCknJCIgHx8eHh8fICIkJysvNj9OaIaHhQ==',
+      'mqappqKempaSjoqGgn56dnJva2djX1tXWmR0gIF+f4qapqmmop6alpKOioaCfnp2cm9rZ2NfW1dYZHSAgn5/ig==',
     ],
     [
       0,
@@ -4903,14 +6347,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'KSorLC4xNTpBSldeXFlXVlZXWVxdUkU9NjIvLCopKCcnKCkqLC8zNz1FUlVTVmhoY2FfXks+NzQzNDEuLCsqKQ==',
+      'doSKhoN/e3d5hpWhop6alpKOioaDf3t3c29ra3V+g4BvYmVxfoiIhoSQmJ+inJWLfn5+gIN/e3dzb2tnY19dZw==',
     ],
-    [1, 0, 1, 0, 'NjY4OTc3Oz9HSklHR0dCQUFCR0dHSUpHPzs3Nzk4NjY2Njg6PUBFS09NR0NAPj08PD0+QENHTU9LRUA9Ojg2Ng=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'NjY4OTc3Oz9HSklHR0dCQUFCR0dHSUpHPzs3Nzk4NjY2Njg6PUBFS09NR0NAPj08PD0+QENHTU9LRUA9Ojg2Ng==',
+      'i46NhHpzc3R4eH2Ij5aSiH98fHx+enZybmpmaniHkpGNiYWBfnp2cm5wfYyYmZWRjYmFgYSFg4J1a2xxfYaFiQ==',
+    ],
     [
       2,
       -610,
       2,
       0,
       'LzAyNjlARkdERUZJS05PUFBPTktJRkVER0ZAOTYyMC8uLS4uLzEzNjo/R1JXVVNSUlNVV1JHPzo2MzEvLi4tLg==',
+      'fYGGiIuKiYWBenyGjJSSjYqGgoB8eHRua2ZiYGh0gIWDf3t/hpOenZuXk4+Lh4N/enZzbmxxeYKHgnx4dnZ1eQ==',
     ],
     [
       7,
@@ -4918,6 +6371,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'MTAwMTI0NTg6PkJGSk5QUVFSVFhaV0lBOjYzMC4sKywsLC4vMTQ4PkRRVVNQTUpJSEhHSElKTE1LRT47ODUzMg==',
+      'c3yMmp+cl5OPi4eDf3t5dXFtaGRjbnuJkY2MioaEgH59enp7hJCVlpSQjoyIhIB8e3l3dnJxb21ubnN5e3t4dA==',
     ],
     [
       7,
@@ -4925,6 +6379,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'mJqTYko8NCwoJSIhHx4dHR0dHh8hIiEkKC42RFV5p6mpp3lSRDYuKCQjIiEfHh0dHR0eHyEiJSgsNDxKYpOamA==',
+      'maesqKSgnZmVkY2JhYN/e3dxcGxoZGBcWFVVYnJ/iJWlrKqmop6alpKPjYeDf3t5dXFtaWZiXlpWVV9vfIF/ig==',
     ],
     [
       5,
@@ -4932,6 +6387,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'SExQU1dYU0hBOzc0MjAvLi4vMDI0NztBSE5OS0pJR0dGRUVERENDQ0NDQ0NAPjw6Ojk5OTk5OTo7Ozw+P0FDRg==',
+      'jJibl5OPi4eDgHx4dHBsaGp0f4qMiYmJh4aHhYSFg4KDgHyAhIiLioiGhISDgoGBfn98enl4eHN0cG1vbW1wfA==',
     ],
     [
       4,
@@ -4939,6 +6395,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KCgqKy0wNDg+R1RbXFhWVVVWWFxbVEc+ODQwLSsqKCgoKCorLTA0OD5HVFtcWFZVVVZYXFtURz44NDAtKyooKA==',
+      'foeKhoJ+enZ4gJCdn56alpKOioaCfnp2cm5rZ2NhYm9+h4qGgn56dniAkJ2fnpqWko6KhoJ+enZybmtnY2Fibw==',
     ],
     [
       6,
@@ -4946,6 +6403,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'iIqKZk4+NS4qJSMhIB8eHh4eHyAhIyUqLjU+TmaKioiIiopmTj41LiolIyEgHx4eHh4fICEjJSouNT5OZoqKiA==',
+      'l6Wrp6Ofm5eTj4uHg397eHRwbGhkYFxYVl9ufIJ/gIiXpaino5+bl5OPi4eDf3t4dHBsaGRgXFhWX258gn9+iA==',
     ],
     [
       0,
@@ -4953,14 +6411,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'KyssLjAzNjxCTFpcWVVTUlJUVlhbVUg+ODMwLSsqKSgoKSosLTA0OD9IUlFQWGRiX11cW00+ODUzNDMwLiwrKw==',
+      'd4WLh4N/e3d1fo6cop+bl5OPi4eDf3t3c3BsbniAhn1sYmd0g4yJgoGHlaCjnZWNgXx+f4F/e3dzcGxoZGBeaA==',
     ],
-    [1, 0, 1, 0, 'Nzg5Ojg4PEFJSkdFRUVAPj5ARUVFR0pJQTw5ODo5ODc3ODk8PkJHTk9LRUE+PDs6Ojs8PkFFS09OR0I+PDk4Nw=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Nzg5Ojg4PEFJSkdFRUVAPj5ARUVFR0pJQTw5ODo5ODc3ODk8PkJHTk9LRUE+PDs6Ojs8PkFFS09OR0I+PDk4Nw==',
+      'jI2LgXdzc3R4dnyGkJSQhX17e319eXVxbWlocoKPlJCMiISBfXl1cW1vfIuXmJSQjIiEgoSFgn5zam92gouHig==',
+    ],
     [
       2,
       -598,
       2,
       0,
       'Ly4uLy8yMzc6QEdRVVNRUFBRU1VQSEA6NzQyMC8uLi8wMjU3PEFHR0RERkdKTE1OTk1MSkdGRERHR0E8NzQxMQ==',
+      'd4KGgn56f4aTnp2blZGNiYeDfnl2cm9sc3qDiYJ8eXl3eHt9gIWIiomGhX15fYOOk5GNi4eDf3t1dHBqaGJgag==',
     ],
     [
       7,
@@ -4968,6 +6435,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'MTEwMTI0NTc6PkJGSk1QUVFSVFhaV0lBOjYzMC4sKywsLC4vMTQ4PkRRVVNQTUpJSEhISElKTU5LRT47ODUyMg==',
+      'cn6OnKCclpKOi4eDf3t4dXFtZ2Nkb36LkIyLiYWFgn58end9h5GWlpOPjYmHhIB+enh3dXJwb29wcXV5e3t3cw==',
     ],
     [
       7,
@@ -4975,6 +6443,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'mJqTYko9NCwoJSIhHx4dHR0dHh8hICEkKC43RFJ5qqmpqnlRRDcuKCQhIiEfHh0dHR0eHyEiJSgsND1KYpOamA==',
+      'maesqKSgnZmVkY2JhoN/e3ZxcGxoZGBcWFRVYnJ9iJWlrqqmop6alpKPjYeDf3t5dXFtaWZiXlpWVV9vfIF/ig==',
     ],
     [
       5,
@@ -4982,6 +6451,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'RUdMT1NWVUtEPjk3NDIxMDAxMjQ3OT5ES01MSUhFRUNDQUFBQUFBQUJDREVEQj8+PTw7Ozo6Ojo6Ojs8PT9AQg==',
+      'ipealpKOioaCfnp2cm5ra3F9iY2Mi4mJiIeHhYSCgX1+fHl9gYeLi4mHhYWEg4KAgX9+fnt6d3Zzb29sbGtuew==',
     ],
     [
       4,
@@ -4989,6 +6459,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JycoKiwuMjY8RFBeYF1bWlpbXWBeUEQ8NjIuLCooJycnJygqLC4yNjxEUV5fXVtaWltdX15RRDw2Mi4sKignJw==',
+      'fYaJhYF9eXh8i5qgoJ2ZlZGNiYWBfXl1cW1pZmJfY219hoeFgX15eHyLmqCgnZmVkY2JhYF9eXVxbWlmYl9hbQ==',
     ],
     [
       6,
@@ -4996,6 +6467,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'j5GPY0o8My0oJSMhHx4eHR0eHh8hIyUoLTM8SmOPkY+PkY9jSjwzLSglIyEfHh4dHR4eHyEjJSgtMzxKY4+Rjw==',
+      'mKWrp6OfnJiUkIyIhIB8eHRwbGhlYV1ZVVpod4KAfoiYpauno5+cmJSQjIiEgHx4dHBsaGVhXVlVWmh3goB+iA==',
     ],
     [
       0,
@@ -5003,14 +6475,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'KCkqKy0vNDg/SFRbWVZUU1NUVllcWUtCOzYzMC4sKysqKywuMDI0MjQ4QE1cXFxeYWRaUVJSSD85NDAtKyopKA==',
+      'd4WLh4SAfHh2f46co5+bl5OPi4eEgH+ChIN7cGhiXWFseoB9eXV9jJeck4B/hoyVk4+Lh4SAfHh0cGxoZGBeaA==',
     ],
-    [1, 0, 1, 0, 'PkBEREZHSkpBPDk4Ojk4Nzc4OTs+QkdOUEtFQT88Ozo6Ozw/QUVLUE5HQj47OTg3Nzg5Ojg5PEFKSkdGRERAPg=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'PkBEREZHSkpBPDk4Ojk4Nzc4OTs+QkdOUEtFQT88Ozo6Ozw/QUVLUE5HQj47OTg3Nzg5Ojg5PEFKSkdGRERAPg==',
+      'e3t/e3dzb2tna3iIk5KOioeDf3t3c29rdIKRmpaSjoqHg4OEhIJ4b2lwe4aMh4uMiod8dnV1d3Z2gY2TlYx/fQ==',
+    ],
     [
       2,
       -582,
       2,
       0,
       'Tk1MSkhGRUVHR0E6NjMxMC8uLi4vMTM3Oz9IUVZUUlBQUlRVUUg/OzczMS8uLi4vMDEzNjpBR0hFRUZISkxNTg==',
+      'ho+Uko6Lh4F9e3Zzb2lmYWFseIKGgn56f4qWoJ2YlJCNi4eDfXl1cW9rcnqCiYN9e3d2d3t/goaJiImGg313fw==',
     ],
     [
       7,
@@ -5018,6 +6499,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'SktOUFNVUEQ9ODMxLy0sKysrLC0vMjY7QktWW1lUUlFRUE5KRkI+Ojc1MzIxMTAwMTI0Njo+REtOTUtJSUhJSQ==',
+      'jJifm5eRjYmHg397dnJuamhkY2x5iI2LhYWHiY+QkJGRkIyMh4aEgH56eHVyb2toanN+h4qGgoB+e3p2cnJwfA==',
     ],
     [
       7,
@@ -5025,6 +6507,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'rq52UUM1LigkISEgHh0dHRwdHh8fIiQnLTM8SmKSnpycnpJiSjwzLCckIh8eHh0cHR0dHiAgISQoLjVDVHaurg==',
+      'gHx7d3Nva2djX1tXVFlndoCAhpWkq6qmop6alpKOioaFgX15c3FtaWVfXVpWVFxqeIWRoaqrqKSinJiUkI6IhA==',
     ],
     [
       5,
@@ -5032,6 +6515,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'QUNHTFBVVU9GQDw5NjQzMjIzNDY5PEFGTUxJR0VEQUE/Pz8+Pj8/QEFDRkdHRENBPz8+PTw7Ojo6Ojo6Ozw9Pw==',
+      'iZaZlZGNiYWBfXl1cW1rb3mFjo2Mi4qKh4eGhYKCfnx8d3Z6gIWJiYmJh4aEhYWCgoB+f3x7eXR1cm9ta2lteQ==',
     ],
     [
       4,
@@ -5039,6 +6523,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JSYmKCosMDQ6Q05gY2JfXl5fYmNgTkM6NTAsKigmJiUlJiYoKiwwNDpDTmBjYl9eXl9iY2BOQzo1MCwqKCYmJQ==',
+      'e4aIhIB8eHuDk6CioJyYlJCMiISAfHh0cG1pZWFeX2x7hoiEgHx4e4OToKKgnJiUkIyIhIB8eHRwbWllYV5fbA==',
     ],
     [
       6,
@@ -5046,6 +6531,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'HR4eHyEjJSgtMzxKY4+Rj4+Rj2NKPDMtKCUjIR8eHh0dHh4fISMlKC0zPEpjj5GPj5GPY0o8My0oJSMhHx4eHQ==',
+      'b32CfoKPnqmqpqKempaSjoqGgn56d3Nva2djX1tXVWBvfYJ+go+eqaqmop6alpKOioaCfnp3c29rZ2NfW1dVYA==',
     ],
     [
       0,
@@ -5053,14 +6539,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'MzM1Njk6OT1CS09OT088ODg8T09OT0tBPTk6OTY1MzM0NDY4Oj5ESlFQSkVDQD8+Pj9AQkVKT1BKRD46ODY1Mw==',
+      'oK+yqJOBb1xPUl9ud3+JkJKJf317fHt3dHBsaGRibXyKkIyIhYF9eXVxcn2Nm52alZKOioaChISCfHFxdX6Gjw==',
     ],
-    [1, 0, 1, 0, 'RkhNTUxMSj86ODk3NTMyMTIzNDY4PEJIUFJNSEVDQUBAQUNFSE1RUEhBPDg2NDMxMTIzNTc4Nzo/SkxMTU1HRg=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'RkhNTUxMSj86ODk3NTMyMTIzNDY4PEJIUFJNSEVDQUBAQUNFSE1RUEhBPDg2NDMxMTIzNTc4Nzo/SkxMTU1HRg==',
+      'Z2NodYWQj4yIhIB8eHRwcX2Mmp2ZlZCNiYWAfoCAf3hraGx1f4SKjI2Kf3VydHZ9go2Ul5SGg4GAg356dnNvaw==',
+    ],
     [
       2,
       -745,
       2,
       0,
       'T09MSkdEQ0NERUA7NzMxMC8vLzAxMjQ5PEJLVFNQT05OT1FUVEtCPTk0MjAwLy4vMDIzNjo/RURDREVISkxPTw==',
+      'ho6Tj4uHg397d3Nva2hkYGp3goiEgHx4fomVoJ2ZlZGNiYWBfXl1cW1yeoCIgXx6dnd3eH2AhIiKi4qIg3x4fQ==',
     ],
     [
       7,
@@ -5068,6 +6563,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'NDY4Oj1CR0xSUU1KSUdGRkZHR0pMT1FIQTo1MS8uKysrKywuMTU4P0hVVVdYVlVSTktHQ0A8Ojg1NDMyMjIzMg==',
+      'gHx5d3N2hJKdnpqWko6JhX56dnFuaWNma3N7f4KGi4yOj5CPjo2LioeGg4OBfnx6d3VzcW1qaGhzf4mMiIaCgA==',
     ],
     [
       5,
@@ -5075,6 +6571,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'MTIzNTc7P0VMUE5JRkRCQUFCREZJTlBMRT87NzUzMjExMjM1Nzs/RUxQTklGREJBQUJERklOUExFPzs3NTMyMQ==',
+      'go+SjoqGgn56dnJvcn6OmZmVko6KhoJ+enZybmpmZ3OCj5KOioaCfnp2cm9yfo6ZmZWSjoqGgn56dnJuamZncw==',
     ],
     [
       4,
@@ -5082,6 +6579,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'IiMjJSYpLDA1PUhZbW9tbGxtb21ZSD01MCwpJiUjIyIiIyMlJygrMDU+SFltbm1sbG1ubVlIPjUwKygnJSMjIg==',
+      'eYKFgX18foybo6WhnZmVkY2JhYF9eXZybmpmYl5cYGp5goOBfXx+jJujpaGdmZWRjYmFgX15dnJuamZiXlxdag==',
     ],
     [
       0,
@@ -5089,14 +6587,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'NDU2Nzo7Oj1BTU5NTU07Nzc7TU1NTk1BPTo7Ojc2NTQ0Njc5Oz9FTFBOSERBPz49PT4/QURITlBMRT87OTc2NA==',
+      'oa+yqJJ/bFZPU2BvdX6HkJGFfnt7fXt3c29sZ2NlcoKOkIyIhIB8eHRwc3+QnJ2Zk5GNiYWEhYWDeG9xeYOLkQ==',
     ],
-    [1, 0, 1, 0, 'REZLSktMSkE7ODg5NjQzMjI0NTc6PUJKUVFLR0RBQD8/QEFER0tRUUpCPTo3NTQyMjM0Njk4ODtBSkxLSktGRA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'REZLSktMSkE7ODg5NjQzMjI0NTc6PUJKUVFLR0RBQD8/QEFER0tRUUpCPTo3NTQyMjM0Njk4ODtBSkxLSktGRA==',
+      'ZGZ0g4+RjYmFgX16dnJudIGRnJqWkY+Lh4N9foB+fHJpbHF7hYeLi4qEeHZ2dXt9h5KWlIuCgYGCgXx4dHBsaA==',
+    ],
     [
       2,
       -719,
       2,
       0,
       'Tk1MSUdFRENERUA7NzQxMDAvLzAxMzU5PUNKU1NQTk1NTlBTU0pDPTk1MzEwLy8wMDE0NztARURDREVHSUxNTg==',
+      'hYyTj4uHg397eHRwbGhlYmt4gYeEgH15fYiVnp2XlZCLiYOBfnp2cm5xeoCIg3x6d3d3eXx/goaLi4mHg394fg==',
     ],
     [
       7,
@@ -5104,6 +6611,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'NDIyMjIzNDY3OjxAQ0dKTlFVV1hXVVRIPzg0MS8tLCwsLC4vMTQ6QUhRT0xKSEdGRkZHSUtNUFJMR0A9Ojg2NA==',
+      'dXd8f4ONlJqdl5OOiYSAfXlzb2pmYmRwfouNiYeEgIB9enh0eIGOmJiWk4+Ni4iGhIKBf3x6d3V2c3JxbnFxcw==',
     ],
     [
       5,
@@ -5111,6 +6619,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'MDEyNDY5PUNLUVBLSEVEQ0NERUhLUFFLRD05NjQyMTAwMTI0Njk9Q0tRUEtIRURDQ0RFSEtQUUtEPTk2NDIxMA==',
+      'f42RjYmGgn56dnJvdYSTm5mVkY2JhoJ+enZybmpmZXB/jZGNiYaCfnp2cm91hJObmZWRjYmGgn56dnJuamZlcA==',
     ],
     [
       4,
@@ -5118,6 +6627,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'ISIiJCUnKi00O0ZWcXRzcXFzdHFWRjs0LyonJSQiIiEhIiIkJScqLTQ7RlZxdHNxcXN0cVZGOzQvKiclJCIiIQ==',
+      'eIGEgHx9hpWjpqSgnJiUkIyIhIB8eHVxbWllYV1bXGh4gYSAfH2GlaOmpKCcmJSQjIiEgHx4dXFtaWVhXVtcaA==',
     ],
     [
       0,
@@ -5125,14 +6635,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'NTY3OTs7Oz5ETU1LSks5NDQ5S0pLTU1EPzs7Ozk3NjU2Nzg6PUJHTlBMRkM/PTw7Ozw9P0JGTFBOR0E9Ojg3NQ==',
+      'oK6zqZV/alRNU2FvcXmEjJCHfXt7fHt3c29rZ2Nod4aRkIyIhIB8eHRwcHyMmZ2Zk5GNiYWFh4WDd290e4mOkw==',
     ],
-    [1, 0, 1, 0, 'QkRISElKS0Q8OTk6NzY0MzQ1Nzk7PkVLUU5JREE/Pj09Pj9CRUlOUUxFPzs5NzY0NDQ2Nzo5OT1CS0pJSEhFQg=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'QkRISElKS0Q8OTk6NzY0MzQ1Nzk7PkVLUU5JREE/Pj09Pj9CRUlOUUxFPzs5NzY0NDQ2Nzo5OT1CS0pJSEhFQg==',
+      'aGRreYiTkY2JhYF9eXZybnF+j5qalpGOi4eDfYCBgH5xaWxzfoeGiYuKhHl2dHV5eISOlJWLg4GAgoB8eHRwbA==',
+    ],
     [
       2,
       -694,
       2,
       0,
       'MDAwMDEzNjk9Q0tTUU5NTExNT1FSS0Q9ODUzMTAwMDExMzU4PEFGRUNDREZJS0xNTUxLSUZFRENFRkM8ODUyMA==',
+      'd4KJhYF9eX2EkZybmpaSjoqGgH54dHJscniBiIZ/e3h3eHl9f4OGiIiGhoJ+d3yFjZOPi4eEgX14dnFtaWRgag==',
     ],
     [
       7,
@@ -5140,6 +6659,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'MzMyMjIzNDY3OTw/Q0ZKTlJUVlhXVlRIPzg1MS8uLCwsLC4vMTY6QUhQT0xJSEZFRUZGSEtNUVJMR0I9Ozk2NA==',
+      'dXh7f4OOlZqdl5KNiISAfHhzb2llYmRxgIqNiYeEgn97eXV0e4SQl5iVk5GNi4mHhoKAfHt6d3d0c3JxcG9wcg==',
     ],
     [
       5,
@@ -5147,6 +6667,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'LzAxMjU4PEFJUVJNSkdGRERGR0pNUlFJQjw4NTIxMC8vMDEyNTg8QUlRUk1KR0ZEREZHSk1SUUlCPDg1MjEwLw==',
+      'f4yRjYmFgX15dXFwe4qXnJiVkY2JhYF9eXVxbWllZW9/jJGNiYWBfXl1cXB7ipecmJWRjYmFgX15dXFtaWVlbw==',
     ],
     [
       4,
@@ -5154,6 +6675,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'ICAhIiQmKS0yOERTbnt6eHh6e25TRDgyLSkmJCIhICAgICEiJCYpLTI4RFNuenp5eXp6blNEODItKSYkIiEgIA==',
+      'd4CDf36AjZ2lp6Ofm5eTj4uHg397eHRwbGhkYFxaXmh3gIF/foCNnaWno5+bl5OPi4eDf3t4dHBsaGRgXFpbaA==',
     ],
     [
       0,
@@ -5161,14 +6683,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'NjY3OTw6Oz9FTk1LSko6MzM6SkpLTU5FPzs6PDk3NjY2Nzg6PUBHTlBMRkNAPTw7Ozw9QENGTFBOR0A9Ojg3Ng==',
+      'oq6zppB5Yk9PWGdxc32GjY+Efnx7e3p2cm9qZmNreomRj4uHg397d3Nvc3+Qm5yYko+MiISGhoSCdXB3f4qPlA==',
     ],
-    [1, 0, 1, 0, 'QkVISElLS0Q9OTg5NzY0NDU1Nzg7P0VLUE5JRUI/Pj09Pj9CRUlOUEtFPzs4NzU1NDQ2Nzk4OT1ES0tJSEhFQg=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'QkVISElLS0Q9OTg5NzY0NDU1Nzg7P0VLUE5JRUI/Pj09Pj9CRUlOUEtFPzs4NzU1NDQ2Nzk4OT1ES0tJSEhFQg==',
+      'ZWh2hZGSjoqGgn56dnJub3qKmJuXk46Kh4OAgIB+fXNpbXN9iIaKjIqHeXZ0dnl4goyUl46EgoCAgX15dnJtaQ==',
+    ],
     [
       2,
       -673,
       2,
       0,
       'TU1LSUdFRERGRkA7NzQyMDAvLzAxMjY5PUJMU1JPTk1NTk9SU0xCPTk2MjEwLy8wMDI0NztARkZEREVHSUtNTQ==',
+      'hY2TkIyIhIB8eHRwbWlkYml2goeFgX15e4WSnZ6alpKOioaBfHh0cW5xd36Ghn98eHd4eXx/goaJiYmFg393fw==',
     ],
     [
       7,
@@ -5176,6 +6707,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'NDY4Oz1DSE1SUUxKSEZFRUVGR0lMT1BIQTo1Mi8uLSwsLS4vMjU4P0lUVldXVlRRTUpGQz88OTg1NDMyMjIzMw==',
+      'gX58enZzdX6Pm5+bl5GNiISAfHhzb2lkZmtzfYGFiouOj46QjY6Mi4qHh4WDgH17eXd0c3Bta2hncHyGjouHhQ==',
     ],
     [
       5,
@@ -5183,6 +6715,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Li4wMTQ3O0BIUlJPS0lHRkZHSUtPUlJIQTs3NDEwLi4uLjAxNDc7QEhSUk9LSUdGRkdJS09SUkhBOzc0MTAuLg==',
+      'fouQjIiEgHx4dHB0gZCbnJiUkIyIhIB8eHRwbWllZG9+i5CMiISAfHh0cHSBkJucmJSQjIiEgHx4dHBtaWVkbw==',
     ],
     [
       4,
@@ -5190,6 +6723,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'gIKCalBBNzAsKCQjISAfHx8fICEjJCgrMDdBUGqCgoCAgoJqUEE3MCwoJCMhIB8fHx8gISMkKCswN0FQaoKCgA==',
+      'maappaGdmZWRjYmGgn56dnJuamZiXlpYXGp5gYJ+foqZpqmloZ2ZlZGNiYaCfnp2cm5qZmJeWlhcanmBgn5+ig==',
     ],
     [
       0,
@@ -5197,6 +6731,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'JyoqLC4xNTpASFZXV1dZWlxeYWRhT0M7NDAtKignJiYmJicoKiwwNDtDT1xaV1pra2ZjYklBOzs4Mi8sKikoJw==',
+      'dXR+jZukoZ2ZlZGNiYWBfXl1cW5qZm17hot+bmFmdYOKhouWoKKfl4qHhoSIhX97d3RxbmpmYmVueIF/fHp3dw==',
     ],
     [
       0,
@@ -5204,14 +6739,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'b19bXVxOQTkzLywpJyYlJSUlJigpKy8zOkFNYGdlYl9dXFpZWVRHPjgzMC0rKiknJycoKSstMTY8Oz9JY2ZpbQ==',
+      'ipSbl5OPi4eDf3t3c29rZ2RgXGFufoqLiYqGhYJ/i5OcnpuXk4+NiYWBe3d7e3p5a2NcX2ZweHV4h5ael4Z6fg==',
     ],
-    [1, 0, 1, 0, 'QkNERkpNTEM+Ozw7ODY1NDU2Nzk8P0RJSEZFRENCQkJCQkJDREVGSElEPzw5NzY1NDU2ODs8Oz5DTE1KRkRDQg=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'QkNERkpNTEM+Ozw7ODY1NDU2Nzk8P0RJSEZFRENCQkJCQkJDREVGSElEPzw5NzY1NDU2ODs8Oz5DTE1KRkRDQg==',
+      'fXp3c29vdH2HiYiGhIKCgH9/fX18eHh1f4mOk4+LiISAfHd7fHx4amRqeIeOi4eDf3t3c3WBkJuaj4aEhIeFgQ==',
+    ],
     [
       8,
       -1925,
       2,
       0,
       'hYNuYFdQSTIsJiMfHR0cHBwcHR4fJCYtMklPV19thYSEhYVpUEE2LysnJCIhIB8fHx8fISIlJyowNj9OaIaFhQ==',
+      'nZ+hmpGLhX93c2pgYV9nbmpoY19bW2ZueHuEk56lop6alpOPi4eDf3t3c29rZ2NgXF1peIKHjZafp6Kfm5eSlA==',
     ],
     [
       2,
@@ -5219,6 +6763,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Ly8vMDEzNjo9Q0xTUk9NTExNT1JTTEM9OjYzMTAvLy8wMTQ3O0FEREJDREdKTU5PT05NSkdEQ0JERUE7NzQxMA==',
+      'eYOIhIB8eX6IlZ6cmJSRjYmFgX15dXBvdXyDh4F7eXZ0d3h8gYOIiouKiIR+eH2FjJKPi4eDf3t3c29rZ2NhbA==',
     ],
     [
       4,
@@ -5226,6 +6771,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'ZGZoaF1LPzgyLisoJyUkJCQkJScoKy4yOD9LXWhoZmRkZmhoXUs/ODIuKygnJSQkJCQlJygrLjI4P0tdaGhmZA==',
+      'naKinpqXk4+Lh4N/e3dzb2tnY2BeX2p6g4aDf3t7gI+doqKempeTj4uHg397d3Nva2djYF1fanqEhoN/e3uAjw==',
     ],
     [
       3,
@@ -5233,6 +6779,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'qLOxYTsoIx8bGRcWFRQUFBQUFBUWFxkbHyMoO2Gxs6iclYlnTT40Mi4qJyQjIiEhISEiIyQnKi4yND5NZ4mVnA==',
+      'oa+1saqpop6bl5OMiYN/eXVwa2djXVpXUE1OWnKIkpKLio+XnJ6cmJaQjIiEg399eXVxa2llYWRnbnZ0bm51hw==',
     ],
     [
       3,
@@ -5240,6 +6787,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'z6l4Y0o+Mi0oJCIhHx4eISEeHiAhIyUpLjM8SmNzptDU0XlENSwjHhwaGBYWFRUVFRUVFhcXGRsgIys0R3jQ0w==',
+      'gX17dXFvbmpmYl5dXFtdaXqHmaWts66ppZ+bl5GNiYWBfXl1cWtnY11ZVU5SVmByfpCdpKilpKCZmJSSkY2HhQ==',
     ],
     [
       0,
@@ -5247,6 +6795,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KCorLS8yNTpBS1VUVVZXWVpdYGNiUEQ7NjEtKyknJyYmJygpKy4wNTtEUVpZVlpoZmJgYExBOzk4NDAtKyopKA==',
+      'dHSAj52joJyYlJCMiISAfHh0cGxpZW57hYl7aGZue4iGhI2XoKKck4eGhYaIhH56dnJwbGllZmx3gH9+enl4dg==',
     ],
     [
       0,
@@ -5254,14 +6803,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'a2VaW1xOQjo0LywqKCYmJSUmJygpLDA0OkNNYGVjYV5cWlhXV1ZJQDk1MS4sKyonJygpKywvMzc5Oj9JYWNlaA==',
+      'i5Wbl5OPi4iEgHx4dHBsaGRgXGFufoqLi4iHhoN+hI2VnJuXk4+NiYWCfHh6e3p5bWReX2dve3l1gJCYmot7gQ==',
     ],
-    [1, 0, 1, 0, 'QUFDRklNTEM9Oz08OTc2NTY3ODo9QEVJR0VEQ0JCQUFBQUJCQ0RFR0lFQD06ODc2NTY3OTw9Oz1DTE1JRkNBQQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'QUFDRklNTEM9Oz08OTc2NTY3ODo9QEVJR0VEQ0JCQUFBQUJCQ0RFR0lFQD06ODc2NTY3OTw9Oz1DTE1JRkNBQQ==',
+      'fnp4dHBwdn+IiYiFhIOBgH9/fn58eXl1e4WLkY+LiYWBfXh6fHx5bmVqeYWOi4eDf3x4dHR/jJeZj4aFhYeGgg==',
+    ],
     [
       8,
       -1936,
       2,
       0,
       'HB0dHh8jJyoyRU1UYG+HiYmJiWZOPzUuKiYjISAfHh4eHh8gISMmKi41P05miYmJiYdvYFRNRTIqJyMfHh0dHA==',
+      'bnV7go2cpqSgnJiUkI2JhYF9eXVxbWllYV1bX215goeQmqWoop+cmJSVm52cmY2HgXt1bGVjZGttamliXlxWYQ==',
     ],
     [
       2,
@@ -5269,6 +6827,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'MC8vMTIzNjk+REtTUU9NTExNT1JTS0Q+OTYzMjEvLzAxMjQ4O0FFREJDRUdJTE1OTk1MSUdFQ0JERUE7ODQyMQ==',
+      'd4KJhYF9eXqDkJuempWSjYqGgn56dnJuc3qCiIN+e3h2dXd6f4KGi4uKiIN/eHuCi5GRjIiEgHx4dHBsaGRgag==',
     ],
     [
       4,
@@ -5276,6 +6835,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'bW5wblhHPTUwKygnJCMjIiIjIyQnKCswNT1HWG5wbm1tbnBuWEc9NTArKCckIyMiIiMjJCcoKzA1PUdYbnBubQ==',
+      'nqSkoJyYlJCMiYWBfXl1cW1pZWFdW15re4OFgX18gY+epKSgnJiUkIyJhYF9eXVxbWllYV1bXmt7g4WBfXyBjw==',
     ],
     [
       3,
@@ -5283,6 +6843,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Hh8fICEkJiouNT9NY4uhrLnBtlA2KyMfHBYVExMSEhISEhITExUWHB8jKzZQtsG5rKGLY00/NS4qJiQhIB8fHg==',
+      'hJ2rtLGsqaSfnJiSkYqGgHp2cG9rZGNcVlVOTVNfeY6VkY2Tl52hm5qWkpCMiISAfHl1cW9rZ2VfYmdscnBscQ==',
     ],
     [
       3,
@@ -5290,6 +6851,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       '56x6U0Y5MConIiEfHh0dHBwcHR4fISMoKjA6R1R7refr5WREMykiHRoZGBYWFRQUFBQVFRYYGhwfIigyQ2Tk6w==',
+      'kIyKhoJ+enZ1cW1sZWRgXFtWWWFwhpilsbGsqqSgnJaSjoqGgn56dnJva2RgXVZVTk9WZnuOnaeqpqWhnZuVlA==',
     ],
     [
       0,
@@ -5297,6 +6859,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KSssLjAyNzxCTFNTU1RVV1lcXmFiUkU8NjIuKykoJycnJygpKy4yNjxFUlhXVV9lYl9fXktBPDk5NTEuLCsqKQ==',
+      'dHN+jZujn5uYlJCMiISAfHh0cGxoZ259hYV5Z2p1gImEgo6ZoaObkYeDhYWHhH56dnJwbGhkZm94gYJ8enl1dQ==',
     ],
     [
       0,
@@ -5304,14 +6867,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Z2dXWVpQRDs1MS0rKScmJiYmJykrLTE1OkNPYmNgXltYV1ZUVFRKQjs2Mi8tLCspKSkqLC4wNDk5Oz9JX2BhYw==',
+      'h5Wbl5OPi4eDgHx4dHBsaGRgXmRzg4yNjIiGg4KBgoyUmpuXk4+NiYWBfHl7fH14bWRcXmhyfXx2e4mVmYx8fg==',
     ],
-    [1, 0, 1, 0, 'Pz9BQ0ZLTEVAPD09Ojk3Nzc4Ojw+QkdIRkRCQkFAQD8/QEBBQkJERkhIQj48Ojg3Nzc5Oj09PEBFTEtGQ0E/Pw=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Pz9BQ0ZLTEVAPD09Ojk3Nzc4Ojw+QkdIRkRCQkFAQD8/QEBBQkJERkhIQj48Ojg3Nzc5Oj09PEBFTEtGQ0E/Pw==',
+      'fnp4dHBzeYOMiYiFhIOCgX9/fn18enh1d4GJj4+LiYWBfXh7fHx6bGZue4mPi4eDf3x4dHF6iZWakYWDg4aGgg==',
+    ],
     [
       8,
       -1929,
       2,
       0,
       'HB0dHiAhIys+Q0pTYG6LjY2Oi2JMPDQtKCUjIR8eHR0dHh4fICIlKC00PUtiio6MjIpvYFVKQz0qJCIgHh0dHA==',
+      'a3V9hJOgpqShnZmVkY2JhYF9eXVxbWpmYl5aWmRzgYeOmaWrpKCcmJeTlpqcmZCHgXt1bGVnaW1uaGRfXVpXYQ==',
     ],
     [
       2,
@@ -5319,6 +6891,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'MTExMTI0Nzo+RU1RT0xLSkpLTE9RTUU+Ojc0MjExMTExMzY5PUNFQ0JDREVISktMTEtKSEVEQ0JDRUM9OTYzMQ==',
+      'd4KJhYF9eXmCjZicmJWSjoqHg315dXFvc3qDioWAfXh3dnh7gIOGioiIhIJ+eHqAiZGSjYmEgHx4dHJuamdhaw==',
     ],
     [
       4,
@@ -5326,6 +6899,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'dnh5b1REOTIuKSckIyIhISEhIiMkJykuMjlEVG95eHZ2eHlvU0Q5Mi0pJyQjISEhISEhIyQnKS0yOURTb3l4dg==',
+      'naWmop6alpKPi4eDf3t3c29rZ2NfXFpea3uCg399gY6dpaainpqWko+Lh4N/e3dzb2tnY19cWl5re4KDf32Bjg==',
     ],
     [
       3,
@@ -5333,6 +6907,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       '0dmPSS4lHxwYFxYUExMSEhISExMUFhcYHB8lLkmP2dG/toFlSzwzLiklIyEgHh4dHR4eICEjJSkuMzxLZYG2vw==',
+      'n661sa2poqGbmJWPi4aBfXdzb2lnY11bVU5NTVlwjJWUk5Obn6KempaSkY2JhYF9eXVxbmtoZGFeY2prb2ttgw==',
     ],
     [
       3,
@@ -5340,6 +6915,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       '8655VEY7MSsmIyEfHh0cHBwcHR4fISMmLDI4RlV5q/P47V4/LSYgHBoXFhUUExMTExMTFBUWFxkcHyYwP13t9w==',
+      'kIyKhoJ+enZ1cW1sZWRgXFpUWV9vhZqrr7KuqKagnJiSjoqGgn56dnNvaGRhWllSTlJUY3ePnqespqWhnZuVlA==',
     ],
     [
       0,
@@ -5347,6 +6923,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KSssLjAzNjxDTFNTU1RVV1lcXmJiUUQ8NjEuKykoJyYmJygpKy4xNTxEUVpYV2RkYV9eXkxAOjg4NDEvLCsqKQ==',
+      'dHSAj52jn5uXk4+Lh4N/e3d0cGxoZm18g4NxanB7hoeChZGaoaKZkIaDhIWHg316dnJwbGhmaHB7gIF9enh0dQ==',
     ],
     [
       0,
@@ -5354,14 +6931,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'WVhXVVVUSkI7NjIvLSsqKCgpKistLzM4ODo/TF9hYWRnaFlbW05COzQwLCooJyYmJSYnKCotMDQ6Q09hZWJeXQ==',
+      'kpibmJSQjoqGgnx4ent6eW5kXl9mcXx9enuHkpaMf4KLmJuYlJCMiISAfHh0cGxoZGFdYm+Ai42MiImFgoF/iQ==',
     ],
-    [1, 0, 1, 0, 'QEBAQUJDREZIR0I+Ozk4NzY3ODo9Pjw/RUxLR0NBQD8/QEFDR0tMRT88Pj06ODc2Nzg5Oz5CR0hGRENCQUBAQA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'QEBAQUJDREZIR0I+Ozk4NzY3ODo9Pjw/RUxLR0NBQD8/QEFDR0tMRT88Pj06ODc2Nzg5Oz5CR0hGRENCQUBAQA==',
+      'ho2RjYmGgn97eXt7enJoa3eDjo2JhYF9eXVxdoSRmZWGhIWFiYSAfHh1cXF1fomLiIeFhIOBgH9/fnt6d3Z0fQ==',
+    ],
     [
       8,
       -1969,
       2,
       0,
       'HR0eHiAjJCgtMzxLYo6QkJCOdF1SSUA8KSMgHx0dHBwcHB0dHyAjKTxASVJddI6QkJCOYks8My0oJCMgHh4dHQ==',
+      'fYSNl6OspaOfm5mTkpeYmpSKhHx3bWZnaGxuaGZiXlxVXGhye4KRoKelop6alpKOioaCfnp2cm5rZ2NfW1lfbg==',
     ],
     [
       2,
@@ -5369,6 +6955,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'TUxKSUZEQ0NERkM8ODUzMTEwMDEyNDY6PkRMUlBOTEtLTE5QUkxEPjo2NDIxMDAxMTM1ODxDRkRDQ0RGSUpMTQ==',
+      'hIyTj4uHg398eXVxbGdjYm16hIiEgHx4e4WSnZ2ZlY+Lh4OBfXl2cm50e4SKhH97eXZ3eX2Ag4iJioeFgX12ew==',
     ],
     [
       4,
@@ -5376,6 +6963,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'ICAhIiMlKCwxOEJSa39/fX1/f2tSQjgxLCglIyIhIB8fICEiIyYoLDA4QlJsfn99fX9+bFJCODAsKCYjIiEgHw==',
+      'dICDgH6CkJ+np6Ofm5eTj4uHg4B8eHRwbGhkYFxYW2R0gIGAfoKQn6ano5+bl5OPi4eDgHx4dHBsaGRgXFhZZA==',
     ],
     [
       3,
@@ -5383,6 +6971,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       '5uxyQDIoIhwUExIRERAQEBAQEBEREhMUHCIoMkBy7ObTxn1iSjwzKigjIR8eHR0cHB0dHh8hIygqMzxKYn3G0w==',
+      'mq22sq2rpKCfmJSQjYmCf3h0cW1pYmFdVlVPS1FffpGWkZWcoaSfnJiUko6KhoJ/e3dzb21pZWFdX2Jpa2ttfQ==',
     ],
     [
       3,
@@ -5390,6 +6979,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       '//9ePCwlHhoZFxUUExMSEhISExMUFRYYGx4lLT1a////qnxTPzMsJSIfHRsaGRkZGRkZGhsdHyIlLDM/U3yu/w==',
+      'pq+0saqmoJyYlJCMiISAfHl1cW1pZWFbV1BMUFdohZmpq6uno6GbmpaSkIyIhIB8eXVxb2tnZl9cWlZUWGN0lA==',
     ],
     [
       0,
@@ -5397,14 +6987,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'hIaEXUo9NzErKCQiISIhISEiIiQmKCoxNz5CS1uDg4GBgoNvVEA2LysnJCIgHx8eHh8gICIkJiovNTtKYYeGhA==',
+      'c3FybmpkXVlTW2p4gn9/h5KhpaSkoJyYko6Kh4N/e3d1cW1pY19bV1dicX6Df4SSoayopKCcmJSQjIiEgX15dQ==',
     ],
-    [1, 0, 2, 1, 'eXt9ZU4/NzIsKCYjIiEgICAgISIkJiktMThCV2x6eHd3eXdaRT46ODg2MC0qKCcmJiUlJygoKy8yOUFKW3R7eQ=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'eXt9ZU4/NzIsKCYjIiEgICAgISIkJiktMThCV2x6eHd3eXdaRT46ODg2MC0qKCcmJiUlJygoKy8yOUFKW3R7eQ==',
+      'ZGJgXl9peYKFgYSNnquvqqSckYmAhIWJiYWDfnx2c25qZmJhWllZZHN8fXqEk6GppaGbl5OPjYmFgX15dnJsaA==',
+    ],
     [
       6,
       -1267,
       1,
       0,
       'zs57Uz0yKiUiHhwbGhkYGBgYGRobHB4gJSoyPVN7zs7OzntTPTIqJSIeHBsaGRgYGBgZGhscHiAlKjI9U3vOzg==',
+      'nKqvq6ejn5uYlJCMiISAfHh0cGxoZWFdWVVRVmRzgI2cqq+rp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZVVFWZHOAjQ==',
     ],
     [
       5,
@@ -5412,6 +7011,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'NDU2ODo+Q0lNTklFQkA+Pj4+QEJFSU5NSUM+Ojg2NTQ0NTY4Oj5DR0hFRENDQ0VGR0VDQ0NERUhHQz46ODY1NA==',
+      'hY+SjoqGgn56dnJvcXyMl5mVko6KhoJ+enZycXeAjI6LhoJ+e3t8g4WFgn56dXJ2gomPjoqGgn56dnJuamhpdg==',
     ],
     [
       5,
@@ -5419,6 +7019,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Li0vLzEzNjk+RE1TUk9NTExNT1JWV1FHQDo3MzEvLi4uLi8xMzU2Nzk8PkRLUlpaWllXVE9LRkI9OTY0MTAvLg==',
+      'eoWJhYJ+enZ0e4qYn52ZlZGNiYWCf36AgYCBeXdzbGtnZW93foWGioqMjY6PjI+NioqGhIN/fXl1c29uaWRibA==',
     ],
     [
       0,
@@ -5426,14 +7027,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'f4GBZEtANzErKSUlJCMiISEiIyQmKC0xNz9CS11/f31+f4BuUkQ5MS0pJCIgHx8eHh8fICIkJiovNT9NZoKBfw==',
+      'dXFzcm9sZF1YVVxreoF/fYaRoKekop6alpKQjImFf3t3c29rZ2NfW1daZ3eCg3+DkKCoqKSgnJiUkIyIhIB9eQ==',
     ],
-    [1, 0, 2, 1, 'dXd5a1FBNzAsKCUjIiAgHyEhIiMlJyouMzpFVmp3dnR0dnZWSD06ODg2Mi0rKCcmJiUmJygpLDE0O0FLXnd3dQ=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'dXd5a1FBNzAsKCUjIiAgHyEhIiMlJyouMzpFVmp3dnR0dnZWSD06ODg2Mi0rKCcmJiUmJygpLDE0O0FLXnd3dQ==',
+      'fnp4dHBtaWVhX1ticXyGhIGEkaKtraefmY+GgoOGiouEg3x5dXFvaWdhXllVYGx6gHx6hJOhp6SgnJiUkIyGgg==',
+    ],
     [
       6,
       -1309,
       1,
       0,
       '19R3TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE931NfX1HdPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3fU1w==',
+      'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
     ],
     [
       5,
@@ -5441,6 +7051,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Njc5Oj1BRUxNS0ZCPz07Ozs7PT9CRktNTEVBPTo5NzY2Nzk6PUFFSEZEQkFAQEJEREJAQEFCREZIRUE9Ojk3Ng==',
+      'hpGTj4uHg397eHRwbnF+jpaXk4+Lh4N/e3h0cnd/i5GNi4SCfHl+f4WGf353dnNyeoKLjYuHg397eHRwbGlqdw==',
     ],
     [
       5,
@@ -5448,6 +7059,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'MTAwMTI1ODtAR09RTktKSUlKS05SVVRJQjw4NTMxMC8vMDEzNTY3ODo8QERLUlZVVVRSUE1KRUE+Ozc1MzMxMQ==',
+      'fIaKhoJ/e3dzdH+Pm56alpKOioaCf36AgYJ/endzcWxnanF7goaGhYiIi42OjYyMiYiFg4KBfnx4dHJuaGRibA==',
     ],
     [
       0,
@@ -5455,14 +7067,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'IiMjJSQmKi4yOUFOYn18e3t8fmpQQTcvKyclIiEgHx8fHyAhIyUnKzA7RVRxfXx6enx8XEpEPjgzLyknJSQjIg==',
+      'b3yCfnuDkqGqpqKempaSjoqGgn57d3FtaWVjX11ZYG56hIJ+hJGhqaiim5eQj46OjIiEgH15dXFtaWVhXVlYXw==',
     ],
-    [1, 0, 2, 1, 'bnBxX05COzYwLisoKScnJigoKS0vMjc4ODo9RV5xcW9vcXJrVkU6NC4qJyUkIyIhISIiIyUnKi40O0VVcXJwbg=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'bnBxX05COzYwLisoKScnJigoKS0vMjc4ODo9RV5xcW9vcXJrVkU6NC4qJyUkIyIhISIiIyUnKi40O0VVcXJwbg==',
+      'd3yBgHdsYllUVFtsen59eX2Ll6OinpyYlJCMiYWBfXl1cW1pZWFdW2Jxf4eFgYOMnKampJ6cmJSQioiCgX12dg==',
+    ],
     [
       6,
       -1319,
       1,
       0,
       '7uJwTDctJyEeHBoYGBcXFhYXFxgYGhweISctN0xw4u7u4nBMNy0nIR4cGhgYFxcWFhcXGBgaHB4hJy03THDi7g==',
+      'mqixramloZ6alpKOioaCfnp2cm5qZ2NfW1dTT1dmdIuaqLGtqaWhnpqWko6KhoJ+enZybmpnY19bV1NPV2Z0iw==',
     ],
     [
       5,
@@ -5470,6 +7091,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'OTo7PUBESE1NSEM/PDo5ODg5Ojw/Q0hNTUhEQD07Ojk5Ojs9QERISEVCQD8+Pz9AQT8/Pj9AQkVISERAPTs6OQ==',
+      'h5KUkI2JhYF9eXVxbW1zgpCVlJCNiYWBfXl1c3iBi5OOi4iDgXx9gYKDg3x6d3BvcHuGjI2JhYF9eXVxbWpreA==',
     ],
     [
       5,
@@ -5477,6 +7099,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'MjIyNDU3OT1BSU9OSkhGRUVGSEpOUlNMRD86NzQyMTExMTM0Njc3ODo+QUZMUlJRUVBOTEtIRUI/PDk3NjQzMg==',
+      'fYeMiISAfHh0cXWDkpycmJSQjIiEgH9/goOAe3d0cW5pbHN8goWFhYeHiIqKioqJiIeGhYKCf317d3NvamZkbQ==',
     ],
     [
       0,
@@ -5484,14 +7107,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'd3l6aVBFOTIuKiclJCQjIiIjJCUmKS4zOD5ETFt7e3l5enxsUkI5MSwoJiQiISAgICAhIiMmKCwxOUNSbXt5dw==',
+      'dHJzcXBsZV9ZVF5te4J+fIWQn6ajoZ2ZlpKOioaCfnp2cm5qZmJfW1lhcH+Fgn6DjJyop6Wfm5eUkoyIhIB8eA==',
     ],
-    [1, 0, 2, 1, 'b3FxWEY+Ojk5NzIuLCkoKCYnJygpKy8wNjtDUV9wb25ub3JxVkU7NC8qJyUjIiIhISIiJCUnKi80O0VWa3Jxbw=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'b3FxWEY+Ojk5NzIuLCkoKCYnJygpKy8wNjtDUV9wb25ub3JxVkU7NC8qJyUjIiIhISIiJCUnKi80O0VWa3Jxbw==',
+      'g4iMiYSBfHh2cG9oZGBdW1lmc3yAfHh/jp2mo5+bl5OPjIiEgHx4dHBsaGRiXl1odIKIhIGFkqOtraaelop/gQ==',
+    ],
     [
       6,
       -1383,
       1,
       0,
       'FhYXFxgaHB8iJSs2SW/d/Pzdb0k2KyUiHxwaGBcXFhYWFhcXGBocHyIlKzZJb938/N1vSTYrJSIfHBoYFxcWFg==',
+      'ZnePnqyxramloZ2ZlZGNiYWBfnp2cm5qZmJeWlZSTldmd4+erLGtqaWhnZmVkY2JhYF+enZybmpmYl5aVlJOVw==',
     ],
     [
       5,
@@ -5499,6 +7131,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Njc4Oj1ARUxNTEZCPz08Ozs8PT9CRklIREA/PTw8PT09PTw8PT9AREhJRkI/PTw7Ozw9P0JGTE1MRUA9Ojg3Ng==',
+      'iJOVkY2JhoJ+enZ0d4GKkpKMi4aAf31+goKCfnl3cW1vdoKLjYmGgn56dnJubG57i5SVkY2JhoJ+enZybmpseA==',
     ],
     [
       5,
@@ -5506,14 +7139,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'TUxLSkhGREI/PTs5NzY2NTU0NDU2OTs/RUpNS0hFRENDREVIS09ST0ZAPDg2NDMyMjM0Njc4ODk7PkFGTU9OTQ==',
+      'g4KAfnx4dm9raGZyfYeMiIWBfXl1cXB7ipicmJSQjIiFgYB/goOCfXd1b21rcHmAhoWEhoWGhoaHiIqIh4WEhA==',
     ],
-    [0, 0, 1, 0, 'Ojs8PkFESE5TUkhCPTo3NDMzMjM0Njg8QEZNTkpHRUNDRUdKTk1GQDw4NjQzMjMzNDc6PUJIUlNOSERBPjw7Og=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'Ojs8PkFESE5TUkhCPTo3NDMzMjM0Njg8QEZNTkpHRUNDRUdKTk1GQDw4NjQzMjMzNDc6PUJIUlNOSERBPjw7Og==',
+      'hJafm5eTjouHg398dnJwamZocoCKjYiCfnl0dX6MmJqWko2LhYF9eXVxbmpmYmh5iZSTj42JhoJ+enh0cW1rdQ==',
+    ],
     [
       1,
       -655,
       2,
       1,
       'U1RWWVtRRT03Mi4sKignJycnKCosLjI2PUZSZGdkYmFjZWBPRDo0LywqKScmJyYnKCksLjI3PUdTYF9aV1VUUw==',
+      'i5mfnJiUkIyIhIB8eHRwbGhlYWRxgYqKhH6Bi5qlp6OgnJiUkIqGgn57eHRwbWdiX1pYX2x/iIiFgH56d3RyfA==',
     ],
     [
       6,
@@ -5521,14 +7163,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'xsZ9Uz8zLCciIBwbGhoZGRkZGhobHCAiJywzP1N9xsbGxn1TPzMsJyIgHBsaGhkZGRkaGhscICInLDM/U33Gxg==',
+      'nKmvq6ejn5uXk4+Lh4SAfHh0cGxoZGBcWFRTWWh2gIycqa+rp6Ofm5eTj4uHhIB8eHRwbGhkYFxYVFNZaHaAjA==',
     ],
-    [0, 0, 1, 0, 'Nzg6Oz5BRkxUVU9GQTs5NjUzNDM1Njg7P0VMTUpGRURERUZKTUxFPzs4NjUzMzM1Njk7QUZPVVRMRkE+Ozo4Nw=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'Nzg6Oz5BRkxUVU9GQTs5NjUzNDM1Njg7P0VMTUpGRURERUZKTUxFPzs4NjUzMzM1Njk7QUZPVVRMRkE+Ozo4Nw==',
+      'hJWgnZiUj4yJhYB8d3Nva2dlcX2HioaBfXh2foiVm5eTj4uFg356d3JuamRiY3OFlJeSj4yIhYF9eXdzb2xocg==',
+    ],
     [
       1,
       -661,
       2,
       1,
       'UFFTVllTRz43My8sKykoKCgoKSssLzM3PkdTZmdkY2JkZVdJPjcyLywpKCcmJicoKCosLzU6Qk5gYV1XVVJRUA==',
+      'ipiempeTj4uHg397d3Nva2djYWt3ho2Hg4OLmqaqp6KcmJWRjYmCf313dXFraWNgW1dXYneHi4mEf315dnNxew==',
     ],
     [
       6,
@@ -5536,14 +7187,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '19R3TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE931NfX1HdPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3fU1w==',
+      'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
     ],
-    [0, 0, 1, 0, 'NTY3OTs+QkhPWFdNRkA8OTY2NTQ1Njg7PkJKTElFRENDREVJTEpCPjs4NjU0NTY2OTxARk1XWE9IQj47OTc2NQ=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'NTY3OTs+QkhPWFdNRkA8OTY2NTQ1Njg7PkJKTElFRENDREVJTEpCPjs4NjU0NTY2OTxARk1XWE9IQj47OTc2NQ==',
+      'fJSgn5mVko2KhoN9eXVwbGdmcH2HiYSAfHd5gpCamZWQi4iCfXt2dG5rZ2Fga4OSmpaRjoqGhIB8enZyb2pmbg==',
+    ],
     [
       1,
       -665,
       2,
       1,
       'TE5PUlZVSkA6NDEuLCsqKSkqKywuMTU5QUlWZmVjYWFiYk9COjQwLSopKCcnJycoKysvMjlASlliXlhVUU5MSw==',
+      'iZadmZWRjYmFgn56dnJuamZiaHSDjIqGhY6ap6mmo52blY+Nh4OCfHh1b2toZGBcWFRdcYSMjIiEgnx4dHBweQ==',
     ],
     [
       6,
@@ -5551,14 +7211,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '7eJwTDctJyEeHBoYGBcXFhYXFxgYGhweISctN0xw4u3t4nBMNy0nIR4cGhgYFxcWFhcXGBgaHB4hJy03THDi7Q==',
+      'nauwrKiloZ2ZlZGNiYWBfXl1cW5qZmJeWlZSUVppeY6dq7CsqKWhnZmVkY2JhYF9eXVxbmpmYl5aVlJRWml5jg==',
     ],
-    [0, 0, 1, 0, 'NzY1NTU2Nzo9QUdMSkZEQ0NERkpMR0E9Ojc2NTU1Njc6PUJIUFpYT0dBPDo4NjU0NDU2ODo8QUdPWFpQSEI9Og=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'NzY1NTU2Nzo9QUdMSkZEQ0NERkpMR0E9Ojc2NTU1Njc6PUJIUFpYT0dBPDo4NjU0NDU2ODo8QUdPWFpQSEI9Og==',
+      'eYOJhYB7d32GkZ2Xk4+JhYF9eXVxbWllYF9shJSamJKOioaEgHx6dnJuaGZsfJOgoZyYk4+Lh4N/e3dxbWljbg==',
+    ],
     [
       1,
       -668,
       2,
       1,
       'S0tMT1NXXWNfTkQ6NDAtKykoJyYnKCgpLC8yOD9KXGNhYmRnaFdKQDo1Mi4tKyopKSorLC8xNTpBSlVUUU5MSw==',
+      'i6KsqaShn5uWkY2JhoN9eXVwbmllYFxXUl1pdXp0cnqKl56alpKOioeDf3t3c29rZ2RreomRjoyIhIB7eHRyew==',
     ],
     [
       6,
@@ -5566,6 +7235,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '/N1vSTYrJSIfHBoYFxcWFhYWFxcYGhwfIiUrNklv3fz83W9JNislIh8cGhgXFxYWFhYXFxgaHB8iJSs2SW/d/A==',
+      'mqmyrqqmop6alpKOioaCf3t3c29rZ2NfW1dTT1RicYmaqbKuqqainpqWko6KhoJ/e3dzb2tnY19bV1NPVGJxiQ==',
     ],
     [
       0,
@@ -5573,14 +7243,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'LC0uLzI1OT5ETFVYVVJQT09QUlRWTEE4My4sKiopKCkrLjM5Oz1CSVBWVVBNSklIR0hKTVFTUEc/OTUyLy4tLA==',
+      'fIeOioaCfnp4gpKfpaKemJSPiIN7c21naWxtbGhkZnKCjI6KhoJ+enZycXmIlpybl5OPioaCfnp2cm9samhlcA==',
     ],
-    [1, 0, 2, 1, 'JSUkJScpLTE4Qk5SU1BPTk5PUVNXWE1FPzs3NDIwLy4uLzAyNDc7QUpRUU1JRkVEREVHSU1RV1lVTUhFNy4qJg=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'JSUkJScpLTE4Qk5SU1BPTk5PUVNXWE1FPzs3NDIwLy4uLzAyNDc7QUpRUU1JRkVEREVHSU1RV1lVTUhFNy4qJg==',
+      'e4CDf3t3c292gZGZlpOPjYqGg397d3Nva2ZmcYKPko6KhoN/e3dzcXiHlZuZm6CnrKOckoqCeHBpZGBbWltfbw==',
+    ],
     [
       6,
       -1226,
       2,
       0,
       'Hh4fICEjJSotND1NZouNi4uNi2ZNPTQtKiUjISAfHh4eHh8gISMmKC00PU1kjI2MjI2MZE09NC0oJiMhIB8eHg==',
+      'cn+Cf4KPnqippaGdmZWSjoqGgn56dnJuamZiXltXWmNyf4CAgo+ep6mloZ2ZlZKOioaCfnp2cm5qZmJeW1dXYw==',
     ],
     [
       5,
@@ -5588,6 +7267,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'MzM1Nzk8QUdNTktHREFAPz9AQURHS05NSEE8OTc1NDMzNDU3OTxBSE1OS0dEQUA/P0BBREdLTk1HQTw5NzUzMw==',
+      'ho+SjoqGgn56dnJucHiIlZiWko6KhoJ+enZybmtpbXeGj5COioaCfnp2cm5weIiVmJaSjoqGgn56dnJua2lqdw==',
     ],
     [
       0,
@@ -5595,14 +7275,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'KywtLjA1OT5FUFRSTktKSUlJS05SV1ZPR0E8Ojg2MS0qKSkpKisuMTY+SVdWU1FQUFFTVllVS0Q9NzQxLy0sKw==',
+      'fIqQjIiEgH15dXJ4hpWdnJiSkJCTlZWNhH54cmxnYV1bYnF/h4SAfXl1dX2JlZuZlpSQjIiEgH13c29raWVjbA==',
     ],
-    [1, 0, 2, 1, 'REVHSUxRUUlBPDgzMS8uLi4uLzEzNjpARk1YWFRRT05OT1FTUUxANi8qJiYlJSUmKSs0QUNGTFNZV1FMSUZFRA=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'REVHSUxRUUlBPDgzMS8uLi4uLzEzNjpARk1YWFRRT05OT1FTUUxANi8qJiYlJSUmKSs0QUNGTFNZV1FMSUZFRA==',
+      'hpSbl5WRjYmEgHx4dHFua2dpd4OPj4yIhIB/goqbo6eopKCZkYmAeW9kXFZcZGhqZmRvfouPjIiEgHx4dHBudw==',
+    ],
     [
       6,
       -1325,
       2,
       0,
       'HBwdHh8hJCcsMjpJYY+YlpaYj2FJOjIsJyQhHx4dHBwcHB0eHyEkJywyOklhj5iWlpiPYUk6MiwnJCEfHh0cHA==',
+      'bnyCgIaVpKuppaGdmZWRjYmGgn56dnJuamZiXlpWVV9ufIKAhpWkq6mloZ2ZlZGNiYaCfnp2cm5qZmJeWlZVXw==',
     ],
     [
       5,
@@ -5610,6 +7299,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'NTY3OTs/REpNTUhEQT49PDw9PkFESE1NS0Q/Ozk3NjU1Njc5Oz9ESk1NSERBPj08PD0+QURITU1LRD87OTc2NQ==',
+      'h5CTj4uHhIB8eHRwbm98i5SXk4+Lh4SAfHh0cGxqa3iHkJOPi4eEgHx4dHBub3yLlJeTj4uHhIB8eHRwbGpreA==',
     ],
     [
       0,
@@ -5617,14 +7307,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'KywuMDI1OT5GT1RRTUtJSEhJS05RVldORkE9OTc1NDAtKykpKistMjc/SlZVUlBPT1BSVVhWS0M8ODMwLi0sKw==',
+      'fIqQjIiEgHx5dXF4hpWcmpaSkI6PkpSRiX94cWpmYV1cZXSCh4SAfHl1dH2JlZuZlpSQjIiEf3t3c3BtaWVjbA==',
     ],
-    [1, 0, 2, 1, 'Q0RFSEtPUUlCPDg1MjEvLy8vMDEzODxASE5YV1NQTk1NTlBSUUw8Mi0pJyYlJSYoLTM+QENHS1JYVU9LSEVEQw=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'Q0RFSEtPUUlCPDg1MjEvLy8vMDEzODxASE5YV1NQTk1NTlBSUUw8Mi0pJyYlJSYoLTM+QENHS1JYVU9LSEVEQw==',
+      'h5WbmJSQjIiFgXx4dHBvbWdqdIGOkIyIhIB+goqapqeoo52Yj4Z9dGtgWV1jaW1qZmZvf4yQjIiEgHx4dHBueA==',
+    ],
     [
       6,
       -1390,
       2,
       0,
       'GxscHR8gIyUqMDlFXYqmpaWmil1FOTAqJiMgHx0cGxsbGxwdHyAjJSowOUVdiqalpaaKXUU5MComIyAfHRwbGw==',
+      'bXuBg4+eqqyopKCcmJSQjIiEgX15dXFtaWVhXVlVVF5te4GDj56qrKikoJyYlJCMiISBfXl1cW1pZWFdWVVUXg==',
     ],
     [
       5,
@@ -5632,6 +7331,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Nzg6Oz5CR01NSURAPjw6OTk6PD5ARElNTEdCPjs6ODc3ODo7PkJHTE1JREA+PDo5OTo8PkBESk1NR0I+Ozo4Nw==',
+      'iJKVkY2JhYF9eXVxbWxyfo2UlJGNiYWBfXl1cW1sb3mIkZORjYmFgX15dXFtbHB+jZSVkY2JhYF9eXVxbWtseQ==',
     ],
     [
       0,
@@ -5639,14 +7339,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'UlNVWFZFOzQvLCsqKSosLzEyMzU3Oz9DS1VYVFBNTEpKTE1QVFVMQzw3MzEuLSwrKysrLS8yNjtES1VaWFVTUg==',
+      'cXN1cm9rZ2Njb3+LjYmFgX15dXJ3hZSenZmVkY2Jh4N/e3VwbmpoZmNseYWMiYWBfXl9ipqlpaGblZCHgXlucA==',
     ],
-    [1, 0, 2, 1, 'T1FSVVlZTUZAOTUyMC4tLi4vMDE0NztASFFRTUlHRURERUdJTVFXV09JRUE+PDowKycmJSUmJyswOEZQVFJRTw=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'T1FSVVlZTUZAOTUyMC4tLi4vMDE0NztASFFRTUlHRURERUdJTVFXV09JRUE+PDowKycmJSUmJyswOEZQVFJRTw==',
+      'k5COiYN/e3d1cW1pZWZygo6QjYmFgX15dXF0gZGam5eTkJWboaack4h+dW1lXlpWWWFwfoGBfXl1cXR+jpiXlw==',
+    ],
     [
       6,
       -1510,
       2,
       0,
       'GhsbHB0eIiMpLjdEWIaxsbGxhlhENy4pJSIeHRwbGxoaGxscHR4iIykuN0RYhrGxsbGGWEQ3LiklIh4dHBsbGg==',
+      'bXqBh5Wkrauno5+bl5OPjIiEgHx4dHBsaGRgXFlVU11teoGHlaStq6ejn5uXk4+MiISAfHh0cGxoZGBcWVVTXQ==',
     ],
     [
       5,
@@ -5654,6 +7363,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Nzg6Oz5CR01NSUVBPjw6OTk6PD5BRUlNTUdCPjs6ODc3ODo7PkJHTU1JRUE+PDo5OTo8PkFFSU1NR0I+Ozo4Nw==',
+      'iJKVkY2JhYF9eXVybmxwfo2VlZGNiYWBfXl1cm5rbHiIkpWRjYmFgX15dXJubHB+jZWVkY2JhYF9eXVybmtseA==',
     ],
     [
       0,
@@ -5661,14 +7371,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'MTIzNTc7P0VNT01KRkVEQ0NERUZKTU9NRT87NzUzMjExMjM1ODo5PEFLT09PT0M+PkNPT09PSkE8OTo4NTMyMQ==',
+      'h4OBfnp4dnSAjpicmJSQjYmFgYKBgX1zbG93gomRoKWnlYNyX1pda3Z7hY2SkoaAfn5/fXl1cW1pZWRteYiMig==',
     ],
-    [1, 0, 1, 0, 'MDAyMzY5PUNLUFBMSkdGRUVGR0lMT1FLQz05NTMyMDAwMDEzNjk4Oj9JTk5OT0tISEtPTk5OSUA6ODk2MzEwMA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'MDAyMzY5PUNLUFBMSkdGRUVGR0lMT1FLQz05NTMyMDAwMDEzNjk4Oj9JTk5OT0tISEtPTk5OSUA6ODk2MzEwMA==',
+      'h4OBfnp3dHJ+jJicmJSQjIiFgX18fnx4cGdqcnuEiIqMi4F3dXZ5fYOOlJqViIWCgoSBfXl1cW1pZWZve4mLiQ==',
+    ],
     [
       2,
       -1818,
       2,
       0,
       'V1VVVVZVS0E6NTIvLSsqKioqKy0vMTY6QUpVVlVVVldYU0hEQD48Ozo6Ojo5Ojo5OTk6OTk5OTo7PD5AQ0hSWQ==',
+      'jJaalpKOioaDf3t3c29rZ2hweYWIgoGDi5ifnpmRjIqEg4N8fn18f4CAgoODg4OCfnx2dXBqZl1ncXuBf3l3gg==',
     ],
     [
       3,
@@ -5676,6 +7395,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'hIiJZk8/Ni8pJyQiICAfHh4fHyEhIycqLjVATWeHiYWCgYFpT0A3MCwoJSMhIB8fHx8gISMlJyswN0FRa4GBgg==',
+      'l6SqpqKfm5eTj4uHg397d3Nva2hkYFxYWGByg4eEgoGOmqOmop+bl5OPi4eDf3t3c29raGRgXFphbHl+fXl5hg==',
     ],
     [
       8,
@@ -5683,6 +7403,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'IiIjJSYoKzA0O0ZYanNycHBxcm1YRjszLisoJSQjIiIiIiMkJigrLjQ7Rlhtc3JwcHJyalhGPDQwKygmJSMiIg==',
+      'eYKEgHx+hZShpKOfm5iUkIyIhIB8eHRwbGhkYV1dX218goSAf36HlJ2kop+bmJSQjIiEgHx4dHBsaGRhXl1fbQ==',
     ],
     [
       4,
@@ -5690,6 +7411,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'GxscHB0gIiUpLzhEW4esq6ush1tEOC8pJSIgHRwcGxsbGxwcHSAiJSkvOERbh6yrq6yHW0Q4LyklIiAdHBwbGw==',
+      'cH2Ch5Wkq6uno5+bl5OPi4eDf3t3dHBsaGRgXFhUVWFwfYKHlaSrq6ejn5uXk4+Lh4N/e3d0cGxoZGBcWFRVYQ==',
     ],
     [
       0,
@@ -5697,14 +7419,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'MjM0Njg8QEZOT0tIRURCQUFCREVIS09ORkA8ODY0MzIyMzQ2ODo5PUJLTk1NTUM+PkNNTU1OS0I9OTo4NjQzMg==',
+      'ioeEgHx6dnN0f46YnJiUkIyIhICBgYF9cm1xeoSJkJ2jo5SBbV1dY3B3e4aPk46EgH5/gHx4dHBsaWVncYGLjQ==',
     ],
-    [1, 0, 1, 0, 'MTEyNDc6P0RMUU5LSEZERERERkhLTlFMRD86NzQyMTExMTI0Nzk4Oj9LTkxMTUlHR0lNTExOSz86ODk3NDIxMQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'MTEyNDc6P0RMUU5LSEZERERERkhLTlFMRD86NzQyMTExMTI0Nzk4Oj9LTkxMTUlHR0lNTExOSz86ODk3NDIxMQ==',
+      'ioeEgHx6dnRzfY2XnJiUkIyIhIB8fX17em9na3F/h4iKiIeAeHd2eHuBjZSZkoeFg4KEgHx4dHBtaWVocoKMjQ==',
+    ],
     [
       2,
       -1730,
       2,
       0,
       'VVNSU1RUTEI7NjIwLSwrKiorLC0wMjY7QkxUVFNSU1VWVUtFQT48Ozo5OTk5OTk5OTk5OTk5OTo7PD5BRUtVVg==',
+      'jpeZlZGNiYaCfnp2cm5qaGt1f4eIg4CBiZSdnZiSj4qFgn9/fX99foCAg4SDg39+fHp4cW1mYGVveYGAfHh3gQ==',
     ],
     [
       3,
@@ -5712,6 +7443,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'jpKRYks9My4pJCMgHx4eHR0eHh8gIyQpLjM9S2KRko6JiIVnTT81LikmJCEgHx8eHh8fICEkJikuNT9NZ4WIiQ==',
+      'mKWrp6OfnJiUkIyIhIB8eHRwbGhlYV1ZVVpoe4mKhoWMl6Glo5+cmJSQjIiEgHx4dHBsaGVhXVtfaXR7enZ3hQ==',
     ],
     [
       8,
@@ -5719,6 +7451,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'ISEiIyUoKy4zO0VVbHZ1c3N1dnBVRTszLiooJSMiISEhISIjJSYqLjM7RVVwdnVzc3V1bFVFOzMuKyglIyIhIQ==',
+      'eYGDf36BiZmhpKOfm5eTj4uHg398eHRwbGhkYFxbXmt7gYN/foGJmaGko5+bl5OPi4eDf3x4dHBsaGRgXVteaw==',
     ],
     [
       4,
@@ -5726,6 +7459,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'GhobHB0eICQoLDZDWYK3t7e3gllDNiwoJCAeHRwbGhoaGhscHR4gJCgsNkNZgre3t7eCWUM2LCgkIB4dHBsaGg==',
+      'cHyDjZyprKqmop6alpKOioaCf3t3c29rZ2NfW1dTVGBwfIONnKmsqqainpqWko6KhoJ/e3dzb2tnY19bV1NUYA==',
     ],
     [
       0,
@@ -5733,14 +7467,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'NDQ2Nzo+QklPTklGQ0FAPz9AQUNGSU5PSUI+Ojc2NDQ0NDY3Ojs6PkVNTUtKSkA7O0FKSktNTUU+Ojs6NzY0NA==',
+      'ioaDf315dXJxfIyXm5eTj4uHg3+CgX98cG5yf4mLkZuhn5B8Z2BhaXR0eoeQk42Df35/f3t3dHBsaGZteYiOjA==',
     ],
-    [1, 0, 1, 0, 'MjM0Njg8QEdOT0tIRURCQUFCREVIS09ORkA8ODY0MzIyMzQ2ODk5PUJMTUtJSUhEREhJSktMTEI8OTk4NjQzMg=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'MjM0Njg8QEdOT0tIRURCQUFCREVIS09ORkA8ODY0MzIyMzQ2ODk5PUJMTUtJSUhEREhJSktMTEI8OTk4NjQzMg==',
+      'ioaDgH15dXNwe4uWm5eTj4uHg4B8fn59eG1nbniDiYaJiYd/eHh2eXh+i5OWkYaCg4ODgHx4dHBsaGdve4qOjA==',
+    ],
     [
       2,
       -1662,
       2,
       0,
       'U1JSUlRUS0I8NjIwLSwrKiorLC4wMzc7QkxUVVNSUlNVVk5GQj88Ozo5OTk5OTg4ODg5OTk5Ojo7PD5BR05WVg==',
+      'i5WalpOPi4eDf3t3c29rZ2hxfYmLhYF9gYyXoZ2XkImHhIKBgH19fn+BgoOCg4B/fXh2cWxoYmZweoF/e3h1gA==',
     ],
     [
       3,
@@ -5748,6 +7491,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'mp6OXkc5MSsmIyEfHh0cHBwcHB4fICMmLDI6R1+Mn5uWko9kSj0yLCkkIyAfHh0dHR0eHyAiJSgsNDxJY46RlQ==',
+      'maesqKShnZmVkY2JhYF9eXVxbWpmYl5aVlVecIOMi4eMl5+mpKGdmZWRjYmFgX15dXFtamZiXlpcZHB4d3N1hg==',
     ],
     [
       8,
@@ -5755,6 +7499,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'ISEiIyQmKS4xOUNUcHl5d3d5eW1UQzkxLCkmJCMhISAgISEjJCYpLDE5Q1Rtenl3d3l4cFVDOTEuKSYkIyIhIQ==',
+      'eoGDf36Ajp2lpqKem5eTj4uHg397d3Nva2dkYFxaXWp6gYN/foSOnaWkop6bl5OPi4eDf3t3c29rZ2RgXFpdag==',
     ],
     [
       4,
@@ -5762,6 +7507,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'GRkaGhsdICInLDQ/U37Ex8fEflM/NCwnIiAdGxoaGRkZGRoaGx0gIicsND9TfsTHx8R+Uz80LCciIB0bGhoZGQ==',
+      'b32Gk6OsramloZ2ZlZGNioaCfnp2cm5qZmJeWldTVF9vfYaTo6ytqaWhnZmVkY2KhoJ+enZybmpmYl5aV1NUXw==',
     ],
     [
       0,
@@ -5769,14 +7515,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'P0BBREZKTk9IQj06NzU0MzM0NTc6Ojo9RU1MSklJRzw8R0lJSkxNRT06Ojo3NTQzMzQ1Nzo9QkhPTkpGREFAPw==',
+      'iZWbl5SQjIiEgICCgHxya3F6hY6Llp+cloBpY2JqdXJ7ho+VjYSAfn+AfHh0cGxoZWx3h4+NioaEgHx5dnNxeg==',
     ],
-    [1, 0, 1, 0, 'QUJDRUdMT05GQTw4NjQzMjIzNDY5Ojk8Q0xMSklJSERESElJSkxMQzw5Ojk2NDMyMjM0Njg8QUZOT0xHRUNCQQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'QUJDRUdMT05GQTw4NjQzMjIzNDY5Ojk8Q0xMSklJSERESElJSkxMQzw5Ojk2NDMyMjM0Njg8QUZOT0xHRUNCQQ==',
+      'iZSbl5OPi4eDf3t+fnx5bWlteYOJiImJhn54d3d6dn+MlJiQhoODg4N/e3h0cGxoZm18ipCOioaDf3t5dXNxeQ==',
+    ],
     [
       2,
       -1587,
       2,
       0,
       'UlRPRkI/PTs6OTk5OTk5OTk5OTk5OTk6Oz0/QkZPVFJQT09QUlNORD03NDEvLSwsLCwtLzE0Nz1ETlNSUE9PUA==',
+      'f4GCgYKBgIB9fHZya2ZiaXR9gn98eXV7hpCYl5OPi4eDf3t3c29raGpzf4uLiIR/fYeQmp6VkY2JhYJ+f319fw==',
     ],
     [
       3,
@@ -5784,6 +7539,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'n5iQX0k7MisoJCEgHh0dHBwdHR4gISQoKzI7SV+QmJ+lqYhcRjgvKSUhIB0cHBsbGxscHB0gISUpLzhGXIippQ==',
+      'nKGno5+bl5OPjIiEgHx4dHBsaGRgXFpfZm95c3J7j6Ksq6ejn5uXk4+MiISAfHh0cGxoZGBcWVVVX3SHjo2GkQ==',
     ],
     [
       8,
@@ -5791,6 +7547,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'ICAhIiQmKSwxOUNSbH18e3t8fWxSQzkxLCkmJCIhICAgICEiJCYpLDE5Q1Jse3x7e3x9bFJDOTEsKSUkIiEgIA==',
+      'eYGDf4CHkqGkpKKempaSjoqGg397d3Nva2djX1taYGl5gYB/gIOSoaSmop6alpKOioaDf3t3c29rZ2NfW1pcaQ==',
     ],
     [
       4,
@@ -5798,6 +7555,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'zst8Uz4yKiUiHhwbGhkZGBgZGRobHB4gJSoyPlN8y87Oy3xTPjIqJSIeHBsaGRkYGBkZGhscHiAlKjI+U3zLzg==',
+      'n6yuqqain5uXk4+Lh4N/e3dzb2toZGBcWFRSWWh2gpCfrK6qpqKfm5eTj4uHg397d3Nva2hkYFxYVFJZaHaCkA==',
     ],
     [
       0,
@@ -5805,14 +7563,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'V1haXl5RRDs2MS0rKScmJiYnKCkrLTA1O0RQYmZjYF9hYmNcTkE5Mi8tKigoJycmJykqKy8xNz5IVGBfW1lXVw==',
+      'jZuhnZmVkY6KhoJ+enZybmpmYl5ib3+KioSAfIGPnKajoJuYlpCNiYSAfXh1cmxqZmBdWmFyf4qHgoB8eXZ0fg==',
     ],
-    [1, 0, 1, 0, 'QEBCREdLT1JORT86NjQyMTAwMDIyNTk8QUlRUk1JR0ZGR0lNUlFJQTw5NTIyMDAwMTI0Njo/RU5ST0tHREJAQA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'QEBCREdLT1JORT86NjQyMTAwMDIyNTk8QUlRUk1JR0ZGR0lNUlFJQTw5NTIyMDAwMTI0Njo/RU5ST0tHREJAQA==',
+      'iJWempaUjoqGgoB8eHNva2dlbHmHj46Jgn53cnF5iJSbmZWRjYiDgH15dnJsaWZia3mKkY+MiIaCfnp3dHFvdw==',
+    ],
     [
       6,
       -1243,
       1,
       0,
       'vb6BVUI0LSYkIB4dGxoaGRkaGhsdHiAiJi00QlWBvr29voFVQjQtJiQgHh0bGhoZGRoaGx0eICImLTRCVYG+vQ==',
+      'm6muqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRSXGt5gYybqa6qp6Ofm5eTj4uHg397d3NwbGhkYFxYVFJca3mBjA==',
     ],
     [
       5,
@@ -5820,6 +7587,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'NjY4OTxARUtNTEdDQD48Ozs8PkBDR0xNS0VAPDk4NjY2Njg5PEBFSEdFQkJBQUJDREJBQUJCRUdIRUA8OTg2Ng==',
+      'hpGTj4uHg397d3Nvb3SCkZeXk4+Lh4N/e3dzcXZ9iY+Ni4WCfXl+f4WEgX15dXJzfIeNj4uHg397d3Nva2hqdg==',
     ],
     [
       0,
@@ -5827,14 +7595,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'VVZYW1xRRTw2MS4sKSgnJycnKCkrLjE2PERRZGZjYV9hYmNXRz84MS4rKSgmJycnJykqLDA1OkJMX2BcWlZVVQ==',
+      'jJqgnJiUkI2JhYF9eXVxbWllYV9od4WMiYN/gY2bpaagnJqXk4+JhYJ/e3dybWllYV5ZW2h4hYuFgn97eXVzfQ==',
     ],
-    [1, 0, 1, 0, 'PT5AQkRITFNTSUM9OTY0MjExMTIzNTg7QUZQUUxJR0ZGR0lMUVBGQTs4NTMyMTExMjQ2OT1DSVNTTEhEQkA+PQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'PT5AQkRITFNTSUM9OTY0MjExMTIzNTg7QUZQUUxJR0ZGR0lMUVBGQTs4NTMyMTExMjQ2OT1DSVNTTEhEQkA+PQ==',
+      'hpWfmpiUj4yGg4B7d3VwbWhjaneHjouGgHt3cneEk5yalpKOioWBfXl3c21pZWFod4eSkY6Lh4SAfXl2cnBtdQ==',
+    ],
     [
       6,
       -1368,
       1,
       0,
       'zs57Uz0yKiUiHhwbGhkYGBgYGRobHB4gJSoyPVN7zs7OzntTPTIqJSIeHBsaGRgYGBgZGhscHiAlKjI9U3vOzg==',
+      'nKqvq6ejn5uYlJCMiISAfHh0cGxoZWFdWVVRVmRzgI2cqq+rp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZVVFWZHOAjQ==',
     ],
     [
       5,
@@ -5842,6 +7619,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'ODk6PD9DSE1NSURAPTs5OTk5Oz1ARElNTUhDPzw6OTg4OTo8P0NISUZDQT8/Pj9AQD8+Pz9BQ0ZJSEM/PDo5OA==',
+      'h5KUkI2JhYF9eXVxbW10g5GWlJCNiYWBfXl1cnR9hpCSi4qFf35+f4KEgH55dHNtdIGIj42JhYF9eXVxbWlrdw==',
     ],
     [
       0,
@@ -5849,14 +7627,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'JycmJygpKi0xNTxDUGFhYF5gYmVlU0Y9NzIvLCspKCgoKCkqLC8yNz5HU1pXVVNRUlJTVlpeYVZIPjYxLisqKA==',
+      'bnqBfXlzeIWVn56alpOPi4eDf3t3c29rZ2NibHuJj4uHhYF9eHV4hZilqKSempaVkY2Jg397d3Nva2hjX1tXYQ==',
     ],
-    [1, 0, 1, 0, 'Ojs8PkFESVBUUUdCPTk2NDMyMjI0Njg7P0ZOT0tIRURERUhLT05GPzs4NjQyMjIzNDY5PUJHUVRQSURBPjw7Og=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Ojs8PkFESVBUUUdCPTk2NDMyMjI0Njg7P0ZOT0tIRURERUhLT05GPzs4NjQyMjIzNDY5PUJHUVRQSURBPjw7Og==',
+      'hZWfnJiUkIyIhIB8dnRva2dkbnyJjYiEfnp0dH+Nl5uXkY+LhoN+enZybmtmYWVyhpOUkY2Jh4N/e3h0cG5qdA==',
+    ],
     [
       6,
       -1459,
       1,
       0,
       '4d11TDsvKSMgHBoZGRcXFxcXFxkZGhweIykvO0x13eHh3XVMOy8pIyAcGhkZFxcXFxcXGRkaHB4jKS87THXd4Q==',
+      'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJSXW18jQ==',
     ],
     [
       5,
@@ -5864,6 +7651,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Ozs9P0JGS01MRkE9Ojk3NjY3OTo9QUZMTUtGQj89Ozs7Oz0/QkZJSERBPz08PD0+Pj08PD0/QURISUZCPz07Ow==',
+      'iJSWko6KhoJ+enZyb2tsd4aTlZKOioaCfnp2cnR8iZGTj4mIgn5+foGCgX95dnNtbniCi42KhoJ+enZyb2tseA==',
     ],
     [
       0,
@@ -5871,14 +7659,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'YWJeSkA6My8sKignJyYnJygqLC8zOD9MW2FfWVVSUVBQUlRWWVNGPjcyLywrKSgoKCgpKywvMjc+R1NmZ2NhYA==',
+      'aX6JjIeDf3t5dXF1g5KdnJmVkY2JhYF9eXVxbWlmYmJtfImNh4OFjpynpqKem5mUj4uHhH97d3Nva2diYFxVWw==',
     ],
-    [1, 0, 1, 0, 'OTo7PUFESE5VVEtDPjk3NDMyMjMzNDc6PkRMT0tJRkVFRklLT0xEPjo3NDMzMjIzNDc5PkNLVFVOSERBPTs6OQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'OTo7PUFESE5VVEtDPjk3NDMyMjMzNDc6PkRMT0tJRkVFRklLT0xEPjo3NDMzMjIzNDc5PkNLVFVOSERBPTs6OQ==',
+      'gpahnJqUkI6IhoF8eHRvbWljbHeFjYmEfnp0doKQm5uVkYyJhoJ9eHVwbWpkYWR1iZSVkY2Kh4N/e3d0cW1qcA==',
+    ],
     [
       6,
       -1604,
       1,
       0,
       'FhcXGBgaHB4hJy03THDi7u7icEw3LSchHhwaGBgXFxYWFxcYGBocHiEnLTdMcOLu7uJwTDctJyEeHBoYGBcXFg==',
+      'ZnWMmqmxramloZ2ZlpKOioaCfnp2cm5qZmJfW1dTT1hmdYyaqbGtqaWhnZmWko6KhoJ+enZybmpmYl9bV1NPWA==',
     ],
     [
       5,
@@ -5886,14 +7683,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Ozo6Ojw9QENHSklFQT8+PT0+P0FFSU5OSUM+Ozg2NTQ0NTY4Oz5DSU5OSUVBPz49PT4/QUVJSkdDQD08Ojo6Ow==',
+      'gouNiYWBfXl1cW1tdIORlpWRjYmFgX15dXFtamt1hJGUkY2JhYF9eXVzeYKPlpGPi4aDf36AgYGAe3d1b2tsdQ==',
     ],
-    [0, 0, 1, 0, 'MzQ1ODs+REtRT0lGQkA/Pj4/QEJGSU9RS0Q+Ozg1NDMzNDU2OTo4O0BKT05OT0U2NkVPTk5PSkA7ODo5NjU0Mw=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'MzQ1ODs+REtRT0lGQkA/Pj4/QEJGSU9RS0Q+Ozg1NDMzNDU2OTo4O0BKT05OT0U2NkVPTk5PSkA7ODo5NjU0Mw==',
+      'e4mQjIiEgHx4dXF1gpOenZuVkY2JhoiJhYF2cXZ9iJGcqrW3saGCYVBLS1VibXiAio6Lf3t3eHt3c29rZmRhaw==',
+    ],
     [
       1,
       -619,
       2,
       1,
       'JCUmJykrLzM4QUxeamhpbGllY1VCOjc2NTAvLCopKCcnKCkqLDA0OUBLWWVjYF5cXF5gYl5MQTgzLyspJyYlJA==',
+      'goaNiomSnaWlnZaLhICBg4OBfXh0cGxoZGBcWmNygYmFgX15d36Mm6OhnZmVkY2JhYF9eXZybmpmYmBodYCBgA==',
     ],
     [
       2,
@@ -5901,6 +7707,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'TU5PUlRORD45NjMxMC4vLi8wMjY4PUNCQUJFSExPUlNTUU9LSEVCQUJCPDk1MjEvLy4vMDE0Njk+Rk1UUlBOTQ==',
+      'eH6EhHx4dHNzdHd7gISLjYyNioaDfH2EiY+OiYWBfnl1cW1rZWFkb36HiISAfHh6hpOenpmVko6KhYJ/e3ZxcQ==',
     ],
     [
       4,
@@ -5908,14 +7715,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JiYnKSotMTQ6QlBfYmBeXV1eYGJfUEI6NTEtKiknJiYmJicpKi0xNDpCUF9iYF5dXV5gYl9QQjo1MS0qKScmJg==',
+      'fYWIhIB8eHqCkZ+hoJyYlJCMiISAfHh0cW1pZWFfYG19hYiEgHx4eoKRn6GgnJiUkIyIhIB8eHRxbWllYV9gbQ==',
     ],
-    [0, 0, 1, 0, 'NDU2OTw/RUxQTUhEQT89PDw9P0FESE1QTEU/PDk2NTQ0NTY3OTo5O0FLTk1MTEc2NkdMTE1OS0E7OTo5NzY1NA=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'NDU2OTw/RUxQTUhEQT89PDw9P0FESE1QTEU/PDk2NTQ0NTY3OTo5O0FLTk1MTEc2NkdMTE1OS0E7OTo5NzY1NA==',
+      'e4mQjYmFgX15dXFzf4+cnpuWko6KhoiJhYN3cXZ+h5GYpbG3s6WIZVFLS1ZibHN+h42Ognx4dnl4dHBsZ2Rhaw==',
+    ],
     [
       1,
       -624,
       2,
       1,
       'KCgpKywwMTU1NjpDXWBiZWlpZWdfTUE6My8sKScmJSUlJiYoKiwwNDlCTl9gXVtaWltdYWNaTUE6NTEtKykoKA==',
+      'fIB/fYaQnaCcmJSQjIiEgHx4dHBsaWVhXWNwgIqIhIB8eHqGlaGloZ2alpKOioSAfnx/gX15bWVdWmJrdnpzeA==',
     ],
     [
       2,
@@ -5923,6 +7739,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'TE1PUlRORT45NjMxMC4vLi8wMjU6PUNDQkNESEtPUVJSUU9LSERDQkNDPTo1MjAvLi8uMDEzNjk+RU5UUk9NTA==',
+      'dXyBhX96eHZ0dHZ6gISJi4yNioiBen2CipCPiYWCfnt2cm5rZmJjbX2GiISAfHl4g5Cbn5qXk4+Kh4N/e3VycQ==',
     ],
     [
       4,
@@ -5930,14 +7747,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JCUmJykrLjM5QUxeZ2ZkYmJkZmdeTEE5My4rKScmJSQkJSYnKSsuMzlBTF5nZmRiYmRmZ15MQTkzLispJyYlJA==',
+      'e4SHg397en6Mm6Kjn5uXk4+Lh4N/e3dzb2xoZGBeX2t7hIeDf3t6foyboqOfm5eTj4uHg397d3NvbGhkYF5faw==',
     ],
-    [0, 0, 1, 0, 'NjY4Oj5BR05QS0ZCPz08Ozs8PT9CRktQTkdBPjo4NjY2Njc5Ozk6PURNTEtKSkUxMUVKSktMTUQ9Ojk7OTc2Ng=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'NjY4Oj5BR05QS0ZCPz08Ozs8PT9CRktQTkdBPjo4NjY2Njc5Ozk6PURNTEtKSkUxMUVKSktMTUQ9Ojk7OTc2Ng==',
+      'fIqRjYmFgX56dnJveIeXnpyYko6Lh4iKh4R5cnaAjJGXoa+5tauPaFJKS1RganB4g4uOhXt4dnh4dHFtZ2VibA==',
+    ],
     [
       1,
       -629,
       2,
       1,
       'KSkqLC4wMjU0NjtHXF5eYGVmYmViT0M6NTAtKiknJiYmJicoKi0xNDtDT15dWlhXV1haXWFcTkE7NjIvLCopKQ==',
+      'fH59gImTnp6alpKOioaCfnt3c29rZ2NfYGt7h4qGgn57d3uImKOkoJyYlJCMiIJ/fH6AgX5ya2FbXmVze3x1dw==',
     ],
     [
       2,
@@ -5945,6 +7771,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'S0xOUVNQRkA6NjMxMC8vLzAyMzY5PkRDQkJFR0pNT1BQUE1LR0VCQkNDPTo2MzIwLy8vMDEzNjo/Rk9TUU5MSw==',
+      'dXyDhoF9dnR0dHh8gISIiouKiYV/e32Fi5CPiYWBfXt3cW1pZmRmcX6HiISAfHh6g4+bnJqWko+Lh4N/eXVxcA==',
     ],
     [
       4,
@@ -5952,14 +7779,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'IyQlJicpLTA2Pklba2xpaGhpbGtbST42Mi0pJyYlJCMjJCUmJyktMDY+SVtrbGloaGlsa1tJPjYyLSknJiUkIw==',
+      'eYSGgn56fYaVoqOinpqWko6KhoJ+enZybmtnY19cXWp5hIaCfnp9hpWio6KempaSjoqGgn56dnJua2djX1xdag==',
     ],
-    [0, 0, 1, 0, 'Ozw9P0JGTFBOR0E9Ojg3NTU2Nzk6OTo+Q01MSklJRjIyRklJSkxNQz46OTo5NzY1NTc4Oj1BR05QTEZCPz08Ow=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'Ozw9P0JGTFBOR0E9Ojg3NTU2Nzk6OTo+Q01MSklJRjIyRklJSkxNQz46OTo5NzY1NTc4Oj1BR05QTEZCPz08Ow==',
+      'hpWfm5eTj4uHiIqIhnlxdn6KkpWgq7e4rpdpUkhJVWFrbnaCio+Genh2eXl1cW1pZWFreomSjoqGgn56dnJudw==',
+    ],
     [
       1,
       -633,
       2,
       1,
       'Y2ViZGFPQzs1MS0qKCcmJiYmJygqLTA1O0NPX11bWFdXWFpeYVxOQTs2MS8tKyooKCkqKy0wNDU0NTxGXF1fYA==',
+      'jpuhnZmVkY2JhYF9enZybmpmYl5hbn2JiYWBfXp2fIuao6Ofm5eRjYuHg396fn+BfXFoYFxhaXV+eHd5e3x8hA==',
     ],
     [
       2,
@@ -5967,6 +7803,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'UlFOS0hGQ0NFQzw4NDIwLy4uLjAwMjU5PUROVVNQTk1NTlBTVU5EPTk1MjAwLi4uLzAyNDg8Q0VDQ0ZIS05RUg==',
+      'hYySkIyGgn57dnNva2djYGp5hImFgX15eYGOmp+bmJSOjIiEgHt4dHBwd3+Eg3t5dXR0dXp/hYeMjYuLh4F4fQ==',
     ],
     [
       4,
@@ -5974,6 +7811,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'IiMjJCYoKzA1PUdYb3BubW1ucG9YRz01MCsoJiQjIyIiIyMkJigrMDU9R1hvcG5tbW5wb1hHPTUwKygmJCMjIg==',
+      'eYOFgX17f42cpKWhnZmVkY2JhYF9eXVybmpmYl5bXWl5g4WBfXt/jZykpaGdmZWRjYmFgX15dXJuamZiXltdaQ==',
     ],
     [
       0,
@@ -5981,14 +7819,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'NDU3OTw/RkxQTEhEQkA+PT0+QEJESExQTUY/PDk2NTQ0NTY3OTs4Nzo/SFdYWTw2NjxZWFZJQDo3ODs5NzY1NA==',
+      'i4iFgX57d3R0fo+anpyWko+Lh4yPjo6Ad29tcXyetr69rZuHdF9PQkNQbIWRlY+JfnFycXV4c3BtZ2VhaHaDjg==',
     ],
-    [1, 0, 1, 0, 'R0pUVFNFPTc0Mzc4NjU0MzM0NTg7PkRLUU9KRkRCQD8/QEJERkpPUUtEPjs4NTQzMzQ1Njg3MzQ3PUZTVFRKRw=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'R0pUVFNFPTc0Mzc4NjU0MzM0NTg7PkRLUU9KRkRCQD8/QEJERkpPUUtEPjs4NTQzMzQ1Njg3MzQ3PUZTVFRKRw==',
+      'ZWVvf4qPjIiGgn56d3Rxd4OTnJuYk4+Lh4OEi4yNhHRtZmNqc4uYmpOFeWtmZ3mPmJ6Zk4p6dXJ2fXx6dXFraA==',
+    ],
     [
       3,
       -2173,
       1,
       0,
       '7eJwTDctJyEeHBoYGBcXFhYXFxgZGhweISctOkxw4u3t4nBMOi0nIR4cGhkYFxcWFhcXGBgaHB4hJy03THDi7Q==',
+      'nauwrKiloZ2ZlZGNiYWBfXl1cW5qZmJeWlZSUVppeY6dq7CsqKWhnZmVkY2JhYF9eXVxbmpmYl5aVlJRWml5jg==',
     ],
     [
       4,
@@ -5996,6 +7843,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       '19R3TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE931NfX1HdPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3fU1w==',
+      'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
     ],
     [
       0,
@@ -6003,14 +7851,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'NjY4OT5BSE9PSkZDQT8+PT0+P0FDRkpPT0hBPjk4NjY0NTc5Ojw4ODo/R1ZXWDk0NDlYV1ZHPzo4ODw6OTc1NA==',
+      'hIKAfHp3c3iEkp2dmZWQjImJjpGPhnpxbXJ6lbO9wbakkXtkUEM/SVt8jZGSi4BwcXB0eHRybWplYWdzg42LiA==',
     ],
-    [1, 0, 1, 0, 'RUlTU1JGPTg0NDk5NjU0MzM1Nzg7QEVNT0xJRkNBQD8/QEFDRklMT01FQDs4NzUzMzQ1Njk5NDQ4PUZSU1NJRQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'RUlTU1JGPTg0NDk5NjU0MzM1Nzg7QEVNT0xJRkNBQD8/QEFDRklMT01FQDs4NzUzMzQ1Njk5NDQ4PUZSU1NJRQ==',
+      'ZnB9iY6KiIaCf316dnRyeoqWnZqUkoyIhoKIjYyKe3BoZGlyiZqdnIt9bmJjaoOUmpyWjH50cXV7fHp2cG5pZQ==',
+    ],
     [
       3,
       -2249,
       1,
       0,
       '/N1vSTYsJSIfHBoYFxcWFhYWFxcYGhwfIiUsNklv3fz83W9JNiwlIh8cGhgXFxYWFhYXFxgaHB8iJSw2SW/d/A==',
+      'nquxramloZ2ZlZGNiYWCfnp2cm5qZmJeWlZSUVdmdo2eq7GtqaWhnZmVkY2JhYJ+enZybmpmYl5aVlJRV2Z2jQ==',
     ],
     [
       4,
@@ -6018,6 +7875,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       '4N11TDsvKSMeHBoZGRgXFxcXFxgaGxwgIyguO0903eDg3XRPOy4oIyAcGxoYFxcXFxcYGRkaHB4jKS87THXa4A==',
+      'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJTXW18jQ==',
     ],
     [
       0,
@@ -6025,14 +7883,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Nzg6PEBES05MR0RCPz49PDw9Pj9CREdMTktEQDw6Nzc3Nzg5Oz06OTtASVVWVjMvLzRWVlVJQDs5Oj07Ojg2Nw==',
+      'hoOAfnt4eHR8ipSdnJaUj4qIjY+Rjn91bnF4jq28wrysmIJrV0Y8QlBuho6SjYJ0cW90d3ZybWplY2p0gouJiA==',
     ],
-    [1, 0, 1, 0, 'QUVRUVFGPTg2Njo6ODc1NTY2OTs/QklOTUlGQ0E/Pz4+Pz9BQ0VJTU5JQj87OTY2NTU3ODo6NjU4PUZRUVFFQQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'QUVRUVFGPTg2Njo6ODc1NTY2OTs/QklOTUlGQ0E/Pz4+Pz9BQ0VJTU5JQj87OTY2NTU3ODo6NjU4PUZRUVFFQQ==',
+      'bHaEjouKh4SCgH16eXVzdoGOmJmWko+KhYKHjI+OfnFoZWl0i52hnox8bGBhaICSl5uVi3xzcXV7fHp0cW1nZQ==',
+    ],
     [
       3,
       -2289,
       1,
       0,
       '/9prRjYqIyAdGhkYFxYWFhYWFhcYGRodICMqNkZr2v//2mtGNiojIB0aGRgXFhYWFhYWFxgZGh0gIyo2Rmva/w==',
+      'nqyxramloZ2alpKOioaCfnp2cm5qZmNfW1dTT1Ric42erLGtqaWhnZqWko6KhoJ+enZybmpmY19bV1NPVGJzjQ==',
     ],
     [
       4,
@@ -6040,6 +7907,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       '7eJwTDctJyEeHBoYGBcXFhYXFxgYGhweISctN0xw4u3t4nBMNy0nIR4cGhgYFxcWFhcXGBgaHB4hJy03THDi7Q==',
+      'nauwrKiloZ2ZlZGNiYWBfXl1cW5qZmJeWlZSUVppeY6dq7CsqKWhnZmVkY2JhYF9eXVxbmpmYl5aVlJRWml5jg==',
     ],
     [
       0,
@@ -6047,14 +7915,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'PT4+QEJER0pNS0VAPTo4Nzc3ODk8PTo4PEBHVVVWNS8vNVZVVUZAOzg6PTw5Nzc2Nzg6PUBFS01KR0VCQD4+PQ==',
+      'jZedmZWRjomLj4+QiHtycXR+nbfBwrelj3dgTUA9R1t8iZCRiHxwb3B2d3Rwa2hjZm99iImJhYSBf317enh1gQ==',
     ],
-    [1, 0, 1, 0, 'NTY2Nzo7NjU4PUVRUVJFQUJGUlFRRj04NTY6Ojg2NjU2Nzg7PkNKTUxJRUNBPz8+Pj8/QURFSUxNSkM+Ozk3Ng=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'NTY2Nzo7NjU4PUVRUVJFQUJGUlFRRj04NTY6Ojg2NjU2Nzg7PkNKTUxJRUNBPz8+Pj8/QURFSUxNSkM+Ozk3Ng==',
+      'mqKilIJxX19jdo2UmZaOgnRzdXl8enVybmpmaHKAi42KhoSCgX58eXd3dH2Jk5qZk4+Lh4OFi42QhHdsZWlugA==',
+    ],
     [
       3,
       -2382,
       1,
       0,
       'FRUVFhcYGhwdJCg1RmrS///SakY1KCQhHRoYFxYVFRUVFRUWFxgaHB0kKDVGatL//9JqRjUoJCEdGhgXFhUVFQ==',
+      'aYKZqLCvq6ejn5uXk4+MiISAfHh0cGxoZGBcWFVRT1ppgpmosK+rp6Ofm5eTj4yIhIB8eHRwbGhkYFxYVVFPWg==',
     ],
     [
       4,
@@ -6062,6 +7939,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       '/N1vSTYsJSIfHBoYFxcWFhYWFxcYGhwfIiUsNklv3fz83W9JNiwlIh8cGhgXFxYWFhYXFxgaHB8iJSw2SW/d/A==',
+      'nquxramloZ2ZlZGNiYWCfnp2cm5qZmJeWlZSUVdmdo2eq7GtqaWhnZmVkY2JhYJ+enZybmpmYl5aVlJRV2Z2jQ==',
     ],
     [
       0,
@@ -6069,14 +7947,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'PD0+QUE7Ojo6PT9DSEtFPz9ISkhEQD06Ojo7QUE+PTw7PD1AQ0ZLT0xGQT06ODc2Njc4Oj1BRkxOS0dDQD08PA==',
+      'jJWZjXloanGDjYyKhYN8dmpscXZ/fHh0b2xoa3iGkZKOioaCf3t3c29td4OSmZWSjYmFgYeNk5eOhYB8d3Vweg==',
     ],
-    [1, 0, 1, 0, 'OTo7PUBESU9PSUVBPjw7Ojo7PT46ODg5OjxAQ0hLSkdHSUxIQz88Ojg4ODo+PTs6Ojo8PkFFSE9PSUNAPTs5OQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'OTo7PUBESU9PSUVBPjw7Ojo7PT46ODg5OjxAQ0hLSkdHSUxIQz88Ojg4ODo+PTs6Ojo8PkFFSE9PSUNAPTs5OQ==',
+      'h4ODh4uPj4aAfXh0cWxveYCFgnt+hY2Uko6LhoJ9dW5ydnx+enZyb2tocX6Mk5GNiYWBfXl1cW1veomVl5SPiw==',
+    ],
     [
       2,
       -463,
       2,
       1,
       'U1RWWVZMQz05NTIxLy8vLjAwMzY4NzQ1Njo+RE1YYGNjYlVMREA8ODc2ODo5MzIwLy8vLzAyNDc7QUhSWFZUUw==',
+      'gYeLioJ6c29rZWRkZ3B4hI+Zn5uZlZGQh4R+cnh7gYeDf3x4dnJuaWRgYm15goSAfHqCjZyhnJqUkY2IhIF8fA==',
     ],
     [
       3,
@@ -6084,6 +7971,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'paaKXUU5MComIyAfHRwbGxsbHB0fICMlKjA5RV2KpqWlpopdRTkwKiYjIB8dHBsbGxscHR8gIyUqMDlFXYqmpQ==',
+      'namsqKSgnJiVkY2JhYF9eXVxbWllYV5aVlVdbHp/go2dqayopKCcmJWRjYmFgX15dXFtaWVhXlpWVV1sen+CjQ==',
     ],
     [
       4,
@@ -6091,6 +7979,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'LzAxMzU4PEJKUFBMSUdFRERFR0lMUFBKQzw4NTMxMC8vMDEzNTg8QkpQUExJR0VEREVHSUxQUEpDPDg1MzEwLw==',
+      'g42QjIiEgHx4dHBzfIyYmpiUkIyIhIB8eHRwbGlmZ3SDjZCMiISAfHh0cHN8jJiamJSQjIiEgHx4dHBsaWZndA==',
     ],
     [
       6,
@@ -6098,6 +7987,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'oKGMXUg6MComIyAfHhwcHBwcHB4fICMmKjI6SF2LoaCgoYtdSDoyKiYjIB8eHBwcHBwcHh8gIyYqMDpIXYyhoA==',
+      'maetqaWhnZmVkY2JhYF9enZybmpmYl5aVlNdbHqBgIqZp62ppaGdmZWRjYmFgX16dnJuamZiXlpWVF1seoCAig==',
     ],
     [
       0,
@@ -6105,14 +7995,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Pj5AQkI8Ojo7PD9CR0pFPT1FSkdCPzw7Ojo8QkJAPj49PT9BREhMT0pEPzw5NzY1NTY3OTw/REpPTEhEQT89PQ==',
+      'jpubjHhmZW+CjI2IhIF7dmpqb3V9fHh0b2xobnuJk5KOioaCfnt3c29sdYGQmJWSjYmFgomQlpmPhoF8d3Rxew==',
     ],
-    [1, 0, 1, 0, 'ODg6PD9CR05PSkZCPz08PDw8Pj87ODg5Ojw/Q0dLSUdHSUtHQz88Ojk4ODs/Pjw8PDw9P0JGSk9OR0I/PDo4OA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'ODg6PD9CR05PSkZCPz08PDw8Pj87ODg5Ojw/Q0dLSUdHSUtHQz88Ojk4ODs/Pjw8PDw9P0JGSk9OR0I/PDo4OA==',
+      'h4OEiI2Qj4mCfXp0cG9ueICDgXyAhY6Tj42KhIB7cm5ydnt+enZybWppdIOPlJCNiYWBfXl1cW1ueYeUl5OPiw==',
+    ],
     [
       2,
       -436,
       2,
       1,
       'UlNVV1dMQjw4NjMxMC8vLzExNDg6OTY1Nzk+Q0xXX2FiYVVMRT88ODc3OTs5NDMxLy4vMDAyNTc8QUhSV1VTUg==',
+      'goeNjYJ6cm5qaGVkaW95hI+Zn5yZlY6MhoJ9c3h8gomEgX13c29rZ2RhZXJ8g4N/e3yEkJyfm5eTj4uHg4B7ew==',
     ],
     [
       3,
@@ -6120,6 +8019,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'pKaKXUU5MComIyAeHBwbGxsbHB0fICMlKjE5RVuLpqWlpotdRTkxKiUjIB8dHBsbGxscHR8gIyYqMDlFXYqmpA==',
+      'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/g4qap6uppaGdmZWRjoqGgn56dnJuamZiXlpXVVpod36Aig==',
     ],
     [
       4,
@@ -6127,6 +8027,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Ly8xMjU4PEJJUFFOSkhGRUVGSEpOUVBJQjw4NTIxLy8vLzEyNTg8QklQUU5KSEZFRUZISk5RUElCPDg1MjEvLw==',
+      'go6QjIiEgHx4dHFzf46Zm5eUkIyIhIB8eHRwbGhlZnOCjpCMiISAfHh0cXN/jpmbl5SQjIiEgHx4dHBsaGVmcw==',
     ],
     [
       6,
@@ -6134,6 +8035,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'paaKXUU5MComIyAfHRwbGxsbHB0fICMlKjA5RV2KpqWlpopdRTkwKiYjIB8dHBsbGxscHR8gIyUqMDlFXYqmpQ==',
+      'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/gIqap62ppaGdmZWRjoqGgn56dnJuamZiXlpXVFpod3+Aig==',
     ],
     [
       0,
@@ -6141,14 +8043,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'QEFCREE8Ojo7PD5CRUhBOjpASEVCPz07Ojo8QkRCQD8/QEFDRktPUElCPTo3NjQ0NDQ2Nzo9QkhQT0pGQ0E/Pw==',
+      'jpubjnlmZG1/jIyGhH56dGlobXR7fHh0cGtocH+NlZKOioaDf3t3c29rcXyMl5WSjYmFg4uSmJqOh4F+endzew==',
     ],
-    [1, 0, 1, 0, 'NjY4OjxARUtQTUhEQT8+Pj4/QEA7OTk5Ojw/QkZIR0VFR0hFQj48Ojk5OTtAQD4+Pj4/QURITVBLRUA8Ojg2Ng=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'NjY4OjxARUtQTUhEQT8+Pj4/QEA7OTk5Ojw/QkZIR0VFR0hFQj48Ojk5OTtAQD4+Pj4/QURITVBLRUA8Ojg2Ng==',
+      'h4OFio6UkIeDfnp3cm9xeYCEgXx/ho2Rj4qHgn55cW1wdnt+enZybWpteomTlJCMiISAfXl1cW1rdoKRl5OPiw==',
+    ],
     [
       2,
       -410,
       2,
       1,
       'UFFSVlVKRD45NjQxMTAwMTEzNjk7ODY1Nzo/REpUXV9fXlRLRT88OTc3ODs6NzQyMTAwMDE0Njg8QklTVVNRUA==',
+      'gIiNjIV9dnJsaWVkaG54g46XnZuYk5GLhoJ6cnZ8g4iFf3t3dHFtaWNfZnN+hYN/e3qCj5ufm5eTj4uIhH96eg==',
     ],
     [
       3,
@@ -6156,6 +8067,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'paaKXUU5MComIyAfHRwbGxsbHB0fICMlKjA5RV2KpqWlpopdRTkwKiYjIB8dHBsbGxscHR8gIyUqMDlFXYqmpQ==',
+      'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/gIqap62ppaGdmZWRjoqGgn56dnJuamZiXlpXVFpod3+Aig==',
     ],
     [
       4,
@@ -6163,6 +8075,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Li8wMjQ3O0FIUVJPS0lHRkZHSUtPUlFIQTs3NDIwLy4uLzAyNDc7QUhRUk9LSUdGRkdJS09SUUhBOzc0MjAvLg==',
+      'gY2Pi4iEgHx4dHJ0gZGam5eTj4uIhIB8eHRwbGhkZnKBjY+LiISAfHh0cnSBkZqbl5OPi4iEgHx4dHBsaGRmcg==',
     ],
     [
       6,
@@ -6170,6 +8083,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'q6yHW0Q4LyklISAdHBwbGxsbHBwdICIlKS84RVuHrKurrIdbRTgvKSUiIB0cHBsbGxscHB0gISUpLzhEW4esqw==',
+      'l6WuqqainpqXk4+Lh4N/e3dzb2tnZGBcWFRWYnF9gYiXpayqpqKempeTj4uHg397d3Nva2dkYFxYVFZicX1/iA==',
     ],
     [
       0,
@@ -6177,14 +8091,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'MzQ1Nzk9QkhQT0pHQ0E/P0BAQkRCPDo6Ojw+QkZIRjs7RkhFQT48Ojo6O0JEQkA/P0BBQ0ZKT1BIQj06NzU0Mw==',
+      'iISGjZSZl46Ggn54dXR+k56ci3RjZG+CjYuFhH94c2ZmbnN7endzb2toc4KQlZGNiYaCfnp2cm5rdICPmJSQjA==',
     ],
-    [1, 0, 1, 0, 'NjY4OTxAREtQTUhEQj8+Pj4/QEE7OTk5Ojs+QkZJR0VFR0lGQj47Ojk5OTtBQD8+Pj4/QURITlBLREA8OTc2Ng=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'NjY4OTxAREtQTUhEQj8+Pj4/QEE7OTk5Ojs+QkZJR0VFR0lGQj47Ojk5OTtBQD8+Pj4/QURITlBLREA8OTc2Ng==',
+      'h4OFio+UkImDfnt2c3BveH+Dgnx/ho+Rj4qGhH55c2pwdXl8enZybmlteomUlJCMiISAfHl1cW1rdoKRl5OPiw==',
+    ],
     [
       2,
       -386,
       2,
       1,
       'UVJUVlZMQz05NTMxMDAvLzEzNTk7OTY2Nzo+RExUXmBhX1VLREA7OTc3Ojs4NjMxMC8vMDEyNTg7QUpUVlRSUQ==',
+      'gYmOjYJ6dW9qZ2Riam94h46ZnpqZlI+KhoB3dHd+hoiEf3p2cm5raGVhaXR+hYJ+en2Hk56empaTj4uHgn55eQ==',
     ],
     [
       3,
@@ -6192,6 +8115,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'paaKXUU5MColIyAfHRwbGxsbHB0fICMlKjA5RV2KpqWlpopdRTkwKiYjIB8dHBsbGxscHR8gIyYqMDlFXYqmpQ==',
+      'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/g4qap6uppaGdmZWRjoqGgn56dnJuamZiXlpXVVpod36Aig==',
     ],
     [
       4,
@@ -6199,6 +8123,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'RkdJTE9SUUhBOzc0MTAvLi4vMDE0NztASFFST0xJR0ZGR0lMT1JRSEE7NzQxMC8uLi8wMTQ3O0BIUVJPTElHRg==',
+      'jpqcmJSRjYmFgX15dXFtaWVlbXyKj42JhYF9eXVxcn6OmpyYlJGNiYWBfXl1cW1pZWVtfIqPjYmFgX15dXFyfg==',
     ],
     [
       6,
@@ -6206,14 +8131,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'sLKGWEQ3LiklIh4dHBsbGhobGxwdHiIjKS43RFiGsrCwsoZYRDcuKSUiHh0cGxsaGhsbHB0eIiMpLjdEWIaysA==',
+      'l6auq6ejn5uXk4+Lh4N/e3h0cGxoZGBcWFRUX257f4iXpq6rp6Ofm5eTj4uHg397eHRwbGhkYFxYVFRfbnt/iA==',
     ],
-    [0, 0, 1, 0, 'epmWkkMtJSEgHhwbGhsbGhodHR4fIScqLzdAVoeOjYuLjY6KVkA3LyokIiAfHhsaGhsbGhscHx4iJy1Dk5aZeg=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'epmWkkMtJSEgHhwbGhsbGhodHR4fIScqLzdAVoeOjYuLjY6KVkA3LyokIiAfHhsaGhsbGhscHx4iJy1Dk5aZeg==',
+      'lJ6pqqWdlY6Ig3p0cGxrZmReWlZRVmN1gIB/g5Gjrq6qpJ6clpSSjoqDe3VuaGFaV1pkcH+Zqq6lim1UUVxtiA==',
+    ],
     [
       0,
       -460,
       2,
       1,
       'hoiLiVM+NSomIyAfHhwcGxscHB4fICMmKi00QFWLnbO4kH5DOjUsKCYjIB8eHBwcHBwfICEjJiozOUNoiImGhg==',
+      'laasqKehnZmTj4uFgX97d3NtZ2NfXmBiaGhka4GlqqScmZ6kpaGakoyGgoF9e3dxb2llYVtXUlJdcHyBf3t7hA==',
     ],
     [
       1,
@@ -6221,6 +8155,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       '5+V+Uz40KiUiIB0cGhoZGRkZGhscHB4hJiwyP1R86unp6HhBMykjHRoXExIRERAQEBARERISEhETFBceJeHp7w==',
+      'lqCsqKSgmpaSjoqGgn56dnJva2VhXVlXWGRzgomVqLO4sq6qpKKcmJSQjouJg3t2bmpoYltOQT9FU2Bndnx9jg==',
     ],
     [
       1,
@@ -6228,6 +8163,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'h4eKi2pFOi8qJiQiIB0cHBwcHR4fISMnJyw1OkV2i7SyqYhaRTgvKSYiHx4cGxsbGxsbHR4fIiUpNDxShYyJhw==',
+      'lqewrKeknpqUko6IhoB+e3dzbGZgXF9kZmZXV2B3j5Wdo6WloZ2ZlZKOioaCfnp0cGpmYl5aVFVgc4CIhIB+hQ==',
     ],
     [
       8,
@@ -6235,6 +8171,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'REE/PTs5ODY1NDMyMTEwMDAwMjEyMzQ1Njg6Oz0/QURHSU9RUVBMSEZFRUVFRUVFRUVFRUVFREZJS1BRUU5KRw==',
+      'gICCgYGCg4KDg4GCgYF/f4KIkpufnJ2qvs7Tz8e+s6WWh3hqWU1CODEsNENXYmNiZm95foGAf39/fn1+fH19fw==',
     ],
     [
       8,
@@ -6242,6 +8179,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'LzY+QEBAQEFDRkpPVVxcWFJORkM/PTg2NDMyMS8wLzEwMzQ2Oz5DSlJWVlFOS0lISElLTk5LQDc2MS4tKywrLQ==',
+      'eoeQkZGSjpCIiYiFhoJ/fnp6dnVybm1pZ2ZpdYWNjouHg397fYWVoaGgmZWRioR4b2ludoGEhIF8eXZxbmlmcA==',
     ],
     [
       8,
@@ -6249,6 +8187,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'XWRvd4GDfXFoYR8bGBUVFBITExQTFBUXGRoeICs3Zm50fYaFeWldUUlDPDg0Mi8uLS0sLS0uLzEzNTo9Q0hOVQ==',
+      'nqu1urOpnpOOhX14cW1nYVxUUlVbY2poZmhwgZGZmZeVk5OPjYuHhYOAfn15e3d2dXF0cW9wbW5ubXWDlZubmw==',
     ],
     [
       8,
@@ -6256,14 +8195,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'LCssLC0uLjE0NTg9QkhQWGBrcXmBgnprY1ofHBgXFRUVFRMUFRYWFxobHyYsQ2htdX+GhHJlWU5GQDk2NDAvLQ==',
+      'dYOUnZ6coKy1urKkmpKKg3x2cmxmYFlVVFhgaWxoZWhyhpSbmZiWlJOPjYuGhYJ+fnx6e3d0c3BwcXBwb2xrbA==',
     ],
-    [0, 0, 1, 0, 'eZeVkj8uJiMgIB0bHBwbGxsdHh8gIiUnMTZCXIqMiIaGiIyKXEI2MSklIiAfHh0bGxscHBsdICEjJi4/kpWXeQ=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'eZeVkj8uJiMgIB0bHBwbGxsdHh8gIiUnMTZCXIqMiIaGiIyKXEI2MSklIiAfHh0bGxscHBsdICEjJi4/kpWXeQ==',
+      'kp6pqqafl4+JgXp0cW1qZ2NfWVVPVWZ4goF+gIyfrbCqpqCcmJWSj4uFfHZvZmJZV1tlcIKcrLCmjGxUT1ZphA==',
+    ],
     [
       0,
       -440,
       2,
       1,
       'goGEh29KOi8qJyQhHh0cHBwcHR4fISMoKS4yPEZ0kLeyn41RPTYuKCQhHh0cGxoaGhodHyAiJCcvN0VkiIeDgg==',
+      'laixraejn5mWkYuHhIF+fHhxa2NcWV9jZGRVWW2PmpuYmqGipKGblY+Lh4V/e3Zxb2llYVtXU1VleIOHg399hA==',
     ],
     [
       1,
@@ -6271,6 +8219,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       '5eJ7UT0wKiQiHRwbGhkYGBgYGRobHB0iJCowSF2N39/e4ZlNMSchHBkYFxQREBAQEBAQERESFBQUFBceJN/m7A==',
+      'maKopqOfm5WRjYmFgX15c29rZ2ZiXlpWXGl5g4uYq7m3s62ppaGdl5OPjYmIgnt1bWllYVhKPj5HVGJqeH1/kQ==',
     ],
     [
       1,
@@ -6278,6 +8227,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'tIxrRzwyLigoJCIgHx0dHR0dHh8jJScrMTxMcYiGg4ODhYiJWz82LyYjIR8eGhoZGRoaGxweHyMoLDRBVo6psg==',
+      'YHOAhIB8eH+NoK6uqKSdmZaRjoiEfnp2cm5qZmJcWFlbZWxyiJ6rqZucm6CjnZmTjYeDgYB8eHJtamNgWlZRUg==',
     ],
     [
       8,
@@ -6285,6 +8235,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'QkA+PDs5OTc2NTQ0MzMyMjIyMzM0NDU2Nzk5Ozw+QEJFSEtRUlJOSkdFQ0NDQ0NDQ0NDQ0NDRUdKTlJSUUtIRQ==',
+      'gIGBgoODhYaGhYSCgYJ+gYaPmp+goq/F0dXQyL+2p5mJemlYTkI5MisuOk5dYWBkcHp/gX5+fX17enx7fHx8fg==',
     ],
     [
       8,
@@ -6292,6 +8243,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'LSsqKissLTE3OkVNTUxKSUlKTE5SV1dWTUc/PDk1NDExMC8vMDAyMzU3OT0/RklOVVpdW1VOSUZDQkFAQUA6Lw==',
+      'eYGDf3x4dHJ0f46XnJmXlJCQjYuHg4F/f3t7eHR3dXNwb2xtdX2KkpeUko6IhoB+fIGOlpqUiH95cGtlX11eag==',
     ],
     [
       8,
@@ -6299,6 +8251,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'LTAzNDk8QUpSX2x+iYl/dnJqLyYdFxcUFBIRERARERERExQXFx5kbXWEhoN5cGdeVk9IQj46NTIxMC8sLCwsLQ==',
+      'g5OZmJSXoaqwr6qkoJqTjoaAeXFpYVdMRklSXmVjZG99jpOTk5ORkJCNj46KioWEhoCAfHh5dXNxbWtpZ2Vncw==',
     ],
     [
       8,
@@ -6306,14 +8259,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'LS4wMjY6PkdOW2h6iIqDeXRrMygfHBkXFhQSExMSEhIUFBQXGx9eZnF+hYN8c2pfV1BJQj05NjQxMC4sKyorKw==',
+      'f5CZmJSXoKmvrqqjnZeRjYiDe3NsYlpNRUpUX2NiZG+BjZOVkZOSkZGOjo2LioeFhIOBfXp4dHJwbGxpZ2Zkbw==',
     ],
-    [0, 0, 1, 0, 'dJaUkjsqKCMhIB0eHRwcGxseHiAhIiUpMThGYoiHhIKChIeIZEY4LiklIyIgHBwcHBwcHRwdICAkKCxCkpSWdg=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'dJaUkjsqKCMhIB0eHRwcGxseHiAhIiUpMThGYoiHhIKChIeIZEY4LiklIyIgHBwcHBwcHRwdICAkKCxCkpSWdg==',
+      'kp+prKWdmI6Jf3hycG5qZmFdV1NPWGp7hIF9f4qdrrGsp6KdmJSQjoyFfXZuaGBZVVlncoSdrbSni2tRTVdohA==',
+    ],
     [
       0,
       -422,
       2,
       1,
       'enx/gnJNOTEpJiMfHRwcGxscHB0fICMiJiszQE2LnKyxjn1DOTMuKSUiIB0cHh4dHR0eHyAmKSw0QVCAgX16eg==',
+      'lKevqqWhm5mVj4uHgX15dnJsaGBcXF5jZ2hkbpCjqZ2anaKno52Vj4mFg399d3RwaWVfW1dTUV1ygYSBfXp5gg==',
     ],
     [
       1,
@@ -6321,6 +8283,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       '3tmNVEA0KyUgHhwbGhoZGRkZGRobHB4iJSozR16N1NPT1tRENCsdGhgWFBMSEhEREQ8ODg8PERIUFhwfIdnf5Q==',
+      'mJ+opqKempSQjIiFgX13c29raWVhXVlXYG99hYiWqri3s6+rp6CcmZKOjYiFgXt1b2tlXlZIPj5GVGRseIB+kA==',
     ],
     [
       1,
@@ -6328,6 +8291,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'sIlySTs0LyomIyEeHRweHh4eHyAhIyktMkFSgoN/fHx8foGDakc4MCglIh4dHBsbGxscHR4gICEmLDQ/U4ilrQ==',
+      'ZHiChIB8eXuGmKmuqqSgnJaUjoiGgHx4cm5qZmFdWVhcYWlxhp2mqJybn6KjnpiSi4mGgoB8dnJsaGRgXFRPUg==',
     ],
     [
       8,
@@ -6335,6 +8299,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'QD89PDo5ODc2NjY1NTQzNDQ0NDU1NjY2Nzg5Ojs9PkBDRklOUVJQTEdFQ0NDQ0NDQ0NDQ0NDRkhLUFJRTklGQw==',
+      'gICDhIaFhoWGhoSEgoGAgoqTnaOhrMDQ19PNxb2xopKBcWFSRzw1LykvO05dXmJrdX2Afn58enp6enp7en19fw==',
     ],
     [
       8,
@@ -6342,6 +8307,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'KyopKCgoKywxOD5KTk1LSkpLTU9TV1lYTkdDPDo2NTIyMTAwMDAyMzQ1ODs/QkdKUFVdXltSTkpFREJCQkE+MQ==',
+      'd3+Cfnp2cnF1g5KYmpiWk5CNiYqIhISCfnx4dnZ3dnNvcG5scnqKk5eVj4+KhYF7foaRmp6VjYJ3cWdjXltdZw==',
     ],
     [
       8,
@@ -6349,6 +8315,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'XGdueIKIh3pxahwYFRQUEhIQEBESERESFRcZHCEoO3R6gIuMhHJhVUxEPzk3MzAvLS0sLi4vMDIzNTk9Q0hOVA==',
+      'nqq0vbqwqJ2TjIN9d3JsZ2FaVk9NU1xoa2lpcYOSmZqYlZWRj42JiIOCgH5+fHl1dXNycW9wb25ubG53iJWbnA==',
     ],
     [
       8,
@@ -6356,14 +8323,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'LC8yMzY7QElSXW19iYmAenRqMCMgGRcWFBQTEhITEhISFRUWGRpjaXWDh4J6cGleV05HQTw3NjIwLy4tKysrLA==',
+      'g5KYl5OZpa2xr6iknpiSjIiAfHJqYVdQRElTXGViZW9+jpOTkZOSj5GOjI+LiYaFhYOAfHp3dXNvbWtoZmRncg==',
     ],
-    [0, 0, 1, 0, 'HRsbHB4dHiEkJi44lZaYeHiYlpU4LiYkIR4dHhwbGx0dHR4fICEkKDA3RmKJh4SCgoSHiWJGNzAoJCEgHx4dHQ=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'HRsbHB4dHiEkJi44lZaYeHiYlpU4LiYkIR4dHhwbGx0dHR4fICEkKDA3RmKJh4SCgoSHiWJGNzAoJCEgHx4dHQ==',
+      'n66zpIZkTk9acYmWpKqrpJyWjIV9dnRwbmpkX1tWUlBbb36EgX2Ai5+vsaunoZ2XlJGOioR9dW9nX1dVWWVyhg==',
+    ],
     [
       0,
       -408,
       2,
       1,
       'GhsbHB4fIiUoLDM9UYedr7ORXkc7NS0oJiMiHx4dHBwcHB0hIiQnLTI/WYCAfHp5eXt+gntRPC8sJCEgHh4dHQ==',
+      'hqSmn5yco6iknZiPioaCgXx7dW5tZ2NeVlJOWGx6hIJ/fXl+jKGvraainpqWkYyHgn97d3VtaWRdXF5gZmdibQ==',
     ],
     [
       1,
@@ -6371,6 +8347,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'zM2LXUc4KiUgHhwbGRkZGBgZGRobHR8hJisxPVN61drh29d8IBoXFBISEhIRERAQEBERERITFBYYGyExQdDPzA==',
+      'kqGqpqKempaUkY2Jg397d3Nva2VhXVlaY2p1gYGJl6O0v8W9sqmfm5ePioR8endzcWtnY1xbVVFNRkhXand7hA==',
     ],
     [
       1,
@@ -6378,6 +8355,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'e3x/g3VLOzArJSIgHx0aGhobGxwdHyAjKCwxPlGEprGxjGpIOzYuKCYjIR8eHRwcHBwdISIkJi40PlOCgn18ew==',
+      'j6SwrKiinpqUkoyGgn56dnJsaGReWldYX2Zrdo+lqaGdnJ6jn5uVj4uFhIJ8eXRuamVfW1dTUV9xgIaCf3x4fw==',
     ],
     [
       8,
@@ -6385,6 +8363,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'RERERERERkhMUVJQTEdEQj89PDs6OTg3Nzc2NjU1NDU1NDU1NjY3Nzc4OTo6PD0/QkVHS1BSUUxIRkRERERERA==',
+      'dH6Afnx6enl5eHl4enx8f4CBgoSGiIeHh4eHhYODgIGIkJ2lpLDD09jTzse/taaVg3JiUkc9NS4oKjVJWVtfag==',
     ],
     [
       8,
@@ -6392,6 +8371,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'SEVBPTk3NDMyMDAwMDAxMzM1ODtAQ0pSWlpYU1BNS0pKS01MRj0zLispJicnJygsMT9DQ0NERkhMUVheXltTTg==',
+      'Z2VocH2Lj42Lh4OAgoyYpKainpeNhn5zZ2JibHp/hH95d3FtbGpwf4uSlJOQj4yLi4qIhYJ+gH96enZydHBsaw==',
     ],
     [
       8,
@@ -6399,6 +8379,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'EA4PDw8QERITFBYYHic5eX+Fj5GDcmFUTUM8OTQyMS8tLSwtLS0uMDI2OjtCSE9ZX2lxfIaNjX5zbRoUExEQEA==',
+      'dISSm5uZl5SSj4yJh4SCgHx7eXh3c3JycHBvbW1vbXB8jJidnKSwusC2rKSZk4yCfHVva2dhW1ZOTE5YYmpoaQ==',
     ],
     [
       8,
@@ -6406,14 +8387,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Ly8wNDc6QEpSXW+BkZGHgX1JLyUeGBQUExESEREQEBASExUVFhoecHmHj4yBeW1jW1NKQz06NzQxLy0tLSwtLQ==',
+      'f4+XlpWeqbCyr6iinpiUjoiBe3RtZFtSRURMV2BjY2x+jJKTkpSUkZCQj42MiIeGg4GAfn15dnJvbWpoZmRlbw==',
     ],
-    [0, 0, 2, 1, 'IyQlJicqMDZBTlBSVFhle3p1cmVKQT46MS0qJyYkISEhIiIkJSgsMTY9TmRramlpaWppZlpKPzYxLCknJSQjIw=='],
+    [
+      0,
+      0,
+      2,
+      1,
+      'IyQlJicqMDZBTlBSVFhle3p1cmVKQT46MS0qJyYkISEhIiIkJSgsMTY9TmRramlpaWppZlpKPzYxLCknJSQjIw==',
+      'cIGLh5Kboqahl46LiouLh4N/eXRwbGhkYFpZYW17g4F/foCGkp2io6GdmZWRjYmFf3hxbWpvdn2DgX1xZ1xWXw==',
+    ],
     [
       0,
       -1027,
       2,
       1,
       'Hh8gICIkJiovOURafH18e3t/goBVQTYvKyckIB8eHR0dHR4fICMlKCwzPEpqk5J/eX+FdU4/Ni8qJiQiICAfHg==',
+      'en+On6yrpaOdmZWRjYmFgHx4dHBqZmJeWldcaoueopKFdm1ziZyio5+ZlY+Lh4SAfHhybmpkYlxYV11teYN/fA==',
     ],
     [
       1,
@@ -6421,6 +8411,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'goSEZUw+NS0pJiMhIB4gHyAgISIjJigvNDxGV3N9fYF/eXZ0W0Y8MSwoJiMiHx4eHh4eICEjJikuNT5MbIODgg==',
+      'c29taWVhXVxjcHqBgoaLioeKlJ2mpJ6alpKOjYaCf3l1cW1pZWFbV1NbZ3eBfn2Bjp6pqKSgnJiUkIyGgn54dw==',
     ],
     [
       2,
@@ -6428,6 +8419,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'bm1oY1lSSUA5NTEuKikoJycmJygoKiswNDhARVFka2xtcHV3Y0g+My4qJyQjIiEhISEiJSYpLDI5Q0tTWmJpbg==',
+      'lpSUkI6KiIeAf3t3dXJuamZiX2Vudn56dnd/kaOqqqSenJaSjoiEf3t2cW9pZ2lrbm1raWptc3uBio+RkpSTlQ==',
     ],
     [
       2,
@@ -6435,6 +8427,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'YGF0d19JOjMuKiUjISAfHx8fICEjJScrMDZFVX5/e3d1dHFbTD84MC4qJyUjIiIjIyQkJicpLTE3PkpbcYeEbA==',
+      'jJqgnZmVj42Hg395dXFtaGRfW1dSVmV5h4eDgomZoKKgmpmVkY+Jh4N/fXl1cW1qZ2RhaHWWrK+roJF/a1pVaA==',
     ],
     [
       8,
@@ -6442,6 +8435,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'fnVua2ZcRTcoJSMiHx4eHh4eHyAhIiYqLjU9TWaXtr6/tlo+LSUgGxkXFRQTExISEhISExQYGhwgKTdVo7u/pQ==',
+      'jJGXlpKLhHx4dHBsaGVhXVlYWl9rdIKWprCvq6ejn5yYlJCKhoB5dW5raGRiXlhXUldib4mZqK+oopeMhIB8hQ==',
     ],
     [
       8,
@@ -6449,6 +8443,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Zl9ZUktHQT45NzUzMjEwLzEwMTIzNTc6PkFFS1BZX2ZtdHNqX1lRLScjIR0bGxoaGhobGx0hIyctUVlfanN0bQ==',
+      'f35+fXt6eXV2c3JxcG9ubXOAjpmdmZidpaqro5qUjoiAe3NtZ11WVltiaGdjZW9/jJKTkZCQjYyNiouJhoSBgA==',
     ],
     [
       3,
@@ -6456,6 +8451,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'lY+KgUk3LSQhHRwaGRgYGBgYGBkaHB0gJC42SICKkZWSeWhXTUQ9NjQvLSoqKSgoKCgpKiktMDQ2PURMV2h6kw==',
+      'n6esqaWhmpaRjIiCf3l1cWtnY1xZVVVdZ3F0fIqXo6CenpeWko6QjIqGgoJ/fnt3dXJwb2tnZ2BfXmV1g4yNlQ==',
     ],
     [
       3,
@@ -6463,6 +8459,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'IyUmKCsuMzhFVWRlZ2htbmlYTUQ9NzQxLSspKSgoKCgpKi0uMzg+RE5ZZGVhXVtaWltdXFJCODMuKygnJSQkIw==',
+      'iZagoZ6al5OQjouJg4F9eXh2cW9qZ2VhX11jcYCIiYWBfXyBj56kop6alpKOiIWBenlyb2tkYGFncXqAe3l3fA==',
     ],
     [
       5,
@@ -6470,6 +8467,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'XV5gYF5QQzo0MC0qKCcmJiYmJygqLTA0OkNQXmBgXl1fYGFfW1BDOzYwLiopJycmJiYnKSouMDY7Q1BbX2FgXw==',
+      'l5+hnZmVkY2JhYF9eXVybmpmYmFkbX2FhoJ/e3p/g46XnJ6cmZWRjYmFgX15dXJuamZjZGRtdX2DhYSAfXl7iQ==',
     ],
     [
       5,
@@ -6477,6 +8475,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'ISIiJCYoKy41PEZXbnJycXFycm5XRjw1LisoJiQiIiEhIiIkJigrLzQ8RlZuc3JwcHJzblZGPDQvKygmJCIiIQ==',
+      'gYOCfn1/jZykpaGdmpaSjoqGgn56dnJuamZjX1tcZHOBg4J+fX+NnKSloZ2alpKOioaCfnp2cm5qZmNfW1xkcw==',
     ],
     [
       5,
@@ -6484,6 +8483,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'W1xeYF5QRDw2MS4rKSgnJiYnKCkrLjE2PERQXmBeXFtbXF5gXlBEPDYxLispKCcmJicoKSsuMTY8RFBeYF5cWw==',
+      'l5+hnpqWko6KhoJ+enZybmpnY19haXiFiIaCfnp5foeXn5+empaSjoqGgn56dnJuamdjYWFpeIKIhoJ+enl6hw==',
     ],
     [
       5,
@@ -6491,6 +8491,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KyssLi8yNjxDS1ZaWVNMRkZMU1laVktDPDYyLy4sKysrKy0tLzM2O0NLTk5QUlZYWFZSUE5OS0M7NjMvLS0rKw==',
+      'i5SgoZ2RgG5jX2BsdYeUlpeUkIyIhIB8eHRwbGlqcXh+fnp4dnuAhYuIhoGBiJCWl5SQjIiEgHx4dHBsaGpseg==',
     ],
     [
       5,
@@ -6498,14 +8499,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'T1BSVVZUTEM8NjIwLiwrKiorLC4wMjY8Q0xUVlVSUE9PUFJVVlRMQjo2Mi8uLCsqKissLi8yNjpCTFRWVVJQTw==',
+      'mZybl5OPi4eEgHx4dHBsaGZkZ3N+iIqHhIB8eHd5gZGZnJuXk4+Lh4SAfHh0cGxoZGRnc4KIioeEgHx4d3mBkQ==',
     ],
-    [0, 0, 2, 1, 'eGNYVVNRT0M6My0oJSQjIiIjJCUmKSwvNj1HWWZoaWdnaGlqZk8/OC8sKSYlIyMiIiIjJCYrLjI6PUBLaXBzdg=='],
+    [
+      0,
+      0,
+      2,
+      1,
+      'eGNYVVNRT0M6My0oJSQjIiIjJCUmKSwvNj1HWWZoaWdnaGlqZk8/OC8sKSYlIyMiIiIjJCYrLjI6PUBLaXBzdg==',
+      'ipGWkpKMhoB4dHBsaGRgXlxganeAgoJ/fIKNm6enoZ+alZGMiIR+enR0d3ZzamJbXWRteXd/jJ2oopmQgn17gQ==',
+    ],
     [
       0,
       -1042,
       2,
       1,
       'Hh4fHyEmKCwxN0dcenx6eXt9f35aRTcwKiglIx8eHR0dHR4fICIlKCwzPEtpkZCAeX2EelFCNS4qJSMhHx8eHg==',
+      'fXmAjZ6pq6ejn5mVkY2JhX97d3RwamZiXFpYXnGRn52RhHVudYyepaOdmZWRjYmDf3l2cm5qZmBcWFRdaXmBfw==',
     ],
     [
       1,
@@ -6513,6 +8523,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'f4GCaEk/Ny8qJyQiIR8fHh8hISMkJiowNjxIWHZ6en17dnRyX0k/NC4nJSMhICAfHyAeHyAiJigsND1LaoOBfw==',
+      'cW5saGRgXGBpdX2Bg4iKiIOKl6Gnop2ZlZOPiYeBfXlzcGxmYl5aVlReb32Df3yDkaCqqaWemZWRj4uHgX13cw==',
     ],
     [
       2,
@@ -6520,6 +8531,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'a2pmYFpTS0E6NTEvKyopJiYnKCgpKy0wNDk/R1FiaWlrbnN0Y0k/NC8qKCUkIyIhISIjJicqLTE5RU1TWmFmaw==',
+      'lpWUkY6NiYeBfXt3dnJubGllYWRrdH17eHV7jKCqqqSenJaSjomFf3t3cW9pZ2dqbG1va25udHuAh42OkZKSlQ==',
     ],
     [
       2,
@@ -6527,6 +8539,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'YGJ1dmJKOzMsKCUjISEgHx8gISIjJSgsMThCVn1+e3Vzc3JaSj44MiwrKCUkIyIiIiIlJigqLjI4QEtbc4WAag==',
+      'jJuhnZmTkY2Hg316dnJuamRgWlZSVmV6hYiEgY2VnaWfnZmVkY2LhYOAfHp2cm5qaGRgZnCRqK2rnpGBbl1ZaQ==',
     ],
     [
       8,
@@ -6534,6 +8547,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'GxwfICEnKjM+TGBqb3N6gKLAvrZYOisiHRsWFRQTExMTExQUFRYWFRgaHyc2UaDLy8KJXUU4MCsmIiEfHh0cGw==',
+      'a3+XpaqtqaWjoJyYlI2Jg397dXFrZ2NfW1dTT1BbbYGSnqWpqKainpqWko6KhH54cW1saG11fYKAfHRrX1hQWw==',
     ],
     [
       8,
@@ -6541,6 +8555,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'bGVbU05GQD05NjMyMTAuLi4vLzExNDY4PUFGTVRcY2xyenlsYlk0LiYjIR0bGxoaGhoaHBwhIyYtNVpjbXp5dA==',
+      'hICBf358end1dHFycXBvbm1tdYKTnJ6cm6CoqqeglpGLhYB5dG5oXldVW2BlZF9ncoCOkpOSkZCNkI2MioiFhA==',
     ],
     [
       3,
@@ -6548,6 +8563,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'm5SNdEYzKyUiHh0bGhkZGBgZGRobHR4hJSszRnSMlJqafGpaS0E8NjMuKykpKCcnJycoKSkrLjM1PEFLWmp8mg==',
+      'n6etpqWempeQjIaDf3t1cW1nY15YVVlgaW9weImZpKSenZqWlZGPjIqGg4N/fXt3dnNxbWpoZGNeW2Nvgo2Nlg==',
     ],
     [
       3,
@@ -6555,6 +8571,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'IiQmJyotMjdDT2JmaGtwc29dTUQ9NzIvLSsoKCcnJycnKSotMjc7Q01XZmdkYV5dXV5gXlBBOTItKicnJSQjIg==',
+      'gI+bpKKdmZaTkI+KhoOAfXp2cm5saWVjYF5eZXSDiYeDf3x+ipqkpqCcmJKRi4eDfXt1cW1nY2JmbnZ8e3Zxdw==',
     ],
     [
       5,
@@ -6562,6 +8579,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JiYnKSouMDQ6Qk9dYGFgX11eYGBeT0I6NDAuKiknJiYmJicpKi0wNjpCT15gYF5dX2BhYF1PQjo2MC4qKScmJg==',
+      'goSGgn56eYGQmqCfm5eTj4uHg4B8eHRwbGhkYGJpdIKGgoF9fH2BhZCanZ+bl5OPi4eDgHx4dHBsaGRjYmlveg==',
     ],
     [
       5,
@@ -6569,6 +8587,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'ISEiIyUnKi4zOkZVcHR0c3N0dHBVRjozLionJSMiISEhISIkJScpLjM6RlZwdXRycnR1cFZGOjMuKSclJCIhIQ==',
+      'gIOCf36Bj5yjpaGdmZWRjoqGgn56dnJuamZiXlpcY3OAg4J+foGPnqOloZ2ZlZGOioaCfnp2cm5qZmJeWlxjcw==',
     ],
     [
       5,
@@ -6576,6 +8595,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'XF5gYV5QQzs0MS0rKCcmJiYmJygrLTE0O0NQXmFgXlxcXmBhXlBDOzUxLSsoJycmJicnKCstMTU7Q1BeYWBeXA==',
+      'l5+inpqWko6KhoJ/e3dzb2tnY19gZXSDhoaCf3t5foeXn6CempaSjoqGgn97d3Nva2djYWBldICGhoJ/e3l7hw==',
     ],
     [
       5,
@@ -6583,6 +8603,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KiosLS8yNTpBSllbWldNSUlNV1pbWUpBOjUyLy0sKioqKystLzE2O0BKT09RU1dZWVdTUU9PSkA7NjEvLSsrKg==',
+      'hZObm5mMgHJkZGZuf4+Ym5eTj4yIhIB8eHRwbGlqcHd+fnp4dnuAhoyJhX+AiZKYl5OPjIiEgHx4dHBsaGZndA==',
     ],
     [
       5,
@@ -6590,14 +8611,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'T1BSVVZUTEM8NjIwLiwrKiorLC4wMjY8Q0xUVlVSUE9PUFJVVlRMQjo2Mi8uLCsqKissLi8yNjpCTFRWVVJQTw==',
+      'mZybl5OPi4eEgHx4dHBsaGZkZ3N+iIqHhIB8eHd5gZGZnJuXk4+Lh4SAfHh0cGxoZGRnc4KIioeEgHx4d3mBkQ==',
     ],
-    [0, 0, 2, 1, 'c2FWU1FQT0Q7NC8sKCUkJCQkJSYoKi0yNz9KV2NlZWNjZGVnZlJCOTItKigmJSQjIyQlJicsLzM6PEJJamxvcQ=='],
+    [
+      0,
+      0,
+      2,
+      1,
+      'c2FWU1FQT0Q7NC8sKCUkJCQkJSYoKi0yNz9KV2NlZWNjZGVnZlJCOTItKigmJSQjIyQlJicsLzM6PEJJamxvcQ==',
+      'ipCWkpCMhoB6dHBtaWViX19ja3h/goJ+fH6HmaSnoZ+alpKMiIR+enZ2eHZza2FaXWVwfHd+jZqmo5iOgX54gQ==',
+    ],
     [
       0,
       -1050,
       2,
       1,
       'Hx8gISIlJysyOkleeHh2dXd5fHteRzgyKSYjISAfHh4eHh8gISMmKS81Pk1tjYl7dXmAfFVANi8rJyUiISAfHw==',
+      'fHmCkKCrqaWhm5qUkIyGgn56dnJuamVhW1dbZYGanpiMfnFsdpGgpZ+emJSQioaCfnp0cGxmZV9bV1dlcoCCfg==',
     ],
     [
       1,
@@ -6605,6 +8635,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'fH5/ZUw+NC4sKCUjIiAgHx8gIyQlJysxNz5KW3Z4dnl3dHFvYkg8NC8oJiQjISEgHh4fICIkJiouNkBObX9+fA==',
+      'cm5saGRgXGBteYCEg4WKh4OJlJ6lpJ+ZlZGNiYeBfXlzcGxoZF5aVlZgb32Bf3uDkaCqp6Ofm5eRjYmFgX13cw==',
     ],
     [
       2,
@@ -6612,6 +8643,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Z2ZjX1lSTEM7NjIwLispKSkoKSkqLC4xNDk/SFNgZWVnam1xakxANjAsKSclJCMjIyMkJSkrLjI7RktTWF1jZg==',
+      'lZaVkY+LioeCgHx5dnNwbWllY2RseHx8enR2g5alq6WhnZeTj4qGgnx4dG5qaGZpb29xcW1xc3l/g4qMj5CPlA==',
     ],
     [
       2,
@@ -6619,6 +8651,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'ICEiIyQmKjA2PUticmteX2d5gXVeS0A4My4qKScmJSQkIyQlJigsLTI6P0tab29vcXR5ellEOjItKSckIiEhIA==',
+      'c42boJyalpKOioaDgHx6dnNva2djYV1mb3d/fHh5hJiorqimoJyYko6KhoJ9eXVvbWdhX2R1lKWgj4BuYVhTXA==',
     ],
     [
       8,
@@ -6626,6 +8659,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'e3VxbWtjT0E6MC4nJiEhIR4eHh8eHyElKS42Q1qGvsnKoE80KSEcFxUUExIRERITExMTFBUWHB4iK0Bnt7m6ig==',
+      'i5OXkpGNi4iBe3Vva2djX1tXV1lfbnqQo6+xraqmop6alpKMh4J7eHJtaWRgXFpWUlNcaX+Xpq+roJOJgn57gg==',
     ],
     [
       8,
@@ -6633,6 +8667,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'cGdeVE9IQTw5NDMxMC4tLCwtLi8xMjQ5PEFHTlVfZ253fn1zZVoxKCQhHxoaGRgYGBgZGRscISMsMltkc31+dg==',
+      'hIKBf316eHV0dXFyb25ubm9udYKRnZ6doKWorKaemJGLhYB6dG1oYVlUWVpfY15mcoGMk5KSlZOQj4uLi4iHhQ==',
     ],
     [
       3,
@@ -6640,6 +8675,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'o5mPZ0E2LSMgHBsaGRgXFxcXGBkaGxwgIy02QWePmaOjgmpXTUM8NjIvKikpKCcnJycoKSkqLjI2PENKV2qCog==',
+      'n6erqaWemZaQjIiCfnh0cWppYlxYVFpfaG5seoqdpKKhnZyYlJCPi4qGgoJ+fXt3dXNwbGllYWBdW2NwhZGRmQ==',
     ],
     [
       3,
@@ -6647,6 +8683,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'IyQkJiosMjY/TWJlam51eHRfUEY8NzIuKykoJyYmJiYmKCksLzM6QUtVZWloZGJgYGJjYU4/ODItKCglJCMiIQ==',
+      'f5KfpaKempiUkI+Lh4N/fHp2cm5taWVjX11dZHKBiIaCfn2Bj56mpKCcl5SQioeCfHt1cW1mY2NobnV6dnNwdA==',
     ],
     [
       5,
@@ -6654,6 +8691,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'XF1fX11PQzs1MS4rKSgnJiYnKCkqLjE1O0NPXV9fXVxeX2BfW1FFOzUxLispKCcmJicoKSsuMTU7Q1FbX2BfXg==',
+      'l5+hnZmVkY2JhYF9eXZybmpmYmFkbX2Fh4N/e3l+goyXm56dmZWRjYmFgX15dnJuamZiY2RteH6EhYSAfHh6iA==',
     ],
     [
       5,
@@ -6661,6 +8699,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'ISEiIyUnKi0zO0RUcHV2dXV2dXBURDszLSonJSMiISEhISIjJScqLjM6RFRwd3Z0dHZ3cFREOjMuKiclIyIhIQ==',
+      'gIKCgH+Dkp2kpaGdmZWRjYmFgn56dnJuamZiXlpcY3KAgoJ+f4OSoKSloZ2ZlZGNiYWCfnp2cm5qZmJeWlxjcg==',
     ],
     [
       5,
@@ -6668,6 +8707,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Xl9hY2BOQjs0MCwqKCcmJiYmJygqLDA0O0JOYGNhX15eX2FjXU5COzQwLSooJyYmJiYnKCotMDQ7Qk5dY2FfXg==',
+      'l6CinpqXk4+Lh4N/e3dzb2tnY2BfY3GAhoeDf3t5foiXoKCempeTj4uHg397d3Nva2djYF9jcYCGh4N/e3l7iA==',
     ],
     [
       5,
@@ -6675,6 +8715,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KSorLC4xNTlASldbXVdQSkpQV11bV0pAOTUxLiwrKikpKissLjE1OkBKUVFTVFlbW1lUU1FRSkA6NTEuLCsqKQ==',
+      'iZWen5uLem5jYWdwgJCYmZaSjouHg397d3Nva2dob3V9fnp2d3t/iYuKiYKHjpSXlpKOi4eDf3t3c29rZ2hqeA==',
     ],
     [
       5,
@@ -6682,14 +8723,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'T1BSVVZUTEM8NjIwLiwrKiorLC4wMjY8Q0xUVlVSUE9PUFJVVlRMQjo2Mi8uLCsqKissLi8yNjpCTFRWVVJQTw==',
+      'mZybl5OPi4eEgHx4dHBsaGZkZ3N+iIqHhIB8eHd5gZGZnJuXk4+Lh4SAfHh0cGxoZGRnc4KIioeEgHx4d3mBkQ==',
     ],
-    [0, 0, 2, 1, 'JCQlJigqLzQ7PEBLaWtsb3FfVlNTUlJFOzQxLSonJiQkIyMlJiksMDU9SVliZWVjY2NlZ2ZSQzcyLiooJiUkJA=='],
+    [
+      0,
+      0,
+      2,
+      1,
+      'JCQlJigqLzQ7PEBLaWtsb3FfVlNTUlJFOzQxLSonJiQkIyMlJiksMDU9SVliZWVjY2NlZ2ZSQzcyLiooJiUkJA==',
+      'ipmkoJWKf3h7hIyUlpKQi4iCfHdwbGhlYV9eYWx5gIKCf3x/iZmlp6OfmZWQjIiEfnp0dnp4dmphWVtlcHt6fg==',
+    ],
     [
       0,
       -1060,
       2,
       1,
       'dniAflRANy8qJyQiIR8fHx8fICEiJCctMzlEX3h5dnZ4en18WEM5MSwmIyEgHx4eHh4fICIkJiouNT9ObYyJew==',
+      'Wmt3g4N8e3qFlqesqKSempiSjoqEgH15dXFtZ2NfWVhdboycmZCEd3Bxh56ko6CalpKMiISAfXdzb2tnY11XVQ==',
     ],
     [
       1,
@@ -6697,6 +8747,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'IB4fICIkJiouNj5ObX9+fHx9f2VMPjQxLCglIyIgIB8hIiIkJScqMTY+SVt2d3V4dnNxcGFLQDQuKCYkIiEgIA==',
+      'cH2DgHyBj6CqqKOfm5aRjYmHgn56dHJuamhkYFxeanZ+g4KFiIeCiZWepqOdmpWTj4mIgn56dHBsaGJeWlZWYA==',
     ],
     [
       2,
@@ -6704,6 +8755,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'IiMkJScpLDA1QExmcW5qZ2ZmYFJHPzk0MC4sKikpKCcpKSssMDM3O0JMU1pfY2VmZmNeWVRPRjoyLisoJSQjIg==',
+      'cYKMioSDho+Zn52ZlpSQjIiEg399eXVzb21raWpscHJ0dXh+g4iNj4+RkJKXmJqYkpCKhoJ9eXVva2VhXVlWXw==',
     ],
     [
       2,
@@ -6711,6 +8763,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'ICEhIiQnKS0yPUxic2xhYGh5gHZdTEE4Mi4rKCcmJSQiIyQlJikrLTM5QEpbbnBwcnZ6e1hDOTEtKSYkIyEhIA==',
+      'dJKboJyYlpKOioaEgHx6dHNva2djYV1mb3eAfHh5g5ioraqmoJyWko6KhoJ+eXVva2diX2FwkaCgkYFzZFxUXA==',
     ],
     [
       8,
@@ -6718,6 +8771,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'EhITExQVGx0mK0Bvtru6hoB3c3BuXEw+My8sKiUkIx8fICAhIiEjJycsNEJWgL/R0ZdKMicfGRcVExMUExMSEg==',
+      'kJ+sqp+Xi4R/e4OMlZiVk42Lh4N/eXNtaWVhXVlXWFplcoWdq7KvrKikoJyYlI6KhH15c29rZ2NfW1dWUlhgcg==',
     ],
     [
       8,
@@ -6725,6 +8779,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KywtLzAxNDc9QkhNV19sdn6Eg3RnPjEoJR4dGxoZGBgYGBkaGhwhJCkyP2d0hIN+dWtgV05HQT42NTEwLy0sKw==',
+      'e4qZoZ6ipamrpqCXk42Hg3t2cmtlXlVVWV5hYGJre4mSk5SVkpGSjo6Oi4qHhYJ/f315enZ1dHJwbm9rbm1qcg==',
     ],
     [
       3,
@@ -6732,6 +8787,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'JSYnKCosLzA2OkNLWWyEo6WckWZANCsiHhwbGBcXFxYWFxcYGRocHyMtND9mkJulpYRuW01COzUxMC0qKCcmJg==',
+      'dImVlpqip6unpJ2YlY+MiIJ8eHRvbGdiXFdWWWBma256jZ6opKCcmJWUko6KiIWDgYB8enl1dG5saGRhX1tbZg==',
     ],
     [
       3,
@@ -6739,6 +8795,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'IiIiJCcqLzQ9TGBlanF5fHlkUEc7NjIuKyknJyYkJCUlJygrLjI4P0dVZGxqZ2RjY2RmYk4+ODEsKCgmJCMiIQ==',
+      'f5OfpaagnJmUk4+Lh4KCfnp3cm9saGZiX11cYnB/h4aCfn6DkaCmpKCcl5SQjIeEfnh1cGxoZGRqcHZ1cm9scw==',
     ],
     [
       5,
@@ -6746,6 +8803,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JiYnKSsuMTU7RFBeYF9dXF5fYGBdUEQ7NTEuKyknJiYmJicpKy4xNTtEUF1gYF9eXF1fYF5QRDs1MS4rKScmJg==',
+      'fXt9f4iSm56em5eTj4uHg397d3Nva2hkYmNncXyDh4aCfnp6gpGboJ+bl5OPi4eDf3t3c29raGRgYWd2hIeEgQ==',
     ],
     [
       5,
@@ -6753,6 +8811,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'ISEiIiQmKS0yOUVTbnh5d3d5eG5TRTkyLSkmJCIiISEhISIjJCYpLTI5RFVueXl3d3l5blVEOTItKSYkIyIhIQ==',
+      'f4KBgH+FlJ6lpaGdmZWRjYmFgX15dnJuamZiXlpbYnF/goF9f4WUoqWloZ2ZlZGNiYWBfXl2cm5qZmJeWlticQ==',
     ],
     [
       5,
@@ -6760,6 +8819,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JSYmJyosLzM5Qk5fZGNhX19hY2ReTkI5NC8sKigmJiUlJiYoKiwwNDlCTl5kY2FfX2FjZF9OQjkzLywqJyYmJQ==',
+      'fIWHhIB8en2Hl5+hn5uXk4+Lh4SAfHh0cGxoZGBeY218hYWEgHx6e4eXn6Kfm5eTj4uHhIB8eHRwbGhkYF5gbQ==',
     ],
     [
       5,
@@ -6767,6 +8827,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'XVlWVVNQRz84MzAuLCopKSkpKiwuMDQ5P0hVXV5bVE1NVFteXVVIPzk0MC4sKikpKSkqLC4wMzg/R1BTVVZZXQ==',
+      'kZaZlZGNiYWBfXp2cm5qZmVpd4iWnJ2Ug3ZqY2ZwfI6ampmVkY2JhYF9enZybmppa3J3fHl0dXd/hYmKh4SDiw==',
     ],
     [
       5,
@@ -6774,14 +8835,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KissLjAyNjxDTFRWVVJQT09QUlVWVExDOjYyLy4sKyoqKywuLzI2OkFMVFZVUlBPT1BSVVZUTEM8NjIwLiwrKg==',
+      'f4iLh4N/e3d2eoOTmpyal5OPi4eDf3t3c29rZ2RlZ3WEiIuHg397d3Z7g5Oam5qXk4+Lh4N/e3dzb2tnZ2VndQ==',
     ],
-    [0, 0, 2, 1, 'WFxbWVlXSUA6NTEuLCsqKSkqKywtLjEzNjo/SFBecnNuaF9AOTQxMTEyNzg1MjEwLi8wMDI2OT9GT09OTk9SVQ=='],
+    [
+      0,
+      0,
+      2,
+      1,
+      'WFxbWVlXSUA6NTEuLCsqKSkqKywtLjEzNjo/SFBecnNuaF9AOTQxMTEyNzg1MjEwLi8wMDI2OT9GT09OTk9SVQ==',
+      'k5qempaSjoqGhISDgX16dXFwamhkYWFpfIqSk5ylq6qhmZCGf3JobXN9gYB6dHBrZ2dveIGCe3l2cnJ2fIKCiw==',
+    ],
     [
       1,
       -87,
       2,
       1,
       'JSUmJykrLTE3QVFfX1xYV1VWWFpeXVBGQDs3NTMyMjEzNDItKikoKSstMThFXF9lbGxoamNQRDs2MS0rKScnJQ==',
+      'd4aNi4eBf3l5g5CfoZ+Zk5GLhYWJkZaYjoZ9dW5oYlxcX2VubW52e3yAiZSen5uXk4+LiIWBfXp1cWxmYFxcZg==',
     ],
     [
       8,
@@ -6789,6 +8859,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'CgoKCwsMDQ4PERogoqWoqqScl4VlUkU9NzEvLCkoKCcnJygpLC0xNzc8REtZaX2k2d3UNSAbEQ8ODQwLCwsKCg==',
+      'fYKHho+XnaGdmZWRjYmFhYSCgXt3dnJua2ZjYFxeanqQpK+2ubKuqqWinpeTkIqFfXZxa2VgWFNPSENJVmlxeA==',
     ],
     [
       5,
@@ -6796,6 +8867,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KSkqLC4xNDpASVVbXVlUTk5UWV1bVUlAOjQxLiwqKSkpKSosLjE0OEBJUFRUVllbW1lWVFRQSUA4NDEuLCopKQ==',
+      'g46XmJeJem1maHB7i5iampaSjoqGgn56dnJva2dma3N9f3x4en6Dh4iFgYOLk5mZlpKOioaCfnp2cm9rZ2Zncw==',
     ],
     [
       5,
@@ -6803,6 +8875,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'V1RTUVFRSkM8NjIvLiwrKysrLC0vMjY6QUtWWVdUT0tLT1RXWVNLQTo2My8tLCsrKyssLi8yNjxDSlFRUVNUVw==',
+      'kZiYlJCMiISAfHh1cW1pZWlvf46QlZeLgHdqa290f46XmJiUkIyIhIB8eHVxbWlpb3Z/f359eX1+goeHhH5/hw==',
     ],
     [
       6,
@@ -6810,14 +8883,23 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'bG5va1hHPDYwLCknJSQjIyMjJCUnKSwwNjxHWGNpcnd3cmljWEc8NjAsKSclJCMjIyMkJScpLDA2PEdYa29ubA==',
+      'naKloZ2ZlZGNiYWBfXl1cm5qZmVobnRwbGtxfIWQlZSSj5aYmpmVkY2JhYF9eXVybmpmYl5dYGh3f4KBfX6Ajg==',
     ],
-    [0, 0, 2, 1, 'WV1eW1lYSkE7NTEvLSsqKioqKywsLjAyNTlARlFhcHNuaFVAODUyMTE0ODk3MzAwMDAwMjQ2OD5ITU1MTE9RVA=='],
+    [
+      0,
+      0,
+      2,
+      1,
+      'WV1eW1lYSkE7NTEvLSsqKioqKywsLjAyNTlARlFhcHNuaFVAODUyMTE0ODk3MzAwMDAwMjQ2OD5ITU1MTE9RVA==',
+      'lZmdmZWRjoqHhYSCf315dXNtbGhkYGJvfY6SmKKoq6afl4+FeW1obniAhH54dnBqZmlwfIWAfHdzcG5zeYCEjA==',
+    ],
     [
       1,
       -86,
       2,
       1,
       'MzIzNDY4PEFHVF1dWFZVVVVYXF9fTkI3Mi4qKSgmJiUlJigpKy4xNjxEUWNqZ2pqY19aQTkyLSsqKSkrLDM0Mw==',
+      'cX6OnqSinJmTjYmEgX16d3NvbGhkYGRye4OHh42SjpSdpKejnZWOh352bGdtc3p9eHNvaWVgXmp7hYmDf3x2dA==',
     ],
     [
       8,
@@ -6825,6 +8907,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'BgcHBwcICAkJEBMZqa6ytbGlnoNiUUM7NDAuKykoJycnJygpKy4wMjc6P0lUYn6q5ebfNiAaEA8ODQwLCgkIBw==',
+      'fIKJipKanqGdmZWRjYmHhYSDf3t4dnJtaGZiYV1bZ3aPo662uLKuqqahm5iUjoyIgHtza2diWlZPSkVFUWBrdw==',
     ],
     [
       5,
@@ -6832,6 +8915,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JycoKSsuMTc9RVBfYl9bVFRbX2JfUEU9NzEuKykoJycnJygpLC4xNT1FUFlZW19hYV9bWVlQRT01MS4sKSgnJw==',
+      'gpCYmY+BdGhpb3mLmZ2cmJSQjIiEgX15dXFtaWVkaXF7fnx4fIGFiYaBg4uUm5uYlJCMiISBfXl1cW1pZWNkcQ==',
     ],
     [
       5,
@@ -6839,6 +8923,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'WlhWVVRQST84NDEuKysqKSkqKiwtMDQ6QEhVWlxaUVBQUVpcW1VIQDo0MC0sKiopKSoqKy4xNDg/SVBUVVZYWg==',
+      'lJqalpKOioaCfnp2cm5rZ2dqcYCLk5iUh3puaG50fo6WmpqWko6KhoJ+enZybmtnZ212gIJ9d3h9g4eIg36Aig==',
     ],
     [
       6,
@@ -6846,14 +8931,23 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'ISEiIyUmKS4zOURUcHh3dnZ3eHBURDkzLikmJSMiISEhISIjJCYpLTI6RVVncXmAgHlxZ1VFOjItKSYkIyIhIQ==',
+      'eoGDf3+CkJ+kpqKempaSjoqHg397d3Nva2djY2Vpbm9rcHqFj5WSkZSZnJ2alpKOioeDf3t3c29rZ2NfW1pdag==',
     ],
-    [0, 0, 2, 1, 'VlxdWlhXTEI7NzIwLiwrKysrKiwtLTAzNTk+RlBfb3BrZ1tAODQzMTI0OTo2NDMxMDAxMjQ4PEJJS0pJSkxNUQ=='],
+    [
+      0,
+      0,
+      2,
+      1,
+      'VlxdWlhXTEI7NzIwLiwrKysrKiwtLTAzNTk+RlBfb3BrZ1tAODQzMTI0OTo2NDMxMDAxMjQ4PEJJS0pJSkxNUQ==',
+      'lZudmZWRjYmHh4WDgHt4dHFtaGdlX2ZygY6Pl6KqrKack4t/d2pocHmBg313c21pbHJ7hIJ+endybm1zeoCHjQ==',
+    ],
     [
       1,
       -86,
       2,
       1,
       'JiYnKCksLjM5Q1NeXVhVUlJSVFVZW1ZJQj45NjUzNDM1NTMtKyopKisuMThEWV5hZmZkZ2ZSRj03My8sKikmJg==',
+      'eImSjomEgHx3eYKToKCalpGNiYOHj5iclYp/eXBqZVxaXWJscW50d3p7go+aoJyYlJCMioaCgHp2cmtnYl1dZw==',
     ],
     [
       8,
@@ -6861,6 +8955,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'CAcGBgcHBwgJCgwNpa+2uLWooYdlU0U+NzIvLCopKCgoKCkqLSwuMDI3PUVQYneh4+fjPygYFhMMCwsKCgoJCA==',
+      'e4WJi5KXnqCdmZWRjYmIiISEgHt5dHJuamdiXl1bY3SIn6+3ubKuqqainpmUkIyJhHx2bmdhWlZPTUdFT1tndA==',
     ],
     [
       5,
@@ -6868,6 +8963,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JSUmJyksLzQ5QUxfZmhjXV1jaGZfTEE5NC8sKScmJSUlJiYoKSswMzhBTltgYWRoaGRhYFtOQTgzMCspKCYmJQ==',
+      'hZGYlId3a2hwfY+bnp2ZlZGOioaCfnp2cm5qZmJjaXN8e3Z3fYWJioOFj5ienZmVkY6KhoJ+enZybmpmYmNlcw==',
     ],
     [
       5,
@@ -6875,6 +8971,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'XltaV1dTRz03My8sKikoKCgoKSotLjE3PkdUXV9cV1NTV1xfXVRHPjcxLi0qKSgoKCgpKiwvMzc9R1NXV1pbXg==',
+      'lpubl5OPi4eDf3x4dHBsaGRkaHaHjpOVin9xamx1f46bm5uXk4+Lh4N/fHh0cGxoZ2dudnp/e3p/goOGgn2EjQ==',
     ],
     [
       6,
@@ -6882,14 +8979,23 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'gIKAak9AODArKCUjISAgHx8gICEjJSgrMDZAT2p5g4qKg3lqT0A2MCsoJSMhICAfHyAgISMlKCswOEBPaoCCgA==',
+      'nqaopKCcmJSRjYmFgX15dXFtaWVhYGNnaWtsc36KkZOUl5yfoJyYlJGNiYWBfXl1cW1pZWFdWlpda3qAgX+Bjg==',
     ],
-    [0, 0, 2, 1, 'MTE0Njo6NjMzNDU6QlFobHFyXFBGPjk1MS4sLCoqKyorKywuMDM3O0JLWFldYF1XUk9LSklJSklCPDc1MjEwMQ=='],
+    [
+      0,
+      0,
+      2,
+      1,
+      'MTE0Njo6NjMzNDU6QlFobHFyXFBGPjk1MS4sLCoqKyorKywuMDM3O0JLWFldYF1XUk9LSklJSklCPDc1MjEwMQ==',
+      'g5OeoZyalJGPi4qGgn56eHd1cm5rZ2Rna3J4gImRlZGQi4eFfnuFjJKWkoyIgnyAh4+Wk4iAdmxjWVNWXmhxdA==',
+    ],
     [
       1,
       -85,
       2,
       1,
       'MzQ0NTY5PkFJVlpYVVNRUlNWWl5fT0Q5My8rKScnJiYmJikqLC8yNz5GU2ZnZWZmYV1aRTcxLysqKSkrLjM2NQ==',
+      'eYubpKKcmJKNiYV/fXl1c29rZ2NhaXSAhYaJjJGNlqClqaGblIyHfXNpZWt1e313c29pY19kdIKJiYN+eXVvbw==',
     ],
     [
       8,
@@ -6897,6 +9003,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'y8S9Ew8MCwkJCAcHBwcGBgYICQoLCwwNDhEUH0P3+/andl5PQz02My4uKiknKSkoKCkpKi0vMzg9RlVoia66xw==',
+      'VGN7kqKppaGdmZiTj4qFhIB+e3h3dHJuamZiX2JmbHN0f4iQnqq0vLexraajnJaQh4F7d3Nva2ZhXVlVU05JTA==',
     ],
     [
       5,
@@ -6904,6 +9011,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'IyQlJicqLTI3P0lbZGdqbm5qZ2RbST83Mi0qJyYlJCMjJCQmKCktMDY/SltqbmxjY2xualtKPzYwLSkoJiQkIw==',
+      'fYKIioaLlZyfnpqWko6KhoJ+enZybmpnY2BianuKlZOHem1rdYSVnZ+empaSjoqGgn56dnJuamdjYWRqdXp2eQ==',
     ],
     [
       5,
@@ -6911,6 +9019,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'JycnKSstMDY8RVFaW11fYWFfXVtaUUU8NjAtKyknJycmJygpKy4xNTtEUF1iYVxYWFxhYl1QRDs1MS4rKSgnJg==',
+      'foOHiYWFiJGYm5qWko6KhoN/e3dzb2tnY2VodIaOlpOHem5qcXiIl5qdmpaSjoqGg397d3Nva2dlZWt0en15eg==',
     ],
     [
       6,
@@ -6918,6 +9027,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'lYqBZU0/NS4pJiMhIB8eHh4eHyAhIyUqLzQ+TGaJjYuLjYlmTD40LyolIyEgHx4eHh4fICEjJikuNT9NZYGKlQ==',
+      'nqGinpqWko+Lh4N/e3dzb2tnY19bWFhebXt/gIKMnKeppqKempaSj4uHg397d3Nva2djX15hZWptbneEj5WUmQ==',
     ],
     [
       0,
@@ -6925,14 +9035,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'KisrLC4wNDg4ODxCWF9gZGlpWVdaUkU8NjIuKyooJycnJygpLC4yNzxEUV1bWFZVVVZZXF9YS0I7NjIvLSwqKg==',
+      'hZabkoJ7gY2Wl5OPi4eDf3t3c3BsaGRgXmZ1g4qHg397d3mGlaGjn5uXk4+LiYWBfX2Bg4R4b2ZdX2NueXdzeQ==',
     ],
-    [1, 0, 1, 0, 'MzQ1Nzk9QkdQUEtHREJAPz9AQkRHS1FQSEI9Ojc1NDMyMzQ2OTo3OT5HS0tKS0tHR0tLSktLRj05Nzk4NjU0Mw=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'MzQ1Nzk9QkdQUEtHREJAPz9AQkRHS1FQSEI9Ojc1NDMyMzQ2OTo3OT5HS0tKS0tHR0tLSktLRj05Nzk4NjU0Mw==',
+      'fYuSjoqGgn56dnJuc4GQm5qWko6Lh4OAf4GEgndtaW53goOHioiGeXd4en1/iZOZlol+fXt/gX16dnJuamdkbg==',
+    ],
     [
       2,
       -719,
       2,
       0,
       'R0hKTVBRSEA7ODUzMjExMDIzNDg8QUdHRERERUdISUpKSUlHRkRERUdHQTw4NTMyMTExMjM1ODxCSFBQTUpIRw==',
+      'dH2FiYWAfHt6en1/goSHhoWDf3l2fYaQlJCMhoJ+enh0cGxoZWZxfoeJhYF9eXZ6hZKem5iUj4uHg397d3Nvbg==',
     ],
     [
       3,
@@ -6940,6 +9059,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'GxscHR4gIiUqMDhNY5mblI+Ni3BPOzMrJyQhHx4dHBwcHR4eHyIkKCszO1Bwi42PlJuaY0s+MColIh8eHRwbGw==',
+      'cISNioiFi5iiqaeinZmVj4uHg397d3NtaWVfXldaYm96enlydISap6yoo56bmZWRjYeDf3t3cW1pZWRgWlZUXQ==',
     ],
     [
       8,
@@ -6947,6 +9067,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'HBwcHR4gIyUqMTlHXI3Ew8PEY0IzKCIdGxkXFhUUFBQUFBQVFhcZGx0iKDPFzs+knZyNXEc5MSolIyAeHRwcHA==',
+      'a3qLmaizsq6qpqKempaTj4uHg395dW9oYlxWUU1GSllrg5mmq5yLe3+KlZ6alpOPi4eDf3t3c29rZ2NfXFhUXQ==',
     ],
     [
       5,
@@ -6954,6 +9075,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Ozw9P0JGTE5LRUA9Ojg2NjY2ODo9QEVLTUxGQz89PDs7PD0/QkZMTUtFQD06ODY2NjY4Oj1ARUtNTEZCPz08Ow==',
+      'h5SYlJCMiISAfHh0cG1pbHiIkpOQjIiEgHx4dHBtbneHlJaUkIyIhIB8eHRwbWlseIiSlJCMiISAfHh0cG1sdw==',
     ],
     [
       5,
@@ -6961,6 +9083,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Pj9AQkVKTk1JQj46ODY1NDQ1Njg6PkJGSUdEQ0NDREVFRENDREVHSUhCPjo3NjQ0NDU2Nzo+QklNTkpFQkA/Pg==',
+      'k5eXk4+Lh4SAfHh0cnF1gIiMioaCgH1+gIGDgX15dHF4g42Rj4uHhIB8eHRwbGhpcH+NkY+Lh4SAfHh0cHF1hA==',
     ],
     [
       5,
@@ -6968,6 +9091,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KSorKy4xNTlASVVYV1RTUlJTVVVPSEI9ODY1MzIyNDMzMjMyMzU2OTxCR09VVFNSUlNWV1hWSEA6NDEtLCopKQ==',
+      'hImMiISAf4KKlZ2dmZSRjYmFfn2AgYGDf3t3c29uZ2Vkanh9gX98eHd3fYyWnJuXk5CMiISAfHh0cGxoZGVndQ==',
     ],
     [
       4,
@@ -6975,6 +9099,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'UlRWWFpWST85NDEuLCopKSkpKiwuMTQ6P0lWWlhVVFJSVFVYWlZJPzo0MS4sKikpKSkqLC4xNDk/SVZaWFZUUg==',
+      'kp6gnJiUkIyJhYF9eXVxbWllYWFpeIaLiYWBfXl1d4OSnqCcmJSQjImFgX15dXFtaWVhYWl4houJhYF9eXV3gw==',
     ],
     [
       0,
@@ -6982,14 +9107,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'JygpKiwuMjc9RVJZV1loaGNgXllDOzg4ODQxLiwsKyoqKywtMDM2O0FLWV5bV1VUVFVXW1xSRT03Mi4sKigoJw==',
+      'dIOMi4aNmKCkn5aMf3t+gIOBfXl3c29rZ2NfXGZ1g4qGgn97d3iDk5+inpqWko6KhoJ/e3dzb2tobnmChHVmaQ==',
     ],
-    [1, 0, 1, 0, 'NDU3OTs/Q0pQT0pFQkA+Pj4+QEJFSk9QSkM/Ozk3NTQ0NDY3Ojk4OT5JS0pJSUlFRUlJSUpLST45ODk6NzY0NA=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'NDU3OTs/Q0pQT0pFQkA+Pj4+QEJFSk9QSkM/Ozk3NTQ0NDY3Ojk4OT5JS0pJSUlFRUlJSUpLST45ODk6NzY0NA==',
+      'foyTj4uHg397d3NvcHuKl5qXk5CMiIR/gIOEgnpuaG51gYaHiYqHfHh3d3t7g5CXl42AfHx/gn56dnJva2dlbw==',
+    ],
     [
       2,
       -704,
       2,
       0,
       'R0hJTE9QR0I9ODU0MjExMTIzNTg8QUhHRURERUZISElJSEhGRURERUdIQTw4NTMyMTExMjQ1OD1CR1BPTElIRw==',
+      'dX2Gi4WAfnt7fHx/goOGhYSCfXh2foiQk4+Lh4N/endybmxoZGh0gYmJhYF9eXV6hpGdnJaUj4qGgn56d3Nvbg==',
     ],
     [
       3,
@@ -6997,6 +9131,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'GRkaGhsgIyYpLzhFZZ+hmpSOjG9NQDUqJiMgHx4cHBwcHBweHyAjJio1QE1vjI6UmqGfZUU4LykmIyAbGhoZGQ==',
+      'cIaPjoqFjJSgpqahnJiUkIyIgn56dHBtaGVhW1pfaXJ6eXJyeI2grKyopKCcmJSOjIiCfnh0c21pZWFcWVVTXg==',
     ],
     [
       8,
@@ -7004,6 +9139,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'GxscHR8gIiQpMTlFXYrNzMy8Xj8vJyEcGRcWFRQTExMTExMUFRYYGh0fJTDP1depo6OLW0Y3LyolIx8eHBwbGw==',
+      'b36RoK60sa2ppaGempaSjoqGgnx4cmtoYFxVUElCTFhwjZ6nppSDe4KOmp6alpKOioaCfnp2cm5qZ2NfW1dVXw==',
     ],
     [
       5,
@@ -7011,6 +9147,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Ojs9P0JGS01MRkE9Ojg3NjY3ODo9QUZMTUtGQj89Ozo6Oz0/QkZLTUxGQT06ODc2Njc4Oj1BRkxNS0ZCPz07Og==',
+      'iJSXk4+Lh4N/fHh0cGxpb3yMlJOPi4eDf3x4dHBtb3iIkpWTj4uHg398eHRwbGlvfIyUk4+Lh4N/fHh0cGxteA==',
     ],
     [
       5,
@@ -7018,6 +9155,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Ozw9P0JHTE1MRUE9Ojg3NjY2ODo9QEVISEZCQUFBQUJCQUFBQUJGSEhFQD06ODY2Njc4Oj1BRUxNTEdCPz08Ow==',
+      'jJWYlJCMiISAfHh0cHF4hI+Pi4eDgX5+gIKCf315dXFxfIiPkIyIhIB8eHRwbGhrdISRkpCMiISAfHh0cG5vfA==',
     ],
     [
       5,
@@ -7025,6 +9163,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'KCgpKi0vMzc+R1JaXFlXVlZXWVdRRj87ODUzMjExMTExMTExMjM1ODs/RlFXWVdWVldZXFpSRz43My8tKikoKA==',
+      'goiLh4N/gIWRm5ydmJSQjYmFgX5/gYGBfXl1cW1pZWFibHiAgX97d3d5hpacnpqWko+Lh4N/e3dzb2tnY2Nlcw==',
     ],
     [
       4,
@@ -7032,6 +9171,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JycoKiwuMjY8RVFeX1xZWFhZXF9eUUU8NjIuLCooJycnJygqLC4yNjxFUV5fXFlYWFlcX15RRTw2Mi4sKignJw==',
+      'fIeJhoJ+enh6h5afoZ2ZlZGNiYaCfnp2cm5qZmJfYGx8h4mGgn56eHqHlp+hnZmVkY2JhoJ+enZybmpmYl9gbA==',
     ],
     [
       0,
@@ -7039,14 +9179,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'KCkqKy0wNDk/SFRWU1dkY19dXFlBPDc3ODYyLy4sKyoqKywuLzQ4PURPW1tXVFJRUVJVV1pUSD84NC8tKyopKA==',
+      'cYGMiYaIkp6ioZmOgnp5foOEgHx4cm5qZmRgXmZ1g4qIhIB8eHV7iZihn5uXk4+MiISAfHh0cGxpcHuDh3ZmaQ==',
     ],
-    [1, 0, 1, 0, 'Njc4Oj1ARUxQTUdDQD49PDw9PkBDSE1QTEVAPTo4NjU1Njc5Ozk5OkFKSUhHR0ZDQ0ZHR0hJSkE7ODk7OTc2Ng=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'Njc4Oj1ARUxQTUdDQD49PDw9PkBDSE1QTEVAPTo4NjU1Njc5Ozk5OkFKSUhHR0ZDQ0ZHR0hJSkE7ODk7OTc2Ng==',
+      'fYuUkI2JhYF9eXVxbXB9jZiYlJKOioaBfYGDhIFzamxyfYeFiImHhHp3d3h5gIqTlpCFfHx/gH97d3VxbWllbg==',
+    ],
     [
       2,
       -688,
       2,
       0,
       'RUZHSk5PSEM+Ojc1MzIyMjQ0Nzo+Q0hHRENDREVGRkdHRkZFRENDREdIRD46NzU0MjIyMzU3OT5CSU9NSkhGRQ==',
+      'd36JjYWCfnt8fH2BgoOFhIOAfHV0foeQk4+Lh4N/e3dzcGxoZGp3g4uJhYF9eXV5g5CbmpaSj4qHgn56dXNvbg==',
     ],
     [
       3,
@@ -7054,6 +9203,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'FxcYGRofICQnLjRAX6iqopqTkG9MPTQqJSMgHx0cGxsbGxwdHiAiJSk1PkxwkJSao6qoX0E1LCgkIB0aGRgXFw==',
+      'b4WRj42Hi5afpaWfm5eTj4uHgX54dHBsaGReWlxkbXV5cnFzf5eoraupo6Gdl5OOi4eBfnh0cGxoYmBcVlRSWw==',
     ],
     [
       8,
@@ -7061,6 +9211,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'GxwcHB4fIyUqMDhFW4nW1tawWTsrJR8ZFxUUExMSEhERERITExQVFxofIivc4eCxpqeKW0U4MColIR8eHBwcGw==',
+      'b4CVpLG1sa2ppaGdmpaSjoqGgHx2cm5nYVlUTklCSldxjaCnpZiFfIGKl52alpKOioaCfnp2cm5qZ2NfW1dVXw==',
     ],
     [
       5,
@@ -7068,6 +9219,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'OTo7PUFESU5OR0I+PDk4Nzc4OTw+QkdNTUpEQT07Ojk5Ojs9QURKTU1HQj48OTg3Nzg5PD5CR01NSkRBPTs6OQ==',
+      'hZKXk4+Lh4N/fHh0cGxrcX+OlJOPi4eDf3x4dHBsbHWFkpaTj4uHg398eHRwbGtxf46Uk4+Lh4N/fHh0cGxrdQ==',
     ],
     [
       5,
@@ -7075,6 +9227,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'OTk6PUBDSE1NSENAPTo5ODg5Oj1AQ0dJR0NAQD4+Pj8/Pj4+P0FDR0lIQz89Ojk4ODk6PUBDSE1NSENAPTo5OQ==',
+      'j5WVkY2JhYF9eXVzcnmFjZOPiYWBfn9/gIKBfXlzb292goyPjYmFgX15dXFuamx3h5KUkY2JhYF9eXVxbm1ygA==',
     ],
     [
       5,
@@ -7082,6 +9235,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JicoKSstMDU7Q1BdX15cWlpcXVpPRz86NzQxMDAvLjAwLi8vMTI0NzlARk9bXFxbW1xeX11RRDs1MS0rKSgnJg==',
+      'gYiKhoJ/gYmXoKCcmZSQjImEgIB/gYF/e3dzcGxoY2BjaXiAf356eXmBkZqenZmVkY6KhoJ+enZybmpmYmFkcQ==',
     ],
     [
       4,
@@ -7089,6 +9243,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'XV9hY2FPQjo0MCwqKCcmJSUmJygqLDA1OkJPYWNhXl1dXmFjYU9COjUwLCooJyYlJSYnKCosMDQ6Qk9hY2FfXQ==',
+      'k6CjoJyYlJCMiISAfHh0cGxpZWFdYGx8h4iEgHx4eIOToKOgnJiUkIyIhIB8eHRwbGllYV1gbHyHiISAfHh4gw==',
     ],
     [
       0,
@@ -7096,14 +9251,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'X11cWkI7NzY4NjMwLiwrKiorLC4xNDg9RE9bW1dUUlFRUlVXWlRIPzg0Ly0rKikoKCkpKy0vMzg+SFRXVFhkYg==',
+      'b2tpZWFeZHKBioiEgHx5dXmHlqGgnJiUkIyIhIB8eXVxbWlseIKGfWlocX+Jh4aFkp+lo5qPg3d6f4KEgHx3cw==',
     ],
-    [1, 0, 1, 0, 'NTY3OTs5OTtASkpIR0dFQkJFR0dISkpAOzk5Ozk3NjU1Njc6PUFGTFBMR0NAPj08PD0+QENHTFBMRkE9Ojc2NQ=='],
+    [
+      1,
+      0,
+      1,
+      0,
+      'NTY3OTs5OTtASkpIR0dFQkJFR0dISkpAOzk5Ozk3NjU1Njc6PUFGTFBMR0NAPj08PD0+QENHTFBMRkE9Ojc2NQ==',
+      'iYiGfHh3eHt7ho6VlYt/fH1/gn95dXFua2dpdYWRko6Kh4N/e3dzb213hpSalpSQjIiDf4CDhYR6bWhueIKHiA==',
+    ],
     [
       2,
       -675,
       2,
       0,
       'RUZISk5PSUM9OTc1MjIyMjI0Nzk+Q0lHRENDRUVGR0dHR0ZFRUNDREdJQz45NzQyMjIyMjU3OT1DSU9OSkhGRQ==',
+      'doCIioaAfnx8fX+AgYKDhIKBe3d3f4qQko6KhoN/e3dzb2tnY2x4hIuIhIB8eHR7hpOdmZWRjYqGgn56dnJubw==',
     ],
     [
       3,
@@ -7111,6 +9275,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'mZOPbk0+LyklIiAeHRwcGxscHB0eICIlKS8+TW6Pk5mlrKpjRDUvJCEdHBoZGBgXFxgYGRocHSEkLzVEY6qspQ==',
+      'm6GmopyYlJCNiYN/e3VxbWdlYVteZGx2eHNvbXeQpK2uqqainJiTkI2JhH95dXFtaWVfW1hTUlhogZGTjoqGjw==',
     ],
     [
       8,
@@ -7118,6 +9283,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'EREREhMUFRcaHCIpOVWq39/fhFdDNi0oIyAeHRsaGhoaGhobHR8hIyguN0RYhLKxuOrq5SkjHRoXFRMSEhEREQ==',
+      'ZHeOnamrp6Ofm5eTj4uHg397eHRwbGhkYmx5goRyYVdba4eiub+9tqyon5qWkIuFf3t4dHBsaGRgXFhUUExLVQ==',
     ],
     [
       5,
@@ -7125,6 +9291,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Ojo8PkFFSk1NR0E+Ozk4Nzc4OTs+QUdNTUpFQT48Ojo6Ojw+QUVKTU1HQT47OTg3Nzg5Oz5BR01NSkVBPjw6Og==',
+      'h5SXk4+Lh4N/e3dzcGxqcX+OlJOPi4eDf3t3c3BsbHeHlJeTj4uHg397d3NwbGpxf46Uk4+Lh4N/e3dzcGxsdw==',
     ],
     [
       5,
@@ -7132,6 +9299,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'PT08PD0/QkVJSUVBPzw7Ojo7PT9CRktNTUZBPTs4NzY2Nzg7PUFGTU1LRkI/PTs6Ojs8P0FFSUlFQj89PDw9PQ==',
+      'gouPi4eDf3t3c29rbXWFkpWTj4uHg397d3Nva2x0g5GVk4+Lh4N/e3dzc3eCjpOSjoqFf35/gIGAfHh2c29udw==',
     ],
     [
       5,
@@ -7139,6 +9307,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Xl9hYl9OQTkzLyspKCYmJSUmJigpKy8zOUFOX2JhX15eX2BdUUc/OzUyMS8vLi4uLi4uLy8xMjU7P0dRXWBfXg==',
+      'l5+hnZmVkY2JhYF9eXVxbmpmYmBjb36GiIWBgIWOmaKgnJiUkIyIhICAgYCBfnp2cG5rZWNfXmp4f4F9eXh6iA==',
     ],
     [
       4,
@@ -7146,6 +9315,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JCUlJygqLjI4P0teaGdlZGRlZ2heSz84Mi4qKCclJSQkJSUnKCouMjg/S15oZ2VkZGVnaF5LPzgyLiooJyUlJA==',
+      'd4SIhIB8eX2LmqOjn5uXk4+MiISAfHh0cGxoZGBcXGh3hIiEgHx5fYuao6Ofm5eTj4yIhIB8eHRwbGhkYFxcaA==',
     ],
     [
       0,
@@ -7153,14 +9323,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'gIJ8W0lIRDkxLCYkIyIhHx8fICEiJCcqMDY/T2KFhIODhIVZSTwyKyckIyIhIB8eHiEhIiQmKjE1PUxeaHaBgA==',
+      'jY6WkIyIgn56dHBsaWZiXllVWWd2gYB/ipqnq6WhnZmXk42KhX9+eHRybmpmZGVmaGRganN8f4SSnqmpo5+QjQ==',
     ],
-    [1, 0, 2, 1, 'HyIiJCUnKjE2Pk1gdnV1dnl5ZE9FQEFEQDYwLSkmJSQiIyQlJScqLjM5QE9oenh3d3h5Xks+NC4pJSMjISEgHw=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'HyIiJCUnKjE2Pk1gdnV1dnl5ZE9FQEFEQDYwLSkmJSQiIyQlJScqLjM5QE9oenh3d3h5Xks+NC4pJSMjISEgHw==',
+      'iZekq6ejnZOEeXqCjpOPi4SAenRybGhkXltXVV5te4F+fIeWpKmjn5uXlZKMiIJ+e3Z0cGtoZGFgX2h1foN+fg==',
+    ],
     [
       6,
       -1750,
       2,
       0,
       'HR4eHyAjJSgtMjxKY4+Rj4+Rj2NKPDItKCUjIB8eHh0dHh4fISMlKC0zPEpkj5CPj5CPZEo8My0oJSMhHx4eHQ==',
+      'b32CfoKPnqmqpqKempaSjoqGgn56dnNva2djX1tXWGBvfYB/go+eqaqmop6alpKOioaCfnp2c29rZ2NfW1dVYA==',
     ],
     [
       8,
@@ -7168,6 +9347,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '/9JqRjUoJCEdGhgXFhUVFRUVFRYXGBocHSQoNUZq0v//0mpGNSgkIR0aGBcWFRUVFRUVFhcYGhwdJCg1RmrS/w==',
+      'n6yyrqqmop6alpKOioaCfnt3c29rZ2NfW1dTT1Jeb4ufrLKuqqainpqWko6KhoJ+e3dzb2tnY19bV1NPUl5viw==',
     ],
     [
       8,
@@ -7175,6 +9355,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'dG5kWExDOTItKykmJSMjIiIjJCQmKS4zOkFNZXV2c3Jyc3FfTj42LikqJiQjISEgICEhIyQmLDA1PEhgfH99eQ==',
+      'XVlbYnB/hIN/gIaVo6OkoJyalpCMiIWDfHl1cW9pZWFdXFticIGKjo+RlJWWl5aXlpWUj4yIhIJ/eXVxbWtlYQ==',
     ],
     [
       8,
@@ -7182,6 +9363,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KCgpKy0vMzg+R05VWFtcXV1cW1hVTkc+ODMvLSspKCgoKCkrLS8zNz1GU1xdWVdWVldZXVxTRj03My8tKykoKA==',
+      'gYKChISHjJCSlpaVk4+Lh4N/e3dzcGxoZGBgaHeFiYeDf3t3eICQnaCfm5eTj4uHg397d3NwbGprbG9zc3h7fQ==',
     ],
     [
       5,
@@ -7189,6 +9371,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'KSoqLC4vMjc+REhMT1NUVVZXWVxdWUxEPjg0Mi8uKysrKyssLS8yNDk9RUxVV1ZVVVZYW11cTkQ9NjIvLiwqKQ==',
+      'fHt5d3qElJ2dm5eTkY6Lh4WBfnt3c3BubGhkZmx4goSBfXl2eIGRnqCempaSjouHg397d3NvbW1uc3JzdnZ5ew==',
     ],
     [
       5,
@@ -7196,6 +9379,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'U1NSUVBNSUQ9OTUyMTAvLi4tLjAyNDg7QEZMU1NQTk1NTlBTV1dORD04NDEvLSwsLCwtLzE0ODtARklNUFJSUw==',
+      'hoSCfnx2dHJubGpmZnJ7hYiEgHx4dHR/jpufm5iUkIyIhIB8eHZ0cnJxcnR1eHh7fn6CgYKFhYiLjZGUkpKMiA==',
     ],
     [
       5,
@@ -7203,6 +9387,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'eHp6b1NCOTMtKSYkIiIhICAhIiIkJiktMzlCU296enh4enpvU0I5My0pJiQiIiEgICEiIiQmKS0zOUJTb3p6eA==',
+      'nqSmop6alpKOi4eDf3t3c29rZ2NfW1tea3qAgn9/gY+epKainpqWko6Lh4N/e3dzb2tnY19bW15reoCCf3+Bjw==',
     ],
     [
       0,
@@ -7210,14 +9395,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'gYOEY0s8NzAqKCQiISAfHyEhIiMlJywwOkVHS1t/f319fnVmXU4+NjErJyUjIh8fHx8gISIjJSktNDhGXX+DgQ==',
+      'cnV0b2NcV1hgcH2AhoyWn5mYmZmcmpaUjoyIhIB6dnJva2dhXVtXWmh0f4CBi5imqaakoJqWko6MhoJ9eHRuaw==',
     ],
-    [1, 0, 2, 1, 'dXN0dGBOQzcyLSglJCIgICAgISIiIyUpLjQ+R2B4eHZ2eHlmUUI5MSwoJyYkJCQjJSYnKi4wN0FEQEBET2R3dw=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'dXN0dGBOQzcyLSglJCIgICAgISIiIyUpLjQ+R2B4eHZ2eHlmUUI5MSwoJyYkJCQjJSYnKi4wN0FEQEBET2R3dw==',
+      'nKGfnZmWlI6MiIKAenZybmpmYl1ZWWR0gYSAgo6dp6mloZ+bmJKMhoF+enZvbHaBiIZ2Z19bV1hicXyCfnyFkQ==',
+    ],
     [
       6,
       -1818,
       2,
       0,
       'HBwdHh8hJCcsMjpJYY+YlpaYj2FJOjIsJyQhHx4dHBwcHB0eHyEkJywyOklhj5iWlpiPYUk6MiwnJCEfHh0cHA==',
+      'bnyCgIaVpKuppaGdmZWRjYmGgn56dnJuamZiXlpWVV9ufIKAhpWkq6mloZ2ZlZGNiYaCfnp2cm5qZmJeWlZVXw==',
     ],
     [
       8,
@@ -7225,6 +9419,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '/9JqRjUoJCEdGhgXFhUVFRUVFRYXGBocHSQoNUZq0v//0mpGNSgkIR0aGBcWFRUVFRUVFhcYGhwdJCg1RmrS/w==',
+      'n6yyrqqmop6alpKOioaCfnt3c29rZ2NfW1dTT1Jeb4ufrLKuqqainpqWko6KhoJ+e3dzb2tnY19bV1NPUl5viw==',
     ],
     [
       8,
@@ -7232,6 +9427,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'eHJmWE1BODEsKScmJCMiIiIiIyQmKCsyOUBLYnl6eHZ2d3RaSjwyMCsnJCIhICAfHyAgJCUoKi80O0tbfoKBfQ==',
+      'XFhcZHOBg4KAgo6eo6ajn52Xk4+LioN/fHh2cGxoZGJcWFpidIOJjYyUlpWYl5eZlZSTj4uHg39+eHRwbGpkYA==',
     ],
     [
       8,
@@ -7239,6 +9435,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'JycoKiwuMjY9RU9WW15fX19fXltWT0U9NjIuLCooJycnJygpKy4xNjxFUV1fXVpZWVpdX11RRTw2MS4rKSgnJw==',
+      'fX+BgoOIjI2VlpiYlJOPi4eDf3t3c29rZ2NfYGZ0g4eHg397eHqFlKChnpqWk4+Lh4N/e3dzb2tpaGlscHR1ew==',
     ],
     [
       5,
@@ -7246,6 +9443,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'KSorLC0vMzg+RUhMUFNUVVVWWVxdV01DPjk1MjAtLCsrKissLS8yNDg+Q01WWFZVVVZYW11cTkQ8NjIwLSoqKQ==',
+      'fX17d3eAjJugm5mVkY+MiIaDf315dXNvbGpnZGdye4ODf3t3dXuJmKCenJiUkIyIhYF9eXVxbW1tcHFydXZ6fQ==',
     ],
     [
       5,
@@ -7253,6 +9451,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'UVFQUE5LSERAOjczMjAvLy8uLzEzNTg7QUZLUlFOTUxMTU9RVVZPRT45NTIwLi0sLC0uMDI1OD1BR0lNUFFRUQ==',
+      'hoSCfnp2dHJxbmpnaHN+hoiEgHx4dHR8jJmem5eUkIyIhIB8enZ0cnBycnV1dnx9gIGBgYKEhYaJjIyRkpCOig==',
     ],
     [
       5,
@@ -7260,6 +9459,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'ICAhIiQlKCwxOENRbXt8e3t8e21RQzgxLCglJCIhICAgICEjJCYoLTE6Q1Rte317e317bVRDOjEtKCYkIyEgIA==',
+      'foGAf4KLm6Olo6CcmJSQjIiEgHx4dHBsaWVhXVtcZHR+gYB/goubo6WjoJyYlJCMiISAfHh0cGxpZWFdW1xkdA==',
     ],
     [
       0,
@@ -7267,14 +9467,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'eHp6W0tERT81LyknJSQhISEhIiMlJCcrLzdBS2J/f319f39cRT0zLSgnJCIhICEhISEiJScpLDI4QVFbZXR5eA==',
+      'iY6VkY6HgX95dXJuamZiXFhWXWt6gX+BipqnqKehnZmVkY2Hg397eHNya2lmZmlpaWZjbnd9f4SOnammpZyMjA==',
     ],
-    [1, 0, 2, 1, 'ISEkJSYpLzI5RFBkcG9vcHJyYU5DPj1CQzs1MCsoJyUlJSQmJygqLzM4QlJmdXRycnR0Xks+My4rJyUjIiIhIQ=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'ISEkJSYpLzI5RFBkcG9vcHJyYU5DPj1CQzs1MCsoJyUlJSQmJygqLzM4QlJmdXRycnR0Xks+My4rJyUjIiIhIQ==',
+      'h5ShqaWhnZSId3d/ipOPi4eBfXdzb2llX11ZVV5peIJ/fIORoKikoJyYlJCMh4V/fHdzb2tpZWNhYGh4gISAfQ==',
+    ],
     [
       6,
       -1851,
       2,
       0,
       'HBwcHh8gIyYqMDpIXYyhoKChjF1IOjAqJiMgHx4cHBwcHBweHyAjJiowOkhdjKGgoKGMXUg6MComIyAfHhwcHA==',
+      'bnuBgYybqKyopKCcmJWRjYmFgX15dXFtaWVhXlpWVF5ue4GBjJuorKikoJyYlZGNiYWBfXl1cW1pZWFeWlZUXg==',
     ],
     [
       8,
@@ -7282,6 +9491,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '/8xkQjQmIh4bGRgXFRUUFBQUFRUXGBkbHiImNEJkzP//zGRCNCYiHhsZGBcVFRQUFBQVFRcYGRseIiY0QmTM/w==',
+      'n62yrqqmop6alpOPi4eDf3t3c29rZ2NfXFhUUE9aa4mfrbKuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRQT1priQ==',
     ],
     [
       8,
@@ -7289,6 +9499,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'enFoWE09ODEsKCYjIiEiIiIjIyQmKSsvOUBLYnt7eXh4eXdaSDo1LionJCIgHx4eICEiIyQmKS0yPklgfYSCfw==',
+      'W1ldaHeAg4B/hpWjp6WhnZmWko6MhoJ+enZybmpoY19bWF1oeIiLjo+SlZiamZmYlpOSjoqGgn56eHJuamZjXw==',
     ],
     [
       8,
@@ -7296,6 +9507,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'JicoKSsuMTY8RE5XXF9hYWFgX1xXTUQ8NjEuKykoJyYmJygpKy4xNTxEUV9gXlxbW1xeYF9RRDw1MS4rKSgnJg==',
+      'gIGDhoiLkpSXmJaUkI2JhYF9eXVxbWllYV5ga3uGiIWBfXl5gI+doqCcmJSQjYmFgX15dXFtamloam5vd3p8fw==',
     ],
     [
       5,
@@ -7303,6 +9515,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'KSorLC0vMzg/RElNUVNUVFRVV1pcWU1EPzo2MS8tLCsrKywtLi8yNjo9RExVV1VUVFVYW11cT0Q8NjIwLCsqKQ==',
+      'f399eXZ7iJWenJiWkpKOioiCgH56eHVxbWtnZmVseYCEgH15dXaCkp6inpqWkI6KhoJ+enZyb2xtbm5xc3Z6fQ==',
     ],
     [
       5,
@@ -7310,6 +9523,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'Tk5NTUxLSEZAPDg1MzIxMDAwMTI0Njk9QUdNUE9MSklJSkxPUlVRRz86NjMxLy4tLS4vMTM2Oj1CRklNTk9PTw==',
+      'hoKBfXt5c3NwbGxma3eAiIiEgHx4dHJ6iJeem5eTj4yIhIB8eHZzcnJyc3Z6en+BgoKCgYGCg4OFiYyPkJCMig==',
     ],
     [
       5,
@@ -7317,6 +9531,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'fX99bFFCNzEtKCYkIiEgICAgISIkJigrMTdCUWx9f319f31sUUI3MS0oJiQiISAgICAhIiQmKCsxN0JRbH1/fQ==',
+      'nqWno5+bl5OPi4eDf3x4dHBsaGRgXFtdZXV+gX9/gY+epaejn5uXk4+Lh4N/fHh0cGxoZGBcW11ldX6Bf3+Bjw==',
     ],
     [
       0,
@@ -7324,14 +9539,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'ISEiJScqLDE6QVFaY3J5eHh6eltLREU8Mi8pJyUkISEhISIjJScpKjA2QEtjgH9+fn+AXUU9My0pKCQiISAhIQ==',
+      'dHuAgouap6mlnpGJio2Uko+Ign56dnJxa2djX1tXWmR0f4B/ipqkqaWinpqWkI6KhIF8eHRwb2hnZ2dpa2Zhaw==',
     ],
-    [1, 0, 2, 1, 'JygoLDA1OkNCPj5ETWFycm9ub3BjUEQ5My8pJyUiISEhISIhIyUoKy40PUpedXVzc3V2Z01DODIuKygnJiUlJQ=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'JygoLDA1OkNCPj5ETWFycm9ub3BjUEQ5My8pJyUiISEhISIhIyUoKy40PUpedXVzc3V2Z01DODIuKygnJiUlJQ==',
+      'bXuDf3uCipehnp6alpWPjYmFgXt5c29sZ2NfXVhhcXyFgYGJmaaqpqKemJeSjYmDfXh0cGx3g4mId2piXlpXYA==',
+    ],
     [
       6,
       -1937,
       2,
       0,
       'q6yHW0Q4LyklISAdHBwbGxsbHBwdICElKS84RFuHrKurrIdbRDgvKSUhIB0cHBsbGxscHB0gISUpLzhEW4esqw==',
+      'mqitqaWhnpqWko6KhoJ+enZybmtnY19bV1NYZXV/gIuaqK2ppaGempaSjoqGgn56dnJua2djX1tXU1hldX+Aiw==',
     ],
     [
       8,
@@ -7339,6 +9563,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'FBQVFRcYGRseIiY0QmTM///MZEI0JiIeGxkYFxUVFBQUFBUVFxgZGx4iJjRCZMz//8xkQjQmIh4bGRgXFRUUFA==',
+      'aYadq7Guq6ejn5uXk4+Lh4N/e3d0cGxoZGBcWFRQT1lphp2rsa6rp6Ofm5eTj4uHg397d3RwbGhkYFxYVFBPWQ==',
     ],
     [
       8,
@@ -7346,6 +9571,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'HyAgIiMmKCsxO0ZWgouJhX52aVxKPTMxKygmIyIgIB8fIiMkJSgrLzQ/Slx9goB+fn96W0U5My4pJSIgHx4eHw==',
+      'eYWNkJKWlpmZmpmYl5ORjYmHgX15dXJuamZkXlpYWWh4gIOBg46dpailoZ6ZlZGNiYWBfXp1cm5rZmJeWFhZZw==',
     ],
     [
       8,
@@ -7353,6 +9579,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'ZWRkX1dOQjk0LywqKCYmJSUmJigqLDA0OUJOYGRjYV9fYWNkYE5COTQwLCooJiYlJSYmKCosLzQ5Qk5XX2JlZQ==',
+      'mZmXk5CMiISAfHh0cGxoZGBdX2p5hYeEgHx6e4iYoaOfm5eTkIyIhIB8eHRwbGhmZ2hscXJ3fH6AgoOJj5GVmQ==',
     ],
     [
       5,
@@ -7360,6 +9587,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'VFZYW1xYTUQ/OTUyMC0sKysqKysuLjI1OT5ETFVYVlVVV1hcXlxOQjs2MjAsKiopKSkrKywvMzc9REtPU1RUVA==',
+      'lpKQjoqIhoB+enZ0cG1rZ2ZlbHmAgoB8eHV3hJSeoZ2ZlZKOioaAfnp2cm5qamtscXZ5fIB/fnx4dnyKl5+cmA==',
     ],
     [
       5,
@@ -7367,6 +9595,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'T09PT01KR0I9OjYzMC8uLS0uLzEzNjo/RlFVUk9MSklJSkxPUE1HQj05NzUzMTAwMDEyMjU4O0BFSUtMTU1OTg==',
+      'joyJhYJ+enZybmpmYmVygo2NiYWCfnp3fIaQmJiUko6MioaEgH57d3Vxb3BydXp/fn9/fnx8fH2AhImLjY6Njg==',
     ],
     [
       5,
@@ -7374,6 +9603,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       0,
       'HyAhISIlKCsxN0JRbH+Bf3+Bf2xRQjcxKyglIiEhIB8fICEiIyUoLDE4QVFqf4B/f4B/alFBODEsKCUjIiEgHw==',
+      'eYCCf4CIl6SmpaGdmZWSjoqGgn56dnJuamZiX1taYGp5gH+BgIiXoKaloZ2ZlZKOioaCfnp2cm5qZmJfW1pcag==',
     ],
     [
       0,
@@ -7381,14 +9611,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'g4V/XFBPPzQvKyYjIiAgHx8gISEjJScpLTQ9TF2AjIuLjHdXRjoxKyYjJCIgHx4eHiEhIiQmKTA0PUhedXd7gw==',
+      'kJSXlY+JhX99eXVxbWlmYlxaVlhmcX1/hZOhqqikoZyYlJGNiYN/fXd1cW1pZWFeXmVwdnR0c3eFk5+qqKCWkg==',
     ],
-    [1, 0, 2, 1, 'e317WUg6My8pJiQiICEgICAgISImKCswOD9LYnp5dXNxcWlUTU9ORDgwLSgnJSIiIiMjIiQmKSwyNT9OYX59ew=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'e317WUg6My8pJiQiICEgICAgISImKCswOD9LYnp5dXNxcWlUTU9ORDgwLSgnJSIiIiMjIiQmKSwyNT9OYX59ew==',
+      'Yl5cXGZ4houFhIyVoaaflYWDiJGblZGOh4Z/eXZybmplYl5aVllmdYB/f4eWpKaloZ2blZGNh4WAe3lzcW5oZg==',
+    ],
     [
       8,
       -2722,
       2,
       1,
       'en14Xks9NjArKiclIyMjIyMjJCcpKy82PEdYaWpmYl9dXFxeX19VRTw2MS4qKCUlJSUkJScnKiwwNT1HVGlvdA==',
+      'XF1peYqPjIiEgXx7fIeXn6KgnJaTkIyIhIB6eXVubWlkYWBjaHBzb3N+jp+lpaOdm5WRjYmGgYB6d3JuamZiXg==',
     ],
     [
       6,
@@ -7396,6 +9635,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '19R3TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE931NfX1HdPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3fU1w==',
+      'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
     ],
     [
       8,
@@ -7403,6 +9643,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'GBkZGRscHiIkKTI9UnvOzs7Oe1I9MikkIh4cGxkZGRgYGRkaGxweICUqMj5TfMzOzsx8Uz4yKiUgHhwbGhkZGA==',
+      'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTVFxre4STo6utqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
     ],
     [
       8,
@@ -7410,6 +9651,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'IyMkJScqLDA6Qk9meHl2cm1mXlRLQTg1LywoJiQjJSUlJSYnKSwuNzxGUGxxcG1sbG1sXkw/NTAtKickIiEhIA==',
+      'eYSMjpCRlJGWlpSVlZGQj4uIhIB8enRwbGhmYFxbX2l5gYSCfn+GlaOko5+bl5OPi4iEgHx6dHBsaGRgXFtdaQ==',
     ],
     [
       8,
@@ -7417,6 +9659,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KSoqLC4xNTpASFZaWVZUU1NUVllaVkhAOjUxLiwqKikpKissLjA0OT9GTVNWWVlZWVlZVlNPRT85NDAuLCsqKQ==',
+      'f4iKhoJ+enZ3f46cn56alpKOioaCfnp2c29tbG1vcXRzfHx+gX6BgoaJi5CSlZWUkI6KhoJ+enZzb2tnY2FjcA==',
     ],
     [
       5,
@@ -7424,6 +9667,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'OTk6Ojw/QURJSERAPTs6OTk6Oz1ARElPT0pFQT48Ojo6Ojw+QUNFRUVEQT89Ojk4ODk7PD9DSE9QTUdEPz07OQ==',
+      'hI2QjIiEgHx4dHBsa3F/jpWUkIyIhIB8eHZ1dnt/g4qLjY6KiISAfHh0cGpqb3+Ok5aSjoyGhIF9e3d2cW5teA==',
     ],
     [
       5,
@@ -7431,6 +9675,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Njc4OTw+QUE8Ojg3ODo/SE5PUVRYWlRJQj05NTMxMC8vMDEzNTg7PkFDRkdISElISkpKS0tKSUdFQj88OTg3Ng==',
+      'bHJ0cHJ+jZqcmJSQjIiEgHx4dnR0dHV3e3x/gH5/fn9/f4KChIaGiomNjouKh4OCfnx4eIKKlZSOh351a2NeZQ==',
     ],
     [
       5,
@@ -7438,6 +9683,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'LzAxMzU5PT9DRkhJSkpLS0xMTEtKSkhEQT46NzUzMjExMTI0NTg7P0VKT05KSEZFRUZISk5SU0tCPTk1MzEwLw==',
+      'gICBgIKDhIeHi4yPjIqIhIOAfXl1c3BraWZre4SLioaCfnp2cnB5iJadmZaSjoqGgn56dnRzc3d4eXx+gIB/fw==',
     ],
     [
       5,
@@ -7445,6 +9691,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Ozw9QEJHTEtLRUA9Ojg2NjY2ODo9QEVLS0xHQkA9PDs7PD1AQkdMS0tFQD06ODY2NjY4Oj1ARUtLTEdCQD08Ow==',
+      'j5KVko6KhoJ+enZybmttcoGOkJKOioaCfnp2cm5wcoCPkpWSjoqGgn56dnJua21ygY6Qko6KhoJ+enZybnBygA==',
     ],
     [
       5,
@@ -7452,6 +9699,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'NDQ1Nzo8QEZHRkVDQ0RFR0dFRENDRUZHRkA9Ojc1NDM1Njc5O0FGTU5NSERBPj08PD0+QURITU9NRj87OTc2NQ==',
+      'f4GGgoJ9eXZ1gYmOj4uHhH98eHVwbGhnbXuKkZGNiYWCfnp2cm5weYiXmZeTjYuIhIB6eHRwdHeDi4qJgX96ew==',
     ],
     [
       0,
@@ -7459,14 +9707,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'goSCXk9PQDUwKSckIyEeHh4fHyAhIycqLjU7SF+IioeIiYZZQzcyKyckIiAeHx8eHx8gIyUnKS41PU1fdHV4gg==',
+      'kJGXlY+Lh4F9d3VxbWlkX1xYVFpod4F/go6eqaqmop6YlJCNiYV+e3lzcW1nZWFdYmpyeXBwc3aFkqGpqKKTkg==',
     ],
-    [1, 0, 2, 1, 'd3l6Xks9My0oJiIjISAfHyEhIiMlKSwwOUBRY3d2cnBub2dVTE1PRTkyLikoJCMjIyIiJCUlKSwwN0JRZXt5eA=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'd3l6Xks9My0oJiIjISAfHyEhIiMlKSwwOUBRY3d2cnBub2dVTE1PRTkyLikoJCMjIyIiJCUlKSwwN0JRZXt5eA==',
+      'Y19dXGZ2hYyIhIqRnaSgloaAhI6YmZSPioeDfHhzbWllY19bV1hldICAfIGPnqmmop6amJSOioSAfXh3cW5pZQ==',
+    ],
     [
       8,
       -2683,
       2,
       1,
       'dnJsU0Q7NTIsKigmJiUkJSUmKCosMDc7RFJeX15dXV1fYmdraVpKPTQwLSgmJSQiIiMkIiUmKSwwNzxGV3d/fA==',
+      'Ym57hoaCfnt2cnJ3iJqipqKempaSjoqGgn56dnNva2djX1tZX2uCjI+LjJOdo6KemJSQjIqEgHx4dHBuaWVhXQ==',
     ],
     [
       6,
@@ -7474,6 +9731,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '4d11TDsvKSMgHBoZGRcXFxcXFxkZGhweIykvO0x13eHh3XVMOy8pIyAcGhkZFxcXFxcXGRkaHB4jKS87THXd4Q==',
+      'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJSXW18jQ==',
     ],
     [
       8,
@@ -7481,6 +9739,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'GBkZGRscHiIkKTI9UnvOzs7Oe1I9MikkIh4cGxkZGRgYGRkaGxweICUqMj5TfMzOzsx8Uz4yKiUgHhwbGhkZGA==',
+      'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTVFxre4STo6utqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
     ],
     [
       8,
@@ -7488,6 +9747,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'ISIjJCUnKjI4P1Fie316dnNqYlNLQTcxLysoJiUjIyIiJSYmKCsvMjxEUGt0dHFwcHFvWUo9NjArKCUiIiAiIg==',
+      'gIeOj4+VlJOYkpaUlJSNjIiFgX15dXFtaWVhXVlbZHSBhIN/gYiXoaWkoJyYlJCNiIWBfHl1cW1pZWFdXF5idA==',
     ],
     [
       8,
@@ -7495,6 +9755,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KCkqKy0vMzg+SFNbXFlXVVVXWVxbU0g+ODMvLSsqKSgoKCorLS8zOD5ITlVZWltcXFtbWVVORj44My8tKyopKA==',
+      'foeJhYJ+enh5hZWeoZ2ZlZGNiYWCfnp2cm5sa2ttb3N2fHx+gICCg4aJjpSTlpWTkY2JhYJ+enZybmpmYmBibg==',
     ],
     [
       5,
@@ -7502,6 +9763,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Nzg5Oz5ARERFRUNBPz08Ozs8PT9CRkxOTkhCPzw6OTg4OTo8P0JISEZCPz08Ozo7Oz0+QUVJT1BNRkI+Ozk4Nw==',
+      'i4mHg397d3Nwbm54iJKWk4+Lh4N/e3dzcHJ5hJCQjo2JhYN+e3lzcW5qbniIlJaTj4uHg397d3V0dHZ4e4CFiQ==',
     ],
     [
       5,
@@ -7509,6 +9771,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'ODk6Oz5AQT47ODY1NTc7Q05PUVRYWVZLQz46NjQyMTAwMTI0Njg7P0FDRUZHR0dHR0hISUlJSUdGREE+Ozk5OA==',
+      'aXBzcHJ/jpqbl5OPi4eDf3t4dXR0dHV4en5/gICAgYCAgH+AgYSFiouMjoqJhYKBfXp6f4yTl5SNhn1za2FcYw==',
     ],
     [
       5,
@@ -7516,6 +9779,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'MDEyNDc5PEBDRkhJSkpKSUpKSkpJSEdEQj87NzY0MzIyMjM1Njg8QEVLTkxJRkVEREVGSUxRUUxEPjo2NDIxMA==',
+      'gYGCgICBgISGiIuMjoyKh4SCfnx5dHJuamppc4CIjImFgX15dXFxeomXm5iVkY2JhYF9eXd0dHR1dnp8f4F/gg==',
     ],
     [
       5,
@@ -7523,6 +9787,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Ozw9QENHTExLREE8Ojg3NjY3ODo9QEVMTElHQ0A+PDw8PD1AQ0dJTEpFQD06ODc2Njc4OjxBREtMTEdDQD08Ow==',
+      'j5OWko6KhoJ+enZybmttd4GOkY6OioaCfnp2cnFwdoCJk5KSjoqGgn56dnJua21ygY6Rko6KhoJ+enZybnBxgA==',
     ],
     [
       5,
@@ -7530,6 +9795,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'RURDQkJERkhHQT07ODY1NDY2Nzo8QEZNT0xHQ0A+PDs7PD5AQ0dMTk1GQDw6ODY2NDU2ODs9QUdIRkRCQkNERQ==',
+      'aWdte4qSko6KhoJ+enZybm90g5KYmJSQjIiEgHp4dHBxdn+KjYeFgHt9foKDhYF6eXJ1gYmPkIyIhoB8eHRwbQ==',
     ],
     [
       0,
@@ -7537,14 +9803,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'fn+AXVBOQzcyKygmIiEgICAgISIkIyUpLTU+TGSDgoCBgoNgSDsxLCckIiEhHx4eHiEiIiQmLDA2QFFjcHB0fQ==',
+      'j5GZlJGKhIF8eHVwa2djX1tXVV9vfIJ+gIybp6qmop6alpKMiIJ+enZzbm1nZGFdZnB4fnBwc3aFkJ+qpaGSjw==',
     ],
-    [1, 0, 2, 1, 'JCQnKCouNDtITktLVWhqamxtcnNnVEQ4MywpJyMiISEhHyAhIyUnLDA0PUtkdXNycnN2bVNDOTItKSYkJCMiIg=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'JCQnKCouNDtITktLVWhqamxtcnNnVEQ4MywpJyMiISEhHyAhIyUnLDA0PUtkdXNycnN2bVNDOTItKSYkJCMiIg==',
+      'eIaWoqWhnpuVk5CLiYN9eXVybmpkYFxYW2h4g4N/fYeXpKuno5+bl5ONh4J9eXVxaWRpdX+CeGlfXmhyent3dA==',
+    ],
     [
       8,
       -2641,
       2,
       1,
       'fH5xWEY+NTArKiclJCQjIyMlJicpKy42O0dXamtoZF9dXV1eX19QRDszLy0qKCcmJCUmJSYoKi0wNz5GVW5ydg==',
+      'XGl6io+Nh4WAe3x9ipifo52blZGOiYeDf3t3dG9saGJeXmRtcnZwdYeXpKijoJuZlJGNiYWAfXl3cm9qZGJcWg==',
     ],
     [
       6,
@@ -7552,6 +9827,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '7uJwTDctJyEeHBoYGBcXFhYXFxgYGhweISctN0xw4u7u4nBMNy0nIR4cGhgYFxcWFhcXGBgaHB4hJy03THDi7g==',
+      'mqixramloZ6alpKOioaCfnp2cm5qZ2NfW1dTT1dmdIuaqLGtqaWhnpqWko6KhoJ+enZybmpnY19bV1NPV2Z0iw==',
     ],
     [
       8,
@@ -7559,6 +9835,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'FhYXFxgaHB8iJSw2SW/d/Pzdb0k2LCUiHxwaGBcXFhYWFhcXGBocHyIlLDZJb938/N1vSTYsJSIfHBoYFxcWFg==',
+      'anySoq6wrKikoJyYlJCMiISBfXl1cW1pZWFdWVVRUFpqfJKirrCsqKSgnJiUkIyIhIF9eXVxbWllYV1ZVVFQWg==',
     ],
     [
       8,
@@ -7566,6 +9843,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'ISEhIyQpLDE2Q01mfX98eHNqYlRMQDgwLSgpJiQkIyIiIyMnKSsuMjlEUWt1dnRycnNxWUc7Ni4pJiMkIiIhIQ==',
+      'eIaOjpCTk5SWl5WZlZSTjYuHg397d3RwbGhkYFxaXWh4gYOCgIOOnaKlo5+bl5OMi4eDf3t3c3BsaGJgXFhcaA==',
     ],
     [
       8,
@@ -7573,6 +9851,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'KCgpKy0vMjg+RlNcXVpYV1dYWl1cU0Y+ODIvLSspKCgoKCkrLS8yNz5GTlVZW11dXVxcWVVORj43Mi8tKykoKA==',
+      'fYaJhYF9eXh7iJigoZ2ZlZGNiYWBfXl1cW5sampsbnJ5fHx+f4CDhoaMjpKWlZWUkY2JhYF9eXVxbmpmYmBhbg==',
     ],
     [
       5,
@@ -7580,6 +9859,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Njc4Ojw/Q0VGRkZDQD49PDw9PkBDR01PTEZBPjs5ODc3ODk7PkJGSEZDQD49PDw8PD5AQ0ZLUFBMRUA8Ojg3Ng==',
+      'iouKhoJ+enZzb2xxfo6WlpKOioaCfnp2c29xe4eQj46KhoSAfHt3c3FtbHF+jpaWko6KhoJ+enZ0cnN0dnx+hw==',
     ],
     [
       5,
@@ -7587,6 +9867,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Pzg2NDQ0Njg9QkI/Pj07Ojo7PD0/QkRGR0dHR0ZFRUVFRkVGRUVDQkA9Ojc1MzIxMTIzNTc6P0VNWFpWUlBOTA==',
+      'hIGBfXp2dHR0eHl+gIGCgoCAf31+fn+CgYaKi46OjImHg397d3Nva2Zlbn6MkY+Qlp2koJeQhoB5cGpmaXN9hA==',
     ],
     [
       5,
@@ -7594,6 +9875,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'MTIzNTc7PkJERkhJSUhIR0dHR0dHR0ZFQj88OTc2NTQ0NDU2ODo/QUZMTUpHRENCQkNER0pPUU1FPzs3NTMyMQ==',
+      'hIOEgIB+foKDhYSIiYyMioeFgn98eHRycGxqbXaDjI2JhYF9eXVxb3WFlZyZlZGNiYWBfXl3dHR0dXl6fIB/gg==',
     ],
     [
       5,
@@ -7601,6 +9883,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Ozw9P0JGSkxLRkE9Ojk3Nzc3OTo9QUZLTEpGQj89PDs7PD0/QkZKTEtGQT06OTc3Nzc5Oj1BRktMSkZCPz08Ow==',
+      'jpOVkY2KhoJ+enZybmxtdIOPkpGNioaCfnp2cm5vcX+Ok5WRjYqGgn56dnJubG10g4+SkY2KhoJ+enZybm9xfw==',
     ],
     [
       5,
@@ -7608,6 +9891,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Q0JBQUJDRkhHQj48OTc2NTY3OTo9QkhOT0tGQj88Ozo6Ozw/QkZKTk5IQj06OTc2NTY3OTw+QkdIRkNCQUFCQw==',
+      'aWdufIuTko6Kh4N/e3dzb21xf46YmJSQjIiEgXt5dXFydYGLjYuFgn98f4GChH96eXN0fYaNj42Jh4F9eXVxbQ==',
     ],
     [
       0,
@@ -7615,14 +9899,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Hh8dHiAiJCgsMztKYIODgYGDhGdMPjUvKSYkIiAfHh4eICEiJCkrLzhET09fgYF/f3VxcWRMQjUxKiYkIyAfHw==',
+      'bHuEgH+Kmaarp6Ofm5eTkIyGgnx3dG1qbHFycGddV1tldISMjpKKhIyUnqGenJWUj4yIhIB6dnBsaGRgXFlVXg==',
     ],
-    [1, 0, 2, 1, 'Hx8iIyUpLDI5Q1NodHNua2tqaVZOTU9IOzQvKiglJCIiIiEiJCYpLTI5QlJ0dXNxcXN0a1BANC4pJSIhHyAgHw=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'Hx8iIyUpLDI5Q1NodHNua2tqaVZOTU9IOzQvKiglJCIiIiEiJCYpLTI5QlJ0dXNxcXN0a1BANC4pJSIhHyAgHw==',
+      'doeNioWDi5agopiIf4OMmZyWko2HhH14dG5qZmJeWFRaaXiDgX57g5Kgp6Whn5uXk4uHgX16dHJtamZiYFxcZg==',
+    ],
     [
       8,
       -2607,
       2,
       1,
       'dHBuWUc+ODEuKyknJSQlJSUlJyktLzU9RFBfX11bW1xeYWZrbFlJPzYyLComJSQkIiIjIyQmKSwxNjxHVXV9eg==',
+      'YW57hoeCfnp2cnF2hZimpqCemJaUjoyJg397dXNxa2ljXVtYXWx9io+KjpOYn6CempaQjYiHg315dXFta2VhXw==',
     ],
     [
       6,
@@ -7630,6 +9923,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '/N1vSTYrJSIfHBoYFxcWFhYWFxcYGhwfIiUrNklv3fz83W9JNislIh8cGhgXFxYWFhYXFxgaHB8iJSs2SW/d/A==',
+      'mqmyrqqmop6alpKOioaCf3t3c29rZ2NfW1dTT1RicYmaqbKuqqainpqWko6KhoJ/e3dzb2tnY19bV1NPVGJxiQ==',
     ],
     [
       8,
@@ -7637,6 +9931,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '/N1vSTYsJSIfHBoYFxcWFhYWFxcYGhwfIiUsNklv3fz83W9JNiwlIh8cGhgXFxYWFhYXFxgaHB8iJSw2SW/d/A==',
+      'nquxramloZ2ZlZGNiYWCfnp2cm5qZmJeWlZSUVdmdo2eq7GtqaWhnZmVkY2JhYJ+enZybmpmYl5aVlJRV2Z2jQ==',
     ],
     [
       8,
@@ -7644,6 +9939,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Hx8iIyUoKi03P0pigYSCfnduZFZKPTcxLCglIyIjIiIiIiMkJiguMzg/UGh6fHl4eHhzWEM7MiwnJyUiISAfHw==',
+      'e4eMj4+RlJeZmZmYl5OSjoeGgn56dnJtamdjXVtZW2p6goSAgYmZo6eln56alpKOioOCfnp2cm5oZ2NfW1lbaQ==',
     ],
     [
       8,
@@ -7651,6 +9947,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'W1xfYV9RRDs1MS4rKSgnJiYnKCkrLjA2PERNV1xfYWFhYV9cV01EPDYwLispKCcmJicoKSsuMTU7RFFfYV9cWw==',
+      'lp+inpqWk4+Lh4N/e3dzb2tpaGlrbnJ2en1/f4KEio6PlZaYmJWTj4uHg397d3Nva2djYF9kcoGGh4N/e3l6hg==',
     ],
     [
       5,
@@ -7658,6 +9955,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'PTw9Pj9BREdIRkE9Ojg3NjY3ODo9QUZMT01IREE/PTw8PT9BREZHR0ZDPzw5NzY1NTY3OTw/REtRUExHQ0A+PQ==',
+      'ho6SjoqGgn56d3Nva2hvfYyUko6KhoJ+end0dHd+g4mOkJCOioaCfnp3c29raG99jJWUkY6JhoKAfXp2c3Bveg==',
     ],
     [
       5,
@@ -7665,6 +9963,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'MTIzNTg6P0VNWFtYVFFPRzs3NDMyMzQ3O0FCQD89PDs7PDw+QENFR0dHR0dGRUREREZGRkZGREJAPDk4NTMyMQ==',
+      'gI2SkZWdpKafloyEfXdxa2ZncXyCg4F+fHp3dHV2d3t9f4ODgYF/fXx7fH+ChIeJjIyNi4mGgn56dnNva2dmcQ==',
     ],
     [
       5,
@@ -7672,6 +9971,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'RkhJSUlJR0VBPjs4NTMyMTEyMzU3Oz9FTVFOSkdEQ0JCQkRGSk1NRkE+Ozg2NTQ0NDU2Nzo7QEJFRkdHR0dHRg==',
+      'i4mIhIB8eHVxbWllaXaFkJCMiISAfHh1dHqGkpeVkY+LiYWBf3x7eHVzc3d6fn6BgYCCf317enp+f4KHiYyLiw==',
     ],
     [
       5,
@@ -7679,6 +9979,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Ozw9P0JGSkxMRkE+Ojg3Nzc3ODo+QUZMTEtGQj89Ozs7Oz0/QkZLTExGQT46ODg3Nzc5Oj5BRkpMSkZCPz08Ow==',
+      'ipOVko6KhoJ+enZybmttdIOPkpKOioaCfnp2cm5ucX6Ok5WSjoqGgn56dnJubW12g4ySkI6KhoJ+enZycG5xfg==',
     ],
     [
       5,
@@ -7686,6 +9987,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Ojs8P0FFSk5OR0I+Ojk3NjY2Nzk8P0NISEZDQkFBQkNDQkFBQUNGSUhDPjw5NzY1Nzc5Oz1DR05PS0ZBPzw7Og==',
+      'h5SZlpKOiYaCfnp1cm90fYWPjImGgH5+f4ODgXx3dnB3g4qRjouHg397d3Vva2dpdYWRk5CMiISAfXl1cW1sdw==',
     ],
     [
       0,
@@ -7693,14 +9995,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'JSYmKi4wNzk3OT5MXXNycXFydXZjUUQ4My8pJyUiISEhISAhIiQlKS0vOUFPZoaGhod4XUk9ODAuKyclJCQkIw==',
+      'bnyCfnp9ipqlpaGfm5mVkY6KhoJ/enhyb2pmZV5bV1lmdn2GkJ+pqKWhnZiVkY2KhX99d3NvdXl7eGpjXFhVXw==',
     ],
-    [1, 0, 2, 1, 'e3xnUEE5MC0pJiQjIyIhISMjJCcpKy82PEdUaG9tbG1vcmlRQjk1MzM5OzcyLywpKSgpKSoqLC8yOUBKWnZ9ew=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'e3xnUEE5MC0pJiQjIyIhISMjJCcpKy82PEdUaG9tbG1vcmlRQjk1MzM5OzcyLywpKSgpKSoqLC8yOUBKWnZ9ew==',
+      'Z2VjX2JseIOEgHyEkZ+rqKSimZOIdHN4hJCOioSAfHVxbWdmX1xXVF9reX+GkJ2opKKemJaQjYuEgH55d3Ntaw==',
+    ],
     [
       6,
       -886,
       1,
       0,
       'oKGLXUg6MiomIyAfHhwcHBwcHB4fICMmKjA6SF2MoaCgoYxdSDowKiYjIB8eHBwcHBwcHh8gIyYqMjpIXYuhoA==',
+      'lqStqaainpqWko6KhoJ+enZzb2tnY19bV1RaaHeAgYeWpKuppqKempaSjoqGgn56dnNva2djX1tXU1pod4F+hw==',
     ],
     [
       4,
@@ -7708,6 +10019,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JicoKSsuMTU7RVFeYF1bWlpbXWBeUUU7NjEuKykoJyYmJygpKy4xNTtFUV5gXVtaWltdYF5RRTs2MS4rKSgnJg==',
+      'fIeJhYF9eXh8ipmhoZ2ZlZGNiYWBfXl1cm5qZmJeYGx8h4mFgX15eHyKmaGhnZmVkY2JhYF9eXVybmpmYl5gbA==',
     ],
     [
       5,
@@ -7715,6 +10027,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'LC0uLzI1ODs/Q0ZIS01OT1FSU1NSTkpGQTw5NjUzMjEwMTIyNTY4Ojw/Q0VHSkxOT1JUV1paT0Y+OTUyMC4tLA==',
+      'fHx+gIWKj5CSkY+Pi4mHhYOAfnp7d3h3dXh0dnV2dnZ2dnZzc3iGlZ2cmJWRjYmFgX15d3VzdHR1eHh2enp6fQ==',
     ],
     [
       5,
@@ -7722,6 +10035,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Ojs9P0FGS05NRUE9Ojk3Nzc3ODs+QUVHSEhGREE/PTw8PT9BREZISEdEQT47ODc3Nzc5Oj1BRk1NS0ZBPzw7Og==',
+      'h5SXk5CMiISAfHh0cnBxd3qGioyOioiEgHx4dnR1d3uEiY6PjoyIhIB8eHRwbGpteoqSk5CMiISAfHh0cGxseA==',
     ],
     [
       0,
@@ -7729,14 +10043,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'JicnKi0xNzk2OT9LYHJxb29xdHZmUkU5NC0qJyUiIiEhISAhIyMlKSwxN0FQZIWFhYZyWkk/ODIsKSgmJSUkJA==',
+      'bnmCfnp8iJejpaGfm5qWko6KiIKAenZybm1nZV9bV1lnc36EkJypqaWhm5mTkZCKhn97eHRwdXp7eGtjXVtVXw==',
     ],
-    [1, 0, 2, 1, 'eXlmTkA3MS0qJyYjIiMiIiIkJSYqLTA3QElVa2xqampsb2hSRDs0MjM4OzgzMC0qKikpKikrLS8zOENNWHJ6eQ=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'eXlmTkA3MS0qJyYjIiMiIiIkJSYqLTA3QElVa2xqampsb2hSRDs0MjM4OzgzMC0qKikpKikrLS8zOENNWHJ6eQ==',
+      'Z2VjX2VwfIWDgHyDkKKqqqWfmpCDcnJ5hpCNiIWAe3dwbGllYF1ZVGBsd3+Fk5+npp+cmpSQjIiEgH54dnJsaw==',
+    ],
     [
       6,
       -863,
       1,
       0,
       'paaKXUU5MComIyAfHRwbGxsbHB0fICMlKjA5RV2KpqWlpopdRTkwKiYjIB8dHBsbGxscHR8gIyUqMDlFXYqmpQ==',
+      'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/gIqap62ppaGdmZWRjoqGgn56dnJuamZiXlpXVFpod3+Aig==',
     ],
     [
       4,
@@ -7744,6 +10067,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'WlxeYF9RRTw2MS4rKSgnJiYnKCkrLjE2PERQXV9eXFtbXF5gX1BEPDYxLispKCcmJicoKSsuMTY8RFFfYF5cWg==',
+      'mqGhnZmVkY2JhYF9eXVybmpmYmBibHuFh4WBfXl4fIuaoaGdmZWRjYmFgX15dXJuamZiXmBse4eJhYF9eXh8iw==',
     ],
     [
       5,
@@ -7751,6 +10075,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'LC0uMDI0OT5FT1paVlNRT01MSkdFQkA9Ojk2NDMxMjExMjM1Njk9QUVKTVFSU1FQT05NS0lHREA8OTUyMC4tLA==',
+      'fYqOjIqKiomLiYqLiouKioeGh4ODgX18eHV0cHFxbnBzd32Bg4KEhIOHhoaKioqLjI2NioaCfnt3c29rZ2NibQ==',
     ],
     [
       5,
@@ -7758,6 +10083,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Ojs9P0JGSk1MRkE9Ozg3Nzc3ODs9QUVISUlHQ0A+PTw8PT5AQ0dJSUhFQT07ODc3Nzc4Oz1BRkxNSkZCPz07Og==',
+      'ipSXk4+Lh4N/e3dzcW9wdXuGjY+Oi4eDf3t3c3Fydn6GjpCRj4uHg397d3NvbGpvfYyTk4+Lh4N/e3dzb2xueg==',
     ],
     [
       0,
@@ -7765,14 +10091,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'IyMkJSkrLjY7R1VncW9sa2tsbWBNPjk1ODgzMCwpKCclJiYmJyorLjI4P0lZc4GAgIFkUEE5MS0qJyQiIyIhIQ==',
+      'cYCJhYF/h5ahqaagnJGEhIWNko2Hg315dnFwaWdkXlxYW2l1fYaRnammoqCalpSOiomCfn13dXFtaWVjYF5aYw==',
     ],
-    [1, 0, 2, 1, 'dnZiTUI4Mi4qKCYlJCMjIyMjJicrLjE4QUtYaWhnZmdoa2dQRTo1MjI1PDs1MS4sKisqKissLjE0OUJMWXR3dg=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'dnZiTUI4Mi4qKCYlJCMjIyMjJicrLjE4QUtYaWhnZmdoa2dQRTo1MjI1PDs1MS4sKisqKissLjE0OUJMWXR3dg==',
+      'Z2VjYGdyfoaEgX2CkJ+oqaSgm5GEcW51hJCOjIaCfXdxbWllYV1ZVmBsd36GkJ2lpKCcmJSQjIiDgX15dnFtaw==',
+    ],
     [
       6,
       -817,
       1,
       0,
       'paaKXUU5MComIyAfHRwbGxsbHB0fICMlKjA5RV2KpqWlpopdRTkwKiYjIB8dHBsbGxscHR8gIyUqMDlFXYqmpQ==',
+      'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/gIqap62ppaGdmZWRjoqGgn56dnJuamZiXlpXVFpod3+Aig==',
     ],
     [
       4,
@@ -7780,6 +10115,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JiYnKSotMTY7RFBgYV5cW1tcXmFgUEQ7NjEtKiknJiYmJicpKy0xNTtEUF9hX11bW11fYV9QRDs1MS0rKScmJg==',
+      'eYaJhYJ+enh8ipqhoZ2ZlZGNiYWCfnp2cm5qZmJeYGl5hoiFgn56eHyKmqGhnZmVkY2JhYJ+enZybmpmYl5eaQ==',
     ],
     [
       5,
@@ -7787,6 +10123,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'LS0uMDI1Oj1BREdJSkxNTU9QUVFQTUlGQT45ODUzMjIyMjI0NTY4OzxAQkRHSUtMTlBSVVlZUEY/OTUyMC8tLQ==',
+      'fXx+gIaJj46Pj4+OjYqGhIJ/fnx6eXd5dnd2dXZ1eHh3d3VzcniGlZ2cmJSQjIiEgHx4dHJycnZ4d3p7e358fQ==',
     ],
     [
       5,
@@ -7794,6 +10131,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'Ojs9P0JGS01NRkE9Ozk3Nzc3OTs9QUVISUhHQ0A+PDw8PD5AQ0dJSUlFQT07OTc3Nzc5Oz1BRkxNS0ZCPz07Og==',
+      'iZWXk4+Lh4N/e3dzcW9xd32GjI2Ni4eDf3t3c3FydX2GjZGRj4uHg397d3NvbGpvfYyTk4+Lh4N/e3dzb2xueg==',
     ],
     [
       0,
@@ -7801,14 +10139,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'amttYU4/ODU4ODUwLCkoJyUmJSYoKSsvNDk+SVp0gYGBgWVQQTgzLSkoJCMjIiEhIiMkJSkrLjU/SFRocW5rag==',
+      'houSjYiEfnx2cnFtaWVhW1lXYXF6hI2cpqiln5uXk4+OiYSBfHh2cW5qZmVhX1tgbXyHhoJ+hJGhqaeim5WFhA==',
     ],
-    [1, 0, 2, 1, 'KisrKyssLzI0OUJKWnJ3dnZ2Yk1DODEuKygmJSMiIyMjJSYnKy4zOEJKWGloZ2ZmaGtoT0Q5NTIyNTo8NTEuLA=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'KisrKyssLzI0OUJKWnJ3dnZ2Yk1DODEuKygmJSMiIyMjJSYnKy4zOEJKWGloZ2ZmaGtoT0Q5NTIyNTo8NTEuLA==',
+      'bniAh5KepqOgnJeTkIyIg4B8eHZwbGtnZWNfaHN/iIKAfIOToamno6CZkYJxcHiFkI2LhYF9d3FtaWVjXVlVXw==',
+    ],
     [
       6,
       -827,
       1,
       0,
       'GxscHB0gISUpLzhEW4esq6ush1tEOC8pJSEgHRwcGxsbGxwcHSAhJSkvOERbh6yrq6yHW0Q4LyklISAdHBwbGw==',
+      'aXiBg4+eqqyopKCcmZWRjYmFgX15dXFtaWZiXlpWUltpeIGDj56qrKikoJyZlZGNiYWBfXl1cW1pZmJeWlZSWw==',
     ],
     [
       4,
@@ -7816,6 +10163,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'JicoKSsuMTY8RFFgYF5bWlpbXmBgUEQ8NjEuKykoJyYmJygpKy4xNjxEUGBgXltaWlteYGBRRDw2MS4rKSgnJg==',
+      'fIWJhYF9eXd9i5qioZ2ZlZGNiYWBfXl1cW1qZmJeYGx8h4mFgX15d32LmqKhnZmVkY2JhYF9eXVxbWpmYmBgbA==',
     ],
     [
       5,
@@ -7823,6 +10171,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'LC0uLzI1OD1BRkhLS01NTk9QUVFQTklGQjw6NjQzMjIwMTIzNTc5Oz5AQ0VISktNT1FTVlpZTkU+OTQyLy4tLA==',
+      'fH1+goeLkI+Qj4+PjImHg4F/e3t6eHl1dnZ1d3d3dXd2dnZyc3yLmZ2bl5OPi4eDf3t3c3FvcXN2eXp8fn9+fg==',
     ],
     [
       5,
@@ -7830,14 +10179,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'PT4/QUVHSUlHRUA8Ojg2NjY2ODo8QERLTUxHQ0A+PDs7PD5AQ0dMTktEQDw6ODY2NjY4OjxAREhJSUdFQT8+PQ==',
+      'kJGQjIiFgX15dXFtaWt1hJGTkIyIhYF9eXVxbW53hpSWlJCMiIWBfXl1cW9vcnmDio2OjIiFgX15dXNzdX2DjA==',
     ],
-    [0, 0, 1, 0, 'P0BCRElNTUhDQD07ODY1NDQ0NTc5PUFGTk9KRkNBPz4+P0FDRkpPTkZBPTk3NTQ0NDU2ODs9QENITU1JREJAPw=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'P0BCRElNTUhDQD07ODY1NDQ0NTc5PUFGTk9KRkNBPz4+P0FDRkpPTkZBPTk3NTQ0NDU2ODs9QENITU1JREJAPw==',
+      'iomHg4F9eXVwbWlncH2Lko+Lh4N/e3dzcG96iZSZlZGPioaCfnt5dnRzcG5weoePkI6JhX96dnFuc36JlJGNjQ==',
+    ],
     [
       1,
       -595,
       2,
       1,
       'U1RWWVtRRT44My8tKyoqKSoqKy0uMTU6PkVNVmNjX1xbW11fWUc9NTAsKSclIyMiIiMkJDA5PkRLVl9eWVZUUw==',
+      'hIB9enZzcW9ubGhlanOCi4uHgXt7g5OgpaGdmZWRjYmFfnFkXWBmaGZiYGh3hYyJhYF9enZ5hpWen5uXlZGLiA==',
     ],
     [
       6,
@@ -7845,14 +10203,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'zs58Uz4yKiUgHhwbGhkYGBgZGRkbHB4iJCkyPVJ7zs3NzntSPTIpJCIeHBsZGRkYGBgZGhscHiAlKjI+U3zOzg==',
+      'nKqvq6ejn5uYlJCMiISAfHh0cGxoZWFdWVVRVmRzgI2cqq+rp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZVVFWZHOAjQ==',
     ],
-    [0, 0, 1, 0, 'PkBCREhNTUhEQT07ODY1NDM0NTY5PEBGTU9LRkNBPz4+P0FDRktPTUZAPDk2NTQzNDU2ODs9QURITU1IREJAPg=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'PkBCREhNTUhEQT07ODY1NDM0NTY5PEBGTU9LRkNBPz4+P0FDRktPTUZAPDk2NTQzNDU2ODs9QURITU1IREJAPg==',
+      'i4mIhYF+eXVxbGlmb36KkY+Lh4N/e3dzb3B8iZaZlZGNioWCfnp4dnR0cW5xe4ePkI6IhX96dnBuc36JlJGNjQ==',
+    ],
     [
       1,
       -603,
       2,
       1,
       'VFVXW1tRRTw2MTAtKykpKCoqKywvMjU6QUVPVmNiX1xbXF1fWUg+NjEsKSclJCMjIiMkJSo4PEJKVGBfW1dVVA==',
+      'gHx6dnNxb25qaGRpdYCJi4WBfXmEkJ6loZ2ZlZGNiYV+c2dgYmZoZmJgZ3aEi4mFgX16dnyHlqGfnZmTj4uGhA==',
     ],
     [
       6,
@@ -7860,14 +10227,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '19R3Tz0wKCMgHhwaGRgYGBgYGBkaHB4gJSowPE9219bW13ZPPDAqJSAeHBoZGBgYGBgYGRocHiAjKDA9T3fU1w==',
+      'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
     ],
-    [0, 0, 1, 0, 'PT9BQ0ZLTUlEQT88Ojg1NTQ0Njc5PEFGTk5KRkJAPz4+P0BCRkpOTkZBPDk3NjQ1NTU4Ojw/QUVJTEtGQ0E/PQ=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'PT9BQ0ZLTUlEQT88Ojg1NTQ0Njc5PEFGTk5KRkJAPz4+P0BCRkpOTkZBPDk3NjQ1NTU4Ojw/QUVJTEtGQ0E/PQ==',
+      'ioqIhoJ8enVxbWlmcH6Lko+Lh4N/e3dzb3F8iZaZlJGNiIWBfHp3dXRzcW91f4qQkI2IhH96dnBuc3yHk5CNjA==',
+    ],
     [
       1,
       -609,
       2,
       1,
       'VFVXWltORTw2My8tKykoKSkqKywwMjc7QEdOWGFgXVpZWlxeW0o/NzEtKicmJCQjIyQlJis3PEFJU2BeWldVVA==',
+      'd3NzcW9ua2hma3aDioqEfnp4gpKfo6CcmJSQjIiFfXJmYmRnaWVhYGp5h4yIhYF9eXd/jpqinpqWk4+Lh4N9eQ==',
     ],
     [
       6,
@@ -7875,14 +10251,23 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       '4N11TDsvKSMeHBoZGRcXFxcXFxgaGxwgIyguO0t04ODg4HRLOy4oIyAcGxoYFxcXFxcXGRkaHB4jKS87THXd4A==',
+      'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJSXW18jQ==',
     ],
-    [0, 0, 1, 0, 'NDM1Njg7PkRKT0xIREJBQEBBQkRITE9KRD47ODY1MzQ0NDc5Oz5BRElNTUhEQkA/P0BCREhNTUlEQT47OTc0NA=='],
+    [
+      0,
+      0,
+      1,
+      0,
+      'NDM1Njg7PkRKT0xIREJBQEBBQkRITE9KRD47ODY1MzQ0NDc5Oz5BRElNTUhEQkA/P0BCREhNTUlEQT47OTc0NA==',
+      'f4qRjYmFgn56dnJveISTmZaUjoyHg4B7eHZzcnJwbnWAiZCPiYWCfnp1cHB3hI6TkY2NjImHhH99eXRxa2lmcA==',
+    ],
     [
       1,
       -618,
       2,
       1,
       'XF9jY1lPR0A8NzEuLCsqKCgoKSosLjE2OkJNXF1aWFdXWFpdYmBSR0A6NiclJCMiIiMkJScpLDA1PUhZYV5cXA==',
+      'kI+NiYeBfXt1cnBqZmReYW97h4eDgHx4dHuJmKGfm5eZnJ6ajoN8eHRwbGhkYFxfa3uEhoJ8eHh+jJaamZWTkQ==',
     ],
     [
       6,
@@ -7890,6 +10275,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       0,
       'FhcXGBgaHB4hJy03THDi7e3icEw3LSchHhwaGBgXFxYWFxcYGRocHiEmLTpMcOLt7eJwTDotJiEeHBoZGBcXFg==',
+      'anqPnquwrKikoJyZlZGNiYWBfXl1cW1pZWJeWlZSUFtqeo+eq7CsqKSgnJmVkY2JhYF9eXVxbWllYl5aVlJQWw==',
     ],
     [
       0,
@@ -7897,14 +10283,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Tk9RVFhZT0U8ODQxLysqKioqKystMDI3PUNGTFJdYmFhYmRcSTw1LywsMDAuLSwrKywtLzE1OUBIV1tYVFFPTg==',
+      'jJqinpqWko6KiIJ/fHdzc3N0dnJsaGRsdXyAfYKQn6imop2Zk4h7d3d7gH15c25qZmJdXmt9iY2JhYF9eXVzfQ==',
     ],
-    [1, 0, 2, 1, 'KisrLS4wNDc9RlBaXVxbW1xfX00/NjAsKigpLzU0MzIyMjM1Nzo/RE9ZWVNQTUtKSktNUFRWUEU9NzMxLy0rKg=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'KisrLS4wNDc9RlBaXVxbW1xfX00/NjAsKigpLzU0MzIyMjM1Nzo/RE9ZWVNQTUtKSktNUFRWUEU9NzMxLy0rKg==',
+      'gpKfqKainpqWjYNyYmVseH56dnBsZ2NfY3GBjIyIhIB8eHRye4qYoJ2ZlZGNiYaCfnx4cm5qaGZpcXuFhoJ/ew==',
+    ],
     [
       6,
       -1053,
       1,
       0,
       'vb6BVUI0LSYkIB4dGxoaGRkaGhsdHiAiJi00QlWBvr29voFVQjQtJiQgHh0bGhoZGRoaGx0eICImLTRCVYG+vQ==',
+      'm6muqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRSXGt5gYybqa6qp6Ofm5eTj4uHg397d3NwbGhkYFxYVFJca3mBjA==',
     ],
     [
       4,
@@ -7912,6 +10307,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'ZWdpaVxLQDcxLSooJiUkJCQkJSYoKi4yN0BLXGppZmVlZmlqXEtANzIuKigmJSQkJCQlJigqLTE3QEtcaWlnZQ==',
+      'laGloZ2ZlZGNiYaCfnp2cm5qZmJeXGFufoaGgn56eoWVoaWhnZmVkY2JhoJ+enZybmpmYl5cYW5+hoaCfnp6hQ==',
     ],
     [
       4,
@@ -7919,6 +10315,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'IiMjJCYoKzA1PUdYb3BubW1ucG9YRz01MCsoJiQjIyIiIyMkJygrMDU9R1hvcG5tbW5wb1hHPTUwKygnJCMjIg==',
+      'doOGgn56fYqapaWhnZqWko6KhoJ+enZybmpmY19bXWZ2g4SCfnx9ipqjpaGdmpaSjoqGgn56dnJuamZjX1tbZg==',
     ],
     [
       5,
@@ -7926,6 +10323,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'TE1PUlZZWE5FPjk1MzEvLi0uLS8vMTM2Oj1DR1BRUE9PUFJVWVpUSUE6NjMxLi0sLC0uLzAzNjxBREdJS0xMTA==',
+      'kZufm5eTkY6KhoKAfH15dXNtbGpmaXJ6gIJ+enZydICQnJ6bl5OQjIiEgHx4dHJubnJ0d3p8foCAfnx6dnR0gA==',
     ],
     [
       5,
@@ -7933,6 +10331,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'Li4vMDEzNTk8QkZNUlJQT09QUlVYWU5FPTg0MS8uLCwsLC0vMTQ4O0FFSUxPUVFRUlFSUVBOS0dEPDgzMTAuLg==',
+      'e4GFgX15dXN8i5mgnJiUkIyIhYF9eXZ0cnNxc3Z2eXx+f4GBgIKBgoWGi4uQk5KUkIqGgn58enZ0c29tamdncA==',
     ],
     [
       0,
@@ -7940,14 +10339,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'YGBaU0tGQjw3MjEuLCsrKissLS8yNTlBSFRYVVFOTUxLTU9RVVpbTUE8NjMvLi0sKywsLjAxLSwvMztJW2JhYA==',
+      'YGt8iY6KhoJ/e3dzdYCToKOdmpiSjoqEgIOFh4d7bmdiXVlaY3OAgoKFjZeZlpKOjo6PjYuHg397d3Nxa2lkYA==',
     ],
-    [1, 0, 2, 1, 'KywtMDI1O0FKVFVQTUpJR0dISk1QVlhSSEI8OTY0MzIyMzQ1MiwqKiwwNj9LXV1aWVlaXFlNRD43NDEvLSwrKw=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'KywtMDI1O0FKVFVQTUpJR0dISk1QVlhSSEI8OTY0MzIyMzQ1MiwqKiwwNj9LXV1aWVlaXFlNRD43NDEvLSwrKw==',
+      'e4mQjIiEgHx4dHF4h5efn5mVkYyIhIaPmJyTgXRtaGReWlhhcn+Ff316fIaQmpqYlJCMiYaBfnl1cW1rZWNhaw==',
+    ],
     [
       6,
       -1173,
       1,
       0,
       'xsZ9Uz80LCciIB0bGhoZGRkZGhobHCAiJiszPlN9xsbGxn1TPjMrJiIgHBsaGhkZGRkaGhsdICInLDQ/U33Gxg==',
+      'nKmvq6ejn5uXk4+Lh4SAfHh0cGxoZGBcWFRQWWh2goycqa+rp6Ofm5eTj4uHhIB8eHRwbGhkYFxYVFNZaHaAjA==',
     ],
     [
       4,
@@ -7955,6 +10363,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'cHFzcVZHOzQuKyglJCMiISEiIyQlKCsuNDpHVnFzcXBwcXNxVkc6NC4rKCUkIyIhISIjJCUoKy40O0dWcXNxcA==',
+      'l6Sno5+bl5OPi4eDgHx4dHBsaGRgXFpfbXyEg4B8fIeXpKejn5uXk4+Lh4OAfHh0cGxoZGBcWl9tfISDgHx8hw==',
     ],
     [
       4,
@@ -7962,6 +10371,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'ICAhIiQmKS0yOERTbnx6eHh6e25TRDgyLSkmJCIhICAgICEiJCYpLTI4RFNue3p5eXp7blNEODItKSYkIiEgIA==',
+      'cX+FgX19iJekqKSgnJiVkY2JhYF9eXVxbWllYl5aWmJxf4OBfX2Il6SopKCcmJWRjYmFgX15dXFtaWViXlpYYg==',
     ],
     [
       5,
@@ -7969,6 +10379,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'TE1PUlVZWE5EPzg1MzEwLi4uLi8wMTM1ODxCR09RUE9PUFJVWVpVSEE7NTIwLy0sLCwtLzEzNjtBRUhKTExMTA==',
+      'kJ+hnZmTj42JhYOAfXx4dnFubWlnaHF6gIJ+enZydn+QnZ2bl5OPi4iEgHx4dHBvbG5zdXl9f4GCgH56dnJ0fw==',
     ],
     [
       5,
@@ -7976,6 +10387,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'TU5QUU1HQTw5NjQyMC8vLi4vMTM2Oj5ESExNTk9PT09PT09OS0hFQD04NjIwLi0tLS0uMDI1Oj5GT1hXU1BOTQ==',
+      'bW5wdXh4f3x/gH6Afn+ChIiJjIyNkIyMioaDgHx4dHBsaGRianiHjouHg4B8foWOl5iVk5KNjIqGhIF8eHRvbQ==',
     ],
     [
       0,
@@ -7983,14 +10395,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'XV5ZUEpFQTw2MzEvLiwsLCwuLzE0Nz5FTFdVUU1KSUhISUpNUVVZU0g/OTYyMC4tLC0tLjAyMi4uMzxHXGBeXQ==',
+      'Z3WFj46KhoJ+enZycXuNnqWgm5eTjouHgX+DhYeAcGhgXFpaZnZ/goGGjpeZlY+MjY+OjYmFgX17dXNvaWdhXw==',
     ],
-    [1, 0, 2, 1, 'LC0sLi8xMzg9RU9YWlhXV1hbW0s+NjAsKysuNTU0MzMzMzU4Oj5ETFdXUk1KR0ZERUVHSk1SVE9FPTk0Mi8uLQ=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'LC0sLi8xMzg9RU9YWlhXV1hbW0s+NjAsKysuNTU0MzMzMzU4Oj5ETFdXUk1KR0ZERUVHSk1SVE9FPTk0Mi8uLQ==',
+      'hJKiqaWhm5WNgnRoaXB4fXp2cGxoZGBkc4SPj4uHg397d3NvdYKTn56alpKPioiCf3x4dG9rZ2VncnyDiIJ+fQ==',
+    ],
     [
       6,
       -1255,
       1,
       0,
       '19R3TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE931NfX1HdPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3fU1w==',
+      'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
     ],
     [
       4,
@@ -7998,6 +10419,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'fX+AbFJCODAsKCYkIiEgHx8gISIkJigsMDhCUmyAf319f4BsUkI4MCwoJiQiISAfHyAhIiQmKCwwOEJSbIB/fQ==',
+      'lqOppaGempaSjoqGgn56dnJuamdjX1tXXGp5g4J+fIaWo6mloZ6alpKOioaCfnp2cm5qZ2NfW1dcanmDgn58hg==',
     ],
     [
       4,
@@ -8005,6 +10427,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'Hh8fICIkJykvNj9OZ4eHhYWHh2dOPzYvKyckIiAfHx4eHx8gIiQnKS82P05nh4eFhYeHZ04/Ni8rJyQiIB8fHg==',
+      'cH2Df36GlqSqp6Ofm5eTj4uHg397eHRwbGhkYFxYVmBwfYN/foaWpKqno5+bl5OPi4eDf3t4dHBsaGRgXFhWYA==',
     ],
     [
       5,
@@ -8012,6 +10435,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'SktNUFRZWVJGPzo2MzIwLy4uLi8wMTM1ODxAR01QUE9PUFJUWFpUSEE7NzIwLy4tLSwtLzE0NztCRUhKS0tLSg==',
+      'j56inpqVj42IhYN/fnt5dXJwbG1paHB3foF+enZyc3+OnJ+bl5OPi4eDf3t3c3Bub3B0d3p9gYKCgX56dnJzfw==',
     ],
     [
       5,
@@ -8019,6 +10443,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'TExMTE1MTEpHQjw4NTIvLy8vMTEyNTc5PkFHTE9OTEtLTE5QVFZRSEA6NjMxLy4uLi4vMTM2OT5BRUlLTE1NTA==',
+      'kpSVkY2HgX17eXd1cnBua2hrdX6EhIB8eHRyeIaVnZuXk4+MiISAfHl2dHNydHR2eXt/goKEg4GBf3+Cg4aJjw==',
     ],
     [
       0,
@@ -8026,14 +10451,23 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'Xl9ZUEpEQTs2MjAvLCwsLCwuLzI1Oj1FT1dVUExKSEdHSEpMUFVZV0tBOzYyMS4sLCwsLi8xMi8vMzlEWGFfXg==',
+      'anuJkI2JhYF9eXVxcn2Pn6SgnJiUkIyGgnyBhYOCcWhhW1dZZnaBgYOJkZmZlJCNjo6OjIeEgHx4dHBuamRgXg==',
     ],
-    [1, 0, 2, 1, 'V1hZWldORDw3MzEvLS0tLSwuLzM1OkBFUVRRTElGRURERUZJTFFXV05GQDo3NTQyMjI0NDUzLSssLzQ9SFtbWQ=='],
+    [
+      1,
+      0,
+      2,
+      1,
+      'V1hZWldORDw3MzEvLS0tLSwuLzM1OkBFUVRRTElGRURERUZJTFFXV05GQDo3NTQyMjI0NDUzLSssLzQ9SFtbWQ==',
+      'a32LkY6KhoJ+enZycHaGl6GempeRjYmEgoiRlpeGd2xmYV5aXGd2gIN+eX2DjpmbmpaSjYeFgX16dXFtamViYQ==',
+    ],
     [
       6,
       -1393,
       1,
       0,
       'FxcXGRkaHB4jKS87THXd4eHddUw7LykjIBwaGRkXFxcXFxcZGRocHiMpLztMdd3h4d11TDsvKSMgHBoZGRcXFw==',
+      'anqLmqmvramloZ2ZlZGNiYWBfXp2cm5qZmJeWlZSUVtqeouaqa+tqaWhnZmVkY2JhYF9enZybmpmYl5aVlJRWw==',
     ],
     [
       4,
@@ -8041,6 +10475,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'iIqKZk4+NS4qJSMhIB8eHh4eHyAhIyUqLjU+TmaKioiIiopmTj41LiolIyEgHx4eHh4fICEjJSouNT5OZoqKiA==',
+      'l6Wrp6Ofm5eTj4uHg397eHRwbGhkYFxYVl9ufIJ/foiXpauno5+bl5OPi4eDf3t4dHBsaGRgXFhWX258gn9+iA==',
     ],
     [
       4,
@@ -8048,6 +10483,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       0,
       'j5GPY0o8My0oJSMhHx4eHR0eHh8hIyUoLTM8SmOPkY+PkY9jSjwzLSglIyEfHh4dHR4eHyEjJSgtMzxKY4+Rjw==',
+      'mKWrp6OfnJiUkIyIhIB8eHRwbGhlYV1ZVVpod4KAfoiYpauno5+cmJSQjIiEgHx4dHBsaGVhXVlVWmh3goB+iA==',
     ],
     [
       5,
@@ -8055,6 +10491,7 @@ export const PIECE_MODEL: PieceModel = {
       2,
       1,
       'LCwuLjAzNzxARklLTExMS0tMTlFVWVpQRT05NjIwLy8uLi4vMDEzNTg9QUZMUlFQUFFTVlpaU0g/OTYzMC4sLA==',
+      'g4F/e3dzc3yMnKKhnJaSjIiGgoB/fHp3c29ubGlmanN7gH97d3NzfIuZn5yYlJCMiIR/fXl1cG1sbXJ2en+BhA==',
     ],
     [
       5,
@@ -8062,6 +10499,7 @@ export const PIECE_MODEL: PieceModel = {
       4,
       1,
       'TE1NTUxJRUE+OTYzMS8uLi4uLzEzNjpAR1FWVVFOTEtLTE5PTEZCPDo3NDMxMC8vLzAyNDg9Q0dKS0xMTExMTA==',
+      'jYqIhIB8eHVxbWllY2t5iI6MiISAfH6FjJWXk5OQj4yJiYOCfXdzb2ttbnF4eXyAgICBfX18fH2Bg4aKi46MjQ==',
     ],
   ],
   trainedOn:
