@@ -6,7 +6,6 @@
  * same code identify_pieces runs.
  */
 import { readFileSync } from 'node:fs';
-import { createCanvas } from '@napi-rs/canvas';
 import type { PixelLayer } from '../src/engine/model.js';
 import {
   FEATURES,
@@ -21,6 +20,9 @@ import {
 } from '../src/garment/builtin/piece-model.js';
 import { describeGarment, type GarmentTypes, measure } from '../src/garment/builtin/pieces.js';
 import type { PieceShape } from '../src/garment/types.js';
+import { rasterisePiece } from './piece-raster.js';
+
+export { rasterisePiece };
 
 export interface DraftedPiece {
   readonly name: string;
@@ -85,42 +87,6 @@ function rng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-/** One layer: the piece's cut outline (seam line grown by the seam allowance), turned and maybe mirrored. */
-export function rasterisePiece(
-  p: DraftedPiece,
-  pxPerMm: number,
-  saMm: number,
-  turns: number,
-  mirrored: boolean,
-): { w: number; h: number; data: Uint8ClampedArray } {
-  const pad = saMm * pxPerMm + 1;
-  const pw = Math.ceil(p.widthMm * pxPerMm + 2 * pad);
-  const ph = Math.ceil(p.heightMm * pxPerMm + 2 * pad);
-  const swap = turns % 2 === 1;
-  const w = swap ? ph : pw;
-  const h = swap ? pw : ph;
-  const canvas = createCanvas(w, h);
-  const ctx = canvas.getContext('2d');
-  ctx.translate(w / 2, h / 2);
-  ctx.rotate((turns * Math.PI) / 2);
-  if (mirrored) ctx.scale(-1, 1);
-  ctx.translate(-pw / 2 + pad, -ph / 2 + pad);
-  ctx.scale(pxPerMm, pxPerMm);
-  ctx.beginPath();
-  for (const [i, [u, v]] of p.poly.entries()) {
-    if (i) ctx.lineTo(u, v);
-    else ctx.moveTo(u, v);
-  }
-  ctx.closePath();
-  ctx.fillStyle = '#c8c8c8';
-  ctx.strokeStyle = '#c8c8c8';
-  ctx.lineJoin = 'round';
-  ctx.lineWidth = 2 * saMm;
-  ctx.fill();
-  ctx.stroke();
-  return { w, h, data: new Uint8ClampedArray(ctx.getImageData(0, 0, w, h).data) };
 }
 
 export interface LaidOut {

@@ -14,6 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { type Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { writePsdBuffer } from 'ag-psd';
 import sharp from 'sharp';
+import { rasterisePiece } from '../../scripts/piece-raster.js';
 
 const HERE = new URL('./', import.meta.url);
 const DPI = 30;
@@ -37,29 +38,10 @@ const part = (name: string) => teagan.pieces.find((p) => p.name === name)!;
 
 /** The piece's cut line (seam line grown by the allowance) drawn opaque grey on a transparent canvas. */
 function pieceImage(p: Piece, mirrored: boolean): { w: number; h: number; data: Uint8ClampedArray } {
-  const pad = SEAM_ALLOWANCE_MM * PX_PER_MM + 1;
-  const w = Math.ceil(p.widthMm * PX_PER_MM + 2 * pad);
-  const h = Math.ceil(p.heightMm * PX_PER_MM + 2 * pad);
-  const canvas = createCanvas(w, h);
-  const ctx = canvas.getContext('2d');
-  ctx.translate(mirrored ? w - pad : pad, pad);
-  ctx.scale(mirrored ? -PX_PER_MM : PX_PER_MM, PX_PER_MM);
-  ctx.beginPath();
-  for (const [i, [u, v]] of p.poly.entries()) {
-    if (i) ctx.lineTo(u, v);
-    else ctx.moveTo(u, v);
-  }
-  ctx.closePath();
-  ctx.fillStyle = '#d0d0d0';
-  ctx.strokeStyle = '#d0d0d0';
-  ctx.lineJoin = 'round';
-  ctx.lineWidth = 2 * SEAM_ALLOWANCE_MM;
-  ctx.fill();
-  ctx.stroke();
-  const img = ctx.getImageData(0, 0, w, h);
+  const img = rasterisePiece(p, PX_PER_MM, SEAM_ALLOWANCE_MM, 0, mirrored, '#d0d0d0');
   // Hard edges, as a cutting program exports them: alpha is 0 or 255.
   for (let i = 3; i < img.data.length; i += 4) img.data[i] = img.data[i]! >= 128 ? 255 : 0;
-  return { w, h, data: new Uint8ClampedArray(img.data) };
+  return img;
 }
 
 function piecesPsd(): Buffer {

@@ -5,7 +5,7 @@
  * across a 150 cm fabric width, layers stacked in a shuffled order.
  */
 import { readFileSync } from 'node:fs';
-import { createCanvas } from '@napi-rs/canvas';
+import { rasterisePiece } from '../../scripts/piece-raster.js';
 import type { Session } from '../../src/calls/session.js';
 import { pixelLayer } from '../../src/engine/factory.js';
 import type { Raster } from '../../src/engine/model.js';
@@ -94,27 +94,7 @@ function rasterise(
   x: number,
   y: number,
 ): Raster {
-  const pad = saMm * pxPerMm + 1;
-  const w = Math.ceil(p.widthMm * pxPerMm + 2 * pad);
-  const h = Math.ceil(p.heightMm * pxPerMm + 2 * pad);
-  const canvas = createCanvas(w, h);
-  const ctx = canvas.getContext('2d');
-  ctx.translate(mirrored ? w - pad : pad, pad);
-  ctx.scale(mirrored ? -pxPerMm : pxPerMm, pxPerMm);
-  ctx.beginPath();
-  for (const [i, [u, v]] of p.poly.entries()) {
-    if (i) ctx.lineTo(u, v);
-    else ctx.moveTo(u, v);
-  }
-  ctx.closePath();
-  ctx.fillStyle = '#c8c8c8';
-  ctx.strokeStyle = '#c8c8c8';
-  ctx.lineJoin = 'round';
-  ctx.lineWidth = 2 * saMm;
-  ctx.fill();
-  ctx.stroke();
-  const data = new Uint8ClampedArray(ctx.getImageData(0, 0, w, h).data);
-  return { x, y, w, h, data };
+  return { x, y, ...rasterisePiece(p, pxPerMm, saMm, 0, mirrored) };
 }
 
 /**
