@@ -6,7 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { loadGarments, rasterisePiece } from '../../scripts/piece-training.js';
 import type { PixelLayer } from '../../src/engine/model.js';
-import { type ShapeFeatures, shapeFeatures } from '../../src/garment/builtin/piece-features.js';
+import {
+  outline,
+  type ShapeFeatures,
+  shapeFeatures,
+  turningFunction,
+} from '../../src/garment/builtin/piece-features.js';
 import {
   assertFeaturesMatch,
   FEATURES,
@@ -67,6 +72,41 @@ const PIECES: readonly [string, string][] = [
   ['hoodie-M', 'hoodie.pocket'],
   ['trousers-L', 'trousers.front'],
 ];
+
+/** A proxy from rows of '#' (in the piece) and '.' (outside). */
+function proxy(rows: string[]) {
+  const w = rows[0]!.length;
+  const data = Uint8Array.from(rows.join(''), (c) => (c === '#' ? 1 : 0));
+  return { w, h: rows.length, data, scale: 1 };
+}
+
+describe('outline tracing', () => {
+  it('walks the pixel edges around the piece, clockwise on screen, and back to its start', () => {
+    expect(outline(proxy(['...', '.#.', '...']))).toEqual([
+      [1, 1],
+      [2, 1],
+      [2, 2],
+      [1, 2],
+    ]);
+    // An L: 12 unit edges around 5 pixels; pixels touching at a corner are one outline (8-connected).
+    expect(outline(proxy(['#..', '#..', '###'])).length).toBe(12);
+    expect(outline(proxy(['#.', '.#'])).length).toBe(8);
+  });
+
+  it('turns a rectangle into four quarter turns placed by arc length, whichever way it lies', () => {
+    const wide = turningFunction(outline(proxy(['........', '.######.', '.######.', '........'])));
+    const tall = turningFunction(
+      outline(proxy(['....', '.##.', '.##.', '.##.', '.##.', '.##.', '.##.', '....'])),
+    );
+    expect(wide).toHaveLength(64);
+    expect(turningDistance(wide, tall)).toBeLessThan(0.1);
+    // A square places its corners a quarter of the perimeter apart, not a sixth and a third.
+    const square = turningFunction(
+      outline(proxy(['......', '.####.', '.####.', '.####.', '.####.', '......'])),
+    );
+    expect(turningDistance(wide, square)).toBeGreaterThan(0.2);
+  });
+});
 
 describe('piece features', () => {
   it('are the same, within tolerance, for a piece turned by 90°, 180°, 270° and mirrored', () => {
