@@ -80,6 +80,23 @@ function proxy(rows: string[]) {
   return { w, h: rows.length, data, scale: 1 };
 }
 
+/** Each of PIECES against itself turned by 90°, 180° mirrored and 270° mirrored. */
+function againstTurned(distance: (a: ShapeFeatures, b: ShapeFeatures) => number) {
+  return PIECES.flatMap(([g, p]) => {
+    const base = featuresOf(g, p, 0, false);
+    return (
+      [
+        [1, false],
+        [2, true],
+        [3, true],
+      ] as const
+    ).map(([turns, mirrored]) => ({
+      copy: `${p} ${turns} ${mirrored}`,
+      d: distance(base, featuresOf(g, p, turns, mirrored)),
+    }));
+  });
+}
+
 describe('outline tracing', () => {
   it('walks the pixel edges around the piece, clockwise on screen, and back to its start', () => {
     expect(outline(proxy(['...', '.#.', '...']))).toEqual([
@@ -133,19 +150,8 @@ describe('piece features', () => {
 
   it('give an outline signature that matches itself under every turn and mirror, and not another piece', () => {
     const nearest = (a: ShapeFeatures, b: ShapeFeatures) => signatureDistance(a.signature, b.signature);
-    for (const [g, p] of PIECES) {
-      const base = featuresOf(g, p, 0, false);
-      for (const [turns, mirrored] of [
-        [1, false],
-        [2, true],
-        [3, true],
-      ] as const) {
-        // Rasterisation moves the edge by up to a pixel of the proxy: well under the distance between parts.
-        expect(nearest(base, featuresOf(g, p, turns, mirrored)), `${p} ${turns} ${mirrored}`).toBeLessThan(
-          0.02,
-        );
-      }
-    }
+    // Rasterisation moves the edge by up to a pixel of the proxy: well under the distance between parts.
+    for (const { copy, d } of againstTurned(nearest)) expect(d, copy).toBeLessThan(0.02);
     const front = featuresOf('teagan-cisMaleAdult42', 'teagan.front', 0, false);
     const sleeve = featuresOf('teagan-cisMaleAdult42', 'teagan.sleeve', 1, true);
     const cuff = featuresOf('simon-cisFemaleAdult34', 'simon.cuff', 0, false);
@@ -154,16 +160,7 @@ describe('piece features', () => {
   });
 
   it('give a turning function that matches itself under every turn and mirror, and tells a curved band from a straight one', () => {
-    const self: number[] = [];
-    for (const [g, p] of PIECES) {
-      const base = featuresOf(g, p, 0, false);
-      for (const [turns, mirrored] of [
-        [1, false],
-        [2, true],
-        [3, true],
-      ] as const)
-        self.push(turningDistance(base.turning, featuresOf(g, p, turns, mirrored).turning));
-    }
+    const self = againstTurned((a, b) => turningDistance(a.turning, b.turning)).map((r) => r.d);
     const stand = featuresOf('simon-cisFemaleAdult34', 'simon.collarStand', 0, false);
     const cuff = featuresOf('simon-cisFemaleAdult34', 'simon.cuff', 1, true);
     const front = featuresOf('teagan-cisMaleAdult42', 'teagan.front', 0, false);
