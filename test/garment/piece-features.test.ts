@@ -108,6 +108,8 @@ describe('outline tracing', () => {
     // An L: 12 unit edges around 5 pixels; pixels touching at a corner are one outline (8-connected).
     expect(outline(proxy(['#..', '#..', '###'])).length).toBe(12);
     expect(outline(proxy(['#.', '.#'])).length).toBe(8);
+    // A speck before the piece in reading order is not its outline.
+    expect(outline(proxy(['#....', '.....', '..###', '..###']))[0]).toEqual([2, 2]);
   });
 
   it('turns a rectangle into four quarter turns placed by arc length, whichever way it lies', () => {

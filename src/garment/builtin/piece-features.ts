@@ -267,19 +267,21 @@ function boundaryPoints(p: MaskProxy): { centres: [number, number][]; corners: [
   return { centres, corners };
 }
 
+/** Directions on the pixel grid, y down: right, down, left, up (a right turn is +1). */
+const DX = [1, 0, -1, 0];
+const DY = [0, 1, 0, -1];
+
 /**
- * The outer outline as the ordered corners of the pixel edges between the piece and the outside, walked with
- * the piece on the right (clockwise on screen), from the top-left pixel of the largest region.
+ * The outer outline of the piece's largest 4-connected region (a stray speck elsewhere in the layer is not
+ * its outline) as the ordered corners of the pixel edges between the piece and the outside, walked with the
+ * piece on the right (clockwise on screen) from the region's first pixel in reading order. Pixels touching the
+ * region only at a corner are walked round as well.
  */
 export function outline(p: MaskProxy): [number, number][] {
-  let start = -1;
-  for (let k = 0; k < p.w * p.h && start < 0; k++) if (p.data[k]) start = k;
+  const start = largestRegionStart(p);
   if (start < 0) return [];
   const x0 = start % p.w;
   const y0 = Math.floor(start / p.w);
-  // Directions right, down, left, up; a pixel ahead-left/ahead-right of the vertex reached.
-  const DX = [1, 0, -1, 0];
-  const DY = [0, 1, 0, -1];
   const path: [number, number][] = [];
   let x = x0;
   let y = y0;
@@ -288,20 +290,46 @@ export function outline(p: MaskProxy): [number, number][] {
     path.push([x, y]);
     x += DX[d]!;
     y += DY[d]!;
-    // The pixels touching vertex (x, y): ahead-left and ahead-right of direction d.
-    const al = pixelAt(p, x, y, (d + 3) % 4, d);
-    const ar = pixelAt(p, x, y, (d + 1) % 4, d);
-    if (al) d = (d + 3) % 4;
-    else if (!ar) d = (d + 1) % 4;
+    // Turn towards the piece when the pixel ahead-left of the vertex reached is in it, away when neither is.
+    if (pixelAt(p, x, y, (d + 3) % 4, d)) d = (d + 3) % 4;
+    else if (!pixelAt(p, x, y, (d + 1) % 4, d)) d = (d + 1) % 4;
   } while ((x !== x0 || y !== y0 || d !== 0) && path.length <= 4 * (p.w + 1) * (p.h + 1));
   return path;
 }
 
+/** The first pixel, in reading order, of the largest 4-connected region; -1 when the mask is empty. */
+function largestRegionStart(p: MaskProxy): number {
+  const seen = new Uint8Array(p.w * p.h);
+  const stack: number[] = [];
+  let best = -1;
+  let bestSize = 0;
+  for (let k = 0; k < seen.length; k++) {
+    if (!p.data[k] || seen[k]) continue;
+    // Reading order: k is the region's first pixel.
+    let size = 0;
+    seen[k] = 1;
+    stack.push(k);
+    while (stack.length) {
+      const i = stack.pop()!;
+      size++;
+      const x = i % p.w;
+      for (const j of [i - p.w, i + p.w, x > 0 ? i - 1 : -1, x < p.w - 1 ? i + 1 : -1]) {
+        if (j < 0 || j >= seen.length || seen[j] || !p.data[j]) continue;
+        seen[j] = 1;
+        stack.push(j);
+      }
+    }
+    if (size > bestSize) {
+      best = k;
+      bestSize = size;
+    }
+  }
+  return best;
+}
+
 /** Whether the pixel beside vertex (x, y), on side `side` and ahead in direction `ahead`, is in the piece. */
 function pixelAt(p: MaskProxy, x: number, y: number, side: number, ahead: number): boolean {
-  // A vertex (x, y) touches pixels (x-1|x, y-1|y); stepping half a pixel towards `ahead` and `side` picks one.
-  const DX = [1, 0, -1, 0];
-  const DY = [0, 1, 0, -1];
+  // A vertex (x, y) touches pixels (x-1|x, y-1|y); half a pixel towards `ahead` and `side` picks one.
   const px = x + (DX[ahead]! + DX[side]! > 0 ? 0 : -1);
   const py = y + (DY[ahead]! + DY[side]! > 0 ? 0 : -1);
   return inside(p, px, py);
@@ -310,6 +338,7 @@ function pixelAt(p: MaskProxy, x: number, y: number, side: number, ahead: number
 /** Span of the tangent's chord, in samples either side: smooths the pixel staircase. */
 const TANGENT_SPAN = 2;
 
+/** The turning function of an outline (see ShapeFeatures.turning). */
 export function turningFunction(path: readonly [number, number][]): number[] {
   const n = SIGNATURE_BINS;
   if (path.length < 4) return new Array<number>(n).fill(0);
