@@ -8,6 +8,7 @@ import { benchHttp } from './http.js';
 import { benchJob } from './job.js';
 import { benchMemory } from './memory.js';
 import { benchMixed } from './mixed-load.js';
+import { benchThreads } from './threads.js';
 
 const suites: [string, () => Promise<string[]>][] = [
   ['dispatch', benchDispatch],
@@ -18,6 +19,7 @@ const suites: [string, () => Promise<string[]>][] = [
   ['cli', benchCli],
   ['job', benchJob],
   ['mixed', benchMixed],
+  ['threads', benchThreads],
   ['garment', benchGarment],
 ];
 

@@ -33,7 +33,8 @@ import type { Answer, FromWorker, Request, WireError } from './session-messages.
 const IDLE_THREADS = 2;
 
 /**
- * Session threads at most (`ATELIER_SESSION_THREADS`): each costs some 35 MB and 0.3 s of start-up, so past this
+ * Session threads at most (`ATELIER_SESSION_THREADS`): each costs some 55–60 MB and 0.5–1 s of start-up when no
+ * warm spare is left (`npm run bench -- threads`), so past this
  * many sessions a new one shares the thread with the fewest sessions (and may wait behind their calls).
  */
 export const MAX_SESSION_THREADS = Math.max(1, Number(process.env.ATELIER_SESSION_THREADS) || 32);

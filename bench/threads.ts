@@ -1,0 +1,68 @@
+/**
+ * What a session thread costs in memory: one real server (`startServer`, port 0, a temporary workspace); its
+ * resident set settled with no session open (the baseline, same run), then after each of 8 sessions has opened
+ * and made one small call (create_document 400 × 300, so its thread has loaded the engine and the tools), then
+ * after 8 more. The README's per-thread figure comes from here.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startServer } from '../src/server/server.js';
+
+const BATCH = 8;
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+/** RSS once it has stopped moving: threads finish starting and their first garbage is collected. */
+async function settledRss(): Promise<number> {
+  let last = process.memoryUsage().rss;
+  for (let i = 0; i < 20; i++) {
+    await sleep(500);
+    const now = process.memoryUsage().rss;
+    if (Math.abs(now - last) < 2 ** 20) return now;
+    last = now;
+  }
+  return last;
+}
+
+export async function benchThreads(): Promise<string[]> {
+  const ws = mkdtempSync(join(tmpdir(), 'atelier-bench-threads-'));
+  const server = await startServer({ port: 0, host: '127.0.0.1', workspace: ws, log: () => {} });
+  const post = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
+    const res = await fetch(server.url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, unknown>;
+  };
+  const openWithDocument = async () => {
+    const t0 = performance.now();
+    const id = (await post('/v1/sessions', {})).id as string;
+    await post(`/v1/sessions/${id}/tool-calls`, {
+      tool_calls: [{ name: 'create_document', arguments: { width: 400, height: 300 } }],
+    });
+    return performance.now() - t0;
+  };
+  try {
+    const idle = await settledRss();
+    const firstCalls: number[] = [];
+    for (let i = 0; i < BATCH; i++) firstCalls.push(await openWithDocument());
+    const one = await settledRss();
+    for (let i = 0; i < BATCH; i++) firstCalls.push(await openWithDocument());
+    const two = await settledRss();
+    firstCalls.sort((a, b) => a - b);
+    const perFirst = (one - idle) / BATCH;
+    const perSecond = (two - one) / BATCH;
+    return [
+      `server with no session (baseline): RSS ${mib(idle)}`,
+      `+${BATCH} sessions, one 400 × 300 document each: RSS ${mib(one)}, ${mib(perFirst)} per session thread (${(perFirst / idle).toFixed(2)}× the baseline)`,
+      `+${BATCH} more: RSS ${mib(two)}, ${mib(perSecond)} per session thread`,
+      `open + first call: median ${firstCalls[firstCalls.length >> 1]!.toFixed(0)} ms, slowest ${firstCalls.at(-1)!.toFixed(0)} ms`,
+    ];
+  } finally {
+    await server.close();
+    rmSync(ws, { recursive: true, force: true });
+  }
+}
