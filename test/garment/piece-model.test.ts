@@ -151,6 +151,15 @@ describe('part classifier, leave one design out', () => {
     expect(best).toBeLessThan(MIN_LOO - 0.3);
   });
 
+  it('asks for confirmation of most of the pieces it gets wrong, and of far fewer it gets right', () => {
+    const share = (sel: Row[]) => sel.filter((r) => r.doubted).length / sel.length;
+    const wrong = rows.filter((r) => r.got !== r.truth);
+    expect(share(wrong)).toBeGreaterThan(0.75);
+    expect(share(rows.filter((r) => r.got === r.truth))).toBeLessThan(0.4);
+    // Wrong and not flagged: what a designer would not be asked about.
+    expect(wrong.filter((r) => !r.doubted).length / rows.length).toBeLessThan(0.05);
+  });
+
   it('is less sure of the pieces it gets wrong', () => {
     const mean = (sel: Row[]) => sel.reduce((s, r) => s + r.confidence, 0) / sel.length;
     expect(mean(rows.filter((r) => r.got !== r.truth))).toBeLessThan(
