@@ -33,6 +33,10 @@
  * worker (Node 20 does not apply `--import tsx` from a worker's execArgv to the worker's entry module).
  *
  * ATELIER_COMPOSITE_WORKERS=n overrides the pool size (0 turns it off).
+ *
+ * A pool left without a render for a minute (once started) is stopped and starts again at the next large render (which then
+ * runs on one thread while it starts): every session thread of the service has its own pool, and an idle
+ * worker holds about 20 MB, so idle sessions would otherwise hold a pool each.
  */
 import { availableParallelism } from 'node:os';
 import { type Worker, workerData } from 'node:worker_threads';
@@ -119,6 +123,8 @@ let mode: ParallelMode = 'auto';
 let slots: Slot[] | null = null;
 let stats = { jobs: 0, workerStrips: 0, mainStrips: 0 };
 let logged = false;
+let idleMs = 60_000;
+let idleTimer: ReturnType<typeof setTimeout> | null = null;
 
 export function setParallelMode(m: ParallelMode): void {
   mode = m;
@@ -128,14 +134,53 @@ export function parallelStats(): ParallelStats {
   return { ...stats };
 }
 
+/** How long an unused pool is kept (tests shorten it). */
+export function setPoolIdleMs(ms: number): void {
+  idleMs = ms;
+}
+
+/** Workers in the pool now, ready or starting (0 when it is stopped or was never started). */
+export function poolWorkers(): number {
+  return slots?.length ?? 0;
+}
+
+/** (Re)arms the idle timer: the pool was just started or used. */
+function touchPool(): void {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = setTimeout(retireIdlePool, idleMs);
+  idleTimer.unref();
+}
+
+/**
+ * Stops an idle pool so that the next large render starts a new one. No render is in flight: renders are
+ * synchronous on this thread and finish with every offered worker done or withdrawn. A pool shut down after
+ * a failure (empty) stays off.
+ */
+function retireIdlePool(): void {
+  idleTimer = null;
+  if (!slots?.length) return;
+  // Still starting: it has not been idle yet.
+  if (slots.some((s) => s.alive && Atomics.load(s.ready, 0) !== 1)) {
+    touchPool();
+    return;
+  }
+  for (const s of slots) {
+    s.alive = false;
+    void s.worker.terminate();
+  }
+  slots = null;
+}
+
 /** Starts the pool if it is not running and resolves to the number of workers ready to take renders. */
 export async function parallelReady(): Promise<number> {
   const pool = startPool();
+  touchPool();
   // The workers are unref'd; hold the process open while they start, or a script with nothing else to
   // do would exit while waiting here.
   for (const s of pool) s.worker.ref();
   const ok = await Promise.all(pool.map((s) => s.started));
   for (const s of pool) s.worker.unref();
+  touchPool();
   return ok.filter(Boolean).length;
 }
 
@@ -232,7 +277,9 @@ export function renderParallel(job: ParallelJob, renderShare: (next: () => numbe
   if (mode === 'auto' && (job.strips < 2 || rect.w * rect.h < MIN_PIXELS || planWork(job.plan) < MIN_WORK)) {
     return false;
   }
-  const ready = startPool().filter((s) => s.alive && Atomics.load(s.ready, 0) === 1);
+  const pool = startPool();
+  touchPool();
+  const ready = pool.filter((s) => s.alive && Atomics.load(s.ready, 0) === 1);
   if (ready.length === 0) return false;
   if (!isSharedBuffer(job.out) || !layersShared(job.state)) return false;
   const effects = effectsOf(job.state);

@@ -10,7 +10,9 @@ import {
   type ParallelMode,
   parallelReady,
   parallelStats,
+  poolWorkers,
   setParallelMode,
+  setPoolIdleMs,
 } from '../../../src/engine/composite/parallel.js';
 import { decodeImage } from '../../../src/engine/io/image-codec.js';
 import type {
@@ -353,6 +355,22 @@ describe('parallel compositing', () => {
     const sel = rectMask({ x: 5, y: 5, w: 20, h: 10 }, 40, 30);
     for (const m of [sel, invertMask(sel), await featherMask(sel, 3, 40, 30), alphaMask(raster, 40, 30)]) {
       expect(isSharedBuffer(m.data)).toBe(true);
+    }
+  });
+
+  it('stops a pool left idle, and starts it again for the next render', async () => {
+    setPoolIdleMs(100);
+    try {
+      expect(await parallelReady()).toBeGreaterThan(0);
+      await new Promise((r) => setTimeout(r, 400));
+      expect(poolWorkers()).toBe(0);
+      expect(await parallelReady()).toBeGreaterThan(0);
+      // The new pool renders byte for byte as one thread does.
+      const state = DOCS[0]![1]();
+      expect(sameBytes(render('workers', state), render('off', state))).toBe(true);
+    } finally {
+      setPoolIdleMs(60_000);
+      await parallelReady();
     }
   });
 });
