@@ -22,8 +22,6 @@ import { describeGarment, type GarmentTypes, measure } from '../src/garment/buil
 import type { PieceShape } from '../src/garment/types.js';
 import { rasterisePiece } from './piece-raster.js';
 
-export { rasterisePiece };
-
 export interface DraftedPiece {
   readonly name: string;
   readonly label: Label;

@@ -4,7 +4,8 @@
  * within a stated tolerance, as the piece as drafted — while different pieces give different ones.
  */
 import { describe, expect, it } from 'vitest';
-import { loadGarments, rasterisePiece } from '../../scripts/piece-training.js';
+import { rasterisePiece } from '../../scripts/piece-raster.js';
+import { loadGarments } from '../../scripts/piece-training.js';
 import type { PixelLayer } from '../../src/engine/model.js';
 import {
   outline,

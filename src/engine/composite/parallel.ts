@@ -34,9 +34,9 @@
  *
  * ATELIER_COMPOSITE_WORKERS=n overrides the pool size (0 turns it off).
  *
- * A pool left without a render for a minute (once started) is stopped and starts again at the next large render (which then
- * runs on one thread while it starts): every session thread of the service has its own pool, and an idle
- * worker holds about 20 MB, so idle sessions would otherwise hold a pool each.
+ * A pool left without a render for a minute (once started) is stopped and starts again at the next large
+ * render (which then runs on one thread while it starts): every session thread of the service has its own
+ * pool, and an idle worker holds about 20 MB, so idle sessions would otherwise hold a pool each.
  */
 import { availableParallelism } from 'node:os';
 import { type Worker, workerData } from 'node:worker_threads';
@@ -174,7 +174,6 @@ function retireIdlePool(): void {
 /** Starts the pool if it is not running and resolves to the number of workers ready to take renders. */
 export async function parallelReady(): Promise<number> {
   const pool = startPool();
-  touchPool();
   // The workers are unref'd; hold the process open while they start, or a script with nothing else to
   // do would exit while waiting here.
   for (const s of pool) s.worker.ref();

@@ -431,21 +431,11 @@ export function decideTypes(
   const { probs, votes } = pieceProbabilities(model, g.inputs, g.vectors);
   const maxArea = Math.max(...g.inputs.map((t) => t.area));
   const frontnessOf = g.inputs.map((t) => frontness(model, frontnessVector(t, g.inputs)));
-  const ranked = assign({
-    probs,
-    copies: g.inputs.map((t) => t.copies),
-    fixed,
-    relArea: g.inputs.map((t) => t.area / maxArea),
-    frontness: frontnessOf,
-  });
+  const copies = g.inputs.map((t) => t.copies);
+  const relArea = g.inputs.map((t) => t.area / maxArea);
+  const ranked = assign({ probs, copies, fixed, relArea, frontness: frontnessOf });
   const best = ranked[0]!;
-  const swapInDoubt = cuesDisagree(
-    best.labels,
-    probs,
-    frontnessOf,
-    g.inputs.map((t) => t.area / maxArea),
-    g.inputs.map((t) => t.copies),
-  );
+  const swapInDoubt = cuesDisagree(best.labels, probs, frontnessOf, relArea, copies);
   // Marginals over the assignments kept, weighted by their joint probability.
   const top = best.score;
   const weights = ranked.map((r) => Math.exp(r.score - top));
@@ -477,7 +467,9 @@ export function decideTypes(
       .reduce((a, b) => (p[b]! > p[a]! ? b : a));
     const why = strongestEvidence(model, g.vectors[i]!, c, runner);
     const copies = t.copies > 1 ? `；共 ${t.copies} 片${t.mirrored ? '（左右镜像）' : ''}` : '';
-    const alike = Math.round(votes[i]![c]! * NEIGHBOURS);
+    // How many of the NEIGHBOURS nearest training outlines are part k.
+    const alikeOf = (k: number) => Math.round(votes[i]![k]! * NEIGHBOURS);
+    const alike = alikeOf(c);
     const reason =
       `形状模型：${LABEL_ZH[label]} ${Math.round(p[c]! * 100)}%，次选${LABEL_ZH[LABELS[runner]!]} ${Math.round(p[runner]! * 100)}%` +
       `${why.length ? `（依据：${why.join('、')}）` : ''}；形状库中最相近的 ${NEIGHBOURS} 片有 ${alike} 片是${LABEL_ZH[label]}` +
@@ -493,7 +485,7 @@ export function decideTypes(
       else if (alt) doubt = { label: alt, confidence: marginal(alt) };
       else if (split) doubt = { label: missing!, confidence: 0.5 };
       else if (own < DOUBT_CONFIDENCE) doubt = { label: LABELS[runner]!, confidence: p[runner]! };
-      else if (votes[i]![shapes]! * NEIGHBOURS >= LIBRARY_DOUBT - 0.5 && shapes !== c)
+      else if (shapes !== c && alikeOf(shapes) >= LIBRARY_DOUBT)
         doubt = { label: LABELS[shapes]!, confidence: p[shapes]! };
     }
     return { label, confidence, reason, doubt };
