@@ -9,7 +9,8 @@
  * zip; and, so that the constructions a pattern studio meets every day appear in more than one design
  * (facings, welts and jets, flaps, bindings, leg cuffs and bands, belt loops, fly pieces, yokes, princess
  * seams, raglan sleeves, two-piece sleeves), tops (scripts/drafts/tops.mjs: a tank top, a raglan sweatshirt, a
- * princess-seam dress), tailoring (drafts/tailored.mjs: a blazer, a waistcoat, a chore coat) and bottoms
+ * princess-seam dress, a princess-seam blouse, a gilet), tailoring (drafts/tailored.mjs: a blazer, a waistcoat,
+ * a chore coat, a double-breasted jacket) and bottoms
  * (drafts/bottoms.mjs: chinos, jeans, joggers, a pencil skirt, culottes); four sizes and proportions each.
  * The same JSON shape as pieces.json (seam lines in mm, y down, top-left of the bounds at 0, 0).
  *

@@ -1,9 +1,11 @@
 /**
  * Drafted tailoring: a single-breasted blazer (three-panel body, notched lapel, two-piece sleeve, facings,
  * flapped hip pockets with jets, a welted breast pocket), a waistcoat (V neck, pointed fronts, back with a
- * centre-back seam and a half-belt, welt pockets) and a chore coat (boxy workwear jacket: patch pockets, a flap
- * on the chest pocket, a convertible collar, buttoned cuffs). Our own geometry from standard measurements and
- * ease (M: chest 96 cm; blazer +14 cm ease, waistcoat +8 cm, chore coat +24 cm); seam lines in mm, y down,
+ * centre-back seam and a half-belt, welt pockets), a chore coat (boxy workwear jacket: patch pockets, a flap
+ * on the chest pocket, a convertible collar, buttoned cuffs) and a double-breasted jacket (peaked lapels, side
+ * body, vented back halves, a fuller two-piece sleeve, patch pockets). Our own geometry from standard
+ * measurements and ease (M: chest 96 cm; blazer +14 cm ease, waistcoat +8 cm, chore coat +24 cm, double-breasted
+ * +16 cm); seam lines in mm, y down,
  * without seam allowance. Shell fabric only: linings (the waistcoat's back is cut from the shell here),
  * canvas and interfacing are not counted.
  */
@@ -373,8 +375,171 @@ function choreCoat(size) {
   ];
 }
 
+// --- double-breasted jacket ---------------------------------------------------------------------------------
+
+/**
+ * A double-breasted jacket: a wide (70 mm) overlap, peaked lapels, a dart-shaped front with a separate side
+ * body, back halves with a vent, a two-piece sleeve cut fuller than the blazer's, patch pockets. `edge` runs
+ * from the hem at the centre front round the peak to the neck point; the facing follows it.
+ */
+function doubleBreastedFront({ g, l, v }) {
+  const ext = 70 + 4 * v;
+  const snp = [95 * g, 0];
+  const shoulder = [200 * g, 45];
+  const hemY = (740 + 10 * v) * l;
+  const breakY = (300 + 20 * v) * l;
+  const peak = [-(ext + 25), 175];
+  const notch = [-(ext - 20), 150];
+  const gorgeEnd = [55 * g, 100];
+  const edge = path(
+    [80, hemY],
+    [-ext + 10, hemY],
+    { q: [-ext, hemY], to: [-ext, hemY - 12] },
+    [-ext, breakY],
+    { q: [-(ext + 12), (breakY + 175) / 2], to: peak },
+    notch,
+    gorgeEnd,
+    { q: [78 * g, 40], to: snp },
+  );
+  const outline = path(
+    snp,
+    shoulder,
+    {
+      c: [
+        [185 * g, 120 * l],
+        [185 * g, 210 * l],
+      ],
+      to: [205 * g, 240 * l],
+    },
+    { q: [185 * g, 460 * l], to: [200 * g, hemY - 5] },
+    [80, hemY],
+  );
+  return { outline: outline.concat(edge.slice(1, -1)), edge, snp, shoulder, ext };
+}
+
+function doubleBreasted(size) {
+  const { g, l, v } = size;
+  const front = doubleBreastedFront(size);
+  const hemY = front.edge[0][1];
+  const facingEdge = front.edge.slice(1);
+  const atShoulder = along(front.snp, front.shoulder, 40);
+  const frontFacing = [[20, hemY], ...facingEdge].concat(
+    path(atShoulder, {
+      c: [
+        [atShoulder[0] - 20, 160 * l],
+        [20, 280 * l],
+      ],
+      to: [20, 420 * l],
+    }),
+  );
+  const sideBody = path(
+    [0, 20],
+    { q: [70 * g, 70], to: [140 * g, 25] },
+    { q: [118 * g, 280 * l], to: [150 * g, hemY - 15] },
+    [-5 * g, hemY - 10],
+    { q: [25 * g, 300 * l], to: [0, 20] },
+  );
+  const backNeck = [88 * g, 0];
+  const backShoulder = [205 * g, 52];
+  const ventTop = 520 * l;
+  const backLen = hemY - 20;
+  const back = path(
+    [0, 20],
+    { q: [62 * g, 20], to: backNeck },
+    backShoulder,
+    {
+      c: [
+        [196 * g, 115 * l],
+        [190 * g, 165 * l],
+      ],
+      to: [192 * g, 205 * l],
+    },
+    { q: [170 * g, 430 * l], to: [188 * g, backLen] },
+    [-45, backLen],
+    [-45, ventTop + 40],
+    [0, ventTop],
+    { q: [14 * g, 380 * l], to: [0, 240 * l] },
+  );
+  const topSleeve = path(
+    [0, 150],
+    {
+      c: [
+        [30 * g, 60],
+        [85 * g, 0],
+      ],
+      to: [135 * g, 0],
+    },
+    {
+      c: [
+        [190 * g, 0],
+        [235 * g, 75],
+      ],
+      to: [245 * g, 135],
+    },
+    { q: [255 * g, 360 * l], to: [175 * g, 630 * l] },
+    [10, 650 * l],
+    { q: [45 * g, 400 * l], to: [0, 150] },
+  );
+  const underSleeve = path(
+    [0, 95],
+    {
+      c: [
+        [35 * g, 150],
+        [95 * g, 140],
+      ],
+      to: [125 * g, 95],
+    },
+    { q: [140 * g, 65], to: [160 * g, 55] },
+    { q: [175 * g, 330 * l], to: [135 * g, 570 * l] },
+    [12, 588 * l],
+    { q: [42 * g, 360 * l], to: [0, 95] },
+  );
+  const neckFacing = mirrorHalf(
+    path([0, 20], { q: [62 * g, 20], to: backNeck }, along(backNeck, backShoulder, 40), {
+      q: [90 * g, 75],
+      to: [0, 80],
+    }),
+  );
+  const collarLen = 90 * g + 105;
+  const collarHalf = (shrink) =>
+    path(
+      [0, 0],
+      { q: [collarLen * 0.55, 0], to: [collarLen, -25] },
+      [collarLen + 30 + 5 * v - shrink, 10 - shrink],
+      {
+        c: [
+          [collarLen * 0.8, 60 - shrink],
+          [collarLen * 0.3, 75 - shrink],
+        ],
+        to: [0, 75 - shrink],
+      },
+    );
+  const hipPocket = path(
+    [0, 0],
+    [(175 + 5 * v) * g, 0],
+    [(175 + 5 * v) * g, 160 - 25],
+    { q: [(175 + 5 * v) * g, 160], to: [(175 + 5 * v) * g - 25, 160] },
+    [25, 160],
+    { q: [0, 160], to: [0, 135] },
+  );
+  return [
+    piece('doublebreasted.front', 'front', '前片', 'Front', 2, front.outline),
+    piece('doublebreasted.sideBody', 'front', '腋下片', 'Side panel', 2, closed(sideBody)),
+    piece('doublebreasted.back', 'back', '后片', 'Back', 2, back),
+    piece('doublebreasted.topSleeve', 'sleeve', '大袖', 'Top sleeve', 2, closed(topSleeve)),
+    piece('doublebreasted.underSleeve', 'sleeve', '小袖', 'Under sleeve', 2, closed(underSleeve)),
+    piece('doublebreasted.frontFacing', 'other', '挂面', 'Front facing', 2, frontFacing),
+    piece('doublebreasted.backNeckFacing', 'other', '后领贴', 'Back neck facing', 1, neckFacing),
+    piece('doublebreasted.upperCollar', 'collar', '领面', 'Upper collar', 1, mirrorHalf(collarHalf(0))),
+    piece('doublebreasted.underCollar', 'collar', '领底', 'Under collar', 2, collarHalf(3)),
+    piece('doublebreasted.hipPocket', 'pocket', '贴袋', 'Patch pocket', 2, hipPocket),
+    piece('doublebreasted.breastPocket', 'pocket', '胸贴袋', 'Breast pocket', 1, rect(110 * g, 125)),
+  ];
+}
+
 export const DESIGNS = [
   ['Blazer', blazer],
   ['Waistcoat', waistcoat],
   ['ChoreCoat', choreCoat],
+  ['DoubleBreasted', doubleBreasted],
 ];

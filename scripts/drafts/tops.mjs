@@ -1,11 +1,12 @@
 /**
  * Drafted tops: a knit tank top finished with bindings, a raglan sweatshirt (one-piece raglan sleeves whose
- * front and back raglan lines are traced from the body's), and a sleeveless princess-seam dress with neck and
- * armhole facings. Our own geometry from standard measurements and ease at the M size (tank top: bust 91 cm,
+ * front and back raglan lines are traced from the body's), a sleeveless princess-seam dress with neck and
+ * armhole facings, a princess-seam blouse (the dress's seams with the fronts and back the other way round,
+ * sleeves, a stand collar) and a sleeveless zip-front gilet. Our own geometry from standard measurements and ease at the M size (tank top: bust 91 cm,
  * no ease, a knit; sweatshirt: chest 96 cm + 13 cm; dress: bust 90, waist 72, hip 95 cm + 2–4 cm); seam
  * lines in mm, y down, without seam allowance.
  */
-import { mirrorHalf, path, piece, rect } from '../draft-blocks.mjs';
+import { bodiceHalf, mirrorHalf, path, piece, rect, sleeveHalf } from '../draft-blocks.mjs';
 
 // --- geometry ---------------------------------------------------------------------------------------------
 
@@ -391,8 +392,135 @@ function princessDress({ g, l, v }) {
   ];
 }
 
+/**
+ * A hip-length princess-seam blouse: the same seams as the dress the other way round (centre front in two
+ * buttoned halves, centre back cut on the fold), short set-in sleeves, a stand collar and front facings.
+ */
+function princessBlouse({ g, l, v }) {
+  const len = (640 + 15 * v) * l;
+  const gn = 1 + (g - 1) * 0.5;
+  const ext = 18;
+  const common = {
+    sw: 160 * g,
+    sd: 40,
+    ad: 220 * l,
+    waistY: 395 * l,
+    hipY: 580 * l,
+    len,
+    flare: 10 + 5 * v,
+    sideFlare: 15 + 5 * v,
+  };
+  const front = princessHalf({
+    ...common,
+    nw: 72 * gn,
+    nd: 75 + 8 * v,
+    hw: 245 * g,
+    p: 120 * l,
+    dartTop: 26 * g,
+    apex: [98 * g, 250 * l],
+    seamX: 95 * g,
+    dart: 30 * g,
+    waistSide: 228 * g,
+    hipSide: 250 * g,
+  });
+  const back = princessHalf({
+    ...common,
+    nw: 74 * gn,
+    nd: 20 + 4 * v,
+    hw: 236 * g,
+    p: 115 * l,
+    dartTop: 10 * g,
+    apex: [90 * g, 200 * l],
+    seamX: 88 * g,
+    dart: 22 * g,
+    waistSide: 226 * g,
+    hipSide: 246 * g,
+  });
+  const hem = len + 5;
+  // The centre front half with its button extension: the centre line moved out by `ext`.
+  const centreFront = [[-ext, front.neck[0][1]], ...front.centre, [-ext, hem]];
+  const snp = front.neck.at(-1);
+  const onShoulder = lerp(
+    snp,
+    front.arm[0],
+    35 / Math.hypot(front.arm[0][0] - snp[0], front.arm[0][1] - snp[1]),
+  );
+  const frontFacing = [
+    [-ext, front.neck[0][1]],
+    ...front.neck,
+    ...path(onShoulder, { q: [60, 150 * l], to: [55, 260 * l] }),
+    [55, hem],
+    [-ext, hem],
+  ];
+  const neckLen = arcLength(front.neck) + arcLength(back.neck) + ext;
+  const collar = mirrorHalf(
+    path([0, 0], { q: [neckLen * 0.6, 0], to: [neckLen, -10 - 2 * v] }, [neckLen - 4, 26], {
+      q: [neckLen * 0.5, 36],
+      to: [0, 36],
+    }),
+  );
+  const sleeve = mirrorHalf(sleeveHalf({ ch: 115 * l, bw: 165 * g, sl: (230 + 20 * v) * l, ww: 150 * g }));
+  return [
+    piece('princessblouse.centreFront', 'front', '前中片', 'Centre front', 2, centreFront),
+    piece('princessblouse.sideFront', 'front', '前侧片', 'Side front', 2, front.side),
+    piece('princessblouse.centreBack', 'back', '后中片', 'Centre back', 1, mirrorHalf(back.centre)),
+    piece('princessblouse.sideBack', 'back', '后侧片', 'Side back', 2, back.side),
+    piece('princessblouse.sleeve', 'sleeve', '袖子', 'Sleeve', 2, sleeve),
+    piece('princessblouse.collar', 'collar', '立领', 'Stand collar', 2, collar),
+    piece('princessblouse.frontFacing', 'other', '挂面', 'Front facing', 2, frontFacing),
+  ];
+}
+
+// --- gilet ------------------------------------------------------------------------------------------------
+
+/**
+ * A zip-front gilet (body warmer): sleeveless, the armholes cut deep and finished with bindings, front halves
+ * meeting at a zip, a back cut on the fold and dropped at the hem, a stand collar, zipped welt pockets with
+ * their bags. Chest 100 cm + 12 cm ease at M.
+ */
+function gilet({ g, l, v }) {
+  const common = { hw: 280 * g, len: (650 + 10 * v) * l, sw: 165 * g, sd: 48, ad: (275 + 5 * v) * l };
+  const front = bodiceHalf({ ...common, nw: 85 * g, nd: 80 + 6 * v, flare: 8, tail: 10 });
+  const back = bodiceHalf({
+    ...common,
+    len: common.len + 25 + 5 * v,
+    nw: 85 * g,
+    nd: 22,
+    flare: 8,
+    tail: 30,
+  });
+  const collarLen = 2 * 85 * g + 140 + 20 * v;
+  const collar = path([0, 0], { q: [collarLen * 0.5, 6], to: [collarLen, 0] }, [collarLen, 65], [0, 65]);
+  // The armhole, front and back, read off the two bodice halves: from the shoulder point (sw, sd) to the side
+  // (hw, ad), both vertices of bodiceHalf's path.
+  const armOf = (h) =>
+    h.slice(
+      h.findIndex((q) => q[0] === common.sw),
+      h.findIndex((q) => q[0] === common.hw) + 1,
+    );
+  const armEdge = arcLength(armOf(front)) + arcLength(armOf(back));
+  const welt = rect((160 + 5 * v) * g, 36);
+  const bag = path(
+    [0, 0],
+    [(175 + 5 * v) * g, 0],
+    [(175 + 5 * v) * g, 150],
+    { q: [(175 + 5 * v) * g, 200], to: [90 * g, 205] },
+    { q: [0, 200], to: [0, 150] },
+  );
+  return [
+    piece('gilet.front', 'front', '前片', 'Front', 2, front),
+    piece('gilet.back', 'back', '后片', 'Back', 1, mirrorHalf(back)),
+    piece('gilet.collar', 'collar', '立领', 'Stand collar', 2, collar),
+    piece('gilet.armBinding', 'cuff', '袖窿包边', 'Armhole binding', 2, rect(armEdge, 40)),
+    piece('gilet.welt', 'pocket', '袋牙', 'Welt', 4, welt),
+    piece('gilet.pocketBag', 'pocket', '袋布', 'Pocket bag', 4, bag),
+  ];
+}
+
 export const DESIGNS = [
   ['TankTop', tankTop],
   ['RaglanSweatshirt', raglanSweatshirt],
   ['PrincessDress', princessDress],
+  ['PrincessBlouse', princessBlouse],
+  ['Gilet', gilet],
 ];
