@@ -8,10 +8,7 @@ import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tempPathFor } from '../engine/workspace.js';
 import type { ImageOut } from '../tools/types.js';
-import type { TranscriptImage } from './transcript.js';
-
-/** The folder beside the transcript. */
-export const KEPT_IMAGES = 'chat-images';
+import { KEPT_IMAGES, type TranscriptImage } from './transcript.js';
 
 const KEPT_NAME = new RegExp(`^${KEPT_IMAGES}/[0-9a-f]{32}\\.(png|jpg)$`);
 

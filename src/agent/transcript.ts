@@ -10,6 +10,12 @@ import { appendFile, open } from 'node:fs/promises';
 /** The transcript's file name in a session's folder (`atelier chat` writes it in the workspace). */
 export const TRANSCRIPT_FILE = 'chat.jsonl';
 
+/**
+ * The folder beside the transcript where result images are kept (kept-images.ts); `atelier chat` writes the images
+ * it prints into it too.
+ */
+export const KEPT_IMAGES = 'chat-images';
+
 export interface TranscriptToolCall {
   readonly id: string;
   readonly type: 'function';

@@ -16,14 +16,12 @@ import {
   modelConfigFrom,
 } from '../agent/config.js';
 import type { ChatEvent } from '../agent/events.js';
-import { TRANSCRIPT_FILE } from '../agent/transcript.js';
+import { KEPT_IMAGES, TRANSCRIPT_FILE } from '../agent/transcript.js';
 import type { Session } from '../calls/session.js';
 import { DEFAULT_WORKSPACE } from '../service/defaults.js';
 import type { ImageOut } from '../tools/types.js';
 import { type Command, UsageError } from './usage.js';
 
-/** Where result images are written, inside the workspace. */
-export const CHAT_IMAGES = 'chat-images';
 const ARGUMENTS_SHOWN = 160;
 
 function shorten(text: string, max: number): string {
@@ -121,7 +119,7 @@ class Printer {
   /** Writes the image into the workspace and returns its absolute path. */
   private async save(image: ImageOut): Promise<string> {
     this.images++;
-    const rel = `${CHAT_IMAGES}/${this.prefix}-${this.images}.${image.mime === 'image/png' ? 'png' : 'jpg'}`;
+    const rel = `${KEPT_IMAGES}/${this.prefix}-${this.images}.${image.mime === 'image/png' ? 'png' : 'jpg'}`;
     try {
       await this.session.workspace.writeAtomic(rel, Buffer.from(image.base64, 'base64'));
       return join(this.session.workspace.root, rel);
@@ -149,7 +147,7 @@ export const chatCommand: Command = {
     'Talks to an OpenAI-compatible chat model that edits the workspace through the tools. Reads one user',
     'message per line of stdin (interactive or a pipe); streams the answers; prints each tool call as one',
     'line (Chinese label, arguments, ✓ or ✗ with the message and hint); writes result images to',
-    `${CHAT_IMAGES}/ in the workspace and prints their paths. The conversation is appended to`,
+    `${KEPT_IMAGES}/ in the workspace and prints their paths. The conversation is appended to`,
     `${TRANSCRIPT_FILE} in the workspace; \`atelier run ${TRANSCRIPT_FILE}\` replays its tool calls.`,
     'Ctrl-C cancels the running turn; a second Ctrl-C exits. Exit code 2 when no model is configured,',
     '1 when the last turn ended with a model error.',
