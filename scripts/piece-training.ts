@@ -20,6 +20,7 @@ import {
 } from '../src/garment/builtin/piece-model.js';
 import { describeGarment, type GarmentTypes, measure } from '../src/garment/builtin/pieces.js';
 import type { PieceShape } from '../src/garment/types.js';
+import { rng } from '../test/support/rng.js';
 import { rasterisePiece } from './piece-raster.js';
 
 export interface DraftedPiece {
@@ -75,17 +76,6 @@ export const LAYOUTS: readonly Layout[] = [
   { turns: 3 },
   { seed: 1 },
 ];
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface LaidOut {
   readonly shapes: PieceShape[];

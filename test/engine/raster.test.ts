@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Raster, Rect } from '../../src/engine/model.js';
 import { alphaBounds, EMPTY_RECT, trimRaster } from '../../src/engine/raster.js';
-import { rng } from './composite/support.js';
+import { rng } from '../support/rng.js';
 
 /** The bounds of the non-transparent pixels, by looking at every one. */
 function scanAll(r: Raster): Rect {

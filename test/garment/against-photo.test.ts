@@ -1,7 +1,7 @@
 /** verify's measuring grid: binned in one pass, it must be the grid the box sums define, cell for cell. */
 import { describe, expect, it } from 'vitest';
 import { BoxSums, binnedGrid, gridOf } from '../../src/garment/builtin/against-photo.js';
-import { rng } from '../engine/composite/support.js';
+import { rng } from '../support/rng.js';
 
 describe('binnedGrid', () => {
   it('equals gridOf over BoxSums for any step, origin and piece shape', () => {

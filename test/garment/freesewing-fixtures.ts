@@ -11,7 +11,7 @@ import { pixelLayer } from '../../src/engine/factory.js';
 import type { Raster } from '../../src/engine/model.js';
 import { allocateId, childrenOf, insertLayer } from '../../src/engine/tree.js';
 import type { Label } from '../../src/garment/builtin/piece-model.js';
-import { rng } from '../engine/composite/support.js';
+import { rng } from '../support/rng.js';
 import { ok } from '../support/session.js';
 
 /** The ground truth: the classifier's label (either sleeve as 'sleeve'; left/right is checked apart). */

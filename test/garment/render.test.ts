@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Raster, Rect } from '../../src/engine/model.js';
 import { drawOutlines, fillRaster } from '../../src/garment/render.js';
 import type { Extraction, PieceInfo, Placement } from '../../src/garment/types.js';
-import { rng } from '../engine/composite/support.js';
+import { rng } from '../support/rng.js';
 
 /** Inside pixels with any outside pixel (beyond the mask counts) within the (2t+1)² square around them. */
 function outlineByDefinition(bounds: Rect, mask: Uint8Array, t: number): Set<string> {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { renderDocument } from '../../../src/engine/composite/compositor.js';
 import { BLEND_MODES, type BlendMode } from '../../../src/engine/model.js';
+import { rng } from '../../support/rng.js';
 import { atopRef, compositeRef } from './reference.js';
-import { doc, type Px, pixel, px, rasterOf, rng, solid } from './support.js';
+import { doc, type Px, pixel, px, rasterOf, solid } from './support.js';
 
 /** Every mode with a per-pixel formula ('dissolve' scatters pixels; 'pass through' is for groups). */
 const MODES = BLEND_MODES.filter((m) => m !== 'pass through' && m !== 'dissolve');

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CompositeCache, dirtyRect } from '../../../src/engine/composite/cache.js';
 import { renderDocument } from '../../../src/engine/composite/compositor.js';
 import type { DocState } from '../../../src/engine/model.js';
-import { doc, fill, group, maxDiff, pixel, rasterOf, rng, solid, withLayer } from './support.js';
+import { rng } from '../../support/rng.js';
+import { doc, fill, group, maxDiff, pixel, rasterOf, solid, withLayer } from './support.js';
 
 function noise(seed: number) {
   const r = rng(seed);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { layerBounds } from '../../../src/engine/composite/bounds.js';
 import { renderDocument } from '../../../src/engine/composite/compositor.js';
 import { cropRaster } from '../../../src/engine/raster.js';
-import { doc, fill, group, maskOf, maxDiff, pixel, px, rasterOf, rng, solid } from './support.js';
+import { rng } from '../../support/rng.js';
+import { doc, fill, group, maskOf, maxDiff, pixel, px, rasterOf, solid } from './support.js';
 
 const RED = [255, 0, 0, 255] as const;
 const BLUE = [0, 0, 255, 255] as const;

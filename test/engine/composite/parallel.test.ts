@@ -28,7 +28,8 @@ import { allocPixels, copyPixels, isSharedBuffer, shareMask } from '../../../src
 import { alphaMask, featherMask, invertMask, rectMask } from '../../../src/engine/selection.js';
 import { renderText } from '../../../src/engine/text.js';
 import { flipRaster, rotateRaster, scaleRaster } from '../../../src/engine/transform.js';
-import { doc, fill, group, maskOf, pixel, rasterOf, rng, withLayer } from './support.js';
+import { rng } from '../../support/rng.js';
+import { doc, fill, group, maskOf, pixel, rasterOf, withLayer } from './support.js';
 
 // A worker even on a one-core machine, so the shared path is always exercised.
 process.env.ATELIER_COMPOSITE_WORKERS ??= '1';

@@ -2,7 +2,8 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { renderDocument } from '../../../src/engine/composite/compositor.js';
 import type { Raster } from '../../../src/engine/model.js';
-import { doc, pixel, rasterOf, rng } from './support.js';
+import { rng } from '../../support/rng.js';
+import { doc, pixel, rasterOf } from './support.js';
 
 /** sharp's `over` is exact to ±1 (research/engine.md §0), so it is an independent reference for 'normal'. */
 async function sharpOver(width: number, height: number, layers: Raster[]): Promise<Buffer> {

@@ -102,18 +102,6 @@ export function px(r: Raster, x: number, y: number): Px {
   return [r.data[i]!, r.data[i + 1]!, r.data[i + 2]!, r.data[i + 3]!];
 }
 
-/** Deterministic PRNG (mulberry32), uniform in [0, 1). */
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The largest per-channel difference between two equally sized rasters. */
 export function maxDiff(a: Raster, b: Raster): number {
   let m = 0;

@@ -2,17 +2,7 @@
 import { createReader, readDataRLE } from 'ag-psd/dist/psdReader.js';
 import { describe, expect, it } from 'vitest';
 import { layerChannelBytes, packChannel, packedRowLimit } from '../../../src/engine/io/packbits.js';
-
-/** A small seeded generator, so a failure reproduces. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../../support/rng.js';
 
 function unpack(bytes: Uint8Array, w: number, h: number, large: boolean): Uint8Array {
   const out = new Uint8Array(w * h * 4);
@@ -43,7 +33,7 @@ describe('packChannel', () => {
   });
 
   it('round-trips noise, runs, long rows and inverted samples through ag-psd, in PSD and PSB form', () => {
-    const rand = mulberry32(7);
+    const rand = rng(7);
     for (const [w, h] of [
       [1, 1],
       [2, 3],

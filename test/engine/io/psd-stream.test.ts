@@ -11,22 +11,13 @@ import { decodePsd, encodePsd, writePsdFile } from '../../../src/engine/io/psd.j
 import { FileSink, fdWriter, MemorySink, type PsdSink } from '../../../src/engine/io/psd-sink.js';
 import { partlyTransparentRows } from '../../../src/engine/io/psd-stream.js';
 import type { Raster } from '../../../src/engine/model.js';
+import { rng } from '../../support/rng.js';
 import { doc, maskOf, pixel, rasterOf } from '../composite/support.js';
 import { buildRichDoc, testComposite } from './psd-fixtures.js';
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('packStrided', () => {
   it('packs one channel of interleaved samples exactly as packRow packs it copied out', () => {
-    const rnd = mulberry32(7);
+    const rnd = rng(7);
     for (const w of [1, 2, 3, 127, 128, 129, 130, 257, 1000]) {
       for (const stride of [1, 4, 5]) {
         // Runs of every length around the packet limits, literals and noise.
@@ -126,7 +117,7 @@ describe('streamed PSD files', () => {
 
   it('keep every pixel of layers, masks and composite larger than the sink buffer', async () => {
     // Noise does not compress: 1100 × 1100 layers make a file of several sink buffers.
-    const rnd = mulberry32(3);
+    const rnd = rng(3);
     const noise = (x0: number): Raster =>
       rasterOf({ x: x0, y: 5, w: 1100, h: 1100 }, () => [
         Math.floor(rnd() * 256),

@@ -18,7 +18,8 @@ import {
 import type { DocState, Raster } from '../../../src/engine/model.js';
 import { allocMask, allocPixels, isSharedBuffer } from '../../../src/engine/raster.js';
 import { psdToolsAvailable, readWithPsdTools } from '../../support/psd-tools.js';
-import { doc, fill, pixel, rng } from '../composite/support.js';
+import { rng } from '../../support/rng.js';
+import { doc, fill, pixel } from '../composite/support.js';
 import { buildRichDoc, DocBuilder, ramp, testComposite, treeOf } from './psd-fixtures.js';
 
 /** Random pixels in shared memory, as the engine allocates them. */

@@ -16,7 +16,8 @@ import {
 } from '../../../src/engine/io/psd-thread.js';
 import type { DocState, Raster } from '../../../src/engine/model.js';
 import { allocPixels } from '../../../src/engine/raster.js';
-import { doc, fill, pixel, rng } from '../composite/support.js';
+import { rng } from '../../support/rng.js';
+import { doc, fill, pixel } from '../composite/support.js';
 
 function noise(r: { x: number; y: number; w: number; h: number }, seed: number): Raster {
   const rand = rng(seed);
