@@ -22,6 +22,7 @@ import type { Rendered } from '../calls/render.js';
 import { failure, type ToolResult } from '../calls/result.js';
 import type { CallOptions, Progress } from '../calls/session.js';
 import type { SessionSnapshot } from '../calls/snapshot.js';
+import { reclaimCompositeBudget, sharedCompositeBudget } from '../engine/composite/budget.js';
 import { EditorError, type ErrorCode } from '../engine/errors.js';
 import { spawnSiblingWorker } from '../engine/worker-boot.js';
 import { Workspace } from '../engine/workspace.js';
@@ -76,10 +77,20 @@ class SessionThread {
   log: (line: string) => void = () => {};
 
   constructor() {
-    this.worker = spawnSiblingWorker(import.meta.url, 'session-worker', { stdout: false, stderr: false });
+    // Its compositor workers count against the process's one budget; what it still holds when it stops (its
+    // workers stop with it, without saying so) is given back here.
+    const budget = sharedCompositeBudget();
+    this.worker = spawnSiblingWorker(import.meta.url, 'session-worker', {
+      stdout: false,
+      stderr: false,
+      workerData: { compositeBudget: budget },
+    });
     this.worker.on('message', (message: FromWorker) => this.receive(message));
     this.worker.on('error', (err) => this.lose(`session thread failed: ${err.stack ?? err.message}`));
-    this.worker.on('exit', (code) => this.lose(`session thread exited with code ${code}`));
+    this.worker.on('exit', (code) => {
+      reclaimCompositeBudget(budget);
+      this.lose(`session thread exited with code ${code}`);
+    });
     // After the listeners: adding a message listener refs the worker's port again.
     this.worker.unref();
   }

@@ -4,9 +4,11 @@
  * errors come back as the classes the surfaces tell apart; a session closed on its thread can be recovered by
  * another store on the same workspace, exactly as it was.
  */
+import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Progress } from '../../src/calls/session.js';
+import { compositeBudget } from '../../src/engine/composite/budget.js';
 import { EditorError } from '../../src/engine/errors.js';
 import { SessionHeldElsewhere } from '../../src/service/session-lock.js';
 import { SessionStore } from '../../src/service/sessions.js';
@@ -121,5 +123,35 @@ describe('a session on its own thread', () => {
     expect(back).not.toBe(entry);
     expect(await back!.session.snapshot()).toEqual(before);
     expect((await back!.session.call(call('get_layer_bounds', { name: '乙' }))).ok).toBe(true);
+  });
+
+  it("counts every session thread's compositor workers against one budget, and takes back a dead thread's", async () => {
+    const { total } = compositeBudget();
+    const spare = Math.min(8, availableParallelism() - 1);
+    const store = storeOn(tempDir('atelier-threads-'));
+    const entries = [store.create('http'), store.create('http')];
+    for (const [k, entry] of entries.entries()) {
+      // Large enough to be shared with compositor workers: 1.5 Mpx, three layers.
+      for (const c of [
+        call('create_document', { width: 1500, height: 1000, name: `大${k}` }),
+        call('create_layer', { name: '甲' }),
+        call('fill_selection', { color: '#ff0000' }),
+        call('create_layer', { name: '乙' }),
+        call('fill_selection', { color: '#0000ff' }),
+        call('save_document_as', { path: `out/大${k}.png` }),
+      ])
+        expect((await entry.session.call(c)).ok).toBe(true);
+    }
+    // Both threads composited large documents: their pools share one machine's spare cores, not one each.
+    if (spare > 0) expect(Atomics.load(total, 0)).toBeGreaterThan(0);
+    expect(Atomics.load(total, 0)).toBeLessThanOrEqual(Math.max(0, spare));
+
+    // Threads that die take their compositor workers with them, without a word: the budget is given back.
+    for (const entry of entries) {
+      const thread = (entry.session as unknown as { thread: { worker: { terminate(): Promise<number> } } })
+        .thread;
+      await thread.worker.terminate();
+    }
+    await expect.poll(() => Atomics.load(total, 0)).toBe(0);
   });
 });

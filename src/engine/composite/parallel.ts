@@ -37,12 +37,19 @@
  * A pool left without a render for a minute (once started) is stopped and starts again at the next large
  * render (which then runs on one thread while it starts): every session thread of the service has its own
  * pool, and an idle worker holds about 20 MB, so idle sessions would otherwise hold a pool each.
+ *
+ * The pools of one process share one budget of workers (the pool size above, counted process-wide): the
+ * service passes its counter to every session thread (budget.ts), and a pool takes a worker only while
+ * the budget has room, so 32 sessions compositing at once run at most cores − 1 compositor workers between them,
+ * not 32 pools of them. A pool that found no room renders on its own thread and asks again at the next large
+ * render. Each thread also counts what it holds, so the service gives back what a lost session thread held.
  */
 import { availableParallelism } from 'node:os';
 import { type Worker, workerData } from 'node:worker_threads';
 import type { DocState, Layer, Rect } from '../model.js';
 import { isSharedBuffer } from '../raster.js';
 import { spawnSiblingWorker } from '../worker-boot.js';
+import { returnToBudget, takeFromBudget } from './budget.js';
 import { type EffectPaints, knownEffects, NO_EFFECTS } from './effects.js';
 import type { Plan, PlanItem } from './plan.js';
 
@@ -116,6 +123,8 @@ interface Slot {
   readonly ready: Int32Array;
   readonly started: Promise<boolean>;
   alive: boolean;
+  /** Whether its place in the budget was given back (once, when the worker exits). */
+  released: boolean;
 }
 
 const inWorker = (workerData as Partial<WorkerInit> | null)?.atelierCompositeWorker === true;
@@ -195,18 +204,38 @@ function logOnce(message: string): void {
   process.stderr.write(`atelier: ${message}; compositing on one thread\n`);
 }
 
-/** The pool, started on first use (empty when there are no spare cores or it was shut down). */
+/**
+ * The pool, started on first use (empty when there are no spare cores or it was shut down). With no room in
+ * the budget it stays unstarted, and the next large render asks again.
+ */
 function startPool(): Slot[] {
   if (slots) return slots;
-  slots = [];
-  if (inWorker || !canWait()) return slots;
-  const n = workerCount();
-  for (let i = 0; i < n; i++) {
-    const slot = startWorker();
-    if (!slot) break;
-    slots.push(slot);
+  if (inWorker || !canWait()) {
+    slots = [];
+    return slots;
   }
+  const n = workerCount();
+  const pool: Slot[] = [];
+  let failed = false;
+  while (pool.length < n && takeFromBudget(n)) {
+    const slot = startWorker();
+    if (!slot) {
+      returnToBudget();
+      failed = true;
+      break;
+    }
+    pool.push(slot);
+  }
+  // No room left by the other threads' pools: not started, so the next large render asks again.
+  if (pool.length === 0 && n > 0 && !failed) return pool;
+  slots = pool;
   return slots;
+}
+
+function giveBack(slot: Slot): void {
+  if (slot.released) return;
+  slot.released = true;
+  returnToBudget();
 }
 
 /** Whether this thread may block in `Atomics.wait` (Node's main thread may; some embedders forbid it). */
@@ -233,7 +262,7 @@ function startWorker(): Slot | null {
   const started = new Promise<boolean>((resolve) => {
     settle = resolve;
   });
-  const slot: Slot = { worker, ready, started, alive: true };
+  const slot: Slot = { worker, ready, started, alive: true, released: false };
   worker.on('message', (m: unknown) => {
     if (m === 'ready') settle(true);
   });
@@ -245,6 +274,7 @@ function startWorker(): Slot | null {
   worker.on('exit', () => {
     slot.alive = false;
     settle(false);
+    giveBack(slot);
   });
   // After the listeners: adding a 'message' listener refs the worker's port again.
   worker.unref();

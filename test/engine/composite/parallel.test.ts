@@ -4,6 +4,11 @@
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  compositeBudget,
+  reclaimCompositeBudget,
+  sharedCompositeBudget,
+} from '../../../src/engine/composite/budget.js';
 import { CompositeCache } from '../../../src/engine/composite/cache.js';
 import { renderDocument, renderInto } from '../../../src/engine/composite/compositor.js';
 import {
@@ -374,4 +379,49 @@ describe('parallel compositing', () => {
       await parallelReady();
     }
   });
+
+  it('takes workers only while the process-wide budget has room, and asks again at the next render', async () => {
+    const { total, mine } = compositeBudget();
+    setPoolIdleMs(50);
+    try {
+      expect(await parallelReady()).toBeGreaterThan(0);
+      expect(Atomics.load(total, 0)).toBe(poolWorkers());
+      // Retired, its workers give their places back as they exit.
+      await until(() => poolWorkers() === 0 && Atomics.load(total, 0) === 0);
+      expect(Atomics.load(mine, 0)).toBe(0);
+      // Other threads' pools hold the whole budget: no pool here, renders stay right on one thread.
+      Atomics.add(total, 0, 8);
+      expect(await parallelReady()).toBe(0);
+      expect(poolWorkers()).toBe(0);
+      const state = DOCS[0]![1]();
+      expect(sameBytes(render('auto', state), render('off', state))).toBe(true);
+      // Room again: the next large render starts the pool.
+      Atomics.sub(total, 0, 8);
+      expect(await parallelReady()).toBeGreaterThan(0);
+      expect(Atomics.load(total, 0)).toBe(poolWorkers());
+      expect(Atomics.load(mine, 0)).toBe(poolWorkers());
+    } finally {
+      setPoolIdleMs(60_000);
+      await parallelReady();
+    }
+  });
+
+  it('gives back what a stopped thread still held', () => {
+    const { total } = compositeBudget();
+    const before = Atomics.load(total, 0);
+    const lost = sharedCompositeBudget();
+    expect(lost.total).toBe(total);
+    Atomics.add(lost.total, 0, 2);
+    Atomics.add(lost.mine, 0, 2);
+    reclaimCompositeBudget(lost);
+    expect(Atomics.load(total, 0)).toBe(before);
+    expect(Atomics.load(lost.mine, 0)).toBe(0);
+    reclaimCompositeBudget(lost);
+    expect(Atomics.load(total, 0)).toBe(before);
+  });
 });
+
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 25));
+  expect(done()).toBe(true);
+}
