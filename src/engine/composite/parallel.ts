@@ -123,7 +123,7 @@ interface Slot {
   readonly ready: Int32Array;
   readonly started: Promise<boolean>;
   alive: boolean;
-  /** Whether its place in the budget was given back (once, when the worker exits). */
+  /** Whether its place in the budget was given back (once: when it is stopped, or when it exits). */
   released: boolean;
 }
 
@@ -175,6 +175,7 @@ function retireIdlePool(): void {
   }
   for (const s of slots) {
     s.alive = false;
+    giveBack(s);
     void s.worker.terminate();
   }
   slots = null;
@@ -290,6 +291,7 @@ function shutDown(reason: string): void {
   logOnce(reason);
   for (const s of slots ?? []) {
     s.alive = false;
+    giveBack(s);
     void s.worker.terminate();
   }
   slots = [];

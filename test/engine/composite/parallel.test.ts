@@ -386,7 +386,7 @@ describe('parallel compositing', () => {
     try {
       expect(await parallelReady()).toBeGreaterThan(0);
       expect(Atomics.load(total, 0)).toBe(poolWorkers());
-      // Retired, its workers give their places back as they exit.
+      // Retired: its workers give their places back as they are stopped.
       await until(() => poolWorkers() === 0 && Atomics.load(total, 0) === 0);
       expect(Atomics.load(mine, 0)).toBe(0);
       // Other threads' pools hold the whole budget: no pool here, renders stay right on one thread.
