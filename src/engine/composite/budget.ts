@@ -37,18 +37,25 @@ export function reclaimCompositeBudget(lost: CompositeBudget): void {
   if (held > 0) Atomics.sub(lost.total, 0, held);
 }
 
+/*
+ * A thread may be stopped between the two counts' updates. They are ordered so that `mine` is then one too many,
+ * never one too few: the reclaim gives back one place more than was held (one worker more may run for a while),
+ * rather than one less (a place lost for good, which at the limit would leave every pool unstarted).
+ */
+
 /** Takes one worker's place if fewer than `limit` are held process-wide. */
 export function takeFromBudget(limit: number): boolean {
+  Atomics.add(budget.mine, 0, 1);
   if (Atomics.add(budget.total, 0, 1) >= limit) {
     Atomics.sub(budget.total, 0, 1);
+    Atomics.sub(budget.mine, 0, 1);
     return false;
   }
-  Atomics.add(budget.mine, 0, 1);
   return true;
 }
 
 /** Gives one worker's place back. */
 export function returnToBudget(): void {
-  Atomics.sub(budget.mine, 0, 1);
   Atomics.sub(budget.total, 0, 1);
+  Atomics.sub(budget.mine, 0, 1);
 }
