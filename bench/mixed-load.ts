@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { startServer } from '../src/server/server.js';
 import { DOC, garmentPhoto, NAMES, type PieceKey, piecePng } from '../test/support/garment-fixtures.js';
+import { postJson } from './util.js';
 
 const SMALL_SESSIONS = 20;
 const IDLE_MS = 8_000;
@@ -112,15 +113,7 @@ export async function benchMixed(): Promise<string[]> {
   const ws = mkdtempSync(join(tmpdir(), 'atelier-bench-mixed-'));
   const server = await startServer({ port: 0, host: '127.0.0.1', workspace: ws, log: () => {} });
   const base = server.url;
-  const post = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
-    const res = await fetch(base + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as Record<string, unknown>;
-  };
+  const post = (path: string, body: unknown) => postJson(base, path, body);
   const open = async () => (await post('/v1/sessions', {})).id as string;
   const call = async (id: string, name: string, args: Record<string, unknown> = {}): Promise<Result> => {
     const { messages } = (await post(`/v1/sessions/${id}/tool-calls`, {

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startServer } from '../src/server/server.js';
+import { mib, postJson } from './util.js';
 
 const BATCH = 8;
-const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 /** RSS once it has stopped moving: threads finish starting and their first garbage is collected. */
 async function settledRss(): Promise<number> {
@@ -28,15 +28,7 @@ async function settledRss(): Promise<number> {
 export async function benchThreads(): Promise<string[]> {
   const ws = mkdtempSync(join(tmpdir(), 'atelier-bench-threads-'));
   const server = await startServer({ port: 0, host: '127.0.0.1', workspace: ws, log: () => {} });
-  const post = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
-    const res = await fetch(server.url + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as Record<string, unknown>;
-  };
+  const post = (path: string, body: unknown) => postJson(server.url, path, body);
   const openWithDocument = async () => {
     const t0 = performance.now();
     const id = (await post('/v1/sessions', {})).id as string;

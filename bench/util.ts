@@ -25,3 +25,14 @@ export const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 /** A change in MiB with its sign (+1.0 MiB, −61.1 MiB). */
 export const deltaMib = (bytes: number) => `${bytes < 0 ? '−' : '+'}${mib(Math.abs(bytes))}`;
 export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+
+/** POSTs `body` as JSON to a running server and returns its JSON answer; a non-2xx status throws. */
+export async function postJson(base: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+}

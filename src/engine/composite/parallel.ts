@@ -173,11 +173,7 @@ function retireIdlePool(): void {
     touchPool();
     return;
   }
-  for (const s of slots) {
-    s.alive = false;
-    giveBack(s);
-    void s.worker.terminate();
-  }
+  for (const s of slots) stopSlot(s);
   slots = null;
 }
 
@@ -239,6 +235,13 @@ function giveBack(slot: Slot): void {
   returnToBudget();
 }
 
+/** Stops a worker of the pool, its place in the budget given back at once. */
+function stopSlot(slot: Slot): void {
+  slot.alive = false;
+  giveBack(slot);
+  void slot.worker.terminate();
+}
+
 /** Whether this thread may block in `Atomics.wait` (Node's main thread may; some embedders forbid it). */
 function canWait(): boolean {
   try {
@@ -289,11 +292,7 @@ function spawn(init: WorkerInit): Worker {
 
 function shutDown(reason: string): void {
   logOnce(reason);
-  for (const s of slots ?? []) {
-    s.alive = false;
-    giveBack(s);
-    void s.worker.terminate();
-  }
+  for (const s of slots ?? []) stopSlot(s);
   slots = [];
 }
 
