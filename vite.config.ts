@@ -11,15 +11,11 @@ export default defineConfig({
   root: here('./src/web'),
   base: '/',
   publicDir: false,
-  resolve: {
-    // The font package exports only its JS entry; the OTF files are reached through this alias.
-    alias: { '@fonts-sc': here('./node_modules/@embedpdf/fonts-sc/fonts') },
-  },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: here('./dist/web'),
     emptyOutDir: true,
-    // The font is served as it is (8 MB, cached for a year once loaded); inlining it would be absurd.
+    // The font's slices are served as files (fetched only when their characters are shown, cached for a year).
     assetsInlineLimit: 0,
     chunkSizeWarningLimit: 1024,
     reportCompressedSize: false,

@@ -80,12 +80,23 @@ export function canvasInk(page: Page): Promise<CanvasInk | null> {
   return page.evaluate(CANVAS_INK) as Promise<CanvasInk | null>;
 }
 
-/** The page's body font and how many faces of the bundled font have loaded. */
-export function fontState(page: Page): Promise<{ family: string; loaded: number }> {
+/** The bundled font's family (Noto Sans SC, from @fontsource/noto-sans-sc). */
+export const STUDIO_FONT = 'Noto Sans SC';
+
+/**
+ * The page's body font, how many faces (unicode-range slices) of the bundled font have loaded, and the font
+ * files the page downloaded with their sizes in bytes.
+ */
+export function fontState(
+  page: Page,
+): Promise<{ family: string; loaded: number; files: { name: string; bytes: number }[] }> {
   return page.evaluate(`document.fonts.ready.then(() => ({
     family: getComputedStyle(document.body).fontFamily,
-    loaded: [...document.fonts].filter((f) => f.family.includes('Atelier Sans') && f.status === 'loaded').length,
-  }))`) as Promise<{ family: string; loaded: number }>;
+    loaded: [...document.fonts].filter((f) => f.family.includes(${JSON.stringify(STUDIO_FONT)}) && f.status === 'loaded').length,
+    files: performance.getEntriesByType('resource')
+      .filter((e) => /\\.(woff2?|otf|ttf)$/.test(new URL(e.name).pathname))
+      .map((e) => ({ name: new URL(e.name).pathname, bytes: e.encodedBodySize })),
+  }))`) as Promise<{ family: string; loaded: number; files: { name: string; bytes: number }[] }>;
 }
 
 /**

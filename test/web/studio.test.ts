@@ -17,6 +17,7 @@ import {
   launchBrowser,
   openPage,
   requireBuiltStudio,
+  STUDIO_FONT,
   snapshot,
   textOf,
   visibleOf,
@@ -97,8 +98,16 @@ describe('the studio without a model', () => {
   it('opens on an empty state that says what to do, in Chinese, with the bundled font', async () => {
     await eventually(visibleOf(page.getByRole('heading', { name: '新建文档或上传 PSD' }))).toBe(true);
     const font = await fontState(page);
-    expect(font.family).toContain('Atelier Sans');
+    expect(font.family).toContain(STUDIO_FONT);
     expect(font.loaded).toBeGreaterThan(0);
+    // Only the slices holding the characters on the page are downloaded (the whole font is 8 MB a weight).
+    const fontBytes = font.files.reduce((s, f) => s + f.bytes, 0);
+    console.log(
+      `studio fonts on first paint: ${font.files.length} files, ${(fontBytes / 1024).toFixed(0)} KiB`,
+    );
+    expect(font.files.length).toBeGreaterThan(0);
+    expect(font.files.every((f) => f.name.endsWith('.woff2'))).toBe(true);
+    expect(fontBytes).toBeLessThan(2 * 1024 * 1024);
     // Offline: everything the page loaded came from this server.
     expect(requests.length).toBeGreaterThan(0);
     expect(

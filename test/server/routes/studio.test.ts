@@ -10,7 +10,7 @@ function builtStudio(): string {
   writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>Atelier 工作室</title>');
   writeFileSync(path.join(root, 'assets', 'index-abc123.js'), 'console.log(1)');
   writeFileSync(path.join(root, 'assets', 'index-abc123.css'), 'body{}');
-  writeFileSync(path.join(root, 'assets', 'Noto-x1.otf'), Buffer.from('OTTO'));
+  writeFileSync(path.join(root, 'assets', 'noto-sans-sc-4-400-normal-x1.woff2'), Buffer.from('wOF2'));
   writeFileSync(path.join(path.dirname(root), `${path.basename(root)}-outside.txt`), 'TOP SECRET CONTENT');
   return root;
 }
@@ -34,7 +34,7 @@ describe('the studio’s static files', () => {
     const cases = [
       ['/assets/index-abc123.js', 'text/javascript; charset=utf-8'],
       ['/assets/index-abc123.css', 'text/css; charset=utf-8'],
-      ['/assets/Noto-x1.otf', 'font/otf'],
+      ['/assets/noto-sans-sc-4-400-normal-x1.woff2', 'font/woff2'],
     ] as const;
     for (const [p, type] of cases) {
       const res = await app.request(p);
