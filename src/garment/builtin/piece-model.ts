@@ -78,6 +78,8 @@ export interface TypeInput {
   readonly copies: number;
   /** Whether two of its copies are mirror images (a left and a right). */
   readonly mirrored: boolean;
+  /** Its longest stretch of outline on a larger body piece's outline (piece-trace.ts): a facing's. */
+  readonly traced: { readonly length: number; readonly turn: number };
 }
 
 /** Feature names with what they mean in a reason (Chinese), in the order of the vector. */
@@ -137,6 +139,8 @@ export const FEATURES: readonly (readonly [string, string])[] = [
   ['vsWaist', '长度相对衣身腰/下摆边总长（对数）'],
   ['allVsWaist', '各片总长相对衣身腰/下摆边总长（对数）'],
   ['vsHoodSide', '长度与帽侧片边长之差（对数）'],
+  ['tracedLength', '沿衣身裁片轮廓描出的长度（贴边）'],
+  ['tracedTurn', '描出的轮廓的转角'],
 ];
 
 /** The garment's pieces as feature vectors (one per distinct piece). */
@@ -196,6 +200,8 @@ export function garmentVectors(types: readonly TypeInput[]): number[][] {
       ).length,
       Math.max(0, ...types.filter((o) => o.area / maxArea >= 0.3).map((o) => o.shape.notches)),
       ...seams(t, types, maxArea),
+      t.traced.length,
+      t.traced.turn,
     ];
   });
 }

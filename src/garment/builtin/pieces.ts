@@ -27,6 +27,7 @@ import {
   type TypeInput,
 } from './piece-model.js';
 import { PIECE_MODEL } from './piece-model-data.js';
+import { TRACE_SIDE, type TraceMask, tracedOn, traceMask } from './piece-trace.js';
 
 /**
  * Layers that are pieces: pixel layers and smart objects (a piece placed with place_image is one; its rendered
@@ -383,8 +384,10 @@ export function describeGarment(shapes: readonly PieceShape[]): GarmentTypes {
     groups.set(group[i]!, [...(groups.get(group[i]!) ?? []), i]);
   });
   const members = [...groups.values()];
-  const inputs = members.map((m): TypeInput => {
-    const rep = shapes[m.reduce((a, b) => (shapes[b]!.area > shapes[a]!.area ? b : a))]!;
+  const reps = members.map((m) => shapes[m.reduce((a, b) => (shapes[b]!.area > shapes[a]!.area ? b : a))]!);
+  const traced = tracedFromBodies(reps);
+  const inputs = members.map((m, k): TypeInput => {
+    const rep = reps[k]!;
     const proxy = proxyOfShape(rep);
     const shape = shapeFeatures(proxy);
     return {
@@ -394,10 +397,44 @@ export function describeGarment(shapes: readonly PieceShape[]): GarmentTypes {
       width: shape.minor * proxy.scale,
       copies: m.length,
       mirrored: mirrored[m[0]!]!,
+      traced: traced[k]!,
     };
   });
   return { members, inputs, vectors: garmentVectors(inputs), partner };
 }
+
+/**
+ * Each piece's longest stretch of outline on a body piece's (at least BODY of the largest, and 1.25 × its own
+ * area): one common scale for the garment, the largest body piece TRACE_SIDE px long.
+ */
+function tracedFromBodies(reps: readonly PieceShape[]): TypeInput['traced'][] {
+  const maxArea = Math.max(...reps.map((s) => s.area));
+  const bodies = reps.flatMap((s, i) => (s.area / maxArea >= BODY ? [i] : []));
+  const scale = Math.max(...bodies.map((i) => Math.max(reps[i]!.bounds.w, reps[i]!.bounds.h))) / TRACE_SIDE;
+  const masks = new Map<number, TraceMask>();
+  const maskOf = (i: number) => {
+    let m = masks.get(i);
+    if (!m) {
+      const s = reps[i]!;
+      m = traceMask(s.mask, s.bounds.w, s.bounds.h, scale);
+      masks.set(i, m);
+    }
+    return m;
+  };
+  return reps.map((s, i) => {
+    let best = { length: 0, turn: 0 };
+    if (s.area / maxArea >= TRACED_MAX) return best;
+    for (const b of bodies) {
+      if (b === i || reps[b]!.area < 1.25 * s.area) continue;
+      const r = tracedOn(maskOf(i), maskOf(b));
+      if (r.length > best.length) best = r;
+    }
+    return best;
+  });
+}
+
+/** Pieces this large are body pieces themselves, not facings. */
+const TRACED_MAX = 0.6;
 
 /** What the assignment made of one distinct piece. */
 interface TypeVerdict {

@@ -1,0 +1,182 @@
+/**
+ * Whether a piece was traced from a larger one: a facing copies the edge of the piece it faces (a front facing
+ * the front's centre front, lapel and shoulder, a neck or armhole facing the neckline or the armhole, a fly facing
+ * the trouser front's fly), so laid over that piece it lies inside it with one long stretch of its outline on the
+ * piece's outline, turning as that outline turns. A band or a pocket of the same size touches a body piece's
+ * outline along a straight edge or into one corner at most, wherever it is put. Both pieces are read at one
+ * scale (they share the document's resolution), the smaller one in each of the eight ways a marker can lay it
+ * down and at every offset.
+ */
+import { type MaskProxy, outline, proxyOf } from './piece-features.js';
+
+/** The larger piece's long side at the common scale, px: a facing's width is then still several pixels. */
+export const TRACE_SIDE = 128;
+/** Share of the smaller piece's outline that may stick out of the larger one (resampling noise). */
+const OUTSIDE = 0.04;
+const SPAN = 4;
+
+/** A piece read at the garment's common scale. */
+export interface TraceMask {
+  readonly w: number;
+  readonly h: number;
+  readonly data: Uint8Array;
+}
+
+/** The longest stretch of a piece's outline lying on a larger piece's outline. */
+export interface Traced {
+  /** Its length over the larger piece's perimeter. */
+  readonly length: number;
+  /** How far the outline's direction turns along it, radians (max − min of the tangent's angle). */
+  readonly turn: number;
+}
+
+export function traceMask(mask: Uint8Array, w: number, h: number, scale: number): TraceMask {
+  const p: MaskProxy = proxyOf(mask, w, h, Math.max(w, h) / Math.max(1, scale));
+  return { w: p.w, h: p.h, data: p.data };
+}
+
+const at = (m: TraceMask, x: number, y: number) =>
+  x >= 0 && y >= 0 && x < m.w && y < m.h ? m.data[y * m.w + x]! : 0;
+
+/**
+ * The piece's outline as its boundary pixels in walking order, with the tangent's angle at each unwrapped from
+ * the first (0 there), and the outline's whole turn (±2π): a stretch past the last point goes on from the first
+ * with the whole turn added.
+ */
+function walk(m: TraceMask): { points: { x: number; y: number; angle: number }[]; whole: number } {
+  const path = outline({ ...m, scale: 1 });
+  const n = path.length;
+  if (n < 2 * SPAN + 2) return { points: [], whole: 0 };
+  const tangent = (k: number) => {
+    const [ax, ay] = path[(k - SPAN + n) % n]!;
+    const [bx, by] = path[(k + SPAN) % n]!;
+    return Math.atan2(by - ay, bx - ax);
+  };
+  const turnBetween = (a: number, b: number) => Math.atan2(Math.sin(b - a), Math.cos(b - a));
+  let angle = 0;
+  const points = path.map(([x, y], k) => {
+    if (k) angle += turnBetween(tangent(k - 1), tangent(k));
+    const [nx, ny] = path[(k + 1) % n]!;
+    // The piece lies on the right of each step (clockwise on screen): the pixel beside the step.
+    if (nx > x) return { x, y, angle };
+    if (ny > y) return { x: x - 1, y, angle };
+    if (nx < x) return { x: x - 1, y: y - 1, angle };
+    return { x, y: y - 1, angle };
+  });
+  return { points, whole: angle + turnBetween(tangent(n - 1), tangent(0)) };
+}
+
+/** The larger piece's inside grown by one pixel (containment tolerance) and the band along its outline. */
+function host(m: TraceMask): {
+  w: number;
+  h: number;
+  allowed: Uint8Array;
+  band: Uint8Array;
+  perimeter: number;
+} {
+  const w = m.w + 4;
+  const h = m.h + 4;
+  const allowed = new Uint8Array(w * h);
+  const band = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let ins = 0;
+      let outs = 0;
+      for (let j = -1; j <= 1; j++) {
+        for (let i = -1; i <= 1; i++) {
+          if (at(m, x - 2 + i, y - 2 + j)) ins++;
+          else outs++;
+        }
+      }
+      if (ins) allowed[y * w + x] = 1;
+      if (ins && outs) band[y * w + x] = 1;
+    }
+  }
+  return { w, h, allowed, band, perimeter: outline({ ...m, scale: 1 }).length };
+}
+
+/** The eight ways a marker lays a piece down, as maps of (x, y) in a w × h piece to the laid-down frame. */
+function laidDown(k: number, x: number, y: number, w: number, h: number): [number, number] {
+  const mx = k >= 4 ? w - 1 - x : x;
+  switch (k & 3) {
+    case 0:
+      return [mx, y];
+    case 1:
+      return [h - 1 - y, mx];
+    case 2:
+      return [w - 1 - mx, h - 1 - y];
+    default:
+      return [y, w - 1 - mx];
+  }
+}
+
+/** The longest circular run of true flags: its start and length. */
+function longestRun(on: Uint8Array): { start: number; length: number } {
+  const n = on.length;
+  const first = on.indexOf(0);
+  if (first < 0) return { start: 0, length: n };
+  let best = { start: 0, length: 0 };
+  let run = 0;
+  for (let s = 1; s <= n; s++) {
+    const k = (first + s) % n;
+    if (on[k]) {
+      run++;
+      if (run > best.length) best = { start: (k - run + 1 + n) % n, length: run };
+    } else run = 0;
+  }
+  return best;
+}
+
+/** Where `piece` lies inside `larger` with the longest stretch of its outline on `larger`'s outline. */
+export function tracedOn(piece: TraceMask, larger: TraceMask): Traced {
+  const { points: edge, whole } = walk(piece);
+  const none: Traced = { length: 0, turn: 0 };
+  if (!edge.length) return none;
+  const H = host(larger);
+  const limit = Math.floor(edge.length * OUTSIDE);
+  const on = new Uint8Array(edge.length);
+  let best = none;
+  let bestRun = 0;
+  for (let k = 0; k < 8; k++) {
+    const pw = k & 1 ? piece.h : piece.w;
+    const ph = k & 1 ? piece.w : piece.h;
+    if (pw > H.w || ph > H.h) continue;
+    const pts = edge.map((p) => laidDown(k, p.x, p.y, piece.w, piece.h));
+    for (let oy = 0; oy + ph <= H.h; oy++) {
+      for (let ox = 0; ox + pw <= H.w; ox++) {
+        let out = 0;
+        let count = 0;
+        let ok = true;
+        for (let q = 0; q < pts.length; q++) {
+          const i = (pts[q]![1] + oy) * H.w + pts[q]![0] + ox;
+          if (!H.allowed[i] && ++out > limit) {
+            ok = false;
+            break;
+          }
+          on[q] = H.band[i]!;
+          count += on[q]!;
+          // A placement whose points left could not make a longer stretch is not worth finishing.
+          if (count + pts.length - 1 - q <= bestRun) {
+            ok = false;
+            break;
+          }
+        }
+        if (!ok || count <= bestRun) continue;
+        const run = longestRun(on);
+        if (run.length <= bestRun) continue;
+        bestRun = run.length;
+        let lo = Infinity;
+        let hi = -Infinity;
+        const n = edge.length;
+        for (let s = 0; s < run.length; s++) {
+          const k2 = run.start + s;
+          const a = k2 < n ? edge[k2]!.angle : edge[k2 - n]!.angle + whole;
+          lo = Math.min(lo, a);
+          hi = Math.max(hi, a);
+        }
+        best = { length: run.length / H.perimeter, turn: hi - lo };
+      }
+    }
+  }
+  return best;
+}
