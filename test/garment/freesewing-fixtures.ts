@@ -5,12 +5,14 @@
  * across a 150 cm fabric width, layers stacked in a shuffled order.
  */
 import { readFileSync } from 'node:fs';
-import { rasterisePiece } from '../../scripts/piece-raster.js';
+import { type OutlineMm, rasterisePiece } from '../../scripts/piece-raster.js';
 import type { Session } from '../../src/calls/session.js';
 import { pixelLayer } from '../../src/engine/factory.js';
-import type { Raster } from '../../src/engine/model.js';
+import type { PixelLayer, Raster } from '../../src/engine/model.js';
 import { allocateId, childrenOf, insertLayer } from '../../src/engine/tree.js';
 import type { Label } from '../../src/garment/builtin/piece-model.js';
+import { measure } from '../../src/garment/builtin/pieces.js';
+import type { PieceShape } from '../../src/garment/types.js';
 import { rng } from '../support/rng.js';
 import { ok } from '../support/session.js';
 
@@ -169,4 +171,22 @@ export async function openMarker(session: Session, m: Marker, name: string): Pro
   }
   tx.update(doc.id, state);
   session.editor.commit(tx, 'fixture', true);
+}
+
+/** One drafted piece as identify_pieces measures a layer of it (its mask over tight bounds), as a marker lays it. */
+export function measuredPiece(
+  p: OutlineMm,
+  pxPerMm: number,
+  saMm: number,
+  turns: number,
+  mirrored: boolean,
+): PieceShape {
+  const r = rasterisePiece(p, pxPerMm, saMm, turns, mirrored);
+  const layer = {
+    kind: 'pixel',
+    id: 1,
+    name: '图层 1',
+    raster: { x: 0, y: 0, ...r },
+  } as unknown as PixelLayer;
+  return measure(layer)!;
 }

@@ -4,9 +4,7 @@
  * within a stated tolerance, as the piece as drafted — while different pieces give different ones.
  */
 import { describe, expect, it } from 'vitest';
-import { rasterisePiece } from '../../scripts/piece-raster.js';
 import { loadGarments } from '../../scripts/piece-training.js';
-import type { PixelLayer } from '../../src/engine/model.js';
 import {
   outline,
   type ShapeFeatures,
@@ -21,7 +19,8 @@ import {
   turningDistance,
 } from '../../src/garment/builtin/piece-model.js';
 import { PIECE_MODEL } from '../../src/garment/builtin/piece-model-data.js';
-import { measure, proxyOfShape } from '../../src/garment/builtin/pieces.js';
+import { proxyOfShape } from '../../src/garment/builtin/pieces.js';
+import { measuredPiece } from './freesewing-fixtures.js';
 
 const { garments, seamAllowanceMm } = loadGarments();
 const PX_PER_MM = 1;
@@ -29,14 +28,7 @@ const PX_PER_MM = 1;
 function featuresOf(garment: string, piece: string, turns: number, mirrored: boolean): ShapeFeatures {
   const g = garments.find((x) => x.id === garment)!;
   const p = g.pieces.find((x) => x.name === piece)!;
-  const r = rasterisePiece(p, PX_PER_MM, seamAllowanceMm, turns, mirrored);
-  const layer = {
-    kind: 'pixel',
-    id: 1,
-    name: '图层 1',
-    raster: { x: 0, y: 0, ...r },
-  } as unknown as PixelLayer;
-  return shapeFeatures(proxyOfShape(measure(layer)!));
+  return shapeFeatures(proxyOfShape(measuredPiece(p, PX_PER_MM, seamAllowanceMm, turns, mirrored)));
 }
 
 /**

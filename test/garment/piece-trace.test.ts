@@ -5,34 +5,23 @@
  * a marker would.
  */
 import { describe, expect, it } from 'vitest';
-import { rasterisePiece } from '../../scripts/piece-raster.js';
 import { loadGarments } from '../../scripts/piece-training.js';
-import type { PixelLayer } from '../../src/engine/model.js';
-import { TRACE_SIDE, type TraceMask, tracedOn, traceMask } from '../../src/garment/builtin/piece-trace.js';
-import { measure } from '../../src/garment/builtin/pieces.js';
+import type { MaskProxy } from '../../src/garment/builtin/piece-features.js';
+import { TRACE_SIDE, tracedOn, traceMask } from '../../src/garment/builtin/piece-trace.js';
+import { measuredPiece } from './freesewing-fixtures.js';
 
 const { garments, seamAllowanceMm } = loadGarments();
 const PX_PER_MM = 0.5;
 const coat = garments.find((g) => g.id === 'carlton-cisMaleAdult42')!;
 
-/** The piece as identify_pieces measures a layer: its mask over its tight bounds. */
-function shape(piece: string, turns = 0, mirrored = false) {
-  const p = coat.pieces.find((x) => x.name === piece)!;
-  const r = rasterisePiece(p, PX_PER_MM, seamAllowanceMm, turns, mirrored);
-  const layer = {
-    kind: 'pixel',
-    id: 1,
-    name: '图层 1',
-    raster: { x: 0, y: 0, ...r },
-  } as unknown as PixelLayer;
-  return measure(layer)!;
-}
+const shape = (piece: string, turns = 0, mirrored = false) =>
+  measuredPiece(coat.pieces.find((x) => x.name === piece)!, PX_PER_MM, seamAllowanceMm, turns, mirrored);
 
 const front = shape('carlton.front');
 /** The garment's common scale: its largest piece TRACE_SIDE px long. */
 const scale = Math.max(front.bounds.w, front.bounds.h) / TRACE_SIDE;
 
-function mask(piece: string, turns = 0, mirrored = false): TraceMask {
+function mask(piece: string, turns = 0, mirrored = false): MaskProxy {
   const s = shape(piece, turns, mirrored);
   return traceMask(s.mask, s.bounds.w, s.bounds.h, scale);
 }

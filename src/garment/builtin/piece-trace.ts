@@ -15,13 +15,6 @@ export const TRACE_SIDE = 128;
 const OUTSIDE = 0.04;
 const SPAN = 4;
 
-/** A piece read at the garment's common scale. */
-export interface TraceMask {
-  readonly w: number;
-  readonly h: number;
-  readonly data: Uint8Array;
-}
-
 /** The longest stretch of a piece's outline lying on a larger piece's outline. */
 export interface Traced {
   /** Its length over the larger piece's perimeter. */
@@ -30,12 +23,12 @@ export interface Traced {
   readonly turn: number;
 }
 
-export function traceMask(mask: Uint8Array, w: number, h: number, scale: number): TraceMask {
-  const p: MaskProxy = proxyOf(mask, w, h, Math.max(w, h) / Math.max(1, scale));
-  return { w: p.w, h: p.h, data: p.data };
+/** A piece's mask read at the garment's common scale (full-resolution px per px). */
+export function traceMask(mask: Uint8Array, w: number, h: number, scale: number): MaskProxy {
+  return proxyOf(mask, w, h, Math.max(w, h) / Math.max(1, scale));
 }
 
-const at = (m: TraceMask, x: number, y: number) =>
+const at = (m: MaskProxy, x: number, y: number) =>
   x >= 0 && y >= 0 && x < m.w && y < m.h ? m.data[y * m.w + x]! : 0;
 
 /**
@@ -43,8 +36,8 @@ const at = (m: TraceMask, x: number, y: number) =>
  * the first (0 there), and the outline's whole turn (±2π): a stretch past the last point goes on from the first
  * with the whole turn added.
  */
-function walk(m: TraceMask): { points: { x: number; y: number; angle: number }[]; whole: number } {
-  const path = outline({ ...m, scale: 1 });
+function walk(m: MaskProxy): { points: { x: number; y: number; angle: number }[]; whole: number } {
+  const path = outline(m);
   const n = path.length;
   if (n < 2 * SPAN + 2) return { points: [], whole: 0 };
   const tangent = (k: number) => {
@@ -67,7 +60,7 @@ function walk(m: TraceMask): { points: { x: number; y: number; angle: number }[]
 }
 
 /** The larger piece's inside grown by one pixel (containment tolerance) and the band along its outline. */
-function host(m: TraceMask): {
+function host(m: MaskProxy): {
   w: number;
   h: number;
   allowed: Uint8Array;
@@ -92,7 +85,7 @@ function host(m: TraceMask): {
       if (ins && outs) band[y * w + x] = 1;
     }
   }
-  return { w, h, allowed, band, perimeter: outline({ ...m, scale: 1 }).length };
+  return { w, h, allowed, band, perimeter: outline(m).length };
 }
 
 /** The eight ways a marker lays a piece down, as maps of (x, y) in a w × h piece to the laid-down frame. */
@@ -128,7 +121,7 @@ function longestRun(on: Uint8Array): { start: number; length: number } {
 }
 
 /** Where `piece` lies inside `larger` with the longest stretch of its outline on `larger`'s outline. */
-export function tracedOn(piece: TraceMask, larger: TraceMask): Traced {
+export function tracedOn(piece: MaskProxy, larger: MaskProxy): Traced {
   const { points: edge, whole } = walk(piece);
   const none: Traced = { length: 0, turn: 0 };
   if (!edge.length) return none;

@@ -27,7 +27,7 @@ import {
   type TypeInput,
 } from './piece-model.js';
 import { PIECE_MODEL } from './piece-model-data.js';
-import { TRACE_SIDE, type TraceMask, tracedOn, traceMask } from './piece-trace.js';
+import { TRACE_SIDE, tracedOn, traceMask } from './piece-trace.js';
 
 /**
  * Layers that are pieces: pixel layers and smart objects (a piece placed with place_image is one; its rendered
@@ -411,7 +411,7 @@ function tracedFromBodies(reps: readonly PieceShape[]): TypeInput['traced'][] {
   const maxArea = Math.max(...reps.map((s) => s.area));
   const bodies = reps.flatMap((s, i) => (s.area / maxArea >= BODY ? [i] : []));
   const scale = Math.max(...bodies.map((i) => Math.max(reps[i]!.bounds.w, reps[i]!.bounds.h))) / TRACE_SIDE;
-  const masks = new Map<number, TraceMask>();
+  const masks = new Map<number, MaskProxy>();
   const maskOf = (i: number) => {
     let m = masks.get(i);
     if (!m) {
