@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadGarments } from '../../scripts/piece-training.js';
 import {
+  LAY_DOWNS,
   outline,
   type ShapeFeatures,
   shapeFeatures,
@@ -89,6 +90,31 @@ function againstTurned(distance: (a: ShapeFeatures, b: ShapeFeatures) => number)
     }));
   });
 }
+
+describe('the eight lay-downs', () => {
+  it('are the eight distinct turns and mirrors, each landing inside its frame and undone by its inverse', () => {
+    const [w, h] = [5, 3];
+    const images = LAY_DOWNS.map((t) => {
+      const [fw, fh] = t.swap ? [h, w] : [w, h];
+      const image: string[] = [];
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          const [u, v] = t.map(x, y, w, h);
+          expect(u >= 0 && u < fw && v >= 0 && v < fh).toBe(true);
+          expect(t.inverse(u, v, w, h)).toEqual([x, y]);
+          image[v * fw + u] = `${x},${y}`;
+        }
+      }
+      // A mirror image reverses the order of three corners: (0,0) → (w−1,0) → (0,h−1).
+      const at = (x: number, y: number) => t.map(x, y, w, h);
+      const [a, b, c] = [at(0, 0), at(w - 1, 0), at(0, h - 1)];
+      const cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+      expect(cross < 0).toBe(t.mirror);
+      return image.join(' ');
+    });
+    expect(new Set(images).size).toBe(8);
+  });
+});
 
 describe('outline tracing', () => {
   it('walks the pixel edges around the piece, clockwise on screen, and back to its start', () => {

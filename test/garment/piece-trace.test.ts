@@ -6,8 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadGarments } from '../../scripts/piece-training.js';
-import type { MaskProxy } from '../../src/garment/builtin/piece-features.js';
-import { TRACE_SIDE, tracedOn, traceMask } from '../../src/garment/builtin/piece-trace.js';
+import { TRACE_SIDE, type TracePiece, tracedOn, tracePiece } from '../../src/garment/builtin/piece-trace.js';
 import { measuredPiece } from './freesewing-fixtures.js';
 
 const { garments, seamAllowanceMm } = loadGarments();
@@ -21,9 +20,9 @@ const front = shape('carlton.front');
 /** The garment's common scale: its largest piece TRACE_SIDE px long. */
 const scale = Math.max(front.bounds.w, front.bounds.h) / TRACE_SIDE;
 
-function mask(piece: string, turns = 0, mirrored = false): MaskProxy {
+function mask(piece: string, turns = 0, mirrored = false): TracePiece {
   const s = shape(piece, turns, mirrored);
-  return traceMask(s.mask, s.bounds.w, s.bounds.h, scale);
+  return tracePiece(s.mask, s.bounds.w, s.bounds.h, scale);
 }
 
 describe('a piece traced from a body piece', () => {

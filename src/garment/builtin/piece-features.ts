@@ -44,6 +44,49 @@ export function proxyOf(mask: Uint8Array, w: number, h: number, side = PROXY_SID
   return { w: pw, h: ph, data, scale };
 }
 
+/** One of the eight ways a marker lays a piece down: turns of 90° and mirror images. */
+export interface LayDown {
+  /** Width and height swap (a quarter turn). */
+  readonly swap: boolean;
+  readonly mirror: boolean;
+  /** Where the piece's pixel (x, y) lands, the piece being w × h before it is laid down. */
+  readonly map: (x: number, y: number, w: number, h: number) => [number, number];
+  /** The piece's own pixel that lands at (x, y). */
+  readonly inverse: (x: number, y: number, w: number, h: number) => [number, number];
+}
+
+/** The quarter turns 0–3 clockwise, then the mirror image turned the same. */
+export const LAY_DOWNS: readonly LayDown[] = [
+  { swap: false, mirror: false, map: (x, y) => [x, y], inverse: (x, y) => [x, y] },
+  {
+    swap: true,
+    mirror: false,
+    map: (x, y, _w, h) => [h - 1 - y, x],
+    inverse: (x, y, _w, h) => [y, h - 1 - x],
+  },
+  {
+    swap: false,
+    mirror: false,
+    map: (x, y, w, h) => [w - 1 - x, h - 1 - y],
+    inverse: (x, y, w, h) => [w - 1 - x, h - 1 - y],
+  },
+  { swap: true, mirror: false, map: (x, y, w) => [y, w - 1 - x], inverse: (x, y, w) => [w - 1 - y, x] },
+  { swap: false, mirror: true, map: (x, y, w) => [w - 1 - x, y], inverse: (x, y, w) => [w - 1 - x, y] },
+  {
+    swap: true,
+    mirror: true,
+    map: (x, y, w, h) => [h - 1 - y, w - 1 - x],
+    inverse: (x, y, w, h) => [w - 1 - y, h - 1 - x],
+  },
+  {
+    swap: false,
+    mirror: true,
+    map: (x, y, _w, h) => [x, h - 1 - y],
+    inverse: (x, y, _w, h) => [x, h - 1 - y],
+  },
+  { swap: true, mirror: true, map: (x, y) => [y, x], inverse: (x, y) => [y, x] },
+];
+
 /** The features of one piece on its own (the garment context is added by piece-model.ts). */
 export interface ShapeFeatures {
   /** log of major / minor standard deviation (second moments). */
@@ -234,7 +277,7 @@ function hu(m: Moments, m00: number): number[] {
   return phi.map((v) => -Math.log10(Math.max(Math.abs(v), 1e-12)));
 }
 
-const inside = ({ w, h, data }: MaskProxy, x: number, y: number) =>
+export const inside = ({ w, h, data }: MaskProxy, x: number, y: number) =>
   x >= 0 && y >= 0 && x < w && y < h && data[y * w + x] === 1;
 
 /** Pixel edges between the piece and the outside. */

@@ -7,7 +7,7 @@
  * scale (they share the document's resolution), the smaller one in each of the eight ways a marker can lay it
  * down and at every offset.
  */
-import { type MaskProxy, outline, proxyOf } from './piece-features.js';
+import { inside, LAY_DOWNS, type MaskProxy, outline, proxyOf } from './piece-features.js';
 
 /** The larger piece's long side at the common scale, px: a facing's width is then still several pixels. */
 export const TRACE_SIDE = 128;
@@ -23,13 +23,28 @@ export interface Traced {
   readonly turn: number;
 }
 
-/** A piece's mask read at the garment's common scale (full-resolution px per px). */
-export function traceMask(mask: Uint8Array, w: number, h: number, scale: number): MaskProxy {
-  return proxyOf(mask, w, h, Math.max(w, h) / Math.max(1, scale));
+/**
+ * A piece read at the garment's common scale, with what tracing reads of it — its outline as a smaller piece, its
+ * inside and outline band as a larger one — each worked out once however many pieces it is compared with.
+ */
+export class TracePiece {
+  private walked?: ReturnType<typeof walk>;
+  private hosted?: ReturnType<typeof host>;
+  constructor(readonly mask: MaskProxy) {}
+  get edge(): ReturnType<typeof walk> {
+    this.walked ??= walk(this.mask);
+    return this.walked;
+  }
+  get host(): ReturnType<typeof host> {
+    this.hosted ??= host(this.mask);
+    return this.hosted;
+  }
 }
 
-const at = (m: MaskProxy, x: number, y: number) =>
-  x >= 0 && y >= 0 && x < m.w && y < m.h ? m.data[y * m.w + x]! : 0;
+/** A piece's mask read at the garment's common scale (full-resolution px per px). */
+export function tracePiece(mask: Uint8Array, w: number, h: number, scale: number): TracePiece {
+  return new TracePiece(proxyOf(mask, w, h, Math.max(w, h) / Math.max(1, scale)));
+}
 
 /**
  * The piece's outline as its boundary pixels in walking order, with the tangent's angle at each unwrapped from
@@ -77,7 +92,7 @@ function host(m: MaskProxy): {
       let outs = 0;
       for (let j = -1; j <= 1; j++) {
         for (let i = -1; i <= 1; i++) {
-          if (at(m, x - 2 + i, y - 2 + j)) ins++;
+          if (inside(m, x - 2 + i, y - 2 + j)) ins++;
           else outs++;
         }
       }
@@ -86,21 +101,6 @@ function host(m: MaskProxy): {
     }
   }
   return { w, h, allowed, band, perimeter: outline(m).length };
-}
-
-/** The eight ways a marker lays a piece down, as maps of (x, y) in a w × h piece to the laid-down frame. */
-function laidDown(k: number, x: number, y: number, w: number, h: number): [number, number] {
-  const mx = k >= 4 ? w - 1 - x : x;
-  switch (k & 3) {
-    case 0:
-      return [mx, y];
-    case 1:
-      return [h - 1 - y, mx];
-    case 2:
-      return [w - 1 - mx, h - 1 - y];
-    default:
-      return [y, w - 1 - mx];
-  }
 }
 
 /** The longest circular run of true flags: its start and length. */
@@ -121,20 +121,21 @@ function longestRun(on: Uint8Array): { start: number; length: number } {
 }
 
 /** Where `piece` lies inside `larger` with the longest stretch of its outline on `larger`'s outline. */
-export function tracedOn(piece: MaskProxy, larger: MaskProxy): Traced {
-  const { points: edge, whole } = walk(piece);
+export function tracedOn(piece: TracePiece, larger: TracePiece): Traced {
+  const { points: edge, whole } = piece.edge;
   const none: Traced = { length: 0, turn: 0 };
   if (!edge.length) return none;
-  const H = host(larger);
+  const H = larger.host;
+  const { w, h } = piece.mask;
   const limit = Math.floor(edge.length * OUTSIDE);
   const on = new Uint8Array(edge.length);
   let best = none;
   let bestRun = 0;
-  for (let k = 0; k < 8; k++) {
-    const pw = k & 1 ? piece.h : piece.w;
-    const ph = k & 1 ? piece.w : piece.h;
+  for (const lay of LAY_DOWNS) {
+    const pw = lay.swap ? h : w;
+    const ph = lay.swap ? w : h;
     if (pw > H.w || ph > H.h) continue;
-    const pts = edge.map((p) => laidDown(k, p.x, p.y, piece.w, piece.h));
+    const pts = edge.map((p) => lay.map(p.x, p.y, w, h));
     for (let oy = 0; oy + ph <= H.h; oy++) {
       for (let ox = 0; ox + pw <= H.w; ox++) {
         let out = 0;

@@ -10,7 +10,7 @@
 import type { DocState, PixelLayer, SmartLayer } from '../../engine/model.js';
 import { isShown, topDown } from '../../engine/tree.js';
 import { type DecidedBy, PART_LABELS, type Part, type PieceInfo, type PieceShape } from '../types.js';
-import { type MaskProxy, proxyOf, shapeFeatures } from './piece-features.js';
+import { LAY_DOWNS, type LayDown, type MaskProxy, proxyOf, shapeFeatures } from './piece-features.js';
 import {
   assign,
   BODY,
@@ -27,7 +27,7 @@ import {
   type TypeInput,
 } from './piece-model.js';
 import { PIECE_MODEL } from './piece-model-data.js';
-import { TRACE_SIDE, tracedOn, traceMask } from './piece-trace.js';
+import { TRACE_SIDE, type TracePiece, tracedOn, tracePiece } from './piece-trace.js';
 
 /**
  * Layers that are pieces: pixel layers and smart objects (a piece placed with place_image is one; its rendered
@@ -213,28 +213,12 @@ export function proxyOfShape(s: PieceShape): MaskProxy {
   return p;
 }
 
-/** The eight ways a marker can lay a piece down: turns of 90° and mirror images. */
-const TRANSFORMS: readonly {
-  readonly swap: boolean;
-  readonly mirror: boolean;
-  readonly map: (x: number, y: number, w: number, h: number) => [number, number];
-}[] = [
-  { swap: false, mirror: false, map: (x, y) => [x, y] },
-  { swap: false, mirror: false, map: (x, y, w, h) => [w - 1 - x, h - 1 - y] },
-  { swap: false, mirror: true, map: (x, y, w) => [w - 1 - x, y] },
-  { swap: false, mirror: true, map: (x, y, _w, h) => [x, h - 1 - y] },
-  { swap: true, mirror: false, map: (x, y, w) => [y, w - 1 - x] },
-  { swap: true, mirror: false, map: (x, y, _w, h) => [h - 1 - y, x] },
-  { swap: true, mirror: true, map: (x, y) => [y, x] },
-  { swap: true, mirror: true, map: (x, y, w, h) => [h - 1 - y, w - 1 - x] },
-];
-
 /**
  * Share of `a`'s proxy area where `a` and `b` laid down by transform `t` (b resampled onto a's proxy) differ
  * by more than a one-pixel edge: the difference is eroded by one pixel, so rasterisation and resampling noise
  * along the outline counts for nothing while a different neckline or a missing corner counts in full.
  */
-function mismatch(a: MaskProxy, b: MaskProxy, t: (typeof TRANSFORMS)[number]): number {
+function mismatch(a: MaskProxy, b: MaskProxy, t: LayDown): number {
   const { w: aw, h: ah } = a;
   // b's size once transformed: swapped for quarter turns.
   const tw = t.swap ? b.h : b.w;
@@ -246,7 +230,7 @@ function mismatch(a: MaskProxy, b: MaskProxy, t: (typeof TRANSFORMS)[number]): n
     for (let x = 0; x < aw; x++) {
       const tx = Math.min(tw - 1, Math.floor(((x + 0.5) * tw) / aw));
       // (tx, ty) in the transformed frame → b's own pixel.
-      const [bx, by] = inverse(t, tx, ty, b.w, b.h);
+      const [bx, by] = t.inverse(tx, ty, b.w, b.h);
       const p = a.data[y * aw + x]!;
       area += p;
       xor[y * aw + x] = p ^ b.data[by * b.w + bx]!;
@@ -260,35 +244,6 @@ function mismatch(a: MaskProxy, b: MaskProxy, t: (typeof TRANSFORMS)[number]): n
     }
   }
   return n / Math.max(area, 1);
-}
-
-/** The pixel of b (w × h) that transform t puts at (x, y). */
-function inverse(
-  t: (typeof TRANSFORMS)[number],
-  x: number,
-  y: number,
-  w: number,
-  h: number,
-): [number, number] {
-  // The transforms are their own inverses or each other's; searching the one source pixel is cheap enough.
-  switch (TRANSFORMS.indexOf(t)) {
-    case 0:
-      return [x, y];
-    case 1:
-      return [w - 1 - x, h - 1 - y];
-    case 2:
-      return [w - 1 - x, y];
-    case 3:
-      return [x, h - 1 - y];
-    case 4:
-      return [w - 1 - y, x];
-    case 5:
-      return [y, h - 1 - x];
-    case 6:
-      return [y, x];
-    default:
-      return [w - 1 - y, h - 1 - x];
-  }
 }
 
 /** Mismatch up to which two layers are copies of one cut piece (turned or mirrored). */
@@ -328,7 +283,7 @@ export function findCopies(shapes: readonly PieceShape[]): Copies {
       const pb = fineProxyOf(b);
       let rot = Infinity;
       let mir = Infinity;
-      for (const t of TRANSFORMS) {
+      for (const t of LAY_DOWNS) {
         if ((t.swap && !turned) || (!t.swap && !same)) continue;
         const m = mismatch(pa, pb, t);
         if (t.mirror) mir = Math.min(mir, m);
@@ -411,22 +366,22 @@ function tracedFromBodies(reps: readonly PieceShape[]): TypeInput['traced'][] {
   const maxArea = Math.max(...reps.map((s) => s.area));
   const bodies = reps.flatMap((s, i) => (s.area / maxArea >= BODY ? [i] : []));
   const scale = Math.max(...bodies.map((i) => Math.max(reps[i]!.bounds.w, reps[i]!.bounds.h))) / TRACE_SIDE;
-  const masks = new Map<number, MaskProxy>();
-  const maskOf = (i: number) => {
-    let m = masks.get(i);
-    if (!m) {
+  const prepared = new Map<number, TracePiece>();
+  const pieceAt = (i: number) => {
+    let t = prepared.get(i);
+    if (!t) {
       const s = reps[i]!;
-      m = traceMask(s.mask, s.bounds.w, s.bounds.h, scale);
-      masks.set(i, m);
+      t = tracePiece(s.mask, s.bounds.w, s.bounds.h, scale);
+      prepared.set(i, t);
     }
-    return m;
+    return t;
   };
   return reps.map((s, i) => {
     let best = { length: 0, turn: 0 };
     if (s.area / maxArea >= TRACED_MAX) return best;
     for (const b of bodies) {
       if (b === i || reps[b]!.area < 1.25 * s.area) continue;
-      const r = tracedOn(maskOf(i), maskOf(b));
+      const r = tracedOn(pieceAt(i), pieceAt(b));
       if (r.length > best.length) best = r;
     }
     return best;
