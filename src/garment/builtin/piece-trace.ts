@@ -120,6 +120,19 @@ function longestRun(on: Uint8Array): { start: number; length: number } {
   return best;
 }
 
+/** 0 … n − 1 in steps of a stride coprime with n near n / φ, so that consecutive visits land far apart. */
+function spreadOrder(n: number): Int32Array {
+  let stride = Math.max(1, Math.round(n * 0.618));
+  while (gcd(stride, n) !== 1) stride++;
+  const order = new Int32Array(n);
+  for (let r = 0, q = 0; r < n; r++, q = (q + stride) % n) order[r] = q;
+  return order;
+}
+
+function gcd(a: number, b: number): number {
+  return b ? gcd(b, a % b) : a;
+}
+
 /** Where `piece` lies inside `larger` with the longest stretch of its outline on `larger`'s outline. */
 export function tracedOn(piece: TracePiece, larger: TracePiece): Traced {
   const { points: edge, whole } = piece.edge;
@@ -131,18 +144,28 @@ export function tracedOn(piece: TracePiece, larger: TracePiece): Traced {
   const on = new Uint8Array(edge.length);
   let best = none;
   let bestRun = 0;
+  const n = edge.length;
+  // Points visited spread over the outline rather than along it: a placement that sticks out of the larger piece
+  // does so along one side, which a walk along the outline would reach last. Every verdict is the same in any order.
+  const order = spreadOrder(n);
+  const at = new Int32Array(n);
   for (const lay of LAY_DOWNS) {
     const pw = lay.swap ? h : w;
     const ph = lay.swap ? w : h;
     if (pw > H.w || ph > H.h) continue;
-    const pts = edge.map((p) => lay.map(p.x, p.y, w, h));
+    edge.forEach((p, q) => {
+      const [x, y] = lay.map(p.x, p.y, w, h);
+      at[q] = y * H.w + x;
+    });
     for (let oy = 0; oy + ph <= H.h; oy++) {
       for (let ox = 0; ox + pw <= H.w; ox++) {
+        const base = oy * H.w + ox;
         let out = 0;
         let count = 0;
         let ok = true;
-        for (let q = 0; q < pts.length; q++) {
-          const i = (pts[q]![1] + oy) * H.w + pts[q]![0] + ox;
+        for (let r = 0; r < n; r++) {
+          const q = order[r]!;
+          const i = base + at[q]!;
           if (!H.allowed[i] && ++out > limit) {
             ok = false;
             break;
@@ -150,7 +173,7 @@ export function tracedOn(piece: TracePiece, larger: TracePiece): Traced {
           on[q] = H.band[i]!;
           count += on[q]!;
           // A placement whose points left could not make a longer stretch is not worth finishing.
-          if (count + pts.length - 1 - q <= bestRun) {
+          if (count + n - 1 - r <= bestRun) {
             ok = false;
             break;
           }
@@ -161,7 +184,6 @@ export function tracedOn(piece: TracePiece, larger: TracePiece): Traced {
         bestRun = run.length;
         let lo = Infinity;
         let hi = -Infinity;
-        const n = edge.length;
         for (let s = 0; s < run.length; s++) {
           const k2 = run.start + s;
           const a = k2 < n ? edge[k2]!.angle : edge[k2 - n]!.angle + whole;
