@@ -232,6 +232,16 @@ describe('piece features', () => {
     expect(hood.symmetry).toBeLessThan(0.9);
   });
 
+  it('do not read a vent (a narrow slit up the centre back) as a neckline, whichever way the piece lies', () => {
+    // Jaeger's back is cut whole with a vent as deep as a third of the piece; its neckline is a back's.
+    for (const turns of [0, 1, 2, 3]) {
+      const back = featuresOf('jaeger-cisMaleAdult42', 'jaeger.back', turns, turns === 3);
+      expect(back.axisNotch).toBeLessThan(0.08);
+      expect(back.notchDepth[0]).toBeGreaterThan(0.3);
+    }
+    expect(featuresOf('teagan-cisMaleAdult42', 'teagan.front', 1, true).axisNotch).toBeGreaterThan(0.15);
+  });
+
   it('are the ones the shipped model was trained on, and a model trained on others is refused', () => {
     expect(PIECE_MODEL.features).toEqual(FEATURES.map((f) => f[0]));
     expect(() => assertFeaturesMatch(PIECE_MODEL)).not.toThrow();

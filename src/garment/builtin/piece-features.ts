@@ -120,7 +120,10 @@ export interface ShapeFeatures {
   readonly notchDepth: readonly number[];
   /** Their areas over the piece's area. */
   readonly notchArea: readonly number[];
-  /** Depth / √area of the deepest notch centred on the axis of symmetry (a neckline), 0 when none. */
+  /**
+   * Depth / √area of the deepest notch centred on the axis of symmetry (a neckline), at most its mean width (a
+   * vent is not a neckline), 0 when none.
+   */
   readonly axisNotch: number;
   /** Notches deeper than 5 % of √area. */
   readonly notches: number;
@@ -183,7 +186,14 @@ export function shapeFeatures(p: MaskProxy, unfold = true): ShapeFeatures {
   const sorted = [...notchList].sort((a, b) => b.depth - a.depth);
   const top = (k: number, f: (n: Notch) => number) => (sorted[k] ? f(sorted[k]!) : 0);
   const rootArea = Math.sqrt(m00);
-  const axisNotch = Math.max(0, ...notchList.filter((n) => n.onAxis).map((n) => n.depth / rootArea));
+  // A neckline is about as wide as it is deep; a vent or a slit up the centre is deep and a pixel or two wide, so a
+  // notch counts as a neckline at most as deep as its mean width (area over depth).
+  const axisNotch = Math.max(
+    0,
+    ...notchList
+      .filter((n) => n.onAxis)
+      .map((n) => Math.min(n.depth, n.area / Math.max(n.depth, 1)) / rootArea),
+  );
   let unfoldedNeck = axisNotch;
   if (unfold && syms[best]! < HALF_SYMMETRY) {
     const whole = bestUnfold(p, hull, 4 * Math.sqrt(l1), angle);
