@@ -3,7 +3,7 @@
 # ImageMagick is the reference for pixel operations, Chromium (driven by playwright-core) is the browser the
 # studio's tests use, and libgs-common holds the default CMYK press profile (Ghostscript's SWOP profile,
 # /usr/share/color/icc/ghostscript/default_cmyk.icc), and GIMP is a second independent PSD reader (its own loader
-# and compositor, run headless by gimp-console-2.10). Installed only when missing. Tests call
+# and compositor, run headless by gimp-console-2.10), with gimp-data-extras' patterns as real repeat tiles. Installed only when missing. Tests call
 # /usr/bin/convert and /usr/bin/identify by full path: another `convert` may come first on PATH.
 set -euo pipefail
 need=()
@@ -12,6 +12,8 @@ dpkg -s imagemagick >/dev/null 2>&1 || need+=(imagemagick)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 [ -f /usr/share/color/icc/ghostscript/default_cmyk.icc ] || need+=(libgs-common)
 [ -x /usr/bin/gimp-console-2.10 ] || need+=(gimp)
+# Real repeat tiles for the lattice test (GPL data, read from the system, never vendored).
+[ -f /usr/share/gimp/2.0/patterns/abstract_flowers.pat ] || need+=(gimp-data-extras)
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
