@@ -176,16 +176,16 @@ export function trainModel(
   });
   const r = (v: number) => Math.round(v * 1e5) / 1e5;
   return {
-    version: 5,
+    version: 6,
     features: FEATURES.map((f) => f[0]),
     mean: mean.map(r),
     std: std.map(r),
     nets: Array.from({ length: opt.nets }, (_, seed) => fitNet(samples, mean, std, opt, 12345 + seed)),
     temperature,
     frontness: fitFrontness(described),
-    library: described.flatMap((d) => {
+    library: described.flatMap((d, garment) => {
       const maxArea = Math.max(...d.types.inputs.map((t) => t.area));
-      return d.types.inputs.map((t, i) => prototypeOf(d.labels[i]!, t, maxArea));
+      return d.types.inputs.map((t, i) => prototypeOf(d.labels[i]!, t, maxArea, garment));
     }),
     trainedOn,
   };

@@ -249,7 +249,7 @@ describe('piece features', () => {
     expect(() => assertFeaturesMatch(stale)).toThrow(/train-piece-model/);
     const reordered = { ...PIECE_MODEL, features: [...PIECE_MODEL.features].reverse() };
     expect(() => assertFeaturesMatch(reordered)).toThrow(/other features/);
-    const older = { ...PIECE_MODEL, version: 4 } as unknown as PieceModel;
-    expect(() => assertFeaturesMatch(older)).toThrow(/version 4/);
+    const older = { ...PIECE_MODEL, version: 5 } as unknown as PieceModel;
+    expect(() => assertFeaturesMatch(older)).toThrow(/version 5/);
   });
 });

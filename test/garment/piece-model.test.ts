@@ -28,11 +28,11 @@ const { garments, seamAllowanceMm } = loadGarments();
 const designs = [...new Set(garments.map((g) => g.design))];
 
 /**
- * The accuracy leave-one-design-out reaches today (see the README's history): 80.6 %, and 80.0–81.0 % with the
- * nets started from other seeds. The issue's target is 90 %; this floor sits under that spread, so a regression
- * fails and a reseeding does not.
+ * The accuracy leave-one-design-out reaches today (see the README's history): 83.9 % with garment matching
+ * (80.6 % without it; the nets move a retrained figure by about ±1 point with their starting seeds). The
+ * issue's target is 90 %; this floor sits under that spread, so a regression fails and a reseeding does not.
  */
-const MIN_LOO = 0.78;
+const MIN_LOO = 0.81;
 
 interface Row {
   readonly design: string;

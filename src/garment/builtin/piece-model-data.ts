@@ -2,7 +2,7 @@
 import type { PieceModel } from './piece-model.js';
 
 export const PIECE_MODEL: PieceModel = {
-  version: 5,
+  version: 6,
   features: [
     'elongation',
     'solidity',
@@ -659,6 +659,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NTlGTk9ST0I7ODY8PTo4NzY2Nzg6PkFHT05JRUI/Pj09Pj9CRUlPT0dBPjo4NzY2Njg6PTw3ODtCT1JPTkY5NQ==',
       'cnmAenZxbGlkZXF/i46KhoJ+enZydYGRm5yXk4+KhoCIjpGQfnJpanWClKGor6aYiXdoWVFYX2x/i5aXjoFwbw==',
+      0,
     ],
     [
       1,
@@ -667,6 +668,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Pj9BQ0ZKT05GQD05NzY1NTY4Ojs3NTc8Qk5PTEpEQkBAQkRKTE9OQjs4NTc7Ojg2NTU2ODk8QUZOT0pGQ0E/Pg==',
       'iIuMg3NrY2l0gJCTk5GHgHhubm1xgY2Ym5WLe3V0eYGCfHhzb2tmZnB/jJCMiISAfHh0cHWCkZualpGNiIN+fw==',
+      0,
     ],
     [
       2,
@@ -675,6 +677,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'PT0+Pj49PDo6OTk6PD9EUF1gYmVjUkY9NzIvLCopKCcnKCkqLC4yNz1FUmNkYF5dUUdCPzw7Ojo6PDw9PT09PQ==',
       'Z252g5Oen5uXk4+Lh4N/e3dzcGxoZGBmc4OPlJmhpJ+alI6KhYF+eHd2eH9+gYB/g4WKi4uJh4N8dm1oYFlXXw==',
+      0,
     ],
     [
       0,
@@ -683,6 +686,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ODk6PD9DSE9PSURBPjs6OTg5Ojw8Nzk9RE5OTEpBODQ0OENKTE5PRD05Nzw8Ojk5OTo7PkFESU9PSEM/PDo5OA==',
       'hpSbl5ORjYmIjI6PhXdtanN/jZqiqKyej4BvX1RYX2h1go+Vkoh4cnJyeXdzcGxoZW58i5KPjIiEgHx4dHBtdw==',
+      1,
     ],
     [
       1,
@@ -691,6 +695,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Nzg6Ozg1ODxETExJSEI/Pj4/QkdJTExEPTg1ODs5ODg4OTs9QENIT09KREA+PDo5OTo8PkBESk9PSERAPTs5OQ==',
       'k5CPhoB4cm9ucX2MlJ2VjH12dXV8end0cGxoaXSEkJOPi4iEgHx4dHBscX+OmJeTj42JhYWJi4qBcmplaXeDkA==',
+      1,
     ],
     [
       2,
@@ -699,6 +704,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KyssLjAzNzxDTFpeXFlWUEZAPTs6ODk5Ojw+QEFCQUJCQkJCQT89Ojk4Nzc5Oj1EUFhaXl9ZTUM8NjIwLiwrKw==',
       'fouUl5uioJuUjoiFgn15dnN0dXt9f4CAg4ePkJCOiYaBe3ZvaGFaWWJobneGlJybl5OPi4eDgHx4dHBsaGRjbg==',
+      1,
     ],
     [
       0,
@@ -707,6 +713,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NjY4OjxARUxQTUhEQT89Ozs8Pj89Nzc6Qk5NS0k/NjQ0Nj9JS01OQjs3Nz0/Pjw7Oz0/QURITVBLREA8Ojg2Ng==',
       'hZOalpOQjIiJkpaXinhtZ299jJujqaiaintsW1ZbYm9/jpaXjH1taWxzeHZybmtnanaGkZKOioaDf3t3c29sdg==',
+      2,
     ],
     [
       1,
@@ -715,6 +722,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ozs9Pjk1NzpBS0tJR0A+PT0+QEdJS0tBOjY1OT09PDs7PT5AQ0dNUExGQT47OTc3Nzc5Oz5BRkxQTUdDQD48Ow==',
       'k5KRiIB4b25ucYGOmJySh3VtbnR7e3dzb2xobHmIlJSQjIiEgHx4dHBsbHiHlJiUkY2JhYWMkpKLeW1lZ3J/kA==',
+      2,
     ],
     [
       2,
@@ -723,6 +731,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'U1haXl5YS0I7NTIvLSwrKioqLC0vMjU7QUtYYF5cWlNHQDs5ODg4ODs8P0FBQUFBQUBBQUA9PDk5OTk6PD5CSA==',
       'jZiempaSjoqGgn97d3Nva2djZm9/jJOboaiknZaPiIJ9enZycXB3en6BgIKDh4yMjYmEgH15c25nYFxhZ2xxfQ==',
+      2,
     ],
     [
       0,
@@ -731,6 +740,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NTpITk9SUkQ9OTY7Ozg2NTQ0NTY4PEBGTE9LR0RBQD8/QEFER0tPTERAPDg2NTQ0NTY4Ozo3OT1EUlJPTkg6NQ==',
       'dXmAenZxbGhkY25+iY6KhoJ+enZyd4WSnZyXlI+KhoCHi42JenBobXqGmKGpsKeYiXdoWVBXX2h6hpOYkIZ3cw==',
+      3,
     ],
     [
       1,
@@ -739,6 +749,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QEFDRUhMUEtDPzs4NjQ0NDU2OTo3Njg8RE9PTEtGQkFBQkZLTE9PRTw4NTc6OTY0MzQ0Njc7P0VLUE1IRUNBQA==',
       'hIeHgXNqZGZxgI2TkY+KgXpxcG1wfomXnJiQhHp5eX+DfXl0bmpmYmx7h5CMiISAfXl1cXaDkJybl5ONiYR+fw==',
+      3,
     ],
     [
       2,
@@ -747,6 +758,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Pj4/Pz49PDo6OTk5Oz5DTlxeYWRjVEY+ODMvLSspKCgoKCkrLC8zOD5HVGFiX11bT0ZBPjw6Ojo6Oz09Pj49Pg==',
       'Z251gZCcn5uXk4+Lh4N/e3d0cGxoZGJndYSOk5mhpJ+Zko6JhoB9d3d4eX99f4B/hIWKjIyIh4N9eG5pYFlYXg==',
+      3,
     ],
     [
       1,
@@ -755,6 +767,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PD05NDM2OT5HSklGRURAPj5AREVGSUpHPjk1MzM5PTw8PT5AQ0hNUE1GQT47OTg3Nzg5Oz5BRk1QTUdDQD49PA==',
       'jIuJgHd1dHV3e4eTmpiRh3dsam92eHRwbGhufIuVlJCMiISAfHh0cGxrdYSSmJSQjIiKkZWUiXlwaGZteYWJiw==',
+      4,
     ],
     [
       0,
@@ -763,6 +776,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PD0/QURITVBMRkE9Ojg3NjY3ODo9QUZMUE1IREE/PTw8PTs1NDY6P0hMSkdGRjs4ODxGRkdKTEc/OjY0NTs9PA==',
       'gI6VkY2JhoJ+enZybmt0g5GZlZGNiY2TlpeHeXBpbHSDjI6VnJ+aiHVjYmVtc3SBjJaWj4V1aGludHZybmpncQ==',
+      4,
     ],
     [
       2,
@@ -771,6 +785,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'TU1LSUVDQUBCRUZCPDc1MzIwMDAxMjM2OT9ETVNTUU9PUVJUTUU/Ojc0MzEwMDAyMzU4PUJHRUE/P0FFSUxNTQ==',
       'g4yUkY2JhYF9enVybWplYmdxfYOCfnyDjpmfmpeSj4uHg397d3RubHOAipGKgHpzbW9zeX+BhoqOjoqGgHtyeQ==',
+      4,
     ],
     [
       1,
@@ -779,6 +794,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Njc4Oj1BRkxQTkhEQT89PDw9OjQ1ODxCSUlGRENCPjw8PkJDREZJSUI8ODU0Oj08PD0/QURITlBMRkE9Ojg3Ng==',
       'gpCXlJCMiImRlJKFdm5nanSDjIuLiouIgHh1dnV2dX6NlZmSiXtubHB2eHRwbGlwf42WlJCMiISAfHh0cGxqcw==',
+      5,
     ],
     [
       0,
@@ -787,6 +803,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NjtEREVIS0pBPDg2NTs+PT0+P0JFSU5QS0VAPDo4NjY2Njg6PEBFS1BOSUVCPz49PT47NTY4PEFKS0hFREQ7Ng==',
       'bXJ3c29raG99jJWSj4uHg397d3Nva299jJeWko+LjJKVlIl7cGprdYSOjpGXnZuNemdjZmxzcneGkZeSiX1sag==',
+      5,
     ],
     [
       2,
@@ -795,6 +812,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Li4xNDg9Q0NDQ0VJTlNWV1dWVE5HREFCREM9ODQxMC4uLS0tLzAyNTs/R1BZWFZVVVZYWVBGPzo1MTAvLSwtLA==',
       'e4CHjJOXkpCGfXd7hY2Sj4mGg398d3JvamdlX2Vwe4SDf3x9h5Ofn5uZlJCNhoOCe3p2b3F0fISDfXhxcG5vdg==',
+      5,
     ],
     [
       1,
@@ -803,6 +821,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NDQ2Nzo9QklRUUxIREJAQEBAPDU0NzpAR0hGRENCPTs7PUJDREZJR0A6NzQ1PEBAQEBCREhMUVFJQj46NzY0NA==',
       'gY+Wko6KhouUm5yKeW5naXJ/iYqMjIuHe3ZzdHV1gIuVmpOKe2dmaXJ5d3Nva257i5aWko6KhoJ+e3dzb2tocg==',
+      6,
     ],
     [
       0,
@@ -811,6 +830,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NTlEREZISkdBOjY0NT9BQEBBQkVITFJQSEI9OTc1NDMzNDU3OT1BSFBRTEhFQ0FAQEE/NTQ3Oj9ISkhGREQ5NQ==',
       'aXJ3c29ranSDkZaSj4uHg397d3Nva2x3h5OWko+LjJSbnZOCdWxqcX6JjZSbn56Ne2lgYmlwcn6KlZaQhHNjZA==',
+      6,
     ],
     [
       2,
@@ -819,6 +839,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MjQ4PEFDQT8/QENFSk5PUFBQT0pFQT49P0BDQTw5NTMyMTExMTM0Nzw/RVBTUlBPT1BSU05FPzs3NDMxMTAwMQ==',
       'foCGjJCUko6Hf3dxeYOLkY2JhoF+eHZxbmplYmZzfoSDf3t/iZOfnZeVkIyIhYB8eHRxcXiBiImCfHhzcHJxeA==',
+      6,
     ],
     [
       1,
@@ -827,6 +848,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ojo4MzM3OkFIS0hGRURBPz9BREVGSEtIQTs3MzM3Ojo6Ojw+QUVKUFBJQ0A9Ozk5OTk7PUBESVBQSkVBPjw6Og==',
       'i4uIgHl1dnV0d4KQmJeSi31ycHF3eHRwbGhseYmUk4+LiISAfHh0cGxue4qWl5OPi4iLj4+OgXRtaGdyfImKiw==',
+      7,
     ],
     [
       0,
@@ -835,6 +857,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ojs8P0FFS1BPSEM/PDo5ODg5Ojw/Q0hPUEtFQT88Ozo6Ozk0NDY6QEhMSkhGRj84OD9GRkhKTEhAOjY0NDk7Og==',
       'f42UkIyIhIF9eXVxbW97i5eYlJCMiI6SkZB/dG1pcHuHj46WnZ2Ugm1kZGlycnaBkJeUjoZ4cG5wdXVxbWlmcA==',
+      7,
     ],
     [
       2,
@@ -843,6 +866,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'U1RWV05FPjk2MjAvLy4uLy8xNDc8QUZFQ0NFR0tOUFFRUVBLR0JBQURHQz03NTIwLy8uLy8yMzY5PkVNV1ZUUw==',
       'dX+HhoJ7dXRzc3l9gIeNkZKPiIB3c3yHkJWPi4iDf3t4dHBsaWRgZm97g4J+fIOOmKCdmJWRjYmFgX14dXJrbw==',
+      7,
     ],
     [
       0,
@@ -851,6 +875,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PT5XWFdEPDg1NDU4Pj07NzY3Nzg6PUFHTk9JRUI/Pj09Pj9CRUlPTkdBPjo4Nzc3Nzo9Pjk1NDU4PERYWFc+PQ==',
       'bXZ+enJvaWVhanmFjoqGgn56dnJ5h5afnJeRjoaDipObn5GGe3JpY2d2nK61rJeIeGlUS1Jkipmdl46Fem9iZQ==',
+      8,
     ],
     [
       1,
@@ -859,6 +884,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'SUtSVFRDOjUzMTIzOzw6ODc2Nzg6PUFHTVBMSERCQUBAQUJER0xQTEZAPTk4NzY3ODo8OzMxMTM1O0NUVFJLSQ==',
       'bnqAfHhxbmllZnGBi42JhYJ+enZydoOSnJyWkY2Hg4GKk5mai4F3bmVdX2qAkJKPg3twbXOFmaOimpGHfHFiZw==',
+      8,
     ],
     [
       4,
@@ -867,6 +893,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '19R3TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE931NfX1HdPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3fU1w==',
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
+      8,
     ],
     [
       3,
@@ -875,6 +902,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GBgZGhscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxoZGBgYGBkaGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGhkYGA==',
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
+      8,
     ],
     [
       0,
@@ -883,6 +911,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'OTk7PUBESU9PSURAPTs5Ojo7PD06NTQ0Nz1FVVVUPTw8PVRVVUU8NzUzNDo9PDs6OTo7PUBESU9PSURAPTs5OQ==',
       'i4iQl52djoJ3b2ZlbICkr7OlkYN0Yk9MV3WOmZyUi390ZGNpb3h2cm1pZWZygo6QjIiEgX15dXFwe4uYnJiTjw==',
+      9,
     ],
     [
       1,
@@ -891,6 +920,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ozw9P0JGS1BPSEM/PDo5OTk6Ozw0MTEyNjpFUVFQSkdHSVBRUUU6NTIxMTQ8Ozo5OTk6PD9DSE9QS0ZCPz08Ow==',
       'iISLk5mcj4J4bmVeYGyBj5KPhHxxbnB/lJ+hmZKHfXBjaG13e3dzbmpmaHSEkJKOioaCfnp2cm5yf4+amZWQjA==',
+      9,
     ],
     [
       4,
@@ -899,6 +929,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GRoaGx0eICImLTRCVYG+vb2+gVVCNC0mJCAeHRsaGhkZGhobHR4gIiYtNEJVgb69vb6BVUI0LSYkIB4dGxoaGQ==',
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYKNnKmuqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
+      9,
     ],
     [
       3,
@@ -907,6 +938,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'sLGGWEQ3LiklIR4dHBsbGhobGxwdHiIjKS43RFmGsrGxsoZZRDcuKSMiHh0cGxsaGhsbHB0eISUpLjdEWIaxsA==',
       'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9g4uaqKuqpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
+      9,
     ],
     [
       0,
@@ -915,6 +947,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Njc4Oj1ARUxPTUdDQD48PD0+P0A6NTQ1ODxEU1NSPDo6O1JTU0Q8NzU1NTpAPz49PDw+QENHTU9MRUA9Ojg3Ng==',
       'iYyVnKGZioF1bGRodJWus6qYh3ppVk1RaYuYnJSLf3ZoX2RqdHd0cGpnZ3KCjpKOioaCfnp2cm5xfo6ZmpaQjQ==',
+      10,
     ],
     [
       1,
@@ -923,6 +956,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ODk6PD9DSE9QS0ZCPz08PDw9Pj42MjIzNTlDUE9OR0VFR05PUEM6NTMyMzY+Pjw8PDw9P0JGS1BPSEM/PDo5OA==',
       'hoiQmZ+Yin91a2NgZXaKkpCHfnVvbn2UnqGZkYV9cWJla3J7eXVxa2hpdYWRk4+Lh4N/e3dzb2x0gpGZl5OOig==',
+      10,
     ],
     [
       4,
@@ -931,6 +965,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '1td2TzwwKiUgHhwaGRgYGBgYGBkaHB4gIygwPU931NfX1HdPPTAoIyAeHBoZGBgYGBgYGRocHiAlKjA8T3bX1g==',
       'maewrKmloZ2ZlZGNiYWBfXl1cm5qZmJeWlZSUl1tfIqZp66sqaWhnZmVkY2JhYF9eXVybmpmYl5aVlJSXW16ig==',
+      10,
     ],
     [
       3,
@@ -939,6 +974,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'zs57Uz0yKiUiHhwbGhkYGBgYGRobHB4gJSoyPVN7zs7OzntTPTIqJSIeHBsaGRgYGBgZGhscHiAlKjI9U3vOzg==',
       'nKqvq6ejn5uYlJCMiISAfHh0cGxoZWFdWVVRVmRzgI2cqq+rp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZVVFWZHOAjQ==',
+      10,
     ],
     [
       0,
@@ -947,6 +983,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PkBZWVpGOzg0MzQ5PDs3NzU1NTc5PD9ETE9MSERCQUBAQUJESExPTERAPDo3NjU1Nzc7PDk0MzQ4O0ZaWllAPg==',
       'bXZ8eHRua2VgaHSDjIqGgn56dnR9jJmgm5WSjIiEi5SZnY+CeG9mY2p7n7G2rZiHeGZTSlBkhZadmZGIfXFjZw==',
+      11,
     ],
     [
       1,
@@ -955,6 +992,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'S01UVVVFOjUyMDAyOTo4NjU1NTY5Oz9DS1FPS0dEQ0JCQ0RHS09RS0M/Ozk2NTU1Njg6OjIwMDI1OkVVVVRNSw==',
       'cHmAfHZyb2llY2x8iY2JhoJ+enZyeYeUnpqWko2Jg4CJkpeaiX90a2RcYW2EkZCOg3txcHCBlqCkmpOLfnRnaA==',
+      11,
     ],
     [
       4,
@@ -963,6 +1001,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GBgZGhscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxoZGBgYGBkaGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGhkYGA==',
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
+      11,
     ],
     [
       3,
@@ -971,6 +1010,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GRoaGx0eICImLTRCVYG+vb2+gVVCNC0mJCAeHRsaGhkZGhobHR4gIiYtNEJVgb69vb6BVUI0LSYkIB4dGxoaGQ==',
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYKNnKmuqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
+      11,
     ],
     [
       1,
@@ -979,6 +1019,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Pj9BQ0ZKT05GQDw5NjQzMzM1ODxDQj0/RU1LR0RCQD8/QEJER0tNRkA+Q0M9NzU0MzM0Njg7QEZOT0pGQ0A/Pg==',
       'e4WFemtoc4GMjYmFgX15dXF4h5OZj316gIuTj4mBfHhzb2tmZG5+i5GNiYWBfXl1cXB4h5WbmZWRjIiBe3VscQ==',
+      12,
     ],
     [
       3,
@@ -987,6 +1028,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'vL6PVUI0LSYjIB4cGxoZGRkaGhscHiAiJi00P1WPvr26u65VQi4mIh0cGhkXFxYWFhcXFxkaHB8iJi5CVa26ug==',
       'mqiuraain5iVkY2JhYF9eXVxbWllX1tXUVNecX6DhI2drbGtqaOfm5eTj4uFgX14c29raGNfWVVRUFtreXx9iA==',
+      12,
     ],
     [
       3,
@@ -995,6 +1037,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '2sduVEE1LismJCIfHh4dHBwdHR4fICQmKzE1QVVrztfb3HZDMikjHhsZFxYVFBQUFBQUFRYXGRseIykyTYfb2w==',
       'h4OCfnx4dHBsaGRgWlZUVl9reIaYp66tq6ejn5uXlJCJhYJ+enNwbGhlYFxYVVJRW2t9jpmkq6qppZ+bl5OPiw==',
+      12,
     ],
     [
       4,
@@ -1003,6 +1046,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'cHBqZFpJPjYxLCknJSQjIyMjJCUnKSwxNj5JWmRqcHBwcXNtVkc8NC4rKCUkIyIhISIjJCUoKy40PEdWbXNxcA==',
       'mp2empaTj4uHg397d3Nva2djYWVobXFyeHx9e3+ImKOkop6alpOPi4eDf3t3c29rZ2NfXFxicX+Eg4OHi5GQlQ==',
+      12,
     ],
     [
       0,
@@ -1011,6 +1055,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KCotMDY6ODQ0Nz1MYmJjZWZlWltcUEM6NTEtKyknJiYmJicoKi0wNDtDT2FiX11bW1xfYl9NQjk0MCwqKSgnKA==',
       'hIuPiHuAipSalpKOioaCfnp2cm5rZ2NfYGx8iIqGgn56gpGgqaWhnpqUkIqEfnhxeIaNj4JxZ19ZVl9sd354eg==',
+      12,
     ],
     [
       0,
@@ -1019,6 +1064,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Xl1cXVdEOjUzNjo5Mi8sKiopKiosLzI3PUZTXFpWVFNTVVdZXFVIPzk0MC0rKikoKCkqKy0wNDk/SFVXVFFSXg==',
       'eIWPi4V+d3FrZ2NfW1xnd4OHg397d3N6iJegnpqWko6Lh4N/e3dzb2tnbnyKkId3bXF4goV/jJaiqKObkoRycw==',
+      12,
     ],
     [
       2,
@@ -1027,6 +1073,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'NTc5PUJFQ0E/QEFER0lKS0tLSkdDQD4+P0NGQj45NzU0MzMzNDY4Oj9ESk9OTEpJR0hJTU9LQz47ODUzMjIzMw==',
       'fn+EiIyQj4uEe3FweISOkYyJhYF+eHZwbWpkaXJ9hoeFgn53e4KQmpiWko6LhYJ9eXZxb3R+iY6Jgnt5c3R1eQ==',
+      12,
     ],
     [
       8,
@@ -1035,6 +1082,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'XF5gYmBTRj03Mi4sKikoJycoKSosLzM3PkNIR1FdZGRkZWhoX0xCOTMuKyknJiUlJSUmJykrLzM5QU1eYWBeXA==',
       'nKGhnZmVkY6KhoJ+enZycHF7end2Y2BiZXV9fnp4f46co6GdmZWRjoqGgn56dnJuamZiXl9ndoSHhoJ+ent/jg==',
+      12,
     ],
     [
       8,
@@ -1043,6 +1091,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'bm9xbFdIPDQvKykmJCMiIiIiIyQmKCswNjtIV2xxb25ub3FrV0g9NjArKSYkJCIiIiMkJCYpKy82PEhXa3Fvbg==',
       'nKKloZ2ZlZGNiYWBfXl2cm5qZmJeXVxoeICFgX19g42coqKhnZmVkY2JhYF9eXZybmpmYl5dYGh4gIKBfX1/jQ==',
+      12,
     ],
     [
       8,
@@ -1051,6 +1100,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'HR4eHyEmKC89QklRYHh/fHt8fWxSQjgwLCgmIyIhICAgICEiJCYoLDI4QlJsfXt7fX53YFJLQj0uKCYhHx8eHg==',
       'bXuBe36Hl6OkoJyYlJCMiISBfXl1cW1pZWFdW2ZygIaAhI+cp6ejn5uXk5aYmJiPiIF7c2lpaGpuamZjXlpXYA==',
+      12,
     ],
     [
       1,
@@ -1059,6 +1109,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ojs8PkFFSlFPSENAPDc0MjM1NztCQj5BRkxKRkNAPz4+P0BDRkpMRkE+QkI7NzUzMjQ3PEBDSE9RSkVBPjw7Og==',
       'eX2AdWdveYiOi4eDf3t3c3WBjpeSgYGEjpeRiYB3bmpoZ2ZqdoaRko6Lh4N/e3dzb2x1hJKamZiXlYyEe3JrbQ==',
+      13,
     ],
     [
       3,
@@ -1067,6 +1118,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GRkaGxwdHyImKzQ+U6mwr7KznlZBNS4nIx8eHBsaGhkZGhobHB4hIyctNEFWj7Oxr7CpU0E0KyYiHx0cGxoZGQ==',
       'f4qcqq2qpKKempaQjIiEgHx4dXFtZ2NfW1dTVGFygIKDj5yqsKyopJ6alJCMiISAfHh1cW1nY1xYVVFUYXJ7fg==',
+      13,
     ],
     [
       3,
@@ -1075,6 +1127,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '0M6HUTsvIx4bGRcWFRUVFBQUFRYWFxkbHyIqOlCGzdDMv3ZXQTUyLCgjIiAfHh0dHR0eHyAiJCgtLzNCV3HAzw==',
       'nKqvq6qmop6YlJKOioaAfHZybmppZF9bV1RSVWJzg46cpqurpqGdmZeUjoqGgoB/e3dzbWtnY19aV1ZYYW55iw==',
+      13,
     ],
     [
       4,
@@ -1083,6 +1136,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'bm5oYltKPzcxLSooJiUkJCQkJSYoKi0yNz9KW2Jobm5ub3BtV0c7NC8sKCYkIyIiIiIjJCYoLC80PUdXbXFvbg==',
       'mZ2empaSjoqGgn56dnJva2djY2ZqcXFzeXt8fH+JmKKjop6alpKOioaCfnp2cm9rZ2NfXV1mdX+Eg4SHjI+PlQ==',
+      13,
     ],
     [
       0,
@@ -1091,6 +1145,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JigpLDE4ODUzNz5MYF9gYGRkWlpbUkU9NzIuLCooKCcnKCkqLC8yNz1GUl1cWVdWVldZXGBcTkU+NS0pJyYlJQ==',
       'gYiNhXqAiZaYlZGNiYWBfXl1cW1pZWJganqHjYmFgX15fouapaSioqCfmJCHf3dvcn2IiYNwZV5XV2Bve313dw==',
+      13,
     ],
     [
       0,
@@ -1099,6 +1154,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KiorLS8yNjpBSlZXU1BUXFpZWVpZRDk1MzU4NTAtKignKCkqLTI7QEdSW1lVUlBPT1BSVVhXSkE6NTIuLSsqKg==',
       'eICHhIGLmKOpopuRgHh5go2Rh4B5bmdhYGBeW2Jwf4mHg397d3N0f4+bnpqWko6Kh4N/e3dzb2tpcH+Nj4V0cQ==',
+      13,
     ],
     [
       2,
@@ -1107,6 +1163,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Ly8vMDEzNjo/RlBUUU1MTExOUFJUUEY/OzY0MjAvLy8vMTI1OTxDQkBAQUVKUVNUVFNRTEdEQUBCQj45NTIxLw==',
       'e3h4gY2XnJqXk5CLh4SAe3dycnmBh4h/d3Jsam51fICFi46SkIyIgnp8gomPjYmFgH15dXFuamZiaXWCioiBfQ==',
+      13,
     ],
     [
       8,
@@ -1115,6 +1172,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JSUmJykrLjM5QE1eaGhmZWVkXVFISEU9NzIuLCopKCcnKCkqLC4zNj1GUmBiYV5dXV5hYl5NQDkzLispJyYlJA==',
       'goaFhIaOmpyemIqIhomQkI2JhYJ+enZybmpmYl5fZXSChoWCfnp7f42coKGdmZWRjYmFgn56dnJuamZiXl9ldA==',
+      13,
     ],
     [
       8,
@@ -1123,6 +1181,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'aWpraVtJPzcxLCknJiQkIyMkJCYoKS4xNj5JW2hsamlpamxoW0k+NjEtKSgmJCQjIyQkJicpLDE2PklbaWtqaQ==',
       'oaGgnJiUkI2JhYF9eXVxbWllYWBfYW95goWBfXyAi5qho6CcmJSQjYmFgX15dXFtaWVhXV9lb36CgoF9fIKLmg==',
+      13,
     ],
     [
       8,
@@ -1131,6 +1190,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Hx8gIiIlKCwwN0FRan9+foCBdF5RR0E6NysmIR8fHh0dHh4fISUqNjtBR1BddIF/fn6Aa1BCNzErKCUjISEgHw==',
       'iZShqKainpqWkpWWl5eOiIB4b2hpam1taWZiXlpZYm98f3qBjJulo5+bl5OPi4iEgHx4dHBsaGRgXFxnc4GDgQ==',
+      13,
     ],
     [
       1,
@@ -1139,6 +1199,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Nzg5PD5CR01RTEdDQDo1NDU2OT5FRD4/REtIREE/PT09Pj9BREhLRD8+REU+OTY1NDU7QENHTFFNR0I+PDk4Nw==',
       'e4aIfGtsdoONi4eDf3t3c3iFkJeMeXl/j5iTioB1bWdmZ2ZteoqUk4+Lh4N/e3dzb2txf46YmZqZl46EenFpbA==',
+      14,
     ],
     [
       3,
@@ -1147,6 +1208,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'FxgYGRobHiAkKTA9WbG1tLe5jlZAMywoIyAeHRsaGhkZGhobHB4fIycsNUJVkLi2s7WwWDwvKCQfHhwbGRgYFw==',
       'gpGira6opKCalpKOioaCfnp2c29rZ2FdWVNTW2x8g4OHlqiwsaqkoJyYlJCKhoJ+enZxbGllYF1XUlFYZ3h8eg==',
+      14,
     ],
     [
       3,
@@ -1155,6 +1217,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '3N2IQzMpIx4bGRcWFRQUFBQUFBUWFxkbHiMpM0N23dzYy29VQTUxLCckIh8eHh0dHR0eHh8iJCcsLjVCVW+63A==',
       'naqwrKqmop6al5OPiIWBfXl1b2tnY19bV1NSU19wg42dp6usqKSempaSjoqGgoF/e3dzb2tnZF1ZWFRWX2p6jA==',
+      14,
     ],
     [
       4,
@@ -1163,6 +1226,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'IiMkJSYpLDA1PklZZWxzc3N1dnBVRTozLSonJSMiISEhISIjJCcqLjM6RVRvdnV0dHJrZVlHPTYwKyknJSQjIg==',
       'eHt9fIKRoKaloZ2ZlZGNiYWBfXp2cm5qZmJeWlxkdIGDg4eMkJGRlpufnZmVkY2JhYF9enZybmpmYmJlaXBscw==',
+      14,
     ],
     [
       0,
@@ -1171,6 +1235,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JigqLTU7OjUzNDhGXl5fYGNjWFZZVEc+ODMwLSsqKSgoKSkrLTAzOD5HVFpYVVNSUlNVWFxeU0lBOjErJyYlJg==',
       'goqOg3h+h5KXk4+Lh4OAfHh0cGxoZGBndISOi4eDgHx4f46dpqOio6OimY+FfHNtbHmJkYx5amBXVFtodHp2eQ==',
+      14,
     ],
     [
       0,
@@ -1179,6 +1244,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KywtLjAzNzxDTFVTT05TW1lYWFlOPzY0Mzc7ODIuKykpKCksLzc/RExXWVVRTkxLS0xOUVRWTEM8NzMwLi0sKw==',
       'doCIhYiTn6ion5SFcXB5iJSRioJ3bmReXl5eXGNygIqHg397d3NxeYiWnZuXk4+Lh4N/e3dzb2xseIiRkIJwcA==',
+      14,
     ],
     [
       2,
@@ -1187,6 +1253,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'R0dJS09NRUE7ODY0MzMyMzQ2OT1BQj8+Pj9BRElMTU5OTU1JREA9PDw/Q0E9OTY0MzMzMzQ2ODxBRk5PTUtKRw==',
       'eoKKioN8enVxcXN3fYCDiY+Tk46Ig3lzdHuGjY2IhH99eXVxbWllanF+iIiHg354dn6LlpuYko+Lh4R/e3hzdQ==',
+      14,
     ],
     [
       8,
@@ -1195,6 +1262,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JSUmJykrLjM5Qk1faGhlZGRkXlBGR0Y+NzMvLCopKCcnKCkqLC4yNz1GU2JiYF1cXF5gYV5NQTkzLyspJyYlJQ==',
       'fIWIhIOHlZ2enpOIh4eKkY+LiISAfHh0cGxoZGBdYGx8h4iEgHx4e4SUoKGfm5eTj4uIhIB8eHRwbGhkYF5gbA==',
+      14,
     ],
     [
       8,
@@ -1203,6 +1271,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'bW5wbVlHPTUwLCgnJSMjIiIjIyUmKCswNT1HWW1wb21tb3BtWUc9NTArKCYlIyMiIiMjJScoKy81PUdZbXFubQ==',
       'oKOinpuXk4+Lh4N/e3dzb2toZGBfXmNyfIODf31+hpago6Kem5eTj4uHg397d3Nva2hkYFxcY3KAhIN/fX6Glg==',
+      14,
     ],
     [
       8,
@@ -1211,6 +1280,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'gIF2YFJKQz4vKCMhHx4eHR0eHh8hIygvPUNKUmB2gYB+gH9qUEE3MCsoJCMhIB8fHx8gISMlKCsxN0FQan9/fg==',
       'l5malouFfXhwZ2hnamxoZWFdWVpmc3x9fYSToaWinpqWko6Lh4N/e3dzb2tnY19bXmd3g4KDiZSjqKShnJmVlA==',
+      14,
     ],
     [
       1,
@@ -1219,6 +1289,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QEFDRUhMUEtEPjo3NTMzMjI0NztBQT5BSE5MSEVCQUBAQUJFSExOSEE+QUE6NzQyMjMzNTc6PkRLUExIRUJBQA==',
       'eoB+cmZqeIePjYmFgX15dXF1g5Kak4SBhIySjYeBfHh0bmtlY259i5CNiYWBfXl1cXJ+jZqcl5OPioeAe3Vtcg==',
+      15,
     ],
     [
       3,
@@ -1227,6 +1298,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'sLGfWEE0LScjIR4dHBsaGhoaGxscHiEjJy02Q1ifsa+trqpaPTEqJSEeHBsaGRgYGBgZGhscHiIkKjE+W6qurQ==',
       'nKqtqaWhnZmUj4uHg4B8eHRwbGZiXlpWU1loeYOChY6gr6+rp6GfmZWRjIeDgHx4cm5qZmJdWFFQVGR0fH1+ig==',
+      15,
     ],
     [
       3,
@@ -1235,6 +1307,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '1spvVD41MSsmJCAfHh0dHBwdHR8gIiQmKzA0QVRyzNna13VNMikjHRsZFxUVFBQUFBQUFRYXGRseISk6TYfX2g==',
       'iISCfn15dXFraWVhXVdTVFxneIOVpK2urKikoJqXlJCNiIJ+eHRwbGtmYV1ZVlNSWWd6iZWhqauqpqCcmJSQjA==',
+      15,
     ],
     [
       4,
@@ -1243,6 +1316,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'bm5nYlxLPzcyLSooJiUkJCQkJSYoKi0xOD9KXGJobW1tb3FuWEc8NC8rKCYkIyIiIiIjJCYoKy80PUdXbXFvbg==',
       'mJuempaSjoqGgn57d3Nva2djY2VqcHF0eXx8e32ImKSlop6alpKOioaCfnt3c29rZ2NfW11ldIKEgoWHjZOMlA==',
+      15,
     ],
     [
       0,
@@ -1251,6 +1325,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JyksLzI4NzU0OkJQZGRkZmhlW11cTkI6NC8sKigmJiUlJiYoKiwwNDlCTmBkYl9eXl9iZF1LQDcyLispKCcmJw==',
       'hI2Rhn2Ci5ialpOPi4eDf3t3c29rZ2NfXWZ1g4qHg397gI2dp6ainpqVkYuFgXt1dX+EhoBwZ2FaWmBten17fA==',
+      15,
     ],
     [
       0,
@@ -1259,6 +1334,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'YF5eXlpGOzYzNjg0MC0qKSkoKSosLzI3PUZSXVxZV1ZWV1lcXlNGPTcyLywqKSgoKCgpKywvMzc+R1NZVlRVYA==',
       'fIeNiYF7dW9rZ2NfXFxoeISHg397d3V9i5qhnpqWko+Lh4N/e3dzb2tnaHSEjIl8bnB3gISBh5KfpaSdl4l6eg==',
+      15,
     ],
     [
       2,
@@ -1267,6 +1343,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MjI1ODxCRURCQUNGSUxOTk9OTUlFQT9AQ0VDPDg2MzIxMDAxMzQ3Oj5FTFJRTk1MSktMUFFMRD46NjQyMTAwMA==',
       'foGGi4+Rj4iCeHF4gYySjoqGgn57d3Rwa2djZ3F+iIeFgn13eoOQm5yXlJCMiISAfHlzb293gYmKgXt2cXN0eA==',
+      15,
     ],
     [
       8,
@@ -1275,6 +1352,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Xl9hY2BRRTw3Mi8sKigoJycoKCosLzI3PEVJSFFeZmVlZ2lpXktAOTIvKyknJSUkJCUmJykrLzI5QE1dYmFfXg==',
       'mKCjn5uXk4+Lh4SAfHh0cG50enl6bGJhYm54fXx6e4iYoKOfm5eTj4uHhIB8eHRwbGhkYF9gbX2Fh4SAfHp7iA==',
+      15,
     ],
     [
       8,
@@ -1283,6 +1361,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'bG1ua1lHPTUwLCgnJSMjIyIjJCUmKSswNj5IWmxubmxsbm1pWkg+NjAsKSYlJCMjIyMkJScqLTA1PUhZa25tbA==',
       'nKKkoJyYlJGNiYWBfXl1cW1pZWFeXWNsfIKCgYB/g42Xn6GgnJiUkY2JhYF9eXVxbWllYV9dYGx5goSBfX1/jQ==',
+      15,
     ],
     [
       8,
@@ -1291,6 +1370,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ICAhIiQmKSwxOUNTbHp5eXl8cmBTR0A7OCkmJCIfHh4eHx8iJCYpODtAR1NgcXx5eXl7bFNDOTEsKCYkIiEgIA==',
       'iJSgp6WhnZmVkZSYlpeNg393bmxpa21ramViXllaZnJ9f3qBjJukop6alpOPi4eDf3t3c29rZ2NgXGBteYWDgQ==',
+      15,
     ],
     [
       1,
@@ -1299,6 +1379,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LSwuLzEzNztBR1JUUU5LSi5LTE5SVVlWTUhDPzw7Ojk5LSYjIiIjJSw1QE5OTk5QU1dXVVhaU0lBOzczMS8uLQ==',
       'j52lsb7Jz8rEvJlMQTo2NT1OWmFkcX6IiISAfoaRmpqHdGVcVVVdaXV7d3N2eHiAiJOcnZuXk5CLiISAfnl3gQ==',
+      16,
     ],
     [
       0,
@@ -1307,6 +1388,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MzM1NjE8QUlRU1BLSUdFRURDOTY2Oj9JS0hEQkFALywsMEBBQkRISkdAOjY2OUJDRUVHSEtQU1FJQTwxNjUzMw==',
       'WHqEfnJjZ3KBjpibloJqZmhxgI2anZGDe4SmsbRdWFxoeIeVp7bCxrhqX2Rxf46aoZlNOj1JV2p4h5ijqKZKTw==',
+      16,
     ],
     [
       2,
@@ -1315,6 +1397,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'T09NS0ZDQ0VJSUE8NzQyMC8uLi4wMDM1OT5FTldWVFJSVFZWTkU+OTUzMS8uLS4uLzE0NztASUhGREZHSk1OTw==',
       'g4+Xk4+Kh4N/e3d0cGxoZGBncHyEgn58go2Yn52ZlJGNiYeBfXl1cm5qb3qCioZ/eXZ2dXp+gYWMjY+Lg3txeA==',
+      16,
     ],
     [
       1,
@@ -1323,6 +1406,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'SktPUVVVSkM8NzMwLiwrKysrLC4wNDg+RE5XVlNUVVFQTk1NT1BNPzcwKykoKCkuMTIzNDc5PUNLVVZTT0xLSg==',
       'dXFva2doc4CJh4SEiI6KhoJ8eoGMmaGhnZeQh3tsa21vdHBsaGNhaXeGi4mGgX95dHFyf46ZnJiVko6KhoJ9eQ==',
+      17,
     ],
     [
       0,
@@ -1331,6 +1415,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'RUI+OTg7QElJRUJAPj0vKistPT4/QkVJST87ODk9Q0VITU00UFVZV0pCOikzMzExMTIzMyo6QkpYWVRRNE1NSQ==',
       'lpaQdmxpb3uHlpqShn59j6q6u6VmTU9Ya4mcqLK7tJhsaHCGlJaPUUhKUl5rgqCstKt9TUNLYnqEf3VoaXB+jg==',
+      17,
     ],
     [
       2,
@@ -1339,6 +1424,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'WltdXlRHPjkzMS0sKyopKSorLC8xNTpBSk5LTFBVWVpZWFVSTkxNSkE6NDEvLCspKSkqKywtMTM5PkdUXl1bWg==',
       'bXaAhX53cHF0eX+FiIyOiIZ/goqRlpaSjIqEgH54dnFta2ViX2BteoOFgX17go6doqCcmJWPi4eDgX14dXBraQ==',
+      17,
     ],
     [
       1,
@@ -1347,6 +1433,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'UVVUUlRXUUc+OTUyMC4tLCwtLjAxMzc8REtUUk9LSUhISEpMT1NWUklDPjs4NjY1NCwnJiYoKy82Qk5PTU1OUA==',
       'iZWdmZWRjIiEgX16dnBua3OCj5iVmqWvtFlRVWZwbm13hJGWlJCMiIuUmpmKem5lYFpbZXOAgH55dnd5fHt3fg==',
+      18,
     ],
     [
       0,
@@ -1355,6 +1442,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'TEhHOTg7QElKRUI/Pj0sKCgqPT4/QkVJSkA7ODpHSExQVVQ0KlteWElAOCYtMjEwMDEyLic4QEtYXloqNFRVUA==',
       'lpeRdmtnbYGQlpSHfXiBl7O/vadtUElRYISYprG2sqFxa3KJl5F0UkpOVmNxlKq1taVwSz9FWnWHh35yamt3iQ==',
+      18,
     ],
     [
       2,
@@ -1363,6 +1451,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'VFVXWVNHPzo1MjAuLSwsLC0vMDQ3O0JKSkZFSExQUVJSUVBMSUdISkpCPDczMC8tLCwsLS4vMjY6P0dSWVdVVA==',
       'dYCKin92cHF0eoCDh4yLioZ+eH2FkZWTjouJhYF9eXVxbWllYV9qd4GFgX56gI6Zo6Cal5KOioaCfnp2c3Braw==',
+      18,
     ],
     [
       1,
@@ -1371,6 +1460,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LC0uMDI1OT5HUVpYVlhXU1FPTk5PSjoxKickIyQmKjY3Nzg5PD9FS1FZV1NQTkwyTE1PU1ZSSEA6NTIwLi0sLA==',
       'h4mMioaCjZmlrKagloh3am51foB8eHR5hJGdnqq5xczHwLdgQzs3NT9MWGBpeYWMiYSCfHh2cm9qZmJha3d9hw==',
+      19,
     ],
     [
       0,
@@ -1379,6 +1469,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NDU2NzY+Q0lRUk1JRkRCQkFAOTY4Oz9KS0hFQ0FAMS0tMUBBQkVIS0o/Ojc2OD9BQkJERklNUVJJQz41NzY1NA==',
       'YXiEfnNlZG9+iJGZm5d9aWRncXmEk5yZiX97i56UgGhlcHyKmKq3xciqX2BpdoCMmaCgUTk9SVdqeIWSnZd6ag==',
+      19,
     ],
     [
       2,
@@ -1387,6 +1478,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'U1NRTUlFRkpKQz02NDEuLiwrLC0tMDI0OD5GUFpZV1ZWV1laT0U+ODQxLy0sLCssLS4wMzc8QkpKR0hJTVFSUw==',
       'h5GXk5CMiISAfHh0cGxoZGBfaXaAhIB9fYaTnqGdmZWRjYmFgX15dXFuam12gYaFfXV2c3d7f4OJj5COhn10ew==',
+      19,
     ],
     [
       1,
@@ -1395,6 +1487,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'VFVXWl5aTUM8NzMwLi0nJCQlJScoKy4zOEFMXV9cWllaXWFfVkxFPTkzMC0rKikoKCkqKy0wMzg/SFVcWldVVA==',
       'i5qjn5uXk4+Rko6Jf3dzb2xoZGBdZXOCiYeBe3V1gYyYnJiXlJGPjYqHg397d3NvbGhkYF9qeoeLh4N/e3dzfA==',
+      20,
     ],
     [
       0,
@@ -1403,6 +1496,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'LzAxMzY5PUJKUVBMSEZEQ0NERkhMUFFKQj05NjMxMC8vMDEzNTk9QUhRUk5KRkVDQ0VGSk5SUUhBPTg1MzEwLw==',
       'fIqRjYmFgX15dnJweomXnZmVkY2JhYF9eXZzb2xpZ3KCj5SQjIeBfHhybmx1g5KZlpOQjYmFgX15dnJuamZjbQ==',
+      20,
     ],
     [
       1,
@@ -1411,6 +1505,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'VFVXWl5aTUM8NzMxLi0nJCQlJicpKy4yOUBMXl5cWVlaXGBhWE5FPDg0Ly0rKikoKCkqKy0vMzg+R1RcWldVVA==',
       'i5qjn5uXk5CSko6Ifnh0cGxoZGBeaXiGjYaBfXZzeICPmpuZl5OPjYmHg398eHRwbGhkYF5peIaLh4N/fHh0fQ==',
+      21,
     ],
     [
       0,
@@ -1419,6 +1514,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MzQ1Nzk8QUdPUEpGQ0E/Pj4/QUNGSk9PR0E8OTc1NDMzNDU3OT1ARUlPT0hEQT8/P0BBREhPT0lFQDw5NzU0Mw==',
       'foyTj4uHg398eHRwbXeGlJuXk4+Lh4N/fHh1c3BubHF/jZWTjYmDf3p2cWttd4aSlZGPjIqHg398eHRwbGhlbw==',
+      21,
     ],
     [
       1,
@@ -1427,6 +1523,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'VVZYW15aTUM8NzQwLiwnJCQkJScpKy4zOD9LXV9cWllbXWFiWU1EPTczLywrKSgoKCgpKywvMjc+RlNdW1hWVQ==',
       'jpyinpqWkpCTkY2HfXdzb2tnY19dZ3aEi4eBe3dxeoiVnpqYlZORjYuHg397d3Nva2djX19qeoeLh4N/e3d1fw==',
+      22,
     ],
     [
       0,
@@ -1435,6 +1532,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MjM0Njk8QEdPUEtHREFAPz9AQURHS1BPR0A8OTY0MzIyMzQ2OTw/RElPUEpFQkA/P0BCRUpQT0lEPzw5NjQzMg==',
       'foyTj4uHg397d3Nvb3mJlpuXk4+Lh4N/e3l1cnBsbHF+jJSTjYiDf3t2cGtueoiSlJCPjYqHg397d3NvbGhlbw==',
+      22,
     ],
     [
       1,
@@ -1443,6 +1541,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'U1RWWVxbTkQ9NzMwLi0oJCQlJicpKy4zOUFMXl5bWVhZW2BfVExEPTk0MC4sKikpKSkqLC4wNDk/SVZbWVZUUw==',
       'jZuinpqWkpCSkY2GfHZyb2tnY19eaHiFioaAe3V3g46am5eWlJCOjIiGgn56dnJva2djX2JvfoqKhoJ+enZ0fg==',
+      23,
     ],
     [
       0,
@@ -1451,6 +1550,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MDAyMzY5PUNKUlBLSEZEQ0NERkhLUFFKQz45NjQyMDAwMTIzNjk9QUlRUk1IRkNCQkNGSE1SUUlDPTk2MzEwMA==',
       'eomSjoqGgn56dnJwd4WUnJqWko6KhoJ+enZycGxqZ3CAjpWTjYeEfXlzbmtyf4+YlpSQjoqGgn56dnJuamdjbA==',
+      23,
     ],
     [
       0,
@@ -1459,6 +1559,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NDI0OD1HTUtJSEZERENCQkJCQ0NERkdJS01GPjk0MTQ0MzIyMjQ3O0NPUU1KR0ZFRUZHSk1RTkM8NzQyMTEyNA==',
       'gICBfn58enp4eYOPnKGblYiCfnyAfHZtZmBaZXWDjIiEgH15dXaCk5+hnJSNhX+DgX15bmhiZ3J+iImHh4WDgw==',
+      24,
     ],
     [
       1,
@@ -1467,6 +1568,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NTMzMzU4PENMUE1IRUNBQEBBQ0VITVBMQzw4NTMzMzU3Ozs2ODtARk9PTElDQD89PT9AQ0lMT1BGQDs4Njs7Nw==',
       'e4mQjIiEgHx4dHB3hZWhnpiSioN9dXqAgoF2bmhmbXqLkpOSjIeAeXRubW51hpOamJKIf36Ah4uDfXZuaGJfaw==',
+      24,
     ],
     [
       2,
@@ -1475,6 +1577,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'UVBPTEhGRUhJRj45NTIwLy4tLS0uMDI1OT9FTlhXVVRUVVdYT0Y/OTYyMC4tLS0tLjAzNTo/RUlGQkNITFBRUQ==',
       'hY+Wko6Mh4SAe3hzb2tpZWFkbnqDg397fomXoJ+blpSQjIeCfnp4dHBta3iFjYx9c29xc3p+gISIi4yKhn11fA==',
+      24,
     ],
     [
       0,
@@ -1483,6 +1586,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QkNERkpPUlA/NzQxMTExNDUzNTk/SUxKSEdFRENCQkFBQkJDREVHSUpMST85NTM1NDExMTI0OD9QUk9KRkRDQg==',
       'bnyGiIeFg4KAgIF/fn57enl4eoeTnJ+XjYiEgoV+dWxjW1dleoiPi4eDf3x4dHN9j6OrpJqSh4F9fXt3cWZgZA==',
+      25,
     ],
     [
       1,
@@ -1491,6 +1595,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Oz0/QkZLTk9HQT05ODs6NzUzMzM2OUNPUU5JRUE/Pj09Pj9BRUlOUk9BOTY0MzM1Nzs7ODk9QkdPTktGQj89Ow==',
       'hYmPiYB5b2ZeWGB0h5GRjYmFgX15dXFuc4GXpqWdlYuEe3V1eXx6cmtkanSFkpKSjYeBe3Vwb251hJKampKHhQ==',
+      25,
     ],
     [
       2,
@@ -1499,6 +1604,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KiotLzA1O0BISUlLUVdaW1xbWVFIRkhIQzs1Mi8tLCoqKSosLC4xNThASVdeXFpZWVpcXlVIQDg0MC4sKyopKg==',
       'fICHjJKZlY2CeoCJkZWQjYeDgHt5dXBtZ2RfXWVygIWDf3t8hZSfo5+al5KNioWDgHt4cm5rcHZ9gnlzb25wdw==',
+      25,
     ],
     [
       0,
@@ -1507,6 +1613,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'P0BCREhMUlNGODUzMjM0Nzg0NDg+R0tKSEZFQ0JBQUFBQUFCQ0VGSEpLRT44NDQ4NzQzMjM0OEZTUkxIREJBPw==',
       'bHmFhoaEg4KBgYB/fn16e3l7iZSfoZiNgX+BhYV8cmdcU1pwg42OioaCfnp2cnN+k6ispJeNgnt8goF+c2ddYg==',
+      26,
     ],
     [
       1,
@@ -1515,6 +1622,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ozw+QUZKTk5FPzs4OT4+OTY0NDU2O0hTUktGQj89PDs7PD0/QkZLUlNIOzY0NDQ2OT4+OTc7P0VOTkpGQj48Ow==',
       'f4iRjIR7cWddV15zh5GRjYmFgX56dnJucn2Tpqqhl42DenJxeoKEfG9mZG17i5KRjoiBfHdxb254ipedmI5+fA==',
+      26,
     ],
     [
       2,
@@ -1523,6 +1631,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Li4xNDg7Q0ZFREVJT1JUVVVUVE9HQkFDRkM9ODQxMC4uLS0tLzAyNztBR1NYV1VUVFVXWFNHPzo2MjAuLSwsLA==',
       'fICFipCWlZGHenZ7hZCTj4uHg397dXFtaWdkYGVyfYWEgHx8hZGdoJyYlpKOioSAfHl1cW1weH+HgXlzcXByeA==',
+      26,
     ],
     [
       0,
@@ -1531,6 +1640,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MzI1OT9ITUtJR0ZEQ0JCQkJCQkNERkdJS01IPzk1MjMzMTAwMTM2O0JNUU9LSUdGRkdJS09RTUI7NjMxMDAxMw==',
       'gH+Afn58eXh2dn+LmJ6clYyFgX9/fHRtZmFdZnaFjIiEgX15dXiFlqGhm5WOh4GCfnp2bGdiZ3J+iYmIh4aCgg==',
+      27,
     ],
     [
       1,
@@ -1539,6 +1649,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NDIyMzQ3OkFJUE5KR0RDQkJDREdKTlBJQTo3NDMyMjM1OTk2OTs/R1BQTUlEQT49PT9BREpNUFBHQDs5Njk5NQ==',
       'eomPi4eDf3t4dHJ7i5qim5aQiYR+eHt9fn1zbGVmcH+OlJKRi4Z/eXNubW11h5WbmJOLgoKDhoiBenRtaGNfag==',
+      27,
     ],
     [
       2,
@@ -1547,6 +1658,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'VVRSTkpISEpIQDo2Mi8uLCwrKywtLzE0OD5FUltaWFdXWFpbUkU/OTQyLy0sLCssLC4wMjY7QUlKRkVIT1JVVQ==',
       'h4+WlI+NiYWBfXh0b2tpZGJeaHWAhYF+fISPnKGempaSjoyIhIB6d3Jua2t2gYiIenFub3V6gIOGjIyLiYJ4fw==',
+      27,
     ],
     [
       1,
@@ -1555,6 +1667,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'P0FFRkdKS0dAOzYzMjM6OTk6PD5ARElQUElEQD07Ojk5Ojs9QERJUFBKREE+PDo5OTozMjM2O0BHS0pHRkVBPw==',
       'b3N4dHBsaGt3hpKUkIyIhIB8eHRwbG56iZWYlJCMiI2Rko5+c2xoaHF8ioqLjYuJgHd1c3V2doOPmJiTjYJybw==',
+      28,
     ],
     [
       0,
@@ -1563,6 +1676,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ojo1MjM1OUBITUtJR0c+OTk+R0hJTE1IPzk2NDM1Ojo6Ozw+QUVLUE9JQz88Ozk4ODk7PT9DSE9QS0ZBPzw7Og==',
       'l52fk4BwYWFnbnN2hZCZlY+GeW1sbnJ0cGxpZnB/jZSQjIiEgHx4dHBsc4CQmpiUkIyPk5WThnpya2dufYmNkQ==',
+      28,
     ],
     [
       2,
@@ -1571,6 +1685,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'aGlqWkhBOjMwLisqKCcoJycoKiwuMDQ4P0ZPWV5hY2RkY15YT0hBOzk3My4sKygoKCgpKSouLjM2PEZQYWloaA==',
       'eXZ0cG5raGlpbnJ2d3p/g4eNkpSWlpaUkoyLi4mLh4N/fHp0cm1oZmFdXGZzfYJ+foeSoaWhnZaVkY2JhIF9fA==',
+      28,
     ],
     [
       2,
@@ -1579,6 +1694,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JSUmJycqLTEzO0RRZHBub29waVRGPDYyLispKSYnJiYoKCkqLS8wNTlBSFVngYFpW1RSUFRWT0I4My0sKSgnJQ==',
       'gIGLl6Onop+alZKPi4eDf35+fHp4cm9qZmNgXF5tkaasp52XkYeAdG12gI6WlI6KhoB+enZybGpkYl9ZXGZyfw==',
+      28,
     ],
     [
       1,
@@ -1587,6 +1703,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ODk6PD9DSE5QS0VBPjw7Ojo6NTQ2OT1CS0pHRURDPz09P0NERUdKS0I9OTYzNTo6Ojs8PkFFS1BOSEM/PDo5OA==',
       'g5GYlZGNiYuQjox/dG9oa3OBi4uLi4yJg3l2dHR2c3qGk5iVj4V3cnB0eHVxbWlqdoaSlZGNiYWBfXl1cW1rdA==',
+      29,
     ],
     [
       0,
@@ -1595,6 +1712,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ozw9P0JGS1BOR0I+PDo4ODg4Ojw+QkdOUEtGQj89Ozs7Ozc0NTg8QkxMSUZFRTw3NzxFRUZJTExCPTc1NDc7Ow==',
       'f42UkIyIhIF9eXVxbW56ipaYlJCMi5GTkYh6cWprc4KMj5CYnZ6WgW5iY2lwc3J8i5WXkIh8cG5ucnVxbWlmcA==',
+      29,
     ],
     [
       2,
@@ -1603,6 +1721,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'a2poYl5PRz03MzAsKScmJiYmJScoKi0uMzc9R1RpcG9tbW9uWEc9NTAtKigmJSQkJCQnKCotMDc9P0dPWmNoaw==',
       'mJaUko6KiIKAf3t3c29ramZfW1pjdH6EgHyHkp6lop6cmJKOioaDfnp0cnNxcnBqaWdobW5zeX6Dh4yNlJiZmw==',
+      29,
     ],
     [
       2,
@@ -1611,6 +1730,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ISIiJCUnKzE3QlJeXVtfZHGJh2dWR0A4NTEuKykoJyYmJSYlJikpLTA2PERUZnd3dXZ2dFVFOzMvKyclJCIiIQ==',
       'dZWipKKem5eTj4uJhYWCgH56eHVuamdjX1tZX257goCAjZmnqaWhm5eTj4uHg315c29raGp3hIuKfXJtZFxWWw==',
+      29,
     ],
     [
       1,
@@ -1619,6 +1739,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NjY4OjxAREtRT0pFQkA+PT0+NzM0NztASUpHRUNDPj09PkNDRUdKSUA7NzQzNz49PT5AQkVKT1FLREA8Ojg2Ng==',
       'gpCXk4+LiI2Ul5aEd25naHJ9iYqMjYuJf3Z1cnV3eYaRmJeRiHpraW1zeHRwbGlygY+Xk4+Lh4SAfHh0cGxpcw==',
+      30,
     ],
     [
       0,
@@ -1627,6 +1748,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Pj9BQ0ZKT1FKRD88OTc2NTU2Nzk8P0RKUU9KRkNBPz4+Pzk0NDY6P0pMSUdFRTo2NjlFRUdJTEo/OjY0NDk+Pg==',
       'gY+Wko6KhoJ+enZybmpxf46YlpKOi5CWmZmGeXBoa3aDjY6UnKCbinhmYGRrcnN8i5SYkId7aGdqb3VybmpocQ==',
+      30,
     ],
     [
       2,
@@ -1635,6 +1757,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Y2JgXFhORj85NDAuLCooJycoKCgqLC4wNTpBSlpoZ2ZmZmdiUUY+NjMwLSsqKSgoKCorLS8zNzk7QEhPV11iYw==',
       'lZORjYuHhYB9e3d1cmxnZGBdYm15gYN/gYuXoqSgmpeSjo2IhYF9eXV2dnZ0cGxqamxrb3N3fYGEiYyLlJWWmA==',
+      30,
     ],
     [
       2,
@@ -1643,6 +1766,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'bW5pVUc+OTQvLCopKCgoJycnKSorLjA0Oj9HV2eBgGdZVFJQVFZPQjgzMCspKCcnJSUmJykpLDE0O0VRZG5sbA==',
       'hIKCfnx4dHBsaGRhXVxkgaGrqqGYlIuFem1xeIiVlJCMhoR+fHh0cGpoYmBdWWJveoF+gY+bpaWgnZmVj4uHhQ==',
+      30,
     ],
     [
       1,
@@ -1651,6 +1775,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QEJFRkdJTEpBOzc0MjI4Nzc4Ojw+QkdOUEtGQj89PDs7PD0/QkZLUE5HQj47Ojg3NzgyMjQ3O0FKTElHRkVCQA==',
       'c3R4dHBsaGhzgo+UkIyIhIB8eHRwbHF+jZiYlJCMiIyNjIh6cmxnanWAjIqLjIuJgHd1dHV2dICLlpmUjoZ4dA==',
+      31,
     ],
     [
       0,
@@ -1659,6 +1784,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ODg0MzQ3OkFLTUtJSEc/OjpAR0hJS01KQTo2NDI0ODg4OTo8P0NITlBLRUI/PDs6Ojs8P0JFSlBOSEM/PDo5OA==',
       'l52dkX1qY2Rrc3F3g4+ZlY6JfXJwb3J0cGxoZW99jJOPi4eEgHx4dHBtd4aUm5eTj4uPkI6NgXdxaWhygYuOkA==',
+      31,
     ],
     [
       2,
@@ -1667,6 +1793,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'bG1oVkZANzIvLCoqKCYnJycnKistMDM5P0hRXF9kZ2dnZGBYT0ZAPTk1LiwqKSYmJiYnKCkqLTI1PUZUaWxrag==',
       'eHRybmxqZmdpa3J2d3uBhIiQkpWYl5aUjo2NjI6KhIJ8enZwbmhkYlxbZm99gn59hJCfp6OfmZWRj4uHhIB8eg==',
+      31,
     ],
     [
       2,
@@ -1675,6 +1802,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IiIjJCUoKy40PEZYa3V0dHV1ZU9FPTYvLSooJyUmJScnJygpLC4xNjlBSFZphIZtYltXWFtXRjo0LSooJiUiIg==',
       'gISSn6eloJ6alpKLiYaCgX57e3d1cW5qZmJeXF5ujaOqpp6VjIN8cXiAjZiVkY2JhX97dXFtaWViYFxaYm55gQ==',
+      31,
     ],
     [
       1,
@@ -1683,6 +1811,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JSUoKi4yOENGQ0NGT110fHp4eXleSTozLSknIiEgHx8fHyAhIiQnKC0zPUpifHt5eXt8YktBNy8uKicnJSQjJQ==',
       'b3uAfH+Lm6OloZ2Zk4+MiISAe3h0cGtmYl5aWF9tfISCgIuaqK2po5+blZONh4N/e3VxanF9hIp8cGtiXlxWYA==',
+      32,
     ],
     [
       0,
@@ -1691,6 +1820,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ICMjJCYsMTlHR0dKVWqJiYeGiHxYQzUuKSYkIh4cHBwcHB0eHyEkJisxNUFWgZGQkJKAVkY6MS0pJSMjIiEgIA==',
       'bnqBfYKOnaimpJ6dmZOPi4eDf3l3c29rZWFeWlZYZHSAgYiXpq+sqKKempWSjYiDgXx2cmltdXyAc2hhWlhVXQ==',
+      32,
     ],
     [
       1,
@@ -1699,6 +1829,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'cHF0a1JDODEsKCUjIiEiIiEiIyQlKCovNDxGV3J3dXR2dmBQSUdIRTkyLykoJiYjIyQlJiYoKy40O0RSa3RxcA==',
       'gn58eHRwbGhkYFxfa3eEg4GKlqOppqKaj397gIqUk46KhIB8dnJsamZiXlhVW2l4goB8eoSToaejn5uXk4+Khg==',
+      33,
     ],
     [
       0,
@@ -1707,6 +1838,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'goSDXEU4MCwoJSIhHx4dHx8fICEiJCouMz5KWnR9fHx+fmdXSUdJSj0yLSomJSQhISIiISMlKCguNDtHXoCEgg==',
       'bWlnY19dX2x4goKDjZqmqaWhmY5+fYSRmpaOiYV/fXdxb2llYVtXVVRfb3l/fYaVo6mmop6alJCMiIWBe3dzbw==',
+      33,
     ],
     [
       1,
@@ -1715,6 +1847,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'bG5xb1VFOjItKSYkIyIhISEhIiMkJikwNjxJWHNzcnFzdGBRRUJFRD00LywpJyYkJCQlJigpLC82PUVVb3FubA==',
       'c29taWViXmBpdYODgYaRnammo56WiXt9go2Sj4mFgX15c29rZ2NgWlZaZ3eCgX15fouapaSgnJmVkY2JhYF7dw==',
+      34,
     ],
     [
       0,
@@ -1723,6 +1856,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'f4GBXkc5MS0pJSMhHx4eHR8gICIjJyouNz9KWnh6eXl7fGlVR0RFRj80LiooJSQiIiIjIyQmKCwtND5HXoGBfw==',
       'bmpoZGBcYWp2g4F/h5Whq6ijnpSHfH+Kk5eQjIaCfHh0cGxmYlxYVFNebXt/fIKQn6mno5+bl5GNiYSBe3dzcA==',
+      34,
     ],
     [
       1,
@@ -1731,6 +1865,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JSUmKSswNkFGRkVJT15wfnx7e3teRzwxLSkmJCIhHh4eHh8gIiQmKi42Okhgfn17e31+YkpANjAtKSclJCQjIw==',
       'bniAfIKQnaWloZuZk4+Lh4N/e3Z0cGxoYl5aVl5tfIWBgo2dqq2po5+blZKNh4V/e3duam97hYd+cGpkXl1WYA==',
+      35,
     ],
     [
       0,
@@ -1739,6 +1874,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'j49uV0tKS0I1LSolIyIiHx8fICEgIiUoLTI3Q1t6l5WVl3lZQzcvKCQhHx4fHR0dHR0dHyAiJSgtN0FQeI2MjA==',
       'iJGXk46IhH54dnBsaGJeW1hUVF9seX6HlaSrp6OfnZmVkYyHg399eHRwbGhkYFpYWWZzgIGBkJ2nrKainI6Cgw==',
+      35,
     ],
     [
       1,
@@ -1747,6 +1883,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'YWBgYWRiXEtBMSwnJSQiISEgISIiIyYqLDI4RFV2dXR0dnZZSD41MSwqKCcmJicoKCgrMDQ6Q0dFQ0VLVGJmYg==',
       'l56ipKGgnZGNiYN/e3VzbWllX1tXVV9veoF/iJelrKahnZeTj4mFgXx3cmxoaXR/hYJ2amVeZXR/iIN/e3l9iQ==',
+      36,
     ],
     [
       0,
@@ -1755,6 +1892,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'jY52V0I1MSsmJCEfHR8eHh4eHyAhJigsMEpYb3R1c3R1eHZeUk1PTT01MComJSQiIiIhIiMjJSkrMTVCT2yOjQ==',
       'X2FteYGCfnyBkp+oo5mLhImPmZ2Xko2Ig4B7d3FtaWNhW1dTVmNzfYOPn6qqpqKenJaSjoiGgnx6dHBnYF9YXQ==',
+      36,
     ],
     [
       4,
@@ -1763,6 +1901,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JCQlJigqLTE3QEtcamlnZWVnaWpcS0A3Mi0qKCYlJCQkJCUmKCotMTdAS1xqaWdlZWdpalxLQDcyLSooJiUkJA==',
       'd4SHg398en+NnKSjn5uXk4+Lh4N/fHh0cGxoZGBcXGd3hIeDf3x6f42cpKOfm5eTj4uHg398eHRwbGhkYFxcZw==',
+      36,
     ],
     [
       6,
@@ -1771,6 +1910,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/N1vSTYrJSIfHBoYFxcWFhYWFxcYGhwfIiUrNklv3fz83W9JNislIh8cGhgXFxYWFhYXFxgaHB8iJSs2SW/d/A==',
       'mqmyrqqmop6alpKOioaCf3t3c29rZ2NfW1dTT1RicYmaqbKuqqainpqWko6KhoJ/e3dzb2tnY19bV1NPVGJxiQ==',
+      36,
     ],
     [
       1,
@@ -1779,6 +1919,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JSUmJScoKy0yNj5KXHd2dXV2blBBODArKCYkIyIhICEhIyQlKS4xQ05fZWRhXl5eXmFiW05JSUxGPDUxLSopJw==',
       'bnyDgYiXpayopJ6al5GNiYWBfXdzb2JhXVldX2V2hYaHg397f4mWn5qNf3+HkpyZlZCKh4N/e3Vxa2djXVlVXw==',
+      37,
     ],
     [
       0,
@@ -1787,6 +1928,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Hh4fICEhJCYqMTZDUnqLioqKak5ANTArKCQlIiMiISIjJSYpLTI5R1JSUFJdcXBtbGxtb2tgTTQvKyYkIiEgHg==',
       'bXuDjJuorqulop2XlY+Lh4F9eXNvaGRgZXF9gHVoXF5qd4KBfnx9iJagoaSjop6VjYmFgX56dnBuaGRgWlZUXg==',
+      37,
     ],
     [
       4,
@@ -1795,6 +1937,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JCQlJigqLjI3QEtcamlmZWVmaWpcS0A3Mi4qKCYlJCQkJCUmKCotMTdAS1xoaWdlZWdpaVxLQDcxLSooJiUkJA==',
       'd4SHg398en+NnKSjn5uXk4+Lh4N/fHh0cGxoZGBdX2d3goWDf3x6f42cpKOfm5eTj4uHg398eHRwbGhkYFxcZw==',
+      37,
     ],
     [
       6,
@@ -1803,6 +1946,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'FRUVFhcYGhwdJCg1RmnS///SaUY1KCQhHRoYFxYVFRUVFRUWFxgaHB0kKDVGadL//9JpRjUoJCEdGhgXFhUVFQ==',
       'ZXuWpbCwrKikoJyYlJCMiIWBfXl1cW1pZWFdWVVSTldle5alsLCsqKSgnJiUkIyIhYF9eXVxbWllYV1ZVVJOVw==',
+      37,
     ],
     [
       1,
@@ -1811,6 +1955,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'dHZ2WEY8NjEtKykoJycnJygpLC8zOkBJSEZIT1xgXltbW1teYWJfUkUzLisnJiMjISIhIiMjJicsLzdBUG91dA==',
       'dYCDem1iZG57hISAfHl5eomXn6KmoqCeko2KhIB8eHVva2VhXVdVW2l4f3+HlqWqpqGcmZOPioWAe3dybWtlag==',
+      38,
     ],
     [
       0,
@@ -1819,6 +1964,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'aWxtXVBMTU9OPzcwKyonJCQjIiMkJCgnKy80PUhhiIiIiXNURDczKyclJCIgHx4gICAhIyQpKzBEUGNnbGloaA==',
       'ipegnpiTkImEgXl1cm1pZV9bV1FYY3J8h5Wkq6iknpyWkpCKiIN/e3ZzZ2NdW11fYm57g4WDf36IlaGjmYt9fw==',
+      38,
     ],
     [
       4,
@@ -1827,6 +1973,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JSUmJyksLzQ6Qk5fZWNhYGBhY2VfTkI6NC8sKScmJSUlJSYnKSwvMzpCTl9lY2FgYGFjZV9OQjozLywpJyYlJQ==',
       'eIWIhIF9eXmElKCkoJyYlJCMiISBfXl1cW1pZWFdX2h4hYeEgX15eYSUoKSgnJiUkIyIhIF9eXVxbWllYV1daA==',
+      38,
     ],
     [
       6,
@@ -1835,6 +1982,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'FhYWFxgZGh0gIyo2Rmva///aa0Y2KiMgHRoZGBcWFhYWFhYXGBkaHSAjKjZGa9r//9prRjYqIyAdGhkYFxYWFg==',
       'ZnmSoq6wrKikoJ2ZlZGNiYWBfXl1cW1qZmJeWlZSTldmeZKirrCsqKSgnZmVkY2JhYF9eXVxbWpmYl5aVlJOVw==',
+      38,
     ],
     [
       1,
@@ -1843,6 +1991,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ICIjJicsLzZKWGNlY2JiY2VnZFVKR0VHST85MS0sKScnJSYmJygqLDE1PUpbd3Z1dXZ3VkQ4MiwnJiMiISEgIA==',
       'hZOcoZuSiXp9hZCYlZONiYV/eXVxa2ljXVlUW2l4gX+FkJ+qqKShnJeTj4qFgX15dXBlYV5eXmJreYSFg397fQ==',
+      39,
     ],
     [
       0,
@@ -1851,6 +2000,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'jY5/VUQ5MCklIiMhHx4dHR0dHh8jJScrMDtWcXd3dnd3e3NdUlBRSj0xLCkmJCEhISEiISIkJSgsMDc/VXKOjQ==',
       'YGJzfoGCfH+Il6SlnpSGhoyWnZqVj4mFgX15dW9pZ2FdWVNSXWx5f4WToqyqpqKcmJSQjIiFfn14c29jX11ZXA==',
+      39,
     ],
     [
       4,
@@ -1859,6 +2009,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JCUlJygqLjI4P0teaGdlZGRlZ2heSz84Mi4qKCclJSQkJSUnKCouMjg/S15oZ2VkZGVnaF5LPzgyLiooJyUlJA==',
       'eoaHg397eX+OnaSinpuXk4+Lh4N/e3dzb2tnZGBcXmp6hoeDf3t5f46dpKKem5eTj4uHg397d3Nva2dkYFxeag==',
+      39,
     ],
     [
       6,
@@ -1867,6 +2018,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/9JpRjUoJCEdGhgXFhUVFRUVFRYXGBocHSQoNUZp0v//0mlGNSgkIR0aGBcWFRUVFRUVFhcYGhwdJCg1RmnS/w==',
       'm6myrquno5+bl5OPi4eDf3t4dHBsaGRgXFhUUFBbaoWbqbKuq6ejn5uXk4+Lh4N/e3h0cGxoZGBcWFRQUFtqhQ==',
+      39,
     ],
     [
       0,
@@ -1875,6 +2027,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IiIjJCQmKSovNUdPU3p7fX1zdG9VRToyLiknJCMiISEhISIjJScqLjM7RFVxcnBubnByc11KPzgxLSooJiUkJA==',
       'h4yKg4OKmaGfm5eTj4uHg398eHRwbGhkYFxaY3OBh4N/fISToquno5+bl5OPjYuIhoB4dGxscnFyZ1pSVF9ufQ==',
+      40,
     ],
     [
       8,
@@ -1883,6 +2036,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'z9N5UT4yKiUgHh0bGhkZGBgZGRkbHB4iJCkyPVN8zMvLzHxTPTIqJCIeHBsaGRkZGRkZGhsdHyElKjM+VH3KyQ==',
       'mKqwrKikoJyYlJCMiISAfXl1cW1pZWFdWVVRVGBwfImYp7CsqKSgnJiUkIyIhIB9eXVxbWllYV1ZVVRebXZ5gg==',
+      40,
     ],
     [
       1,
@@ -1891,6 +2045,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'TU1NTlBQST03My8sKikpKSsvPj9BQ0VLUVJOSkZEQj9AQkRGSk5SUEhCPTo3NTQzMzQ1Nzo5MTE3P0tQT0xMTw==',
       'a3Z9eXV1gY6YmZmksbu8q2dGPkZTX2VianiHkI2JhYF9eX2KiIR0Y19mdIGEg4CBhIF+gpGepaKdmZSNgnRkZQ==',
+      40,
     ],
     [
       1,
@@ -1899,6 +2054,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'UVNVWFtWSUA5NDEuLCspKSkpKywuMTQ5QElWW1hVU1JSU1VYWlZJQDk0MS4sKykpKSkrLC4xNDlASVZbWFVTUQ==',
       'ipminpqWko6KhoJ+e3dzb2tnY19lcoKMioaCfnt3dHyKmaCempaSjoqGgn57d3Nva2djX2VygoyKhoJ+e3dzfA==',
+      40,
     ],
     [
       2,
@@ -1907,6 +2063,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'bm1qZl9SSD85NDAsKSglJSUkJCYlJyosLzU6RE5qdXV1dXdvUkQ5Mi0sKSYlJCMiIiUlJikrMTQ9QUZQXGVqbQ==',
       'mpiWlJCOjIaFgX55dXFtbGhiW1lbZ3Z+f36GkaGqpqKcmJaQjIiDgX13dG9vb25vaWdnaGtvdXt/hYiLkpWYmw==',
+      40,
     ],
     [
       2,
@@ -1915,6 +2072,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'c4+NbVxOQz43My8qKSUkJCEiIyMjJSgpLjA1QElefYCBgIJ0VEM6MS0pJiQiISEgICEhIiQmKSwyPExhYl9haA==',
       'jI2NiYiEf3x4dHFvaGRfWlhYYG55fYCNmqeqpqCcmJSRjYmFgX13c21oZWp7hIuFd3JqYVhYZ42ipaSgnJiSkA==',
+      40,
     ],
     [
       6,
@@ -1923,6 +2081,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'gYJ/aVFAODArJyUjISAgHx8gICEjJScrMDhCUGuBgX9/gYFrUEI4MCsnJSMhICAfHyAgISMlJyswOEBRa32CgQ==',
       'oaWmop6alpKOioaCfnt3c29rZ2NfW1daZ3aCgn5/h5akqKainpqWko6KhoJ+e3dzb2tnY19dXGBnc31+gYKHlg==',
+      40,
     ],
     [
       3,
@@ -1931,6 +2090,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'DA0NDQ0ODxESFBkfNtPVzbiVeWNYRjszMy8rKigmJiUlJicoKS0uMzU6Rlhje5e3zNXTNR4ZFhMREA8ODQ0MDA==',
       'cIuVnJ2cnJmXlpORkIuKh4OBf3t3dXFvb2tnaGVlZWVmb4afr7e2sq2po5+alpGLh4F9d3FtZmJeWFRQTEtOWw==',
+      40,
     ],
     [
       3,
@@ -1939,6 +2099,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LSwtLS4vMDI0OT1CS1RWVFFPTk9QUlZZXl5YUk1JPikkIB4eHR0dHh8iJCgvOFddXV5hZGlpYlZKQzw3NTIvLQ==',
       'fYiOioWDf3t5c3F9h5OWlZmfqq+poJaNhH12bWdhW1VRUVtrdXh0cXWCkpydmpiUko6KhoKAfnt5dXJwbGhmcA==',
+      40,
     ],
     [
       4,
@@ -1947,6 +2108,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KyssLjAzNzxCTFFUVFNRUFBRU1ZZV0tBOjUxLy0rKioqKistLzE1OkFKWFlWU1FQUFFTVFNRS0I8NzMwLiwrKw==',
       'hYWFgX15dXV9jZqfnZmVkY2JhYF9eXVxbWlmYmFre4iMiYWBfXt7foOLkpeZmJWRjYmFgX15dXFtaWdnanJ4gA==',
+      40,
     ],
     [
       5,
@@ -1955,6 +2117,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Q0NFSEtQUUtDPjk2NDIxMDAxMjQ2OT5ESEtMS0pHRkRERkdKTExLSEQ+OTY0MjEwMDEyNDY5PkNLUVBLSEVDQw==',
       'ipecmJSQjIiEgHx4dHBubG1yd4CGiYqIhIB8eHZ3eoCKjpOUkpCMiISAfHh0cGxpZWl2hZCQjIiEgHx4dHBweg==',
+      40,
     ],
     [
       5,
@@ -1963,6 +2126,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JSUmJyksLzQ5QUxeZmViX19gX1xWTkY8NjEuKykoJycnJygqLC4yNj1FTlZbX2BgYGFkZV9NQTkzLyspJyYlJQ==',
       'e4eKhoSAgYaJj5OXmZmYlJCMiISAfHh0cGxpZ2dqbnF0d3x+fnx4e4WVoaKfnJiUkIyIhIB8eHRwbGllYV5faw==',
+      40,
     ],
     [
       5,
@@ -1971,6 +2135,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PT5AQkRGRkZGREE+Ozk3Nzc3OTs+QURGR0dGREJAPj09Pj9CRUlOTklDPjs4NjU0NDU2ODo+Q0lOTklFQkA+PQ==',
       'jo2MiIWBfXl1cnJzdnt/goiKiYiFgX15dXFtbnmIlZiUkIyIhYF9eXVxbWlqc4OQk5CMiIWBfXl3d3h8foOHjA==',
+      40,
     ],
     [
       5,
@@ -1979,6 +2144,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KywtLzAzNzxETFRVU1BOTU1OUFNVVExEPDczMC8tLCsrLCwuMDM3PERMVFVTUE5NTU5QU1VUTkQ8NzMwLi0sKw==',
       'iYqJhYF9eXh3e4qTm5yYlJCMiYWBfXl1cW1pZWRncYGJiomFgX15dXd7ipibnJiUkIyJhYF9eXVxbWllZGhxgQ==',
+      40,
     ],
     [
       5,
@@ -1987,6 +2153,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ZGVnaF5LPzgyLiooJyUlJCQlJScoKi4yOD9LXmhnZWRkZWdoXks/ODIuKignJSUkJCUlJygqLjI4P0teaGdlZA==',
       'lKGloZ2ZlZGNiYWBfXl2cm5qZmJeXGJxgIeFgX15fIWUoaOhnZmVkY2JhYF9eXZybmpmYl5cYnGAh4WBfXl6hQ==',
+      40,
     ],
     [
       5,
@@ -1995,6 +2162,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Hx8fICIlJikvNUBNaISIh4eIhGhNQDUvKSYjIiAfHx8fHx8gIiUmKy81P01nh4iHh4iEZ1BANS8rJiUiIB8fHw==',
       'eH+BgIKOnqaopaGdmZWRjYmFgX15dXFuamZiXlpZW2h4f4GAhY6epqaloZ2ZlZGNiYWBfXl1cW5qZmJeWllbaA==',
+      40,
     ],
     [
       8,
@@ -2003,6 +2171,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'TEZBPjo4Nzc3Nzg6PUFFSUlFQT06ODc3Nzg4OjxBR01WYGlqZFJFPDYyLiwqKSgnJycoKiwuMTY8RVJmamlgVg==',
       'fYiQk5GNiYaBfXp2cW1qZmJeXFtkcoiXnJ2ZlZGNiYWBfXl2cm5qZmNjboCVn6aloJ2ZlZGNiYWBfnp1cW5qcg==',
+      40,
     ],
     [
       0,
@@ -2011,6 +2180,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IiIjJCYoKy80PEdXbGtpZ2dpa25kUUU8NjEuKykoJyYmJSYlJicoKS0yO05PcnZ3eW9xcVdHPTQvKygmJCMiIg==',
       'cYCJhYF9fIaVo6ikoJyZlZGOjYuKh4J8c2tobW9sZFdUXGl1gYiKh4CFkJ2gnJmVkY2JhYF9eXVxbWllYl5aYw==',
+      41,
     ],
     [
       8,
@@ -2019,6 +2189,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'wcJ+VD80LCcjHx0bGhoZGRkZGhsbHiAiJiszQVaAxMPDxH1TPjMrJiIgHBsaGhkZGRkZGhsdHiInLDQ/VH7Lxw==',
       'lqStqaWinpqWko6KhoJ+enZyb2tnY19bV1NUX297hpOjrq2ppaKempaSjoqGgn56dnJva2djX1tXU1Rcc4OGiw==',
+      41,
     ],
     [
       1,
@@ -2027,6 +2198,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'P0BBREdLUFBLRkRBQD8wLCsrLC0vMjY6QU5OTEpJSUpMSklMTk1BOTQvNjo5NzY1NTY3OTw/REtQUUtHREFAPg==',
       'kJiclYZ6cm1oY11ga3iDhH58fn99fHyGlZ+fk393c3yFg397d3RwdYKSnJuZoa67vKJUR01YZmtoanSBi4yGhg==',
+      41,
     ],
     [
       1,
@@ -2035,6 +2207,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KSkqLC4xNDk/SVZbWFVUUlJUVVhbVkk/OTQxLiwqKSkpKSosLjE0OT9JVltYVVRSUlRVWFtWST85NDEuLCopKQ==',
       'eIaMiYWBfXl1d4OSnqCcmJSQjImFgX15dXFtaWVhX2l4hoyJhYF9eXV3g5KeoJyYlJCMiYWBfXl1cW1pZWFfaQ==',
+      41,
     ],
     [
       2,
@@ -2043,6 +2216,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IB8iIyQmKS4yPEhOW2pydnZ1cm1iVEc+NzMtKiknJCQkJCMlJCYnKS4yOEBNYXp7e3t9e1hHPjIuKSYkIyIhIA==',
       'eoCFi5CUmZydm5mVk4+Ni4iGgHx4dXBsaGRhXFlcaXd/gX+ElKCrqaOfmpeTj4mHgX15cXBram1paWZhZWlqcw==',
+      41,
     ],
     [
       2,
@@ -2051,6 +2225,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'h4aHhl9IOTItKSMhIB8eHhwcHB4fISMmKzA6TW1tbHGBl5RvXk5GPTYyLCooJiMjISEiIiMjJiksLjY9SVx+hg==',
       'maWsq6SfnJaTkYuJhH97dXFrZWFhb3iCgXNrYVlbapGhqKSenJiUko6Mi4mHg4F9eHRxbWhkYFpYWmBwe39/iw==',
+      41,
     ],
     [
       6,
@@ -2059,6 +2234,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'hISAaVBBNzAqJyQiISAfHx8fICEjJScrMDdBUGmCg4KCg4JpUEE3MCsnJSMhIB8fHx8gISIkJyowN0FQaYCEhA==',
       'oKWloZ2ZlZKOioaCfnp2cm5qZmJfW1daZ3eBgn6Bipqmp6WhnZmVko6KhoJ+enZybmpmYl9bW2Bndn1+goSKmg==',
+      41,
     ],
     [
       3,
@@ -2067,6 +2243,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'rZh9aVFHPTUwLC0qKSgmJiYnJykrLSwwNz9JUWh8l6zHzMpAJxsVExEQDw4NDQ0NDQ0NDg4PEBETFhkoQcvNxA==',
       'hICAfHh3cW9ubGtoZ2RkZWZrepSms7Szr6unoZ2Wko6IhHx4cm5qZGBZVVFNTE5YaYOUnZ2ampiYlZSSkJCKhw==',
+      41,
     ],
     [
       3,
@@ -2075,6 +2252,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'T01NTU5RU1hcXVdSTEhFKyUiIB8eHh8eISIlKi89WVpaW15hZWdhU0tEPjg2MjEvLS4tLS0uMDI1OT5FS1NUUw==',
       'i5WXk5qkqq+mm5KIgXhzbGNeV1JRWGZzeHZycXmIl5ybmZWRj4uHiISBfnh3cm9tampveoWMjomEgnx4d3B0gQ==',
+      41,
     ],
     [
       4,
@@ -2083,6 +2261,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'UFFTVlhWS0E6NTEvLSsqKioqKy0vMTU6QUtXWFZTUVBQUVNUU1FMQjw3MzAuLCsrKyssLjAzNzxCTFFTVFNRUA==',
       'kZ2fm5eTj4uHhIB8eHRwbGhkYmVygYqLh4SAfHt7f4iPlpqZl5OPi4eEgHx4dHBsaGZpbXJ7gYSGhIB8eHR1gQ==',
+      41,
     ],
     [
       5,
@@ -2091,6 +2270,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MDEyNDY5PkRHS0tLSkdGRUVGR0pMTEtIQz45NjQyMTAwMTI0Njk+Q0tQT0tIRUNCQkNFSEtQUUtEPjo2NDIxMA==',
       'iImIhIB8eHZ3eoKJjpKTkpCMiISAfHh0cW1pZWh1hI+QjIiEgHx4dHFxeomWmpiUkIyIhIB8eHRxbm5uc3h8hQ==',
+      41,
     ],
     [
       5,
@@ -2099,6 +2279,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Xl9eW1ZQRj02Mi4sKSgnJycnKCorLjE2PUVQVlpeYF9fYWNkX01BOjMvKyonJiUlJSUmKCksLzQ5Qk5gZGRiXg==',
       'mZmZlZGOioaCfnp2cm5qaGdpbG91dXt+fX16e3+NnKChnZmVkY6KhoJ+enZybmpmYl5fZnWDiYiEg4GEiIyMlA==',
+      41,
     ],
     [
       5,
@@ -2107,6 +2288,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Njc5Oj1BREZGR0dFQkA+PT0+QEJFSU5OSUI+Ozg2NTQ0NTY4Oj5CSU5NSUVCQD49PT5AQkRGR0dGREE9Ojk3Ng==',
       'iYmJhYF9eXVxbW94h5SXlZGNiYWBfXl1cW1paXKBj5ORjYmFgX15d3d3e4CDh4yOjo2JhYF9eXVzcXN3e4GBhg==',
+      41,
     ],
     [
       5,
@@ -2115,6 +2297,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'TE1OUVNTTUU9ODQyLy4tLCwtLi8yNDg9RU1TVFFOTUxMTU5RVFJPRT04NDEvLiwsLC0uLzE0OD1FT1JUUU5NTA==',
       'mZqZlZGNiYaCfnp2cm5qaGZpcH2HiomGgn56dnV7g5KZmpmVkY2JhoJ+enZybmpmZmlwgIeKiYaCfnp2dXuDkg==',
+      41,
     ],
     [
       5,
@@ -2123,6 +2306,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'aGlsbFtJPjYxLSknJiUjIyMjJSYnKS0wNj5JW2xsaWhoaWxsW0k+NjEtKScmJSMjIyMlJicpLTA2PklbbGxpaA==',
       'laKlop6alpKOioaCfnp2cm5rZ2NfW11qeYWGgn56eoaVoqWinpqWko6KhoJ+enZybmtnY19bXWp5hYaCfnp6hg==',
+      41,
     ],
     [
       5,
@@ -2131,6 +2315,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Hx8fICIkJysvNkBOaYGGhYWHhGlNQDYvKSckIiAfHx8fHx8gIiQnKS82QE5phIaFhYaCaU5BNzArJyQjIB8fHw==',
       'eX6Bf4GOnqaopKCcmZWRjYmFgX15dXFtaWViXlpZXGp5gIGAhI6epaakoJyZlZGNiYWBfXl1cW1pZWJeWlpcag==',
+      41,
     ],
     [
       8,
@@ -2139,6 +2324,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'R0VBPjs4ODc3Nzk7PkFGTVRiZ2hkUkU9NzIuLCopKCcnKCkqLC4yNz1FUWRoZ2JUTEVBPjs5ODc3ODg7PkFFRw==',
       'aXmMmpycmJSQjIiEgHx4dHBsaWVjZnOGlp+lo5+bl5OQjImFgX15dXFtbnV/ipGSj4uHg398eXVxbWpmYl5aXw==',
+      41,
     ],
     [
       0,
@@ -2147,6 +2333,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IiMjJScpLDA2PUlYbm5sdXVzckxMSzswKyonJiUlJSQmJicpKy0xNTxEUGJsaWdlZWdpa1lIPjUwLCkmJSQjIg==',
       'eH2KlaOrq56OiImSmJSMhH13dnRycGxoZGBdWVtnd4OEgHx4fIqZpKOfm5eTkIyIhIB8eHRwbGhkYGNwfIN6dw==',
+      42,
     ],
     [
       8,
@@ -2155,6 +2342,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'urqDV0A2LiciIR0cGxoaGhoaGhsdHiAkKC00QlaBvLu7vIFWQjQtKCQgHhwbGhoZGRoaGxwdICInKzZAV4DEvQ==',
       'maesqKSgnJiVkY2JhYF9eXVxbWllYl5aVlJYZnV/iJalr6yopKCcmJWRjYmFgX15dXFtaWViXlpWUlZle4eFjA==',
+      42,
     ],
     [
       1,
@@ -2163,6 +2351,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Nzg5Ozw3MDQ7Q01NSkhJS0pKSkpMTktANzMvLSsqKistNEVFRkhMUlNOSUVCQD4jOz5AQkVJT1FNRkI+Ozk4Nw==',
       'goKFgn2Ekp6mop6YkYl7b15dZ3F8fHV6hZCamZigrbe6qnlOQEZRXWViZHCAjI2JhYF+eoGPi4ZyYmJteoWFgg==',
+      42,
     ],
     [
       1,
@@ -2171,6 +2360,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KissLS8yNjxCTFhYVFFPTk5PUVRYV0xCPDYyLy0sKyoqKywtLzI2O0JMV1hUUU9OTk9RVFhXTEI7NjIvLSwrKg==',
       'd4WOioeDf3t3c3eElJ+empaSjoqHg397d3Nva2djYWh3hY2Kh4N/e3dzd4SUn56alpKOioeDf3t3c29rZ2NfaA==',
+      42,
     ],
     [
       2,
@@ -2179,6 +2369,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JCQlJiktMDQ+QEhPXGVqbW5samVfUkg/OTMuKykoJyUlJSQlJygrLDE0O0RQaXR0dHR2blFDOjUvKygnJCMiIg==',
       'e3+GiYuSlZqbmpiUlJCOioaFgX15dXFwbGVhW1lcZ3d+gH6GkqKqpqKcl5SQjImEgHp2c29xb29uamdnaGtudQ==',
+      42,
     ],
     [
       2,
@@ -2187,6 +2378,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ICAhISMlKSswOEFQeYB+fn57X01AODEtKSclIyQjJCQkJCcoLDAyOD5DTFxrjI5zaGBeYGJQPzgvKygjIiAgHw==',
       'g4aRnaeno6CcmJSQjIeEgHp5d3d1c29raGRiXFphd5+qpaCXjol6dXyFlpuXk4+LhYF7d3Nva2dhXVdTWWd0gA==',
+      42,
     ],
     [
       6,
@@ -2195,6 +2387,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Hh4fICIkJikvND9NZ4SKioqKhGdNPzQvKSYkIiAfHh4eHh8gIiQmKi82P01niImHh4mKZ00/NC8qJiQhIB8eHg==',
       'en6BhIuZo6alop6al5OPi4eDf3t3c29rZ2NgXFhYYHB9gX9+iZmmqqainpqXk4+Lh4N/e3dzb2tnY2BcWltgcA==',
+      42,
     ],
     [
       3,
@@ -2203,6 +2396,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'tJh4ZlVGOzUzLispKCYlJSUlJigpKy4zNTtGVWZ4l7TM1dM2HxkWExEQDw4ODQ0NDQ0NDg4PEBEUFhkfNtPVzA==',
       'h4OCgHx4dnJwbWtoaGpjZmNjb3+arLa2sa+opKGamJKLiIJ+eHRtZ2RcWVdQT0tMV22GlZqam5uZmJeVkpGMiQ==',
+      42,
     ],
     [
       3,
@@ -2211,6 +2405,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'UE5OTk9RU1leXlpTTUk3KiQgHx4dHh4fICEkJzA6WFtcXV9iZ2liVktDPTc1MjEvLS4tLS4vMTI1Oj5DSlRVUw==',
       'h5GWlZqjq6+onZaMhHx2bmdhWVVQUV9sd3d0cXSCkZycmpiUko2KhoSAfnp2dXFva2hpdIGLjoqGgH58dnRxeg==',
+      42,
     ],
     [
       4,
@@ -2219,6 +2414,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KiorLS8yNjpBSlNUVlVTUlJTVVhbVkhAOTQxLiwqKSkpKSosLjE0OUBIVlpYVVNSUlNVVlVTSkE6NjIvLSsqKg==',
       'hYWFgX15dXWBkJ2gnJiVkY2JhYF9eXVxbWllYmFpeIaLiYWBfXt7f4aNlZiZmJWRjYmFgX15dXFtaWdlaG91gQ==',
+      42,
     ],
     [
       5,
@@ -2227,6 +2423,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MDEyNDY5PkNIS0xLSkhGRUVGSEpLTEtIQz45NjQyMTAwMTI0Njk+Q0tRUEtIRURDQ0RFSEtQUUtDPjk2NDIxMA==',
       'iImHg397eXd4fIKIkJSUk4+Lh4N/e3dzb2tnZWt5iJCPi4eDf3t3c29zf4+ampeTj4uHg397d3NvbWxudHmBhg==',
+      42,
     ],
     [
       5,
@@ -2235,6 +2432,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'YGFfXVdQRDw2MS0rKSgnJicnKCkrLjE1PERQWFxfYGFhYmVmX01BODMvKyknJiUlJSUmJyksLjQ5QExeZmZiYA==',
       'mJmZlZGNiYWBfXl1cW1qaGZobG50eHt+fnt5eoKSn6OhnZmVkY2JhYF9eXVxbWpmYl5eZ3aFiYeBgYKEjI6Qlg==',
+      42,
     ],
     [
       5,
@@ -2243,6 +2441,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Njc4Oj1BREVHR0ZEQkA+PT0+QEJFSU5OSUM+Ozg2NTQ0NTY4Oz5DSU5OSUVCQD49Pj5AQkRGRkdGREE9Ojg3Ng==',
       'ioqJhYF9eXVxbW54iJWYlZGNiYWBfXl1cW1paXKBj5ORjYmFgX15eHd3fH2Dh4yOjo2JhYF9eXVzcnN2eX+BiA==',
+      42,
     ],
     [
       5,
@@ -2251,6 +2450,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'TU5RVFVVTUI8NjIwLiwrKysrLC4wNDc8Qk1VVlNQTk1NTlBTVVNNQjw4NDAuLCwrKywsLzA0NjxDTVNUU1FPTQ==',
       'lpydmZWRjYmFgX56dnJuamZiZW5+iouJhYF+enZ3eYeWmp2ZlZGNiYWBfnp2cm5qZmVmbn6GiomFgX56dnV5hw==',
+      42,
     ],
     [
       5,
@@ -2259,6 +2459,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'bW5wb1hHPTUwKygmJCMjIiIjIyQmKCsvND1HWHBxbmxsbnFwWEc9NC8rKCYkIyMiIiMjJCYoKzA1PUdYcHBubQ==',
       'lqOmop6al5OPi4eDf3t3c29rZ2NgXFpjcoCGg397e4eWo6ainpqXk4+Lh4N/e3dzb2tnY2BcW2NygIWDf3t7hw==',
+      42,
     ],
     [
       5,
@@ -2267,6 +2468,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Hh4fICEjJikvND5OZoaKiYmKhmZOPjQvKSYjISAfHh4eHh8gISQnKi81P05nh4qKioqHZ0w/NS8qJyQhIB8eHg==',
       'd3+BgIWQoKenpKCdmZWRjYmFgX15dXFtaWZiXlpYXWd3f3+Ag5Cgp6ikoJ2ZlZGNiYWBfXl1cW1pZmJeWlhaZw==',
+      42,
     ],
     [
       8,
@@ -2275,6 +2477,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'SUVAPTs5Nzc3Nzk7PUFFTVVhamplUkY8NjIuKykoJycnJygpLC4yNjxGUmVramFVTEVBPTo5NzY3Nzg7PUBFSQ==',
       'aoCSm56al5OPi4eDf3t3c29rZ2RiaHeNnqSno52clZOPioiBgHt3dW5tbneEj5STj4qIgYB7d3VubWdjYVpZXw==',
+      42,
     ],
     [
       0,
@@ -2283,6 +2486,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IiIjJCQlJyksMjxQU31+gIB2d25URDkxLSomJCMiISAgISIiJCcpLDI6Q1RvdHJwcHJ1dl1MQDcyLisoJiUkJA==',
       'homKg4aQm6Kfm5eTj4uHg397d3Nva2hkYFxaZHOBh4N/fYeWpKqmop+bl5OPjYuKiIJ7c21pbW5uZ1pSVF9ufQ==',
+      43,
     ],
     [
       8,
@@ -2291,6 +2495,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'z9N5Uz4yKiUgHhwbGhkZGBgZGRkbHB4iJCoyPVN8zMvLzHxTPjIqJSIeHBsaGRkZGRkZGhsdHiAlKjI+U3zJyQ==',
       'mKmwrKikoJyYlJCMiIWBfXl1cW1pZWFdWVVRVGBwfIqYp7CsqKSgnJiUkIyIhYF9eXVxbWllYV1ZVVReaXR5gg==',
+      43,
     ],
     [
       1,
@@ -2299,6 +2504,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KioqLC0vMzlAS1FQTk1NTk9NTE9QSz84MjE4OTY0MzMzMzU2OTxBR09ST0tHRUNCQkNFR0tPUk5IQ0A+PDstKw==',
       'f359fYaTn6CYhXx4fIaFgX15dXFveIeVnJmfq7i/smlHRlJfamlpcoGLj4uFi5KXlop9dnBpZV9bZG57hYF9fg==',
+      43,
     ],
     [
       1,
@@ -2307,6 +2513,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KCkqKy0wMzg/SFRcWldVVFRVV1pcVEg/OTMwLSsqKSgoKSorLTAzOD9IVFxaV1VUVFVXWlxUSD85MzAtKyopKA==',
       'eIaMiISAfHh0eYeWoaCcmJSQjIiEgHx4dHBtaWVhX2l4hoyIhIB8eHR5h5ahoJyYlJCMiISAfHh0cG1pZWFfaQ==',
+      43,
     ],
     [
       2,
@@ -2315,6 +2522,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'dHJwaWJURz43Mi4rKSclJCQjJCQkJygqLjM4QE9ieXt6enx4VkU6NC4rJyUjIiIhISEiIyUnKjE3QUZQXWZucw==',
       'nJqYlZOPjYuHhYB8eHRxbGhkX1xaXGh1fH99hJOgqaainJiVkY2JhYF9d3Nta25tbWlmZWZrb3d+goiOj5eYmw==',
+      43,
     ],
     [
       2,
@@ -2323,6 +2531,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'e5aQb11NRT43MS8pKCQjIyMhISIhJCYnLC42PUlZgIaGhoiCV0c8MCspJiQiHh4dHR4eHyEjJigtND5YaWdocA==',
       'ko6OjIiHg39+d3Nva2hjX1lXWWJxe32DkZ6srKWinJqWkpCKhoJ8eHJuaGJjbnqChXlwaWJYWmuWoqWjnZuXkw==',
+      43,
     ],
     [
       6,
@@ -2331,6 +2540,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ICAhIiMlKSsxN0FRa3yAf39/e2tRQTcxKyklIyIhICAgICEiIyUpLTE5Q1Frf359fX5/a1FBOTEsKSUjIiAgIA==',
       'e3+Cg4iQnKGjo5+bl5OPi4eDgHx4dHBsaGRgXFhbZHSAgYB+gpCfp6ejn5uXk4+Lh4OAfHh0cGxoZGBcXV5kdA==',
+      43,
     ],
     [
       3,
@@ -2339,6 +2549,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'DQ0ODg8QERIUFhwiOM3Pw6+ZfmdSSD01NTEtKiknJiYmJycoKi0wNDU8R1FmfZiuws7MNyEbFhMSEQ8PDg4ODQ==',
       'cYuWmpmanZmYlJOSkI2Jh4OBf3t6dnJwbGtnZmVlZWVmb4Kaq7O1s6+qpKCZmJGLh4F9d3FtZ2NfWVRQTEtOWw==',
+      43,
     ],
     [
       3,
@@ -2347,6 +2558,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Li0sLS0uMDI1OT1DSlNVU1FPT09QUVVZXV5XUU1JQyglIR4fHR0eHiAhJCkvOlhcXF1gY2hoYlRLQz04NDIwLw==',
       'fYmNi4iBgHp3dHF9iJKXlZeiqK6poJaNhXt1bGZiXFZRUl1tdnh0cXWCk5ydmpWTkY2LiYWBgHp4dHBva2locg==',
+      43,
     ],
     [
       4,
@@ -2355,6 +2567,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KywtLjEzOD1ES1FSU1JQT09QUlVXVktBOzYyLy0sKyoqKywtLzI2O0FLVldVUlBPT1BSU1JRS0Q9ODMxLy0sKw==',
       'hYWFgX15dXR8i5mfnJiVkY2JhYF9eXVxbWllYmNufYqMiYWBfXt7foKLkZaZl5WRjYmFgX15dXFtaWlobHR3gg==',
+      43,
     ],
     [
       5,
@@ -2363,6 +2576,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MDEyNDY5PkRIS0xMSkdGRUVGR0pMTEtIRD45NjQyMTAwMTI0Njk+Q0tQUEtIRUNCQkNFSEtQUEtDPjk2NDIxMA==',
       'iIqJhYF+end3eX+Ei5GTlJGNiYWBfnp2cm5qZmdxgI2QjYmFgX56dnJvdoSTm5mVkY2JhYF+enZybm1tcHZ6hA==',
+      43,
     ],
     [
       5,
@@ -2371,6 +2585,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'X2FjZF9OQjkzLysqJyYlJSUlJicqKy8zOUJOX2RjYV9fYF5bVk9GPDcyLisqKCcnJycoKisuMjc8Rk9WW15gXw==',
       'l6Cin5uXk4+Lh4N/e3dzb2toZGBeYnB/hoeDg4OFiIqPkpiZmJeTj4uHg397d3Nva2hnaGpxcnZ6fX59e3l7hw==',
+      43,
     ],
     [
       5,
@@ -2379,6 +2594,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NDU2ODs+Q0lOTklFQkA+PT0+QEJFRkdHRkRBPTo5NzY2Nzk6PUFERkdHRkRCQD49PT5AQkVJTk5JQz47ODY1NA==',
       'hZGUkIyIhIB8eHd2eHyAhYiNjo6MiISAfHh0cnJzeH6AhIiJioiEgHx4dHBtb3uLlpeUkIyIhIB8eHRwbGhqdg==',
+      43,
     ],
     [
       5,
@@ -2387,6 +2603,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'TE1PUlRUTkM9ODQxLy0sLCwsLS8xMzc9Q05TVFJPTUxMTU9SVFNOQz03MzEvLSwsLCwtLzE0OD1DTlRVUk9NTA==',
       'lpycmZWRjYmFgX15dXFtaWVlaXKBiYqJhYF9eXV3eIaWmpyZlZGNiYWBfXl1cW1pZWVlcoGJjYmFgX15dXR4hg==',
+      43,
     ],
     [
       5,
@@ -2395,6 +2612,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'YWJlZl9NQTkzLyspJyYlJSUlJicpKy8zOUFNX2ZlYmFhYmVmX01BOTMvKyknJiUlJSUmJykrLzM5QU1fZmViYQ==',
       'lKGkoJyYlJGNiYWBfXl1cW1pZWFdXmZ2g4eFgX15eYSUoaSgnJiUkY2JhYF9eXVxbWllYV1eZnaDh4WBfXl5hA==',
+      43,
     ],
     [
       5,
@@ -2403,6 +2621,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Hx8gISMkJysvNkJRaYCFg4OFgGlOQTYvKyckIyEgHx8fHyAhIyQnKy81QVFpg4WDg4WAaVFBOC8rJyQjISAfHw==',
       'eX+BgIOMm6OmpaGdmZWRjYmFgX15dXJuamZiXlpZXGp5gIGAg4ybo6aloZ2ZlZGNiYWBfXl1cm5qZmJeWlpcag==',
+      43,
     ],
     [
       8,
@@ -2411,6 +2630,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'TUZAPTo5Nzc3Nzk7PkFFR0dFQT47OTc3Nzc5Oj1ARk1VYGhoZFJGPDcyLywqKSgnJygpKiwvMjY+RlJkaGdgVQ==',
       'eoaQlpKOioaCfnp2cm5qZmNfW1xjboSUnJ2alpKOioaCfnp2cm5qZmNkbHySnaSloZ2alpKOioaCfnp2cm5qcA==',
+      43,
     ],
     [
       0,
@@ -2419,6 +2639,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'FBUVFhcYGhwgJCuLqaiopJSVkGFKOzIrJyQiIB8eHR0dHR4fICEkKCwyO0phkba1tbJnRTUpJCAcGhcXFhUVFA==',
       'jI6Ph4CLlqKinpuXk4+Lh4N/e3dzb2tnZGBcWFhkc4CKl6aysq6qpqKem5eTj4uHg397d3FoW0xAREtOXGd0gg==',
+      44,
     ],
     [
       8,
@@ -2427,6 +2648,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'x8t+VD80LCciHh0bGhkZGRkZGhobHCAiJiszPlN9xMPDxIBWQTMrJiIgHhsbGhkZGRkaGhwdHyMnLDQ/VH7CwQ==',
       'mKmvq6ejoJyYlJCMiISAfHh0cGxpZWFdWVVRVmRzfYmYpq+rp6OgnJiUkIyIhIB8eHRwbGllYV1ZVVZhcXl4gg==',
+      44,
     ],
     [
       0,
@@ -2435,6 +2657,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Hx8gICIkJisvNz9OaJCSkJCSkGBJPDEsKCUiHx4eHR0dHR0fICIkJywyPEphhJikqYyHTz00LiwmIyIhISAfHw==',
       'bXqAfYaVpKuno5+cmJSQjIiEgHx4dHBsamdjYWFiZWlqdI6ipp6VlZ6mp6Cako6Hg397enZ0cGxoZWFdWVVTXQ==',
+      44,
     ],
     [
       1,
@@ -2443,6 +2666,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'TUxNTk9QSD03Mi4sKikpKSwwQUFCREhNU1ROSkZEQiwxQkRGSU5SUUlDPjs4NjU0NDU2ODo6MTM4QU1QTkxLTg==',
       'bHd+eXR3g5CZmZulsry5qG9KPkNPW2NiaHWFj42JhYF9eX6Lh4NyYmBpeIKEg4KDhIJ/h5agpqKcl5KKfW9fYw==',
+      44,
     ],
     [
       1,
@@ -2451,6 +2675,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KSkqLC4wMzk/SFVbWVZUU1NUVllcVUg/OTMwLiwqKSkpKSosLjAzOT9IVVxZVlRTU1RWWVtVSD85MzAuLCopKQ==',
       'eIaMiISAfXl1eIWUoKCcmJSQjIiEgH15dXFtaWVhX2l4hoyIhIB9eXV4hZSgoJyYlJCMiISAfXl1cW1pZWFfaQ==',
+      44,
     ],
     [
       6,
@@ -2459,6 +2684,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'f399a1FBNzErKSUjIiEgICAgICIjJSgsMTlDUWt/fnx8fn9rUUM5MSwpJSMiICAgICAhIiMlKSsxN0FRa3t/fw==',
       'o6SloZ2ZlZGNiYWBfXl2cm5qZmJeWlhebXuDgX1+iZmlqaWhnZmVkY2JhYF9eXZybmpmYl5cXWFteH5/f4OJmQ==',
+      44,
     ],
     [
       2,
@@ -2467,6 +2693,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JSQkJiYnKSsvNTpDUGl2dXV1d2pQQTozLiwpJyUkIyMjJSYnKS0xOD5ARlBcZWptbm1qZV9SSD85NDAsKSglJQ==',
       'dX6BfYiUo6qmopuYlI6NiYWBfXdyb3Bwb29oZ2Zoa291eoGEiIuOlZqampiUlJCPjIeFgX97dnFtamdiW1lYZg==',
+      44,
     ],
     [
       2,
@@ -2475,6 +2702,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ZWBdYGBPQDQuKigmJCMiIiEiIyQlJigsMTdCUXGCf4B/fGBKPzUwLCkoJiMkIyIiJCQlKSswMzc+Q0xabIyOdA==',
       'g5SamJOMiYN/fXl1cWtnY15ZVVlnc4CDhpSgqKikopuXlI2MiIOAfHh3d3Nzb2toY2FcWmF3naimoJiQiXtzeg==',
+      44,
     ],
     [
       3,
@@ -2483,6 +2711,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JSUmKCkrLjM1O0ZVZHmVts7X0iwiGRYUERAPDw4ODQ0NDQ4ODxAREhQXGh8s0tfPtpZ6ZFZHOzMzLyspKCYlJQ==',
       'fpqstrezr6ukoJyWkoyGgn55dG5pY19bVlJNSUxVbIWVmpqdmZmYl5aSkY2Jh4SAgHx4dnJubmtoaWVkZWNmbw==',
+      44,
     ],
     [
       3,
@@ -2491,6 +2720,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'UU5NTk9RVFhcXldRTklFKiQgHx4dHh4eHyIlKTA6V1tbXV9iZ2hiVktCPDk1Mi8tLSwtLi4vMTM1Oj5CS1RVUg==',
       'ipOXk5qjqq+on5WMhHpzbGVgWlRRU15ud3dzcXaEk52cmZeTkY2JhYOAfnt3dHFta2hqd4OMjYuGgH56dnRzfA==',
+      44,
     ],
     [
       4,
@@ -2499,6 +2729,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KiorLS8xNTpBS1dZVlNRUFBRU1RUUUxCPDczMC4sKysrKywuMDM3PEJLUVNUU1FQUFFTVllYSkE6NTEvLSsqKg==',
       'eYeNiYWCfnt6fYGJk5eZmJWRjYmFgn56dnJuamhna3B4f4OGhIJ+enZ0fIuZn52ZlZGNiYWCfnp2cm5qZmJgag==',
+      44,
     ],
     [
       5,
@@ -2507,6 +2738,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MDEyNDY5PkNLUVBLSEZEQ0NERUhLUFFLQz45NjQyMTAwMTI0Njk+Q0hLTExKR0ZFRUZHSkxMS0lDPjk2NDIxMA==',
       'fYuSjoqGgn56dnJwdYOSmpqWko6KhoJ+enZybmxtcHZ9gYeJiIaCfnp4dnd9g4ySlJSSjoqGgn56dnJuamZkbg==',
+      44,
     ],
     [
       5,
@@ -2515,6 +2747,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JycoKiwuMTY8RFBXW19gYGBhY2VfTUI5My8rKScmJSUlJSYnKSwvMzpBTF9lZGFgYGBfW1ZQRDw3MS4sKignJw==',
       'fX5+enh+jJujoZ6alpKOioaCfnp2cm5rZ2NfX2RzgoaGhIKDhoeMkJSZmpiWko6KhoJ+enZybmtnZ2dpcHN1fA==',
+      44,
     ],
     [
       5,
@@ -2523,6 +2756,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NDU2ODs+Q0lOTklFQkA+Pj0+QEJERkdGRURBPTo5NzY3Nzk6PUFERUZHRkVCQD49PT5AQkVJTk5JQz47ODY1NA==',
       'iJKTj4uHg397eXZ3eX2ChImNjo2Lh4N/e3dzcnJ1eHuAhImKiYeDf3t3c29tcX+Ol5eTj4uHg397d3Nva2hseQ==',
+      44,
     ],
     [
       5,
@@ -2531,6 +2765,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KywtLzAzNzxETFRVU1BOTU1OUFNVVExEPDczMC8tLCsrLCwuMDM3PERMVFVTUE5NTU5QU1VUTkQ8NzMwLi0sKw==',
       'iYqJhYF9eXh3e4qTm5yYlJCMiYWBfXl1cW1pZWRncYGJiomFgX15dXd7ipibnJiUkIyJhYF9eXVxbWllZGhxgQ==',
+      44,
     ],
     [
       5,
@@ -2539,6 +2774,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JCQlJigqLTI3QEtcamlnZWVnaWpcS0A3MS0qKCYlJCQkJCUmKCotMTdAS1xqaWZlZWZpalxLQDcyLSooJiUkJA==',
       'd4SHg398eX+NnKWjn5uXk4+Lh4N/fHh0cGxoZGBcXGd3hIeDf3x6f42cpKOfm5eTj4uHg398eHRwbGhkYFxcZw==',
+      44,
     ],
     [
       5,
@@ -2547,6 +2783,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'iIqGZ00/NC4rJiQiIR8fHh4fHyAiIyYpLjQ/TWeGiomJioZnTT80LykmIyIgHx8eHh8fISIkJisuNj9PZ4aKiA==',
       'n6aopaGdmZWRjYmFgX15dXFuamZiXlpYXmd3f3+AhY+fpqaloZ2ZlZGNiYWBfXl1cW5qZmJeWlhbZ3d/gYCCjw==',
+      44,
     ],
     [
       8,
@@ -2555,6 +2792,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'VmNpamRRRj02Mi4rKSgnJycnKCosLjI2PEVSZGprYFZNRUE9Ojg3Nzc3OTo+QUZISEQ/PDs5ODc3Nzk7PUJFTQ==',
       'k5yempaSjouHg397d3Nva2djZGh2jp2lp6OdmpeSjouHgoB8dnNwam94g4+TkY2Hh4J+fHdyb2xmY2BbWmJsgg==',
+      44,
     ],
     [
       0,
@@ -2563,6 +2801,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'mJiSYUo6My0oJSEgHx0dHR0dHh8gISQoLDI8SWCRvry8vGFAMCYiHRkXFhUUFBMTExMUFBUWGBoeIiePq6qrqg==',
       'kZyloZ2ZlZGNiYWBfXp2cm5qZmJeWlZcanmFkqGvtLCtqaWhnZmVkY2JhYF9enNrYVJGQ0dKVGFueYOKjI2ChQ==',
+      45,
     ],
     [
       8,
@@ -2571,6 +2810,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'GRkZGhsdHiAlKjI+U3zJyc/TeVM+MiolIB4cGxoZGRgYGRkZGxweIiQqMj1TfMzLy8x8Uz4yKiUiHhwbGhkZGQ==',
       'jaSsrqqmop6alpKOioaCfnp3c29rZ2NfW1dTUFppd4WRoayuqqainpqWko6KhoJ+endzb2tnY19bV1NZZnJ3fQ==',
+      45,
     ],
     [
       0,
@@ -2579,6 +2819,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'mpSJa0o+NC0oJSIgHx4dHR0dHh8gIiUoLTQ8SmSFhIKChIZ3WUk9NjEsKiclJCMjIyMkJScmKSwvMTY7RVOCnw==',
       'n6OkoJmTj4uIhIB8eHRwbGhkYFxYV2BvfYOAgIubqKuno5+bl5OPi4qGh4WCgHt2b2dfWFtgXFxaY36Oj5CQlw==',
+      45,
     ],
     [
       1,
@@ -2587,6 +2828,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LCwtLjAzNzxFT09OTEtLS0xKSkxOTUE5My82OTg2NTQ0NTY4Oz5DSVBRTEhFQkFAQEFCRUhMUVBJREA+OzkuLA==',
       'gH9+eX2JmKCelIB1cXeCgn56dnJva3B9jZeWkpajnYxqYWhwb2tveomTkY+Mk5iWkYJ5dG9rZWFjbXmFhoJ+fg==',
+      45,
     ],
     [
       1,
@@ -2595,6 +2837,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'T1BSVVlYSkE7NjEvLSsqKioqKy0vMTU6QUpYWVVSUE9PUFJVWVhKQTo1MS8tKyoqKiorLS8xNjtBSlhZVVJQTw==',
       'ipihnZmVkY6KhoJ+enZybmpmYmBpeIaNioaCfnp2dHuKmJ+dmZWRjoqGgn56dnJuamZiX2l4ho6KhoJ+enZyew==',
+      45,
     ],
     [
       6,
@@ -2603,6 +2846,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'hYeHZ05ANi8qJiQiIR8fHh4fICAiJCYqLzZATmeDiIeHiINnUEA2LyomJCIgIB8fHx8gISIkJiovNkBPZ4eGhQ==',
       'l6SqpqKem5eTj4uHg397d3Nva2dkYFxaXGFxe36BgouXoaakop6bl5OPi4eDf3t3c29rZ2RgXFhYYXF+gn99hw==',
+      45,
     ],
     [
       2,
@@ -2611,6 +2855,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'fnpfTEE3MS8pJyYlJCMkJCQmJygrLTM4PkdTYm92eHl5dGpaT0c5MSonJCEhHx8eHh8fICQmKCwyPExefn99fQ==',
       'cW1raGZjYmdobnZ5gYaNlZeen5uZmJaZl5GNh4F9eXNxa2dmYF5YVmBtfIF/g4iYpKWkn5uYlJCNiISBenl1cw==',
+      45,
     ],
     [
       2,
@@ -2619,6 +2864,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ICEiIiIjJicqLjQ7R1t8iYmJiopjSzw1KygiIB8eHh0dGxwcHh8iJSYsNEVrcW90hZuZcGBORTw3MispJyQjIw==',
       'dn6AhY+dq62npZ+al5SQjIiCgHt0cGhkYF5qd3+AcmleWl5vk6Ono5+bmZORjYuMioaCfnp4c29rZ2NfWldcZw==',
+      45,
     ],
     [
       3,
@@ -2627,6 +2873,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JiYnKCotLzA1PUhSan6asMfRyzshHBkUExIPDAsLCwsLCwsMDBAREhQXHCI4zNHIsZt/a1BIPTUxLC0qKScmJg==',
       'eo+ls7Wxsq+opJuXk42Lg397c29rZWFdVlJOS0tRYnqNl5yam5uamJWUkI+Nh4WBf315eHJwbmtqaGhnZWZjaw==',
+      45,
     ],
     [
       3,
@@ -2635,6 +2882,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Kj9JS1FWXl1bVlJQUE9QUlRWUkpCPDk1MS8uLSwsLC0vLzI2OD1ES1NiaWhkYF5dXVg4LykkIR8eHR0eHh8gIw==',
       'fIeVmJeVj46KhoSAf3t3c29ubGhmY2Vzg42Pi4mNm6ewrqiknJWPiIF6cWdcVFRaY2tqa3J7iI6KiIR+fHlydg==',
+      45,
     ],
     [
       4,
@@ -2643,6 +2891,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KywsLjAzNzxDS1FTU1JRT09RUlVYVkpCOzYyLy0rKyoqKystLzI2O0JKVlhVUlFPT1FSVFNRTEM8NzMwLiwsKw==',
       'hYaFgX15dnR8ipmfnZmVkY2JhYF9eXZybmpmYmNse4iLiYWBfXt7fYOIkZeYmJWRjYmFgX15dnJuamhnanJ4gQ==',
+      45,
     ],
     [
       5,
@@ -2651,6 +2900,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MDEyNDY5PkNLUE9LSEVDQkJDRUhLUFBMRD46NjQyMTEwMTI0Njo+REhLS0tKR0ZFRUZHSktLS0hDPjk2NDIxMA==',
       'go6RjYmFgX15dXFwd4aUmpmVkY2JhYF9eXVxb21ucXh+g4iIh4WBfXl3d3l/hoySlJORjYmFgX15dXFtaWZmcg==',
+      45,
     ],
     [
       5,
@@ -2659,6 +2909,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JSYmKCksLzM6Qk1gZGJgX19eXVlWT0Y9NzIvLCopKCcnKCkqLC8yNz1GT1ZZXV9fX2BiY2BNQjozLywpKCYmJQ==',
       'fYWIhIOEhIqKjZCUl5iXlJCMiISAfHh0cGxpaWlsbm91d3x/fnx5e4STn6Gfm5eUkIyIhIB8eHRwbGhkYV9hbg==',
+      45,
     ],
     [
       5,
@@ -2667,6 +2918,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PT5AQkVKTU5JQj46ODY1NDQ1Njg7PkNJTk5KRUJAPj09PkBCREZHR0VEQT46ODc3Nzc5Oj1BREZHR0ZDQkA+PQ==',
       'ipSYlJCMiISAfHh0cGxpanSEkZOQjIiEgHx4dnZ4fIGEiI2OjoyIhIB8eHRycnN4foKGh4iIhoSAfHh0cG5uew==',
+      45,
     ],
     [
       5,
@@ -2675,6 +2927,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'LCwtLzE0Nz1DTVJUUlBOTU1OUFJVVE1DOzY0MS8tLCsrLC0vMTQ3O0NNVFRSUE5NTU5QUlRSTUM9NzQxLy0sLA==',
       'hoeLh4N/e3d0eH6Om5ubl5OPi4eDf3t3dHBsaGRkaXeGi4uHg397d3d4fo6Wm5uXk4+Lh4N/e3d0cGxoZGhpdw==',
+      45,
     ],
     [
       5,
@@ -2683,6 +2936,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JCQlJigqLTI3QEtcamlmZWVmaWpcS0A3Mi4qKCYlJCQkJCUmKCotMTdAS1xpaWdlZWdpaVxLQDcxLSooJiUkJA==',
       'd4SHg398en+NnKSjn5uXk4+Lh4N/fHh0cGxoZGBcX2d3hIWDf3x6f42cpKOfm5eTj4uHg398eHRwbGhkYFxcZw==',
+      45,
     ],
     [
       5,
@@ -2691,6 +2945,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'HyAgISIlJysvNkBQaX+Eg4OEf2lQQDYvKyclIiEgIB8fICAhIiUnKy82QFBpf4SDg4R/aVBANi8rJyUiISAgHw==',
       'en6BgIOLm6OlpaGdmZWRjYmFgX15dXJuamZiXlpbXWt6foGAg4ubo6WloZ2ZlZGNiYWBfXl1cm5qZmJeWltdaw==',
+      45,
     ],
     [
       8,
@@ -2699,6 +2954,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'VmJnZ2NTRT03Mi8rKikoJycoKSosLzI3PUVSZWhpYVVLRkA8Ozg3NjY3ODs8P0ZISEZCPjs5ODc3Nzk7PUBHSw==',
       'lZudmZWRjoqGgn56dnJuamZjZW19kZ6mp6OemZSPjImGg4B8d3JtaW95hY+Tj4yJhoOAfHdybWlkYV5eX2dxhQ==',
+      45,
     ],
     [
       0,
@@ -2707,6 +2963,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'lZSVZEo9My0pJSIgHx4dHR0eHh8gIyUoLDM8TGOUvry8vV4+MCYfHRkXFhQUExMTExMTExQWFxkbICeVq6uroQ==',
       'kJukoJyYlJCMiISAfHh1cW1pZWFdWVdgcH6Ll6eys6+rqKSgnJiUkIyIhIB8d29lV0tEREtMWGR0f4mOj41/hA==',
+      46,
     ],
     [
       8,
@@ -2715,6 +2972,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ubqCV0A1LiciIB8cGxoaGhoaGhsdHiAkKC01QlaBvLu7vIFWQjQtJiQgHhwbGhoZGRoaGhweICImLjVAVn/Dvw==',
       'laStqaWhnZmVko6KhoJ+enZybmpmYl5bV1NWYnJ9hpOira2ppaGdmZWSjoqGgn56dnJuamZiXltXU1Rgd4WDig==',
+      46,
     ],
     [
       0,
@@ -2723,6 +2981,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'HR4eHyEjJSgtND1Le4WMlJZ9eEg9NjEtKigmJCQkIyIiIyQlJiksMDU8R1l2hIKBgYKDZEs9NC0oJSMhIB4eHQ==',
       'jJ+kmpqboKaimpKLhIB8e3p4dnJua2djX1tXV2JxfoJ+f4ubp6mlop6alpKOioaCfnp2cmxoYFxdX2duc3Nxew==',
+      46,
     ],
     [
       1,
@@ -2731,6 +2990,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KysrLC4xNTlCTU5NS0pKS0xJSUtNTEI6NDA2Ozk4NjU1Njc6PEBFS1FPSkZDQT8+PT9AQkZKUFJNSUVDQUAwLA==',
       'f4B/eX6JmJ+ci3l1coCFgn56dnJweomXnZmao7G7tnxJSlVibGpnbnmHjYqGjJeenpCCd3FrZWFdYW56g4J9fw==',
+      46,
     ],
     [
       1,
@@ -2739,6 +2999,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'TE1OUVVXTkM9ODMxLy0sKyssLS8xMzg8Q05WVVFOTUxMTU5RVVZOQzw4MzEvLSwrKywtLzEzOD1DTlZVUU5NTA==',
       'iJegnJiUkIyIhIF9eXVxbWllYWZzg42MiISBfXl1cnqIl56cmJSQjIiEgX15dXFtaWVhZnODjYyIhIF9eXVxeg==',
+      46,
     ],
     [
       6,
@@ -2747,6 +3008,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Hh4fHyEkJikuNT5MZYaNjY2NhmVMPjUuKSYkISAfHh4eHh8gISQmKS41PkxlioyKioyKZUw+NS4pJiQhHx8eHg==',
       'en6ChYycpKamop6alpKOioaDf3t3c29rZ2NfW1dYYHB9gX+AjJyoqqainpqWko6KhoN/e3dzb2tnY19bWVtgcA==',
+      46,
     ],
     [
       2,
@@ -2755,6 +3017,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IyMkJScpLjM7QkZQXWZtcHFvbWheUkY9ODMvKygnJyYkJSUlJicpLTAzO0JQZHd3dnZ4dlVFOjItKiclIyIhIw==',
       'e3+FiY2VmJqcmpiWlJCMi4eFgX15dXRuamZiXVpbZHV+gH+AjZ6nqKKempaSjoqFgX13dW9tb25vamdlZmpsdQ==',
+      46,
     ],
     [
       2,
@@ -2763,6 +3026,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IyMiIyUkJyssMDg+TFt8gICAgX9VRjszLickIiEgHx8fHyAhIiQnKzA7RmFlYmNqeJGPb1pNQz03Mi8qKCckIw==',
       'dH2AgoydqaumoZuXlpKOioSAfHZybGhkaHaCiYN5bmZfV1ptlKCnoZ+cl5aPjYyIiIeDf3t3c3JrZ2NdW1dZZw==',
+      46,
     ],
     [
       3,
@@ -2771,6 +3035,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'DAwMDA0NDg8RExYcJtje1bydfWZURTk2My8rKScmJSUlJSYnKSsvNDY5RVVkfZ681d7YJhwWExEQDw4NDAwMDA==',
       'bIWVmZ2dnJyYl5WSkI2Jh4OBf3t3dnJubWtoamZjYmJmb4afr7e2sq6opKCZmJGLh4F9d3NtZ2NcWVdQT0tJVw==',
+      46,
     ],
     [
       3,
@@ -2779,6 +3044,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JjVKTFJYX2BaVlNSUVFQUlVWVElDPTk0MS8uLS0sLC0uLzI0Nz1DS1Ria2pmYmBfXlg1LCYkIB8eHR0cHh8hIg==',
       'eYWQmZiUko+LiYSBgHx6dnJvbGhmYmRufouPjImLmKexsauln5iSiYN9dG1hV1FUXWhraGx3g4yNh4SBfXl0dA==',
+      46,
     ],
     [
       4,
@@ -2787,6 +3053,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KiorLS8yNjpBSlNVVlVTUlJTVVhaVkhAOTQxLiwrKSkpKSosLjE0OUBIVlpYVVNSUlNVVlRTSkE6NjIvLSsqKg==',
       'hYWFgX15dXWBkJ2gnJiVkY2JhYF9eXVxbWllYmFpeIaLiYWBfXt7f4aNlZiZmJWRjYmFgX15dXFtaWdlaG91gQ==',
+      46,
     ],
     [
       5,
@@ -2795,6 +3062,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MDEyNDY5PkNLUVBLSEVEQ0NERUhLUFFLQz45NjQyMTAwMTI0Njk+Q0hLTExKSEZFRUZISktMS0hDPjk2NDIxMA==',
       'f42RjYmFgX16dnJvd4WUm5mVkY2JhYF9enZybmxtb3h+g4iIiIWBfXp3d3l/hYySlJORjYmFgX16dnJuamZlcA==',
+      46,
     ],
     [
       5,
@@ -2803,6 +3071,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JSUmJykrLzM5QU1fZWRhYGBgX1xXT0U8NjIuLCooJycnJygpKy4yNj1FUFdbX2BgYGFkZV5NQjkzLiwpJyYlJQ==',
       'eIWJhYOBhIaJkJCXmpmYlJCNiYWBfXl1cW1pZ2hpbnBxdnp+f315eoOSn6KgnJiUkI2JhYF9eXVxbWllYV1daQ==',
+      46,
     ],
     [
       5,
@@ -2811,6 +3080,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PT4/QkRJTk9JQz47ODY1NDQ1Njg7PkNKTk5JREI/Pj09Pj9BREZGRkVEQT47OTg3Nzg5Oz5BREZHR0ZFQT8+PQ==',
       'hpSYlZGNiYWBfXl1cW1panOCkJORjYmFgX15d3Z3fICEiYqNjouJhYF9eXVzcnN2en6CiIqLiYWBfXl1cW1sdw==',
+      46,
     ],
     [
       5,
@@ -2819,6 +3089,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KywsLjA0ODxCTVNVU1BOTU1OUFNWVU1CPDc0MC4sKysrKywuMDI2PENNVFVUUU9OTk9RVFVUTUM8NjMwLywsKw==',
       'hImLh4SAfHh0d3+Om5ybl5OPi4eEgHx4dHBsaGRlbHWEiYiHhIB8eHd3f46XnJuXk4+Lh4SAfHh0cGxoZGVndQ==',
+      46,
     ],
     [
       5,
@@ -2827,6 +3098,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'IiMkJScpLC82PkhYbm5sa2tsbm5YSD42LywpJyUkIyIiIyQlJyksMTU+SFpub2xra2xvblpIPjUxLCknJSQjIg==',
       'eYWFgn58foqao6WhnZmVkY2JhYJ+enZybmpmYl5aXWl5hYWCfnp+ipqlpaGdmZWRjYmFgn56dnJuamZiXlpdaQ==',
+      46,
     ],
     [
       5,
@@ -2835,6 +3107,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Hh4fICIjJikuND9MZoeLioqLh2ZMPzQuKSYkIiAfHh4eHh8gIiQmKi40P0xmh4uKiouKZkw/NC4qJiQiIB8eHg==',
       'd3+BgIORoKeopKCcmZWRjYmFgX15dXFtaWViXlpYWmd3f4GAg5GgqKikoJyZlZGNiYWBfXl1cW1pZWJeWlhaZw==',
+      46,
     ],
     [
       8,
@@ -2843,6 +3116,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'VGFqamVRRTw2Mi4sKigoJycoKSosLjI2PERRZGtqYFRMRkA9Ozk3Nzc3ODo+QUZISEZBPjo4ODc3ODk7PkFGTA==',
       'k5uempaSjoqHg397d3Nva2djYml3jZ6kpaOemZiSjYyHgYB7dXRvbnF4g42VkY+LhYN/eXd0bmtoYmBdWWFsgg==',
+      46,
     ],
     [
       0,
@@ -2851,6 +3125,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'qKysrYspIR0bGRgWFRQUFBQUFBUWFxkbHyMoMkJjvLy8vY5fSDsxKycjIR8eHRwcHB0dHh8iIycrMjxIYI+amg==',
       'mqWytbzAtaaZj4mFgX15dnJuamZiXlpWUk5NV2Z0gI2dqKmloZ2ZlZGNiYWBfXl2cm5qZmJeXWdzenlxcnh+jA==',
+      47,
     ],
     [
       8,
@@ -2859,6 +3134,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'z9N5Uz4yKiUgHhwbGhkZGBgZGRkbHB4iJCoyPVN8zMvLzHxTPjIqJSIeHBsaGRkZGRkZGhsdHiElKjI+U3zJyQ==',
       'mKmwrKikoJyYlJCMiISBfXl1cW1pZWFdWVVRVGBwfomYp62sqKSgnJiUkIyIhIF9eXVxbWllYV1ZVVRebXR5gg==',
+      47,
     ],
     [
       0,
@@ -2867,6 +3143,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Hx8fISIlJysvNz9PZ5SWlJSWjl9HOjErJyQhHx0dHBwcHB0eHyEjJiwyO0hegJ2rsZB2Rzs1MCwmJyQjISAfHw==',
       'bXqAfomYpquno5+cmJSQjIiEgHx4dHBsaGdjYGBgZmhqc4aepqCfoKSno56Vj4uFgX97enh0cGxoZWFdWVVTXQ==',
+      47,
     ],
     [
       1,
@@ -2875,6 +3152,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'TUxMTU9QSUA4My8tKyoqKisvPD9AQkVKUFJPSkdEQ0FAQ0RHSk5ST0dBPDk3NTQzMzQ1Nzk5MDI4QExQTkxMTg==',
       'bnp9d3J1gY6Zl5mlsry5n1xCQExXY2RlcH+MkIyIhIB8eYGIhH5sYGFseYWEg4KBhX99hZGfpaGdlpGLgXJnZg==',
+      47,
     ],
     [
       1,
@@ -2883,6 +3161,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KCkpKy0vMzg/R1RdW1hWVVVWWFtdVEc/ODMvLSspKCgoKCkrLS8zOD9HVF1bWFZVVVZYW11URz84My8tKykpKA==',
       'eIWMiISAfHh0e4mYop+bmJSQjIiEgHx4dHBsaGRhXmh4hYyIhIB8eHR7iZiin5uYlJCMiISAfHh0cGxoZGFeaA==',
+      47,
     ],
     [
       6,
@@ -2891,6 +3170,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'fH16bVJCODEtKSUkIiEgICAgISIjJigsMjhEUm19fHp6e31tUkQ4MiwoJiMiISAgICAhIiQlKS0xOEJSbXp9fA==',
       'oKSkoJ2ZlZGNiYWBfXl1cW1pZmJeWlhgb36EgX1+iZilqKSgnZmVkY2JhYF9eXVxbWlmYl5dXmRveX5/gYOJmA==',
+      47,
     ],
     [
       2,
@@ -2899,6 +3179,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IiIjJCYoKy80O0JTeXt5eXl4ZU1BOjMtLCgnJSMkIyMlJSgqKy40OUBIUV9qbnFycm9nWk5HQjcxKygmJCMiIg==',
       'gYGLmqWnpaCcmJKNjIiEgHp4dnNxbWlpZWNlZm1ydXqAhouTlZmbmpaSk5KUkoyIgn97d3VxbWlhXVlVXm57gg==',
+      47,
     ],
     [
       2,
@@ -2907,6 +3188,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'b2dmaFxANC0oJSIgHyAgHx8gICEjJCgrMzxFVYCIhoaFf1lLPTYvLCcmJCIhIiEhIyMkKCosMzc+Rk9acJGVfQ==',
       'V2RxfoOFkaCnqaagnJeTkIyIg4F9eXdzdHJwbGhkYF1YYG+WpqigmZCGeX6Gkp6dl5ONhoF9eXVybmpoYl5YVA==',
+      47,
     ],
     [
       3,
@@ -2915,6 +3197,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'xs/JOCIcFhQSERAPDw4ODg4ODg8PEBITFBYcITrJz8aymXtmTkc8NzQwLCkoJyYmJiYnKCktMDU1PEdPZ3uWrw==',
       'pbK1sq+sqKOdl5ONiYV/eXVva2dhXFZSTkpLVGV+kZqam5uampmVlJCOioaFgX99eXh0cG5qbGhnZ2NmZmp3jQ==',
+      47,
     ],
     [
       3,
@@ -2923,6 +3206,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'UE5NTk5QU1dcXVdSTUlGKiUhHx4eHR4fISIlKjA8WVpbXF5hZmdiU0pEPjk0MjAvLi0sLS0uMDI1OT5FTFNUUg==',
       'ipOXk5qjqq2nnJSLgXtxbGdeWlRPVmJxeHZzcXeFlZybmZWSj4yJh4SCfXp3c3FtbGhseIOLjYqFgn16dnN0fQ==',
+      47,
     ],
     [
       4,
@@ -2931,6 +3215,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KissLS8yNjtBS1ZXVVJQT09QUlNSUUtEPTgzMS4tLCsrLC0vMTM4PURLUVJTUlBPT1BSVVdWS0E7NjIvLSwrKg==',
       'fouMiYWBfXt6fYWMkpaXl5SQjImFgX15dXFta2lpbHF4gYWFhYF9eXV1fYyanpyYlJCMiYWBfXl1cW1pZWFjbw==',
+      47,
     ],
     [
       5,
@@ -2939,6 +3224,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MDEyNDY5PkNHS0xMSkhGRUVGSEpMTEtHQz45NjQyMTAwMTI0Njk+Q0tRUEtIRURDQ0RFSEtQUUtDPjk2NDIxMA==',
       'iYmIhIB8eHd3eoCJjpOUkpCMiISAfHh0cGxoZWh1hJCQjIiEgHx4dHBwe4uYnJiUkIyIhIB8eHRwbGxscXp/hg==',
+      47,
     ],
     [
       5,
@@ -2947,6 +3233,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'X2BeW1ZPRT03Mi4rKSgnJycnKCkrLjE3PEVQV1teYGBgYWNkYE1BOTMvKykoJiUlJSUmJyorLzM5QU1gZWNhYA==',
       'mpmZlZGNiYWBfnp2cm5qaGdoa25yd3x+f316eoCOnaGhnZmVkY2JhYF+enZybmpmYl5fZ3aEh4WDgoSGiI6OlQ==',
+      47,
     ],
     [
       5,
@@ -2955,6 +3242,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Nzc5Oz5BRUZHR0ZFQj8+PT0+P0JFSU9OSUM+Ojg2NTQ0NTY4Oz5DSU5OSUVCPz49PT5AQkRGR0dGRUE9Ojk3Nw==',
       'ioqKhoJ+enZybm11hJKYlZGNioaCfnp2cm5qaXB/jZORjYqGgn56d3Z3e32ChouOjo2KhoJ+enZycXN1e3+Ahw==',
+      47,
     ],
     [
       5,
@@ -2963,6 +3251,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'LCwtLzE0OD1DTlRUUk9NTExNT1JVVE5DPTg0MS8tLCwsLC0vMTM3PUNOU1RST01MTE1PUlRTTkM9NzMxLy0sLA==',
       'hIuMiISAfHh0dXuLmZybmJSQjIiEgHx4dHBsaGVmaHaFiYyIhIB8eHd3fIuUmpuYlJCMiISAfHh0cGxoZWRodg==',
+      47,
     ],
     [
       5,
@@ -2971,6 +3260,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JCUmJykrLjI5QExeZ2ZkYmJkZmdeTEA5Mi4rKScmJSQkJSYnKSsuMzlATF5nZmRiYmRmZ15MQDkzLispJyYlJA==',
       'd4SIhIB8eHyJmKOjn5uYlJCMiISAfHh0cGxoZWFdXWh3hIiEgHx4fImYo6Ofm5iUkIyIhIB8eHRwbGhlYV1daA==',
+      47,
     ],
     [
       5,
@@ -2979,6 +3269,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'hYaCaFBBNzAqJyQiIR8fHx8fICAiJCcrLzU/TmiDhoaGhoNoTj81LysnJCMgIB8fHx8fISIkJyowN0FQaIKGhQ==',
       'n6WopKCcmJSQjIiEgHx5dXFtaWVhXVlbY217fn+Ah5CdpaWkoJyYlJCMiISAfHl1cW1pZWFdWVtebXt+gICCkA==',
+      47,
     ],
     [
       8,
@@ -2987,6 +3278,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'VWBoaWRTRj03Mi4sKigoJycoKCosLjI3PEZSZmlnYFVLRkA9Ojg3Nzc3ODo9QEZISERAPTo4ODc3ODk7PUFHSw==',
       'lJydmZaSjoqGgn56dnJuamZiZG19kp2kpaGdmZWRjYmGgn97d3NvbXJ6ho+QkY2JhoJ/e3dzb2tnY19bXGNuhA==',
+      47,
     ],
     [
       0,
@@ -2995,6 +3287,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'P0RKSEM/PDs5OTk6Oz9EQ0FBQUJER0tOSkQ/PDk3NjU1Njc5PD9ESk5LR0RDQUFBQ0Q/Ozo5OTk7PD9DSEpEPw==',
       'b3V8eHRxbWx3hI+SjoqGgn97d3Nvb3iHk5aSi4eDiI+WmpGLhIN/e3pzb3aBkZSLe2xueIiSjoqGgn56dnBkaw==',
+      48,
     ],
     [
       1,
@@ -3003,6 +3296,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'SEpKRUA9Ojk4Nzc4Oj1DQ0FBQUJER0xPS0VAPDo4NjY2Njg6PEBFS05LR0RCQUFBQ0M+Ojg4Nzg5Oj1ARUpKSA==',
       'cHd+enZybWt1go6UkIyIhIB8eHRwbHN+i5WSjoqGgomQlJmQiYeCfXl0cm5rc3l/gIGHjZWRjouHhH57d3BnbA==',
+      48,
     ],
     [
       2,
@@ -3011,6 +3305,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'YFpOSUJAPj4+QEE8ODUyMC4uLi4vMDE0OD5DTFdaWFdXWFpZTEM+OTQyMC8uLS4vMDI1OD1BPz09PkBDSU9cZA==',
       'gImOioaCfnp1cm5qZ2JeZnJ7goB+ho6bop6blpKOi4aCfnh2c3iDio+Jgn13b2ljXmNwg5OanpqXkImEe3Zwdg==',
+      48,
     ],
     [
       5,
@@ -3019,6 +3314,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Pj9BQ0ZLS0pCPDo2NTM0MzQ4OkRFRUZHSUpIREE/PT08PT9BREhNTUlCPjo4NjU0NDU2ODs+Q0lOTkpGQ0E/Pg==',
       'bXR8e3d1dn+GioqGg397d3NvbG16iZSWko6KhoN/e3dzb2trcH+Ok5KOioaDf3t3dXeElJucmJKOioR+enFmag==',
+      48,
     ],
     [
       5,
@@ -3027,6 +3323,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JSYqKy0wNDg/SFpwfH57enp3aUU0MCgkISEgHRwcGxsbGx8fISQqMj1lbHV7goB8b2NWS0A5NjEqKykmJSQmJQ==',
       'foSGhomVpKutqqafm5aQj4iFgHh0b2hkW1RbX2pua2lrdICKkpmXmZiYl5OQi4yIiISAfHh4dHNvaGRgXF9hbw==',
+      48,
     ],
     [
       7,
@@ -3035,6 +3332,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'SkpLS0tKSUhFQ0A9Ozk2NjU1NDU2Njk6PUFFRURCQ0VJTlJYXGJjQjozMC0rKSkoKCosLjQ8SUlISEhISElJSg==',
       'i4qJiISEgX59eXZ5gIeLh4B5dXNxcnFwfI2ptLWtopiRi4aAe3RsZFtXXWl2fn17enh6eHp6eXp7gIGGh4eJiQ==',
+      48,
     ],
     [
       7,
@@ -3043,6 +3341,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'sbGGWEQ3LiklIh4dHBsbGhobGxwdHiIjKS43RFiGsbGxsYZYRDcuKSUiHh0cGxsaGhsbHB0eIiMpLjdEWIaxsQ==',
       'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9gYuaqK6qpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
+      48,
     ],
     [
       6,
@@ -3051,6 +3350,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GBgZGRscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxkZGBgYGBkZGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGRkYGA==',
       'aHaEkJ+srqqmop+bl5OPi4eDf3t3c29raGRgXFhUUFlodoSQn6yuqqain5uXk4+Lh4N/e3dzb2toZGBcWFRQWQ==',
+      48,
     ],
     [
       4,
@@ -3059,6 +3359,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Li4vMTM2OkBHUVJQTUpIR0dISk1QUlFHQDo2MzEvLi4uLi8xMzY6QEdRUlBNSkhHR0hKTVBSUUdAOjYzMS8uLg==',
       'gY2Pi4eDf3t3c3N4hpWbm5eTj4uHg397d3Nva2dkZXGBjY+Lh4N/e3dzcXiGlZybl5OPi4eDf3t3c29rZ2RlcQ==',
+      48,
     ],
     [
       3,
@@ -3067,6 +3368,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/79iPS4kIBsaGBYVFBQTExMTFBUWFxcbHR8oMkJixP//xGJCMigfHRsXFxYVFBMTExQUFRUWGBobICQuPWLE/w==',
       'oK2yrqqno5+bl5OPi4eDf3t3c3BsaGRgXFhUUE9XZoegrbKuqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRQT1dmhw==',
+      48,
     ],
     [
       0,
@@ -3075,6 +3377,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Q0RFSEtQUk1FQDs4NTMyMTEyMzU4O0BFTVJQS0hFRENDREI8Ojk5OTo8PkJGSUQ+PkRJRkI+PDo5OTk6PEJEQw==',
       'g5GYlJCMiISAfHh0cGxob32NlpSQjIuPlJmXj4mGgn16dXJzfouUkIBwbHWCjY6LhoN+endxaWdscXV0cGxqcw==',
+      49,
     ],
     [
       1,
@@ -3083,6 +3386,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'RkhIRD88Ojk4ODg5Oz9DQ0NERUhLT1JORkA8ODY0MzIyMzQ2ODxARk5ST0tIRURDQ0M/Ozk4ODg5Oj0/REhIRg==',
       'bnN4dHFtbHeGk5iUkIyIhIB8eHRxbWlreIiTlJCMiIyRlpqRjIaDgHp3dG9rc3l/gIGFjZORjomGgn15d29law==',
+      49,
     ],
     [
       2,
@@ -3091,6 +3395,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'bWJTS0dDQUBAPjczMS0sKioqKissLjA0ODxET15hXl1dXmFgT0Q9ODQwLiwrKioqLCwvMTU3PkA/QENHS1NicA==',
       'goiMiIWAfHh1cWxoZGJcYGt3goJ+f4eXoqOfm5iUkIqIhIB8d3V7gYWJg3x2b2ljX11mdo2gn6Gdk4+IgX12fA==',
+      49,
     ],
     [
       5,
@@ -3099,6 +3404,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'OTk7PUBESU1NR0I+Ozk4Nzc4OTs+QkdKSUdHR0dDPTo5ODg6PD5DSkpJREA9Ozk5OTo7PUBESU1NSURAPTs5OQ==',
       'iJSYlJCMiISAfHh0cnR5goeGgoOKkpWVjYV/eXVwa2lodIONj4yIhIB8eHRwbGtteoqSlJCMiISAfHh0cG1teQ==',
+      49,
     ],
     [
       5,
@@ -3107,6 +3413,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JSkqKywwNDk+T1tydnh2dHRxZ1A/MiwmISEiIB4dHBwcHB0hIyQtMEFhZm54fXx3b2FUS0I9NDMuKScpJyYlJQ==',
       'gYKGhoaTo6mqpqKenpaSjoaGfnp2bWpgXFhdY2l0cGxvcXyMkZqWkpWRmZWRkomKhoJ+ent3dnJrZ2NfX2Nkcg==',
+      49,
     ],
     [
       7,
@@ -3115,6 +3422,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'SUhHSUhDPjo4NjQzMzIzMzM1Nzo9P0FGSEtMTU5NTk1NTExMS0pKSUpJNy8rKSclJSUlJigqLzM+ZWdjXVlUTQ==',
       'dXR1dXZ4en6AhISEh4aHiYiJioaGj5yorKidlY+HgHt0bmpjVkxGSmJ5iI+PjYuMhoJ7eoCFjIuIhIF+fHp3dg==',
+      49,
     ],
     [
       7,
@@ -3123,6 +3431,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'sbGGWEQ3LiklIh4dHBsbGhobGxwdHiIjKS43RFiGsbGxsYZYRDcuKSUiHh0cGxsaGhsbHB0eIiMpLjdEWIaxsQ==',
       'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9gYuaqK6qpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
+      49,
     ],
     [
       6,
@@ -3131,6 +3440,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GBgZGhscHiAlKjI+U3zOzs7OfFM+MiolIB4cGxoZGBgYGRkZGxweIiQpMj1Se87Nzc57Uj0yKSQiHhwbGRkZGA==',
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
+      49,
     ],
     [
       4,
@@ -3139,6 +3449,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'SktOUFRUT0U+ODQxLy4tLCwtLi8xNDg9RU9UVFBOS0pKS05QVFRPRT04NDEvLi0sLC0uLzE0OD5FT1RUUE5LSg==',
       'kZqdmZWRjoqGgn56dnJuamZjZXGAi42KhoJ+enZ0dYGRmp2ZlZGOioaCfnp2cm5qZmNlcYCLjYqGgn56dnR1gQ==',
+      49,
     ],
     [
       3,
@@ -3147,6 +3458,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/8xkQjQrIh4bGRgXFhUUFBQUFRYXGBkbHiIrNEJkzP//x2RCNCYiHhsZGBcVFRQUFBQVFRcYGRseIiY0QmTH/w==',
       'o6+xramloZ2ZlpKOioaCfnp2cm5qZmJfW1dTT1FecZCjr7GtqaWhnZmWko6KhoJ+enZybmpmYl9bV1NPUV5xkA==',
+      49,
     ],
     [
       0,
@@ -3155,6 +3467,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'RkdJS09UU0pCPDk1MzEwLy8wMTM1OT1CSlNUT0tJR0ZGR0Q9Ojk5OTo7PkFFRz88PD9HRUE+PDo5OTk6PERHRg==',
       'hJKZlZGNiYWBfXl1cW1qaXODkJWRjYqPlpydlIuGg398eHRyfYqVlIV1am96iY6MiIOAenZyZ2JnbHR1cW1rdQ==',
+      50,
     ],
     [
       1,
@@ -3163,6 +3476,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'REZHQj88Ojg3ODg5O0FHRkZHSUtPU1RLQz45NjQyMTAwMTI0Njk+Q0tUVE9LSUdGRkdBOjk4ODc4Ojw/QkdGRA==',
       'a3N4dHBscH6NmJiUkIyIhIB8eHRwbGhoc4KQlJCMiI2VmZ+WjIeCfnt3dXFsdXt/gIGFi5SPi4mFgn15dGpiZw==',
+      50,
     ],
     [
       2,
@@ -3171,6 +3485,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'aV5RSEJAPTw8PT46NjIwLy4uLS4vMTI1OD5GTltbWVdXWVtbTkY+ODUyMS8uLS4tLzE0Njo+PT08PUBDSFFeZQ==',
       'foaKhoR/fHhyb2pmZV9hbHaBgn5/iJSdoJyYlpKOioSAfHh3eoCGjYmDfnZwa2VhZmVzipikopyXjoqEf3hxdw==',
+      50,
     ],
     [
       5,
@@ -3179,6 +3494,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Nzc5Oz5BR0tLR0E+Ozo6Ojw/RklISEhKSkVAPDk4NjY2Njg5PEBFS01LRkI/PTs7Ozs9P0JGS01MR0E+Ozk4Nw==',
       'cXh/fnd6goqPj4uIhIB8eHRwbGlqdIOPko+LiISAfHh0cG5wfYyVl5OPi4iEgHx4dHBweYiWmZaRjIWAenNpbA==',
+      50,
     ],
     [
       5,
@@ -3187,6 +3503,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'eIGCfXJsYz0yKyMhIB8eGxsbHB0dICAgJCkxPUVndnl5en18cVpIPjkyLy0rKiUlJSUnJiYoKy0wNTpBSVdibg==',
       'mKOoqaWXk4+Hh397eHBsaGRgXFVUWGFxeHp8foaWnqGjn5uXkIyLiIeDf3t4eHRycG1paWdoampvd4CNl5STlA==',
+      50,
     ],
     [
       7,
@@ -3195,6 +3512,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'REJBQkRFQj07OTc2NTU1NjY3OTs+QUNFR0lKSkpKSklJSUhIR0dISEpJPjMvLSopKSkpKiwwNDpFY2FcVlJMSA==',
       'd3Z3d3d4e32AhISGh4aHiYeIhIOBg5Gbp6mgmpGLhX14cmtnXVBLTGJ6iJCPjo+NiYV9d3V5gYiKhoKBf317eA==',
+      50,
     ],
     [
       7,
@@ -3203,6 +3521,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       't7iCWUM2LCgkIB4dHBsaGhoaGxwdHiAkKCw2Q1mCuLe3uIJZQzYsKCQgHh0cGxoaGhobHB0eICQoLDZDWYK4tw==',
       'm6iuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRUX257gYubqK6qpqKempaTj4uHg397d3Nva2djX1xYVFRfbnuBiw==',
+      50,
     ],
     [
       6,
@@ -3211,6 +3530,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GBgYGRocHiAlKDA8T3bX1tbXdk88MCglIB4cGhkYGBgYGBgZGhweICUoMDxPdtfW1td2TzwwKCUgHhwaGRgYGA==',
       'Z3aGk6Ourqqmop6alpKOi4eDf3t3c29rZ2NfW1dUUFlndoaTo66uqqainpqWko6Lh4N/e3dzb2tnY19bV1RQWQ==',
+      50,
     ],
     [
       4,
@@ -3219,6 +3539,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'SUtMT1JTT0U+OTUyMC4tLC0tLjAyNTk/RU9UUk9MSklJSkxPUlRPRT85NTIwLi0tLC0uMDI1OT5FT1NST0xLSQ==',
       'kJmdmZWRjYqGgn56dnJuamZkZnOCjI2KhoJ+enZydICQm52ZlZGNioaCfnp2cm5qZmRmc4KMjYqGgn56dnR0gA==',
+      50,
     ],
     [
       3,
@@ -3227,6 +3548,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/79iPS4kIBsaGBYVFBQTExMTFBUWFxcbHR8oMkJixP//xGJCMigfHRsXFxYVFBMTExQUFRUWGBobICQuPWLE/w==',
       'oK2yrqqno5+bl5OPi4eDf3t3c3BsaGRgXFhUUE9XZoegrbKuqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRQT1dmhw==',
+      50,
     ],
     [
       0,
@@ -3235,6 +3557,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QUdLSEM/PDo5ODk5Oj1CQUA/P0BCRUlOTEZBPTs5NzY2Nzk6PkFGTE5JRUJAPz9AQUI9Ojk4ODk7PT9DSEtHQQ==',
       'cnd8eHVwbGp0go2SjoqGgn56dnNvcnyLlpSQjIeFiY+TlpCKhoJ+enZzbnSDkZSLeW1vfIqQjomHg357dnFobA==',
+      51,
     ],
     [
       1,
@@ -3243,6 +3566,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'SUtLRUE9Ozg4Nzg4Oj1BQT8/P0BCRUlOTUdCPjs5ODc3ODo8PkJHTU5JRUJAPz8/QUE8Ojg3Nzg5Oz1BRkpLSQ==',
       'c3h+enZybmpyf4uSj4yIhIB8eHRwbXeDkJeSjoqGgomNk5eMiISAfHp0cW5qcnp+gYKHkJWSj4mHg317d3Frbw==',
+      51,
     ],
     [
       2,
@@ -3251,6 +3575,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Zl1SSkVCQEBAQjw3MzIvLS0sLC0tLzE0Nz1ETVpeXFpaXF5bTUQ9NzQxLy0tLCwtLi8yMzc8QkA/QEFFSVJdaQ==',
       'gIeNioaCfnp2cm5qZmReYGt1gIJ+gImWoaKempaSjoqGgn56dnN6gYiOhH55cm5oYF9oc4+dm6CYkY6HgHtyeQ==',
+      51,
     ],
     [
       5,
@@ -3259,6 +3584,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MzIzMzY3O0FJTExIREJBQEBBQkRITE9OR0E9OTc1NDMzNDU3OT1BR01NSkZDQD8+Pj9AQ0ZKSkhGRUREQjs2NA==',
       'gImMiISAfHh0cG1weoqVl5SQjIiEgHx4dHBtamx4iJGUkIyIhIB8eHV3foWMjIaEiY6Vl5SNhIB5dXFrZ2NkcA==',
+      51,
     ],
     [
       5,
@@ -3267,6 +3593,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JSkqKy0vMzc+SFtveXx5d3d4bEk3LiooIx8dGxwdHRwdHR0eIyUtNjtia3F7f4F1bmJZS0M5Ni4uKiglJyYlJQ==',
       'f4OGhYqSoqmqqaWhmpaRi4uDfXpzb2pgWVpeZWtubGpsdoOOlJWVlpiWlJGSjo2LhoOBe3h3c3JuZ2NfW2BicA==',
+      51,
     ],
     [
       7,
@@ -3275,6 +3602,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'TE1NTUxMSklFQj89Ojc2NTQzMzQzNDY5Oj5DR0hGR0lNUVdbYWVlPzUwLSooJyYmJicqLDA5SUlJSUlJS0tMTA==',
       'jIuKioaGg35+end1dn6FiIN9dnJzcXFze42ouLWupZmUjoeDfHZuZV5XWGFteH16eXh3d3l6e3x+f4GDhoiJiw==',
+      51,
     ],
     [
       7,
@@ -3283,6 +3611,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'sbGGWEQ3LiklIh4dHBsbGhobGxwdHiIjKS43RFiGsbGxsYZYRDcuKSUiHh0cGxsaGhsbHB0eIiMpLjdEWIaxsQ==',
       'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9gYuaqK6qpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
+      51,
     ],
     [
       6,
@@ -3291,6 +3620,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GRoaGx0eICQmLTRCVoG+vr6+gVZCNC0mJCAeHRsaGhkZGhobGx4gIiYtNT9Wgb6+vr6BVj81LSYiIB4bGxoaGQ==',
       'aHeAipmnr6uno5+bl5SQjIiEgHx4dHBsaGRgXVlVU1pod4CKmaetq6ejn5uXlJCMiISAfHh0cGxoZGBdWVVRWg==',
+      51,
     ],
     [
       4,
@@ -3299,6 +3629,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'LS4vMDM2Oj9GUVJRTUpJSEhJSk1RUlFGPzo2MzAvLi0tLi8wMzY6P0ZRUlFNSklISElKTVFSUUY/OjYzMC8uLQ==',
       'goyOioeDf3t3c3N6iZebmpaSjoqHg397d3Nva2dkZnKCjI6Kh4N/e3dzc3qJl5ualpKOioeDf3t3c29rZ2Rmcg==',
+      51,
     ],
     [
       3,
@@ -3307,6 +3638,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/8NiQi0oHx0bGBYVFBQTExMTFBQVFhgZGx8oLUJiw///w2JCLSgfHRsYFhUUFBMTExMUFBUWGBkbHygtQmLD/w==',
       'oK2yrqqno5+bl5OPi4eDf3t3c3BsaGRgXFhUUE9XZoegrbKuqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRQT1dmhw==',
+      51,
     ],
     [
       1,
@@ -3315,6 +3647,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PD06NTQ2OkBHTEpHRkVBPz9BRkZHSkxHQDo2NTQ5Pjw6OTg5OjxAREpOSkVCQD8+Pj9AQkVJTkxEQDw6OTg5Og==',
       'jYuIgHd1dXV1fImVm5aPhHJtcHmDgn15dG9qZW57h5CMiISAfHh0cXiHlJuWkIyGg39+iZCSi3pwamRsd4WKiw==',
+      52,
     ],
     [
       0,
@@ -3323,6 +3656,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ZGRaWFlQRDw1MS0rKSgnJiYnKCkrLjE2O0RQYF9cWllZWlxeWUlAOjY0MS8vLi8wMTM2NzEtLCwwNj9NX19gYQ==',
       'iJOZlZGNiYWCfnp2cm5qZmJeY3CAiomFgn5+iZijp6Gbl5GNiYN/e3mEkJiVhXVqZF5aV19reX16dn+Gjo19gg==',
+      52,
     ],
     [
       2,
@@ -3331,6 +3665,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'SkpJR0NAPT0+QUVHQj05NzU0MzMzNDY4O0BGTU9OTEtLTE1PTUU/Ozg1NDMyMzM0Nzk+QUZGQUA/QEFDR0lJSg==',
       'f4qTkI2Hg397enVwbGhkaHN9g4N/e3+HkpualpKPi4aDf3l2cm9weYONjIeBe3h0dHZ6fn+EiIyRkIuGfHRscg==',
+      52,
     ],
     [
       5,
@@ -3339,6 +3674,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Ojs9P0JFS0xKREA8OTc2NTU2Nzk8QERLT09JRUJAPj09PkBCRUlLSUQ+OTY1MzMzNDY5PEROTk5OS0ZBPjw7Og==',
       'h5OVkY6KhoJ+enZybmpsdoaSlZGOioaCfnp2dHmFk5ycl5SOiYaAe3ZuaF9haG95g4iOkI6KhoJ+enZybmpseA==',
+      52,
     ],
     [
       7,
@@ -3347,6 +3683,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'NjY1NTY3OTw/Q0hHRUNCQkNERkpOVFpaU01IRTQuLCooKCgoKisuMTc+SFVWU1BPTEtKSUhHRkRDQkA/PTo5OA==',
       'cHqIlpiYnqOloZePiYN9d3FsaGJeXGFvf4mJh4aFg4KCgoKBgIODhIeFiIeDg357eXVxcG93g4aJhYF9eHZwbg==',
+      52,
     ],
     [
       6,
@@ -3355,6 +3692,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GxscHR8gIyUqMDlFXYqmpaWmil1FOTAqJiMgHx0cGxsbGxwdHyAjJSowOUVdiqalpaaKXUU5MComIyAfHRwbGw==',
       'bXuBg4+eqqyopKCcmJSQjIiEgX15dXFtaWVhXVlVVF5te4GDj56qrKikoJyYlJCMiISBfXl1cW1pZWFdWVVUXg==',
+      52,
     ],
     [
       4,
@@ -3363,6 +3701,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Q0RGSExQUEpDPTk2MzIwMDAwMjM2OT1DSlBQTEhGRENDREZITFBRSkI9OTYzMjAwMDAyMzY5PUJKUVBMSEZEQw==',
       'jpibl5OPi4eDf3t3c3BsaGZqeIePj4uHg397d3Nwcn6OmJuXk4+Lh4N/e3dzcGxoZmp4h4+Pi4eDf3t3c3Byfg==',
+      52,
     ],
     [
       1,
@@ -3371,6 +3710,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PUBDREVISkpBOzc1NT09Ozs6Ozw/QUdNTklEQD48Ojk5Ojw+QERJTk1HQT88Ozo7Oz08NTU3O0FKSkhFRENAPQ==',
       'cXh/e3dzbmlpc4KPk4+Lh4N/e3dzb213hpSZlJCLh4KDjJGRhndtZml0gIuKi4yKh313dHV2dHuGk5mVj4JxcA==',
+      53,
     ],
     [
       0,
@@ -3379,6 +3719,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'UlNVWFpURz44NC8tKyopKCgpKistMDM5P0hVV1ZbYV9dW1tbSTwzLiwsLTM0MzEwMC8wMDI0OD1CS1lbV1VTUg==',
       'jZuhnZmVkY2KhoJ+enZybmppcXqAfXN2fYeLh4SEj52mqaOblIp8bGtweH9/eXZybmpkYFxkcoGIhoJ+enZ0fg==',
+      53,
     ],
     [
       2,
@@ -3387,6 +3728,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MDI1ODxBQkFAQUNHTFFSU1NTUUxGQT8+QENBPDg1MjAvLy8vMDI0NztBSFJVU1FQUFFTVVFIQTs3NDIwLy8uLw==',
       'fICGjJGWko6LgXl2e4SMkI2JhX97d3RxbWlkX2ZzfoaEgHx8hJGdoJqWko+MiIJ/end1cHR7gomFfXdxbW5wdw==',
+      53,
     ],
     [
       5,
@@ -3395,6 +3737,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Ojs8PkFFSkxLRUA9Ojg2NjY2ODo8QEVLTk9QUEU/PDg3ODg4Oz5BR0lJREA9Ozk5OTk7PUBDSU5OSkVBPjw7Og==',
       'i5aYlJGNiYWBfXl1cW9ydXp/h5OfoZmUjIWBe3VxbWdma3eGjY2JhYF9eXVxbWlrc4OQk5GNiYWBfXl1cW5vfA==',
+      53,
     ],
     [
       7,
@@ -3403,6 +3746,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JikrMDZHS1JZXFpTUExJRkZHSElKRkE9OTc1NDMzMzQ1Njk7PT9BREZHSUtNT1FSVVdZWlJDODEuKykoJiYlJg==',
       'go6SjoyIgn56eX+GjpWRj4uFhIF+fHp5eXp8e318e3x6fHp7eXl4doCLm6alop2XkoyIg354b2hdWV5iZmdmcg==',
+      53,
     ],
     [
       6,
@@ -3411,6 +3755,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GhobHB0eICQoLDZDWYK4t7e4gllDNiwoJCAeHRwbGhoaGhscHR4gJCgsNkNZgri3t7iCWUM2LCgkIB4dHBsaGg==',
       'bHqCipmnrauno5+bl5OPi4eDf3t4dHBsaGRgXFhUU11seoKKmaetq6ejn5uXk4+Lh4N/e3h0cGxoZGBcWFRTXQ==',
+      53,
     ],
     [
       4,
@@ -3419,6 +3764,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'R0dJTE9SUEhBOzc0MjAvLi4vMDI0NztASFBST0xJR0dHR0lMT1JQSEA7NzQyMC8uLi8wMjQ3O0FIUFJPTElHRw==',
       'kJmcmJSQjIiEgHx4dHBsaWVnb3+MjoyIhIB8eHRzdICQmZyYlJCMiISAfHh0cGxpZWdvf4yOjIiEgHx4dHN0gA==',
+      53,
     ],
     [
       1,
@@ -3427,6 +3773,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PD5DREVHSkY/OjY0NkBAPj49Pj9CRUpPTUZBPTs5Nzc3Nzk7PUFGTU9KRUI/Pj0+PkBANjQ2Oj9HSkdFREM+PA==',
       'bniAfHdybmlteIiTk4+Lh4N/e3d0cGxwfo2WlpCLh4GDjJaakX9xaWdveYSKi42LiH53dHV1dH+KlZuUintmZw==',
+      54,
     ],
     [
       0,
@@ -3435,6 +3782,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MTM2NzQvLCosLjQ/WFpaW15gWlVWVkpAOjQxLiwrKikpKiosLjE1OUBJV1dUUU9OTk9RVFhZUUY/Ojc0MzIxMQ==',
       'gImOint/iJGXlJCMiISAfHh0cGxoZGFkcICLjIiEgHx4eYGRnqKempSQjIiEfoKMl5+Yh3lsZF1XV19seHx2dg==',
+      54,
     ],
     [
       2,
@@ -3443,6 +3791,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'TU1MSURBPz09PkFDQD05NTQzMjMzNDY4PEFGT1BNS0pKS01QT0dBPDk3NTMzMzQ1Njk9QUNAPTs7PUBESUxNTQ==',
       'gIqPjYmDgX14dnJtaWZlb3yDhYF9eoKLlZ6YlJKMiIaAfXl1cHR/iZGOhn12cW1tcXZ7gIKIjo+RjYmFfnhxdg==',
+      54,
     ],
     [
       5,
@@ -3451,6 +3800,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MzQ1Nzk9QkhNTUhEQT89PDw9P0FESE1PTEZAPTo4NzY2Nzg6PUFFSkpFQD47Ojo6Oz5DSlNSUU9HQj06NzU0Mw==',
       'g4+SjoqGgn56dnJub3mIlZiWko6KhoJ+enZycXqHlZmVkYuHg395c2piYGZyfYiOkZOSjoqGgn56dnJuamZncw==',
+      54,
     ],
     [
       7,
@@ -3459,6 +3809,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'NjY2NjY4Ojw/REdGREJBQUJERUlOUlpaU01IRTQvLCspKSkpKy0vMjdASFRVUk9OS0pJSEdGRkREQkE/PTs5OA==',
       'eIWUmJedoqWkmI6Hg3t3dGxoZF9bY25/iomHhoWEgIB/gIKDgoOEhIeGhoWCf316dHJucXuCioiGgn55dHJsbQ==',
+      54,
     ],
     [
       6,
@@ -3467,6 +3818,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GRkaGhscICInKzM/U33HxsbHfVM/MysnIiAcGxoaGRkZGRoaGxwgIicrMz9TfcfGxsd9Uz8zKyciIBwbGhoZGQ==',
       'aHeCjZypr6uno5+bl5OPi4eDgHx4dHBsaGRgXFhUUFlod4KNnKmvq6ejn5uXk4+Lh4OAfHh0cGxoZGBcWFRQWQ==',
+      54,
     ],
     [
       4,
@@ -3475,6 +3827,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'RUZISk5SUUlCPDg0MjEvLy8vMTI1ODxBSVBRTkpIRkVFRkhKTlFQSUE8ODUyMS8vLy8xMjQ4PEJJUVJOSkhGRQ==',
       'jJmcmJSQjImFgX15dXFtaWVnb3+MjoyJhYF9eXVxc3yMmZqYlJCMiYWBfXl1cW1pZWVvf4yQjImFgX15dXFxfA==',
+      54,
     ],
     [
       1,
@@ -3483,6 +3836,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ojs4NDU3O0FKTEpHRkZCQEBCRkZHSkxKQTs3NTQ4Ozo4Nzc3OTs+QkpOTEdEQkA/P0BCREdMTkpCPjs5Nzc3OA==',
       'iouIfnh1dXZ1e4aTmZeQh3d0dHqEgXx3cm5oZW15iI6Lh4OAfHh0c3uKlpuXkYyIgnx/ho6OhHdtZ2dwfYiKig==',
+      55,
     ],
     [
       0,
@@ -3491,6 +3845,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'XF1fYmFQQzo1MC0qKCcmJiYmJygqLTA1OkNQWllcZWVhYGBgUkI5Mi4tLTA0NDEvLi0tLi4xMjU4P0ZWYF9dXA==',
       'j5yjn5uXk4+Lh4N/fHh0cGxoaXF6f3pyd3+IioSBiZeiqKOfmZGGdm5ye4SGgXx4dHBrZmBaWWNzgIN/fHh1fw==',
+      55,
     ],
     [
       2,
@@ -3499,6 +3854,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Tk5MSEZBPz9BREZBPDg2MjExMDEyMjU3PD9FT1NRT05OT1FTT0U/Ozc0MjEwMDAxMjQ4O0FGREFBQkNGSExNTg==',
       'f4uSkIyIhIB8d3VvbWplYmt1gIWCfnuCi5iempaSkIuJg397d3Nvb3WAiYuFfXh2cnJ1en6Ch4yRkY+Jgnhvdg==',
+      55,
     ],
     [
       5,
@@ -3507,6 +3863,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'PD0+QERITExJQz46ODY1NDQ1Njg6PkJJT09LR0RCQD8/QEJER0tMSUE8ODU0MjIyMzQ3OkFLTk5OTUdDQT49PA==',
       'iZKWko6KhoJ+e3dzb2trcH6NkpKOioaCfnt3dXmEk5ycmJSOioaAfXZya2NhZGx1foaLjo6KhoJ+e3dzb21teQ==',
+      55,
     ],
     [
       7,
@@ -3515,6 +3872,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'RUZHSElGQj05ODU0MzQ0NDY4OTs9QEFDRUdJSkxOT1FTVlhZUkI6My8tKicnJyYnKCosMDlITFJaXFdSTUtIRQ==',
       'eXl6en18fXx+fnt9e3l6eHZ5hJSipaOdmJWQjIaAenRuY1haX2RpZW19iZKRjIqEgH54en+Gk5OPjYmGhH57eg==',
+      55,
     ],
     [
       6,
@@ -3523,6 +3881,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'HBwcHh8gIyYqMDpIXYyhoKChjF1IOjAqJiMgHx4cHBwcHBweHyAjJioyOkhdi6GgoKGLXUg6MiomIyAfHhwcHA==',
       'bnuBgYybqKyopKCcmJWRjYmFgX15dXFtaWVhXlpWVF5ue4GBjJuorKikoJyYlZGNiYWBfXl1cW1pZWFeWlZUXg==',
+      55,
     ],
     [
       4,
@@ -3531,6 +3890,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'REVHSU1QUEpCPTk1MzEwLy8wMTM1OT1CSlBQTUlHRURERUdJTVBQSkI9OTUzMTAvLzAxMzU5PUJKUFBNSUdFRA==',
       'j5ibl5OPi4eDf3t3dHBsaGZpd4aOj4uHg397d3Rxcn+PmJuXk4+Lh4N/e3d0cGxoZml3ho6Pi4eDf3t3dHJyfw==',
+      55,
     ],
     [
       1,
@@ -3539,6 +3899,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'R0tNTU9QRj03NTk6NzQzMjIyMzU2Oj5CSk9NSkhGRUVFRUZISk1PSkI+OjY1MzIyMjM0Nzo5NTc7RFBPTU1LRw==',
       'e36Fg317d3FvamZrc4CNi4iEgoB9fXd1d4KRmJqWkI6IhIJ9fYOHh4BxZmJmcn+Ii4mHgHh2dHeAjZiemI98eA==',
+      56,
     ],
     [
       0,
@@ -3547,6 +3908,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'VFRUWFlWSEE7NjIxLy0sLS0uLzAyNzk3NTc9TF1cXF1aUUtHQkA/PT09PkBBPDk2MzIxMDAxMzQ3OT5GTVdXVA==',
       'gIeKiXdqYFthbXqFipGZnZiVkI2LhIJ/end2fYWNkIuGgn58eHNwa2hlXmJsdoCBe3l3gJCanpqWkI6IhIJ8eg==',
+      56,
     ],
     [
       2,
@@ -3555,6 +3917,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Tk9QUk5GQDo4NTIxMTAxMjM1OTxCRkRCQEFCRUlLTE1NTUxJRUE/PkBERkI8ODUzMjExMTEzNTg7QEZQUlFPTg==',
       'd4KLi4R+eHN0c3d8f4KIjY+RjYh+d252go2TkIuHg358dnRxbGlkY254goWBfXyDjZmdmpeSj4qFgn16dXJucA==',
+      56,
     ],
     [
       8,
@@ -3563,6 +3926,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'V01GQTw5NzY1NDU1Nzk8QUVLVVdSTEhDQD07OTg3Nzc3Nzc4OTs9QENITFJXVUtFPzw5NzY1NDU2Nzo8QUZNVw==',
       'c4WPkI6MioeFgYGBgIB+fXt5d3JybnSElJ+gm5eVkY6JhH98eXZybmlkZXGFlZuYlZKOiYSAfHp3c25rZ2JeZA==',
+      56,
     ],
     [
       7,
@@ -3571,6 +3935,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KiorLS8yNz5aYF5ZU05JRkI/PT4/QkNBPTo5Nzc3Njc3ODo8PkFERUdISUlJSUhHRkZGRUVFRkdIST42MS4sKw==',
       'eomSkZCRjY2Jg311cXV8hIiGgoB+fHp5d3Z3d3p7f3+Bg4SHiIeHhIWFgYJ8hZKepqKck42GgHp1bmlgVVBQYw==',
+      56,
     ],
     [
       7,
@@ -3579,6 +3944,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       't7iCWUM2LCgkIB4dHBsaGhoaGxwdHiAkKCw2Q1mCuLe3uIJZQzYsKCQgHh0cGxoaGhobHB0eICQoLDZDWYK4tw==',
       'm6iuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRUX257gYubqK6qpqKempaTj4uHg397d3Nva2djX1xYVFRfbnuBiw==',
+      56,
     ],
     [
       1,
@@ -3587,6 +3953,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QUFCQ0ZJT1BJRD46NzU0NDM0NDY5OTU4PEROTUxLSUZGSUtMTU5EPDg1OTk2NDQ0NDQ1ODo+RElQTklGQ0JBQQ==',
       'hZOcmJSQioeEgH+FhoJ8bmNlbHqEi4qIhnt4dnZ5g5GanpaKfHt8foF9eXdzbmpmaHaDj4+Lh4SDf356dnJueQ==',
+      57,
     ],
     [
       0,
@@ -3595,6 +3962,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'PD9BQD48Ozs7PT9BRElQWVpZWVlMPjc1Nzg1MTEvLi0tLi8xMzY6QklTV1RQT01NTVBQTEQ/Ozg1NTQ0NDU2OQ==',
       'cHd9gY6bop+WiXt6eX+Cfnx4dG9rZ2Nmc3+MjomGgYCJkJuemZeTjYmFgX97dXJ1fYeNjImGgn96dHFsaGVhaA==',
+      57,
     ],
     [
       2,
@@ -3603,6 +3971,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Li0tLi8xMzc7QElUWFZUU1NUVlhTSUA7NTMxLi4tLC0tLzEzNzxCQ0JDRUlNU1ZXV1ZTTUdDQUFDQz04NDIwLg==',
       'dYCGgn97fYeUn5+bl5OQjYiFgHt4c29xeICEg3x0cG5vcXh9gIePlZeTjIZ9d32EjZKOiISBfHp1cW5qZmJfaA==',
+      57,
     ],
     [
       8,
@@ -3611,6 +3980,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'RkxWV1FMRkNAPTs5OTg3Nzc3Nzk5Oz5AQ0dLUVdWTEY/PDk3NTU0NTY3Oj1BRk1XV05GQDw5NzY1NDU1Nzk8QA==',
       'gICAf359eXd1cXByfZCcoZyZlpGOioWDf3l1c29sZ2NsfZGbm5eSjYmGg4B8eHRva2ZiX2NugI6Rj4uIiISCgQ==',
+      57,
     ],
     [
       7,
@@ -3619,6 +3989,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Njc5Oz5AQ0VHSktLS0tLSkpJSUhIR0hJSUk8Mi4sKigoJygpLC4zOkJkY15YVE5JRUNCQkRFQj06ODY1NTQ1NQ==',
       'hYeHh4mGhoWCgYqXo6mmnZWPh4J7dG9pYVhPSlNrgY2Pj46NjoqDfXR2fIGKiYaCgH17eXd1dXV3eHt9f4KChQ==',
+      57,
     ],
     [
       7,
@@ -3627,6 +3998,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GhsbHB0eIiMpLjdEWIaxsbGxhlhENy4pJSIeHRwbGxoaGxscHR4iIykuN0RYhrGxsbGGWEQ3LiklIh4dHBsbGg==',
       'bXqBh5Wkrauno5+bl5OPjIiEgHx4dHBsaGRgXFlVU11teoGHlaStq6ejn5uXk4+MiISAfHh0cGxoZGBcWVVTXQ==',
+      57,
     ],
     [
       1,
@@ -3635,6 +4007,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Pj0/QUNGS09NR0A9Ojg3NjY3Nzk7OjY2OkNMTEpJRkRERklKTExEPDY2Ojs5Nzc2Njc4Oj1CR01PS0ZDQD8+Pg==',
       'hJOal5ONiYeDf4KIjIt/b2RkbHeDiomJhXp3dnV9ipSdmo99dHZ5gYB8enZwbWlocoGNko6Kh4OCfn15dXFtdw==',
+      58,
     ],
     [
       0,
@@ -3643,6 +4016,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Oj9BQD48Ozs7PT9CRktRWlpZWFhEOTQ1ODo3MzEvMC8vMDEyNTg8QktWVVFOTUtLS05PTUVAOzk2NTMzMzU2OA==',
       'cXl+h5aepZ2Tg3ByeH+Df3t3dXFsaGRlcoKMj4mFgX2Di5afm5iSj4qGhH98eHV2fYSNjIiFgXx7dnNvamdhaQ==',
+      58,
     ],
     [
       2,
@@ -3651,6 +4025,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MTExMTEzNTk8QkhSU1BOTU1OUFJRR0E8ODUyMjAwMTEzNDg7QUJBPz5AQkVJTk9QUFBPSkVBPT0+QEJBOzg0NA==',
       'd4KGgn57foaSnpuZlY+NiYSCfHh2cHN6g4uIgXt1cXBvc3l9goeMkpSSjoZ/d3F4g4qPjYeEgXt6dHBuaGRhag==',
+      58,
     ],
     [
       8,
@@ -3659,6 +4034,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'RkxWV1FLR0NAPTs5ODg3Nzc3ODg5Oz1AQ0dLUVdWTEY/PDk3NjQ0NTY3Oj1BRk1XV01FQD06NzY1NDQ1Nzk8Pw==',
       'gICAgHx6eXZ1c29ygJGcoZ2ZlpGMiIWCf3t2cG1qZGRvgZSdmZeSjYqFgn97dnFtamdkYGRwg46Qj4uKh4aCgQ==',
+      58,
     ],
     [
       7,
@@ -3667,6 +4043,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'RUZFREVFRkZIST83Mi8sLCorLC4wNDg/WmBeV1JMSERAPj08PkFDQj47Ojk4Nzc4ODo7PT9BQ0ZHSElISUhHRg==',
       'kp+mopyTjIaAenRuaV9XUFFmfYuSkpCPj4uHg311cXR5hIiEgoB+fXp5d3Z3d3x8foGBhIaHiIeGhYSEgX58hQ==',
+      58,
     ],
     [
       7,
@@ -3675,6 +4052,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       't7iCWUM2LCgkIB4dHBsaGhoaGxwdHiAkKCw2Q1mCuLe3uIJZQzYsKCQgHh0cGxoaGhobHB0eICQoLDZDWYK4tw==',
       'm6iuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRUX257gYubqK6qpqKempaTj4uHg397d3Nva2djX1xYVFRfbnuBiw==',
+      58,
     ],
     [
       1,
@@ -3683,6 +4061,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'SU1OT1BRRj43NTg4NjIxMTExMTM2ODxBRlBQTUpIR0dHR0hKTVBQRkE8ODYzMTAxMTEzNjg5NTc+RlBQT05MSQ==',
       'fYCFg315dnFta2ZncXqIioiEgoB+e3d1eYiRmpmUko6JhoJ8fIGCgnttZmNreIGLiomHfXp2dniAjpmfmZCBfQ==',
+      59,
     ],
     [
       0,
@@ -3691,6 +4070,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'VVVWWVpSSD85NjIvLiwsLCwsLS8zNjg3NTlEU1xcXF1aUEpGQ0A9PT0+PkBBPjo2NDIxMDAxMzM2Oj9ETVdYVQ==',
       'fIGEgnpsZF5jbXqCho6Vm5uWk5CNiIWAfXl0eICJkI6LhYF/endybWlmZGBkbnh/fnp3fIqUnZyWlJCLiYV/fA==',
+      59,
     ],
     [
       2,
@@ -3699,6 +4079,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Ly4uLzAxNDY7P0ZPVlRSUVFSVFZPRj87NjQxMS8vLi8wMjU4PEFGREFAQkZKT1BRUVBOSkdFQ0NFRUE8ODUyMA==',
       'd3+Ggn57gYqXoJyalJGNiIWBfXp3cW1we4WNiH92b25udXuAg4eMjY2KhoB5eYCJkZOOi4eDf3l3c29rZWNgag==',
+      59,
     ],
     [
       8,
@@ -3707,6 +4088,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'RUtWV1JMR0NAPTs6ODc3Nzc3Nzg5Oz5AQ0hLUldVS0U/PDk3NjQ0NTY3OjxBR01XV05GQTw5NzY1NDU1Nzk8QQ==',
       'gICAf359end1cXBwfI6co56ZlZKPioeCfXt3cW5rZ2Rre46Zm5aTkIuIhIB7dnJvbGllYGBsfY2SjoyIiIWDgg==',
+      59,
     ],
     [
       7,
@@ -3715,6 +4097,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'SUpLSktKSkhGQ0E+Ozk3NjY1NTY2Nzk7PkJEQ0FAQURITVFXXWJjRDo1Ly0rKSkpKSosLzQ7SUlISEdHR0hJSQ==',
       'i4uKiIaEgoB+enZ4g4iLiYB7d3NvcnBvdoSasbSwpZuUjomCfXZwaGBYWWVwfX9+fHl5d3l5enp8fH+EhIeIiQ==',
+      59,
     ],
     [
       7,
@@ -3723,6 +4106,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'sbGGWUQ3LicjIh8dHBsbGhobGxwdHiElKS43RFiGsbCwsYZYRDcuKSUhHh0cGxsaGhsbHB0fIiMqLjdEWYaxsQ==',
       'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9gYuaqK6qpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
+      59,
     ],
     [
       0,
@@ -3731,6 +4115,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Pj5AQkZKTUxEPzw6ODg4OTs+PjY0Njo/R01MSkhIPTk5PUhISkxNRz86NjQ2Pj47OTg4OTo8P0RMTUlFQkA+Pg==',
       'jJOVh3lwaGt1gY2Ql56floNxYmFmbnN5h5GYk4x+bWxwe4R+eXZva2VmdIGMjYmFgX15dXJ6iJWcl5KNiIR+gg==',
+      60,
     ],
     [
       1,
@@ -3739,6 +4124,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Oz08NTQ2OT9GTEpIR0ZBQEBBRkdISkxGPzo2NDQ8PTo5ODg4OTw/REtOSkZDQT8+Pj9BQ0ZKTktEPzw5ODg4OQ==',
       'jYuJgHd1dHV2fouWm5aPhHFtcHqEg314dG5pZWx5h4+MiISAfHh0cXmIlZuXkYyGgn58iJCTj3txamRrdYOJiw==',
+      60,
     ],
     [
       2,
@@ -3747,6 +4133,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'NTc6P0VGQ0BAQEJESEpLTExMS0hFQD4+P0JGRT87NzU0MjIyMjM1ODo/RU5SUE5NTU5QUU1EPjo3NTMyMTEyMw==',
       'fYCEiY6RkIyFfXRudoKNk46LiIOAfHd0cWpoZWRxe4KEgHyAiJKem5eTj4uJhX97d3NvbXN+iI6IgX13c3RzeQ==',
+      60,
     ],
     [
       4,
@@ -3755,6 +4142,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'LCwtLzE0OD1FTlRUUU5MS0tMTlFUVU5FPTg0MS8tLCwsLC0vMTQ4PUVOVVRRTkxLS0xOUVRUTkU9ODQxLy0sLA==',
       'gYqNiYWBfXl2c3eElJydmZWRjYmFgX15dnJuamZkZXGBio2JhYF9eXZ0d4SUnJ2ZlZGNiYWBfXl2cm5qZmRlcQ==',
+      60,
     ],
     [
       6,
@@ -3763,6 +4151,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GRoaGx0eICQmLTRCVYG+vb2+gVVCNC0mIiAeHRsaGhkZGhobHR4gIiYtNEJVgb69vb6BVUI0LSYkIB4dGxoaGQ==',
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYKNnKmuqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
+      60,
     ],
     [
       0,
@@ -3771,6 +4160,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ojo7PD9DRk1OSUVBPjs6OTk6Oz5BRUpOTUZCPzw7Ojo7PD03NTc7QElMSkdGRjw3NzxGRkdKS0pAOzc1Nz09Ow==',
       'fYuSjouHg397d3NvcX2Nl5mUjouHhIqQkY5+c2trdYGMjpKbnp2MemdhZGpzcnqIkpeQh3htb3R7fHdybmhmcA==',
+      61,
     ],
     [
       1,
@@ -3779,6 +4169,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ojw8NjU2O0BJS0hGRURBPj5BREVGSEtJQDs2NTY8PDo5Ojs8P0JGTE5KRUE+PDo6Ojo8PkFFSk5MRkI/PDs6Og==',
       'iouKgHh1c3V2eISQmZiQhnVwcHd/fnlzb2pnb3yLk5CMiISAfHh0cG10go+ZlpGNiIOBiI+QjHxxaWdufIaJiw==',
+      61,
     ],
     [
       2,
@@ -3787,6 +4178,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'LS0uLi8xMzY7QEdRV1ZUUlJUVldRSEA7NzQxLy4uLi4vMTM1OUBDQUBAQ0ZLUlRVVVRSTEhEQkFCQj85NTMxLw==',
       'dX+Ggn56gYuVop2YlpGOi4eDf3t3c290e4OLg3x0bmtrcXh+goiOkpKQioWAeICGjJGNiYWBfXl1dG9qaGJeag==',
+      61,
     ],
     [
       4,
@@ -3795,6 +4187,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KyssLjAzNzxCTFVWVFFPTk5PUVRWVUxCOzczMC4sKysrKywuMDM3O0JMVlZUUU9OTk9RVFZVTEI8NzMwLiwrKw==',
       'gYmMiISAfHh0dn6Nm52cmJSQjIiEgHx4dHBtaWVjZXKBiYyIhIB8eHR2fo2bnZyYlJCMiISAfHh0cG1pZWNlcg==',
+      61,
     ],
     [
       6,
@@ -3803,6 +4196,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GBgZGhscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxoZGBgYGBkaGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGhkYGA==',
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
+      61,
     ],
     [
       0,
@@ -3811,6 +4205,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PT0+P0JFSk9NR0E+Ozk4Nzc4OTs+QUZNT0pFQT89PT0+QEA5NTY4PUZLSkdGRTs2NjtGRkdKS0Y9ODU1OUBAPg==',
       'foyTkIyIhIB8eHRwbXWDkpmWkYyIgoeSmpuMe29obHeDjJKan56RgG5hYWdudX+KlZeRg3NlZnB5fXh0b2lnbw==',
+      62,
     ],
     [
       1,
@@ -3819,6 +4214,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PT8/NzM1OT9GSkhGREQ/PT0/RERGSEpFPzk1Mzc/Pz08PD0/QkRKT05HQj47Ojg3Nzg6Oz5CR05PSkRBPz08PA==',
       'jIuKgnd2c3R2fImTm5eNf2pmbXZ/fXl1cGppcoKPlJCMiISAfXl1cW1ve4qVl5GOioSAhpGYmYZ2bGVqdYCJiw==',
+      62,
     ],
     [
       2,
@@ -3827,6 +4223,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MzIyMjI0NTg7QUhPUlBOTU1OUFJPRkA8NzUzMjExMjI0Nzk+QkJAPj5AQkVJTU5PT09OSkVAPTw9PkJDPjo2NA==',
       'd4GGgn57gYqXnZqWkY+Ih4N/e3ZzcHd/h42GgHp1cW9xdXt+goeOk5SQjIiAd3B2f4uQjIiEgXx6dXFtaWVhbA==',
+      62,
     ],
     [
       4,
@@ -3835,6 +4232,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KystLjAzNzxETVVWU1BOTU1OUFNWVU1CPDczMC4sKysrKywuMDM3PEJNVVVTUE9NTU9QU1VVTUI8NzMwLiwrKw==',
       'gImMiYWBfXl1dXuKmJ2cmJSQjImFgX15dXFtaWVjZ3CAioqJhYF9eXd1e4qVnZyYlJCMiYWBfXl1cW1pZWNkcA==',
+      62,
     ],
     [
       6,
@@ -3843,6 +4241,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'FxcXGBobHCAjKC47S3Tg4ODgdEs7LigjIBwbGhgXFxcXFxcYGRocHiMpLjtMdODg4N10TDsuKSMeHBoZGRcXFw==',
       'Z3WJl6awraqmop6alpKOioaCfnp2c29rZ2NfW1dTT1hndomXpq+tqqainpqWko6KhoJ+enZzb2tnY19bV1NPWA==',
+      62,
     ],
     [
       0,
@@ -3851,6 +4250,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'P0BCREdMTkpCPjs5NzY3Nzk7PDU1NztBSE5NSklIPjk5PkhJSkxOSEE7NzU1PDs5Nzc2Nzk6PkJKTkxHREJAPw==',
       'iI6OgnZuaGx4hI6Plp2dloJwY2Nob3J4hpGYk4yBc3N1fYJ+enRvaWRmc4CMjIiEgH15dXR8jJicmJGNiYN/gw==',
+      63,
     ],
     [
       1,
@@ -3859,6 +4259,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'OTs6NDU2OkBITUtIR0dDQUFDR0dIS0xJQDo2NDQ6Ozk4NjY3ODo9QUlOTEhFQkFAQEFCRUhNTklCPTo4NzY2Nw==',
       'i4uJgHh1dHV2eoeSmpiRiHh0dHuEgn54c25pZWl1hI2MiISAfHh0cnqJlZuXko6IhH98hIuMiXpvamVteIWKiw==',
+      63,
     ],
     [
       2,
@@ -3867,6 +4268,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MTQ1Oj5FRUNBQkRHSk1PT09PTkpFQj9AQkZFPjo2MzEwMC8wMDI0Nzs/Rk9VVFJRUFFUVU1FPjo2MzEwLy8wLw==',
       'foCFi4+RkImDfHJ3gIqSkY6IhIF8enZyb2hlYWRwe4ODf3t/iZWfnpiVkoyKhYB+enZzbW54gYmJgHt2cnN0eA==',
+      63,
     ],
     [
       4,
@@ -3875,6 +4277,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'S0xOUVRUTkU+ODQxLy4sLCwsLi8yNDk+RU5UVVFOTEtLTE5RVFRORT04NDEvLSwsLCwuLzE0OD1FTlRUUU5MSw==',
       'mJ2bl5OPi4eDf3t3dHBsaGVlanmFjIuHg397d3R1fYyanZuXk4+Lh4N/e3d0cGxoZGVqeYiMi4eDf3t3dHV9jA==',
+      63,
     ],
     [
       6,
@@ -3883,6 +4286,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       't7iCWEM2LCgjIB4dHBsaGhoaGxwdHiAkKCw2Q1mCuLe3uIJZQzYsKCQgHh0cGxoaGhobHB0eICMoLzZDWIK4tw==',
       'l6avq6ejn5uXk4+MiISAfHh0cGxoZGBcWFVTXGt5gYmXpq2rp6Ofm5eTj4yIhIB8eHRwbGhkYFxYVVNca3l/iQ==',
+      63,
     ],
     [
       0,
@@ -3891,6 +4295,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JSUmJyksLzM5P0pXZGdnZmZmaGlYRz01MCwpKCYlJSUlKCouMTMyMjU5RFhoaGhqbFxfYVxNQjkzLywpJyYmJQ==',
       'f4OFgX2FkJ+pp6Ofm5aRi4V/e3l+gYN9cmpiXFZbZnZ/fXuCkZWRfnd9jZmZl5OPi4eDf3t3c3FtamhiYmRoeA==',
+      64,
     ],
     [
       8,
@@ -3899,6 +4304,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'gYOEZk8/NS8qJiQhIB8eHh4fHyAiIyYrLjY+Tl+AmZ2elF9BNislIR0aGxscJzg8PD05MCQeHiApLjdEYJeblw==',
       'nZuZlZGNiYWBfXl1cnBsaGRgXmFncHuImqu1sq6qpKOfm5eKdGFaYn2cqJ6Od2hiYFxYVFBOU2KBnJqPe3mCkw==',
+      64,
     ],
     [
       0,
@@ -3907,6 +4313,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'nJ6SYEk7MiwnIyIfHx4dHB0dHR4gISQnLTM8RFmDnp2iqItcRzkwKiYjIB8dHBwbGxscHR4gIiYpLzhGXpebmw==',
       'maasqKSgnJiUkI2JhYF9eXdzb2tlYV9cWGBrd394cYCaqKyopKCcmJSQjYmFgX15dXFtaWVhXVpTVGFwe399iQ==',
+      64,
     ],
     [
       1,
@@ -3915,6 +4322,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Li8yNTU3Oj9IUFBNTEtIRkZIS0xNUFBIQDo3NTUyMC4tLi0vMTQ4PUROVVNPTEpJSkpMT1JVTkQ+ODQxLy0uLQ==',
       'h4aEe3h3d3+Nmp+blZKSkY+Ign15dXiElKCmscHKzcnFwrlCPTk1MTdDUlxjcICKiYWAe3VvcG5samJganeCig==',
+      64,
     ],
     [
       3,
@@ -3923,6 +4331,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'y6J5VEU7Ni4pJyQiISAfHx8fICEiIycpMDE5RVp5pcvPz3xJNislIB4aGRgXFhYVFRYWFxgYGh4hJis3SX3Qzw==',
       'i4eFgX58eHRybGhnYF9eWVdcY3GElqaxr6uno5+bl5GNiYWBfnp2cm5oZGBcWFRPT19ygZCfpqeooaCfmJeQjA==',
+      64,
     ],
     [
       3,
@@ -3931,6 +4340,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'FhYXFxgaGyElKjZUhoqNiYmGhWhURTkyLiwqJyUkIyMjIyQmJyosLTI7RFRnhIeIi4yLhVQ3KyYeGxoYFxYWFg==',
       'eX2BfoWOmZ+enJiWkYyIhYF/fXl1cWtpZWNhZG93goCDhouVn62ysq2no5+YlY6JhH15c29pYl5YVFBOU15ndA==',
+      64,
     ],
     [
       5,
@@ -3939,6 +4349,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QUJERklOT01FPzs3NTMyMTEyMzU3Oj9FS01NSkdEQ0JCQ0RHSk1NS0U/Ojc1MzIxMTIzNTc7P0VNT05JRkRCQQ==',
       'jJialpKOi4eDf3t3c29ramtyf4mNjYuHg397d3NydH2MlJeWko6Lh4N/e3dzb2tnZ29/jJGOi4eDf3t3c29wfA==',
+      64,
     ],
     [
       5,
@@ -3947,6 +4358,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JygpKiwvMzc9RlNZXVtZWFhZW11ZU0Y9NzMvLCopKCcnKCkqLC8zNz1GU1ldW1lYWFlbXVlTRj03My8sKikoJw==',
       'gYSIhIB8eX1+jJmbn5uXk5CMiISAfHh0cGxoZGJlZ3aBhIiEgHx5fX6MmZufm5eTkIyIhIB8eHRwbGhkYmVndg==',
+      64,
     ],
     [
       2,
@@ -3955,6 +4367,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Z2ZjX1lPQj03Mi8qKCcmJiQkJSQmJykrMDRRXGtpZ2VlZ2dmTkI8NjEuLCopKCcoKCgrLC4yNzw9QUlSW2FmZw==',
       'mpaVkY6Lh4aDgHx2ZlpWU15dXmp3goSAfn2HlaGln5yWko6KiIR+fHh0dHRzc3BramtscXJ4foKIi4+RlZubnA==',
+      64,
     ],
     [
       2,
@@ -3963,6 +4376,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'amtraFBEOTMuLSkmJiYlJCQlJicrLTM4P0tcW1dYW2RxhoJkUUU7NjEtKiclJCMhISIgISMjJScqSVFccXBtbA==',
       'bn2Hj4x+dnBmYFtcb5Slp6ahnJqVkpCMi4iGhIB/d2hYVFVcYVlaaHeDhIB+gI+cpqKenJaUjoqIgoB6dnNsaw==',
+      64,
     ],
     [
       5,
@@ -3971,6 +4385,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'mZWOX0s7MywmIyEgHx4dHR0dHR4gIiUoKzI5SWKNmJeXmI1iSTkyKyglIiAeHR0dHR0eHyAhIyYsMztLX46VmQ==',
       'n6WopKCcmJSRjYmFgX15dXFtaWVhXVpaXGNzeYCDiJehqKikoJyYlJGNiYWBfXl1cW1pZWFdWlpcZHN6gYaIlg==',
+      64,
     ],
     [
       0,
@@ -3979,6 +4394,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JiYnKCotMTU7QExaYWNjYmJiZGZfTkI3MSwoJiQlJCMlJyorMDMxMTU8R19kZGRmaF9cX15PQjs1MC0rKScmJg==',
       'gYSGgn5+iJekp6Whn5uVkIiCe3V3e35+dGxjX1lbZ3V/f3l7hpGOhHp9jJmbl5OQjIiEgHx4dHFuamhkZGdreQ==',
+      65,
     ],
     [
       8,
@@ -3987,6 +4403,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'enx9ak9BNy8qJyUiISAfHx8fICEjJSgrMDdBUGGEkpeXlVxGNCokIB4dGhkdKjxBQUE9MiUgICMmLDRFXpCTkg==',
       'jZqdmZaSjoqGgn56dnJwbGhnYGBiZnJ7h5qqtbOvqaWjn52YiXJfVFxwjqOqnYdzZGFdWVVRTVJedpealH90fQ==',
+      65,
     ],
     [
       0,
@@ -3995,6 +4412,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Hx8gISUnKi42P0tbeIWDgX+AgnZYSD01MCkmJCIhHh4eHBweHiEjJiYtNUFWgJ6blJVwWUQ3LikkIyEgHx4dHQ==',
       'cYCGgn5/jJynp6SgnJiWkpCPiYeBendwbWllYV1ZVVVgdIeKiYyYpqeln5ualpSQioaAfHh0cGxqZ2VhXVlXYQ==',
+      65,
     ],
     [
       1,
@@ -4003,6 +4421,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'RkdJS09UU0tCPDYzMC8uLS8wMzU1ODxBSU9NSkpJRkNDRklKS01PSUE8ODU1MzAvLS4vMTM2PUJLU1RPS0lHRg==',
       'cXFvaWJoc3+JiomIhnx5d3V4eoaTm5yTkY+MjIaAenRwbGt2hpSamaS0wbqlaExASVhlZ2p3hpOVkY6Ig3x1dA==',
+      65,
     ],
     [
       3,
@@ -4011,6 +4430,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'y8mESzouKR0bGRcVFRQUFBQUFBUWFhgaHigwOU6DysrGnnxYRjs3MCsnJSIhICAfHyAgISMkKCwwNTlHX3qixw==',
       'V2d4h5OfqKimoJ6alpWPjYmFhIB9enZyb2ppZWFgWVhaY3B7jZ+osa2sqKGdl5OSjoqGfnp2cm9sZmJeWFZQTg==',
+      65,
     ],
     [
       3,
@@ -4019,6 +4439,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'hoiGgVo2KiUiHx0bGhkYGBgZGRobHB4hJis3W4CGiYWDgn9qUkU6My8sKigmJCMjIyMkJicpLS4zOkRSaYCChA==',
       'oaqwsaunoZqUjoqEgHx4c21mX1lVT1FVXWhzen6BgYGMlZ+inJqWko6KhoKAfnp2c25rZ2VfX2lyfYB+g4aKmg==',
+      65,
     ],
     [
       5,
@@ -4027,6 +4448,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QUJERklOT01FPzs3NTMyMTEyMzU3Oz9FS0xMSkdEQ0JCQ0VHSkxMSkU/Ozg1MzIxMTIzNTc7P0VNT05JRkRCQQ==',
       'jJialpKOioaCf3t3c29ra2xzgIiNjIqGgn97d3R0eICJkZSUko6KhoJ/e3dzb2toaHCAjJCOioaCf3t3c29xfQ==',
+      65,
     ],
     [
       5,
@@ -4035,6 +4457,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KCkpKi0wMjk+RVRbXFpYV1dYWlxYVEY+OTIwLSopKSgoKSkqLTAyNj5GVFhcWllXV1laXFhURj42Mi4tKikpKA==',
       'f4eHhIB8en6Bi5aZnJuXk4+Lh4SAfHh0cGxoZGVmaXh/hYeEgHx6foGLlpmcm5eTj4uHhIB8eHRwbGhkZWRpeA==',
+      65,
     ],
     [
       2,
@@ -4043,6 +4466,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IiMkJygrLjM4QExZZWtvcHBtaF5SR0Q8NTAsKiYlJCQkJCUmKCkrLzQ8R1Ntb2xsbG9yc1hPMC0qJyUlIyMjIg==',
       'eoCGjZOUmJiWkpCQj5GNh4N9e3dzb2poZGBcYnB8hoJ9e3+Mm6WkoqmsqJ+Ph4N9fXd1dHBuamZkYGBkZW5wdQ==',
+      65,
     ],
     [
       2,
@@ -4051,6 +4475,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'bmZkZmZPPjQuKiclJCIiISEiIiQlJysvMztGWnFycXBydnh3WlAtKSYiIyEfICAfISIiJCcqLS80PEZQZICOfA==',
       'g5Kal5OPiYV/e3dzb2tlYl5aYGp6g4N/e4GOnqqooKOtrqqaioN+fXl3d3Nxb2lnY2BeWFZdb5aio5qTi31zeg==',
+      65,
     ],
     [
       5,
@@ -4059,6 +4484,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'j5CFZkw/MywpJiMhHx8eHh4eHyAhIyYpLzM/S2WEj4+PkIRlSz8zLCgmIyEgHx4eHh4fHyEjJiksMz9MZoWQjw==',
       'n6Sno5+bl5OPi4eDf3t4dHBsaGRgXFxaYW12f36DiZikpqejn5uXk4+Lh4N/e3h0cGxoZGBcXFphbXZ/goaJmA==',
+      65,
     ],
     [
       0,
@@ -4067,6 +4493,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'XV5eXlhNQTo2MS4sKignJycnKCkrLjE2PEVSXl1ZYGdlY2NjU0A3MzIyNDEtKSkmJSUmJigqLzU+R1RjYl9dXQ==',
       'lJCNioaCfnp2cm5qaGl2hoeBcW11goiEhYybqKulnZSJe3yAiIyGgXlybGRhX11aW2Z2gISAfHx8gImUmZuZlg==',
+      66,
     ],
     [
       8,
@@ -4075,6 +4502,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'd3l6aVJDNzItKCYjIiEgICAgISIkJiksMThCUmV/j5OUjVw/MyslHxwbGhofIzxFRUZCNSggHyAkLDRCX46RkA==',
       'mpqYlJCMiISAfXl1cW9rZ2VhYmhxeYOVpLG2sK6qpqKemY16Y1VVY32aqayehnBjXVtXUU9MUVx0lZiSf3h+jQ==',
+      66,
     ],
     [
       0,
@@ -4083,6 +4511,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'HyEiIyUqLDM5Qk1fdXZzcnJzeHlhT0M7NS0qJSQjIB8fHh4fISIiJiswOEddgoSCho6IW0U4LyklJCMhHx4fHw==',
       'fIqbpqainpqYlpKRjYaFf3h1b2tnY19bWWBufYB8cnWLoKmqpqKempaSjIiCfHp0cG5qaWdjX1tbY3KAhIJ8eA==',
+      66,
     ],
     [
       1,
@@ -4091,6 +4520,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'RUdJTE9UVUpDOzYyMC4uLS8wNDY2NzxBSE9OS0lJRUNDRUlJS05PSEE8NzY2NDAvLS4uLzI2O0NKVVRPTElHRQ==',
       'cnBwaWJodYKJjIuJhnl3dHV3f42YnpeRkI6OjYZ/eXJua2x5iJWZnaq6wrWZYko/SFdkZmx6iZSUko6HgHpxcQ==',
+      66,
     ],
     [
       3,
@@ -4099,6 +4529,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '09SFTjAnIh0aGBYWFRQUExQUFBUVFxkbHSMoMUuD1dTQrHldRDk3LyomJCIhIB8eHh8fICIjJykuMDdGXHirzw==',
       'nayyrqqmop6alpKOiISAfHlybmtmY19bV1NQU2Bzh5Wcqaimo52bmJaRjoqGhIB/e3dzbWtpZmVeWllVX2l1iw==',
+      66,
     ],
     [
       3,
@@ -4107,6 +4538,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'jZGNiEg3KyUiHxkYFxcWFhYWFhcYGh4hJSoySoiNkI2KiYZmVEM6MywrKCYlJCMjIiMkJScpKywxOURSZ4SJiw==',
       'prCzr6mloJuUkIuGgXt3cW1nYFxYVE5QV2Bud32BgoKNlZ+gnJqWlI6KhoOBf3t3c21qZ2VhX2dxe4GAgoeNmg==',
+      66,
     ],
     [
       5,
@@ -4115,6 +4547,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MTIzNTc6P0VNUE5KRkRCQUFCREZKTlBNRT86NzUzMjExMjM1Nzo/RUtNTUpHRENCQkNER0pNTUtFPzo3NTMyMQ==',
       'go+RjYqGgn56dnJwc4CPmJmVkY2KhoJ+enZybmppa3OCi46NioaCfnp2c3N3gI2VlpWRjYqGgn56dnJuamZncw==',
+      66,
     ],
     [
       5,
@@ -4123,6 +4556,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JygpKisuMTc9RlJaXlxaWVlaXF5aUkY9NzEuKyopKCcnKCkqLS4zNz1GUlpeXFpZW1pcXlpSRj03My4tKikoJw==',
       'goSIhIB8enx/jpqdn5uXk4+LiISAfHh0cGxoZGRla3uDiISEgHx8eX2Il5udm5eTj4uIhIB8eHRwbGhkYWRmdA==',
+      66,
     ],
     [
       2,
@@ -4131,6 +4565,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KCorLC4xNzw9QUlSW2FmZ2dmY15YTUQ9NjEuKygmJiUlJCUmJigqLS8zUV1raGZkZGZmZU5COzYyLywrKScoKA==',
       'foOHjI6PmJqbnZmXlJKOjIqEhH97eWpbVVFaXVxndYGFgX58gpOdpKCal5OQi4eFf317dXR1dHRxbGtqbG5xeQ==',
+      66,
     ],
     [
       2,
@@ -4139,6 +4574,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'cYV+Yk5DPDQvLSsoJiUjIiIiISIjJCYnLUlUX3Bua2poaWpqUEE6MjEsKSgnJiUlJSUmKisuNDlCS1pbV1hbYQ==',
       'UlpfWl5seISDf32BkJ2mpJ2blZGNiYWCfXp2cm5qc3+Kj4h/dW9lXVlgfZ6mqaSgnZeVko2LiYeHhoB8dWVUUA==',
+      66,
     ],
     [
       5,
@@ -4147,6 +4583,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'nZ2PYEY7MSsoIiAeHh0cHBwcHR4eICIlKzE7RmCPnZ2dnY9gRjsxKygiIB4eHRwcHBwdHh4gIiUrMTtGYI+dnQ==',
       'pKmppaGdmZWRjYqGgn56dnJuamZiXlpYWF5teH6Ch5akqamloZ2ZlZGNioaCfnp2cm5qZmJeWlhYXm14foKHlg==',
+      66,
     ],
     [
       0,
@@ -4155,6 +4592,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'a2poaVxIPTYyMDEwLCkmJCQkIyUmJykuMzlFVGpraGlpamplWElBOTMuKyknJiUkJCUlJygrLjI4QExeYmBebQ==',
       'g4eKhoJ6dW9pZWFdWlhgb3qCf3t9gIuXnqCcmpeTkY2JhYF9eXVxbWllY218hoJxbnB/iISAiZWhqKKel5GFgw==',
+      67,
     ],
     [
       8,
@@ -4163,6 +4601,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'OzkwJh0cGx4iJi4yQlqTn5+bgl5MPzUvKSYjISAfHh4eHh8gIiMmKS40P0xlhIOBmpuYY0Q3LiUhHh0iJzc7Ow==',
       'YnKEjpihoqGdmZWRj4uHg397eHRwbGhkYmd2hYN1amZ7nKyysa2ppaGdmY58ZltjeZekn418bGZiXlpWU05KVQ==',
+      67,
     ],
     [
       0,
@@ -4171,6 +4610,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'p6l+VEA0KiYkIiEeHRwcGxscHB0fICMlKy84R16Kr6umpHpbRDg1LCglIyEfHx0dHR4eHyEiJCUpLjdDWoarqg==',
       'hoKBfXl1cW1pZWFdWVZUXW+CiImPmqiqo6KempiSjoqGhYF/e3dzbWllYV1ZVlRbaXqBho+fqqyopKCcmJSOig==',
+      67,
     ],
     [
       1,
@@ -4179,6 +4619,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'LS8xNDQ2Oj9HUVFOTExKRkZKTExOUVFGPzo2NDQxLy0tLi4vMTQ4PkRPVVNPTUtKSktNT1NVT0Q+ODQxLy4tLQ==',
       'iIeEfHh3d3yIlJ2dl5KQj46KhH96dnJxfIyZnaSywcjGv6pOQDo5QVFeYml3hpCNiYaAe3Zxcm9taWFkb3uEiQ==',
+      67,
     ],
     [
       3,
@@ -4187,6 +4628,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'yKl0Vkc5NTAsJyQiISAfHx8fICEiJScrMDI5R190rMjMzIdPMiokHxsZFxYWFRQUFBUVFhcXGRsgIiozT4jMzA==',
       'ioaFgX17d3Nxa2pmYF5aWVhiaXaImaewrq2pop6bl5OPiYWBfXl1b2tnYV9bVVNQU2FzhJGcp6inpJ+el5WQjA==',
+      67,
     ],
     [
       3,
@@ -4195,6 +4637,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'FhYXFxgaGyEmKzdrg4aJhoSEgmpRRTo0Ly4qKCYlJCQjJCUmKCotLzM6RVBqgYSDh4mGgls2KiUeHBoZFxcWFg==',
       'eX5/foKKmaCgnJmVj42JhYN/fXl1cW1pZWJfY298goGDhIiSnKixtK+qpJ2ZlY+KhX15c21pY19ZVE5OVV5ndA==',
+      67,
     ],
     [
       5,
@@ -4203,6 +4646,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QUJDRUlOT0xFPzs4NTMyMjIyMzU3O0BGSkxMSkdEQkFBQkRHSk1NS0VAOzc1MzIxMTIzNTg7P0VNT05JRUNCQQ==',
       'kZmYlJGNiYWBfXl1cW1ra293g4qNjYmFgX15dXJzd4KQlZeUkY2JhYF9eXVxbWlnaneHj5GNiYWBfXl1cW90gg==',
+      67,
     ],
     [
       5,
@@ -4211,6 +4655,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KCgpKywvMzc+RlRYW1pXV1dXWlxYUUY/NzMwLCspKSgpKSosLTA0OD9HUlhZWlhYV1haWllURz84NDAtKykpKA==',
       'gIWIhIB8eXyCi5eZm5uXk4+MiISAfHh0cGxoZmVpcHh/goOCgHx8fICKkpmcm5eTj4yIhIB8eHRwbGhkZGZoeA==',
+      67,
     ],
     [
       2,
@@ -4219,6 +4664,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'bWtoY1hNQzs1MCwoJiUkJCIjIyQlJicqLTFPWW9wbWpqamxnU0Q8NTEtKicmJiYlJSYmKCwuMTlAQkhTXGZqbQ==',
       'nZuZlZOPjYyIhoB8eGxeV1NZYFpea3mEg4J8fouWoaOempeRjoqGhH58d3JycnJxbWloam1wd32DhouNk5mbnw==',
+      67,
     ],
     [
       2,
@@ -4227,6 +4673,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'b29xbFJHOzUvKyclJCQkJCMkJSYoKi0xOkNWYWBeYmt5ioFlUkY8NDEtKigmIiIhHyAgHyEjJCYpLU5bdXZzcA==',
       'a3uEjIl8dG1lXl1qjKSpqKSgnJiVkI6Mi4qHg397c2JVUVZfX1dZZHeChIB7g46dpKKempiUjoqGgoB7d3FqaQ==',
+      67,
     ],
     [
       5,
@@ -4235,6 +4682,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'jY2CZ0xANC0pJiQhIB8fHh4fHyAhJCYpLTRATGeCjY2NjYFnTUA0LSonJCIgHx8fHx8fICIkJyotNEBNZ4GNjQ==',
       'n6Wmop6bl5OPi4eDf3t3c29rZ2RgXF1cYXB3foSGkZifpKKinpuXk4+Lh4N/e3dzb2tnZGBgXV5haXd8hISJmA==',
+      67,
     ],
     [
       0,
@@ -4243,6 +4691,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'VVpcWVVTTEI7NjMwLiwrKysrLC4wMjc4OTs9QkhTa2xqaGhYOjIuLCwwMzIwLSwrKyssLjEzOT5KWFlXVVRTUw==',
       'gYSHg397d3NzdXd7dG5oX1tjcH+HjZmosa6mnZB+fYGGjIeBfHZxdYKQm6e4x9DOycW8gUg/OTMxOURTY2pxfA==',
+      68,
     ],
     [
       1,
@@ -4251,6 +4700,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LjAxMSooKCkrMThIYWJiY2VlY2VeT0M7NDEtKignJiYmJicpKi0wNTpDT15fW1lYWFlcXmFZTEA5NzIwLi4tLQ==',
       'fXt7foaWnJ2ZlZOPi4eDf3t3c29rZ2NfYm9+iouHg397eH+OnaakoJqVj4uHgYOJkJSQf3ZsY19YVVhib3t7ew==',
+      68,
     ],
     [
       8,
@@ -4259,6 +4709,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Hx8fISMkJiswN0BPb5mZmnFdUUhDPz45NC8sKSgmJiUlJicoKiwvMzpBT19vd36Egn9+WUQ1LignJCEfHh0cHA==',
       'jZ6prqmknZaQiYWBfYCCg4SAfHh0cGxoZGFiZWtvbXB3gISNlqKqqaOfm5WSjoeGgn58eHRwbGZiXFZSVWFwfw==',
+      68,
     ],
     [
       5,
@@ -4267,6 +4718,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JycpKisuMjc9RVFcXl1aWVlaXV5cUUQ8NzIuKyooJycnJykpKy4yNj1FUlxdXVtaWltdXVxSRT02Mi4sKikoJw==',
       'f4WIhIB8eHt+jZydn5uYlJCMiISAfHh0cGxoZGFjaXOChYWEgHx7e4SNl52cm5iUkIyIhIB8eHRwbGhkYmNkcw==',
+      68,
     ],
     [
       5,
@@ -4275,6 +4727,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QEFCREdMTk1GQDw4NjQzMjIzNDY4PEBGTk9MR0RCQUBAQEJER0pLSkdCPTo3NTQzMzQ1Nzo9QkdKS0pIRUJBQA==',
       'j5aYlJCMiISAfXl1cW1paG59i5GQjIiEgH15dXNzeoSKk5KRkIyIhIB9eXVxbWxucn2Hi46MiISAfXl1cW9yfw==',
+      68,
     ],
     [
       0,
@@ -4283,6 +4736,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'T09PT1JVWFZJPDUyLiwrKysrLC4wMzEuLC4yPWJjZGVoaFZJQ0A9Ozo4NTEvLi0sLCwuLzE0OD1ETU9SVVhVUQ==',
       'doeRjYiBe3Z2fH99cGFXT09bbHV5gI+cpJ6Wj4iIioyOjIiEgHx9gISKkpqjtMHM0M7IwbVYPzgzLzZFWWNgaA==',
+      69,
     ],
     [
       1,
@@ -4291,6 +4745,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'YF9fX0g5MS0qKCgsMDAuLS0sLS4vMjY7RlVgX1tYVlVVVlhbXFFFPDYyLispKCcnJycoKSwuMTY8RVJhY2FjYg==',
       'WWV2hIqGgn56dnR9jJqhnZmVkY6KhoJ+enZybmpoZGZweYKHhoeKhoOLmKWsp6Kclo1+cW5yfIB9enRuZ2FbWA==',
+      69,
     ],
     [
       8,
@@ -4299,6 +4754,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JiYnKCotLzU6P0FFSVJec5GQkIhQQTcxKiglIyEeHR0dHR4cHh8iJCksMkVrent+gHpxa2FPQjo1MC0qKCcmJg==',
       'aniEjp2orqqloJqUkIyIhoSAfHhybGZgW1hXWGFteXyBiJGTkJCVmpybmJSQjIiEgHx6fX+Cgnt1b2tkXllSWw==',
+      69,
     ],
     [
       5,
@@ -4307,6 +4763,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'WltdX15RRDw2MS4rKSknJycnKSkrLjE2PERRXl9dW1paW11fXFFEPDYxLiwqKSgnJygpKiwuMTY8RFFcX11bWg==',
       'lp2hnZmVkY6KhoJ+enZybmpmYl9ka3uGhoaCfnp5foaWnZ6dmZWRjoqGgn56dnJuamZiYmRre4OGhoJ+enl6hg==',
+      69,
     ],
     [
       5,
@@ -4315,6 +4772,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QkNERkpOTkxFPjo3NTMyMTEyMzU3Oj5FTE5OSkZEQ0JCQkRHSktLSkVAPDg2NDIyMjI0Njg8QEVKS0tKR0RCQg==',
       'kJeZlZGNiYWBfXl1cm5qaWt1hI2PjYmFgX15dXR3fIaLkJOSkY2JhYF9eXVybmxtcHqAh4uKiYWBfXl1cnFzgQ==',
+      69,
     ],
     [
       0,
@@ -4323,6 +4781,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LC0uMTM4QE9XVlJPTUxNTU9TVlRQTUxGPzo2MzAvLi0tLi8wMzY6Ozs9P0NJVWdnY2JiTDYvLC0uNDUzMS8uLg==',
       'YWhwdnt/gX97d3Ryc3Z5d3NrY19mdIOKkqKvtayilX98f4WPi4R8dW9zgpSdnqKzxtLSzMa8p1FBOTItLjpEVg==',
+      70,
     ],
     [
       1,
@@ -4331,6 +4790,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'YWFfYWFRRz44My8tKikoKCgoKSotMDM3PkdUWVdUUlFRUlRXW19bTD43NTEwLy4vLzEyMy4pKCgqLjNAXF1dXg==',
       'mJSRjYmGgn56dnJuamZiYm19io2JhoJ+enZ8iZuoqaWhmZGLhIB+go+WmYt6bmZgWVNUX255end5eXh6go2Xmw==',
+      70,
     ],
     [
       8,
@@ -4339,6 +4799,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JicoKSstMTU7QEJGSlFaapGSkH1MQDkyLCkmIyIfHh4eHh8eHiEjJicuNUdteHh7fnZtZ2NQQzs2MC4rKSgnJg==',
       'aXiHkqGtraejnZeTjYmIhYSAfXhybGRgWlhWWWRwe32Ci5GUkI2UmJubl5OPi4eDf3x7fX+Dgn52cGtjXlhSWw==',
+      70,
     ],
     [
       5,
@@ -4347,6 +4808,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'XF1gYVxPRDs2MS0rKSgnJiYnKCkrLTA2O0RPXGFgXlxcXmBhXU9EOzQwLSsoKCcmJicoKSstMDQ7RE9dYmBdXA==',
       'naCfm5eTj4uHhIB8eHRwbGhkYmFjcXyFh4SAfHp7g5KdoJ+bl5OPi4eEgHx4dHBsaGRgX2NxgIeHhIB8enuDkg==',
+      70,
     ],
     [
       5,
@@ -4355,6 +4817,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Q0RFSEtPT0xDPjk2NDIxMDAxMjQ2OT5DTFBPS0hFRENDQ0VHS0xLSkU/Ozg1MzIxMTIzNTg7P0VJS0tLSEVEQw==',
       'j5ealpKOioaCfnp2cm9rZ2hvf4yQjoqGgn56dnV2eYSLkZWTko6KhoJ+enZyb21sbnZ6hYqKioaCfnp2cnFzgA==',
+      70,
     ],
     [
       0,
@@ -4363,6 +4826,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'V1teWlZTS0E6NjIvLSwrKiorLC0vMjY3OTo9QUpVbG1qaWhoPjQwLSwwMS4sKyopKSorLC8xNz5FVVpZVlVWVQ==',
       'g4aIhIB9eXV0dXd6d3BpYlxdZ3aDh42cqrGspZyOgoGCh4iDfnp0cHaBkJmis8TOzMbCtVBAOjY1PEVWZW50fw==',
+      71,
     ],
     [
       1,
@@ -4371,6 +4835,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ZGNjY007NC4rKSgpLy8uKyssLC0vMDM4P0dUY2JfXFtbXF9hYU1COTQwLCooJiUlJSYnJyksLzQ6Qk5cZmVlZg==',
       'cnh/fXdxbWhkYFxdaXiFiYN/e3Z1f46cop+bl5OPi4eDf3t3c3BsaGZiZm95gYWFhYeEgoyapaqkn5uTjIRxcQ==',
+      71,
     ],
     [
       8,
@@ -4379,6 +4844,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JSUmJykrLzM4PkFFSlFdeJqamXtRPTQsJyUiIB8eHR0dHRwcHh8iJSovN0VafYCEhoJ3cGBNQjk0LyspJyYlJQ==',
       'aXaFj56qramjn5uVkY2Hg4B9eXVwa2djYFxYWmJudn2DjJOSk5idn56al5OPi4eDf3t7fX+Df3p0bmdgW1VSWw==',
+      71,
     ],
     [
       5,
@@ -4387,6 +4853,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KCgpKywvMjc9RlRaXVtZWFhZW11aVEY9NzIvLCspKCgoKCkqLC8yNz1GVFpcW1lYWFlbXFpURj03Mi8sKikoKA==',
       'g4SIhIB8eHt9ipmcnpyYlJCMiISAfHh0cG1pZWFlbHWDhISEgHx7e32KlZyenJiUkIyIhIB8eHRwbWllYWVmdQ==',
+      71,
     ],
     [
       5,
@@ -4395,6 +4862,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'P0BBREdLTU1HQj05NjU0MzM0NTY5PUJHTU1LR0RBQD8/QEJER0lKSUZCPjs3NjU0NDU2Nzs+QkZJSkpHREJAPw==',
       'j5WYlJCMiISAfHh0cGxoa3GAjpCQjIiEgHx4dHN2e4aLj5GRkIyIhIB8eHRwb29xdXqFio2MiISAfHh0cHBygA==',
+      71,
     ],
     [
       0,
@@ -4403,6 +4871,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'HR0eHyAiJyozRltcYnKGhYOCg3BfTjozKiciIB8eHR0dHR0fICIkKCsyO0pii4uJiYuJYko7MisoJCIgHx4dHQ==',
       'a3iCgYeTl52cm56empiSjoqEgHp2cm5rZ2NfW1dZZXWBgoCKmqetqaWinpqWko6KhoB6dG1pYl9lcHh3a19WXw==',
+      72,
     ],
     [
       1,
@@ -4411,6 +4880,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'HR8gIiMnKS42QXBwbWxsbG9xaVlRTk9LPDIrKCQhISAgISEiJCcpLDE5Q1RteXd1dnd5ZEw9NC0pJSIgHx4eHQ==',
       'hJSdnJiOg4OIkpqZlpCJgnt1cW1pZmJeWlhfbXyDgX2GlKOsqKSgnZmVkYuHgX15c29pY1xVTlltf4eFgn95fQ==',
+      72,
     ],
     [
       6,
@@ -4419,6 +4889,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/N1vSTYrJSIfHBoYFxcWFhYWFxcYGhwfIiUrNklv3fz83W9JNislIh8cGhgXFxYWFhYXFxgaHB8iJSs2SW/d/A==',
       'mqmyrqqmop6alpKOioaCf3t3c29rZ2NfW1dTT1RicYmaqbKuqqainpqWko6KhoJ/e3dzb2tnY19bV1NPVGJxiQ==',
+      72,
     ],
     [
       5,
@@ -4427,6 +4898,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JCQiIyIlJCcpLTE2PktffH+Dho2NeFZENy8pIyIhIB4dGxwdHB0eHyMjKSw0QVBpoqSdgm1eUEY7NjArKSckJA==',
       'eIWXqa+uqqSgnJuXkI+IhIN/eHVybWtnY11aV1NSV2Z/lZ2foJyYl5ORkY+OjIiEgHx7d3NvaWViYFxga3F3dw==',
+      72,
     ],
     [
       5,
@@ -4435,6 +4907,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'SEhISElKS0tDPTk2MzExMDAxMjM2OT1DS0tKSUhHSEdJSkxOUlNORz86NjMxLy4tLS4vMTM2Oj9HT1NRTktKSQ==',
       'i5OXk4+Lh4N/e3dzb2trb3mFh4mFgYB8e3l3c3N7hpWamJeTj4uHg397d3Nva2dmZnKBi46Lh4WDgoF9e3h3gw==',
+      72,
     ],
     [
       5,
@@ -4443,6 +4916,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ISEiIyUnKi0yOkRTb3d4dnZ4eG9TRDoyLSomJCMiISEgISIiJCcqLTI6RFNueHh2dnh4b1NEOjItKiclIyIhIQ==',
       'fYCCfn+CkaCkpaGempaSjoqGgn56dnJuamdjX1tdYG99gIJ+f4ORoKSloZ6alpKOioaCfnp2cm5qZ2NfW11gbw==',
+      72,
     ],
     [
       8,
@@ -4451,6 +4925,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Zl9WTUI6NS8rKicmJiUkJCQnKCkuMDU9R1ZrcXBvbW5ubFhIOjQtKyYlIyIgHyEhISElJiguMThDX3R2dHJtaQ==',
       'XGNzfoaGgYKFj5+lpaSenJmVkYqJgoF9dnJsamZfWVNVX215g4iJi4+LkJKPmJSVlZOPjYmEgXp5cnFtaWVeXg==',
+      72,
     ],
     [
       8,
@@ -4459,6 +4934,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'SExQV11eWkY9NTItKikpKCgoKSstLzI3PkdUWVlWVVRUVVZZWVRHPjcyLy0rKSgoKCkpKi0yNT1GWl9dV1BMSA==',
       'j5yim5iRjYmDf3l1cW1pZWFgYW19g4eDf397fIGNm6CgnJiVkY2JhX95dW5qZmBga32PmZqWlo2EemxoZGVsew==',
+      72,
     ],
     [
       8,
@@ -4467,6 +4943,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/7RaPSwmIRwYFxYUFBMSEhISExQUFhcYHCEmLD1atP//tFo9LCYhHBgXFhQUExISEhITFBQWFxgcISYsPVq0/w==',
       'oa2zr6uno5+bl5OPi4iEgHx4dHBsaGRgXFhVUU5UYoOhrbOvq6ejn5uXk4+LiISAfHh0cGxoZGBcWFVRTlRigw==',
+      72,
     ],
     [
       0,
@@ -4475,6 +4952,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'HBsbHB0fIiUpLjdEWYWNi4uNiV1GOTAqJSMgHh0cHBsdHh4fIyUqMUFdXVxidHx5eHh5b2ZeTDwwKSciHh0dHA==',
       'a3qDgImYp66qpqKempaTj4mDfXZybGhhWmFqeH91aV1hbXmCf4OLkJmWl5qdn56alpCMhX95c29rZ2NgXFhUXQ==',
+      73,
     ],
     [
       1,
@@ -4483,6 +4961,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'c3R3cFRFOjMuKSclIyIhISEhIiUnKy44QFNUVFxtbWppamptcXJCNy4oJSQgHx8eHh4fICIjJiovNj9NZ3Z0cw==',
       'cHl7cmdjbnqBhYF9e3d9kqi0raadl5OPjYeBe3VybmpmYl5aVlhkc3+BfXuFlKKopaGdmZWRjYmDfXdxbWljZw==',
+      73,
     ],
     [
       6,
@@ -4491,6 +4970,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/9JpRjUoJCEdGhgXFhUVFRUVFRYXGBocHSQoNUZp0v//0mlGNSgkIR0aGBcWFRUVFRUVFhcYGhwdJCg1RmnS/w==',
       'm6myrquno5+bl5OPi4eDf3t4dHBsaGRgXFhUUFBbaoWbqbKuq6ejn5uXk4+Lh4N/e3h0cGxoZGBcWFRQUFtqhQ==',
+      73,
     ],
     [
       5,
@@ -4499,6 +4979,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'VnuPkIN3ZVtSR0A6NTEtKigmJiUlJCUnKCksLzU6RU5mbG51fYOEdVVFODArJyQjIR8fHh0eHh8hIyUoLDA6SA==',
       'lpSUk5KQjIuKhYN/e3dzb2tnZGBjbnJ3dHJ4gpimrq6opqKcmZeQj4uFg394dnJta2hiYFtVVFJXZn2Ol5qXlg==',
+      73,
     ],
     [
       5,
@@ -4507,6 +4988,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'SUpLTlJTUEc/OjUzMC8uLS0uLzEzNjo/R1FTUk5LSkhISEhISUtLS0I9OTYzMjAwMDAyMzY5PUJLS0pJSEhISA==',
       'jpmdmZWRjYmFgX15dXFuamZkanmHjo2JhoOCgX98eHh9iJKVlZGNiYWBfXl1cW5qa3N+iYqGgn99fHt5dXJyfg==',
+      73,
     ],
     [
       5,
@@ -4515,6 +4997,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ISEiIyUmKS4yOkNUb3h3dXV3eG9UQzoyLikmJSMiISEhISIjJSYpLTI7RFRveHd1dXd4b1REOzItKSYlIyIhIQ==',
       'd3+EgHyAiJekpKOgnJiUkIyIhIB8eHRwbWllYV1cX2h3f4GAfoCIl6Gko6CcmJSQjIiEgHx4dHBtaWVhXVxbaA==',
+      73,
     ],
     [
       8,
@@ -4523,6 +5006,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'HyMjJykvNkdvdXNvamRhXVhTTEU/PDYwMCorKCcoKCcnKywwMjk8RVdobW1rZ2dnZmFNPjUwKycjIyIfISAgHw==',
       'iouMio2JkZKPlI6PkY6Mi4aCgHp2dXBqZ2NeYWZyfoeKhYWEjJinqaWjnZmYlI6KhIJ+eXRqZl5XVUxSW2p5hg==',
+      73,
     ],
     [
       8,
@@ -4531,6 +5015,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KSorLjAzOlJcXFZQSkhEQUFER0pQV11cVzs1Ly0sKyopKSosLTAzOD9IVFVTUlFRUVFSU1ZTSUA5NTEuLCoqKQ==',
       'h5SamJKRioF7dW5qaWdwgJakqqWel42Ggnx4dG5qZmJfYm97hoSAgX1+enyHk5+fnZmVkY2Ig313cWhhWVhgcw==',
+      73,
     ],
     [
       8,
@@ -4539,6 +5024,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/8xkQjQmIh4bGRgXFRUUFBQUFRUXGBkbHiImNEJkzP//zGRCNCYiHhsZGBcVFRQUFBQVFRcYGRseIiY0QmTM/w==',
       'n62yrqqmop6alpOPi4eDf3t3c29rZ2NfXFhUUE9aa4mfrbKuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRQT1priQ==',
+      73,
     ],
     [
       0,
@@ -4547,6 +5033,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'dnd0XldZWEQ3LigmIiEeHh4eHh4fISMnKzI6SF6GhoSEhoZcRjgwKSUjIB4dHB0dHR0eISUnLDM/UFpjbHRzcw==',
       'jJyjn5qVj4qFfnl0bmpmYl5aVlJbaXiBfoOQoKqppaGdmZWRjYeBe3RuamdkZGRmaWtscXh9f36Cjpulno+Cgw==',
+      74,
     ],
     [
       1,
@@ -4555,6 +5042,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'b3Bzc1dGPDQvKyglJCMiIiIkJSYpLjE7RlFPUFtpaGVlZGVobG5HOzMtKSUkISAgIB4fICEkJikuNT9OZ3Jwbw==',
       'b3h8dWpja3mBh4N/fXd2gZWttKykm5WRjYqFgXt1cWxoZGBcWFRca3qDf3t8iJekp6Ofm5eTj4uFgHpzb2tlZw==',
+      74,
     ],
     [
       6,
@@ -4563,6 +5051,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/9prRjYqIyAdGhkYFxYWFhYWFhcYGRodICMqNkZr2v//2mtGNiojIB0aGRgXFhYWFhYWFxgZGh0gIyo2Rmva/w==',
       'mqmyrqqmop6alpOPi4eDf3t3c29rZ2NgXFhUUFJeboeaqbKuqqainpqWk4+Lh4N/e3dzb2tnY2BcWFRQUl5uhw==',
+      74,
     ],
     [
       5,
@@ -4571,6 +5060,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IiQnKzI5Q1h4hYV8dnBrZVBFOTQwLSsnJSQjJCQlJigqLTA0OUFIT1xodoORkHtWRTcwLCclIiAfHh4eHR8gIA==',
       'f42PjYuPl52gnJiUkIyIhIB8eHdzcnFtbmxsa2loZmhziJ6qsKyqpqKemJSQjIqGgn56dnJuaWVhXVxYVFNXaw==',
+      74,
     ],
     [
       5,
@@ -4579,6 +5069,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'SUpMTlJTUUdAOjYyMC8uLS0uLzEyNjo/R1FTUk5MSklJSEhISUtMSkI9OTUzMTAwMDAxMzU5PUJKTEtJSEhISQ==',
       'j5qcmJSQjYmFgX15dXFtaWVla3qIjY2Jh4SBgX56e3d9ipGWlJCNiYWBfXl1cW1qbHR9h4iFg4B+fXt5dXJzgA==',
+      74,
     ],
     [
       5,
@@ -4587,6 +5078,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ICEhIyMmKC0yOUNTbXt7eXl7e21TQzkyLSgmIyMhISAgISEjIyYoLTI5Q1Nte3t5eXt7bVNDOTItKCYjIyEhIA==',
       'eYGDf36Bj5+mpqKempeTj4uHg397d3Nva2djYFxaXGl5gYN/foGPn6Wmop6al5OPi4eDf3t3c29rZ2NgXFpcaQ==',
+      74,
     ],
     [
       8,
@@ -4595,6 +5087,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ICMkJSkvNUBvc3NuaWVhXVhTTUVAOzYyLi0qKignKCgoKyswMjg8RlBkbGxpZ2VmZmRSRToxLSgnIiMiIB8hIA==',
       'hYqLiomLjY+Rj5OPj5CMj4uHhX97d3RwbGtkYGBiboCIioaChImWoaqno5+bl5ORi4eDfXh0bmhkXFZQTVRgdg==',
+      74,
     ],
     [
       8,
@@ -4603,6 +5096,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KiwtLjA1PlNbW1RPSkZEQUFERkpPVFtcUz41MC4tLCkpKissLjI0OkBJVFRTUE9PT09QU1RUSUA6NDIuLCsqKQ==',
       'ipaZl5SPioN7dHBsZ2hse5KkqaadlY2IgXt4cm5qZmJfY219hoWDgX58enqIl5+hnZmVkYuHg314cGdgWllgdQ==',
+      74,
     ],
     [
       8,
@@ -4611,6 +5105,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/7RaPSwmIRwYFxYUFBMSEhISExQUFhcYHCEmLD1atP//tFo9LCYhHBgXFhQUExISEhITFBQWFxgcISYsPVq0/w==',
       'oa2zr6uno5+bl5OPi4iEgHx4dHBsaGRgXFhVUU5UYoOhrbOvq6ejn5uXk4+LiISAfHh0cGxoZGBcWFVRTlRigw==',
+      74,
     ],
     [
       0,
@@ -4619,6 +5114,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'iot2Yl9eQTIqJCEfHR0cHBwcHR4gISMmKzI5R16OkpCQkoteRzkwKyYjIB4dHRwcHBwcHR8jJSoyOUdecIaIiA==',
       'kpyinZeTjYaAenZybmpnY19bV1NWY3J+foGOnamppaGdmpaSjoqGgHx2cm5oZmJjY2FgZW15f3+IlKOoopeIjA==',
+      75,
     ],
     [
       1,
@@ -4627,6 +5123,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'HR0eISIlJy4zPXBzcG9vb3F0allSUFFJOjAqJiIhICAgICEiJCYpLDI4Q1Jse3p4eHp7ZEw9My0oJiIhHx4eHQ==',
       'hZGeoJmRhICHkZqcmJGLg3x3c29rZ2NfW1dZZXWBgn6Cjp6pqqainpqWko6IhX97d3FtZmBZUlFgdYOGgoB6fA==',
+      75,
     ],
     [
       6,
@@ -4635,6 +5132,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/9lrSTUqJh8cGhkYFxYWFRYWFhYYGRodICMqNkZr2f//2WtGNiojIB0aGRgWFhYWFRYWFxgZGhwfJio1SWvZ/w==',
       'mqmyrqqmop6al5OPi4eDf3t3c29rZ2NgXFhUUFJeb4eaqbCuqqainpqXk4+Lh4N/e3dzb2tnY2BcWFRQUl5uhw==',
+      75,
     ],
     [
       5,
@@ -4643,6 +5141,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IyEiISMkJSgoKzA3QUxkfX+EiY6Nc1E/NS4oJCIhIB0dGxwdHR4fICIlKi01QlNsoKObgW5eTkU7Ny8tKCcmIw==',
       'eIKTpa2vq6ehnJmVkY2JhoOAfHdybWloZGBcVlJRVmR8kZ2goZ2al5STkZCOiomFgX57eHFuaWVkYFxeaXJ3eA==',
+      75,
     ],
     [
       5,
@@ -4651,6 +5150,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'SEhISElLS0tDPTk2NDIxMDAxMjQ2OT5DS0tLSUhISEhISUtOUVNPRz86NjMxLy4uLi4vMTM2Oj9HT1NRTktJSA==',
       'jJSXk4+Lh4N/e3dzb2trb3iEiIiEgX9+fXp3c3R6hpWamZeTj4uHg397d3Nva2dmZ3OCi46Lh4WEg4F+enZ3gA==',
+      75,
     ],
     [
       5,
@@ -4659,6 +5159,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ISEiIyQnKi0zOUVVcHZ2dHR2dnBVRTkzLSonJCMiISEhISIjJCcqLTM5RVVwdnZ0dHZ2cFVFOTMtKickIyIhIQ==',
       'e4GDf36Ci5uipKKfm5eTj4uHg397d3NvbGhkYFxcXmx7gYN/foKLm6Kkop+bl5OPi4eDf3t3c29saGRgXFxebA==',
+      75,
     ],
     [
       8,
@@ -4667,6 +5168,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Zl5US0A6MjAqKSclJCUkJCQkKCkrMjU+SFhsc3Fwbm9vbVtEOzMuKCgkISIhICAfIiIjJCksMjZFXnV3dnJvaw==',
       'XGVygIeEgoKFlaCop6GgmJiSjIyFhIB6eHFtaGFdWVVXXWp7hYqMi5CMkZOSmJaXlJSOjIiEgHl4cXBtaGVdXQ==',
+      75,
     ],
     [
       8,
@@ -4675,6 +5177,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'S05SWV9fWkY8NDArKignJycnKCksLzI2PURRW1tYWFdXWFhbW1FGPTYyLywqKCgnJygoKiwxNTxDWl9fWVFOSw==',
       'kJ6jnZqSjoqEgHp2cm5qZmJeYGh4goWDf4B8eoKNm6KhnZmVkY2JhX97dXFtZGFdYnWIlpublo2Dem9oZmdtfQ==',
+      75,
     ],
     [
       8,
@@ -4683,6 +5186,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/8xkQjQmIh4bGRgXFRUUFBQUFRUXGBkbHiImNEJkzP//zGRCNCYiHhsZGBcVFRQUFBQVFRcYGRseIiY0QmTM/w==',
       'n62yrqqmop6alpOPi4eDf3t3c29rZ2NfXFhUUE9aa4mfrbKuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRQT1priQ==',
+      75,
     ],
     [
       0,
@@ -4691,6 +5195,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ZmZmV0k+ODMwLSopKSkpKy4uKignJygsQEhSZmlmY2JiYlpRS0ZAOjYyMC4sKikpKSkqKywuMjU7QElXZ2hnZg==',
       'hI2QhXJjXVtgYFxYYG99hYJ/hIuUmJSPjo+Nj4yKiISCf3t5dnJwamhiXmdvfoaFg4aPmKSno5+alZONiYN6fg==',
+      76,
     ],
     [
       1,
@@ -4699,6 +5204,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'W1xgYlxSSkQ+Ozg3NjY2OTo4LSooJygoKy0yNz5MXGhmZGRjZFtORD42Mi8tKikpKCgoKCoqLDA0OD9GVF9eWw==',
       'j5yim4yDeXVva2dgXllVW2d2gYB8eoGMlpuZl5OPjYeFg39+enZybmpmYmBqd4KHg3x/iZSfn5uZlZGOioN9gQ==',
+      76,
     ],
     [
       4,
@@ -4707,6 +5213,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GhoaGxwdISInKzZBV4C7urq7g1dBNi4nIiEdHBsaGhoaGhobHR4gJCgtNUJWgrbExLaCVkI1LSgkIB4dGxoaGg==',
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhZXmBseIOQm6Ckp6ainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXA==',
+      76,
     ],
     [
       6,
@@ -4715,6 +5222,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'xsZ9Uz8zLCciIBwbGhoZGRkZGhobHCAiJywzP1N9xsbGxn1TPzMsJyIgHBsaGhkZGRkaGhscICInLDM/U33Gxg==',
       'nKmvq6ejn5uXk4+Lh4SAfHh0cGxoZGBcWFRTWWh2gIycqa+rp6Ofm5eTj4uHhIB8eHRwbGhkYFxYVFNZaHaAjA==',
+      76,
     ],
     [
       5,
@@ -4723,6 +5231,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Qjw4NDEvLCwrKysrLCwuMDI2OkBFTFRfYmFaVVFPTUxMTU1IQDk0MS4tKyopKSorKy0wMzc9RU5cb3FtZVxSSg==',
       'Ymh3ho+Pi4eDf4CHkZ2dmpWSkIuIhIB7eXVxb2tnZGBgZneIlZqenJyalpaSjo6KiYWBf3l5dXJxbWtqZmRhYA==',
+      76,
     ],
     [
       8,
@@ -4731,6 +5240,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JicnKSsuMDU8RExWW19iY2NiYFtWTUQ8NTAuKyknJyYmJycpKy4wNTxEUF9hX11bW11fYV9QRDw1MC4rKScnJg==',
       'fICChIuMj5OTlpiWlJCMiISAfHh0cW1pZWFeX2x7hoiEgHx4eoOSn6KgnJiUkIyIhIB8eHRxbWtpaWxtc3V1ew==',
+      76,
     ],
     [
       0,
@@ -4739,6 +5249,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KisrLS8yNTg9QkhMT1dfX19gYmZmVkk1MTE0NTEtKigoJyYnJyorLzI2P0hYZGVlZWZnZ1RJQDo0Mi4rLCopKA==',
       'eH6AfHyHl6Snp6unn414eH2IjYiCfHhybmpmYl5dWWNsdXx8fH+Klp6fnJaUj4yIhIB8end2dHJzdHZ1dW5qcw==',
+      77,
     ],
     [
       1,
@@ -4747,6 +5258,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'NTc6PTcxLy4vMjU5QUtaYV9eXV5eV05FQDo2Mi8uKyspKikqKywtMDQ4PkVRXFxZWVpeX1hNRkE8ODYzMjIyNA==',
       'bXqDf3x8hI+Vl5WRkI6MioaEgHx4dnNva2VjYGt4gIaBe3+Jl6GgnJmVkY2Jg394dH+Ol56RhH1zb2tkYFxWYQ==',
+      77,
     ],
     [
       4,
@@ -4755,6 +5267,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GhoaGx0eICQoLTVCVoK0xcW0glZCNS0oJCAeHRsaGhoaGhobHB0hIycsNkFXgLu7u7uAV0E2LCcjIR0cGxoaGg==',
       'eoyVnqWmqKSgnJiVkY2JhYF9eXVxbWllYV5aVlJXZHSBh5Wkq6yopKCcmJWRjYmFgX15dXFtaWVhXlpZXF5kcA==',
+      77,
     ],
     [
       6,
@@ -4763,6 +5276,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'vb6BVUI0LSYkIB4dGxoaGRkaGhsdHiAiJi00QlWBvr29voFVQjQtJiQgHh0bGhoZGRoaGx0eICImLTRCVYG+vQ==',
       'm6muqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRSXGt5gYybqa6qp6Ofm5eTj4uHg397d3NwbGhkYFxYVFJca3mBjA==',
+      77,
     ],
     [
       5,
@@ -4771,6 +5285,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'OzYzMS4tLCsrKistLi8xNDg9QkZQV2BjY1xVUU1KSEdHSEI8NjMxLy0sKyoqKywvMTM3PEFLVmZubmddVU1FPw==',
       'Z3KDkJKQjYmFhIiPmpualZCNiYeCfnt3dnNubGlmYWBjcYOTmpqdmZeXlJKPjIqHhYJ+e3p2cnNvbGxnZmVhYw==',
+      77,
     ],
     [
       8,
@@ -4779,6 +5294,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KiosLS8yNjtBR0xQVFZYWVlYV1RQTEhBOzUyLy0sKioqKistLzI2OkFKVlhWU1FQUFFTVlhWSkE6NjIvLSsqKg==',
       'f4CEhYiLioyPj5KRj42KhoJ+enZybmpmYmJmdIOJioaCfnp2d3+OnJ+dmZWRjYqGgn56dnJwb25wcnR3d3h5fA==',
+      77,
     ],
     [
       0,
@@ -4787,6 +5303,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'X19XUEpHQj04NTEuLCsqKSgoKistLTE0OkBIVWdoZ2ZmZmVVST83MS4sKSgmJiYnKSsuMjMwLjA/S1VmZmNgXw==',
       'jIqKhoKAenh1cG5oZmJgbHWAhoSEi5egp6ainpqUko6KhH13dX+HiYNrXFZYXFtcZXWBhICBhYyTk5GLjYyLjg==',
+      78,
     ],
     [
       1,
@@ -4795,6 +5312,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'WVxdUEY9NzMvLSwrKSkpKSsrLi8yNTo/R05aX15dXmBhWko+OjMwLi0uLzQ7PTg2NDMzMzQ2OT1CR09YYF5aWQ==',
       'cm5uamhscX2GhIJ+hZKgqaWinJiTjod/cmZka3uGhoR+enZwbGhkYF5ndYCFgHp+iZWfnZmXlI6KhoKAfHp2dA==',
+      78,
     ],
     [
       4,
@@ -4803,6 +5321,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GhoaGxweISMnLDZBWIG8u7u8gVhBNiwnIyEeHBsaGhoaGhobHB4fIygtNEJWgbbExLaBVkI0LSgjIB4cGxoaGg==',
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhZW2BseISPnKCmqKainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
+      78,
     ],
     [
       6,
@@ -4811,6 +5330,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GBgZGhscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxoZGBgYGBkaGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGhkYGA==',
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
+      78,
     ],
     [
       5,
@@ -4819,6 +5339,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'PDo0MS4tKysqKyorLC0vMjQ5PkNKUlpjZGBYVFBNS0pKS0g/OjUxLy0rKyoqKiotLjAzNz1ETVhqcXBpX1NLRA==',
       'Y3CAjpGPi4eDgoePmZ2ZlZGQjIiFgHx7dnNwa2lmY2BjboGSm52enJqYlpOQjoqJhYF9fHh4dXBva2loZmNhYA==',
+      78,
     ],
     [
       8,
@@ -4827,6 +5348,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KiorLS8xNTpBR0xRVFdZWVlZV1RRTEdBOjUxLi0rKioqKissLzI1OkFKV1lXVFJRUVJUV1lXSkE6NTIvLCsqKg==',
       'fn+CgoaJio2NjpGSk5GNiYWBfXl1cW1pZWJhaHaFiomFgX15dXeCkp6gnJmVkY2JhYF9eXVxb21ub3J0dHh3ew==',
+      78,
     ],
     [
       0,
@@ -4835,6 +5357,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ZmdoZ1VJQDs1Mi4sKispKSkpKiwuLzM3OkFHTFFZY2JiZGZpZ1NJQCwpKCgoKi4sKikpKSkrLDAzOD5JV2VmZg==',
       'g399e3h2dHJxcXJwbGdud32BfXyHl6Sno6GhpqCYiHZzdn+Fgnx2b2tnZGBeWl5pc3x9e32Gk52gnZeVkI2JhQ==',
+      79,
     ],
     [
       1,
@@ -4843,6 +5366,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'WlxgYltRSkM/Ozg3NjY2Nzo5LyspKCkpKy8yNz9MXWdmZGNkY1pNQzw3My8sKyooKCkoKSorLi80OT5HVV5dWg==',
       'jpqgmo2Fe3Vva2diXllVWWZ2gYB8eoSMlpuXlZGPi4mGgoB9eXVzbWxoYmJqd4KHgnx/iZahn5uZlZGOiIJ9gQ==',
+      79,
     ],
     [
       4,
@@ -4851,6 +5375,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GhoaGxweICMoLTRCVoG2xMS2gVZCNC0oIyAeHBsaGhoaGhobHB4hIycsNkFYgbu7u7uBWEE2LCcjIR0cGxoaGg==',
       'gIqVnqKnqKSgnJiVkY2JhYF9eXVxbWllYV5aVlRXZHR8h5WkrqyopKCcmJWRjYmFgX15dXFtaWVhXlpYWl5kcg==',
+      79,
     ],
     [
       6,
@@ -4859,6 +5384,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GRoaGx0eICImLTRCVYG+vb2+gVZCNC0mJCAeHRsaGhkZGhobHR4gJCYtNEJWgb69vb6BVUI0LSYiIB4dGxoaGQ==',
       'bHmEjZyprKqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYKNnKmuqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
+      79,
     ],
     [
       5,
@@ -4867,6 +5393,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MTAtLCwrKysrLS4wNDY7QEdOV2Bpbm9jVElAOTUxLiwsKyopKissLzEzNz1GTEtKSktNUFNZX2FhWU5HQDw3NQ==',
       'aG19j56jnpyYk5GMiYaDgH13dHFramViaXJ8gH57d3NwcX6Om6Cem5qWl5WRkIyIh4SBfnp4dXJwbGpoaGZjZw==',
+      79,
     ],
     [
       8,
@@ -4875,6 +5402,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JiYnKSouMDU7Q09WXV9jZGRjX1xWTkM7NTAuKiknJyYmJicpKy0xNTxEUF9hX11cXF1fYV9QRDw1MS0rKScmJg==',
       'foKGiI2NjpGUl5eVkY6KhoJ+enZybmpmYl5eZnWDh4aCfnp4fo2co6GdmZWRjoqGgn56dnJuamhpam5zdXZ4ew==',
+      79,
     ],
     [
       1,
@@ -4883,6 +5411,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'REVGSUxQUElEPzw6OTg3ODk7P0FFTE1LQz46ODc2NjU2ODw/Q0pUXFxYVlRPLyspKSkqKy0vMzc9Q0xMSUZFRA==',
       'doiVm5mSjouGg395dXFsZmRpdYKMi4qUoK2yq6KVhXpxamZiYFxdZXJ/g4F9eXVxcnyJlZaSjYmFgX96dnNtbg==',
+      80,
     ],
     [
       0,
@@ -4891,6 +5420,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'NTc5PD9GTlldXFdVVDQyMTEyMjM0Nzk7QkVEQD08Ojk5Ojs+QkZLU1lXTkpFQT89Ozo6OTo8PkJDQDw5NjY1NQ==',
       'mKWwsqWTgnhybm1rZmVqdYOJh4N/e3VybmhmaneJl5iVj42Kh4aBf3l2cniFjpOPjIaCfnp1cW1nZWh0gIyMjQ==',
+      80,
     ],
     [
       6,
@@ -4899,6 +5429,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       't7iCWUM2LCgkIB4dHBsaGhoaGxwdHiAkKCw2Q1mCuLe3uIJZQzYsKCQgHh0cGxoaGhobHB0eICQoLDZDWYK4tw==',
       'm6iuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRUX257gYubqK6qpqKempaTj4uHg397d3Nva2djX1xYVFRfbnuBiw==',
+      80,
     ],
     [
       1,
@@ -4907,6 +5438,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'PDw+QENHR0M8ODUzMC8uLi41UlRUVVhaWExDPjo2NDIxMDAxMzU3PEFITk5JRUNAPz4+QEJER0xOTEdDQD48PA==',
       'Z3V8enZ6hJKcnZqVj4uGgn56dnFuaGRiaXmIkI+LhoJ9enZyb256h5CTj4uHg397eoCOm6KgnJiUjH9wX1VRWw==',
+      81,
     ],
     [
       0,
@@ -4915,6 +5447,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MTIzNTc7P0VGQ0E/PT07Ozw+T1BRVFZXUUhAOzc0MzEwMDAxMzU4PkNFQ0JBQUFDREZJTVJYWVFJQT05NzUzMw==',
       'Z3N6eHZ5h5OcnZeTj4yIhIB6dnBsaW11f4iGgn58eHZzb2tqc4STnJqWko2KhoJ/eXVxcXeDkJSSkIyKgHBhXQ==',
+      81,
     ],
     [
       6,
@@ -4923,6 +5456,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GBgZGhscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxoZGBgYGBkaGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGhkYGA==',
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
+      81,
     ],
     [
       1,
@@ -4931,6 +5465,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'OTo8PUFESUlEPjs4NTQzMzQ3SE5OTlBSVVFJPzw3NTMyMTEyNDU4PUJJT01IRUJAPj4+P0FDR0xNSURAPjw6OQ==',
       'anZ+fHh1fIiUnJyYlI6IhoB7eHNvamVhZnSDjY6KiIOAend0b211go2SkIyIhIB8eHV4hZKdnpqWkouBdWRYXg==',
+      82,
     ],
     [
       0,
@@ -4939,6 +5474,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MDAxMzY5PUJKSkhFQ0JCQkJDR0hJS01QUkxEPjo1MzExMTEyMzU5P0RGRUJCQkJERUdKTlNYWE5EPzo3NDEwMA==',
       'enp9e3dze4qVnpqWk4+KhoB7eHJuamt0gYeIhIB+eHVycG5qbXuNmZuXk46LiISAenZyb2tqcn+Lj4uHhYN9ew==',
+      82,
     ],
     [
       6,
@@ -4947,6 +5483,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'FhYXFxgaGxwiJSw2SW/e/f3eb0k2LCUiHBsaGBcXFhYWFhcXGBocHyIlKzZJb939/d1vSTYrJSIfHBoYFxcWFg==',
       'anySoq6wrKikoJyYlJCMiISBfXl1cW1pZWFdWVVRUFpqfJKirrCsqKSgnJiUkIyIhIF9eXVxbWllYV1ZVVFQWg==',
+      82,
     ],
     [
       1,
@@ -4955,6 +5492,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'RkZISk5SUUpEQD07Ojk5OTo7PkFHTE1LQz47ODY1NTU1Nzo+QklQXWBdWlhVLSgoJycoKSotLzM5P0hMS0hGRQ==',
       'doiUmpmUkIyGgn15dXFtaWNlcX+KjIyVpK61r6WcjH50bGhkYFxZXWl4gIB9eXVxcnuIlJaQjYmFgn97d3JtbQ==',
+      83,
     ],
     [
       0,
@@ -4963,6 +5501,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'NTQ2Njk8P0NBPzw6Ojo6Oz0+QkZJUFhaVk5IREE9PDs7PD0/QkRDPjg1MzEwMC8uLi8xWVpdYWBUTEU+Ojg2NQ==',
       'cYGSmpmWkY2Jg4B9e4OPmaCcl5WTkYl6Z1ROSVRibHRzeouWmpqUkY6KhH98d3NvbXWAio2JhYF9end0cW1qaQ==',
+      83,
     ],
     [
       6,
@@ -4971,6 +5510,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'vb6BVUI0LSYkIB4dGxoaGRkaGhsdHiAiJi00QlWBvr29voFVQjQtJiQgHh0bGhoZGRoaGx0eICImLTRCVYG+vQ==',
       'm6muqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRSXGt5gYybqa6qp6Ofm5eTj4uHg397d3NwbGhkYFxYVFJca3mBjA==',
+      83,
     ],
     [
       1,
@@ -4979,6 +5519,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'fX1lV05ISEpMRjwxKicjISEfHx4fICEjKC01PkxjmJqammROPjcvKSUhIB4fHR0dHR0gISIlKi82QlJyeHd4eg==',
       'hJSfnpqTjIV8eHJsamRiXlpWUFNdbH2OnaerpaGdmZWRj4uHgn13dnFraGRgXFlfbHmDgX2EkZ2npZ6Zk4V6fQ==',
+      84,
     ],
     [
       0,
@@ -4987,6 +5528,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'nZ5qU0I4LikmJCIhHx4dHR0dHh8gIycsMThHXIKBgoOGhmxYUU9QSDYwLCcjIiEeHh8dHh8hJCcsMTdCUGydnQ==',
       'Xmt4gX9+h5WiqqSgl4WFh5GbmpaRjIV/eXVxb2tnY19bVlFTX29/jpqorKajnpqWk5CKiISAfXl1b21nY19ZVw==',
+      84,
     ],
     [
       6,
@@ -4995,6 +5537,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '4d11TDsvKSMgHBoZGRcXFxcXFxkZGhweIykvO0x13eHh3XVMOy8pIyAcGhkZFxcXFxcXGRkaHB4jKS87THXd4Q==',
       'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJSXW18jQ==',
+      84,
     ],
     [
       1,
@@ -5003,6 +5546,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'l5hqTUA1LykmIiAfHRweHR0eISEmKC4yO0dTZ3h2dnZ5eW9aT0xOUUg6MSwnJCEhHh8fHiAhISQpLjc/UmOXlw==',
       'ZGJgXGJsfIWDgIeRn6ejn5SEf4SRnp6alpGLh354cm5qaGZgX1hSUFdmdIWToqqpo5+bl5WPjYmDf3t1cW1oZQ==',
+      85,
     ],
     [
       0,
@@ -5011,6 +5555,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'f4BvW1FRU1I+Ni0oIyMfHx0dHh8dICIlKC83Pk5lm5ubm25TRTcvKCUkISAeHh0dHR0gISMlKC4zP0phfX18fQ==',
       'iZuhnpmSjoiBenZwbGtlY19bV1FTXGx7jJimqaWhnZuVlJCKiIR+fHZybmpmYl5bW2NvfoN/g4ybpqihmYp9gQ==',
+      85,
     ],
     [
       6,
@@ -5019,6 +5564,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'FhYXFxgaHB8iJSw2SW/d/Pzdb0k2LCUiHxwaGBcXFhYWFhcXGBocHyIlLDZJb938/N1vSTYsJSIfHBoYFxcWFg==',
       'anySoq6wrKikoJyYlJCMiISBfXl1cW1pZWFdWVVRUFpqfJKirrCsqKSgnJiUkIyIhIF9eXVxbWllYV1ZVVFQWg==',
+      85,
     ],
     [
       1,
@@ -5027,6 +5573,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'dHN1dmpTQjcxKiclISAfHx8dHh8gIiQnKi83RFVukI+PkGhRQDcuKiUjIiAhIB8hISMmKi4zPUtOS0pPW253dg==',
       'kJ+lpKGcmZSQjImEgHx2cm5qaWVhXVdZY3J+i5ikr6uno5+emJaQioZ/eXVuamVianaAhHdqYFpZY3F9gnx7hA==',
+      86,
     ],
     [
       0,
@@ -5035,6 +5582,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'enptV05MTk9HOS8rJyMiICAgHyAhIiInKzA5QVBskZCQkXNTRDcyLCclIiAeHh0dHx8gISInKS43PU5reHh2dw==',
       'h5WfnJeSjIh/eXNva2llYV5aVlBaZnSBjJumqqSgnJiWkI+Lh4N+eXNxbGllYV1ZYGt4hIJ+goyapaehmYx9fw==',
+      86,
     ],
     [
       6,
@@ -5043,6 +5591,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'FhcXGBgaHB4hJy03THDi7u7icEw3LSchHhwaGBgXFxYWFxcYGBocHiEnLTdMcOLu7uJwTDctJyEeHBoYGBcXFg==',
       'ZnWMmqmxramloZ2ZlpKOioaCfnp2cm5qZmJfW1dTT1hmdYyaqbGtqaWhnZmWko6KhoJ+enZybmpmYl9bV1NPWA==',
+      86,
     ],
     [
       1,
@@ -5051,6 +5600,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'gH1nV05LSk5ORDYuKiQhIB4eHR4dHiAjKC0xPE9onJycnGpPQTUtKCMiIR8eHBwcHB4fICIjKS01QVFve3p7fQ==',
       'hZSgn5qUj4Z+eXJta2VhX1lXU1BbZ3eJmKarqKKenJaUkIqIg356dnJsamRhX1lcZ3SAgX2Dj56mpp+ZlId6fQ==',
+      87,
     ],
     [
       0,
@@ -5059,6 +5609,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'oaFqUEM2LCwnJCEfHh0cHB4fHyMkKiw3RVNSU1priomHhYaGWkQ6LyonJB8eHRwcHBwdHh8hJCUnLDZDUGqhoQ==',
       'cXl+d2tiWlddaXiBgoKMmqaopKCamJKRjYeDf3t3dW9raWNhXldTWmh3iJamrq6opKCcmpaSjoqEgHpzbWliZA==',
+      87,
     ],
     [
       6,
@@ -5067,6 +5618,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/N1vSTYsJSIfHBoYFxcWFhYWFxcYGhwfIiUsNklv3fz83W9JNiwlIh8cGhgXFxYWFhYXFxgaHB8iJSw2SW/d/A==',
       'nquxramloZ2ZlZGNiYWCfnp2cm5qZmJeWlZSUVdmdo2eq7GtqaWhnZmVkY2JhYJ+enZybmpmYl5aVlJRV2Z2jQ==',
+      87,
     ],
     [
       0,
@@ -5075,6 +5627,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'eGtjXV1NNCklIB4cGxwbGxscHh8hJSoxPE9Zand2c3Fxc2tYVkg+NjArKSYlJCMjIiMkJScpLDA1PUlYdXyChA==',
       'W1tbWl9qeYB/fYSPm52VlJOVlpKOi4eDf3t3c29rZ2NgZm1zf4SRnqGdmZWOhIuSnqainJeRiYN7dG9oZGBbWw==',
+      88,
     ],
     [
       1,
@@ -5083,6 +5636,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QExOUVVYVk1HPzgxLispKCcnKCotMjZBR0VHSk5UW1xcW1NOSkZFR0E2MS0qKCcnKCkrLjE4P0dNVlhVUU5MQA==',
       'mJmZl5KMhX52bmdja3N7f3ZxbmpwdYCMkJaRjomBhoyUnJqSi4N7dG5raGhpaXaDjpWbpq2og1lTWmNrcXuIlg==',
+      88,
     ],
     [
       2,
@@ -5091,6 +5645,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MzQ1Nzo9QkhQUE1KSUhISEE7ODY2NjY3ODo9QkVFREhQU05GQj06ODY1NTU2NzpBSEhISEpMUFBHQT05NzU0Mw==',
       'k5ugnZSNiYSAe3dzcXh8fXtvaXB/kZuZlI+Lh4N/e3p1b2RdY2p0dnNwcn+KkpKOioaCfnp2cm5tdIGLko6IjA==',
+      88,
     ],
     [
       3,
@@ -5099,6 +5654,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Hh4fICEjJSouNT5OZoqKiIiKimZOPjUuKiUjISAfHh4eHh8gISMlKi41Pk5mioqIiIqKZk4+NS4qJSMhIB8eHg==',
       'b32Df36JmKaqpqKem5eTj4uHg397d3Nva2dkYFxYVmBvfYN/fomYpqqmop6bl5OPi4eDf3t3c29rZ2RgXFhWYA==',
+      88,
     ],
     [
       8,
@@ -5107,6 +5663,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Hx8gISIkKCswN0FPaoOCgICCg2pPQTcwLCgkIiEgHx8fHyAhIiQoKzA3QU9qg4KAgIKDak9BNzAsKCQiISAfHw==',
       'cH6EgHyCkJ+pp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZV2FwfoSAfIKQn6mno5+bmJSQjIiEgHx4dHBsaGVhXVlXYQ==',
+      88,
     ],
     [
       8,
@@ -5115,6 +5672,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'UlRVWFpWST86NDEuLCopKSkpKiwuMTQ5P0lWWlhVVFJSVFVYWlZJPzo0MS4sKikpKSkqLC4xNDk/SVZaWFVUUg==',
       'kJ2hnZmVkY2JhYF9eXZybmpmYmBndoSLiYWBfXl2dYCQnaGdmZWRjYmFgX15dnJuamZiYGd2hIuJhYF9eXZ1gA==',
+      88,
     ],
     [
       0,
@@ -5123,6 +5681,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'amtqVEtLQDcyLSooJiUkJCQkJSYoKi4xNz9KXHZ3fn5vZF5XWEIuJiIgHx8eHyAgIiIlKCwvNDxFTllmcG5sag==',
       'kZGVkY2JhoJ+enZybmpmYmFocHWDi5agoJqYlIyHjJWfpKCakol/dnFsa2dkZGJiYl5cW2V1foJ+fYWRnaCUkw==',
+      89,
     ],
     [
       1,
@@ -5131,6 +5690,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KyopKiwwNUFGREVITFJYWVlYUUxIRURFQDUwLCoqKisuLzI0OT5DR05WVVFNSkk3NklKTVFVVkxHQz05NTIvLQ==',
       'dYCKj5STjoiCho+XnZeNg3p0cG5vbW1scoCNlZmir7OnelRMVmBpbneFkJOSkpGRj4uFe3JoYWtye392cm5qcQ==',
+      89,
     ],
     [
       2,
@@ -5139,6 +5699,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'QUFBQkRGSU5PSURAPTs6OTk6Oz1ARElPTkpHREJBQUE7NjMzMjIzNDY5PkJJS01TWltSSUI8OTY0MjIyMjM1Ow==',
       'gYyRjYmFgX15dXFweIKQlZGOio+WnKCXjoiEgHp4cm9scXZ1dGtreo6anpqXko6MhoR+enZuZWFlbXR1cWxpdA==',
+      89,
     ],
     [
       3,
@@ -5147,6 +5708,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'dHZ3b1RFOjMuKiclIyIhISEhIiMlJyouMzpFVG93dXR0dXdvVkU6My4qJyUjIiEhISEiIyUnKi4zOkVUb3d2dA==',
       'l6Sno6CcmJSQjIiEgHx4dHBsaWVhXVlbaHeDhIB8fYiXpKejoJyYlJCMiISAfHh0cGxpZWFdWlxod4GEgHx9iA==',
+      89,
     ],
     [
       8,
@@ -5155,6 +5717,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'cHFzcVZHOzQuKyglJCMiISEiIyQlKCsuNDtHVnFzcXBwcXNxVkc7NC4rKCUkIyIhISIjJCUoKy40O0dWcXNxcA==',
       'l6Sno5+bl5OPi4eDgHx4dHBsaGRgXFpfbXyEg4B8fIeXpKejn5uXk4+Lh4OAfHh0cGxoZGBcWl9tfISDgHx8hw==',
+      89,
     ],
     [
       8,
@@ -5163,6 +5726,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'V1haXV5TRj03My8tKikoJycoKSosLzM3PUZTXV1aWFdXWFpdXVNGPTczLywqKSgnJygpKi0vMzc9RlNeXVpYVw==',
       'kZ6inpqWko6KhoJ+e3dzb2tnY19hbHuIiYaCfnt3eYGRnqCempaSjoqGgn57d3Nva2djX2Bse4iKhoJ+e3d2gQ==',
+      89,
     ],
     [
       0,
@@ -5171,6 +5735,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'aWpqVk5KQDcyLSooJiUkJCQkJSYoKi0yN0BKXG9weHhrY1xXVlU4LCQiIB8gICEhIycoKy4yNjtCR09gbW1qaQ==',
       'k5KXk4+Lh4N/e3dzb2tnZGNscnd9gZCdoJuWkY6EhI2XpqSfmo+HfHFraWhpaWdnZmJeWFtpdYB/e4CKl6GWlQ==',
+      90,
     ],
     [
       1,
@@ -5179,6 +5744,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'LCoqKy40PkZEQkRGSk9VVVVVT0pHREJERT40LywqKiwvMjM2OTw/Q0pSVE9MSUg9PUdJTE9UUkpDPzw5NzMyLw==',
       'eH2Ii5CRjoqDfoSOmp6Xi351cHByc3JuanOAjZWapa6uj19RVGFob3iFkZOQj46PkI6HfHBlYmx2f4J4dHBscw==',
+      90,
     ],
     [
       2,
@@ -5187,6 +5753,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'RERERkZJTU9NRkI+Ozk4Nzc4OTs+QUZMT05JR0ZFRUQ7NjQzMzMzNTc5PUJISkpPWFhSSEE9OTc0MzIyMzQ2Ow==',
       'hI6RjoqGgn56dnJucnuIk5GOio+XnqGXkIqEgX14dnBuc3Z5d25pc4eWnJuVk4+KiIJ/e3ZwZ19iaG91cm5udw==',
+      90,
     ],
     [
       3,
@@ -5195,6 +5762,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'i42MZk09NC0qJSMhIB4eHh4eHiAhIyUoLTQ9TWaMjYuLjYxmTT00LSolIyEgHh4eHh4eICEjJSgtND1NZoyNiw==',
       'l6Wrp6Ofm5eTj4uIhIB8eHRwbGhkYFxYVl1reoGAfoiXpauno5+bl5OPi4iEgHx4dHBsaGRgXFhWXWt6gYB+iA==',
+      90,
     ],
     [
       8,
@@ -5203,6 +5771,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'enx+bFJDOTEtKSYkIiEgICAgISIkJiksMTlDUmx9fHt7fH1sUkM5MSwpJiQiISAgICAhIiQmKS0xOUNSbH58eg==',
       'laOppaGdmZWRjoqGgn56dnJuamZiXlpYXmx7hIJ+fIaVo6mloZ2ZlZGOioaCfnp2cm5qZmJeWlhebHuEgn58hg==',
+      90,
     ],
     [
       8,
@@ -5211,6 +5780,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'VVZYW1xURz84MzAtKykpKCgpKSstMDM4P0dUXFtYVlVVVlhbXFRHPzgzMC0rKSkoKCkpKy0wMzg/R1RcW1hWVQ==',
       'kZ2hnZqWko6KhoJ+enZybmpmY19jcH+KioaCfnp2doGRnaGdmpaSjoqGgn56dnJuamZjX2Nwf4qKhoJ+enZ2gQ==',
+      90,
     ],
     [
       0,
@@ -5219,6 +5789,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IyMkJScpLDA2PUlUVmpzcnJzdnhuX1VEMikkHxwbGhoaGBkaGx0fIikyPl5fZGx5h4aBdllJPTYwLCknJSQjIw==',
       'd3+EgIGJl6Olo6Smp6iinpqSjIR8dW5nZGBcZGtzd25pZGRcZnB4iJGZoJ+bl5OPjIiEgHx4dHBsaW1ta2tgaQ==',
+      91,
     ],
     [
       1,
@@ -5227,6 +5798,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PE1PUlZaVk9IQzgyLSooJiYmJygqLjQ8R0hIS05UXF9fXlZQS0hIRzw1LisoJyYmJycqLTI5Q0lPVlpWUk9NPA==',
       'mJmbmpONhXx2b2djaXB3fnRxbWlydYSPkpiRjYmFjZKanJWPhn53bWhlZ2pqcX2Jkpehq6+hcFJRW2VrcX2Klg==',
+      91,
     ],
     [
       2,
@@ -5235,6 +5807,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'NTU3OTs/Q0pPTktIRkVFRkM6NzY1NDU2ODo9QkZGR0xTVE1GQT06NzY1NDQ2NjpDRkVFRkhLTk9KQz87OTY1NQ==',
       'kZmfnpWMhoR+enhycHh6eXlta3eHlZuYk4+NiIWBfHhybGJgZ251dXFucXuIkZGNiYWCfnp2cm5vdoOPko+Kig==',
+      91,
     ],
     [
       3,
@@ -5243,6 +5816,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ICAhIiQmKSwxOUNSbH18e3t8fWxSQzkxLCkmJCIhICAgICEiJCYpLTE5Q1JsfXx6enx9bFJDOTEtKSYkIiEgIA==',
       'd4KDf32CkJ+npqKem5eTj4uHg397d3Nva2hkYFxYW2d3goN/fYKQn6emop6bl5OPi4eDf3t3c29raGRgXFhbZw==',
+      91,
     ],
     [
       8,
@@ -5251,6 +5825,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ICAhIiQmKS0yOERTbnx6eHh6fG5TRDgyLSkmJCIhICAgICEiJCYpLTI4RFNue3p4eHp8blNEODItKSYkIiEgIA==',
       'cX+FgX19iJekqKSgnJmVkY2JhYF9eXVxbWllYl5aWmJxf4OBfX2Il6SopKCcmZWRjYmFgX15dXFtaWViXlpYYg==',
+      91,
     ],
     [
       8,
@@ -5259,6 +5834,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'U1RWWVtVSD85NDAuLCopKSkpKiwuMDM5P0hVW1lWVFNTVFZZW1VIPzkzMC4sKikpKSkqLC4wNDk/SFVbWVZUUw==',
       'kJ2hnZmVkY2JhYJ+enZybmpmYl9ldIOMiYWCfnp2dYCQnaGdmZWRjYmFgn56dnJuamZiYGV0g4qJhYJ+enZ1gA==',
+      91,
     ],
     [
       1,
@@ -5267,6 +5843,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'TE1PUlVWTEE7NjIvLSwrKiorLC0vMjY7QktYWldVV1ZUUlJTVEs9NjEsKScmJiYoLDc4ODo9QERKUldVUk9NTA==',
       'h5WcmJSQjIiEgHx5dXFtaWVodIGKh4SGiIqHg36Hk5+noZ2Yko2DeW5iZ2xzdnJuamhncn+JjJGJgHxvcnFueA==',
+      92,
     ],
     [
       0,
@@ -5275,6 +5852,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PDc1Njg7QElMSUZEQ0I1MjI1QkNERklMSUA7ODY1NztGOkZHSUxRVlZKPzkzLS4tLS4tMzk/SlZWUUxJR0Y6Rg==',
       'k5WRfm9rbnaEkp2ek4V+krWyml1bZ3F2f4+iray2vLSGbW6Dl5JgSkRMVlVidoSLkZuloFZNTXaDd2phZnJ9jg==',
+      92,
     ],
     [
       2,
@@ -5283,6 +5861,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'UFJTVlFHQDs3NTMxMTAvMTEzNzs+Q0I+PD1ARElPUlJTUlBMRkI+PT9CRkI8OTUzMTEwMDEyNDY5PURLU1JQUA==',
       'e4eOjoR6dW1tbHB5foOKkJKWk5CJfXJtdoOOkY2KhYF/eXdxbmpnYmRxeoGBfXl/h5OenZqVkYuHhYF9eXVvcw==',
+      92,
     ],
     [
       1,
@@ -5291,6 +5870,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'UE5OT1BQRjs1MC0rKikqLDIzNDQ3Oj5FSlVWU09MSklJSkxPUlRORD04MzEvLSwrKywtLzE0NzxETVZXUlJUUg==',
       'b3F2cmxqZmNpdIOMjImEgHx2dHB1gpGcm5eTj4yIhIB8eHRwbGhma3qGi4aEhYiJhIF9fISPnKGfmZONhn1tbg==',
+      93,
     ],
     [
       0,
@@ -5299,6 +5879,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'OUVHSEtOUlVNQzs2LTAvLy8vMC43PENPVVJOS0lHRjpBPjk4Oz5ES0tGREJBPzMwMDM/QUJER0tLRD47ODg+QQ==',
       'jJ2mpa6qmINzfI2Ic11RVlxebH6KjZKirq+IVVRrdnhqZWx5hYyTlpOHb2trcHaAjZicj4eNoKyiV1JVZnJzfA==',
+      93,
     ],
     [
       2,
@@ -5307,6 +5888,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'WVpcXlVJQDk1MC8sKyopKiorLS8yNTtDSUhHSE5VW11dXFhRSUZISUQ8NjMvLisqKSoqKiwtMTQ5P0dUXVxaWQ==',
       'b3iChoF2b21qcHZ8hY2VmZaQhXl9hI2Tko6KhoJ+eHZybWpmYV9fa3mChIB8eoSQnKSempiSjo2HhYF7eXNvbQ==',
+      93,
     ],
     [
       1,
@@ -5315,6 +5897,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Tk1NTk9IOzEsKSgoJyksMj4/Pz9AQURHTFJSTkpIRkVFRkhKTVJQR0A6NjMxLy4tLS4vMDM2OkBHUVZUUlFTUQ==',
       'bHh9e3VybmpveoaMi5KLf3tqbm9rcH2Ml5aTj4uHg397d3Nva2dteIWOiImJiY2Hg4OKmaSqpZ6XjoR4bmFaYg==',
+      94,
     ],
     [
       0,
@@ -5323,6 +5906,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'R0dGR0lLT09HQTs4NTQyMTEyNDU4O0FHT09LSUdGR0dEPTk6PUBHTEpHQ0JBNjAuLjA2QUJDR0pMR0A9Ojk9RA==',
       'hI+Wko6KhYF9eXRwbG13g4+PjImJkpmeloZ7cWtweomTj5WcoqKUg3NhXWFpcG9zfo2Ukoh9cWdlbXN1dnFveA==',
+      94,
     ],
     [
       2,
@@ -5331,6 +5915,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Ky0uMTQ4PT49PUBHUVpdXl5aU0tFQT9AQUI/ODQyMC4sLSwtLzAyNTo+RVBYV1VVVVdZW1pMQz03NDAvLSssKw==',
       'foaPlZqblZSNhH90d4GIkI6JhYF9eXVxbWpmYl5mc36DgHx4eoWSnaGbmZWQjoiFgnx6dXd9gYh/dnBmZmZpdQ==',
+      94,
     ],
     [
       1,
@@ -5339,6 +5924,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'V1lWWFpWSkA6NDEuLCsqKSkqKywuMTU5QElXWFVTUU9PUVJWWVpRSD45NTIwLi0pJygnKSotMDU7RFVVVFNUVQ==',
       'jJedmZaSjoqGgn56dnJuamZjY25+io6KiIJ+enR0e4mYoJ+bl5KOj42MiH54cm5qZV9haXeDhYJ+eHp7enx2fw==',
+      95,
     ],
     [
       0,
@@ -5347,6 +5933,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'RTg2Njg7QUhMSkdFQ0M3NDQ3QkNFR0pMSEE7ODY2OEVGK0RHSk9VXV1OQTghJSssLCslIThBTl1dVU9KR0MrRg==',
       'kZCLd3Bvc4ORm5+VhIKYvrmhZltka3F6i6Syr7bBvbV4aXKLmJBVRD5IT05YcISMk5qjoW1HQ197fm1hZG56iw==',
+      95,
     ],
     [
       2,
@@ -5355,6 +5942,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'UlVXWVVKQTs3NDIwLy4uLi8xMjU6P0RFQkBCRUlPUVJSUU9LR0NAQkdKRj85NjMwMC4uLi8wMjQ2PEFKU1RSUg==',
       'd4KLjIF3b25wdXuBhYqSk5OPiHxycHiKlJWRjYqGgn56dnJuamViYWx4fYF7d3qBkJqfm5eTjYuHhX99d3RwbQ==',
+      95,
     ],
     [
       1,
@@ -5363,6 +5951,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MzM1Njg7QEZOT0pGQ0A/Pj4/QENGSk9ORkA7ODY1NDM0NTk+REI+P0VMS0dEQUA/P0BBREdLTEU/PkJEPjk1NA==',
       'fIqRjYmFgX16dnJweomXnZmUkIyGgXpya298iIp/bmdwfYqNiYWBfXp2cnqIkpqOfHh6iJKSjIN9eHNva2ZjbQ==',
+      96,
     ],
     [
       3,
@@ -5371,6 +5960,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GRkaGxweICEmLTRBVY+9vLm6rVVBNCYhHRsaGBcXFhYWFhcXGBobHyEmNEFVrbq5vL2PVUE0LSYjIB4cGxoZGQ==',
       'b36GhY2dqrGtqqSfm5WUkIyIgn55dHBsaWRgWlZSUFdmdXt9hJSlra2no5+ZlZGNioaCfnp2cm5qZmBcWFJTXQ==',
+      96,
     ],
     [
       3,
@@ -5379,6 +5969,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'HR0eHh8hJCcsLDVCVWzF3N3ddk4zKSQeHBkXFhUVFBQUFBQVFhcZGx4jKTNDdt3c289vVUE1LismJCIfHh4dHQ==',
       'eIiaqK+tq6ejn5uXk4+JhYF9eXZva2dkYFxYVFJSXG1+i5qlrK2ppZ6bl5OPi4eDgYB8eHRvbGhkX1pWVVZcbA==',
+      96,
     ],
     [
       4,
@@ -5387,6 +5978,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'cHFzbVZHPDQuKyglJCMiISEiIyQlKCsuNDxHVm1zcXBwcGpkWkk+NjEsKSclJCMjIyMkJScpLDE2PklaZGpwcA==',
       'n6SkoJyZlZGNiYWBfXl1cW1pZWJeXFxpeIKFg4WIj5CSmJuenJmVkY2JhYF9eXVxbWllYmNmbG9vdXl9fX2BkA==',
+      96,
     ],
     [
       2,
@@ -5395,6 +5987,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'R0dJTE5LQz46NzY0MzMzNDU3Oz5EREE/P0BBQ0dJSktLS0pHQkA9PD5BRUQ/Ozc1NDMzMzQ2Nzo/RUtOTktJSA==',
       'eYOLjIWAenZ0dHV6foCFio6Pj4qEfXNveIGLkYuJhYF9eXVwbWllaXR+iIiGgn13e4SSnJiVkIyIhYB8enVxcQ==',
+      96,
     ],
     [
       8,
@@ -5403,6 +5996,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'XF5gYmBTRj03Mi4sKikoJycoKSosLzM3PkNIR1FdZGRkZWhoX0xCOTMuKyknJiUlJSUmJykrLzM5QU1eYWBeXA==',
       'nKGhnZmVkY6KhoJ+enZycHF7end2Y2BiZXV9fnp4f46co6GdmZWRjoqGgn56dnJuamZiXl9ndoSHhoJ+ent/jg==',
+      96,
     ],
     [
       8,
@@ -5411,6 +6005,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'bm9xbFdIPDQvKykmJCMiIiIiIyQmKCswNjtIV2xxb25ub3FrV0g9NjArKSYkJCIiIiMkJCYpKy82PEhXa3Fvbg==',
       'nKKloZ2ZlZGNiYWBfXl2cm5qZmJeXVxoeICFgX19g42coqKhnZmVkY2JhYF9eXZybmpmYl5dYGh4gIKBfX1/jQ==',
+      96,
     ],
     [
       8,
@@ -5419,6 +6014,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'eXt8bFNDOTEsKSYkIiEgICAgISIkJigsMThDU2x8e3p6fXZgU0lBPTAqIyIgHx8eHh8fISEkKTA8Q0pTYHZ8ew==',
       'kqCmop6alpKOioaCfnp3c29rZ2NfW15re4aFgoeTn6eloJ6alpWXl5iTioR9eHBnZ2ZpbGhkYFxYXmt3fnx5gw==',
+      96,
     ],
     [
       0,
@@ -5427,6 +6023,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JSYnKCosMDQ7Q09hYl9cW1tcXmJfTUI5NDAsKikoJygoKi0yNzs5NDM3PkxhYmJkZmNaXl1OQjo0MC0qKCcmJg==',
       'd4WLh4N/fH+MnKeno5+blZGLhX94cnF9i5KMfG9jXFdYYm56e3mBiI2GeoCIlpuXk4+Lh4N/fHh0cGxoZGBeaA==',
+      96,
     ],
     [
       0,
@@ -5435,6 +6032,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KiorKywvMjc9RlNcWlZUU1NVV1pcVUg/ODMwLSsqKSgoKSorLS80OD5HVFlWU1NeXlxcXFRBOjUzNjs7NTAsKg==',
       'cH+IhIB8eHR2gpKen5uXlJCMiISAfHh0cGxoZ3KBjI6CdHR3foaCjZqjqaOckoJ1bnWDjoyGgXp0bmhkYF1ZYg==',
+      96,
     ],
     [
       1,
@@ -5443,6 +6041,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'P0BBQ0dLTUZBPUA+OTY0MjI0OD1BRUpRUUpFQT48Ozo6Ozw+QUVKUVFKREE9ODMyMjM2OT1APUFHTUtHQ0FAPw==',
       'aGhnbnuLlZKPi4eDf3t3c29rcoCPmZmYl5eQh393cG91eXdyZmx8h4+Lh4N/e3dzc36Ll5aKiYmOkoyEfHJqaA==',
+      97,
     ],
     [
       3,
@@ -5451,6 +6050,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'sbKgVkE1LScjIR4dGxsaGhoaGhscHiEjJy00QVifsrCtr6VbPTEqJiIeHBsaGRkYGBkZGhsdHiImKjE+W6avrg==',
       'nKqtqaShnZmUj4uIhIB8eHRwamZiXlxWUldldoKChpCfra+rqKGdmZWSi4iEgHx4cm5qZmJeWFRSVGV2e35+ig==',
+      97,
     ],
     [
       3,
@@ -5459,6 +6059,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '0M6HUTsvIx4bGRcWFRUVFBQUFRYWFxkbHyIqOlCGzdDMv3ZXQTUyLCgjIiAfHh0dHR0eHyAiJCgtLzNCV3HAzw==',
       'nKqvq6qmop6YlJKOioaAfHZybmppZF9bV1RSVWJzg46cpqurpqGdmZeUjoqGgoB/e3dzbWtnY19aV1ZYYW55iw==',
+      97,
     ],
     [
       4,
@@ -5467,6 +6068,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'bm5oYltKPzcxLSooJiUkJCQkJSYoKi0yNz9KW2Jobm5ub3BtV0c7NC8sKCYkIyIiIiIjJCYoLC80PUdXbXFvbg==',
       'mZ2empaSjoqGgn56dnJva2djY2ZqcXFzeXt8fH+JmKKjop6alpKOioaCfnp2cm9rZ2NfXV1mdX+Eg4SHjI+PlQ==',
+      97,
     ],
     [
       2,
@@ -5475,6 +6077,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'U1NQTEdEQkJDQjw4NDEwLi4vLjAxMzY5QEdQVFJOTExMTlBSVFBHQDo2MzEwLy8uLjAxNDk8QkRCQUFGS1FUVA==',
       'hYuRjYmEgH56dXJuaGZiZ3aDi4iDfXl4dn+Kl52cmZOPjIeDgXt3dW91fISLg3tybWtsdXyAhYmNk4+OhoB5fQ==',
+      97,
     ],
     [
       8,
@@ -5483,6 +6086,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JygpKiwuMzY9RlJgYmFeXV1eYWJeTUA5My4rKScmJSQlJSYnKSsuMzlATV5oaGZlZWRdUUhIRT03Mi4sKikoJw==',
       'fYWHg397enuGlp+in5uXk4+Lh4N/e3h0cGxoZGBeY219hYWEhIiXnJyfkIiIhIyRj4uHg397eHRwbGhkYF5gbQ==',
+      97,
     ],
     [
       8,
@@ -5491,6 +6095,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'IyQkJicpLDE2PklbaWxqaWlqa2lbST83MS4pJyYkJCMjJCQmKCkuMTY+SVtpa2ppaWpsaVtJPjYxLCknJiQkIw==',
       'fYKFgX18gYuZoaGgnJmVkY2JhYF9eXVxbWlmYmBeZW55goKBfXyAipmhoqCcmZWRjYmFgX15dXFtaWZiXl5gbg==',
+      97,
     ],
     [
       8,
@@ -5499,6 +6104,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'fn90X1NIQTwvKSYiIB8eHh4eHyAhJigvPEJJUmB0f358fn9qUEI4MCwoJiQiISAfHyAhISMlKCwwOEJRa39+fA==',
       'l5eZkYmDe3VpaGhqb2tnY19bV15rd357fImYpKShnZmVkY2JhYF9eXVxbWpmYl5aYW9+h4OGjJmnpaSimZiTkg==',
+      97,
     ],
     [
       0,
@@ -5507,6 +6113,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'V1haXWBYS0E3MSspJyYmJykpLi8zNjo7Nzg9R19fYGBkZFtdXVFFPDYxLispKCcmJicoKSsuMTY8RVBeXlpYVw==',
       'cXuChIR0Z19ZXGZzfXt4gIeIgn2Cj5qalpKOi4eDf3t3c29rZ2NfYm9+iouHg397eYKRn6akoqCemJCJgXh0cw==',
+      97,
     ],
     [
       0,
@@ -5515,6 +6122,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'UVJUV1lVSEA5NDAuLCopKSkpKiwuMTQ5P0hWWVZTVlxbWlpaTkE7Njc6NzQyMCwqKSgpKS0vND1FTlpbV1RSUQ==',
       'jJqgnJiUkIyIhYF9eXVxbWlmbXuKj4V4dXiCh4OIk5+loJuQgHx8gYuMi4d/d21lZGBfXV1oeIWIhYF9eXVzfQ==',
+      97,
     ],
     [
       1,
@@ -5523,6 +6131,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Pj9AQkZKS0U/PkJBOjc0NDQ1O0FESE1RTkdCPjw6ODg4ODo8PkJHTlFNSERBOzU0NDQ3OkFCPj9FS0pGQkA/Pg==',
       'Z2dob36MlZOPi4eDf3t3c29rbnuKlpmZmZmTiYB3b211foB4aWt1hI2Lh4N/e3dzd4ORmJCBgYePk46EfHJnZw==',
+      98,
     ],
     [
       3,
@@ -5531,6 +6140,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       't7mOVkA0LCgjIB4dGxoaGRkaGhscHh8jJyw1QlWQuLaztbBYPC8oJB8eHBoZGBgXFxgYGRobHiAkKTA9WbG1tA==',
       'maiwrKainZiUkIyIhYF9eXVxbWlkX1tWUlVhdIGDhIudrbCsqKKhmpaSjIiFgX15dW9rZ2JfWlVQUl1vfHx9hw==',
+      98,
     ],
     [
       3,
@@ -5539,6 +6149,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '3N2IQzMpIx4bGRcWFRQUFBQUFBUWFxkbHiMpM0N23dzYy29VQTUxLCckIh8eHh0dHR0eHh8iJCcsLjVCVW+63A==',
       'naqwrKqmop6al5OPiIWBfXl1b2tnY19bV1NSU19wg42dp6usqKSempaSjoqGgoF/e3dzb2tnZF1ZWFRWX2p6jA==',
+      98,
     ],
     [
       4,
@@ -5547,6 +6158,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ISEiIyQnKi4zOkVUb3Z1dHRya2VZSD02MCspJyUkIyIiIyQlJiksMDU+SVllbHJzc3V2cFVFOjMtKiclIyIhIQ==',
       'fYSFhoqPkZCUmp2empaSj4uHg397d3Nva2djYWRnbm5wd3l9fX6Lm6Smop6alpKPi4eDf3t3c29rZ2NfW1pgbg==',
+      98,
     ],
     [
       2,
@@ -5555,6 +6167,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Tk5NSURAPj0/QkM/Ozg1MzIxMjI0Njg8P0ZOUE5MSklISElNUE5FPzw4NTQyMjEyMzU3Oz9DQj8/QEJFSUxNTg==',
       'foiPi4mEgX14dXBsamZpcnyGiYaEgHl3fIiVm5qUkI2IhoJ+eHRwdH2Fi4eBenZycXN3fH+DiI6SkpCJgXhudQ==',
+      98,
     ],
     [
       8,
@@ -5563,6 +6176,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JygpKiwuMjc9RlNiY2BdXFxeX2FeTUE5My8rKScmJSUlJSYnKSwvMzlCTl9naGVkZGReUUZHRj43Mi8sKikoJw==',
       'eYWIhIB9eXqCkZ6ioJyYlJCMiISAfXl1cW1pZWFdYGl5hYaEg4WSnZ2emIiIiIeQkIyIhIB9eXVxbWllYV1eaQ==',
+      98,
     ],
     [
       8,
@@ -5571,6 +6185,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'bW5xbVlHPTUvKygnJSMjIiIjIyUmKCswNT1HWW1wb21tb3BtWUc9NTArKCYlIyMiIiMjJScoLDA1PUdZbXBubQ==',
       'nKOkoZ2ZlZGNiYWBfXl1cW5qZmJeXWBqeYGDgX19g42coqKhnZmVkY2JhYF9eXVxbmpmYl5dYGp5gYOBfXx/jQ==',
+      98,
     ],
     [
       8,
@@ -5579,6 +6194,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'gIF2ZFRKQj0rKCMhHx4eHR0eHh8hIygrPUJKVGR2gYB+f4FqUEE3MCwoJCMhICAfHx8gISMkKCwwN0FQaoF/fg==',
       'mpublIyFgHp0aGVmaG1oZmJcWlljcnt+fYKQn6Wjn5uXk4+Lh4OAfHh0cGxoZGBcWmV0goWChpGep6WinpqWlg==',
+      98,
     ],
     [
       0,
@@ -5587,6 +6203,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'U1RWWV1dT0U/Mi0qKCcnKCosLjE0Nz0+OTc6QE9eXl9iYllaXFRGPTcyLy0qKSgoKCgpKywvMzc+R1NbWlZUUw==',
       'fomOi3poYVhXYWt3enmBhomAeICKlpmVkY2JhoJ+enZybmpmYmBqeYeNiYaCfnp6hZShpaSjo5+Xj4R7dXRydA==',
+      98,
     ],
     [
       0,
@@ -5595,6 +6212,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'TU5QU1dWS0E7NTIvLSwrKioqKy0vMjY7QkpXV1NRU1tZWFhYSD03Njs9OzYzMi4sKikpKy0xOEFIU1lWU1BOTQ==',
       'i5mfm5eTj4uHhIB8eHRwbGhrd4eQjH51dXyEhIeTn6ejnI96dHZ9i4+NjIV9cmpiXl9eXWNxgIqHhIB8eHRyew==',
+      98,
     ],
     [
       1,
@@ -5603,6 +6221,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MjM0NTc5PUNLUExIRUJBQEBBQkVITVBLQz05NzU0MjIzNjg8QkI+QEZOTEhEQkFAQEFCREhMTUZAPUNCPDc1Mw==',
       'eYiRjYmFgX15dXFzf4+bnJeSjouGgXpzbHF7goN4aWh0gYyNiYWBfXl1cnmHlJqQfnyAjJSOiYF9eHRwa2diaw==',
+      99,
     ],
     [
       3,
@@ -5611,6 +6230,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GhobGxweISMnLTZDWJ6xr62uqlo9MSolIR4cGxoZGBgYGBkaGxweIiQqMT5bqq6tsLGfWEE0LScjIR4dHBsaGg==',
       'b36EgoqVpa+wqqagnJiUkIqGgn56dnBsaGRgWlZQUFpqeX1+gZCiq6uno6CcmJKOioaCfnp2cm5qZGBcWVVTXg==',
+      99,
     ],
     [
       3,
@@ -5619,6 +6239,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'HB0dHyAiJCYrMzRAVHLM2drXdU0yKSMdGxkXFRUUFBQUFBQVFhcZGx4hKTpOh9jb1spvVT4yLisnJCAfHh0dHA==',
       'eYiaqK6tq6ejn5mXk4+LhYF9d3Nva2pkYFxYVlJTXG1+i5qlrKyppJ6bl5OPi4eDgX18eHRwbGhkYFpWVFZcbA==',
+      99,
     ],
     [
       4,
@@ -5627,6 +6248,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'bm5nYlxLPzcyLSooJiUkJCQkJSYoKi0xOD9KXGJobW1tb3FuWEc8NC8rKCYkIyIiIiIjJCYoKy80PUdXbXFvbg==',
       'mJuempaSjoqGgn57d3Nva2djY2VqcHF0eXx8e32ImKSlop6alpKOioaCfnt3c29rZ2NfW11ldIKEgoWHjZOMlA==',
+      99,
     ],
     [
       2,
@@ -5635,6 +6257,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'SkpLT1FLRD46NjQyMTExMTM0Nzk+RERCQEFCRUlMTU5OTkxJRUA+PkFERD46NzQzMTExMTM0Nzs+RExRT05MSw==',
       'd4CJiIR9dnVxc3d6f4KIj5GSjoh+d3F4hIuRjYmFgHx4dHJuamZkbXqEiYaEgHl4f4qWnJiWko6IhIB8enZwcQ==',
+      99,
     ],
     [
       8,
@@ -5643,6 +6266,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Xl9hY2BRRTw3Mi8sKigoJycoKCosLzI3PEVJSFFeZmVlZ2lpXktAOTIvKyknJSUkJCUmJykrLzI5QE1dYmFfXg==',
       'mKCjn5uXk4+Lh4SAfHh0cG50enl6bGJhYm54fXx6e4iYoKOfm5eTj4uHhIB8eHRwbGhkYF9gbX2Fh4SAfHp7iA==',
+      99,
     ],
     [
       8,
@@ -5651,6 +6275,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'bG1ua1lHPTUwLCgnJSMjIyIjJCUmKSswNj5IWmxubmxsbm1pWkg+NjAsKSYlJCMjIyMkJScqLTA1PUhZa25tbA==',
       'nKKkoJyYlJGNiYWBfXl1cW1pZWFeXWNsfIKCgYB/g42Xn6GgnJiUkY2JhYF9eXVxbWllYV9dYGx5goSBfX1/jQ==',
+      99,
     ],
     [
       8,
@@ -5659,6 +6284,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'eXp8bFJDOTEtKSYkIiEgICAgISIkJigsMTlDU2x8e3l5fHRgU0dBOy8oJiQiHx4eHh4fIiQmKTg7QUhSYHN8ew==',
       'kqCmop6alpKOioaCfnp3c29rZ2NfW15re4aEgomWoqijoJ2Zl5KWl5WVioJ+dm1raGhramlkYFxXXmt3fnx5gw==',
+      99,
     ],
     [
       0,
@@ -5667,6 +6293,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JSUmKCksLzQ5Qk5gZGFfXl5fYmRdTEA3Mi4rKSgnJycpKSwvNTk5NTQ4P01kZGRmaGVdX19NQTo0LywqKCYmJQ==',
       'doSLh4N/e4KQn6mmop6alZGLhYB4cXOAiY2Gc2lhWlddaXR8eXuFiY2DfYWOmpqWko6Lh4N/e3dzb2tnY19dZw==',
+      99,
     ],
     [
       0,
@@ -5675,6 +6302,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KSgpKi0vMzg+RlNdW1hWVVVWWFtdU0c+ODMvLSopKCgoKCkrLC8yNz5GVFpXVFVfX11dXVdEOjUzNTk4Mi4rKQ==',
       'c4GIhIB8eHR5hpWgn5uXk4+MiISAfHh0cGxoZnB/io6Dc3N3foSAh5Sgp6Wdlol3dHmEjIyFfnhxbGhkYFxaZA==',
+      99,
     ],
     [
       0,
@@ -5683,6 +6311,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'n6GkoHliUklBOzc0MjAvLy8vMDEwJyUgHBscGhwfISZ5w8TBeldFOS8rJCMgIBwcHBwdGxwdICEiJCosNT9XnA==',
       'laOppaGdmZWRjoqPmKSqoJCAdG1pY2FcV1VPTVNgcYOTpK6qqKSfnJiUjoyIhYJ9e3d1c2tlYV1XVU9RX2t4hg==',
+      100,
     ],
     [
       0,
@@ -5691,6 +6320,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'U1NVWFdMRD89OTc0MzIxLi4vLi8wMTI1ODo/Rk5aaH+Afj40LSsoJygpKzIzMjEwMC8wMTQ3OkBHTl1fW1dVUw==',
       'j4+OjYmHhYKBfHd1cW5rZWFdX2t4ip2otLSwqaCakIiBdGlcXmdwd3NvaWdjX11kc4OKhoN/e4CHlJ6alpKOjw==',
+      100,
     ],
     [
       1,
@@ -5699,6 +6329,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'QZeWhmVTRj00MCwqJiUkIyEiIiMiJSgpLjE4Q1ZrampqbHFyZFRKQTw4NTIvLi4uLi8wMTQ6PUFBPDc1NDQ1Nw==',
       'lZ+loZ2ZlZGPi4eGgn98eHRvamZhXFhcanaBgHl9ipikpaGfmZeTjYuHg4B+iZqlp5+RhHdpX1dQTElGTVpuiA==',
+      100,
     ],
     [
       1,
@@ -5707,6 +6338,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'NzEsKScmJykrLTU4NjQ0MTExMzQ3OjxBSlNiamhlZGJiZmdYRjo0LispJSUkIyIkJCQlKCosMjg9R05igZmWkA==',
       'aHN6dnJuamZhXFxmdICGgn17g5Oip6Wfm5eRjomFg398enh2cm5oZGBcWmJziZ6qtLezr6iknpWNhH50aF5UWw==',
+      100,
     ],
     [
       0,
@@ -5715,6 +6347,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'vMPEw41gSz40LCkmJSMgICAgISIgIiUnJy4xNj1GVmqmq6+ti3FgU0pFQDw5ODYRDw4ODw4ODg4ODhARERogJw==',
       'mKarqaaioJqWko2KhoB+e3d2dHNvbmhhXVZPUVxoeoubpqejn5uXk4+Sn6uvp5SDenNuaWdiXltVUk1OXGp6iw==',
+      101,
     ],
     [
       0,
@@ -5723,6 +6356,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'VUxGQDw5NzU0MzIyMzQ1Nzg7PD0+P0BBREhOTUxKSktLT1NYXVtPR0A6NjMxLy4uLi4vLSUjIiEjJStwdHdzYw==',
       'cXR4enpzcHR7hIeDfXp1cXaFlaGkoJ2ZlpKWoKWnmIZ4b2VcWE9LS1NjcIKQmqGemZeRjouHhIB+eXh2c3Ftbw==',
+      101,
     ],
     [
       1,
@@ -5731,6 +6365,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ZmdoY05ANjAqJiQiIB8fHh8fICEiJiouNUFUbZSUlUw6NjU1Njk9QEA8NzQyLi0sLC0uMDI1OD5FUF1ub2xnZg==',
       'YG16i5qptbSxrKWhmZGDdGVcXGR0f4F9eXNva2djYF1cZ3eEiYV/foaVo6imop6alpOPiYV/eXVubWlnY11ZVw==',
+      101,
     ],
     [
       1,
@@ -5739,6 +6374,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Li4tLzE0OT5ET1xsbGlnZWhpa2hSQjw0MS0rKCYmJiYmJicoKiwuMTc8Q1BeeJaWkT4xKiclJCUmKS4yMS8vLg==',
       'enuImKWnop6YlJCMioaGgoB/eHdzbWtnYV9aXGp5iZeksbWzraeknpiPhXppXVlhbXZ2cm9pZWFdW19tfISCfg==',
+      101,
     ],
     [
       0,
@@ -5747,6 +6383,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IhoTEA0NDAwLCgoLCwwNDg4SOT5ARUpQWWZ4lL/BvYJmUUZBOTUtLSgkIiQiISAgIyMkJSctMTlATmKT0tLRcg==',
       'YGxwbGhkYFxYW2h5k6Wtsa2joJyVkI2Mi4qIhIF9eXNxbWllYV5aV1Jaa3mMnKuxsq2op6CcmZSRjYV5bFhQVw==',
+      102,
     ],
     [
       0,
@@ -5755,6 +6392,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'UktFQj46ODc2NjU2Nzc5Ojw9Pj4+Pj4/QkhIRkVFREVHS05TWlxWTEQ+OTY1NDIyMjIzLickIyIjJilpb3JsXw==',
       'c3Z7fn15c3d+g4aCfnt3c291h5ijo5+ZlpKRm6KqppeIenBlXVJLR0tXZHiKlp2cmZWUjoqIgYB8eXd1cnFwcA==',
+      102,
     ],
     [
       1,
@@ -5763,6 +6401,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ZGVmYEg8Ni8qKSYkIiEhICAjIyUmKC4yPERUbZKTlEA4NDQzNDc8P0A9ODYxLy4uLi4vMTM2Oz9ETltsbWplZA==',
       'Xmd1iJurt7exr6ejnI+GdWleWV9re4B+enVxb2tnY11bX21+hoaCfoKQn6eoop6YlJKMioSAfHh1cW1pZWFdWQ==',
+      102,
     ],
     [
       1,
@@ -5771,6 +6410,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'kpWOZlVHPzgzLywqKCUkJCQkJSYnKCsvMjhCUGVmZGFhYmVmaGFSR0A7NjMxMDAwMDAyMzQwLCcmJSYnKS4ziw==',
       'goB+enlzcW1nY19bXGh1g4aCfnp/jZqkpKCcmJKOioiQnaann5CEfXBqYltXUUtJT1tneoqdpaSgnJiUkIyIhA==',
+      102,
     ],
     [
       0,
@@ -5779,6 +6419,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'kltHOTApJiIgHx0cHRwcHBsfHyAkJyouN0NUd7e6ubAqJSEfHRwfICElKy8xMC4uLi4vMTM2Oj9HUV92lpqXlQ==',
       'WGVyhpalsrGtq6WkoJuYj4h3ZlpYY252dXFtaWVhXVlaY3KAiJKhrrCrpqGdmZSPi4eDgn56eHJvbWZiYFpXVQ==',
+      103,
     ],
     [
       0,
@@ -5787,6 +6428,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LS8wMjQ1ODxAREtYXVpYV1laXGBiWUxCPjg1MjAuLSwsLS4xMCwpJygpKi84SoKEgmlZTUY+OTQyMC8uLSwtLQ==',
       'fHl7hpajpKCcmJWSjouTm6CfjoN7cGpjW1VPTFJdbH+MmaShnZyWkY+KiIWCfnp3dnRycnBwb2tnY2Frd4GEgA==',
+      103,
     ],
     [
       1,
@@ -5795,6 +6437,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LS0vMDAzNzxCSVVjdHNubGxubFVCOTEtKCYjIyEhIiIiIiMmKCstNDpCT2aPmJlJOTc0NDY5PkBAPDgzMC8tLQ==',
       'cYCGgn+GlaOqpqKcmJSOjIaEgHx6d3Vva2djX1tbYm+Bl6e0ubSxq6Wek4d3Z1xZYnKAgn56d3NvbGdjYVtZZA==',
+      103,
     ],
     [
       1,
@@ -5803,6 +6446,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'kpmZdV9NQTk2MS0pJyYlJSMjJCUmJiouLzQ7RlpqamZmaGprbV9SSUI9ODUzMTAvMTIzNTYyLCknJiUnKC00Pg==',
       'hoOBf3x3dnJramRdWlhjdIGFgX17hpagpKCcmJaTjYmHkZumqJ2ThH1za2RcVlBMSk9ZZXWImqWmoJyYlZONiQ==',
+      103,
     ],
     [
       0,
@@ -5811,6 +6455,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Pj9BQ0ZKUFNNRUE8ODYzMzIyMzM0NDY5QEtKSUlKS05OS0pJSUpLQDk2NDMzMzIyMzM2ODxARU9TUEpGQ0E/Pg==',
       'h5egmpiUkIyIhYOEgHpyZGRveoWEf355fYCDh4KAfXqHkpqbjYaCfXx7eHRwbGhlYWp6ipKQjIiEgHx4dHBudg==',
+      104,
     ],
     [
       1,
@@ -5819,6 +6464,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PT5AQkVJT1JPR0E8OTY0MzIzMzM1NTY6P01LSklJSUtLSUlJSktNPzo2NTUzMzMyMzQ2OTxBR09ST0lFQkA+PQ==',
       'hpefmpeUjoyIhIOCf3l0aGFqdYOJg4F9foCBg397eH+Omp6TiYWCf315d3NxbWdkYW1/jJOPi4eDf3x4dHBtdg==',
+      104,
     ],
     [
       0,
@@ -5827,6 +6473,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PT4/QkRJTlNQSEI9OTc0NDMzMzQ0NTc5O0RISElKTlJSTkpJSEhEOzk3NTQ0MzMzNDQ3OT1CSFBTTklEQj8+PQ==',
       'hpafmZeTj4uHhIKBgH54cG5xd4B/eXV0e4OKjImDf4aOkZKMhIGAf3x6dnJvbGdjZXKEkJOPi4eDf3t3c29tdQ==',
+      105,
     ],
     [
       1,
@@ -5835,6 +6482,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PD0+QUNITVJRSUI+Ozg1NTQ0NDU2Nzc5PUVJSUhJSkxMSklISUlFPTk3NzY1NDQ0NTU4Oz5CSVFSTUhDQT49PA==',
       'hZWemZaSjoqGg4CAfn15cGtuc32EgHx7foKFhIB9go2RlZCHhIKAgH56dnJuamhia3uLlJKOioaCfnp2cm5sdQ==',
+      105,
     ],
     [
       0,
@@ -5843,6 +6491,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Pj5AQkVJT1NOR0E8ODYzMzIyMzQ3ODg6PkdHR0hJTFBQTElIR0dHPjo4ODc1MzIyMzM2ODxBR09TT0lFQkA+PQ==',
       'hJWgmpiUkIyHg31+fnx7b3ByeIKAfHh0eoCIi4eEgH+Ij5CQhYKBgoF+eXNxbGhlYGx9jZSQjIiEgHx4dHBsdA==',
+      106,
     ],
     [
       1,
@@ -5851,6 +6500,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PD0/QURITlJQSEE9OTc0NDMzMzU4OTk7PklJSEdISUpKSUhHSElJPjs6Ojg1NDMyNDQ3ODxBSFBTTkhEQT89PA==',
       'hZaempeTj4mHgXx8e3t7cWtvd4KGgnx8foCDg4B9foiQlJGGhIOEhYB8eHJuamZiaHeIkpKOioaCfnt3c29sdQ==',
+      106,
     ],
     [
       0,
@@ -5859,6 +6509,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PT5AQkVJT1NPR0E8OTY0MzIzMzMzNDQ5PUpKSUlKTE5OTEpJSUpKPTk0NDMzMzMzMzQ2OTxBR09TT0lFQkA+PQ==',
       'hJWgm5iUj4yIhoaGgnx0aGVrdoGDf3x5fYCFiISBen6LmJ2YjIR+enp6eHRxbGhmYGp6ipOQjIiEgHx4dHBsdQ==',
+      107,
     ],
     [
       1,
@@ -5867,6 +6518,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PT4/QUVITlJQSEE9Ojc0NDMzMzQ0NDQ4PkxMSklJSkxLSklJSkxMPjg1NDQ0MzMyNDQ3Oj1BSFBSTkhFQT8+PQ==',
       'hpafmZeTj4uHhYOFgXtzaWNoc4GHg399foGDg397eoWTnJ6RiYF8fXt5d3Nva2djZHGCj5OPi4eDf3t3c29tdg==',
+      107,
     ],
     [
       1,
@@ -5875,6 +6527,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'UFxfWlRQSEA5NDEuLCopKSkpKisuMTQ5P0hVW1hVU1JSU1VYW1VIPzk0MS4rKikpKSkqLC4xNDlASFBUWV9dUA==',
       'i46QjIiEgHx4dHBsaGRgXWJvfomIhIB8eHiDkp+jn5uXlJCMiISAfHh0cXJ1eHx6f4+hq6mYfmZVVGF0goeEhw==',
+      108,
     ],
     [
       0,
@@ -5883,6 +6536,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'TFpdWVRQSUA5NTEuLCsqKSkqKywuMTQ6QElWX1xZU0VFU1lcX1ZJQDo0MS4sKyopKSorLC4xNTlASU9TWF1cTA==',
       'kJKTj4uHg397d3Nva2dkbnyPoKarp5J3YlRYX2h8jJial5OPi4eDf3t3c29ucHN3d3yLnqumknliVV1sfYiGig==',
+      108,
     ],
     [
       1,
@@ -5891,6 +6545,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Tl1eWFRQSUA6NDEuLCsqKSkqKiwuMTU5QElWWldUUlFRUlRXWlZJQDk1MS4sKiopKSorLC4xNDpASVBUWF5dTg==',
       'i42Pi4eDf3t3dHBsaGRgXWRygYmHg397d3iElKCjn5uXk4+Lh4N/e3d0cnN2enx6hJWmr6eWe2NTVF9xgYeDhw==',
+      109,
     ],
     [
       0,
@@ -5899,6 +6554,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KiorLC8xNjpASldeXFlOQkJOWVxeV0pAOjYxLywrKioqKissLzE1OkFKT1NZXVlLS1ldWVNPSkE6NTEvLCsqKg==',
       'f5Oiqa6ql3xkVFJaYHKFk5qXk4+LiISAfHh0cG9xc3d2e4qeq6qXfGRUWWh7hoiJjZGSj4uIhIB8eHRwbGhmbw==',
+      109,
     ],
     [
       1,
@@ -5907,6 +6563,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Tl1eWFRQST85NDEuLCsqKSkpKiwuMTU5QElWWldUUlFRUlRXWlZJQDk1MS4sKikpKSorLC4xNDk/SVBUWF5dTg==',
       'i46Pi4eDf3t3dHBsaGRgXGRygYqHg397d3iElKCjn5uXk4+Lh4N/e3d0cnN2enx6hJWmr6eWe2NTVF9xgYaChw==',
+      110,
     ],
     [
       0,
@@ -5915,6 +6572,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KSorLS4xNTpBSldeW1hQQ0NQWFteV0pBOjUxLi0rKikqKissLzI1OkBKT1JYXVlMTFldWFJPSkA6NTIvLCsqKg==',
       'e46go6unlHxjU1deZ3qKl5uXk4+Lh4N/e3dzcG9wc3p4fo2eq6qWfGNUWmZ6hoiJjZCRj4uHg397d3NwbGhkbQ==',
+      110,
     ],
     [
       1,
@@ -5923,6 +6581,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'UFxfWVRQSEA5NDEuLCopKSkpKisuMTQ5P0hVW1hVU1JSU1VYW1VIPzk0MS4rKikpKSkqLC4xNDlASFBUWV9dUA==',
       'i46QjIiEgHx4dHBsaGRgXWJvfomIhIB8eHiDkp+jn5uXk5CMiISAfHh0cXJ1eHx6f4+hq6mXfmZVVmF0goeEhw==',
+      111,
     ],
     [
       0,
@@ -5931,6 +6590,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'TFpdWFRQSUA5NTEuLCsqKSkqKywuMTQ6QElWX1xZUEREUFlcXlZJQDo0MS4sKyopKSorLC4xNTlASVBTWF1cTA==',
       'kJKTj4uHg397d3NvbGhlb36Soqaup5R7YVNVXGV4iZabl5OPi4eDf3t3c29vcHN3dnqJnaqnlHpiU11sfIiGiw==',
+      111,
     ],
     [
       0,
@@ -5939,6 +6599,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MTIzNTg7QEVNUU5KRkRCQUFCREZKTlFNRUA7ODUzMjExMjM1Nzo5PENMT09QUEA9PUBQUE9PTEM8OTo3NTMyMQ==',
       'e4mPi4iEgHx4dHF5iJaem5eTj4uIhIGDgn54bm92foeNnamsoo9+blxUWWZzeoWMkpCHgX19fnx4dHBsaGRiaw==',
+      112,
     ],
     [
       1,
@@ -5947,6 +6608,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MTIzNTc4NztAS01MTU1IRkZITU1MTUtAOzc4NzUzMjExMTM1Nzo/RUxST0tHRUNCQkNFR0tPUkxFPzo3NTMxMQ==',
       'iYuMg3x0dHZ6fYeQlpePhoOBgYF+enZybmpmZGt6iJCNiYWBfnp2cnB7ipidmZWRjYmFgX5/fnx7b2hscn2Dhw==',
+      112,
     ],
     [
       2,
@@ -5955,6 +6617,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'VVNJREE9PDs6Ojo6Ojo6Ojo6Ojo6Ojo6Ozw9QURJVFVTUlFSU1RMQzw3MzAuLSsrKystLjAzNzxDTFRTUlFSUw==',
       'f4GDg4ODgoF/fXl1cWpjYmlzfoF9eXV8iJSZl5OPi4eDf3t3c29raGlyf4eJhYGBiJGbn5aUjImIgoB9fHt9fQ==',
+      112,
     ],
     [
       3,
@@ -5963,6 +6626,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GhsbHB0eIiUpLjdEWYaxsbGxhllENy4pIyIeHRwbGxoaGxscHR4iIykuN0RZhrGxsbGGWUQ3LiklIh4dHBsbGg==',
       'cHuCipmnrKqmop6al5OPi4eDf3t3c29rZ2NgXFhUVWBwfIKKmaesqqainpqXk4+Lh4N/e3dzb2tnY2BcWFVVYA==',
+      112,
     ],
     [
       0,
@@ -5971,6 +6635,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MzM1Njk+QkhQUEtHREFAPz9AQURHS1BQSEI+OTY1MzMzMzU2ODo6PUFNT05OTj46Oj1OTk5PTUE9Ojo4NjUzMw==',
       'fIqRjYmFgX15dXFyfo2anpqWko2JhoKDg399cm5ze4SMlqOsqJaFcmBTV2RxeIGMkpGGgX19fnx5dXFsaGRhbQ==',
+      113,
     ],
     [
       1,
@@ -5979,6 +6644,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MjM0NTc5ODtBTExLS0xHRERHTEtLTExBOzg5NzU0MzIyMzQ2ODxCSFBRTEhFQkFAQEFCRUhMUVBIQjw4NjQzMg==',
       'i4yMg3p0dHV5foiSmJaNhYGBgYB9eXZwbGhkZnGAjZGNiYWBfXl2cm92hZSdmpaSjYmFg3+AgHx6cGhrcXuEiA==',
+      113,
     ],
     [
       2,
@@ -5987,6 +6653,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'UVFMRkE+PDs6Ojo6Ojs6Ozs6Ozo6Ojo6Ozw+QUZMUVFOTk5OUVJPRj45NTIvLi0sLC0uLzI1OT5GT1JRTk5OTg==',
       'f4GCg4SFgoF9eXh1cGplaHF7gX56d3R4hZCXl5OPi4eDf3t3c29raWx2g4mKh4KAgYmUnJyUj4qGg39+fXx8fg==',
+      113,
     ],
     [
       3,
@@ -5995,6 +6662,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GRoaGx0eICQmLTRCVYG+vb2+gVVCNC0mJCAeHBsaGhkZGhobHR4gIiYtNT9Wgb69vr6BVkI1LSYiIB4dHBoaGQ==',
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYSNnKmsqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
+      113,
     ],
     [
       0,
@@ -6003,6 +6671,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NDU2OTxARUxQTkhEQT89PDw9P0FESE5QTEVAPDk2NTQ1NTY3Ojs6PkNOTkxMTDs3NztMTExOTkM+Ojs6NzY1NQ==',
       'fYuSjoqGgn56dnJudIKSnZuYk4+Nh4OEg4GAdm1xeISNk6CrrZ2Kd2VUVV5sdHuHjpOMgX99fH15dHFtaWVjbQ==',
+      114,
     ],
     [
       1,
@@ -6011,6 +6680,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NDM1Nzk5OT1DTEtJSUlEQ0NESUlJS0xDPTk5OTc1MzQ0NDY4PD9ES1FPSUVCPz49PT4/QkVJT1FLRD88OTY0NA==',
       'i4yJgnh1dXd5fImPl5WIhIKBgn97dnNvbGhka3qJk5CMiISBfXl1cW1zgZGcmpeSjoqGgn6Bf317bmhtdYCGiQ==',
+      114,
     ],
     [
       2,
@@ -6019,6 +6689,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'LS4vMDI2Oj9GUFFPTUxMTE5QUEdDPz07Ojo6Ojo6Ojo6Ojo6Ojo6Ojs9P0NHUFBOTExMTU9RUEY/OjYyMC8uLQ==',
       'iZGZm5ONiYiEgX98fX5+gIGDhIWBgH97enZxa2RocHmDf355dHR6iZKYlZGNiYaCfnp2cm5qaG97h46KhoJ+fw==',
+      114,
     ],
     [
       3,
@@ -6027,6 +6698,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GBgZGhscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxoZGBgYGBkaGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGhkYGA==',
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
+      114,
     ],
     [
       0,
@@ -6035,6 +6707,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PDw+QENHTFFORkE8Ojg1NTU1Njc5Ozo+Q05OTEtLOzc3O0tLTE5OQz46Ozk3NjU1NTU4OjxBRk5RTEdDQD48PA==',
       'h5afm5eTjYuGg4SCgXxybnN8iI6ZpKyolIJuW1VaZnF2gIySkYV/fXt+e3ZzbmpnYmh2hpGQjIiEgHx5dXFueA==',
+      115,
     ],
     [
       1,
@@ -6043,6 +6716,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Q0RISEpLTEM9OTk4NzU0NDQ1Njk8QUZNUU5IREE/Pj09Pj9BREhOUU1GQTw5NjU0NDQ1Nzg5OT1DTEtKSEhEQw==',
       'aXeHkpKOioaCfnp2cm5veoqYnJeUkIuJg3+AgH58c2hpcH2HiYuLioV7dXR1eHqEkJeYjISCgIGAfXd1b2tnZA==',
+      115,
     ],
     [
       2,
@@ -6051,6 +6725,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ozs7Ozo7Ozs8PkBDSU1LSUhISElLTlBJQjw4NTIxMC8vMDEyNTg8QklQTktJSEhISUtNSUNAPjw7Ozs6Ozs7Ow==',
       'dn6EgHx5dnJzf4uVlpKOi4eDf3t3c29raXF8ipGNioWAfH+IkZmXkIyIhIB/fnx9fn+AgoODhIOAfnp2cGtlbA==',
+      115,
     ],
     [
       3,
@@ -6059,6 +6734,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'FxcXGRkaHB4jKS87THXd4eHddUw7LykjIBwaGRkXFxcXFxcZGRocHiMpLztMdd3h4d11TDsvKSMgHBoZGRcXFw==',
       'anqLmqmvramloZ2ZlZGNiYWBfXp2cm5qZmJeWlZSUVtqeouaqa+tqaWhnZmVkY2JhYF9enZybmpmYl5aVlJRWw==',
+      115,
     ],
     [
       0,
@@ -6067,6 +6743,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Nzc5Ojk5O0FITEtLTEs3NDQ3S0xLS0xIQTs5OTo5Nzc3Nzk7PUFGTU9LRkI/PTs6Ojs9P0JGS09NRkE9Ozk3Nw==',
       'o660qZSFdmRRT1Vlc3R9h42Ph3x4d3h5dnJuamZmcYGOkY2JhYF9eXZybnaEk5yZlZGNiYeJiIaAdnJ1fIeKkQ==',
+      116,
     ],
     [
       1,
@@ -6075,6 +6752,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Njc4Oj1ARUxPTUdDQD49PDw9PkBDR01PTEVAPTo4NzY2Nzg4Njc6QEdJSEhISEJAQEJISEhISUdAOjc2ODg3Ng==',
       'f42UkIyIhIB8eHRwbHOBkJqYlJCMiISEhoSCeW9sbnd/hYeMj46KgHZycXR5e4GJkpSRh358enx8eHRwbGhmcA==',
+      116,
     ],
     [
       2,
@@ -6083,6 +6761,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'UE9NSkdGQ0NFRUE7NzQyMC8vLy8wMTM2O0BIUVVTUVBQUVNVUUhAOzYzMTAvLy8vMDI0NztBRUVDQ0ZHSk1PUA==',
       'ho6TkY2IhX97eHRxbWplYGVxfYWEgHx7go6boJyXk4+MiIWBfHhzb21yeoOIg313dnV1eH2AhIiKi4qIg3x4fQ==',
+      116,
     ],
     [
       7,
@@ -6091,6 +6770,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'RERERUdJS05MR0NBPjo5NzY2NTU0NTY3ODo8PkFDRkpMUFNXWltQRz86NjMxLy4tLS4vMTM2Oj9HT1BNSUhGRA==',
       'kpCPjYqJh4WDg39+fnl6eXZ1dHBxcG5vbW5ygI+Zm5eTkIyIhIB8eHRwbGhlaneFjo6MiYeEgX97eXV6hIuSkg==',
+      116,
     ],
     [
       5,
@@ -6099,6 +6779,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ozs9P0JGS0tGQDw5NzY2ODk9TE5SVVZNRT87NzUzMjExMjM1Nzs/RUxWVlFOSz06NzY2Nzk9QUZLS0ZCPz07Og==',
       'YmlveYmWm5eTj4uIhIB8eHRwbGhmbHqJkZadoaOZi4V8dW9qZmZzgIyPi4iEgHx4dHF1g5KcmpWOiYN7dGZcXg==',
+      116,
     ],
     [
       4,
@@ -6107,6 +6788,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Tk9RVFdVS0I8NjMvLiwrKysrLC4vMzY8QktVV1RRT05OT1FUV1VLQjw2My8uLCsrKyssLi8zNjxCS1VXVFFPTg==',
       'k5uempaSj4uHg397d3Nva2djZGh2hYqLh4N/e3d1doOTm56alpKPi4eDf3t3c29rZ2NkaHaFiouHg397d3V2gw==',
+      116,
     ],
     [
       6,
@@ -6115,6 +6797,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'xsZ9Uz8zLCciIBwbGhoZGRkZGhobHCAiJywzP1N9xsbGxn1TPzMsJyIgHBsaGhkZGRkaGhscICInLDM/U33Gxg==',
       'nKmvq6ejn5uXk4+Lh4SAfHh0cGxoZGBcWFRTWWh2gIycqa+rp6Ofm5eTj4uHhIB8eHRwbGhkYFxYVFNZaHaAjA==',
+      116,
     ],
     [
       0,
@@ -6123,6 +6806,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ODk6Ozg6PUFKTEpJSUk2MjI2SUlJSkxKQT06ODs6OTg4ODo8P0NHTk9KREA+Ozo5OTo7PkBESk9OR0M/PDo4OA==',
       'oK2xppOCcV9PUVtqdHN+iI6OhXp4d3d5dXFtaWVqd4aRkIyIhIF9eXVxbnaFlJuYlJCMiImJiYV9dHF3gIuMkw==',
+      117,
     ],
     [
       1,
@@ -6131,6 +6815,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Nzg5Oz5CRk1PS0ZCPz07Ojo7PT9CRktPTUZCPjs5ODc3ODk5Nzg9QElJSEZGRkA+PkBGRkZISUlAPTg3OTk4Nw==',
       'f42UkIyIhIF9eXVxbXB9jZiYlJCMiISFhoaCenBqb3aCiYeMjY2MgXhycnV5eXuFjZWRiX97e3t9eXVxbWlmcA==',
+      117,
     ],
     [
       2,
@@ -6139,6 +6824,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'T05MSkhFRENFRkA8NzUyMC8vLi8wMjM3O0BIUlVSUU9PUVJVUkhAOzczMjAvLi8vMDI1NzxARkVDREVISkxOTw==',
       'hY2TkY2JhYB8eHRybmpmYGRwfYWEgX16gIuYoJ2ZlZCLiIOBfnh1cGxwd4CHhX56eHZ3eHx/g4eIi4mHhX94fg==',
+      117,
     ],
     [
       7,
@@ -6147,6 +6833,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Q0RFRUdJTE5NR0NAPjs5NzY2NTU1NTY3ODo8PkBDRklMT1JXWltRR0A7NjMxLy4uLi4vMTM2OkBHT09MSUdGQw==',
       'ko6NjYqIh4SCgYB+e3x4dXdzcXJwcXBubW12hpWcmZaSjoqGgn56dnJuamZncICLjo6KiIWBf357d3d7hJCTkg==',
+      117,
     ],
     [
       5,
@@ -6155,6 +6842,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'OTo8PkFFSUtHQT06OTc3OTpATlBUV1VLQz45NjQyMTAwMTI0Njk+Q0tVV1RQTUA6OTc3OTo9QUdLSUVAPjw6OQ==',
       'YWdwd4aVm5mVkY2JhYF9eXVxbmpmZnGAjZSaoaOfkod/eHJtaGZtfIqPjYmFgX15dXFxe4uYm5aSioZ/dWxaXQ==',
+      117,
     ],
     [
       4,
@@ -6163,6 +6851,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'U1RWWVpWSEA5NDEuLCopKSkpKiwuMTQ5QEhWWllWVFNTVFZZWlZIQDk0MS4sKikpKSkqLC4xNDlASFZaWVZUUw==',
       'lJ2gnJiUkIyIhIB8eHVxbWllYWJqeoeKiISAfHh2d4SUnaCcmJSQjIiEgHx4dXFtaWVhYmp6h4qIhIB8eHZ3hA==',
+      117,
     ],
     [
       6,
@@ -6171,6 +6860,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'zs57Uz0yKiUgHhwbGRkYGBgYGRkbHB4gJSoyPVN7zs7OzntTPTIqJSIeHBsaGRkYGBkZGhscHiIlKjI9U3vOzg==',
       'mKewrKikoJyYlZGNiYWBfXl1cW1pZWFeWlZSVGFwfoqYp66sqKSgnJiVkY2JhYF9eXVxbWllYV5aVlJUYXB8ig==',
+      117,
     ],
     [
       0,
@@ -6179,6 +6869,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'OTo8PDk7P0RMS0lHR0czLy8zR0dHSUtMRD87OTw8Ojk5Ojw+QUVKT05HQj88Ojg4ODg6PD9CR05PSkVBPjw6OQ==',
       'oa2yqJSBblpNUl5rcXB7hYuNhXp4dnd4dXFtaWZufYuTkIyIhIB8eHVxbXOBkJqYlJCMiImKiYd9dHR7hY+Okw==',
+      118,
     ],
     [
       1,
@@ -6187,6 +6878,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'OTk7PUBESU9QSURAPTs5OTk5Oz1ARElQT0lEQD07OTk5OTs6ODo+Q0lJRkVERD48PD5EREVGSUlDPjo4Ojs5OQ==',
       'fo2Wko6KhoJ+enZyb2tygI+ZlpKOioaDhoWFgHRtb3aBi4mJjI2MhXx0cnN1d3V/ipKTjIF7e3t9enZyb2tncA==',
+      118,
     ],
     [
       2,
@@ -6195,6 +6887,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'TUxKSUdFRENFR0I9ODYzMDAvLzAxMjQ3PEJJU1NRT05OT1FTU0lCPDc0MjEwLy8wMDM2OD1CR0VDREVHSUpMTQ==',
       'hY2TkY2JhYJ+enZwbGpmYmdxfYWFgX16gImWn5yYlJCMioSAfHh1cGxvd4CIhH98eHl4eX1/goaIiYiGg313fA==',
+      118,
     ],
     [
       7,
@@ -6203,6 +6896,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'SUZDQD47Ojg3NjU1NTU1Njc5Oz5BQ0hMTkxJR0VFRENDRUdITFBPR0A6NjMxLy4uLi4vMTM2O0BHUVtaV1JPTA==',
       'cW9ubG55gomJhoSCf3x4d3Nxc32NmZqWko6Lh4N/e3dzb2tnZGl3h5GTkpCSkI+Oi4yJiYeDhIB/f3t6eHZ0cg==',
+      118,
     ],
     [
       5,
@@ -6211,6 +6905,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ODg6PD5CR0tIRD89Ojk5OjxCUVRXWFNJQTw3NDIwLy8vLzAyNTg8QUlTWVdTUEM8Ozk5Ojw/Q0pLSEM/PDo4OA==',
       'Y2pzf4+bnJiUkIyIhIB8eHRxbWllZG9/jJWcoaaej4Z+d3JsZmlzg4+QjIiEgHx4dHFyfouYmZSPiYN7cmRbXQ==',
+      118,
     ],
     [
       4,
@@ -6219,6 +6914,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'V1haXV1TRj43Mi8sKikoJycoKSosLzI3PkZTXV1aWFdXWFpdXVNGPjcyLywqKSgnJygpKiwvMjc+RlNdXVpYVw==',
       'lJ+hnZmVkY2KhoJ+enZybmpmYmBhbn6HioaCfnp3eIWUn6GdmZWRjYqGgn56dnJuamZiYGFufoeKhoJ+end4hQ==',
+      118,
     ],
     [
       6,
@@ -6227,6 +6923,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '1td2TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE9219bW13ZPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3bX1g==',
       'maewrKmloZ2ZlZGNiYWBfXl1cm5qZmJeWlZSUl1teoqZp7CsqaWhnZmVkY2JhYF9eXVybmpmYl5aVlJSXW16ig==',
+      118,
     ],
     [
       0,
@@ -6235,6 +6932,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'OTo8PkFFSlBOR0I/PDo4ODg4Ojw/QkdOUEpFQT48Ojk5Ojw8OTs+RUxLSUdGRTQwMDRFRkdJS0xFPjs5PDw6OQ==',
       'fYuUkIyIhYF9eXVxbXF+jpmYlJCMiIiJiYd9dXJ3g46QkJuosK2Xg29bUFVgbXBweoWMjoV6eHZ3eXVxbWllbg==',
+      119,
     ],
     [
       1,
@@ -6243,6 +6941,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'OTk7PUBESU9PSURAPTs5OTk6Ozk4Oj5DSUhGRENDPz09P0NDREZISUM+Ojg5Ozo5OTk7PUBESU9PSURAPTs5OQ==',
       'hJKZlZGNiYWDhoaEfXJrb3eCjImKjYuJgnd1dHV4dniEjpORiX58e3t9eXVxbWlqdYSRlZGNiYWBfXl1cW1rdA==',
+      119,
     ],
     [
       2,
@@ -6251,6 +6950,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Tk1MSUdFRERGR0E8NzQxMS8vLy8wMjQ3O0FIUVRSUE9PUFJUUUhBOzc0MjAvLy8vMTE0NzxBR0ZEREVHSUxNTg==',
       'hY2Uko6KhoB8endzb2plY2Nve4OFgn56foiVn56YlJGNiYaBfXp2c25tdH2Eh4F9e3d2d3uAg4eKiIiFgn52fQ==',
+      119,
     ],
     [
       7,
@@ -6259,6 +6959,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'SUVDQD48OTg3NjU1NDU2Njc5Oz1BQ0hNTkxJR0VFRENDRUdITFBPR0A6NjMxLy4uLi4vMTM2O0BHUVtaV1NQTA==',
       'bmxscHmDi4mGhIF/e3h2cnB1gJCampaSjoqGgn56dnJuamdka3qKk5OTkZCQjY2NiouIhoWCgH9+fHt4dXVxcQ==',
+      119,
     ],
     [
       5,
@@ -6267,6 +6968,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ODk6PD9DSEtKQz48Ojk5OjxDUFJXWFNJQjw4NTIxLy8vLzEyNTg8QklTWFdSUEM8Ojk5Ojw+Q0pLSEM/PDo5OA==',
       'Ymlxe4qYnJmVkY2JhYF9eXVxbmpmZW18ipKboaWhk4d/eXNtZ2dvf4yRjYmFgX15dXFweIeWmZaQi4Z+dmdaXg==',
+      119,
     ],
     [
       4,
@@ -6275,6 +6977,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'W11fYV9QRDs2MS0rKScmJiYmJykrLTE1O0RQX2FfXVtbXV9hX1BEOzYxLSspJyYmJiYnKSstMTU7RFBfYV9dWw==',
       'laCinpqWk4+Lh4N/e3dzb2tnY2BfZXSCh4eDf3t4eYWVoKKempaTj4uHg397d3Nva2djYF9ldIKHh4N/e3h5hQ==',
+      119,
     ],
     [
       6,
@@ -6283,6 +6986,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '4OB0SzsuKCMgHBoZGBcXFxcXFxgZGhweIyguO0t04ODg4HRLOy4oIyAcGhkYFxcXFxcXGBkaHB4jKC47S3Tg4A==',
       'maixramloZ2ZlZGNioaCfnp2cm5qZmJeWlZTUFppd4uZqLGtqaWhnZmVkY2KhoJ+enZybmpmYl5aVlNQWml3iw==',
+      119,
     ],
     [
       0,
@@ -6291,6 +6995,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JycoKiwuMTY8RFFfXlpYV1dYW15fVUg/OTQwLisqKSkpKSosLjAzNDM3PkpfYmRna2NXVVdRRT02MS4rKSgnJw==',
       'doSKhoJ+end9i5qkop6alpKOioaCfoCBg392bWVfX2VveHd1doSUnZ6RgnqAiJKWko6KhoJ+enZyb2tnY19dZw==',
+      120,
     ],
     [
       1,
@@ -6299,6 +7004,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NDU2ODg3Oj5FSkpJSklDQUFDSUlJSkpFPjk2Nzg3NTU0NTc4Oz9DSlBPSUVCQD49PT5AQkVKT1BKQz47ODc1NA==',
       'jI6Ohn1ycXN3e32Hj5STi4B9fH1+enZzb2tnZ3KCj5KOioaCfnp2c29xfY2ZmpaSjoqGgoOEg4F2bWtud4ODiA==',
+      120,
     ],
     [
       2,
@@ -6307,6 +7013,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'LS4uLi8wMzc6QEZRV1ZUUlJUVldRRkA6NTMxLy4tLS4uMDM2Oj9FRkRFRkhLTlBRUVBPTElGRURGRT86NTIwLw==',
       'dH+Ggn56gIuXop2YlZGOi4eDf3t3c25sc3uAhn96d3Z0dXt9goeKjYqHh4B6f4WOlJGNiYWBf3l2c25saGJeaA==',
+      120,
     ],
     [
       7,
@@ -6315,6 +7022,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MTExMTIzNjg7PkFGSk1PUFBSU1haWEpBOjYzMC4tKywsLS4vMTQ4PkVQVVJQTUpJSEdHR0hKS01MRT87OTYzMg==',
       'cn6Om6CclpKOioaCf3t4dHBsZ2Nlb3+MkI2LiYWFgYB8eHZ6h5GWlZOPjYuHg39+enh2c3RzcHFvcHV5e3t3cw==',
+      120,
     ],
     [
       7,
@@ -6323,6 +7031,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'lJaUZEs+My0oJSIhHx4eHR0eHiAhIyImKS83RVV3pKSkpHdVRTcvKSYiIyEgHh4dHR4eHyEiJSgtMz5LZJSWlA==',
       'mKasqKSgnJiUkIyJhYN/e3dxb2tnY2BcWFZYZXV9ipWkrqemopualpKQjIaCfnt5dXFtaWVhXVlVVmJyfoF/iQ==',
+      120,
     ],
     [
       5,
@@ -6331,6 +7040,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'TVFUVlpaT0U+OTUyMC4tLCwtLjAyNTk+RU5PTkxLS0pJSUhIR0VFQ0NBQUA9Ozo4NzY2Nzc3ODk7PD1AQkRGSg==',
       'jpqcmJWRjYmFgX15dXFtaWdteIKKh4eHh4iEh4eFhoWDhoSCh4eLioqIhISBf35+fH18d3l1dXRycW1vbm5yfg==',
+      120,
     ],
     [
       4,
@@ -6339,6 +7049,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KiorLC8xNTtBSlZYV1RSUVFSVFdYVkpBOzUxLywrKioqKissLzE1OkFKVldXVFJRUVJUV1dWSkE6NTEvLCsqKg==',
       'gImLh4N/e3d2eIWVnZ+bl5OPi4eDf3t3dHBsaGRiZ3GAiYmHg397d3Z4hZWdn5uXk4+Lh4N/e3d0cGxoZGJkcQ==',
+      120,
     ],
     [
       6,
@@ -6347,6 +7058,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'hYeGaE4/Ni8rJyQiIB8fHh4fHyAiJCcpMDY/TmiGh4WFh4ZoTj82MCknJCIgHx8eHh8fICIkJysvNj9OaIaHhQ==',
       'mqappqKempaSjoqGgn56dnJva2djX1tXWmR0gIF+f4qapqmmop6alpKOioaCfnp2cm9rZ2NfW1dYZHSAgn5/ig==',
+      120,
     ],
     [
       0,
@@ -6355,6 +7067,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KSorLC4xNTpBSldeXFlXVlZXWVxdUkU9NjIvLCopKCcnKCkqLC8zNz1FUlVTVmhoY2FfXks+NzQzNDEuLCsqKQ==',
       'doSKhoN/e3d5hpWhop6alpKOioaDf3t3c29ra3V+g4BvYmVxfoiIhoSQmJ+inJWLfn5+gIN/e3dzb2tnY19dZw==',
+      121,
     ],
     [
       1,
@@ -6363,6 +7076,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NjY4OTc3Oz9HSklHR0dCQUFCR0dHSUpHPzs3Nzk4NjY2Njg6PUBFS09NR0NAPj08PD0+QENHTU9LRUA9Ojg2Ng==',
       'i46NhHpzc3R4eH2Ij5aSiH98fHx+enZybmpmaniHkpGNiYWBfnp2cm5wfYyYmZWRjYmFgYSFg4J1a2xxfYaFiQ==',
+      121,
     ],
     [
       2,
@@ -6371,6 +7085,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'LzAyNjlARkdERUZJS05PUFBPTktJRkVER0ZAOTYyMC8uLS4uLzEzNjo/R1JXVVNSUlNVV1JHPzo2MzEvLi4tLg==',
       'fYGGiIuKiYWBenyGjJSSjYqGgoB8eHRua2ZiYGh0gIWDf3t/hpOenZuXk4+Lh4N/enZzbmxxeYKHgnx4dnZ1eQ==',
+      121,
     ],
     [
       7,
@@ -6379,6 +7094,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MTAwMTI0NTg6PkJGSk5QUVFSVFhaV0lBOjYzMC4sKywsLC4vMTQ4PkRRVVNQTUpJSEhHSElKTE1LRT47ODUzMg==',
       'c3yMmp+cl5OPi4eDf3t5dXFtaGRjbnuJkY2MioaEgH59enp7hJCVlpSQjoyIhIB8e3l3dnJxb21ubnN5e3t4dA==',
+      121,
     ],
     [
       7,
@@ -6387,6 +7103,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'mJqTYko8NCwoJSIhHx4dHR0dHh8hIiEkKC42RFV5p6mpp3lSRDYuKCQjIiEfHh0dHR0eHyEiJSgsNDxKYpOamA==',
       'maesqKSgnZmVkY2JhYN/e3dxcGxoZGBcWFVVYnJ/iJWlrKqmop6alpKPjYeDf3t5dXFtaWZiXlpWVV9vfIF/ig==',
+      121,
     ],
     [
       5,
@@ -6395,6 +7112,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'SExQU1dYU0hBOzc0MjAvLi4vMDI0NztBSE5OS0pJR0dGRUVERENDQ0NDQ0NAPjw6Ojk5OTk5OTo7Ozw+P0FDRg==',
       'jJibl5OPi4eDgHx4dHBsaGp0f4qMiYmJh4aHhYSFg4KDgHyAhIiLioiGhISDgoGBfn98enl4eHN0cG1vbW1wfA==',
+      121,
     ],
     [
       4,
@@ -6403,6 +7121,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KCgqKy0wNDg+R1RbXFhWVVVWWFxbVEc+ODQwLSsqKCgoKCorLTA0OD5HVFtcWFZVVVZYXFtURz44NDAtKyooKA==',
       'foeKhoJ+enZ4gJCdn56alpKOioaCfnp2cm5rZ2NhYm9+h4qGgn56dniAkJ2fnpqWko6KhoJ+enZybmtnY2Fibw==',
+      121,
     ],
     [
       6,
@@ -6411,6 +7130,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'iIqKZk4+NS4qJSMhIB8eHh4eHyAhIyUqLjU+TmaKioiIiopmTj41LiolIyEgHx4eHh4fICEjJSouNT5OZoqKiA==',
       'l6Wrp6Ofm5eTj4uHg397eHRwbGhkYFxYVl9ufIJ/gIiXpaino5+bl5OPi4eDf3t4dHBsaGRgXFhWX258gn9+iA==',
+      121,
     ],
     [
       0,
@@ -6419,6 +7139,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KyssLjAzNjxCTFpcWVVTUlJUVlhbVUg+ODMwLSsqKSgoKSosLTA0OD9IUlFQWGRiX11cW00+ODUzNDMwLiwrKw==',
       'd4WLh4N/e3d1fo6cop+bl5OPi4eDf3t3c3BsbniAhn1sYmd0g4yJgoGHlaCjnZWNgXx+f4F/e3dzcGxoZGBeaA==',
+      122,
     ],
     [
       1,
@@ -6427,6 +7148,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Nzg5Ojg4PEFJSkdFRUVAPj5ARUVFR0pJQTw5ODo5ODc3ODk8PkJHTk9LRUE+PDs6Ojs8PkFFS09OR0I+PDk4Nw==',
       'jI2LgXdzc3R4dnyGkJSQhX17e319eXVxbWlocoKPlJCMiISBfXl1cW1vfIuXmJSQjIiEgoSFgn5zam92gouHig==',
+      122,
     ],
     [
       2,
@@ -6435,6 +7157,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ly4uLy8yMzc6QEdRVVNRUFBRU1VQSEA6NzQyMC8uLi8wMjU3PEFHR0RERkdKTE1OTk1MSkdGRERHR0E8NzQxMQ==',
       'd4KGgn56f4aTnp2blZGNiYeDfnl2cm9sc3qDiYJ8eXl3eHt9gIWIiomGhX15fYOOk5GNi4eDf3t1dHBqaGJgag==',
+      122,
     ],
     [
       7,
@@ -6443,6 +7166,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MTEwMTI0NTc6PkJGSk1QUVFSVFhaV0lBOjYzMC4sKywsLC4vMTQ4PkRRVVNQTUpJSEhISElKTU5LRT47ODUyMg==',
       'cn6OnKCclpKOi4eDf3t4dXFtZ2Nkb36LkIyLiYWFgn58end9h5GWlpOPjYmHhIB+enh3dXJwb29wcXV5e3t3cw==',
+      122,
     ],
     [
       7,
@@ -6451,6 +7175,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'mJqTYko9NCwoJSIhHx4dHR0dHh8hICEkKC43RFJ5qqmpqnlRRDcuKCQhIiEfHh0dHR0eHyEiJSgsND1KYpOamA==',
       'maesqKSgnZmVkY2JhoN/e3ZxcGxoZGBcWFRVYnJ9iJWlrqqmop6alpKPjYeDf3t5dXFtaWZiXlpWVV9vfIF/ig==',
+      122,
     ],
     [
       5,
@@ -6459,6 +7184,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'RUdMT1NWVUtEPjk3NDIxMDAxMjQ3OT5ES01MSUhFRUNDQUFBQUFBQUJDREVEQj8+PTw7Ozo6Ojo6Ojs8PT9AQg==',
       'ipealpKOioaCfnp2cm5ra3F9iY2Mi4mJiIeHhYSCgX1+fHl9gYeLi4mHhYWEg4KAgX9+fnt6d3Zzb29sbGtuew==',
+      122,
     ],
     [
       4,
@@ -6467,6 +7193,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JycoKiwuMjY8RFBeYF1bWlpbXWBeUEQ8NjIuLCooJycnJygqLC4yNjxEUV5fXVtaWltdX15RRDw2Mi4sKignJw==',
       'fYaJhYF9eXh8i5qgoJ2ZlZGNiYWBfXl1cW1pZmJfY219hoeFgX15eHyLmqCgnZmVkY2JhYF9eXVxbWlmYl9hbQ==',
+      122,
     ],
     [
       6,
@@ -6475,6 +7202,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'j5GPY0o8My0oJSMhHx4eHR0eHh8hIyUoLTM8SmOPkY+PkY9jSjwzLSglIyEfHh4dHR4eHyEjJSgtMzxKY4+Rjw==',
       'mKWrp6OfnJiUkIyIhIB8eHRwbGhlYV1ZVVpod4KAfoiYpauno5+cmJSQjIiEgHx4dHBsaGVhXVlVWmh3goB+iA==',
+      122,
     ],
     [
       0,
@@ -6483,6 +7211,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KCkqKy0vNDg/SFRbWVZUU1NUVllcWUtCOzYzMC4sKysqKywuMDI0MjQ4QE1cXFxeYWRaUVJSSD85NDAtKyopKA==',
       'd4WLh4SAfHh2f46co5+bl5OPi4eEgH+ChIN7cGhiXWFseoB9eXV9jJeck4B/hoyVk4+Lh4SAfHh0cGxoZGBeaA==',
+      123,
     ],
     [
       1,
@@ -6491,6 +7220,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PkBEREZHSkpBPDk4Ojk4Nzc4OTs+QkdOUEtFQT88Ozo6Ozw/QUVLUE5HQj47OTg3Nzg5Ojg5PEFKSkdGRERAPg==',
       'e3t/e3dzb2tna3iIk5KOioeDf3t3c29rdIKRmpaSjoqHg4OEhIJ4b2lwe4aMh4uMiod8dnV1d3Z2gY2TlYx/fQ==',
+      123,
     ],
     [
       2,
@@ -6499,6 +7229,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Tk1MSkhGRUVHR0E6NjMxMC8uLi4vMTM3Oz9IUVZUUlBQUlRVUUg/OzczMS8uLi4vMDEzNjpBR0hFRUZISkxNTg==',
       'ho+Uko6Lh4F9e3Zzb2lmYWFseIKGgn56f4qWoJ2YlJCNi4eDfXl1cW9rcnqCiYN9e3d2d3t/goaJiImGg313fw==',
+      123,
     ],
     [
       7,
@@ -6507,6 +7238,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'SktOUFNVUEQ9ODMxLy0sKysrLC0vMjY7QktWW1lUUlFRUE5KRkI+Ojc1MzIxMTAwMTI0Njo+REtOTUtJSUhJSQ==',
       'jJifm5eRjYmHg397dnJuamhkY2x5iI2LhYWHiY+QkJGRkIyMh4aEgH56eHVyb2toanN+h4qGgoB+e3p2cnJwfA==',
+      123,
     ],
     [
       7,
@@ -6515,6 +7247,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'rq52UUM1LigkISEgHh0dHRwdHh8fIiQnLTM8SmKSnpycnpJiSjwzLCckIh8eHh0cHR0dHiAgISQoLjVDVHaurg==',
       'gHx7d3Nva2djX1tXVFlndoCAhpWkq6qmop6alpKOioaFgX15c3FtaWVfXVpWVFxqeIWRoaqrqKSinJiUkI6IhA==',
+      123,
     ],
     [
       5,
@@ -6523,6 +7256,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'QUNHTFBVVU9GQDw5NjQzMjIzNDY5PEFGTUxJR0VEQUE/Pz8+Pj8/QEFDRkdHRENBPz8+PTw7Ojo6Ojo6Ozw9Pw==',
       'iZaZlZGNiYWBfXl1cW1rb3mFjo2Mi4qKh4eGhYKCfnx8d3Z6gIWJiYmJh4aEhYWCgoB+f3x7eXR1cm9ta2lteQ==',
+      123,
     ],
     [
       4,
@@ -6531,6 +7265,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JSYmKCosMDQ6Q05gY2JfXl5fYmNgTkM6NTAsKigmJiUlJiYoKiwwNDpDTmBjYl9eXl9iY2BOQzo1MCwqKCYmJQ==',
       'e4aIhIB8eHuDk6CioJyYlJCMiISAfHh0cG1pZWFeX2x7hoiEgHx4e4OToKKgnJiUkIyIhIB8eHRwbWllYV5fbA==',
+      123,
     ],
     [
       6,
@@ -6539,6 +7274,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'HR4eHyEjJSgtMzxKY4+Rj4+Rj2NKPDMtKCUjIR8eHh0dHh4fISMlKC0zPEpjj5GPj5GPY0o8My0oJSMhHx4eHQ==',
       'b32CfoKPnqmqpqKempaSjoqGgn56d3Nva2djX1tXVWBvfYJ+go+eqaqmop6alpKOioaCfnp3c29rZ2NfW1dVYA==',
+      123,
     ],
     [
       0,
@@ -6547,6 +7283,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MzM1Njk6OT1CS09OT088ODg8T09OT0tBPTk6OTY1MzM0NDY4Oj5ESlFQSkVDQD8+Pj9AQkVKT1BKRD46ODY1Mw==',
       'oK+yqJOBb1xPUl9ud3+JkJKJf317fHt3dHBsaGRibXyKkIyIhYF9eXVxcn2Nm52alZKOioaChISCfHFxdX6Gjw==',
+      124,
     ],
     [
       1,
@@ -6555,6 +7292,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'RkhNTUxMSj86ODk3NTMyMTIzNDY4PEJIUFJNSEVDQUBAQUNFSE1RUEhBPDg2NDMxMTIzNTc4Nzo/SkxMTU1HRg==',
       'Z2NodYWQj4yIhIB8eHRwcX2Mmp2ZlZCNiYWAfoCAf3hraGx1f4SKjI2Kf3VydHZ9go2Ul5SGg4GAg356dnNvaw==',
+      124,
     ],
     [
       2,
@@ -6563,6 +7301,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'T09MSkdEQ0NERUA7NzMxMC8vLzAxMjQ5PEJLVFNQT05OT1FUVEtCPTk0MjAwLy4vMDIzNjo/RURDREVISkxPTw==',
       'ho6Tj4uHg397d3Nva2hkYGp3goiEgHx4fomVoJ2ZlZGNiYWBfXl1cW1yeoCIgXx6dnd3eH2AhIiKi4qIg3x4fQ==',
+      124,
     ],
     [
       7,
@@ -6571,6 +7310,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'NDY4Oj1CR0xSUU1KSUdGRkZHR0pMT1FIQTo1MS8uKysrKywuMTU4P0hVVVdYVlVSTktHQ0A8Ojg1NDMyMjIzMg==',
       'gHx5d3N2hJKdnpqWko6JhX56dnFuaWNma3N7f4KGi4yOj5CPjo2LioeGg4OBfnx6d3VzcW1qaGhzf4mMiIaCgA==',
+      124,
     ],
     [
       5,
@@ -6579,6 +7319,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MTIzNTc7P0VMUE5JRkRCQUFCREZJTlBMRT87NzUzMjExMjM1Nzs/RUxQTklGREJBQUJERklOUExFPzs3NTMyMQ==',
       'go+SjoqGgn56dnJvcn6OmZmVko6KhoJ+enZybmpmZ3OCj5KOioaCfnp2cm9yfo6ZmZWSjoqGgn56dnJuamZncw==',
+      124,
     ],
     [
       4,
@@ -6587,6 +7328,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'IiMjJSYpLDA1PUhZbW9tbGxtb21ZSD01MCwpJiUjIyIiIyMlJygrMDU+SFltbm1sbG1ubVlIPjUwKygnJSMjIg==',
       'eYKFgX18foybo6WhnZmVkY2JhYF9eXZybmpmYl5cYGp5goOBfXx+jJujpaGdmZWRjYmFgX15dnJuamZiXlxdag==',
+      124,
     ],
     [
       0,
@@ -6595,6 +7337,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NDU2Nzo7Oj1BTU5NTU07Nzc7TU1NTk1BPTo7Ojc2NTQ0Njc5Oz9FTFBOSERBPz49PT4/QURITlBMRT87OTc2NA==',
       'oa+yqJJ/bFZPU2BvdX6HkJGFfnt7fXt3c29sZ2NlcoKOkIyIhIB8eHRwc3+QnJ2Zk5GNiYWEhYWDeG9xeYOLkQ==',
+      125,
     ],
     [
       1,
@@ -6603,6 +7346,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'REZLSktMSkE7ODg5NjQzMjI0NTc6PUJKUVFLR0RBQD8/QEFER0tRUUpCPTo3NTQyMjM0Njk4ODtBSkxLSktGRA==',
       'ZGZ0g4+RjYmFgX16dnJudIGRnJqWkY+Lh4N9foB+fHJpbHF7hYeLi4qEeHZ2dXt9h5KWlIuCgYGCgXx4dHBsaA==',
+      125,
     ],
     [
       2,
@@ -6611,6 +7355,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Tk1MSUdFRENERUA7NzQxMDAvLzAxMzU5PUNKU1NQTk1NTlBTU0pDPTk1MzEwLy8wMDE0NztARURDREVHSUxNTg==',
       'hYyTj4uHg397eHRwbGhlYmt4gYeEgH15fYiVnp2XlZCLiYOBfnp2cm5xeoCIg3x6d3d3eXx/goaLi4mHg394fg==',
+      125,
     ],
     [
       7,
@@ -6619,6 +7364,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'NDIyMjIzNDY3OjxAQ0dKTlFVV1hXVVRIPzg0MS8tLCwsLC4vMTQ6QUhRT0xKSEdGRkZHSUtNUFJMR0A9Ojg2NA==',
       'dXd8f4ONlJqdl5OOiYSAfXlzb2pmYmRwfouNiYeEgIB9enh0eIGOmJiWk4+Ni4iGhIKBf3x6d3V2c3JxbnFxcw==',
+      125,
     ],
     [
       5,
@@ -6627,6 +7373,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MDEyNDY5PUNLUVBLSEVEQ0NERUhLUFFLRD05NjQyMTAwMTI0Njk9Q0tRUEtIRURDQ0RFSEtQUUtEPTk2NDIxMA==',
       'f42RjYmGgn56dnJvdYSTm5mVkY2JhoJ+enZybmpmZXB/jZGNiYaCfnp2cm91hJObmZWRjYmGgn56dnJuamZlcA==',
+      125,
     ],
     [
       4,
@@ -6635,6 +7382,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ISIiJCUnKi00O0ZWcXRzcXFzdHFWRjs0LyonJSQiIiEhIiIkJScqLTQ7RlZxdHNxcXN0cVZGOzQvKiclJCIiIQ==',
       'eIGEgHx9hpWjpqSgnJiUkIyIhIB8eHVxbWllYV1bXGh4gYSAfH2GlaOmpKCcmJSQjIiEgHx4dXFtaWVhXVtcaA==',
+      125,
     ],
     [
       0,
@@ -6643,6 +7391,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NTY3OTs7Oz5ETU1LSks5NDQ5S0pLTU1EPzs7Ozk3NjU2Nzg6PUJHTlBMRkM/PTw7Ozw9P0JGTFBOR0E9Ojg3NQ==',
       'oK6zqZV/alRNU2FvcXmEjJCHfXt7fHt3c29rZ2Nod4aRkIyIhIB8eHRwcHyMmZ2Zk5GNiYWFh4WDd290e4mOkw==',
+      126,
     ],
     [
       1,
@@ -6651,6 +7400,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QkRISElKS0Q8OTk6NzY0MzQ1Nzk7PkVLUU5JREE/Pj09Pj9CRUlOUUxFPzs5NzY0NDQ2Nzo5OT1CS0pJSEhFQg==',
       'aGRreYiTkY2JhYF9eXZybnF+j5qalpGOi4eDfYCBgH5xaWxzfoeGiYuKhHl2dHV5eISOlJWLg4GAgoB8eHRwbA==',
+      126,
     ],
     [
       2,
@@ -6659,6 +7409,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MDAwMDEzNjk9Q0tTUU5NTExNT1FSS0Q9ODUzMTAwMDExMzU4PEFGRUNDREZJS0xNTUxLSUZFRENFRkM8ODUyMA==',
       'd4KJhYF9eX2EkZybmpaSjoqGgH54dHJscniBiIZ/e3h3eHl9f4OGiIiGhoJ+d3yFjZOPi4eEgX14dnFtaWRgag==',
+      126,
     ],
     [
       7,
@@ -6667,6 +7418,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MzMyMjIzNDY3OTw/Q0ZKTlJUVlhXVlRIPzg1MS8uLCwsLC4vMTY6QUhQT0xJSEZFRUZGSEtNUVJMR0I9Ozk2NA==',
       'dXh7f4OOlZqdl5KNiISAfHhzb2llYmRxgIqNiYeEgn97eXV0e4SQl5iVk5GNi4mHhoKAfHt6d3d0c3JxcG9wcg==',
+      126,
     ],
     [
       5,
@@ -6675,6 +7427,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'LzAxMjU4PEFJUVJNSkdGRERGR0pNUlFJQjw4NTIxMC8vMDEyNTg8QUlRUk1KR0ZEREZHSk1SUUlCPDg1MjEwLw==',
       'f4yRjYmFgX15dXFwe4qXnJiVkY2JhYF9eXVxbWllZW9/jJGNiYWBfXl1cXB7ipecmJWRjYmFgX15dXFtaWVlbw==',
+      126,
     ],
     [
       4,
@@ -6683,6 +7436,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ICAhIiQmKS0yOERTbnt6eHh6e25TRDgyLSkmJCIhICAgICEiJCYpLTI4RFNuenp5eXp6blNEODItKSYkIiEgIA==',
       'd4CDf36AjZ2lp6Ofm5eTj4uHg397eHRwbGhkYFxaXmh3gIF/foCNnaWno5+bl5OPi4eDf3t4dHBsaGRgXFpbaA==',
+      126,
     ],
     [
       0,
@@ -6691,6 +7445,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NjY3OTw6Oz9FTk1LSko6MzM6SkpLTU5FPzs6PDk3NjY2Nzg6PUBHTlBMRkNAPTw7Ozw9QENGTFBOR0A9Ojg3Ng==',
       'oq6zppB5Yk9PWGdxc32GjY+Efnx7e3p2cm9qZmNreomRj4uHg397d3Nvc3+Qm5yYko+MiISGhoSCdXB3f4qPlA==',
+      127,
     ],
     [
       1,
@@ -6699,6 +7454,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QkVISElLS0Q9OTg5NzY0NDU1Nzg7P0VLUE5JRUI/Pj09Pj9CRUlOUEtFPzs4NzU1NDQ2Nzk4OT1ES0tJSEhFQg==',
       'ZWh2hZGSjoqGgn56dnJub3qKmJuXk46Kh4OAgIB+fXNpbXN9iIaKjIqHeXZ0dnl4goyUl46EgoCAgX15dnJtaQ==',
+      127,
     ],
     [
       2,
@@ -6707,6 +7463,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'TU1LSUdFRERGRkA7NzQyMDAvLzAxMjY5PUJMU1JPTk1NTk9SU0xCPTk2MjEwLy8wMDI0NztARkZEREVHSUtNTQ==',
       'hY2TkIyIhIB8eHRwbWlkYml2goeFgX15e4WSnZ6alpKOioaBfHh0cW5xd36Ghn98eHd4eXx/goaJiYmFg393fw==',
+      127,
     ],
     [
       7,
@@ -6715,6 +7472,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'NDY4Oz1DSE1SUUxKSEZFRUVGR0lMT1BIQTo1Mi8uLSwsLS4vMjU4P0lUVldXVlRRTUpGQz88OTg1NDMyMjIzMw==',
       'gX58enZzdX6Pm5+bl5GNiISAfHhzb2lkZmtzfYGFiouOj46QjY6Mi4qHh4WDgH17eXd0c3Bta2hncHyGjouHhQ==',
+      127,
     ],
     [
       5,
@@ -6723,6 +7481,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Li4wMTQ3O0BIUlJPS0lHRkZHSUtPUlJIQTs3NDEwLi4uLjAxNDc7QEhSUk9LSUdGRkdJS09SUkhBOzc0MTAuLg==',
       'fouQjIiEgHx4dHB0gZCbnJiUkIyIhIB8eHRwbWllZG9+i5CMiISAfHh0cHSBkJucmJSQjIiEgHx4dHBtaWVkbw==',
+      127,
     ],
     [
       4,
@@ -6731,6 +7490,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'gIKCalBBNzAsKCQjISAfHx8fICEjJCgrMDdBUGqCgoCAgoJqUEE3MCwoJCMhIB8fHx8gISMkKCswN0FQaoKCgA==',
       'maappaGdmZWRjYmGgn56dnJuamZiXlpYXGp5gYJ+foqZpqmloZ2ZlZGNiYaCfnp2cm5qZmJeWlhcanmBgn5+ig==',
+      127,
     ],
     [
       0,
@@ -6739,6 +7499,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JyoqLC4xNTpASFZXV1dZWlxeYWRhT0M7NDAtKignJiYmJicoKiwwNDtDT1xaV1pra2ZjYklBOzs4Mi8sKikoJw==',
       'dXR+jZukoZ2ZlZGNiYWBfXl1cW5qZm17hot+bmFmdYOKhouWoKKfl4qHhoSIhX97d3RxbmpmYmVueIF/fHp3dw==',
+      128,
     ],
     [
       0,
@@ -6747,6 +7508,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'b19bXVxOQTkzLywpJyYlJSUlJigpKy8zOkFNYGdlYl9dXFpZWVRHPjgzMC0rKiknJycoKSstMTY8Oz9JY2ZpbQ==',
       'ipSbl5OPi4eDf3t3c29rZ2RgXGFufoqLiYqGhYJ/i5OcnpuXk4+NiYWBe3d7e3p5a2NcX2ZweHV4h5ael4Z6fg==',
+      128,
     ],
     [
       1,
@@ -6755,6 +7517,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QkNERkpNTEM+Ozw7ODY1NDU2Nzk8P0RJSEZFRENCQkJCQkJDREVGSElEPzw5NzY1NDU2ODs8Oz5DTE1KRkRDQg==',
       'fXp3c29vdH2HiYiGhIKCgH9/fX18eHh1f4mOk4+LiISAfHd7fHx4amRqeIeOi4eDf3t3c3WBkJuaj4aEhIeFgQ==',
+      128,
     ],
     [
       8,
@@ -6763,6 +7526,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'hYNuYFdQSTIsJiMfHR0cHBwcHR4fJCYtMklPV19thYSEhYVpUEE2LysnJCIhIB8fHx8fISIlJyowNj9OaIaFhQ==',
       'nZ+hmpGLhX93c2pgYV9nbmpoY19bW2ZueHuEk56lop6alpOPi4eDf3t3c29rZ2NgXF1peIKHjZafp6Kfm5eSlA==',
+      128,
     ],
     [
       2,
@@ -6771,6 +7535,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ly8vMDEzNjo9Q0xTUk9NTExNT1JTTEM9OjYzMTAvLy8wMTQ3O0FEREJDREdKTU5PT05NSkdEQ0JERUE7NzQxMA==',
       'eYOIhIB8eX6IlZ6cmJSRjYmFgX15dXBvdXyDh4F7eXZ0d3h8gYOIiouKiIR+eH2FjJKPi4eDf3t3c29rZ2NhbA==',
+      128,
     ],
     [
       4,
@@ -6779,6 +7544,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ZGZoaF1LPzgyLisoJyUkJCQkJScoKy4yOD9LXWhoZmRkZmhoXUs/ODIuKygnJSQkJCQlJygrLjI4P0tdaGhmZA==',
       'naKinpqXk4+Lh4N/e3dzb2tnY2BeX2p6g4aDf3t7gI+doqKempeTj4uHg397d3Nva2djYF1fanqEhoN/e3uAjw==',
+      128,
     ],
     [
       3,
@@ -6787,6 +7553,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'qLOxYTsoIx8bGRcWFRQUFBQUFBUWFxkbHyMoO2Gxs6iclYlnTT40Mi4qJyQjIiEhISEiIyQnKi4yND5NZ4mVnA==',
       'oa+1saqpop6bl5OMiYN/eXVwa2djXVpXUE1OWnKIkpKLio+XnJ6cmJaQjIiEg399eXVxa2llYWRnbnZ0bm51hw==',
+      128,
     ],
     [
       3,
@@ -6795,6 +7562,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'z6l4Y0o+Mi0oJCIhHx4eISEeHiAhIyUpLjM8SmNzptDU0XlENSwjHhwaGBYWFRUVFRUVFhcXGRsgIys0R3jQ0w==',
       'gX17dXFvbmpmYl5dXFtdaXqHmaWts66ppZ+bl5GNiYWBfXl1cWtnY11ZVU5SVmByfpCdpKilpKCZmJSSkY2HhQ==',
+      128,
     ],
     [
       0,
@@ -6803,6 +7571,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KCorLS8yNTpBS1VUVVZXWVpdYGNiUEQ7NjEtKyknJyYmJygpKy4wNTtEUVpZVlpoZmJgYExBOzk4NDAtKyopKA==',
       'dHSAj52joJyYlJCMiISAfHh0cGxpZW57hYl7aGZue4iGhI2XoKKck4eGhYaIhH56dnJwbGllZmx3gH9+enl4dg==',
+      129,
     ],
     [
       0,
@@ -6811,6 +7580,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'a2VaW1xOQjo0LywqKCYmJSUmJygpLDA0OkNNYGVjYV5cWlhXV1ZJQDk1MS4sKyonJygpKywvMzc5Oj9JYWNlaA==',
       'i5Wbl5OPi4iEgHx4dHBsaGRgXGFufoqLi4iHhoN+hI2VnJuXk4+NiYWCfHh6e3p5bWReX2dve3l1gJCYmot7gQ==',
+      129,
     ],
     [
       1,
@@ -6819,6 +7589,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QUFDRklNTEM9Oz08OTc2NTY3ODo9QEVJR0VEQ0JCQUFBQUJCQ0RFR0lFQD06ODc2NTY3OTw9Oz1DTE1JRkNBQQ==',
       'fnp4dHBwdn+IiYiFhIOBgH9/fn58eXl1e4WLkY+LiYWBfXh6fHx5bmVqeYWOi4eDf3x4dHR/jJeZj4aFhYeGgg==',
+      129,
     ],
     [
       8,
@@ -6827,6 +7598,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'HB0dHh8jJyoyRU1UYG+HiYmJiWZOPzUuKiYjISAfHh4eHh8gISMmKi41P05miYmJiYdvYFRNRTIqJyMfHh0dHA==',
       'bnV7go2cpqSgnJiUkI2JhYF9eXVxbWllYV1bX215goeQmqWoop+cmJSVm52cmY2HgXt1bGVjZGttamliXlxWYQ==',
+      129,
     ],
     [
       2,
@@ -6835,6 +7607,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MC8vMTIzNjk+REtTUU9NTExNT1JTS0Q+OTYzMjEvLzAxMjQ4O0FFREJDRUdJTE1OTk1MSUdFQ0JERUE7ODQyMQ==',
       'd4KJhYF9eXqDkJuempWSjYqGgn56dnJuc3qCiIN+e3h2dXd6f4KGi4uKiIN/eHuCi5GRjIiEgHx4dHBsaGRgag==',
+      129,
     ],
     [
       4,
@@ -6843,6 +7616,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'bW5wblhHPTUwKygnJCMjIiIjIyQnKCswNT1HWG5wbm1tbnBuWEc9NTArKCckIyMiIiMjJCcoKzA1PUdYbnBubQ==',
       'nqSkoJyYlJCMiYWBfXl1cW1pZWFdW15re4OFgX18gY+epKSgnJiUkIyJhYF9eXVxbWllYV1bXmt7g4WBfXyBjw==',
+      129,
     ],
     [
       3,
@@ -6851,6 +7625,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Hh8fICEkJiouNT9NY4uhrLnBtlA2KyMfHBYVExMSEhISEhITExUWHB8jKzZQtsG5rKGLY00/NS4qJiQhIB8fHg==',
       'hJ2rtLGsqaSfnJiSkYqGgHp2cG9rZGNcVlVOTVNfeY6VkY2Tl52hm5qWkpCMiISAfHl1cW9rZ2VfYmdscnBscQ==',
+      129,
     ],
     [
       3,
@@ -6859,6 +7634,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '56x6U0Y5MConIiEfHh0dHBwcHR4fISMoKjA6R1R7refr5WREMykiHRoZGBYWFRQUFBQVFRYYGhwfIigyQ2Tk6w==',
       'kIyKhoJ+enZ1cW1sZWRgXFtWWWFwhpilsbGsqqSgnJaSjoqGgn56dnJva2RgXVZVTk9WZnuOnaeqpqWhnZuVlA==',
+      129,
     ],
     [
       0,
@@ -6867,6 +7643,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KSssLjAyNzxCTFNTU1RVV1lcXmFiUkU8NjIuKykoJycnJygpKy4yNjxFUlhXVV9lYl9fXktBPDk5NTEuLCsqKQ==',
       'dHN+jZujn5uYlJCMiISAfHh0cGxoZ259hYV5Z2p1gImEgo6ZoaObkYeDhYWHhH56dnJwbGhkZm94gYJ8enl1dQ==',
+      130,
     ],
     [
       0,
@@ -6875,6 +7652,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Z2dXWVpQRDs1MS0rKScmJiYmJykrLTE1OkNPYmNgXltYV1ZUVFRKQjs2Mi8tLCspKSkqLC4wNDk5Oz9JX2BhYw==',
       'h5Wbl5OPi4eDgHx4dHBsaGRgXmRzg4yNjIiGg4KBgoyUmpuXk4+NiYWBfHl7fH14bWRcXmhyfXx2e4mVmYx8fg==',
+      130,
     ],
     [
       1,
@@ -6883,6 +7661,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Pz9BQ0ZLTEVAPD09Ojk3Nzc4Ojw+QkdIRkRCQkFAQD8/QEBBQkJERkhIQj48Ojg3Nzc5Oj09PEBFTEtGQ0E/Pw==',
       'fnp4dHBzeYOMiYiFhIOCgX9/fn18enh1d4GJj4+LiYWBfXh7fHx6bGZue4mPi4eDf3x4dHF6iZWakYWDg4aGgg==',
+      130,
     ],
     [
       8,
@@ -6891,6 +7670,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'HB0dHiAhIys+Q0pTYG6LjY2Oi2JMPDQtKCUjIR8eHR0dHh4fICIlKC00PUtiio6MjIpvYFVKQz0qJCIgHh0dHA==',
       'a3V9hJOgpqShnZmVkY2JhYF9eXVxbWpmYl5aWmRzgYeOmaWrpKCcmJeTlpqcmZCHgXt1bGVnaW1uaGRfXVpXYQ==',
+      130,
     ],
     [
       2,
@@ -6899,6 +7679,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MTExMTI0Nzo+RU1RT0xLSkpLTE9RTUU+Ojc0MjExMTExMzY5PUNFQ0JDREVISktMTEtKSEVEQ0JDRUM9OTYzMQ==',
       'd4KJhYF9eXmCjZicmJWSjoqHg315dXFvc3qDioWAfXh3dnh7gIOGioiIhIJ+eHqAiZGSjYmEgHx4dHJuamdhaw==',
+      130,
     ],
     [
       4,
@@ -6907,6 +7688,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'dnh5b1REOTIuKSckIyIhISEhIiMkJykuMjlEVG95eHZ2eHlvU0Q5Mi0pJyQjISEhISEhIyQnKS0yOURTb3l4dg==',
       'naWmop6alpKPi4eDf3t3c29rZ2NfXFpea3uCg399gY6dpaainpqWko+Lh4N/e3dzb2tnY19cWl5re4KDf32Bjg==',
+      130,
     ],
     [
       3,
@@ -6915,6 +7697,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '0dmPSS4lHxwYFxYUExMSEhISExMUFhcYHB8lLkmP2dG/toFlSzwzLiklIyEgHh4dHR4eICEjJSkuMzxLZYG2vw==',
       'n661sa2poqGbmJWPi4aBfXdzb2lnY11bVU5NTVlwjJWUk5Obn6KempaSkY2JhYF9eXVxbmtoZGFeY2prb2ttgw==',
+      130,
     ],
     [
       3,
@@ -6923,6 +7706,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '8655VEY7MSsmIyEfHh0cHBwcHR4fISMmLDI4RlV5q/P47V4/LSYgHBoXFhUUExMTExMTFBUWFxkcHyYwP13t9w==',
       'kIyKhoJ+enZ1cW1sZWRgXFpUWV9vhZqrr7KuqKagnJiSjoqGgn56dnNvaGRhWllSTlJUY3ePnqespqWhnZuVlA==',
+      130,
     ],
     [
       0,
@@ -6931,6 +7715,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KSssLjAzNjxDTFNTU1RVV1lcXmJiUUQ8NjEuKykoJyYmJygpKy4xNTxEUVpYV2RkYV9eXkxAOjg4NDEvLCsqKQ==',
       'dHSAj52jn5uXk4+Lh4N/e3d0cGxoZm18g4NxanB7hoeChZGaoaKZkIaDhIWHg316dnJwbGhmaHB7gIF9enh0dQ==',
+      131,
     ],
     [
       0,
@@ -6939,6 +7724,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'WVhXVVVUSkI7NjIvLSsqKCgpKistLzM4ODo/TF9hYWRnaFlbW05COzQwLCooJyYmJSYnKCotMDQ6Q09hZWJeXQ==',
       'kpibmJSQjoqGgnx4ent6eW5kXl9mcXx9enuHkpaMf4KLmJuYlJCMiISAfHh0cGxoZGFdYm+Ai42MiImFgoF/iQ==',
+      131,
     ],
     [
       1,
@@ -6947,6 +7733,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QEBAQUJDREZIR0I+Ozk4NzY3ODo9Pjw/RUxLR0NBQD8/QEFDR0tMRT88Pj06ODc2Nzg5Oz5CR0hGRENCQUBAQA==',
       'ho2RjYmGgn97eXt7enJoa3eDjo2JhYF9eXVxdoSRmZWGhIWFiYSAfHh1cXF1fomLiIeFhIOBgH9/fnt6d3Z0fQ==',
+      131,
     ],
     [
       8,
@@ -6955,6 +7742,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'HR0eHiAjJCgtMzxLYo6QkJCOdF1SSUA8KSMgHx0dHBwcHB0dHyAjKTxASVJddI6QkJCOYks8My0oJCMgHh4dHQ==',
       'fYSNl6OspaOfm5mTkpeYmpSKhHx3bWZnaGxuaGZiXlxVXGhye4KRoKelop6alpKOioaCfnp2cm5rZ2NfW1lfbg==',
+      131,
     ],
     [
       2,
@@ -6963,6 +7751,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'TUxKSUZEQ0NERkM8ODUzMTEwMDEyNDY6PkRMUlBOTEtLTE5QUkxEPjo2NDIxMDAxMTM1ODxDRkRDQ0RGSUpMTQ==',
       'hIyTj4uHg398eXVxbGdjYm16hIiEgHx4e4WSnZ2ZlY+Lh4OBfXl2cm50e4SKhH97eXZ3eX2Ag4iJioeFgX12ew==',
+      131,
     ],
     [
       4,
@@ -6971,6 +7760,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ICAhIiMlKCwxOEJSa39/fX1/f2tSQjgxLCglIyIhIB8fICEiIyYoLDA4QlJsfn99fX9+bFJCODAsKCYjIiEgHw==',
       'dICDgH6CkJ+np6Ofm5eTj4uHg4B8eHRwbGhkYFxYW2R0gIGAfoKQn6ano5+bl5OPi4eDgHx4dHBsaGRgXFhZZA==',
+      131,
     ],
     [
       3,
@@ -6979,6 +7769,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '5uxyQDIoIhwUExIRERAQEBAQEBEREhMUHCIoMkBy7ObTxn1iSjwzKigjIR8eHR0cHB0dHh8hIygqMzxKYn3G0w==',
       'mq22sq2rpKCfmJSQjYmCf3h0cW1pYmFdVlVPS1FffpGWkZWcoaSfnJiUko6KhoJ/e3dzb21pZWFdX2Jpa2ttfQ==',
+      131,
     ],
     [
       3,
@@ -6987,6 +7778,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '//9ePCwlHhoZFxUUExMSEhISExMUFRYYGx4lLT1a////qnxTPzMsJSIfHRsaGRkZGRkZGhsdHyIlLDM/U3yu/w==',
       'pq+0saqmoJyYlJCMiISAfHl1cW1pZWFbV1BMUFdohZmpq6uno6GbmpaSkIyIhIB8eXVxb2tnZl9cWlZUWGN0lA==',
+      131,
     ],
     [
       0,
@@ -6995,6 +7787,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'hIaEXUo9NzErKCQiISIhISEiIiQmKCoxNz5CS1uDg4GBgoNvVEA2LysnJCIgHx8eHh8gICIkJiovNTtKYYeGhA==',
       'c3FybmpkXVlTW2p4gn9/h5KhpaSkoJyYko6Kh4N/e3d1cW1pY19bV1dicX6Df4SSoayopKCcmJSQjIiEgX15dQ==',
+      132,
     ],
     [
       1,
@@ -7003,6 +7796,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'eXt9ZU4/NzIsKCYjIiEgICAgISIkJiktMThCV2x6eHd3eXdaRT46ODg2MC0qKCcmJiUlJygoKy8yOUFKW3R7eQ==',
       'ZGJgXl9peYKFgYSNnquvqqSckYmAhIWJiYWDfnx2c25qZmJhWllZZHN8fXqEk6GppaGbl5OPjYmFgX15dnJsaA==',
+      132,
     ],
     [
       6,
@@ -7011,6 +7805,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'zs57Uz0yKiUiHhwbGhkYGBgYGRobHB4gJSoyPVN7zs7OzntTPTIqJSIeHBsaGRgYGBgZGhscHiAlKjI9U3vOzg==',
       'nKqvq6ejn5uYlJCMiISAfHh0cGxoZWFdWVVRVmRzgI2cqq+rp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZVVFWZHOAjQ==',
+      132,
     ],
     [
       5,
@@ -7019,6 +7814,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NDU2ODo+Q0lNTklFQkA+Pj4+QEJFSU5NSUM+Ojg2NTQ0NTY4Oj5DR0hFRENDQ0VGR0VDQ0NERUhHQz46ODY1NA==',
       'hY+SjoqGgn56dnJvcXyMl5mVko6KhoJ+enZycXeAjI6LhoJ+e3t8g4WFgn56dXJ2gomPjoqGgn56dnJuamhpdg==',
+      132,
     ],
     [
       5,
@@ -7027,6 +7823,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Li0vLzEzNjk+RE1TUk9NTExNT1JWV1FHQDo3MzEvLi4uLi8xMzU2Nzk8PkRLUlpaWllXVE9LRkI9OTY0MTAvLg==',
       'eoWJhYJ+enZ0e4qYn52ZlZGNiYWCf36AgYCBeXdzbGtnZW93foWGioqMjY6PjI+NioqGhIN/fXl1c29uaWRibA==',
+      132,
     ],
     [
       0,
@@ -7035,6 +7832,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'f4GBZEtANzErKSUlJCMiISEiIyQmKC0xNz9CS11/f31+f4BuUkQ5MS0pJCIgHx8eHh8fICIkJiovNT9NZoKBfw==',
       'dXFzcm9sZF1YVVxreoF/fYaRoKekop6alpKQjImFf3t3c29rZ2NfW1daZ3eCg3+DkKCoqKSgnJiUkIyIhIB9eQ==',
+      133,
     ],
     [
       1,
@@ -7043,6 +7841,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'dXd5a1FBNzAsKCUjIiAgHyEhIiMlJyouMzpFVmp3dnR0dnZWSD06ODg2Mi0rKCcmJiUmJygpLDE0O0FLXnd3dQ==',
       'fnp4dHBtaWVhX1ticXyGhIGEkaKtraefmY+GgoOGiouEg3x5dXFvaWdhXllVYGx6gHx6hJOhp6SgnJiUkIyGgg==',
+      133,
     ],
     [
       6,
@@ -7051,6 +7850,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '19R3TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE931NfX1HdPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3fU1w==',
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
+      133,
     ],
     [
       5,
@@ -7059,6 +7859,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Njc5Oj1BRUxNS0ZCPz07Ozs7PT9CRktNTEVBPTo5NzY2Nzk6PUFFSEZEQkFAQEJEREJAQEFCREZIRUE9Ojk3Ng==',
       'hpGTj4uHg397eHRwbnF+jpaXk4+Lh4N/e3h0cnd/i5GNi4SCfHl+f4WGf353dnNyeoKLjYuHg397eHRwbGlqdw==',
+      133,
     ],
     [
       5,
@@ -7067,6 +7868,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MTAwMTI1ODtAR09RTktKSUlKS05SVVRJQjw4NTMxMC8vMDEzNTY3ODo8QERLUlZVVVRSUE1KRUE+Ozc1MzMxMQ==',
       'fIaKhoJ/e3dzdH+Pm56alpKOioaCf36AgYJ/endzcWxnanF7goaGhYiIi42OjYyMiYiFg4KBfnx4dHJuaGRibA==',
+      133,
     ],
     [
       0,
@@ -7075,6 +7877,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IiMjJSQmKi4yOUFOYn18e3t8fmpQQTcvKyclIiEgHx8fHyAhIyUnKzA7RVRxfXx6enx8XEpEPjgzLyknJSQjIg==',
       'b3yCfnuDkqGqpqKempaSjoqGgn57d3FtaWVjX11ZYG56hIJ+hJGhqaiim5eQj46OjIiEgH15dXFtaWVhXVlYXw==',
+      134,
     ],
     [
       1,
@@ -7083,6 +7886,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'bnBxX05COzYwLisoKScnJigoKS0vMjc4ODo9RV5xcW9vcXJrVkU6NC4qJyUkIyIhISIiIyUnKi40O0VVcXJwbg==',
       'd3yBgHdsYllUVFtsen59eX2Ll6OinpyYlJCMiYWBfXl1cW1pZWFdW2Jxf4eFgYOMnKampJ6cmJSQioiCgX12dg==',
+      134,
     ],
     [
       6,
@@ -7091,6 +7895,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '7uJwTDctJyEeHBoYGBcXFhYXFxgYGhweISctN0xw4u7u4nBMNy0nIR4cGhgYFxcWFhcXGBgaHB4hJy03THDi7g==',
       'mqixramloZ6alpKOioaCfnp2cm5qZ2NfW1dTT1dmdIuaqLGtqaWhnpqWko6KhoJ+enZybmpnY19bV1NPV2Z0iw==',
+      134,
     ],
     [
       5,
@@ -7099,6 +7904,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'OTo7PUBESE1NSEM/PDo5ODg5Ojw/Q0hNTUhEQD07Ojk5Ojs9QERISEVCQD8+Pz9AQT8/Pj9AQkVISERAPTs6OQ==',
       'h5KUkI2JhYF9eXVxbW1zgpCVlJCNiYWBfXl1c3iBi5OOi4iDgXx9gYKDg3x6d3BvcHuGjI2JhYF9eXVxbWpreA==',
+      134,
     ],
     [
       5,
@@ -7107,6 +7913,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MjIyNDU3OT1BSU9OSkhGRUVGSEpOUlNMRD86NzQyMTExMTM0Njc3ODo+QUZMUlJRUVBOTEtIRUI/PDk3NjQzMg==',
       'fYeMiISAfHh0cXWDkpycmJSQjIiEgH9/goOAe3d0cW5pbHN8goWFhYeHiIqKioqJiIeGhYKCf317d3NvamZkbQ==',
+      134,
     ],
     [
       0,
@@ -7115,6 +7922,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'd3l6aVBFOTIuKiclJCQjIiIjJCUmKS4zOD5ETFt7e3l5enxsUkI5MSwoJiQiISAgICAhIiMmKCwxOUNSbXt5dw==',
       'dHJzcXBsZV9ZVF5te4J+fIWQn6ajoZ2ZlpKOioaCfnp2cm5qZmJfW1lhcH+Fgn6DjJyop6Wfm5eUkoyIhIB8eA==',
+      135,
     ],
     [
       1,
@@ -7123,6 +7931,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'b3FxWEY+Ojk5NzIuLCkoKCYnJygpKy8wNjtDUV9wb25ub3JxVkU7NC8qJyUjIiIhISIiJCUnKi80O0VWa3Jxbw==',
       'g4iMiYSBfHh2cG9oZGBdW1lmc3yAfHh/jp2mo5+bl5OPjIiEgHx4dHBsaGRiXl1odIKIhIGFkqOtraaelop/gQ==',
+      135,
     ],
     [
       6,
@@ -7131,6 +7940,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'FhYXFxgaHB8iJSs2SW/d/Pzdb0k2KyUiHxwaGBcXFhYWFhcXGBocHyIlKzZJb938/N1vSTYrJSIfHBoYFxcWFg==',
       'ZnePnqyxramloZ2ZlZGNiYWBfnp2cm5qZmJeWlZSTldmd4+erLGtqaWhnZmVkY2JhYF+enZybmpmYl5aVlJOVw==',
+      135,
     ],
     [
       5,
@@ -7139,6 +7949,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Njc4Oj1ARUxNTEZCPz08Ozs8PT9CRklIREA/PTw8PT09PTw8PT9AREhJRkI/PTw7Ozw9P0JGTE1MRUA9Ojg3Ng==',
       'iJOVkY2JhoJ+enZ0d4GKkpKMi4aAf31+goKCfnl3cW1vdoKLjYmGgn56dnJubG57i5SVkY2JhoJ+enZybmpseA==',
+      135,
     ],
     [
       5,
@@ -7147,6 +7958,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'TUxLSkhGREI/PTs5NzY2NTU0NDU2OTs/RUpNS0hFRENDREVIS09ST0ZAPDg2NDMyMjM0Njc4ODk7PkFGTU9OTQ==',
       'g4KAfnx4dm9raGZyfYeMiIWBfXl1cXB7ipicmJSQjIiFgYB/goOCfXd1b21rcHmAhoWEhoWGhoaHiIqIh4WEhA==',
+      135,
     ],
     [
       0,
@@ -7155,6 +7967,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ojs8PkFESE5TUkhCPTo3NDMzMjM0Njg8QEZNTkpHRUNDRUdKTk1GQDw4NjQzMjMzNDc6PUJIUlNOSERBPjw7Og==',
       'hJafm5eTjouHg398dnJwamZocoCKjYiCfnl0dX6MmJqWko2LhYF9eXVxbmpmYmh5iZSTj42JhoJ+enh0cW1rdQ==',
+      136,
     ],
     [
       1,
@@ -7163,6 +7976,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'U1RWWVtRRT03Mi4sKignJycnKCosLjI2PUZSZGdkYmFjZWBPRDo0LywqKScmJyYnKCksLjI3PUdTYF9aV1VUUw==',
       'i5mfnJiUkIyIhIB8eHRwbGhlYWRxgYqKhH6Bi5qlp6OgnJiUkIqGgn57eHRwbWdiX1pYX2x/iIiFgH56d3RyfA==',
+      136,
     ],
     [
       6,
@@ -7171,6 +7985,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'xsZ9Uz8zLCciIBwbGhoZGRkZGhobHCAiJywzP1N9xsbGxn1TPzMsJyIgHBsaGhkZGRkaGhscICInLDM/U33Gxg==',
       'nKmvq6ejn5uXk4+Lh4SAfHh0cGxoZGBcWFRTWWh2gIycqa+rp6Ofm5eTj4uHhIB8eHRwbGhkYFxYVFNZaHaAjA==',
+      136,
     ],
     [
       0,
@@ -7179,6 +7994,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Nzg6Oz5BRkxUVU9GQTs5NjUzNDM1Njg7P0VMTUpGRURERUZKTUxFPzs4NjUzMzM1Njk7QUZPVVRMRkE+Ozo4Nw==',
       'hJWgnZiUj4yJhYB8d3Nva2dlcX2HioaBfXh2foiVm5eTj4uFg356d3JuamRiY3OFlJeSj4yIhYF9eXdzb2xocg==',
+      137,
     ],
     [
       1,
@@ -7187,6 +8003,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'UFFTVllTRz43My8sKykoKCgoKSssLzM3PkdTZmdkY2JkZVdJPjcyLywpKCcmJicoKCosLzU6Qk5gYV1XVVJRUA==',
       'ipiempeTj4uHg397d3Nva2djYWt3ho2Hg4OLmqaqp6KcmJWRjYmCf313dXFraWNgW1dXYneHi4mEf315dnNxew==',
+      137,
     ],
     [
       6,
@@ -7195,6 +8012,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '19R3TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE931NfX1HdPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3fU1w==',
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
+      137,
     ],
     [
       0,
@@ -7203,6 +8021,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NTY3OTs+QkhPWFdNRkA8OTY2NTQ1Njg7PkJKTElFRENDREVJTEpCPjs4NjU0NTY2OTxARk1XWE9IQj47OTc2NQ==',
       'fJSgn5mVko2KhoN9eXVwbGdmcH2HiYSAfHd5gpCamZWQi4iCfXt2dG5rZ2Fga4OSmpaRjoqGhIB8enZyb2pmbg==',
+      138,
     ],
     [
       1,
@@ -7211,6 +8030,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'TE5PUlZVSkA6NDEuLCsqKSkqKywuMTU5QUlWZmVjYWFiYk9COjQwLSopKCcnJycoKysvMjlASlliXlhVUU5MSw==',
       'iZadmZWRjYmFgn56dnJuamZiaHSDjIqGhY6ap6mmo52blY+Nh4OCfHh1b2toZGBcWFRdcYSMjIiEgnx4dHBweQ==',
+      138,
     ],
     [
       6,
@@ -7219,6 +8039,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '7eJwTDctJyEeHBoYGBcXFhYXFxgYGhweISctN0xw4u3t4nBMNy0nIR4cGhgYFxcWFhcXGBgaHB4hJy03THDi7Q==',
       'nauwrKiloZ2ZlZGNiYWBfXl1cW5qZmJeWlZSUVppeY6dq7CsqKWhnZmVkY2JhYF9eXVxbmpmYl5aVlJRWml5jg==',
+      138,
     ],
     [
       0,
@@ -7227,6 +8048,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NzY1NTU2Nzo9QUdMSkZEQ0NERkpMR0E9Ojc2NTU1Njc6PUJIUFpYT0dBPDo4NjU0NDU2ODo8QUdPWFpQSEI9Og==',
       'eYOJhYB7d32GkZ2Xk4+JhYF9eXVxbWllYF9shJSamJKOioaEgHx6dnJuaGZsfJOgoZyYk4+Lh4N/e3dxbWljbg==',
+      139,
     ],
     [
       1,
@@ -7235,6 +8057,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'S0tMT1NXXWNfTkQ6NDAtKykoJyYnKCgpLC8yOD9KXGNhYmRnaFdKQDo1Mi4tKyopKSorLC8xNTpBSlVUUU5MSw==',
       'i6KsqaShn5uWkY2JhoN9eXVwbmllYFxXUl1pdXp0cnqKl56alpKOioeDf3t3c29rZ2RreomRjoyIhIB7eHRyew==',
+      139,
     ],
     [
       6,
@@ -7243,6 +8066,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/N1vSTYrJSIfHBoYFxcWFhYWFxcYGhwfIiUrNklv3fz83W9JNislIh8cGhgXFxYWFhYXFxgaHB8iJSs2SW/d/A==',
       'mqmyrqqmop6alpKOioaCf3t3c29rZ2NfW1dTT1RicYmaqbKuqqainpqWko6KhoJ/e3dzb2tnY19bV1NPVGJxiQ==',
+      139,
     ],
     [
       0,
@@ -7251,6 +8075,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LC0uLzI1OT5ETFVYVVJQT09QUlRWTEE4My4sKiopKCkrLjM5Oz1CSVBWVVBNSklIR0hKTVFTUEc/OTUyLy4tLA==',
       'fIeOioaCfnp4gpKfpaKemJSPiIN7c21naWxtbGhkZnKCjI6KhoJ+enZycXmIlpybl5OPioaCfnp2cm9samhlcA==',
+      140,
     ],
     [
       1,
@@ -7259,6 +8084,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JSUkJScpLTE4Qk5SU1BPTk5PUVNXWE1FPzs3NDIwLy4uLzAyNDc7QUpRUU1JRkVEREVHSU1RV1lVTUhFNy4qJg==',
       'e4CDf3t3c292gZGZlpOPjYqGg397d3Nva2ZmcYKPko6KhoN/e3dzcXiHlZuZm6CnrKOckoqCeHBpZGBbWltfbw==',
+      140,
     ],
     [
       6,
@@ -7267,6 +8093,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Hh4fICEjJSotND1NZouNi4uNi2ZNPTQtKiUjISAfHh4eHh8gISMmKC00PU1kjI2MjI2MZE09NC0oJiMhIB8eHg==',
       'cn+Cf4KPnqippaGdmZWSjoqGgn56dnJuamZiXltXWmNyf4CAgo+ep6mloZ2ZlZKOioaCfnp2cm5qZmJeW1dXYw==',
+      140,
     ],
     [
       5,
@@ -7275,6 +8102,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MzM1Nzk8QUdNTktHREFAPz9AQURHS05NSEE8OTc1NDMzNDU3OTxBSE1OS0dEQUA/P0BBREdLTk1HQTw5NzUzMw==',
       'ho+SjoqGgn56dnJucHiIlZiWko6KhoJ+enZybmtpbXeGj5COioaCfnp2cm5weIiVmJaSjoqGgn56dnJua2lqdw==',
+      140,
     ],
     [
       0,
@@ -7283,6 +8111,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KywtLjA1OT5FUFRSTktKSUlJS05SV1ZPR0E8Ojg2MS0qKSkpKisuMTY+SVdWU1FQUFFTVllVS0Q9NzQxLy0sKw==',
       'fIqQjIiEgH15dXJ4hpWdnJiSkJCTlZWNhH54cmxnYV1bYnF/h4SAfXl1dX2JlZuZlpSQjIiEgH13c29raWVjbA==',
+      141,
     ],
     [
       1,
@@ -7291,6 +8120,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'REVHSUxRUUlBPDgzMS8uLi4uLzEzNjpARk1YWFRRT05OT1FTUUxANi8qJiYlJSUmKSs0QUNGTFNZV1FMSUZFRA==',
       'hpSbl5WRjYmEgHx4dHFua2dpd4OPj4yIhIB/goqbo6eopKCZkYmAeW9kXFZcZGhqZmRvfouPjIiEgHx4dHBudw==',
+      141,
     ],
     [
       6,
@@ -7299,6 +8129,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'HBwdHh8hJCcsMjpJYY+YlpaYj2FJOjIsJyQhHx4dHBwcHB0eHyEkJywyOklhj5iWlpiPYUk6MiwnJCEfHh0cHA==',
       'bnyCgIaVpKuppaGdmZWRjYmGgn56dnJuamZiXlpWVV9ufIKAhpWkq6mloZ2ZlZGNiYaCfnp2cm5qZmJeWlZVXw==',
+      141,
     ],
     [
       5,
@@ -7307,6 +8138,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NTY3OTs/REpNTUhEQT49PDw9PkFESE1NS0Q/Ozk3NjU1Njc5Oz9ESk1NSERBPj08PD0+QURITU1LRD87OTc2NQ==',
       'h5CTj4uHhIB8eHRwbm98i5SXk4+Lh4SAfHh0cGxqa3iHkJOPi4eEgHx4dHBub3yLlJeTj4uHhIB8eHRwbGpreA==',
+      141,
     ],
     [
       0,
@@ -7315,6 +8147,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KywuMDI1OT5GT1RRTUtJSEhJS05RVldORkE9OTc1NDAtKykpKistMjc/SlZVUlBPT1BSVVhWS0M8ODMwLi0sKw==',
       'fIqQjIiEgHx5dXF4hpWcmpaSkI6PkpSRiX94cWpmYV1cZXSCh4SAfHl1dH2JlZuZlpSQjIiEf3t3c3BtaWVjbA==',
+      142,
     ],
     [
       1,
@@ -7323,6 +8156,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Q0RFSEtPUUlCPDg1MjEvLy8vMDEzODxASE5YV1NQTk1NTlBSUUw8Mi0pJyYlJSYoLTM+QENHS1JYVU9LSEVEQw==',
       'h5WbmJSQjIiFgXx4dHBvbWdqdIGOkIyIhIB+goqapqeoo52Yj4Z9dGtgWV1jaW1qZmZvf4yQjIiEgHx4dHBueA==',
+      142,
     ],
     [
       6,
@@ -7331,6 +8165,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GxscHR8gIyUqMDlFXYqmpaWmil1FOTAqJiMgHx0cGxsbGxwdHyAjJSowOUVdiqalpaaKXUU5MComIyAfHRwbGw==',
       'bXuBg4+eqqyopKCcmJSQjIiEgX15dXFtaWVhXVlVVF5te4GDj56qrKikoJyYlJCMiISBfXl1cW1pZWFdWVVUXg==',
+      142,
     ],
     [
       5,
@@ -7339,6 +8174,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Nzg6Oz5CR01NSURAPjw6OTk6PD5ARElNTEdCPjs6ODc3ODo7PkJHTE1JREA+PDo5OTo8PkBESk1NR0I+Ozo4Nw==',
       'iJKVkY2JhYF9eXVxbWxyfo2UlJGNiYWBfXl1cW1sb3mIkZORjYmFgX15dXFtbHB+jZSVkY2JhYF9eXVxbWtseQ==',
+      142,
     ],
     [
       0,
@@ -7347,6 +8183,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'UlNVWFZFOzQvLCsqKSosLzEyMzU3Oz9DS1VYVFBNTEpKTE1QVFVMQzw3MzEuLSwrKysrLS8yNjtES1VaWFVTUg==',
       'cXN1cm9rZ2Njb3+LjYmFgX15dXJ3hZSenZmVkY2Jh4N/e3VwbmpoZmNseYWMiYWBfXl9ipqlpaGblZCHgXlucA==',
+      143,
     ],
     [
       1,
@@ -7355,6 +8192,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'T1FSVVlZTUZAOTUyMC4tLi4vMDE0NztASFFRTUlHRURERUdJTVFXV09JRUE+PDowKycmJSUmJyswOEZQVFJRTw==',
       'k5COiYN/e3d1cW1pZWZygo6QjYmFgX15dXF0gZGam5eTkJWboaack4h+dW1lXlpWWWFwfoGBfXl1cXR+jpiXlw==',
+      143,
     ],
     [
       6,
@@ -7363,6 +8201,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GhsbHB0eIiMpLjdEWIaxsbGxhlhENy4pJSIeHRwbGxoaGxscHR4iIykuN0RYhrGxsbGGWEQ3LiklIh4dHBsbGg==',
       'bXqBh5Wkrauno5+bl5OPjIiEgHx4dHBsaGRgXFlVU11teoGHlaStq6ejn5uXk4+MiISAfHh0cGxoZGBcWVVTXQ==',
+      143,
     ],
     [
       5,
@@ -7371,6 +8210,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Nzg6Oz5CR01NSUVBPjw6OTk6PD5BRUlNTUdCPjs6ODc3ODo7PkJHTU1JRUE+PDo5OTo8PkFFSU1NR0I+Ozo4Nw==',
       'iJKVkY2JhYF9eXVybmxwfo2VlZGNiYWBfXl1cm5rbHiIkpWRjYmFgX15dXJubHB+jZWVkY2JhYF9eXVybmtseA==',
+      143,
     ],
     [
       0,
@@ -7379,6 +8219,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MTIzNTc7P0VNT01KRkVEQ0NERUZKTU9NRT87NzUzMjExMjM1ODo5PEFLT09PT0M+PkNPT09PSkE8OTo4NTMyMQ==',
       'h4OBfnp4dnSAjpicmJSQjYmFgYKBgX1zbG93gomRoKWnlYNyX1pda3Z7hY2SkoaAfn5/fXl1cW1pZWRteYiMig==',
+      144,
     ],
     [
       1,
@@ -7387,6 +8228,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MDAyMzY5PUNLUFBMSkdGRUVGR0lMT1FLQz05NTMyMDAwMDEzNjk4Oj9JTk5OT0tISEtPTk5OSUA6ODk2MzEwMA==',
       'h4OBfnp3dHJ+jJicmJSQjIiFgX18fnx4cGdqcnuEiIqMi4F3dXZ5fYOOlJqViIWCgoSBfXl1cW1pZWZve4mLiQ==',
+      144,
     ],
     [
       2,
@@ -7395,6 +8237,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'V1VVVVZVS0E6NTIvLSsqKioqKy0vMTY6QUpVVlVVVldYU0hEQD48Ozo6Ojo5Ojo5OTk6OTk5OTo7PD5AQ0hSWQ==',
       'jJaalpKOioaDf3t3c29rZ2hweYWIgoGDi5ifnpmRjIqEg4N8fn18f4CAgoODg4OCfnx2dXBqZl1ncXuBf3l3gg==',
+      144,
     ],
     [
       3,
@@ -7403,6 +8246,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'hIiJZk8/Ni8pJyQiICAfHh4fHyEhIycqLjVATWeHiYWCgYFpT0A3MCwoJSMhIB8fHx8gISMlJyswN0FRa4GBgg==',
       'l6SqpqKfm5eTj4uHg397d3Nva2hkYFxYWGByg4eEgoGOmqOmop+bl5OPi4eDf3t3c29raGRgXFphbHl+fXl5hg==',
+      144,
     ],
     [
       8,
@@ -7411,6 +8255,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'IiIjJSYoKzA0O0ZYanNycHBxcm1YRjszLisoJSQjIiIiIiMkJigrLjQ7Rlhtc3JwcHJyalhGPDQwKygmJSMiIg==',
       'eYKEgHx+hZShpKOfm5iUkIyIhIB8eHRwbGhkYV1dX218goSAf36HlJ2kop+bmJSQjIiEgHx4dHBsaGRhXl1fbQ==',
+      144,
     ],
     [
       4,
@@ -7419,6 +8264,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GxscHB0gIiUpLzhEW4esq6ush1tEOC8pJSIgHRwcGxsbGxwcHSAiJSkvOERbh6yrq6yHW0Q4LyklIiAdHBwbGw==',
       'cH2Ch5Wkq6uno5+bl5OPi4eDf3t3dHBsaGRgXFhUVWFwfYKHlaSrq6ejn5uXk4+Lh4N/e3d0cGxoZGBcWFRVYQ==',
+      144,
     ],
     [
       0,
@@ -7427,6 +8273,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MjM0Njg8QEZOT0tIRURCQUFCREVIS09ORkA8ODY0MzIyMzQ2ODo5PUJLTk1NTUM+PkNNTU1OS0I9OTo4NjQzMg==',
       'ioeEgHx6dnN0f46YnJiUkIyIhICBgYF9cm1xeoSJkJ2jo5SBbV1dY3B3e4aPk46EgH5/gHx4dHBsaWVncYGLjQ==',
+      145,
     ],
     [
       1,
@@ -7435,6 +8282,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MTEyNDc6P0RMUU5LSEZERERERkhLTlFMRD86NzQyMTExMTI0Nzk4Oj9LTkxMTUlHR0lNTExOSz86ODk3NDIxMQ==',
       'ioeEgHx6dnRzfY2XnJiUkIyIhIB8fX17em9na3F/h4iKiIeAeHd2eHuBjZSZkoeFg4KEgHx4dHBtaWVocoKMjQ==',
+      145,
     ],
     [
       2,
@@ -7443,6 +8291,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'VVNSU1RUTEI7NjIwLSwrKiorLC0wMjY7QkxUVFNSU1VWVUtFQT48Ozo5OTk5OTk5OTk5OTk5OTo7PD5BRUtVVg==',
       'jpeZlZGNiYaCfnp2cm5qaGt1f4eIg4CBiZSdnZiSj4qFgn9/fX99foCAg4SDg39+fHp4cW1mYGVveYGAfHh3gQ==',
+      145,
     ],
     [
       3,
@@ -7451,6 +8300,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'jpKRYks9My4pJCMgHx4eHR0eHh8gIyQpLjM9S2KRko6JiIVnTT81LikmJCEgHx8eHh8fICEkJikuNT9NZ4WIiQ==',
       'mKWrp6OfnJiUkIyIhIB8eHRwbGhlYV1ZVVpoe4mKhoWMl6Glo5+cmJSQjIiEgHx4dHBsaGVhXVtfaXR7enZ3hQ==',
+      145,
     ],
     [
       8,
@@ -7459,6 +8309,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ISEiIyUoKy4zO0VVbHZ1c3N1dnBVRTszLiooJSMiISEhISIjJSYqLjM7RVVwdnVzc3V1bFVFOzMuKyglIyIhIQ==',
       'eYGDf36BiZmhpKOfm5eTj4uHg398eHRwbGhkYFxbXmt7gYN/foGJmaGko5+bl5OPi4eDf3x4dHBsaGRgXVteaw==',
+      145,
     ],
     [
       4,
@@ -7467,6 +8318,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GhobHB0eICQoLDZDWYK3t7e3gllDNiwoJCAeHRwbGhoaGhscHR4gJCgsNkNZgre3t7eCWUM2LCgkIB4dHBsaGg==',
       'cHyDjZyprKqmop6alpKOioaCf3t3c29rZ2NfW1dTVGBwfIONnKmsqqainpqWko6KhoJ/e3dzb2tnY19bV1NUYA==',
+      145,
     ],
     [
       0,
@@ -7475,6 +8327,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NDQ2Nzo+QklPTklGQ0FAPz9AQUNGSU5PSUI+Ojc2NDQ0NDY3Ojs6PkVNTUtKSkA7O0FKSktNTUU+Ojs6NzY0NA==',
       'ioaDf315dXJxfIyXm5eTj4uHg3+CgX98cG5yf4mLkZuhn5B8Z2BhaXR0eoeQk42Df35/f3t3dHBsaGZteYiOjA==',
+      146,
     ],
     [
       1,
@@ -7483,6 +8336,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MjM0Njg8QEdOT0tIRURCQUFCREVIS09ORkA8ODY0MzIyMzQ2ODk5PUJMTUtJSUhEREhJSktMTEI8OTk4NjQzMg==',
       'ioaDgH15dXNwe4uWm5eTj4uHg4B8fn59eG1nbniDiYaJiYd/eHh2eXh+i5OWkYaCg4ODgHx4dHBsaGdve4qOjA==',
+      146,
     ],
     [
       2,
@@ -7491,6 +8345,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'U1JSUlRUS0I8NjIwLSwrKiorLC4wMzc7QkxUVVNSUlNVVk5GQj88Ozo5OTk5OTg4ODg5OTk5Ojo7PD5BR05WVg==',
       'i5WalpOPi4eDf3t3c29rZ2hxfYmLhYF9gYyXoZ2XkImHhIKBgH19fn+BgoOCg4B/fXh2cWxoYmZweoF/e3h1gA==',
+      146,
     ],
     [
       3,
@@ -7499,6 +8354,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'mp6OXkc5MSsmIyEfHh0cHBwcHB4fICMmLDI6R1+Mn5uWko9kSj0yLCkkIyAfHh0dHR0eHyAiJSgsNDxJY46RlQ==',
       'maesqKShnZmVkY2JhYF9eXVxbWpmYl5aVlVecIOMi4eMl5+mpKGdmZWRjYmFgX15dXFtamZiXlpcZHB4d3N1hg==',
+      146,
     ],
     [
       8,
@@ -7507,6 +8363,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ISEiIyQmKS4xOUNUcHl5d3d5eW1UQzkxLCkmJCMhISAgISEjJCYpLDE5Q1Rtenl3d3l4cFVDOTEuKSYkIyIhIQ==',
       'eoGDf36Ajp2lpqKem5eTj4uHg397d3Nva2dkYFxaXWp6gYN/foSOnaWkop6bl5OPi4eDf3t3c29rZ2RgXFpdag==',
+      146,
     ],
     [
       4,
@@ -7515,6 +8372,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GRkaGhsdICInLDQ/U37Ex8fEflM/NCwnIiAdGxoaGRkZGRoaGx0gIicsND9TfsTHx8R+Uz80LCciIB0bGhoZGQ==',
       'b32Gk6OsramloZ2ZlZGNioaCfnp2cm5qZmJeWldTVF9vfYaTo6ytqaWhnZmVkY2KhoJ+enZybmpmYl5aV1NUXw==',
+      146,
     ],
     [
       0,
@@ -7523,6 +8381,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'P0BBREZKTk9IQj06NzU0MzM0NTc6Ojo9RU1MSklJRzw8R0lJSkxNRT06Ojo3NTQzMzQ1Nzo9QkhPTkpGREFAPw==',
       'iZWbl5SQjIiEgICCgHxya3F6hY6Llp+cloBpY2JqdXJ7ho+VjYSAfn+AfHh0cGxoZWx3h4+NioaEgHx5dnNxeg==',
+      147,
     ],
     [
       1,
@@ -7531,6 +8390,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QUJDRUdMT05GQTw4NjQzMjIzNDY5Ojk8Q0xMSklJSERESElJSkxMQzw5Ojk2NDMyMjM0Njg8QUZOT0xHRUNCQQ==',
       'iZSbl5OPi4eDf3t+fnx5bWlteYOJiImJhn54d3d6dn+MlJiQhoODg4N/e3h0cGxoZm18ipCOioaDf3t5dXNxeQ==',
+      147,
     ],
     [
       2,
@@ -7539,6 +8399,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'UlRPRkI/PTs6OTk5OTk5OTk5OTk5OTk6Oz0/QkZPVFJQT09QUlNORD03NDEvLSwsLCwtLzE0Nz1ETlNSUE9PUA==',
       'f4GCgYKBgIB9fHZya2ZiaXR9gn98eXV7hpCYl5OPi4eDf3t3c29raGpzf4uLiIR/fYeQmp6VkY2JhYJ+f319fw==',
+      147,
     ],
     [
       3,
@@ -7547,6 +8408,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'n5iQX0k7MisoJCEgHh0dHBwdHR4gISQoKzI7SV+QmJ+lqYhcRjgvKSUhIB0cHBsbGxscHB0gISUpLzhGXIippQ==',
       'nKGno5+bl5OPjIiEgHx4dHBsaGRgXFpfZm95c3J7j6Ksq6ejn5uXk4+MiISAfHh0cGxoZGBcWVVVX3SHjo2GkQ==',
+      147,
     ],
     [
       8,
@@ -7555,6 +8417,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ICAhIiQmKSwxOUNSbH18e3t8fWxSQzkxLCkmJCIhICAgICEiJCYpLDE5Q1Jse3x7e3x9bFJDOTEsKSUkIiEgIA==',
       'eYGDf4CHkqGkpKKempaSjoqGg397d3Nva2djX1taYGl5gYB/gIOSoaSmop6alpKOioaDf3t3c29rZ2NfW1pcaQ==',
+      147,
     ],
     [
       4,
@@ -7563,6 +8426,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'zst8Uz4yKiUiHhwbGhkZGBgZGRobHB4gJSoyPlN8y87Oy3xTPjIqJSIeHBsaGRkYGBkZGhscHiAlKjI+U3zLzg==',
       'n6yuqqain5uXk4+Lh4N/e3dzb2toZGBcWFRSWWh2gpCfrK6qpqKfm5eTj4uHg397d3Nva2hkYFxYVFJZaHaCkA==',
+      147,
     ],
     [
       0,
@@ -7571,6 +8435,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'V1haXl5RRDs2MS0rKScmJiYnKCkrLTA1O0RQYmZjYF9hYmNcTkE5Mi8tKigoJycmJykqKy8xNz5IVGBfW1lXVw==',
       'jZuhnZmVkY6KhoJ+enZybmpmYl5ib3+KioSAfIGPnKajoJuYlpCNiYSAfXh1cmxqZmBdWmFyf4qHgoB8eXZ0fg==',
+      148,
     ],
     [
       1,
@@ -7579,6 +8444,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QEBCREdLT1JORT86NjQyMTAwMDIyNTk8QUlRUk1JR0ZGR0lNUlFJQTw5NTIyMDAwMTI0Njo/RU5ST0tHREJAQA==',
       'iJWempaUjoqGgoB8eHNva2dlbHmHj46Jgn53cnF5iJSbmZWRjYiDgH15dnJsaWZia3mKkY+MiIaCfnp3dHFvdw==',
+      148,
     ],
     [
       6,
@@ -7587,6 +8453,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'vb6BVUI0LSYkIB4dGxoaGRkaGhsdHiAiJi00QlWBvr29voFVQjQtJiQgHh0bGhoZGRoaGx0eICImLTRCVYG+vQ==',
       'm6muqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRSXGt5gYybqa6qp6Ofm5eTj4uHg397d3NwbGhkYFxYVFJca3mBjA==',
+      148,
     ],
     [
       5,
@@ -7595,6 +8462,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NjY4OTxARUtNTEdDQD48Ozs8PkBDR0xNS0VAPDk4NjY2Njg5PEBFSEdFQkJBQUJDREJBQUJCRUdIRUA8OTg2Ng==',
       'hpGTj4uHg397d3Nvb3SCkZeXk4+Lh4N/e3dzcXZ9iY+Ni4WCfXl+f4WEgX15dXJzfIeNj4uHg397d3Nva2hqdg==',
+      148,
     ],
     [
       0,
@@ -7603,6 +8471,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'VVZYW1xRRTw2MS4sKSgnJycnKCkrLjE2PERRZGZjYV9hYmNXRz84MS4rKSgmJycnJykqLDA1OkJMX2BcWlZVVQ==',
       'jJqgnJiUkI2JhYF9eXVxbWllYV9od4WMiYN/gY2bpaagnJqXk4+JhYJ/e3dybWllYV5ZW2h4hYuFgn97eXVzfQ==',
+      149,
     ],
     [
       1,
@@ -7611,6 +8480,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PT5AQkRITFNTSUM9OTY0MjExMTIzNTg7QUZQUUxJR0ZGR0lMUVBGQTs4NTMyMTExMjQ2OT1DSVNTTEhEQkA+PQ==',
       'hpWfmpiUj4yGg4B7d3VwbWhjaneHjouGgHt3cneEk5yalpKOioWBfXl3c21pZWFod4eSkY6Lh4SAfXl2cnBtdQ==',
+      149,
     ],
     [
       6,
@@ -7619,6 +8489,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'zs57Uz0yKiUiHhwbGhkYGBgYGRobHB4gJSoyPVN7zs7OzntTPTIqJSIeHBsaGRgYGBgZGhscHiAlKjI9U3vOzg==',
       'nKqvq6ejn5uYlJCMiISAfHh0cGxoZWFdWVVRVmRzgI2cqq+rp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZVVFWZHOAjQ==',
+      149,
     ],
     [
       5,
@@ -7627,6 +8498,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ODk6PD9DSE1NSURAPTs5OTk5Oz1ARElNTUhDPzw6OTg4OTo8P0NISUZDQT8/Pj9AQD8+Pz9BQ0ZJSEM/PDo5OA==',
       'h5KUkI2JhYF9eXVxbW10g5GWlJCNiYWBfXl1cnR9hpCSi4qFf35+f4KEgH55dHNtdIGIj42JhYF9eXVxbWlrdw==',
+      149,
     ],
     [
       0,
@@ -7635,6 +8507,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JycmJygpKi0xNTxDUGFhYF5gYmVlU0Y9NzIvLCspKCgoKCkqLC8yNz5HU1pXVVNRUlJTVlpeYVZIPjYxLisqKA==',
       'bnqBfXlzeIWVn56alpOPi4eDf3t3c29rZ2NibHuJj4uHhYF9eHV4hZilqKSempaVkY2Jg397d3Nva2hjX1tXYQ==',
+      150,
     ],
     [
       1,
@@ -7643,6 +8516,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ojs8PkFESVBUUUdCPTk2NDMyMjI0Njg7P0ZOT0tIRURERUhLT05GPzs4NjQyMjIzNDY5PUJHUVRQSURBPjw7Og==',
       'hZWfnJiUkIyIhIB8dnRva2dkbnyJjYiEfnp0dH+Nl5uXkY+LhoN+enZybmtmYWVyhpOUkY2Jh4N/e3h0cG5qdA==',
+      150,
     ],
     [
       6,
@@ -7651,6 +8525,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '4d11TDsvKSMgHBoZGRcXFxcXFxkZGhweIykvO0x13eHh3XVMOy8pIyAcGhkZFxcXFxcXGRkaHB4jKS87THXd4Q==',
       'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJSXW18jQ==',
+      150,
     ],
     [
       5,
@@ -7659,6 +8534,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ozs9P0JGS01MRkE9Ojk3NjY3OTo9QUZMTUtGQj89Ozs7Oz0/QkZJSERBPz08PD0+Pj08PD0/QURISUZCPz07Ow==',
       'iJSWko6KhoJ+enZyb2tsd4aTlZKOioaCfnp2cnR8iZGTj4mIgn5+foGCgX95dnNtbniCi42KhoJ+enZyb2tseA==',
+      150,
     ],
     [
       0,
@@ -7667,6 +8543,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'YWJeSkA6My8sKignJyYnJygqLC8zOD9MW2FfWVVSUVBQUlRWWVNGPjcyLywrKSgoKCgpKywvMjc+R1NmZ2NhYA==',
       'aX6JjIeDf3t5dXF1g5KdnJmVkY2JhYF9eXVxbWlmYmJtfImNh4OFjpynpqKem5mUj4uHhH97d3Nva2diYFxVWw==',
+      151,
     ],
     [
       1,
@@ -7675,6 +8552,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'OTo7PUFESE5VVEtDPjk3NDMyMjMzNDc6PkRMT0tJRkVFRklLT0xEPjo3NDMzMjIzNDc5PkNLVFVOSERBPTs6OQ==',
       'gpahnJqUkI6IhoF8eHRvbWljbHeFjYmEfnp0doKQm5uVkYyJhoJ9eHVwbWpkYWR1iZSVkY2Kh4N/e3d0cW1qcA==',
+      151,
     ],
     [
       6,
@@ -7683,6 +8561,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'FhcXGBgaHB4hJy03THDi7u7icEw3LSchHhwaGBgXFxYWFxcYGBocHiEnLTdMcOLu7uJwTDctJyEeHBoYGBcXFg==',
       'ZnWMmqmxramloZ2ZlpKOioaCfnp2cm5qZmJfW1dTT1hmdYyaqbGtqaWhnZmWko6KhoJ+enZybmpmYl9bV1NPWA==',
+      151,
     ],
     [
       5,
@@ -7691,6 +8570,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ozo6Ojw9QENHSklFQT8+PT0+P0FFSU5OSUM+Ozg2NTQ0NTY4Oz5DSU5OSUVBPz49PT4/QUVJSkdDQD08Ojo6Ow==',
       'gouNiYWBfXl1cW1tdIORlpWRjYmFgX15dXFtamt1hJGUkY2JhYF9eXVzeYKPlpGPi4aDf36AgYGAe3d1b2tsdQ==',
+      151,
     ],
     [
       0,
@@ -7699,6 +8579,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MzQ1ODs+REtRT0lGQkA/Pj4/QEJGSU9RS0Q+Ozg1NDMzNDU2OTo4O0BKT05OT0U2NkVPTk5PSkA7ODo5NjU0Mw==',
       'e4mQjIiEgHx4dXF1gpOenZuVkY2JhoiJhYF2cXZ9iJGcqrW3saGCYVBLS1VibXiAio6Lf3t3eHt3c29rZmRhaw==',
+      152,
     ],
     [
       1,
@@ -7707,6 +8588,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JCUmJykrLzM4QUxeamhpbGllY1VCOjc2NTAvLCopKCcnKCkqLDA0OUBLWWVjYF5cXF5gYl5MQTgzLyspJyYlJA==',
       'goaNiomSnaWlnZaLhICBg4OBfXh0cGxoZGBcWmNygYmFgX15d36Mm6OhnZmVkY2JhYF9eXZybmpmYmBodYCBgA==',
+      152,
     ],
     [
       2,
@@ -7715,6 +8597,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'TU5PUlRORD45NjMxMC4vLi8wMjY4PUNCQUJFSExPUlNTUU9LSEVCQUJCPDk1MjEvLy4vMDE0Njk+Rk1UUlBOTQ==',
       'eH6EhHx4dHNzdHd7gISLjYyNioaDfH2EiY+OiYWBfnl1cW1rZWFkb36HiISAfHh6hpOenpmVko6KhYJ/e3ZxcQ==',
+      152,
     ],
     [
       4,
@@ -7723,6 +8606,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JiYnKSotMTQ6QlBfYmBeXV1eYGJfUEI6NTEtKiknJiYmJicpKi0xNDpCUF9iYF5dXV5gYl9QQjo1MS0qKScmJg==',
       'fYWIhIB8eHqCkZ+hoJyYlJCMiISAfHh0cW1pZWFfYG19hYiEgHx4eoKRn6GgnJiUkIyIhIB8eHRxbWllYV9gbQ==',
+      152,
     ],
     [
       0,
@@ -7731,6 +8615,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NDU2OTw/RUxQTUhEQT89PDw9P0FESE1QTEU/PDk2NTQ0NTY3OTo5O0FLTk1MTEc2NkdMTE1OS0E7OTo5NzY1NA==',
       'e4mQjYmFgX15dXFzf4+cnpuWko6KhoiJhYN3cXZ+h5GYpbG3s6WIZVFLS1ZibHN+h42Ognx4dnl4dHBsZ2Rhaw==',
+      153,
     ],
     [
       1,
@@ -7739,6 +8624,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KCgpKywwMTU1NjpDXWBiZWlpZWdfTUE6My8sKScmJSUlJiYoKiwwNDlCTl9gXVtaWltdYWNaTUE6NTEtKykoKA==',
       'fIB/fYaQnaCcmJSQjIiEgHx4dHBsaWVhXWNwgIqIhIB8eHqGlaGloZ2alpKOioSAfnx/gX15bWVdWmJrdnpzeA==',
+      153,
     ],
     [
       2,
@@ -7747,6 +8633,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'TE1PUlRORT45NjMxMC4vLi8wMjU6PUNDQkNESEtPUVJSUU9LSERDQkNDPTo1MjAvLi8uMDEzNjk+RU5UUk9NTA==',
       'dXyBhX96eHZ0dHZ6gISJi4yNioiBen2CipCPiYWCfnt2cm5rZmJjbX2GiISAfHl4g5Cbn5qXk4+Kh4N/e3VycQ==',
+      153,
     ],
     [
       4,
@@ -7755,6 +8642,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JCUmJykrLjM5QUxeZ2ZkYmJkZmdeTEE5My4rKScmJSQkJSYnKSsuMzlBTF5nZmRiYmRmZ15MQTkzLispJyYlJA==',
       'e4SHg397en6Mm6Kjn5uXk4+Lh4N/e3dzb2xoZGBeX2t7hIeDf3t6foyboqOfm5eTj4uHg397d3NvbGhkYF5faw==',
+      153,
     ],
     [
       0,
@@ -7763,6 +8651,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NjY4Oj5BR05QS0ZCPz08Ozs8PT9CRktQTkdBPjo4NjY2Njc5Ozk6PURNTEtKSkUxMUVKSktMTUQ9Ojk7OTc2Ng==',
       'fIqRjYmFgX56dnJveIeXnpyYko6Lh4iKh4R5cnaAjJGXoa+5tauPaFJKS1RganB4g4uOhXt4dnh4dHFtZ2VibA==',
+      154,
     ],
     [
       1,
@@ -7771,6 +8660,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KSkqLC4wMjU0NjtHXF5eYGVmYmViT0M6NTAtKiknJiYmJicoKi0xNDtDT15dWlhXV1haXWFcTkE7NjIvLCopKQ==',
       'fH59gImTnp6alpKOioaCfnt3c29rZ2NfYGt7h4qGgn57d3uImKOkoJyYlJCMiIJ/fH6AgX5ya2FbXmVze3x1dw==',
+      154,
     ],
     [
       2,
@@ -7779,6 +8669,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'S0xOUVNQRkA6NjMxMC8vLzAyMzY5PkRDQkJFR0pNT1BQUE1LR0VCQkNDPTo2MzIwLy8vMDEzNjo/Rk9TUU5MSw==',
       'dXyDhoF9dnR0dHh8gISIiouKiYV/e32Fi5CPiYWBfXt3cW1pZmRmcX6HiISAfHh6g4+bnJqWko+Lh4N/eXVxcA==',
+      154,
     ],
     [
       4,
@@ -7787,6 +8678,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'IyQlJicpLTA2Pklba2xpaGhpbGtbST42Mi0pJyYlJCMjJCUmJyktMDY+SVtrbGloaGlsa1tJPjYyLSknJiUkIw==',
       'eYSGgn56fYaVoqOinpqWko6KhoJ+enZybmtnY19cXWp5hIaCfnp9hpWio6KempaSjoqGgn56dnJua2djX1xdag==',
+      154,
     ],
     [
       0,
@@ -7795,6 +8687,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ozw9P0JGTFBOR0E9Ojg3NTU2Nzk6OTo+Q01MSklJRjIyRklJSkxNQz46OTo5NzY1NTc4Oj1BR05QTEZCPz08Ow==',
       'hpWfm5eTj4uHiIqIhnlxdn6KkpWgq7e4rpdpUkhJVWFrbnaCio+Genh2eXl1cW1pZWFreomSjoqGgn56dnJudw==',
+      155,
     ],
     [
       1,
@@ -7803,6 +8696,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Y2ViZGFPQzs1MS0qKCcmJiYmJygqLTA1O0NPX11bWFdXWFpeYVxOQTs2MS8tKyooKCkqKy0wNDU0NTxGXF1fYA==',
       'jpuhnZmVkY2JhYF9enZybmpmYl5hbn2JiYWBfXp2fIuao6Ofm5eRjYuHg396fn+BfXFoYFxhaXV+eHd5e3x8hA==',
+      155,
     ],
     [
       2,
@@ -7811,6 +8705,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'UlFOS0hGQ0NFQzw4NDIwLy4uLjAwMjU5PUROVVNQTk1NTlBTVU5EPTk1MjAwLi4uLzAyNDg8Q0VDQ0ZIS05RUg==',
       'hYySkIyGgn57dnNva2djYGp5hImFgX15eYGOmp+bmJSOjIiEgHt4dHBwd3+Eg3t5dXR0dXp/hYeMjYuLh4F4fQ==',
+      155,
     ],
     [
       4,
@@ -7819,6 +8714,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'IiMjJCYoKzA1PUdYb3BubW1ucG9YRz01MCsoJiQjIyIiIyMkJigrMDU9R1hvcG5tbW5wb1hHPTUwKygmJCMjIg==',
       'eYOFgX17f42cpKWhnZmVkY2JhYF9eXVybmpmYl5bXWl5g4WBfXt/jZykpaGdmZWRjYmFgX15dXJuamZiXltdaQ==',
+      155,
     ],
     [
       0,
@@ -7827,6 +8723,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NDU3OTw/RkxQTEhEQkA+PT0+QEJESExQTUY/PDk2NTQ0NTY3OTs4Nzo/SFdYWTw2NjxZWFZJQDo3ODs5NzY1NA==',
       'i4iFgX57d3R0fo+anpyWko+Lh4yPjo6Ad29tcXyetr69rZuHdF9PQkNQbIWRlY+JfnFycXV4c3BtZ2VhaHaDjg==',
+      156,
     ],
     [
       1,
@@ -7835,6 +8732,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'R0pUVFNFPTc0Mzc4NjU0MzM0NTg7PkRLUU9KRkRCQD8/QEJERkpPUUtEPjs4NTQzMzQ1Njg3MzQ3PUZTVFRKRw==',
       'ZWVvf4qPjIiGgn56d3Rxd4OTnJuYk4+Lh4OEi4yNhHRtZmNqc4uYmpOFeWtmZ3mPmJ6Zk4p6dXJ2fXx6dXFraA==',
+      156,
     ],
     [
       3,
@@ -7843,6 +8741,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '7eJwTDctJyEeHBoYGBcXFhYXFxgZGhweISctOkxw4u3t4nBMOi0nIR4cGhkYFxcWFhcXGBgaHB4hJy03THDi7Q==',
       'nauwrKiloZ2ZlZGNiYWBfXl1cW5qZmJeWlZSUVppeY6dq7CsqKWhnZmVkY2JhYF9eXVxbmpmYl5aVlJRWml5jg==',
+      156,
     ],
     [
       4,
@@ -7851,6 +8750,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '19R3TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE931NfX1HdPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3fU1w==',
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
+      156,
     ],
     [
       0,
@@ -7859,6 +8759,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NjY4OT5BSE9PSkZDQT8+PT0+P0FDRkpPT0hBPjk4NjY0NTc5Ojw4ODo/R1ZXWDk0NDlYV1ZHPzo4ODw6OTc1NA==',
       'hIKAfHp3c3iEkp2dmZWQjImJjpGPhnpxbXJ6lbO9wbakkXtkUEM/SVt8jZGSi4BwcXB0eHRybWplYWdzg42LiA==',
+      157,
     ],
     [
       1,
@@ -7867,6 +8768,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'RUlTU1JGPTg0NDk5NjU0MzM1Nzg7QEVNT0xJRkNBQD8/QEFDRklMT01FQDs4NzUzMzQ1Njk5NDQ4PUZSU1NJRQ==',
       'ZnB9iY6KiIaCf316dnRyeoqWnZqUkoyIhoKIjYyKe3BoZGlyiZqdnIt9bmJjaoOUmpyWjH50cXV7fHp2cG5pZQ==',
+      157,
     ],
     [
       3,
@@ -7875,6 +8777,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/N1vSTYsJSIfHBoYFxcWFhYWFxcYGhwfIiUsNklv3fz83W9JNiwlIh8cGhgXFxYWFhYXFxgaHB8iJSw2SW/d/A==',
       'nquxramloZ2ZlZGNiYWCfnp2cm5qZmJeWlZSUVdmdo2eq7GtqaWhnZmVkY2JhYJ+enZybmpmYl5aVlJRV2Z2jQ==',
+      157,
     ],
     [
       4,
@@ -7883,6 +8786,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '4N11TDsvKSMeHBoZGRgXFxcXFxgaGxwgIyguO0903eDg3XRPOy4oIyAcGxoYFxcXFxcYGRkaHB4jKS87THXa4A==',
       'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJTXW18jQ==',
+      157,
     ],
     [
       0,
@@ -7891,6 +8795,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Nzg6PEBES05MR0RCPz49PDw9Pj9CREdMTktEQDw6Nzc3Nzg5Oz06OTtASVVWVjMvLzRWVlVJQDs5Oj07Ojg2Nw==',
       'hoOAfnt4eHR8ipSdnJaUj4qIjY+Rjn91bnF4jq28wrysmIJrV0Y8QlBuho6SjYJ0cW90d3ZybWplY2p0gouJiA==',
+      158,
     ],
     [
       1,
@@ -7899,6 +8804,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QUVRUVFGPTg2Njo6ODc1NTY2OTs/QklOTUlGQ0E/Pz4+Pz9BQ0VJTU5JQj87OTY2NTU3ODo6NjU4PUZRUVFFQQ==',
       'bHaEjouKh4SCgH16eXVzdoGOmJmWko+KhYKHjI+OfnFoZWl0i52hnox8bGBhaICSl5uVi3xzcXV7fHp0cW1nZQ==',
+      158,
     ],
     [
       3,
@@ -7907,6 +8813,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/9prRjYqIyAdGhkYFxYWFhYWFhcYGRodICMqNkZr2v//2mtGNiojIB0aGRgXFhYWFhYWFxgZGh0gIyo2Rmva/w==',
       'nqyxramloZ2alpKOioaCfnp2cm5qZmNfW1dTT1Ric42erLGtqaWhnZqWko6KhoJ+enZybmpmY19bV1NPVGJzjQ==',
+      158,
     ],
     [
       4,
@@ -7915,6 +8822,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '7eJwTDctJyEeHBoYGBcXFhYXFxgYGhweISctN0xw4u3t4nBMNy0nIR4cGhgYFxcWFhcXGBgaHB4hJy03THDi7Q==',
       'nauwrKiloZ2ZlZGNiYWBfXl1cW5qZmJeWlZSUVppeY6dq7CsqKWhnZmVkY2JhYF9eXVxbmpmYl5aVlJRWml5jg==',
+      158,
     ],
     [
       0,
@@ -7923,6 +8831,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PT4+QEJER0pNS0VAPTo4Nzc3ODk8PTo4PEBHVVVWNS8vNVZVVUZAOzg6PTw5Nzc2Nzg6PUBFS01KR0VCQD4+PQ==',
       'jZedmZWRjomLj4+QiHtycXR+nbfBwrelj3dgTUA9R1t8iZCRiHxwb3B2d3Rwa2hjZm99iImJhYSBf317enh1gQ==',
+      159,
     ],
     [
       1,
@@ -7931,6 +8840,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NTY2Nzo7NjU4PUVRUVJFQUJGUlFRRj04NTY6Ojg2NjU2Nzg7PkNKTUxJRUNBPz8+Pj8/QURFSUxNSkM+Ozk3Ng==',
       'mqKilIJxX19jdo2UmZaOgnRzdXl8enVybmpmaHKAi42KhoSCgX58eXd3dH2Jk5qZk4+Lh4OFi42QhHdsZWlugA==',
+      159,
     ],
     [
       3,
@@ -7939,6 +8849,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'FRUVFhcYGhwdJCg1RmrS///SakY1KCQhHRoYFxYVFRUVFRUWFxgaHB0kKDVGatL//9JqRjUoJCEdGhgXFhUVFQ==',
       'aYKZqLCvq6ejn5uXk4+MiISAfHh0cGxoZGBcWFVRT1ppgpmosK+rp6Ofm5eTj4yIhIB8eHRwbGhkYFxYVVFPWg==',
+      159,
     ],
     [
       4,
@@ -7947,6 +8858,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/N1vSTYsJSIfHBoYFxcWFhYWFxcYGhwfIiUsNklv3fz83W9JNiwlIh8cGhgXFxYWFhYXFxgaHB8iJSw2SW/d/A==',
       'nquxramloZ2ZlZGNiYWCfnp2cm5qZmJeWlZSUVdmdo2eq7GtqaWhnZmVkY2JhYJ+enZybmpmYl5aVlJRV2Z2jQ==',
+      159,
     ],
     [
       0,
@@ -7955,6 +8867,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PD0+QUE7Ojo6PT9DSEtFPz9ISkhEQD06Ojo7QUE+PTw7PD1AQ0ZLT0xGQT06ODc2Njc4Oj1BRkxOS0dDQD08PA==',
       'jJWZjXloanGDjYyKhYN8dmpscXZ/fHh0b2xoa3iGkZKOioaCf3t3c29td4OSmZWSjYmFgYeNk5eOhYB8d3Vweg==',
+      160,
     ],
     [
       1,
@@ -7963,6 +8876,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'OTo7PUBESU9PSUVBPjw7Ojo7PT46ODg5OjxAQ0hLSkdHSUxIQz88Ojg4ODo+PTs6Ojo8PkFFSE9PSUNAPTs5OQ==',
       'h4ODh4uPj4aAfXh0cWxveYCFgnt+hY2Uko6LhoJ9dW5ydnx+enZyb2tocX6Mk5GNiYWBfXl1cW1veomVl5SPiw==',
+      160,
     ],
     [
       2,
@@ -7971,6 +8885,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'U1RWWVZMQz05NTIxLy8vLjAwMzY4NzQ1Njo+RE1YYGNjYlVMREA8ODc2ODo5MzIwLy8vLzAyNDc7QUhSWFZUUw==',
       'gYeLioJ6c29rZWRkZ3B4hI+Zn5uZlZGQh4R+cnh7gYeDf3x4dnJuaWRgYm15goSAfHqCjZyhnJqUkY2IhIF8fA==',
+      160,
     ],
     [
       3,
@@ -7979,6 +8894,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'paaKXUU5MComIyAfHRwbGxsbHB0fICMlKjA5RV2KpqWlpopdRTkwKiYjIB8dHBsbGxscHR8gIyUqMDlFXYqmpQ==',
       'namsqKSgnJiVkY2JhYF9eXVxbWllYV5aVlVdbHp/go2dqayopKCcmJWRjYmFgX15dXFtaWVhXlpWVV1sen+CjQ==',
+      160,
     ],
     [
       4,
@@ -7987,6 +8903,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'LzAxMzU4PEJKUFBMSUdFRERFR0lMUFBKQzw4NTMxMC8vMDEzNTg8QkpQUExJR0VEREVHSUxQUEpDPDg1MzEwLw==',
       'g42QjIiEgHx4dHBzfIyYmpiUkIyIhIB8eHRwbGlmZ3SDjZCMiISAfHh0cHN8jJiamJSQjIiEgHx4dHBsaWZndA==',
+      160,
     ],
     [
       6,
@@ -7995,6 +8912,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'oKGMXUg6MComIyAfHhwcHBwcHB4fICMmKjI6SF2LoaCgoYtdSDoyKiYjIB8eHBwcHBwcHh8gIyYqMDpIXYyhoA==',
       'maetqaWhnZmVkY2JhYF9enZybmpmYl5aVlNdbHqBgIqZp62ppaGdmZWRjYmFgX16dnJuamZiXlpWVF1seoCAig==',
+      160,
     ],
     [
       0,
@@ -8003,6 +8921,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Pj5AQkI8Ojo7PD9CR0pFPT1FSkdCPzw7Ojo8QkJAPj49PT9BREhMT0pEPzw5NzY1NTY3OTw/REpPTEhEQT89PQ==',
       'jpubjHhmZW+CjI2IhIF7dmpqb3V9fHh0b2xobnuJk5KOioaCfnt3c29sdYGQmJWSjYmFgomQlpmPhoF8d3Rxew==',
+      161,
     ],
     [
       1,
@@ -8011,6 +8930,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ODg6PD9CR05PSkZCPz08PDw8Pj87ODg5Ojw/Q0dLSUdHSUtHQz88Ojk4ODs/Pjw8PDw9P0JGSk9OR0I/PDo4OA==',
       'h4OEiI2Qj4mCfXp0cG9ueICDgXyAhY6Tj42KhIB7cm5ydnt+enZybWppdIOPlJCNiYWBfXl1cW1ueYeUl5OPiw==',
+      161,
     ],
     [
       2,
@@ -8019,6 +8939,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'UlNVV1dMQjw4NjMxMC8vLzExNDg6OTY1Nzk+Q0xXX2FiYVVMRT88ODc3OTs5NDMxLy4vMDAyNTc8QUhSV1VTUg==',
       'goeNjYJ6cm5qaGVkaW95hI+Zn5yZlY6MhoJ9c3h8gomEgX13c29rZ2RhZXJ8g4N/e3yEkJyfm5eTj4uHg4B7ew==',
+      161,
     ],
     [
       3,
@@ -8027,6 +8948,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'pKaKXUU5MComIyAeHBwbGxsbHB0fICMlKjE5RVuLpqWlpotdRTkxKiUjIB8dHBsbGxscHR8gIyYqMDlFXYqmpA==',
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/g4qap6uppaGdmZWRjoqGgn56dnJuamZiXlpXVVpod36Aig==',
+      161,
     ],
     [
       4,
@@ -8035,6 +8957,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ly8xMjU4PEJJUFFOSkhGRUVGSEpOUVBJQjw4NTIxLy8vLzEyNTg8QklQUU5KSEZFRUZISk5RUElCPDg1MjEvLw==',
       'go6QjIiEgHx4dHFzf46Zm5eUkIyIhIB8eHRwbGhlZnOCjpCMiISAfHh0cXN/jpmbl5SQjIiEgHx4dHBsaGVmcw==',
+      161,
     ],
     [
       6,
@@ -8043,6 +8966,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'paaKXUU5MComIyAfHRwbGxsbHB0fICMlKjA5RV2KpqWlpopdRTkwKiYjIB8dHBsbGxscHR8gIyUqMDlFXYqmpQ==',
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/gIqap62ppaGdmZWRjoqGgn56dnJuamZiXlpXVFpod3+Aig==',
+      161,
     ],
     [
       0,
@@ -8051,6 +8975,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QEFCREE8Ojo7PD5CRUhBOjpASEVCPz07Ojo8QkRCQD8/QEFDRktPUElCPTo3NjQ0NDQ2Nzo9QkhQT0pGQ0E/Pw==',
       'jpubjnlmZG1/jIyGhH56dGlobXR7fHh0cGtocH+NlZKOioaDf3t3c29rcXyMl5WSjYmFg4uSmJqOh4F+endzew==',
+      162,
     ],
     [
       1,
@@ -8059,6 +8984,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NjY4OjxARUtQTUhEQT8+Pj4/QEA7OTk5Ojw/QkZIR0VFR0hFQj48Ojk5OTtAQD4+Pj4/QURITVBLRUA8Ojg2Ng==',
       'h4OFio6UkIeDfnp3cm9xeYCEgXx/ho2Rj4qHgn55cW1wdnt+enZybWpteomTlJCMiISAfXl1cW1rdoKRl5OPiw==',
+      162,
     ],
     [
       2,
@@ -8067,6 +8993,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'UFFSVlVKRD45NjQxMTAwMTEzNjk7ODY1Nzo/REpUXV9fXlRLRT88OTc3ODs6NzQyMTAwMDE0Njg8QklTVVNRUA==',
       'gIiNjIV9dnJsaWVkaG54g46XnZuYk5GLhoJ6cnZ8g4iFf3t3dHFtaWNfZnN+hYN/e3qCj5ufm5eTj4uIhH96eg==',
+      162,
     ],
     [
       3,
@@ -8075,6 +9002,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'paaKXUU5MComIyAfHRwbGxsbHB0fICMlKjA5RV2KpqWlpopdRTkwKiYjIB8dHBsbGxscHR8gIyUqMDlFXYqmpQ==',
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/gIqap62ppaGdmZWRjoqGgn56dnJuamZiXlpXVFpod3+Aig==',
+      162,
     ],
     [
       4,
@@ -8083,6 +9011,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Li8wMjQ3O0FIUVJPS0lHRkZHSUtPUlFIQTs3NDIwLy4uLzAyNDc7QUhRUk9LSUdGRkdJS09SUUhBOzc0MjAvLg==',
       'gY2Pi4iEgHx4dHJ0gZGam5eTj4uIhIB8eHRwbGhkZnKBjY+LiISAfHh0cnSBkZqbl5OPi4iEgHx4dHBsaGRmcg==',
+      162,
     ],
     [
       6,
@@ -8091,6 +9020,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'q6yHW0Q4LyklISAdHBwbGxsbHBwdICIlKS84RVuHrKurrIdbRTgvKSUiIB0cHBsbGxscHB0gISUpLzhEW4esqw==',
       'l6WuqqainpqXk4+Lh4N/e3dzb2tnZGBcWFRWYnF9gYiXpayqpqKempeTj4uHg397d3Nva2dkYFxYVFZicX1/iA==',
+      162,
     ],
     [
       0,
@@ -8099,6 +9029,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MzQ1Nzk9QkhQT0pHQ0E/P0BAQkRCPDo6Ojw+QkZIRjs7RkhFQT48Ojo6O0JEQkA/P0BBQ0ZKT1BIQj06NzU0Mw==',
       'iISGjZSZl46Ggn54dXR+k56ci3RjZG+CjYuFhH94c2ZmbnN7endzb2toc4KQlZGNiYaCfnp2cm5rdICPmJSQjA==',
+      163,
     ],
     [
       1,
@@ -8107,6 +9038,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NjY4OTxAREtQTUhEQj8+Pj4/QEE7OTk5Ojs+QkZJR0VFR0lGQj47Ojk5OTtBQD8+Pj4/QURITlBLREA8OTc2Ng==',
       'h4OFio+UkImDfnt2c3BveH+Dgnx/ho+Rj4qGhH55c2pwdXl8enZybmlteomUlJCMiISAfHl1cW1rdoKRl5OPiw==',
+      163,
     ],
     [
       2,
@@ -8115,6 +9047,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'UVJUVlZMQz05NTMxMDAvLzEzNTk7OTY2Nzo+RExUXmBhX1VLREA7OTc3Ojs4NjMxMC8vMDEyNTg7QUpUVlRSUQ==',
       'gYmOjYJ6dW9qZ2Riam94h46ZnpqZlI+KhoB3dHd+hoiEf3p2cm5raGVhaXR+hYJ+en2Hk56empaTj4uHgn55eQ==',
+      163,
     ],
     [
       3,
@@ -8123,6 +9056,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'paaKXUU5MColIyAfHRwbGxsbHB0fICMlKjA5RV2KpqWlpopdRTkwKiYjIB8dHBsbGxscHR8gIyYqMDlFXYqmpQ==',
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/g4qap6uppaGdmZWRjoqGgn56dnJuamZiXlpXVVpod36Aig==',
+      163,
     ],
     [
       4,
@@ -8131,6 +9065,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'RkdJTE9SUUhBOzc0MTAvLi4vMDE0NztASFFST0xJR0ZGR0lMT1JRSEE7NzQxMC8uLi8wMTQ3O0BIUVJPTElHRg==',
       'jpqcmJSRjYmFgX15dXFtaWVlbXyKj42JhYF9eXVxcn6OmpyYlJGNiYWBfXl1cW1pZWVtfIqPjYmFgX15dXFyfg==',
+      163,
     ],
     [
       6,
@@ -8139,6 +9074,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'sLKGWEQ3LiklIh4dHBsbGhobGxwdHiIjKS43RFiGsrCwsoZYRDcuKSUiHh0cGxsaGhsbHB0eIiMpLjdEWIaysA==',
       'l6auq6ejn5uXk4+Lh4N/e3h0cGxoZGBcWFRUX257f4iXpq6rp6Ofm5eTj4uHg397eHRwbGhkYFxYVFRfbnt/iA==',
+      163,
     ],
     [
       0,
@@ -8147,6 +9083,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'epmWkkMtJSEgHhwbGhsbGhodHR4fIScqLzdAVoeOjYuLjY6KVkA3LyokIiAfHhsaGhsbGhscHx4iJy1Dk5aZeg==',
       'lJ6pqqWdlY6Ig3p0cGxrZmReWlZRVmN1gIB/g5Gjrq6qpJ6clpSSjoqDe3VuaGFaV1pkcH+Zqq6lim1UUVxtiA==',
+      164,
     ],
     [
       0,
@@ -8155,6 +9092,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'hoiLiVM+NSomIyAfHhwcGxscHB4fICMmKi00QFWLnbO4kH5DOjUsKCYjIB8eHBwcHBwfICEjJiozOUNoiImGhg==',
       'laasqKehnZmTj4uFgX97d3NtZ2NfXmBiaGhka4GlqqScmZ6kpaGakoyGgoF9e3dxb2llYVtXUlJdcHyBf3t7hA==',
+      164,
     ],
     [
       1,
@@ -8163,6 +9101,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       '5+V+Uz40KiUiIB0cGhoZGRkZGhscHB4hJiwyP1R86unp6HhBMykjHRoXExIRERAQEBARERISEhETFBceJeHp7w==',
       'lqCsqKSgmpaSjoqGgn56dnJva2VhXVlXWGRzgomVqLO4sq6qpKKcmJSQjouJg3t2bmpoYltOQT9FU2Bndnx9jg==',
+      164,
     ],
     [
       1,
@@ -8171,6 +9110,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'h4eKi2pFOi8qJiQiIB0cHBwcHR4fISMnJyw1OkV2i7SyqYhaRTgvKSYiHx4cGxsbGxsbHR4fIiUpNDxShYyJhw==',
       'lqewrKeknpqUko6IhoB+e3dzbGZgXF9kZmZXV2B3j5Wdo6WloZ2ZlZKOioaCfnp0cGpmYl5aVFVgc4CIhIB+hQ==',
+      164,
     ],
     [
       8,
@@ -8179,6 +9119,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'REE/PTs5ODY1NDMyMTEwMDAwMjEyMzQ1Njg6Oz0/QURHSU9RUVBMSEZFRUVFRUVFRUVFRUVFREZJS1BRUU5KRw==',
       'gICCgYGCg4KDg4GCgYF/f4KIkpufnJ2qvs7Tz8e+s6WWh3hqWU1CODEsNENXYmNiZm95foGAf39/fn1+fH19fw==',
+      164,
     ],
     [
       8,
@@ -8187,6 +9128,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LzY+QEBAQEFDRkpPVVxcWFJORkM/PTg2NDMyMS8wLzEwMzQ2Oz5DSlJWVlFOS0lISElLTk5LQDc2MS4tKywrLQ==',
       'eoeQkZGSjpCIiYiFhoJ/fnp6dnVybm1pZ2ZpdYWNjouHg397fYWVoaGgmZWRioR4b2ludoGEhIF8eXZxbmlmcA==',
+      164,
     ],
     [
       8,
@@ -8195,6 +9137,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'XWRvd4GDfXFoYR8bGBUVFBITExQTFBUXGRoeICs3Zm50fYaFeWldUUlDPDg0Mi8uLS0sLS0uLzEzNTo9Q0hOVQ==',
       'nqu1urOpnpOOhX14cW1nYVxUUlVbY2poZmhwgZGZmZeVk5OPjYuHhYOAfn15e3d2dXF0cW9wbW5ubXWDlZubmw==',
+      164,
     ],
     [
       8,
@@ -8203,6 +9146,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LCssLC0uLjE0NTg9QkhQWGBrcXmBgnprY1ofHBgXFRUVFRMUFRYWFxobHyYsQ2htdX+GhHJlWU5GQDk2NDAvLQ==',
       'dYOUnZ6coKy1urKkmpKKg3x2cmxmYFlVVFhgaWxoZWhyhpSbmZiWlJOPjYuGhYJ+fnx6e3d0c3BwcXBwb2xrbA==',
+      164,
     ],
     [
       0,
@@ -8211,6 +9155,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'eZeVkj8uJiMgIB0bHBwbGxsdHh8gIiUnMTZCXIqMiIaGiIyKXEI2MSklIiAfHh0bGxscHBsdICEjJi4/kpWXeQ==',
       'kp6pqqafl4+JgXp0cW1qZ2NfWVVPVWZ4goF+gIyfrbCqpqCcmJWSj4uFfHZvZmJZV1tlcIKcrLCmjGxUT1ZphA==',
+      165,
     ],
     [
       0,
@@ -8219,6 +9164,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'goGEh29KOi8qJyQhHh0cHBwcHR4fISMoKS4yPEZ0kLeyn41RPTYuKCQhHh0cGxoaGhodHyAiJCcvN0VkiIeDgg==',
       'laixraejn5mWkYuHhIF+fHhxa2NcWV9jZGRVWW2PmpuYmqGipKGblY+Lh4V/e3Zxb2llYVtXU1VleIOHg399hA==',
+      165,
     ],
     [
       1,
@@ -8227,6 +9173,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       '5eJ7UT0wKiQiHRwbGhkYGBgYGRobHB0iJCowSF2N39/e4ZlNMSchHBkYFxQREBAQEBAQERESFBQUFBceJN/m7A==',
       'maKopqOfm5WRjYmFgX15c29rZ2ZiXlpWXGl5g4uYq7m3s62ppaGdl5OPjYmIgnt1bWllYVhKPj5HVGJqeH1/kQ==',
+      165,
     ],
     [
       1,
@@ -8235,6 +9182,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'tIxrRzwyLigoJCIgHx0dHR0dHh8jJScrMTxMcYiGg4ODhYiJWz82LyYjIR8eGhoZGRoaGxweHyMoLDRBVo6psg==',
       'YHOAhIB8eH+NoK6uqKSdmZaRjoiEfnp2cm5qZmJcWFlbZWxyiJ6rqZucm6CjnZmTjYeDgYB8eHJtamNgWlZRUg==',
+      165,
     ],
     [
       8,
@@ -8243,6 +9191,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QkA+PDs5OTc2NTQ0MzMyMjIyMzM0NDU2Nzk5Ozw+QEJFSEtRUlJOSkdFQ0NDQ0NDQ0NDQ0NDRUdKTlJSUUtIRQ==',
       'gIGBgoODhYaGhYSCgYJ+gYaPmp+goq/F0dXQyL+2p5mJemlYTkI5MisuOk5dYWBkcHp/gX5+fX17enx7fHx8fg==',
+      165,
     ],
     [
       8,
@@ -8251,6 +9200,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LSsqKissLTE3OkVNTUxKSUlKTE5SV1dWTUc/PDk1NDExMC8vMDAyMzU3OT0/RklOVVpdW1VOSUZDQkFAQUA6Lw==',
       'eYGDf3x4dHJ0f46XnJmXlJCQjYuHg4F/f3t7eHR3dXNwb2xtdX2KkpeUko6IhoB+fIGOlpqUiH95cGtlX11eag==',
+      165,
     ],
     [
       8,
@@ -8259,6 +9209,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LTAzNDk8QUpSX2x+iYl/dnJqLyYdFxcUFBIRERARERERExQXFx5kbXWEhoN5cGdeVk9IQj46NTIxMC8sLCwsLQ==',
       'g5OZmJSXoaqwr6qkoJqTjoaAeXFpYVdMRklSXmVjZG99jpOTk5ORkJCNj46KioWEhoCAfHh5dXNxbWtpZ2Vncw==',
+      165,
     ],
     [
       8,
@@ -8267,6 +9218,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LS4wMjY6PkdOW2h6iIqDeXRrMygfHBkXFhQSExMSEhIUFBQXGx9eZnF+hYN8c2pfV1BJQj05NjQxMC4sKyorKw==',
       'f5CZmJSXoKmvrqqjnZeRjYiDe3NsYlpNRUpUX2NiZG+BjZOVkZOSkZGOjo2LioeFhIOBfXp4dHJwbGxpZ2Zkbw==',
+      165,
     ],
     [
       0,
@@ -8275,6 +9227,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'dJaUkjsqKCMhIB0eHRwcGxseHiAhIiUpMThGYoiHhIKChIeIZEY4LiklIyIgHBwcHBwcHRwdICAkKCxCkpSWdg==',
       'kp+prKWdmI6Jf3hycG5qZmFdV1NPWGp7hIF9f4qdrrGsp6KdmJSQjoyFfXZuaGBZVVlncoSdrbSni2tRTVdohA==',
+      166,
     ],
     [
       0,
@@ -8283,6 +9236,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'enx/gnJNOTEpJiMfHRwcGxscHB0fICMiJiszQE2LnKyxjn1DOTMuKSUiIB0cHh4dHR0eHyAmKSw0QVCAgX16eg==',
       'lKevqqWhm5mVj4uHgX15dnJsaGBcXF5jZ2hkbpCjqZ2anaKno52Vj4mFg399d3RwaWVfW1dTUV1ygYSBfXp5gg==',
+      166,
     ],
     [
       1,
@@ -8291,6 +9245,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       '3tmNVEA0KyUgHhwbGhoZGRkZGRobHB4iJSozR16N1NPT1tRENCsdGhgWFBMSEhEREQ8ODg8PERIUFhwfIdnf5Q==',
       'mJ+opqKempSQjIiFgX13c29raWVhXVlXYG99hYiWqri3s6+rp6CcmZKOjYiFgXt1b2tlXlZIPj5GVGRseIB+kA==',
+      166,
     ],
     [
       1,
@@ -8299,6 +9254,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'sIlySTs0LyomIyEeHRweHh4eHyAhIyktMkFSgoN/fHx8foGDakc4MCglIh4dHBsbGxscHR4gICEmLDQ/U4ilrQ==',
       'ZHiChIB8eXuGmKmuqqSgnJaUjoiGgHx4cm5qZmFdWVhcYWlxhp2mqJybn6KjnpiSi4mGgoB8dnJsaGRgXFRPUg==',
+      166,
     ],
     [
       8,
@@ -8307,6 +9263,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'QD89PDo5ODc2NjY1NTQzNDQ0NDU1NjY2Nzg5Ojs9PkBDRklOUVJQTEdFQ0NDQ0NDQ0NDQ0NDRkhLUFJRTklGQw==',
       'gICDhIaFhoWGhoSEgoGAgoqTnaOhrMDQ19PNxb2xopKBcWFSRzw1LykvO05dXmJrdX2Afn58enp6enp7en19fw==',
+      166,
     ],
     [
       8,
@@ -8315,6 +9272,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KyopKCgoKywxOD5KTk1LSkpLTU9TV1lYTkdDPDo2NTIyMTAwMDAyMzQ1ODs/QkdKUFVdXltSTkpFREJCQkE+MQ==',
       'd3+Cfnp2cnF1g5KYmpiWk5CNiYqIhISCfnx4dnZ3dnNvcG5scnqKk5eVj4+KhYF7foaRmp6VjYJ3cWdjXltdZw==',
+      166,
     ],
     [
       8,
@@ -8323,6 +9281,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'XGdueIKIh3pxahwYFRQUEhIQEBESERESFRcZHCEoO3R6gIuMhHJhVUxEPzk3MzAvLS0sLi4vMDIzNTk9Q0hOVA==',
       'nqq0vbqwqJ2TjIN9d3JsZ2FaVk9NU1xoa2lpcYOSmZqYlZWRj42JiIOCgH5+fHl1dXNycW9wb25ubG53iJWbnA==',
+      166,
     ],
     [
       8,
@@ -8331,6 +9290,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LC8yMzY7QElSXW19iYmAenRqMCMgGRcWFBQTEhITEhISFRUWGRpjaXWDh4J6cGleV05HQTw3NjIwLy4tKysrLA==',
       'g5KYl5OZpa2xr6iknpiSjIiAfHJqYVdQRElTXGViZW9+jpOTkZOSj5GOjI+LiYaFhYOAfHp3dXNvbWtoZmRncg==',
+      166,
     ],
     [
       0,
@@ -8339,6 +9299,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'HRsbHB4dHiEkJi44lZaYeHiYlpU4LiYkIR4dHhwbGx0dHR4fICEkKDA3RmKJh4SCgoSHiWJGNzAoJCEgHx4dHQ==',
       'n66zpIZkTk9acYmWpKqrpJyWjIV9dnRwbmpkX1tWUlBbb36EgX2Ai5+vsaunoZ2XlJGOioR9dW9nX1dVWWVyhg==',
+      167,
     ],
     [
       0,
@@ -8347,6 +9308,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'GhsbHB4fIiUoLDM9UYedr7ORXkc7NS0oJiMiHx4dHBwcHB0hIiQnLTI/WYCAfHp5eXt+gntRPC8sJCEgHh4dHQ==',
       'hqSmn5yco6iknZiPioaCgXx7dW5tZ2NeVlJOWGx6hIJ/fXl+jKGvraainpqWkYyHgn97d3VtaWRdXF5gZmdibQ==',
+      167,
     ],
     [
       1,
@@ -8355,6 +9317,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'zM2LXUc4KiUgHhwbGRkZGBgZGRobHR8hJisxPVN61drh29d8IBoXFBISEhIRERAQEBERERITFBYYGyExQdDPzA==',
       'kqGqpqKempaUkY2Jg397d3Nva2VhXVlaY2p1gYGJl6O0v8W9sqmfm5ePioR8endzcWtnY1xbVVFNRkhXand7hA==',
+      167,
     ],
     [
       1,
@@ -8363,6 +9326,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'e3x/g3VLOzArJSIgHx0aGhobGxwdHyAjKCwxPlGEprGxjGpIOzYuKCYjIR8eHRwcHBwdISIkJi40PlOCgn18ew==',
       'j6SwrKiinpqUkoyGgn56dnJsaGReWldYX2Zrdo+lqaGdnJ6jn5uVj4uFhIJ8eXRuamVfW1dTUV9xgIaCf3x4fw==',
+      167,
     ],
     [
       8,
@@ -8371,6 +9335,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'RERERERERkhMUVJQTEdEQj89PDs6OTg3Nzc2NjU1NDU1NDU1NjY3Nzc4OTo6PD0/QkVHS1BSUUxIRkRERERERA==',
       'dH6Afnx6enl5eHl4enx8f4CBgoSGiIeHh4eHhYODgIGIkJ2lpLDD09jTzse/taaVg3JiUkc9NS4oKjVJWVtfag==',
+      167,
     ],
     [
       8,
@@ -8379,6 +9344,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'SEVBPTk3NDMyMDAwMDAxMzM1ODtAQ0pSWlpYU1BNS0pKS01MRj0zLispJicnJygsMT9DQ0NERkhMUVheXltTTg==',
       'Z2VocH2Lj42Lh4OAgoyYpKainpeNhn5zZ2JibHp/hH95d3FtbGpwf4uSlJOQj4yLi4qIhYJ+gH96enZydHBsaw==',
+      167,
     ],
     [
       8,
@@ -8387,6 +9353,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'EA4PDw8QERITFBYYHic5eX+Fj5GDcmFUTUM8OTQyMS8tLSwtLS0uMDI2OjtCSE9ZX2lxfIaNjX5zbRoUExEQEA==',
       'dISSm5uZl5SSj4yJh4SCgHx7eXh3c3JycHBvbW1vbXB8jJidnKSwusC2rKSZk4yCfHVva2dhW1ZOTE5YYmpoaQ==',
+      167,
     ],
     [
       8,
@@ -8395,6 +9362,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Ly8wNDc6QEpSXW+BkZGHgX1JLyUeGBQUExESEREQEBASExUVFhoecHmHj4yBeW1jW1NKQz06NzQxLy0tLSwtLQ==',
       'f4+XlpWeqbCyr6iinpiUjoiBe3RtZFtSRURMV2BjY2x+jJKTkpSUkZCQj42MiIeGg4GAfn15dnJvbWpoZmRlbw==',
+      167,
     ],
     [
       0,
@@ -8403,6 +9371,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'enN1cldGOjMuKygmJCIiISEiIiQmKCsuMzpGV3GYl5WUlJVNLyEbGxkWFRQUFRUUFBUVGBkaHSMmLGuCi46TlQ==',
       'h5Wbl5OPi4eDgHx4dHBsaGRgXFpkc4GJhYmWpbK1r6uppaOelY+IgX55dW9pX1dUU1ZYW2FocXR4h5WfnIh8fw==',
+      168,
     ],
     [
       0,
@@ -8411,6 +9380,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'hXZuZ15OPjYuKiclIyAfHx8fICMlJyouNDpFWnNycGxsbW5wcVFFOTEqJSIhIB8dHR0eHyAiJys0Pk5cXGJyiQ==',
       'ZHeFiYaEfnyDj6WuqqWgnpqWkoyIgHp0bmplZGt1e3ttYVVVXnWRmpWRjoyPlJWYlZSQjIiAfHZycGxoY11XVg==',
+      168,
     ],
     [
       1,
@@ -8419,6 +9389,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'YWVqaWdoX1QsKCUiIR4eHR0eHh4fISMmKzFBWXh3dnV1dnh4Wj4xKyYjIR8eHh4dHR4eICElKCxUX2hnaWplYQ==',
       'k5qlrLCrnZCIhIB8dm9pZF5cWVRYYnWBg4B+fYiZpq2ppaOdl5KLh4F9eW9mV1BVWWNsdX6FioqLgXV1dXyAig==',
+      168,
     ],
     [
       1,
@@ -8427,6 +9398,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Hx8iIiQnLDI8RFRycW9ubW9wc3RSQjgwLCglIyEgIB8fICAhIycrLzQ7SlxxeX2Hh2ldWlhIOjItJyQiIR8fHw==',
       'enZ9ip2rqaKdmJSQjIiDfnp2cW5qZ2RiZWpwdXRxfZKkraifkoSIjpWZlZKOioR+eHJvamdkYlpUVV90gISAfQ==',
+      168,
     ],
     [
       2,
@@ -8435,6 +9407,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'S0tGQD08Ojo6Oz09Pj8/QEA/Pz49Ozs6Ojs7PUBGS0pJSUpMTlFRSUE8ODUyMTAvLzAxMjU4PEJKUVFNS0pJSQ==',
       'foGDhoeGiISDgnt3c2xmam93fXx4dHB0gI2XlpKPi4eDf3t3c29raW55iZCOjIaCho6UnJWPi4SDf3t6eXh5fA==',
+      168,
     ],
     [
       3,
@@ -8443,6 +9416,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'zb19VD86MiooJCIfHh0dHBwdHR4gISMnLDE5QlaAvMzP0HlQPSolIBsZGBcWFRUVFRUVFhYYGhwgIys7UXrRzQ==',
       'jIiGg397eXVxbWdlYV5aVldhbneDkqWwsqyopJ6alpWRjYmDf3h1cW1rZ2NdWVVPUFZpeYSPm6irpaSgnJqUkA==',
+      168,
     ],
     [
       8,
@@ -8451,6 +9425,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'srSVY0o+NC0pJSIgHx4eHR0dHiAhIiYnLjU8S2SRkpOivrpqOS8nIx8dGxoYFxcXFxcXGBkaHCAiJi47TnKzsw==',
       'laOsqKSgnZmVkY2JhYF9eXVxbWpmYmh2foN3Y1hca36Vo6yyr6unoJyYkY2HgX15dXFtamZiXlpWUk9VZHN7hg==',
+      168,
     ],
     [
       0,
@@ -8459,6 +9434,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'fHJ0c1dGPDUvKygmJCMiIiIiIyQmKCsuNTxGV3OXlpSUlJRULB8bGRcWFBMUFRQUFBQVFxgZHB8mK22GjI2SlA==',
       'h5Sal5OPi4eDf3t3c29rZ2RgXF5qeYeJhYuXq7ezrqupp6GdlY2JgX17c25lXldPVFZWXGJoc3V2gZKdnot9fw==',
+      169,
     ],
     [
       0,
@@ -8467,6 +9443,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'bG5wc2BGOjMuKyclJCIgHx8gICEjJSovMz9NX2dveIWJc2FeXU06MColIiAfHh0fHx8gISUnKS85RFVxcG5sbA==',
       'kqSrp6Gbl5GPi4eCfHZybmpoaGtuc3JwbWhsfZunraOWioSLlJybl5ONiIJ6dHFraGZhXVZPV2t6hYJ+fHh4gA==',
+      169,
     ],
     [
       1,
@@ -8475,6 +9452,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'YGVqaWloYVQsKSMiIB8eHh4dHR4gISQoLDI/Vnh3dnR0dnd4Vj8yLCgkISAeHR0dHB8fICIjJixVYWhpaWpjYA==',
       'kJqmqrCrn5KIhH56dm9pZGBcWVRXZnaBg39+fYeZp62ppaGdl5KMh4N9eW9kWE9VWWNudoCIi4+MgnVydXh9hw==',
+      169,
     ],
     [
       1,
@@ -8483,6 +9461,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Hx8gISMlKCwwOkZZW1xohoR9d3JbSjw1LyslIyIhICAgICEiJCYoLDE5QlZycG5sbGxucHFWRT0zLSklIyIgHw==',
       'Z4KOjYmNlZyenZuXk5GLh4N9eXVxbWhkXlVVX3SCiIeDgX17hpaprqignZqXk4+Jg395c3BqZmpweXxyaFlTWw==',
+      169,
     ],
     [
       2,
@@ -8491,6 +9470,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'R0dISUxPUEtDPTk2MzIwMDAwMjM2OT1DS1BPTElIR0dHSUlCPz07Ojo7PD0+P0BAQEA/Pj08Ozo6Oz0/QklJRw==',
       'iJOYlJCMiISAfHh0cGxpbHeGkI+Mh4WCh46UmJGNh4SCfHx4eHt7f3+BhYaIh4WCf314dXBnbHF4fn15dHFveQ==',
+      169,
     ],
     [
       3,
@@ -8499,6 +9479,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '0dN+RzcrJiEeGhgYFxYWFRUWFhcYGBocISYrN0d+09LOu35UQzoyKiUjISAeHRwcHBwdHiAhIycqMjo/VH67zg==',
       'nay0r6qpop6alJCMiISAfHl1cW1nY19YV1JNU2BzgY2Uo6unpaKenJaSjoqIhIB8e3dzb2llY19bWlRbZ3F+ig==',
+      169,
     ],
     [
       8,
@@ -8507,6 +9488,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'uruSYUo9MisnJSIgHx4dHR0dHh4fIiQoLDM7S2KTmJepxsJVOC0mIR8bGRgYFxYWFhYXGBkaHB4iJyw6S3G6ug==',
       'mKasqKSgnJiUkIyIhIF9eXVxbWllYmh2foB1Ylhfa4KZqLC1samln5mXkYuHgX15dXFtaWVhXVlVUVBVY3J8iQ==',
+      169,
     ],
     [
       0,
@@ -8515,6 +9497,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'e3BycFlIPDUwKykmJCQjIiIjIyUmKSswNTxIWXWWlZORk5RYKiEdGhYVFBIREhMTExMWFhcYHSAjKW+KjI6Rkw==',
       'iZOalpKOioaCfnp2cm5qZ2NfW2Fvf4qIhImarrezsKmopKCclo6GgHx4dGxhWlJQVFhWXWNsdXZ4g5WdnIx8gQ==',
+      170,
     ],
     [
       0,
@@ -8523,6 +9506,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'aGlrb25LPDQvKygmJSMgICAgISIkJSksNEBPXmdtdYGFbV9cW007MCkmIyEgHx4eHyAgIyYqLDQ8RV5ubGlpZw==',
       'kaWsqKGblpCOioaDe3dxa2lmZ2tvdHNwbGlwh5+qqZ2ShYeOlZyamJKMhX15c29rZ2NfW1FRX3N/hYF/fXl3fw==',
+      170,
     ],
     [
       1,
@@ -8531,6 +9515,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'XWFoZ2doY1ctKSYiIB8fHh0dHh4gIiQnLDVDW3Z0cnFxcnR2W0M1LCckIiAeHh0dHh8fICImKS1XY2hoZ2hhXQ==',
       'kJqmrbKrnZGHg396dW9pZGFcVlJYa3qEg4B+fIWTpa6qpqGdl5GNhoF9eG9lV05TWWNveYKJjY6MgXRydHd9hg==',
+      170,
     ],
     [
       1,
@@ -8539,6 +9524,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'HyAgIiMlKCwwN0VaWlxog4N6dXBcRzw0LyslJCIhICAgICEiIyYrLjQ7RmpvbGpoaGlqbG9dSDwzLyonJCIiHw==',
       'bIGNi4mOlpyenpqWko6KhoJ9d3Nva2ljXVVVZXqFiIaCf316hJenr6iinpiWko+LhH95c29rZWhwdnx2Zl1UWg==',
+      170,
     ],
     [
       2,
@@ -8547,6 +9533,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'RkZHSEpPUEtEPjk2NDIxMDAxMjQ2Oj5ES1BPS0lHRkZGSElFQD08Ozs7PD0+Pj8/Pz8+PT08Ozs7PD4/RElJRw==',
       'hpOYlJCMiISAfHh0cGxobXiGkZCNiIOAgoqRmZaOh4SBgH57eXt7f4CChYaHhYSBf3x2c2xob3V8gXt5dW9veQ==',
+      170,
     ],
     [
       3,
@@ -8555,6 +9542,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '3s18U0c6MSsmJCAeHh0cHBwcHB0fISInKjI4PlF6y+Dk5W9JLiQhGxkXFhUTExMSEhMTFBQWFxgdICYvTG7j4g==',
       'joqIhIB8e3dzb2llY19bWlRbanGAj6OytK6spqKemJaSjoqEgHx3cm5qZ2JeW1RTTE1ccHyNmKOtp6WhnZyVkg==',
+      170,
     ],
     [
       8,
@@ -8563,6 +9551,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'wcKRYEk7MysnIyEgHh0dHBwdHR4gISMnKzM7SWCRnJ2uz81JOCwlIB4cGhgXFhYWFhYWFxgaHB4gJS04Sm67wQ==',
       'maasqKSgnJiVkY2JhYF9eXVxbWllY2l2f4B0X1VbZoKZqLS2saukoJyWkYuFgX15dXFtaWVhXlpWUk9TYHB7iQ==',
+      170,
     ],
     [
       0,
@@ -8571,6 +9560,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IiIjJCYoKy41PUdYcnVzg5aUkJGEcSkjIBkYFxMTEhISERARERITFhgcIChVmJaWl5mZc1ZHOzQvLCcmJCMiIg==',
       'b4CJiJCZoKeqra+xrKObkouIhH13cGpjXVtYVlJJSlVqdHt3eYeWo6WhnZmVkY2JhYF9eXVybmpmbXd9gW9fZA==',
+      171,
     ],
     [
       0,
@@ -8579,6 +9569,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'aGlscG9LPjYwKSckIiEhICAhIiMkJiktMz1MXWdvdoOHbWFeXEo4LigmIyEfHx4eHiAgJCYnLTQ9RV5vbGpoaA==',
       'kaasqKGamJKOioSAfXdzbWlnZ2ltc3NybmduhqCnqZ2Qh4qQmZ6clpCKg315cW9rZ2VfWlJSYnWDhYF/e3l2fw==',
+      171,
     ],
     [
       1,
@@ -8587,6 +9578,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'XmZpaGlqYFcsKSMiIB8dHBwdHR4fIiQnLDVCWnd1dHJydHV3WkI1LCckIR8eHRwcHB4fICEjKCxWY2ppaGllXg==',
       'j5mmqbCvoZaKhYF7d3BrZWFdWVRTYXKAhIB/e4KRoa6qpqKempSPiIR+enNmXExRV15sd4GIjY6NhHZ0c3V7hA==',
+      171,
     ],
     [
       1,
@@ -8595,6 +9587,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'hXx3cFlIOzMuJyQiISAfHx8hIiMlJyouMztEbnBta2lpamxtcF5EPTMvKSUjIiEfHyAgISIlJysxN0RVXV5phQ==',
       'Y3iEiYWDf317gZSlr6uinZiUk5GLhX95dW9rZ2dtdXh1aFxWW26DjYuNkZqenpyalpOQi4eAe3dzcW1nYVtSVA==',
+      171,
     ],
     [
       2,
@@ -8603,6 +9596,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'REVHR0E+PDs7Ozw9Pj9AQEBAPz49PDs7Ozw+QUdHRURDRERFSExPTkZAOzg1NDIyMjI0NTg7QEZOT0xIRUREQw==',
       'f4GEhoaHhIODfXl1bmlvdn6BfXt1c29ue4iTlpKOioaCfnp2cm9rbXaDkZGNi4WDf4KIkJaSjYiEf317enp5fA==',
+      171,
     ],
     [
       3,
@@ -8611,6 +9605,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '5ORvSS0kIRsZFxYVExMSEhITExMUFhcYGiAmL0hu4+LhzXxTRzoxKyYkIB4eHRwcHBwdHh8hIicqMjtCUXrL4A==',
       'na21saupo5+bl5OPi4WBfXlzb2tnY19cVVJNTFlqeYqUpKyopqKenZeTj4uJhYF9enh0cGtmZGBcWlRYYnB9jA==',
+      171,
     ],
     [
       8,
@@ -8619,6 +9614,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'u9/bRDQoIh8bGRcWFRUUFBQUFRUWGBocHyQqM0Nny9LS0olbRTkwKCYiIB4dHBsbGxwcHR8gIiQpLzdGXYupqg==',
       'o6+2sq6qo5+blJCKhIB8eHRwbGhkYV1ZVVFNU2BwgZCgq6uno5+bmJSQjIiEgHx4dHBsaGRhanV8fm5bVl5rjQ==',
+      171,
     ],
     [
       0,
@@ -8627,6 +9623,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Li8wMTQ3PUNLVFxZV1RUUlJUVllbUUU9NjIuKykoJycnJygpKy4yNj1FUWBfYnJxaGRGOTMwLzA0NjUyMTAvLg==',
       'g399eXV7iJiioJyZlZGNiYWBfXl1cW1panJ7gHloZ3GGlJSdoqmqpJ2Ti35zZ2pvd397eXVxbGhkYF5mcYGJhQ==',
+      172,
     ],
     [
       1,
@@ -8635,6 +9632,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ODg5Ozo0MjM1OkRLTU9PSUlPT01LRDo1MzI0Ojs5ODg4OTo8QERJTk1JRUJAPz49PT4/QEJFSU1OSUNAPDo5OA==',
       'h4iJfXh5fIaRmJuakYZ6am1vdn56d3JuamhweoePjYqIhYJ/fXp4dnJyfouVmJSQjIeEhIyTlZGBdWpkZmtxgA==',
+      172,
     ],
     [
       3,
@@ -8643,6 +9641,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ent9bVJCOTEtKSYkIiEgICAgISIkJiktMTlDUm17fHp6fHxxVkE3MSsnJSMiICAfHyAgISMlJysxN0JWcX18eg==',
       'naamop6alpKPi4eDf3t3c29rZ2NfW1pga3uCgX99g5KhqKekoJyXko+Lh4N/e3dzb2tlYV1ZWFtnd4KDf32Bjg==',
+      172,
     ],
     [
       4,
@@ -8651,6 +9650,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '4d11TDsvKSMgHBoZGRcXFxcXFxkZGhweIykvO0x13eHh3XVMOy8pIyAcGhkZFxcXFxcXGRkaHB4jKS87THXd4Q==',
       'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJSXW18jQ==',
+      172,
     ],
     [
       5,
@@ -8659,6 +9659,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'IyQkJicpLDA1PklbaW1ramprbWlbST41MiwpJyYkJCMjJCQmJyksMDU+SVtpbWtqamttaVtJPjUyLCknJiQkIw==',
       'foKFgX18gIuboaOgnJiUkI2JhYF9eXVxbWllYV1fYG9+goWBfXyAi5uho6CcmJSQjYmFgX15dXFtaWVhXV9gbw==',
+      172,
     ],
     [
       5,
@@ -8667,6 +9668,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NDQ2Nzo+QENERkZGRUVFRUZFRUVGRkZEQ0A+Ojc2NDQ0NTY4Oj5CSU5OSkZCQD8+Pj9AQkZKTk5JQj46ODY1NA==',
       'gH+Afnx9f4GEhIeKioqIhIB8eHRwbGhob36MkY+LiISAfHh0cG91hJOYl5OPi4iEgHx4dnV2eXt+gYKEg4KAgA==',
+      172,
     ],
     [
       0,
@@ -8675,6 +9677,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Ly8wMTM2NzMvLzAzOUJjaG9xYV9fUkU8NzIuLCopJycnKCkqKy4yNj1FUlpYVVNSUlJUVllbVktDPjc0MjAvLw==',
       'hJSZkoGBiJCXlZGNiYWBfXl2cm5qZmJeY3B/iomGg399eXiEkZ6hn5uXk42Jh4OFjZOZk4d8cmlgWFVaYWhrcQ==',
+      173,
     ],
     [
       1,
@@ -8683,6 +9686,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ODk6Ozo0MjM1PEZLTE5LSEhLTkxLRjw1MzI0Ojs6OTg4OTo8QERJTk1JRUM/Pj08PD0+P0NFSU1OSURAPDo5OA==',
       'h4mIfXd4e4SQmJyakoZ4ampvd357d3Juamdwe4iQjoqIhYJ/fHl4dXJzfYqUmJSQjIeDhYyTmI+CdGplZmxzgQ==',
+      173,
     ],
     [
       3,
@@ -8691,6 +9695,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'hYeHaE4/NjArJyQiIR8fHx8fHyEiJCcrMDY/TmiHh4WFh4dsTj80LikmJCIgHx4eHh4fICIkJikuND9ObIeHhQ==',
       'nKiopKCcmJSQjYmFgX15dXFtaWVhXVpYX218g4F/g5CgqKimop6alJCNiYWBfXl1cW1pY19bV1hbaXiAgX2AjQ==',
+      173,
     ],
     [
       4,
@@ -8699,6 +9704,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '7eJwTDctJyEeHBoYGBcXFhYXFxgYGhweISctN0xw4u3t4nBMNy0nIR4cGhgYFxcWFhcXGBgaHB4hJy03THDi7Q==',
       'nauwrKiloZ2ZlZGNiYWBfXl1cW5qZmJeWlZSUVppeY6dq7CsqKWhnZmVkY2JhYF9eXVxbmpmYl5aVlJRWml5jg==',
+      173,
     ],
     [
       5,
@@ -8707,6 +9713,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ISIjIyUoKy4zO0ZVb3RzcnJzdG9VRjszLisoJSMjIiEhIiMkJicrLjQ8RlZvcnNycnNyb1ZGPDQuKycmJCMiIQ==',
       'e4GEgH5/h5ehpKOfm5eTj4uHhIB8eHRwbGhkYFxcYmx7gYGAf3+Hl6Cko5+bl5OPi4eEgHx4dHBsaGRgXFxebA==',
+      173,
     ],
     [
       5,
@@ -8715,6 +9722,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Nzc5Oz5BQ0RERERDQkFBQUFBQkJDRERFRENBPjs5ODc3ODk7PkFGTU5LRkI/PTs6Ojs9P0JGS05NRkE+Ozk4Nw==',
       'gYCAfn19ent7fX+Dh4mLiYeDf3t3c29raW58i5OSjoqHg397d3NvbXF+jpaWko6Kh4N/e3d2dnh+f4KEhoaDgw==',
+      173,
     ],
     [
       0,
@@ -8723,6 +9731,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LzAxMzU4P0RMV1pYVFFQT09RU1ZYU0c+ODMwLSspKCgoKCkrLTAzOD5HU11cYG5sZ2FDNzIvLy8yNjc1MzEwLw==',
       'gX17d3V+jZuhnpqWko6Lh4N/e3dzb2tsdH2CfWtncICQkpahqaymn5eOg3htYmhxeX97d3NtaWVhX2RufomHhQ==',
+      174,
     ],
     [
       1,
@@ -8731,6 +9740,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'OTo7PTk0MjM3PUdKS01KR0dKTUtKRz03MzI0OT07Ojk5Ojs9QUZLTkxHREE+PTs7Ozs9PkFER0xOS0ZBPTs6OQ==',
       'homIf3h4e3+Olpmbk4d6a2dudn18eHJua2hxfYmRj4uJhoKAfXl3dHBweoeSmJWRjYeDhI2UmJSBdmxkZ2tzgg==',
+      174,
     ],
     [
       3,
@@ -8739,6 +9749,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'HR0eHiAhJCgrMjxKaI+Qjo+PimNMPjUuKSYjIR8fHh4eHh4gISMmKC00PkxlipCOjpCOako8Mi0oJSIgHh4dHQ==',
       'dYCBgISSoaeopKCcmJSQjIiEgX15dXFtaWVhXVlYW2l4gIGAh5alqqqmop6YlJCMiISBfXl1cW1pY19bV1ZZZQ==',
+      174,
     ],
     [
       4,
@@ -8747,6 +9758,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/N1vSTYsJSIfHBoYFxcWFhYWFxcYGhwfIiUsNklv3fz83W9JNiwlIh8cGhgXFxYWFhYXFxgaHB8iJSw2SW/d/A==',
       'nquxramloZ2ZlZGNiYWCfnp2cm5qZmJeWlZSUVdmdo2eq7GtqaWhnZmVkY2JhYJ+enZybmpmYl5aVlJRV2Z2jQ==',
+      174,
     ],
     [
       5,
@@ -8755,6 +9767,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ICAhIiMmKC0yOEJTbnx8enp8fG5TQjgyLSgmIyIhICAgISEjJCYpLDE4QlNse3x7e3x7bFNCODEsKSYkIyEhIA==',
       'eYGDf3+DkaCkpqKempaSjoqHg397d3Nva2djX1taYGp5gYCAf4ORnaSmop6alpKOioeDf3t3c29rZ2NfW1pcag==',
+      174,
     ],
     [
       5,
@@ -8763,6 +9776,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ojs8PkFFSk1NRkI+Ozk4Nzc4OTs+QkdNTkpFQT48Ozo6Ozw+QUNERERDQkA/Pj09Pj4+P0FCQ0RERUNBPjw7Og==',
       'h5OWko6KhoJ+enZybmtteIiUlZKOioaCfnp4d3l/g4WHiIeHh4ODgX5+e3t4eHh4fH2Dh4mIhoJ+enZybmtrdw==',
+      174,
     ],
     [
       0,
@@ -8771,6 +9785,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'bG5fXF5TRz44My8sKikoKCgoKSstLzI3PkZTWVZTUlFQUVJVWFtWS0Q+ODUzMTAvLzAxMjU3NTEuLjAzOUNiZw==',
       'iZGYlJCMiISAfHh0cG1pZWFfZ3aFi4iGgn56dnmGlp6gnZmWkoyIhIGIkJmbjoR5cGdfV1VaY2xudoiVmI59gQ==',
+      175,
     ],
     [
       1,
@@ -8779,6 +9794,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'SEpNS0tGPDczMjM6PDs5OTk5Oz1BRUpPTUhEQT8+PDs7PD4/QURITU9KRUE9Ozk5OTk7PDozMjM3PEZLS01KSA==',
       'bWlrcn+NkI+Lh4WBgHx5dXFvcoCNlZeTj4uGgoaOlpiOfnJqY2ZsdIOGh4V7eXp8ipSZnZiOg3Vna3F5fnp1cQ==',
+      175,
     ],
     [
       3,
@@ -8787,6 +9803,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'lZeTZkY5MSonJCEfHh0cHBwcHR4fISQnKjE5RmaTl5WWl5FhSTwyLCckIiAeHh0dHR0eHiAiJCcsMjxJYZGXlg==',
       'nKirqaainpiUkIyIhIB8eHRwbGhiXltXVVhkdH+AgYiYpamno5+cmJSQjIiEgHx4dHBsaGVhXVlXWmh3f4CBjA==',
+      175,
     ],
     [
       4,
@@ -8795,6 +9812,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/9prRjYqIyAdGhkYFxYWFhYWFhcYGRodICMqNkZr2v//2mtGNiojIB0aGRgXFhYWFhYWFxgZGh0gIyo2Rmva/w==',
       'nqyxramloZ2alpKOioaCfnp2cm5qZmNfW1dTT1Ric42erLGtqaWhnZqWko6KhoJ+enZybmpmY19bV1NPVGJzjQ==',
+      175,
     ],
     [
       5,
@@ -8803,6 +9821,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Hx8gISMlKCswN0FPaYKEgoKEgmlPQTcwKyglIyEgHx8fHyAhIyUoKzA3QU9pgoSCgoSCaU9BNzArKCUjISAfHw==',
       'd3+Cf4GKmqWnpaGdmZWSjoqGgn56dnJuamZiXltZW2h3f4J/gYqapaeloZ2ZlZKOioaCfnp2cm5qZmJeW1lbaA==',
+      175,
     ],
     [
       5,
@@ -8811,6 +9830,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PT4/QkRFRUVDQT8+PDs6Ojo7PDw+QEJDRUZFREI/Pj09Pj9BRUlOTklDPjs4NjU0NDU2ODs+Q0pOTklFQj8+PQ==',
       'gn9+fHp5d3d4d3p8gYeIh4WBfXl1cW1tdYWSl5SRjYmFgX15dXFtaWp1hJGUkY2JhYF9eXh4e4KHioyKiIeFhA==',
+      175,
     ],
     [
       0,
@@ -8819,6 +9839,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IyQlJicqMDZBTlBSVFhle3p1cmVKQT46MS0qJyYkISEhIiIkJSgsMTY9TmRramlpaWppZlpKPzYxLCknJSQjIw==',
       'cIGLh5Kboqahl46LiouLh4N/eXRwbGhkYFpZYW17g4F/foCGkp2io6GdmZWRjYmFf3hxbWpvdn2DgX1xZ1xWXw==',
+      176,
     ],
     [
       0,
@@ -8827,6 +9848,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Hh8gICIkJiovOURafH18e3t/goBVQTYvKyckIB8eHR0dHR4fICMlKCwzPEpqk5J/eX+FdU4/Ni8qJiQiICAfHg==',
       'en+On6yrpaOdmZWRjYmFgHx4dHBqZmJeWldcaoueopKFdm1ziZyio5+ZlY+Lh4SAfHhybmpkYlxYV11teYN/fA==',
+      176,
     ],
     [
       1,
@@ -8835,6 +9857,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'goSEZUw+NS0pJiMhIB4gHyAgISIjJigvNDxGV3N9fYF/eXZ0W0Y8MSwoJiMiHx4eHh4eICEjJikuNT5MbIODgg==',
       'c29taWVhXVxjcHqBgoaLioeKlJ2mpJ6alpKOjYaCf3l1cW1pZWFbV1NbZ3eBfn2Bjp6pqKSgnJiUkIyGgn54dw==',
+      176,
     ],
     [
       2,
@@ -8843,6 +9866,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'bm1oY1lSSUA5NTEuKikoJycmJygoKiswNDhARVFka2xtcHV3Y0g+My4qJyQjIiEhISEiJSYpLDI5Q0tTWmJpbg==',
       'lpSUkI6KiIeAf3t3dXJuamZiX2Vudn56dnd/kaOqqqSenJaSjoiEf3t2cW9pZ2lrbm1raWptc3uBio+RkpSTlQ==',
+      176,
     ],
     [
       2,
@@ -8851,6 +9875,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'YGF0d19JOjMuKiUjISAfHx8fICEjJScrMDZFVX5/e3d1dHFbTD84MC4qJyUjIiIjIyQkJicpLTE3PkpbcYeEbA==',
       'jJqgnZmVj42Hg395dXFtaGRfW1dSVmV5h4eDgomZoKKgmpmVkY+Jh4N/fXl1cW1qZ2RhaHWWrK+roJF/a1pVaA==',
+      176,
     ],
     [
       8,
@@ -8859,6 +9884,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'fnVua2ZcRTcoJSMiHx4eHh4eHyAhIiYqLjU9TWaXtr6/tlo+LSUgGxkXFRQTExISEhISExQYGhwgKTdVo7u/pQ==',
       'jJGXlpKLhHx4dHBsaGVhXVlYWl9rdIKWprCvq6ejn5yYlJCKhoB5dW5raGRiXlhXUldib4mZqK+oopeMhIB8hQ==',
+      176,
     ],
     [
       8,
@@ -8867,6 +9893,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Zl9ZUktHQT45NzUzMjEwLzEwMTIzNTc6PkFFS1BZX2ZtdHNqX1lRLScjIR0bGxoaGhobGx0hIyctUVlfanN0bQ==',
       'f35+fXt6eXV2c3JxcG9ubXOAjpmdmZidpaqro5qUjoiAe3NtZ11WVltiaGdjZW9/jJKTkZCQjYyNiouJhoSBgA==',
+      176,
     ],
     [
       3,
@@ -8875,6 +9902,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'lY+KgUk3LSQhHRwaGRgYGBgYGBkaHB0gJC42SICKkZWSeWhXTUQ9NjQvLSoqKSgoKCgpKiktMDQ2PURMV2h6kw==',
       'n6esqaWhmpaRjIiCf3l1cWtnY1xZVVVdZ3F0fIqXo6CenpeWko6QjIqGgoJ/fnt3dXJwb2tnZ2BfXmV1g4yNlQ==',
+      176,
     ],
     [
       3,
@@ -8883,6 +9911,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IyUmKCsuMzhFVWRlZ2htbmlYTUQ9NzQxLSspKSgoKCgpKi0uMzg+RE5ZZGVhXVtaWltdXFJCODMuKygnJSQkIw==',
       'iZagoZ6al5OQjouJg4F9eXh2cW9qZ2VhX11jcYCIiYWBfXyBj56kop6alpKOiIWBenlyb2tkYGFncXqAe3l3fA==',
+      176,
     ],
     [
       5,
@@ -8891,6 +9920,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'XV5gYF5QQzo0MC0qKCcmJiYmJygqLTA0OkNQXmBgXl1fYGFfW1BDOzYwLiopJycmJiYnKSouMDY7Q1BbX2FgXw==',
       'l5+hnZmVkY2JhYF9eXVybmpmYmFkbX2FhoJ/e3p/g46XnJ6cmZWRjYmFgX15dXJuamZjZGRtdX2DhYSAfXl7iQ==',
+      176,
     ],
     [
       5,
@@ -8899,6 +9929,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ISIiJCYoKy41PEZXbnJycXFycm5XRjw1LisoJiQiIiEhIiIkJigrLzQ8RlZuc3JwcHJzblZGPDQvKygmJCIiIQ==',
       'gYOCfn1/jZykpaGdmpaSjoqGgn56dnJuamZjX1tcZHOBg4J+fX+NnKSloZ2alpKOioaCfnp2cm5qZmNfW1xkcw==',
+      176,
     ],
     [
       5,
@@ -8907,6 +9938,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'W1xeYF5QRDw2MS4rKSgnJiYnKCkrLjE2PERQXmBeXFtbXF5gXlBEPDYxLispKCcmJicoKSsuMTY8RFBeYF5cWw==',
       'l5+hnpqWko6KhoJ+enZybmpnY19haXiFiIaCfnp5foeXn5+empaSjoqGgn56dnJuamdjYWFpeIKIhoJ+enl6hw==',
+      176,
     ],
     [
       5,
@@ -8915,6 +9947,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KyssLi8yNjxDS1ZaWVNMRkZMU1laVktDPDYyLy4sKysrKy0tLzM2O0NLTk5QUlZYWFZSUE5OS0M7NjMvLS0rKw==',
       'i5SgoZ2RgG5jX2BsdYeUlpeUkIyIhIB8eHRwbGlqcXh+fnp4dnuAhYuIhoGBiJCWl5SQjIiEgHx4dHBsaGpseg==',
+      176,
     ],
     [
       5,
@@ -8923,6 +9956,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'T1BSVVZUTEM8NjIwLiwrKiorLC4wMjY8Q0xUVlVSUE9PUFJVVlRMQjo2Mi8uLCsqKissLi8yNjpCTFRWVVJQTw==',
       'mZybl5OPi4eEgHx4dHBsaGZkZ3N+iIqHhIB8eHd5gZGZnJuXk4+Lh4SAfHh0cGxoZGRnc4KIioeEgHx4d3mBkQ==',
+      176,
     ],
     [
       0,
@@ -8931,6 +9965,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'eGNYVVNRT0M6My0oJSQjIiIjJCUmKSwvNj1HWWZoaWdnaGlqZk8/OC8sKSYlIyMiIiIjJCYrLjI6PUBLaXBzdg==',
       'ipGWkpKMhoB4dHBsaGRgXlxganeAgoJ/fIKNm6enoZ+alZGMiIR+enR0d3ZzamJbXWRteXd/jJ2oopmQgn17gQ==',
+      177,
     ],
     [
       0,
@@ -8939,6 +9974,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Hh4fHyEmKCwxN0dcenx6eXt9f35aRTcwKiglIx8eHR0dHR4fICIlKCwzPEtpkZCAeX2EelFCNS4qJSMhHx8eHg==',
       'fXmAjZ6pq6ejn5mVkY2JhX97d3RwamZiXFpYXnGRn52RhHVudYyepaOdmZWRjYmDf3l2cm5qZmBcWFRdaXmBfw==',
+      177,
     ],
     [
       1,
@@ -8947,6 +9983,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'f4GCaEk/Ny8qJyQiIR8fHh8hISMkJiowNjxIWHZ6en17dnRyX0k/NC4nJSMhICAfHyAeHyAiJigsND1LaoOBfw==',
       'cW5saGRgXGBpdX2Bg4iKiIOKl6Gnop2ZlZOPiYeBfXlzcGxmYl5aVlReb32Df3yDkaCqqaWemZWRj4uHgX13cw==',
+      177,
     ],
     [
       2,
@@ -8955,6 +9992,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'a2pmYFpTS0E6NTEvKyopJiYnKCgpKy0wNDk/R1FiaWlrbnN0Y0k/NC8qKCUkIyIhISIjJicqLTE5RU1TWmFmaw==',
       'lpWUkY6NiYeBfXt3dnJubGllYWRrdH17eHV7jKCqqqSenJaSjomFf3t3cW9pZ2dqbG1va25udHuAh42OkZKSlQ==',
+      177,
     ],
     [
       2,
@@ -8963,6 +10001,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'YGJ1dmJKOzMsKCUjISEgHx8gISIjJSgsMThCVn1+e3Vzc3JaSj44MiwrKCUkIyIiIiIlJigqLjI4QEtbc4WAag==',
       'jJuhnZmTkY2Hg316dnJuamRgWlZSVmV6hYiEgY2VnaWfnZmVkY2LhYOAfHp2cm5qaGRgZnCRqK2rnpGBbl1ZaQ==',
+      177,
     ],
     [
       8,
@@ -8971,6 +10010,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'GxwfICEnKjM+TGBqb3N6gKLAvrZYOisiHRsWFRQTExMTExQUFRYWFRgaHyc2UaDLy8KJXUU4MCsmIiEfHh0cGw==',
       'a3+XpaqtqaWjoJyYlI2Jg397dXFrZ2NfW1dTT1BbbYGSnqWpqKainpqWko6KhH54cW1saG11fYKAfHRrX1hQWw==',
+      177,
     ],
     [
       8,
@@ -8979,6 +10019,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'bGVbU05GQD05NjMyMTAuLi4vLzExNDY4PUFGTVRcY2xyenlsYlk0LiYjIR0bGxoaGhoaHBwhIyYtNVpjbXp5dA==',
       'hICBf358end1dHFycXBvbm1tdYKTnJ6cm6CoqqeglpGLhYB5dG5oXldVW2BlZF9ncoCOkpOSkZCNkI2MioiFhA==',
+      177,
     ],
     [
       3,
@@ -8987,6 +10028,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'm5SNdEYzKyUiHh0bGhkZGBgZGRobHR4hJSszRnSMlJqafGpaS0E8NjMuKykpKCcnJycoKSkrLjM1PEFLWmp8mg==',
       'n6etpqWempeQjIaDf3t1cW1nY15YVVlgaW9weImZpKSenZqWlZGPjIqGg4N/fXt3dnNxbWpoZGNeW2Nvgo2Nlg==',
+      177,
     ],
     [
       3,
@@ -8995,6 +10037,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IiQmJyotMjdDT2JmaGtwc29dTUQ9NzIvLSsoKCcnJycnKSotMjc7Q01XZmdkYV5dXV5gXlBBOTItKicnJSQjIg==',
       'gI+bpKKdmZaTkI+KhoOAfXp2cm5saWVjYF5eZXSDiYeDf3x+ipqkpqCcmJKRi4eDfXt1cW1nY2JmbnZ8e3Zxdw==',
+      177,
     ],
     [
       5,
@@ -9003,6 +10046,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JiYnKSouMDQ6Qk9dYGFgX11eYGBeT0I6NDAuKiknJiYmJicpKi0wNjpCT15gYF5dX2BhYF1PQjo2MC4qKScmJg==',
       'goSGgn56eYGQmqCfm5eTj4uHg4B8eHRwbGhkYGJpdIKGgoF9fH2BhZCanZ+bl5OPi4eDgHx4dHBsaGRjYmlveg==',
+      177,
     ],
     [
       5,
@@ -9011,6 +10055,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ISEiIyUnKi4zOkZVcHR0c3N0dHBVRjozLionJSMiISEhISIkJScpLjM6RlZwdXRycnR1cFZGOjMuKSclJCIhIQ==',
       'gIOCf36Bj5yjpaGdmZWRjoqGgn56dnJuamZiXlpcY3OAg4J+foGPnqOloZ2ZlZGOioaCfnp2cm5qZmJeWlxjcw==',
+      177,
     ],
     [
       5,
@@ -9019,6 +10064,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'XF5gYV5QQzs0MS0rKCcmJiYmJygrLTE0O0NQXmFgXlxcXmBhXlBDOzUxLSsoJycmJicnKCstMTU7Q1BeYWBeXA==',
       'l5+inpqWko6KhoJ/e3dzb2tnY19gZXSDhoaCf3t5foeXn6CempaSjoqGgn97d3Nva2djYWBldICGhoJ/e3l7hw==',
+      177,
     ],
     [
       5,
@@ -9027,6 +10073,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KiosLS8yNTpBSllbWldNSUlNV1pbWUpBOjUyLy0sKioqKystLzE2O0BKT09RU1dZWVdTUU9PSkA7NjEvLSsrKg==',
       'hZObm5mMgHJkZGZuf4+Ym5eTj4yIhIB8eHRwbGlqcHd+fnp4dnuAhoyJhX+AiZKYl5OPjIiEgHx4dHBsaGZndA==',
+      177,
     ],
     [
       5,
@@ -9035,6 +10082,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'T1BSVVZUTEM8NjIwLiwrKiorLC4wMjY8Q0xUVlVSUE9PUFJVVlRMQjo2Mi8uLCsqKissLi8yNjpCTFRWVVJQTw==',
       'mZybl5OPi4eEgHx4dHBsaGZkZ3N+iIqHhIB8eHd5gZGZnJuXk4+Lh4SAfHh0cGxoZGRnc4KIioeEgHx4d3mBkQ==',
+      177,
     ],
     [
       0,
@@ -9043,6 +10091,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'c2FWU1FQT0Q7NC8sKCUkJCQkJSYoKi0yNz9KV2NlZWNjZGVnZlJCOTItKigmJSQjIyQlJicsLzM6PEJJamxvcQ==',
       'ipCWkpCMhoB6dHBtaWViX19ja3h/goJ+fH6HmaSnoZ+alpKMiIR+enZ2eHZza2FaXWVwfHd+jZqmo5iOgX54gQ==',
+      178,
     ],
     [
       0,
@@ -9051,6 +10100,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Hx8gISIlJysyOkleeHh2dXd5fHteRzgyKSYjISAfHh4eHh8gISMmKS81Pk1tjYl7dXmAfFVANi8rJyUiISAfHw==',
       'fHmCkKCrqaWhm5qUkIyGgn56dnJuamVhW1dbZYGanpiMfnFsdpGgpZ+emJSQioaCfnp0cGxmZV9bV1dlcoCCfg==',
+      178,
     ],
     [
       1,
@@ -9059,6 +10109,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'fH5/ZUw+NC4sKCUjIiAgHx8gIyQlJysxNz5KW3Z4dnl3dHFvYkg8NC8oJiQjISEgHh4fICIkJiouNkBObX9+fA==',
       'cm5saGRgXGBteYCEg4WKh4OJlJ6lpJ+ZlZGNiYeBfXlzcGxoZF5aVlZgb32Bf3uDkaCqp6Ofm5eRjYmFgX13cw==',
+      178,
     ],
     [
       2,
@@ -9067,6 +10118,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Z2ZjX1lSTEM7NjIwLispKSkoKSkqLC4xNDk/SFNgZWVnam1xakxANjAsKSclJCMjIyMkJSkrLjI7RktTWF1jZg==',
       'lZaVkY+LioeCgHx5dnNwbWllY2RseHx8enR2g5alq6WhnZeTj4qGgnx4dG5qaGZpb29xcW1xc3l/g4qMj5CPlA==',
+      178,
     ],
     [
       2,
@@ -9075,6 +10127,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ICEiIyQmKjA2PUticmteX2d5gXVeS0A4My4qKScmJSQkIyQlJigsLTI6P0tab29vcXR5ellEOjItKSckIiEhIA==',
       'c42boJyalpKOioaDgHx6dnNva2djYV1mb3d/fHh5hJiorqimoJyYko6KhoJ9eXVvbWdhX2R1lKWgj4BuYVhTXA==',
+      178,
     ],
     [
       8,
@@ -9083,6 +10136,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'e3VxbWtjT0E6MC4nJiEhIR4eHh8eHyElKS42Q1qGvsnKoE80KSEcFxUUExIRERITExMTFBUWHB4iK0Bnt7m6ig==',
       'i5OXkpGNi4iBe3Vva2djX1tXV1lfbnqQo6+xraqmop6alpKMh4J7eHJtaWRgXFpWUlNcaX+Xpq+roJOJgn57gg==',
+      178,
     ],
     [
       8,
@@ -9091,6 +10145,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'cGdeVE9IQTw5NDMxMC4tLCwtLi8xMjQ5PEFHTlVfZ253fn1zZVoxKCQhHxoaGRgYGBgZGRscISMsMltkc31+dg==',
       'hIKBf316eHV0dXFyb25ubm9udYKRnZ6doKWorKaemJGLhYB6dG1oYVlUWVpfY15mcoGMk5KSlZOQj4uLi4iHhQ==',
+      178,
     ],
     [
       3,
@@ -9099,6 +10154,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'o5mPZ0E2LSMgHBsaGRgXFxcXGBkaGxwgIy02QWePmaOjgmpXTUM8NjIvKikpKCcnJycoKSkqLjI2PENKV2qCog==',
       'n6erqaWemZaQjIiCfnh0cWppYlxYVFpfaG5seoqdpKKhnZyYlJCPi4qGgoJ+fXt3dXNwbGllYWBdW2NwhZGRmQ==',
+      178,
     ],
     [
       3,
@@ -9107,6 +10163,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IyQkJiosMjY/TWJlam51eHRfUEY8NzIuKykoJyYmJiYmKCksLzM6QUtVZWloZGJgYGJjYU4/ODItKCglJCMiIQ==',
       'f5KfpaKempiUkI+Lh4N/fHp2cm5taWVjX11dZHKBiIaCfn2Bj56mpKCcl5SQioeCfHt1cW1mY2NobnV6dnNwdA==',
+      178,
     ],
     [
       5,
@@ -9115,6 +10172,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'XF1fX11PQzs1MS4rKSgnJiYnKCkqLjE1O0NPXV9fXVxeX2BfW1FFOzUxLispKCcmJicoKSsuMTU7Q1FbX2BfXg==',
       'l5+hnZmVkY2JhYF9eXZybmpmYmFkbX2Fh4N/e3l+goyXm56dmZWRjYmFgX15dnJuamZiY2RteH6EhYSAfHh6iA==',
+      178,
     ],
     [
       5,
@@ -9123,6 +10181,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ISEiIyUnKi0zO0RUcHV2dXV2dXBURDszLSonJSMiISEhISIjJScqLjM6RFRwd3Z0dHZ3cFREOjMuKiclIyIhIQ==',
       'gIKCgH+Dkp2kpaGdmZWRjYmFgn56dnJuamZiXlpcY3KAgoJ+f4OSoKSloZ2ZlZGNiYWCfnp2cm5qZmJeWlxjcg==',
+      178,
     ],
     [
       5,
@@ -9131,6 +10190,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Xl9hY2BOQjs0MCwqKCcmJiYmJygqLDA0O0JOYGNhX15eX2FjXU5COzQwLSooJyYmJiYnKCotMDQ7Qk5dY2FfXg==',
       'l6CinpqXk4+Lh4N/e3dzb2tnY2BfY3GAhoeDf3t5foiXoKCempeTj4uHg397d3Nva2djYF9jcYCGh4N/e3l7iA==',
+      178,
     ],
     [
       5,
@@ -9139,6 +10199,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KSorLC4xNTlASldbXVdQSkpQV11bV0pAOTUxLiwrKikpKissLjE1OkBKUVFTVFlbW1lUU1FRSkA6NTEuLCsqKQ==',
       'iZWen5uLem5jYWdwgJCYmZaSjouHg397d3Nva2dob3V9fnp2d3t/iYuKiYKHjpSXlpKOi4eDf3t3c29rZ2hqeA==',
+      178,
     ],
     [
       5,
@@ -9147,6 +10208,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'T1BSVVZUTEM8NjIwLiwrKiorLC4wMjY8Q0xUVlVSUE9PUFJVVlRMQjo2Mi8uLCsqKissLi8yNjpCTFRWVVJQTw==',
       'mZybl5OPi4eEgHx4dHBsaGZkZ3N+iIqHhIB8eHd5gZGZnJuXk4+Lh4SAfHh0cGxoZGRnc4KIioeEgHx4d3mBkQ==',
+      178,
     ],
     [
       0,
@@ -9155,6 +10217,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JCQlJigqLzQ7PEBLaWtsb3FfVlNTUlJFOzQxLSonJiQkIyMlJiksMDU9SVliZWVjY2NlZ2ZSQzcyLiooJiUkJA==',
       'ipmkoJWKf3h7hIyUlpKQi4iCfHdwbGhlYV9eYWx5gIKCf3x/iZmlp6OfmZWQjIiEfnp0dnp4dmphWVtlcHt6fg==',
+      179,
     ],
     [
       0,
@@ -9163,6 +10226,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'dniAflRANy8qJyQiIR8fHx8fICEiJCctMzlEX3h5dnZ4en18WEM5MSwmIyEgHx4eHh4fICIkJiouNT9ObYyJew==',
       'Wmt3g4N8e3qFlqesqKSempiSjoqEgH15dXFtZ2NfWVhdboycmZCEd3Bxh56ko6CalpKMiISAfXdzb2tnY11XVQ==',
+      179,
     ],
     [
       1,
@@ -9171,6 +10235,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IB4fICIkJiouNj5ObX9+fHx9f2VMPjQxLCglIyIgIB8hIiIkJScqMTY+SVt2d3V4dnNxcGFLQDQuKCYkIiEgIA==',
       'cH2DgHyBj6CqqKOfm5aRjYmHgn56dHJuamhkYFxeanZ+g4KFiIeCiZWepqOdmpWTj4mIgn56dHBsaGJeWlZWYA==',
+      179,
     ],
     [
       2,
@@ -9179,6 +10244,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IiMkJScpLDA1QExmcW5qZ2ZmYFJHPzk0MC4sKikpKCcpKSssMDM3O0JMU1pfY2VmZmNeWVRPRjoyLisoJSQjIg==',
       'cYKMioSDho+Zn52ZlpSQjIiEg399eXVzb21raWpscHJ0dXh+g4iNj4+RkJKXmJqYkpCKhoJ9eXVva2VhXVlWXw==',
+      179,
     ],
     [
       2,
@@ -9187,6 +10253,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ICEhIiQnKS0yPUxic2xhYGh5gHZdTEE4Mi4rKCcmJSQiIyQlJikrLTM5QEpbbnBwcnZ6e1hDOTEtKSYkIyEhIA==',
       'dJKboJyYlpKOioaEgHx6dHNva2djYV1mb3eAfHh5g5ioraqmoJyWko6KhoJ+eXVva2diX2FwkaCgkYFzZFxUXA==',
+      179,
     ],
     [
       8,
@@ -9195,6 +10262,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'EhITExQVGx0mK0Bvtru6hoB3c3BuXEw+My8sKiUkIx8fICAhIiEjJycsNEJWgL/R0ZdKMicfGRcVExMUExMSEg==',
       'kJ+sqp+Xi4R/e4OMlZiVk42Lh4N/eXNtaWVhXVlXWFplcoWdq7KvrKikoJyYlI6KhH15c29rZ2NfW1dWUlhgcg==',
+      179,
     ],
     [
       8,
@@ -9203,6 +10271,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KywtLzAxNDc9QkhNV19sdn6Eg3RnPjEoJR4dGxoZGBgYGBkaGhwhJCkyP2d0hIN+dWtgV05HQT42NTEwLy0sKw==',
       'e4qZoZ6ipamrpqCXk42Hg3t2cmtlXlVVWV5hYGJre4mSk5SVkpGSjo6Oi4qHhYJ/f315enZ1dHJwbm9rbm1qcg==',
+      179,
     ],
     [
       3,
@@ -9211,6 +10280,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JSYnKCosLzA2OkNLWWyEo6WckWZANCsiHhwbGBcXFxYWFxcYGRocHyMtND9mkJulpYRuW01COzUxMC0qKCcmJg==',
       'dImVlpqip6unpJ2YlY+MiIJ8eHRvbGdiXFdWWWBma256jZ6opKCcmJWUko6KiIWDgYB8enl1dG5saGRhX1tbZg==',
+      179,
     ],
     [
       3,
@@ -9219,6 +10289,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IiIiJCcqLzQ9TGBlanF5fHlkUEc7NjIuKyknJyYkJCUlJygrLjI4P0dVZGxqZ2RjY2RmYk4+ODEsKCgmJCMiIQ==',
       'f5OfpaagnJmUk4+Lh4KCfnp3cm9saGZiX11cYnB/h4aCfn6DkaCmpKCcl5SQjIeEfnh1cGxoZGRqcHZ1cm9scw==',
+      179,
     ],
     [
       5,
@@ -9227,6 +10298,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JiYnKSsuMTU7RFBeYF9dXF5fYGBdUEQ7NTEuKyknJiYmJicpKy4xNTtEUF1gYF9eXF1fYF5QRDs1MS4rKScmJg==',
       'fXt9f4iSm56em5eTj4uHg397d3Nva2hkYmNncXyDh4aCfnp6gpGboJ+bl5OPi4eDf3t3c29raGRgYWd2hIeEgQ==',
+      179,
     ],
     [
       5,
@@ -9235,6 +10307,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ISEiIiQmKS0yOUVTbnh5d3d5eG5TRTkyLSkmJCIiISEhISIjJCYpLTI5RFVueXl3d3l5blVEOTItKSYkIyIhIQ==',
       'f4KBgH+FlJ6lpaGdmZWRjYmFgX15dnJuamZiXlpbYnF/goF9f4WUoqWloZ2ZlZGNiYWBfXl2cm5qZmJeWlticQ==',
+      179,
     ],
     [
       5,
@@ -9243,6 +10316,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JSYmJyosLzM5Qk5fZGNhX19hY2ReTkI5NC8sKigmJiUlJiYoKiwwNDlCTl5kY2FfX2FjZF9OQjkzLywqJyYmJQ==',
       'fIWHhIB8en2Hl5+hn5uXk4+Lh4SAfHh0cGxoZGBeY218hYWEgHx6e4eXn6Kfm5eTj4uHhIB8eHRwbGhkYF5gbQ==',
+      179,
     ],
     [
       5,
@@ -9251,6 +10325,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'XVlWVVNQRz84MzAuLCopKSkpKiwuMDQ5P0hVXV5bVE1NVFteXVVIPzk0MC4sKikpKSkqLC4wMzg/R1BTVVZZXQ==',
       'kZaZlZGNiYWBfXp2cm5qZmVpd4iWnJ2Ug3ZqY2ZwfI6ampmVkY2JhYF9enZybmppa3J3fHl0dXd/hYmKh4SDiw==',
+      179,
     ],
     [
       5,
@@ -9259,6 +10334,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KissLjAyNjxDTFRWVVJQT09QUlVWVExDOjYyLy4sKyoqKywuLzI2OkFMVFZVUlBPT1BSVVZUTEM8NjIwLiwrKg==',
       'f4iLh4N/e3d2eoOTmpyal5OPi4eDf3t3c29rZ2RlZ3WEiIuHg397d3Z7g5Oam5qXk4+Lh4N/e3dzb2tnZ2VndQ==',
+      179,
     ],
     [
       0,
@@ -9267,6 +10343,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'WFxbWVlXSUA6NTEuLCsqKSkqKywtLjEzNjo/SFBecnNuaF9AOTQxMTEyNzg1MjEwLi8wMDI2OT9GT09OTk9SVQ==',
       'k5qempaSjoqGhISDgX16dXFwamhkYWFpfIqSk5ylq6qhmZCGf3JobXN9gYB6dHBrZ2dveIGCe3l2cnJ2fIKCiw==',
+      180,
     ],
     [
       1,
@@ -9275,6 +10352,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JSUmJykrLTE3QVFfX1xYV1VWWFpeXVBGQDs3NTMyMjEzNDItKikoKSstMThFXF9lbGxoamNQRDs2MS0rKScnJQ==',
       'd4aNi4eBf3l5g5CfoZ+Zk5GLhYWJkZaYjoZ9dW5oYlxcX2VubW52e3yAiZSen5uXk4+LiIWBfXp1cWxmYFxcZg==',
+      180,
     ],
     [
       8,
@@ -9283,6 +10361,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'CgoKCwsMDQ4PERogoqWoqqScl4VlUkU9NzEvLCkoKCcnJygpLC0xNzc8REtZaX2k2d3UNSAbEQ8ODQwLCwsKCg==',
       'fYKHho+XnaGdmZWRjYmFhYSCgXt3dnJua2ZjYFxeanqQpK+2ubKuqqWinpeTkIqFfXZxa2VgWFNPSENJVmlxeA==',
+      180,
     ],
     [
       5,
@@ -9291,6 +10370,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KSkqLC4xNDpASVVbXVlUTk5UWV1bVUlAOjQxLiwqKSkpKSosLjE0OEBJUFRUVllbW1lWVFRQSUA4NDEuLCopKQ==',
       'g46XmJeJem1maHB7i5iampaSjoqGgn56dnJva2dma3N9f3x4en6Dh4iFgYOLk5mZlpKOioaCfnp2cm9rZ2Zncw==',
+      180,
     ],
     [
       5,
@@ -9299,6 +10379,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'V1RTUVFRSkM8NjIvLiwrKysrLC0vMjY6QUtWWVdUT0tLT1RXWVNLQTo2My8tLCsrKyssLi8yNjxDSlFRUVNUVw==',
       'kZiYlJCMiISAfHh1cW1pZWlvf46QlZeLgHdqa290f46XmJiUkIyIhIB8eHVxbWlpb3Z/f359eX1+goeHhH5/hw==',
+      180,
     ],
     [
       6,
@@ -9307,6 +10388,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'bG5va1hHPDYwLCknJSQjIyMjJCUnKSwwNjxHWGNpcnd3cmljWEc8NjAsKSclJCMjIyMkJScpLDA2PEdYa29ubA==',
       'naKloZ2ZlZGNiYWBfXl1cm5qZmVobnRwbGtxfIWQlZSSj5aYmpmVkY2JhYF9eXVybmpmYl5dYGh3f4KBfX6Ajg==',
+      180,
     ],
     [
       0,
@@ -9315,6 +10397,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'WV1eW1lYSkE7NTEvLSsqKioqKywsLjAyNTlARlFhcHNuaFVAODUyMTE0ODk3MzAwMDAwMjQ2OD5ITU1MTE9RVA==',
       'lZmdmZWRjoqHhYSCf315dXNtbGhkYGJvfY6SmKKoq6afl4+FeW1obniAhH54dnBqZmlwfIWAfHdzcG5zeYCEjA==',
+      181,
     ],
     [
       1,
@@ -9323,6 +10406,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MzIzNDY4PEFHVF1dWFZVVVVYXF9fTkI3Mi4qKSgmJiUlJigpKy4xNjxEUWNqZ2pqY19aQTkyLSsqKSkrLDM0Mw==',
       'cX6OnqSinJmTjYmEgX16d3NvbGhkYGRye4OHh42SjpSdpKejnZWOh352bGdtc3p9eHNvaWVgXmp7hYmDf3x2dA==',
+      181,
     ],
     [
       8,
@@ -9331,6 +10415,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'BgcHBwcICAkJEBMZqa6ytbGlnoNiUUM7NDAuKykoJycnJygpKy4wMjc6P0lUYn6q5ebfNiAaEA8ODQwLCgkIBw==',
       'fIKJipKanqGdmZWRjYmHhYSDf3t4dnJtaGZiYV1bZ3aPo662uLKuqqahm5iUjoyIgHtza2diWlZPSkVFUWBrdw==',
+      181,
     ],
     [
       5,
@@ -9339,6 +10424,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JycoKSsuMTc9RVBfYl9bVFRbX2JfUEU9NzEuKykoJycnJygpLC4xNT1FUFlZW19hYV9bWVlQRT01MS4sKSgnJw==',
       'gpCYmY+BdGhpb3mLmZ2cmJSQjIiEgX15dXFtaWVkaXF7fnx4fIGFiYaBg4uUm5uYlJCMiISBfXl1cW1pZWNkcQ==',
+      181,
     ],
     [
       5,
@@ -9347,6 +10433,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'WlhWVVRQST84NDEuKysqKSkqKiwtMDQ6QEhVWlxaUVBQUVpcW1VIQDo0MC0sKiopKSoqKy4xNDg/SVBUVVZYWg==',
       'lJqalpKOioaCfnp2cm5rZ2dqcYCLk5iUh3puaG50fo6WmpqWko6KhoJ+enZybmtnZ212gIJ9d3h9g4eIg36Aig==',
+      181,
     ],
     [
       6,
@@ -9355,6 +10442,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ISEiIyUmKS4zOURUcHh3dnZ3eHBURDkzLikmJSMiISEhISIjJCYpLTI6RVVncXmAgHlxZ1VFOjItKSYkIyIhIQ==',
       'eoGDf3+CkJ+kpqKempaSjoqHg397d3Nva2djY2Vpbm9rcHqFj5WSkZSZnJ2alpKOioeDf3t3c29rZ2NfW1pdag==',
+      181,
     ],
     [
       0,
@@ -9363,6 +10451,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'VlxdWlhXTEI7NzIwLiwrKysrKiwtLTAzNTk+RlBfb3BrZ1tAODQzMTI0OTo2NDMxMDAxMjQ4PEJJS0pJSkxNUQ==',
       'lZudmZWRjYmHh4WDgHt4dHFtaGdlX2ZygY6Pl6KqrKack4t/d2pocHmBg313c21pbHJ7hIJ+endybm1zeoCHjQ==',
+      182,
     ],
     [
       1,
@@ -9371,6 +10460,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JiYnKCksLjM5Q1NeXVhVUlJSVFVZW1ZJQj45NjUzNDM1NTMtKyopKisuMThEWV5hZmZkZ2ZSRj03My8sKikmJg==',
       'eImSjomEgHx3eYKToKCalpGNiYOHj5iclYp/eXBqZVxaXWJscW50d3p7go+aoJyYlJCMioaCgHp2cmtnYl1dZw==',
+      182,
     ],
     [
       8,
@@ -9379,6 +10469,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'CAcGBgcHBwgJCgwNpa+2uLWooYdlU0U+NzIvLCopKCgoKCkqLSwuMDI3PUVQYneh4+fjPygYFhMMCwsKCgoJCA==',
       'e4WJi5KXnqCdmZWRjYmIiISEgHt5dHJuamdiXl1bY3SIn6+3ubKuqqainpmUkIyJhHx2bmdhWlZPTUdFT1tndA==',
+      182,
     ],
     [
       5,
@@ -9387,6 +10478,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JSUmJyksLzQ5QUxfZmhjXV1jaGZfTEE5NC8sKScmJSUlJiYoKSswMzhBTltgYWRoaGRhYFtOQTgzMCspKCYmJQ==',
       'hZGYlId3a2hwfY+bnp2ZlZGOioaCfnp2cm5qZmJjaXN8e3Z3fYWJioOFj5ienZmVkY6KhoJ+enZybmpmYmNlcw==',
+      182,
     ],
     [
       5,
@@ -9395,6 +10487,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'XltaV1dTRz03My8sKikoKCgoKSotLjE3PkdUXV9cV1NTV1xfXVRHPjcxLi0qKSgoKCgpKiwvMzc9R1NXV1pbXg==',
       'lpubl5OPi4eDf3x4dHBsaGRkaHaHjpOVin9xamx1f46bm5uXk4+Lh4N/fHh0cGxoZ2dudnp/e3p/goOGgn2EjQ==',
+      182,
     ],
     [
       6,
@@ -9403,6 +10496,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'gIKAak9AODArKCUjISAgHx8gICEjJSgrMDZAT2p5g4qKg3lqT0A2MCsoJSMhICAfHyAgISMlKCswOEBPaoCCgA==',
       'nqaopKCcmJSRjYmFgX15dXFtaWVhYGNnaWtsc36KkZOUl5yfoJyYlJGNiYWBfXl1cW1pZWFdWlpda3qAgX+Bjg==',
+      182,
     ],
     [
       0,
@@ -9411,6 +10505,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MTE0Njo6NjMzNDU6QlFobHFyXFBGPjk1MS4sLCoqKyorKywuMDM3O0JLWFldYF1XUk9LSklJSklCPDc1MjEwMQ==',
       'g5OeoZyalJGPi4qGgn56eHd1cm5rZ2Rna3J4gImRlZGQi4eFfnuFjJKWkoyIgnyAh4+Wk4iAdmxjWVNWXmhxdA==',
+      183,
     ],
     [
       1,
@@ -9419,6 +10514,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MzQ0NTY5PkFJVlpYVVNRUlNWWl5fT0Q5My8rKScnJiYmJikqLC8yNz5GU2ZnZWZmYV1aRTcxLysqKSkrLjM2NQ==',
       'eYubpKKcmJKNiYV/fXl1c29rZ2NhaXSAhYaJjJGNlqClqaGblIyHfXNpZWt1e313c29pY19kdIKJiYN+eXVvbw==',
+      183,
     ],
     [
       8,
@@ -9427,6 +10523,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'y8S9Ew8MCwkJCAcHBwcGBgYICQoLCwwNDhEUH0P3+/andl5PQz02My4uKiknKSkoKCkpKi0vMzg9RlVoia66xw==',
       'VGN7kqKppaGdmZiTj4qFhIB+e3h3dHJuamZiX2JmbHN0f4iQnqq0vLexraajnJaQh4F7d3Nva2ZhXVlVU05JTA==',
+      183,
     ],
     [
       5,
@@ -9435,6 +10532,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'IyQlJicqLTI3P0lbZGdqbm5qZ2RbST83Mi0qJyYlJCMjJCQmKCktMDY/SltqbmxjY2xualtKPzYwLSkoJiQkIw==',
       'fYKIioaLlZyfnpqWko6KhoJ+enZybmpnY2BianuKlZOHem1rdYSVnZ+empaSjoqGgn56dnJuamdjYWRqdXp2eQ==',
+      183,
     ],
     [
       5,
@@ -9443,6 +10541,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JycnKSstMDY8RVFaW11fYWFfXVtaUUU8NjAtKyknJycmJygpKy4xNTtEUF1iYVxYWFxhYl1QRDs1MS4rKSgnJg==',
       'foOHiYWFiJGYm5qWko6KhoN/e3dzb2tnY2VodIaOlpOHem5qcXiIl5qdmpaSjoqGg397d3Nva2dlZWt0en15eg==',
+      183,
     ],
     [
       6,
@@ -9451,6 +10550,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'lYqBZU0/NS4pJiMhIB8eHh4eHyAhIyUqLzQ+TGaJjYuLjYlmTD40LyolIyEgHx4eHh4fICEjJikuNT9NZYGKlQ==',
       'nqGinpqWko+Lh4N/e3dzb2tnY19bWFhebXt/gIKMnKeppqKempaSj4uHg397d3Nva2djX15hZWptbneEj5WUmQ==',
+      183,
     ],
     [
       0,
@@ -9459,6 +10559,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KisrLC4wNDg4ODxCWF9gZGlpWVdaUkU8NjIuKyooJycnJygpLC4yNzxEUV1bWFZVVVZZXF9YS0I7NjIvLSwqKg==',
       'hZabkoJ7gY2Wl5OPi4eDf3t3c3BsaGRgXmZ1g4qHg397d3mGlaGjn5uXk4+LiYWBfX2Bg4R4b2ZdX2NueXdzeQ==',
+      184,
     ],
     [
       1,
@@ -9467,6 +10568,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'MzQ1Nzk9QkdQUEtHREJAPz9AQkRHS1FQSEI9Ojc1NDMyMzQ2OTo3OT5HS0tKS0tHR0tLSktLRj05Nzk4NjU0Mw==',
       'fYuSjoqGgn56dnJuc4GQm5qWko6Lh4OAf4GEgndtaW53goOHioiGeXd4en1/iZOZlol+fXt/gX16dnJuamdkbg==',
+      184,
     ],
     [
       2,
@@ -9475,6 +10577,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'R0hKTVBRSEA7ODUzMjExMDIzNDg8QUdHRERERUdISUpKSUlHRkRERUdHQTw4NTMyMTExMjM1ODxCSFBQTUpIRw==',
       'dH2FiYWAfHt6en1/goSHhoWDf3l2fYaQlJCMhoJ+enh0cGxoZWZxfoeJhYF9eXZ6hZKem5iUj4uHg397d3Nvbg==',
+      184,
     ],
     [
       3,
@@ -9483,6 +10586,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GxscHR4gIiUqMDhNY5mblI+Ni3BPOzMrJyQhHx4dHBwcHR4eHyIkKCszO1Bwi42PlJuaY0s+MColIh8eHRwbGw==',
       'cISNioiFi5iiqaeinZmVj4uHg397d3NtaWVfXldaYm96enlydISap6yoo56bmZWRjYeDf3t3cW1pZWRgWlZUXQ==',
+      184,
     ],
     [
       8,
@@ -9491,6 +10595,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'HBwcHR4gIyUqMTlHXI3Ew8PEY0IzKCIdGxkXFhUUFBQUFBQVFhcZGx0iKDPFzs+knZyNXEc5MSolIyAeHRwcHA==',
       'a3qLmaizsq6qpqKempaTj4uHg395dW9oYlxWUU1GSllrg5mmq5yLe3+KlZ6alpOPi4eDf3t3c29rZ2NfXFhUXQ==',
+      184,
     ],
     [
       5,
@@ -9499,6 +10604,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ozw9P0JGTE5LRUA9Ojg2NjY2ODo9QEVLTUxGQz89PDs7PD0/QkZMTUtFQD06ODY2NjY4Oj1ARUtNTEZCPz08Ow==',
       'h5SYlJCMiISAfHh0cG1pbHiIkpOQjIiEgHx4dHBtbneHlJaUkIyIhIB8eHRwbWlseIiSlJCMiISAfHh0cG1sdw==',
+      184,
     ],
     [
       5,
@@ -9507,6 +10613,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Pj9AQkVKTk1JQj46ODY1NDQ1Njg6PkJGSUdEQ0NDREVFRENDREVHSUhCPjo3NjQ0NDU2Nzo+QklNTkpFQkA/Pg==',
       'k5eXk4+Lh4SAfHh0cnF1gIiMioaCgH1+gIGDgX15dHF4g42Rj4uHhIB8eHRwbGhpcH+NkY+Lh4SAfHh0cHF1hA==',
+      184,
     ],
     [
       5,
@@ -9515,6 +10622,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KSorKy4xNTlASVVYV1RTUlJTVVVPSEI9ODY1MzIyNDMzMjMyMzU2OTxCR09VVFNSUlNWV1hWSEA6NDEtLCopKQ==',
       'hImMiISAf4KKlZ2dmZSRjYmFfn2AgYGDf3t3c29uZ2Vkanh9gX98eHd3fYyWnJuXk5CMiISAfHh0cGxoZGVndQ==',
+      184,
     ],
     [
       4,
@@ -9523,6 +10631,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'UlRWWFpWST85NDEuLCopKSkpKiwuMTQ6P0lWWlhVVFJSVFVYWlZJPzo0MS4sKikpKSkqLC4xNDk/SVZaWFZUUg==',
       'kp6gnJiUkIyJhYF9eXVxbWllYWFpeIaLiYWBfXl1d4OSnqCcmJSQjImFgX15dXFtaWVhYWl4houJhYF9eXV3gw==',
+      184,
     ],
     [
       0,
@@ -9531,6 +10640,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JygpKiwuMjc9RVJZV1loaGNgXllDOzg4ODQxLiwsKyoqKywtMDM2O0FLWV5bV1VUVFVXW1xSRT03Mi4sKigoJw==',
       'dIOMi4aNmKCkn5aMf3t+gIOBfXl3c29rZ2NfXGZ1g4qGgn97d3iDk5+inpqWko6KhoJ/e3dzb2tobnmChHVmaQ==',
+      185,
     ],
     [
       1,
@@ -9539,6 +10649,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NDU3OTs/Q0pQT0pFQkA+Pj4+QEJFSk9QSkM/Ozk3NTQ0NDY3Ojk4OT5JS0pJSUlFRUlJSUpLST45ODk6NzY0NA==',
       'foyTj4uHg397d3NvcHuKl5qXk5CMiIR/gIOEgnpuaG51gYaHiYqHfHh3d3t7g5CXl42AfHx/gn56dnJva2dlbw==',
+      185,
     ],
     [
       2,
@@ -9547,6 +10658,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'R0hJTE9QR0I9ODU0MjExMTIzNTg8QUhHRURERUZISElJSEhGRURERUdIQTw4NTMyMTExMjQ1OD1CR1BPTElIRw==',
       'dX2Gi4WAfnt7fHx/goOGhYSCfXh2foiQk4+Lh4N/endybmxoZGh0gYmJhYF9eXV6hpGdnJaUj4qGgn56d3Nvbg==',
+      185,
     ],
     [
       3,
@@ -9555,6 +10667,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GRkaGhsgIyYpLzhFZZ+hmpSOjG9NQDUqJiMgHx4cHBwcHBweHyAjJio1QE1vjI6UmqGfZUU4LykmIyAbGhoZGQ==',
       'cIaPjoqFjJSgpqahnJiUkIyIgn56dHBtaGVhW1pfaXJ6eXJyeI2grKyopKCcmJSOjIiCfnh0c21pZWFcWVVTXg==',
+      185,
     ],
     [
       8,
@@ -9563,6 +10676,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'GxscHR8gIiQpMTlFXYrNzMy8Xj8vJyEcGRcWFRQTExMTExMUFRYYGh0fJTDP1depo6OLW0Y3LyolIx8eHBwbGw==',
       'b36RoK60sa2ppaGempaSjoqGgnx4cmtoYFxVUElCTFhwjZ6nppSDe4KOmp6alpKOioaCfnp2cm5qZ2NfW1dVXw==',
+      185,
     ],
     [
       5,
@@ -9571,6 +10685,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ojs9P0JGS01MRkE9Ojg3NjY3ODo9QUZMTUtGQj89Ozo6Oz0/QkZLTUxGQT06ODc2Njc4Oj1BRkxNS0ZCPz07Og==',
       'iJSXk4+Lh4N/fHh0cGxpb3yMlJOPi4eDf3x4dHBtb3iIkpWTj4uHg398eHRwbGlvfIyUk4+Lh4N/fHh0cGxteA==',
+      185,
     ],
     [
       5,
@@ -9579,6 +10694,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ozw9P0JHTE1MRUE9Ojg3NjY2ODo9QEVISEZCQUFBQUJCQUFBQUJGSEhFQD06ODY2Njc4Oj1BRUxNTEdCPz08Ow==',
       'jJWYlJCMiISAfHh0cHF4hI+Pi4eDgX5+gIKCf315dXFxfIiPkIyIhIB8eHRwbGhrdISRkpCMiISAfHh0cG5vfA==',
+      185,
     ],
     [
       5,
@@ -9587,6 +10703,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KCgpKi0vMzc+R1JaXFlXVlZXWVdRRj87ODUzMjExMTExMTExMjM1ODs/RlFXWVdWVldZXFpSRz43My8tKikoKA==',
       'goiLh4N/gIWRm5ydmJSQjYmFgX5/gYGBfXl1cW1pZWFibHiAgX97d3d5hpacnpqWko+Lh4N/e3dzb2tnY2Nlcw==',
+      185,
     ],
     [
       4,
@@ -9595,6 +10712,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JycoKiwuMjY8RVFeX1xZWFhZXF9eUUU8NjIuLCooJycnJygqLC4yNjxFUV5fXFlYWFlcX15RRTw2Mi4sKignJw==',
       'fIeJhoJ+enh6h5afoZ2ZlZGNiYaCfnp2cm5qZmJfYGx8h4mGgn56eHqHlp+hnZmVkY2JhoJ+enZybmpmYl9gbA==',
+      185,
     ],
     [
       0,
@@ -9603,6 +10721,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KCkqKy0wNDk/SFRWU1dkY19dXFlBPDc3ODYyLy4sKyoqKywuLzQ4PURPW1tXVFJRUVJVV1pUSD84NC8tKyopKA==',
       'cYGMiYaIkp6ioZmOgnp5foOEgHx4cm5qZmRgXmZ1g4qIhIB8eHV7iZihn5uXk4+MiISAfHh0cGxpcHuDh3ZmaQ==',
+      186,
     ],
     [
       1,
@@ -9611,6 +10730,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Njc4Oj1ARUxQTUdDQD49PDw9PkBDSE1QTEVAPTo4NjU1Njc5Ozk5OkFKSUhHR0ZDQ0ZHR0hJSkE7ODk7OTc2Ng==',
       'fYuUkI2JhYF9eXVxbXB9jZiYlJKOioaBfYGDhIFzamxyfYeFiImHhHp3d3h5gIqTlpCFfHx/gH97d3VxbWllbg==',
+      186,
     ],
     [
       2,
@@ -9619,6 +10739,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'RUZHSk5PSEM+Ojc1MzIyMjQ0Nzo+Q0hHRENDREVGRkdHRkZFRENDREdIRD46NzU0MjIyMzU3OT5CSU9NSkhGRQ==',
       'd36JjYWCfnt8fH2BgoOFhIOAfHV0foeQk4+Lh4N/e3dzcGxoZGp3g4uJhYF9eXV5g5CbmpaSj4qHgn56dXNvbg==',
+      186,
     ],
     [
       3,
@@ -9627,6 +10748,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'FxcYGRofICQnLjRAX6iqopqTkG9MPTQqJSMgHx0cGxsbGxwdHiAiJSk1PkxwkJSao6qoX0E1LCgkIB0aGRgXFw==',
       'b4WRj42Hi5afpaWfm5eTj4uHgX54dHBsaGReWlxkbXV5cnFzf5eoraupo6Gdl5OOi4eBfnh0cGxoYmBcVlRSWw==',
+      186,
     ],
     [
       8,
@@ -9635,6 +10757,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'GxwcHB4fIyUqMDhFW4nW1tawWTsrJR8ZFxUUExMSEhERERITExQVFxofIivc4eCxpqeKW0U4MColIR8eHBwcGw==',
       'b4CVpLG1sa2ppaGdmpaSjoqGgHx2cm5nYVlUTklCSldxjaCnpZiFfIGKl52alpKOioaCfnp2cm5qZ2NfW1dVXw==',
+      186,
     ],
     [
       5,
@@ -9643,6 +10766,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'OTo7PUFESU5OR0I+PDk4Nzc4OTw+QkdNTUpEQT07Ojk5Ojs9QURKTU1HQj48OTg3Nzg5PD5CR01NSkRBPTs6OQ==',
       'hZKXk4+Lh4N/fHh0cGxrcX+OlJOPi4eDf3x4dHBsbHWFkpaTj4uHg398eHRwbGtxf46Uk4+Lh4N/fHh0cGxrdQ==',
+      186,
     ],
     [
       5,
@@ -9651,6 +10775,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'OTk6PUBDSE1NSENAPTo5ODg5Oj1AQ0dJR0NAQD4+Pj8/Pj4+P0FDR0lIQz89Ojk4ODk6PUBDSE1NSENAPTo5OQ==',
       'j5WVkY2JhYF9eXVzcnmFjZOPiYWBfn9/gIKBfXlzb292goyPjYmFgX15dXFuamx3h5KUkY2JhYF9eXVxbm1ygA==',
+      186,
     ],
     [
       5,
@@ -9659,6 +10784,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JicoKSstMDU7Q1BdX15cWlpcXVpPRz86NzQxMDAvLjAwLi8vMTI0NzlARk9bXFxbW1xeX11RRDs1MS0rKSgnJg==',
       'gYiKhoJ/gYmXoKCcmZSQjImEgIB/gYF/e3dzcGxoY2BjaXiAf356eXmBkZqenZmVkY6KhoJ+enZybmpmYmFkcQ==',
+      186,
     ],
     [
       4,
@@ -9667,6 +10793,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'XV9hY2FPQjo0MCwqKCcmJSUmJygqLDA1OkJPYWNhXl1dXmFjYU9COjUwLCooJyYlJSYnKCosMDQ6Qk9hY2FfXQ==',
       'k6CjoJyYlJCMiISAfHh0cGxpZWFdYGx8h4iEgHx4eIOToKOgnJiUkIyIhIB8eHRwbGllYV1gbHyHiISAfHh4gw==',
+      186,
     ],
     [
       0,
@@ -9675,6 +10802,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'X11cWkI7NzY4NjMwLiwrKiorLC4xNDg9RE9bW1dUUlFRUlVXWlRIPzg0Ly0rKikoKCkpKy0vMzg+SFRXVFhkYg==',
       'b2tpZWFeZHKBioiEgHx5dXmHlqGgnJiUkIyIhIB8eXVxbWlseIKGfWlocX+Jh4aFkp+lo5qPg3d6f4KEgHx3cw==',
+      187,
     ],
     [
       1,
@@ -9683,6 +10811,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NTY3OTs5OTtASkpIR0dFQkJFR0dISkpAOzk5Ozk3NjU1Njc6PUFGTFBMR0NAPj08PD0+QENHTFBMRkE9Ojc2NQ==',
       'iYiGfHh3eHt7ho6VlYt/fH1/gn95dXFua2dpdYWRko6Kh4N/e3dzb213hpSalpSQjIiDf4CDhYR6bWhueIKHiA==',
+      187,
     ],
     [
       2,
@@ -9691,6 +10820,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'RUZISk5PSUM9OTc1MjIyMjI0Nzk+Q0lHRENDRUVGR0dHR0ZFRUNDREdJQz45NzQyMjIyMjU3OT1DSU9OSkhGRQ==',
       'doCIioaAfnx8fX+AgYKDhIKBe3d3f4qQko6KhoN/e3dzb2tnY2x4hIuIhIB8eHR7hpOdmZWRjYqGgn56dnJubw==',
+      187,
     ],
     [
       3,
@@ -9699,6 +10829,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'mZOPbk0+LyklIiAeHRwcGxscHB0eICIlKS8+TW6Pk5mlrKpjRDUvJCEdHBoZGBgXFxgYGRocHSEkLzVEY6qspQ==',
       'm6GmopyYlJCNiYN/e3VxbWdlYVteZGx2eHNvbXeQpK2uqqainJiTkI2JhH95dXFtaWVfW1hTUlhogZGTjoqGjw==',
+      187,
     ],
     [
       8,
@@ -9707,6 +10838,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'EREREhMUFRcaHCIpOVWq39/fhFdDNi0oIyAeHRsaGhoaGhobHR8hIyguN0RYhLKxuOrq5SkjHRoXFRMSEhEREQ==',
       'ZHeOnamrp6Ofm5eTj4uHg397eHRwbGhkYmx5goRyYVdba4eiub+9tqyon5qWkIuFf3t4dHBsaGRgXFhUUExLVQ==',
+      187,
     ],
     [
       5,
@@ -9715,6 +10847,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ojo8PkFFSk1NR0E+Ozk4Nzc4OTs+QUdNTUpFQT48Ojo6Ojw+QUVKTU1HQT47OTg3Nzg5Oz5BR01NSkVBPjw6Og==',
       'h5SXk4+Lh4N/e3dzcGxqcX+OlJOPi4eDf3t3c3BsbHeHlJeTj4uHg397d3NwbGpxf46Uk4+Lh4N/e3dzcGxsdw==',
+      187,
     ],
     [
       5,
@@ -9723,6 +10856,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PT08PD0/QkVJSUVBPzw7Ojo7PT9CRktNTUZBPTs4NzY2Nzg7PUFGTU1LRkI/PTs6Ojs8P0FFSUlFQj89PDw9PQ==',
       'gouPi4eDf3t3c29rbXWFkpWTj4uHg397d3Nva2x0g5GVk4+Lh4N/e3dzc3eCjpOSjoqFf35/gIGAfHh2c29udw==',
+      187,
     ],
     [
       5,
@@ -9731,6 +10865,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Xl9hYl9OQTkzLyspKCYmJSUmJigpKy8zOUFOX2JhX15eX2BdUUc/OzUyMS8vLi4uLi4uLy8xMjU7P0dRXWBfXg==',
       'l5+hnZmVkY2JhYF9eXVxbmpmYmBjb36GiIWBgIWOmaKgnJiUkIyIhICAgYCBfnp2cG5rZWNfXmp4f4F9eXh6iA==',
+      187,
     ],
     [
       4,
@@ -9739,6 +10874,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JCUlJygqLjI4P0teaGdlZGRlZ2heSz84Mi4qKCclJSQkJSUnKCouMjg/S15oZ2VkZGVnaF5LPzgyLiooJyUlJA==',
       'd4SIhIB8eX2LmqOjn5uXk4+MiISAfHh0cGxoZGBcXGh3hIiEgHx5fYuao6Ofm5eTj4yIhIB8eHRwbGhkYFxcaA==',
+      187,
     ],
     [
       0,
@@ -9747,6 +10883,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'XF1eYWFPQDcyLSooJiUkJSUmJygqLDA2PD9IYGprbnBcUE5MTExMRTkyLywqKSgnJygpKiwvMjc9RlJhYl9dXA==',
       'd3V1cWlhXWBsdnt+hpmlq6KVin56dnJ6hpCWkIqEfnp3c29rZ2NfXV9se4SGgn58eIOSnaikoJyWko2IhIF8eQ==',
+      188,
     ],
     [
       0,
@@ -9755,6 +10892,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'j5GSaVE9My0oJSIgHx4bGhobGxwdHyIlKS42Q2OfnpOTnJheSDkxKyYjIB8dHRwcHBwcHh8hIyYrNT9ObpCPjQ==',
       'l6etqaWhnZqWkI6KhoJ8eHRwamZiXVtXV2F5jo+CdHODmqappaCbl5SQjIiEgHx2cm5qaGJeWFVVYHB7gn58iA==',
+      188,
     ],
     [
       1,
@@ -9763,6 +10901,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'fnp6ZUw+NS8nIyEfHh0cHBwcHR4fISQmLE9edHh1c3FxcnV0U0Q5My0pJiQjIiEgICEiIiUnKzA0QEtidHZ5fg==',
       'WFxfW11peYWGgn56f4ycqKejoJqWko6KhoF8eHJwbWdlX19mbnh5d3l/g4KLlJ+opaKempiUkIyGgn54cGRWVg==',
+      188,
     ],
     [
       2,
@@ -9771,6 +10910,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'bGpnX1dPSEA6NTEvKikoKCYnKCkpKy0wNDk/R1NjamtrbnJ0WEc8NC8rKCYkIyIiIiIlJigsMDdARktTWWBnaw==',
       'k5OSkIyKhoKAenh0cW9ramViZGhye3x4dnuLnaqpo5+alpKOioaAenZwbGxqbW9xb2xsbG5yeH6FjpGUlZOSkw==',
+      188,
     ],
     [
       2,
@@ -9779,6 +10919,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'cXFvW0pAOTMtKiknJCMjIiIjIycpLC4zOEBMXXaCfGVdW2VyblJCNjEqJyUjIiEhHx8gISMlJysxN0FUent2cw==',
       'fnp4dHBsaGZiZG+Doq6tqJyKe2pZWmmOm6GbmZOPi4WEfnp2cGxmYl5YVVJabH6HhoKCjpmgo52Zl5OPjYqEgg==',
+      188,
     ],
     [
       8,
@@ -9787,6 +10928,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'rK6pclZFOzMvKSglIyIiISEiIiQlKCsyPEhiZWZnam91irSzp00uJBwaFRQTExISEhITExQUExUXGx8nM06crA==',
       'c3yIjIeEf3JpXVJSWm2FmaWtrqqpoqCdl5WQi4N9d3FtZ2NfW1dTT05VZHJ+i5unqqainpqWko6KhoF6dG5paw==',
+      188,
     ],
     [
       8,
@@ -9795,6 +10937,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GhobHB0fJCcvPFphbXZ3cmphWVJLRkA9OjY0MzIwMDAwMDAyMzQ2Oj1ARktRWWFqcnd2bWFaPC8nJB8dHBsaGg==',
       'eoqRlJORko6OjIqLh4aFgoKBgIB+enl3dnZ0cXBwbG5rcHuJlpuamJ6lqa2jm5aNiYN8dnBqY1tWWF5laGNibA==',
+      188,
     ],
     [
       3,
@@ -9803,6 +10946,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'jXhrWE9GPzc1MCwqKyopKCgpKioqLDA1Nz9GUFhpeI2Zl46HQDMoIh4dGhkYFxcXFxcXGBkaHR4iLTNAh46XmQ==',
       'g4F/fnp2dXJybmxqZWVhYWh0hI6Tm6Srrqqmn5mVj4uHgX13dG1pZF9bVVNWX2dsdIGQnqKcmpaWlZOQjIqGhQ==',
+      188,
     ],
     [
       3,
@@ -9811,6 +10955,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'YlRLQzw2Mi8tLCooKCcoKSksLTA0Nz5ETllmZ2NgXlxcXV9dTT41Ly0oJiUkIiIhIyQkKCkuNDtIWGRnam9ycQ==',
       'YV9fY3CAiYmFgX1/h5ekpqSempSQjImFfnp0cGxoZGBjaXF5eHV0eYaTnaCemZiVkJCLioeCgH17eHRwb2tnZQ==',
+      188,
     ],
     [
       5,
@@ -9819,6 +10964,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ODk7PT9DSU1NSUM/PTs5ODg5Oz0/Q0dISEdFQT48Ojo6Ojw+QUVHSEhHQz89Ozk4ODk7PT9DSU1NSUM/PTo5OA==',
       'iZOWko6KhoJ+enZ0cXF1e4OLjo6NioaCfnp2cnJydXyCjJCQjoqGgn56dnJuam13h5OVko6KhoJ+enZybmtteQ==',
+      188,
     ],
     [
       5,
@@ -9827,6 +10973,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Pj9BQ0ZKTU1IQj05NzY0MzM0NTc5PUJITExLRkNBQD8/P0FDRktNTUhCPTk3NTQzMzQ1Nzk9QkhNTUpGQ0E/Pw==',
       'lJeWko6KhoJ+endzb2xrbneFjY+OioaCfnp3c3Fwd4aQl5aSjoqGgn56d3Nva2lsd4ePkY6KhoJ+endzb3B3hg==',
+      188,
     ],
     [
       0,
@@ -9835,6 +10982,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'XF1fYmBPPzgyLisoJiUkJCQmJygqLDA2PD9IYGlrbW5cUU9OTU1NRDszLiwqKCcnJycoKiwuMjY8RVFhY2BeXA==',
       'd3V1b2lhXGJqdn5+iJWjqZ+ViHx4c3aAjJSWkIqEf3t3c29rZ2NfW19se4aGgn58eYOSnaikoJyWko6IhIF7eQ==',
+      189,
     ],
     [
       0,
@@ -9843,6 +10991,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'jpCRa1A8My0oJSIgHx4dHRobHBwdHyIlKS44RWKdnZSRm5ZdRTgwKSYiIB8dHBwbGxsfHyAjJSgtNT1TdI+Ojg==',
       'l6etqaahnZmUkIyKhoJ+eHRuamZiYFpXVV5ziI2Ed3iJnqeppaGdl5OQjIiCfnp2dHBqZmJcWldVYXF8gn58iA==',
+      189,
     ],
     [
       1,
@@ -9851,6 +11000,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'fHl6aVBBMy0lIyEfHRwcGxscHB0eICIpLU9ccnh1cnFxcnV2VEQ5Mi4qJyUiIiEhISEiIyQpLDA1QUxic3V4fA==',
       'WV1gXFpkdIGHg397fIiXpqikoJuXk4+Lh4F9eXNxbWpmYF5jbHZ9enp+gIKHkp6mpqKenJmXk42Jg315cWVaVw==',
+      189,
     ],
     [
       2,
@@ -9859,6 +11009,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'aGhlX1dSSUI6NjIvLSopKCcnKCkqLC0xNDhASlNkZ2dpbHByX0k6My8qJyUjJCMjIyMmJykrMTVAR0xSWF5jaA==',
       'lJOTkY2Lh4OBfHl1cm5ua2djYWl1fH57dXiFmaiqpqKcmJOPiYV/e3dzb2lpam1wcW9ubm1wdXuCio+Rk5GSkw==',
+      189,
     ],
     [
       2,
@@ -9867,6 +11018,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Y3V/d15MQTk0LyspJyYlJSMjJCUnKSstMzdBS1xvb3BydHl6VUY4MCsnJSMiICAfISIiIyUnKzE3QVJvcWVaWw==',
       'nJ6cmJSQjIiEgn58eHRwbGplY19fanN9fnp5gpSkr6ulo52alpCKhoJ8enRxbWZkX2Nxk6Wll4h4aFtUU154kg==',
+      189,
     ],
     [
       8,
@@ -9875,6 +11027,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'qKmlclZGOjQuKyglJCMiIiIiIyQlKCsuOEZdZmhqbXJ4f7Cvp08wIh8ZFhUVExEREREREhIUFRcZHSIrOFSjqA==',
       'cHuEiYmDgXhoYFJSXmyJnaeuqqulpKGcmZKOiIN9dnBqZmJfW1dTT01XZ3R/i5qnqaWhnZmWko6KhoJ8dnBpag==',
+      189,
     ],
     [
       8,
@@ -9883,6 +11036,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GRkZGxsdIiUpM1xlcHx8dm5lW1NMRkI9ODYzMjAwLy8vLy4wMjM3OTxBRkxSW2Rtdn17b2RcMyomHx0cGhoZGQ==',
       'eIeSlZSSkZCPjY2LiomGg4GBgH5+e3d4dXN1cXBwbWtqbXaGk56dnKGnqqujmpaPioR8eHNqZl1WV1hdY2Riaw==',
+      189,
     ],
     [
       3,
@@ -9891,6 +11045,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'knxqWktEPTc0LywpKikoJycoKSopLC8zNz1ETlpqfJKfnJB5Qi8pIx8eGxoZGBcXFxcYGRobHh8jKS9CeZCcnw==',
       'g4F/fnp2dHFvbmpoZmJhX2ZyhY+WnaOrrqiknpqVj4qFgX16dHBqY2BbV1VYX2RpdIGVn5+fmpmYlZOQjIqGhQ==',
+      189,
     ],
     [
       3,
@@ -9899,6 +11054,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ZVhLQjs2MS4sKykoKCcnKSkrLC8xNjpCTFhoaWdjYV9fYWJeSz00LywnJSUjIiEhIiMkJygtMzdDV2RnbHJ3dg==',
       'YV9eYm9/iIiEgH6CjJylpqOempSQjIaDfnp2cWxoZGFla3J2c29xeoeWnqGemZiVk5GMioeCgX16eHRwbmpmZQ==',
+      189,
     ],
     [
       5,
@@ -9907,6 +11063,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NTY3OTw/REpNTUhDQD49PDw9PkBDR0lJSUVBPTs5NzY2Nzk7PUFGSElJRkNAPj08PD0+QENITU1KRD88OTc2NQ==',
       'hpKUkIyIhIB8eHVycnZ7hIyQkpCMiISAfHh1cW5vcnqDi46OjIiEgHx4dXFtbniHlJaUkIyIhIB8eHVxbWlrdw==',
+      189,
     ],
     [
       5,
@@ -9915,6 +11072,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PD0+QENITUxLRD88OTc2NTU2Nzk8P0RKTEtIREA+PTw8PT5AREhLTEpEPzw5NzY1NTY3OTw/REtMTUhDQD49PA==',
       'jJSXk4+Lh4N/e3dzb2tqcHqKkZCPi4eDf3t3c29uc32MlJSTj4uHg397d3Nva2pteoqRk4+Lh4N/e3dzb25wfQ==',
+      189,
     ],
     [
       0,
@@ -9923,6 +11081,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'WlteX2BPQTkzLyspJyYlJSUnJykrLTM3PEFJYmdoaWtbUE9OTU1ORDs0MCwqKSgnJygpKiwuMjc9RVNhYV5bWg==',
       'd3V1cWlhW2Frd4B+iZWhppyRhnx4dHeBjJKUkIqGgHt3c29rZ2NfXGFufYeGg398eYCPm6akoJyWko6KhYF7eA==',
+      190,
     ],
     [
       0,
@@ -9931,6 +11090,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'iYqMblI/NS4pIyEfHh0cHBwcHR0fICMnKjE5R2aYl4yMlZZhSjsyLCckIiAeHR0cHB0eHiAhJCcvNj9Ud4qJiQ==',
       'lKStqaehnpqUko6KhoB8eHRwbGZjX1hXV193io2Cd3aEm6appaCcmJSQjIiEgHx2cm5qZmNfWFdXY3B+gn58hQ==',
+      190,
     ],
     [
       1,
@@ -9939,6 +11099,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'eXV3aFA/NiwoJSIgHh4dHR0dHh8gIiQoQ01bcHVyb25ub3JzVUU6My0qJyUjIiEhISEiIyUnKjA2QU1jcXJ0eQ==',
       'W19hXVpjcYCIhIB9eYOSoqqmoJyYlJCMiISAe3dxbWtlY11fZ3N8fHp8gIGCipWjqKSgnJqWko6IhIB7dWlcXA==',
+      190,
     ],
     [
       2,
@@ -9947,6 +11108,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ZGVhXFZQSkM8NzMwLisqKSkoKSkrLS8xNTpASFJiZGNlaGxvYUw9NS8rKSYlJSQkJCQlKCotMjhCR0tRWFxhZA==',
       'lZSTkY2Jh4OBf3x4dHFsaWdjY2t0fH18dnaBlKSqpaKdmZWPiYWBfHp0bmpnam1xc3JwcG5wdnuCiI2Pjo+Pkw==',
+      190,
     ],
     [
       2,
@@ -9955,6 +11117,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'YHR8eWBOQzo0MCwqKCYmJSMkJSYnKisuNDhATFlra2ttcXV2WEg5MSwpJiQiISAgIiIjJCYpKzA4Q1Nub2BaWg==',
       'nJ2bl5OPi4iEgX58eHRxbGpkYV5ibniAfnp3gZOlrquloZ2ZlY+KhoJ+enRwamZkXmV2maajk4R3Zl1XVGF4kQ==',
+      190,
     ],
     [
       8,
@@ -9963,6 +11126,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'DxITExQVGhwgLlSusrN/eHJwbGppV0U5MysoJSQjIiIiIiIkJSgrLzU7R1Vxq7CurptNMyYfGhYUExIREBAQDw==',
       'jqOsraGUiIB+eHZ9hpGZlZGLhYF7d3Nva2djX1xYWGNzf42aqrSyrqqmop6alpGKhH53c2xoZGBcWFdUUldfcw==',
+      190,
     ],
     [
       8,
@@ -9971,6 +11135,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GBgZGhsdHyQpMklndoGDfXNpX1ROR0E8NzMzMC4uLS0tLS4uMDM1NzxBR05UXmlyfYKBdmZEMikkHxwbGhkYGA==',
       'e4uVlZSTk4+Rj42OiomHg4GBfn19eHh2c3JwcG1ua2ttbnqKmJ+eoKaoq6efl5ONh4N8eHJrZV5YVVleYmFiaw==',
+      190,
     ],
     [
       3,
@@ -9979,6 +11144,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'mYBsXE5DPjgyMC0rKScnJiYnJykrLi8wNj5ETlxqgJmnopVnQC4oIR4cGxgYFxcWFhcXGBkaHB8hJy5AZ5Sipw==',
       'hoSCgHx7eXNycGxraWNjYl1jb4GTl52lqayopJ6dlpCMhoJ+enRwamRiXFhUV1xhamx8kJ2jnp6cmJeUkI2Khw==',
+      190,
     ],
     [
       3,
@@ -9987,6 +11153,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'aVhNQj02MS4rKignJyYnKCgoKy0wNTpBTFZmbGpnZGNjZWVeSTsyLyomJiMiISAgIiIjJicsMjdCUmNobnZ7eg==',
       'YF5dYG19iIiEgH6DkaCnp6OdmZOQjIaCfXp2cmxlYWJmbXN2cG1udoiXoKOfm5qXk5KMioaCgX17d3RwbmpmZA==',
+      190,
     ],
     [
       5,
@@ -9995,6 +11162,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'P0BCREdMTk5HQDw5NjQzMjIzNDY5PEBHTk9LR0RCQD8/QEJER0pLSkZCPTo3NTQzMzQ1Nzo9QkZKSkpHREJAPw==',
       'i5aZlZGNiYWCfnp2cm5qaGt4iJCRjYmFgn56dnNzdn6IkJSUkY2JhYJ+enZybmxtcnuFioyMiYWCfnp2cm9vew==',
+      190,
     ],
     [
       5,
@@ -10003,6 +11171,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'OTo7PUFESUxMR0I+PDo5ODg4Ojw/Q0dLS0lFQT07Ojk5Ojs9QUVJTEtHQj48Ojg4ODk6PD5CR0xMSUVAPTs6OQ==',
       'kJSUkIyIhIB8eHRwb21zfomRkZCMiISAfHh0cG9tc4KNlJSQjIiEgHx4dHBsbHB+jZOUkIyIhIB8eHRwbG1zgg==',
+      190,
     ],
     [
       0,
@@ -10011,6 +11180,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JycoKiwvMTc8RVJhYl9dXFxdX2FhT0M4Mi4qKCYlJiYmJicoKiwwNjxBSGFoaWprWVJRUFBQTkI5My8rKiknJw==',
       'd4SIhIB9en2KmKKmop6alJCKhoJ/e3d2c3NtZl9bZW57f4GQnKagkoV8eXV7hI2UlpCMhoB8eXVxbWllYV1daA==',
+      191,
     ],
     [
       0,
@@ -10019,6 +11189,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GxwcHR8gIiUqMDpGZZmbkpKYmV5JOjIrJyMgHx0dHBwcHB0eHyEkJy81P01ujoyNjY+QbE0+NS0oJSEeHhwcGw==',
       'c4iOg3h2hJunqqagnJiUkIyIhIB8d3Nva2djX1pXVWBte4J+foWUpKyspqKemJSSjoqGgHx5dXFtZ2NfW1dVXA==',
+      191,
     ],
     [
       1,
@@ -10027,6 +11198,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ISEhIiUnKi4zOkRUdHNxb29xdHduWkxCKSYjHx4dHBwcHB0eHyEjKS81Pk1neHd6end1dGJMQDYwKSckIyIhIQ==',
       'b36Hg397eYOSoKainqClpKCYi4WBenVxbWpnZGBcWF5odH6BgYOFgIiTnKSinJuVk4+JhX97d3Nva2dkXlpWXw==',
+      191,
     ],
     [
       2,
@@ -10035,6 +11207,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ZGRhXFhRS0M8NzMxLCsqKigoKSkrLC8xNTlASFNhZGRmaW1vZUs8NTAsKSYkIyQkJCQlJyosMTc/SE1SWFxhZA==',
       'lJSUkY6MiISCfnt4dXFuaWdjYWlyeoB8dnR+kKCrp6OfmZWQjIaCfHh0bmxmaGtuc3JxcXFxdnt/houMkJCPlA==',
+      191,
     ],
     [
       2,
@@ -10043,6 +11216,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JSYmKCksLzQ5Qk1gd3x0ZFxcYnBuUUI3MSooJSMiIiEfICEhIyUnKzA4RVp4d3Jvb21tW0xBOTMuKikoJSQjJQ==',
       'gJmqp6GXhntsXWFzlp+inJiUkIyHhX97d3FrZ2FeXFZUWmt/hoeDf4mSm6Kem5aVkI2LhYN/e3l1cW1pZWNhag==',
+      191,
     ],
     [
       8,
@@ -10051,6 +11225,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'foW1tq1eMSIeGBcUEhEQEBAQERAQDxETFRccISxEiLq7vKFtUkM5MiwoJSQiISAgICMkJScoLDM5SVVtb3J2eA==',
       'mKWwrq2qo6Kdm5eQjYWBenNuaGRgXFhUUE1NWGh2h5akqqejn5uXk4+LhYJ9d3RwbGhtc4CIiIR+dmpeU1lkgA==',
+      191,
     ],
     [
       8,
@@ -10059,6 +11234,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'LC0tLS8xMzg7QEZNVmFsdoGHhnVoOCwnIyAdGxsaGRkZGRobGx0gIycsOGh1hoeBdmxhVk1GQTs4MzEvLS0tLA==',
       'eo2boKCjp6mqo52WkIqEgHx3cmtkYFZXWFxgX2VvgI+YlpSTk5OTkYyNi4iIgoCAf357d3Vyc3Jubm1tbGtobg==',
+      191,
     ],
     [
       3,
@@ -10067,6 +11243,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'oINvW01FPTczMSwrKScnJiYmJykrLC8xNj9ETVtvg5+ro5ZjPDIlIR0aGBcWFhUVFRYWFhcYGh0hJTI8ZJajqw==',
       'hoSCgHx7eXNxbm1raGdhX11hboSUnZ6ip6uqpqCalpGMiIJ+eHRwamZgWVdVWF5hZ2x4kZ2koZ2dmJaUkI6Khw==',
+      191,
     ],
     [
       3,
@@ -10075,6 +11252,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Zmdqbm5jVEc9ODIvKyonJiUlJSUnKCosLjE2PURMXW5/f3hvaWRPQDQtKigmIyIhISAhIiMmJikuMjpJX2hnZg==',
       'lKCmoqCcmJeTkY2HhIF9fnl3c3BsZ2ZiYV5eZ3iHk5aQkY2TmZudmZWRi4aDfXt1cG1nY19aWF1reoGBfXl5hA==',
+      191,
     ],
     [
       5,
@@ -10083,6 +11261,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Q0RGSEtQUEtDPTk2MzIxMDAxMjM2OT1DS1BQS0hGRENDREVIS0xMSkU/Ojc1MzIxMTIzNTc6P0VKTExLSEVEQw==',
       'jJibl5OPi4eDf3t3dHBsaGZreYiQj4uHg397d3V1d3+JkpaVk4+Lh4N/e3d0cGxqbHB8hIqMioeDf3t3dHBxfA==',
+      191,
     ],
     [
       5,
@@ -10091,6 +11270,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Nzg5Oz5CR0tMSUVBPjw6Ojo6PD5BRUlMTEdCPjs5ODc3ODk7PkJHTExJRUE+PDo6Ojo8PkFFSkxLR0I+Ozk4Nw==',
       'iZKUkI2JhYF9eXVxbW5ygI+UlJCNiYWBfXl1cW1rbXqJkpSQjYmFgX15dXFtbnOAj5STkI2JhYF9eXVxbWtteg==',
+      191,
     ],
     [
       0,
@@ -10099,6 +11279,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'gIJ8W0lIRDkxLCYkIyIhHx8fICEiJCcqMDY/T2KFhIODhIVZSTwyKyckIyIhIB8eHiEhIiQmKjE1PUxeaHaBgA==',
       'jY6WkIyIgn56dHBsaWZiXllVWWd2gYB/ipqnq6WhnZmXk42KhX9+eHRybmpmZGVmaGRganN8f4SSnqmpo5+QjQ==',
+      192,
     ],
     [
       1,
@@ -10107,6 +11288,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'HyIiJCUnKjE2Pk1gdnV1dnl5ZE9FQEFEQDYwLSkmJSQiIyQlJScqLjM5QE9oenh3d3h5Xks+NC4pJSMjISEgHw==',
       'iZekq6ejnZOEeXqCjpOPi4SAenRybGhkXltXVV5te4F+fIeWpKmjn5uXlZKMiIJ+e3Z0cGtoZGFgX2h1foN+fg==',
+      192,
     ],
     [
       6,
@@ -10115,6 +11297,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'HR4eHyAjJSgtMjxKY4+Rj4+Rj2NKPDItKCUjIB8eHh0dHh4fISMlKC0zPEpkj5CPj5CPZEo8My0oJSMhHx4eHQ==',
       'b32CfoKPnqmqpqKempaSjoqGgn56dnNva2djX1tXWGBvfYB/go+eqaqmop6alpKOioaCfnp2c29rZ2NfW1dVYA==',
+      192,
     ],
     [
       8,
@@ -10123,6 +11306,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/9JqRjUoJCEdGhgXFhUVFRUVFRYXGBocHSQoNUZq0v//0mpGNSgkIR0aGBcWFRUVFRUVFhcYGhwdJCg1RmrS/w==',
       'n6yyrqqmop6alpKOioaCfnt3c29rZ2NfW1dTT1Jeb4ufrLKuqqainpqWko6KhoJ+e3dzb2tnY19bV1NPUl5viw==',
+      192,
     ],
     [
       8,
@@ -10131,6 +11315,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'dG5kWExDOTItKykmJSMjIiIjJCQmKS4zOkFNZXV2c3Jyc3FfTj42LikqJiQjISEgICEhIyQmLDA1PEhgfH99eQ==',
       'XVlbYnB/hIN/gIaVo6OkoJyalpCMiIWDfHl1cW9pZWFdXFticIGKjo+RlJWWl5aXlpWUj4yIhIJ/eXVxbWtlYQ==',
+      192,
     ],
     [
       8,
@@ -10139,6 +11324,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KCgpKy0vMzg+R05VWFtcXV1cW1hVTkc+ODMvLSspKCgoKCkrLS8zNz1GU1xdWVdWVldZXVxTRj03My8tKykoKA==',
       'gYKChISHjJCSlpaVk4+Lh4N/e3dzcGxoZGBgaHeFiYeDf3t3eICQnaCfm5eTj4uHg397d3NwbGprbG9zc3h7fQ==',
+      192,
     ],
     [
       5,
@@ -10147,6 +11333,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KSoqLC4vMjc+REhMT1NUVVZXWVxdWUxEPjg0Mi8uKysrKyssLS8yNDk9RUxVV1ZVVVZYW11cTkQ9NjIvLiwqKQ==',
       'fHt5d3qElJ2dm5eTkY6Lh4WBfnt3c3BubGhkZmx4goSBfXl2eIGRnqCempaSjouHg397d3NvbW1uc3JzdnZ5ew==',
+      192,
     ],
     [
       5,
@@ -10155,6 +11342,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'U1NSUVBNSUQ9OTUyMTAvLi4tLjAyNDg7QEZMU1NQTk1NTlBTV1dORD04NDEvLSwsLCwtLzE0ODtARklNUFJSUw==',
       'hoSCfnx2dHJubGpmZnJ7hYiEgHx4dHR/jpufm5iUkIyIhIB8eHZ0cnJxcnR1eHh7fn6CgYKFhYiLjZGUkpKMiA==',
+      192,
     ],
     [
       5,
@@ -10163,6 +11351,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'eHp6b1NCOTMtKSYkIiIhICAhIiIkJiktMzlCU296enh4enpvU0I5My0pJiQiIiEgICEiIiQmKS0zOUJTb3p6eA==',
       'nqSmop6alpKOi4eDf3t3c29rZ2NfW1tea3qAgn9/gY+epKainpqWko6Lh4N/e3dzb2tnY19bW15reoCCf3+Bjw==',
+      192,
     ],
     [
       0,
@@ -10171,6 +11360,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'gYOEY0s8NzAqKCQiISAfHyEhIiMlJywwOkVHS1t/f319fnVmXU4+NjErJyUjIh8fHx8gISIjJSktNDhGXX+DgQ==',
       'cnV0b2NcV1hgcH2AhoyWn5mYmZmcmpaUjoyIhIB6dnJva2dhXVtXWmh0f4CBi5imqaakoJqWko6MhoJ9eHRuaw==',
+      193,
     ],
     [
       1,
@@ -10179,6 +11369,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'dXN0dGBOQzcyLSglJCIgICAgISIiIyUpLjQ+R2B4eHZ2eHlmUUI5MSwoJyYkJCQjJSYnKi4wN0FEQEBET2R3dw==',
       'nKGfnZmWlI6MiIKAenZybmpmYl1ZWWR0gYSAgo6dp6mloZ+bmJKMhoF+enZvbHaBiIZ2Z19bV1hicXyCfnyFkQ==',
+      193,
     ],
     [
       6,
@@ -10187,6 +11378,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'HBwdHh8hJCcsMjpJYY+YlpaYj2FJOjIsJyQhHx4dHBwcHB0eHyEkJywyOklhj5iWlpiPYUk6MiwnJCEfHh0cHA==',
       'bnyCgIaVpKuppaGdmZWRjYmGgn56dnJuamZiXlpWVV9ufIKAhpWkq6mloZ2ZlZGNiYaCfnp2cm5qZmJeWlZVXw==',
+      193,
     ],
     [
       8,
@@ -10195,6 +11387,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/9JqRjUoJCEdGhgXFhUVFRUVFRYXGBocHSQoNUZq0v//0mpGNSgkIR0aGBcWFRUVFRUVFhcYGhwdJCg1RmrS/w==',
       'n6yyrqqmop6alpKOioaCfnt3c29rZ2NfW1dTT1Jeb4ufrLKuqqainpqWko6KhoJ+e3dzb2tnY19bV1NPUl5viw==',
+      193,
     ],
     [
       8,
@@ -10203,6 +11396,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'eHJmWE1BODEsKScmJCMiIiIiIyQmKCsyOUBLYnl6eHZ2d3RaSjwyMCsnJCIhICAfHyAgJCUoKi80O0tbfoKBfQ==',
       'XFhcZHOBg4KAgo6eo6ajn52Xk4+LioN/fHh2cGxoZGJcWFpidIOJjYyUlpWYl5eZlZSTj4uHg39+eHRwbGpkYA==',
+      193,
     ],
     [
       8,
@@ -10211,6 +11405,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JycoKiwuMjY9RU9WW15fX19fXltWT0U9NjIuLCooJycnJygpKy4xNjxFUV1fXVpZWVpdX11RRTw2MS4rKSgnJw==',
       'fX+BgoOIjI2VlpiYlJOPi4eDf3t3c29rZ2NfYGZ0g4eHg397eHqFlKChnpqWk4+Lh4N/e3dzb2tpaGlscHR1ew==',
+      193,
     ],
     [
       5,
@@ -10219,6 +11414,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KSorLC0vMzg+RUhMUFNUVVVWWVxdV01DPjk1MjAtLCsrKissLS8yNDg+Q01WWFZVVVZYW11cTkQ8NjIwLSoqKQ==',
       'fX17d3eAjJugm5mVkY+MiIaDf315dXNvbGpnZGdye4ODf3t3dXuJmKCenJiUkIyIhYF9eXVxbW1tcHFydXZ6fQ==',
+      193,
     ],
     [
       5,
@@ -10227,6 +11423,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'UVFQUE5LSERAOjczMjAvLy8uLzEzNTg7QUZLUlFOTUxMTU9RVVZPRT45NTIwLi0sLC0uMDI1OD1BR0lNUFFRUQ==',
       'hoSCfnp2dHJxbmpnaHN+hoiEgHx4dHR8jJmem5eUkIyIhIB8enZ0cnBycnV1dnx9gIGBgYKEhYaJjIyRkpCOig==',
+      193,
     ],
     [
       5,
@@ -10235,6 +11432,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ICAhIiQlKCwxOENRbXt8e3t8e21RQzgxLCglJCIhICAgICEjJCYoLTE6Q1Rte317e317bVRDOjEtKCYkIyEgIA==',
       'foGAf4KLm6Olo6CcmJSQjIiEgHx4dHBsaWVhXVtcZHR+gYB/goubo6WjoJyYlJCMiISAfHh0cGxpZWFdW1xkdA==',
+      193,
     ],
     [
       0,
@@ -10243,6 +11441,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'eHp6W0tERT81LyknJSQhISEhIiMlJCcrLzdBS2J/f319f39cRT0zLSgnJCIhICEhISEiJScpLDI4QVFbZXR5eA==',
       'iY6VkY6HgX95dXJuamZiXFhWXWt6gX+BipqnqKehnZmVkY2Hg397eHNya2lmZmlpaWZjbnd9f4SOnammpZyMjA==',
+      194,
     ],
     [
       1,
@@ -10251,6 +11450,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ISEkJSYpLzI5RFBkcG9vcHJyYU5DPj1CQzs1MCsoJyUlJSQmJygqLzM4QlJmdXRycnR0Xks+My4rJyUjIiIhIQ==',
       'h5ShqaWhnZSId3d/ipOPi4eBfXdzb2llX11ZVV5peIJ/fIORoKikoJyYlJCMh4V/fHdzb2tpZWNhYGh4gISAfQ==',
+      194,
     ],
     [
       6,
@@ -10259,6 +11459,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'HBwcHh8gIyYqMDpIXYyhoKChjF1IOjAqJiMgHx4cHBwcHBweHyAjJiowOkhdjKGgoKGMXUg6MComIyAfHhwcHA==',
       'bnuBgYybqKyopKCcmJWRjYmFgX15dXFtaWVhXlpWVF5ue4GBjJuorKikoJyYlZGNiYWBfXl1cW1pZWFeWlZUXg==',
+      194,
     ],
     [
       8,
@@ -10267,6 +11468,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/8xkQjQmIh4bGRgXFRUUFBQUFRUXGBkbHiImNEJkzP//zGRCNCYiHhsZGBcVFRQUFBQVFRcYGRseIiY0QmTM/w==',
       'n62yrqqmop6alpOPi4eDf3t3c29rZ2NfXFhUUE9aa4mfrbKuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRQT1priQ==',
+      194,
     ],
     [
       8,
@@ -10275,6 +11477,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'enFoWE09ODEsKCYjIiEiIiIjIyQmKSsvOUBLYnt7eXh4eXdaSDo1LionJCIgHx4eICEiIyQmKS0yPklgfYSCfw==',
       'W1ldaHeAg4B/hpWjp6WhnZmWko6MhoJ+enZybmpoY19bWF1oeIiLjo+SlZiamZmYlpOSjoqGgn56eHJuamZjXw==',
+      194,
     ],
     [
       8,
@@ -10283,6 +11486,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JicoKSsuMTY8RE5XXF9hYWFgX1xXTUQ8NjEuKykoJyYmJygpKy4xNTxEUV9gXlxbW1xeYF9RRDw1MS4rKSgnJg==',
       'gIGDhoiLkpSXmJaUkI2JhYF9eXVxbWllYV5ga3uGiIWBfXl5gI+doqCcmJSQjYmFgX15dXFtamloam5vd3p8fw==',
+      194,
     ],
     [
       5,
@@ -10291,6 +11495,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KSorLC0vMzg/RElNUVNUVFRVV1pcWU1EPzo2MS8tLCsrKywtLi8yNjo9RExVV1VUVFVYW11cT0Q8NjIwLCsqKQ==',
       'f399eXZ7iJWenJiWkpKOioiCgH56eHVxbWtnZmVseYCEgH15dXaCkp6inpqWkI6KhoJ+enZyb2xtbm5xc3Z6fQ==',
+      194,
     ],
     [
       5,
@@ -10299,6 +11504,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Tk5NTUxLSEZAPDg1MzIxMDAwMTI0Njk9QUdNUE9MSklJSkxPUlVRRz86NjMxLy4tLS4vMTM2Oj1CRklNTk9PTw==',
       'hoKBfXt5c3NwbGxma3eAiIiEgHx4dHJ6iJeem5eTj4yIhIB8eHZzcnJyc3Z6en+BgoKCgYGCg4OFiYyPkJCMig==',
+      194,
     ],
     [
       5,
@@ -10307,6 +11513,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'fX99bFFCNzEtKCYkIiEgICAgISIkJigrMTdCUWx9f319f31sUUI3MS0oJiQiISAgICAhIiQmKCsxN0JRbH1/fQ==',
       'nqWno5+bl5OPi4eDf3x4dHBsaGRgXFtdZXV+gX9/gY+epaejn5uXk4+Lh4N/fHh0cGxoZGBcW11ldX6Bf3+Bjw==',
+      194,
     ],
     [
       0,
@@ -10315,6 +11522,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ISEiJScqLDE6QVFaY3J5eHh6eltLREU8Mi8pJyUkISEhISIjJScpKjA2QEtjgH9+fn+AXUU9My0pKCQiISAhIQ==',
       'dHuAgouap6mlnpGJio2Uko+Ign56dnJxa2djX1tXWmR0f4B/ipqkqaWinpqWkI6KhIF8eHRwb2hnZ2dpa2Zhaw==',
+      195,
     ],
     [
       1,
@@ -10323,6 +11531,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JygoLDA1OkNCPj5ETWFycm9ub3BjUEQ5My8pJyUiISEhISIhIyUoKy40PUpedXVzc3V2Z01DODIuKygnJiUlJQ==',
       'bXuDf3uCipehnp6alpWPjYmFgXt5c29sZ2NfXVhhcXyFgYGJmaaqpqKemJeSjYmDfXh0cGx3g4mId2piXlpXYA==',
+      195,
     ],
     [
       6,
@@ -10331,6 +11540,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'q6yHW0Q4LyklISAdHBwbGxsbHBwdICElKS84RFuHrKurrIdbRDgvKSUhIB0cHBsbGxscHB0gISUpLzhEW4esqw==',
       'mqitqaWhnpqWko6KhoJ+enZybmtnY19bV1NYZXV/gIuaqK2ppaGempaSjoqGgn56dnJua2djX1tXU1hldX+Aiw==',
+      195,
     ],
     [
       8,
@@ -10339,6 +11549,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'FBQVFRcYGRseIiY0QmTM///MZEI0JiIeGxkYFxUVFBQUFBUVFxgZGx4iJjRCZMz//8xkQjQmIh4bGRgXFRUUFA==',
       'aYadq7Guq6ejn5uXk4+Lh4N/e3d0cGxoZGBcWFRQT1lphp2rsa6rp6Ofm5eTj4uHg397d3RwbGhkYFxYVFBPWQ==',
+      195,
     ],
     [
       8,
@@ -10347,6 +11558,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'HyAgIiMmKCsxO0ZWgouJhX52aVxKPTMxKygmIyIgIB8fIiMkJSgrLzQ/Slx9goB+fn96W0U5My4pJSIgHx4eHw==',
       'eYWNkJKWlpmZmpmYl5ORjYmHgX15dXJuamZkXlpYWWh4gIOBg46dpailoZ6ZlZGNiYWBfXp1cm5rZmJeWFhZZw==',
+      195,
     ],
     [
       8,
@@ -10355,6 +11567,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ZWRkX1dOQjk0LywqKCYmJSUmJigqLDA0OUJOYGRjYV9fYWNkYE5COTQwLCooJiYlJSYmKCosLzQ5Qk5XX2JlZQ==',
       'mZmXk5CMiISAfHh0cGxoZGBdX2p5hYeEgHx6e4iYoaOfm5eTkIyIhIB8eHRwbGhmZ2hscXJ3fH6AgoOJj5GVmQ==',
+      195,
     ],
     [
       5,
@@ -10363,6 +11576,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'VFZYW1xYTUQ/OTUyMC0sKysqKysuLjI1OT5ETFVYVlVVV1hcXlxOQjs2MjAsKiopKSkrKywvMzc9REtPU1RUVA==',
       'lpKQjoqIhoB+enZ0cG1rZ2ZlbHmAgoB8eHV3hJSeoZ2ZlZKOioaAfnp2cm5qamtscXZ5fIB/fnx4dnyKl5+cmA==',
+      195,
     ],
     [
       5,
@@ -10371,6 +11585,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'T09PT01KR0I9OjYzMC8uLS0uLzEzNjo/RlFVUk9MSklJSkxPUE1HQj05NzUzMTAwMDEyMjU4O0BFSUtMTU1OTg==',
       'joyJhYJ+enZybmpmYmVygo2NiYWCfnp3fIaQmJiUko6MioaEgH57d3Vxb3BydXp/fn9/fnx8fH2AhImLjY6Njg==',
+      195,
     ],
     [
       5,
@@ -10379,6 +11594,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'HyAhISIlKCsxN0JRbH+Bf3+Bf2xRQjcxKyglIiEhIB8fICEiIyUoLDE4QVFqf4B/f4B/alFBODEsKCUjIiEgHw==',
       'eYCCf4CIl6SmpaGdmZWSjoqGgn56dnJuamZiX1taYGp5gH+BgIiXoKaloZ2ZlZKOioaCfnp2cm5qZmJfW1pcag==',
+      195,
     ],
     [
       0,
@@ -10387,6 +11603,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'g4V/XFBPPzQvKyYjIiAgHx8gISEjJScpLTQ9TF2AjIuLjHdXRjoxKyYjJCIgHx4eHiEhIiQmKTA0PUhedXd7gw==',
       'kJSXlY+JhX99eXVxbWlmYlxaVlhmcX1/hZOhqqikoZyYlJGNiYN/fXd1cW1pZWFeXmVwdnR0c3eFk5+qqKCWkg==',
+      196,
     ],
     [
       1,
@@ -10395,6 +11612,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'e317WUg6My8pJiQiICEgICAgISImKCswOD9LYnp5dXNxcWlUTU9ORDgwLSgnJSIiIiMjIiQmKSwyNT9OYX59ew==',
       'Yl5cXGZ4houFhIyVoaaflYWDiJGblZGOh4Z/eXZybmplYl5aVllmdYB/f4eWpKaloZ2blZGNh4WAe3lzcW5oZg==',
+      196,
     ],
     [
       8,
@@ -10403,6 +11621,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'en14Xks9NjArKiclIyMjIyMjJCcpKy82PEdYaWpmYl9dXFxeX19VRTw2MS4qKCUlJSUkJScnKiwwNT1HVGlvdA==',
       'XF1peYqPjIiEgXx7fIeXn6KgnJaTkIyIhIB6eXVubWlkYWBjaHBzb3N+jp+lpaOdm5WRjYmGgYB6d3JuamZiXg==',
+      196,
     ],
     [
       6,
@@ -10411,6 +11630,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '19R3TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE931NfX1HdPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3fU1w==',
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
+      196,
     ],
     [
       8,
@@ -10419,6 +11639,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GBkZGRscHiIkKTI9UnvOzs7Oe1I9MikkIh4cGxkZGRgYGRkaGxweICUqMj5TfMzOzsx8Uz4yKiUgHhwbGhkZGA==',
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTVFxre4STo6utqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
+      196,
     ],
     [
       8,
@@ -10427,6 +11648,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'IyMkJScqLDA6Qk9meHl2cm1mXlRLQTg1LywoJiQjJSUlJSYnKSwuNzxGUGxxcG1sbG1sXkw/NTAtKickIiEhIA==',
       'eYSMjpCRlJGWlpSVlZGQj4uIhIB8enRwbGhmYFxbX2l5gYSCfn+GlaOko5+bl5OPi4iEgHx6dHBsaGRgXFtdaQ==',
+      196,
     ],
     [
       8,
@@ -10435,6 +11657,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KSoqLC4xNTpASFZaWVZUU1NUVllaVkhAOjUxLiwqKikpKissLjA0OT9GTVNWWVlZWVlZVlNPRT85NDAuLCsqKQ==',
       'f4iKhoJ+enZ3f46cn56alpKOioaCfnp2c29tbG1vcXRzfHx+gX6BgoaJi5CSlZWUkI6KhoJ+enZzb2tnY2FjcA==',
+      196,
     ],
     [
       5,
@@ -10443,6 +11666,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'OTk6Ojw/QURJSERAPTs6OTk6Oz1ARElPT0pFQT48Ojo6Ojw+QUNFRUVEQT89Ojk4ODk7PD9DSE9QTUdEPz07OQ==',
       'hI2QjIiEgHx4dHBsa3F/jpWUkIyIhIB8eHZ1dnt/g4qLjY6KiISAfHh0cGpqb3+Ok5aSjoyGhIF9e3d2cW5teA==',
+      196,
     ],
     [
       5,
@@ -10451,6 +11675,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Njc4OTw+QUE8Ojg3ODo/SE5PUVRYWlRJQj05NTMxMC8vMDEzNTg7PkFDRkdISElISkpKS0tKSUdFQj88OTg3Ng==',
       'bHJ0cHJ+jZqcmJSQjIiEgHx4dnR0dHV3e3x/gH5/fn9/f4KChIaGiomNjouKh4OCfnx4eIKKlZSOh351a2NeZQ==',
+      196,
     ],
     [
       5,
@@ -10459,6 +11684,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LzAxMzU5PT9DRkhJSkpLS0xMTEtKSkhEQT46NzUzMjExMTI0NTg7P0VKT05KSEZFRUZISk5SU0tCPTk1MzEwLw==',
       'gICBgIKDhIeHi4yPjIqIhIOAfXl1c3BraWZre4SLioaCfnp2cnB5iJadmZaSjoqGgn56dnRzc3d4eXx+gIB/fw==',
+      196,
     ],
     [
       5,
@@ -10467,6 +11693,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ozw9QEJHTEtLRUA9Ojg2NjY2ODo9QEVLS0xHQkA9PDs7PD1AQkdMS0tFQD06ODY2NjY4Oj1ARUtLTEdCQD08Ow==',
       'j5KVko6KhoJ+enZybmttcoGOkJKOioaCfnp2cm5wcoCPkpWSjoqGgn56dnJua21ygY6Qko6KhoJ+enZybnBygA==',
+      196,
     ],
     [
       5,
@@ -10475,6 +11702,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NDQ1Nzo8QEZHRkVDQ0RFR0dFRENDRUZHRkA9Ojc1NDM1Njc5O0FGTU5NSERBPj08PD0+QURITU9NRj87OTc2NQ==',
       'f4GGgoJ9eXZ1gYmOj4uHhH98eHVwbGhnbXuKkZGNiYWCfnp2cm5weYiXmZeTjYuIhIB6eHRwdHeDi4qJgX96ew==',
+      196,
     ],
     [
       0,
@@ -10483,6 +11711,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'goSCXk9PQDUwKSckIyEeHh4fHyAhIycqLjU7SF+IioeIiYZZQzcyKyckIiAeHx8eHx8gIyUnKS41PU1fdHV4gg==',
       'kJGXlY+Lh4F9d3VxbWlkX1xYVFpod4F/go6eqaqmop6YlJCNiYV+e3lzcW1nZWFdYmpyeXBwc3aFkqGpqKKTkg==',
+      197,
     ],
     [
       1,
@@ -10491,6 +11720,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'd3l6Xks9My0oJiIjISAfHyEhIiMlKSwwOUBRY3d2cnBub2dVTE1PRTkyLikoJCMjIyIiJCUlKSwwN0JRZXt5eA==',
       'Y19dXGZ2hYyIhIqRnaSgloaAhI6YmZSPioeDfHhzbWllY19bV1hldICAfIGPnqmmop6amJSOioSAfXh3cW5pZQ==',
+      197,
     ],
     [
       8,
@@ -10499,6 +11729,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'dnJsU0Q7NTIsKigmJiUkJSUmKCosMDc7RFJeX15dXV1fYmdraVpKPTQwLSgmJSQiIiMkIiUmKSwwNzxGV3d/fA==',
       'Ym57hoaCfnt2cnJ3iJqipqKempaSjoqGgn56dnNva2djX1tZX2uCjI+LjJOdo6KemJSQjIqEgHx4dHBuaWVhXQ==',
+      197,
     ],
     [
       6,
@@ -10507,6 +11738,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '4d11TDsvKSMgHBoZGRcXFxcXFxkZGhweIykvO0x13eHh3XVMOy8pIyAcGhkZFxcXFxcXGRkaHB4jKS87THXd4Q==',
       'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJSXW18jQ==',
+      197,
     ],
     [
       8,
@@ -10515,6 +11747,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GBkZGRscHiIkKTI9UnvOzs7Oe1I9MikkIh4cGxkZGRgYGRkaGxweICUqMj5TfMzOzsx8Uz4yKiUgHhwbGhkZGA==',
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTVFxre4STo6utqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
+      197,
     ],
     [
       8,
@@ -10523,6 +11756,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ISIjJCUnKjI4P1Fie316dnNqYlNLQTcxLysoJiUjIyIiJSYmKCsvMjxEUGt0dHFwcHFvWUo9NjArKCUiIiAiIg==',
       'gIeOj4+VlJOYkpaUlJSNjIiFgX15dXFtaWVhXVlbZHSBhIN/gYiXoaWkoJyYlJCNiIWBfHl1cW1pZWFdXF5idA==',
+      197,
     ],
     [
       8,
@@ -10531,6 +11765,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KCkqKy0vMzg+SFNbXFlXVVVXWVxbU0g+ODMvLSsqKSgoKCorLS8zOD5ITlVZWltcXFtbWVVORj44My8tKyopKA==',
       'foeJhYJ+enh5hZWeoZ2ZlZGNiYWCfnp2cm5sa2ttb3N2fHx+gICCg4aJjpSTlpWTkY2JhYJ+enZybmpmYmBibg==',
+      197,
     ],
     [
       5,
@@ -10539,6 +11774,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Nzg5Oz5ARERFRUNBPz08Ozs8PT9CRkxOTkhCPzw6OTg4OTo8P0JISEZCPz08Ozo7Oz0+QUVJT1BNRkI+Ozk4Nw==',
       'i4mHg397d3Nwbm54iJKWk4+Lh4N/e3dzcHJ5hJCQjo2JhYN+e3lzcW5qbniIlJaTj4uHg397d3V0dHZ4e4CFiQ==',
+      197,
     ],
     [
       5,
@@ -10547,6 +11783,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'ODk6Oz5AQT47ODY1NTc7Q05PUVRYWVZLQz46NjQyMTAwMTI0Njg7P0FDRUZHR0dHR0hISUlJSUdGREE+Ozk5OA==',
       'aXBzcHJ/jpqbl5OPi4eDf3t4dXR0dHV4en5/gICAgYCAgH+AgYSFiouMjoqJhYKBfXp6f4yTl5SNhn1za2FcYw==',
+      197,
     ],
     [
       5,
@@ -10555,6 +11792,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MDEyNDc5PEBDRkhJSkpKSUpKSkpJSEdEQj87NzY0MzIyMjM1Njg8QEVLTkxJRkVEREVGSUxRUUxEPjo2NDIxMA==',
       'gYGCgICBgISGiIuMjoyKh4SCfnx5dHJuamppc4CIjImFgX15dXFxeomXm5iVkY2JhYF9eXd0dHR1dnp8f4F/gg==',
+      197,
     ],
     [
       5,
@@ -10563,6 +11801,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ozw9QENHTExLREE8Ojg3NjY3ODo9QEVMTElHQ0A+PDw8PD1AQ0dJTEpFQD06ODc2Njc4OjxBREtMTEdDQD08Ow==',
       'j5OWko6KhoJ+enZybmttd4GOkY6OioaCfnp2cnFwdoCJk5KSjoqGgn56dnJua21ygY6Rko6KhoJ+enZybnBxgA==',
+      197,
     ],
     [
       5,
@@ -10571,6 +11810,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'RURDQkJERkhHQT07ODY1NDY2Nzo8QEZNT0xHQ0A+PDs7PD5AQ0dMTk1GQDw6ODY2NDU2ODs9QUdIRkRCQkNERQ==',
       'aWdte4qSko6KhoJ+enZybm90g5KYmJSQjIiEgHp4dHBxdn+KjYeFgHt9foKDhYF6eXJ1gYmPkIyIhoB8eHRwbQ==',
+      197,
     ],
     [
       0,
@@ -10579,6 +11819,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'fn+AXVBOQzcyKygmIiEgICAgISIkIyUpLTU+TGSDgoCBgoNgSDsxLCckIiEhHx4eHiEiIiQmLDA2QFFjcHB0fQ==',
       'j5GZlJGKhIF8eHVwa2djX1tXVV9vfIJ+gIybp6qmop6alpKMiIJ+enZzbm1nZGFdZnB4fnBwc3aFkJ+qpaGSjw==',
+      198,
     ],
     [
       1,
@@ -10587,6 +11828,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JCQnKCouNDtITktLVWhqamxtcnNnVEQ4MywpJyMiISEhHyAhIyUnLDA0PUtkdXNycnN2bVNDOTItKSYkJCMiIg==',
       'eIaWoqWhnpuVk5CLiYN9eXVybmpkYFxYW2h4g4N/fYeXpKuno5+bl5ONh4J9eXVxaWRpdX+CeGlfXmhyent3dA==',
+      198,
     ],
     [
       8,
@@ -10595,6 +11837,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'fH5xWEY+NTArKiclJCQjIyMlJicpKy42O0dXamtoZF9dXV1eX19QRDszLy0qKCcmJCUmJSYoKi0wNz5GVW5ydg==',
       'XGl6io+Nh4WAe3x9ipifo52blZGOiYeDf3t3dG9saGJeXmRtcnZwdYeXpKijoJuZlJGNiYWAfXl3cm9qZGJcWg==',
+      198,
     ],
     [
       6,
@@ -10603,6 +11846,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '7uJwTDctJyEeHBoYGBcXFhYXFxgYGhweISctN0xw4u7u4nBMNy0nIR4cGhgYFxcWFhcXGBgaHB4hJy03THDi7g==',
       'mqixramloZ6alpKOioaCfnp2cm5qZ2NfW1dTT1dmdIuaqLGtqaWhnpqWko6KhoJ+enZybmpnY19bV1NPV2Z0iw==',
+      198,
     ],
     [
       8,
@@ -10611,6 +11855,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'FhYXFxgaHB8iJSw2SW/d/Pzdb0k2LCUiHxwaGBcXFhYWFhcXGBocHyIlLDZJb938/N1vSTYsJSIfHBoYFxcWFg==',
       'anySoq6wrKikoJyYlJCMiISBfXl1cW1pZWFdWVVRUFpqfJKirrCsqKSgnJiUkIyIhIF9eXVxbWllYV1ZVVFQWg==',
+      198,
     ],
     [
       8,
@@ -10619,6 +11864,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ISEhIyQpLDE2Q01mfX98eHNqYlRMQDgwLSgpJiQkIyIiIyMnKSsuMjlEUWt1dnRycnNxWUc7Ni4pJiMkIiIhIQ==',
       'eIaOjpCTk5SWl5WZlZSTjYuHg397d3RwbGhkYFxaXWh4gYOCgIOOnaKlo5+bl5OMi4eDf3t3c3BsaGJgXFhcaA==',
+      198,
     ],
     [
       8,
@@ -10627,6 +11873,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'KCgpKy0vMjg+RlNcXVpYV1dYWl1cU0Y+ODIvLSspKCgoKCkrLS8yNz5GTlVZW11dXVxcWVVORj43Mi8tKykoKA==',
       'fYaJhYF9eXh7iJigoZ2ZlZGNiYWBfXl1cW5sampsbnJ5fHx+f4CDhoaMjpKWlZWUkY2JhYF9eXVxbmpmYmBhbg==',
+      198,
     ],
     [
       5,
@@ -10635,6 +11882,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Njc4Ojw/Q0VGRkZDQD49PDw9PkBDR01PTEZBPjs5ODc3ODk7PkJGSEZDQD49PDw8PD5AQ0ZLUFBMRUA8Ojg3Ng==',
       'iouKhoJ+enZzb2xxfo6WlpKOioaCfnp2c29xe4eQj46KhoSAfHt3c3FtbHF+jpaWko6KhoJ+enZ0cnN0dnx+hw==',
+      198,
     ],
     [
       5,
@@ -10643,6 +11891,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Pzg2NDQ0Njg9QkI/Pj07Ojo7PD0/QkRGR0dHR0ZFRUVFRkVGRUVDQkA9Ojc1MzIxMTIzNTc6P0VNWFpWUlBOTA==',
       'hIGBfXp2dHR0eHl+gIGCgoCAf31+fn+CgYaKi46OjImHg397d3Nva2Zlbn6MkY+Qlp2koJeQhoB5cGpmaXN9hA==',
+      198,
     ],
     [
       5,
@@ -10651,6 +11900,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MTIzNTc7PkJERkhJSUhIR0dHR0dHR0ZFQj88OTc2NTQ0NDU2ODo/QUZMTUpHRENCQkNER0pPUU1FPzs3NTMyMQ==',
       'hIOEgIB+foKDhYSIiYyMioeFgn98eHRycGxqbXaDjI2JhYF9eXVxb3WFlZyZlZGNiYWBfXl3dHR0dXl6fIB/gg==',
+      198,
     ],
     [
       5,
@@ -10659,6 +11909,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ozw9P0JGSkxLRkE9Ojk3Nzc3OTo9QUZLTEpGQj89PDs7PD0/QkZKTEtGQT06OTc3Nzc5Oj1BRktMSkZCPz08Ow==',
       'jpOVkY2KhoJ+enZybmxtdIOPkpGNioaCfnp2cm5vcX+Ok5WRjYqGgn56dnJubG10g4+SkY2KhoJ+enZybm9xfw==',
+      198,
     ],
     [
       5,
@@ -10667,6 +11918,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Q0JBQUJDRkhHQj48OTc2NTY3OTo9QkhOT0tGQj88Ozo6Ozw/QkZKTk5IQj06OTc2NTY3OTw+QkdIRkNCQUFCQw==',
       'aWdufIuTko6Kh4N/e3dzb21xf46YmJSQjIiEgXt5dXFydYGLjYuFgn98f4GChH96eXN0fYaNj42Jh4F9eXVxbQ==',
+      198,
     ],
     [
       0,
@@ -10675,6 +11927,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Hh8dHiAiJCgsMztKYIODgYGDhGdMPjUvKSYkIiAfHh4eICEiJCkrLzhET09fgYF/f3VxcWRMQjUxKiYkIyAfHw==',
       'bHuEgH+Kmaarp6Ofm5eTkIyGgnx3dG1qbHFycGddV1tldISMjpKKhIyUnqGenJWUj4yIhIB6dnBsaGRgXFlVXg==',
+      199,
     ],
     [
       1,
@@ -10683,6 +11936,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Hx8iIyUpLDI5Q1NodHNua2tqaVZOTU9IOzQvKiglJCIiIiEiJCYpLTI5QlJ0dXNxcXN0a1BANC4pJSIhHyAgHw==',
       'doeNioWDi5agopiIf4OMmZyWko2HhH14dG5qZmJeWFRaaXiDgX57g5Kgp6Whn5uXk4uHgX16dHJtamZiYFxcZg==',
+      199,
     ],
     [
       8,
@@ -10691,6 +11945,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'dHBuWUc+ODEuKyknJSQlJSUlJyktLzU9RFBfX11bW1xeYWZrbFlJPzYyLComJSQkIiIjIyQmKSwxNjxHVXV9eg==',
       'YW57hoeCfnp2cnF2hZimpqCemJaUjoyJg397dXNxa2ljXVtYXWx9io+KjpOYn6CempaQjYiHg315dXFta2VhXw==',
+      199,
     ],
     [
       6,
@@ -10699,6 +11954,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/N1vSTYrJSIfHBoYFxcWFhYWFxcYGhwfIiUrNklv3fz83W9JNislIh8cGhgXFxYWFhYXFxgaHB8iJSs2SW/d/A==',
       'mqmyrqqmop6alpKOioaCf3t3c29rZ2NfW1dTT1RicYmaqbKuqqainpqWko6KhoJ/e3dzb2tnY19bV1NPVGJxiQ==',
+      199,
     ],
     [
       8,
@@ -10707,6 +11963,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '/N1vSTYsJSIfHBoYFxcWFhYWFxcYGhwfIiUsNklv3fz83W9JNiwlIh8cGhgXFxYWFhYXFxgaHB8iJSw2SW/d/A==',
       'nquxramloZ2ZlZGNiYWCfnp2cm5qZmJeWlZSUVdmdo2eq7GtqaWhnZmVkY2JhYJ+enZybmpmYl5aVlJRV2Z2jQ==',
+      199,
     ],
     [
       8,
@@ -10715,6 +11972,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Hx8iIyUoKi03P0pigYSCfnduZFZKPTcxLCglIyIjIiIiIiMkJiguMzg/UGh6fHl4eHhzWEM7MiwnJyUiISAfHw==',
       'e4eMj4+RlJeZmZmYl5OSjoeGgn56dnJtamdjXVtZW2p6goSAgYmZo6eln56alpKOioOCfnp2cm5oZ2NfW1lbaQ==',
+      199,
     ],
     [
       8,
@@ -10723,6 +11981,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'W1xfYV9RRDs1MS4rKSgnJiYnKCkrLjA2PERNV1xfYWFhYV9cV01EPDYwLispKCcmJicoKSsuMTU7RFFfYV9cWw==',
       'lp+inpqWk4+Lh4N/e3dzb2tpaGlrbnJ2en1/f4KEio6PlZaYmJWTj4uHg397d3Nva2djYF9kcoGGh4N/e3l6hg==',
+      199,
     ],
     [
       5,
@@ -10731,6 +11990,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'PTw9Pj9BREdIRkE9Ojg3NjY3ODo9QUZMT01IREE/PTw8PT9BREZHR0ZDPzw5NzY1NTY3OTw/REtRUExHQ0A+PQ==',
       'ho6SjoqGgn56d3Nva2hvfYyUko6KhoJ+end0dHd+g4mOkJCOioaCfnp3c29raG99jJWUkY6JhoKAfXp2c3Bveg==',
+      199,
     ],
     [
       5,
@@ -10739,6 +11999,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'MTIzNTg6P0VNWFtYVFFPRzs3NDMyMzQ3O0FCQD89PDs7PDw+QENFR0dHR0dGRUREREZGRkZGREJAPDk4NTMyMQ==',
       'gI2SkZWdpKafloyEfXdxa2ZncXyCg4F+fHp3dHV2d3t9f4ODgYF/fXx7fH+ChIeJjIyNi4mGgn56dnNva2dmcQ==',
+      199,
     ],
     [
       5,
@@ -10747,6 +12008,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'RkhJSUlJR0VBPjs4NTMyMTEyMzU3Oz9FTVFOSkdEQ0JCQkRGSk1NRkE+Ozg2NTQ0NDU2Nzo7QEJFRkdHR0dHRg==',
       'i4mIhIB8eHVxbWllaXaFkJCMiISAfHh1dHqGkpeVkY+LiYWBf3x7eHVzc3d6fn6BgYCCf317enp+f4KHiYyLiw==',
+      199,
     ],
     [
       5,
@@ -10755,6 +12017,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ozw9P0JGSkxMRkE+Ojg3Nzc3ODo+QUZMTEtGQj89Ozs7Oz0/QkZLTExGQT46ODg3Nzc5Oj5BRkpMSkZCPz08Ow==',
       'ipOVko6KhoJ+enZybmttdIOPkpKOioaCfnp2cm5ucX6Ok5WSjoqGgn56dnJubW12g4ySkI6KhoJ+enZycG5xfg==',
+      199,
     ],
     [
       5,
@@ -10763,6 +12026,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ojs8P0FFSk5OR0I+Ojk3NjY2Nzk8P0NISEZDQkFBQkNDQkFBQUNGSUhDPjw5NzY1Nzc5Oz1DR05PS0ZBPzw7Og==',
       'h5SZlpKOiYaCfnp1cm90fYWPjImGgH5+f4ODgXx3dnB3g4qRjouHg397d3Vva2dpdYWRk5CMiISAfXl1cW1sdw==',
+      199,
     ],
     [
       0,
@@ -10771,6 +12035,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JSYmKi4wNzk3OT5MXXNycXFydXZjUUQ4My8pJyUiISEhISAhIiQlKS0vOUFPZoaGhod4XUk9ODAuKyclJCQkIw==',
       'bnyCfnp9ipqlpaGfm5mVkY6KhoJ/enhyb2pmZV5bV1lmdn2GkJ+pqKWhnZiVkY2KhX99d3NvdXl7eGpjXFhVXw==',
+      200,
     ],
     [
       1,
@@ -10779,6 +12044,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'e3xnUEE5MC0pJiQjIyIhISMjJCcpKy82PEdUaG9tbG1vcmlRQjk1MzM5OzcyLywpKSgpKSoqLC8yOUBKWnZ9ew==',
       'Z2VjX2JseIOEgHyEkZ+rqKSimZOIdHN4hJCOioSAfHVxbWdmX1xXVF9reX+GkJ2opKKemJaQjYuEgH55d3Ntaw==',
+      200,
     ],
     [
       6,
@@ -10787,6 +12053,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'oKGLXUg6MiomIyAfHhwcHBwcHB4fICMmKjA6SF2MoaCgoYxdSDowKiYjIB8eHBwcHBwcHh8gIyYqMjpIXYuhoA==',
       'lqStqaainpqWko6KhoJ+enZzb2tnY19bV1RaaHeAgYeWpKuppqKempaSjoqGgn56dnNva2djX1tXU1pod4F+hw==',
+      200,
     ],
     [
       4,
@@ -10795,6 +12062,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JicoKSsuMTU7RVFeYF1bWlpbXWBeUUU7NjEuKykoJyYmJygpKy4xNTtFUV5gXVtaWltdYF5RRTs2MS4rKSgnJg==',
       'fIeJhYF9eXh8ipmhoZ2ZlZGNiYWBfXl1cm5qZmJeYGx8h4mFgX15eHyKmaGhnZmVkY2JhYF9eXVybmpmYl5gbA==',
+      200,
     ],
     [
       5,
@@ -10803,6 +12071,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LC0uLzI1ODs/Q0ZIS01OT1FSU1NSTkpGQTw5NjUzMjEwMTIyNTY4Ojw/Q0VHSkxOT1JUV1paT0Y+OTUyMC4tLA==',
       'fHx+gIWKj5CSkY+Pi4mHhYOAfnp7d3h3dXh0dnV2dnZ2dnZzc3iGlZ2cmJWRjYmFgX15d3VzdHR1eHh2enp6fQ==',
+      200,
     ],
     [
       5,
@@ -10811,6 +12080,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ojs9P0FGS05NRUE9Ojk3Nzc3ODs+QUVHSEhGREE/PTw8PT9BREZISEdEQT47ODc3Nzc5Oj1BRk1NS0ZBPzw7Og==',
       'h5SXk5CMiISAfHh0cnBxd3qGioyOioiEgHx4dnR1d3uEiY6PjoyIhIB8eHRwbGpteoqSk5CMiISAfHh0cGxseA==',
+      200,
     ],
     [
       0,
@@ -10819,6 +12089,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'JicnKi0xNzk2OT9LYHJxb29xdHZmUkU5NC0qJyUiIiEhISAhIyMlKSwxN0FQZIWFhYZyWkk/ODIsKSgmJSUkJA==',
       'bnmCfnp8iJejpaGfm5qWko6KiIKAenZybm1nZV9bV1lnc36EkJypqaWhm5mTkZCKhn97eHRwdXp7eGtjXVtVXw==',
+      201,
     ],
     [
       1,
@@ -10827,6 +12098,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'eXlmTkA3MS0qJyYjIiMiIiIkJSYqLTA3QElVa2xqampsb2hSRDs0MjM4OzgzMC0qKikpKikrLS8zOENNWHJ6eQ==',
       'Z2VjX2VwfIWDgHyDkKKqqqWfmpCDcnJ5hpCNiIWAe3dwbGllYF1ZVGBsd3+Fk5+npp+cmpSQjIiEgH54dnJsaw==',
+      201,
     ],
     [
       6,
@@ -10835,6 +12107,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'paaKXUU5MComIyAfHRwbGxsbHB0fICMlKjA5RV2KpqWlpopdRTkwKiYjIB8dHBsbGxscHR8gIyUqMDlFXYqmpQ==',
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/gIqap62ppaGdmZWRjoqGgn56dnJuamZiXlpXVFpod3+Aig==',
+      201,
     ],
     [
       4,
@@ -10843,6 +12116,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'WlxeYF9RRTw2MS4rKSgnJiYnKCkrLjE2PERQXV9eXFtbXF5gX1BEPDYxLispKCcmJicoKSsuMTY8RFFfYF5cWg==',
       'mqGhnZmVkY2JhYF9eXVybmpmYmBibHuFh4WBfXl4fIuaoaGdmZWRjYmFgX15dXJuamZiXmBse4eJhYF9eXh8iw==',
+      201,
     ],
     [
       5,
@@ -10851,6 +12125,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LC0uMDI0OT5FT1paVlNRT01MSkdFQkA9Ojk2NDMxMjExMjM1Njk9QUVKTVFSU1FQT05NS0lHREA8OTUyMC4tLA==',
       'fYqOjIqKiomLiYqLiouKioeGh4ODgX18eHV0cHFxbnBzd32Bg4KEhIOHhoaKioqLjI2NioaCfnt3c29rZ2NibQ==',
+      201,
     ],
     [
       5,
@@ -10859,6 +12134,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ojs9P0JGSk1MRkE9Ozg3Nzc3ODs9QUVISUlHQ0A+PTw8PT5AQ0dJSUhFQT07ODc3Nzc4Oz1BRkxNSkZCPz07Og==',
       'ipSXk4+Lh4N/e3dzcW9wdXuGjY+Oi4eDf3t3c3Fydn6GjpCRj4uHg397d3NvbGpvfYyTk4+Lh4N/e3dzb2xueg==',
+      201,
     ],
     [
       0,
@@ -10867,6 +12143,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'IyMkJSkrLjY7R1VncW9sa2tsbWBNPjk1ODgzMCwpKCclJiYmJyorLjI4P0lZc4GAgIFkUEE5MS0qJyQiIyIhIQ==',
       'cYCJhYF/h5ahqaagnJGEhIWNko2Hg315dnFwaWdkXlxYW2l1fYaRnammoqCalpSOiomCfn13dXFtaWVjYF5aYw==',
+      202,
     ],
     [
       1,
@@ -10875,6 +12152,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'dnZiTUI4Mi4qKCYlJCMjIyMjJicrLjE4QUtYaWhnZmdoa2dQRTo1MjI1PDs1MS4sKisqKissLjE0OUJMWXR3dg==',
       'Z2VjYGdyfoaEgX2CkJ+oqaSgm5GEcW51hJCOjIaCfXdxbWllYV1ZVmBsd36GkJ2lpKCcmJSQjIiDgX15dnFtaw==',
+      202,
     ],
     [
       6,
@@ -10883,6 +12161,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'paaKXUU5MComIyAfHRwbGxsbHB0fICMlKjA5RV2KpqWlpopdRTkwKiYjIB8dHBsbGxscHR8gIyUqMDlFXYqmpQ==',
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/gIqap62ppaGdmZWRjoqGgn56dnJuamZiXlpXVFpod3+Aig==',
+      202,
     ],
     [
       4,
@@ -10891,6 +12170,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JiYnKSotMTY7RFBgYV5cW1tcXmFgUEQ7NjEtKiknJiYmJicpKy0xNTtEUF9hX11bW11fYV9QRDs1MS0rKScmJg==',
       'eYaJhYJ+enh8ipqhoZ2ZlZGNiYWCfnp2cm5qZmJeYGl5hoiFgn56eHyKmqGhnZmVkY2JhYJ+enZybmpmYl5eaQ==',
+      202,
     ],
     [
       5,
@@ -10899,6 +12179,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LS0uMDI1Oj1BREdJSkxNTU9QUVFQTUlGQT45ODUzMjIyMjI0NTY4OzxAQkRHSUtMTlBSVVlZUEY/OTUyMC8tLQ==',
       'fXx+gIaJj46Pj4+OjYqGhIJ/fnx6eXd5dnd2dXZ1eHh3d3VzcniGlZ2cmJSQjIiEgHx4dHJycnZ4d3p7e358fQ==',
+      202,
     ],
     [
       5,
@@ -10907,6 +12188,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Ojs9P0JGS01NRkE9Ozk3Nzc3OTs9QUVISUhHQ0A+PDw8PD5AQ0dJSUlFQT07OTc3Nzc5Oz1BRkxNS0ZCPz07Og==',
       'iZWXk4+Lh4N/e3dzcW9xd32GjI2Ni4eDf3t3c3FydX2GjZGRj4uHg397d3NvbGpvfYyTk4+Lh4N/e3dzb2xueg==',
+      202,
     ],
     [
       0,
@@ -10915,6 +12197,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'amttYU4/ODU4ODUwLCkoJyUmJSYoKSsvNDk+SVp0gYGBgWVQQTgzLSkoJCMjIiEhIiMkJSkrLjU/SFRocW5rag==',
       'houSjYiEfnx2cnFtaWVhW1lXYXF6hI2cpqiln5uXk4+OiYSBfHh2cW5qZmVhX1tgbXyHhoJ+hJGhqaeim5WFhA==',
+      203,
     ],
     [
       1,
@@ -10923,6 +12206,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KisrKyssLzI0OUJKWnJ3dnZ2Yk1DODEuKygmJSMiIyMjJSYnKy4zOEJKWGloZ2ZmaGtoT0Q5NTIyNTo8NTEuLA==',
       'bniAh5KepqOgnJeTkIyIg4B8eHZwbGtnZWNfaHN/iIKAfIOToamno6CZkYJxcHiFkI2LhYF9d3FtaWVjXVlVXw==',
+      203,
     ],
     [
       6,
@@ -10931,6 +12215,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'GxscHB0gISUpLzhEW4esq6ush1tEOC8pJSEgHRwcGxsbGxwcHSAhJSkvOERbh6yrq6yHW0Q4LyklISAdHBwbGw==',
       'aXiBg4+eqqyopKCcmZWRjYmFgX15dXFtaWZiXlpWUltpeIGDj56qrKikoJyZlZGNiYWBfXl1cW1pZmJeWlZSWw==',
+      203,
     ],
     [
       4,
@@ -10939,6 +12224,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'JicoKSsuMTY8RFFgYF5bWlpbXmBgUEQ8NjEuKykoJyYmJygpKy4xNjxEUGBgXltaWlteYGBRRDw2MS4rKSgnJg==',
       'fIWJhYF9eXd9i5qioZ2ZlZGNiYWBfXl1cW1qZmJeYGx8h4mFgX15d32LmqKhnZmVkY2JhYF9eXVxbWpmYmBgbA==',
+      203,
     ],
     [
       5,
@@ -10947,6 +12233,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LC0uLzI1OD1BRkhLS01NTk9QUVFQTklGQjw6NjQzMjIwMTIzNTc5Oz5AQ0VISktNT1FTVlpZTkU+OTQyLy4tLA==',
       'fH1+goeLkI+Qj4+PjImHg4F/e3t6eHl1dnZ1d3d3dXd2dnZyc3yLmZ2bl5OPi4eDf3t3c3FvcXN2eXp8fn9+fg==',
+      203,
     ],
     [
       5,
@@ -10955,6 +12242,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PT4/QUVHSUlHRUA8Ojg2NjY2ODo8QERLTUxHQ0A+PDs7PD5AQ0dMTktEQDw6ODY2NjY4OjxAREhJSUdFQT8+PQ==',
       'kJGQjIiFgX15dXFtaWt1hJGTkIyIhYF9eXVxbW53hpSWlJCMiIWBfXl1cW9vcnmDio2OjIiFgX15dXNzdX2DjA==',
+      203,
     ],
     [
       0,
@@ -10963,6 +12251,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'P0BCRElNTUhDQD07ODY1NDQ0NTc5PUFGTk9KRkNBPz4+P0FDRkpPTkZBPTk3NTQ0NDU2ODs9QENITU1JREJAPw==',
       'iomHg4F9eXVwbWlncH2Lko+Lh4N/e3dzcG96iZSZlZGPioaCfnt5dnRzcG5weoePkI6JhX96dnFuc36JlJGNjQ==',
+      204,
     ],
     [
       1,
@@ -10971,6 +12260,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'U1RWWVtRRT44My8tKyoqKSoqKy0uMTU6PkVNVmNjX1xbW11fWUc9NTAsKSclIyMiIiMkJDA5PkRLVl9eWVZUUw==',
       'hIB9enZzcW9ubGhlanOCi4uHgXt7g5OgpaGdmZWRjYmFfnFkXWBmaGZiYGh3hYyJhYF9enZ5hpWen5uXlZGLiA==',
+      204,
     ],
     [
       6,
@@ -10979,6 +12269,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'zs58Uz4yKiUgHhwbGhkYGBgZGRkbHB4iJCkyPVJ7zs3NzntSPTIpJCIeHBsZGRkYGBgZGhscHiAlKjI+U3zOzg==',
       'nKqvq6ejn5uYlJCMiISAfHh0cGxoZWFdWVVRVmRzgI2cqq+rp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZVVFWZHOAjQ==',
+      204,
     ],
     [
       0,
@@ -10987,6 +12278,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PkBCREhNTUhEQT07ODY1NDM0NTY5PEBGTU9LRkNBPz4+P0FDRktPTUZAPDk2NTQzNDU2ODs9QURITU1IREJAPg==',
       'i4mIhYF+eXVxbGlmb36KkY+Lh4N/e3dzb3B8iZaZlZGNioWCfnp4dnR0cW5xe4ePkI6IhX96dnBuc36JlJGNjQ==',
+      205,
     ],
     [
       1,
@@ -10995,6 +12287,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'VFVXW1tRRTw2MTAtKykpKCoqKywvMjU6QUVPVmNiX1xbXF1fWUg+NjEsKSclJCMjIiMkJSo4PEJKVGBfW1dVVA==',
       'gHx6dnNxb25qaGRpdYCJi4WBfXmEkJ6loZ2ZlZGNiYV+c2dgYmZoZmJgZ3aEi4mFgX16dnyHlqGfnZmTj4uGhA==',
+      205,
     ],
     [
       6,
@@ -11003,6 +12296,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '19R3Tz0wKCMgHhwaGRgYGBgYGBkaHB4gJSowPE9219bW13ZPPDAqJSAeHBoZGBgYGBgYGRocHiAjKDA9T3fU1w==',
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
+      205,
     ],
     [
       0,
@@ -11011,6 +12305,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'PT9BQ0ZLTUlEQT88Ojg1NTQ0Njc5PEFGTk5KRkJAPz4+P0BCRkpOTkZBPDk3NjQ1NTU4Ojw/QUVJTEtGQ0E/PQ==',
       'ioqIhoJ8enVxbWlmcH6Lko+Lh4N/e3dzb3F8iZaZlJGNiIWBfHp3dXRzcW91f4qQkI2IhH96dnBuc3yHk5CNjA==',
+      206,
     ],
     [
       1,
@@ -11019,6 +12314,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'VFVXWltORTw2My8tKykoKSkqKywwMjc7QEdOWGFgXVpZWlxeW0o/NzEtKicmJCQjIyQlJis3PEFJU2BeWldVVA==',
       'd3NzcW9ua2hma3aDioqEfnp4gpKfo6CcmJSQjIiFfXJmYmRnaWVhYGp5h4yIhYF9eXd/jpqinpqWk4+Lh4N9eQ==',
+      206,
     ],
     [
       6,
@@ -11027,6 +12323,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '4N11TDsvKSMeHBoZGRcXFxcXFxgaGxwgIyguO0t04ODg4HRLOy4oIyAcGxoYFxcXFxcXGRkaHB4jKS87THXd4A==',
       'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJSXW18jQ==',
+      206,
     ],
     [
       0,
@@ -11035,6 +12332,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'NDM1Njg7PkRKT0xIREJBQEBBQkRITE9KRD47ODY1MzQ0NDc5Oz5BRElNTUhEQkA/P0BCREhNTUlEQT47OTc0NA==',
       'f4qRjYmFgn56dnJveISTmZaUjoyHg4B7eHZzcnJwbnWAiZCPiYWCfnp1cHB3hI6TkY2NjImHhH99eXRxa2lmcA==',
+      207,
     ],
     [
       1,
@@ -11043,6 +12341,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'XF9jY1lPR0A8NzEuLCsqKCgoKSosLjE2OkJNXF1aWFdXWFpdYmBSR0A6NiclJCMiIiMkJScpLDA1PUhZYV5cXA==',
       'kI+NiYeBfXt1cnBqZmReYW97h4eDgHx4dHuJmKGfm5eZnJ6ajoN8eHRwbGhkYFxfa3uEhoJ8eHh+jJaamZWTkQ==',
+      207,
     ],
     [
       6,
@@ -11051,6 +12350,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'FhcXGBgaHB4hJy03THDi7e3icEw3LSchHhwaGBgXFxYWFxcYGRocHiEmLTpMcOLt7eJwTDotJiEeHBoZGBcXFg==',
       'anqPnquwrKikoJyZlZGNiYWBfXl1cW1pZWJeWlZSUFtqeo+eq7CsqKSgnJmVkY2JhYF9eXVxbWllYl5aVlJQWw==',
+      207,
     ],
     [
       0,
@@ -11059,6 +12359,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Tk9RVFhZT0U8ODQxLysqKioqKystMDI3PUNGTFJdYmFhYmRcSTw1LywsMDAuLSwrKywtLzE1OUBIV1tYVFFPTg==',
       'jJqinpqWko6KiIJ/fHdzc3N0dnJsaGRsdXyAfYKQn6imop2Zk4h7d3d7gH15c25qZmJdXmt9iY2JhYF9eXVzfQ==',
+      208,
     ],
     [
       1,
@@ -11067,6 +12368,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KisrLS4wNDc9RlBaXVxbW1xfX00/NjAsKigpLzU0MzIyMjM1Nzo/RE9ZWVNQTUtKSktNUFRWUEU9NzMxLy0rKg==',
       'gpKfqKainpqWjYNyYmVseH56dnBsZ2NfY3GBjIyIhIB8eHRye4qYoJ2ZlZGNiYaCfnx4cm5qaGZpcXuFhoJ/ew==',
+      208,
     ],
     [
       6,
@@ -11075,6 +12377,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'vb6BVUI0LSYkIB4dGxoaGRkaGhsdHiAiJi00QlWBvr29voFVQjQtJiQgHh0bGhoZGRoaGx0eICImLTRCVYG+vQ==',
       'm6muqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRSXGt5gYybqa6qp6Ofm5eTj4uHg397d3NwbGhkYFxYVFJca3mBjA==',
+      208,
     ],
     [
       4,
@@ -11083,6 +12386,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ZWdpaVxLQDcxLSooJiUkJCQkJSYoKi4yN0BLXGppZmVlZmlqXEtANzIuKigmJSQkJCQlJigqLTE3QEtcaWlnZQ==',
       'laGloZ2ZlZGNiYaCfnp2cm5qZmJeXGFufoaGgn56eoWVoaWhnZmVkY2JhoJ+enZybmpmYl5cYW5+hoaCfnp6hQ==',
+      208,
     ],
     [
       4,
@@ -11091,6 +12395,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'IiMjJCYoKzA1PUdYb3BubW1ucG9YRz01MCsoJiQjIyIiIyMkJygrMDU9R1hvcG5tbW5wb1hHPTUwKygnJCMjIg==',
       'doOGgn56fYqapaWhnZqWko6KhoJ+enZybmpmY19bXWZ2g4SCfnx9ipqjpaGdmpaSjoqGgn56dnJuamZjX1tbZg==',
+      208,
     ],
     [
       5,
@@ -11099,6 +12404,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'TE1PUlZZWE5FPjk1MzEvLi0uLS8vMTM2Oj1DR1BRUE9PUFJVWVpUSUE6NjMxLi0sLC0uLzAzNjxBREdJS0xMTA==',
       'kZufm5eTkY6KhoKAfH15dXNtbGpmaXJ6gIJ+enZydICQnJ6bl5OQjIiEgHx4dHJubnJ0d3p8foCAfnx6dnR0gA==',
+      208,
     ],
     [
       5,
@@ -11107,6 +12413,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Li4vMDEzNTk8QkZNUlJQT09QUlVYWU5FPTg0MS8uLCwsLC0vMTQ4O0FFSUxPUVFRUlFSUVBOS0dEPDgzMTAuLg==',
       'e4GFgX15dXN8i5mgnJiUkIyIhYF9eXZ0cnNxc3Z2eXx+f4GBgIKBgoWGi4uQk5KUkIqGgn58enZ0c29tamdncA==',
+      208,
     ],
     [
       0,
@@ -11115,6 +12422,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'YGBaU0tGQjw3MjEuLCsrKissLS8yNTlBSFRYVVFOTUxLTU9RVVpbTUE8NjMvLi0sKywsLjAxLSwvMztJW2JhYA==',
       'YGt8iY6KhoJ/e3dzdYCToKOdmpiSjoqEgIOFh4d7bmdiXVlaY3OAgoKFjZeZlpKOjo6PjYuHg397d3Nxa2lkYA==',
+      209,
     ],
     [
       1,
@@ -11123,6 +12431,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'KywtMDI1O0FKVFVQTUpJR0dISk1QVlhSSEI8OTY0MzIyMzQ1MiwqKiwwNj9LXV1aWVlaXFlNRD43NDEvLSwrKw==',
       'e4mQjIiEgHx4dHF4h5efn5mVkYyIhIaPmJyTgXRtaGReWlhhcn+Ff316fIaQmpqYlJCMiYaBfnl1cW1rZWNhaw==',
+      209,
     ],
     [
       6,
@@ -11131,6 +12440,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'xsZ9Uz80LCciIB0bGhoZGRkZGhobHCAiJiszPlN9xsbGxn1TPjMrJiIgHBsaGhkZGRkaGhsdICInLDQ/U33Gxg==',
       'nKmvq6ejn5uXk4+Lh4SAfHh0cGxoZGBcWFRQWWh2goycqa+rp6Ofm5eTj4uHhIB8eHRwbGhkYFxYVFNZaHaAjA==',
+      209,
     ],
     [
       4,
@@ -11139,6 +12449,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'cHFzcVZHOzQuKyglJCMiISEiIyQlKCsuNDpHVnFzcXBwcXNxVkc6NC4rKCUkIyIhISIjJCUoKy40O0dWcXNxcA==',
       'l6Sno5+bl5OPi4eDgHx4dHBsaGRgXFpfbXyEg4B8fIeXpKejn5uXk4+Lh4OAfHh0cGxoZGBcWl9tfISDgHx8hw==',
+      209,
     ],
     [
       4,
@@ -11147,6 +12458,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'ICAhIiQmKS0yOERTbnx6eHh6e25TRDgyLSkmJCIhICAgICEiJCYpLTI4RFNue3p5eXp7blNEODItKSYkIiEgIA==',
       'cX+FgX19iJekqKSgnJiVkY2JhYF9eXVxbWllYl5aWmJxf4OBfX2Il6SopKCcmJWRjYmFgX15dXFtaWViXlpYYg==',
+      209,
     ],
     [
       5,
@@ -11155,6 +12467,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'TE1PUlVZWE5EPzg1MzEwLi4uLi8wMTM1ODxCR09RUE9PUFJVWVpVSEE7NTIwLy0sLCwtLzEzNjtBRUhKTExMTA==',
       'kJ+hnZmTj42JhYOAfXx4dnFubWlnaHF6gIJ+enZydn+QnZ2bl5OPi4iEgHx4dHBvbG5zdXl9f4GCgH56dnJ0fw==',
+      209,
     ],
     [
       5,
@@ -11163,6 +12476,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'TU5QUU1HQTw5NjQyMC8vLi4vMTM2Oj5ESExNTk9PT09PT09OS0hFQD04NjIwLi0tLS0uMDI1Oj5GT1hXU1BOTQ==',
       'bW5wdXh4f3x/gH6Afn+ChIiJjIyNkIyMioaDgHx4dHBsaGRianiHjouHg4B8foWOl5iVk5KNjIqGhIF8eHRvbQ==',
+      209,
     ],
     [
       0,
@@ -11171,6 +12485,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'XV5ZUEpFQTw2MzEvLiwsLCwuLzE0Nz5FTFdVUU1KSUhISUpNUVVZU0g/OTYyMC4tLC0tLjAyMi4uMzxHXGBeXQ==',
       'Z3WFj46KhoJ+enZycXuNnqWgm5eTjouHgX+DhYeAcGhgXFpaZnZ/goGGjpeZlY+MjY+OjYmFgX17dXNvaWdhXw==',
+      210,
     ],
     [
       1,
@@ -11179,6 +12494,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LC0sLi8xMzg9RU9YWlhXV1hbW0s+NjAsKysuNTU0MzMzMzU4Oj5ETFdXUk1KR0ZERUVHSk1SVE9FPTk0Mi8uLQ==',
       'hJKiqaWhm5WNgnRoaXB4fXp2cGxoZGBkc4SPj4uHg397d3NvdYKTn56alpKPioiCf3x4dG9rZ2VncnyDiIJ+fQ==',
+      210,
     ],
     [
       6,
@@ -11187,6 +12503,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       '19R3TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE931NfX1HdPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3fU1w==',
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
+      210,
     ],
     [
       4,
@@ -11195,6 +12512,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'fX+AbFJCODAsKCYkIiEgHx8gISIkJigsMDhCUmyAf319f4BsUkI4MCwoJiQiISAfHyAhIiQmKCwwOEJSbIB/fQ==',
       'lqOppaGempaSjoqGgn56dnJuamdjX1tXXGp5g4J+fIaWo6mloZ6alpKOioaCfnp2cm5qZ2NfW1dcanmDgn58hg==',
+      210,
     ],
     [
       4,
@@ -11203,6 +12521,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'Hh8fICIkJykvNj9OZ4eHhYWHh2dOPzYvKyckIiAfHx4eHx8gIiQnKS82P05nh4eFhYeHZ04/Ni8rJyQiIB8fHg==',
       'cH2Df36GlqSqp6Ofm5eTj4uHg397eHRwbGhkYFxYVmBwfYN/foaWpKqno5+bl5OPi4eDf3t4dHBsaGRgXFhWYA==',
+      210,
     ],
     [
       5,
@@ -11211,6 +12530,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'SktNUFRZWVJGPzo2MzIwLy4uLi8wMTM1ODxAR01QUE9PUFJUWFpUSEE7NzIwLy4tLSwtLzE0NztCRUhKS0tLSg==',
       'j56inpqVj42IhYN/fnt5dXJwbG1paHB3foF+enZyc3+OnJ+bl5OPi4eDf3t3c3Bub3B0d3p9gYKCgX56dnJzfw==',
+      210,
     ],
     [
       5,
@@ -11219,6 +12539,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'TExMTE1MTEpHQjw4NTIvLy8vMTEyNTc5PkFHTE9OTEtLTE5QVFZRSEA6NjMxLy4uLi4vMTM2OT5BRUlLTE1NTA==',
       'kpSVkY2HgX17eXd1cnBua2hrdX6EhIB8eHRyeIaVnZuXk4+MiISAfHl2dHNydHR2eXt/goKEg4GBf3+Cg4aJjw==',
+      210,
     ],
     [
       0,
@@ -11227,6 +12548,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'Xl9ZUEpEQTs2MjAvLCwsLCwuLzI1Oj1FT1dVUExKSEdHSEpMUFVZV0tBOzYyMS4sLCwsLi8xMi8vMzlEWGFfXg==',
       'anuJkI2JhYF9eXVxcn2Pn6SgnJiUkIyGgnyBhYOCcWhhW1dZZnaBgYOJkZmZlJCNjo6OjIeEgHx4dHBuamRgXg==',
+      211,
     ],
     [
       1,
@@ -11235,6 +12557,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'V1hZWldORDw3MzEvLS0tLSwuLzM1OkBFUVRRTElGRURERUZJTFFXV05GQDo3NTQyMjI0NDUzLSssLzQ9SFtbWQ==',
       'a32LkY6KhoJ+enZycHaGl6GempeRjYmEgoiRlpeGd2xmYV5aXGd2gIN+eX2DjpmbmpaSjYeFgX16dXFtamViYQ==',
+      211,
     ],
     [
       6,
@@ -11243,6 +12566,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'FxcXGRkaHB4jKS87THXd4eHddUw7LykjIBwaGRkXFxcXFxcZGRocHiMpLztMdd3h4d11TDsvKSMgHBoZGRcXFw==',
       'anqLmqmvramloZ2ZlZGNiYWBfXp2cm5qZmJeWlZSUVtqeouaqa+tqaWhnZmVkY2JhYF9enZybmpmYl5aVlJRWw==',
+      211,
     ],
     [
       4,
@@ -11251,6 +12575,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'iIqKZk4+NS4qJSMhIB8eHh4eHyAhIyUqLjU+TmaKioiIiopmTj41LiolIyEgHx4eHh4fICEjJSouNT5OZoqKiA==',
       'l6Wrp6Ofm5eTj4uHg397eHRwbGhkYFxYVl9ufIJ/foiXpauno5+bl5OPi4eDf3t4dHBsaGRgXFhWX258gn9+iA==',
+      211,
     ],
     [
       4,
@@ -11259,6 +12584,7 @@ export const PIECE_MODEL: PieceModel = {
       0,
       'j5GPY0o8My0oJSMhHx4eHR0eHh8hIyUoLTM8SmOPkY+PkY9jSjwzLSglIyEfHh4dHR4eHyEjJSgtMzxKY4+Rjw==',
       'mKWrp6OfnJiUkIyIhIB8eHRwbGhlYV1ZVVpod4KAfoiYpauno5+cmJSQjIiEgHx4dHBsaGVhXVlVWmh3goB+iA==',
+      211,
     ],
     [
       5,
@@ -11267,6 +12593,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'LCwuLjAzNzxARklLTExMS0tMTlFVWVpQRT05NjIwLy8uLi4vMDEzNTg9QUZMUlFQUFFTVlpaU0g/OTYzMC4sLA==',
       'g4F/e3dzc3yMnKKhnJaSjIiGgoB/fHp3c29ubGlmanN7gH97d3NzfIuZn5yYlJCMiIR/fXl1cG1sbXJ2en+BhA==',
+      211,
     ],
     [
       5,
@@ -11275,6 +12602,7 @@ export const PIECE_MODEL: PieceModel = {
       1,
       'TE1NTUxJRUE+OTYzMS8uLi4uLzEzNjpAR1FWVVFOTEtLTE5PTEZCPDo3NDMxMC8vLzAyNDg9Q0dKS0xMTExMTA==',
       'jYqIhIB8eHVxbWllY2t5iI6MiISAfH6FjJWXk5OQj4yJiYOCfXdzb2ttbnF4eXyAgICBfX18fH2Bg4aKi46MjQ==',
+      211,
     ],
   ],
   trainedOn:

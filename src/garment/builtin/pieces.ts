@@ -3,7 +3,8 @@
  * strength (research/garment.md §2.2): the layer name (Chinese and English keywords); copies of one cut piece
  * (the same outline turned by quarter turns or mirrored — a copy of a named layer is that part, and the copies
  * are paired for mirrored prints); then a model learned from drafted garments (piece-model.ts) over
- * orientation-invariant shape features (piece-features.ts) and a garment-level assignment (one front and one
+ * orientation-invariant shape features (piece-features.ts), the nearest training outlines and the best-matched
+ * training garments (each piece taking its counterpart's part), and a garment-level assignment (one front and one
  * back, sleeves and hood halves in pairs) that says which pieces it is unsure of. Measured leave one design out
  * by test/garment/piece-model.test.ts.
  */
@@ -16,6 +17,7 @@ import {
   BODY,
   frontness,
   frontnessVector,
+  GARMENTS,
   garmentVectors,
   LABELS,
   type Label,
@@ -326,8 +328,14 @@ export interface GarmentTypes {
   readonly partner: readonly (number | null)[];
 }
 
-/** Groups the copies and measures each distinct piece once (its largest copy). */
-export function describeGarment(shapes: readonly PieceShape[]): GarmentTypes {
+/** The distinct cut pieces as groups of copies, before they are measured. */
+interface CopyGroups {
+  readonly members: readonly (readonly number[])[];
+  readonly partner: readonly (number | null)[];
+  readonly mirrored: readonly boolean[];
+}
+
+function groupCopies(shapes: readonly PieceShape[]): CopyGroups {
   const { group, pairs, mirrored } = findCopies(shapes);
   const partner: (number | null)[] = shapes.map(() => null);
   for (const [i, j] of pairs) {
@@ -338,7 +346,15 @@ export function describeGarment(shapes: readonly PieceShape[]): GarmentTypes {
   shapes.forEach((_, i) => {
     groups.set(group[i]!, [...(groups.get(group[i]!) ?? []), i]);
   });
-  const members = [...groups.values()];
+  return { members: [...groups.values()], partner, mirrored };
+}
+
+/** Groups the copies and measures each distinct piece once (its largest copy). */
+export function describeGarment(shapes: readonly PieceShape[]): GarmentTypes {
+  return measureGroups(shapes, groupCopies(shapes));
+}
+
+function measureGroups(shapes: readonly PieceShape[], { members, partner, mirrored }: CopyGroups): GarmentTypes {
   const reps = members.map((m) => shapes[m.reduce((a, b) => (shapes[b]!.area > shapes[a]!.area ? b : a))]!);
   const traced = tracedFromBodies(reps);
   const inputs = members.map((m, k): TypeInput => {
@@ -420,7 +436,7 @@ export function decideTypes(
   fixed: readonly (Label | null)[],
   model: PieceModel = PIECE_MODEL,
 ): TypeVerdict[] {
-  const { probs, votes } = pieceProbabilities(model, g.inputs, g.vectors);
+  const { probs, votes, garments } = pieceProbabilities(model, g.inputs, g.vectors);
   const maxArea = Math.max(...g.inputs.map((t) => t.area));
   const frontnessOf = g.inputs.map((t) => frontness(model, frontnessVector(t, g.inputs)));
   const copies = g.inputs.map((t) => t.copies);
@@ -462,9 +478,12 @@ export function decideTypes(
     // How many of the NEIGHBOURS nearest training outlines are part k.
     const alikeOf = (k: number) => Math.round(votes[i]![k]! * NEIGHBOURS);
     const alike = alikeOf(c);
+    // Of the GARMENTS best-matched training garments, how many have a counterpart of this part.
+    const matched = Math.round(garments[i]![c]! * GARMENTS);
     const reason =
       `形状模型：${LABEL_ZH[label]} ${Math.round(p[c]! * 100)}%，次选${LABEL_ZH[LABELS[runner]!]} ${Math.round(p[runner]! * 100)}%` +
       `${why.length ? `（依据：${why.join('、')}）` : ''}；形状库中最相近的 ${NEIGHBOURS} 片有 ${alike} 片是${LABEL_ZH[label]}` +
+      `；与最相似的 ${GARMENTS} 件已知服装逐片对应，${matched} 件中对应的裁片是${LABEL_ZH[label]}` +
       `${copies}；结合整件服装的部位搭配，置信度 ${Math.round(confidence * 100)}%`;
     let doubt: TypeVerdict['doubt'] = null;
     if (!fixed[i]) {
@@ -524,12 +543,14 @@ interface Draft {
 export function classifyPieces(shapes: readonly PieceShape[], model: PieceModel = PIECE_MODEL): PieceInfo[] {
   if (!shapes.length) return [];
   const hints = shapes.map((s) => nameHint(s.name));
-  const g = describeGarment(shapes);
-  const fixed = g.members.map((m) => {
+  const groups = groupCopies(shapes);
+  const fixed = groups.members.map((m) => {
     const named = m.map((k) => hints[k]).find((h) => h !== null);
     return named ? named.part : null;
   });
-  const verdicts = decideTypes(g, fixed, model);
+  // Every piece named (or a copy of a named one): the names decide, the model has nothing to do.
+  const g = fixed.every((f) => f !== null) ? groups : measureGroups(shapes, groups);
+  const verdicts = 'inputs' in g ? decideTypes(g, fixed, model) : [];
   const typeOf = new Map<number, number>();
   g.members.forEach((m, t) => {
     for (const i of m) typeOf.set(i, t);

@@ -1,0 +1,58 @@
+/**
+ * Garment matching (piece-model.ts' garmentVotes): a garment's pieces matched one to one with each training
+ * garment's, every piece taking the part of its counterparts in the best-matched garments. Real drafted
+ * garments: a library of three sizes of four designs, queried with the fourth size of each laid out at random
+ * turns.
+ */
+import { describe, expect, it } from 'vitest';
+import { describe as describeLaidOut, loadGarments } from '../../scripts/piece-training.js';
+import { garmentVotes, LABELS, prototypeOf } from '../../src/garment/builtin/piece-model.js';
+
+const { garments, seamAllowanceMm } = loadGarments();
+const PX_PER_MM = 0.5;
+const DESIGNS = ['Shirt', 'Trousers', 'Hoodie', 'Blazer'];
+
+const laidOut = (size: string, seed: number) =>
+  DESIGNS.map((design) => {
+    const g = garments.find((x) => x.design === design && x.size === size)!;
+    return describeLaidOut(g, { seed }, PX_PER_MM, seamAllowanceMm);
+  });
+
+const library = ['S', 'M', 'XL-long']
+  .flatMap((size, k) => laidOut(size, 3 + k))
+  .flatMap((d, garment) => {
+    const maxArea = Math.max(...d.types.inputs.map((t) => t.area));
+    return d.types.inputs.map((t, i) => prototypeOf(d.labels[i]!, t, maxArea, garment));
+  });
+
+const votesOf = (inputs: Parameters<typeof garmentVotes>[1]) =>
+  garmentVotes(library, inputs, Math.max(...inputs.map((t) => t.area)));
+const argmax = (v: readonly number[]) => LABELS[v.indexOf(Math.max(...v))]!;
+
+describe('garment matching', () => {
+  it('gives every piece of another size the part of its counterpart: bands by their place in the garment', () => {
+    for (const d of laidOut('L', 5)) {
+      const votes = votesOf(d.types.inputs);
+      const got = votes.map(argmax);
+      expect(got, d.garment.id).toEqual(d.labels);
+      // The three sizes of the same design are among the four best-matched garments: at least three votes of four.
+      for (const v of votes) expect(Math.max(...v)).toBeGreaterThan(0.7);
+    }
+    // The rectangles a silhouette alone confuses: a shirt's cuff (cut four times), a hoodie's hem band and cuffs,
+    // a trouser waistband.
+    const all = laidOut('L', 5).flatMap((d) => d.labels);
+    for (const part of ['cuff', 'waistband', 'pocket', 'collar', 'hood', 'other'] as const)
+      expect(all).toContain(part);
+  });
+
+  it('does not depend on the order of the layers', () => {
+    const [shirt] = laidOut('XL-long', 7);
+    const inputs = shirt!.types.inputs;
+    const order = inputs.map((_, i) => i).reverse();
+    const forward = votesOf(inputs);
+    const backward = votesOf(order.map((i) => inputs[i]!));
+    order.forEach((i, k) => {
+      expect(backward[k]).toEqual(forward[i]);
+    });
+  });
+});
