@@ -354,7 +354,10 @@ export function describeGarment(shapes: readonly PieceShape[]): GarmentTypes {
   return measureGroups(shapes, groupCopies(shapes));
 }
 
-function measureGroups(shapes: readonly PieceShape[], { members, partner, mirrored }: CopyGroups): GarmentTypes {
+function measureGroups(
+  shapes: readonly PieceShape[],
+  { members, partner, mirrored }: CopyGroups,
+): GarmentTypes {
   const reps = members.map((m) => shapes[m.reduce((a, b) => (shapes[b]!.area > shapes[a]!.area ? b : a))]!);
   const traced = tracedFromBodies(reps);
   const inputs = members.map((m, k): TypeInput => {
