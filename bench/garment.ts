@@ -4,7 +4,8 @@
  * Teagan plus a neck band: 5 pieces) and a shirt marker (FreeSewing Simon: 18 pieces), each with a 1280 px
  * product photo of an all-over repeat print. Beside them, the work no flow can avoid, measured in the same run:
  * one full-resolution composite of the applied document and its PNG encode. Targets: the flow ≤ 5× that
- * baseline, identify ≤ 1×. Layer names are meaningful so that this measures speed, not classification.
+ * baseline, identify ≤ 1×. Layer names are meaningless (图层 N), so identify runs the whole classifier — with
+ * part names the names decide and the model is skipped.
  */
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -59,7 +60,7 @@ async function must(session: Session, name: string, args: Record<string, unknown
 }
 
 async function flow(title: string, g: FsGarment, photo: Buffer): Promise<string[]> {
-  const m = marker(g, 'en', DPI / 25.4, SEAM_ALLOWANCE_MM);
+  const m = marker(g, 'none', DPI / 25.4, SEAM_ALLOWANCE_MM);
   const session = new Session({ workspace: mkdtempSync(join(tmpdir(), 'atelier-bench-garment-')) });
   await openMarker(session, m, title);
   await session.workspace.writeAtomic('photo.png', photo);
