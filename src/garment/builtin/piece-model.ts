@@ -538,7 +538,7 @@ const boundDistance = (q: Probe, p: Prototype, d: Decoded) =>
  * optimal one-to-one assignment, a piece left over costing UNMATCHED), and each piece takes the parts of its
  * counterparts in the GARMENTS best-matched garments. A band's shape says little on its own; which piece it is
  * in a garment of the same kind — the larger of two rectangles, the one cut four times — says more (leave one
- * design out: 80.6 → 84.4 %; Jaeger 45 → 71 %, the blazer 62 → 85 %, Carlita 91 → 100 %). The pieces are
+ * design out: 80.6 → 83.9 %; Jaeger 45 → 70 %, the blazer 62 → 83 %, Carlita 91 → 100 %). The pieces are
  * compared by boundDistance: turn- and mirror-free, and cheap enough to match against every training garment.
  */
 export const GARMENTS = 4;
