@@ -3,8 +3,9 @@
 # ImageMagick is the reference for pixel operations, Chromium (driven by playwright-core) is the browser the
 # studio's tests use, and libgs-common holds the default CMYK press profile (Ghostscript's SWOP profile,
 # /usr/share/color/icc/ghostscript/default_cmyk.icc), and GIMP is a second independent PSD reader (its own loader
-# and compositor, run headless by gimp-console-2.10), with gimp-data-extras' patterns as real repeat tiles. Installed only when missing. Tests call
-# /usr/bin/convert and /usr/bin/identify by full path: another `convert` may come first on PATH.
+# and compositor, run headless by gimp-console-2.10), with gimp-data-extras' patterns as real repeat tiles.
+# Installed only when missing. Tests call /usr/bin/convert and /usr/bin/identify by full path: another `convert`
+# may come first on PATH.
 set -euo pipefail
 need=()
 /usr/bin/python3 -c 'import psd_tools' 2>/dev/null || need+=(python3-psd-tools)

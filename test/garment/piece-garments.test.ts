@@ -31,7 +31,8 @@ const argmax = (v: readonly number[]) => LABELS[v.indexOf(Math.max(...v))]!;
 
 describe('garment matching', () => {
   it('gives every piece of another size the part of its counterpart: bands by their place in the garment', () => {
-    for (const d of laidOut('L', 5)) {
+    const queries = laidOut('L', 5);
+    for (const d of queries) {
       const votes = votesOf(d.types.inputs);
       const got = votes.map(argmax);
       expect(got, d.garment.id).toEqual(d.labels);
@@ -40,7 +41,7 @@ describe('garment matching', () => {
     }
     // The rectangles a silhouette alone confuses: a shirt's cuff (cut four times), a hoodie's hem band and cuffs,
     // a trouser waistband.
-    const all = laidOut('L', 5).flatMap((d) => d.labels);
+    const all = queries.flatMap((d) => d.labels);
     for (const part of ['cuff', 'waistband', 'pocket', 'collar', 'hood', 'other'] as const)
       expect(all).toContain(part);
   });

@@ -739,7 +739,7 @@ export function mainPanels(
  * mirrored pair) that differ between designs, while the pairwise model compares the garment's own pieces.
  * Leave one design out (3 nets): 0.5 → 79.5 %, 1 → 79.0 %, 0 (pairwise model alone) → 78.1 %.
  */
-const OWN_FRONT_BACK = Number(process.env.OFB ?? 0.5);
+const OWN_FRONT_BACK = 0.5;
 
 function temperFrontBack(p: readonly number[]): number[] {
   const f = LABELS.indexOf('front');
