@@ -1,13 +1,16 @@
 /**
  * The guard against the identify ↔ preview loop a peer product documents as its failure: within one user turn,
- * a garment step that already ran is refused, without running, until a call changes a document or the garment
- * photo changes — run again on the same input it can only give the same answer. A new user message starts
- * afresh (the user may ask for the preview again).
+ * a garment step that already ran is refused, without running, until a call changes a document, the user's
+ * confirmed parts or the garment photo — run again on the same input it can only give the same answer. A new
+ * user message starts afresh (the user may ask for the preview again).
  */
 import { findTool } from '../registry/index.js';
 
 /** The garment steps whose repetition is the loop. */
 export const GUARDED_STEPS: readonly string[] = ['identify_pieces', 'generate_garment_preview'];
+
+/** Calls that change no document but what those steps read: the parts the user confirmed. */
+const NEW_GARMENT_INPUT: readonly string[] = ['confirm_piece_parts'];
 
 export interface Refusal {
   readonly ok: false;
@@ -15,7 +18,7 @@ export interface Refusal {
 }
 
 export class LoopGuard {
-  /** Bumped by every successful document-changing call and by a new garment photo. */
+  /** Bumped by every successful document-changing call, by confirmed parts and by a new garment photo. */
   private epoch = 0;
   private photo: string | null = null;
   private readonly ranAt = new Map<string, number>();
@@ -49,7 +52,7 @@ export class LoopGuard {
     this.notePhoto(photo);
     if (!ok) return;
     const effect = findTool(name)?.effect;
-    if (effect !== undefined && effect !== 'read') this.epoch++;
+    if ((effect !== undefined && effect !== 'read') || NEW_GARMENT_INPUT.includes(name)) this.epoch++;
     if (GUARDED_STEPS.includes(name)) this.ranAt.set(name, this.epoch);
   }
 

@@ -22,7 +22,7 @@ export function systemPrompt(opts: { readonly vision: boolean }): string {
       : '- 你看不到图像：工具结果里的图像只给出文字说明（内容和尺寸），请根据结果中的数据判断。',
     '',
     '服装套图流程（严格按这个顺序）：',
-    '1. identify_pieces：识别每个裁片图层对应的部位，并为每片给出建议的 type 和 color。',
+    '1. identify_pieces：识别每个裁片图层对应的部位，并为每片给出建议的 type 和 color。结果中 needs_confirmation 为 true 时，先把 confirmation 里的疑问告诉用户并停下来等待回答；用户回答后按 confirmation 的说明记下（如 confirm_piece_parts），再继续。',
     '2. generate_garment_preview：需要用户已上传服装照片（没有照片时请用户上传）；生成带轮廓的套图预览。',
     '3. 把预览交给用户，简要说明每片将如何处理，然后停下来，等待用户确认。用户明确确认之前，绝不调用 extract_and_apply_all_pieces。',
     '4. 用户确认后，调用 extract_and_apply_all_pieces，pieces 使用 identify_pieces 给出的 type 和 color（用户要求的修改除外）。',
@@ -104,7 +104,7 @@ export function stateSummary(snapshot: SessionSnapshot): string {
   if (g.pieces.length) {
     const pieces = g.pieces.map(
       (p) =>
-        `${p.name}=${p.part_label}${p.alternative ? `（也可能是${p.alternative.part_label}，待用户确认）` : ''}` +
+        `${p.name}=${p.part_label}${p.confirmed ? '（用户已确认）' : p.alternative ? `（也可能是${p.alternative.part_label}，待用户确认）` : ''}` +
         `${p.type ? `/${p.type}` : ''}${p.color ? `/${p.color}` : ''}`,
     );
     lines.push(`已识别裁片：${pieces.join('，')}`);

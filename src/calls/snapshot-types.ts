@@ -59,6 +59,8 @@ export interface GarmentSnapshot {
     readonly confidence: number;
     /** When the garment-level assignment was in doubt: the likeliest other part, with its confidence. */
     readonly alternative: { readonly part_label: string; readonly confidence: number } | null;
+    /** The user confirmed this part (confirm_piece_parts). */
+    readonly confirmed: boolean;
     readonly type: string | null;
     readonly color: string | null;
   }[];

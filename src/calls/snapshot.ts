@@ -63,6 +63,7 @@ export function snapshotOf(session: Session): Promise<SessionSnapshot> {
         alternative: p.doubt
           ? { part_label: PART_LABELS[p.doubt.part], confidence: Math.round(p.doubt.confidence * 100) / 100 }
           : null,
+        confirmed: p.decidedBy === 'user',
         type: proposals.get(p.name)?.type ?? null,
         color: proposals.get(p.name)?.color ?? null,
       })),

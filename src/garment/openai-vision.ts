@@ -131,7 +131,7 @@ export class OpenAIVision implements Vision {
   }
 
   async identify(input: IdentifyInput): Promise<PieceInfo[]> {
-    const base = classifyPieces(input.shapes);
+    const base = classifyPieces(input.shapes, undefined, input.confirmed);
     const names = new Set(base.map((p) => p.name));
     const facts = input.shapes.map((s, i) => ({
       number: i + 1,
@@ -167,6 +167,8 @@ export class OpenAIVision implements Vision {
     }
     return base.map((p) => {
       const v = byName.get(p.name);
+      // What the user confirmed is not the model's to change.
+      if (p.decidedBy === 'user') return p;
       if (!v || v.part === p.part) return v ? { ...p, confidence: Math.max(p.confidence, v.confidence) } : p;
       return {
         ...p,

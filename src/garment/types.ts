@@ -1,39 +1,18 @@
 /** The garment workflow's data: parts, piece analyses, the print extracted from the photo, and session memory. */
 import type { Raster, Rect } from '../engine/model.js';
+import { GARMENT_PARTS, type GarmentPart } from '../registry/garment-parts.js';
 import type { Lab } from './color.js';
 
-export const PARTS = [
-  'front',
-  'back',
-  'left_sleeve',
-  'right_sleeve',
-  'collar',
-  'cuff',
-  'pocket',
-  'waistband',
-  'hood',
-  'other',
-] as const;
-export type Part = (typeof PARTS)[number];
+export const PARTS: readonly Part[] = GARMENT_PARTS.map(([part]) => part);
+export type Part = GarmentPart;
 
-export const PART_LABELS: Readonly<Record<Part, string>> = {
-  front: '前片',
-  back: '后片',
-  left_sleeve: '左袖',
-  right_sleeve: '右袖',
-  collar: '领',
-  cuff: '袖口',
-  pocket: '口袋',
-  waistband: '腰头',
-  hood: '帽',
-  other: '其他',
-};
+export const PART_LABELS = Object.fromEntries(GARMENT_PARTS) as Readonly<Record<Part, string>>;
 
 export const PIECE_TYPES = ['solid', 'fill_pattern', 'theme_pattern', 'mixed_pattern'] as const;
 export type PieceType = (typeof PIECE_TYPES)[number];
 
-/** How a part was decided: the layer name, a mirrored pair, the shape rules, or a vision model. */
-export type DecidedBy = 'name' | 'pair' | 'shape' | 'vision';
+/** How a part was decided: the layer name, a mirrored pair, the shape model, a vision model, or the user (confirm_piece_parts). */
+export type DecidedBy = 'name' | 'pair' | 'shape' | 'vision' | 'user';
 
 /** Geometry of one piece layer, measured from its alpha. */
 export interface PieceShape {
@@ -151,6 +130,8 @@ export interface GarmentAnalysis {
   readonly pieces: readonly PieceInfo[];
   readonly provider: string;
   readonly proposals: readonly Proposal[] | null;
+  /** Parts the user confirmed (confirm_piece_parts), kept by later identifications; absent in older sessions. */
+  readonly confirmed?: readonly { readonly layerId: number; readonly part: Part }[];
 }
 
 export interface Proposal {

@@ -11,12 +11,14 @@ import type { ImageOut } from '../engine/io/image-codec.js';
 import { classifyPieces } from './builtin/pieces.js';
 import type { Measure } from './builtin/score.js';
 import { OpenAIVision } from './openai-vision.js';
-import type { PieceInfo, PieceShape } from './types.js';
+import type { Part, PieceInfo, PieceShape } from './types.js';
 
 export interface IdentifyInput {
   readonly shapes: readonly PieceShape[];
   /** The pieces drawn with their numbers and layer names (for a model to look at). */
   readonly marks: () => Promise<ImageOut>;
+  /** Parts the user confirmed (confirm_piece_parts), by layer id: kept as they are, the rest decided around them. */
+  readonly confirmed?: ReadonlyMap<number, Part>;
 }
 
 export interface VerifyInput {
@@ -40,8 +42,8 @@ export interface Vision {
 
 export const builtinVision: Vision = {
   name: 'builtin',
-  async identify({ shapes }) {
-    return classifyPieces(shapes);
+  async identify({ shapes, confirmed }) {
+    return classifyPieces(shapes, undefined, confirmed);
   },
   async review() {
     return null;

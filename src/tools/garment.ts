@@ -25,7 +25,9 @@ import {
   type GarmentAnalysis,
   type GarmentMemory,
   PART_LABELS,
+  type Part,
   type PieceInfo,
+  type PieceShape,
   type Placement,
 } from '../garment/types.js';
 import { consult, selectVision } from '../garment/vision.js';
@@ -178,7 +180,7 @@ function doubtSentence(pieces: readonly PieceInfo[]): string | null {
     (p) =>
       `“${p.name}”识别为${PART_LABELS[p.part]}（${Math.round(p.confidence * 100)}%），也可能是${PART_LABELS[p.doubt!.part]}（${Math.round(p.doubt!.confidence * 100)}%）`,
   );
-  return `以下裁片的部位不确定：${each.join('；')}。请向用户确认；若有误，可用 rename_layer 把图层改名为部位名称（如“前片”“后片”“袖子”）后重新识别。`;
+  return `以下裁片的部位不确定：${each.join('；')}。请向用户确认；用户回答后调用 confirm_piece_parts 记下确认或更正的部位（其余裁片随之重新判断），或用 rename_layer 把图层改名为部位名称（如“前片”“后片”“袖子”）后重新识别。`;
 }
 
 function motifReport(m: MotifMode) {
@@ -200,81 +202,160 @@ function sameAnalysis(a: GarmentAnalysis | null, b: GarmentAnalysis): boolean {
   });
 }
 
+function noSuchPiece(name: string, names: readonly string[]): never {
+  const near = closest(name, names);
+  fail('not_found', `没有名为“${name}”的裁片`, {
+    hint: near.length ? `是否指 ${near.map((n) => `“${n}”`).join('、')}？` : `裁片有：${names.join('、')}`,
+    details: { closest: near, pieces: names },
+  });
+}
+
+/** The active document's piece layers; refused when it has none. */
+function piecesOf(doc: OpenDocument): PieceShape[] {
+  const shapes = collectPieces(doc.state);
+  if (shapes.length === 0) {
+    fail('invalid_state', `文档“${doc.name}”中没有裁片图层`, {
+      hint: '裁片应是透明背景上的不透明形状，每个裁片一个可见的像素图层或智能对象（背景、文字图层和剪贴图层不算）；可用 open_document 打开裁片文件，或用 place_image 置入透明背景的裁片图（PNG 或 PSD）',
+    });
+  }
+  return shapes;
+}
+
+/** The parts the user confirmed for the document's pieces (layer id → part), those still piece layers. */
+function confirmationsOf(
+  ctx: ToolContext,
+  doc: OpenDocument,
+  shapes: readonly PieceShape[],
+): Map<number, Part> {
+  const a = ctx.session.garment.analysis;
+  const ids = new Set(shapes.map((s) => s.layerId));
+  const kept = a?.docId === doc.id ? (a.confirmed ?? []) : [];
+  return new Map(kept.filter((c) => ids.has(c.layerId)).map((c) => [c.layerId, c.part]));
+}
+
 function memoryWith(ctx: ToolContext, change: Partial<GarmentMemory>): GarmentMemory {
   return { ...ctx.session.garment, ...change };
+}
+
+/**
+ * identify_pieces and confirm_piece_parts: the pieces' parts (the user's confirmations kept as they are, the rest
+ * decided around them), the photo's proposals, and the result both tools return.
+ */
+async function identifyPieces(
+  ctx: ToolContext,
+  doc: OpenDocument,
+  shapes: readonly PieceShape[],
+  confirmed: ReadonlyMap<number, Part>,
+) {
+  ctx.progress('识别裁片', 0.1);
+  const { value: pieces, provider } = await consult(
+    selectVision(),
+    (v) =>
+      v.identify({
+        shapes,
+        confirmed,
+        marks: () => overviewImage(doc.state, shapes, (p, i) => `#${i + 1}\n${p.name}`, '裁片编号与图层名'),
+      }),
+    (m) => ctx.warn(m),
+  );
+  let ext: Extraction | null = null;
+  let reused = false;
+  if (ctx.session.garmentPhoto) {
+    ctx.progress('分析服装照片', 0.5);
+    ({ ext, reused } = await extractionFor(ctx, await readPhoto(ctx)));
+  }
+  const proposals = ext ? proposalsFor(pieces, ext) : null;
+  const analysis: GarmentAnalysis = {
+    docId: doc.id,
+    pieces,
+    provider,
+    proposals,
+    confirmed: [...confirmed].map(([layerId, part]) => ({ layerId, part })),
+  };
+  const prior = ctx.session.garment;
+  const unchanged = sameAnalysis(prior.analysis, analysis);
+  // Parts that differ from the document's previous identification (a confirmation moves the others too).
+  const before = prior.analysis?.docId === doc.id ? prior.analysis.pieces : [];
+  const changed = pieces.flatMap((p) => {
+    const was = before.find((q) => q.layerId === p.layerId);
+    return was && was.part !== p.part
+      ? [
+          {
+            name: p.name,
+            from: was.part,
+            from_label: PART_LABELS[was.part],
+            to: p.part,
+            to_label: PART_LABELS[p.part],
+          },
+        ]
+      : [];
+  });
+  ctx.session.stage({
+    garment: {
+      analysis,
+      extraction: ext ?? prior.extraction,
+      // A preview and an application stay valid while the pieces and the photo are the same.
+      preview: unchanged && (!ext || prior.preview?.photoHash === ext.photoHash) ? prior.preview : null,
+      applied: prior.applied?.docId === doc.id ? prior.applied : null,
+    },
+  });
+  ctx.progress('绘制裁片总览', 0.9);
+  const image = await overviewImage(
+    doc.state,
+    pieces,
+    (p) => `${PART_LABELS[(p as PieceInfo).part]}\n${p.name}`,
+    `裁片识别结果：${pieces.map((p) => `${p.name} = ${PART_LABELS[p.part]}`).join('，')}`,
+  );
+  const byName = new Map(proposals?.map((p) => [p.name, p]) ?? []);
+  const doubt = doubtSentence(pieces);
+  const confirm = doubt
+    ? '先把 confirmation 中列出的裁片和可选部位告诉用户并请其确认（不要直接继续）；用户确认后，'
+    : '';
+  return {
+    document: doc.name,
+    provider,
+    needs_confirmation: doubt !== null,
+    ...(doubt ? { confirmation: doubt } : {}),
+    pieces: pieces.map((p) => pieceReport(p, byName.get(p.name))),
+    ...(changed.length ? { changed } : {}),
+    pairs: pieces
+      .filter((p) => p.mirrorOf !== null)
+      .map((p) => [pieces.find((q) => q.layerId === p.mirrorOf)!.name, p.name]),
+    garment_photo: ctx.session.garmentPhoto,
+    ...(ext
+      ? {
+          photo_analysis: { ...extractionReport(ext, null, null), reused },
+          proposed_pieces: proposals,
+          next: `${confirm}调用 generate_garment_preview 生成预览（不要再次调用 identify_pieces）；proposed_pieces 可直接作为 extract_and_apply_all_pieces 的 pieces 参数`,
+        }
+      : {
+          next: `${confirm}还没有服装照片：请用户上传服装照片（或调用 set_garment_photo），然后调用 generate_garment_preview；type 和 color 会在预览结果中给出`,
+        }),
+    images: [image],
+  };
 }
 
 export const garmentHandlers = {
   async identify_pieces(_args, ctx) {
     const doc = activeDoc(ctx);
-    const shapes = collectPieces(doc.state);
-    if (shapes.length === 0) {
-      fail('invalid_state', `文档“${doc.name}”中没有裁片图层`, {
-        hint: '裁片应是透明背景上的不透明形状，每个裁片一个可见的像素图层或智能对象（背景、文字图层和剪贴图层不算）；可用 open_document 打开裁片文件，或用 place_image 置入透明背景的裁片图（PNG 或 PSD）',
-      });
+    const shapes = piecesOf(doc);
+    return identifyPieces(ctx, doc, shapes, confirmationsOf(ctx, doc, shapes));
+  },
+
+  async confirm_piece_parts({ pieces: entries }, ctx) {
+    const doc = activeDoc(ctx);
+    const shapes = piecesOf(doc);
+    const names = shapes.map((s) => s.name);
+    const seen = new Set<string>();
+    for (const e of entries) {
+      if (!names.includes(e.name)) noSuchPiece(e.name, names);
+      if (seen.has(e.name)) fail('invalid_arguments', `裁片“${e.name}”在 pieces 中出现了两次`);
+      seen.add(e.name);
     }
-    ctx.progress('识别裁片', 0.1);
-    const { value: pieces, provider } = await consult(
-      selectVision(),
-      (v) =>
-        v.identify({
-          shapes,
-          marks: () => overviewImage(doc.state, shapes, (p, i) => `#${i + 1}\n${p.name}`, '裁片编号与图层名'),
-        }),
-      (m) => ctx.warn(m),
-    );
-    let ext: Extraction | null = null;
-    let reused = false;
-    if (ctx.session.garmentPhoto) {
-      ctx.progress('分析服装照片', 0.5);
-      ({ ext, reused } = await extractionFor(ctx, await readPhoto(ctx)));
-    }
-    const proposals = ext ? proposalsFor(pieces, ext) : null;
-    const analysis: GarmentAnalysis = { docId: doc.id, pieces, provider, proposals };
-    const unchanged = sameAnalysis(ctx.session.garment.analysis, analysis);
-    const prior = ctx.session.garment;
-    ctx.session.stage({
-      garment: {
-        analysis,
-        extraction: ext ?? prior.extraction,
-        // A preview and an application stay valid while the pieces and the photo are the same.
-        preview: unchanged && (!ext || prior.preview?.photoHash === ext.photoHash) ? prior.preview : null,
-        applied: prior.applied?.docId === doc.id ? prior.applied : null,
-      },
-    });
-    ctx.progress('绘制裁片总览', 0.9);
-    const image = await overviewImage(
-      doc.state,
-      pieces,
-      (p) => `${PART_LABELS[(p as PieceInfo).part]}\n${p.name}`,
-      `裁片识别结果：${pieces.map((p) => `${p.name} = ${PART_LABELS[p.part]}`).join('，')}`,
-    );
-    const byName = new Map(proposals?.map((p) => [p.name, p]) ?? []);
-    const doubt = doubtSentence(pieces);
-    const confirm = doubt
-      ? '先把 confirmation 中列出的裁片和可选部位告诉用户并请其确认（不要直接继续）；用户确认后，'
-      : '';
-    return {
-      document: doc.name,
-      provider,
-      needs_confirmation: doubt !== null,
-      ...(doubt ? { confirmation: doubt } : {}),
-      pieces: pieces.map((p) => pieceReport(p, byName.get(p.name))),
-      pairs: pieces
-        .filter((p) => p.mirrorOf !== null)
-        .map((p) => [pieces.find((q) => q.layerId === p.mirrorOf)!.name, p.name]),
-      garment_photo: ctx.session.garmentPhoto,
-      ...(ext
-        ? {
-            photo_analysis: { ...extractionReport(ext, null, null), reused },
-            proposed_pieces: proposals,
-            next: `${confirm}调用 generate_garment_preview 生成预览（不要再次调用 identify_pieces）；proposed_pieces 可直接作为 extract_and_apply_all_pieces 的 pieces 参数`,
-          }
-        : {
-            next: `${confirm}还没有服装照片：请用户上传服装照片（或调用 set_garment_photo），然后调用 generate_garment_preview；type 和 color 会在预览结果中给出`,
-          }),
-      images: [image],
-    };
+    // An empty list clears the confirmations; otherwise these are added to (or change) the ones kept.
+    const confirmed = entries.length ? confirmationsOf(ctx, doc, shapes) : new Map<number, Part>();
+    for (const e of entries) for (const s of shapes) if (s.name === e.name) confirmed.set(s.layerId, e.part);
+    return identifyPieces(ctx, doc, shapes, confirmed);
   },
 
   async generate_garment_preview(_args, ctx) {
@@ -345,15 +426,7 @@ export const garmentHandlers = {
     const plans: PiecePlan[] = [];
     for (const e of entries) {
       const piece = analysis.pieces.find((p) => p.name === e.name);
-      if (!piece) {
-        const near = closest(e.name, names);
-        fail('not_found', `没有名为“${e.name}”的裁片`, {
-          hint: near.length
-            ? `是否指 ${near.map((n) => `“${n}”`).join('、')}？`
-            : `裁片有：${names.join('、')}`,
-          details: { closest: near, pieces: names },
-        });
-      }
+      if (!piece) noSuchPiece(e.name, names);
       if (seen.has(e.name)) fail('invalid_arguments', `裁片“${e.name}”在 pieces 中出现了两次`);
       seen.add(e.name);
       if ((e.type === 'solid' || e.type === 'theme_pattern') && !e.color) {

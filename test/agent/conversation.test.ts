@@ -6,7 +6,7 @@ import type { ChatEvent } from '../../src/agent/events.js';
 import { snapshotOf } from '../../src/calls/snapshot.js';
 import { toOpenAI } from '../../src/registry/formats/index.js';
 import { toolsOf } from '../../src/registry/index.js';
-import { garmentDocument, usePhoto } from '../support/garment-fixtures.js';
+import { garmentDocument, NAMES, usePhoto } from '../support/garment-fixtures.js';
 import {
   type ScriptedModel,
   type ScriptedRequest,
@@ -115,6 +115,40 @@ describe('the state summary', () => {
     expect(user).toMatch(/- 背景（fill，背景/);
     expect(user).toContain('当前图层：色块');
     expect(user).toContain('服装照片：未上传');
+  });
+});
+
+describe('parts the user confirms', () => {
+  it('go back through confirm_piece_parts and show as confirmed in the next turn’s state', async () => {
+    const right = NAMES.none.right;
+    model = await startScriptedModel([
+      { toolCalls: [{ id: 'i1', name: 'identify_pieces', arguments: {} }] },
+      { text: '有几片不确定，请确认。' },
+      {
+        toolCalls: [
+          {
+            id: 'c1',
+            name: 'confirm_piece_parts',
+            arguments: { pieces: [{ name: right, part: 'right_sleeve' }] },
+          },
+        ],
+      },
+      { text: '已记下。' },
+      { text: '好的。' },
+    ]);
+    const session = newSession();
+    await garmentDocument(session, 'none');
+    const conv = conversation(session, modelConfig(model.url));
+    await turn(conv, '识别裁片');
+    const events = await turn(conv, `${right} 是右袖`);
+    const result = events.find((e) => e.type === 'tool_result' && e.name === 'confirm_piece_parts');
+    expect(result?.type === 'tool_result' && result.ok).toBe(true);
+    const pieces = (result as { result: { pieces: { name: string; part: string; decided_by: string }[] } })
+      .result.pieces;
+    expect(pieces.find((p) => p.name === right)).toMatchObject({ part: 'right_sleeve', decided_by: 'user' });
+    await turn(conv, '继续');
+    const state = model.requests[4]!.body.messages.at(-1)!.content as string;
+    expect(state).toContain(`${right}=右袖（用户已确认）`);
   });
 });
 

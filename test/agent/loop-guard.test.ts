@@ -28,6 +28,13 @@ describe('LoopGuard', () => {
     guard.record('set_layer_opacity', true, null);
     expect(guard.check('identify_pieces', null)).toBeNull();
 
+    guard.record('generate_garment_preview', true, null);
+    expect(guard.check('generate_garment_preview', null)).not.toBeNull();
+    guard.record('confirm_piece_parts', false, null);
+    expect(guard.check('generate_garment_preview', null), 'a refused confirmation').not.toBeNull();
+    guard.record('confirm_piece_parts', true, null);
+    expect(guard.check('generate_garment_preview', null), 'parts the user confirmed').toBeNull();
+
     guard.record('identify_pieces', true, null);
     expect(guard.check('identify_pieces', 'new.jpg'), 'a new photo').toBeNull();
 

@@ -5,7 +5,8 @@
  * that asks to confirm with the user; a garment the model reads clearly does not.
  */
 import { describe, expect, it } from 'vitest';
-import { newSession, ok } from '../support/session.js';
+import type { Session } from '../../src/calls/session.js';
+import { call, hashEditor, newSession, ok } from '../support/session.js';
 import { type FsGarment, type FsPiece, loadFixtures, marker, openMarker } from './freesewing-fixtures.js';
 
 const FIX = loadFixtures();
@@ -41,26 +42,31 @@ const piece = (name: string, label: FsPiece['label'], poly: FsPiece['poly'], cut
   poly,
 });
 
-async function identify(g: FsGarment): Promise<Record<string, unknown>> {
-  const session = newSession();
+async function identify(g: FsGarment, session: Session = newSession()): Promise<Record<string, unknown>> {
   await openMarker(session, marker(g, 'none', 0.5, FIX.seamAllowanceMm), g.id);
   return ok(session, 'identify_pieces');
 }
 
+const teagan = () => FIX.garments.find((g) => g.id === 'teagan-cisMaleAdult42')!;
+
+/** Front and back cut from one outline (a reversible top), with Teagan's sleeves. */
+function twinPanels(): FsGarment {
+  return {
+    id: 'twin-panels',
+    design: 'Twin panels',
+    size: 'M',
+    set: 'drafted',
+    pieces: [piece('body', 'front', panel(230), 2), teagan().pieces.find((p) => p.label === 'sleeve')!],
+  };
+}
+
+type Reported = { name: string; part: string; decided_by: string; confidence: number; alternative?: string };
+
 describe('identify_pieces when the garment-level assignment is in doubt', () => {
   it('says so, names the pieces and the alternatives, and asks to confirm with the user', async () => {
-    const teagan = FIX.garments.find((g) => g.id === 'teagan-cisMaleAdult42')!;
-    const sleeve = teagan.pieces.find((p) => p.label === 'sleeve')!;
-    const twins: FsGarment = {
-      id: 'twin-panels',
-      design: 'Twin panels',
-      size: 'M',
-      set: 'drafted',
-      // Front and back cut from one outline (the same neckline; a reversible top): nothing in the shape says
-      // which layer is which, and the two are copies of one piece.
-      pieces: [piece('body', 'front', panel(230), 2), sleeve],
-    };
-    const r = await identify(twins);
+    // Front and back cut from one outline (the same neckline): nothing in the shape says which layer is which,
+    // and the two are copies of one piece.
+    const r = await identify(twinPanels());
     expect(r.needs_confirmation).toBe(true);
     const pieces = r.pieces as { name: string; part: string; alternative?: string; confidence: number }[];
     // The two body layers are in doubt, each between front and back, at even odds.
@@ -79,9 +85,100 @@ describe('identify_pieces when the garment-level assignment is in doubt', () => 
   });
 
   it('does not ask when the shapes are clear', async () => {
-    const r = await identify(FIX.garments.find((g) => g.id === 'teagan-cisMaleAdult42')!);
+    const r = await identify(teagan());
     expect(r.needs_confirmation).toBe(false);
     expect(r.confirmation).toBeUndefined();
     expect(r.next as string).not.toMatch(/请其确认/);
+  });
+});
+
+describe('confirm_piece_parts', () => {
+  it('keeps what the user confirmed, decides the other pieces around it, and remembers it', async () => {
+    const session = newSession();
+    const first = await identify(twinPanels(), session);
+    const body = (first.pieces as Reported[]).filter((p) => p.part === 'front' || p.part === 'back');
+    // One outline cut twice: the two layers are the same part, each with the other as its alternative.
+    expect(body).toHaveLength(2);
+    const [mine, twin] = body as [Reported, Reported];
+    const other = mine.alternative!;
+    expect(['front', 'back']).toContain(other);
+    const documents = hashEditor(session.editor.snapshot);
+
+    // The user says which one is the other part.
+    const r = await ok(session, 'confirm_piece_parts', { pieces: [{ name: mine.name, part: other }] });
+    const parts = new Map((r.pieces as Reported[]).map((p) => [p.name, p]));
+    expect(parts.get(mine.name)).toMatchObject({ part: other, decided_by: 'user', confidence: 1 });
+    expect(parts.get(mine.name)!.alternative).toBeUndefined();
+    // Its twin keeps the part it had, no longer in doubt: one front and one back.
+    expect(parts.get(twin.name)!.part).toBe(twin.part);
+    expect(parts.get(twin.name)!.alternative).toBeUndefined();
+    expect(r.changed).toEqual([expect.objectContaining({ name: mine.name, from: mine.part, to: other })]);
+    expect(r.needs_confirmation).toBe(false);
+    expect(hashEditor(session.editor.snapshot), 'the document is not touched').toBe(documents);
+    expect(session.garment.analysis?.pieces.find((p) => p.name === mine.name)?.part).toBe(other);
+
+    // identify_pieces again keeps the confirmation.
+    const again = await ok(session, 'identify_pieces');
+    const kept = new Map((again.pieces as Reported[]).map((p) => [p.name, p]));
+    expect(kept.get(mine.name)).toMatchObject({ part: other, decided_by: 'user' });
+    expect(kept.get(twin.name)!.part).toBe(twin.part);
+    expect(again.changed).toBeUndefined();
+
+    // A later confirmation adds to the kept ones (the user's word stands, even for both layers).
+    const swapped = await ok(session, 'confirm_piece_parts', { pieces: [{ name: twin.name, part: other }] });
+    const now = new Map((swapped.pieces as Reported[]).map((p) => [p.name, p]));
+    expect(now.get(twin.name)).toMatchObject({ part: other, decided_by: 'user' });
+    expect(now.get(mine.name)).toMatchObject({ part: other, decided_by: 'user' });
+
+    // An empty list clears it: the model decides again.
+    const cleared = await ok(session, 'confirm_piece_parts', { pieces: [] });
+    expect((cleared.pieces as Reported[]).some((p) => p.decided_by === 'user')).toBe(false);
+    expect(cleared.needs_confirmation).toBe(true);
+  });
+
+  it('gives a confirmed sleeve its side and its mirrored copy the other', async () => {
+    const session = newSession();
+    const first = await identify(teagan(), session);
+    const sleeves = (first.pieces as Reported[]).filter((p) => p.part.endsWith('_sleeve'));
+    expect(sleeves).toHaveLength(2);
+    const left = sleeves.find((p) => p.part === 'left_sleeve')!;
+    const r = await ok(session, 'confirm_piece_parts', {
+      pieces: [{ name: left.name, part: 'right_sleeve' }],
+    });
+    const parts = new Map((r.pieces as Reported[]).map((p) => [p.name, p]));
+    expect(parts.get(left.name)).toMatchObject({ part: 'right_sleeve', decided_by: 'user' });
+    const other = sleeves.find((p) => p.name !== left.name)!;
+    expect(parts.get(other.name)!.part).toBe('left_sleeve');
+  });
+
+  it('refuses unknown layers, repeated layers and unknown parts, changing nothing', async () => {
+    const session = newSession();
+    const first = await identify(teagan(), session);
+    const name = (first.pieces as Reported[])[0]!.name;
+    const refused = async (args: unknown, code: string) => {
+      const documents = hashEditor(session.editor.snapshot);
+      const memory = session.garment;
+      const r = await call(session, 'confirm_piece_parts', args);
+      expect(r.ok).toBe(false);
+      if (r.ok) throw new Error('unreachable');
+      expect(r.error.code).toBe(code);
+      expect(hashEditor(session.editor.snapshot)).toBe(documents);
+      expect(session.garment, 'garment memory unchanged').toBe(memory);
+      return r.error;
+    };
+    const unknown = await refused({ pieces: [{ name: `${name}x`, part: 'front' }] }, 'not_found');
+    expect(unknown.hint).toContain(`“${name}”`);
+    await refused(
+      {
+        pieces: [
+          { name, part: 'front' },
+          { name, part: 'back' },
+        ],
+      },
+      'invalid_arguments',
+    );
+    const part = await refused({ pieces: [{ name, part: 'sleeve' }] }, 'invalid_arguments');
+    expect(JSON.stringify(part)).toContain('left_sleeve');
+    await refused({}, 'invalid_arguments');
   });
 });

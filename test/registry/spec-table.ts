@@ -336,6 +336,7 @@ export const DESIGN_GROUP_E = [
   'open_document',
   'place_image',
   'set_garment_photo',
+  'confirm_piece_parts',
   'redo',
 ] as const;
 

@@ -198,17 +198,57 @@ describe('the garment flow without a model', () => {
       const rows = table.getByRole('row');
       const doubtful: string[] = [];
       for (let i = 1; i < (await rows.count()); i++) {
-        const text = (await rows.nth(i).textContent()) ?? '';
-        if (text.includes('也可能是')) doubtful.push(text);
+        const row = rows.nth(i);
+        const text = (await row.textContent()) ?? '';
+        if (!text.includes('也可能是')) continue;
+        // The part picker shows the part read; the note names the other one.
+        const part = await row.getByRole('combobox').first().inputValue();
+        const name = (await row.getByRole('cell').first().textContent())?.trim();
+        doubtful.push(`${name}:${part}:${/也可能是(\S+?) /.exec(text)?.[1]}`);
       }
-      // The twins: one read as the front, one as the back, each with the other as its alternative.
+      // The twins: read as a front or a back, each with the other body part as its alternative.
       expect(doubtful.some((t) => t.startsWith(NAMES.none.front) || t.startsWith(NAMES.none.back))).toBe(
         true,
       );
-      expect(doubtful.join()).toMatch(/前片也可能是后片|后片也可能是前片/);
+      expect(doubtful.join()).toMatch(/:front:后片|:back:前片/);
       await fresh.getByRole('button', { name: '返回工具列表' }).click();
       await table.scrollIntoViewIfNeeded();
       await snapshot(fresh, '13-garment-pieces-in-doubt');
+
+      // The designer settles it: picks the other part for one twin and previews again.
+      const doubted = rows.filter({ hasText: /也可能是(前片|后片)/ }).first();
+      const name = (await doubted.getByRole('cell').first().textContent())!.trim();
+      const twin = rows.filter({ has: fresh.getByRole('cell', { name, exact: true }) });
+      const select = table.getByRole('combobox', { name: `部位 ${name}` });
+      const was = await select.inputValue();
+      const other = was === 'front' ? 'back' : 'front';
+      await select.selectOption(other);
+      await eventually(textOf(twin)).toContain('原识别为');
+      await snapshot(fresh, '13a-garment-part-picked');
+      const again = preview.getByRole('button', { name: '按所选部位重新预览（1 片）' });
+      await again.click();
+      await eventually(countOf(feed(fresh).getByRole('article', { name: '确认裁片部位' }))).toBe(1);
+      await eventually(textOf(lastCard(fresh, '确认裁片部位'))).toContain('完成');
+      await eventually(countOf(feed(fresh).getByRole('article', { name: '生成花样预览' }))).toBe(2);
+      const second = lastCard(fresh, '生成花样预览');
+      await eventually(textOf(second)).toContain('完成');
+      // The first preview's decisions are gone; the new one asks again.
+      const first = feed(fresh).getByRole('article', { name: '生成花样预览' }).first();
+      await eventually(countOf(first.getByRole('button', { name: '确认套图' }))).toBe(0);
+      await eventually(countOf(first.getByRole('table', { name: '裁片' }))).toBe(0);
+      await second.getByRole('button', { name: '确认套图' }).click();
+      const confirmed = second.getByRole('table', { name: '裁片' });
+      await eventually(textOf(confirmed)).toContain('已确认');
+      expect(await confirmed.getByRole('combobox', { name: `部位 ${name}` }).inputValue()).toBe(other);
+      // The twin is the other body part now, and neither is in doubt.
+      const twinName = name === NAMES.none.front ? NAMES.none.back : NAMES.none.front;
+      expect(await confirmed.getByRole('combobox', { name: `部位 ${twinName}` }).inputValue()).toBe(was);
+      const rowOf = (n: string) =>
+        confirmed.getByRole('row').filter({ has: fresh.getByRole('cell', { name: n, exact: true }) });
+      expect(await textOf(rowOf(name))()).toContain('已确认');
+      expect(await textOf(rowOf(twinName))()).not.toContain('也可能是');
+      await confirmed.scrollIntoViewIfNeeded();
+      await snapshot(fresh, '13b-garment-parts-confirmed');
     } finally {
       await fresh.context().close();
     }

@@ -151,6 +151,13 @@ interface NameHint {
   side: 'left' | 'right' | null;
 }
 
+/** A part the user confirmed, as the hint a layer name would give (sleeves carry their side). */
+function confirmedHint(part: Part): NameHint {
+  if (part === 'left_sleeve') return { part: 'sleeve', side: 'left' };
+  if (part === 'right_sleeve') return { part: 'sleeve', side: 'right' };
+  return { part, side: null };
+}
+
 /**
  * Keywords → part, the most specific first: a 袖口贴边 (cuff facing) is a cuff and a pocket's facing a pocket,
  * other facings, plackets, tabs, gussets, fly and zipper pieces and belt loops (袖衩 is no sleeve) and a 过肩
@@ -540,12 +547,18 @@ interface Draft {
 }
 
 /**
- * Each piece's part: the layer name when it names one; else the copy of a named piece; else the learned model
- * and the garment-level assignment (names fix the parts they name, so the rest is chosen around them).
+ * Each piece's part: the part the user confirmed (layer id → part), else the layer name when it names one; else
+ * the copy of such a piece; else the learned model and the garment-level assignment (confirmed parts and names
+ * fix the parts they give, so the rest is chosen around them).
  */
-export function classifyPieces(shapes: readonly PieceShape[], model: PieceModel = PIECE_MODEL): PieceInfo[] {
+export function classifyPieces(
+  shapes: readonly PieceShape[],
+  model: PieceModel = PIECE_MODEL,
+  confirmed: ReadonlyMap<number, Part> = new Map(),
+): PieceInfo[] {
   if (!shapes.length) return [];
-  const hints = shapes.map((s) => nameHint(s.name));
+  const byUser = shapes.map((s) => confirmed.get(s.layerId) ?? null);
+  const hints = shapes.map((s, i) => (byUser[i] ? confirmedHint(byUser[i]) : nameHint(s.name)));
   const groups = groupCopies(shapes);
   const fixed = groups.members.map((m) => {
     const named = m.map((k) => hints[k]).find((h) => h !== null);
@@ -563,13 +576,14 @@ export function classifyPieces(shapes: readonly PieceShape[], model: PieceModel 
     const hint = hints[i];
     const t = typeOf.get(i)!;
     if (hint) {
+      const user = byUser[i];
       return {
         shape,
         part: hint.part,
         side: hint.side,
-        by: 'name',
-        confidence: 0.95,
-        reason: `图层名“${shape.name}”含部位关键词`,
+        by: user ? 'user' : 'name',
+        confidence: user ? 1 : 0.95,
+        reason: user ? `用户确认为${PART_LABELS[user]}` : `图层名“${shape.name}”含部位关键词`,
         pair: partner[i]!,
         doubt: null,
       };
@@ -578,9 +592,30 @@ export function classifyPieces(shapes: readonly PieceShape[], model: PieceModel 
     // A copy of a named piece is that part.
     const namedAt = members.find((k) => hints[k] !== null);
     if (namedAt !== undefined) {
+      const named = hints[namedAt]!;
+      // One outline cut as both the front and the back (a reversible top): once the user has confirmed one
+      // layer as the front (back), its copy is the back (front) when no other piece of the garment is.
+      const opposite: Label | null = named.part === 'front' ? 'back' : named.part === 'back' ? 'front' : null;
+      const partAt = (k: number) => hints[k]?.part ?? verdicts[typeOf.get(k)!]?.label ?? null;
+      if (
+        opposite &&
+        byUser[namedAt] &&
+        !shapes.some((_, k) => k !== i && k !== namedAt && partAt(k) === opposite)
+      ) {
+        return {
+          shape,
+          part: opposite,
+          side: null,
+          by: 'pair',
+          confidence: 0.9,
+          reason: `与“${shapes[namedAt]!.name}”同形；它已确认为${LABEL_ZH[named.part]}，整件服装没有别的${LABEL_ZH[opposite]}，本片是${LABEL_ZH[opposite]}`,
+          pair: partner[i]!,
+          doubt: null,
+        };
+      }
       return {
         shape,
-        part: hints[namedAt]!.part,
+        part: named.part,
         side: null,
         by: 'pair',
         confidence: 0.85,

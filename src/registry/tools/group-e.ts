@@ -1,6 +1,9 @@
 /** Group E: extensions (DESIGN.md §2), published only in the `extended` variant. */
-import { LAYER_NAMES, NAME, PATH } from '../bounds.js';
+import { LAYER_NAMES, NAME, PATH, PIECES_MAX_ITEMS } from '../bounds.js';
+import { GARMENT_PARTS } from '../garment-parts.js';
 import { defineTool } from '../types.js';
+
+const PART_NAMES = GARMENT_PARTS.map(([part, zh]) => `${part} ${zh}`).join('、');
 
 export const groupE = [
   defineTool({
@@ -134,6 +137,37 @@ export const groupE = [
       required: ['path'],
     },
     limits: { path: PATH },
+  }),
+  defineTool({
+    name: 'confirm_piece_parts',
+    group: 'E',
+    label: '确认裁片部位',
+    effect: 'read',
+    openWorld: true,
+    description: `记录用户确认或更正的裁片部位（identify_pieces 的结果 needs_confirmation 为 true、用户回答之后调用）：pieces 中每项把一个裁片图层定为指定部位，其余裁片围绕它们按整件服装的搭配重新判断（例如确认一片为后片，与它同形的另一片就是前片）。确认保存在会话中，之后再调用 identify_pieces 也保持；pieces 为空数组时清除当前文档的所有确认。不修改文档。返回与 identify_pieces 相同的结果（含新的裁片总览图）；部位变了时，下一步调用 generate_garment_preview 重新生成预览。部位可选：${PART_NAMES}。`,
+    parameters: {
+      type: 'object',
+      properties: {
+        pieces: {
+          type: 'array',
+          description: '用户确认的裁片，每项一个裁片图层；空数组清除所有确认',
+          items: {
+            type: 'object',
+            properties: {
+              name: { type: 'string', description: '裁片图层名称（图层名，不是部位名）' },
+              part: {
+                type: 'string',
+                description: `部位：${PART_NAMES}`,
+                enum: GARMENT_PARTS.map(([part]) => part),
+              },
+            },
+            required: ['name', 'part'],
+          },
+        },
+      },
+      required: ['pieces'],
+    },
+    limits: { pieces: { maxItems: PIECES_MAX_ITEMS, items: { name: NAME } } },
   }),
   defineTool({
     name: 'redo',

@@ -16,32 +16,48 @@ export const {
   garmentVerify: VERIFY_TOOL,
 } = PANE_TOOLS;
 
+const CONFIRM_TOOL = PANE_TOOLS.confirmParts;
+
 interface PieceRow {
   name: string;
+  /** The part as identified (a key: front, back, left_sleeve…) and its Chinese name. */
+  identified: string;
+  identifiedLabel: string;
+  /** The part chosen in the table: the identified one until the designer picks another. */
   part: string;
+  confirmed: boolean;
   /** The other part the identification hesitated over, e.g. "后片 41%". */
   doubt: string | null;
   type: string;
   color: string;
 }
 
-function pieceTypeOptions(apply: RegistryTool | undefined) {
-  const pieces = apply?.parameters.properties.pieces;
+/** The options of one column of a tool's `pieces` table (type in the apply tool, part in the confirm tool). */
+function pieceColumnOptions(tool: RegistryTool | undefined, column: string) {
+  const pieces = tool?.parameters.properties.pieces;
   if (!pieces) return [];
-  const kind: FieldKind = fieldKind('pieces', pieces, apply?.limits.pieces);
+  const kind: FieldKind = fieldKind('pieces', pieces, tool?.limits.pieces);
   if (kind.kind !== 'table') return [];
-  const type = kind.columns.find((c) => c.name === 'type')?.field;
-  return type?.kind === 'enum' ? type.options : [];
+  const field = kind.columns.find((c) => c.name === column)?.field;
+  return field?.kind === 'enum' ? field.options : [];
 }
 
-function PiecesTable({ onApplied }: { onApplied(): void }) {
+/**
+ * The pieces with their parts, types and colours, applied (then verified) in one go. A part picked other than
+ * the identified one is confirmed (confirm_piece_parts, the other pieces decided around it) and previewed
+ * again before anything is applied: the print's placement follows the parts.
+ */
+function PiecesTable({ onDone }: { onDone(): void }) {
   const { studio, t } = useStudioView();
-  const apply = studio.tools.get(APPLY_TOOL);
-  const options = pieceTypeOptions(apply);
+  const options = pieceColumnOptions(studio.tools.get(APPLY_TOOL), 'type');
+  const parts = pieceColumnOptions(studio.tools.get(CONFIRM_TOOL), 'part');
   const [rows, setRows] = useState<PieceRow[]>(() =>
     (studio.state?.garment.pieces ?? []).map((p) => ({
       name: p.name,
-      part: p.part_label,
+      identified: p.part,
+      identifiedLabel: p.part_label,
+      part: p.part,
+      confirmed: p.confirmed,
       doubt: p.alternative
         ? `${p.alternative.part_label} ${Math.round(p.alternative.confidence * 100)}%`
         : null,
@@ -53,6 +69,20 @@ function PiecesTable({ onApplied }: { onApplied(): void }) {
   if (rows.length === 0) return <p class="muted">{t('garment.noPieces')}</p>;
   const set = (i: number, change: Partial<PieceRow>) =>
     setRows((old) => old.map((r, j) => (j === i ? { ...r, ...change } : r)));
+  const repicked = rows.filter((r) => r.part !== r.identified);
+  const confirmParts = async () => {
+    setRunning(true);
+    try {
+      await studio.run([
+        { name: CONFIRM_TOOL, arguments: { pieces: repicked.map((r) => ({ name: r.name, part: r.part })) } },
+        { name: PREVIEW_TOOL, arguments: {} },
+      ]);
+      // The new preview comes with its own decision buttons.
+      onDone();
+    } finally {
+      setRunning(false);
+    }
+  };
   const submit = async () => {
     setRunning(true);
     try {
@@ -65,7 +95,7 @@ function PiecesTable({ onApplied }: { onApplied(): void }) {
         { name: APPLY_TOOL, arguments: { pieces } },
         { name: VERIFY_TOOL, arguments: {} },
       ]);
-      onApplied();
+      onDone();
     } finally {
       setRunning(false);
     }
@@ -86,11 +116,32 @@ function PiecesTable({ onApplied }: { onApplied(): void }) {
             <tr key={row.name}>
               <td>{row.name}</td>
               <td>
-                {row.part}
-                {row.doubt && (
-                  <span class="doubt" title={t('garment.doubtHint')}>
-                    {t('garment.maybe', { part: row.doubt })}
-                  </span>
+                {parts.length ? (
+                  <select
+                    aria-label={`${t('garment.part')} ${row.name}`}
+                    value={row.part}
+                    disabled={running}
+                    onChange={(e) => set(i, { part: e.currentTarget.value })}
+                  >
+                    {parts.map((o) => (
+                      <option key={o.value} value={o.value}>
+                        {o.label}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  row.identifiedLabel
+                )}
+                {row.part !== row.identified ? (
+                  <span class="repicked">{t('garment.was', { part: row.identifiedLabel })}</span>
+                ) : row.confirmed ? (
+                  <span class="confirmed">{t('garment.confirmed')}</span>
+                ) : (
+                  row.doubt && (
+                    <span class="doubt" title={t('garment.doubtHint')}>
+                      {t('garment.maybe', { part: row.doubt })}
+                    </span>
+                  )
                 )}
               </td>
               <td>
@@ -121,9 +172,15 @@ function PiecesTable({ onApplied }: { onApplied(): void }) {
           ))}
         </tbody>
       </table>
-      <button type="button" class="primary" disabled={running} onClick={submit}>
-        {running ? t('palette.running') : t('garment.apply')}
-      </button>
+      {repicked.length > 0 ? (
+        <button type="button" class="primary" disabled={running} onClick={confirmParts}>
+          {running ? t('palette.running') : t('garment.confirmParts', { count: repicked.length })}
+        </button>
+      ) : (
+        <button type="button" class="primary" disabled={running} onClick={submit}>
+          {running ? t('palette.running') : t('garment.apply')}
+        </button>
+      )}
     </div>
   );
 }
@@ -162,7 +219,7 @@ export function PreviewActions({ call }: { call: CallItem }) {
           {t('garment.regenerate')}
         </button>
       </div>
-      {confirming && !withModel && <PiecesTable onApplied={() => setApplied(true)} />}
+      {confirming && !withModel && <PiecesTable onDone={() => setApplied(true)} />}
     </div>
   );
 }

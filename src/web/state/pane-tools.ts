@@ -15,6 +15,7 @@ export const PANE_TOOLS = {
   closeDocument: 'close_document',
   createDocument: 'create_document',
   garmentPreview: 'generate_garment_preview',
+  confirmParts: 'confirm_piece_parts',
   garmentApply: 'extract_and_apply_all_pieces',
   garmentVerify: 'verify_pattern_result',
 } as const;

@@ -1,0 +1,18 @@
+/**
+ * The garment parts a cut piece can be, with their Chinese names: what identify_pieces reports and what
+ * confirm_piece_parts accepts. The garment code, the studio's part picker and the tool's enum all read this list.
+ */
+export const GARMENT_PARTS = [
+  ['front', '前片'],
+  ['back', '后片'],
+  ['left_sleeve', '左袖'],
+  ['right_sleeve', '右袖'],
+  ['collar', '领'],
+  ['cuff', '袖口'],
+  ['pocket', '口袋'],
+  ['waistband', '腰头'],
+  ['hood', '帽'],
+  ['other', '其他'],
+] as const;
+
+export type GarmentPart = (typeof GARMENT_PARTS)[number][0];
