@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import type { RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
-import { type FieldKind, fieldKind } from '../forms/field-kind.js';
+import { type EnumOption, type FieldKind, fieldKind } from '../forms/field-kind.js';
 import type { CallItem } from '../state/feed.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { pickerColor } from './fields.js';
@@ -40,6 +40,29 @@ function pieceColumnOptions(tool: RegistryTool | undefined, column: string) {
   if (kind.kind !== 'table') return [];
   const field = kind.columns.find((c) => c.name === column)?.field;
   return field?.kind === 'enum' ? field.options : [];
+}
+
+function OptionSelect(props: {
+  label: string;
+  value: string;
+  options: readonly EnumOption[];
+  disabled?: boolean;
+  onChange(value: string): void;
+}) {
+  return (
+    <select
+      aria-label={props.label}
+      value={props.value}
+      disabled={props.disabled}
+      onChange={(e) => props.onChange(e.currentTarget.value)}
+    >
+      {props.options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </select>
+  );
 }
 
 /**
@@ -117,18 +140,13 @@ function PiecesTable({ onDone }: { onDone(): void }) {
               <td>{row.name}</td>
               <td>
                 {parts.length ? (
-                  <select
-                    aria-label={`${t('garment.part')} ${row.name}`}
+                  <OptionSelect
+                    label={`${t('garment.part')} ${row.name}`}
                     value={row.part}
+                    options={parts}
                     disabled={running}
-                    onChange={(e) => set(i, { part: e.currentTarget.value })}
-                  >
-                    {parts.map((o) => (
-                      <option key={o.value} value={o.value}>
-                        {o.label}
-                      </option>
-                    ))}
-                  </select>
+                    onChange={(part) => set(i, { part })}
+                  />
                 ) : (
                   row.identifiedLabel
                 )}
@@ -145,17 +163,12 @@ function PiecesTable({ onDone }: { onDone(): void }) {
                 )}
               </td>
               <td>
-                <select
-                  aria-label={`${t('garment.type')} ${row.name}`}
+                <OptionSelect
+                  label={`${t('garment.type')} ${row.name}`}
                   value={row.type}
-                  onChange={(e) => set(i, { type: e.currentTarget.value })}
-                >
-                  {options.map((o) => (
-                    <option key={o.value} value={o.value}>
-                      {o.label}
-                    </option>
-                  ))}
-                </select>
+                  options={options}
+                  onChange={(type) => set(i, { type })}
+                />
               </td>
               <td>
                 <div class="color-field compact">
