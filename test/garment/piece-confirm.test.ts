@@ -84,6 +84,19 @@ describe('identify_pieces when the garment-level assignment is in doubt', () => 
     expect(r.next as string).toMatch(/请其确认/);
   });
 
+  it('asks which panel is the front of a skirt, whose outlines do not say', async () => {
+    // Front and back halves without a notch between them: which is the front is a cutting convention (a zip at
+    // the back, buttons at the front).
+    for (const id of ['alineskirt-M', 'penelope-cisMaleAdult42']) {
+      const r = await identify(FIX.garments.find((g) => g.id === id)!);
+      expect(r.needs_confirmation, id).toBe(true);
+      const body = (r.pieces as Reported[]).filter((p) => p.part === 'front' || p.part === 'back');
+      expect(body.length, id).toBeGreaterThanOrEqual(2);
+      for (const p of body)
+        expect(p.alternative, `${id} ${p.name}`).toBe(p.part === 'front' ? 'back' : 'front');
+    }
+  });
+
   it('does not ask when the shapes are clear', async () => {
     const r = await identify(teagan());
     expect(r.needs_confirmation).toBe(false);

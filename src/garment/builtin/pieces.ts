@@ -467,6 +467,12 @@ export function decideTypes(
         ? 'back'
         : 'front'
       : null;
+  // Body panels without a single notch (no neckline, armhole or crotch: a skirt's): their outlines do not say
+  // which is the front; only a cutting convention does (halves at the back for a zip, at the front for
+  // buttons), and conventions differ between patterns. Left one design out, asking there flags 30 more wrong
+  // layers and 36 more right ones (wrong without a flag 2.4 → 2.0 %).
+  const bodies = g.inputs.filter((t) => t.area / maxArea >= BODY);
+  const noFrontBackCue = bodies.length >= 2 && bodies.every((t) => t.shape.notches === 0);
   return g.inputs.map((t, i) => {
     const label = best.labels[i]!;
     const marginal = (l: Label) =>
@@ -505,6 +511,8 @@ export function decideTypes(
         doubt = { label: swapped, confidence: marginal(swapped) };
       else if (alt) doubt = { label: alt, confidence: marginal(alt) };
       else if (split) doubt = { label: missing!, confidence: 0.5 };
+      else if (noFrontBackCue && (label === 'front' || label === 'back') && t.area / maxArea >= BODY)
+        doubt = { label: swapped, confidence: marginal(swapped) };
       else if (own < DOUBT_CONFIDENCE) doubt = { label: LABELS[runner]!, confidence: p[runner]! };
       else if (shapes !== c && alikeOf(shapes) >= LIBRARY_DOUBT)
         doubt = { label: LABELS[shapes]!, confidence: p[shapes]! };
