@@ -149,6 +149,25 @@ describe('confirm_piece_parts', () => {
     expect(cleared.needs_confirmation).toBe(true);
   });
 
+  it('keeps a confirmed front half’s mirrored copy a front, even with the back confirmed as something else', async () => {
+    const skirt = FIX.garments.find((g) => g.id === 'buttonskirt-S')!;
+    const m = marker(skirt, 'none', 0.5, FIX.seamAllowanceMm);
+    const session = newSession();
+    await openMarker(session, m, skirt.id);
+    await ok(session, 'identify_pieces');
+    const [half, other] = m.layers.filter((l) => l.source.startsWith('buttonSkirt.front#'));
+    const back = m.layers.find((l) => l.source.startsWith('buttonSkirt.back#'))!;
+    const r = await ok(session, 'confirm_piece_parts', {
+      pieces: [
+        { name: back.name, part: 'other' },
+        { name: half!.name, part: 'front' },
+      ],
+    });
+    const parts = new Map((r.pieces as Reported[]).map((p) => [p.name, p.part]));
+    expect(parts.get(half!.name)).toBe('front');
+    expect(parts.get(other!.name)).toBe('front');
+  });
+
   it('gives a confirmed sleeve its side and its mirrored copy the other', async () => {
     const session = newSession();
     const first = await identify(teagan(), session);

@@ -602,13 +602,19 @@ export function classifyPieces(
     if (namedAt !== undefined) {
       const named = hints[namedAt]!;
       // One outline cut as both the front and the back (a reversible top): once the user has confirmed one
-      // layer as the front (back), its copy is the back (front) when no other piece of the garment is.
+      // layer as the front (back), its copy is the back (front) when the garment has no other piece that is,
+      // nor any other piece the size of a body panel (front halves' copies stay fronts beside a misread back).
       const opposite: Label | null = named.part === 'front' ? 'back' : named.part === 'back' ? 'front' : null;
       const partAt = (k: number) => hints[k]?.part ?? verdicts[typeOf.get(k)!]?.label ?? null;
       if (
         opposite &&
         byUser[namedAt] &&
-        !shapes.some((_, k) => k !== i && k !== namedAt && partAt(k) === opposite)
+        !shapes.some(
+          (o, k) =>
+            k !== i &&
+            k !== namedAt &&
+            (partAt(k) === opposite || (!members.includes(k) && o.area >= shape.area / 2)),
+        )
       ) {
         return {
           shape,
