@@ -186,7 +186,16 @@ describe('the garment flow without a model', () => {
       const group = fresh.getByRole('region', { name: '服装套图' });
       await group.getByRole('button', { name: '识别裁片部位', exact: true }).click();
       await fresh.getByRole('button', { name: '运行' }).click();
-      await eventually(textOf(lastCard(fresh, '识别裁片部位'))).toContain('完成');
+      const identified = lastCard(fresh, '识别裁片部位');
+      await eventually(textOf(identified)).toContain('完成');
+      // The card says which parts are in doubt, in the designer's words, before any preview.
+      const note = identified.getByRole('note');
+      await eventually(textOf(note)).toContain('以下裁片的部位不确定');
+      expect(await textOf(note)()).toMatch(
+        new RegExp(`(${NAMES.none.front}|${NAMES.none.back})：前片 \\d+%，也可能是后片`),
+      );
+      await note.scrollIntoViewIfNeeded();
+      await snapshot(fresh, '13c-garment-identify-unsure');
       await fresh.getByRole('button', { name: '返回工具列表' }).click();
       await group.getByRole('button', { name: '生成花样预览', exact: true }).click();
       await fresh.getByRole('button', { name: '运行' }).click();

@@ -11,12 +11,13 @@ import { PANE_TOOLS } from '../state/pane-tools.js';
 import { pickerColor } from './fields.js';
 
 export const {
+  garmentIdentify: IDENTIFY_TOOL,
   garmentPreview: PREVIEW_TOOL,
   garmentApply: APPLY_TOOL,
   garmentVerify: VERIFY_TOOL,
 } = PANE_TOOLS;
 
-const CONFIRM_TOOL = PANE_TOOLS.confirmParts;
+export const CONFIRM_TOOL = PANE_TOOLS.confirmParts;
 
 interface PieceRow {
   name: string;
@@ -280,6 +281,42 @@ export function VerifyReport({ result }: { result: Readonly<Record<string, unkno
           </ul>
         )}
       </div>
+    </div>
+  );
+}
+
+/**
+ * Under an identification whose parts are in doubt: which pieces, what else each may be, and where to settle it
+ * (the result's own `confirmation` is written for a model).
+ */
+export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>> }) {
+  const { t } = useStudioView();
+  if (result.needs_confirmation !== true || !Array.isArray(result.pieces)) return null;
+  const unsure = (
+    result.pieces as {
+      name: string;
+      part_label: string;
+      confidence: number;
+      alternative_label?: string;
+      alternative_confidence?: number;
+    }[]
+  ).filter((p) => p.alternative_label);
+  if (unsure.length === 0) return null;
+  return (
+    <div class="doubt-note" role="note">
+      <p class="doubt-line">{t('garment.unsure')}</p>
+      <ul class="doubt-list">
+        {unsure.map((p) => (
+          <li key={p.name}>
+            {t('garment.unsurePiece', {
+              name: p.name,
+              part: `${p.part_label} ${Math.round(p.confidence * 100)}%`,
+              other: `${p.alternative_label} ${Math.round((p.alternative_confidence ?? 0) * 100)}%`,
+            })}
+          </li>
+        ))}
+      </ul>
+      <p class="doubt-line muted">{t('garment.unsureHow')}</p>
     </div>
   );
 }

@@ -1,7 +1,15 @@
 /** One tool call in the feed: its Chinese label, arguments, state (running / ok / error), progress and result. */
 import { useStudioView } from '../context.js';
 import type { CallItem } from '../state/feed.js';
-import { PREVIEW_TOOL, PreviewActions, VERIFY_TOOL, VerifyReport } from './GarmentActions.js';
+import {
+  CONFIRM_TOOL,
+  DoubtNote,
+  IDENTIFY_TOOL,
+  PREVIEW_TOOL,
+  PreviewActions,
+  VERIFY_TOOL,
+  VerifyReport,
+} from './GarmentActions.js';
 import { ResultImage } from './ResultImage.js';
 
 function pretty(value: unknown): string {
@@ -64,6 +72,9 @@ export function ToolCard({ call }: { call: CallItem }) {
       )}
       {call.status === 'ok' && call.name === VERIFY_TOOL && call.result && (
         <VerifyReport result={call.result} />
+      )}
+      {call.status === 'ok' && (call.name === IDENTIFY_TOOL || call.name === CONFIRM_TOOL) && call.result && (
+        <DoubtNote result={call.result} />
       )}
       {call.status === 'ok' && call.name === PREVIEW_TOOL && <PreviewActions call={call} />}
       {call.status === 'ok' && Object.keys(body).length > 0 && (

@@ -14,6 +14,7 @@ export const PANE_TOOLS = {
   switchDocument: 'switch_document',
   closeDocument: 'close_document',
   createDocument: 'create_document',
+  garmentIdentify: 'identify_pieces',
   garmentPreview: 'generate_garment_preview',
   confirmParts: 'confirm_piece_parts',
   garmentApply: 'extract_and_apply_all_pieces',
