@@ -120,6 +120,19 @@ describe('OpenAI-compatible vision provider', () => {
     }
   });
 
+  it('does not let the model change a part the user confirmed', async () => {
+    configure();
+    const session = newSession();
+    await garmentDocument(session, 'none');
+    // The model calls the collar a waistband, every time it is asked.
+    reply = () => answer({ pieces: [{ layer: '图层 4', part: 'waistband', confidence: 0.9 }] });
+    await ok(session, 'identify_pieces');
+    const r = await ok(session, 'confirm_piece_parts', { pieces: [{ name: '图层 4', part: 'collar' }] });
+    expect(seen).toHaveLength(2);
+    const pieces = r.pieces as { name: string; part: string; decided_by: string }[];
+    expect(pieces.find((p) => p.name === '图层 4')).toMatchObject({ part: 'collar', decided_by: 'user' });
+  });
+
   it('falls back to the builtin analysis with a warning when the model is unreachable or answers nonsense', async () => {
     const session = newSession();
     await garmentDocument(session, 'none');
