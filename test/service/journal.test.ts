@@ -235,6 +235,25 @@ describe('crash-safe sessions', () => {
     expect(inline(entry).state.editor.docs[0]!.history.labels).toHaveLength(1);
   });
 
+  it('keeps the parts the user confirmed across a crash, for later identifications too', async () => {
+    const root = tempDir('atelier-journal-');
+    const first = storeOn(root);
+    const entry = first.create('http');
+    await placedGarmentDocument(inline(entry), 'none');
+    await ok(inline(entry), 'identify_pieces');
+    await ok(inline(entry), 'confirm_piece_parts', { pieces: [{ name: NAMES.none.collar, part: 'other' }] });
+    const before = await fingerprint(entry);
+    crash(first, root);
+
+    const back = await storeOn(root).recover(entry.id);
+    expect(await fingerprint(back!)).toEqual(before);
+    const again = await ok(inline(back!), 'identify_pieces');
+    const collar = (again.pieces as { name: string; part: string; decided_by: string }[]).find(
+      (p) => p.name === NAMES.none.collar,
+    );
+    expect(collar).toMatchObject({ part: 'other', decided_by: 'user' });
+  });
+
   it('does not leave a vision model’s answer to replay: the call is covered by a snapshot', async () => {
     // A fake OpenAI-compatible vision model: it calls the front piece a pocket, then is gone.
     let answers = 0;
