@@ -66,7 +66,7 @@ const zh = {
   'garment.unsure': '以下裁片的部位不确定：',
   'garment.unsurePiece': '{name}：{part}，也可能是{other}',
   'garment.unsureHow':
-    '生成预览并按“确认套图”后，可在裁片表中选出正确的部位；也可以把图层改名为部位名称后重新识别。',
+    '生成预览并按“{confirm}”后，可在裁片表中选出正确的部位；也可以把图层改名为部位名称后重新识别。',
   'garment.type': '类型',
   'garment.color': '颜色',
   'garment.noPieces': '没有识别结果：先运行“识别裁片部位”。',
@@ -181,7 +181,7 @@ const en: Record<MessageKey, string> = {
   'garment.unsure': 'Unsure of these pieces’ parts:',
   'garment.unsurePiece': '{name}: {part}, or {other}',
   'garment.unsureHow':
-    'After the preview, 确认套图 opens the pieces table where the right part can be picked; or rename the layer to its part and identify again.',
+    'After the preview, “{confirm}” opens the pieces table where the right part can be picked; or rename the layer to its part and identify again.',
   'garment.type': 'Type',
   'garment.color': 'Colour',
   'garment.noPieces': 'No analysis yet: run 识别裁片部位 first.',

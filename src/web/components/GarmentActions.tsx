@@ -12,12 +12,14 @@ import { pickerColor } from './fields.js';
 
 export const {
   garmentIdentify: IDENTIFY_TOOL,
+  confirmParts: CONFIRM_TOOL,
   garmentPreview: PREVIEW_TOOL,
   garmentApply: APPLY_TOOL,
   garmentVerify: VERIFY_TOOL,
 } = PANE_TOOLS;
 
-export const CONFIRM_TOOL = PANE_TOOLS.confirmParts;
+/** A part with the identification's odds for it, e.g. "后片 41%". */
+const withOdds = (label: string, confidence: number) => `${label} ${Math.round(confidence * 100)}%`;
 
 interface PieceRow {
   name: string;
@@ -82,9 +84,7 @@ function PiecesTable({ onDone }: { onDone(): void }) {
       identifiedLabel: p.part_label,
       part: p.part,
       confirmed: p.confirmed,
-      doubt: p.alternative
-        ? `${p.alternative.part_label} ${Math.round(p.alternative.confidence * 100)}%`
-        : null,
+      doubt: p.alternative ? withOdds(p.alternative.part_label, p.alternative.confidence) : null,
       type: p.type ?? options[0]?.value ?? '',
       color: p.color ?? '',
     })),
@@ -310,13 +310,13 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
           <li key={p.name}>
             {t('garment.unsurePiece', {
               name: p.name,
-              part: `${p.part_label} ${Math.round(p.confidence * 100)}%`,
-              other: `${p.alternative_label} ${Math.round((p.alternative_confidence ?? 0) * 100)}%`,
+              part: withOdds(p.part_label, p.confidence),
+              other: withOdds(p.alternative_label!, p.alternative_confidence ?? 0),
             })}
           </li>
         ))}
       </ul>
-      <p class="doubt-line muted">{t('garment.unsureHow')}</p>
+      <p class="doubt-line muted">{t('garment.unsureHow', { confirm: t('garment.confirm') })}</p>
     </div>
   );
 }
