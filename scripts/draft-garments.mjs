@@ -436,18 +436,19 @@ function blouse({ g, l, v }) {
   ];
 }
 
+/** [design, drafter, kind: a top is worn from the shoulders (a dress too), a bottom from the waist]. */
 const GARMENTS = [
-  ['TShirt', tshirt],
-  ['Hoodie', hoodie],
-  ['ZipHoodie', zipHoodie],
-  ['Anorak', anorak],
-  ['Shirt', shirt],
-  ['Trousers', trousers],
-  ['ALineSkirt', skirt],
-  ['Shorts', shorts],
-  ['Polo', polo],
-  ['ButtonSkirt', buttonSkirt],
-  ['Blouse', blouse],
+  ['TShirt', tshirt, 'top'],
+  ['Hoodie', hoodie, 'top'],
+  ['ZipHoodie', zipHoodie, 'top'],
+  ['Anorak', anorak, 'top'],
+  ['Shirt', shirt, 'top'],
+  ['Trousers', trousers, 'bottom'],
+  ['ALineSkirt', skirt, 'bottom'],
+  ['Shorts', shorts, 'bottom'],
+  ['Polo', polo, 'top'],
+  ['ButtonSkirt', buttonSkirt, 'bottom'],
+  ['Blouse', blouse, 'top'],
   ...TOPS,
   ...TAILORED,
   ...BOTTOMS,
@@ -456,7 +457,7 @@ const GARMENTS = [
 const target = process.argv[2];
 if (!target) throw new Error('usage: node scripts/draft-garments.mjs <out.json>');
 const garments = [];
-for (const [design, draft] of GARMENTS) {
+for (const [design, draft, kind] of GARMENTS) {
   for (const size of SIZES) {
     garments.push({
       id: `${design.toLowerCase()}-${size.id}`,
@@ -464,6 +465,7 @@ for (const [design, draft] of GARMENTS) {
       package: 'atelier drafter (scripts/draft-garments.mjs)',
       size: size.id,
       set: 'drafted',
+      kind,
       pieces: draft(size),
     });
   }

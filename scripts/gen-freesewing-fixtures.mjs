@@ -13,7 +13,7 @@
  *     @freesewing/plugin-ringsector@4.10.2 @freesewing/plugin-path-utils@4.10.2 \
  *     @freesewing/{teagan,brian,aaron,simon,bella,penelope,diana,bent,titan,paco,carlton,carlita}@4.10.2 \
  *     @freesewing/{hugo,huey,yuri,sven,jaeger,wahid,charlie,cornelius,lily,onyx,breanna,simone}@4.10.2 \
- *     @freesewing/{tristan,sophie,walburga}@4.10.2 @freesewing/shin@4.10.1
+ *     @freesewing/{tristan,sophie,walburga}@4.10.2 @freesewing/shin@4.10.1 @freesewing/noble@4.10.2
  *   cp /path/to/atelier/scripts/{gen-freesewing-fixtures,draft-blocks}.mjs .
  *   node gen-freesewing-fixtures.mjs /path/to/atelier/test/fixtures/freesewing/pieces.json
  *
@@ -28,7 +28,7 @@
  *
  * (The script and its polygon helpers, draft-blocks.mjs, are copied because Node resolves `@freesewing/*` next
  * to the importing file.) Packaging traps (research/garment.md §1.3): core-plugins, models, simon and tristan
- * import undeclared packages (listed above, plugin-ringsector for tristan); titan
+ * import undeclared packages (listed above; plugin-ringsector and noble for tristan); titan
  * and paco peer-depend on a snapseries version that does not exist (hence --legacy-peer-deps and 4.10.0);
  * `complete: true` is needed for the cut list; cut-on-fold parts are drafted as halves and are unfolded here.
  */
@@ -46,35 +46,35 @@ const SIZES = process.argv[3]?.split(',') ?? [
 ];
 /** Every design is its own fold of the leave-one-design-out evaluation (test/garment/piece-model.test.ts). */
 const DESIGNS = [
-  // [package, export]
-  ['teagan', 'Teagan'],
-  ['brian', 'Brian'],
-  ['aaron', 'Aaron'],
-  ['simon', 'Simon'],
-  ['bella', 'Bella'],
-  ['penelope', 'Penelope'],
-  ['diana', 'Diana'],
-  ['bent', 'Bent'],
-  ['titan', 'Titan'],
-  ['paco', 'Paco'],
-  ['carlton', 'Carlton'],
-  ['carlita', 'Carlita'],
-  ['hugo', 'Hugo'],
-  ['huey', 'Huey'],
-  ['yuri', 'Yuri'],
-  ['sven', 'Sven'],
-  ['jaeger', 'Jaeger'],
-  ['wahid', 'Wahid'],
-  ['charlie', 'Charlie'],
-  ['cornelius', 'Cornelius'],
-  ['shin', 'Shin'],
-  ['lily', 'Lily'],
-  ['onyx', 'Onyx'],
-  ['breanna', 'Breanna'],
-  ['simone', 'Simone'],
-  ['tristan', 'Tristan'],
-  ['sophie', 'Sophie'],
-  ['walburga', 'Walburga'],
+  // [package, export, kind: a top is worn from the shoulders (a dress, a one-piece too), a bottom from the waist]
+  ['teagan', 'Teagan', 'top'],
+  ['brian', 'Brian', 'top'],
+  ['aaron', 'Aaron', 'top'],
+  ['simon', 'Simon', 'top'],
+  ['bella', 'Bella', 'top'],
+  ['penelope', 'Penelope', 'bottom'],
+  ['diana', 'Diana', 'top'],
+  ['bent', 'Bent', 'top'],
+  ['titan', 'Titan', 'bottom'],
+  ['paco', 'Paco', 'bottom'],
+  ['carlton', 'Carlton', 'top'],
+  ['carlita', 'Carlita', 'top'],
+  ['hugo', 'Hugo', 'top'],
+  ['huey', 'Huey', 'top'],
+  ['yuri', 'Yuri', 'top'],
+  ['sven', 'Sven', 'top'],
+  ['jaeger', 'Jaeger', 'top'],
+  ['wahid', 'Wahid', 'top'],
+  ['charlie', 'Charlie', 'bottom'],
+  ['cornelius', 'Cornelius', 'bottom'],
+  ['shin', 'Shin', 'bottom'],
+  ['lily', 'Lily', 'bottom'],
+  ['onyx', 'Onyx', 'top'],
+  ['breanna', 'Breanna', 'top'],
+  ['simone', 'Simone', 'top'],
+  ['tristan', 'Tristan', 'top'],
+  ['sophie', 'Sophie', 'top'],
+  ['walburga', 'Walburga', 'top'],
 ];
 
 /**
@@ -338,7 +338,7 @@ const versionOf = (pkg) =>
   JSON.parse(readFileSync(`${process.cwd()}/node_modules/@freesewing/${pkg}/package.json`, 'utf8')).version;
 const models = await import('@freesewing/models');
 const garments = [];
-for (const [pkg, exported] of DESIGNS) {
+for (const [pkg, exported, kind] of DESIGNS) {
   const Design = (await import(`@freesewing/${pkg}`))[exported];
   for (const size of SIZES) {
     const pieces = piecesOf(Design, models[size]);
@@ -348,6 +348,7 @@ for (const [pkg, exported] of DESIGNS) {
       package: `@freesewing/${pkg}`,
       size,
       set: 'freesewing',
+      kind,
       pieces,
     });
     console.log(

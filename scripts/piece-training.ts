@@ -10,6 +10,7 @@ import type { PixelLayer } from '../src/engine/model.js';
 import {
   FEATURES,
   frontnessVector,
+  type GarmentKind,
   LABELS,
   type Label,
   type Net,
@@ -39,6 +40,7 @@ export interface DraftedGarment {
   readonly design: string;
   readonly size: string;
   readonly set: 'freesewing' | 'drafted';
+  readonly kind: GarmentKind;
   readonly pieces: readonly DraftedPiece[];
 }
 
@@ -176,7 +178,7 @@ export function trainModel(
   });
   const r = (v: number) => Math.round(v * 1e5) / 1e5;
   return {
-    version: 6,
+    version: 7,
     features: FEATURES.map((f) => f[0]),
     mean: mean.map(r),
     std: std.map(r),
@@ -187,6 +189,7 @@ export function trainModel(
       const maxArea = Math.max(...d.types.inputs.map((t) => t.area));
       return d.types.inputs.map((t, i) => prototypeOf(d.labels[i]!, t, maxArea, garment));
     }),
+    kinds: described.map((d) => d.garment.kind),
     trainedOn,
   };
 }
@@ -281,7 +284,7 @@ export function fitFrontness(described: readonly Described[]): PieceModel['front
   const pairs: number[][] = [];
   const bodies: number[][] = [];
   for (const g of described) {
-    const v = g.types.inputs.map((t) => frontnessVector(t, g.types.inputs));
+    const v = g.types.inputs.map((t) => frontnessVector(t, g.types.inputs, g.garment.kind));
     const fronts = g.labels.flatMap((l, i) => (l === 'front' ? [i] : []));
     const backs = g.labels.flatMap((l, i) => (l === 'back' ? [i] : []));
     for (const i of [...fronts, ...backs]) bodies.push(v[i]!);

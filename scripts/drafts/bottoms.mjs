@@ -457,10 +457,11 @@ function culottes({ g, l, v }) {
   ];
 }
 
+/** [design, drafter, kind] as scripts/draft-garments.mjs' GARMENTS. */
 export const DESIGNS = [
-  ['Chinos', chinos],
-  ['Jeans', jeans],
-  ['Joggers', joggers],
-  ['PencilSkirt', pencilSkirt],
-  ['Culottes', culottes],
+  ['Chinos', chinos, 'bottom'],
+  ['Jeans', jeans, 'bottom'],
+  ['Joggers', joggers, 'bottom'],
+  ['PencilSkirt', pencilSkirt, 'bottom'],
+  ['Culottes', culottes, 'bottom'],
 ];

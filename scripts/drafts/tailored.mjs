@@ -537,9 +537,10 @@ function doubleBreasted(size) {
   ];
 }
 
+/** [design, drafter, kind] as scripts/draft-garments.mjs' GARMENTS. */
 export const DESIGNS = [
-  ['Blazer', blazer],
-  ['Waistcoat', waistcoat],
-  ['ChoreCoat', choreCoat],
-  ['DoubleBreasted', doubleBreasted],
+  ['Blazer', blazer, 'top'],
+  ['Waistcoat', waistcoat, 'top'],
+  ['ChoreCoat', choreCoat, 'top'],
+  ['DoubleBreasted', doubleBreasted, 'top'],
 ];

@@ -517,10 +517,11 @@ function gilet({ g, l, v }) {
   ];
 }
 
+/** [design, drafter, kind] as scripts/draft-garments.mjs' GARMENTS. */
 export const DESIGNS = [
-  ['TankTop', tankTop],
-  ['RaglanSweatshirt', raglanSweatshirt],
-  ['PrincessDress', princessDress],
-  ['PrincessBlouse', princessBlouse],
-  ['Gilet', gilet],
+  ['TankTop', tankTop, 'top'],
+  ['RaglanSweatshirt', raglanSweatshirt, 'top'],
+  ['PrincessDress', princessDress, 'top'],
+  ['PrincessBlouse', princessBlouse, 'top'],
+  ['Gilet', gilet, 'top'],
 ];

@@ -1,12 +1,19 @@
 /**
  * Garment matching (piece-model.ts' garmentVotes): a garment's pieces matched one to one with each training
- * garment's, every piece taking the part of its counterparts in the best-matched garments. Real drafted
- * garments: a library of three sizes of four designs, queried with the fourth size of each laid out at random
- * turns.
+ * garment's, every piece taking the part of its counterparts in the best-matched garments, and the garment
+ * read as a top or a bottom as most of them are (garmentKind; measured on held-out designs in
+ * piece-model.test.ts). Real drafted garments: a library of three sizes of four designs, queried with the
+ * fourth size of each laid out at random turns.
  */
 import { describe, expect, it } from 'vitest';
 import { describe as describeLaidOut, loadGarments } from '../../scripts/piece-training.js';
-import { garmentVotes, LABELS, prototypeOf } from '../../src/garment/builtin/piece-model.js';
+import {
+  garmentKind,
+  garmentVotes,
+  LABELS,
+  matchGarments,
+  prototypeOf,
+} from '../../src/garment/builtin/piece-model.js';
 
 const { garments, seamAllowanceMm } = loadGarments();
 const PX_PER_MM = 0.5;
@@ -25,8 +32,12 @@ const library = ['S', 'M', 'XL-long']
     return d.types.inputs.map((t, i) => prototypeOf(d.labels[i]!, t, maxArea, garment));
   });
 
-const votesOf = (inputs: Parameters<typeof garmentVotes>[1]) =>
-  garmentVotes(library, inputs, Math.max(...inputs.map((t) => t.area)));
+const votesOf = (inputs: Parameters<typeof matchGarments>[1]) =>
+  garmentVotes(
+    library,
+    matchGarments(library, inputs, Math.max(...inputs.map((t) => t.area))),
+    inputs.length,
+  );
 const argmax = (v: readonly number[]) => LABELS[v.indexOf(Math.max(...v))]!;
 
 describe('garment matching', () => {
@@ -55,5 +66,17 @@ describe('garment matching', () => {
     order.forEach((i, k) => {
       expect(backward[k]).toEqual(forward[i]);
     });
+  });
+
+  it('reads a garment as a top or a bottom as most of its twelve best-matched garments are', () => {
+    const kinds = ['top', 'bottom', 'top', 'bottom'] as const;
+    const ranked = (...garmentsInOrder: number[]) =>
+      garmentsInOrder.map((garment, k) => ({ garment, distance: k / 10, to: [] }));
+    // 7 of the 12 best are bottoms; the 13th onwards do not vote.
+    expect(garmentKind(kinds, ranked(1, 3, 1, 3, 1, 3, 1, 0, 2, 0, 2, 0, 0, 0, 0, 0))).toBe('bottom');
+    expect(garmentKind(kinds, ranked(0, 2, 0, 2, 0, 2, 0, 1, 3, 1, 3, 1, 1, 1, 1, 1))).toBe('top');
+    // A tie reads as a top; so does a library of one garment.
+    expect(garmentKind(kinds, ranked(0, 1, 2, 3))).toBe('top');
+    expect(garmentKind(kinds, ranked(1))).toBe('bottom');
   });
 });

@@ -20,7 +20,13 @@ import {
   TRAINING_PX_PER_MM,
   trainModel,
 } from '../../scripts/piece-training.js';
-import { LABELS, type Label } from '../../src/garment/builtin/piece-model.js';
+import {
+  garmentKind,
+  KIND_LEFT_OVER,
+  LABELS,
+  type Label,
+  matchGarments,
+} from '../../src/garment/builtin/piece-model.js';
 import { PIECE_MODEL } from '../../src/garment/builtin/piece-model-data.js';
 import { classifyPieces, decideTypes } from '../../src/garment/builtin/pieces.js';
 
@@ -28,11 +34,12 @@ const { garments, seamAllowanceMm } = loadGarments();
 const designs = [...new Set(garments.map((g) => g.design))];
 
 /**
- * The accuracy leave-one-design-out reaches today (see the README's history): 83.9 % with garment matching
- * (80.6 % without it; the nets move a retrained figure by about ±1 point with their starting seeds). The
- * issue's target is 90 %; this floor sits under that spread, so a regression fails and a reseeding does not.
+ * The accuracy leave-one-design-out reaches today (see the README's history): 84.8 % with the garment's kind
+ * read from its best-matched garments (83.9 % before, 80.6 % without garment matching; the nets move a
+ * retrained figure by about ±1 point with their starting seeds). The issue's target is 90 %; this floor sits
+ * under that spread, so a regression fails and a reseeding does not.
  */
-const MIN_LOO = 0.81;
+const MIN_LOO = 0.82;
 
 interface Row {
   readonly design: string;
@@ -94,6 +101,8 @@ function table(rows: readonly Row[]): string {
 
 describe('part classifier, leave one design out', () => {
   const rows: Row[] = [];
+  /** Each held-out garment laid out: whether its kind (top or bottom) was read right, and its design. */
+  const kinds: { design: string; right: boolean }[] = [];
   beforeAll(() => {
     const all = garments.flatMap((g) => {
       const sizeIndex = garments.filter((o) => o.design === g.design).indexOf(g);
@@ -112,6 +121,12 @@ describe('part classifier, leave one design out', () => {
         PIECE_MODEL.temperature,
       );
       for (const d of all.filter((x) => x.garment.design === design)) {
+        const maxArea = Math.max(...d.types.inputs.map((t) => t.area));
+        const kind = garmentKind(
+          model.kinds,
+          matchGarments(model.library, d.types.inputs, maxArea, KIND_LEFT_OVER),
+        );
+        kinds.push({ design, right: kind === d.garment.kind });
         const verdicts = decideTypes(
           d.types,
           d.types.members.map(() => null),
@@ -134,6 +149,10 @@ describe('part classifier, leave one design out', () => {
       }
     }
     console.log(table(rows));
+    const misread = [...new Set(kinds.filter((k) => !k.right).map((k) => k.design))];
+    console.log(
+      `garment kind (top or bottom) read from the best-matched garments: right for ${kinds.filter((k) => k.right).length}/${kinds.length} garments laid out; misread: ${misread.join(', ') || 'none'}`,
+    );
   }, 1_800_000);
 
   it(`reaches ${pct(MIN_LOO)} on designs it was not trained on, whichever way the pieces lie`, () => {
@@ -145,6 +164,16 @@ describe('part classifier, leave one design out', () => {
       accuracy(rows.filter((r) => ls.includes(r.layout))),
     );
     expect(Math.max(...perLayout) - Math.min(...perLayout)).toBeLessThan(0.03);
+  });
+
+  it('tells a top from a bottom by the garments it matches, sleeveless tops included', () => {
+    // 594/636 when measured (the misread: a corset, a waistcoat, a pencil skirt, half of the culottes).
+    expect(kinds.filter((k) => k.right).length / kinds.length).toBeGreaterThan(0.9);
+    for (const design of ['Waistcoat', 'Gilet', 'TankTop', 'Walburga', 'Aaron'])
+      expect(
+        kinds.filter((k) => k.design === design && !k.right),
+        design,
+      ).toEqual([]);
   });
 
   it('sets a floor that answering the commonest part for everything cannot reach', () => {

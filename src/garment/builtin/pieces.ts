@@ -446,9 +446,9 @@ export function decideTypes(
   fixed: readonly (Label | null)[],
   model: PieceModel = PIECE_MODEL,
 ): TypeVerdict[] {
-  const { probs, votes, garments } = pieceProbabilities(model, g.inputs, g.vectors);
+  const { probs, votes, garments, kind } = pieceProbabilities(model, g.inputs, g.vectors);
   const maxArea = Math.max(...g.inputs.map((t) => t.area));
-  const frontnessOf = g.inputs.map((t) => frontness(model, frontnessVector(t, g.inputs)));
+  const frontnessOf = g.inputs.map((t) => frontness(model, frontnessVector(t, g.inputs, kind)));
   const copies = g.inputs.map((t) => t.copies);
   const relArea = g.inputs.map((t) => t.area / maxArea);
   const ranked = assign({ probs, copies, fixed, relArea, frontness: frontnessOf });
