@@ -130,8 +130,18 @@ export interface GarmentAnalysis {
   readonly pieces: readonly PieceInfo[];
   readonly provider: string;
   readonly proposals: readonly Proposal[] | null;
-  /** Parts the user confirmed (confirm_piece_parts), kept by later identifications; absent in older sessions. */
+  /**
+   * Parts the user confirmed for this document, as sessions before GarmentMemory.confirmations kept them (read
+   * when that is absent; no longer written).
+   */
   readonly confirmed?: readonly { readonly layerId: number; readonly part: Part }[];
+}
+
+/** A part the user confirmed for a piece layer of a document (confirm_piece_parts). */
+export interface Confirmation {
+  readonly docId: number;
+  readonly layerId: number;
+  readonly part: Part;
 }
 
 export interface Proposal {
@@ -182,6 +192,11 @@ export interface GarmentMemory {
   readonly extraction: Extraction | null;
   readonly preview: PreviewRecord | null;
   readonly applied: AppliedRecord | null;
+  /**
+   * The parts the user confirmed, for every document of the session: identifying another document in between
+   * replaces the analysis, not these. Absent in older sessions.
+   */
+  readonly confirmations?: readonly Confirmation[];
 }
 
 export const EMPTY_GARMENT_MEMORY: GarmentMemory = Object.freeze({

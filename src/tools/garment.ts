@@ -227,9 +227,13 @@ function confirmationsOf(
   doc: OpenDocument,
   shapes: readonly PieceShape[],
 ): Map<number, Part> {
-  const a = ctx.session.garment.analysis;
+  const { analysis, confirmations } = ctx.session.garment;
   const ids = new Set(shapes.map((s) => s.layerId));
-  const kept = a?.docId === doc.id ? (a.confirmed ?? []) : [];
+  const kept = confirmations
+    ? confirmations.filter((c) => c.docId === doc.id)
+    : analysis?.docId === doc.id
+      ? (analysis.confirmed ?? [])
+      : [];
   return new Map(kept.filter((c) => ids.has(c.layerId)).map((c) => [c.layerId, c.part]));
 }
 
@@ -265,14 +269,12 @@ async function identifyPieces(
     ({ ext, reused } = await extractionFor(ctx, await readPhoto(ctx)));
   }
   const proposals = ext ? proposalsFor(pieces, ext) : null;
-  const analysis: GarmentAnalysis = {
-    docId: doc.id,
-    pieces,
-    provider,
-    proposals,
-    confirmed: [...confirmed].map(([layerId, part]) => ({ layerId, part })),
-  };
+  const analysis: GarmentAnalysis = { docId: doc.id, pieces, provider, proposals };
   const prior = ctx.session.garment;
+  const confirmations = [
+    ...(prior.confirmations ?? []).filter((c) => c.docId !== doc.id),
+    ...[...confirmed].map(([layerId, part]) => ({ docId: doc.id, layerId, part })),
+  ];
   const unchanged = sameAnalysis(prior.analysis, analysis);
   // Parts that differ from the document's previous identification (a confirmation moves the others too).
   const before = prior.analysis?.docId === doc.id ? prior.analysis.pieces : [];
@@ -297,6 +299,7 @@ async function identifyPieces(
       // A preview and an application stay valid while the pieces and the photo are the same.
       preview: unchanged && (!ext || prior.preview?.photoHash === ext.photoHash) ? prior.preview : null,
       applied: prior.applied?.docId === doc.id ? prior.applied : null,
+      confirmations,
     },
   });
   ctx.progress('绘制裁片总览', 0.9);
@@ -580,6 +583,7 @@ export const garmentHandlers = {
                     : null,
                 preview: null,
                 applied: memory.applied,
+                ...(memory.confirmations ? { confirmations: memory.confirmations } : {}),
               },
       });
     }

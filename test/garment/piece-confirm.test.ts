@@ -149,6 +149,48 @@ describe('confirm_piece_parts', () => {
     expect(cleared.needs_confirmation).toBe(true);
   });
 
+  it('keeps each document’s confirmations while another document is identified in between', async () => {
+    const session = newSession();
+    const first = await identify(twinPanels(), session);
+    const [mine] = (first.pieces as Reported[]).filter((p) => p.part === 'front' || p.part === 'back');
+    const other = mine!.alternative!;
+    await ok(session, 'confirm_piece_parts', { pieces: [{ name: mine!.name, part: other }] });
+
+    // Another marker, identified: its analysis replaces the first's; nothing of it is confirmed.
+    const tee = await identify(teagan(), session);
+    expect((tee.pieces as Reported[]).some((p) => p.decided_by === 'user')).toBe(false);
+
+    // Back to the first: identify_pieces still has the user's answer.
+    await ok(session, 'switch_document', { doc_name: 'twin-panels' });
+    const back = await ok(session, 'identify_pieces');
+    const parts = new Map((back.pieces as Reported[]).map((p) => [p.name, p]));
+    expect(parts.get(mine!.name)).toMatchObject({ part: other, decided_by: 'user', confidence: 1 });
+    expect(back.needs_confirmation).toBe(false);
+    // Clearing them there leaves the other document's alone (it had none) and the first's empty.
+    await ok(session, 'confirm_piece_parts', { pieces: [] });
+    expect(session.garment.confirmations).toEqual([]);
+  });
+
+  it('still reads the confirmations a session of the earlier format kept with its analysis', async () => {
+    const session = newSession();
+    const first = await identify(twinPanels(), session);
+    const [mine] = (first.pieces as Reported[]).filter((p) => p.part === 'front' || p.part === 'back');
+    const other = mine!.alternative! as 'front' | 'back';
+    const layerId = session.garment.analysis!.pieces.find((p) => p.name === mine!.name)!.layerId;
+    // As a journal written before GarmentMemory.confirmations restores it.
+    const { extraction, preview, applied } = session.garment;
+    session.garment = {
+      analysis: { ...session.garment.analysis!, confirmed: [{ layerId, part: other }] },
+      extraction,
+      preview,
+      applied,
+    };
+    const again = await ok(session, 'identify_pieces');
+    const parts = new Map((again.pieces as Reported[]).map((p) => [p.name, p]));
+    expect(parts.get(mine!.name)).toMatchObject({ part: other, decided_by: 'user' });
+    expect(session.garment.confirmations).toEqual([{ docId: expect.any(Number), layerId, part: other }]);
+  });
+
   it('keeps a confirmed front half’s mirrored copy a front, even with the back confirmed as something else', async () => {
     const skirt = FIX.garments.find((g) => g.id === 'buttonskirt-S')!;
     const m = marker(skirt, 'none', 0.5, FIX.seamAllowanceMm);

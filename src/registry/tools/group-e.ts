@@ -144,13 +144,13 @@ export const groupE = [
     label: '确认裁片部位',
     effect: 'read',
     openWorld: true,
-    description: `记录用户确认或更正的裁片部位（identify_pieces 的结果 needs_confirmation 为 true、用户回答之后调用）：pieces 中每项把一个裁片图层定为指定部位，其余裁片围绕它们按整件服装的搭配重新判断（例如确认一片为后片，与它同形的另一片就是前片）。确认保存在会话中，之后再调用 identify_pieces 也保持；pieces 为空数组时清除当前文档的所有确认。不修改文档。返回与 identify_pieces 相同的结果（含新的裁片总览图）；部位变了时，下一步调用 generate_garment_preview 重新生成预览。部位可选：${PART_NAMES}。`,
+    description: `记录用户确认或更正的裁片部位（identify_pieces 的结果 needs_confirmation 为 true、用户回答之后调用）：pieces 中每项把一个裁片图层定为指定部位，其余裁片围绕它们按整件服装的搭配重新判断（例如确认一片为后片，与它同形的另一片就是前片）。确认按文档保存在会话中，之后再调用 identify_pieces 也保持（中间识别过其他文档也不丢失）；pieces 为空数组时清除当前文档的所有确认。不修改文档。返回与 identify_pieces 相同的结果（含新的裁片总览图）；部位变了时，下一步调用 generate_garment_preview 重新生成预览。部位可选：${PART_NAMES}。`,
     parameters: {
       type: 'object',
       properties: {
         pieces: {
           type: 'array',
-          description: '用户确认的裁片，每项一个裁片图层；空数组清除所有确认',
+          description: '用户确认的裁片，每项一个裁片图层；空数组清除当前文档的所有确认',
           items: {
             type: 'object',
             properties: {
