@@ -66,7 +66,10 @@ const zh = {
   'garment.unsure': '以下裁片的部位不确定：',
   'garment.unsurePiece': '{name}：{part}，也可能是{other}',
   'garment.unsureHow':
-    '生成预览并按“{confirm}”后，可在裁片表中选出正确的部位；也可以把图层改名为部位名称后重新识别。',
+    '点选正确的部位即记为已确认，其余裁片随之重新判断；也可在预览后按“{confirm}”，在裁片表中选择部位，或把图层改名为部位名称后重新识别。',
+  'garment.isPart': '是{part}',
+  'garment.answerPart': '{name} 是{part}',
+  'garment.answered': '已记录你的回答。',
   'garment.type': '类型',
   'garment.color': '颜色',
   'garment.noPieces': '没有识别结果：先运行“识别裁片部位”。',
@@ -181,7 +184,10 @@ const en: Record<MessageKey, string> = {
   'garment.unsure': 'Unsure of these pieces’ parts:',
   'garment.unsurePiece': '{name}: {part}, or {other}',
   'garment.unsureHow':
-    'After the preview, “{confirm}” opens the pieces table where the right part can be picked; or rename the layer to its part and identify again.',
+    'Pick the right part to record it as confirmed (the other pieces are decided again around it); or, after the preview, “{confirm}” opens the pieces table with a part picker; or rename the layer to its part and identify again.',
+  'garment.isPart': 'It is {part}',
+  'garment.answerPart': '{name} is {part}',
+  'garment.answered': 'Your answer is recorded.',
   'garment.type': 'Type',
   'garment.color': 'Colour',
   'garment.noPieces': 'No analysis yet: run 识别裁片部位 first.',

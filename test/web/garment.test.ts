@@ -262,6 +262,55 @@ describe('the garment flow without a model', () => {
       await fresh.context().close();
     }
   });
+  it('records the answer to a doubt picked in the identify card, and the doubt is gone', async () => {
+    const fresh = await openPage(browser, `${server.url}/`);
+    try {
+      await uploadGarment(fresh, twinsPsd);
+      const group = fresh.getByRole('region', { name: '服装套图' });
+      await group.getByRole('button', { name: '识别裁片部位', exact: true }).click();
+      await fresh.getByRole('button', { name: '运行' }).click();
+      const identified = lastCard(fresh, '识别裁片部位');
+      await eventually(textOf(identified)).toContain('完成');
+      const note = identified.getByRole('note');
+      // Each doubtful piece has a button for what it was read as and for its alternative; one of the twins:
+      const line = note
+        .getByRole('listitem')
+        .filter({ hasText: /也可能是(前片|后片)/ })
+        .first();
+      const text = (await line.textContent())!;
+      const name = /^(\S+ \d+)：/.exec(text)![1]!;
+      const other = /也可能是(前片|后片)/.exec(text)![1]!;
+      await expect(countOf(line.getByRole('button'))()).resolves.toBe(2);
+      await line.getByRole('button', { name: `是${other}` }).click();
+      const confirmed = lastCard(fresh, '确认裁片部位');
+      await eventually(textOf(confirmed)).toContain('完成');
+      // The answer is recorded: the piece is the part picked, decided by the user; its twin is the other body
+      // part, and neither is in doubt any more (the sleeves may still be).
+      const result = JSON.parse(await textOf(confirmed.locator('.card-result pre'))()) as {
+        pieces: {
+          name: string;
+          part: string;
+          part_label: string;
+          decided_by: string;
+          alternative?: string;
+        }[];
+      };
+      const piece = result.pieces.find((p) => p.name === name);
+      expect(piece).toMatchObject({ part_label: other, decided_by: 'user', confidence: 1 });
+      const body = result.pieces.filter((p) => p.part === 'front' || p.part === 'back');
+      expect(body.map((p) => p.part).sort()).toEqual(['back', 'front']);
+      expect(body.filter((p) => p.alternative)).toEqual([]);
+      expect(await textOf(confirmed)()).not.toMatch(/也可能是(前片|后片)/);
+      // The note that asked keeps the answer shown and takes no second one.
+      await eventually(textOf(note)).toContain('已记录你的回答');
+      expect(await attrOf(line.getByRole('button', { name: `是${other}` }), 'aria-pressed')()).toBe('true');
+      for (const b of await note.getByRole('button').all()) expect(await b.isDisabled()).toBe(true);
+      await note.scrollIntoViewIfNeeded();
+      await snapshot(fresh, '13d-garment-doubt-answered');
+    } finally {
+      await fresh.context().close();
+    }
+  });
 });
 
 /** The tool result of the named call in the conversation a request carries. */
@@ -390,6 +439,47 @@ describe('the studio with a model', () => {
       expect(box.right).toBeLessThanOrEqual(pane.x + pane.width + 0.5);
     }
     await snapshot(page, '15-chat-verified');
+  });
+
+  it('says the answer to a doubt to the model, which records it', async () => {
+    await upload(page, '上传文档', twinsPsd);
+    await eventually(textOf(lastCard(page, '打开文档'))).toContain('完成');
+    const PARTS: Record<string, string> = { 前片: 'front', 后片: 'back' };
+    model.push(
+      { toolCalls: [{ name: 'identify_pieces', arguments: {} }] },
+      { text: '有两片前后片分不清，请确认。' },
+      (request) => {
+        // The user's answer, as the card's button says it: "<layer> 是<part>".
+        const m = /(\S+ \d+) 是(前片|后片)/.exec(lastUserText(request));
+        if (!m) return { status: 500, error: 'expected the answer' };
+        return {
+          toolCalls: [
+            { name: 'confirm_piece_parts', arguments: { pieces: [{ name: m[1], part: PARTS[m[2]!] }] } },
+          ],
+        };
+      },
+      { text: '已按你的回答记录。' },
+    );
+    await page.getByRole('textbox', { name: '消息' }).fill('识别一下裁片');
+    await page.getByRole('button', { name: '发送' }).click();
+    const identified = lastCard(page, '识别裁片部位');
+    await eventually(textOf(identified)).toContain('完成');
+    await eventually(textOf(feed(page))).toContain('请确认');
+    const line = identified
+      .getByRole('note')
+      .getByRole('listitem')
+      .filter({ hasText: /也可能是(前片|后片)/ })
+      .first();
+    const other = /也可能是(前片|后片)/.exec((await line.textContent())!)![1]!;
+    await line.getByRole('button', { name: `是${other}` }).click();
+    const confirmed = lastCard(page, '确认裁片部位');
+    await eventually(textOf(confirmed)).toContain('完成');
+    await eventually(textOf(feed(page))).toContain('已按你的回答记录');
+    const result = JSON.parse(await textOf(confirmed.locator('.card-result pre'))()) as {
+      pieces: { part_label: string; decided_by: string }[];
+    };
+    expect(result.pieces.filter((p) => p.decided_by === 'user').map((p) => p.part_label)).toEqual([other]);
+    expect(model.remaining).toBe(0);
   });
 
   it('stops a reply that takes too long', async () => {

@@ -286,37 +286,71 @@ export function VerifyReport({ result }: { result: Readonly<Record<string, unkno
 }
 
 /**
- * Under an identification whose parts are in doubt: which pieces, what else each may be, and where to settle it
- * (the result's own `confirmation` is written for a model).
+ * Under an identification whose parts are in doubt: which pieces, what else each may be, and a button for each
+ * answer. Without a model the answer is recorded at once (confirm_piece_parts); with one it is said in the chat,
+ * and the model records it and goes on (the result's own `confirmation` is written for a model).
  */
 export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>> }) {
-  const { t } = useStudioView();
+  const { studio, t } = useStudioView();
+  const [answered, setAnswered] = useState<{ name: string; part: string } | null>(null);
+  const chosen = (name: string, part: string) => answered?.name === name && answered.part === part;
   if (result.needs_confirmation !== true || !Array.isArray(result.pieces)) return null;
   const unsure = (
     result.pieces as {
       name: string;
+      part: string;
       part_label: string;
       confidence: number;
+      alternative?: string;
       alternative_label?: string;
       alternative_confidence?: number;
     }[]
-  ).filter((p) => p.alternative_label);
+  ).filter((p) => p.alternative && p.alternative_label);
   if (unsure.length === 0) return null;
+  const answer = (name: string, part: string, label: string) => {
+    setAnswered({ name, part });
+    void (studio.model.configured
+      ? studio.chat(t('garment.answerPart', { name, part: label }))
+      : studio.run([{ name: CONFIRM_TOOL, arguments: { pieces: [{ name, part }] } }]));
+  };
   return (
     <div class="doubt-note" role="note">
       <p class="doubt-line">{t('garment.unsure')}</p>
       <ul class="doubt-list">
         {unsure.map((p) => (
           <li key={p.name}>
-            {t('garment.unsurePiece', {
-              name: p.name,
-              part: withOdds(p.part_label, p.confidence),
-              other: withOdds(p.alternative_label!, p.alternative_confidence ?? 0),
-            })}
+            <span>
+              {t('garment.unsurePiece', {
+                name: p.name,
+                part: withOdds(p.part_label, p.confidence),
+                other: withOdds(p.alternative_label!, p.alternative_confidence ?? 0),
+              })}
+            </span>
+            <span class="doubt-answers">
+              {(
+                [
+                  [p.part, p.part_label],
+                  [p.alternative!, p.alternative_label!],
+                ] as const
+              ).map(([part, label]) => (
+                <button
+                  key={part}
+                  type="button"
+                  class={chosen(p.name, part) ? 'chosen' : undefined}
+                  aria-pressed={chosen(p.name, part)}
+                  disabled={studio.busy || answered !== null}
+                  onClick={() => answer(p.name, part, label)}
+                >
+                  {t('garment.isPart', { part: label })}
+                </button>
+              ))}
+            </span>
           </li>
         ))}
       </ul>
-      <p class="doubt-line muted">{t('garment.unsureHow', { confirm: t('garment.confirm') })}</p>
+      <p class="doubt-line muted">
+        {t(answered ? 'garment.answered' : 'garment.unsureHow', { confirm: t('garment.confirm') })}
+      </p>
     </div>
   );
 }
