@@ -85,6 +85,17 @@ async function uploadGarment(page: Page, pieces = piecesPsd) {
   );
 }
 
+/** Opens the twins (two identical body panels, names meaningless) and identifies them from the toolbox. */
+async function identifyTwins(page: Page) {
+  await uploadGarment(page, twinsPsd);
+  const group = page.getByRole('region', { name: '服装套图' });
+  await group.getByRole('button', { name: '识别裁片部位', exact: true }).click();
+  await page.getByRole('button', { name: '运行' }).click();
+  const identified = lastCard(page, '识别裁片部位');
+  await eventually(textOf(identified)).toContain('完成');
+  return identified;
+}
+
 async function expectScore(page: Page) {
   const card = lastCard(page, '验证套图效果');
   await eventually(textOf(card)).toContain('完成');
@@ -182,12 +193,8 @@ describe('the garment flow without a model', () => {
   it('marks the pieces whose part is in doubt in the pieces table, with the alternative', async () => {
     const fresh = await openPage(browser, `${server.url}/`);
     try {
-      await uploadGarment(fresh, twinsPsd);
+      const identified = await identifyTwins(fresh);
       const group = fresh.getByRole('region', { name: '服装套图' });
-      await group.getByRole('button', { name: '识别裁片部位', exact: true }).click();
-      await fresh.getByRole('button', { name: '运行' }).click();
-      const identified = lastCard(fresh, '识别裁片部位');
-      await eventually(textOf(identified)).toContain('完成');
       // The card says which parts are in doubt, in the designer's words, before any preview.
       const note = identified.getByRole('note');
       await eventually(textOf(note)).toContain('以下裁片的部位不确定');
@@ -262,15 +269,11 @@ describe('the garment flow without a model', () => {
       await fresh.context().close();
     }
   });
+
   it('records the answer to a doubt picked in the identify card, and the doubt is gone', async () => {
     const fresh = await openPage(browser, `${server.url}/`);
     try {
-      await uploadGarment(fresh, twinsPsd);
-      const group = fresh.getByRole('region', { name: '服装套图' });
-      await group.getByRole('button', { name: '识别裁片部位', exact: true }).click();
-      await fresh.getByRole('button', { name: '运行' }).click();
-      const identified = lastCard(fresh, '识别裁片部位');
-      await eventually(textOf(identified)).toContain('完成');
+      const identified = await identifyTwins(fresh);
       const note = identified.getByRole('note');
       // Each doubtful piece has a button for what it was read as and for its alternative; one of the twins:
       const line = note
