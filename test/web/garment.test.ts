@@ -284,7 +284,8 @@ describe('the garment flow without a model', () => {
       const name = /^(\S+ \d+)：/.exec(text)![1]!;
       const other = /也可能是(前片|后片)/.exec(text)![1]!;
       await expect(countOf(line.getByRole('button'))()).resolves.toBe(2);
-      await line.getByRole('button', { name: `是${other}` }).click();
+      // Each button names its piece to a screen reader, as the chat message would say it.
+      await line.getByRole('button', { name: `${name} 是${other}`, exact: true }).click();
       const confirmed = lastCard(fresh, '确认裁片部位');
       await eventually(textOf(confirmed)).toContain('完成');
       // The answer is recorded: the piece is the part picked, decided by the user; its twin is the other body

@@ -338,6 +338,7 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
                   type="button"
                   class={chosen(p.name, part) ? 'chosen' : undefined}
                   aria-pressed={chosen(p.name, part)}
+                  aria-label={t('garment.answerPart', { name: p.name, part: label })}
                   disabled={studio.busy || answered !== null}
                   onClick={() => answer(p.name, part, label)}
                 >
