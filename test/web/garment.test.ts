@@ -305,12 +305,24 @@ describe('the garment flow without a model', () => {
       expect(body.map((p) => p.part).sort()).toEqual(['back', 'front']);
       expect(body.filter((p) => p.alternative)).toEqual([]);
       expect(await textOf(confirmed)()).not.toMatch(/也可能是(前片|后片)/);
-      // The note that asked keeps the answer shown and takes no second one.
+      // The note that asked shows the answer given.
       await eventually(textOf(note)).toContain('已记录你的回答');
+      const was = other === '前片' ? '后片' : '前片';
       expect(await attrOf(line.getByRole('button', { name: `是${other}` }), 'aria-pressed')()).toBe('true');
-      for (const b of await note.getByRole('button').all()) expect(await b.isDisabled()).toBe(true);
+      expect(await attrOf(line.getByRole('button', { name: `是${was}` }), 'aria-pressed')()).toBe('false');
       await note.scrollIntoViewIfNeeded();
       await snapshot(fresh, '13d-garment-doubt-answered');
+      // A slip is corrected there too: the other button records the other part.
+      await line.getByRole('button', { name: `${name} 是${was}`, exact: true }).click();
+      await eventually(countOf(feed(fresh).getByRole('article', { name: '确认裁片部位' }))).toBe(2);
+      const corrected = lastCard(fresh, '确认裁片部位');
+      await eventually(textOf(corrected)).toContain('完成');
+      const again = JSON.parse(await textOf(corrected.locator('.card-result pre'))()) as typeof result;
+      expect(again.pieces.find((p) => p.name === name)).toMatchObject({
+        part_label: was,
+        decided_by: 'user',
+      });
+      expect(await attrOf(line.getByRole('button', { name: `是${was}` }), 'aria-pressed')()).toBe('true');
     } finally {
       await fresh.context().close();
     }

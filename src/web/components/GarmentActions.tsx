@@ -288,7 +288,8 @@ export function VerifyReport({ result }: { result: Readonly<Record<string, unkno
 /**
  * Under an identification whose parts are in doubt: which pieces, what else each may be, and a button for each
  * answer. Without a model the answer is recorded at once (confirm_piece_parts); with one it is said in the chat,
- * and the model records it and goes on (the result's own `confirmation` is written for a model).
+ * and the model records it and goes on (the result's own `confirmation` is written for a model). The last answer
+ * stays pressed; another click corrects it (a slip, or a call that failed).
  */
 export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>> }) {
   const { studio, t } = useStudioView();
@@ -339,7 +340,7 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
                   class={chosen(p.name, part) ? 'chosen' : undefined}
                   aria-pressed={chosen(p.name, part)}
                   aria-label={t('garment.answerPart', { name: p.name, part: label })}
-                  disabled={studio.busy || answered !== null}
+                  disabled={studio.busy}
                   onClick={() => answer(p.name, part, label)}
                 >
                   {t('garment.isPart', { part: label })}
