@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { describe as describeLaidOut, loadGarments } from '../../scripts/piece-training.js';
 import {
+  garmentCosts,
   garmentKind,
   garmentVotes,
   LABELS,
@@ -32,10 +33,10 @@ const library = ['S', 'M', 'XL-long']
     return d.types.inputs.map((t, i) => prototypeOf(d.labels[i]!, t, maxArea, garment));
   });
 
-const votesOf = (inputs: Parameters<typeof matchGarments>[1]) =>
+const votesOf = (inputs: Parameters<typeof garmentCosts>[1]) =>
   garmentVotes(
     library,
-    matchGarments(library, inputs, Math.max(...inputs.map((t) => t.area))),
+    matchGarments(garmentCosts(library, inputs, Math.max(...inputs.map((t) => t.area)))),
     inputs.length,
   );
 const argmax = (v: readonly number[]) => LABELS[v.indexOf(Math.max(...v))]!;

@@ -21,6 +21,7 @@ import {
   trainModel,
 } from '../../scripts/piece-training.js';
 import {
+  garmentCosts,
   garmentKind,
   KIND_LEFT_OVER,
   LABELS,
@@ -124,7 +125,7 @@ describe('part classifier, leave one design out', () => {
         const maxArea = Math.max(...d.types.inputs.map((t) => t.area));
         const kind = garmentKind(
           model.kinds,
-          matchGarments(model.library, d.types.inputs, maxArea, KIND_LEFT_OVER),
+          matchGarments(garmentCosts(model.library, d.types.inputs, maxArea), KIND_LEFT_OVER),
         );
         kinds.push({ design, right: kind === d.garment.kind });
         const verdicts = decideTypes(

@@ -563,37 +563,53 @@ export interface GarmentMatch {
   readonly to: readonly number[];
 }
 
-/**
- * Every training garment of the library matched with this one, the best-matched first; a piece left over on
- * either side costs `leftOver`.
- */
-export function matchGarments(
+/** My pieces against one training garment's: the library's distance of every pair. */
+export interface GarmentCosts {
+  /** The number its prototypes carry. */
+  readonly garment: number;
+  /** Its pieces' indices in the library. */
+  readonly members: readonly number[];
+  /** [my piece][its piece]. */
+  readonly pairs: readonly (readonly number[])[];
+}
+
+/** The pair distances of my pieces against every training garment of the library (computed once per identify). */
+export function garmentCosts(
   library: readonly Prototype[],
   types: readonly TypeInput[],
   maxArea: number,
-  leftOver = UNMATCHED,
-): GarmentMatch[] {
+): GarmentCosts[] {
   const protos = decode(library);
   const probes = types.map((t) => probeOf(t, maxArea));
-  const matches = libraryGarments(library).map((members) => {
+  return libraryGarments(library).map((members) => ({
+    garment: library[members[0]!]![6],
+    members,
+    pairs: probes.map((q) => members.map((k) => boundDistance(q, library[k]!, protos[k]!))),
+  }));
+}
+
+/**
+ * Every training garment matched with this one, the best-matched first: an optimal one-to-one assignment of the
+ * pieces, a piece left over on either side costing `leftOver`.
+ */
+export function matchGarments(costs: readonly GarmentCosts[], leftOver = UNMATCHED): GarmentMatch[] {
+  const matches = costs.map(({ garment, members, pairs }) => {
     // Square: my pieces and the garment's, each with a stand-in for "left over" on the other side.
-    const n = probes.length + members.length;
+    const mine = pairs.length;
+    const n = mine + members.length;
     const cost = Array.from({ length: n }, (_, i) =>
       Array.from({ length: n }, (_, j) => {
-        if (i < probes.length && j < members.length) {
-          const k = members[j]!;
-          return boundDistance(probes[i]!, library[k]!, protos[k]!);
-        }
-        return i >= probes.length && j >= members.length ? 0 : leftOver;
+        if (i < mine && j < members.length) return pairs[i]![j]!;
+        return i >= mine && j >= members.length ? 0 : leftOver;
       }),
     );
-    const to = new Array<number>(probes.length).fill(-1);
+    const to = new Array<number>(mine).fill(-1);
     let total = 0;
     for (const [i, j] of munkres(cost)) {
       total += cost[i]![j]!;
-      if (i < probes.length && j < members.length) to[i] = members[j]!;
+      if (i < mine && j < members.length) to[i] = members[j]!;
     }
-    return { garment: library[members[0]!]![6], distance: total / n, to };
+    return { garment, distance: total / n, to };
   });
   return matches.sort((a, b) => a.distance - b.distance);
 }
@@ -657,15 +673,15 @@ export function pieceProbabilities(
   assertFeaturesMatch(model);
   const maxArea = Math.max(...types.map((t) => t.area));
   const votes = types.map((t) => libraryVotes(model.library, t, maxArea));
-  const matches = matchGarments(model.library, types, maxArea);
-  const garments = garmentVotes(model.library, matches, types.length);
+  const costs = garmentCosts(model.library, types, maxArea);
+  const garments = garmentVotes(model.library, matchGarments(costs), types.length);
   const nets = 1 - LIBRARY_WEIGHT - GARMENT_WEIGHT;
   const probs = vectors.map((x, i) =>
     predict(model, x).map(
       (p, c) => nets * p + LIBRARY_WEIGHT * votes[i]![c]! + GARMENT_WEIGHT * garments[i]![c]!,
     ),
   );
-  const kind = garmentKind(model.kinds, matchGarments(model.library, types, maxArea, KIND_LEFT_OVER));
+  const kind = garmentKind(model.kinds, matchGarments(costs, KIND_LEFT_OVER));
   return { probs, votes, garments, kind };
 }
 
