@@ -13,7 +13,7 @@
  *     @freesewing/plugin-ringsector@4.10.2 @freesewing/plugin-path-utils@4.10.2 \
  *     @freesewing/{teagan,brian,aaron,simon,bella,penelope,diana,bent,titan,paco,carlton,carlita}@4.10.2 \
  *     @freesewing/{hugo,huey,yuri,sven,jaeger,wahid,charlie,cornelius,lily,onyx,breanna,simone}@4.10.2 \
- *     @freesewing/{tristan,sophie,walburga}@4.10.2 @freesewing/shin@4.10.1 @freesewing/noble@4.10.2
+ *     @freesewing/{tristan,sophie,walburga,noble,bibi,sarah}@4.10.2 @freesewing/{shin,cathrin}@4.10.1
  *   cp /path/to/atelier/scripts/{gen-freesewing-fixtures,draft-blocks}.mjs .
  *   node gen-freesewing-fixtures.mjs /path/to/atelier/test/fixtures/freesewing/pieces.json
  *
@@ -23,8 +23,8 @@
  * Designs: every FreeSewing garment design at 4.10.x that npm gives by exact name (the registry's search
  * endpoint does not answer here; the names probed are in test/fixtures/freesewing/README.md) whose pieces are
  * the tool's parts. Skipped, with why, in that README: accessories, hats, toys, one-piece garments (a wrap, a
- * tunic, a cloak, a circle skirt: no front and back to tell apart) and designs whose outline is not the `seam`
- * path of each part (Bibi, Jane, Cathrin, Sarah; Noble, whose two back panels share one seam path).
+ * tunic, a cloak, a circle skirt, Jane's shift: no front and back to tell apart). Where a piece's outline is
+ * not its part's `seam` path (Noble, Bibi, Cathrin, Sarah), OUTLINES lists the paths that trace it.
  *
  * (The script and its polygon helpers, draft-blocks.mjs, are copied because Node resolves `@freesewing/*` next
  * to the importing file.) Packaging traps (research/garment.md §1.3): core-plugins, models, simon and tristan
@@ -75,6 +75,10 @@ const DESIGNS = [
   ['tristan', 'Tristan', 'top'],
   ['sophie', 'Sophie', 'top'],
   ['walburga', 'Walburga', 'top'],
+  ['noble', 'Noble', 'top'],
+  ['bibi', 'Bibi', 'top'],
+  ['cathrin', 'Cathrin', 'top'],
+  ['sarah', 'Sarah', 'bottom'],
 ];
 
 /**
@@ -230,6 +234,51 @@ const TRUTH = {
   'sophie.backPanel': ['back', '后片', 'Back'],
   'walburga.front': ['front', '前片', 'Front'],
   'walburga.back': ['back', '后片', 'Back'],
+  // Noble: a princess-seam bodice (the inside panels are the centre front and back, as Tristan's).
+  'noble.frontInside': ['front', '前中片', 'Centre front'],
+  'noble.frontOutside': ['front', '前侧片', 'Side front'],
+  'noble.backInside': ['back', '后中片', 'Centre back'],
+  'noble.backOutside': ['back', '后侧片', 'Side back'],
+  // Bibi (a knit top block on Brian's): its neck binding is ribbing, as Onyx's neckband.
+  'bibi.front': ['front', '前片', 'Front'],
+  'bibi.back': ['back', '后片', 'Back'],
+  'bibi.sleeve': ['sleeve', '袖子', 'Sleeve'],
+  'bibi.neckBinding': ['collar', '领口罗纹', 'Neckband'],
+  // Cathrin (an underbust corset in 13 panels, its default): the first three panel lines are the front half
+  // (the side seam is at the middle of the drafting), panel 1 split into a centre front on the fold and 1b.
+  'cathrin.panel1a': ['front', '前中片', 'Centre front'],
+  'cathrin.panel1b': ['front', '前片', 'Front panel'],
+  'cathrin.panel2': ['front', '前片', 'Front panel'],
+  'cathrin.panel3': ['front', '前侧片', 'Side front'],
+  'cathrin.panel4': ['back', '后侧片', 'Side back'],
+  'cathrin.panel5': ['back', '后片', 'Back panel'],
+  'cathrin.panel6': ['back', '后中片', 'Centre back'],
+  // Sarah (a skirt block): front and back drafted whole.
+  'sarah.front': ['front', '前裙片', 'Front skirt'],
+  'sarah.back': ['back', '后裙片', 'Back skirt'],
+};
+
+/**
+ * Parts whose outline is not their `seam` path: the pieces the part cuts, each traced by the paths listed, in
+ * order round the outline (a path is reversed where it runs the other way). `cut` and `onFold` replace the cut
+ * list's where the part cuts two pieces with one entry (Cathrin's panel 1: 1a once on the fold, 1b twice).
+ */
+const OUTLINES = {
+  'noble.backInside': [{ paths: ['insideSeam'] }],
+  'noble.backOutside': [{ paths: ['outsideSeam'] }],
+  'bibi.front': [{ paths: ['centerLine', 'hem', 'sideSeam', 'armhole', 'shoulder', 'frontNeck'] }],
+  'bibi.back': [{ paths: ['centerLine', 'hem', 'sideSeam', 'armhole', 'shoulder', 'backNeck'] }],
+  'cathrin.panel1': [
+    { name: 'cathrin.panel1a', paths: ['panel1a'], cut: 1, onFold: true },
+    { name: 'cathrin.panel1b', paths: ['panel1b'], cut: 2 },
+  ],
+  'cathrin.panel2': [{ paths: ['panel2'] }],
+  'cathrin.panel3': [{ paths: ['panel3'] }],
+  'cathrin.panel4': [{ paths: ['panel4'] }],
+  'cathrin.panel5': [{ paths: ['panel5'] }],
+  'cathrin.panel6': [{ paths: ['panel6'] }],
+  'sarah.front': [{ paths: ['frontTop', 'sideFront', 'frontBottom', 'mirroredSideFront'] }],
+  'sarah.back': [{ paths: ['backTop', 'mirroredSideBack', 'backBottom', 'sideBack'] }],
 };
 
 /** A FreeSewing path (move / line / curve / close) as a polyline in mm, Béziers sampled finely. */
@@ -281,53 +330,78 @@ function unfold(poly, fx, eps = 0.05) {
   );
 }
 
+/** Open paths joined end to end into one outline, each turned round where it runs against its neighbour. */
+function traced(part, names) {
+  const near = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]) < 0.05;
+  const runs = names.map((name) => flatten(part.paths[name]));
+  const [first, second] = runs;
+  if (!near(first.at(-1), second[0]) && !near(first.at(-1), second.at(-1))) first.reverse();
+  let poly = first;
+  for (const run of runs.slice(1)) {
+    if (!near(run[0], poly.at(-1))) run.reverse();
+    if (!near(run[0], poly.at(-1))) throw new Error(`${names.join(' + ')}: the paths do not meet`);
+    poly = poly.concat(run.slice(1));
+  }
+  if (near(poly[0], poly.at(-1))) poly.pop();
+  return poly;
+}
+
 function piecesOf(Design, measurements) {
   const pattern = new Design({ measurements, sa: SA, complete: true }).draft();
   const errors = pattern.setStores[0].logs?.error ?? [];
   if (errors.length) throw new Error(`${Design.designConfig?.data?.name ?? 'design'}: ${errors.join('; ')}`);
   const cutlist = pattern.setStores[0].get('cutlist') ?? {};
   const out = [];
-  for (const [name, part] of Object.entries(pattern.parts[0])) {
-    if (part.hidden || !part.paths.seam) continue;
-    const cut = cutlist[name] ?? {};
+  for (const [partName, part] of Object.entries(pattern.parts[0])) {
+    const outlines = OUTLINES[partName] ?? (part.paths.seam ? [{ paths: ['seam'] }] : []);
+    if (part.hidden || !outlines.length) continue;
+    const cut = cutlist[partName] ?? {};
     // Pieces of the shell fabric and ribbing only (a coat's lining, canvas and interfacing are other markers).
     if (cut.materials && !cut.materials.fabric && !cut.materials.ribbing) continue;
-    const material = cut.materials?.fabric?.[0] ?? Object.values(cut.materials ?? {})[0]?.[0] ?? {};
-    let poly = flatten(part.paths.seam);
-    let unfolded = false;
-    const fold = cut.cutOnFold;
-    // A half is unfolded when it is cut on the fold: flagged so, or cut an odd number of times (Penelope's front
-    // is cut once and not flagged); a fold line on a piece cut in pairs (Carlton's front) is left alone.
-    if (
-      fold &&
-      Math.abs(fold[0].x - fold[1].x) < 1e-6 &&
-      (material.onFold || (material.cut ?? 1) % 2 === 1)
-    ) {
-      const full = unfold(poly, fold[0].x);
-      if (full) {
-        poly = full;
-        unfolded = true;
+    for (const outline of outlines) {
+      const name = outline.name ?? partName;
+      const material = {
+        ...(cut.materials?.fabric?.[0] ?? Object.values(cut.materials ?? {})[0]?.[0] ?? {}),
+        ...('cut' in outline ? { cut: outline.cut } : {}),
+        ...('onFold' in outline ? { onFold: outline.onFold } : {}),
+      };
+      let poly =
+        outline.paths.length === 1 ? flatten(part.paths[outline.paths[0]]) : traced(part, outline.paths);
+      let unfolded = false;
+      const fold = cut.cutOnFold;
+      // A half is unfolded when it is cut on the fold: flagged so, or cut an odd number of times (Penelope's
+      // front is cut once and not flagged); a fold line on a piece cut in pairs (Carlton's front) is left alone.
+      if (
+        fold &&
+        Math.abs(fold[0].x - fold[1].x) < 1e-6 &&
+        (material.onFold || (material.cut ?? 1) % 2 === 1)
+      ) {
+        const full = unfold(poly, fold[0].x);
+        if (full) {
+          poly = full;
+          unfolded = true;
+        }
       }
+      poly = simplify(poly, DP_MM);
+      const xs = poly.map((p) => p[0]);
+      const ys = poly.map((p) => p[1]);
+      const x0 = Math.min(...xs);
+      const y0 = Math.min(...ys);
+      const truth = TRUTH[name];
+      if (!truth) throw new Error(`no ground truth for ${name}`);
+      out.push({
+        name,
+        label: truth[0],
+        zh: truth[1],
+        en: truth[2],
+        cut: material.cut ?? 1,
+        onFold: unfolded,
+        grainDeg: typeof cut.grain === 'number' ? Math.round(cut.grain) : null,
+        widthMm: round(Math.max(...xs) - x0),
+        heightMm: round(Math.max(...ys) - y0),
+        poly: poly.map(([x, y]) => [round(x - x0), round(y - y0)]),
+      });
     }
-    poly = simplify(poly, DP_MM);
-    const xs = poly.map((p) => p[0]);
-    const ys = poly.map((p) => p[1]);
-    const x0 = Math.min(...xs);
-    const y0 = Math.min(...ys);
-    const truth = TRUTH[name];
-    if (!truth) throw new Error(`no ground truth for ${name}`);
-    out.push({
-      name,
-      label: truth[0],
-      zh: truth[1],
-      en: truth[2],
-      cut: material.cut ?? 1,
-      onFold: unfolded,
-      grainDeg: typeof cut.grain === 'number' ? Math.round(cut.grain) : null,
-      widthMm: round(Math.max(...xs) - x0),
-      heightMm: round(Math.max(...ys) - y0),
-      poly: poly.map(([x, y]) => [round(x - x0), round(y - y0)]),
-    });
   }
   return out;
 }
