@@ -127,6 +127,17 @@ export function piece(name, label, zh, en, cut, poly) {
 
 // --- blocks -----------------------------------------------------------------------------------------------
 
+/** A pocket bag w wide: straight sides `side` deep, a bottom rounded down to `bottom` at x = mid. */
+export function pocketBag(w, side, bottom, mid) {
+  return path(
+    [0, 0],
+    [w, 0],
+    [w, side],
+    { q: [w, bottom - 5], to: [mid, bottom] },
+    { q: [0, bottom - 5], to: [0, side] },
+  );
+}
+
 /**
  * Half a bodice from the centre: neckline (width nw, depth nd), shoulder to (sw, sd), armhole down to the
  * side at (hw, ad), side seam to the hem at length len (flare outwards), hem (curved up by `tail` at the side).

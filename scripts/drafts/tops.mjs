@@ -6,13 +6,13 @@
  * no ease, a knit; sweatshirt: chest 96 cm + 13 cm; dress: bust 90, waist 72, hip 95 cm + 2–4 cm); seam
  * lines in mm, y down, without seam allowance.
  */
-import { bodiceHalf, mirrorHalf, path, piece, rect, sleeveHalf } from '../draft-blocks.mjs';
+import { bodiceHalf, mirrorHalf, path, piece, pocketBag, rect, sleeveHalf } from '../draft-blocks.mjs';
 
 // --- geometry ---------------------------------------------------------------------------------------------
 
 const lerp = (a, b, t) => [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
 
-function arcLength(pts) {
+export function arcLength(pts) {
   let s = 0;
   for (let i = 1; i < pts.length; i++) s += Math.hypot(pts[i][0] - pts[i - 1][0], pts[i][1] - pts[i - 1][1]);
   return s;
@@ -312,7 +312,7 @@ function along(pts, d) {
  * along the seams that meet the edge (`startSeam`, `endSeam`: polylines leaving the edge's ends), its free
  * edge is the edge moved inwards, trimmed where it would run past those seams.
  */
-function facing(edge, width, inside, startSeam, endSeam) {
+export function facing(edge, width, inside, startSeam, endSeam) {
   const free = offsetToward(edge, width, inside);
   const a = startSeam ? along(startSeam, width) : free[0];
   const b = endSeam ? along(endSeam, width) : free.at(-1);
@@ -500,13 +500,7 @@ function gilet({ g, l, v }) {
     );
   const armEdge = arcLength(armOf(front)) + arcLength(armOf(back));
   const welt = rect((160 + 5 * v) * g, 36);
-  const bag = path(
-    [0, 0],
-    [(175 + 5 * v) * g, 0],
-    [(175 + 5 * v) * g, 150],
-    { q: [(175 + 5 * v) * g, 200], to: [90 * g, 205] },
-    { q: [0, 200], to: [0, 150] },
-  );
+  const bag = pocketBag((175 + 5 * v) * g, 150, 205, 90 * g);
   return [
     piece('gilet.front', 'front', '前片', 'Front', 2, front),
     piece('gilet.back', 'back', '后片', 'Back', 1, mirrorHalf(back)),
