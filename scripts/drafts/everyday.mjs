@@ -8,7 +8,7 @@
  * allowance.
  */
 import { bodiceHalf, mirrorHalf, path, piece, pocketBag, rect, sleeveHalf } from '../draft-blocks.mjs';
-import { arcLength, facing } from './tops.mjs';
+import { arcLength, dressFacings } from './tops.mjs';
 
 /** Ribbing is cut shorter than the edge it finishes and stretched on: about 85 % of it. */
 const RIB = 0.85;
@@ -67,19 +67,19 @@ function shiftDress({ g, l, v }) {
   const front = shiftHalf({ ...common, nd: 105 + 14 * v, flare: 42 + 12 * v, hollow: 26 });
   // The back's shoulder is 8 mm longer (eased onto the front's) and its armhole flatter.
   const back = shiftHalf({ ...common, sw: common.sw + 8, nd: 26 + 5 * v, flare: 38 + 12 * v, hollow: 6 });
-  const width = 62 + 3 * v;
-  const neckFacing = (h) => facing(h.neck, width, [0, 400], null, h.shoulder);
-  const armFacing = (h) => facing(h.arm, 48, [0, 300], [...h.shoulder].reverse(), h.side);
-  const frontNeck = neckFacing(front);
-  frontNeck[0][0] = 0;
-  frontNeck[frontNeck.length - 1][0] = 0;
+  const facings = dressFacings(front, back, {
+    neckWidth: 62 + 3 * v,
+    armWidth: 48,
+    shoulder: (h) => [...h.shoulder],
+    side: (h) => h.side,
+  });
   return [
     piece('shiftdress.front', 'front', '前片', 'Front', 1, mirrorHalf(front.outline)),
     piece('shiftdress.back', 'back', '后片', 'Back', 2, back.outline),
-    piece('shiftdress.frontNeckFacing', 'other', '前领口贴边', 'Front neck facing', 1, mirrorHalf(frontNeck)),
-    piece('shiftdress.backNeckFacing', 'other', '后领口贴边', 'Back neck facing', 2, neckFacing(back)),
-    piece('shiftdress.frontArmFacing', 'other', '前袖窿贴边', 'Front armhole facing', 2, armFacing(front)),
-    piece('shiftdress.backArmFacing', 'other', '后袖窿贴边', 'Back armhole facing', 2, armFacing(back)),
+    piece('shiftdress.frontNeckFacing', 'other', '前领口贴边', 'Front neck facing', 1, facings.frontNeck),
+    piece('shiftdress.backNeckFacing', 'other', '后领口贴边', 'Back neck facing', 2, facings.backNeck),
+    piece('shiftdress.frontArmFacing', 'other', '前袖窿贴边', 'Front armhole facing', 2, facings.frontArm),
+    piece('shiftdress.backArmFacing', 'other', '后袖窿贴边', 'Back armhole facing', 2, facings.backArm),
   ];
 }
 

@@ -312,7 +312,7 @@ function along(pts, d) {
  * along the seams that meet the edge (`startSeam`, `endSeam`: polylines leaving the edge's ends), its free
  * edge is the edge moved inwards, trimmed where it would run past those seams.
  */
-export function facing(edge, width, inside, startSeam, endSeam) {
+function facing(edge, width, inside, startSeam, endSeam) {
   const free = offsetToward(edge, width, inside);
   const a = startSeam ? along(startSeam, width) : free[0];
   const b = endSeam ? along(endSeam, width) : free.at(-1);
@@ -324,6 +324,20 @@ export function facing(edge, width, inside, startSeam, endSeam) {
     return t > 0.03 && t < 0.97;
   });
   return edge.concat([b], keep.reverse(), [a]);
+}
+
+/**
+ * A sleeveless dress's neck and armhole facings off its front and back halves (`neck`, `arm` runs): the front
+ * neck facing whole (its ends put on the centre line), the others as halves. `shoulder(h)` and `side(h)` are the
+ * seams that meet the runs' ends.
+ */
+export function dressFacings(front, back, { neckWidth, armWidth, shoulder, side }) {
+  const neck = (h) => facing(h.neck, neckWidth, [0, 400], null, shoulder(h));
+  const arm = (h) => facing(h.arm, armWidth, [0, 300], shoulder(h).reverse(), side(h));
+  const frontNeck = neck(front);
+  frontNeck[0][0] = 0;
+  frontNeck[frontNeck.length - 1][0] = 0;
+  return { frontNeck: mirrorHalf(frontNeck), backNeck: neck(back), frontArm: arm(front), backArm: arm(back) };
 }
 
 function princessDress({ g, l, v }) {
@@ -366,29 +380,21 @@ function princessDress({ g, l, v }) {
     hipSide: 244 * g,
     centreIn: 10,
   });
-  const shoulder = (h) => [h.neck.at(-1), h.arm[0]];
-  const width = 65 + 3 * v;
-  const neckFacing = (h) => facing(h.neck, width, [0, 400], null, shoulder(h));
-  const armFacing = (h) => facing(h.arm, 50, [0, 300], shoulder(h).reverse(), h.sideEdge);
-  const frontNeck = neckFacing(front);
-  frontNeck[0][0] = 0;
-  frontNeck[frontNeck.length - 1][0] = 0;
+  const facings = dressFacings(front, back, {
+    neckWidth: 65 + 3 * v,
+    armWidth: 50,
+    shoulder: (h) => [h.neck.at(-1), h.arm[0]],
+    side: (h) => h.sideEdge,
+  });
   return [
     piece('princessdress.centreFront', 'front', '前中片', 'Centre front', 1, mirrorHalf(front.centre)),
     piece('princessdress.sideFront', 'front', '前侧片', 'Side front', 2, front.side),
     piece('princessdress.centreBack', 'back', '后中片', 'Centre back', 2, back.centre),
     piece('princessdress.sideBack', 'back', '后侧片', 'Side back', 2, back.side),
-    piece(
-      'princessdress.frontNeckFacing',
-      'other',
-      '前领口贴边',
-      'Front neck facing',
-      1,
-      mirrorHalf(frontNeck),
-    ),
-    piece('princessdress.backNeckFacing', 'other', '后领口贴边', 'Back neck facing', 2, neckFacing(back)),
-    piece('princessdress.frontArmFacing', 'other', '前袖窿贴边', 'Front armhole facing', 2, armFacing(front)),
-    piece('princessdress.backArmFacing', 'other', '后袖窿贴边', 'Back armhole facing', 2, armFacing(back)),
+    piece('princessdress.frontNeckFacing', 'other', '前领口贴边', 'Front neck facing', 1, facings.frontNeck),
+    piece('princessdress.backNeckFacing', 'other', '后领口贴边', 'Back neck facing', 2, facings.backNeck),
+    piece('princessdress.frontArmFacing', 'other', '前袖窿贴边', 'Front armhole facing', 2, facings.frontArm),
+    piece('princessdress.backArmFacing', 'other', '后袖窿贴边', 'Back armhole facing', 2, facings.backArm),
   ];
 }
 
