@@ -116,37 +116,6 @@ function sideCornerPiece(leg, x, run, y, cut) {
   return inner.concat(upToOpening, opening(leg, cut));
 }
 
-/**
- * A slanted pocket's facing and bag on a front leg whose opening runs from the side seam at `y` to the waist at
- * `x`. The facing reaches `reach` past the opening along the waist and `depth` below it down the side, its inner
- * edge leaving the waist 8 mm in and turning in by `turn`, then `end`, at the bottom. The bag hangs from the
- * waist at `bagX`, its inner edge straight down to `straight`, then curving (its control point at `low`) to its
- * bottom at `bottom`, `inset` in from that edge, and back up to the side seam at `side`.
- */
-function slantPocket(
-  front,
-  { x, y, reach, drop, depth, turn, end },
-  { bagX, straight, low, bottom, inset, side },
-) {
-  const facing = sideCornerPiece(
-    front,
-    x + reach,
-    (top) => [[top[0] - 8, y + drop], { q: [top[0] - turn, y + depth], to: [top[0] - end, y + depth] }],
-    y + depth,
-  );
-  const bag = sideCornerPiece(
-    front,
-    bagX,
-    (top, at) => [
-      [top[0], straight],
-      { q: [top[0] + 5, low], to: [top[0] - inset, bottom] },
-      { q: [at[0] + 12, bottom], to: at },
-    ],
-    side,
-  );
-  return { facing, bag };
-}
-
 /** The fly facing (`double` = false) or the fly shield folded along its length, `long` down the centre front. */
 function flyPiece(leg, width, long, double) {
   if (double) {
@@ -199,17 +168,22 @@ function chinos({ g, l, v }) {
   });
   const slantX = front.waist[0][0] + 40 + 5 * v;
   const slantY = (165 + 5 * v) * l;
-  const { facing, bag } = slantPocket(
+  const facing = sideCornerPiece(
     front,
-    { x: slantX, y: slantY, reach: 45, drop: 30, depth: 70, turn: 20, end: 60 },
-    {
-      bagX: front.waist[1][0] - 55 * g,
-      straight: 210 * l,
-      low: 330 * l,
-      bottom: 335 * l,
-      inset: 80,
-      side: 270 * l,
-    },
+    slantX + 45,
+    (top) => [[top[0] - 8, slantY + 30], { q: [top[0] - 20, slantY + 70], to: [top[0] - 60, slantY + 70] }],
+    slantY + 70,
+  );
+  const bagX = front.waist[1][0] - 55 * g;
+  const bag = sideCornerPiece(
+    front,
+    bagX,
+    (top, side) => [
+      [top[0], 210 * l],
+      { q: [top[0] + 5, 330 * l], to: [top[0] - 80, 335 * l] },
+      { q: [side[0] + 12, 335 * l], to: side },
+    ],
+    270 * l,
   );
   // the darts are sewn, so the band is as long as the waist seam less them
   const waistSeam = length(front.waist) + length(back.waist) - 15 * g;
@@ -447,17 +421,21 @@ function culottes({ g, l, v }) {
   });
   const slantX = front.waist[0][0] + 45 + 5 * v;
   const slantY = (160 + 5 * v) * l;
-  const { facing, bag } = slantPocket(
+  const facing = sideCornerPiece(
     front,
-    { x: slantX, y: slantY, reach: 45, drop: 30, depth: 65, turn: 20, end: 60 },
-    {
-      bagX: front.waist[1][0] - 60 * g,
-      straight: 200 * l,
-      low: 320 * l,
-      bottom: 325 * l,
-      inset: 80,
-      side: 260 * l,
-    },
+    slantX + 45,
+    (top) => [[top[0] - 8, slantY + 30], { q: [top[0] - 20, slantY + 65], to: [top[0] - 60, slantY + 65] }],
+    slantY + 65,
+  );
+  const bag = sideCornerPiece(
+    front,
+    front.waist[1][0] - 60 * g,
+    (top, side) => [
+      [top[0], 200 * l],
+      { q: [top[0] + 5, 320 * l], to: [top[0] - 80, 325 * l] },
+      { q: [side[0] + 12, 325 * l], to: side },
+    ],
+    260 * l,
   );
   const waist = 2 * (length(front.waist) - 25 * g + length(back.waist) - 35 * g);
   const band = 100;
@@ -509,17 +487,21 @@ function capris({ g, l, v }) {
   });
   const slantX = front.waist[0][0] + 42 + 4 * v;
   const slantY = (158 + 5 * v) * l;
-  const { facing, bag } = slantPocket(
+  const facing = sideCornerPiece(
     front,
-    { x: slantX, y: slantY, reach: 42, drop: 28, depth: 65, turn: 18, end: 55 },
-    {
-      bagX: front.waist[1][0] - 55 * g,
-      straight: 200 * l,
-      low: 315 * l,
-      bottom: 320 * l,
-      inset: 75,
-      side: 255 * l,
-    },
+    slantX + 42,
+    (top) => [[top[0] - 8, slantY + 28], { q: [top[0] - 18, slantY + 65], to: [top[0] - 55, slantY + 65] }],
+    slantY + 65,
+  );
+  const bag = sideCornerPiece(
+    front,
+    front.waist[1][0] - 55 * g,
+    (top, side) => [
+      [top[0], 200 * l],
+      { q: [top[0] + 5, 315 * l], to: [top[0] - 75, 320 * l] },
+      { q: [side[0] + 12, 320 * l], to: side },
+    ],
+    255 * l,
   );
   const waist = 2 * (length(front.waist) + length(back.waist)) - 50 * g;
   // Each band closes the leg's hem (front and back) with a 25 mm button overlap, folded along its length.
