@@ -11,10 +11,9 @@
  * seams, raglan sleeves, two-piece sleeves), tops (scripts/drafts/tops.mjs: a tank top, a raglan sweatshirt, a
  * princess-seam dress, a princess-seam blouse, a gilet), tailoring (drafts/tailored.mjs: a blazer, a waistcoat,
  * a chore coat, a double-breasted jacket) and bottoms
- * (drafts/bottoms.mjs: chinos, jeans, joggers, a pencil skirt, culottes, capris), everyday garments
- * (drafts/everyday.mjs: a bomber jacket, a shift dress with facings, a dropped-shoulder T-shirt) and outerwear
- * (drafts/outerwear.mjs: a parka with a three-piece hood, a field jacket with a back belt and jets); four sizes
- * and proportions each.
+ * (drafts/bottoms.mjs: chinos, jeans, joggers, a pencil skirt, culottes), and everyday garments
+ * (drafts/everyday.mjs: a bomber jacket, a shift dress with facings, a dropped-shoulder T-shirt); four sizes and
+ * proportions each.
  * The same JSON shape as pieces.json (seam lines in mm, y down, top-left of the bounds at 0, 0).
  *
  *   node scripts/draft-garments.mjs test/fixtures/freesewing/drafted.json
@@ -25,7 +24,6 @@ import { writeFileSync } from 'node:fs';
 import { bodiceHalf, mirrorHalf, path, piece, rect, SA, SIZES, sleeveHalf } from './draft-blocks.mjs';
 import { DESIGNS as BOTTOMS } from './drafts/bottoms.mjs';
 import { DESIGNS as EVERYDAY } from './drafts/everyday.mjs';
-import { DESIGNS as OUTERWEAR } from './drafts/outerwear.mjs';
 import { DESIGNS as TAILORED } from './drafts/tailored.mjs';
 import { DESIGNS as TOPS } from './drafts/tops.mjs';
 
@@ -458,7 +456,6 @@ const GARMENTS = [
   ...TAILORED,
   ...BOTTOMS,
   ...EVERYDAY,
-  ...OUTERWEAR,
 ];
 
 const target = process.argv[2];

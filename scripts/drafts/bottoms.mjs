@@ -1,6 +1,6 @@
 /**
- * Drafted bottoms: chinos, five-pocket jeans, joggers, a pencil skirt, culottes with leg bands and capris with
- * buttoned leg bands (added with the fifth batch), so that the part classifier sees slanted and scooped pocket facings, jetted welts, fly pieces, belt-loop strips, a back
+ * Drafted bottoms: chinos, five-pocket jeans, joggers, a pencil skirt and culottes with leg bands, so that the
+ * part classifier sees slanted and scooped pocket facings, jetted welts, fly pieces, belt-loop strips, a back
  * yoke, ankle cuffs and leg bands, and a skirt's whole front against its vented back halves in more than one
  * design. Our own geometry from a classic trouser draft (men's waist 84 / seat 100 cm, women's 70 / 96 cm at
  * size M); seam lines in mm, y down, without seam allowance.
@@ -457,74 +457,6 @@ function culottes({ g, l, v }) {
   ];
 }
 
-/**
- * Capri trousers: slim, cropped at mid-calf, finished with a buttoned band per leg (before, leg bands came only
- * with the culottes' wide legs and Cornelius' breeches), slanted pockets with facings and bags, a one-piece
- * waistband, a fly facing and shield.
- */
-function capris({ g, l, v }) {
-  const common = { rise: 262 * l, hipY: 178 * l, kneeY: 590 * l, len: (800 + 15 * v) * l };
-  const front = trouserLeg({
-    ...common,
-    hip: 245 * g,
-    ext: 48 * g,
-    knee: 200 * g,
-    hem: (175 + 5 * v) * g,
-    waistIn: 30 * g,
-    centreIn: 8 * g,
-  });
-  const back = trouserLeg({
-    ...common,
-    hip: 265 * g,
-    ext: 95 * g,
-    knee: 235 * g,
-    hem: (205 + 5 * v) * g,
-    waistIn: 10 * g,
-    centreIn: 34 * g,
-    centreUp: 30 * l,
-    crotchDrop: 10,
-    creaseBack: 12 * g,
-  });
-  const slantX = front.waist[0][0] + 42 + 4 * v;
-  const slantY = (158 + 5 * v) * l;
-  const facing = sideCornerPiece(
-    front,
-    slantX + 42,
-    (top) => [[top[0] - 8, slantY + 28], { q: [top[0] - 18, slantY + 65], to: [top[0] - 55, slantY + 65] }],
-    slantY + 65,
-  );
-  const bag = sideCornerPiece(
-    front,
-    front.waist[1][0] - 55 * g,
-    (top, side) => [
-      [top[0], 200 * l],
-      { q: [top[0] + 5, 315 * l], to: [top[0] - 75, 320 * l] },
-      { q: [side[0] + 12, 320 * l], to: side },
-    ],
-    255 * l,
-  );
-  const waist = 2 * (length(front.waist) + length(back.waist)) - 50 * g;
-  // Each band closes the leg's hem (front and back) with a 25 mm button overlap, folded along its length.
-  const band = length(front.hem) + length(back.hem) + 25;
-  return [
-    piece(
-      'capris.front',
-      'front',
-      '前裤片',
-      'Front leg',
-      2,
-      frontWithOpening(front, { x: slantX, y: slantY }),
-    ),
-    piece('capris.back', 'back', '后裤片', 'Back leg', 2, legOutline(back)),
-    piece('capris.waistband', 'waistband', '腰头', 'Waistband', 1, rect(waist + 35, 75)),
-    piece('capris.legBand', 'cuff', '裤脚口', 'Leg band', 2, rect(band, 90)),
-    piece('capris.flyFacing', 'other', '门襟', 'Fly facing', 1, flyPiece(front, 38, 185 * l, false)),
-    piece('capris.flyShield', 'other', '里襟', 'Fly shield', 1, flyPiece(front, 38, 200 * l, true)),
-    piece('capris.pocketFacing', 'pocket', '袋垫布', 'Pocket facing', 2, facing),
-    piece('capris.pocketBag', 'pocket', '袋布', 'Pocket bag', 4, bag),
-  ];
-}
-
 /** [design, drafter, kind] as scripts/draft-garments.mjs' GARMENTS. */
 export const DESIGNS = [
   ['Chinos', chinos, 'bottom'],
@@ -532,5 +464,4 @@ export const DESIGNS = [
   ['Joggers', joggers, 'bottom'],
   ['PencilSkirt', pencilSkirt, 'bottom'],
   ['Culottes', culottes, 'bottom'],
-  ['Capris', capris, 'bottom'],
 ];
