@@ -1,8 +1,8 @@
 /**
- * What crosses between the main thread and the PSD worker (psd-thread.ts, psd-worker.ts): the jobs, their results
- * and errors, how each side packs and unpacks them, and the job itself, which runs the same on either side.
+ * What crosses between the main thread and the PSD worker (psd-thread.ts, psd-worker.ts): the jobs and their
+ * results, how each side packs and unpacks them, and the job itself, which runs the same on either side (errors
+ * cross as job-thread.ts packs them).
  */
-import { EditorError, type ErrorCode } from '../errors.js';
 import type { DocState, Raster } from '../model.js';
 import { weighShared } from '../raster.js';
 import {
@@ -37,23 +37,6 @@ export type PsdResult =
   | { readonly kind: 'write'; readonly warnings: string[] }
   | ({ readonly kind: 'decode' } & DecodedPsd);
 
-/** An error as it crosses threads: `code` set for an EditorError. */
-export interface PsdFailure {
-  readonly code?: ErrorCode;
-  readonly name: string;
-  readonly message: string;
-  readonly hint?: string;
-  readonly details?: unknown;
-  readonly stack?: string;
-}
-
-/** What the worker posts: ready once loaded, then one answer per job. `lost`: the answer could not be sent. */
-export type PsdReply =
-  | { readonly kind: 'ready' }
-  | { readonly kind: 'done'; readonly result: PsdResult }
-  | { readonly kind: 'failed'; readonly error: PsdFailure }
-  | { readonly kind: 'lost'; readonly reason: string };
-
 /** The job run on the calling thread: what the worker runs too. */
 export async function performPsdJob(job: PsdJob): Promise<PsdResult> {
   if (job.kind === 'encode') {
@@ -71,23 +54,6 @@ export function transferablesOf(result: PsdResult): ArrayBuffer[] {
   const { buffer } = result;
   const whole = buffer.byteOffset === 0 && buffer.byteLength === buffer.buffer.byteLength;
   return whole && buffer.buffer instanceof ArrayBuffer ? [buffer.buffer] : [];
-}
-
-export function failureOf(err: unknown): PsdFailure {
-  if (err instanceof EditorError) {
-    const { code, name, message, hint, details } = err;
-    return { code, name, message, ...(hint !== undefined ? { hint } : {}), details };
-  }
-  const e = err instanceof Error ? err : new Error(String(err));
-  return { name: e.name, message: e.message, ...(e.stack !== undefined ? { stack: e.stack } : {}) };
-}
-
-export function errorOf(f: PsdFailure): Error {
-  if (f.code) return new EditorError(f.code, f.message, { hint: f.hint, details: f.details });
-  const e = new Error(f.message);
-  e.name = f.name;
-  if (f.stack) e.stack = f.stack;
-  return e;
 }
 
 /** A result as the caller expects it: the posted bytes arrive as a Uint8Array, wrapped again without a copy. */

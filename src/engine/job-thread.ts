@@ -1,0 +1,359 @@
+/**
+ * One worker thread that runs a module's jobs off the calling thread, whatever the jobs are (PSD files,
+ * io/psd-thread.ts; a garment photo's analysis, garment/builtin/photo-thread.ts): the queue, the worker's
+ * life, what crosses between the threads and what happens when the worker fails. The job itself is the same
+ * function on either side, so a job the worker cannot run is run on the calling thread with the same result.
+ *
+ * Jobs go to the worker one at a time, in order.
+ *
+ * Robustness: the worker starts on first use and is unref'd, except while a job waits for it (a script awaiting
+ * a job would otherwise exit). If it cannot start (it fails, exits or has not answered by its first job's
+ * deadline), jobs stay on the calling thread for the rest of the process. If it dies during a job, that job
+ * runs again on the calling thread and the next job starts a new worker. A job that outlives its deadline (far
+ * beyond any real job) fails with the error the owner gives and the worker is replaced, so no call waits
+ * forever. Failures are logged once on stderr; the worker never writes to stdout (see `serveJobs`).
+ *
+ * Only the process's main thread posts jobs: the service's session threads are already off the main thread,
+ * and a worker per session thread would only multiply the memory.
+ */
+import { isMainThread, parentPort, type Worker } from 'node:worker_threads';
+import { EditorError, type ErrorCode } from './errors.js';
+import { garbageCollector, spawnSiblingWorker } from './worker-boot.js';
+
+/** An error as it crosses threads: `code` set for an EditorError. */
+export interface ThreadFailure {
+  readonly code?: ErrorCode;
+  readonly name: string;
+  readonly message: string;
+  readonly hint?: string;
+  readonly details?: unknown;
+  readonly stack?: string;
+}
+
+/** What the worker posts: ready once loaded, then one answer per job. `lost`: the answer could not be sent. */
+export type ThreadReply<R> =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'done'; readonly result: R }
+  | { readonly kind: 'failed'; readonly error: ThreadFailure }
+  | { readonly kind: 'lost'; readonly reason: string };
+
+export function failureOf(err: unknown): ThreadFailure {
+  if (err instanceof EditorError) {
+    const { code, name, message, hint, details } = err;
+    return { code, name, message, ...(hint !== undefined ? { hint } : {}), details };
+  }
+  const e = err instanceof Error ? err : new Error(String(err));
+  return { name: e.name, message: e.message, ...(e.stack !== undefined ? { stack: e.stack } : {}) };
+}
+
+export function errorOf(f: ThreadFailure): Error {
+  if (f.code) return new EditorError(f.code, f.message, { hint: f.hint, details: f.details });
+  const e = new Error(f.message);
+  e.name = f.name;
+  if (f.stack) e.stack = f.stack;
+  return e;
+}
+
+/**
+ * The worker's side, called by its entry module once stdout points at stderr (`atelier mcp` speaks JSON-RPC on
+ * the process's stdout, which a worker's stdout feeds). Runs each job it is posted and posts back the result,
+ * transferring what `transferablesOf` names; after each job it collects its garbage, letting go of shared
+ * pixels at once.
+ */
+export function serveJobs<J, R>(
+  perform: (job: J) => Promise<R>,
+  transferablesOf: (result: R) => ArrayBuffer[] = () => [],
+): void {
+  const collect = garbageCollector();
+  const port = parentPort!;
+  const run = async (job: J): Promise<void> => {
+    let reply: ThreadReply<R>;
+    let transfer: ArrayBuffer[] = [];
+    try {
+      const result = await perform(job);
+      reply = { kind: 'done', result };
+      transfer = transferablesOf(result);
+    } catch (err) {
+      reply = { kind: 'failed', error: failureOf(err) };
+    }
+    try {
+      port.postMessage(reply, transfer);
+    } catch (err) {
+      // A value the structured clone cannot copy (nothing was sent): the calling thread runs the job itself.
+      port.postMessage({ kind: 'lost', reason: reasonOf(err) } satisfies ThreadReply<R>);
+    }
+  };
+  port.on('message', (job: J) => {
+    void run(job).then(() => setImmediate(collect));
+  });
+  port.postMessage({ kind: 'ready' } satisfies ThreadReply<R>);
+}
+
+/**
+ * `auto`: jobs of the owner's minimum size or more go to the worker. `off`: every job runs on the calling thread.
+ * `always`: for tests, every job goes to the worker whatever its size.
+ */
+export type ThreadMode = 'auto' | 'off' | 'always';
+
+export interface ThreadStats {
+  /** Jobs the worker answered (failures included). */
+  readonly worker: number;
+  /** Jobs run on the calling thread: small ones, and all of them when the worker is off or cannot start. */
+  readonly here: number;
+  /** Jobs the worker lost (it died or could not send the answer) and the calling thread ran again. */
+  readonly recovered: number;
+}
+
+/** What a job thread is for. */
+export interface JobThreadOptions<J, R> {
+  /** How the logs name its jobs ("PSD", "photo analysis"). */
+  readonly what: string;
+  /** What the logs say the jobs fall back to ("PSD files are read and written on the main thread"). */
+  readonly fallback: string;
+  /** The caller's `import.meta.url` and the worker's module beside it (see spawnSiblingWorker). */
+  readonly callerUrl: string;
+  readonly workerModule: string;
+  /** The variable that, set to 0, keeps every job on the calling thread. */
+  readonly envOff: string;
+  /** The job, run on the calling thread. */
+  readonly perform: (job: J) => Promise<R>;
+  /** How big a job is (its deadline grows with it), and the size below which it stays here in `auto` mode. */
+  readonly sizeOf: (job: J) => number;
+  readonly minSize: number;
+  readonly deadlineMs: (size: number) => number;
+  /** Added to the deadline of a job that waits for the worker to load its modules (tsx compiles them first). */
+  readonly startupMs: number;
+  /** A result as the caller expects it, from what the structured clone delivered. */
+  readonly revive: (result: R) => R;
+  /** The error of a job that outlived its deadline. */
+  readonly overdueError: (job: J, seconds: number) => Error;
+}
+
+interface Thread {
+  readonly worker: Worker;
+  /** It has loaded its modules. */
+  ready: boolean;
+  /** Stopped on purpose: its exit says nothing about whether a worker can start. */
+  stopping: boolean;
+  /** Why it failed, when it did. */
+  failure?: string;
+}
+
+interface Queued<J, R> {
+  readonly job: J;
+  readonly size: number;
+  readonly resolve: (r: R) => void;
+  readonly reject: (e: unknown) => void;
+  /** The worker running it, once posted. */
+  on?: Thread;
+  timer?: NodeJS.Timeout;
+}
+
+export class JobThread<J, R> {
+  private mode: ThreadMode = 'auto';
+  private thread: Thread | null = null;
+  /** Set when a worker could not start: jobs stay on the calling thread from then on. */
+  private disabled = false;
+  private running: Queued<J, R> | null = null;
+  private readonly queue: Queued<J, R>[] = [];
+  private readonly counts = { worker: 0, here: 0, recovered: 0 };
+  private logged = false;
+
+  constructor(private readonly opts: JobThreadOptions<J, R>) {}
+
+  setMode(m: ThreadMode): void {
+    this.mode = m;
+  }
+
+  stats(): ThreadStats {
+    return { ...this.counts };
+  }
+
+  /** Runs `job`: on the worker when it is large enough and a worker can take it, else here. */
+  submit(job: J): Promise<R> {
+    const size = this.opts.sizeOf(job);
+    if (!this.offThread() || (this.mode === 'auto' && size < this.opts.minSize)) {
+      this.counts.here++;
+      return this.opts.perform(job);
+    }
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ job, size, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Starts the worker if needed and resolves to whether it is ready to take jobs (false when it cannot start). */
+  async ready(): Promise<boolean> {
+    const t = this.offThread() ? this.currentThread() : null;
+    if (!t) return false;
+    if (t.ready) return true;
+    // Unref'd, the worker would not hold the process open while a script waits here for it.
+    t.worker.ref();
+    try {
+      return await new Promise<boolean>((resolve) => {
+        const onMessage = (m: ThreadReply<R>) => {
+          if (m.kind === 'ready') settle(true);
+        };
+        const onExit = () => settle(false);
+        const settle = (ok: boolean) => {
+          t.worker.off('message', onMessage);
+          t.worker.off('exit', onExit);
+          resolve(ok);
+        };
+        t.worker.on('message', onMessage);
+        t.worker.on('exit', onExit);
+      });
+    } finally {
+      if (this.running?.on !== t) t.worker.unref();
+    }
+  }
+
+  /** Stops the worker (the next job starts a new one); a job it was running is run again on the calling thread. */
+  async stop(): Promise<void> {
+    const t = this.thread;
+    if (!t) return;
+    t.stopping = true;
+    await t.worker.terminate();
+  }
+
+  private offThread(): boolean {
+    if (!isMainThread || this.disabled || this.mode === 'off') return false;
+    return process.env[this.opts.envOff]?.trim() !== '0';
+  }
+
+  /** Posts the next job when the worker is free; runs jobs here when there is no worker to post them to. */
+  private pump(): void {
+    while (!this.running && this.queue.length > 0) {
+      const q = this.queue.shift()!;
+      const t = this.offThread() ? this.currentThread() : null;
+      if (!t) {
+        this.counts.here++;
+        this.runHere(q);
+        continue;
+      }
+      try {
+        // Nothing is transferred: the caller keeps its buffers.
+        t.worker.postMessage(q.job);
+      } catch (err) {
+        // A value the structured clone cannot copy: nothing reached the worker.
+        this.logOnce(`a ${this.opts.what} job could not be posted to the worker (${reasonOf(err)})`);
+        this.counts.here++;
+        this.runHere(q);
+        continue;
+      }
+      this.running = q;
+      q.on = t;
+      t.worker.ref();
+      q.timer = setTimeout(
+        () => this.overdue(q),
+        this.opts.deadlineMs(q.size) + (t.ready ? 0 : this.opts.startupMs),
+      );
+      q.timer.unref();
+    }
+    if (!this.running && this.thread) this.thread.worker.unref();
+  }
+
+  private runHere(q: Queued<J, R>): void {
+    this.opts.perform(q.job).then(q.resolve, q.reject);
+  }
+
+  /** Takes the running job off the worker to settle it; the caller then pumps. */
+  private release(): Queued<J, R> {
+    const q = this.running!;
+    this.running = null;
+    clearTimeout(q.timer);
+    return q;
+  }
+
+  private currentThread(): Thread | null {
+    if (this.thread) return this.thread;
+    if (this.disabled) return null;
+    let worker: Worker;
+    try {
+      worker = spawnSiblingWorker(this.opts.callerUrl, this.opts.workerModule, {});
+    } catch (err) {
+      this.cannotStart(`the ${this.opts.what} worker could not start (${reasonOf(err)})`);
+      return null;
+    }
+    const t: Thread = { worker, ready: false, stopping: false };
+    this.thread = t;
+    worker.on('message', (m: ThreadReply<R>) => this.answered(t, m));
+    worker.on('messageerror', (err) => {
+      this.logOnce(`an answer of the ${this.opts.what} worker could not be read (${reasonOf(err)})`);
+      this.lost(t);
+    });
+    worker.on('error', (err) => {
+      t.failure = reasonOf(err);
+    });
+    worker.on('exit', (code) => {
+      if (this.thread === t) this.thread = null;
+      const why = t.failure ?? `exit code ${code}`;
+      if (!t.stopping) {
+        if (t.ready) this.logOnce(`the ${this.opts.what} worker stopped (${why})`);
+        else this.cannotStart(`the ${this.opts.what} worker could not start (${why})`);
+      }
+      this.lost(t);
+    });
+    // After the listeners: adding a 'message' listener refs the worker's port again.
+    worker.unref();
+    return t;
+  }
+
+  private answered(t: Thread, m: ThreadReply<R>): void {
+    if (m.kind === 'ready') {
+      t.ready = true;
+    } else if (m.kind === 'lost') {
+      this.logOnce(`the ${this.opts.what} worker could not send an answer (${m.reason})`);
+      this.lost(t);
+    } else if (this.running?.on === t) {
+      const q = this.release();
+      this.counts.worker++;
+      if (m.kind === 'done') q.resolve(this.opts.revive(m.result));
+      else q.reject(errorOf(m.error));
+      this.pump();
+    }
+  }
+
+  /** The worker `t` will not answer the job it runs (if any): run that job again here. */
+  private lost(t: Thread): void {
+    if (this.running?.on !== t) return;
+    this.counts.recovered++;
+    this.runHere(this.release());
+    this.pump();
+  }
+
+  /** The running job outlived its deadline: stop its worker; fail the job, or run it here if the worker never started. */
+  private overdue(q: Queued<J, R>): void {
+    if (this.running !== q) return;
+    const t = q.on!;
+    this.release();
+    t.stopping = true;
+    if (this.thread === t) this.thread = null;
+    void t.worker.terminate();
+    if (!t.ready) {
+      this.cannotStart(`the ${this.opts.what} worker did not start in time`);
+      this.counts.recovered++;
+      this.runHere(q);
+    } else {
+      const seconds = Math.round(this.opts.deadlineMs(q.size) / 1000);
+      this.logOnce(`a ${this.opts.what} job took longer than ${seconds} s; its worker was stopped`);
+      q.reject(this.opts.overdueError(q.job, seconds));
+    }
+    this.pump();
+  }
+
+  private cannotStart(why: string): void {
+    this.disabled = true;
+    this.logOnce(`${why}; ${this.opts.fallback}`);
+  }
+
+  private logOnce(message: string): void {
+    if (this.logged) return;
+    this.logged = true;
+    process.stderr.write(`atelier: ${message}\n`);
+  }
+}
+
+function reasonOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
