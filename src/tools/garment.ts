@@ -12,7 +12,7 @@ import { closest } from '../engine/names.js';
 import { hexToRgb } from '../engine/raster.js';
 import { applyPlans, type PiecePlan } from '../garment/apply.js';
 import { photoTruth } from '../garment/builtin/against-photo.js';
-import { analysePhoto } from '../garment/builtin/photo.js';
+import { analysePhotoOffThread } from '../garment/builtin/photo-thread.js';
 import { collectPieces, isPieceKind } from '../garment/builtin/pieces.js';
 import { measureResult, verdictOf } from '../garment/builtin/score.js';
 import { pngImage } from '../garment/image.js';
@@ -62,7 +62,22 @@ async function extractionFor(ctx: ToolContext, photo: Photo): Promise<{ ext: Ext
   const kept = ctx.session.garment.extraction;
   if (kept && kept.photoHash === photo.hash && kept.photoPath === photo.path)
     return { ext: kept, reused: true };
-  return { ext: await analysePhoto(photo.bytes, photo.path, photo.hash), reused: false };
+  return { ext: await analysePhotoOffThread(photo.bytes, photo.path, photo.hash), reused: false };
+}
+
+/** A photo reading under way (wrapped: an async function would otherwise wait for the promise it returns). */
+type PhotoReading = { readonly result: Promise<{ ext: Extraction; reused: boolean }> } | null;
+
+/**
+ * The photo's extraction started before the pieces are measured (null without a photo): the analysis runs on
+ * its own thread meanwhile (photo-thread.ts). Awaited by identifyPieces; if the call fails before that, the
+ * reading is dropped (a failure of its own is then not reported, as the call has already failed).
+ */
+async function startPhotoReading(ctx: ToolContext): Promise<PhotoReading> {
+  if (!ctx.session.garmentPhoto) return null;
+  const result = extractionFor(ctx, await readPhoto(ctx));
+  result.catch(() => {});
+  return { result };
 }
 
 /** The analysis of the active document, checked to still describe its layers. */
@@ -250,6 +265,7 @@ async function identifyPieces(
   doc: OpenDocument,
   shapes: readonly PieceShape[],
   confirmed: ReadonlyMap<number, Part>,
+  photoReading: PhotoReading,
 ) {
   ctx.progress('识别裁片', 0.1);
   const { value: pieces, provider } = await consult(
@@ -262,11 +278,19 @@ async function identifyPieces(
       }),
     (m) => ctx.warn(m),
   );
+  // Drawn while the photo's analysis, if any, runs on its own thread.
+  ctx.progress('绘制裁片总览', 0.4);
+  const image = await overviewImage(
+    doc.state,
+    pieces,
+    (p) => `${PART_LABELS[(p as PieceInfo).part]}\n${p.name}`,
+    `裁片识别结果：${pieces.map((p) => `${p.name} = ${PART_LABELS[p.part]}`).join('，')}`,
+  );
   let ext: Extraction | null = null;
   let reused = false;
-  if (ctx.session.garmentPhoto) {
-    ctx.progress('分析服装照片', 0.5);
-    ({ ext, reused } = await extractionFor(ctx, await readPhoto(ctx)));
+  if (photoReading) {
+    ctx.progress('分析服装照片', 0.6);
+    ({ ext, reused } = await photoReading.result);
   }
   const proposals = ext ? proposalsFor(pieces, ext) : null;
   const analysis: GarmentAnalysis = { docId: doc.id, pieces, provider, proposals };
@@ -302,13 +326,6 @@ async function identifyPieces(
       confirmations,
     },
   });
-  ctx.progress('绘制裁片总览', 0.9);
-  const image = await overviewImage(
-    doc.state,
-    pieces,
-    (p) => `${PART_LABELS[(p as PieceInfo).part]}\n${p.name}`,
-    `裁片识别结果：${pieces.map((p) => `${p.name} = ${PART_LABELS[p.part]}`).join('，')}`,
-  );
   const byName = new Map(proposals?.map((p) => [p.name, p]) ?? []);
   const doubt = doubtSentence(pieces);
   const confirm = doubt
@@ -341,8 +358,9 @@ async function identifyPieces(
 export const garmentHandlers = {
   async identify_pieces(_args, ctx) {
     const doc = activeDoc(ctx);
+    const photoReading = await startPhotoReading(ctx);
     const shapes = piecesOf(doc);
-    return identifyPieces(ctx, doc, shapes, confirmationsOf(ctx, doc, shapes));
+    return identifyPieces(ctx, doc, shapes, confirmationsOf(ctx, doc, shapes), photoReading);
   },
 
   async confirm_piece_parts({ pieces: entries }, ctx) {
@@ -358,7 +376,7 @@ export const garmentHandlers = {
     // An empty list clears the confirmations; otherwise these are added to (or change) the ones kept.
     const confirmed = entries.length ? confirmationsOf(ctx, doc, shapes) : new Map<number, Part>();
     for (const e of entries) for (const s of shapes) if (s.name === e.name) confirmed.set(s.layerId, e.part);
-    return identifyPieces(ctx, doc, shapes, confirmed);
+    return identifyPieces(ctx, doc, shapes, confirmed, await startPhotoReading(ctx));
   },
 
   async generate_garment_preview(_args, ctx) {

@@ -34,6 +34,11 @@ export function keepSilhouette(ext: Extraction, truth: PhotoTruth): void {
   segmented.set(ext, truth);
 }
 
+/** The silhouette kept for `ext`, if any (to carry it with the extraction to another thread). */
+export function keptSilhouette(ext: Extraction): PhotoTruth | null {
+  return segmented.get(ext) ?? null;
+}
+
 export async function photoTruth(bytes: Buffer, ext: Extraction): Promise<PhotoTruth> {
   const kept = segmented.get(ext);
   if (kept) return kept;

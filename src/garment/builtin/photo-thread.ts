@@ -1,0 +1,85 @@
+/**
+ * A garment photo is analysed off the calling thread (job-thread.ts, in photo-worker.ts): the analysis takes about
+ * a second at its working size, and identify_pieces measures and classifies the pieces meanwhile, so on two cores
+ * it costs the longer of the two rather than their sum. The worker runs photo.ts's own `analysePhoto`, so the
+ * extraction is the same whichever thread made it; the silhouette it segmented comes back with it and is kept
+ * for verify as `analysePhoto` keeps it (against-photo.ts).
+ *
+ * Photos under MIN_BYTES are analysed here: their analysis takes milliseconds, less than posting them would.
+ * ATELIER_PHOTO_WORKER=0 keeps every analysis on the calling thread.
+ */
+import { EditorError } from '../../engine/errors.js';
+import { JobThread, type ThreadMode, type ThreadStats } from '../../engine/job-thread.js';
+import type { Extraction } from '../types.js';
+import { keepSilhouette, keptSilhouette, type PhotoTruth } from './against-photo.js';
+import { analysePhoto } from './photo.js';
+
+export interface PhotoJob {
+  readonly bytes: Uint8Array;
+  readonly path: string;
+  readonly hash: string;
+}
+
+export interface PhotoResult {
+  readonly ext: Extraction;
+  readonly truth: PhotoTruth | null;
+}
+
+/** Encoded bytes below which a photo is analysed here (a 256 × 256 PNG photo is about this size). */
+const MIN_BYTES = 64 << 10;
+/** Some 30 times the longest analysis measured (a 1024 px photo, ~1.5 s on a loaded two-core machine). */
+const DEADLINE_MS = 60_000;
+const STARTUP_MS = 30_000;
+
+/** The analysis, on whichever thread runs it. */
+export async function performPhotoJob(job: PhotoJob): Promise<PhotoResult> {
+  const bytes = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
+  const ext = await analysePhoto(bytes, job.path, job.hash);
+  return { ext, truth: keptSilhouette(ext) };
+}
+
+const photoThread = new JobThread<PhotoJob, PhotoResult>({
+  what: 'photo analysis',
+  fallback: 'garment photos are analysed on the calling thread',
+  callerUrl: import.meta.url,
+  workerModule: 'photo-worker',
+  envOff: 'ATELIER_PHOTO_WORKER',
+  perform: performPhotoJob,
+  sizeOf: (job) => job.bytes.byteLength,
+  minSize: MIN_BYTES,
+  deadlineMs: () => DEADLINE_MS,
+  startupMs: STARTUP_MS,
+  revive: (r) => {
+    // The structured clone made a new extraction object: the silhouette is kept for it.
+    if (r.truth) keepSilhouette(r.ext, r.truth);
+    return r;
+  },
+  overdueError: (_job, seconds) =>
+    new EditorError('internal', `服装照片分析超时（超过 ${seconds} 秒），已中止`, {
+      hint: '换一张较小的照片后重试',
+    }),
+});
+
+/**
+ * Analyses the photo like `analysePhoto`, off the calling thread when it is large enough. The job is posted
+ * before this returns, so the caller's synchronous work that follows runs beside it.
+ */
+export async function analysePhotoOffThread(bytes: Buffer, path: string, hash: string): Promise<Extraction> {
+  return (await photoThread.submit({ bytes, path, hash })).ext;
+}
+
+export function setPhotoThreadMode(m: ThreadMode): void {
+  photoThread.setMode(m);
+}
+
+export function photoThreadStats(): ThreadStats {
+  return photoThread.stats();
+}
+
+export function photoThreadReady(): Promise<boolean> {
+  return photoThread.ready();
+}
+
+export function stopPhotoThread(): Promise<void> {
+  return photoThread.stop();
+}

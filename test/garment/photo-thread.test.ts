@@ -1,0 +1,128 @@
+/**
+ * A garment photo analysed on the photo worker (photo-thread.ts) gives the extraction the calling thread gives,
+ * silhouette included (verify reads it instead of segmenting again); its errors keep their codes; and
+ * identify_pieces, which starts the analysis before measuring the pieces, answers as it does without the worker.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Session } from '../../src/calls/session.js';
+import { EditorError } from '../../src/engine/errors.js';
+import { keptSilhouette } from '../../src/garment/builtin/against-photo.js';
+import { analysePhoto } from '../../src/garment/builtin/photo.js';
+import {
+  analysePhotoOffThread,
+  photoThreadReady,
+  photoThreadStats,
+  setPhotoThreadMode,
+  stopPhotoThread,
+} from '../../src/garment/builtin/photo-thread.js';
+import { garmentPhoto } from '../support/garment-fixtures.js';
+import { loadFixtures, marker, openMarker } from './freesewing-fixtures.js';
+
+let photo: Buffer;
+
+beforeAll(async () => {
+  expect(await photoThreadReady()).toBe(true);
+  photo = await garmentPhoto('mixed', 2);
+});
+
+afterEach(() => {
+  setPhotoThreadMode('auto');
+  delete process.env.ATELIER_PHOTO_WORKER;
+});
+
+afterAll(async () => {
+  await stopPhotoThread();
+});
+
+describe('a photo analysed on the worker', () => {
+  it('is the extraction of the calling thread, with its silhouette kept', async () => {
+    const before = photoThreadStats();
+    const theirs = await analysePhotoOffThread(photo, 'photo.png', 'h1');
+    expect(photoThreadStats().worker).toBe(before.worker + 1);
+    const ours = await analysePhoto(photo, 'photo.png', 'h1');
+    expect(theirs).toEqual(ours);
+    expect(theirs.kind).toBe('mixed_pattern');
+    const kept = keptSilhouette(theirs);
+    expect(kept).not.toBeNull();
+    expect(kept).toEqual(keptSilhouette(ours));
+  });
+
+  it('fails as the calling thread does, code, message and hint', async () => {
+    setPhotoThreadMode('always');
+    const notAnImage = Buffer.from('not an image at all, 不是图片');
+    const before = photoThreadStats();
+    const theirs = await analysePhotoOffThread(notAnImage, 'bad.png', 'h2').then(
+      () => expect.unreachable('should have failed'),
+      (e: unknown) => e,
+    );
+    expect(photoThreadStats().worker).toBe(before.worker + 1);
+    const ours = await analysePhoto(notAnImage, 'bad.png', 'h2').then(
+      () => expect.unreachable('should have failed'),
+      (e: unknown) => e,
+    );
+    expect(theirs).toBeInstanceOf(EditorError);
+    const fields = (e: unknown) => {
+      const { code, message, hint } = e as EditorError;
+      return { code, message, hint };
+    };
+    expect(fields(theirs)).toEqual(fields(ours));
+  });
+
+  it('stays on the calling thread when turned off, and for small photos', async () => {
+    process.env.ATELIER_PHOTO_WORKER = '0';
+    let before = photoThreadStats();
+    await analysePhotoOffThread(photo, 'photo.png', 'h3');
+    expect(photoThreadStats()).toMatchObject({ worker: before.worker, here: before.here + 1 });
+    delete process.env.ATELIER_PHOTO_WORKER;
+    const small = await garmentPhoto('fill', 0.25);
+    expect(small.byteLength).toBeLessThan(64 << 10);
+    before = photoThreadStats();
+    await analysePhotoOffThread(small, 'small.png', 'h4');
+    expect(photoThreadStats()).toMatchObject({ worker: before.worker, here: before.here + 1 });
+  });
+
+  it('is done here when the worker dies during the analysis', async () => {
+    setPhotoThreadMode('always');
+    const before = photoThreadStats();
+    const reading = analysePhotoOffThread(photo, 'photo.png', 'h5');
+    await stopPhotoThread();
+    expect((await reading).kind).toBe('mixed_pattern');
+    expect(photoThreadStats()).toMatchObject({ recovered: before.recovered + 1 });
+  });
+});
+
+describe('identify_pieces with the photo read on the worker', () => {
+  it('answers as it does when the photo is read on the calling thread', async () => {
+    const g = loadFixtures().garments.find((x) => x.id === 'teagan-cisMaleAdult42')!;
+    const m = marker(g, 'none', 25 / 25.4, 10);
+    const run = async () => {
+      const session = new Session({ workspace: mkdtempSync(join(tmpdir(), 'photo-thread-')) });
+      await openMarker(session, m, 'tee');
+      await session.workspace.writeAtomic('photo.png', photo);
+      const set = await session.call({ name: 'set_garment_photo', arguments: { path: 'photo.png' } });
+      expect(set.ok).toBe(true);
+      const r = await session.call({ name: 'identify_pieces', arguments: {} });
+      expect(r.ok).toBe(true);
+      return r;
+    };
+    const before = photoThreadStats();
+    const theirs = await run();
+    expect(photoThreadStats().worker).toBe(before.worker + 1);
+    process.env.ATELIER_PHOTO_WORKER = '0';
+    const ours = await run();
+    const { images: a, ...restA } = theirs as unknown as { images: unknown };
+    const { images: b, ...restB } = ours as unknown as { images: unknown };
+    expect(restA).toEqual(restB);
+    expect(a).toEqual(b);
+    const { proposed_pieces: proposed, pieces } = theirs as unknown as {
+      proposed_pieces: { type: string }[];
+      pieces: unknown[];
+    };
+    expect(proposed.length).toBe(pieces.length);
+    // The photo's print (a repeat with a placed motif) reached the proposals.
+    expect(proposed.some((p) => p.type !== 'solid')).toBe(true);
+  });
+});
