@@ -11,37 +11,31 @@ import { Session } from '../../src/calls/session.js';
 import { EditorError } from '../../src/engine/errors.js';
 import { keptSilhouette } from '../../src/garment/builtin/against-photo.js';
 import { analysePhoto } from '../../src/garment/builtin/photo.js';
-import {
-  analysePhotoOffThread,
-  photoThreadReady,
-  photoThreadStats,
-  setPhotoThreadMode,
-  stopPhotoThread,
-} from '../../src/garment/builtin/photo-thread.js';
+import { analysePhotoOffThread, photoThread } from '../../src/garment/builtin/photo-thread.js';
 import { garmentPhoto } from '../support/garment-fixtures.js';
 import { loadFixtures, marker, openMarker } from './freesewing-fixtures.js';
 
 let photo: Buffer;
 
 beforeAll(async () => {
-  expect(await photoThreadReady()).toBe(true);
+  expect(await photoThread.ready()).toBe(true);
   photo = await garmentPhoto('mixed', 2);
 });
 
 afterEach(() => {
-  setPhotoThreadMode('auto');
+  photoThread.setMode('auto');
   delete process.env.ATELIER_PHOTO_WORKER;
 });
 
 afterAll(async () => {
-  await stopPhotoThread();
+  await photoThread.stop();
 });
 
 describe('a photo analysed on the worker', () => {
   it('is the extraction of the calling thread, with its silhouette kept', async () => {
-    const before = photoThreadStats();
+    const before = photoThread.stats();
     const theirs = await analysePhotoOffThread(photo, 'photo.png', 'h1');
-    expect(photoThreadStats().worker).toBe(before.worker + 1);
+    expect(photoThread.stats().worker).toBe(before.worker + 1);
     const ours = await analysePhoto(photo, 'photo.png', 'h1');
     expect(theirs).toEqual(ours);
     expect(theirs.kind).toBe('mixed_pattern');
@@ -51,14 +45,14 @@ describe('a photo analysed on the worker', () => {
   });
 
   it('fails as the calling thread does, code, message and hint', async () => {
-    setPhotoThreadMode('always');
+    photoThread.setMode('always');
     const notAnImage = Buffer.from('not an image at all, 不是图片');
-    const before = photoThreadStats();
+    const before = photoThread.stats();
     const theirs = await analysePhotoOffThread(notAnImage, 'bad.png', 'h2').then(
       () => expect.unreachable('should have failed'),
       (e: unknown) => e,
     );
-    expect(photoThreadStats().worker).toBe(before.worker + 1);
+    expect(photoThread.stats().worker).toBe(before.worker + 1);
     const ours = await analysePhoto(notAnImage, 'bad.png', 'h2').then(
       () => expect.unreachable('should have failed'),
       (e: unknown) => e,
@@ -73,24 +67,24 @@ describe('a photo analysed on the worker', () => {
 
   it('stays on the calling thread when turned off, and for small photos', async () => {
     process.env.ATELIER_PHOTO_WORKER = '0';
-    let before = photoThreadStats();
+    let before = photoThread.stats();
     await analysePhotoOffThread(photo, 'photo.png', 'h3');
-    expect(photoThreadStats()).toMatchObject({ worker: before.worker, here: before.here + 1 });
+    expect(photoThread.stats()).toMatchObject({ worker: before.worker, here: before.here + 1 });
     delete process.env.ATELIER_PHOTO_WORKER;
     const small = await garmentPhoto('fill', 0.25);
     expect(small.byteLength).toBeLessThan(64 << 10);
-    before = photoThreadStats();
+    before = photoThread.stats();
     await analysePhotoOffThread(small, 'small.png', 'h4');
-    expect(photoThreadStats()).toMatchObject({ worker: before.worker, here: before.here + 1 });
+    expect(photoThread.stats()).toMatchObject({ worker: before.worker, here: before.here + 1 });
   });
 
   it('is done here when the worker dies during the analysis', async () => {
-    setPhotoThreadMode('always');
-    const before = photoThreadStats();
+    photoThread.setMode('always');
+    const before = photoThread.stats();
     const reading = analysePhotoOffThread(photo, 'photo.png', 'h5');
-    await stopPhotoThread();
+    await photoThread.stop();
     expect((await reading).kind).toBe('mixed_pattern');
-    expect(photoThreadStats()).toMatchObject({ recovered: before.recovered + 1 });
+    expect(photoThread.stats()).toMatchObject({ recovered: before.recovered + 1 });
   });
 });
 
@@ -108,9 +102,9 @@ describe('identify_pieces with the photo read on the worker', () => {
       expect(r.ok).toBe(true);
       return r;
     };
-    const before = photoThreadStats();
+    const before = photoThread.stats();
     const theirs = await run();
-    expect(photoThreadStats().worker).toBe(before.worker + 1);
+    expect(photoThread.stats().worker).toBe(before.worker + 1);
     process.env.ATELIER_PHOTO_WORKER = '0';
     const ours = await run();
     const { images: a, ...restA } = theirs as unknown as { images: unknown };

@@ -9,7 +9,7 @@
  * ATELIER_PHOTO_WORKER=0 keeps every analysis on the calling thread.
  */
 import { EditorError } from '../../engine/errors.js';
-import { JobThread, type ThreadMode, type ThreadStats } from '../../engine/job-thread.js';
+import { JobThread } from '../../engine/job-thread.js';
 import type { Extraction } from '../types.js';
 import { keepSilhouette, keptSilhouette, type PhotoTruth } from './against-photo.js';
 import { analysePhoto } from './photo.js';
@@ -38,7 +38,8 @@ export async function performPhotoJob(job: PhotoJob): Promise<PhotoResult> {
   return { ext, truth: keptSilhouette(ext) };
 }
 
-const photoThread = new JobThread<PhotoJob, PhotoResult>({
+/** The thread's mode, statistics, start and stop (job-thread.ts), for tests and benchmarks. */
+export const photoThread = new JobThread<PhotoJob, PhotoResult>({
   what: 'photo analysis',
   fallback: 'garment photos are analysed on the calling thread',
   callerUrl: import.meta.url,
@@ -66,20 +67,4 @@ const photoThread = new JobThread<PhotoJob, PhotoResult>({
  */
 export async function analysePhotoOffThread(bytes: Buffer, path: string, hash: string): Promise<Extraction> {
   return (await photoThread.submit({ bytes, path, hash })).ext;
-}
-
-export function setPhotoThreadMode(m: ThreadMode): void {
-  photoThread.setMode(m);
-}
-
-export function photoThreadStats(): ThreadStats {
-  return photoThread.stats();
-}
-
-export function photoThreadReady(): Promise<boolean> {
-  return photoThread.ready();
-}
-
-export function stopPhotoThread(): Promise<void> {
-  return photoThread.stop();
 }
