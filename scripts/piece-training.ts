@@ -177,17 +177,25 @@ export function trainModel(
     return Math.sqrt(v) || 1;
   });
   const r = (v: number) => Math.round(v * 1e5) / 1e5;
+  const standard = { mean: mean.map(r), std: std.map(r) };
   return {
-    version: 7,
+    version: 8,
     features: FEATURES.map((f) => f[0]),
-    mean: mean.map(r),
-    std: std.map(r),
+    ...standard,
     nets: Array.from({ length: opt.nets }, (_, seed) => fitNet(samples, mean, std, opt, 12345 + seed)),
     temperature,
     frontness: fitFrontness(described),
     library: described.flatMap((d, garment) => {
       const maxArea = Math.max(...d.types.inputs.map((t) => t.area));
-      return d.types.inputs.map((t, i) => prototypeOf(d.labels[i]!, t, maxArea, garment));
+      return d.types.inputs.map((t, i) =>
+        prototypeOf(
+          d.labels[i]!,
+          t,
+          maxArea,
+          garment,
+          d.types.vectors[i]!.map((x, k) => (x - standard.mean[k]!) / standard.std[k]!),
+        ),
+      );
     }),
     kinds: described.map((d) => d.garment.kind),
     trainedOn,

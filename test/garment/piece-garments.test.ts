@@ -8,12 +8,14 @@
 import { describe, expect, it } from 'vitest';
 import { describe as describeLaidOut, loadGarments } from '../../scripts/piece-training.js';
 import {
+  featureDistance,
   garmentCosts,
   garmentKind,
   garmentVotes,
   LABELS,
   matchGarments,
   prototypeOf,
+  withFeatures,
 } from '../../src/garment/builtin/piece-model.js';
 
 const { garments, seamAllowanceMm } = loadGarments();
@@ -79,5 +81,35 @@ describe('garment matching', () => {
     // A tie reads as a top; so does a library of one garment.
     expect(garmentKind(kinds, ranked(0, 1, 2, 3))).toBe('top');
     expect(garmentKind(kinds, ranked(1))).toBe('bottom');
+  });
+});
+
+describe('features in garment matching', () => {
+  it('measure the root-mean-square difference, a feature counting at most 3 standard deviations', () => {
+    expect(featureDistance([0.5, -1, 2, 0], [0.5, -1, 2, 0])).toBe(0);
+    expect(featureDistance([1, 0, 0, 0], [0, 0, 0, 0])).toBeCloseTo(0.5, 12);
+    expect(featureDistance([10, 0, 0, 0], [0, 0, 0, 0])).toBeCloseTo(1.5, 12);
+  });
+
+  it('add a tenth of that distance to every pair, from the vectors the prototypes carry', () => {
+    const [shirt, trousers] = laidOut('S', 3);
+    const z = (d: typeof shirt) => d!.types.vectors.map((v) => v.map((x, k) => Math.sin(x + k)));
+    const maxArea = Math.max(...shirt!.types.inputs.map((t) => t.area));
+    const lib = shirt!.types.inputs.map((t, i) => prototypeOf(shirt!.labels[i]!, t, maxArea, 0, z(shirt)[i]));
+    const query = trousers!.types.inputs;
+    const costs = garmentCosts(lib, query, Math.max(...query.map((t) => t.area)));
+    const zq = z(trousers);
+    const withZ = withFeatures(lib, costs, zq);
+    costs[0]!.pairs.forEach((row, i) => {
+      row.forEach((d, j) => {
+        const want = d + 0.1 * featureDistance(zq[i]!, z(shirt)[j]!);
+        // The prototypes store each feature to 1/40 of a standard deviation.
+        expect(Math.abs(withZ[0]!.pairs[i]![j]! - want)).toBeLessThan(0.1 * (1 / 80) + 1e-9);
+      });
+    });
+    // A library without vectors (an older model's, or this file's) is matched by outline alone.
+    expect(withFeatures(library, garmentCosts(library, query, 1), zq)).toEqual(
+      garmentCosts(library, query, 1),
+    );
   });
 });

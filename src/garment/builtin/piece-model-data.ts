@@ -2,7 +2,7 @@
 import type { PieceModel } from './piece-model.js';
 
 export const PIECE_MODEL: PieceModel = {
-  version: 7,
+  version: 8,
   features: [
     'elongation',
     'solidity',
@@ -659,6 +659,7 @@ export const PIECE_MODEL: PieceModel = {
       'NTlGTk9ST0I7ODY8PTo4NzY2Nzg6PkFHT05JRUI/Pj09Pj9CRUlPT0dBPjo4NzY2Njg6PTw3ODtCT1JPTkY5NQ==',
       'cnmAenZxbGlkZXF/i46KhoJ+enZydYGRm5yXk4+KhoCIjpGQfnJpanWClKGor6aYiXdoWVFYX2x/i5aXjoFwbw==',
       0,
+      'UWR8haaueXVrTm1rXHyvb5l4tLTdh5Cr2NKtqoBuuE92YT+h4m5gXnu4gP+KN2jrw4aAgHt8Zp+KobawmptZVQ==',
     ],
     [
       1,
@@ -668,6 +669,7 @@ export const PIECE_MODEL: PieceModel = {
       'Pj9BQ0ZKT05GQD05NzY1NTY4Ojs3NTc8Qk5PTEpEQkBAQkRKTE9OQjs4NTc7Ojg2NTU2ODk8QUZOT0pGQ0E/Pg==',
       'iIuMg3NrY2l0gJCTk5GHgHhubm1xgY2Ym5WLe3V0eYGCfHhzb2tmZnB/jJCMiISAfHh0cHWCkZualpGNiIN+fw==',
       0,
+      'VHiFn6eodoVqUXdnbXeRZZmHhK2udoydi9KurkbbuE92YT+hHpFgXny2gACKN2gVPXqAgIWEZp+Ko7axm5tZVQ==',
     ],
     [
       2,
@@ -677,6 +679,7 @@ export const PIECE_MODEL: PieceModel = {
       'PT0+Pj49PDo6OTk6PD9EUF1gYmVjUkY9NzIvLCopKCcnKCkqLC4yNz1FUmNkYF5dUUdCPzw7Ojo6PDw9PT09PQ==',
       'Z252g5Oen5uXk4+Lh4N/e3dzcGxoZGBmc4OPlJmhpJ+alI6KhYF+eHd2eH9+gYB/g4WKi4uJh4N8dm1oYFlXXw==',
       0,
+      'aIRXf5eIXmCXZP9lzmKIbo4sf4lze4lxcYd4dbpuY6F2sz9PgIBgXmRwgICKN2iAgICAgICAZp+KPrZ4gZuXng==',
     ],
     [
       0,
@@ -686,6 +689,7 @@ export const PIECE_MODEL: PieceModel = {
       'ODk6PD9DSE9PSURBPjs6OTg5Ojw8Nzk9RE5OTEpBODQ0OENKTE5PRD05Nzw8Ojk5OTo7PkFESU9PSEM/PDo5OA==',
       'hpSbl5ORjYmIjI6PhXdtanN/jZqiqKyej4BvX1RYX2h1go+Vkoh4cnJyeXdzcGxoZW58i5KPjIiEgHx4dHBtdw==',
       1,
+      'SnOIkafNb31pRY1ub3O0Z5lwq6zQg4qgzdKtqoBuuE92YT+h2nFVXnW4gPiCN2jmvIaAgHx8Zp+Kp7aokptZVQ==',
     ],
     [
       1,
@@ -695,6 +699,7 @@ export const PIECE_MODEL: PieceModel = {
       'Nzg6Ozg1ODxETExJSEI/Pj4/QkdJTExEPTg1ODs5ODg4OTs9QENIT09KREA+PDo5OTo8PkBESk9PSERAPTs5OQ==',
       'k5CPhoB4cm9ucX2MlJ2VjH12dXV8end0cGxoaXSEkJOPi4iEgHx4dHBscX+OmJeTj42JhYWJi4qBcmplaXeDkA==',
       1,
+      'TISRqKi/bqFqSZtqXG+baJl0gKaedIaWhayurkbbuE92YT+hJY5VXna2gAeCN2gaRHqAgISEZp+KqbaqlJtZVQ==',
     ],
     [
       2,
@@ -704,6 +709,7 @@ export const PIECE_MODEL: PieceModel = {
       'KyssLjAzNzxDTFpeXFlWUEZAPTs6ODk5Ojw+QEFCQUJCQkJCQT89Ojk4Nzc5Oj1EUFhaXl9ZTUM8NjIwLiwrKw==',
       'fouUl5uioJuUjoiFgn15dnN0dXt9f4CAg4ePkJCOiYaBe3ZvaGFaWWJobneGlJybl5OPi4eDgHx4dHBsaGRjbg==',
       1,
+      'XIZVhJ2WXmSJWP9cuWlvb40sf4p0eodxbodybbpuY6F2sz9PgIBVXl1tgICCN2iAgICAgICAZp+KNrZrdJuQnw==',
     ],
     [
       0,
@@ -713,6 +719,7 @@ export const PIECE_MODEL: PieceModel = {
       'NjY4OjxARUxQTUhEQT89Ozs8Pj89Nzc6Qk5NS0k/NjQ0Nj9JS01OQjs3Nz0/Pjw7Oz0/QURITVBLREA8Ojg2Ng==',
       'hZOalpOQjIiJkpaXinhtZ299jJujqaiaintsW1ZbYm9/jpaXjH1taWxzeHZybmtnanaGkZKOioaDf3t3c29sdg==',
       2,
+      'Rm15jKj/bIttQ5lsdXDCa5pqqcHtg5OvytKtrIBuuE92YT+hzXFOXnG2gO2HN2jcrIiAgHx+Zp+Kcbalj5tZVQ==',
     ],
     [
       1,
@@ -722,6 +729,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ozs9Pjk1NzpBS0tJR0A+PT0+QEdJS0tBOjY1OT09PDs7PT5AQ0dNUExGQT47OTc3Nzc5Oz5BRkxQTUdDQD48Ow==',
       'k5KRiIB4b25ucYGOmJySh3VtbnR7e3dzb2xobHmIlJSQjIiEgHx4dHBsbHiHlJiUkY2JhYWMkpKLeW1lZ3J/kA==',
       2,
+      'R32Io6jpa4ZsQ6loYmysY5pnibmod5CciayurkbbuE92YT+hMo5OXnK2gBOHN2gkVHiAgISCZp+Kq7a6pJtZVQ==',
     ],
     [
       2,
@@ -731,6 +739,7 @@ export const PIECE_MODEL: PieceModel = {
       'U1haXl5YS0I7NTIvLSwrKioqLC0vMjU7QUtYYF5cWlNHQDs5ODg4ODs8P0FBQUFBQUBBQUA9PDk5OTk6PD5CSA==',
       'jZiempaSjoqGgn97d3Nva2djZm9/jJOboaiknZaPiIJ9enZycXB3en6BgIKDh4yMjYmEgH15c25nYFxhZ2xxfQ==',
       2,
+      'XoVVgpyTXmOMW/9evmd0b44sfodxe4dxcYd0c7puY6F2sz9PgIBOXl1sgICHN2iAgICAgICAZp+KMbZ0fJuSqA==',
     ],
     [
       0,
@@ -740,6 +749,7 @@ export const PIECE_MODEL: PieceModel = {
       'NTpITk9SUkQ9OTY7Ozg2NTQ0NTY4PEBGTE9LR0RBQD8/QEFER0tPTERAPDg2NTQ0NTY4Ozo3OT1EUlJPTkg6NQ==',
       'dXmAenZxbGhkY25+iY6KhoJ+enZyd4WSnZyXlI+KhoCHi42JenBobXqGmKGpsKeYiXdoWVBXX2h6hpOYkIZ3cw==',
       3,
+      'VGh/hqangHRrUWFsYX2ib5p+tafLh4qi2tKtqoBuuE92YT+h7W5kXn24gP+EN2j10IiAgHt8Zp+KnraynJtZVQ==',
     ],
     [
       1,
@@ -749,6 +759,7 @@ export const PIECE_MODEL: PieceModel = {
       'QEFDRUhMUEtDPzs4NjQ0NDU2OTo3Njg8RE9PTEtGQkFBQkZLTE9PRTw4NTc6OTY0MzQ0Njc7P0VLUE1IRUNBQA==',
       'hIeHgXNqZGZxgI2TkY+KgXpxcG1wfomXnJiQhHp5eX+DfXl0bmpmYmx7h5CMiISAfXl1cXaDkJybl5ONiYR+fw==',
       3,
+      'VnyJn6aieoZpVGxnaniFZpmQfZ+idIeZhqyurkbbuE92YT+hEpFkXn+2gACEN2gLMHiAgIWEZp+Koba0nptZVQ==',
     ],
     [
       2,
@@ -758,6 +769,7 @@ export const PIECE_MODEL: PieceModel = {
       'Pj4/Pz49PDo6OTk5Oz5DTlxeYWRjVEY+ODMvLSspKCgoKCkrLC8zOD5HVGFiX11bT0ZBPjw6Ojo6Oz09Pj49Pg==',
       'Z251gZCcn5uXk4+Lh4N/e3d0cGxoZGJndYSOk5mhpJ+Zko6JhoB9d3d4eX99f4B/hIWKjIyIh4N9eG5pYFlYXg==',
       3,
+      'ZoZXgJiKXmGUY/9kymSFbY0tf4V0eoBxcYd3cbpuY6F2sz9PgIBkXmNxgICEN2iAgICAgICAZp+KPbZ4gZuWpA==',
     ],
     [
       1,
@@ -767,6 +779,7 @@ export const PIECE_MODEL: PieceModel = {
       'PD05NDM2OT5HSklGRURAPj5AREVGSUpHPjk1MzM5PTw8PT5AQ0hNUE1GQT47OTg3Nzg5Oz5BRk1QTUdDQD49PA==',
       'jIuJgHd1dHV3e4eTmpiRh3dsam92eHRwbGhufIuVlJCMiISAfHh0cGxrdYSSmJSQjIiKkZWUiXlwaGZteYWJiw==',
       4,
+      'SIGKqajZaoRsRbJpcW2OcppjiruQeJOCf6yurkbbuE92YT+hU4hQXnO2gDZ7lmhtjqiDTKBuZp+KrXyOd5tZVQ==',
     ],
     [
       0,
@@ -776,6 +789,7 @@ export const PIECE_MODEL: PieceModel = {
       'PD0/QURITVBMRkE9Ojg3NjY3ODo9QUZMUE1IREE/PTw8PTs1NDY6P0hMSkdGRjs4ODxGRkdKTEc/OjY0NTs9PA==',
       'gI6VkY2JhoJ+enZybmt0g5GZlZGNiY2TlpeHeXBpbHSDjI6VnJ+aiHVjYmVtc3SBjJaWj4V1aGludHZybmpncQ==',
       4,
+      'R3iGmqjua5JtQ6tre2+fbZpnkLvod5Wxq9KtrIBuuE92YT+hrHdQXnK3gMp7lmjLm6iDTJ1rZp+KrHuNdptZVQ==',
     ],
     [
       2,
@@ -785,6 +799,7 @@ export const PIECE_MODEL: PieceModel = {
       'TU1LSUVDQUBCRUZCPDc1MzIwMDAxMjM2OT9ETVNTUU9PUVJUTUU/Ojc0MzEwMDAyMzU4PUJHRUE/P0FFSUxNTQ==',
       'g4yUkY2JhYF9enVybWplYmdxfYOCfnyDjpmfmpeSj4uHg397d3RubHOAipGKgHpzbW9zeX+BhoqOjoqGgHtyeQ==',
       4,
+      'YI1UhqOUbG13XKldeWiBb5VzdX1zcXdxbmGeprpuY6F2sz9PgIBQXnCMgIB7N8NIVzB56EOnZp+KZLaEjZtZVQ==',
     ],
     [
       1,
@@ -794,6 +809,7 @@ export const PIECE_MODEL: PieceModel = {
       'Njc4Oj1BRkxQTkhEQT89PDw9OjQ1ODxCSUlGRENCPjw8PkJDREZJSUI8ODU0Oj08PD0/QURITlBMRkE9Ojg3Ng==',
       'gpCXlJCMiImRlJKFdm5nanSDjIuLiouIgHh1dnV2dX6NlZmSiXtubHB2eHRwbGlwf42WlJCMiISAfHh0cGxqcw==',
       5,
+      'RoWMq6n/a35sQqhrdGmDdZtthrKQdo2Cf6yupkbbuE92YT+hV4dMXnG2gD57N2hwjKWEgJ9iZp+KrHSYgptZVQ==',
     ],
     [
       0,
@@ -803,6 +819,7 @@ export const PIECE_MODEL: PieceModel = {
       'NjtEREVIS0pBPDg2NTs+PT0+P0JFSU5QS0VAPDo4NjY2Njg6PEBFS1BOSUVCPz49PT47NTY4PEFKS0hFREQ7Ng==',
       'bXJ3c29raG99jJWSj4uHg397d3Nva299jJeWko+LjJKVlIl7cGprdYSOjpGXnZuNemdjZmxzcneGkZeSiX1sag==',
       5,
+      'RnuJm6j/bIVsQqRsgG2UcJtsjbTedpCrp9KtpYBuuE92YT+hqHhMXnG2gMJ7N2jFmqeEgJthZp+KYXOKc5tZVQ==',
     ],
     [
       2,
@@ -812,6 +829,7 @@ export const PIECE_MODEL: PieceModel = {
       'Li4xNDg9Q0NDQ0VJTlNWV1dWVE5HREFCREM9ODQxMC4uLS0tLzAyNTs/R1BZWFZVVVZYWVBGPzo1MTAvLSwtLA==',
       'e4CHjJOXkpCGfXd7hY2Sj4mGg398d3JvamdlX2Vwe4SDf3x9h5Ofn5uZlJCNhoOCe3p2b3F0fISDfXhxcG5vdg==',
       5,
+      'bI5iipyHcW16aZVfamaRaJV8c3Z0cXNybmGerrpuY6F2YT9PgIBMXnSFgIB7N2hLWzR4gEa9Zp+KeLaUnZtZVQ==',
     ],
     [
       1,
@@ -821,6 +839,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDQ2Nzo9QklRUUxIREJAQEBAPDU0NzpAR0hGRENCPTs7PUJDREZJR0A6NzQ1PEBAQEBCREhMUVFJQj46NzY0NA==',
       'gY+Wko6KhouUm5yKeW5naXJ/iYqMjIuHe3ZzdHV1gIuVmpOKe2dmaXJ5d3Nva257i5aWko6KhoJ+e3dzb2tocg==',
       6,
+      'SX+HqKjUaXhvRbxof2mRc5tdkciSeZWEgKyurUbbuE92YT+hU4hQXnO2gDF8lmhsl6+ETKZrZp+KYHuchptZVQ==',
     ],
     [
       0,
@@ -830,6 +849,7 @@ export const PIECE_MODEL: PieceModel = {
       'NTlEREZISkdBOjY0NT9BQEBBQkVITFJQSEI9OTc1NDMzNDU3OT1BSFBRTEhFQ0FAQEE/NTQ3Oj9ISkhGREQ5NQ==',
       'aXJ3c29ranSDkZaSj4uHg397d3Nva2x3h5OWko+LjJSbnZOCdWxqcX6JjZSbn56Ne2lgYmlwcn6KlZaQhHNjZA==',
       6,
+      'SnSClqfIaX1yR7Vpi22kbJpek8r7eJm3r9KtroBuuE92YT+hrHdQXnS0gM58lmjPm7GDTKJvZp+KY3uchptZVQ==',
     ],
     [
       2,
@@ -839,6 +859,7 @@ export const PIECE_MODEL: PieceModel = {
       'MjQ4PEFDQT8/QENFSk5PUFBQT0pFQT49P0BDQTw5NTMyMTExMTM0Nzw/RVBTUlBPT1BSU05FPzs3NDMxMTAwMQ==',
       'foCGjJCUko6Hf3dxeYOLkY2JhoF+eHZxbmplYmZzfoSDf3t/iZOfnZeVkIyIhYB8eHRxcXiBiImCfHhzcHJxeA==',
       6,
+      'YY1YiKOScXF1XpZfhWZ9cZV9dH5ycXhxbmGbobpuY6F2sz9PgIBQXm+IgIB8N8NFTiB56DimZp+Ka7afqZuEiw==',
     ],
     [
       1,
@@ -848,6 +869,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ojo4MzM3OkFIS0hGRURBPz9BREVGSEtIQTs3MzM3Ojo6Ojw+QUVKUFBJQ0A9Ozk5OTk7PUBESVBQSkVBPjw6Og==',
       'i4uIgHl1dnV0d4KQmJeSi31ycHF3eHRwbGhseYmUk4+LiISAfHh0cGxue4qWl5OPi4iLj4+OgXRtaGdyfImKiw==',
       7,
+      'S4aQrKjDbItpSKVrZ22DdJpwgqmRdYuBf6yurkbbuE92YT+hVIdUXna2gD18lmhwhJyHTJxsZp+Kq3qPeJtZVQ==',
     ],
     [
       0,
@@ -857,6 +879,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ojs8P0FFS1BPSEM/PDo5ODg5Ojw/Q0hPUEtFQT88Ozo6Ozk0NDY6QEhMSkhGRj84OD9GRkhKTEhAOjY0NDk7Og==',
       'f42UkIyIhIF9eXVxbW97i5eYlJCMiI6SkZB/dG1pcHuHj46WnZ2Ugm1kZGlycnaBkJeUjoZ4cG5wdXVxbWlmcA==',
       7,
+      'Sn2LnajKbZlpR6Jsc3CVb5pvja3RdpCnqNKtrIBuuE92YT+hq3hUXnW3gMN8lmjGnaKITJlpZp+KqnmOeJtZVQ==',
     ],
     [
       2,
@@ -866,6 +889,7 @@ export const PIECE_MODEL: PieceModel = {
       'U1RWV05FPjk2MjAvLy4uLy8xNDc8QUZFQ0NFR0tOUFFRUVBLR0JBQURHQz03NTIwLy8uLy8yMzY5PkVNV1ZUUw==',
       'dX+HhoJ7dXRzc3l9gIeNkZKPiIB3c3yHkJWPi4iDf3t4dHBsaWRgZm97g4J+fIOOmKCdmJWRjYmFgX14dXJrbw==',
       7,
+      'ZY5Yh6CNbGp5Y6ddaWiNao90dHtycHVxbmGgrbpuY6F2sz9PgIBUXnWNgIB8N8NKX0Jx6EurZp+KaraJkptZVQ==',
     ],
     [
       0,
@@ -875,6 +899,7 @@ export const PIECE_MODEL: PieceModel = {
       'PT5XWFdEPDg1NDU4Pj07NzY3Nzg6PUFHTk9JRUI/Pj09Pj9CRUlPTkdBPjo4Nzc3Nzo9Pjk1NDU4PERYWFc+PQ==',
       'bXZ+enJvaWVhanmFjoqGgn56dnJ5h5afnJeRjoaDipObn5GGe3JpY2d2nK61rJeIeGlUS1Jkipmdl46Fem9iZQ==',
       8,
+      'VEZhdKWnbWxsUZhdjne7fplmu9b/kbjn4dKsoG1uuE92YVWh4mhnXn65gP+MN2j0s4KAgHp4Zp+KobaxnJtZVQ==',
     ],
     [
       1,
@@ -884,6 +909,7 @@ export const PIECE_MODEL: PieceModel = {
       'SUtSVFRDOjUzMTIzOzw6ODc2Nzg6PUFHTVBMSERCQUBAQUJER0xQTEZAPTk4NzY3ODo8OzMxMTM1O0NUVFJLSQ==',
       'bnqAfHhxbmllZnGBi42JhYJ+enZydoOSnJyWkY2Hg4GKk5mai4F3bmVdX2qAkJKPg3twbXOFmaOimpGHfHFiZw==',
       8,
+      'WV9si6Seam9xVapYn3Sdc5lcltKzhLOejtKup0bbuE92YVWhHZdnXoG2gACMN2gMTX6AgIaIZp+Kpba0nptZVQ==',
     ],
     [
       4,
@@ -893,6 +919,7 @@ export const PIECE_MODEL: PieceModel = {
       '19R3TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE931NfX1HdPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3fU1w==',
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
       8,
+      'zKKxRS9L4NdpxFnWXOBb35uvX2NnamtwbmFyrpNuY6F2YVWhgLJnXoVUgICMN2iAgICAgICAZp+KjraYoZtsZg==',
     ],
     [
       3,
@@ -902,6 +929,7 @@ export const PIECE_MODEL: PieceModel = {
       'GBgZGhscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxoZGBgYGBkaGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGhkYGA==',
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
       8,
+      'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmFuobpuuE92YVWhgE1nXn5TgICMN2iAgICAgICAZp+KkLaTfJtsZg==',
     ],
     [
       0,
@@ -911,6 +939,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTk7PUBESU9PSURAPTs5Ojo7PD06NTQ0Nz1FVVVUPTw8PVRVVUU8NzUzNDo9PDs6OTo7PUBESU9PSURAPTs5OQ==',
       'i4iQl52djoJ3b2ZlbICkr7OlkYN0Yk9MV3WOmZyUi390ZGNpb3h2cm1pZWZygo6QjIiEgX15dXFwe4uYnJiTjw==',
       9,
+      'TVZxgaa6aHFtSrlhfHDLeJlcstL/jK7Y1dKsoW1uuE92YVWh1GtdXni4gPqLN2jmqIKAgHp5Zp+KqrSqlJtZVQ==',
     ],
     [
       1,
@@ -920,6 +949,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ozw9P0JGS1BPSEM/PDo5OTk6Ozw0MTEyNjpFUVFQSkdHSVBRUUU6NTIxMTQ8Ozo5OTk6PD9DSE9QS0ZCPz08Ow==',
       'iISLk5mcj4J4bmVeYGyBj5KPhHxxbnB/lJ+hmZKHfXBjaG13e3dzbmpmaHSEkJKOioaCfnp2cm5yf4+amZWQjA==',
       9,
+      'Umx7l6asZ3NvT8xbk22wbZpRlM6vgauYjNKup0bbuE92YVWhK5RdXnu2gAWLN2gaWH6AgIaHZp+Krbatl5tZVQ==',
     ],
     [
       4,
@@ -929,6 +959,7 @@ export const PIECE_MODEL: PieceModel = {
       'GRoaGx0eICImLTRCVYG+vb2+gVVCNC0mJCAeHRsaGhkZGhobHR4gIiYtNEJVgb69vb6BVUI0LSYkIB4dGxoaGQ==',
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYKNnKmuqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
       9,
+      'wKKxUT5R4Ndpu1nFXMRbtpuvX2NnamtwbmF1rpNuY6F2YVWhfqtdXn5VgICLN2iAgICAgICAZp+KkraQmZt0dw==',
     ],
     [
       3,
@@ -938,6 +969,7 @@ export const PIECE_MODEL: PieceModel = {
       'sLGGWEQ3LiklIR4dHBsbGhobGxwdHiIjKS43RFmGsrGxsoZZRDcuKSMiHh0cGxsaGhsbHB0eISUpLjdEWIaxsA==',
       'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9g4uaqKuqpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
       9,
+      'uqKxWUZVn59ptlq8XLZdpZqvYWNnamtwbmFyo7puuE92YVWhgVRdXnlVgICLN2iAgICAgICAZp+Kk7WMdZt0dw==',
     ],
     [
       0,
@@ -947,6 +979,7 @@ export const PIECE_MODEL: PieceModel = {
       'Njc4Oj1ARUxPTUdDQD48PD0+P0A6NTQ1ODxEU1NSPDo6O1JTU0Q8NzU1NTpAPz49PDw+QENHTU9MRUA9Ojg3Ng==',
       'iYyVnKGZioF1bGRodJWus6qYh3ppVk1RaYuYnJSLf3ZoX2RqdHd0cGpnZ3KCjpKOioaCfnp2cm5xfo6ZmpaQjQ==',
       10,
+      'R1JsgafkaHh0RMFgcm3SeJpbtNb/jbPi19Ktm21uuE92YVWh12tVXnO4gP+JN2jrqICAgHp4Zp+Kq7WmkJtZVQ==',
     ],
     [
       1,
@@ -956,6 +989,7 @@ export const PIECE_MODEL: PieceModel = {
       'ODk6PD9DSE9QS0ZCPz08PDw9Pj42MjIzNTlDUE9OR0VFR05PUEM6NTMyMzY+Pjw8PDw9P0JGS1BPSEM/PDo5OA==',
       'hoiQmZ+Yin91a2NgZXaKkpCHfnVvbn2UnqGZkYV9cWJla3J7eXVxa2hpdYWRk4+Lh4N/e3dzb2x0gpGZl5OOig==',
       10,
+      'TGh3mKe/ZntqSNJbi2q5bZpQltStgrGci9KuokbbuE92YVWhKZRVXna2gACJN2gVWICAgIaIZp+KrraokptZVQ==',
     ],
     [
       4,
@@ -965,6 +999,7 @@ export const PIECE_MODEL: PieceModel = {
       '1td2TzwwKiUgHhwaGRgYGBgYGBkaHB4gIygwPU931NfX1HdPPTAoIyAeHBoZGBgYGBgYGRocHiAlKjA8T3bX1g==',
       'maewrKmloZ2ZlZGNiYWBfXl1cm5qZmJeWlZSUl1tfIqZp66sqaWhnZmVkY2JhYF9eXVybmpmYl5aVlJSXW16ig==',
       10,
+      'zKKxRS9LqLFsxFrXXuBe3puuX2NnamtwbmFurpNuY6F2YVWhgKpVXntRgICJN2iAgICAgICAZp+Ko7aOl5ttYQ==',
     ],
     [
       3,
@@ -974,6 +1009,7 @@ export const PIECE_MODEL: PieceModel = {
       'zs57Uz0yKiUiHhwbGhkYGBgYGRobHB4gJSoyPVN7zs7OzntTPTIqJSIeHBsaGRgYGBgZGhscHiAlKjI9U3vOzg==',
       'nKqvq6ejn5uYlJCMiISAfHh0cGxoZWFdWVVRVmRzgI2cqq+rp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZVVFWZHOAjQ==',
       10,
+      'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmFro7puuE92YVWhgFVVXnZQgICJN2iAgICAgICAZp+KkLaKc5txdw==',
     ],
     [
       0,
@@ -983,6 +1019,7 @@ export const PIECE_MODEL: PieceModel = {
       'PkBZWVpGOzg0MzQ5PDs3NzU1NTc5PD9ETE9MSERCQUBAQUJESExPTERAPDo3NjU1Nzc7PDk0MzQ4O0ZaWllAPg==',
       'bXZ8eHRua2VgaHSDjIqGgn56dnR9jJmgm5WSjIiEi5SZnY+CeG9mY2p7n7G2rZiHeGZTSlBkhZadmZGIfXFjZw==',
       11,
+      'WEdkdKSfbWprVZNci3i0gZpnvtX/kLbh5NKso21uuE92YVWh5WhtXoK5gP+NN2j3t4SAgHp4Zp+Kn7a1n5tZVQ==',
     ],
     [
       1,
@@ -992,6 +1029,7 @@ export const PIECE_MODEL: PieceModel = {
       'S01UVVVFOjUyMDAyOTo4NjU1NTY5Oz9DS1FPS0dEQ0JCQ0RHS09RS0M/Ozk2NTU1Njg6OjIwMDI1OkVVVVRNSw==',
       'cHmAfHZyb2llY2x8iY2JhoJ+enZyeYeUnpqWko2Jg4CJkpeaiX90a2RcYW2EkZCOg3txcHCBlqCkmpOLfnRnaA==',
       11,
+      'XWBvi6OXa21yWqVZn3WTdppglc+1g7CbjtKuqkbbuE92YVWhGpdtXoW2gACNN2gJSXyAgIaIZp+Kora4optZVQ==',
     ],
     [
       4,
@@ -1001,6 +1039,7 @@ export const PIECE_MODEL: PieceModel = {
       'GBgZGhscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxoZGBgYGBkaGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGhkYGA==',
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
       11,
+      'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmF2rpNuY6F2YVWhgLNtXodWgICNN2iAgICAgICAZp+KkLaao5t2dw==',
     ],
     [
       3,
@@ -1010,6 +1049,7 @@ export const PIECE_MODEL: PieceModel = {
       'GRoaGx0eICImLTRCVYG+vb2+gVVCNC0mJCAeHRsaGhkZGhobHR4gIiYtNEJVgb69vb6BVUI0LSYkIB4dGxoaGQ==',
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYKNnKmuqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
       11,
+      'wKKxUT5R4Ndpu1nFXMRbtpuvX2NnamtwbmFyobpuuE92YVWhgExtXoBWgICNN2iAgICAgICAZp+KkraVfpt2dw==',
     ],
     [
       1,
@@ -1019,6 +1059,7 @@ export const PIECE_MODEL: PieceModel = {
       'Pj9BQ0ZKT05GQDw5NjQzMzM1ODxDQj0/RU1LR0RCQD8/QEJER0tNRkA+Q0M9NzU0MzM0Njg7QEZOT0pGQ0A/Pg==',
       'e4WFemtoc4GMjYmFgX15dXF4h5OZj316gIuTj4mBfHhzb2tmZG5+i5GNiYWBfXl1cXB4h5WbmZWRjIiBe3VscQ==',
       12,
+      'UXuCrKium4RsT2FtfGtwZZiVgKeocYCnbqyunkbbuE92YZpPgIBdXnq2gIBnlmh9f5yuXbZSep+KnnWMdZtZVQ==',
     ],
     [
       3,
@@ -1028,6 +1069,7 @@ export const PIECE_MODEL: PieceModel = {
       'vL6PVUI0LSYjIB4cGxoZGRkaGhscHiAiJi00P1WPvr26u65VQi4mIh0cGhkXFxYWFhcXFxkaHB8iJi5CVa26ug==',
       'mqiuraain5iVkY2JhYF9eXVxbWllX1tXUVNecX6DhI2drbGtqaOfm5eTj4uFgX14c29raGNfWVVRUFtreXx9iA==',
       12,
+      'vjd4RzxQeHSBwmLNe8aBqZmagYB0te52mIdWeoZuuE92YZqhndZdXmlOgKRnlmiAgICAgICAep+Kcl5qU5uhpA==',
     ],
     [
       3,
@@ -1037,6 +1079,7 @@ export const PIECE_MODEL: PieceModel = {
       '2sduVEE1LismJCIfHh4dHBwdHR4fICQmKzE1QVVrztfb3HZDMikjHhsZFxYVFBQUFBQUFRYXGRseIykyTYfb2w==',
       'h4OCfnx4dHBsaGRgWlZUVl9reIaYp66tq6ejn5uXlJCJhYJ+enNwbGhlYFxYVVJRW2t9jpmkq6qppZ+bl5OPiw==',
       12,
+      'zGyEPi5KYl+4w2rXc+OM5pV1cHN+jnqHgmFPe5NuY6F2YZqhmrBdXmpLgKJnlmiAgICAgICAep+KXF9rc5uhpA==',
     ],
     [
       4,
@@ -1046,6 +1089,7 @@ export const PIECE_MODEL: PieceModel = {
       'cHBqZFpJPjYxLCknJSQjIyMjJCUnKSwxNj5JWmRqcHBwcXNtVkc8NC4rKCUkIyIhISIjJCUoKy40PEdWbXNxcA==',
       'mp2empaTj4uHg397d3Nva2djYWVobXFyeHx9e3+ImKOkop6alpOPi4eDf3t3c29rZ2NfXFxicX+Eg4OHi5GQlQ==',
       12,
+      'jaCnjHxudHJzkF99bGZxdpuXYWdsamtxbmFMWaBuY0//YZqhZU9dXlpRgF5nlmiAgICAgICAep+KZ0JSeZuIlA==',
     ],
     [
       0,
@@ -1055,6 +1099,7 @@ export const PIECE_MODEL: PieceModel = {
       'KCotMDY6ODQ0Nz1MYmJjZWZlWltcUEM6NTEtKyknJiYmJicoKi0wNDtDT2FiX11bW1xfYl9NQjk0MCwqKSgnKA==',
       'hIuPiHuAipSalpKOioaCfnp2cm5rZ2NfYGx8iIqGgn56gpGgqaWhnpqUkIqEfnhxeIaNj4JxZ19ZVl9sd354eg==',
       12,
+      'fXF6iYx5d3RyfnNrjWaRgGeJlJ+6gX3MctKfrmBuuE92YZqhlp9dXoKDgIdnlmiEkn1aXWmvep+KoH2KdJtZVQ==',
     ],
     [
       0,
@@ -1064,6 +1109,7 @@ export const PIECE_MODEL: PieceModel = {
       'Xl1cXVdEOjUzNjo5Mi8sKiopKiosLzI3PUZTXFpWVFNTVVdZXFVIPzk0MC0rKikoKCkqKy0wNDk/SFVXVFFSXg==',
       'eIWPi4V+d3FrZ2NfW1xnd4OHg397d3N6iJegnpqWko6Lh4N/e3dzb2tnbnyKkId3bXF4goV/jJaiqKObkoRycw==',
       12,
+      'c3R9k5WAentudGpgiHCOf2WKj664fYbAcdKkrVNuuE92YZqhe8RdXoKOgH1nlmiCkJdWXYObep+KoHyMdZtZVQ==',
     ],
     [
       2,
@@ -1073,6 +1119,7 @@ export const PIECE_MODEL: PieceModel = {
       'NTc5PUJFQ0E/QEFER0lKS0tLSkdDQD4+P0NGQj45NzU0MzMzNDY4Oj9ESk9OTEpJR0hJTU9LQz47ODUzMjIzMw==',
       'fn+EiIyQj4uEe3FweISOkYyJhYF+eHZwbWpkaXJ9hoeFgn53e4KQmpiWko6LhYJ9eXZxb3R+iY6Jgnt5c3R1eQ==',
       12,
+      'Wo5ejqeddXluV4lYlGKDb5B8dHx4cHVxbmGdi21uY6F2s5qhaWBdXnGWgHlnN8N9X1Ci6F5kep+Kcq6EjZtZVQ==',
     ],
     [
       8,
@@ -1082,6 +1129,7 @@ export const PIECE_MODEL: PieceModel = {
       'XF5gYmBTRj03Mi4sKikoJycoKSosLzM3PkNIR1FdZGRkZWhoX0xCOTMuKyknJiUlJSUmJykrLzM5QU1eYWBeXA==',
       'nKGhnZmVkY6KhoJ+enZycHF7end2Y2BiZXV9fnp4f46co6GdmZWRjoqGgn56dnJuamZiXl9ndoSHhoJ+ent/jg==',
       12,
+      'fpuInIt4b2t5gW1qhGuEdmOIfW5ucGtxbodGUa1uY6F2s5qhjy1dXlZSgIBnlmiAgICAgICAep+Kkk5IUJuEqQ==',
     ],
     [
       8,
@@ -1091,6 +1139,7 @@ export const PIECE_MODEL: PieceModel = {
       'bm9xbFdIPDQvKykmJCMiIiIiIyQmKCswNjtIV2xxb25ub3FrV0g9NjArKSYkJCIiIiMkJCYpKy82PEhXa3Fvbg==',
       'nKKloZ2ZlZGNiYWBfXl2cm5qZmJeXVxoeICFgX19g42coqKhnZmVkY2JhYF9eXZybmpmYl5dYGh4gIKBfX1/jQ==',
       12,
+      'jaGukXxukJBrkVt9XmRfepquYmltamtxbmExS7puY6F2YZpPgIBdXlNMgIBnlmiAgICAgICAep+KiVlASJt7pA==',
     ],
     [
       8,
@@ -1100,6 +1149,7 @@ export const PIECE_MODEL: PieceModel = {
       'HR4eHyEmKC89QklRYHh/fHt8fWxSQjgwLCgmIyIhICAgICEiJCYoLDI4QlJsfXt7fX53YFJLQj0uKCYhHx8eHg==',
       'bXuBe36Hl6OkoJyYlJCMiISBfXl1cW1pZWFdW2ZygIaAhI+cp6ejn5uXk5aYmJiPiIF7c2lpaGpuamZjXlpXYA==',
       12,
+      'l4OKb3FodHJrnGuHcHOFZJmNgG9zgG5yl4dxfnpuY6F2YZpPgIBdXmtcgIBnlmiAgICAgICAep+Kb2FtdZuqpA==',
     ],
     [
       1,
@@ -1109,6 +1159,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ojs8PkFFSlFPSENAPDc0MjM1NztCQj5BRkxKRkNAPz4+P0BDRkpMRkE+QkI7NzUzMjQ3PEBDSE9RSkVBPjw7Og==',
       'eX2AdWdveYiOi4eDf3t3c3WBjpeSgYGEjpeRiYB3bmpoZ2ZqdoaRko6Lh4N/e3dzb2x1hJKamZiXlYyEe3JrbQ==',
       13,
+      'TH6Uo6i/dIBsSnlza2GDZJuLfqG9do2LbviunkbbuE92YZpPgIBVXna2gIBnlmh9gJSvXbhIesWKrHKIcZtZVQ==',
     ],
     [
       3,
@@ -1118,6 +1169,7 @@ export const PIECE_MODEL: PieceModel = {
       'GRkaGxwdHyImKzQ+U6mwr7KznlZBNS4nIx8eHBsaGhkZGhobHB4hIyctNEFWj7Oxr7CpU0E0KyYiHx0cGxoZGQ==',
       'f4qcqq2qpKKempaQjIiEgHx4dXFtZ2NfW1dTVGFygIKDj5yqsKyopJ6alJCMiISAfHh1cW1nY1xYVVFUYXJ7fg==',
       13,
+      'uUmCT0NTf3xwu1/DZ7tsoJijdn90pNh3i2FVeYZuuE92YZqhprRVXmZOgLBnlmiAgICAgICAesWKclpkTZufpA==',
     ],
     [
       3,
@@ -1127,6 +1179,7 @@ export const PIECE_MODEL: PieceModel = {
       '0M6HUTsvIx4bGRcWFRUVFBQUFRYWFxkbHyIqOlCGzdDMv3ZXQTUyLCgjIiAfHh0dHR0eHyAiJCgtLzNCV3HAzw==',
       'nKqvq6qmop6YlJKOioaAfHZybmppZF9bV1RSVWJzg46cpqurpqGdmZeUjoqGgoB/e3dzbWtnY19aV1ZYYW55iw==',
       13,
+      'xniIQzVOZGC1wF/QgtWOzZN2b212h3N+gWFPeqBuY6F2YZqhmWhVXmZLgKFnlmiAgICAgICAesWKVltlbZuepA==',
     ],
     [
       4,
@@ -1136,6 +1189,7 @@ export const PIECE_MODEL: PieceModel = {
       'bm5oYltKPzcxLSooJiUkJCQkJSYoKi0yNz9KW2Jobm5ub3BtV0c7NC8sKCYkIyIiIiIjJCYoLC80PUdXbXFvbg==',
       'mZ2empaSjoqGgn56dnJva2djY2ZqcXFzeXt8fH+JmKKjop6alpKOioaCfnp2cm9rZ2NfXV1mdX+Eg4SHjI+PlQ==',
       13,
+      'i6Cnjn5vdHJ0j2B6bmNzd5uXYWdsamtxbmFRXZNuY0//YZqhZpdVXlpSgF9nlmiAgICAgICAesWKZ0BQeJuKng==',
     ],
     [
       0,
@@ -1145,6 +1199,7 @@ export const PIECE_MODEL: PieceModel = {
       'JigpLDE4ODUzNz5MYF9gYGRkWlpbUkU9NzIuLCooKCcnKCkqLC8yNz1GUl1cWVdWVldZXGBcTkU+NS0pJyYlJQ==',
       'gYiNhXqAiZaYlZGNiYWBfXl1cW1pZWJganqHjYmFgX15fouapaSioqCfmJCHf3dvcn2IiYNwZV5XV2Bve313dw==',
       13,
+      'eHd4ipB8b2xwe2tjom2Fe2t9jqq7faCIc9KfrmBuuE92YZqhk6FVXn2DgIhnlmiFjYtdXWqnesWKqnqFb5tZVQ==',
     ],
     [
       0,
@@ -1154,6 +1209,7 @@ export const PIECE_MODEL: PieceModel = {
       'KiorLS8yNjpBSlZXU1BUXFpZWVpZRDk1MzU4NTAtKignKCkqLTI7QEdSW1lVUlBPT1BSVVhXSkE6NTIuLSsqKg==',
       'eICHhIGLmKOpopuRgHh5go2Rh4B5bmdhYGBeW2Jwf4mHg397d3N0f4+bnpqWko6Kh4N/e3dzb2tpcH+Nj4V0cQ==',
       13,
+      'b3l8kpeDcXJucm9blnR9eWiDi63Ie4K5cdKjrVNuuE92YZqhfL9VXn2NgHxnlmiBjZZXXYGUesWKqXqGcJtZVQ==',
     ],
     [
       2,
@@ -1163,6 +1219,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ly8vMDEzNjo/RlBUUU1MTExOUFJUUEY/OzY0MjAvLy8vMTI1OTxDQkBAQUVKUVNUVFNRTEdEQUBCQj45NTIxLw==',
       'e3h4gY2XnJqXk5CLh4SAe3dycnmBh4h/d3Jsam51fICFi46SkIyIgnp8gomPjYmFgH15dXFuamZiaXWCioiBfQ==',
       13,
+      'ZY5vlKGOkn9uY3JYjWKbaZF9dXh4cXV5bmGclm1uY6F2s5qhbV5VXnOKgHhnN8N9ZUye6F19esWKfrGCi5tyZA==',
     ],
     [
       8,
@@ -1172,6 +1229,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSUmJykrLjM5QE1eaGhmZWVkXVFISEU9NzIuLCopKCcnKCkqLC4zNj1GUmBiYV5dXV5hYl5NQDkzLispJyYlJA==',
       'goaFhIaOmpyemIqIhomQkI2JhYJ+enZybmpmYl5fZXSChoWCfnp7f42coKGdmZWRjYmFgn56dnJuamZiXl9ldA==',
       13,
+      'f5uJm4t4b2t6gWxqg2uDdmSOemducGtxbodLVa1uY6F2s5qhdENVXlZSgF9nlmiAgICAgICAesWKkEpIUJuHqQ==',
     ],
     [
       8,
@@ -1181,6 +1239,7 @@ export const PIECE_MODEL: PieceModel = {
       'aWpraVtJPzcxLCknJiQkIyMkJCYoKS4xNj5JW2hsamlpamxoW0k+NjEtKSgmJCQjIyQkJicpLDE2PklbaWtqaQ==',
       'oaGgnJiUkI2JhYF9eXVxbWllYWBfYW95goWBfXyAi5qho6CcmJSQjYmFgX15dXFtaWVhXV9lb36CgoF9fIKLmg==',
       13,
+      'iKCtl4Fxk5NqjFt2XWRdfpquY2luamtxbmE5TrpuY6F2YZpPgIBVXlNNgIBnlmiAgICAgICAesWKhFVASJt/ng==',
     ],
     [
       8,
@@ -1190,6 +1249,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hx8gIiIlKCwwN0FRan9+foCBdF5RR0E6NysmIR8fHh0dHh4fISUqNjtBR1BddIF/fn6Aa1BCNzErKCUjISEgHw==',
       'iZShqKainpqWkpWWl5eOiIB4b2hpam1taWZiXlpZYm98f3qBjJulo5+bl5OPi4iEgHx4dHBsaGRgXFxnc4GDgQ==',
       13,
+      'mYSHbG9ncW9ynGmHgHmMbZeLgW52fm5ymIdxgnpuY6F2YZpPgIBVXmpagIBnlmiAgICAgICAesWKc2Fqcpuuxw==',
     ],
     [
       1,
@@ -1199,6 +1259,7 @@ export const PIECE_MODEL: PieceModel = {
       'Nzg5PD5CR01RTEdDQDo1NDU2OT5FRD4/REtIREE/PT09Pj9BREhLRD8+REU+OTY1NDU7QENHTFFNR0I+PDk4Nw==',
       'e4aIfGtsdoONi4eDf3t3c3iFkJeMeXl/j5iTioB1bWdmZ2ZteoqUk4+Lh4N/e3dzb2txf46YmZqZl46EenFpbA==',
       14,
+      'SHeOnajfcHtuRIRyZ2WLZpqBg6zRcoGwbviunkbbuE92YZpPgIBPXnO2gIBnlmh+fpa7Xb5KesWKrraXgZtZVQ==',
     ],
     [
       3,
@@ -1208,6 +1269,7 @@ export const PIECE_MODEL: PieceModel = {
       'FxgYGRobHiAkKTA9WbG1tLe5jlZAMywoIyAeHRsaGhkZGhobHB4fIycsNUJVkLi2s7WwWDwvKCQfHhwbGRgYFw==',
       'gpGira6opKCalpKOioaCfnp2c29rZ2FdWVNTW2x8g4OHlqiwsaqkoJyYlJCKhoJ+enZxbGllYF1XUlFYZ3h8eg==',
       14,
+      'vDR3ST9SeHV3v2PJecGFpJmbgIB0uux3l4dWf4ZuuE92YZqhnNpPXmZNgKJnlmiAgICAgICAesWKdqNwWZuhnw==',
     ],
     [
       3,
@@ -1217,6 +1279,7 @@ export const PIECE_MODEL: PieceModel = {
       '3N2IQzMpIx4bGRcWFRQUFBQUFBUWFxkbHiMpM0N23dzYy29VQTUxLCckIh8eHh0dHR0eHh8iJCcsLjVCVW+63A==',
       'naqwrKqmop6al5OPiIWBfXl1b2tnY19bV1NSU19wg42dp6usqKSempaSjoqGgoF/e3dzb2tnZF1ZWFRWX2p6jA==',
       14,
+      'zGuBPS1KYl66wmvWc+ON55NxcHN9kHqDgmFPgZNuY6F2YZqhmdJPXmdKgKJnlmiAgICAgICAesWKXaRxepuhpA==',
     ],
     [
       4,
@@ -1226,6 +1289,7 @@ export const PIECE_MODEL: PieceModel = {
       'IiMkJSYpLDA1PklZZWxzc3N1dnBVRTozLSonJSMiISEhISIjJCcqLjM6RVRvdnV0dHJrZVlHPTYwKyknJSQjIg==',
       'eHt9fIKRoKaloZ2ZlZGNiYWBfXp2cm5qZmJeWlxkdIGDg4eMkJGRlpufnZmVkY2JhYF9enZybmpmYmJlaXBscw==',
       14,
+      'kZ+mh3hscnB2k2CBcGp2dJiUZGx2amtxbmFJXKBuY0//YZqhZi5PXlhPgF5nlmiAgICAgICAesWKaIFXf5uHnw==',
     ],
     [
       0,
@@ -1235,6 +1299,7 @@ export const PIECE_MODEL: PieceModel = {
       'JigqLTU7OjUzNDhGXl5fYGNjWFZZVEc+ODMwLSsqKSgoKSkrLTAzOD5HVFpYVVNSUlNVWFxeU0lBOjErJyYlJg==',
       'goqOg3h+h5KXk4+Lh4OAfHh0cGxoZGBndISOi4eDgHx4f46dpqOio6OimY+FfHNtbHmJkYx5amBXVFtodHp2eQ==',
       14,
+      'dW5riJJ/bGpwd3Rhsm2Kel5vmr7AgauPcdKermBuuE92YZqhgT5PXnmCgIBnlmiClJZTXW6resWKrbaQeptZVQ==',
     ],
     [
       0,
@@ -1244,6 +1309,7 @@ export const PIECE_MODEL: PieceModel = {
       'KywtLjAzNzxDTFVTT05TW1lYWFlOPzY0Mzc7ODIuKykpKCksLzc/RExXWVVRTkxLS0xOUVRWTEM8NzMwLi0sKw==',
       'doCIhYiTn6ion5SFcXB5iJSRioJ3bmReXl5eXGNygIqHg397d3NxeYiWnZuXk4+Lh4N/e3dzb2xseIiRkIJwcA==',
       14,
+      'a3FwkJqHbnBwbXlepHOGdVl2l7jVfqOdcdKjrVNuuE92YZqhfsFPXnmMgIBnlmiClpVKXYaWesWKrLaSfJtZVQ==',
     ],
     [
       2,
@@ -1253,6 +1319,7 @@ export const PIECE_MODEL: PieceModel = {
       'R0dJS09NRUE7ODY0MzMyMzQ2OT1BQj8+Pj9BRElMTU5OTU1JREA9PDw/Q0E9OTY0MzMzMzQ2ODxBRk5PTUtKRw==',
       'eoKKioN8enVxcXN3fYCDiY+Tk46Ig3lzdHuGjY2IhH99eXVxbWllanF+iIiHg354dn6LlpuYko+Lh4R/e3hzdQ==',
       14,
+      'W4thj6aahIJsWHRZoGF/cJB8dXt5cnl7bmGYjG1uY6F2s5qhaCpPXmuIgHtnN8N+WD+p6E51esWKIqt6g5tyXA==',
     ],
     [
       8,
@@ -1262,6 +1329,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSUmJykrLjM5Qk1faGhlZGRkXlBGR0Y+NzMvLCopKCcnKCkqLC4yNz1GU2JiYF1cXF5gYV5NQTkzLyspJyYlJQ==',
       'fIWIhIOHlZ2enpOIh4eKkY+LiISAfHh0cGxoZGBdYGx8h4iEgHx4e4SUoKGfm5eTj4uIhIB8eHRwbGhkYF5gbA==',
       14,
+      'fpuJnYt4b2x4gWxqg2yEdmOIfWZrcWtxbodDUq1uY6F2s5qhjixPXlRQgIBnlmiAgICAgICAesWKknRNVZuEmg==',
     ],
     [
       8,
@@ -1271,6 +1339,7 @@ export const PIECE_MODEL: PieceModel = {
       'bW5wbVlHPTUwLCgnJSMjIiIjIyUmKCswNT1HWW1wb21tb3BtWUc9NTArKCYlIyMiIiMjJScoKy81PUdZbXFubQ==',
       'oKOinpuXk4+Lh4N/e3dzb2toZGBfXmNyfIODf31+hpago6Kem5eTj4uHg397d3Nva2hkYFxcY3KAhIN/fX6Glg==',
       14,
+      'jKGukn1vkJBqkVp8XWJcfZquYmltamtxbmEuS7puY6F2YZpPgIBPXlFKgIBnlmiAgICAgICAesWKiWhETJt8pA==',
     ],
     [
       8,
@@ -1280,6 +1349,7 @@ export const PIECE_MODEL: PieceModel = {
       'gIF2YFJKQz4vKCMhHx4eHR0eHh8hIygvPUNKUmB2gYB+gH9qUEE3MCsoJCMhIB8fHx8gISMlKCsxN0FQan9/fg==',
       'l5malouFfXhwZ2hnamxoZWFdWVpmc3x9fYSToaWinpqWko6Lh4N/e3dzb2tnY19bXmd3g4KDiZSjqKShnJmVlA==',
       14,
+      'mYKJbW5ncnFwnnCJcXWOapqNgGtzgmxyl4dug3puY6F2YZpPgIBPXmhYgIBnlmiAgICAgICAesWKc7Zye5uppA==',
     ],
     [
       1,
@@ -1289,6 +1359,7 @@ export const PIECE_MODEL: PieceModel = {
       'QEFDRUhMUEtEPjo3NTMzMjI0NztBQT5BSE5MSEVCQUBAQUJFSExOSEE+QUE6NzQyMjMzNTc6PkRLUExIRUJBQA==',
       'eoB+cmZqeIePjYmFgX15dXF1g5Kak4SBhIySjYeBfHh0bmtlY259i5CNiYWBfXl1cXJ+jZqcl5OPioeAe3Vtcg==',
       15,
+      'VIGJr6eohoVsUmpsdW5kZJqfe5mccHuibqyunkbbuE92YZpPgIBgXny2gIBnlmh+gI+qXbJQenmKnnWNd5tZVQ==',
     ],
     [
       3,
@@ -1298,6 +1369,7 @@ export const PIECE_MODEL: PieceModel = {
       'sLGfWEE0LScjIR4dHBsaGhoaGxscHiEjJy02Q1ifsa+trqpaPTEqJSEeHBsaGRgYGBgZGhscHiIkKjE+W6qurQ==',
       'nKqtqaWhnZmUj4uHg4B8eHRwbGZiXlpWU1loeYOChY6gr6+rp6GfmZWRjIeDgHx4cm5qZmJdWFFQVGR0fH1+ig==',
       15,
+      'uEB9TkRUeHR4vFrEZbptmJaaf390sth3lodVdYZuuE92YZqhtMlgXmhPgMJnlmiAgICAgICAenmKb1tpUpugpA==',
     ],
     [
       3,
@@ -1307,6 +1379,7 @@ export const PIECE_MODEL: PieceModel = {
       '1spvVD41MSsmJCAfHh0dHBwdHR8gIiQmKzA0QVRyzNna13VNMikjHRsZFxUVFBQUFBQUFRYXGRseISk6TYfX2g==',
       'iISCfn15dXFraWVhXVdTVFxneIOVpK2urKikoJqXlJCNiIJ+eHRwbGtmYV1ZVlNSWWd6iZWhqauqpqCcmJSQjA==',
       15,
+      'y3GGPy9LY1+4w2fXduGJ4JR4b3F7ineEgmFPd6BuY6F2YZqhmnpgXmlLgKJnlmiAgICAgICAenmKUVxqcpufpA==',
     ],
     [
       4,
@@ -1316,6 +1389,7 @@ export const PIECE_MODEL: PieceModel = {
       'bm5nYlxLPzcyLSooJiUkJCQkJSYoKi0xOD9KXGJobW1tb3FuWEc8NC8rKCYkIyIiIiIjJCYoKy80PUdXbXFvbg==',
       'mJuempaSjoqGgn57d3Nva2djY2VqcHF0eXx8e32ImKSlop6alpKOioaCfnt3c29rZ2NfW11ldIKEgoWHjZOMlA==',
       15,
+      'i6Gmjn5vcnF2j196b2N1eJmVY2dsamtxbmFQWpNuY0//YZqhZoVgXltTgF5nlmiAgICAgICAenmKbUBUfJuLmg==',
     ],
     [
       0,
@@ -1325,6 +1399,7 @@ export const PIECE_MODEL: PieceModel = {
       'JyksLzI4NzU0OkJQZGRkZmhlW11cTkI6NC8sKigmJiUlJiYoKiwwNDlCTmBkYl9eXl9iZF1LQDcyLispKCcmJw==',
       'hI2Rhn2Ci5ialpOPi4eDf3t3c29rZ2NfXWZ1g4qHg397gI2dp6ainpqVkYuFgXt1dX+EhoBwZ2FaWmBten17fA==',
       15,
+      'f3mBi4p3fHxygXBtf2aIgGyQiZqte3u/cayfrmBuuE92YZqhj4RgXoSDgIVnlmiCjIBbXWitenmKn32MdZtZVQ==',
     ],
     [
       0,
@@ -1334,6 +1409,7 @@ export const PIECE_MODEL: PieceModel = {
       'YF5eXlpGOzYzNjg0MC0qKSkoKSosLzI3PUZSXVxZV1ZWV1lcXlNGPTcyLywqKSgoKCgpKywvMzc+R1NZVlRVYA==',
       'fIeNiYF7dW9rZ2NfXFxoeISHg397d3V9i5qhnpqWko+Lh4N/e3dzb2tnaHSEjIl8bnB3gISBh5KfpaSdl4l6eg==',
       15,
+      'dnyFlZJ+entueGNhgXCFgG6PhqmpeYOwcaykrVNuuE92YZqhfsNgXoSOgH9nlmiCjJldXYGaenmKnn2Nd5tZVQ==',
     ],
     [
       2,
@@ -1343,6 +1419,7 @@ export const PIECE_MODEL: PieceModel = {
       'MjI1ODxCRURCQUNGSUxOTk9OTUlFQT9AQ0VDPDg2MzIxMDAxMzQ3Oj5FTFJRTk1MSktMUFFMRD46NjQyMTAwMA==',
       'foGGi4+Rj4iCeHF4gYySjoqGgn57d3Rwa2djZ3F+iIeFgn13eoOQm5yXlJCMiISAfHlzb293gYmKgXt2cXN0eA==',
       15,
+      'YI5mkaSUdnZvXodZhmGTapN8c3t3cHR5bmGfkG1uY6F2s5qhcHtgXnaWgHtnN8N+aVie6GZpenmKda6JkptZVQ==',
     ],
     [
       8,
@@ -1352,6 +1429,7 @@ export const PIECE_MODEL: PieceModel = {
       'Xl9hY2BRRTw3Mi8sKigoJycoKCosLzI3PEVJSFFeZmVlZ2lpXktAOTIvKyknJSUkJCUmJykrLzI5QE1dYmFfXg==',
       'mKCjn5uXk4+Lh4SAfHh0cG50enl6bGJhYm54fXx6e4iYoKOfm5eTj4uHhIB8eHRwbGhkYF9gbX2Fh4SAfHp7iA==',
       15,
+      'gJuJm4p3b2t4gmtrgWqDdmWOeG9scGtxbodKU61uY6F2s5qhcjhgXldTgF5nlmiAgICAgICAenmKkEtMVJuHqQ==',
     ],
     [
       8,
@@ -1361,6 +1439,7 @@ export const PIECE_MODEL: PieceModel = {
       'bG1ua1lHPTUwLCgnJSMjIyIjJCUmKSswNj5IWmxubmxsbm1pWkg+NjAsKSYlJCMjIyMkJScqLTA1PUhZa25tbA==',
       'nKKkoJyYlJGNiYWBfXl1cW1pZWFeXWNsfIKCgYB/g42Xn6GgnJiUkY2JhYF9eXVxbWllYV9dYGx5goSBfX1/jQ==',
       15,
+      'i6Csk35wjY1qj1t6XmFdfJitYmlwamtxbmE4TbpuY6F2YZpPgIBgXlROgIBnlmiAgICAgICAenmKhFVETJt+qQ==',
     ],
     [
       8,
@@ -1370,6 +1449,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICAhIiQmKSwxOUNTbHp5eXl8cmBTR0A7OCkmJCIfHh4eHx8iJCYpODtAR1NgcXx5eXl7bFNDOTEsKCYkIiEgIA==',
       'iJSgp6WhnZmVkZSYlpeNg393bmxpa21ramViXllaZnJ9f3qBjJukop6alpOPi4eDf3t3c29rZ2NgXGBteYWDgQ==',
       15,
+      'lYaIcHNpcW90mWaDfnKCY5qNgG11fWxylodyfXpuY6F2YZpPgIBgXmxdgIBnlmiAgICAgICAenmKcmFud5uspA==',
     ],
     [
       1,
@@ -1379,6 +1459,7 @@ export const PIECE_MODEL: PieceModel = {
       'LSwuLzEzNztBR1JUUU5LSi5LTE5SVVlWTUhDPzw7Ojk5LSYjIiIjJSw1QE5OTk5QU1dXVVhaU0lBOzczMS8uLQ==',
       'j52lsb7Jz8rEvJlMQTo2NT1OWmFkcX6IiISAfoaRmpqHdGVcVVVdaXV7d3N2eHiAiJOcnZuXk5CLiISAfnl3gQ==',
       16,
+      'ZmJSWZmKaHOGacZedX5ybydR//+Iftp7cayZlrpuY6F2sz9PgIBbXnKIgIDPlsNE5oIAtDeTU/+KpG2ZoptpcA==',
     ],
     [
       0,
@@ -1388,6 +1469,7 @@ export const PIECE_MODEL: PieceModel = {
       'MzM1NjE8QUlRU1BLSUdFRURDOTY2Oj9JS0hEQkFALywsMEBBQkRISkdAOjY2OUJDRUVHSEtQU1FJQTwxNjUzMw==',
       'WHqEfnJjZ3KBjpibloJqZmhxgI2anZGDe4SmsbRdWFxoeIeVp7bCxrhqX2Rxf46aoZlNOj1JV2p4h5ijqKZKTw==',
       16,
+      'UFBvNqKvaG5wT6durGmXdZhJ6v//g3mGxv+upkbbuE92YT+h/7pbXnm2gP/Plmj90P/LGLFdU/+KT3WLdD9ZVQ==',
     ],
     [
       2,
@@ -1397,6 +1479,7 @@ export const PIECE_MODEL: PieceModel = {
       'T09NS0ZDQ0VJSUE8NzQyMC8uLi4wMDM1OT5FTldWVFJSVFZWTkU+OTUzMS8uLS4uLzE0NztASUhGREZHSk1OTw==',
       'g4+Xk4+Kh4N/e3d0cGxoZGBncHyEgn58go2Yn52ZlJGNiYeBfXl1cm5qb3qCioZ/eXZ2dXp+gYWMjY+Lg3txeA==',
       16,
+      'ZY9biqCOa2l8Y7BaYGaQZ5Ztc3tzb3RxbmGqroBuY6F2sz+hAEVbXn2agADPlsM/AADHtJmQU/+KaraaoztZVQ==',
     ],
     [
       1,
@@ -1406,6 +1489,7 @@ export const PIECE_MODEL: PieceModel = {
       'SktPUVVVSkM8NzMwLiwrKysrLC4wNDg+RE5XVlNUVVFQTk1NT1BNPzcwKykoKCkuMTIzNDc5PUNLVVZTT0xLSg==',
       'dXFva2doc4CJh4SEiI6KhoJ8eoGMmaGhnZeQh3tsa21vdHBsaGNhaXeGi4mGgX95dHFyf46ZnJiVko6KhoJ9eQ==',
       17,
+      'aIaDnJyKc3Zza4RgZHp2aGaBiXp1fHFxdIeVh7puY6F2sz9PgIBfXnCCgID/N8MHJwBB6CuIZv+KoWSiq5tyWA==',
     ],
     [
       0,
@@ -1415,6 +1499,7 @@ export const PIECE_MODEL: PieceModel = {
       'RUI+OTg7QElJRUJAPj0vKistPT4/QkVJST87ODk9Q0VITU00UFVZV0pCOikzMzExMTIzMyo6QkpYWVRRNE1NSQ==',
       'lpaQdmxpb3uHlpqShn59j6q6u6VmTU9Ya4mcqLK7tJhsaHCGlJaPUUhKUl5rgqCstKt9TUNLYnqEf3VoaXB+jg==',
       17,
+      'UyRSLZ6lZ2ZyVKtvnGaug5dN////gKj///+un0bbuE92YT+h/8JfXny2gP//lmj///+hTLhVZv+KEHKOdzhZVQ==',
     ],
     [
       2,
@@ -1424,6 +1509,7 @@ export const PIECE_MODEL: PieceModel = {
       'WltdXlRHPjkzMS0sKyopKSorLC8xNTpBSk5LTFBVWVpZWFVSTkxNSkE6NDEvLCspKSkqKywtMTM5PkdUXl1bWg==',
       'bXaAhX53cHF0eX+FiIyOiIZ/goqRlpaSjIqEgH54dnFta2ViX2BteoOFgX17go6doqCcmJWPi4eDgX14dXBraQ==',
       17,
+      'c5BxjpaBbmh7dJFfcmWEZ5Z6cnZzbnBzcGGproBuY6F2YT+hAD1fXoOQgAD/lmgDDQCeTJ2iZv+KgrawujJZVQ==',
     ],
     [
       1,
@@ -1433,6 +1519,7 @@ export const PIECE_MODEL: PieceModel = {
       'UVVUUlRXUUc+OTUyMC4tLCwtLjAxMzc8REtUUk9LSUhISEpMT1NWUklDPjs4NjY1NCwnJiYoKy82Qk5PTU1OUA==',
       'iZWdmZWRjIiEgX16dnBua3OCj5iVmqWvtFlRVWZwbm13hJGWlJCMiIuUmpmKem5lYFpbZXOAgH55dnd5fHt3fg==',
       18,
+      'Zntugp2MbXB5aKJgY3puZFRusuaMa7l8d6yWi7puY6F2sz9PgIBnXnGGgID/N8MFTRMq6DKHZv+KqGWkrZttcA==',
     ],
     [
       0,
@@ -1442,6 +1529,7 @@ export const PIECE_MODEL: PieceModel = {
       'TEhHOTg7QElKRUI/Pj0sKCgqPT4/QkVJSkA7ODpHSExQVVQ0KlteWElAOCYtMjEwMDEyLic4QEtYXloqNFRVUA==',
       'lpeRdmtnbYGQlpSHfXiBl7O/vadtUElRYISYprG2sqFxa3KJl5F0UkpOVmNxlKq1taVwSz9FWnWHh35yamt3iQ==',
       18,
+      'WQdAJZmZZWJuWJdpiHLImphD////jMz///+urkbbuE92YT+h/+dnXoG2gP//lmj///+uTL1oZv8AC3ePeTVZVQ==',
     ],
     [
       2,
@@ -1451,6 +1539,7 @@ export const PIECE_MODEL: PieceModel = {
       'VFVXWVNHPzo1MjAuLSwsLC0vMDQ3O0JKSkZFSExQUVJSUVBMSUdISkpCPDczMC8tLCwsLS4vMjY6P0dSWVdVVA==',
       'dYCKin92cHF0eoCDh4yLioZ+eH2FkZWTjouJhYF9eXVxbWllYV9qd4GFgX56gI6Zo6Cal5KOioaCfnp2c3Braw==',
       18,
+      'apFljp2JbGl6aaNZYWGUZJV0dHp4b3FybmGmqIBuY6F2YT+hABhnXn6WgAD/lmgAAACoTJKRZv+KerapszhZVQ==',
     ],
     [
       1,
@@ -1460,6 +1549,7 @@ export const PIECE_MODEL: PieceModel = {
       'LC0uMDI1OT5HUVpYVlhXU1FPTk5PSjoxKickIyQmKjY3Nzg5PD9FS1FZV1NQTkwyTE1PU1ZSSEA6NTIwLi0sLA==',
       'h4mMioaCjZmlrKagloh3am51foB8eHR5hJGdnqq5xczHwLdgQzs3NT9MWGBpeYWMiYSCfHh2cm9qZmJha3d9hw==',
       19,
+      'aGtfYJmJa3R+a7NecH93cDZd//2Hecp4k6yZkLpuY6F2sz9PgIBWXnKGgIDKN8Nr6GID6DSTU/+KpmuYoZtudA==',
     ],
     [
       0,
@@ -1469,6 +1559,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDU2NzY+Q0lRUk1JRkRCQkFAOTY4Oz9KS0hFQ0FAMS0tMUBBQkVIS0o/Ojc2OD9BQkJERklNUVJJQz41NzY1NA==',
       'YXiEfnNlZG9+iJGZm5d9aWRncXmEk5yZiX97i56UgGhlcHyKmKq3xciqX2BpdoCMmaCgUTk9SVdqeIWSnZd6ag==',
       19,
+      'TWJ5QqS6a3VxS5pwoGmOc5hZ2///cYB7wv+umkbbuE92YT+h/6RWXne2gP/Klmjlvf/BTK5SU/+KTnGJckFZVQ==',
     ],
     [
       2,
@@ -1478,6 +1569,7 @@ export const PIECE_MODEL: PieceModel = {
       'U1NRTUlFRkpKQz02NDEuLiwrLC0tMDI0OD5GUFpZV1ZWV1laT0U+ODQxLy0sLCssLS4wMzc8QkpKR0hJTVFSUw==',
       'h5GXk5CMiISAfHh0cGxoZGBfaXaAhIB9fYaTnqGdmZWRjYmFgX15dXFuam12gYaFfXV2c3d7f4OJj5COhn10ew==',
       19,
+      'a49hipyIa2d/aqlbaGOQZJVwdHpzb3RybmGrroBuY6F2YT+hAFtWXoCWgADKlmgwAAC8TJ6bU/+KcbadpzdZVQ==',
     ],
     [
       1,
@@ -1487,6 +1579,7 @@ export const PIECE_MODEL: PieceModel = {
       'VFVXWl5aTUM8NzMwLi0nJCQlJScoKy4zOEFMXV9cWllaXWFfVkxFPTkzMC0rKikoKCkqKy0wMzg/SFVcWldVVA==',
       'i5qjn5uXk4+Rko6Jf3dzb2xoZGBdZXOCiYeBe3V1gYyYnJiXlJGPjYqHg397d3NvbGhkYF9qeoeLh4N/e3dzfA==',
       20,
+      'dZCTopJ+cG51eoFddnNqfnqGdnRyd3VxeWGerLpuY6F2syBPgIBrXoOMgIB3N8N4i4xW6ESqZi4Aq7a3wZtZVQ==',
     ],
     [
       0,
@@ -1496,6 +1589,7 @@ export const PIECE_MODEL: PieceModel = {
       'LzAxMzY5PUJKUVBMSEZEQ0NERkhMUFFKQj05NjMxMC8vMDEzNTk9QUhRUk5KRkVDQ0VGSk5SUUhBPTg1MzEwLw==',
       'fIqRjYmFgX15dnJweomXnZmVkY2JhYF9eXZzb2xpZ3KCj5SQjIeBfHhybmx1g5KZlpOQjYmFgX15dnJuamZjbQ==',
       20,
+      'W5qrvKSakpZrXFxsXHdkY5upamdtcWxyfGGurkbbuE92YSBPgIBrXoO2gIB3lmiIdXSqGLxWZi4An7aokptZVQ==',
     ],
     [
       1,
@@ -1505,6 +1599,7 @@ export const PIECE_MODEL: PieceModel = {
       'VFVXWl5aTUM8NzMxLi0nJCQlJicpKy4yOUBMXl5cWVlaXGBhWE5FPDg0Ly0rKikoKCkqKy0vMzg+R1RcWldVVA==',
       'i5qjn5uXk5CSko6Ifnh0cGxoZGBeaXiGjYaBfXZzeICPmpuZl5OPjYmHg398eHRwbGhkYF5peIaLh4N/fHh0fQ==',
       21,
+      'dpCSoJJ+cW5yeoBdcnRlf3qJdnpvd3RxfGGbrrpuY6F2syBPgIBeXnuDgIB2N8N9ipBW6Da5Zi4AqLaxupvosg==',
     ],
     [
       0,
@@ -1514,6 +1609,7 @@ export const PIECE_MODEL: PieceModel = {
       'MzQ1Nzk8QUdPUEpGQ0E/Pj4/QUNGSk9PR0E8OTc1NDMzNDU3OT1ARUlPT0hEQT8/P0BBREhPT0lFQDw5NzU0Mw==',
       'foyTj4uHg398eHRwbXeGlJuXk4+Lh4N/fHh1c3BubHF/jZWTjYmDf3p2cWttd4aSlZGPjIqHg398eHRwbGhlbw==',
       21,
+      'UpiovqeqhaZpUWFwXXBoa5qkamZtcmtxe2GurkbbuE92YSBPgIBeXnu2gIB2lmiDdnCqGMpHZi4AoLapk5tZVQ==',
     ],
     [
       1,
@@ -1523,6 +1619,7 @@ export const PIECE_MODEL: PieceModel = {
       'VVZYW15aTUM8NzQwLiwnJCQkJScpKy4zOD9LXV9cWllbXWFiWU1EPTczLywrKSgoKCgpKywvMjc+RlNdW1hWVQ==',
       'jpyinpqWkpCTkY2HfXdzb2tnY19dZ3aEi4eBe3dxeoiVnpqYlZORjYuHg397d3Nva2djX19qeoeLh4N/e3d1fw==',
       22,
+      'd5GSoZF9cm50e35ecnNlgHmKdnNvd3JzeGGbrrpuY6F2syBPgIBgXn2EgIB2N8N4iopU6Da4Zi4Apbayu5voqQ==',
     ],
     [
       0,
@@ -1532,6 +1629,7 @@ export const PIECE_MODEL: PieceModel = {
       'MjM0Njk8QEdPUEtHREFAPz9AQURHS1BPR0A8OTY0MzIyMzQ2OTw/RElPUEpFQkA/P0BCRUpQT0lEPzw5NjQzMg==',
       'foyTj4uHg397d3Nvb3mJlpuXk4+Lh4N/e3l1cnBsbHF+jJSTjYiDf3t2cGtueoiSlJCPjYqHg397d3NvbGhlbw==',
       22,
+      'VJipvqeohalqU2FwXnFpaZulamZtcmtxe2GurkbbuE92YSBPgIBgXny2gIB2lmiIdnasGMpIZi4AoLaqlJtZVQ==',
     ],
     [
       1,
@@ -1541,6 +1639,7 @@ export const PIECE_MODEL: PieceModel = {
       'U1RWWVxbTkQ9NzMwLi0oJCQlJicpKy4zOUFMXl5bWVhZW2BfVExEPTk0MC4sKikpKSkqLC4wNDk/SVZbWVZUUw==',
       'jZuinpqWkpCSkY2GfHZyb2tnY19eaHiFioaAe3V3g46am5eWlJCOjIiGgn56dnJva2djX2JvfoqKhoJ+enZ0fg==',
       23,
+      'dJCUo5N/cG51eIFcd3RofXqGdnVwd3VxeWGerLpuY6F2syBPgIBqXoKNgIB3N8N5io1W6EWqZi6Kpra2wJtZVQ==',
     ],
     [
       0,
@@ -1550,6 +1649,7 @@ export const PIECE_MODEL: PieceModel = {
       'MDAyMzY5PUNKUlBLSEZEQ0NERkhLUFFKQz45NjQyMDAwMTIzNjk9QUlRUk1IRkNCQkNGSE1SUUlDPTk2MzEwMA==',
       'eomSjoqGgn56dnJwd4WUnJqWko6KhoJ+enZycGxqZ3CAjpWTjYeEfXlzbmtyf4+YlpSQjoqGgn56dnJuamdjbA==',
       23,
+      'WpqrvaSblpdpWlttXXZiZJqpamdtcWtxfGGurkbbuE92YSBPgIBqXoO2gIB3lmiHdnOqGLtWZi4Aobapk5tZVQ==',
     ],
     [
       0,
@@ -1559,6 +1659,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDI0OD1HTUtJSEZERENCQkJCQ0NERkdJS01GPjk0MTQ0MzIyMjQ3O0NPUU1KR0ZFRUZHSk1RTkM8NzQyMTEyNA==',
       'gICBfn58enp4eYOPnKGblYiCfnyAfHZtZmBaZXWDjIiEgH15dXaCk5+hnJSNhX+DgX15bmhiZ3J+iImHh4WDgw==',
       24,
+      'VnNrjaWibndtVZ1pdmugZ5hxf6BwgqtxbqyurkbbuE92YT+hctxkXn+2gGFnlmh0jJ6GTLF1ZsWKkoKahJtZVQ==',
     ],
     [
       1,
@@ -1568,6 +1669,7 @@ export const PIECE_MODEL: PieceModel = {
       'NTMzMzU4PENMUE1IRUNBQEBBQ0VITVBMQzw4NTMzMzU3Ozs2ODtARk9PTElDQD89PT9AQ0lMT1BGQDs4Njs7Nw==',
       'e4mQjIiEgHx4dHB3hZWhnpiSioN9dXqAgoF2bmhmbXqLkpOSjIeAeXRubW51hpOamJKIf36Ah4uDfXZuaGJfaw==',
       24,
+      'U3GEnaepe5dtUXRsZHlmcJqZepi1cpCWgPinn4BuuE92YT+hjSNkXniugJ5nlmiYfIiKTIptZsWKm3qUfptZVQ==',
     ],
     [
       2,
@@ -1577,6 +1679,7 @@ export const PIECE_MODEL: PieceModel = {
       'UVBPTEhGRUhJRj45NTIwLy4tLS0uMDI1OT9FTlhXVVRUVVdYT0Y/OTYyMC4tLS0tLjAzNTo/RUlGQkNITFBRUQ==',
       'hY+Wko6Mh4SAe3hzb2tpZWFkbnqDg397fomXoJ+blpSQjIeCfnp4dHBta3iFjYx9c29xc3p+gISIi4yKhn11fA==',
       24,
+      'aI1eip6La2l8ZqlbXWWQZo1yfIB0cXVyboebnbpuY6F2sz9PgIBkXneOgIBnN8N0eFpx6EWfZsWKbraTnJt1gQ==',
     ],
     [
       0,
@@ -1586,6 +1689,7 @@ export const PIECE_MODEL: PieceModel = {
       'QkNERkpPUlA/NzQxMTExNDUzNTk/SUxKSEdFRENCQkFBQkJDREVHSUpMST85NTM1NDExMTI0OD9QUk9KRkRDQg==',
       'bnyGiIeFg4KAgIF/fn57enl4eoeTnJ+XjYiEgoV+dWxjW1dleoiPi4eDf3x4dHN9j6OrpJqSh4F9fXt3cWZgZA==',
       25,
+      'VGNwhKWncnZtU5JtjmqPb5p3jcFvishxbqyurkbbuE92YT+hddlgXn22gGNnlmh0nb2ETLBqZnmKoXyUfptZVQ==',
     ],
     [
       1,
@@ -1595,6 +1699,7 @@ export const PIECE_MODEL: PieceModel = {
       'Oz0/QkZLTk9HQT05ODs6NzUzMzM2OUNPUU5JRUE/Pj09Pj9BRUlOUk9BOTY0MzM1Nzs7ODk9QkdPTktGQj89Ow==',
       'hYmPiYB5b2ZeWGB0h5GRjYmFgX15dXFuc4GXpqWdlYuEe3V1eXx6cmtkanSFkpKSjYeBe3Vwb251hJKampKHhQ==',
       25,
+      'UGuNkqayl4VqTWRycXN9epqXhK6ofJ2OgKynn4BuuE92YT+hiyZgXnawgJ1nlmiXgpCETItgZnmKqnWPeJtZVQ==',
     ],
     [
       2,
@@ -1604,6 +1709,7 @@ export const PIECE_MODEL: PieceModel = {
       'KiotLzA1O0BISUlLUVdaW1xbWVFIRkhIQzs1Mi8tLCoqKSosLC4xNThASVdeXFpZWVpcXlVIQDg0MC4sKyopKg==',
       'fICHjJKZlY2CeoCJkZWQjYeDgHt5dXBtZ2RfXWVygIWDf3t8hZSfo5+al5KNioWDgHt4cm5rcHZ9gnlzb25wdw==',
       25,
+      'dI5wjZaAc2t3c4lhX2KTZpR+d3h0cHJzboebqrpuY6F2sz9PgIBgXnuFgIBnN8N0YTN46EW3ZnmKgbaRmpt2gg==',
     ],
     [
       0,
@@ -1613,6 +1719,7 @@ export const PIECE_MODEL: PieceModel = {
       'P0BCREhMUlNGODUzMjM0Nzg0NDg+R0tKSEZFQ0JBQUFBQUFCQ0VGSEpLRT44NDQ4NzQzMjM0OEZTUkxIREJBPw==',
       'bHmFhoaEg4KBgYB/fn16e3l7iZSfoZiNgX+BhYV8cmdcU1pwg42OioaCfnp2cnN+k6ispJeNgnt8goF+c2ddYg==',
       26,
+      'UmN4e6areHdrUH1ui2yGeJp/kchvi8dxbqyurkbbuE92YT+hct1eXnu2gGNnlmh1m7eFTLhwZsWKq3+TfZtZVQ==',
     ],
     [
       1,
@@ -1622,6 +1729,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ozw+QUZKTk5FPzs4OT4+OTY0NDU2O0hTUktGQj89PDs7PD0/QkZLUlNIOzY0NDQ2OT4+OTc7P0VOTkpGQj48Ow==',
       'f4iRjIR7cWddV15zh5GRjYmFgX56dnJucn2Tpqqhl42DenJxeoKEfG9mZG17i5KRjoiBfHdxb254ipedmI5+fA==',
       26,
+      'TV+CiKe6foBpSmByc3OXfpqQjcLOf6agf/innoBuuE92YT+hjiJeXnSvgJ1nlmiXi5yFTJFkZsWKtHeNd5tZVQ==',
     ],
     [
       2,
@@ -1631,6 +1739,7 @@ export const PIECE_MODEL: PieceModel = {
       'Li4xNDg7Q0ZFREVJT1JUVVVUVE9HQkFDRkM9ODQxMC4uLS0tLzAyNztBR1NYV1VUVFVXWFNHPzo2MjAuLSwsLA==',
       'fICFipCWlZGHenZ7hZCTj4uHg397dXFtaWdkYGVyfYWEgHx8hZGdoJyYlpKOioSAfHl1cW1weH+HgXlzcXByeA==',
       26,
+      'a41kjJyIcWx4aZVda2SUaZN8eoJ0cHRyboeXnLpuY6F2sz9PgIBeXnSFgIBnN8N1Wix36DesZsWKeLaIkZtzgg==',
     ],
     [
       0,
@@ -1640,6 +1749,7 @@ export const PIECE_MODEL: PieceModel = {
       'MzI1OT9ITUtJR0ZEQ0JCQkJCQkNERkdJS01IPzk1MjMzMTAwMTM2O0JNUU9LSUdGRkdJS09RTUI7NjMxMDAxMw==',
       'gH+Afn58eXh2dn+LmJ6clYyFgX9/fHRtZmFdZnaFjIiEgX15dXiFlqGhm5WOh4GCfnp2bGdiZ3J+iYmIh4aCgg==',
       27,
+      'V3Boj6WgbHVtVqhpeWmeZJtufaBwg7JxbqyurkbbuE92YT+hc9plXoC2gGFnlmh0jaKFTKxwZnmKjX6Zg5tZVQ==',
     ],
     [
       1,
@@ -1649,6 +1759,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDIyMzQ3OkFJUE5KR0RDQkJDREdKTlBJQTo3NDMyMjM1OTk2OTs/R1BQTUlEQT49PT9BREpNUFBHQDs5Njk5NQ==',
       'eomPi4eDf3t4dHJ7i5qim5aQiYR+eHt9fn1zbGVmcH+OlJKRi4Z/eXNubW11h5WbmJOLgoKDhoiBenRtaGNfag==',
       27,
+      'VXaKnaakd5VsVHxsX3ldbJmSdY+ddouPgGGnoIBuuE92YT+hjCVlXnmtgJ9nlmiYeH2CTIdrZnmKmXeUfptZVQ==',
     ],
     [
       2,
@@ -1658,6 +1769,7 @@ export const PIECE_MODEL: PieceModel = {
       'VVRSTkpISEpIQDo2Mi8uLCwrKywtLzE0OD5FUltaWFdXWFpbUkU/OTQyLy0sLCssLC4wMjY7QUlKRkVIT1JVVQ==',
       'h4+WlI+NiYWBfXh0b2tpZGJeaHWAhYF+fISPnKGempaSjoyIhIB6d3Jua2t2gYiIenFub3V6gIOGjIyLiYJ4fw==',
       27,
+      'bY5ljJqGbGh8bKNcaGKRZZRze4JzcHVyboedpbpuY6F2sz9PgIBlXnuNgIBnN8N0e2F56E2lZnmKdraYoZtZVQ==',
     ],
     [
       1,
@@ -1667,6 +1779,7 @@ export const PIECE_MODEL: PieceModel = {
       'P0FFRkdKS0dAOzYzMjM6OTk6PD5ARElQUElEQD07Ojk5Ojs9QERJUFBKREE+PDo5OTozMjM2O0BHS0pHRkVBPw==',
       'b3N4dHBsaGt3hpKUkIyIhIB8eHRwbG56iZWYlJCMiI2Rko5+c2xoaHF8ioqLjYuJgHd1c3V2doOPmJiTjYJybw==',
       28,
+      'TISQq6i+bJNrSadsbG6AdJttg6uRdo2Df6yurkbbuE92YVWhTYlVXna2gDR8lmhri6OMTLpWZp+KrK6chptZVQ==',
     ],
     [
       0,
@@ -1676,6 +1789,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ojo1MjM1OUBITUtJR0c+OTk+R0hJTE1IPzk2NDM1Ojo6Ozw+QUVLUE9JQz88Ozk4ODk7PT9DSE9QS0ZBPzw7Og==',
       'l52fk4BwYWFnbnN2hZCZlY+GeW1sbnJ0cGxpZnB/jZSQjIiEgHx4dHBsc4CQmpiUkIyPk5WThnpya2dufYmNkQ==',
       28,
+      'S3iIlqfEbIhqSKdtenKWbpprkrLWd5SwrdKtrG1uuE92YVWhsnZVXnW3gMx8lmjMqq6LTLZTZp+Kq62chZtZVQ==',
     ],
     [
       2,
@@ -1685,6 +1799,7 @@ export const PIECE_MODEL: PieceModel = {
       'aGlqWkhBOjMwLisqKCcoJycoKiwuMDQ4P0ZPWV5hY2RkY15YT0hBOzk3My4sKygoKCgpKSouLjM2PEZQYWloaA==',
       'eXZ0cG5raGlpbnJ2d3p/g4eNkpSWlpaUkoyLi4mLh4N/fHp0cm1oZmFdXGZzfYJ+foeSoaWhnZaVkY2JhIF9fA==',
       28,
+      'gZN3hop3bmR8f4FyeWhhbImGamx0bGtxcGGQqpNuY6F2s1VPgIBVXnVxgIB8N8NJTC5p6BDWZp+KSraJkptvfQ==',
     ],
     [
       2,
@@ -1694,6 +1809,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSUmJycqLTEzO0RRZHBub29waVRGPDYyLispKSYnJiYoKCkqLS8wNTlBSFVngYFpW1RSUFRWT0I4My0sKSgnJQ==',
       'gIGLl6Onop+alZKPi4eDf35+fHp4cm9qZmNgXF5tkaasp52XkYeAdG12gI6WlI6KhoB+enZybGpkYl9ZXGZyfw==',
       28,
+      'hnNPaoJyamiGhYV4mHeofjtwlHB6iW92cod+lLpuY6F2s1VPgIBVXmxlgIB8lmiAgICAgICAZp+KPqF5gpuxkQ==',
     ],
     [
       1,
@@ -1703,6 +1819,7 @@ export const PIECE_MODEL: PieceModel = {
       'ODk6PD9DSE5QS0VBPjw7Ojo6NTQ2OT1CS0pHRURDPz09P0NERUdKS0I9OTYzNTo6Ojs8PkFFS1BOSEM/PDo5OA==',
       'g5GYlZGNiYuQjox/dG9oa3OBi4uLi4yJg3l2dHR2c3qGk5iVj4V3cnB0eHVxbWlqdoaSlZGNiYWBfXl1cW1rdA==',
       29,
+      'SoiSrqjMbYZqRp1tbmt6dZt1gKOQdYmCf6yupEbbuE92YVWhTYlSXnS2gDV7lmhriJ2NTLZPZp+KqqGZgptZVQ==',
     ],
     [
       0,
@@ -1712,6 +1829,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ozw9P0JGS1BOR0I+PDo4ODg4Ojw+QkdOUEtGQj89Ozs7Ozc0NTg8QkxMSUZFRTw3NzxFRUZJTExCPTc1NDc7Ow==',
       'f42UkIyIhIF9eXVxbW56ipaYlJCMi5GTkYh6cWprc4KMj5CYnZ6WgW5iY2lwc3J8i5WXkIh8cG5ucnVxbWlmcA==',
       29,
+      'SX2KmqjVba9rRZtufG+McZpykarPdo+mrNKtom1uuE92YVWhsnZSXnS2gMt7lmjKrKiLTLJMZp+KqqCYgptZVQ==',
     ],
     [
       2,
@@ -1721,6 +1839,7 @@ export const PIECE_MODEL: PieceModel = {
       'a2poYl5PRz03MzAsKScmJiYmJScoKi0uMzc9R1RpcG9tbW9uWEc9NTAtKigmJSQkJCQnKCotMDc9P0dPWmNoaw==',
       'mJaUko6KiIKAf3t3c29ramZfW1pjdH6EgHyHkp6lop6cmJKOioaDfnp0cnNxcnBqaWdobW5zeX6Dh4yNlJiZmw==',
       29,
+      'iJF7gYNybmN8h314fGxhaoiIZ3B5a2x7cmGSrpNuY6F2s1VPgIBSXnhvgIB7N8NLTDto6BnmZp+KWbaMlZtZVQ==',
     ],
     [
       2,
@@ -1730,6 +1849,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISIiJCUnKzE3QlJeXVtfZHGJh2dWR0A4NTEuKykoJyYmJSYlJikpLTA2PERUZnd3dXZ2dFVFOzMvKyclJCIiIQ==',
       'dZWipKKem5eTj4uJhYWCgH56eHVuamdjX1tZX257goCAjZmnqaWhm5eTj4uHg315c29raGp3hIuKfXJtZFxWWw==',
       29,
+      'j25WZ3ltb2mGj3yBgnaQfkB1joJ3gqVzcoeDm7puY6F2s1VPgIBSXnFkgIB7lmiAgICAgICAZp+KUp19hpu7kQ==',
     ],
     [
       1,
@@ -1739,6 +1859,7 @@ export const PIECE_MODEL: PieceModel = {
       'NjY4OjxAREtRT0pFQkA+PT0+NzM0NztASUpHRUNDPj09PkNDRUdKSUA7NzQzNz49PT5AQkVKT1FLREA8Ojg2Ng==',
       'gpCXk4+LiI2Ul5aEd25naHJ9iYqMjYuJf3Z1cnV3eYaRmJeRiHpraW1zeHRwbGlygY+Xk4+Lh4SAfHh0cGxpcw==',
       30,
+      'RYCGqKj/an5uQrNqfWqHdJtji7yReJSEf6yurkbbuE92YVWhUopMXnG2gDR8lmhslq+MTLxQZp+KraaslptZVQ==',
     ],
     [
       0,
@@ -1748,6 +1869,7 @@ export const PIECE_MODEL: PieceModel = {
       'Pj9BQ0ZKT1FKRD88OTc2NTU2Nzk8P0RKUU9KRkNBPz4+Pzk0NDY6P0pMSUdFRTo2NjlFRUdJTEo/OjY0NDk+Pg==',
       'gY+Wko6KhoJ+enZybmpxf46YlpKOi5CWmZmGeXBoa3aDjY6UnKCbinhmYGRrcnN8i5SYkId7aGdqb3VybmpocQ==',
       30,
+      'RnSDlqf2aohvQ69si2+dbpphkcLweJm3rdKtrm1uuE92YVWhrXVMXnG0gMx8lmjNpLaMTLhTZp+KX6aXgZtZVQ==',
     ],
     [
       2,
@@ -1757,6 +1879,7 @@ export const PIECE_MODEL: PieceModel = {
       'Y2JgXFhORj85NDAuLCooJycoKCgqLC4wNTpBSlpoZ2ZmZmdiUUY+NjMwLSsqKSgoKCorLS8zNzk7QEhPV11iYw==',
       'lZORjYuHhYB9e3d1cmxnZGBdYm15gYN/gYuXoqSgmpeSjo2IhYF9eXV2dnZ0cGxqamxrb3N3fYGEiYyLlJWWmA==',
       30,
+      'gJR5iIx4cGZ5fn5wdGdfbYiJamt0bGxzbmGPrZNuY6F2s1VPgIBMXnFugIB8N8NHRhto6AvdZp+KT7aRmpt4Ww==',
     ],
     [
       2,
@@ -1766,6 +1889,7 @@ export const PIECE_MODEL: PieceModel = {
       'bW5pVUc+OTQvLCopKCgoJycnKSorLjA0Oj9HV2eBgGdZVFJQVFZPQjgzMCspKCcnJSUmJykpLDE0O0VRZG5sbA==',
       'hIKCfnx4dHBsaGRhXVxkgaGrqqGYlIuFem1xeIiVlJCMhoR+fHh0cGpoYmBdWWJveoF+gY+bpaWgnZmVj4uHhQ==',
       30,
+      'hXNSbINza2uDhH52mHakfjlzlG94im52cod9l7puY6F2s1VPgIBMXmljgIB8lmiAgICAgICAZp+KQZuAiZurkw==',
     ],
     [
       1,
@@ -1775,6 +1899,7 @@ export const PIECE_MODEL: PieceModel = {
       'QEJFRkdJTEpBOzc0MjI4Nzc4Ojw+QkdOUEtGQj89PDs7PD0/QkZLUE5HQj47Ojg3NzgyMjQ3O0FKTElHRkVCQA==',
       'c3R4dHBsaGhzgo+UkIyIhIB8eHRwbHF+jZiYlJCMiIyNjIh6cmxnanWAjIqLjIuJgHd1dHV2dICLlpmUjoZ4dA==',
       31,
+      'T4mVrqi0b6ppTZhtZm51dJp7e5uSdIaBgKyuq0bbuE92YVWhT4lZXni2gDt8lmhugZmKTLZWZp+Kqbahi5tZVQ==',
     ],
     [
       0,
@@ -1784,6 +1909,7 @@ export const PIECE_MODEL: PieceModel = {
       'ODg0MzQ3OkFLTUtJSEc/OjpAR0hJS01KQTo2NDI0ODg4OTo8P0NITlBLRUI/PDs6Ojs8P0JFSlBOSEM/PDo5OA==',
       'l52dkX1qY2Rrc3F3g4+ZlY6JfXJwb3J0cGxoZW99jJOPi4eEgHx4dHBtd4aUm5eTj4uPkI6NgXdxaWhygYuOkA==',
       31,
+      'Tn6Omqe3b4VqS5luc3OJb5l0j6LAdo2jqdKtqm1uuE92YVWhsXZZXni2gMV8lmjFqqaITLJTZp+KqbagiptZVQ==',
     ],
     [
       2,
@@ -1793,6 +1919,7 @@ export const PIECE_MODEL: PieceModel = {
       'bG1oVkZANzIvLCoqKCYnJycnKistMDM5P0hRXF9kZ2dnZGBYT0ZAPTk1LiwqKSYmJiYnKCkqLTI1PUZUaWxrag==',
       'eHRybmxqZmdpa3J2d3uBhIiQkpWYl5aUjo2NjI6KhIJ8enZwbmhkYlxbZm99gn59hJCfp6OfmZWRj4uHhIB8eg==',
       31,
+      'hZJ4g4Z0bWJ9g4J0fWpha4yFamx0bGxycmGSrpNuY6F2s1VPgIBZXnlzgIB8N8NNVUFu6BjXZp+KPLaNl5tZVQ==',
     ],
     [
       2,
@@ -1802,6 +1929,7 @@ export const PIECE_MODEL: PieceModel = {
       'IiIjJCUoKy40PEZYa3V0dHV1ZU9FPTYvLSooJyUmJScnJygpLC4xNjlBSFZphIZtYltXWFtXRjo0LSooJiUiIg==',
       'gISSn6eloJ6alpKLiYaCgX57e3d1cW5qZmJeXF5ujaOqpp6VjIN8cXiAjZiVkY2JhX97dXFtaWViYFxaYm55gQ==',
       31,
+      'jG9SaXxubGeIjIJ9h3aWfkNzkIJ4hpZzcoeCmrpuY6F2s1VPgIBZXnFmgIB8lmiAgICAgICAZp+KPrSAiZuwjg==',
     ],
     [
       1,
@@ -1811,6 +1939,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSUoKi4yOENGQ0NGT110fHp4eXleSTozLSknIiEgHx8fHyAhIiQnKC0zPUpifHt5eXt8YktBNy8uKicnJSQjJQ==',
       'b3uAfH+Lm6OloZ2Zk4+MiISAe3h0cGtmYl5aWF9tfISCgIuaqK2po5+blZONh4N/e3VxanF9hIp8cGtiXlxWYA==',
       32,
+      'k2FfbHRqZmCak46Gpn+HaVlziJmLfr+9fayurUbbY6F2syBPgIC8r962gIB5lsOQiISSgKBoU3mKiLbT3ZtZVQ==',
     ],
     [
       0,
@@ -1820,6 +1949,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICMjJCYsMTlHR0dKVWqJiYeGiHxYQzUuKSYkIh4cHBwcHB0eHyEkJisxNUFWgZGQkJKAVkY6MS0pJSMjIiEgIA==',
       'bnqBfYKOnaimpJ6dmZOPi4eDf3l3c29rZWFeWlZYZHSAgYiXpq+sqKKempWSjYiDgXx2cmltdXyAc2hhWlhVXQ==',
       32,
+      'oltcYGJhY1ajoYKXqJGZgExyh5yMfM/GcqymrrpuY6F2syBPgIC8r9+dgIB5lsNweHxugGCYU3mKh7bI0ptZVQ==',
     ],
     [
       1,
@@ -1829,6 +1959,7 @@ export const PIECE_MODEL: PieceModel = {
       'cHF0a1JDODEsKCUjIiEiIiEiIyQlKCovNDxGV3J3dXR2dmBQSUdIRTkyLykoJiYjIyQlJiYoKy40O0RSa3RxcA==',
       'gn58eHRwbGhkYFxfa3eEg4GKlqOppqKaj397gIqUk46KhIB8dnJsamZiXlhVW2l4goB8eoSToaejn5uXk4+Khg==',
       33,
+      'j3x2fHltbmyFkHZ/iXKKalmEiId2eaFxboeurkbbY6F2syCheM62r9W25oBnlsN7fGuFgJZwU3mKm7bN15tZVQ==',
     ],
     [
       0,
@@ -1838,6 +1969,7 @@ export const PIECE_MODEL: PieceModel = {
       'goSDXEU4MCwoJSIhHx4dHx8fICEiJCouMz5KWnR9fHx+fmdXSUdJSj0yLSomJSQhISIiISMlKCguNDtHXoCEgg==',
       'bWlnY19dX2x4goKDjZqmqaWhmY5+fYSRmpaOiYV/fXdxb2llYVtXVVRfb3l/fYaVo6mmop6alJCMiIWBe3dzbw==',
       33,
+      'mWNgam5nZVmdmY+MpoGEc1Rwjp2KfcimcqyorrpuY6F2syChhzG2r9WlGoBnlsOFhJV7gGqQU3mKhba/yZtZVQ==',
     ],
     [
       1,
@@ -1847,6 +1979,7 @@ export const PIECE_MODEL: PieceModel = {
       'bG5xb1VFOjItKSYkIyIhISEhIiMkJikwNjxJWHNzcnFzdGBRRUJFRD00LywpJyYkJCQlJigpLC82PUVVb3FubA==',
       'c29taWViXmBpdYODgYaRnammo56WiXt9go2Sj4mFgX15c29rZ2NgWlZaZ3eCgX15fouapaSgnJmVkY2JhYF7dw==',
       34,
+      'jHp1fnxubWyGjnh8jG+NbFeCiYZxe6CEcoeurkbbY6F2syChfs2yr8+25YBslsOBgGiCgJVvU3mKnbbL1ptZVQ==',
     ],
     [
       0,
@@ -1856,6 +1989,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4GBXkc5MS0pJSMhHx4eHR8gICIjJyouNz9KWnh6eXl7fGlVR0RFRj80LiooJSQiIiIjIyQmKCwtND5HXoGBfw==',
       'bmpoZGBcYWp2g4F/h5Whq6ijnpSHfH+Kk5eQjIaCfHh0cGxmYlxYVFNebXt/fIKQn6mno5+bl5GNiYSBe3dzcA==',
       34,
+      'l2JjbXBoZlqZl5GJoYB5bVVyjZ+LfcykcqyorrpuY6F2syChgjKyr8+kGoBslsN/gJh+gGuRU3mKhba8xptZVQ==',
     ],
     [
       1,
@@ -1865,6 +1999,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSUmKSswNkFGRkVJT15wfnx7e3teRzwxLSkmJCIhHh4eHh8gIiQmKi42Okhgfn17e31+YkpANjAtKSclJCQjIw==',
       'bniAfIKQnaWloZuZk4+Lh4N/e3Z0cGxoYl5aVl5tfIWBgo2dqq2po5+blZKNh4V/e3duam97hYd+cGpkXl1WYA==',
       35,
+      'lWJeanJpZl+XlY2HpYCNbVV0hZyGfMS1bqyurUbbY6F2syBPgIC+r+K2gIBnlsN6goeIgKBmU3mKjLbV35tZVQ==',
     ],
     [
       0,
@@ -1874,6 +2009,7 @@ export const PIECE_MODEL: PieceModel = {
       'j49uV0tKS0I1LSolIyIiHx8fICEgIiUoLTI3Q1t6l5WVl3lZQzcvKCQhHx4fHR0dHR0dHyAiJSgtN0FQeI2MjA==',
       'iJGXk46IhH54dnBsaGJeW1hUVF9seX6HlaSrp6OfnZmVkYyHg399eHRwbGhkYFpYWWZzgIGBkJ2nrKainI6Cgw==',
       35,
+      'pV9dXV9gY1akpHqdo5KXhk9wiJ2GfcavcqymrrpuY6F2syBPgIC+r+KbgIBnlsOGfnl4gGCaU3mKh7bI0ptZVQ==',
     ],
     [
       1,
@@ -1883,6 +2019,7 @@ export const PIECE_MODEL: PieceModel = {
       'YWBgYWRiXEtBMSwnJSQiISEgISIiIyYqLDI4RFV2dXR0dnZZSD41MSwqKCcmJicoKCgrMDQ6Q0dFQ0VLVGJmYg==',
       'l56ipKGgnZGNiYN/e3VzbWllX1tXVV9veoF/iJelrKahnZeTj4mFgXx3cmxoaXR/hYJ2amVeZXR/iIN/e3l9iQ==',
       36,
+      'hFNFaoFyX1Wohs90xW2HeTpKhKXBeMr/ctKuoEbbY6F2s1VPgICmr722gIBrlsOFnq02tN8rZp+KhbbH0ptZVQ==',
     ],
     [
       0,
@@ -1892,6 +2029,7 @@ export const PIECE_MODEL: PieceModel = {
       'jY52V0I1MSsmJCEfHR8eHh4eHyAhJigsMEpYb3R1c3R1eHZeUk1PTT01MComJSQiIiIhIiMjJSkrMTVCT2yOjQ==',
       'X2FteYGCfnyBkp+oo5mLhImPmZ2Xko2Ig4B7d3FtaWNhW1dTVmNzfYOPn6qqpqKenJaSjoiGgnx6dHBnYF9YXQ==',
       36,
+      'l0xHYGxmXE65mqCJ23u5dUtKhaW6eOT/btKjoG1uY6F2s1VPgICmr72WgIBrlsN9lJxXtKFaZp+Kdba3wZtZVQ==',
     ],
     [
       4,
@@ -1901,6 +2039,7 @@ export const PIECE_MODEL: PieceModel = {
       'JCQlJigqLTE3QEtcamlnZWVnaWpcS0A3Mi0qKCYlJCQkJCUmKCotMTdAS1xqaWdlZWdpalxLQDcyLSooJiUkJA==',
       'd4SHg398en+NnKSjn5uXk4+Lh4N/fHh0cGxoZGBcXGd3hIeDf3x6f42cpKOfm5eTj4uHg398eHRwbGhkYFxcZw==',
       36,
+      'haKxnINz4NdpillyXGlbgpuvX2NnamtwbmFyXLpuY6F2YVVPgICmr3ZvgIBrlmiAgICAgICAZp+KlUl8hZuXnw==',
     ],
     [
       6,
@@ -1910,6 +2049,7 @@ export const PIECE_MODEL: PieceModel = {
       '/N1vSTYrJSIfHBoYFxcWFhYWFxcYGhwfIiUrNklv3fz83W9JNislIh8cGhgXFxYWFhYXFxgaHB8iJSs2SW/d/A==',
       'mqmyrqqmop6alpKOioaCf3t3c29rZ2NfW1dTT1RicYmaqbKuqqainpqWko6KhoJ/e3dzb2tnY19bV1NPVGJxiQ==',
       36,
+      '2qOyNx1E4NdpzVnoXP5b/5uvX2NnamtwbmGHrpNuuE92YVVPgICmr8xhgIBrlmh9TjfzGAD7Zp+Ko7atl5tZVQ==',
     ],
     [
       1,
@@ -1919,6 +2059,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSUmJScoKy0yNj5KXHd2dXV2blBBODArKCYkIyIhICEhIyQlKS4xQ05fZWRhXl5eXmFiW05JSUxGPDUxLSopJw==',
       'bnyDgYiXpayopJ6al5GNiYWBfXdzb2JhXVldX2V2hYaHg397f4mWn5qNf3+HkpyZlZCKh4N/e3Vxa2djXVlVXw==',
       37,
+      'g1lJb4FyXlSsh8tx12iTdEVCg563dM34btKumEbbY6F2s1VPgIClr7y2gIBnlsOAmZ9JtNsmZp+KgLbCzZtZVQ==',
     ],
     [
       0,
@@ -1928,6 +2069,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hh4fICEhJCYqMTZDUnqLioqKak5ANTArKCQlIiMiISIjJSYpLTI5R1JSUFJdcXBtbGxtb2tgTTQvKyYkIiEgHg==',
       'bXuDjJuorqulop2XlY+Lh4F9eXNvaGRgZXF9gHVoXF5qd4KBfnx9iJagoaSjop6VjYmFgX56dnBuaGRgWlZUXg==',
       37,
+      'kUc/YHFpWk27lbiC7Hi5dkM8iq28d+7/btKmmG1uY6F2s1VPgIClr7yegIBnlsOAnatGtKxHZp+Kfba5w5tZVQ==',
     ],
     [
       4,
@@ -1937,6 +2079,7 @@ export const PIECE_MODEL: PieceModel = {
       'JCQlJigqLjI3QEtcamlmZWVmaWpcS0A3Mi4qKCYlJCQkJCUmKCotMTdAS1xoaWdlZWdpaVxLQDcxLSooJiUkJA==',
       'd4SHg398en+NnKSjn5uXk4+Lh4N/fHh0cGxoZGBdX2d3goWDf3x6f42cpKOfm5eTj4uHg398eHRwbGhkYFxcZw==',
       37,
+      'haKwnINzm5xqilpyXGldgpquYWVramtxbmFxWbpuY6F2YVVPgIClr3ZvgIBnlmiAgICAgICAZp+KlUx6g5uSkQ==',
     ],
     [
       6,
@@ -1946,6 +2089,7 @@ export const PIECE_MODEL: PieceModel = {
       'FRUVFhcYGhwdJCg1RmnS///SaUY1KCQhHRoYFxYVFRUVFRUWFxgaHB0kKDVGadL//9JpRjUoJCEdGhgXFhUVFQ==',
       'ZXuWpbCwrKikoJyYlJCMiIWBfXl1cW1pZWFdWVVSTldle5alsLCsqKSgnJiUkIyIhYF9eXVxbWllYV1ZVVJOVw==',
       37,
+      '5aOyLg4+4Ndp01n1XP9b/5uvX2NnamtwbmGGrpNuuE92YVVPgIClr9VegIBnlmiASzbxGAD/Zp+Ko7aumJtZVQ==',
     ],
     [
       1,
@@ -1955,6 +2099,7 @@ export const PIECE_MODEL: PieceModel = {
       'dHZ2WEY8NjEtKykoJycnJygpLC8zOkBJSEZIT1xgXltbW1teYWJfUkUzLisnJiMjISIhIiMjJicsLzdBUG91dA==',
       'dYCDem1iZG57hISAfHl5eomXn6KmoqCeko2KhIB8eHVva2VhXVdVW2l4f3+HlqWqpqGcmZOPioWAe3dybWtlag==',
       38,
+      'gFRFboN0XVStg9dv2WuWd0M9hKS7ddv4ctKukEbbY6F2s1VPgIChr7e2gIBrlsOFmKZMtNApZp+Ki7K9x5tZVQ==',
     ],
     [
       0,
@@ -1964,6 +2109,7 @@ export const PIECE_MODEL: PieceModel = {
       'aWxtXVBMTU9OPzcwKyonJCQjIiMkJCgnKy80PUhhiIiIiXNURDczKyclJCIgHx4gICAhIyQpKzBEUGNnbGloaA==',
       'ipegnpiTkImEgXl1cm1pZV9bV1FYY3J8h5Wkq6iknpyWkpCKiIN/e3ZzZ2NdW11fYm57g4WDf36IlaGjmYt9fw==',
       38,
+      'jkg7YXRrWk7Aj8d98Xeyfjw5ja69eer/btKmkG1uY6F2s1VPgIChr7afgIBrlsN9oKg+tKBJZp+Kg7KyvJtZVQ==',
     ],
     [
       4,
@@ -1973,6 +2119,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSUmJyksLzQ6Qk5fZWNhYGBhY2VfTkI6NC8sKScmJSUlJSYnKSwvMzpCTl9lY2FgYGFjZV9OQjozLywpJyYlJQ==',
       'eIWIhIF9eXmElKCkoJyYlJCMiISBfXl1cW1pZWFdX2h4hYeEgX15eYSUoKSgnJiUkIyIhIF9eXVxbWllYV1daA==',
       38,
+      'gKKxo4h2tbpqhFpqXHBcg5uvYWVnamtwbmFxVbpuY6F2YVVPgIChr3NwgIBrlmiAgICAgICAZp+KllVzfJuJjg==',
     ],
     [
       6,
@@ -1982,6 +2129,7 @@ export const PIECE_MODEL: PieceModel = {
       'FhYWFxgZGh0gIyo2Rmva///aa0Y2KiMgHRoZGBcWFhYWFhYXGBkaHSAjKjZGa9r//9prRjYqIyAdGhkYFxYWFg==',
       'ZnmSoq6wrKikoJ2ZlZGNiYWBfXl1cW1qZmJeWlZSTldmeZKirrCsqKSgnZmVkY2JhYF9eXVxbWpmYl5aVlJOVw==',
       38,
+      '36OyMxZB4Ndp0FnwXP9b/5uvX2NnamtwbmGMrpNuuE92YVVPgIChr9ligIBrlmh9SDL3GBD/Zp+Ko7aslptZVQ==',
     ],
     [
       1,
@@ -1991,6 +2139,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICIjJicsLzZKWGNlY2JiY2VnZFVKR0VHST85MS0sKScnJSYmJygqLDE1PUpbd3Z1dXZ3VkQ4MiwnJiMiISEgIA==',
       'hZOcoZuSiXp9hZCYlZONiYV/eXVxa2ljXVlUW2l4gX+FkJ+qqKShnJeTj4qFgX15dXBlYV5eXmJreYSFg397fQ==',
       39,
+      'hlVIbH9xX1WpiMV2xG2Adj1MgqK+d8j/ctKupUbbY6F2s1VPgICpr8G2gIBslsOBhIhsgKliZp+KfbTR25tZVQ==',
     ],
     [
       0,
@@ -2000,6 +2149,7 @@ export const PIECE_MODEL: PieceModel = {
       'jY5/VUQ5MCklIiMhHx4dHR0dHh8jJScrMDtWcXd3dnd3e3NdUlBRSj0xLCkmJCEhISEiISIkJSgsMDc/VXKOjQ==',
       'YGJzfoGCfH+Il6SlnpSGhoyWnZqVj4mFgX15dW9pZ2FdWVNSXWx5f4WToqyqpqKcmJSQjIiFfn14c29jX11ZXA==',
       39,
+      'mUxKYGplXE+wnJiM1n65bkxPhaS5eOL/ctKjpW1uY6F2s1VPgICpr8GXgIBslsN/fHiUgFeeZp+Ke7TDzZtZVQ==',
     ],
     [
       4,
@@ -2009,6 +2159,7 @@ export const PIECE_MODEL: PieceModel = {
       'JCUlJygqLjI4P0teaGdlZGRlZ2heSz84Mi4qKCclJSQkJSUnKCouMjg/S15oZ2VkZGVnaF5LPzgyLiooJyUlJA==',
       'eoaHg397eX+OnaSinpuXk4+Lh4N/e3dzb2tnZGBcXmp6hoeDf3t5f46dpKKem5eTj4uHg397d3Nva2dkYFxeag==',
       39,
+      'hKKxnoV0tbppiFlwXGtcg5uvYWVnamtwbmF0X7puY6F2YVVPgICpr3lzgIBslmiAgICAgICAZp+KlkaDjJuapA==',
     ],
     [
       6,
@@ -2018,6 +2169,7 @@ export const PIECE_MODEL: PieceModel = {
       '/9JpRjUoJCEdGhgXFhUVFRUVFRYXGBocHSQoNUZp0v//0mlGNSgkIR0aGBcWFRUVFRUVFhcYGhwdJCg1RmnS/w==',
       'm6myrquno5+bl5OPi4eDf3t4dHBsaGRgXFhUUFBbaoWbqbKuq6ejn5uXk4+Lh4N/e3h0cGxoZGBcWFRQUFtqhQ==',
       39,
+      '5aOyLg4+4Ndp01n1XP9b/5uvX2NnamtwbmGArpNuuE92YVVPgICpr8pbgIBslmiAgICAgICAZp+Ko7atl5tkhw==',
     ],
     [
       0,
@@ -2027,6 +2179,7 @@ export const PIECE_MODEL: PieceModel = {
       'IiIjJCQmKSovNUdPU3p7fX1zdG9VRToyLiknJCMiISEhISIjJScqLjM7RFVxcnBubnByc11KPzgxLSooJiUkJA==',
       'h4yKg4OKmaGfm5eTj4uHg398eHRwbGhkYFxaY3OBh4N/fISToquno5+bl5OPjYuIhoB4dGxscnFyZ1pSVF9ufQ==',
       40,
+      'kouOendrbGJ1lHOEfGyAdHCDf5OTdXiPcKyurkbbY6F2s8JPgIC5r9q2gIBqlsN8prNSo+J58HmKqYOlr0lZVQ==',
     ],
     [
       8,
@@ -2036,6 +2189,7 @@ export const PIECE_MODEL: PieceModel = {
       'z9N5UT4yKiUgHh0bGhkZGBgZGRkbHB4iJCkyPVN8zMvLzHxTPTIqJCIeHBsaGRkZGRkZGhsdHyElKjM+VH3KyQ==',
       'mKqwrKikoJyYlJCMiISAfXl1cW1pZWFdWVVRVGBwfImYp7CsqKSgnJiUkIyIhIB9eXVxbWllYV1ZVVRebXZ5gg==',
       40,
+      'x56pSDZOgX5twVvQXdVezparb2NnbmtwgWGRrVVuY6F2s8KhkMe5r9ly3YBqlsOQfGiUo07q8HkAooOXoUjoyA==',
     ],
     [
       1,
@@ -2045,6 +2199,7 @@ export const PIECE_MODEL: PieceModel = {
       'TU1NTlBQST03My8sKikpKSsvPj9BQ0VLUVJOSkZEQj9AQkRGSk5SUEhCPTo3NTQzMzQ1Nzo5MTE3P0tQT0xMTw==',
       'a3Z9eXV1gY6YmZmksbu8q2dGPkZTX2VianiHkI2JhYF9eX2KiIR0Y19mdIGEg4CBhIF+gpGepaKdmZSNgnRkZQ==',
       40,
+      'W2ZvdqGZZ3SBXMBme3B1bmJW5N//dM2vktKDWmNuY6F2s8Khzea5r3mk/4BqlmiAgICAgICA8HmKqUViapuaqQ==',
     ],
     [
       1,
@@ -2054,6 +2209,7 @@ export const PIECE_MODEL: PieceModel = {
       'UVNVWFtWSUA5NDEuLCspKSkpKywuMTQ5QElWW1hVU1JSU1VYWlZJQDk0MS4sKykpKSkrLC4xNDlASVZbWFVTUQ==',
       'ipminpqWko6KhoJ+e3dzb2tnY19lcoKMioaCfnt3dHyKmaCempaSjoqGgn57d3Nva2djX2VygoyKhoJ+e3dzfA==',
       40,
+      'cKOxtpeDs7Vpc1lZXHtce5uvX2NnamtwbmGgfk1uY6F2YcJPgIC5r6O/gIBqlmh4aGicGJww8HmKooiSmy9ZVQ==',
     ],
     [
       2,
@@ -2063,6 +2219,7 @@ export const PIECE_MODEL: PieceModel = {
       'bm1qZl9SSD85NDAsKSglJSUkJCYlJyosLzU6RE5qdXV1dXdvUkQ5Mi0sKSYlJCMiIiUlJikrMTQ9QUZQXGVqbQ==',
       'mpiWlJCOjIaFgX55dXFtbGhiW1lbZ3Z+f36GkaGqpqKcmJaQjIiDgX13dG9vb25vaWdnaGtvdXt/hYiLkpWYmw==',
       40,
+      'jIZxeX5vaFuIi4t8j3FzZIl0a3mHbJCGcmGMeFxuY6F2s8Khbzi5r5yLIoBqlsN8dn5+ozRt8HmKQmN8hS+LYw==',
     ],
     [
       2,
@@ -2072,6 +2229,7 @@ export const PIECE_MODEL: PieceModel = {
       'c4+NbVxOQz43My8qKSUkJCEiIyMjJSgpLjA1QElefYCBgIJ0VEM6MS0pJiQiISEgICEhIiQmKSwyPExhYl9haA==',
       'jI2NiYiEf3x4dHFvaGRfWlhYYG55fYCNmqeqpqCcmJSRjYmFgX13c21oZWp7hIuFd3JqYVhYZ42ipaSgnJiSkA==',
       40,
+      'lWVNX3FpZ1uVlX+ImHyYf0pqkIaDg7SAcod7bWpuY6F2s8KhMxm5r493AIBqlmiAgICAgICA8HmKQVpxejfDkQ==',
     ],
     [
       6,
@@ -2081,6 +2239,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYJ/aVFAODArJyUjISAgHx8gICEjJScrMDhCUGuBgX9/gYFrUEI4MCsnJSMhICAfHyAgISMlJyswOEBRa32CgQ==',
       'oaWmop6alpKOioaCfnt3c29rZ2NfW1daZ3aCgn5/h5akqKainpqWko6KhoJ+e3dzb2tnY19dXGBnc31+gYKHlg==',
       40,
+      'nKGtfWtli49qnlmSXnthaZqpYmduamtxbmFTUo5uY0//YcKhRq65r3BdvIBqlmiAgICAgICA8HmKkEVZgVWdmg==',
     ],
     [
       3,
@@ -2090,6 +2249,7 @@ export const PIECE_MODEL: PieceModel = {
       'DA0NDQ0ODxESFBkfNtPVzbiVeWNYRjszMy8rKigmJiUlJicoKS0uMzU6Rlhje5e3zNXTNR4ZFhMREA8ODQ0MDA==',
       'cIuVnJ2cnJmXlpORkIuKh4OBf3t3dXFvb2tnaGVlZWVmb4afr7e2sq2po5+alpGLh4F9d3FtZmJeWFRQTEtOWw==',
       40,
+      'tgI5MzhPUk3/v4fQtND/tpgMunJ9/2t134c4UaRuY6F2YcJPgIC5r25SgIBqlmiAgICAgICA8HmKLUhXX1ibpg==',
     ],
     [
       3,
@@ -2099,6 +2259,7 @@ export const PIECE_MODEL: PieceModel = {
       'LSwtLS4vMDI0OT1CS1RWVFFPTk9QUlZZXl5YUk1JPikkIB4eHR0dHh8iJCgvOFddXV5hZGlpYlZKQzw3NTIvLQ==',
       'fYiOioWDf3t5c3F9h5OWlZmfqq+poJaNhH12bWdhW1VRUVtrdXh0cXWCkpydmpiUko6KhoKAfnt5dXJwbGhmcA==',
       40,
+      'c1dRdI9+YV2pe+datG1qdChUvG53tGxydIdQSJZuY6F2s8KhuVG5r2RoQ4BqlmiAgICAgICA8HmKm0ZKUmeRkw==',
     ],
     [
       4,
@@ -2108,6 +2269,7 @@ export const PIECE_MODEL: PieceModel = {
       'KyssLjAzNzxCTFFUVFNRUFBRU1ZZV0tBOjUxLy0rKioqKistLzE1OkFKWFlWU1FQUFFTVFNRS0I8NzMwLiwrKw==',
       'hYWFgX15dXV9jZqfnZmVkY2JhYF9eXVxbWlmYmFre4iMiYWBfXt7foOLkpeZmJWRjYmFgX15dXFtaWdnanJ4gA==',
       40,
+      'baGttZqGfX1tb2RcaHddc5qiYWZtamtxbmFfTIduY6F2YcKhgGi5r2hzYYBqlmiAgICAgICA8HmKgk5QWGCstw==',
     ],
     [
       5,
@@ -2117,6 +2279,7 @@ export const PIECE_MODEL: PieceModel = {
       'Q0NFSEtQUUtDPjk2NDIxMDAxMjQ2OT5ESEtMS0pHRkRERkdKTExLSEQ+OTY0MjEwMDEyNDY5PkNLUVBLSEVDQw==',
       'ipecmJSQjIiEgHx4dHBubG1yd4CGiYqIhIB8eHZ3eoCKjpOUkpCMiISAfHh0cGxpZWl2hZCQjIiEgHx4dHBweg==',
       40,
+      'WqGsxKWcgopqWmJraXFfZpujYWdtamtwbmFxT3JuY6F2YcJPgIC5r22NgIBqlmiAgICAgICA8HmKnUpVXVmnng==',
     ],
     [
       5,
@@ -2126,6 +2289,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSUmJyksLzQ5QUxeZmViX19gX1xWTkY8NjEuKykoJycnJygqLC4yNj1FTlZbX2BgYGFkZV9NQTkzLyspJyYlJQ==',
       'e4eKhoSAgYaJj5OXmZmYlJCMiISAfHh0cGxpZ2dqbnF0d3x+fnx4e4WVoaKfnJiUkIyIhIB8eHRwbGllYV5faw==',
       40,
+      'fp+lnYt4c3J0gWhpdmtwepeYYmhvamtxbmFFRZ1uY0//YcJPgIC5r2FegIBqlmiAgICAgICA8HmKa0BFbW2KlQ==',
     ],
     [
       5,
@@ -2135,6 +2299,7 @@ export const PIECE_MODEL: PieceModel = {
       'PT5AQkRGRkZGREE+Ozk3Nzc3OTs+QURGR0dGREJAPj09Pj9CRUlOTklDPjs4NjU0NDU2ODo+Q0lOTklFQkA+PQ==',
       'jo2MiIWBfXl1cnJzdnt/goiKiYiFgX15dXFtbnmIlZiUkIyIhYF9eXVxbWlqc4OQk5CMiIWBfXl3d3h8foOHjA==',
       40,
+      'TqGnxqm5en1qS25uYWdza5qbYmZsamtwbmFhRYBuY6F2YcKhgJe5r2GCnoBqlmiAgICAgICA8HmKf0FGTmyXng==',
     ],
     [
       5,
@@ -2144,6 +2309,7 @@ export const PIECE_MODEL: PieceModel = {
       'KywtLzAzNzxETFRVU1BOTU1OUFNVVExEPDczMC8tLCsrLCwuMDM3PERMVFVTUE5NTU5QU1VUTkQ8NzMwLi0sKw==',
       'iYqJhYF9eXh3e4qTm5yYlJCMiYWBfXl1cW1pZWRncYGJiomFgX15dXd7ipibnJiUkIyJhYF9eXVxbWllZGhxgQ==',
       40,
+      'aaGuupyKnZ9qbFpfXXldcJquYmhtamtxbmEvPKtuY6F2YcKhfb65r1Za0YBqlmiAgICAgICA8HmKjkQwN4d+pA==',
     ],
     [
       5,
@@ -2153,6 +2319,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZGVnaF5LPzgyLiooJyUlJCQlJScoKi4yOD9LXmhnZWRkZWdoXks/ODIuKignJSUkJCUlJygqLjI4P0teaGdlZA==',
       'lKGloZ2ZlZGNiYWBfXl2cm5qZmJeXGJxgIeFgX15fIWUoaOhnZmVkY2JhYF9eXZybmpmYl5cYnGAh4WBfXl6hQ==',
       40,
+      'hKKxnoV0p6hpiFlwXGtbg5uvYWVnamtwbmFmVnluY6F2YcKhf8i5r3Ru34BqlmiAgICAgICA8HmKlkBdZVC0wQ==',
     ],
     [
       5,
@@ -2162,6 +2329,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hx8fICIlJikvNUBNaISIh4eIhGhNQDUvKSYjIiAfHx8fHx8gIiUmKy81P01nh4iHh4iEZ1BANS8rJiUiIB8fHw==',
       'eH+BgIKOnqaopaGdmZWRjYmFgX15dXFuamZiXlpZW2h4f4GAhY6epqaloZ2ZlZGNiYWBfXl1cW5qZmJeWllbaA==',
       40,
+      'oKGveGZjl5ZsolqZXYVcZpquYWdtamtxbmEoQrpuY6F2YcKhfF65r11PVIBqlmiAgICAgICA8HmKf0c/R3SCpA==',
     ],
     [
       8,
@@ -2171,6 +2339,7 @@ export const PIECE_MODEL: PieceModel = {
       'TEZBPjo4Nzc3Nzg6PUFFSUlFQT06ODc3Nzg4OjxBR01WYGlqZFJFPDYyLiwqKSgnJycoKiwuMTY8RVJmamlgVg==',
       'fYiQk5GNiYaBfXp2cW1qZmJeXFtkcoiXnJ2ZlZGNiYWBfXl2cm5qZmNjboCVn6aloJ2ZlZGNiYWBfnp1cW5qcg==',
       40,
+      'ZZk2aZWJXF+aY/9rv22ncpkpY2dtamtxcGErO7NuuE92YcKhg6G5r1Vbq4BqlmiAgICAgICA8HmKIEIuFol/qw==',
     ],
     [
       0,
@@ -2180,6 +2349,7 @@ export const PIECE_MODEL: PieceModel = {
       'IiIjJCYoKy80PEdXbGtpZ2dpa25kUUU8NjEuKykoJyYmJSYlJicoKS0yO05PcnZ3eW9xcVdHPTQvKygmJCMiIg==',
       'cYCJhYF9fIaVo6ikoJyZlZGOjYuKh4J8c2tobW9sZFdUXGl1gYiKh4CFkJ2gnJmVkY2JhYF9eXVxbWllYl5aYw==',
       41,
+      'jImBf3xuaF6AjoN+kGaId2t0fpaucnmebtKurkbbY6F2s8JPgICyr8+2gIBnlsN5obZRo+Nu8J+KrYOjrUpZVQ==',
     ],
     [
       8,
@@ -2189,6 +2359,7 @@ export const PIECE_MODEL: PieceModel = {
       'wcJ+VD80LCcjHx0bGhoZGRkZGhsbHiAiJiszQVaAxMPDxH1TPjMrJiIgHBsaGhkZGRkZGhsdHiInLDQ/VH7Lxw==',
       'lqStqaWinpqWko6KhoJ+enZyb2tnY19bV1NUX297hpOjrq2ppaKempaSjoqGgn56dnJva2djX1tXU1Rcc4OGiw==',
       41,
+      'w56pTDpQgX5svlzKXMtfw5Wqb2tnbWxwgmGPrVVuY6F2s8Khi7Oyr85xwoBnlsORemyao0jj8J8AooOUnUrmxg==',
     ],
     [
       1,
@@ -2198,6 +2369,7 @@ export const PIECE_MODEL: PieceModel = {
       'P0BBREdLUFBLRkRBQD8wLCsrLC0vMjY6QU5OTEpJSUpMSklMTk1BOTQvNjo5NzY1NTY3OTw/REtQUUtHREFAPg==',
       'kJiclYZ6cm1oY11ga3iDhH58fn99fHyGlZ+fk393c3yFg397d3RwdYKSnJuZoa67vKJUR01YZmtoanSBi4yGhg==',
       41,
+      'V2t2fqOgaHh6V7tneHB8aWFdzdj/cZT3jNKAWGNuY6F2s8KhvKGyr3Odq4BnlmiAgICAgICA8J+KpkNcZDKWpA==',
     ],
     [
       1,
@@ -2207,6 +2379,7 @@ export const PIECE_MODEL: PieceModel = {
       'KSkqLC4xNDk/SVZbWFVUUlJUVVhbVkk/OTQxLiwqKSkpKSosLjE0OT9JVltYVVRSUlRVWFtWST85NDEuLCopKQ==',
       'eIaMiYWBfXl1d4OSnqCcmJSQjImFgX15dXFtaWVhX2l4hoyJhYF9eXV3g5KeoJyYlJCMiYWBfXl1cW1pZWFfaQ==',
       41,
+      'caOxtZaC4NdpdFlYXHpbfJuvX2NnamtwbmGhgk1uY6F2YcJPgICyr5+5gIBnlmh5Z2SjGKAy8J+KnYuOlzNZVQ==',
     ],
     [
       2,
@@ -2216,6 +2389,7 @@ export const PIECE_MODEL: PieceModel = {
       'IB8iIyQmKS4yPEhOW2pydnZ1cm1iVEc+NzMtKiknJCQkJCMlJCYnKS4yOEBNYXp7e3t9e1hHPjIuKSYkIyIhIA==',
       'eoCFi5CUmZydm5mVk4+Ni4iGgHx4dXBsaGRhXFlcaXd/gX+ElKCrqaOfmpeTj4mHgX15cXBram1paWZhZWlqcw==',
       41,
+      'k39zcHZraVyMk3+FjXR5Zn5+dHp4gG9zcmGMf1xuY6F2s8KhdEyyr52DPYBnlsN9fnpxozV98J+KVWl+hzKRXw==',
     ],
     [
       2,
@@ -2225,6 +2399,7 @@ export const PIECE_MODEL: PieceModel = {
       'h4aHhl9IOTItKSMhIB8eHhwcHB4fISMmKzA6TW1tbHGBl5RvXk5GPTYyLCooJiMjISEiIiMjJiksLjY9SVx+hg==',
       'maWsq6SfnJaTkYuJhH97dXFrZWFhb3iCgXNrYVlbapGhqKSenJiUko6Mi4mHg4F9eHRxbWhkYFpYWmBwe39/iw==',
       41,
+      'nV5VWWlkbGCUnnOThoN4dUd1jpt8gNd0cqx9dWpuY6F2s8KhQ16yr5JzVIBnlmiAgICAgICA8J+KTGFzfDDCjg==',
     ],
     [
       6,
@@ -2234,6 +2409,7 @@ export const PIECE_MODEL: PieceModel = {
       'hISAaVBBNzAqJyQiISAfHx8fICEjJScrMDdBUGmCg4KCg4JpUEE3MCsnJSMhIB8fHx8gISIkJyowN0FQaYCEhA==',
       'oKWloZ2ZlZKOioaCfnp2cm5qZmJfW1daZ3eBgn6Bipqmp6WhnZmVko6KhoJ+enZybmpmYl9bW2Bndn1+goSKmg==',
       41,
+      'nqGuemlkjI9poFyUXX5dZJqqZGZsamtxbmFRVI5uY0//YcKhTLayr25ax4BnlmiAgICAgICA8J+KhkNXfy6ZqQ==',
     ],
     [
       3,
@@ -2243,6 +2419,7 @@ export const PIECE_MODEL: PieceModel = {
       'rZh9aVFHPTUwLC0qKSgmJiYnJykrLSwwNz9JUWh8l6zHzMpAJxsVExEQDw4NDQ0NDQ0NDg4PEBETFhkoQcvNxA==',
       'hICAfHh3cW9ubGtoZ2RkZWZrepSms7Szr6unoZ2Wko6IhHx4cm5qZGBZVVFNTE5YaYOUnZ2ampiYlZSSkJCKhw==',
       41,
+      'sxBANz1RU0//vYDLscX/pZcVtnJ3/2tz24c4UKRuY6F2YcJPgICyr2pRgIBnlmiAgICAgICA8J+KL0lSWjSSoQ==',
     ],
     [
       3,
@@ -2252,6 +2429,7 @@ export const PIECE_MODEL: PieceModel = {
       'T01NTU5RU1hcXVdSTEhFKyUiIB8eHh8eISIlKi89WVpaW15hZWdhU0tEPjg2MjEvLS4tLS0uMDI1OT5FS1NUUw==',
       'i5WXk5qkqq+mm5KIgXhzbGNeV1JRWGZzeHZycXmIl5ybmZWRj4uHiISBfnh3cm9tampveoWMjomEgnx4d3B0gQ==',
       41,
+      'cFpSd5GBYl+keOFcq2txdStYuGlwr2tycodNR5ZuY6F2s8Khs0myr2FlOYBnlmiAgICAgICA8J+KlUVGTWeXlQ==',
     ],
     [
       4,
@@ -2261,6 +2439,7 @@ export const PIECE_MODEL: PieceModel = {
       'UFFTVlhWS0E6NTEvLSsqKioqKy0vMTU6QUtXWFZTUVBQUVNUU1FMQjw3MzAuLCsrKyssLjAzNzxCTFFTVFNRUA==',
       'kZ2fm5eTj4uHhIB8eHRwbGhkYmVygYqLh4SAfHt7f4iPlpqZl5OPi4eEgHx4dHBsaGZpbXJ7gYSGhIB8eHR1gQ==',
       41,
+      'bZ6ps5qGfn5tb2JcZ3dcc5qiYmdubWtxbmFiToBuY6F2YcKhgXmyr2hyd4BnlmiAgICAgICA8J+KgExQWDa0wQ==',
     ],
     [
       5,
@@ -2270,6 +2449,7 @@ export const PIECE_MODEL: PieceModel = {
       'MDEyNDY5PkRHS0tLSkdGRUVGR0pMTEtIQz45NjQyMTAwMTI0Njk+Q0tQT0tIRUNCQkNFSEtQUUtEPjo2NDIxMA==',
       'iImIhIB8eHZ3eoKJjpKTkpCMiISAfHh0cW1pZWh1hI+QjIiEgHx4dHFxeomWmpiUkIyIhIB8eHRxbm5uc3h8hQ==',
       41,
+      'WqGrw6WcgopqWmJranFfZpqjYmlwamtxbmFwUHJuY6F2YcJPgICyr2qHgIBnlmiAgICAgICA8J+KmklSWjSkng==',
     ],
     [
       5,
@@ -2279,6 +2459,7 @@ export const PIECE_MODEL: PieceModel = {
       'Xl9eW1ZQRj02Mi4sKSgnJycnKCorLjE2PUVQVlpeYF9fYWNkX01BOjMvKyonJiUlJSUmKCksLzQ5Qk5gZGRiXg==',
       'mZmZlZGOioaCfnp2cm5qaGdpbG91dXt+fX16e3+NnKChnZmVkY6KhoJ+enZybmpmYl5fZnWDiYiEg4GEiIyMlA==',
       41,
+      'fZ+mnox5dHN0gWdodm1xepiXY2lwa2txbmFERZ1uY0//YcJPgICyr19cgIBnlmiAgICAgICA8J+KZUFDakePrg==',
     ],
     [
       5,
@@ -2288,6 +2469,7 @@ export const PIECE_MODEL: PieceModel = {
       'Njc5Oj1BREZGR0dFQkA+PT0+QEJFSU5OSUI+Ozg2NTQ0NTY4Oj5CSU5NSUVCQD49PT5AQkRGR0dGREE9Ojk3Ng==',
       'iYmJhYF9eXVxbW94h5SXlZGNiYWBfXl1cW1paXKBj5ORjYmFgX15d3d3e4CDh4yOjo2JhYF9eXVzcXN3e4GBhg==',
       41,
+      'TqGnxqm4e35rS25uX2dya5qdYmdtamtxbmFfRoduY6F2YcKhgFOyr199RoBnlmiAgICAgICA8J+Kf0JDS0aVnw==',
     ],
     [
       5,
@@ -2297,6 +2479,7 @@ export const PIECE_MODEL: PieceModel = {
       'TE1OUVNTTUU9ODQyLy4tLCwtLi8yNDg9RU1TVFFOTUxMTU5RVFJPRT04NDEvLiwsLC0uLzE0OD1FT1JUUU5NTA==',
       'mZqZlZGNiYaCfnp2cm5qaGZpcH2HiomGgn56dnV7g5KZmpmVkY2JhoJ+enZybmpmZmlwgIeKiYaCfnp2dXuDkg==',
       41,
+      'ZqCtvJ6MlpZpaFphXHddbZquYmluamtxbmErO7NuY6F2YcKhfn2yr1RYfIBnlmiAgICAgICA8J+KikIqMmV9qQ==',
     ],
     [
       5,
@@ -2306,6 +2489,7 @@ export const PIECE_MODEL: PieceModel = {
       'aGlsbFtJPjYxLSknJiUjIyMjJSYnKS0wNj5JW2xsaWhoaWxsW0k+NjEtKScmJSMjIyMlJicpLTA2PklbbGxpaA==',
       'laKlop6alpKOioaCfnp2cm5rZ2NfW11qeYWGgn56eoaVoqWinpqWko6KhoJ+enZybmtnY19bXWp5hYaCfnp6hg==',
       41,
+      'iKKxmYBx4NdpjFl2XGVbgZuvX2NnamtwbmFjV3luY6F2YcKhfoayr3FpiYBnlmiAgICAgICA8J+KlUFbYzCywQ==',
     ],
     [
       5,
@@ -2315,6 +2499,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hx8fICIkJysvNkBOaYGGhYWHhGlNQDYvKSckIiAfHx8fHx8gIiQnKS82QE5phIaFhYaCaU5BNzArJyQjIB8fHw==',
       'eX6Bf4GOnqaopKCcmZWRjYmFgX15dXFtaWViXlpZXGp5gIGAhI6epaakoJyZlZGNiYWBfXl1cW1pZWJeWlpcag==',
       41,
+      'n6GuemdjjY1roVqWYIJgZJquYmNnamtwbmEpQrpuY6F2YcKhf1qyr1xOT4BnlmiAgICAgICA8J+KgUU9RU6CrA==',
     ],
     [
       8,
@@ -2324,6 +2509,7 @@ export const PIECE_MODEL: PieceModel = {
       'R0VBPjs4ODc3Nzk7PkFGTVRiZ2hkUkU9NzIuLCopKCcnKCkqLC4yNz1FUWRoZ2JUTEVBPjs5ODc3ODg7PkFFRw==',
       'aXmMmpycmJSQjIiEgHx4dHBsaWVjZnOGlp+lo5+bl5OQjImFgX15dXFtbnV/ipGSj4uHg398eXVxbWpmYl5aXw==',
       41,
+      'ZZg7bZaKXGCaYv9ru2yhcZopYmduamtxcWErPKtuuE92YcKhgoKyr1VZg4BnlmiAgICAgICA8J+KG0UtFGKAtw==',
     ],
     [
       0,
@@ -2333,6 +2519,7 @@ export const PIECE_MODEL: PieceModel = {
       'IiMjJScpLDA2PUlYbm5sdXVzckxMSzswKyonJiUlJSQmJicpKy0xNTxEUGJsaWdlZWdpa1lIPjUwLCkmJSQjIg==',
       'eH2KlaOrq56OiImSmJSMhH13dnRycGxoZGBdWVtnd4OEgHx4fIqZpKOfm5eTkIyIhIB8eHRwbGhkYGNwfIN6dw==',
       42,
+      'ioeEgX9wa2J4jHp5gmKDdmt8h5ikdnmbbqyurkbbY6F2s8JPgICvr8q2gIBnlsN5sbpMo+Rz8HmKq3+irEdZVQ==',
     ],
     [
       8,
@@ -2342,6 +2529,7 @@ export const PIECE_MODEL: PieceModel = {
       'urqDV0A2LiciIR0cGxoaGhoaGhsdHiAkKC00QlaBvLu7vIFWQjQtKCQgHhwbGhoZGRoaGxwdICInKzZAV4DEvQ==',
       'maesqKSgnJiVkY2JhYF9eXVxbWllYl5aVlJYZnV/iJalr6yopKCcmJWRjYmFgX15dXFtaWViXlpWUlZle4eFjA==',
       42,
+      'v56oUD9SgX9ru17EXsJgtpaqb2NnbmtwgWGQrVVuY6F2s8Khkc2vr8hy5YBnlsOReGaWo03l8HkAon6TnUbZwQ==',
     ],
     [
       1,
@@ -2351,6 +2539,7 @@ export const PIECE_MODEL: PieceModel = {
       'Nzg5Ozw3MDQ7Q01NSkhJS0pKSkpMTktANzMvLSsqKistNEVFRkhMUlNOSUVCQD4jOz5AQkVJT1FNRkI+Ozk4Nw==',
       'goKFgn2Ekp6mop6YkYl7b15dZ3F8fHV6hZCamZigrbe6qnlOQEZRXWViZHCAjI2JhYF+eoGPi4ZyYmJteoWFgg==',
       42,
+      'U1xddaKoZXN5UttseXB1blZL3fz/duOxndKBWmNuY6F2s8Kh0t+vr3Oj/YBnlmiAgICAgICA8HmKq0BdZZuXpA==',
     ],
     [
       1,
@@ -2360,6 +2549,7 @@ export const PIECE_MODEL: PieceModel = {
       'KissLS8yNjxCTFhYVFFPTk5PUVRYV0xCPDYyLy0sKyoqKywtLzI2O0JMV1hUUU9OTk9RVFhXTEI7NjIvLSwrKg==',
       'd4WOioeDf3t3c3eElJ+empaSjoqHg397d3Nva2djYWh3hY2Kh4N/e3dzd4SUn56alpKOioeDf3t3c29rZ2NfaA==',
       42,
+      'a6OxupqHtLZqblpfXHxcdZuvX2NnamtwbmGgf01uY6F2YcJPgICvr5q8gIBnlmh5ZWafGJ0w8HmKoIKOly5ZVQ==',
     ],
     [
       2,
@@ -2369,6 +2559,7 @@ export const PIECE_MODEL: PieceModel = {
       'JCQlJiktMDQ+QEhPXGVqbW5samVfUkg/OTMuKykoJyUlJSQlJygrLDE0O0RQaXR0dHR2blFDOjUvKygnJCMiIg==',
       'e3+GiYuSlZqbmpiUlJCOioaFgX15dXFwbGVhW1lcZ3d+gH6GkqKqpqKcl5SQjImEgHp2c29xb29uamdnaGtudQ==',
       42,
+      'jIlzen5vaVyIi4Z7jG91Y4h4aneAbIl8cWGLe1xuY6F2s8KhbjKvr5WFG4BnlsN8cnl+ozF38HmKPmF5gS+RaA==',
     ],
     [
       2,
@@ -2378,6 +2569,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICAhISMlKSswOEFQeYB+fn57X01AODEtKSclIyQjJCQkJCcoLDAyOD5DTFxrjI5zaGBeYGJQPzgvKygjIiAgHw==',
       'g4aRnaeno6CcmJSQjIeEgHp5d3d1c29raGRiXFphd5+qpaCXjol6dXyFlpuXk4+LhYF7d3Nva2dhXVdTWWd0gA==',
       42,
+      'lF9MX3NpZ1yblYiGmHyPgUFnk5J5hcd0cod6b2puY6F2s8KhoLuvr4l0zYBnlmiAgICAgICA8HmKP1dudzjBmA==',
     ],
     [
       6,
@@ -2387,6 +2579,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hh4fICIkJikvND9NZ4SKioqKhGdNPzQvKSYkIiAfHh4eHh8gIiQmKi82P01niImHh4mKZ00/NC8qJiQhIB8eHg==',
       'en6BhIuZo6alop6al5OPi4eDf3t3c29rZ2NgXFhYYHB9gX9+iZmmqqainpqXk4+Lh4N/e3dzb2tnY2BcWltgcA==',
       42,
+      'oqGudWNijI5rpFmaXodfaZqqYmhsamtxbmFRVpZuY0//YcKhR3Kvr29ZboBnlmiAgICAgICA8HmKk0RZgFKemg==',
     ],
     [
       3,
@@ -2396,6 +2589,7 @@ export const PIECE_MODEL: PieceModel = {
       'tJh4ZlVGOzUzLispKCYlJSUlJigpKy4zNTtGVWZ4l7TM1dM2HxkWExEQDw4ODQ0NDQ0NDg4PEBEUFhkfNtPVzA==',
       'h4OCgHx4dnJwbWtoaGpjZmNjb3+arLa2sa+opKGamJKLiIJ+eHRtZ2RcWVdQT0tMV22GlZqam5uZmJeVkpGMiQ==',
       42,
+      'tgA3MjhPUk3/v4XPs8//tpkRunF5/2xz34c7VKRuY6F2YcJPgICvr2xRgIBnlmiAgICAgICA8HmKIkhWXlWcpg==',
     ],
     [
       3,
@@ -2405,6 +2599,7 @@ export const PIECE_MODEL: PieceModel = {
       'UE5OTk9RU1leXlpTTUk3KiQgHx4dHh4fICEkJzA6WFtcXV9iZ2liVktDPTc1MjEvLS4tLS4vMTI1Oj5DSlRVUw==',
       'h5GWlZqjq6+onZaMhHx2bmdhWVVQUV9sd3d0cXSCkZycmpiUko2KhoSAfnp2dXFva2hpdIGLjoqGgH58dnRxeg==',
       42,
+      'cVZPdZB/YV6qeuRZtm51cyZVvG53tWxyc4dSSo5uY6F2s8KhuI2vr2NnkYBnlmiAgICAgICA8HmKoURKUWWRkw==',
     ],
     [
       4,
@@ -2414,6 +2609,7 @@ export const PIECE_MODEL: PieceModel = {
       'KiorLS8yNjpBSlNUVlVTUlJTVVhbVkhAOTQxLiwqKSkpKSosLjE0OUBIVlpYVVNSUlNVVlVTSkE6NjIvLSsqKg==',
       'hYWFgX15dXWBkJ2gnJiVkY2JhYF9eXVxbWllYmFpeIaLiYWBfXt7f4aNlZiZmJWRjYmFgX15dXFtaWdlaG91gQ==',
       42,
+      'cKGts5iDfn1scmJZZndcdpuiY2pyamtxbmFfToduY6F2YcKhgCivr2duDYBnlmiAgICAgICA8HmKg0xPV16clQ==',
     ],
     [
       5,
@@ -2423,6 +2619,7 @@ export const PIECE_MODEL: PieceModel = {
       'MDEyNDY5PkNIS0xLSkhGRUVGSEpLTEtIQz45NjQyMTAwMTI0Njk+Q0tRUEtIRURDQ0RFSEtQUUtDPjk2NDIxMA==',
       'iImHg397eXd4fIKIkJSUk4+Lh4N/e3dzb2tnZWt5iJCPi4eDf3t3c29zf4+ampeTj4uHg397d3NvbWxudHmBhg==',
       42,
+      'WqGrw6WbgolrWmJqa3FgZpqjYWZsamtxbmF2VHJuY6F2YcKhX0Svr22MMoBnlmiAgICAgICA8HmKnUdXX1WupA==',
     ],
     [
       5,
@@ -2432,6 +2629,7 @@ export const PIECE_MODEL: PieceModel = {
       'YGFfXVdQRDw2MS0rKSgnJicnKCkrLjE1PERQWFxfYGFhYmVmX01BODMvKyknJiUlJSUmJyksLjQ5QExeZmZiYA==',
       'mJmZlZGNiYWBfXl1cW1qaGZobG50eHt+fnt5eoKSn6OhnZmVkY2JhYF9eXVxbWpmYl5eZ3aFiYeBgYKEjI6Qlg==',
       42,
+      'f5+lnIp3dHN0gmRqc2xwe5iYY2hvam5xbmFJSJ1uY0//YcJPgICvr2FdgIBnlmiAgICAgICA8HmKZEBGbmiNlA==',
     ],
     [
       5,
@@ -2441,6 +2639,7 @@ export const PIECE_MODEL: PieceModel = {
       'Njc4Oj1BREVHR0ZEQkA+PT0+QEJFSU5OSUM+Ozg2NTQ0NTY4Oz5DSU5OSUVCQD49Pj5AQkRGRkdGREE9Ojg3Ng==',
       'ioqJhYF9eXVxbW54iJWYlZGNiYWBfXl1cW1paXKBj5ORjYmFgX15eHd3fH2Dh4yOjo2JhYF9eXVzcnN2eX+BiA==',
       42,
+      'TqGnxqm4e31rTG5uYGhza5qeYWdsamtwbmFlSYBuY6F2YcKhgHivr2GCdoBnlmiAgICAgICA8HmKgEFHT2ibnw==',
     ],
     [
       5,
@@ -2450,6 +2649,7 @@ export const PIECE_MODEL: PieceModel = {
       'TU5RVFVVTUI8NjIwLiwrKysrLC4wNDc8Qk1VVlNQTk1NTlBTVVNNQjw4NDAuLCwrKywsLzA0NjxDTVNUU1FPTQ==',
       'lpydmZWRjYmFgX56dnJuamZiZW5+iouJhYF+enZ3eYeWmp2ZlZGNiYWBfnp2cm5qZmVmbn6GiomFgX56dnV5hw==',
       42,
+      'aaGvupyJlZdqbFxfXnldcpquYWdtamtxbmEqPLpuY6F2YcKhf2mvr1RWYoBnlmiAgICAgICA8HmKkEErMop8pA==',
     ],
     [
       5,
@@ -2459,6 +2659,7 @@ export const PIECE_MODEL: PieceModel = {
       'bW5wb1hHPTUwKygmJCMjIiIjIyQmKCsvND1HWHBxbmxsbnFwWEc9NC8rKCYkIyMiIiMjJCYoKzA1PUdYcHBubQ==',
       'lqOmop6al5OPi4eDf3t3c29rZ2NgXFpjcoCGg397e4eWo6ainpqXk4+Lh4N/e3dzb2tnY2BcW2NygIWDf3t7hw==',
       42,
+      'jaKxk3xuqKxpkVp8XGJcgJuvYWNnamtwbmFlW3luY6F2YcKhf4evr3RpiYBnlmiAgICAgICA8HmKm0JeZ0u4xg==',
     ],
     [
       5,
@@ -2468,6 +2669,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hh4fICEjJikvND5OZoaKiYmKhmZOPjQvKSYjISAfHh4eHh8gISQnKi81P05nh4qKioqHZ0w/NS8qJyQhIB8eHg==',
       'd3+BgIWQoKenpKCdmZWRjYmFgX15dXFtaWZiXlpYXWd3f3+Ag5Cgp6ikoJ2ZlZGNiYWBfXl1cW1pZmJeWlhaZw==',
       42,
+      'oqGudWNikpJspFqbXIhcaZmuYmhvamtxbmErRbNuY6F2YcKhgJavr11OnoBnlmiAgICAgICA8HmKgEdASHCGqQ==',
     ],
     [
       8,
@@ -2477,6 +2679,7 @@ export const PIECE_MODEL: PieceModel = {
       'SUVAPTs5Nzc3Nzk7PUFFTVVhamplUkY8NjIuKykoJycnJygpLC4yNjxGUmVramFVTEVBPTo5NzY3Nzg7PUBFSQ==',
       'aoCSm56al5OPi4eDf3t3c29rZ2RiaHeNnqSno52clZOPioiBgHt3dW5tbneEj5STj4qIgYB7d3VubWdjYVpZXw==',
       42,
+      'Zpk1aJSJXF+bY/9rwW2oc5knY2ZtamtxcmEuPatuuE92YcKhhKKvr1VarIBnlmiAgICAgICA8HmKH0cvF4V/qw==',
     ],
     [
       0,
@@ -2486,6 +2689,7 @@ export const PIECE_MODEL: PieceModel = {
       'IiIjJCQlJyksMjxQU31+gIB2d25URDkxLSomJCMiISAgISIiJCcpLDI6Q1RvdHJwcHJ1dl1MQDcyLisoJiUkJA==',
       'homKg4aQm6Kfm5eTj4uHg397d3Nva2hkYFxaZHOBh4N/fYeWpKqmop+bl5OPjYuKiIJ7c21pbW5uZ1pSVF9ufQ==',
       43,
+      'lIqKd3Rqal56lneIhnCFc3B+epChc3maboeurkbbY6F2s8JPgIC9r+G2gIBnlsN6oK5Uo+F43FSKq4elr0tZVQ==',
     ],
     [
       8,
@@ -2495,6 +2699,7 @@ export const PIECE_MODEL: PieceModel = {
       'z9N5Uz4yKiUgHhwbGhkZGBgZGRkbHB4iJCoyPVN8zMvLzHxTPjIqJSIeHBsaGRkZGRkZGhsdHiAlKjI+U3zJyQ==',
       'mKmwrKikoJyYlJCMiIWBfXl1cW1pZWFdWVVRVGBwfIqYp7CsqKSgnJiUkIyIhYF9eXVxbWllYV1ZVVReaXR5gg==',
       43,
+      'x5+pSDZOgH1swVvQXtRgzpWrbWtnbWxwf2GQrVVuY6F2s8KhjbS9r990xYBnlsOOfXCUo0rl3FQAooeYoUrnyA==',
     ],
     [
       1,
@@ -2504,6 +2709,7 @@ export const PIECE_MODEL: PieceModel = {
       'KioqLC0vMzlAS1FQTk1NTk9NTE9QSz84MjE4OTY0MzMzMzU2OTxBR09ST0tHRUNCQkNFR0tPUk5IQ0A+PDstKw==',
       'f359fYaTn6CYhXx4fIaFgX15dXFveIeVnJmfq7i/smlHRlJfamlpcoGLj4uFi5KXlop9dnBpZV9bZG57hYF9fg==',
       43,
+      'XXB6fqGXaXR9XbJlenF1bWZh0tD1cJHridKCWWNuY6F2s8KhwcG9r3qj1YBnlmiAgICAgICA3FSKqEhhaZuXnw==',
     ],
     [
       1,
@@ -2513,6 +2719,7 @@ export const PIECE_MODEL: PieceModel = {
       'KCkqKy0wMzg/SFRcWldVVFRVV1pcVEg/OTMwLSsqKSgoKSorLTAzOD9IVFxaV1VUVFVXWlxUSD85MzAtKyopKA==',
       'eIaMiISAfHh0eYeWoaCcmJSQjIiEgHx4dHBtaWVhX2l4hoyIhIB8eHR5h5ahoJyYlJCMiISAfHh0cG1pZWFfaQ==',
       43,
+      'c6OxspWA4NdpdllZXHlbfZuvX2NnamtwbmGhf01uY6F2YcJPgIC9r6jAgIBnlmh6bGifGJ8w3FSKnY6RmjJZVQ==',
     ],
     [
       2,
@@ -2522,6 +2729,7 @@ export const PIECE_MODEL: PieceModel = {
       'dHJwaWJURz43Mi4rKSclJCQjJCQkJygqLjM4QE9ieXt6enx4VkU6NC4rJyUjIiIhISEiIyUnKjE3QUZQXWZucw==',
       'nJqYlZOPjYuHhYB8eHRxbGhkX1xaXGh1fH99hJOgqaainJiVkY2JhYF9d3Nta25tbWlmZWZrb3d+goiOj5eYmw==',
       43,
+      'kYdydXhsaFqJkYSCk3N7ZoV5aXZ6eW90cmGMelxuY6F2s8Khcku9r6KKO4BnlsN+d3p5ozZz3FSKWGl/iC/IlQ==',
     ],
     [
       2,
@@ -2531,6 +2739,7 @@ export const PIECE_MODEL: PieceModel = {
       'e5aQb11NRT43MS8pKCQjIyMhISIhJCYnLC42PUlZgIaGhoiCV0c8MCspJiQiHh4dHR4eHyEjJigtND5YaWdocA==',
       'ko6OjIiHg39+d3Nva2hjX1lXWWJxe32DkZ6srKWinJqWkpCKhoJ8eHJuaGJjbnqChXlwaWJYWmuWoqWjnZuXkw==',
       43,
+      'm15OWWtlaVyPnHuPjIGCe0twi5WAgNR/bqx9cGpuY6F2s8KhPj69r5Z3KoBnlmiAgICAgICA3FSKP2F0fDPLkQ==',
     ],
     [
       6,
@@ -2540,6 +2749,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICAhIiMlKSsxN0FRa3yAf39/e2tRQTcxKyklIyIhICAgICEiIyUpLTE5Q1Frf359fX5/a1FBOTEsKSUjIiAgIA==',
       'e3+Cg4iQnKGjo5+bl5OPi4eDgHx4dHBsaGRgXFhbZHSAgYB+gpCfp6ejn5uXk4+Lh4OAfHh0cGxoZGBcXV5kdA==',
       43,
+      'mqGtf21mjJBqnFuPYHhfapqpYmluamtxbmFSUY5uY0//YcKhSdK9r3Be7IBnlmiAgICAgICA3FSKiENYf1WfqQ==',
     ],
     [
       3,
@@ -2549,6 +2759,7 @@ export const PIECE_MODEL: PieceModel = {
       'DQ0ODg8QERIUFhwiOM3Pw6+ZfmdSSD01NTEtKiknJiYmJycoKi0wNDU8R1FmfZiuws7MNyEbFhMSEQ8PDg4ODQ==',
       'cYuWmpmanZmYlJOSkI2Jh4OBf3t6dnJwbGtnZmVlZWVmb4Kaq7O1s6+qpKCZmJGLh4F9d3FtZ2NfWVRQTEtOWw==',
       43,
+      'swk9NjxRU07/vIvKq8r/rpgSt3J9/2tx24c3TqRuY6F2YcKh/9+9r21S/YBnlmiAgICAgICA3FSKL0hUXFqWoQ==',
     ],
     [
       3,
@@ -2558,6 +2769,7 @@ export const PIECE_MODEL: PieceModel = {
       'Li0sLS0uMDI1OT1DSlNVU1FPT09QUVVZXV5XUU1JQyglIR4fHR0eHiAhJCkvOlhcXF1gY2hoYlRLQz04NDIwLw==',
       'fYmNi4iBgHp3dHF9iJKXlZeiqK6poJaNhXt1bGZiXFZRUl1tdnh0cXWCk5ydmpWTkY2LiYWBgHp4dHBva2locg==',
       43,
+      'clhRdpB/Yl6neuNbsGxvdSpWvGhws2txcodMRpZuY6F2s8Khti29r2NnE4BnlmiAgICAgICA3FSKmkdHT2qMkw==',
     ],
     [
       4,
@@ -2567,6 +2779,7 @@ export const PIECE_MODEL: PieceModel = {
       'KywtLjEzOD1ES1FSU1JQT09QUlVXVktBOzYyLy0sKyoqKywtLzI2O0FLVldVUlBPT1BSU1JRS0Q9ODMxLy0sKw==',
       'hYWFgX15dXR8i5mfnJiVkY2JhYF9eXVxbWllYmNufYqMiYWBfXt7foKLkZaZl5WRjYmFgX15dXFtaWlobHR3gg==',
       43,
+      'a6Gst5uIfX1ubWNdZ3dccZqiY2puamtxbmFhTIBuY6F2YcKhgVq9r2p2T4BnlmiAgICAgICA3FSKf01QWF6vwQ==',
     ],
     [
       5,
@@ -2576,6 +2789,7 @@ export const PIECE_MODEL: PieceModel = {
       'MDEyNDY5PkRIS0xMSkdGRUVGR0pMTEtIRD45NjQyMTAwMTI0Njk+Q0tQUEtIRUNCQkNFSEtQUEtDPjk2NDIxMA==',
       'iIqJhYF+end3eX+Ei5GTlJGNiYWBfnp2cm5qZmdxgI2QjYmFgX56dnJvdoSTm5mVkY2JhYF+enZybm1tcHZ6hA==',
       43,
+      'WqGsw6WcgopqWmJraXFgZpqjYWZtamtwbmFuTXJuY6F2YcJPgIC9r2uKgIBnlmiAgICAgICA3FSKmktSWlyjpA==',
     ],
     [
       5,
@@ -2585,6 +2799,7 @@ export const PIECE_MODEL: PieceModel = {
       'X2FjZF9OQjkzLysqJyYlJSUlJicqKy8zOUJOX2RjYV9fYF5bVk9GPDcyLisqKCcnJycoKisuMjc8Rk9WW15gXw==',
       'l6Cin5uXk4+Lh4N/e3dzb2toZGBeYnB/hoeDg4OFiIqPkpiZmJeTj4uHg397d3Nva2hnaGpxcnZ6fX59e3l7hw==',
       43,
+      'faCmn4x5dHJ0gWdodmxveZqXY2hwamtxbmFCQ51uY0//YcJPgIC9r2BdgIBnlmiAgICAgICA3FSKY0JDam+LpA==',
     ],
     [
       5,
@@ -2594,6 +2809,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDU2ODs+Q0lOTklFQkA+PT0+QEJFRkdHRkRBPTo5NzY2Nzk6PUFERkdHRkRCQD49PT5AQkVJTk5JQz47ODY1NA==',
       'hZGUkIyIhIB8eHd2eHyAhYiNjo6MiISAfHh0cnJzeH6AhIiJioiEgHx4dHBtb3uLlpeUkIyIhIB8eHRwbGhqdg==',
       43,
+      'TqGpxqm5e35sS21uXmhya5udYmdsamtxbmFdRIduY6F2YcKhf0K9r2CAL4BnlmiAgICAgICA3FSKgEJDS26ztw==',
     ],
     [
       5,
@@ -2603,6 +2819,7 @@ export const PIECE_MODEL: PieceModel = {
       'TE1PUlRUTkM9ODQxLy0sLCwsLS8xMzc9Q05TVFJPTUxMTU9SVFNOQz03MzEvLSwsLCwtLzE0OD1DTlRVUk9NTA==',
       'lpycmZWRjYmFgX15dXFtaWVlaXKBiYqJhYF9eXV3eIaWmpyZlZGNiYWBfXl1cW1pZWVlcoGJjYmFgX15dXR4hg==',
       43,
+      'Z6GvvJ2LoaZralthXXlbcJquYWdtamtxbmEwPKtuY6F2YcKhfNi9r1Zb9IBnlmiAgICAgICA3FSKkEQvN4d/qQ==',
     ],
     [
       5,
@@ -2612,6 +2829,7 @@ export const PIECE_MODEL: PieceModel = {
       'YWJlZl9NQTkzLyspJyYlJSUlJicpKy8zOUFNX2ZlYmFhYmVmX01BOTMvKyknJiUlJSUmJykrLzM5QU1fZmViYQ==',
       'lKGkoJyYlJGNiYWBfXl1cW1pZWFdXmZ2g4eFgX15eYSUoaSgnJiUkY2JhYF9eXVxbWllYV1eZnaDh4WBfXl5hA==',
       43,
+      'gaKxoYd2p6hphllsXG5bhJuvYWVnamtwbmFkU3luY6F2YcKhfqW9r3NvsIBnlmiAgICAgICA3FSKlkBaY1KopA==',
     ],
     [
       5,
@@ -2621,6 +2839,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hx8gISMkJysvNkJRaYCFg4OFgGlOQTYvKyckIyEgHx8fHyAhIyQnKy81QVFpg4WDg4WAaVFBOC8rJyQjISAfHw==',
       'eX+BgIOMm6OmpaGdmZWRjYmFgX15dXJuamZiXlpZXGp5gIGAg4ybo6aloZ2ZlZGNiYWBfXl1cm5qZmJeWlpcag==',
       43,
+      'naGue2lklZRroFuVXX9fZZquYmduamtxbmEnQbpuY6F2YcKhfGK9r11PWYBnlmiAgICAgICA3FSKfEU9RXaIxw==',
     ],
     [
       8,
@@ -2630,6 +2849,7 @@ export const PIECE_MODEL: PieceModel = {
       'TUZAPTo5Nzc3Nzk7PkFFR0dFQT47OTc3Nzc5Oj1ARk1VYGhoZFJGPDcyLywqKSgnJygpKiwvMjY+RlJkaGdgVQ==',
       'eoaQlpKOioaCfnp2cm5qZmNfW1xjboSUnJ2alpKOioaCfnp2cm5qZmNkbHySnaSloZ2alpKOioaCfnp2cm5qcA==',
       43,
+      'ZZg7bJaKXGCZYv9qu2uicpopY2duamtxcWEpO7NuuE92YcKhg529r1Vap4BnlmiAgICAgICA3FSKGkEtFIp9sA==',
     ],
     [
       0,
@@ -2639,6 +2859,7 @@ export const PIECE_MODEL: PieceModel = {
       'FBUVFhcYGhwgJCuLqaiopJSVkGFKOzIrJyQiIB8eHR0dHR4fICEkKCwyO0phkba1tbJnRTUpJCAcGhcXFhUVFA==',
       'jI6Ph4CLlqKinpuXk4+Lh4N/e3dzb2tnZGBcWFhkc4CKl6aysq6qpqKem5eTj4uHg397d3FoW0xAREtOXGd0gg==',
       44,
+      'sipCS0RUWlC/vGu+qKrlgQ5Ov6d174Rzbqyork1uY6F2s8ehnbqLr9yHzYBnlsNz1qoAka653J+KgqSKlEtZVQ==',
     ],
     [
       8,
@@ -2648,6 +2869,7 @@ export const PIECE_MODEL: PieceModel = {
       'x8t+VD80LCciHh0bGhkZGRkZGhobHCAiJiszPlN9xMPDxIBWQTMrJiIgHhsbGhkZGRkaGhwdHyMnLDQ/VH7CwQ==',
       'mKmvq6ejoJyYlJCMiISAfHh0cGxpZWFdWVVRVmRzfYmYpq+rp6OgnJiUkIyIhIB8eHRwbGllYV1ZVVZhcXl4gg==',
       44,
+      'w56pTDtQgn9tvlzKXMtfw5arb2NnbmtwgmGgplpuY6F2s8ehgUiLr9NzNoBnlsOOV1PBkYnY3J8AoqGHkEhZVQ==',
     ],
     [
       0,
@@ -2657,6 +2879,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hx8gICIkJisvNz9OaJCSkJCSkGBJPDEsKCUiHx4eHR0dHR0fICIkJywyPEphhJikqYyHTz00LiwmIyIhISAfHw==',
       'bXqAfYaVpKuno5+cmJSQjIiEgHx4dHBsamdjYWFiZWlqdI6ipp6VlZ6mp6Cako6Hg397enZ0cGxoZWFdWVVTXQ==',
       44,
+      'q4SHW1ldZlh7qWqofpyHg3mFg490c55xc4ekllRuY6F2s8ehfreLr8CByYBnlsN7doiVkZus3J8ApJiDjEBZVQ==',
     ],
     [
       1,
@@ -2666,6 +2889,7 @@ export const PIECE_MODEL: PieceModel = {
       'TUxNTk9QSD03Mi4sKikpKSwwQUFCREhNU1ROSkZEQiwxQkRGSU5SUUlDPjs4NjU0NDU2ODo6MTM4QU1QTkxLTg==',
       'bHd+eXR3g5CZmZulsry5qG9KPkNPW2NiaHWFj42JhYF9eX6Lh4NyYmBpeIKEg4KDhIJ/h5agpqKcl5KKfW9fYw==',
       44,
+      'WV9mdKGcZnV6WNNqhnNmdGBQ5+3/d9msndKSWGhuY6F2s8eh3eiLr3ei/4BnlsOn2tFvkUoR3J+KqmNfaJuaqQ==',
     ],
     [
       1,
@@ -2675,6 +2899,7 @@ export const PIECE_MODEL: PieceModel = {
       'KSkqLC4wMzk/SFVbWVZUU1NUVllcVUg/OTMwLiwqKSkpKSosLjAzOT9IVVxZVlRTU1RWWVtVSD85MzAuLCopKQ==',
       'eIaMiISAfXl1eIWUoKCcmJSQjIiEgH15dXFtaWVhX2l4hoyIhIB9eXV4hZSgoJyYlJCMiISAfXl1cW1pZWFfaQ==',
       44,
+      'cqOytJWBq6xpdVpYXHlbfZuvX2NnamtwbmGuekbbY6F2YcehSdGLr5+26oBnlmhzQlPJGMhA3J+KoIZ7hC9ZVQ==',
     ],
     [
       6,
@@ -2684,6 +2909,7 @@ export const PIECE_MODEL: PieceModel = {
       'f399a1FBNzErKSUjIiEgICAgICIjJSgsMTlDUWt/fnx8fn9rUUM5MSwpJSMiICAgICAhIiMlKSsxN0FRa3t/fw==',
       'o6SloZ2ZlZGNiYWBfXl2cm5qZmJeWlhebXuDgX1+iZmlqaWhnZmVkY2JhYF9eXZybmpmYl5cXWFteH5/f4OJmQ==',
       44,
+      'mqGuf21mio9qnVuPYHhfapqpYmdsamtxbmFhUJFuY0//YcehRpiLr21coIBnlmiAgICAgICA3J+KmlZJcVenpA==',
     ],
     [
       2,
@@ -2693,6 +2919,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSQkJiYnKSsvNTpDUGl2dXV1d2pQQTozLiwpJyUkIyMjJSYnKS0xOD5ARlBcZWptbm1qZV9SSD85NDAsKSglJQ==',
       'dX6BfYiUo6qmopuYlI6NiYWBfXdyb3Bwb29oZ2Zoa291eoGEiIuOlZqampiUlJCPjIeFgX97dnFtamdiW1lYZg==',
       44,
+      'jIhweH5vZ1uMi4t8kXJ1Y4xza3iEbIl9cWGbdGFuY6F2s8ehbjqLr5iHJIBnlsN3UGmykXNy3J+KPoFsdTCIXw==',
     ],
     [
       2,
@@ -2702,6 +2929,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZWBdYGBPQDQuKigmJCMiIiEiIyQlJigsMTdCUXGCf4B/fGBKPzUwLCkoJiMkIyIiJCQlKSswMzc+Q0xabIyOdA==',
       'g5SamJOMiYN/fXl1cWtnY15ZVVlnc4CDhpSgqKikopuXlI2MiIOAfHh3d3Nzb2toY2FcWmF3naimoJiQiXtzeg==',
       44,
+      'lGVLX3NpZluXk4SHnX2YgEpnj4SCg7OFboeKam9uY6F2s8ehIheLr4x2AIBnlsNzcW5OkSiA3J+KO3hkbTjOdw==',
     ],
     [
       3,
@@ -2711,6 +2939,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSUmKCkrLjM1O0ZVZHmVts7X0iwiGRYUERAPDw4ODQ0NDQ4ODxAREhQXGh8s0tfPtpZ6ZFZHOzMzLyspKCYlJQ==',
       'fpqstrezr6ukoJyWkoyGgn55dG5pY19bVlJNSUxVbIWVmpqdmZmYl5aSkY2Jh4SAgHx4dnJubmtoaWVkZWNmbw==',
       44,
+      'twA1MTdPUk3/vorPrdH/u5kQu3F9/2524IdHT6ZuY6F2YcdPgICLr2xRgIBnlmiAgICAgICA3J+KIlVIUFibpg==',
     ],
     [
       3,
@@ -2720,6 +2949,7 @@ export const PIECE_MODEL: PieceModel = {
       'UU5NTk9RVFhcXldRTklFKiQgHx4dHh4eHyIlKTA6V1tbXV9iZ2hiVktCPDk1Mi8tLSwtLi4vMTM1Oj5CS1RVUg==',
       'ipOXk5qjqq+on5WMhHpzbGVgWlRRU15ud3dzcXaEk52cmZeTkY2JhYOAfnt3dHFta2hqd4OMjYuGgH56dnRzfA==',
       44,
+      'cldQdZB/Yl6neeharWxvdihVvG52tGxydIdfRphuY6F2s8ehuWeLr2JnX4BnlmiAgICAgICA3J+KmEQ8Q2iSiA==',
     ],
     [
       4,
@@ -2729,6 +2959,7 @@ export const PIECE_MODEL: PieceModel = {
       'KiorLS8xNTpBS1dZVlNRUFBRU1RUUUxCPDczMC4sKysrKywuMDM3PEJLUVNUU1FQUFFTVllYSkE6NTEvLSsqKg==',
       'eYeNiYWCfnt6fYGJk5eZmJWRjYmFgn56dnJuamhna3B4f4OGhIJ+enZ0fIuZn52ZlZGNiYWCfnp2cm5qZmJgag==',
       44,
+      'baGttZqGfX1tb2RcaHddc5qiYWZtamtxbmFuSopuY6F2YcehgEyLr2dwPIBnlmiAgICAgICA3J+KgkxCSWDAvA==',
     ],
     [
       5,
@@ -2738,6 +2969,7 @@ export const PIECE_MODEL: PieceModel = {
       'MDEyNDY5PkNLUVBLSEZEQ0NERUhLUFFLQz45NjQyMTAwMTI0Njk+Q0hLTExKR0ZFRUZHSkxMS0lDPjk2NDIxMA==',
       'fYuSjoqGgn56dnJwdYOSmpqWko6KhoJ+enZybmxtcHZ9gYeJiIaCfnp4dnd9g4ySlJSSjoqGgn56dnJuamZkbg==',
       44,
+      'WqGsw6WbgolrWmJraXJgZpqjYWZtamtwbmGCT3ZuY6F2YcdPgICLr2yLgIBnlmiAgICAgICA3J+Kn2tIUFjGzA==',
     ],
     [
       5,
@@ -2747,6 +2979,7 @@ export const PIECE_MODEL: PieceModel = {
       'JycoKiwuMTY8RFBXW19gYGBhY2VfTUI5My8rKScmJSUlJSYnKSwvMzpBTF9lZGFgYGBfW1ZQRDw3MS4sKignJw==',
       'fX5+enh+jJujoZ6alpKOioaCfnp2cm5rZ2NfX2RzgoaGhIKDhoeMkJSZmpiWko6KhoJ+enZybmtnZ2dpcHN1fA==',
       44,
+      'fqCnn4t4dHN0gWdodWxuepmYY2hvamtxbmFVRZ9uY0//YcdPgICLr2BdgIBnlmiAgICAgICA3J+KbEA4X2yXpA==',
     ],
     [
       5,
@@ -2756,6 +2989,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDU2ODs+Q0lOTklFQkA+Pj0+QEJERkdGRURBPTo5NzY3Nzk6PUFERUZHRkVCQD49PT5AQkVJTk5JQz47ODY1NA==',
       'iJKTj4uHg397eXZ3eX2ChImNjo2Lh4N/e3dzcnJ1eHuAhImKiYeDf3t3c29tcX+Ol5eTj4uHg397d3Nva2hseQ==',
       44,
+      'TqGoxqm4en1qTG9uYGhzapqcYWdsamtwbmFxRYNuY6F2YcehgFKLr2GBRIBnlmiAgICAgICA3J+KgEE5QWufwQ==',
     ],
     [
       5,
@@ -2765,6 +2999,7 @@ export const PIECE_MODEL: PieceModel = {
       'KywtLzAzNzxETFRVU1BOTU1OUFNVVExEPDczMC8tLCsrLCwuMDM3PERMVFVTUE5NTU5QU1VUTkQ8NzMwLi0sKw==',
       'iYqJhYF9eXh3e4qTm5yYlJCMiYWBfXl1cW1pZWRncYGJiomFgX15dXd7ipibnJiUkIyJhYF9eXVxbWllZGhxgQ==',
       44,
+      'aaGuupyKnZ9qbFpfXXldcJquYmhtamtxbmE+O6xuY6F2YcehfrWLr1VZxoBnlmiAgICAgICA3J+KjkMhKYiQxg==',
     ],
     [
       5,
@@ -2774,6 +3009,7 @@ export const PIECE_MODEL: PieceModel = {
       'JCQlJigqLTI3QEtcamlnZWVnaWpcS0A3MS0qKCYlJCQkJCUmKCotMTdAS1xqaWZlZWZpalxLQDcyLSooJiUkJA==',
       'd4SHg398eX+NnKWjn5uXk4+Lh4N/fHh0cGxoZGBcXGd3hIeDf3x6f42cpKOfm5eTj4uHg398eHRwbGhkYFxcZw==',
       44,
+      'haKxnINzoaJqillyXWlcgpuvYWNnamtwbmF1VH1uY6F2Ycehf62Lr3NsvIBnlmiAgICAgICA3J+KmF5PV1DHtQ==',
     ],
     [
       5,
@@ -2783,6 +3019,7 @@ export const PIECE_MODEL: PieceModel = {
       'iIqGZ00/NC4rJiQiIR8fHh4fHyAiIyYpLjQ/TWeGiomJioZnTT80LykmIyIgHx8eHh8fISIkJisuNj9PZ4aKiA==',
       'n6aopaGdmZWRjYmFgX15dXFuamZiXlpYXmd3f3+AhY+fpqaloZ2ZlZGNiYWBfXl1cW5qZmJeWlhbZ3d/gYCCjw==',
       44,
+      'oaGvdmRinJxso1ybXYddaJqvYWdtamtxbmE4QbpuY6F2YcehfV6Lr1xOVIBnlmiAgICAgICA3J+Kf0gyOXSLrA==',
     ],
     [
       8,
@@ -2792,6 +3029,7 @@ export const PIECE_MODEL: PieceModel = {
       'VmNpamRRRj02Mi4rKSgnJycnKCosLjI2PEVSZGprYFZNRUE9Ojg3Nzc3OTo+QUZISEQ/PDs5ODc3Nzk7PUJFTQ==',
       'k5yempaSjouHg397d3Nva2djZGh2jp2lp6OdmpeSjouHgoB8dnNwam94g4+TkY2Hh4J+fHdyb2xmY2BbWmJsgg==',
       44,
+      'Zpg1aJWJXF+aY/9rwWupcZYnZWxzamtxbmE6O7NuuE92YcehgqGLr1VZq4BnlmiAgICAgICA3J8AGUIhCImXpg==',
     ],
     [
       0,
@@ -2801,6 +3039,7 @@ export const PIECE_MODEL: PieceModel = {
       'mJiSYUo6My0oJSEgHx0dHR0dHh8gISQoLDI8SWCRvry8vGFAMCYiHRkXFhUUFBMTExMUFBUWGBoeIiePq6qrqg==',
       'kZyloZ2ZlZGNiYWBfXp2cm5qZmJeWlZcanmFkqGvtLCtqaWhnZmVkY2JhYF9enNrYVJGQ0dKVGFueYOKjI2ChQ==',
       45,
+      'tCA6SEBSWE3Ov2XDsbDzhwBKxqF4/oV0bqykrk1uY6F2s8ehooCEr89/gYBnlsN55J4Akam43J+KhK2IkU9ZVQ==',
     ],
     [
       8,
@@ -2810,6 +3049,7 @@ export const PIECE_MODEL: PieceModel = {
       'GRkZGhsdHiAlKjI+U3zJyc/TeVM+MiolIB4cGxoZGRgYGRkZGxweIiQqMj1TfMzLy8x8Uz4yKiUiHhwbGhkZGQ==',
       'jaSsrqqmop6alpKOioaCfnp3c29rZ2NfW1dTUFppd4WRoayuqqainpqWko6KhoJ+endzb2tnY19bV1NZZnJ3fQ==',
       45,
+      'x5+pSDZOgH1swVvQXtRgzpWrbWtnbWxwf2Gao1puY6F2s8ehh7GEr8NrwIBnlsOOYFzPkX7c3J8AoqiDjErjsg==',
     ],
     [
       0,
@@ -2819,6 +3059,7 @@ export const PIECE_MODEL: PieceModel = {
       'mpSJa0o+NC0oJSIgHx4dHR0dHh8gIiUoLTQ8SmSFhIKChIZ3WUk9NjEsKiclJCMjIyMkJScmKSwvMTY7RVOCnw==',
       'n6OkoJmTj4uIhIB8eHRwbGhkYFxYV2BvfYOAgIubqKuno5+bl5OPi4qGh4WCgHt2b2dfWFtgXFxaY36Oj5CQlw==',
       45,
+      'o3dzYGFhYFKZn3Wcn5Cwe19tg5GJfne8coeklFRuY6F2s8ehXX+Er7OBf4BnlsN/g4p9kamZ3J+Ko6CAiUNZVQ==',
     ],
     [
       1,
@@ -2828,6 +3069,7 @@ export const PIECE_MODEL: PieceModel = {
       'LCwtLjAzNzxFT09OTEtLS0xKSkxOTUE5My82OTg2NTQ0NTY4Oz5DSVBRTEhFQkFAQEFCRUhMUVBJREA+OzkuLA==',
       'gH9+eX2JmKCelIB1cXeCgn56dnJva3B9jZeWkpajnYxqYWhwb2tveomTkY+Mk5iWkYJ5dG9rZWFjbXmFhoJ+fg==',
       45,
+      'Wnl7kqOcanZ1Wa9me3F8Z2hrmNXfa5LQfNKLVWhuY6F2s8ehkZ+Er3CSqYBnlsOHibKKkToP3J+Kp2hYYJuUnw==',
     ],
     [
       1,
@@ -2837,6 +3079,7 @@ export const PIECE_MODEL: PieceModel = {
       'T1BSVVlYSkE7NjEvLSsqKioqKy0vMTU6QUpYWVVSUE9PUFJVWVhKQTo1MS8tKyoqKiorLS8xNjtBSlhZVVJQTw==',
       'ipihnZmVkY6KhoJ+enZybmpmYmBpeIaNioaCfnp2dHuKmJ+dmZWRjoqGgn56dnJuamZiX2l4ho6KhoJ+enZyew==',
       45,
+      'baOyuJmFtLdqcFpdXHxdeJuvX2NnamtwbmGue0bbY6F2YcdPgICEr5i2gIBnlmh5T1TYGNcz3J+Koo97gzRZVQ==',
     ],
     [
       6,
@@ -2846,6 +3089,7 @@ export const PIECE_MODEL: PieceModel = {
       'hYeHZ05ANi8qJiQiIR8fHh4fICAiJCYqLzZATmeDiIeHiINnUEA2LyomJCIgIB8fHx8gISIkJiovNkBPZ4eGhQ==',
       'l6SqpqKem5eTj4uHg397d3Nva2dkYFxaXGFxe36BgouXoaakop6bl5OPi4eDf3t3c29rZ2RgXFhYYXF+gn99hw==',
       45,
+      'oKGueGZjioxqolqYXYNfZZmpZGlsamtxbmFeUpFuY0//YcehTOGEr2xY/4BnlmiAgICAgICA3J+KlGNKck+eiA==',
     ],
     [
       2,
@@ -2855,6 +3099,7 @@ export const PIECE_MODEL: PieceModel = {
       'fnpfTEE3MS8pJyYlJCMkJCQmJygrLTM4PkdTYm92eHl5dGpaT0c5MSonJCEhHx8eHh8fICQmKCwyPExefn99fQ==',
       'cW1raGZjYmdobnZ5gYaNlZeen5uZmJaZl5GNh4F9eXNxa2dmYF5YVmBtfIF/g4iYpKWkn5uYlJCNiISBenl1cw==',
       45,
+      'lX52bnNpaVyOloGHi3Z2Z3CCdHd5gm9ycmGWeWFuY6F2s8eheE6Er5Z8P4BnlsN+aGiXkW9/3J+KV45udzKkYA==',
     ],
     [
       2,
@@ -2864,6 +3109,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICEiIiIjJicqLjQ7R1t8iYmJiopjSzw1KygiIB8eHh0dGxwcHh8iJSYsNEVrcW90hZuZcGBORTw3MispJyQjIw==',
       'dn6AhY+dq62npZ+al5SQjIiCgHt0cGhkYF5qd3+AcmleWl5vk6Ono5+bmZORjYuMioaCfnp4c29rZ2NfWldcZw==',
       45,
+      'n1pUVWZjbmOSoXCXg4Vuc0N3iat+fO51cqyIcG9uY6F2s8ehbmCEr41tVoBnlsN9eI1TkTCS3J+KU4ZocC7Cjg==',
     ],
     [
       3,
@@ -2873,6 +3119,7 @@ export const PIECE_MODEL: PieceModel = {
       'JiYnKCotLzA1PUhSan6asMfRyzshHBkUExIPDAsLCwsLCwsMDBAREhQXHCI4zNHIsZt/a1BIPTUxLC0qKScmJg==',
       'eo+ls7Wxsq+opJuXk42Lg397c29rZWFdVlJOS0tRYnqNl5yam5uamJWUkI+Nh4WBf315eHJwbmtqaGhnZWZjaw==',
       45,
+      'tAI7NDtQU07/v4DLoMr/r5cUwnV5/2xx6YdCTaZuY6F2YcdPgICEr2dPgIBnlmiAgICAgICA3J+KN1tETFefpA==',
     ],
     [
       3,
@@ -2882,6 +3129,7 @@ export const PIECE_MODEL: PieceModel = {
       'Kj9JS1FWXl1bVlJQUE9QUlRWUkpCPDk1MS8uLSwsLC0vLzI2OD1ES1NiaWhkYF5dXVg4LykkIR8eHR0eHh8gIw==',
       'fIeVmJeVj46KhoSAf3t3c29ubGhmY2Vzg42Pi4mNm6ewrqiknJWPiIF6cWdcVFRaY2tqa3J7iI6KiIR+fHlydg==',
       45,
+      'c1hTdI9+Yl2ne99bsWxrdCtWuWlwsmtxcodXRZhuY6F2s8ehtB6Er15hAIBnlmiAgICAgICA3J+KnEk3P2eSkA==',
     ],
     [
       4,
@@ -2891,6 +3139,7 @@ export const PIECE_MODEL: PieceModel = {
       'KywsLjAzNzxDS1FTU1JRT09RUlVYVkpCOzYyLy0rKyoqKystLzI2O0JKVlhVUlFPT1FSVFNRTEM8NzMwLiwsKw==',
       'hYaFgX15dnR8ipmfnZmVkY2JhYF9eXZybmpmYmNse4iLiYWBfXt7fYOIkZeYmJWRjYmFgX15dnJuamhnanJ4gQ==',
       45,
+      'bKGttpuHfn5sbmNcZXdccZqiYWdtamtxbmFuS31uY6F2YcehgIqEr2VvjYBnlmiAgICAgICA3J+KflhCSVrCsA==',
     ],
     [
       5,
@@ -2900,6 +3149,7 @@ export const PIECE_MODEL: PieceModel = {
       'MDEyNDY5PkNLUE9LSEVDQkJDRUhLUFBMRD46NjQyMTEwMTI0Njo+REhLS0tKR0ZFRUZHSktLS0hDPjk2NDIxMA==',
       'go6RjYmFgX15dXFwd4aUmpmVkY2JhYF9eXVxb21ucXh+g4iIh4WBfXl3d3l/hoySlJORjYmFgX15dXFtaWZmcg==',
       45,
+      'WqGrw6WcgYpqWWJra3FgZpqjYWdtamtwbmF3S3ZuY6F2YcdPgICEr2R9gIBnlmiAgICAgICA3J+KmmhBSFvGpA==',
     ],
     [
       5,
@@ -2909,6 +3159,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSYmKCksLzM6Qk1gZGJgX19eXVlWT0Y9NzIvLCopKCcnKCkqLC8yNz1GT1ZZXV9fX2BiY2BNQjozLywpKCYmJQ==',
       'fYWIhIOEhIqKjZCUl5iXlJCMiISAfHh0cGxpaWlsbm91d3x/fnx5e4STn6Gfm5eUkIyIhIB8eHRwbGhkYV9hbg==',
       45,
+      'fJ+ln415c3J2gGhmeW1weJqVYmduamtxbmFMQp9uY0//YcdPgICEr1tZgIBnlmiAgICAgICA3J+KYkIxWG6apA==',
     ],
     [
       5,
@@ -2918,6 +3169,7 @@ export const PIECE_MODEL: PieceModel = {
       'PT5AQkVKTU5JQj46ODY1NDQ1Njg7PkNJTk5KRUJAPj09PkBCREZHR0VEQT46ODc3Nzc5Oj1BREZHR0ZDQkA+PQ==',
       'ipSYlJCMiISAfHh0cGxpanSEkZOQjIiEgHx4dnZ4fIGEiI2OjoyIhIB8eHRycnN4foKGh4iIhoSAfHh0cG5uew==',
       45,
+      'TqGoxqm5e35qS25uX2hya5qcYmhuamtxbmFmQopuY6F2YcehgB2Er1t1AIBnlmiAgICAgICA3J+KfkIyOW2vqQ==',
     ],
     [
       5,
@@ -2927,6 +3179,7 @@ export const PIECE_MODEL: PieceModel = {
       'LCwtLzE0Nz1DTVJUUlBOTU1OUFJVVE1DOzY0MS8tLCsrLC0vMTQ3O0NNVFRSUE5NTU5QUlRSTUM9NzQxLy0sLA==',
       'hoeLh4N/e3d0eH6Om5ubl5OPi4eDf3t3dHBsaGRkaXeGi4uHg397d3d4fo6Wm5uXk4+Lh4N/e3d0cGxoZGhpdw==',
       45,
+      'aKGuu52Kk5Rqa1tfX3hccZquYmNnamtwbmE2OqxuY6F2YcehfY+Er1NVlIBnlmiAgICAgICA3J+KjUIcI4iJqQ==',
     ],
     [
       5,
@@ -2936,6 +3189,7 @@ export const PIECE_MODEL: PieceModel = {
       'JCQlJigqLTI3QEtcamlmZWVmaWpcS0A3Mi4qKCYlJCQkJCUmKCotMTdAS1xpaWdlZWdpaVxLQDcxLSooJiUkJA==',
       'd4SHg398en+NnKSjn5uXk4+Lh4N/fHh0cGxoZGBcX2d3hIWDf3x6f42cpKOfm5eTj4uHg398eHRwbGhkYFxcZw==',
       45,
+      'haKxnINzqq9qilpyXGlcgpuvYWVramtxbmFtUoNuY6F2Ycehf3aEr2xmc4BnlmiAgICAgICA3J+KlWNLUk+kiA==',
     ],
     [
       5,
@@ -2945,6 +3199,7 @@ export const PIECE_MODEL: PieceModel = {
       'HyAgISIlJysvNkBQaX+Eg4OEf2lQQDYvKyclIiEgIB8fICAhIiUnKy82QFBpf4SDg4R/aVBANi8rJyUiISAgHw==',
       'en6BgIOLm6OlpaGdmZWRjYmFgX15dXJuamZiXlpbXWt6foGAg4ubo6WloZ2ZlZGNiYWBfXl1cm5qZmJeWltdaw==',
       45,
+      'naGufGpl4Ndpn1mVXH9bZZuvX2NnamtwbmEzQLpuY6F2YcehfGSEr1lNXIBnlmiAgICAgICA3J+KekMtNHOQrA==',
     ],
     [
       8,
@@ -2954,6 +3209,7 @@ export const PIECE_MODEL: PieceModel = {
       'VmJnZ2NTRT03Mi8rKikoJycoKSosLzI3PUVSZWhpYVVLRkA8Ozg3NjY3ODs8P0ZISEZCPjs5ODc3Nzk7PUBHSw==',
       'lZudmZWRjoqGgn56dnJuamZjZW19kZ6mp6OemZSPjImGg4B8d3JtaW95hY+Tj4yJhoOAfHdybWlkYV5eX2dxhQ==',
       45,
+      'ZZc4a5aKXGCYYv9qu2ymcJgpYmduamtxcWE1OrNuuE92YcehgnCEr1NXa4BnlmiAgICAgICA3J8AG0MdBIeTtQ==',
     ],
     [
       0,
@@ -2963,6 +3219,7 @@ export const PIECE_MODEL: PieceModel = {
       'lZSVZEo9My0pJSIgHx4dHR0eHh8gIyUoLDM8TGOUvry8vV4+MCYfHRkXFhQUExMTExMTExQWFxkbICeVq6uroQ==',
       'kJukoJyYlJCMiISAfHh1cW1pZWFdWVdgcH6Ll6eys6+rqKSgnJiUkIyIhIB8d29lV0tEREtMWGR0f4mOj41/hA==',
       46,
+      'sho2R0BTV0zVv2HDtK/+gwBFzKp0/4d1caykrlRuY6F2s8ehrHp9r8h9eYBnlsN656kAkam/3J+KgqWHkExZVQ==',
     ],
     [
       8,
@@ -2972,6 +3229,7 @@ export const PIECE_MODEL: PieceModel = {
       'ubqCV0A1LiciIB8cGxoaGhoaGhsdHiAkKC01QlaBvLu7vIFWQjQtJiQgHhwbGhoZGRoaGhweICImLjVAVn/Dvw==',
       'laStqaWhnZmVko6KhoJ+enZybmpmYl5bV1NWYnJ9hpOira2ppaGdmZWSjoqGgn56dnJuamZiXltXU1Rgd4WDig==',
       46,
+      'v56pUD9SgX9rul3EX8NhtpWrbWNnbmtwgGGbolpuY6F2s8ehjcx9r7tt5IBnlsONW1XNkYPX3J8Aop+Ci0fgtQ==',
     ],
     [
       0,
@@ -2981,6 +3239,7 @@ export const PIECE_MODEL: PieceModel = {
       'HR4eHyEjJSgtND1Le4WMlJZ9eEg9NjEtKigmJCQkIyIiIyQlJiksMDU8R1l2hIKBgYKDZEs9NC0oJSMhIB4eHQ==',
       'jJ+kmpqboKaimpKLhIB8e3p4dnJua2djX1tXV2JxfoJ+f4ubp6mlop6alpKOioaCfnp2cmxoYFxdX2duc3Nxew==',
       46,
+      'oXR9ZGViZliLn3SakYqUbWt+e5ecenzZc6yklE1uY6F2s8ehU4V9r62Bh4BnlsN9cZOMkaue3J+Kpph/iEBZVQ==',
     ],
     [
       1,
@@ -2990,6 +3249,7 @@ export const PIECE_MODEL: PieceModel = {
       'KysrLC4xNTlCTU5NS0pKS0xJSUtNTEI6NDA2Ozk4NjU1Njc6PEBFS1FPSkZDQT8+PT9AQkZKUFJNSUVDQUAwLA==',
       'f4B/eX6JmJ+ci3l1coCFgn56dnJweomXnZmao7G7tnxJSlVibGpnbnmHjYqGjJeenpCCd3FrZWFdYW56g4J9fw==',
       46,
+      'Vmtxf6OiZ3V6VsNodW+AaFxZyNz/b8iuh9KNVmhuY6F2s8ehs959r26V/IBnlsOQtrx2kUMS3J+Kq2FZYpuWpA==',
     ],
     [
       1,
@@ -2999,6 +3259,7 @@ export const PIECE_MODEL: PieceModel = {
       'TE1OUVVXTkM9ODMxLy0sKyssLS8xMzg8Q05WVVFOTUxMTU5RVVZOQzw4MzEvLSwrKywtLzEzOD1DTlZVUU5NTA==',
       'iJegnJiUkIyIhIF9eXVxbWllYWZzg42MiISBfXl1cnqIl56cmJSQjIiEgX15dXFtaWVhZnODjYyIhIF9eXVxeg==',
       46,
+      'aKOxvZ2LtbdqalpiXHtccZuvX2NnamtwbmGueEbbY6F2YcdPgIB9r5G2gIBnlmh2SVXVGNcz3J+KoIV5gS9ZVQ==',
     ],
     [
       6,
@@ -3008,6 +3269,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hh4fHyEkJikuNT5MZYaNjY2NhmVMPjUuKSYkISAfHh4eHh8gISQmKS41PkxlioyKioyKZUw+NS4pJiQhHx8eHg==',
       'en6ChYycpKamop6alpKOioaDf3t3c29rZ2NfW1dYYHB9gX+AjJyoqqainpqWko6KhoN/e3dzb2tnY19bWVtgcA==',
       46,
+      'pKGucmFgjpBqpVmdXYtfbZqqYmZsamtxbmFfVJFuY0//YcehRqF9r2xXrIBnlmiAgICAgICA3J+KjV5Mc0+mqQ==',
     ],
     [
       2,
@@ -3017,6 +3279,7 @@ export const PIECE_MODEL: PieceModel = {
       'IyMkJScpLjM7QkZQXWZtcHFvbWheUkY9ODMvKygnJyYkJSUlJicpLTAzO0JQZHd3dnZ4dlVFOjItKiclIyIhIw==',
       'e3+FiY2VmJqcmpiWlJCMi4eFgX15dXRuamZiXVpbZHV+gH+AjZ6nqKKempaSjoqFgX13dW9tb25vamdlZmpsdQ==',
       46,
+      'joV0eHtuaVyJjoh/jXFyZYR6bHh/enB8cmGWdGFuY6F2s8ehcjN9r418HIBnlsN7WGqzkWt83J+KQIJpci63kQ==',
     ],
     [
       2,
@@ -3026,6 +3289,7 @@ export const PIECE_MODEL: PieceModel = {
       'IyMiIyUkJyssMDg+TFt8gICAgX9VRjszLickIiEgHx8fHyAhIiQnKzA7RmFlYmNqeJGPb1pNQz03Mi8qKCckIw==',
       'dH2AgoydqaumoZuXlpKOioSAfHZybGhkaHaCiYN5bmZfV1ptlKCnoZ+cl5aPjYyIiIeDf3t3c3JrZ2NdW1dZZw==',
       46,
+      'l2BPXnBoal+Ul3yKi3yLfkdukIt/g8Z6coeGam9uY6F2s8ehTCF9r4NtA4BnlsN6dnRWkSSM3J+KPHliajbOdw==',
     ],
     [
       3,
@@ -3035,6 +3299,7 @@ export const PIECE_MODEL: PieceModel = {
       'DAwMDA0NDg8RExYcJtje1bydfWZURTk2My8rKScmJSUlJSYnKSsvNDY5RVVkfZ681d7YJhwWExEQDw4NDAwMDA==',
       'bIWVmZ2dnJyYl5WSkI2Jh4OBf3t3dnJubWtoamZjYmJmb4afr7e2sq6opKCZmJGLh4F9d3NtZ2NcWVdQT0tJVw==',
       46,
+      'uQA1MDJNUUz/w5XWrNv/xZoOvW54/2xz4odFUaZuY6F2YcdPgIB9r2lPgIBnlmiAgICAgICA3J+KK1lIUFSdpg==',
     ],
     [
       3,
@@ -3044,6 +3309,7 @@ export const PIECE_MODEL: PieceModel = {
       'JjVKTFJYX2BaVlNSUVFQUlVWVElDPTk0MS8uLS0sLC0uLzI0Nz1DS1Ria2pmYmBfXlg1LCYkIB8eHR0cHh8hIg==',
       'eYWQmZiUko+LiYSBgHx6dnJvbGhmYmRufouPjImLmKexsauln5iSiYN9dG1hV1FUXWhraGx3g4yNh4SBfXl0dA==',
       46,
+      'dFJQco19YVytfeJbvW5tcCVTvm51uWxyc4dcSJhuY6F2s8ehuV59r2BiU4BnlmiAgICAgICA3J+KcEg7QmSYlQ==',
     ],
     [
       4,
@@ -3053,6 +3319,7 @@ export const PIECE_MODEL: PieceModel = {
       'KiorLS8yNjpBSlNVVlVTUlJTVVhaVkhAOTQxLiwrKSkpKSosLjE0OUBIVlpYVVNSUlNVVlRTSkE6NjIvLSsqKg==',
       'hYWFgX15dXWBkJ2gnJiVkY2JhYF9eXVxbWllYmFpeIaLiYWBfXt7f4aNlZiZmJWRjYmFgX15dXFtaWdlaG91gQ==',
       46,
+      'cKGts5iDfn5scmJZZnZcdpuiY2pyamtxbmFrS4puY6F2YcehgWp9r2NpY4BnlmiAgICAgICA3J+KgE9ASF22sA==',
     ],
     [
       5,
@@ -3062,6 +3329,7 @@ export const PIECE_MODEL: PieceModel = {
       'MDEyNDY5PkNLUVBLSEVEQ0NERUhLUFFLQz45NjQyMTAwMTI0Njk+Q0hLTExKSEZFRUZISktMS0hDPjk2NDIxMA==',
       'f42RjYmFgX16dnJvd4WUm5mVkY2JhYF9enZybmxtb3h+g4iIiIWBfXp3d3l/hYySlJORjYmFgX16dnJuamZlcA==',
       46,
+      'WqGsw6WbgolqWmJra3FgZpqjYmdtamtwbmF9TnZuY6F2YcdPgIB9r2aAgIBnlmiAgICAgICA3J+Kn2lFTVi8mg==',
     ],
     [
       5,
@@ -3071,6 +3339,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSUmJykrLzM5QU1fZWRhYGBgX1xXT0U8NjIuLCooJycnJygpKy4yNj1FUFdbX2BgYGFkZV5NQjkzLiwpJyYlJQ==',
       'eIWJhYOBhIaJkJCXmpmYlJCNiYWBfXl1cW1pZ2hpbnBxdnp+f315eoOSn6KgnJiUkI2JhYF9eXVxbWllYV1daQ==',
       46,
+      'f6Cnnot4dHJ1gmVodGxvepmYYmhvamtxbmFQRJ9uY0//YcdPgIB9r1xZgIBnlmiAgICAgICA3J+KbkA1XGuYpA==',
     ],
     [
       5,
@@ -3080,6 +3349,7 @@ export const PIECE_MODEL: PieceModel = {
       'PT4/QkRJTk9JQz47ODY1NDQ1Njg7PkNKTk5JREI/Pj09Pj9BREZGRkVEQT47OTg3Nzg5Oz5BREZHR0ZFQT8+PQ==',
       'hpSYlZGNiYWBfXl1cW1panOCkJORjYmFgX15d3Z3fICEiYqNjouJhYF9eXVzcnN2en6CiIqLiYWBfXl1cW1sdw==',
       46,
+      'TaGnxqm7e31qS29uYmhya5qcYWZsamtxbmFsRINuY6F2Ycehf5V9r1x4nIBnlmiAgICAgICA3J+KgkA1PGusqQ==',
     ],
     [
       5,
@@ -3089,6 +3359,7 @@ export const PIECE_MODEL: PieceModel = {
       'KywsLjA0ODxCTVNVU1BOTU1OUFNWVU1CPDc0MC4sKysrKywuMDI2PENNVFVUUU9OTk9RVFVUTUM8NjMwLywsKw==',
       'hImLh4SAfHh0d3+Om5ybl5OPi4eEgHx4dHBsaGRlbHWEiYiHhIB8eHd3f46XnJuXk4+Lh4SAfHh0cGxoZGVndQ==',
       46,
+      'aaGuupyJmZxpbFxfXXlccpquYWdnamtwbmE2OrNuY6F2YcehgIt9r1JUjoBnlmiAgICAgICA3J+KkEUcI4mFqQ==',
     ],
     [
       5,
@@ -3098,6 +3369,7 @@ export const PIECE_MODEL: PieceModel = {
       'IiMkJScpLC82PkhYbm5sa2tsbm5YSD42LywpJyUkIyIiIyQlJyksMTU+SFpub2xra2xvblpIPjUxLCknJSQjIg==',
       'eYWFgn58foqao6WhnZmVkY2JhYJ+enZybmpmYl5aXWl5hYWCfnp+ipqlpaGdmZWRjYmFgn56dnJuamZiXlpdaQ==',
       46,
+      'i6KxlX1vtbprj1p5XGFdf5uvYWZnamtwbmFwVn1uY6F2Ycehf7h9r25kyYBnlmiAgICAgICA3J+KlGFOVkytnw==',
     ],
     [
       5,
@@ -3107,6 +3379,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hh4fICIjJikuND9MZoeLioqLh2ZMPzQuKSYkIiAfHh4eHh8gIiQmKi40P0xmh4uKiouKZkw/NC4qJiQiIB8eHg==',
       'd3+BgIORoKeopKCcmZWRjYmFgX15dXFtaWViXlpYWmd3f4GAg5GgqKikoJyZlZGNiYWBfXl1cW1pZWJeWlhaZw==',
       46,
+      'o6GvdWNho6RrpFqdXYlea5qvYWdnamtwbmE1QrpuY6F2YcehgHR9r1pMcYBnlmiAgICAgICA3J+Kf0YwN3GY0w==',
     ],
     [
       8,
@@ -3116,6 +3389,7 @@ export const PIECE_MODEL: PieceModel = {
       'VGFqamVRRTw2Mi4sKigoJycoKSosLjI2PERRZGtqYFRMRkA9Ozk3Nzc3ODo+QUZISEZBPjo4ODc3ODk7PkFGTA==',
       'k5uempaSjoqHg397d3Nva2djYml3jZ6kpaOemZiSjYyHgYB7dXRvbnF4g42VkY+LhYN/eXd0bmtoYmBdWWFsgg==',
       46,
+      'Zpk3aZWJXF+cYv9rv22qdJooYWZtamtxcGE4O6xuuE92Ycehgp59r1NXqIBnlmiAgICAgICA3J+KH0gfBoaVqw==',
     ],
     [
       0,
@@ -3125,6 +3399,7 @@ export const PIECE_MODEL: PieceModel = {
       'qKysrYspIR0bGRgWFRQUFBQUFBUWFxkbHyMoMkJjvLy8vY5fSDsxKycjIR8eHRwcHB0dHh8iIycrMjxIYI+amg==',
       'mqWytbzAtaaZj4mFgX15dnJuamZiXlpWUk5NV2Z0gI2dqKmloZ2ZlZGNiYWBfXl2cm5qZmJeXWdzenlxcnh+jA==',
       47,
+      'tSY/SD9SWU7Dv2vDrrHxiAlMwKF09oJ1bqyork1uY6F2s8eho8KOr96F14BnlsN126MAka+43J+Kh6mNlk1ZVQ==',
     ],
     [
       8,
@@ -3134,6 +3409,7 @@ export const PIECE_MODEL: PieceModel = {
       'z9N5Uz4yKiUgHhwbGhkZGBgZGRkbHB4iJCoyPVN8zMvLzHxTPjIqJSIeHBsaGRkZGRkZGhsdHiElKjI+U3zJyQ==',
       'mKmwrKikoJyYlJCMiISBfXl1cW1pZWFdWVVRVGBwfomYp62sqKSgnJiUkIyIhIF9eXVxbWllYV1ZVVRebXR5gg==',
       47,
+      'x56pSDZOf3xswVzQXtRgzpWrb2tnbWxwgWGfplpuY6F2s8ehj7eOr9ZxyIBnlsOPWl3CkYbZ3J8AmaaJkkpZVQ==',
     ],
     [
       0,
@@ -3143,6 +3419,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hx8fISIlJysvNz9PZ5SWlJSWjl9HOjErJyQhHx0dHBwcHB0eHyEjJiwyO0hegJ2rsZB2Rzs1MCwmJyQjISAfHw==',
       'bXqAfomYpquno5+cmJSQjIiEgHx4dHBsaGdjYGBgZmhqc4aepqCfoKSno56Vj4uFgX97enh0cGxoZWFdWVVTXQ==',
       47,
+      'roiEV1VbYlOFqWeqgqKVjnJ9epVzcJx1c6yjllRuY6F2s8eheL+Or8J+04BnlsN8bI+OkZqr3J8ApZ2FjUJZVQ==',
     ],
     [
       1,
@@ -3152,6 +3429,7 @@ export const PIECE_MODEL: PieceModel = {
       'TUxMTU9QSUA4My8tKyoqKisvPD9AQkVKUFJPSkdEQ0FAQ0RHSk5ST0dBPDk3NTQzMzQ1Nzk5MDI4QExQTkxMTg==',
       'bnp9d3J1gY6Zl5mlsry5n1xCQExXY2RlcH+MkIyIhIB8eYGIhH5sYGFseYWEg4KBhX99hZGfpaGdlpGLgXJnZg==',
       47,
+      'W2p0eKGZaHZ/XLhmenFzbWRc39T/c8SpktKQV2huY6F2s8ehz8OOr3ee2IBnlsOc0bl4kUUP3J+Kp2dgaJuXnw==',
     ],
     [
       1,
@@ -3161,6 +3439,7 @@ export const PIECE_MODEL: PieceModel = {
       'KCkpKy0vMzg/R1RdW1hWVVVWWFtdVEc/ODMvLSspKCgoKCkrLS8zOD9HVF1bWFZVVVZYW11URz84My8tKykpKA==',
       'eIWMiISAfHh0e4mYop+bmJSQjIiEgHx4dHBsaGRhXmh4hYyIhIB8eHR7iZiin5uYlJCMiISAfHh0cGxoZGFeaA==',
       47,
+      'dKOysZSAq6xpd1paXHlbfZuvX2NnamtwbmGue0bbY6F2YcehSNGOr6K264Bnlmh1RVTLGMo93J+KoIx+hzFZVQ==',
     ],
     [
       6,
@@ -3170,6 +3449,7 @@ export const PIECE_MODEL: PieceModel = {
       'fH16bVJCODEtKSUkIiEgICAgISIjJigsMjhEUm19fHp6e31tUkQ4MiwoJiMiISAgICAhIiQlKS0xOEJSbXp9fA==',
       'oKSkoJ2ZlZGNiYWBfXl1cW1pZmJeWlhgb36EgX1+iZilqKSgnZmVkY2JhYF9eXVxbWlmYl5dXmRveX5/gYOJmA==',
       47,
+      'mKGugm9nipJqm1uMX3VfbpqoZGpwamtxbmFfTpFuY0//YcehS7yOr2xcz4BnlmiAgICAgICA3J+KmllKcVehnw==',
     ],
     [
       2,
@@ -3179,6 +3459,7 @@ export const PIECE_MODEL: PieceModel = {
       'IiIjJCYoKy80O0JTeXt5eXl4ZU1BOjMtLCgnJSMkIyMlJSgqKy40OUBIUV9qbnFycm9nWk5HQjcxKygmJCMiIg==',
       'gYGLmqWnpaCcmJKNjIiEgHp4dnNxbWlpZWNlZm1ydXqAhouTlZmbmpaSk5KUkoyIgn97d3VxbWlhXVlVXm57gg==',
       47,
+      'kYNydHlsZ1qHkIWBknR4Zod3bXZ9fG97cmGbdmFuY6F2s8ehcEiOr5yGN4BnlsN6VmitkXRz3J+KPYhweC68jA==',
     ],
     [
       2,
@@ -3188,6 +3469,7 @@ export const PIECE_MODEL: PieceModel = {
       'b2dmaFxANC0oJSIgHyAgHx8gICEjJCgrMzxFVYCIhoaFf1lLPTYvLCcmJCIhIiEhIyMkKCosMzc+Rk9acJGVfQ==',
       'V2RxfoOFkaCnqaagnJeTkIyIg4F9eXdzdHJwbGhkYF1YYG+WpqigmZCGeX6Gkp6dl5ONhoF9eXVybmpoYl5YVA==',
       47,
+      'm2FQWmxmaVySm3aPj3+Ie0tvjZODgsaAbqyLbW9uY6F2s8ehMDyOr5F0J4BnlsN1dHxTkS+G3J+KP4BpcTPElg==',
     ],
     [
       3,
@@ -3197,6 +3479,7 @@ export const PIECE_MODEL: PieceModel = {
       'xs/JOCIcFhQSERAPDw4ODg4ODg8PEBITFBYcITrJz8aymXtmTkc8NzQwLCkoJyYmJiYnKCktMDU1PEdPZ3uWrw==',
       'pbK1sq+sqKOdl5ONiYV/eXVva2dhXFZSTkpLVGV+kZqam5uampmVlJCOioaFgX99eXh0cG5qbGhnZ2NmZmp3jQ==',
       47,
+      'tAQ7NTxRU07/u4jKsMv/spkWt3F8/2xz3IdFTKZuY6F2Yceh/+aOr2pR/4BnlmiAgICAgICA3J+KKFZHT1qfpA==',
     ],
     [
       3,
@@ -3206,6 +3489,7 @@ export const PIECE_MODEL: PieceModel = {
       'UE5NTk5QU1dcXVdSTUlGKiUhHx4eHR4fISIlKjA8WVpbXF5hZmdiU0pEPjk0MjAvLi0sLS0uMDI1OT5FTFNUUg==',
       'ipOXk5qjqq2nnJSLgXtxbGdeWlRPVmJxeHZzcXeFlZybmZWSj4yJh4SCfXp3c3FtbGhseIOLjYqFgn16dnN0fQ==',
       47,
+      'cVlRdpGAYl6jeORcrGtydSpWu2lwsmtxcodbRZhuY6F2s8ehtUOOr2FlMIBnlmiAgICAgICA3J+Kl0U6QmqOjg==',
     ],
     [
       4,
@@ -3215,6 +3499,7 @@ export const PIECE_MODEL: PieceModel = {
       'KissLS8yNjtBS1ZXVVJQT09QUlNSUUtEPTgzMS4tLCsrLC0vMTM4PURLUVJTUlBPT1BSVVdWS0E7NjIvLSwrKg==',
       'fouMiYWBfXt6fYWMkpaXl5SQjImFgX15dXFta2lpbHF4gYWFhYF9eXV1fYyanpyYlJCMiYWBfXl1cW1pZWFjbw==',
       47,
+      'a6Gst5uIfXxubWNdZ3dccZqiY2ptamtxbmFvSoNuY6F2YcehgKGOr2dzrIBnlmiAgICAgICA3J+Kf1FES17FvA==',
     ],
     [
       5,
@@ -3224,6 +3509,7 @@ export const PIECE_MODEL: PieceModel = {
       'MDEyNDY5PkNHS0xMSkhGRUVGSEpMTEtHQz45NjQyMTAwMTI0Njk+Q0tRUEtIRURDQ0RFSEtQUUtDPjk2NDIxMA==',
       'iYmIhIB8eHd3eoCJjpOUkpCMiISAfHh0cGxoZWh1hJCQjIiEgHx4dHBwe4uYnJiUkIyIhIB8eHRwbGxscXp/hg==',
       47,
+      'WqGsw6WbgoprWmJqa3FfZZqjY2duamtwbmF+THZuY6F2YcdPgICOr2qHgIBnlmiAgICAgICA3J+KnWpHT1q9xw==',
     ],
     [
       5,
@@ -3233,6 +3519,7 @@ export const PIECE_MODEL: PieceModel = {
       'X2BeW1ZPRT03Mi4rKSgnJycnKCkrLjE3PEVQV1teYGBgYWNkYE1BOTMvKykoJiUlJSUmJyorLzM5QU1gZWNhYA==',
       'mpmZlZGNiYWBfnp2cm5qaGdoa25yd3x+f316eoCOnaGhnZmVkY2JhYF+enZybmpmYl5fZ3aEh4WDgoSGiI6OlQ==',
       47,
+      'fqCnn4x4dHN0gWZodWxwepqYYmhwamtxbmFSQ59uY0//YcdPgICOr19cgIBnlmiAgICAgICA3J+Ka0E3Xm6VpA==',
     ],
     [
       5,
@@ -3242,6 +3529,7 @@ export const PIECE_MODEL: PieceModel = {
       'Nzc5Oz5BRUZHR0ZFQj8+PT0+P0JFSU9OSUM+Ojg2NTQ0NTY4Oz5DSU5OSUVCPz49PT5AQkRGR0dGRUE9Ojk3Nw==',
       'ioqKhoJ+enZybm11hJKYlZGNioaCfnp2cm5qaXB/jZORjYqGgn56d3Z3e32ChouOjo2KhoJ+enZycXN1e3+Ahw==',
       47,
+      'TaGnxqm6e35rS21vYGhya5mdYmduamtxbmFtQ4puY6F2Ycehf16Or19+VIBnlmiAgICAgICA3J+KgkE4P22ixw==',
     ],
     [
       5,
@@ -3251,6 +3539,7 @@ export const PIECE_MODEL: PieceModel = {
       'LCwtLzE0OD1DTlRUUk9NTExNT1JVVE5DPTg0MS8tLCwsLC0vMTM3PUNOU1RST01MTE1PUlRTTkM9NzMxLy0sLA==',
       'hIuMiISAfHh0dXuLmZybmJSQjIiEgHx4dHBsaGVmaHaFiYyIhIB8eHd3fIuUmpuYlJCMiISAfHh0cGxoZWRodg==',
       47,
+      'Z6GvvJ2LlZdralthXXlcb5muYmdtamtxbmE+O6xuY6F2Ycehfc2Or1VZ5YBnlmiAgICAgICA3J+KkEIiKoeNtw==',
     ],
     [
       5,
@@ -3260,6 +3549,7 @@ export const PIECE_MODEL: PieceModel = {
       'JCUmJykrLjI5QExeZ2ZkYmJkZmdeTEA5Mi4rKScmJSQkJSYnKSsuMzlATF5nZmRiYmRmZ15MQDkzLispJyYlJA==',
       'd4SIhIB8eHyJmKOjn5uYlJCMiISAfHh0cGxoZWFdXWh3hIiEgHx4fImYo6Ofm5iUkIyIhIB8eHRwbGhlYV1daA==',
       47,
+      'g6KxoIZ1rrBph1puXGxdg5uvYWNnamtwbmFzUn1uY6F2Ycehfq2Or3Fsu4BnlmiAgICAgICA3J+Kll9OVlGxwQ==',
     ],
     [
       5,
@@ -3269,6 +3559,7 @@ export const PIECE_MODEL: PieceModel = {
       'hYaCaFBBNzAqJyQiIR8fHx8fICAiJCcrLzU/TmiDhoaGhoNoTj81LysnJCMgIB8fHx8fISIkJyowN0FQaIKGhQ==',
       'n6WopKCcmJSQjIiEgHx5dXFtaWVhXVlbY217fn+Ah5CdpaWkoJyYlJCMiISAfHl1cW1pZWFdWVtebXt+gICCkA==',
       47,
+      'n6CteWhkoKJsoVqXYYJgZZquYmluamtxbmE2QLpuY6F2YcehfmCOr1tOV4BnlmiAgICAgICA3J+KfEcxOHWLrA==',
     ],
     [
       8,
@@ -3278,6 +3569,7 @@ export const PIECE_MODEL: PieceModel = {
       'VWBoaWRTRj03Mi4sKigoJycoKCosLjI3PEZSZmlnYFVLRkA9Ojg3Nzc3ODo9QEZISERAPTo4ODc3ODk7PUFHSw==',
       'lJydmZaSjoqGgn56dnJuamZiZG19kp2kpaGdmZWRjYmGgn97d3NvbXJ6ho+QkY2JhoJ/e3dzb2tnY19bXGNuhA==',
       47,
+      'ZZg4a5aKXGCZYv9qvG2icZgoYWduamtxcWE4OrNuuE92YcehgZ+Or1RZqYBnlmiAgICAgICA3J+KIkIhCImRpA==',
     ],
     [
       0,
@@ -3287,6 +3579,7 @@ export const PIECE_MODEL: PieceModel = {
       'P0RKSEM/PDs5OTk6Oz9EQ0FBQUJER0tOSkQ/PDk3NjU1Njc5PD9ESk5LR0RDQUFBQ0Q/Ozo5OTk7PD9DSEpEPw==',
       'b3V8eHRxbWx3hI+SjoqGgn97d3Nvb3iHk5aSi4eDiI+WmpGLhIN/e3pzb3aBkZSLe2xueIiSjoqGgn56dnBkaw==',
       48,
+      'SIJojKneaX9wRLtbeGaTZ5ljhIiddIKXnIetaGBuuE92YZqhs3qEr4LceYByN2i7n4qBgJIpjnmKFJCdhy9ZVQ==',
     ],
     [
       1,
@@ -3296,6 +3589,7 @@ export const PIECE_MODEL: PieceModel = {
       'SEpKRUA9Ojk4Nzc4Oj1DQ0FBQUJER0xPS0VAPDo4NjY2Njg6PEBFS05LR0RCQUFBQ0M+Ojg4Nzg5Oj1ARUpKSA==',
       'cHd+enZybWt1go6UkIyIhIB8eHRwbHN+i5WSjoqGgomQlJmQiYeCfXl0cm5rc3l/gIGHjZWRjouHhH57d3BnbA==',
       48,
+      'RYtdlqn/Z4tqQspYimKAbplbcYZ4coN3cWGtZ1NuuE92YZqhTYWEr4Hhh4ByN2hpeoiAgJQjjnmKE4+chi9ZVQ==',
     ],
     [
       2,
@@ -3305,6 +3599,7 @@ export const PIECE_MODEL: PieceModel = {
       'YFpOSUJAPj4+QEE8ODUyMC4uLi4vMDE0OD5DTFdaWFdXWFpZTEM+OTQyMC8uLS4vMDI1OD1BPz09PkBDSU9cZA==',
       'gImOioaCfnp1cm5qZ2JeZnJ7goB+ho6bop6blpKOi4aCfnh2c3iDio+Jgn13b2ljXmNwg5OanpqXkImEe3Zwdg==',
       48,
+      'bHxEdJuHdnd2Z5RpiHKWZJZxe5N/epBzeKyufEbbY6F2YZqhjIiEr5e2i4ByN2h3jp18gJd3jnkAaqLf6jxZVQ==',
     ],
     [
       5,
@@ -3314,6 +3609,7 @@ export const PIECE_MODEL: PieceModel = {
       'Pj9BQ0ZLS0pCPDo2NTM0MzQ4OkRFRUZHSUpIREE/PT08PT9BREhNTUlCPjo4NjU0NDU2ODs+Q0lOTkpGQ0E/Pg==',
       'bXR8e3d1dn+GioqGg397d3NvbG16iZSWko6KhoN/e3dzb2trcH+Ok5KOioaDf3t3dXeElJucmJKOioR+enFmag==',
       48,
+      'T5F0t6i0eIhqTXZwb2ptaXWYemlwemtxbodgQaBuY6F2s5qhjjaEr1pxIIByN2iAgICAgICAjnmKkFJsdGiHmg==',
     ],
     [
       5,
@@ -3323,6 +3619,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSYqKy0wNDg/SFpwfH57enp3aUU0MCgkISEgHRwcGxsbGx8fISQqMj1lbHV7goB8b2NWS0A5NjEqKykmJSQmJQ==',
       'foSGhomVpKutqqafm5aQj4iFgHh0b2hkW1RbX2pua2lrdICKkpmXmZiYl5OQi4yIiISAfHh4dHNvaGRgXF9hbw==',
       48,
+      'lVdmZHFpaGSlmn2LnXN8b2pylm93rmx+socvP7puY6F2s5pPgICEr1dNgIByN2iAgICAgICAjnmKeEllbld7pw==',
     ],
     [
       7,
@@ -3332,6 +3629,7 @@ export const PIECE_MODEL: PieceModel = {
       'SkpLS0tKSUhFQ0A9Ozk2NjU1NDU2Njk6PUFFRURCQ0VJTlJYXGJjQjozMC0rKSkoKCosLjQ8SUlISEhISElJSg==',
       'i4qJiISEgX59eXZ5gIeLh4B5dXNxcnFwfI2ptLWtopiRi4aAe3RsZFtXXWl2fn17enh6eHp6eXp7gIGGh4eJiQ==',
       48,
+      'YFxOfp+SaGOFYLFpfHCYbilqo39zq3dxcYd+UXpuY0//s5pPgICEr2uCgIByN2iAgICAgICAjnmKL3SGri97cw==',
     ],
     [
       7,
@@ -3341,6 +3639,7 @@ export const PIECE_MODEL: PieceModel = {
       'sbGGWEQ3LiklIh4dHBsbGhobGxwdHiIjKS43RFiGsbGxsYZYRDcuKSUiHh0cGxsaGhsbHB0eIiMpLjdEWIaxsQ==',
       'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9gYuaqK6qpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
       48,
+      'uqKxWUZV4Ndptlm8XLZbpZuvX2NnamtwbmFuaIZuY6F2YZpPgICEr4JZgIByN2iAgICAgICAjnmKk5CbpC6rqQ==',
     ],
     [
       6,
@@ -3350,6 +3649,7 @@ export const PIECE_MODEL: PieceModel = {
       'GBgZGRscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxkZGBgYGBkZGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGRkYGA==',
       'aHaEkJ+srqqmop+bl5OPi4eDf3t3c29raGRgXFhUUFlodoSQn6yuqqain5uXk4+Lh4N/e3dzb2toZGBcWFRQWQ==',
       48,
+      'yKOySTRN4NdpwlnSXNZb0JuvX2NnamtwbmGerm1uuE92YZpPgICEr8tsgIByN2hkWVGDgEP/jnmKorbJs1dZVQ==',
     ],
     [
       4,
@@ -3359,6 +3659,7 @@ export const PIECE_MODEL: PieceModel = {
       'Li4vMTM2OkBHUVJQTUpIR0dISk1QUlFHQDo2MzEvLi4uLi8xMzY6QEdRUlBNSkhHR0hKTVBSUUdAOjYzMS8uLg==',
       'gY2Pi4eDf3t3c3N4hpWbm5eTj4uHg397d3Nva2dkZXGBjY+Lh4N/e3dzcXiGlZybl5OPi4eDf3t3c29rZ2RlcQ==',
       48,
+      'YaKxwqGSrrBpYlloXHlcZ5uvYGVramtxbmFmR5NuY6F2YZqhccmEr19u4IByN2iAgICAgICAjnmKloJ2fkOjwQ==',
     ],
     [
       3,
@@ -3368,6 +3669,7 @@ export const PIECE_MODEL: PieceModel = {
       '/79iPS4kIBsaGBYVFBQTExMTFBUWFxcbHR8oMkJixP//xGJCMigfHRsXFxYVFBMTExQUFRUWGBobICQuPWLE/w==',
       'oK2yrqqno5+bl5OPi4eDf3t3c3BsaGRgXFhUUE9XZoegrbKuqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRQT1dmhw==',
       48,
+      '9KGvIwA3j4t121v/Yv9m/5quY2NnamtwbmFNZ61uuE92YZpPgICEr4FKgIByN2iAgICAgICAjnmKfo+bhC+kqw==',
     ],
     [
       0,
@@ -3377,6 +3679,7 @@ export const PIECE_MODEL: PieceModel = {
       'Q0RFSEtQUk1FQDs4NTMyMTEyMzU4O0BFTVJQS0hFRENDREI8Ojk5OTo8PkJGSUQ+PkRJRkI+PDo5OTk6PEJEQw==',
       'g5GYlJCMiISAfHh0cGxob32NlpSQjIuPlJmXj4mGgn16dXJzfouUkIBwbHWCjY6LhoN+endxaWdscXV0cGxqcw==',
       49,
+      'Tot0k6e5ZnN2StVcYmSYZJtYhIGTc32MnIeubFNuuE92YZqho4JVXna0gLdqN2i6oISCgJUojnmKYZWQei1ZVQ==',
     ],
     [
       1,
@@ -3386,6 +3689,7 @@ export const PIECE_MODEL: PieceModel = {
       'RkhIRD88Ojk4ODg5Oz9DQ0NERUhLT1JORkA8ODY0MzIyMzQ2ODxARk5ST0tIRURDQ0M/Ozk4ODg5Oj0/REhIRg==',
       'bnN4dHFtbHeGk5iUkIyIhIB8eHRxbWlreIiTlJCMiIyRlpqRjIaDgHp3dG9rc3l/gIGFjZORjomGgn15d29law==',
       49,
+      'TJRznafBZHVwSeJZcGeHaJtSb352cHpycWGubEbbuE92YZqhTIRVXna2gDhqN2hoeICCgJckjnmKYJWQeS5ZVQ==',
     ],
     [
       2,
@@ -3395,6 +3699,7 @@ export const PIECE_MODEL: PieceModel = {
       'bWJTS0dDQUBAPjczMS0sKioqKissLjA0ODxET15hXl1dXmFgT0Q9ODQwLiwrKioqLCwvMTU3PkA/QENHS1NicA==',
       'goiMiIWAfHh1cWxoZGJcYGt3goJ+f4eXoqOfm5iUkIqIhIB8d3V7gYWJg3x2b2ljX11mdo2gn6Gdk4+IgX12fA==',
       49,
+      'eHxRc5F9iaV4dIdrdHGma5Zve5iFepFye6ythGBuY6F2YZqhXH1VXomRgElqN2h7jqh6gJSEjnkAeairtT5ZVQ==',
     ],
     [
       5,
@@ -3404,6 +3709,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTk7PUBESU1NR0I+Ozk4Nzc4OTs+QkdKSUdHR0dDPTo5ODg6PD5DSkpJREA9Ozk5OTo7PUBESU1NSURAPTs5OQ==',
       'iJSYlJCMiISAfHh0cnR5goeGgoOKkpWVjYV/eXVwa2lodIONj4yIhIB8eHRwbGtteoqSlJCMiISAfHh0cG1teQ==',
       49,
+      'SJQ1u6ndepFrRHBxcmVkb3yadmpydmtxbmFjQaBuY6F2s5qhjENVXlVpgIBqN2iAgICAgICAjnmKM1JSWmuMpA==',
     ],
     [
       5,
@@ -3413,6 +3719,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSkqKywwNDk+T1tydnh2dHRxZ1A/MiwmISEiIB4dHBwcHB0hIyQtMEFhZm54fXx3b2FUS0I9NDMuKScpJyYlJQ==',
       'gYKGhoaTo6mqpqKenpaSjoaGfnp2bWpgXFhdY2l0cGxvcXyMkZqWkpWRmZWRkomKhoJ+ent3dnJrZ2NfX2Nkcg==',
       49,
+      'kF5naXhsa2iglnuFjmxucmp4kW94o3VyrIcvPrpuY6F2s5pPgIBVXlJLgIBqN2iAgICAgICAjnmKcEhKUlt6pg==',
     ],
     [
       7,
@@ -3422,6 +3729,7 @@ export const PIECE_MODEL: PieceModel = {
       'SUhHSUhDPjo4NjQzMzIzMzM1Nzo9P0FGSEtMTU5NTk1NTExMS0pKSUpJNy8rKSclJSUlJigqLzM+ZWdjXVlUTQ==',
       'dXR1dXZ4en6AhISEh4aHiYiJioaGj5yorKidlY+HgHt0bmpjVkxGSmJ5iI+PjYuMhoJ7eoCFjIuIhIF+fHp3dg==',
       49,
+      'ZlNOdpuLZl+NaMJne3OkciFksHx2t3VxfoeAVXpuY0//s5pPgIBVXmRxgIBqN2iAgICAgICAjnmKLHpwmC18fA==',
     ],
     [
       7,
@@ -3431,6 +3739,7 @@ export const PIECE_MODEL: PieceModel = {
       'sbGGWEQ3LiklIh4dHBsbGhobGxwdHiIjKS43RFiGsbGxsYZYRDcuKSUiHh0cGxsaGhsbHB0eIiMpLjdEWIaxsQ==',
       'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9gYuaqK6qpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
       49,
+      'uqKxWUZV4Ndptlm8XLZbpZuvX2NnamtwbmFzbIZuY6F2YZpPgIBVXnZUgIBqN2iAgICAgICAjnmKk5WFjS2yqQ==',
     ],
     [
       6,
@@ -3440,6 +3749,7 @@ export const PIECE_MODEL: PieceModel = {
       'GBgZGhscHiAlKjI+U3zOzs7OfFM+MiolIB4cGxoZGBgYGRkZGxweIiQpMj1Se87Nzc57Uj0yKSQiHhwbGRkZGA==',
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
       49,
+      'yKKxSTRNqLVqwVvSXNZd0JuuX2NnamtwbmGdrm1uuE92YZpPgIBVXqphgIBqN2hjWlWCgED/jnmKoraqlFRZVQ==',
     ],
     [
       4,
@@ -3449,6 +3759,7 @@ export const PIECE_MODEL: PieceModel = {
       'SktOUFRUT0U+ODQxLy4tLCwtLi8xNDg9RU9UVFBOS0pKS05QVFRPRT04NDEvLi0sLC0uLzE0OD5FT1RUUE5LSg==',
       'kZqdmZWRjoqGgn56dnJuamZjZXGAi42KhoJ+enZ0dYGRmp2ZlZGOioaCfnp2cm5qZmNlcYCLjYqGgn56dnR1gQ==',
       49,
+      'ZqKwvp6NsbRqaFpjXHpcbpuvYWVnamtwbmFoSJNuY6F2YZqhc7xVXlpigIBqN2iAgICAgICAjnmKlINfaEGlwQ==',
     ],
     [
       3,
@@ -3458,6 +3769,7 @@ export const PIECE_MODEL: PieceModel = {
       '/8xkQjQrIh4bGRgXFhUUFBQUFRYXGBkbHiIrNEJkzP//x2RCNCYiHhsZGBcVFRQUFBQVFRcYGRseIiY0QmTH/w==',
       'o6+xramloZ2ZlpKOioaCfnp2cm5qZmJfW1dTT1FecZCjr7GtqaWhnZmWko6KhoJ+enZybmpmYl9bV1NPUV5xkA==',
       49,
+      '7KGwKAY7g4Fs1l78YP9d/5utX2NnamtwbmFQZq1uuE92YZpPgIBVXnJIgIBqN2iAgICAgICAjnmKcY+AaTOkqw==',
     ],
     [
       0,
@@ -3467,6 +3779,7 @@ export const PIECE_MODEL: PieceModel = {
       'RkdJS09UU0pCPDk1MzEwLy8wMTM1OT1CSlNUT0tJR0ZGR0Q9Ojk5OTo7PkFFRz88PD9HRUE+PDo5OTk6PERHRg==',
       'hJKZlZGNiYWBfXl1cW1qaXODkJWRjYqPlpydlIuGg398eHRyfYqVlIV1am96iY6MiIOAenZyZ2JnbHR1cW1rdQ==',
       50,
+      'U4Rwj6apZW94UNlaaGObaJpWhpKsdIeYnoetbFNuuE92YZqhs3hcXnqzgMxqN2i9oJOBgJkxjnmKYXWUfjJZVQ==',
     ],
     [
       1,
@@ -3476,6 +3789,7 @@ export const PIECE_MODEL: PieceModel = {
       'REZHQj88Ojg3ODg5O0FHRkZHSUtPU1RLQz45NjQyMTAwMTI0Njk+Q0tUVE9LSUdGRkdBOjk4ODc4Ojw/QkdGRA==',
       'a3N4dHBscH6NmJiUkIyIhIB8eHRwbGhoc4KQlJCMiI2VmZ+WjIeCfnt3dXFsdXt/gIGFi5SPi4mFgn15dGpiZw==',
       50,
+      'UY1vmqauZHB1TupYXmiHZZpOdY9wdIdxcWGua0bbuE92YZqhTYdcXnq2gDRqN2hngI+CgJwsjnmKX3WUfTFZVQ==',
     ],
     [
       2,
@@ -3485,6 +3799,7 @@ export const PIECE_MODEL: PieceModel = {
       'aV5RSEJAPTw8PT46NjIwLy4uLS4vMTI1OD5GTltbWVdXWVtbTkY+ODUyMS8uLS4tLzE0Njo+PT08PUBDSFFeZQ==',
       'foaKhoR/fHhyb2pmZV9hbHaBgn5/iJSdoJyYlpKOioSAfHh3eoCGjYmDfnZwa2VhZmVzipikopyXjoqEf3hxdw==',
       50,
+      'cHpHdJmEi4Vva4RqjXGeY5ZxfJWGe5N0e6yqdmBuY6F2YZqhWkpcXoOVgEVqN2h5ipR7gIZvjnmKcqOnsTpZVQ==',
     ],
     [
       5,
@@ -3494,6 +3809,7 @@ export const PIECE_MODEL: PieceModel = {
       'Nzc5Oz5BR0tLR0E+Ozo6Ojw/RklISEhKSkVAPDk4NjY2Njg5PEBFS01LRkI/PTs7Ozs9P0JGS01MR0E+Ozk4Nw==',
       'cXh/fnd6goqPj4uIhIB8eHRwbGlqdIOPko+LiISAfHh0cG5wfYyVl5OPi4iEgHx4dHBweYiWmZaRjIWAenNpbA==',
       50,
+      'S5VcuqnFe5JrSGxxcmdmb36bd2hwdmtxbodiQaBuY6F2s5qhjXdcXlVpgIBqN2iAgICAgICAjnmKmk9VXWiKnw==',
     ],
     [
       5,
@@ -3503,6 +3819,7 @@ export const PIECE_MODEL: PieceModel = {
       'eIGCfXJsYz0yKyMhIB8eGxsbHB0dICAgJCkxPUVndnl5en18cVpIPjkyLy0rKiUlJSUnJiYoKy0wNTpBSVdibg==',
       'mKOoqaWXk4+Hh397eHBsaGRgXFVUWGFxeHp8foaWnqGjn5uXkIyLiIeDf3t4eHRycG1paWdoampvd4CNl5STlA==',
       50,
+      'lFxnZnNqaWWimX+KmHN1b2p1kXB4p21+rIcpPLpuY6F2s5pPgIBcXlJKgIBqN2iAgICAgICAjnmKdUdKUl54pw==',
     ],
     [
       7,
@@ -3512,6 +3829,7 @@ export const PIECE_MODEL: PieceModel = {
       'REJBQkRFQj07OTc2NTU1NjY3OTs+QUNFR0lKSkpKSklJSUhIR0dISEpJPjMvLSopKSkpKiwwNDpFY2FcVlJMSA==',
       'd3Z3d3d4e32AhISGh4aHiYeIhIOBg5Gbp6mgmpGLhX14cmtnXVBLTGJ6iJCPjo+NiYV9d3V5gYiKhoKBf317eA==',
       50,
+      'X1xNfqCUaGOFXrFqgW+Vbilqp4B3q3hycId9T3puY0//s5pPgIBcXmJ0gIBqN2iAgICAgICAjnmKKFJuljKFgA==',
     ],
     [
       7,
@@ -3521,6 +3839,7 @@ export const PIECE_MODEL: PieceModel = {
       't7iCWUM2LCgkIB4dHBsaGhoaGxwdHiAkKCw2Q1mCuLe3uIJZQzYsKCQgHh0cGxoaGhobHB0eICQoLDZDWYK4tw==',
       'm6iuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRUX257gYubqK6qpqKempaTj4uHg397d3Nva2djX1xYVFRfbnuBiw==',
       50,
+      'vaKxVUJT4NdpuVnBXL1brJuvX2NnamtwbmFsZYZuY6F2YZpPgIBcXnRTgIBqN2iAgICAgICAjnmKk26DjC+pqQ==',
     ],
     [
       6,
@@ -3530,6 +3849,7 @@ export const PIECE_MODEL: PieceModel = {
       'GBgYGRocHiAlKDA8T3bX1tbXdk88MCglIB4cGhkYGBgYGBgZGhweICUoMDxPdtfW1td2TzwwKCUgHhwaGRgYGA==',
       'Z3aGk6Ourqqmop6alpKOi4eDf3t3c29rZ2NfW1dUUFlndoaTo66uqqainpqWko6Lh4N/e3dzb2tnY19bV1RQWQ==',
       50,
+      'zKOyRS9L4NdpxFnXXOFb35uvX2NnamtwbmGdrm1uuE92YZpPgIBcXrNigIBqN2hiVkqCgEX/jnmKoqCvmVlZVQ==',
     ],
     [
       4,
@@ -3539,6 +3859,7 @@ export const PIECE_MODEL: PieceModel = {
       'SUtMT1JTT0U+OTUyMC4tLC0tLjAyNTk/RU9UUk9MSklJSkxPUlRPRT85NTIwLi0tLC0uMDI1OT5FT1NST0xLSQ==',
       'kJmdmZWRjYqGgn56dnJuamZkZnOCjI2KhoJ+enZydICQm52ZlZGNioaCfnp2cm5qZmRmc4KMjYqGgn56dnR0gA==',
       50,
+      'ZKKxv5+OtrlqZlplXHlcbJuvYGVnamtwbmFjRZNuY6F2YZqhc4hcXlligIBqN2iAgICAgICAjnmKlkJeZkWfwQ==',
     ],
     [
       3,
@@ -3548,6 +3869,7 @@ export const PIECE_MODEL: PieceModel = {
       '/79iPS4kIBsaGBYVFBQTExMTFBUWFxcbHR8oMkJixP//xGJCMigfHRsXFxYVFBMTExQUFRUWGBobICQuPWLE/w==',
       'oK2yrqqno5+bl5OPi4eDf3t3c3BsaGRgXFhUUE9XZoegrbKuqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRQT1dmhw==',
       50,
+      '9KGvIwA3j4t121v/Yv9m/5quY2NnamtwbmFMZa1uuE92YZpPgIBcXnVIgIBqN2iAgICAgICAjnmKfm+DbS6krg==',
     ],
     [
       0,
@@ -3557,6 +3879,7 @@ export const PIECE_MODEL: PieceModel = {
       'QUdLSEM/PDo5ODk5Oj1CQUA/P0BCRUlOTEZBPTs5NzY2Nzk6PkFGTE5JRUJAPz9AQUI9Ojk4ODk7PT9DSEtHQQ==',
       'cnd8eHVwbGp0go2SjoqGgn56dnNvcnyLlpSQjIeFiY+TlpCKhoJ+enZzbnSDkZSLeW1vfIqQjomHg357dnFobA==',
       51,
+      'Rodmjqr/aohtQrhcg2eKaZlmg4KNc36Jm4eraWBuuE92YZqhs3qMr4LheIB3N2i2noOAgI8ljnkAo42CbDFZVQ==',
     ],
     [
       1,
@@ -3566,6 +3889,7 @@ export const PIECE_MODEL: PieceModel = {
       'SUtLRUE9Ozg4Nzg4Oj1BQT8/P0BCRUlOTUdCPjs5ODc3ODo8PkJHTU5JRUJAPz8/QUE8Ojg3Nzg5Oz1BRkpLSQ==',
       'c3h+enZybmpyf4uSj4yIhIB8eHRwbXeDkJeSjoqGgomNk5eMiISAfHp0cW5qcnp+gYKHkJWSj4mHg317d3Frbw==',
       51,
+      'SJBpl6nYaJRrRMNZk2N7bplebH12cHt3cWGra1NuuE92YZqhTIWMr4Tfh4B3N2hpdHyBgJEqjnkApI+EbS9ZVQ==',
     ],
     [
       2,
@@ -3575,6 +3899,7 @@ export const PIECE_MODEL: PieceModel = {
       'Zl1SSkVCQEBAQjw3MzIvLS0sLC0tLzE0Nz1ETVpeXFpaXF5bTUQ9NzQxLy0tLCwtLi8yMzc8QkA/QEFFSVJdaQ==',
       'gIeNioaCfnp2cm5qZmReYGt1gIJ+gImWoaKempaSjoqGgn56dnN6gYiOhH55cm5oYF9oc4+dm6CYkY6HgHtyeQ==',
       51,
+      'cnpKc5eCdnR6bpJpdXGfaZdwe5qIeZVzfKyuhUbbY6F2YZqhkqWMr5+2sIB3N2h+kqx9gJ+EjnkAb6WTnD9ZVQ==',
     ],
     [
       5,
@@ -3584,6 +3909,7 @@ export const PIECE_MODEL: PieceModel = {
       'MzIzMzY3O0FJTExIREJBQEBBQkRITE9OR0E9OTc1NDMzNDU3OT1BR01NSkZDQD8+Pj9AQ0ZKSkhGRUREQjs2NA==',
       'gImMiISAfHh0cG1weoqVl5SQjIiEgHx4dHBtamx4iJGUkIyIhIB8eHV3foWMjIaEiY6Vl5SNhIB5dXFrZ2NkcA==',
       51,
+      'UpJ6t6eteIRsUHdvb2xtZ3WXeGpxeWtxbodfQ6BuY6F2s5qhjhiMr1txAIB3N2iAgICAgICAjnmKjlJFTWiHpA==',
     ],
     [
       5,
@@ -3593,6 +3919,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSkqKy0vMzc+SFtveXx5d3d4bEk3LiooIx8dGxwdHRwdHR0eIyUtNjtia3F7f4F1bmJZS0M5Ni4uKiglJyYlJQ==',
       'f4OGhYqSoqmqqaWhmpaRi4uDfXpzb2pgWVpeZWtubGpsdoOOlJWVlpiWlJGSjo2LhoOBe3h3c3JuZ2NfW2BicA==',
       51,
+      'k15qZ3RqaWWhmICJmHBwbmp1kG94pGx/q4cwQLpuY6F2s5pPgICMr1hPgIB3N2iAgICAgICAjnkAd0k+RlZ9pw==',
     ],
     [
       7,
@@ -3602,6 +3929,7 @@ export const PIECE_MODEL: PieceModel = {
       'TE1NTUxMSklFQj89Ojc2NTQzMzQzNDY5Oj5DR0hGR0lNUVdbYWVlPzUwLSooJyYmJicqLDA5SUlJSUlJS0tMTA==',
       'jIuKioaGg35+end1dn6FiIN9dnJzcXFze42ouLWupZmUjoeDfHZuZV5XWGFteH16eXh3d3l6e3x+f4GDhoiJiw==',
       51,
+      'ZFVOeZyNZmCJZbxneHKgciRmqnxztHZxbod9VXpuY0//s5pPgICMr22CgIB3N2iAgICAgICAjnmKKnVgiC16aA==',
     ],
     [
       7,
@@ -3611,6 +3939,7 @@ export const PIECE_MODEL: PieceModel = {
       'sbGGWEQ3LiklIh4dHBsbGhobGxwdHiIjKS43RFiGsbGxsYZYRDcuKSUiHh0cGxsaGhsbHB0eIiMpLjdEWIaxsQ==',
       'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9gYuaqK6qpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
       51,
+      'uqKxWUZV4Ndptlm8XLZbpZuvX2NnamtwbmFwbYZuY6F2YZpPgICMr4ZbgIB3N2iAgICAgICAjnmKk5F1fS65zA==',
     ],
     [
       6,
@@ -3620,6 +3949,7 @@ export const PIECE_MODEL: PieceModel = {
       'GRoaGx0eICQmLTRCVoG+vr6+gVZCNC0mJCAeHRsaGhkZGhobGx4gIiYtNT9Wgb6+vr6BVj81LSYiIB4bGxoaGQ==',
       'aHeAipmnr6uno5+bl5SQjIiEgHx4dHBsaGRgXVlVU1pod4CKmaetq6ejn5uXlJCMiISAfHh0cGxoZGBdWVVRWg==',
       51,
+      'wKKxUT5RqsFru1vGXMVduJuuX2NnamtwbmGbrm1uuE92YZpPgICMr8hxgIB3N2hkXFWDgED/jnmKoraZglNZVQ==',
     ],
     [
       4,
@@ -3629,6 +3959,7 @@ export const PIECE_MODEL: PieceModel = {
       'LS4vMDM2Oj9GUVJRTUpJSEhJSk1RUlFGPzo2MzAvLi0tLi8wMzY6P0ZRUlFNSklISElKTVFSUUY/OjYzMC8uLQ==',
       'goyOioeDf3t3c3N6iZebmpaSjoqHg397d3Nva2dkZnKCjI6Kh4N/e3dzc3qJl5ualpKOioeDf3t3c29rZ2Rmcg==',
       51,
+      'YqKxwaGR4NdpY1lnXHlbZ5uvX2NnamtwbmFmSZNuY6F2YZqhceeMr2Fw/4B3N2iAgICAgICAjnmKlYNPV0GpwQ==',
     ],
     [
       3,
@@ -3638,6 +3969,7 @@ export const PIECE_MODEL: PieceModel = {
       '/8NiQi0oHx0bGBYVFBQTExMTFBQVFhgZGx8oLUJiw///w2JCLSgfHRsYFhUUFBMTExMUFBUWGBkbHygtQmLD/w==',
       'oK2yrqqno5+bl5OPi4eDf3t3c3BsaGRgXFhUUE9XZoegrbKuqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRQT1dmhw==',
       51,
+      '9KKwIwA34Ndp21n/XP9b/5uvX2NnamtwbmFMaK1uuE92YZpPgICMr4FKgIB3N2iAgICAgICAjnmKfY1xWjKipA==',
     ],
     [
       1,
@@ -3647,6 +3979,7 @@ export const PIECE_MODEL: PieceModel = {
       'PD06NTQ2OkBHTEpHRkVBPz9BRkZHSkxHQDo2NTQ5Pjw6OTg5OjxAREpOSkVCQD8+Pj9AQkVJTkxEQDw6OTg5Og==',
       'jYuIgHd1dXV1fImVm5aPhHJtcHmDgn15dG9qZW57h5CMiISAfHh0cXiHlJuWkIyGg39+iZCSi3pwamRsd4WKiw==',
       52,
+      'UXV4m6mweY1rTXVkX3lxbpmTirmTeZSEgKyuj0bbuE92YX9PgIBcXnq2gIB8lmiaotGaO+QxenmKmX2PeDNZVQ==',
     ],
     [
       0,
@@ -3656,6 +3989,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZGRaWFlQRDw1MS0rKSgnJiYnKCkrLjE2O0RQYF9cWllZWlxeWUlAOjY0MS8vLi8wMTM2NzEtLCwwNj9NX19gYQ==',
       'iJOZlZGNiYWCfnp2cm5qZmJeY3CAiomFgn5+iZijp6Gbl5GNiYN/e3mEkJiVhXVqZF5aV19reX16dn+Gjo19gg==',
       52,
+      'eXNyipB8cW1+eJJuiW15fGGDnJWZh3qmbqyXjW1uY6F2s3+hlkFcXnl9gIB8lsN3ooE4xW2IenmKlnyOmDLovA==',
     ],
     [
       2,
@@ -3665,6 +3999,7 @@ export const PIECE_MODEL: PieceModel = {
       'SkpJR0NAPT0+QUVHQj05NzU0MzMzNDY4O0BGTU9OTEtLTE1PTUU/Ozg1NDMyMzM0Nzk+QUZGQUA/QEFDR0lJSg==',
       'f4qTkI2Hg397enVwbGhkaHN9g4N/e3+HkpualpKPi4aDf3l2cm9weYONjIeBe3h0dHZ6fn+EiIyRkIuGfHRscg==',
       52,
+      'WY5Sh6aeb3RyVZ9djWVzdJR6dXtzcXZxbmGbfFluY6F2s3+hab5cXnCUgIB8lsN3bmaRxYRCenmKZLaEjDN2fQ==',
     ],
     [
       5,
@@ -3674,6 +4009,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ojs9P0JFS0xKREA8OTc2NTU2Nzk8QERLT09JRUJAPj09PkBCRUlLSUQ+OTY1MzMzNDY5PEROTk5OS0ZBPjw7Og==',
       'h5OVkY6KhoJ+enZybmpsdoaSlZGOioaCfnp2dHmFk5ycl5SOiYaAe3ZuaF9haG95g4iOkI6KhoJ+enZybmpseA==',
       52,
+      'To9Qtqe4dIFsS3x0amZycXOLe2tvfGtxbodeS6duY6F2s3+hj89cXlVmgIB8lmiAgICAgICAenmKnUdJUWeWnw==',
     ],
     [
       7,
@@ -3683,6 +4019,7 @@ export const PIECE_MODEL: PieceModel = {
       'NjY1NTY3OTw/Q0hHRUNCQkNERkpOVFpaU01IRTQuLCooKCgoKisuMTc+SFVWU1BPTEtKSUhHRkRDQkA/PTo5OA==',
       'cHqIlpiYnqOloZePiYN9d3FsaGJeXGFvf4mJh4aFg4KCgoKBgIODhIeFiIeDg357eXVxcG93g4aJhYF9eHZwbg==',
       52,
+      'XnRvkKGVZ2eDX7lngnBwaW9ikWtzkWtzrId7YpNuY0//s39PgIBcXmFzgIB8lmiAgICAgICAenmKlVliijGFcw==',
     ],
     [
       6,
@@ -3692,6 +4029,7 @@ export const PIECE_MODEL: PieceModel = {
       'GxscHR8gIyUqMDlFXYqmpaWmil1FOTAqJiMgHx0cGxsbGxwdHyAjJSowOUVdiqalpaaKXUU5MComIyAfHRwbGw==',
       'bXuBg4+eqqyopKCcmJSQjIiEgX15dXFtaWVhXVlVVF5te4GDj56qrKikoJyYlJCMiISBfXl1cW1pZWFdWVVUXg==',
       52,
+      'tKKxYE5Y4NdpslmzXKlbk5uvX2NnamtwbmGKroBuuE92YX9PgIBcXotggIB8lmh3TkmdOyz/enmKlY6OeEJZVQ==',
     ],
     [
       4,
@@ -3701,6 +4039,7 @@ export const PIECE_MODEL: PieceModel = {
       'Q0RGSExQUEpDPTk2MzIwMDAwMjM2OT1DSlBQTEhGRENDREZITFBRSkI9OTYzMjAwMDAyMzY5PUJKUVBMSEZEQw==',
       'jpibl5OPi4eDf3t3c3BsaGZqeIePj4uHg397d3Nwcn6OmJuXk4+Lh4N/e3dzcGxoZmp4h4+Pi4eDf3t3c3Byfg==',
       52,
+      'WqKxxqSbrrBpW1lsXHVcZZuvYWVramtxbmFYTLpuY6F2YX+hcDBcXlVggIB8lmiAgICAgICAenmKlkZKUk+vtw==',
     ],
     [
       1,
@@ -3710,6 +4049,7 @@ export const PIECE_MODEL: PieceModel = {
       'PUBDREVISkpBOzc1NT09Ozs6Ozw/QUdNTklEQD48Ojk5Ojw+QERJTk1HQT88Ozo7Oz08NTU3O0FKSkhFRENAPQ==',
       'cXh/e3dzbmlpc4KPk4+Lh4N/e3dzb213hpSZlJCLh4KDjJGRhndtZml0gIuKi4yKh313dHV2dHuGk5mVj4JxcA==',
       53,
+      'S3+HpqnFcI9rR45pXnCCdJt+hrGRdo2Cf6yugEbbuE92YX9PgIBUXnW2gIB7lmiYnsqeXeAfjnmKpHiJcy5ZVQ==',
     ],
     [
       0,
@@ -3719,6 +4059,7 @@ export const PIECE_MODEL: PieceModel = {
       'UlNVWFpURz44NC8tKyopKCgpKistMDM5P0hVV1ZbYV9dW1tbSTwzLiwsLTM0MzEwMC8wMDI0OD1CS1lbV1VTUg==',
       'jZuhnZmVkY2KhoJ+enZybmppcXqAfXN2fYeLh4SEj52mqaOblIp8bGtweH9/eXZybmpkYFxkcoGIhoJ+enZ0fg==',
       53,
+      'c35ylJWBbWl8cpNkm3F6eVt8lo9/g3eHcYeXfm1uY6F2s3+hl0xUXnR9gIV7N8N7n4Aw6Gp0jnmKoneJki3qsQ==',
     ],
     [
       2,
@@ -3728,6 +4069,7 @@ export const PIECE_MODEL: PieceModel = {
       'MDI1ODxBQkFAQUNHTFFSU1NTUUxGQT8+QENBPDg1MjAvLy8vMDI0NztBSFJVU1FQUFFTVVFIQTs3NDIwLy8uLw==',
       'fICGjJGWko6LgXl2e4SMkI2JhX97d3RxbWlkX2ZzfoaEgHx8hJGdoJqWko+MiIJ/end1cHR7gomFfXdxbW5wdw==',
       53,
+      'Zo9gjKCNdXJ1Y45egmWNbpV9c3hzcXVxbmGaeVluY6F2YX+habNUXnKHgHt7lmh3cGeUXXxZjnmKdraCizB6gg==',
     ],
     [
       5,
@@ -3737,6 +4079,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ojs8PkFFSkxLRUA9Ojg2NjY2ODo8QEVLTk9QUEU/PDg3ODg4Oz5BR0lJREA9Ozk5OTk7PUBDSU5OSkVBPjw7Og==',
       'i5aYlJGNiYWBfXl1cW9ydXp/h5OfoZmUjIWBe3VxbWdma3eGjY2JhYF9eXVxbWlrc4OQk5GNiYWBfXl1cW5vfA==',
       53,
+      'S48ttKjEdHxtR310dGZsb3KNfGdrfGtxbodhSKduY6F2s39PgIBUXlVngIB7lmiAgICAgICAjnmKm0hGTmicng==',
     ],
     [
       7,
@@ -3746,6 +4089,7 @@ export const PIECE_MODEL: PieceModel = {
       'JikrMDZHS1JZXFpTUExJRkZHSElKRkE9OTc1NDMzMzQ1Njk7PT9BREZHSUtNT1FSVVdZWlJDODEuKykoJiYlJg==',
       'go6SjoyIgn56eX+GjpWRj4uFhIF+fHp5eXp8e318e3x6fHp7eXl4doCLm6alop2XkoyIg354b2hdWV5iZmdmcg==',
       53,
+      'ZXJti52MZmaOaLdhlHNnanNhk2xylGxzr4d8X5NuY0//s39PgIBUXmJvgIB7lmiAgICAgICAjnmKm1tiii+Icw==',
     ],
     [
       6,
@@ -3755,6 +4099,7 @@ export const PIECE_MODEL: PieceModel = {
       'GhobHB0eICQoLDZDWYK4t7e4gllDNiwoJCAeHRwbGhoaGhscHR4gJCgsNkNZgri3t7iCWUM2LCgkIB4dHBsaGg==',
       'bHqCipmnrauno5+bl5OPi4eDf3t4dHBsaGRgXFhUU11seoKKmaetq6ejn5uXk4+Lh4N/e3h0cGxoZGBcWFRTXQ==',
       53,
+      'vaKxVUJT4NdpuVnBXL1brJuvX2NnamtwbmGNroBuuE92YX9PgIBUXpFegIB7lmh3U06eXTr/jnmKk5KPeUdZVQ==',
     ],
     [
       4,
@@ -3764,6 +4109,7 @@ export const PIECE_MODEL: PieceModel = {
       'R0dJTE9SUEhBOzc0MjAvLi4vMDI0NztASFBST0xJR0dHR0lMT1JQSEA7NzQyMC8uLi8wMjQ3O0FIUFJPTElHRw==',
       'kJmcmJSQjIiEgHx4dHBsaWVnb3+MjoyIhIB8eHRzdICQmZyYlJCMiISAfHh0cGxpZWdvf4yOjIiEgHx4dHN0gA==',
       53,
+      'X6Kww6KUr7RpYFppXHdcZZuvYWVramtxbmFZSbpuY6F2YX9PgIBUXlVdgIB7lmiAgICAgICAjnmKlEZIUE6ntw==',
     ],
     [
       1,
@@ -3773,6 +4119,7 @@ export const PIECE_MODEL: PieceModel = {
       'PD5DREVHSkY/OjY0NkBAPj49Pj9CRUpPTUZBPTs5Nzc3Nzk7PUFGTU9KRUI/Pj0+PkBANjQ2Oj9HSkdFREM+PA==',
       'bniAfHdybmlteIiTk4+Lh4N/e3d0cGxwfo2WlpCLh4GDjJaakX9xaWdveYSKi42LiH53dHV1dH+KlZuUintmZw==',
       54,
+      'RnmBpKn2bIRsQqFnZW+Tc5ttkceSeZaEgKyueEbbuE92YX9PgIBNXnK2gIB8lmiYquGkO+UbenmKp3mIcS9ZVQ==',
     ],
     [
       0,
@@ -3782,6 +4129,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTM2NzQvLCosLjQ/WFpaW15gWlVWVkpAOjQxLiwrKikpKiosLjE1OUBJV1dUUU9OTk9RVFhZUUY/Ojc0MzIxMQ==',
       'gImOint/iJGXlJCMiISAfHh0cGxoZGFkcICLjIiEgHx4eYGRnqKempSQjIiEfoKMl5+Yh3lsZF1XV19seHx2dg==',
       54,
+      'b3hklZeDamaAbqVkrXCDd09spJSBiXiGc6yWd21uY6F2s3+hn39NXnF9gIh8lsN8p3sgxW1zenmKpHmHkC/pwQ==',
     ],
     [
       2,
@@ -3791,6 +4139,7 @@ export const PIECE_MODEL: PieceModel = {
       'TU1MSURBPz09PkFDQD05NTQzMjMzNDY4PEFGT1BNS0pKS01QT0dBPDk3NTMzMzQ1Njk9QUNAPTs7PUBESUxNTQ==',
       'gIqPjYmDgX14dnJtaWZlb3yDhYF9eoKLlZ6YlJKMiIaAfXl1cHR/iZGOhn12cW1tcXZ7gIKIjo+RjYmFfnhxdg==',
       54,
+      'XI5WiaaadnluWIdflWJvdJSAdH1zcndxbmGWbFluY6F2s3+hYIBNXmqGgHh8lsN2ZmGZxW1JenmKbbZ6gzV3fQ==',
     ],
     [
       5,
@@ -3800,6 +4149,7 @@ export const PIECE_MODEL: PieceModel = {
       'MzQ1Nzk9QkhNTUhEQT89PDw9P0FESE1PTEZAPTo4NzY2Nzg6PUFFSkpFQD47Ojo6Oz5DSlNSUU9HQj06NzU0Mw==',
       'g4+SjoqGgn56dnJub3mIlZiWko6KhoJ+enZycXqHlZmVkYuHg395c2piYGZyfYiOkZOSjoqGgn56dnJuamZncw==',
       54,
+      'UJFGtKeyc3huTHxzeGxnbXGJemptemtxbodhSKduY6F2s39PgIBNXlVkgIB8lmiAgICAgICAenmKm0NHT2Oepg==',
     ],
     [
       7,
@@ -3809,6 +4159,7 @@ export const PIECE_MODEL: PieceModel = {
       'NjY2NjY4Ojw/REdGREJBQUJERUlOUlpaU01IRTQvLCspKSkpKy0vMjdASFRVUk9OS0pJSEdGRkREQkE/PTs5OA==',
       'eIWUmJedoqWkmI6Hg3t3dGxoZF9bY25/iomHhoWEgIB/gIKDgoOEhIeGhoWCf316dHJucXuCioiGgn55dHJsbQ==',
       54,
+      'XXZtkaGXZ2iBXrhogW9yaG1ij2tykGtzqYd6WJNuY0//s39PgIBNXl5vgIB8lmiAgICAgICAenmKnlhchDWQeg==',
     ],
     [
       6,
@@ -3818,6 +4169,7 @@ export const PIECE_MODEL: PieceModel = {
       'GRkaGhscICInKzM/U33HxsbHfVM/MysnIiAcGxoaGRkZGRoaGxwgIicrMz9TfcfGxsd9Uz8zKyciIBwbGhoZGQ==',
       'aHeCjZypr6uno5+bl5OPi4eDgHx4dHBsaGRgXFhUUFlod4KNnKmvq6ejn5uXk4+Lh4OAfHh0cGxoZGBcWFRQWQ==',
       54,
+      'xKOyTTlP4NdpvlnLXM5byZuvX2NnamtwbmGOroBuuE92YX9PgIBNXpJbgIB8lmh2SUOkO0H/enmKopqRezVZVQ==',
     ],
     [
       4,
@@ -3827,6 +4179,7 @@ export const PIECE_MODEL: PieceModel = {
       'RUZISk5SUUlCPDg0MjEvLy8vMTI1ODxBSVBRTkpIRkVFRkhKTlFQSUE8ODUyMS8vLy8xMjQ4PEJJUVJOSkhGRQ==',
       'jJmcmJSQjImFgX15dXFtaWVnb3+MjoyJhYF9eXVxc3yMmZqYlJCMiYWBfXl1cW1pZWVvf4yQjImFgX15dXFxfA==',
       54,
+      'XaKxxKOXp6pqXlpqXndcY5uvYWNnamtwbmFVRrpuY6F2YX9PgIBNXlRbgIB8lmiAgICAgICAenmKmkdETFKiwQ==',
     ],
     [
       1,
@@ -3836,6 +4189,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ojs4NDU3O0FKTEpHRkZCQEBCRkZHSkxKQTs3NTQ4Ozo4Nzc3OTs+QkpOTEdEQkA/P0BCREdMTkpCPjs5Nzc3OA==',
       'iouIfnh1dXZ1e4aTmZeQh3d0dHqEgXx3cm5oZW15iI6Lh4OAfHh0c3uKlpuXkYyIgnx/ho6OhHdtZ2dwfYiKig==',
       55,
+      'U3p9nqipgJVpUGhlX3hjbpqdg6yTdo2CgKyulEbbuE92YX9PgIBfXny2gIB9lmibmsGVO+ExenmKlX2QeTJZVQ==',
     ],
     [
       0,
@@ -3845,6 +4199,7 @@ export const PIECE_MODEL: PieceModel = {
       'XF1fYmFQQzo1MC0qKCcmJiYmJygqLTA1OkNQWllcZWVhYGBgUkI5Mi4tLTA0NDEvLi0tLi4xMjU4P0ZWYF9dXA==',
       'j5yjn5uXk4+Lh4N/fHh0cGxoaXF6f3pyd3+IioSBiZeiqKOfmZGGdm5ye4SGgXx4dHBrZmBaWWNzgIN/fHh1fw==',
       55,
+      'fHp6i456dHJ6e4lvemtzfXCJkY2UgnakboeXk21uY6F2s3+hkCZfXnt9gIB9lsN3mn9MxWuIenmKknyPmDLrvA==',
     ],
     [
       2,
@@ -3854,6 +4209,7 @@ export const PIECE_MODEL: PieceModel = {
       'Tk5MSEZBPz9BREZBPDg2MjExMDEyMjU3PD9FT1NRT05OT1FTT0U/Ozc0MjEwMDAxMjQ4O0FGREFBQkNGSExNTg==',
       'f4uSkIyIhIB8d3VvbWplYmt1gIWCfnuCi5iempaSkIuJg397d3Nvb3WAiYuFfXh2cnJ1en6Ch4yRkY+Jgnhvdg==',
       55,
+      'YI5YiaOUbm91XaFcf2aDb5R4dH5zcXVxbmGdhlluY6F2s3+hb9lfXnSTgIB9lsN3dnGKxYxMenmKaraJkjBZVQ==',
     ],
     [
       5,
@@ -3863,6 +4219,7 @@ export const PIECE_MODEL: PieceModel = {
       'PD0+QERITExJQz46ODY1NDQ1Njg6PkJJT09LR0RCQD8/QEJER0tMSUE8ODU0MjIyMzQ3OkFLTk5OTUdDQT49PA==',
       'iZKWko6KhoJ+e3dzb2trcH6NkpKOioaCfnt3dXmEk5ycmJSOioaAfXZya2NhZGx1foaLjo6KhoJ+e3dzb21teQ==',
       55,
+      'UY5lt6evdYNrT31zZ2l1cHOQemhufWtxbodeTaduY6F2s3+hjrBfXlZmgIB9lmiAgICAgICAenmKmEdLU2eXnw==',
     ],
     [
       7,
@@ -3872,6 +4229,7 @@ export const PIECE_MODEL: PieceModel = {
       'RUZHSElGQj05ODU0MzQ0NDY4OTs9QEFDRUdJSkxOT1FTVlhZUkI6My8tKicnJyYnKCosMDlITFJaXFdSTUtIRQ==',
       'eXl6en18fXx+fnt9e3l6eHZ5hJSipaOdmJWQjIaAenRuY1haX2RpZW19iZKRjIqEgH54en+Gk5OPjYmGhH57eg==',
       55,
+      'ZHJujJ6OZmaLZrZikHJpaHNikWxzlGxxrId8Z5NuY0//s39PgIBfXmRzgIB9lmiAgICAgICAenmKmltmji6Dcw==',
     ],
     [
       6,
@@ -3881,6 +4239,7 @@ export const PIECE_MODEL: PieceModel = {
       'HBwcHh8gIyYqMDpIXYyhoKChjF1IOjAqJiMgHx4cHBwcHBweHyAjJioyOkhdi6GgoKGLXUg6MiomIyAfHhwcHA==',
       'bnuBgYybqKyopKCcmJWRjYmFgX15dXFtaWVhXlpWVF5ue4GBjJuorKikoJyYlZGNiYWBfXl1cW1pZWFeWlZUXg==',
       55,
+      'saOxZFFZrMJpsFmwXaNciZuvX2NnamtwbmGJroBuuE92YX9PgIBfXophgIB9lmh3Vk+WOyf7enmKooqOdz9ZVQ==',
     ],
     [
       4,
@@ -3890,6 +4249,7 @@ export const PIECE_MODEL: PieceModel = {
       'REVHSU1QUEpCPTk1MzEwLy8wMTM1OT1CSlBQTUlHRURERUdJTVBQSkI9OTUzMTAvLzAxMzU5PUJKUFBNSUdFRA==',
       'j5ibl5OPi4eDf3t3dHBsaGZpd4aOj4uHg397d3Rxcn+PmJuXk4+Lh4N/e3d0cGxoZml3ho6Pi4eDf3t3dHJyfw==',
       55,
+      'W6KwxaSZs7VpXFlrXHVcZJuvYWVnamtwbmFaTrpuY6F2YX+hcU9fXlZhgIB9lmiAgICAgICAenmKlUVNVUyztw==',
     ],
     [
       1,
@@ -3899,6 +4259,7 @@ export const PIECE_MODEL: PieceModel = {
       'R0tNTU9QRj03NTk6NzQzMjIyMzU2Oj5CSk9NSkhGRUVFRUZISk1PSkI+OjY1MzIyMjM0Nzo5NTc7RFBPTU1LRw==',
       'e36Fg317d3FvamZrc4CNi4iEgoB9fXd1d4KRmJqWkI6IhIJ9fYOHh4BxZmJmcn+Ii4mHgHh2dHeAjZiemI98eA==',
       56,
+      'XYOIo6WYdHxrW3dffnF/cJiEhKuKdImBfKyurkbbuE92YXRPgIBtXoW2gIB4lmiSmsmnO9iBenmKRomhi0NZVQ==',
     ],
     [
       0,
@@ -3908,6 +4269,7 @@ export const PIECE_MODEL: PieceModel = {
       'VFRUWFlWSEE7NjIxLy0sLS0uLzAyNzk3NTc9TF1cXF1aUUtHQkA/PT09PkBBPDk2MzIxMDAxMzQ3OT5GTVdXVA==',
       'gIeKiXdqYFthbXqFipGZnZiVkI2LhIJ/end2fYWNkIuGgn58eHNwa2hlXmJsdoCBe3l3gJCanpqWkI6IhIJ8eg==',
       56,
+      'aoRTfpuIam56Z5tommt1eUJyjWx0e2xxc4ego11uY6F2s3RPgIBtXoCXgIB4lsN+m2MRxZOfenmKXYOqtD9ZVQ==',
     ],
     [
       2,
@@ -3917,6 +4279,7 @@ export const PIECE_MODEL: PieceModel = {
       'Tk9QUk5GQDo4NTIxMTAxMjM1OTxCRkRCQEFCRUlLTE1NTUxJRUE/PkBERkI8ODUzMjExMTEzNTg7QEZQUlFPTg==',
       'd4KLi4R+eHN0c3d8f4KIjY+RjYh+d252go2TkIuHg358dnRxbGlkY254goWBfXyDjZmdmpeSj4qFgn16dXJucA==',
       56,
+      'X41XiaSWb3BzXKBcgmaDcJN5dn53cXdxbmGUhnRuY6F2s3Shh65tXnGPgHt4lsN2cnSexVOFenmKarafqS93YA==',
     ],
     [
       8,
@@ -3926,6 +4289,7 @@ export const PIECE_MODEL: PieceModel = {
       'V01GQTw5NzY1NDU1Nzk8QUVLVVdSTEhDQD07OTg3Nzc3Nzc4OTs9QENITFJXVUtFPzw5NzY1NDU2Nzo8QUZNVw==',
       'c4WPkI6MioeFgYGBgIB+fXt5d3JybnSElJ+gm5eVkY6JhH98eXZybmlkZXGFlZuYlZKOiYSAfHp3c25rZ2JeZA==',
       56,
+      'S5IoaKTDYYNpR/9ld2+PZppCZGx0amtxcWGQeIxuY6F2YXSheFFtXmqbgIV4lmh6WWCpO0JbenkAC2mAiDRxYw==',
     ],
     [
       7,
@@ -3935,6 +4299,7 @@ export const PIECE_MODEL: PieceModel = {
       'KiorLS8yNz5aYF5ZU05JRkI/PT4/QkNBPTo5Nzc3Njc3ODo8PkFERUdISUlJSUhHRkZGRUVFRkdIST42MS4sKw==',
       'eomSkZCRjY2Jg311cXV8hIiGgoB+fHp5d3Z3d3p7f3+Bg4SHiIeHhIWFgYJ8hZKepqKck42GgHp1bmlgVVBQYw==',
       56,
+      'XGRJhKKZaWR9Wq5thm2JcCppm4R0oHpxcIdsX6NuY0//s3RPgIBtXl5vgIB4lmiAgICAgICAenmKJ1FtlpuQhQ==',
     ],
     [
       7,
@@ -3944,6 +4309,7 @@ export const PIECE_MODEL: PieceModel = {
       't7iCWUM2LCgkIB4dHBsaGhoaGxwdHiAkKCw2Q1mCuLe3uIJZQzYsKCQgHh0cGxoaGhobHB0eICQoLDZDWYK4tw==',
       'm6iuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRUX257gYubqK6qpqKempaTj4uHg397d3Nva2djX1xYVFRfbnuBiw==',
       56,
+      'vaKxVUJT4NdpuVnBXL1brJuvX2NnamtwbmFZf7puY6F2YXRPgIBtXm1QgIB4lmiAgICAgICAenmKk22DjDCAiA==',
     ],
     [
       1,
@@ -3953,6 +4319,7 @@ export const PIECE_MODEL: PieceModel = {
       'QUFCQ0ZJT1BJRD46NzU0NDM0NDY5OTU4PEROTUxLSUZGSUtMTU5EPDg1OTk2NDQ0NDQ1ODo+RElQTklGQ0JBQQ==',
       'hZOcmJSQioeEgH+FhoJ8bmNlbHqEi4qIhnt4dnZ5g5GanpaKfHt8foF9eXdzbmpmaHaDj4+Lh4SDf356dnJueQ==',
       57,
+      'V4eOp6agbX1vVZVkfW2NZ5p1f6SIc4R+fKyurkbbuE92YXRPgIBmXoC2gIB3lmiSmMKqXd12enmKToSahD9ZVQ==',
     ],
     [
       0,
@@ -3962,6 +4329,7 @@ export const PIECE_MODEL: PieceModel = {
       'PD9BQD48Ozs7PT9BRElQWVpZWVlMPjc1Nzg1MTEvLi0tLi8xMzY6QklTV1RQT01NTVBQTEQ/Ozg1NTQ0NDU2OQ==',
       'cHd9gY6bop+WiXt6eX+Cfnx4dG9rZ2Nmc3+MjomGgYCJkJuemZeTjYmFgX97dXJ1fYeNjImGgn96dHFsaGVhaA==',
       57,
+      'ZIlag5+OaGt9YaVloGpteEFshm11d2xycoego11uY6F2s3RPgIBmXnuYgIB3N8N9mGcQ6JeRenmKY36jrDtZVQ==',
     ],
     [
       2,
@@ -3971,6 +4339,7 @@ export const PIECE_MODEL: PieceModel = {
       'Li0tLi8xMzc7QElUWFZUU1NUVlhTSUA7NTMxLi4tLC0tLzEzNzxCQ0JDRUlNU1ZXV1ZTTUdDQUFDQz04NDIwLg==',
       'dYCGgn97fYeUn5+bl5OQjYiFgHt4c29xeICEg3x0cG5vcXh9gIePlZeTjIZ9d32EjZKOiISBfHp1cW5qZmJfaA==',
       57,
+      'a49ljJ2IdXB2aYxedGSVaZN9cXp0cHNybmGTknRuY6F2YXShhMdmXnOEgHp3lmh3cXSfXVOfenmKe7abpDKDcw==',
     ],
     [
       8,
@@ -3980,6 +4349,7 @@ export const PIECE_MODEL: PieceModel = {
       'RkxWV1FMRkNAPTs5OTg3Nzc3Nzk5Oz5AQ0dLUVdWTEY/PDk3NTU0NTY3Oj1BRk1XV05GQDw5NzY1NDU1Nzk8QA==',
       'gICAf359eXd1cXByfZCcoZyZlpGOioWDf3l1c29sZ2NsfZGbm5eSjYmGg4B8eHRva2ZiX2NugI6Rj4uIiISCgQ==',
       57,
+      'S5MpaaTFYYFqR/1ldm2UZZdCZGxzamtxcWGOeIxuY6F2YXShezhmXmeVgIZ3lmh7YGOmXTlaenmKEGR5gjh2Yw==',
     ],
     [
       7,
@@ -3989,6 +4359,7 @@ export const PIECE_MODEL: PieceModel = {
       'Njc5Oz5AQ0VHSktLS0tLSkpJSUhIR0hJSUk8Mi4sKigoJygpLC4zOkJkY15YVE5JRUNCQkRFQj06ODY1NTQ1NQ==',
       'hYeHh4mGhoWCgYqXo6mmnZWPh4J7dG9pYVhPSlNrgY2Pj46NjoqDfXR2fIGKiYaCgH17eXd1dXV3eHt9f4KChQ==',
       57,
+      'YVlMfJ+RZ2KIYbVpgHGYbiNnqIF1rnlxcIduZaNuY0//s3RPgIBmXl5sgIB3lmiAgICAgICAenmKLVJrk5uJfA==',
     ],
     [
       7,
@@ -3998,6 +4369,7 @@ export const PIECE_MODEL: PieceModel = {
       'GhsbHB0eIiMpLjdEWIaxsbGxhlhENy4pJSIeHRwbGxoaGxscHR4iIykuN0RYhrGxsbGGWEQ3LiklIh4dHBsbGg==',
       'bXqBh5Wkrauno5+bl5OPjIiEgHx4dHBsaGRgXFlVU11teoGHlaStq6ejn5uXk4+MiISAfHh0cGxoZGBcWVVTXQ==',
       57,
+      'uqKxWUZV4Ndptlm8XLZbpZuvX2NnamtwbmFehrpuY6F2YXRPgIBmXm5RgIB3lmiAgICAgICAenmKk26AiS+Idw==',
     ],
     [
       1,
@@ -4007,6 +4379,7 @@ export const PIECE_MODEL: PieceModel = {
       'Pj0/QUNGS09NR0A9Ojg3NjY3Nzk7OjY2OkNMTEpJRkRERklKTExEPDY2Ojs5Nzc2Njc4Oj1CR01PS0ZDQD8+Pg==',
       'hJOal5ONiYeDf4KIjIt/b2RkbHeDiomJhXp3dnV9ipSdmo99dHZ5gYB8enZwbWlocoGNko6Kh4OCfn15dXFtdw==',
       58,
+      'UoOJqKerbIJsT59kfGqcaJlvibiHdYiAe6yurkbbuE92YXRPgIBeXnu2gIB3lmiQodqrO+ZzenmKpoWUfkBZVQ==',
     ],
     [
       0,
@@ -4016,6 +4389,7 @@ export const PIECE_MODEL: PieceModel = {
       'Oj9BQD48Ozs7PT9CRktRWlpZWFhEOTQ1ODo3MzEvMC8vMDEyNTg8QktWVVFOTUtLS05PTUVAOzk2NTMzMzU2OA==',
       'cXl+h5aepZ2Tg3ByeH+Df3t3dXFsaGRlcoKMj4mFgX2Di5afm5iSj4qGhH98eHV2fYSNjIiFgXx7dnNvamdhaQ==',
       58,
+      'Y4RXg6CQamx2X5hjqWp4eTlzk2x0fGtxc4efo11uY6F2s3RPgIBeXneTgIB3lsN/oV8FxZuXenmKe4CRmjtZVQ==',
     ],
     [
       2,
@@ -4025,6 +4399,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTExMTEzNTk8QkhSU1BOTU1OUFJRR0E8ODUyMjAwMTEzNDg7QUJBPz5AQkVJTk9QUFBPSkVBPT0+QEJBOzg0NA==',
       'd4KGgn57foaSnpuZlY+NiYSCfHh2cHN6g4uIgXt1cXBvc3l9goeMkpSSjoZ/d3F4g4qPjYeEgXt6dHBuaGRhag==',
       58,
+      'YY9bi6OTdXRwXo1djWSBcZV+c3pzcXVxbmGPiXRuY6F2s3Shhq9eXmuCgHt3lsN3aWykxUiTenmKcrZ/iC2Dcw==',
     ],
     [
       8,
@@ -4034,6 +4409,7 @@ export const PIECE_MODEL: PieceModel = {
       'RkxWV1FLR0NAPTs5ODg3Nzc3ODg5Oz1AQ0dLUVdWTEY/PDk3NjQ0NTY3Oj1BRk1XV01FQD06NzY1NDQ1Nzk8Pw==',
       'gICAgHx6eXZ1c29ygJGcoZ2ZlpGMiIWCf3t2cG1qZGRvgZSdmZeSjYqFgn97dnFtamdkYGRwg46Qj4uKh4aCgQ==',
       58,
+      'S5MoaKTFYYBqR/5leG6UZZpBY2pyamtxcWGLeYxuY6F2YXShelBeXmWPgIV3lmh6VlutOzdjenmKEGVqcjdyYw==',
     ],
     [
       7,
@@ -4043,6 +4419,7 @@ export const PIECE_MODEL: PieceModel = {
       'RUZFREVFRkZIST83Mi8sLCorLC4wNDg/WmBeV1JMSERAPj08PkFDQj47Ojk4Nzc4ODo7PT9BQ0ZHSElISUhHRg==',
       'kp+mopyTjIaAenRuaV9XUFFmfYuSkpCPj4uHg311cXR5hIiEgoB+fXp5d3Z3d3x8foGBhIaHiIeGhYSEgX58hQ==',
       58,
+      'WmVIhKObaWV9WKtth2yEcCxpm4Zwn31xcYdrYqNuY0//s3RPgIBeXltrgIB3lmiAgICAgICAenmKIlBZgZuEdw==',
     ],
     [
       7,
@@ -4052,6 +4429,7 @@ export const PIECE_MODEL: PieceModel = {
       't7iCWUM2LCgkIB4dHBsaGhoaGxwdHiAkKCw2Q1mCuLe3uIJZQzYsKCQgHh0cGxoaGhobHB0eICQoLDZDWYK4tw==',
       'm6iuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRUX257gYubqK6qpqKempaTj4uHg397d3Nva2djX1xYVFRfbnuBiw==',
       58,
+      'vaKxVUJT4NdpuVnBXL1brJuvX2NnamtwbmFXhLpuY6F2YXRPgIBeXmlOgIB3lmiAgICAgICAenmKk21vdzCPeg==',
     ],
     [
       1,
@@ -4061,6 +4439,7 @@ export const PIECE_MODEL: PieceModel = {
       'SU1OT1BRRj43NTg4NjIxMTExMTM2ODxBRlBQTUpIR0dHR0hKTVBQRkE8ODYzMTAxMTEzNjg5NTc+RlBQT05MSQ==',
       'fYCFg315dnFta2ZncXqIioiEgoB+e3d1eYiRmpmUko6JhoJ8fIGCgnttZmNreIGLiomHfXp2dniAjpmfmZCBfQ==',
       59,
+      'YIaNpKOUd31rX3JfenJ2cZqLfZ+Kc4J+fayurkbbuE92YXRPgIByXoi2gIB4lmiSk7umO9ODenmKRoegikNZVQ==',
     ],
     [
       0,
@@ -4070,6 +4449,7 @@ export const PIECE_MODEL: PieceModel = {
       'VVVWWVpSSD85NjIvLiwsLCwsLS8zNjg3NTlEU1xcXF1aUEpGQ0A9PT0+PkBBPjo2NDIxMDAxMzM2Oj9ETVdYVQ==',
       'fIGEgnpsZF5jbXqCho6Vm5uWk5CNiIWAfXl0eICJkI6LhYF/endybWlmZGBkbnh/fnp3fIqUnZyWlJCLiYV/fA==',
       59,
+      'a4hVfpuHaWx+aKdolGlsdkpshG10d2xycoeho11uY6F2s3RPgIByXoOagIB4lsN9lWgbxZGbenmKWYKosT5ZVQ==',
     ],
     [
       2,
@@ -4079,6 +4459,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ly4uLzAxNDY7P0ZPVlRSUVFSVFZPRj87NjQxMS8vLi8wMjU4PEFGREFAQkZKT1BRUVBOSkdFQ0NFRUE8ODUyMA==',
       'd3+Ggn57gYqXoJyalJGNiIWBfXp3cW1we4WNiH92b25udXuAg4eMjY2KhoB5eYCJkZOOi4eDf3l3c29rZWNgag==',
       59,
+      'ZY5di6COb213Yp9bcmaNapV5dXxzcXZxbmGWjHRuY6F2s3ShhbhyXnaQgHl4lsN2eHiexVmNenmKcbairDJycA==',
     ],
     [
       8,
@@ -4088,6 +4469,7 @@ export const PIECE_MODEL: PieceModel = {
       'RUtWV1JMR0NAPTs6ODc3Nzc3Nzg5Oz5AQ0hLUldVS0U/PDk3NjQ0NTY3OjxBR01XV05GQTw5NzY1NDU1Nzk8QQ==',
       'gICAf359end1cXBwfI6co56ZlZKPioeCfXt3cW5rZ2Rre46Zm5aTkIuIhIB7dnJvbGllYGBsfY2SjoyIiIWDgg==',
       59,
+      'S5IoaKTEYYFpR/9ldm6SZZdBZGx0amtxcmGSeIxuY6F2YXShekdyXmyggId4lmh7YGWhO0RVenkAEGeAiTRyYw==',
     ],
     [
       7,
@@ -4097,6 +4479,7 @@ export const PIECE_MODEL: PieceModel = {
       'SUpLSktKSkhGQ0E+Ozk3NjY1NTY2Nzk7PkJEQ0FAQURITVFXXWJjRDo1Ly0rKSkpKSosLzQ7SUlISEdHR0hJSQ==',
       'i4uKiIaEgoB+enZ4g4iLiYB7d3NvcnBvdoSasbSwpZuUjomCfXZwaGBYWWVwfX9+fHl5d3l5enp8fH+EhIeIiQ==',
       59,
+      'X15Mf6CTaGKHX7BqgHCVbiNnooJ0qHlxcIduYaNuY0//s3RPgIByXmBwgIB4lmiAgICAgICAenmKJlFul5uEdw==',
     ],
     [
       7,
@@ -4106,6 +4489,7 @@ export const PIECE_MODEL: PieceModel = {
       'sbGGWUQ3LicjIh8dHBsbGhobGxwdHiElKS43RFiGsbCwsYZYRDcuKSUhHh0cGxsaGhsbHB0fIiMqLjdEWYaxsQ==',
       'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9gYuaqK6qpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
       59,
+      'uqKwWUZVnp9qtlu8XbZepZquYWNnamtwbmFdgLpuY6F2YXRPgIByXnBSgIB4lmiAgICAgICAenmKk22EjS98gw==',
     ],
     [
       0,
@@ -4115,6 +4499,7 @@ export const PIECE_MODEL: PieceModel = {
       'Pj5AQkZKTUxEPzw6ODg4OTs+PjY0Njo/R01MSkhIPTk5PUhISkxNRz86NjQ2Pj47OTg4OTo8P0RMTUlFQkA+Pg==',
       'jJOVh3lwaGt1gY2Ql56floNxYmFmbnN5h5GYk4x+bWxwe4R+eXZva2VmdIGMjYmFgX15dXJ6iJWcl5KNiIR+gg==',
       60,
+      'UGpzjKixfX5qTWtmXX2JZ5qLlLvoeJWysNKtj2NuuE92YWahsnZdXnq3gNB9lmjRoaiDTJ91ep+Kl32VfptZVQ==',
     ],
     [
       1,
@@ -4124,6 +4509,7 @@ export const PIECE_MODEL: PieceModel = {
       'Oz08NTQ2OT9GTEpIR0ZBQEBBRkdISkxGPzo2NDQ8PTo5ODg4OTw/REtOSkZDQT8+Pj9BQ0ZKTktEPzw5ODg4OQ==',
       'jYuJgHd1dHV2fouWm5aPhHFtcHqEg314dG5pZWx5h4+MiISAfHh0cXmIlZuXkYyGgn58iJCTj3txamRrdYOJiw==',
       60,
+      'UnR4mqiteYxrT3JjZHp3bJqTibmTeJSFgKyukEbbuE92YWahTYldXnu2gDB9lmhriqaETKN5ep+KmH6Wf5tZVQ==',
     ],
     [
       2,
@@ -4133,6 +4519,7 @@ export const PIECE_MODEL: PieceModel = {
       'NTc6P0VGQ0BAQEJESEpLTExMS0hFQD4+P0JGRT87NzU0MjIyMjM1ODo/RU5SUE5NTU5QUU1EPjo3NTMyMTEyMw==',
       'fYCEiY6RkIyFfXRudoKNk46LiIOAfHd0cWpoZWRxe4KEgHyAiJKem5eTj4uJhX97d3NvbXN+iI6IgX13c3RzeQ==',
       60,
+      'XI1Th6WZbnB1WaVdhWd5c5R3dn5zcnhxbmGcgIBuY6F2s2ZPgIBdXnKUgIB9N8NEVTJ56D6Sep+KZp6MlZtZVQ==',
     ],
     [
       4,
@@ -4142,6 +4529,7 @@ export const PIECE_MODEL: PieceModel = {
       'LCwtLzE0OD1FTlRUUU5MS0tMTlFUVU5FPTg0MS8tLCwsLC0vMTQ4PUVOVVRRTkxLS0xOUVRUTkU9ODQxLy0sLA==',
       'gYqNiYWBfXl2c3eElJydmZWRjYmFgX15dnJuamZkZXGBio2JhYF9eXZ0d4SUnJ2ZlZGNiYWBfXl2cm5qZmRlcQ==',
       60,
+      'Z6KwvZ6MoaNpaVpjXHpcbpqvYWVnamtwbmFRTLpuY6F2YWZPgIBdXlVagIB9lmiAgICAgICAep+KlkdOVpt/pA==',
     ],
     [
       6,
@@ -4151,6 +4539,7 @@ export const PIECE_MODEL: PieceModel = {
       'GRoaGx0eICQmLTRCVYG+vb2+gVVCNC0mIiAeHRsaGhkZGhobHR4gIiYtNEJVgb69vb6BVUI0LSYkIB4dGxoaGQ==',
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYKNnKmuqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
       60,
+      'wKKxUT5RlZVqu1rFXcRdtpuuX2NnamtwbmGCrp1uY6F2YWZPgIBdXotagIB9lmiAgICAgICAep+Kmo2PmJtZVQ==',
     ],
     [
       0,
@@ -4160,6 +4549,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ojo7PD9DRk1OSUVBPjs6OTk6Oz5BRUpOTUZCPzw7Ojo7PD03NTc7QElMSkdGRjw3NzxGRkdKS0pAOzc1Nz09Ow==',
       'fYuSjouHg397d3NvcX2Nl5mUjouHhIqQkY5+c2trdYGMjpKbnp2MemdhZGpzcnqIkpeQh3htb3R7fHdybmhmcA==',
       61,
+      'S3eEl6nHcoxpR4hrZ3SUbZp8krLad42lrdKtgGNuuE92YWahsXdVXnW3gMx8N2jRsLiCgMcsep+Ko3iHcJtZVQ==',
     ],
     [
       1,
@@ -4169,6 +4559,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ojw8NjU2O0BJS0hGRURBPj5BREVGSEtJQDs2NTY8PDo5Ojs8P0JGTE5KRUE+PDo6Ojo8PkFFSk5MRkI/PDs6Og==',
       'iouKgHh1c3V2eISQmZiQhnVwcHd/fnlzb2pnb3yLk5CMiISAfHh0cG10go+ZlpGNiIOBiI+QjHxxaWdufIaJiw==',
       61,
+      'TICIpqnAcJVqSI9pXHGFcpt+ha+Rdo2Df6yugUbbuE92YWahTohVXna2gDR8N2h7l7WCgMovep+KpHmHcZtZVQ==',
     ],
     [
       2,
@@ -4178,6 +4569,7 @@ export const PIECE_MODEL: PieceModel = {
       'LS0uLi8xMzY7QEdRV1ZUUlJUVldRSEA7NzQxLy4uLi4vMTM1OUBDQUBAQ0ZLUlRVVVRSTEhEQkFCQj85NTMxLw==',
       'dX+Ggn56gYuVop2YlpGOi4eDf3t3c290e4OLg3x0bmtrcXh+goiOkpKQioWAeICGjJGNiYWBfXl1dG9qaGJeag==',
       61,
+      'aY9hi56Kc292Z5Fed2WOapZ8cHlzcHRybmGcfYBuY6F2YWZPgIBVXnSHgIB8N2haaVh5gG1tep+KdqeCi5tZVQ==',
     ],
     [
       4,
@@ -4187,6 +4579,7 @@ export const PIECE_MODEL: PieceModel = {
       'KyssLjAzNzxCTFVWVFFPTk5PUVRWVUxCOzczMC4sKysrKywuMDM3O0JMVlZUUU9OTk9RVFZVTEI8NzMwLiwrKw==',
       'gYmMiISAfHh0dn6Nm52cmJSQjIiEgHx4dHBtaWVjZXKBiYyIhIB8eHR2fo2bnZyYlJCMiISAfHh0cG1pZWNlcg==',
       61,
+      'aqKwupuIo6RqbVleXXlcc5uvYWZsamtxbmFSSbpuY6F2YWZPgIBVXlVYgIB8N2iAgICAgICAep+KkUdGTpultw==',
     ],
     [
       6,
@@ -4196,6 +4589,7 @@ export const PIECE_MODEL: PieceModel = {
       'GBgZGhscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxoZGBgYGBkaGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGhkYGA==',
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
       61,
+      'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmGHrp1uY6F2YWZPgIBVXpBZgIB8N2haUDyDgAL/ep+KkJKPmZtZVQ==',
     ],
     [
       0,
@@ -4205,6 +4599,7 @@ export const PIECE_MODEL: PieceModel = {
       'PT0+P0JFSk9NR0E+Ozk4Nzc4OTs+QUZNT0pFQT89PT0+QEA5NTY4PUZLSkdGRTs2NjtGRkdKS0Y9ODU1OUBAPg==',
       'foyTkIyIhIB8eHRwbXWDkpmWkYyIgoeSmpuMe29obHeDjJKan56RgG5hYWdudX+KlZeRg3NlZnB5fXh0b2lnbw==',
       62,
+      'Rm97k6j7bqBsQppoa3Orappvksf5eJi1rdKteWNuuE92YWahq3ZPXnK3gM18lmjSqsiFXcwoep+KpXqFbptZVQ==',
     ],
     [
       1,
@@ -4214,6 +4609,7 @@ export const PIECE_MODEL: PieceModel = {
       'PT8/NzM1OT9GSkhGREQ/PT0/RERGSEpFPzk1Mzc/Pz08PD0/QkRKT05HQj47Ojg3Nzg6Oz5CR05PSkRBPz08PA==',
       'jIuKgnd2c3R2fImTm5eNf2pmbXZ/fXl1cGppcoKPlJCMiISAfXl1cW1ve4qVl5GOioSAhpGYmYZ2bGVqdYCJiw==',
       62,
+      'SHqBpKndbYhrRKFnYHCXcppukMaReZSFgKyuekbbuE92YWahVIlPXnO2gDN8lmh7psiFXc8rep+Kp3uGb5tZVQ==',
     ],
     [
       2,
@@ -4223,6 +4619,7 @@ export const PIECE_MODEL: PieceModel = {
       'MzIyMjI0NTg7QUhPUlBOTU1OUFJPRkA8NzUzMjExMjI0Nzk+QkJAPj5AQkVJTU5PT09OSkVAPTw9PkJDPjo2NA==',
       'd4GGgn57gYqXnZqWkY+Ih4N/e3ZzcHd/h42GgHp1cW9xdXt+goeOk5SQjIiAd3B2f4uQjIiEgXx6dXFtaWVhbA==',
       62,
+      'X41WiKSVc3RxW5BfjmR4dI5/dHh5cnZxbmGYb4BuY6F2s2ZPgIBPXmyGgIB8N8NZZ0Rw6F5dep+KbJt6g5t3fQ==',
     ],
     [
       4,
@@ -4232,6 +4629,7 @@ export const PIECE_MODEL: PieceModel = {
       'KystLjAzNzxETVVWU1BOTU1OUFNWVU1CPDczMC4sKysrKywuMDM3PEJNVVVTUE9NTU9QU1VVTUI8NzMwLiwrKw==',
       'gImMiYWBfXl1dXuKmJ2cmJSQjImFgX15dXFtaWVjZ3CAioqJhYF9eXd1e4qVnZyYlJCMiYWBfXl1cW1pZWNkcA==',
       62,
+      'aaKvu5yJnqBqbFlgXHldcpquYWZtamtxbmFORrpuY6F2YWZPgIBPXlRWgIB8lmiAgICAgICAep+KlEZCSpugwQ==',
     ],
     [
       6,
@@ -4241,6 +4639,7 @@ export const PIECE_MODEL: PieceModel = {
       'FxcXGBobHCAjKC47S3Tg4ODgdEs7LigjIBwbGhgXFxcXFxcYGRocHiMpLjtMdODg4N10TDsuKSMeHBoZGRcXFw==',
       'Z3WJl6awraqmop6alpKOioaCfnp2c29rZ2NfW1dTT1hndomXpq+tqqainpqWko6KhoJ+enZzb2tnY19bV1NPWA==',
       62,
+      '0KOxQSlJmZlryFveXepg7ZqvX2NnamtwbmGHrp1uY6F2YWZPgIBPXpJWgIB8lmhZSSuFXQj/ep+Ko5qRmptZVQ==',
     ],
     [
       0,
@@ -4250,6 +4649,7 @@ export const PIECE_MODEL: PieceModel = {
       'P0BCREdMTkpCPjs5NzY3Nzk7PDU1NztBSE5NSklIPjk5PkhJSkxOSEE7NzU1PDs5Nzc2Nzk6PkJKTkxHREJAPw==',
       'iI6OgnZuaGx4hI6Plp2dloJwY2Nob3J4hpGYk4yBc3N1fYJ+enRvaWRmc4CMjIiEgH15dXR8jJicmJGNiYN/gw==',
       63,
+      'U3F5kKeqiYBrUF9nYHx8ZZqVkavRd46nrNKtlGNuuE92YWahsHdhXny3gMh9lmjLoqCETJtyep+KlnyWgJtZVQ==',
     ],
     [
       1,
@@ -4259,6 +4659,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTs6NDU2OkBITUtIR0dDQUFDR0dIS0xJQDo2NDQ6Ozk4NjY3ODo9QUlOTEhFQkFAQEFCRUhNTklCPTo4NzY2Nw==',
       'i4uJgHh1dHV2eoeSmpiRiHh0dHuEgn54c25pZWl1hI2MiISAfHh0cnqJlZuXko6IhH98hIuMiXpvamVteIWKiw==',
       63,
+      'VHp9naingZJpUmdkY3lpa5qcgqqUdo2DgayulkbbuE92YWahT4hhXn22gDh9lmhvgp6ETJ92ep+Kl32XgJtZVQ==',
     ],
     [
       2,
@@ -4268,6 +4669,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTQ1Oj5FRUNBQkRHSk1PT09PTkpFQj9AQkZFPjo2MzEwMC8wMDI0Nzs/Rk9VVFJRUFFUVU1FPjo2MzEwLy8wLw==',
       'foCFi4+RkImDfHJ3gIqSkY6IhIF8enZyb2hlYWRwe4ODf3t/iZWfnpiVkoyKhYB+enZzbW54gYmJgHt2cnN0eA==',
       63,
+      'Y5BYiKKRbW13YKRcdWeIbZR2dHpxcHRxbmGfi4BuY6F2s2ZPgIBhXneUgIB9N8NHXEJ46EaYep+KaqGRmptZVQ==',
     ],
     [
       4,
@@ -4277,6 +4679,7 @@ export const PIECE_MODEL: PieceModel = {
       'S0xOUVRUTkU+ODQxLy4sLCwsLi8yNDk+RU5UVVFOTEtLTE5RVFRORT04NDEvLSwsLCwuLzE0OD1FTlRUUU5MSw==',
       'mJ2bl5OPi4eDf3t3dHBsaGVlanmFjIuHg397d3R1fYyanZuXk4+Lh4N/e3d0cGxoZGVqeYiMi4eDf3t3dHV9jA==',
       63,
+      'ZqKwvZ6Mn6BraVpiXXlcbpquYmdramtxbmFUTrpuY6F2YWZPgIBhXlZcgIB9lmiAgICAgICAep+Kk0ZRWZt/lA==',
     ],
     [
       6,
@@ -4286,6 +4689,7 @@ export const PIECE_MODEL: PieceModel = {
       't7iCWEM2LCgjIB4dHBsaGhoaGxwdHiAkKCw2Q1mCuLe3uIJZQzYsKCQgHh0cGxoaGhobHB0eICMoLzZDWIK4tw==',
       'l6avq6ejn5uXk4+MiISAfHh0cGxoZGBcWFVTXGt5gYmXpq2rp6Ofm5eTj4yIhIB8eHRwbGhkYFxYVVNca3l/iQ==',
       63,
+      'vaKxVUJTnp9quVrBXb1drZqvX2NnamtwbmGDrp1uY6F2YWZPgIBhXopbgIB9lmiAgICAgICAep+KmoqNlptZVQ==',
     ],
     [
       0,
@@ -4295,6 +4699,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSUmJyksLzM5P0pXZGdnZmZmaGlYRz01MCwpKCYlJSUlKCouMTMyMjU5RFhoaGhqbFxfYVxNQjkzLywpJyYmJQ==',
       'f4OFgX2FkJ+pp6Ofm5aRi4V/e3l+gYN9cmpiXFZbZnZ/fXuCkZWRfnd9jZmZl5OPi4eDf3t3c3FtamhiYmRoeA==',
       64,
+      'hHaAgIV0e3puhWxza2V/fnKQjqmpcpy5bqybrFJuY6F2s6FPgIBzXomCgICDlsN1JneSo46EoZ+KUpicpZuWgw==',
     ],
     [
       8,
@@ -4304,6 +4709,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYOEZk8/NS8qJiQhIB8eHh4fHyAiIyYrLjY+Tl+AmZ2elF9BNislIR0aGxscJzg8PD05MCQeHiApLjdEYJeblw==',
       'nZuZlZGNiYWBfXl1cnBsaGRgXmFncHuImqu1sq6qpKOfm5eKdGFaYn2cqJ6Od2hiYFxYVFBOU2KBnJqPe3mCkw==',
       64,
+      'og8rR1xfZFaXmsy1jZCkjy9f1v//wv+1btKFp2luY6F2s6GhpqJzXoZngICDlsN1Yfcdox3EoZ+KP5WUnZvXrg==',
     ],
     [
       0,
@@ -4313,6 +4719,7 @@ export const PIECE_MODEL: PieceModel = {
       'nJ6SYEk7MiwnIyIfHx4dHB0dHR4gISQnLTM8RFmDnp2iqItcRzkwKiYjIB8dHBwbGxscHR4gIiYpLzhGXpebmw==',
       'maasqKSgnJiUkI2JhYF9eXdzb2tlYV9cWGBrd394cYCaqKyopKCcmJSQjYmFgX15dXFtaWVhXVpTVGFwe399iQ==',
       64,
+      'sIuOXFNacWR0r12uZqNzioCedGx0b418iGFlfoBuY6F2s6GhooFzXnBVgKuDlmiAgICAgICAoZ+KW319hpuwnw==',
     ],
     [
       1,
@@ -4322,6 +4729,7 @@ export const PIECE_MODEL: PieceModel = {
       'Li8yNTU3Oj9IUFBNTEtIRkZIS0xNUFBIQDo3NTUyMC4tLi0vMTQ4PUROVVNPTEpJSkpMT1JVTkQ+ODQxLy0uLQ==',
       'h4aEe3h3d3+Nmp+blZKSkY+Ign15dXiElKCmscHKzcnFwrlCPTk1MTdDUlxjcICKiYWAe3VvcG5samJganeCig==',
       64,
+      'YXmMX5+RgHNuY3JlZnhea5mQ/4WTc3eWhYeurkbbuE92YaFPgIBzXoq2gICDlmii/1nVGPA4oZ+KmZinkZtZVQ==',
     ],
     [
       3,
@@ -4331,6 +4739,7 @@ export const PIECE_MODEL: PieceModel = {
       'y6J5VEU7Ni4pJyQiISAfHx8fICEiIycpMDE5RVp5pcvPz3xJNislIB4aGRgXFhYVFRYWFxgYGh4hJis3SX3Qzw==',
       'i4eFgX58eHRybGhnYF9eWVdcY3GElqaxr6uno5+bl5GNiYWBfnp2cm5oZGBcWFRPT19ygZCfpqeooaCfmJeQjA==',
       64,
+      'xFdrPzhPXVm/umzIeM+YzpVkd3R+qm99boc8ZKNuuE92YaFPgIBzXmJKgICDlmiAgICAgICAoZ+KOmZsVZuVjg==',
     ],
     [
       3,
@@ -4340,6 +4749,7 @@ export const PIECE_MODEL: PieceModel = {
       'FhYXFxgaGyElKjZUhoqNiYmGhWhURTkyLiwqJyUkIyMjIyQmJyosLTI7RFRnhIeIi4yLhVQ3KyYeGxoYFxYWFg==',
       'eX2BfoWOmZ+enJiWkYyIhYF/fXl1cWtpZWNhZG93goCDhouVn62ysq2no5+YlY6JhH15c29pYl5YVFBOU15ndA==',
       64,
+      'njJrWmJhY1/Kqm2fmoCQc5hpr2py5Gt50odWapduuE92YaFPgIBzXmVVgICDlmiAgICAgICAoZ+KOGxwWZudlw==',
     ],
     [
       5,
@@ -4349,6 +4759,7 @@ export const PIECE_MODEL: PieceModel = {
       'QUJERklOT01FPzs3NTMyMTEyMzU3Oj9FS01NSkdEQ0JCQ0RHSk1NS0U/Ojc1MzIxMTIzNTc7P0VNT05JRkRCQQ==',
       'jJialpKOi4eDf3t3c29ramtyf4mNjYuHg397d3NydH2MlJeWko6Lh4N/e3dzb2tnZ29/jJGOi4eDf3t3c29wfA==',
       64,
+      'V6Kvx6ahjpJqVl1uYXFdapupYWVramtxbmFlVoxuY6F2YaGhXX5zXlpsgFWDlmiAgICAgICAoZ+KmVpeZpuXrQ==',
     ],
     [
       5,
@@ -4358,6 +4769,7 @@ export const PIECE_MODEL: PieceModel = {
       'JygpKiwvMzc9RlNZXVtZWFhZW11ZU0Y9NzMvLCopKCcnKCkqLC8zNz1GU1ldW1lYWFlbXVlTRj03My8sKikoJw==',
       'gYSIhIB8eX1+jJmbn5uXk5CMiISAfHh0cGxoZGJlZ3aBhIiEgHx5fX6MmZufm5eTkIyIhIB8eHRwbGhkYmVndg==',
       64,
+      'dqGtrJN+4NdpelleXHRbe5uvX2NnamtwbmEkQa5uY6F2YaFPgIBzXk9NgICDlmiAgICAgICAoZ+Kg1Q/R5t/tQ==',
     ],
     [
       2,
@@ -4367,6 +4779,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z2ZjX1lPQj03Mi8qKCcmJiQkJSQmJykrMDRRXGtpZ2VlZ2dmTkI8NjEuLCopKCcoKCgrLC4yNzw9QUlSW2FmZw==',
       'mpaVkY6Lh4aDgHx2ZlpWU15dXmp3goSAfn2HlaGln5yWko6KiIR+fHh0dHRzc3BramtscXJ4foKIi4+RlZubnA==',
       64,
+      'g4GAe4d1bmSBhIdyemN4dWaHiHiDfG+HboeTnV1uY6F2s6FPgIBzXoF8gICDlsN1Fzl9o2WBoZ+KgJCdppuGZA==',
     ],
     [
       2,
@@ -4376,6 +4789,7 @@ export const PIECE_MODEL: PieceModel = {
       'amtraFBEOTMuLSkmJiYlJCQlJicrLTM4P0tcW1dYW2RxhoJkUUU7NjEtKiclJCMhISIgISMjJScqSVFccXBtbA==',
       'bn2Hj4x+dnBmYFtcb5Slp6ahnJqVkpCMi4iGhIB/d2hYVFVcYVlaaHeDhIB+gI+cpqKenJaUjoqIgoB6dnNsaw==',
       64,
+      'iV1cYn1vaGaFjoB4mm6iiClqlM6Hgb5/bqyCjHRuY6F2s6GhWV1zXndtgICDlmiAgICAgICAoZ+KhoaEjZu9ng==',
     ],
     [
       5,
@@ -4385,6 +4799,7 @@ export const PIECE_MODEL: PieceModel = {
       'mZWOX0s7MywmIyEgHx4dHR0dHR4gIiUoKzI5SWKNmJeXmI1iSTkyKyglIiAeHR0dHR0eHyAhIyYsMztLX46VmQ==',
       'n6WopKCcmJSRjYmFgX15dXFtaWVhXVpaXGNzeYCDiJehqKikoJyYlJGNiYWBfXl1cW1pZWFdWlpcZHN6gYaIlg==',
       64,
+      'qp6qaVten6Fpq1upXplhfJqsZGpxamxzbmEQRLpuY6F2YaFPgIBzXlFGgICDlmiAgICAgICAoZ+KY01FTZt1tQ==',
     ],
     [
       0,
@@ -4394,6 +4809,7 @@ export const PIECE_MODEL: PieceModel = {
       'JiYnKCotMTU7QExaYWNjYmJiZGZfTkI3MSwoJiQlJCMlJyorMDMxMTU8R19kZGRmaF9cX15PQjs1MC0rKScmJg==',
       'gYSGgn5+iJekp6Whn5uVkIiCe3V3e35+dGxjX1lbZ3V/f3l7hpGOhHp9jJmbl5OQjIiEgHx4dHFuamhkZGdreQ==',
       65,
+      'gXuGhoh2eHdxhGZudGlzgHCSip64cZC7btKbrVJuY6F2s6GhfNRsXoSBgHqmlsNnNS6bmpx5oZ+KX5KQmZtZVQ==',
     ],
     [
       8,
@@ -4403,6 +4819,7 @@ export const PIECE_MODEL: PieceModel = {
       'enx9ak9BNy8qJyUiISAfHx8fICEjJSgrMDdBUGGEkpeXlVxGNCokIB4dGhkdKjxBQUE9MiUgICMmLDRFXpCTkg==',
       'jZqdmZaSjoqGgn56dnJwbGhnYGBiZnJ7h5qqtbOvqaWjn52YiXJfVFxwjqOqnYdzZGFdWVVRTVJedpealH90fQ==',
       65,
+      'nAgmSmJiZFaPld+yjoqliSxU4///zP+rcdKEp3RuY6F2s6GhnWxsXoFogGWmlsNrfb4rmjOvoZ+KOo+Hj5vZqQ==',
     ],
     [
       0,
@@ -4412,6 +4829,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hx8gISUnKi42P0tbeIWDgX+AgnZYSD01MCkmJCIhHh4eHBweHiEjJiYtNUFWgJ6blJVwWUQ3LikkIyEgHx4dHQ==',
       'cYCGgn5/jJynp6SgnJiWkpCPiYeBendwbWllYV1ZVVVgdIeKiYyYpqeln5ualpSQioaAfHh0cGxqZ2VhXVlXYQ==',
       65,
+      'on95ZmFhXk+lpImasIm6cH9UcYGOe3OYgGFof4xuY6F2s6GhmWpsXm1YgJ6mlmiAgICAgICAoZ+KqHdxepulkA==',
     ],
     [
       1,
@@ -4421,6 +4839,7 @@ export const PIECE_MODEL: PieceModel = {
       'RkdJS09UU0tCPDYzMC8uLS8wMzU1ODxBSU9NSkpJRkNDRklKS01PSUE8ODU1MzAvLS4vMTM2PUJLU1RPS0lHRg==',
       'cXFvaWJoc3+JiomIhnx5d3V4eoaTm5yTkY+MjIaAenRwbGt2hpSamaS0wbqlaExASVhlZ2p3hpOVkY6Ig3x1dA==',
       65,
+      'XHmSdqGYiHN3XmNrcXZeY5qT//+aapCUo6yurkbbuE92YaFPgIBsXoW2gICmlmjH///fGPgvoZ+KoJKYgZtZVQ==',
     ],
     [
       3,
@@ -4430,6 +4849,7 @@ export const PIECE_MODEL: PieceModel = {
       'y8mESzouKR0bGRcVFRQUFBQUFBUWFhgaHigwOU6DysrGnnxYRjs3MCsnJSIhICAfHyAgISMkKCwwNTlHX3qixw==',
       'V2d4h5OfqKimoJ6alpWPjYmFhIB9enZyb2ppZWFgWVhaY3B7jZ+osa2sqKGdl5OSjoqGfnp2cm9sZmJeWFZQTg==',
       65,
+      'wVVrQDtQXVnQu2fFhMaZwpVef3N8rW92boc9ZaNuuE92YaFPgIBsXmBKgICmlmiAgICAgICAoZ+KQWBgSZuWig==',
     ],
     [
       3,
@@ -4439,6 +4859,7 @@ export const PIECE_MODEL: PieceModel = {
       'hoiGgVo2KiUiHx0bGhkYGBgZGRobHB4hJis3W4CGiYWDgn9qUkU6My8sKigmJCMjIyMkJicpLS4zOkRSaYCChA==',
       'oaqwsaunoZqUjoqEgHx4c21mX1lVT1FVXWhzen6BgYGMlZ+inJqWko6KhoKAfnp2c25rZ2VfX2lyfYB+g4aKmg==',
       65,
+      'nEFyYGVjZGC6pWqamHySdpdqn2x0z2xxvodWapduuE92YaFPgIBsXmNUgICmlmiAgICAgICAoZ+KXWZkTZudmg==',
     ],
     [
       5,
@@ -4448,6 +4869,7 @@ export const PIECE_MODEL: PieceModel = {
       'QUJERklOT01FPzs3NTMyMTEyMzU3Oz9FS0xMSkdEQ0JCQ0VHSkxMSkU/Ozg1MzIxMTIzNTc7P0VNT05JRkRCQQ==',
       'jJialpKOioaCf3t3c29ra2xzgIiNjIqGgn97d3R0eICJkZSUko6KhoJ/e3dzb2toaHCAjJCOioaCf3t3c29xfQ==',
       65,
+      'V6Gtxqahio9pVl1tY3BdaZqoYWZtamtxbmFqWoBuY6F2YaGhZpVsXlttgGGmlmiAgICAgICAoZ+KmGhXX5ufrQ==',
     ],
     [
       5,
@@ -4457,6 +4879,7 @@ export const PIECE_MODEL: PieceModel = {
       'KCkpKi0wMjk+RVRbXFpYV1dYWlxYVEY+OTIwLSopKSgoKSkqLTAyNj5GVFhcWllXV1laXFhURj42Mi4tKikpKA==',
       'f4eHhIB8en6Bi5aZnJuXk4+Lh4SAfHh0cGxoZGVmaXh/hYeEgHx6foGLlpmcm5eTj4uHhIB8eHRwbGhkZWRpeA==',
       65,
+      'dKCsrZSAnqFreVteXnRdepquYmlnamxwbmEnQ65uY6F2YaFPgIBsXk9NgICmlmiAgICAgICAoZ+Kf1c2PZuAtQ==',
     ],
     [
       2,
@@ -4466,6 +4889,7 @@ export const PIECE_MODEL: PieceModel = {
       'IiMkJygrLjM4QExZZWtvcHBtaF5SR0Q8NTAsKiYlJCQkJCUmKCkrLzQ8R1Ntb2xsbG9yc1hPMC0qJyUlIyMjIg==',
       'eoCGjZOUmJiWkpCQj5GNh4N9e3dzb2poZGBcYnB8hoJ9e3+Mm6WkoqmsqJ+Ph4N9fXd1dHBuamZkYGBkZW5wdQ==',
       65,
+      'jH+Cdn1vcmd5jnd7emWCd2mLinaDfnB7coeUrV1uY6F2s6GhgytsXoR3gIamlsNsMACQmn+PoZ+KbpGPmZtqZg==',
     ],
     [
       2,
@@ -4475,6 +4899,7 @@ export const PIECE_MODEL: PieceModel = {
       'bmZkZmZPPjQuKiclJCIiISEiIiQlJysvMztGWnFycXBydnh3WlAtKSYiIyEfICAfISIiJCcqLS80PEZQZICOfA==',
       'g5Kal5OPiYV/e3dzb2tlYl5aYGp6g4N/e4GOnqqooKOtrqqaioN+fXl3d3Nxb2lnY2BeWFZdb5aio5qTi31zeg==',
       65,
+      'kVxgX3RqbGd7l2yEfGaZhEB3lsGXgqnJgqyGnGluY6F2s6GhY5NsXntrgJumlsN7MjpMmjmaoZ+Kg4mJkpvCqQ==',
     ],
     [
       5,
@@ -4484,6 +4909,7 @@ export const PIECE_MODEL: PieceModel = {
       'j5CFZkw/MywpJiMhHx8eHh4eHyAhIyYpLzM/S2WEj4+PkIRlSz8zLCgmIyEgHx4eHh4fHyEjJiksMz9MZoWQjw==',
       'n6Sno5+bl5OPi4eDf3t4dHBsaGRgXFxaYW12f36DiZikpqejn5uXk4+Lh4N/e3h0cGxoZGBcXFphbXZ/goaJmA==',
       65,
+      'o56rcmNhj49splugXY5dcZmuY2pyamxzbmEYR7puY6F2YaFPgIBsXlFHgICmlmiAgICAgICAoZ+Kbk09RZt6rA==',
     ],
     [
       0,
@@ -4493,6 +4919,7 @@ export const PIECE_MODEL: PieceModel = {
       'XV5eXlhNQTo2MS4sKignJycnKCkrLjE2PEVSXl1ZYGdlY2NjU0A3MzIyNDEtKSkmJSUmJigqLzU+R1RjYl9dXQ==',
       'lJCNioaCfnp2cm5qaGl2hoeBcW11goiEhYybqKulnZSJe3yAiIyGgXlybGRhX11aW2Z2gISAfHx8gImUmZuZlg==',
       66,
+      'fXV/hYx5dHBuf1xqhWt8f2aNjba6cp62cdKcrFJuY6F2s6FPgIBsXoOEgICylsNkFx6Fo5OBoZ+Kg42YoZtZVQ==',
     ],
     [
       8,
@@ -4502,6 +4929,7 @@ export const PIECE_MODEL: PieceModel = {
       'd3l6aVJDNzItKCYjIiEgICAgISIkJiksMThCUmV/j5OUjVw/MyslHxwbGhofIzxFRUZCNSggHyAkLDRCX46RkA==',
       'mpqYlJCMiISAfXl1cW9rZ2VhYmhxeYOVpLG2sK6qpqKemY16Y1VVY32aqayehnBjXVtXUU9MUVx0lZiSf3h+jQ==',
       66,
+      'mAAfSWVjZFiSke2wk4iphilN8v//yP+6cdKGpmluY6F2s6Ghq7FsXoBqgHSylsNjcb8aoyC6oZ+KMoqHkJvrxg==',
     ],
     [
       0,
@@ -4511,6 +4939,7 @@ export const PIECE_MODEL: PieceModel = {
       'HyEiIyUqLDM5Qk1fdXZzcnJzeHlhT0M7NS0qJSQjIB8fHh4fISIiJiswOEddgoSCho6IW0U4LyklJCMhHx4fHw==',
       'fIqbpqainpqYlpKRjYaFf3h1b2tnY19bWWBufYB8cnWLoKmqpqKempaSjIiCfHp0cG5qaWdjX1tbY3KAhIJ8eA==',
       66,
+      'l3V6cW1nYFOfnJyMuHaobY5WdI2gfp2JhmFvgIBuY6F2s6GhoJBsXm1dgKiylmiAgICAgICAoZ+KqnRzfJuhig==',
     ],
     [
       1,
@@ -4520,6 +4949,7 @@ export const PIECE_MODEL: PieceModel = {
       'RUdJTE9UVUpDOzYyMC4uLS8wNDY2NzxBSE9OS0lJRUNDRUlJS05PSEE8NzY2NDAvLS4uLzI2O0NKVVRPTElHRQ==',
       'cnBwaWJodYKJjIuJhnl3dHV3f42YnpeRkI6OjYZ/eXJua2x5iJWZnaq6wrWZYko/SFdkZmx6iZSUko6HgHpxcQ==',
       66,
+      'XG2KX6CYj293X2hrd3dgY5qK//+nbJmfrqyurkbbuE92YaFPgIBsXoS2gICylmja///fGOw5oZ+Ko46ahJtZVQ==',
     ],
     [
       3,
@@ -4529,6 +4959,7 @@ export const PIECE_MODEL: PieceModel = {
       '09SFTjAnIh0aGBYWFRQUExQUFBUVFxkbHSMoMUuD1dTQrHldRDk3LyomJCIhIB8eHh8fICIjJykuMDdGXHirzw==',
       'nayyrqqmop6alpKOiISAfHlybmtmY19bV1NQU2Bzh5Wcqaimo52bmJaRjoqGhIB/e3dzbWtpZmVeWllVX2l1iw==',
       66,
+      'xVdxPTVNXFjPvnDPfNai0JRcenF5q291j4c+aaNuuE92YaFPgIBsXmJKgICylmiAgICAgICAoZ+KTWFlTpuamg==',
     ],
     [
       3,
@@ -4538,6 +4969,7 @@ export const PIECE_MODEL: PieceModel = {
       'jZGNiEg3KyUiHxkYFxcWFhYWFhcYGh4hJSoySoiNkI2KiYZmVEM6MywrKCYlJCMjIiMkJScpKywxOURSZ4SJiw==',
       'prCzr6mloJuUkIuGgXt3cW1nYFxYVE5QV2Bud32BgoKNlZ+gnJqWlI6KhoOBf3t3c21qZ2VhX2dxe4GAgoeNmg==',
       66,
+      'oTVrWV9gY1/Fq2uhkYaWa5hoqm543mxyy4dZb5duuE92YaFPgIBsXmVUgICylmiAgICAgICAoZ+KbmdqUpuZiw==',
     ],
     [
       5,
@@ -4547,6 +4979,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTIzNTc6P0VNUE5KRkRCQUFCREZKTlBNRT86NzUzMjExMjM1Nzo/RUtNTUpHRENCQkNER0pNTUtFPzo3NTMyMQ==',
       'go+RjYqGgn56dnJwc4CPmJmVkY2KhoJ+enZybmppa3OCi46NioaCfnp2c3N3gI2VlpWRjYqGgn56dnJuamZncw==',
       66,
+      'V6Kvx6ahjpJqV11uYHFcaZqpYWZsamtxbmFuXYxuY6F2YaGhX29sXlxvgFiylmiAgICAgICAoZ+KmmpbZJufrg==',
     ],
     [
       5,
@@ -4556,6 +4989,7 @@ export const PIECE_MODEL: PieceModel = {
       'JygpKisuMTc9RlJaXlxaWVlaXF5aUkY9NzEuKyopKCcnKCkqLS4zNz1GUlpeXFpZW1pcXlpSRj03My4tKikoJw==',
       'goSIhIB8enx/jpqdn5uXk4+LiISAfHh0cGxoZGRla3uDiISEgHx8eX2Il5udm5eTj4uIhIB8eHRwbGhkYWRmdA==',
       66,
+      'd52pqJJ9sMlre1pgXnNfe5uvZG1na29wbmEnQ65uY6F2YaFPgIBsXk9NgICylmiAgICAgICAoZ+KhEM4QJt5qQ==',
     ],
     [
       2,
@@ -4565,6 +4999,7 @@ export const PIECE_MODEL: PieceModel = {
       'KCorLC4xNzw9QUlSW2FmZ2dmY15YTUQ9NjEuKygmJiUlJCUmJigqLS8zUV1raGZkZGZmZU5COzYyLywrKScoKA==',
       'foOHjI6PmJqbnZmXlJKOjIqEhH97eWpbVVFaXVxndYGFgX58gpOdpKCal5OQi4eFf317dXR1dHRxbGtqbG5xeQ==',
       66,
+      'goCBe4d1b2aCg4RyeWN4dWSHjXuFfnCDboeToF1uY6F2s6FPgIBsXn15gICylsNgDwCCo2GMoZ+KhYeQmZt+kw==',
     ],
     [
       2,
@@ -4574,6 +5009,7 @@ export const PIECE_MODEL: PieceModel = {
       'cYV+Yk5DPDQvLSsoJiUjIiIiISIjJCYnLUlUX3Bua2poaWpqUEE6MjEsKSgnJiUlJSUmKisuNDlCS1pbV1hbYQ==',
       'UlpfWl5seISDf32BkJ2mpJ2blZGNiYWCfXp2cm5qc3+Kj4h/dW9lXVlgfZ6mqaSgnZeVko2LiYeHhoB8dWVUUA==',
       66,
+      'iGBdYX5waGaDjH12l2+giihqmsiGgLp7eKyCjnRuY6F2s6GhVE5sXnRsgIyylmiAgICAgICAoZ+Kj316g5uzng==',
     ],
     [
       5,
@@ -4583,6 +5019,7 @@ export const PIECE_MODEL: PieceModel = {
       'nZ2PYEY7MSsoIiAeHh0cHBwcHR4eICIlKzE7RmCPnZ2dnY9gRjsxKygiIB4eHRwcHBwdHh4gIiUrMTtGYI+dnQ==',
       'pKmppaGdmZWRjYqGgn56dnJuamZiXlpYWF5teH6Ch5akqamloZ2ZlZGNioaCfnp2cm5qZmJeWlhYXm14foKHlg==',
       66,
+      'rZ+tZlZc4Ndpr1muXJ9bhJuvYmlwamxybmEXSLpuY6F2YaFPgIBsXlJGgICylmiAgICAgICAoZ+KZ0hCSZt5qw==',
     ],
     [
       0,
@@ -4592,6 +5029,7 @@ export const PIECE_MODEL: PieceModel = {
       'a2poaVxIPTYyMDEwLCkmJCQkIyUmJykuMzlFVGpraGlpamplWElBOTMuKyknJiUkJCUlJygrLjI4QExeYmBebQ==',
       'g4eKhoJ6dW9pZWFdWlhgb3qCf3t9gIuXnqCcmpeTkY2JhYF9eXVxbWllY218hoJxbnB/iISAiZWhqKKel5GFgw==',
       67,
+      'h3mAgoNyd3ByiHB1aGR8fW6TjJetcpC8cdKarVJuY6F2s6GhgNN0XoqBgH+BlsNyFJdntGWcoZ+KTZqfqJt7WA==',
     ],
     [
       8,
@@ -4601,6 +5039,7 @@ export const PIECE_MODEL: PieceModel = {
       'OzkwJh0cGx4iJi4yQlqTn5+bgl5MPzUvKSYjISAfHh4eHh8gIiMmKS40P0xlhIOBmpuYY0Q3LiUhHh0iJzc7Ow==',
       'YnKEjpihoqGdmZWRj4uHg397eHRwbGhkYmd2hYN1amZ7nKyysa2ppaGdmY58ZltjeZekn418bGZiXlpWU05KVQ==',
       67,
+      'pBMtSVteY1SUmsq2jZGckjFgz///t/+yctKEqHRuY6F2s6GhpHl0XodngIaBlmiAgICAgICAoZ+KRpiTnJvvvA==',
     ],
     [
       0,
@@ -4610,6 +5049,7 @@ export const PIECE_MODEL: PieceModel = {
       'p6l+VEA0KiYkIiEeHRwcGxscHB0fICMlKy84R16Kr6umpHpbRDg1LCglIyEfHx0dHR4eHyEiJCUpLjdDWoarqg==',
       'hoKBfXl1cW1pZWFdWVZUXW+CiImPmqiqo6KempiSjoqGhYF/e3dzbWllYV1ZVlRbaXqBho+fqqyopKCcmJSOig==',
       67,
+      'tY2SVkxXcWZ/r1y1bbFrnXybbmx1bHuJbmFgfoxuY6F2s6Ghh2Z0XnBTgICBlmiAgICAgICAoZ+KY3+AiZusqw==',
     ],
     [
       1,
@@ -4619,6 +5059,7 @@ export const PIECE_MODEL: PieceModel = {
       'LS8xNDQ2Oj9HUVFOTExKRkZKTExOUVFGPzo2NDQxLy0tLi4vMTQ4PkRPVVNPTUtKSktNT1NVT0Q+ODQxLy4tLQ==',
       'iIeEfHh3d3yIlJ2dl5KQj46KhH96dnJxfIyZnaSywcjGv6pOQDo5QVFeYml3hpCNiYaAe3Zxcm9taWFkb3uEiQ==',
       67,
+      'YX+Rcp+RhXVuZGxlZHhfa5qT/3yLcn6BhIeurkbbuE92YaFPgIB0Xoq2gICBlmic/329GNhCoZ+KmpuslptZVQ==',
     ],
     [
       3,
@@ -4628,6 +5069,7 @@ export const PIECE_MODEL: PieceModel = {
       'yKl0Vkc5NTAsJyQiISAfHx8fICEiJScrMDI5R190rMjMzIdPMiokHxsZFxYWFRQUFBUVFhcXGRsgIiozT4jMzA==',
       'ioaFgX17d3Nxa2pmYF5aWVhiaXaImaewrq2pop6bl5OPiYWBfXl1b2tnYV9bVVNQU2FzhJGcp6inpJ+el5WQjA==',
       67,
+      'wltzQDlPXVnOu23Jg86lyJdgeXN4p3F4joc7YqNuuE92YaFPgIB0XmFKgICBlmiAgICAgICAoZ+KQWZtVpuQkg==',
     ],
     [
       3,
@@ -4637,6 +5079,7 @@ export const PIECE_MODEL: PieceModel = {
       'FhYXFxgaGyEmKzdrg4aJhoSEgmpRRTo0Ly4qKCYlJCQjJCUmKCotLzM6RVBqgYSDh4mGgls2KiUeHBoZFxcWFg==',
       'eX5/foKKmaCgnJmVj42JhYN/fXl1cW1pZWJfY298goGDhIiSnKixtK+qpJ2ZlY+KhX15c21pY19ZVE5OVV5ndA==',
       67,
+      'nDduXWRjZGDJqHWapHqOeZhqrm513G1z0IdUZ5duuE92YaFPgIB0XmRVgICBlmiAgICAgICAoZ+KUmtxWpuWlA==',
     ],
     [
       5,
@@ -4646,6 +5089,7 @@ export const PIECE_MODEL: PieceModel = {
       'QUJDRUlOT0xFPzs4NTMyMjIyMzU3O0BGSkxMSkdEQkFBQkRHSk1NS0VAOzc1MzIxMTIzNTg7P0VNT05JRUNCQQ==',
       'kZmYlJGNiYWBfXl1cW1ra293g4qNjYmFgX15dXJzd4KQlZeUkY2JhYF9eXVxbWlnaneHj5GNiYWBfXl1cW90gg==',
       67,
+      'VqKtx6aijZJpVVxuYXBdaZqpYWZsamtxbmFiVIBuY6F2YaGheJl0XlprgICBlmiAgICAgICAoZ+KmFZfaJuVrg==',
     ],
     [
       5,
@@ -4655,6 +5099,7 @@ export const PIECE_MODEL: PieceModel = {
       'KCgpKywvMzc+RlRYW1pXV1dXWlxYUUY/NzMwLCspKSgpKSosLTA0OD9HUlhZWlhYV1haWllURz84NDAtKykpKA==',
       'gIWIhIB8eXyCi5eZm5uXk4+MiISAfHh0cGxoZmVpcHh/goOCgHx8fICKkpmcm5eTj4yIhIB8eHRwbGhkZGZoeA==',
       67,
+      'dJ+orJWAi4xseF1dXnNed5asY2tzamxybmEkQa5uY6F2YaFPgIB0Xk9NgICBlmiAgICAgICAoZ+KgVJCSZt3rQ==',
     ],
     [
       2,
@@ -4664,6 +5109,7 @@ export const PIECE_MODEL: PieceModel = {
       'bWtoY1hNQzs1MCwoJiUkJCIjIyQlJicqLTFPWW9wbWpqamxnU0Q8NTEtKicmJiYlJSYmKCwuMTlAQkhTXGZqbQ==',
       'nZuZlZOPjYyIhoB8eGxeV1NZYFpea3mEg4J8fouWoaOempeRjoqGhH58d3JycnJxbWloam1wd32DhouNk5mbnw==',
       67,
+      'iYGDd4Fxb2R+ioF3fWR9c2iJinmBfXF3coeUpF1uY6F2s6Ghfy10XoV6gIGBlsNyC2xctEOhoZ+KlpansZt3Xw==',
     ],
     [
       2,
@@ -4673,6 +5119,7 @@ export const PIECE_MODEL: PieceModel = {
       'b29xbFJHOzUvKyclJCQkJCMkJSYoKi0xOkNWYWBeYmt5ioFlUkY8NDEtKigmIiIhHyAgHyEjJCYpLU5bdXZzcA==',
       'a3uEjIl8dG1lXl1qjKSpqKSgnJiVkI6Mi4qHg397c2JVUVZfX1dZZHeChIB7g46dpKKempiUjoqGgoB7d3FqaQ==',
       67,
+      'jmBfYHhsamiHk3iBiGemgzVxlsOKgbCkbqyEk2luY6F2s6GhW4Z0XnxugHqBlmiAgICAgICAoZ+Kdo2KlJvEnw==',
     ],
     [
       5,
@@ -4682,6 +5129,7 @@ export const PIECE_MODEL: PieceModel = {
       'jY2CZ0xANC0pJiQhIB8fHh4fHyAhJCYpLTRATGeCjY2NjYFnTUA0LSonJCIgHx8fHx8fICIkJyotNEBNZ4GNjQ==',
       'n6Wmop6bl5OPi4eDf3t3c29rZ2RgXF1cYXB3foSGkZifpKKinpuXk4+Lh4N/e3dzb2tnZGBgXV5haXd8hISJmA==',
       67,
+      'oZypc2ZjgoFspFqdXIpdbpurZG1yam1zbmESQ7puY6F2YaFPgIB0XlBHgICBlmiAgICAgICAoZ+KY01GTpt1qw==',
     ],
     [
       0,
@@ -4691,6 +5139,7 @@ export const PIECE_MODEL: PieceModel = {
       'VVpcWVVTTEI7NjMwLiwrKysrLC4wMjc4OTs9QkhTa2xqaGhYOjIuLCwwMzIwLSwrKyssLjEzOT5KWFlXVVRTUw==',
       'gYSHg397d3NzdXd7dG5oX1tjcH+HjZmosa6mnZB+fYGGjIeBfHZxdYKQm6e4x9DOycW8gUg/OTMxOURTY2pxfA==',
       68,
+      'dVZdRo59Y12Wc5Bp13KnczdD/+evgMysqNKsp2NuY6F2s2ah/Wqar6m9Y4BrlsPQ//VxgKFaU5+KQGemr5tZVQ==',
     ],
     [
       1,
@@ -4700,6 +5149,7 @@ export const PIECE_MODEL: PieceModel = {
       'LjAxMSooKCkrMThIYWJiY2VlY2VeT0M7NDEtKignJiYmJicpKi0wNTpDT15fW1lYWFlcXmFZTEA5NzIwLi4tLQ==',
       'fXt7foaWnJ2ZlZOPi4eDf3t3c29rZ2NfYm9+iouHg397eH+OnaakoJqVj4uHgYOJkJSQf3ZsY19YVVhib3t7ew==',
       68,
+      'fHxzjYx5a2SBfJdumm9vgGV1lnyDhoB2coeurkbbY6F2s2ahApWar662nIBrlsNcOz7MgKprU5+KppzO2JtZVQ==',
     ],
     [
       8,
@@ -4709,6 +5159,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hx8fISMkJiswN0BPb5mZmnFdUUhDPz45NC8sKSgmJiUlJicoKiwvMzpBT19vd36Egn9+WUQ1LignJCEfHh0cHA==',
       'jZ6prqmknZaQiYWBfYCCg4SAfHh0cGxoZGFiZWtvbXB3gISNlqKqqaOfm5WSjoeGgn58eHRwbGZiXFZSVWFwfw==',
       68,
+      'nWNSWmhkXVGmmHKRqovJfR9ggJF/gd1zboeaqoBuY6F2s2ZPgICar6uDgIBrlsNUAE1DgDW7U5+KLV2eqJv51w==',
     ],
     [
       5,
@@ -4718,6 +5169,7 @@ export const PIECE_MODEL: PieceModel = {
       'JycpKisuMjc9RVFcXl1aWVlaXV5cUUQ8NzIuKyooJycnJykpKy4yNj1FUlxdXVtaWltdXVxSRT02Mi4sKikoJw==',
       'f4WIhIB8eHt+jZydn5uYlJCMiISAfHh0cGxoZGFjaXOChYWEgHx7e4SNl52cm5iUkIyIhIB8eHRwbGhkYmNkcw==',
       68,
+      'eKCsqpF9k5RqfFphXHNcfJmtYmlwamtxbmFISbpuY6F2YWZPgICar1xbgIBrlmiAgICAgICAU5+Kh39YYJt9rQ==',
     ],
     [
       5,
@@ -4727,6 +5179,7 @@ export const PIECE_MODEL: PieceModel = {
       'QEFCREdMTk1GQDw4NjQzMjIzNDY4PEBGTk9MR0RCQUBAQEJER0pLSkdCPTo3NTQzMzQ1Nzo9QkdKS0pIRUJBQA==',
       'j5aYlJCMiISAfXl1cW1paG59i5GQjIiEgH15dXNzeoSKk5KRkIyIhIB9eXVxbWxucn2Hi46MiISAfXl1cW9yfw==',
       68,
+      'U6Gsx6eqhYZrUmBuXW1ma5qnYmduamtxbmFbSZ1uY6F2YWZPgICar1txgIBrlmiAgICAgICAU5+KjIBXX5uFqQ==',
     ],
     [
       0,
@@ -4736,6 +5189,7 @@ export const PIECE_MODEL: PieceModel = {
       'T09PT1JVWFZJPDUyLiwrKysrLC4wMzEuLC4yPWJjZGVoaFZJQ0A9Ozo4NTEvLi0sLCwuLzE0OD1ETU9SVVhVUQ==',
       'doeRjYiBe3Z2fH99cGFXT09bbHV5gI+cpJ6Wj4iIioyOjIiEgHx9gISKkpqjtMHM0M7IwbVYPzgzLzZFWWNgaA==',
       69,
+      'cWBYSJKAY16LcJ9i0nSJcz5K/96xdruojtKtqGNuY6F2s2ah6XSWr6W/cYBqlsOr/951gKNaZp+KSKqdpptZVQ==',
     ],
     [
       1,
@@ -4745,6 +5199,7 @@ export const PIECE_MODEL: PieceModel = {
       'YF9fX0g5MS0qKCgsMDAuLS0sLS4vMjY7RlVgX1tYVlVVVlhbXFFFPDYyLispKCcnJycoKSwuMTY8RVJhY2FjYg==',
       'WWV2hIqGgn56dnR9jJqhnZmVkY6KhoJ+enZybmpoZGZweYKHhoeKhoOLmKWsp6Kclo1+cW5yfIB9enRuZ2FbWA==',
       69,
+      'eXtzj497amV/epVoo3Ntf2ZxlIh+hYp3cYeurkbbY6F2s2ahFouWr6m2joBqlsNuMknCgKhtZp+Krq28xZtZVQ==',
     ],
     [
       8,
@@ -4754,6 +5209,7 @@ export const PIECE_MODEL: PieceModel = {
       'JiYnKCotLzU6P0FFSVJec5GQkIhQQTcxKiglIyEeHR0dHR4cHh8iJCksMkVrent+gHpxa2FPQjo1MC0qKCcmJg==',
       'aniEjp2orqqloJqUkIyIhoSAfHhybGZgW1hXWGFteXyBiJGTkJCVmpybmJSQjIiEgHx6fX+Cgnt1b2tkXllSWw==',
       69,
+      'mWFUXWxmXlSql3qNuILTdidagKF4f+tybqyaq4BuY6F2s2ZPgICWr6eFgIBqlsNnAFlJgDW6Zp+KU6yZopvx1g==',
     ],
     [
       5,
@@ -4763,6 +5219,7 @@ export const PIECE_MODEL: PieceModel = {
       'WltdX15RRDw2MS4rKSknJycnKSkrLjE2PERRXl9dW1paW11fXFFEPDYxLiwqKSgnJygpKiwuMTY8RFFcX11bWg==',
       'lp2hnZmVkY6KhoJ+enZybmpmYl9ka3uGhoaCfnp5foaWnZ6dmZWRjoqGgn56dnJuamZiYmRre4OGhoJ+enl6hg==',
       69,
+      'eKGvq5B8lJVpfVtiXXNcgJuuYmdnamtwbmFST7puY6F2YWZPgICWr19fgIBqlmiAgICAgICAZp+Khl1WXpuCqQ==',
     ],
     [
       5,
@@ -4772,6 +5229,7 @@ export const PIECE_MODEL: PieceModel = {
       'QkNERkpOTkxFPjo3NTMyMTEyMzU3Oj5FTE5OSkZEQ0JCQkRHSktLSkVAPDg2NDIyMjI0Njg8QEVKS0tKR0RCQg==',
       'kJeZlZGNiYWBfXl1cm5qaWt1hI2PjYmFgX15dXR3fIaLkJOSkY2JhYF9eXVybmxtcHqAh4uKiYWBfXl1cnFzgQ==',
       69,
+      'V6GtxaaihIVsVmBsXm9laJupYmhvamtxbmFkTp1uY6F2YWZPgICWr191gIBqlmiAgICAgICAZp+KhIFWXpuKpA==',
     ],
     [
       0,
@@ -4781,6 +5239,7 @@ export const PIECE_MODEL: PieceModel = {
       'LC0uMTM4QE9XVlJPTUxNTU9TVlRQTUxGPzo2MzAvLi0tLi8wMzY6Ozs9P0NJVWdnY2JiTDYvLC0uNDUzMS8uLg==',
       'YWhwdnt/gX97d3Ryc3Z5d3NrY19mdIOKkqKvtayilX98f4WPi4R8dW9zgpSdnqKzxtLSzMa8p1FBOTItLjpEVg==',
       70,
+      'bFJRQpOEY1+SaqFh23WLdS9F//u6fc60nfitp2NuY6F2s2ahr3GQr57AbYBwlsO+/8xwgKNXZsWKOqmYoZtZVQ==',
     ],
     [
       1,
@@ -4790,6 +5249,7 @@ export const PIECE_MODEL: PieceModel = {
       'YWFfYWFRRz44My8tKikoKCgoKSotMDM3PkdUWVdUUlFRUlRXW19bTD43NTEwLy4vLzEyMy4pKCgqLjNAXF1dXg==',
       'mJSRjYmGgn56dnJuamZiYm19io2JhoJ+enZ8iZuoqaWhmZGLhIB+go+WmYt6bmZgWVNUX255end5eXh6go2Xmw==',
       70,
+      'dXFmbpF+aGSDdaVns3Rte1Ri/+S2bcSqdtKurkbbY6F2s2ahUI6Qr6S2k4BwlsNq5Ka4gKlsZsWKsq2+yJtZVQ==',
     ],
     [
       8,
@@ -4799,6 +5259,7 @@ export const PIECE_MODEL: PieceModel = {
       'JicoKSstMTU7QEJGSlFaapGSkH1MQDkyLCkmIyIfHh4eHh8eHiEjJicuNUdteHh7fnZtZ2NQQzs2MC4rKSgnJg==',
       'aXiHkqGtraejnZeTjYmIhYSAfXhybGRgWlhWWWRwe32Ci5GUkI2UmJubl5OPi4eDf3x7fX+Dgn52cGtjXlhSWw==',
       70,
+      'lmJSXW9nXlOolHmKuH/YdyNXg516geBybqyaqoBuY6F2s2ZPgICQr6GDgIBwlsNZAA9YgDW8ZsWKXKuYoZvUzA==',
     ],
     [
       5,
@@ -4808,6 +5269,7 @@ export const PIECE_MODEL: PieceModel = {
       'XF1gYVxPRDs2MS0rKSgnJiYnKCkrLTA2O0RPXGFgXlxcXmBhXU9EOzQwLSsoKCcmJicoKSstMDQ7RE9dYmBdXA==',
       'naCfm5eTj4uHhIB8eHRwbGhkYmFjcXyFh4SAfHp7g5KdoJ+bl5OPi4eEgHx4dHBsaGRgX2NxgIeHhIB8enuDkg==',
       70,
+      'e6Gup416k5Nrf1plXnFcgJquYmhtamtxbmFPT7puY6F2YWZPgICQr11cgIBwlmiAgICAgICAZsWKjl1VXZuAqQ==',
     ],
     [
       5,
@@ -4817,6 +5279,7 @@ export const PIECE_MODEL: PieceModel = {
       'Q0RFSEtPT0xDPjk2NDIxMDAxMjQ2OT5DTFBPS0hFRENDQ0VHS0xLSkU/Ozg1MzIxMTIzNTg7P0VJS0tLSEVEQw==',
       'j5ealpKOioaCfnp2cm9rZ2hvf4yQjoqGgn56dnV2eYSLkZWTko6KhoJ+enZyb21sbnZ6hYqKioaCfnp2cnFzgA==',
       70,
+      'WKGtxKaegoNsWGNsX3FnZpqkYmdtamtxbmFiT51uY6F2YWZPgICQr11wgIBwlmiAgICAgICAZsWKiINVXZuHpA==',
     ],
     [
       0,
@@ -4826,6 +5289,7 @@ export const PIECE_MODEL: PieceModel = {
       'V1teWlZTS0E6NjIvLSwrKiorLC0vMjY3OTo9QUpVbG1qaWhoPjQwLSwwMS4sKyopKSorLC8xNz5FVVpZVlVWVQ==',
       'g4aIhIB9eXV0dXd6d3BpYlxdZ3aDh42cqrGspZyOgoGCh4iDfnp0cHaBkJmis8TOzMbCtVBAOjY1PEVWZW50fw==',
       71,
+      'eGJhS417Y1yQd5Bqz3GhckBL/9Gvermqm9Ktp2NuY6F2s2ah722er629Z4BrlsO9/955gKJbU5+KS2SkrZtZVQ==',
     ],
     [
       1,
@@ -4835,6 +5299,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZGNjY007NC4rKSgpLy8uKyssLC0vMDM4P0dUY2JfXFtbXF9hYU1COTQwLCooJiUlJSYnJyksLzQ6Qk5cZmVlZg==',
       'cnh/fXdxbWhkYFxdaXiFiYN/e3Z1f46cop+bl5OPi4eDf3t3c3BsaGZiZm95gYWFhYeEgoyapaqkn5uTjIRxcQ==',
       71,
+      'foF8j4p4bWZ+f4pvjm5ugW5/jHZ/gnx1coeurkbbY6F2s2ahEJKer7O2mIBrlsNlNULTgKlsU5+Ko4m/yZtZVQ==',
     ],
     [
       8,
@@ -4844,6 +5309,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSUmJykrLzM4PkFFSlFdeJqamXtRPTQsJyUiIB8eHR0dHRwcHh8iJSovN0VafYCEhoJ3cGBNQjk0LyspJyYlJQ==',
       'aXaFj56qramjn5uVkY2Hg4B9eXVwa2djYFxYWmJudn2DjJOSk5idn56al5OPi4eDf3t7fX+Df3p0bmdgW1VSWw==',
       71,
+      'nmNXW2ZjXVGtm3CUs4vKgB1dgJR5gdlxbqyaqoBuY6F2s2ZPgICer7CFgIBrlsNdCGA0gDW5U5+KT16eqJv4zQ==',
     ],
     [
       5,
@@ -4853,6 +5319,7 @@ export const PIECE_MODEL: PieceModel = {
       'KCgpKywvMjc9RlRaXVtZWFhZW11aVEY9NzIvLCspKCgoKCkqLC8yNz1GVFpcW1lYWFlbXFpURj03Mi8sKikoKA==',
       'g4SIhIB8eHt9ipmcnpyYlJCMiISAfHh0cG1pZWFlbHWDhISEgHx7e32KlZyenJiUkIyIhIB8eHRwbWllYWVmdQ==',
       71,
+      'dqGurZN+rbBpellfXHVdfJuuYmdnamtwbmFKSbpuY6F2YWZPgICer11dgIBrlmiAgICAgICAU5+KhYRUXJt9qQ==',
     ],
     [
       5,
@@ -4862,6 +5329,7 @@ export const PIECE_MODEL: PieceModel = {
       'P0BBREdLTU1HQj05NjU0MzM0NTY5PUJHTU1LR0RBQD8/QEJER0lKSUZCPjs3NjU0NDU2Nzs+QkZJSkpHREJAPw==',
       'j5WYlJCMiISAfHh0cGxoa3GAjpCQjIiEgHx4dHN2e4aLj5GRkIyIhIB8eHRwb29xdXqFio2MiISAfHh0cHBygA==',
       71,
+      'UqGsx6ishIZqUGNuXGtma5ulYmhvamtxbmFdSZ1uY6F2YWZPgICer110gIBrlmiAgICAgICAU5+Kh4RUXJuEpA==',
     ],
     [
       0,
@@ -4871,6 +5339,7 @@ export const PIECE_MODEL: PieceModel = {
       'HR0eHyAiJyozRltcYnKGhYOCg3BfTjozKiciIB8eHR0dHR0fICIkKCsyO0pii4uJiYuJYko7MisoJCIgHx4dHQ==',
       'a3iCgYeTl52cm56empiSjoqEgHp2cm5rZ2NfW1dZZXWBgoCKmqetqaWinpqWko6KhoB6dG1pYl9lcHh3a19WXw==',
       72,
+      'nldhZ2ZjZliJpnGUn3qUa3t8iKiimIzTcqyjq1VuY6F2s5JPgIC0r86YgIBwlsN6amTDgFebU5+Kkra8xptZVQ==',
     ],
     [
       1,
@@ -4880,6 +5349,7 @@ export const PIECE_MODEL: PieceModel = {
       'HR8gIiMnKS42QXBwbWxsbG9xaVlRTk9LPDIrKCQhISAgISEiJCcpLDE5Q1RteXd1dnd5ZEw9NC0pJSIgHx4eHQ==',
       'hJSdnJiOg4OIkpqZlpCJgnt1cW1pZmJeWlhfbXyDgX2GlKOsqKSgnZmVkYuHgX15c29pY1xVTlltf4eFgn95fQ==',
       72,
+      'jTpIa3dsZFuYlpB6s2t9c0dwkrbAr9agdtKurkbbY6F2s5JPgIC0r9G2gIBwlsOGlpw9gKllU5+Km7bO2JtZVQ==',
     ],
     [
       6,
@@ -4889,6 +5359,7 @@ export const PIECE_MODEL: PieceModel = {
       '/N1vSTYrJSIfHBoYFxcWFhYWFxcYGhwfIiUrNklv3fz83W9JNislIh8cGhgXFxYWFhYXFxgaHB8iJSs2SW/d/A==',
       'mqmyrqqmop6alpKOioaCf3t3c29rZ2NfW1dTT1RicYmaqbKuqqainpqWko6KhoJ/e3dzb2tnY19bV1NPVGJxiQ==',
       72,
+      '2qOyNx1E4NdpzVnoXP5b/5uvX2NnamtwbmGDqmNuuE92YZJPgIC0r81igIBwlmiAgICAgICAU5+Ko2akjpuzjg==',
     ],
     [
       5,
@@ -4898,6 +5369,7 @@ export const PIECE_MODEL: PieceModel = {
       'JCQiIyIlJCcpLTE2PktffH+Dho2NeFZENy8pIyIhIB4dGxwdHB0eHyMjKSw0QVBpoqSdgm1eUEY7NjArKSckJA==',
       'eIWXqa+uqqSgnJuXkI+IhIN/eHVybWtnY11aV1NSV2Z/lZ2foJyYl5ORkY+OjIiEgHx7d3NvaWViYFxga3F3dw==',
       72,
+      'pIRpS2BgX1OYoWedkI6wfTpxaXN/a21zdGFBTJ1uY0//s5KhPEy0r2dUPIBwlmiAgICAgICAU5+KaWxmjpuIuQ==',
     ],
     [
       5,
@@ -4907,6 +5379,7 @@ export const PIECE_MODEL: PieceModel = {
       'SEhISElKS0tDPTk2MzExMDAxMjM2OT1DS0tKSUhHSEdJSkxOUlNORz86NjMxLy4tLS4vMTM2Oj9HT1NRTktKSQ==',
       'i5OXk4+Lh4N/e3dzb2trb3mFh4mFgYB8e3l3c3N7hpWamJeTj4uHg397d3Nva2dmZnKBi46Lh4WDgoF9e3h3gw==',
       72,
+      'X5+luqOVdXhxYHJmdnFeZZmPYmlwamtxbmFQQ4BuY6F2YZJPgIC0r11rgIBwlmiAgICAgICAU5+KVYBXX5t+mg==',
     ],
     [
       5,
@@ -4916,6 +5389,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISEiIyUnKi0yOkRTb3d4dnZ4eG9TRDoyLSomJCMiISEgISIiJCcqLTI6RFNueHh2dnh4b1NEOjItKiclIyIhIQ==',
       'fYCCfn+CkaCkpaGempaSjoqGgn56dnJuamdjX1tdYG99gIJ+f4ORoKSloZ6alpKOioaCfnp2cm5qZ2NfW11gbw==',
       72,
+      'lKGuh3RqmZlqmFqHXW9cdZquYWdtamtxbmE0RKtuY0//YZKhbcO0r15T2IBwlmiAgICAgICAU5+Kg35ZgJt4rA==',
     ],
     [
       8,
@@ -4925,6 +5399,7 @@ export const PIECE_MODEL: PieceModel = {
       'Zl9WTUI6NS8rKicmJiUkJCQnKCkuMDU9R1ZrcXBvbW5ubFhIOjQtKyYlIyIgHyEhISElJiguMThDX3R2dHJtaQ==',
       'XGNzfoaGgYKFj5+lpaSenJmVkYqJgoF9dnJsamZfWVNVX215g4iJi4+LkJKPmJSVlZOPjYmEgXp5cnFtaWVeXg==',
       72,
+      'jHZ+bHxvbWuEkGZ8e2t6fFyAeXR6h250dIcvQbpuuE92YZKhkzy0r1pTJ4BwlmiAgICAgICAU5+KQoZSO5t5rA==',
     ],
     [
       8,
@@ -4934,6 +5409,7 @@ export const PIECE_MODEL: PieceModel = {
       'SExQV11eWkY9NTItKikpKCgoKSstLzI3PkdUWVlWVVRUVVZZWVRHPjcyLy0rKSgoKCkpKi0yNT1GWl9dV1BMSA==',
       'j5yim5iRjYmDf3l1cW1pZWFgYW19g4eDf397fIGNm6CgnJiVkY2JhX95dW5qZmBga32PmZqWlo2EemxoZGVsew==',
       72,
+      'bmN1iJWEbp1zdH5glINweZqBjZeyfa7Wp9JFQ45uuE92YZKhw7O0r1xhw4BwlmiAgICAgICAU5+KSYFWP5t+oQ==',
     ],
     [
       8,
@@ -4943,6 +5419,7 @@ export const PIECE_MODEL: PieceModel = {
       '/7RaPSwmIRwYFxYUFBMSEhISExQUFhcYHCEmLD1atP//tFo9LCYhHBgXFhQUExISEhITFBQWFxgcISYsPVq0/w==',
       'oa2zr6uno5+bl5OPi4iEgHx4dHBsaGRgXFhVUU5UYoOhrbOvq6ejn5uXk4+LiISAfHh0cGxoZGBcWFVRTlRigw==',
       72,
+      '/KGwHgAy4Ndp31n/XP9b/5uvX2NnamtwbmFgjXJuuE92YZJPgIC0r61PgIBwlmiAgICAgICAU5+KeFaYgputjg==',
     ],
     [
       0,
@@ -4952,6 +5429,7 @@ export const PIECE_MODEL: PieceModel = {
       'HBsbHB0fIiUpLjdEWYWNi4uNiV1GOTAqJSMgHh0cHBsdHh4fIyUqMUFdXVxidHx5eHh5b2ZeTDwwKSciHh0dHA==',
       'a3qDgImYp66qpqKempaTj4mDfXZybGhhWmFqeH91aV1hbXmCf4OLkJmWl5qdn56alpCMhX95c29rZ2NgXFhUXQ==',
       73,
+      'mDtHYmplXU+tpKKK3HOybH9QlbXWqeehctKmplVuY6F2s5JPgICxr8ufgIBnlsOFeoa6gGGUU5+Khba7xZtZVQ==',
     ],
     [
       1,
@@ -4961,6 +5439,7 @@ export const PIECE_MODEL: PieceModel = {
       'c3R3cFRFOjMuKSclIyIhISEhIiUnKy44QFNUVFxtbWppamptcXJCNy4oJSQgHx8eHh4fICIjJiovNj9NZ3Z0cw==',
       'cHl7cmdjbnqBhYF9e3d9kqi0raadl5OPjYeBe3VybmpmYl5aVlhkc3+BfXuFlKKopaGdmZWRjYmDfXdxbWljZw==',
       73,
+      'jEFQcXltZV2SlYV4sGqHelJzk6fGrceXbtKuqEbbY6F2s5JPgICxr822gIBnlsN7hnpGgJ9sU5+KnrbN2JtZVQ==',
     ],
     [
       6,
@@ -4970,6 +5449,7 @@ export const PIECE_MODEL: PieceModel = {
       '/9JpRjUoJCEdGhgXFhUVFRUVFRYXGBocHSQoNUZp0v//0mlGNSgkIR0aGBcWFRUVFRUVFhcYGhwdJCg1RmnS/w==',
       'm6myrquno5+bl5OPi4eDf3t4dHBsaGRgXFhUUFBbaoWbqbKuq6ejn5uXk4+Lh4N/e3h0cGxoZGBcWFRQUFtqhQ==',
       73,
+      '5aOyLg4+4Ndp01n1XP9b/5uvX2NnamtwbmGDrmNuuE92YZJPgICxr9RdgIBnlmiAgICAgICAU5+Ko2inkZtZVQ==',
     ],
     [
       5,
@@ -4979,6 +5459,7 @@ export const PIECE_MODEL: PieceModel = {
       'VnuPkIN3ZVtSR0A6NTEtKigmJiUlJCUnKCksLzU6RU5mbG51fYOEdVVFODArJyQjIR8fHh0eHh8hIyUoLDA6SA==',
       'lpSUk5KQjIuKhYN/e3dzb2tnZGBjbnJ3dHJ4gpimrq6opqKcmZeQj4uFg394dnJta2hiYFtVVFJXZn2Ol5qXlg==',
       73,
+      'mIdsTW9nYlual2uNmX6za1hpZW54amxydGE/SJ1uY0//s5Khh+axr2JV/4BnlmiAgICAgICAU5+KMXRgiJuEpw==',
     ],
     [
       5,
@@ -4988,6 +5469,7 @@ export const PIECE_MODEL: PieceModel = {
       'SUpLTlJTUEc/OjUzMC8uLS0uLzEzNjo/R1FTUk5LSkhISEhISUtLS0I9OTYzMjAwMDAyMzY5PUJLS0pJSEhISA==',
       'jpmdmZWRjYmFgX15dXFuamZkanmHjo2JhoOCgX98eHh9iJKVlZGNiYWBfXl1cW5qa3N+iYqGgn99fHt5dXJyfg==',
       73,
+      'X5+luqKUdHdxYHNmdXFdZZqOYmhvamxxbmFTQ4BuY6F2YZJPgICxr11sgIBnlmiAgICAgICAU5+KWn5YYJt+mg==',
     ],
     [
       5,
@@ -4997,6 +5479,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISEiIyUmKS4yOkNUb3h3dXV3eG9UQzoyLikmJSMiISEhISIjJSYpLTI7RFRveHd1dXd4b1REOzItKSYlIyIhIQ==',
       'd3+EgHyAiJekpKOgnJiUkIyIhIB8eHRwbWllYV1cX2h3f4GAfoCIl6Gko6CcmJSQjIiEgHx4dHBtaWVhXVxbaA==',
       73,
+      'k6GviXVqo79ql1qHXG1dd5uuYWdnamtwbmE4RKtuY0//YZKhX7ixr15TyoBnlmiAgICAgICAU5+KjH1ZgZt3qQ==',
     ],
     [
       8,
@@ -5006,6 +5489,7 @@ export const PIECE_MODEL: PieceModel = {
       'HyMjJykvNkdvdXNvamRhXVhTTEU/PDYwMCorKCcoKCcnKywwMjk8RVdobW1rZ2dnZmFNPjUwKycjIyIfISAgHw==',
       'iouMio2JkZKPlI6PkY6Mi4aCgHp2dXBqZ2NeYWZyfoeKhYWEjJinqaWjnZmYlI6KhIJ+eXRqZl5XVUxSW2p5hg==',
       73,
+      'hV9paIJyaGSai3t2lnF4gTxnkW94om1xdIc0QbpuuE92YZKhoUexr1pVNoBnlmiAgICAgICAU5+KQoZSO5t6rg==',
     ],
     [
       8,
@@ -5015,6 +5499,7 @@ export const PIECE_MODEL: PieceModel = {
       'KSorLjAzOlJcXFZQSkhEQUFER0pQV11cVzs1Ly0sKyopKSosLTAzOD9IVFVTUlFRUVFSU1ZTSUA5NTEuLCoqKQ==',
       'h5SamJKRioF7dW5qaWdwgJakqqWel42Ggnx4dG5qZmJfYm97hoSAgX1+enyHk5+fnZmVkY2Ig313cWhhWVhgcw==',
       73,
+      'ZElZg5mMZ490aqpupH14apRnkMK3lNi0j9JJQo5uuE92YZJPgICxr1xmgIBnlmiAgICAgICAU5+KOYJVPptzkA==',
     ],
     [
       8,
@@ -5024,6 +5509,7 @@ export const PIECE_MODEL: PieceModel = {
       '/8xkQjQmIh4bGRgXFRUUFBQUFRUXGBkbHiImNEJkzP//zGRCNCYiHhsZGBcVFRQUFBQVFRcYGRseIiY0QmTM/w==',
       'n62yrqqmop6alpOPi4eDf3t3c29rZ2NfXFhUUE9aa4mfrbKuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRQT1priQ==',
       73,
+      '7KKxKQY64Ndp1ln9XP9b/5uvX2NnamtwbmFcfXJuuE92YZJPgICxr51QgIBnlmiAgICAgICAU5+KgUyRe5ujnw==',
     ],
     [
       0,
@@ -5033,6 +5519,7 @@ export const PIECE_MODEL: PieceModel = {
       'dnd0XldZWEQ3LigmIiEeHh4eHh4fISMnKzI6SF6GhoSEhoZcRjgwKSUjIB4dHB0dHR0eISUnLDM/UFpjbHRzcw==',
       'jJyjn5qVj4qFfnl0bmpmYl5aVlJbaXiBfoOQoKqppaGdmZWRjYeBe3RuamdkZGRmaWtscXh9f36Cjpulno+Cgw==',
       74,
+      'lEJMZ29oX1GpnqqE0HCVaH9VkLLYotmictKmm1VuY6F2s5JPgICrr8KegIBnlsOFmqyMtKpOU5+Kh7attptZVQ==',
     ],
     [
       1,
@@ -5042,6 +5529,7 @@ export const PIECE_MODEL: PieceModel = {
       'b3Bzc1dGPDQvKyglJCMiIiIkJSYpLjE7RlFPUFtpaGVlZGVobG5HOzMtKSUkISAgIB4fICEkJikuNT9OZ3Jwbw==',
       'b3h8dWpja3mBh4N/fXd2gZWttKykm5WRjYqFgXt1cWxoZGBcWFRca3qDf3t8iJekp6Ofm5eTj4uFgHpzb2tlZw==',
       74,
+      'iEJQdH5wZV2RkJZzqGl0eVFjkqXDr4TzbtKunkbbY6F2s5JPgICrr8S2gIBnlsN9qqUytNkvU5+KsLbBy5tZVQ==',
     ],
     [
       6,
@@ -5051,6 +5539,7 @@ export const PIECE_MODEL: PieceModel = {
       '/9prRjYqIyAdGhkYFxYWFhYWFhcYGRodICMqNkZr2v//2mtGNiojIB0aGRgXFhYWFhYWFxgZGh0gIyo2Rmva/w==',
       'mqmyrqqmop6alpOPi4eDf3t3c29rZ2NgXFhUUFJeboeaqbKuqqainpqWk4+Lh4N/e3dzb2tnY2BcWFRQUl5uhw==',
       74,
+      '36OyMxZB4Ndp0FnwXP9b/5uvX2NnamtwbmGIrmNuuE92YZJPgICrr9dhgIBnlmh9PDDCGAD/U5+Ko2WkjptZVQ==',
     ],
     [
       5,
@@ -5060,6 +5549,7 @@ export const PIECE_MODEL: PieceModel = {
       'IiQnKzI5Q1h4hYV8dnBrZVBFOTQwLSsnJSQjJCQlJigqLTA0OUFIT1xodoORkHtWRTcwLCclIiAfHh4eHR8gIA==',
       'f42PjYuPl52gnJiUkIyIhIB8eHdzcnFtbmxsa2loZmhziJ6qsKyqpqKemJSQjIqGgn56dnJuaWVhXVxYVFNXaw==',
       74,
+      'mYxrTG5nYluamGuNnn6zbFdpZG12amtyc2E/R51uY0//s5Khht+rr2JU/YBnlmiAgICAgICAU5+KYnlYgJuHww==',
     ],
     [
       5,
@@ -5069,6 +5559,7 @@ export const PIECE_MODEL: PieceModel = {
       'SUpMTlJTUUdAOjYyMC8uLS0uLzEyNjo/R1FTUk5MSklJSEhISUtMSkI9OTUzMTAwMDAxMzU5PUJKTEtJSEhISQ==',
       'j5qcmJSQjYmFgX15dXFtaWVla3qIjY2Jh4SBgX56e3d9ipGWlJCNiYWBfXl1cW1qbHR9h4iFg4B+fXt5dXJzgA==',
       74,
+      'YKCluqKUdXdvYHNmdXJcZZuQYmduamxxbmFVQ4BuY6F2YZJPgICrr11rgIBnlmiAgICAgICAU5+KVYNRWZuApA==',
     ],
     [
       5,
@@ -5078,6 +5569,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICEhIyMmKC0yOUNTbXt7eXl7e21TQzkyLSgmIyMhISAgISEjIyYoLTI5Q1Nte3t5eXt7bVNDOTItKCYjIyEhIA==',
       'eYGDf36Bj5+mpqKempeTj4uHg397d3Nva2djYFxaXGl5gYN/foGPn6Wmop6al5OPi4eDf3t3c29rZ2NgXFpcaQ==',
       74,
+      'lqGvhXFonp5pmlmLXHFbcpuvYWZtamtxbmE5RKtuY0//YZKhX8urr15S44BnlmiAgICAgICAU5+KhIFTept9qQ==',
     ],
     [
       8,
@@ -5087,6 +5579,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICMkJSkvNUBvc3NuaWVhXVhTTUVAOzYyLi0qKignKCgoKyswMjg8RlBkbGxpZ2VmZmRSRToxLSgnIiMiIB8hIA==',
       'hYqLiomLjY+Rj5OPj5CMj4uHhX97d3RwbGtkYGBiboCIioaChImWoaqno5+bl5ORi4eDfXh0bmhkXFZQTVRgdg==',
       74,
+      'hV9paoJzaGSTioJzlnJ2gz1ok3N1pmxzcoczP7puuE92YZKhoDSrr1lUHIBnlmiAgICAgICAU5+KY41JMpt8tQ==',
     ],
     [
       8,
@@ -5096,6 +5589,7 @@ export const PIECE_MODEL: PieceModel = {
       'KiwtLjA1PlNbW1RPSkZEQUFERkpPVFtcUz41MC4tLCkpKissLjI0OkBJVFRTUE9PT09QU1RUSUA6NDIuLCsqKQ==',
       'ipaZl5SPioN7dHBsZ2hse5KkqaadlY2IgXt4cm5qZmJfY219hoWDgX58enqIl5+hnZmVkYuHg314cGdgWllgdQ==',
       74,
+      'Yklbg5uOaId0aKdvmnt9a5ppjsTBk965k9JJQY5uuE92YZJPgICrr1tlgIBnlmiAgICAgICAU5+KLYlMNZt1jg==',
     ],
     [
       8,
@@ -5105,6 +5599,7 @@ export const PIECE_MODEL: PieceModel = {
       '/7RaPSwmIRwYFxYUFBMSEhISExQUFhcYHCEmLD1atP//tFo9LCYhHBgXFhQUExISEhITFBQWFxgcISYsPVq0/w==',
       'oa2zr6uno5+bl5OPi4iEgHx4dHBsaGRgXFhVUU5UYoOhrbOvq6ejn5uXk4+LiISAfHh0cGxoZGBcWFVRTlRigw==',
       74,
+      '/KGwHgAy4Ndp31n/XP9b/5uvX2NnamtwbmFhhXJuuE92YZJPgICrr6hOgIBnlmiAgICAgICAU5+KeE+QeZvEqQ==',
     ],
     [
       0,
@@ -5114,6 +5609,7 @@ export const PIECE_MODEL: PieceModel = {
       'iot2Yl9eQTIqJCEfHR0cHBwcHR4gISMmKzI5R16OkpCQkoteRzkwKyYjIB4dHRwcHBwcHR8jJSoyOUdecIaIiA==',
       'kpyinZeTjYaAenZybmpnY19bV1NWY3J+foGOnamppaGdmpaSjoqGgHx2cm5oZmJjY2FgZW15f3+IlKOoopeIjA==',
       75,
+      'olNeYmFhZFaPqnCaoYKbcH57i6qhnIzXcqyjq1VuY6F2s5JPgIC3r9SWgIBulsN9bWLAgFieU5+KkLbDzZtZVQ==',
     ],
     [
       1,
@@ -5123,6 +5619,7 @@ export const PIECE_MODEL: PieceModel = {
       'HR0eISIlJy4zPXBzcG9vb3F0allSUFFJOjAqJiIhICAgICEiJCYpLDI4Q1Jse3p4eHp7ZEw9My0oJiIhHx4eHQ==',
       'hZGeoJmRhICHkZqcmJGLg3x3c29rZ2NfW1dZZXWBgn6Cjp6pqqainpqWko6IhX97d3FtZmBZUlFgdYOGgoB6fA==',
       75,
+      'kDlIaXVrZFuXmYh9uGyJcU1nkbnFr9ykdNKurkbbY6F2s5JPgIC3r9e2gIBulsODk55AgKhiU5+KjrbR25tZVQ==',
     ],
     [
       6,
@@ -5132,6 +5629,7 @@ export const PIECE_MODEL: PieceModel = {
       '/9lrSTUqJh8cGhkYFxYWFRYWFhYYGRodICMqNkZr2f//2WtGNiojIB0aGRgWFhYWFRYWFxgZGhwfJio1SWvZ/w==',
       'mqmyrqqmop6al5OPi4eDf3t3c29rZ2NgXFhUUFJeb4eaqbCuqqainpqXk4+Lh4N/e3dzb2tnY2BcWFRQUl5uhw==',
       75,
+      '36KxMxZBo6Jq0FnvXv9h/5uuX2NnamtwbmF9o2NuuE92YZJPgIC3r8pegIBulmiAgICAgICAU5+Ko2inkZuxkw==',
     ],
     [
       5,
@@ -5141,6 +5639,7 @@ export const PIECE_MODEL: PieceModel = {
       'IyEiISMkJSgoKzA3QUxkfX+EiY6Nc1E/NS4oJCIhIB0dGxwdHR4fICIlKi01QlNsoKObgW5eTkU7Ny8tKCcmIw==',
       'eIKTpa2vq6ehnJmVkY2JhoOAfHdybWloZGBcVlJRVmR8kZ2goZ2al5STkZCOiomFgX57eHFuaWVkYFxeaXJ3eA==',
       75,
+      'pIVpTWBgYFSXoV2ciY+pezpzZ3N8am1zdGFBTJ1uY0//s5KhQ0m3r2dUOIBulmiAgICAgICAU5+KYmZrk5uHuQ==',
     ],
     [
       5,
@@ -5150,6 +5649,7 @@ export const PIECE_MODEL: PieceModel = {
       'SEhISElLS0tDPTk2NDIxMDAxMjQ2OT5DS0tLSUhISEhISUtOUVNPRz86NjMxLy4uLi4vMTM2Oj9HT1NRTktJSA==',
       'jJSXk4+Lh4N/e3dzb2trb3iEiIiEgX9+fXp3c3R6hpWamZeTj4uHg397d3Nva2dmZ3OCi46Lh4WEg4F+enZ3gA==',
       75,
+      'X5+luqOVdXhyX3BmdnFdZZuVYmhuamxxbmFOQoBuY6F2YZJPgIC3r1xqgIBulmiAgICAgICAU5+KWH1aYpt9pA==',
     ],
     [
       5,
@@ -5159,6 +5659,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISEiIyQnKi0zOUVVcHZ2dHR2dnBVRTkzLSonJCMiISEhISIjJCcqLTM5RVVwdnZ0dHZ2cFVFOTMtKickIyIhIQ==',
       'e4GDf36Ci5uipKKfm5eTj4uHg397d3NvbGhkYFxcXmx7gYN/foKLm6Kkop+bl5OPi4eDf3t3c29saGRgXFxebA==',
       75,
+      'kqGvinZr4Ndpl1mFXGtbeZuvX2NnamtwbmEzQ6tuY0//YZKhbJ+3r11TqIBulmiAgICAgICAU5+KgHtbg5t2qQ==',
     ],
     [
       8,
@@ -5168,6 +5669,7 @@ export const PIECE_MODEL: PieceModel = {
       'Zl5US0A6MjAqKSclJCUkJCQkKCkrMjU+SFhsc3Fwbm9vbVtEOzMuKCgkISIhICAfIiIjJCksMjZFXnV3dnJvaw==',
       'XGVygIeEgoKFlaCop6GgmJiSjIyFhIB6eHFtaGFdWVVXXWp7hYqMi5CMkZOSmJaXlJSOjIiEgHl4cXBtaGVdXQ==',
       75,
+      'jXd9a3tubWuBkmZ+fGt6e12AeHN4hm51dIcxQbpuuE92YZKhlGG3r1tTV4BulmiAgICAgICAU5+KS39YQJt5rQ==',
     ],
     [
       8,
@@ -5177,6 +5679,7 @@ export const PIECE_MODEL: PieceModel = {
       'S05SWV9fWkY8NDArKignJycnKCksLzI2PURRW1tYWFdXWFhbW1FGPTYyLywqKCgnJygoKiwxNTxDWl9fWVFOSw==',
       'kJ6jnZqSjoqEgHp2cm5qZmJeYGh4goWDf4B8eoKNm6KhnZmVkY2JhX97dXFtZGFdYnWIlpublo2Dem9oZmdtfQ==',
       75,
+      'cF5xhpOBboV2d39dmIF0e5iAiZq4fbThodJFQ45uuE92YZKhvLa3r11hx4BulmiAgICAgICAU5+KRHpbRJt/oQ==',
     ],
     [
       8,
@@ -5186,6 +5689,7 @@ export const PIECE_MODEL: PieceModel = {
       '/8xkQjQmIh4bGRgXFRUUFBQUFRUXGBkbHiImNEJkzP//zGRCNCYiHhsZGBcVFRQUFBQVFRcYGRseIiY0QmTM/w==',
       'n62yrqqmop6alpOPi4eDf3t3c29rZ2NfXFhUUE9aa4mfrbKuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRQT1priQ==',
       75,
+      '7KKxKQY64Ndp1ln9XP9b/5uvX2NnamtwbmFXeXJuuE92YZJPgIC3r5tQgIBulmiAgICAgICAU5+KgU+TfZumpw==',
     ],
     [
       0,
@@ -5195,6 +5699,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZmZmV0k+ODMwLSopKSkpKy4uKignJygsQEhSZmlmY2JiYlpRS0ZAOjYyMC4sKikpKSkqKywuMjU7QElXZ2hnZg==',
       'hI2QhXJjXVtgYFxYYG99hYJ/hIuUmJSPjo+Nj4yKiISCf3t5dnJwamhiXmdvfoaFg4aPmKSno5+alZONiYN6fg==',
       76,
+      'gYNwf4l2cGx2f2Z2jWp3cmWPjod5eIVyboeprF1uY6F2s3ShdkGYr6upLoBqlsN8aY+igG+KZlSKebbCzJtZVQ==',
     ],
     [
       1,
@@ -5204,6 +5709,7 @@ export const PIECE_MODEL: PieceModel = {
       'W1xgYlxSSkQ+Ozg3NjY2OTo4LSooJygoKy0yNz5MXGhmZGRjZFtORD42Mi8tKikpKCgoKCoqLDA0OD9GVF9eWw==',
       'j5yim4yDeXVva2dgXllVW2d2gYB8eoGMlpuZl5OPjYeFg39+enZybmpmYmBqd4KHg3x/iZSfn5uZlZGOioN9gQ==',
       76,
+      'e2xWeI57amOEeKd0aWR4bEt4m3d2lXhycYeurkbbY6F2s3Shir6Yr6220YBqlsOEl3FegJF2ZlSKabbBy5tZVQ==',
     ],
     [
       4,
@@ -5213,6 +5719,7 @@ export const PIECE_MODEL: PieceModel = {
       'GhoaGxwdISInKzZBV4C7urq7g1dBNi4nIiEdHBsaGhoaGhobHR4gJCgtNUJWgrbExLaCVkI1LSgkIB4dGxoaGg==',
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhZXmBseIOQm6Ckp6ainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXA==',
       76,
+      'v56oT0BSgnlvulzEYsJkt5qmZnF8amtxcWFqgXRuY0//YXShhrmYr4hay4BqlmiAgICAgICAZlQAk7aQuZt0gw==',
     ],
     [
       6,
@@ -5222,6 +5729,7 @@ export const PIECE_MODEL: PieceModel = {
       'xsZ9Uz8zLCciIBwbGhoZGRkZGhobHCAiJywzP1N9xsbGxn1TPzMsJyIgHBsaGhkZGRkaGhscICInLDM/U33Gxg==',
       'nKmvq6ejn5uXk4+Lh4SAfHh0cGxoZGBcWFRTWWh2gIycqa+rp6Ofm5eTj4uHhIB8eHRwbGhkYFxYVFNZaHaAjA==',
       76,
+      'xKKxTTlP4NdpvlnLXM5byJuvX2NnamtwbmFmgIxuY6F2YXSheUaYr4dXNIBqlmiAgICAgICAZlSKkbaPmJtzgw==',
     ],
     [
       5,
@@ -5231,6 +5739,7 @@ export const PIECE_MODEL: PieceModel = {
       'Qjw4NDEvLCwrKysrLCwuMDI2OkBFTFRfYmFaVVFPTUxMTU1IQDk0MS4tKyopKSorKy0wMzc9RU5cb3FtZVxSSg==',
       'Ymh3ho+Pi4eDf4CHkZ2dmpWSkIuIhIB7eXVxb2tnZGBgZneIlZqenJyalpaSjo6KiYWBf3l5dXJxbWtqZmRhYA==',
       76,
+      'eJZPdJB9ZV2GdadrqXKCckxgY2pyamxxcWFRTrpuY6F2s3RPgICYr19ggIBqlmiAgICAgICAZlSKp4Jmb5uCkw==',
     ],
     [
       8,
@@ -5240,6 +5749,7 @@ export const PIECE_MODEL: PieceModel = {
       'JicnKSsuMDU8RExWW19iY2NiYFtWTUQ8NTAuKyknJyYmJycpKy4wNTxEUF9hX11bW11fYV9QRDw1MC4rKScnJg==',
       'fICChIuMj5OTlpiWlJCMiISAfHh0cW1pZWFeX2x7hoiEgHx4eoOSn6KgnJiUkIyIhIB8eHRxbWtpaWxtc3V1ew==',
       76,
+      'fZ+kno15eoFsf19mbm14d5qbZWt0amtxbmFfVqNuuE92YXShgx2Yr2ZlAIBqlmiAgICAgICAZlSKlI9wWZuOog==',
     ],
     [
       0,
@@ -5249,6 +5759,7 @@ export const PIECE_MODEL: PieceModel = {
       'KisrLS8yNTg9QkhMT1dfX19gYmZmVkk1MTE0NTEtKigoJyYnJyorLzI2P0hYZGVlZWZnZ1RJQDo0Mi4rLCopKA==',
       'eH6AfHyHl6Snp6unn414eH2IjYiCfHhybmpmYl5dWWNsdXx8fH+Klp6fnJaUj4yIhIB8end2dHJzdHZ1dW5qcw==',
       77,
+      'f4Nrfox4bGZ+fYVxfWt9d16DkoN3d4lyboeorl1uY6F2s3SheiuPr6KkEYBrlsN8colpgGmRZlSKcrbDzZtZVQ==',
     ],
     [
       1,
@@ -5258,6 +5769,7 @@ export const PIECE_MODEL: PieceModel = {
       'NTc6PTcxLy4vMjU5QUtaYV9eXV5eV05FQDo2Mi8uKyspKikqKywtMDQ4PkVRXFxZWVpeX1hNRkE8ODYzMjIyNA==',
       'bXqDf3x8hI+Vl5WRkI6MioaEgHx4dnNva2VjYGt4gIaBe3+Jl6GgnJmVkY2Jg394dH+Ol56RhH1zb2tkYFxWYQ==',
       77,
+      'dHNVfJWAbm9/cJtxd2ZmbHB6mHl1jHtycYeurkbbY6F2s3ShhdSPr6O27oBrlsOEjneXgJdvZlSKX7bCzJtZVQ==',
     ],
     [
       4,
@@ -5267,6 +5779,7 @@ export const PIECE_MODEL: PieceModel = {
       'GhoaGx0eICQoLTVCVoK0xcW0glZCNS0oJCAeHRsaGhoaGhobHB0hIycsNkFXgLu7u7uAV0E2LCcjIR0cGxoaGg==',
       'eoyVnqWmqKSgnJiVkY2JhYF9eXVxbWllYV5aVlJXZHSBh5Wkq6yopKCcmJWRjYmFgX15dXFtaWVhXlpZXF5kcA==',
       77,
+      'v5+oTkBSgXhuulrEX8Jit5ulZW50amtxc2FognRuY0//YXShh76Pr4JX0YBrlmiAgICAgICAZlQAgraRuptxZg==',
     ],
     [
       6,
@@ -5276,6 +5789,7 @@ export const PIECE_MODEL: PieceModel = {
       'vb6BVUI0LSYkIB4dGxoaGRkaGhsdHiAiJi00QlWBvr29voFVQjQtJiQgHh0bGhoZGRoaGx0eICImLTRCVYG+vQ==',
       'm6muqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRSXGt5gYybqa6qp6Ofm5eTj4uHg397d3NwbGhkYFxYVFJca3mBjA==',
       77,
+      'wKKxUT5R4Ndpu1nFXMRbtpuvX2NnamtwbmFjfoxuY6F2YXSheEGPr4BWLoBrlmiAgICAgICAZlSKkraPmJtwdA==',
     ],
     [
       5,
@@ -5285,6 +5799,7 @@ export const PIECE_MODEL: PieceModel = {
       'OzYzMS4tLCsrKistLi8xNDg9QkZQV2BjY1xVUU1KSEdHSEI8NjMxLy0sKyoqKywvMTM3PEFLVmZubmddVU1FPw==',
       'Z3KDkJKQjYmFhIiPmpualZCNiYeCfnt3dnNubGlmYWBjcYOTmpqdmZeXlJKPjIqHhYJ+e3p2cnNvbGxnZmVhYw==',
       77,
+      'd5RPcpJ9aGF/dJhtk3N3c1NxZGx0amtxbmFQT7puY6F2s3ShfUmPr11eOYBrlmiAgICAgICAZlQAGodocJt9gg==',
     ],
     [
       8,
@@ -5294,6 +5809,7 @@ export const PIECE_MODEL: PieceModel = {
       'KiosLS8yNjtBR0xQVFZYWVlYV1RQTEhBOzUyLy0sKioqKistLzI2OkFKVlhWU1FQUFFTVlhWSkE6NjIvLSsqKg==',
       'f4CEhYiLioyPj5KRj42KhoJ+enZybmpmYmJmdIOJioaCfnp2d3+OnJ+dmZWRjYqGgn56dnJwb25wcnR3d3h5fA==',
       77,
+      'b56fqZmEeIRqcWZYeHB7bpqWY2hwamtxcWFUT6NuuE92YXShgraPr11hx4BrlmiAgICAgICAZlSKlIdoUJuJrg==',
     ],
     [
       0,
@@ -5303,6 +5819,7 @@ export const PIECE_MODEL: PieceModel = {
       'X19XUEpHQj04NTEuLCsqKSgoKistLTE0OkBIVWdoZ2ZmZmVVST83MS4sKSgmJiYnKSsuMjMwLjA/S1VmZmNgXw==',
       'jIqKhoKAenh1cG5oZmJgbHWAhoSEi5egp6ainpqUko6KhH13dX+HiYNrXFZYXFtcZXWBhICBhYyTk5GLjYyLjg==',
       78,
+      'gINtfYt3bGZ8fYVxgGt5dV+EkoR2dolyboeorV1uY6F2s3Shei6Qr6OjFYBqlsN8copugGqRZlSKd7bCzJtZVQ==',
     ],
     [
       1,
@@ -5312,6 +5829,7 @@ export const PIECE_MODEL: PieceModel = {
       'WVxdUEY9NzMvLSwrKSkpKSsrLi8yNTo/R05aX15dXmBhWko+OjMwLi0uLzQ7PTg2NDMzMzQ2OT1CR09YYF5aWQ==',
       'cm5uamhscX2GhIJ+hZKgqaWinJiTjod/cmZka3uGhoR+enZwbGhkYF5ndYCFgHp+iZWfnZmXlI6KhoKAfHp2dA==',
       78,
+      'dXFVe5R/bW2AcZ1ydWZibGx6mHl5jXp0cYeurkbbY6F2s3ShhdGQr6S26oBqlsOEjnaSgJZvZlSKY7bBy5tZVQ==',
     ],
     [
       4,
@@ -5321,6 +5839,7 @@ export const PIECE_MODEL: PieceModel = {
       'GhoaGxweISMnLDZBWIG8u7u8gVhBNiwnIyEeHBsaGhoaGhobHB4fIygtNEJWgbbExLaBVkI0LSgjIB4cGxoaGg==',
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhZW2BseISPnKCmqKainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
       78,
+      'v6CpT0BShHtqulvEYcNjuJqnZGluamtxcmFngXRuY0//YXShhqyQr4NXuoBqlmiAgICAgICAZlQAk7aPuJt1iA==',
     ],
     [
       6,
@@ -5330,6 +5849,7 @@ export const PIECE_MODEL: PieceModel = {
       'GBgZGhscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxoZGBgYGBkaGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGhkYGA==',
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
       78,
+      'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmFkgoxuY6F2YXSheVOQr4RVRYBqlmiAgICAgICAZlSKkLaQmZt0jg==',
     ],
     [
       5,
@@ -5339,6 +5859,7 @@ export const PIECE_MODEL: PieceModel = {
       'PDo0MS4tKysqKyorLC0vMjQ5PkNKUlpjZGBYVFBNS0pKS0g/OjUxLy0rKyoqKiotLjAzNz1ETVhqcXBpX1NLRA==',
       'Y3CAjpGPi4eDgoePmZ2ZlZGQjIiFgHx7dnNwa2lmY2BjboGSm52enJqYlpOQjoqJhYF9fHh4dXBva2loZmNhYA==',
       78,
+      'eZVPcJB8Zl6AdqBtoXKAclBnY2pyamtxcWFRT7puY6F2s3ShgzaQr15eH4BqlmiAgICAgICAZlQAF4RncJt+fQ==',
     ],
     [
       8,
@@ -5348,6 +5869,7 @@ export const PIECE_MODEL: PieceModel = {
       'KiorLS8xNTpBR0xRVFdZWVlZV1RRTEdBOjUxLi0rKioqKissLzI1OkFKV1lXVFJRUVJUV1lXSkE6NTIvLCsqKg==',
       'fn+CgoaJio2NjpGSk5GNiYWBfXl1cW1pZWJhaHaFiomFgX15dXeCkp6gnJmVkY2JhYF9eXVxb21ub3J0dHh3ew==',
       78,
+      'cKCiqpiDeIZscmRZeXF8bpqWYmdtamtxbmFWUKNuuE92YXShfMmQr15i4IBqlmiAgICAgICAZlSKl4RoUJuIqA==',
     ],
     [
       0,
@@ -5357,6 +5879,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZmdoZ1VJQDs1Mi4sKispKSkpKiwuLzM3OkFHTFFZY2JiZGZpZ1NJQCwpKCgoKi4sKikpKSkrLDAzOD5JV2VmZg==',
       'g399e3h2dHJxcXJwbGdud32BfXyHl6Sno6GhpqCYiHZzdn+Fgnx2b2tnZGBeWl5pc3x9e32Gk52gnZeVkI2JhQ==',
       79,
+      'gYNvfol2cGx4f2d2jWp5cGWPjoN3eYRycYeprF1uY6F2s3SheEGXr6qoLoBslsN+aoiigG+MZlSKdrbJ05tZVQ==',
     ],
     [
       1,
@@ -5366,6 +5889,7 @@ export const PIECE_MODEL: PieceModel = {
       'WlxgYltRSkM/Ozg3NjY2Nzo5LyspKCkpKy8yNz9MXWdmZGNkY1pNQzw3My8sKyooKCkoKSorLi80OT5HVV5dWg==',
       'jpqgmo2Fe3Vva2diXllVWWZ2gYB8eoSMlpuXlZGPi4mGgoB9eXVzbWxoYmJqd4KHgnx/iZahn5uZlZGOiIJ9gQ==',
       79,
+      'em1VeY97a2SEdqV0bmN3akt5mnp2knpycoeurkbbY6F2s3ShiL6Xr6u20oBslsOClnhegJF0ZlSKXLbDzZtZVQ==',
     ],
     [
       4,
@@ -5375,6 +5899,7 @@ export const PIECE_MODEL: PieceModel = {
       'GhoaGxweICMoLTRCVoG2xMS2gVZCNC0oIyAeHBsaGhoaGhobHB4hIycsNkFYgbu7u7uBWEE2LCcjIR0cGxoaGg==',
       'gIqVnqKnqKSgnJiVkY2JhYF9eXVxbWllYV5aVlRXZHR8h5WkrqyopKCcmJWRjYmFgX15dXFtaWVhXlpYWl5kcg==',
       79,
+      'v6CoT0BSg3tsulvEYcNjuJimZWxxamtxcWFqgXRuY0//YXShhMCXr4hZ1IBslmiAgICAgICAZlQAk7aUvZt0iA==',
     ],
     [
       6,
@@ -5384,6 +5909,7 @@ export const PIECE_MODEL: PieceModel = {
       'GRoaGx0eICImLTRCVYG+vb2+gVZCNC0mJCAeHRsaGhkZGhobHR4gJCYtNEJWgb69vb6BVUI0LSYiIB4dGxoaGQ==',
       'bHmEjZyprKqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYKNnKmuqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
       79,
+      'wKKxUT5RlpVqu1rFXcRctpuuYWdnamtwbmFmfYxuY6F2YXShez+Xr4VYLIBslmiAgICAgICAZlSKkraSm5twdA==',
     ],
     [
       5,
@@ -5393,6 +5919,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTAtLCwrKysrLS4wNDY7QEdOV2Bpbm9jVElAOTUxLiwsKyopKissLzEzNz1GTEtKSktNUFNZX2FhWU5HQDw3NQ==',
       'aG19j56jnpyYk5GMiYaDgH13dHFramViaXJ8gH57d3NwcX6Om6Cem5qWl5WRkIyIh4SBfnp4dXJwbGpoaGZjZw==',
       79,
+      'd5RPdZJ9Zl+EdKVronN+cU1lY2tzamtxcGFRTrpuY6F2s3RPgICXr19ggIBslmiAgICAgICAZlQAGYJqcpuClA==',
     ],
     [
       8,
@@ -5402,6 +5929,7 @@ export const PIECE_MODEL: PieceModel = {
       'JiYnKSouMDU7Q09WXV9jZGRjX1xWTkM7NTAuKiknJyYmJicpKy0xNTxEUF9hX11cXF1fYV9QRDw1MS0rKScmJg==',
       'foKGiI2NjpGUl5eVkY6KhoJ+enZybmpmYl5eZnWDh4aCfnp4fo2co6GdmZWRjoqGgn56dnJuamhpam5zdXZ4ew==',
       79,
+      'fZ+jnY15e4FqgGFnbWx1eJqcYmhvamtxcWFeVqNuuE92YXRPgICXr2ZkgIBslmiAgICAgICAZlSKk490XZuOpA==',
     ],
     [
       1,
@@ -5411,6 +5939,7 @@ export const PIECE_MODEL: PieceModel = {
       'REVGSUxQUElEPzw6OTg3ODk7P0FFTE1LQz46ODc2NjU2ODw/Q0pUXFxYVlRPLyspKSkqKy0vMzc9Q0xMSUZFRA==',
       'doiVm5mSjouGg395dXFsZmRpdYKMi4qUoK2yq6KVhXpxamZiYFxdZXJ/g4F9eXVxcnyJlZaSjYmFgX96dnNtbg==',
       80,
+      'VV4ih6GjY2SCUup0fmidZhlFuYV1oZJzg4efXLpuY6F2sz+hk2z4XrL/gJtnlsOVuJUAtGEnZlQAErazvZtZVQ==',
     ],
     [
       0,
@@ -5420,6 +5949,7 @@ export const PIECE_MODEL: PieceModel = {
       'NTc5PD9GTlldXFdVVDQyMTEyMjM0Nzk7QkVEQD08Ojk5Ojs+QkZLU1lXTkpFQT89Ozo6OTo8PkJDQDw5NjY1NQ==',
       'mKWwsqWTgnhybm1rZmVqdYOJh4N/e3VybmhmaneJl5iVj42Kh4aBf3l2cniFjpOPjIaCfnp1cW1nZWh0gIyMjQ==',
       80,
+      'XG8hjqKYb2l3VIp5bWx4dG58sXt1kIB6coegX4BuY6F2sz+hbJP4Xrj/gGVnlsN5rIeatGk3ZlSKM7bP2ZtZVQ==',
     ],
     [
       6,
@@ -5429,6 +5959,7 @@ export const PIECE_MODEL: PieceModel = {
       't7iCWUM2LCgkIB4dHBsaGhoaGxwdHiAkKCw2Q1mCuLe3uIJZQzYsKCQgHh0cGxoaGhobHB0eICQoLDZDWYK4tw==',
       'm6iuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRUX257gYubqK6qpqKempaTj4uHg397d3Nva2djX1xYVFRfbnuBiw==',
       80,
+      'vaKxVUJT4NdpuVnBXL1brJuvX2NnamtwbmGurkbbuE92YT9PgID4Xv+2gIBnlmhxG2TxGLf/ZlSKk7b24ZtZVQ==',
     ],
     [
       1,
@@ -5438,6 +5969,7 @@ export const PIECE_MODEL: PieceModel = {
       'PDw+QENHR0M8ODUzMC8uLi41UlRUVVhaWExDPjo2NDIxMDAxMzU3PEFITk5JRUNAPz4+QEJER0xOTEdDQD48PA==',
       'Z3V8enZ6hJKcnZqVj4uGgn56dnFuaGRiaXmIkI+LhoJ9enZyb256h5CTj4uHg397eoCOm6KgnJiUjH9wX1VRWw==',
       81,
+      'VmgqjKKiZWV/UdFxnmtpZi1Rt4J4lZR2c4ecVrpuY6F2sz+hYGj/XrX/gCBnlsNixZI/tFoeU1SKkLattptZVQ==',
     ],
     [
       0,
@@ -5447,6 +5979,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTIzNTc7P0VGQ0E/PT07Ozw+T1BRVFZXUUhAOzc0MzEwMDAxMzU4PkNFQ0JBQUFDREZJTVJYWVFJQT05NzUzMw==',
       'Z3N6eHZ5h5OcnZeTj4yIhIB6dnBsaW11f4iGgn58eHZzb2tqc4STnJqWko2KhoJ/eXVxcXeDkJSSkIyKgHBhXQ==',
       81,
+      'XYE7l6OXdntwWntyY3FnayNlknp1e4VxrYedWIBuY6F2sz+hn5f/Xrz/gOBnlsPEiYcrtGQwU1SKQraSm0lZVQ==',
     ],
     [
       6,
@@ -5456,6 +5989,7 @@ export const PIECE_MODEL: PieceModel = {
       'GBgZGhscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxoZGBgYGBkaGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGhkYGA==',
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
       81,
+      'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmGurkbbuE92YT9PgID/Xv+2gIBnlmhZM2f/GMP/U1SKkIi+qU1ZVQ==',
     ],
     [
       1,
@@ -5465,6 +5999,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTo8PUFESUlEPjs4NTQzMzQ3SE5OTlBSVVFJPzw3NTMyMTEyNDU4PUJJT01IRUJAPj4+P0FDR0xNSURAPjw6OQ==',
       'anZ+fHh1fIiUnJyYlI6IhoB7eHNvamVhZnSDjY6KiIOAend0b211go2SkIyIhIB8eHV4hZKdnpqWkouBdWRYXg==',
       82,
+      'UXM0k6WsaW12TbRxjGdraTVjnYd1h5RzboefUbpuY6F2sz+hmGT/Xsn/gHpnlsN+v5w0tGAKU1SKi7aPmJtZVQ==',
     ],
     [
       0,
@@ -5474,6 +6009,7 @@ export const PIECE_MODEL: PieceModel = {
       'MDAxMzY5PUJKSkhFQ0JCQkJDR0hJS01QUkxEPjo1MzExMTEyMzU5P0RGRUJCQkJERUdKTlNYWE5EPzo3NDEwMA==',
       'enp9e3dze4qVnpqWk4+KhoB7eHJuamt0gYeIhIB+eHVycG5qbXuNmZuXk46LiISAenZyb2tqcn+Lj4uHhYN9ew==',
       82,
+      'W45WoqSacnduWYBtdWx4a0Z9bXB0dG5xcWGhVIBuY6F2sz+haJv/Xtb/gIZnlsOEbXxUtGshU1SKk7aTnJtZVQ==',
     ],
     [
       6,
@@ -5483,6 +6019,7 @@ export const PIECE_MODEL: PieceModel = {
       'FhYXFxgaGxwiJSw2SW/e/f3eb0k2LCUiHBsaGBcXFhYWFhcXGBocHyIlKzZJb939/d1vSTYrJSIfHBoYFxcWFg==',
       'anySoq6wrKikoJyYlJCMiISBfXl1cW1pZWFdWVVRUFpqfJKirrCsqKSgnJiUkIyIhIF9eXVxbWllYV1ZVVFQWg==',
       82,
+      '2qKxNx1ElpZpzVzpXf5f/5qvX2NnamtwbmGurkbbuE92YT9PgID/Xv+2gIBnlmh+VGj4GLX/U1SKlneynJtZVQ==',
     ],
     [
       1,
@@ -5492,6 +6029,7 @@ export const PIECE_MODEL: PieceModel = {
       'RkZISk5SUUpEQD07Ojk5OTo7PkFHTE1LQz47ODY1NTU1Nzo+QklQXWBdWlhVLSgoJycoKSotLzM5P0hMS0hGRQ==',
       'doiUmpmUkIyGgn15dXFtaWNlcX+KjIyVpK61r6WcjH50bGhkYFxZXWl4gIB9eXVxcnuIlJaQjYmFgn97d3JtbQ==',
       83,
+      'V1cfg56eYWGMVf1zgGuqaQ06yYN2qpF1cIelYLpuY6F2sz+hgm79XsH/gIBnlsOBxZUAtGwlU1QAEra2wJtZVQ==',
     ],
     [
       0,
@@ -5501,6 +6039,7 @@ export const PIECE_MODEL: PieceModel = {
       'NTQ2Njk8P0NBPzw6Ojo6Oz0+QkZJUFhaVk5IREE9PDs7PD0/QkRDPjg1MzEwMC8uLi8xWVpdYWBUTEU+Ojg2NQ==',
       'cYGSmpmWkY2Jg4B9e4OPmaCcl5WTkYl6Z1ROSVRibHRzeouWmpqUkY6KhH98d3NvbXWAio2JhYF9end0cW1qaQ==',
       83,
+      'X2UfiJ+UamSGV5h7d2+KdlJuxXt0nIJxcYemY4BuY6F2sz+hfZH9Xsj/gIBnlsOCwIl9tHM4U1QANrbT3ptZVQ==',
     ],
     [
       6,
@@ -5510,6 +6049,7 @@ export const PIECE_MODEL: PieceModel = {
       'vb6BVUI0LSYkIB4dGxoaGRkaGhsdHiAiJi00QlWBvr29voFVQjQtJiQgHh0bGhoZGRoaGx0eICImLTRCVYG+vQ==',
       'm6muqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRSXGt5gYybqa6qp6Ofm5eTj4uHg397d3NwbGhkYFxYVFJca3mBjA==',
       83,
+      'wKKxUT5R4Ndpu1nFXMRbtpuvX2NnamtwbmGurkbbuE92YT9PgID9Xv+2gIBnlmh9AGP/GKH/U1SKkrby3ptZVQ==',
     ],
     [
       1,
@@ -5519,6 +6059,7 @@ export const PIECE_MODEL: PieceModel = {
       'fX1lV05ISEpMRjwxKicjISEfHx4fICEjKC01PkxjmJqammROPjcvKSUhIB4fHR0dHR0gISIlKi82QlJyeHd4eg==',
       'hJSfnpqTjIV8eHJsamRiXlpWUFNdbH2OnaerpaGdmZWRj4uHgn13dnFraGRgXFlfbHmDgX2EkZ2npZ6Zk4V6fQ==',
       84,
+      'mT4wU2dkWErKmsSN4o6rhjw/m7+bqqrYdayurUbbY6F2sz+hjaXEr+22sIBvlsOHu8M5tM9NU3mKdLbM1ptZVQ==',
     ],
     [
       0,
@@ -5528,6 +6069,7 @@ export const PIECE_MODEL: PieceModel = {
       'nZ5qU0I4LikmJCIhHx4dHR0dHh8gIycsMThHXIKBgoOGhmxYUU9QSDYwLCcjIiEeHh8dHh8hJCcsMTdCUGydnQ==',
       'Xmt4gX9+h5WiqqSgl4WFh5GbmpaRjIV/eXVxb2tnY19bVlFTX29/jpqorKajnpqWk5CKiISAfXl1b21nY19ZVw==',
       84,
+      'oVlDVmJhW02mopCWxo+8iElWiK2JeuSgcqyrroBuY6F2sz+hclrEr+6oT4BvlsOBjZ5UtMBhU3mKgLbL1ZtZVQ==',
     ],
     [
       6,
@@ -5537,6 +6079,7 @@ export const PIECE_MODEL: PieceModel = {
       '4d11TDsvKSMgHBoZGRcXFxcXFxkZGhweIykvO0x13eHh3XVMOy8pIyAcGhkZFxcXFxcXGRkaHB4jKS87THXd4Q==',
       'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJSXW18jQ==',
       84,
+      '0KKxQCpJ4NdpyFneXOlb7ZuvX2NnamtwbmGHm7puuE92YT9PgIDEr9VqgIBvlmh4OB/zGADTU3mKjXOumJuAjg==',
     ],
     [
       1,
@@ -5546,6 +6089,7 @@ export const PIECE_MODEL: PieceModel = {
       'l5hqTUA1LykmIiAfHRweHR0eISEmKC4yO0dTZ3h2dnZ5eW9aT0xOUUg6MSwnJCEhHh8fHiAhISQpLjc/UmOXlw==',
       'ZGJgXGJsfIWDgIeRn6ejn5SEf4SRnp6alpGLh354cm5qaGZgX1hSUFdmdIWToqqpo5+bl5WPjYmDf3t1cW1oZQ==',
       85,
+      'mEs/WmllWUvCm7+K4YiwhVA+kMegoKDOcqyurUbbY6F2sz+hgZDDr+y2lYBslsOAhIWHgIR5U3mKerbV35tZVQ==',
     ],
     [
       0,
@@ -5555,6 +6099,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4BvW1FRU1I+Ni0oIyMfHx0dHh8dICIlKC83Pk5lm5ubm25TRTcvKCUkISAeHh0dHR0gISMlKC4zP0phfX18fQ==',
       'iZuhnpmSjoiBenZwbGtlY19bV1FTXGx7jJimqaWhnZuVlJCKiIR+fHZybmpmYl5bW2NvfoN/g4ybpqihmYp9gQ==',
       85,
+      'nVE9V2VjWku2n6aQ2Yu+hEtKj8SBoZ6DcqytroBuY6F2sz+hf2/Dr+2ua4BslsOAfHt5gHyHU3mKeLbR3JtZVQ==',
     ],
     [
       6,
@@ -5564,6 +6109,7 @@ export const PIECE_MODEL: PieceModel = {
       'FhYXFxgaHB8iJSw2SW/d/Pzdb0k2LCUiHxwaGBcXFhYWFhcXGBocHyIlLDZJb938/N1vSTYsJSIfHBoYFxcWFg==',
       'anySoq6wrKikoJyYlJCMiISBfXl1cW1pZWFdWVVRUFpqfJKirrCsqKSgnJiUkIyIhIF9eXVxbWllYV1ZVVFQWg==',
       85,
+      '2qKxNx1E4NdpzVnoXP5b/5uvX2NnamtwbmGEnbpuuE92YT9PgIDDr9dkgIBslmiAgICAgICAU3mKinKumJt+kw==',
     ],
     [
       1,
@@ -5573,6 +6119,7 @@ export const PIECE_MODEL: PieceModel = {
       'dHN1dmpTQjcxKiclISAfHx8dHh8gIiQnKi83RFVukI+PkGhRQDcuKiUjIiAhIB8hISMmKi4zPUtOS0pPW253dg==',
       'kJ+lpKGcmZSQjImEgHx2cm5qaWVhXVdZY3J+i5ikr6uno5+emJaQioZ/eXVuamVianaAhHdqYFpZY3F9gnx7hA==',
       86,
+      'llNCXm1nW068mLeI1YSkekhIjsGLffaYcqyurUbbY6F2sz+hgInAr+a2jIBslsODorxKtMdMU3mKdbbM1ptZVQ==',
     ],
     [
       0,
@@ -5582,6 +6129,7 @@ export const PIECE_MODEL: PieceModel = {
       'enptV05MTk9HOS8rJyMiICAgHyAhIiInKzA5QVBskZCQkXNTRDcyLCclIiAeHh0dHx8gISInKS43PU5reHh2dw==',
       'h5WfnJeSjIh/eXNva2llYV5aVlBaZnSBjJumqqSgnJiWkI+Lh4N+eXNxbGllYV1ZYGt4hIJ+goyapaehmYx9fw==',
       86,
+      'mFVDXmtmXE6ymqiJ0YWofUlPjruIffWNcqytroBuY6F2sz+hf3bAr+ezc4BslsODobBLtMNRU3mKarbI0ptZVQ==',
     ],
     [
       6,
@@ -5591,6 +6139,7 @@ export const PIECE_MODEL: PieceModel = {
       'FhcXGBgaHB4hJy03THDi7u7icEw3LSchHhwaGBgXFxYWFxcYGBocHiEnLTdMcOLu7uJwTDctJyEeHBoYGBcXFg==',
       'ZnWMmqmxramloZ2ZlpKOioaCfnp2cm5qZmJfW1dTT1hmdYyaqbGtqaWhnZmWko6KhoJ+enZybmpmYl9bV1NPWA==',
       86,
+      '1aOyPCNG4Ndpy1nlXPVb/ZuvX2NnamtwbmGJp7puuE92YT9PgIDAr99pgIBslmh6PRTrGADjU3mKo3mznZt9kw==',
     ],
     [
       1,
@@ -5600,6 +6149,7 @@ export const PIECE_MODEL: PieceModel = {
       'gH1nV05LSk5ORDYuKiQhIB4eHR4dHiAjKC0xPE9onJycnGpPQTUtKCMiIR8eHBwcHB4fICIjKS01QVFve3p7fQ==',
       'hZSgn5qUj4Z+eXJta2VhX1lXU1BbZ3eJmKarqKKenJaUkIqIg356dnJsamRhX1lcZ3SAgX2Dj56mpp+ZlId6fQ==',
       87,
+      'mzowUmVjWErInsOQ6pGyiDY9oMadr63bc6yurUbbY6F2sz+hjqPHr/K2roBslsOBpZZggIpyU3mKd7be6ZtZVQ==',
     ],
     [
       0,
@@ -5609,6 +6159,7 @@ export const PIECE_MODEL: PieceModel = {
       'oaFqUEM2LCwnJCEfHh0cHB4fHyMkKiw3RVNSU1priomHhYaGWkQ6LyonJB8eHRwcHBwdHh8hJCUnLDZDUGqhoQ==',
       'cXl+d2tiWlddaXiBgoKMmqaopKCamJKRjYeDf3t3dW9raWNhXldTWmh3iJamrq6opKCcmpaSjoqEgHpzbWliZA==',
       87,
+      'pFNCVF5fWkytpYuZy5LHi09TiLaJfPOgcqyrroBuY6F2sz+hclzHr/OnUYBslsN/W2qggHaOU3mKbbbU35tZVQ==',
     ],
     [
       6,
@@ -5618,6 +6169,7 @@ export const PIECE_MODEL: PieceModel = {
       '/N1vSTYsJSIfHBoYFxcWFhYWFxcYGhwfIiUsNklv3fz83W9JNiwlIh8cGhgXFxYWFhYXFxgaHB8iJSw2SW/d/A==',
       'nquxramloZ2ZlZGNiYWCfnp2cm5qZmJeWlZSUVdmdo2eq7GtqaWhnZmVkY2JhYJ+enZybmpmYl5aVlJRV2Z2jQ==',
       87,
+      '2qKxNx1E4NdpzVnoXP5b/5uvX2NnamtwbmGAk7puuE92YT9PgIDHr89igIBslmiAgICAgICAU3mKinWwmpt+jg==',
     ],
     [
       0,
@@ -5627,6 +6179,7 @@ export const PIECE_MODEL: PieceModel = {
       'eGtjXV1NNCklIB4cGxwbGxscHh8hJSoxPE9Zand2c3Fxc2tYVkg+NjArKSYlJCMjIiMkJScpLDA1PUlYdXyChA==',
       'W1tbWl9qeYB/fYSPm52VlJOVlpKOi4eDf3t3c29rZ2NgZm1zf4SRnqGdmZWOhIuSnqainJeRiYN7dG9oZGBbWw==',
       88,
+      'kWJcaHVrbWKRmoWAhGqCdkp8nIqhn4GBuoeWql1uY6F2s3RPgIB/XpB8gICvN8N1QD8Z6CbBZp8AjrC8xpvpww==',
     ],
     [
       1,
@@ -5636,6 +6189,7 @@ export const PIECE_MODEL: PieceModel = {
       'QExOUVVYVk1HPzgxLispKCcnKCotMjZBR0VHSk5UW1xcW1NOSkZFR0E2MS0qKCcnKCkrLjE4P0dNVlhVUU5MQA==',
       'mJmZl5KMhX52bmdja3N7f3ZxbmpwdYCMkJaRjomBhoyUnJqSi4N7dG5raGhpaXaDjpWbpq2og1lTWmNrcXuIlg==',
       88,
+      'aV1uapmIanl2bplnoGyUbJprt7bgdbXhq9KurkbbuE92YXRPgIB/XpO2gICvlmiLwMHnGNo/Zp8ArbLGsJtZVQ==',
     ],
     [
       2,
@@ -5645,6 +6199,7 @@ export const PIECE_MODEL: PieceModel = {
       'MzQ1Nzo9QkhQUE1KSUhISEE7ODY2NjY3ODo9QkVFREhQU05GQj06ODY1NTU2NzpBSEhISEpMUFBHQT05NzU0Mw==',
       'k5ugnZSNiYSAe3dzcXh8fXtvaXB/kZuZlI+Lh4N/e3p1b2RdY2p0dnNwcn+KkpKOioaCfnp2cm5tdIGLko6IjA==',
       88,
+      'SIBHg6bZYoduRPtZZ2Vubos+eZaleY2HiKyDYnRuY6F2s3RPgIB/XmWSgICvlmiAgICAgICAZp+KQrZ7g5ttYQ==',
     ],
     [
       3,
@@ -5654,6 +6209,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hh4fICEjJSouNT5OZoqKiIiKimZOPjUuKiUjISAfHh4eHh8gISMlKi41Pk5mioqIiIqKZk4+NS4qJSMhIB8eHg==',
       'b32Df36JmKaqpqKem5eTj4uHg397d3Nva2dkYFxYVmBvfYN/fomYpqqmop6bl5OPi4eDf3t3c29rZ2RgXFhWYA==',
       88,
+      'oqKxdmNh4NdppVmcXIdbaJuvX2NnamtwbmFca7puuE92YXShgB9/XmpWgICvlmiAgICAgICAZp+KmIeBa5uWkw==',
     ],
     [
       8,
@@ -5663,6 +6219,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hx8gISIkKCswN0FPaoOCgICCg2pPQTcwLCgkIiEgHx8fHyAhIiQoKzA3QU9qg4KAgIKDak9BNzAsKCQiISAfHw==',
       'cH6EgHyCkJ+pp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZV2FwfoSAfIKQn6mno5+bmJSQjIiEgHx4dHBsaGVhXVlXYQ==',
       88,
+      'nKKxfmpl4Ndpn1mSXHxbZ5uvX2NnamtwbmFmcIxuuE92YXShgKB/Xm1bgICvlmiAgICAgICAZp+KmYyFbpuakw==',
     ],
     [
       8,
@@ -5672,6 +6229,7 @@ export const PIECE_MODEL: PieceModel = {
       'UlRVWFpWST86NDEuLCopKSkpKiwuMTQ5P0lWWlhVVFJSVFVYWlZJPzo0MS4sKikpKSkqLC4xNDk/SVZaWFVUUg==',
       'kJ2hnZmVkY2JhYF9eXZybmpmYmBndoSLiYWBfXl2dYCQnaGdmZWRjYmFgX15dnJuamZiYGd2hIuJhYF9eXZ1gA==',
       88,
+      'caKxtJaC4NdpdFlYXHlbe5uvX2NnamtwbmFjW6NuuE92YXShgF9/XmBlgICvlmiAgICAgICAZp+KmXV0XZuIkw==',
     ],
     [
       0,
@@ -5681,6 +6239,7 @@ export const PIECE_MODEL: PieceModel = {
       'amtqVEtLQDcyLSooJiUkJCQkJSYoKi4xNz9KXHZ3fn5vZF5XWEIuJiIgHx8eHyAgIiIlKCwvNDxFTllmcG5sag==',
       'kZGVkY2JhoJ+enZybmpmYmFocHWDi5agoJqYlIyHjJWfpKCakol/dnFsa2dkZGJiYl5cW2V1foJ+fYWRnaCUkw==',
       89,
+      'jG5fbnxual6MkZV7hWh4dVdzmZKekHmQcIeXql1uY6F2s3RPgIB2Xop7gICuN8MsK0Qs6CfCep8AiXe4wpvouQ==',
     ],
     [
       1,
@@ -5690,6 +6249,7 @@ export const PIECE_MODEL: PieceModel = {
       'KyopKiwwNUFGREVITFJYWVlYUUxIRURFQDUwLCoqKisuLzI0OT5DR05WVVFNSkk3NklKTVFVVkxHQz05NTIvLQ==',
       'dYCKj5STjoiCho+XnZeNg3p0cG5vbW1scoCNlZmir7OnelRMVmBpbneFkJOSkpGRj4uFe3JoYWtye392cm5qcQ==',
       89,
+      'Y2hva52OaHV3ZbpmkGybaphdw7fZdqTBqtKurkbbuE92YXRPgIB2Xoy2gICulmjU1bzUGNk+ep8Aq3nErptZVQ==',
     ],
     [
       2,
@@ -5699,6 +6259,7 @@ export const PIECE_MODEL: PieceModel = {
       'QUFBQkRGSU5PSURAPTs6OTk6Oz1ARElPTkpHREJBQUE7NjMzMjIzNDY5PkJJS01TWltSSUI8OTY0MjIyMjM1Ow==',
       'gYyRjYmFgX15dXFweIKQlZGOio+WnKCXjoiEgHp4cm9scXZ1dGtreo6anpqXko6MhoR+enZuZWFlbXR1cWxpdA==',
       89,
+      'UH9Lg6WwYm1xTPpaiWNpco09eJWUeZB+cax/ZXRuY6F2s3RPgIB2XmSGgICulmiAgICAgICAep+KqLZ6g5tsgQ==',
     ],
     [
       3,
@@ -5708,6 +6269,7 @@ export const PIECE_MODEL: PieceModel = {
       'dHZ3b1RFOjMuKiclIyIhISEhIiMlJyouMzpFVG93dXR0dXdvVkU6My4qJyUjIiEhISEiIyUnKi4zOkVUb3d2dA==',
       'l6Sno6CcmJSQjIiEgHx4dHBsaWVhXVlbaHeDhIB8fYiXpKejoJyYlJCMiISAfHh0cGxpZWFdWlxod4GEgHx9iA==',
       89,
+      'k6KwinVqqKxql1qFXGtdeJuvYWZsamtxbmFfaLpuuE92YXRPgIB2XmVZgICulmiAgICAgICAep+Kkkt8ZpuTkw==',
     ],
     [
       8,
@@ -5717,6 +6279,7 @@ export const PIECE_MODEL: PieceModel = {
       'cHFzcVZHOzQuKyglJCMiISEiIyQlKCsuNDtHVnFzcXBwcXNxVkc7NC4rKCUkIyIhISIjJCUoKy40O0dWcXNxcA==',
       'l6Sno5+bl5OPi4eDgHx4dHBsaGRgXFpfbXyEg4B8fIeXpKejn5uXk4+Lh4OAfHh0cGxoZGBcWl9tfISDgHx8hw==',
       89,
+      'kKKxj3hsrK1plFmAXGZcfpuvYWNnamtwbmFqcYxuuE92YXShgIt2XmpegICulmiAgICAgICAep+Kk1ODbJuakw==',
     ],
     [
       8,
@@ -5726,6 +6289,7 @@ export const PIECE_MODEL: PieceModel = {
       'V1haXV5TRj03My8tKikoJycoKSosLzM3PUZTXV1aWFdXWFpdXVNGPTczLywqKSgnJygpKi0vMzc9RlNeXVpYVw==',
       'kZ6inpqWko6KhoJ+e3dzb2tnY19hbHuIiYaCfnt3eYGRnqCempaSjoqGgn57d3Nva2djX2Bse4iKhoJ+e3d2gQ==',
       89,
+      'dqKxr5J+qqtpelpdXHdcgJuvYWVramtxbmFpZKNuuE92YXShf3R2XmNlgICulmiAgICAgICAep+KmEZ5YpuPkw==',
     ],
     [
       0,
@@ -5735,6 +6299,7 @@ export const PIECE_MODEL: PieceModel = {
       'aWpqVk5KQDcyLSooJiUkJCQkJSYoKi0yN0BKXG9weHhrY1xXVlU4LCQiIB8gICEhIycoKy4yNjtCR09gbW1qaQ==',
       'k5KXk4+Lh4N/e3dzb2tnZGNscnd9gZCdoJuWkY6EhI2XpqSfmo+HfHFraWhpaWdnZmJeWFtpdYB/e4CKl6GWlQ==',
       90,
+      'iXJfcIBxcWV/jYt2ZGl6eFt6mYuZi3iNcoeWqV1uY6F2s3RPgIBzXod8gICnN8M3Njsv6CXBep8AhHK4wpvdww==',
     ],
     [
       1,
@@ -5744,6 +6309,7 @@ export const PIECE_MODEL: PieceModel = {
       'LCoqKy40PkZEQkRGSk9VVVVVT0pHREJERT40LywqKiwvMjM2OTw/Q0pSVE9MSUg9PUdJTE9UUkpDPzw5NzMyLw==',
       'eH2Ii5CRjoqDfoSOmp6Xi351cHByc3JuanOAjZWapa6uj19RVGFob3iFkZOQj46PkI6HfHBlYmx2f4J4dHBscw==',
       90,
+      'YW15bKCSbH50YZtlfWirapppu7rmdJi1pNKurkbbuE92YXRPgIBzXom2gICnlmjJysXRGNs/ep8Ao3TErptZVQ==',
     ],
     [
       2,
@@ -5753,6 +6319,7 @@ export const PIECE_MODEL: PieceModel = {
       'RERERkZJTU9NRkI+Ozk4Nzc4OTs+QUZMT05JR0ZFRUQ7NjQzMzMzNTc5PUJISkpPWFhSSEE9OTc0MzIyMzQ2Ow==',
       'hI6RjoqGgn56dnJucnuIk5GOio+XnqGXkIqEgX14dnBuc3Z5d25pc4eWnJuVk4+KiIJ/e3ZwZ19iaG91cm5udw==',
       90,
+      'S31GgqXCYnNuR/9ad2VpcYw5eZebe5GChKyAZXRuY6F2s3RPgIBzXmKIgICnlmiAgICAgICAep+KqLZ6g5ttgQ==',
     ],
     [
       3,
@@ -5762,6 +6329,7 @@ export const PIECE_MODEL: PieceModel = {
       'i42MZk09NC0qJSMhIB4eHh4eHiAhIyUoLTQ9TWaMjYuLjYxmTT00LSolIyEgHh4eHh4eICEjJSgtND1NZoyNiw==',
       'l6Wrp6Ofm5eTj4uIhIB8eHRwbGhkYFxYVl1reoGAfoiXpauno5+bl5OPi4iEgHx4dHBsaGRgXFhWXWt6gYB+iA==',
       90,
+      'paKxc2Bg4NdpplmfXItbapuvX2NnamtwbmFdcbpuuE92YXShgCZzXmlVgICnlmiAgICAgICAep+Kl06DbJuZkw==',
     ],
     [
       8,
@@ -5771,6 +6339,7 @@ export const PIECE_MODEL: PieceModel = {
       'enx+bFJDOTEtKSYkIiEgICAgISIkJiksMTlDUmx9fHt7fH1sUkM5MSwpJiQiISAgICAhIiQmKS0xOUNSbH58eg==',
       'laOppaGdmZWRjoqGgn56dnJuamZiXlpYXmx7hIJ+fIaVo6mloZ2ZlZGOioaCfnp2cm5qZmJeWlhebHuEgn58hg==',
       90,
+      'mKKxg29nsrppm1qMXHVdb5uvYWZnamtwbmFjcYxuuE92YXShgIFzXmlZgICnlmiAgICAgICAep+KmU6DbJuakw==',
     ],
     [
       8,
@@ -5780,6 +6349,7 @@ export const PIECE_MODEL: PieceModel = {
       'VVZYW1xURz84MzAtKykpKCgpKSstMDM4P0dUXFtYVlVVVlhbXFRHPzgzMC0rKSkoKCkpKy0wMzg/R1RcW1hWVQ==',
       'kZ2hnZqWko6KhoJ+enZybmpmY19jcH+KioaCfnp2doGRnaGdmpaSjoqGgn56dnJuamZjX2Nwf4qKhoJ+enZ2gQ==',
       90,
+      'dKKxsZSA4Ndpd1laXHhbfZuvX2NnamtwbmFjX6NuuE92YXShf35zXl9igICnlmiAgICAgICAep+KmEN1XpuKjg==',
     ],
     [
       0,
@@ -5789,6 +6359,7 @@ export const PIECE_MODEL: PieceModel = {
       'IyMkJScpLDA2PUlUVmpzcnJzdnhuX1VEMikkHxwbGhoaGBkaGx0fIikyPl5fZGx5h4aBdllJPTYwLCknJSQjIw==',
       'd3+EgIGJl6Olo6Smp6iinpqSjIR8dW5nZGBcZGtzd25pZGRcZnB4iJGZoJ+bl5OPjIiEgHx4dHBsaW1ta2tgaQ==',
       91,
+      'k15bZnNqaFycnZKBmGmLcT54oouVpXeGdIeXql1uY6F2s3RPgICAXpJ8gICwN8MuPTIL6CfBZp8AjLa7xZvotQ==',
     ],
     [
       1,
@@ -5798,6 +6369,7 @@ export const PIECE_MODEL: PieceModel = {
       'PE1PUlZaVk9IQzgyLSooJiYmJygqLjQ8R0hIS05UXF9fXlZQS0hIRzw1LisoJyYmJycqLTI5Q0lPVlpWUk9NPA==',
       'mJmbmpONhXx2b2djaXB3fnRxbWlydYSPkpiRjYmFjZKanJWPhn53bWhlZ2pqcX2Jkpehq6+hcFJRW2VrcX2Klg==',
       91,
+      'alhkZpeHZ3F2cK9opm6La5hgvcHvdr3trNKurkbbuE92YXRPgICAXpS2gICwlmjSw871GNk/Zp8AsrbHsptZVQ==',
     ],
     [
       2,
@@ -5807,6 +6379,7 @@ export const PIECE_MODEL: PieceModel = {
       'NTU3OTs/Q0pPTktIRkVFRkM6NzY1NDU2ODo9QkZGR0xTVE1GQT06NzY1NDQ2NjpDRkVFRkhLTk9KQz87OTY1NQ==',
       'kZmfnpWMhoR+enhycHh6eXlta3eHlZuYk4+NiIWBfHhybGJgZ251dXFucXuIkZGNiYWCfnp2cm5vdoOPko+Kig==',
       91,
+      'RoA8hab/Y4hqQvhZcWRrcopAeJacdpKDbqyCYHRuY6F2s3RPgICAXmSTgICwlmiAgICAgICAZp8AEbZ5gptuYQ==',
     ],
     [
       3,
@@ -5816,6 +6389,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICAhIiQmKSwxOUNSbH18e3t8fWxSQzkxLCkmJCIhICAgICEiJCYpLTE5Q1JsfXx6enx9bFJDOTEtKSYkIiEgIA==',
       'd4KDf32CkJ+npqKem5eTj4uHg397d3Nva2hkYFxYW2d3goN/fYKQn6emop6bl5OPi4eDf3t3c29raGRgXFhbZw==',
       91,
+      'mKKxg29ntL1pm1qMXHVdb5uvYWZnamtwbmFeZrpuuE92YXRPgICAXmhZgICwlmiAgICAgICAZp+KkbZ+Z5uSjg==',
     ],
     [
       8,
@@ -5825,6 +6399,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICAhIiQmKS0yOERTbnx6eHh6fG5TRDgyLSkmJCIhICAgICEiJCYpLTI4RFNue3p4eHp8blNEODItKSYkIiEgIA==',
       'cX+FgX19iJekqKSgnJmVkY2JhYF9eXVxbWllYl5aWmJxf4OBfX2Il6SopKCcmZWRjYmFgX15dXFtaWViXlpYYg==',
       91,
+      'l6KxhnFoqatpmlmKXHFccpuvYWNnamtwbmFqcIxuuE92YXShgKmAXm5egICwlmiAgICAgICAZp+KmraFb5ubjg==',
     ],
     [
       8,
@@ -5834,6 +6409,7 @@ export const PIECE_MODEL: PieceModel = {
       'U1RWWVtVSD85NDAuLCopKSkpKiwuMDM5P0hVW1lWVFNTVFZZW1VIPzkzMC4sKikpKSkqLC4wNDk/SFVbWVZUUw==',
       'kJ2hnZmVkY2JhYJ+enZybmpmYl9ldIOMiYWCfnp2dYCQnaGdmZWRjYmFgn56dnJuamZiYGV0g4qJhYJ+enZ1gA==',
       91,
+      'cqOxs5WBq7BpdVlYXHlcfJuvX2NnamtwbmFnXaNuuE92YXShf1aAXmJngICwlmiAgICAgICAZp+KnbZ2X5uIkw==',
     ],
     [
       1,
@@ -5843,6 +6419,7 @@ export const PIECE_MODEL: PieceModel = {
       'TE1PUlVWTEE7NjIvLSwrKiorLC0vMjY7QktYWldVV1ZUUlJTVEs9NjEsKScmJiYoLDc4ODo9QERKUldVUk9NTA==',
       'h5WcmJSQjIiEgHx5dXFtaWVodIGKh4SGiIqHg36Hk5+noZ2Yko2DeW5iZ2xzdnJuamhncn+JjJGJgHxvcnFueA==',
       92,
+      'a35wk5qHbWx7bp9dZXZpdWF1lJ2JiWx7d6yWnLpuY6F2sz9PgIBUXm9+gID/lsMALQk/tDShZv+Kom2ospttcA==',
     ],
     [
       0,
@@ -5852,6 +6429,7 @@ export const PIECE_MODEL: PieceModel = {
       'PDc1Njg7QElMSUZEQ0I1MjI1QkNERklMSUA7ODY1NztGOkZHSUxRVlZKPzkzLS4tLS4tMzk/SlZWUUxJR0Y6Rg==',
       'k5WRfm9rbnaEkp2ek4V+krWyml1bZ3F2f4+iray2vLSGbW6Dl5JgSkRMVlVidoSLkZuloFZNTXaDd2phZnJ9jg==',
       92,
+      'SypaN6HCZmlwScJ5gGp9dppR////qn+Q//+uq0bbuE92YT9PgIBUXnW2gID/lmj///+tGL1SZv+KD3SNdz5ZVQ==',
     ],
     [
       2,
@@ -5861,6 +6439,7 @@ export const PIECE_MODEL: PieceModel = {
       'UFJTVlFHQDs3NTMxMTAvMTEzNzs+Q0I+PD1ARElPUlJTUlBMRkI+PT9CRkI8OTUzMTEwMDEyNDY5PURLU1JQUA==',
       'e4eOjoR6dW1tbHB5foOKkJKWk5CJfXJtdoOOkY2KhYF/eXdxbmpnYmRxeoGBfXl/h5OenZqVkYuHhYF9eXVvcw==',
       92,
+      'Y4ZQg6GQcnJ1X5ZhiGqDcI18f5h0dIBxcKymroBuY6F2sz9PgIBUXnaSgID/lsMAGRSUtI+NZv+KbbapsjxZVQ==',
     ],
     [
       1,
@@ -5870,6 +6449,7 @@ export const PIECE_MODEL: PieceModel = {
       'UE5OT1BQRjs1MC0rKikqLDIzNDQ3Oj5FSlVWU09MSklJSkxPUlRORD04MzEvLSwrKywtLzE0NzxETVZXUlJUUg==',
       'b3F2cmxqZmNpdIOMjImEgHx2dHB1gpGcm5eTj4yIhIB8eHRwbGhma3qGi4aEhYiJhIF9fISPnKGfmZONhn1tbg==',
       93,
+      'Z4t9pJ2LcXRzaYtgZ3lma2h+hHt9fHFxd4eVirpuY6F2sz9PgIBZXm+CgID/N8MmRgBE6DGKZv+KpWeYoZtzaQ==',
     ],
     [
       0,
@@ -5879,6 +6459,7 @@ export const PIECE_MODEL: PieceModel = {
       'OUVHSEtOUlVNQzs2LTAvLy8vMC43PENPVVJOS0lHRjpBPjk4Oz5ES0tGREJBPzMwMDM/QUJER0tLRD47ODg+QQ==',
       'jJ2mpa6qmINzfI2Ic11RVlxebH6KjZKirq+IVVRrdnhqZWx5hYyTlpOHb2trcHaAjZicj4eNoKyiV1JVZnJzfA==',
       93,
+      'T0ZrRKOzaG13Tq51jWKDdJlYzv//cYD/9v+unUbbuE92YT+h/+pZXni2gP//lmj///+iTL5OZv+KQnKMdTxZVQ==',
     ],
     [
       2,
@@ -5888,6 +6469,7 @@ export const PIECE_MODEL: PieceModel = {
       'WVpcXlVJQDk1MC8sKyopKiorLS8yNTtDSUhHSE5VW11dXFhRSUZISUQ8NjMvLisqKSoqKiwtMTQ5P0dUXVxaWQ==',
       'b3iChoF2b21qcHZ8hY2VmZaQhXl9hI2Tko6KhoJ+eHZybWpmYV9fa3mChIB8eoSQnKSempiSjo2HhYF7eXNvbQ==',
       93,
+      'c4xripaBc2x5c4thXmKYZJR7dol0cHlzcGGmroBuY6F2YT+hABVZXoCMgAD/lmgbOxmZTJKnZv+Kf7aiqzRZVQ==',
     ],
     [
       1,
@@ -5897,6 +6479,7 @@ export const PIECE_MODEL: PieceModel = {
       'Tk1NTk9IOzEsKSgoJyksMj4/Pz9AQURHTFJSTkpIRkVFRkhKTVJQR0A6NjMxLy4tLS4vMDM2OkBHUVZUUlFTUQ==',
       'bHh9e3VybmpveoaMi5KLf3tqbm9rcH2Ml5aTj4uHg397d3Nva2dteIWOiImJiY2Hg4OKmaSqpZ6XjoR4bmFaYg==',
       94,
+      'YndZjZ+Ram17Y7xgb3diaU1iqK2GkWx5dqyZk7puY6F2sz9PgIBcXnGMgIC7lsNUlHMztESCU5+Kn7aYoZuZiA==',
     ],
     [
       0,
@@ -5906,6 +6489,7 @@ export const PIECE_MODEL: PieceModel = {
       'R0dGR0lLT09HQTs4NTQyMTEyNDU4O0FHT09LSUdGR0dEPTk6PUBHTEpHQ0JBNjAuLjA2QUJDR0pMR0A9Ojk9RA==',
       'hI+Wko6KhYF9eXRwbG13g4+PjImJkpmeloZ7cWtweomTj5WcoqKUg3NhXWFpcG9zfo2Ukoh9cWdlbXN1dnFveA==',
       94,
+      'UWx5hqaub4RsUIdvoGdrcptvmLzofZa0tdKup0bbuE92YT9PgIBcXnq2gIC7lmjgnLDKGL9aU5+KSEOKdD5ZVQ==',
     ],
     [
       2,
@@ -5915,6 +6499,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ky0uMTQ4PT49PUBHUVpdXl5aU0tFQT9AQUI/ODQyMC4sLSwtLzAyNTo+RVBYV1VVVVdZW1pMQz03NDAvLSssKw==',
       'foaPlZqblZSNhH90d4GIkI6JhYF9eXVxbWpmYl5mc36DgHx4eoWSnaGbmZWQjoiFgnx6dXd9gYh/dnBmZmZpdQ==',
       94,
+      'cIZghpmEeHpzbYFjimmfaXd6eZV0coVycayiroBuY6F2sz9PgIBcXn2NgIC7lsNMUF6EtH2kU5+KgbabpDtZVQ==',
     ],
     [
       1,
@@ -5924,6 +6509,7 @@ export const PIECE_MODEL: PieceModel = {
       'V1lWWFpWSkA6NDEuLCsqKSkqKywuMTU5QElXWFVTUU9PUVJWWVpRSD45NTIwLi0pJygnKSotMDU7RFVVVFNUVQ==',
       'jJedmZaSjoqGgn56dnJuamZjY25+io6KiIJ+enR0e4mYoJ+bl5KOj42MiH54cm5qZV9haXeDhYJ+eHp7enx2fw==',
       95,
+      'b5CNoJeDdHVxc3paa3hndXmMdHl/d3FyeGGVlrpuY6F2sz9PgIBSXm54gID/lsMAAABltCqmZv+KobansZtmdA==',
     ],
     [
       0,
@@ -5933,6 +6519,7 @@ export const PIECE_MODEL: PieceModel = {
       'RTg2Njg7QUhMSkdFQ0M3NDQ3QkNFR0pMSEE7ODY2OEVGK0RHSk9VXV1OQTghJSssLCslIThBTl1dVU9KR0MrRg==',
       'kZCLd3Bvc4ORm5+VhIKYvrmhZltka3F6i6Syr7bBvbV4aXKLmJBVRD5IT05YcISMk5qjoW1HQ197fm1hZG56iw==',
       95,
+      'SgtOMJzGY2GDTNt/YGmthpo/////zZu8//+upkbbuE92YT+h/8tSXnS2gP//lmj///+nGLtMZv+KD0mPeDxZVQ==',
     ],
     [
       2,
@@ -5942,6 +6529,7 @@ export const PIECE_MODEL: PieceModel = {
       'UlVXWVVKQTs3NDIwLy4uLi8xMjU6P0RFQkBCRUlPUVJSUU9LR0NAQkdKRj85NjMwMC4uLi8wMjQ2PEFKU1RSUg==',
       'd4KLjIF3b25wdXuBhYqSk5OPiHxycHiKlJWRjYqGgn56dnJuamViYWx4fYF7d3qBkJqfm5eTjYuHhX99d3RwbQ==',
       95,
+      'ZohThZ+NbGt4Y6ldcmmVaYB0fpBzc3xxcYeproBuY6F2sz+hADRSXniRgAD/lsMADQN0tJyOZv+KbbauuDhZVQ==',
     ],
     [
       1,
@@ -5951,6 +6539,7 @@ export const PIECE_MODEL: PieceModel = {
       'MzM1Njg7QEZOT0pGQ0A/Pj4/QENGSk9ORkA7ODY1NDM0NTk+REI+P0VMS0dEQUA/P0BBREdLTEU/PkJEPjk1NA==',
       'fIqRjYmFgX16dnJweomXnZmUkIyGgXpya298iIp/bmdwfYqNiYWBfXp2cnqIkpqOfHh6iJKSjIN9eHNva2ZjbQ==',
       96,
+      'UXZ/qKivuIRsTmNsgWtzZpqSg6uyc4KwbviunkbbuE92YZpPgIBcXnq2gIBnlmh+gKOzXbZSesWKnHaMdptZVQ==',
     ],
     [
       3,
@@ -5960,6 +6549,7 @@ export const PIECE_MODEL: PieceModel = {
       'GRkaGxweICEmLTRBVY+9vLm6rVVBNCYhHRsaGBcXFhYWFhcXGBobHyEmNEFVrbq5vL2PVUE0LSYjIB4cGxoZGQ==',
       'b36GhY2dqrGtqqSfm5WUkIyIgn55dHBsaWRgWlZSUFdmdXt9hJSlra2no5+ZlZGNioaCfnp2cm5qZmBcWFJTXQ==',
       96,
+      'vjh5RjxQeXd/wmbMfMN9p5qbgYB0tO52mIdVeYZuuE92YZqhndhcXmlOgKRnlmiAgICAgICAesWKal9qU5uhpA==',
     ],
     [
       3,
@@ -5969,6 +6559,7 @@ export const PIECE_MODEL: PieceModel = {
       'HR0eHh8hJCcsLDVCVWzF3N3ddk4zKSQeHBkXFhUVFBQUFBQVFhcZGx4jKTNDdt3c289vVUE1LismJCIfHh4dHQ==',
       'eIiaqK+tq6ejn5uXk4+JhYF9eXZva2dkYFxYVFJSXG1+i5qlrK2ppZ6bl5OPi4eDgYB8eHRvbGhkX1pWVVZcbA==',
       96,
+      'zGyDPi1KYl65wmzXbeSB6JV0cHJ9j3qFgmFPe5NuY6F2YZqhmq5cXmlLgKJnlmiAgICAgICAesWKXWBrdJuhpA==',
     ],
     [
       4,
@@ -5978,6 +6569,7 @@ export const PIECE_MODEL: PieceModel = {
       'cHFzbVZHPDQuKyglJCMiISEiIyQlKCsuNDxHVm1zcXBwcGpkWkk+NjEsKSclJCMjIyMkJScpLDE2PklaZGpwcA==',
       'n6SkoJyZlZGNiYWBfXl1cW1pZWJeXFxpeIKFg4WIj5CSmJuenJmVkY2JhYF9eXVxbWllYmNmbG9vdXl9fX2BkA==',
       96,
+      'jaCnjHxudHJzkF99bGZxdpuXYWdsamtxbmFMWaBuY0//YZqhZVFcXllRgF5nlmiAgICAgICAesWKZ0FSepuIlA==',
     ],
     [
       2,
@@ -5987,6 +6579,7 @@ export const PIECE_MODEL: PieceModel = {
       'R0dJTE5LQz46NzY0MzMzNDU3Oz5EREE/P0BBQ0dJSktLS0pHQkA9PD5BRUQ/Ozc1NDMzMzQ2Nzo/RUtOTktJSA==',
       'eYOLjIWAenZ0dHV6foCFio6Pj4qEfXNveIGLkYuJhYF9eXVwbWllaXR+iIiGgn13e4SSnJiVkIyIhYB8enVxcQ==',
       96,
+      'WY1djaeed3ptVoZZmWJ+cZF9dnx3cXd4bmGdim1uY6F2s5qhamJcXnGWgHtnN8N+XVGj6F5jesWKb6OEjZtZVQ==',
     ],
     [
       8,
@@ -5996,6 +6589,7 @@ export const PIECE_MODEL: PieceModel = {
       'XF5gYmBTRj03Mi4sKikoJycoKSosLzM3PkNIR1FdZGRkZWhoX0xCOTMuKyknJiUlJSUmJykrLzM5QU1eYWBeXA==',
       'nKGhnZmVkY6KhoJ+enZycHF7end2Y2BiZXV9fnp4f46co6GdmZWRjoqGgn56dnJuamZiXl9ndoSHhoJ+ent/jg==',
       96,
+      'fpuInIt4b2t5gW1qhGuEdmOIfW5ucGtxbodGUa1uY6F2s5qhjy1cXlZSgIBnlmiAgICAgICAesWKkk1JUZuEqQ==',
     ],
     [
       8,
@@ -6005,6 +6599,7 @@ export const PIECE_MODEL: PieceModel = {
       'bm9xbFdIPDQvKykmJCMiIiIiIyQmKCswNjtIV2xxb25ub3FrV0g9NjArKSYkJCIiIiMkJCYpKy82PEhXa3Fvbg==',
       'nKKloZ2ZlZGNiYWBfXl2cm5qZmJeXVxoeICFgX19g42coqKhnZmVkY2JhYF9eXZybmpmYl5dYGh4gIKBfX1/jQ==',
       96,
+      'jaGukXxukJBrkVt9XmRfepquYmltamtxbmExS7puY6F2YZpPgIBcXlNMgIBnlmiAgICAgICAesWKiVhASJt7pA==',
     ],
     [
       8,
@@ -6014,6 +6609,7 @@ export const PIECE_MODEL: PieceModel = {
       'eXt8bFNDOTEsKSYkIiEgICAgISIkJigsMThDU2x8e3p6fXZgU0lBPTAqIyIgHx8eHh8fISEkKTA8Q0pTYHZ8ew==',
       'kqCmop6alpKOioaCfnp3c29rZ2NfW15re4aFgoeTn6eloJ6alpWXl5iTioR9eHBnZ2ZpbGhkYFxYXmt3fnx5gw==',
       96,
+      'loKLcXJpdHJum2iFc3CJY5mRf2x0gmxylodwfXpuY6F2YZpPgIBcXmpcgIBnlmiAgICAgICAesWKg2JtdZuqqQ==',
     ],
     [
       0,
@@ -6023,6 +6619,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSYnKCosMDQ7Q09hYl9cW1tcXmJfTUI5NDAsKikoJygoKi0yNzs5NDM3PkxhYmJkZmNaXl1OQjo0MC0qKCcmJg==',
       'd4WLh4N/fH+MnKeno5+blZGLhX94cnF9i5KMfG9jXFdYYm56e3mBiI2GeoCIlpuXk4+Lh4N/fHh0cGxoZGBeaA==',
       96,
+      'fW90iYx5dXN1fXRrjmaQgmWIl6Gzga2JcdKfrmBuuE92YZqhlp1cXoGDgIVnlmiCkoBWXWmwesWKn36LdJtZVQ==',
     ],
     [
       0,
@@ -6032,6 +6629,7 @@ export const PIECE_MODEL: PieceModel = {
       'KiorKywvMjc9RlNcWlZUU1NVV1pcVUg/ODMwLSsqKSgoKSorLS80OD5HVFlWU1NeXlxcXFRBOjUzNjs7NTAsKg==',
       'cH+IhIB8eHR2gpKen5uXlJCMiISAfHh0cGxoZ3KBjI6CdHR3foaCjZqjqaOckoJ1bnWDjoyGgXp0bmhkYF1ZYg==',
       96,
+      'c3J5kpWAeXlydHBhi2+OgGSLlKW+f4LJcdKkrVNuuE92YZqhfcdcXoGOgIBnlmiCkoxUXYOcesWKoH6MdptZVQ==',
     ],
     [
       1,
@@ -6041,6 +6639,7 @@ export const PIECE_MODEL: PieceModel = {
       'P0BBQ0dLTUZBPUA+OTY0MjI0OD1BRUpRUUpFQT48Ozo6Ozw+QUVKUVFKREE9ODMyMjM2OT1APUFHTUtHQ0FAPw==',
       'aGhnbnuLlZKPi4eDf3t3c29rcoCPmZmYl5eQh393cG91eXdyZmx8h4+Lh4N/e3dzc36Ll5aKiYmOkoyEfHJqaA==',
       97,
+      'TYWUqae6cIFqS4hzYGKEZpqDepewdIaFbtKumkbbuE92YZpPgIBXXne2gIBnlmh+f4+vXbBIep+KrXOIcptZVQ==',
     ],
     [
       3,
@@ -6050,6 +6649,7 @@ export const PIECE_MODEL: PieceModel = {
       'sbKgVkE1LScjIR4dGxsaGhoaGhscHiEjJy00QVifsrCtr6VbPTEqJiIeHBsaGRkYGBkZGhsdHiImKjE+W6avrg==',
       'nKqtqaShnZmUj4uIhIB8eHRwamZiXlxWUldldoKChpCfra+rqKGdmZWSi4iEgHx4cm5qZmJeWFRSVGV2e35+ig==',
       97,
+      'uEZ8T0RUfnt0vFrEYrtmm5iafH90qdZ3f4dVdYZuuE92YZqhn7RXXmZOgJxnlmiAgICAgICAep+KcFplTZuepg==',
     ],
     [
       3,
@@ -6059,6 +6659,7 @@ export const PIECE_MODEL: PieceModel = {
       '0M6HUTsvIx4bGRcWFRUVFBQUFRYWFxkbHyIqOlCGzdDMv3ZXQTUyLCgjIiAfHh0dHR0eHyAiJCgtLzNCV3HAzw==',
       'nKqvq6qmop6YlJKOioaAfHZybmppZF9bV1RSVWJzg46cpqurpqGdmZeUjoqGgoB/e3dzbWtnY19aV1ZYYW55iw==',
       97,
+      'xniIQzVOZGC1wF/QgtWOzZN2b212h3N+gWFQd6BuY6F2YZqhmWhXXmdLgKFnlmiAgICAgICAep+KVltlbpudpA==',
     ],
     [
       4,
@@ -6068,6 +6669,7 @@ export const PIECE_MODEL: PieceModel = {
       'bm5oYltKPzcxLSooJiUkJCQkJSYoKi0yNz9KW2Jobm5ub3BtV0c7NC8sKCYkIyIiIiIjJCYoLC80PUdXbXFvbg==',
       'mZ2empaSjoqGgn56dnJva2djY2ZqcXFzeXt8fH+JmKKjop6alpKOioaCfnp2cm9rZ2NfXV1mdX+Eg4SHjI+PlQ==',
       97,
+      'i6Cnjn5vdHJ0j2B6bmNzd5uXYWdsamtxbmFRW5NuY0//YZqhZpdXXlpSgF9nlmiAgICAgICAep+KZ0BReJuNlA==',
     ],
     [
       2,
@@ -6077,6 +6679,7 @@ export const PIECE_MODEL: PieceModel = {
       'U1NQTEdEQkJDQjw4NDEwLi4vLjAxMzY5QEdQVFJOTExMTlBSVFBHQDo2MzEwLy8uLjAxNDk8QkRCQUFGS1FUVA==',
       'hYuRjYmEgH56dXJuaGZiZ3aDi4iDfXl4dn+Kl52cmZOPjIeDgXt3dW91fISLg3tybWtsdXyAhYmNk4+OhoB5fQ==',
       97,
+      'ZY9xlaCOi31uZHJZiWOdZ5J+cXl5b3F6bmGckm1uY6F2s5qhcDlXXnOKgHtnN8N+Z1ij6Fd8ep+KfqmDjJtZVQ==',
     ],
     [
       8,
@@ -6086,6 +6689,7 @@ export const PIECE_MODEL: PieceModel = {
       'JygpKiwuMzY9RlJgYmFeXV1eYWJeTUA5My4rKScmJSQlJSYnKSsuMzlATV5oaGZlZWRdUUhIRT03Mi4sKikoJw==',
       'fYWHg397enuGlp+in5uXk4+Lh4N/e3h0cGxoZGBeY219hYWEhIiXnJyfkIiIhIyRj4uHg397eHRwbGhkYF5gbQ==',
       97,
+      'f5uJm4t4b2t6gWxqg2uDdmSOemducGtxbodLU61uY6F2s5qhdENXXlZTgF9nlmiAgICAgICAep+KkEpIUJuLpA==',
     ],
     [
       8,
@@ -6095,6 +6699,7 @@ export const PIECE_MODEL: PieceModel = {
       'IyQkJicpLDE2PklbaWxqaWlqa2lbST83MS4pJyYkJCMjJCQmKCkuMTY+SVtpa2ppaWpsaVtJPjYxLCknJiQkIw==',
       'fYKFgX18gYuZoaGgnJmVkY2JhYF9eXVxbWlmYmBeZW55goKBfXyAipmhoqCcmZWRjYmFgX15dXFtaWZiXl5gbg==',
       97,
+      'iKCtl4Fxj45sjFp2XmRcfZqtY2luamtxbmE6TbpuY6F2YZpPgIBXXlNNgIBnlmiAgICAgICAep+Kf1VASJuAnw==',
     ],
     [
       8,
@@ -6104,6 +6709,7 @@ export const PIECE_MODEL: PieceModel = {
       'fn90X1NIQTwvKSYiIB8eHh4eHyAhJigvPEJJUmB0f358fn9qUEI4MCwoJiQiISAfHyAhISMlKCwwOEJRa39+fA==',
       'l5eZkYmDe3VpaGhqb2tnY19bV15rd357fImYpKShnZmVkY2JhYF9eXVxbWpmYl5aYW9+h4OGjJmnpaSimZiTkg==',
       97,
+      'mIOJb3BocW9vnGeIdXWJZ5iNgG52gGxzl4dwfnpuY6F2YZpPgIBXXmpagIBnlmiAgICAgICAep+KgmFpcpupnw==',
     ],
     [
       0,
@@ -6113,6 +6719,7 @@ export const PIECE_MODEL: PieceModel = {
       'V1haXWBYS0E3MSspJyYmJykpLi8zNjo7Nzg9R19fYGBkZFtdXVFFPDYxLispKCcmJicoKSsuMTY8RVBeXlpYVw==',
       'cXuChIR0Z19ZXGZzfXt4gIeIgn2Cj5qalpKOi4eDf3t3c29rZ2NfYm9+iouHg397eYKRn6akoqCemJCJgXh0cw==',
       97,
+      'eYB8kI98cnBwe2lmmmuIe2d9h52zeJOFcdKirmBuuE92YZqhgj9XXoCFgIBnlmiCjYpXXXGnep+KpX2HcZtZVQ==',
     ],
     [
       0,
@@ -6122,6 +6729,7 @@ export const PIECE_MODEL: PieceModel = {
       'UVJUV1lVSEA5NDAuLCopKSkpKiwuMTQ5P0hWWVZTVlxbWlpaTkE7Njc6NzQyMCwqKSgpKS0vND1FTlpbV1RSUQ==',
       'jJqgnJiUkIyIhYF9eXVxbWlmbXuKj4V4dXiCh4OIk5+loJuQgHx8gYuMi4d/d21lZGBfXV1oeIWIhYF9eXVzfQ==',
       97,
+      'cYKBlpaCdHZuc2lelnJ9eWaDhZ64eH2jcdKmrVNuuE92YZqhfsBXXoCPgH9nlmiCjJBWXYmVep+KpHyJcptZVQ==',
     ],
     [
       1,
@@ -6131,6 +6739,7 @@ export const PIECE_MODEL: PieceModel = {
       'Pj9AQkZKS0U/PkJBOjc0NDQ1O0FESE1RTkdCPjw6ODg4ODo8PkJHTlFNSERBOzU0NDQ3OkFCPj9FS0pGQkA/Pg==',
       'Z2dob36MlZOPi4eDf3t3c29rbnuKlpmZmZmTiYB3b211foB4aWt1hI2Lh4N/e3dzd4ORmJCBgYePk46EfHJnZw==',
       98,
+      'SX+RoajPbXtuRpJyXWSJZJt4gKbBdoyMbviumkbbuE92YZpPgIBRXnS2gIBnlmh9fJu+XbVLesWKr3KGcJtZVQ==',
     ],
     [
       3,
@@ -6140,6 +6749,7 @@ export const PIECE_MODEL: PieceModel = {
       't7mOVkA0LCgjIB4dGxoaGRkaGhscHh8jJyw1QlWQuLaztbBYPC8oJB8eHBoZGBgXFxgYGRobHiAkKTA9WbG1tA==',
       'maiwrKainZiUkIyIhYF9eXVxbWlkX1tWUlVhdIGDhIudrbCsqKKhmpaSjIiFgX15dW9rZ2JfWlVQUl1vfHx9hw==',
       98,
+      'vDR2ST9SeHR3v2PJecGFpJiagIB0u+12l4dWfIZuuE92YZqhnNtRXmdNgKJnlmiAgICAgICAesWKbl9mTpufnw==',
     ],
     [
       3,
@@ -6149,6 +6759,7 @@ export const PIECE_MODEL: PieceModel = {
       '3N2IQzMpIx4bGRcWFRQUFBQUFBUWFxkbHiMpM0N23dzYy29VQTUxLCckIh8eHh0dHR0eHh8iJCcsLjVCVW+63A==',
       'naqwrKqmop6al5OPiIWBfXl1b2tnY19bV1NSU19wg42dp6usqKSempaSjoqGgoF/e3dzb2tnZF1ZWFRWX2p6jA==',
       98,
+      'zGuBPS1KYl66wmvWc+ON55NxcHN9kHqDgmFQfZNuY6F2YZqhmdJRXmdLgKJnlmiAgICAgICAesWKXWBmb5ufpA==',
     ],
     [
       4,
@@ -6158,6 +6769,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISEiIyQnKi4zOkVUb3Z1dHRya2VZSD02MCspJyUkIyIiIyQlJiksMDU+SVllbHJzc3V2cFVFOjMtKiclIyIhIQ==',
       'fYSFhoqPkZCUmp2empaSj4uHg397d3Nva2djYWRnbm5wd3l9fX6Lm6Smop6alpKPi4eDf3t3c29rZ2NfW1pgbg==',
       98,
+      'kJ+mh3hscnB2k2CBcGp3dJiUZGx2amtxbmFKWqBuY0//YZqhZi1RXlhPgF5nlmiAgICAgICAesWKZEJMdJuLlA==',
     ],
     [
       2,
@@ -6167,6 +6779,7 @@ export const PIECE_MODEL: PieceModel = {
       'Tk5NSURAPj0/QkM/Ozg1MzIxMjI0Njg8P0ZOUE5MSklISElNUE5FPzw4NTQyMjEyMzU3Oz9DQj8/QEJFSUxNTg==',
       'foiPi4mEgX14dXBsamZpcnyGiYaEgHl3fIiVm5qUkI2IhoJ+eHRwdH2Fi4eBenZycXN3fH+DiI6SkpCJgXhudQ==',
       98,
+      'XY1lkaWZf31sWnhYmGKHbpJ8dX13cHh4bmGYiG1uY6F2s5pPgIBRXmyIgIBnN8N9W0+v6Ed1esWKeqV7g5tzcw==',
     ],
     [
       8,
@@ -6176,6 +6789,7 @@ export const PIECE_MODEL: PieceModel = {
       'JygpKiwuMjc9RlNiY2BdXFxeX2FeTUE5My8rKScmJSUlJSYnKSwvMzlCTl9naGVkZGReUUZHRj43Mi8sKikoJw==',
       'eYWIhIB9eXqCkZ6ioJyYlJCMiISAfXl1cW1pZWFdYGl5hYaEg4WSnZ2emIiIiIeQkIyIhIB9eXVxbWllYV1eaQ==',
       98,
+      'fpuInYt4b2x4gWtqgmyEdmOIfWZscWtxbodEUK1uY6F2s5qhjixRXlRQgIBnlmiAgICAgICAesWKlU9CSpuCrg==',
     ],
     [
       8,
@@ -6185,6 +6799,7 @@ export const PIECE_MODEL: PieceModel = {
       'bW5xbVlHPTUvKygnJSMjIiIjIyUmKCswNT1HWW1wb21tb3BtWUc9NTArKCYlIyMiIiMjJScoLDA1PUdZbXBubQ==',
       'nKOkoZ2ZlZGNiYWBfXl1cW5qZmJeXWBqeYGDgX19g42coqKhnZmVkY2JhYF9eXVxbmpmYl5dYGp5gYOBfXx/jQ==',
       98,
+      'jKGukn1vkJBqkVp8XWJcfZquYmltamtxbmEuSrpuY6F2YZpPgIBRXlFLgIBnlmiAgICAgICAesWKiVs5QZt9pA==',
     ],
     [
       8,
@@ -6194,6 +6809,7 @@ export const PIECE_MODEL: PieceModel = {
       'gIF2ZFRKQj0rKCMhHx4eHR0eHh8hIygrPUJKVGR2gYB+f4FqUEE3MCwoJCMhICAfHx8gISMkKCwwN0FQaoF/fg==',
       'mpublIyFgHp0aGVmaG1oZmJcWlljcnt+fYKQn6Wjn5uXk4+Lh4OAfHh0cGxoZGBcWmV0goWChpGep6WinpqWlg==',
       98,
+      'moGLbm5ndHJtn3CKanSKZpuPgGtzg2xyl4dtfnpuY6F2YZpPgIBRXmhYgIBnlmiAgICAgICAesWKgGFncJumqQ==',
     ],
     [
       0,
@@ -6203,6 +6819,7 @@ export const PIECE_MODEL: PieceModel = {
       'U1RWWV1dT0U/Mi0qKCcnKCosLjE0Nz0+OTc6QE9eXl9iYllaXFRGPTcyLy0qKSgoKCgpKywvMzc+R1NbWlZUUw==',
       'fomOi3poYVhXYWt3enmBhomAeICKlpmVkY2JhoJ+enZybmpmYmBqeYeNiYaCfnp6hZShpaSjo5+Xj4R7dXRydA==',
       98,
+      'dXlxjZN/b25yd29lrWqRdlhvlaa0fZmJctKirmBuuE92YZqhgz9RXnyFgINnlmiElIpJXXapesWKp3yFbptZVQ==',
     ],
     [
       0,
@@ -6212,6 +6829,7 @@ export const PIECE_MODEL: PieceModel = {
       'TU5QU1dWS0E7NTIvLSwrKioqKy0vMjY7QkpXV1NRU1tZWFhYSD03Njs9OzYzMi4sKikpKy0xOEFIU1lWU1BOTQ==',
       'i5mfm5eTj4uHhIB8eHRwbGhrd4eQjH51dXyEhIeTn6ejnI96dHZ9i4+NjIV9cmpiXl9eXWNxgIqHhIB8eHRyew==',
       98,
+      'bXt2l5mGcXVtbm9foXGDdlh2kqTDeoGwcdKmrlNuuE92YZqhfMBRXnyPgH1nlmiClIxKXY6XesWKpnyGcJtZVQ==',
     ],
     [
       1,
@@ -6221,6 +6839,7 @@ export const PIECE_MODEL: PieceModel = {
       'MjM0NTc5PUNLUExIRUJBQEBBQkVITVBLQz05NzU0MjIzNjg8QkI+QEZOTEhEQkFAQEFCREhMTUZAPUNCPDc1Mw==',
       'eYiRjYmFgX15dXFzf4+bnJeSjouGgXpzbHF7goN4aWh0gYyNiYWBfXl1cnmHlJqQfnyAjJSOiYF9eHRwa2diaw==',
       99,
+      'U3uCqqeohINtUW1rem1lZ5qbfqKocX+rbqyunkbbuE92YZpPgIBgXny2gIBnlmh9gJuuXbJRep+KnHaNd5tZVQ==',
     ],
     [
       3,
@@ -6230,6 +6849,7 @@ export const PIECE_MODEL: PieceModel = {
       'GhobGxweISMnLTZDWJ6xr62uqlo9MSolIR4cGxoZGBgYGBkaGxweIiQqMT5bqq6tsLGfWEE0LScjIR4dHBsaGg==',
       'b36EgoqVpa+wqqagnJiUkIqGgn56dnBsaGRgWlZQUFpqeX1+gZCiq6uno6CcmJKOioaCfnp2cm5qZGBcWVVTXg==',
       99,
+      'uD99TkRUeXZ4vFrEZbptmJeaf390sth3lodVdYZuuE92YZqhtMhgXmhPgMJnlmiAgICAgICAep+KcFxpUpufpA==',
     ],
     [
       3,
@@ -6239,6 +6859,7 @@ export const PIECE_MODEL: PieceModel = {
       'HB0dHyAiJCYrMzRAVHLM2drXdU0yKSMdGxkXFRUUFBQUFBQVFhcZGx4hKTpOh9jb1spvVT4yLisnJCAfHh0dHA==',
       'eYiaqK6tq6ejn5mXk4+LhYF9d3Nva2pkYFxYVlJTXG1+i5qlrKyppJ6bl5OPi4eDgX18eHRwbGhkYFpWVFZcbA==',
       99,
+      'y3KHPy9LY2C4w2bXduKI4ZZ0b3F7ineEgmFPd6BuY6F2YZqhmXlgXmlLgKJnlmiAgICAgICAep+KUV1qc5uepA==',
     ],
     [
       4,
@@ -6248,6 +6869,7 @@ export const PIECE_MODEL: PieceModel = {
       'bm5nYlxLPzcyLSooJiUkJCQkJSYoKi0xOD9KXGJobW1tb3FuWEc8NC8rKCYkIyIiIiIjJCYoKy80PUdXbXFvbg==',
       'mJuempaSjoqGgn57d3Nva2djY2VqcHF0eXx8e32ImKSlop6alpKOioaCfnt3c29rZ2NfW11ldIKEgoWHjZOMlA==',
       99,
+      'i6Gmjn5vcnF2j196b2N1eJmVY2dsamtxbmFPWpNuY0//YZqhZoZgXltTgF5nlmiAgICAgICAep+KbUBUfJuKng==',
     ],
     [
       2,
@@ -6257,6 +6879,7 @@ export const PIECE_MODEL: PieceModel = {
       'SkpLT1FLRD46NjQyMTExMTM0Nzk+RERCQEFCRUlMTU5OTkxJRUA+PkFERD46NzQzMTExMTM0Nzs+RExRT05MSw==',
       'd4CJiIR9dnVxc3d6f4KIj5GSjoh+d3F4hIuRjYmFgHx4dHJuamZkbXqEiYaEgHl4f4qWnJiWko6IhIB8enZwcQ==',
       99,
+      'Xo5jkKSWeHhwXIZYkGKNbJF8dHl3cHR5bmGfkG1uY6F2s5qhbHpgXnWXgHpnN8N9Y1Wf6GZoep+KcqaIkZtZVQ==',
     ],
     [
       8,
@@ -6266,6 +6889,7 @@ export const PIECE_MODEL: PieceModel = {
       'Xl9hY2BRRTw3Mi8sKigoJycoKCosLzI3PEVJSFFeZmVlZ2lpXktAOTIvKyknJSUkJCUmJykrLzI5QE1dYmFfXg==',
       'mKCjn5uXk4+Lh4SAfHh0cG50enl6bGJhYm54fXx6e4iYoKOfm5eTj4uHhIB8eHRwbGhkYF9gbX2Fh4SAfHp7iA==',
       99,
+      'gJuJm4p3b2t4gmtrgWqDdmWOeG9scGtxbodKU61uY6F2s5qhcjlgXldTgF5nlmiAgICAgICAep+KkEpMVJuHqQ==',
     ],
     [
       8,
@@ -6275,6 +6899,7 @@ export const PIECE_MODEL: PieceModel = {
       'bG1ua1lHPTUwLCgnJSMjIyIjJCUmKSswNj5IWmxubmxsbm1pWkg+NjAsKSYlJCMjIyMkJScqLTA1PUhZa25tbA==',
       'nKKkoJyYlJGNiYWBfXl1cW1pZWFeXWNsfIKCgYB/g42Xn6GgnJiUkY2JhYF9eXVxbWllYV9dYGx5goSBfX1/jQ==',
       99,
+      'i6Csk35wjY1qj1t6XmFdfJitYmlwamtxbmE3TbpuY6F2YZpPgIBgXlRNgIBnlmiAgICAgICAep+KhFRETJt9qQ==',
     ],
     [
       8,
@@ -6284,6 +6909,7 @@ export const PIECE_MODEL: PieceModel = {
       'eXp8bFJDOTEtKSYkIiEgICAgISIkJigsMTlDU2x8e3l5fHRgU0dBOy8oJiQiHx4eHh4fIiQmKTg7QUhSYHN8ew==',
       'kqCmop6alpKOioaCfnp3c29rZ2NfW15re4aEgomWoqijoJ2Zl5KWl5WVioJ+dm1raGhramlkYFxXXmt3fnx5gw==',
       99,
+      'loWMcnJpcnBxmmWEeXKCZJmQf211fmxylodxfXpuY6F2YZpPgIBgXmxdgIBnlmiAgICAgICAep+Kg2Judputtw==',
     ],
     [
       0,
@@ -6293,6 +6919,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSUmKCksLzQ5Qk5gZGFfXl5fYmRdTEA3Mi4rKSgnJycpKSwvNTk5NTQ4P01kZGRmaGVdX19NQTo0LywqKCYmJQ==',
       'doSLh4N/e4KQn6mmop6alZGLhYB4cXOAiY2Gc2lhWlddaXR8eXuFiY2DfYWOmpqWko6Lh4N/e3dzb2tnY19dZw==',
       99,
+      'f3R7iYp3eXd0gHVuhWWLgWeOj5y2f6aKctKfrmBuuE92YZqhk4VgXoSDgIZnlmiDj4BWXWivep+Kn36MdZtZVQ==',
     ],
     [
       0,
@@ -6302,6 +6929,7 @@ export const PIECE_MODEL: PieceModel = {
       'KSgpKi0vMzg+RlNdW1hWVVVWWFtdU0c+ODMvLSopKCgoKCkrLC8yNz5GVFpXVFVfX11dXVdEOjUzNTk4Mi4rKQ==',
       'c4GIhIB8eHR5hpWgn5uXk4+MiISAfHh0cGxoZnB/io6Dc3N3foSAh5Sgp6Wdlol3dHmEjIyFfnhxbGhkYFxaZA==',
       99,
+      'dXiBlJN/enpvd2lhhm+HgGyOjKO2e4G5cdKkrlNuuE92YZqhfcRgXoSPgH5nlmiCjpBeXYGZep+Knn6Od5tZVQ==',
     ],
     [
       0,
@@ -6311,6 +6939,7 @@ export const PIECE_MODEL: PieceModel = {
       'n6GkoHliUklBOzc0MjAvLy8vMDEwJyUgHBscGhwfISZ5w8TBeldFOS8rJCMgIBwcHBwdGxwdICEiJCosNT9XnA==',
       'laOppaGdmZWRjoqPmKSqoJCAdG1pY2FcV1VPTVNgcYOTpK6qqKSfnJiUjoyIhYJ9e3d1c2tlYV1XVU9RX2t4hg==',
       100,
+      'si0wPEZVU0LtoMy6zLnjugA/1YeB2ZV2c4eXrrpuY6F2s1VPgICVr7h2gIBvlsN+YYdrgDvJU1SKdUWMlZtuVQ==',
     ],
     [
       0,
@@ -6320,6 +6949,7 @@ export const PIECE_MODEL: PieceModel = {
       'U1NVWFdMRD89OTc0MzIxLi4vLi8wMTI1ODo/Rk5aaH+Afj40LSsoJygpKzIzMjEwMC8wMTQ3OkBHTl1fW1dVUw==',
       'j4+OjYmHhYKBfHd1cW5rZWFdX2t4ip2otLSwqaCakIiBdGlcXmdwd3NvaWdjX11kc4OKhoN/e4CHlJ6alpKOjw==',
       100,
+      'eFdHaIp6XVGob7B163PMcjE6vXR3rnJxdYeunUbbY6F2s1WhaeeVr6m2/4BvlsOEdHnAgLFNU1SKm0+UnZtZVQ==',
     ],
     [
       1,
@@ -6329,6 +6959,7 @@ export const PIECE_MODEL: PieceModel = {
       'QZeWhmVTRj00MCwqJiUkIyEiIiMiJSgpLjE4Q1ZrampqbHFyZFRKQTw4NTIvLi4uLi8wMTQ6PUFBPDc1NDQ1Nw==',
       'lZ+loZ2ZlZGPi4eGgn98eHRvamZhXFhcanaBgHl9ipikpaGfmZeTjYuHg4B+iZqlp5+RhHdpX1dQTElGTVpuiA==',
       100,
+      'izwtXXVsWkyzf8KA5ofXhgA/531zzYZ1c4emo21uY6F2s1Whj4SVr6+chYBvlsOAq4JMgIt2U1SKiUmPmJtZVQ==',
     ],
     [
       1,
@@ -6338,6 +6969,7 @@ export const PIECE_MODEL: PieceModel = {
       'NzEsKScmJykrLTU4NjQ0MTExMzQ3OjxBSlNiamhlZGJiZmdYRjo0LispJSUkIyIkJCQlKCosMjg9R05igZmWkA==',
       'aHN6dnJuamZhXFxmdICGgn17g5Oip6Wfm5eRjomFg398enh2cm5oZGBcWmJziZ6qtLezr6iknpWNhH50aF5UWw==',
       100,
+      'ijwqXnVsWEmwgdCI8X/kghIxz3p2zIJ7cYemopNuY6F2s1WhcXuVr62ceoBvlsN+gH6JgIl0U1SKnUyRmptZVQ==',
     ],
     [
       0,
@@ -6347,6 +6979,7 @@ export const PIECE_MODEL: PieceModel = {
       'vMPEw41gSz40LCkmJSMgICAgISIgIiUnJy4xNj1GVmqmq6+ti3FgU0pFQDw5ODYRDw4ODw4ODg4ODhARERogJw==',
       'mKarqaaioJqWko2KhoB+e3d2dHNvbmhhXVZPUVxoeoubpqejn5uXk4+Sn6uvp5SDenNuaWdiXltVUk1OXGp6iw==',
       101,
+      'tCI1PEVUVkT/tcKz18mtugs+2JN/6pV2cqyVrrpuY6F2s1VPgICEr6pugIBvlsN9cYSIgD7RU3mKYEeNlptZVQ==',
     ],
     [
       0,
@@ -6356,6 +6989,7 @@ export const PIECE_MODEL: PieceModel = {
       'VUxGQDw5NzU0MzIyMzQ1Nzg7PD0+P0BBREhOTUxKSktLT1NYXVtPR0A6NjMxLy4uLi4vLSUjIiEjJStwdHdzYw==',
       'cXR4enpzcHR7hIeDfXp1cXaFlaGkoJ2ZlpKWoKWnmIZ4b2VcWE9LS1NjcIKQmqGemZeRjouHhIB+eXh2c3Ftbw==',
       101,
+      'bFw/X5CCXFOmaOpt736qgwAwwHx4qHFydYeulkbbY6F2s1VPgICEr5e2gIBvlsOFiHZsgLo3U3mKilCUnptZVQ==',
     ],
     [
       1,
@@ -6365,6 +6999,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZmdoY05ANjAqJiQiIB8fHh8fICEiJiouNUFUbZSUlUw6NjU1Njk9QEA8NzQyLi0sLC0uMDI1OD5FUF1ub2xnZg==',
       'YG16i5qptbSxrKWhmZGDdGVcXGR0f4F9eXNva2djYF1cZ3eEiYV/foaVo6imop6alpOPiYV/eXVubWlnY11ZVw==',
       101,
+      'izgtX3RsWErJhLeA94ngjgAs06ByuNSCcqylom1uY6F2s1Whh6SEr6GRsIBvlsN/kaNCgIt5U3mKi0yRm5tZVQ==',
     ],
     [
       1,
@@ -6374,6 +7009,7 @@ export const PIECE_MODEL: PieceModel = {
       'Li4tLzE0OT5ET1xsbGlnZWhpa2hSQjw0MS0rKCYmJiYmJicoKiwuMTc8Q1BeeJaWkT4xKiclJCUmKS4yMS8vLg==',
       'enuImKWnop6YlJCMioaGgoB/eHdzbWtnYV9aXGp5iZeksbWzraeknpiPhXppXVlhbXZ2cm9pZWFdW19tfISCfg==',
       101,
+      'jktIY3NqWUrCg6+J8IDvdzEwx3J5u3F0coeinpNuY6F2s1WheVuEr56KT4BvlsN/dmLJgH2AU3mKnkyRmptZVQ==',
     ],
     [
       0,
@@ -6383,6 +7019,7 @@ export const PIECE_MODEL: PieceModel = {
       'IhoTEA0NDAwLCgoLCwwNDg4SOT5ARUpQWWZ4lL/BvYJmUUZBOTUtLSgkIiQiISAgIyMkJSctMTlATmKT0tLRcg==',
       'YGxwbGhkYFxYW2h5k6Wtsa2joJyVkI2Mi4qIhIF9eXNxbWllYV5aV1Jaa3mMnKuxsq2op6CcmZSRjYV5bFhQVw==',
       102,
+      'txgrNT9SVUP/uayz5Myb2QBB2ZiC9KR0c6yQrrpuY6F2s1VPgIB5r6BngIBtlsN/X5R+gC3eU3mKV0WMlZtZVQ==',
     ],
     [
       0,
@@ -6392,6 +7029,7 @@ export const PIECE_MODEL: PieceModel = {
       'UktFQj46ODc2NjU2Nzc5Ojw9Pj4+Pj4/QkhIRkVFREVHS05TWlxWTEQ+OTY1NDIyMjIzLickIyIjJilpb3JsXw==',
       'c3Z7fn15c3d+g4aCfnt3c291h5ijo5+ZlpKRm6KqppeIenBlXVJLR0tXZHiKlp2cmZWUjoqIgYB8eXd1cnFwcA==',
       102,
+      'ZVg/YJWKXVaYYO1q6X2dfwA6zXp2rnJxc4eulEbbY6F2s1VPgIB5r462gIBtlsODm4NqgMYsU3mKjlSXoJtZVQ==',
     ],
     [
       1,
@@ -6401,6 +7039,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZGVmYEg8Ni8qKSYkIiEhICAjIyUmKC4yPERUbZKTlEA4NDQzNDc8P0A9ODYxLy4uLi4vMTM2Oz9ETltsbWplZA==',
       'Xmd1iJurt7exr6ejnI+GdWleWV9re4B+enVxb2tnY11bX21+hoaCfoKQn6eoop6YlJKMioSAfHh1cW1pZWFdWQ==',
       102,
+      'iEAqX3dtWUu6f7t/8ofciwAy3Hp6wZV3coejoW1uY6F2s1WhiqF5r5eLq4BtlsOAk3xcgI15U3mKgEqQmZtZVQ==',
     ],
     [
       1,
@@ -6410,6 +7049,7 @@ export const PIECE_MODEL: PieceModel = {
       'kpWOZlVHPzgzLywqKCUkJCQkJSYnKCsvMjhCUGVmZGFhYmVmaGFSR0A7NjMxMDAwMDAyMzQwLCcmJSYnKS4ziw==',
       'goB+enlzcW1nY19bXGh1g4aCfnp/jZqkpKCcmJKOioiQnaann5CEfXBqYltXUUtJT1tneoqdpaSgnJiUkIyIhA==',
       102,
+      'i0Y6Y3VsWEmugsSH/n75eSEtzG5zxHB0cYegnpNuY6F2s1Whdl55r5WHVIBtlsN+c228gIB+U3mKjEqPmZtZVQ==',
     ],
     [
       0,
@@ -6419,6 +7059,7 @@ export const PIECE_MODEL: PieceModel = {
       'kltHOTApJiIgHx0cHRwcHBsfHyAkJyouN0NUd7e6ubAqJSEfHRwfICElKy8xMC4uLi4vMTM2Oj9HUV92lpqXlQ==',
       'WGVyhpalsrGtq6WkoJuYj4h3ZlpYY252dXFtaWVhXVlaY3KAiJKhrrCrpqGdmZSPi4eDgn56eHJvbWZiYFpXVQ==',
       103,
+      'rjEwQkxXVEPQnsS107Paswg+1Yx80591c4ebrrpuY6F2s1VPgICer8J/gIBtlsOAb5BugEe8U1SKdEyRm5t+kQ==',
     ],
     [
       0,
@@ -6428,6 +7069,7 @@ export const PIECE_MODEL: PieceModel = {
       'LS8wMjQ1ODxAREtYXVpYV1laXGBiWUxCPjg1MjAuLSwsLS4xMCwpJygpKi84SoKEgmlZTUY+OTQyMC8uLSwtLQ==',
       'fHl7hpajpKCcmJWSjouTm6CfjoN7cGpjW1VPTFJdbH+MmaShnZyWkY+KiIWCfnp3dnRycnBwb2tnY2Frd4GEgA==',
       103,
+      'flpNZ4V2XFCsdal55HbQcjo7tm93qmxyc4eunkbbY6F2s1WhadCer7O26YBtlsOCaXLGgKhWU1SKnVeZoptZVQ==',
     ],
     [
       1,
@@ -6437,6 +7079,7 @@ export const PIECE_MODEL: PieceModel = {
       'LS0vMDAzNzxCSVVjdHNubGxubFVCOTEtKCYjIyEhIiIiIiMmKCstNDpCT2aPmJlJOTc0NDY5PkBAPDgzMC8tLQ==',
       'cYCGgn+GlaOqpqKcmJSOjIaEgHx6d3Vva2djX1tbYm+Bl6e0ubSxq6Wek4d3Z1xZYnKAgn56d3NvbGdjYVtZZA==',
       103,
+      'jj8wXHJqWku2g7uC64rhiAA833t2xYR1coeopG1uY6F2s1Whi4eer7mhiYBtlsN/poI/gIp4U1SKhFCUnZtZVQ==',
     ],
     [
       1,
@@ -6446,6 +7089,7 @@ export const PIECE_MODEL: PieceModel = {
       'kpmZdV9NQTk2MS0pJyYlJSMjJCUmJiouLzQ7RlpqamZmaGprbV9SSUI9ODUzMTAvMTIzNTYyLCknJiUnKC00Pg==',
       'hoOBf3x3dnJramRdWlhjdIGFgX17hpagpKCcmJaTjYmHkZumqJ2ThH1za2RcVlBMSk9ZZXWImqWmoJyYlZONiQ==',
       103,
+      'jkM0YHNqWEm9gsWK6oDkgRoxzHh2xHp1cYeoo5NuY6F2s1WhdHier7ihdoBtlsN/gnyNgId3U1SKhE+UnZtZVQ==',
     ],
     [
       0,
@@ -6455,6 +7099,7 @@ export const PIECE_MODEL: PieceModel = {
       'Pj9BQ0ZKUFNNRUE8ODYzMzIyMzM0NDY5QEtKSUlKS05OS0pJSUpLQDk2NDMzMzIyMzM2ODxARU9TUEpGQ0E/Pg==',
       'h5egmpiUkIyIhYOEgHpyZGRveoWEf355fYCDh4KAfXqHkpqbjYaCfXx7eHRwbGhlYWp6ipKQjIiEgHx4dHBudg==',
       104,
+      'WIp6l6WgaYNwV65nfWx6bZpteJRzcoNzcayurkbbuE92YSChgYdmXoC2gIBqN2iAhIeAgIKCU3mKtbavmZtZVQ==',
     ],
     [
       1,
@@ -6464,6 +7109,7 @@ export const PIECE_MODEL: PieceModel = {
       'PT5AQkVJT1JPR0E8OTY0MzIzMzM1NTY6P01LSklJSUtLSUlJSktNPzo2NTUzMzMyMzQ2OTxBR09ST0lFQkA+PQ==',
       'hpefmpeUjoyIhIOCf3l0aGFqdYOJg4F9foCBg397eH+Omp6TiYWCf315d3NxbWdkYW1/jJOPi4eDf3x4dHBtdg==',
       104,
+      'Vo1+mqWiaolvVa5pdmyDa5psdY9xcYBycWGtq7puuE92YSChfnhmXn+2gIBqN2iAfHmAgH5+U3mKtbaumJtZVQ==',
     ],
     [
       0,
@@ -6473,6 +7119,7 @@ export const PIECE_MODEL: PieceModel = {
       'PT4/QkRJTlNQSEI9OTc0NDMzMzQ0NTc5O0RISElKTlJSTkpJSEhEOzk3NTQ0MzMzNDQ3OT1CSFBTTklEQj8+PQ==',
       'hpafmZeTj4uHhIKBgH54cG5xd4B/eXV0e4OKjImDf4aOkZKMhIGAf3x6dnJvbGdjZXKEkJOPi4eDf3t3c29tdQ==',
       105,
+      'V5Rwm6WhZ39wVb5kjmV3bpthbH1zbXRxcWGurkbbuE92YSChgItkXn+2gIJrN2iCf36AgIOEUy6KuLatl5tZVQ==',
     ],
     [
       1,
@@ -6482,6 +7129,7 @@ export const PIECE_MODEL: PieceModel = {
       'PD0+QUNITVJRSUI+Ozg1NTQ0NDU2Nzc5PUVJSUhJSkxMSklISUlFPTk3NzY1NDQ0NTU4Oz5CSVFSTUhDQT49PA==',
       'hZWemZaSjoqGg4CAfn15cGtuc32EgHx7foKFhIB9go2RlZCHhIKAgH56dnJuamhia3uLlJKOioaCfnp2cm5sdQ==',
       105,
+      'VJV4oqanaJZvUrhngmaDaptmbX9xbXVycGGtqbpuuE92YSChf3RkXn23gH1rN2h+gYKAgH18Uy6KtraslptZVQ==',
     ],
     [
       0,
@@ -6491,6 +7139,7 @@ export const PIECE_MODEL: PieceModel = {
       'Pj5AQkVJT1NOR0E8ODYzMzIyMzQ3ODg6PkdHR0hJTFBQTElIR0dHPjo4ODc1MzIyMzM2ODxBR09TT0lFQkA+PQ==',
       'hJWgmpiUkIyHg31+fnx7b3ByeIKAfHh0eoCIi4eEgH+Ij5CQhYKBgoF+eXNxbGhlYGx9jZSQjIiEgHx4dHBsdA==',
       106,
+      'V5J2nKWhaYxvVaxnjWVybZpub4F4bXR2b2GurkbbuE92YSChf4tlXn+2gH9oN2h/f36BgIOEUy6KubaumJtZVQ==',
     ],
     [
       1,
@@ -6500,6 +7149,7 @@ export const PIECE_MODEL: PieceModel = {
       'PD0/QURITlJQSEE9OTc0NDMzMzU4OTk7PklJSEdISUpKSUhHSElJPjs6Ojg1NDMyNDQ3ODxBSFBTTkhEQT89PA==',
       'hZaempeTj4mHgXx8e3t7cWtvd4KGgnx8foCDg4B9foiQlJGGhIOEhYB8eHJuamZiaHeIkpKOioaCfnt3c29sdQ==',
       106,
+      'VJF+o6ana49sUqZpgGd8bJpwcIR5bnV7cGGtqrpuuE92YSChgXRlXn23gIFoN2iBgYJ/gH18Uy6KtbaslptZVQ==',
     ],
     [
       0,
@@ -6509,6 +7159,7 @@ export const PIECE_MODEL: PieceModel = {
       'PT5AQkVJT1NPR0E8OTY0MzIzMzMzNDQ5PUpKSUlKTE5OTEpJSUpKPTk0NDMzMzMzMzQ2OTxBR09TT0lFQkA+PQ==',
       'hJWgm5iUj4yIhoaGgnx0aGVrdoGDf3x5fYCFiISBen6LmJ2YjIR+enp6eHRxbGhmYGp6ipOQjIiEgHx4dHBsdQ==',
       107,
+      'V4t3lqWgaH9wVrtmgGuDbJpjepVwc4JxcayurkbbuE92YSChgYZlXoC2gIFqN2iBg4KAgIKCU3mKuraumJtZVQ==',
     ],
     [
       1,
@@ -6518,6 +7169,7 @@ export const PIECE_MODEL: PieceModel = {
       'PT4/QUVITlJQSEE9Ojc0NDMzMzQ0NDQ4PkxMSklJSkxLSklJSkxMPjg1NDQ0MzMyNDQ3Oj1BSFBSTkhFQT8+PQ==',
       'hpafmZeTj4uHhYOFgXtzaWNoc4GHg399foGDg397eoWTnJ6RiYF8fXt5d3Nva2djZHGCj5OPi4eDf3t3c29tdg==',
       107,
+      'Vox7m6WjaYRvVLdod2yKappkeJRycoJxcKyurLpuuE92YSChfnllXn+2gH9qN2h/fX6AgH5+U3mKtraslptZVQ==',
     ],
     [
       1,
@@ -6527,6 +7179,7 @@ export const PIECE_MODEL: PieceModel = {
       'UFxfWlRQSEA5NDEuLCopKSkpKisuMTQ5P0hVW1hVU1JSU1VYW1VIPzk0MS4rKikpKSkqLC4xNDlASFBUWV9dUA==',
       'i46QjIiEgHx4dHBsaGRgXWJvfomIhIB8eHiDkp+jn5uXlJCMiISAfHh0cXJ1eHx6f4+hq6mYfmZVVGF0goeEhw==',
       108,
+      'cY+eiZaCgn9vdWNZa3VnepqatGlwfGtx1IeurkbbuE92YSCheZCLXp62gHvfN2h/eACAgIWEU3kAo7ankZtZVQ==',
     ],
     [
       0,
@@ -6536,6 +7189,7 @@ export const PIECE_MODEL: PieceModel = {
       'TFpdWVRQSUA5NTEuLCsqKSkqKywuMTQ6QElWX1xZU0VFU1lcX1ZJQDo0MS4sKyopKSorLC4xNTlASU9TWF1cTA==',
       'kJKTj4uHg397d3Nva2dkbnyPoKarp5J3YlRYX2h8jJial5OPi4eDf3t3c29ucHN3d3yLnqumknliVV1sfYiGig==',
       108,
+      'bnuUb5aDfXtrc2RZdXt7gpqWvP9wfp9x1qytqrpuuE92YSChhm+LXpy4gITfN2iBiP+AgHt8U3kAC7bFr5tZVQ==',
     ],
     [
       1,
@@ -6545,6 +7199,7 @@ export const PIECE_MODEL: PieceModel = {
       'Tl1eWFRQSUA6NDEuLCsqKSkqKiwuMTU5QElWWldUUlFRUlRXWlZJQDk1MS4sKiopKSorLC4xNDpASVBUWF5dTg==',
       'i42Pi4eDf3t3dHBsaGRgXWRygYmHg397d3iElKCjn5uXk4+Lh4N/e3d0cnN2enx6hJWmr6eWe2NTVF9xgYeDhw==',
       109,
+      'cI6diJeDgn5vdGRYa3ZmeJuZuWx1fGty0YeurkbbuE92YSChbZOJXp22gGvcN2hxcACAgIWFU3kAnrankZtZVQ==',
     ],
     [
       0,
@@ -6554,6 +7209,7 @@ export const PIECE_MODEL: PieceModel = {
       'KiorLC8xNjpASldeXFlOQkJOWVxeV0pAOjYxLywrKioqKissLzE1OkFKT1NZXVlLS1ldWVNPSkE6NTEvLCsqKg==',
       'f5Oiqa6ql3xkVFJaYHKFk5qXk4+LiISAfHh0cG9xc3d2e4qeq6qXfGRUWWh7hoiJjZGSj4uIhIB8eHRwbGhmbw==',
       109,
+      'bXaSa5eFfHhtcWhceX2Bg5uSxv91gqFy3qytqrpuuE92YSChk2yJXpq4gJXcN2iPkP+AgHt7U3kAC7bFsJtZVQ==',
     ],
     [
       1,
@@ -6563,6 +7219,7 @@ export const PIECE_MODEL: PieceModel = {
       'Tl1eWFRQST85NDEuLCsqKSkpKiwuMTU5QElWWldUUlFRUlRXWlZJQDk1MS4sKikpKSorLC4xNDk/SVBUWF5dTg==',
       'i46Pi4eDf3t3dHBsaGRgXGRygYqHg397d3iElKCjn5uXk4+Lh4N/e3d0cnN2enx6hJWmr6eWe2NTVF9xgYaChw==',
       110,
+      'cI6diZeDgn9vdGNYa3ZneZuZuWpwfGtx0YeurkbbuE92YSChd5GJXp22gHLdN2h3gACAgIWEU3kAo7ankZtZVQ==',
     ],
     [
       0,
@@ -6572,6 +7229,7 @@ export const PIECE_MODEL: PieceModel = {
       'KSorLS4xNTpBSldeW1hQQ0NQWFteV0pBOjUxLi0rKikqKissLzI1OkBKT1JYXVlMTFldWFJPSkA6NTIvLCsqKg==',
       'e46go6unlHxjU1deZ3qKl5uXk4+Lh4N/e3dzcG9wc3p4fo2eq6qWfGNUWmZ6hoiJjZCRj4uHg397d3NwbGhkbQ==',
       110,
+      'bXqTbpeEfHtrcWZbeXx/gpuWu/9yfqFx2aytqrpuuE92YSChiG6JXpq4gI7dN2iJgP+AgHt8U3kAC7bErptZVQ==',
     ],
     [
       1,
@@ -6581,6 +7239,7 @@ export const PIECE_MODEL: PieceModel = {
       'UFxfWVRQSEA5NDEuLCopKSkpKisuMTQ5P0hVW1hVU1JSU1VYW1VIPzk0MS4rKikpKSkqLC4xNDlASFBUWV9dUA==',
       'i46QjIiEgHx4dHBsaGRgXWJvfomIhIB8eHiDkp+jn5uXk5CMiISAfHh0cXJ1eHx6f4+hq6mXfmZVVmF0goeEhw==',
       111,
+      'cY+eiZaCgn9vdWNZa3VneZqatGlxfGtx04eurkbbuE92YSChc5KLXp62gHbfN2h6cACAgIWFU3kAobankZtZVQ==',
     ],
     [
       0,
@@ -6590,6 +7249,7 @@ export const PIECE_MODEL: PieceModel = {
       'TFpdWFRQSUA5NTEuLCsqKSkqKywuMTQ6QElWX1xZUEREUFlcXlZJQDo0MS4sKyopKSorLC4xNTlASVBTWF1cTA==',
       'kJKTj4uHg397d3NvbGhlb36Soqaup5R7YVNVXGV4iZabl5OPi4eDf3t3c29vcHN3dnqJnaqnlHpiU11sfIiGiw==',
       111,
+      'bnmTbZaDfHlsc2daeHx+g5qUwf9xgJ9x2aytqrpuuE92YSChjW2LXpu4gIrfN2iGkP+AgHt7U3kAC7bFsJtZVQ==',
     ],
     [
       1,
@@ -6599,6 +7259,7 @@ export const PIECE_MODEL: PieceModel = {
       'a2poaGNQRDs1MC0rKSclJCQlJiYnKSotMDc9SFdyc3JzdXZhTUM5NC8qJyYlJSQjIyQkJicqMDQ5Qk5hZ2Rkaw==',
       'kpyjn5uXk4+NiYaDf355dnJsamReWlhgb3p/fXyFlJ+mpJ6dmZORjYeFgX17dXFuamhkYGBseIOCeHl6gIN/ig==',
       112,
+      'i4+Eg35wZ1yIi397mWiKb4FxcHhybn9xcmGjrm1uY6F2s1WhV5iCXpmKgIL/lsNCDYDHo4CXU1SKTlqTnJtZVQ==',
     ],
     [
       1,
@@ -6608,6 +7269,7 @@ export const PIECE_MODEL: PieceModel = {
       'gicjISAfHx8hJCgsMzUzMjIxMjQ3Oj5BSFNicHBsa2pqbW5YRjs0MSspKCUjJSQjJSYmKCsuMjc9Qk1ggJCMhg==',
       'ZnF3c3BsaGReWl1pdYKDf3t8iJqjp6KdmZOPi4eFf317eXdzcGpmYl5cY3SHk5CTn6izt7GvqaObjoJxZFtSWQ==',
       112,
+      'j0NAYnJqW0zLhtOP4YDgfBU24nl2w4B6cYeZpbpuY6F2s1WhmBWCXpOBgIH/lsNArn0Mo1CgU1SKnmSZoptZVQ==',
     ],
     [
       0,
@@ -6617,6 +7279,7 @@ export const PIECE_MODEL: PieceModel = {
       'LCwvMTQ5QEdTXV1ZV1U6NjY4VVdZXV5TRz85NDAvLCwqKyorLC0vMTQ6P0lcYWBeXl9hWEk/OTUxLy0tKysrKg==',
       'oa21taOQf25YSUtUY2t3hZOalpKOioaCfnp4dHJvaWVdWV5qeYGAgYqZpKahm5eRjouHhYF9eXVxbWlnbnyLlg==',
       112,
+      'a2lUaZKEYGiHbeFd7nead5ctzHyFk3yH9YeuqUbbuE92YVVPgICCXpa2gID/lmj/w4vuGLlTU1SKWkyReptZVQ==',
     ],
     [
       0,
@@ -6626,6 +7289,7 @@ export const PIECE_MODEL: PieceModel = {
       'V1dZW1pOR0I+Ozc1NDIvLy0uLS4vMDAyNDk9QktUYnV2dHFvLyonJCMjJCgtLi0tLS0sLjAzNzxESVdhX1pYVw==',
       'j46OjIqHhYR+fHh0c21qZWFhZ3WBiYiMmqezs62oopiQhXhqXGBmbnNva2VjX1tfaHqGhoN+enyGj5ualJKOjw==',
       112,
+      'e2Jcaol4X1Sqdrl35HSudjI+uXNzoHFxcYehn5NuY6F2s1WhqGeCXo+UgH7/lsM/gXg/o3d2U1SKm2ucpZtZVQ==',
     ],
     [
       1,
@@ -6635,6 +7299,7 @@ export const PIECE_MODEL: PieceModel = {
       'b3FyZU0/NC0qJiMiIiAgISEhIiUnKS82O0pbamlqamxoZGVmXk1BOTIvKSclJCMiIyMkJScpLDA2PUlacHVzcQ==',
       'YGt3gn98gIWIhX59h5aenpqWkpCMiIR/e3dzb2tnZWFdXGV0g4iEgX+KmaaqpqKempaQjIaDf3h0cW1pZ2FdWw==',
       113,
+      'i316gXxvaV+DkYF4kmR3e3N4eIR1hHZycYegrpNuY6F2s1WhV2h6XpOFgHr/lsNAMYmoo3ehelSKiFuVnptZVQ==',
     ],
     [
       1,
@@ -6644,6 +7309,7 @@ export const PIECE_MODEL: PieceModel = {
       'JiYnKCoqLTI4PEZTbXBubGpsbm9kUEU8NTEtLCsqKSgoKSgjIB8hICImLThdd3h6f4FzW0lCODUwLSooKCcmJg==',
       'coGIhIB8gpCfpqWhnZqUkIyLlJeakX92bGZiXFhWUlxqdnp3c3iJmKSln52Xk4+Lh4aCfnx6eHRybGpnYV1ZYw==',
       113,
+      'j251cHdsY1ahjZaKsHKcblhgnHF4knB0coeYo7puY6F2s1VPgIB6Xox6gID/lsNBXm95o0yrelSKmlWQmZuwng==',
     ],
     [
       0,
@@ -6653,6 +7319,7 @@ export const PIECE_MODEL: PieceModel = {
       'MzZRUlRYWldKQjw3MzEvLi0sLS0vMTM1NzpARFBeXlxcXl5QREA6NzUzMS8tLSwtLi8xMzc8QkpXWlhUUlE2Mw==',
       'hZGZlZGPiIWBfHt2dXVycWtlXF1nc36AhpKfpJ+YkY6NjIqIhIF9eXVxbWlrdoSQlp6ttbSjjXtqUkpOWGdsdg==',
       113,
+      'ZWtVa5eKYWyAZeFh6G+eapsxyX+QkHqH8Yeup0bbuE92YVVPgIB6Xo+2gID/lmj/1YzsGL1QelSKTEKKc5tZVQ==',
     ],
     [
       0,
@@ -6662,6 +7329,7 @@ export const PIECE_MODEL: PieceModel = {
       'UUhDPTk2NDMxMTAxMTM1Njg6PT9AQkNFR0tRUE9NTU5PUlVcXVNJQDk0MS4sKikpKSknJCMkJCYqYWZnaW1qWw==',
       'cnR4enhycnV+h4WCfnl3c3yOnKajn52ZlZSXmpiPgXNoX1hTTVJfcXh5eH6NmKGdmZWRjouIhIB+eXd0cXBucQ==',
       113,
+      'b19LZpKCXlejbe9oz3lxeAs4uXl5pHFydIeimm1uY6F2s1WhqJd6XoecgIb/lsNGnH0Ao4BkelSKiFuTnJtZVQ==',
     ],
     [
       1,
@@ -6671,6 +7339,7 @@ export const PIECE_MODEL: PieceModel = {
       'bW9xbllIPDQxLSooJyUkJCQkJSYoKi4xOEBPYWRhYWZpaGdnZ1hIPDYvLCkmJCMjIyIjJCUmKC0yNj9OZm5tbA==',
       'ZmJgZ3GBh4B5d3uAg3+DjJijo5+bl5OPi4eEgHx2dG5qZmBcWFpjcn+Cfnp5hJSfpaGdm5eRjYmGhIB8eHRuag==',
       114,
+      'iIZ/hYBxa2J9jHt2jWV5fXd9b352bpV1cmGjrpNuY6F2s1WhTlt3XpKHgH7/lsM6D4a/o3uiU1SKg1eTnJtZVQ==',
     ],
     [
       1,
@@ -6680,6 +7349,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSQlJicqKy40OkJRZmxrZ2dpa21sWUtCOzcyMDAuLSwtLS4pJCIfHx8fISYscXp8gIWEZlJHPDcxLiwqKCcmJQ==',
       'coGIhH98gI6cpaWhnZqUkIyLlZ2koZGDdmxkX1pVUU5XYW53c3N6jZyjo52blpKOioaCgH58enZxbmhkYV1bZg==',
       114,
+      'jl1ha3ZsX1GnirSM0na6a0BGu21zp291cYeZpLpuY6F2s1VPgIB3Xox7gID/lsM5eG1go0mwU1SKi0+Ol5uyog==',
     ],
     [
       0,
@@ -6689,6 +7359,7 @@ export const PIECE_MODEL: PieceModel = {
       'MjQ4VFZZXFpNRD45NTIvLy0uLS4wMTM2ODs/Q0tbYWBgYVtMRD47NzUzMTAuLi4uLy8yNTg9RU1bXFlWVDo0Mg==',
       'hJGYlJCMiISBfXt3dnVycWxmYFxlcHqGkJqjoZmVkY2OjImGgn57d3RwbGhue4qUnqu1uayainloVUVKU2FrdQ==',
       114,
+      'Y2JKY5aMX252Yfll/W6kZJgl1oGSmnuI/4eupUbbuE92YVVPgIB3Xo22gID/lmj/2pH4GLVUU1SKQUGHcJtZVQ==',
     ],
     [
       0,
@@ -6698,6 +7369,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ly8wMjQ2Oj9GTltcVlFNS0lISEhKTEtEQkJCQUFAPjw6ODc2NTQ0NTU3Nzs9Q0hQWWZqaGRiLCYkIyMjJSsvLw==',
       'c4WPjIiFgXx4fYKHjYaCg4aJjJCPkI+LioaCfn15dHNtaWdhaXaBi4qMmKmytbCnoZSHeGZcXWNrbWllYV1bZQ==',
       114,
+      'ZmNHZJaJXlmsY+9p13qAeQA4w3V3n3F3c4elmG1uY6F2s1WhsaR3XoWlgIL/lsM8n3sAo4haU1SKkFuUnptZVQ==',
     ],
     [
       1,
@@ -6707,6 +7379,7 @@ export const PIECE_MODEL: PieceModel = {
       'a2dnaF9NQTYxLConJiQjIyMjJCMlJysuMzpBUWV5eHV1dnVYSD01MSwrJyUlJCMjIyMkJykrLzM6RVFpa2prbQ==',
       'kZyinpyYlJCKhoSAfHh0cW1pZWFdW1xpeoOEgYGOnqeqpJ6ak5KOioaCfnp4dXFtaWVjXV5mdH+Bf4KDhYJ8hQ==',
       115,
+      'jY2AfntuZ1yDj3x9mGeTcoZxbHl4bHhycmGhrm1uY6F2s1WhXaaCXpmHgID8lsNGG4LDo36XZlSKdWOXoZtZVQ==',
     ],
     [
       1,
@@ -6716,6 +7389,7 @@ export const PIECE_MODEL: PieceModel = {
       'gH0qIyAfHh8fICMpLzEwLy8vLzEzNjlAR09bb3FvbGtrbm9ZSDo0MS0pKCYkJSQkJCQlKCotMDE4QExZdIuKhQ==',
       'ZXB3c29pZ2NfW1tkc4CDf3t8iZqmpqKclpSOiomDgYF9e3dxb2tnY11cYnKGj46MlKKvtbCuqqSelIl7bmFVXA==',
       115,
+      'kU9QZHJqXU+1ir6R1oDGcCdD0Hd2tXl0cYeYpbpuY6F2s1Whli6CXpR/gH/8lsNEpn0do1KeZlSKhJWVnptZVQ==',
     ],
     [
       0,
@@ -6725,6 +7399,7 @@ export const PIECE_MODEL: PieceModel = {
       'KywtMDM5PUVRXFxZV1U8OTg7VVdZXFxRRj85NDAvLCwqKisrLC0vMTU6QU1dX11cXF1fXkxBOzUyMC0tKysqKw==',
       'oq61sZyJdmJNTFJga3J+jZeYlJCMh4N/e3p3c29rZWFbXGl2gYJ+gIyZpqSfm5WRjYmHhYF9eHNwbGhqc4GOlg==',
       115,
+      'a25db5SEYmqEbdZd3XiMepc6xHuJjnuI7IeuqUbbuE92YVVPgICCXpa2gID8lmj/yozhGMBOZlSKZZeSe5tZVQ==',
     ],
     [
       0,
@@ -6734,6 +7409,7 @@ export const PIECE_MODEL: PieceModel = {
       'W11fYVpPR0E9OTc0Mi8uLSssKywtLS4xMzc7QktTZHp6dnRyNywpJiUkJCYqKyoqKiorLS4vMzc+R1RjZGFeXQ==',
       'kI6OjIqJh4OAfHh1cW9pZWFfYWx5hIqGj5yosa+opp6YjoJ3ZmVobHNwbGljX11aYXB8hoSAfHuGkp2el5SQkA==',
       115,
+      'gWpja4R0X1OsfK172nO0dzpEqG95mGxzcoeeoJNuY6F2s1WholmCXpCNgID8lsNFdnU/o3B9ZlSKmZKZo5tZVQ==',
     ],
     [
       2,
@@ -6743,6 +7419,7 @@ export const PIECE_MODEL: PieceModel = {
       'WkxCPjs5OTk6Ozw9PTw8PDs7PDw8Ozo5OTo8PkFHTllZV1dYWlVJQDk0MS4sKikpKSkqLC4xNDpASVZbWlhZWg==',
       'gYGBgoOFh4aEgX52cWtkYF5mcHt+eniBjZebl5SQjIiEgHx4dHBsaGRqdH6JhoKIk56mpZ2XjYaBe3p2dnh6fw==',
       116,
+      'ZoVehZyLY2aLY+JknWNgZI1Hf4dyeYVxcYd4b5NuY6F2s1VPgIBqXmRygIB3N2iAgICAgICAZp+KTbZ5gpuThQ==',
     ],
     [
       1,
@@ -6752,6 +7429,7 @@ export const PIECE_MODEL: PieceModel = {
       'QkNFRkpNUU5GPjo3NDIxMTIyNTc4NTY7QktPTkxLR0VFR0tMTk9LQjs2NTg3NTIyMjEyNDc6PkZOUU1KRkVDQg==',
       'fIKDf3ZrZGdweoaMjIuIgHd2dHR7hZGam5SIgX1+hYN/eXRva2djanaFjoyKhoSAfXl1c3J9jJidmZWPjIaBfQ==',
       116,
+      'W4aVq6WbdIRrWnlmdnSBZpqGepuJcX+CfKyurkbbuE92YVWhSp9qXoO2gDN3N2hBZHKBgImBZp+Knra2oJtZVQ==',
     ],
     [
       0,
@@ -6761,6 +7439,7 @@ export const PIECE_MODEL: PieceModel = {
       'QUJDRklOUU5GQDw4NjQzMjIzMzY3NTU4PExSUU9PRUBARU9PUVJMPTc1NTc1MzIyMjM0Njg8QEZOUU1JRkNCQQ==',
       'ipifm5eTj4yHhIiJiIV2bGNkb36Jk5yfnI18bGNjaXB5iJSfmpGGeHh4eXt2cnBsaGRjbX2Kj4uHg397d3Nxew==',
       116,
+      'WnyTkqSbcXVtWYlmbHmUcJl8j6jLeYqgqtKsqm1uuE92YVWhtWBqXoG0gMx3N2i/nI5/gHd/Zp+Kpra2oJtZVQ==',
     ],
     [
       3,
@@ -6770,6 +7449,7 @@ export const PIECE_MODEL: PieceModel = {
       't7iCWUM2LCgkIB4dHBsaGhoaGxwdHiAkKCw2Q1mCuLe3uIJZQzYsKCQgHh0cGxoaGhobHB0eICQoLDZDWYK4tw==',
       'm6iuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRUX257gYubqK6qpqKempaTj4uHg397d3Nva2djX1xYVFRfbnuBiw==',
       116,
+      'vaKxVUJT4NdpuVnBXL1brJuvX2NnamtwbmFdhbpuuE92YVVPgIBqXm9RgIB3N2iAgICAgICAZp+Kk6GGcJubqQ==',
     ],
     [
       2,
@@ -6779,6 +7459,7 @@ export const PIECE_MODEL: PieceModel = {
       'Tk9PUFNUUEY+OjUyMC4tLS0tLzAyNTk/RU9VVFJQT09PTUI8OTc3Nzk7PT9AQEBAQEA/Pz48Ozo5OTo8PkRMTw==',
       'iJWalpKOioaCfnt3c29rZ2l1go2NiYWKkZqkoJiSiYB8d3N0c3d6fYGBgYaIioyIhYJ8eXFtZmBobnd7eHRyew==',
       117,
+      'W4plkaKaZGt+WONdemJ8ZZFNfYZzd35ybod2Z5NuY6F2s1VPgIBkXmBzgIC4N2iAgICAgICAZp+KS7ZyepuEiw==',
     ],
     [
       1,
@@ -6788,6 +7469,7 @@ export const PIECE_MODEL: PieceModel = {
       'RUhLTE5QUEU+OTY1MjEwLy4uLzE1O0VOVFJNSUZDQkFBQkNGSU1SVE5EPDUxLy4uLzAxMjU2OD5FUFBOTEtIRQ==',
       'ZHGCj5COioaCfnp2cnBxfo+coaKdmpGIgHt4eHdzb2dja3WCioqLiYV7d3V2dn2Llp2YkY2JiImFgHhvZ2NeXg==',
       117,
+      'W3mBmqKZb6RrXIZveXOPa5qAfJ2IfJyCfKyurm1uuE92YVWhPnpkXoGygCS4N2gxWm+BgH6HZp+Kmbaxm5tZVQ==',
     ],
     [
       0,
@@ -6797,6 +7479,7 @@ export const PIECE_MODEL: PieceModel = {
       'MC8vMTQ6QkxTUkxIREJAPz9AQkRITFJSTEM6MzEuLzEzNjc4Ojo7PkNPUE5MS0A6PEBLTE5RT0M+Ozk6ODc2Mw==',
       'eYiRjYmFgX15dXFzf4+fpaWfmI2CenZ3fX9+em9obXeFkZmeoJaEc2JhY2p2go6WloyGgoGGiomDeGxkX1tcaA==',
       117,
+      'V26Jg6SheJhqVmVwfninY5p5lqvPepCpstKuqkbbuE92YVWhwYVkXn+2gNu4N2jPppF/gIJ5Zp+Kr7S4optZVQ==',
     ],
     [
       3,
@@ -6806,6 +7489,7 @@ export const PIECE_MODEL: PieceModel = {
       'GxscHR8gIyUqMDlFXYqmpaWmil1FOTAqJiMgHx0cGxsbGxwdHyAjJSowOUVdiqalpaaKXUU5MComIyAfHRwbGw==',
       'bXuBg4+eqqyopKCcmJSQjIiEgX15dXFtaWVhXVlVVF5te4GDj56qrKikoJyYlJCMiISBfXl1cW1pZWFdWVVUXg==',
       117,
+      'tKKxYE5Y4NdpslmzXKlbk5uvX2NnamtwbmFlh7puuE92YVVPgIBkXm9TgIC4N2iAgICAgICAZp+KlaGGb5ucng==',
     ],
     [
       2,
@@ -6815,6 +7499,7 @@ export const PIECE_MODEL: PieceModel = {
       'KissLS8yNjtCS1ZXVVRUVVVMQ0A9Ozo6OTo8PT09PT0+Pj4+Pjw7Ojk4ODo9QkxWVlVVVlhXTEI7NjMvLiwrKg==',
       'jpWgoZmUjYqGgnx5d3d6e36Af4GEhoyNjIqDfXZuaGBaXmh0fHl2eoSQmZmVkY2JhoJ+enZybmpmZ3J9iIqEhg==',
       118,
+      'YYhfiZ+RY2eGXuVhk2FpZI1HfIJ4eIBybod0a5NuY6F2s1VPgIBdXl9tgIC2N2iAgICAgICAZuuKR7Z2fpuFhw==',
     ],
     [
       1,
@@ -6824,6 +7509,7 @@ export const PIECE_MODEL: PieceModel = {
       'REZKS0xOTkI8NzU3NjQyMTAxMjc7QEVMUk9KR0RBQD8/QEFDR0pPUkxFQDs3MjEwMTM0Njc1NzxCTk5MS0pGRA==',
       'ZGZyf42RjYuHg397d3RwcHuIl5ybmpaSioF8en9/e3RpY2h0gIqMi4qGfnh1c3V7iJWcmZGHg4KFhoJ4cWtlZw==',
       118,
+      'V4SMoqWhbolrV5JscW+VY5p5dZCacH2He2Gtrm1uuE92YVWhPXhdXnywgCe2N2g0U2yBgH6IZuuKhbavmptZVQ==',
     ],
     [
       0,
@@ -6833,6 +7519,7 @@ export const PIECE_MODEL: PieceModel = {
       'MjAxNjo/RUxQTklFQj8+PT0+P0JFSU5QTEQ/OjYyMDI1ODo7PTo6PUJOT0xLST05OT1JS0xPTUI9Ojs9Ozo4NQ==',
       'fIqRjYmFgX15dXFyfY2an56cmI6CeHZ5goaEf3FobXeEkpqeoJWEdGJgY2l3g4+XlIl+enuCiYmDd21mYmFibA==',
       118,
+      'Um6GiKasdoxrUHBvdXKwapl3lKHBe4icsP+uqkbbuE92YVWhwoddXnu2gNm2N2jMrZR/gIJ4ZuuKqLa8pptZVQ==',
     ],
     [
       3,
@@ -6842,6 +7529,7 @@ export const PIECE_MODEL: PieceModel = {
       'GRoaGx0eICImLTRCVYG+vb2+gVVCNC0mJCAeHRsaGhkZGhobHR4gIiYtNEJVgb69vb6BVUI0LSYkIB4dGxoaGQ==',
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYKNnKmuqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
       118,
+      'wKKxUT5R4Ndpu1nFXMRbtpuvX2NnamtwbmFfjLpuuE92YVVPgIBdXm5PgIC2N2iAgICAgICAZuuKkqqJcpueqQ==',
     ],
     [
       2,
@@ -6851,6 +7539,7 @@ export const PIECE_MODEL: PieceModel = {
       'PT0+Pj08Ozk4ODk6PkNPVlVVVVZYWEtCOzYyLy0sKyoqKywtLzI2O0JLV1dVVFRVVU9FQD47Ojk5Ojw8PT08PQ==',
       'bXd9eXV4hJCZmZWRjoqGgn56dnJuamZocX6IioaDiZKdop6Xj4qFgX56eXh6fH6AgIGEhouLiYmCfHdsZV9YYQ==',
       119,
+      'Yohhip6QY2iFYOBhjmFvZI5LfodxeINxbod4a5NuY6F2s1VPgIBuXmR0gIB4N2iAgICAgICAZnmKSLZ4gZuJgA==',
     ],
     [
       1,
@@ -6860,6 +7549,7 @@ export const PIECE_MODEL: PieceModel = {
       'Q0RGSEpPUlBIPzk2MjAwMDAyMzQ3NTY7QktQT01MSUhISUxNT1BLQTs3NTc0MzIwMDAwMjY5P0hQUk9KSEZEQw==',
       'iJefnZqVjomCfnx+f3x4bGVka3iFiouLiIN6dnV1eIKPmZ6XjoaCgoSEgHl1bmllYWRwgIuOi4eFgX17d3NweQ==',
       119,
+      'XYWSoqOXc4RtXXxnfHWCZJuFc4uMcHyJfGGurkbbuE92YVWhPaFuXoW2gCh4N2g4U3SCgImAZnmKora3optZVQ==',
     ],
     [
       0,
@@ -6869,6 +7559,7 @@ export const PIECE_MODEL: PieceModel = {
       'Q0RFSEtQUk5GPjo3NDMwMDAwMTM2NTU5QE1TUlFQR0FBR1BRUlNNQDk1NTYzMjAwMDAyNTc6P0ZOUlBLSEVEQw==',
       'ipmgnJiUkIyIg4SFgX1yaWRqd4SNlp2gnot7aV9iaXF5hJGdmpOIf317fHt2cm5qZmJga3uJj4uHg397d3Nxew==',
       119,
+      'XX6RkqKXcnVsXYRoanqNcJmAlJeseYKTsKysqm1uuE92YVWhw15uXoOygNd4N2jIrYx+gHeAZnmKqLa2oZtZVQ==',
     ],
     [
       3,
@@ -6878,6 +7569,7 @@ export const PIECE_MODEL: PieceModel = {
       'paaKXUU5MColIyAfHRwbGxsbHB0fICMmKjA5RV2KpqSkpopdRTkwKiYjIB8dHBsbGxscHR8gIyUqMDlFXYqmpQ==',
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/gIqap62ppaGdmZWRjoqGgn56dnJuamZiXlpXVFpod3+Aig==',
       119,
+      'tKKxYE5Yr9VpslqzXKldkpuvYWdnamtwbmFggrpuuE92YVVPgIBuXm9TgIB4N2iAgICAgICAZnmKlaOGb5ubqQ==',
     ],
     [
       0,
@@ -6887,6 +7579,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ky0uMTY6QUpVVVNQTktLSkpLS05QU1VVSkI6NTEwLSsrKikrKy0vMjU6QkpYX15eXl5fWUpCOzUyMC0rKyoqKg==',
       'hICAfHp4dHeCkZugnJiXk4+LhYF9eXdzb2tmYmBhbnd+gn6BipOfop6alpKOioaCfnp2c29rZ2NfYm18iIyIhg==',
       120,
+      'bJVhi5eFYmGJbdNYtWZfZpdJY2lxamtxbmGuoFluuE92YX+hTnyZr6LGe4CTlmhwWFmsKrFYjnmKSnZoUJtZVQ==',
     ],
     [
       0,
@@ -6896,6 +7589,7 @@ export const PIECE_MODEL: PieceModel = {
       'bGtral1GPDQsKSUjIiEgHyAgICIgIyUoLTQ9V4qLioiIbFdCODEuJyckIiIhHyEhISMkJSosMjpEUm56enVwbg==',
       'XG16goWIlKKpqaSfm5qWko6HhYJ+enRxb2tnYlxYV1pldoeLjIiCgH6Ek5+lo5+bl5OPi4eDf3lzbWdhXFhTVQ==',
       120,
+      'lWNWYW1nXVCwmpeJ3HbTdFJDi2x1oGxyc4eWoLpuY6F2s39PgICZr6GFgICTlsN2h1lCo0amjnmKo3ZrdJvopA==',
     ],
     [
       0,
@@ -6905,6 +7599,7 @@ export const PIECE_MODEL: PieceModel = {
       'X2FjZ2dhRTcvKyglJCIkIyMkJCYoKi0zOkFSYmVkY2NkZ2lrZExBOTMsKSclJCMjIyEiIyUnKS42RGBnZmNhXw==',
       'l6Wrp6OfmJKMhIB8eHRwbGhkYFxeaHSCg4F/enh6hJWjpaOfmZeTkIyIhIB8c21mYV5aV1ppfIeIhoJ+enh5hA==',
       120,
+      'glt1gIN0dnxujFxqent8i4+ShrFxj9ZzbqygnYBuY6F2s3+hZYGZr5+cgYCTlsNwh6ego3KBjnmKrXRtdptZVQ==',
     ],
     [
       0,
@@ -6914,6 +7609,7 @@ export const PIECE_MODEL: PieceModel = {
       'IyMiIyUnKi45SWBmZWJfXl5fYmVmYkk3LysoJSQiIiMjJCUmJyotMzpCUmNmZGJiY2RnaGRQQTkzLSonJSQjIw==',
       'foeKhoJ+end5g5alqqikoJmSjISAfHh0cGxoZGBcWmNygYeEgHx4fISUoaWjn5uXlJCMiISAenJrZGFdWVldbQ==',
       120,
+      'gF14g4V1d4Bri1pofH53ipSQhrJxj9J1bqyfm6duY6F2YX+hZXiZr56cdoCTlmhwh6eoKnB/jnmKrXNsdZtZVQ==',
     ],
     [
       1,
@@ -6923,6 +7619,7 @@ export const PIECE_MODEL: PieceModel = {
       'Xl5fYmBZSDkxLCknJSQjIyMjJicpKy8zPERQZWhmZGJkZmppYE4/NzEtJyUkIyIhISIiIyMlKCw3Qllvb2tkYQ==',
       'mp6fnpqUkIqDfnp2cm5qZmJeXWJxgYeHgn54eoSVoqeloZ2XlZGNiYaCfHZtZ2NfXlpZX2yAjpKPiYV9d3l7iw==',
       120,
+      'gmJ5fYN0cG94jGRrgXl/jGeNhZOUja+Ni6ygnZNuY6F2s3+hmn6Zr6CcfoCTlsOXhoVio3KCjnmKjnVrdJtZVQ==',
     ],
     [
       1,
@@ -6932,6 +7629,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZWJiYWJeTTozKSckIyIhICIjJCUmKSwyOD9PYmtqaWlrbXFvXUc9Mi0qJyUjIh8fHx8gISMlKC41Q1dtcG5qZw==',
       'lJ2jop6blo+JgXx4cnBsaGRgXFxmcn6Df356eH6Onaeno5+bl5OPi4eDfXZwaWVhYFxaXGV2h4uLiIWFgYB9hw==',
       120,
+      'h2BxeH5wbWp7kmJxjnSLiGKMg6pxis5xcqyjqW1uY6F2s3+hgbSZr6mdxYCTlsN1h6Rbo4OLjnmKbHpudptZVQ==',
     ],
     [
       1,
@@ -6941,6 +7639,7 @@ export const PIECE_MODEL: PieceModel = {
       'JCUmJykrLzQ7Q1JfYF9cXFxeYGJgUEU7NjEuKykoJyYmJygpKy0xNjxEUWBgXlxaWlpcXmBeTUI2MConJiQjIw==',
       'fXl3d32Mmp+fm5eTj4uHg397d3NvbGhkYGJtfYmLh4WBf3t6g5CepKShn5uXkYuDfXl2cm5qZmJeWl1peIWDgQ==',
       120,
+      'e4eWmYx6e3h0gWlhb3hxf4ObfWhvg21yk4eurkbbY6F2s3+hsYOZr622hYCTlsOvhVeNo7J0jnmKjX10fJtZVQ==',
     ],
     [
       0,
@@ -6950,6 +7649,7 @@ export const PIECE_MODEL: PieceModel = {
       'UlNTVVdZV0w/ODUwLioqKCgoJykpKy0xNDlCS15lZWRkZWVbTEI6NTAuKyooKCcnKCksLTEzOkFLWFlXVVRTUg==',
       'l6GhnZmVkY6KhYJ+enZybmlmYl5eZnN7goB+g42aoqGempaSjoqGgn56dnNuamdkX2FseYWIhoSCgX58enZ8iA==',
       121,
+      'dpVoiZB9Y16Jebhguml1aZJUY2lxamxybmGtoVluuE92YX+hWG6jr67AaYCKlmhzZmWcKrJbtXmKSY1vWJtZVQ==',
     ],
     [
       0,
@@ -6959,6 +7659,7 @@ export const PIECE_MODEL: PieceModel = {
       'HyIjJCYqLjU8R1p3enl0cG5ubW5kTUA2MComJCMhHh4eHh8gIiMjJisyOk5ui4yNjIZcTj40MConJCIhISEgHw==',
       'fomMiISAfH6NmKKjoZ2ZlY+Nh4aCe3dva2dkYFxYVl9ueYGGkJ2qqaWknpyYkpCKhoV+fXlycWppZV9dV1hebA==',
       121,
+      'l3haZmxmXU+lnJeL0nfPcmVFeGx0iGxzc4eYnrpuY6F2s3+hhT2jr6uKKICKlsN5f2VYo1WZtXmKn4tze5vnlA==',
     ],
     [
       0,
@@ -6968,6 +7669,7 @@ export const PIECE_MODEL: PieceModel = {
       'amxwcWpSQjoxLColIyIhIR8fICEiJCgsMDZFVXFzcnBwcnRxWUQ6MionJCIiIiEhISEkJSYpLDI4RFRoampoaA==',
       'maOmpJ6cmJORiomEf3t1cWtnY1xbWFpnd4GDgHx9hZSipqainpyWkoyGgHx6dHJsaGRgX11lb3+EhIB8eHZ6hw==',
       121,
+      'jHCBfXpua2KElX96iWl7hoSAdpJyhalzcmGdnJNuY6F2s3+hb3ujr6mXeoCKlsN5f4+Ho26EtXmKjIpye5tZVQ==',
     ],
     [
       0,
@@ -6977,6 +7679,7 @@ export const PIECE_MODEL: PieceModel = {
       'b3BycFlFOjIqJyQiISIhISEhIiUnKSwzOUVVaWtqaWdnaWtuaVNDOzItKiYkIyIhHyAgIiMlKCwwOEVbb3Jwbw==',
       'XVtjbXyEhIN/e3l/jZ6lp6Odm5WTjouHgX13c21pZV9dWVphcH+Dg397foqapaakoJyblZGLhH56eXJxamdjXw==',
       121,
+      'i3KGgXtubGKClIF4iWt2h419d5NwhapybqydmqduY6F2YX+hfHWjr6eXcoCKlmhzf4+WKmqCtXmKkItxeptZVQ==',
     ],
     [
       1,
@@ -6986,6 +7689,7 @@ export const PIECE_MODEL: PieceModel = {
       'amtwcWpQRDgvKykmIyEhICAgHyAiIycpMjhEWXR3dXBsbXBwakQ6MCsnJSIhIB8fHyEiIyUnLDE6QlJqbWxpaA==',
       'nqamop6alpCPiYeDfXdxbWhlYV1aW2NzhIyMhX96fImcqKmlnpqWkIyGgHx2cm5rZ2NgW1tfbn2FhoB8dnd+jg==',
       121,
+      'i1t6dHlubmR9lnt5f2xyjXuIgJiOk7yBfqyenYBuY6F2s3+hkYSjr6qYhYCKlsOJjJZ6o2+DtXmKn4p0fJtZVQ==',
     ],
     [
       1,
@@ -6995,6 +7699,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hx8gICIkJyswN0RVcXR2eXt/gHZVPzYvKSUiIB8eHR0fHyAhIicpLTI9TGR3eHNycHBxcWhRQTUwKSclIyIfHw==',
       'e4aYpqimop6amJOPi4N/eXVxbWllYl5cWFxqfYWJh4F/fYKSnqWkn52YlZCNiYN/eXVva2hiYFxcZm56fXl4dw==',
       121,
+      'k2J2b3JpamB/nXiEiWOLhHOCfJxxj7lzcqyhqG1uY6F2s3+hcqijr7SWtYCKlsN5iJ1uo3yRtXmKeJB2fptZVQ==',
     ],
     [
       1,
@@ -7004,6 +7709,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSUmJyksLjI5QUxfZmViYWFhY2VlVUY9NDAqKCYkIyIiIiIkJiksMDhAS2FmZWNjY2VnaF9NQTkzLyspJyYlJQ==',
       'eYaKiISAfHqAkJ+lpaGdmZaQjomGgHp2b21pZWBdWV1oeISCgHx4eHuImKChnZqWko6KhoJ+enZybmpmY19fag==',
       121,
+      'goqak4Z1enRxiGprZ3BphISed2hwgG10jIeurkbbY6F2s3+hp5Gjr7m2loCKlsOmiWSHo7dxtXmKl5N9hZtZVQ==',
     ],
     [
       0,
@@ -7013,6 +7719,7 @@ export const PIECE_MODEL: PieceModel = {
       'T1BRU1VYWE1DOjYzLywrKSgoKCkqLC0xNTxCTV1jYWFhYWJdTUI8NTEtLCopKCgoKSssLzM2OkNNWFhVU1FQTw==',
       'jpqioJqWko+NiYWBe3dxbmtnZWFeZHB5goF9gYuUoKGdmZeUkIyHhIB8d3JwbGhkXl5odoOMiIaEgH99enh1fw==',
       122,
+      'c5FpjJJ/ZGCIdcBcsmtraJpSZm95bHF1bmGtoVluuE92YX+hUG+er6jAa4CTlmhyYGKoKrZZtXmKPoFrVJtZVQ==',
     ],
     [
       0,
@@ -7022,6 +7729,7 @@ export const PIECE_MODEL: PieceModel = {
       'bnJ3enddSzs1LSsoJiMiICAgISIhIyYnKy02Pkpbho6Ojo5oSTwyKyckIiAeHR0cHh8fICQnKTA5QVFobWxsbA==',
       'maarpqOfm5aSjYmHhH98eHRwbGhkYFxWVFtmdnuBjZqoqqiknpuVkY2Jg395c3FrZ2VfXlxhb3uEg397d3V4hw==',
       122,
+      'lm1TZGxmW06rm56J3XbfcVw9fXR/kHd5coeWnrpuY6F2s3+hgTuer6aHJYCTlsN3eWFKo1KbtXmKmn9udpvQlQ==',
     ],
     [
       0,
@@ -7031,6 +7739,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z2pucG1XRjozLCkmIyEhIR8fICEgIyUoLzZEWXN0cXBwcXRzWUQ6LyonJCIhIB8hISEiJSYpLjU6RllpamdmZg==',
       'l6SopqCemZSSjImGgHt1b2lnYV1ZVllldYKEgX17gpGhqKikoJyWko2Hg313dW9raGNfXVxkc4CIhYB9d3V4hg==',
       122,
+      'i2B4eHpuaV+IlYt4l216iod1gqJ0jsZ0c6ycnZNuY6F2s3+hbnuer6WUeoCTlsN4g5SLo2yFtXmKjn5ud5vDgQ==',
     ],
     [
       0,
@@ -7040,6 +7749,7 @@ export const PIECE_MODEL: PieceModel = {
       'bnBycl5FOjEsJSMjISAgHyEhIiMnKS4yO0ZZa2tpZmVmaGpta1dHOzItKiUjIiEfHyAhISEjJiwxOEVacnJwbg==',
       'Wl5qeoaIg397d3uElKKmpaCempWSjoiHgHl1bWlnYV9aV1poeIOFgX17g5GhqKiknpyWlI6Jg3t5c29sZ2NfXA==',
       122,
+      'imJ8entvaWCDlYl1kW93ipF0gqlwjcZ2bqybm6duY6F2YX+he3Wer6OUcoCTlmhygpuZKmmDtXmKqohvd5u4cw==',
     ],
     [
       1,
@@ -7049,6 +7759,7 @@ export const PIECE_MODEL: PieceModel = {
       'aGlqbGpWRjoyKygkIyIfHx8fICAhIiQoLzpIb3FwbW1vdHh2WEM4LyomJCIgHx8eHiEhIiYoKzI6RlZucG1raA==',
       'mKSopqGempaUj4uFf3lxbWhkX1hTV2R4g4WBe3ZzeImbpKakoJyYko6Jg395c29raGRiXFpcZ3eGioeDf3t9iQ==',
       122,
+      'i012cHlta2CCmIZ3inBzkX1+kKSLn82FfaycnoBuY6F2s3+hkYSer6WVhYCTlsOFlZZ7o22FtXmKq39weZtZVQ==',
     ],
     [
       1,
@@ -7058,6 +7769,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hx8gISUnKjA5QFNscXJvb3Fzd3hoTT42LiokIx8eHR0dHhwdHiIlKC42QlV3f356dnV0cllEOjArJyIgHx4fHw==',
       'd4OUo6mmo5+bl5ORi4mBe3ZwbmhlYFxaWFxoeoWJhYaChJCao6ajnZuVk4+Hg3t1cm1saGNgWlphbX2Eg395dw==',
       122,
+      'kVx1bXJqamGEnnqCimOIhHKBgqp5jdB1c6ygqW1uY6F2s3+hbqqer6+Ut4CTlsN4haBro3uStXmKg4Vye5tZVQ==',
     ],
     [
       1,
@@ -7067,6 +7779,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSYnKCosMDU6Q05hZGJgXV1eYGJkW0g8NzArKCckIyIhISIlJyksMjhDUmFjYWBgYGFkZmFOQzo0MCwqKCcmJQ==',
       'eomNiYV/fXl8ipelpqSempiSkYyHgXt0b25oZmBcWltpdoOFf315dnaAkJ2inpqXk4+Lh4N/e3dzb2tnZGBfag==',
       122,
+      'f4aYlIl3enZ2hm1lZ3VshYKafWhvg25zk4eurkbbY6F2s3+hr5Cer7O2lYCTlsOwh1iDo7tutXmKood5gptZVQ==',
     ],
     [
       0,
@@ -7076,6 +7789,7 @@ export const PIECE_MODEL: PieceModel = {
       'KiwuMTU6PklTVlVRT05NTEtNTk9RVFZSRz85NDAuLCspKikrKy0uMjY8QkpZYWBfX2BhWUxBOjUyLiwrKiopKg==',
       'hYOBf3x5eHR6iJWfn56alI+Lh4WCfHh0cG5rZmBeYW16gYF/go6aoaGcmJWSjoqGgHx7d3NvaWViX2RxfomJhw==',
       123,
+      'bpVljZaDY2CHcM1ZtmdeY5NMY2pyamxybmGuoVluuE92YX+hWXybr6XFe4CKlmhuXmOkO65boXmKV3lsVZtZVQ==',
     ],
     [
       0,
@@ -7085,6 +7799,7 @@ export const PIECE_MODEL: PieceModel = {
       'HyAgISMlKCs0PEZYbGxrbG9zdXt5Z05BNjErKSUjIyAgICEgISMkJSktNDlEWHKHiIqLiV48NCwqJyQjISEfHw==',
       'eIWXpKeopJ6cmJOQjIiCgX14dXFtZ2VhXFlYWWZzeH2AjqCorKimo5yVj4aCfnp5dW9rZ2NhXV5mdYCBgHl1dQ==',
       123,
+      'lmxcY21nXlGim5OK0HjJd1VIh212lWxzc4eXoLpuY6F2s39PgICbr6SGgICKlsNzh2JGtEimoXmKk3lud5vong==',
     ],
     [
       0,
@@ -7094,6 +7809,7 @@ export const PIECE_MODEL: PieceModel = {
       'YGFkZ2dfRTYtKSgmJSQjIyMjJCUnKS8zOUFOYmZlZGNlZ2tsYktBOTMsKCYlIyMiIiMjJCYpKy81Q11mZ2RhYA==',
       'mKSpqKSempGKhoB+enRwbGlnYV1eZHR/hIF9enZ5f5CgpKSgmpaUkIyIgn56d3BqY1xYV1xoeYaIhoJ+enl6hw==',
       123,
+      'gmJ6goR0dnhrjFxscnh/jI6Wg6Byi8h0cqyhnoBuY6F2YX+hh4Obr6KehICKlmh0ip6dO3SAoXmKp3dxeZtZVQ==',
     ],
     [
       0,
@@ -7103,6 +7819,7 @@ export const PIECE_MODEL: PieceModel = {
       'X2BiZmVdRTkwKScmJSQjIyMjJCUnKS8zOUJMY2lnZWRiY2VnY0xCOjQvKSclJCMjIyMkJScqLDA5RV1mZmJgXw==',
       'mKSpqKOempGMhoB+enRwbGhnYFxbXGt7g4iEgH16fYuco6SgmpaUkIyIgn56dG1qY19bWV5sfYaJhoJ+enl6hw==',
       123,
+      'gWJ+hYV1dnhqilxpdXl8iZSUhKByjMd2c6ygm6duY6F2YX+hiHmbr6Ced4CKlmh0iZ6mO3F+oXmKp3ZweJtZVQ==',
     ],
     [
       1,
@@ -7112,6 +7829,7 @@ export const PIECE_MODEL: PieceModel = {
       'X19hYl9VSTkxLCknJSQjIyMlJigpKy8zOUVRZGhmZGRkZmpqXU0+NjAsKSYlIyMgICEiIiQmKS01RFltb21mYQ==',
       'mJ2gnZyVj4uEfnp2cnFrZ2NfXWBtfIWGgn56eYCQn6akop6alpCPi4eDfXZwaWRhXVxaXml5jJGTjYV9d3d7ig==',
       123,
+      'g26AgYNzcG95jGZtgnd9jWyPfYiXhpqNboegnpNuY6F2s3+heHybr6KdfICKlsNugINptHOCoXmKfHdud5tZVQ==',
     ],
     [
       1,
@@ -7121,6 +7839,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZWRiYmJcSzoyKyYkJCMiIiIiIyUmKCsyOEBLYWpramlrb3FuWEc9NS0pJyQiISEgICEiIiQnKS01P1RtcW9rZw==',
       'k5+ioZ2Zl46Ignx6dHBsaGdhXVtgcHuDgn56d36ImqSlpJ6amJSQi4aCfnhybmhkYlxaXWN0hIuNiYiEg39+ig==',
       123,
+      'iGR2eX5wbmp7kWRziHKNhWaPgZpxiMNzmKykqW1uY6F2s3+hobGbr6ufwICKlsOriZtgtISLoXmKb31yeptZVQ==',
     ],
     [
       1,
@@ -7130,6 +7849,7 @@ export const PIECE_MODEL: PieceModel = {
       'XF1fYWBQQzw0MC0rKScmJiYmJygqLTE1O0NPYWNiX11dXmBhX05DOjUuKigmJSQkJCQlJigqMDRAS11hX15cXA==',
       'kZ6inpqWko6KhoJ+enZybmtnY19jbH2JioiCfnx8gpGdo6SgmpiUkIyGgn54c25oZGJcW2BreIWHgoB8eHZ3gg==',
       123,
+      'fIiXmYt5fHlzgmZja3ZvgoKed2lwgW9zi4eurkbbY6F2s3+hpoObr6+2hICKlsOff2GKtK91oXmKen92f5tZVQ==',
     ],
     [
       0,
@@ -7139,6 +7859,7 @@ export const PIECE_MODEL: PieceModel = {
       'JygpKiwvMzc9RVBbX1xZV1dZXF9bUEU9NzMvLCopKCcnKCkqLC8yNz5GUl9dWldWVldaXV9SRj43Mi8sKikoJw==',
       'dYWNiYWAfHZ0fYyXn5uXlZKPi4iEgHx4dHBsaGRgXGV0gouIhIB8eHaAj52jn5uXk4+LiISAfHh0cG5qaGRgaw==',
       124,
+      'd56tpZJ9hYtqel1eYnZif5ukYmhvanFxcWGsrrpuuE92YSChgGmOXqGwgIBrN2iAgICAgHqFUy4Ao7bIs5tZVQ==',
     ],
     [
       1,
@@ -7148,6 +7869,7 @@ export const PIECE_MODEL: PieceModel = {
       'KCkqKy0wNDg/RlFdXVlWVVVWWV1dUEY/ODQwLSsqKSgoKSorLTAzOD5IVFxaV1VUVFVXWl1USD44MzAtKyopKA==',
       'dYaOioaAe3dzeIiSnpyYlpKQjIiEgHx4dXFtaWVhX2Z1g4qIhIB8eHV7iZiioJyYlJCMiISAfHh1cW5raGVhbA==',
       124,
+      'c56tqZSAh45qd11bYndefpqlYmhvanFxcWGurkbbuE92YSChf5aOXqG2gIBrN2iAgICAgIZ7Uy4AobbKtJtZVQ==',
     ],
     [
       0,
@@ -7157,6 +7879,7 @@ export const PIECE_MODEL: PieceModel = {
       'U1RWWVxVSD85NDAuLCopKSkpKisuMDQ5P0ZPXFxaVlRUVlpcXE9GPzk0MC4rKikpKSkqLC4xNDk/SFVbWVZUUw==',
       'i5qjn5uXk4+Lh4OAfHh0cG5samhlb3uGj4uEgHx0cn2HlJuZlZSRjouHg4B8eHRwbGhkYF9peIaLh4OAfHh0fQ==',
       125,
+      'cp2rp5WBgohsdWBZZHdgfZqgZ2lwbWtxeGGsrrpuuE92YSChgGKHXpqvgIByN2iAgIGAgHiGUy4AobbEr5tZVQ==',
     ],
     [
       1,
@@ -7166,6 +7889,7 @@ export const PIECE_MODEL: PieceModel = {
       'UFFTVlpXSkE6NTIvLSsqKioqKywvMjY6QEhQWllWU1BRU1ZZWlBIQDo2Mi8sKyoqKiorLS8yNTpBSldZVlNRUA==',
       'ipminpqWko6Kh4N/e3dzcW1raWVrd4SOjoqDfXlzc3qEkpqXl5SRjoqHg397d3Nva2djX2NwgIuKh4N/e3dzfA==',
       125,
+      'bp2sq5iEhI9pcWBaZ3hheZqkZ2hvbWtxeGGurkbbuE92YSChf52HXpq2gH9yN2iAgH+AgIh6Uy4AobbHsptZVQ==',
     ],
     [
       0,
@@ -7175,6 +7899,7 @@ export const PIECE_MODEL: PieceModel = {
       'UVJUV1pXSkA6NTEuLCsqKSkqKywuMTU6QUdQW1pVU1JSU1VaW1BHQTo1MS4sKyopKSorLC4xNTpASldaV1RSUQ==',
       'ipminpqWko6KhoN/e3dzcW1raWNkbnuIjIiDf3l1d4COmZyYl5SRjoqGg397d3Nva2djX2RxgYuKhoN/e3dzfA==',
       126,
+      'b56ssJeDg45pcl5ZZnlhepukYmhvbGtxcWGsrrpuuE92YSChgGeEXpixgIBrN2iAgICAgHmFUy4AobbDrptZVQ==',
     ],
     [
       1,
@@ -7184,6 +7909,7 @@ export const PIECE_MODEL: PieceModel = {
       'T1BSVVhZS0I7NjIvLSwrKiorLC0vMjY7QElQWVdTUVBQUVNXWVBJQDs2Mi8tLCsqKissLS8yNjtCS1hYVVJQTw==',
       'ipihnZmWko6KhoJ+enZycGxqaGRodIGKi4eCfnh0doCNmJyYlpSQjoqGgn56dnJuamZiYGh3hYyKhoJ+enZyew==',
       126,
+      'bZ6ss5qGhJFrb15cZnljd5ukYmdubGxycWGurkbbuE92YSChf5iEXpi2gIBrN2iAgICAgId7Uy4AobbFsJtZVQ==',
     ],
     [
       0,
@@ -7193,6 +7919,7 @@ export const PIECE_MODEL: PieceModel = {
       'JycoKSwuMjc9RU9ZYV9bWlpbX2FZT0U9NzIuLCkoJycnJygpLC4yNj1FUWBfXFlYWFlcX2BRRT02Mi4sKSgnJw==',
       'eYSLh4F9eHaAjZmhm5mXk5GNiYWBfXl1cm5qZmJeYGx8iImFgX15dXyKmaOhnZmVkY2JhYF9eXVybmtoZmRgbA==',
       127,
+      'eZ6tppB8g4hpfFxhZHRmf5ukYmhvbGxycWGsrrpuuE92YSChgGeRXqSwgIBrN2iAgICBgHmFUy4ApLbJs5tZVQ==',
     ],
     [
       1,
@@ -7202,6 +7929,7 @@ export const PIECE_MODEL: PieceModel = {
       'KCgpKi0vMzc9RlBcXlxYV1dYXF9cUEY9NzMvLSopKCgoKCkrLC8zNz5GU15cWVdWVldZXF5TRj43My8sKykoKA==',
       'eoWMiIJ+eHR7hpOfnJqYlJKOioaCfnp2cm5qZ2NfYW18iIqGgn56dniDk5+hnZqWko6KhoJ+enZybmxoZmRhbQ==',
       127,
+      'dZ6tqpJ+ho1reV1dYnZff5qlYmdubGtycWGurkbbuE92YSChf5iRXqS2gIBrN2iAgIB/gId7Uy4Ao7bLtptZVQ==',
     ],
     [
       0,
@@ -7211,6 +7939,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTIzNTg7QEVNUU5KRkRCQUFCREZKTlFNRUA7ODUzMjExMjM1Nzo5PENMT09QUEA9PUBQUE9PTEM8OTo3NTMyMQ==',
       'e4mPi4iEgHx4dHF5iJaem5eTj4uIhIGDgn54bm92foeNnamsoo9+blxUWWZzeoWMkpCHgX19fnx4dHBsaGRiaw==',
       128,
+      'WYKVlqSdd3lqWHJqZXeGb5uIpoaagXeEx4etqm1uuE92YVWh3nFsXoK4gPN+N2jhzYCAgHx8ZlSKora1n5tZVQ==',
     ],
     [
       1,
@@ -7220,6 +7949,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTIzNTc4NztAS01MTU1IRkZITU1MTUtAOzc4NzUzMjExMTM1Nzo/RUxST0tHRUNCQkNFR0tPUkxFPzo3NTMxMQ==',
       'iYuMg3x0dHZ6fYeQlpePhoOBgYF+enZybmpmZGt6iJCNiYWBfnp2cnB7ipidmZWRjYmFgX5/fnx7b2hscn2Dhw==',
       128,
+      'XJOdraSadIpsW3tmeHNyaJuOcIWXbneKgmGurkbbuE92YVWhIY5sXoS2gAx+N2gfM4CAgISEZlSKpLa2oJtZVQ==',
     ],
     [
       2,
@@ -7229,6 +7959,7 @@ export const PIECE_MODEL: PieceModel = {
       'VVNJREE9PDs6Ojo6Ojo6Ojo6Ojo6Ojo6Ozw9QURJVFVTUlFSU1RMQzw3MzAuLSsrKystLjAzNzxDTFRTUlFSUw==',
       'f4GDg4ODgoF/fXl1cWpjYmlzfoF9eXV8iJSZl5OPi4eDf3t3c29raGlyf4eJhYGBiJGbn5aUjImIgoB9fHt9fQ==',
       128,
+      'Y5RqjqCPZ2uBYb5fc2J2ZZtia3t1bXVybmF3a5NuY6F2YVVPgIBsXmNygIB+N2iAgICAgICAZlSKQrZ2f5uIiw==',
     ],
     [
       3,
@@ -7238,6 +7969,7 @@ export const PIECE_MODEL: PieceModel = {
       'GhsbHB0eIiUpLjdEWYaxsbGxhllENy4pIyIeHRwbGxoaGxscHR4iIykuN0RZhrGxsbGGWUQ3LiklIh4dHBsbGg==',
       'cHuCipmnrKqmop6al5OPi4eDf3t3c29rZ2NgXFhUVWBwfIKKmaesqqainpqXk4+Lh4N/e3dzb2tnY2BcWFVVYA==',
       128,
+      'uqKwWEZVmJhqtlq8XbZcpZuuYWdnamtwbmFbf7puuE92YVVPgIBsXm1RgIB+N2iAgICAgICAZlSKhKmDbJuaqQ==',
     ],
     [
       0,
@@ -7247,6 +7979,7 @@ export const PIECE_MODEL: PieceModel = {
       'MzM1Njk+QkhQUEtHREFAPz9AQURHS1BQSEI+OTY1MzMzMzU2ODo6PUFNT05OTj46Oj1OTk5PTUE9Ojo4NjUzMw==',
       'fIqRjYmFgX15dXFyfo2anpqWko2JhoKDg399cm5ze4SMlqOsqJaFcmBTV2RxeIGMkpGGgX19fnx5dXFsaGRhbQ==',
       129,
+      'Vn+PlaWjc3tsVHttZHaUa5uBpIWZgHiFxIetqm1uuE92YVWh3HFnXn+4gPB+N2jfy4CAgHx8ZlSKpqOxnJtZVQ==',
     ],
     [
       1,
@@ -7256,6 +7989,7 @@ export const PIECE_MODEL: PieceModel = {
       'MjM0NTc5ODtBTExLS0xHRERHTEtLTExBOzg5NzU0MzIyMzQ2ODxCSFBRTEhFQkFAQEFCRUhMUVBIQjw4NjQzMg==',
       'i4yMg3p0dHV5foiSmJaNhYGBgYB9eXZwbGhkZnGAjZGNiYWBfXl2cm92hZSdmpaSjYmFg3+AgHx6cGhrcXuEiA==',
       129,
+      'WJCXrKafcY1sV4VoeHJ7Y5uGcISVbneIgWGurkbbuE92YVWhJI5nXoG2gBB+N2ghNYCAgISEZlSKqKWznZtZVQ==',
     ],
     [
       2,
@@ -7265,6 +7999,7 @@ export const PIECE_MODEL: PieceModel = {
       'UVFMRkE+PDs6Ojo6Ojs6Ozs6Ozo6Ojo6Ozw+QUZMUVFOTk5OUVJPRj45NTIvLi0sLC0uLzI1OT5GT1JRTk5OTg==',
       'f4GCg4SFgoF9eXh1cGplaHF7gX56d3R4hZCXl5OPi4eDf3t3c29raWx2g4mKh4KAgYmUnJyUj4qGg39+fXx8fg==',
       129,
+      'YJVvlKOUaW56XrNbXmSHZJtpaXd4bXNybmF6bpNuY6F2YVVPgIBnXmN0gIB+N2iAgICAgICAZlSKXrZ1fZuGhQ==',
     ],
     [
       3,
@@ -7274,6 +8009,7 @@ export const PIECE_MODEL: PieceModel = {
       'GRoaGx0eICQmLTRCVYG+vb2+gVVCNC0mJCAeHBsaGhkZGhobHR4gIiYtNT9Wgb69vr6BVkI1LSYiIB4dHBoaGQ==',
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYSNnKmsqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
       129,
+      'wKKwUT5RkZBqu1rFXsVctpquYWNnamtwbmFahrpuuE92YVVPgIBnXm5PgIB+N2iAgICAgICAZlSKko+DbJucqQ==',
     ],
     [
       0,
@@ -7283,6 +8019,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDU2OTxARUxQTkhEQT89PDw9P0FESE5QTEVAPDk2NTQ1NTY3Ojs6PkNOTkxMTDs3NztMTExOTkM+Ojs6NzY1NQ==',
       'fYuSjoqGgn56dnJudIKSnZuYk4+Nh4OEg4GAdm1xeISNk6CrrZ2Kd2VUVV5sdHuHjpOMgX99fH15dHFtaWVjbQ==',
       130,
+      'UX6Lk6aucn5pT4BvXXObZ5t8poiegHmGx4etqm1uuE92YVWh33FgXnu4gPV9N2jjy4CAgHx8ZlSKqZitl5tZVQ==',
     ],
     [
       1,
@@ -7292,6 +8029,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDM1Nzk5OT1DTEtJSUlEQ0NESUlJS0xDPTk5OTc1MzQ0NDY4PD9ES1FPSUVCPz49PT4/QkVJT1FLRD88OTY0NA==',
       'i4yJgnh1dXd5fImPl5WIhIKBgn97dnNvbGhka3qJk5CMiISBfXl1cW1zgZGcmpeSjoqGgn6Bf317bmhtdYCGiQ==',
       130,
+      'VI+Tq6enb59pUoxqcG5/Zpt/cYiUbniFgWGurkbbuE92YVWhIY5gXn22gAp9N2gdNYCAgISEZlSKq5mvmZtZVQ==',
     ],
     [
       2,
@@ -7301,6 +8039,7 @@ export const PIECE_MODEL: PieceModel = {
       'LS4vMDI2Oj9GUFFPTUxMTE5QUEdDPz07Ojo6Ojo6Ojo6Ojo6Ojo6Ojs9P0NHUFBOTExMTU9RUEY/OjYyMC8uLQ==',
       'iZGZm5ONiYiEgX98fX5+gIGDhIWBgH97enZxa2RocHmDf355dHR6iZKYlZGNiYaCfnp2cm5qaG97h46KhoJ+fw==',
       130,
+      'X5VzmKSVa294XahaZWeOY5tvaXdzbXNxbmF9cpNuY6F2YVVPgIBgXmN1gIB9N2iAgICAgICAZlSKaLZ0fJuGfQ==',
     ],
     [
       3,
@@ -7310,6 +8049,7 @@ export const PIECE_MODEL: PieceModel = {
       'GBgZGhscHiAlKjI9U3vOzs7Oe1M9MiolIh4cGxoZGBgYGBkaGxweICUqMj1Te87Ozs57Uz0yKiUiHhwbGhkYGA==',
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
       130,
+      'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmFaj7puuE92YVVPgIBgXm9OgIB9N2iAgICAgICAZlSKkImDbZufqQ==',
     ],
     [
       0,
@@ -7319,6 +8059,7 @@ export const PIECE_MODEL: PieceModel = {
       'PDw+QENHTFFORkE8Ojg1NTU1Njc5Ozo+Q05OTEtLOzc3O0tLTE5OQz46Ozk3NjU1NTU4OjxBRk5RTEdDQD48PA==',
       'h5afm5eTjYuGg4SCgXxybnN8iI6ZpKyolIJuW1VaZnF2gIySkYV/fXt+e3ZzbmpnYmh2hpGQjIiEgHx5dXFueA==',
       131,
+      'UH+HkqewcIBqToZvYHKfZ5t5poabf3iGxoetqm1uuE92YVWh3nFfXnq4gPV9N2jizICAgHx8ZlSKq4+slptZVQ==',
     ],
     [
       1,
@@ -7328,6 +8069,7 @@ export const PIECE_MODEL: PieceModel = {
       'Q0RISEpLTEM9OTk4NzU0NDQ1Njk8QUZNUU5IREE/Pj09Pj9BREhOUU1GQTw5NjU0NDQ1Nzg5OT1DTEtKSEhEQw==',
       'aXeHkpKOioaCfnp2cm5veoqYnJeUkIuJg3+AgH58c2hpcH2HiYuLioV7dXR1eHqEkJeYjISCgIGAfXd1b2tnZA==',
       131,
+      'U4+PqaepbplqUZJrbm2GZ5t8cIaTbniEgGGurkbbuE92YVWhIY5fXny2gAt9N2geNICAgISEZlSKrZGtmJtZVQ==',
     ],
     [
       2,
@@ -7337,6 +8079,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ozs7Ozo7Ozs8PkBDSU1LSUhISElLTlBJQjw4NTIxMC8vMDEyNTg8QklQTktJSEhISUtNSUNAPjw7Ozs6Ozs7Ow==',
       'dn6EgHx5dnJzf4uVlpKOi4eDf3t3c29raXF8ipGNioWAfH+IkZmXkIyIhIB/fnx9fn+AgoODhIOAfnp2cGtlbA==',
       131,
+      'Wpd3naadbXJ0WJ1adGiOY5t0aXd2bHJxbmGBc5NuY6F2YVVPgIBfXmJ5gIB9N2iAgICAgICAZlSKbbZzfJuFfQ==',
     ],
     [
       3,
@@ -7346,6 +8089,7 @@ export const PIECE_MODEL: PieceModel = {
       'FxcXGRkaHB4jKS87THXd4eHddUw7LykjIBwaGRkXFxcXFxcZGRocHiMpLztMdd3h4d11TDsvKSMgHBoZGRcXFw==',
       'anqLmqmvramloZ2ZlZGNiYWBfXp2cm5qZmJeWlZSUVtqeouaqa+tqaWhnZmVkY2JhYF9enZybmpmYl5aVlJRWw==',
       131,
+      '0KKxQCpJ4NdpyFneXOlb7ZuvX2NnamtwbmFYkrpuuE92YVVPgIBfXnBMgIB9N2iAgICAgICAZlSKjYOEbZugrQ==',
     ],
     [
       0,
@@ -7355,6 +8099,7 @@ export const PIECE_MODEL: PieceModel = {
       'Nzc5Ojk5O0FITEtLTEs3NDQ3S0xLS0xIQTs5OTo5Nzc3Nzk7PUFGTU9LRkI/PTs6Ojs9P0JGS09NRkE9Ozk3Nw==',
       'o660qZSFdmRRT1Vlc3R9h42Ph3x4d3h5dnJuamZmcYGOkY2JhYF9eXZybnaEk5yZlZGNiYeJiIaAdnJ1fIeKkQ==',
       132,
+      'TXqOlae7dHtrSn1vanSgZZt+soyjh3qI1YetgVluuE92YX+h7W5bXni4gP+Dlmj/65+aZtY/ZlSKpHmBajRZVQ==',
     ],
     [
       1,
@@ -7364,6 +8109,7 @@ export const PIECE_MODEL: PieceModel = {
       'Njc4Oj1ARUxPTUdDQD49PDw9PkBDR01PTEVAPTo4NzY2Nzg4Njc6QEdJSEhISEJAQEJISEhISUdAOjc2ODg3Ng==',
       'f42UkIyIhIB8eHRwbHOBkJqYlJCMiISEhoSCeW9sbnd/hYeMj46KgHZycXR5e4GJkpSRh358enx8eHRwbGhmcA==',
       132,
+      'UI+YsKiwcZRpTotqaG6BapuFc4ufb3qRhWGuhEbbuE92YX+hEpFbXnq2gACDlmh8fJ+aZt1FZlSKp3yCbDJZVQ==',
     ],
     [
       2,
@@ -7373,6 +8119,7 @@ export const PIECE_MODEL: PieceModel = {
       'UE9NSkdGQ0NFRUE7NzQyMC8vLy8wMTM2O0BIUVVTUVBQUVNVUUhAOzYzMTAvLy8vMDI0NztBRUVDQ0ZHSk1PUA==',
       'ho6TkY2IhX97eHRxbWplYGVxfYWEgHx7go6boJyXk4+MiIWBfHhzb21yeoOIg313dnV1eH2AhIiKi4qIg3x4fQ==',
       132,
+      'ZJRjj6GPbm13Yp5ZbWKPa5t5aHR5a29xcGGZeG1uY6F2YX9PgIBbXnKKgICDlmhVZHaaZnptZlSKc7Z5gjp6fQ==',
     ],
     [
       7,
@@ -7382,6 +8129,7 @@ export const PIECE_MODEL: PieceModel = {
       'RERERUdJS05MR0NBPjo5NzY2NTU0NTY3ODo8PkFDRkpMUFNXWltQRz86NjMxLy4tLS4vMTM2Oj9HT1BNSUhGRA==',
       'kpCPjYqJh4WDg39+fnl6eXZ1dHBxcG5vbW5ygI+Zm5eTkIyIhIB8eHRwbGhlaneFjo6MiYeEgX97eXV6hIuSkg==',
       132,
+      'Xpxgo6KWZ2l6XLVih2xtZEtkYmhwamtxcWGJZoBuY6F2s3+hhItbXmd+gIaDN8NVXGgY6CxhZlSKX2JocZupmg==',
     ],
     [
       5,
@@ -7391,6 +8139,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ozs9P0JGS0tGQDw5NzY2ODk9TE5SVVZNRT87NzUzMjExMjM1Nzs/RUxWVlFOSz06NzY2Nzk9QUZLS0ZCPz07Og==',
       'YmlveYmWm5eTj4uIhIB8eHRwbGhmbHqJkZadoaOZi4V8dW9qZmZzgIyPi4iEgHx4dHF1g5KcmpWOiYN7dGZcXg==',
       132,
+      'TXN3oKS6ZW52ScZyr2xoY5hRjL5sgq9xbqx5VqduuE92YX9PgIBbXl16gICDlmiAgICAgICAZlSKNE5SOly1ng==',
     ],
     [
       4,
@@ -7400,6 +8149,7 @@ export const PIECE_MODEL: PieceModel = {
       'Tk9RVFdVS0I8NjMvLiwrKysrLC4vMzY8QktVV1RRT05OT1FUV1VLQjw2My8uLCsrKyssLi8zNjxCS1VXVFFPTg==',
       'k5uempaSj4uHg397d3Nva2djZGh2hYqLh4N/e3d1doOTm56alpKPi4eDf3t3c29rZ2NkaHaFiouHg397d3V2gw==',
       132,
+      'a6KwupuI4NdpblleXHpbc5uvX2NnamtwbmFWS7puY6F2YX9PgIBbXldbgICDlmiAgICAgICAZlSKkkJETGyqtw==',
     ],
     [
       6,
@@ -7409,6 +8159,7 @@ export const PIECE_MODEL: PieceModel = {
       'xsZ9Uz8zLCciIBwbGhoZGRkZGhobHCAiJywzP1N9xsbGxn1TPzMsJyIgHBsaGhkZGRkaGhscICInLDM/U33Gxg==',
       'nKmvq6ejn5uXk4+Lh4SAfHh0cGxoZGBcWFRTWWh2gIycqa+rp6Ofm5eTj4uHhIB8eHRwbGhkYFxYVFNZaHaAjA==',
       132,
+      'xKKxTTlP4NdpvlnLXM5byJuvX2NnamtwbmGIrpNuuE92YX+he3RbXpNbgHqDlmhSWWOaZij/ZlSKkZOIcT1ZVQ==',
     ],
     [
       0,
@@ -7418,6 +8169,7 @@ export const PIECE_MODEL: PieceModel = {
       'ODk6Ozg6PUFKTEpJSUk2MjI2SUlJSkxKQT06ODs6OTg4ODo8P0NHTk9KREA+Ozo5OTo7PkBESk9OR0M/PDo4OA==',
       'oK2xppOCcV9PUVtqdHN+iI6OhXp4d3d5dXFtaWVqd4aRkIyIhIF9eXVxbnaFlJuYlJCMiImJiYV9dHF3gIuMkw==',
       133,
+      'S3yPlKjHdH9qR31wbXKfZJt9sIykhHuJ04etflluuE92YX+h6m9XXna4gP+Clmj/6J+aZto7ZlSKpHd+ZzJZVQ==',
     ],
     [
       1,
@@ -7427,6 +8179,7 @@ export const PIECE_MODEL: PieceModel = {
       'Nzg5Oz5CRk1PS0ZCPz07Ojo7PT9CRktPTUZCPjs5ODc3ODk5Nzg9QElJSEZGRkA+PkBGRkZISUlAPTg3OTk4Nw==',
       'f42UkIyIhIF9eXVxbXB9jZiYlJCMiISFhoaCenBqb3aCiYeMjY2MgXhycnV5eXuFjZWRiX97e3t9eXVxbWlmcA==',
       133,
+      'To+Yrqm5cYlqS4psYmyBbZuFc4yeb3qNhWGugUbbuE92YX+hFZBXXne2gACClmh9fZ+aZt9BZlSKp3l/aDBZVQ==',
     ],
     [
       2,
@@ -7436,6 +8189,7 @@ export const PIECE_MODEL: PieceModel = {
       'T05MSkhFRENFRkA8NzUyMC8vLi8wMjM3O0BIUlVSUU9PUVJVUkhAOzczMjAvLi8vMDI1NzxARkVDREVISkxOTw==',
       'hY2TkY2JhYB8eHRybmpmYGRwfYWEgX16gIuYoJ2ZlZCLiIOBfnh1cGxwd4CHhX56eHZ3eHx/g4eIi4mHhX94fg==',
       133,
+      'ZJVkj6GQbm13Yp9YbGGNa5t5Z3Nwa3BxbmGad21uY6F2YX9PgIBXXnKKgICClmhUZHWaZoFtZlSKdLZ3gDd7gg==',
     ],
     [
       7,
@@ -7445,6 +8199,7 @@ export const PIECE_MODEL: PieceModel = {
       'Q0RFRUdJTE5NR0NAPjs5NzY2NTU1NTY3ODo8PkBDRklMT1JXWltRR0A7NjMxLy4uLi4vMTM2OkBHT09MSUdGQw==',
       'ko6NjYqIh4SCgYB+e3x4dXdzcXJwcXBubW12hpWcmZaSjoqGgn56dnJuamZncICLjo6KiIWBf357d3d7hJCTkg==',
       133,
+      'XptfpKOWZ2p5XLVihmxtY0pjY2txamtxcWGFYpNuY6F2s3+hhFlXXmV6gISCN8NWXWoX6BxhZlSKb11lbZuolg==',
     ],
     [
       5,
@@ -7454,6 +8209,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTo8PkFFSUtHQT06OTc3OTpATlBUV1VLQz45NjQyMTAwMTI0Njk+Q0tVV1RQTUA6OTc3OTo9QUdLSUVAPjw6OQ==',
       'YWdwd4aVm5mVkY2JhYF9eXVxbmpmZnGAjZSaoaOfkod/eHJtaGZtfIqPjYmFgX15dXFxe4uYm5aSioZ/dWxaXQ==',
       133,
+      'UHF5n6SxZW14TMRxs25iZJpQj8Vng7Jwbqx5VaduuE92YX9PgIBXXl13gICClmiAgICAgICAZlSKNE5ROVi6ng==',
     ],
     [
       4,
@@ -7463,6 +8219,7 @@ export const PIECE_MODEL: PieceModel = {
       'U1RWWVpWSEA5NDEuLCopKSkpKiwuMTQ5QEhWWllWVFNTVFZZWlZIQDk0MS4sKikpKSkqLC4xNDlASFZaWVZUUw==',
       'lJ2gnJiUkIyIhIB8eHVxbWllYWJqeoeKiISAfHh2d4SUnaCcmJSQjIiEgHx4dXFtaWVhYmp6h4qIhIB8eHZ3hA==',
       133,
+      'caKwtJaC4NdpdFlYXHpbepuvX2NnamtwbmFUS7puY6F2YX9PgIBXXldYgICClmiAgICAgICAZlSKkkNDS2iprQ==',
     ],
     [
       6,
@@ -7472,6 +8229,7 @@ export const PIECE_MODEL: PieceModel = {
       'zs57Uz0yKiUgHhwbGRkYGBgYGRkbHB4gJSoyPVN7zs7OzntTPTIqJSIeHBsaGRkYGBkZGhscHiIlKjI9U3vOzg==',
       'mKewrKikoJyYlZGNiYWBfXl1cW1pZWFeWlZSVGFwfoqYp66sqKSgnJiVkY2JhYF9eXVxbWllYV5aVlJUYXB8ig==',
       133,
+      'yKKxSTRNk5NrwlrSXtZd0JuuX2NnamtwbmGIroBuuE92YX+he6ZXXpNagHyClmhUWWOaZir/ZlSKmZKHcEFZVQ==',
     ],
     [
       0,
@@ -7481,6 +8239,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTo8PDk7P0RMS0lHR0czLy8zR0dHSUtMRD87OTw8Ojk5Ojw+QUVKT05HQj88Ojg4ODg6PD9CR05PSkVBPjw6OQ==',
       'oa2yqJSBblpNUl5rcXB7hYuNhXp4dnd4dXFtaWZufYuTkIyIhIB8eHVxbXOBkJqYlJCMiImKiYd9dHR7hY+Okw==',
       134,
+      'R36Ql6jqdIRqQnpydW+eZpt8sYuhgnuJ1IeteVluuE92YX+h7nBSXnO4gP+BN2j/6JmAgMQpZlSKpXOHcDJZVQ==',
     ],
     [
       1,
@@ -7490,6 +8249,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTk7PUBESU9QSURAPTs5OTk5Oz1ARElQT0lEQD07OTk5OTs6ODo+Q0lJRkVERD48PD5EREVGSUlDPjo4Ojs5OQ==',
       'fo2Wko6KhoJ+enZyb2tygI+ZlpKOioaDhoWFgHRtb3aBi4mJjI2MhXx0cnN1d3V/ipKTjIF7e3t9enZyb2tncA==',
       134,
+      'SpCYsqnNcYJqRottXmmBcJuFcoqcb3qKhGGue0bbuE92YX+hEo9SXnS2gACBN2hvcZmAgMovZlSKqnWIcjBZVQ==',
     ],
     [
       2,
@@ -7499,6 +8259,7 @@ export const PIECE_MODEL: PieceModel = {
       'TUxKSUdFRENFR0I9ODYzMDAvLzAxMjQ3PEJJU1NRT05OT1FTU0lCPDc0MjEwLy8wMDM2OD1CR0VDREVHSUpMTQ==',
       'hY2TkY2JhYJ+enZwbGpmYmdxfYWFgX16gImWn5yYlJCMioSAfHh1cGxvd4CIhH98eHl4eX1/goaIiYiGg313fA==',
       134,
+      'YZVkkaOTbm5zX6FYcWGRbJt2aXZza29xbmGbdG1uY6F2YX9PgIBSXnCKgICBN2hFWnKAgGlhZlSKdLaBijWAiw==',
     ],
     [
       7,
@@ -7508,6 +8269,7 @@ export const PIECE_MODEL: PieceModel = {
       'SUZDQD47Ojg3NjU1NTU1Njc5Oz5BQ0hMTkxJR0VFRENDRUdITFBPR0A6NjMxLy4uLi4vMTM2O0BHUVtaV1JPTA==',
       'cW9ubG55gomJhoSCf3x4d3Nxc32NmZqWko6Lh4N/e3dzb2tnZGl3h5GTkpCSkI+Oi4yJiYeDhIB/f3t6eHZ0cg==',
       134,
+      'XptepKOWZ2p5XLZihmxuY0pjZGpxamtxcWGDXpNuY6F2s3+hhDRSXmN2gISBN2iAgICAgICAZlSKcVpiapunlQ==',
     ],
     [
       5,
@@ -7517,6 +8279,7 @@ export const PIECE_MODEL: PieceModel = {
       'ODg6PD5CR0tIRD89Ojk5OjxCUVRXWFNJQTw3NDIwLy8vLzAyNTg8QUlTWVdTUEM8Ozk5Ojw/Q0pLSEM/PDo4OA==',
       'Y2pzf4+bnJiUkIyIhIB8eHRxbWllZG9/jJWcoaaej4Z+d3JsZmlzg4+QjIiEgHx4dHFyfouYmZSPiYN7cmRbXQ==',
       134,
+      'VHN3nKOmZWp8Ub5vunFkZ5hRj8Jsgq9xbqx5VaduuE92YX9PgIBSXl10gICBN2iAgICAgICAZlSKMk5ZQVSTnw==',
     ],
     [
       4,
@@ -7526,6 +8289,7 @@ export const PIECE_MODEL: PieceModel = {
       'V1haXV1TRj43Mi8sKikoJycoKSosLzI3PkZTXV1aWFdXWFpdXVNGPjcyLywqKSgnJygpKiwvMjc+RlNdXVpYVw==',
       'lJ+hnZmVkY2KhoJ+enZybmpmYmBhbn6HioaCfnp3eIWUn6GdmZWRjYqGgn56dnJuamZiYGFufoeKhoJ+end4hQ==',
       134,
+      'dqKxrpJ+4NdpelleXHdbf5uvX2NnamtwbmFSS7puY6F2YX9PgIBSXldWgICBN2iAgICAgICAZlSKkkNLU2WMqQ==',
     ],
     [
       6,
@@ -7535,6 +8299,7 @@ export const PIECE_MODEL: PieceModel = {
       '1td2TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE9219bW13ZPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3bX1g==',
       'maewrKmloZ2ZlZGNiYWBfXl1cm5qZmJeWlZSUl1teoqZp7CsqaWhnZmVkY2JhYF9eXVybmpmYl5aVlJSXW16ig==',
       134,
+      'zKOyRS9L4NdpxFnXXOFb35uvX2NnamtwbmGIroBuuE92YX+he8tSXpNYgHyBN2hFTFuAgAn/ZlSKopKQeUVZVQ==',
     ],
     [
       0,
@@ -7544,6 +8309,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTo8PkFFSlBOR0I/PDo4ODg4Ojw/QkdOUEpFQT48Ojk5Ojw8OTs+RUxLSUdGRTQwMDRFRkdJS0xFPjs5PDw6OQ==',
       'fYuUkIyIhYF9eXVxbXF+jpmYlJCMiIiJiYd9dXJ3g46QkJuosK2Xg29bUFVgbXBweoWMjoV6eHZ3eXVxbWllbg==',
       135,
+      'R4CRmajrc4hpQntydG6cZ5t9rY2kf3uKz4eteVluuE92YX+h6nFRXnO4gP97N2j/4puAgMUmZlSKqHSIcS5ZVQ==',
     ],
     [
       1,
@@ -7553,6 +8319,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTk7PUBESU9PSURAPTs5OTk6Ozk4Oj5DSUhGRENDPz09P0NDREZISUM+Ojg5Ozo5OTk7PUBESU9PSURAPTs5OQ==',
       'hJKZlZGNiYWDhoaEfXJrb3eCjImKjYuJgnd1dHV4dniEjpORiX58e3t9eXVxbWlqdYSRlZGNiYWBfXl1cW1rdA==',
       135,
+      'SZGZtanPcYJqRottXWl/cZuHc4yQb3uFf2Gue0bbuE92YX+hFY5RXnS2gAB7N2hrdZyAgMosZlSKp3aJci1ZVQ==',
     ],
     [
       2,
@@ -7562,6 +8329,7 @@ export const PIECE_MODEL: PieceModel = {
       'Tk1MSUdFRERGR0E8NzQxMS8vLy8wMjQ3O0FIUVRSUE9PUFJUUUhBOzc0MjAvLy8vMTE0NzxBR0ZEREVHSUxNTg==',
       'hY2Uko6KhoB8endzb2plY2Nve4OFgn56foiVn56YlJGNiYaBfXp2c25tdH2Eh4F9e3d2d3uAg4eKiIiFgn52fQ==',
       135,
+      'YpRkkKKRbW12YaJYamKRaZt1Z3NzbHBxbmGcdm1uY6F2YX9PgIBRXnGKgIB7N2hKW2+AgG1hZlSKcraCizF8gg==',
     ],
     [
       7,
@@ -7571,6 +8339,7 @@ export const PIECE_MODEL: PieceModel = {
       'SUVDQD48OTg3NjU1NDU2Njc5Oz1BQ0hNTkxJR0VFRENDRUdITFBPR0A6NjMxLy4uLi4vMTM2O0BHUVtaV1NQTA==',
       'bmxscHmDi4mGhIF/e3h2cnB1gJCampaSjoqGgn56dnJuamdka3qKk5OTkZCQjY2NiouIhoWCgH9+fHt4dXVxcQ==',
       135,
+      'Xpteo6KWZ2p5XLZih2xuY0liY2pxamtxcWF+W5NuY6F2s3+haNFRXmFygIR7N2iAgICAgICAZlSKcVdfZ5ulng==',
     ],
     [
       5,
@@ -7580,6 +8349,7 @@ export const PIECE_MODEL: PieceModel = {
       'ODk6PD9DSEtKQz48Ojk5OjxDUFJXWFNJQjw4NTIxLy8vLzEyNTg8QklTWFdSUEM8Ojk5Ojw+Q0pLSEM/PDo5OA==',
       'Ymlxe4qYnJmVkY2JhYF9eXVxbmpmZW18ipKboaWhk4d/eXNtZ2dvf4yRjYmFgX15dXFweIeWmZaQi4Z+dmdaXg==',
       135,
+      'U3F5naOnZWt7UL9vunBiZZtRkchsg7Jxbqx5VaduuE92YX+hmC5RXl10gHx7N2iAgICAgICAZlSKM05ZQVGTpA==',
     ],
     [
       4,
@@ -7589,6 +8359,7 @@ export const PIECE_MODEL: PieceModel = {
       'W11fYV9QRDs2MS0rKScmJiYmJykrLTE1O0RQX2FfXVtbXV9hX1BEOzYxLSspJyYmJiYnKSstMTU7RFBfYV9dWw==',
       'laCinpqWk4+Lh4N/e3dzb2tnY2BfZXSCh4eDf3t4eYWVoKKempaTj4uHg397d3Nva2djYF9ldIKHh4N/e3h5hQ==',
       135,
+      'e6KxqI164Ndpf1lkXHNbgpuvX2NnamtwbmFPS7puY6F2YX9PgIBRXldUgIB7N2iAgICAgICAZlSKkkNLU2KMqQ==',
     ],
     [
       6,
@@ -7598,6 +8369,7 @@ export const PIECE_MODEL: PieceModel = {
       '4OB0SzsuKCMgHBoZGBcXFxcXFxgZGhweIyguO0t04ODg4HRLOy4oIyAcGhkYFxcXFxcXGBkaHB4jKC47S3Tg4A==',
       'maixramloZ2ZlZGNioaCfnp2cm5qZmJeWlZTUFppd4uZqLGtqaWhnZmVkY2KhoJ+enZybmpmYl5aVlNQWml3iw==',
       135,
+      '0KOyQSlJ4NdpyFneXOpb7puvX2NnamtwbmGHroBuuE92YX9PgIBRXpNWgIB7N2hKTlqAgAT/ZlSKopSQeUlZVQ==',
     ],
     [
       0,
@@ -7607,6 +8379,7 @@ export const PIECE_MODEL: PieceModel = {
       'JycoKiwuMTY8RFFfXlpYV1dYW15fVUg/OTQwLisqKSkpKSosLjAzNDM3PkpfYmRna2NXVVdRRT02MS4rKSgnJw==',
       'doSKhoJ+end9i5qkop6alpKOioaCfoCBg392bWVfX2VveHd1doSUnZ6RgnqAiJKWko6KhoJ+enZyb2tnY19dZw==',
       136,
+      'eouGkY97bWhxfHZnk2qUd2mBhJxzdItxcayWqmduY6F2s4mhk2FfXnp9gIaDN8Nyk5FB6E6vtXmKpH2TnC3oxg==',
     ],
     [
       1,
@@ -7616,6 +8389,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDU2ODg3Oj5FSkpJSklDQUFDSUlJSkpFPjk2Nzg3NTU0NTc4Oz9DSlBPSUVCQD49PT5AQkVKT1BKQz47ODc1NA==',
       'jI6Ohn1ycXN3e32Hj5STi4B9fH1+enZzb2tnZ3KCj5KOioaCfnp2c29xfY2ZmpaSjoqGgoOEg4F2bWtud4ODiA==',
       136,
+      'U4+YrqepcadrUYhpb3CAZpqFc4ugcHqPhmGurkbbuE92YYlPgIBfXny2gICDlmihhpGiTNdQtXmKpn+UfS5ZVQ==',
     ],
     [
       2,
@@ -7625,6 +8399,7 @@ export const PIECE_MODEL: PieceModel = {
       'LS4uLi8wMzc6QEZRV1ZUUlJUVldRRkA6NTMxLy4tLS4uMDM2Oj9FRkRFRkhLTlBRUVBPTElGRURGRT86NTIwLw==',
       'dH+Ggn56gIuXop2YlZGOi4eDf3t3c25sc3uAhn96d3Z0dXt9goeKjYqHh4B6f4WOlJGNiYWBf3l2c25saGJeaA==',
       136,
+      'Z5RjjZ+MbWp5ZqJaYWOOaJh2Z3N6a25xbmGYm1duY6F2YYmhbJ5fXnSJgHqDlmhtaF6dTFuAtXmKdKiJkjR3fQ==',
     ],
     [
       7,
@@ -7634,6 +8409,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTExMTIzNjg7PkFGSk1PUFBSU1haWEpBOjYzMC4tKywsLS4vMTQ4PkVQVVJQTUpJSEdHR0hKS01MRT87OTYzMg==',
       'cn6Om6CclpKOioaCf3t4dHBsZ2Nlb3+MkI2LiYWFgYB8eHZ6h5GWlZOPjYuHg39+enh2c3RzcHFvcHV5e3t3cw==',
       136,
+      'ZJh5op+PaWt6Y6dejm5qZ1xxY2lxam5xcWGBe3huY6F2s4lPgIBfXmZ3gICDlmiAgICAgICAtXmKZmFqcjiggQ==',
     ],
     [
       7,
@@ -7643,6 +8419,7 @@ export const PIECE_MODEL: PieceModel = {
       'lJaUZEs+My0oJSIhHx4eHR0eHiAhIyImKS83RVV3pKSkpHdVRTcvKSYiIyEgHh4dHR4eHyEiJSgtMz5LZJSWlA==',
       'mKasqKSgnJiUkIyJhYN/e3dxb2tnY2BcWFZYZXV9ipWkrqemopualpKQjIaCfnt5dXFtaWVhXVlVVmJyfoF/iQ==',
       136,
+      'rpecYVZbY1SDql+sf6CNh5t6Y2tzbHF3bmF4qIhuuE92YYlPgIBfXnpagICDlmiAgICAgICAtXmKn3x+aC54dw==',
     ],
     [
       5,
@@ -7652,6 +8429,7 @@ export const PIECE_MODEL: PieceModel = {
       'TVFUVlpaT0U+OTUyMC4tLCwtLjAyNTk+RU5PTkxLS0pJSUhIR0VFQ0NBQUA9Ozo4NzY2Nzc3ODk7PD1AQkRGSg==',
       'jpqcmJWRjYmFgX15dXFtaWdteIKKh4eHh4iEh4eFhoWDhoSCh4eLioqIhISBf35+fH18d3l1dXRycW1vbm5yfg==',
       136,
+      'X5ton6KUaGl8XbNdf2tvaFloZGxzamxxcGFvZpluY6F2s4mhhKlfXl1rgISDlmiAgICAgICAtXmKNU9cZFiakw==',
     ],
     [
       4,
@@ -7661,6 +8439,7 @@ export const PIECE_MODEL: PieceModel = {
       'KiorLC8xNTtBSlZYV1RSUVFSVFdYVkpBOzUxLywrKioqKissLzE1OkFKVldXVFJRUVJUV1dWSkE6NTEvLCsqKg==',
       'gImLh4N/e3d2eIWVnZ+bl5OPi4eDf3t3dHBsaGRiZ3GAiYmHg397d3Z4hZWdn5uXk4+Lh4N/e3d0cGxoZGJkcQ==',
       136,
+      'bqKwtpiFq61pcVpbXXpcd5uuYWdnamtwbmFQVrpuY6F2YYlPgIBfXlZZgICDlmiAgICAgICAtXmKkUROVlqQqQ==',
     ],
     [
       6,
@@ -7670,6 +8449,7 @@ export const PIECE_MODEL: PieceModel = {
       'hYeGaE4/Ni8rJyQiIB8fHh4fHyAiJCcpMDY/TmiGh4WFh4ZoTj82MCknJCIgHx8eHh8fICIkJysvNj9OaIaHhQ==',
       'mqappqKempaSjoqGgn56dnJva2djX1tXWmR0gIF+f4qapqmmop6alpKOioaCfnp2cm9rZ2NfW1dYZHSAgn5/ig==',
       136,
+      'oKKxeWZjtL9polqXXINdZJuvYWZnamtwbmFsialuY6F2YYmhfFZfXmxZgHyDlmiAgICAgICAtXmKjmtyei+4qQ==',
     ],
     [
       0,
@@ -7679,6 +8459,7 @@ export const PIECE_MODEL: PieceModel = {
       'KSorLC4xNTpBSldeXFlXVlZXWVxdUkU9NjIvLCopKCcnKCkqLC8zNz1FUlVTVmhoY2FfXks+NzQzNDEuLCsqKQ==',
       'doSKhoN/e3d5hpWhop6alpKOioaDf3t3c29ra3V+g4BvYmVxfoiIhoSQmJ+inJWLfn5+gIN/e3dzb2tnY19dZw==',
       137,
+      'eI2GlpB8bmpzeXlllWqQdmyAgZx0colxcqyWqmduY6F2s4mhkltbXnh8gIeDN8NzkJJD6E6vtXmKpHyRmy/mwQ==',
     ],
     [
       1,
@@ -7688,6 +8469,7 @@ export const PIECE_MODEL: PieceModel = {
       'NjY4OTc3Oz9HSklHR0dCQUFCR0dHSUpHPzs3Nzk4NjY2Njg6PUBFS09NR0NAPj08PD0+QENHTU9LRUA9Ojg2Ng==',
       'i46NhHpzc3R4eH2Ij5aSiH98fHx+enZybmpmaniHkpGNiYWBfnp2cm5wfYyYmZWRjYmFgYSFg4J1a2xxfYaFiQ==',
       137,
+      'UJCZrqiwcZFpTopqaW6AapuFcoqfb3uJhWGurkbbuE92YYlPgIBbXnq2gICDlmifho+eTNVOtXmKpn6TfDBZVQ==',
     ],
     [
       2,
@@ -7697,6 +8479,7 @@ export const PIECE_MODEL: PieceModel = {
       'LzAyNjlARkdERUZJS05PUFBPTktJRkVER0ZAOTYyMC8uLS4uLzEzNjo/R1JXVVNSUlNVV1JHPzo2MzEvLi4tLg==',
       'fYGGiIuKiYWBenyGjJSSjYqGgoB8eHRua2ZiYGh0gIWDf3t/hpOenZuXk4+Lh4N/enZzbmxxeYKHgnx4dnZ1eQ==',
       137,
+      'ZpRjjp+NbWt4ZaRZYGKTaZt1Z3NybHFxbmGZnVduY6F2YYmhbaRbXnOJgHmDlmhtal+eTF2CtXmKcqWIkTJ3fQ==',
     ],
     [
       7,
@@ -7706,6 +8489,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTAwMTI0NTg6PkJGSk5QUVFSVFhaV0lBOjYzMC4sKywsLC4vMTQ4PkRRVVNQTUpJSEhHSElKTE1LRT47ODUzMg==',
       'c3yMmp+cl5OPi4eDf3t5dXFtaGRjbnuJkY2MioaEgH59enp7hJCVlpSQjoyIhIB8e3l3dnJxb21ubnN5e3t4dA==',
       137,
+      'ZZd6op+OaWt6ZKVejW5oaF5yY2pxam5ycWF+eXhuY6F2s4lPgIBbXmRygICDlmiAgICAgICAtXmKWl5nbziefg==',
     ],
     [
       7,
@@ -7715,6 +8499,7 @@ export const PIECE_MODEL: PieceModel = {
       'mJqTYko8NCwoJSIhHx4dHR0dHh8hIiEkKC42RFV5p6mpp3lSRDYuKCQjIiEfHh0dHR0eHyEiJSgsNDxKYpOamA==',
       'maesqKSgnZmVkY2JhYN/e3dxcGxoZGBcWFVVYnJ/iJWlrKqmop6alpKPjYeDf3t5dXFtaWZiXlpWVV9vfIF/ig==',
       137,
+      'sZabXlJaYlODrGOvgKWKjpp4ZGt0a3J6bmFzpIhuuE92YYmhfd1bXnZXgHyDlmiAgICAgICAtXmKn3l7ZS5/dw==',
     ],
     [
       5,
@@ -7724,6 +8509,7 @@ export const PIECE_MODEL: PieceModel = {
       'SExQU1dYU0hBOzc0MjAvLi4vMDI0NztBSE5OS0pJR0dGRUVERENDQ0NDQ0NAPjw6Ojk5OTk5OTo7Ozw+P0FDRg==',
       'jJibl5OPi4eDgHx4dHBsaGp0f4qMiYmJh4aHhYSFg4KDgHyAhIiLioiGhISDgoGBfn98enl4eHN0cG1vbW1wfA==',
       137,
+      'WZtjoaWdZ2t5V7lfeWp3ZV1lY2pxamtxcWFtY5luY6F2s4mhg4ZbXltrgISDlmiAgICAgICAtXmKMUpYYFqXlQ==',
     ],
     [
       4,
@@ -7733,6 +8519,7 @@ export const PIECE_MODEL: PieceModel = {
       'KCgqKy0wNDg+R1RbXFhWVVVWWFxbVEc+ODQwLSsqKCgoKCorLTA0OD5HVFtcWFZVVVZYXFtURz44NDAtKyooKA==',
       'foeKhoJ+enZ4gJCdn56alpKOioaCfnp2cm5rZ2NhYm9+h4qGgn56dniAkJ2fnpqWko6KhoJ+enZybmtnY2Fibw==',
       137,
+      'dKKwsZSA4Ndpd1lbXHZbfZuvX2NnamtwbmFOWLpuY6F2YYlPgIBbXlZWgICDlmiAgICAgICAtXmKkENOVlePqQ==',
     ],
     [
       6,
@@ -7742,6 +8529,7 @@ export const PIECE_MODEL: PieceModel = {
       'iIqKZk4+NS4qJSMhIB8eHh4eHyAhIyUqLjU+TmaKioiIiopmTj41LiolIyEgHx4eHh4fICEjJSouNT5OZoqKiA==',
       'l6Wrp6Ofm5eTj4uHg397eHRwbGhkYFxYVl9ufIJ/gIiXpaino5+bl5OPi4eDf3t4dHBsaGRgXFhWX258gn9+iA==',
       137,
+      'oqKxdmNhnp5ppVmcXIdbaJuvYWZnamtwbmFsjaluY6F2YYmhfHlbXmxYgHyDlmiAgICAgICAtXmKmGxyei+6qQ==',
     ],
     [
       0,
@@ -7751,6 +8539,7 @@ export const PIECE_MODEL: PieceModel = {
       'KyssLjAzNjxCTFpcWVVTUlJUVlhbVUg+ODMwLSsqKSgoKSosLTA0OD9IUlFQWGRiX11cW00+ODUzNDMwLiwrKw==',
       'd4WLh4N/e3d1fo6cop+bl5OPi4eDf3t3c3BsbniAhn1sYmd0g4yJgoGHlaCjnZWNgXx+f4F/e3dzcGxoZGBeaA==',
       138,
+      'dI2FmZSAbmx0dXphl2yMdGt/fp9xcYxxcayWqmduY6F2s4mhj1NWXnV9gIWCN8NzjJRE6EyutXmKpHmPmC/pwQ==',
     ],
     [
       1,
@@ -7760,6 +8549,7 @@ export const PIECE_MODEL: PieceModel = {
       'Nzg5Ojg4PEFJSkdFRUVAPj5ARUVFR0pJQTw5ODo5ODc3ODk8PkJHTk9LRUE+PDs6Ojs8PkFFS09OR0I+PDk4Nw==',
       'jI2LgXdzc3R4dnyGkJSQhX17e319eXVxbWlocoKPlJCMiISBfXl1cW1vfIuXmJSQjIiEgoSFgn5zam92gouHig==',
       138,
+      'TJCXsam+cYZqSopsZGuBbpqFdIydcHqHhWGurkbbuE92YYlPgIBWXna2gICClmifipGgTNVOtXmKp3qQeTBZVQ==',
     ],
     [
       2,
@@ -7769,6 +8559,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ly4uLy8yMzc6QEdRVVNRUFBRU1VQSEA6NzQyMC8uLi8wMjU3PEFHR0RERkdKTE1OTk1MSkdGRERHR0E8NzQxMQ==',
       'd4KGgn56f4aTnp2blZGNiYeDfnl2cm9sc3qDiYJ8eXl3eHt9gIWIiomGhX15fYOOk5GNi4eDf3t1dHBqaGJgag==',
       138,
+      'Y5Vjj6GQbWx3YaZXZ2KOaZhzaHJ0a29xbmGZn1duY6F2YYmhcKxWXnCIgHuClmhualycTF+EtXmKcaaFjjF5gg==',
     ],
     [
       7,
@@ -7778,6 +8569,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTEwMTI0NTc6PkJGSk1QUVFSVFhaV0lBOjYzMC4sKywsLC4vMTQ4PkRRVVNQTUpJSEhISElKTU5LRT47ODUyMg==',
       'cn6OnKCclpKOi4eDf3t4dXFtZ2Nkb36LkIyLiYWFgn58end9h5GWlpOPjYmHhIB+enh3dXJwb29wcXV5e3t3cw==',
       138,
+      'ZJd6op+OaWt7ZKRejW5oaF9yY2pxamt2cmF8eXhuY6F2s4lPgIBWXmJvgICClmiAgICAgICAtXmKWltkbDidfg==',
     ],
     [
       7,
@@ -7787,6 +8579,7 @@ export const PIECE_MODEL: PieceModel = {
       'mJqTYko9NCwoJSIhHx4dHR0dHh8hICEkKC43RFJ5qqmpqnlRRDcuKCQhIiEfHh0dHR0eHyEiJSgsND1KYpOamA==',
       'maesqKSgnZmVkY2JhoN/e3ZxcGxoZGBcWFRVYnJ9iJWlrqqmop6alpKPjYeDf3t5dXFtaWZiXlpWVV9vfIF/ig==',
       138,
+      'sZaaXlJaYlKDrGawgqWLj5p3ZGt0a3J6bmFwo4huuE92YYmhgrBWXnJWgICClmiAgICAgICAtXmKn3V4YS6glg==',
     ],
     [
       5,
@@ -7796,6 +8589,7 @@ export const PIECE_MODEL: PieceModel = {
       'RUdMT1NWVUtEPjk3NDIxMDAxMjQ3OT5ES01MSUhFRUNDQUFBQUFBQUJDREVEQj8+PTw7Ozo6Ojo6Ojs8PT9AQg==',
       'ipealpKOioaCfnp2cm5ra3F9iY2Mi4mJiIeHhYSCgX1+fHl9gYeLi4mHhYWEg4KAgX9+fnt6d3Zzb29sbGtuew==',
       138,
+      'VJxdoaenZ211UcFhcWl7ZF9iZGlxamtxcGFrYaluY6F2s4mhhG1WXllqgISClmiAgICAgICAtXmKL0VTW1uUlQ==',
     ],
     [
       4,
@@ -7805,6 +8599,7 @@ export const PIECE_MODEL: PieceModel = {
       'JycoKiwuMjY8RFBeYF1bWlpbXWBeUEQ8NjIuLCooJycnJygqLC4yNjxEUV5fXVtaWltdX15RRDw2Mi4sKignJw==',
       'fYaJhYF9eXh8i5qgoJ2ZlZGNiYWBfXl1cW1pZmJfY219hoeFgX15eHyLmqCgnZmVkY2JhYF9eXVxbWlmYl9hbQ==',
       138,
+      'eaKwqo97rrFpfVpiXHNcgZuvYWdnamtwbmFNWrpuY6F2YYlPgIBWXlZUgICClmiAgICAgICAtXmKkEJNVVSPqQ==',
     ],
     [
       6,
@@ -7814,6 +8609,7 @@ export const PIECE_MODEL: PieceModel = {
       'j5GPY0o8My0oJSMhHx4eHR0eHh8hIyUoLTM8SmOPkY+PkY9jSjwzLSglIyEfHh4dHR4eHyEjJSgtMzxKY4+Rjw==',
       'mKWrp6OfnJiUkIyIhIB8eHRwbGhlYV1ZVVpod4KAfoiYpauno5+cmJSQjIiEgHx4dHBsaGVhXVlVWmh3goB+iA==',
       138,
+      'p6KxcF1f4NdpqFmjXJFbcZuvX2NnamtwbmFsk5luY6F2YYmhe5JWXmxWgHyClmiAgICAgICAtXmKl21yejK8qQ==',
     ],
     [
       0,
@@ -7823,6 +8619,7 @@ export const PIECE_MODEL: PieceModel = {
       'KCkqKy0vNDg/SFRbWVZUU1NUVllcWUtCOzYzMC4sKysqKywuMDI0MjQ4QE1cXFxeYWRaUVJSSD85NDAtKyopKA==',
       'd4WLh4SAfHh2f46co5+bl5OPi4eEgH+ChIN7cGhiXWFseoB9eXV9jJeck4B/hoyVk4+Lh4SAfHh0cGxoZGBeaA==',
       139,
+      'dY6GmpR/bmxzdXtgk22IdWuAf51zcYxxcayWq2duY6F2s4mhj01WXnV9gIR8N8N2jZJC6EyutXmKpHiOmDLqxg==',
     ],
     [
       1,
@@ -7832,6 +8629,7 @@ export const PIECE_MODEL: PieceModel = {
       'PkBEREZHSkpBPDk4Ojk4Nzc4OTs+QkdOUEtFQT88Ozo6Ozw/QUVLUE5HQj47OTg3Nzg5Ojg5PEFKSkdGRERAPg==',
       'e3t/e3dzb2tna3iIk5KOioeDf3t3c29rdIKRmpaSjoqHg4OEhIJ4b2lwe4aMh4uMiod8dnV1d3Z2gY2TlYx/fQ==',
       139,
+      'TZGasqm9cYZpSohsY2yAbpuHc4yRcHyDgGGurkbbuE92YYlPgIBWXna2gIB8lmiYiJKfTNRNtXmKqXqPeTNZVQ==',
     ],
     [
       2,
@@ -7841,6 +8639,7 @@ export const PIECE_MODEL: PieceModel = {
       'Tk1MSkhGRUVHR0E6NjMxMC8uLi4vMTM3Oz9IUVZUUlBQUlRVUUg/OzczMS8uLi4vMDEzNjpBR0hFRUZISkxNTg==',
       'ho+Uko6Lh4F9e3Zzb2lmYWFseIKGgn56f4qWoJ2YlJCNi4eDfXl1cW9rcnqCiYN9e3d2d3t/goaJiImGg313fw==',
       139,
+      'ZJVjj6GPbGt1YqVYZWGSaJtyaHB5bG1zbmGaoFduY6F2YYmhcLJWXnGJgHx8lmhya1ufTGGFtXmKcqeGjy15fQ==',
     ],
     [
       7,
@@ -7850,6 +8649,7 @@ export const PIECE_MODEL: PieceModel = {
       'SktOUFNVUEQ9ODMxLy0sKysrLC0vMjY7QktWW1lUUlFRUE5KRkI+Ojc1MzIxMTAwMTI0Njo+REtOTUtJSUhJSQ==',
       'jJifm5eRjYmHg397dnJuamhkY2x5iI2LhYWHiY+QkJGRkIyMh4aEgH56eHVyb2toanN+h4qGgoB+e3p2cnJwfA==',
       139,
+      'ZZh7op+NaWt6ZaJejG9nZ2BzYmlwamtxcWF4dXhuY6F2s4lPgIBWXmBsgIB8lmiAgICAgICAtXmKWVdhajmjgQ==',
     ],
     [
       7,
@@ -7859,6 +8659,7 @@ export const PIECE_MODEL: PieceModel = {
       'rq52UUM1LigkISEgHh0dHRwdHh8fIiQnLTM8SmKSnpycnpJiSjwzLCckIh8eHh0cHR0dHiAgISQoLjVDVHaurg==',
       'gHx7d3Nva2djX1tXVFlndoCAhpWkq6qmop6alpKOioaFgX15c3FtaWVfXVpWVFxqeIWRoaqrqKSinJiUkI6IhA==',
       139,
+      'tJabW05YYVKDrmOzgaqNlZp4ZGt0bHJ7bmFrnZluuE92YYmhgntWXnBUgIB8lmiAgICAgICAtXmKnnF1Xi6xkQ==',
     ],
     [
       5,
@@ -7868,6 +8669,7 @@ export const PIECE_MODEL: PieceModel = {
       'QUNHTFBVVU9GQDw5NjQzMjIzNDY5PEFGTUxJR0VEQUE/Pz8+Pj8/QEFDRkdHRENBPz8+PTw7Ojo6Ojo6Ozw9Pw==',
       'iZaZlZGNiYWBfXl1cW1rb3mFjo2Mi4qKh4eGhYKCfnx8d3Z6gIWJiYmJh4aEhYWCgoB+f3x7eXR1cm9ta2lteQ==',
       139,
+      'T5xToqizZ3BxTMVibmd+ZWFfY2pyamtxcmFoXaluY6F2s4mhg1NWXldqgId8lmiAgICAgICAtXmKL0BPV12Ymg==',
     ],
     [
       4,
@@ -7877,6 +8679,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSYmKCosMDQ6Q05gY2JfXl5fYmNgTkM6NTAsKigmJiUlJiYoKiwwNDpDTmBjYl9eXl9iY2BOQzo1MCwqKCYmJQ==',
       'e4aIhIB8eHuDk6CioJyYlJCMiISAfHh0cG1pZWFeX2x7hoiEgHx4e4OToKKgnJiUkIyIhIB8eHRwbWllYV5fbA==',
       139,
+      'fqKwpYt44Ndpg1lnXHJbg5uvX2NnamtwbmFKWrpuY6F2YYlPgIBWXlZTgIB8lmiAgICAgICAtXmKkERNVVKNqQ==',
     ],
     [
       6,
@@ -7886,6 +8689,7 @@ export const PIECE_MODEL: PieceModel = {
       'HR4eHyEjJSgtMzxKY4+Rj4+Rj2NKPDMtKCUjIR8eHh0dHh4fISMlKC0zPEpjj5GPj5GPY0o8My0oJSMhHx4eHQ==',
       'b32CfoKPnqmqpqKempaSjoqGgn56d3Nva2djX1tXVWBvfYJ+go+eqaqmop6alpKOioaCfnp3c29rZ2NfW1dVYA==',
       139,
+      'p6KxcF1f4NdpqFmjXJFbcZuvX2NnamtwbmFrk4huY6F2YYmhfYRWXmxWgIB8lmiAgICAgICAtXmKl2xxejO7qQ==',
     ],
     [
       0,
@@ -7895,6 +8699,7 @@ export const PIECE_MODEL: PieceModel = {
       'MzM1Njk6OT1CS09OT088ODg8T09OT0tBPTk6OTY1MzM0NDY4Oj5ESlFQSkVDQD8+Pj9AQkVKT1BKRD46ODY1Mw==',
       'oK+yqJOBb1xPUl9ud3+JkJKJf317fHt3dHBsaGRibXyKkIyIhYF9eXVxcn2Nm52alZKOioaChISCfHFxdX6Gjw==',
       140,
+      'VHmJj6WmcXhrUoFtYHWbbZl6soyjhXuI1Yespl1uuE92YXSh62FoXn64gP+FN2j94ZGCgKlwZlSKqXqTfC5ZVQ==',
     ],
     [
       1,
@@ -7904,6 +8709,7 @@ export const PIECE_MODEL: PieceModel = {
       'RkhNTUxMSj86ODk3NTMyMTIzNDY4PEJIUFJNSEVDQUBAQUNFSE1RUEhBPDg2NDMxMTIzNTc4Nzo/SkxMTU1HRg==',
       'Z2NodYWQj4yIhIB8eHRwcX2Mmp2ZlZCNiYWAfoCAf3hraGx1f4SKjI2Kf3VydHZ9go2Ul5SGg4GAg356dnNvaw==',
       140,
+      'WY2Tp6Wdb4ZtWI1nfXF6ZZmBc4uhcHqGh2GurkbbuE92YXShFJ5oXoK2gACFN2hbX5KBgLV8ZlSKq36VfzFZVQ==',
     ],
     [
       2,
@@ -7913,6 +8719,7 @@ export const PIECE_MODEL: PieceModel = {
       'T09MSkdEQ0NERUA7NzMxMC8vLzAxMjQ5PEJLVFNQT05OT1FUVEtCPTk0MjAwLy4vMDIzNjo/RURDREVISkxPTw==',
       'ho6Tj4uHg397d3Nva2hkYGp3goiEgHx4fomVoJ2ZlZGNiYWBfXl1cW1yeoCIgXx6dnd3eH2AhIiKi4qIg3x4fQ==',
       140,
+      'Y5Vqk6KQcnBxYZFYdmKUa5d9aHJza3BycGGUjHRuY6F2YXRPgIBoXnKLgICFN2goQF59gCKUZlSKfraGjzl4fQ==',
     ],
     [
       7,
@@ -7922,6 +8729,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDY4Oj1CR0xSUU1KSUdGRkZHR0pMT1FIQTo1MS8uKysrKywuMTU4P0hVVVdYVlVSTktHQ0A8Ojg1NDMyMjIzMg==',
       'gHx5d3N2hJKdnpqWko6JhX56dnFuaWNma3N7f4KGi4yOj5CPjo2LioeGg4OBfnx6d3VzcW1qaGhzf4mMiIaCgA==',
       140,
+      'YotkmaCQaGp8YrJiiGxmZ01jcGlxemtxcWGBdoxuY6F2s3RPgIBoXmd6gICFN2iAgICAgICAZlSKYl1pcpuBYQ==',
     ],
     [
       5,
@@ -7931,6 +8739,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTIzNTc7P0VMUE5JRkRCQUFCREZJTlBMRT87NzUzMjExMjM1Nzs/RUxQTklGREJBQUJERklOUExFPzs3NTMyMQ==',
       'go+SjoqGgn56dnJvcn6OmZmVko6KhoJ+enZybmpmZ3OCj5KOioaCfnp2cm9yfo6ZmZWSjoqGgn56dnJuamZncw==',
       140,
+      'V6KxyKai4NdpVllvXHJbapuvYGVqamtwbmFwYaNuuE92YXRPgIBoXl1xgICFN2iAgICAgICAZlSKmUhaQluVqQ==',
     ],
     [
       4,
@@ -7940,6 +8749,7 @@ export const PIECE_MODEL: PieceModel = {
       'IiMjJSYpLDA1PUhZbW9tbGxtb21ZSD01MCwpJiUjIyIiIyMlJygrMDU+SFltbm1sbG1ubVlIPjUwKygnJSMjIg==',
       'eYKFgX18foybo6WhnZmVkY2JhYF9eXZybmpmYl5cYGp5goOBfXx+jJujpaGdmZWRjYmFgX15dnJuamZiXlxdag==',
       140,
+      'jKKwk31vsLRpkFp6XGFdf5uuYWdnamtwbmFHWbpuY6F2YXRPgIBoXllSgICFN2iAgICAgICAZlSKjEFSWmSOnw==',
     ],
     [
       0,
@@ -7949,6 +8759,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDU2Nzo7Oj1BTU5NTU07Nzc7TU1NTk1BPTo7Ojc2NTQ0Njc5Oz9FTFBOSERBPz49PT4/QURITlBMRT87OTc2NA==',
       'oa+yqJJ/bFZPU2BvdX6HkJGFfnt7fXt3c29sZ2NlcoKOkIyIhIB8eHRwc3+QnJ2Zk5GNiYWEhYWDeG9xeYOLkQ==',
       141,
+      'UnuKjqarcXpsT4BuXHSea5t6tYuignuJ2Iesp11uuE92YXSh92JlXny4gP9+N2j/55KAgKdvZlSKqHmSezBZVQ==',
     ],
     [
       1,
@@ -7958,6 +8769,7 @@ export const PIECE_MODEL: PieceModel = {
       'REZLSktMSkE7ODg5NjQzMjI0NTc6PUJKUVFLR0RBQD8/QEFER0tRUUpCPTo3NTQyMjM0Njk4ODtBSkxLSktGRA==',
       'ZGZ0g4+RjYmFgX16dnJudIGRnJqWkY+Lh4N9foB+fHJpbHF7hYeLi4qEeHZ2dXt9h5KWlIuCgYGCgXx4dHBsaA==',
       141,
+      'V4+TraahcJJsVYtpeW98Y5uBcYiVbniIgWGurkbbuE92YXShCZ1lXn+2gAB+N2hRWo6AgLN7ZlSKqn2UfjNZVQ==',
     ],
     [
       2,
@@ -7967,6 +8779,7 @@ export const PIECE_MODEL: PieceModel = {
       'Tk1MSUdFRENERUA7NzQxMDAvLzAxMzU5PUNKU1NQTk1NTlBTU0pDPTk1MzEwLy8wMDE0NztARURDREVHSUxNTg==',
       'hYyTj4uHg397eHRwbGhlYmt4gYeEgH15fYiVnp2XlZCLiYOBfnp2cm5xeoCIg3x6d3d3eXx/goaLi4mHg394fg==',
       141,
+      'YpVqlKKScXBxYJJZdWKSapt9Z3J6a29xbmGVj3RuY6F2YXRPgIBlXnGLgIB+N2goP2CAgCWWZlSKe7aGjzZ5fQ==',
     ],
     [
       7,
@@ -7976,6 +8789,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDIyMjIzNDY3OjxAQ0dKTlFVV1hXVVRIPzg0MS8tLCwsLC4vMTQ6QUhRT0xKSEdGRkZHSUtNUFJMR0A9Ojg2NA==',
       'dXd8f4ONlJqdl5OOiYSAfXlzb2pmYmRwfouNiYeEgIB9enh0eIGOmJiWk4+Ni4iGhIKBf3x6d3V2c3JxbnFxcw==',
       141,
+      'Yoxjm6CQaGp6YrBiiW1oZk1kbGpyeWtxcGF+dIxuY6F2s3RPgIBlXmV2gIB+N2iAgICAgICAZlSKfVlnb5uDfg==',
     ],
     [
       5,
@@ -7985,6 +8799,7 @@ export const PIECE_MODEL: PieceModel = {
       'MDEyNDY5PUNLUVBLSEVEQ0NERUhLUFFLRD05NjQyMTAwMTI0Njk9Q0tRUEtIRURDQ0RFSEtQUUtEPTk2NDIxMA==',
       'f42RjYmGgn56dnJvdYSTm5mVkY2JhoJ+enZybmpmZXB/jZGNiYaCfnp2cm91hJObmZWRjYmGgn56dnJuamZlcA==',
       141,
+      'WqOxx6Sc4NdpWlltXHVbZ5uvX2NnamtwbmFwY6NuuE92YXRPgIBlXl1vgIB+N2iAgICAgICAZlSKnElaQ1eWqQ==',
     ],
     [
       4,
@@ -7994,6 +8809,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISIiJCUnKi00O0ZWcXRzcXFzdHFWRjs0LyonJSQiIiEhIiIkJScqLTQ7RlZxdHNxcXN0cVZGOzQvKiclJCIiIQ==',
       'eIGEgHx9hpWjpqSgnJiUkIyIhIB8eHVxbWllYV1bXGh4gYSAfH2GlaOmpKCcmJSQjIiEgHx4dXFtaWVhXVtcaA==',
       141,
+      'kaKwjHdr4NdplVmCXGdbe5uvX2NnamtwbmFFWrpuY6F2YXRPgIBlXllQgIB+N2iAgICAgICAZlSKi0FSWmCKlA==',
     ],
     [
       0,
@@ -8003,6 +8819,7 @@ export const PIECE_MODEL: PieceModel = {
       'NTY3OTs7Oz5ETU1LSks5NDQ5S0pLTU1EPzs7Ozk3NjU2Nzg6PUJHTlBMRkM/PTw7Ozw9P0JGTFBOR0E9Ojg3NQ==',
       'oK6zqZV/alRNU2FvcXmEjJCHfXt7fHt3c29rZ2Nod4aRkIyIhIB8eHRwcHyMmZ2Zk5GNiYWFh4WDd290e4mOkw==',
       142,
+      'TnyLj6e2cn5rS39wY3KhaJl5to6jgnuI2oesp11uuE92YXSh+WVfXnm4gP99N2j/6JOBgKZuZlSKp3aPeDBZVQ==',
     ],
     [
       1,
@@ -8012,6 +8829,7 @@ export const PIECE_MODEL: PieceModel = {
       'QkRISElKS0Q8OTk6NzY0MzQ1Nzk7PkVLUU5JREE/Pj09Pj9CRUlOUUxFPzs5NzY0NDQ2Nzo5OT1CS0pJSEhFQg==',
       'aGRreYiTkY2JhYF9eXZybnF+j5qalpGOi4eDfYCBgH5xaWxzfoeGiYuKhHl2dHV5eISOlJWLg4GAgoB8eHRwbA==',
       142,
+      'U4+UrqepcJVrUYxqcm2BZpmBc4uTb3mFgGGurkbbuE92YXShBppfXny2gAB9N2hPW4+AgLF5ZlSKrHmSezNZVQ==',
     ],
     [
       2,
@@ -8021,6 +8839,7 @@ export const PIECE_MODEL: PieceModel = {
       'MDAwMDEzNjk9Q0tTUU5NTExNT1FSS0Q9ODUzMTAwMDExMzU4PEFGRUNDREZJS0xNTUxLSUZFRENFRkM8ODUyMA==',
       'd4KJhYF9eX2EkZybmpaSjoqGgH54dHJscniBiIZ/e3h3eHl9f4OGiIiGhoJ+d3yFjZOPi4eEgX14dnFtaWRgag==',
       142,
+      'YJVqlaOUcXFzXpVad2KTaph8aHN4a29ybmGWkXRuY6F2YXRPgIBfXm+LgIB9N2gnPV1/gCiYZlSKfLaEjDV+gA==',
     ],
     [
       7,
@@ -8030,6 +8849,7 @@ export const PIECE_MODEL: PieceModel = {
       'MzMyMjIzNDY3OTw/Q0ZKTlJUVlhXVlRIPzg1MS8uLCwsLC4vMTY6QUhQT0xJSEZFRUZGSEtNUVJMR0I9Ozk2NA==',
       'dXh7f4OOlZqdl5KNiISAfHhzb2llYmRxgIqNiYeEgn97eXV0e4SQl5iVk5GNi4mHhoKAfHt6d3d0c3JxcG9wcg==',
       142,
+      'Yo1inKCRaGp6YbRii2xoZ0xja2pyeGtxcWF8dIxuY6F2s3RPgIBfXmNzgIB9N2iAgICAgICAZlSKS1ZkbJuEfg==',
     ],
     [
       5,
@@ -8039,6 +8859,7 @@ export const PIECE_MODEL: PieceModel = {
       'LzAxMjU4PEFJUVJNSkdGRERGR0pNUlFJQjw4NTIxMC8vMDEyNTg8QUlRUk1KR0ZEREZHSk1SUUlCPDg1MjEwLw==',
       'f4yRjYmFgX15dXFwe4qXnJiVkY2JhYF9eXVxbWllZW9/jJGNiYWBfXl1cXB7ipecmJWRjYmFgX15dXFtaWVlbw==',
       142,
+      'XaOxxaOY4NdpXVlrXHdbZJuvX2NnamtwbmFwZqNuuE92YXRPgIBfXl1tgIB9N2iAgICAgICAZlSKm0laQ1OXqQ==',
     ],
     [
       4,
@@ -8048,6 +8869,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICAhIiQmKS0yOERTbnt6eHh6e25TRDgyLSkmJCIhICAgICEiJCYpLTI4RFNuenp5eXp6blNEODItKSYkIiEgIA==',
       'd4CDf36AjZ2lp6Ofm5eTj4uHg397eHRwbGhkYFxaXmh3gIF/foCNnaWno5+bl5OPi4eDf3t4dHBsaGRgXFpbaA==',
       142,
+      'lqKwhXFouL9pmlmKXHFccpuvYmdsamtxbmFEXbpuY6F2YXRPgIBfXllPgIB9N2iAgICAgICAZlSKiUBSWl2Mnw==',
     ],
     [
       0,
@@ -8057,6 +8879,7 @@ export const PIECE_MODEL: PieceModel = {
       'NjY3OTw6Oz9FTk1LSko6MzM6SkpLTU5FPzs6PDk3NjY2Nzg6PUBHTlBMRkNAPTw7Ozw9QENGTFBOR0A9Ojg3Ng==',
       'oq6zppB5Yk9PWGdxc32GjY+Efnx7e3p2cm9qZmNreomRj4uHg397d3Nvc3+Qm5yYko+MiISGhoSCdXB3f4qPlA==',
       143,
+      'T36Nkae1cn9sS35vY3OgZ5t6touif3qJ2oesqF1uuE92YXSh+mVfXnm4gP99N2j/6pOAgKVtZlSKp3aPeTNZVQ==',
     ],
     [
       1,
@@ -8066,6 +8889,7 @@ export const PIECE_MODEL: PieceModel = {
       'QkVISElLS0Q9OTg5NzY0NDU1Nzg7P0VLUE5JRUI/Pj09Pj9CRUlOUEtFPzs4NzU1NDQ2Nzk4OT1ES0tJSEhFQg==',
       'ZWh2hZGSjoqGgn56dnJub3qKmJuXk46Kh4OAgIB+fXNpbXN9iIaKjIqHeXZ0dnl4goyUl46EgoCAgX15dnJtaQ==',
       143,
+      'U5CVsKepcJVqUYtqcG6AZ5uBcYeTbniDgGGurkbbuE92YXShBppfXny2gAB9N2hPWY6AgLB4ZlSKqXmSezZZVQ==',
     ],
     [
       2,
@@ -8075,6 +8899,7 @@ export const PIECE_MODEL: PieceModel = {
       'TU1LSUdFRERGRkA7NzQyMDAvLzAxMjY5PUJMU1JPTk1NTk9SU0xCPTk2MjEwLy8wMDI0NztARkZEREVHSUtNTQ==',
       'hY2TkIyIhIB8eHRwbWlkYml2goeFgX15e4WSnZ6alpKOioaBfHh0cW5xd36Ghn98eHd4eXx/goaJiYmFg393fw==',
       143,
+      'YZZqlKKScXBxYJVadWKTaZt8ZnB6a21zbmGXk3RuY6F2YXRPgIBfXnCKgIB9N2gnPV+AgCubZlSKfLaFjjF7hw==',
     ],
     [
       7,
@@ -8084,6 +8909,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDY4Oz1DSE1SUUxKSEZFRUVGR0lMT1BIQTo1Mi8uLSwsLS4vMjU4P0lUVldXVlRRTUpGQz88OTg1NDMyMjIzMw==',
       'gX58enZzdX6Pm5+bl5GNiISAfHhzb2lkZmtzfYGFiouOj46QjY6Mi4qHh4WDgH17eXd0c3Bta2hncHyGjouHhQ==',
       143,
+      'YY1hnKCRaGt6YbNjim1pZ0tja2lveGtxcWF4cIxuY6F2s3RPgIBfXmFwgIB9N2iAgICAgICAZlSKUlJhapuafg==',
     ],
     [
       5,
@@ -8093,6 +8919,7 @@ export const PIECE_MODEL: PieceModel = {
       'Li4wMTQ3O0BIUlJPS0lHRkZHSUtPUlJIQTs3NDEwLi4uLjAxNDc7QEhSUk9LSUdGRkdJS09SUkhBOzc0MTAuLg==',
       'fouQjIiEgHx4dHB0gZCbnJiUkIyIhIB8eHRwbWllZG9+i5CMiISAfHh0cHSBkJucmJSQjIiEgHx4dHBtaWVkbw==',
       143,
+      'YKOxw6KU4NdpYVlpXHlbZZuvX2NnamtwbmFvZqNuuE92YXRPgIBfXl1rgIB9N2iAgICAgICAZlSKm0laQ1GWqQ==',
     ],
     [
       4,
@@ -8102,6 +8929,7 @@ export const PIECE_MODEL: PieceModel = {
       'gIKCalBBNzAsKCQjISAfHx8fICEjJCgrMDdBUGqCgoCAgoJqUEE3MCwoJCMhIB8fHx8gISMkKCswN0FQaoKCgA==',
       'maappaGdmZWRjYmGgn56dnJuamZiXlpYXGp5gYJ+foqZpqmloZ2ZlZGNiYaCfnp2cm5qZmJeWlhcanmBgn5+ig==',
       143,
+      'nKKxfmpl4Ndpn1mSXHxbZ5uvX2NnamtwbmFBXbpuY6F2YXRPgIBfXllNgIB9N2iAgICAgICAZlSKkEFTW1qKnw==',
     ],
     [
       0,
@@ -8111,6 +8939,7 @@ export const PIECE_MODEL: PieceModel = {
       'JyoqLC4xNTpASFZXV1dZWlxeYWRhT0M7NDAtKignJiYmJicoKiwwNDtDT1xaV1pra2ZjYklBOzs4Mi8sKikoJw==',
       'dXR+jZukoZ2ZlZGNiYWBfXl1cW5qZm17hot+bmFmdYOKhouWoKKfl4qHhoSIhX97d3RxbmpmYmVueIF/fHp3dw==',
       144,
+      'fImIjI56cGp1fnVnhmuCeVODjJNydoRxbqyfrlduuE92YYmhg5tfXoKFgIBnN2h/mIpDgHSijnmKTHyWf5tZVQ==',
     ],
     [
       0,
@@ -8120,6 +8949,7 @@ export const PIECE_MODEL: PieceModel = {
       'b19bXVxOQTkzLywpJyYlJSUlJigpKy8zOkFNYGdlYl9dXFpZWVRHPjgzMC0rKiknJycoKSstMTY8Oz9JY2ZpbQ==',
       'ipSbl5OPi4eDf3t3c29rZ2RgXGFufoqLiYqGhYJ/i5OcnpuXk4+NiYWBe3d7e3p5a2NcX2ZweHV4h5ael4Z6fg==',
       144,
+      'gIqKh4p3bmh2gXRshWmCeFGDhpV0dIZxbqydrmduuE92YYmhj49fXoKBgH1nN2h/jYo/gGqqjnmKP3yUfptZVQ==',
     ],
     [
       1,
@@ -8129,6 +8959,7 @@ export const PIECE_MODEL: PieceModel = {
       'QkNERkpNTEM+Ozw7ODY1NDU2Nzk8P0RJSEZFRENCQkJCQkJDREVGSElEPzw5NzY1NDU2ODs8Oz5DTE1KRkRDQg==',
       'fXp3c29vdH2HiYiGhIKCgH9/fX18eHh1f4mOk4+LiISAfHd7fHx4amRqeIeOi4eDf3t3c3WBkJuaj4aEhIeFgQ==',
       144,
+      'U5WWt6mqeYNrUHBmZ2iEY5uQdI5tb3l0bmGuoEbbuE92YYlPgIBfXny2gIBnN2h/e5C/gL9KjnmKinWgiptZVQ==',
     ],
     [
       8,
@@ -8138,6 +8969,7 @@ export const PIECE_MODEL: PieceModel = {
       'hYNuYFdQSTIsJiMfHR0cHBwcHR4fJCYtMklPV19thYSEhYVpUEE2LysnJCIhIB8fHx8fISIlJyowNj9OaIaFhQ==',
       'nZ+hmpGLhX93c2pgYV9nbmpoY19bW2ZueHuEk56lop6alpOPi4eDf3t3c29rZ2NgXF1peIKHjZafp6Kfm5eSlA==',
       144,
+      'm3N8ZGtlbWtqonGNcnehapeAkG12k2tyq4drfIhuY6F2YYlPgIBfXmpZgIBnN2iAgICAgICAjnmKVF96g5uopA==',
     ],
     [
       2,
@@ -8147,6 +8979,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ly8vMDEzNjo9Q0xTUk9NTExNT1JTTEM9OjYzMTAvLy8wMTQ3O0FEREJDREdKTU5PT05NSkdEQ0JERUE7NzQxMA==',
       'eYOIhIB8eX6IlZ6cmJSRjYmFgX15dXBvdXyDh4F7eXZ0d3h8gYOIiouKiIR+eH2FjJKPi4eDf3t3c29rZ2NhbA==',
       144,
+      'YpVqlKKRdHJyYItZemGSapt+aG9zbG5ycGGckXhuY6F2YYmhcHBfXnWRgINnN2iCX1y/gGRrjnmKerafqZt/hw==',
     ],
     [
       4,
@@ -8156,6 +8989,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZGZoaF1LPzgyLisoJyUkJCQkJScoKy4yOD9LXWhoZmRkZmhoXUs/ODIuKygnJSQkJCQlJygrLjI4P0tdaGhmZA==',
       'naKinpqXk4+Lh4N/e3dzb2tnY2BeX2p6g4aDf3t7gI+doqKempeTj4uHg397d3Nva2djYF1fanqEhoN/e3uAjw==',
       144,
+      'hKKwnYR0np5piVlxXGpbgpuuYWdnamtwbmFSW6luY0//YYmhQYlfXlpVgDNnN2iAgICAgICAjnmKjkFiipuOnw==',
     ],
     [
       3,
@@ -8165,6 +8999,7 @@ export const PIECE_MODEL: PieceModel = {
       'qLOxYTsoIx8bGRcWFRQUFBQUFBUWFxkbHyMoO2Gxs6iclYlnTT40Mi4qJyQjIiEhISEiIyQnKi4yND5NZ4mVnA==',
       'oa+1saqpop6bl5OMiYN/eXVwa2djXVpXUE1OWnKIkpKLio+XnJ6cmJaQjIiEg399eXVxa2llYWRnbnZ0bm51hw==',
       144,
+      'ry1eRkxYXFjZtl+6nqzDhJtRnHN/52xyuodigZluY6F2YYlPgIBfXm1UgIBnN2iAgICAgICAjnmKH2N9hpuUbQ==',
     ],
     [
       3,
@@ -8174,6 +9009,7 @@ export const PIECE_MODEL: PieceModel = {
       'z6l4Y0o+Mi0oJCIhHx4eISEeHiAhIyUpLjM8SmNzptDU0XlENSwjHhwaGBYWFRUVFRUVFhcXGRsgIys0R3jQ0w==',
       'gX17dXFvbmpmYl5dXFtdaXqHmaWts66ppZ+bl5GNiYWBfXl1cWtnY11ZVU5SVmByfpCdpKilpKCZmJSSkY2HhQ==',
       144,
+      'xDleOzZOXFjJvX/MX8+RzphXhHR60HB0nIdRerpuY6F2YYmhvnZfXmlNgM1nN2iAgICAgICAjnmKQl15gpuIXw==',
     ],
     [
       0,
@@ -8183,6 +9019,7 @@ export const PIECE_MODEL: PieceModel = {
       'KCorLS8yNTpBS1VUVVZXWVpdYGNiUEQ7NjEtKyknJyYmJygpKy4wNTtEUVpZVlpoZmJgYExBOzk4NDAtKyopKA==',
       'dHSAj52joJyYlJCMiISAfHh0cGxpZW57hYl7aGZue4iGhI2XoKKck4eGhYaIhH56dnJwbGllZmx3gH9+enl4dg==',
       145,
+      'eYuJkJB8b2x3e3Zlhm18eVSBiJJydIFxcoefrlduuE92YYmhgplcXoCFgIBnN2iClohDgHKhjnmKTneReptZVQ==',
     ],
     [
       0,
@@ -8192,6 +9029,7 @@ export const PIECE_MODEL: PieceModel = {
       'a2VaW1xOQjo0LywqKCYmJSUmJygpLDA0OkNNYGVjYV5cWlhXV1ZJQDk1MS4sKyonJygpKywvMzc5Oj9JYWNlaA==',
       'i5Wbl5OPi4iEgHx4dHBsaGRgXGFufoqLi4iHhoN+hI2VnJuXk4+NiYWCfHh6e3p5bWReX2dve3l1gJCYmot7gQ==',
       145,
+      'fYyKjIx5bml4f3hpi2mCeFSFhJZycoNxcqydrmduuE92YYmhkoRcXoCBgINnN2iCjYxDgGipjnmKXXeSe5tZVQ==',
     ],
     [
       1,
@@ -8201,6 +9039,7 @@ export const PIECE_MODEL: PieceModel = {
       'QUFDRklNTEM9Oz08OTc2NTY3ODo9QEVJR0VEQ0JCQUFBQUJCQ0RFR0lFQD06ODc2NTY3OTw9Oz1DTE1JRkNBQQ==',
       'fnp4dHBwdn+IiYiFhIOBgH9/fn58eXl1e4WLkY+LiYWBfXh6fHx5bmVqeYWOi4eDf3x4dHR/jJeZj4aFhYeGgg==',
       145,
+      'UZWWt6mweoVrTnBmaWeGZJuRc4pub3lxbmGuoEbbuE92YYlPgIBcXnq2gIBnN2h8e4y9gMBKjnmKi3Gag5tZVQ==',
     ],
     [
       8,
@@ -8210,6 +9049,7 @@ export const PIECE_MODEL: PieceModel = {
       'HB0dHh8jJyoyRU1UYG+HiYmJiWZOPzUuKiYjISAfHh4eHh8gISMmKi41P05miYmJiYdvYFRNRTIqJyMfHh0dHA==',
       'bnV7go2cpqSgnJiUkI2JhYF9eXVxbWllYV1bX215goeQmqWoop+cmJSVm52cmY2HgXt1bGVjZGttamliXlxWYQ==',
       145,
+      'nnl+YmhkbGptpGqSdX2cb5uCim12jGxyo4drf4huY6F2YYlPgIBcXmpYgIBnN2iAgICAgICAjnmKSVx3gJurpA==',
     ],
     [
       2,
@@ -8219,6 +9059,7 @@ export const PIECE_MODEL: PieceModel = {
       'MC8vMTIzNjk+REtTUU9NTExNT1JTS0Q+OTYzMjEvLzAxMjQ4O0FFREJDRUdJTE1OTk1MSUdFQ0JERUE7ODQyMQ==',
       'd4KJhYF9eXqDkJuempWSjYqGgn56dnJuc3qCiIN+e3h2dXd6f4KGi4uKiIN/eHuCi5GRjIiEgHx4dHBsaGRgag==',
       145,
+      'YZVrlaOTc3JxX4xZe2KRa5t+Z3Nza29ycGGcknhuY6F2YYmhbXtcXnOQgH1nN2h/YmC9gGZsjnmKgLaao5tZVQ==',
     ],
     [
       4,
@@ -8228,6 +9069,7 @@ export const PIECE_MODEL: PieceModel = {
       'bW5wblhHPTUwKygnJCMjIiIjIyQnKCswNT1HWG5wbm1tbnBuWEc9NTArKCckIyMiIiMjJCcoKzA1PUdYbnBubQ==',
       'nqSkoJyYlJCMiYWBfXl1cW1pZWFdW15re4OFgX18gY+epKSgnJiUkIyJhYF9eXVxbWllYV1bXmt7g4WBfXyBjw==',
       145,
+      'jaKwknxunZ1pkVl8XGJbfpuuYWdnamtwbmFRXqluY0//YYmhT4FcXltTgERnN2iAgICAgICAjnmKjUJgiJuPrg==',
     ],
     [
       3,
@@ -8237,6 +9079,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hh8fICEkJiouNT9NY4uhrLnBtlA2KyMfHBYVExMSEhISEhITExUWHB8jKzZQtsG5rKGLY00/NS4qJiQhIB8fHg==',
       'hJ2rtLGsqaSfnJiSkYqGgHp2cG9rZGNcVlVOTVNfeY6VkY2Tl52hm5qWkpCMiISAfHl1cW9rZ2VfYmdscnBscQ==',
       145,
+      'tkBoQkNUW1fVv2TEjLm5nptXlmx10XB4sodhiZluY6F2YYlPgIBcXm9SgIBnN2iAgICAgICAjnmKImN8hZuZbQ==',
     ],
     [
       3,
@@ -8246,6 +9089,7 @@ export const PIECE_MODEL: PieceModel = {
       '56x6U0Y5MConIiEfHh0dHBwcHR4fISMoKjA6R1R7refr5WREMykiHRoZGBYWFRQUFBQVFRYYGhwfIigyQ2Tk6w==',
       'kIyKhoJ+enZ1cW1sZWRgXFtWWWFwhpilsbGsqqSgnJaSjoqGgn56dnJva2RgXVZVTk9WZnuOnaeqpqWhnZuVlA==',
       145,
+      'zkBnNClJXFi8w37XX+aJ8JdcfG53y3J7kodQf7puY6F2YYmhsH5cXmtLgLxnN2iAgICAgICAjnmKQl14gJuLWw==',
     ],
     [
       0,
@@ -8255,6 +9099,7 @@ export const PIECE_MODEL: PieceModel = {
       'KSssLjAyNzxCTFNTU1RVV1lcXmFiUkU8NjIuKykoJycnJygpKy4yNjxFUlhXVV9lYl9fXktBPDk5NTEuLCsqKQ==',
       'dHN+jZujn5uYlJCMiISAfHh0cGxoZ259hYV5Z2p1gImEgo6ZoaObkYeDhYWHhH56dnJwbGhkZm94gYJ8enl1dQ==',
       146,
+      'd4yKkZJ9b2x3eXtjiW17dlR+hpZycoRxcqyerlduuE92YYmhlY9XXn2DgIZnN2iDlIxDgG+jjnmKTnOQeZtZVQ==',
     ],
     [
       0,
@@ -8264,6 +9109,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z2dXWVpQRDs1MS0rKScmJiYmJykrLTE1OkNPYmNgXltYV1ZUVFRKQjs2Mi8tLCspKSkqLC4wNDk5Oz9JX2BhYw==',
       'h5Wbl5OPi4eDgHx4dHBsaGRgXmRzg4yNjIiGg4KBgoyUmpuXk4+NiYWBfHl7fH14bWRcXmhyfXx2e4mVmYx8fg==',
       146,
+      'eo2Lj497bmt4e31mjmp/dlN/gpdycYVxcqycrnhuuE92YYmhk3hXXn2BgIZnN2iDi4tBgGeojnmKR3OPeJtZVQ==',
     ],
     [
       1,
@@ -8273,6 +9119,7 @@ export const PIECE_MODEL: PieceModel = {
       'Pz9BQ0ZLTEVAPD09Ojk3Nzc4Ojw+QkdIRkRCQkFAQD8/QEBBQkJERkhIQj48Ojg3Nzc5Oj09PEBFTEtGQ0E/Pw==',
       'fnp4dHBzeYOMiYiFhIOCgX9/fn18enh1d4GJj4+LiYWBfXh7fHx6bGZue4mPi4eDf3x4dHF6iZWakYWDg4aGgg==',
       146,
+      'TZWVuKq7fIhrSm1nb2WCY5uSc4ttb3hzbmGuoEbbuE92YYlPgIBXXne2gIBnN2h9fou+gMBJjnmKi22Zg5tZVQ==',
     ],
     [
       8,
@@ -8282,6 +9129,7 @@ export const PIECE_MODEL: PieceModel = {
       'HB0dHiAhIys+Q0pTYG6LjY2Oi2JMPDQtKCUjIR8eHR0dHh4fICIlKC00PUtiio6MjIpvYFVKQz0qJCIgHh0dHA==',
       'a3V9hJOgpqShnZmVkY2JhYF9eXVxbWpmYl5aWmRzgYeOmaWrpKCcmJeTlpqcmZCHgXt1bGVnaW1uaGRfXVpXYQ==',
       146,
+      'on6BYWRiamh5pXKVdoKqepiDg2x0h2xym4drhIhuY6F2YYlPgIBXXmtXgIBnN2iAgICAgICAjnmKbVx5gputpA==',
     ],
     [
       2,
@@ -8291,6 +9139,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTExMTI0Nzo+RU1RT0xLSkpLTE9RTUU+Ojc0MjExMTExMzY5PUNFQ0JDREVISktMTEtKSEVEQ0JDRUM9OTYzMQ==',
       'd4KJhYF9eXmCjZicmJWSjoqHg315dXFvc3qDioWAfXh3dnh7gIOGioiIhIJ+eHqAiZGSjYmEgHx4dHJuamdhaw==',
       146,
+      'XZZrlqWXc3RwXI1bgWKQa5t+Z3J3a25ybmGdlGduY6F2YYmhbYdXXnKRgHpnN2h9Y16+gGprjnmKf7abpJtZVQ==',
     ],
     [
       4,
@@ -8300,6 +9149,7 @@ export const PIECE_MODEL: PieceModel = {
       'dnh5b1REOTIuKSckIyIhISEhIiMkJykuMjlEVG95eHZ2eHlvU0Q5Mi0pJyQjISEhISEhIyQnKS0yOURTb3l4dg==',
       'naWmop6alpKPi4eDf3t3c29rZ2NfXFpea3uCg399gY6dpaainpqWko+Lh4N/e3dzb2tnY19cWl5re4KDf32Bjg==',
       146,
+      'laKwiHNpo6NqmFqIXW5cdpuvYWdsamtxbmFRYrpuY0//YYmhTntXXlxRgEJnN2iAgICAgICAjnmKiUBji5uRqQ==',
     ],
     [
       3,
@@ -8309,6 +9159,7 @@ export const PIECE_MODEL: PieceModel = {
       '0dmPSS4lHxwYFxYUExMSEhISExMUFhcYHB8lLkmP2dG/toFlSzwzLiklIyEgHh4dHR4eICEjJSkuMzxLZYG2vw==',
       'n661sa2poqGbmJWPi4aBfXdzb2lnY11bVU5NTVlwjJWUk5Obn6KempaSkY2JhYF9eXVxbmtoZGFeY2prb2ttgw==',
       146,
+      'wDpmOzdOWlbewofRa9KiwptYj3B712xyqodik5luY6F2YYlPgIBXXnFQgIBnN2iAgICAgICAjnkAC2WAiZufaA==',
     ],
     [
       3,
@@ -8318,6 +9169,7 @@ export const PIECE_MODEL: PieceModel = {
       '8655VEY7MSsmIyEfHh0cHBwcHR4fISMmLDI4RlV5q/P47V4/LSYgHBoXFhUUExMTExMTFBUWFxkcHyYwP13t9w==',
       'kIyKhoJ+enZ1cW1sZWRgXFpUWV9vhZqrr7KuqKagnJiSjoqGgn56dnNvaGRhWllSTlJUY3ePnqespqWhnZuVlA==',
       146,
+      '0kFnMSNGWlbNxondXO+N/ppWfW95yGxyk4dRialuY6F2YYmhsYRXXm1LgL5nN2iAgICAgICAjnmKOV97hJuKWw==',
     ],
     [
       0,
@@ -8327,6 +9179,7 @@ export const PIECE_MODEL: PieceModel = {
       'KSssLjAzNjxDTFNTU1RVV1lcXmJiUUQ8NjEuKykoJyYmJygpKy4xNTxEUVpYV2RkYV9eXkxAOjg4NDEvLCsqKQ==',
       'dHSAj52jn5uXk4+Lh4N/e3d0cGxoZm18g4NxanB7hoeChZGaoaKZkIaDhIWHg316dnJwbGhmaHB7gIF9enh0dQ==',
       147,
+      'eI6NkpF9bmx3eX5kjWx5dlaAgZZxcYRxcqydrlduuE92YYmhj4RXXn2DgIJnN2iCjopEgG2ijnmKU3WPeZtZVQ==',
     ],
     [
       0,
@@ -8336,6 +9189,7 @@ export const PIECE_MODEL: PieceModel = {
       'WVhXVVVUSkI7NjIvLSsqKCgpKistLzM4ODo/TF9hYWRnaFlbW05COzQwLCooJyYmJSYnKCotMDQ6Q09hZWJeXQ==',
       'kpibmJSQjoqGgnx4ent6eW5kXl9mcXx9enuHkpaMf4KLmJuYlJCMiISAfHh0cGxoZGFdYm+Ai42MiImFgoF/iQ==',
       147,
+      'e46MkI56bmt6fXxnjWp9dlaAgJdzcIJxcqycrnhuuE92YYmhjm5XXn1/gIJnN2iCi4pEgGWqjnmKUXWPeJtZVQ==',
     ],
     [
       1,
@@ -8345,6 +9199,7 @@ export const PIECE_MODEL: PieceModel = {
       'QEBAQUJDREZIR0I+Ozk4NzY3ODo9Pjw/RUxLR0NBQD8/QEFDR0tMRT88Pj06ODc2Nzg5Oz5CR0hGRENCQUBAQA==',
       'ho2RjYmGgn97eXt7enJoa3eDjo2JhYF9eXVxdoSRmZWGhIWFiYSAfHh1cXF1fomLiIeFhIOBgH9/fnt6d3Z0fQ==',
       147,
+      'TpWVt6q5fIhsS2tnbmWCZJuSc4tub3lxbmGuoUbbuE92YYlPgIBXXne2gIBnN2h8gIq8gMFIjnmKjW6Zg5tZVQ==',
     ],
     [
       8,
@@ -8354,6 +9209,7 @@ export const PIECE_MODEL: PieceModel = {
       'HR0eHiAjJCgtMzxLYo6QkJCOdF1SSUA8KSMgHx0dHBwcHB0dHyAjKTxASVJddI6QkJCOYks8My0oJCMgHh4dHQ==',
       'fYSNl6OspaOfm5mTkpeYmpSKhHx3bWZnaGxuaGZiXlxVXGhye4KRoKelop6alpKOioaCfnp2cm5rZ2NfW1lfbg==',
       147,
+      'pH+CX2Fha2lzqG+ZdIalfZuDhGx1hWxym4dqhIhuY6F2YYlPgIBXXmtWgIBnN2iAgICAgICAjnmKX114gZuuqQ==',
     ],
     [
       2,
@@ -8363,6 +9219,7 @@ export const PIECE_MODEL: PieceModel = {
       'TUxKSUZEQ0NERkM8ODUzMTEwMDEyNDY6PkRMUlBOTEtLTE5QUkxEPjo2NDIxMDAxMTM1ODxDRkRDQ0RGSUpMTQ==',
       'hIyTj4uHg398eXVxbGdjYm16hIiEgHx4e4WSnZ2ZlY+Lh4OBfXl2cm50e4SKhH97eXZ3eX2Ag4iJioeFgX12ew==',
       147,
+      'X5VrlaSVcnNxXY9bfGKSa5t+aHR2bHBxcGGdlWduY6F2YYmhcHtXXnKQgH5nN2iAaGG8gGxtjnmKfraao5tZVQ==',
     ],
     [
       4,
@@ -8372,6 +9229,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICAhIiMlKCwxOEJSa39/fX1/f2tSQjgxLCglIyIhIB8fICEiIyYoLDA4QlJsfn99fX9+bFJCODAsKCYjIiEgHw==',
       'dICDgH6CkJ+np6Ofm5eTj4uHg4B8eHRwbGhkYFxYW2R0gIGAfoKQn6ano5+bl5OPi4eDgHx4dHBsaGRgXFhZZA==',
       147,
+      'mqKwgG1mmJhpnVqPXHhcbZquYmZsamtxbmFOZLpuY0//YYmhYHVXXlxQgFdnN2iAgICAgICAjnmKkEJji5uVqw==',
     ],
     [
       3,
@@ -8381,6 +9239,7 @@ export const PIECE_MODEL: PieceModel = {
       '5uxyQDIoIhwUExIRERAQEBAQEBEREhMUHCIoMkBy7ObTxn1iSjwzKigjIR8eHR0cHB0dHh8hIygqMzxKYn3G0w==',
       'mq22sq2rpKCfmJSQjYmCf3h0cW1pYmFdVlVPS1FffpGWkZWcoaSfnJiUko6KhoJ/e3dzb21pZWFdX2Jpa2ttfQ==',
       147,
+      'xzpoNS9LWlbnyorbYN9+4ZtUknaD1W11rYdgl5luY6F2YYlPgIBXXnNPgIBnN2iAgICAgICAjnmKKGmBipujaA==',
     ],
     [
       3,
@@ -8390,6 +9249,7 @@ export const PIECE_MODEL: PieceModel = {
       '//9ePCwlHhoZFxUUExMSEhISExMUFRYYGx4lLT1a////qnxTPzMsJSIfHRsaGRkZGRkZGhsdHyIlLDM/U3yu/w==',
       'pq+0saqmoJyYlJCMiISAfHl1cW1pZWFbV1BMUFdohZmpq6uno6GbmpaSkIyIhIB8eXVxb2tnZl9cWlZUWGN0lA==',
       147,
+      '3klvKhZBW1evz3ztY/+W/5llc295v3J6hmFPi6luY6F2YYmhoIpXXm5JgKhnN2iAgICAgICAjnmKQ2J8hZuVWw==',
     ],
     [
       0,
@@ -8399,6 +9259,7 @@ export const PIECE_MODEL: PieceModel = {
       'hIaEXUo9NzErKCQiISIhISEiIiQmKCoxNz5CS1uDg4GBgoNvVEA2LysnJCIgHx8eHh8gICIkJiovNTtKYYeGhA==',
       'c3FybmpkXVlTW2p4gn9/h5KhpaSkoJyYko6Kh4N/e3d1cW1pY19bV1dicX6Df4SSoayopKCcmJSQjIiEgX15dQ==',
       148,
+      'no2Qc2lkcGV9nmiUdoN1a3+ZbWpycXd9bmGorGNuY6F2s2ahbyi+r+CkDYBslsN6XX+LgGiPZlSKlrbI0lhZVQ==',
     ],
     [
       1,
@@ -8408,6 +9269,7 @@ export const PIECE_MODEL: PieceModel = {
       'eXt9ZU4/NzIsKCYjIiEgICAgISIkJiktMThCV2x6eHd3eXdaRT46ODg2MC0qKCcmJiUlJygoKy8yOUFKW3R7eQ==',
       'ZGJgXl9peYKFgYSNnquvqqSckYmAhIWJiYWDfnx2c25qZmJhWllZZHN8fXqEk6GppaGbl5OPjYmFgX15dnJsaA==',
       148,
+      'lYR/dXRqbWiLknuIg3xpaHaNhGpyfGxzcoeurkbbY6F2s2ahkNe+r+K284BslsOGo4F1gJhxZlSKibbM1llZVQ==',
     ],
     [
       6,
@@ -8417,6 +9279,7 @@ export const PIECE_MODEL: PieceModel = {
       'zs57Uz0yKiUiHhwbGhkYGBgYGRobHB4gJSoyPVN7zs7OzntTPTIqJSIeHBsaGRgYGBgZGhscHiAlKjI9U3vOzg==',
       'nKqvq6ejn5uYlJCMiISAfHh0cGxoZWFdWVVRVmRzgI2cqq+rp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZVVFWZHOAjQ==',
       148,
+      'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmGCk4BuuE92YWZPgIC+r8FpgIBslmiAgICAgICAZlSKkGCgikzIpA==',
     ],
     [
       5,
@@ -8426,6 +9289,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDU2ODo+Q0lNTklFQkA+Pj4+QEJFSU5NSUM+Ojg2NTQ0NTY4Oj5DR0hFRENDQ0VGR0VDQ0NERUhHQz46ODY1NA==',
       'hY+SjoqGgn56dnJvcXyMl5mVko6KhoJ+enZycXeAjI6LhoJ+e3t8g4WFgn56dXJ2gomPjoqGgn56dnJuamhpdg==',
       148,
+      'UZ+ZuKmveoJrT25re2NscpuZYmhvamtxcGFbRLpuY6F2YWZPgIC+r2B9gIBslmiAgICAgICAZlSKmXhdZWGCpA==',
     ],
     [
       5,
@@ -8435,6 +9299,7 @@ export const PIECE_MODEL: PieceModel = {
       'Li0vLzEzNjk+RE1TUk9NTExNT1JWV1FHQDo3MzEvLi4uLi8xMzU2Nzk8PkRLUlpaWllXVE9LRkI9OTY0MTAvLg==',
       'eoWJhYJ+enZ0e4qYn52ZlZGNiYWCf36AgYCBeXdzbGtnZW93foWGioqMjY6PjI+NioqGhIN/fXl1c29uaWRibA==',
       148,
+      'a5t8n52IcHJtaXNdlmiFbXqAZGx0amtxcGFwUp1uY6F2s2ZPgIC+r3KDgIBslmiAgICAgICAZlSKl1p0fJuTmg==',
     ],
     [
       0,
@@ -8444,6 +9309,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4GBZEtANzErKSUlJCMiISEiIyQmKC0xNz9CS11/f31+f4BuUkQ5MS0pJCIgHx8eHh8fICIkJiovNT9NZoKBfw==',
       'dXFzcm9sZF1YVVxreoF/fYaRoKekop6alpKQjImFf3t3c29rZ2NfW1daZ3eCg3+DkKCoqKSgnJiUkIyIhIB9eQ==',
       149,
+      'm5CWeWxmcWl/nGyPdH1nZX+Wb2pycXl2bmGorGNuY6F2s2ahcCq6r9qlD4BtlsN5YX6NgGiOZlSKj7bFz1pZVQ==',
     ],
     [
       1,
@@ -8453,6 +9319,7 @@ export const PIECE_MODEL: PieceModel = {
       'dXd5a1FBNzAsKCUjIiAgHyEhIiMlJyouMzpFVmp3dnR0dnZWSD06ODg2Mi0rKCcmJiUmJygpLDE0O0FLXnd3dQ==',
       'fnp4dHBtaWVhX1ticXyGhIGEkaKtraefmY+GgoOGiouEg3x5dXFvaWdhXllVYGx6gHx6hJOhp6SgnJiUkIyGgg==',
       149,
+      'koeEe3drbWqLkH+FhHhpanWJgmt0e21zc4eurkbbY6F2s2ahj9W6r9u28IBtlsOHn4JzgJhyZlSKjLbM1lpZVQ==',
     ],
     [
       6,
@@ -8462,6 +9329,7 @@ export const PIECE_MODEL: PieceModel = {
       '19R3TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE931NfX1HdPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3fU1w==',
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
       149,
+      'zKKxRS9L4NdpxFnWXOBb35uvX2NnamtwbmGBmYBuuE92YWZPgIC6r8RngIBtlmiAgICAgICAZlSKjmKijFHMpA==',
     ],
     [
       5,
@@ -8471,6 +9339,7 @@ export const PIECE_MODEL: PieceModel = {
       'Njc5Oj1BRUxNS0ZCPz07Ozs7PT9CRktNTEVBPTo5NzY2Nzk6PUFFSEZEQkFAQEJEREJAQEFCREZIRUE9Ojk3Ng==',
       'hpGTj4uHg397eHRwbnF+jpaXk4+Lh4N/e3h0cnd/i5GNi4SCfHl+f4WGf353dnNyeoKLjYuHg397eHRwbGlqdw==',
       149,
+      'S56auqrEeYBrSW9se2JncpuZY2lxamtxcGFYQrpuY6F2YWZPgIC6r118gIBtlmiAgICAgICAZlSKmn5ZYWKCpA==',
     ],
     [
       5,
@@ -8480,6 +9349,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTAwMTI1ODtAR09RTktKSUlKS05SVVRJQjw4NTMxMC8vMDEzNTY3ODo8QERLUlZVVVRSUE1KRUE+Ozc1MzMxMQ==',
       'fIaKhoJ/e3dzdH+Pm56alpKOioaCf36AgYJ/endzcWxnanF7goaGhYiIi42OjYyMiYiFg4KBfnx4dHJuaGRibA==',
       149,
+      'ZZt9o6COcXdvZHVamGt7a3uCZG10amxycmFuUJ1uY6F2s2ZPgIC6r26CgIBtlmiAgICAgICAZlSKmGBveJuPlQ==',
     ],
     [
       0,
@@ -8489,6 +9359,7 @@ export const PIECE_MODEL: PieceModel = {
       'IiMjJSQmKi4yOUFOYn18e3t8fmpQQTcvKyclIiEgHx8fHyAhIyUnKzA7RVRxfXx6enx8XEpEPjgzLyknJSQjIg==',
       'b3yCfnuDkqGqpqKempaSjoqGgn57d3FtaWVjX11ZYG56hIJ+hJGhqaiim5eQj46OjIiEgH15dXFtaWVhXVlYXw==',
       150,
+      'mJCWfXBocm2AmGuLeXhtZomTb2pycW+JcmGorWNuY6F2s2ahcyuzr86iEYBslsOAX36PgGmRZlSKlbbBy1lZVQ==',
     ],
     [
       1,
@@ -8498,6 +9369,7 @@ export const PIECE_MODEL: PieceModel = {
       'bnBxX05COzYwLisoKScnJigoKS0vMjc4ODo9RV5xcW9vcXJrVkU6NC4qJyUkIyIhISIiIyUnKi40O0VVcXJwbg==',
       'd3yBgHdsYllUVFtsen59eX2Ll6OinpyYlJCMiYWBfXl1cW1pZWFdW2Jxf4eFgYOMnKampJ6cmJSQioiCgX12dg==',
       150,
+      'jYyIgn1vbm2HjH5/hXBucH2KhWtxem1zcoeurkbbY6F2s2ahjNSzr8+27oBslsOAoYJxgJdvZlSKjZPH0VpZVQ==',
     ],
     [
       6,
@@ -8507,6 +9379,7 @@ export const PIECE_MODEL: PieceModel = {
       '7uJwTDctJyEeHBoYGBcXFhYXFxgYGhweISctN0xw4u7u4nBMNy0nIR4cGhgYFxcWFhcXGBgaHB4hJy03THDi7g==',
       'mqixramloZ6alpKOioaCfnp2cm5qZ2NfW1dTT1dmdIuaqLGtqaWhnpqWko6KhoJ+enZybmpnY19bV1NPV2Z0iw==',
       150,
+      '1aOyPCNG4Ndpy1nlXPVb/ZuvX2NnamtwbmGApIBuuE92YWZPgICzr8RigIBslmiAgICAgICAZlSKo46hi1XUpA==',
     ],
     [
       5,
@@ -8516,6 +9389,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTo7PUBESE1NSEM/PDo5ODg5Ojw/Q0hNTUhEQD07Ojk5Ojs9QERISEVCQD8+Pz9AQT8/Pj9AQkVISERAPTs6OQ==',
       'h5KUkI2JhYF9eXVxbW1zgpCVlJCNiYWBfXl1c3iBi5OOi4iDgXx9gYKDg3x6d3BvcHuGjI2JhYF9eXVxbWpreA==',
       150,
+      'Rp+au6r/eX5tQnBteGdgcZuZYmhuamtxcWFXQrpuY6F2YWZPgICzr1t6gIBslmiAgICAgICAZlSKm1hTW2WBpA==',
     ],
     [
       5,
@@ -8525,6 +9399,7 @@ export const PIECE_MODEL: PieceModel = {
       'MjIyNDU3OT1BSU9OSkhGRUVGSEpOUlNMRD86NzQyMTExMTM0Njc3ODo+QUZMUlJRUVBOTEtIRUI/PDk3NjQzMg==',
       'fYeMiISAfHh0cXWDkpycmJSQjIiEgH9/goOAe3d0cW5pbHN8goWFhYeHiIqKioqJiIeGhYKCf317d3NvamZkbQ==',
       150,
+      'YJx+qKOUcXxtXnlblWtxaXiEZGt0amtxcGFsT51uY6F2s2ZPgICzr2qAgIBslmiAgICAgICAZlSKmUVqcpuOlQ==',
     ],
     [
       0,
@@ -8534,6 +9409,7 @@ export const PIECE_MODEL: PieceModel = {
       'd3l6aVBFOTIuKiclJCQjIiIjJCUmKS4zOD5ETFt7e3l5enxsUkI5MSwoJiQiISAgICAhIiMmKCwxOUNSbXt5dw==',
       'dHJzcXBsZV9ZVF5te4J+fIWQn6ajoZ2ZlpKOioaCfnp2cm5qZmJfW1lhcH+Fgn6DjJyop6Wfm5eUkoyIhIB8eA==',
       151,
+      'lpWbgHJpdnR6l2SJb3VyaYOdb2xycXB3bmGorWNuY6F2s2ahbiyyr86kEoBtlsN5XoCLgGmPZlSKl7bAylxZVQ==',
     ],
     [
       1,
@@ -8543,6 +9419,7 @@ export const PIECE_MODEL: PieceModel = {
       'b3FxWEY+Ojk5NzIuLCkoKCYnJygpKy8wNjtDUV9wb25ub3JxVkU7NC8qJyUjIiIhISIiJCUnKi80O0VWa3Jxbw==',
       'g4iMiYSBfHh2cG9oZGBdW1lmc3yAfHh/jp2mo5+bl5OPjIiEgHx4dHBsaGRiXl1odIKIhIGFkqOtraaelop/gQ==',
       151,
+      'jYyIgn1vbmyGjH5+h3B0b3uKhWtzem1zc4eurkbbY6F2s2ahkdOyr8+27oBtlsOHooB1gJdxZlSKkJHF0FxZVQ==',
     ],
     [
       6,
@@ -8552,6 +9429,7 @@ export const PIECE_MODEL: PieceModel = {
       'FhYXFxgaHB8iJSs2SW/d/Pzdb0k2KyUiHxwaGBcXFhYWFhcXGBocHyIlKzZJb938/N1vSTYrJSIfHBoYFxcWFg==',
       'ZnePnqyxramloZ2ZlZGNiYWBfnp2cm5qZmJeWlZSTldmd4+erLGtqaWhnZmVkY2JhYF+enZybmpmYl5aVlJOVw==',
       151,
+      '2qOyNx1E4NdpzVnoXP5b/5uvX2NnamtwbmF+p4BuuE92YWZPgICyr8dggIBtlmiAgICAgICAZlSKo46hi1nVpA==',
     ],
     [
       5,
@@ -8561,6 +9439,7 @@ export const PIECE_MODEL: PieceModel = {
       'Njc4Oj1ARUxNTEZCPz08Ozs8PT9CRklIREA/PTw8PT09PTw8PT9AREhJRkI/PTw7Ozw9P0JGTE1MRUA9Ojg3Ng==',
       'iJOVkY2JhoJ+enZ0d4GKkpKMi4aAf31+goKCfnl3cW1vdoKLjYmGgn56dnJubG57i5SVkY2JhoJ+enZybmpseA==',
       151,
+      'SZ+dvqrReXxsRnJtdmpcb5uZYmhvamtxcGFUQbpuY6F2YWZPgICyr1p2gIBtlmiAgICAgICAZlSKjVtRWWOBqQ==',
     ],
     [
       5,
@@ -8570,6 +9449,7 @@ export const PIECE_MODEL: PieceModel = {
       'TUxLSkhGREI/PTs5NzY2NTU0NDU2OTs/RUpNS0hFRENDREVIS09ST0ZAPDg2NDMyMjM0Njc4ODk7PkFGTU9OTQ==',
       'g4KAfnx4dm9raGZyfYeMiIWBfXl1cXB7ipicmJSQjIiFgYB/goOCfXd1b21rcHmAhoWEhoWGhoaHiIqIh4WEhA==',
       151,
+      'W5x+qqaacX9uWXxek2xoZ3WGZGtyamtxcGFpTZ1uY6F2s2ZPgICyr2eAgIBtlmiAgICAgICAZlSKmEFlbZuLmg==',
     ],
     [
       0,
@@ -8579,6 +9459,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ojs8PkFESE5TUkhCPTo3NDMzMjM0Njg8QEZNTkpHRUNDRUdKTk1GQDw4NjQzMjMzNDc6PUJIUlNOSERBPjw7Og==',
       'hJafm5eTjouHg398dnJwamZocoCKjYiCfnl0dX6MmJqWko2LhYF9eXVxbmpmYmh5iZSTj42JhoJ+enh0cW1rdQ==',
       152,
+      'UJRynKawZ5hrTsNsY2aeZZtcZW13bXB5dmGul0bbuE92YT9PgIBbXnm2gIBwlmiFgYKlGNY/Zi6KZ7bCrZtZVQ==',
     ],
     [
       1,
@@ -8588,6 +9469,7 @@ export const PIECE_MODEL: PieceModel = {
       'U1RWWVtRRT03Mi4sKignJycnKCosLjI2PUZSZGdkYmFjZWBPRDo0LywqKScmJyYnKCksLjI3PUdTYF9aV1VUUw==',
       'i5mfnJiUkIyIhIB8eHRwbGhlYWRxgYqKhH6Bi5qlp6OgnJiUkIqGgn57eHRwbWdiX1pYX2x/iIiFgH56d3RyfA==',
       152,
+      'eJVujo57ZmGCfKZhrW91dn5dZ294b21ydGGXloBuY6F2sz9PgIBbXnl+gIBwN8N7f35b6CrBZi6KaLbFz5vgqQ==',
     ],
     [
       6,
@@ -8597,6 +9479,7 @@ export const PIECE_MODEL: PieceModel = {
       'xsZ9Uz8zLCciIBwbGhoZGRkZGhobHCAiJywzP1N9xsbGxn1TPzMsJyIgHBsaGhkZGRkaGhscICInLDM/U33Gxg==',
       'nKmvq6ejn5uXk4+Lh4SAfHh0cGxoZGBcWFRTWWh2gIycqa+rp6Ofm5eTj4uHhIB8eHRwbGhkYFxYVFNZaHaAjA==',
       152,
+      'xKKxTTlP4NdpvlnLXM5byJuvX2NnamtwbmF9rrpuuE92YT9PgIBbXoVWgIBwlmiAgICAgICAZi6Kkbatl5tZVQ==',
     ],
     [
       0,
@@ -8606,6 +9489,7 @@ export const PIECE_MODEL: PieceModel = {
       'Nzg6Oz5BRkxUVU9GQTs5NjUzNDM1Njg7P0VMTUpGRURERUZKTUxFPzs4NjUzMzM1Njk7QUZPVVRMRkE+Ozo4Nw==',
       'hJWgnZiUj4yJhYB8d3Nva2dlcX2HioaBfXh2foiVm5eTj4uFg356d3JuamRiY3OFlJeSj4yIhYF9eXdzb2xocg==',
       153,
+      'TI9nlaa9ZX9pStlsbWGkY5tQZ3N0cH5xcWGulUbbuE92YT9PgIBVXna2gIBqlmh+gYrAGNc8Zi4AxraijJtZVQ==',
     ],
     [
       1,
@@ -8615,6 +9499,7 @@ export const PIECE_MODEL: PieceModel = {
       'UFFTVllTRz43My8sKykoKCgoKSssLzM3PkdTZmdkY2JkZVdJPjcyLywpKCcmJicoKCosLzU6Qk5gYV1XVVJRUA==',
       'ipiempeTj4uHg397d3Nva2djYWt3ho2Hg4OLmqaqp6KcmJWRjYmCf313dXFraWNgW1dXYneHi4mEf315dnNxew==',
       153,
+      'dpFgio99Y1+Jerhfvm56bmpSam52dmx0dGGXloBuY6F2sz9PgIBVXnZ9gIBqN8OCf3ZA6CnEZi6KwrairJviqQ==',
     ],
     [
       6,
@@ -8624,6 +9509,7 @@ export const PIECE_MODEL: PieceModel = {
       '19R3TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE931NfX1HdPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3fU1w==',
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
       153,
+      'zKKxRS9L4NdpxFnWXOBb35uvX2NnamtwbmF4rrpuuE92YT9PgIBVXoJTgIBqlmiAgICAgICAZi6KjraNdptZVQ==',
     ],
     [
       0,
@@ -8633,6 +9519,7 @@ export const PIECE_MODEL: PieceModel = {
       'NTY3OTs+QkhPWFdNRkA8OTY2NTQ1Njg7PkJKTElFRENDREVJTEpCPjs4NjU0NTY2OTxARk1XWE9IQj47OTc2NQ==',
       'fJSgn5mVko2KhoN9eXVwbGdmcH2HiYSAfHd5gpCamZWQi4iCfXt2dG5rZ2Fga4OSmpaRjoqGhIB8enZyb2pmbg==',
       154,
+      'R4xejaXmY3VsROtpgWejaZtHaXZ2cYBycWGukkbbuE92YT9PgIBOXnK2gIBqlmiAf47iGNg7Uy4Azradh5tZVQ==',
     ],
     [
       1,
@@ -8642,6 +9529,7 @@ export const PIECE_MODEL: PieceModel = {
       'TE5PUlZVSkA6NDEuLCsqKSkqKywuMTU5QUlWZmVjYWFiYk9COjQwLSopKCcnJycoKysvMjlASlliXlhVUU5MSw==',
       'iZadmZWRjYmFgn56dnJuamZiaHSDjIqGhY6ap6mmo52blY+Nh4OCfHh1b2toZGBcWFRdcYSMjIiEgnx4dHBweQ==',
       154,
+      'co1UiJGAYl+NdcxeyGxvaE9Kbm1yemtxcmGXk4BuY6F2sz9PgIBOXnN8gIBqN8OAgXIe6CjFUy6Kybadp5viqQ==',
     ],
     [
       6,
@@ -8651,6 +9539,7 @@ export const PIECE_MODEL: PieceModel = {
       '7eJwTDctJyEeHBoYGBcXFhYXFxgYGhweISctN0xw4u3t4nBMNy0nIR4cGhgYFxcWFhcXGBgaHB4hJy03THDi7Q==',
       'nauwrKiloZ2ZlZGNiYWBfXl1cW5qZmJeWlZSUVppeY6dq7CsqKWhnZmVkY2JhYF9eXVxbmpmYl5aVlJRWml5jg==',
       154,
+      '1aKxPCRG4Ndpy1nlXPVb/ZuvX2NnamtwbmF0rrpuuE92YT9PgIBOXn9QgIBqlmiAgICAgICAUy6Ki7aJcptZVQ==',
     ],
     [
       0,
@@ -8660,6 +9549,7 @@ export const PIECE_MODEL: PieceModel = {
       'NzY1NTU2Nzo9QUdMSkZEQ0NERkpMR0E9Ojc2NTU1Njc6PUJIUFpYT0dBPDo4NjU0NDU2ODo8QUdPWFpQSEI9Og==',
       'eYOJhYB7d32GkZ2Xk4+JhYF9eXVxbWllYF9shJSamJKOioaEgHx6dnJuaGZsfJOgoZyYk4+Lh4N/e3dxbWljbg==',
       155,
+      'RYtYiKT/YnJtQvhng2mgbJtAaXdycoJxcWGulEbbuE92YT9PgIBLXnG2gIBrlmh/gY/zGNg5Uy6KvrabhZtZVQ==',
     ],
     [
       1,
@@ -8669,6 +9559,7 @@ export const PIECE_MODEL: PieceModel = {
       'S0tMT1NXXWNfTkQ6NDAtKykoJyYnKCgpLC8yOD9KXGNhYmRnaFdKQDo1Mi4tKyopKSorLC8xNTpBSlVUUU5MSw==',
       'i6KsqaShn5uWkY2JhoN9eXVwbmllYFxXUl1pdXp0cnqKl56alpKOioeDf3t3c29rZ2RreomRjoyIhIB7eHRyew==',
       155,
+      'cY1LhZGAYV6QdNdfzmpyZ0NGbW12emxxc2GXloBuY6F2sz9PgIBLXnJ8gIBrN8OBf3EN6CjHUy6Kzragqpvjsw==',
     ],
     [
       6,
@@ -8678,6 +9569,7 @@ export const PIECE_MODEL: PieceModel = {
       '/N1vSTYrJSIfHBoYFxcWFhYWFxcYGhwfIiUrNklv3fz83W9JNislIh8cGhgXFxYWFhYXFxgaHB8iJSs2SW/d/A==',
       'mqmyrqqmop6alpKOioaCf3t3c29rZ2NfW1dTT1RicYmaqbKuqqainpqWko6KhoJ/e3dzb2tnY19bV1NPVGJxiQ==',
       155,
+      '2qOyNx1E4NdpzVnoXP5b/5uvX2NnamtwbmFurrpuuE92YT9PgIBLXnxOgIBrlmiAgICAgICAUy6Ko7aIcpunYQ==',
     ],
     [
       0,
@@ -8687,6 +9579,7 @@ export const PIECE_MODEL: PieceModel = {
       'LC0uLzI1OT5ETFVYVVJQT09QUlRWTEE4My4sKiopKCkrLjM5Oz1CSVBWVVBNSklIR0hKTVFTUEc/OTUyLy4tLA==',
       'fIeOioaCfnp4gpKfpaKemJSPiIN7c21naWxtbGhkZnKCjI6KhoJ+enZycXmIlpybl5OPioaCfnp2cm9samhlcA==',
       156,
+      'Zoh5rZ2MbXB2aZxjbXZvcGh5gmdugXF0boeno21uY6F2s1WhbRx1r4amAIBnlsOATIC3gGSGelSKo4aVnptZVQ==',
     ],
     [
       1,
@@ -8696,6 +9589,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSUkJScpLTE4Qk5SU1BPTk5PUVNXWE1FPzs3NDIwLy4uLzAyNDc7QUpRUU1JRkVEREVHSU1RV1lVTUhFNy4qJg==',
       'e4CDf3t3c292gZGZlpOPjYqGg397d3Nva2ZmcYKPko6KhoN/e3dzcXiHlZuZm6CnrKOckoqCeHBpZGBbWltfbw==',
       156,
+      'YnVenp2PaG2DZ7preXKGaz1komdulXFzboeurkbbY6F2s1WhkuN1r4u2/4BnlsOAtIBJgJx6elSKsIujrJtZVQ==',
     ],
     [
       6,
@@ -8705,6 +9599,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hh4fICEjJSotND1NZouNi4uNi2ZNPTQtKiUjISAfHh4eHh8gISMmKC00PU1kjI2MjI2MZE09NC0oJiMhIB8eHg==',
       'cn+Cf4KPnqippaGdmZWSjoqGgn56dnJuamZiXltXWmNyf4CAgo+ep6mloZ2ZlZKOioaCfnp2cm5qZmJeW1dXYw==',
       156,
+      'paKwc2BgtMBrplmfXItba5uvYWZnamtwbmGEoZNuY6F2YVVPgIB1r4RlgIBnlmiAgICAgICAelSKjYV6gpuaVQ==',
     ],
     [
       5,
@@ -8714,6 +9609,7 @@ export const PIECE_MODEL: PieceModel = {
       'MzM1Nzk8QUdNTktHREFAPz9AQURHS05NSEE8OTc1NDMzNDU3OTxBSE1OS0dEQUA/P0BBREdLTk1HQTw5NzUzMw==',
       'ho+SjoqGgn56dnJucHiIlZiWko6KhoJ+enZybmtpbXeGj5COioaCfnp2cm5weIiVmJaSjoqGgn56dnJua2lqdw==',
       156,
+      'UqKwyaeroqNqUVpwXG5cbpuuYWdramtxbmF0XbpuY6F2YVVPgIB1r195gIBnlmiAgICAgICAelSKlm9SWpuhpA==',
     ],
     [
       0,
@@ -8723,6 +9619,7 @@ export const PIECE_MODEL: PieceModel = {
       'KywtLjA1OT5FUFRSTktKSUlJS05SV1ZPR0E8Ojg2MS0qKSkpKisuMTY+SVdWU1FQUFFTVllVS0Q9NzQxLy0sKw==',
       'fIqQjIiEgH15dXJ4hpWdnJiSkJCTlZWNhH54cmxnYV1bYnF/h4SAfXl1dX2JlZuZlpSQjIiEgH13c29raWVjbA==',
       157,
+      'aIl5rJyKbG54aqBgcXdrcmp1gmduf3F1boenpG1uY6F2s1Whbh12r4alAIBnlsOAT3y9gGWIelSKqYiUnZtZVQ==',
     ],
     [
       1,
@@ -8732,6 +9629,7 @@ export const PIECE_MODEL: PieceModel = {
       'REVHSUxRUUlBPDgzMS8uLi4uLzEzNjpARk1YWFRRT05OT1FTUUxANi8qJiYlJSUmKSs0QUNGTFNZV1FMSUZFRA==',
       'hpSbl5WRjYmEgHx4dHFua2dpd4OPj4yIhIB/goqbo6eopKCZkYmAeW9kXFZcZGhqZmRvfouPjIiEgHx4dHBudw==',
       157,
+      'Y3ddoJ2OaGyBZ8Jqb3KDaztqoWpuk2x4boeurkbbY6F2s1WhkeJ2r4y2/4BnlsOAsYRDgJt4elSKtY2iq5tZVQ==',
     ],
     [
       6,
@@ -8741,6 +9639,7 @@ export const PIECE_MODEL: PieceModel = {
       'HBwdHh8hJCcsMjpJYY+YlpaYj2FJOjIsJyQhHx4dHBwcHB0eHyEkJywyOklhj5iWlpiPYUk6MiwnJCEfHh0cHA==',
       'bnyCgIaVpKuppaGdmZWRjYmGgn56dnJuamZiXlpWVV9ufIKAhpWkq6mloZ2ZlZGNiYaCfnp2cm5qZmJeWlZVXw==',
       157,
+      'rKKxalhc4NdprFmpXJlbfJuvX2NnamtwbmGAopNuY6F2YVVPgIB2r4VhgIBnlmiAgICAgICAelSKlod5gpuUVQ==',
     ],
     [
       5,
@@ -8750,6 +9649,7 @@ export const PIECE_MODEL: PieceModel = {
       'NTY3OTs/REpNTUhEQT49PDw9PkFESE1NS0Q/Ozk3NjU1Njc5Oz9ESk1NSERBPj08PD0+QURITU1LRD87OTc2NQ==',
       'h5CTj4uHhIB8eHRwbm98i5SXk4+Lh4SAfHh0cGxqa3iHkJOPi4eEgHx4dHBub3yLlJeTj4uHhIB8eHRwbGpreA==',
       157,
+      'TaKwy6i74NdpS1lyXGlbcpuvX2NnamtwbmFvWLpuY6F2YVVPgIB2r1x4gIBnlmiAgICAgICAelSKlmpMVJucqQ==',
     ],
     [
       0,
@@ -8759,6 +9659,7 @@ export const PIECE_MODEL: PieceModel = {
       'KywuMDI1OT5GT1RRTUtJSEhJS05RVldORkE9OTc1NDAtKykpKistMjc/SlZVUlBPT1BSVVhWS0M8ODMwLi0sKw==',
       'fIqQjIiEgHx5dXF4hpWcmpaSkI6PkpSRiX94cWpmYV1cZXSCh4SAfHl1dH2JlZuZlpSQjIiEf3t3c3BtaWVjbA==',
       158,
+      'Z4x7r52LbW94aaBgbXhncGt2gmdufXBzboenpW1uY6F2s1Whbh10r4WkAIBnlsOATn3BgGWJelSKqYiUnZtZVQ==',
     ],
     [
       1,
@@ -8768,6 +9669,7 @@ export const PIECE_MODEL: PieceModel = {
       'Q0RFSEtPUUlCPDg1MjEvLy8vMDEzODxASE5YV1NQTk1NTlBSUUw8Mi0pJyYlJSYoLTM+QENHS1JYVU9LSEVEQw==',
       'h5WbmJSQjIiFgXx4dHBvbWdqdIGOkIyIhIB+goqapqeoo52Yj4Z9dGtgWV1jaW1qZmZvf4yQjIiEgHx4dHBueA==',
       158,
+      'YXtaoZ6RaGyAZMhoYnN8azpnoWpukGx0boeurkbbY6F2s1WhkuJ0r4q2/4BnlsOAsoM/gJt3elSKs4yhqptZVQ==',
     ],
     [
       6,
@@ -8777,6 +9679,7 @@ export const PIECE_MODEL: PieceModel = {
       'GxscHR8gIyUqMDlFXYqmpaWmil1FOTAqJiMgHx0cGxsbGxwdHyAjJSowOUVdiqalpaaKXUU5MComIyAfHRwbGw==',
       'bXuBg4+eqqyopKCcmJSQjIiEgX15dXFtaWVhXVlVVF5te4GDj56qrKikoJyYlJCMiISBfXl1cW1pZWFdWVVUXg==',
       158,
+      'tKKxYE5Y4NdpslmzXKlbk5uvX2NnamtwbmF+ppNuY6F2YVVPgIB0r4ZdgIBnlmiAgICAgICAelSKlYh6gpuPjg==',
     ],
     [
       5,
@@ -8786,6 +9689,7 @@ export const PIECE_MODEL: PieceModel = {
       'Nzg6Oz5CR01NSURAPjw6OTk6PD5ARElNTEdCPjs6ODc3ODo7PkJHTE1JREA+PDo5OTo8PkBESk1NR0I+Ozo4Nw==',
       'iJKVkY2JhYF9eXVxbWxyfo2UlJGNiYWBfXl1cW1sb3mIkZORjYmFgX15dXFtbHB+jZSVkY2JhYF9eXVxbWtseQ==',
       158,
+      'R6KtzKnjpadpRFpzXGNcdJuvYWZramtxbmFsVbpuY6F2YVVPgIB0r1p3gIBnlmiAgICAgICAelSKmGxIUJuZqQ==',
     ],
     [
       0,
@@ -8795,6 +9699,7 @@ export const PIECE_MODEL: PieceModel = {
       'UlNVWFZFOzQvLCsqKSosLzEyMzU3Oz9DS1VYVFBNTEpKTE1QVFVMQzw3MzEuLSwrKysrLS8yNjtES1VaWFVTUg==',
       'cXN1cm9rZ2Njb3+LjYmFgX15dXJ3hZSenZmVkY2Jh4N/e3VwbmpoZmNseYWMiYWBfXl9ipqlpaGblZCHgXlucA==',
       159,
+      'aox8q5uIbWx4bJ5adXllc250gmhufXB0boenpm1uY6F2s1Whbx53r4ikAIBnlsOAUIC4gGWLelSKqI2WoJtZVQ==',
     ],
     [
       1,
@@ -8804,6 +9709,7 @@ export const PIECE_MODEL: PieceModel = {
       'T1FSVVlZTUZAOTUyMC4tLi4vMDE0NztASFFRTUlHRURERUdJTVFXV09JRUE+PDowKycmJSUmJyswOEZQVFJRTw==',
       'k5COiYN/e3d1cW1pZWZygo6QjYmFgX15dXF0gZGam5eTkJWboaack4h+dW1lXlpWWWFwfoGBfXl1cXR+jpiXlw==',
       159,
+      'ZHxcop2OaGqBZspjaHVzbENioGdujm9zboeurkbbY6F2s1WhkeF3r422/4BnlsOAsIBIgJt1elSKsZGjrZtZVQ==',
     ],
     [
       6,
@@ -8813,6 +9719,7 @@ export const PIECE_MODEL: PieceModel = {
       'GhsbHB0eIiMpLjdEWIaxsbGxhlhENy4pJSIeHRwbGxoaGxscHR4iIykuN0RYhrGxsbGGWEQ3LiklIh4dHBsbGg==',
       'bXqBh5Wkrauno5+bl5OPjIiEgHx4dHBsaGRgXFlVU11teoGHlaStq6ejn5uXk4+MiISAfHh0cGxoZGBcWVVTXQ==',
       159,
+      'uqKxWUZV4Ndptlm8XLZbpZuvX2NnamtwbmF6o5NuY6F2YVVPgIB3r4ZbgIBnlmiAgICAgICAelSKk4x7hJvCkw==',
     ],
     [
       5,
@@ -8822,6 +9729,7 @@ export const PIECE_MODEL: PieceModel = {
       'Nzg6Oz5CR01NSUVBPjw6OTk6PD5BRUlNTUdCPjs6ODc3ODo7PkJHTU1JRUE+PDo5OTo8PkFFSU1NR0I+Ozo4Nw==',
       'iJKVkY2JhYF9eXVybmxwfo2VlZGNiYWBfXl1cm5rbHiIkpWRjYmFgX15dXJubHB+jZWVkY2JhYF9eXVybmtseA==',
       159,
+      'R6KxzKnl4NdpRFlzXGNbdJuvX2NnamtwbmFnUbpuY6F2YVVPgIB3r1l0gIBnlmiAgICAgICAelSKmG5GTpuUqQ==',
     ],
     [
       0,
@@ -8831,6 +9739,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTIzNTc7P0VNT01KRkVEQ0NERUZKTU9NRT87NzUzMjExMjM1ODo5PEFLT09PT0M+PkNPT09PSkE8OTo4NTMyMQ==',
       'h4OBfnp4dnSAjpicmJSQjYmFgYKBgX1zbG93gomRoKWnlYNyX1pda3Z7hY2SkoaAfn5/fXl1cW1pZWRteYiMig==',
       160,
+      'WoOTl6Wcd3psWXJoZ3SFbZqJnomdfHmHvIespl1uuE92YXShzl9wXoO4gOB/N2jPvoGBgHd4ZlSKfba9p5tZVQ==',
     ],
     [
       1,
@@ -8840,6 +9749,7 @@ export const PIECE_MODEL: PieceModel = {
       'MDAyMzY5PUNLUFBMSkdGRUVGR0lMT1FLQz05NTMyMDAwMDEzNjk4Oj9JTk5OT0tISEtPTk5OSUA6ODk2MzEwMA==',
       'h4OBfnp3dHJ+jJicmJSQjIiFgX18fnx4cGdqcnuEiIqMi4F3dXZ5fYOOlJqViIWCgoSBfXl1cW1pZWZve4mLiQ==',
       160,
+      'X5Gaq6OVdIFtXnZjeHJsapmRcYeYbneGgmGurkbbuE92YXShMaBwXoe2gCB/N2gxQn9/gImIZlSKjrbFsJtZVQ==',
     ],
     [
       2,
@@ -8849,6 +9759,7 @@ export const PIECE_MODEL: PieceModel = {
       'V1VVVVZVS0E6NTIvLSsqKioqKy0vMTY6QUpVVlVVVldYU0hEQD48Ozo6Ojo5Ojo5OTk6OTk5OTo7PD5AQ0hSWQ==',
       'jJaalpKOioaDf3t3c29rZ2hweYWIgoGDi5ifnpmRjIqEg4N8fn18f4CAgoODg4OCfnx2dXBqZl1ncXuBf3l3gg==',
       160,
+      'Z5Nnip6LZmmFZMRhgmFpZZddbX15bnVybmFvZXRuY6F2YXRPgIBwXmJtgIB/N2iAgICAgICAZlSKULZ+h5uQnw==',
     ],
     [
       3,
@@ -8858,6 +9769,7 @@ export const PIECE_MODEL: PieceModel = {
       'hIiJZk8/Ni8pJyQiICAfHh4fHyEhIycqLjVATWeHiYWCgYFpT0A3MCwoJSMhIB8fHx8gISMlJyswN0FRa4GBgg==',
       'l6SqpqKfm5eTj4uHg397d3Nva2hkYFxYWGByg4eEgoGOmqOmop+bl5OPi4eDf3t3c29raGRgXFphbHl+fXl5hg==',
       160,
+      'np+odWdkeHZwoVqWZYBrZJilZGlxamxybmFneoxuuE92YXRPgIBwXmxZgIB/N2iAgICAgICAZlSKhqCMdZucqQ==',
     ],
     [
       8,
@@ -8867,6 +9779,7 @@ export const PIECE_MODEL: PieceModel = {
       'IiIjJSYoKzA0O0ZYanNycHBxcm1YRjszLisoJSQjIiIiIiMkJigrLjQ7Rlhtc3JwcHJyalhGPDQwKygmJSMiIg==',
       'eYKEgHx+hZShpKOfm5iUkIyIhIB8eHRwbGhkYV1dX218goSAf36HlJ2kop+bmJSQjIiEgHx4dHBsaGRhXl1fbQ==',
       160,
+      'jqGuj3ptkpJqkluAYGZfe5quYmltamtxbmE1TrpuY6F2YXRPgIBwXlZOgIB/N2iAgICAgICAZlSKg29mb5t4ng==',
     ],
     [
       4,
@@ -8876,6 +9789,7 @@ export const PIECE_MODEL: PieceModel = {
       'GxscHB0gIiUpLzhEW4esq6ush1tEOC8pJSIgHRwcGxsbGxwcHSAiJSkvOERbh6yrq6yHW0Q4LyklIiAdHBwbGw==',
       'cH2Ch5Wkq6uno5+bl5OPi4eDf3t3dHBsaGRgXFhUVWFwfYKHlaSrq6ejn5uXk4+Lh4N/e3d0cGxoZGBcWFRVYQ==',
       160,
+      't6KwXEpW4NdptFm4XK9bm5uvX2NnamtwbmFEZqNuY6F2YXRPgIBwXmJNgIB/N2iAgICAgICAZlSKho9/iJuHng==',
     ],
     [
       0,
@@ -8885,6 +9799,7 @@ export const PIECE_MODEL: PieceModel = {
       'MjM0Njg8QEZOT0tIRURCQUFCREVIS09ORkA8ODY0MzIyMzQ2ODo5PUJLTk1NTUM+PkNNTU1OS0I9OTo4NjQzMg==',
       'ioeEgHx6dnN0f46YnJiUkIyIhICBgYF9cm1xeoSJkJ2jo5SBbV1dY3B3e4aPk46EgH5/gHx4dHBsaWVncYGLjQ==',
       161,
+      'WIeWn6agdn5rVnRpZ3OFaZuKmIabeXiEtIespl1uuE92YXShyWJsXoG4gN54N2jNtn6AgHh5ZlSKVrbUv5tZVQ==',
     ],
     [
       1,
@@ -8894,6 +9809,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTEyNDc6P0RMUU5LSEZERERERkhLTlFMRD86NzQyMTExMTI0Nzk4Oj9LTkxMTUlHR0lNTExOSz86ODk3NDIxMQ==',
       'ioeEgHx6dnRzfY2XnJiUkIyIhIB8fX17em9na3F/h4iKiIeAeHd2eHuBjZSZkoeFg4KEgHx4dHBtaWVocoKMjQ==',
       161,
+      'XJKcrqSZdIZtW3hld3FwZ5uQcYeJbniCfGGurkbbuE92YXShNp1sXoW2gCJ4N2gzSoKAgIiHZlSKVrbWwZtZVQ==',
     ],
     [
       2,
@@ -8903,6 +9819,7 @@ export const PIECE_MODEL: PieceModel = {
       'VVNSU1RUTEI7NjIwLSwrKiorLC0wMjY7QkxUVFNSU1VWVUtFQT48Ozo5OTk5OTk5OTk5OTk5OTo7PD5BRUtVVg==',
       'jpeZlZGNiYaCfnp2cm5qaGt1f4eIg4CBiZSdnZiSj4qFgn9/fX99foCAg4SDg39+fHp4cW1mYGVveYGAfHh3gQ==',
       161,
+      'ZpRqjZ+NaGuBZLlgcmJ3ZJtla3t7bXVybmFyaHRuY6F2YXRPgIBsXmJugIB4N2iAgICAgICAZlSKTraUnZuHiw==',
     ],
     [
       3,
@@ -8912,6 +9829,7 @@ export const PIECE_MODEL: PieceModel = {
       'jpKRYks9My4pJCMgHx4eHR0eHh8gIyQpLjM9S2KRko6JiIVnTT81LikmJCEgHx8eHh8fICEkJikuNT9NZ4WIiQ==',
       'mKWrp6OfnJiUkIyIhIB8eHRwbGhlYV1ZVVpoe4mKhoWMl6Glo5+cmJSQjIiEgHx4dHBsaGVhXVtfaXR7enZ3hQ==',
       161,
+      'pJ6la2Bgc3FxplyfaItzbZugZGxzamxybmFlfoxuuE92YXRPgIBsXm1XgIB4N2iAgICAgICAZlSKbaKijJuZlw==',
     ],
     [
       8,
@@ -8921,6 +9839,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISEiIyUoKy4zO0VVbHZ1c3N1dnBVRTszLiooJSMiISEhISIjJSYqLjM7RVVwdnVzc3V1bFVFOzMuKyglIyIhIQ==',
       'eYGDf36BiZmhpKOfm5eTj4uHg398eHRwbGhkYFxbXmt7gYN/foGJmaGko5+bl5OPi4eDf3x4dHBsaGRgXVteaw==',
       161,
+      'kqGui3drk5JplVyDYWtfd5quYmhtamtxbmEyTrpuY6F2YXRPgIBsXlVNgIB4N2iAgICAgICAZlSKg216g5t4qQ==',
     ],
     [
       4,
@@ -8930,6 +9849,7 @@ export const PIECE_MODEL: PieceModel = {
       'GhobHB0eICQoLDZDWYK3t7e3gllDNiwoJCAeHRwbGhoaGhscHR4gJCgsNkNZgre3t7eCWUM2LCgkIB4dHBsaGg==',
       'cHyDjZyprKqmop6alpKOioaCf3t3c29rZ2NfW1dTVGBwfIONnKmsqqainpqWko6KhoJ/e3dzb2tnY19bV1NUYA==',
       161,
+      'vaKwVUJT4NdpuVnBXL1brJuvX2NnamtwbmFCaKNuY6F2YXRPgIBsXmJLgIB4N2iAgICAgICAZlSKg4+VnpuJqQ==',
     ],
     [
       0,
@@ -8939,6 +9859,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDQ2Nzo+QklPTklGQ0FAPz9AQUNGSU5PSUI+Ojc2NDQ0NDY3Ojs6PkVNTUtKSkA7O0FKSktNTUU+Ojs6NzY0NA==',
       'ioaDf315dXJxfIyXm5eTj4uHg3+CgX98cG5yf4mLkZuhn5B8Z2BhaXR0eoeQk42Df35/f3t3dHBsaGZteYiOjA==',
       162,
+      'VImXo6end4RrUnRrYnGJZZqMkYicd3eErIesp11uuE92YXShv2NmXn23gNJ3N2jDroOAgHh5ZlSKoaiynJtZVQ==',
     ],
     [
       1,
@@ -8948,6 +9869,7 @@ export const PIECE_MODEL: PieceModel = {
       'MjM0Njg8QEdOT0tIRURCQUFCREVIS09ORkA8ODY0MzIyMzQ2ODk5PUJMTUtJSUhEREhJSktMTEI8OTk4NjQzMg==',
       'ioaDgH15dXNwe4uWm5eTj4uHg4B8fn59eG1nbniDiYaJiYd/eHh2eXh+i5OWkYaCg4ODgHx4dHBsaGdve4qOjA==',
       162,
+      'WJOcsqafdJBqV3lncm91Y5qQcIWIbneAfGGurkbbuE92YXShQJxmXoG2gC53N2g9Un2AgIiHZlSKoqu0nptZVQ==',
     ],
     [
       2,
@@ -8957,6 +9879,7 @@ export const PIECE_MODEL: PieceModel = {
       'U1JSUlRUS0I8NjIwLSwrKiorLC4wMzc7QkxUVVNSUlNVVk5GQj88Ozo5OTk5OTg4ODg5OTk5Ojo7PD5BR05WVg==',
       'i5WalpOPi4eDf3t3c29rZ2hxfYmLhYF9gYyXoZ2XkImHhIKBgH19fn+BgoOCg4B/fXh2cWxoYmZweoF/e3h1gA==',
       162,
+      'ZpRtj5+NaWuAZLRgbmN9Y5hoanh1bXZybmF0bHRuY6F2YXRPgIBmXmJugIB3N2iAgICAgICAZlSKYLZ1fpuHhQ==',
     ],
     [
       3,
@@ -8966,6 +9889,7 @@ export const PIECE_MODEL: PieceModel = {
       'mp6OXkc5MSsmIyEfHh0cHBwcHB4fICMmLDI6R1+Mn5uWko9kSj0yLCkkIyAfHh0dHR0eHyAiJSgsNDxJY46RlQ==',
       'maesqKShnZmVkY2JhYF9eXVxbWpmYl5aVlVecIOMi4eMl5+mpKGdmZWRjYmFgX15dXFtamZiXlpcZHB4d3N1hg==',
       162,
+      'q5+jYVhccG51rF2pYJpofpmZYmhvamxybmFkhIxuuE92YXRPgIBmXm1VgIB3N2iAgICAgICAZlSKg5SEbZuZoQ==',
     ],
     [
       8,
@@ -8975,6 +9899,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISEiIyQmKS4xOUNUcHl5d3d5eW1UQzkxLCkmJCMhISAgISEjJCYpLDE5Q1Rtenl3d3l4cFVDOTEuKSYkIyIhIQ==',
       'eoGDf36Ajp2lpqKem5eTj4uHg397d3Nva2dkYFxaXWp6gYN/foSOnaWkop6bl5OPi4eDf3t3c29rZ2RgXFpdag==',
       162,
+      'laGuhnNpk5JrmVuJXHBcdZquYmhtamtxbmEvT7puY6F2YXRPgIBmXlRLgIB3N2iAgICAgICAZlSKg1xZYZt2nw==',
     ],
     [
       4,
@@ -8984,6 +9909,7 @@ export const PIECE_MODEL: PieceModel = {
       'GRkaGhsdICInLDQ/U37Ex8fEflM/NCwnIiAdGxoaGRkZGRoaGx0gIicsND9TfsTHx8R+Uz80LCciIB0bGhoZGQ==',
       'b32Gk6OsramloZ2ZlZGNioaCfnp2cm5qZmJeWldTVF9vfYaTo6ytqaWhnZmVkY2KhoJ+enZybmpmYl5aV1NUXw==',
       162,
+      'xKKwTTlP4NdpvlnKXM1byJuvX2NnamtwbmFBbKNuY6F2YXRPgIBmXmJKgIB3N2iAgICAgICAZlSKf4F1fpuInw==',
     ],
     [
       0,
@@ -8993,6 +9919,7 @@ export const PIECE_MODEL: PieceModel = {
       'P0BBREZKTk9IQj06NzU0MzM0NTc6Ojo9RU1MSklJRzw8R0lJSkxNRT06Ojo3NTQzMzQ1Nzo9QkhPTkpGREFAPw==',
       'iZWbl5SQjIiEgICCgHxya3F6hY6Llp+cloBpY2JqdXJ7ho+VjYSAfn+AfHh0cGxoZWx3h4+NioaEgHx5dnNxeg==',
       163,
+      'VIuZpaemdoVqU3hqaHGBZJuMjYmedXiFp4esp11uuE92YXShuGZmXn22gMh3N2i8qIOAgHl7ZlSKW6O3oZtZVQ==',
     ],
     [
       1,
@@ -9002,6 +9929,7 @@ export const PIECE_MODEL: PieceModel = {
       'QUJDRUdMT05GQTw4NjQzMjIzNDY5Ojk8Q0xMSklJSERESElJSkxMQzw5Ojk2NDMyMjM0Njg8QUZOT0xHRUNCQQ==',
       'iZSbl5OPi4eDf3t+fnx5bWlteYOJiImJhn54d3d6dn+MlJiQhoODg4N/e3h0cGxoZm18ipCOioaDf3t5dXNxeQ==',
       163,
+      'WJSdtKagdJNqVnpocm9zY5uQcIWIbnd9fGGurkbbuE92YXShR5lmXoC2gDh3N2hEWH2AgIeFZlSKkabRu5tZVQ==',
     ],
     [
       2,
@@ -9011,6 +9939,7 @@ export const PIECE_MODEL: PieceModel = {
       'UlRPRkI/PTs6OTk5OTk5OTk5OTk5OTk6Oz0/QkZPVFJQT09QUlNORD03NDEvLSwsLCwtLzE0Nz1ETlNSUE9PUA==',
       'f4GCgYKBgIB9fHZya2ZiaXR9gn98eXV7hpCYl5OPi4eDf3t3c29raGpzf4uLiIR/fYeQmp6VkY2JhYJ+f319fw==',
       163,
+      'Y5Vwk6GQam58YaxdYmWFY5ttanlybXVxbmF3bHRuY6F2YXRPgIBmXmJwgIB3N2iAgICAgICAZlSKYraFjZuIiw==',
     ],
     [
       3,
@@ -9020,6 +9949,7 @@ export const PIECE_MODEL: PieceModel = {
       'n5iQX0k7MisoJCEgHh0dHBwdHR4gISQoKzI7SV+QmJ+lqYhcRjgvKSUhIB0cHBsbGxscHB0gISUpLzhGXIippQ==',
       'nKGno5+bl5OPjIiEgHx4dHBsaGRgXFpfZm95c3J7j6Ksq6ejn5uXk4+MiISAfHh0cGxoZGBcWVVVX3SHjo2GkQ==',
       163,
+      'sZ2hWlFZbmx5sGCxYKVojJuIZ3J2amxybmFihYxuuE92YXRPgIBmXm1TgIB3N2iAgICAgICAZlSKipCTfZudqg==',
     ],
     [
       8,
@@ -9029,6 +9959,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICAhIiQmKSwxOUNSbH18e3t8fWxSQzkxLCkmJCIhICAgICEiJCYpLDE5Q1Jse3x7e3x9bFJDOTEsKSUkIiEgIA==',
       'eYGDf4CHkqGkpKKempaSjoqGg397d3Nva2djX1taYGl5gYB/gIOSoaSmop6alpKOioaDf3t3c29rZ2NfW1pcaQ==',
       163,
+      'mKGugm9nk5Nqm1qMXXVcb5quYmhtamtxbmErTrpuY6F2YXRPgIBmXlRKgIB3N2iAgICAgICAZlSKg1Vnb5t2qQ==',
     ],
     [
       4,
@@ -9038,6 +9969,7 @@ export const PIECE_MODEL: PieceModel = {
       'zst8Uz4yKiUiHhwbGhkZGBgZGRobHB4gJSoyPlN8y87Oy3xTPjIqJSIeHBsaGRkYGBkZGhscHiAlKjI+U3zLzg==',
       'n6yuqqain5uXk4+Lh4N/e3dzb2toZGBcWFRSWWh2gpCfrK6qpqKfm5eTj4uHg397d3Nva2hkYFxYVFJZaHaCkA==',
       163,
+      'yKKwSTVN4NdpwVnRXNVbz5uvX2NnamtwbmE+bKNuY6F2YXRPgIBmXmJJgIB3N2iAgICAgICAZlSKfXyEjZuJqQ==',
     ],
     [
       0,
@@ -9047,6 +9979,7 @@ export const PIECE_MODEL: PieceModel = {
       'V1haXl5RRDs2MS0rKScmJiYnKCkrLTA1O0RQYmZjYF9hYmNcTkE5Mi8tKigoJycmJykqKy8xNz5IVGBfW1lXVw==',
       'jZuhnZmVkY6KhoJ+enZybmpmYl5ib3+KioSAfIGPnKajoJuYlpCNiYSAfXh1cmxqZmBdWmFyf4qHgoB8eXZ0fg==',
       164,
+      'e5qGmI16bGd6f4djkXJvfo54Y2tyamxycWGcmW1uY6F2s1VPgIBoXoKGgIB3N8NwdX9w6Dy2ei6KsZDO2Jv0qQ==',
     ],
     [
       1,
@@ -9056,6 +9989,7 @@ export const PIECE_MODEL: PieceModel = {
       'QEBCREdLT1JORT86NjQyMTAwMDIyNTk8QUlRUk1JR0ZGR0lNUlFJQTw5NTIyMDAwMTI0Njo/RU5ST0tHREJAQA==',
       'iJWempaUjoqGgoB8eHNva2dlbHmHj46Jgn53cnF5iJSbmZWRjYiDgH15dnJsaWZia3mKkY+MiIaCfnp3dHFvdw==',
       164,
+      'WZSCpKSdbH1tWZ5rZnGKZZtyampxb2xyfGGul0bbuE92YVVPgIBoXoG2gIB3lmiQi4GQGMRKei6KY2ypk5tZVQ==',
     ],
     [
       6,
@@ -9065,6 +9999,7 @@ export const PIECE_MODEL: PieceModel = {
       'vb6BVUI0LSYkIB4dGxoaGRkaGhsdHiAiJi00QlWBvr29voFVQjQtJiQgHh0bGhoZGRoaGx0eICImLTRCVYG+vQ==',
       'm6muqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRSXGt5gYybqa6qp6Ofm5eTj4uHg397d3NwbGhkYFxYVFJca3mBjA==',
       164,
+      'wKKxUT5R4Ndpu1nFXMRbtpuvX2NnamtwbmGDrpNuuE92YVVPgIBoXo5bgIB3lmiAgICAgICAei6Kknehi5tZVQ==',
     ],
     [
       5,
@@ -9074,6 +10009,7 @@ export const PIECE_MODEL: PieceModel = {
       'NjY4OTxARUtNTEdDQD48Ozs8PkBDR0xNS0VAPDk4NjY2Njg5PEBFSEdFQkJBQUJDREJBQUJCRUdIRUA8OTg2Ng==',
       'hpGTj4uHg397d3Nvb3SCkZeXk4+Lh4N/e3dzcXZ9iY+Ni4WCfXl+f4WEgX15dXJzfIeNj4uHg397d3Nva2hqdg==',
       164,
+      'TZ+bu6m7eoFqS21teWFoc5uaY2lwamtxcGFlTrpuY6F2YVVPgIBoXlhtgIB3lmiAgICAgICAei6KmlhlbZuXqQ==',
     ],
     [
       0,
@@ -9083,6 +10019,7 @@ export const PIECE_MODEL: PieceModel = {
       'VVZYW1xRRTw2MS4sKSgnJycnKCkrLjE2PERRZGZjYV9hYmNXRz84MS4rKSgmJycnJykqLDA1OkJMX2BcWlZVVQ==',
       'jJqgnJiUkI2JhYF9eXVxbWllYV9od4WMiYN/gY2bpaagnJqXk4+JhYJ/e3dybWllYV5ZW2h4hYuFgn97eXVzfQ==',
       165,
+      'eZd5lI57aWR+fZVhn3JzeoJrZm93a25ycWGblm1uY6F2s1VPgIBkXn+EgIBwN8N4foBg6Dm5ei6Kt5Cstpv9wQ==',
     ],
     [
       1,
@@ -9092,6 +10029,7 @@ export const PIECE_MODEL: PieceModel = {
       'PT5AQkRITFNTSUM9OTY0MjExMTIzNTg7QUZQUUxJR0ZGR0lMUVBGQTs4NTMyMTExMjQ2OT1DSVNTTEhEQkA+PQ==',
       'hpWfmpiUj4yGg4B7d3VwbWhjaneHjouGgHt3cneEk5yalpKOioWBfXl3c21pZWFod4eSkY6Lh4SAfXl2cnBtdQ==',
       165,
+      'VpN4n6SiaYFuVbRsYmyYZptkZmx1bmxzdmGulUbbuE92YVVPgIBkXn+2gIBwlmiIgoCgGMdHei4AvI+mkJtZVQ==',
     ],
     [
       6,
@@ -9101,6 +10039,7 @@ export const PIECE_MODEL: PieceModel = {
       'zs57Uz0yKiUiHhwbGhkYGBgYGRobHB4gJSoyPVN7zs7OzntTPTIqJSIeHBsaGRgYGBgZGhscHiAlKjI9U3vOzg==',
       'nKqvq6ejn5uYlJCMiISAfHh0cGxoZWFdWVVRVmRzgI2cqq+rp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZVVFWZHOAjQ==',
       165,
+      'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmF/rpNuuE92YVVPgIBkXoxYgIBwlmiAgICAgICAei6KkJyTfZtZVQ==',
     ],
     [
       5,
@@ -9110,6 +10049,7 @@ export const PIECE_MODEL: PieceModel = {
       'ODk6PD9DSE1NSURAPTs5OTk5Oz1ARElNTUhDPzw6OTg4OTo8P0NISUZDQT8/Pj9AQD8+Pz9BQ0ZJSEM/PDo5OA==',
       'h5KUkI2JhYF9eXVxbW10g5GWlJCNiYWBfXl1cnR9hpCSi4qFf35+f4KEgH55dHNtdIGIj42JhYF9eXVxbWlrdw==',
       165,
+      'R5+dvqrmen9rRG1td2VicpuaYmlwamtxcGFgSrpuY6F2YVVPgIBkXlVqgIBwlmiAgICAgICAei6Km7ZRWZuSpA==',
     ],
     [
       0,
@@ -9119,6 +10059,7 @@ export const PIECE_MODEL: PieceModel = {
       'JycmJygpKi0xNTxDUGFhYF5gYmVlU0Y9NzIvLCspKCgoKCkqLC8yNz5HU1pXVVNRUlJTVlpeYVZIPjYxLisqKA==',
       'bnqBfXlzeIWVn56alpOPi4eDf3t3c29rZ2NibHuJj4uHhYF9eHV4hZilqKSempaVkY2Jg397d3Nva2hjX1tXYQ==',
       166,
+      'dpNtk5B9ZmOCeqRfrHJxdXFhaW12dWxycWGbkm1uY6F2s1VPgIBcXnuCgIBwN8N4gXlJ6De8Zi6Kr7astpv6wQ==',
     ],
     [
       1,
@@ -9128,6 +10069,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ojs8PkFESVBUUUdCPTk2NDMyMjI0Njg7P0ZOT0tIRURERUhLT05GPzs4NjQyMjIzNDY5PUJHUVRQSURBPjw7Og==',
       'hZWfnJiUkIyIhIB8dnRva2dkbnyJjYiEfnp0dH+Nl5uXkY+LhoN+enZybmtmYWVyhpOUkY2Jh4N/e3h0cG5qdA==',
       166,
+      'UZBvmqWtZ6drUMZtYGegZZtZZnB6b3uCdmGukEbbuE92YVVPgIBcXnq2gIBwlmiIf4e3GMlEZi6KsLamkJtZVQ==',
     ],
     [
       6,
@@ -9137,6 +10079,7 @@ export const PIECE_MODEL: PieceModel = {
       '4d11TDsvKSMgHBoZGRcXFxcXFxkZGhweIykvO0x13eHh3XVMOy8pIyAcGhkZFxcXFxcXGRkaHB4jKS87THXd4Q==',
       'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJSXW18jQ==',
       166,
+      '0KKxQCpJ4NdpyFneXOlb7ZuvX2NnamtwbmF7rpNuuE92YVVPgIBcXopUgIBwlmiAgICAgICAZi6KjbaVf5tZVQ==',
     ],
     [
       5,
@@ -9146,6 +10089,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ozs9P0JGS01MRkE9Ojk3NjY3OTo9QUZMTUtGQj89Ozs7Oz0/QkZJSERBPz08PD0+Pj08PD0/QURISUZCPz07Ow==',
       'iJSWko6KhoJ+enZyb2tsd4aTlZKOioaCfnp2cnR8iZGTj4mIgn5+foGCgX95dnNtbniCi42KhoJ+enZyb2tseA==',
       166,
+      'SJ+evqrYen1rRXBtdmpccJuaYmduamtxcGFbSLpuY6F2YVVPgIBcXlNlgIBwlmiAgICAgICAZi6KjrZQWJuPpA==',
     ],
     [
       0,
@@ -9155,6 +10099,7 @@ export const PIECE_MODEL: PieceModel = {
       'YWJeSkA6My8sKignJyYnJygqLC8zOD9MW2FfWVVSUVBQUlRWWVNGPjcyLywrKSgoKCgpKywvMjc+R1NmZ2NhYA==',
       'aX6JjIeDf3t5dXF1g5KdnJmVkY2JhYF9eXVxbWlmYmJtfImNh4OFjpynpqKem5mUj4uHhH97d3Nva2diYFxVWw==',
       167,
+      'dpRkj499ZWGFeq9ftnF2cmdZaGx0dGtycWGak21uY6F2s1VPgIBbXnqBgIBwN8N4f3Y86DW9Zi6Kv7ansJv6xg==',
     ],
     [
       1,
@@ -9164,6 +10109,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTo7PUFESE5VVEtDPjk3NDMyMjMzNDc6PkRMT0tJRkVFRklLT0xEPjo3NDMzMjIzNDc5PkNLVFVOSERBPTs6OQ==',
       'gpahnJqUkI6IhoF8eHRvbWljbHeFjYmEfnp0doKQm5uVkYyJhoJ9eHVwbWpkYWR1iZSVkY2Kh4N/e3d0cW1qcA==',
       167,
+      'UI9olaWwZZJtT9ZsXmSmZJtRZ3J6b3iCdmGukkbbuE92YVVPgIBbXnm2gIBwlmiIgYrEGMtDZi4AwraijJtZVQ==',
     ],
     [
       6,
@@ -9173,6 +10119,7 @@ export const PIECE_MODEL: PieceModel = {
       'FhcXGBgaHB4hJy03THDi7u7icEw3LSchHhwaGBgXFxYWFxcYGBocHiEnLTdMcOLu7uJwTDctJyEeHBoYGBcXFg==',
       'ZnWMmqmxramloZ2ZlpKOioaCfnp2cm5qZmJfW1dTT1hmdYyaqbGtqaWhnZmWko6KhoJ+enZybmpmYl9bV1NPWA==',
       167,
+      '1aOyPCNG4Ndpy1nlXPVb/ZuvX2NnamtwbmF2rpNuuE92YVVPgIBbXohSgIBwlmiAgICAgICAZi6Ko7aQeptZVQ==',
     ],
     [
       5,
@@ -9182,6 +10129,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ozo6Ojw9QENHSklFQT8+PT0+P0FFSU5OSUM+Ozg2NTQ0NTY4Oz5DSU5OSUVBPz49PT4/QUVJSkdDQD08Ojo6Ow==',
       'gouNiYWBfXl1cW1tdIORlpWRjYmFgX15dXFtamt1hJGUkY2JhYF9eXVzeYKPlpGPi4aDf36AgYGAe3d1b2tsdQ==',
       167,
+      'TZ+evqm7enxsS3Fscm5gbJubYmhuamtxcGFVSLpuY6F2YVVPgIBbXlJggIBwlmiAgICAgICAZi6KjrZJUZuKpA==',
     ],
     [
       0,
@@ -9191,6 +10139,7 @@ export const PIECE_MODEL: PieceModel = {
       'MzQ1ODs+REtRT0lGQkA/Pj4/QEJGSU9RS0Q+Ozg1NDMzNDU2OTo4O0BKT05OT0U2NkVPTk5PSkA7ODo5NjU0Mw==',
       'e4mQjIiEgHx4dXF1gpOenZuVkY2JhoiJhYF2cXZ9iJGcqrW3saGCYVBLS1VibXiAio6Lf3t3eHt3c29rZmRhaw==',
       168,
+      'VXuHhaWlb3ZsU4trZ3SfbZtz2o6ngnuJzIeuqkbbuE92YVVPgIBiXn22gIDXlmj//6CdTNRPelSKqXaReptZVQ==',
     ],
     [
       1,
@@ -9200,6 +10149,7 @@ export const PIECE_MODEL: PieceModel = {
       'JCUmJykrLzM4QUxeamhpbGllY1VCOjc2NTAvLCopKCcnKCkqLDA0OUBLWWVjYF5cXF5gYl5MQTgzLyspJyYlJA==',
       'goaNiomSnaWlnZaLhICBg4OBfXh0cGxoZGBcWmNygYmFgX15d36Mm6OhnZmVkY2JhYF9eXZybmpmYmBodYCBgA==',
       168,
+      'gZB/j4h2a2R9gntunWaOeHJ4en5zdXJ4cYeZrm1uY6F2s1Whi5JiXn98gIHXN8M+P3dO6Fq6elSKq3iTnJtZVQ==',
     ],
     [
       2,
@@ -9209,6 +10159,7 @@ export const PIECE_MODEL: PieceModel = {
       'TU5PUlRORD45NjMxMC4vLi8wMjY4PUNCQUJFSExPUlNTUU9LSEVCQUJCPDk1MjEvLy4vMDE0Njk+Rk1UUlBOTQ==',
       'eH6EhHx4dHNzdHd7gISLjYyNioaDfH2EiY+OiYWBfnl1cW1rZWFkb36HiISAfHh6hpOenpmVko6KhYJ/e3ZxcQ==',
       168,
+      'ZZZwlqGOfndxY3pYgWOSapeCaHRxbG9xcGGXkZNuY6F2YVWhdG5iXnKJgH/Xlmg9ImmVTFJ3elSKiLaGj5t5hw==',
     ],
     [
       4,
@@ -9218,6 +10169,7 @@ export const PIECE_MODEL: PieceModel = {
       'JiYnKSotMTQ6QlBfYmBeXV1eYGJfUEI6NTEtKiknJiYmJicpKi0xNDpCUF9iYF5dXV5gYl9QQjo1MS0qKScmJg==',
       'fYWIhIB8eHqCkZ+hoJyYlJCMiISAfHh0cW1pZWFfYG19hYiEgHx4eoKRn6GgnJiUkIyIhIB8eHRxbWllYV9gbQ==',
       168,
+      'faKwpox54NdpgVlmXHJbg5uvX2NnamtwbmFVXLpuY6F2YVVPgIBiXlpXgIDXlmiAgICAgICAelSKjkNTW5uTqQ==',
     ],
     [
       0,
@@ -9227,6 +10179,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDU2OTw/RUxQTUhEQT89PDw9P0FESE1QTEU/PDk2NTQ0NTY3OTo5O0FLTk1MTEc2NkdMTE1OS0E7OTo5NzY1NA==',
       'e4mQjYmFgX15dXFzf4+cnpuWko6KhoiJhYN3cXZ+h5GYpbG3s6WIZVFLS1ZibHN+h42Ognx4dnl4dHBsZ2Rhaw==',
       169,
+      'Un2JhaaqcHlrUY1rZ3KdaZt0142lgHuJxoeuq0bbuE92YVVPgIBeXnu2gIDQlmj8/6GbTNJOelSKqXOPeJtZVQ==',
     ],
     [
       1,
@@ -9236,6 +10189,7 @@ export const PIECE_MODEL: PieceModel = {
       'KCgpKywwMTU1NjpDXWBiZWlpZWdfTUE6My8sKScmJSUlJiYoKiwwNDlCTl9gXVtaWltdYWNaTUE6NTEtKykoKA==',
       'fIB/fYaQnaCcmJSQjIiEgHx4dHBsaWVhXWNwgIqIhIB8eHqGlaGloZ2alpKOioSAfnx/gX15bWVdWmJrdnpzeA==',
       169,
+      'fpCAk4t4a2V7gH1rm2iIe3J6enx0dHJ4coeYrpNuY6F2s1WhjH1eXn18gIPQN8NDQndL6Fe4elSKqnWRmptZVQ==',
     ],
     [
       2,
@@ -9245,6 +10199,7 @@ export const PIECE_MODEL: PieceModel = {
       'TE1PUlRORT45NjMxMC4vLi8wMjU6PUNDQkNESEtPUVJSUU9LSERDQkNDPTo1MjAvLi8uMDEzNjk+RU5UUk9NTA==',
       'dXyBhX96eHZ0dHZ6gISJi4yNioiBen2CipCPiYWCfnt2cm5rZmJjbX2GiISAfHl4g5Cbn5qXk4+Kh4N/e3VycQ==',
       169,
+      'ZJZxl6GPfHZxY31ZgGOVapuBZnFyam1ycGGZlW1uY6F2YVWhc4JeXnKKgH3QlmhBImibTFh5elSKiLaGj5t5fQ==',
     ],
     [
       4,
@@ -9254,6 +10209,7 @@ export const PIECE_MODEL: PieceModel = {
       'JCUmJykrLjM5QUxeZ2ZkYmJkZmdeTEE5My4rKScmJSQkJSYnKSsuMzlBTF5nZmRiYmRmZ15MQTkzLispJyYlJA==',
       'e4SHg397en6Mm6Kjn5uXk4+Lh4N/e3dzb2xoZGBeX2t7hIeDf3t6foyboqOfm5eTj4uHg397d3NvbGhkYF5faw==',
       169,
+      'g6Kwn4Z14Ndph1luXGxbg5uvX2NnamtwbmFTXrpuY6F2YVVPgIBeXlpVgIDQlmiAgICAgICAelSKjkRSWpuTrg==',
     ],
     [
       0,
@@ -9263,6 +10219,7 @@ export const PIECE_MODEL: PieceModel = {
       'NjY4Oj5BR05QS0ZCPz08Ozs8PT9CRktQTkdBPjo4NjY2Njc5Ozk6PURNTEtKSkUxMUVKSktMTUQ9Ojk7OTc2Ng==',
       'fIqRjYmFgX56dnJveIeXnpyYko6Lh4iKh4R5cnaAjJGXoa+5tauPaFJKS1RganB4g4uOhXt4dnh4dHFtZ2VibA==',
       170,
+      'T32Jhqe0cH1rTIpuXHGiZ5t02JCpfnyLwYeuq0bbuE92YVVPgIBZXni2gIDJlmj0/6aeTNBNelSKqW+MdZtZVQ==',
     ],
     [
       1,
@@ -9272,6 +10229,7 @@ export const PIECE_MODEL: PieceModel = {
       'KSkqLC4wMjU0NjtHXF5eYGVmYmViT0M6NTAtKiknJiYmJicoKi0xNDtDT15dWlhXV1haXWFcTkE7NjIvLCopKQ==',
       'fH59gImTnp6alpKOioaCfnt3c29rZ2NfYGt7h4qGgn57d3uImKOkoJyYlJCMiIJ/fH6AgX5ya2FbXmVze3x1dw==',
       170,
+      'e5J/lo56bGd5fYBnmGt+fG96e3hzdHF3cYeYrpNuY6F2s1WhjWtZXnp8gIHJN8NGQnJK6FS3elSKq3GOl5tZVQ==',
     ],
     [
       2,
@@ -9281,6 +10239,7 @@ export const PIECE_MODEL: PieceModel = {
       'S0xOUVNQRkA6NjMxMC8vLzAyMzY5PkRDQkJFR0pNT1BQUE1LR0VCQkNDPTo2MzIwLy8vMDEzNjo/Rk9TUU5MSw==',
       'dXyDhoF9dnR0dHh8gISIiouKiYV/e32Fi5CPiYWBfXt3cW1pZmRmcX6HiISAfHh6g4+bnJqWko+Lh4N/eXVxcA==',
       170,
+      'Y5ZymaKRe3ZvYX5agmWTaZiBZnB2a25xcGGamW1uY6F2YVWhc5RZXnGKgH7JlmhFIWeZTFx8elSKibaFjpt6hw==',
     ],
     [
       4,
@@ -9290,6 +10249,7 @@ export const PIECE_MODEL: PieceModel = {
       'IyQlJicpLTA2Pklba2xpaGhpbGtbST42Mi0pJyYlJCMjJCUmJyktMDY+SVtrbGloaGlsa1tJPjYyLSknJiUkIw==',
       'eYSGgn56fYaVoqOinpqWko6KhoJ+enZybmtnY19cXWp5hIaCfnp9hpWio6KempaSjoqGgn56dnJua2djX1xdag==',
       170,
+      'iKKwmIFx4NdpjFl2XGVbgJuvX2NnamtwbmFRYbpuY6F2YVVPgIBZXlpTgIDJlmiAgICAgICAelSKjkVSWpuTqQ==',
     ],
     [
       0,
@@ -9299,6 +10259,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ozw9P0JGTFBOR0E9Ojg3NTU2Nzk6OTo+Q01MSklJRjIyRklJSkxNQz46OTo5NzY1NTc4Oj1BR05QTEZCPz08Ow==',
       'hpWfm5eTj4uHiIqIhnlxdn6KkpWgq7e4rpdpUkhJVWFrbnaCio+Genh2eXl1cW1pZWFreomSjoqGgn56dnJudw==',
       171,
+      'T4CMh6e0cH9rTIptXXGeZZt115GrfHyMuIeuq0bbuE92YVVPgIBZXni2gIC+lmjo/6aeTM5LelSKrHCMdZtZVQ==',
     ],
     [
       1,
@@ -9308,6 +10269,7 @@ export const PIECE_MODEL: PieceModel = {
       'Y2ViZGFPQzs1MS0qKCcmJiYmJygqLTA1O0NPX11bWFdXWFpeYVxOQTs2MS8tKyooKCkqKy0wNDU0NTxGXF1fYA==',
       'jpuhnZmVkY2JhYF9enZybmpmYl5hbn2JiYWBfXp2fIuao6Ofm5eRjYuHg396fn+BfXFoYFxhaXV+eHd5e3x8hA==',
       171,
+      'e5J/mY56bGd7fH9nlWuBfm17e3dwdG92cYeYrpNuY6F2s1Whi1hZXnp8gIG+N8NNQW5F6FG1elSKrXKOl5tZVQ==',
     ],
     [
       2,
@@ -9317,6 +10279,7 @@ export const PIECE_MODEL: PieceModel = {
       'UlFOS0hGQ0NFQzw4NDIwLy4uLjAwMjU5PUROVVNQTk1NTlBTVU5EPTk1MjAwLi4uLzAyNDg8Q0VDQ0ZIS05RUg==',
       'hYySkIyGgn57dnNva2djYGp5hImFgX15eYGOmp+bmJSOjIiEgHt4dHBwd3+Eg3t5dXR0dXp/hYeMjYuLh4F4fQ==',
       171,
+      'ZZRyl6COeXRzZIFZdmSXaZuBaHV7a3BxcGGbnW1uY6F2YVWhdKhZXnOKgH++lmhMJGyeTGGAelSKh7aGj5t6fQ==',
     ],
     [
       4,
@@ -9326,6 +10289,7 @@ export const PIECE_MODEL: PieceModel = {
       'IiMjJCYoKzA1PUdYb3BubW1ucG9YRz01MCsoJiQjIyIiIyMkJigrMDU9R1hvcG5tbW5wb1hHPTUwKygmJCMjIg==',
       'eYOFgX17f42cpKWhnZmVkY2JhYF9eXVybmpmYl5bXWl5g4WBfXt/jZykpaGdmZWRjYmFgX15dXJuamZiXltdaQ==',
       171,
+      'jaKwk3xu4NdpkVl8XGJbf5uvYWZsamtxbmFOYbpuY6F2YVVPgIBZXlpSgIC+lmiAgICAgICAelSKjERSWpuSqQ==',
     ],
     [
       0,
@@ -9335,6 +10299,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDU3OTw/RkxQTEhEQkA+PT0+QEJESExQTUY/PDk2NTQ0NTY3OTs4Nzo/SFdYWTw2NjxZWFZJQDo3ODs5NzY1NA==',
       'i4iFgX57d3R0fo+anpyWko+Lh4yPjo6Ad29tcXyetr69rZuHdF9PQkNQbIWRlY+JfnFycXV4c3BtZ2VhaHaDjg==',
       172,
+      'VVxyeKSka2pqUppnbnK7fJpm4qbJlo+p/9KsqG1uuE92YVWh/2loXn+5gP+hN2j//3WAgHp5U5+Kf7bIs5tZVQ==',
     ],
     [
       1,
@@ -9344,6 +10309,7 @@ export const PIECE_MODEL: PieceModel = {
       'R0pUVFNFPTc0Mzc4NjU0MzM0NTg7PkRLUU9KRkRCQD8/QEJERkpPUUtEPjs4NTQzMzQ1Njg3MzQ3PUZTVFRKRw==',
       'ZWVvf4qPjIiGgn56d3Rxd4OTnJuYk4+Lh4OEi4yNhHRtZmNqc4uYmpOFeWtmZ3mPmJ6Zk4p6dXJ2fXx6dXFraA==',
       172,
+      'WXV9lqSdaXBwV69flGyZcppjh67UeJCqn9KurkbbuE92YVWhAJZoXoK2gAChN2gAAIuAgIaHU5+KabbAqptZVQ==',
     ],
     [
       3,
@@ -9353,6 +10319,7 @@ export const PIECE_MODEL: PieceModel = {
       '7eJwTDctJyEeHBoYGBcXFhYXFxgZGhweISctOkxw4u3t4nBMOi0nIR4cGhkYFxcWFhcXGBgaHB4hJy03THDi7Q==',
       'nauwrKiloZ2ZlZGNiYWBfXl1cW5qZmJeWlZSUVppeY6dq7CsqKWhnZmVkY2JhYF9eXVxbmpmYl5aVlJRWml5jg==',
       172,
+      '1aKwPCRGmJZqy1rkXPRg+5qvYmNnamtwbmFjoZNuuE92YVWhgcNoXnxPgIChN2iAgICAgICAU5+Ki7ahi5tzeg==',
     ],
     [
       4,
@@ -9362,6 +10329,7 @@ export const PIECE_MODEL: PieceModel = {
       '19R3TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE931NfX1HdPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3fU1w==',
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
       172,
+      'zKKxRS9L4NdpxFnWXOBb35uvX2NnamtwbmFekrpuY6F2YVWhfjxoXnRPgIChN2iAgICAgICAU5+KjrabpJtzeg==',
     ],
     [
       0,
@@ -9371,6 +10339,7 @@ export const PIECE_MODEL: PieceModel = {
       'NjY4OT5BSE9PSkZDQT8+PT0+P0FDRkpPT0hBPjk4NjY0NTc5Ojw4ODo/R1ZXWDk0NDlYV1ZHPzo4ODw6OTc1NA==',
       'hIKAfHp3c3iEkp2dmZWQjImJjpGPhnpxbXJ6lbO9wbakkXtkUEM/SVt8jZGSi4BwcXB0eHRybWplYWdzg42LiA==',
       173,
+      'U1ttdKSoa2puT5lnZ3DCfJth66nOl4+o/9KsqG1uuE92YVWh/2plXn25gP+vN2j//3iAgHp5U5+KRbbVwJtZVQ==',
     ],
     [
       1,
@@ -9380,6 +10349,7 @@ export const PIECE_MODEL: PieceModel = {
       'RUlTU1JGPTg0NDk5NjU0MzM1Nzg7QEVNT0xJRkNBQD8/QEFDRklMT01FQDs4NzUzMzQ1Njk5NDQ4PUZSU1NJRQ==',
       'ZnB9iY6KiIaCf316dnRyeoqWnZqUkoyIhoKIjYyKe3BoZGlyiZqdnIt9bmJjaoOUmpyWjH50cXV7fHp2cG5pZQ==',
       173,
+      'V3R4kKWgaXFuVa1gimqccptjkK/VepCqq9KurkbbuE92YVWhAJVlXoC2gACvN2gAAYiAgIaHU5+KULbeyJtZVQ==',
     ],
     [
       3,
@@ -9389,6 +10359,7 @@ export const PIECE_MODEL: PieceModel = {
       '/N1vSTYsJSIfHBoYFxcWFhYWFxcYGhwfIiUsNklv3fz83W9JNiwlIh8cGhgXFxYWFhYXFxgaHB8iJSw2SW/d/A==',
       'nquxramloZ2ZlZGNiYWCfnp2cm5qZmJeWlZSUVdmdo2eq7GtqaWhnZmVkY2JhYJ+enZybmpmYl5aVlJRV2Z2jQ==',
       173,
+      '2qKxNx1E4NdpzVnoXP5b/5uvX2NnamtwbmFgpZNuuE92YVWhftZlXnxNgICvN2iAgICAgICAU5+Kira4optxeg==',
     ],
     [
       4,
@@ -9398,6 +10369,7 @@ export const PIECE_MODEL: PieceModel = {
       '4N11TDsvKSMeHBoZGRgXFxcXFxgaGxwgIyguO0903eDg3XRPOy4oIyAcGxoYFxcXFxcYGRkaHB4jKS87THXa4A==',
       'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJTXW18jQ==',
       173,
+      '0KKwQCpJmJdqyFrdXehe65quYmNnamtwbmFakbpuY6F2YVWhgSllXnNNgICvN2iAgICAgICAU5+KjbawuZtxeg==',
     ],
     [
       0,
@@ -9407,6 +10379,7 @@ export const PIECE_MODEL: PieceModel = {
       'Nzg6PEBES05MR0RCPz49PDw9Pj9CREdMTktEQDw6Nzc3Nzg5Oz06OTtASVVWVjMvLzRWVlVJQDs5Oj07Ojg2Nw==',
       'hoOAfnt4eHR8ipSdnJaUj4qIjY+Rjn91bnF4jq28wrysmIJrV0Y8QlBuho6SjYJ0cW90d3ZybWplY2p0gouJiA==',
       174,
+      'T1ppcaWya2puS5RpY2/JgJph8avRmY+o/9KsqW1uuE92YVWh/2pgXnq5gP+0N2j8/3qAgHp6U5+KQrbo05tZVQ==',
     ],
     [
       1,
@@ -9416,6 +10389,7 @@ export const PIECE_MODEL: PieceModel = {
       'QUVRUVFGPTg2Njo6ODc1NTY2OTs/QklOTUlGQ0E/Pz4+Pz9BQ0VJTU5JQj87OTY2NTU3ODo6NjU4PUZRUVFFQQ==',
       'bHaEjouKh4SCgH16eXVzdoGOmJmWko+KhYKHjI+OfnFoZWl0i52hnox8bGBhaICSl5uVi3xzcXV7fHp0cW1nZQ==',
       174,
+      'U3JzjaaoaXNuUK5he2encppmk6/We4+pr9KurkbbuE92YVWhAJZgXny2gAC0N2gEAIaAgIaGU5+KNrbeyJtZVQ==',
     ],
     [
       3,
@@ -9425,6 +10399,7 @@ export const PIECE_MODEL: PieceModel = {
       '/9prRjYqIyAdGhkYFxYWFhYWFhcYGRodICMqNkZr2v//2mtGNiojIB0aGRgXFhYWFhYWFxgZGh0gIyo2Rmva/w==',
       'nqyxramloZ2alpKOioaCfnp2cm5qZmNfW1dTT1Ric42erLGtqaWhnZqWko6KhoJ+enZybmpmY19bV1NPVGJzjQ==',
       174,
+      '36KxMxZB4Ndp0FnwXP9b/5uvX2NnamtwbmFfrJNuuE92YVVPgIBgXntMgIC0N2iAgICAgICAU5+Kh7bDrptxiA==',
     ],
     [
       4,
@@ -9434,6 +10409,7 @@ export const PIECE_MODEL: PieceModel = {
       '7eJwTDctJyEeHBoYGBcXFhYXFxgYGhweISctN0xw4u3t4nBMNy0nIR4cGhgYFxcWFhcXGBgaHB4hJy03THDi7Q==',
       'nauwrKiloZ2ZlZGNiYWBfXl1cW5qZmJeWlZSUVppeY6dq7CsqKWhnZmVkY2JhYF9eXVxbmpmYl5aVlJRWml5jg==',
       174,
+      '1aKxPCRG4Ndpy1nlXPVb/ZuvX2NnamtwbmFWkbpuY6F2YVVPgIBgXnBLgIC0N2iAgICAgICAU5+Ki7a5wptxiA==',
     ],
     [
       0,
@@ -9443,6 +10419,7 @@ export const PIECE_MODEL: PieceModel = {
       'PT4+QEJER0pNS0VAPTo4Nzc3ODk8PTo4PEBHVVVWNS8vNVZVVUZAOzg6PTw5Nzc2Nzg6PUBFS01KR0VCQD4+PQ==',
       'jZedmZWRjomLj4+QiHtycXR+nbfBwrelj3dgTUA9R1t8iZCRiHxwb3B2d3Rwa2hjZm99iImJhYSBf317enh1gQ==',
       175,
+      'T1tmb6Wya2pwS5NoZm3CgJhg96vOl4+m/9KsqW1uuE92YVWh+mtgXnq5gPy7N2jm/3Z/gHp6U5+KPLbgy5tZVQ==',
     ],
     [
       1,
@@ -9452,6 +10429,7 @@ export const PIECE_MODEL: PieceModel = {
       'NTY2Nzo7NjU4PUVRUVJFQUJGUlFRRj04NTY6Ojg2NjU2Nzg7PkNKTUxJRUNBPz8+Pj8/QURFSUxNSkM+Ozk3Ng==',
       'mqKilIJxX19jdo2UmZaOgnRzdXl8enVybmpmaHKAi42KhoSCgX58eXd3dH2Jk5qZk4+Lh4OFi42QhHdsZWlugA==',
       175,
+      'U3JwiqaoaXJtUK1gemakc5lkmLLWfJCotdKurkbbuE92YVWhBZRgXny2gAS7N2gaAIqBgIaGU5+KPbbizZtZVQ==',
     ],
     [
       3,
@@ -9461,6 +10439,7 @@ export const PIECE_MODEL: PieceModel = {
       'FRUVFhcYGhwdJCg1RmrS///SakY1KCQhHRoYFxYVFRUVFRUWFxgaHB0kKDVGatL//9JqRjUoJCEdGhgXFhUVFQ==',
       'aYKZqLCvq6ejn5uXk4+MiISAfHh0cGxoZGBcWFVRT1ppgpmosK+rp6Ofm5eTj4yIhIB8eHRwbGhkYFxYVVFPWg==',
       175,
+      '5aKxLg4+4Ndp01n1XP9b/5uvX2NnamtwbmFcrJNuuE92YVVPgIBgXntLgIC7N2iAgICAgICAU5+KhbbCrZtwiA==',
     ],
     [
       4,
@@ -9470,6 +10449,7 @@ export const PIECE_MODEL: PieceModel = {
       '/N1vSTYsJSIfHBoYFxcWFhYWFxcYGhwfIiUsNklv3fz83W9JNiwlIh8cGhgXFxYWFhYXFxgaHB8iJSw2SW/d/A==',
       'nquxramloZ2ZlZGNiYWCfnp2cm5qZmJeWlZSUVdmdo2eq7GtqaWhnZmVkY2JhYJ+enZybmpmYl5aVlJRV2Z2jQ==',
       175,
+      '2qKxNx1E4NdpzVnoXP5b/5uvX2NnamtwbmFTkLpuY6F2YVVPgIBgXm9KgIC7N2iAgICAgICAU5+Kira3wZtwiA==',
     ],
     [
       0,
@@ -9479,6 +10459,7 @@ export const PIECE_MODEL: PieceModel = {
       'PD0+QUE7Ojo6PT9DSEtFPz9ISkhEQD06Ojo7QUE+PTw7PD1AQ0ZLT0xGQT06ODc2Njc4Oj1BRkxOS0dDQD08PA==',
       'jJWZjXloanGDjYyKhYN8dmpscXZ/fHh0b2xoa3iGkZKOioaCf3t3c29td4OSmZWSjYmFgYeNk5eOhYB8d3Vweg==',
       176,
+      'RoV6l6r/a4BwQqlhjWKUaJpui4+ndYCTpIesel1uuE92YXShul5VXnK3gM1wlmjGrJuGXa0telQAp26DbJtZVQ==',
     ],
     [
       1,
@@ -9488,6 +10469,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTo7PUBESU9PSUVBPjw7Ojo7PT46ODg5OjxAQ0hLSkdHSUxIQz88Ojg4ODo+PTs6Ojo8PkFFSE9PSUNAPTs5OQ==',
       'h4ODh4uPj4aAfXh0cWxveYCFgnt+hY2Uko6LhoJ9dW5ydnx+enZyb2tocX6Mk5GNiYWBfXl1cW1veomVl5SPiw==',
       176,
+      'TJGApanBaaZsSLZemGGIZZllboB6cHp7dmGugUbbuE92YXShRaFVXna2gDNwlmhxeYWGXbk6elQAqXOHcJtZVQ==',
     ],
     [
       2,
@@ -9497,6 +10479,7 @@ export const PIECE_MODEL: PieceModel = {
       'U1RWWVZMQz05NTIxLy8vLjAwMzY4NzQ1Njo+RE1YYGNjYlVMREA8ODc2ODo5MzIwLy8vLzAyNDc7QUhSWFZUUw==',
       'gYeLioJ6c29rZWRkZ3B4hI+Zn5uZlZGQh4R+cnh7gYeDf3x4dnJuaWRgYm15goSAfHqCjZyhnJqUkY2IhIF8fA==',
       176,
+      'cIVYgJmEcmxual5rp2iMbYt4d4p2dIVxcIeehHRuY6F2s3RPgIBVXniFgIBwN8Nmf4hs6GiHelSKgpWGj5tZVQ==',
     ],
     [
       3,
@@ -9506,6 +10489,7 @@ export const PIECE_MODEL: PieceModel = {
       'paaKXUU5MComIyAfHRwbGxsbHB0fICMlKjA5RV2KpqWlpopdRTkwKiYjIB8dHBsbGxscHR8gIyUqMDlFXYqmpQ==',
       'namsqKSgnJiVkY2JhYF9eXVxbWllYV5aVlVdbHp/go2dqayopKCcmJWRjYmFgX15dXFtaWVhXlpWVV1sen+CjQ==',
       176,
+      'tKKwYE5Y4NdpslmzXKlbkpuvX2NnamtwbmFkcKNuuE92YXShgJBVXmxSgIBwlmiAgICAgICAelSKh2ZsVJusqQ==',
     ],
     [
       4,
@@ -9515,6 +10499,7 @@ export const PIECE_MODEL: PieceModel = {
       'LzAxMzU4PEJKUFBMSUdFRERFR0lMUFBKQzw4NTMxMC8vMDEzNTg8QkpQUExJR0VEREVHSUxQUEpDPDg1MzEwLw==',
       'g42QjIiEgHx4dHBzfIyYmpiUkIyIhIB8eHRwbGlmZ3SDjZCMiISAfHh0cHN8jJiamJSQjIiEgHx4dHBsaWZndA==',
       176,
+      'XKKxxaSZ4NdpXFlrXHVbZZuvX2NnamtwbmFjTbpuY6F2YXShgG9VXldjgIBwlmiAgICAgICAelSKlkRLU5uxtw==',
     ],
     [
       6,
@@ -9524,6 +10509,7 @@ export const PIECE_MODEL: PieceModel = {
       'oKGMXUg6MComIyAfHhwcHBwcHB4fICMmKjI6SF2LoaCgoYtdSDoyKiYjIB8eHBwcHBwcHh8gIyYqMDpIXYyhoA==',
       'maetqaWhnZmVkY2JhYF9enZybmpmYl5aVlNdbHqBgIqZp62ppaGdmZWRjYmFgX16dnJuamZiXlpWVF1seoCAig==',
       176,
+      'saOxZFFZrMJpsFmwXaNciZuvX2NnamtwbmGTroxuuE92YXRPgIBVXpBkgIBwlmhiXFeIXTH/elSKoo2Nd5tZVQ==',
     ],
     [
       0,
@@ -9533,6 +10519,7 @@ export const PIECE_MODEL: PieceModel = {
       'Pj5AQkI8Ojo7PD9CR0pFPT1FSkdCPzw7Ojo8QkJAPj49PT9BREhMT0pEPzw5NzY1NTY3OTw/REpPTEhEQT89PQ==',
       'jpubjHhmZW+CjI2IhIF7dmpqb3V9fHh0b2xobnuJk5KOioaCfnt3c29sdYGQmJWSjYmFgomQlpmPhoF8d3Rxew==',
       177,
+      'R4R7lqnka3xyRKpgiGSZaJttjpCodoKVqIeseV1uuE92YXShwF9RXnK0gNRwlmjMsJmGXawwelSKd2+EbZtZVQ==',
     ],
     [
       1,
@@ -9542,6 +10529,7 @@ export const PIECE_MODEL: PieceModel = {
       'ODg6PD9CR05PSkZCPz08PDw8Pj87ODg5Ojw/Q0dLSUdHSUtHQz88Ojk4ODs/Pjw8PDw9P0JGSk9OR0I/PDo4OA==',
       'h4OEiI2Qj4mCfXp0cG9ueICDgXyAhY6Tj42KhIB7cm5ydnt+enZybWppdIOPlJCNiYWBfXl1cW1ueYeUl5OPiw==',
       177,
+      'SZF/panPaYpqRbdelGGJZptlb4N6b3p7dmGufUbbuE92YXShQKBRXnS2gCxwlmhvd4eGXbc0elQAqXKNd5tZVQ==',
     ],
     [
       2,
@@ -9551,6 +10539,7 @@ export const PIECE_MODEL: PieceModel = {
       'UlNVV1dMQjw4NjMxMC8vLzExNDg6OTY1Nzk+Q0xXX2FiYVVMRT88ODc3OTs5NDMxLy4vMDAyNTc8QUhSV1VTUg==',
       'goeNjYJ6cm5qaGVkaW95hI+Zn5yZlY6MhoJ9c3h8gomEgX13c29rZ2RhZXJ8g4N/e3yEkJyfm5eTj4uHg4B7ew==',
       177,
+      'boRWgZqFc21saFxqqmiMbo14eY17dYVycYefgnRuY6F2s3RPgIBRXneGgIBwN8NkgYpu6GuDelSKf5WNlptZVQ==',
     ],
     [
       3,
@@ -9560,6 +10549,7 @@ export const PIECE_MODEL: PieceModel = {
       'pKaKXUU5MComIyAeHBwbGxsbHB0fICMlKjE5RVuLpqWlpotdRTkxKiUjIB8dHBsbGxscHR8gIyYqMDlFXYqmpA==',
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/g4qap6uppaGdmZWRjoqGgn56dnJuamZiXlpXVVpod36Aig==',
       177,
+      'tKKwYE5YkZBqslqzXaldk5muYmhtamtxbmFkbaNuuE92YXShgYVRXmpRgIBwlmiAgICAgICAelSKlWRvWJuqqQ==',
     ],
     [
       4,
@@ -9569,6 +10559,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ly8xMjU4PEJJUFFOSkhGRUVGSEpOUVBJQjw4NTIxLy8vLzEyNTg8QklQUU5KSEZFRUZISk5RUElCPDg1MjEvLw==',
       'go6QjIiEgHx4dHFzf46Zm5eUkIyIhIB8eHRwbGhlZnOCjpCMiISAfHh0cXN/jpmbl5SQjIiEgHx4dHBsaGVmcw==',
       177,
+      'XaKxxKOX4NdpXllqXHZbY5uvX2NnamtwbmFjTbpuY6F2YXShfnpRXldigIBwlmiAgICAgICAelSKlkRQWJuxtw==',
     ],
     [
       6,
@@ -9578,6 +10569,7 @@ export const PIECE_MODEL: PieceModel = {
       'paaKXUU5MComIyAfHRwbGxsbHB0fICMlKjA5RV2KpqWlpopdRTkwKiYjIB8dHBsbGxscHR8gIyUqMDlFXYqmpQ==',
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/gIqap62ppaGdmZWRjoqGgn56dnJuamZiXlpXVFpod3+Aig==',
       177,
+      'tKKxYE5Y4NdpslmzXKlbk5uvX2NnamtwbmGUroxuuE92YXRPgIBRXpFjgIBwlmhgWVWGXTL/elSKlY6TfZtZVQ==',
     ],
     [
       0,
@@ -9587,6 +10579,7 @@ export const PIECE_MODEL: PieceModel = {
       'QEFCREE8Ojo7PD5CRUhBOjpASEVCPz07Ojo8QkRCQD8/QEFDRktPUElCPTo3NjQ0NDQ2Nzo9QkhQT0pGQ0E/Pw==',
       'jpubjnlmZG1/jIyGhH56dGlobXR7fHh0cGtocH+NlZKOioaDf3t3c29rcXyMl5WSjYmFg4uSmJqOh4F+endzew==',
       178,
+      'S4R6lanEa3hxSK1gfWSiaZltjo2kdn+PqYeseF1uuE92YXShwV9LXnKtgNZwlmjNsZWEXag5elSKd2+MdZtZVQ==',
     ],
     [
       1,
@@ -9596,6 +10589,7 @@ export const PIECE_MODEL: PieceModel = {
       'NjY4OjxARUtQTUhEQT8+Pj4/QEA7OTk5Ojw/QkZIR0VFR0hFQj48Ojk5OTtAQD4+Pj4/QURITVBLRUA8Ojg2Ng==',
       'h4OFio6UkIeDfnp3cm9xeYCEgXx/ho2Rj4qHgn55cW1wdnt+enZybWpteomTlJCMiISAfXl1cW1rdoKRl5OPiw==',
       178,
+      'RZFNpan/aH1sQrtei2OQZJpkb4J5cHt6dmGueEbbuE92YXShPqBLXnG2gCpwlmhudoiFXbQselSKbm6LdJtZVQ==',
     ],
     [
       2,
@@ -9605,6 +10599,7 @@ export const PIECE_MODEL: PieceModel = {
       'UFFSVlVKRD45NjQxMTAwMTEzNjk7ODY1Nzo/REpUXV9fXlRLRT88OTc3ODs6NzQyMTAwMDE0Njg8QklTVVNRUA==',
       'gIiNjIV9dnJsaWVkaG54g46XnZuYk5GLhoJ6cnZ8g4iFf3t3dHFtaWNfZnN+hYN/e3qCj5ufm5eTj4uIhH96eg==',
       178,
+      'a4NVgp2IdG9sZVpoq2aEbo92eY51dohycYegfnRuY6F2s3RPgIBLXnWHgIBwN8NkgI1x6Gx8elSKf5SVn5tZVQ==',
     ],
     [
       3,
@@ -9614,6 +10609,7 @@ export const PIECE_MODEL: PieceModel = {
       'paaKXUU5MComIyAfHRwbGxsbHB0fICMlKjA5RV2KpqWlpopdRTkwKiYjIB8dHBsbGxscHR8gIyUqMDlFXYqmpQ==',
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/gIqap62ppaGdmZWRjoqGgn56dnJuamZiXlpXVFpod3+Aig==',
       178,
+      'tKKxYE5Y4NdpslmzXKlbk5uvX2NnamtwbmFjarpuuE92YXShgHBLXmlQgIBwlmiAgICAgICAelSKlWJ1XpumqQ==',
     ],
     [
       4,
@@ -9623,6 +10619,7 @@ export const PIECE_MODEL: PieceModel = {
       'Li8wMjQ3O0FIUVJPS0lHRkZHSUtPUlFIQTs3NDIwLy4uLzAyNDc7QUhRUk9LSUdGRkdJS09SUUhBOzc0MjAvLg==',
       'gY2Pi4iEgHx4dHJ0gZGam5eTj4uIhIB8eHRwbGhkZnKBjY+LiISAfHh0cnSBkZqbl5OPi4iEgHx4dHBsaGRmcg==',
       178,
+      'X6KxxKKV4NdpYFlpXHhbZJuvX2NnamtwbmFlTaNuY6F2YXShgI9LXldhgIBwlmiAgICAgICAelSKl0RXX5uwwQ==',
     ],
     [
       6,
@@ -9632,6 +10629,7 @@ export const PIECE_MODEL: PieceModel = {
       'q6yHW0Q4LyklISAdHBwbGxsbHBwdICIlKS84RVuHrKurrIdbRTgvKSUiIB0cHBsbGxscHB0gISUpLzhEW4esqw==',
       'l6WuqqainpqXk4+Lh4N/e3dzb2tnZGBcWFRWYnF9gYiXpayqpqKempeTj4uHg397d3Nva2dkYFxYVFZicX1/iA==',
       178,
+      't6OxXUpWq85qtFm4XK9cnJuvX2NnamtwbmGVroxuuE92YXRPgIBLXpFhgIBwlmhgWVaGXTf/elSKoo6bhZtZVQ==',
     ],
     [
       0,
@@ -9641,6 +10639,7 @@ export const PIECE_MODEL: PieceModel = {
       'MzQ1Nzk9QkhQT0pHQ0E/P0BAQkRCPDo6Ojw+QkZIRjs7RkhFQT48Ojo6O0JEQkA/P0BBQ0ZKT1BIQj06NzU0Mw==',
       'iISGjZSZl46Ggn54dXR+k56ci3RjZG+CjYuFhH94c2ZmbnN7endzb2toc4KQlZGNiYaCfnp2cm5rdICPmJSQjA==',
       179,
+      'S4N4k6nDanh1SLJfgWWfaZhsk5KqdoSVroeseF1uuE92YXShyGBLXnKtgN9wlmjVtpuDXak2elSKeG+MdZtZVQ==',
     ],
     [
       1,
@@ -9650,6 +10649,7 @@ export const PIECE_MODEL: PieceModel = {
       'NjY4OTxAREtQTUhEQj8+Pj4/QEE7OTk5Ojs+QkZJR0VFR0lGQj47Ojk5OTtBQD8+Pj4/QURITlBLREA8OTc2Ng==',
       'h4OFio+UkImDfnt2c3BveH+Dgnx/ho+Rj4qGhH55c2pwdXl8enZybmlteomUlJCMiISAfHl1cW1rdoKRl5OPiw==',
       179,
+      'RZFRpKn/aH1sQr5djGSQZJlkb4R5cH16dmGud0bbuE92YXShN59LXnG2gCFwlmhsdIeEXbQqelSKb26LdZtZVQ==',
     ],
     [
       2,
@@ -9659,6 +10659,7 @@ export const PIECE_MODEL: PieceModel = {
       'UVJUVlZMQz05NTMxMDAvLzEzNTk7OTY2Nzo+RExUXmBhX1VLREA7OTc3Ojs4NjMxMC8vMDEyNTg7QUpUVlRSUQ==',
       'gYmOjYJ6dW9qZ2Riam94h46ZnpqZlI+KhoB3dHd+hoiEf3p2cm5raGVhaXR+hYJ+en2Hk56empaTj4uHgn55eQ==',
       179,
+      'bIRVgZyHdW9qZ19prGeMb452eo51dodxcYehf3RuY6F2s3RPgIBLXnaHgIBwN8NigItx6HB9elSKf5aXoJtZVQ==',
     ],
     [
       3,
@@ -9668,6 +10669,7 @@ export const PIECE_MODEL: PieceModel = {
       'paaKXUU5MColIyAfHRwbGxsbHB0fICMlKjA5RV2KpqWlpopdRTkwKiYjIB8dHBsbGxscHR8gIyYqMDlFXYqmpQ==',
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/g4qap6uppaGdmZWRjoqGgn56dnJuamZiXlpXVVpod36Aig==',
       179,
+      'tKKxYE5YmZlqslqzXalck5uvYWdnamtwbmFiaLpuuE92YXShgWlLXmhQgIBwlmiAgICAgICAelSKlWBzXJukqQ==',
     ],
     [
       4,
@@ -9677,6 +10679,7 @@ export const PIECE_MODEL: PieceModel = {
       'RkdJTE9SUUhBOzc0MTAvLi4vMDE0NztASFFST0xJR0ZGR0lMT1JRSEE7NzQxMC8uLi8wMTQ3O0BIUVJPTElHRg==',
       'jpqcmJSRjYmFgX15dXFtaWVlbXyKj42JhYF9eXVxcn6OmpyYlJGNiYWBfXl1cW1pZWVtfIqPjYmFgX15dXFyfg==',
       179,
+      'YKKxw6KU4NdpYVlpXHhbZZuvX2NnamtwbmFkTKNuY6F2YXShfpZLXldhgIBwlmiAgICAgICAelSKmERXX5uwwQ==',
     ],
     [
       6,
@@ -9686,6 +10689,7 @@ export const PIECE_MODEL: PieceModel = {
       'sLKGWEQ3LiklIh4dHBsbGhobGxwdHiIjKS43RFiGsrCwsoZYRDcuKSUiHh0cGxsaGhsbHB0eIiMpLjdEWIaysA==',
       'l6auq6ejn5uXk4+Lh4N/e3h0cGxoZGBcWFRUX257f4iXpq6rp6Ofm5eTj4uHg397eHRwbGhkYFxYVFRfbnt/iA==',
       179,
+      'uqOyWUZV4Ndptlm8XLZbppuvX2NnamtwbmGVroxuuE92YXRPgIBLXpJggIBwlmheVlOHXTP/elSKoo+bhZtZVQ==',
     ],
     [
       0,
@@ -9695,6 +10699,7 @@ export const PIECE_MODEL: PieceModel = {
       'epmWkkMtJSEgHhwbGhsbGhodHR4fIScqLzdAVoeOjYuLjY6KVkA3LyokIiAfHhsaGhsbGhscHx4iJy1Dk5aZeg==',
       'lJ6pqqWdlY6Ig3p0cGxrZmReWlZRVmN1gIB/g5Gjrq6qpJ6clpSSjoqDe3VuaGFaV1pkcH+Zqq6lim1UUVxtiA==',
       180,
+      'nwBKP1ledFmfsX+og4FdhpZp0f//iv//99KuqUbbuE92YYlPgIDNXv62gID/lmj/6f+9GMReep+KjGyqk4BZVQ==',
     ],
     [
       0,
@@ -9704,6 +10709,7 @@ export const PIECE_MODEL: PieceModel = {
       'hoiLiVM+NSomIyAfHhwcGxscHB4fICMmKi00QFWLnbO4kH5DOjUsKCYjIB8eHBwcHBwfICEjJiozOUNoiImGhg==',
       'laasqKehnZmTj4uFgX97d3NtZ2NfXmBiaGhka4GlqqScmZ6kpaGakoyGgoF9e3dxb2llYVtXUlJdcHyBf3t7hA==',
       180,
+      'qERETVZcWUqYrXOov5b1dXlMgp6zn4X/ddKekmduY6F2s4mhhHXNXtuTgH//lsNDQmKMo3Nyep+KinWkrnRZVQ==',
     ],
     [
       1,
@@ -9713,6 +10719,7 @@ export const PIECE_MODEL: PieceModel = {
       '5+V+Uz40KiUiIB0cGhoZGRkZGhscHB4hJiwyP1R86unp6HhBMykjHRoXExIRERAQEBARERISEhETFBceJeHp7w==',
       'lqCsqKSgmpaSjoqGgn56dnJva2VhXVlXWGRzgomVqLO4sq6qpKKcmJSQjouJg3t2bmpoYltOQT9FU2Bndnx9jg==',
       180,
+      'ywBGMh9FXVHC04fwiv6Y+UlmyHt4/3PkboeYrnhuY6F2s4mhoibNXv98gHX/lsM5nzQ3o1K9ep+Kjn6rtYJZVQ==',
     ],
     [
       1,
@@ -9722,6 +10729,7 @@ export const PIECE_MODEL: PieceModel = {
       'h4eKi2pFOi8qJiQiIB0cHBwcHR4fISMnJyw1OkV2i7SyqYhaRTgvKSYiHx4cGxsbGxsbHR4fIiUpNDxShYyJhw==',
       'lqewrKeknpqUko6IhoB+e3dzbGZgXF9kZmZXV2B3j5Wdo6WloZ2ZlZKOioaCfnp0cGpmYl5aVFVgc4CIhIB+hQ==',
       180,
+      'qU5HUVZcWkuXrnCouZTuc3NQepi0ctz/ddKflFduY6F2s4mhfIrNXt6UgIH/lsNENluAo3dzep8A0oeuuHVZVQ==',
     ],
     [
       8,
@@ -9731,6 +10739,7 @@ export const PIECE_MODEL: PieceModel = {
       'REE/PTs5ODY1NDMyMTEwMDAwMjEyMzQ1Njg6Oz0/QURHSU9RUVBMSEZFRUVFRUVFRUVFRUVFREZJS1BRUU5KRw==',
       'gICCgYGCg4KDg4GCgYF/f4KIkpufnJ2qvs7Tz8e+s6WWh3hqWU1CODEsNENXYmNiZm95foGAf39/fn1+fH19fw==',
       180,
+      'ZQI0RIKCXFX/TodZgGZiaZQA/254/2ty/4dvT4huuE92YYlPgIDNXniSgID/lmiAgICAgICAep+KK19nUDmXlw==',
     ],
     [
       8,
@@ -9740,6 +10749,7 @@ export const PIECE_MODEL: PieceModel = {
       'LzY+QEBAQEFDRkpPVVxcWFJORkM/PTg2NDMyMS8wLzEwMzQ2Oz5DSlJWVlFOS0lISElLTk5LQDc2MS4tKywrLQ==',
       'eoeQkZGSjpCIiYiFhoJ/fnp6dnVybm1pZ2ZpdYWNjouHg397fYWVoaGgmZWRioR4b2ludoGEhIF8eXZxbmlmcA==',
       180,
+      'ZoBhiZ+NcHVrZWxZr2WLalCCiG53gmxxcodLPrpuY6F2s4lPgIDNXl5ogID/lmiAgICAgICAep+KkIhIUJuDuQ==',
     ],
     [
       8,
@@ -9749,6 +10759,7 @@ export const PIECE_MODEL: PieceModel = {
       'XWRvd4GDfXFoYR8bGBUVFBITExQTFBUXGRoeICs3Zm50fYaFeWldUUlDPDg0Mi8uLS0sLS0uLzEzNTo9Q0hOVQ==',
       'nqu1urOpnpOOhX14cW1nYVxUUlVbY2poZmhwgZGZmZeVk5OPjYuHhYOAfn15e3d2dXF0cW9wbW5ubXWDlZubmw==',
       180,
+      'jjE8VnFqXVn9m76G9Gavdlss02xz5Gtx/odcTZluY6F2s4mhjobNXnVogJH/lmiAgICAgICAep+KG2NkbTaFiA==',
     ],
     [
       8,
@@ -9758,6 +10769,7 @@ export const PIECE_MODEL: PieceModel = {
       'LCssLC0uLjE0NTg9QkhQWGBrcXmBgnprY1ofHBgXFRUVFRMUFRYWFxobHyYsQ2htdX+GhHJlWU5GQDk2NDAvLQ==',
       'dYOUnZ6coKy1urKkmpKKg3x2cmxmYFlVVFhgaWxoZWhyhpSbmZiWlJOPjYuGhYJ+fnx6e3d0c3BwcXBwb2xrbA==',
       180,
+      'jzdAWXJqXlrumr2G62Wic1gyynF63Gxy9IdcTaluY6F2s4mhcXnNXnRngG//lmiAgICAgICAep+KImNkbDWBdw==',
     ],
     [
       0,
@@ -9767,6 +10779,7 @@ export const PIECE_MODEL: PieceModel = {
       'eZeVkj8uJiMgIB0bHBwbGxsdHh8gIiUnMTZCXIqMiIaGiIyKXEI2MSklIiAfHh0bGxscHBsdICEjJi4/kpWXeQ==',
       'kp6pqqafl4+JgXp0cW1qZ2NfWVVPVWZ4goF+gIyfrbCqpqCcmJWSj4uFfHZvZmJZV1tlcIKcrLCmjGxUT1ZphA==',
       181,
+      'nQBMP1pfbFaer32lj310i5to1///iv//8tKuqkbbuE92YYlPgIDKXvi2gID/lmj/6v/LGMJeep+KtVudhoFZVQ==',
     ],
     [
       0,
@@ -9776,6 +10789,7 @@ export const PIECE_MODEL: PieceModel = {
       'goGEh29KOi8qJyQhHh0cHBwcHR4fISMoKS4yPEZ0kLeyn41RPTYuKCQhHh0cGxoaGhodHyAiJCcvN0VkiIeDgg==',
       'laixraejn5mWkYuHhIF+fHhxa2NcWV9jZGRVWW2PmpuYmqGipKGblY+Lh4V/e3Zxb2llYVtXU1VleIOHg399hA==',
       181,
+      'pTM6SlhdWEmirX6j1I//cH09h6bHqP+adNKfkmduY6F2s4mhgXXKXtaTgH3/lsNEQmaXo3Vxep8A2mybpXZZVQ==',
     ],
     [
       1,
@@ -9785,6 +10799,7 @@ export const PIECE_MODEL: PieceModel = {
       '5eJ7UT0wKiQiHRwbGhkYGBgYGRobHB0iJCowSF2N39/e4ZlNMSchHBkYFxQREBAQEBAQERESFBQUFBceJN/m7A==',
       'maKopqOfm5WRjYmFgX15c29rZ2ZiXlpWXGl5g4uYq7m3s62ppaGdl5OPjYmIgnt1bWllYVhKPj5HVGJqeH1/kQ==',
       181,
+      'yQBLMiFFWEi61Hzujfmx6Thby393/3G6boeYrnhuY6F2s4mhoRzKXv18gHb/lsM8mjEfo1C+ep+Ktm2eqINZVQ==',
     ],
     [
       1,
@@ -9794,6 +10809,7 @@ export const PIECE_MODEL: PieceModel = {
       'tIxrRzwyLigoJCIgHx0dHR0dHh8jJScrMTxMcYiGg4ODhYiJWz82LyYjIR8eGhoZGRoaGxweHyMoLDRBVo6psg==',
       'YHOAhIB8eH+NoK6uqKSdmZaRjoiEfnp2cm5qZmJcWFlbZWxyiJ6rqZucm6CjnZmTjYeDgYB8eHJtamNgWlZRUg==',
       181,
+      'pjo9T1dcWEmmrXyk0ZH/cm9BgqDAo4T/ddKflFduY6F2s4mhforKXtmUgIP/lsNHOl9/o3lzep8A2m2cpndZVQ==',
     ],
     [
       8,
@@ -9803,6 +10819,7 @@ export const PIECE_MODEL: PieceModel = {
       'QkA+PDs5OTc2NTQ0MzMyMjIyMzM0NDU2Nzk5Ozw+QEJFSEtRUlJOSkdFQ0NDQ0NDQ0NDQ0NDRUdKTlJSUUtIRQ==',
       'gIGBgoODhYaGhYSCgYJ+gYaPmp+goq/F0dXQyL+2p5mJemlYTkI5MisuOk5dYWBkcHp/gX5+fX17enx7fHx8fg==',
       181,
+      'YgAwQICEW1X5TZVZfGlfZ5gA/293/2tx/4dtT4huuE92YYlPgIDKXnWRgID/lmiAgICAgICAep+KLnFZQjqSkw==',
     ],
     [
       8,
@@ -9812,6 +10829,7 @@ export const PIECE_MODEL: PieceModel = {
       'LSsqKissLTE3OkVNTUxKSUlKTE5SV1dWTUc/PDk1NDExMC8vMDAyMzU3OT0/RklOVVpdW1VOSUZDQkFAQUA6Lw==',
       'eYGDf3x4dHJ0f46XnJmXlJCQjYuHg4F/f3t7eHR3dXNwb2xtdX2KkpeUko6IhoB+fIGOlpqUiH95cGtlX11eag==',
       181,
+      'aHxfhJ6LcndsZ2hYrWeMa1eAj212hmxyqYdIPrpuY6F2s4lPgIDKXl1lgID/lmiAgICAgICAep+Kjpo6QpuCtQ==',
     ],
     [
       8,
@@ -9821,6 +10839,7 @@ export const PIECE_MODEL: PieceModel = {
       'LTAzNDk8QUpSX2x+iYl/dnJqLyYdFxcUFBIRERARERERExQXFx5kbXWEhoN5cGdeVk9IQj46NTIxMC8sLCwsLQ==',
       'g5OZmJSXoaqwr6qkoJqTjoaAeXFpYVdMRklSXmVjZG99jpOTk5ORkJCNj46KioWEhoCAfHh5dXNxbWtpZ2Vncw==',
       181,
+      'kCY5VG1oXFf/n8KK/2a2e1Qm3Wx19Wtx/4dXTJluY6F2s4mhlYfKXnFkgJr/lmiAgICAgICAep+KHnZVXjWBdw==',
     ],
     [
       8,
@@ -9830,6 +10849,7 @@ export const PIECE_MODEL: PieceModel = {
       'LS4wMjY6PkdOW2h6iIqDeXRrMygfHBkXFhQSExMSEhIUFBQXGx9eZnF+hYN8c2pfV1BJQj05NjQxMC4sKyorKw==',
       'f5CZmJSXoKmvrqqjnZeRjYiDe3NsYlpNRUpUX2NiZG+BjZOVkZOSkZGOjo2LioeFhIOBfXp4dHJwbGxpZ2Zkbw==',
       181,
+      'kS08Vm1oXFj6nsKK/Wexd1Qs0Wx062xx+4dXTKluY6F2s4mhanjKXnFjgGb/lmiAgICAgICAep+KJ3dVXTV9bw==',
     ],
     [
       0,
@@ -9839,6 +10859,7 @@ export const PIECE_MODEL: PieceModel = {
       'dJaUkjsqKCMhIB0eHRwcGxseHiAhIiUpMThGYoiHhIKChIeIZEY4LiklIyIgHBwcHBwcHRwdICAkKCxCkpSWdg==',
       'kp+prKWdmI6Jf3hycG5qZmFdV1NPWGp7hIF9f4qdrrGsp6KdmJSQjoyFfXZuaGBZVVlncoSdrbSni2tRTVdohA==',
       182,
+      'mgBNPFxgZ1OgrYChnnh/kZdh3f//i///7tKuqkbbuE92YYlPgIDGXvG2gID/lmj/8v/EGMFiep+KvFWYgoFZVQ==',
     ],
     [
       0,
@@ -9848,6 +10869,7 @@ export const PIECE_MODEL: PieceModel = {
       'enx/gnJNOTEpJiMfHRwcGxscHB0fICMiJiszQE2LnKyxjn1DOTMuKSUiIB0cHh4dHR0eHyAmKSw0QVCAgX16eg==',
       'lKevqqWhm5mVj4uHgX15dnJsaGBcXF5jZ2hkbpCjqZ2anaKno52Vj4mFg399d3RwaWVfW1dTUV1ygYSBfXp5gg==',
       182,
+      'oTAzTVxfV0msqY2d9YP/aoE0hqzAqv+XdNKfk2duY6F2s4mhgnbGXtGXgIP/lsNIPGKfo3dvep8A4GaXoHZZVQ==',
     ],
     [
       1,
@@ -9857,6 +10879,7 @@ export const PIECE_MODEL: PieceModel = {
       '3tmNVEA0KyUgHhwbGhoZGRkZGRobHB4iJSozR16N1NPT1tRENCsdGhgWFBMSEhEREQ8ODg8PERIUFhwfIdnf5Q==',
       'mJ+opqKempSQjIiFgX13c29raWVhXVlXYG99hYiWqri3s6+rp6CcmZKOjYiFgXt1b2tlXlZIPj5GVGRseIB+kA==',
       182,
+      'xgBMNCVHV0fC03fsjOy+1jJXzIF4/3RzboeXrnhuY6F2s4lPgIDGXvd9gID/lsM+lycWo06+ep+Kvmaao4NZVQ==',
     ],
     [
       1,
@@ -9866,6 +10889,7 @@ export const PIECE_MODEL: PieceModel = {
       'sIlySTs0LyomIyEeHRweHh4eHyAhIyktMkFSgoN/fHx8foGDakc4MCglIh4dHBsbGxscHR4gICEmLDQ/U4ilrQ==',
       'ZHiChIB8eXuGmKmuqqSgnJaUjoiGgHx4cm5qZmFdWVhcYWlxhp2mqJybn6KjnpiSi4mGgoB8dnJsaGRgXFRPUg==',
       182,
+      'ojU1T1teV0itqoae6YX/anM2hKe5qP+XctKglVduY6F2s4mhfYnGXtSXgH3/lsNFO12Go3pxep8A4WeYoXdZVQ==',
     ],
     [
       8,
@@ -9875,6 +10899,7 @@ export const PIECE_MODEL: PieceModel = {
       'QD89PDo5ODc2NjY1NTQzNDQ0NDU1NjY2Nzg5Ojs9PkBDRklOUVJQTEdFQ0NDQ0NDQ0NDQ0NDRkhLUFJRTklGQw==',
       'gICDhIaFhoWGhoSEgoGAgoqTnaOhrMDQ19PNxb2xopKBcWFSRzw1LykvO05dXmJrdX2Afn58enp6enp7en19fw==',
       182,
+      'XwAuPn+HWlT3S5haeGppZ5YA/212/2tx/4dtT4huuE92YYlPgIDGXnSTgID/lmiAgICAgICAep+KNXdVPTqCkw==',
     ],
     [
       8,
@@ -9884,6 +10909,7 @@ export const PIECE_MODEL: PieceModel = {
       'KyopKCgoKywxOD5KTk1LSkpLTU9TV1lYTkdDPDo2NTIyMTAwMDAyMzQ1ODs/QkdKUFVdXltSTkpFREJCQkE+MQ==',
       'd3+Cfnp2cnF1g5KYmpiWk5CNiYqIhISCfnx4dnZ3dnNvcG5scnqKk5eVj4+KhYF7foaRmp6VjYJ3cWdjXltdZw==',
       182,
+      'anhbg52JdnpxaW1Yp2mLb199lm12imtys4dHPrpuY6F2s4lPgIDGXlxjgID/lmiAgICAgICAep+KiaA2PpuCuQ==',
     ],
     [
       8,
@@ -9893,6 +10919,7 @@ export const PIECE_MODEL: PieceModel = {
       'XGdueIKIh3pxahwYFRQUEhIQEBESERESFRcZHCEoO3R6gIuMhHJhVUxEPzk3MzAvLS0sLi4vMDIzNTk9Q0hOVA==',
       'nqq0vbqwqJ2TjIN9d3JsZ2FaVk9NU1xoa2lpcYOSmZqYlZWRj42JiIOCgH5+fHl1dXNycW9wb25ubG53iJWbnA==',
       182,
+      'kB01UWtnW1b/n7SP/2zYeVAf4m95/2xy/4dTS5luY6F2s4mhjobGXm9igJH/lmiAgICAgICAep+KJn5QWDSEjg==',
     ],
     [
       8,
@@ -9902,6 +10929,7 @@ export const PIECE_MODEL: PieceModel = {
       'LC8yMzY7QElSXW19iYmAenRqMCMgGRcWFBQTEhITEhISFRUWGRpjaXWDh4J6cGleV05HQTw3NjIwLy4tKysrLA==',
       'g5KYl5OZpa2xr6iknpiSjIiAfHJqYVdQRElTXGViZW9+jpOTkZOSj5GOjI+LiYaFhYOAfHp3dXNvbWtoZmRncg==',
       182,
+      'kSY7U2xnXFf/n8GM/2a3fFEn2XB49Gxy/4dTS6luY6F2s4mhcXnGXm5hgG//lmiAgICAgICAep+KF35PVzOCfA==',
     ],
     [
       0,
@@ -9911,6 +10939,7 @@ export const PIECE_MODEL: PieceModel = {
       'HRsbHB4dHiEkJi44lZaYeHiYlpU4LiYkIR4dHhwbGx0dHR4fICEkKDA3RmKJh4SCgoSHiWJGNzAoJCEgHx4dHQ==',
       'n66zpIZkTk9acYmWpKqrpJyWjIV9dnRwbmpkX1tWUlBbb36EgX2Ai5+vsaunoZ2XlJGOioR9dW9nX1dVWWVyhg==',
       183,
+      'mwBPO1pfZFGarYKkoXmJjJtg3v//iv//6tKuqkbbuE92YYlPgIDIXvS2gID6lmj/7f/PGMBkep+KwmGhiptZVQ==',
     ],
     [
       0,
@@ -9920,6 +10949,7 @@ export const PIECE_MODEL: PieceModel = {
       'GhsbHB4fIiUoLDM9UYedr7ORXkc7NS0oJiMiHx4dHBwcHB0hIiQnLTI/WYCAfHp5eXt+gntRPC8sJCEgHh4dHQ==',
       'hqSmn5yco6iknZiPioaCgXx7dW5tZ2NeVlJOWGx6hIJ/fXl+jKGvraainpqWkYyHgn97d3VtaWRdXF5gZmdibQ==',
       183,
+      'oCguSlxfVki4qYma+YH/bYAtirG7s/+TdtKgk2duY6F2s4mhg3bIXtOZgIP6lsNLPWOgo3huep+KpG2bpJtZVQ==',
     ],
     [
       1,
@@ -9929,6 +10959,7 @@ export const PIECE_MODEL: PieceModel = {
       'zM2LXUc4KiUgHhwbGRkZGBgZGRobHR8hJisxPVN61drh29d8IBoXFBISEhIRERAQEBERERITFBYYGyExQdDPzA==',
       'kqGqpqKempaUkY2Jg397d3Nva2VhXVlaY2p1gYGJl6O0v8W9sqmfm5ePioR8endzcWtnY1xbVVFNRkhXand7hA==',
       183,
+      'xQBMMyRHVUW103XpseXkwSNT1YV3/3S0boeXrnhuY6F2s4lPgIDIXvl/gID6lsM/nSYAo0y9ep+Kw3ajrJtqWA==',
     ],
     [
       1,
@@ -9938,6 +10969,7 @@ export const PIECE_MODEL: PieceModel = {
       'e3x/g3VLOzArJSIgHx0aGhobGxwdHyAjKCwxPlGEprGxjGpIOzYuKCYjIR8eHRwcHBwdISIkJi40PlOCgn18ew==',
       'j6SwrKiinpqUkoyGgn56dnJsaGReWldYX2Zrdo+lqaGdnJ6jn5uVj4uFhIJ8eXRuamVfW1dTUV9xgIaCf3x4fw==',
       183,
+      'oTMwT1peVkizqouc84X/bXgyh6i7rv+RdNKhlVduY6F2s4mhfInIXtaZgH36lsNIOVqSo3xxep+KtXGdp5tZVQ==',
     ],
     [
       8,
@@ -9947,6 +10979,7 @@ export const PIECE_MODEL: PieceModel = {
       'RERERERERkhMUVJQTEdEQj89PDs6OTg3Nzc2NjU1NDU1NDU1NjY3Nzc4OTo6PD0/QkVHS1BSUUxIRkRERERERA==',
       'dH6Afnx6enl5eHl4enx8f4CBgoSGiIeHh4eHhYODgIGIkJ2lpLDD09jTzse/taaVg3JiUkc9NS4oKjVJWVtfag==',
       183,
+      'XAAuPX6KWlT3SJhcdWptZpkA/2x0/2xx/4dqTYhuuE92YYlPgIDIXnKUgID6lmiAgICAgICAep+KOG9ZQpuSmg==',
     ],
     [
       8,
@@ -9956,6 +10989,7 @@ export const PIECE_MODEL: PieceModel = {
       'SEVBPTk3NDMyMDAwMDAxMzM1ODtAQ0pSWlpYU1BNS0pKS01MRj0zLispJicnJygsMT9DQ0NERkhMUVheXltTTg==',
       'Z2VocH2Lj42Lh4OAgoyYpKainpeNhn5zZ2JibHp/hH95d3FtbGpwf4uSlJOQj4yLi4qIhYJ+gH96enZydHBsaw==',
       183,
+      'a3ZZgJyIeHt1a3RYpWmNcmR5m2x0jWtzuYdDPbpuY6F2s4lPgIDIXlthgID6lmiAgICAgICAep+KiJc7Q5uAtQ==',
     ],
     [
       8,
@@ -9965,6 +10999,7 @@ export const PIECE_MODEL: PieceModel = {
       'EA4PDw8QERITFBYYHic5eX+Fj5GDcmFUTUM8OTQyMS8tLSwtLS0uMDI2OjtCSE9ZX2lxfIaNjX5zbRoUExEQEA==',
       'dISSm5uZl5SSj4yJh4SCgHx7eXh3c3JycHBvbW1vbXB8jJidnKSwusC2rKSZk4yCfHVva2dhW1ZOTE5YYmpoaQ==',
       183,
+      'kxIxTmZlWVX/pLiT/2zggE0Z6XF6/21x/4dPSpluY6F2s4mhmIjIXm5fgJ36lmiAgICAgICAep+KK3RVXZuBfA==',
     ],
     [
       8,
@@ -9974,6 +11009,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ly8wNDc6QEpSXW+BkZGHgX1JLyUeGBQUExESEREQEBASExUVFhoecHmHj4yBeW1jW1NKQz06NzQxLy0tLSwtLQ==',
       'f4+XlpWeqbCyr6iinpiUjoiBe3RtZFtSRURMV2BjY2x+jJKTkpSUkZCQj42MiIeGg4GAfn15dnJvbWpoZmRlbw==',
       183,
+      'lB44UGdlWlb/o6OW/nfhd0wi225z/2xy/4dPSqluY6F2s4mhZ3fIXm1fgGL6lmiAgICAgICAep+KG3VVXZt5bw==',
     ],
     [
       0,
@@ -9983,6 +11019,7 @@ export const PIECE_MODEL: PieceModel = {
       'enN1cldGOjMuKygmJCIiISEiIiQmKCsuMzpGV3GYl5WUlJVNLyEbGxkWFRQUFRUUFBUVGBkaHSMmLGuCi46TlQ==',
       'h5Wbl5OPi4eDgHx4dHBsaGRgXFpkc4GJhYmWpbK1r6uppaOelY+IgX55dW9pX1dUU1ZYW2FocXR4h5WfnIh8fw==',
       184,
+      'oTRTVVxfXVPhsHqlzYPYcShXtsN325VybqyeqFluY6F2s3+hktirXr6LgHOIlsN1r4YjqZCkoXmKcq2OmJtZVQ==',
     ],
     [
       0,
@@ -9992,6 +11029,7 @@ export const PIECE_MODEL: PieceModel = {
       'hXZuZ15OPjYuKiclIyAfHx8fICMlJyouNDpFWnNycGxsbW5wcVFFOTEqJSIhIB8dHR0eHyAiJys0Pk5cXGJyiQ==',
       'ZHeFiYaEfnyDj6WuqqWgnpqWkoyIgHp0bmplZGt1e3ttYVVVXnWRmpWRjoyPlJWYlZSQjIiAfHZycGxoY11XVg==',
       184,
+      'kEpeYnZrbGRwmXB8eWKXdWx/jruonZrldKyWiYBuY6F2s3+hgWSrXp+JgHyIlsN8cXKNqWqDoXmKq5yGj5uUaA==',
     ],
     [
       1,
@@ -10001,6 +11039,7 @@ export const PIECE_MODEL: PieceModel = {
       'YWVqaWdoX1QsKCUiIR4eHR0eHh4fISMmKzFBWXh3dnV1dnh4Wj4xKyYjIR8eHh4dHR4eICElKCxUX2hnaWplYQ==',
       'k5qlrLCrnZCIhIB8dm9pZF5cWVRYYnWBg4B+fYiZpq2ppaOdl5KLh4F9eW9mV1BVWWNsdX6FioqLgXV1dXyAig==',
       184,
+      'hxVLX3VtYFedm7By7HmLgJpKp/eqvf+ZiqyurkbbuE92YX9PgICrXsS2gICIlmiltezVLdhzoXmKarCOeJtZVQ==',
     ],
     [
       1,
@@ -10010,6 +11049,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hx8iIiQnLDI8RFRycW9ubW9wc3RSQjgwLCglIyEgIB8fICAhIycrLzQ7SlxxeX2Hh2ldWlhIOjItJyQiIR8fHw==',
       'enZ9ip2rqaKdmJSQjIiDfnp2cW5qZ2RiZWpwdXRxfZKkraifkoSIjpWZlZKOioR+eHJvamdkYlpUVV90gISAfQ==',
       184,
+      'klVfZ3VqaWBxmWyAhWijdGh4iKybed3cdqyYjG1uY6F2s3+hf5urXqKKgISIlsN/bGWHqXOHoXmKk56FjpuSZA==',
     ],
     [
       2,
@@ -10019,6 +11059,7 @@ export const PIECE_MODEL: PieceModel = {
       'S0tGQD08Ojo6Oz09Pj8/QEA/Pz49Ozs6Ojs7PUBGS0pJSUpMTlFRSUE8ODUyMTAvLzAxMjU4PEJKUVFNS0pJSQ==',
       'foGDhoeGiISDgnt3c2xmam93fXx4dHB0gI2XlpKPi4eDf3t3c29raW55iZCOjIaCho6UnJWPi4SDf3t6eXh5fA==',
       184,
+      'V5VvmaaiZ292VMZYX2WGZ5dga3t4bXZxbmGTZJNuY6F2YX+hZ4OrXnuugICIlmh1RjLRLV4VoXmKUbZqc5tZVQ==',
     ],
     [
       3,
@@ -10028,6 +11069,7 @@ export const PIECE_MODEL: PieceModel = {
       'zb19VD86MiooJCIfHh0dHBwdHR4gISMnLDE5QlaAvMzP0HlQPSolIBsZGBcWFRUVFRUVFhYYGhwgIys7UXrRzQ==',
       'jIiGg397eXVxbWdlYV5aVldhbneDkqWwsqyopJ6alpWRjYmDf3h1cW1rZ2NdWVVPUFZpeYSPm6irpaSgnJqUkA==',
       184,
+      'xVl+QTZOY1+zwGzObtKAzZaBeW12qnN+jod0grpuY6F2YX9PgICrXpldgICIlmiAgICAgICAoXmKaJd2f5uwhg==',
     ],
     [
       8,
@@ -10037,6 +11079,7 @@ export const PIECE_MODEL: PieceModel = {
       'srSVY0o+NC0pJSIgHx4eHR0dHiAhIiYnLjU8S2SRkpOivrpqOS8nIx8dGxoYFxcXFxcXGBkaHCAiJi47TnKzsw==',
       'laOsqKSgnZmVkY2JhYF9eXVxbWpmYmh2foN3Y1hca36Vo6yyr6unoJyYkY2HgX15dXFtamZiXlpWUk9VZHN7hg==',
       184,
+      'tD9QSUZVX1mtt3O8c7KdmSdbltJ5f/9xbqyTpaduY6F2s3+hmHyrXrt1gICIlsN1eYUjqV3KoXmKjayMlpv5ww==',
     ],
     [
       0,
@@ -10046,6 +11089,7 @@ export const PIECE_MODEL: PieceModel = {
       'fHJ0c1dGPDUvKygmJCMiIiIiIyQmKCsuNTxGV3OXlpSUlJRULB8bGRcWFBMUFRQUFBQVFxgZHB8mK22GjI2SlA==',
       'h5Sal5OPi4eDf3t3c29rZ2RgXF5qeYeJhYuXq7ezrqupp6GdlY2JgX17c25lXldPVFZWXGJoc3V2gZKdnot9fw==',
       185,
+      'oCtQU1xfXVPpsHmk04HddStUvcN255JxbqyeqVluY6F2s3+hmcupXr2LgHaRlsNzt4YnqY6koZ+KYaOVnptZVQ==',
     ],
     [
       0,
@@ -10055,6 +11099,7 @@ export const PIECE_MODEL: PieceModel = {
       'bG5wc2BGOjMuKyclJCIgHx8gICEjJSovMz9NX2dveIWJc2FeXU06MColIiAfHh0fHx8gISUnKS85RFVxcG5sbA==',
       'kqSrp6Gbl5GPi4eCfHZybmpoaGtuc3JwbWhsfZunraOWioSLlJybl5ONiIJ6dHFraGZhXVZPV2t6hYJ+fHh4gA==',
       185,
+      'j0VXYXZraWFzmnh+f2KZeHB7j7qzoJf8dNKWiYBuY6F2s3+hm4epXp+JgIqRlsN6cXKTqWyDoZ+KcpKKk5uNoQ==',
     ],
     [
       1,
@@ -10064,6 +11109,7 @@ export const PIECE_MODEL: PieceModel = {
       'YGVqaWloYVQsKSMiIB8eHh4dHR4gISQoLDI/Vnh3dnR0dnd4Vj8yLCgkISAeHR0dHB8fICIjJixVYWhpaWpjYA==',
       'kJqmqrCrn5KIhH56dm9pZGBcWVRXZnaBg39+fYeZp62ppaGdl5KMh4N9eW9kWE9VWWNudoCIi4+MgnVydXh9hw==',
       185,
+      'hhFKXnZtYFiem6xw7nqZf5hLqvq9wf+bktKurkbbuE92YX9PgICpXsK2gICRlmixuPDSLdlyoZ+KX6WVf5tZVQ==',
     ],
     [
       1,
@@ -10073,6 +11119,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hx8gISMlKCwwOkZZW1xohoR9d3JbSjw1LyslIyIhICAgICEiJCYoLDE5QlZycG5sbGxucHFWRT0zLSklIyIgHw==',
       'Z4KOjYmNlZyenZuXk5GLh4N9eXVxbWhkXlVVX3SCiIeDgX17hpaprqignZqXk4+Jg395c3BqZmpweXxyaFlTWw==',
       185,
+      'kFJcaHZraGBzl3B/iWaed2l3h6yreN/xdKyYjW1uY6F2s3+he5upXqKLgICRlsN7aGaIqXWEoZ+KdpSMlZu6pg==',
     ],
     [
       2,
@@ -10082,6 +11129,7 @@ export const PIECE_MODEL: PieceModel = {
       'R0dISUxPUEtDPTk2MzIwMDAwMjM2OT1DS1BPTElIR0dHSUlCPz07Ojo7PD0+P0BAQEA/Pj08Ozo6Oz0/QklJRw==',
       'iJOYlJCMiISAfHh0cGxpbHeGkI+Mh4WCh46UmJGNh4SCfHx4eHt7f3+BhYaIh4WCf314dXBnbHF4fn15dHFveQ==',
       185,
+      'VZZznKelaXF1U7pZbGaLZptoaXd4bHJxbmGWZZNuY6F2YX+hZHipXnyygHaRlmhzQi/WLWoSoZ+KW7Z2fptZVQ==',
     ],
     [
       3,
@@ -10091,6 +11139,7 @@ export const PIECE_MODEL: PieceModel = {
       '0dN+RzcrJiEeGhgYFxYWFRUWFhcYGBocISYrN0d+09LOu35UQzoyKiUjISAeHRwcHBwdHiAhIycqMjo/VH67zg==',
       'nay0r6qpop6alJCMiISAfHl1cW1nY19YV1JNU2BzgY2Uo6unpaKenJaSjoqIhIB8e3dzb2llY19bWlRbZ3F+ig==',
       185,
+      'x016QDNNYV2tv3DPZ9Z91Jh5eW12unV+j4dxgbpuY6F2YX9PgICpXpdbgICRlmiAgICAgICAoZ+KYYx9hZu/lg==',
     ],
     [
       8,
@@ -10100,6 +11149,7 @@ export const PIECE_MODEL: PieceModel = {
       'uruSYUo9MisnJSIgHx4dHR0dHh4fIiQoLDM7S2KTmJepxsJVOC0mIR8bGRgYFxYWFhYXGBkaHB4iJyw6S3G6ug==',
       'mKasqKSgnJiUkIyIhIF9eXVxbWllYmh2foB1Ylhfa4KZqLC1samln5mXkYuHgX15dXFtaWVhXVlVUVBVY3J8iQ==',
       185,
+      'tzpMRUJTXlmvunbBcLqYpCBYmdZ6f/9xbqyQpaduY6F2s3+hmyypXrlygICRlsNzdoMXqU7RoZ+KhKGTnZv1yQ==',
     ],
     [
       0,
@@ -10109,6 +11159,7 @@ export const PIECE_MODEL: PieceModel = {
       'e3BycFlIPDUwKykmJCQjIiIjIyUmKSswNTxIWXWWlZORk5RYKiEdGhYVFBIREhMTExMWFhcYHSAjKW+KjI6Rkw==',
       'iZOalpKOioaCfnp2cm5qZ2NfW2Fvf4qIhImarrezsKmopKCclo6GgHx4dGxhWlJQVFhWXWNsdXZ4g5WdnIx8gQ==',
       186,
+      'nydQVF1fXVTvsHyj0IDfdzBQwLt37ZJybqydqVluY6F2s3+hl76mXriKgHCQlsNzt3wvqYyjoZ+KoJySm5tZVQ==',
     ],
     [
       0,
@@ -10118,6 +11169,7 @@ export const PIECE_MODEL: PieceModel = {
       'aGlrb25LPDQvKygmJSMgICAgISIkJSksNEBPXmdtdYGFbV9cW007MCkmIyEgHx4eHyAgIyYqLDQ8RV5ubGlpZw==',
       'kaWsqKGblpCOioaDe3dxa2lmZ2tvdHNwbGlwh5+qqZ2ShYeOlZyamJKMhX15c29rZ2NfW1FRX3N/hYF/fXl3fw==',
       186,
+      'jEBSYnltaGB7ln94jGicfXN2kri8o5b/dNKXipNuY6F2s3+hnG2mXpuKgIqQlsN6cm+XqW5/oZ+KjIuDjJuZmw==',
     ],
     [
       1,
@@ -10127,6 +11179,7 @@ export const PIECE_MODEL: PieceModel = {
       'XWFoZ2doY1ctKSYiIB8fHh0dHh4gIiQnLDVDW3Z0cnFxcnR2W0M1LCckIiAeHh0dHh8fICImKS1XY2hoZ2hhXQ==',
       'kJqmrbKrnZGHg396dW9pZGFcVlJYa3qEg4B+fIWTpa6qpqGdl5GNhoF9eG9lV05TWWNveYKJjY6MgXRydHd9hg==',
       186,
+      'hAxIXXhvYFqamLBr53+LgJpOrP+7xP+ekdKurkbbuE92YX9PgICmXr22gICQlmivufrULdlvoZ+KRp6MdZtZVQ==',
     ],
     [
       1,
@@ -10136,6 +11189,7 @@ export const PIECE_MODEL: PieceModel = {
       'HyAgIiMlKCwwN0VaWlxog4N6dXBcRzw0LyslJCIhICAgICEiIyYrLjQ7RmpvbGpoaGlqbG9dSDwzLyonJCIiHw==',
       'bIGNi4mOlpyenpqWko6KhoJ9d3Nva2ljXVVVZXqFiIaCf316hJenr6iinpiWko+LhH95c29rZWhwdnx2Zl1UWg==',
       186,
+      'jU9XaXhtZ156lnp6nGWnemtxibGueOX9d9KZjW1uY6F2s3+hmommXp6LgJCQlsN+aGqLqXiCoZ+Kfo2EjZuboQ==',
     ],
     [
       2,
@@ -10145,6 +11199,7 @@ export const PIECE_MODEL: PieceModel = {
       'RkZHSEpPUEtEPjk2NDIxMDAxMjQ2Oj5ES1BPS0lHRkZGSElFQD08Ozs7PD0+Pj8/Pz8+PT08Ozs7PD4/RElJRw==',
       'hpOYlJCMiISAfHh0cGxobXiGkZCNiIOAgoqRmZaOh4SBgH57eXt7f4CChYaHhYSBf3x2c2xob3V8gXt5dW9veQ==',
       186,
+      'VZd3n6emanJzUrFacmeMZZhsanhzbXFxbmGYaIBuY6F2YX+hZnamXnyzgHCQlmhzQTDQLXQUoZ+KYLZveJtZVQ==',
     ],
     [
       3,
@@ -10154,6 +11209,7 @@ export const PIECE_MODEL: PieceModel = {
       '3s18U0c6MSsmJCAeHh0cHBwcHB0fISInKjI4PlF6y+Dk5W9JLiQhGxkXFhUTExMSEhMTFBQWFxgdICYvTG7j4g==',
       'joqIhIB8e3dzb2llY19bWlRbanGAj6OytK6spqKemJaSjoqEgHx3cm5qZ2JeW1RTTE1ccHyNmKOtp6WhnZyVkg==',
       186,
+      'zTxxOSpJXlrKx4LcYuiC7JRshm130HaBnodvg7puY6F2YX9PgICmXpVYgICQlmiAgICAgICAoZ+KaIZ2f5u5cw==',
     ],
     [
       8,
@@ -10163,6 +11219,7 @@ export const PIECE_MODEL: PieceModel = {
       'wcKRYEk7MysnIyEgHh0dHBwdHR4gISMnKzM7SWCRnJ2uz81JOCwlIB4cGhgXFhYWFhYWFxgaHB4gJS04Sm67wQ==',
       'maasqKSgnJiVkY2JhYF9eXVxbWllY2l2f4B0X1VbZoKZqLS2saukoJyWkYuFgX15dXFtaWVhXlpWUk9TYHB7iQ==',
       186,
+      'uzJIQT1RXVmwvHfGbMKZrhhTnNl91qZxbqyNpaduY6F2s39PgICmXrRugICQlsNzdYAJqUDZoZ+Kg5qKk5vyyA==',
     ],
     [
       0,
@@ -10172,6 +11229,7 @@ export const PIECE_MODEL: PieceModel = {
       'IiIjJCYoKy41PUdYcnVzg5aUkJGEcSkjIBkYFxMTEhISERARERITFhgcIChVmJaWl5mZc1ZHOzQvLCcmJCMiIg==',
       'b4CJiJCZoKeqra+xrKObkouIhH13cGpjXVtYVlJJSlVqdHt3eYeWo6WhnZmVkY2JhYF9eXVybmpmbXd9gW9fZA==',
       187,
+      'oSNOU1leXVP3s3un1YPgcjJQwsF38pJybqydqVluY6F2s3+hsaaoXryJgHyRlsNyuoE0qYuloZ+KYpmSm5tZVQ==',
     ],
     [
       0,
@@ -10181,6 +11239,7 @@ export const PIECE_MODEL: PieceModel = {
       'aGlscG9LPjYwKSckIiEhICAhIiMkJiktMz1MXWdvdoOHbWFeXEo4LigmIyEfHx4eHiAgJCYnLTQ9RV5vbGpoaA==',
       'kaasqKGamJKOioSAfXdzbWlnZ2ltc3NybmduhqCnqZ2Qh4qQmZ6clpCKg315cW9rZ2VfWlJSYnWDhYF/e3l2fw==',
       187,
+      'jUFPY3htZl59l4B5nGedfHF1kLa+oZL/dNKXipNuY6F2s3+hg2SoXp6LgHyRlsN6cG2WqXB+oZ+KeoiHkJuTXw==',
     ],
     [
       1,
@@ -10190,6 +11249,7 @@ export const PIECE_MODEL: PieceModel = {
       'XmZpaGlqYFcsKSMiIB8dHBwdHR4fIiQnLDVCWnd1dHJydHV3WkI1LCckIR8eHRwcHB4fICEjKCxWY2ppaGllXg==',
       'j5mmqbCvoZaKhYF7d3BrZWFdWVRTYXKAhIB/e4KRoa6qpqKempSPiIR+enNmXExRV15sd4GIjY6NhHZ0c3V7hA==',
       187,
+      'hghGWnZuYFmfm6tt6X6QgpdNrv+8yP+fkdKurkbbuE92YX9PgICoXsC2gICRlmivvf3RLdlvoZ+KapuSfJtZVQ==',
     ],
     [
       1,
@@ -10199,6 +11259,7 @@ export const PIECE_MODEL: PieceModel = {
       'hXx3cFlIOzMuJyQiISAfHx8hIiMlJyouMztEbnBta2lpamxtcF5EPTMvKSUjIiEfHyAgISIlJysxN0RVXV5phQ==',
       'Y3iEiYWDf317gZSlr6uinZiUk5GLhX95dW9rZ2dtdXh1aFxWW26DjYuNkZqenpyalpOQi4eAe3dzcW1nYVtSVA==',
       187,
+      'j05TaHdsZl19l4B9nWOte2lvhqu5d9//d9KZjYBuY6F2s3+hlnKoXqGMgIqRlsN9ZWSKqXqBoZ+KgIqJkpuYZA==',
     ],
     [
       2,
@@ -10208,6 +11269,7 @@ export const PIECE_MODEL: PieceModel = {
       'REVHR0E+PDs7Ozw9Pj9AQEBAPz49PDs7Ozw+QUdHRURDRERFSExPTkZAOzg1NDIyMjI0NTg7QEZOT0xIRUREQw==',
       'f4GEhoaHhIODfXl1bmlvdn6BfXt1c29ue4iTlpKOioaCfnp2cm9rbXaDkZGNi4WDf4KIkJaSjYiEf317enp5fA==',
       187,
+      'UZZ5oqmubHRvT6ddgWiNZJtxaXd0bXNxcGGaZ21uY6F2YX+haY2oXny7gHaRlmh1QC7XLX4KoZ+KYrZ1fptZVQ==',
     ],
     [
       3,
@@ -10217,6 +11279,7 @@ export const PIECE_MODEL: PieceModel = {
       '5ORvSS0kIRsZFxYVExMSEhITExMUFhcYGiAmL0hu4+LhzXxTRzoxKyYkIB4eHRwcHBwdHh8hIicqMjtCUXrL4A==',
       'na21saupo5+bl5OPi4WBfXlzb2tnY19cVVJNTFlqeYqUpKyopqKenZeTj4uJhYF9enh0cGtmZGBcWlRYYnB9jA==',
       187,
+      'zUBzOipJXlrOx4fcXOiC7JdqhW13zHZ/nodrf7puY6F2YX9PgICoXpRYgICRlmiAgICAgICAoZ+KhYF4gZuxaQ==',
     ],
     [
       8,
@@ -10226,6 +11289,7 @@ export const PIECE_MODEL: PieceModel = {
       'u9/bRDQoIh8bGRcWFRUUFBQUFRUWGBocHyQqM0Nny9LS0olbRTkwKCYiIB4dHBsbGxwcHR8gIiQpLzdGXYupqg==',
       'o6+2sq6qo5+blJCKhIB8eHRwbGhkYV1ZVVFNU2BwgZCgq6uno5+bmJSQjIiEgHx4dHBsaGRhanV8fm5bVl5rjQ==',
       187,
+      'wShBOjNNW1Wyw3LTcNSlxhRSneB+461ybqyKpKduY6F2s39PgICoXrdqgICRlsNydIIEqTTjoZ+KfpaOl5vuvA==',
     ],
     [
       0,
@@ -10235,6 +11299,7 @@ export const PIECE_MODEL: PieceModel = {
       'Li8wMTQ3PUNLVFxZV1RUUlJUVllbUUU9NjIuKykoJycnJygpKy4yNj1FUWBfYnJxaGRGOTMwLzA0NjUyMTAvLg==',
       'g399eXV7iJiioJyZlZGNiYWBfXl1cW1panJ7gHloZ3GGlJSdoqmqpJ2Ti35zZ2pvd397eXVxbGhkYF5mcYGJhQ==',
       188,
+      'd3lZh498Y1uJda5r0mSpakJSnqV0iX9xc6yVp11uY6F2s3RPgIBfXnl/gIB+N8Npg1IN6CK6ZnmKdIjc55vEpA==',
     ],
     [
       1,
@@ -10244,6 +11309,7 @@ export const PIECE_MODEL: PieceModel = {
       'ODg5Ozo0MjM1OkRLTU9PSUlPT01LRDo1MzI0Ojs5ODg4OTo8QERJTk1JRUJAPz49PT4/QEJFSU1OSUNAPDo5OA==',
       'h4iJfXh5fIaRmJuakYZ6am1vdn56d3JuamhweoePjYqIhYJ/fXp4dnJyfouVmJSQjIeEhIyTlZGBdWpkZmtxgA==',
       188,
+      'U3x5nKeqZ3RvT8Jak2Oca5tbibmWeZSFgayurkbbuE92YXRPgIBfXny2gIB+lmiXfa7zGN5GZnmKQYu+qJtZVQ==',
     ],
     [
       3,
@@ -10253,6 +11319,7 @@ export const PIECE_MODEL: PieceModel = {
       'ent9bVJCOTEtKSYkIiEgICAgISIkJiktMTlDUm17fHp6fHxxVkE3MSsnJSMiICAfHyAgISMlJysxN0JWcX18eg==',
       'naamop6alpKPi4eDf3t3c29rZ2NfW1pga3uCgX99g5KhqKekoJyXko+Lh4N/e3dzb2tlYV1ZWFtnd4KDf32Bjg==',
       188,
+      'mJeqgW9nf35unF2MZXNjdJmoY2dudGtxcmFccaNuY6F2YXShhhtfXmJUgId+lmiAgICAgICAZnmKlGWQmZufqQ==',
     ],
     [
       4,
@@ -10262,6 +11329,7 @@ export const PIECE_MODEL: PieceModel = {
       '4d11TDsvKSMgHBoZGRcXFxcXFxkZGhweIykvO0x13eHh3XVMOy8pIyAcGhkZFxcXFxcXGRkaHB4jKS87THXd4Q==',
       'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJSXW18jQ==',
       188,
+      '0KKxQCpJ4NdpyFneXOlb7ZuvX2NnamtwbmFjo4xuY6F2YXShfDxfXndOgHx+lmiAgICAgICAZnmKjYaospvGsA==',
     ],
     [
       5,
@@ -10271,6 +11339,7 @@ export const PIECE_MODEL: PieceModel = {
       'IyQkJicpLDA1PklbaW1ramprbWlbST41MiwpJyYkJCMjJCQmJyksMDU+SVtpbWtqamttaVtJPjUyLCknJiQkIw==',
       'foKFgX18gIuboaOgnJiUkI2JhYF9eXVxbWllYV1fYG9+goWBfXyAi5uho6CcmJSQjYmFgX15dXFtaWVhXV9gbw==',
       188,
+      'iKGul4Fx4NdpjVl4XGNbf5uvX2NnamtwbmE2ULpuY0//YXRPgIBfXlNNgIB+lmiAgICAgICAZnmKg0FympuBqQ==',
     ],
     [
       5,
@@ -10280,6 +11349,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDQ2Nzo+QENERkZGRUVFRUZFRUVGRkZEQ0A+Ojc2NDQ0NTY4Oj5CSU5OSkZCQD8+Pj9AQkZKTk5JQj46ODY1NA==',
       'gH+Afnx9f4GEhIeKioqIhIB8eHRwbGhob36MkY+LiISAfHh0cG91hJOYl5OPi4iEgHx4dnV2eXt+gYKEg4KAgA==',
       188,
+      'U5+evKird4JqUXJqfWdea5mTYmhuamtxcWFoW3RuY0//YXShg8NfXlhqgIR+lmiAgICAgICAZnmKnJR+p5ucnw==',
     ],
     [
       0,
@@ -10289,6 +11359,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ly8wMTM2NzMvLzAzOUJjaG9xYV9fUkU8NzIuLCopJycnKCkqKy4yNj1FUlpYVVNSUlJUVllbVktDPjc0MjAvLw==',
       'hJSZkoGBiJCXlZGNiYWBfXl2cm5qZmJeY3B/iomGg399eXiEkZ6hn5uXk42Jh4OFjZOZk4d8cmlgWFVaYWhrcQ==',
       189,
+      'dnlZiJB9Y1yMdK5r02SnakRTnaByiXxxcqyVpl1uY6F2s3RPgIBdXnd+gIB+N8NofUUP6CG7ZnmKZ4Xa5JvEqQ==',
     ],
     [
       1,
@@ -10298,6 +11369,7 @@ export const PIECE_MODEL: PieceModel = {
       'ODk6Ozo0MjM1PEZLTE5LSEhLTkxLRjw1MzI0Ojs6OTg4OTo8QERJTk1JRUM/Pj08PD0+P0NFSU1OSURAPDo5OA==',
       'h4mIfXd4e4SQmJyakoZ4ampvd357d3Juamdwe4iQjoqIhYJ/fHl4dXJzfYqUmJSQjIeDhYyTmI+CdGplZmxzgQ==',
       189,
+      'Unp6naetZ3ZxTr9bj2WibJtcjMCVeZeFgayurkbbuE92YXRPgIBdXnu2gIB+lmiYg7vxGN9FZnmKQonErptZVQ==',
     ],
     [
       3,
@@ -10307,6 +11379,7 @@ export const PIECE_MODEL: PieceModel = {
       'hYeHaE4/NjArJyQiIR8fHx8fHyEiJCcrMDY/TmiHh4WFh4dsTj80LikmJCIgHx4eHh4fICIkJikuND9ObIeHhQ==',
       'nKiopKCcmJSQjYmFgX15dXFtaWVhXVpYX218g4F/g5CgqKimop6alJCNiYWBfXl1cW1pY19bV1hbaXiAgX2AjQ==',
       189,
+      'oJard2Vjf31wo1qYYoNkZJuoY2ZsdWtxc2FZc6NuY6F2YXShhiFdXmJSgIh+lmiAgICAgICAZnmKkmWUnZugqQ==',
     ],
     [
       4,
@@ -10316,6 +11389,7 @@ export const PIECE_MODEL: PieceModel = {
       '7eJwTDctJyEeHBoYGBcXFhYXFxgYGhweISctN0xw4u3t4nBMNy0nIR4cGhgYFxcWFhcXGBgaHB4hJy03THDi7Q==',
       'nauwrKiloZ2ZlZGNiYWBfXl1cW5qZmJeWlZSUVppeY6dq7CsqKWhnZmVkY2JhYF9eXVxbmpmYl5aVlJRWml5jg==',
       189,
+      '1aKxPCRG4Ndpy1nlXPVb/ZuvX2NnamtwbmFgpYxuY6F2YXShfjJdXndNgIB+lmiAgICAgICAZnmKi4SstpvJtw==',
     ],
     [
       5,
@@ -10325,6 +11399,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISIjIyUoKy4zO0ZVb3RzcnJzdG9VRjszLisoJSMjIiEhIiMkJicrLjQ8RlZvcnNycnNyb1ZGPDQuKycmJCMiIQ==',
       'e4GEgH5/h5ehpKOfm5eTj4uHhIB8eHRwbGhkYFxcYmx7gYGAf3+Hl6Cko5+bl5OPi4eEgHx4dHBsaGRgXFxebA==',
       189,
+      'kKGujHhsr7JplFmBXWhceZuuYmlnamtwbmE0UrpuY0//YXRPgIBdXlRMgIB+lmiAgICAgICAZnmKg0F3n5uDrg==',
     ],
     [
       5,
@@ -10334,6 +11409,7 @@ export const PIECE_MODEL: PieceModel = {
       'Nzc5Oz5BQ0RERERDQkFBQUFBQkJDRERFRENBPjs5ODc3ODk7PkFGTU5LRkI/PTs6Ojs9P0JGS05NRkE+Ozk4Nw==',
       'gYCAfn19ent7fX+Dh4mLiYeDf3t3c29raW58i5OSjoqHg397d3NvbXF+jpaWko6Kh4N/e3d2dnh+f4KEhoaDgw==',
       189,
+      'S6CgwKrEd35pSHVseGJkbJqVYmhuamtxbmFlWHRuY0//YXShgc1dXlZrgIB+lmiAgICAgICAZnmKnZR+ppuang==',
     ],
     [
       0,
@@ -10343,6 +11419,7 @@ export const PIECE_MODEL: PieceModel = {
       'LzAxMzU4P0RMV1pYVFFQT09RU1ZYU0c+ODMwLSspKCgoKCkrLTAzOD5HU11cYG5sZ2FDNzIvLy8yNjc1MzEwLw==',
       'gX17d3V+jZuhnpqWko6Lh4N/e3dzb2tsdH2CfWtncICQkpahqaymn5eOg3htYmhxeX97d3NtaWVhX2RufomHhQ==',
       190,
+      'c3ZUipOAZF2JcbJp1GKjaz5RoaRwjIBxcKyVpV1uY6F2s3RPgIBZXnV+gIB9N8Nnf0YH6B+6U3mKoZDS3JvCpA==',
     ],
     [
       1,
@@ -10352,6 +11429,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTo7PTk0MjM3PUdKS01KR0dKTUtKRz03MzI0OT07Ojk5Ojs9QUZLTkxHREE+PTs7Ozs9PkFER0xOS0ZBPTs6OQ==',
       'homIf3h4e3+Olpmbk4d6a2dudn18eHJua2hxfYmRj4uJhoKAfXl3dHBweoeSmJWRjYeDhI2UmJSBdmxkZ2tzgg==',
       190,
+      'T3p7n6e1Z3psS8JchmWna5tbjcGUepiDgayurkbbuE92YXRPgIBZXni2gIB9lmiZgbr5GOFGU3mKSpSslptZVQ==',
     ],
     [
       3,
@@ -10361,6 +11439,7 @@ export const PIECE_MODEL: PieceModel = {
       'HR0eHiAhJCgrMjxKaI+Qjo+PimNMPjUuKSYjIR8fHh4eHh4gISMmKC00PkxlipCOjpCOako8Mi0oJSIgHh4dHQ==',
       'dYCBgISSoaeopKCcmJSQjIiEgX15dXFtaWVhXVlYW2l4gIGAh5alqqqmop6YlJCMiISBfXl1cW1pY19bV1ZZZQ==',
       190,
+      'ppWpbl5ffHpxqFqiZI5obpmmY2Ztd2txc2FYd6NuY6F2YXShhjNZXmJQgIh9lmiAgICAgICAU3mKkHODjJuiqQ==',
     ],
     [
       4,
@@ -10370,6 +11449,7 @@ export const PIECE_MODEL: PieceModel = {
       '/N1vSTYsJSIfHBoYFxcWFhYWFxcYGhwfIiUsNklv3fz83W9JNiwlIh8cGhgXFxYWFhYXFxgaHB8iJSw2SW/d/A==',
       'nquxramloZ2ZlZGNiYWCfnp2cm5qZmJeWlZSUVdmdo2eq7GtqaWhnZmVkY2JhYJ+enZybmpmYl5aVlJRV2Z2jQ==',
       190,
+      '2qKxNx1E4NdpzVnoXP5b/5uvX2NnamtwbmFdpoxuY6F2YXShecxZXnVMgHh9lmiAgICAgICAU3mKipCao5u/lg==',
     ],
     [
       5,
@@ -10379,6 +11459,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICAhIiMmKC0yOEJTbnx8enp8fG5TQjgyLSgmIyIhICAgISEjJCYpLDE4QlNse3x7e3x7bFNCODEsKSYkIyEhIA==',
       'eYGDf3+DkaCkpqKempaSjoqHg397d3Nva2djX1taYGp5gYCAf4ORnaSmop6alpKOioeDf3t3c29rZ2NfW1pcag==',
       190,
+      'l6Gvg3BosbRsm1qMXXRccJuuYmhnamtwbmEzVLpuY0//YXRPgIBZXlRLgIB9lmiAgICAgICAU3mKg01nj5uErQ==',
     ],
     [
       5,
@@ -10388,6 +11469,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ojs8PkFFSk1NRkI+Ozk4Nzc4OTs+QkdNTkpFQT48Ozo6Ozw+QUNERERDQkA/Pj09Pj4+P0FCQ0RERUNBPjw7Og==',
       'h5OWko6KhoJ+enZybmtteIiUlZKOioaCfnp4d3l/g4WHiIeHh4ODgX5+e3t4eHh4fH2Dh4mIhoJ+enZybmtrdw==',
       190,
+      'Rp+Bv6r9dntqQnlsc2VsbJiUYmdtamtycGFkVnRuY0//YXShg+RZXlVrgIR9lmiAgICAgICAU3mKf7Zpkpubnw==',
     ],
     [
       0,
@@ -10397,6 +11479,7 @@ export const PIECE_MODEL: PieceModel = {
       'bG5fXF5TRz44My8sKikoKCgoKSstLzI3PkZTWVZTUlFQUVJVWFtWS0Q+ODUzMTAvLzAxMjU3NTEuLjAzOUNiZw==',
       'iZGYlJCMiISAfHh0cG1pZWFfZ3aFi4iGgn56dnmGlp6gnZmWkoyIhIGIkJmbjoR5cGdfV1VaY2xudoiVmI59gQ==',
       191,
+      'dHhWi5J/ZF2KcrBp0WGiaz9Rn590i31xc6yUpV1uY6F2s3RPgIBbXnZ+gIB3N8Nyf0QJ6B+6U3mKnpbb5puwjg==',
     ],
     [
       1,
@@ -10406,6 +11489,7 @@ export const PIECE_MODEL: PieceModel = {
       'SEpNS0tGPDczMjM6PDs5OTk5Oz1BRUpPTUhEQT8+PDs7PD4/QURITU9KRUE9Ozk5OTk7PDozMjM3PEZLS01KSA==',
       'bWlrcn+NkI+Lh4WBgHx5dXFvcoCNlZeTj4uGgoaOlpiOfnJqY2ZsdIOGh4V7eXp8ipSZnZiOg3Vna3F5fnp1cQ==',
       191,
+      'UHt8oKexZ3lxTMJci2WlaptbjL+IepiBfKyurkbbuE92YXRPgIBbXnm2gIB3lmiOgbz3GOFGU3mKP5qumJtZVQ==',
     ],
     [
       3,
@@ -10415,6 +11499,7 @@ export const PIECE_MODEL: PieceModel = {
       'lZeTZkY5MSonJCEfHh0cHBwcHR4fISQnKjE5RmaTl5WWl5FhSTwyLCckIiAeHh0dHR0eHiAiJCcsMjxJYZGXlg==',
       'nKirqaainpiUkIyIhIB8eHRwbGhiXltXVVhkdH+AgYiYpamno5+cmJSQjIiEgHx4dHBsaGVhXVlXWmh3f4CBjA==',
       191,
+      'q5SpaFhce3lwrVqpYplkeJumY2ZteGtxc2FUdqNuY6F2YXShhytbXmJPgIh3lmiAgICAgICAU3mKjniHkJugqQ==',
     ],
     [
       4,
@@ -10424,6 +11509,7 @@ export const PIECE_MODEL: PieceModel = {
       '/9prRjYqIyAdGhkYFxYWFhYWFhcYGRodICMqNkZr2v//2mtGNiojIB0aGRgXFhYWFhYWFxgZGh0gIyo2Rmva/w==',
       'nqyxramloZ2alpKOioaCfnp2cm5qZmNfW1dTT1Ric42erLGtqaWhnZqWko6KhoJ+enZybmpmY19bV1NPVGJzjQ==',
       191,
+      '36KxMxZB4Ndp0FnwXP9b/5uvX2NnamtwbmFap4xuY6F2YXShedRbXnZLgHd3lmiAgICAgICAU3mKh5eep5t2eg==',
     ],
     [
       5,
@@ -10433,6 +11519,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hx8gISMlKCswN0FPaYKEgoKEgmlPQTcwKyglIyEgHx8fHyAhIyUoKzA3QU9pgoSCgoSCaU9BNzArKCUjISAfHw==',
       'd3+Cf4GKmqWnpaGdmZWSjoqGgn56dnJuamZiXltZW2h3f4J/gYqapaeloZ2ZlZKOioaCfnp2cm5qZmJeW1lbaA==',
       191,
+      'nqKve2lk4NdpoFmUXH9bZJuvX2NnamtwbmExVLpuY0//YXRPgIBbXlRKgIB3lmiAgICAgICAU3mKglNrk5uDqQ==',
     ],
     [
       5,
@@ -10442,6 +11529,7 @@ export const PIECE_MODEL: PieceModel = {
       'PT4/QkRFRUVDQT8+PDs6Ojo7PDw+QEJDRUZFREI/Pj09Pj9BRUlOTklDPjs4NjU0NDU2ODs+Q0pOTklFQj8+PQ==',
       'gn9+fHp5d3d4d3p8gYeIh4WBfXl1cW1tdYWSl5SRjYmFgX15dXFtaWp1hJGUkY2JhYF9eXh4e4KHioyKiIeFhA==',
       191,
+      'TaCbwKq+dnlsSnlrbGlyapiWYmdtamtxbmFiVnRuY0//YXShgeJbXlVogIB3lmiAgICAgICAU3mKf7ZtlpuXng==',
     ],
     [
       0,
@@ -10451,6 +11539,7 @@ export const PIECE_MODEL: PieceModel = {
       'IyQlJicqMDZBTlBSVFhle3p1cmVKQT46MS0qJyYkISEhIiIkJSgsMTY9TmRramlpaWppZlpKPzYxLCknJSQjIw==',
       'cIGLh5Kboqahl46LiouLh4N/eXRwbGhkYFpZYW17g4F/foCGkp2io6GdmZWRjYmFf3hxbWpvdn2DgX1xZ1xWXw==',
       192,
+      'imptcn9wbWZ0jWJ1fWukdVd3h5SpeKGWcqyuqkbbY6F2s7RPgICur8m2gIBslsNTiZSGgNRmjp+KU52YoZtZVQ==',
     ],
     [
       0,
@@ -10460,6 +11549,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hh8gICIkJiovOURafH18e3t/goBVQTYvKyckIB8eHR0dHR4fICMlKCwzPEpqk5J/eX+FdU4/Ni8qJiQiICAfHg==',
       'en+On6yrpaOdmZWRjYmFgHx4dHBqZmJeWldcaoueopKFdm1ziZyio5+ZlY+Lh4SAfHhybmpkYlxYV11teYN/fA==',
       192,
+      'm1J2YGhkbF91o2aUenaDeWqOl46bftTxtIeKhXNuY6F2s7ShNz6ur6J/KoBslsOVfnOjgDKHjp+KdYiGj5vKlg==',
     ],
     [
       1,
@@ -10469,6 +11559,7 @@ export const PIECE_MODEL: PieceModel = {
       'goSEZUw+NS0pJiMhIB4gHyAgISIjJigvNDxGV3N9fYF/eXZ0W0Y8MSwoJiMiHx4eHh4eICEjJikuNT5MbIODgg==',
       'c29taWVhXVxjcHqBgoaLioeKlJ2mpJ6alpKOjYaCf3l1cW1pZWFbV1NbZ3eBfn2Bjp6pqKSgnJiUkIyGgn54dw==',
       192,
+      'm32Hcmtla15/oG+QfXh5bYWGcXR+hG6VcWGmrk9uY6F2s7ShfKqur82ct4BslsNSX2XOgLGIjp+KgbacpZtZVQ==',
     ],
     [
       2,
@@ -10478,6 +11569,7 @@ export const PIECE_MODEL: PieceModel = {
       'bm1oY1lSSUA5NTEuKikoJycmJygoKiswNDhARVFka2xtcHV3Y0g+My4qJyQjIiEhISEiJSYpLDI5Q0tTWmJpbg==',
       'lpSUkI6KiIeAf3t3dXJuamZiX2Vudn56dnd/kaOqqqSenJaSjoiEf3t2cW9pZ2lrbm1raWptc3uBio+RkpSTlQ==',
       192,
+      'iX9vd4BxamCLi4Z4hmtubF+EdWxzhGtyc2Gjl1huY6F2s7Shg1Wur7WkSIBslsNUZFqSgKNmjp+KX5OQmZtZVQ==',
     ],
     [
       2,
@@ -10487,6 +11579,7 @@ export const PIECE_MODEL: PieceModel = {
       'YGF0d19JOjMuKiUjISAfHx8fICEjJScrMDZFVX5/e3d1dHFbTD84MC4qJyUjIiIjIyQkJicpLTE3PkpbcYeEbA==',
       'jJqgnZmVj42Hg395dXFtaGRfW1dSVmV5h4eDgomZoKKgmpmVkY+Jh4N/fXl1cW1qZ2RhaHWWrK+roJF/a1pVaA==',
       192,
+      'kVZgXHRqbmqCl3KEg3CGhT5twZNzkdZy6KyPhGpuY6F2s7ShyMGur6GJ1YBslsPUsXtfgEh1jp+KbYiGj5uybQ==',
     ],
     [
       8,
@@ -10496,6 +11589,7 @@ export const PIECE_MODEL: PieceModel = {
       'fnVua2ZcRTcoJSMiHx4eHh4eHyAhIiYqLjU9TWaXtr6/tlo+LSUgGxkXFRQTExISEhISExQYGhwgKTdVo7u/pQ==',
       'jJGXlpKLhHx4dHBsaGVhXVlYWl9rdIKWprCvq6ejn5yYlJCKhoB5dW5raGRiXlhXUldib4mZqK+oopeMhIB8hQ==',
       192,
+      'sB0uPkZVV03ovH641av/pREzl9XOxcP/s9KUrGFuY6F2s7ShN8Sur8uB2oBslsOfhr4YgF6xjp+KSp6TnJv7yQ==',
     ],
     [
       8,
@@ -10505,6 +11599,7 @@ export const PIECE_MODEL: PieceModel = {
       'Zl9ZUktHQT45NzUzMjEwLzEwMTIzNTc6PkFFS1BZX2ZtdHNqX1lRLScjIR0bGxoaGhobGx0hIyctUVlfanN0bQ==',
       'f35+fXt6eXV2c3JxcG9ubXOAjpmdmZidpaqro5qUjoiAe3NtZ11WVltiaGdjZW9/jJKTkZCQjYyNiouJhoSBgA==',
       192,
+      'glVOXoJ0YF3LiM1yzWZ8bpo7qGt0s2txyYdhVY1uuE92YbSh/Jeur29qn4BslmiAgICAgICAjp+KGVlbRJuHcw==',
     ],
     [
       3,
@@ -10514,6 +11609,7 @@ export const PIECE_MODEL: PieceModel = {
       'lY+KgUk3LSQhHRwaGRgYGBgYGBkaHB0gJC42SICKkZWSeWhXTUQ9NjQvLSoqKSgoKCgpKiktMDQ2PURMV2h6kw==',
       'n6esqaWhmpaRjIiCf3l1cWtnY1xZVVVdZ3F0fIqXo6CenpeWko6QjIqGgoJ/fnt3dXJwb2tnZ2BfXmV1g4yNlQ==',
       192,
+      'oE5YUWJhXlrToYidyIvOcpdJjm11uWxyqId7dnxuuE92YbRPgICur5JwgIBslmiAgICAgICAjp+KXX12X5uicw==',
     ],
     [
       3,
@@ -10523,6 +11619,7 @@ export const PIECE_MODEL: PieceModel = {
       'IyUmKCsuMzhFVWRlZ2htbmlYTUQ9NzQxLSspKSgoKCgpKi0uMzg+RE5ZZGVhXVtaWltdXFJCODMuKygnJSQkIw==',
       'iZagoZ6al5OQjouJg4F9eXh2cW9qZ2VhX11jcYCIiYWBfXyBj56kop6alpKOiIWBenlyb2tkYGFncXqAe3l3fA==',
       192,
+      'gIRtfIl3aGGCgo1smmmKc11uc2t0f2txc2FjVIRuY6F2s7ShEpqur25ro4BslmiAgICAgICAjp+KollaY5uYgQ==',
     ],
     [
       5,
@@ -10532,6 +11629,7 @@ export const PIECE_MODEL: PieceModel = {
       'XV5gYF5QQzo0MC0qKCcmJiYmJygqLTA0OkNQXmBgXl1fYGFfW1BDOzYwLiopJycmJiYnKSouMDY7Q1BbX2FgXw==',
       'l5+hnZmVkY2JhYF9eXVybmpmYmFkbX2FhoJ/e3p/g46XnJ6cmZWRjYmFgX15dXJuamZjZGRtdX2DhYSAfXl7iQ==',
       192,
+      'fJ2ooY15lZJrgFpnXW9efZmpY2tya25xbmFUS59uY6F2YbShgJmur2VkoYBslmiAgICAgICAjp+KR0pPV5uFqQ==',
     ],
     [
       5,
@@ -10541,6 +11639,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISIiJCYoKy41PEZXbnJycXFycm5XRjw1LisoJiQiIiEhIiIkJigrLzQ8RlZuc3JwcHJzblZGPDQvKygmJCIiIQ==',
       'gYOCfn1/jZykpaGdmpaSjoqGgn56dnJuamZjX1tcZHOBg4J+fX+NnKSloZ2alpKOioaCfnp2cm5qZmNfW1xkcw==',
       192,
+      'j6Gvjnltr7Jpk1mAXGddepuuYmhnamtwbmFSUKhuY0//YbShf2aur2leX4BslmiAgICAgICAjp+KhVFVfZuKhw==',
     ],
     [
       5,
@@ -10550,6 +11649,7 @@ export const PIECE_MODEL: PieceModel = {
       'W1xeYF5QRDw2MS4rKSgnJiYnKCkrLjE2PERQXmBeXFtbXF5gXlBEPDYxLispKCcmJicoKSsuMTY8RFBeYF5cWw==',
       'l5+hnpqWko6KhoJ+enZybmpnY19haXiFiIaCfnp5foeXn5+empaSjoqGgn56dnJuamdjYWFpeIKIhoJ+enl6hw==',
       192,
+      'eqKwqY57nZ1pflljXHNcgJuuYmdnamtwbmFfUJZuY6F2YbShA2iur2prYIBslmiAgICAgICAjp+KjlNWXpuMrQ==',
     ],
     [
       5,
@@ -10559,6 +11659,7 @@ export const PIECE_MODEL: PieceModel = {
       'KyssLi8yNjxDS1ZaWVNMRkZMU1laVktDPDYyLy4sKysrKy0tLzM2O0NLTk5QUlZYWFZSUE5OS0M7NjMvLS0rKw==',
       'i5SgoZ2RgG5jX2BsdYeUlpeUkIyIhIB8eHRwbGlqcXh+fnp4dnuAhYuIhoGBiJCWl5SQjIiEgHx4dHBsaGpseg==',
       192,
+      'a4qUj5uIeH9qbmZcgXaPb5uMmG13fGxxtIdGQ7puuE92YbRPgICur1xigIBslmiAgICAgICAjp+KH0lAKJuJqg==',
     ],
     [
       5,
@@ -10568,6 +11669,7 @@ export const PIECE_MODEL: PieceModel = {
       'T1BSVVZUTEM8NjIwLiwrKiorLC4wMjY8Q0xUVlVSUE9PUFJVVlRMQjo2Mi8uLCsqKissLi8yNjpCTFRWVVJQTw==',
       'mZybl5OPi4eEgHx4dHBsaGZkZ3N+iIqHhIB8eHd5gZGZnJuXk4+Lh4SAfHh0cGxoZGRnc4KIioeEgHx4d3mBkQ==',
       192,
+      'a6GuuJuHmpprblpdXXlcc5uuYmhnamtwbmFPRrFuuE92YbShgE+ur19mQIBslmiAgICAgICAjp+Ki0JGLpuPrQ==',
     ],
     [
       0,
@@ -10577,6 +11679,7 @@ export const PIECE_MODEL: PieceModel = {
       'eGNYVVNRT0M6My0oJSQjIiIjJCUmKSwvNj1HWWZoaWdnaGlqZk8/OC8sKSYlIyMiIiIjJCYrLjI6PUBLaXBzdg==',
       'ipGWkpKMhoB4dHBsaGRgXlxganeAgoJ/fIKNm6enoZ+alZGMiIR+enR0d3ZzamJbXWRteXd/jJ2oopmQgn17gQ==',
       193,
+      'iGhudIBxb2t0jGZygGumdlR5h5etd6KZcayuqkbbY6F2s7RPgICsr8W2gIBqlsNhiZeNgNdmep+KWVKVn5tZVQ==',
     ],
     [
       0,
@@ -10586,6 +11689,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hh4fHyEmKCwxN0dcenx6eXt9f35aRTcwKiglIx8eHR0dHR4fICIlKCwzPEtpkZCAeX2EelFCNS4qJSMhHx8eHg==',
       'fXmAjZ6pq6ejn5mVkY2JhX97d3RwamZiXFpYXnGRn52RhHVudYyepaOdmZWRjYmDf3l2cm5qZmBcWFRdaXmBfw==',
       193,
+      'mk52YGllbF91o22RfXN/fXmMlZOmftT/sKyKhXNuY6F2s7ShPzisr59/IoBqlsOhe3bGgDKIep+KYEiBipvFfg==',
     ],
     [
       1,
@@ -10595,6 +11699,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4GCaEk/Ny8qJyQiIR8fHh8hISMkJiowNjxIWHZ6en17dnRyX0k/NC4nJSMhICAfHyAeHyAiJigsND1LaoOBfw==',
       'cW5saGRgXGBpdX2Bg4iKiIOKl6Gnop2ZlZOPiYeBfXlzcGxmYl5aVlReb32Df3yDkaCqqaWemZWRj4uHgX13cw==',
       193,
+      'mXSDcW1malyGnnONhXOCbn5/dnaBi4t3cmGmrk9uY6F2s7ShgKmsr8mdtoBqlsNjZ2XPgLKGep+KmFqcpZtZVQ==',
     ],
     [
       2,
@@ -10604,6 +11709,7 @@ export const PIECE_MODEL: PieceModel = {
       'a2pmYFpTS0E6NTEvKyopJiYnKCgpKy0wNDk/R1FiaWlrbnN0Y0k/NC8qKCUkIyIhISIjJicqLTE5RU1TWmFmaw==',
       'lpWUkY6NiYeBfXt3dnJubGllYWRrdH17eHV7jKCqqqSenJaSjomFf3t3cW9pZ2dqbG1va25udHuAh42OkZKSlQ==',
       193,
+      'h39veoNyamCJiId0iWlqbmCDdGxzhG1yc2Gjl1huY6F2s7Shf1asr7GmSYBqlsNkY1mfgKVjep+KZkiOl5tZVQ==',
     ],
     [
       2,
@@ -10613,6 +11719,7 @@ export const PIECE_MODEL: PieceModel = {
       'YGJ1dmJKOzMsKCUjISEgHx8gISIjJSgsMThCVn1+e3Vzc3JaSj44MiwrKCUkIyIiIiIlJigqLjI4QEtbc4WAag==',
       'jJuhnZmTkY2Hg316dnJuamRgWlZSVmV6hYiEgY2VnaWfnZmVkY2LhYOAfHp2cm5qaGRgZnCRqK2rnpGBbl1ZaQ==',
       193,
+      'kFZiX3VrbWiDlnGCjG2MhkFtupRzjttz36yPhGpuY6F2s7Sh+lasr5+ISoBqlsPaqXlwgEl2ep+Kb0aDjJu0bQ==',
     ],
     [
       8,
@@ -10622,6 +11729,7 @@ export const PIECE_MODEL: PieceModel = {
       'GxwfICEnKjM+TGBqb3N6gKLAvrZYOisiHRsWFRQTExMTExQUFRYWFRgaHyc2UaDLy8KJXUU4MCsmIiEfHh0cGw==',
       'a3+XpaqtqaWjoJyYlI2Jg397dXFrZ2NfW1dTT1BbbYGSnqWpqKainpqWko6KhH54cW1saG11fYKAfHRrX1hQWw==',
       193,
+      'sRMkOkJTU0b/vIy59rL/rAAvm9jXiP//btKSq2FuY6F2s7ShBamsr8d+toBqlsNdibwAgFe0ep+KPEmPmJv4xw==',
     ],
     [
       8,
@@ -10631,6 +11739,7 @@ export const PIECE_MODEL: PieceModel = {
       'bGVbU05GQD05NjMyMTAuLi4vLzExNDY4PUFGTVRcY2xyenlsYlk0LiYjIR0bGxoaGhoaHBwhIyYtNVpjbXp5dA==',
       'hICBf358end1dHFycXBvbm1tdYKTnJ6cm6CoqqeglpGLhYB5dG5oXldVW2BlZF9ncoCOkpOSkZCNkI2MioiFhA==',
       193,
+      'h1RTXn5wX1zRjLd70WSdc5Y8o295tGxywodeVY1uuE92YbSh5m2sr25nZ4BqlmiAgICAgICAep+KIn1ZQZuKfw==',
     ],
     [
       3,
@@ -10640,6 +11749,7 @@ export const PIECE_MODEL: PieceModel = {
       'm5SNdEYzKyUiHh0bGhkZGBgZGRobHR4hJSszRnSMlJqafGpaS0E8NjMuKykpKCcnJycoKSkrLjM1PEFLWmp8mg==',
       'n6etpqWempeQjIaDf3t1cW1nY15YVVlgaW9weImZpKSenZqWlZGPjIqGg4N/fXt3dnNxbWpoZGNeW2Nvgo2Nlg==',
       193,
+      'pFFXT19gXlvMonqitJTHfppNhm93tGxyn4d3dXxuuE92YbRPgICsr49sgIBqlmiAgICAgICAep+KHVtzXJurbQ==',
     ],
     [
       3,
@@ -10649,6 +11759,7 @@ export const PIECE_MODEL: PieceModel = {
       'IiQmJyotMjdDT2JmaGtwc29dTUQ9NzIvLSsoKCcnJycnKSotMjc7Q01XZmdkYV5dXV5gXlBBOTItKicnJSQjIg==',
       'gI+bpKKdmZaTkI+KhoOAfXp2cm5saWVjYF5eZXSDiYeDf3x+ipqkpqCcmJKRi4eDfXt1cW1nY2JmbnZ8e3Zxdw==',
       193,
+      'g4VueYV0aGCDholwnWWQcl5xc2pyf2txcWFfVIRuY6F2s7ShGpKsr21nmIBqlmiAgICAgICAep+Knn9XYJuahw==',
     ],
     [
       5,
@@ -10658,6 +11769,7 @@ export const PIECE_MODEL: PieceModel = {
       'JiYnKSouMDQ6Qk9dYGFgX11eYGBeT0I6NDAuKiknJiYmJicpKi0wNjpCT15gYF5dX2BhYF1PQjo2MC4qKScmJg==',
       'goSGgn56eYGQmqCfm5eTj4uHg4B8eHRwbGhkYGJpdIKGgoF9fH2BhZCanZ+bl5OPi4eDgHx4dHBsaGRjYmlveg==',
       193,
+      'fZ6poYx5pK5pgVpnXW9ff5qqY2pva25xbmFRS59uY6F2YbShgKmsr2NhtoBqlmiAgICAgICAep+KRY9LU5uFqQ==',
     ],
     [
       5,
@@ -10667,6 +11779,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISEiIyUnKi4zOkZVcHR0c3N0dHBVRjozLionJSMiISEhISIkJScpLjM6RlZwdXRycnR1cFZGOjMuKSclJCIhIQ==',
       'gIOCf36Bj5yjpaGdmZWRjoqGgn56dnJuamZiXlpcY3OAg4J+foGPnqOloZ2ZlZGOioaCfnp2cm5qZmJeWlxjcw==',
       193,
+      'kaGvi3dsr7NqllqDXGhfepuuYmhnamtwbmFOTqhuY0//YbShf1asr2dbSYBqlmiAgICAgICAep+KhYhReJuKwQ==',
     ],
     [
       5,
@@ -10676,6 +11789,7 @@ export const PIECE_MODEL: PieceModel = {
       'XF5gYV5QQzs0MS0rKCcmJiYmJygrLTE0O0NQXmFgXlxcXmBhXlBDOzUxLSsoJycmJicnKCstMTU7Q1BeYWBeXA==',
       'l5+inpqWko6KhoJ/e3dzb2tnY19gZXSDhoaCf3t5foeXn6CempaSjoqGgn97d3Nva2djYWBldICGhoJ/e3l7hw==',
       193,
+      'fKKwp415nZ1qgFllXXFcgZuuYmdnamtwbmFbT5ZuY6F2YbShDVKsr2hnRYBqlmiAgICAgICAep+KjodSWpuX0A==',
     ],
     [
       5,
@@ -10685,6 +11799,7 @@ export const PIECE_MODEL: PieceModel = {
       'KiosLS8yNTpBSllbWldNSUlNV1pbWUpBOjUyLy0sKioqKystLzE2O0BKT09RU1dZWVdTUU9PSkA7NjEvLSsrKg==',
       'hZObm5mMgHJkZGZuf4+Ym5eTj4yIhIB8eHRwbGlqcHd+fnp4dnuAhoyJhX+AiZKYl5OPjIiEgHx4dHBsaGZndA==',
       193,
+      'bY6Xk5mFeIBtcGdZfXaPc5uMjW13eGxxpodCQrpuuE92YbShzBysr1pfAIBqlmiAgICAgICAep+KH6M8JJuInw==',
     ],
     [
       5,
@@ -10694,6 +11809,7 @@ export const PIECE_MODEL: PieceModel = {
       'T1BSVVZUTEM8NjIwLiwrKiorLC4wMjY8Q0xUVlVSUE9PUFJVVlRMQjo2Mi8uLCsqKissLi8yNjpCTFRWVVJQTw==',
       'mZybl5OPi4eEgHx4dHBsaGZkZ3N+iIqHhIB8eHd5gZGZnJuXk4+Lh4SAfHh0cGxoZGRnc4KIioeEgHx4d3mBkQ==',
       193,
+      'a6GuuJuHmpprblpdXXlcc5uuYmhnamtwbmFJRLFuuE92YbShgEGsr1xiLYBqlmiAgICAgICAep+Ki55AKJuLqQ==',
     ],
     [
       0,
@@ -10703,6 +11819,7 @@ export const PIECE_MODEL: PieceModel = {
       'c2FWU1FQT0Q7NC8sKCUkJCQkJSYoKi0yNz9KV2NlZWNjZGVnZlJCOTItKigmJSQjIyQlJicsLzM6PEJJamxvcQ==',
       'ipCWkpCMhoB6dHBtaWViX19ja3h/goJ+fH6HmaSnoZ+alpKMiIR+enZ2eHZza2FaXWVwfHd+jZqmo5iOgX54gQ==',
       194,
+      'hG9xeIV0b2xyiGZuhWuid1V7iJCpd4O1c4euqkbbY6F2s7RPgIClr722gIBtlsNmjY+SgNhkZp+KV5GTnJtZVQ==',
     ],
     [
       0,
@@ -10712,6 +11829,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hx8gISIlJysyOkleeHh2dXd5fHteRzgyKSYjISAfHh4eHh8gISMmKS81Pk1tjYl7dXmAfFVANi8rJyUiISAfHw==',
       'fHmCkKCrqaWhm5qUkIyGgn56dnJuamVhW1dbZYGanpiMfnFsdpGgpZ+emJSQioaCfnp0cGxmZV9bV1dlcoCCfg==',
       194,
+      'l0t0Y2xnbWFyoGeNfWx+gnqOk5Onftr/r6yKhXNuY6F2s7ShRjalr5l9H4BtlsOge3fMgDKJZp+KanyAiZvNmA==',
     ],
     [
       1,
@@ -10721,6 +11839,7 @@ export const PIECE_MODEL: PieceModel = {
       'fH5/ZUw+NC4sKCUjIiAgHx8gIyQlJysxNz5KW3Z4dnl3dHFvYkg8NC8oJiQjISEgHh4fICIkJiouNkBObX9+fA==',
       'cm5saGRgXGBteYCEg4WKh4OJlJ6lpJ+ZlZGNiYeBfXlzcGxoZF5aVlZgb32Bf3uDkaCqp6Ofm5eRjYmFgX13cw==',
       194,
+      'lnqBd3Foal2Em3OJhXGDc4N/c3mBhnCbc2Gmrk9uY6F2s7Shf6mlr8GbtoBtlsNlY2ragLSHZp+KklaZoptZVQ==',
     ],
     [
       2,
@@ -10730,6 +11849,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z2ZjX1lSTEM7NjIwLispKSkoKSkqLC4xNDk/SFNgZWVnam1xakxANjAsKSclJCMjIyMkJSkrLjI7RktTWF1jZg==',
       'lZaVkY+LioeCgHx5dnNwbWllY2RseHx8enR2g5alq6WhnZeTj4qGgnx4dG5qaGZpb29xcW1xc3l/g4qMj5CPlA==',
       194,
+      'g4Bvf4d1a2GHhIlwg2hqcF+DdGtzg2txc2Gjl1huY6F2s7ShgFalr6qmSYBtlsNlY1mhgKZiZp+KZIeMlZtZVQ==',
     ],
     [
       2,
@@ -10739,6 +11859,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICEiIyQmKjA2PUticmteX2d5gXVeS0A4My4qKScmJSQkIyQlJigsLTI6P0tab29vcXR5ellEOjItKSckIiEhIA==',
       'c42boJyalpKOioaDgHx6dnNva2djYV1mb3d/fHh5hJiorqimoJyYko6KhoJ9eXVvbWdhX2R1lKWgj4BuYVhTXA==',
       194,
+      'jVliZHltbmuCknJ9hG6Jh0ZwtZJyjtdz2IePhWpuY6F2s7Sh7m2lr5mIZ4BtlsPTpHl6gEt2Zp+KcnyBipu6mA==',
     ],
     [
       8,
@@ -10748,6 +11869,7 @@ export const PIECE_MODEL: PieceModel = {
       'e3VxbWtjT0E6MC4nJiEhIR4eHh8eHyElKS42Q1qGvsnKoE80KSEcFxUUExIRERITExMTFBUWHB4iK0Bnt7m6ig==',
       'i5OXkpGNi4iBe3Vva2djX1tXV1lfbnqQo6+xraqmop6alpKMh4J7eHJtaWRgXFpWUlNcaX+Xpq+roJOJgn57gg==',
       194,
+      'rQ8fO0RVUkX/uJm0/6z/owAroN3d1cL/btKQq2FuY6F2s7ShEpKlr75+mIBtlsNejr8AgFGzZp+KOZGNlpv3xA==',
     ],
     [
       8,
@@ -10757,6 +11879,7 @@ export const PIECE_MODEL: PieceModel = {
       'cGdeVE9IQTw5NDMxMC4tLCwtLi8xMjQ5PEFHTlVfZ253fn1zZVoxKCQhHxoaGRgYGBgZGRscISMsMltkc31+dg==',
       'hIKBf316eHV0dXFyb25ubm9udYKRnZ6doKWorKaemJGLhYB6dG1oYVlUWVpfY15mcoGMk5KSlZOQj4uLi4iHhQ==',
       194,
+      'i1BUW3ltXlvXkrl/32Snd5c6pXF6uWxxxYdcV41uuE92YbSh6HWlr21jcYBtlmiAgICAgICAZp+KL1BZQZuKlQ==',
     ],
     [
       3,
@@ -10766,6 +11889,7 @@ export const PIECE_MODEL: PieceModel = {
       'o5mPZ0E2LSMgHBsaGRgXFxcXGBkaGxwgIy02QWePmaOjgmpXTUM8NjIvKikpKCcnJycoKSkqLjI2PENKV2qCog==',
       'n6erqaWemZaQjIiCfnh0cWppYlxYVFpfaG5seoqdpKKhnZyYlJCPi4qGgoJ+fXt3dXNwbGllYWBdW2NwhZGRmQ==',
       194,
+      'qFNWS1pdXlrXpXSmrpu/jZpNiG53sWtxoYd1d3xuuE92YbRPgIClr4xngIBtlmiAgICAgICAZp+KHnJyW5utaQ==',
     ],
     [
       3,
@@ -10775,6 +11899,7 @@ export const PIECE_MODEL: PieceModel = {
       'IyQkJiosMjY/TWJlam51eHRfUEY8NzIuKykoJyYmJiYmKCksLzM6QUtVZWloZGJgYGJjYU4/ODItKCglJCMiIQ==',
       'f5KfpaKempiUkI+Lh4N/fHp2cm5taWVjX11dZHKBiIaCfn2Bj56mpKCcl5SQioeCfHt1cW1mY2NobnV6dnNwdA==',
       194,
+      'h4RudYJyZ16BiYd0nmOUcmFycmx0gGtxc2FdVYRuY6F2s7ShGIqlr2tkjoBtlmiAgICAgICAZp+Knk1WXpuRgw==',
     ],
     [
       5,
@@ -10784,6 +11909,7 @@ export const PIECE_MODEL: PieceModel = {
       'XF1fX11PQzs1MS4rKSgnJiYnKCkqLjE1O0NPXV9fXVxeX2BfW1FFOzUxLispKCcmJicoKSsuMTU7Q1FbX2BfXg==',
       'l5+hnZmVkY2JhYF9eXZybmpmYmFkbX2Fh4N/e3l+goyXm56dmZWRjYmFgX15dnJuamZiY2RteH6EhYSAfHh6iA==',
       194,
+      'e56po456m5Zrf1tlXXBdfZmpY2pxa25xbmFPS59uY6F2YbShgMOlr2Fg2IBtlmiAgICAgICAZp+KdUNJUZuFqw==',
     ],
     [
       5,
@@ -10793,6 +11919,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISEiIyUnKi0zO0RUcHV2dXV2dXBURDszLSonJSMiISEhISIjJScqLjM6RFRwd3Z0dHZ3cFREOjMuKiclIyIhIQ==',
       'gIKCgH+Dkp2kpaGdmZWRjYmFgn56dnJuamZiXlpcY3KAgoJ+f4OSoKSloZ2ZlZGNiYWCfnp2cm5qZmJeWlxjcg==',
       194,
+      'k6GviXVqsLNpl1mFXGxdd5uuYmhnamtwbmFKT6huY0//YbShfzylr2VZJ4BtlmiAgICAgICAZp+KhUNPdpuIhw==',
     ],
     [
       5,
@@ -10802,6 +11929,7 @@ export const PIECE_MODEL: PieceModel = {
       'Xl9hY2BOQjs0MCwqKCcmJiYmJygqLDA0O0JOYGNhX15eX2FjXU5COzQwLSooJyYmJiYnKCotMDQ7Qk5dY2FfXg==',
       'l6CinpqXk4+Lh4N/e3dzb2tnY2BfY3GAhoeDf3t5foiXoKCempeTj4uHg397d3Nva2djYF9jcYCGh4N/e3l7iA==',
       194,
+      'fqKwpYt4nZ5qglxoXnBcgZuuYWdnamtwbmFYT5ZuY6F2YbShCUClr2ZjLIBtlmiAgICAgICAZp+KjkRQWJuQtw==',
     ],
     [
       5,
@@ -10811,6 +11939,7 @@ export const PIECE_MODEL: PieceModel = {
       'KSorLC4xNTlASldbXVdQSkpQV11bV0pAOTUxLiwrKikpKissLjE1OkBKUVFTVFlbW1lUU1FRSkA6NTEuLCsqKQ==',
       'iZWen5uLem5jYWdwgJCYmZaSjouHg397d3Nva2dob3V9fnp2d3t/iYuKiYKHjpSXlpKOi4eDf3t3c29rZ2hqeA==',
       194,
+      'cIyWjpeDeYFpc2VYe3aMdZuOlm12emxxsoc/QrpuuE92YbSh2y+lr1lcFoBtlmiAgICAgICAZp+KH1c7I5uFmg==',
     ],
     [
       5,
@@ -10820,6 +11949,7 @@ export const PIECE_MODEL: PieceModel = {
       'T1BSVVZUTEM8NjIwLiwrKiorLC4wMjY8Q0xUVlVSUE9PUFJVVlRMQjo2Mi8uLCsqKissLi8yNjpCTFRWVVJQTw==',
       'mZybl5OPi4eEgHx4dHBsaGZkZ3N+iIqHhIB8eHd5gZGZnJuXk4+Lh4SAfHh0cGxoZGRnc4KIioeEgHx4d3mBkQ==',
       194,
+      'a6GuuJuHmpprblpdXXlcc5uuYmhnamtwbmFFQ7FuuE92YbShgDOlr1pfG4BtlmiAgICAgICAZp+Ki1Q9JZuJqQ==',
     ],
     [
       0,
@@ -10829,6 +11959,7 @@ export const PIECE_MODEL: PieceModel = {
       'JCQlJigqLzQ7PEBLaWtsb3FfVlNTUlJFOzQxLSonJiQkIyMlJiksMDU9SVliZWVjY2NlZ2ZSQzcyLiooJiUkJA==',
       'ipmkoJWKf3h7hIyUlpKQi4iCfHdwbGhlYV9eYWx5gIKCf3x/iZmlp6OfmZWQjIiEfnp0dnp4dmphWVtlcHt6fg==',
       195,
+      'g2lxeIZ0cXF0h25tgGuceVN5h5yqd4q5cayuqkbbY6F2s7RPgICkr7u2gIBqlsNYjZyMgNpjZp+KT06Sm5tZVQ==',
     ],
     [
       0,
@@ -10838,6 +11969,7 @@ export const PIECE_MODEL: PieceModel = {
       'dniAflRANy8qJyQiIR8fHx8fICEiJCctMzlEX3h5dnZ4en18WEM5MSwmIyEgHx4eHh4fICIkJiouNT9ObYyJew==',
       'Wmt3g4N8e3qFlqesqKSempiSjoqEgH15dXFtZ2NfWVhdboycmZCEd3Bxh56ko6CalpKMiISAfXdzb2tnY11XVQ==',
       195,
+      'l0t0Y21nbmJxoGeNd251f32QjpOmfd7/qayJhXNuY6F2s7ShZTGkr5h8GIBqlsOPeHPNgDKJZp+Kc0mAiZvMmA==',
     ],
     [
       1,
@@ -10847,6 +11979,7 @@ export const PIECE_MODEL: PieceModel = {
       'IB4fICIkJiouNj5ObX9+fHx9f2VMPjQxLCglIyIgIB8hIiIkJScqMTY+SVt2d3V4dnNxcGFLQDQuKCYkIiEgIA==',
       'cH2DgHyBj6CqqKOfm5aRjYmHgn56dHJuamhkYFxeanZ+g4KFiIeCiZWepqOdmpWTj4mIgn56dHBsaGJeWlZWYA==',
       195,
+      'lXmEd3Foal2EmnOJiG+IcoF7cnqChJF3cWGmrk9uY6F2s7Shfqikr7+atYBqlsNYZWjUgLSHZp+KlVeZoptZVQ==',
     ],
     [
       2,
@@ -10856,6 +11989,7 @@ export const PIECE_MODEL: PieceModel = {
       'IiMkJScpLDA1QExmcW5qZ2ZmYFJHPzk0MC4sKikpKCcpKSssMDM3O0JMU1pfY2VmZmNeWVRPRjoyLisoJSQjIg==',
       'cYKMioSDho+Zn52ZlpSQjIiEg399eXVzb21raWpscHJ0dXh+g4iNj4+RkJKXmJqYkpCKhoJ9eXVva2VhXVlWXw==',
       195,
+      'g4FxgId1amGIhIpwiWhmcGCBdGtyg2txcmGjl1huY6F2s7ShgVekr6mkS4BqlsNYZlWggKdjZp+KZ0WMlZtZVQ==',
     ],
     [
       2,
@@ -10865,6 +11999,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICEhIiQnKS0yPUxic2xhYGh5gHZdTEE4Mi4rKCcmJSQiIyQlJikrLTM5QEpbbnBwcnZ6e1hDOTEtKSYkIyEhIA==',
       'dJKboJyYlpKOioaEgHx6dHNva2djYV1mb3eAfHh5g5ioraqmoJyWko6KhoJ+eXVva2diX2FwkaCgkYFzZFxUXA==',
       195,
+      'jVpkZHhtbWiEkm9/hW2Nh0d0rpN1jNlz0IePhWFuY6F2s7Shm4Ckr5iHgYBqlsPAoHZ5gE13Zp+KckeCi5u5mA==',
     ],
     [
       8,
@@ -10874,6 +12009,7 @@ export const PIECE_MODEL: PieceModel = {
       'EhITExQVGx0mK0Bvtru6hoB3c3BuXEw+My8sKiUkIx8fICAhIiEjJycsNEJWgL/R0ZdKMicfGRcVExMUExMSEg==',
       'kJ+sqp+Xi4R/e4OMlZiVk42Lh4N/eXNtaWVhXVlXWFplcoWdq7KvrKikoJyYlI6KhH15c29rZ2NfW1dWUlhgcg==',
       195,
+      'rQ8dOUNUUEL/t4e3/63/owACoOLQ18X/u9KPqmpuY6F2s7ShZH+kr7t8f4BqlsOokL4AgEy0Zp+KM0WMlZv0wQ==',
     ],
     [
       8,
@@ -10883,6 +12019,7 @@ export const PIECE_MODEL: PieceModel = {
       'KywtLzAxNDc9QkhNV19sdn6Eg3RnPjEoJR4dGxoZGBgYGBkaGhwhJCkyP2d0hIN+dWtgV05HQT42NTEwLy0sKw==',
       'e4qZoZ6ipamrpqCXk42Hg3t2cmtlXlVVWV5hYGJre4mSk5SVkpGSjo6Oi4qHhYJ/f315enZ1dHJwbm9rbm1qcg==',
       195,
+      'j09VWXRrXVrelaOH3HDCbpc4n3J6uWxyvodZVo1uuE92YbSh4nqkr2xgeIBqlmiAgICAgICAZp+KJX9YQJuJiA==',
     ],
     [
       3,
@@ -10892,6 +12029,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSYnKCosLzA2OkNLWWyEo6WckWZANCsiHhwbGBcXFxYWFxcYGRocHyMtND9mkJulpYRuW01COzUxMC0qKCcmJg==',
       'dImVlpqip6unpJ2YlY+MiIJ8eHRvbGdiXFdWWWBma256jZ6opKCcmJWUko6KiIWDgYB8enl1dG5saGRhX1tbZg==',
       195,
+      'qVVYSVhdXlrcp2yorKC2jJdMiG52sWxyoYdxdXxuuE92YbRPgICkr4llgIBqlmiAgICAgICAZp8AJV5xWpuwZA==',
     ],
     [
       3,
@@ -10901,6 +12039,7 @@ export const PIECE_MODEL: PieceModel = {
       'IiIiJCcqLzQ9TGBlanF5fHlkUEc7NjIuKyknJyYkJCUlJygrLjI4P0dVZGxqZ2RjY2RmYk4+ODEsKCgmJCMiIQ==',
       'f5OfpaagnJmUk4+Lh4KCfnp3cm9saGZiX11cYnB/h4aCfn6DkaCmpKCcl5SQjIeEfnh1cGxoZGRqcHZ1cm9scw==',
       195,
+      'ioNtcn9wZlyCjYd4nmOccV9wdHB6f2xzbmFZVIRuY6F2s7ShHYWkr2lhh4BqlmiAgICAgICAZp+KoYNVXZuMdw==',
     ],
     [
       5,
@@ -10910,6 +12049,7 @@ export const PIECE_MODEL: PieceModel = {
       'JiYnKSsuMTU7RFBeYF9dXF5fYGBdUEQ7NTEuKyknJiYmJicpKy4xNTtEUF1gYF9eXF1fYF5QRDs1MS4rKScmJg==',
       'fXt9f4iSm56em5eTj4uHg397d3Nva2hkYmNncXyDh4aCfnp6gpGboJ+bl5OPi4eDf3t3c29raGRgYWd2hIeEgQ==',
       195,
+      'fJ6qo416nrZpgFplXnBgf5qqY2pua25xbmFMSZ9uY6F2YbShgNKkr19e7IBqlmiAgICAgICAZp+KdpVHT5uDrQ==',
     ],
     [
       5,
@@ -10919,6 +12059,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISEiIiQmKS0yOUVTbnh5d3d5eG5TRTkyLSkmJCIiISEhISIjJCYpLTI5RFVueXl3d3l5blVEOTItKSYkIyIhIQ==',
       'f4KBgH+FlJ6lpaGdmZWRjYmFgX15dnJuamZiXlpbYnF/goF9f4WUoqWloZ2ZlZGNiYWBfXl2cm5qZmJeWlticQ==',
       195,
+      'laGvh3NpsLRqmVqIXG9edJuuYmhnamtwbmFGTahuY0//YbShfy2kr2NWFIBqlmiAgICAgICAZp+KhY5MdJuFhw==',
     ],
     [
       5,
@@ -10928,6 +12069,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSYmJyosLzM5Qk5fZGNhX19hY2ReTkI5NC8sKigmJiUlJiYoKiwwNDlCTl5kY2FfX2FjZF9OQjkzLywqJyYmJQ==',
       'fIWHhIB8en2Hl5+hn5uXk4+Lh4SAfHh0cGxoZGBeY218hYWEgHx6e4eXn6Kfm5eTj4uHhIB8eHRwbGhkYF5gbQ==',
       195,
+      'f6Kwo4l3m5tqhFpqXm9cgpuuYWdsamtxbmFTTZZuY6F2YbShEjCkr2NgF4BqlmiAgICAgICAZp+Kjo1NVZuIsA==',
     ],
     [
       5,
@@ -10937,6 +12079,7 @@ export const PIECE_MODEL: PieceModel = {
       'XVlWVVNQRz84MzAuLCopKSkpKiwuMDQ5P0hVXV5bVE1NVFteXVVIPzk0MC4sKikpKSkqLC4wMzg/R1BTVVZZXQ==',
       'kZaZlZGNiYWBfXp2cm5qZmVpd4iWnJ2Ug3ZqY2ZwfI6ampmVkY2JhYF9enZybmppa3J3fHl0dXd/hYmKh4SDiw==',
       195,
+      'cpCYkJaBeYRvdWFbeHSEd5qOi212d2txpIc6QbpuuE92YbShyUCkr1hZLYBqlmiAgICAgICAZp+KH6g4IJuKrQ==',
     ],
     [
       5,
@@ -10946,6 +12089,7 @@ export const PIECE_MODEL: PieceModel = {
       'KissLjAyNjxDTFRWVVJQT09QUlVWVExDOjYyLy4sKyoqKywuLzI2OkFMVFZVUlBPT1BSVVZUTEM8NjIwLiwrKg==',
       'f4iLh4N/e3d2eoOTmpyal5OPi4eDf3t3c29rZ2RlZ3WEiIuHg397d3Z7g5Oam5qXk4+Lh4N/e3dzb2tnZ2VndQ==',
       195,
+      'a6GuuJuHl5drblpdXnldc5quYmhtamtxbmE/QrFuuE92YbShNr+kr1hc0oBqlmiAgICAgICAZp+Ki6g5IZuJsg==',
     ],
     [
       0,
@@ -10955,6 +12099,7 @@ export const PIECE_MODEL: PieceModel = {
       'WFxbWVlXSUA6NTEuLCsqKSkqKywtLjEzNjo/SFBecnNuaF9AOTQxMTEyNzg1MjEwLi8wMDI2OT9GT09OTk9SVQ==',
       'k5qempaSjoqGhISDgX16dXFwamhkYWFpfIqSk5ylq6qhmZCGf3JobXN9gYB6dHBrZ2dveIGCe3l2cnJ2fIKCiw==',
       196,
+      'dnVadpB9Y1qJcqNt13CgbUJbnHV1jHdxcoeunUbbY6F2s3ShhamSr6a2toBslsODdISygL1RU1SKhWGhqptZVQ==',
     ],
     [
       1,
@@ -10964,6 +12109,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSUmJykrLTE3QVFfX1xYV1VWWFpeXVBGQDs3NTMyMjEzNDItKikoKSstMThFXF9lbGxoamNQRDs2MS0rKScnJQ==',
       'd4aNi4eBf3l5g5CfoZ+Zk5GLhYWJkZaYjoZ9dW5oYlxcX2VubW52e3yAiZSen5uXk4+LiIWBfXp1cWxmYFxcZg==',
       196,
+      'e3NYg4x6ZF2QerlvtGqPdFFak3mFiHGNc4ernV1uY6F2s3She1aSr6auSYBslsODW4nQgKxbU1SKqWmnsZtZVQ==',
     ],
     [
       8,
@@ -10973,6 +12119,7 @@ export const PIECE_MODEL: PieceModel = {
       'CgoKCwsMDQ4PERogoqWoqqScl4VlUkU9NzEvLCkoKCcnJygpLC0xNzc8REtZaX2k2d3UNSAbEQ8ODQwLCwsKCg==',
       'fYKHho+XnaGdmZWRjYmFhYSCgXt3dnJua2ZjYFxeanqQpK+2ubKuqqWinpeTkIqFfXZxa2VgWFNPSENJVmlxeA==',
       196,
+      'rAAfNUFTUEH/voTG2rj/lAAW5nB7/2xyboeRrnRuY6F2s3RPgICSr7V6gIBslsN6sXMAgBfTU1SKYFSXoZv/1g==',
     ],
     [
       5,
@@ -10982,6 +12129,7 @@ export const PIECE_MODEL: PieceModel = {
       'KSkqLC4xNDpASVVbXVlUTk5UWV1bVUlAOjQxLiwqKSkpKSosLjE0OEBJUFRUVllbW1lWVFRQSUA4NDEuLCopKQ==',
       'g46XmJeJem1maHB7i5iampaSjoqGgn56dnJva2dma3N9f3x4en6Dh4iFgYOLk5mZlpKOioaCfnp2cm9rZ2Zncw==',
       196,
+      'cZOclZaCfIZtdWJadHR+dZuVhmhvdGtynodNR6NuY6F2YXShvx6Sr1teAYBslmiAgICAgICAU1SKT5JKUZt+mw==',
     ],
     [
       5,
@@ -10991,6 +12139,7 @@ export const PIECE_MODEL: PieceModel = {
       'V1RTUVFRSkM8NjIvLiwrKysrLC0vMjY6QUtWWVdUT0tLT1RXWVNLQTo2My8tLCsrKyssLi8yNjxDSlFRUVNUVw==',
       'kZiYlJCMiISAfHh1cW1pZWlvf46QlZeLgHdqa290f46XmJiUkIyIhIB8eHVxbWlpb3Z/f359eX1+goeHhH5/hw==',
       196,
+      'a5ScnZuHfYdqb2BbcHZ9cJqYfm54cm10lYdFQ7puuE92YXRPgICSr1hcgIBslmiAgICAgICAU1SKMJxCKpt+sQ==',
     ],
     [
       6,
@@ -11000,6 +12149,7 @@ export const PIECE_MODEL: PieceModel = {
       'bG5va1hHPDYwLCknJSQjIyMjJCUnKSwwNjxHWGNpcnd3cmljWEc8NjAsKSclJCMjIyMkJScpLDA2PEdYa29ubA==',
       'naKloZ2ZlZGNiYWBfXl1cm5qZmVobnRwbGtxfIWQlZSSj5aYmpmVkY2JhYF9eXVybmpmYl5dYGh3f4KBfX6Ajg==',
       196,
+      'jJ2giH5vendqj118Z2dwcpuaZW93amtxbmFUUYxuY0//YXShQeGSr2Ra/4BslmiAgICAgICAU1SKhH9Xf5uEng==',
     ],
     [
       0,
@@ -11009,6 +12159,7 @@ export const PIECE_MODEL: PieceModel = {
       'WV1eW1lYSkE7NTEvLSsqKioqKywsLjAyNTlARlFhcHNuaFVAODUyMTE0ODk3MzAwMDAwMjQ2OD5ITU1MTE9RVA==',
       'lZmdmZWRjoqHhYSCf315dXNtbGhkYGJvfY6SmKKoq6afl4+FeW1obniAhH54dnBqZmlwfIWAfHdzcG5zeYCEjA==',
       197,
+      'dnJYc5F+YlqMcKZt2nChbTpanHl1jX5xc4eunEbbY6F2s3Shg6iRr6W2tYBtlsODdYqqgMFNU1SKibLe6ZtZVQ==',
     ],
     [
       1,
@@ -11018,6 +12169,7 @@ export const PIECE_MODEL: PieceModel = {
       'MzIzNDY4PEFHVF1dWFZVVVVYXF9fTkI3Mi4qKSgmJiUlJigpKy4xNjxEUWNqZ2pqY19aQTkyLSsqKSkrLDM0Mw==',
       'cX6OnqSinJmTjYmEgX16d3NvbGhkYGRye4OHh42SjpSdpKejnZWOh352bGdtc3p9eHNvaWVgXmp7hYmDf3x2dA==',
       197,
+      'eXJYg417ZF2SebpusmuRdFFalHiGiX14dYerml1uY6F2s3ShfFeRr6SuSoBtlsOGXYbYgLFVU1SKKG+rtZtZVQ==',
     ],
     [
       8,
@@ -11027,6 +12179,7 @@ export const PIECE_MODEL: PieceModel = {
       'BgcHBwcICAkJEBMZqa6ytbGlnoNiUUM7NDAuKykoJycnJygpKy4wMjc6P0lUYn6q5ebfNiAaEA8ODQwLCgkIBw==',
       'fIKJipKanqGdmZWRjYmHhYSDf3t4dnJtaGZiYV1bZ3aPo662uLKuqqahm5iUjoyIgHtza2diWlZPSkVFUWBrdw==',
       197,
+      'sgAdMTlQT0D/xH3P5sT/ngAV6XB5/2x0boePrnRuY6F2s3RPgICRr7V1gIBtlsN3rnAAgA7eU1SKOXaxupv6zg==',
     ],
     [
       5,
@@ -11036,6 +12189,7 @@ export const PIECE_MODEL: PieceModel = {
       'JycoKSsuMTc9RVBfYl9bVFRbX2JfUEU9NzEuKykoJycnJygpLC4xNT1FUFlZW19hYV9bWVlQRT01MS4sKSgnJw==',
       'gpCYmY+BdGhpb3mLmZ2cmJSQjIiEgX15dXFtaWVkaXF7fnx4fIGFiYaBg4uUm5uYlJCMiISBfXl1cW1pZWNkcQ==',
       197,
+      'eZWfkJB8fotqfWFibnF3e5uYhGduc2txm4dMSKNuY6F2YXShvRWRr1xbAIBtlmiAgICAgICAU1SKT21lbpuAmg==',
     ],
     [
       5,
@@ -11045,6 +12199,7 @@ export const PIECE_MODEL: PieceModel = {
       'WlhWVVRQST84NDEuKysqKSkqKiwtMDQ6QEhVWlxaUVBQUVpcW1VIQDo0MC0sKiopKSoqKy4xNDg/SVBUVVZYWg==',
       'lJqalpKOioaCfnp2cm5rZ2dqcYCLk5iUh3puaG50fo6WmpqWko6KhoJ+enZybmtnZ212gIJ9d3h9g4eIg36Aig==',
       197,
+      'cZKcmJeDfolsdWBacXR5dZqZfW54dG1zk4dCQ7puuE92YXRPgICRr1hagIBtlmiAgICAgICAU1SKMHlcRZt8qA==',
     ],
     [
       6,
@@ -11054,6 +12209,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISEiIyUmKS4zOURUcHh3dnZ3eHBURDkzLikmJSMiISEhISIjJCYpLTI6RVVncXmAgHlxZ1VFOjItKSYkIyIhIQ==',
       'eoGDf3+CkJ+kpqKempaSjoqHg397d3Nva2djY2Vpbm9rcHqFj5WSkZSZnJ2alpKOioeDf3t3c29rZ2NfW1pdag==',
       197,
+      'lZ+hfnRqfHdqmFyIZXFtbpueYWdnamtwbmFUU4xuY0//YXShQuqRr2ZY/4BtlmiAgICAgICAU1SKg1l0nJuHng==',
     ],
     [
       0,
@@ -11063,6 +12219,7 @@ export const PIECE_MODEL: PieceModel = {
       'VlxdWlhXTEI7NzIwLiwrKysrKiwtLTAzNTk+RlBfb3BrZ1tAODQzMTI0OTo2NDMxMDAxMjQ4PEJJS0pJSkxNUQ==',
       'lZudmZWRjYmHh4WDgHt4dHFtaGdlX2ZygY6Pl6KqrKack4t/d2pocHmBg313c21pbHJ7hIJ+endybm1zeoCHjQ==',
       198,
+      'c3NWdZOAYluLbq5r2nGYbjRYn3d0jXhxc4eum0bbY6F2s3ShhaiOr6G2tYBtlsODeoeigMZKU1SKj6za5JtZVQ==',
     ],
     [
       1,
@@ -11072,6 +12229,7 @@ export const PIECE_MODEL: PieceModel = {
       'JiYnKCksLjM5Q1NeXVhVUlJSVFVZW1ZJQj45NjUzNDM1NTMtKyopKisuMThEWV5hZmZkZ2ZSRj03My8sKikmJg==',
       'eImSjomEgHx3eYKToKCalpGNiYOHj5iclYp/eXBqZVxaXWJscW50d3p7go+aoJyYlJCMioaCgHp2cmtnYl1dZw==',
       198,
+      'dnFYg5B9ZF+OdsBqtG6IclBYlHiCiX6PdIermV1uY6F2s3SheleOr5+vSoBtlsOFXYfYgLVRU1SKHmWkrZtZVQ==',
     ],
     [
       8,
@@ -11081,6 +12239,7 @@ export const PIECE_MODEL: PieceModel = {
       'CAcGBgcHBwgJCgwNpa+2uLWooYdlU0U+NzIvLCopKCgoKCkqLSwuMDI3PUVQYneh4+fjPygYFhMMCwsKCgoJCA==',
       'e4WJi5KXnqCdmZWRjYmIiISEgHt5dHJuamdiXl1bY3SIn6+3ubKuqqainpmUkIyJhHx2bmdhWlZPTUdFT1tndA==',
       198,
+      'swAbMDdPT0D/xH/S5cT/nAAR6XF7/2xzboeMrnRuY6F2s3RPgICOr7FygIBtlsN4qHIGgAbkU1SKVnWwupv50A==',
     ],
     [
       5,
@@ -11090,6 +12249,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSUmJyksLzQ5QUxfZmhjXV1jaGZfTEE5NC8sKScmJSUlJiYoKSswMzhBTltgYWRoaGRhYFtOQTgzMCspKCYmJQ==',
       'hZGYlId3a2hwfY+bnp2ZlZGOioaCfnp2cm5qZmJjaXN8e3Z3fYWJioOFj5ienZmVkY6KhoJ+enZybmpmYmNlcw==',
       198,
+      'gJSfiYl2gJBthVxtZ2twfZubgWdudGtxmYdMSqNuY6F2YXRPgICOr11ZgIBtlmiAgICAgICAU1SKT25lbZuAmg==',
     ],
     [
       5,
@@ -11099,6 +12259,7 @@ export const PIECE_MODEL: PieceModel = {
       'XltaV1dTRz03My8sKikoKCgoKSotLjE3PkdUXV9cV1NTV1xfXVRHPjcxLi0qKSgoKCgpKiwvMzc9R1NXV1pbXg==',
       'lpubl5OPi4eDf3x4dHBsaGRkaHaHjpOVin9xamx1f46bm5uXk4+Lh4N/fHh0cGxoZ2dudnp/e3p/goOGgn2EjQ==',
       198,
+      'dZafl5N/f45qel5ebnR4epqbfG53cG1zkodBRLpuuE92YXRPgICOr1hYgIBtlmiAgICAgICAU1SKMHxaQpt7rA==',
     ],
     [
       6,
@@ -11108,6 +12269,7 @@ export const PIECE_MODEL: PieceModel = {
       'gIKAak9AODArKCUjISAgHx8gICEjJSgrMDZAT2p5g4qKg3lqT0A2MCsoJSMhICAfHyAgISMlKCswOEBPaoCCgA==',
       'nqaopKCcmJSRjYmFgX15dXFtaWVhYGNnaWtsc36KkZOUl5yfoJyYlJGNiYWBfXl1cW1pZWFdWlpda3qAgX+Bjg==',
       198,
+      'nZ6kdWplfXdrn12TZIBnZJufZW51amtxcGFUVoxuY0//YXRPgICOr2dXgIBtlmiAgICAgICAU1SKg1l0nJuInw==',
     ],
     [
       0,
@@ -11117,6 +12279,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTE0Njo6NjMzNDU6QlFobHFyXFBGPjk1MS4sLCoqKyorKywuMDM3O0JLWFldYF1XUk9LSklJSklCPDc1MjEwMQ==',
       'g5OeoZyalJGPi4qGgn56eHd1cm5rZ2Rna3J4gImRlZGQi4eFfnuFjJKWkoyIgnyAh4+Wk4iAdmxjWVNWXmhxdA==',
       199,
+      'dHJVc5J/YluPb61r23Gcby1XoHZzjnpxc4eumkbbY6F2s3Shh6iPr6K2tYBtlsOFfIeVgMlHU1SKmLbt+JtZVQ==',
     ],
     [
       1,
@@ -11126,6 +12289,7 @@ export const PIECE_MODEL: PieceModel = {
       'MzQ0NTY5PkFJVlpYVVNRUlNWWl5fT0Q5My8rKScnJiYmJikqLC8yNz5GU2ZnZWZmYV1aRTcxLysqKSkrLjM2NQ==',
       'eYubpKKcmJKNiYV/fXl1c29rZ2NhaXSAhYaJjJGNlqClqaGblIyHfXNpZWt1e313c29pY19kdIKJiYN+eXVvbw==',
       199,
+      'dm5YgpB9ZF+OdsFqsm6Gc1BYlniCi36ScYerl11uY6F2s3SheFePr6CwSoBtlsOAYojZgLhLU1SKGWelr5tZVQ==',
     ],
     [
       8,
@@ -11135,6 +12299,7 @@ export const PIECE_MODEL: PieceModel = {
       'y8S9Ew8MCwkJCAcHBwcGBgYICQoLCwwNDhEUH0P3+/andl5PQz02My4uKiknKSkoKCkpKi0vMzg9RlVoia66xw==',
       'VGN7kqKppaGdmZiTj4qFhIB+e3h3dHJuamZiX2JmbHN0f4iQnqq0vLexraajnJaQh4F7d3Nva2ZhXVlVU05JTA==',
       199,
+      'uQAaLC5LTj//x53eq+T/zwAP6W95/2tzboeKrnRuY6F2s3RPgICPr7RugIBtlsN7o3ESgADuU1SKP3Wwupv10A==',
     ],
     [
       5,
@@ -11144,6 +12309,7 @@ export const PIECE_MODEL: PieceModel = {
       'IyQlJicqLTI3P0lbZGdqbm5qZ2RbST83Mi0qJyYlJCMjJCQmKCktMDY/SltqbmxjY2xualtKPzYwLSkoJiQkIw==',
       'fYKIioaLlZyfnpqWko6KhoJ+enZybmpnY2BianuKlZOHem1rdYSVnZ+empaSjoqGgn56dnJuamdjYWRqdXp2eQ==',
       199,
+      'h5ahg4JygZlsjFp2Y2NvfJucgGdtcmtxlodKSqNuY6F2YXRPgICPr15XgIBtlmiAgICAgICAU1SKRGlocZuBnw==',
     ],
     [
       5,
@@ -11153,6 +12319,7 @@ export const PIECE_MODEL: PieceModel = {
       'JycnKSstMDY8RVFaW11fYWFfXVtaUUU8NjAtKyknJycmJygpKy4xNTtEUF1iYVxYWFxhYl1QRDs1MS4rKSgnJg==',
       'foOHiYWFiJGYm5qWko6KhoN/e3dzb2tnY2VodIaOlpOHem5qcXiIl5qdmpaSjoqGg397d3Nva2dlZWt0en15eg==',
       199,
+      'epSfko97gZBpf11kZXFvfJuce213cmxzkIc+Q7puuE92YXRPgICPr1hWgIBtlmiAgICAgICAU1SKMHpcRJt7qw==',
     ],
     [
       6,
@@ -11162,6 +12329,7 @@ export const PIECE_MODEL: PieceModel = {
       'lYqBZU0/NS4pJiMhIB8eHh4eHyAhIyUqLzQ+TGaJjYuLjYlmTD40LyolIyEgHx4eHh4fICEjJikuNT9NZYGKlQ==',
       'nqGinpqWko+Lh4N/e3dzb2tnY19bWFhebXt/gIKMnKeppqKempaSj4uHg397d3Nva2djX15hZWptbneEj5WUmQ==',
       199,
+      'paClbGFgf3dpplqeYIxkcZuiYWZnamtwbmFTV4xuY0//YXRPgICPr2lVgIBtlmiAgICAgICAU1SKg1R5oZuKnw==',
     ],
     [
       0,
@@ -11171,6 +12339,7 @@ export const PIECE_MODEL: PieceModel = {
       'KisrLC4wNDg4ODxCWF9gZGlpWVdaUkU8NjIuKyooJycnJygpLC4yNzxEUV1bWFZVVVZZXF9YS0I7NjIvLSwqKg==',
       'hZabkoJ7gY2Wl5OPi4eDf3t3c3BsaGRgXmZ1g4qHg397d3mGlaGjn5uXk4+LiYWBfX2Bg4R4b2ZdX2NueXdzeQ==',
       200,
+      'eIt9k5B8bGd1eX5lmGiUcmN+had0c41xcayYp1VuY6F2s5KhlKJmXn2CgIZ+N8N2k5k76FqxjnmKqHGPmZvJpA==',
     ],
     [
       1,
@@ -11180,6 +12349,7 @@ export const PIECE_MODEL: PieceModel = {
       'MzQ1Nzk9QkdQUEtHREJAPz9AQkRHS1FQSEI9Ojc1NDMyMzQ2OTo3OT5HS0tKS0tHR0tLSktLRj05Nzk4NjU0Mw==',
       'fYuSjoqGgn56dnJuc4GQm5qWko6Lh4OAf4GEgndtaW53goOHioiGeXd4en1/iZOZlol+fXt/gX16dnJuamdkbg==',
       200,
+      'V5CUrKagbohtVpJlhW15ZZh8d5OVcHyAgayurkbbuE92YZJPgIBmXoC2gIB+lmiai5ejTNpijnmKqHWPeZtZVQ==',
     ],
     [
       2,
@@ -11189,6 +12359,7 @@ export const PIECE_MODEL: PieceModel = {
       'R0hKTVBRSEA7ODUzMjExMDIzNDg8QUdHRERERUdISUpKSUlHRkRERUdHQTw4NTMyMTExMjM1ODxCSFBQTUpIRw==',
       'dH2FiYWAfHt6en1/goSHhoWDf3l2fYaQlJCMhoJ+enh0cGxoZWZxfoeJhYF9eXZ6hZKem5iUj4uHg397d3Nvbg==',
       200,
+      'XJd1nqWadXZtWoZhf2WUZZiBZm91a21xbmGVimNuY6F2YZKha11mXm+PgHp+lmhwYlCiTExsjnmKhqiCi5uAgA==',
     ],
     [
       3,
@@ -11198,6 +12369,7 @@ export const PIECE_MODEL: PieceModel = {
       'GxscHR4gIiUqMDhNY5mblI+Ni3BPOzMrJyQhHx4dHBwcHR4eHyIkKCszO1Bwi42PlJuaY0s+MColIh8eHRwbGw==',
       'cISNioiFi5iiqaeinZmVj4uHg397d3NtaWVfXldaYm96enlydISap6yoo56bmZWRjYeDf3t3cW1pZWRgWlZUXQ==',
       200,
+      'qFyAWlldcG51rlqoaJFzaZiGdHx1lrhyiGFkg4BuY6F2YZKho+BmXmxWgKx+lmiAgICAgICAjnmKk11sdZurlw==',
     ],
     [
       8,
@@ -11207,6 +12379,7 @@ export const PIECE_MODEL: PieceModel = {
       'HBwcHR4gIyUqMTlHXI3Ew8PEY0IzKCIdGxkXFhUUFBQUFBQVFhcZGx0iKDPFzs+knZyNXEc5MSolIyAeHRwcHA==',
       'a3qLmaizsq6qpqKempaTj4uHg395dW9oYlxWUU1GSllrg5mmq5yLe3+KlZ6alpOPi4eDf3t3c29rZ2NfXFhUXQ==',
       200,
+      'uw4xOzhPWlW9wm/MosPppQNHs+xx/7txbqxwrXJuY6F2s5JPgIBmXoBYgIB+lmiAgICAgICAjnmKjHR+h5vtzQ==',
     ],
     [
       5,
@@ -11216,6 +12389,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ozw9P0JGTE5LRUA9Ojg2NjY2ODo9QEVLTUxGQz89PDs7PD0/QkZMTUtFQD06ODY2NjY4Oj1ARUtNTEZCPz08Ow==',
       'h5SYlJCMiISAfHh0cG1pbHiIkpOQjIiEgHx4dHBtbneHlJaUkIyIhIB8eHRwbWlseIiSlJCMiISAfHh0cG1sdw==',
       200,
+      'S6KwzKjFpqhpSFpzXGZcc5qvYGVqamtxbmFdUo5uY6F2YZKhgLpmXlVpgIB+lmiAgICAgICAjnmKmVVGTpuWqQ==',
     ],
     [
       5,
@@ -11225,6 +12399,7 @@ export const PIECE_MODEL: PieceModel = {
       'Pj9AQkVKTk1JQj46ODY1NDQ1Njg6PkJGSUdEQ0NDREVFRENDREVHSUhCPjo3NjQ0NDU2Nzo+QklNTkpFQkA/Pg==',
       'k5eXk4+Lh4SAfHh0cnF1gIiMioaCgH1+gIGDgX15dHF4g42Rj4uHhIB8eHRwbGhpcH+NkY+Lh4SAfHh0cHF1hA==',
       200,
+      'UZ+dvKiufINpUGpsdmVqcZmcY2luamtxcGFLSqtuuE92YZJPgIBmXlJegIB+lmiAgICAgICAjnmKmGI8JJuImg==',
     ],
     [
       5,
@@ -11234,6 +12409,7 @@ export const PIECE_MODEL: PieceModel = {
       'KSorKy4xNTlASVVYV1RTUlJTVVVPSEI9ODY1MzIyNDMzMjMyMzU2OTxCR09VVFNSUlNWV1hWSEA6NDEtLCopKQ==',
       'hImMiISAf4KKlZ2dmZSRjYmFfn2AgYGDf3t3c29uZ2Vkanh9gX98eHd3fYyWnJuXk5CMiISAfHh0cGxoZGVndQ==',
       200,
+      'bZmLo5uGcHB9bItdX3FtdJeMZW12amxybmEwRrpuY6F2YZJPgIBmXlBQgIB+lmiAgICAgICAjnmKelo1PJt8ng==',
     ],
     [
       4,
@@ -11243,6 +12419,7 @@ export const PIECE_MODEL: PieceModel = {
       'UlRWWFpWST85NDEuLCopKSkpKiwuMTQ6P0lWWlhVVFJSVFVYWlZJPzo0MS4sKikpKSkqLC4xNDk/SVZaWFZUUg==',
       'kp6gnJiUkIyJhYF9eXVxbWllYWFpeIaLiYWBfXl1d4OSnqCcmJSQjImFgX15dXFtaWVhYWl4houJhYF9eXV3gw==',
       200,
+      'caKxtJaCrbFpdFpYXHlce5uvYGVnamtwbmFZW51uY6F2YZKhgEVmXlpcgIB+lmiAgICAgICAjnmKmUdRWZuVqQ==',
     ],
     [
       0,
@@ -11252,6 +12429,7 @@ export const PIECE_MODEL: PieceModel = {
       'JygpKiwuMjc9RVJZV1loaGNgXllDOzg4ODQxLiwsKyoqKywtMDM2O0FLWV5bV1VUVFVXW1xSRT03Mi4sKigoJw==',
       'dIOMi4aNmKCkn5aMf3t+gIOBfXl3c29rZ2NfXGZ1g4qGgn97d3iDk5+inpqWko6KhoJ/e3dzb2tobnmChHVmaQ==',
       201,
+      'd4x9lJF9bGh1eIBkmGmSc2R+gKVxdoBxcqyXp1VuY6F2s5Khk5dhXnqAgIZ9N8N2jpY46FizoXmKqHCOl5vHqA==',
     ],
     [
       1,
@@ -11261,6 +12439,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDU3OTs/Q0pQT0pFQkA+Pj4+QEJFSk9QSkM/Ozk3NTQ0NDY3Ojk4OT5JS0pJSUlFRUlJSUpLST45ODk6NzY0NA==',
       'foyTj4uHg397d3NvcHuKl5qXk5CMiIR/gIOEgnpuaG51gYaHiYqHfHh3d3t7g5CXl42AfHx/gn56dnJva2dlbw==',
       201,
+      'VY6Vq6embpRrU5Rmf2x+ZJt7d5SUcH6AgayurkbbuE92YZJPgIBhXn22gIB9lmiZj5mkTNpfoXmKqHOOeJtZVQ==',
     ],
     [
       2,
@@ -11270,6 +12449,7 @@ export const PIECE_MODEL: PieceModel = {
       'R0hJTE9QR0I9ODU0MjExMTIzNTg8QUhHRURERUZISElJSEhGRURERUdIQTw4NTMyMTExMjQ1OD1CR1BPTElIRw==',
       'dX2Gi4WAfnt7fHx/goOGhYSCfXh2foiQk4+Lh4N/endybmxoZGh0gYmJhYF9eXV6hpGdnJaUj4qGgn56d3Nvbg==',
       201,
+      'Wpd2nqacdXdsWYVhf2WTZJuBZW53a2xxbmGWi2NuY6F2YZKhbWhhXm6PgHp9lmhwY1CkTE5toXmKhX2Bipt/gA==',
     ],
     [
       3,
@@ -11279,6 +12459,7 @@ export const PIECE_MODEL: PieceModel = {
       'GRkaGhsgIyYpLzhFZZ+hmpSOjG9NQDUqJiMgHx4cHBwcHBweHyAjJio1QE1vjI6UmqGfZUU4LykmIyAbGhoZGQ==',
       'cIaPjoqFjJSgpqahnJiUkIyIgn56dHBtaGVhW1pfaXJ6eXJyeI2grKyopKCcmJSOjIiCfnh0c21pZWFcWVVTXg==',
       201,
+      'qV1+VVdca2l8slqrZZaFcpuHdY9zitRyiWFhg4BuY6F2YZKhpJhhXmpUgK19lmiAgICAgICAoXmKoFtrc5uClg==',
     ],
     [
       8,
@@ -11288,6 +12469,7 @@ export const PIECE_MODEL: PieceModel = {
       'GxscHR8gIiQpMTlFXYrNzMy8Xj8vJyEcGRcWFRQTExMTExMUFRYYGh0fJTDP1depo6OLW0Y3LyolIx8eHBwbGw==',
       'b36RoK60sa2ppaGempaSjoqGgnx4cmtoYFxVUElCTFhwjZ6nppSDe4KOmp6alpKOioaCfnp2cm5qZ2NfW1dVXw==',
       201,
+      'vgIoNzNNWFPIxXjSosvqrwBFu+d6/7dybqxtrXJuY6F2s5JPgIBhXn1WgIB9lmiAgICAgICAoXmKd3N9hpvpyQ==',
     ],
     [
       5,
@@ -11297,6 +12479,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ojs9P0JGS01MRkE9Ojg3NjY3ODo9QUZMTUtGQj89Ozo6Oz0/QkZLTUxGQT06ODc2Njc4Oj1BRkxNS0ZCPz07Og==',
       'iJSXk4+Lh4N/fHh0cGxpb3yMlJOPi4eDf3x4dHBtb3iIkpWTj4uHg398eHRwbGlvfIyUk4+Lh4N/fHh0cGxteA==',
       201,
+      'SqKwzKnNq61pR1pzXGVcdJuvYWVqamtwbmFgU45uY6F2YZKhXGdhXlVpgFN9lmiAgICAgICAoXmKmlRHTpuYqQ==',
     ],
     [
       5,
@@ -11306,6 +12489,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ozw9P0JHTE1MRUE9Ojg3NjY2ODo9QEVISEZCQUFBQUJCQUFBQUJGSEhFQD06ODY2Njc4Oj1BRUxNTEdCPz08Ow==',
       'jJWYlJCMiISAfHh0cHF4hI+Pi4eDgX5+gIKCf315dXFxfIiPkIyIhIB8eHRwbGhrdISRkpCMiISAfHh0cG5vfA==',
       201,
+      'TJ+gv6m/fIFqSmtudWFlcpucY2lxamtxbmFJSatuuE92YZJPgIBhXlFdgIB9lmiAgICAgICAoXmKmUs4IJuGpA==',
     ],
     [
       5,
@@ -11315,6 +12499,7 @@ export const PIECE_MODEL: PieceModel = {
       'KCgpKi0vMzc+R1JaXFlXVlZXWVdRRj87ODUzMjExMTExMTExMjM1ODs/RlFXWVdWVldZXFpSRz43My8tKikoKA==',
       'goiLh4N/gIWRm5ydmJSQjYmFgX5/gYGBfXl1cW1pZWFibHiAgX97d3d5hpacnpqWko+Lh4N/e3dzb2tnY2Nlcw==',
       201,
+      'cpuOoZeCcHB9cYpiYm5td5uMY2lxamxybmEuRrpuY6F2YZJPgIBhXlBOgIB9lmiAgICAgICAoXmKelA0PJt7ng==',
     ],
     [
       4,
@@ -11324,6 +12509,7 @@ export const PIECE_MODEL: PieceModel = {
       'JycoKiwuMjY8RVFeX1xZWFhZXF9eUUU8NjIuLCooJycnJygqLC4yNjxFUV5fXFlYWFlcX15RRTw2Mi4sKignJw==',
       'fIeJhoJ+enh6h5afoZ2ZlZGNiYaCfnp2cm5qZmJfYGx8h4mGgn56eHqHlp+hnZmVkY2JhoJ+enZybmpmYl9gbA==',
       201,
+      'eKKxrJB84NdpfFlgXHVbgZuvYWVramtxbmFYXp1uY6F2YZJPgIBhXlpZgIB9lmiAgICAgICAoXmKkkVSWpuVqQ==',
     ],
     [
       0,
@@ -11333,6 +12519,7 @@ export const PIECE_MODEL: PieceModel = {
       'KCkqKy0wNDk/SFRWU1dkY19dXFlBPDc3ODYyLy4sKyoqKywuLzQ4PURPW1tXVFJRUVJVV1pUSD84NC8tKyopKA==',
       'cYGMiYaIkp6ioZmOgnp5foOEgHx4cm5qZmRgXmZ1g4qIhIB8eHV7iZihn5uXk4+MiISAfHh0cGxpcHuDh3ZmaQ==',
       202,
+      'c4p7mJWAbGpzdX9gnGqQc2R7hKdwd4J4cKyXp1VuY6F2s5Khk4xcXneAgIR2N8N5kJc76FayoXmKpmuKk5vHqQ==',
     ],
     [
       1,
@@ -11342,6 +12529,7 @@ export const PIECE_MODEL: PieceModel = {
       'Njc4Oj1ARUxQTUdDQD49PDw9PkBDSE1QTEVAPTo4NjU1Njc5Ozk5OkFKSUhHR0ZDQ0ZHR0hJSkE7ODk7OTc2Ng==',
       'fYuUkI2JhYF9eXVxbXB9jZiYlJKOioaBfYGDhIFzamxyfYeFiImHhHp3d3h5gIqTlpCFfHx/gH97d3VxbWllbg==',
       202,
+      'UZCWsqiubpFqTpNodmyEZZl7eJaGcHx+e6yurkbbuE92YZJPgIBcXnq2gIB2lmiSjZqjTNlfoXmKqm6LdZtZVQ==',
     ],
     [
       2,
@@ -11351,6 +12539,7 @@ export const PIECE_MODEL: PieceModel = {
       'RUZHSk5PSEM+Ojc1MzIyMjQ0Nzo+Q0hHRENDREVGRkdHRkZFRENDREdIRD46NzU0MjIyMzU3OT5CSU9NSkhGRQ==',
       'd36JjYWCfnt8fH2BgoOFhIOAfHV0foeQk4+Lh4N/e3dzcGxoZGp3g4uJhYF9eXV5g5CbmpaSj4qHgn56dXNvbg==',
       202,
+      'V5h2oKehdXlsVYVjg2SMZJiBZm93a21ybmGWjWNuY6F2YZKhbXNcXmyPgHx2lmh1YlCiTFFuoXmKh3l/iJuDhQ==',
     ],
     [
       3,
@@ -11360,6 +12549,7 @@ export const PIECE_MODEL: PieceModel = {
       'FxcYGRofICQnLjRAX6iqopqTkG9MPTQqJSMgHx0cGxsbGxwdHiAiJSk1PkxwkJSao6qoX0E1LCgkIB0aGRgXFw==',
       'b4WRj42Hi5afpaWfm5eTj4uHgX54dHBsaGReWlxkbXV5cnFzf5eoraupo6Gdl5OOi4eBfnh0cGxoYmBcVlRSWw==',
       202,
+      'rU10TlFZZ2SHt12yZqCNe5l2fpB8nNpylYdfho5uY6F2YZKhtWRcXmlSgMF2lmiAgICAgICAoXmKr1hpcpuAlg==',
     ],
     [
       8,
@@ -11369,6 +12559,7 @@ export const PIECE_MODEL: PieceModel = {
       'GxwcHB4fIyUqMDhFW4nW1tawWTsrJR8ZFxUUExMSEhERERITExQVFxofIivc4eCxpqeKW0U4MColIR8eHBwcGw==',
       'b4CVpLG1sa2ppaGdmpaSjoqGgHx2cm5nYVlUTklCSldxjaCnpZiFfIGKl52alpKOioaCfnp2cm5qZ2NfW1dVXw==',
       202,
+      'wAAeMy5LVlDdyYHYptP5vAA8wehy/8JybqxqrXJuY6F2s5JPgIBcXnpUgIB2lmiAgICAgICAoXmKem56gpvlvg==',
     ],
     [
       5,
@@ -11378,6 +12569,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTo7PUFESU5OR0I+PDk4Nzc4OTw+QkdNTUpEQT07Ojk5Ojs9QURKTU1HQj48OTg3Nzg5PD5CR01NSkRBPTs6OQ==',
       'hZKXk4+Lh4N/fHh0cGxrcX+OlJOPi4eDf3x4dHBsbHWFkpaTj4uHg398eHRwbGtxf46Uk4+Lh4N/fHh0cGxrdQ==',
       202,
+      'R6KvzKnmrrBpRFp0XGNcdZuvYGRnamtwbmFhVYBuY6F2YZKhS5tcXlVqgD92lmiAgICAgICAoXmKm1dFTZuaqQ==',
     ],
     [
       5,
@@ -11387,6 +12579,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTk6PUBDSE1NSENAPTo5ODg5Oj1AQ0dJR0NAQD4+Pj8/Pj4+P0FDR0lIQz89Ojk4ODk6PUBDSE1NSENAPTo5OQ==',
       'j5WVkY2JhYF9eXVzcnmFjZOPiYWBfn9/gIKBfXlzb292goyPjYmFgX15dXFuamx3h5KUkY2JhYF9eXVxbm1ygA==',
       202,
+      'R5+Vv6rzfIBrQ2xuc2VgcZmcY2lwamtxbmFISKtuuE92YZJPgIBcXlBdgIB2lmiAgICAgICAoXmKmlE0HJuFpA==',
     ],
     [
       5,
@@ -11396,6 +12589,7 @@ export const PIECE_MODEL: PieceModel = {
       'JicoKSstMDU7Q1BdX15cWlpcXVpPRz86NzQxMDAvLjAwLi8vMTI0NzlARk9bXFxbW1xeX11RRDs1MS0rKSgnJg==',
       'gYiKhoJ/gYmXoKCcmZSQjImEgIB/gYF/e3dzcGxoY2BjaXiAf356eXmBkZqenZmVkY6KhoJ+enZybmpmYmFkcQ==',
       202,
+      'd5mNm5J+cG+Ad4doa2tleJiNZGx0amxzbmEsSLpuY6F2YZJPgIBcXlBNgIB2lmiAgICAgICAoXmKelI0O5t7ng==',
     ],
     [
       4,
@@ -11405,6 +12599,7 @@ export const PIECE_MODEL: PieceModel = {
       'XV9hY2FPQjo0MCwqKCcmJSUmJygqLDA1OkJPYWNhXl1dXmFjYU9COjUwLCooJyYlJSYnKCosMDQ6Qk9hY2FfXQ==',
       'k6CjoJyYlJCMiISAfHh0cGxpZWFdYGx8h4iEgHx4eIOToKOgnJiUkIyIhIB8eHRwbGllYV1gbHyHiISAfHh4gw==',
       202,
+      'fqKxpot4tLhqglpnXHJchpuvYWVnamtwbmFXYp1uY6F2YZJPgIBcXlpYgIB2lmiAgICAgICAoXmKnEZSWpuXqQ==',
     ],
     [
       0,
@@ -11414,6 +12609,7 @@ export const PIECE_MODEL: PieceModel = {
       'X11cWkI7NzY4NjMwLiwrKiorLC4xNDg9RE9bW1dUUlFRUlVXWlRIPzg0Ly0rKikoKCkpKy0vMzg+SFRXVFhkYg==',
       'b2tpZWFeZHKBioiEgHx5dXmHlqGgnJiUkIyIhIB8eXVxbWlseIKGfWlocX+Jh4aFkp+lo5qPg3d6f4KEgHx3cw==',
       203,
+      'dIp8mJSAbGp1dYFgnGqOdGN7hKZ0eH9xcayXp1VuY6F2s5Khk4NcXneAgIR2N8N5kJQ46FSyjnmKpmuKk5vEnw==',
     ],
     [
       1,
@@ -11423,6 +12619,7 @@ export const PIECE_MODEL: PieceModel = {
       'NTY3OTs5OTtASkpIR0dFQkJFR0dISkpAOzk5Ozk3NjU1Njc6PUFGTFBMR0NAPj08PD0+QENHTFBMRkE9Ojc2NQ==',
       'iYiGfHh3eHt7ho6VlYt/fH1/gn95dXFua2dpdYWRko6Kh4N/e3dzb213hpSalpSQjIiDf4CDhYR6bWhueIKHiA==',
       203,
+      'UY+Vr6ivbpBpTpJpdWuJZJt9eJWGcH1+e6yurkbbuE92YZJPgIBcXnq2gIB2lmiRjJikTNlejnmKqW6LdZtZVQ==',
     ],
     [
       2,
@@ -11432,6 +12629,7 @@ export const PIECE_MODEL: PieceModel = {
       'RUZISk5PSUM9OTc1MjIyMjI0Nzk+Q0lHRENDRUVGR0dHR0ZFRUNDREdJQz45NzQyMjIyMjU3OT1DSU9OSkhGRQ==',
       'doCIioaAfnx8fX+AgYKDhIKBe3d3f4qQko6KhoN/e3dzb2tnY2x4hIuIhIB8eHR7hpOdmZWRjYqGgn56dnJubw==',
       203,
+      'WJZ2n6efdHhsV4Zjg2SOZZuBaHRza3BxbmGXjmNuY6F2YZKhbXxcXm2PgHx2lmh1Y1SkTFNwjnmKh3iAiZuDhQ==',
     ],
     [
       3,
@@ -11441,6 +12639,7 @@ export const PIECE_MODEL: PieceModel = {
       'mZOPbk0+LyklIiAeHRwcGxscHB0eICIlKS8+TW6Pk5mlrKpjRDUvJCEdHBoZGBgXFxgYGRocHSEkLzVEY6qspQ==',
       'm6GmopyYlJCNiYN/e3VxbWdlYVteZGx2eHNvbXeQpK2uqqainJiTkI2JhH95dXFtaWVfW1hTUlhogZGTjoqGjw==',
       203,
+      'rkRtTFBZZWGFuF+2ep6TdZt6f5F4p9xylYdcg45uY6F2YZKhtuRcXmhSgMJ2lmiAgICAgICAjnmKplZocZt6cw==',
     ],
     [
       8,
@@ -11450,6 +12649,7 @@ export const PIECE_MODEL: PieceModel = {
       'EREREhMUFRcaHCIpOVWq39/fhFdDNi0oIyAeHRsaGhoaGhobHR8hIyguN0RYhLKxuOrq5SkjHRoXFRMSEhEREQ==',
       'ZHeOnamrp6Ofm5eTj4uHg397eHRwbGhkYmx5goRyYVdba4eiub+9tqyon5qWkIuFf3t4dHBsaGRgXFhUUExLVQ==',
       203,
+      'wwAYLyhIVU/lzY/fqN35xgA+yPJ0/8VzbqxnrXJuY6F2s5KhvK5cXnlTgIB2lmiAgICAgICAjnmKb216gpvlww==',
     ],
     [
       5,
@@ -11459,6 +12659,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ojo8PkFFSk1NR0E+Ozk4Nzc4OTs+QUdNTUpFQT48Ojo6Ojw+QUVKTU1HQT47OTg3Nzg5Oz5BR01NSkVBPjw6Og==',
       'h5SXk4+Lh4N/e3dzcGxqcX+OlJOPi4eDf3t3c3BsbHeHlJeTj4uHg397d3NwbGpxf46Uk4+Lh4N/e3dzcGxsdw==',
       203,
+      'SKOxzKna4NdpRVl0XGRbdZuvX2NnamtwbmFjVoBuY6F2YZKhQ1FcXlVrgIB2lmiAgICAgICAjnmKm1VHT5ucqQ==',
     ],
     [
       5,
@@ -11468,6 +12669,7 @@ export const PIECE_MODEL: PieceModel = {
       'PT08PD0/QkVJSUVBPzw7Ojo7PT9CRktNTUZBPTs4NzY2Nzg7PUFGTU1LRkI/PTs6Ojs8P0FFSUlFQj89PDw9PQ==',
       'gouPi4eDf3t3c29rbXWFkpWTj4uHg397d3Nva2x0g5GVk4+Lh4N/e3dzc3eCjpOSjoqFf35/gIGAfHh2c29udw==',
       203,
+      'SJ+gwKrafH5rRG5uc2ldcZudYmlwamtxbmFER6tuuE92YZJPgIBcXk9bgIB2lmiAgICAgICAjnmKj1UyGpuDpA==',
     ],
     [
       5,
@@ -11477,6 +12679,7 @@ export const PIECE_MODEL: PieceModel = {
       'Xl9hYl9OQTkzLyspKCYmJSUmJigpKy8zOUFOX2JhX15eX2BdUUc/OzUyMS8vLi4uLi4uLy8xMjU7P0dRXWBfXg==',
       'l5+hnZmVkY2JhYF9eXVxbmpmYmBjb36GiIWBgIWOmaKgnJiUkIyIhICAgYCBfnp2cG5rZWNfXmp4f4F9eXh6iA==',
       203,
+      'e5qPmI96b26EfIFsa2peepuMZGx0amxzbmEpR7puY6F2YZJPgIBcXk9MgIB2lmiAgICAgICAjnmKeVQzO5t6qQ==',
     ],
     [
       4,
@@ -11486,6 +12689,7 @@ export const PIECE_MODEL: PieceModel = {
       'JCUlJygqLjI4P0teaGdlZGRlZ2heSz84Mi4qKCclJSQkJSUnKCouMjg/S15oZ2VkZGVnaF5LPzgyLiooJyUlJA==',
       'd4SIhIB8eX2LmqOjn5uXk4+MiISAfHh0cGxoZGBcXGh3hIiEgHx5fYuao6Ofm5eTj4yIhIB8eHRwbGhkYFxcaA==',
       203,
+      'hKKxnoV04NdpiFlwXGtbg5uvX2NnamtwbmFVY51uY6F2YZKhSRtcXltVgD52lmiAgICAgICAjnmKlUVTW5uXqQ==',
     ],
     [
       0,
@@ -11495,6 +12699,7 @@ export const PIECE_MODEL: PieceModel = {
       'XF1eYWFPQDcyLSooJiUkJSUmJygqLDA2PD9IYGprbnBcUE5MTExMRTkyLywqKSgnJygpKiwvMjc9RlJhYl9dXA==',
       'd3V1cWlhXWBsdnt+hpmlq6KVin56dnJ6hpCWkIqEfnp3c29rZ2NfXV9se4SGgn58eIOSnaikoJyWko2IhIF8eQ==',
       204,
+      'fXRjgYt4bGd5gG5olHSiekF3koiRfZaGhYeupkbbY6F2s6FPgICcr7G2gICClsNsj3twlc1Wep+KgJGLlJtZVQ==',
     ],
     [
       0,
@@ -11504,6 +12709,7 @@ export const PIECE_MODEL: PieceModel = {
       'j5GSaVE9My0oJSIgHx4bGhobGxwdHyIlKS42Q2OfnpOTnJheSDkxKyYjIB8dHRwcHBwcHh8hIyYrNT9ObpCPjQ==',
       'l6etqaWhnZqWkI6KhoJ8eHRwamZiXVtXV2F5jo+CdHODmqappaCbl5SQjIiEgHx2cm5qaGJeWFVVYHB7gn58iA==',
       204,
+      'qF+BWlhdaltvrm2oepSBbYSMgYaWdcHzmIeYq2luY6F2YaGhMricr7Z+yoCClmh7YmvYGGqqep+KXJOFjZupjA==',
     ],
     [
       1,
@@ -11513,6 +12719,7 @@ export const PIECE_MODEL: PieceModel = {
       'fnp6ZUw+NS8nIyEfHh0cHBwcHR4fISQmLE9edHh1c3FxcnV0U0Q5My0pJiQjIiEgICEiIiUnKzA0QEtidHZ5fg==',
       'WFxfW11peYWGgn56f4ycqKejoJqWko6KhoF8eHJwbWdlX19mbnh5d3l/g4KLlJ+opaKempiUkIyGgn54cGRWVg==',
       204,
+      'k111dHFpa2OJnmuFiWKUhWiFk4WGma13coemrlJuY6F2s6GhkbKcr7iZwoCClsNLh3KtlaaAep+KsZWQmZtZVQ==',
     ],
     [
       2,
@@ -11522,6 +12729,7 @@ export const PIECE_MODEL: PieceModel = {
       'bGpnX1dPSEA6NTEvKikoKCYnKCkpKy0wNDk/R1NjamtrbnJ0WEc8NC8rKCYkIyIiIiIlJigsMDdARktTWWBnaw==',
       'k5OSkIyKhoKAenh0cW9ramViZGhye3x4dnuLnaqpo5+alpKOioaAenZwbGxqbW9xb2xsbG5yeH6FjpGUlZOSkw==',
       204,
+      'hoJte4Rza2CJh4l0g2xoammCc2xzgW1ydGGimF1uY6F2s6Ghb02cr6SaPYCClsNNVFGtlZVoep+KW4p/iJtZVQ==',
     ],
     [
       2,
@@ -11531,6 +12739,7 @@ export const PIECE_MODEL: PieceModel = {
       'cXFvW0pAOTMtKiknJCMjIiIjIycpLC4zOEBMXXaCfGVdW2VyblJCNjEqJyUjIiEhHx8gISMlJysxN0FUent2cw==',
       'fnp4dHBsaGZiZG+Doq6tqJyKe2pZWmmOm6GbmZOPi4WEfnp2cGxmYl5YVVJabH6HhoKCjpmgo52Zl5OPjYqEgg==',
       204,
+      'jVBcX3hta2eJk3p9lW+ZjT9iv6Bykulz5ayNhIBuY6F2s6GhnBqcr5KCAICClsPFnnxrlTZ1ep+Kb311fpuycw==',
     ],
     [
       8,
@@ -11540,6 +12749,7 @@ export const PIECE_MODEL: PieceModel = {
       'rK6pclZFOzMvKSglIyIiISEiIiQlKCsyPEhiZWZnam91irSzp00uJBwaFRQTExISEhITExQUExUXGx8nM06crA==',
       'c3yIjIeEf3JpXVJSWm2FmaWtrqqpoqCdl5WQi4N9d3FtZ2NfW1dTT05VZHJ+i5unqqainpqWko6KhoF6dG5paw==',
       204,
+      'pAUfQU9aVU7/s46p/5n/kgAkrvzJ5dz/0dKUqXRuY6F2s6GhzUecr7SBNoCClsO7ltsAlVihep+Ka5KFjpv5tw==',
     ],
     [
       8,
@@ -11549,6 +12759,7 @@ export const PIECE_MODEL: PieceModel = {
       'GhobHB0fJCcvPFphbXZ3cmphWVJLRkA9OjY0MzIwMDAwMDAyMzQ2Oj1ARktRWWFqcnd2bWFaPC8nJB8dHBsaGg==',
       'eoqRlJORko6OjIqLh4aFgoKBgIB+enl3dnZ0cXBwbG5rcHuJlpuamJ6lqa2jm5aNiYN8dnBqY1tWWF5laGNibA==',
       204,
+      'hFRPXoByX1zPisR41WKVb5s6pGxztGtxw4ddVbpuuE92YaGh9G6cr2ljaICClmiAgICAgICAep+KGlBNNZuIdw==',
     ],
     [
       3,
@@ -11558,6 +12769,7 @@ export const PIECE_MODEL: PieceModel = {
       'jXhrWE9GPzc1MCwqKyopKCgpKioqLDA1Nz9GUFhpeI2Zl46HQDMoIh4dGhkYFxcXFxcXGBkaHR4iLTNAh46XmQ==',
       'g4F/fnp2dXJybmxqZWVhYWh0hI6Tm6Srrqqmn5mVj4uHgX13dG1pZF9bVVNWX2dsdIGQnqKcmpaWlZOQjIqGhQ==',
       204,
+      'oEFPTGBgXFjjo4Gf0Y3qcZo6l292y2xxtId4eIxuuE92YaGh38acr4hq3ICClmiAgICAgICAep+KHHVpUpuhaA==',
     ],
     [
       3,
@@ -11567,6 +12779,7 @@ export const PIECE_MODEL: PieceModel = {
       'YlRLQzw2Mi8tLCooKCcoKSksLTA0Nz5ETllmZ2NgXlxcXV9dTT41Ly0oJiUkIiIhIyQkKCkuNDtIWGRnam9ycQ==',
       'YV9fY3CAiYmFgX1/h5ekpqSempSQjImFfnp0cGxoZGBjaXF5eHV0eYaTnaCemZiVkJCLioeCgH17eHRwb2tnZQ==',
       204,
+      'gn9od4Z1aGCHhY5vmWiPclFweWtzhWtxcodgVqNuY6F2s6GhkZmcr2lkoYCClmiAgICAgICAep+KoFBNVZuMlw==',
     ],
     [
       5,
@@ -11576,6 +12789,7 @@ export const PIECE_MODEL: PieceModel = {
       'ODk7PT9DSU1NSUM/PTs5ODg5Oz0/Q0dISEdFQT48Ojo6Ojw+QUVHSEhHQz89Ozk4ODk7PT9DSU1NSUM/PTo5OA==',
       'iZOWko6KhoJ+enZ0cXF1e4OLjo6NioaCfnp2cnJydXyCjJCQjoqGgn56dnJuam13h5OVko6KhoJ+enZybmtteQ==',
       204,
+      'RqGWyan/goZpQmNxY2Fmb5qlYWdtamtxbmFzTpduY6F2YaGhIDmcr2KNI4CClmiAgICAgICAep+KmnJETJuZrQ==',
     ],
     [
       5,
@@ -11585,6 +12799,7 @@ export const PIECE_MODEL: PieceModel = {
       'Pj9BQ0ZKTU1IQj05NzY0MzM0NTc5PUJITExLRkNBQD8/P0FDRktNTUhCPTk3NTQzMzQ1Nzk9QkhNTUpGQ0E/Pw==',
       'lJeWko6KhoJ+endzb2xrbneFjY+OioaCfnp3c3Fwd4aQl5aSjoqGgn56d3Nva2lsd4ePkY6KhoJ+endzb3B3hg==',
       204,
+      'UaGtyaitlplqUFpwXW1dbpmuYmduamtxbmFfSK5uuE92YaGhC5Gcr1x0l4CClmiAgICAgICAep+KlEg7I5uezA==',
     ],
     [
       0,
@@ -11594,6 +12809,7 @@ export const PIECE_MODEL: PieceModel = {
       'XF1fYmBPPzgyLisoJiUkJCQmJygqLDA2PD9IYGlrbW5cUU9OTU1NRDszLiwqKCcnJycoKiwuMjY8RVFhY2BeXA==',
       'd3V1b2lhXGJqdn5+iJWjqZ+ViHx4c3aAjJSWkIqEf3t3c29rZ2NfW19se4aGgn58eYOSnaikoJyWko6IhIF7eQ==',
       205,
+      'fXZog4t4bWp5gG5njnOfe0Z4jIaQepSEg4eupkbbY6F2s6FPgICcr7G2gICAlsNtiXp1lc5Zjp+KgpyJkptZVQ==',
     ],
     [
       0,
@@ -11603,6 +12819,7 @@ export const PIECE_MODEL: PieceModel = {
       'jpCRa1A8My0oJSIgHx4dHRobHBwdHyIlKS44RWKdnZSRm5ZdRTgwKSYiIB8dHBwbGxsfHyAjJSgtNT1TdI+Ojg==',
       'l6etqaahnZmUkIyKhoJ+eHRuamZiYFpXVV5ziI2Ed3iJnqeppaGdl5OQjIiCfnp2dHBqZmJcWldVYXF8gn58iA==',
       205,
+      'qGWEXVldalt5rXGoeZODbJCJeoWRc8Dbj4eYq2luY6F2YaGhIMicr7Z+34CAlmhyXGznGGusjp+KbJ+DjJuuhg==',
     ],
     [
       1,
@@ -11612,6 +12829,7 @@ export const PIECE_MODEL: PieceModel = {
       'fHl6aVBBMy0lIyEfHRwcGxscHB0eICIpLU9ccnh1cnFxcnV2VEQ5Mi4qJyUiIiEhISEiIyQpLDA1QUxic3V4fA==',
       'WV1gXFpkdIGHg397fIiXpqikoJuXk4+Lh4F9eXNxbWpmYF5jbHZ9enp+gIKHkp6mpqKenJmXk42Jg315cWVaVw==',
       205,
+      'kmB5dHJpbGWNnmyEiGKKh2aMkoSCl6x3coelrlJuY6F2s6GhjrWcr7iaxoCAlsNQiHOmlaeBjp+Ks6CNlptZVQ==',
     ],
     [
       2,
@@ -11621,6 +12839,7 @@ export const PIECE_MODEL: PieceModel = {
       'aGhlX1dSSUI6NjIvLSopKCcnKCkqLC0xNDhASlNkZ2dpbHByX0k6My8qJyUjJCMjIyMmJykrMTVAR0xSWF5jaA==',
       'lJOTkY2Lh4OBfHl1cm5ua2djYWl1fH57dXiFmaiqpqKcmJOPiYV/e3dzb2lpam1wcW9ubm1wdXuCio+Rk5GSkw==',
       205,
+      'hH9sfIZ0amCJhYxyhGpnbWZ+d2xzhGtzc4eil11uY6F2s6GhcUqcr6OcOYCAlsNQXVOllZVmjp+KY5R9hptZVQ==',
     ],
     [
       2,
@@ -11630,6 +12849,7 @@ export const PIECE_MODEL: PieceModel = {
       'Y3V/d15MQTk0LyspJyYlJSMjJCUnKSstMzdBS1xvb3BydHl6VUY4MCsnJSMiICAfISIiIyUnKzE3QVJvcWVaWw==',
       'nJ6cmJSQjIiEgn58eHRwbGplY19fanN9fnp5gpSkr6ulo52alpCKhoJ8enRxbWZkX2Nxk6Wll4h4aFtUU154kg==',
       205,
+      'i1NdYnpua2aHkYB7lW6ajD5kuaBykeFz3qyNg4BuY6F2s6Ghjiucr5GDEYCAlsPBnH5nlTd0jp+KcIhye5u1hA==',
     ],
     [
       8,
@@ -11639,6 +12859,7 @@ export const PIECE_MODEL: PieceModel = {
       'qKmlclZGOjQuKyglJCMiIiIiIyQlKCsuOEZdZmhqbXJ4f7Cvp08wIh8ZFhUVExEREREREhIUFRcZHSIrOFSjqA==',
       'cHuEiYmDgXhoYFJSXmyJnaeuqqulpKGcmZKOiIN9dnBqZmJfW1dTT01XZ3R/i5qnqaWhnZmWko6KhoJ8dnBpag==',
       205,
+      'og4kRFJbVk//s4em/5P/iQAqsfax4tL31NKTqXRuY6F2s6Gh3zecr7ODIYCAlsPAm9YAlVOhjp+KaZ6Ci5v9wQ==',
     ],
     [
       8,
@@ -11648,6 +12869,7 @@ export const PIECE_MODEL: PieceModel = {
       'GRkZGxsdIiUpM1xlcHx8dm5lW1NMRkI9ODYzMjAwLy8vLy4wMjM3OTxBRkxSW2Rtdn17b2RcMyomHx0cGhoZGQ==',
       'eIeSlZSSkZCPjY2LiomGg4GBgH5+e3d4dXN1cXBwbWtqbXaGk56dnKGnqqujmpaPioR8eHNqZl1WV1hdY2Riaw==',
       205,
+      'iE9OWntvXlvYj8B+4mOoc5U2pG13umtxxIdaVbpuuE92YaGh9Wucr2lhZICAlmiAgICAgICAjp+KJVtLM5uKgw==',
     ],
     [
       3,
@@ -11657,6 +12879,7 @@ export const PIECE_MODEL: PieceModel = {
       'knxqWktEPTc0LywpKikoJycoKSopLC8zNz1ETlpqfJKfnJB5Qi8pIx8eGxoZGBcXFxcYGRobHh8jKS9CeZCcnw==',
       'g4F/fnp2dHFvbmpoZmJhX2ZyhY+WnaOrrqiknpqVj4qFgX16dHBqY2BbV1VYX2RpdIGVn5+fmpmYlZOQjIqGhQ==',
       205,
+      'pEVQS1xfXFjcpHijxJXkfJo+kG96xWtxq4d0d4xuuE92YaGh0qmcr4dmtoCAlmiAgICAgICAjp+KI39mT5uKYQ==',
     ],
     [
       3,
@@ -11666,6 +12889,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZVhLQjs2MS4sKykoKCcnKSkrLC8xNjpCTFhoaWdjYV9fYWJeSz00LywnJSUjIiEhIiMkJygtMzdDV2RnbHJ3dg==',
       'YV9eYm9/iIiEgH6CjJylpqOempSQjIaDfnp2cWxoZGFla3J2c29xeoeWnqGemZiVk5GMioeCgX16eHRwbmpmZQ==',
       205,
+      'hn9odINzZ1+IiIt0mmeXclJxeGpyhWtxbodcVaNuY6F2s6GhjYycr2hikICAlmiAgICAgICAjp+KoFpKUpuNpA==',
     ],
     [
       5,
@@ -11675,6 +12899,7 @@ export const PIECE_MODEL: PieceModel = {
       'NTY3OTw/REpNTUhDQD49PDw9PkBDR0lJSUVBPTs5NzY2Nzk7PUFGSElJRkNAPj08PD0+QENITU1KRD88OTc2NQ==',
       'hpKUkIyIhIB8eHVycnZ7hIyQkpCMiISAfHh1cW5vcnqDi46OjIiEgHx4dXFtbniHlJaUkIyIhIB8eHVxbWlrdw==',
       205,
+      'TKGtyanBg4ZqSWNxXmdobpqmYWdtamtxbmFxT5duY6F2YaGhLVacr2OISoCAlmiAgICAgICAjp+KiWlDS5uWqQ==',
     ],
     [
       5,
@@ -11684,6 +12909,7 @@ export const PIECE_MODEL: PieceModel = {
       'PD0+QENITUxLRD88OTc2NTU2Nzk8P0RKTEtIREA+PTw8PT5AREhLTEpEPzw5NzY1NTY3OTw/REtMTUhDQD49PA==',
       'jJSXk4+Lh4N/e3dzb2tqcHqKkZCPi4eDf3t3c29uc32MlJSTj4uHg397d3Nva2pteoqRk4+Lh4N/e3dzb25wfQ==',
       205,
+      'TKKuy6i+oqRqSlpyXmhccZuuYWdsamtxbmFcRq5uuE92YaGhc3Ocr1t0cICAlmiAgICAgICAjp+KlUE1HZuczA==',
     ],
     [
       0,
@@ -11693,6 +12919,7 @@ export const PIECE_MODEL: PieceModel = {
       'WlteX2BPQTkzLyspJyYlJSUnJykrLTM3PEFJYmdoaWtbUE9OTU1ORDs0MCwqKSgnJygpKiwuMjc9RVNhYV5bWg==',
       'd3V1cWlhW2Frd4B+iZWhppyRhnx4dHeBjJKUkIqGgHt3c29rZ2NfXGFufYeGg398eYCPm6akoJyWko6KhYF7eA==',
       206,
+      'e3drho16bmx2fm1ki3Scekl6jIOQepGGgoeup0bbY6F2s6FPgICYr6y2gIB+lsNtinl3lc9Yjp+KjKCFjptZVQ==',
     ],
     [
       0,
@@ -11702,6 +12929,7 @@ export const PIECE_MODEL: PieceModel = {
       'iYqMblI/NS4pIyEfHh0cHBwcHR0fICMnKjE5R2aYl4yMlZZhSjsyLCckIiAeHR0cHB0eHiAhJCcvNj9Ud4qJiQ==',
       'lKStqaehnpqUko6KhoB8eHRwbGZjX1hXV193io2Cd3aEm6appaCcmJSQjIiEgHx2cm5qZmNfWFdXY3B+gn58hQ==',
       206,
+      'pGGDYV1fa11yq2ahfYmAZJSLeYaUdMbnjoeYrGluY6F2YaGhGNmYr7F/9YB+lmhzXW/rGG2pjp+KjKKBipujkQ==',
     ],
     [
       1,
@@ -11711,6 +12939,7 @@ export const PIECE_MODEL: PieceModel = {
       'eXV3aFA/NiwoJSIgHh4dHR0dHh8gIiQoQ01bcHVyb25ub3JzVUU6My0qJyUjIiEhISEiIyUnKjA2QU1jcXJ0eQ==',
       'W19hXVpjcYCIhIB9eYOSoqqmoJyYlJCMiISAe3dxbWtlY11fZ3N8fHp8gIGCipWjqKSgnJqWko6IhIB7dWlcXA==',
       206,
+      'kGR8eXVrbWaEm3GAh2aFhW+LjIaDka93cYemrlJuY6F2s6Ghi7mYr7OZy4B+lsNPgnezlamCjp+KtqOIkZtZVQ==',
     ],
     [
       2,
@@ -11720,6 +12949,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZGVhXFZQSkM8NzMwLisqKSkoKSkrLS8xNTpASFJiZGNlaGxvYUw9NS8rKSYlJSQkJCQlKCotMjhCR0tRWFxhZA==',
       'lZSTkY2Jh4OBf3x4dHFsaWdjY2t0fH18dnaBlKSqpaKdmZWPiYWBfHp0bmpnam1xc3JwcG5wdnuCiI2Pjo+Pkw==',
       206,
+      'gIBtgIp3a2GHgY5ugmlta2Z/d2x0hGtxcYehll1uY6F2s6GhdEaYr56dNIB+lsNPX1aklZZjjp+KZJd4gZtZVQ==',
     ],
     [
       2,
@@ -11729,6 +12959,7 @@ export const PIECE_MODEL: PieceModel = {
       'YHR8eWBOQzo0MCwqKCYmJSMkJSYnKisuNDhATFlra2ttcXV2WEg5MSwpJiQiISAgIiIjJCYpKzA4Q1Nub2BaWg==',
       'nJ2bl5OPi4iEgX58eHRxbGpkYV5ibniAfnp3gZOlrquloZ2ZlY+KhoJ+enRwamZkXmV2maajk4R3Zl1XVGF4kQ==',
       206,
+      'iFVdZX1wbGmLjnt3kXCZjkBntJ5ykN9z2KyNgoBuY6F2s6GhfjiYr42CIoB+lsO8mH9plTdzjp+Kb4ttdpu4nQ==',
     ],
     [
       8,
@@ -11738,6 +12969,7 @@ export const PIECE_MODEL: PieceModel = {
       'DxITExQVGhwgLlSusrN/eHJwbGppV0U5MysoJSQjIiIiIiIkJSgrLzU7R1Vxq7CurptNMyYfGhYUExIREBAQDw==',
       'jqOsraGUiIB+eHZ9hpGZlZGLhYF7d3Nva2djX1xYWGNzf42aqrSyrqqmop6alpGKhH53c2xoZGBcWFdUUldfcw==',
       206,
+      'owgfQk9aVEz/tYyq/5j/iQAmte2v7M/62dKSqnRuY6F2s6GhgceYr6+A3YB+lsPGoM0AlU+mjp+KZKF+h5v7xA==',
     ],
     [
       8,
@@ -11747,6 +12979,7 @@ export const PIECE_MODEL: PieceModel = {
       'GBgZGhsdHyQpMklndoGDfXNpX1ROR0E8NzMzMC4uLS0tLS4uMDM1NzxBR05UXmlyfYKBdmZEMikkHxwbGhkYGA==',
       'e4uVlZSTk4+Rj42OiomHg4GBfn19eHh2c3JwcG1ua2ttbnqKmJ+eoKaoq6efl5ONh4N8eHJrZV5YVVleYmFiaw==',
       206,
+      'jk5PWHVrXVrblLCF4mzAcJk4oG54umxyvodYV7puuE92YaGh22aYr2heX4B+lmiAgICAgICAjp+KHmBIMJuMfw==',
     ],
     [
       3,
@@ -11756,6 +12989,7 @@ export const PIECE_MODEL: PieceModel = {
       'mYBsXE5DPjgyMC0rKScnJiYnJykrLi8wNj5ETlxqgJmnopVnQC4oIR4cGxgYFxcWFhcXGBkaHB8hJy5AZ5Sipw==',
       'hoSCgHx7eXNycGxraWNjYl1jb4GTl52lqayopJ6dlpCMhoJ+enRwamRiXFhUV1xhamx8kJ2jnp6cmJeUkI2Khw==',
       206,
+      'qEFPR1dcW1fmp2aouJ/Xh5k7km12ymxxrYdyeIxuuE92YaGh1YyYr4VjkIB+lmiAgICAgICAjp8AHoNiS5uLZA==',
     ],
     [
       3,
@@ -11765,6 +12999,7 @@ export const PIECE_MODEL: PieceModel = {
       'aVhNQj02MS4rKignJyYnKCgoKy0wNTpBTFZmbGpnZGNjZWVeSTsyLyomJiMiISAgIiIjJicsMjdCUmNobnZ7eg==',
       'YF5dYG19iIiEgH6DkaCnp6OdmZOQjIaCfXp2cmxlYWJmbXN2cG1udoiXoKOfm5qXk5KMioaCgX17d3RwbmpmZA==',
       206,
+      'iX5qcH9wZ12KjId3mmaZcFNzeGxzhmtxc4daVa5uY6F2s6GhkXuYr2dfeoB+lmiAgICAgICAjp+KoF5HTpucmg==',
     ],
     [
       5,
@@ -11774,6 +13009,7 @@ export const PIECE_MODEL: PieceModel = {
       'P0BCREdMTk5HQDw5NjQzMjIzNDY5PEBHTk9LR0RCQD8/QEJER0pLSkZCPTo3NTQzMzQ1Nzo9QkZKSkpHREJAPw==',
       'i5aZlZGNiYWCfnp2cm5qaGt4iJCRjYmFgn56dnNzdn6IkJSUkY2JhYJ+enZybmxtcnuFioyMiYWCfnp2cm9vew==',
       206,
+      'U6Gtx6eqhIVqUWJvXG1oa5qmYWZtamtxbmFxUZduY6F2YaGhKnOYr2SDb4B+lmiAgICAgICAjp+Kh1lCSpuarQ==',
     ],
     [
       5,
@@ -11783,6 +13019,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTo7PUFESUxMR0I+PDo5ODg4Ojw/Q0dLS0lFQT07Ojk5Ojs9QUVJTEtHQj48Ojg4ODk6PD5CR0xMSUVAPTs6OQ==',
       'kJSUkIyIhIB8eHRwb21zfomRkZCMiISAfHh0cG9tc4KNlJSQjIiEgHx4dHBsbHB+jZOUkIyIhIB8eHRwbG1zgg==',
       206,
+      'R6Giy6nsmJpqQ1pzXGNdc5muYWdtamtxbmFaRaNuuE92YaGhboSYr1l1hYB+lmiAgICAgICAjp+KlkAvF5uKrQ==',
     ],
     [
       0,
@@ -11792,6 +13029,7 @@ export const PIECE_MODEL: PieceModel = {
       'JycoKiwvMTc8RVJhYl9dXFxdX2FhT0M4Mi4qKCYlJiYmJicoKiwwNjxBSGFoaWprWVJRUFBQTkI5My8rKiknJw==',
       'd4SIhIB9en2KmKKmop6alJCKhoJ/e3d2c3NtZl9bZW57f4GQnKagkoV8eXV7hI2UlpCMhoB8eXVxbWllYV1daA==',
       207,
+      'fH9yiIx5b212f2pliHSVfFB/iX6KdneffYeup0bbY6F2s6FPgICbr6+2gIB4lsN7h3OIldBYjnmKhqWHkJtZVQ==',
     ],
     [
       0,
@@ -11801,6 +13039,7 @@ export const PIECE_MODEL: PieceModel = {
       'GxwcHR8gIiUqMDpGZZmbkpKYmV5JOjIrJyMgHx0dHBwcHB0eHyEkJy81P01ujoyNjY+QbE0+NS0oJSEeHhwcGw==',
       'c4iOg3h2hJunqqagnJiUkIyIhIB8d3Nva2djX1pXVWBte4J+foWUpKyspqKemJSSjoqGgHx5dXFtZ2NfW1dVXA==',
       207,
+      'p16BXltea11srWyle5B2bZKOeYaUc8zujoeYrGluY6F2YaGheuSbr7R+/4B4lmiKYHHvGG2rjnmKe6eCi5vNgQ==',
     ],
     [
       1,
@@ -11810,6 +13049,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISEhIiUnKi4zOkRUdHNxb29xdHduWkxCKSYjHx4dHBwcHB0eHyEjKS81Pk1neHd6end1dGJMQDYwKSckIyIhIQ==',
       'b36Hg397eYOSoKainqClpKCYi4WBenVxbWpnZGBcWF5odH6BgYOFgIiTnKSinJuVk4+JhX97d3Nva2dkXlpWXw==',
       207,
+      'kWZ8eHRqbWWFnHGBh2OFgXKKiYZ5kK5zcYemrlJuY6F2s6Ghib6br7WZ0YB4lsNmgHm9laqBjnmKtaiLlJtZVQ==',
     ],
     [
       2,
@@ -11819,6 +13059,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZGRhXFhRS0M8NzMxLCsqKigoKSkrLC8xNTlASFNhZGRmaW1vZUs8NTAsKSYkIyQkJCQlJyosMTc/SE1SWFxhZA==',
       'lJSUkY6MiISCfnt4dXFuaWdjYWlyeoB8dnR+kKCrp6OfmZWQjIaCfHh0bmxmaGtuc3JxcXFxdnt/houMkJCPlA==',
       207,
+      'gYBtgIl3amGGgo9uhmlqbWZ9d2pyhGtxcoehlF1uY6F2s6GhdkGbr5+dLoB4lsNoYVaqlZVhjnmKZJt6g5tZVQ==',
     ],
     [
       2,
@@ -11828,6 +13069,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSYmKCksLzQ5Qk1gd3x0ZFxcYnBuUUI3MSooJSMiIiEfICEhIyUnKzA4RVp4d3Jvb21tW0xBOTMuKikoJSQjJQ==',
       'gJmqp6GXhntsXWFzlp+inJiUkIyHhX97d3FrZ2FeXFZUWmt/hoeDf4mSm6Kem5aVkI2LhYN/e3l1cW1pZWNhag==',
       207,
+      'ilNgZHtva2aLkH56kW+TjEJprqV0je5z0ayNgoBuY6F2s6Gh1UObr4+CMYB4lsPLlIdzlThzjnmKdY9weZu0iA==',
     ],
     [
       8,
@@ -11837,6 +13079,7 @@ export const PIECE_MODEL: PieceModel = {
       'foW1tq1eMSIeGBcUEhEQEBAQERAQDxETFRccISxEiLq7vKFtUkM5MiwoJSQiISAgICMkJScoLDM5SVVtb3J2eA==',
       'mKWwrq2qo6Kdm5eQjYWBenNuaGRgXFhUUE1NWGh2h5akqqejn5uXk4+LhYJ9d3RwbGhtc4CIiIR+dmpeU1lkgA==',
       207,
+      'pgYdP0pXUkf/t4yv/5r/iwAot+Wm9cbzbqyRqnRuY6F2s6GhKrybr7J+z4B4lsNipMYAlUypjnmKaKaAiZv5xw==',
     ],
     [
       8,
@@ -11846,6 +13089,7 @@ export const PIECE_MODEL: PieceModel = {
       'LC0tLS8xMzg7QEZNVmFsdoGHhnVoOCwnIyAdGxsaGRkZGRobGx0gIycsOGh1hoeBdmxhVk1GQTs4MzEvLS0tLA==',
       'eo2boKCjp6mqo52WkIqEgHx3cmtkYFZXWFxgX2VvgI+YlpSTk5OTkYyNi4iIgoCAf357d3Vyc3Jubm1tbGtobg==',
       207,
+      'kUxPVnFpXVnclZ6M33XVbZo3mXF8vGxytodUVbpuuE92YaGh0m2br2hcZ4B4lmiAgICAgICAjnmKHWRJMZuMjQ==',
     ],
     [
       3,
@@ -11855,6 +13099,7 @@ export const PIECE_MODEL: PieceModel = {
       'oINvW01FPTczMSwrKScnJiYmJykrLC8xNj9ETVtvg5+ro5ZjPDIlIR0aGBcWFhUVFRYWFhcYGh0hJTI8ZJajqw==',
       'hoSCgHx7eXNxbm1raGdhX11hboSUnZ6ip6uqpqCalpGMiIJ+eHRwamZgWVdVWF5hZ2x4kZ2koZ2dmJaUkI6Khw==',
       207,
+      'qUNPRVVbW1fxqWOrtaLOjpk5k254xmxxrodudJduuE92YaGh13Obr4Nhb4B4lmiAgICAgICAjnkAHoViS5ulcg==',
     ],
     [
       3,
@@ -11864,6 +13109,7 @@ export const PIECE_MODEL: PieceModel = {
       'Zmdqbm5jVEc9ODIvKyonJiUlJSUnKCosLjE2PURMXW5/f3hvaWRPQDQtKigmIyIhISAhIiMmJikuMjpJX2hnZg==',
       'lKCmoqCcmJeTkY2HhIF9fnl3c3BsZ2ZiYV5eZ3iHk5aQkY2TmZudmZWRi4aDfXt1cG1nY19aWF1reoGBfXl5hA==',
       207,
+      'jH1rbnxvZlyEjoN8nmmXclZ0dnF6hWxyc2FWU65uY6F2s6GhkHKbr2ZdboB4lmiAgICAgICAjnmKn2BGTpuamg==',
     ],
     [
       5,
@@ -11873,6 +13119,7 @@ export const PIECE_MODEL: PieceModel = {
       'Q0RGSEtQUEtDPTk2MzIxMDAxMjM2OT1DS1BQS0hGRENDREVIS0xMSkU/Ojc1MzIxMTIzNTc6P0VKTExLSEVEQw==',
       'jJibl5OPi4eDf3t3dHBsaGZreYiQj4uHg397d3V1d3+JkpaVk4+Lh4N/e3d0cGxqbHB8hIqMioeDf3t3dHBxfA==',
       207,
+      'WaKuxaWdhIVrWWFsX3JkZ5umYWZramtxbmFvUoxuY6F2YaGhKIybr2V+kIB4lmiAgICAgICAjnmKiGRETJuVrg==',
     ],
     [
       5,
@@ -11882,6 +13129,7 @@ export const PIECE_MODEL: PieceModel = {
       'Nzg5Oz5CR0tMSUVBPjw6Ojo6PD5BRUlMTEdCPjs5ODc3ODk7PkJHTExJRUE+PDo6Ojo8PkFFSkxLR0I+Ozk4Nw==',
       'iZKUkI2JhYF9eXVxbW5ygI+UlJCNiYWBfXl1cW1rbXqJkpSQjYmFgX15dXFtbnOAj5STkI2JhYF9eXVxbWtteg==',
       207,
+      'SKKtzKngoqRpRFpzXGNcc5uuYWdramtxbmFXQ6NuuE92YaGhcI2br1hykYB4lmiAgICAgICAjnmKlkEvFpuHrQ==',
     ],
     [
       0,
@@ -11891,6 +13139,7 @@ export const PIECE_MODEL: PieceModel = {
       'gIJ8W0lIRDkxLCYkIyIhHx8fICEiJCcqMDY/T2KFhIODhIVZSTwyKyckIyIhIB8eHiEhIiQmKjE1PUxeaHaBgA==',
       'jY6WkIyIgn56dHBsaWZiXllVWWd2gYB/ipqnq6WhnZmXk42KhX9+eHRybmpmZGVmaGRganN8f4SSnqmpo5+QjQ==',
       208,
+      'nHp2bmtlbV6GnXuPhH1ra3qMfYKGdZOMboeorFVuY6F2s5KhdS26r9qjFIBnlsOAYWWjgGmQenmKk6vEzptZVQ==',
     ],
     [
       1,
@@ -11900,6 +13149,7 @@ export const PIECE_MODEL: PieceModel = {
       'HyIiJCUnKjE2Pk1gdnV1dnl5ZE9FQEFEQDYwLSkmJSQiIyQlJScqLjM5QE9oenh3d3h5Xks+NC4pJSMjISEgHw==',
       'iZekq6ejnZOEeXqCjpOPi4SAenRybGhkXltXVV5te4F+fIeWpKmjn5uXlZKMiIJ+e3Z0cGtoZGFgX2h1foN+fg==',
       208,
+      'kmppcnZra2KRkoqElXl2Zl+CkJaEf7KJbqyurkbbY6F2s5KhitK6r9y264BnlsOAn5tdgJdwenmKjqzL1ZtZVQ==',
     ],
     [
       6,
@@ -11909,6 +13159,7 @@ export const PIECE_MODEL: PieceModel = {
       'HR4eHyAjJSgtMjxKY4+Rj4+Rj2NKPDItKCUjIB8eHh0dHh4fISMlKC0zPEpkj5CPj5CPZEo8My0oJSMhHx4eHQ==',
       'b32CfoKPnqmqpqKempaSjoqGgn56dnNva2djX1tXWGBvfYB/go+eqaqmop6alpKOioaCfnp2c29rZ2NfW1dVYA==',
       208,
+      'p6KxcF1fscBqqFmjXJFccZuvYWZnamtwbmFxbHJuY6F2YZKhfx66r45pAIBnlmiAgICAgICAenmKl4KJkpugpA==',
     ],
     [
       8,
@@ -11918,6 +13169,7 @@ export const PIECE_MODEL: PieceModel = {
       '/9JqRjUoJCEdGhgXFhUVFRUVFRYXGBocHSQoNUZq0v//0mpGNSgkIR0aGBcWFRUVFRUVFhcYGhwdJCg1RmrS/w==',
       'n6yyrqqmop6alpKOioaCfnt3c29rZ2NfW1dTT1Jeb4ufrLKuqqainpqWko6KhoJ+e3dzb2tnY19bV1NPUl5viw==',
       208,
+      '5aKxLg4+4Ndp01n1XP9b/5uvX2NnamtwbmFlhIBuuE92YZKhfsK6r6tV14BnlmiAgICAgICAenmKhZWXgZufjg==',
     ],
     [
       8,
@@ -11927,6 +13179,7 @@ export const PIECE_MODEL: PieceModel = {
       'dG5kWExDOTItKykmJSMjIiIjJCQmKS4zOkFNZXV2c3Jyc3FfTj42LikqJiQjISEgICEhIyQmLDA1PEhgfH99eQ==',
       'XVlbYnB/hIN/gIaVo6OkoJyalpCMiIWDfHl1cW9pZWFdXFticIGKjo+RlJWWl5aXlpWUj4yIhIJ/eXVxbWtlYQ==',
       208,
+      'kpGIe3Zrb2l5lWGEdW9+dGGJZGtzanF5cmFCSKtuuE92YZJPgIC6r2RYgIBnlmiAgICAgICAenmKh09iS5uGzA==',
     ],
     [
       8,
@@ -11936,6 +13189,7 @@ export const PIECE_MODEL: PieceModel = {
       'KCgpKy0vMzg+R05VWFtcXV1cW1hVTkc+ODMvLSspKCgoKCkrLS8zNz1GU1xdWVdWVldZXVxTRj03My8tKykoKA==',
       'gYKChISHjJCSlpaVk4+Lh4N/e3dzcGxoZGBgaHeFiYeDf3t3eICQnaCfm5eTj4uHg397d3NwbGprbG9zc3h7fQ==',
       208,
+      'dp+lpZN+e4dqeV9fbm90dpqcYmhvamxybmFWSp1uuE92YZJPgIC6r2ZpgIBnlmiAgICAgICAenmKk1NlTpuNvA==',
     ],
     [
       5,
@@ -11945,6 +13199,7 @@ export const PIECE_MODEL: PieceModel = {
       'KSoqLC4vMjc+REhMT1NUVVZXWVxdWUxEPjg0Mi8uKysrKyssLS8yNDk9RUxVV1ZVVVZYW11cTkQ9NjIvLiwqKQ==',
       'fHt5d3qElJ2dm5eTkY6Lh4WBfnt3c3BubGhkZmx4goSBfXl2eIGRnqCempaSjouHg397d3NvbW1uc3JzdnZ5ew==',
       208,
+      'cpmDoZeBiX9tc2RfZHBtdWiQYmhvamtxbmFgTY5uY6F2s5KhgT26r2pwKIBnlmiAgICAgICAenmKg1lqc5uFog==',
     ],
     [
       5,
@@ -11954,6 +13209,7 @@ export const PIECE_MODEL: PieceModel = {
       'U1NSUVBNSUQ9OTUyMTAvLi4tLjAyNDg7QEZMU1NQTk1NTlBTV1dORD04NDEvLSwsLCwtLzE0ODtARklNUFJSUw==',
       'hoSCfnx2dHJubGpmZnJ7hYiEgHx4dHR/jpufm5iUkIyIhIB8eHZ0cnJxcnR1eHh7fn6CgYKFhYiLjZGUkpKMiA==',
       208,
+      'ap2Pq52JfIFvamRacm9zbYSYY2lwamtxbmF4V2NuY0//s5KhgeG6r3aK/4BnlmiAgICAgICAenmKj4l3n5uPkQ==',
     ],
     [
       5,
@@ -11963,6 +13219,7 @@ export const PIECE_MODEL: PieceModel = {
       'eHp6b1NCOTMtKSYkIiIhICAhIiIkJiktMzlCU296enh4enpvU0I5My0pJiQiIiEgICEiIiQmKS0zOUJTb3p6eA==',
       'nqSmop6alpKOi4eDf3t3c29rZ2NfW1tea3qAgn9/gY+epKainpqWko6Lh4N/e3dzb2tnY19bW15reoCCf3+Bjw==',
       208,
+      'laGuhnJp4NdpmVmKXHFbcpuvX2NnamtwbmE4RbpuY0//YZJPgIC6r2FUgIBnlmiAgICAgICAenmKf0hdhZt8wQ==',
     ],
     [
       0,
@@ -11972,6 +13229,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYOEY0s8NzAqKCQiISAfHyEhIiMlJywwOkVHS1t/f319fnVmXU4+NjErJyUjIh8fHx8gISIjJSktNDhGXX+DgQ==',
       'cnV0b2NcV1hgcH2AhoyWn5mYmZmcmpaUjoyIhIB6dnJva2dhXVtXWmh0f4CBi5imqaakoJqWko6MhoJ9eHRuaw==',
       209,
+      'mnh0b21ma1yJm3uNhn1ya3iFf4GHdpiZboeorFVuY6F2s5Khdiy5r9akEoBnlsOAY2OogGmPenmKjKjG0JtZVQ==',
     ],
     [
       1,
@@ -11981,6 +13239,7 @@ export const PIECE_MODEL: PieceModel = {
       'dXN0dGBOQzcyLSglJCIgICAgISIiIyUpLjQ+R2B4eHZ2eHlmUUI5MSwoJyYkJCQjJSYnKi4wN0FEQEBET2R3dw==',
       'nKGfnZmWlI6MiIKAenZybmpmYl1ZWWR0gYSAgo6dp6mloZ+bmJKMhoF+enZvbHaBiIZ2Z19bV1hicXyCfnyFkQ==',
       209,
+      'kWtnc3dsamGUkZGDknhzaFmBkJeGf66ebqyurkbbY6F2s5KhitO5r9m27YBnlsOAnZ1YgJdxenmKiKnN15tZVQ==',
     ],
     [
       6,
@@ -11990,6 +13249,7 @@ export const PIECE_MODEL: PieceModel = {
       'HBwdHh8hJCcsMjpJYY+YlpaYj2FJOjIsJyQhHx4dHBwcHB0eHyEkJywyOklhj5iWlpiPYUk6MiwnJCEfHh0cHA==',
       'bnyCgIaVpKuppaGdmZWRjYmGgn56dnJuamZiXlpWVV9ufIKAhpWkq6mloZ2ZlZGNiYaCfnp2cm5qZmJeWlZVXw==',
       209,
+      'rKKxalhc4NdprFmpXJlbfJuvX2NnamtwbmFvbXJuY6F2YZJPgIC5r49mgIBnlmiAgICAgICAenmKloCLlJugnw==',
     ],
     [
       8,
@@ -11999,6 +13259,7 @@ export const PIECE_MODEL: PieceModel = {
       '/9JqRjUoJCEdGhgXFhUVFRUVFRYXGBocHSQoNUZq0v//0mpGNSgkIR0aGBcWFRUVFRUVFhcYGhwdJCg1RmrS/w==',
       'n6yyrqqmop6alpKOioaCfnt3c29rZ2NfW1dTT1Jeb4ufrLKuqqainpqWko6KhoJ+e3dzb2tnY19bV1NPUl5viw==',
       209,
+      '5aKxLg4+4Ndp01n1XP9b/5uvX2NnamtwbmFff4BuuE92YZKhfoq5r6NTjYBnlmiAgICAgICAenmKhY6WgJudjg==',
     ],
     [
       8,
@@ -12008,6 +13269,7 @@ export const PIECE_MODEL: PieceModel = {
       'eHJmWE1BODEsKScmJCMiIiIiIyQmKCsyOUBLYnl6eHZ2d3RaSjwyMCsnJCIhICAfHyAgJCUoKi80O0tbfoKBfQ==',
       'XFhcZHOBg4KAgo6eo6ajn52Xk4+LioN/fHh2cGxoZGJcWFpidIOJjYyUlpWYl5eZlZSTj4uHg39+eHRwbGpkYA==',
       209,
+      'lZCIdnNpcGl6mF+JbHV8cWKLY2t0amt6cmE/SKtuuE92YZJPgIC5r2NXgIBnlmiAgICAgICAenmKhkxkTZuEzA==',
     ],
     [
       8,
@@ -12017,6 +13279,7 @@ export const PIECE_MODEL: PieceModel = {
       'JycoKiwuMjY9RU9WW15fX19fXltWT0U9NjIuLCooJycnJygpKy4xNjxFUV1fXVpZWVpdX11RRTw2MS4rKSgnJw==',
       'fX+BgoOIjI2VlpiYlJOPi4eDf3t3c29rZ2NfYGZ0g4eHg397eHqFlKChnpqWk4+Lh4N/e3dzb2tpaGlscHR1ew==',
       209,
+      'eqCmo5B7fYdqfV5jbG9yd5qdYmhvamtxbmFTSp1uuE92YZJPgIC5r2VmgIBnlmiAgICAgICAenmKk1BnUJuJtw==',
     ],
     [
       5,
@@ -12026,6 +13289,7 @@ export const PIECE_MODEL: PieceModel = {
       'KSorLC0vMzg+RUhMUFNUVVVWWVxdV01DPjk1MjAtLCsrKissLS8yNDg+Q01WWFZVVVZYW11cTkQ8NjIwLSoqKQ==',
       'fX17d3eAjJugm5mVkY+MiIaDf315dXNvbGpnZGdye4ODf3t3dXuJmKCenJiUkIyIhYF9eXVxbW1tcHFydXZ6fQ==',
       209,
+      'cpqEo5eChHxtc2dfY29udWuSYmhvamtxbmFfTY5uY6F2s5KhgXa5r2lvc4BnlmiAgICAgICAenmKg1ZsdJuCkA==',
     ],
     [
       5,
@@ -12035,6 +13299,7 @@ export const PIECE_MODEL: PieceModel = {
       'UVFQUE5LSERAOjczMjAvLy8uLzEzNTg7QUZLUlFOTUxMTU9RVVZPRT45NTIwLi0sLC0uMDI1OD1BR0lNUFFRUQ==',
       'hoSCfnp2dHJxbmpnaHN+hoiEgHx4dHR8jJmem5eUkIyIhIB8enZ0cnBycnV1dnx9gIGBgYKEhYaJjIyRkpCOig==',
       209,
+      'Z5yRrZ+Me39tZ2Zccm5zbISZY2pxamtxcGF5V2NuY0//s5JPgIC5r3WLgIBnlmiAgICAgICAenmKkIx4oZuSjw==',
     ],
     [
       5,
@@ -12044,6 +13309,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICAhIiQlKCwxOENRbXt8e3t8e21RQzgxLCglJCIhICAgICEjJCYoLTE6Q1Rte317e317bVRDOjEtKCYkIyEgIA==',
       'foGAf4KLm6Olo6CcmJSQjIiEgHx4dHBsaWVhXVtcZHR+gYB/goubo6WjoJyYlJCMiISAfHh0cGxpZWFdW1xkdA==',
       209,
+      'l6Gug3Bos7Jsm1yMXnRcb5uuYmlnamtwbmE0RLpuY0//YZJPgIC5r19TgIBnlmiAgICAgICAenmKf0RdhZt3qQ==',
     ],
     [
       0,
@@ -12053,6 +13319,7 @@ export const PIECE_MODEL: PieceModel = {
       'eHp6W0tERT81LyknJSQhISEhIiMlJCcrLzdBS2J/f319f39cRT0zLSgnJCIhICEhISEiJScpLDI4QVFbZXR5eA==',
       'iY6VkY6HgX95dXJuamZiXFhWXWt6gX+BipqnqKehnZmVkY2Hg397eHNya2lmZmlpaWZjbnd9f4SOnammpZyMjA==',
       210,
+      'lnhyc3JpalyLl4KIi3lpaniCfoKLdZugboeorFVuY6F2s5Khcyuzr86lEYBnlsOAXmiqgGmPZnmKiLbDzU9ZVQ==',
     ],
     [
       1,
@@ -12062,6 +13329,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISEkJSYpLzI5RFBkcG9vcHJyYU5DPj1CQzs1MCsoJyUlJSQmJygqLzM4QlJmdXRycnR0Xks+My4rJyUjIiIhIQ==',
       'h5ShqaWhnZSId3d/ipOPi4eBfXdzb2llX11ZVV5peIJ/fIORoKikoJyYlJCMh4V/fHdzb2tpZWNhYGh4gISAfQ==',
       210,
+      'jWtmdXtuamGQjJZ/lHZva1h/k5SFgK2WbqyurkbbY6F2s5KhjNSzr9C274BnlsOAophWgJdxZnmKibbL1U9ZVQ==',
     ],
     [
       6,
@@ -12071,6 +13339,7 @@ export const PIECE_MODEL: PieceModel = {
       'HBwcHh8gIyYqMDpIXYyhoKChjF1IOjAqJiMgHx4cHBwcHBweHyAjJiowOkhdjKGgoKGMXUg6MComIyAfHhwcHA==',
       'bnuBgYybqKyopKCcmJWRjYmFgX15dXFtaWVhXlpWVF5ue4GBjJuorKikoJyYlZGNiYWBfXl1cW1pZWFeWlZUXg==',
       210,
+      'saKxY1FZ4NdpsFmwXKNbiZuvX2NnamtwbmFucXJuY6F2YZJPgICzr45jgIBnlmiAgICAgICAZnmKlUSLlC6Ojg==',
     ],
     [
       8,
@@ -12080,6 +13349,7 @@ export const PIECE_MODEL: PieceModel = {
       '/8xkQjQmIh4bGRgXFRUUFBQUFRUXGBkbHiImNEJkzP//zGRCNCYiHhsZGBcVFRQUFBQVFRcYGRseIiY0QmTM/w==',
       'n62yrqqmop6alpOPi4eDf3t3c29rZ2NfXFhUUE9aa4mfrbKuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRQT1priQ==',
       210,
+      '7KKxKQY64Ndp1ln9XP9b/5uvX2NnamtwbmFgiIBuuE92YZKhfpqzr6dSo4BnlmiAgICAgICAZnmKgbaYgjyJjg==',
     ],
     [
       8,
@@ -12089,6 +13359,7 @@ export const PIECE_MODEL: PieceModel = {
       'enFoWE09ODEsKCYjIiEiIiIjIyQmKSsvOUBLYnt7eXh4eXdaSDo1LionJCIgHx4eICEiIyQmKS0yPklgfYSCfw==',
       'W1ldaHeAg4B/hpWjp6WhnZmWko6MhoJ+enZybmpoY19bWF1oeIiLjo+SlZiamZmYlpOSjoqGgn56eHJuamZjXw==',
       210,
+      'l5CJdHFocGp5ml+Lb3Z8b2OKY2tzanB4cmE8SKtuuE92YZJPgICzr2JVgIBnlmiAgICAgICAZnmKhnNiSmF/vA==',
     ],
     [
       8,
@@ -12098,6 +13369,7 @@ export const PIECE_MODEL: PieceModel = {
       'JicoKSsuMTY8RE5XXF9hYWFgX1xXTUQ8NjEuKykoJyYmJygpKy4xNTxEUV9gXlxbW1xeYF9RRDw1MS4rKSgnJg==',
       'gIGDhoiLkpSXmJaUkI2JhYF9eXVxbWllYV5ga3uGiIWBfXl5gI+doqCcmJSQjYmFgX15dXFtamloam5vd3p8fw==',
       210,
+      'fKCloI56fYZsf19lbG50eJqeYmhuamtxcWFQSp1uuE92YZJPgICzr2RjgIBnlmiAgICAgICAZnmKk3dlTV2Htw==',
     ],
     [
       5,
@@ -12107,6 +13379,7 @@ export const PIECE_MODEL: PieceModel = {
       'KSorLC0vMzg/RElNUVNUVFRVV1pcWU1EPzo2MS8tLCsrKywtLi8yNjo9RExVV1VUVFVYW11cT0Q8NjIwLCsqKQ==',
       'f399eXZ7iJWenJiWkpKOioiCgH56eHVxbWtnZmVseYCEgH15dXaCkp6inpqWkI6KhoJ+enZyb2xtbm5xc3Z6fQ==',
       210,
+      'cpqFpJeCgXpucmhfYXFrdGyTY2lwamtxbmFeTY5uY6F2s5KhgmWzr2duXYBnlmiAgICAgICAZnmKhH5qclaIpA==',
     ],
     [
       5,
@@ -12116,6 +13389,7 @@ export const PIECE_MODEL: PieceModel = {
       'Tk5NTUxLSEZAPDg1MzIxMDAwMTI0Njk9QUdNUE9MSklJSkxPUlVRRz86NjMxLy4tLS4vMTM2Oj1CRklNTk9PTw==',
       'hoKBfXt5c3NwbGxma3eAiIiEgHx4dHJ6iJeem5eTj4yIhIB8eHZzcnJyc3Z6en+BgoKCgYGCg4OFiYyPkJCMig==',
       210,
+      'ZJyRr6GQen1vY2lecW9yaoGbY2lwamtxcWF5V2NuY0//s5JPgICzr3OMgIBnlmiAgICAgICAZnmKj492n5uMkQ==',
     ],
     [
       5,
@@ -12125,6 +13399,7 @@ export const PIECE_MODEL: PieceModel = {
       'fX99bFFCNzEtKCYkIiEgICAgISIkJigrMTdCUWx9f319f31sUUI3MS0oJiQiISAgICAhIiQmKCsxN0JRbH1/fQ==',
       'nqWno5+bl5OPi4eDf3x4dHBsaGRgXFtdZXV+gX9/gY+epaejn5uXk4+Lh4N/fHh0cGxoZGBcW11ldX6Bf3+Bjw==',
       210,
+      'maGvgW5n4NdpnFmPXHhbbJuvX2NnamtwbmExRLpuY0//YZJPgICzr15RgIBnlmiAgICAgICAZnmKf2tbg2l2pA==',
     ],
     [
       0,
@@ -12134,6 +13409,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISEiJScqLDE6QVFaY3J5eHh6eltLREU8Mi8pJyUkISEhISIjJScpKjA2QEtjgH9+fn+AXUU9My0pKCQiISAhIQ==',
       'dHuAgouap6mlnpGJio2Uko+Ign56dnJxa2djX1tXWmR0f4B/ipqkqaWinpqWkI6KhIF8eHRwb2hnZ2dpa2Zhaw==',
       211,
+      'ln1vcXJpaVyEloGIi3ptanmBgH2Bdo2IboeorFVuY6F2s5KhdCmzr86kD4BnlsOAYGavgGiPZlSKibbEzk5ZVQ==',
     ],
     [
       1,
@@ -12143,6 +13419,7 @@ export const PIECE_MODEL: PieceModel = {
       'JygoLDA1OkNCPj5ETWFycm9ub3BjUEQ5My8pJyUiISEhISIhIyUoKy40PUpedXVzc3V2Z01DODIuKygnJiUlJQ==',
       'bXuDf3uCipehnp6alpWPjYmFgXt5c29sZ2NfXVhhcXyFgYGJmaaqpqKemJeSjYmDfXh0cGx3g4mId2piXlpXYA==',
       211,
+      'jW5kdHtuaWCSjJl/lHZralR/k5F/gKWGboeurkbbY6F2s5Khi9azr9C28YBnlsOAoJpRgJhxZlSKhbbL1U9ZVQ==',
     ],
     [
       6,
@@ -12152,6 +13429,7 @@ export const PIECE_MODEL: PieceModel = {
       'q6yHW0Q4LyklISAdHBwbGxsbHBwdICElKS84RFuHrKurrIdbRDgvKSUhIB0cHBsbGxscHB0gISUpLzhEW4esqw==',
       'mqitqaWhnpqWko6KhoJ+enZybmtnY19bV1NYZXV/gIuaqK2ppaGempaSjoqGgn56dnJua2djX1tXU1hldX+Aiw==',
       211,
+      't6KxXEpW4NdptFm4XK9bm5uvX2NnamtwbmFrcXJuY6F2YZJPgICzr45ggIBnlmiAgICAgICAZlSKlEWMlS6BcA==',
     ],
     [
       8,
@@ -12161,6 +13439,7 @@ export const PIECE_MODEL: PieceModel = {
       'FBQVFRcYGRseIiY0QmTM///MZEI0JiIeGxkYFxUVFBQUFBUVFxgZGx4iJjRCZMz//8xkQjQmIh4bGRgXFRUUFA==',
       'aYadq7Guq6ejn5uXk4+Lh4N/e3d0cGxoZGBcWFRQT1lphp2rsa6rp6Ofm5eTj4uHg397d3RwbGhkYFxYVFBPWQ==',
       211,
+      '7KKxKQY64Ndp1ln9XP9b/5uvX2NnamtwbmFagY5uuE92YZKhfVqzr6BRT4BnlmiAgICAgICAZlSKgbaVfziAfA==',
     ],
     [
       8,
@@ -12170,6 +13449,7 @@ export const PIECE_MODEL: PieceModel = {
       'HyAgIiMmKCsxO0ZWgouJhX52aVxKPTMxKygmIyIgIB8fIiMkJSgrLzQ/Slx9goB+fn96W0U5My4pJSIgHx4eHw==',
       'eYWNkJKWlpmZmpmYl5ORjYmHgX15dXJuamZkXlpYWWh4gIOBg46dpailoZ6ZlZGNiYWBfXp1cm5rZmJeWFhZZw==',
       211,
+      'nI6JbWtlb2h5nlyScn93bGOMZW52bHF5cmE5SKtuuE92YZJPgICzr2JTgIBnlmiAgICAgICAZlSKhnpiS2GAvA==',
     ],
     [
       8,
@@ -12179,6 +13459,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZWRkX1dOQjk0LywqKCYmJSUmJigqLDA0OUJOYGRjYV9fYWNkYE5COTQwLCooJiYlJSYmKCosLzQ5Qk5XX2JlZQ==',
       'mZmXk5CMiISAfHh0cGxoZGBdX2p5hYeEgHx6e4iYoaOfm5eTkIyIhIB8eHRwbGhmZ2hscXJ3fH6AgoOJj5GVmQ==',
       211,
+      'gaCnm4l2fYRshF5rampye5qfYmhvamtxbmFNSp1uuE92YZJPgICzr2RggIBnlmiAgICAgICAZlSKkn5lTl2Kxg==',
     ],
     [
       5,
@@ -12188,6 +13469,7 @@ export const PIECE_MODEL: PieceModel = {
       'VFZYW1xYTUQ/OTUyMC0sKysqKysuLjI1OT5ETFVYVlVVV1hcXlxOQjs2MjAsKiopKSkrKywvMzc9REtPU1RUVA==',
       'lpKQjoqIhoB+enZ0cG1rZ2ZlbHmAgoB8eHV3hJSeoZ2ZlZKOioaAfnp2cm5qamtscXZ5fIB/fnx4dnyKl5+cmA==',
       211,
+      'cpqGo5aBfXdwc2teYnBodW6UY2pxamxybmFdTYBuY6F2s5KhgqWzr2dtsIBnlmiAgICAgICAZlSKgYVqc1eIpA==',
     ],
     [
       5,
@@ -12197,6 +13479,7 @@ export const PIECE_MODEL: PieceModel = {
       'T09PT01KR0I9OjYzMC8uLS0uLzEzNjo/RlFVUk9MSklJSkxPUE1HQj05NzUzMTAwMDEyMjU4O0BFSUtMTU1OTg==',
       'joyJhYJ+enZybmpmYmVygo2NiYWCfnp3fIaQmJiUko6MioaEgH57d3Vxb3BydXp/fn9/fnx8fH2AhImLjY6Njg==',
       211,
+      'ZJySr6GQen1vY2pecW9xa4GcY2pxamtxcWF5WGNuY0//s5JPgICzr3OMgIBnlmiAgICAgICAZlSKj5V3n5uKiA==',
     ],
     [
       5,
@@ -12206,6 +13489,7 @@ export const PIECE_MODEL: PieceModel = {
       'HyAhISIlKCsxN0JRbH+Bf3+Bf2xRQjcxKyglIiEhIB8fICEiIyUoLDE4QVFqf4B/f4B/alFBODEsKCUjIiEgHw==',
       'eYCCf4CIl6SmpaGdmZWSjoqGgn56dnJuamZiX1taYGp5gH+BgIiXoKaloZ2ZlZKOioaCfnp2cm5qZmJfW1pcag==',
       211,
+      'm6Guf2xmtLNqnluQXXpfaJuuYmlnamtwbmEsQ7puY0//YZJPgICzr1xQgIBnlmiAgICAgICAZlSKf25ZgWt1rA==',
     ],
     [
       0,
@@ -12215,6 +13499,7 @@ export const PIECE_MODEL: PieceModel = {
       'g4V/XFBPPzQvKyYjIiAgHx8gISEjJScpLTQ9TF2AjIuLjHdXRjoxKyYjJCIgHx4eHiEhIiQmKTA0PUhedXd7gw==',
       'kJSXlY+JhX99eXVxbWlmYlxaVlhmcX1/hZOhqqikoZyYlJGNiYN/fXd1cW1pZWFeXmVwdnR0c3eFk5+qqKCWkg==',
       212,
+      'nn50amhkZlePn3STkoKHbHR6eoyJc3efboeprlFuY6F2s6ihdkG7r+GkLoBslsN9iZR8tLhlZlSKganDzVlZVQ==',
     ],
     [
       1,
@@ -12224,6 +13509,7 @@ export const PIECE_MODEL: PieceModel = {
       'e317WUg6My8pJiQiICEgICAgISImKCswOD9LYnp5dXNxcWlUTU9ORDgwLSgnJSIiIiMjIiQmKSwyNT9OYX59ew==',
       'Yl5cXGZ4houFhIyVoaaflYWDiJGblZGOh4Z/eXZybmplYl5aVllmdYB/f4eWpKaloZ2blZGNh4WAe3lzcW5oZg==',
       212,
+      'knVpc3VqZVuUlYmDpHaMa1N6hY58dqt5coeuqkbbY6F2s6ihib67r9220oBslsOGpJw8tNJIZlSKgafI0ldZVQ==',
     ],
     [
       8,
@@ -12233,6 +13519,7 @@ export const PIECE_MODEL: PieceModel = {
       'en14Xks9NjArKiclIyMjIyMjJCcpKy82PEdYaWpmYl9dXFxeX19VRTw2MS4qKCUlJSUkJScnKiwwNT1HVGlvdA==',
       'XF1peYqPjIiEgXx7fIeXn6KgnJaTkIyIhIB6eXVubWlkYWBjaHBzb3N+jp+lpaOdm5WRjYmGgYB6d3JuamZiXg==',
       212,
+      'hZBbdIByX1aViatz1GO1bWZKY2pyam10c2FQSqVuY6F2s6ihhVa7r2hiSYBslmiAgICAgICAZlSKk1JpckGEnA==',
     ],
     [
       6,
@@ -12242,6 +13529,7 @@ export const PIECE_MODEL: PieceModel = {
       '19R3TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE931NfX1HdPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3fU1w==',
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
       212,
+      'zKKxRS9L4NdpxFnWXOBb35uvX2NnamtwbmGHnVtuuE92YahPgIC7r8xqgIBslmh9U0/IGADTZlSKjqCpk1GPkw==',
     ],
     [
       8,
@@ -12251,6 +13539,7 @@ export const PIECE_MODEL: PieceModel = {
       'GBkZGRscHiIkKTI9UnvOzs7Oe1I9MikkIh4cGxkZGRgYGRkaGxweICUqMj5TfMzOzsx8Uz4yKiUgHhwbGhkZGA==',
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTVFxre4STo6utqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
       212,
+      'yKKwSTRNqa9qwVrRXdZf0JuuY2lnamtwbmFeaYVuuE92YaihgHi7r41YdoBslmiAgICAgICAZlSKkHuJci+wqQ==',
     ],
     [
       8,
@@ -12260,6 +13549,7 @@ export const PIECE_MODEL: PieceModel = {
       'IyMkJScqLDA6Qk9meHl2cm1mXlRLQTg1LywoJiQjJSUlJSYnKSwuNzxGUGxxcG1sbG1sXkw/NTAtKickIiEhIA==',
       'eYSMjpCRlJGWlpSVlZGQj4uIhIB8enRwbGhmYFxbX2l5gYSCfn+GlaOko5+bl5OPi4iEgHx6dHBsaGRgXFtdaQ==',
       212,
+      'jZCDfnxub2l3j2R9dm2BdV+IZGx0a3B5cmE/RbpuuE92Yaihhl27r2JYUoBslmiAgICAgICAZlSKhkVgSE2Jqw==',
     ],
     [
       8,
@@ -12269,6 +13559,7 @@ export const PIECE_MODEL: PieceModel = {
       'KSoqLC4xNTpASFZaWVZUU1NUVllaVkhAOjUxLiwqKikpKissLjA0OT9GTVNWWVlZWVlZVlNPRT85NDAuLCsqKQ==',
       'f4iKhoJ+enZ3f46cn56alpKOioaCfnp2c29tbG1vcXRzfHx+gX6BgoaJi5CSlZWUkI6KhoJ+enZzb2tnY2FjcA==',
       212,
+      'cp+kqpeCeohsdGRbc3F0cpqaYmhvamxxbmFTR5puuE92Yaihe6m7r2RptoBslmiAgICAgICAZlSKk0ljTEmLnw==',
     ],
     [
       5,
@@ -12278,6 +13569,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTk6Ojw/QURJSERAPTs6OTk6Oz1ARElPT0pFQT48Ojo6Ojw+QUNFRUVEQT89Ojk4ODk7PD9DSE9QTUdEPz07OQ==',
       'hI2QjIiEgHx4dHBsa3F/jpWUkIyIhIB8eHZ1dnt/g4qLjY6KiISAfHh0cGpqb3+Ok5aSjoyGhIF9e3d2cW5teA==',
       212,
+      'S5wuwKnGgItqRmZwZ2Zjb4KeYmhvbGtzbmFeQ3tuY6F2s6ihf4e7r2CCioBslmiAgICAgICAZlQAEUFcZWGGqA==',
     ],
     [
       5,
@@ -12287,6 +13579,7 @@ export const PIECE_MODEL: PieceModel = {
       'Njc4OTw+QUE8Ojg3ODo/SE5PUVRYWlRJQj05NTMxMC8vMDEzNTg7PkFDRkdISElISkpKS0tKSUdFQj88OTg3Ng==',
       'bHJ0cHJ+jZqcmJSQjIiEgHx4dnR0dHV3e3x/gH5/fn9/f4KChIaGiomNjouKh4OCfnx4eIKKlZSOh351a2NeZQ==',
       212,
+      'Xo1XoqSXbGt2Wppnh2ZhaUJxhmx0emtxcYdyUHBuY6F2s6ihk1O7r2+MRYBslmiAgICAgICAZlSKTltweTiRmg==',
     ],
     [
       5,
@@ -12296,6 +13589,7 @@ export const PIECE_MODEL: PieceModel = {
       'LzAxMzU5PT9DRkhJSkpLS0xMTEtKSkhEQT46NzUzMjExMTI0NTg7P0VKT05KSEZFRUZISk5SU0tCPTk1MzEwLw==',
       'gICBgIKDhIeHi4yPjIqIhIOAfXl1c3BraWZre4SLioaCfnp2cnB5iJadmZaSjoqGgn56dnRzc3d4eXx+gIB/fw==',
       212,
+      'Xp2QtKSWe4NsXWdje21xZYaVZGtzamtxcGF2UWZuY6F2s6ihbKy7r3GPuoBslmiAgICAgICAZlSKklZyezaRng==',
     ],
     [
       5,
@@ -12305,6 +13599,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ozw9QEJHTEtLRUA9Ojg2NjY2ODo9QEVLS0xHQkA9PDs7PD1AQkdMS0tFQD06ODY2NjY4Oj1ARUtLTEdCQD08Ow==',
       'j5KVko6KhoJ+enZybmttcoGOkJKOioaCfnp2cm5wcoCPkpWSjoqGgn56dnJua21ygY6Qko6KhoJ+enZybnBygA==',
       212,
+      'S6GvyqnE4NdpSFlyXGZbcpuvX2NnamtwbmFBPK9uuE92YaiheaK7r1ZrrYBslmiAgICAgICAZlSKkVdKMmeQwQ==',
     ],
     [
       5,
@@ -12314,6 +13609,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDQ1Nzo8QEZHRkVDQ0RFR0dFRENDRUZHRkA9Ojc1NDM1Njc5O0FGTU5NSERBPj08PD0+QURITU9NRj87OTc2NQ==',
       'f4GGgoJ9eXZ1gYmOj4uHhH98eHVwbGhnbXuKkZGNiYWCfnp2cm5weYiXmZeTjYuIhIB6eHRwdHeDi4qJgX96ew==',
       212,
+      'UJmQs6iwc4JqToFsd2Nfc5qOY2lxamtxcGFbQ5BuY6F2YaihgmK7r2B8WoBslmiAgICAgICAZlSKn0FdZVCBpA==',
     ],
     [
       0,
@@ -12323,6 +13619,7 @@ export const PIECE_MODEL: PieceModel = {
       'goSCXk9PQDUwKSckIyEeHh4fHyAhIycqLjU7SF+IioeIiYZZQzcyKyckIiAeHx8eHx8gIyUnKS41PU1fdHV4gg==',
       'kJGXlY+Lh4F9d3VxbWlkX1xYVFpod4F/go6eqaqmop6YlJCNiYV+e3lzcW1nZWFdYmpyeXBwc3aFkqGpqKKTkg==',
       213,
+      'nXJza2lkZliQoHuSlICManR6e4qYdHfIboeprlFuY6F2s6ihdEC4r9yjLYBslsN9iI19tLxienmKiKfAyllZVQ==',
     ],
     [
       1,
@@ -12332,6 +13629,7 @@ export const PIECE_MODEL: PieceModel = {
       'd3l6Xks9My0oJiIjISAfHyEhIiMlKSwwOUBRY3d2cnBub2dVTE1PRTkyLikoJCMjIyIiJCUlKSwwN0JRZXt5eA==',
       'Y19dXGZ2hYyIhIqRnaSgloaAhI6YmZSPioeDfHhzbWllY19bV1hldICAfIGPnqmmop6amJSOioSAfXh3cW5pZQ==',
       213,
+      'kG9pdndsZlyTk5CAo3GCalJqiJaLd7aWcqyuqkbbY6F2s6ihi7+4r9e204BslsOGqKc7tNZCenmKiKXF0FdZVQ==',
     ],
     [
       8,
@@ -12341,6 +13639,7 @@ export const PIECE_MODEL: PieceModel = {
       'dnJsU0Q7NTIsKigmJiUkJSUmKCosMDc7RFJeX15dXV1fYmdraVpKPTQwLSgmJSQiIiMkIiUmKSwwNzxGV3d/fA==',
       'Ym57hoaCfnt2cnJ3iJqipqKempaSjoqGgn56dnNva2djX1tZX2uCjI+LjJOdo6KemJSQjIqEgHx4dHBuaWVhXQ==',
       213,
+      'hoxZcX9xX1Waiqt02WXAaGFIZ3B5bW10c2FRS5puY6F2s6ihh5e4r2hhn4BslmiAgICAgICAenmKo1FncECDkA==',
     ],
     [
       6,
@@ -12350,6 +13649,7 @@ export const PIECE_MODEL: PieceModel = {
       '4d11TDsvKSMgHBoZGRcXFxcXFxkZGhweIykvO0x13eHh3XVMOy8pIyAcGhkZFxcXFxcXGRkaHB4jKS87THXd4Q==',
       'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJSXW18jQ==',
       213,
+      '0KKxQCpJ4NdpyFneXOlb7ZuvX2NnamtwbmGFoFtuuE92YahPgIC4r8xngIBslmh9UEzIGADcenmKjaCnkVKojg==',
     ],
     [
       8,
@@ -12359,6 +13659,7 @@ export const PIECE_MODEL: PieceModel = {
       'GBkZGRscHiIkKTI9UnvOzs7Oe1I9MikkIh4cGxkZGRgYGRkaGxweICUqMj5TfMzOzsx8Uz4yKiUgHhwbGhkZGA==',
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTVFxre4STo6utqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
       213,
+      'yKKwSTRNqa9qwVrRXdZf0JuuY2lnamtwbmFYZZBuuE92Yaihflu4r4ZWUIBslmiAgICAgICAenmKkHWDbC+qqQ==',
     ],
     [
       8,
@@ -12368,6 +13669,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISIjJCUnKjI4P1Fie316dnNqYlNLQTcxLysoJiUjIyIiJSYmKCsvMjxEUGt0dHFwcHFvWUo9NjArKCUiIiAiIg==',
       'gIeOj4+VlJOYkpaUlJSNjIiFgX15dXFtaWVhXVlbZHSBhIN/gYiXoaWkoJyYlJCNiIWBfHl1cW1pZWFdXF5idA==',
       213,
+      'kI2Ed3hsb2l4k2CCdW91c2GIZGx1bG9xcmE7RbpuuE92YaihhFW4r2BWSIBslmiAgICAgICAenmKhkJcRE6Gqw==',
     ],
     [
       8,
@@ -12377,6 +13679,7 @@ export const PIECE_MODEL: PieceModel = {
       'KCkqKy0vMzg+SFNbXFlXVVVXWVxbU0g+ODMvLSsqKSgoKCorLS8zOD5ITlVZWltcXFtbWVVORj44My8tKyopKA==',
       'foeJhYJ+enh5hZWeoZ2ZlZGNiYWCfnp2cm5sa2ttb3N2fHx+gICCg4aJjpSTlpWTkY2JhYJ+enZybmpmYmBibg==',
       213,
+      'dZ+kppR/e4dqeGFebnFzdZqcYmhvamxybmFPRqVuuE92YaiheGi4r2JlYYBslmiAgICAgICAenmKkkZfSEqhrQ==',
     ],
     [
       5,
@@ -12386,6 +13689,7 @@ export const PIECE_MODEL: PieceModel = {
       'Nzg5Oz5ARERFRUNBPz08Ozs8PT9CRkxOTkhCPzw6OTg4OTo8P0JISEZCPz08Ozo7Oz0+QUVJT1BNRkI+Ozk4Nw==',
       'i4mHg397d3Nwbm54iJKWk4+Lh4N/e3dzcHJ5hJCQjo2JhYN+e3lzcW5qbniIlJaTj4uHg397d3V0dHZ4e4CFiQ==',
       213,
+      'TJ83wqnCgYtrR2VwaGZhcHWTYmhvamtybmFeRHtuY6F2s6ihfbC4r1+AwIBslmiAgICAgICAenmKeUBaYmGGqw==',
     ],
     [
       5,
@@ -12395,6 +13699,7 @@ export const PIECE_MODEL: PieceModel = {
       'ODk6Oz5AQT47ODY1NTc7Q05PUVRYWVZLQz46NjQyMTAwMTI0Njg7P0FDRUZHR0dHR0hISUlJSUdGREE+Ozk5OA==',
       'aXBzcHJ/jpqbl5OPi4eDf3t4dXR0dHV4en5/gICAgYCAgH+AgYSFiouMjoqJhYKBfXp6f4yTl5SNhn1za2FcYw==',
       213,
+      'W4pSoqWaamp3V6VojGVgZ0NsiWlwfWtxcodyT3BuY6F2s6ihmU24r22LPYBslmiAgICAgICAenmKSlhsdTqTnw==',
     ],
     [
       5,
@@ -12404,6 +13709,7 @@ export const PIECE_MODEL: PieceModel = {
       'MDEyNDc5PEBDRkhJSkpKSUpKSkpJSEdEQj87NzY0MzIyMjM1Njg8QEVLTkxJRkVEREVGSUxRUUxEPjo2NDIxMA==',
       'gYGCgICBgISGiIuMjoyKh4SCfnx5dHJuamppc4CIjImFgX15dXFxeomXm5iVkY2JhYF9eXd0dHR1dnp8f4F/gg==',
       213,
+      'W52StqaaeoJsWmlkem1sZIiXY2pwamxxbmF2UWZuY6F2s6ihZrK4r2+PwoBslmiAgICAgICAenmKk1tvdzeOlA==',
     ],
     [
       5,
@@ -12413,6 +13719,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ozw9QENHTExLREE8Ojg3NjY3ODo9QEVMTElHQ0A+PDw8PD1AQ0dJTEpFQD06ODc2Njc4OjxBREtMTEdDQD08Ow==',
       'j5OWko6KhoJ+enZybmttd4GOkY6OioaCfnp2cnFwdoCJk5KSjoqGgn56dnJua21ygY6Rko6KhoJ+enZybnBxgA==',
       213,
+      'S6GsyqnGnaBqSFtxXmdccZquYmhtamtxbmE+O69uuE92Yaihe6q4r1Vot4BslmiAgICAgICAenmKkltFLWqQxg==',
     ],
     [
       5,
@@ -12422,6 +13729,7 @@ export const PIECE_MODEL: PieceModel = {
       'RURDQkJERkhHQT07ODY1NDY2Nzo8QEZNT0xHQ0A+PDs7PD5AQ0dMTk1GQDw6ODY2NDU2ODs9QUdIRkRCQkNERQ==',
       'aWdte4qSko6KhoJ+enZybm90g5KYmJSQjIiEgHp4dHBxdn+KjYeFgHt9foKDhYF6eXJ1gYmPkIyIhoB8eHRwbQ==',
       213,
+      'T5qUtqm2dIBqTHxtdWNfc5uPY2lwamtxcGFbQ4VuY6F2YaihgqS4r157r4BslmiAgICAgICAenmKn0FZYVKBpA==',
     ],
     [
       0,
@@ -12431,6 +13739,7 @@ export const PIECE_MODEL: PieceModel = {
       'fn+AXVBOQzcyKygmIiEgICAgISIkIyUpLTU+TGSDgoCBgoNgSDsxLCckIiEhHx4eHiEiIiQmLDA2QFFjcHB0fQ==',
       'j5GZlJGKhIF8eHVwa2djX1tXVV9vfIJ+gIybp6qmop6alpKMiIJ+enZzbm1nZGFdZnB4fnBwc3aFkJ+qpaGSjw==',
       214,
+      'mW5zcG5naFuPnH6MlHd2a3F9eo2cc3nOboeprlFuY6F2s6ihc0Gxr9KjLoBrlsN9hYh7tL5aenmKjKK6xFhZVQ==',
     ],
     [
       1,
@@ -12440,6 +13749,7 @@ export const PIECE_MODEL: PieceModel = {
       'JCQnKCouNDtITktLVWhqamxtcnNnVEQ4MywpJyMiISEhHyAhIyUnLDA0PUtkdXNycnN2bVNDOTItKSYkJCMiIg==',
       'eIaWoqWhnpuVk5CLiYN9eXVybmpkYFxYW2h4g4N/fYeXpKuno5+bl5ONh4J9eXVxaWRpdX+CeGlfXmhyent3dA==',
       214,
+      'jGhoentuZ12QkJF7nG55blB6iaSSdsS0cqyuqUbbY6F2s6ihjL6xr8220oBrlsOFq7U6tNg6enmKkqDAylZZVQ==',
     ],
     [
       8,
@@ -12449,6 +13759,7 @@ export const PIECE_MODEL: PieceModel = {
       'fH5xWEY+NTArKiclJCQjIyMlJicpKy42O0dXamtoZF9dXV1eX19QRDszLy0qKCcmJCUmJSYoKi0wNz5GVW5ydg==',
       'XGl6io+Nh4WAe3x9ipifo52blZGOiYeDf3t3dG9saGJeXmRtcnZwdYeXpKijoJuZlJGNiYWAfXl3cm9qZGJcWg==',
       214,
+      'h4tacn9xYFaXiaR10GW+bGBMZ3F5bXJ0dWFTTZpuY6F2s6ihhtWxr2hh8IBrlmiAgICAgICAenmKkVBkbD+DpA==',
     ],
     [
       6,
@@ -12458,6 +13769,7 @@ export const PIECE_MODEL: PieceModel = {
       '7uJwTDctJyEeHBoYGBcXFhYXFxgYGhweISctN0xw4u7u4nBMNy0nIR4cGhgYFxcWFhcXGBgaHB4hJy03THDi7g==',
       'mqixramloZ6alpKOioaCfnp2cm5qZ2NfW1dTT1dmdIuaqLGtqaWhnpqWko6KhoJ+enZybmpnY19bV1NPV2Z0iw==',
       214,
+      '1aOyPCNG4Ndpy1nlXPVb/ZuvX2NnamtwbmGEp1tuuE92YahPgICxr8pkgIBrlmh9UELLGADrenmKo5+kjlWjjg==',
     ],
     [
       8,
@@ -12467,6 +13779,7 @@ export const PIECE_MODEL: PieceModel = {
       'FhYXFxgaHB8iJSw2SW/d/Pzdb0k2LCUiHxwaGBcXFhYWFhcXGBocHyIlLDZJb938/N1vSTYsJSIfHBoYFxcWFg==',
       'anySoq6wrKikoJyYlJCMiISBfXl1cW1pZWFdWVVRUFpqfJKirrCsqKSgnJiUkIyIhIF9eXVxbWllYV1ZVVFQWg==',
       214,
+      '2qKxNx1E4NdpzVnoXP5b/5uvX2NnamtwbmFfeHtuuE92YaihfoWxr5dUiIBrlmiAgICAgICAenmKioKKczq7qQ==',
     ],
     [
       8,
@@ -12476,6 +13789,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISEhIyQpLDE2Q01mfX98eHNqYlRMQDgwLSgpJiQkIyIiIyMnKSsuMjlEUWt1dnRycnNxWUc7Ni4pJiMkIiIhIQ==',
       'eIaOjpCTk5SWl5WZlZSTjYuHg397d3RwbGhkYFxaXWh4gYOCgIOOnaKlo5+bl5OMi4eDf3t3c3BsaGJgXFhcaA==',
       214,
+      'ko+EeHZrcGl5lWCEdW94dV+KZGx0a293cmE4RLpuuE92Yaihhkmxr15UOIBrlmiAgICAgICAenmKhkJWPlCDqw==',
     ],
     [
       8,
@@ -12485,6 +13799,7 @@ export const PIECE_MODEL: PieceModel = {
       'KCgpKy0vMjg+RlNcXVpYV1dYWl1cU0Y+ODIvLSspKCgoKCkrLS8yNz5GTlVZW11dXVxcWVVORj43Mi8tKykoKA==',
       'fYaJhYF9eXh7iJigoZ2ZlZGNiYWBfXl1cW5sampsbnJ5fHx+f4CDhoaMjpKWlZWUkY2JhYF9eXVxbmpmYmBhbg==',
       214,
+      'd5+kpJJ+fIdremBgbnBzdpmdYmhvamxxcmFMRqVuuE92YaiheSqxr2BhD4BrlmiAgICAgICAenmKkkJZQkyHpA==',
     ],
     [
       5,
@@ -12494,6 +13809,7 @@ export const PIECE_MODEL: PieceModel = {
       'Njc4Ojw/Q0VGRkZDQD49PDw9PkBDR01PTEZBPjs5ODc3ODk7PkJGSEZDQD49PDw8PD5AQ0ZLUFBMRUA8Ojg3Ng==',
       'iouKhoJ+enZzb2xxfo6WlpKOioaCfnp2c29xe4eQj46KhoSAfHt3c3FtbHF+jpaWko6KhoJ+enZ0cnN0dnx+hw==',
       214,
+      'TZ9Fwqm8gI1qSWdwamZib3aVYmduamxxbmFfRYVuY6F2s6ihgXqxr199eIBrlmiAgICAgICAenmKhkFWXl+Gpg==',
     ],
     [
       5,
@@ -12503,6 +13819,7 @@ export const PIECE_MODEL: PieceModel = {
       'Pzg2NDQ0Njg9QkI/Pj07Ojo7PD0/QkRGR0dHR0ZFRUVFRkVGRUVDQkA9Ojc1MzIxMTIzNTc6P0VNWFpWUlBOTA==',
       'hIGBfXp2dHR0eHl+gIGCgoCAf31+fn+CgYaKi46OjImHg397d3Nva2Zlbn6MkY+Qlp2koJeQhoB5cGpmaXN9hA==',
       214,
+      'WIVJoKWeaWl2VLJpi2RkaEpljGlvgGtxcIdxT3BuY6F2s6ihl0axr2qJNYBrlmiAgICAgICAenmKS1NnbzySmg==',
     ],
     [
       5,
@@ -12512,6 +13829,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTIzNTc7PkJERkhJSUhIR0dHR0dHR0ZFQj88OTc2NTQ0NDU2ODo/QUZMTUpHRENCQkNER0pPUU1FPzs3NTMyMQ==',
       'hIOEgIB+foKDhYSIiYyMioeFgn98eHRycGxqbXaDjI2JhYF9eXVxb3WFlZyZlZGNiYWBfXl3dHR0dXl6fIB/gg==',
       214,
+      'WJuUtqegen9tVmxmeWxoZYeYYmhvamtxcGF1UWZuY6F2s6ihaLmxr2yNy4BrlmiAgICAgICAenmKlmNpcTmQmg==',
     ],
     [
       5,
@@ -12521,6 +13839,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ozw9P0JGSkxLRkE9Ojk3Nzc3OTo9QUZLTEpGQj89PDs7PD0/QkZKTEtGQT06OTc3Nzc5Oj1BRktMSkZCPz08Ow==',
       'jpOVkY2KhoJ+enZybmxtdIOPkpGNioaCfnp2cm5vcX+Ok5WRjYqGgn56dnJubG10g4+SkY2KhoJ+enZybm9xfw==',
       214,
+      'SqKvy6nO4NdpR1lyXGVbcpuvX2NnamtwbmE8O69uuE92Yaihebaxr1RmyIBrlmiAgICAgICAenmKkmA/J2yNxw==',
     ],
     [
       5,
@@ -12530,6 +13849,7 @@ export const PIECE_MODEL: PieceModel = {
       'Q0JBQUJDRkhHQj48OTc2NTY3OTo9QkhOT0tGQj88Ozo6Ozw/QkZKTk5IQj06OTc2NTY3OTw+QkdIRkNCQUFCQw==',
       'aWdufIuTko6Kh4N/e3dzb21xf46YmJSQjIiEgXt5dXFydYGLjYuFgn98f4GChH96eXN0fYaNj42Jh4F9eXVxbQ==',
       214,
+      'TJqUt6m/dH9qSn1ucmFcdJuRYmlvamtxcGFbQ5BuY6F2Yaihgkaxr116NIBrlmiAgICAgICAenmKn0VTW1OCpA==',
     ],
     [
       0,
@@ -12539,6 +13859,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hh8dHiAiJCgsMztKYIODgYGDhGdMPjUvKSYkIiAfHh4eICEiJCkrLzhET09fgYF/f3VxcWRMQjUxKiYkIyAfHw==',
       'bHuEgH+Kmaarp6Ofm5eTkIyGgnx3dG1qbHFycGddV1tldISMjpKKhIyUnqGenJWUj4yIhIB6dnBsaGRgXFlVXg==',
       215,
+      'mWlwb21maVuPnn2Mi3d5Z3B9e4+gdK2HboeprlFuY6F2s6ihdkCyr9KiLYBslsN6b1usgG+WenmKl6PBy1hZVQ==',
     ],
     [
       1,
@@ -12548,6 +13869,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hx8iIyUpLDI5Q1NodHNua2tqaVZOTU9IOzQvKiglJCIiIiEiJCYpLTI5QlJ0dXNxcXN0a1BANC4pJSIhHyAgHw==',
       'doeNioWDi5agopiIf4OMmZyWko2HhH14dG5qZmJeWFRaaXiDgX57g5Kgp6Whn5uXk4uHgX16dHJtamZiYFxcZg==',
       215,
+      'jGBod3puZ16UkpV6nGx3c099hqynddPMc6yuqkbbY6F2s6ihir+yr86204BslsOGkaVUgJFqenmKkqHG0FdZVQ==',
     ],
     [
       8,
@@ -12557,6 +13879,7 @@ export const PIECE_MODEL: PieceModel = {
       'dHBuWUc+ODEuKyknJSQlJSUlJyktLzU9RFBfX11bW1xeYWZrbFlJPzYyLComJSQkIiIjIyQmKSwxNjxHVXV9eg==',
       'YW57hoeCfnp2cnF2hZimpqCemJaUjoyJg397dXNxa2ljXVtYXWx9io+KjpOYn6CempaQjYiHg315dXFta2VhXw==',
       215,
+      'hopac4ByYFaWiapy02W2a1lKZnF7bHF6c2FUTZpuY6F2s6ihiCyyr2hiEoBslmiAgICAgICAenmKpFFnbz6DoQ==',
     ],
     [
       6,
@@ -12566,6 +13889,7 @@ export const PIECE_MODEL: PieceModel = {
       '/N1vSTYrJSIfHBoYFxcWFhYWFxcYGhwfIiUrNklv3fz83W9JNislIh8cGhgXFxYWFhYXFxgaHB8iJSs2SW/d/A==',
       'mqmyrqqmop6alpKOioaCf3t3c29rZ2NfW1dTT1RicYmaqbKuqqainpqWko6KhoJ/e3dzb2tnY19bV1NPVGJxiQ==',
       215,
+      '2qOyNx1E4NdpzVnoXP5b/5uvX2NnamtwbmGCp1tuuE92YahPgICyr8phgIBslmiAgICAgICAenmKo5+ijFWljg==',
     ],
     [
       8,
@@ -12575,6 +13899,7 @@ export const PIECE_MODEL: PieceModel = {
       '/N1vSTYsJSIfHBoYFxcWFhYWFxcYGhwfIiUsNklv3fz83W9JNiwlIh8cGhgXFxYWFhYXFxgaHB8iJSw2SW/d/A==',
       'nquxramloZ2ZlZGNiYWCfnp2cm5qZmJeWlZSUVdmdo2eq7GtqaWhnZmVkY2JhYJ+enZybmpmYl5aVlJRV2Z2jQ==',
       215,
+      '2qKxNx1E4NdpzVnoXP5b/5uvX2NnamtwbmFacpBuuE92YaihfH6yr5BTfYBslmiAgICAgICAenmKin2JcjaeqQ==',
     ],
     [
       8,
@@ -12584,6 +13909,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hx8iIyUoKi03P0pigYSCfnduZFZKPTcxLCglIyIjIiIiIiMkJiguMzg/UGh6fHl4eHhzWEM7MiwnJyUiISAfHw==',
       'e4eMj4+RlJeZmZmYl5OSjoeGgn56dnJtamdjXVtZW2p6goSAgYmZo6eln56alpKOioOCfnp2cm5oZ2NfW1lbaQ==',
       215,
+      'l46HcXFocGp3mV2KbXaCcWOMZGt0a293cmE1RLpuuE92YaihhE2yr15SPoBslmiAgICAgICAenmKhUJYQVB6tQ==',
     ],
     [
       8,
@@ -12593,6 +13919,7 @@ export const PIECE_MODEL: PieceModel = {
       'W1xfYV9RRDs1MS4rKSgnJiYnKCkrLjA2PERNV1xfYWFhYV9cV01EPDYwLispKCcmJicoKSsuMTU7RFFfYV9cWw==',
       'lp+inpqWk4+Lh4N/e3dzb2tpaGlrbnJ2en1/f4KEio6PlZaYmJWTj4uHg397d3Nva2djYF9kcoGGh4N/e3l6hg==',
       215,
+      'fKCmoY56fIRrf19mbG10eZqdYmduamtxbmFJRqVuuE92YahPgICyr2BfgIBslmiAgICAgICAenmKkkJcREx8qQ==',
     ],
     [
       5,
@@ -12602,6 +13929,7 @@ export const PIECE_MODEL: PieceModel = {
       'PTw9Pj9BREdIRkE9Ojg3NjY3ODo9QUZMT01IREE/PTw8PT9BREZHR0ZDPzw5NzY1NTY3OTw/REtRUExHQ0A+PQ==',
       'ho6SjoqGgn56d3Nva2hvfYyUko6KhoJ+end0dHd+g4mOkJCOioaCfnp3c29raG99jJWUkY6JhoKAfXp2c3Bveg==',
       215,
+      'TqBNwqm5f4prSmdwaGdhcHmWYWdtamxxbmFfRXtuY6F2s6ihfcGyr1991oBslmiAgICAgICAenmKmkFZYV6GqQ==',
     ],
     [
       5,
@@ -12611,6 +13939,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTIzNTg6P0VNWFtYVFFPRzs3NDMyMzQ3O0FCQD89PDs7PDw+QENFR0dHR0dGRUREREZGRkZGREJAPDk4NTMyMQ==',
       'gI2SkZWdpKafloyEfXdxa2ZncXyCg4F+fHp3dHV2d3t9f4ODgYF/fXx7fH+ChIeJjIyNi4mGgn56dnNva2dmcQ==',
       215,
+      'WIVFnqWeaGd4VLlpjmVkZ05hjWlxgmtxcYdxT3BuY6F2s6ihmD+yr2qIK4BslmiAgICAgICAenmKRFNpcTySng==',
     ],
     [
       5,
@@ -12620,6 +13949,7 @@ export const PIECE_MODEL: PieceModel = {
       'RkhJSUlJR0VBPjs4NTMyMTEyMzU3Oz9FTVFOSkdEQ0JCQkRGSk1NRkE+Ozg2NTQ0NDU2Nzo7QEJFRkdHR0dHRg==',
       'i4mIhIB8eHVxbWllaXaFkJCMiISAfHh1dHqGkpeVkY+LiYWBf3x7eHVzc3d6fn6BgYCCf317enp+f4KHiYyLiw==',
       215,
+      'WJ2Vt6egeYBsVmxmeGxmZYaZY2lxamtwcWF1UGZuY6F2s6ihZ8Cyr2yN1YBslmiAgICAgICAenmKlmVrdDmQmg==',
     ],
     [
       5,
@@ -12629,6 +13959,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ozw9P0JGSkxMRkE+Ojg3Nzc3ODo+QUZMTEtGQj89Ozs7Oz0/QkZLTExGQT46ODg3Nzc5Oj5BRkpMSkZCPz08Ow==',
       'ipOVko6KhoJ+enZybmttdIOPkpKOioaCfnp2cm5ucX6Ok5WSjoqGgn56dnJubW12g4ySkI6KhoJ+enZycG5xfg==',
       215,
+      'SaGsy6nPnqBpRlpyXWVccpquYmhtamtxbmE5Oq9uuE92Yaihe7Kyr1NkwoBslmiAgICAgICAenmKk2M/J29zqQ==',
     ],
     [
       5,
@@ -12638,6 +13969,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ojs8P0FFSk5OR0I+Ojk3NjY2Nzk8P0NISEZDQkFBQkNDQkFBQUNGSUhDPjw5NzY1Nzc5Oz1DR05PS0ZBPzw7Og==',
       'h5SZlpKOiYaCfnp1cm90fYWPjImGgH5+f4ODgXx3dnB3g4qRjouHg397d3Vva2dpdYWRk5CMiISAfXl1cW1sdw==',
       215,
+      'TJuXuanCdX9qSXpucGFddJiUYmhvamtxcGFaQ4VuY6F2Yaihg4Gyr1x5goBslmiAgICAgICAenmKn0ZVXVSBpA==',
     ],
     [
       0,
@@ -12647,6 +13979,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSYmKi4wNzk3OT5MXXNycXFydXZjUUQ4My8pJyUiISEhISAhIiQlKS0vOUFPZoaGhod4XUk9ODAuKyclJCQkIw==',
       'bnyCfnp9ipqlpaGfm5mVkY6KhoJ/enhyb2pmZV5bV1lmdn2GkJ+pqKWhnZiVkY2KhX99d3NvdXl7eGpjXFhVXw==',
       216,
+      'ln9mbnJpYVSYkpKJnH+bbWhggX15eYd1boeprV1uY6F2s3Shbj20r9GnKIBslsN9hIR4tKhwZlSKnra6w05ZVQ==',
     ],
     [
       1,
@@ -12656,6 +13989,7 @@ export const PIECE_MODEL: PieceModel = {
       'e3xnUEE5MC0pJiQjIyIhISMjJCcpKy82PEdUaG9tbG1vcmlRQjk1MzM5OzcyLywpKSgpKSoqLC8yOUBKWnZ9ew==',
       'Z2VjX2JseIOEgHyEkZ+rqKSimZOIdHN4hJCOioSAfHVxbWdmX1xXVF9reX+GkJ2opKKemJaQjYuEgH55d3Ntaw==',
       216,
+      'jmtVa3ptZFqbiaOGiX2Pb0JumI57hqJ1coeurkbbY6F2s3ShkcK0r9K214BslsOGu6QttMReZlSKg7a3wU9ZVQ==',
     ],
     [
       6,
@@ -12665,6 +13999,7 @@ export const PIECE_MODEL: PieceModel = {
       'oKGLXUg6MiomIyAfHhwcHBwcHB4fICMmKjA6SF2MoaCgoYxdSDowKiYjIB8eHBwcHBwcHh8gIyYqMjpIXYuhoA==',
       'lqStqaainpqWko6KhoJ+enZzb2tnY19bV1RaaHeAgYeWpKuppqKempaSjoqGgn56dnNva2djX1tXU1pod4F+hw==',
       216,
+      'saOxZFFZrMJpsFmwXaNciZuvX2NnamtwbmGPmnRuuE92YXRPgIC0r715gIBslmh9QVjaGBSyZlSKoraeiEaIjg==',
     ],
     [
       4,
@@ -12674,6 +14009,7 @@ export const PIECE_MODEL: PieceModel = {
       'JicoKSsuMTU7RVFeYF1bWlpbXWBeUUU7NjEuKykoJyYmJygpKy4xNTtFUV5gXVtaWltdYF5RRTs2MS4rKSgnJg==',
       'fIeJhYF9eXh8ipmhoZ2ZlZGNiYWBfXl1cm5qZmJeYGx8h4mFgX15eHyKmaGhnZmVkY2JhYF9eXVybmpmYl5gbA==',
       216,
+      'eqKxqo974NdpfVliXHRbgZuvX2NnamtwbmFlU7puY6F2YXShfn60r25wfYBslmiAgICAgICAZlSKkmFocU6fqQ==',
     ],
     [
       5,
@@ -12683,6 +14019,7 @@ export const PIECE_MODEL: PieceModel = {
       'LC0uLzI1ODs/Q0ZIS01OT1FSU1NSTkpGQTw5NjUzMjEwMTIyNTY4Ojw/Q0VHSkxOT1JUV1paT0Y+OTUyMC4tLA==',
       'fHx+gIWKj5CSkY+Pi4mHhYOAfnp7d3h3dXh0dnV2dnZ2dnZzc3iGlZ2cmJWRjYmFgX15d3VzdHR1eHh2enp6fQ==',
       216,
+      'aJtwop+LdHNzZnZhamppa1+IZGtyamtxcWF7WYxuY0//s3RPgIC0r3WKgIBslmiAgICAgICAZlSKR4Fvl5uPig==',
     ],
     [
       5,
@@ -12692,6 +14029,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ojs9P0FGS05NRUE9Ojk3Nzc3ODs+QUVHSEhGREE/PTw8PT9BREZISEdEQT47ODc3Nzc5Oj1BRk1NS0ZBPzw7Og==',
       'h5SXk5CMiISAfHh0cnBxd3qGioyOioiEgHx4dnR1d3uEiY6PjoyIhIB8eHRwbGpteoqSk5CMiISAfHh0cGxseA==',
       216,
+      'SqGryKnKgYVpR2ZwZ2Vlb5qlYmduamtxbmFlR6NuuE92YXShgYG0r2GGgoBslmiAgICAgICAZlSKmWFXQGOOnQ==',
     ],
     [
       0,
@@ -12701,6 +14039,7 @@ export const PIECE_MODEL: PieceModel = {
       'JicnKi0xNzk2OT9LYHJxb29xdHZmUkU5NC0qJyUiIiEhISAhIyMlKSwxN0FQZIWFhYZyWkk/ODIsKSgmJSUkJA==',
       'bnmCfnp8iJejpaGfm5qWko6KiIKAenZybm1nZV9bV1lnc36EkJypqaWhm5mTkZCKhn97eHRwdXp7eGtjXVtVXw==',
       217,
+      'lIBlb3NpYVWbkZKInn2ebmZggnt8eH51boeprV1uY6F2s3Shbzyxr8umJ4BslsN9hoN1tKZuZlSKpba+yExZVQ==',
     ],
     [
       1,
@@ -12710,6 +14049,7 @@ export const PIECE_MODEL: PieceModel = {
       'eXlmTkA3MS0qJyYjIiMiIiIkJSYqLTA3QElVa2xqampsb2hSRDs0MjM4OzgzMC0qKikpKikrLS8zOENNWHJ6eQ==',
       'Z2VjX2VwfIWDgHyDkKKqqqWfmpCDcnJ5hpCNiIWAe3dwbGllYF1ZVGBsd3+Fk5+npp+cmpSQjIiEgH54dnJsaw==',
       217,
+      'i2xUbX1vZFqchqWDhnmUckJumYx4iJx0coeurkbbY6F2s3ShkMOxr8222IBslsOGvKQvtMJYZlSKcra2wE1ZVQ==',
     ],
     [
       6,
@@ -12719,6 +14059,7 @@ export const PIECE_MODEL: PieceModel = {
       'paaKXUU5MComIyAfHRwbGxsbHB0fICMlKjA5RV2KpqWlpopdRTkwKiYjIB8dHBsbGxscHR8gIyUqMDlFXYqmpQ==',
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/gIqap62ppaGdmZWRjoqGgn56dnJuamZiXlpXVFpod3+Aig==',
       217,
+      'tKKxYE5Y4NdpslmzXKlbk5uvX2NnamtwbmGQoHRuuE92YXRPgICxr713gIBslmh9P1rdGBi6ZlSKlbahikaKjg==',
     ],
     [
       4,
@@ -12728,6 +14069,7 @@ export const PIECE_MODEL: PieceModel = {
       'WlxeYF9RRTw2MS4rKSgnJiYnKCkrLjE2PERQXV9eXFtbXF5gX1BEPDYxLispKCcmJicoKSsuMTY8RFFfYF5cWg==',
       'mqGhnZmVkY2JhYF9eXVybmpmYmBibHuFh4WBfXl4fIuaoaGdmZWRjYmFgX15dXJuamZiXmBse4eJhYF9eXh8iw==',
       217,
+      'eqKwqY57nJ1qflljXnRegZquYWZtamtxbmFjU6NuY6F2YXShf4Wxr21uh4BslmiAgICAgICAZlSKkmBqclCcqQ==',
     ],
     [
       5,
@@ -12737,6 +14079,7 @@ export const PIECE_MODEL: PieceModel = {
       'LC0uMDI0OT5FT1paVlNRT01MSkdFQkA9Ojk2NDMxMjExMjM1Njk9QUVKTVFSU1FQT05NS0lHREA8OTUyMC4tLA==',
       'fYqOjIqKiomLiYqLiouKioeGh4ODgX18eHV0cHFxbnBzd32Bg4KEhIOHhoaKioqLjI2NioaCfnt3c29rZ2NibQ==',
       217,
+      'Z5xwpKCMdHJzZXlhampral6IY2hwamtxcWF8W4xuY0//s3RPgICxr3WKgIBslmiAgICAgICAZlSKRoNympuNig==',
     ],
     [
       5,
@@ -12746,6 +14089,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ojs9P0JGSk1MRkE9Ozg3Nzc3ODs9QUVISUlHQ0A+PTw8PT5AQ0dJSUhFQT07ODc3Nzc4Oz1BRkxNSkZCPz07Og==',
       'ipSXk4+Lh4N/e3dzcW9wdXuGjY+Oi4eDf3t3c3Fydn6GjpCRj4uHg397d3NvbGpvfYyTk4+Lh4N/e3dzb2xueg==',
       217,
+      'SqGryanKhIhpR2JxY2Vjb5umYmdtamtxbmFjR7puuE92YXShgHqxr2CDeYBslmiAgICAgICAZlSKmWFYQWaJmg==',
     ],
     [
       0,
@@ -12755,6 +14099,7 @@ export const PIECE_MODEL: PieceModel = {
       'IyMkJSkrLjY7R1VncW9sa2tsbWBNPjk1ODgzMCwpKCclJiYmJyorLjI4P0lZc4GAgIFkUEE5MS0qJyQiIyIhIQ==',
       'cYCJhYF/h5ahqaagnJGEhIWNko2Hg315dnFwaWdkXlxYW2l1fYaRnammoqCalpSOiomCfn13dXFtaWVjYF5aYw==',
       218,
+      'kINkcnhsYlaWjZeDn3mhbGNfg3Z3eXx0boeprV1uY6F2s3Shbjusr8SnJoBrlsN9hH1ytKNqZlSKo7a2wEpZVQ==',
     ],
     [
       1,
@@ -12764,6 +14109,7 @@ export const PIECE_MODEL: PieceModel = {
       'dnZiTUI4Mi4qKCYlJCMjIyMjJicrLjE4QUtYaWhnZmdoa2dQRTo1MjI1PDs1MS4sKisqKissLjE0OUJMWXR3dg==',
       'Z2VjYGdyfoaEgX2CkJ+oqaSgm5GEcW51hJCOjIaCfXdxbWllYV1ZVmBsd36GkJ2lpKCcmJSQjIiDgX15dnFtaw==',
       218,
+      'iG1SboBxZFuZg6eAhHabbz9rm4x0h59ycoeurkbbY6F2s3ShkcSsr8W22YBrlsOFv6YttL9WZlSKhLazvUpZVQ==',
     ],
     [
       6,
@@ -12773,6 +14119,7 @@ export const PIECE_MODEL: PieceModel = {
       'paaKXUU5MComIyAfHRwbGxsbHB0fICMlKjA5RV2KpqWlpopdRTkwKiYjIB8dHBsbGxscHR8gIyUqMDlFXYqmpQ==',
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/gIqap62ppaGdmZWRjoqGgn56dnJuamZiXlpXVFpod3+Aig==',
       218,
+      'tKKxYE5Y4NdpslmzXKlbk5uvX2NnamtwbmGSp3RuuE92YXRPgICsr794gIBrlmh9PF3gGB7AZlSKlbaeiEh7iA==',
     ],
     [
       4,
@@ -12782,6 +14129,7 @@ export const PIECE_MODEL: PieceModel = {
       'JiYnKSotMTY7RFBgYV5cW1tcXmFgUEQ7NjEtKiknJiYmJicpKy0xNTtEUF9hX11bW11fYV9QRDs1MS0rKScmJg==',
       'eYaJhYJ+enh8ipqhoZ2ZlZGNiYWCfnp2cm5qZmJeYGl5hoiFgn56eHyKmqGhnZmVkY2JhYJ+enZybmpmYl5eaQ==',
       218,
+      'e6KxqI16q7Rqf1lkXHRbg5uvYWVramtxbmFiVKNuY6F2YXShf4Gsr2trgYBrlmiAgICAgICAZlSKl2ZlbVGZqQ==',
     ],
     [
       5,
@@ -12791,6 +14139,7 @@ export const PIECE_MODEL: PieceModel = {
       'LS0uMDI1Oj1BREdJSkxNTU9QUVFQTUlGQT45ODUzMjIyMjI0NTY4OzxAQkRHSUtMTlBSVVlZUEY/OTUyMC8tLQ==',
       'fXx+gIaJj46Pj4+OjYqGhIJ/fnx6eXd5dnd2dXZ1eHh3d3VzcniGlZ2cmJSQjIiEgHx4dHJycnZ4d3p7e358fQ==',
       218,
+      'ZpxwpqGOc3JzZHtgaGptaV2HY2pyamtxcWF9XIxuY0//s3RPgICsr3SLgIBrlmiAgICAgICAZlSKRYNulpuPjw==',
     ],
     [
       5,
@@ -12800,6 +14149,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ojs9P0JGS01NRkE9Ozk3Nzc3OTs9QUVISUhHQ0A+PDw8PD5AQ0dJSUlFQT07OTc3Nzc5Oz1BRkxNS0ZCPz07Og==',
       'iZWXk4+Lh4N/e3dzcW9xd32GjI2Ni4eDf3t3c3FydX2GjZGRj4uHg397d3NvbGpvfYyTk4+Lh4N/e3dzb2xueg==',
       218,
+      'SqGoyanMhIhqR2JxY2Vkb5qmYWduamtxbmFiR7puuE92YXShgH6sr1+AfoBrlmiAgICAgICAZlSKmmBTPGeHmg==',
     ],
     [
       0,
@@ -12809,6 +14159,7 @@ export const PIECE_MODEL: PieceModel = {
       'amttYU4/ODU4ODUwLCkoJyUmJSYoKSsvNDk+SVp0gYGBgWVQQTgzLSkoJCMjIiEhIiMkJSkrLjU/SFRocW5rag==',
       'houSjYiEfnx2cnFtaWVhW1lXYXF6hI2cpqiln5uXk4+OiYSBfHh2cW5qZmVhX1tgbXyHhoJ+hJGhqaeim5WFhA==',
       219,
+      'kIJicXhsYVWWjZqDoXimbWFdg3h2enpzboeprV1uY6F2s3Shbjurr8OnJoBslsN9hoFytKRnZlSKo7a3wUlZVQ==',
     ],
     [
       1,
@@ -12818,6 +14169,7 @@ export const PIECE_MODEL: PieceModel = {
       'KisrKyssLzI0OUJKWnJ3dnZ2Yk1DODEuKygmJSMiIyMjJSYnKy4zOEJKWGloZ2ZmaGtoT0Q5NTIyNTo8NTEuLA==',
       'bniAh5KepqOgnJeTkIyIg4B8eHZwbGtnZWNfaHN/iIKAfIOToamno6CZkYJxcHiFkI2LhYF9d3FtaWVjXVlVXw==',
       219,
+      'iG1SboFxZFuXg6eAg3eecD5rmoh1h5xycoeurkbbY6F2s3ShkcSrr8W22oBslsOGvaEstMBUZlSKgLazvUlZVQ==',
     ],
     [
       6,
@@ -12827,6 +14179,7 @@ export const PIECE_MODEL: PieceModel = {
       'GxscHB0gISUpLzhEW4esq6ush1tEOC8pJSEgHRwcGxsbGxwcHSAhJSkvOERbh6yrq6yHW0Q4LyklISAdHBwbGw==',
       'aXiBg4+eqqyopKCcmZWRjYmFgX15dXFtaWZiXlpWUltpeIGDj56qrKikoJyZlZGNiYWBfXl1cW1pZmJeWlZSWw==',
       219,
+      't6OyXUpW4NdptFm4XLBbnJuvX2NnamtwbmGRqHRuuE92YXRPgICrr791gIBslmh9Pl7iGBzFZlSKorafiEd3jg==',
     ],
     [
       4,
@@ -12836,6 +14189,7 @@ export const PIECE_MODEL: PieceModel = {
       'JicoKSsuMTY8RFFgYF5bWlpbXmBgUEQ8NjEuKykoJyYmJygpKy4xNjxEUGBgXltaWlteYGBRRDw2MS4rKSgnJg==',
       'fIWJhYF9eXd9i5qioZ2ZlZGNiYWBfXl1cW1qZmJeYGx8h4mFgX15d32LmqKhnZmVkY2JhYF9eXVxbWpmYmBgbA==',
       219,
+      'eqKxqo57qqtqflpjXHVcgpuvYWZramtxbmFgUrpuY6F2YXShf3qrr2pqeIBslmiAgICAgICAZlSKkmhjbFWXqQ==',
     ],
     [
       5,
@@ -12845,6 +14199,7 @@ export const PIECE_MODEL: PieceModel = {
       'LC0uLzI1OD1BRkhLS01NTk9QUVFQTklGQjw6NjQzMjIwMTIzNTc5Oz5AQ0VISktNT1FTVlpZTkU+OTQyLy4tLA==',
       'fH1+goeLkI+Qj4+PjImHg4F/e3t6eHl1dnZ1d3d3dXd2dnZyc3yLmZ2bl5OPi4eDf3t3c3FvcXN2eXp8fn9+fg==',
       219,
+      'ZpxzpaCNc3F0ZXtgamtqaV2GY2pxamtxcWF+XoxuY0//s3RPgICrr3WLgIBslmiAgICAgICAZlSKQ4hvl5uTjw==',
     ],
     [
       5,
@@ -12854,6 +14209,7 @@ export const PIECE_MODEL: PieceModel = {
       'PT4/QUVHSUlHRUA8Ojg2NjY2ODo8QERLTUxHQ0A+PDs7PD5AQ0dMTktEQDw6ODY2NjY4OjxAREhJSUdFQT8+PQ==',
       'kJGQjIiFgX15dXFtaWt1hJGTkIyIhYF9eXVxbW53hpSWlJCMiIWBfXl1cW9vcnmDio2OjIiFgX15dXNzdX2DjA==',
       219,
+      'TKGsyam/hIhpSmJxZWdib5qmYWdtamtxbmFgR6NuuE92YXShgIWrr159h4BslmiAgICAgICAZlSKmmNTPGmuzA==',
     ],
     [
       0,
@@ -12863,6 +14219,7 @@ export const PIECE_MODEL: PieceModel = {
       'P0BCRElNTUhDQD07ODY1NDQ0NTc5PUFGTk9KRkNBPz4+P0FDRkpPTkZBPTk3NTQ0NDU2ODs9QENITU1JREJAPw==',
       'iomHg4F9eXVwbWlncH2Lko+Lh4N/e3dzcG96iZSZlZGPioaCfnt5dnRzcG5weoePkI6JhX96dnFuc36JlJGNjQ==',
       220,
+      'Upumv6ishpFrUF9uZG9qaJuiZWdtbWtxdmGulEbbuE92YT9PgIBeXnu2gIBwlmiLWHfPGM5HZlQAnraokptZVQ==',
     ],
     [
       1,
@@ -12872,6 +14229,7 @@ export const PIECE_MODEL: PieceModel = {
       'U1RWWVtRRT44My8tKyoqKSoqKy0uMTU6PkVNVmNjX1xbW11fWUc9NTAsKSclIyMiIiMkJDA5PkRLVl9eWVZUUw==',
       'hIB9enZzcW9ubGhlanOCi4uHgXt7g5OgpaGdmZWRjYmFfnFkXWBmaGZiYGh3hYyJhYF9enZ5hpWen5uXlZGLiA==',
       220,
+      'dn9+mpF+bGmBe5FakXJpeF5+jHJvh3NxboeZlIBuY6F2sz9PgIBeXnuDgIBwN8N1qIkx6DK5ZlSKq7axu5vgrg==',
     ],
     [
       6,
@@ -12881,6 +14239,7 @@ export const PIECE_MODEL: PieceModel = {
       'zs58Uz4yKiUgHhwbGhkYGBgZGRkbHB4iJCkyPVJ7zs3NzntSPTIpJCIeHBsZGRkYGBgZGhscHiAlKjI+U3zOzg==',
       'nKqvq6ejn5uYlJCMiISAfHh0cGxoZWFdWVVRVmRzgI2cqq+rp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZVVFWZHOAjQ==',
       220,
+      'yKKxSTRNqLVqwVvSXNZd0JuuX2NnamtwbmF9rrpuuE92YT9PgIBeXolWgIBwlmiAgICAgICAZlSKoraXgZtZVQ==',
     ],
     [
       0,
@@ -12890,6 +14249,7 @@ export const PIECE_MODEL: PieceModel = {
       'PkBCREhNTUhEQT07ODY1NDM0NTY5PEBGTU9LRkNBPz4+P0FDRktPTUZAPDk2NTQzNDU2ODs9QURITU1IREJAPg==',
       'i4mIhYF+eXVxbGlmb36KkY+Lh4N/e3dzb3B8iZaZlZGNioWCfnp4dnR0cW5xe4ePkI6IhX96dnBuc36JlJGNjQ==',
       221,
+      'UpqkvaiskY9rUFpuZW9naZujZWhvbm10dmGuk0bbuE92YT9PgIBdXnu2gIBwlmiDXHzKGNBFZlQAnLapk5tZVQ==',
     ],
     [
       1,
@@ -12899,6 +14259,7 @@ export const PIECE_MODEL: PieceModel = {
       'VFVXW1tRRTw2MTAtKykpKCoqKywvMjU6QUVPVmNiX1xbXF1fWUg+NjEsKSclJCMjIiMkJSo4PEJKVGBfW1dVVA==',
       'gHx6dnNxb25qaGRpdYCJi4WBfXmEkJ6loZ2ZlZGNiYV+c2dgYmZoZmJgZ3aEi4mFgX16dnyHlqGfnZmTj4uGhA==',
       221,
+      'd4GCmpB9bWuAfIdbi3RteWKFiW9zhXBzdYeZk4BuY6F2sz9PgIBdXnuCgIBwN8N9pIQ26DC7ZlSKp7ayvJvfrg==',
     ],
     [
       6,
@@ -12908,6 +14269,7 @@ export const PIECE_MODEL: PieceModel = {
       '19R3Tz0wKCMgHhwaGRgYGBgYGBkaHB4gJSowPE9219bW13ZPPDAqJSAeHBoZGBgYGBgYGRocHiAjKDA9T3fU1w==',
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
       221,
+      'zKKxRS9LqLFsxFrXXuBe3puuX2NnamtwbmF6rrpuuE92YT9PgIBdXolVgIBwlmiAgICAgICAZlSKo7aZgptZVQ==',
     ],
     [
       0,
@@ -12917,6 +14279,7 @@ export const PIECE_MODEL: PieceModel = {
       'PT9BQ0ZLTUlEQT88Ojg1NTQ0Njc5PEFGTk5KRkJAPz4+P0BCRkpOTkZBPDk3NjQ1NTU4Ojw/QUVJTEtGQ0E/PQ==',
       'ioqIhoJ8enVxbWlmcH6Lko+Lh4N/e3dzb3F8iZaZlJGNiIWBfHp3dXRzcW91f4qQkI2IhH96dnBuc3yHk5CNjA==',
       222,
+      'UJmhvKixmY9pTl1uZ25kaZqkZWlwbmxzdmGukEbbuE92YT9PgIBbXnm2gIBwlmiBYXnGGNBDZlQAm7apk5tZVQ==',
     ],
     [
       1,
@@ -12926,6 +14289,7 @@ export const PIECE_MODEL: PieceModel = {
       'VFVXWltORTw2My8tKykoKSkqKywwMjc7QEdOWGFgXVpZWlxeW0o/NzEtKicmJCQjIyQlJis3PEFJU2BeWldVVA==',
       'd3NzcW9ua2hma3aDioqEfnp4gpKfo6CcmJSQjIiFfXJmYmRnaWVhYGp5h4yIhYF9eXd/jpqinpqWk4+Lh4N9eQ==',
       222,
+      'doOJnJF+cG58e4BagXRseWSNhHNzgXR1eIeZkIBuY6F2sz9PgIBbXnmBgIBwN8N/n4c66DC9ZlSKqLaxu5vfsw==',
     ],
     [
       6,
@@ -12935,6 +14299,7 @@ export const PIECE_MODEL: PieceModel = {
       '4N11TDsvKSMeHBoZGRcXFxcXFxgaGxwgIyguO0t04ODg4HRLOy4oIyAcGxoYFxcXFxcXGRkaHB4jKS87THXd4A==',
       'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJSXW18jQ==',
       222,
+      '0KKxQSlJp61qyFneXulg7ZuuX2NnamtwbmF4rrpuuE92YT9PgIBbXolUgIBwlmiAgICAgICAZlSKo7aZg5tZVQ==',
     ],
     [
       0,
@@ -12944,6 +14309,7 @@ export const PIECE_MODEL: PieceModel = {
       'NDM1Njg7PkRKT0xIREJBQEBBQkRITE9KRD47ODY1MzQ0NDc5Oz5BRElNTUhEQkA/P0BCREhNTUlEQT47OTc0NA==',
       'f4qRjYmFgn56dnJveISTmZaUjoyHg4B7eHZzcnJwbnWAiZCPiYWCfnp1cHB3hI6TkY2NjImHhH99eXRxa2lmcA==',
       223,
+      'U5ugvaiqiYxrUWNtZHBfZpukYWdtbWtycWGulEbbuE92YT9PgIBfXny2gIBqlmiAW3zFGNFDZlQAmLarlZtZVQ==',
     ],
     [
       1,
@@ -12953,6 +14319,7 @@ export const PIECE_MODEL: PieceModel = {
       'XF9jY1lPR0A8NzEuLCsqKCgoKSosLjE2OkJNXF1aWFdXWFpdYmBSR0A6NiclJCMiIiMkJScpLDA1PUhZYV5cXA==',
       'kI+NiYeBfXt1cnBqZmReYW97h4eDgHx4dHuJmKGfm5eZnJ6ajoN8eHRwbGhkYFxfa3uEhoJ8eHh+jJaamZWTkQ==',
       223,
+      'eIOKmI98cG1/fn1egnRtemaOhW12g251cYeZlIBuY6F2sz9PgIBfXnyBgIBqN8OApYQ76C+9ZlSKpra0vZvgrg==',
     ],
     [
       6,
@@ -12962,6 +14329,7 @@ export const PIECE_MODEL: PieceModel = {
       'FhcXGBgaHB4hJy03THDi7e3icEw3LSchHhwaGBgXFxYWFxcYGRocHiEmLTpMcOLt7eJwTDotJiEeHBoZGBcXFg==',
       'anqPnquwrKikoJyZlZGNiYWBfXl1cW1pZWJeWlZSUFtqeo+eq7CsqKSgnJmVkY2JhYF9eXVxbWllYl5aVlJQWw==',
       223,
+      '1aKxPCNGpqlpy1nkXPRf+5uuX2NnamtwbmF0rrpuuE92YT9PgIBfXopSgIBqlmiAgICAgICAZlSKo7aahJtZVQ==',
     ],
     [
       0,
@@ -12971,6 +14339,7 @@ export const PIECE_MODEL: PieceModel = {
       'Tk9RVFhZT0U8ODQxLysqKioqKystMDI3PUNGTFJdYmFhYmRcSTw1LywsMDAuLSwrKywtLzE1OUBIV1tYVFFPTg==',
       'jJqinpqWko6KiIJ/fHdzc3N0dnJsaGRsdXyAfYKQn6imop2Zk4h7d3d7gH15c25qZmJdXmt9iY2JhYF9eXVzfQ==',
       224,
+      'coZ5lpSBZmKAcqJfvm6FcW5ehnVxe3lxboepm1luY6F2s3+hcjeEr5WpIYBqlsN+iZButLFFjlSKtKOZojlZVQ==',
     ],
     [
       1,
@@ -12980,6 +14349,7 @@ export const PIECE_MODEL: PieceModel = {
       'KisrLS4wNDc9RlBaXVxbW1xfX00/NjAsKigpLzU0MzIyMjM1Nzo/RE9ZWVNQTUtKSktNUFRWUEU9NzMxLy0rKg==',
       'gpKfqKainpqWjYNyYmVseH56dnBsZ2NfY3GBjIyIhIB8eHRye4qYoJ2ZlZGNiYaCfnx4cm5qaGZpcXuFhoJ/ew==',
       224,
+      'bX9mmZiFZWOFbL5gt3FscF5VmWpxhmx0cYeun0bbY6F2s3+hjsiEr5i23oBqlsOEun9NtM84jlSKs6WfqDtZVQ==',
     ],
     [
       6,
@@ -12989,6 +14359,7 @@ export const PIECE_MODEL: PieceModel = {
       'vb6BVUI0LSYkIB4dGxoaGRkaGhsdHiAiJi00QlWBvr29voFVQjQtJiQgHh0bGhoZGRoaGx0eICImLTRCVYG+vQ==',
       'm6muqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRSXGt5gYybqa6qp6Ofm5eTj4uHg397d3NwbGhkYFxYVFJca3mBjA==',
       224,
+      'wKKxUT5R4Ndpu1nFXMRbtpuvX2NnamtwbmGKrm1uuE92YX9PgICEr6NjgIBqlmh+PHLFGAD/jlSKkq2IcUFZVQ==',
     ],
     [
       4,
@@ -12998,6 +14369,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZWdpaVxLQDcxLSooJiUkJCQkJSYoKi4yN0BLXGppZmVlZmlqXEtANzIuKigmJSQkJCQlJigqLTE3QEtcaWlnZQ==',
       'laGloZ2ZlZGNiYaCfnp2cm5qZmJeXGFufoaGgn56eoWVoaWhnZmVkY2JhoJ+enZybmpmYl5cYW5+hoaCfnp6hQ==',
       224,
+      'haKwnINzpadqilpyXGldgpqvYWVramtxbmF3a6duY6F2YX+hgE+Er3JrQIBqlmiAgICAgICAjlSKlYNlbTGzsA==',
     ],
     [
       4,
@@ -13007,6 +14379,7 @@ export const PIECE_MODEL: PieceModel = {
       'IiMjJCYoKzA1PUdYb3BubW1ucG9YRz01MCsoJiQjIyIiIyMkJygrMDU9R1hvcG5tbW5wb1hHPTUwKygnJCMjIg==',
       'doOGgn56fYqapaWhnZqWko6KhoJ+enZybmpmY19bXWZ2g4SCfnx9ipqjpaGdmpaSjoqGgn56dnJuamZjX1tbZg==',
       224,
+      'jaKxk3xutbtpkVl8XGJcf5uvYWZnamtwbmF6cpNuY6F2YX+hf7CEr3drwIBqlmiAgICAgICAjlSKlIhpci+3zA==',
     ],
     [
       5,
@@ -13016,6 +14389,7 @@ export const PIECE_MODEL: PieceModel = {
       'TE1PUlZZWE5FPjk1MzEvLi0uLS8vMTM2Oj1DR1BRUE9PUFJVWVpUSUE6NjMxLi0sLC0uLzAzNjxBREdJS0xMTA==',
       'kZufm5eTkY6KhoKAfH15dXNtbGpmaXJ6gIJ+enZydICQnJ6bl5OQjIiEgHx4dHJubnJ0d3p8foCAfnx6dnR0gA==',
       224,
+      'app2p52JeHluaXNgaXJmcVaFYmhvamt0cWFtWLpuY6F2s39PgICEr2RugIBqlmiAgICAgICAjlSKgGtUXFWOjw==',
     ],
     [
       5,
@@ -13025,6 +14399,7 @@ export const PIECE_MODEL: PieceModel = {
       'Li4vMDEzNTk8QkZNUlJQT09QUlVYWU5FPTg0MS8uLCwsLC0vMTQ4O0FFSUxPUVFRUlFSUVBOS0dEPDgzMTAuLg==',
       'e4GFgX15dXN8i5mgnJiUkIyIhYF9eXZ0cnNxc3Z2eXx+f4GBgIKBgoWGi4uQk5KUkIqGgn58enZ0c29tamdncA==',
       224,
+      'apuFp56JfXhtaWtcZG12bH2XZGpxa2txcWGBZoBuY0//s3+hhOCEr25+/oBqlmiAgICAgICAjlSKhnxhiTajmg==',
     ],
     [
       0,
@@ -13034,6 +14409,7 @@ export const PIECE_MODEL: PieceModel = {
       'YGBaU0tGQjw3MjEuLCsrKissLS8yNTlBSFRYVVFOTUxLTU9RVVpbTUE8NjMvLi0sKywsLjAxLSwvMztJW2JhYA==',
       'YGt8iY6KhoJ/e3dzdYCToKOdmpiSjoqEgIOFh4d7bmdiXVlaY3OAgoKFjZeZlpKOjo6PjYuHg397d3Nxa2lkYA==',
       225,
+      'b4Zxk5aDZGKDb69cxW2DbnJXhnRye3txboepmlluY6F2s3+hcTh/r5GoIoBslsN9io10tLlBjlSKu6mWnzlZVQ==',
     ],
     [
       1,
@@ -13043,6 +14419,7 @@ export const PIECE_MODEL: PieceModel = {
       'KywtMDI1O0FKVFVQTUpJR0dISk1QVlhSSEI8OTY0MzIyMzQ1MiwqKiwwNj9LXV1aWVlaXFlNRD43NDEvLSwrKw==',
       'e4mQjIiEgHx4dHF4h5efn5mVkYyIhIaPmJyTgXRtaGReWlhhcn+Ff316fIaQmpqYlJCMiYaBfnl1cW1rZWNhaw==',
       225,
+      'aX9kmZqIZWSFaMhdvG5wbFxQmWxyhXByc4eunkbbY6F2s3+hj8d/r5O23oBslsOHuYJItNcyjlSKtaubpDtZVQ==',
     ],
     [
       6,
@@ -13052,6 +14429,7 @@ export const PIECE_MODEL: PieceModel = {
       'xsZ9Uz80LCciIB0bGhoZGRkZGhobHCAiJiszPlN9xsbGxn1TPjMrJiIgHBsaGhkZGRkaGhsdICInLDQ/U33Gxg==',
       'nKmvq6ejn5uXk4+Lh4SAfHh0cGxoZGBcWFRQWWh2goycqa+rp6Ofm5eTj4uHhIB8eHRwbGhkYFxYVFNZaHaAjA==',
       225,
+      'xKKxTTlPqbprvlnLXM5cyJuuX2NnamtwbmGFrm1uuE92YX+he9R/r55f7oBslmh9PXHEGAD/jlSKorOFbkJZVQ==',
     ],
     [
       4,
@@ -13061,6 +14439,7 @@ export const PIECE_MODEL: PieceModel = {
       'cHFzcVZHOzQuKyglJCMiISEiIyQlKCsuNDpHVnFzcXBwcXNxVkc6NC4rKCUkIyIhISIjJCUoKy40O0dWcXNxcA==',
       'l6Sno5+bl5OPi4eDgHx4dHBsaGRgXFpfbXyEg4B8fIeXpKejn5uXk4+Lh4OAfHh0cGxoZGBcWl9tfISDgHx8hw==',
       225,
+      'kKKxj3hstbtplFmAXGZcfpuvYWZnamtwbmF1b6duY6F2YX+hgFF/r3NlQ4BslmiAgICAgICAjlSKk4xlbS+xtQ==',
     ],
     [
       4,
@@ -13070,6 +14449,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICAhIiQmKS0yOERTbnx6eHh6e25TRDgyLSkmJCIhICAgICEiJCYpLTI4RFNue3p5eXp7blNEODItKSYkIiEgIA==',
       'cX+FgX19iJekqKSgnJiVkY2JhYF9eXVxbWllYl5aWmJxf4OBfX2Il6SopKCcmJWRjYmFgX15dXFtaWViXlpYYg==',
       225,
+      'l6KxhnFoqKpqmlqKXHFccpuvYWZsamtxbmF4dpNuY6F2YX+hgK5/r3dlvIBslmiAgICAgICAjlSKlZJpcTS3zA==',
     ],
     [
       5,
@@ -13079,6 +14459,7 @@ export const PIECE_MODEL: PieceModel = {
       'TE1PUlVZWE5EPzg1MzEwLi4uLi8wMTM1ODxCR09RUE9PUFJVWVpVSEE7NTIwLy0sLCwtLzEzNjtBRUhKTExMTA==',
       'kJ+hnZmTj42JhYOAfXx4dnFubWlnaHF6gIJ+enZydn+QnZ2bl5OPi4iEgHx4dHBvbG5zdXl9f4GCgH56dnJ0fw==',
       225,
+      'aZl2pZ2JdndvaXZgbXJkc1WFZGtva21xcWFqVrpuY6F2s39PgIB/r2FrgIBslmiAgICAgICAjlSKfXBPV1aOmg==',
     ],
     [
       5,
@@ -13088,6 +14469,7 @@ export const PIECE_MODEL: PieceModel = {
       'TU5QUU1HQTw5NjQyMC8vLi4vMTM2Oj5ESExNTk9PT09PT09OS0hFQD04NjIwLi0tLS0uMDI1Oj5GT1hXU1BOTQ==',
       'bW5wdXh4f3x/gH6Afn+ChIiJjIyNkIyMioaDgHx4dHBsaGRianiHjouHg4B8foWOl5iVk5KNjIqGhIF8eHRvbQ==',
       225,
+      'Z5uHqZ+MfXhsZ2xdZ213bX6YY2tyamtxcWF/ZIBuY0//s3+hhCt/r2t7EYBslmiAgICAgICAjlSKhIFchDadlQ==',
     ],
     [
       0,
@@ -13097,6 +14479,7 @@ export const PIECE_MODEL: PieceModel = {
       'XV5ZUEpFQTw2MzEvLiwsLCwuLzE0Nz5FTFdVUU1KSUhISUpNUVVZU0g/OTYyMC4tLC0tLjAyMi4uMzxHXGBeXQ==',
       'Z3WFj46KhoJ+enZycXuNnqWgm5eTjouHgX+DhYeAcGhgXFpaZnZ/goGGjpeZlY+MjY+OjYmFgX17dXNvaWdhXw==',
       226,
+      'aolpkpmHY2OCasBYxGt6a3NQhnB0eXZyboepl1luY6F2s3+hcjp6r4yqJIBqlsN8YYCfgG2IelSKvquXoDpZVQ==',
     ],
     [
       1,
@@ -13106,6 +14489,7 @@ export const PIECE_MODEL: PieceModel = {
       'LC0sLi8xMzg9RU9YWlhXV1hbW0s+NjAsKysuNTU0MzMzMzU4Oj5ETFdXUk1KR0ZERUVHSk1SVE9FPTk0Mi8uLQ==',
       'hJKiqaWhm5WNgnRoaXB4fXp2cGxoZGBkc4SPj4uHg397d3NvdYKTn56alpKPioiCf3x4dG9rZ2VncnyDiIJ+fQ==',
       226,
+      'ZX9hl5yMZGWDZNFdvG14a1tLmG93hHR5cYeumkbbY6F2s3+hjcV6r4+224BqlsOEn4BhgJN4elSKua2cpTtZVQ==',
     ],
     [
       6,
@@ -13115,6 +14499,7 @@ export const PIECE_MODEL: PieceModel = {
       '19R3TzwwKCUgHhwaGRgYGBgYGBkaHB4gJSgwPE931NfX1HdPPDAoJSAeHBoZGBgYGBgYGRocHiAlKDA8T3fU1w==',
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
       226,
+      'zKKxRS9L4NdpxFnWXOBb35uvX2NnamtwbmGDrm1uuE92YX+hecd6r5xb3YBqlmiAgICAgICAelSKjraCbERZVQ==',
     ],
     [
       4,
@@ -13124,6 +14509,7 @@ export const PIECE_MODEL: PieceModel = {
       'fX+AbFJCODAsKCYkIiEgHx8gISIkJigsMDhCUmyAf319f4BsUkI4MCwoJiQiISAfHyAhIiQmKCwwOEJSbIB/fQ==',
       'lqOppaGempaSjoqGgn56dnJuamdjX1tXXGp5g4J+fIaWo6mloZ6alpKOioaCfnp2cm5qZ2NfW1dcanmDgn58hg==',
       226,
+      'mqKxgWxm4NdpnVmPXHhbbpuvX2NnamtwbmF0dKduY6F2YX+hgFR6r3VhRoBqlmiAgICAgICAelSKmZRocDSkrg==',
     ],
     [
       4,
@@ -13133,6 +14519,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hh8fICIkJykvNj9OZ4eHhYWHh2dOPzYvKyckIiAfHx4eHx8gIiQnKS82P05nh4eFhYeHZ04/Ni8rJyQiIB8fHg==',
       'cH2Df36GlqSqp6Ofm5eTj4uHg397eHRwbGhkYFxYVmBwfYN/foaWpKqno5+bl5OPi4eDf3t4dHBsaGRgXFhWYA==',
       226,
+      'oKKxeWVj4NdpolmYXINbZJuvX2NnamtwbmF3e5NuY6F2YX+hgKt6r3lhuYBqlmiAgICAgICAelSKmJlsdDG0uA==',
     ],
     [
       5,
@@ -13142,6 +14529,7 @@ export const PIECE_MODEL: PieceModel = {
       'SktNUFRZWVJGPzo2MzIwLy4uLi8wMTM1ODxAR01QUE9PUFJUWFpUSEE7NzIwLy4tLSwtLzE0NztCRUhKS0tLSg==',
       'j56inpqVj42IhYN/fnt5dXJwbG1paHB3foF+enZyc3+OnJ+bl5OPi4eDf3t3c3Bub3B0d3p9gYKCgX56dnJzfw==',
       226,
+      'aJp0pp6LdHdwaHlhcXJiclGCZWlvbGtxbmFnVLpuY6F2s39PgIB6r19pgIBqlmiAgICAgICAelSKenFNVVaKig==',
     ],
     [
       5,
@@ -13151,6 +14539,7 @@ export const PIECE_MODEL: PieceModel = {
       'TExMTE1MTEpHQjw4NTIvLy8vMTEyNTc5PkFHTE9OTEtLTE5QVFZRSEA6NjMxLy4uLi4vMTM2OT5BRUlLTE1NTA==',
       'kpSVkY2HgX17eXd1cnBua2hrdX6EhIB8eHRyeIaVnZuXk4+MiISAfHl2dHNydHR2eXt/goKEg4GBf3+Cg4aJjw==',
       226,
+      'Y5uHq6GQe3huY29faG14anyWZmpxa2txcWF9YYBuY0//s3+hhjh6r2h6IoBqlmiAgICAgICAelSKhIFagjeMiA==',
     ],
     [
       0,
@@ -13160,6 +14549,7 @@ export const PIECE_MODEL: PieceModel = {
       'Xl9ZUEpEQTs2MjAvLCwsLCwuLzI1Oj1FT1dVUExKSEdHSEpMUFVZV0tBOzYyMS4sLCwsLi8xMi8vMzlEWGFfXg==',
       'anuJkI2JhYF9eXVxcn2Pn6SgnJiUkIyGgnyBhYOCcWhhW1dZZnaBgYOJkZmZlJCNjo6OjIeEgHx4dHBuamRgXg==',
       227,
+      'aohjjpiHYmKFaspYyWp6a3RKhnBzenZyboepmlluY6F2s3+hdDt4r4upJoBqlsN8ZX+hgG2JelSKwrGVnjtZVQ==',
     ],
     [
       1,
@@ -13169,6 +14559,7 @@ export const PIECE_MODEL: PieceModel = {
       'V1hZWldORDw3MzEvLS0tLSwuLzM1OkBFUVRRTElGRURERUZJTFFXV05GQDo3NTQyMjI0NDUzLSssLzQ9SFtbWQ==',
       'a32LkY6KhoJ+enZycHaGl6GempeRjYmEgoiRlpeGd2xmYV5aXGd2gIN+eX2DjpmbmpaSjYeFgX16dXFtamViYQ==',
       227,
+      'ZH9hk5yNY2SEY9dewWl5a1tHlnB6gnR8cYeunUbbY6F2s3+hi8R4r4622YBqlsOEm4FfgJN3elSKvbObpD1ZVQ==',
     ],
     [
       6,
@@ -13178,6 +14569,7 @@ export const PIECE_MODEL: PieceModel = {
       'FxcXGRkaHB4jKS87THXd4eHddUw7LykjIBwaGRkXFxcXFxcZGRocHiMpLztMdd3h4d11TDsvKSMgHBoZGRcXFw==',
       'anqLmqmvramloZ2ZlZGNiYWBfXp2cm5qZmJeWlZSUVtqeouaqa+tqaWhnZmVkY2JhYF9enZybmpmYl5aVlJRWw==',
       227,
+      '0KKxQCpJ4NdpyFneXOlb7ZuvX2NnamtwbmF+rm1uuE92YX+heqJ4r5lYrIBqlmiAgICAgICAelSKjbaAaUVZVQ==',
     ],
     [
       4,
@@ -13187,6 +14579,7 @@ export const PIECE_MODEL: PieceModel = {
       'iIqKZk4+NS4qJSMhIB8eHh4eHyAhIyUqLjU+TmaKioiIiopmTj41LiolIyEgHx4eHh4fICEjJSouNT5OZoqKiA==',
       'l6Wrp6Ofm5eTj4uHg397eHRwbGhkYFxYVl9ufIJ/foiXpauno5+bl5OPi4eDf3t4dHBsaGRgXFhWX258gn9+iA==',
       227,
+      'oqKxdmNh4NdppVmcXIdbaJuvX2NnamtwbmFxeKduY6F2YX+hgFZ4r3ZdSYBqlmiAgICAgICAelSKmJtocDOglQ==',
     ],
     [
       4,
@@ -13196,6 +14589,7 @@ export const PIECE_MODEL: PieceModel = {
       'j5GPY0o8My0oJSMhHx4eHR0eHh8hIyUoLTM8SmOPkY+PkY9jSjwzLSglIyEfHh4dHR4eHyEjJSgtMzxKY4+Rjw==',
       'mKWrp6OfnJiUkIyIhIB8eHRwbGhlYV1ZVVpod4KAfoiYpauno5+cmJSQjIiEgHx4dHBsaGVhXVlVWmh3goB+iA==',
       227,
+      'p6KxcF1f4NdpqFmjXJFbcZuvX2NnamtwbmF0f5NuY6F2YX+hgKl4r3petoBqlmiAgICAgICAelSKl6FsdC6toQ==',
     ],
     [
       5,
@@ -13205,6 +14599,7 @@ export const PIECE_MODEL: PieceModel = {
       'LCwuLjAzNzxARklLTExMS0tMTlFVWVpQRT05NjIwLy8uLi4vMDEzNTg9QUZMUlFQUFFTVlpaU0g/OTYzMC4sLA==',
       'g4F/e3dzc3yMnKKhnJaSjIiGgoB/fHp3c29ubGlmanN7gH97d3NzfIuZn5yYlJCMiIR/fXl1cG1sbXJ2en+BhA==',
       227,
+      'aph2pZ2Jc3ZvaXphdHJgcVOCZ2lxbWtxbmFkVLpuY6F2s39PgIB4r15mgIBqlmiAgICAgICAelSKeHVLU1aHig==',
     ],
     [
       5,
@@ -13214,6 +14609,7 @@ export const PIECE_MODEL: PieceModel = {
       'TE1NTUxJRUE+OTYzMS8uLi4uLzEzNjpAR1FWVVFOTEtLTE5PTEZCPDo3NDMxMC8vLzAyNDg9Q0dKS0xMTExMTA==',
       'jYqIhIB8eHVxbWllY2t5iI6MiISAfH6FjJWXk5OQj4yJiYOCfXdzb2ttbnF4eXyAgICBfX18fH2Bg4aKi46MjQ==',
       227,
+      'ZJuIqqGQeHduY3JfaW13anyWZWtxa2xxcWF7YYBuY0//s3+hhV14r2Z3U4BqlmiAgICAgICAelSKgoVXfzaIiA==',
     ],
     [
       0,
@@ -13223,6 +14619,7 @@ export const PIECE_MODEL: PieceModel = {
       'X1tYWEc6MzAuLC4xMjEvLy8wMTM1ODxBSVNYVlFPTUxMTU9RVVZMQjs3MzAuLCsqKyssLTAyNjxCTE9NTFJjYw==',
       'cXd7d3RwbGhkYGNwgIuLh4N/e3d0eIaVoJ+bl5OPi4eDf3t3dHBveYKLinluYGJwgI2MiISNmJ+jnZaPhnpvbw==',
       228,
+      'bYNumJmFaWd4bZ1drW+JbFVwh7NzfIpxcayWc3huY6F2s4mhmmpNXnB9gIWHN8N2l6cn6FVzjnmKqWqBipvqwQ==',
     ],
     [
       1,
@@ -13232,6 +14629,7 @@ export const PIECE_MODEL: PieceModel = {
       'PDw6NjY4O0FHR0ZFRUU+PDw+RUVFRkdHQTs4NjY6PDw8PT5AQ0dNUExGQT06OTc2Njc5Oj1BRkxQTUdDQD49PA==',
       'jY+PhX1ycHN3e3mBipGUjYR5cXJ0d3dzb2tocoGPlpKOioaCfnp3c29rb3yMlpaSjoqIjI+Pi350bG1zfYeFiQ==',
       228,
+      'R4aNp6nxbH5tQ6dqammKcJtxfZ+nc4aTiayudkbbuE92YYlPgIBNXnK2gICHlmilmq2fXc8gjnmKq22CbEJZVQ==',
     ],
     [
       2,
@@ -13241,6 +14639,7 @@ export const PIECE_MODEL: PieceModel = {
       'UE9NSkdFQ0JDREA6NzMyMC8vLzAxMjQ5PkJMVFNQTk1NTlBTVEtEPTk2MjEwLy8vMDIzNjxBRENCQ0RHSk1PUA==',
       'hIySjoqGgn97d3Nva2djYmx5g4eDgHx4gIuVn5qYlpCMh4SAfXlzcXB3fYOHf3t4dXR2eHyBhYmMi4qHhYF3fw==',
       228,
+      'Y5Vqk6KRc3FwYY1Ye2KSaph+aHBza29ycGGedVduY6F2YYmhh9xNXnGKgISHlmh1bl6aXX9cjnmKfn+AiUNZVQ==',
     ],
     [
       3,
@@ -13250,6 +14649,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICAhIiQmKSwxOUNSbH58enp8fmxSQzkxLSkmJCIhICAgICEiJCYpLDE5Q1Jsfnx6enx+bFJDOTEtKSYkIiEgIA==',
       'cX+FgX1+ipqmqKSgnJiUkIyIhYF9eXVxbWllYV1ZWGJxf4WBfX6KmqaopKCcmJSQjIiFgX15dXFtaWVhXVlYYg==',
       228,
+      'mKKxg25n4Ndpm1mMXHVbb5uvX2NnamtwbmF3bYhuuE92YYmhfuJNXmxcgICHlmiAgICAgICAjnmKmWVrVErGqQ==',
     ],
     [
       4,
@@ -13259,6 +14659,7 @@ export const PIECE_MODEL: PieceModel = {
       'P0BBREdMTk5HQDw5NjUzMzMzNTY5PEBHTk5MR0RBQD8/QEFER0xOTUdAPDk2NTMzMzM1Njk8QEdOTkxHREFAPw==',
       'i5eZlZGNiYWBfnp2cm5qaGt4iJCRjYmFgX56dnJwcnyLlZeVkY2JhYF+enZybmpoa3iIkJGNiYWBfnp2cm5wfA==',
       228,
+      'U6KwyqeprrFpUlpwXG9cbpuvYGVramtxbmFpS6luY6F2YYmhfyBNXldogICHlmiAgICAgICAjnmKmEdJUXOkqQ==',
     ],
     [
       6,
@@ -13268,6 +14669,7 @@ export const PIECE_MODEL: PieceModel = {
       'GxscHB0gISUpLzhEW4esq6ush1tEOC8pJSEgHRwcGxsbGxwcHSAhJSkvOERbh6yrq6yHW0Q4LyklISAdHBwbGw==',
       'bXuAhZKhrKunpKCcmJSQjIiEgHx4dHBtaWVhXVlVU15te4CFkqGsq6ekoJyYlJCMiISAfHh0cG1pZWFdWVVTXg==',
       228,
+      't6KxXEpW4NdptFm4XK9bm5uvX2NnamtwbmGYrmduuE92YYmhZpVNXpVjgHuHlmhxYU6fXV3/jnmKlI6OeDdZVQ==',
     ],
     [
       5,
@@ -13277,6 +14679,7 @@ export const PIECE_MODEL: PieceModel = {
       'JygpKiwuMjc+RlNbXlxZWFhZXF5bU0Y8NjIuLCopKCcnKCkqLC4yNj5GU11eXFlYWFlcXltTRj43Mi4sKikoJw==',
       'foeJhYF9eXl7iZieoJyYlJCNiYWBfXl1cW1pZWFgY3GAh4mFgX15eX+JmJ6dnJiUkI2JhYF9eXVxbWllYmFjcQ==',
       228,
+      'd6GvrJF9l5dre1pfXnZdfpquYmhtamtxbmFFRbpuY6F2YYlPgIBNXlNRgICHlmiAgICAgICAjnmKi0I/RoCMqQ==',
     ],
     [
       5,
@@ -13286,6 +14689,7 @@ export const PIECE_MODEL: PieceModel = {
       'MjM0Njg7QEZPUE1IRUJBQEBBQkVITU9PR0E8ODY0MzIyMzQ2OTw/Q0VGR0dHR0dHR0dHR0hHRkZDQDw4NjQzMg==',
       'go+RjYmFgn56dnJvdIGRmZmVkY2JhYJ+enZzc3V5fX9/goGCgX+Af4B/f359gYCHiYyOjImFgn56dnJuamZncw==',
       228,
+      'VqCfvKeid4RsVXBpfWpjapqWYmduamtxbmFwT5luY0//YYmhgN9NXllqgICHlmiAgICAgICAjnmKnEBPdmynng==',
     ],
     [
       0,
@@ -13295,6 +14699,7 @@ export const PIECE_MODEL: PieceModel = {
       'KyssLjAzNztCTFZVUU5NTExNT1FVWFRJQTw4NDIxMC8vMDEyMS4tLjA0PElWWFldYWJVTE1PTEI8NzMwLiwrKw==',
       'eYeNiYWBfXp2dH6Om6GdmZWRjYmFh42Pkop6dGtkXl5ncnt7d3J5iJiem4t7dnuGj5GNiYWBfXp2cm5qZmJgag==',
       229,
+      'bYRxmZmGamh3bJpcq2+Da1dxia9zfYlxc6yWcnhuY6F2s4mhnHBLXm99gIiBN8N5maMo6FZyjnmKqWuAiZvpzA==',
     ],
     [
       1,
@@ -13304,6 +14709,7 @@ export const PIECE_MODEL: PieceModel = {
       'PD06Nzc5PEJIR0VEREM+PDw+Q0RERUdIQjw5Nzc6PTw8PT9BREhNUExFQDw6ODc2Njc4OjxARUxQTUhEQT89PA==',
       'jY2Ng3p0c3N3eHmEjZOUi4F0cXJ1eXZybmprdoaSlZGNioaCfnp2cm5qb3yMlpWRjYqHi46Pi350a21zf4mHig==',
       229,
+      'RYiPqan/bHxuQaVqamiHcZtyfaCcc4WNhKyudUbbuE92YYlPgIBLXnG2gICBlmidma+dXdAdjnmKq22Ca0JZVQ==',
     ],
     [
       2,
@@ -13313,6 +14719,7 @@ export const PIECE_MODEL: PieceModel = {
       'T05MSkdFQ0JEREA7NzQyMTAvLzExMzU5PUNKU1JPTk1NTk9SU0pDPTk1MzExLy8wMTI0NztARURCQ0VHSkxOTw==',
       'ho2SjoqGgn56dnNwa2hkYm96g4eDf3t5fomWnpyYlJCMiISAfHl1b290fIWGgXx4d3R4eHyBg4eLioqIgn54fg==',
       229,
+      'YpVpk6OSc3FyYI5Yd2KRapt+aG9zbG1xcGGedFduY6F2YYmhhuJLXnCKgISBlmh2bV6dXX9ajnmKe3x/h0NZVQ==',
     ],
     [
       3,
@@ -13322,6 +14729,7 @@ export const PIECE_MODEL: PieceModel = {
       'ICAhIiQmKS0yOERTbnx6eHh6fG5TRDgyLSkmJCIhICAgICEiJCYpLTI4RFNufHp4eHp8blNEODItKSYkIiEgIA==',
       'cX+FgX19iJekqKSgnJmVkY2JhYF9eXVxbWllYl5aWGJxf4WBfX2Il6SopKCcmZWRjYmFgX15dXFtaWViXlpYYg==',
       229,
+      'l6KxhnFo4NdpmlmKXHFbcpuvX2NnamtwbmF1aYhuuE92YYmhfONLXmpbgHyBlmiAgICAgICAjnmKmmNpUkzGqQ==',
     ],
     [
       4,
@@ -13331,6 +14739,7 @@ export const PIECE_MODEL: PieceModel = {
       'QkNFR0tPUEtEPjo2NDIxMDAxMjQ2Oj5ES1BPSkdFQ0JCQ0VHSk9QS0Q+OjY0MjEwMDEyNDY6PkRLUE9LR0VDQg==',
       'jJibl5OPi4eDf3t3c29rZ2Vte4qRj4uHg397d3NvcX2MmJuXk4+Lh4N/e3dzb2tnZ217io+Pi4eDf3t3c29xfQ==',
       229,
+      'WaKxx6WerK9pWVluXHRcaJuvYGVnamtwbmFmS6luY6F2YYlPgIBLXldkgICBlmiAgICAgICAjnmKm0ZJUXOyzA==',
     ],
     [
       6,
@@ -13340,6 +14749,7 @@ export const PIECE_MODEL: PieceModel = {
       'GhsbHB0eIiMpLjdEWIaysLCyhlhENy4pJSIeHRwbGxoaGxscHR4iIykuN0RYhrKwsLKGWEQ3LiklIh4dHBsbGg==',
       'aXiBhZKhrKyopKCcmJSQjIiFgX15dXFtaWVhXVlVUlppeIGFkqGsrKikoJyYlJCMiIWBfXl1cW1pZWFdWVVSWg==',
       229,
+      'uqOyWUZV4Ndptlm8XLZbppuvX2NnamtwbmGXrmduuE92YYmhY49LXpVhgHiBlmhzYE+dXVv/jnmKopCPeDhZVQ==',
     ],
     [
       5,
@@ -13349,6 +14759,7 @@ export const PIECE_MODEL: PieceModel = {
       'JSYnKCksMDQ6Qk5cZGJgX19gYmRgTkI6NDAsKSgnJiUlJicoKSwwNDpCTmBkYmBfX2BiY1xOQjo0MCwpKCcmJQ==',
       'foWHg397enyHlp+hn5uXk4+Lh4N/e3h0cGxoZGBfYW5+hYeDf3t6foeWn6Cfm5eTj4uHg397eHRwbGhkYF9hbg==',
       229,
+      'f6Gvo4p4mJhqg1xpX29cgZuuYmhsamtxbmFDRbpuY6F2YYlPgIBLXlNQgICBlmiAgICAgICAjnmKi0JASH6MqQ==',
     ],
     [
       5,
@@ -13358,6 +14769,7 @@ export const PIECE_MODEL: PieceModel = {
       'PD0+QURITU5LRD88OTc2NTU2Nzk8P0JERUVFRERDQ0NDQ0NEREVFRURCPzw5NzY1NTY3OTw/REtOTUhEQT49PA==',
       'iZaZlZGNiYWBfXl2dHV4e4CBgoaFhYOAgH9+fn18fHx+goWKi4uJhYF9eXVxbWppb36MkpGNiYWBfXl1cW1ueg==',
       229,
+      'T6Cfv6m1d39rTHNse2VebJqWYmduamtwcGFuS5luY0//YYmhgxxLXldrgISBlmiAgICAgICAjnmKnUVKcnGopA==',
     ],
     [
       0,
@@ -13367,6 +14779,7 @@ export const PIECE_MODEL: PieceModel = {
       'LCwtLjE0OD1ETlVTT01LSkpLTE9TV1VLQz05NjMyMDAwMDIzMi4uLjE0PkhWVldaXV9XTEpNTUQ9ODQxLy0sKw==',
       'eoeOioaCfnp2c3qIl6CempaSjoqGhouPkY1/dG5mX19lcHp+eHR1g5Gcno+BdHmBjJKOioaCfnp2cm5rZ2Ngag==',
       230,
+      'aoRwm5uIamp3aptaqXB8aVZxiK1zfIhxcqyWb3huY6F2s4mhm2pPXm9/gIeBN8N5maEo6FVujnmKqWeJkpvowQ==',
     ],
     [
       1,
@@ -13376,6 +14789,7 @@ export const PIECE_MODEL: PieceModel = {
       'Pj8+ODg6PkNHRkRDQkI8Ojo8QkJDREZHQz46ODg+Pz4+P0BCRUpPUEpDPzs4NzU1NTU3ODs/Q0pQT0pFQkA/Pg==',
       'jY6Ng3t0cnR3d3aBjJKTin9xcXN1enZybmpueoqVlZGNiYWCfnp2cm5qbXmJlJWRjYmHi4+Pi350bHB3gYqGig==',
       230,
+      'SIiPqanabHlvRaJqbmWIcJtyfJ+dc4WMhKyudUbbuE92YYlPgIBPXnO2gICBlmifma2fXdAljnmKY2yBa0FZVQ==',
     ],
     [
       2,
@@ -13385,6 +14799,7 @@ export const PIECE_MODEL: PieceModel = {
       'TExKSUZEQkJERUM8ODUzMTEwMDEyMzY5PkRMUlBNTEpKS01QUUxEPjo2NDIxMDAwMTM2OT1ERkNCQkRGSEpMTA==',
       'g4uSjoqGhIB8eHJua2djZXF9hoeDf3t4fIeUnpyYlJCMh4N/e3l1cW52foeJgn54eXV3enyBg4eIiYiEg312fg==',
       230,
+      'XpVplaSWc3NxXY9bf2KRa5h9aHJza3BybmGecFduY6F2YYmhhNhPXnCOgICBlmh0bmOaXX5VjnmKfXiHkERZVQ==',
     ],
     [
       3,
@@ -13394,6 +14809,7 @@ export const PIECE_MODEL: PieceModel = {
       'ISEiIyUnKi4zOkVUb3d1dHR1d29URTozLionJSMiISEhISIjJScqLjM6RVRvd3V0dHV3b1RFOjMuKiclIyIhIQ==',
       'coCFgn58g5Kgp6WhnZmVkY2JhYJ+enZybmpmYl5aWGNygIWCfnyDkqCnpaGdmZWRjYmFgn56dnJuamZiXlpYYw==',
       230,
+      'k6Kxi3Vq4Ndpl1mFXGxbd5uvX2NnamtwbmF0ZohuuE92YYmhfOZPXmpcgHyBlmiAgICAgICAjnmKml5uV03DqQ==',
     ],
     [
       4,
@@ -13403,6 +14819,7 @@ export const PIECE_MODEL: PieceModel = {
       'RkdIS05RUUlBOzc0MjAvLi4vMDI0NztBSVFRTktIR0ZGR0hLTlFRSUE7NzQyMC8uLi8wMjQ3O0FJUVFOS0hHRg==',
       'jZqcmJSQjIiEgX15dXFtaWVmb36Mj4yIhIF9eXVxcn6NmpyYlJCMiISBfXl1cW1pZWZvfoyPjIiEgX15dXFyfg==',
       230,
+      'XqKxxKKV4NdpX1lqXHdbZJuvX2NnamtwbmFkSqluY6F2YYlPgIBPXlhigICBlmiAgICAgICAjnmKmEdQWHGswQ==',
     ],
     [
       6,
@@ -13412,6 +14829,7 @@ export const PIECE_MODEL: PieceModel = {
       'GhsbHB0eIiMpLjdEWIaysLCyhlhENy4pJSIeHRwbGxoaGxscHR4iIykuN0RYhrKwsLKGWEQ3LiklIh4dHBsbGg==',
       'aXiBhZKhrKyopKCcmJSQjIiFgX15dXFtaWVhXVlVUlppeIGFkqGsrKikoJyYlJCMiIWBfXl1cW1pZWFdWVVSWg==',
       230,
+      'uqOyWUZV4Ndptlm8XLZbppuvX2NnamtwbmGXrmduuE92YYmhZJVPXphjgHmBlmh0YU+fXV3/jnmKoo+XgDlZVQ==',
     ],
     [
       5,
@@ -13421,6 +14839,7 @@ export const PIECE_MODEL: PieceModel = {
       'JCQlJigqLTI4QEtdaGlnZWVnaWhdS0A4MS0qKCYlJCQkJCUmKCotMThAS11oaWZlZWZpaF1LQDgyLSooJiUkJA==',
       'e4SGgn56e4OSoKOinpqWko6KhoJ+enZyb2tnY19dX2x7hIaCfnp7g5Kgo6KempaSjoqGgn56dnJva2djX11fbA==',
       230,
+      'haGvm4NzmJhqilpyXWlcgZuuYmdsamtxbmFCRbpuY6F2YYlPgIBPXlRPgICBlmiAgICAgICAjnmKi0NIUHuNqQ==',
     ],
     [
       5,
@@ -13430,6 +14849,7 @@ export const PIECE_MODEL: PieceModel = {
       'ODk6PD9DSE5OSURAPTs6OTk6Oz1ARElOTkhDPzw6OTg4OTo8P0JEREREQ0JBQD8/Pz9AQUJCREREREI/PDo5OA==',
       'hZKVkY2JhYF9enZybmxygI+WlZGNiYWBfXp3dnd7gIOGh4eFhYOCgX9+fHt5enl7fYCHiYqJhYF9enZybmpqdg==',
       230,
+      'SKCbwKrbd3xqRXdtdmJobZqWYWZtamtxcGFtSZluY0//YYmhgxlPXldugISBlmiAgICAgICAjnmKnktNdXSmnw==',
     ],
     [
       0,
@@ -13439,6 +14859,7 @@ export const PIECE_MODEL: PieceModel = {
       'LzAxMzU4PUJKVVdUUE1MS0tMTVBUVU1DPDczMS4tLCsrLC0uMDM3PENNTktOWF9dWlhXVko8NTAuLi8zMzEwLw==',
       'eYeNiYWBfXp2c3uJmJ+dmZWRjYmFgX16dnJucn2GiX1vYmh0gYuKhIKJlJ2jn5eTiYFyb3N2fHp2cm5qZmJgag==',
       231,
+      'a4dynJuHamp2a5lbqHB9a1pyh6xwe4VxcqyWcHhuY6F2s4mhmn9OXm9+gIZ7N8N7l6As6FdtjnmKqGiKk5vpwQ==',
     ],
     [
       1,
@@ -13448,6 +14869,7 @@ export const PIECE_MODEL: PieceModel = {
       'PT4+ODg6PUJIR0VDQkI8Ozs8QkJDRUdIQj06ODg+Pj09Pj9BRUlOUEpEPzw5NzY1NTY3OTw/REpQTklFQT8+PQ==',
       'jIuKgHd2dXR4dHqIkJWOh3tzc3R4eXVxbWlwfo2XlJCMiISAfXl1cW1pcH6Nl5SQjIiHi46OiHxzam92gouHiw==',
       231,
+      'R4mRrKnpbHpuQ6Bqa2aJcJt0fJ2Rc4WHf6yudEbbuE92YYlPgIBOXnK2gIB7lmiYmKucXdIgjnmKZGyCa0FZVQ==',
     ],
     [
       2,
@@ -13457,6 +14879,7 @@ export const PIECE_MODEL: PieceModel = {
       'S0xOUVJLQz06NzQxMTAwMTEyNTg8QkZEQkNFRkhLTU1NTUtIRkVDQkRGQjw4NTIxMTAwMTE0Nzo9Q0tSUU5MSw==',
       'dX+GhoJ9eXd2dnp9gYaJiomHhIB8eH+HjpGPi4eDfnp2cm5qZmNmcn6Gh4N/e3iAiZafmZeTjoyIhIB8eHJubw==',
       231,
+      'YJVqlaSUcnJxXpBaemGQa5t9aXZ2bHBxbmGecVduY6F2YYlPgIBOXnCMgIB7lmh3b2acXX9VjnmKfomIkURZVQ==',
     ],
     [
       3,
@@ -13466,6 +14889,7 @@ export const PIECE_MODEL: PieceModel = {
       'cXN1cVZGOzQvKiclJCIhISEhIiQlJyotNDtGVnF1c3Fxc3VxVkY7NC8qJyUkIiEhISEiJCUnKi00O0ZWcXVzcQ==',
       'lKKopKCcmJSQjIiEgX15dXFtaWVhXVlbZ3eDhIF9e4WUoqikoJyYlJCMiISBfXl1cW1pZWFdWVtnd4OEgX17hQ==',
       231,
+      'kaKxjXZr4NdplVmCXGdbfJuvX2NnamtwbmFyZIhuuE92YYmhfOhOXmdbgHx7lmiAgICAgICAjnmKmlxsVFC+qQ==',
     ],
     [
       4,
@@ -13475,6 +14899,7 @@ export const PIECE_MODEL: PieceModel = {
       'LS0vMDI1OT9FT1NST0xKSUlKTE9SU09FPzk1MjAvLS0tLS4wMjU5P0ZPU1JOTEpJSUpMTlJTT0Y/OTUyMC4tLQ==',
       'hI2NiYWBfXl2c3SBkJqdmZWRjYmFgX15dnJuamZkZ3WEjY2JhYF9eXZydIGQnJ2ZlZGNiYWBfXl2cm5qZmRndQ==',
       231,
+      'Y6KxwJ+PsLJpZVplXXlcapuvYWZnamtwbmFhSqluY6F2YYlPgIBOXldfgIB7lmiAgICAgICAjnmKl0hQWHKfqQ==',
     ],
     [
       6,
@@ -13484,6 +14909,7 @@ export const PIECE_MODEL: PieceModel = {
       't7iCWEM2LCgjIB4dHBsaGhoaGxwdHiAkKCw2Q1mCuLe3uIJZQzYsKCQgHh0cGxoaGhobHB0eICMoLzZDWIK4tw==',
       'l6avq6ejn5uXk4+MiISAfHh0cGxoZGBcWFVSXGt5gomXpq2rp6Ofm5eTj4yIhIB8eHRwbGhkYFxYVVJca3mAiQ==',
       231,
+      'vaOxVUJTnp9quVrBXb1drZqvX2NnamtwbmGWrmduuE92YYmhZoBOXpdggHp7lmh3YU+cXVj/jnmKoo+XgDlZVQ==',
     ],
     [
       5,
@@ -13493,6 +14919,7 @@ export const PIECE_MODEL: PieceModel = {
       'bG5vbVlIPTYwKygmJSQjIiIjJCUmKCswNj1IWW1vbmxsbm9tWUg9Ni8rKCYlJCMiIiMkJSYoKy82PUhZbW9ubA==',
       'n6OkoJyYlJCMiISAfHh1cW1pZWFdW19tfISEgHx9gpGfo6SgnJiUkIyIhIB8eHVxbWllYV1bX218hISAfH2CkQ==',
       231,
+      'jKKwk3xvm5xqkFp7XWFcfpuuYmdnamtwbmE/RrpuY6F2YYlPgIBOXlVNgIB7lmiAgICAgICAjnmKi05JUXuMqQ==',
     ],
     [
       5,
@@ -13502,6 +14929,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ozw9QENHTE5MRUA9Ojg3NjY3ODo9QUVMTkxHQ0A+PDs7PD5AQ0RFRERCQD89PDw8PDw9Pj9BQkRFRURCQD48Ow==',
       'h5OXk4+Lh4N/e3dzb2tqcoCPlZOPi4eDf3t5eHl9gIaJiYmIhoWDgH99e3t5eHd4eX2ChomIh4N/e3dzb2tsdw==',
       231,
+      'SaCXwKrUdnpqRXhscGdva5iWYmduamtxcGFqSJluY0//YYmhgxdOXlZrgIR7lmiAgICAgICAjnmKf01MdHeknw==',
     ],
     [
       0,
@@ -13511,6 +14939,7 @@ export const PIECE_MODEL: PieceModel = {
       'RkdJS05SVE5DPTg1MS8uLi0tLi8wMzc6QUBBTFhbXElJXFtYTEFAQTo3MzAvLi0tLi4vMTU4PUNOVFJOS0lHRg==',
       'jJijn5uXkpCKiIR+fHyAgX5yaWlwgZqoq56FbVdWX3OMlpeVhIB/goaCfnp3cnBqZmReY3B+iouHhYF9eXZzfA==',
       232,
+      'ZXp5gp6Na2xtZplfl21eZptvqqDAfICRy9KuqUbbuE92YXRPgIB5Xo62gIDVlmj/yrS7GNI4Zp+KfbbLtptZVQ==',
     ],
     [
       1,
@@ -13520,6 +14949,7 @@ export const PIECE_MODEL: PieceModel = {
       'bW9xcFNEOTMtKiYlIyIhISEhIiMlJiotMzlEU3B+foF+d1hNTEI3My4qJyUlJCMjIyMkJScsLzM5RFFqcm9ubQ==',
       'k6Gno5+bl5OPi4eDf3t4dHBsaGRgXF9oc3uChouUnaSnpp2NjIyOkY2Ig4F9eXZya2lmYl5aVl9we4WBfXt6hA==',
       232,
+      'ko+BenZrZluCk3CClm+mb25wf3t5dG9ycIeYrl1uY6F2s3RPgIB5XpF8gIDVN8MANkxF6C7IZp+KeLbM1ptZVQ==',
     ],
     [
       8,
@@ -13529,6 +14959,7 @@ export const PIECE_MODEL: PieceModel = {
       'Sk9SU1RQS0hGRkZGRkZGRkZGRkZGRkZGSEtQVFNST0pHREA+PDk2NTIxMC4tLSwrKywtLS4wMTI1Njk8PkBERw==',
       'r8XR08zCuK2hlId8b2VXS0E1Li42S11kYmVsdn2BhIGAgX+AgYCBgYGBgIB/gICAgX6Bfn6Af39/gYiRm52boA==',
       232,
+      'bgAuQXh4WVP/Un9cgWRrapoA/253/2tx/4dWWnRuuE92YXRPgIB5Xl9lgIDVlmiAgICAgICAZp+KLbZ+aJuFkw==',
     ],
     [
       8,
@@ -13538,6 +14969,7 @@ export const PIECE_MODEL: PieceModel = {
       'WF5fXFRPSkZFRENCQTguKSknKCcpKy0xNjlET1FQTk1NTlBTVllYUUlCPjg2NDEwLi4vLi4wMjM1Nzs/REdOUg==',
       'iJKboJaHf3dwbWhiXltea3uCgn57d3N0eomWmpuZlZSPjIuHhYN/f3t5d3N0dHNxcm5uc3qJkZaVko6KhoJ+gA==',
       232,
+      'bHlihZuHdXhxbW5YnWOXb1mDkW12iWxyrIc1Q7puY6F2s3RPgIB5XlJTgIDVlmiAgICAgICAZp+Ki7ZfZ5uDrA==',
     ],
     [
       8,
@@ -13547,6 +14979,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTE0OTs+Q0lSWmZ0g4yIfnZxKh0aFhQTERAPDg4PDw4PDxERFRZhbXiHh4B5cWphVk9MRkA8OTYzMjAwLy8vLw==',
       'gJGbmpaYoayys66oopqVjYeBeHFoYFVKRElPWlxcYnGCjZGQkJGRk46Pi4iJhYeGhIN/fXt4dnVzcW9ta2hmcQ==',
       232,
+      'jR85UW1oWVX/oMqK/2LRhFQU53F5/2xx/4dFVoxuY6F2s3ShuZV5Xl1UgMbVlmiAgICAgICAZp+KLLZ6gpuEpA==',
     ],
     [
       8,
@@ -13556,6 +14989,7 @@ export const PIECE_MODEL: PieceModel = {
       'dXBDLCcgGxoXFhQVFBMTExUVFhYaHiBgbH+HhHx2b2ZdVk1GQTs3MzAvLSsrKisrLS0uMDQ3PERLVmZ1iYyFew==',
       'Xl5qeomQkZGRkZGQkpGOj46LiIaDgYF9e3d0cm5saWdmZGdyhJSalpSYoaitqqahnZeRjYWAenFsYFZMSVBWXg==',
       232,
+      'kjhFWG1nXVj5nqmN7m7EeEMyxnF62mxx7odDVaNuY6F2s3ShRmp5XlxSgDrVlmiAgICAgICAZp+KMLZ5gZuOnw==',
     ],
     [
       0,
@@ -13565,6 +14999,7 @@ export const PIECE_MODEL: PieceModel = {
       'RUZISk5RVE1FPjk0MjEvLi4uLjAyMzc6QUFCTFdaWkhIWlpXTEJBQTo3MzIwLi4tLi8xMjQ5PkVNVFFOSkhGRQ==',
       'i5ijnZuXk4+Lh4OAfH6AgH1xaGtyhJupqp2DaFdWYXeOlZiRhIGAgoWAfXl1cm5rZmJeZXKDjYuIhIB8eHZyew==',
       233,
+      'Y3x3gp+Pam1sZJtglG5cZ5tuqZ66fH+OytKuqUbbuE92YXRPgIB3Xoy2gIDTlmj/y7K9GNM5Zp+KjLbCrJtZVQ==',
     ],
     [
       1,
@@ -13574,6 +15009,7 @@ export const PIECE_MODEL: PieceModel = {
       'amtublVEOzMuKiclIyIhISEhIiQlJyouMzpFVHB8fH97d1VMTEE4Mi4qJyclJCMjIyQmJyorLjY9RFVucGxrag==',
       'j56no5+bl5OPi4eDf3x4dHBsaGRgXGBpdX6ChomUoKaqpJqOiYyPj42Hg4F7enZwbmpkYl5YV2FufYWBf3x4gQ==',
       233,
+      'j5B+e3hsZVuEkXR/m22ocWtsfXp0c3F1cYeYrl1uY6F2s3RPgIB3Xo98gIDTN8MANU5D6C3HZp+KjbbFz5tZVQ==',
     ],
     [
       8,
@@ -13583,6 +15019,7 @@ export const PIECE_MODEL: PieceModel = {
       'SExQU1VSTkpHRERERERERERERERERERHSk1SVVNQTEhGQkA+Ozk3NTMyMTAvLi4tLS4uLzAxMjM1Nzk7PkBCRg==',
       'scbS1s7Gu6+ilId9cWVWSj81Lys0RVlhX2VteH+CgoCBf4B/fn99gIB/gYCBgICBgYKCf4GAf4B+f4SPmKCeoQ==',
       233,
+      'awAsQHd6WFL/Uo5agmdeapkA/212/2tx/4dTWXRuuE92YXRPgIB3Xl5lgIDTlmiAgICAgICAZp+KNbZ1XpuGkw==',
     ],
     [
       8,
@@ -13592,6 +15029,7 @@ export const PIECE_MODEL: PieceModel = {
       'Tk9RUktBNzEuKignJScmJyksPEJDQ0VHSk1SW2BfW1ZQSkVCPDk3NDIxLy8vLy4wMDIzODo9RUxTWlpXVFFPTg==',
       'b3iAf3x5cnFqaWxzgomRlJGRj46OioqHhIaCf356d3ZycW1qaGRmanmIjI6KhoJ+gIiYpaejn5iRjYZ/c2heYw==',
       233,
+      'bndfg5qFdnd2b3hZmmSZcluAlm11jWxxs4cxQ7puY6F2s3RPgIB3XlFRgIDTlmiAgICAgICAZp+KjrZWXpuBqw==',
     ],
     [
       8,
@@ -13601,6 +15039,7 @@ export const PIECE_MODEL: PieceModel = {
       'LzI1Njk+RElSWmd4i42Jf3lxIh0XFBMQEBAPDg4NDQ0NDQ8RExdlb3+KioF7cGdgWFBKRD88ODc0MTEwLy4uLw==',
       'fpCZmJaeqLGzsq2noZqUjoiBenFoYFZKRERNVl1eY3KDj5GQkpGSkI+NioqKiIiEg4KAfnx4dnRycm5samZncg==',
       233,
+      'jhY1T2lnWFT/otCO/2LWhkwO7nJ7/2xy/4dAVIxuY6F2s3ShtpN3XltTgMLTlmiAgICAgICAZp+KNbZweZuCpA==',
     ],
     [
       8,
@@ -13610,6 +15049,7 @@ export const PIECE_MODEL: PieceModel = {
       'KykqKywuLjE0NjpARkxXX2VveH6GiYNxZR4aGBcUFBQSEhISExQTFRgbHCMuOXN4f4eOjXpmV0xEPDczMC4tKw==',
       'dIKUoaSjqLK3uK6impCHgHp2cGxmYFxWU1NYYGprZ2t0iZadnZmXlZOPjYqHhoCAenh6dnVzcHBwbm9wbnFvbg==',
       233,
+      'lC5BVWlmW1f/oa2Q+W/Nez4sz3B56Gxy+Yc+VKNuY6F2s3ShSWx3XltRgD7TlmiAgICAgICAZp+KNbZveJuNpw==',
     ],
     [
       0,
@@ -13619,6 +15059,7 @@ export const PIECE_MODEL: PieceModel = {
       'Q0RFSEtOU1JHQDs3NDIwLy4vLzAyNDg8QUFCTFZXWEVFWFdWTEJBQTw4NDIwLy8uLzAyNDc7QEdSU05LSEVEQw==',
       'ipiioJqWk46MhoR/e36Bgn5vaWx0i6Csq5d+Y1RWYnuPlZaMgX2BhISBe3lzcW1nZWBgbHqIjoqHhIB8eHVxew==',
       234,
+      'YH12gqGTam9sYKJjkGxlZJtrrJy7fH6OzdKuqUbbuE92YXRPgIByXoi2gIDYlmj/zKu9GNQ3Zp+Kk7a9p5tZVQ==',
     ],
     [
       1,
@@ -13628,6 +15069,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z2hrbFZGOzQvKygmJCMiIiIiIyQmJyovNDxGVnN5e315dFNMS0A6Mi0qKSYlJCMkJCUlJiotMTU+RlhubWpoZw==',
       'j52mop6al5OPi4eDf3t3c29rZ2NgXWNudIGDho2WoaipoZOLjIyRkYuJg399d3Vva2ljYltYWmZzgYWBf3t3gA==',
       234,
+      'jZB7fntuZVuAj3p8nWuocmxqgIBydHFxcoeYrl1uY6F2s3RPgIByXot8gIDYN8MANFVD6CzJZp+Kl7bAyptZVQ==',
     ],
     [
       8,
@@ -13637,6 +15079,7 @@ export const PIECE_MODEL: PieceModel = {
       'R0pNU1VUT0pHRERERERERERERERERERHSk9UVVNNSkdEQT89PDg4NTQzMjEwLy8uLi8vMDEyMzQ1ODg8PT9BRA==',
       'tsnT1c/HvrOllol8cWRWSj83LiovPVJeXWNud3+CgH9+fn9+fn1+fn6Af4GBgIKAg4SDhIGCgYCAf4ONl5+ipQ==',
       234,
+      'aQApPXV7WFH/UJBYgmlea5oA/213/2ty/4dSWXRuuE92YXRPgIByXl1kgIDYlmiAgICAgICAZp+KKbZwWZuRlw==',
     ],
     [
       8,
@@ -13646,6 +15089,7 @@ export const PIECE_MODEL: PieceModel = {
       'Tk9RUEg7NS8qKCYmJSUmJykuP0NEREdJTFBWX2FfWVROSEQ/PDg1NDIwMDAuLzAvMTI1Nzw/RkxWXFtYVFFPTg==',
       'b3eAfXp4cW5raG96hY+UlJOQjYyMi4iIhIOAfHx6e3dzcmtqaGRnbXmIjY2KhoKAgo6epKejnZmSioR8bmVcYQ==',
       234,
+      'b3NcgZmEd3Z5cH5almWZc19+nGx0kWtyuYcvQ7puY6F2s3RPgIByXlFQgIDYlmiAgICAgICAZp+KiLZRWZuBtQ==',
     ],
     [
       8,
@@ -13655,6 +15099,7 @@ export const PIECE_MODEL: PieceModel = {
       'DAwMDQ4NDQ0OEBAUFh9zeoGJj498bFxUS0Y+Ojg0MzAwLzAvMDAxMzQ5PD9FSFBWXmhweYGKjYR0ZhMRDw8ODQ==',
       'c4WSmpmWk5CQjIuJhYSCf357enp5eHVzb3JucHBwcG93hpeio6iwu8C7sKWdk4qFfHZwamRdWFFMSU5YY2xmag==',
       234,
+      'jwswTGZlV1P/pNOQ/2Hfik0I9292/2xz/4c7U4xuY6F2s3Shs5NyXllRgL7YlmiAgICAgICAZp+KLbZqcpuBrA==',
     ],
     [
       8,
@@ -13664,6 +15109,7 @@ export const PIECE_MODEL: PieceModel = {
       'fFoyJCEbFhYUExIREhERERETFBcYGR5peImNhn54b2VcVUxFPzs4NDEvLi0sLCsqLC0wMjQ6PkZPWmp+kZCJgQ==',
       'YW+CjJKQj5SQj5KOkZCMi4eGhYSCfnp5dXNxbWtnZWJjb3+Ol5aSnqetsa2opJ6YlI6KhH13bWVbUEZJT1ddXQ==',
       234,
+      'lCI6UmdlWlb/oqeU/3PjeT0k2W54+mxz/4c6U6NuY6F2s3ShTGxyXllPgELYlmiAgICAgICAZp+KSrZpcZuMpg==',
     ],
     [
       0,
@@ -13673,6 +15119,7 @@ export const PIECE_MODEL: PieceModel = {
       'Li4uMDIzNztAQUJKV1hZR0dZWFdKQkFAOzczMjAuLi4uMDE0NjtAR1FUT0xJRkVEREVGSUxPVFFHQDs2NDEwLg==',
       'naqrm4BlVVZjeY+Wlo2CgIGEhX99eXVxbGlkYF5od4aOioiEgHx4dnJ6iZiioJyXlI+Lh4OBe3x/gH5zampxhw==',
       235,
+      'YX11gaCRaW5wYqRilGxjZJtqrJy7e36OztKuqkbbuE92YXRPgIB0Xoq2gIDZlmj/z6u+GNQ5Zp+KmLa9p5tZVQ==',
     ],
     [
       1,
@@ -13682,6 +15129,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z2hrbFZGOzQvKiglJCMiISEiIiMmJysuMzxFV3J6fH56dVZOTD84MS4qJyUlJCQjIyUmKCksMTY/SFhubWtoZw==',
       'j52mop6alpOPi4eDf3t3c29rZ2NfXWNudIGDho6apKmqno+Ni4+TjouHg397eXNxa2dkX15XWWZzgYWBf3t3gA==',
       235,
+      'jo95fXptZVqCkH19omqqcWxpf4BzdHB0cYeYrl1uY6F2s3RPgIB0Xox8gIDZN8MAMVVC6CzHZp+KmbbAyptZVQ==',
     ],
     [
       8,
@@ -13691,6 +15139,7 @@ export const PIECE_MODEL: PieceModel = {
       'RUlNUVVVUEpIRUVFRUVFRUVFRUVFRUVISlBVVVFNSUVDQT48Ozk3NTUzMzExMDAvLzAwMTEzMzU1Nzk7PD5BQw==',
       't8rV1tDIv7SomYt/cmVXSj81LigsOkxbW2Jtd4CCgIB+e3x8fH5/fn5/f4CAgoGCg4KDg4SDg4GAf4KKlaGjqA==',
       235,
+      'ZgAoPHR8V1H/T5NYgGphapoA/2x1/2tx/4dPV3RuuE92YXRPgIB0XlxkgIDZlmiAgICAgICAZp+KKLZtVpuPlw==',
     ],
     [
       8,
@@ -13700,6 +15149,7 @@ export const PIECE_MODEL: PieceModel = {
       'T1BRT0U4MS0oJiUkJCMlJisyQkRERUhKTlRaYmFcVlBMR0I+Ojc2NDIwLy8uLy8xMTM0OT1ARk5YXVxZVVJQTw==',
       'bnd/fHh3cGxqZ3J/ipKVkpCQjo2Ni4mHhIN/f316eXVxcG5raWVlbHqIjo6KhoKBhpCgqKWknZeTiYF3a2NbYw==',
       235,
+      'cHFaf5iDd3V8cYZbkmeYdmF8oGxzk2txvocrQrpuY6F2s3RPgIB0XlBPgIDZlmiAgICAgICAZp+KirZOVpt/sQ==',
     ],
     [
       8,
@@ -13709,6 +15159,7 @@ export const PIECE_MODEL: PieceModel = {
       'CwsLCwwMDQ0NDxETFhosgYiOlpSBbV1US0U+OjU0MjIwLi8vMDEyNDU5PEBGSVJaY212f4eRk4p5aw8ODQsLCw==',
       'dIWTmpqYlJKPjIuHhYOCgnx+enZ4dXV1cnFwb3BwbnF5iZqkpq22vsC2rqOYk4uBf3ZvbGRcWVFLR0lUYGlpag==',
       235,
+      'kgAsSGFjVlH/qL6Z/2z/jEYD/m91/2xx/4c3UoxuY6F2s3ShtpJ0XllQgMLZlmiAgICAgICAZp+KMrZocZt9nw==',
     ],
     [
       8,
@@ -13718,6 +15169,7 @@ export const PIECE_MODEL: PieceModel = {
       'EA8PDxARERITFRobIylUgIeNlZR+a1tPRD83NDIuLSwsKysrLCwuMDQ4O0BJTldfZ3F7hIySjn1sGxYVFBEREQ==',
       'eYiVnpyamJaSkI6IhoKBf3t6dnV3c3JxcXBwb2twbnF3hJaipqaxt722q6GWj4iCe3dxa2VfWVVRTVFYYW1pbA==',
       235,
+      'lxk4TmJiWVT/p6WZ/3b3ezkb3nB1/2xy/4c2UaNuY6F2s3ShSW10XllPgD7ZlmiAgICAgICAZp+KMbZncJuKqQ==',
     ],
     [
       0,
@@ -13727,6 +15179,7 @@ export const PIECE_MODEL: PieceModel = {
       'MTRHR0dJS0xGQDw6OTo5ODg5Ojw/Q0hPT0lEQD07Ojk5Ojs9QERJT09IQz88Ojk4ODk6OTo8QEZMS0lHR0c0MQ==',
       'eXd4dHFtaWZtfIqTkIyIhIB8eHRxbXSCkZqYlJCMiIiHhYF4cnR9h5GNkZ+qr6aSgXBdUVVgbnNvd4KKj4l/ew==',
       236,
+      'SYGTm6jSd4NpRXRycm+RaZuFqoCTgneDy4etqmNuuE92YWah4nFUXnS4gPeBN2jk0YCAgHx8ZlSKpJqpk5tZVQ==',
     ],
     [
       1,
@@ -13736,6 +15189,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ojs8PkFFSk9OR0I+PDk4Nzc4OTc4O0BFSkhGRUVEPj09PkRFRUZISkVAOzg3OTg3Nzg5PD5CR05PSkVBPjw7Og==',
       'hJKZlZGOioaFhYN/d29tc3uHioaKjI+NhHtycnR3enR6hY6Uj4iAfHt7enZybmpnb32MlJGOioaCfnp2cm5sdQ==',
       236,
+      'TJKbtKnCc4VqSYJuXml0cZuNcYCScHaDhGGurkbbuE92YWahHo5UXna2gAmBN2gcL4CAgISEZlSKppyqlJtZVQ==',
     ],
     [
       2,
@@ -13745,6 +15199,7 @@ export const PIECE_MODEL: PieceModel = {
       'JygpKi0vMjc9RlNaWVlXWFlcXVVLRUE8ODYzMjEwMDAwMDAyMjM2OTxARUpUXVxZV1dYWVpTRz43Mi8sKikoJw==',
       'hI+boZyYk4+LioaGg4GCfn98enl1dXFuaWVeZXF7hISAfHh4gpKbnZmWko6KhoJ+enZybmpmYmhyfoiIhIB8eg==',
       236,
+      'c5eFlpaBcXB+c4dkZ2h3cZeAZnB3a3BzbmF4foBuY6F2YWZPgIBUXmNngICBN2iAgICAgICAZlSKdbZ2f5uMhQ==',
     ],
     [
       4,
@@ -13754,6 +15209,7 @@ export const PIECE_MODEL: PieceModel = {
       'HyAhIiQmKCwwOEJSbH9/fX1/f2xSQjgwLCgmJCIhIB8fICEiIyUoLDE4QlJrf399fX9/a1JCODEsKCUjIiEgHw==',
       'd4KDf32Ek6KopqKempaSjouHg397d3Nva2djX1tXWmd3goN/fYSToqimop6alpKOi4eDf3t3c29rZ2NfW1daZw==',
       236,
+      'mqKxgW1mtL1pnVqPXXhcbpuvYWZnamtwbmFdd7puY6F2YWahf35UXmFTgICBN2iAgICAgICAZlSKkHtze5uTqQ==',
     ],
     [
       3,
@@ -13763,6 +15219,7 @@ export const PIECE_MODEL: PieceModel = {
       'sbGHWUQ4LigkIh8dHBsbGhobGxwdHiElKS43Q1iGsbCwsYZYQzcuKSUhHh0cGxsaGhsbHB0fIiQoLjhEWYexsQ==',
       'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9gYuaqK6qpqKempaSjoqGgn97d3Nva2djX1tXU1dicn2Aiw==',
       236,
+      'uqKwWUZVnZ9rtlu8XrZfpZquYmdnamtwbmFdjZ1uuE92YWahgIFUXmlPgICBN2iAgICAgICAZlSKk4p+Z5ucqQ==',
     ],
     [
       0,
@@ -13772,6 +15229,7 @@ export const PIECE_MODEL: PieceModel = {
       'MjRGRkdIS0xHQTw6OTo5ODg5Ozw/Q0hPT0hDQD07OTk5OTs9QENIT09IQz88Ozk4ODk6OTo8QUdMS0hHRkY0Mg==',
       'enh5dXFtaWZte4qTkIyJhYF9eXVxbXJ/j5mYlJCMiYmIhoJ5cnR8hpGQkJunramWg3NdUlZebXJudoGKj4mAfA==',
       237,
+      'SIOVnKjaeIZpRHNzcW6NapuGqYCSgHaCyoetq2NuuE92YWah4HJTXnS4gPaBN2jj0ICAgHx8ZlSKo5uokptZVQ==',
     ],
     [
       1,
@@ -13781,6 +15239,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTo8PkBESk9OR0I/PDo4ODg5OTg5PEBGSkhGRERDPj09PkNEREZISkZAPDk4OTk4ODg6PD9CR05PSkRAPjw6OQ==',
       'hJKZlZGNiYWEg4N/d3Ftc3yHjIiKjY6NhHtzc3R1dXF6h5CUj4aAfnx8enZybmpncYCOlZGNiYWCfnp2cm5rdQ==',
       237,
+      'S5OdtanHdIRqR4BuXmh0cZuPcYCSb3aChGGurkbbuE92YWahH41TXnW2gAqBN2gdMICAgISEZlSKpZ2qlJtZVQ==',
     ],
     [
       2,
@@ -13790,6 +15249,7 @@ export const PIECE_MODEL: PieceModel = {
       'VlVWWFlURz44NDAtKyopKCgpKistMDQ4PkdUWVhWVVZXWFtYTEVBPDk2NDIyMDAwMDAwMjI0Njk8QUVMWFtYVw==',
       'j5mdmZWRjYmFgX15dnJuamZkaHaCiYeDgH57gI6YoJyYlJCMiIeFg4KBfX19eXt3c29rZ2BianiDh4F/e3d4gw==',
       237,
+      'cZiHmZiDc3J6cYJhX2t+c5uEZnB2amxxbmF6f4BuY6F2YWZPgIBTXmNpgICBN2iAgICAgICAZlSKbrZ2f5uLfQ==',
     ],
     [
       4,
@@ -13799,6 +15259,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hh8fICIkJykwNj9OaIaHhYWHhmhOPzYwKSckIiAfHx4eHx8gIiQnKy82P05ohoeFhYeGaE4/Ni8rJyQiIB8fHg==',
       'doGCf4CMnKappaGdmZWRjYqGgn56dnJuamZiXlpXWmZ2gYJ+gIycqKmloZ2ZlZGNioaCfnp2cm5qZmJeWldaZg==',
       237,
+      'oKKxeWZjtL9polqXXINdZJuvYWZnamtwbmFaeLpuY6F2YWahgXRTXmFRgICBN2iAgICAgICAZlSKjn1ye5uSqQ==',
     ],
     [
       3,
@@ -13808,6 +15269,7 @@ export const PIECE_MODEL: PieceModel = {
       'vb6BVUI0LSYkIB4dGxoaGRkaGhsdHiAiJi00QlWBvr29voFVQjQtJiQgHh0bGhoZGRoaGx0eICImLTRCVYG+vQ==',
       'm6muqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRSXGt5gYybqa6qp6Ofm5eTj4uHg397d3NwbGhkYFxYVFJca3mBjA==',
       237,
+      'wKKxUT5R4Ndpu1nFXMRbtpuvX2NnamtwbmFakJ1uuE92YWahf4tTXmpOgICBN2iAgICAgICAZlSKko1/aJueqQ==',
     ],
     [
       0,
@@ -13817,6 +15279,7 @@ export const PIECE_MODEL: PieceModel = {
       'MDNEREVHSkxJQj07Ojw7Ojo7PD5BRUpPTkdCPjs5ODc3ODk7PkJHTk9KRUE+PDs6Ojs8Ojs9QklMSkdFREQzMA==',
       'end5dXFtaWZvfoyUkIyJhYF9eXVxbXB8jJiYlJCMiYiHhYN6cnR8iJKRj5qnrKqWgnFeU1dhbHBtdICKjol+eg==',
       238,
+      'RYOVm6j/d4pqQnJzdWuMapuFp4GUf3eEyIetq2NuuE92YWah5HJPXnG4gPt7N2jo0oCAgHx8ZlSKpJamkJtZVQ==',
     ],
     [
       1,
@@ -13826,6 +15289,7 @@ export const PIECE_MODEL: PieceModel = {
       'ODk6PD9DSE5PSURAPTs6OTk6Ozk6PEFISkdFQkJBPTs7PUFCQkVHSkhBPDo5Ozo5OTo7PUBESU9OSEM/PDo5OA==',
       'g5GYlZGNiYWFhIKAd29tc36KjomLjYyKgnh1dHR4dHJ8h5KTjIN+fnt8eXVxbWlqdoaSlZGNiYWBfXl1cW1rdA==',
       238,
+      'SJOdtKnhdIFrRIFvXGZ0c5uPboGPbneFf2GurkbbuE92YWahG41PXnO2gAV7N2gYLoCAgISEZlSKppenkZtZVQ==',
     ],
     [
       2,
@@ -13835,6 +15299,7 @@ export const PIECE_MODEL: PieceModel = {
       'KCkqKy0wNDg+R1RZWFZVVVZYW1tORkA9ODc0MjEwLy8vLy8xMjQ3ODxARk1aW1hXVVVWV1lURz44My8tKyopKA==',
       'gpCaoZqWk4+NiYiGgoKAfn56eHdzcW1qZl9mcH6GhoJ8enZ5iJScm5iUkIyIhIB8eHRwbGhlZGx4h4qGhH56eg==',
       238,
+      'cZmJmpiDdHN7cX1gXWx+dZiFZm12amtxbmF8g4BuY6F2YWZPgIBPXmNogIB7N2iAgICAgICAZlSKc7Z2f5uMgg==',
     ],
     [
       4,
@@ -13844,6 +15309,7 @@ export const PIECE_MODEL: PieceModel = {
       'Hh4eICEjJSouND1NZoyNi4uNjGZNPTQuKiUjISAeHh4eHh8gISMlKC00PU1ki42Li42LZE09NC0oJSMhIB8eHg==',
       'b32Df4CMm6iqpqKempaSjoqHg397d3Nva2djX1tXWGBvfYB/gIybqKqmop6alpKOioeDf3t3c29rZ2NfW1dWYA==',
       238,
+      'paKxc2BgpdNrplqfXYtcbJuuX2NnamtwbmFYe7puY6F2YWahgGhPXmBQgIB7N2iAgICAgICAZlSKmHpye5uSqQ==',
     ],
     [
       3,
@@ -13853,6 +15319,7 @@ export const PIECE_MODEL: PieceModel = {
       'zs57Uz0yKiUiHhwbGhkYGBgYGRobHB4gJSoyPVN7zs7OzntTPTIqJSIeHBsaGRgYGBgZGhscHiAlKjI9U3vOzg==',
       'nKqvq6ejn5uYlJCMiISAfHh0cGxoZWFdWVVRVmRzgI2cqq+rp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZVVFWZHOAjQ==',
       238,
+      'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmFZl51uuE92YWahgJdPXmpMgIB7N2iAgICAgICAZlSKkIx/aZufqQ==',
     ],
     [
       0,
@@ -13862,6 +15329,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTo7PUBESU9PSEM/PDo5ODg5Ojw/Q0hPT0lEQD07Ojk5Ojs6Oz1CSExLR0VERDQwMDREREVHS0xIQj07Ojs6OQ==',
       'f42UkIyIhIB8eXVxbXF+jpiYlJCMiIeHhYF6cnN7iJKRkJikqqmVg3BaVFljcG5seIONj4iAfHl5eXVxbWlmcA==',
       239,
+      'R4aXn6jreIlrQnBzcmyMa5uHpICTfXaBxIetq2NuuE92YWah3nNRXnO4gPN7N2jizoCAgH18ZlSKo5aokptZVQ==',
     ],
     [
       1,
@@ -13871,6 +15339,7 @@ export const PIECE_MODEL: PieceModel = {
       'OTo7PUBESU9PSEM/PDo5ODg5Ojk6PEFHSklFQ0JCPTs7PUJCQ0VJSkdBPDo5Ojk4ODk6PD9DSE9PSURAPTs6OQ==',
       'hJKZlZGNiYWDg4J+d3Brcn2Jj4uLi4yJgnh1dHV3dHJ8iZGTjYSAfX19eXVxbWlqdYSRlZGNiYWBfXl1cW1rdA==',
       239,
+      'SZWeuKnSdINqRn1vXGdzc5uQboCQbXWDf2GurkbbuE92YWahIYxRXnS2gAx7N2geMoCAgIOEZlSKpZepk5tZVQ==',
     ],
     [
       2,
@@ -13880,6 +15349,7 @@ export const PIECE_MODEL: PieceModel = {
       'MDAyMjM1Njo8QEZPWFhUU1JRUlRWVkpBOjUxLy0rKikpKistLzE1OkFKVlZUUlFSU1RYWE9GQDw6NjUzMjIwMA==',
       'd4OHhYF7enZ3hZGam5eTj4yIhIB8eHRwbGhkZ3F9i4qGhH56en6MmJ6cl5CPiYeHhISCgH99fHh3dXFvaWNhaQ==',
       239,
+      'bZmLn5uGdXV1bX9cY26FdJuGZW91a21xbmF9gYBuY6F2YWZPgIBRXmNrgIB7N2iAgICAgICAZlSKbrZ2f5uLhw==',
     ],
     [
       4,
@@ -13889,6 +15359,7 @@ export const PIECE_MODEL: PieceModel = {
       'kpSSYUk7MywpJCEgHh4dHR0dHh4gISQnLDM7SWGSlJKSlJJhSTszLCkkISAeHh0dHR0eHiAhJCcsMztJYZKUkg==',
       'mKasqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVhldYCAf4mYpqyopKCcmJSQjIiEgHx5dXFtaWVhXVlVWGV1gIB/iQ==',
       239,
+      'qaKxbVtd4Ndpq1mmXJVbdZuvX2NnamtwbmFUebpuY6F2YWahgF9RXmFPgIB7N2iAgICAgICAZlSKl3hye5uRqQ==',
     ],
     [
       3,
@@ -13898,6 +15369,7 @@ export const PIECE_MODEL: PieceModel = {
       'FxcXGRkaHB4jKS87THXd4eHddUw7LykjIBwaGRkXFxcXFxcZGRocHiMpLztMdd3h4d11TDsvKSMgHBoZGRcXFw==',
       'anqLmqmvramloZ2ZlZGNiYWBfXp2cm5qZmJeWlZSUVtqeouaqa+tqaWhnZmVkY2JhYF9enZybmpmYl5aVlJRWw==',
       239,
+      '0KKxQCpJ4NdpyFneXOlb7ZuvX2NnamtwbmFWlp1uuE92YWahgKBRXmtLgIB7N2iAgICAgICAZlSKjYuAapufqQ==',
     ],
   ],
   kinds: [
