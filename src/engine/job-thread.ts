@@ -169,6 +169,11 @@ export class JobThread<J, R> {
     return { ...this.counts };
   }
 
+  /** Whether a worker is running or starting. */
+  get started(): boolean {
+    return this.thread !== null;
+  }
+
   /** Runs `job`: on the worker when it is large enough and a worker can take it, else here. */
   submit(job: J): Promise<R> {
     const size = this.opts.sizeOf(job);
@@ -180,6 +185,14 @@ export class JobThread<J, R> {
       this.queue.push({ job, size, resolve, reject });
       this.pump();
     });
+  }
+
+  /**
+   * Starts the worker, unless it runs or a job of `size` would stay here: for a caller that knows a job is coming
+   * (it does not hold the process open, and a worker that cannot start is found out as at a first job).
+   */
+  warm(size: number): void {
+    if (this.offThread() && (this.mode !== 'auto' || size >= this.opts.minSize)) this.currentThread();
   }
 
   /** Starts the worker if needed and resolves to whether it is ready to take jobs (false when it cannot start). */

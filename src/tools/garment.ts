@@ -12,7 +12,7 @@ import { closest } from '../engine/names.js';
 import { hexToRgb } from '../engine/raster.js';
 import { applyPlans, type PiecePlan } from '../garment/apply.js';
 import { photoTruth } from '../garment/builtin/against-photo.js';
-import { analysePhotoOffThread } from '../garment/builtin/photo-thread.js';
+import { analysePhotoOffThread, photoThread } from '../garment/builtin/photo-thread.js';
 import { collectPieces, isPieceKind } from '../garment/builtin/pieces.js';
 import { measureResult, verdictOf } from '../garment/builtin/score.js';
 import { pngImage } from '../garment/image.js';
@@ -582,6 +582,8 @@ export const garmentHandlers = {
       fail('unsupported', `“${target}”不是 PNG 或 JPEG 图像`, { hint: '服装照片须为 PNG 或 JPG 文件' });
     }
     const { raster } = await decodeImage(bytes);
+    // identify_pieces will analyse it on the photo worker: starting that now spares the first call its start-up.
+    photoThread.warm(bytes.byteLength);
     const hash = createHash('sha1').update(bytes).digest('hex');
     const memory = ctx.session.garment;
     const same =

@@ -89,6 +89,23 @@ describe('a photo analysed on the worker', () => {
 });
 
 describe('identify_pieces with the photo read on the worker', () => {
+  it('starts the worker when a photo it will take is set', async () => {
+    const session = new Session({ workspace: mkdtempSync(join(tmpdir(), 'photo-warm-')) });
+    await session.workspace.writeAtomic('small.png', await garmentPhoto('fill', 0.25));
+    await session.workspace.writeAtomic('photo.png', photo);
+    await photoThread.stop();
+    expect(photoThread.started).toBe(false);
+    expect((await session.call({ name: 'set_garment_photo', arguments: { path: 'small.png' } })).ok).toBe(
+      true,
+    );
+    expect(photoThread.started).toBe(false);
+    expect((await session.call({ name: 'set_garment_photo', arguments: { path: 'photo.png' } })).ok).toBe(
+      true,
+    );
+    expect(photoThread.started).toBe(true);
+    expect(await photoThread.ready()).toBe(true);
+  });
+
   it('answers as it does when the photo is read on the calling thread', async () => {
     const g = loadFixtures().garments.find((x) => x.id === 'teagan-cisMaleAdult42')!;
     const m = marker(g, 'none', 25 / 25.4, 10);
