@@ -127,6 +127,11 @@ export interface JobThreadOptions<J, R> {
   readonly revive: (result: R) => R;
   /** The error of a job that outlived its deadline. */
   readonly overdueError: (job: J, seconds: number) => Error;
+  /**
+   * A worker left without a job this long is stopped (the next job starts another), so an idle process does not
+   * keep what the worker holds; absent, it runs until the process ends.
+   */
+  readonly idleStopMs?: number;
 }
 
 interface Thread {
@@ -158,8 +163,18 @@ export class JobThread<J, R> {
   private readonly queue: Queued<J, R>[] = [];
   private readonly counts = { worker: 0, here: 0, recovered: 0 };
   private logged = false;
+  private idleStopMs: number | undefined;
+  private idleTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly opts: JobThreadOptions<J, R>) {}
+  constructor(private readonly opts: JobThreadOptions<J, R>) {
+    this.idleStopMs = opts.idleStopMs;
+  }
+
+  /** How long an idle worker is kept (tests shorten it). */
+  setIdleStop(ms: number): void {
+    this.idleStopMs = ms;
+    if (this.thread && !this.running) this.idle();
+  }
 
   setMode(m: ThreadMode): void {
     this.mode = m;
@@ -192,7 +207,9 @@ export class JobThread<J, R> {
    * (it does not hold the process open, and a worker that cannot start is found out as at a first job).
    */
   warm(size: number): void {
-    if (this.offThread() && (this.mode !== 'auto' || size >= this.opts.minSize)) this.currentThread();
+    if (this.offThread() && (this.mode !== 'auto' || size >= this.opts.minSize) && this.currentThread()) {
+      if (!this.running) this.idle();
+    }
   }
 
   /** Starts the worker if needed and resolves to whether it is ready to take jobs (false when it cannot start). */
@@ -217,7 +234,10 @@ export class JobThread<J, R> {
         t.worker.on('exit', onExit);
       });
     } finally {
-      if (this.running?.on !== t) t.worker.unref();
+      if (this.running?.on !== t) {
+        t.worker.unref();
+        this.idle();
+      }
     }
   }
 
@@ -256,6 +276,7 @@ export class JobThread<J, R> {
       }
       this.running = q;
       q.on = t;
+      this.busy();
       t.worker.ref();
       q.timer = setTimeout(
         () => this.overdue(q),
@@ -263,7 +284,30 @@ export class JobThread<J, R> {
       );
       q.timer.unref();
     }
-    if (!this.running && this.thread) this.thread.worker.unref();
+    if (!this.running && this.thread) {
+      this.thread.worker.unref();
+      this.idle();
+    }
+  }
+
+  /** The worker has no job: it is stopped if it gets none within the idle time. */
+  private idle(): void {
+    this.busy();
+    if (this.idleStopMs === undefined) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      const t = this.thread;
+      if (!t || this.running || this.queue.length) return;
+      t.stopping = true;
+      this.thread = null;
+      void t.worker.terminate();
+    }, this.idleStopMs);
+    this.idleTimer.unref();
+  }
+
+  private busy(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
   }
 
   private runHere(q: Queued<J, R>): void {

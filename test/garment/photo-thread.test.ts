@@ -78,6 +78,21 @@ describe('a photo analysed on the worker', () => {
     expect(photoThread.stats()).toMatchObject({ worker: before.worker, here: before.here + 1 });
   });
 
+  it('stops the worker when it has been idle, and starts another for the next photo', async () => {
+    try {
+      photoThread.setIdleStop(300);
+      await analysePhotoOffThread(photo, 'photo.png', 'h6');
+      expect(photoThread.started).toBe(true);
+      await new Promise((r) => setTimeout(r, 900));
+      expect(photoThread.started).toBe(false);
+      const before = photoThread.stats();
+      expect((await analysePhotoOffThread(photo, 'photo.png', 'h7')).kind).toBe('mixed_pattern');
+      expect(photoThread.stats()).toMatchObject({ worker: before.worker + 1, here: before.here });
+    } finally {
+      photoThread.setIdleStop(120_000);
+    }
+  });
+
   it('is done here when the worker dies during the analysis', async () => {
     photoThread.setMode('always');
     const before = photoThread.stats();

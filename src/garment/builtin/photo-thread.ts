@@ -30,6 +30,11 @@ const MIN_BYTES = 64 << 10;
 /** Some 30 times the longest analysis measured (a 1024 px photo, ~1.5 s on a loaded two-core machine). */
 const DEADLINE_MS = 60_000;
 const STARTUP_MS = 30_000;
+/**
+ * An idle worker is stopped after this long (it holds about 100 MB once it has analysed a photo): identify,
+ * preview and apply follow one another within it; a photo set later starts it again (`warm`).
+ */
+const IDLE_STOP_MS = 120_000;
 
 /** The analysis, on whichever thread runs it. */
 export async function performPhotoJob(job: PhotoJob): Promise<PhotoResult> {
@@ -50,6 +55,7 @@ export const photoThread = new JobThread<PhotoJob, PhotoResult>({
   minSize: MIN_BYTES,
   deadlineMs: () => DEADLINE_MS,
   startupMs: STARTUP_MS,
+  idleStopMs: IDLE_STOP_MS,
   revive: (r) => {
     // The structured clone made a new extraction object: the silhouette is kept for it.
     if (r.truth) keepSilhouette(r.ext, r.truth);
