@@ -31,7 +31,7 @@ const MIN_BYTES = 64 << 10;
 const DEADLINE_MS = 60_000;
 const STARTUP_MS = 30_000;
 /**
- * An idle worker is stopped after this long (it holds about 100 MB once it has analysed a photo): identify,
+ * An idle worker is stopped after this long (it holds about 70 MB once it has analysed a photo): identify,
  * preview and apply follow one another within it; a photo set later starts it again (`warm`).
  */
 const IDLE_STOP_MS = 120_000;
