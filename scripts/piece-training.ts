@@ -188,13 +188,7 @@ export function trainModel(
     library: described.flatMap((d, garment) => {
       const maxArea = Math.max(...d.types.inputs.map((t) => t.area));
       return d.types.inputs.map((t, i) =>
-        prototypeOf(
-          d.labels[i]!,
-          t,
-          maxArea,
-          garment,
-          d.types.vectors[i]!.map((x, k) => (x - standard.mean[k]!) / standard.std[k]!),
-        ),
+        prototypeOf(d.labels[i]!, t, maxArea, garment, standardise(standard, d.types.vectors[i]!)),
       );
     }),
     kinds: described.map((d) => d.garment.kind),
