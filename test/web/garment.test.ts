@@ -188,6 +188,11 @@ describe('the garment flow without a model', () => {
     await eventually(textOf(layers)).not.toContain('领 底色');
     await layers.getByRole('button', { name: '展开图层组 领 花样' }).click();
     await eventually(textOf(layers)).toContain('领 底色');
+    // A group's pass-through mode reads as Photoshop names it, not as the engine's value.
+    await layers.getByRole('button', { name: '领 花样', exact: true }).click();
+    await eventually(() =>
+      page.getByLabel('混合模式').evaluate((s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent),
+    ).toBe('穿透');
   });
 
   it('marks the pieces whose part is in doubt in the pieces table, with the alternative', async () => {

@@ -89,7 +89,7 @@ function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRu
           {/* A group's pass-through is not one of the modes a tool can set. */}
           {!modes.some((m) => m.value === layer.blend_mode) && (
             <option value={layer.blend_mode} disabled>
-              {layer.blend_mode}
+              {layer.blend_mode === 'pass_through' ? t('layers.passThrough') : layer.blend_mode}
             </option>
           )}
           {modes.map((m) => (
