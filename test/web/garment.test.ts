@@ -191,7 +191,11 @@ describe('the garment flow without a model', () => {
     // A group's pass-through mode reads as Photoshop names it, not as the engine's value.
     await layers.getByRole('button', { name: '领 花样', exact: true }).click();
     await eventually(() =>
-      page.getByLabel('混合模式').evaluate((s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent),
+      page
+        .getByLabel('混合模式')
+        .evaluate(
+          (s) => (s as { selectedOptions: { textContent: string | null }[] }).selectedOptions[0]?.textContent,
+        ),
     ).toBe('穿透');
   });
 
