@@ -11,7 +11,9 @@ import {
   decodePsdOffThread,
   encodePsdOffThread,
   psdThreadReady,
+  psdThreadStarted,
   psdThreadStats,
+  setPsdThreadIdleStop,
   setPsdThreadMode,
   stopPsdThread,
 } from '../../../src/engine/io/psd-thread.js';
@@ -216,6 +218,22 @@ describe('work on the calling thread', () => {
     const again = await encodePsdOffThread(large.state, large.composite);
     expect(again.buffer.equals(largeBytes)).toBe(true);
     expect(psdThreadStats().worker).toBe(before.worker + 1);
+  });
+
+  it('when the worker has been idle: it is stopped, and the next large job starts another', async () => {
+    try {
+      setPsdThreadIdleStop(300);
+      await encodePsdOffThread(large.state, large.composite);
+      expect(psdThreadStarted()).toBe(true);
+      await new Promise((r) => setTimeout(r, 900));
+      expect(psdThreadStarted()).toBe(false);
+      const before = psdThreadStats();
+      expect((await encodePsdOffThread(large.state, large.composite)).buffer.equals(largeBytes)).toBe(true);
+      expect(psdThreadStats()).toMatchObject({ worker: before.worker + 1, here: before.here });
+      expect(psdThreadStarted()).toBe(true);
+    } finally {
+      setPsdThreadIdleStop(120_000);
+    }
   });
 });
 
