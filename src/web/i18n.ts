@@ -68,6 +68,8 @@ const zh = {
   'garment.unsureHow':
     '点选正确的部位即记为已确认，其余裁片随之重新判断；也可在预览后按“{confirm}”，在裁片表中选择部位，或把图层改名为部位名称后重新识别。',
   'garment.isPart': '是{part}',
+  'garment.otherPart': '其他部位…',
+  'garment.otherPartOf': '{name} 是其他部位',
   'garment.answerPart': '{name} 是{part}',
   'garment.answered': '已记录你的回答。',
   'garment.type': '类型',
@@ -187,6 +189,8 @@ const en: Record<MessageKey, string> = {
   'garment.unsureHow':
     'Pick the right part to record it as confirmed (the other pieces are decided again around it); or, after the preview, “{confirm}” opens the pieces table with a part picker; or rename the layer to its part and identify again.',
   'garment.isPart': 'It is {part}',
+  'garment.otherPart': 'Another part…',
+  'garment.otherPartOf': '{name}: another part',
   'garment.answerPart': '{name} is {part}',
   'garment.answered': 'Your answer is recorded.',
   'garment.type': 'Type',

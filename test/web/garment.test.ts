@@ -332,6 +332,30 @@ describe('the garment flow without a model', () => {
         decided_by: 'user',
       });
       expect(await attrOf(line.getByRole('button', { name: `是${was}` }), 'aria-pressed')()).toBe('true');
+      // Neither part offered may be right: any other part is one choice away, on the same line.
+      const sleeveLine = note
+        .getByRole('listitem')
+        .filter({ hasText: /：(左袖|右袖)/ })
+        .first();
+      const sleeveName = /^(\S+ \d+)：/.exec((await sleeveLine.textContent())!)![1]!;
+      const others = sleeveLine.getByRole('combobox', { name: `${sleeveName} 是其他部位` });
+      const offered = await others.locator('option').allTextContents();
+      expect(offered).toContain('袖口');
+      expect(offered).not.toContain('口袋');
+      await others.selectOption({ label: '袖口' });
+      await eventually(countOf(feed(fresh).getByRole('article', { name: '确认裁片部位' }))).toBe(3);
+      const picked = lastCard(fresh, '确认裁片部位');
+      await eventually(textOf(picked)).toContain('完成');
+      const third = JSON.parse(await textOf(picked.locator('.card-result pre'))()) as typeof result;
+      expect(third.pieces.find((p) => p.name === sleeveName)).toMatchObject({
+        part: 'cuff',
+        decided_by: 'user',
+      });
+      expect(await others.evaluate((s) => (s as { value: string }).value)).toBe('cuff');
+      // The first piece's answer is still shown as given.
+      expect(await attrOf(line.getByRole('button', { name: `是${was}` }), 'aria-pressed')()).toBe('true');
+      await note.scrollIntoViewIfNeeded();
+      await snapshot(fresh, '13e-garment-doubt-other-part');
     } finally {
       await fresh.context().close();
     }

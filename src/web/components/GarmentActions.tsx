@@ -288,13 +288,15 @@ export function VerifyReport({ result }: { result: Readonly<Record<string, unkno
 /**
  * Under an identification whose parts are in doubt: which pieces, what else each may be, and a button for each
  * answer. Without a model the answer is recorded at once (confirm_piece_parts); with one it is said in the chat,
- * and the model records it and goes on (the result's own `confirmation` is written for a model). The last answer
- * stays pressed; another click corrects it (a slip, or a call that failed).
+ * and the model records it and goes on (the result's own `confirmation` is written for a model). Each piece's
+ * last answer stays pressed; another click corrects it (a slip, or a call that failed). When neither part offered
+ * is right, a list of the other parts answers the same way.
  */
 export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>> }) {
   const { studio, t } = useStudioView();
-  const [answered, setAnswered] = useState<{ name: string; part: string } | null>(null);
-  const chosen = (name: string, part: string) => answered?.name === name && answered.part === part;
+  // Each piece's last answer, by piece name: each stays pressed while others are answered.
+  const [answered, setAnswered] = useState<Readonly<Record<string, string>>>({});
+  const chosen = (name: string, part: string) => answered[name] === part;
   if (result.needs_confirmation !== true || !Array.isArray(result.pieces)) return null;
   const unsure = (
     result.pieces as {
@@ -308,8 +310,15 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
     }[]
   ).filter((p) => p.alternative && p.alternative_label);
   if (unsure.length === 0) return null;
+  // Neither part offered may be right: every other part is one choice away, from the tool's own enum.
+  const parts = pieceColumnOptions(studio.tools.get(CONFIRM_TOOL), 'part');
+  const others = (p: { part: string; alternative?: string }) =>
+    parts.filter((o) => o.value !== p.part && o.value !== p.alternative);
+  /** The part answered for this piece from the other parts' list, if that is how it was answered. */
+  const otherChosen = (p: { name: string; part: string; alternative?: string }) =>
+    others(p).some((o) => o.value === answered[p.name]) ? answered[p.name] : undefined;
   const answer = (name: string, part: string, label: string) => {
-    setAnswered({ name, part });
+    setAnswered((was) => ({ ...was, [name]: part }));
     void (studio.model.configured
       ? studio.chat(t('garment.answerPart', { name, part: label }))
       : studio.run([{ name: CONFIRM_TOOL, arguments: { pieces: [{ name, part }] } }]));
@@ -346,12 +355,32 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
                   {t('garment.isPart', { part: label })}
                 </button>
               ))}
+              <select
+                aria-label={t('garment.otherPartOf', { name: p.name })}
+                class={otherChosen(p) ? 'chosen' : undefined}
+                value={otherChosen(p) ?? ''}
+                disabled={studio.busy}
+                onChange={(e) => {
+                  const part = e.currentTarget.value;
+                  const option = parts.find((o) => o.value === part);
+                  if (option) answer(p.name, part, option.label);
+                }}
+              >
+                <option value="">{t('garment.otherPart')}</option>
+                {others(p).map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
             </span>
           </li>
         ))}
       </ul>
       <p class="doubt-line muted">
-        {t(answered ? 'garment.answered' : 'garment.unsureHow', { confirm: t('garment.confirm') })}
+        {t(Object.keys(answered).length ? 'garment.answered' : 'garment.unsureHow', {
+          confirm: t('garment.confirm'),
+        })}
       </p>
     </div>
   );
