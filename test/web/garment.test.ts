@@ -105,6 +105,11 @@ async function expectScore(page: Page) {
   expect(score).toBeGreaterThanOrEqual(1);
   expect(score).toBeLessThanOrEqual(10);
   await eventually(textOf(card)).toContain('改进建议');
+  // Suggestions are written for a model; the designer reads the tools they name under their labels.
+  const advice = await textOf(card.locator('.verify'))();
+  expect(advice).not.toMatch(
+    /save_document|identify_pieces|generate_garment_preview|extract_and_apply_all_pieces|verify_pattern_result/,
+  );
   return score;
 }
 
@@ -134,6 +139,10 @@ describe('the garment flow without a model', () => {
     await eventually(textOf(lastCard(page, '识别裁片部位'))).toContain('完成');
     await page.getByRole('button', { name: '返回工具列表' }).click();
     await group.getByRole('button', { name: '生成花样预览', exact: true }).click();
+    // The description is written for a model; the tool it says to call first reads under its label.
+    const description = await textOf(page.locator('.tool-description'))();
+    expect(description).toContain('「识别裁片部位」');
+    expect(description).not.toContain('identify_pieces');
     // Every stage the running card shows, as it shows it.
     await page.evaluate(`(() => {
       window.stagesSeen = [];

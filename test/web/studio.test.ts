@@ -226,6 +226,9 @@ describe('the studio without a model', () => {
     await eventually(textOf(card)).toContain('失败');
     await eventually(textOf(card.getByRole('alert'))).toContain('不存在的图层');
     await eventually(textOf(card.getByRole('alert'))).toContain('not_found');
+    // The hint, written for a model, names the tool to use; the designer reads it under its label.
+    await eventually(textOf(card.getByRole('alert'))).toContain('「列出所有图层」');
+    expect(await textOf(card.getByRole('alert'))()).not.toContain('list_all_layer_names');
     await snapshot(page, '06-error');
   });
 

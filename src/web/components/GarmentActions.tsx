@@ -8,6 +8,7 @@ import { useStudioView } from '../context.js';
 import { type EnumOption, type FieldKind, fieldKind } from '../forms/field-kind.js';
 import type { CallItem } from '../state/feed.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
+import { withToolLabels } from '../state/tool-names.js';
 import { pickerColor } from './fields.js';
 
 export const {
@@ -239,7 +240,7 @@ export function PreviewActions({ call }: { call: CallItem }) {
 }
 
 export function VerifyReport({ result }: { result: Readonly<Record<string, unknown>> }) {
-  const { t } = useStudioView();
+  const { studio, t } = useStudioView();
   const score = typeof result.score === 'number' ? result.score : null;
   const suggestions = Array.isArray(result.suggestions) ? (result.suggestions as string[]) : [];
   const measures = Array.isArray(result.measures)
@@ -276,7 +277,7 @@ export function VerifyReport({ result }: { result: Readonly<Record<string, unkno
         ) : (
           <ul class="suggestions">
             {suggestions.map((s) => (
-              <li key={s}>{s}</li>
+              <li key={s}>{withToolLabels(s, (name) => studio.tools.get(name)?.label)}</li>
             ))}
           </ul>
         )}

@@ -1,6 +1,7 @@
 /** One tool call in the feed: its Chinese label, arguments, state (running / ok / error), progress and result. */
 import { useStudioView } from '../context.js';
 import type { CallItem } from '../state/feed.js';
+import { withToolLabels } from '../state/tool-names.js';
 import {
   CONFIRM_TOOL,
   DoubtNote,
@@ -25,6 +26,7 @@ function resultBody(result: Readonly<Record<string, unknown>> | undefined): Reco
 export function ToolCard({ call }: { call: CallItem }) {
   const { studio, t } = useStudioView();
   const label = studio.tools.get(call.name)?.label ?? call.label ?? call.name;
+  const labelled = (text: string) => withToolLabels(text, (name) => studio.tools.get(name)?.label);
   const args = call.args && typeof call.args === 'object' ? Object.keys(call.args as object) : [];
   const status = t(
     call.status === 'running' ? 'card.running' : call.status === 'ok' ? 'card.ok' : 'card.error',
@@ -58,8 +60,8 @@ export function ToolCard({ call }: { call: CallItem }) {
       )}
       {call.status === 'error' && call.error && (
         <div class="card-error" role="alert">
-          <p>{call.error.message}</p>
-          {call.error.hint && <p class="hint">{t('card.hint', { hint: call.error.hint })}</p>}
+          <p>{labelled(call.error.message)}</p>
+          {call.error.hint && <p class="hint">{t('card.hint', { hint: labelled(call.error.hint) })}</p>}
           <code>{call.error.code}</code>
         </div>
       )}

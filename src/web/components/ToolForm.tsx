@@ -4,6 +4,7 @@ import type { RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { argumentsOf, type FormValue, initialValues } from '../forms/arguments.js';
 import { fieldKind } from '../forms/field-kind.js';
+import { withToolLabels } from '../state/tool-names.js';
 import { Field } from './fields.js';
 
 function prefilled(tool: RegistryTool, activeLayer: string | null): Record<string, FormValue> {
@@ -50,7 +51,9 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
           <code>{tool.name}</code>
         </div>
       </div>
-      <p class="tool-description">{tool.description}</p>
+      <p class="tool-description">
+        {withToolLabels(tool.description, (name) => studio.tools.get(name)?.label)}
+      </p>
       <div class="fields">
         {params.length === 0 && <p class="muted">{t('card.noArgs')}</p>}
         {params.map(([name, schema]) => (
