@@ -2,12 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { withToolLabels } from '../../src/web/state/tool-names.js';
 
-const labels = new Map([
-  ['list_all_layer_names', '列出所有图层'],
-  ['save_document', '保存文档'],
-  ['extract_and_apply_all_pieces', '提取并套图'],
-]);
-const labelOf = (name: string) => labels.get(name);
+const labelOf = new Map(
+  [
+    ['list_all_layer_names', '列出所有图层'],
+    ['save_document', '保存文档'],
+    ['extract_and_apply_all_pieces', '提取并套图'],
+  ].map(([name, label]) => [name!, { label }]),
+);
 
 describe('withToolLabels', () => {
   it('replaces each tool the registry knows by its label', () => {

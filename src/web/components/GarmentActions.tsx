@@ -277,7 +277,7 @@ export function VerifyReport({ result }: { result: Readonly<Record<string, unkno
         ) : (
           <ul class="suggestions">
             {suggestions.map((s) => (
-              <li key={s}>{withToolLabels(s, (name) => studio.tools.get(name)?.label)}</li>
+              <li key={s}>{withToolLabels(s, studio.tools)}</li>
             ))}
           </ul>
         )}

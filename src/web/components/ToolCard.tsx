@@ -26,7 +26,7 @@ function resultBody(result: Readonly<Record<string, unknown>> | undefined): Reco
 export function ToolCard({ call }: { call: CallItem }) {
   const { studio, t } = useStudioView();
   const label = studio.tools.get(call.name)?.label ?? call.label ?? call.name;
-  const labelled = (text: string) => withToolLabels(text, (name) => studio.tools.get(name)?.label);
+  const labelled = (text: string) => withToolLabels(text, studio.tools);
   const args = call.args && typeof call.args === 'object' ? Object.keys(call.args as object) : [];
   const status = t(
     call.status === 'running' ? 'card.running' : call.status === 'ok' ? 'card.ok' : 'card.error',

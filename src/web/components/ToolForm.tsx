@@ -51,9 +51,7 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
           <code>{tool.name}</code>
         </div>
       </div>
-      <p class="tool-description">
-        {withToolLabels(tool.description, (name) => studio.tools.get(name)?.label)}
-      </p>
+      <p class="tool-description">{withToolLabels(tool.description, studio.tools)}</p>
       <div class="fields">
         {params.length === 0 && <p class="muted">{t('card.noArgs')}</p>}
         {params.map(([name, schema]) => (

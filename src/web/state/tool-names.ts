@@ -8,11 +8,14 @@
 // ending a sentence is fine, one starting an extension is not).
 const IDENTIFIER = /(?<![\w./\\-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/\\-]|\.\w)/g;
 
-export function withToolLabels(text: string, labelOf: (name: string) => string | undefined): string {
+export function withToolLabels(
+  text: string,
+  tools: ReadonlyMap<string, { readonly label?: string }>,
+): string {
   let out = '';
   let from = 0;
   for (const m of text.matchAll(IDENTIFIER)) {
-    const label = labelOf(m[0]);
+    const label = tools.get(m[0])?.label;
     if (!label) continue;
     let start = m.index;
     let end = start + m[0].length;
