@@ -192,7 +192,7 @@ export class JobThread<J, R> {
   /** Runs `job`: on the worker when it is large enough and a worker can take it, else here. */
   submit(job: J): Promise<R> {
     const size = this.opts.sizeOf(job);
-    if (!this.offThread() || (this.mode === 'auto' && size < this.opts.minSize)) {
+    if (this.staysHere(size)) {
       this.counts.here++;
       return this.opts.perform(job);
     }
@@ -207,9 +207,14 @@ export class JobThread<J, R> {
    * (it does not hold the process open, and a worker that cannot start is found out as at a first job).
    */
   warm(size: number): void {
-    if (this.offThread() && (this.mode !== 'auto' || size >= this.opts.minSize) && this.currentThread()) {
-      if (!this.running) this.idle();
-    }
+    if (this.staysHere(size)) return;
+    const started = this.currentThread();
+    if (started && !this.running) this.idle();
+  }
+
+  /** Whether a job of `size` runs on the calling thread whatever the worker's state. */
+  private staysHere(size: number): boolean {
+    return !this.offThread() || (this.mode === 'auto' && size < this.opts.minSize);
   }
 
   /** Starts the worker if needed and resolves to whether it is ready to take jobs (false when it cannot start). */
