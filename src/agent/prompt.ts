@@ -104,7 +104,7 @@ export function stateSummary(snapshot: SessionSnapshot): string {
   if (g.pieces.length) {
     const pieces = g.pieces.map(
       (p) =>
-        `${p.name}=${p.part_label}${p.confirmed ? '（用户已确认）' : p.alternative ? `（也可能是${p.alternative.part_label}，待用户确认）` : ''}` +
+        `${p.name}=${p.part_label}${p.confirmed ? '（用户已确认）' : p.alternatives.length ? `（也可能是${p.alternatives.map((a) => a.part_label).join('或')}，待用户确认）` : ''}` +
         `${p.type ? `/${p.type}` : ''}${p.color ? `/${p.color}` : ''}`,
     );
     lines.push(`已识别裁片：${pieces.join('，')}`);

@@ -57,8 +57,11 @@ export interface GarmentSnapshot {
     readonly part_label: string;
     /** How sure the identification is, 0..1. */
     readonly confidence: number;
-    /** When the garment-level assignment was in doubt: the likeliest other part, with its confidence. */
-    readonly alternative: { readonly part_label: string; readonly confidence: number } | null;
+    /**
+     * When the garment-level assignment was in doubt: the other parts the piece may be (one or two, likeliest
+     * first), with their confidences; empty when it was not.
+     */
+    readonly alternatives: readonly { readonly part_label: string; readonly confidence: number }[];
     /** The user confirmed this part (confirm_piece_parts). */
     readonly confirmed: boolean;
     readonly type: string | null;

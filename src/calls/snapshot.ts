@@ -60,9 +60,10 @@ export function snapshotOf(session: Session): Promise<SessionSnapshot> {
         part: p.part,
         part_label: PART_LABELS[p.part],
         confidence: Math.round(p.confidence * 100) / 100,
-        alternative: p.doubt
-          ? { part_label: PART_LABELS[p.doubt.part], confidence: Math.round(p.doubt.confidence * 100) / 100 }
-          : null,
+        alternatives: (p.doubt ? [p.doubt, ...(p.doubt.next ? [p.doubt.next] : [])] : []).map((a) => ({
+          part_label: PART_LABELS[a.part],
+          confidence: Math.round(a.confidence * 100) / 100,
+        })),
         confirmed: p.decidedBy === 'user',
         type: proposals.get(p.name)?.type ?? null,
         color: proposals.get(p.name)?.color ?? null,

@@ -46,9 +46,14 @@ export interface PieceInfo extends PieceShape {
   readonly reason: string;
   /**
    * When the garment-level assignment is in doubt about this piece: the likeliest other part and its
-   * probability (identify_pieces then asks for confirmation).
+   * probability (identify_pieces then asks for confirmation), and the next likeliest part after it when that is
+   * not negligible.
    */
-  readonly doubt?: { readonly part: Part; readonly confidence: number };
+  readonly doubt?: {
+    readonly part: Part;
+    readonly confidence: number;
+    readonly next?: { readonly part: Part; readonly confidence: number };
+  };
 }
 
 export interface PaletteEntry {

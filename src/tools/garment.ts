@@ -181,11 +181,26 @@ function pieceReport(p: PieceInfo, proposal?: { type: string; color: string }) {
           alternative: p.doubt.part,
           alternative_label: PART_LABELS[p.doubt.part],
           alternative_confidence: round(p.doubt.confidence),
+          alternatives: alternativesOf(p.doubt).map((a) => ({
+            part: a.part,
+            part_label: PART_LABELS[a.part],
+            confidence: round(a.confidence),
+          })),
         }
       : {}),
     ...(proposal ? { type: proposal.type, color: proposal.color } : {}),
   };
 }
+
+/**
+ * The parts a piece in doubt may be instead: the doubt's alternative (what the garment-level assignment or the
+ * front/back cues would make of it, with its share of the assignments), then the next likeliest part by the
+ * piece's own reading (its probability). The two measures differ, so the order is by source, not by number.
+ */
+const alternativesOf = (doubt: NonNullable<PieceInfo['doubt']>) =>
+  doubt.next ? [doubt, doubt.next] : [doubt];
+
+const percent = (x: number) => `${Math.round(x * 100)}%`;
 
 /** The pieces the garment-level assignment is unsure of, as one sentence for the user; null when none. */
 function doubtSentence(pieces: readonly PieceInfo[]): string | null {
@@ -193,7 +208,7 @@ function doubtSentence(pieces: readonly PieceInfo[]): string | null {
   if (!unsure.length) return null;
   const each = unsure.map(
     (p) =>
-      `“${p.name}”识别为${PART_LABELS[p.part]}（${Math.round(p.confidence * 100)}%），也可能是${PART_LABELS[p.doubt!.part]}（${Math.round(p.doubt!.confidence * 100)}%）`,
+      `“${p.name}”识别为${PART_LABELS[p.part]}（${percent(p.confidence)}），也可能是${PART_LABELS[p.doubt!.part]}（${percent(p.doubt!.confidence)}）${p.doubt!.next ? `或${PART_LABELS[p.doubt!.next.part]}` : ''}`,
   );
   return `以下裁片的部位不确定：${each.join('；')}。请向用户确认；用户回答后调用 confirm_piece_parts 记下确认或更正的部位（其余裁片随之重新判断），或用 rename_layer 把图层改名为部位名称（如“前片”“后片”“袖子”）后重新识别。`;
 }

@@ -57,7 +57,7 @@ describe('stateSummary', () => {
               part: 'front',
               part_label: '前片',
               confidence: 0.9,
-              alternative: null,
+              alternatives: [],
               confirmed: false,
               type: 'fill_pattern',
               color: '#112233',
@@ -67,7 +67,10 @@ describe('stateSummary', () => {
               part: 'back',
               part_label: '后片',
               confidence: 0.55,
-              alternative: { part_label: '前片', confidence: 0.45 },
+              alternatives: [
+                { part_label: '前片', confidence: 0.45 },
+                { part_label: '袖口', confidence: 0.06 },
+              ],
               confirmed: false,
               type: null,
               color: null,
@@ -87,7 +90,7 @@ describe('stateSummary', () => {
     expect(text).toContain('最近的历史步骤：新建图层 → 创建文字（之后还有可重做的步骤）');
     expect(text).toContain('服装照片：已上传（shirt.jpg）');
     expect(text).toContain(
-      '已识别裁片：前片=前片/fill_pattern/#112233，图层 2=后片（也可能是前片，待用户确认）',
+      '已识别裁片：前片=前片/fill_pattern/#112233，图层 2=后片（也可能是前片或袖口，待用户确认）',
     );
     expect(text).toContain('套图：已生成预览，尚未应用');
   });

@@ -1,7 +1,7 @@
 /**
  * identify_pieces asks for confirmation instead of guessing silently: a garment whose front and back cannot be
  * told apart by shape (two body panels that differ by 2 mm at the neck) comes back with needs_confirmation, a
- * Chinese sentence naming the pieces in doubt and their alternatives, per-piece alternatives, and a `next`
+ * Chinese sentence naming the pieces in doubt and their alternatives, per-piece alternatives (one or two parts), and a `next`
  * that asks to confirm with the user; a garment the model reads clearly does not.
  */
 import { describe, expect, it } from 'vitest';
@@ -95,6 +95,34 @@ describe('identify_pieces when the garment-level assignment is in doubt', () => 
       for (const p of body)
         expect(p.alternative, `${id} ${p.name}`).toBe(p.part === 'front' ? 'back' : 'front');
     }
+  });
+
+  it('names the next likeliest part too when it is not negligible', async () => {
+    // A tailored jacket's fronts (with a lapel) are in doubt against its back, and their own reading gives a
+    // third part enough weight to offer: the designer is asked about both.
+    const twos: string[] = [];
+    for (const id of ['blazer-M', 'doublebreasted-M']) {
+      const r = await identify(FIX.garments.find((g) => g.id === id)!);
+      type Alt = { part: string; part_label: string; confidence: number };
+      const pieces = r.pieces as (Reported & { alternative_label?: string; alternatives?: Alt[] })[];
+      for (const p of pieces) {
+        if (!p.alternative) {
+          expect(p.alternatives, `${id} ${p.name}`).toBeUndefined();
+          continue;
+        }
+        const alts = p.alternatives!;
+        // The first is the doubt's alternative; the parts are distinct and none is the part read.
+        expect(alts[0]).toMatchObject({ part: p.alternative, part_label: p.alternative_label });
+        expect(alts.length).toBeLessThanOrEqual(2);
+        expect(new Set([p.part, ...alts.map((a) => a.part)]).size, `${id} ${p.name}`).toBe(alts.length + 1);
+        if (alts.length < 2) continue;
+        expect(alts[1]!.confidence).toBeGreaterThanOrEqual(0.05);
+        expect(r.confirmation as string).toContain(`也可能是${alts[0]!.part_label}（`);
+        expect(r.confirmation as string).toContain(`或${alts[1]!.part_label}`);
+        twos.push(`${id} ${p.name}`);
+      }
+    }
+    expect(twos.length).toBeGreaterThan(0);
   });
 
   it('does not ask when the shapes are clear', async () => {

@@ -52,6 +52,8 @@ interface Row {
   readonly got: Label;
   readonly confidence: number;
   readonly doubted: boolean;
+  /** The parts a doubt offers instead (its alternative, then the next likeliest part when there is one). */
+  readonly offered: readonly Label[];
 }
 
 const layoutName = (d: Described) => ('turns' in d.layout ? `${d.layout.turns * 90}°` : 'mixed');
@@ -98,8 +100,16 @@ function table(rows: readonly Row[]): string {
     `\nneeds_confirmation: ${flagged}/${wrong.length} wrong layers are flagged as in doubt; ` +
       `${rows.filter((r) => r.doubted && r.got === r.truth).length}/${rows.filter((r) => r.got === r.truth).length} right layers are`,
   );
+  const askedWrong = wrong.filter((r) => r.doubted);
+  out.push(
+    `the right part is offered for ${askedWrong.filter((r) => r.offered.includes(r.truth)).length}/${askedWrong.length} flagged wrong layers ` +
+      `(as the first alternative for ${askedWrong.filter((r) => r.offered[0] === r.truth).length})`,
+  );
   return out.join('\n');
 }
+
+const offeredBy = (doubt: ReturnType<typeof decideTypes>[number]['doubt']): Label[] =>
+  doubt ? [doubt.label, ...(doubt.next ? [doubt.next.label] : [])] : [];
 
 describe('part classifier, leave one design out', () => {
   const rows: Row[] = [];
@@ -145,6 +155,7 @@ describe('part classifier, leave one design out', () => {
               got: verdicts[t]!.label,
               confidence: verdicts[t]!.confidence,
               doubted: verdicts[t]!.doubt !== null,
+              offered: offeredBy(verdicts[t]!.doubt),
             });
           }
         });
@@ -190,6 +201,10 @@ describe('part classifier, leave one design out', () => {
     expect(share(rows.filter((r) => r.got === r.truth))).toBeLessThan(0.4);
     // Wrong and not flagged: what a designer would not be asked about.
     expect(wrong.filter((r) => !r.doubted).length / rows.length).toBeLessThan(0.05);
+    // Asked, the designer mostly finds the right part among the ones offered (839 of 1054 when measured; the
+    // first alternative alone 678).
+    const asked = wrong.filter((r) => r.doubted);
+    expect(asked.filter((r) => r.offered.includes(r.truth)).length / asked.length).toBeGreaterThan(0.7);
   });
 
   it('is less sure of the pieces it gets wrong', () => {

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { modelConfigFrom } from '../../src/agent/config.js';
 import type { PixelLayer } from '../../src/engine/model.js';
 import { layersNamed } from '../../src/engine/tree.js';
+import { loadFixtures, marker, openMarker } from '../garment/freesewing-fixtures.js';
 import { startTestServer, type TestServer } from '../server/support.js';
 import {
   attrOf,
@@ -30,6 +31,7 @@ import { newSession, ok, tempDir } from '../support/session.js';
 let browser: Browser;
 let piecesPsd: string;
 let twinsPsd: string;
+let blazerPsd: string;
 let photoPng: string;
 
 beforeAll(async () => {
@@ -52,6 +54,14 @@ beforeAll(async () => {
   twins.editor.commit(tx, 'twins', true);
   await ok(twins, 'save_document_as', { path: 'twins.psd' });
   twinsPsd = path.join(twins.workspace.root, 'twins.psd');
+  // A tailored jacket laid out with meaningless names: its lapelled fronts are in doubt against the back, and
+  // against a third part too.
+  const fixtures = loadFixtures();
+  const blazer = newSession(tempDir('atelier-web-blazer-'));
+  const jacket = fixtures.garments.find((g) => g.id === 'blazer-M')!;
+  await openMarker(blazer, marker(jacket, 'none', 0.5, fixtures.seamAllowanceMm), 'blazer');
+  await ok(blazer, 'save_document_as', { path: 'blazer.psd' });
+  blazerPsd = path.join(blazer.workspace.root, 'blazer.psd');
 });
 
 afterAll(async () => {
@@ -86,8 +96,8 @@ async function uploadGarment(page: Page, pieces = piecesPsd) {
 }
 
 /** Opens the twins (two identical body panels, names meaningless) and identifies them from the toolbox. */
-async function identifyTwins(page: Page) {
-  await uploadGarment(page, twinsPsd);
+async function identifyTwins(page: Page, pieces = twinsPsd) {
+  await uploadGarment(page, pieces);
   const group = page.getByRole('region', { name: '服装套图' });
   await group.getByRole('button', { name: '识别裁片部位', exact: true }).click();
   await page.getByRole('button', { name: '运行' }).click();
@@ -365,6 +375,38 @@ describe('the garment flow without a model', () => {
       expect(await attrOf(line.getByRole('button', { name: `是${was}` }), 'aria-pressed')()).toBe('true');
       await note.scrollIntoViewIfNeeded();
       await snapshot(fresh, '13e-garment-doubt-other-part');
+    } finally {
+      await fresh.context().close();
+    }
+  });
+
+  it('offers a second alternative when the piece may be one of two other parts, and records it', async () => {
+    const fresh = await openPage(browser, `${server.url}/`);
+    try {
+      const identified = await identifyTwins(fresh, blazerPsd);
+      const note = identified.getByRole('note');
+      await eventually(textOf(note)).toContain('以下裁片的部位不确定');
+      // A piece with two alternatives: the first with its odds, the second by name, e.g. "后片 11% / 左袖".
+      const line = note.getByRole('listitem').filter({ hasText: ' / ' }).first();
+      const says = (await line.locator('span').first().textContent())!;
+      const [, name, first, second] = /^(\S+ \d+)：\S+ \d+%，也可能是(\S+) \d+% \/ (\S+)$/.exec(says)!;
+      // Three buttons: the part read and the two it may be instead; the list holds every other part.
+      await expect(countOf(line.getByRole('button'))()).resolves.toBe(3);
+      const offered = await line.getByRole('combobox').locator('option').allTextContents();
+      expect(offered).not.toContain(first);
+      expect(offered).not.toContain(second);
+      await note.scrollIntoViewIfNeeded();
+      await snapshot(fresh, '13f-garment-doubt-two-alternatives');
+      await line.getByRole('button', { name: `${name} 是${second}`, exact: true }).click();
+      const confirmed = lastCard(fresh, '确认裁片部位');
+      await eventually(textOf(confirmed)).toContain('完成');
+      const result = JSON.parse(await textOf(confirmed.locator('.card-result pre'))()) as {
+        pieces: { name: string; part_label: string; decided_by: string }[];
+      };
+      expect(result.pieces.find((p) => p.name === name)).toMatchObject({
+        part_label: second,
+        decided_by: 'user',
+      });
     } finally {
       await fresh.context().close();
     }

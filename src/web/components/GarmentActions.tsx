@@ -22,6 +22,13 @@ export const {
 /** A part with the identification's odds for it, e.g. "后片 41%". */
 const withOdds = (label: string, confidence: number) => `${label} ${Math.round(confidence * 100)}%`;
 
+/**
+ * What else a piece in doubt may be, e.g. "后片 41% / 袖口": the second part's odds are the piece's own reading,
+ * not the garment assignment's share the first one gives, so they are not shown beside it.
+ */
+const alternativesText = (alternatives: readonly { part_label: string; confidence: number }[]) =>
+  alternatives.map((a, k) => (k === 0 ? withOdds(a.part_label, a.confidence) : a.part_label)).join(' / ');
+
 interface PieceRow {
   name: string;
   /** The part as identified (a key: front, back, left_sleeve…) and its Chinese name. */
@@ -85,7 +92,7 @@ function PiecesTable({ onDone }: { onDone(): void }) {
       identifiedLabel: p.part_label,
       part: p.part,
       confirmed: p.confirmed,
-      doubt: p.alternative ? withOdds(p.alternative.part_label, p.alternative.confidence) : null,
+      doubt: p.alternatives.length ? alternativesText(p.alternatives) : null,
       type: p.type ?? options[0]?.value ?? '',
       color: p.color ?? '',
     })),
@@ -286,12 +293,21 @@ export function VerifyReport({ result }: { result: Readonly<Record<string, unkno
   );
 }
 
+/** A piece as identify_pieces reports it, with the parts it may be instead when it is in doubt. */
+interface ReportedPiece {
+  name: string;
+  part: string;
+  part_label: string;
+  confidence: number;
+  alternatives?: { part: string; part_label: string; confidence: number }[];
+}
+
 /**
  * Under an identification whose parts are in doubt: which pieces, what else each may be, and a button for each
- * answer. Without a model the answer is recorded at once (confirm_piece_parts); with one it is said in the chat,
- * and the model records it and goes on (the result's own `confirmation` is written for a model). Each piece's
- * last answer stays pressed; another click corrects it (a slip, or a call that failed). When neither part offered
- * is right, a list of the other parts answers the same way.
+ * answer (the part read and the one or two it may be instead). Without a model the answer is recorded at once
+ * (confirm_piece_parts); with one it is said in the chat, and the model records it and goes on (the result's own
+ * `confirmation` is written for a model). Each piece's last answer stays pressed; another click corrects it (a
+ * slip, or a call that failed). When no part offered is right, a list of the other parts answers the same way.
  */
 export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>> }) {
   const { studio, t } = useStudioView();
@@ -299,24 +315,18 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
   const [answered, setAnswered] = useState<Readonly<Record<string, string>>>({});
   const chosen = (name: string, part: string) => answered[name] === part;
   if (result.needs_confirmation !== true || !Array.isArray(result.pieces)) return null;
-  const unsure = (
-    result.pieces as {
-      name: string;
-      part: string;
-      part_label: string;
-      confidence: number;
-      alternative?: string;
-      alternative_label?: string;
-      alternative_confidence?: number;
-    }[]
-  ).filter((p) => p.alternative && p.alternative_label);
+  const unsure = (result.pieces as ReportedPiece[]).filter((p) => p.alternatives?.length);
   if (unsure.length === 0) return null;
-  // Neither part offered may be right: every other part is one choice away, from the tool's own enum.
+  /** The parts offered as buttons: what the piece was read as, then what else it may be. */
+  const offered = (p: ReportedPiece) => [
+    { part: p.part, part_label: p.part_label },
+    ...(p.alternatives ?? []),
+  ];
+  // None of the parts offered may be right: every other part is one choice away, from the tool's own enum.
   const parts = pieceColumnOptions(studio.tools.get(CONFIRM_TOOL), 'part');
-  const others = (p: { part: string; alternative?: string }) =>
-    parts.filter((o) => o.value !== p.part && o.value !== p.alternative);
+  const others = (p: ReportedPiece) => parts.filter((o) => !offered(p).some((a) => a.part === o.value));
   /** The part answered for this piece from the other parts' list, if that is how it was answered. */
-  const otherChosen = (p: { name: string; part: string; alternative?: string }) =>
+  const otherChosen = (p: ReportedPiece) =>
     others(p).some((o) => o.value === answered[p.name]) ? answered[p.name] : undefined;
   const answer = (name: string, part: string, label: string) => {
     setAnswered((was) => ({ ...was, [name]: part }));
@@ -334,16 +344,11 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
               {t('garment.unsurePiece', {
                 name: p.name,
                 part: withOdds(p.part_label, p.confidence),
-                other: withOdds(p.alternative_label!, p.alternative_confidence ?? 0),
+                other: alternativesText(p.alternatives ?? []),
               })}
             </span>
             <span class="doubt-answers">
-              {(
-                [
-                  [p.part, p.part_label],
-                  [p.alternative!, p.alternative_label!],
-                ] as const
-              ).map(([part, label]) => (
+              {offered(p).map(({ part, part_label: label }) => (
                 <button
                   key={part}
                   type="button"
