@@ -45,40 +45,55 @@ function canvasAround(
   return out;
 }
 
+/** Text centred on (cx, cy), each line on its own, over a white halo that keeps it readable over any print. */
 function label(canvas: Raster, text: string, cx: number, cy: number, size: number): void {
   const lines = text.split('\n');
-  const { raster } = renderTextSpec({
-    content: text,
-    x: Math.round(cx - (size * Math.max(...lines.map((l) => l.length))) / 2),
-    y: Math.round(cy - (size * 1.2 * lines.length) / 2),
-    size,
-    color: { r: 20, g: 20, b: 20 },
-    font: BUNDLED_FONT,
+  const lineHeight = Math.round(size * 1.25);
+  lines.forEach((line, k) => {
+    const { raster: drawn } = renderTextSpec({
+      content: line,
+      x: 0,
+      y: 0,
+      size,
+      color: { r: 20, g: 20, b: 20 },
+      font: BUNDLED_FONT,
+    });
+    const raster: Raster = {
+      ...drawn,
+      x: Math.round(cx - drawn.w / 2),
+      y: Math.round(cy - (lineHeight * lines.length) / 2 + k * lineHeight),
+    };
+    const halo: Raster = { ...raster, data: new Uint8ClampedArray(raster.data) };
+    for (let i = 0; i < halo.data.length; i += 4) {
+      halo.data[i] = 255;
+      halo.data[i + 1] = 255;
+      halo.data[i + 2] = 255;
+      halo.data[i + 3] = halo.data[i + 3]! > 0 ? 200 : 0;
+    }
+    for (const [dx, dy] of [
+      [-1, 0],
+      [1, 0],
+      [0, -1],
+      [0, 1],
+    ] as const)
+      blitOver(canvas, { ...halo, x: halo.x + dx, y: halo.y + dy });
+    blitOver(canvas, raster);
   });
-  // A white halo under the text keeps it readable over any print.
-  const halo: Raster = { ...raster, data: new Uint8ClampedArray(raster.data) };
-  for (let i = 0; i < halo.data.length; i += 4) {
-    halo.data[i] = 255;
-    halo.data[i + 1] = 255;
-    halo.data[i + 2] = 255;
-    halo.data[i + 3] = halo.data[i + 3]! > 0 ? 200 : 0;
-  }
-  for (const [dx, dy] of [
-    [-1, 0],
-    [1, 0],
-    [0, -1],
-    [0, 1],
-  ] as const)
-    blitOver(canvas, { ...halo, x: halo.x + dx, y: halo.y + dy });
-  blitOver(canvas, raster);
 }
 
-/** The pieces tinted by part (or plain, with `tint` off), outlined and labelled. */
+/** The outline of a piece the reading is unsure of: it stands out from the others' near-black. */
+const DOUBT_OUTLINE: RGB = { r: 230, g: 81, b: 0 };
+
+/**
+ * The pieces tinted by part (or plain, with `tint` off), outlined and labelled; the pieces `marked` (in doubt)
+ * outlined thicker in orange.
+ */
 export async function overviewImage(
   state: DocState,
   shapes: readonly (PieceShape & { part?: Part })[],
   labelOf: (p: PieceShape & { part?: Part }, i: number) => string,
   caption: string,
+  marked: (p: PieceShape & { part?: Part }) => boolean = () => false,
 ): Promise<ImageOut> {
   const { state: small, pieces } = await screenProxy(state, shapes, PROXY_SIDE);
   const canvas = canvasAround(small, pieces);
@@ -95,11 +110,13 @@ export async function overviewImage(
     }
   }
   const thick = Math.max(1, Math.round(Math.max(canvas.w, canvas.h) / 600));
-  drawOutlines(canvas, pieces as PieceInfo[], { r: 30, g: 30, b: 30 }, thick);
+  drawOutlines(canvas, pieces.filter((p) => !marked(p)) as PieceInfo[], { r: 30, g: 30, b: 30 }, thick);
+  drawOutlines(canvas, pieces.filter(marked) as PieceInfo[], DOUBT_OUTLINE, thick * 2 + 1);
   const scale = Math.min(1, 1024 / Math.max(canvas.w, canvas.h));
   pieces.forEach((p, i) => {
-    // About 16 px on the delivered image, at most a fifth of the piece width.
-    const size = Math.max(8, Math.min(16 / scale, p.bounds.w / 5));
+    // The image is often shown at a third of its size (a chat card): a large piece's label is up to 44 px on the
+    // delivered image, so it still reads there; a small piece's fits inside it.
+    const size = Math.max(8, Math.min(44 / scale, p.bounds.w / 5, p.bounds.h / 3));
     label(canvas, labelOf(p, i), p.bounds.x + p.bounds.w / 2, p.bounds.y + p.bounds.h / 2, size);
   });
   return pngImage(canvas, caption);

@@ -298,8 +298,11 @@ async function identifyPieces(
   const image = await overviewImage(
     doc.state,
     pieces,
-    (p) => `${PART_LABELS[(p as PieceInfo).part]}\n${p.name}`,
-    `裁片识别结果：${pieces.map((p) => `${p.name} = ${PART_LABELS[p.part]}`).join('，')}`,
+    (p) => `${PART_LABELS[(p as PieceInfo).part]}${(p as PieceInfo).doubt ? '？' : ''}\n${p.name}`,
+    `裁片识别结果：${pieces.map((p) => `${p.name} = ${PART_LABELS[p.part]}${p.doubt ? '？' : ''}`).join('，')}${
+      pieces.some((p) => p.doubt) ? '（橙色轮廓、带“？”的裁片部位待确认）' : ''
+    }`,
+    (p) => (p as PieceInfo).doubt !== undefined,
   );
   let ext: Extraction | null = null;
   let reused = false;

@@ -4,6 +4,7 @@
  * Chinese sentence naming the pieces in doubt and their alternatives, per-piece alternatives (one or two parts), and a `next`
  * that asks to confirm with the user; a garment the model reads clearly does not.
  */
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
 import { call, hashEditor, newSession, ok } from '../support/session.js';
@@ -49,6 +50,19 @@ async function identify(g: FsGarment, session: Session = newSession()): Promise<
 
 const teagan = () => FIX.garments.find((g) => g.id === 'teagan-cisMaleAdult42')!;
 
+/** The overview image's pixels in the orange that outlines the pieces in doubt, and its caption. */
+async function overviewMarks(r: Record<string, unknown>): Promise<{ orange: number; caption: string }> {
+  const img = (r.images as { base64: string; caption: string }[])[0]!;
+  const { data, info } = await sharp(Buffer.from(img.base64, 'base64'))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  let orange = 0;
+  for (let i = 0; i < data.length; i += info.channels)
+    if (Math.abs(data[i]! - 230) + Math.abs(data[i + 1]! - 81) + data[i + 2]! < 30) orange++;
+  return { orange, caption: img.caption };
+}
+
 /** Front and back cut from one outline (a reversible top), with Teagan's sleeves. */
 function twinPanels(): FsGarment {
   return {
@@ -82,6 +96,12 @@ describe('identify_pieces when the garment-level assignment is in doubt', () => 
     expect(sentence).toMatch(/前片/);
     expect(sentence).toMatch(/后片/);
     expect(r.next as string).toMatch(/请其确认/);
+    // The overview, the designer's map of the pieces, marks them: outlined in orange, their parts asked.
+    const marks = await overviewMarks(r);
+    expect(marks.orange).toBeGreaterThan(500);
+    for (const p of body)
+      expect(marks.caption).toContain(`${p.name} = ${p.part === 'front' ? '前片' : '后片'}？`);
+    expect(marks.caption).toContain('待确认');
   });
 
   it('asks which panel is the front of a skirt, whose outlines do not say', async () => {
@@ -130,6 +150,9 @@ describe('identify_pieces when the garment-level assignment is in doubt', () => 
     expect(r.needs_confirmation).toBe(false);
     expect(r.confirmation).toBeUndefined();
     expect(r.next as string).not.toMatch(/请其确认/);
+    const marks = await overviewMarks(r);
+    expect(marks.orange).toBe(0);
+    expect(marks.caption).not.toMatch(/？|待确认/);
   });
 });
 

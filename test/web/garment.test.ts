@@ -229,6 +229,11 @@ describe('the garment flow without a model', () => {
       expect(await textOf(note)()).toMatch(
         new RegExp(`(${NAMES.none.front}|${NAMES.none.back})：前片 \\d+%，也可能是后片`),
       );
+      // The overview image above it marks the same pieces (orange outline, a ？ after the part).
+      const overview = identified.getByRole('img').first();
+      expect(await overview.getAttribute('alt')).toContain('待确认');
+      await overview.scrollIntoViewIfNeeded();
+      await snapshot(fresh, '13c-garment-identify-overview');
       await note.scrollIntoViewIfNeeded();
       await snapshot(fresh, '13c-garment-identify-unsure');
       await fresh.getByRole('button', { name: '返回工具列表' }).click();
