@@ -117,7 +117,7 @@ describe('identify_pieces when the garment-level assignment is in doubt', () => 
     }
   });
 
-  it('names the next likeliest part too when it is not negligible', async () => {
+  it('names the next likeliest part too when it is not negligible, least sure pieces first', async () => {
     // A tailored jacket's fronts (with a lapel) are in doubt against its back, and their own reading gives a
     // third part enough weight to offer: the designer is asked about both.
     const twos: string[] = [];
@@ -141,6 +141,13 @@ describe('identify_pieces when the garment-level assignment is in doubt', () => 
         expect(r.confirmation as string).toContain(`或${alts[1]!.part_label}`);
         twos.push(`${id} ${p.name}`);
       }
+      // The sentence lists the pieces in doubt least sure first: answering that one first helps most.
+      const sentence = r.confirmation as string;
+      const order = [...sentence.matchAll(/“([^”]+)”识别为/g)].map((m) => m[1]!);
+      expect(order).toHaveLength(pieces.filter((p) => p.alternative).length);
+      const sureness = order.map((n) => pieces.find((p) => p.name === n)!.confidence);
+      expect(sureness, id).toEqual([...sureness].sort((a, b) => a - b));
+      expect(new Set(sureness).size, id).toBeGreaterThan(1);
     }
     expect(twos.length).toBeGreaterThan(0);
   });

@@ -43,6 +43,41 @@ const designs = [...new Set(garments.map((g) => g.design))];
  */
 const MIN_LOO = 0.82;
 
+/** How many answers to doubts the tally follows: layers right after 0, 1, 2, 3 answers, then after all. */
+const ANSWERS = 3;
+
+/**
+ * A designer answering the doubts of one held-out garment the way identify_pieces lists them, least sure first:
+ * each answer fixes that piece to its true part and the garment is decided again (as confirm_piece_parts does),
+ * until nothing is in doubt. Returns the layers right after 0…ANSWERS answers and after all, and how many
+ * answers it took.
+ */
+function answerDoubts(
+  d: Described,
+  first: ReturnType<typeof decideTypes>,
+  model: Parameters<typeof decideTypes>[2],
+) {
+  const copies = d.types.members.map((m) => m.length);
+  const fixed: (Label | null)[] = d.types.members.map(() => null);
+  const rightNow = (v: ReturnType<typeof decideTypes>) =>
+    v.reduce((s, x, t) => s + (x.label === d.labels[t] ? copies[t]! : 0), 0);
+  let verdicts = first;
+  const right = [rightNow(verdicts)];
+  let answers = 0;
+  for (;;) {
+    const open = verdicts.flatMap((v, t) => (v.doubt && fixed[t] === null ? [t] : []));
+    if (!open.length) break;
+    const t = open.reduce((a, b) => (verdicts[b]!.confidence < verdicts[a]!.confidence ? b : a));
+    fixed[t] = d.labels[t]!;
+    answers++;
+    verdicts = decideTypes(d.types, fixed, model);
+    if (answers <= ANSWERS) right.push(rightNow(verdicts));
+  }
+  while (right.length <= ANSWERS) right.push(right[right.length - 1]!);
+  right.push(rightNow(verdicts));
+  return { right, answers };
+}
+
 interface Row {
   readonly design: string;
   readonly garment: string;
@@ -113,6 +148,8 @@ const offeredBy = (doubt: ReturnType<typeof decideTypes>[number]['doubt']): Labe
 
 describe('part classifier, leave one design out', () => {
   const rows: Row[] = [];
+  /** Per held-out garment laid out: layers right after 0…ANSWERS answers and after all, answers it took. */
+  const asked: { right: number[]; answers: number }[] = [];
   /** Each held-out garment laid out: whether its kind (top or bottom) was read right, and its design. */
   const kinds: { design: string; right: boolean }[] = [];
   beforeAll(() => {
@@ -144,6 +181,7 @@ describe('part classifier, leave one design out', () => {
           d.types.members.map(() => null),
           model,
         );
+        asked.push(answerDoubts(d, verdicts, model));
         d.types.members.forEach((members, t) => {
           for (const i of members) {
             rows.push({
@@ -162,6 +200,14 @@ describe('part classifier, leave one design out', () => {
       }
     }
     console.log(table(rows));
+    const after = (k: number) => pct(asked.reduce((s, a) => s + a.right[k]!, 0) / rows.length);
+    const answers = asked.map((a) => a.answers).sort((a, b) => a - b);
+    console.log(
+      `answering the doubts least sure first, each answer deciding the garment again: ${after(0)} with no answer, ` +
+        `${Array.from({ length: ANSWERS }, (_, k) => `${after(k + 1)} after ${k + 1}`).join(', ')}, ` +
+        `${after(ANSWERS + 1)} after every doubt is answered (${(answers.reduce((a, b) => a + b, 0) / answers.length).toFixed(2)} answers per garment, ` +
+        `median ${answers[answers.length >> 1]}, at most ${answers[answers.length - 1]}; none for ${answers.filter((a) => a === 0).length}/${answers.length})`,
+    );
     const misread = [...new Set(kinds.filter((k) => !k.right).map((k) => k.design))];
     console.log(
       `garment kind (top or bottom) read from the best-matched garments: right for ${kinds.filter((k) => k.right).length}/${kinds.length} garments laid out; misread: ${misread.join(', ') || 'none'}`,
@@ -205,6 +251,14 @@ describe('part classifier, leave one design out', () => {
     // first alternative alone 678).
     const asked = wrong.filter((r) => r.doubted);
     expect(asked.filter((r) => r.offered.includes(r.truth)).length / asked.length).toBeGreaterThan(0.7);
+  });
+
+  it('gets most garments right once the designer answers a doubt or two, least sure first', () => {
+    const after = (k: number) => asked.reduce((s, a) => s + a.right[k]!, 0) / rows.length;
+    // Measured: 85.4 % with no answer, 90.1 % after one, 94.1 % after two, 99.1 % after all (2.31 per garment).
+    expect(after(1)).toBeGreaterThan(after(0) + 0.03);
+    expect(after(2)).toBeGreaterThan(after(1));
+    expect(after(ANSWERS + 1)).toBeGreaterThan(0.97);
   });
 
   it('is less sure of the pieces it gets wrong', () => {

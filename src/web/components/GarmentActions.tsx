@@ -315,7 +315,11 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
   const [answered, setAnswered] = useState<Readonly<Record<string, string>>>({});
   const chosen = (name: string, part: string) => answered[name] === part;
   if (result.needs_confirmation !== true || !Array.isArray(result.pieces)) return null;
-  const unsure = (result.pieces as ReportedPiece[]).filter((p) => p.alternatives?.length);
+  // Least sure first, as the tool's confirmation sentence lists them: answering that one first helps most, since
+  // every answer decides the other pieces again.
+  const unsure = (result.pieces as ReportedPiece[])
+    .filter((p) => p.alternatives?.length)
+    .sort((a, b) => a.confidence - b.confidence);
   if (unsure.length === 0) return null;
   /** The parts offered as buttons: what the piece was read as, then what else it may be. */
   const offered = (p: ReportedPiece) => [
