@@ -58,8 +58,9 @@ export interface GarmentSnapshot {
     /** How sure the identification is, 0..1. */
     readonly confidence: number;
     /**
-     * When the garment-level assignment was in doubt: the other parts the piece may be (one or two, likeliest
-     * first), with their confidences; empty when it was not.
+     * When the garment-level assignment was in doubt: the other parts the piece may be (one or two: the
+     * garment-level alternative, then the next likeliest by the piece's own reading), with their confidences;
+     * empty when it was not.
      */
     readonly alternatives: readonly { readonly part_label: string; readonly confidence: number }[];
     /** The user confirmed this part (confirm_piece_parts). */

@@ -85,8 +85,8 @@ function label(canvas: Raster, text: string, cx: number, cy: number, size: numbe
 const DOUBT_OUTLINE: RGB = { r: 230, g: 81, b: 0 };
 
 /**
- * The pieces tinted by part (or plain, with `tint` off), outlined and labelled; the pieces `marked` (in doubt)
- * outlined thicker in orange.
+ * The pieces tinted by part (a piece without one as `other`), outlined and labelled; the pieces `marked` (in
+ * doubt) outlined thicker in orange.
  */
 export async function overviewImage(
   state: DocState,

@@ -219,7 +219,7 @@ function doubtSentence(pieces: readonly PieceInfo[]): string | null {
     (p) =>
       `“${p.name}”识别为${PART_LABELS[p.part]}（${percent(p.confidence)}），也可能是${PART_LABELS[p.doubt!.part]}（${percent(p.doubt!.confidence)}）${p.doubt!.next ? `或${PART_LABELS[p.doubt!.next.part]}` : ''}`,
   );
-  return `以下裁片的部位不确定（最不确定的在前）：${each.join('；')}。请向用户确认（逐个问时先问第一个：每次确认后其余裁片随之重新判断，常常不必再问）；用户回答后调用 confirm_piece_parts 记下确认或更正的部位（其余裁片随之重新判断），或用 rename_layer 把图层改名为部位名称（如“前片”“后片”“袖子”）后重新识别。`;
+  return `以下裁片的部位不确定（最不确定的在前）：${each.join('；')}。请向用户确认（逐个问时先问第一个：每次确认后其余裁片随之重新判断，常常不必再问）；用户回答后调用 confirm_piece_parts 记下确认或更正的部位，或用 rename_layer 把图层改名为部位名称（如“前片”“后片”“袖子”）后重新识别。`;
 }
 
 function motifReport(m: MotifMode) {

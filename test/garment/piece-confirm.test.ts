@@ -1,8 +1,9 @@
 /**
  * identify_pieces asks for confirmation instead of guessing silently: a garment whose front and back cannot be
  * told apart by shape (two body panels that differ by 2 mm at the neck) comes back with needs_confirmation, a
- * Chinese sentence naming the pieces in doubt and their alternatives, per-piece alternatives (one or two parts), and a `next`
- * that asks to confirm with the user; a garment the model reads clearly does not.
+ * Chinese sentence naming the pieces in doubt (least sure first) and their alternatives, per-piece alternatives
+ * (one or two parts), an overview image that marks them, and a `next` that asks to confirm with the user; a
+ * garment the model reads clearly does not.
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
