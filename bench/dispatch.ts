@@ -2,14 +2,11 @@
  * Validation + dispatch of a query call through Session.call, against the irreducible baseline of
  * parsing the same arguments and awaiting a function (what any dispatcher must do).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Session } from '../src/calls/session.js';
-import { microsPerCall, ratio } from './util.js';
+import { microsPerCall, ratio, scratchDir } from './util.js';
 
 export async function benchDispatch(): Promise<string[]> {
-  const session = new Session({ workspace: mkdtempSync(join(tmpdir(), 'atelier-bench-')) });
+  const session = new Session({ workspace: scratchDir('dispatch') });
   await session.call({ name: 'create_document', arguments: { width: 100, height: 100 } });
   await session.call({ name: 'create_layer', arguments: { name: '前片' } });
   const query = {

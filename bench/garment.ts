@@ -7,9 +7,7 @@
  * baseline, identify ≤ 1×. Layer names are meaningless (图层 N), so identify runs the whole classifier — with
  * part names the names decide and the model is skipped.
  */
-import { mkdtempSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Session } from '../src/calls/session.js';
 import { renderDocument } from '../src/engine/composite/compositor.js';
@@ -18,7 +16,7 @@ import { encodePng } from '../src/engine/io/image-codec.js';
 import { type FsGarment, loadFixtures, marker, openMarker } from '../test/garment/freesewing-fixtures.js';
 import { DOC, garmentDocument, garmentPhoto, PHOTO } from '../test/support/garment-fixtures.js';
 import { peakSince, resetPeak } from './peak-rss.js';
-import { mib, ratio } from './util.js';
+import { mib, ratio, scratchDir } from './util.js';
 
 const DPI = 150;
 const SEAM_ALLOWANCE_MM = 10;
@@ -61,7 +59,7 @@ async function must(session: Session, name: string, args: Record<string, unknown
 
 async function flow(title: string, g: FsGarment, photo: Buffer): Promise<string[]> {
   const m = marker(g, 'none', DPI / 25.4, SEAM_ALLOWANCE_MM);
-  const session = new Session({ workspace: mkdtempSync(join(tmpdir(), 'atelier-bench-garment-')) });
+  const session = new Session({ workspace: scratchDir('garment') });
   await openMarker(session, m, title);
   await session.workspace.writeAtomic('photo.png', photo);
   await must(session, 'set_garment_photo', { path: 'photo.png' });
@@ -108,7 +106,7 @@ async function flow(title: string, g: FsGarment, photo: Buffer): Promise<string[
  * once on the small fixture document before the measured flows, and its time is printed, not hidden.
  */
 async function warmUp(): Promise<number> {
-  const session = new Session({ workspace: mkdtempSync(join(tmpdir(), 'atelier-bench-garment-')) });
+  const session = new Session({ workspace: scratchDir('garment') });
   const t = performance.now();
   await garmentDocument(session, 'zh');
   await session.workspace.writeAtomic('photo.png', await garmentPhoto('fill'));

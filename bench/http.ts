@@ -6,15 +6,12 @@
  * hello-world throughput.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import { Session } from '../src/calls/session.js';
 import { startServer } from '../src/server/server.js';
-import { microsPerCall } from './util.js';
+import { microsPerCall, scratchDir } from './util.js';
 
 const CONCURRENCY = 16;
 const WARMUP_MS = 400;
@@ -131,7 +128,7 @@ export async function benchHttp(): Promise<string[]> {
 
   const server = await startServer({
     port: 0,
-    workspace: mkdtempSync(join(tmpdir(), 'atelier-bench-http-')),
+    workspace: scratchDir('http'),
     maxSessions: CONCURRENCY + 4,
     log: () => {},
   });
@@ -171,7 +168,7 @@ export async function benchHttp(): Promise<string[]> {
   await new Promise<void>((resolve) => helloServer.close(() => resolve()));
 
   // The same calls in-process, one session, one after another.
-  const session = new Session({ workspace: mkdtempSync(join(tmpdir(), 'atelier-bench-http-')) });
+  const session = new Session({ workspace: scratchDir('http') });
   await session.call(call('create_document', { width: 256, height: 256 }));
   for (const name of ['前片', '后片', '袖子']) await session.call(call('create_layer', { name }));
   const queryInProcess = await microsPerCall(() => session.call(query), 500, 9);

@@ -7,17 +7,16 @@
  * process, opens that file (open_document): each prints the peak RSS of that call alone (Linux's VmHWM, reset
  * just before it through /proc/self/clear_refs) and its time.
  */
-import { copyFileSync, mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { Session } from '../src/calls/session.js';
 import { peakSince, resetPeak } from './peak-rss.js';
-import { mib, ratio } from './util.js';
+import { mib, ratio, scratchDir } from './util.js';
 
 const [phase, file] = process.argv.slice(2);
-const ws = mkdtempSync(join(tmpdir(), 'atelier-bench-marker-'));
+const ws = scratchDir('marker');
 const session = new Session({ workspace: ws });
 const must = async (name: string, args: Record<string, unknown>) => {
   const r = await session.call({ name, arguments: args });

@@ -4,14 +4,12 @@
  * in a fresh child process so nothing else in this run inflates it.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { Session } from '../src/calls/session.js';
 import type { EditorState } from '../src/engine/editor.js';
-import { deltaMib, mib, ratio } from './util.js';
+import { deltaMib, mib, ratio, scratchDir } from './util.js';
 
 /** Bytes of distinct pixel buffers reachable from every history state of every document. */
 export function historyBytes(editor: EditorState): number {
@@ -58,7 +56,7 @@ async function must(session: Session, name: string, args: Record<string, unknown
 }
 
 export async function benchMemory(): Promise<string[]> {
-  const ws = mkdtempSync(join(tmpdir(), 'atelier-bench-mem-'));
+  const ws = scratchDir('mem');
   const session = new Session({ workspace: ws });
   await must(session, 'create_document', { width: 4000, height: 4000 });
   const file = await noisePng(ws, 'noise.png', 4000, 4000);

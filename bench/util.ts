@@ -1,5 +1,15 @@
-/** Small timing helpers for the benchmarks: medians of repeated runs, and readable figures. */
+/** Small helpers for the benchmarks: medians of repeated runs, readable figures, scratch workspaces. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+
+/** A fresh workspace under the system's temp folder, removed when the process exits (a bench run leaves none). */
+export function scratchDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `atelier-bench-${prefix}-`));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 export async function median(runs: number, fn: () => unknown | Promise<unknown>): Promise<number> {
   const times: number[] = [];
