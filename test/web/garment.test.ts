@@ -576,6 +576,12 @@ describe('the studio with a model', () => {
     const identified = lastCard(page, '识别裁片部位');
     await eventually(textOf(identified)).toContain('完成');
     await eventually(textOf(feed(page))).toContain('请确认');
+    // What the designer sees: the overview with the pieces in doubt outlined in orange, and the questions.
+    await identified
+      .getByRole('img')
+      .first()
+      .evaluate((e) => (e as { scrollIntoView(o: object): void }).scrollIntoView({ block: 'start' }));
+    await snapshot(page, '16-chat-identify-doubt');
     const line = identified
       .getByRole('note')
       .getByRole('listitem')
