@@ -44,6 +44,8 @@ export interface PieceInfo extends PieceShape {
   /** For the second piece of a pair: its print is the mirror image of its partner's. */
   readonly mirrorOf: number | null;
   readonly reason: string;
+  /** How many layers are this piece's outline (its copies, mirrored or not), itself included. */
+  readonly copies: number;
   /**
    * When the garment-level assignment is in doubt about this piece: the likeliest other part and its
    * probability (identify_pieces then asks for confirmation), and the next likeliest part after it when that is

@@ -63,7 +63,7 @@ const zh = {
   'garment.was': '原识别为{part}',
   'garment.confirmed': '已确认',
   'garment.confirmParts': '按所选部位重新预览（{count} 片）',
-  'garment.unsure': '以下裁片的部位不确定（最不确定的在前，先答第一个）：',
+  'garment.unsure': '以下裁片的部位不确定（最该先答的在前）：',
   'garment.unsurePiece': '{name}：{part}，也可能是{other}',
   'garment.unsureHow':
     '点选正确的部位即记为已确认，其余裁片随之重新判断（常常不必再答）；也可在预览后按“{confirm}”，在裁片表中选择部位，或把图层改名为部位名称后重新识别。',
@@ -184,7 +184,7 @@ const en: Record<MessageKey, string> = {
   'garment.was': 'identified as {part}',
   'garment.confirmed': 'confirmed',
   'garment.confirmParts': 'Preview again with these parts ({count})',
-  'garment.unsure': 'Unsure of these pieces’ parts (least sure first: answer that one first):',
+  'garment.unsure': 'Unsure of these pieces’ parts (the one to answer first at the top):',
   'garment.unsurePiece': '{name}: {part}, or {other}',
   'garment.unsureHow':
     'Pick the right part to record it as confirmed (the other pieces are decided again around it, often settling them); or, after the preview, “{confirm}” opens the pieces table with a part picker; or rename the layer to its part and identify again.',

@@ -1,7 +1,7 @@
 /**
  * identify_pieces asks for confirmation instead of guessing silently: a garment whose front and back cannot be
  * told apart by shape (two body panels that differ by 2 mm at the neck) comes back with needs_confirmation, a
- * Chinese sentence naming the pieces in doubt (least sure first) and their alternatives, per-piece alternatives
+ * Chinese sentence naming the pieces in doubt (in the order to ask them) and their alternatives, per-piece alternatives
  * (one or two parts), an overview image that marks them, and a `next` that asks to confirm with the user; a
  * garment the model reads clearly does not.
  */
@@ -118,7 +118,7 @@ describe('identify_pieces when the garment-level assignment is in doubt', () => 
     }
   });
 
-  it('names the next likeliest part too when it is not negligible, least sure pieces first', async () => {
+  it('names the next likeliest part too when it is not negligible, and asks first what helps most', async () => {
     // A tailored jacket's fronts (with a lapel) are in doubt against its back, and their own reading gives a
     // third part enough weight to offer: the designer is asked about both.
     const twos: string[] = [];
@@ -142,13 +142,18 @@ describe('identify_pieces when the garment-level assignment is in doubt', () => 
         expect(r.confirmation as string).toContain(`或${alts[1]!.part_label}`);
         twos.push(`${id} ${p.name}`);
       }
-      // The sentence lists the pieces in doubt least sure first: answering that one first helps most.
+      // The sentence and ask_order list the pieces in doubt most layers likely wrong first: the first answers
+      // help most.
       const sentence = r.confirmation as string;
       const order = [...sentence.matchAll(/“([^”]+)”识别为/g)].map((m) => m[1]!);
       expect(order).toHaveLength(pieces.filter((p) => p.alternative).length);
-      const sureness = order.map((n) => pieces.find((p) => p.name === n)!.confidence);
-      expect(sureness, id).toEqual([...sureness].sort((a, b) => a - b));
-      expect(new Set(sureness).size, id).toBeGreaterThan(1);
+      expect(r.ask_order).toEqual(order);
+      const likelyWrong = order.map((n) => {
+        const p = pieces.find((q) => q.name === n)! as Reported & { copies: number };
+        return (1 - p.confidence) * p.copies;
+      });
+      expect(likelyWrong, id).toEqual([...likelyWrong].sort((a, b) => b - a));
+      expect(new Set(likelyWrong).size, id).toBeGreaterThan(1);
     }
     expect(twos.length).toBeGreaterThan(0);
   });

@@ -47,8 +47,9 @@ const MIN_LOO = 0.82;
 const ANSWERS = 3;
 
 /**
- * A designer answering the doubts of one held-out garment the way identify_pieces lists them, least sure first:
- * each answer fixes that piece to its true part and the garment is decided again (as confirm_piece_parts does),
+ * A designer answering the doubts of one held-out garment in the order identify_pieces asks them (most layers
+ * likely wrong first: (1 − confidence) × copies): each answer fixes that piece to its true part and the garment is
+ * decided again (as confirm_piece_parts does),
  * until nothing is in doubt. Returns the layers right after 0…ANSWERS answers and after all, and how many
  * answers it took.
  */
@@ -67,7 +68,8 @@ function answerDoubts(
   for (;;) {
     const open = verdicts.flatMap((v, t) => (v.doubt && fixed[t] === null ? [t] : []));
     if (!open.length) break;
-    const t = open.reduce((a, b) => (verdicts[b]!.confidence < verdicts[a]!.confidence ? b : a));
+    const likelyWrong = (u: number) => (1 - verdicts[u]!.confidence) * copies[u]!;
+    const t = open.reduce((a, b) => (likelyWrong(b) > likelyWrong(a) ? b : a));
     fixed[t] = d.labels[t]!;
     answers++;
     verdicts = decideTypes(d.types, fixed, model);
@@ -203,7 +205,7 @@ describe('part classifier, leave one design out', () => {
     const after = (k: number) => pct(asked.reduce((s, a) => s + a.right[k]!, 0) / rows.length);
     const answers = asked.map((a) => a.answers).sort((a, b) => a - b);
     console.log(
-      `answering the doubts least sure first, each answer deciding the garment again: ${after(0)} with no answer, ` +
+      `answering the doubts in the order asked, each answer deciding the garment again: ${after(0)} with no answer, ` +
         `${Array.from({ length: ANSWERS }, (_, k) => `${after(k + 1)} after ${k + 1}`).join(', ')}, ` +
         `${after(ANSWERS + 1)} after every doubt is answered (${(answers.reduce((a, b) => a + b, 0) / answers.length).toFixed(2)} answers per garment, ` +
         `median ${answers[answers.length >> 1]}, at most ${answers[answers.length - 1]}; none for ${answers.filter((a) => a === 0).length}/${answers.length})`,
@@ -253,9 +255,9 @@ describe('part classifier, leave one design out', () => {
     expect(asked.filter((r) => r.offered.includes(r.truth)).length / asked.length).toBeGreaterThan(0.7);
   });
 
-  it('gets most garments right once the designer answers a doubt or two, least sure first', () => {
+  it('gets most garments right once the designer answers a doubt or two, in the order it asks them', () => {
     const after = (k: number) => asked.reduce((s, a) => s + a.right[k]!, 0) / rows.length;
-    // Measured: 85.4 % with no answer, 90.1 % after one, 94.1 % after two, 99.1 % after all (2.31 per garment).
+    // Measured: 85.4 % with no answer, 91.1 % after one, 95.2 % after two, 99.1 % after all (2.31 per garment).
     expect(after(1)).toBeGreaterThan(after(0) + 0.03);
     expect(after(2)).toBeGreaterThan(after(1));
     expect(after(ANSWERS + 1)).toBeGreaterThan(0.97);

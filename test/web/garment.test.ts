@@ -391,12 +391,15 @@ describe('the garment flow without a model', () => {
       const identified = await identifyTwins(fresh, blazerPsd);
       const note = identified.getByRole('note');
       await eventually(textOf(note)).toContain('以下裁片的部位不确定');
-      // Least sure first, as the tool lists them: the first one to answer is the one that helps most.
-      const odds = (await note.locator('li > span:first-child').allTextContents()).map((l) =>
-        Number(/：\S+ (\d+)%/.exec(l)![1]),
+      // In the order the tool asks them (its ask_order): the first answer is the one that helps most.
+      const asked = (await note.locator('li > span:first-child').allTextContents()).map(
+        (l) => /^(\S+ \d+)：/.exec(l)![1],
       );
-      expect(odds.length).toBeGreaterThan(2);
-      expect(odds).toEqual([...odds].sort((a, b) => a - b));
+      const reported = JSON.parse(await textOf(identified.locator('.card-result pre'))()) as {
+        ask_order: string[];
+      };
+      expect(asked.length).toBeGreaterThan(2);
+      expect(asked).toEqual(reported.ask_order);
       // A piece with two alternatives: the first with its odds, the second by name, e.g. "后片 11% / 左袖".
       const line = note.getByRole('listitem').filter({ hasText: ' / ' }).first();
       const says = (await line.locator('span').first().textContent())!;

@@ -707,6 +707,7 @@ export function classifyPieces(
       part,
       confidence: d.confidence,
       decidedBy: d.by,
+      copies: g.members[typeOf.get(i)!]!.length,
       pairWith: other ? other.shape.name : null,
       mirrorOf,
       reason: d.reason,

@@ -315,11 +315,13 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
   const [answered, setAnswered] = useState<Readonly<Record<string, string>>>({});
   const chosen = (name: string, part: string) => answered[name] === part;
   if (result.needs_confirmation !== true || !Array.isArray(result.pieces)) return null;
-  // Least sure first, as the tool's confirmation sentence lists them: answering that one first helps most, since
-  // every answer decides the other pieces again.
+  // In the order the tool says to ask them (its `ask_order`): the first answers help most, since every answer
+  // decides the other pieces again.
+  const order = Array.isArray(result.ask_order) ? (result.ask_order as string[]) : [];
+  const rank = (p: ReportedPiece) => (order.includes(p.name) ? order.indexOf(p.name) : order.length);
   const unsure = (result.pieces as ReportedPiece[])
     .filter((p) => p.alternatives?.length)
-    .sort((a, b) => a.confidence - b.confidence);
+    .sort((a, b) => rank(a) - rank(b));
   if (unsure.length === 0) return null;
   /** The parts offered as buttons: what the piece was read as, then what else it may be. */
   const offered = (p: ReportedPiece) => [
