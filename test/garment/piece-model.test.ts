@@ -29,7 +29,7 @@ import {
   matchGarments,
 } from '../../src/garment/builtin/piece-model.js';
 import { PIECE_MODEL } from '../../src/garment/builtin/piece-model-data.js';
-import { classifyPieces, decideTypes } from '../../src/garment/builtin/pieces.js';
+import { classifyPieces, decideTypes, likelyWrongLayers } from '../../src/garment/builtin/pieces.js';
 
 const { garments, seamAllowanceMm } = loadGarments();
 const designs = [...new Set(garments.map((g) => g.design))];
@@ -48,10 +48,9 @@ const ANSWERS = 3;
 
 /**
  * A designer answering the doubts of one held-out garment in the order identify_pieces asks them (most layers
- * likely wrong first: (1 − confidence) × copies): each answer fixes that piece to its true part and the garment is
- * decided again (as confirm_piece_parts does),
- * until nothing is in doubt. Returns the layers right after 0…ANSWERS answers and after all, and how many
- * answers it took.
+ * likely wrong first): each answer fixes that piece to its true part and the garment is decided again (as
+ * confirm_piece_parts does), until nothing is in doubt. Returns the layers right after 0…ANSWERS answers and
+ * after all, and how many answers it took.
  */
 function answerDoubts(
   d: Described,
@@ -68,7 +67,7 @@ function answerDoubts(
   for (;;) {
     const open = verdicts.flatMap((v, t) => (v.doubt && fixed[t] === null ? [t] : []));
     if (!open.length) break;
-    const likelyWrong = (u: number) => (1 - verdicts[u]!.confidence) * copies[u]!;
+    const likelyWrong = (u: number) => likelyWrongLayers(verdicts[u]!.confidence, copies[u]!);
     const t = open.reduce((a, b) => (likelyWrong(b) > likelyWrong(a) ? b : a));
     fixed[t] = d.labels[t]!;
     answers++;
@@ -202,12 +201,12 @@ describe('part classifier, leave one design out', () => {
       }
     }
     console.log(table(rows));
-    const after = (k: number) => pct(asked.reduce((s, a) => s + a.right[k]!, 0) / rows.length);
+    const rightAfter = (k: number) => pct(asked.reduce((s, a) => s + a.right[k]!, 0) / rows.length);
     const answers = asked.map((a) => a.answers).sort((a, b) => a - b);
     console.log(
-      `answering the doubts in the order asked, each answer deciding the garment again: ${after(0)} with no answer, ` +
-        `${Array.from({ length: ANSWERS }, (_, k) => `${after(k + 1)} after ${k + 1}`).join(', ')}, ` +
-        `${after(ANSWERS + 1)} after every doubt is answered (${(answers.reduce((a, b) => a + b, 0) / answers.length).toFixed(2)} answers per garment, ` +
+      `answering the doubts in the order asked, each answer deciding the garment again: ${rightAfter(0)} with no answer, ` +
+        `${Array.from({ length: ANSWERS }, (_, k) => `${rightAfter(k + 1)} after ${k + 1}`).join(', ')}, ` +
+        `${rightAfter(ANSWERS + 1)} after every doubt is answered (${(answers.reduce((a, b) => a + b, 0) / answers.length).toFixed(2)} answers per garment, ` +
         `median ${answers[answers.length >> 1]}, at most ${answers[answers.length - 1]}; none for ${answers.filter((a) => a === 0).length}/${answers.length})`,
     );
     const misread = [...new Set(kinds.filter((k) => !k.right).map((k) => k.design))];
@@ -256,11 +255,11 @@ describe('part classifier, leave one design out', () => {
   });
 
   it('gets most garments right once the designer answers a doubt or two, in the order it asks them', () => {
-    const after = (k: number) => asked.reduce((s, a) => s + a.right[k]!, 0) / rows.length;
+    const rightAfter = (k: number) => asked.reduce((s, a) => s + a.right[k]!, 0) / rows.length;
     // Measured: 85.4 % with no answer, 91.1 % after one, 95.2 % after two, 99.1 % after all (2.31 per garment).
-    expect(after(1)).toBeGreaterThan(after(0) + 0.03);
-    expect(after(2)).toBeGreaterThan(after(1));
-    expect(after(ANSWERS + 1)).toBeGreaterThan(0.97);
+    expect(rightAfter(1)).toBeGreaterThan(rightAfter(0) + 0.03);
+    expect(rightAfter(2)).toBeGreaterThan(rightAfter(1));
+    expect(rightAfter(ANSWERS + 1)).toBeGreaterThan(0.97);
   });
 
   it('is less sure of the pieces it gets wrong', () => {

@@ -451,6 +451,13 @@ const LIBRARY_DOUBT = 3;
  */
 const NEXT_FLOOR = 0.05;
 
+/**
+ * How many layers of a piece in doubt are likely wrong: its doubt (1 − confidence) over every layer cut from its
+ * outline, since one answer settles its copies too. identify_pieces asks first about the piece where this is
+ * largest.
+ */
+export const likelyWrongLayers = (confidence: number, copies: number) => (1 - confidence) * copies;
+
 const LABEL_ZH: Readonly<Record<Label, string>> = { ...PART_LABELS, sleeve: '袖片' };
 
 /** The garment-level assignment over the model's probabilities, with names fixing the parts they name. */
