@@ -3,7 +3,7 @@
  * layer selection, and the garment state. The studio draws its panes from it and the agent loop summarises it
  * for the model; neither changes anything.
  */
-import { PART_LABELS } from '../garment/types.js';
+import { alternativesOf, PART_LABELS } from '../garment/types.js';
 import { layerTree } from '../tools/basics.js';
 import { documentSummary } from '../tools/describe.js';
 import type { Session } from './session.js';
@@ -60,7 +60,7 @@ export function snapshotOf(session: Session): Promise<SessionSnapshot> {
         part: p.part,
         part_label: PART_LABELS[p.part],
         confidence: Math.round(p.confidence * 100) / 100,
-        alternatives: (p.doubt ? [p.doubt, ...(p.doubt.next ? [p.doubt.next] : [])] : []).map((a) => ({
+        alternatives: (p.doubt ? alternativesOf(p.doubt) : []).map((a) => ({
           part_label: PART_LABELS[a.part],
           confidence: Math.round(a.confidence * 100) / 100,
         })),

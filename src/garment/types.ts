@@ -58,6 +58,15 @@ export interface PieceInfo extends PieceShape {
   };
 }
 
+/**
+ * The parts a piece in doubt may be instead: the doubt's alternative (what the garment-level assignment or the
+ * front/back cues would make of it, with its share of the assignments), then the next likeliest part by the
+ * piece's own reading (its probability). The two measures differ, so the order is by source, not by number.
+ */
+export function alternativesOf(doubt: NonNullable<PieceInfo['doubt']>): { part: Part; confidence: number }[] {
+  return doubt.next ? [doubt, doubt.next] : [doubt];
+}
+
 export interface PaletteEntry {
   readonly hex: string;
   readonly lab: Lab;

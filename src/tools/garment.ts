@@ -20,6 +20,7 @@ import { overviewImage, previewImage, proposalsFor } from '../garment/preview.js
 import { type MotifMode, placementFor } from '../garment/render.js';
 import {
   type AppliedRecord,
+  alternativesOf,
   EMPTY_GARMENT_MEMORY,
   type Extraction,
   type GarmentAnalysis,
@@ -192,14 +193,6 @@ function pieceReport(p: PieceInfo, proposal?: { type: string; color: string }) {
     ...(proposal ? { type: proposal.type, color: proposal.color } : {}),
   };
 }
-
-/**
- * The parts a piece in doubt may be instead: the doubt's alternative (what the garment-level assignment or the
- * front/back cues would make of it, with its share of the assignments), then the next likeliest part by the
- * piece's own reading (its probability). The two measures differ, so the order is by source, not by number.
- */
-const alternativesOf = (doubt: NonNullable<PieceInfo['doubt']>) =>
-  doubt.next ? [doubt, doubt.next] : [doubt];
 
 const percent = (x: number) => `${Math.round(x * 100)}%`;
 

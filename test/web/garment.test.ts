@@ -95,8 +95,11 @@ async function uploadGarment(page: Page, pieces = piecesPsd) {
   );
 }
 
-/** Opens the twins (two identical body panels, names meaningless) and identifies them from the toolbox. */
-async function identifyTwins(page: Page, pieces = twinsPsd) {
+/**
+ * Uploads a cut-piece PSD (by default the twins: two identical body panels, names meaningless) and identifies it
+ * from the toolbox.
+ */
+async function identifyUploaded(page: Page, pieces = twinsPsd) {
   await uploadGarment(page, pieces);
   const group = page.getByRole('region', { name: '服装套图' });
   await group.getByRole('button', { name: '识别裁片部位', exact: true }).click();
@@ -221,7 +224,7 @@ describe('the garment flow without a model', () => {
   it('marks the pieces whose part is in doubt in the pieces table, with the alternative', async () => {
     const fresh = await openPage(browser, `${server.url}/`);
     try {
-      const identified = await identifyTwins(fresh);
+      const identified = await identifyUploaded(fresh);
       const group = fresh.getByRole('region', { name: '服装套图' });
       // The card says which parts are in doubt, in the designer's words, before any preview.
       const note = identified.getByRole('note');
@@ -306,7 +309,7 @@ describe('the garment flow without a model', () => {
   it('records the answer to a doubt picked in the identify card, and the doubt is gone', async () => {
     const fresh = await openPage(browser, `${server.url}/`);
     try {
-      const identified = await identifyTwins(fresh);
+      const identified = await identifyUploaded(fresh);
       const note = identified.getByRole('note');
       // Each doubtful piece has a button for what it was read as and for its alternative; one of the twins:
       const line = note
@@ -388,7 +391,7 @@ describe('the garment flow without a model', () => {
   it('offers a second alternative when the piece may be one of two other parts, and records it', async () => {
     const fresh = await openPage(browser, `${server.url}/`);
     try {
-      const identified = await identifyTwins(fresh, blazerPsd);
+      const identified = await identifyUploaded(fresh, blazerPsd);
       const note = identified.getByRole('note');
       await eventually(textOf(note)).toContain('以下裁片的部位不确定');
       // In the order the tool asks them (its ask_order): the first answer is the one that helps most.
