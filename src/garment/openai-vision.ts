@@ -170,12 +170,20 @@ export class OpenAIVision implements Vision {
       // What the user confirmed is not the model's to change.
       if (p.decidedBy === 'user') return p;
       if (!v || v.part === p.part) return v ? { ...p, confidence: Math.max(p.confidence, v.confidence) } : p;
+      // The two readings disagree: the shape model's part is what the piece may be instead, then its own
+      // alternative when that is yet another part (never the part the vision model chose).
+      const next = p.doubt && p.doubt.part !== v.part ? p.doubt : p.doubt?.next;
       return {
         ...p,
         part: v.part,
         confidence: v.confidence,
         decidedBy: 'vision',
         reason: `视觉模型：${v.reason}`,
+        doubt: {
+          part: p.part,
+          confidence: p.confidence,
+          ...(next && next.part !== v.part ? { next: { part: next.part, confidence: next.confidence } } : {}),
+        },
       };
     });
   }

@@ -47,6 +47,11 @@ export interface PieceInfo extends PieceShape {
   /** How many layers are this piece's outline (its copies, mirrored or not), itself included. */
   readonly copies: number;
   /**
+   * The other layers cut from this piece's outline, in the pieces' order. A part confirmed for one of them decides
+   * theirs (confirm_piece_parts), so a doubt is asked once per outline.
+   */
+  readonly sameOutline: readonly string[];
+  /**
    * When the garment-level assignment is in doubt about this piece: the likeliest other part and its
    * probability (identify_pieces then asks for confirmation), and the next likeliest part after it when that is
    * not negligible.

@@ -65,8 +65,10 @@ const zh = {
   'garment.confirmParts': '按所选部位重新预览（{count} 片）',
   'garment.unsure': '以下裁片的部位不确定（最该先答的在前）：',
   'garment.unsurePiece': '{name}：{part}，也可能是{other}',
+  'garment.sameOutline': '{name}（同一裁片：{others}）',
+  'list.separator': '、',
   'garment.unsureHow':
-    '点选正确的部位即记为已确认，其余裁片随之重新判断（常常不必再答）；也可在预览后按“{confirm}”，在裁片表中选择部位，或把图层改名为部位名称后重新识别。',
+    '点选正确的部位即记为已确认，同一裁片的各层随之确定，其余裁片重新判断（常常不必再答）；也可在预览后按“{confirm}”，在裁片表中选择部位，或把图层改名为部位名称后重新识别。',
   'garment.isPart': '是{part}',
   'garment.otherPart': '其他部位…',
   'garment.otherPartOf': '{name} 是其他部位',
@@ -186,8 +188,10 @@ const en: Record<MessageKey, string> = {
   'garment.confirmParts': 'Preview again with these parts ({count})',
   'garment.unsure': 'Unsure of these pieces’ parts (the one to answer first at the top):',
   'garment.unsurePiece': '{name}: {part}, or {other}',
+  'garment.sameOutline': '{name} (same piece: {others})',
+  'list.separator': ', ',
   'garment.unsureHow':
-    'Pick the right part to record it as confirmed (the other pieces are decided again around it, often settling them); or, after the preview, “{confirm}” opens the pieces table with a part picker; or rename the layer to its part and identify again.',
+    'Pick the right part to record it as confirmed (the layers cut from the same piece follow it, the other pieces are decided again around it, often settling them); or, after the preview, “{confirm}” opens the pieces table with a part picker; or rename the layer to its part and identify again.',
   'garment.isPart': 'It is {part}',
   'garment.otherPart': 'Another part…',
   'garment.otherPartOf': '{name}: another part',

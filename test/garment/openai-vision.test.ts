@@ -107,11 +107,25 @@ describe('OpenAI-compatible vision provider', () => {
     const png = Buffer.from(urls[0]!.split(',')[1]!, 'base64');
     expect((await sharp(png).metadata()).format).toBe('png');
     expect(r.provider).toBe('openai');
-    const pieces = r.pieces as { name: string; part: string; decided_by: string }[];
+    const pieces = r.pieces as {
+      name: string;
+      part: string;
+      decided_by: string;
+      alternatives?: { part: string }[];
+    }[];
+    const collar = builtin.find((p) => p.name === '图层 4')!.part;
+    expect(collar).not.toBe('waistband');
     expect(pieces.find((p) => p.name === '图层 4')).toMatchObject({
       part: 'waistband',
       decided_by: 'vision',
     });
+    // The two readings disagree, so the designer is asked: the shape model's part is offered instead, and the
+    // part the vision model chose is never offered as its own alternative.
+    const overridden = pieces.find((p) => p.name === '图层 4')!;
+    expect(overridden.alternatives?.[0]?.part).toBe(collar);
+    expect(overridden.alternatives!.map((a) => a.part)).not.toContain('waistband');
+    expect(r.needs_confirmation).toBe(true);
+    expect(r.ask_order).toContain('图层 4');
     // Layers the model left out keep the builtin answer.
     for (const left of ['图层 2', '图层 5']) {
       const own = pieces.find((p) => p.name === left)!;

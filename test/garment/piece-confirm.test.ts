@@ -122,6 +122,7 @@ describe('identify_pieces when the garment-level assignment is in doubt', () => 
     // A tailored jacket's fronts (with a lapel) are in doubt against its back, and their own reading gives a
     // third part enough weight to offer: the designer is asked about both.
     const twos: string[] = [];
+    const grouped: string[] = [];
     for (const id of ['blazer-M', 'doublebreasted-M']) {
       const r = await identify(FIX.garments.find((g) => g.id === id)!);
       type Alt = { part: string; part_label: string; confidence: number };
@@ -143,10 +144,25 @@ describe('identify_pieces when the garment-level assignment is in doubt', () => 
         twos.push(`${id} ${p.name}`);
       }
       // The sentence and ask_order list the pieces in doubt most layers likely wrong first: the first answers
-      // help most.
+      // help most. One question per outline: its first layer stands for the layers cut from it.
       const sentence = r.confirmation as string;
-      const order = [...sentence.matchAll(/“([^”]+)”识别为/g)].map((m) => m[1]!);
-      expect(order).toHaveLength(pieces.filter((p) => p.alternative).length);
+      const order = [...sentence.matchAll(/“([^”]+)”(?:（[^）]*）)?识别为/g)].map((m) => m[1]!);
+      const sameOutline = (n: string) =>
+        (pieces.find((q) => q.name === n) as { same_outline?: string[] }).same_outline ?? [];
+      const covered = order.flatMap((n) => [n, ...sameOutline(n)]);
+      expect(covered.sort()).toEqual(
+        pieces
+          .filter((p) => p.alternative)
+          .map((p) => p.name)
+          .sort(),
+      );
+      for (const n of order) {
+        for (const copy of sameOutline(n)) {
+          expect(order, `${id}: ${copy} is asked with ${n}`).not.toContain(copy);
+          expect(sentence).toContain(`“${copy}”同一裁片`);
+          grouped.push(`${id} ${n}+${copy}`);
+        }
+      }
       expect(r.ask_order).toEqual(order);
       const likelyWrong = order.map((n) => {
         const p = pieces.find((q) => q.name === n)! as Reported & { copies: number };
@@ -156,6 +172,7 @@ describe('identify_pieces when the garment-level assignment is in doubt', () => 
       expect(new Set(likelyWrong).size, id).toBeGreaterThan(1);
     }
     expect(twos.length).toBeGreaterThan(0);
+    expect(grouped.length, 'a mirrored pair in doubt is asked about once').toBeGreaterThan(0);
   });
 
   it('does not ask when the shapes are clear', async () => {

@@ -109,6 +109,11 @@ async function identifyUploaded(page: Page, pieces = twinsPsd) {
   return identified;
 }
 
+/** The layer a line of the doubt note asks about: "图层 8：…", or "图层 8（同一裁片：图层 9）：…" for an outline cut twice. */
+function askedPiece(line: string): string {
+  return /^(\S+ \d+)(?:（同一裁片：[^）]*）)?：/.exec(line)![1]!;
+}
+
 async function expectScore(page: Page) {
   const card = lastCard(page, '验证套图效果');
   await eventually(textOf(card)).toContain('完成');
@@ -230,7 +235,13 @@ describe('the garment flow without a model', () => {
       const note = identified.getByRole('note');
       await eventually(textOf(note)).toContain('以下裁片的部位不确定');
       expect(await textOf(note)()).toMatch(
-        new RegExp(`(${NAMES.none.front}|${NAMES.none.back})：前片 \\d+%，也可能是后片`),
+        new RegExp(`(${NAMES.none.front}|${NAMES.none.back})（同一裁片：[^）]+）：前片 \\d+%，也可能是后片`),
+      );
+      // The twins are one outline cut twice: one question for both, the answer for one deciding the other.
+      const twinLines = note.getByRole('listitem').filter({ hasText: /也可能是(前片|后片)/ });
+      await expect(countOf(twinLines)()).resolves.toBe(1);
+      expect(await textOf(twinLines)()).toMatch(
+        new RegExp(`同一裁片：(${NAMES.none.front}|${NAMES.none.back})）`),
       );
       // The overview image above it marks the same pieces (orange outline, a ？ after the part).
       const overview = identified.getByRole('img').first();
@@ -317,7 +328,7 @@ describe('the garment flow without a model', () => {
         .filter({ hasText: /也可能是(前片|后片)/ })
         .first();
       const text = (await line.textContent())!;
-      const name = /^(\S+ \d+)：/.exec(text)![1]!;
+      const name = askedPiece(text);
       const other = /也可能是(前片|后片)/.exec(text)![1]!;
       await expect(countOf(line.getByRole('button'))()).resolves.toBe(2);
       // Each button names its piece to a screen reader, as the chat message would say it.
@@ -364,7 +375,7 @@ describe('the garment flow without a model', () => {
         .getByRole('listitem')
         .filter({ hasText: /：(左袖|右袖)/ })
         .first();
-      const sleeveName = /^(\S+ \d+)：/.exec((await sleeveLine.textContent())!)![1]!;
+      const sleeveName = askedPiece((await sleeveLine.textContent())!);
       const others = sleeveLine.getByRole('combobox', { name: `${sleeveName} 是其他部位` });
       const offered = await others.locator('option').allTextContents();
       expect(offered).toContain('袖口');
@@ -395,9 +406,7 @@ describe('the garment flow without a model', () => {
       const note = identified.getByRole('note');
       await eventually(textOf(note)).toContain('以下裁片的部位不确定');
       // In the order the tool asks them (its ask_order): the first answer is the one that helps most.
-      const asked = (await note.locator('li > span:first-child').allTextContents()).map(
-        (l) => /^(\S+ \d+)：/.exec(l)![1],
-      );
+      const asked = (await note.locator('li > span:first-child').allTextContents()).map(askedPiece);
       const reported = JSON.parse(await textOf(identified.locator('.card-result pre'))()) as {
         ask_order: string[];
       };
@@ -406,7 +415,8 @@ describe('the garment flow without a model', () => {
       // A piece with two alternatives: the first with its odds, the second by name, e.g. "后片 11% / 左袖".
       const line = note.getByRole('listitem').filter({ hasText: ' / ' }).first();
       const says = (await line.locator('span').first().textContent())!;
-      const [, name, first, second] = /^(\S+ \d+)：\S+ \d+%，也可能是(\S+) \d+% \/ (\S+)$/.exec(says)!;
+      const name = askedPiece(says);
+      const [, first, second] = /：\S+ \d+%，也可能是(\S+) \d+% \/ (\S+)$/.exec(says)!;
       // Three buttons: the part read and the two it may be instead; the list holds every other part.
       await expect(countOf(line.getByRole('button'))()).resolves.toBe(3);
       const offered = await line.getByRole('combobox').locator('option').allTextContents();

@@ -715,6 +715,7 @@ export function classifyPieces(
       confidence: d.confidence,
       decidedBy: d.by,
       copies: g.members[typeOf.get(i)!]!.length,
+      sameOutline: g.members[typeOf.get(i)!]!.filter((k) => k !== i).map((k) => shapes[k]!.name),
       pairWith: other ? other.shape.name : null,
       mirrorOf,
       reason: d.reason,

@@ -300,6 +300,8 @@ interface ReportedPiece {
   part_label: string;
   confidence: number;
   alternatives?: { part: string; part_label: string; confidence: number }[];
+  /** The other layers cut from the same outline: the answer for this layer decides theirs. */
+  same_outline?: string[];
 }
 
 /**
@@ -315,13 +317,12 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
   const [answered, setAnswered] = useState<Readonly<Record<string, string>>>({});
   const chosen = (name: string, part: string) => answered[name] === part;
   if (result.needs_confirmation !== true || !Array.isArray(result.pieces)) return null;
-  // In the order the tool says to ask them (its `ask_order`): the first answers help most, since every answer
-  // decides the other pieces again.
-  const order = Array.isArray(result.ask_order) ? (result.ask_order as string[]) : [];
-  const rank = (p: ReportedPiece) => (order.includes(p.name) ? order.indexOf(p.name) : order.length);
+  // The pieces the tool asks about, in its order (`ask_order`): the first answers help most, since every answer
+  // decides the other pieces again, and one layer stands for those cut from the same outline.
+  const order = Array.isArray(result.ask_order) ? (result.ask_order as string[]) : null;
   const unsure = (result.pieces as ReportedPiece[])
-    .filter((p) => p.alternatives?.length)
-    .sort((a, b) => rank(a) - rank(b));
+    .filter((p) => p.alternatives?.length && (!order || order.includes(p.name)))
+    .sort((a, b) => (order ? order.indexOf(a.name) - order.indexOf(b.name) : 0));
   if (unsure.length === 0) return null;
   /** The parts offered as buttons: what the piece was read as, then what else it may be. */
   const offered = (p: ReportedPiece) => [
@@ -348,7 +349,12 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
           <li key={p.name}>
             <span>
               {t('garment.unsurePiece', {
-                name: p.name,
+                name: p.same_outline?.length
+                  ? t('garment.sameOutline', {
+                      name: p.name,
+                      others: p.same_outline.join(t('list.separator')),
+                    })
+                  : p.name,
                 part: withOdds(p.part_label, p.confidence),
                 other: alternativesText(p.alternatives ?? []),
               })}
