@@ -17,7 +17,13 @@ export type DecidedBy = 'name' | 'pair' | 'shape' | 'vision' | 'user';
 /** Geometry of one piece layer, measured from its alpha. */
 export interface PieceShape {
   readonly layerId: number;
+  /**
+   * What the garment tools call the piece: its layer's name, or, when several piece layers share that name
+   * (Photoshop allows it), the name with `#1`, `#2`… from the top, so every piece can be named in a call.
+   */
   readonly name: string;
+  /** The layer's own name. */
+  readonly layerName: string;
   /** The layer's raster when measured: the analysis is stale when the layer no longer holds it. */
   readonly raster: Raster;
   /** Tight bounds of the opaque pixels (alpha ≥ 128), document pixels. */

@@ -89,7 +89,7 @@ function currentAnalysis(ctx: ToolContext, doc: OpenDocument): GarmentAnalysis {
   }
   for (const p of a.pieces) {
     const layer = doc.state.layers.get(p.layerId);
-    if (!layer || !isPieceKind(layer) || layer.raster !== p.raster || layer.name !== p.name) {
+    if (!layer || !isPieceKind(layer) || layer.raster !== p.raster || layer.name !== p.layerName) {
       fail('invalid_state', `裁片图层“${p.name}”在识别之后被修改、改名或删除了`, {
         hint: '重新调用 identify_pieces',
       });
@@ -229,6 +229,22 @@ function doubtSentence(unsure: readonly PieceInfo[]): string {
   return `以下裁片的部位不确定（最该先问的在前）：${each.join('；')}。请向用户确认（逐个问时先问第一个：每次确认后其余裁片随之重新判断，常常不必再问）；用户回答后调用 confirm_piece_parts 记下确认或更正的部位，或用 rename_layer 把图层改名为部位名称（如“前片”“后片”“袖子”）后重新识别。`;
 }
 
+/** Piece layers that share a name, and what the garment tools call each (collectPieces): null when none do. */
+function sharedNames(pieces: readonly PieceInfo[]): string | null {
+  const byLayer = new Map<string, string[]>();
+  for (const p of pieces) {
+    if (p.name !== p.layerName) byLayer.set(p.layerName, [...(byLayer.get(p.layerName) ?? []), p.name]);
+  }
+  if (!byLayer.size) return null;
+  const each = [...byLayer].map(
+    ([layer, names]) =>
+      `${names.length} 个裁片图层都叫“${layer}”，从上到下称为${byPosition(names)
+        .map((n) => `“${n}”`)
+        .join('、')}`,
+  );
+  return `${each.join('；')}。在 confirm_piece_parts 和 extract_and_apply_all_pieces 中用这些名称指定裁片（图层本身未改名；也可用 rename_layer 改成不同的名称后重新识别）`;
+}
+
 function motifReport(m: MotifMode) {
   return {
     blend_mode: m.blend,
@@ -248,7 +264,18 @@ function sameAnalysis(a: GarmentAnalysis | null, b: GarmentAnalysis): boolean {
   });
 }
 
-function noSuchPiece(name: string, names: readonly string[]): never {
+const byPosition = (names: readonly string[]) =>
+  [...names].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+
+function noSuchPiece(name: string, pieces: readonly PieceShape[]): never {
+  const names = pieces.map((p) => p.name);
+  const shared = byPosition(pieces.filter((p) => p.layerName === name).map((p) => p.name));
+  if (shared.length) {
+    fail('not_found', `有 ${shared.length} 个裁片图层都叫“${name}”，不能确定指哪一个`, {
+      hint: `从上到下依次是 ${shared.map((n) => `“${n}”`).join('、')}：请用其中的名称（见 identify_pieces 结果的 shared_layer_names）`,
+      details: { closest: shared, pieces: names },
+    });
+  }
   const near = closest(name, names);
   fail('not_found', `没有名为“${name}”的裁片`, {
     hint: near.length ? `是否指 ${near.map((n) => `“${n}”`).join('、')}？` : `裁片有：${names.join('、')}`,
@@ -366,9 +393,11 @@ async function identifyPieces(
   const confirm = doubt
     ? '先把 confirmation 中列出的裁片和可选部位告诉用户并请其确认（不要直接继续）；用户确认后，'
     : '';
+  const shared = sharedNames(pieces);
   return {
     document: doc.name,
     provider,
+    ...(shared ? { shared_layer_names: shared } : {}),
     needs_confirmation: doubt !== null,
     ...(doubt ? { confirmation: doubt, ask_order: unsure.map((p) => p.name) } : {}),
     pieces: pieces.map((p) => pieceReport(p, byName.get(p.name))),
@@ -404,7 +433,7 @@ export const garmentHandlers = {
     const names = shapes.map((s) => s.name);
     const seen = new Set<string>();
     for (const e of entries) {
-      if (!names.includes(e.name)) noSuchPiece(e.name, names);
+      if (!names.includes(e.name)) noSuchPiece(e.name, shapes);
       if (seen.has(e.name)) fail('invalid_arguments', `裁片“${e.name}”在 pieces 中出现了两次`);
       seen.add(e.name);
     }
@@ -482,7 +511,7 @@ export const garmentHandlers = {
     const plans: PiecePlan[] = [];
     for (const e of entries) {
       const piece = analysis.pieces.find((p) => p.name === e.name);
-      if (!piece) noSuchPiece(e.name, names);
+      if (!piece) noSuchPiece(e.name, analysis.pieces);
       if (seen.has(e.name)) fail('invalid_arguments', `裁片“${e.name}”在 pieces 中出现了两次`);
       seen.add(e.name);
       if ((e.type === 'solid' || e.type === 'theme_pattern') && !e.color) {

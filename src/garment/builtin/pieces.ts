@@ -47,7 +47,28 @@ export function collectPieces(state: DocState): PieceShape[] {
     if (shape.area >= state.width * state.height * 0.9) continue;
     out.push(shape);
   }
-  return out.reverse(); // bottom → top, stable
+  return withDistinctNames(out).reverse(); // bottom → top, stable
+}
+
+/**
+ * Pieces (top first) whose layers share a name are told apart as the layers panel lists them: `图层 1#1` is the
+ * upper of two layers named `图层 1`. Without it, a call naming `图层 1` would pick one of them (Photoshop's
+ * getByName takes the top one) and the other could be neither confirmed nor printed.
+ */
+function withDistinctNames(topFirst: readonly PieceShape[]): PieceShape[] {
+  const count = new Map<string, number>();
+  for (const s of topFirst) count.set(s.layerName, (count.get(s.layerName) ?? 0) + 1);
+  const taken = new Set(topFirst.map((s) => s.layerName));
+  const seen = new Map<string, number>();
+  return topFirst.map((s) => {
+    if (count.get(s.layerName)! < 2) return s;
+    const k = (seen.get(s.layerName) ?? 0) + 1;
+    seen.set(s.layerName, k);
+    let name = `${s.layerName}#${k}`;
+    while (taken.has(name)) name += '#';
+    taken.add(name);
+    return { ...s, name };
+  });
 }
 
 export type PieceLayer = PixelLayer | SmartLayer;
@@ -98,6 +119,7 @@ export function measure(layer: PieceLayer): PieceShape | null {
   return {
     layerId: layer.id,
     name: layer.name,
+    layerName: layer.name,
     raster: r,
     bounds,
     mask: m,
@@ -599,7 +621,7 @@ export function classifyPieces(
 ): PieceInfo[] {
   if (!shapes.length) return [];
   const byUser = shapes.map((s) => confirmed.get(s.layerId) ?? null);
-  const hints = shapes.map((s, i) => (byUser[i] ? confirmedHint(byUser[i]) : nameHint(s.name)));
+  const hints = shapes.map((s, i) => (byUser[i] ? confirmedHint(byUser[i]) : nameHint(s.layerName)));
   const groups = groupCopies(shapes);
   const fixed = groups.members.map((m) => {
     const named = m.map((k) => hints[k]).find((h) => h !== null);
@@ -624,7 +646,7 @@ export function classifyPieces(
         side: hint.side,
         by: user ? 'user' : 'name',
         confidence: user ? 1 : 0.95,
-        reason: user ? `用户确认为${PART_LABELS[user]}` : `图层名“${shape.name}”含部位关键词`,
+        reason: user ? `用户确认为${PART_LABELS[user]}` : `图层名“${shape.layerName}”含部位关键词`,
         pair: partner[i]!,
         doubt: null,
       };

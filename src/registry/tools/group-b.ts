@@ -41,7 +41,11 @@ export const groupB = [
           items: {
             type: 'object',
             properties: {
-              name: { type: 'string', description: '裁片图层名称（图层名，不是部位名）' },
+              name: {
+                type: 'string',
+                description:
+                  '裁片图层名称（图层名，不是部位名；几个裁片图层同名时用 identify_pieces 结果中的名称，如“图层 1#2”）',
+              },
               type: {
                 type: 'string',
                 description:

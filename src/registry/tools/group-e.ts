@@ -154,7 +154,11 @@ export const groupE = [
           items: {
             type: 'object',
             properties: {
-              name: { type: 'string', description: '裁片图层名称（图层名，不是部位名）' },
+              name: {
+                type: 'string',
+                description:
+                  '裁片图层名称（图层名，不是部位名；几个裁片图层同名时用 identify_pieces 结果中的名称，如“图层 1#2”）',
+              },
               part: {
                 type: 'string',
                 description: `部位：${PART_NAMES}`,

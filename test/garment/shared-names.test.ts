@@ -1,0 +1,86 @@
+/**
+ * Piece layers that share a name (Photoshop allows it; CAD exports and copied layers make it common): the
+ * garment tools tell them apart, so every piece can be confirmed and printed, and a bare shared name is refused
+ * instead of landing on one of them.
+ */
+import { describe, expect, it } from 'vitest';
+import type { DocState } from '../../src/engine/model.js';
+import { topDown } from '../../src/engine/tree.js';
+import { garmentDocument, NAMES, usePhoto } from '../support/garment-fixtures.js';
+import { call, hashEditor, newSession, ok } from '../support/session.js';
+
+interface Reported {
+  name: string;
+  part: string;
+  decided_by: string;
+}
+
+const stateOf = (session: ReturnType<typeof newSession>): DocState =>
+  session.editor.begin().activeDocument().state;
+
+describe('piece layers with the same name', () => {
+  it('are named #1, #2… from the top, confirmed one by one, and every one is printed', async () => {
+    const session = newSession();
+    await garmentDocument(session, 'none');
+    // The right sleeve's layer takes the back's name: two layers called "图层 1".
+    const shared = NAMES.none.back;
+    await ok(session, 'select_layers', { names: [NAMES.none.right] });
+    await ok(session, 'rename_layer', { new_name: shared });
+    const ids = [...topDown(stateOf(session))].filter((e) => e.layer.name === shared).map((e) => e.layer.id);
+    expect(ids).toHaveLength(2);
+
+    const found = await ok(session, 'identify_pieces');
+    const pieces = found.pieces as Reported[];
+    expect(pieces.map((p) => p.name).sort()).toEqual(
+      [`${shared}#1`, `${shared}#2`, NAMES.none.front, NAMES.none.collar, NAMES.none.left].sort(),
+    );
+    expect(found.shared_layer_names).toContain(`2 个裁片图层都叫“${shared}”`);
+    expect(found.shared_layer_names).toContain(`“${shared}#1”、“${shared}#2”`);
+    // #1 is the upper layer: the sleeve (inserted after the back in the fixture).
+    const upper = pieces.find((p) => p.name === `${shared}#1`)!;
+    const lower = pieces.find((p) => p.name === `${shared}#2`)!;
+    expect(upper.part).toBe('right_sleeve');
+    expect(lower.part).toBe('back');
+
+    // The bare name is ambiguous: refused, naming both, and nothing changes.
+    const before = hashEditor(session.editor.snapshot);
+    const memory = session.garment;
+    const refused = await call(session, 'confirm_piece_parts', { pieces: [{ name: shared, part: 'back' }] });
+    expect(refused.ok).toBe(false);
+    if (refused.ok) return;
+    expect(refused.error.code).toBe('not_found');
+    expect(refused.error.hint).toContain(`“${shared}#1”、“${shared}#2”`);
+    expect(hashEditor(session.editor.snapshot)).toBe(before);
+    expect(session.garment).toBe(memory);
+
+    // Each is its own piece: confirming the lower one touches only it.
+    const confirmed = await ok(session, 'confirm_piece_parts', {
+      pieces: [{ name: `${shared}#2`, part: 'back' }],
+    });
+    const after = new Map((confirmed.pieces as Reported[]).map((p) => [p.name, p]));
+    expect(after.get(`${shared}#2`)).toMatchObject({ part: 'back', decided_by: 'user' });
+    expect(after.get(`${shared}#1`)).toMatchObject({ part: 'right_sleeve' });
+    expect(after.get(`${shared}#1`)!.decided_by).not.toBe('user');
+
+    // The whole flow: every piece layer gets its print, both of the shared name included.
+    await usePhoto(session, 'fill');
+    const identified = await ok(session, 'identify_pieces');
+    await ok(session, 'generate_garment_preview');
+    const applied = await ok(session, 'extract_and_apply_all_pieces', { pieces: identified.proposed_pieces });
+    expect(applied.pieces_without_pattern).toBeUndefined();
+    expect((applied.applied as { piece: string }[]).map((a) => a.piece).sort()).toEqual(
+      pieces.map((p) => p.name).sort(),
+    );
+    const state = stateOf(session);
+    for (const id of ids) {
+      const parent = [...topDown(state)].find((e) => e.layer.id === id)!.parent;
+      expect(parent, `layer ${id} is grouped with its print`).not.toBeNull();
+      const group = state.layers.get(parent!)!;
+      expect(group.name).toMatch(new RegExp(`^${shared}#[12] 花样$`));
+      // The layers keep their own name; only the tools tell them apart.
+      expect(state.layers.get(id)!.name).toBe(shared);
+    }
+    const verified = await ok(session, 'verify_pattern_result');
+    expect(verified.score as number).toBeGreaterThan(7);
+  });
+});
