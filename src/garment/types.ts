@@ -1,5 +1,5 @@
 /** The garment workflow's data: parts, piece analyses, the print extracted from the photo, and session memory. */
-import type { Raster, Rect } from '../engine/model.js';
+import type { LayerMask, Raster, Rect } from '../engine/model.js';
 import { GARMENT_PARTS, type GarmentPart } from '../registry/garment-parts.js';
 import type { Lab } from './color.js';
 
@@ -26,6 +26,8 @@ export interface PieceShape {
   readonly layerName: string;
   /** The layer's raster when measured: the analysis is stale when the layer no longer holds it. */
   readonly raster: Raster;
+  /** Its layer mask when measured (the shape is what the mask shows), for the same staleness check. */
+  readonly layerMask: LayerMask | null;
   /** Tight bounds of the opaque pixels (alpha ≥ 128), document pixels. */
   readonly bounds: Rect;
   /** 1 inside the piece, over `bounds`. */

@@ -89,7 +89,13 @@ function currentAnalysis(ctx: ToolContext, doc: OpenDocument): GarmentAnalysis {
   }
   for (const p of a.pieces) {
     const layer = doc.state.layers.get(p.layerId);
-    if (!layer || !isPieceKind(layer) || layer.raster !== p.raster || layer.name !== p.layerName) {
+    if (
+      !layer ||
+      !isPieceKind(layer) ||
+      layer.raster !== p.raster ||
+      (layer.mask ?? null) !== p.layerMask ||
+      layer.name !== p.layerName
+    ) {
       fail('invalid_state', `裁片图层“${p.name}”在识别之后被修改、改名或删除了`, {
         hint: '重新调用 identify_pieces',
       });
@@ -260,7 +266,13 @@ function sameAnalysis(a: GarmentAnalysis | null, b: GarmentAnalysis): boolean {
   if (!a || a.docId !== b.docId || a.pieces.length !== b.pieces.length) return false;
   return a.pieces.every((p, i) => {
     const q = b.pieces[i]!;
-    return p.layerId === q.layerId && p.raster === q.raster && p.part === q.part && p.mirrorOf === q.mirrorOf;
+    return (
+      p.layerId === q.layerId &&
+      p.raster === q.raster &&
+      p.layerMask === q.layerMask &&
+      p.part === q.part &&
+      p.mirrorOf === q.mirrorOf
+    );
   });
 }
 

@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { DocState, PixelLayer } from '../../src/engine/model.js';
 import { paletteOf } from '../../src/garment/builtin/palette.js';
 import { analysePhoto } from '../../src/garment/builtin/photo.js';
 import { classifyPieces, collectPieces, nameHint } from '../../src/garment/builtin/pieces.js';
@@ -494,5 +495,32 @@ describe('pieces', () => {
     // The capless synthetic sleeves: sleeves, or a part in doubt (identify_pieces then asks to confirm).
     for (const p of [of('图层 2'), of('图层 5')])
       expect(p.part.endsWith('_sleeve') || p.doubt !== undefined).toBe(true);
+  });
+
+  it('reads a piece cut by its layer mask as the mask shows it', async () => {
+    const session = newSession();
+    const state = await garmentDocument(session, 'none');
+    const front = collectPieces(state).find((s) => s.name === '图层 3')!;
+    // The same front as an opaque print rectangle, its outline in a layer mask (a common way to shape a print).
+    const layer = state.layers.get(front.layerId) as PixelLayer;
+    const r = layer.raster;
+    const rect = { ...r, data: new Uint8ClampedArray(r.data.length) };
+    const mask = new Uint8Array(r.w * r.h);
+    for (let i = 0; i < r.w * r.h; i++) {
+      rect.data.set([200, 60, 60, 255], i * 4);
+      mask[i] = r.data[i * 4 + 3]!;
+    }
+    const layers = new Map(state.layers);
+    const masked: DocState = { ...state, layers };
+    const lm = { x: r.x, y: r.y, w: r.w, h: r.h, data: mask, outside: 0 as const };
+    layers.set(layer.id, { ...layer, raster: rect, mask: { ...lm, enabled: true } });
+    const shape = collectPieces(masked).find((s) => s.name === '图层 3')!;
+    expect(shape.area).toBe(front.area);
+    expect(shape.bounds).toEqual(front.bounds);
+    expect(shape.neckDepth).toBeCloseTo(front.neckDepth, 5);
+    expect(classifyPieces(collectPieces(masked)).find((p) => p.name === '图层 3')!.part).toBe('front');
+    // A disabled mask hides nothing: the rectangle is what is measured.
+    layers.set(layer.id, { ...layer, raster: rect, mask: { ...lm, enabled: false } });
+    expect(collectPieces(masked).find((s) => s.name === '图层 3')!.area).toBe(r.w * r.h);
   });
 });

@@ -9,6 +9,7 @@
  * by test/garment/piece-model.test.ts.
  */
 import type { DocState, PixelLayer, SmartLayer } from '../../engine/model.js';
+import { maskAt } from '../../engine/raster.js';
 import { isShown, topDown } from '../../engine/tree.js';
 import { type DecidedBy, PART_LABELS, type Part, type PieceInfo, type PieceShape } from '../types.js';
 import { LAY_DOWNS, type LayDown, type MaskProxy, proxyOf, shapeFeatures } from './piece-features.js';
@@ -82,6 +83,8 @@ const proxies = new WeakMap<Uint8Array, MaskProxy>();
 
 export function measure(layer: PieceLayer): PieceShape | null {
   const r = layer.raster;
+  // A layer mask hides what it covers, as in Photoshop: a print rectangle masked to a piece is that piece.
+  const m0 = layer.mask?.enabled ? layer.mask : null;
   // One pass over the layer's alpha: the opaque mask (alpha ≥ 128), its area, centroid and bounds.
   const full = new Uint8Array(r.w * r.h);
   let area = 0;
@@ -94,7 +97,9 @@ export function measure(layer: PieceLayer): PieceShape | null {
   for (let y = 0; y < r.h; y++) {
     let rowArea = 0;
     for (let x = 0, i = y * r.w; x < r.w; x++, i++) {
-      if (r.data[i * 4 + 3]! < 128) continue;
+      const alpha = r.data[i * 4 + 3]!;
+      if (alpha < 128) continue;
+      if (m0 && alpha * maskAt(m0, r.x + x, r.y + y) < 128 * 255) continue;
       full[i] = 1;
       rowArea++;
       sx += x;
@@ -121,6 +126,7 @@ export function measure(layer: PieceLayer): PieceShape | null {
     name: layer.name,
     layerName: layer.name,
     raster: r,
+    layerMask: layer.mask ?? null,
     bounds,
     mask: m,
     area,

@@ -1,7 +1,8 @@
 /**
- * Piece layers that share a name (Photoshop allows it; CAD exports and copied layers make it common): the
- * garment tools tell them apart, so every piece can be confirmed and printed, and a bare shared name is refused
- * instead of landing on one of them.
+ * Piece layers as designers' files have them. Layers that share a name (Photoshop allows it; CAD exports and
+ * copied layers make it common): the garment tools tell them apart, so every piece can be confirmed and printed,
+ * and a bare shared name is refused instead of landing on one of them. A layer mask shapes a piece: changing it
+ * after identification makes the analysis stale.
  */
 import { describe, expect, it } from 'vitest';
 import type { DocState } from '../../src/engine/model.js';
@@ -82,5 +83,22 @@ describe('piece layers with the same name', () => {
     }
     const verified = await ok(session, 'verify_pattern_result');
     expect(verified.score as number).toBeGreaterThan(7);
+  });
+
+  it('sees a layer mask added after identify_pieces as a changed piece', async () => {
+    const session = newSession();
+    await garmentDocument(session, 'none');
+    await usePhoto(session, 'fill');
+    await ok(session, 'identify_pieces');
+    // Hiding the whole back changes its shape: the analysis no longer describes it.
+    await ok(session, 'add_layer_mask', { name: NAMES.none.back, hide_all: true });
+    const stale = await call(session, 'generate_garment_preview');
+    expect(stale.ok).toBe(false);
+    if (stale.ok) return;
+    expect(stale.error.code).toBe('invalid_state');
+    expect(stale.error.message).toContain(NAMES.none.back);
+    // Identified again, the hidden back is no piece at all.
+    const again = await ok(session, 'identify_pieces');
+    expect((again.pieces as Reported[]).map((p) => p.name)).not.toContain(NAMES.none.back);
   });
 });
