@@ -75,6 +75,7 @@ import {
   streamPsd,
 } from './psd-stream.js';
 import { uniformOpaqueColour } from './psd-uniform.js';
+import { shapeRaster, withVectorMask } from './psd-vector-mask.js';
 
 /**
  * TEXT_BASELINE_EM: distance from the top of a text box to the first baseline, in ems — the text renderer's own
@@ -965,7 +966,14 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
     clipped: !!l.clipping,
     locks: locksOf(l),
   };
-  const mask = maskOf(l);
+  // A pixel layer's or group's vector mask becomes its layer mask (a shape layer's pixels already show it).
+  const vector =
+    l.vectorMask && !l.vectorMask.disable && !l.vectorFill && l.vectorMask.paths.length
+      ? l.vectorMask
+      : undefined;
+  const mask = vector ? withVectorMask(vector, ctx.psd, maskOf(l)) : maskOf(l);
+  if (vector)
+    ctx.warnings.push(`图层“${name}”的矢量蒙版已转为图层蒙版（像素）：显示效果不变，路径不再可编辑`);
   const effects = effectsOf(l, ctx);
   const extras = { ...(mask ? { mask } : {}), ...(effects ? { effects } : {}) };
 
@@ -1015,9 +1023,23 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
     ctx.layers.set(id, { ...base, ...extras, kind: 'fill', color });
     return id;
   } else if (l.vectorFill) {
+    if (raster.w === 0 && l.vectorFill.type === 'color' && l.vectorMask && !l.vectorMask.disable) {
+      // A file that carries no pixels for its shape layer (some writers expect Photoshop to draw it): ours.
+      const color = colorToRgb(l.vectorFill.color, ctx.warnings, `形状图层“${name}”`);
+      ctx.warnings.push(`形状图层“${name}”已按其路径和颜色绘制为像素图层`);
+      ctx.layers.set(
+        id,
+        plainLayer(
+          ctx,
+          { ...base, ...extras },
+          shapeRaster(l.vectorMask, color, ctx.psd),
+          isBottom,
+          background,
+        ),
+      );
+      return id;
+    }
     ctx.warnings.push(`形状或填充图层“${name}”已转为像素图层（保留其像素）`);
-  } else if (l.vectorMask) {
-    ctx.warnings.push(`图层“${name}”的矢量蒙版无法保留，已忽略`);
   }
 
   ctx.layers.set(id, plainLayer(ctx, { ...base, ...extras }, raster, isBottom, background));
