@@ -109,7 +109,8 @@ export async function encodeJpeg(raster: Raster, dpi: number, opts: JpegOptions 
 
 /** Rounds a density read from a file: PNG stores pixels per metre, so 150 DPI comes back as 150.01. */
 function cleanDpi(density: number | undefined): number {
-  if (density === undefined || !Number.isFinite(density) || density <= 0) return DEFAULT_DPI;
+  // Under 1 DPI is a writer's placeholder, not a resolution (as in psd.ts).
+  if (density === undefined || !Number.isFinite(density) || density < 1) return DEFAULT_DPI;
   const nearest = Math.round(density);
   if (Math.abs(density - nearest) < 0.05) return nearest;
   return Math.round(density * 100) / 100;

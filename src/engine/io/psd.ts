@@ -1088,7 +1088,10 @@ function plainLayer(
   return { ...props, kind: 'pixel', raster, ...bg };
 }
 
+/** Colour modes the decoder refuses (grayscale, RGB and CMYK are read), by their Photoshop names. */
 const COLOR_MODE_NAMES: Record<number, string> = {
+  0: '位图',
+  2: '索引颜色',
   7: '多通道',
   8: '双色调',
   9: 'Lab',
@@ -1225,9 +1228,12 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
   const res = psd.imageResources?.resolutionInfo;
   let dpi = 72;
   if (res && res.horizontalResolution > 0) {
-    dpi =
+    const read =
       res.horizontalResolutionUnit === 'PPCM' ? res.horizontalResolution * 2.54 : res.horizontalResolution;
-    dpi = Math.round(dpi * 1e4) / 1e4;
+    // Some writers store a placeholder (ImageMagick: 1/65536 ppi), which no document could be saved with:
+    // read as Photoshop reads a file without resolution.
+    if (read >= 1) dpi = Math.round(read * 1e4) / 1e4;
+    else warnings.push(`PSD 记录的分辨率（${read.toPrecision(3)} DPI）无效，已按 72 DPI 读取`);
   }
   const guides: Guide[] = (psd.imageResources?.gridAndGuidesInformation?.guides ?? []).map((g) => ({
     direction: g.direction,

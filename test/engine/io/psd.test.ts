@@ -176,6 +176,47 @@ describe('decodePsd of other files', () => {
     });
   });
 
+  it('refuses the colour modes it cannot read by name, instead of misreading them', async () => {
+    const { buffer } = await encodePsd(buildRichDoc(), testComposite());
+    for (const [mode, name] of [
+      [0, '位图'],
+      [2, '索引颜色'],
+      [9, 'Lab'],
+    ] as const) {
+      const file = Buffer.from(buffer);
+      file.writeUInt16BE(mode, 24);
+      await expect(decodePsd(file)).rejects.toMatchObject({
+        code: 'unsupported',
+        message: `暂不支持打开 ${name} 模式的 PSD`,
+      });
+    }
+  });
+
+  it('reads a placeholder resolution as 72 DPI, as a file without one, so the document can be saved', async () => {
+    const data = new Uint8ClampedArray(4 * 4 * 4).fill(200);
+    const file = writePsdBuffer({
+      width: 4,
+      height: 4,
+      // What ImageMagick writes when it has no density: 1/65536 ppi.
+      imageResources: {
+        resolutionInfo: {
+          horizontalResolution: 1 / 65536,
+          horizontalResolutionUnit: 'PPI',
+          widthUnit: 'Inches',
+          verticalResolution: 1 / 65536,
+          verticalResolutionUnit: 'PPI',
+          heightUnit: 'Inches',
+        },
+      },
+      children: [{ name: '层', left: 0, top: 0, imageData: { width: 4, height: 4, data } }],
+    });
+    const { state, warnings } = await decodePsd(file);
+    expect(state.dpi).toBe(72);
+    expect(warnings.some((w) => w.includes('分辨率') && w.includes('72 DPI'))).toBe(true);
+    const again = await decodePsd((await encodePsd(state, testComposite(4, 4))).buffer);
+    expect(again.state.dpi).toBe(72);
+  });
+
   it('reports layer styles it cannot keep, and unknown blend keys as unsupported', async () => {
     const data = new Uint8ClampedArray(4 * 4 * 4).fill(200);
     const buf = writePsdBuffer({
