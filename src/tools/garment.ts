@@ -16,6 +16,7 @@ import { analysePhotoOffThread, photoThread } from '../garment/builtin/photo-thr
 import { collectPieces, isPieceKind, likelyWrongLayers } from '../garment/builtin/pieces.js';
 import { measureResult, verdictOf } from '../garment/builtin/score.js';
 import { pngImage } from '../garment/image.js';
+import { photoSmallWarning, photoTooSmall } from '../garment/photo-size.js';
 import { overviewImage, previewImage, proposalsFor } from '../garment/preview.js';
 import { type MotifMode, placementFor } from '../garment/render.js';
 import {
@@ -658,6 +659,10 @@ export const garmentHandlers = {
       fail('unsupported', `“${target}”不是 PNG 或 JPEG 图像`, { hint: '服装照片须为 PNG 或 JPG 文件' });
     }
     const { raster } = await decodeImage(bytes);
+    const small = photoTooSmall(target, raster.w, raster.h);
+    if (small) fail('invalid_arguments', small.message, { hint: small.hint });
+    const warning = photoSmallWarning(raster.w, raster.h);
+    if (warning) ctx.warn(warning);
     // identify_pieces will analyse it on the photo worker: starting that now spares the first call its start-up.
     photoThread.warm(bytes.byteLength);
     const hash = createHash('sha1').update(bytes).digest('hex');

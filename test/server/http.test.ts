@@ -368,8 +368,22 @@ describe('files', () => {
     expect(opened).toMatchObject({ document: { name: '样稿' } });
     expect(JSON.stringify(structure)).toContain('前片');
 
+    // A photo too small to read a print from is refused as the garment photo, and not placed.
+    const tiny = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#c04020' } })
+      .jpeg()
+      .toBuffer();
+    const refusedForm = new FormData();
+    refusedForm.set('file', new Blob([tiny], { type: 'image/jpeg' }), 'tiny.jpeg');
+    refusedForm.set('role', 'garment');
+    const refused = await fetch(`${base}/v1/sessions/${b}/files`, { method: 'POST', body: refusedForm });
+    expect(refused.status).toBe(400);
+    expect(await errorOf(refused)).toMatchObject({
+      code: 'bad_request',
+      message: expect.stringContaining('8×8'),
+    });
+
     // Multipart with a JPEG, marked as the garment photo.
-    const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#c04020' } })
+    const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#c04020' } })
       .jpeg()
       .toBuffer();
     const form = new FormData();

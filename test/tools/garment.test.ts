@@ -701,6 +701,17 @@ describe('set_garment_photo', () => {
     await refuses(session, 'set_garment_photo', { path: 'notes.txt' }, 'unsupported');
     await refuses(session, 'set_garment_photo', { path: 'missing.png' }, 'not_found');
     await refuses(session, 'set_garment_photo', { path: '../outside.png' }, 'invalid_arguments');
+    // Too small to read a print from: refused; small but usable: taken, with a warning.
+    const solid = (side: number) =>
+      sharp({ create: { width: side, height: side, channels: 3, background: '#c04020' } })
+        .png()
+        .toBuffer();
+    await session.workspace.writeAtomic('tiny.png', await solid(40));
+    await refuses(session, 'set_garment_photo', { path: 'tiny.png' }, 'invalid_arguments');
+    expect(session.garmentPhoto).toBeNull();
+    await session.workspace.writeAtomic('small.png', await solid(120));
+    const small = await ok(session, 'set_garment_photo', { path: 'small.png' });
+    expect(small.warnings as string[]).toEqual([expect.stringContaining('120×120')]);
   });
 
   it('is idempotent and a new photo drops the old extraction', async () => {

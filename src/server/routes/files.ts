@@ -4,9 +4,11 @@ import { lstat, readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
+import sharp from 'sharp';
 import type { Rendered } from '../../calls/render.js';
 import { EditorError } from '../../engine/errors.js';
 import { isAtomicTemp } from '../../engine/workspace.js';
+import { photoTooSmall } from '../../garment/photo-size.js';
 import { HttpError } from '../errors.js';
 import type { AppParts } from '../parts.js';
 import { inSession, sessionOr404 } from '../request.js';
@@ -103,6 +105,12 @@ export function fileRoutes({ config, store }: AppParts): Hono {
           );
         }
         const workspace = entry.session.workspace;
+        if (role === 'garment') {
+          // Refused before it is placed, as set_garment_photo refuses it: nothing changes.
+          const { width = 0, height = 0 } = await sharp(upload.tempPath).metadata();
+          const small = photoTooSmall(name ?? 'photo', width, height);
+          if (small) throw new HttpError(400, 'bad_request', small.message, { hint: small.hint });
+        }
         const target = await uploadPath(workspace, name, upload.type);
         await placeUpload(workspace, upload.tempPath, target);
         // Journaled like a call, so a recovered session has its photo too.
