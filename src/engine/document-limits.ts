@@ -22,6 +22,12 @@ export const MAX_DOCUMENT_SIDE = PSB_MAX_SIDE;
 /** Pixels (width × height) a document may have. */
 export const MAX_DOCUMENT_PIXELS = 0x3fff * 0x3fff;
 
+/**
+ * How far from the canvas's origin a layer's pixels may lie: PSD and PSB record layer and mask rectangles as
+ * signed 32-bit integers, so a layer moved further could not be saved where it is.
+ */
+export const MAX_LAYER_REACH = 2 ** 31 - 1;
+
 /** The PSD version a canvas needs: 1 (PSD) up to 30,000 px per side, 2 (PSB) beyond. */
 export function psdVersionFor(width: number, height: number): 1 | 2 {
   return width > PSD_MAX_SIDE || height > PSD_MAX_SIDE ? 2 : 1;

@@ -67,6 +67,15 @@ export function normaliseAngle(deg: number): number {
   return a < 0 ? a + 360 : a;
 }
 
+/**
+ * The same turn in (−180°, 180°]: `%` is exact for any finite double, where `deg * π / 180` overflows to
+ * Infinity above ~5.7e307 and its sine is NaN.
+ */
+export function equivalentAngle(deg: number): number {
+  const a = deg % 360;
+  return a > 180 ? a - 360 : a <= -180 ? a + 360 : a;
+}
+
 /** 0–3 quarter turns when `deg` is a multiple of 90°, otherwise null. */
 export function quarterTurns(deg: number): 0 | 1 | 2 | 3 | null {
   const a = normaliseAngle(deg);
@@ -90,7 +99,7 @@ export function assertTransformSize(w: number, h: number): void {
 
 /** The exact (unrounded) bounding box size of a w × h rectangle rotated by `deg`. */
 export function rotatedSize(w: number, h: number, deg: number): { w: number; h: number } {
-  const r = (deg * Math.PI) / 180;
+  const r = (equivalentAngle(deg) * Math.PI) / 180;
   const c = Math.abs(Math.cos(r));
   const s = Math.abs(Math.sin(r));
   return { w: w * c + h * s, h: w * s + h * c };
@@ -316,7 +325,7 @@ export function rotatePoint(pt: Point, pivot: Point, deg: number): Point {
     ][q]!;
     return { x: pivot.x + x!, y: pivot.y + y! };
   }
-  const r = (deg * Math.PI) / 180;
+  const r = (equivalentAngle(deg) * Math.PI) / 180;
   const c = Math.cos(r);
   const s = Math.sin(r);
   return { x: pivot.x + c * dx - s * dy, y: pivot.y + s * dx + c * dy };

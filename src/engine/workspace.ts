@@ -44,7 +44,9 @@ function reasonOf(err: unknown): string {
 /** True when `child` is `parent` itself or lies inside it (both absolute and normalised). */
 function isInside(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  // `..foo.png` is a file inside; only a first step of `..` leaves.
+  const up = rel === '..' || rel.startsWith(`..${path.sep}`);
+  return rel === '' || (!up && !path.isAbsolute(rel));
 }
 
 /**

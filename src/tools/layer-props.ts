@@ -8,6 +8,7 @@
  */
 import { contentBounds } from '../engine/bounds.js';
 import { contentExtent, renderDocument } from '../engine/composite/index.js';
+import { MAX_LAYER_REACH } from '../engine/document-limits.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { isBackground, NO_LOCKS } from '../engine/factory.js';
@@ -33,6 +34,7 @@ import {
 } from '../engine/text.js';
 import {
   assertTransformSize,
+  equivalentAngle,
   type FlipAxis,
   flipMask,
   flipRaster,
@@ -385,6 +387,21 @@ export const layerPropsHandlers = {
     }
     const before = contentBounds(doc.state, layer.id);
     const hasMask = subtree(doc.state, layer.id).some((id) => layerById(doc.state, id).mask);
+    const reach = Math.max(
+      Math.abs(before.x + mx),
+      Math.abs(before.x + before.w + mx),
+      Math.abs(before.y + my),
+      Math.abs(before.y + before.h + my),
+    );
+    if (!(reach <= MAX_LAYER_REACH)) {
+      fail(
+        'out_of_bounds',
+        `位移 dx=${dx}，dy=${dy} 会把图层移到离画布约 ${reach.toExponential(1)} 像素处，超出文件能记录的位置`,
+        {
+          hint: `图层位置须在画布原点 ±${MAX_LAYER_REACH} 像素之内（PSD 以 32 位整数记录位置）`,
+        },
+      );
+    }
     if (isEmptyRect(before) && !hasMask) {
       const s = activateOnly(ctx, doc, layer.id);
       return unchangedResult(s, layer.id, `图层“${layer.name}”为空，没有可移动的内容`, {
@@ -416,7 +433,8 @@ export const layerPropsHandlers = {
   },
 
   rotate_layer({ name, angle }, ctx) {
-    return transformNamed(ctx, name, { kind: 'rotate', deg: angle }, { angle });
+    // Any finite angle is a turn in (−180°, 180°]: 1e308° must not reach the trigonometry as it is.
+    return transformNamed(ctx, name, { kind: 'rotate', deg: equivalentAngle(angle) }, { angle });
   },
 
   flip_layer({ name, direction }, ctx) {

@@ -158,6 +158,19 @@ describe('move_layer', () => {
     expect(nf.details).toMatchObject({ closest: expect.arrayContaining(['A']) });
   });
 
+  it('refuses a move beyond where a file can record a layer, changing nothing', async () => {
+    const s = await setup();
+    for (const dx of [3_000_000_000, 1e308, -1e308]) {
+      const r = await refused(s, 'move_layer', { name: 'A', dx, dy: 0 }, 'out_of_bounds');
+      expect(r.hint).toContain('32');
+    }
+    // Far off the canvas but within it: moved, and saved where it is.
+    await ok(s, 'move_layer', { name: 'A', dx: 2_000_000_000, dy: 0 });
+    await ok(s, 'save_document_as', { path: 'far.psd' });
+    await ok(s, 'open_document', { path: 'far.psd' });
+    expect(rasterOf(layer(s, 'A')).x).toBe(2_000_000_010);
+  });
+
   it('refuses a child of a locked group', async () => {
     const s = await setup();
     edit(s, (st) => {
@@ -341,6 +354,25 @@ describe('rotate_layer', () => {
     await ok(s, 'rotate_layer', { name: 'G', angle: 180 });
     expect([raster(s, 'L').x, raster(s, 'L').y]).toEqual([30, 0]);
     expect([raster(s, 'R').x, raster(s, 'R').y]).toEqual([0, 0]);
+  });
+
+  it('an enormous angle is the turn it is equivalent to, for pixels and for text', async () => {
+    for (const angle of [1e308, -1e308, 810]) {
+      const s = await setup();
+      const same360 = await setup();
+      await ok(s, 'rotate_layer', { name: 'A', angle });
+      await ok(same360, 'rotate_layer', { name: 'A', angle: angle % 360 });
+      expect(same(raster(s, 'A'), raster(same360, 'A')), String(angle)).toBe(true);
+      const t = newSession();
+      await ok(t, 'create_document', { width: 200, height: 100 });
+      await ok(t, 'create_text_layer', { text: '夏日', x: 20, y: 20, font_size: 40 });
+      const r = await ok(t, 'rotate_layer', { name: '夏日', angle });
+      const b = (r.layer as { bounds: Record<string, number> }).bounds;
+      for (const v of Object.values(b))
+        expect(Number.isFinite(v), `${angle}: ${JSON.stringify(b)}`).toBe(true);
+      expect(b.width).toBeGreaterThan(0);
+      expect((r.layer as { type: string }).type).toBe('text');
+    }
   });
 
   it('0° and 360° change nothing and add no step', async () => {

@@ -28,7 +28,7 @@ import { infoHandlersMap } from 'ag-psd/dist/additionalInfo.js';
 import { toBlendMode } from 'ag-psd/dist/helpers.js';
 import { readUint32 } from 'ag-psd/dist/psdReader.js';
 import { writeUint32 } from 'ag-psd/dist/psdWriter.js';
-import { MAX_DOCUMENT_PIXELS, PSB_MAX_SIDE, psdVersionFor } from '../document-limits.js';
+import { MAX_DOCUMENT_PIXELS, MAX_LAYER_REACH, PSB_MAX_SIDE, psdVersionFor } from '../document-limits.js';
 import { EditorError } from '../errors.js';
 import {
   BLEND_MODES,
@@ -474,6 +474,19 @@ async function writePsd(
       `文档${docName}尺寸 ${width}×${height} 超过上限（每边最多 ${PSB_MAX_SIDE} 像素，宽×高最多 ${MAX_DOCUMENT_PIXELS} 像素），无法保存`,
       { hint: '用 resize_image 或 crop_document 减小文档尺寸后再保存' },
     );
+  }
+  // Rectangles are signed 32-bit in the file: one beyond would be written wrapped to the other side.
+  for (const layer of state.layers.values()) {
+    const rects = [layer.mask, 'raster' in layer ? layer.raster : undefined].filter((r) => r !== undefined);
+    for (const r of rects) {
+      if (
+        Math.max(Math.abs(r.x), Math.abs(r.y), Math.abs(r.x + r.w), Math.abs(r.y + r.h)) > MAX_LAYER_REACH
+      ) {
+        throw new EditorError('out_of_bounds', `图层“${layer.name}”的位置超出 PSD 能记录的范围，无法保存`, {
+          hint: '用 move_layer 把图层移回画布附近后再保存',
+        });
+      }
+    }
   }
   // The press profile first: a CMYK document whose profile is missing fails before any work.
   const profile = state.mode === 'cmyk' ? pressProfile() : undefined;

@@ -176,6 +176,17 @@ describe('decodePsd of other files', () => {
     });
   });
 
+  it('refuses to write a layer further out than the file records, instead of wrapping its position', async () => {
+    const state = buildRichDoc();
+    const layers = new Map(state.layers);
+    const [id, pixel] = [...layers].find(([, l]) => l.kind === 'pixel')!;
+    if (pixel.kind !== 'pixel') throw new Error('unreachable');
+    layers.set(id, { ...pixel, raster: { ...pixel.raster, x: 3_000_000_000 } });
+    await expect(encodePsd({ ...state, layers }, testComposite())).rejects.toMatchObject({
+      code: 'out_of_bounds',
+    });
+  });
+
   it('refuses the colour modes it cannot read by name, instead of misreading them', async () => {
     const { buffer } = await encodePsd(buildRichDoc(), testComposite());
     for (const [mode, name] of [

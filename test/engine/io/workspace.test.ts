@@ -43,6 +43,10 @@ describe('Workspace', () => {
     expect(ws.resolve('a/b.png')).toBe(path.join(ws.root, 'a', 'b.png'));
     expect(ws.resolve('a/../b.png')).toBe(path.join(ws.root, 'b.png'));
     expect(ws.resolve('./图片/衣服.psd')).toBe(path.join(ws.root, '图片', '衣服.psd'));
+    // Names that begin with two dots are files inside, not a step out.
+    expect(ws.resolve('..foo.png')).toBe(path.join(ws.root, '..foo.png'));
+    expect(ws.resolve('...png')).toBe(path.join(ws.root, '...png'));
+    expect(ws.resolve('.._x.psd')).toBe(path.join(ws.root, '.._x.psd'));
     expect(ws.relative(path.join(ws.root, 'x', 'y.png'))).toBe('x/y.png');
   });
 
