@@ -136,7 +136,7 @@ export const documentsHandlers = {
   async close_document({ save }, ctx) {
     const doc = activeDoc(ctx);
     let saved: Awaited<ReturnType<typeof savePsd>> | undefined;
-    if (save) saved = await savePsd(ctx, doc, psdPathOf(doc));
+    if (save) saved = await savePsd(ctx, doc, await psdPathOf(ctx, doc));
     const discarded = !save && doc.dirty;
     ctx.tx.closeDocument(doc.id);
     const next = ctx.tx.hasActiveDocument() ? ctx.tx.activeDocument() : null;

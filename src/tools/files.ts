@@ -62,12 +62,40 @@ function canvasImage(ctx: ToolContext, doc: OpenDocument): Raster {
   return cropRaster(img, { x: 0, y: 0, w: width, h: height });
 }
 
-/** Where save_document writes: the document's PSD path, or `<name>.psd` for a new or flat-image document. */
-export function psdPathOf(doc: OpenDocument): string {
-  if (!doc.path) return `${fileNameOf(doc.name)}.psd`;
-  const ext = extOf(doc.path);
-  if (ext === '.psd' || ext === '.psb') return doc.path;
-  return `${ext ? doc.path.slice(0, -ext.length) : doc.path}.psd`;
+/**
+ * Where save_document writes: the document's own PSD, or, for a new or flat-image document, `<name>.psd` —
+ * `<name> (2).psd` and so on when a file or another open document already has that name: a default name never
+ * replaces a file the user did not name (Photoshop asks for a name there).
+ */
+export async function psdPathOf(ctx: ToolContext, doc: OpenDocument): Promise<string> {
+  const ext = doc.path ? extOf(doc.path) : '';
+  if (doc.path && (ext === '.psd' || ext === '.psb')) return doc.path;
+  const base = doc.path ? (ext ? doc.path.slice(0, -ext.length) : doc.path) : fileNameOf(doc.name);
+  const others = new Set(
+    ctx.tx
+      .documents()
+      .filter((d) => d.id !== doc.id)
+      .map((d) => d.path),
+  );
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? `${base}.psd` : `${base} (${n}).psd`;
+    if (others.has(candidate) || (await ctx.workspace.exists(candidate))) continue;
+    if (n > 1) ctx.warn(`“${base}.psd”已存在，已保存为“${candidate}”（原有文件未改动）`);
+    return candidate;
+  }
+}
+
+/**
+ * Refuses to write over the file another open document was opened from or saved to: that document would say
+ * it is saved while its file holds something else (Photoshop refuses too: the file is in use).
+ */
+function assertNotOpenElsewhere(ctx: ToolContext, doc: OpenDocument, target: string): void {
+  const other = ctx.tx.documents().find((d) => d.id !== doc.id && d.path === target);
+  if (other) {
+    fail('conflict', `“${target}”是另一个打开的文档“${other.name}”的文件，不能用“${doc.name}”覆盖它`, {
+      hint: `换一个文件名，或先关闭文档“${other.name}”`,
+    });
+  }
 }
 
 export interface Written {
@@ -92,6 +120,7 @@ async function decodePsd(buf: Buffer): ReturnType<typeof decodePsdOffThread> {
 /** Writes the document as PSD to `rel` and records it as the document's file (Photoshop's Save / Save As). */
 export async function savePsd(ctx: ToolContext, doc: OpenDocument, rel: string): Promise<Written> {
   const target = workspacePath(ctx, rel);
+  assertNotOpenElsewhere(ctx, doc, target);
   ctx.progress('合成画面', 0.1);
   const canvas = canvasImage(ctx, doc);
   // The PSD writer's scratch space: 8 bytes per canvas pixel (engine/document-limits.ts).
@@ -115,6 +144,7 @@ async function exportImage(
   format: 'png' | 'jpg',
 ): Promise<Written> {
   const target = workspacePath(ctx, rel);
+  assertNotOpenElsewhere(ctx, doc, target);
   const image = canvasImage(ctx, doc);
   // The encoder's copy of the pixels.
   reservePixels(image.w * image.h * 4, format === 'png' ? '导出 PNG' : '导出 JPEG');
@@ -177,7 +207,7 @@ function rawOf(r: Raster) {
 export const filesHandlers = {
   async save_document(_args, ctx) {
     const doc = activeDoc(ctx);
-    const target = psdPathOf(doc);
+    const target = await psdPathOf(ctx, doc);
     const written = await savePsd(ctx, doc, target);
     const note =
       doc.path && doc.path !== written.path

@@ -117,6 +117,32 @@ describe('save_document', () => {
       { path: 'in/photo.psd', unsaved_changes: false },
     ]);
   });
+
+  it('never writes a default name over a file the user did not name, nor over another open document', async () => {
+    const s = newSession();
+    // A file already there (an upload, an earlier session's work) under the name a new document would take.
+    const theirs = await pngBytes(3, 3, red);
+    await s.workspace.writeAtomic('pieces.psd', theirs);
+    await ok(s, 'create_document', { width: 10, height: 10, name: 'pieces' });
+    const first = await call(s, 'save_document');
+    expect(first).toMatchObject({
+      ok: true,
+      path: 'pieces (2).psd',
+      warnings: [expect.stringContaining('pieces.psd')],
+    });
+    expect((await readFile(path.join(s.workspace.root, 'pieces.psd'))).equals(theirs)).toBe(true);
+    // Saved again, it is its own file now.
+    expect((await ok(s, 'save_document')).path).toBe('pieces (2).psd');
+    // Two names that make one file name: the second takes another.
+    await ok(s, 'create_document', { width: 10, height: 10, name: 'a/b' });
+    expect((await ok(s, 'save_document')).path).toBe('a_b.psd');
+    await ok(s, 'create_document', { width: 33, height: 33, name: 'a_b' });
+    expect((await ok(s, 'save_document')).path).toBe('a_b (2).psd');
+    // An explicit path that is another open document's file is refused: that document would say it is saved.
+    await rejects(s, 'save_document_as', { path: 'a_b.psd' }, 'conflict');
+    const docs = (await ok(s, 'list_documents')).documents as { name: string; path: string }[];
+    expect(new Set(docs.map((d) => d.path)).size).toBe(docs.length);
+  });
 });
 
 describe('save_document_as', () => {
