@@ -30,8 +30,19 @@ export function eventStream(
       let writing: Promise<unknown> = Promise.resolve();
       const send: Send = (event) => {
         if (!open) return;
+        let data: string;
+        try {
+          data = JSON.stringify(event);
+        } catch (err) {
+          // An event that cannot be encoded is reported in its place; the stream goes on to its end.
+          data = JSON.stringify({
+            type: 'error',
+            code: 'internal',
+            message: `内部错误：事件“${event.type}”无法编码（${err instanceof Error ? err.message : String(err)}）`,
+          });
+        }
         writing = writing
-          .then(() => stream.writeSSE({ data: JSON.stringify(event) }))
+          .then(() => stream.writeSSE({ data }))
           .catch(() => {
             open = false;
           });

@@ -51,6 +51,9 @@ interface Pending {
 /** The thread has stopped (it crashed or ran out of memory): its sessions are gone from memory. */
 export class SessionThreadLost extends Error {}
 
+/** A request that could not be copied to the thread: it never ran, and the thread is as it was. */
+export class UnsendableRequest extends Error {}
+
 function unwire(err: WireError): Error {
   if (err.kind === 'editor') {
     return new EditorError(err.code as ErrorCode, err.message, {
@@ -109,7 +112,15 @@ class SessionThread {
       this.pending.set(seq, { resolve, reject, ...(onProgress ? { onProgress } : {}) });
       // Held open only while something waits for an answer (a script awaiting a call must not exit early).
       if (this.pending.size === 1) this.worker.ref();
-      this.worker.postMessage({ seq, request });
+      try {
+        this.worker.postMessage({ seq, request });
+      } catch (err) {
+        // The request could not be copied to the thread (nested too deep, or a value that cannot be cloned):
+        // the thread never saw it and is as it was.
+        this.pending.delete(seq);
+        if (this.pending.size === 0) this.worker.unref();
+        reject(new UnsendableRequest(err instanceof Error ? err.message : String(err)));
+      }
     }) as Promise<AnswerOf<O>>;
   }
 
@@ -249,6 +260,15 @@ export class WorkerSession implements SessionHandle {
       this.garmentPhoto = answer.garmentPhoto;
       return answer.result;
     } catch (err) {
+      if (err instanceof UnsendableRequest) {
+        return failure(
+          'invalid_arguments',
+          `调用无法处理：参数嵌套过深或含有无法传递的值（${err.message}）`,
+          {
+            hint: '参数应为普通的 JSON 对象，层级不超过几层',
+          },
+        );
+      }
       return failure(
         'internal',
         `内部错误：会话的工作线程已停止（${err instanceof Error ? err.message : String(err)}）`,

@@ -214,6 +214,18 @@ describe('bad requests', () => {
     const malformed = await post('{"tool_calls": [');
     expect(malformed.status).toBe(400);
     expect((await errorOf(malformed)).code).toBe('bad_request');
+    // JSON nested thousands deep parses, but nothing after the parser could walk it: refused up front, on the
+    // streamed route too (which would otherwise answer 200 and an empty stream).
+    const deep = `{"tool_calls":[{"function":{"name":"create_layer","arguments":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}}]}`;
+    for (const query of ['', '?stream=1']) {
+      const r = await fetch(`${base}/v1/sessions/${id}/tool-calls${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: deep,
+      });
+      expect(r.status, query).toBe(400);
+      expect(await errorOf(r)).toMatchObject({ code: 'bad_request', message: expect.stringContaining('64') });
+    }
     expect((await post('{"calls": []}')).status).toBe(400);
     expect((await post('[1,2]')).status).toBe(400);
     expect((await post('null')).status).toBe(400);

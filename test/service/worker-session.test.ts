@@ -69,6 +69,23 @@ describe('a session on its own thread', () => {
     expect((missing as EditorError).code).toBe('not_found');
   });
 
+  it('answers a call it cannot copy to its thread as invalid arguments, and goes on', async () => {
+    const store = storeOn(tempDir('atelier-threads-'));
+    const s = store.create('http').session;
+    expect((await s.call(call('create_document', { width: 10, height: 10, name: '深' }))).ok).toBe(true);
+    // Nested far deeper than any tool's arguments: copying it to the thread overflows the stack.
+    let deep: unknown = 1;
+    for (let i = 0; i < 20_000; i++) deep = { a: deep };
+    const r = await s.call(call('create_layer', { name: '层', extra: deep }));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.code).toBe('invalid_arguments');
+    expect(r.error.message).toContain('嵌套过深');
+    // The thread did not stop and the session is as it was: the next call runs.
+    expect((await s.call(call('create_layer', { name: '层' }))).ok).toBe(true);
+    expect((await s.snapshot()).active?.history.labels).toEqual(['新建文档', '新建图层']);
+  });
+
   it('is recovered by another store once its thread gave it up, garment photo included', async () => {
     const root = tempDir('atelier-threads-');
     const first = storeOn(root);
