@@ -39,6 +39,25 @@ export function malformedRequest(message: unknown): JSONRPCError | null {
   ) {
     return rpcError(id, INVALID_PARAMS, `Invalid params: "params" of ${m.method} must be an object`);
   }
+  // tools/call's own params: the SDK answers a wrong shape with -32603 and a raw schema dump.
+  if (m.method === 'tools/call') {
+    const p = (m.params ?? {}) as Record<string, unknown>;
+    if (typeof p.name !== 'string' || p.name === '') {
+      return rpcError(
+        id,
+        INVALID_PARAMS,
+        'Invalid params: tools/call needs "name", the tool\'s name (a string)',
+      );
+    }
+    const args = p.arguments;
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+      return rpcError(
+        id,
+        INVALID_PARAMS,
+        `Invalid params: "arguments" of tools/call must be an object${typeof args === 'string' ? ' (not a JSON string: send the object itself)' : ''}`,
+      );
+    }
+  }
   const parsed = JSONRPCMessageSchema.safeParse(message);
   if (!parsed.success) {
     return rpcError(id, INVALID_REQUEST, `Invalid Request: ${parsed.error.message.slice(0, 500)}`);

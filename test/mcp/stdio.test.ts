@@ -77,9 +77,17 @@ describe('atelier mcp (stdio)', () => {
     send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: null });
     send({ jsonrpc: '2.0', id: 9, params: {} });
     send({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: [1] });
+    // tools/call's own params wrong: arguments as an OpenAI-style JSON string, no tool name.
+    send({
+      jsonrpc: '2.0',
+      id: 11,
+      method: 'tools/call',
+      params: { name: 'create_document', arguments: '{"width":10}' },
+    });
+    send({ jsonrpc: '2.0', id: 12, method: 'tools/call', params: {} });
     await new Promise<void>((resolve) => {
       const check = () =>
-        stdout.split('\n').filter(Boolean).length >= 10 ? resolve() : setTimeout(check, 20);
+        stdout.split('\n').filter(Boolean).length >= 12 ? resolve() : setTimeout(check, 20);
       check();
     });
     child.stdin.end();
@@ -89,12 +97,17 @@ describe('atelier mcp (stdio)', () => {
       .map((l) => JSON.parse(l) as { jsonrpc: string; id: number; result?: unknown; error?: unknown })
       .sort((a, b) => a.id - b.id);
     expect(messages.every((m) => m.jsonrpc === '2.0')).toBe(true);
-    expect(messages.map((m) => m.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(messages.map((m) => m.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(messages[5]!.result).toMatchObject({ isError: true });
     expect(messages[6]!.error).toMatchObject({ code: -32601 });
     expect(messages[7]!.error).toMatchObject({ code: -32602 });
     expect(messages[8]!.error).toMatchObject({ code: -32600 });
     expect(messages[9]!.error).toMatchObject({ code: -32602 });
+    expect(messages[10]!.error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('not a JSON string'),
+    });
+    expect(messages[11]!.error).toMatchObject({ code: -32602, message: expect.stringContaining('"name"') });
   });
 
   it('rejects an unknown variant as a usage error, writing nothing to stdout', async () => {

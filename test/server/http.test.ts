@@ -1,5 +1,7 @@
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
+import path from 'node:path';
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionMessageParam,
@@ -343,6 +345,20 @@ describe('robustness', () => {
     expect((await fetch(`${base}/v1/health`)).status).toBe(200);
     await okCalls(base, id, [toolCall('create_document', { width: 8, height: 8 })]);
     expect(await (await fetch(`${base}/v1/sessions/${id}/files`)).json()).toEqual({ files: [] });
+  });
+
+  it('lists no file through a symlinked folder (not even its name and size)', async () => {
+    const id = await createSession(base);
+    const outside = tempDir('atelier-outside-');
+    await writeFile(path.join(outside, 'secret.txt'), 'not yours');
+    const dir = server.store.get(id)!.dir;
+    await mkdir(path.join(dir, 'real'), { recursive: true });
+    await writeFile(path.join(dir, 'real', 'mine.txt'), 'yours');
+    await symlink(outside, path.join(dir, 'link'));
+    await symlink(path.join(outside, 'secret.txt'), path.join(dir, 'file-link.txt'));
+    expect(await (await fetch(`${base}/v1/sessions/${id}/files`)).json()).toEqual({
+      files: [{ path: 'real/mine.txt', bytes: 5 }],
+    });
   });
 });
 

@@ -123,7 +123,8 @@ function cleanDpi(density: number | undefined): number {
 export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImage> {
   let meta: Metadata;
   try {
-    meta = await sharp(buf).metadata();
+    // The header only: the size is checked below against the documents' limit, with our own message.
+    meta = await sharp(buf, { limitInputPixels: false }).metadata();
   } catch (err) {
     throw new EditorError(
       'unsupported',
@@ -140,7 +141,11 @@ export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImag
     });
   }
   if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) {
-    throw new EditorError('unsupported', `图像尺寸 ${meta.width}×${meta.height} 过大，无法打开`);
+    throw new EditorError(
+      'out_of_bounds',
+      `图像尺寸 ${meta.width}×${meta.height} 超过文档上限（宽×高最多 ${MAX_INPUT_PIXELS.toLocaleString('en-US')} 像素，约 2.68 亿），无法打开`,
+      { hint: '请先缩小图像再打开' },
+    );
   }
   // sharp decodes into ordinary memory, copied into shared memory after (charged then by allocPixels).
   reservePixels((meta.width ?? 0) * (meta.height ?? 0) * 4, '解码图像');

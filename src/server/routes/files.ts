@@ -26,24 +26,31 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 };
 
 async function listFiles(dir: string): Promise<{ path: string; bytes: number }[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir, { recursive: true });
-  } catch {
-    return [];
-  }
   const files: { path: string; bytes: number }[] = [];
-  for (const name of names.sort()) {
-    // Temp files of atomic writes in progress (or orphaned by a killed save, until start-up removes them).
-    if (isAtomicTemp(name)) continue;
+  // Walked by hand: `readdir(…, { recursive: true })` follows a symlinked folder, and would list (names and
+  // sizes of) files outside the workspace. Symlinks are neither listed nor entered.
+  const walk = async (rel: string): Promise<void> => {
+    let entries: import('node:fs').Dirent[];
     try {
-      const s = await lstat(path.join(dir, name));
-      if (s.isFile()) files.push({ path: name.split(path.sep).join('/'), bytes: s.size });
+      entries = await readdir(path.join(dir, rel), { withFileTypes: true });
     } catch {
-      // Removed meanwhile.
+      return; // removed meanwhile, or the workspace does not exist yet
     }
-  }
-  return files;
+    for (const e of entries) {
+      const name = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) await walk(name);
+      // Temp files of atomic writes in progress (or orphaned by a killed save, until start-up removes them).
+      else if (e.isFile() && !isAtomicTemp(e.name)) {
+        try {
+          files.push({ path: name, bytes: (await lstat(path.join(dir, name))).size });
+        } catch {
+          // Removed meanwhile.
+        }
+      }
+    }
+  };
+  await walk('');
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 export function fileRoutes({ config, store }: AppParts): Hono {

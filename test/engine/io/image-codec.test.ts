@@ -1,3 +1,4 @@
+import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { EditorError } from '../../../src/engine/errors.js';
 import { decodeImage, encodeJpeg, encodePng } from '../../../src/engine/io/image-codec.js';
@@ -147,6 +148,31 @@ describe('image codec argument checks', () => {
       encodePng({ x: 0, y: 0, w: 2, h: 2, data: new Uint8ClampedArray(3) }, 72),
       'invalid_arguments',
     );
+  });
+
+  it("refuses an image over the documents' pixel limit by its header, naming the limit", async () => {
+    // A PNG that says it is 100000 × 100000 (10 Gpx) with almost no data: a decompression bomb's header.
+    const chunk = (type: string, data: Buffer) => {
+      const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+      const out = Buffer.alloc(12 + data.length);
+      out.writeUInt32BE(data.length, 0);
+      body.copy(out, 4);
+      out.writeUInt32BE(crc32(body), 8 + data.length);
+      return out;
+    };
+    const ihdr = Buffer.alloc(13);
+    ihdr.writeUInt32BE(100_000, 0);
+    ihdr.writeUInt32BE(100_000, 4);
+    ihdr.set([8, 6, 0, 0, 0], 8);
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', ihdr),
+      chunk('IDAT', deflateSync(Buffer.alloc(16))),
+      chunk('IEND', Buffer.alloc(0)),
+    ]);
+    const err = await decodeImage(png).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'out_of_bounds', message: expect.stringContaining('100000×100000') });
+    expect((err as Error).message).toContain('268,402,689');
   });
 
   it('rejects bytes that are not an image, and SVG', async () => {
