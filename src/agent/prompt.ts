@@ -43,12 +43,15 @@ interface LayerNode {
   readonly clipped?: unknown;
   readonly mask?: unknown;
   readonly background?: unknown;
+  readonly ref?: unknown;
   readonly bounds?: { left?: unknown; top?: unknown; width?: unknown; height?: unknown; empty?: unknown };
   readonly children?: readonly LayerNode[];
 }
 
 function layerLine(layer: LayerNode, depth: number): string {
   const traits: string[] = [String(layer.type)];
+  // A shared name: what calls name this layer by.
+  if (typeof layer.ref === 'string') traits.push(`调用时称“${layer.ref}”`);
   if (layer.background) traits.push('背景');
   if (layer.visible === false) traits.push('隐藏');
   if (layer.locked) traits.push('锁定');

@@ -7,6 +7,8 @@
 export interface LayerNode {
   readonly id: number;
   readonly name: string;
+  /** When several layers share the name: what a call names this one by (`name#2`…, from the top). */
+  readonly ref?: string;
   readonly type: string;
   readonly visible: boolean;
   readonly opacity: number;
@@ -41,9 +43,12 @@ export interface DocumentSnapshot {
 
 export interface ActiveDocumentSnapshot extends DocumentSnapshot {
   readonly active_layer: string | null;
+  /** The active and selected layers by id: names may be shared. */
+  readonly active_layer_id: number | null;
   /** Top of the stack first, groups with `children`, as `get_layer_structure` reports it. */
   readonly layers: readonly LayerNode[];
   readonly selected_layers: readonly string[];
+  readonly selected_layer_ids: readonly number[];
   readonly has_selection: boolean;
   readonly history: HistorySnapshot;
 }

@@ -41,11 +41,13 @@ export function snapshotOf(session: Session): Promise<SessionSnapshot> {
       active = {
         ...documents.find((d) => d.active)!,
         active_layer: state.active !== null ? (state.layers.get(state.active)?.name ?? null) : null,
+        active_layer_id: state.active !== null && state.layers.has(state.active) ? state.active : null,
         layers: layerTree(state) as LayerNode[],
         selected_layers: state.selected.flatMap((id) => {
           const name = state.layers.get(id)?.name;
           return name === undefined ? [] : [name];
         }),
+        selected_layer_ids: state.selected.filter((id) => state.layers.has(id)),
         has_selection: state.selection !== null,
         history: { labels: history.labels, index: history.index },
       };

@@ -49,6 +49,24 @@ export function layersNamed(state: DocState, name: string): Layer[] {
   return out;
 }
 
+/**
+ * What a call names a layer by: its name, or `name#k` when several layers share the name (the k-th from the
+ * top, as the layers panel lists them). Photoshop allows shared names; a name alone reaches only the top one.
+ */
+export function layerRef(state: DocState, id: number): string {
+  const name = layerById(state, id).name;
+  const same = layersNamed(state, name);
+  return same.length < 2 ? name : `${name}#${same.findIndex((l) => l.id === id) + 1}`;
+}
+
+/** The layer a `name#k` reference names (see layerRef), when `ref` is one and no layer has it as its name. */
+export function layerByRef(state: DocState, ref: string): Layer | undefined {
+  const m = /^(.*)#([1-9]\d*)$/s.exec(ref);
+  if (!m) return undefined;
+  const same = layersNamed(state, m[1]!);
+  return same.length >= 2 ? same[Number(m[2]) - 1] : undefined;
+}
+
 export function isAncestor(state: DocState, ancestor: number, id: number): boolean {
   for (let p = parentOf(state, id); p !== null; p = parentOf(state, p)) if (p === ancestor) return true;
   return false;

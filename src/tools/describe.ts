@@ -4,7 +4,7 @@ import type { OpenDocument } from '../engine/editor.js';
 import type { BlendMode, DocState, Layer, Rect, TextSpec } from '../engine/model.js';
 import { isEmptyRect, rgbToHex } from '../engine/raster.js';
 import { LINE_HEIGHT_EM, textLines } from '../engine/text.js';
-import { parentOf } from '../engine/tree.js';
+import { layerRef, parentOf } from '../engine/tree.js';
 
 /** Spec blend-mode names (`color_dodge`) ↔ model names (`color dodge`). */
 export function toSpecBlend(mode: BlendMode): string {
@@ -39,9 +39,12 @@ export function boundsReport(r: Rect) {
 
 export function layerSummary(state: DocState, layer: Layer) {
   const parent = parentOf(state, layer.id);
+  const ref = layerRef(state, layer.id);
   return {
     id: layer.id,
     name: layer.name,
+    // Several layers share the name: what a call names this one by.
+    ...(ref !== layer.name ? { ref } : {}),
     type: KIND_NAMES[layer.kind],
     visible: layer.visible,
     opacity: Math.round(layer.opacity * 1000) / 10,

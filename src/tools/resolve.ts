@@ -3,17 +3,22 @@ import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import type { DocState, Layer } from '../engine/model.js';
 import { closest } from '../engine/names.js';
-import { layerById, layersNamed, setActive, topDown } from '../engine/tree.js';
+import { layerById, layerByRef, layersNamed, setActive, topDown } from '../engine/tree.js';
 import type { ToolContext } from './types.js';
 
 export function activeDoc(ctx: ToolContext): OpenDocument {
   return ctx.tx.activeDocument();
 }
 
-/** The first layer named `name` from the top (Photoshop's getByName); warns when the name is shared. */
+/**
+ * The first layer named `name` from the top (Photoshop's getByName); warns when the name is shared. Where
+ * several layers share a name, `name#2`… names the others (engine/tree.ts layerRef).
+ */
 export function layerNamed(ctx: ToolContext, state: DocState, name: string): Layer {
   const matches = layersNamed(state, name);
   if (matches.length === 0) {
+    const byRef = layerByRef(state, name);
+    if (byRef) return byRef;
     const names = [...topDown(state)].map((e) => e.layer.name);
     const near = closest(name, names);
     fail('not_found', `没有名为“${name}”的图层`, {
@@ -24,7 +29,9 @@ export function layerNamed(ctx: ToolContext, state: DocState, name: string): Lay
     });
   }
   if (matches.length > 1) {
-    ctx.warn(`有 ${matches.length} 个图层名为“${name}”，已使用最上面的一个（id ${matches[0]!.id}）`);
+    ctx.warn(
+      `有 ${matches.length} 个图层名为“${name}”，已使用最上面的一个（id ${matches[0]!.id}）；其他的用“${name}#2”${matches.length > 2 ? `…“${name}#${matches.length}”` : ''}指定（从上往下数）`,
+    );
   }
   return matches[0]!;
 }

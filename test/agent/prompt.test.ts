@@ -29,8 +29,10 @@ function snapshot(layers: unknown[], garment: Partial<SessionSnapshot['garment']
     active: {
       ...doc,
       active_layer: '标题',
+      active_layer_id: 1,
       layers: layers as LayerNode[],
       selected_layers: ['标题', '色块'],
+      selected_layer_ids: [1, 2],
       has_selection: true,
       history: { labels: ['打开', '新建图层', '创建文字', '设置透明度'], index: 2 },
     },

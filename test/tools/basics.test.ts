@@ -56,6 +56,33 @@ describe('create_layer, rename_layer, delete_layer, duplicate_layer', () => {
   });
 });
 
+describe('layers that share a name', () => {
+  it('are named name#1, name#2… from the top, and every tool reaches each of them', async () => {
+    const s = newSession();
+    await newDoc(s);
+    edit(s, (st) => addPixel(st, '色块', solid({ x: 0, y: 0, w: 4, h: 4 }, [200, 0, 0, 255])));
+    edit(s, (st) => addPixel(st, '色块', solid({ x: 6, y: 0, w: 4, h: 4 }, [0, 0, 200, 255])));
+    const r = await ok(s, 'get_layer_structure');
+    const [top, lower] = r.layers as { id: number; name: string; ref?: string }[];
+    expect([top!.name, top!.ref, lower!.name, lower!.ref]).toEqual(['色块', '色块#1', '色块', '色块#2']);
+    // The bare name is the top one (Photoshop's getByName), with a warning that says how to reach the others.
+    const bare = await ok(s, 'set_layer_visible', { name: '色块', visible: false });
+    expect(bare.warnings as string[]).toEqual([expect.stringContaining('色块#2')]);
+    expect(layerById(current(s), top!.id).visible).toBe(false);
+    // The lower one by its reference: only it changes.
+    await ok(s, 'set_layer_opacity', { name: '色块#2', opacity: 40 });
+    expect(layerById(current(s), lower!.id).opacity).toBeCloseTo(0.4);
+    expect(layerById(current(s), top!.id).opacity).toBe(1);
+    await ok(s, 'select_layers', { names: ['色块#2'] });
+    expect(current(s).active).toBe(lower!.id);
+    // A reference past the count names nothing.
+    await refused(s, 'set_layer_visible', { name: '色块#3', visible: false }, 'not_found');
+    await ok(s, 'rename_layer', { new_name: '花' });
+    expect((await ok(s, 'get_layer_structure')).layers).toMatchObject([{ name: '色块' }, { name: '花' }, {}]);
+    expect(((await ok(s, 'get_layer_structure')).layers as { ref?: string }[])[0]!.ref).toBeUndefined();
+  });
+});
+
 describe('align_layers', () => {
   async function threeBoxes() {
     const s = newSession();

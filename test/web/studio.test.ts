@@ -220,6 +220,28 @@ describe('the studio without a model', () => {
     await snapshot(page, '05-layer-controls');
   });
 
+  it("reaches each of two layers that share a name (as designers' files often have them)", async () => {
+    await sidePanel(page, '图层');
+    for (let i = 0; i < 2; i++) {
+      await runTool(page, '文档与图层', '新建图层', { 新图层的名称: '色块' });
+      await eventually(
+        countOf(page.getByRole('log', { name: '对话记录' }).getByRole('article', { name: '新建图层' })),
+      ).toBe(i + 1);
+    }
+    await eventually(visibleOf(layerList(page).getByRole('button', { name: '隐藏图层 色块#2' }))).toBe(true);
+    // The lower one's eye hides the lower one: the upper stays shown.
+    await layerList(page).getByRole('button', { name: '隐藏图层 色块#2' }).click();
+    await eventually(visibleOf(layerList(page).getByRole('button', { name: '显示图层 色块#2' }))).toBe(true);
+    expect(await visibleOf(layerList(page).getByRole('button', { name: '隐藏图层 色块#1' }))()).toBe(true);
+    // One row is selected, the one acted on.
+    await eventually(
+      attrOf(layerList(page).getByRole('button', { name: '色块#2', exact: true }), 'aria-pressed'),
+    ).toBe('true');
+    expect(
+      await attrOf(layerList(page).getByRole('button', { name: '色块#1', exact: true }), 'aria-pressed')(),
+    ).toBe('false');
+  });
+
   it('shows a failed call with its Chinese message and hint, and changes nothing', async () => {
     await runTool(page, '通用编辑', '设置透明度', { 图层名称: '不存在的图层', 不透明度百分比: '50' });
     const card = lastCard(page, '设置透明度');

@@ -10,7 +10,7 @@
  */
 import type { DocState, PixelLayer, SmartLayer } from '../../engine/model.js';
 import { maskAt } from '../../engine/raster.js';
-import { isShown, topDown } from '../../engine/tree.js';
+import { isShown, layerRef, topDown } from '../../engine/tree.js';
 import { type DecidedBy, PART_LABELS, type Part, type PieceInfo, type PieceShape } from '../types.js';
 import { LAY_DOWNS, type LayDown, type MaskProxy, proxyOf, shapeFeatures } from './piece-features.js';
 import {
@@ -48,28 +48,10 @@ export function collectPieces(state: DocState): PieceShape[] {
     if (shape.area >= state.width * state.height * 0.9) continue;
     out.push(shape);
   }
-  return withDistinctNames(out).reverse(); // bottom → top, stable
-}
-
-/**
- * Pieces (top first) whose layers share a name are told apart as the layers panel lists them: `图层 1#1` is the
- * upper of two layers named `图层 1`. Without it, a call naming `图层 1` would pick one of them (Photoshop's
- * getByName takes the top one) and the other could be neither confirmed nor printed.
- */
-function withDistinctNames(topFirst: readonly PieceShape[]): PieceShape[] {
-  const count = new Map<string, number>();
-  for (const s of topFirst) count.set(s.layerName, (count.get(s.layerName) ?? 0) + 1);
-  const taken = new Set(topFirst.map((s) => s.layerName));
-  const seen = new Map<string, number>();
-  return topFirst.map((s) => {
-    if (count.get(s.layerName)! < 2) return s;
-    const k = (seen.get(s.layerName) ?? 0) + 1;
-    seen.set(s.layerName, k);
-    let name = `${s.layerName}#${k}`;
-    while (taken.has(name)) name += '#';
-    taken.add(name);
-    return { ...s, name };
-  });
+  // Layers that share a name are called as every tool calls them: `图层 1#2`, the second from the top
+  // (engine/tree.ts layerRef). Without it a call naming `图层 1` would reach one of them only, and the other
+  // could be neither confirmed nor printed.
+  return out.map((s) => ({ ...s, name: layerRef(state, s.layerId) })).reverse(); // bottom → top, stable
 }
 
 export type PieceLayer = PixelLayer | SmartLayer;

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { LayerNode, RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { type EnumOption, enumOptions } from '../forms/field-kind.js';
-import { flattenLayers } from '../state/layers.js';
+import { flattenLayers, layerWithId, refOf } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import type { ToolRun } from '../state/use-studio.js';
 
@@ -73,7 +73,7 @@ function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRu
   const { param: modeParam, modes } = blendModes(studio.tools.get(BLEND));
   const opacityLimits = studio.tools.get(OPACITY)?.limits.opacity;
   const [opacity, setOpacity] = useState(layer.opacity);
-  useEffect(() => setOpacity(layer.opacity), [layer.opacity, layer.name]);
+  useEffect(() => setOpacity(layer.opacity), [layer.opacity, layer.id]);
   return (
     <div class="layer-props">
       <div class="prop-row">
@@ -83,7 +83,7 @@ function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRu
           value={layer.blend_mode}
           disabled={layer.locked || !modeParam}
           onChange={(e) =>
-            then([{ name: BLEND, arguments: { name: layer.name, [modeParam!]: e.currentTarget.value } }])
+            then([{ name: BLEND, arguments: { name: refOf(layer), [modeParam!]: e.currentTarget.value } }])
           }
         >
           {/* A group's pass-through is not one of the modes a tool can set. */}
@@ -111,7 +111,9 @@ function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRu
           disabled={layer.locked}
           onInput={(e) => setOpacity(Number(e.currentTarget.value))}
           onChange={(e) =>
-            then([{ name: OPACITY, arguments: { name: layer.name, opacity: Number(e.currentTarget.value) } }])
+            then([
+              { name: OPACITY, arguments: { name: refOf(layer), opacity: Number(e.currentTarget.value) } },
+            ])
           }
         />
         <output for="layer-opacity">{Math.round(opacity)}%</output>
@@ -127,11 +129,16 @@ export function LayersPane() {
   const blendLabel = (mode: string) => blendNames.get(mode) ?? mode;
   const doc = studio.state?.active;
   if (!doc) return <p class="pane-empty">{t('layers.empty')}</p>;
-  const selected = new Set(
-    doc.selected_layers.length ? doc.selected_layers : doc.active_layer ? [doc.active_layer] : [],
+  // By id: layers may share a name.
+  const selected = new Set<number>(
+    doc.selected_layer_ids.length
+      ? doc.selected_layer_ids
+      : doc.active_layer_id !== null
+        ? [doc.active_layer_id]
+        : [],
   );
   const rows = flattenLayers(doc.layers, collapsed);
-  const active = flattenLayers(doc.layers).find((r) => r.layer.name === doc.active_layer)?.layer;
+  const active = layerWithId(doc.layers, doc.active_layer_id);
   const toggle = (id: number) =>
     setCollapsed((old) => {
       const next = new Set(old);
@@ -140,14 +147,14 @@ export function LayersPane() {
     });
   // Property tools act on the selected layer: select it in the same request, before the change.
   const onLayer = (layer: LayerNode, calls: ToolRun[]) =>
-    studio.run([{ name: SELECT, arguments: { names: [layer.name] }, quiet: true }, ...calls]);
+    studio.run([{ name: SELECT, arguments: { names: [refOf(layer)] }, quiet: true }, ...calls]);
   return (
     <div class="layers">
       <ul class="layer-list" aria-label={t('layers.tree')}>
         {rows.map(({ layer, depth }) => (
           <li
             key={layer.id}
-            class={`layer-row${selected.has(layer.name) ? ' selected' : ''}${layer.visible ? '' : ' hidden-layer'}`}
+            class={`layer-row${selected.has(layer.id) ? ' selected' : ''}${layer.visible ? '' : ' hidden-layer'}`}
             style={{ paddingLeft: `${4 + depth * 16}px` }}
           >
             {layer.children ? (
@@ -168,10 +175,12 @@ export function LayersPane() {
             <button
               type="button"
               class="icon-button"
-              aria-label={t(layer.visible ? 'layers.hide' : 'layers.show', { name: layer.name })}
+              aria-label={t(layer.visible ? 'layers.hide' : 'layers.show', { name: refOf(layer) })}
               aria-pressed={layer.visible}
               onClick={() =>
-                onLayer(layer, [{ name: VISIBLE, arguments: { name: layer.name, visible: !layer.visible } }])
+                onLayer(layer, [
+                  { name: VISIBLE, arguments: { name: refOf(layer), visible: !layer.visible } },
+                ])
               }
             >
               <Eye open={layer.visible} />
@@ -179,9 +188,11 @@ export function LayersPane() {
             <button
               type="button"
               class="layer-name"
-              aria-label={layer.name}
-              aria-pressed={selected.has(layer.name)}
-              onClick={() => studio.run([{ name: SELECT, arguments: { names: [layer.name] }, quiet: true }])}
+              aria-label={refOf(layer)}
+              aria-pressed={selected.has(layer.id)}
+              onClick={() =>
+                studio.run([{ name: SELECT, arguments: { names: [refOf(layer)] }, quiet: true }])
+              }
             >
               <span class="layer-glyph" aria-hidden="true">
                 {TYPE_GLYPHS[layer.type] ?? '▦'}
@@ -197,10 +208,10 @@ export function LayersPane() {
             <button
               type="button"
               class={`icon-button lock${layer.locked ? ' on' : ''}`}
-              aria-label={t(layer.locked ? 'layers.unlock' : 'layers.lock', { name: layer.name })}
+              aria-label={t(layer.locked ? 'layers.unlock' : 'layers.lock', { name: refOf(layer) })}
               aria-pressed={layer.locked}
               onClick={() =>
-                onLayer(layer, [{ name: LOCK, arguments: { name: layer.name, locked: !layer.locked } }])
+                onLayer(layer, [{ name: LOCK, arguments: { name: refOf(layer), locked: !layer.locked } }])
               }
             >
               <Lock closed={layer.locked} />

@@ -4,6 +4,7 @@ import type { RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { argumentsOf, type FormValue, initialValues } from '../forms/arguments.js';
 import { fieldKind } from '../forms/field-kind.js';
+import { layerWithId, refOf } from '../state/layers.js';
 import { withToolLabels } from '../state/tool-names.js';
 import { Field } from './fields.js';
 
@@ -25,7 +26,10 @@ function prefilled(tool: RegistryTool, activeLayer: string | null): Record<strin
  */
 export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void }) {
   const { studio, t } = useStudioView();
-  const activeLayer = studio.state?.active?.active_layer ?? null;
+  const doc = studio.state?.active;
+  // What a call names the active layer by (its name, or `name#k` when the name is shared).
+  const active = doc ? layerWithId(doc.layers, doc.active_layer_id) : undefined;
+  const activeLayer = active ? refOf(active) : null;
   const [values, setValues] = useState(() => prefilled(tool, activeLayer));
   const [running, setRunning] = useState(false);
   const params = Object.entries(tool.parameters.properties);

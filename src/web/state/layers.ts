@@ -1,6 +1,9 @@
 /** Helpers over the snapshot's layer tree (top of the stack first, groups with children). */
 import type { LayerNode } from '../api/types.js';
 
+/** What a tool call names the layer by: its name, or `name#k` when several layers share it. */
+export const refOf = (layer: LayerNode): string => layer.ref ?? layer.name;
+
 /** Every layer, depth-first from the top, with its depth in the tree; the contents of `collapsed` groups left out. */
 export function flattenLayers(
   layers: readonly LayerNode[],
@@ -15,6 +18,12 @@ export function flattenLayers(
   ]);
 }
 
+/** What calls name every layer by, depth-first from the top (the forms' suggestions). */
 export function layerNames(layers: readonly LayerNode[]): string[] {
-  return flattenLayers(layers).map((e) => e.layer.name);
+  return flattenLayers(layers).map((e) => refOf(e.layer));
+}
+
+/** The layer with this id in the tree, if any. */
+export function layerWithId(layers: readonly LayerNode[], id: number | null): LayerNode | undefined {
+  return id === null ? undefined : flattenLayers(layers).find((e) => e.layer.id === id)?.layer;
 }
