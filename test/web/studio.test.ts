@@ -7,7 +7,14 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, TOKEN } from '../server/support.js';
+import {
+  createSession,
+  okCalls,
+  startTestServer,
+  type TestServer,
+  TOKEN,
+  toolCall,
+} from '../server/support.js';
 import {
   attrOf,
   canvasInk,
@@ -319,6 +326,22 @@ describe('the studio without a model', () => {
     await page.getByRole('button', { name: '关闭 春季海报' }).click();
     await eventually(countOf(page.getByRole('tab', { name: /春季海报/ }))).toBe(0);
     await eventually(attrOf(page.getByRole('tab', { name: 'poster' }), 'aria-selected')).toBe('true');
+    // Closing a tab beside the one in use leaves the one in use in use.
+    for (const name of ['旁边', '再旁边']) {
+      await runTool(page, '文档操作', '新建文档', { 宽度: '100', 高度: '100', 文档名称: name });
+      await eventually(attrOf(page.getByRole('tab', { name: new RegExp(`^${name}`) }), 'aria-selected')).toBe(
+        'true',
+      );
+    }
+    await page.getByRole('tab', { name: 'poster' }).click();
+    await eventually(attrOf(page.getByRole('tab', { name: 'poster' }), 'aria-selected')).toBe('true');
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: '关闭 旁边' }).click();
+    await eventually(countOf(page.getByRole('tab', { name: /^旁边/ }))).toBe(0);
+    await eventually(attrOf(page.getByRole('tab', { name: 'poster' }), 'aria-selected')).toBe('true');
+    expect(
+      await countOf(page.getByRole('tablist', { name: '文档' }).getByRole('tab', { selected: true }))(),
+    ).toBe(1);
   });
 
   it('switches to English and back', async () => {
@@ -376,5 +399,66 @@ describe('the studio with a token', () => {
     const page2 = await openPage(browser, `${server.url}/`);
     await eventually(textOf(page2.getByRole('alert'))).toContain('?token=');
     await page2.context().close();
+  });
+});
+
+describe('the studio at other window sizes', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('keeps every pane on screen with many documents open, and stacks the panes in a narrow window', async () => {
+    const id = await createSession(server.url);
+    const names = [
+      '春季海报',
+      '夏季促销主视觉横幅海报设计稿第二版最终版',
+      '秋',
+      'Winter campaign key visual final',
+    ];
+    await okCalls(server.url, id, [
+      ...[...names, '童装', '男装T恤印花', '女装连衣裙', '配饰', '鞋履', '包袋'].map((name) =>
+        toolCall('create_document', { width: 800, height: 600, name }),
+      ),
+      toolCall('create_text_layer', { text: '夏日', x: 100, y: 100, font_size: 120 }),
+    ]);
+    for (const [width, height] of [
+      [1440, 900],
+      [1024, 768],
+      [390, 844],
+    ] as const) {
+      const context = await browser.newContext({ viewport: { width, height } });
+      try {
+        await context.addInitScript((sid) => {
+          const store = (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } })
+            .sessionStorage;
+          store.setItem('atelier.session', sid);
+        }, id);
+        const page = await context.newPage();
+        await page.goto(`${server.url}/`);
+        await eventually(visibleOf(page.getByRole('tab', { name: /包袋/ }))).toBe(true);
+        // The tab strip scrolls; the page does not grow wider than the window.
+        const [scroll, client] = await page.evaluate(() => {
+          const root = (
+            globalThis as unknown as {
+              document: { documentElement: { scrollWidth: number; clientWidth: number } };
+            }
+          ).document.documentElement;
+          return [root.scrollWidth, root.clientWidth];
+        });
+        expect(scroll, `${width}`).toBe(client);
+        const side = await page.getByRole('complementary', { name: '面板' }).boundingBox();
+        expect(side!.x + side!.width, `${width}`).toBeLessThanOrEqual(width);
+        // The side panel's tabs take a click (the canvas lay over them in a narrow window).
+        await page.getByRole('tab', { name: '历史记录' }).click({ timeout: 5_000 });
+        await eventually(visibleOf(page.getByRole('list', { name: '历史步骤' }))).toBe(true);
+        await snapshot(page, `21-window-${width}`);
+      } finally {
+        await context.close();
+      }
+    }
   });
 });

@@ -1,4 +1,5 @@
 /** The brand, the open documents as tabs (switch, close, new), the model in use and the language switch. */
+import { useEffect, useRef } from 'preact/hooks';
 import { useStudioView } from '../context.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 
@@ -7,6 +8,12 @@ const { switchDocument: SWITCH, closeDocument: CLOSE, createDocument: CREATE } =
 export function TopBar() {
   const { studio, t, lang, setLang, openTool } = useStudioView();
   const docs = studio.state?.documents ?? [];
+  const activeName = docs.find((d) => d.active)?.name;
+  const tabs = useRef<HTMLDivElement>(null);
+  // Many tabs scroll in their strip: the active one is brought into view when it changes.
+  useEffect(() => {
+    tabs.current?.querySelector('.doc-tab.active')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [activeName]);
   const docParam = (name: string) => {
     // The parameter of switch_document that names the document, whatever it is called.
     const tool = studio.tools.get(SWITCH);
@@ -16,15 +23,18 @@ export function TopBar() {
   const close = (name: string, active: boolean, unsaved: boolean) => {
     if (unsaved && !window.confirm(t('docs.confirmClose', { name }))) return;
     const closing = [{ name: CLOSE, arguments: {} }];
-    void studio.run(active ? closing : [{ name: SWITCH, arguments: docParam(name) }, ...closing]);
+    // A tab closed from beside the one in use: the one in use stays in use (close_document acts on the
+    // active document, which then gives way to another).
+    const back = activeName !== undefined ? [{ name: SWITCH, arguments: docParam(activeName) }] : [];
+    void studio.run(active ? closing : [{ name: SWITCH, arguments: docParam(name) }, ...closing, ...back]);
   };
   return (
     <header class="top-bar">
       <div class="brand">
         <span class="brand-mark" aria-hidden="true" />
-        Atelier
+        <span class="brand-name">Atelier</span>
       </div>
-      <div class="doc-tabs" role="tablist" aria-label={t('docs.tabs')}>
+      <div class="doc-tabs" role="tablist" aria-label={t('docs.tabs')} ref={tabs}>
         {docs.map((d) => (
           <div key={d.name} class={`doc-tab${d.active ? ' active' : ''}`}>
             <button
