@@ -128,7 +128,7 @@ export function withVectorMask(
   const own = pathBounds(vm);
   const drawn = own ? intersect(own, page) : { x: 0, y: 0, w: 0, h: 0 };
   const values = vectorMaskValues(vm, drawn);
-  if (!raster || !raster.enabled) return { ...drawn, data: values, outside: beyond, enabled: true };
+  if (!raster?.enabled) return { ...drawn, data: values, outside: beyond, enabled: true };
   // Both masks: their product, over the union of where either is not constant.
   const rect = intersect(union(drawn, raster), page);
   const data = allocMask(rect.w * rect.h);

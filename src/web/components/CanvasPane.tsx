@@ -198,11 +198,13 @@ export function CanvasPane() {
         </div>
       </div>
       <footer class="status-bar" aria-live="polite">
-        <span>
+        <span class="status-doc">
           {doc.name} ·{' '}
           {t('status.size', { w: doc.width, h: doc.height, dpi: doc.resolution, mode: doc.mode })}
         </span>
-        {view && <span>{t('status.zoom', { zoom: Math.round(view.zoom * 1000) / 10 })}</span>}
+        {view && (
+          <span class="status-zoom">{t('status.zoom', { zoom: Math.round(view.zoom * 1000) / 10 })}</span>
+        )}
         <span class="status-busy">{studio.busy ? t('status.busy') : t('status.ready')}</span>
       </footer>
     </>
