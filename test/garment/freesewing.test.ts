@@ -71,10 +71,17 @@ async function run(g: FsGarment, naming: Naming): Promise<GarmentRun> {
     reason: string;
   }[];
   const parts = new Map(answers.map((p) => [p.name, p]));
-  const sourceOf = new Map(m.layers.map((l) => [l.name, l.source.split('#')[0]]));
-  const rows = m.layers.map((l): Row => {
-    const p = parts.get(l.name);
-    if (!p) throw new Error(`no answer for ${l.name}`);
+  // Copies a marker names alike are told apart as every tool names them: name#k, the k-th from the top (the
+  // layers were stacked in list order, so the last is the top one).
+  const callName = m.layers.map(({ name }, i) => {
+    const same = m.layers.filter((l) => l.name === name).length;
+    return same < 2 ? name : `${name}#${m.layers.slice(i).filter((l) => l.name === name).length}`;
+  });
+  const sourceOf = new Map(m.layers.map((l, i) => [callName[i]!, l.source.split('#')[0]]));
+  const answerOf = (l: (typeof m.layers)[number]) => parts.get(callName[m.layers.indexOf(l)]!);
+  const rows = m.layers.map((l, i): Row => {
+    const p = parts.get(callName[i]!);
+    if (!p) throw new Error(`no answer for ${callName[i]}`);
     const got = (p.part === 'left_sleeve' || p.part === 'right_sleeve' ? 'sleeve' : p.part) as Label;
     return {
       garment: g.id,
@@ -94,13 +101,13 @@ async function run(g: FsGarment, naming: Naming): Promise<GarmentRun> {
   const cutMany = new Set(g.pieces.filter((p) => p.cut >= 2).map((p) => p.name));
   const copies = m.layers.filter((l) => cutMany.has(l.source.split('#')[0]!));
   const pairsFound = copies.filter((l) => {
-    const partner = parts.get(l.name)?.pair_with;
+    const partner = answerOf(l)?.pair_with;
     return partner !== undefined && sourceOf.get(partner) === l.source.split('#')[0];
   }).length;
   const pairsTotal = copies.length;
   // Pairs of different pieces (a front with a back): the print of one would be mirrored onto the other.
   const falsePairs = m.layers.filter((l) => {
-    const partner = parts.get(l.name)?.pair_with;
+    const partner = answerOf(l)?.pair_with;
     return partner !== undefined && sourceOf.get(partner) !== l.source.split('#')[0];
   }).length;
   const sleeves = rows.filter((x) => x.got === 'sleeve');

@@ -276,7 +276,7 @@ describe('part names decide when they are meaningful', () => {
       const laid = layOut(g, { seed: 2 }, TRAINING_PX_PER_MM, seamAllowanceMm);
       for (const naming of ['zh', 'en'] as const) {
         const byName = g.pieces.flatMap((p) => Array.from({ length: p.cut }, () => p[naming]));
-        const shapes = laid.shapes.map((s, i) => ({ ...s, name: byName[i]! }));
+        const shapes = laid.shapes.map((s, i) => ({ ...s, name: byName[i]!, layerName: byName[i]! }));
         const parts = classifyPieces(shapes);
         parts.forEach((p, i) => {
           const got = p.part === 'left_sleeve' || p.part === 'right_sleeve' ? 'sleeve' : p.part;
