@@ -2,7 +2,7 @@
  * The garment flow's decisions in the chat: after a preview, 确认套图 (the model is told; without a model the
  * pieces table below applies phase 2 and verifies) or 重新生成; after verification, the score and suggestions.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { type EnumOption, type FieldKind, fieldKind } from '../forms/field-kind.js';
@@ -58,10 +58,12 @@ function OptionSelect(props: {
   value: string;
   options: readonly EnumOption[];
   disabled?: boolean;
+  class?: string;
   onChange(value: string): void;
 }) {
   return (
     <select
+      class={props.class}
       aria-label={props.label}
       value={props.value}
       disabled={props.disabled}
@@ -132,8 +134,11 @@ function PiecesTable({ onDone }: { onDone(): void }) {
       setRunning(false);
     }
   };
+  // Opened under the preview, below what the feed shows: brought into view, with its apply button.
+  const table = useRef<HTMLDivElement>(null);
+  useEffect(() => table.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' }), []);
   return (
-    <div class="pieces">
+    <div class="pieces" ref={table}>
       <table aria-label={t('garment.piece')}>
         <thead>
           <tr>
@@ -146,10 +151,11 @@ function PiecesTable({ onDone }: { onDone(): void }) {
         <tbody>
           {rows.map((row, i) => (
             <tr key={row.name}>
-              <td>{row.name}</td>
+              <td class="piece-name">{row.name}</td>
               <td>
                 {parts.length ? (
                   <OptionSelect
+                    class="part-pick"
                     label={`${t('garment.part')} ${row.name}`}
                     value={row.part}
                     options={parts}
@@ -171,8 +177,9 @@ function PiecesTable({ onDone }: { onDone(): void }) {
                   )
                 )}
               </td>
-              <td>
+              <td class="type-cell">
                 <OptionSelect
+                  class="type-pick"
                   label={`${t('garment.type')} ${row.name}`}
                   value={row.type}
                   options={options}

@@ -193,7 +193,7 @@ function TableField({
         <thead>
           <tr>
             {kind.columns.map((c) => (
-              <th key={c.name} title={c.schema.description}>
+              <th key={c.name} class={`column-${c.field.kind}`} title={c.schema.description}>
                 {shortLabel(c.name, c.schema)}
               </th>
             ))}
