@@ -67,6 +67,11 @@ const zh = {
   'garment.unsurePiece': '{name}：{part}，也可能是{other}',
   'garment.sameOutline': '{name}（同一裁片：{others}）',
   'list.separator': '、',
+  'upload.unsupported_media_type': '“{name}”不是 PSD、PNG 或 JPEG 文件（按文件内容判断），没有上传',
+  'upload.payload_too_large': '“{name}”超过上传大小的上限，没有上传',
+  'upload.busy': '服务器正忙，“{name}”没有上传：请稍后再试',
+  'upload.network': '连不上服务器，“{name}”没有上传',
+  'upload.failed': '“{name}”没有上传：{message}',
   'garment.unsureHow':
     '点选正确的部位即记为已确认，同一裁片的各层随之确定，其余裁片重新判断（常常不必再答）；也可在预览后按“{confirm}”，在裁片表中选择部位，或把图层改名为部位名称后重新识别。',
   'garment.isPart': '是{part}',
@@ -190,6 +195,12 @@ const en: Record<MessageKey, string> = {
   'garment.unsurePiece': '{name}: {part}, or {other}',
   'garment.sameOutline': '{name} (same piece: {others})',
   'list.separator': ', ',
+  'upload.unsupported_media_type':
+    '“{name}” is not a PSD, PNG or JPEG file (judged by its content); not uploaded',
+  'upload.payload_too_large': '“{name}” is larger than the upload limit; not uploaded',
+  'upload.busy': 'The server is busy; “{name}” was not uploaded: try again shortly',
+  'upload.network': 'The server cannot be reached; “{name}” was not uploaded',
+  'upload.failed': '“{name}” was not uploaded: {message}',
   'garment.unsureHow':
     'Pick the right part to record it as confirmed (the layers cut from the same piece follow it, the other pieces are decided again around it, often settling them); or, after the preview, “{confirm}” opens the pieces table with a part picker; or rename the layer to its part and identify again.',
   'garment.isPart': 'It is {part}',

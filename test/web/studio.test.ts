@@ -2,7 +2,7 @@
  * The studio in a real browser, driven by role and name as a designer would, with no model configured: the
  * palette's generated forms, the canvas, layers, history, uploads, errors, the token and the language.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -259,6 +259,20 @@ describe('the studio without a model', () => {
     await eventually(textOf(card.getByRole('alert'))).toContain('「列出所有图层」');
     expect(await textOf(card.getByRole('alert'))()).not.toContain('list_all_layer_names');
     await snapshot(page, '06-error');
+  });
+
+  it('says in Chinese which file was refused when an upload is not an image', async () => {
+    const notes = path.join(tempDir('atelier-web-notes-'), '说明.psd');
+    writeFileSync(notes, '这不是图像文件');
+    await sidePanel(page, '文件');
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('button', { name: '上传文档' }).click(),
+    ]);
+    await chooser.setFiles(notes);
+    const notice = page.getByRole('log', { name: '对话记录' }).getByRole('alert').last();
+    await eventually(textOf(notice)).toContain('“说明.psd”不是 PSD、PNG 或 JPEG 文件');
+    expect(await textOf(notice)()).not.toMatch(/only PSD/);
   });
 
   it('uploads a PSD, opens it and shows its layers; saves and lists the file for download', async () => {

@@ -5,8 +5,20 @@ import { Palette } from './Palette.js';
 import { RichText } from './RichText.js';
 import { ToolCard } from './ToolCard.js';
 
+/** Upload failures the studio words itself (the HTTP API's messages are in English, for integrators). */
+const UPLOAD_MESSAGES = {
+  unsupported_media_type: 'upload.unsupported_media_type',
+  payload_too_large: 'upload.payload_too_large',
+  busy: 'upload.busy',
+  network: 'upload.network',
+} as const;
+
 function Feed() {
   const { studio, t } = useStudioView();
+  const uploadFailure = (code: string, message: string, name: string) => {
+    const key = UPLOAD_MESSAGES[code as keyof typeof UPLOAD_MESSAGES];
+    return key ? t(key, { name }) : t('upload.failed', { name, message });
+  };
   const end = useRef<HTMLDivElement>(null);
   const last = studio.feed[studio.feed.length - 1];
   // Follows the newest entry, also while a card's progress or the model's text grows.
@@ -37,7 +49,9 @@ function Feed() {
           case 'notice':
             return (
               <div key={item.key} class="notice" role="alert">
-                {item.message}
+                <span class="notice-text">
+                  {item.file !== undefined ? uploadFailure(item.code, item.message, item.file) : item.message}
+                </span>
                 <code>{item.code}</code>
               </div>
             );

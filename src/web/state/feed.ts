@@ -25,7 +25,14 @@ export type FeedItem =
   | { readonly kind: 'user'; readonly key: string; readonly text: string }
   | { readonly kind: 'assistant'; readonly key: string; readonly text: string; readonly streaming: boolean }
   | CallItem
-  | { readonly kind: 'notice'; readonly key: string; readonly code: string; readonly message: string };
+  | {
+      readonly kind: 'notice';
+      readonly key: string;
+      readonly code: string;
+      readonly message: string;
+      /** For a failed upload: the file's name (the notice is then worded in the studio's language). */
+      readonly file?: string;
+    };
 
 let serial = 0;
 const nextKey = (prefix: string) => `${prefix}-${++serial}`;
@@ -118,6 +125,16 @@ export function applyEvent(items: readonly FeedItem[], event: ChatEvent): FeedIt
         { kind: 'notice', key: nextKey('notice'), code: event.code, message: event.message },
       ];
   }
+}
+
+/** A failed upload, shown in the feed as a notice naming the file. */
+export function uploadNotice(
+  items: readonly FeedItem[],
+  code: string,
+  message: string,
+  file: string,
+): FeedItem[] {
+  return [...items, { kind: 'notice', key: nextKey('notice'), code, message, file }];
 }
 
 /** A local failure (network, HTTP error) shown in the feed like a turn's error. */

@@ -13,7 +13,7 @@ import type {
   SessionFile,
   SessionState,
 } from '../api/types.js';
-import { applyEvent, type FeedItem, noticeEvent } from './feed.js';
+import { applyEvent, type FeedItem, noticeEvent, uploadNotice } from './feed.js';
 
 const SESSION_KEY = 'atelier.session';
 
@@ -255,11 +255,12 @@ export function useStudio(api: Api): Studio {
         await refresh();
         return done.path;
       } catch (err) {
-        emit(noticeEvent(err instanceof ApiError ? err.code : 'network', (err as Error).message));
+        const code = err instanceof ApiError ? err.code : 'network';
+        setFeed((items) => uploadNotice(items, code, (err as Error).message, file.name));
         return null;
       }
     },
-    [api, emit, refresh],
+    [api, refresh],
   );
 
   return {
