@@ -67,6 +67,9 @@ const zh = {
   'garment.unsurePiece': '{name}：{part}，也可能是{other}',
   'garment.sameOutline': '{name}（同一裁片：{others}）',
   'list.separator': '、',
+  'chat.waitBusy': '正在处理上一步，完成后即可发送',
+  'card.reloaded': '页面刷新时这一步仍在进行：它的结果不在这里，效果见画布、图层和历史记录。',
+  'chat.restored': '会话已恢复：文档、图层和历史记录都在；之前的对话卡片没有保留。',
   'upload.unsupported_media_type': '“{name}”不是 PSD、PNG 或 JPEG 文件（按文件内容判断），没有上传',
   'upload.payload_too_large': '“{name}”超过上传大小的上限，没有上传',
   'upload.busy': '服务器正忙，“{name}”没有上传：请稍后再试',
@@ -195,6 +198,11 @@ const en: Record<MessageKey, string> = {
   'garment.unsurePiece': '{name}: {part}, or {other}',
   'garment.sameOutline': '{name} (same piece: {others})',
   'list.separator': ', ',
+  'chat.waitBusy': 'The last step is still running: send when it is done',
+  'card.reloaded':
+    'This step was still running when the page reloaded: its result is not here; the canvas, layers and history show its effect.',
+  'chat.restored':
+    'Session restored: documents, layers and history are all here; the earlier cards were not kept.',
   'upload.unsupported_media_type':
     '“{name}” is not a PSD, PNG or JPEG file (judged by its content); not uploaded',
   'upload.payload_too_large': '“{name}” is larger than the upload limit; not uploaded',

@@ -476,3 +476,34 @@ describe('the studio at other window sizes', () => {
     }
   });
 });
+
+describe('the studio across a reload', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("shows the cards it showed, the toolbox's included, after the page is reloaded", async () => {
+    const page = await openPage(browser, `${server.url}/`);
+    try {
+      await runTool(page, '文档操作', '新建文档', { 宽度: '300', 高度: '200', 文档名称: '重载' });
+      await eventually(textOf(lastCard(page, '新建文档'))).toContain('完成');
+      await runTool(page, '文档与图层', '新建图层', { 新图层的名称: '留下' });
+      await eventually(textOf(lastCard(page, '新建图层'))).toContain('完成');
+      const before = await countOf(page.getByRole('log', { name: '对话记录' }).getByRole('article'))();
+      expect(before).toBeGreaterThan(0);
+      // Saved a moment after the feed settles.
+      await page.waitForTimeout(600);
+      await page.reload();
+      await eventually(textOf(lastCard(page, '新建文档'))).toContain('完成');
+      expect(await countOf(page.getByRole('log', { name: '对话记录' }).getByRole('article'))()).toBe(before);
+      expect(await textOf(page.getByRole('log', { name: '对话记录' }))()).not.toContain('还没有操作');
+      await snapshot(page, '22-after-reload');
+    } finally {
+      await page.context().close();
+    }
+  });
+});

@@ -28,7 +28,14 @@ function Feed() {
   return (
     <div class="feed" role="log" aria-label={t('chat.log')}>
       {studio.feed.length === 0 && (
-        <p class="feed-empty">{studio.model.configured ? t('chat.empty') : t('chat.emptyNoModel')}</p>
+        <p class="feed-empty">
+          {/* A session with history whose cards are gone (another tab, a cleared browser) is not empty. */}
+          {studio.state?.documents.length
+            ? t('chat.restored')
+            : studio.model.configured
+              ? t('chat.empty')
+              : t('chat.emptyNoModel')}
+        </p>
       )}
       {studio.feed.map((item) => {
         switch (item.kind) {
@@ -91,7 +98,14 @@ function MessageBox() {
           {t('chat.stop')}
         </button>
       ) : (
-        <button type="submit" class="primary" disabled={!text.trim()}>
+        // While a call runs the message cannot go yet (it would be dropped): the button says so by being off,
+        // and the text stays in the box to send once the call is done.
+        <button
+          type="submit"
+          class="primary"
+          disabled={!text.trim() || studio.busy}
+          title={studio.busy ? t('chat.waitBusy') : undefined}
+        >
           {t('chat.send')}
         </button>
       )}

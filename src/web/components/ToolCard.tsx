@@ -1,6 +1,7 @@
 /** One tool call in the feed: its Chinese label, arguments, state (running / ok / error), progress and result. */
 import { useStudioView } from '../context.js';
 import type { CallItem } from '../state/feed.js';
+import { RELOADED } from '../state/feed-store.js';
 import { withToolLabels } from '../state/tool-names.js';
 import {
   CONFIRM_TOOL,
@@ -58,7 +59,8 @@ export function ToolCard({ call }: { call: CallItem }) {
           )}
         </div>
       )}
-      {call.status === 'error' && call.error && (
+      {call.status === 'error' && call.error?.code === RELOADED && <p class="muted">{t('card.reloaded')}</p>}
+      {call.status === 'error' && call.error && call.error.code !== RELOADED && (
         <div class="card-error" role="alert">
           <p>{labelled(call.error.message)}</p>
           {call.error.hint && <p class="hint">{t('card.hint', { hint: labelled(call.error.hint) })}</p>}

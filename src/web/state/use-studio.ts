@@ -14,6 +14,7 @@ import type {
   SessionState,
 } from '../api/types.js';
 import { applyEvent, type FeedItem, noticeEvent, uploadNotice } from './feed.js';
+import { restoredFeed, saveFeed } from './feed-store.js';
 
 const SESSION_KEY = 'atelier.session';
 
@@ -146,11 +147,15 @@ export function useStudio(api: Api): Studio {
         ]);
         session.current = id;
         effects.current = new Map(reg.tools.map((t) => [t.name, t.effect]));
+        // What this tab showed before a reload (restored before the session is set, which starts saving it);
+        // else, after a restart in a new tab, the model's conversation.
+        const kept = restoredFeed(id);
+        if (kept) setFeed(kept);
         setRegistry(reg);
         setModel(info);
         setSessionId(id);
         await refresh();
-        if (info.configured) {
+        if (!kept && info.configured) {
           const history = await api
             .json<{ events: ChatEvent[] }>(`/v1/sessions/${id}/chat`)
             .catch(() => ({ events: [] }));
@@ -239,6 +244,24 @@ export function useStudio(api: Api): Studio {
     // The server stops the turn and ends its stream with a 'cancelled' error event.
     await api.post(`/v1/sessions/${id}/chat/cancel`, {}).catch(() => chatAbort.current?.abort());
   }, [api]);
+
+  // Saved at once when nothing is running or streaming (a turn or a call has just ended), else a moment
+  // after it settles: a streamed answer changes it many times a second. Leaving the page saves it too.
+  useEffect(() => {
+    if (!sessionId) return;
+    const save = () => saveFeed(sessionId, feed);
+    const busy = feed.some(
+      (item) =>
+        (item.kind === 'assistant' && item.streaming) || (item.kind === 'call' && item.status === 'running'),
+    );
+    if (!busy) save();
+    const timer = busy ? setTimeout(save, 400) : undefined;
+    window.addEventListener('pagehide', save);
+    return () => {
+      clearTimeout(timer);
+      window.removeEventListener('pagehide', save);
+    };
+  }, [sessionId, feed]);
 
   const upload = useCallback(
     async (file: File, role: 'document' | 'garment') => {
