@@ -507,3 +507,60 @@ describe('the studio across a reload', () => {
     }
   });
 });
+
+describe('two tabs on one session', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('the other tab catches up, and undoing to a step there counts from the real history', async () => {
+    const id = await createSession(server.url);
+    await okCalls(server.url, id, [toolCall('create_document', { width: 200, height: 100, name: '两处' })]);
+    const open = async () => {
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      await context.addInitScript((sid) => {
+        const store = (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } })
+          .sessionStorage;
+        store.setItem('atelier.session', sid);
+      }, id);
+      const page = await context.newPage();
+      await page.goto(`${server.url}/`);
+      await sidePanel(page, '历史记录');
+      return page;
+    };
+    const [a, b] = [await open(), await open()];
+    try {
+      const steps = (p: Page) => p.getByRole('list', { name: '历史步骤' }).getByRole('button');
+      await eventually(countOf(steps(b))).toBe(1);
+      // Two more steps made in the first tab (as another designer or an API client would).
+      await okCalls(server.url, id, [
+        toolCall('create_layer', { name: '一' }),
+        toolCall('create_layer', { name: '二' }),
+      ]);
+      await a.reload();
+      await sidePanel(a, '历史记录');
+      await eventually(countOf(steps(a))).toBe(3);
+      // The second tab, looked at again, shows them.
+      await b.bringToFront();
+      await b.evaluate(() =>
+        (globalThis as unknown as { dispatchEvent(e: unknown): void }).dispatchEvent(
+          new (globalThis as unknown as { Event: new (t: string) => unknown }).Event('focus'),
+        ),
+      );
+      await eventually(countOf(steps(b))).toBe(3);
+      // Undo to the first step from there: the document is back at its first step.
+      await steps(b).first().click();
+      await eventually(async () => {
+        const r = await fetch(`${server.url}/v1/sessions/${id}/state`);
+        return ((await r.json()) as { active: { history: { index: number } } }).active.history.index;
+      }).toBe(0);
+    } finally {
+      await a.context().close();
+      await b.context().close();
+    }
+  });
+});

@@ -46,7 +46,8 @@ export interface Studio {
   chat(text: string): Promise<void>;
   cancelChat(): Promise<void>;
   upload(file: File, role: 'document' | 'garment'): Promise<string | null>;
-  refresh(): Promise<void>;
+  /** Reloads the session's snapshot (and returns it). */
+  refresh(): Promise<SessionState | null>;
 }
 
 let callSerial = 0;
@@ -86,16 +87,43 @@ export function useStudio(api: Api): Studio {
   const refreshing = useRef<Promise<void> | null>(null);
   const refreshAgain = useRef(false);
 
-  const refresh = useCallback(async () => {
+  /** What of the snapshot says the canvas may show other pixels: the documents, the active one and its step. */
+  const seen = useRef('');
+  const refresh = useCallback(async (): Promise<SessionState | null> => {
     const id = session.current;
-    if (!id) return;
+    if (!id) return null;
     const [next, list] = await Promise.all([
       api.json<SessionState>(`/v1/sessions/${id}/state`),
       api.json<{ files: SessionFile[] }>(`/v1/sessions/${id}/files`),
     ]);
+    const sign = JSON.stringify([
+      next.documents.map((d) => [d.name, d.width, d.height, d.mode]),
+      next.active?.name,
+      next.active?.history,
+    ]);
+    // Changed by someone else (another tab on this session, an API client): the canvas is fetched again.
+    if (seen.current && sign !== seen.current) setRevision((r) => r + 1);
+    seen.current = sign;
     setState(next);
     setFiles(list.files);
+    return next;
   }, [api]);
+
+  // Another tab or client may work on the same session: the panes catch up when this tab is looked at again,
+  // and every few seconds while it is in view, so an undo to a step is counted from the real history.
+  useEffect(() => {
+    const again = () => {
+      if (document.visibilityState === 'visible') void refresh().catch(() => undefined);
+    };
+    document.addEventListener('visibilitychange', again);
+    window.addEventListener('focus', again);
+    const timer = setInterval(again, 10_000);
+    return () => {
+      document.removeEventListener('visibilitychange', again);
+      window.removeEventListener('focus', again);
+      clearInterval(timer);
+    };
+  }, [refresh]);
 
   /** Reloads the snapshot after a call changed something, once at a time: calls may finish faster than that. */
   const refreshSoon = useCallback(
