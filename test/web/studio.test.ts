@@ -130,6 +130,12 @@ describe('the studio without a model', () => {
     await eventually(() => chips.allTextContents()).toEqual(['修改文字', '修改文字颜色', '创建文字']);
     await search.fill('blur');
     await eventually(() => chips.allTextContents()).toEqual(['高斯模糊']);
+    // Two tools the spec labels alike show their names beside the label.
+    await search.fill('对齐图层');
+    await eventually(() => chips.allTextContents()).toEqual([
+      '对齐图层align_layers',
+      '对齐图层align_layers_tool',
+    ]);
     await search.fill('');
     await eventually(countOf(chips)).toBeGreaterThan(70);
   });

@@ -24,6 +24,14 @@ export function Palette() {
       .filter((g) => g.tools.length > 0);
   }, [registry, query]);
 
+  // Labels two tools share (the spec gives align_layers and align_layers_tool the same one): their chips show
+  // the tool's name too, so a designer can tell them apart.
+  const shared = useMemo(() => {
+    const seen = new Map<string, number>();
+    for (const tool of registry?.tools ?? []) seen.set(tool.label, (seen.get(tool.label) ?? 0) + 1);
+    return new Set([...seen].filter(([, n]) => n > 1).map(([label]) => label));
+  }, [registry]);
+
   if (chosen) return <ToolForm key={chosen.name} tool={chosen} onBack={() => openTool(null)} />;
 
   return (
@@ -51,6 +59,7 @@ export function Palette() {
                   onClick={() => openTool(tool.name)}
                 >
                   {tool.label}
+                  {shared.has(tool.label) && <small class="chip-code">{tool.name}</small>}
                 </button>
               ))}
             </div>
