@@ -422,7 +422,20 @@ describe('the studio with a token', () => {
   });
 });
 
-describe('the studio at other window sizes', () => {
+/** A page of the studio on session `id` (as a tab that opened it before would be), at `width` × `height`. */
+async function openOnSession(url: string, id: string, width = 1440, height = 900): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height } });
+  await context.addInitScript((sid) => {
+    const store = (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } })
+      .sessionStorage;
+    store.setItem('atelier.session', sid);
+  }, id);
+  const page = await context.newPage();
+  await page.goto(`${url}/`);
+  return page;
+}
+
+describe('the studio across windows, reloads and tabs', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();
@@ -450,15 +463,8 @@ describe('the studio at other window sizes', () => {
       [1024, 768],
       [390, 844],
     ] as const) {
-      const context = await browser.newContext({ viewport: { width, height } });
+      const page = await openOnSession(server.url, id, width, height);
       try {
-        await context.addInitScript((sid) => {
-          const store = (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } })
-            .sessionStorage;
-          store.setItem('atelier.session', sid);
-        }, id);
-        const page = await context.newPage();
-        await page.goto(`${server.url}/`);
         await eventually(visibleOf(page.getByRole('tab', { name: /包袋/ }))).toBe(true);
         // The tab strip scrolls; the page does not grow wider than the window.
         const [scroll, client] = await page.evaluate(() => {
@@ -477,19 +483,9 @@ describe('the studio at other window sizes', () => {
         await eventually(visibleOf(page.getByRole('list', { name: '历史步骤' }))).toBe(true);
         await snapshot(page, `21-window-${width}`);
       } finally {
-        await context.close();
+        await page.context().close();
       }
     }
-  });
-});
-
-describe('the studio across a reload', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   it("shows the cards it showed, the toolbox's included, after the page is reloaded", async () => {
@@ -512,29 +508,12 @@ describe('the studio across a reload', () => {
       await page.context().close();
     }
   });
-});
-
-describe('two tabs on one session', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
 
   it('the other tab catches up, and undoing to a step there counts from the real history', async () => {
     const id = await createSession(server.url);
     await okCalls(server.url, id, [toolCall('create_document', { width: 200, height: 100, name: '两处' })]);
     const open = async () => {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-      await context.addInitScript((sid) => {
-        const store = (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } })
-          .sessionStorage;
-        store.setItem('atelier.session', sid);
-      }, id);
-      const page = await context.newPage();
-      await page.goto(`${server.url}/`);
+      const page = await openOnSession(server.url, id);
       await sidePanel(page, '历史记录');
       return page;
     };
