@@ -54,9 +54,23 @@ export function layersNamed(state: DocState, name: string): Layer[] {
  * top, as the layers panel lists them). Photoshop allows shared names; a name alone reaches only the top one.
  */
 export function layerRef(state: DocState, id: number): string {
-  const name = layerById(state, id).name;
-  const same = layersNamed(state, name);
-  return same.length < 2 ? name : `${name}#${same.findIndex((l) => l.id === id) + 1}`;
+  return sharedRefs(state).get(id) ?? layerById(state, id).name;
+}
+
+/** The references of the layers whose names are shared, worked out once per state (one pass from the top). */
+const refsOf = new WeakMap<DocState, Map<number, string>>();
+
+function sharedRefs(state: DocState): Map<number, string> {
+  let refs = refsOf.get(state);
+  if (refs) return refs;
+  const byName = new Map<string, number[]>();
+  for (const { layer } of topDown(state))
+    byName.set(layer.name, [...(byName.get(layer.name) ?? []), layer.id]);
+  refs = new Map();
+  for (const [name, ids] of byName)
+    if (ids.length > 1) ids.forEach((id, k) => refs!.set(id, `${name}#${k + 1}`));
+  refsOf.set(state, refs);
+  return refs;
 }
 
 /** The layer a `name#k` reference names (see layerRef), when `ref` is one and no layer has it as its name. */
