@@ -64,11 +64,16 @@ function sharedRefs(state: DocState): Map<number, string> {
   let refs = refsOf.get(state);
   if (refs) return refs;
   const byName = new Map<string, number[]>();
-  for (const { layer } of topDown(state))
-    byName.set(layer.name, [...(byName.get(layer.name) ?? []), layer.id]);
-  refs = new Map();
-  for (const [name, ids] of byName)
-    if (ids.length > 1) ids.forEach((id, k) => refs!.set(id, `${name}#${k + 1}`));
+  for (const { layer } of topDown(state)) {
+    const ids = byName.get(layer.name);
+    if (ids) ids.push(layer.id);
+    else byName.set(layer.name, [layer.id]);
+  }
+  const out = new Map<number, string>();
+  for (const [name, ids] of byName) {
+    if (ids.length > 1) ids.forEach((id, k) => out.set(id, `${name}#${k + 1}`));
+  }
+  refs = out;
   refsOf.set(state, refs);
   return refs;
 }
