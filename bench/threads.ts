@@ -47,11 +47,26 @@ export async function benchThreads(): Promise<string[]> {
     firstCalls.sort((a, b) => a - b);
     const perFirst = (one - idle) / BATCH;
     const perSecond = (two - one) / BATCH;
+    // A session that held large documents, then closed: what stays resident after it (its thread ends).
+    const big = (await post('/v1/sessions', {})).id as string;
+    await post(`/v1/sessions/${big}/tool-calls`, {
+      tool_calls: [
+        { name: 'create_document', arguments: { width: 8000, height: 8000 } },
+        { name: 'create_layer', arguments: { name: '一' } },
+        { name: 'fill_selection', arguments: { color: '#336699' } },
+        { name: 'duplicate_layer', arguments: {} },
+        { name: 'gaussian_blur', arguments: { radius: 2 } },
+      ],
+    });
+    const holding = await settledRss();
+    await fetch(`${server.url}/v1/sessions/${big}`, { method: 'DELETE' });
+    const after = await settledRss();
     return [
       `server with no session (baseline): RSS ${mib(idle)}`,
       `+${BATCH} sessions, one 400 × 300 document each: RSS ${mib(one)}, ${mib(perFirst)} per session thread (${(perFirst / idle).toFixed(2)}× the baseline)`,
       `+${BATCH} more: RSS ${mib(two)}, ${mib(perSecond)} per session thread`,
       `open + first call: median ${firstCalls[firstCalls.length >> 1]!.toFixed(0)} ms, slowest ${firstCalls.at(-1)!.toFixed(0)} ms`,
+      `a session holding an 8000 × 8000 document with two painted layers: RSS ${mib(holding)} (+${mib(holding - two)}); after it is deleted: ${mib(after)} (${mib(after - two)} above before it, ${((after - two) / (holding - two)).toFixed(2)}× what it held)`,
     ];
   } finally {
     await server.close();
