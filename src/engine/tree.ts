@@ -71,7 +71,8 @@ function sharedRefs(state: DocState): Map<number, string> {
   }
   const out = new Map<number, string>();
   for (const [name, ids] of byName) {
-    if (ids.length > 1) ids.forEach((id, k) => out.set(id, `${name}#${k + 1}`));
+    if (ids.length < 2) continue;
+    for (let k = 0; k < ids.length; k++) out.set(ids[k]!, `${name}#${k + 1}`);
   }
   refs = out;
   refsOf.set(state, refs);
