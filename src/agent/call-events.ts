@@ -1,11 +1,14 @@
 /** The events of a tool card, the same whether a call runs now or is read back from a transcript. */
+import { depthOver } from '../calls/json-depth.js';
 import { findTool } from '../registry/index.js';
 import type { ChatEventOf } from './event-shapes.js';
 
 function parsedOrRaw(raw: string): unknown {
   if (raw.trim() === '') return {};
   try {
-    return JSON.parse(raw);
+    const value: unknown = JSON.parse(raw);
+    // Nested past what any tool takes: kept as the model's text, which every later step can encode.
+    return depthOver(value) ? raw : value;
   } catch {
     return raw;
   }

@@ -62,14 +62,14 @@ export class ToolCallAccumulator {
     let slot = this.byIndex.get(index);
     const existing = slot === undefined ? undefined : this.calls[slot];
     // A server that numbers every call 0 still gives each a new id: a new id starts a new call.
-    if (existing === undefined || (delta.id && existing.id && delta.id !== existing.id)) {
+    if (existing === undefined || (delta.id && existing.id && asText(delta.id) !== existing.id)) {
       slot = this.calls.push({ id: '', name: '', arguments: '' }) - 1;
       this.byIndex.set(index, slot);
     }
     const call = this.calls[slot!]!;
-    if (delta.id) call.id = delta.id;
-    if (delta.function?.name) call.name += delta.function.name;
-    if (delta.function?.arguments) call.arguments += delta.function.arguments;
+    if (delta.id) call.id = asText(delta.id);
+    if (delta.function?.name) call.name += asText(delta.function.name);
+    if (delta.function?.arguments) call.arguments += asText(delta.function.arguments);
   }
 
   result(): { id: string; name: string; arguments: string }[] {
@@ -82,6 +82,22 @@ function withIds(calls: readonly { id: string; name: string; arguments: string }
   return calls.map((c, i) => ({ ...c, id: c.id || `call_${Date.now().toString(36)}_${i}` }));
 }
 
+/**
+ * A field the protocol says is a string, as a string whatever a server sends: arguments as an object are its
+ * JSON text (some servers send them so), an id as a number its digits. Anything else that is not a string
+ * becomes its JSON text too, for the call to be refused on its own (invalid_json) rather than the turn.
+ */
+export function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return String(value);
+  }
+}
+
 function fromWholeAnswer(answer: ChatCompletion): AssistantMessage {
   const message = answer?.choices?.[0]?.message;
   if (!message) throw new ModelError('model_bad_response', '模型的回答里没有消息（choices 为空）。');
@@ -89,9 +105,9 @@ function fromWholeAnswer(answer: ChatCompletion): AssistantMessage {
     c.type === 'function' || (c as { function?: unknown }).function
       ? [
           {
-            id: c.id ?? '',
-            name: (c as { function: { name?: string } }).function.name ?? '',
-            arguments: (c as { function: { arguments?: string } }).function.arguments ?? '',
+            id: asText(c.id),
+            name: asText((c as { function: { name?: unknown } }).function.name),
+            arguments: asText((c as { function: { arguments?: unknown } }).function.arguments),
           },
         ]
       : [],
@@ -147,9 +163,11 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
     const stream = await Promise.race([pending, aborted]);
     let text = '';
     const calls = new ToolCallAccumulator();
+    let finished = false;
     watchSilence();
     for await (const chunk of stream) {
       watchSilence();
+      if (chunk?.choices?.[0]?.finish_reason) finished = true;
       const delta = chunk?.choices?.[0]?.delta;
       if (!delta) continue;
       if (typeof delta.content === 'string' && delta.content !== '') {
@@ -162,6 +180,14 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
     }
     // The SDK ends a stream quietly when it is aborted: a cut answer must not pass for a whole one.
     if (controller.signal.aborted) throw describeModelFailure(null, reason, req.config);
+    // Nor one the server or the network ended early: its last call may be cut anywhere, and none of its calls
+    // is run. (A text-only answer without one is taken as it is: some servers leave the reason out there.)
+    if (!finished && calls.result().length > 0) {
+      throw new ModelError(
+        'model_bad_response',
+        '模型的回答在中途断开（流在给出 finish_reason 之前就结束了）：其中的工具调用一个也没有执行。请重试。',
+      );
+    }
     return { text, toolCalls: withIds(calls.result()) };
   } catch (err) {
     if (err instanceof ModelError) throw err;

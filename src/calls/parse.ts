@@ -1,4 +1,5 @@
 /** Reads a tool call in either accepted form: OpenAI's `{id, type, function:{name, arguments}}` or `{name, arguments}`. */
+import { depthOver, MAX_JSON_DEPTH } from './json-depth.js';
 
 export interface ParsedCall {
   readonly id: string | undefined;
@@ -30,10 +31,17 @@ export type ParsedArguments =
   | { ok: true; value: unknown }
   | { ok: false; code: 'invalid_json' | 'invalid_arguments'; message: string; hint: string };
 
+const TOO_DEEP: ParsedArguments = {
+  ok: false,
+  code: 'invalid_arguments',
+  message: `参数嵌套过深：超过 ${MAX_JSON_DEPTH} 层`,
+  hint: '每个工具的参数都只有几层（对象、数组）；请按工具说明给出参数',
+};
+
 /** `arguments` as a JSON string (empty = `{}`) or an object. */
 export function parseArguments(raw: unknown): ParsedArguments {
   if (raw === undefined || raw === null) return { ok: true, value: {} };
-  if (typeof raw !== 'string') return { ok: true, value: raw };
+  if (typeof raw !== 'string') return depthOver(raw) ? TOO_DEEP : { ok: true, value: raw };
   if (raw.length > ARGUMENTS_MAX_LENGTH) {
     return {
       ok: false,
@@ -44,7 +52,8 @@ export function parseArguments(raw: unknown): ParsedArguments {
   }
   if (raw.trim() === '') return { ok: true, value: {} };
   try {
-    return { ok: true, value: JSON.parse(raw) };
+    const value: unknown = JSON.parse(raw);
+    return depthOver(value) ? TOO_DEEP : { ok: true, value };
   } catch (err) {
     return {
       ok: false,

@@ -40,6 +40,8 @@ function passing(event: SentEvent): boolean {
 
 export class ChatRooms {
   private readonly rooms = new WeakMap<SessionEntry, Slot>();
+  /** Sessions whose conversation a request has taken for a turn, from its acceptance to its end. */
+  private readonly claimed = new WeakSet<SessionEntry>();
 
   constructor(
     readonly model: ModelConfig | null,
@@ -87,21 +89,41 @@ export class ChatRooms {
   }
 
   running(entry: SessionEntry): boolean {
-    return this.rooms.get(entry)?.room?.conversation?.running ?? false;
+    return this.claimed.has(entry) || (this.rooms.get(entry)?.room?.conversation?.running ?? false);
+  }
+
+  /**
+   * Takes the session's conversation for one turn, at once (a room may still be being rebuilt from its
+   * transcript, when its conversation cannot say it is busy): false when a turn already holds it, so the
+   * request is refused before any stream starts. Given back by `release`, which the turn's end calls too.
+   */
+  claim(entry: SessionEntry): boolean {
+    if (this.running(entry)) return false;
+    this.claimed.add(entry);
+    return true;
+  }
+
+  release(entry: SessionEntry): void {
+    this.claimed.delete(entry);
   }
 
   /** Runs one user turn, sending each event (images as links) as it happens. */
   async turn(entry: SessionEntry, message: string, send: (event: SentEvent) => void): Promise<void> {
     if (!this.model) throw new Error('no model is configured');
-    const room = await this.roomOf(entry);
-    await room.conversation!.turn(message, (event) => {
-      const sent = this.linked(entry, event);
-      if (!passing(sent)) {
-        room.events.push(sent);
-        if (room.events.length > MAX_KEPT_EVENTS) room.events.splice(0, room.events.length - MAX_KEPT_EVENTS);
-      }
-      send(sent);
-    });
+    try {
+      const room = await this.roomOf(entry);
+      await room.conversation!.turn(message, (event) => {
+        const sent = this.linked(entry, event);
+        if (!passing(sent)) {
+          room.events.push(sent);
+          if (room.events.length > MAX_KEPT_EVENTS)
+            room.events.splice(0, room.events.length - MAX_KEPT_EVENTS);
+        }
+        send(sent);
+      });
+    } finally {
+      this.release(entry);
+    }
   }
 
   cancel(entry: SessionEntry): boolean {

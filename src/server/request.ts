@@ -1,5 +1,7 @@
 /** Reading what a request asks for: query values checked against their allowed values, JSON bodies, sessions. */
+
 import type { Context } from 'hono';
+import { depthOver, MAX_JSON_DEPTH } from '../calls/json-depth.js';
 import { SessionHeldElsewhere } from '../service/session-lock.js';
 import type { SessionEntry, SessionStore } from '../service/sessions.js';
 import { isSessionId, TooManySessions } from '../service/sessions.js';
@@ -52,25 +54,6 @@ export async function jsonBody(c: Context, limit: number, what: string): Promise
     throw new HttpError(400, 'bad_request', `the JSON is nested deeper than ${MAX_JSON_DEPTH} levels`);
   }
   return value;
-}
-
-/**
- * How deep a request's JSON may nest. Tool arguments are a few levels deep; a body nested thousands deep parses
- * (the parser does not recurse) but overflows the stack of whatever walks it after: the copy to the session's
- * thread, the event stream's encoder.
- */
-export const MAX_JSON_DEPTH = 64;
-
-/** Whether `value` nests more than `limit` arrays or objects deep (walked without recursion). */
-export function depthOver(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return false;
 }
 
 function noSession(id: string): HttpError {

@@ -31,6 +31,69 @@ describe('ToolCallAccumulator', () => {
   });
 });
 
+describe('requestAssistant with servers that bend the protocol', () => {
+  const request = (url: string, stream: boolean) => {
+    const config = modelConfig(url, { stream });
+    return requestAssistant({
+      client: createModelClient(config),
+      config,
+      messages: [{ role: 'user', content: '做' }],
+      tools: [],
+      signal: new AbortController().signal,
+      onDelta: () => {},
+    });
+  };
+
+  it('takes arguments sent as an object and an id sent as a number as their JSON text', async () => {
+    const completion = {
+      id: 'x',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm',
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 7, type: 'function', function: { name: 'create_layer', arguments: { name: '对象' } } },
+            ],
+          },
+        },
+      ],
+    };
+    model = await startScriptedModel([{ raw: JSON.stringify(completion), contentType: 'application/json' }]);
+    const reply = await request(model.url, false);
+    expect(reply.toolCalls).toEqual([{ id: '7', name: 'create_layer', arguments: '{"name":"对象"}' }]);
+  });
+
+  it('refuses a streamed answer cut before its finish_reason, running none of its calls', async () => {
+    const chunk = (delta: unknown, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    model = await startScriptedModel([
+      {
+        // One whole call, then a second cut in its arguments, and the body ends: no finish chunk, no [DONE].
+        raw:
+          chunk({
+            tool_calls: [
+              {
+                index: 0,
+                id: 'a',
+                function: { name: 'create_document', arguments: '{"width":10,"height":10}' },
+              },
+            ],
+          }) +
+          chunk({
+            tool_calls: [{ index: 1, id: 'b', function: { name: 'create_layer', arguments: '{"name":"L' } }],
+          }),
+      },
+    ]);
+    await expect(request(model.url, true)).rejects.toMatchObject({ code: 'model_bad_response' });
+  });
+});
+
 describe('requestAssistant', () => {
   it('reads a stream whose tool calls come whole and without an index (as Ollama sends them)', async () => {
     const chunk = (delta: unknown, finish: string | null = null) =>

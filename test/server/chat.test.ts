@@ -169,6 +169,25 @@ describe('chat with a scripted model', () => {
     });
   });
 
+  it('refuses the second of two first turns sent at once, and keeps it out of the history', async () => {
+    // A fresh session: its conversation is still being opened when both arrive.
+    for (let round = 0; round < 3; round++) {
+      const id = await createSession(server.url);
+      model.push({ text: '好的。', delayMs: 300 });
+      const [a, b] = await Promise.all([chat(server.url, id, '甲'), chat(server.url, id, '乙')]);
+      expect([a.status, b.status].sort()).toEqual([200, 409]);
+      const refused = a.status === 409 ? a : b;
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('busy');
+      await eventsOf(a.status === 200 ? a : b);
+      const history = (await (await fetch(`${server.url}/v1/sessions/${id}/chat`)).json()) as {
+        running: boolean;
+        events: { type: string; code?: string }[];
+      };
+      expect(history.running).toBe(false);
+      expect(history.events.map((e) => e.type)).toEqual(['user', 'assistant', 'done']);
+    }
+  });
+
   it('streams the stages of a direct tool call, as the palette runs it', async () => {
     const id = await createSession(server.url);
     const res = await fetch(`${server.url}/v1/sessions/${id}/tool-calls?stream=1`, {

@@ -51,7 +51,8 @@ export function chatRoutes({ config, store, chat: rooms }: AppParts): Hono {
           },
         );
       }
-      if (rooms.running(held.entry)) {
+      // Taken here, synchronously, so that of two requests at once the second is refused with 409.
+      if (!rooms.claim(held.entry)) {
         throw new HttpError(
           409,
           'busy',
@@ -67,7 +68,10 @@ export function chatRoutes({ config, store, chat: rooms }: AppParts): Hono {
     return eventStream(c, (send) => rooms.turn(entry, message, send), {
       // A client that goes away cancels its turn: the call running finishes or rolls back, nothing half-done.
       onAbort: () => rooms.cancel(entry),
-      release: held.release,
+      release: () => {
+        rooms.release(entry);
+        held.release();
+      },
     });
   });
 
