@@ -113,9 +113,18 @@ export function describeModelFailure(
     // An error object inside a stream: the server gave up mid-answer.
     return new ModelError('model_bad_response', `模型服务在回答中途报错。${serverSays(err, config)}`);
   }
-  const what = err instanceof SyntaxError ? '流中的数据不是有效的 JSON' : '回答的格式不对';
+  // What went wrong in the words of how the answer came: a stream or one JSON body; a connection cut (a
+  // socket reset mid-answer) is not the answer's format.
+  const cut = /terminated|socket|ECONNRESET|aborted|premature/i.test(err instanceof Error ? err.message : '');
+  const what = cut
+    ? '连接在回答中途断开'
+    : err instanceof SyntaxError
+      ? config.stream
+        ? '流中的数据不是有效的 JSON'
+        : '回答不是有效的 JSON'
+      : '回答的格式不对';
   return new ModelError(
     'model_bad_response',
-    `无法读取模型的回答：${what}。请重试，或设置 ATELIER_MODEL_STREAM=0。`,
+    `无法读取模型的回答：${what}。请重试${config.stream && !cut ? '，或设置 ATELIER_MODEL_STREAM=0' : ''}。`,
   );
 }
