@@ -152,6 +152,9 @@ export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImag
   try {
     const { data, info } = await sharp(buf)
       .autoOrient()
+      // Through the embedded profile into sRGB: toColourspace alone leaves a 16-bit image's profile unapplied
+      // (a 16-bit Adobe RGB green came out as (117,252,76)).
+      .withIccProfile('srgb')
       .toColourspace('srgb')
       .ensureAlpha()
       .raw({ depth: 'uchar' })

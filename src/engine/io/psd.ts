@@ -1241,8 +1241,9 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
   const res = psd.imageResources?.resolutionInfo;
   let dpi = 72;
   if (res && res.horizontalResolution > 0) {
-    const read =
-      res.horizontalResolutionUnit === 'PPCM' ? res.horizontalResolution * 2.54 : res.horizontalResolution;
+    // Always pixels per inch in the file: the unit (PPI or PPCM) is only how Photoshop displays it (Adobe's
+    // file format specification, ResolutionInfo; ImageMagick reads it so too).
+    const read = res.horizontalResolution;
     // Some writers store a placeholder (ImageMagick: 1/65536 ppi), which no document could be saved with:
     // read as Photoshop reads a file without resolution.
     if (read >= 1) dpi = Math.round(read * 1e4) / 1e4;

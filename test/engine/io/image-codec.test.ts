@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { EditorError } from '../../../src/engine/errors.js';
@@ -10,6 +13,7 @@ import {
   imageMagickAvailable,
   pixelsOf,
 } from '../../support/imagemagick.js';
+import { tempDir } from '../../support/session.js';
 
 const im = imageMagickAvailable() ? describe : describe.skip;
 
@@ -173,6 +177,35 @@ describe('image codec argument checks', () => {
     const err = await decodeImage(png).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'out_of_bounds', message: expect.stringContaining('100000×100000') });
     expect((err as Error).message).toContain('268,402,689');
+  });
+
+  it.skipIf(!imageMagickAvailable())('applies an embedded profile at 16 bits as at 8', async () => {
+    // Pure green tagged Adobe RGB (1998), by ImageMagick at 16 and 8 bits per channel; ImageMagick itself reads
+    // both back as sRGB (0,255,0) within a step or so.
+    const dir = tempDir('atelier-icc-');
+    const a98 = '/usr/share/color/icc/ghostscript/a98.icc';
+    const srgb = '/usr/share/color/icc/ghostscript/srgb.icc';
+    for (const depth of ['16', '8']) {
+      const file = path.join(dir, `adobe${depth}.png`);
+      execFileSync('/usr/bin/convert', [
+        '-size',
+        '8x8',
+        'xc:rgb(0,255,0)',
+        '-depth',
+        depth,
+        '-profile',
+        srgb,
+        '-profile',
+        a98,
+        file,
+      ]);
+      const { raster } = await decodeImage(readFileSync(file));
+      const [r, g, b] = raster.data.subarray(0, 3);
+      expect(
+        Math.max(Math.abs(r! - 0), Math.abs(g! - 255), Math.abs(b! - 0)),
+        `${depth} bit: ${[r, g, b]}`,
+      ).toBeLessThanOrEqual(12);
+    }
   });
 
   it('rejects bytes that are not an image, and SVG', async () => {

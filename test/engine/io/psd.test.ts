@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { writePsdBuffer } from 'ag-psd';
 import { describe, expect, it } from 'vitest';
 import { EditorError } from '../../../src/engine/errors.js';
@@ -11,6 +14,7 @@ import {
   readWithPsdTools,
   SYSTEM_PYTHON,
 } from '../../support/psd-tools.js';
+import { tempDir } from '../../support/session.js';
 import { buildRichDoc, DocBuilder, H, NO_LOCKS, ramp, testComposite, treeOf, W } from './psd-fixtures.js';
 
 function flattenState(state: DocState): Layer[] {
@@ -200,6 +204,42 @@ describe('decodePsd of other files', () => {
         code: 'unsupported',
         message: `暂不支持打开 ${name} 模式的 PSD`,
       });
+    }
+  });
+
+  it('reads the resolution in pixels per inch whatever unit Photoshop displays it in', async () => {
+    const data = new Uint8ClampedArray(4 * 4 * 4).fill(200);
+    // Saved by a designer who works in 像素/厘米: 300 ppi in the file, shown as 118.11 px/cm.
+    const file = writePsdBuffer({
+      width: 4,
+      height: 4,
+      imageResources: {
+        resolutionInfo: {
+          horizontalResolution: 300,
+          horizontalResolutionUnit: 'PPCM',
+          widthUnit: 'Centimeters',
+          verticalResolution: 300,
+          verticalResolutionUnit: 'PPCM',
+          heightUnit: 'Centimeters',
+        },
+      },
+      children: [{ name: '层', left: 0, top: 0, imageData: { width: 4, height: 4, data } }],
+    });
+    expect((await decodePsd(file)).state.dpi).toBe(300);
+    if (imageMagickAvailable()) {
+      // ImageMagick, an independent reader, says the same: 118.11 px/cm is 300 ppi.
+      const dir = tempDir('atelier-ppcm-');
+      const target = path.join(dir, 'ppcm.psd');
+      writeFileSync(target, file);
+      const density = execFileSync(
+        '/usr/bin/identify',
+        ['-units', 'PixelsPerInch', '-format', '%x\n', target],
+        {
+          encoding: 'utf8',
+        },
+      );
+      // One line per image in the file (the merged image, then the layer).
+      expect(Number.parseFloat(density.split('\n')[0]!)).toBeCloseTo(300, 0);
     }
   });
 
