@@ -10,10 +10,11 @@ import { decodeImage } from '../engine/io/image-codec.js';
 import type { DocState } from '../engine/model.js';
 import { closest } from '../engine/names.js';
 import { hexToRgb } from '../engine/raster.js';
+import { isShown, layerRef, topDown } from '../engine/tree.js';
 import { applyPlans, type PiecePlan } from '../garment/apply.js';
 import { photoTruth } from '../garment/builtin/against-photo.js';
 import { analysePhotoOffThread, photoThread } from '../garment/builtin/photo-thread.js';
-import { collectPieces, isPieceKind, likelyWrongLayers } from '../garment/builtin/pieces.js';
+import { collectPieces, isPieceKind, likelyWrongLayers, outsideCanvas } from '../garment/builtin/pieces.js';
 import { measureResult, verdictOf } from '../garment/builtin/score.js';
 import { pngImage } from '../garment/image.js';
 import { photoSmallWarning, photoTooSmall } from '../garment/photo-size.js';
@@ -34,7 +35,7 @@ import {
 } from '../garment/types.js';
 import { consult, selectVision } from '../garment/vision.js';
 import { boundsReport } from './describe.js';
-import { assertUnlocked } from './guards.js';
+import { assertFree } from './guards.js';
 import { activeDoc } from './resolve.js';
 import type { ToolContext, ToolHandlers } from './types.js';
 
@@ -280,8 +281,18 @@ function sameAnalysis(a: GarmentAnalysis | null, b: GarmentAnalysis): boolean {
 const byPosition = (names: readonly string[]) =>
   [...names].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
 
-function noSuchPiece(name: string, pieces: readonly PieceShape[]): never {
+function noSuchPiece(name: string, pieces: readonly PieceShape[], state: DocState): never {
   const names = pieces.map((p) => p.name);
+  // A layer of that name that is not a piece because it is hidden: say so, rather than that it does not exist.
+  const hidden = [...topDown(state)].find(
+    ({ layer }) => (layer.name === name || layerRef(state, layer.id) === name) && !isShown(state, layer.id),
+  );
+  if (hidden) {
+    fail('not_found', `图层“${name}”是隐藏的：隐藏的图层不算裁片`, {
+      hint: `如是裁片，先用 set_layer_visible 显示它${hidden.parent !== null ? '（或它所在的图层组）' : ''}，再调用 identify_pieces`,
+      details: { pieces: names },
+    });
+  }
   const shared = byPosition(pieces.filter((p) => p.layerName === name).map((p) => p.name));
   if (shared.length) {
     fail('not_found', `有 ${shared.length} 个裁片图层都叫“${name}”，不能确定指哪一个`, {
@@ -294,6 +305,21 @@ function noSuchPiece(name: string, pieces: readonly PieceShape[]): never {
     hint: near.length ? `是否指 ${near.map((n) => `“${n}”`).join('、')}？` : `裁片有：${names.join('、')}`,
     details: { closest: near, pieces: names },
   });
+}
+
+/** Shown layers of a piece's kind lying wholly outside the canvas (collectPieces leaves them out). */
+function offCanvasLayers(state: DocState): string[] {
+  return [...topDown(state)]
+    .filter(
+      ({ layer }) =>
+        isPieceKind(layer) &&
+        !layer.clipped &&
+        !(layer.kind === 'pixel' && layer.background) &&
+        layer.raster.w > 0 &&
+        isShown(state, layer.id) &&
+        outsideCanvas(state, layer.raster),
+    )
+    .map(({ layer }) => layerRef(state, layer.id));
 }
 
 /** The active document's piece layers; refused when it has none. */
@@ -339,6 +365,12 @@ async function identifyPieces(
   photoReading: PhotoReading,
 ) {
   ctx.progress('识别裁片', 0.1);
+  const away = offCanvasLayers(doc.state);
+  if (away.length) {
+    ctx.warn(
+      `图层${away.map((n) => `“${n}”`).join('、')}完全在画布之外，不算裁片（画布外的像素不会打印）；如是裁片，用 move_layer 移回画布后重新识别`,
+    );
+  }
   const { value: pieces, provider } = await consult(
     selectVision(),
     (v) =>
@@ -446,7 +478,7 @@ export const garmentHandlers = {
     const names = shapes.map((s) => s.name);
     const seen = new Set<string>();
     for (const e of entries) {
-      if (!names.includes(e.name)) noSuchPiece(e.name, shapes);
+      if (!names.includes(e.name)) noSuchPiece(e.name, shapes, doc.state);
       if (seen.has(e.name)) fail('invalid_arguments', `裁片“${e.name}”在 pieces 中出现了两次`);
       seen.add(e.name);
     }
@@ -524,7 +556,7 @@ export const garmentHandlers = {
     const plans: PiecePlan[] = [];
     for (const e of entries) {
       const piece = analysis.pieces.find((p) => p.name === e.name);
-      if (!piece) noSuchPiece(e.name, analysis.pieces);
+      if (!piece) noSuchPiece(e.name, analysis.pieces, doc.state);
       if (seen.has(e.name)) fail('invalid_arguments', `裁片“${e.name}”在 pieces 中出现了两次`);
       seen.add(e.name);
       if ((e.type === 'solid' || e.type === 'theme_pattern') && !e.color) {
@@ -539,7 +571,8 @@ export const garmentHandlers = {
         });
       }
       const layer = doc.state.layers.get(piece.layerId)!;
-      assertUnlocked(layer, '套图');
+      // The piece moves into a group of its own: a locked group around it refuses that, as move_layer does.
+      assertFree(doc.state, layer, '套图');
       plans.push({ piece, type: e.type, color: e.color ? hexToRgb(e.color) : null });
     }
     ctx.progress('套用花样', 0.1);

@@ -102,3 +102,49 @@ describe('piece layers with the same name', () => {
     expect((again.pieces as Reported[]).map((p) => p.name)).not.toContain(NAMES.none.back);
   });
 });
+
+describe('piece layers a marker may hold', () => {
+  it('leaves out a piece lying wholly off the canvas, saying so, and verifies the rest', async () => {
+    const session = newSession();
+    await garmentDocument(session, 'none');
+    await ok(session, 'move_layer', { name: NAMES.none.back, dx: 0, dy: 2000 });
+    await usePhoto(session, 'fill');
+    const found = await ok(session, 'identify_pieces');
+    expect((found.pieces as Reported[]).map((p) => p.name)).not.toContain(NAMES.none.back);
+    expect(found.warnings as string[]).toEqual(
+      expect.arrayContaining([expect.stringContaining(`“${NAMES.none.back}”完全在画布之外`)]),
+    );
+    await ok(session, 'generate_garment_preview');
+    await ok(session, 'extract_and_apply_all_pieces', { pieces: found.proposed_pieces });
+    // Verify used to fail with an internal error on the piece's empty share of the canvas.
+    const verified = await ok(session, 'verify_pattern_result');
+    expect(verified.score as number).toBeGreaterThan(5);
+  });
+
+  it('refuses to print pieces inside a locked group, and says why a hidden piece is not one', async () => {
+    const session = newSession();
+    await garmentDocument(session, 'none');
+    await ok(session, 'group_layers', { layer_names: [NAMES.none.front, NAMES.none.back], group_name: '身组' });
+    await ok(session, 'lock_layer', { name: '身组', locked: true });
+    await ok(session, 'set_layer_visible', { name: NAMES.none.collar, visible: false });
+    await usePhoto(session, 'fill');
+    await ok(session, 'identify_pieces');
+    await ok(session, 'generate_garment_preview');
+    const before = hashEditor(session.editor.snapshot);
+    const locked = await call(session, 'extract_and_apply_all_pieces', {
+      pieces: [{ name: NAMES.none.front, type: 'fill_pattern' }],
+    });
+    expect(locked.ok).toBe(false);
+    if (locked.ok) return;
+    expect(locked.error.code).toBe('locked');
+    expect(locked.error.message).toContain('身组');
+    expect(hashEditor(session.editor.snapshot)).toBe(before);
+    const hidden = await call(session, 'extract_and_apply_all_pieces', {
+      pieces: [{ name: NAMES.none.collar, type: 'fill_pattern' }],
+    });
+    expect(hidden.ok).toBe(false);
+    if (hidden.ok) return;
+    expect(hidden.error.message).toContain('隐藏');
+    expect(hidden.error.hint).toContain('set_layer_visible');
+  });
+});

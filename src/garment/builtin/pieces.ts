@@ -46,12 +46,19 @@ export function collectPieces(state: DocState): PieceShape[] {
     if (!shape) continue;
     // A layer covering (almost) the whole canvas is a backdrop, not a piece.
     if (shape.area >= state.width * state.height * 0.9) continue;
+    // Nor is one lying wholly outside the canvas: nothing of it is on the marker (identify_pieces says so).
+    if (outsideCanvas(state, shape.bounds)) continue;
     out.push(shape);
   }
   // Layers that share a name are called as every tool calls them: `图层 1#2`, the second from the top
   // (engine/tree.ts layerRef). Without it a call naming `图层 1` would reach one of them only, and the other
   // could be neither confirmed nor printed.
   return out.map((s) => ({ ...s, name: layerRef(state, s.layerId) })).reverse(); // bottom → top, stable
+}
+
+/** Whether `r` (document pixels) has no pixel on the canvas. */
+export function outsideCanvas(state: DocState, r: { x: number; y: number; w: number; h: number }): boolean {
+  return r.x >= state.width || r.y >= state.height || r.x + r.w <= 0 || r.y + r.h <= 0;
 }
 
 export type PieceLayer = PixelLayer | SmartLayer;
