@@ -124,7 +124,10 @@ describe('piece layers a marker may hold', () => {
   it('refuses to print pieces inside a locked group, and says why a hidden piece is not one', async () => {
     const session = newSession();
     await garmentDocument(session, 'none');
-    await ok(session, 'group_layers', { layer_names: [NAMES.none.front, NAMES.none.back], group_name: '身组' });
+    await ok(session, 'group_layers', {
+      layer_names: [NAMES.none.front, NAMES.none.back],
+      group_name: '身组',
+    });
     await ok(session, 'lock_layer', { name: '身组', locked: true });
     await ok(session, 'set_layer_visible', { name: NAMES.none.collar, visible: false });
     await usePhoto(session, 'fill');
