@@ -762,6 +762,35 @@ describe('examples/garment', () => {
     for (const score of scores) expect(score).toBeGreaterThanOrEqual(8);
     for (const f of ['allover', 'motif', 'solid']) expect(existsSync(join(ws, `out/${f}.psd`))).toBe(true);
   }, 120_000);
+
+  it('scores a print from a fabric swatch on what the swatch shows, not on the garment it does not show', async () => {
+    const ws = tempDir();
+    const dir = join(ROOT, 'examples/garment');
+    copyFileSync(join(dir, 'pieces.psd'), join(ws, 'pieces.psd'));
+    // All fabric: the all-over photo's middle, as a designer would photograph a swatch.
+    const swatch = await sharp(join(dir, 'photo-allover.jpg'))
+      .extract({ left: 250, top: 350, width: 300, height: 300 })
+      .jpeg()
+      .toBuffer();
+    const session = newSession(ws);
+    await session.workspace.writeAtomic('swatch.jpg', swatch);
+    await ok(session, 'open_document', { path: 'pieces.psd' });
+    await ok(session, 'set_garment_photo', { path: 'swatch.jpg' });
+    const found = await ok(session, 'identify_pieces');
+    const preview = await ok(session, 'generate_garment_preview');
+    expect((preview.extraction as { garment_in_photo: string }).garment_in_photo).toBe('swatch');
+    await ok(session, 'extract_and_apply_all_pieces', { pieces: found.proposed_pieces });
+    const verified = await ok(session, 'verify_pattern_result');
+    // Before, the garment comparison found no cell on the swatch, scored 0 and said "ΔE Infinity".
+    expect(JSON.stringify(verified)).not.toContain('Infinity');
+    const measures = new Map(
+      (verified.measures as { measure: string; score: number }[]).map((m) => [m.measure, m.score]),
+    );
+    expect(measures.has('photo')).toBe(false);
+    // What the swatch does show, the print's colours and its repeat, is compared and matches.
+    expect(measures.get('palette')).toBeGreaterThanOrEqual(0.9);
+    expect(measures.get('texture')).toBeGreaterThanOrEqual(0.9);
+  }, 120_000);
 });
 
 describe('atelier run', () => {

@@ -179,28 +179,31 @@ export function measureResult(
   const structured = refStd >= 3;
   const sStructure = structured ? clamp01((ncc - 0.1) / 0.5) : clamp01(1 - (std(res) - 3) / 10);
   const sPhoto = Math.min(sColour, sStructure);
-  out.push({
-    key: 'photo',
-    label: '与照片对照',
-    score: round(sPhoto),
-    weight: 0.3,
-    value: {
-      piece: anchor.piece.name,
-      compared_cells: des.length,
-      median_delta_e76: round(medianDe, 1),
-      luminance_ncc: structured ? round(ncc) : null,
-    },
-    suggestion:
-      sPhoto < 0.7
-        ? `与照片对照：“${anchor.piece.name}”与照片中同一位置的服装不一致（色差中位数 ΔE ${round(medianDe, 1)}${structured ? `，明暗相关 ${round(ncc)}` : ''}）：${
-            sColour < sStructure ? '颜色不对' : '花样的形状、方向或位置不对'
-          }；${
-            typeOf(anchor.piece) === ext.kind
-              ? `请重新调用 generate_garment_preview 检查提取结果，确认后对“${anchor.piece.name}”重新调用 extract_and_apply_all_pieces，不要手动改动花样图层`
-              : `${callFor(anchor.piece.name, ext.kind)}（照片读作 ${TYPE_LABEL[ext.kind]}）`
-          }`
-        : null,
-  });
+  // No cell of the anchor falls on the photo's fabric (a swatch smaller than the piece, at the matched scale):
+  // there is nothing to compare, which is not a mismatch. The palette and texture measures still read the photo.
+  if (des.length > 0)
+    out.push({
+      key: 'photo',
+      label: '与照片对照',
+      score: round(sPhoto),
+      weight: 0.3,
+      value: {
+        piece: anchor.piece.name,
+        compared_cells: des.length,
+        median_delta_e76: round(medianDe, 1),
+        luminance_ncc: structured ? round(ncc) : null,
+      },
+      suggestion:
+        sPhoto < 0.7
+          ? `与照片对照：“${anchor.piece.name}”与照片中同一位置的服装不一致（色差中位数 ΔE ${round(medianDe, 1)}${structured ? `，明暗相关 ${round(ncc)}` : ''}）：${
+              sColour < sStructure ? '颜色不对' : '花样的形状、方向或位置不对'
+            }；${
+              typeOf(anchor.piece) === ext.kind
+                ? `请重新调用 generate_garment_preview 检查提取结果，确认后对“${anchor.piece.name}”重新调用 extract_and_apply_all_pieces，不要手动改动花样图层`
+                : `${callFor(anchor.piece.name, ext.kind)}（照片读作 ${TYPE_LABEL[ext.kind]}）`
+            }`
+          : null,
+    });
 
   // The placement's scale, checked against the garment in the photo: the anchor's body widths, mapped into the
   // photo, against the photo garment's widths on the same rows (the placement may be right when the print is not,
