@@ -159,6 +159,8 @@ export interface GarmentAnalysis {
   readonly pieces: readonly PieceInfo[];
   readonly provider: string;
   readonly proposals: readonly Proposal[] | null;
+  /** The layers identify_pieces looked at (pieces or not): a candidate layer added since makes the analysis stale. */
+  readonly examined?: readonly number[];
   /**
    * Parts the user confirmed for this document, as sessions before GarmentMemory.confirmations kept them (read
    * when that is absent; no longer written).

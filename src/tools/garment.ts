@@ -14,7 +14,13 @@ import { isShown, layerRef, topDown } from '../engine/tree.js';
 import { applyPlans, type PiecePlan } from '../garment/apply.js';
 import { photoTruth } from '../garment/builtin/against-photo.js';
 import { analysePhotoOffThread, photoThread } from '../garment/builtin/photo-thread.js';
-import { collectPieces, isPieceKind, likelyWrongLayers, outsideCanvas } from '../garment/builtin/pieces.js';
+import {
+  candidateLayers,
+  collectPieces,
+  isPieceKind,
+  likelyWrongLayers,
+  outsideCanvas,
+} from '../garment/builtin/pieces.js';
 import { measureResult, verdictOf } from '../garment/builtin/score.js';
 import { pngImage } from '../garment/image.js';
 import { photoSmallWarning, photoTooSmall } from '../garment/photo-size.js';
@@ -101,6 +107,18 @@ function currentAnalysis(ctx: ToolContext, doc: OpenDocument): GarmentAnalysis {
       fail('invalid_state', `裁片图层“${p.name}”在识别之后被修改、改名或删除了`, {
         hint: '重新调用 identify_pieces',
       });
+    }
+  }
+  // A layer that may be a piece, added (or shown) since: the analysis does not know it.
+  if (a.examined) {
+    const seen = new Set(a.examined);
+    const added = candidateLayers(doc.state).filter((l) => !seen.has(l.id));
+    if (added.length) {
+      fail(
+        'invalid_state',
+        `识别之后文档中新增了图层${added.map((l) => `“${layerRef(doc.state, l.id)}”`).join('、')}，它可能是裁片`,
+        { hint: '重新调用 identify_pieces（不是裁片的图层可先隐藏）' },
+      );
     }
   }
   return a;
@@ -399,7 +417,13 @@ async function identifyPieces(
     ({ ext, reused } = await photoReading.result);
   }
   const proposals = ext ? proposalsFor(pieces, ext) : null;
-  const analysis: GarmentAnalysis = { docId: doc.id, pieces, provider, proposals };
+  const analysis: GarmentAnalysis = {
+    docId: doc.id,
+    pieces,
+    provider,
+    proposals,
+    examined: candidateLayers(doc.state).map((l) => l.id),
+  };
   const prior = ctx.session.garment;
   const confirmations = [
     ...(prior.confirmations ?? []).filter((c) => c.docId !== doc.id),

@@ -151,3 +151,29 @@ describe('piece layers a marker may hold', () => {
     expect(hidden.error.hint).toContain('set_layer_visible');
   });
 });
+
+describe('a piece added after identification', () => {
+  it('makes the identification stale, as a changed piece does', async () => {
+    const session = newSession();
+    await garmentDocument(session, 'none');
+    await usePhoto(session, 'fill');
+    await ok(session, 'identify_pieces');
+    // An empty layer is nothing yet; once something is painted on it, it may be a piece.
+    await ok(session, 'create_layer', { name: '口袋' });
+    await ok(session, 'generate_garment_preview');
+    await ok(session, 'select_rect', { left: 1100, top: 300, right: 1200, bottom: 400 });
+    await ok(session, 'fill_selection', { color: '#888888' });
+    await ok(session, 'deselect');
+    const stale = await call(session, 'extract_and_apply_all_pieces', {
+      pieces: [{ name: NAMES.none.front, type: 'fill_pattern' }],
+    });
+    expect(stale.ok).toBe(false);
+    if (stale.ok) return;
+    expect(stale.error.code).toBe('invalid_state');
+    expect(stale.error.message).toContain('“口袋”');
+    expect(stale.error.hint).toContain('identify_pieces');
+    // Identified again, the new piece is one of them.
+    const again = await ok(session, 'identify_pieces');
+    expect((again.pieces as Reported[]).map((p) => p.name)).toContain('口袋');
+  });
+});

@@ -38,10 +38,7 @@ import { TRACE_SIDE, type TracePiece, tracedOn, tracePiece } from './piece-trace
  */
 export function collectPieces(state: DocState): PieceShape[] {
   const out: PieceShape[] = [];
-  for (const { layer } of topDown(state)) {
-    if (!isPieceKind(layer)) continue;
-    if ((layer.kind === 'pixel' && layer.background) || layer.clipped) continue;
-    if (!isShown(state, layer.id)) continue;
+  for (const layer of candidateLayers(state)) {
     const shape = measure(layer);
     if (!shape) continue;
     // A layer covering (almost) the whole canvas is a backdrop, not a piece.
@@ -54,6 +51,22 @@ export function collectPieces(state: DocState): PieceShape[] {
   // (engine/tree.ts layerRef). Without it a call naming `图层 1` would reach one of them only, and the other
   // could be neither confirmed nor printed.
   return out.map((s) => ({ ...s, name: layerRef(state, s.layerId) })).reverse(); // bottom → top, stable
+}
+
+/**
+ * The layers that may be pieces, top first, before their pixels are measured: pixel layers and smart objects
+ * with pixels, shown, neither the background nor clipped. An identification remembers which it looked at, so that one added
+ * after it makes it stale.
+ */
+export function candidateLayers(state: DocState): PieceLayer[] {
+  const out: PieceLayer[] = [];
+  for (const { layer } of topDown(state)) {
+    if (!isPieceKind(layer)) continue;
+    if ((layer.kind === 'pixel' && layer.background) || layer.clipped) continue;
+    // An empty layer (just made, nothing on it yet) is no piece.
+    if (layer.raster.w > 0 && layer.raster.h > 0 && isShown(state, layer.id)) out.push(layer);
+  }
+  return out;
 }
 
 /** Whether `r` (document pixels) has no pixel on the canvas. */
