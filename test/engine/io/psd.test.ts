@@ -207,29 +207,38 @@ describe('decodePsd of other files', () => {
     }
   });
 
-  it('reads the resolution in pixels per inch whatever unit Photoshop displays it in', async () => {
-    const data = new Uint8ClampedArray(4 * 4 * 4).fill(200);
-    // Saved by a designer who works in 像素/厘米: 300 ppi in the file, shown as 118.11 px/cm.
-    const file = writePsdBuffer({
+  /** A one-layer PSD whose resolution record says `resolution` in `unit` (what other programs write). */
+  const withResolution = (resolution: number, unit: 'PPI' | 'PPCM') =>
+    writePsdBuffer({
       width: 4,
       height: 4,
       imageResources: {
         resolutionInfo: {
-          horizontalResolution: 300,
-          horizontalResolutionUnit: 'PPCM',
-          widthUnit: 'Centimeters',
-          verticalResolution: 300,
-          verticalResolutionUnit: 'PPCM',
-          heightUnit: 'Centimeters',
+          horizontalResolution: resolution,
+          horizontalResolutionUnit: unit,
+          widthUnit: unit === 'PPI' ? 'Inches' : 'Centimeters',
+          verticalResolution: resolution,
+          verticalResolutionUnit: unit,
+          heightUnit: unit === 'PPI' ? 'Inches' : 'Centimeters',
         },
       },
-      children: [{ name: '层', left: 0, top: 0, imageData: { width: 4, height: 4, data } }],
+      children: [
+        {
+          name: '层',
+          left: 0,
+          top: 0,
+          imageData: { width: 4, height: 4, data: new Uint8ClampedArray(64).fill(200) },
+        },
+      ],
     });
+
+  it('reads the resolution in pixels per inch whatever unit Photoshop displays it in', async () => {
+    // Saved by a designer who works in 像素/厘米: 300 ppi in the file, shown as 118.11 px/cm.
+    const file = withResolution(300, 'PPCM');
     expect((await decodePsd(file)).state.dpi).toBe(300);
     if (imageMagickAvailable()) {
       // ImageMagick, an independent reader, says the same: 118.11 px/cm is 300 ppi.
-      const dir = tempDir('atelier-ppcm-');
-      const target = path.join(dir, 'ppcm.psd');
+      const target = path.join(tempDir('atelier-ppcm-'), 'ppcm.psd');
       writeFileSync(target, file);
       const density = execFileSync(
         '/usr/bin/identify',
@@ -244,24 +253,8 @@ describe('decodePsd of other files', () => {
   });
 
   it('reads a placeholder resolution as 72 DPI, as a file without one, so the document can be saved', async () => {
-    const data = new Uint8ClampedArray(4 * 4 * 4).fill(200);
-    const file = writePsdBuffer({
-      width: 4,
-      height: 4,
-      // What ImageMagick writes when it has no density: 1/65536 ppi.
-      imageResources: {
-        resolutionInfo: {
-          horizontalResolution: 1 / 65536,
-          horizontalResolutionUnit: 'PPI',
-          widthUnit: 'Inches',
-          verticalResolution: 1 / 65536,
-          verticalResolutionUnit: 'PPI',
-          heightUnit: 'Inches',
-        },
-      },
-      children: [{ name: '层', left: 0, top: 0, imageData: { width: 4, height: 4, data } }],
-    });
-    const { state, warnings } = await decodePsd(file);
+    // What ImageMagick writes when it has no density: 1/65536 ppi.
+    const { state, warnings } = await decodePsd(withResolution(1 / 65536, 'PPI'));
     expect(state.dpi).toBe(72);
     expect(warnings.some((w) => w.includes('分辨率') && w.includes('72 DPI'))).toBe(true);
     const again = await decodePsd((await encodePsd(state, testComposite(4, 4))).buffer);
