@@ -325,19 +325,11 @@ function noSuchPiece(name: string, pieces: readonly PieceShape[], state: DocStat
   });
 }
 
-/** Shown layers of a piece's kind lying wholly outside the canvas (collectPieces leaves them out). */
+/** The candidate piece layers lying wholly outside the canvas (collectPieces leaves them out). */
 function offCanvasLayers(state: DocState): string[] {
-  return [...topDown(state)]
-    .filter(
-      ({ layer }) =>
-        isPieceKind(layer) &&
-        !layer.clipped &&
-        !(layer.kind === 'pixel' && layer.background) &&
-        layer.raster.w > 0 &&
-        isShown(state, layer.id) &&
-        outsideCanvas(state, layer.raster),
-    )
-    .map(({ layer }) => layerRef(state, layer.id));
+  return candidateLayers(state)
+    .filter((layer) => outsideCanvas(state, layer.raster))
+    .map((layer) => layerRef(state, layer.id));
 }
 
 /** The active document's piece layers; refused when it has none. */

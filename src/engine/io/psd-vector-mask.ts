@@ -7,7 +7,7 @@
 import { createCanvas, Path2D, type SKRSContext2D } from '@napi-rs/canvas';
 import type { BezierPath, LayerVectorMask } from 'ag-psd';
 import type { LayerMask, Raster, Rect, RGB } from '../model.js';
-import { allocMask, allocPixels, maskAt } from '../raster.js';
+import { allocMask, allocPixels, EMPTY_RECT, intersectRect, maskAt, unionRect } from '../raster.js';
 
 /** How a component joins what the components before it made. */
 const COMPOSITE: Record<NonNullable<BezierPath['operation']>, GlobalCompositeOperation> = {
@@ -94,25 +94,6 @@ function pathBounds(vm: LayerVectorMask): Rect | null {
   return { x, y, w: Math.ceil(x1) - x + 1, h: Math.ceil(y1) - y + 1 };
 }
 
-function intersect(a: Rect, b: Rect): Rect {
-  const x = Math.max(a.x, b.x);
-  const y = Math.max(a.y, b.y);
-  return {
-    x,
-    y,
-    w: Math.max(0, Math.min(a.x + a.w, b.x + b.w) - x),
-    h: Math.max(0, Math.min(a.y + a.h, b.y + b.h) - y),
-  };
-}
-
-function union(a: Rect, b: Rect): Rect {
-  if (a.w <= 0 || a.h <= 0) return b;
-  if (b.w <= 0 || b.h <= 0) return a;
-  const x = Math.min(a.x, b.x);
-  const y = Math.min(a.y, b.y);
-  return { x, y, w: Math.max(a.x + a.w, b.x + b.w) - x, h: Math.max(a.y + a.h, b.y + b.h) - y };
-}
-
 /**
  * The layer mask a layer with this vector mask has in the engine: the vector mask drawn over its paths' bounds
  * (within the canvas), times the layer's own raster mask when it has one (Photoshop applies both).
@@ -126,11 +107,11 @@ export function withVectorMask(
   const beyond: 0 | 255 = !!vm.fillStartsWithAllPixels !== !!vm.invert ? 255 : 0;
   const page = { x: 0, y: 0, w: canvas.width, h: canvas.height };
   const own = pathBounds(vm);
-  const drawn = own ? intersect(own, page) : { x: 0, y: 0, w: 0, h: 0 };
+  const drawn = own ? intersectRect(own, page) : EMPTY_RECT;
   const values = vectorMaskValues(vm, drawn);
   if (!raster?.enabled) return { ...drawn, data: values, outside: beyond, enabled: true };
   // Both masks: their product, over the union of where either is not constant.
-  const rect = intersect(union(drawn, raster), page);
+  const rect = intersectRect(unionRect(drawn, raster), page);
   const data = allocMask(rect.w * rect.h);
   const vectorAt = (x: number, y: number) =>
     x < drawn.x || y < drawn.y || x >= drawn.x + drawn.w || y >= drawn.y + drawn.h
@@ -158,7 +139,7 @@ export function shapeRaster(
     // The shape reaches beyond its paths: drawn over the whole canvas.
     return coloured(vm, color, { x: 0, y: 0, w: canvas.width, h: canvas.height });
   }
-  return coloured(vm, color, intersect(own, { x: 0, y: 0, w: canvas.width, h: canvas.height }));
+  return coloured(vm, color, intersectRect(own, { x: 0, y: 0, w: canvas.width, h: canvas.height }));
 }
 
 function coloured(vm: LayerVectorMask, color: RGB, rect: Rect): Raster {

@@ -8,8 +8,8 @@
  * back, sleeves and hood halves in pairs) that says which pieces it is unsure of. Measured leave one design out
  * by test/garment/piece-model.test.ts.
  */
-import type { DocState, PixelLayer, SmartLayer } from '../../engine/model.js';
-import { maskAt } from '../../engine/raster.js';
+import type { DocState, PixelLayer, Rect, SmartLayer } from '../../engine/model.js';
+import { intersectRect, isEmptyRect, maskAt } from '../../engine/raster.js';
 import { isShown, layerRef, topDown } from '../../engine/tree.js';
 import { type DecidedBy, PART_LABELS, type Part, type PieceInfo, type PieceShape } from '../types.js';
 import { LAY_DOWNS, type LayDown, type MaskProxy, proxyOf, shapeFeatures } from './piece-features.js';
@@ -70,8 +70,8 @@ export function candidateLayers(state: DocState): PieceLayer[] {
 }
 
 /** Whether `r` (document pixels) has no pixel on the canvas. */
-export function outsideCanvas(state: DocState, r: { x: number; y: number; w: number; h: number }): boolean {
-  return r.x >= state.width || r.y >= state.height || r.x + r.w <= 0 || r.y + r.h <= 0;
+export function outsideCanvas(state: DocState, r: Rect): boolean {
+  return isEmptyRect(intersectRect(r, { x: 0, y: 0, w: state.width, h: state.height }));
 }
 
 export type PieceLayer = PixelLayer | SmartLayer;
