@@ -7,15 +7,15 @@
  * PSD exports use, so the files hold the inks this module reports. With the default SWOP profile, greys stay
  * neutral down to black (sRGB black → 21, 23, 24 after the round trip; 128 → 126, 125, 125).
  *
- * Whole rasters go through one sharp pipeline each (raw RGBA → CMYK+alpha TIFF in memory → sRGB RGBA); alpha
- * is carried through untouched.
+ * Each raster is separated once (cmyk-pixels.ts) and keeps the inks of that separation for the files it is saved
+ * to (raster-inks.ts); alpha is carried through untouched.
  */
 
+import { cmykaFromRgba, rgbaFromCmyk } from './cmyk-pixels.js';
 import { fail } from './errors.js';
-import type { DocState, Effects, Layer, Raster, RGB } from './model.js';
-import { pressProfile } from './press-profile.js';
-import { sharePixels } from './raster.js';
-import sharp from './sharp.js';
+import type { ColorInks, DocState, Effects, Layer, Raster, RGB } from './model.js';
+import { type PressProfile, pressProfile } from './press-profile.js';
+import { colorInksOf, documentInkSources, inksOf, takeKeptInks } from './raster-inks.js';
 
 /** Ink percentages, 0–100, as Photoshop's Info panel shows them. */
 export interface Cmyk {
@@ -25,65 +25,67 @@ export interface Cmyk {
   readonly k: number;
 }
 
-/** TIFF's 32-bit offsets end at 4 GiB; larger intermediates need BigTIFF. */
-const TIFF_LIMIT = 0xf000_0000;
-
-/** `w × h` pixels (straight RGBA or RGB, `channels` per pixel) through sRGB → CMYK → sRGB. */
-async function roundTripData(
-  data: Uint8Array | Uint8ClampedArray,
-  w: number,
-  h: number,
-  channels: 3 | 4,
-): Promise<Buffer> {
-  const pixels = w * h;
-  const input = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  const cmyk = await sharp(input, { raw: { width: w, height: h, channels }, limitInputPixels: false })
-    .withIccProfile(pressProfile().path)
-    .tiff({ compression: 'none', bigtiff: pixels * (channels + 1) > TIFF_LIMIT })
-    .toBuffer();
-  const { data: out, info } = await sharp(cmyk, { limitInputPixels: false })
-    .toColourspace('srgb')
-    .raw({ depth: 'uchar' })
-    .toBuffer({ resolveWithObject: true });
-  if (info.width !== w || info.height !== h || info.channels !== channels) {
-    fail('internal', `CMYK 转换结果异常：${info.width}×${info.height}×${info.channels}`);
-  }
-  return out;
+/**
+ * A raster through the round trip, keeping the inks of its separation: saving writes those (raster-inks.ts), not
+ * a second separation of the round-tripped pixels, which would differ.
+ */
+async function roundTripRaster(r: Raster, profile: PressProfile): Promise<Raster> {
+  const { w, h } = r;
+  const cmyka = await cmykaFromRgba(r.data, w, h, profile.path);
+  const data = await rgbaFromCmyk(cmyka, w, h, 5, profile.bytes);
+  for (let i = 3; i < data.length; i += 4) data[i] = r.data[i]!;
+  return { x: r.x, y: r.y, w, h, data, inks: inksOf(cmyka, w, h, data, profile.bytes) };
 }
 
-async function roundTripPixels({ data, w, h }: Raster): Promise<Uint8ClampedArray> {
-  const buf = await roundTripData(data, w, h, 4);
-  const out = sharePixels(buf); // into shared memory, as every document buffer (raster.ts)
-  for (let i = 3; i < out.length; i += 4) out[i] = data[i]!;
-  return out;
-}
-
-/** Colours through the CMYK round trip (the colours a CMYK document can hold). */
+/** Colours through the CMYK round trip (the colours a CMYK document can hold), the same transform as rasters'. */
 export async function roundTripColors(colors: readonly RGB[]): Promise<RGB[]> {
-  if (colors.length === 0) return [];
-  const rgb = Uint8Array.from(colors.flatMap((c) => [c.r, c.g, c.b]));
-  const buf = await roundTripData(rgb, colors.length, 1, 3);
-  return colors.map((_, i) => ({ r: buf[i * 3]!, g: buf[i * 3 + 1]!, b: buf[i * 3 + 2]! }));
+  return (await separateColors(colors)).map((c) => c.color);
 }
+
+/** Colours through the round trip, each with the inks of its separation. */
+async function separateColors(colors: readonly RGB[]): Promise<{ color: RGB; inks: ColorInks }[]> {
+  if (colors.length === 0) return [];
+  const profile = pressProfile();
+  const rgba = Uint8Array.from(colors.flatMap((c) => [c.r, c.g, c.b, 255]));
+  const cmyka = await cmykaFromRgba(rgba, colors.length, 1, profile.path);
+  const out = await rgbaFromCmyk(cmyka, colors.length, 1, 5, profile.bytes);
+  return colors.map((_, i) => {
+    const color = { r: out[i * 4]!, g: out[i * 4 + 1]!, b: out[i * 4 + 2]! };
+    return { color, inks: colorInksOf(cmyka, i * 5, color, profile.bytes) };
+  });
+}
+
+const percent = (v: number) => Math.round((v / 255) * 100);
 
 /** The ink values of sRGB colours under the CMYK profile, in percent (whole numbers, as Photoshop shows them). */
 export async function cmykOf(colors: readonly RGB[]): Promise<Cmyk[]> {
   if (colors.length === 0) return [];
-  const rgb = Buffer.from(colors.flatMap((c) => [c.r, c.g, c.b]));
-  const { data, info } = await sharp(rgb, { raw: { width: colors.length, height: 1, channels: 3 } })
-    .withIccProfile(pressProfile().path)
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  if (info.channels !== 4 || info.width !== colors.length) {
-    fail('internal', `CMYK 转换结果异常：${info.width}×${info.height}×${info.channels}`);
-  }
-  const pct = (v: number) => Math.round((v / 255) * 100);
-  return colors.map((_, i) => ({
-    c: pct(data[i * 4]!),
-    m: pct(data[i * 4 + 1]!),
-    y: pct(data[i * 4 + 2]!),
-    k: pct(data[i * 4 + 3]!),
-  }));
+  const rgba = Uint8Array.from(colors.flatMap((c) => [c.r, c.g, c.b, 255]));
+  const cmyka = await cmykaFromRgba(rgba, colors.length, 1, pressProfile().path);
+  return colors.map((_, i) => inkPercent(cmyka, i * 5));
+}
+
+function inkPercent(cmyka: Uint8Array, at: number): Cmyk {
+  const [c, m, y, k] = [0, 1, 2, 3].map((o) => percent(cmyka[at + o]!)) as [number, number, number, number];
+  return { c, m, y, k };
+}
+
+/**
+ * The inks of the composite pixel `color` (alpha `alpha`) at document point (x, y), in percent: those a layer
+ * keeps (raster-inks.ts) when the pixel shows that layer, as the saved file holds them; else its separation.
+ */
+export async function cmykAt(
+  state: DocState,
+  x: number,
+  y: number,
+  color: RGB,
+  alpha: number,
+): Promise<Cmyk> {
+  const rgba = Uint8Array.of(color.r, color.g, color.b, alpha);
+  const cmyka = new Uint8Array(5);
+  const sources = documentInkSources(state, pressProfile().bytes);
+  if (takeKeptInks(rgba, cmyka, x, y, 1, 1, sources) === 1) return inkPercent(cmyka, 0);
+  return (await cmykOf([color]))[0]!;
 }
 
 /** A colour as the document can hold it: unchanged in RGB mode, through the round trip in CMYK mode. */
@@ -102,17 +104,17 @@ function key(c: RGB): string {
  * selection and alpha are untouched. A raster shared by several layers is converted once and stays shared.
  */
 export async function convertStateToCmyk(state: DocState): Promise<DocState> {
-  pressProfile(); // a missing profile fails here, before any raster is converted
-  const converted = new Map<Uint8ClampedArray, Uint8ClampedArray>();
+  const profile = pressProfile(); // a missing profile fails here, before any raster is converted
+  const converted = new Map<Uint8ClampedArray, Raster>();
   const raster = async (r: Raster): Promise<Raster> => {
     if (r.w <= 0 || r.h <= 0 || r.data.length === 0) return r;
-    let data = converted.get(r.data);
-    if (!data) {
+    let done = converted.get(r.data);
+    if (!done) {
       // One raster at a time: each may be hundreds of megabytes.
-      data = await roundTripPixels(r);
-      converted.set(r.data, data);
+      done = await roundTripRaster(r, profile);
+      converted.set(r.data, done);
     }
-    return { x: r.x, y: r.y, w: r.w, h: r.h, data };
+    return { ...done, x: r.x, y: r.y };
   };
 
   // Every stored colour, converted in one batch.
@@ -128,9 +130,9 @@ export async function convertStateToCmyk(state: DocState): Promise<DocState> {
     if (layer.kind === 'text') note(layer.text.color);
   }
   const list = [...colors.values()];
-  const mapped = await roundTripColors(list);
+  const mapped = await separateColors(list);
   const table = new Map(list.map((c, i) => [key(c), mapped[i]!]));
-  const color = (c: RGB): RGB => table.get(key(c)) ?? c;
+  const color = (c: RGB): RGB => table.get(key(c))?.color ?? c;
 
   const effects = (e: Effects | undefined): { effects?: Effects } => {
     if (!e) return {};
@@ -160,9 +162,11 @@ export async function convertStateToCmyk(state: DocState): Promise<DocState> {
       case 'smart':
         next = { ...layer, source: await raster(layer.source), raster: await raster(layer.raster) };
         break;
-      case 'fill':
-        next = { ...layer, color: color(layer.color) };
+      case 'fill': {
+        const separated = table.get(key(layer.color))!;
+        next = { ...layer, color: separated.color, inks: separated.inks };
         break;
+      }
       case 'group':
         next = layer;
         break;

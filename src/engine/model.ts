@@ -32,7 +32,7 @@ export interface RasterInks {
   readonly cmyk: Uint8Array;
   /** Fingerprint of the ICC profile the inks were read with. */
   readonly profile: string;
-  /** Fingerprint of the raster's size and RGBA bytes as read (raster.ts `pixelFingerprint`). */
+  /** Fingerprint of the raster's size and RGBA bytes as read (raster-inks.ts `pixelFingerprint`). */
   readonly pixels: string;
 }
 
@@ -154,6 +154,18 @@ export interface FillLayer extends LayerBase {
   readonly kind: 'fill';
   readonly color: RGB;
   readonly background?: boolean;
+  /** The press inks of `color` (a CMYK file's flat background, a fill converted to CMYK), as RasterInks. */
+  readonly inks?: ColorInks;
+}
+
+/** A colour's press inks, written back while the colour and the press profile are the ones they were made with. */
+export interface ColorInks {
+  /** C, M, Y, K ink amounts (0 = none). */
+  readonly cmyk: readonly [number, number, number, number];
+  /** Fingerprint of the ICC profile (as RasterInks.profile). */
+  readonly profile: string;
+  /** The colour the inks are for. */
+  readonly color: RGB;
 }
 
 export interface TextSpec {

@@ -2,7 +2,7 @@
  * Colour, guides and colour modes: set_foreground_color, get_pixel_color, add_guide, clear_guides,
  * convert_to_rgb, convert_to_cmyk (SPEC.md §4.3, DESIGN.md §4 "Colour modes").
  */
-import { cmykOf, convertStateToCmyk, documentColor } from '../engine/color-mode.js';
+import { cmykAt, convertStateToCmyk, documentColor } from '../engine/color-mode.js';
 import { fail } from '../engine/errors.js';
 import type { DocState, Guide } from '../engine/model.js';
 import { pressProfile, profileSummary } from '../engine/press-profile.js';
@@ -71,7 +71,7 @@ export const colorHandlers = {
       };
     }
     const rgb = { r: r!, g: g!, b: b! };
-    const cmyk = s.mode === 'cmyk' ? { cmyk: (await cmykOf([rgb]))[0] } : {};
+    const cmyk = s.mode === 'cmyk' ? { cmyk: await cmykAt(s, px, py, rgb, a!) } : {};
     return {
       x: px,
       y: py,

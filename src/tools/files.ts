@@ -8,11 +8,13 @@ import { renderDocument } from '../engine/composite/index.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { BACKGROUND_NAME, NO_LOCKS, pixelLayer } from '../engine/factory.js';
-import { decodeImage, encodeJpeg, encodePng } from '../engine/io/image-codec.js';
+import { decodeImage, encodeJpeg, encodePng, type JpegOptions } from '../engine/io/image-codec.js';
 import { decodePsdOffThread, writePsdFileOffThread } from '../engine/io/psd-thread.js';
 import { documentPixelBytes, psdCanvasPixels, reservePixels } from '../engine/memory-budget.js';
 import type { DocState, Layer, PixelLayer, Raster, SmartLayer } from '../engine/model.js';
+import { pressProfile } from '../engine/press-profile.js';
 import { cropRaster } from '../engine/raster.js';
+import { documentInkSources } from '../engine/raster-inks.js';
 import sharp from '../engine/sharp.js';
 import { allocateId, insertLayer, layerById, setActive, slotAbove } from '../engine/tree.js';
 import { documentSummary, layerSummary } from './describe.js';
@@ -151,9 +153,15 @@ async function exportImage(
   const buffer =
     format === 'png'
       ? await encodePng(image, doc.state.dpi)
-      : await encodeJpeg(image, doc.state.dpi, { cmyk: doc.state.mode === 'cmyk' });
+      : await encodeJpeg(image, doc.state.dpi, jpegOptions(doc.state));
   await ctx.workspace.writeAtomic(target, buffer);
   return { path: target, format, bytes: buffer.byteLength };
+}
+
+/** A CMYK document's JPEG keeps its layers' inks where its pixels show them (raster-inks.ts). */
+function jpegOptions(state: DocState): JpegOptions {
+  if (state.mode !== 'cmyk') return {};
+  return { cmyk: true, inkSources: documentInkSources(state, pressProfile().bytes) };
 }
 
 /** A flat image opened as a document: an opaque one becomes the background, one with transparency `图层 0`. */

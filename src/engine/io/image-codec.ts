@@ -3,12 +3,14 @@
  * into the file (PNG pHYs, JPEG JFIF density) so other programs print at the document's resolution.
  */
 import type { Metadata, Sharp } from 'sharp';
+import { cmykTiff } from '../cmyk-pixels.js';
 import { MAX_DOCUMENT_PIXELS } from '../document-limits.js';
 import { EditorError } from '../errors.js';
 import { reservePixels } from '../memory-budget.js';
 import type { Raster } from '../model.js';
-import { pressProfile } from '../press-profile.js';
+import { type PressProfile, pressProfile } from '../press-profile.js';
 import { sharePixels } from '../raster.js';
+import { type InkSource, separateComposite } from '../raster-inks.js';
 import sharp from '../sharp.js';
 
 export interface JpegOptions {
@@ -16,6 +18,8 @@ export interface JpegOptions {
   readonly quality?: number;
   /** Write a real CMYK JPEG through the press profile (press-profile.ts), which is embedded once. */
   readonly cmyk?: boolean;
+  /** For a CMYK JPEG: the layers whose kept inks the pixels showing them take (raster-inks.ts). */
+  readonly inkSources?: readonly InkSource[];
 }
 
 export interface DecodedImage {
@@ -94,10 +98,11 @@ export async function encodeJpeg(raster: Raster, dpi: number, opts: JpegOptions 
     throw new EditorError('invalid_arguments', `JPEG 质量 ${quality} 无效，必须是 1 到 100 的整数`);
   }
   // Outside the try: a missing press profile is its own error, not an encoding failure.
-  const profile = opts.cmyk ? pressProfile().path : undefined;
+  const profile = opts.cmyk ? pressProfile() : undefined;
   try {
-    let img = rawInput(raster).flatten({ background: { r: 255, g: 255, b: 255 } });
-    if (profile) img = img.withIccProfile(profile);
+    const img = profile
+      ? await cmykInput(raster, profile, opts.inkSources ?? [])
+      : rawInput(raster).flatten({ background: { r: 255, g: 255, b: 255 } });
     return await img
       .withDensity(dpi)
       .jpeg({ quality, chromaSubsampling: quality >= 90 ? '4:4:4' : '4:2:0' })
@@ -105,6 +110,43 @@ export async function encodeJpeg(raster: Raster, dpi: number, opts: JpegOptions 
   } catch (err) {
     throw encodeFailure('JPEG', err);
   }
+}
+
+/** Rows separated at a time for a CMYK JPEG: the flattened band's copies stay small. */
+const JPEG_BAND_ROWS = 256;
+
+/**
+ * The raster flattened over white and separated here rather than by sharp, so that pixels showing a layer's kept
+ * inks take them (raster-inks.ts); sharp then writes the inks as they are, with the profile embedded.
+ */
+async function cmykInput(
+  raster: Raster,
+  profile: PressProfile,
+  sources: readonly InkSource[],
+): Promise<Sharp> {
+  const { w, h, data } = raster;
+  const cmyk = Buffer.allocUnsafe(w * h * 4);
+  for (let y0 = 0; y0 < h; y0 += JPEG_BAND_ROWS) {
+    const bh = Math.min(JPEG_BAND_ROWS, h - y0);
+    const band = new Uint8Array(data.subarray(y0 * w * 4, (y0 + bh) * w * 4));
+    for (let i = 0; i < band.length; i += 4) {
+      const a = band[i + 3]!;
+      if (a === 255) continue;
+      for (let c = 0; c < 3; c++) band[i + c] = Math.round((band[i + c]! * a + 255 * (255 - a)) / 255);
+      band[i + 3] = 255;
+    }
+    const cmyka = await separateComposite(band, raster.x, raster.y + y0, w, bh, profile, sources);
+    for (let p = 0, o = y0 * w * 4; p < w * bh; p++, o += 4) {
+      cmyk[o] = cmyka[p * 5]!;
+      cmyk[o + 1] = cmyka[p * 5 + 1]!;
+      cmyk[o + 2] = cmyka[p * 5 + 2]!;
+      cmyk[o + 3] = cmyka[p * 5 + 3]!;
+    }
+  }
+  return sharp(cmykTiff(cmyk, w, h, 4, profile.bytes), { limitInputPixels: false })
+    .pipelineColourspace('cmyk')
+    .toColourspace('cmyk')
+    .keepIccProfile();
 }
 
 /** Rounds a density read from a file: PNG stores pixels per metre, so 150 DPI comes back as 150.01. */

@@ -13,7 +13,6 @@
  * none). The inks are kept with the raster (model.ts `RasterInks`) and written back as they were while the
  * raster's pixels and the profile are unchanged: sRGB separated again would not give a press file's inks back.
  */
-import { createHash } from 'node:crypto';
 import type { Layer as AgLayer, Psd as AgPsd } from 'ag-psd';
 import { resourceHandlers, resourceHandlersMap } from 'ag-psd/dist/imageResources.js';
 import {
@@ -26,8 +25,9 @@ import {
 import { writeBytes } from 'ag-psd/dist/psdWriter.js';
 import { cmykaFromRgba, rgbaFromCmyk } from '../cmyk-pixels.js';
 import { EditorError } from '../errors.js';
-import type { Raster, RasterInks, RGB } from '../model.js';
-import { allocMask, emptyRaster } from '../raster.js';
+import type { Raster, RGB } from '../model.js';
+import { emptyRaster } from '../raster.js';
+import { type InkSource, inksOf, keptInks, separateComposite } from '../raster-inks.js';
 import { packedRowLimit, packStrided } from './packbits.js';
 import type { PsdSink } from './psd-sink.js';
 import type { ChannelPlan, LayerPlan } from './psd-stream.js';
@@ -123,39 +123,6 @@ export interface PlanProfile {
   readonly bytes: Uint8Array;
 }
 
-/** A fingerprint of byte arrays (SHA-256: ~40 ms for a 4000² layer, beside seconds of separating it). */
-function fingerprint(...parts: readonly (Uint8Array | Uint8ClampedArray | string)[]): string {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part);
-  return hash.digest('base64');
-}
-
-const profileFingerprints = new WeakMap<Uint8Array, string>();
-function profileFingerprint(icc: Uint8Array): string {
-  let known = profileFingerprints.get(icc);
-  if (known === undefined) {
-    known = fingerprint(icc);
-    profileFingerprints.set(icc, known);
-  }
-  return known;
-}
-
-/** A raster's size and pixels, fingerprinted: what its inks were read with (RasterInks.pixels). */
-export function pixelFingerprint(r: Raster): string {
-  return fingerprint(`${r.w}×${r.h}`, r.data);
-}
-
-/**
- * The raster's inks (C M Y K per pixel) when they still apply: read with the same profile as the file is
- * written with, and the pixels unchanged since. Otherwise undefined, and the pixels are separated afresh.
- */
-function keptInks(r: Raster, profile: Uint8Array): Uint8Array | undefined {
-  const inks = r.inks;
-  if (!inks || inks.cmyk.length !== r.w * r.h * 4) return undefined;
-  if (inks.profile !== profileFingerprint(profile) || inks.pixels !== pixelFingerprint(r)) return undefined;
-  return inks.cmyk;
-}
-
 /** Pixels `from … from + count` as interleaved C M Y K A: inks from `cmyk`, alpha from the RGBA `rgba`. */
 function interleaved(cmyk: Uint8Array, rgba: Uint8ClampedArray, from: number, count: number): Uint8Array {
   const out = new Uint8Array(count * 5);
@@ -167,45 +134,6 @@ function interleaved(cmyk: Uint8Array, rgba: Uint8ClampedArray, from: number, co
     out[j + 4] = rgba[i + 3]!;
   }
   return out;
-}
-
-/**
- * The composite with the inks of a layer it is exactly made of — a layer covering the canvas whose inks were read
- * with the pixels the composite now has (a flattened press file opened and saved, or one layer over nothing) — so
- * the merged image keeps them too; otherwise the composite as it is.
- */
-export function compositeWithInks(composite: Raster, rasters: Iterable<Raster>): Raster {
-  let fingerprint: string | undefined;
-  for (const r of rasters) {
-    const inks = r.inks;
-    if (!inks || r.w !== composite.w || r.h !== composite.h || r.x !== composite.x || r.y !== composite.y)
-      continue;
-    fingerprint ??= pixelFingerprint(composite);
-    if (inks.pixels === fingerprint) return { ...composite, inks };
-  }
-  return composite;
-}
-
-/** The inks of interleaved C M Y K A ink amounts, for the raster `rgba` they were converted to. */
-function inksOf(
-  cmyka: Uint8Array,
-  w: number,
-  h: number,
-  rgba: Uint8ClampedArray,
-  icc: Uint8Array,
-): RasterInks {
-  const cmyk = allocMask(w * h * 4);
-  for (let i = 0, j = 0; i < cmyk.length; i += 4, j += 5) {
-    cmyk[i] = cmyka[j]!;
-    cmyk[i + 1] = cmyka[j + 1]!;
-    cmyk[i + 2] = cmyka[j + 2]!;
-    cmyk[i + 3] = cmyka[j + 3]!;
-  }
-  return {
-    cmyk,
-    profile: profileFingerprint(icc),
-    pixels: pixelFingerprint({ x: 0, y: 0, w, h, data: rgba }),
-  };
 }
 
 /** The four ink samples (as PSD stores them, 255 − ink) of an opaque colour separated with `profilePath`. */
@@ -220,7 +148,7 @@ const BAND_ROWS = 256;
 /**
  * The merged image of a CMYK file, streamed: the composite separated band by band, matted over white paper (ink
  * scaled by alpha, as cmykMergedImage) and packed; a band's packed rows are kept until every band is done, the
- * channels being stored one after the other.
+ * channels being stored one after the other. A pixel that shows a layer's kept inks (`sources`) takes them.
  */
 export async function writeCmykMergedImage(
   sink: PsdSink,
@@ -228,9 +156,9 @@ export async function writeCmykMergedImage(
   alpha: boolean,
   large: boolean,
   profile: PlanProfile,
+  sources: readonly InkSource[],
 ): Promise<void> {
   const { w, h, data } = composite;
-  const kept = keptInks(composite, profile.bytes);
   const channels = alpha ? 5 : 4;
   const countSize = large ? 4 : 2;
   const counts = Buffer.alloc(channels * h * countSize);
@@ -238,9 +166,15 @@ export async function writeCmykMergedImage(
   const limit = packedRowLimit(w);
   for (let y0 = 0; y0 < h; y0 += BAND_ROWS) {
     const bh = Math.min(BAND_ROWS, h - y0);
-    const cmyka = kept
-      ? interleaved(kept, data, y0 * w, bh * w)
-      : await cmykaFromRgba(data.subarray(y0 * w * 4, (y0 + bh) * w * 4), w, bh, profile.path);
+    const cmyka = await separateComposite(
+      data.subarray(y0 * w * 4, (y0 + bh) * w * 4),
+      composite.x,
+      composite.y + y0,
+      w,
+      bh,
+      profile,
+      sources,
+    );
     for (let i = 0; i < cmyka.length; i += 5) {
       const a = cmyka[i + 4]!;
       if (a === 255) continue;

@@ -16,6 +16,7 @@ import { writePsdBuffer } from 'ag-psd';
 import { fromBlendMode } from 'ag-psd/dist/helpers.js';
 import { EditorError } from '../errors.js';
 import type { Raster } from '../model.js';
+import type { InkSource } from '../raster-inks.js';
 import { packedRowLimit, packRow, packStrided } from './packbits.js';
 import { CMYK_COLOR_MODE, type PlanProfile, writeCmykMergedImage } from './psd-cmyk.js';
 import type { PsdSink } from './psd-sink.js';
@@ -104,7 +105,7 @@ interface StreamOptions {
   /** The bottom layer is Photoshop's Background. */
   readonly background: boolean;
   /** A CMYK file (colour mode 4): the press profile the merged image is separated with. */
-  readonly cmyk?: { readonly profile: PlanProfile };
+  readonly cmyk?: { readonly profile: PlanProfile; readonly inkSources: readonly InkSource[] };
 }
 
 /**
@@ -179,7 +180,7 @@ export async function streamPsd(
   await sink.append(skeleton.subarray(shape.infoBody + shape.infoLength, shape.merged));
   await sink.patch(shape.section, sizeField(sectionLength, o.psb));
 
-  if (o.cmyk) await writeCmykMergedImage(sink, merged, alpha, o.psb, o.cmyk.profile);
+  if (o.cmyk) await writeCmykMergedImage(sink, merged, alpha, o.psb, o.cmyk.profile, o.cmyk.inkSources);
   else await writeMergedImage(sink, merged, partly.rows, alpha, o.psb);
 }
 

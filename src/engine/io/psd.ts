@@ -49,6 +49,7 @@ import {
 } from '../model.js';
 import { iccDescription, pressProfile } from '../press-profile.js';
 import { allocMask, allocPixels, cropRaster, emptyRaster, sharePixels } from '../raster.js';
+import { documentInkSources, type InkSource, keptFillInks, uniformRasterInks } from '../raster-inks.js';
 import { isIdentityMatrix, psdFontName, renderTextSpec, TEXT_BASELINE_EM, textAnchor } from '../text.js';
 import { decodeImage, encodePng } from './image-codec.js';
 import {
@@ -57,7 +58,6 @@ import {
   cmykLayerRaster,
   cmykMergedRaster,
   cmykSamplesOf,
-  compositeWithInks,
   embeddedProfile,
   embedProfile,
   type PlanProfile,
@@ -205,7 +205,11 @@ interface EncodeContext {
    */
   readonly plans: ChannelPlans;
   /** A CMYK file: layers are separated with the press profile (psd-cmyk.ts) as they are written. */
-  readonly cmyk?: { readonly profilePath: string; readonly profile: PlanProfile };
+  readonly cmyk?: {
+    readonly profilePath: string;
+    readonly profile: PlanProfile;
+    readonly inkSources: readonly InkSource[];
+  };
   /** The bottom layer is Photoshop's Background (no transparency channel when opaque and unmasked). */
   readonly background: boolean;
 }
@@ -358,7 +362,12 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
       const { width: w, height: h } = state;
       Object.assign(out, { left: 0, top: 0, right: w, bottom: h });
       const c = layer.color;
-      const samples = cmyk ? await cmykSamplesOf(c, cmyk.profilePath) : [c.r, c.g, c.b];
+      const kept = cmyk ? keptFillInks(layer, cmyk.profile.bytes) : undefined;
+      const samples = kept
+        ? kept.map((ink) => 255 - ink)
+        : cmyk
+          ? await cmykSamplesOf(c, cmyk.profilePath)
+          : [c.r, c.g, c.b];
       const colour = samples.map((v, i) => flatChannel(i, w, h, v));
       plan(bottom && !layer.mask ? colour : [flatChannel(-1, w, h, 255), ...colour]);
       break;
@@ -501,15 +510,13 @@ async function writePsd(
       `合成图像素数据长度 ${merged.data.length} 与尺寸 ${width}×${height} 不符`,
     );
   }
-  if (profile) {
-    const rasters = [...state.layers.values()].flatMap((l) => ('raster' in l ? [l.raster] : []));
-    merged = compositeWithInks(merged, rasters);
-  }
 
   const bottom = state.root.length > 0 ? state.layers.get(state.root[0]!) : undefined;
   const background = isBackgroundLayer(state, bottom);
   const plans: ChannelPlans = new WeakMap();
-  const cmyk = profile ? { profilePath: profile.path, profile } : undefined;
+  const cmyk = profile
+    ? { profilePath: profile.path, profile, inkSources: documentInkSources(state, profile.bytes) }
+    : undefined;
   const ctx: EncodeContext = {
     state,
     warnings,
@@ -1096,7 +1103,10 @@ function plainLayer(
     raster.h === height
   ) {
     const color = isUniformOpaque(raster);
-    if (color) return { ...props, kind: 'fill', color, ...bg };
+    if (color) {
+      const inks = uniformRasterInks(raster, color);
+      return { ...props, kind: 'fill', color, ...bg, ...(inks ? { inks } : {}) };
+    }
   }
   return { ...props, kind: 'pixel', raster, ...bg };
 }

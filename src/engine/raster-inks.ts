@@ -1,0 +1,224 @@
+/**
+ * The press inks kept with a raster (model.ts `RasterInks`): made when a CMYK file is read or a document is
+ * converted to CMYK, recognised when a file is written, and found again for the pixels of a composite.
+ *
+ * Why they are kept: the engine edits sRGB, and sRGB → CMYK is not the inverse of CMYK → sRGB. Separating a
+ * colour that has already been through the round trip gives other inks than the first separation did (up to
+ * 32/255 on one ink with the default SWOP profile, the black generation drifting), so a converted document saved
+ * by separating its pixels again would not hold the inks Image › Mode › CMYK made, as Photoshop's file does.
+ */
+import { createHash } from 'node:crypto';
+import { cmykaFromRgba } from './cmyk-pixels.js';
+import type { ColorInks, DocState, FillLayer, Raster, RasterInks, RGB } from './model.js';
+import { allocMask } from './raster.js';
+import { topDown } from './tree.js';
+
+/** A fingerprint of byte arrays (SHA-256: ~40 ms for a 4000² layer, beside seconds of separating it). */
+function fingerprint(...parts: readonly (Uint8Array | Uint8ClampedArray | string)[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return hash.digest('base64');
+}
+
+const profileFingerprints = new WeakMap<Uint8Array, string>();
+function profileFingerprint(icc: Uint8Array): string {
+  let known = profileFingerprints.get(icc);
+  if (known === undefined) {
+    known = fingerprint(icc);
+    profileFingerprints.set(icc, known);
+  }
+  return known;
+}
+
+/** A raster's size and pixels, fingerprinted: what its inks were made with (RasterInks.pixels). */
+export function pixelFingerprint(r: Pick<Raster, 'w' | 'h' | 'data'>): string {
+  return fingerprint(`${r.w}×${r.h}`, r.data);
+}
+
+/** The inks of interleaved C M Y K A ink amounts, for the raster pixels `rgba` they were converted to or from. */
+export function inksOf(
+  cmyka: Uint8Array,
+  w: number,
+  h: number,
+  rgba: Uint8ClampedArray,
+  icc: Uint8Array,
+): RasterInks {
+  const cmyk = allocMask(w * h * 4);
+  for (let i = 0, j = 0; i < cmyk.length; i += 4, j += 5) {
+    cmyk[i] = cmyka[j]!;
+    cmyk[i + 1] = cmyka[j + 1]!;
+    cmyk[i + 2] = cmyka[j + 2]!;
+    cmyk[i + 3] = cmyka[j + 3]!;
+  }
+  return { cmyk, profile: profileFingerprint(icc), pixels: pixelFingerprint({ w, h, data: rgba }) };
+}
+
+/**
+ * The raster's inks (C M Y K per pixel) when they still apply: made with the profile the file is written with,
+ * and the pixels unchanged since. Otherwise undefined, and the pixels are separated afresh.
+ */
+export function keptInks(r: Raster, profile: Uint8Array): Uint8Array | undefined {
+  const inks = r.inks;
+  if (!inks || inks.cmyk.length !== r.w * r.h * 4) return undefined;
+  if (inks.profile !== profileFingerprint(profile) || inks.pixels !== pixelFingerprint(r)) return undefined;
+  return inks.cmyk;
+}
+
+/** The inks of one colour, from C M Y K A ink amounts at `at`. */
+export function colorInksOf(cmyka: Uint8Array, at: number, color: RGB, icc: Uint8Array): ColorInks {
+  const cmyk = [cmyka[at]!, cmyka[at + 1]!, cmyka[at + 2]!, cmyka[at + 3]!] as const;
+  return { cmyk, profile: profileFingerprint(icc), color };
+}
+
+/** The inks of a uniform raster's colour, from its kept inks (a flat CMYK background read as a fill). */
+export function uniformRasterInks(r: Raster, color: RGB): ColorInks | undefined {
+  const inks = r.inks;
+  if (!inks || inks.cmyk.length < 4) return undefined;
+  const c = inks.cmyk;
+  for (let i = 4; i < c.length; i++) if (c[i] !== c[i & 3]) return undefined;
+  return { cmyk: [c[0]!, c[1]!, c[2]!, c[3]!], profile: inks.profile, color };
+}
+
+/** A fill layer's inks when they still apply (its colour and the profile unchanged), else undefined. */
+export function keptFillInks(layer: FillLayer, profile: Uint8Array): ColorInks['cmyk'] | undefined {
+  const inks = layer.inks;
+  if (!inks || inks.profile !== profileFingerprint(profile)) return undefined;
+  const { r, g, b } = layer.color;
+  if (inks.color.r !== r || inks.color.g !== g || inks.color.b !== b) return undefined;
+  return inks.cmyk;
+}
+
+/** Pixels whose kept inks still apply: a raster's, or a fill's one colour over the whole canvas. */
+export type InkSource =
+  | { readonly raster: Raster; readonly cmyk: Uint8Array }
+  | { readonly color: RGB; readonly cmyk: ColorInks['cmyk'] };
+
+/**
+ * Inks for a composite's pixels: `rgba` (straight RGBA) and `cmyka` (C M Y K A, 5 bytes per pixel) both cover the
+ * `w × h` rectangle at document point (x, y). Each pixel that is exactly (all four bytes) a source's pixel at that
+ * point takes that source's inks: it shows that source's colour, and those inks are its first separation.
+ * Sources earlier in the list win. A transparent pixel takes no ink (the merged image and JPEG matte it away).
+ * Returns how many pixels were given inks; the others are left as they were, for a fresh separation.
+ */
+export function takeKeptInks(
+  rgba: Uint8Array | Uint8ClampedArray,
+  cmyka: Uint8Array,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  sources: readonly InkSource[],
+): number {
+  const taken = new Uint8Array(w * h);
+  let count = 0;
+  for (let p = 0; p < w * h; p++) {
+    if (rgba[p * 4 + 3] !== 0) continue;
+    cmyka.fill(0, p * 5, p * 5 + 4);
+    taken[p] = 1;
+    count++;
+  }
+  for (let s = sources.length - 1; s >= 0; s--) {
+    const source = sources[s]!;
+    if ('color' in source) {
+      count += takeColorInks(rgba, cmyka, w * h, source, taken);
+      continue;
+    }
+    const { raster: r, cmyk } = source;
+    const d = r.data;
+    const x0 = Math.max(x, r.x);
+    const x1 = Math.min(x + w, r.x + r.w);
+    const y0 = Math.max(y, r.y);
+    const y1 = Math.min(y + h, r.y + r.h);
+    for (let py = y0; py < y1; py++) {
+      for (let px = x0; px < x1; px++) {
+        const p = (py - y) * w + px - x;
+        const i = p * 4;
+        const j = ((py - r.y) * r.w + px - r.x) * 4;
+        const a = rgba[i + 3]!;
+        if (
+          a === 0 ||
+          d[j] !== rgba[i] ||
+          d[j + 1] !== rgba[i + 1] ||
+          d[j + 2] !== rgba[i + 2] ||
+          d[j + 3] !== a
+        )
+          continue;
+        const o = p * 5;
+        cmyka[o] = cmyk[j]!;
+        cmyka[o + 1] = cmyk[j + 1]!;
+        cmyka[o + 2] = cmyk[j + 2]!;
+        cmyka[o + 3] = cmyk[j + 3]!;
+        if (!taken[p]) {
+          taken[p] = 1;
+          count++;
+        }
+      }
+    }
+  }
+  return count;
+}
+
+/** The document's layers whose kept inks still apply, from the top of the stack down (the top one wins). */
+export function documentInkSources(state: DocState, profile: Uint8Array): InkSource[] {
+  const seen = new Set<Uint8ClampedArray>();
+  const out: InkSource[] = [];
+  for (const { layer } of topDown(state)) {
+    if (layer.kind === 'fill') {
+      const cmyk = keptFillInks(layer, profile);
+      if (cmyk) out.push({ color: layer.color, cmyk });
+      continue;
+    }
+    if (!('raster' in layer) || !layer.raster.inks || seen.has(layer.raster.data)) continue;
+    seen.add(layer.raster.data);
+    const cmyk = keptInks(layer.raster, profile);
+    if (cmyk) out.push({ raster: layer.raster, cmyk });
+  }
+  return out;
+}
+
+/** takeKeptInks for a fill's colour: its opaque pixels anywhere. */
+function takeColorInks(
+  rgba: Uint8Array | Uint8ClampedArray,
+  cmyka: Uint8Array,
+  n: number,
+  { color, cmyk }: { readonly color: RGB; readonly cmyk: ColorInks['cmyk'] },
+  taken: Uint8Array,
+): number {
+  let count = 0;
+  for (let p = 0, i = 0; p < n; p++, i += 4) {
+    if (rgba[i + 3] !== 255 || rgba[i] !== color.r || rgba[i + 1] !== color.g || rgba[i + 2] !== color.b)
+      continue;
+    cmyka.set(cmyk, p * 5);
+    if (!taken[p]) {
+      taken[p] = 1;
+      count++;
+    }
+  }
+  return count;
+}
+
+/**
+ * C M Y K A of a composite's `w × h` pixels at document point (x, y): the kept inks of the layers it shows
+ * (above), a fresh separation for the rest.
+ */
+export async function separateComposite(
+  rgba: Uint8Array | Uint8ClampedArray,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  profile: { readonly path: string },
+  sources: readonly InkSource[],
+): Promise<Uint8Array> {
+  const n = w * h;
+  if (sources.length > 0) {
+    const cmyka = new Uint8Array(n * 5);
+    for (let p = 0; p < n; p++) cmyka[p * 5 + 4] = rgba[p * 4 + 3]!;
+    const taken = takeKeptInks(rgba, cmyka, x, y, w, h, sources);
+    if (taken === n) return cmyka;
+    if (taken === 0) return cmykaFromRgba(rgba, w, h, profile.path);
+  }
+  const fresh = await cmykaFromRgba(rgba, w, h, profile.path);
+  takeKeptInks(rgba, fresh, x, y, w, h, sources);
+  return fresh;
+}
