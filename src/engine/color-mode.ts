@@ -12,7 +12,6 @@
  */
 
 import { cmykaFromRgba, rgbaFromCmyk } from './cmyk-pixels.js';
-import { fail } from './errors.js';
 import type { ColorInks, DocState, Effects, Layer, Raster, RGB } from './model.js';
 import { type PressProfile, pressProfile } from './press-profile.js';
 import { colorInksOf, documentInkSources, inksOf, takeKeptInks } from './raster-inks.js';
@@ -83,7 +82,12 @@ export async function cmykAt(
 ): Promise<Cmyk> {
   const rgba = Uint8Array.of(color.r, color.g, color.b, alpha);
   const cmyka = new Uint8Array(5);
-  const sources = documentInkSources(state, pressProfile().bytes);
+  // Only the rasters showing this very pixel are fingerprinted.
+  const sources = documentInkSources(state, pressProfile().bytes, (r) => {
+    const i = ((y - r.y) * r.w + x - r.x) * 4;
+    const inside = x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h;
+    return inside && rgba.every((v, c) => r.data[i + c] === v);
+  });
   if (takeKeptInks(rgba, cmyka, x, y, 1, 1, sources) === 1) return inkPercent(cmyka, 0);
   return (await cmykOf([color]))[0]!;
 }

@@ -158,8 +158,15 @@ export function takeKeptInks(
   return count;
 }
 
-/** The document's layers whose kept inks still apply, from the top of the stack down (the top one wins). */
-export function documentInkSources(state: DocState, profile: Uint8Array): InkSource[] {
+/**
+ * The document's layers whose kept inks still apply, from the top of the stack down (the top one wins). `wanted`
+ * picks rasters before their fingerprint (a hash of every pixel) is taken.
+ */
+export function documentInkSources(
+  state: DocState,
+  profile: Uint8Array,
+  wanted: (r: Raster) => boolean = () => true,
+): InkSource[] {
   const seen = new Set<Uint8ClampedArray>();
   const out: InkSource[] = [];
   for (const { layer } of topDown(state)) {
@@ -168,7 +175,8 @@ export function documentInkSources(state: DocState, profile: Uint8Array): InkSou
       if (cmyk) out.push({ color: layer.color, cmyk });
       continue;
     }
-    if (!('raster' in layer) || !layer.raster.inks || seen.has(layer.raster.data)) continue;
+    if (!('raster' in layer) || !layer.raster.inks || seen.has(layer.raster.data) || !wanted(layer.raster))
+      continue;
     seen.add(layer.raster.data);
     const cmyk = keptInks(layer.raster, profile);
     if (cmyk) out.push({ raster: layer.raster, cmyk });
