@@ -50,6 +50,11 @@ import {
 
 /** Longest user message accepted, in characters. */
 export const MAX_MESSAGE_CHARS = 20_000;
+/**
+ * Tool calls one assistant message may run, as one HTTP request may (`POST /tool-calls`): a model that repeats a
+ * call over and over in one answer stops here; the calls beyond are answered without running.
+ */
+export const MAX_CALLS_PER_MESSAGE = 100;
 /** Images kept in the conversation sent to the model; older ones are replaced by a note (each costs ~1k tokens). */
 export const CONTEXT_IMAGE_LIMIT = 4;
 
@@ -94,6 +99,17 @@ function cancelledResult() {
       code: 'cancelled',
       message: '用户取消了本轮，这个调用没有执行。',
       hint: '等待用户的下一条消息；需要时再调用。',
+    },
+  } as const;
+}
+
+function beyondLimitResult(count: number) {
+  return {
+    ok: false,
+    error: {
+      code: 'too_many_calls',
+      message: `这条回复有 ${count} 个工具调用，一条回复最多执行 ${MAX_CALLS_PER_MESSAGE} 个：这个调用没有执行。`,
+      hint: `先看前 ${MAX_CALLS_PER_MESSAGE} 个调用的结果，需要时分几次调用。`,
     },
   } as const;
 }
@@ -313,10 +329,12 @@ export class Conversation {
     signal: AbortSignal,
   ): Promise<StepOutcome> {
     const outcome: StepOutcome = { toolMessages: [], images: [] };
-    for (const call of calls) {
+    for (const [i, call] of calls.entries()) {
       let answer: Answer;
       if (signal.aborted) {
         answer = { content: JSON.stringify(cancelledResult()), notRun: true, kept: [] };
+      } else if (i >= MAX_CALLS_PER_MESSAGE) {
+        answer = { content: JSON.stringify(beyondLimitResult(calls.length)), notRun: true, kept: [] };
       } else {
         emit(toolCallEvent(call.id, call.name, call.arguments));
         try {

@@ -77,9 +77,20 @@ export class ToolCallAccumulator {
   }
 }
 
-/** Gives calls without an id one, so every tool message can answer its call. */
+/**
+ * Gives every call an id of its own, so each tool message answers one call: a call without an id gets one, and so
+ * does a call whose id an earlier call of the same message has (some servers number every call `call_0`). The
+ * history then carries the ids given here, which the model's server accepts as any others.
+ */
 function withIds(calls: readonly { id: string; name: string; arguments: string }[]): ToolCallOut[] {
-  return calls.map((c, i) => ({ ...c, id: c.id || `call_${Date.now().toString(36)}_${i}` }));
+  const taken = new Set<string>();
+  const stamp = Date.now().toString(36);
+  return calls.map((c, i) => {
+    let id = c.id;
+    for (let n = 0; id === '' || taken.has(id); n++) id = `call_${stamp}_${i}${n ? `_${n}` : ''}`;
+    taken.add(id);
+    return { ...c, id };
+  });
 }
 
 /**
@@ -112,7 +123,23 @@ function fromWholeAnswer(answer: ChatCompletion): AssistantMessage {
         ]
       : [],
   );
+  if (toolCalls.length > 0) refuseCutCalls(answer.choices[0]?.finish_reason);
   return { text: typeof message.content === 'string' ? message.content : '', toolCalls: withIds(toolCalls) };
+}
+
+/**
+ * An answer the server stopped before the model finished (its output-token limit: `length`; a filter:
+ * `content_filter`) may end inside its last tool call, anywhere — in its arguments, or right after its name, when
+ * the call would run with no arguments at all. None of its calls is run, as for a stream cut short.
+ */
+function refuseCutCalls(finishReason: unknown): void {
+  if (finishReason !== 'length' && finishReason !== 'content_filter') return;
+  throw new ModelError(
+    'model_bad_response',
+    finishReason === 'length'
+      ? '模型的回答达到了输出长度上限，在中途被截断：其中的工具调用可能不完整，一个也没有执行。请重试，或把要做的事分成几步。'
+      : '模型服务的内容过滤截断了回答：其中的工具调用可能不完整，一个也没有执行。请换个说法重试。',
+  );
 }
 
 /** Requests the next assistant message. Rejects only with ModelError. */
@@ -163,11 +190,12 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
     const stream = await Promise.race([pending, aborted]);
     let text = '';
     const calls = new ToolCallAccumulator();
-    let finished = false;
+    let finished: unknown = null;
     watchSilence();
     for await (const chunk of stream) {
       watchSilence();
-      if (chunk?.choices?.[0]?.finish_reason) finished = true;
+      const reason = chunk?.choices?.[0]?.finish_reason;
+      if (reason) finished = reason;
       const delta = chunk?.choices?.[0]?.delta;
       if (!delta) continue;
       if (typeof delta.content === 'string' && delta.content !== '') {
@@ -188,6 +216,7 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
         '模型的回答在中途断开（流在给出 finish_reason 之前就结束了）：其中的工具调用一个也没有执行。请重试。',
       );
     }
+    if (calls.result().length > 0) refuseCutCalls(finished);
     return { text, toolCalls: withIds(calls.result()) };
   } catch (err) {
     if (err instanceof ModelError) throw err;

@@ -104,8 +104,9 @@ export function rebuildConversation(
   const answer = (call: ToolCall, content: string, kept: readonly TranscriptImage[]) => {
     current()?.push({ role: 'tool', tool_call_id: call.id, content });
     const { ok, result } = resultOf(content);
-    // A call skipped after a cancel never showed as a card.
-    if ((result as { error?: { code?: unknown } })?.error?.code === 'cancelled') return;
+    // A call skipped after a cancel, or beyond the calls one message may run, never showed as a card.
+    const code = (result as { error?: { code?: unknown } })?.error?.code;
+    if (code === 'cancelled' || code === 'too_many_calls') return;
     events.push(toolCallEvent(call.id, call.function.name, call.function.arguments), {
       type: 'tool_result',
       id: call.id,

@@ -73,7 +73,8 @@ type Line = {
  * replayed when its tool answer shows it ran (a call whose answer never came was cut short: it is not replayed).
  */
 export class TranscriptReplay {
-  private readonly pending = new Map<unknown, unknown>();
+  /** The latest assistant line's calls still to be answered, in order (ids may repeat within a line). */
+  private pending: { readonly id: unknown; readonly call: unknown }[] = [];
 
   /** The calls this line replays, in order; null when the line is not part of an agent transcript. */
   callsOf(line: unknown): readonly unknown[] | null {
@@ -82,18 +83,19 @@ export class TranscriptReplay {
     if (typeof l.event === 'string' && !('call' in l) && !('name' in l)) return [];
     if (typeof l.role !== 'string' || !ROLES.has(l.role)) return null;
     if (l.role === 'assistant' && Array.isArray(l.tool_calls)) {
-      this.pending.clear();
       const skipped = new Set(Array.isArray(l.not_run) ? l.not_run : []);
-      for (const call of l.tool_calls) {
-        const id = (call as { id?: unknown })?.id;
-        if (!skipped.has(id)) this.pending.set(id, call);
-      }
+      this.pending = (l.tool_calls as unknown[])
+        .map((call) => ({ id: (call as { id?: unknown })?.id, call }))
+        .filter((p) => !skipped.has(p.id));
       return [];
     }
-    if (l.role !== 'tool' || l.not_run === true) return [];
-    const call = this.pending.get(l.tool_call_id);
-    this.pending.delete(l.tool_call_id);
-    return call === undefined ? [] : [call];
+    if (l.role !== 'tool') return [];
+    // Answers come in the calls' order: an id two calls share answers the first still open.
+    const at = this.pending.findIndex((p) => p.id === l.tool_call_id);
+    if (at < 0) return [];
+    const { call } = this.pending[at]!;
+    this.pending.splice(at, 1);
+    return l.not_run === true ? [] : [call];
   }
 }
 

@@ -42,6 +42,11 @@ export class ChatRooms {
   private readonly rooms = new WeakMap<SessionEntry, Slot>();
   /** Sessions whose conversation a request has taken for a turn, from its acceptance to its end. */
   private readonly claimed = new WeakSet<SessionEntry>();
+  /**
+   * Claimed turns cancelled before their conversation started (the room was still being rebuilt from the
+   * transcript): the turn ends as cancelled without asking the model anything.
+   */
+  private readonly cancelledEarly = new WeakSet<SessionEntry>();
 
   constructor(
     readonly model: ModelConfig | null,
@@ -105,6 +110,7 @@ export class ChatRooms {
 
   release(entry: SessionEntry): void {
     this.claimed.delete(entry);
+    this.cancelledEarly.delete(entry);
   }
 
   /** Runs one user turn, sending each event (images as links) as it happens. */
@@ -112,6 +118,10 @@ export class ChatRooms {
     if (!this.model) throw new Error('no model is configured');
     try {
       const room = await this.roomOf(entry);
+      if (this.cancelledEarly.has(entry)) {
+        send({ type: 'error', code: 'cancelled', message: '已取消本轮：它还没有开始，什么也没有改变。' });
+        return;
+      }
       await room.conversation!.turn(message, (event) => {
         const sent = this.linked(entry, event);
         if (!passing(sent)) {
@@ -126,8 +136,16 @@ export class ChatRooms {
     }
   }
 
+  /**
+   * Cancels the session's running turn; false when none runs. A turn accepted but not started yet (its room is
+   * still being rebuilt) is cancelled too: it ends without running.
+   */
   cancel(entry: SessionEntry): boolean {
-    return this.rooms.get(entry)?.room?.conversation?.cancel() ?? false;
+    const conversation = this.rooms.get(entry)?.room?.conversation;
+    if (conversation?.running) return conversation.cancel();
+    if (!this.claimed.has(entry)) return false;
+    this.cancelledEarly.add(entry);
+    return true;
   }
 
   /** The conversation so far, as a reloaded studio shows it. */

@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_CALLS_PER_MESSAGE } from '../../src/agent/conversation.js';
 import type { ChatEvent } from '../../src/agent/events.js';
+import { rebuildConversation } from '../../src/agent/restore.js';
+import { TranscriptReplay } from '../../src/agent/transcript.js';
 import { snapshotOf } from '../../src/calls/snapshot.js';
 import { toOpenAI } from '../../src/registry/formats/index.js';
 import { toolsOf } from '../../src/registry/index.js';
@@ -220,6 +223,43 @@ describe('bounds', () => {
     const next = await turn(conv, '停');
     expect(last(next)).toEqual({ type: 'done', steps: 2 });
     expectEveryCallAnswered(last(model.requests).body.messages as never);
+  });
+
+  it('runs at most MAX_CALLS_PER_MESSAGE calls of one answer and answers the rest without running them', async () => {
+    const count = MAX_CALLS_PER_MESSAGE + 5;
+    model = await startScriptedModel([
+      {
+        toolCalls: Array.from({ length: count }, (_, i) => ({
+          name: 'create_layer',
+          arguments: { name: `层${i}` },
+        })),
+      },
+      { text: '好了' },
+    ]);
+    const session = newSession();
+    await ok(session, 'create_document', { width: 8, height: 8 });
+    const file = join(tempDir(), 'chat.jsonl');
+    const events = await turn(
+      conversation(session, modelConfig(model.url), { transcript: file }),
+      '加很多层',
+    );
+    expect(last(events)).toEqual({ type: 'done', steps: 2 });
+    expect(events.filter((e) => e.type === 'tool_call')).toHaveLength(MAX_CALLS_PER_MESSAGE);
+    expect((await snapshotOf(session)).active?.layers).toHaveLength(MAX_CALLS_PER_MESSAGE + 1);
+    const sent = model.requests[1]!.body.messages;
+    expectEveryCallAnswered(sent as never);
+    const answers = results(model.requests[1]!);
+    expect(answers).toHaveLength(count);
+    expect(answers.slice(MAX_CALLS_PER_MESSAGE).map((r) => r.error.code)).toEqual(
+      Array(5).fill('too_many_calls'),
+    );
+    // Rebuilt after a restart, the conversation shows the same cards.
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const rebuilt = rebuildConversation(lines, { vision: false });
+    expect(rebuilt.events.filter((e) => e.type === 'tool_call')).toHaveLength(MAX_CALLS_PER_MESSAGE);
   });
 
   it('answers a second turn while one runs with busy, and refuses an empty message', async () => {
@@ -492,6 +532,102 @@ describe('malformed tool arguments', () => {
     expect(call).toMatchObject({ arguments: '{"width": 64, "height":' });
     expect(last(events)).toEqual({ type: 'done', steps: 3 });
     expect((await snapshotOf(session)).documents).toHaveLength(1);
+  });
+});
+
+describe.each([
+  { stream: true, name: 'streamed' },
+  { stream: false, name: 'whole' },
+])('tool calls of one message that share an id ($name answers)', ({ stream }) => {
+  it('each get an id of their own, so each answer and each replayed call is the right one', async () => {
+    model = await startScriptedModel([
+      {
+        toolCalls: [
+          { id: 'call_0', name: 'create_document', arguments: { width: 20, height: 10, name: '甲' } },
+          { id: 'call_0', name: 'create_document', arguments: { width: 30, height: 10, name: '乙' } },
+        ],
+      },
+      { text: '好了' },
+    ]);
+    const session = newSession();
+    const file = join(tempDir(), 'chat.jsonl');
+    const events = await turn(
+      conversation(session, modelConfig(model.url, { stream }), { transcript: file }),
+      '两个文档',
+    );
+    expect(last(events)).toEqual({ type: 'done', steps: 2 });
+    const ids = events.filter((e) => e.type === 'tool_call').map((e) => e.id);
+    expect(ids[0]).toBe('call_0');
+    expect(new Set(ids).size).toBe(2);
+    const sent = model.requests[1]!.body.messages;
+    expectEveryCallAnswered(sent as never);
+    expect(toolMessages(model.requests[1]!).map((m) => m.tool_call_id)).toEqual(ids);
+
+    // `atelier run chat.jsonl` replays both calls, in order.
+    const replay = new TranscriptReplay();
+    const replayed = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .flatMap((line) => replay.callsOf(JSON.parse(line)) ?? []) as { function: { arguments: string } }[];
+    expect(replayed.map((c) => JSON.parse(c.function.arguments).name)).toEqual(['甲', '乙']);
+  });
+});
+
+describe.each([
+  { stream: true, name: 'streamed' },
+  { stream: false, name: 'whole' },
+])('an answer cut by the output-token limit ($name)', ({ stream }) => {
+  /** An answer whose last call was cut right after its name, finishing with `length` as OpenAI does. */
+  const cutAnswer = (finish: string) => {
+    const calls = [
+      {
+        index: 0,
+        id: 'c1',
+        type: 'function',
+        function: { name: 'create_layer', arguments: '{"name":"新图层"}' },
+      },
+      { index: 1, id: 'c2', type: 'function', function: { name: 'delete_layer', arguments: '' } },
+    ];
+    if (!stream) {
+      return {
+        contentType: 'application/json',
+        raw: JSON.stringify({
+          id: 'x',
+          object: 'chat.completion',
+          created: 1,
+          model: 'm',
+          choices: [
+            {
+              index: 0,
+              finish_reason: finish,
+              message: { role: 'assistant', content: null, tool_calls: calls },
+            },
+          ],
+        }),
+      };
+    }
+    const chunk = (delta: unknown, reason: string | null = null) =>
+      `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: reason }] })}\n\n`;
+    return {
+      raw: `${chunk({ role: 'assistant', content: '' })}${chunk({ tool_calls: calls })}${chunk({}, finish)}data: [DONE]\n\n`,
+    };
+  };
+
+  it('runs none of its calls (the last may be cut anywhere, even before its arguments)', async () => {
+    model = await startScriptedModel([cutAnswer('length'), cutAnswer('content_filter'), { text: '好的' }]);
+    const session = newSession();
+    await ok(session, 'create_document', { width: 20, height: 10 });
+    await ok(session, 'create_layer', { name: '要保留的' });
+    const before = await snapshotOf(session);
+    const conv = conversation(session, modelConfig(model.url, { stream }));
+    for (const text of ['加一个图层', '再试一次']) {
+      const events = await turn(conv, text);
+      expect(last(events)).toMatchObject({ type: 'error', code: 'model_bad_response' });
+      expect(events.some((e) => e.type === 'tool_call')).toBe(false);
+    }
+    expect(await snapshotOf(session)).toEqual(before);
+    expect(last(await turn(conv, '好了吗'))).toEqual({ type: 'done', steps: 1 });
+    expectEveryCallAnswered(last(model.requests).body.messages as never);
   });
 });
 

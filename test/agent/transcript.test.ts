@@ -27,6 +27,18 @@ describe('TranscriptReplay', () => {
     expect(replay.callsOf(answer('c'))).toEqual([call('c', 'undo')]);
   });
 
+  it('replays each of two calls that share an id (as some servers number them), in order', () => {
+    const replay = new TranscriptReplay();
+    const first = call('call_0', 'create_layer');
+    const second = call('call_0', 'undo');
+    replay.callsOf({ role: 'assistant', content: null, tool_calls: [first, second] });
+    expect(replay.callsOf(answer('call_0'))).toEqual([first]);
+    expect(replay.callsOf(answer('call_0'))).toEqual([second]);
+    replay.callsOf({ role: 'assistant', content: null, tool_calls: [first, second] });
+    expect(replay.callsOf(answer('call_0', { not_run: true }))).toEqual([]);
+    expect(replay.callsOf(answer('call_0'))).toEqual([second]);
+  });
+
   it('does not replay a call whose answer never came (cut short by a crash)', () => {
     const replay = new TranscriptReplay();
     replay.callsOf({

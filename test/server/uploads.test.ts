@@ -393,6 +393,28 @@ describe('upload errors as a client sees them', () => {
     expect((await errorOf(noBoundary)).message).toMatch(/boundary/);
     expect(await filesIn(path.join(server.config.workspace, 'sessions', id))).toEqual([]);
   });
+
+  it('refuses a garment photo that starts like a PNG but is not one with 415, changing nothing', async () => {
+    const id = await createSession(server.url);
+    const broken = Buffer.concat([PNG_SIGNATURE, Buffer.alloc(200, 7)]);
+    const raw = await fetch(`${server.url}/v1/sessions/${id}/files?name=photo.png&role=garment`, {
+      method: 'POST',
+      body: broken,
+    });
+    expect(raw.status).toBe(415);
+    expect((await errorOf(raw)).code).toBe('unsupported_media_type');
+    const form = new FormData();
+    form.set('role', 'garment');
+    form.set('file', new Blob([broken]), 'photo.png');
+    const multipart = await fetch(`${server.url}/v1/sessions/${id}/files`, { method: 'POST', body: form });
+    expect(multipart.status).toBe(415);
+    expect(server.logs.join('\n')).not.toMatch(/internal|Error/);
+    const session = (await (await fetch(`${server.url}/v1/sessions/${id}`)).json()) as {
+      garment_photo: unknown;
+    };
+    expect(session.garment_photo).toBeNull();
+    expect(await filesIn(path.join(server.config.workspace, 'sessions', id))).toEqual([]);
+  });
 });
 
 describe('the upload and memory settings', () => {

@@ -114,7 +114,19 @@ export function fileRoutes({ config, store }: AppParts): Hono {
         const workspace = entry.session.workspace;
         if (role === 'garment') {
           // Refused before it is placed, as set_garment_photo refuses it: nothing changes.
-          const { width = 0, height = 0 } = await sharp(upload.tempPath).metadata();
+          // Only the first bytes were checked: a file that starts like an image but is not one is the client's.
+          const meta = await sharp(upload.tempPath)
+            .metadata()
+            .catch(() => null);
+          if (!meta) {
+            throw new HttpError(
+              415,
+              'unsupported_media_type',
+              'the garment photo cannot be read: it starts like a PNG or JPEG image but is not a whole one',
+              { accepted: ['image/png', 'image/jpeg'] },
+            );
+          }
+          const { width = 0, height = 0 } = meta;
           const small = photoTooSmall(name ?? 'photo', width, height);
           if (small) throw new HttpError(400, 'bad_request', small.message, { hint: small.hint });
         }
