@@ -173,14 +173,17 @@ export interface TextSpec {
   /** Top-left of the text box, document pixels. */
   readonly x: number;
   readonly y: number;
-  /** Font size in pixels. */
+  /**
+   * Font size in pixels, as a PSD's style states it: the glyphs are laid out at this size, then drawn through
+   * `transform` (so text with a scaled transform shows larger or smaller than `size`, as in Photoshop's file).
+   */
   readonly size: number;
   readonly color: RGB;
   /** The font asked for, and the family actually used to render. */
   readonly font: string;
   readonly renderedFont: string;
   /**
-   * Rotation, flip, skew or non-uniform scale of the text, as Photoshop keeps it (editable): the linear part
+   * Rotation, flip, skew or scale of the text, as Photoshop keeps it (editable): the linear part
    * [xx, xy, yx, yy] of the text transform, applied about the anchor, the start of the first baseline at
    * (x, y + TEXT_BASELINE_EM · size). A point at offset (u, v) from the anchor in the untransformed layout is
    * drawn at anchor + (xx·u + yx·v, xy·u + yy·v). Absent for upright text, which `x, y` place directly.

@@ -4,17 +4,21 @@
  * References: the renderer's own contract is tested in test/engine/text.test.ts; here pixels are checked for
  * placement, colour and change, and psd-tools (an independent reader) reads the saved text back.
  */
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { writePsdBuffer } from 'ag-psd';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
 import { documentColor } from '../../src/engine/color-mode.js';
 import { renderDocument } from '../../src/engine/composite/index.js';
 import type { Layer, Raster, TextLayer } from '../../src/engine/model.js';
 import { rgbToHex } from '../../src/engine/raster.js';
-import { BUNDLED_FONT, LINE_HEIGHT_EM, renderText } from '../../src/engine/text.js';
+import { BUNDLED_FONT, bundledFontPath, LINE_HEIGHT_EM, renderText } from '../../src/engine/text.js';
 import { flipRaster, rotateRaster } from '../../src/engine/transform.js';
-import { flattenPsdTools, psdToolsAvailable, readWithPsdTools } from '../support/psd-tools.js';
+import { convertTo, imageMagickAvailable } from '../support/imagemagick.js';
+import { flattenPsdTools, psdToolsAvailable, readWithPsdTools, SYSTEM_PYTHON } from '../support/psd-tools.js';
 import { newSession, ok, refused } from '../support/session.js';
 import { addGroup, addPixel, current, edit, idOf, named, solid } from './layer-fixtures.js';
 
@@ -78,6 +82,11 @@ function text(s: Session, name: string): TextLayer {
 function labels(s: Session): readonly string[] {
   const snap = s.editor.snapshot;
   return snap.docs.find((d) => d.id === snap.active)!.history.labels;
+}
+
+/** Where a text spec's first baseline starts: the point its matrix turns about, as a PSD stores it. */
+function textAnchorOf(t: TextLayer['text']): [number, number] {
+  return [t.x, t.y + 0.88 * t.size];
 }
 
 function same(a: Raster, b: Raster): boolean {
@@ -586,6 +595,148 @@ describe('transformed text in PSD', () => {
       });
       // The same spec renders the same pixels (the file's own pixels were ours too).
       expect(overlap(back.raster, t.raster)).toBeGreaterThan(0.99);
+    },
+  );
+});
+
+/** The ink box [left, top, right, bottom] of straight RGBA pixels (alpha > 64, so anti-aliasing fringes don't count). */
+function inkBox(
+  data: Uint8Array | Uint8ClampedArray,
+  w: number,
+  x0 = 0,
+  y0 = 0,
+): [number, number, number, number] {
+  let l = Infinity;
+  let t = Infinity;
+  let r = -Infinity;
+  let b = -Infinity;
+  for (let i = 0; i < data.length / 4; i++) {
+    if (data[i * 4 + 3]! <= 64) continue;
+    const x = x0 + (i % w);
+    const y = y0 + Math.floor(i / w);
+    l = Math.min(l, x);
+    t = Math.min(t, y);
+    r = Math.max(r, x + 1);
+    b = Math.max(b, y + 1);
+  }
+  return [l, t, r, b];
+}
+
+/** Each type layer's transform and font sizes (from its engine data's style runs), as psd-tools reads them. */
+async function psdToolsTextOf(
+  file: string,
+): Promise<{ name: string; transform: number[]; sizes: number[] }[]> {
+  const script = [
+    'import json, sys',
+    'from psd_tools import PSDImage',
+    'out = []',
+    'for l in PSDImage.open(sys.argv[1]).descendants():',
+    "    if l.kind == 'type':",
+    "        runs = l.engine_dict['StyleRun']['RunArray']",
+    "        sizes = [float(r['StyleSheet']['StyleSheetData']['FontSize']) for r in runs]",
+    "        out.append({'name': l.name, 'transform': [float(v) for v in l.transform], 'sizes': sizes})",
+    'print(json.dumps(out))',
+  ].join('\n');
+  const { stdout } = await promisify(execFile)(SYSTEM_PYTHON, ['-c', script, file]);
+  return JSON.parse(stdout) as { name: string; transform: number[]; sizes: number[] }[];
+}
+
+describe('stretched and skewed text from another application', () => {
+  it.runIf(psdToolsAvailable() && imageMagickAvailable())(
+    "keeps the file's font size and matrix: re-renders on its pixels, saves them back unchanged, resizes by the stated size",
+    async () => {
+      // Photoshop's convention: 40 px glyphs drawn through [2, 0, -0.4, 1] about the first baseline's start
+      // (20, 100) — twice as wide and slanted. The layer's pixels are ImageMagick's (FreeType) rendering of the
+      // same font through the same map, standing in for Photoshop's own.
+      const [W, H] = [400, 200];
+      const m = [2, 0, -0.4, 1] as const;
+      const [ax, ay] = [20, 100];
+      const tx = ax - (m[0] * ax + m[2] * ay);
+      const ty = ay - (m[1] * ax + m[3] * ay);
+      const pixels = await convertTo(
+        [
+          '-size',
+          `${W}x${H}`,
+          'xc:none',
+          '-font',
+          bundledFontPath('Regular'),
+          '-density',
+          '72',
+          '-pointsize',
+          '40',
+          '-fill',
+          'black',
+          '-annotate',
+          `+${ax}+${ay}`,
+          'HIH',
+          '-virtual-pixel',
+          'transparent',
+          '-distort',
+          'AffineProjection',
+          [m[0], m[1], m[2], m[3], tx, ty].join(','),
+          '-depth',
+          '8',
+          'rgba:OUT',
+        ],
+        'rgba',
+      );
+      const theirs = inkBox(pixels, W);
+      // Sanity: the reference really is stretched (about twice the upright 40 px rendering's width).
+      expect(theirs[2] - theirs[0]).toBeGreaterThan(100);
+      const s = await doc(10, 10);
+      await writeFile(
+        path.join(s.workspace.root, 'stretched.psd'),
+        writePsdBuffer({
+          width: W,
+          height: H,
+          children: [
+            {
+              name: '拉伸',
+              left: 0,
+              top: 0,
+              imageData: { width: W, height: H, data: new Uint8ClampedArray(pixels) },
+              text: {
+                text: 'HIH',
+                transform: [...m, ax, ay],
+                style: {
+                  font: { name: 'NotoSansSC-Regular' },
+                  fontSize: 40,
+                  fillColor: { r: 0, g: 0, b: 0 },
+                },
+              },
+            },
+          ],
+        }),
+      );
+      await ok(s, 'open_document', { path: 'stretched.psd' });
+      const opened = text(s, '拉伸');
+      expect(opened.text.size).toBe(40);
+      expect(opened.text.transform).toEqual([...m]);
+      expect(textAnchorOf(opened.text)).toEqual([ax, ay].map((v) => expect.closeTo(v, 4)));
+
+      // Re-rendered (any edit draws it again): the same size and shape as the file's pixels (±2 px per side).
+      await ok(s, 'set_text_color', { name: '拉伸', color: '#204060' });
+      const ours = text(s, '拉伸').raster;
+      const box = inkBox(ours.data, ours.w, ours.x, ours.y);
+      box.forEach((v, i) => {
+        expect(Math.abs(v - theirs[i]!)).toBeLessThanOrEqual(2);
+      });
+
+      // Saved again: psd-tools reads the same matrix (anchored at the same point) and the same font size.
+      await ok(s, 'save_document_as', { path: 'again.psd' });
+      const [stored] = await psdToolsTextOf(path.join(s.workspace.root, 'again.psd'));
+      stored!.transform.forEach((v, i) => {
+        expect(v).toBeCloseTo([...m, ax, ay][i]!, 4);
+      });
+      expect(stored!.sizes).toEqual([40]);
+
+      // Half the size is half the text, the stretch and slant kept: both sides of the ink box halve (±2 px).
+      await ok(s, 'set_text_size', { name: '拉伸', size: 20 });
+      const half = text(s, '拉伸');
+      expect(half.text.transform).toEqual([...m]);
+      const hb = inkBox(half.raster.data, half.raster.w, half.raster.x, half.raster.y);
+      expect(Math.abs(hb[2] - hb[0] - (theirs[2] - theirs[0]) / 2)).toBeLessThanOrEqual(2);
+      expect(Math.abs(hb[3] - hb[1] - (theirs[3] - theirs[1]) / 2)).toBeLessThanOrEqual(2);
     },
   );
 });

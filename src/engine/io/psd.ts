@@ -916,19 +916,22 @@ function textSpecOf(l: AgLayer, ctx: DecodeContext): TextSpec | string {
   const t = l.text!;
   const m = t.transform ?? [1, 0, 0, 1, 0, 0];
   const [xx, xy, yx, yy, tx, ty] = m as [number, number, number, number, number, number];
-  // The matrix's uniform scale goes into the font size (as Photoshop shows it); what remains (rotation, flip,
-  // skew, stretch) stays the text's transform, so the layer stays editable.
-  const scale = Math.sqrt(Math.abs(xx * yy - xy * yx));
-  if (!(scale > 1e-6) || ![xx, xy, yx, yy, tx, ty].every(Number.isFinite)) return '文字的变换矩阵无效';
+  // Photoshop's convention, which is also ours (the writer, set_text_size, rendering): the font size as the file
+  // states it, drawn through the text's matrix as the file states it (scale, rotation, flip, skew, stretch), so
+  // the layer stays editable and saving it again writes the same size and matrix.
+  const linear = [xx, xy, yx, yy].map(round6) as unknown as TextMatrix;
+  const [a, b, c, d] = linear;
+  if (!(Math.abs(a * d - b * c) > 1e-12) || ![xx, xy, yx, yy, tx, ty].every(Number.isFinite)) {
+    return '文字的变换矩阵无效';
+  }
   if (t.orientation === 'vertical') return '文字为竖排';
-  const linear = [xx / scale, xy / scale, yx / scale, yy / scale].map(round6) as unknown as TextMatrix;
   const runs = t.styleRuns ?? [];
   const style = { ...(t.style ?? {}), ...(runs[0]?.style ?? {}) };
   const distinct = new Set(
     runs.map((r) => JSON.stringify({ f: r.style.font?.name, s: r.style.fontSize, c: r.style.fillColor })),
   );
   if (distinct.size > 1) ctx.warnings.push(`文字图层“${l.name ?? ''}”包含多种文字样式，只保留了第一种`);
-  const size = round6((style.fontSize ?? 12) * scale);
+  const size = round6(style.fontSize ?? 12);
   const font = style.font?.name ?? 'NotoSansSC-Regular';
   return {
     content: t.text,

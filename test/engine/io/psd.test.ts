@@ -344,7 +344,7 @@ describe('decodePsd of other files', () => {
     expect(warnings.some((w) => w.includes('嵌入 PSB'))).toBe(true);
   });
 
-  it('reads rotated and scaled text as editable text: the uniform scale into the size, the rest its transform', async () => {
+  it('reads rotated and scaled text as editable text: the size and the matrix as the file states them', async () => {
     const r = (25 * Math.PI) / 180;
     const k = 1.5;
     const buf = writePsdBuffer({
@@ -368,9 +368,12 @@ describe('decodePsd of other files', () => {
     const [l] = flattenState(state);
     expect(l?.kind).toBe('text');
     if (l?.kind === 'text') {
-      expect(l.text.size).toBeCloseTo(30, 5);
+      // Photoshop's convention, as the writer and set_text_size use it: 20 px glyphs drawn through the matrix.
+      expect(l.text.size).toBe(20);
       expect(l.text.font).toBe('NotoSansHans-Bold');
-      expect(l.text.transform).toEqual([Math.cos(r), Math.sin(r), -Math.sin(r), Math.cos(r)].map(round6));
+      expect(l.text.transform).toEqual(
+        [k * Math.cos(r), k * Math.sin(r), -k * Math.sin(r), k * Math.cos(r)].map(round6),
+      );
       // Anchored at the first baseline's start, as the file says.
       expect([l.text.x, l.text.y + 0.88 * l.text.size]).toEqual([40, 60].map((v) => expect.closeTo(v, 5)));
       expect(l.raster.w).toBeGreaterThan(0);
