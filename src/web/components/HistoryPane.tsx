@@ -1,4 +1,5 @@
 /** The history steps in Chinese; clicking an earlier step undoes to it, a later one redoes to it. */
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { useStudioView } from '../context.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 
@@ -7,6 +8,18 @@ const { undo: UNDO, redo: REDO } = PANE_TOOLS;
 export function HistoryPane() {
   const { studio, t } = useStudioView();
   const history = studio.state?.active?.history;
+  const list = useRef<HTMLOListElement>(null);
+  // The current step is kept in view (the newest, after a run, is at the end of a long list), by scrolling the
+  // panel only: the page itself stays where the designer is working (in a narrow window the panes stack).
+  useLayoutEffect(() => {
+    const current = list.current?.querySelector<HTMLElement>('[aria-current="step"]');
+    const panel = list.current?.closest<HTMLElement>('.tab-panel');
+    if (!current || !panel) return;
+    const item = current.getBoundingClientRect();
+    const view = panel.getBoundingClientRect();
+    if (item.top < view.top) panel.scrollTop -= view.top - item.top;
+    else if (item.bottom > view.bottom) panel.scrollTop += item.bottom - view.bottom;
+  }, [history?.index, history?.labels.length, studio.state?.active?.name]);
   if (!history) return <p class="pane-empty">{t('history.empty')}</p>;
   // Counted from the history as the server has it now: another tab may have added or undone steps. When the
   // steps up to the one clicked are no longer the ones shown, the fresh list is shown instead, to click again.
@@ -22,7 +35,7 @@ export function HistoryPane() {
     else if (i > fresh.index) void studio.run([{ name: REDO, arguments: { steps: i - fresh.index } }]);
   };
   return (
-    <ol class="history" aria-label={t('history.list')}>
+    <ol class="history" aria-label={t('history.list')} ref={list}>
       {history.labels.map((label, i) => (
         <li key={i}>
           <button

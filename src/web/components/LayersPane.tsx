@@ -197,7 +197,9 @@ export function LayersPane() {
               <span class="layer-glyph" aria-hidden="true">
                 {TYPE_GLYPHS[layer.type] ?? '▦'}
               </span>
-              <span class="layer-title">{layer.name}</span>
+              <span class="layer-title" title={layer.name}>
+                {layer.name}
+              </span>
               {layer.clipped && <span class="tag">↳</span>}
               {layer.mask && <span class="tag">◐</span>}
               {layer.blend_mode !== 'normal' && layer.blend_mode !== 'pass_through' && (

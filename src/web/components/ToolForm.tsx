@@ -1,5 +1,5 @@
 /** A tool's form, generated from its parameter schema and limits; running it goes through the session. */
-import { useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { argumentsOf, type FormValue, initialValues } from '../forms/arguments.js';
@@ -33,6 +33,15 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
   const [values, setValues] = useState(() => prefilled(tool, activeLayer));
   const [running, setRunning] = useState(false);
   const params = Object.entries(tool.parameters.properties);
+  // The description is cut to two lines, so the fields stay in view; the rest (coordinates, units, what the
+  // tool acts on) opens on request, on a touch screen as well (no hover there).
+  const description = useRef<HTMLParagraphElement>(null);
+  const [cut, setCut] = useState(false);
+  const [open, setOpen] = useState(false);
+  useLayoutEffect(() => {
+    const el = description.current;
+    if (el && !open) setCut(el.scrollHeight > el.clientHeight + 1);
+  });
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -55,7 +64,20 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
           <code>{tool.name}</code>
         </div>
       </div>
-      <p class="tool-description">{withToolLabels(tool.description, studio.tools)}</p>
+      <p id={`about-${tool.name}`} class={`tool-description${open ? ' open' : ''}`} ref={description}>
+        {withToolLabels(tool.description, studio.tools)}
+      </p>
+      {(cut || open) && (
+        <button
+          type="button"
+          class="text-button more-info"
+          aria-expanded={open}
+          aria-controls={`about-${tool.name}`}
+          onClick={() => setOpen(!open)}
+        >
+          {t(open ? 'form.lessInfo' : 'form.moreInfo')}
+        </button>
+      )}
       <div class="fields">
         {params.length === 0 && <p class="muted">{t('card.noArgs')}</p>}
         {params.map(([name, schema]) => (

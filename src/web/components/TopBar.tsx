@@ -41,9 +41,10 @@ export function TopBar() {
               type="button"
               role="tab"
               aria-selected={d.active}
+              title={d.name}
               onClick={() => !d.active && studio.run([{ name: SWITCH, arguments: docParam(d.name) }])}
             >
-              {d.name}
+              <span class="doc-title">{d.name}</span>
               {d.unsaved_changes && (
                 <span class="unsaved" title={t('docs.unsaved')}>
                   •

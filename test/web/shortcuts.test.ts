@@ -1,0 +1,83 @@
+/**
+ * Ctrl+Z in the studio right after a change made with the layer's own controls (the opacity slider, the blend
+ * mode): the change is undone, as in any editor; in a text field Ctrl+Z stays the field's own.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSession, okCalls, startTestServer, type TestServer, toolCall } from '../server/support.js';
+import { eventually, launchBrowser, requireBuiltStudio, snapshot, textOf } from '../support/browser.js';
+
+let browser: Browser;
+let server: TestServer;
+
+beforeAll(async () => {
+  requireBuiltStudio();
+  browser = await launchBrowser();
+  server = await startTestServer();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openOn(id: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  context.setDefaultTimeout(15_000);
+  await context.addInitScript((sid) => {
+    (
+      globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }
+    ).sessionStorage.setItem('atelier.session', sid);
+  }, id);
+  const page = await context.newPage();
+  await page.goto(`${server.url}/`);
+  return page;
+}
+
+describe('undo by the keyboard', () => {
+  it('undoes an opacity or blend change made in the layers pane with Ctrl+Z, focus still on the control', async () => {
+    const id = await createSession(server.url);
+    await okCalls(server.url, id, [
+      toolCall('create_document', { width: 300, height: 200, name: '快捷键' }),
+      toolCall('create_layer', { name: '色块' }),
+    ]);
+    const page = await openOn(id);
+    try {
+      const opacity = page.getByRole('slider', { name: '不透明度' });
+      const shown = page.locator('output[for="layer-opacity"]');
+      await eventually(textOf(shown)).toBe('100%');
+      // The keyboard moves the slider (each key a change): focus stays on it.
+      await opacity.focus();
+      await page.keyboard.press('PageDown');
+      await eventually(textOf(shown)).not.toBe('100%');
+      // The change has landed (the row shows the new opacity), the slider still has the focus.
+      const changed = (await shown.textContent())!;
+      await eventually(textOf(page.getByRole('button', { name: '色块', exact: true }))).toContain(changed);
+      expect(await opacity.evaluate((el) => el.matches(':focus'))).toBe(true);
+      await page.keyboard.press('Control+z');
+      await eventually(textOf(shown)).toBe('100%');
+      // The blend mode, chosen with the keyboard, then undone the same way.
+      const blend = page.getByRole('combobox', { name: '混合模式', exact: true });
+      await blend.selectOption({ label: '正片叠底' });
+      await eventually(() => blend.inputValue()).toBe('multiply');
+      await blend.focus();
+      await page.keyboard.press('Control+z');
+      await eventually(() => blend.inputValue()).toBe('normal');
+      // In a text field, Ctrl+Z is the field's: nothing is undone in the document.
+      await page.getByRole('tab', { name: '历史记录' }).click();
+      const current = page.getByRole('list', { name: '历史步骤' }).locator('[aria-current="step"]');
+      const before = await current.textContent();
+      const search = page.getByRole('searchbox', { name: '搜索工具' });
+      await search.fill('文字');
+      await search.press('Control+z');
+      await page.getByRole('tab', { name: '图层' }).click();
+      await page.getByRole('tab', { name: '历史记录' }).click();
+      expect(await current.textContent()).toBe(before);
+    } catch (err) {
+      await snapshot(page, 'failed-shortcuts');
+      throw err;
+    } finally {
+      await page.context().close();
+    }
+  });
+});

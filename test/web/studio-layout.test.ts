@@ -1,0 +1,213 @@
+/**
+ * The studio's panes with what a designer's real work holds: Chinese in a card's arguments, fifty layers and
+ * more, a long history, long file names as tabs, long tool descriptions. Each shows what it is for on screen.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createSession, okCalls, startTestServer, type TestServer, toolCall } from '../server/support.js';
+import {
+  attrOf,
+  eventually,
+  launchBrowser,
+  requireBuiltStudio,
+  snapshot,
+  textOf,
+  visibleOf,
+} from '../support/browser.js';
+
+let browser: Browser;
+let server: TestServer;
+const pages: Page[] = [];
+
+beforeAll(async () => {
+  requireBuiltStudio();
+  browser = await launchBrowser();
+  server = await startTestServer();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+afterEach(async ({ task }) => {
+  for (const page of pages.splice(0)) {
+    if (task.result?.state === 'fail') await snapshot(page, `failed-layout-${task.name.slice(0, 30)}`);
+    await page.context().close();
+  }
+});
+
+/** The studio on an existing session, at a designer's window size. */
+async function openOn(id: string, width = 1440, height = 900): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height } });
+  context.setDefaultTimeout(15_000);
+  await context.addInitScript((sid) => {
+    (
+      globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }
+    ).sessionStorage.setItem('atelier.session', sid);
+  }, id);
+  const page = await context.newPage();
+  pages.push(page);
+  await page.goto(`${server.url}/`);
+  return page;
+}
+
+async function openTool(page: Page, label: string) {
+  await page.getByRole('tablist', { name: '输入方式' }).getByRole('tab', { name: '工具箱' }).click();
+  await page.getByRole('searchbox', { name: '搜索工具' }).fill(label);
+  await page.getByRole('button', { name: label, exact: true }).click();
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+const inside = (inner: Box, outer: Box) =>
+  inner.y >= outer.y - 1 &&
+  inner.y + inner.height <= outer.y + outer.height + 1 &&
+  inner.x >= outer.x - 1 &&
+  inner.x + inner.width <= outer.x + outer.width + 1;
+
+/**
+ * The width of 春风拂面花开满园 in the open card's arguments and their font size (in the page, as a string: the
+ * tests' TypeScript has no DOM types).
+ */
+const INK_WIDTH = `(() => {
+  const pre = [...document.querySelectorAll('.card-args pre')].pop();
+  const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.textContent.indexOf('春风拂面花开满园');
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + 8);
+    return [range.getBoundingClientRect().width, parseFloat(getComputedStyle(pre).fontSize)];
+  }
+  return [0, 0];
+})()`;
+
+describe('the studio with a working designer’s content', () => {
+  it('shows Chinese in a card’s arguments as Chinese, not as empty boxes', async () => {
+    const id = await createSession(server.url);
+    await okCalls(server.url, id, [toolCall('create_document', { width: 400, height: 300, name: '文字' })]);
+    const page = await openOn(id);
+    await openTool(page, '创建文字');
+    await page.getByLabel('文字内容', { exact: true }).fill('春风拂面花开满园');
+    await page.getByRole('button', { name: '运行' }).click();
+    const card = page
+      .getByRole('log', { name: '对话记录' })
+      .getByRole('article', { name: '创建文字' })
+      .last();
+    await eventually(textOf(card)).toContain('失败'); // x, y and the size are missing: the card still shows the text
+    await card.locator('.card-args summary').click();
+    const pre = card.locator('.card-args pre');
+    await eventually(visibleOf(pre)).toBe(true);
+    await page.evaluate('document.fonts.ready');
+    // A Chinese character is a full em wide; a box for a glyph the monospace font lacks is 0.6 em.
+    const [width, size] = (await page.evaluate(INK_WIDTH)) as [number, number];
+    expect(size).toBeGreaterThan(0);
+    expect(width / 8 / size).toBeGreaterThan(0.9);
+    await snapshot(page, '40-card-chinese-args');
+  });
+
+  it('keeps the blend mode and opacity in view beside sixty layers, and names a cut-short layer in full', async () => {
+    const id = await createSession(server.url);
+    const long = '这是一个非常非常长的中文图层名称用于检查图层面板的显示效果';
+    await okCalls(server.url, id, [
+      toolCall('create_document', { width: 400, height: 300, name: '多图层' }),
+      ...Array.from({ length: 60 }, (_, i) =>
+        toolCall('create_layer', { name: i === 59 ? long : `图层${i}` }),
+      ),
+    ]);
+    for (const [width, height] of [
+      [1440, 900],
+      [1024, 768],
+    ] as const) {
+      const page = await openOn(id, width, height);
+      const opacity = page.getByRole('slider', { name: '不透明度' });
+      await eventually(visibleOf(opacity)).toBe(true);
+      const panel = (await page.getByRole('tabpanel').boundingBox())!;
+      expect(inside((await opacity.boundingBox())!, panel), `${width}`).toBe(true);
+      expect(inside((await page.getByLabel('混合模式').boundingBox())!, panel), `${width}`).toBe(true);
+      // The list scrolls by itself to its last layer (the background), the controls staying where they are.
+      const background = page.getByRole('button', { name: '背景', exact: true });
+      await background.scrollIntoViewIfNeeded();
+      expect(inside((await background.boundingBox())!, panel), `${width}`).toBe(true);
+      expect(inside((await opacity.boundingBox())!, panel), `${width}`).toBe(true);
+      // The newest layer's name is cut short in the row; hovering it shows it whole.
+      const row = page.getByRole('button', { name: long, exact: true });
+      expect(await row.locator('.layer-title').getAttribute('title')).toBe(long);
+      await snapshot(page, `41-many-layers-${width}`);
+      await page.context().close();
+      pages.pop();
+    }
+  });
+
+  it('shows the current step when the history is long, and follows an undo', async () => {
+    const id = await createSession(server.url);
+    await okCalls(server.url, id, [
+      toolCall('create_document', { width: 400, height: 300, name: '历史' }),
+      ...Array.from({ length: 45 }, (_, i) => toolCall('create_layer', { name: `步骤${i}` })),
+    ]);
+    const page = await openOn(id, 1024, 768);
+    await page.getByRole('tab', { name: '历史记录' }).click();
+    const steps = page.getByRole('list', { name: '历史步骤' });
+    const current = steps.locator('[aria-current="step"]');
+    await eventually(visibleOf(current)).toBe(true);
+    const panel = (await page.getByRole('tabpanel').boundingBox())!;
+    expect(inside((await current.boundingBox())!, panel)).toBe(true);
+    // Back to an early step: it is in view (the panel scrolled up to it), and a redo to the end brings the
+    // newest step back into view.
+    const count = await steps.getByRole('button').count();
+    await page.getByRole('tab', { name: '图层' }).click();
+    await okCalls(server.url, id, [toolCall('undo', { steps: count - 3 })]);
+    await page.reload();
+    await page.getByRole('tab', { name: '历史记录' }).click();
+    await eventually(textOf(current)).toMatch(/^2/);
+    expect(inside((await current.boundingBox())!, panel)).toBe(true);
+    await current.click(); // the designer looks at it, then goes to the end again by the keyboard
+    await page.keyboard.press('Control+Shift+Z');
+    await eventually(textOf(current)).toMatch(/^3/);
+    expect(inside((await current.boundingBox())!, panel)).toBe(true);
+    await snapshot(page, '42-long-history');
+  });
+
+  it('cuts a long file name short in its tab, its close button beside it, the whole name on hover', async () => {
+    const id = await createSession(server.url);
+    const long = '2024春夏系列_女装连衣裙_印花版型_放码_最终确认版_v3_客户修改意见已合并';
+    await okCalls(server.url, id, [
+      toolCall('create_document', { width: 400, height: 300, name: long }),
+      toolCall('create_document', { width: 400, height: 300, name: '第二稿' }),
+      toolCall('switch_document', { doc_name: long }),
+    ]);
+    for (const [width, height] of [
+      [1024, 768],
+      [390, 844],
+    ] as const) {
+      const page = await openOn(id, width, height);
+      const tab = page.getByRole('tab', { name: long });
+      await eventually(attrOf(tab, 'aria-selected')).toBe('true');
+      expect(await tab.getAttribute('title')).toBe(long);
+      const strip = (await page.getByRole('tablist', { name: '文档' }).boundingBox())!;
+      const close = (await page.getByRole('button', { name: `关闭 ${long}` }).boundingBox())!;
+      expect(inside(close, strip), `${width}`).toBe(true);
+      // In a wide window another tab and the new-document button stay beside it.
+      if (width > 900) expect((await tab.boundingBox())!.width).toBeLessThan(strip.width / 3);
+      await snapshot(page, `43-long-tab-${width}`);
+      await page.context().close();
+      pages.pop();
+    }
+  });
+
+  it('opens the whole of a tool’s description, cut to two lines, on request', async () => {
+    const id = await createSession(server.url);
+    const page = await openOn(id, 390, 844);
+    await openTool(page, '创建文字');
+    const about = page.locator('.tool-description');
+    const cut = await about.evaluate((el) => [el.scrollHeight, el.clientHeight] as const);
+    expect(cut[0]).toBeGreaterThan(cut[1] + 1);
+    const more = page.getByRole('button', { name: '展开说明' });
+    await more.click();
+    await eventually(attrOf(page.getByRole('button', { name: '收起说明' }), 'aria-expanded')).toBe('true');
+    const open = await about.evaluate((el) => [el.scrollHeight, el.clientHeight] as const);
+    expect(open[1]).toBeGreaterThan(cut[1]);
+    await snapshot(page, '44-tool-description');
+  });
+});
