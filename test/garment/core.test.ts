@@ -11,6 +11,7 @@ import { deltaE00, labOfHex, labToRgb, rgbToLab } from '../../src/garment/color.
 import { autocorrelate } from '../../src/garment/fft.js';
 import { labOf } from '../../src/garment/image.js';
 import {
+  backdropAt,
   GROUND,
   garmentDocument,
   garmentPhoto,
@@ -460,6 +461,60 @@ describe('photo extraction', () => {
     expect(e.swatch).toBe(true);
     expect(e.lattice).toMatchObject({ tileW: TILE, tileH: TILE });
     expect(PHOTO.width).toBe(640);
+    // Other prints, cropped anywhere, and a check that is all check: the border's few colours are everywhere.
+    for (const [kind, left, top, side] of [
+      ['plaid', 180, 320, 256],
+      ['stripes', 175, 200, 290],
+      ['half_drop', 190, 330, 200],
+      ['fill', 175, 200, 290],
+    ] as const) {
+      const piece = await sharp(await garmentPhoto(kind))
+        .extract({ left, top, width: side, height: side })
+        .png()
+        .toBuffer();
+      expect((await analysePhoto(piece, 'p.png', 'h')).swatch, `${kind} at ${left},${top}`).toBe(true);
+    }
+    const check = Buffer.alloc(400 * 400 * 3);
+    for (let y = 0; y < 400; y++)
+      for (let x = 0; x < 400; x++) check.set(backdropAt('gingham', x + 7, y + 5), (y * 400 + x) * 3);
+    const all = await sharp(check, { raw: { width: 400, height: 400, channels: 3 } })
+      .png()
+      .toBuffer();
+    expect((await analysePhoto(all, 'p.png', 'h')).swatch).toBe(true);
+  });
+
+  describe('finds a garment flat-laid on a patterned surface, not a swatch, and keeps the surface out of the print', () => {
+    // The T-shirt spans 60..580 × 150..600 in the photo, its body 300 px wide; the surfaces' colours.
+    const surfaces = {
+      wood: ['#9e7048', '#5c3e26'],
+      gingham: ['#f8f6f2', '#e28c88', '#c42c34'],
+      carpet: ['#767470', '#4e4c48', '#908e8a'],
+    } as const;
+    for (const backdrop of ['wood', 'gingham', 'carpet'] as const) {
+      it(backdrop, async () => {
+        const e = await analysePhoto(await garmentPhoto('fill', 1, 'folds', backdrop), 'p.png', 'h');
+        expect(e.swatch).toBe(false);
+        const g = e.garment;
+        for (const [got, want] of [
+          [g.x, 60],
+          [g.y, 150],
+          [g.x + g.w, 580],
+          [g.y + g.h, 600],
+        ])
+          expect(Math.abs(got! - want!)).toBeLessThanOrEqual(3);
+        expect(Math.abs(e.bodyWidth / 300 - 1)).toBeLessThanOrEqual(0.02);
+        expect([e.lattice!.tileW, e.lattice!.tileH]).toEqual([TILE, TILE]);
+        const print = [GROUND, NAVY, RED].map(labOfHex);
+        for (const c of e.palette) {
+          const toPrint = Math.min(...print.map((q) => deltaE00(c.lab, q)));
+          const toSurface = Math.min(...surfaces[backdrop].map((q) => deltaE00(c.lab, labOfHex(q))));
+          expect(toPrint, `${c.hex} is a print colour`).toBeLessThan(toSurface);
+        }
+        // A solid garment on it stays solid: the surface's pattern is not taken for a print.
+        const solid = await analysePhoto(await garmentPhoto('solid', 1, 'folds', backdrop), 'p.png', 'h');
+        expect([solid.swatch, solid.kind, solid.bodyWidth]).toEqual([false, 'solid', 300]);
+      });
+    }
   });
 });
 

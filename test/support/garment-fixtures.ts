@@ -261,7 +261,12 @@ function lightAt(light: PhotoLight, x: number, y: number): number {
  * A deterministic garment photo as PNG bytes; `zoom` photographs the same garment with that many times more
  * pixels (a product photo's 1280 or 1920 px), every size in the photo — repeat included — `zoom` times larger.
  */
-export async function garmentPhoto(kind: PhotoKind, zoom = 1, light: PhotoLight = 'folds'): Promise<Buffer> {
+export async function garmentPhoto(
+  kind: PhotoKind,
+  zoom = 1,
+  light: PhotoLight = 'folds',
+  backdrop: Backdrop = 'studio',
+): Promise<Buffer> {
   const w = Math.round(PHOTO.width * zoom);
   const h = Math.round(PHOTO.height * zoom);
   const data = Buffer.alloc(w * h * 3);
@@ -285,9 +290,11 @@ export async function garmentPhoto(kind: PhotoKind, zoom = 1, light: PhotoLight 
         else if (kind === 'pale_star') c = rgb(inStar(x, y) ? PALE_STAR.motif : PALE_STAR.ground);
         else c = repeatAt(x, y, kind === 'half_drop');
         shade = lightAt(light, x, y);
-      } else {
+      } else if (backdrop === 'studio') {
         const g = 122 + Math.round((Y / h) * 18);
         c = [g, g + 6, g + 14];
+      } else {
+        c = backdropAt(backdrop, x, y);
       }
       const o = (Y * w + X) * 3;
       for (let k = 0; k < 3; k++)
@@ -297,6 +304,46 @@ export async function garmentPhoto(kind: PhotoKind, zoom = 1, light: PhotoLight 
   return sharp(data, { raw: { width: w, height: h, channels: 3 } })
     .png()
     .toBuffer();
+}
+
+/**
+ * What the garment lies on: a studio sweep (a grey gradient), or a patterned surface a flat lay is often shot
+ * on — wooden floor planks, a gingham tablecloth, a speckled carpet.
+ */
+export type Backdrop = 'studio' | 'wood' | 'gingham' | 'carpet';
+
+/** Deterministic hash noise in −1..1 for integer cell (i, j). */
+function cellNoise(i: number, j: number, salt: number): number {
+  let v = (Math.imul(i, 73856093) ^ Math.imul(j, 19349663) ^ Math.imul(salt, 83492791)) >>> 0;
+  v = Math.imul(v ^ (v >>> 13), 1274126177) >>> 0;
+  return ((v ^ (v >>> 16)) % 2001) / 1000 - 1;
+}
+
+/** The patterned backdrop's colour at photo position x, y. */
+export function backdropAt(
+  backdrop: Exclude<Backdrop, 'studio'>,
+  x: number,
+  y: number,
+): [number, number, number] {
+  if (backdrop === 'wood') {
+    // Planks 46 px high with dark joints, each its own shade, grain streaks along them.
+    const plank = Math.floor(y / 46);
+    if (y - plank * 46 < 2) return [92, 62, 38];
+    const shade = 1 + 0.08 * cellNoise(plank, 0, 1);
+    const grain = 0.06 * Math.sin(x / 9 + 3 * cellNoise(plank, 1, 2) + Math.sin(y / 5) * 1.5);
+    const k = shade * (1 + grain);
+    return [Math.round(158 * k), Math.round(112 * k), Math.round(72 * k)];
+  }
+  if (backdrop === 'gingham') {
+    // 24 px checks: white, red-tinted where one band crosses, deep red where both do.
+    const bands = Number(Math.floor(x / 24) % 2 === 0) + Number(Math.floor(y / 24) % 2 === 0);
+    return bands === 0 ? [248, 246, 242] : bands === 1 ? [226, 140, 136] : [196, 44, 52];
+  }
+  // Carpet: grey loops, 3 px cells of random lightness, some darker flecks.
+  const v = cellNoise(Math.floor(x / 3), Math.floor(y / 3), 3);
+  const fleck = cellNoise(Math.floor(x / 5), Math.floor(y / 5), 4) > 0.85 ? -40 : 0;
+  const g = Math.round(118 + 26 * v + fleck);
+  return [g, g - 2, g - 6];
 }
 
 export interface PlainPhoto {

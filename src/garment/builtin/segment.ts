@@ -27,7 +27,7 @@ export interface Segmentation {
   /** The neck opening showed the background and was cleared from the mask. */
   readonly neckOpen: boolean;
   /** How the garment was told from the background. */
-  readonly basis: 'alpha' | 'background' | 'swatch';
+  readonly basis: 'alpha' | 'background' | 'textured_background' | 'swatch';
 }
 
 export function segment(photo: Raster, lab: LabPlanes): Segmentation {
@@ -46,14 +46,57 @@ export function segment(photo: Raster, lab: LabPlanes): Segmentation {
     neckOpen: false,
     basis: 'swatch',
   });
+  // A border that is not one colour belongs to a patterned surface (floor planks, a check, a carpet) or to a
+  // photo that is all fabric. The surface's few colours are learnt from the border; where the garment shares one
+  // of them, seen through a window wider than the surface's pattern the surface is one colour again while a
+  // garment lying on it still differs. All fabric stays one thing. A border that is one colour but not a clean
+  // one (a sweep's noise is ΔE 1–2) is read as such a surface first: floor planks vary too little between them
+  // to fail the one-colour model and too much to pass it whole.
+  const plain = () => onPlainBackground(lab);
+  const patterned = () => onPatternedBackground(lab);
+  const order = borderSpread(lab) > CLEAN_BORDER_DE ? [patterned, plain] : [plain, patterned];
+  for (const attempt of order) {
+    const found = attempt();
+    if (found)
+      return { ...found, swatch: false, basis: attempt === plain ? 'background' : 'textured_background' };
+  }
+  return swatch();
+}
+
+/** The least share of the photo a garment on a patterned surface covers (our T-shirt flat lay: 41 %). */
+const MIN_FLAT_LAY_SHARE = 0.2;
+/** A garment found along more of the frame than this share is background taken for garment. */
+const MAX_FRAME_SHARE = 0.25;
+/** Median ΔE76 of a clean background's border from its plane: studio sweeps measure 1–2, floor planks 6. */
+const CLEAN_BORDER_DE = 4;
+
+/** Median ΔE76 of the border from its background plane. */
+function borderSpread(lab: LabPlanes, bgAt = backgroundPlane(lab, frame(lab.w, lab.h, 2), lab.w)): number {
+  const border = frame(lab.w, lab.h, 2);
+  return median(border.map((i) => deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, bgAt(i))));
+}
+
+/** At most this many colours make a patterned background (a check's three, a floor's shades and joints). */
+const MAX_SURFACE_COLOURS = 6;
+/** The band along the frame a surface's colours are learnt from, as a share of the photo's shorter side. */
+const SURFACE_BAND = 0.04;
+/** Median ΔE76 of the border from its nearest surface colour at which that many colours describe it. */
+const SURFACE_FIT_DE = 4;
+
+interface Found {
+  readonly mask: Uint8Array;
+  readonly neckOpen: boolean;
+}
+
+/** The garment on a background of one colour (a plane: studio sweeps are gradients), or null. */
+function onPlainBackground(lab: LabPlanes): Found | null {
+  const { w, h } = lab;
+  const n = w * h;
   const border = frame(w, h, 2);
-  const borderSet = new Set(border);
   const bgAt = backgroundPlane(lab, border, w);
-  const de = (i: number) => deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, bgAt(i));
-  const spread = median(border.map(de));
-  if (spread > SWATCH_SPREAD) return swatch();
+  const spread = borderSpread(lab, bgAt);
+  if (spread > SWATCH_SPREAD) return null;
   const tolerance = Math.min(MAX_BACKGROUND_DE, Math.max(3, 4 * spread + 1));
-  const outline = edges(lab.L, w, h, border);
   const fg = new Uint8Array(n);
   const plane = bgAt.planes;
   for (let y = 0, i = 0; y < h; y++) {
@@ -64,11 +107,89 @@ export function segment(photo: Raster, lab: LabPlanes): Segmentation {
       fg[i] = dL * dL + da * da + db * db > tolerance * tolerance ? 1 : 0;
     }
   }
+  return garmentWithin(fg, edges(lab.L, w, h, border), w, h);
+}
+
+/**
+ * The garment on a surface of a few colours (k-means of the border), or null. No outline stops the fill here:
+ * the surface's own pattern is all edges.
+ */
+function onPatternedBackground(lab: LabPlanes): Found | null {
+  const { w, h } = lab;
+  // A band as wide as a pattern's cell, not the frame's few pixels: a check aligned with the frame shows only
+  // some of its colours along the edge.
+  const border = frame(w, h, Math.max(2, Math.round(Math.min(w, h) * SURFACE_BAND)));
+  const colours = border.map((i) => [lab.L[i]!, lab.a[i]!, lab.b[i]!] as const);
+  for (let k = 2; k <= MAX_SURFACE_COLOURS; k++) {
+    const centres = kMeans(colours, k);
+    const nearest = (c: readonly [number, number, number]) =>
+      Math.min(...centres.map((m) => Math.hypot(c[0] - m[0], c[1] - m[1], c[2] - m[2])));
+    const spread = median(colours.map(nearest));
+    if (spread > SURFACE_FIT_DE) continue;
+    const tolerance = Math.min(MAX_BACKGROUND_DE, Math.max(3, 4 * spread + 1));
+    const fg = new Uint8Array(w * h);
+    for (let i = 0; i < fg.length; i++)
+      fg[i] = nearest([lab.L[i]!, lab.a[i]!, lab.b[i]!]) > tolerance ? 1 : 0;
+    const found = garmentWithin(fg, null, w, h);
+    // A flat lay fills a good part of the frame; a smaller patch on a patterned border is a motif of a swatch.
+    return found && countMask(found.mask) >= w * h * MIN_FLAT_LAY_SHARE ? found : null;
+  }
+  return null;
+}
+
+/** k-means (Lloyd, 12 rounds) of Lab colours, seeded by the farthest-point rule from the first: deterministic. */
+function kMeans(
+  colours: readonly (readonly [number, number, number])[],
+  k: number,
+): [number, number, number][] {
+  const step = Math.max(1, Math.floor(colours.length / 2000));
+  const sample = colours.filter((_, i) => i % step === 0);
+  const d2 = (p: readonly number[], q: readonly number[]) =>
+    (p[0]! - q[0]!) ** 2 + (p[1]! - q[1]!) ** 2 + (p[2]! - q[2]!) ** 2;
+  const centres: [number, number, number][] = [[...sample[0]!]];
+  while (centres.length < k) {
+    let far = sample[0]!;
+    let best = -1;
+    for (const c of sample) {
+      const d = Math.min(...centres.map((m) => d2(c, m)));
+      if (d > best) {
+        best = d;
+        far = c;
+      }
+    }
+    centres.push([...far]);
+  }
+  for (let round = 0; round < 12; round++) {
+    const sums = centres.map(() => [0, 0, 0, 0]);
+    for (const c of sample) {
+      let j = 0;
+      for (let m = 1; m < k; m++) if (d2(c, centres[m]!) < d2(c, centres[j]!)) j = m;
+      const acc = sums[j]!;
+      acc[0]! += c[0];
+      acc[1]! += c[1];
+      acc[2]! += c[2];
+      acc[3]! += 1;
+    }
+    sums.forEach((acc, m) => {
+      if (acc[3]! > 0) centres[m] = [acc[0]! / acc[3]!, acc[1]! / acc[3]!, acc[2]! / acc[3]!];
+    });
+  }
+  return centres;
+}
+
+/**
+ * The garment: what cannot be reached from the border through background (`fg` 0) without crossing `outline`,
+ * or null when that is not a garment — too small or too large, or along the frame.
+ */
+function garmentWithin(fg: Uint8Array, outline: Uint8Array | null, w: number, h: number): Found | null {
+  const n = w * h;
+  const border = frame(w, h, 2);
+  const borderSet = new Set(border);
   // Background: reachable from the border through background colour without crossing an outline, and never
   // through a gap narrower than 2·GAP + 1 px — where a shadowed edge of the garment happens to match the
   // background, its outline fades for a few pixels; the fringe along the outline is given back afterwards.
   const open = new Uint8Array(n);
-  for (let i = 0; i < n; i++) open[i] = !fg[i] && !outline[i] ? 1 : 0;
+  for (let i = 0; i < n; i++) open[i] = !fg[i] && !outline?.[i] ? 1 : 0;
   const wide = erode(open, w, h, GAP);
   const reached = new Uint8Array(n);
   const stack: number[] = [];
@@ -92,10 +213,12 @@ export function segment(photo: Raster, lab: LabPlanes): Segmentation {
   // pixels, on its outer side, is background too.
   for (let i = 0; i < n; i++) garment[i] = background[i] && (!fg[i] || borderSet.has(i)) ? 0 : 1;
   const mask = close(largest(garment, w, h), w, h, Math.max(3, Math.round(Math.min(w, h) / 100)));
-  const neckOpen = openNeck(mask, fg, w, h);
   const area = countMask(mask);
-  if (area < n * 0.05 || area > n * 0.97) return swatch();
-  return { mask, swatch: false, neckOpen, basis: 'background' };
+  if (area < n * 0.05 || area > n * 0.97) return null;
+  // The ring just inside the border (which is background by definition).
+  const ring = frame(w, h, 4).filter((i) => !borderSet.has(i));
+  if (ring.filter((i) => mask[i]).length > ring.length * MAX_FRAME_SHARE) return null;
+  return { mask, neckOpen: openNeck(mask, fg, w, h) };
 }
 
 /** `m` grown by `r` pixels (square), two separable passes. */
