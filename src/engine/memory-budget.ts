@@ -31,6 +31,12 @@ export function sessionPixelBytes(state: EditorState, composites: readonly Raste
     if (seen.has(view.data.buffer)) return;
     seen.add(view.data.buffer);
     bytes += view.data.buffer.byteLength;
+    // A CMYK raster's kept inks (raster-inks.ts): four more bytes per pixel.
+    const inks = (view as Partial<Raster>).inks?.cmyk;
+    if (inks && !seen.has(inks.buffer)) {
+      seen.add(inks.buffer);
+      bytes += inks.buffer.byteLength;
+    }
   };
   for (const doc of state.docs) {
     for (const step of doc.history.states) {

@@ -64,6 +64,17 @@ describe('counting a session’s pixel memory', () => {
     expect(used(s)).toBe(0);
   });
 
+  it('counts the inks a CMYK conversion keeps beside each raster', async () => {
+    const s = new Session({ workspace: tempDir() });
+    await ok(s, 'create_document', { width: 500, height: 400 });
+    await ok(s, 'create_layer', { name: 'L' });
+    await ok(s, 'fill_selection', { color: '#00ff00' });
+    const layer = 500 * 400 * 4;
+    await ok(s, 'convert_to_cmyk');
+    // The RGB layer stays in history; the converted one holds its pixels and, as many bytes again, its inks.
+    expect(used(s)).toBe(3 * layer);
+  });
+
   it('reads the canvas a PSD declares from its header', () => {
     const header = Buffer.alloc(26);
     header.write('8BPS', 0, 'latin1');
