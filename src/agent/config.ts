@@ -28,6 +28,11 @@ export interface ModelConfig {
    * prompt and history; the oldest whole turns are left out of the request to stay under it.
    */
   readonly contextTokens: number;
+  /**
+   * ATELIER_MODEL_MAX_OUTPUT_TOKENS: the output limit each request asks for (`max_completion_tokens` from OpenAI
+   * itself, `max_tokens` from any other service); null (set to 0) sends none, for a service that refuses the field.
+   */
+  readonly maxOutputTokens: number | null;
 }
 
 export class ModelConfigError extends Error {}
@@ -40,6 +45,11 @@ export const MODEL_DEFAULTS = {
   stream: true,
   /** Fits models with a 64k window or more; the estimate runs high, which leaves room for the answer. */
   contextTokens: 64_000,
+  /**
+   * Room for a long answer or a message with many tool calls, and within the output limit of the services the README
+   * names (DeepSeek's is 8192); a reasoning model that counts its thinking in it may want more.
+   */
+  maxOutputTokens: 8192,
 } as const satisfies Record<string, unknown>;
 
 /** Retries the SDK makes after a 429, a 5xx or a connection failure before a turn gives up. */
@@ -51,6 +61,7 @@ const TIMEOUT_LIMIT_SECONDS = 3600;
 /** The system prompt and the tools alone take a few thousand tokens, so a smaller budget is a typo. */
 export const CONTEXT_TOKENS_MIN = 2000;
 const CONTEXT_TOKENS_LIMIT = 10_000_000;
+const MAX_OUTPUT_TOKENS_LIMIT = 1_000_000;
 
 export const MODEL_OPTIONS = {
   model: { type: 'string' },
@@ -61,6 +72,7 @@ export const MODEL_OPTIONS = {
   'model-timeout': { type: 'string' },
   'model-no-stream': { type: 'boolean' },
   'model-context-tokens': { type: 'string' },
+  'model-max-output-tokens': { type: 'string' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
 export const MODEL_USAGE: readonly string[] = [
@@ -76,6 +88,9 @@ export const MODEL_USAGE: readonly string[] = [
   '  --model-context-tokens N',
   `                          ATELIER_MODEL_CONTEXT_TOKENS  tokens a request may carry, estimated high; the oldest`,
   `                          turns are left out of it, never out of the transcript (default ${MODEL_DEFAULTS.contextTokens})`,
+  '  --model-max-output-tokens N',
+  '                          ATELIER_MODEL_MAX_OUTPUT_TOKENS  output limit each request asks for; 0 sends none',
+  `                          (default ${MODEL_DEFAULTS.maxOutputTokens})`,
 ];
 
 export const HOW_TO_CONFIGURE = [
@@ -174,6 +189,13 @@ export function modelConfigFrom(values: Values, env: NodeJS.ProcessEnv = process
       `model context tokens must be at least ${CONTEXT_TOKENS_MIN} (the tools and the system prompt alone take that), not ${contextTokens}`,
     );
   }
+  const maxOutputRaw = pick(values, 'model-max-output-tokens', env, 'ATELIER_MODEL_MAX_OUTPUT_TOKENS');
+  // 0 asks for no limit at all: the field is left out of the request.
+  const maxOutputTokens =
+    maxOutputRaw?.trim() === '0'
+      ? null
+      : (numberOf(maxOutputRaw, 'model max output tokens', MAX_OUTPUT_TOKENS_LIMIT, true) ??
+        MODEL_DEFAULTS.maxOutputTokens);
   const apiKey = env.ATELIER_MODEL_API_KEY?.trim();
   return {
     baseURL: baseUrlOf(pick(values, 'model-base-url', env, 'ATELIER_MODEL_BASE_URL')),
@@ -194,6 +216,7 @@ export function modelConfigFrom(values: Values, env: NodeJS.ProcessEnv = process
             MODEL_DEFAULTS.stream,
           ),
     contextTokens: contextTokens ?? MODEL_DEFAULTS.contextTokens,
+    maxOutputTokens,
   };
 }
 

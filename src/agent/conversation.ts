@@ -196,7 +196,8 @@ export class Conversation {
         return {
           type: 'error',
           code: 'internal',
-          message: `内部错误：${err instanceof Error ? err.message : String(err)}。已完成的调用都保留着。`,
+          // The error's own text may name server files: it goes to onInternalError, not to the designer.
+          message: '内部错误：本轮意外中止，详情已记入日志。已完成的调用都保留着。',
         } as const;
       });
       if (end.type === 'error') {

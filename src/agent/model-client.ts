@@ -1,8 +1,10 @@
 /**
  * One model request through the official `openai` SDK: streamed or whole, turned into one assistant message
  * (text and tool calls). The SDK retries 429 and 5xx with backoff (honouring Retry-After) and times out a request
- * that gets no answer; a streamed answer that falls silent for as long is cut here. Every failure becomes a
- * ModelError with a code and a Chinese message built here, never the SDK's text (which may echo request details).
+ * that gets no answer; a streamed answer that falls silent for as long is cut here. Each request asks for an output
+ * limit (ATELIER_MODEL_MAX_OUTPUT_TOKENS), and an answer that goes on past MAX_ANSWER_CHARS anyway (a server that
+ * ignores the limit, a model that never stops) is cut here too. Every failure becomes a ModelError with a code and
+ * a Chinese message built here, never the SDK's text (which may echo request details).
  */
 import OpenAI from 'openai';
 import type {
@@ -24,6 +26,61 @@ export interface ToolCallOut {
 export interface AssistantMessage {
   readonly text: string;
   readonly toolCalls: readonly ToolCallOut[];
+}
+
+/**
+ * The most characters one answer may bring: its text, its tool calls' ids, names and arguments, and the reasoning
+ * some servers stream beside the text; each chunk counts at least one, so an endless run of empty chunks ends too.
+ * An answer within the output limit stays far below it (8192 tokens are some 30,000 characters); it stops a server
+ * that ignores the limit and never ends its answer before the turn holds it forever or it fills memory. Such an
+ * answer is refused whole: none of its calls is run.
+ */
+export const MAX_ANSWER_CHARS = 400_000;
+/** The most bytes a whole (not streamed) answer's body may have: that many characters at their longest in JSON. */
+const MAX_ANSWER_BYTES = MAX_ANSWER_CHARS * 6;
+
+/**
+ * The output limit as the service takes it: OpenAI's own API refuses `max_tokens` for its newer models and wants
+ * `max_completion_tokens`; the compatible services (DeepSeek, Qwen, Moonshot, Zhipu, vLLM, llama.cpp, Ollama) all
+ * read `max_tokens`, and some refuse the newer field. Nothing when the limit is turned off (0).
+ */
+export function outputLimit(
+  config: ModelConfig,
+): { max_tokens: number } | { max_completion_tokens: number } | Record<string, never> {
+  if (config.maxOutputTokens === null) return {};
+  let host = '';
+  try {
+    host = new URL(config.baseURL).hostname.toLowerCase();
+  } catch {}
+  return host === 'api.openai.com' || host.endsWith('.openai.azure.com')
+    ? { max_completion_tokens: config.maxOutputTokens }
+    : { max_tokens: config.maxOutputTokens };
+}
+
+function answerTooLong(config: ModelConfig): ModelError {
+  return new ModelError(
+    'model_bad_response',
+    `模型的回答超过了 ${MAX_ANSWER_CHARS} 个字符的上限仍没有结束，已被中止：其中的工具调用一个也没有执行。请重试，或把要做的事分成几步${
+      config.maxOutputTokens === null
+        ? '；也可以设置 ATELIER_MODEL_MAX_OUTPUT_TOKENS，让模型服务限制回答的长度'
+        : `；模型服务似乎没有遵守输出长度上限（ATELIER_MODEL_MAX_OUTPUT_TOKENS=${config.maxOutputTokens}）`
+    }。`,
+  );
+}
+
+/** The characters a stream chunk's delta brings (text, reasoning, tool-call pieces), at least one per chunk. */
+function chunkChars(delta: ChatCompletionChunk.Choice.Delta | undefined): number {
+  let n = 0;
+  if (delta) {
+    const extra = delta as { reasoning_content?: unknown; reasoning?: unknown };
+    for (const text of [delta.content, extra.reasoning_content, extra.reasoning]) {
+      if (typeof text === 'string') n += text.length;
+    }
+    for (const c of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
+      n += asText(c?.id).length + asText(c?.function?.name).length + asText(c?.function?.arguments).length;
+    }
+  }
+  return Math.max(1, n);
 }
 
 export function createModelClient(config: ModelConfig): OpenAI {
@@ -109,7 +166,26 @@ export function asText(value: unknown): string {
   }
 }
 
-function fromWholeAnswer(answer: ChatCompletion): AssistantMessage {
+/** A whole answer's body, read up to MAX_ANSWER_BYTES: a longer one is cut there and refused. */
+async function wholeAnswer(response: Response, config: ModelConfig): Promise<ChatCompletion> {
+  if (!response.body) return (await response.json()) as ChatCompletion;
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      reader.cancel().catch(() => {});
+      throw answerTooLong(config);
+    }
+    parts.push(value);
+  }
+  return JSON.parse(Buffer.concat(parts).toString('utf8')) as ChatCompletion;
+}
+
+function fromWholeAnswer(answer: ChatCompletion, config: ModelConfig): AssistantMessage {
   const message = answer?.choices?.[0]?.message;
   if (!message) throw new ModelError('model_bad_response', '模型的回答里没有消息（choices 为空）。');
   const toolCalls = (message.tool_calls ?? []).flatMap((c) =>
@@ -123,8 +199,11 @@ function fromWholeAnswer(answer: ChatCompletion): AssistantMessage {
         ]
       : [],
   );
-  if (toolCalls.length > 0) refuseCutCalls(answer.choices[0]?.finish_reason);
-  return { text: typeof message.content === 'string' ? message.content : '', toolCalls: withIds(toolCalls) };
+  const text = typeof message.content === 'string' ? message.content : '';
+  const chars = toolCalls.reduce((n, c) => n + c.id.length + c.name.length + c.arguments.length, text.length);
+  if (chars > MAX_ANSWER_CHARS) throw answerTooLong(config);
+  if (toolCalls.length > 0) refuseCutCalls(answer.choices[0]?.finish_reason, config);
+  return { text, toolCalls: withIds(toolCalls) };
 }
 
 /**
@@ -132,12 +211,12 @@ function fromWholeAnswer(answer: ChatCompletion): AssistantMessage {
  * `content_filter`) may end inside its last tool call, anywhere — in its arguments, or right after its name, when
  * the call would run with no arguments at all. None of its calls is run, as for a stream cut short.
  */
-function refuseCutCalls(finishReason: unknown): void {
+function refuseCutCalls(finishReason: unknown, config: ModelConfig): void {
   if (finishReason !== 'length' && finishReason !== 'content_filter') return;
   throw new ModelError(
     'model_bad_response',
     finishReason === 'length'
-      ? '模型的回答达到了输出长度上限，在中途被截断：其中的工具调用可能不完整，一个也没有执行。请重试，或把要做的事分成几步。'
+      ? `模型的回答达到了输出长度上限${config.maxOutputTokens === null ? '' : `（ATELIER_MODEL_MAX_OUTPUT_TOKENS=${config.maxOutputTokens}）`}，在中途被截断：其中的工具调用可能不完整，一个也没有执行。请重试，或把要做的事分成几步。`
       : '模型服务的内容过滤截断了回答：其中的工具调用可能不完整，一个也没有执行。请换个说法重试。',
   );
 }
@@ -169,6 +248,7 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
     model: req.config.model,
     messages: req.messages as ChatCompletionMessageParam[],
     ...(req.tools?.length ? { tools: req.tools } : {}),
+    ...outputLimit(req.config),
   };
   try {
     if (!req.config.stream) {
@@ -179,8 +259,10 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
       pending.catch(() => {});
       const response = await Promise.race([pending, aborted]);
       watchSilence();
-      const answer = await Promise.race([response.json() as Promise<ChatCompletion>, aborted]);
-      return fromWholeAnswer(answer);
+      const reading = wholeAnswer(response, req.config);
+      reading.catch(() => {});
+      const answer = await Promise.race([reading, aborted]);
+      return fromWholeAnswer(answer, req.config);
     }
     const pending = req.client.chat.completions.create(
       { ...body, stream: true },
@@ -191,12 +273,19 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
     let text = '';
     const calls = new ToolCallAccumulator();
     let finished: unknown = null;
+    let received = 0;
     watchSilence();
     for await (const chunk of stream) {
       watchSilence();
       const reason = chunk?.choices?.[0]?.finish_reason;
       if (reason) finished = reason;
       const delta = chunk?.choices?.[0]?.delta;
+      // Counted before it is kept: what an answer holds never grows past the limit by more than one chunk.
+      received += chunkChars(delta);
+      if (received > MAX_ANSWER_CHARS) {
+        controller.abort();
+        throw answerTooLong(req.config);
+      }
       if (!delta) continue;
       if (typeof delta.content === 'string' && delta.content !== '') {
         text += delta.content;
@@ -216,7 +305,7 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
         '模型的回答在中途断开（流在给出 finish_reason 之前就结束了）：其中的工具调用一个也没有执行。请重试。',
       );
     }
-    if (calls.result().length > 0) refuseCutCalls(finished);
+    if (calls.result().length > 0) refuseCutCalls(finished, req.config);
     return { text, toolCalls: withIds(calls.result()) };
   } catch (err) {
     if (err instanceof ModelError) throw err;

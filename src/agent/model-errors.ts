@@ -104,6 +104,13 @@ export function describeModelFailure(
         `模型服务 ${host} 出错（HTTP ${status}），重试 ${MODEL_RETRIES} 次后仍未成功。请稍后重试。`,
       );
     }
+    // The output limit asked for may be above what this model can give, or a field the service does not take.
+    if (/max_(completion_)?tokens/i.test(said)) {
+      return new ModelError(
+        'model_rejected',
+        `模型服务 ${host} 拒绝了请求（HTTP ${status}）。${said}。请把 ATELIER_MODEL_MAX_OUTPUT_TOKENS 设为这个模型允许的值，或设为 0 不再发送输出长度上限。`,
+      );
+    }
     return new ModelError(
       'model_rejected',
       `模型服务 ${host} 拒绝了请求（HTTP ${status}）。${said ? `${said}。` : ''}请检查模型是否支持工具调用${config.vision ? '和图像输入（或去掉 ATELIER_MODEL_VISION）' : ''}。`,

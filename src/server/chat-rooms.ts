@@ -16,6 +16,10 @@ import type { SessionEntry } from '../service/sessions.js';
 import type { ImageOut } from '../tools/types.js';
 import { linkImages } from './images.js';
 
+/** What a turn says when the session's earlier conversation cannot be read back. */
+export const RESTORE_FAILED_MESSAGE =
+  '无法读取这个会话之前的对话记录，本轮没有开始，什么也没有改变。请稍后再发一次；问题持续时请查看服务日志。';
+
 /** Events kept per session for `GET /chat`; the oldest go first. */
 const MAX_KEPT_EVENTS = 5000;
 
@@ -117,7 +121,16 @@ export class ChatRooms {
   async turn(entry: SessionEntry, message: string, send: (event: SentEvent) => void): Promise<void> {
     if (!this.model) throw new Error('no model is configured');
     try {
-      const room = await this.roomOf(entry);
+      let room: Room;
+      try {
+        room = await this.roomOf(entry);
+      } catch (err) {
+        // The detail (a file's path, the system's error) is for the server's log; the designer is told what it
+        // means for them. The next request tries to rebuild the room again.
+        this.log(err);
+        send({ type: 'error', code: 'internal', message: RESTORE_FAILED_MESSAGE });
+        return;
+      }
       if (this.cancelledEarly.has(entry)) {
         send({ type: 'error', code: 'cancelled', message: '已取消本轮：它还没有开始，什么也没有改变。' });
         return;

@@ -7,58 +7,64 @@ import { streamSSE } from 'hono/streaming';
 
 export type Send = (event: { readonly type: string } & Record<string, unknown>) => void;
 
+/** What a client is told when `run` fails: what happened, never the failure's own text (it may name server files). */
+export const STREAM_FAILED_MESSAGE =
+  '内部错误：服务端出了问题，这次请求没有完成。请重试；问题持续时请查看服务日志。';
+
 /**
  * Answers with an event stream fed by `run`; `onAbort` runs when the client goes away first. Events sent after
- * the client left are dropped. `release` runs once the stream is over, however it ends.
+ * the client left are dropped. `release` runs once the stream is over, however it ends. A failure of `run` or of
+ * an event's encoding goes to `log` in full (the server's log), and to the client as a plain `internal` error.
  */
 export function eventStream(
   c: Context,
   run: (send: Send) => Promise<void>,
-  opts: { onAbort?: () => void; release?: () => void } = {},
+  opts: { onAbort?: () => void; release?: () => void; log?: (line: string) => void } = {},
 ): Response {
+  const log = (err: unknown) =>
+    (opts.log ?? console.error)(
+      `atelier: ${c.req.method} ${c.req.path}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    );
   c.header('cache-control', 'no-store');
   c.header('x-accel-buffering', 'no');
-  return streamSSE(
-    c,
-    async (stream) => {
-      let open = true;
-      stream.onAbort(() => {
-        open = false;
-        opts.onAbort?.();
-      });
-      // Writes are queued in order; a slow client does not reorder or lose events.
-      let writing: Promise<unknown> = Promise.resolve();
-      const send: Send = (event) => {
-        if (!open) return;
-        let data: string;
-        try {
-          data = JSON.stringify(event);
-        } catch (err) {
-          // An event that cannot be encoded is reported in its place; the stream goes on to its end.
-          data = JSON.stringify({
-            type: 'error',
-            code: 'internal',
-            message: `内部错误：事件“${event.type}”无法编码（${err instanceof Error ? err.message : String(err)}）`,
-          });
-        }
-        writing = writing
-          .then(() => stream.writeSSE({ data }))
-          .catch(() => {
-            open = false;
-          });
-      };
+  return streamSSE(c, async (stream) => {
+    let open = true;
+    stream.onAbort(() => {
+      open = false;
+      opts.onAbort?.();
+    });
+    // Writes are queued in order; a slow client does not reorder or lose events.
+    let writing: Promise<unknown> = Promise.resolve();
+    const send: Send = (event) => {
+      if (!open) return;
+      let data: string;
       try {
-        await run(send);
-      } finally {
-        await writing;
-        opts.release?.();
+        data = JSON.stringify(event);
+      } catch (err) {
+        // An event that cannot be encoded is reported in its place; the stream goes on to its end.
+        log(err);
+        data = JSON.stringify({
+          type: 'error',
+          code: 'internal',
+          message: `内部错误：事件“${String(event.type)}”无法编码，已略过。`,
+        });
       }
-    },
-    async (err, stream) => {
+      writing = writing
+        .then(() => stream.writeSSE({ data }))
+        .catch(() => {
+          open = false;
+        });
+    };
+    try {
+      await run(send);
+    } catch (err) {
+      // Caught here rather than by streamSSE's error handler: after that handler, Hono writes the error's own
+      // message to the client as an `error` event.
+      log(err);
+      send({ type: 'error', code: 'internal', message: STREAM_FAILED_MESSAGE });
+    } finally {
+      await writing;
       opts.release?.();
-      await stream.writeSSE({
-        data: JSON.stringify({ type: 'error', code: 'internal', message: `内部错误：${err.message}` }),
-      });
-    },
-  );
+    }
+  });
 }

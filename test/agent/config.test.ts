@@ -29,6 +29,7 @@ describe('modelConfigFrom', () => {
       timeoutMs: 120_000,
       stream: true,
       contextTokens: 64_000,
+      maxOutputTokens: 8192,
     });
     expect(
       modelConfigFrom(
@@ -43,6 +44,7 @@ describe('modelConfigFrom', () => {
           ATELIER_MODEL_TIMEOUT: '2.5',
           ATELIER_MODEL_STREAM: 'false',
           ATELIER_MODEL_CONTEXT_TOKENS: '32000',
+          ATELIER_MODEL_MAX_OUTPUT_TOKENS: '0',
         },
       ),
     ).toEqual({
@@ -55,6 +57,7 @@ describe('modelConfigFrom', () => {
       timeoutMs: 2500,
       stream: false,
       contextTokens: 32_000,
+      maxOutputTokens: null,
     });
   });
 
@@ -74,6 +77,8 @@ describe('modelConfigFrom', () => {
         'http://127.0.0.1:11434/v1',
         '--model-context-tokens',
         '8000',
+        '--model-max-output-tokens',
+        '2048',
       ),
       env,
     );
@@ -84,6 +89,7 @@ describe('modelConfigFrom', () => {
       stream: false,
       maxSteps: 3,
       contextTokens: 8000,
+      maxOutputTokens: 2048,
       apiKey: 'sk-env',
       baseURL: 'http://127.0.0.1:11434/v1',
     });
@@ -98,6 +104,8 @@ describe('modelConfigFrom', () => {
     [{ ATELIER_MODEL_TIMEOUT: 'soon' }, /timeout/],
     [{ ATELIER_MODEL_CONTEXT_TOKENS: '128k' }, /context tokens/],
     [{ ATELIER_MODEL_CONTEXT_TOKENS: '500' }, /at least 2000/],
+    [{ ATELIER_MODEL_MAX_OUTPUT_TOKENS: '-1' }, /max output tokens/],
+    [{ ATELIER_MODEL_MAX_OUTPUT_TOKENS: '8k' }, /max output tokens/],
     [{ ATELIER_MODEL_VISION: 'maybe' }, /ATELIER_MODEL_VISION/],
     [{ ATELIER_MODEL_BASE_URL: 'api.openai.com' }, /not a URL/],
     [{ ATELIER_MODEL_BASE_URL: 'ftp://x/v1' }, /http or https/],

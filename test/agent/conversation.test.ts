@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_CALLS_PER_MESSAGE } from '../../src/agent/conversation.js';
 import type { ChatEvent } from '../../src/agent/events.js';
+import { MAX_ANSWER_CHARS } from '../../src/agent/model-client.js';
 import { rebuildConversation } from '../../src/agent/restore.js';
 import { TranscriptReplay } from '../../src/agent/transcript.js';
 import { snapshotOf } from '../../src/calls/snapshot.js';
@@ -17,7 +18,15 @@ import {
   startScriptedModel,
 } from '../support/scripted-model.js';
 import { newSession, ok, tempDir } from '../support/session.js';
-import { conversation, expectEveryCallAnswered, last, modelConfig, SECRET_KEY, turn } from './support.js';
+import {
+  conversation,
+  expectEveryCallAnswered,
+  last,
+  modelConfig,
+  SECRET_KEY,
+  startEndlessModel,
+  turn,
+} from './support.js';
 
 let model: ScriptedModel | undefined;
 afterEach(async () => {
@@ -628,6 +637,34 @@ describe.each([
     expect(await snapshotOf(session)).toEqual(before);
     expect(last(await turn(conv, '好了吗'))).toEqual({ type: 'done', steps: 1 });
     expectEveryCallAnswered(last(model.requests).body.messages as never);
+  });
+});
+
+describe.each([
+  { stream: true, name: 'streamed' },
+  { stream: false, name: 'whole' },
+])('an answer that never ends ($name)', ({ stream }) => {
+  it('is cut at MAX_ANSWER_CHARS: the turn ends with model_bad_response naming the limit, no call runs', async () => {
+    const endless = await startEndlessModel(stream);
+    try {
+      const session = newSession();
+      await ok(session, 'create_document', { width: 20, height: 10 });
+      const before = await snapshotOf(session);
+      const conv = conversation(session, modelConfig(endless.url, { stream }));
+      const events = await turn(conv, '加一个图层');
+      const end = last(events);
+      expect(end).toMatchObject({ type: 'error', code: 'model_bad_response' });
+      expect((end as { message: string }).message).toContain(`${MAX_ANSWER_CHARS} 个字符的上限`);
+      expect((end as { message: string }).message).toContain('ATELIER_MODEL_MAX_OUTPUT_TOKENS=4096');
+      expect(events.some((e) => e.type === 'tool_call')).toBe(false);
+      expect(await snapshotOf(session)).toEqual(before);
+      const shown = events.reduce((n, e) => n + (e.type === 'assistant_delta' ? e.text.length : 0), 0);
+      expect(shown).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
+      // The connection is dropped, not left to run on.
+      await endless.dropped;
+    } finally {
+      await endless.close();
+    }
   });
 });
 

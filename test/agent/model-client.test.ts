@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createModelClient, requestAssistant, ToolCallAccumulator } from '../../src/agent/model-client.js';
+import {
+  createModelClient,
+  outputLimit,
+  requestAssistant,
+  ToolCallAccumulator,
+} from '../../src/agent/model-client.js';
 import { redact } from '../../src/agent/model-errors.js';
 import { type ScriptedModel, startScriptedModel } from '../support/scripted-model.js';
 import { modelConfig } from './support.js';
@@ -131,6 +136,59 @@ describe('requestAssistant', () => {
     expect(reply.toolCalls[0]!.id).toBe('c1');
     expect(reply.toolCalls[1]!.id).toMatch(/^call_/);
     expect(model.requests[0]!.body.tools, 'no empty tools list is sent').toBeUndefined();
+  });
+});
+
+describe('the output limit', () => {
+  it('is asked for as max_tokens from a compatible service, and not at all when turned off', async () => {
+    model = await startScriptedModel([{ text: '好' }, { text: '好' }]);
+    for (const maxOutputTokens of [4096, null]) {
+      const config = modelConfig(model.url, { maxOutputTokens });
+      await requestAssistant({
+        client: createModelClient(config),
+        config,
+        messages: [{ role: 'user', content: '做' }],
+        tools: [],
+        signal: new AbortController().signal,
+        onDelta: () => {},
+      });
+    }
+    expect(model.requests[0]!.body.max_tokens).toBe(4096);
+    expect(model.requests[0]!.body).not.toHaveProperty('max_completion_tokens');
+    expect(model.requests[1]!.body).not.toHaveProperty('max_tokens');
+    expect(model.requests[1]!.body).not.toHaveProperty('max_completion_tokens');
+  });
+
+  it('refused by the service, says which setting to change', async () => {
+    model = await startScriptedModel([
+      { status: 400, error: 'Invalid max_tokens value, the valid range of max_tokens is [1, 4096]' },
+    ]);
+    const config = modelConfig(model.url);
+    await expect(
+      requestAssistant({
+        client: createModelClient(config),
+        config,
+        messages: [{ role: 'user', content: '做' }],
+        tools: [],
+        signal: new AbortController().signal,
+        onDelta: () => {},
+      }),
+    ).rejects.toMatchObject({
+      code: 'model_rejected',
+      message: expect.stringContaining('ATELIER_MODEL_MAX_OUTPUT_TOKENS'),
+    });
+  });
+
+  it('is max_completion_tokens for OpenAI itself, which refuses max_tokens for its newer models', () => {
+    expect(outputLimit(modelConfig('https://api.openai.com/v1', { maxOutputTokens: 2000 }))).toEqual({
+      max_completion_tokens: 2000,
+    });
+    expect(
+      outputLimit(modelConfig('https://my.openai.azure.com/openai/v1', { maxOutputTokens: 10 })),
+    ).toEqual({ max_completion_tokens: 10 });
+    expect(outputLimit(modelConfig('https://api.deepseek.com/v1', { maxOutputTokens: 8192 }))).toEqual({
+      max_tokens: 8192,
+    });
   });
 });
 

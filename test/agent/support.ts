@@ -1,4 +1,6 @@
 /** Shared pieces of the agent-loop tests: a config pointing at a scripted model, and a turn that collects events. */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { ModelConfig } from '../../src/agent/config.js';
 import { Conversation } from '../../src/agent/conversation.js';
 import type { ChatEvent } from '../../src/agent/events.js';
@@ -18,6 +20,7 @@ export function modelConfig(url: string, over: Partial<ModelConfig> = {}): Model
     timeoutMs: 10_000,
     stream: true,
     contextTokens: 64_000,
+    maxOutputTokens: 4096,
     ...over,
   };
 }
@@ -70,4 +73,65 @@ export function expectEveryCallAnswered(
       throw new Error(`tool calls ${ids.join(',')} answered as ${answers.join(',')}`);
     }
   }
+}
+
+/**
+ * An OpenAI-compatible server on loopback whose answer never ends: streamed, a whole tool call and then text
+ * chunks without end; whole, a JSON body that opens the same call's message and then never closes its text. It
+ * writes until the client drops the connection, which `dropped` waits for.
+ */
+export async function startEndlessModel(stream: boolean): Promise<{
+  readonly url: string;
+  readonly dropped: Promise<void>;
+  close(): Promise<void>;
+}> {
+  let drop: () => void = () => {};
+  const dropped = new Promise<void>((resolve) => {
+    drop = resolve;
+  });
+  const call = {
+    index: 0,
+    id: 'call_endless',
+    type: 'function',
+    function: { name: 'create_layer', arguments: '{"name":"不该出现"}' },
+  };
+  const chunk = (delta: unknown) =>
+    `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      let open = true;
+      res.on('close', () => {
+        open = false;
+        drop();
+      });
+      res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
+      const piece = stream ? chunk({ content: '啊'.repeat(2000) }) : 'a'.repeat(8192);
+      res.write(
+        stream
+          ? chunk({ role: 'assistant', content: '' }) + chunk({ tool_calls: [call] })
+          : `{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","tool_calls":[${JSON.stringify(call)}],"content":"`,
+      );
+      const pump = () => {
+        while (open) {
+          if (!res.write(piece)) {
+            res.once('drain', pump);
+            return;
+          }
+        }
+      };
+      pump();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    dropped,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -2,14 +2,19 @@
  * The chat rooms behind `POST /chat`: a turn the server accepted is cancellable from the moment it is accepted,
  * also while the session's conversation is still being rebuilt from its transcript (the first turn after a
  * restart, or on a fresh session) — a client that goes away or presses cancel then must not leave the model
- * working for no one.
+ * working for no one. A conversation that cannot be rebuilt says so in the designer's words, never with the
+ * server's paths.
  */
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChatRooms, type SentEvent } from '../../src/server/chat-rooms.js';
+import { TRANSCRIPT_FILE } from '../../src/agent/transcript.js';
+import { ChatRooms, RESTORE_FAILED_MESSAGE, type SentEvent } from '../../src/server/chat-rooms.js';
 import { SessionStore } from '../../src/service/sessions.js';
 import { modelConfig } from '../agent/support.js';
 import { type ScriptedModel, startScriptedModel } from '../support/scripted-model.js';
 import { tempDir } from '../support/session.js';
+import { createSession, startTestServer, type TestServer } from './support.js';
 
 describe('a turn cancelled before its conversation has started', () => {
   let model: ScriptedModel;
@@ -59,5 +64,61 @@ describe('a turn cancelled before its conversation has started', () => {
     expect(next.at(-1)).toMatchObject({ type: 'done' });
     expect(model.requests).toHaveLength(2);
     expect(await entry.session.documents()).toHaveLength(1);
+  });
+});
+
+describe('a conversation whose transcript cannot be read', () => {
+  let model: ScriptedModel;
+  let server: TestServer;
+  const workspace = tempDir('atelier-rooms-unreadable-');
+  beforeAll(async () => {
+    model = await startScriptedModel();
+    server = await startTestServer({ workspace, model: modelConfig(model.url) });
+  });
+  afterAll(async () => {
+    await server.close();
+    await model.close();
+  });
+
+  const chat = async (id: string, message: string) => {
+    const res = await fetch(`${server.url}/v1/sessions/${id}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message }),
+    });
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    const events = body
+      .split('\n')
+      .filter((line) => line.startsWith('data:'))
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line.slice(5)) as SentEvent];
+        } catch {
+          return [{ type: 'not_json', line }];
+        }
+      });
+    return { body, events };
+  };
+
+  it('ends the turn saying so without any server path, logs the detail, and works once it is readable', async () => {
+    const id = await createSession(server.url);
+    // A directory where the transcript should be: reading it fails (EISDIR) with its path in the error, even as root.
+    const transcript = path.join(workspace, 'sessions', id, TRANSCRIPT_FILE);
+    mkdirSync(transcript, { recursive: true });
+
+    const { body, events } = await chat(id, '新建一个文档');
+    // Nowhere in the stream: no event carries the workspace, any absolute path or the system's error code.
+    expect(body).not.toContain(workspace);
+    expect(body).not.toMatch(/(^|[\s"'(（：:])\/[\w.-]+\//m);
+    expect(body).not.toMatch(/EISDIR|ENOENT|EACCES/);
+    expect(events).toEqual([{ type: 'error', code: 'internal', message: RESTORE_FAILED_MESSAGE }]);
+    expect(model.requests).toHaveLength(0);
+    // The server's log has what an operator needs.
+    expect(server.logs.join('\n')).toContain(transcript);
+
+    rmSync(transcript, { recursive: true });
+    model.push({ text: '好的。' });
+    expect((await chat(id, '新建一个文档')).events.at(-1)).toMatchObject({ type: 'done' });
   });
 });

@@ -1,7 +1,7 @@
 /** The event stream the chat and streamed tool calls answer with (src/server/sse.ts), driven through Hono. */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { eventStream } from '../../src/server/sse.js';
+import { eventStream, STREAM_FAILED_MESSAGE } from '../../src/server/sse.js';
 
 async function eventsOf(res: Response): Promise<Record<string, unknown>[]> {
   const text = await res.text();
@@ -25,5 +25,30 @@ describe('eventStream', () => {
     const events = await eventsOf(await app.request('/'));
     expect(events.map((e) => e.type)).toEqual(['first', 'error', 'done']);
     expect(events[1]).toMatchObject({ code: 'internal', message: expect.stringContaining('result') });
+  });
+
+  it('tells the client a failure of its feed without the error text, which goes to the log', async () => {
+    const logs: string[] = [];
+    const app = new Hono();
+    app.get('/', (c) =>
+      eventStream(
+        c,
+        async (send) => {
+          send({ type: 'first' });
+          throw new Error("EACCES: permission denied, open '/srv/atelier/sessions/s1/chat.jsonl'");
+        },
+        { log: (line) => logs.push(line) },
+      ),
+    );
+    const res = await app.request('/');
+    const body = await res.clone().text();
+    expect(await eventsOf(res)).toEqual([
+      { type: 'first' },
+      { type: 'error', code: 'internal', message: STREAM_FAILED_MESSAGE },
+    ]);
+    // Nowhere in the stream, not in any event of another kind either.
+    expect(body).not.toContain('/srv/');
+    expect(body).not.toContain('EACCES');
+    expect(logs.join('\n')).toContain('/srv/atelier/sessions/s1/chat.jsonl');
   });
 });

@@ -72,6 +72,7 @@ export function chatRoutes({ config, store, chat: rooms }: AppParts): Hono {
         rooms.release(entry);
         held.release();
       },
+      log: config.log,
     });
   });
 

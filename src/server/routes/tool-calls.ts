@@ -93,7 +93,10 @@ export function toolCallRoutes({ config, store }: AppParts): Hono {
         held.release();
         throw err;
       }
-      return eventStream(c, (send) => streamCalls(calls, held.entry, send), { release: held.release });
+      return eventStream(c, (send) => streamCalls(calls, held.entry, send), {
+        release: held.release,
+        log: config.log,
+      });
     }
     return inSession(store, c, async (entry) => {
       const calls = await read();
