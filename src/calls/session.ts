@@ -14,6 +14,7 @@ import { allTools, findTool, TOOL_NAME_MAX_LENGTH, type ToolName } from '../regi
 import { handlers } from '../tools/index.js';
 import type { Handler, Payload, ToolContext } from '../tools/types.js';
 import type { DocumentListing, SessionHandle } from './handle.js';
+import { internalMessage } from './internal-error.js';
 import { parseArguments, parseToolCall } from './parse.js';
 import { type Rendered, renderDocument } from './render.js';
 import { failure, type ToolResult } from './result.js';
@@ -291,7 +292,7 @@ export class Session implements SessionHandle {
         });
       }
       this.onInternalError(err);
-      return failure('internal', `内部错误：${err instanceof Error ? err.message : String(err)}`);
+      return failure('internal', internalMessage(err));
     }
     return { ok: true, ...payload, ...(warnings.length ? { warnings } : {}) };
   }

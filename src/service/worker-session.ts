@@ -18,6 +18,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import type { DocumentListing, SessionHandle } from '../calls/handle.js';
+import { internalMessage } from '../calls/internal-error.js';
 import type { Rendered } from '../calls/render.js';
 import { failure, type ToolResult } from '../calls/result.js';
 import type { CallOptions, Progress } from '../calls/session.js';
@@ -272,13 +273,9 @@ export class WorkerSession implements SessionHandle {
           },
         );
       }
-      return failure(
-        'internal',
-        `内部错误：会话的工作线程已停止（${err instanceof Error ? err.message : String(err)}）`,
-        {
-          hint: '请重试：会话会从它的日志恢复到最后一次完成的调用之后',
-        },
-      );
+      return failure('internal', internalMessage(err, '会话的工作线程已停止：'), {
+        hint: '请重试：会话会从它的日志恢复到最后一次完成的调用之后',
+      });
     }
   }
 
