@@ -16,3 +16,17 @@ export const GARMENT_PARTS = [
 ] as const;
 
 export type GarmentPart = (typeof GARMENT_PARTS)[number][0];
+
+/** The parts' English names, for the studio's English mode (every part has one: the type says so). */
+export const GARMENT_PART_LABELS_EN: Readonly<Record<GarmentPart, string>> = {
+  front: 'Front',
+  back: 'Back',
+  left_sleeve: 'Left sleeve',
+  right_sleeve: 'Right sleeve',
+  collar: 'Collar',
+  cuff: 'Cuff',
+  pocket: 'Pocket',
+  waistband: 'Waistband',
+  hood: 'Hood',
+  other: 'Other',
+};

@@ -65,6 +65,11 @@ export interface ToolDefinition {
   readonly group: ToolGroup;
   /** Chinese display label, exactly as the spec gives it. */
   readonly label: string;
+  /**
+   * English display label for the studio's English mode: the term Photoshop's English UI uses where there is one
+   * (Merge Visible, Gaussian Blur). Unique across tools. Not published to models (their schemas are the spec's).
+   */
+  readonly labelEn: string;
   /** Chinese description: what, on what, units, ranges and defaults. */
   readonly description: string;
   readonly parameters: ParametersSchema;

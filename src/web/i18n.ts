@@ -1,6 +1,6 @@
 /**
  * The studio's own words in Chinese (the default) and English. Tool labels, descriptions and messages are
- * not here: they come from the registry and the server, in Chinese.
+ * not here: they come from the registry (labels in both languages, see `labelIn`) and the server, in Chinese.
  */
 const zh = {
   'app.loading': '正在连接 Atelier…',
@@ -102,6 +102,7 @@ const zh = {
   'status.zoom': '缩放 {zoom}%',
   'status.layers': '{n} 个图层',
   'status.busy': '正在处理…',
+  'status.uploading': '上传中…',
   'status.ready': '就绪',
   'side.panels': '面板',
   'layers.title': '图层',
@@ -239,6 +240,7 @@ const en: Record<MessageKey, string> = {
   'status.zoom': 'Zoom {zoom}%',
   'status.layers': '{n} layers',
   'status.busy': 'Working…',
+  'status.uploading': 'Uploading…',
   'status.ready': 'Ready',
   'side.panels': 'Panels',
   'layers.title': 'Layers',
@@ -281,4 +283,9 @@ export function translator(lang: Lang): Translate {
     dict[key].replace(/\{(\w+)\}/g, (whole, name: string) =>
       values && name in values ? String(values[name]) : whole,
     );
+}
+
+/** A registry item's name in the UI language: tools, groups and garment parts carry a Chinese and an English one. */
+export function labelIn(item: { readonly label: string; readonly labelEn: string }, lang: Lang): string {
+  return lang === 'en' ? item.labelEn : item.label;
 }

@@ -399,6 +399,40 @@ describe('the garment flow without a model', () => {
     }
   });
 
+  it('names the parts in English in English mode (the doubt note’s lines, buttons and other parts)', async () => {
+    const fresh = await openPage(browser, `${server.url}/`);
+    try {
+      await eventually(textOf((await identifyUploaded(fresh)).getByRole('note'))).toMatch(
+        /也可能是(前片|后片)/,
+      );
+      await fresh.getByRole('button', { name: '切换为英文界面' }).click();
+      // The card is labelled in English now too.
+      const note = lastCard(fresh, 'Identify Pieces').getByRole('note');
+      const line = note
+        .getByRole('listitem')
+        .filter({ hasText: /or (Front|Back)/ })
+        .first();
+      await eventually(visibleOf(line)).toBe(true);
+      const text = (await line.textContent())!;
+      expect(text).not.toMatch(/[前后]片|袖|领|口袋|其他/);
+      const [read, other] = /: (Front|Back) \d+%, or (Front|Back)/.exec(text)!.slice(1);
+      expect(read).not.toBe(other);
+      const name = askedPiece(text.replace(/^(\S+ \d+).*$/s, '$1：'));
+      await eventually(
+        visibleOf(line.getByRole('button', { name: `${name} is ${other}`, exact: true })),
+      ).toBe(true);
+      expect(await textOf(line.getByRole('button', { name: `${name} is ${read}`, exact: true }))()).toBe(
+        `It is ${read}`,
+      );
+      const others = await line.getByRole('combobox').locator('option').allTextContents();
+      expect(others).toEqual(expect.arrayContaining(['Left sleeve', 'Right sleeve', 'Collar', 'Other']));
+      await note.scrollIntoViewIfNeeded();
+      await snapshot(fresh, '13c-garment-doubt-english');
+    } finally {
+      await fresh.context().close();
+    }
+  });
+
   it('offers a second alternative when the piece may be one of two other parts, and records it', async () => {
     const fresh = await openPage(browser, `${server.url}/`);
     try {

@@ -369,10 +369,10 @@ describe('the studio without a model', () => {
     await page.getByRole('button', { name: '切换为英文界面' }).click();
     await eventually(attrOf(page.locator('html'), 'lang')).toBe('en');
     await eventually(visibleOf(page.getByRole('tab', { name: 'Layers' }))).toBe(true);
-    // Tool labels stay the registry's Chinese labels.
+    // Tool labels are the registry's English ones (Photoshop's words), on the cards as in the palette.
     await eventually(
       visibleOf(
-        page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: '另存为' }).last(),
+        page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: 'Save As' }).last(),
       ),
     ).toBe(true);
     await snapshot(page, '09-english');

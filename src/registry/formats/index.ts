@@ -4,10 +4,10 @@ import { toAnthropic } from './anthropic.js';
 import { toGemini } from './gemini.js';
 import { toMcp } from './mcp.js';
 import { toOpenAI } from './openai.js';
-import { GROUP_LABELS, toRegistry } from './registry.js';
+import { GROUP_LABELS, GROUP_LABELS_EN, toRegistry } from './registry.js';
 import { toResponses } from './responses.js';
 
-export { GROUP_LABELS, toAnthropic, toGemini, toMcp, toOpenAI, toRegistry, toResponses };
+export { GROUP_LABELS, GROUP_LABELS_EN, toAnthropic, toGemini, toMcp, toOpenAI, toRegistry, toResponses };
 
 /** `registry` is not a model API's format: it is the definitions with their limits, for the studio's forms. */
 export const formats = ['openai', 'responses', 'anthropic', 'gemini', 'mcp', 'registry'] as const;

@@ -7,6 +7,7 @@ export const groupB = [
     name: 'identify_pieces',
     group: 'B',
     label: '识别裁片部位',
+    labelEn: 'Identify Pieces',
     effect: 'read',
     openWorld: true,
     description:
@@ -17,6 +18,7 @@ export const groupB = [
     name: 'generate_garment_preview',
     group: 'B',
     label: '生成花样预览',
+    labelEn: 'Preview Pattern',
     effect: 'read',
     openWorld: true,
     description:
@@ -27,6 +29,7 @@ export const groupB = [
     name: 'extract_and_apply_all_pieces',
     group: 'B',
     label: '提取并套图',
+    labelEn: 'Apply Pattern to Pieces',
     effect: 'write',
     openWorld: true,
     description:
@@ -76,6 +79,7 @@ export const groupB = [
     name: 'verify_pattern_result',
     group: 'B',
     label: '验证套图效果',
+    labelEn: 'Verify Pattern',
     effect: 'read',
     openWorld: true,
     description:

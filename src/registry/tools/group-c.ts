@@ -8,6 +8,7 @@ export const groupC = [
     name: 'move_layer',
     group: 'C',
     label: '移动图层',
+    labelEn: 'Move Layer',
     effect: 'write',
     description:
       '按像素平移 name 指定的图层（并将其设为当前图层）。dx 为水平位移（像素），dx 正为向右、负为向左；dy 为垂直位移（像素），dy 正为向下、负为向上。',
@@ -26,6 +27,7 @@ export const groupC = [
     name: 'resize_layer',
     group: 'C',
     label: '缩放图层',
+    labelEn: 'Scale Layer',
     effect: 'write',
     description:
       '按百分比缩放 name 指定的图层（并将其设为当前图层），以图层中心为基准。100 = 不变，200 = 放大一倍，50 = 缩小一半；数值须大于 0，最大 10000。省略 scale_y 时默认等于 scale_x（等比缩放）。',
@@ -50,6 +52,7 @@ export const groupC = [
     name: 'rotate_layer',
     group: 'C',
     label: '旋转图层',
+    labelEn: 'Rotate Layer',
     effect: 'write',
     description:
       '以图层中心为基准旋转 name 指定的图层（并将其设为当前图层）。angle 单位为度，正数为顺时针，负数为逆时针。',
@@ -67,6 +70,7 @@ export const groupC = [
     name: 'flip_layer',
     group: 'C',
     label: '翻转图层',
+    labelEn: 'Flip Layer',
     effect: 'write',
     description:
       '翻转 name 指定的图层（并将其设为当前图层）：horizontal 水平翻转（左右镜像），vertical 垂直翻转（上下镜像）。',
@@ -88,6 +92,7 @@ export const groupC = [
     name: 'set_layer_opacity',
     group: 'C',
     label: '设置透明度',
+    labelEn: 'Layer Opacity',
     effect: 'write',
     idempotent: true,
     description:
@@ -106,6 +111,7 @@ export const groupC = [
     name: 'set_layer_blend_mode',
     group: 'C',
     label: '设置混合模式',
+    labelEn: 'Blend Mode',
     effect: 'write',
     idempotent: true,
     description:
@@ -146,6 +152,7 @@ export const groupC = [
     name: 'set_layer_visible',
     group: 'C',
     label: '显示/隐藏图层',
+    labelEn: 'Show/Hide Layer',
     effect: 'write',
     idempotent: true,
     description: '显示或隐藏 name 指定的图层（并将其设为当前图层）：visible 为 true 显示，false 隐藏。',
@@ -163,6 +170,7 @@ export const groupC = [
     name: 'lock_layer',
     group: 'C',
     label: '锁定图层',
+    labelEn: 'Lock Layer',
     effect: 'write',
     idempotent: true,
     description:
@@ -181,6 +189,7 @@ export const groupC = [
     name: 'bring_to_front',
     group: 'C',
     label: '置顶图层',
+    labelEn: 'Bring to Front',
     effect: 'write',
     idempotent: true,
     description: '把 name 指定的图层移到图层堆栈的最上方（在其所在图层组内置顶），并将其设为当前图层。',
@@ -195,6 +204,7 @@ export const groupC = [
     name: 'send_to_back',
     group: 'C',
     label: '置底图层',
+    labelEn: 'Send to Back',
     effect: 'write',
     idempotent: true,
     description:
@@ -210,6 +220,7 @@ export const groupC = [
     name: 'rasterize_layer',
     group: 'C',
     label: '栅格化',
+    labelEn: 'Rasterize Layer',
     effect: 'destructive',
     idempotent: true,
     description:
@@ -225,6 +236,7 @@ export const groupC = [
     name: 'convert_to_smart_object',
     group: 'C',
     label: '转智能对象',
+    labelEn: 'Convert to Smart Object',
     effect: 'write',
     idempotent: true,
     description: '把 name 指定的图层转换为智能对象（并将其设为当前图层），之后缩放、旋转不损失原始像素。',
@@ -239,6 +251,7 @@ export const groupC = [
     name: 'get_layer_bounds',
     group: 'C',
     label: '获取图层位置',
+    labelEn: 'Layer Bounds',
     effect: 'read',
     description:
       '查询 name 指定图层的位置和尺寸（像素）：left 左边、top 上边、width 宽、height 高，以及中心点坐标。不修改图层内容。',
@@ -253,6 +266,7 @@ export const groupC = [
     name: 'get_active_layer_info',
     group: 'C',
     label: '查看当前图层',
+    labelEn: 'Current Layer Info',
     effect: 'read',
     description:
       '查看当前选中（活动）图层的详细信息：名称、类型、尺寸和位置（像素）、不透明度（百分比）、混合模式、可见性、锁定状态等。不修改任何内容。',
@@ -262,6 +276,7 @@ export const groupC = [
     name: 'list_all_layer_names',
     group: 'C',
     label: '列出所有图层',
+    labelEn: 'List All Layers',
     effect: 'read',
     description:
       '列出当前文档中所有图层的名称（扁平列表，含图层组内的图层，从上到下），附每个图层的类型和可见性。不修改任何内容。',
@@ -273,6 +288,7 @@ export const groupC = [
     name: 'set_text_content',
     group: 'C',
     label: '修改文字',
+    labelEn: 'Edit Text',
     effect: 'write',
     idempotent: true,
     description:
@@ -291,6 +307,7 @@ export const groupC = [
     name: 'set_text_color',
     group: 'C',
     label: '修改文字颜色',
+    labelEn: 'Text Color',
     effect: 'write',
     idempotent: true,
     description:
@@ -309,6 +326,7 @@ export const groupC = [
     name: 'set_text_size',
     group: 'C',
     label: '修改字号',
+    labelEn: 'Font Size',
     effect: 'write',
     idempotent: true,
     description:
@@ -327,6 +345,7 @@ export const groupC = [
     name: 'create_text_layer',
     group: 'C',
     label: '创建文字',
+    labelEn: 'New Text Layer',
     effect: 'write',
     description:
       '在当前文档中创建文字图层，放在当前选中图层的上方并设为当前图层。x、y 为文本框左上角的像素坐标（原点为画布左上角，x 向右、y 向下）；text 中的 \\n 表示换行；font_size 为字号（像素），大于 0，最大 5000；color 为十六进制颜色，默认黑色 #000000；font_name 为字体名称，省略或找不到该字体时使用内置中文字体。',
@@ -355,6 +374,7 @@ export const groupC = [
     name: 'group_layers',
     group: 'C',
     label: '编组图层',
+    labelEn: 'Group Layers',
     effect: 'write',
     description:
       '把 layer_names 指定的图层编入一个新建的图层组 group_name（保持它们原有的上下顺序），新图层组设为当前图层。',
@@ -372,6 +392,7 @@ export const groupC = [
     name: 'align_layers_tool',
     group: 'C',
     label: '对齐图层',
+    labelEn: 'Align Named Layers',
     effect: 'write',
     idempotent: true,
     description:
@@ -394,6 +415,7 @@ export const groupC = [
     name: 'distribute_layers',
     group: 'C',
     label: '分布图层',
+    labelEn: 'Distribute Layers',
     effect: 'write',
     idempotent: true,
     description:
@@ -416,6 +438,7 @@ export const groupC = [
     name: 'merge_visible',
     group: 'C',
     label: '合并可见',
+    labelEn: 'Merge Visible',
     effect: 'destructive',
     description: '把当前文档中所有可见图层合并为一个像素图层；隐藏图层保持不变。',
     parameters: { type: 'object', properties: {}, required: [] },
@@ -424,6 +447,7 @@ export const groupC = [
     name: 'flatten_image',
     group: 'C',
     label: '拼合图像',
+    labelEn: 'Flatten Image',
     effect: 'destructive',
     description: '把当前文档的所有图层拼合到背景图层中，结果只剩一个背景图层；隐藏图层会被丢弃。',
     parameters: { type: 'object', properties: {}, required: [] },
@@ -432,6 +456,7 @@ export const groupC = [
     name: 'copy_merged_to_new_layer',
     group: 'C',
     label: '复制合并',
+    labelEn: 'Copy Merged',
     effect: 'write',
     description:
       '把当前文档所有可见内容合并复制到一个新的像素图层（盖印可见图层），原图层保持不变；新图层放在当前选中图层上方并设为当前图层。',
@@ -443,6 +468,7 @@ export const groupC = [
     name: 'add_stroke',
     group: 'C',
     label: '添加描边',
+    labelEn: 'Stroke',
     effect: 'write',
     description:
       '为 name 指定的图层添加描边图层样式（并将其设为当前图层）。描边宽度 size 以像素为单位，须大于 0、不超过 250；描边颜色 color 为十六进制颜色；描边位置 position 可选外部（outside）、内部（inside）或居中（center），默认 outside（外部）。',
@@ -471,6 +497,7 @@ export const groupC = [
     name: 'add_drop_shadow',
     group: 'C',
     label: '添加投影',
+    labelEn: 'Drop Shadow',
     effect: 'write',
     description:
       '为 name 指定的图层添加投影图层样式（并将其设为当前图层）。distance 为投影距离（像素，0-30000）；size 为模糊大小（像素，0-250）；opacity 为不透明度百分比，0-100，默认 75；angle 为光源角度（度），-360 到 360，默认 120（120 使投影投向右下方）。',
@@ -497,6 +524,7 @@ export const groupC = [
     name: 'clear_layer_effects',
     group: 'C',
     label: '清除图层样式',
+    labelEn: 'Clear Layer Style',
     effect: 'destructive',
     idempotent: true,
     description: '清除 name 指定图层的所有图层样式（投影、描边、发光等），图层像素不变，并将其设为当前图层。',
@@ -511,6 +539,7 @@ export const groupC = [
     name: 'create_clipping_mask',
     group: 'C',
     label: '创建剪贴蒙版',
+    labelEn: 'Create Clipping Mask',
     effect: 'write',
     idempotent: true,
     description:
@@ -526,6 +555,7 @@ export const groupC = [
     name: 'release_clipping_mask',
     group: 'C',
     label: '释放剪贴蒙版',
+    labelEn: 'Release Clipping Mask',
     effect: 'write',
     idempotent: true,
     description:
@@ -541,6 +571,7 @@ export const groupC = [
     name: 'add_layer_mask',
     group: 'C',
     label: '添加蒙版',
+    labelEn: 'Add Layer Mask',
     effect: 'write',
     description:
       '为 name 指定的图层添加图层蒙版（并将其设为当前图层）。hide_all 默认 false：为 true 时添加全黑蒙版（隐藏全部）；为 false 时，若当前有选区，则按选区生成蒙版（选区内显示、选区外隐藏，选区随之取消），没有选区时添加全白蒙版（显示全部）。',
@@ -562,6 +593,7 @@ export const groupC = [
     name: 'delete_layer_mask',
     group: 'C',
     label: '删除蒙版',
+    labelEn: 'Delete Layer Mask',
     effect: 'destructive',
     description:
       '删除 name 指定图层的图层蒙版（并将其设为当前图层）。apply 默认 false：为 true 时先把蒙版应用到图层像素再删除；为 false 时直接丢弃蒙版，像素不变。',
@@ -579,6 +611,7 @@ export const groupC = [
     name: 'adjust_brightness_contrast',
     group: 'C',
     label: '亮度/对比度',
+    labelEn: 'Brightness/Contrast',
     effect: 'write',
     description:
       '调整当前选中图层的亮度和对比度。brightness 亮度范围 -150 到 150，contrast 对比度范围 -50 到 100；0 表示不变，正数增加，负数降低。',
@@ -596,6 +629,7 @@ export const groupC = [
     name: 'desaturate',
     group: 'C',
     label: '去色',
+    labelEn: 'Desaturate',
     effect: 'write',
     idempotent: true,
     description: '去除当前选中图层的颜色，使其变为灰度（保留透明度）。',
@@ -605,6 +639,7 @@ export const groupC = [
     name: 'gaussian_blur',
     group: 'C',
     label: '高斯模糊',
+    labelEn: 'Gaussian Blur',
     effect: 'write',
     description: '对当前选中图层应用高斯模糊。radius 为模糊半径（像素），范围 0.1 到 1000。',
     parameters: {
@@ -618,6 +653,7 @@ export const groupC = [
     name: 'auto_levels',
     group: 'C',
     label: '自动色阶',
+    labelEn: 'Auto Levels',
     effect: 'write',
     description: '对当前选中图层执行自动色阶：分别拉伸各颜色通道的色阶范围。',
     parameters: { type: 'object', properties: {}, required: [] },
@@ -626,6 +662,7 @@ export const groupC = [
     name: 'auto_contrast',
     group: 'C',
     label: '自动对比度',
+    labelEn: 'Auto Contrast',
     effect: 'write',
     description: '对当前选中图层执行自动对比度：整体拉伸明暗范围，不改变色相。',
     parameters: { type: 'object', properties: {}, required: [] },
@@ -634,6 +671,7 @@ export const groupC = [
     name: 'invert_colors',
     group: 'C',
     label: '反相',
+    labelEn: 'Invert',
     effect: 'write',
     description: '反转当前选中图层的颜色（负片效果，保留透明度）。',
     parameters: { type: 'object', properties: {}, required: [] },
@@ -642,6 +680,7 @@ export const groupC = [
     name: 'adjust_levels',
     group: 'C',
     label: '色阶',
+    labelEn: 'Levels',
     effect: 'write',
     description:
       '调整当前选中图层的输入色阶。black 黑场，范围 0-253，默认 0；gamma 中间调，范围 0.1-9.99，默认 1.0，小于 1 变暗、大于 1 变亮；white 白场，范围 2-255，默认 255，须大于 black。三个参数都必须提供，不需调整的参数请传默认值（0、1.0、255）。',
@@ -664,6 +703,7 @@ export const groupC = [
     name: 'adjust_hsl',
     group: 'C',
     label: '色相/饱和度',
+    labelEn: 'Hue/Saturation',
     effect: 'write',
     description:
       '调整当前选中图层的色相、饱和度和明度。hue 色相偏移（度），-180 到 180；saturation 饱和度，-100 到 100；lightness 明度，-100 到 100；0 表示不变。',
@@ -686,6 +726,7 @@ export const groupC = [
     name: 'convert_to_rgb',
     group: 'C',
     label: '转RGB',
+    labelEn: 'RGB Color',
     effect: 'write',
     idempotent: true,
     description: '把当前文档转换为 RGB 颜色模式。已是 RGB 时不做改变。',
@@ -695,6 +736,7 @@ export const groupC = [
     name: 'convert_to_cmyk',
     group: 'C',
     label: '转CMYK',
+    labelEn: 'CMYK Color',
     effect: 'write',
     idempotent: true,
     description:
@@ -707,6 +749,7 @@ export const groupC = [
     name: 'fill_selection',
     group: 'C',
     label: '填充选区',
+    labelEn: 'Fill Selection',
     effect: 'write',
     description:
       '在当前选中的像素图层上，用 color（十六进制颜色）填充当前选区；没有选区时填充整个图层。opacity 为填充不透明度百分比，0-100，默认 100。',
@@ -724,6 +767,7 @@ export const groupC = [
     name: 'inverse_selection',
     group: 'C',
     label: '反选',
+    labelEn: 'Select Inverse',
     effect: 'write',
     description:
       '反转当前文档的选区：原来选中的区域变为未选中，未选中的区域变为选中；没有选区时选中整个画布。',
@@ -733,6 +777,7 @@ export const groupC = [
     name: 'feather_selection',
     group: 'C',
     label: '羽化选区',
+    labelEn: 'Feather Selection',
     effect: 'write',
     description:
       '羽化当前文档选区的边缘，使其柔和过渡。radius 为羽化半径（像素），范围 0.1 到 1000。需要已有选区。',
@@ -747,6 +792,7 @@ export const groupC = [
     name: 'set_foreground_color',
     group: 'C',
     label: '设置前景色',
+    labelEn: 'Set Foreground Color',
     effect: 'write',
     idempotent: true,
     description: '设置当前前景色。color 为十六进制颜色，如 #ff0000。',
@@ -761,6 +807,7 @@ export const groupC = [
     name: 'get_pixel_color',
     group: 'C',
     label: '取色',
+    labelEn: 'Eyedropper',
     effect: 'read',
     description:
       '读取当前文档画布（合成后的可见图像）在像素坐标 x、y 处的颜色，返回十六进制颜色。原点为画布左上角，x 向右、y 向下，坐标不小于 0。不修改任何内容。',
@@ -778,6 +825,7 @@ export const groupC = [
     name: 'add_guide',
     group: 'C',
     label: '添加参考线',
+    labelEn: 'New Guide',
     effect: 'write',
     description:
       '在当前文档中添加一条参考线。水平参考线（horizontal）的位置是它到画布上边的距离（纵坐标），垂直参考线（vertical）的位置是它到画布左边的距离（横坐标）；位置单位为像素，不小于 0。',
@@ -802,6 +850,7 @@ export const groupC = [
     name: 'clear_guides',
     group: 'C',
     label: '清除参考线',
+    labelEn: 'Clear Guides',
     effect: 'destructive',
     idempotent: true,
     description: '清除当前文档中的所有参考线，不影响图层内容。',

@@ -7,6 +7,7 @@ export const groupD = [
     name: 'create_document',
     group: 'D',
     label: '新建文档',
+    labelEn: 'New Document',
     effect: 'write',
     description:
       '新建一个文档并设为当前（活动）文档。width、height 为宽高（像素，整数，1-300000，宽×高不超过 268402689 像素；任一边超过 30000 时保存为 PSB（大型文档格式））；resolution 为分辨率（DPI），默认 150，范围 1-10000；name 为文档名称，省略时自动命名为“未标题-1”“未标题-2”等。新文档含一个名为“背景”的白色背景图层。',
@@ -31,6 +32,7 @@ export const groupD = [
     name: 'save_document',
     group: 'D',
     label: '保存文档',
+    labelEn: 'Save',
     effect: 'write',
     idempotent: true,
     description:
@@ -41,6 +43,7 @@ export const groupD = [
     name: 'save_document_as',
     group: 'D',
     label: '另存为',
+    labelEn: 'Save As',
     effect: 'write',
     idempotent: true,
     description:
@@ -63,6 +66,7 @@ export const groupD = [
     name: 'close_document',
     group: 'D',
     label: '关闭文档',
+    labelEn: 'Close Document',
     effect: 'destructive',
     description:
       '关闭当前文档。save 默认 false（不保存，未保存的修改将丢失）；为 true 时先按 save_document 的规则保存再关闭。',
@@ -79,6 +83,7 @@ export const groupD = [
     name: 'list_documents',
     group: 'D',
     label: '列出文档',
+    labelEn: 'List Documents',
     effect: 'read',
     description:
       '列出所有已打开的文档：名称、宽高（像素）、分辨率（DPI），并标明当前（活动）文档。不修改任何内容。',
@@ -88,6 +93,7 @@ export const groupD = [
     name: 'switch_document',
     group: 'D',
     label: '切换文档',
+    labelEn: 'Switch Document',
     effect: 'write',
     idempotent: true,
     description:
@@ -103,6 +109,7 @@ export const groupD = [
     name: 'duplicate_layer_to_document',
     group: 'D',
     label: '复制到文档',
+    labelEn: 'Duplicate to Document',
     effect: 'write',
     description:
       '把当前文档中 name 指定的图层（并将其设为当前图层）复制到另一个已打开的文档 target_doc 中，原图层保持不变。',
@@ -120,6 +127,7 @@ export const groupD = [
     name: 'resize_canvas',
     group: 'D',
     label: '调整画布',
+    labelEn: 'Canvas Size',
     effect: 'destructive',
     description:
       '调整当前文档的画布大小，不缩放图像内容。width、height 为新的宽高（像素，整数，1-300000，宽×高不超过 268402689 像素；任一边超过 30000 时保存为 PSB（大型文档格式））；anchor 为锚点，默认 center（居中），决定内容保留在画布的哪个位置。扩大时新增区域为透明（背景图层为白色）；缩小时超出画布的部分被裁掉。',
@@ -157,6 +165,7 @@ export const groupD = [
     name: 'resize_image',
     group: 'D',
     label: '调整图像大小',
+    labelEn: 'Image Size',
     effect: 'destructive',
     description:
       '调整当前文档的图像大小，所有图层按比例重新采样。width、height 为新的宽高（像素，整数，1-300000，宽×高不超过 268402689 像素；任一边超过 30000 时保存为 PSB（大型文档格式）），不自动保持宽高比；resolution 为新分辨率（DPI），1-10000，省略时不变。',
@@ -179,6 +188,7 @@ export const groupD = [
     name: 'crop_document',
     group: 'D',
     label: '裁切画布',
+    labelEn: 'Crop',
     effect: 'destructive',
     description:
       '把当前文档的画布裁切到指定的像素矩形。四个参数是矩形四条边的坐标（像素，原点为画布左上角）：left 左边、top 上边、right 右边、bottom 下边；须 right > left、bottom > top，裁切后的宽为右边减左边，高为下边减上边。',
@@ -197,6 +207,7 @@ export const groupD = [
     name: 'trim_document',
     group: 'D',
     label: '自动裁切',
+    labelEn: 'Trim',
     effect: 'destructive',
     description:
       '自动裁掉当前文档四周的空白边缘。type 为 transparent 时裁掉透明边缘；为 topleft 时裁掉与左上角像素颜色相同的边缘；默认 topleft。',
@@ -217,6 +228,7 @@ export const groupD = [
     name: 'undo',
     group: 'D',
     label: '撤销',
+    labelEn: 'Undo',
     effect: 'destructive',
     description: '撤销当前文档最近的操作。steps 为撤销步数，整数，不小于 1，默认 1；不需要任何参数。',
     parameters: {

@@ -10,6 +10,7 @@ export const groupE = [
     name: 'select_layers',
     group: 'E',
     label: '选择图层',
+    labelEn: 'Select Layers',
     effect: 'write',
     idempotent: true,
     description:
@@ -28,6 +29,7 @@ export const groupE = [
     name: 'select_all',
     group: 'E',
     label: '全选',
+    labelEn: 'Select All',
     effect: 'write',
     idempotent: true,
     description: '选中当前文档的整个画布作为选区，替换原有选区。',
@@ -37,6 +39,7 @@ export const groupE = [
     name: 'select_rect',
     group: 'E',
     label: '矩形选区',
+    labelEn: 'Rectangular Marquee',
     effect: 'write',
     idempotent: true,
     description:
@@ -56,6 +59,7 @@ export const groupE = [
     name: 'select_layer_pixels',
     group: 'E',
     label: '载入图层选区',
+    labelEn: 'Load Layer Selection',
     effect: 'write',
     idempotent: true,
     description:
@@ -71,6 +75,7 @@ export const groupE = [
     name: 'deselect',
     group: 'E',
     label: '取消选择',
+    labelEn: 'Deselect',
     effect: 'write',
     idempotent: true,
     description: '取消当前文档的选区（之后没有选区）。',
@@ -80,6 +85,7 @@ export const groupE = [
     name: 'get_canvas_image',
     group: 'E',
     label: '查看画布',
+    labelEn: 'View Canvas',
     effect: 'read',
     description:
       '查看当前文档的画布：返回当前合成图像的 PNG 图片，按比例缩放到长边不超过 max_size（像素，整数，16-4096，默认 1024），不放大。不修改任何内容。',
@@ -96,6 +102,7 @@ export const groupE = [
     name: 'open_document',
     group: 'E',
     label: '打开文档',
+    labelEn: 'Open',
     effect: 'write',
     description:
       '打开工作区中的 PSD、PNG 或 JPG 文件，并设为当前（活动）文档。path 为相对于工作区的文件路径。',
@@ -110,6 +117,7 @@ export const groupE = [
     name: 'place_image',
     group: 'E',
     label: '置入图像',
+    labelEn: 'Place Image',
     effect: 'write',
     description:
       '把工作区中的 PNG、JPG 或 PSD 文件作为新图层置入当前文档，放在当前选中图层的上方、在画布中居中，并设为当前图层。path 为相对于工作区的文件路径；name 为新图层名称，省略时使用文件名。',
@@ -127,6 +135,7 @@ export const groupE = [
     name: 'set_garment_photo',
     group: 'E',
     label: '设置服装照片',
+    labelEn: 'Set Garment Photo',
     effect: 'read',
     idempotent: true,
     description:
@@ -142,6 +151,7 @@ export const groupE = [
     name: 'confirm_piece_parts',
     group: 'E',
     label: '确认裁片部位',
+    labelEn: 'Confirm Piece Parts',
     effect: 'read',
     openWorld: true,
     description: `记录用户确认或更正的裁片部位（identify_pieces 的结果 needs_confirmation 为 true、用户回答之后调用）：pieces 中每项把一个裁片图层定为指定部位，其余裁片围绕它们按整件服装的搭配重新判断（例如确认一片为后片，与它同形的另一片就是前片）。确认按文档保存在会话中，之后再调用 identify_pieces 也保持（中间识别过其他文档也不丢失）；pieces 为空数组时清除当前文档的所有确认。不修改文档。返回与 identify_pieces 相同的结果（含新的裁片总览图）；部位变了时，下一步调用 generate_garment_preview 重新生成预览。部位可选：${PART_NAMES}。`,
@@ -177,6 +187,7 @@ export const groupE = [
     name: 'redo',
     group: 'E',
     label: '重做',
+    labelEn: 'Redo',
     effect: 'destructive',
     description: '重做当前文档中被撤销的操作。steps 为重做步数，整数，不小于 1，默认 1；不需要任何参数。',
     parameters: {

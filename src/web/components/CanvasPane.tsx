@@ -25,8 +25,11 @@ function useViewportSize(ref: { current: HTMLElement | null }) {
 function useDropToOpen() {
   const { studio } = useStudioView();
   const [over, setOver] = useState(false);
+  const [sending, setSending] = useState(false);
   return {
     over,
+    /** A dropped file is being sent (shown on the canvas: the status bar is not there before a document). */
+    sending,
     handlers: {
       onDragOver: (e: DragEvent) => {
         if (!e.dataTransfer?.types.includes('Files')) return;
@@ -37,13 +40,29 @@ function useDropToOpen() {
       onDrop: async (e: DragEvent) => {
         e.preventDefault();
         setOver(false);
-        for (const file of Array.from(e.dataTransfer?.files ?? [])) {
-          const path = await studio.upload(file, 'document');
-          if (path) await studio.run([{ name: PANE_TOOLS.openDocument, arguments: { path } }]);
+        setSending(true);
+        try {
+          for (const file of Array.from(e.dataTransfer?.files ?? [])) {
+            const path = await studio.upload(file, 'document');
+            if (path) await studio.run([{ name: PANE_TOOLS.openDocument, arguments: { path } }]);
+          }
+        } finally {
+          setSending(false);
         }
       },
     },
   };
+}
+
+/** Over the canvas while a dropped file is sent. */
+function Sending() {
+  const { t } = useStudioView();
+  return (
+    <div class="upload-overlay" role="status">
+      <span class="spinner" aria-hidden="true" />
+      {t('status.uploading')}
+    </div>
+  );
 }
 
 function EmptyCanvas() {
@@ -110,6 +129,7 @@ export function CanvasPane() {
     return (
       <div class={`canvas-viewport${drop.over ? ' dropping' : ''}`} ref={viewport} {...drop.handlers}>
         <EmptyCanvas />
+        {drop.sending && <Sending />}
       </div>
     );
   }
@@ -153,6 +173,7 @@ export function CanvasPane() {
         }}
         onDblClick={fit}
       >
+        {drop.sending && <Sending />}
         {view && (
           <div
             class="artboard"
@@ -205,7 +226,9 @@ export function CanvasPane() {
         {view && (
           <span class="status-zoom">{t('status.zoom', { zoom: Math.round(view.zoom * 1000) / 10 })}</span>
         )}
-        <span class="status-busy">{studio.busy ? t('status.busy') : t('status.ready')}</span>
+        <span class={`status-busy${studio.busy ? ' busy' : ''}`}>
+          {studio.uploading ? t('status.uploading') : studio.busy ? t('status.busy') : t('status.ready')}
+        </span>
       </footer>
     </>
   );

@@ -122,7 +122,11 @@ export function ChatPane() {
     if (paletteTool) setMode('tools');
   }, [paletteTool]);
   return (
-    <section class="chat-pane" aria-label={t('chat.title')}>
+    // A tool's form open in the toolbox: on a narrow screen it takes the pane (see styles.css).
+    <section
+      class={`chat-pane${mode === 'tools' && paletteTool ? ' form-open' : ''}`}
+      aria-label={t('chat.title')}
+    >
       <Feed />
       <div class={`composer ${mode}`}>
         <div class="segmented" role="tablist" aria-label={t('composer.mode')}>

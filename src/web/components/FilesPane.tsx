@@ -1,5 +1,5 @@
 /** Uploads (documents, the garment photo) and the session's files: open what is a document, download anything. */
-import { useRef } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { useStudioView } from '../context.js';
 import { download } from '../state/blob-url.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
@@ -15,13 +15,26 @@ function sizeText(bytes: number): string {
 
 /** A button that picks a file and uploads it; a document is opened right away, a garment photo is set. */
 export function UploadButton({ kind, label }: { kind: 'document' | 'garment'; label: string }) {
-  const { studio } = useStudioView();
+  const { studio, t } = useStudioView();
   const input = useRef<HTMLInputElement>(null);
+  // This button's file is being sent: it says so beside it (the status bar may not be there, with no document).
+  const [sending, setSending] = useState(false);
   return (
     <>
-      <button type="button" onClick={() => input.current?.click()} disabled={!studio.sessionId}>
+      <button
+        type="button"
+        onClick={() => input.current?.click()}
+        disabled={!studio.sessionId || studio.uploading}
+        aria-busy={studio.uploading}
+      >
         {label}
       </button>
+      {sending && (
+        <span class="upload-progress" role="status">
+          <span class="spinner" aria-hidden="true" />
+          {t('status.uploading')}
+        </span>
+      )}
       <input
         ref={input}
         type="file"
@@ -32,7 +45,8 @@ export function UploadButton({ kind, label }: { kind: 'document' | 'garment'; la
           const file = e.currentTarget.files?.[0];
           e.currentTarget.value = '';
           if (!file) return;
-          const path = await studio.upload(file, kind);
+          setSending(true);
+          const path = await studio.upload(file, kind).finally(() => setSending(false));
           if (path && kind === 'document') await studio.run([{ name: OPEN, arguments: { path } }]);
         }}
       />

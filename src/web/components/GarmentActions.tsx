@@ -19,6 +19,22 @@ export const {
   garmentVerify: VERIFY_TOOL,
 } = PANE_TOOLS;
 
+type PartReading = { readonly part?: string; readonly part_label: string; readonly confidence: number };
+
+/**
+ * A garment part's name in the UI's language: the server reports parts in Chinese (`part_label`); in English
+ * the registry's English name of the part (by its key, or by its Chinese name where no key comes with it).
+ */
+function usePartName(): (part: string | undefined, chinese: string) => string {
+  const { studio, lang } = useStudioView();
+  const english = new Map<string, string>();
+  for (const p of studio.registry?.parts ?? []) english.set(p.id, p.labelEn).set(p.label, p.labelEn);
+  return (part, chinese) =>
+    lang === 'en'
+      ? ((part !== undefined ? english.get(part) : undefined) ?? english.get(chinese) ?? chinese)
+      : chinese;
+}
+
 /** A part with the identification's odds for it, e.g. "后片 41%". */
 const withOdds = (label: string, confidence: number) => `${label} ${Math.round(confidence * 100)}%`;
 
@@ -26,8 +42,16 @@ const withOdds = (label: string, confidence: number) => `${label} ${Math.round(c
  * What else a piece in doubt may be, e.g. "后片 41% / 袖口": the second part's odds are the piece's own reading,
  * not the garment assignment's share the first one gives, so they are not shown beside it.
  */
-const alternativesText = (alternatives: readonly { part_label: string; confidence: number }[]) =>
-  alternatives.map((a, k) => (k === 0 ? withOdds(a.part_label, a.confidence) : a.part_label)).join(' / ');
+const alternativesText = (
+  alternatives: readonly PartReading[],
+  partName: (part: string | undefined, chinese: string) => string,
+) =>
+  alternatives
+    .map((a, k) => {
+      const label = partName(a.part, a.part_label);
+      return k === 0 ? withOdds(label, a.confidence) : label;
+    })
+    .join(' / ');
 
 interface PieceRow {
   name: string;
@@ -37,8 +61,8 @@ interface PieceRow {
   /** The part chosen in the table: the identified one until the designer picks another. */
   part: string;
   confirmed: boolean;
-  /** The other part the identification hesitated over, e.g. "后片 41%". */
-  doubt: string | null;
+  /** The other parts the identification hesitated over (shown as e.g. "后片 41%"); empty when sure. */
+  doubt: readonly PartReading[];
   type: string;
   color: string;
 }
@@ -85,8 +109,12 @@ function OptionSelect(props: {
  */
 function PiecesTable({ onDone }: { onDone(): void }) {
   const { studio, t } = useStudioView();
+  const partName = usePartName();
   const options = pieceColumnOptions(studio.tools.get(APPLY_TOOL), 'type');
-  const parts = pieceColumnOptions(studio.tools.get(CONFIRM_TOOL), 'part');
+  const parts = pieceColumnOptions(studio.tools.get(CONFIRM_TOOL), 'part').map((o) => ({
+    ...o,
+    label: partName(o.value, o.label),
+  }));
   const [rows, setRows] = useState<PieceRow[]>(() =>
     (studio.state?.garment.pieces ?? []).map((p) => ({
       name: p.name,
@@ -94,7 +122,7 @@ function PiecesTable({ onDone }: { onDone(): void }) {
       identifiedLabel: p.part_label,
       part: p.part,
       confirmed: p.confirmed,
-      doubt: p.alternatives.length ? alternativesText(p.alternatives) : null,
+      doubt: p.alternatives,
       type: p.type ?? options[0]?.value ?? '',
       color: p.color ?? '',
     })),
@@ -163,16 +191,18 @@ function PiecesTable({ onDone }: { onDone(): void }) {
                     onChange={(part) => set(i, { part })}
                   />
                 ) : (
-                  row.identifiedLabel
+                  partName(row.identified, row.identifiedLabel)
                 )}
                 {row.part !== row.identified ? (
-                  <span class="repicked">{t('garment.was', { part: row.identifiedLabel })}</span>
+                  <span class="repicked">
+                    {t('garment.was', { part: partName(row.identified, row.identifiedLabel) })}
+                  </span>
                 ) : row.confirmed ? (
                   <span class="confirmed">{t('garment.confirmed')}</span>
                 ) : (
-                  row.doubt && (
+                  row.doubt.length > 0 && (
                     <span class="doubt" title={t('garment.doubtHint')}>
-                      {t('garment.maybe', { part: row.doubt })}
+                      {t('garment.maybe', { part: alternativesText(row.doubt, partName) })}
                     </span>
                   )
                 )}
@@ -320,6 +350,7 @@ interface ReportedPiece {
  */
 export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>> }) {
   const { studio, t } = useStudioView();
+  const partName = usePartName();
   // Each piece's last answer, by piece name: each stays pressed while others are answered.
   const [answered, setAnswered] = useState<Readonly<Record<string, string>>>({});
   const chosen = (name: string, part: string) => answered[name] === part;
@@ -332,12 +363,16 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
     .sort((a, b) => (order ? order.indexOf(a.name) - order.indexOf(b.name) : 0));
   if (unsure.length === 0) return null;
   /** The parts offered as buttons: what the piece was read as, then what else it may be. */
-  const offered = (p: ReportedPiece) => [
-    { part: p.part, part_label: p.part_label },
-    ...(p.alternatives ?? []),
-  ];
+  const offered = (p: ReportedPiece) =>
+    [{ part: p.part, part_label: p.part_label }, ...(p.alternatives ?? [])].map((a) => ({
+      part: a.part,
+      part_label: partName(a.part, a.part_label),
+    }));
   // None of the parts offered may be right: every other part is one choice away, from the tool's own enum.
-  const parts = pieceColumnOptions(studio.tools.get(CONFIRM_TOOL), 'part');
+  const parts = pieceColumnOptions(studio.tools.get(CONFIRM_TOOL), 'part').map((o) => ({
+    ...o,
+    label: partName(o.value, o.label),
+  }));
   const others = (p: ReportedPiece) => parts.filter((o) => !offered(p).some((a) => a.part === o.value));
   /** The part answered for this piece from the other parts' list, if that is how it was answered. */
   const otherChosen = (p: ReportedPiece) =>
@@ -362,8 +397,8 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
                       others: p.same_outline.join(t('list.separator')),
                     })
                   : p.name,
-                part: withOdds(p.part_label, p.confidence),
-                other: alternativesText(p.alternatives ?? []),
+                part: withOdds(partName(p.part, p.part_label), p.confidence),
+                other: alternativesText(p.alternatives ?? [], partName),
               })}
             </span>
             <span class="doubt-answers">

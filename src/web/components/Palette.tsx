@@ -1,10 +1,14 @@
-/** Every tool of the registry, grouped and labelled as the registry says, with a search over both names. */
+/**
+ * Every tool of the registry, grouped and labelled as the registry says (in the UI's language), with a search
+ * over its Chinese label, its English label and its API name.
+ */
 import { useMemo, useState } from 'preact/hooks';
 import { useStudioView } from '../context.js';
+import { labelIn } from '../i18n.js';
 import { ToolForm } from './ToolForm.js';
 
 export function Palette() {
-  const { studio, t, paletteTool, openTool } = useStudioView();
+  const { studio, t, lang, paletteTool, openTool } = useStudioView();
   const [query, setQuery] = useState('');
   const registry = studio.registry;
   const chosen = paletteTool ? studio.tools.get(paletteTool) : undefined;
@@ -18,19 +22,25 @@ export function Palette() {
         tools: registry.tools.filter(
           (tool) =>
             tool.group === g.id &&
-            (!q || tool.label.toLowerCase().includes(q) || tool.name.toLowerCase().includes(q)),
+            (!q ||
+              tool.label.toLowerCase().includes(q) ||
+              tool.labelEn.toLowerCase().includes(q) ||
+              tool.name.toLowerCase().includes(q)),
         ),
       }))
       .filter((g) => g.tools.length > 0);
   }, [registry, query]);
 
-  // Labels two tools share (the spec gives align_layers and align_layers_tool the same one): their chips show
-  // the tool's name too, so a designer can tell them apart.
+  // Labels two tools share (the spec gives align_layers and align_layers_tool the same Chinese one): their chips
+  // show the tool's name too, so a designer can tell them apart. The English labels are all different.
   const shared = useMemo(() => {
     const seen = new Map<string, number>();
-    for (const tool of registry?.tools ?? []) seen.set(tool.label, (seen.get(tool.label) ?? 0) + 1);
+    for (const tool of registry?.tools ?? []) {
+      const label = labelIn(tool, lang);
+      seen.set(label, (seen.get(label) ?? 0) + 1);
+    }
     return new Set([...seen].filter(([, n]) => n > 1).map(([label]) => label));
-  }, [registry]);
+  }, [registry, lang]);
 
   if (chosen) return <ToolForm key={chosen.name} tool={chosen} onBack={() => openTool(null)} />;
 
@@ -47,19 +57,19 @@ export function Palette() {
       <fieldset class="palette-groups" aria-label={t('palette.tools')}>
         {groups.length === 0 && <p class="muted">{t('palette.none')}</p>}
         {groups.map((g) => (
-          <section key={g.id} class="palette-group" aria-label={g.label}>
-            <h4>{g.label}</h4>
+          <section key={g.id} class="palette-group" aria-label={labelIn(g, lang)}>
+            <h4>{labelIn(g, lang)}</h4>
             <div class="palette-tools">
               {g.tools.map((tool) => (
                 <button
                   key={tool.name}
                   type="button"
                   class="tool-chip"
-                  title={`${tool.name} — ${tool.description}`}
+                  title={`${tool.name} — ${lang === 'en' ? `${tool.label} — ` : ''}${tool.description}`}
                   onClick={() => openTool(tool.name)}
                 >
-                  {tool.label}
-                  {shared.has(tool.label) && <small class="chip-code">{tool.name}</small>}
+                  {labelIn(tool, lang)}
+                  {shared.has(labelIn(tool, lang)) && <small class="chip-code">{tool.name}</small>}
                 </button>
               ))}
             </div>

@@ -1,5 +1,6 @@
-/** One tool call in the feed: its Chinese label, arguments, state (running / ok / error), progress and result. */
+/** One tool call in the feed: its label (Chinese or English, as the UI), arguments, state (running / ok / error), progress and result. */
 import { useStudioView } from '../context.js';
+import { labelIn } from '../i18n.js';
 import type { CallItem } from '../state/feed.js';
 import { RELOADED } from '../state/feed-store.js';
 import { withToolLabels } from '../state/tool-names.js';
@@ -25,8 +26,9 @@ function resultBody(result: Readonly<Record<string, unknown>> | undefined): Reco
 }
 
 export function ToolCard({ call }: { call: CallItem }) {
-  const { studio, t } = useStudioView();
-  const label = studio.tools.get(call.name)?.label ?? call.label ?? call.name;
+  const { studio, t, lang } = useStudioView();
+  const tool = studio.tools.get(call.name);
+  const label = tool ? labelIn(tool, lang) : (call.label ?? call.name);
   const labelled = (text: string) => withToolLabels(text, studio.tools);
   const args = call.args && typeof call.args === 'object' ? Object.keys(call.args as object) : [];
   const status = t(

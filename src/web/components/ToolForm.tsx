@@ -4,6 +4,7 @@ import type { RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { argumentsOf, type FormValue, initialValues } from '../forms/arguments.js';
 import { fieldKind } from '../forms/field-kind.js';
+import { labelIn } from '../i18n.js';
 import { layerWithId, refOf } from '../state/layers.js';
 import { withToolLabels } from '../state/tool-names.js';
 import { Field } from './fields.js';
@@ -25,7 +26,7 @@ function prefilled(tool: RegistryTool, activeLayer: string | null): Record<strin
  * user's first keystrokes, and wiped what had been typed.
  */
 export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void }) {
-  const { studio, t } = useStudioView();
+  const { studio, t, lang } = useStudioView();
   const doc = studio.state?.active;
   // What a call names the active layer by (its name, or `name#k` when the name is shared).
   const active = doc ? layerWithId(doc.layers, doc.active_layer_id) : undefined;
@@ -54,13 +55,13 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
   };
 
   return (
-    <form class="tool-form" onSubmit={submit} aria-label={tool.label}>
+    <form class="tool-form" onSubmit={submit} aria-label={labelIn(tool, lang)}>
       <div class="tool-form-head">
         <button type="button" class="icon-button" aria-label={t('palette.back')} onClick={onBack}>
           ‹
         </button>
         <div>
-          <h3>{tool.label}</h3>
+          <h3>{labelIn(tool, lang)}</h3>
           <code>{tool.name}</code>
         </div>
       </div>

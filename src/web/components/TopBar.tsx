@@ -1,9 +1,37 @@
 /** The brand, the open documents as tabs (switch, close, new), the model in use and the language switch. */
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useStudioView } from '../context.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 
 const { switchDocument: SWITCH, closeDocument: CLOSE, createDocument: CREATE } = PANE_TOOLS;
+
+/**
+ * Which model the chat uses, or that there is none. On a narrow screen (styles.css) it is a dot, green with a
+ * model and grey without, that leaves the width to the document tabs: the words are its name and its tooltip,
+ * and a tap shows them under it (a touch screen has no hover) until the next tap or a tap elsewhere.
+ */
+function ModelBadge() {
+  const { studio, t } = useStudioView();
+  const [open, setOpen] = useState(false);
+  const text = studio.model.configured
+    ? t('model.some', { model: studio.model.model.model })
+    : t('model.none');
+  return (
+    <button
+      type="button"
+      class={`model-badge${studio.model.configured ? ' on' : ''}${open ? ' open' : ''}`}
+      aria-label={text}
+      title={text}
+      onClick={() => setOpen(!open)}
+      onBlur={() => setOpen(false)}
+    >
+      <span class="model-dot" aria-hidden="true" />
+      <span class="model-text" aria-hidden="true">
+        {text}
+      </span>
+    </button>
+  );
+}
 
 export function TopBar() {
   const { studio, t, lang, setLang, openTool } = useStudioView();
@@ -66,9 +94,7 @@ export function TopBar() {
         </button>
       </div>
       <div class="top-right">
-        <span class={`model-badge${studio.model.configured ? ' on' : ''}`}>
-          {studio.model.configured ? t('model.some', { model: studio.model.model.model }) : t('model.none')}
-        </span>
+        <ModelBadge />
         <button
           type="button"
           class="ghost"

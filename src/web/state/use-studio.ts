@@ -36,8 +36,10 @@ export interface Studio {
   readonly state: SessionState | null;
   readonly files: readonly SessionFile[];
   readonly feed: readonly FeedItem[];
-  /** Runs or chat turns in flight. */
+  /** Runs, chat turns or uploads in flight. */
   readonly busy: boolean;
+  /** Files being sent to the server (until each is stored or refused). */
+  readonly uploading: boolean;
   /** A chat turn is running (it can be stopped). */
   readonly chatting: boolean;
   /** Bumped after every run that may have changed pixels, so the canvas reloads. */
@@ -77,6 +79,7 @@ export function useStudio(api: Api): Studio {
   const [files, setFiles] = useState<readonly SessionFile[]>([]);
   const [feed, setFeed] = useState<readonly FeedItem[]>([]);
   const [inFlight, setInFlight] = useState(0);
+  const [uploads, setUploads] = useState(0);
   const [chatting, setChatting] = useState(false);
   const [revision, setRevision] = useState(0);
   const session = useRef<string | null>(null);
@@ -298,6 +301,7 @@ export function useStudio(api: Api): Studio {
       const form = new FormData();
       form.append('file', file, file.name);
       if (role === 'garment') form.append('role', 'garment');
+      setUploads((n) => n + 1);
       try {
         const done = await api.json<{ path: string }>(`/v1/sessions/${id}/files`, {
           method: 'POST',
@@ -309,6 +313,8 @@ export function useStudio(api: Api): Studio {
         const code = err instanceof ApiError ? err.code : 'network';
         setFeed((items) => uploadNotice(items, code, (err as Error).message, file.name));
         return null;
+      } finally {
+        setUploads((n) => n - 1);
       }
     },
     [api, refresh],
@@ -324,7 +330,8 @@ export function useStudio(api: Api): Studio {
     state,
     files,
     feed,
-    busy: inFlight > 0,
+    busy: inFlight > 0 || uploads > 0,
+    uploading: uploads > 0,
     chatting,
     revision,
     run,
