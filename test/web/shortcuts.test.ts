@@ -1,47 +1,18 @@
-/**
- * Ctrl+Z in the studio right after a change made with the layer's own controls (the opacity slider, the blend
- * mode): the change is undone, as in any editor; in a text field Ctrl+Z stays the field's own.
- */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession, okCalls, startTestServer, type TestServer, toolCall } from '../server/support.js';
-import { eventually, launchBrowser, requireBuiltStudio, snapshot, textOf } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { createSession, okCalls, toolCall } from '../server/support.js';
+import { eventually, snapshot, textOf } from '../support/browser.js';
+import { studioHarness } from './studio-harness.js';
 
-let browser: Browser;
-let server: TestServer;
-
-beforeAll(async () => {
-  requireBuiltStudio();
-  browser = await launchBrowser();
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function openOn(id: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  context.setDefaultTimeout(15_000);
-  await context.addInitScript((sid) => {
-    (
-      globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }
-    ).sessionStorage.setItem('atelier.session', sid);
-  }, id);
-  const page = await context.newPage();
-  await page.goto(`${server.url}/`);
-  return page;
-}
+const studio = studioHarness('shortcuts');
 
 describe('undo by the keyboard', () => {
   it('undoes an opacity or blend change made in the layers pane with Ctrl+Z, focus still on the control', async () => {
-    const id = await createSession(server.url);
-    await okCalls(server.url, id, [
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
       toolCall('create_document', { width: 300, height: 200, name: '快捷键' }),
       toolCall('create_layer', { name: '色块' }),
     ]);
-    const page = await openOn(id);
+    const page = await studio.open(id);
     try {
       const opacity = page.getByRole('slider', { name: '不透明度' });
       const shown = page.locator('output[for="layer-opacity"]');

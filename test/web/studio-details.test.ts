@@ -5,70 +5,22 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page, Route } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSession, okCalls, startTestServer, type TestServer, toolCall } from '../server/support.js';
-import {
-  attrOf,
-  eventually,
-  launchBrowser,
-  requireBuiltStudio,
-  snapshot,
-  textOf,
-  visibleOf,
-} from '../support/browser.js';
+import type { Page, Route } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createSession, okCalls, toolCall } from '../server/support.js';
+import { attrOf, eventually, snapshot, textOf, visibleOf } from '../support/browser.js';
 import { tempDir } from '../support/session.js';
+import { studioHarness } from './studio-harness.js';
 
-let browser: Browser;
-let server: TestServer;
-const pages: Page[] = [];
-
-beforeAll(async () => {
-  requireBuiltStudio();
-  browser = await launchBrowser();
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async ({ task }) => {
-  for (const page of pages.splice(0)) {
-    if (task.result?.state === 'fail') await snapshot(page, `failed-details-${task.name.slice(0, 30)}`);
-    await page.context().close();
-  }
-});
-
-/** The studio on an existing session, at a window size, in a language. */
-async function openOn(id: string, width = 1440, height = 900, lang: 'zh' | 'en' = 'zh'): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height } });
-  context.setDefaultTimeout(15_000);
-  await context.addInitScript(
-    ([sid, language]) => {
-      const g = globalThis as unknown as {
-        sessionStorage: { setItem(k: string, v: string): void };
-        localStorage: { setItem(k: string, v: string): void };
-      };
-      g.sessionStorage.setItem('atelier.session', sid);
-      g.localStorage.setItem('atelier.lang', language);
-    },
-    [id, lang] as const,
-  );
-  const page = await context.newPage();
-  pages.push(page);
-  await page.goto(`${server.url}/`);
-  return page;
-}
+const studio = studioHarness('details');
 
 type Box = { x: number; y: number; width: number; height: number };
 
 describe('tool labels in the UI’s language', () => {
   it('shows the English labels in English (palette, groups, form, card) and the Chinese ones in Chinese; search finds both', async () => {
-    const id = await createSession(server.url);
-    await okCalls(server.url, id, [toolCall('create_document', { width: 400, height: 300, name: 'poster' })]);
-    const page = await openOn(id, 1440, 900, 'en');
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [toolCall('create_document', { width: 400, height: 300, name: 'poster' })]);
+    const page = await studio.open(id, 1440, 900, 'en');
     await page.getByRole('tablist', { name: 'Input' }).getByRole('tab', { name: 'Toolbox' }).click();
     const search = page.getByRole('searchbox', { name: 'Search tools' });
     const chips = page.getByRole('group', { name: 'Tools' }).getByRole('button');
@@ -136,9 +88,9 @@ async function chooseFile(page: Page, button: string, file: string) {
 
 describe('uploads', () => {
   it('says 上传中… (and is busy) while a file is sent, until it is opened or refused', async () => {
-    const id = await createSession(server.url);
-    await okCalls(server.url, id, [toolCall('create_document', { width: 400, height: 300, name: '底稿' })]);
-    const page = await openOn(id);
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [toolCall('create_document', { width: 400, height: 300, name: '底稿' })]);
+    const page = await studio.open(id);
     const status = page.locator('.status-bar .status-busy');
     await eventually(textOf(status)).toBe('就绪');
     const uploads = await holdUploads(page);
@@ -179,8 +131,8 @@ describe('uploads', () => {
   });
 
   it('says Uploading… in English, also with no document open', async () => {
-    const id = await createSession(server.url);
-    const page = await openOn(id, 1440, 900, 'en');
+    const id = await createSession(studio.url);
+    const page = await studio.open(id, 1440, 900, 'en');
     const uploads = await holdUploads(page);
     const notes = path.join(tempDir('atelier-web-upload-en-'), 'notes.psd');
     writeFileSync(notes, 'not an image');
@@ -196,9 +148,9 @@ describe('uploads', () => {
 
 describe('on a phone (390 × 844)', () => {
   it('gives an open tool form the room for its fields, with 运行 in view', async () => {
-    const id = await createSession(server.url);
-    await okCalls(server.url, id, [toolCall('create_document', { width: 400, height: 300, name: '海报' })]);
-    const page = await openOn(id, 390, 844);
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [toolCall('create_document', { width: 400, height: 300, name: '海报' })]);
+    const page = await studio.open(id, 390, 844);
     await page.getByRole('tablist', { name: '输入方式' }).getByRole('tab', { name: '工具箱' }).click();
     await page.getByRole('searchbox', { name: '搜索工具' }).fill('创建文字');
     await page.getByRole('button', { name: '创建文字', exact: true }).click();
@@ -247,12 +199,12 @@ describe('on a phone (390 × 844)', () => {
   });
 
   it('shows the model badge as a dot that leaves the width to the tabs, its words on hover and on tap', async () => {
-    const id = await createSession(server.url);
-    await okCalls(server.url, id, [
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
       toolCall('create_document', { width: 400, height: 300, name: '春季海报' }),
       toolCall('create_document', { width: 400, height: 300, name: '夏季海报' }),
     ]);
-    const page = await openOn(id, 390, 844);
+    const page = await studio.open(id, 390, 844);
     const badge = page.getByRole('button', { name: '未配置模型 · 离线编辑' });
     await eventually(visibleOf(badge)).toBe(true);
     expect(await badge.getAttribute('title')).toBe('未配置模型 · 离线编辑');
@@ -272,7 +224,7 @@ describe('on a phone (390 × 844)', () => {
     await badge.click();
     await eventually(visibleOf(words)).toBe(false);
     // In a wide window the words are the badge.
-    const wide = await openOn(id, 1440, 900);
+    const wide = await studio.open(id, 1440, 900);
     const wideBadge = wide.getByRole('button', { name: '未配置模型 · 离线编辑' });
     await eventually(visibleOf(wideBadge.locator('.model-text'))).toBe(true);
   });

@@ -2,55 +2,13 @@
  * The studio's panes with what a designer's real work holds: Chinese in a card's arguments, fifty layers and
  * more, a long history, long file names as tabs, long tool descriptions. Each shows what it is for on screen.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSession, okCalls, startTestServer, type TestServer, toolCall } from '../server/support.js';
-import {
-  attrOf,
-  eventually,
-  launchBrowser,
-  requireBuiltStudio,
-  snapshot,
-  textOf,
-  visibleOf,
-} from '../support/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createSession, okCalls, toolCall } from '../server/support.js';
+import { attrOf, eventually, snapshot, textOf, visibleOf } from '../support/browser.js';
+import { studioHarness } from './studio-harness.js';
 
-let browser: Browser;
-let server: TestServer;
-const pages: Page[] = [];
-
-beforeAll(async () => {
-  requireBuiltStudio();
-  browser = await launchBrowser();
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async ({ task }) => {
-  for (const page of pages.splice(0)) {
-    if (task.result?.state === 'fail') await snapshot(page, `failed-layout-${task.name.slice(0, 30)}`);
-    await page.context().close();
-  }
-});
-
-/** The studio on an existing session, at a designer's window size. */
-async function openOn(id: string, width = 1440, height = 900): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height } });
-  context.setDefaultTimeout(15_000);
-  await context.addInitScript((sid) => {
-    (
-      globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }
-    ).sessionStorage.setItem('atelier.session', sid);
-  }, id);
-  const page = await context.newPage();
-  pages.push(page);
-  await page.goto(`${server.url}/`);
-  return page;
-}
+const studio = studioHarness('layout');
 
 async function openTool(page: Page, label: string) {
   await page.getByRole('tablist', { name: '输入方式' }).getByRole('tab', { name: '工具箱' }).click();
@@ -85,9 +43,9 @@ const INK_WIDTH = `(() => {
 
 describe('the studio with a working designer’s content', () => {
   it('shows Chinese in a card’s arguments as Chinese, not as empty boxes', async () => {
-    const id = await createSession(server.url);
-    await okCalls(server.url, id, [toolCall('create_document', { width: 400, height: 300, name: '文字' })]);
-    const page = await openOn(id);
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [toolCall('create_document', { width: 400, height: 300, name: '文字' })]);
+    const page = await studio.open(id);
     await openTool(page, '创建文字');
     await page.getByLabel('文字内容', { exact: true }).fill('春风拂面花开满园');
     await page.getByRole('button', { name: '运行' }).click();
@@ -108,9 +66,9 @@ describe('the studio with a working designer’s content', () => {
   });
 
   it('keeps the blend mode and opacity in view beside sixty layers, and names a cut-short layer in full', async () => {
-    const id = await createSession(server.url);
+    const id = await createSession(studio.url);
     const long = '这是一个非常非常长的中文图层名称用于检查图层面板的显示效果';
-    await okCalls(server.url, id, [
+    await okCalls(studio.url, id, [
       toolCall('create_document', { width: 400, height: 300, name: '多图层' }),
       ...Array.from({ length: 60 }, (_, i) =>
         toolCall('create_layer', { name: i === 59 ? long : `图层${i}` }),
@@ -120,7 +78,7 @@ describe('the studio with a working designer’s content', () => {
       [1440, 900],
       [1024, 768],
     ] as const) {
-      const page = await openOn(id, width, height);
+      const page = await studio.open(id, width, height);
       const opacity = page.getByRole('slider', { name: '不透明度' });
       await eventually(visibleOf(opacity)).toBe(true);
       const panel = (await page.getByRole('tabpanel').boundingBox())!;
@@ -136,17 +94,16 @@ describe('the studio with a working designer’s content', () => {
       expect(await row.locator('.layer-title').getAttribute('title')).toBe(long);
       await snapshot(page, `41-many-layers-${width}`);
       await page.context().close();
-      pages.pop();
     }
   });
 
   it('shows the current step when the history is long, and follows an undo', async () => {
-    const id = await createSession(server.url);
-    await okCalls(server.url, id, [
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
       toolCall('create_document', { width: 400, height: 300, name: '历史' }),
       ...Array.from({ length: 45 }, (_, i) => toolCall('create_layer', { name: `步骤${i}` })),
     ]);
-    const page = await openOn(id, 1024, 768);
+    const page = await studio.open(id, 1024, 768);
     await page.getByRole('tab', { name: '历史记录' }).click();
     const steps = page.getByRole('list', { name: '历史步骤' });
     const current = steps.locator('[aria-current="step"]');
@@ -157,7 +114,7 @@ describe('the studio with a working designer’s content', () => {
     // newest step back into view.
     const count = await steps.getByRole('button').count();
     await page.getByRole('tab', { name: '图层' }).click();
-    await okCalls(server.url, id, [toolCall('undo', { steps: count - 3 })]);
+    await okCalls(studio.url, id, [toolCall('undo', { steps: count - 3 })]);
     await page.reload();
     await page.getByRole('tab', { name: '历史记录' }).click();
     await eventually(textOf(current)).toMatch(/^2/);
@@ -170,9 +127,9 @@ describe('the studio with a working designer’s content', () => {
   });
 
   it('cuts a long file name short in its tab, its close button beside it, the whole name on hover', async () => {
-    const id = await createSession(server.url);
+    const id = await createSession(studio.url);
     const long = '2024春夏系列_女装连衣裙_印花版型_放码_最终确认版_v3_客户修改意见已合并';
-    await okCalls(server.url, id, [
+    await okCalls(studio.url, id, [
       toolCall('create_document', { width: 400, height: 300, name: long }),
       toolCall('create_document', { width: 400, height: 300, name: '第二稿' }),
       toolCall('switch_document', { doc_name: long }),
@@ -181,7 +138,7 @@ describe('the studio with a working designer’s content', () => {
       [1024, 768],
       [390, 844],
     ] as const) {
-      const page = await openOn(id, width, height);
+      const page = await studio.open(id, width, height);
       const tab = page.getByRole('tab', { name: long });
       await eventually(attrOf(tab, 'aria-selected')).toBe('true');
       expect(await tab.getAttribute('title')).toBe(long);
@@ -192,13 +149,12 @@ describe('the studio with a working designer’s content', () => {
       if (width > 900) expect((await tab.boundingBox())!.width).toBeLessThan(strip.width / 3);
       await snapshot(page, `43-long-tab-${width}`);
       await page.context().close();
-      pages.pop();
     }
   });
 
   it('opens the whole of a tool’s description, cut to two lines, on request', async () => {
-    const id = await createSession(server.url);
-    const page = await openOn(id, 390, 844);
+    const id = await createSession(studio.url);
+    const page = await studio.open(id, 390, 844);
     await openTool(page, '创建文字');
     const about = page.locator('.tool-description');
     const cut = await about.evaluate((el) => [el.scrollHeight, el.clientHeight] as const);

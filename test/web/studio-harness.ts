@@ -1,0 +1,65 @@
+/**
+ * One file's studio tests: a browser and a test server for the file, and pages opened on a server session at a
+ * window size and in a language, as a designer's reload would find it. Pages close after each test; a failed
+ * test's page is kept as a screenshot (`failed-<prefix>-<test>`).
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startTestServer, type TestServer } from '../server/support.js';
+import { launchBrowser, requireBuiltStudio, snapshot } from '../support/browser.js';
+
+export interface StudioHarness {
+  /** The test server's address (valid once the file's tests run). */
+  readonly url: string;
+  /** The studio on session `id`, at `width × height`, in `lang`. */
+  open(id: string, width?: number, height?: number, lang?: 'zh' | 'en'): Promise<Page>;
+}
+
+export function studioHarness(prefix: string): StudioHarness {
+  let browser: Browser;
+  let server: TestServer;
+  const pages: Page[] = [];
+  beforeAll(async () => {
+    requireBuiltStudio();
+    browser = await launchBrowser();
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  afterEach(async ({ task }) => {
+    for (const page of pages.splice(0)) {
+      if (task.result?.state === 'fail') await snapshot(page, `failed-${prefix}-${task.name.slice(0, 30)}`);
+      // A test may have closed it already, to open the next window size.
+      await page
+        .context()
+        .close()
+        .catch(() => {});
+    }
+  });
+  return {
+    get url() {
+      return server.url;
+    },
+    async open(id, width = 1440, height = 900, lang = 'zh') {
+      const context = await browser.newContext({ viewport: { width, height } });
+      context.setDefaultTimeout(15_000);
+      await context.addInitScript(
+        ([sid, language]) => {
+          const g = globalThis as unknown as {
+            sessionStorage: { setItem(k: string, v: string): void };
+            localStorage: { setItem(k: string, v: string): void };
+          };
+          g.sessionStorage.setItem('atelier.session', sid);
+          g.localStorage.setItem('atelier.lang', language);
+        },
+        [id, lang] as const,
+      );
+      const page = await context.newPage();
+      pages.push(page);
+      await page.goto(`${server.url}/`);
+      return page;
+    },
+  };
+}
