@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ModelConfig } from '../../src/agent/config.js';
 import {
   createModelClient,
   outputLimit,
@@ -10,6 +11,18 @@ import { type ScriptedModel, startScriptedModel } from '../support/scripted-mode
 import { modelConfig } from './support.js';
 
 let model: ScriptedModel | undefined;
+
+/** One request of the loop's client under `config`: a short user message, no tools. */
+function askOnce(config: ModelConfig, content = '做', onDelta: (d: string) => void = () => {}) {
+  return requestAssistant({
+    client: createModelClient(config),
+    config,
+    messages: [{ role: 'user', content }],
+    tools: [],
+    signal: new AbortController().signal,
+    onDelta,
+  });
+}
 afterEach(async () => {
   await model?.close();
   model = undefined;
@@ -37,17 +50,7 @@ describe('ToolCallAccumulator', () => {
 });
 
 describe('requestAssistant with servers that bend the protocol', () => {
-  const request = (url: string, stream: boolean) => {
-    const config = modelConfig(url, { stream });
-    return requestAssistant({
-      client: createModelClient(config),
-      config,
-      messages: [{ role: 'user', content: '做' }],
-      tools: [],
-      signal: new AbortController().signal,
-      onDelta: () => {},
-    });
-  };
+  const request = (url: string, stream: boolean) => askOnce(modelConfig(url, { stream }));
 
   it('takes arguments sent as an object and an id sent as a number as their JSON text', async () => {
     const completion = {
@@ -119,14 +122,7 @@ describe('requestAssistant', () => {
     ]);
     const config = modelConfig(model.url);
     const deltas: string[] = [];
-    const reply = await requestAssistant({
-      client: createModelClient(config),
-      config,
-      messages: [{ role: 'user', content: '撤销' }],
-      tools: [],
-      signal: new AbortController().signal,
-      onDelta: (d) => deltas.push(d),
-    });
+    const reply = await askOnce(config, '撤销', (d) => deltas.push(d));
     expect(reply.text).toBe('好');
     expect(deltas).toEqual(['好']);
     expect(reply.toolCalls.map((c) => [c.name, c.arguments])).toEqual([
@@ -143,15 +139,7 @@ describe('the output limit', () => {
   it('is asked for as max_tokens from a compatible service, and not at all when turned off', async () => {
     model = await startScriptedModel([{ text: '好' }, { text: '好' }]);
     for (const maxOutputTokens of [4096, null]) {
-      const config = modelConfig(model.url, { maxOutputTokens });
-      await requestAssistant({
-        client: createModelClient(config),
-        config,
-        messages: [{ role: 'user', content: '做' }],
-        tools: [],
-        signal: new AbortController().signal,
-        onDelta: () => {},
-      });
+      await askOnce(modelConfig(model.url, { maxOutputTokens }));
     }
     expect(model.requests[0]!.body.max_tokens).toBe(4096);
     expect(model.requests[0]!.body).not.toHaveProperty('max_completion_tokens');
@@ -163,17 +151,7 @@ describe('the output limit', () => {
     model = await startScriptedModel([
       { status: 400, error: 'Invalid max_tokens value, the valid range of max_tokens is [1, 4096]' },
     ]);
-    const config = modelConfig(model.url);
-    await expect(
-      requestAssistant({
-        client: createModelClient(config),
-        config,
-        messages: [{ role: 'user', content: '做' }],
-        tools: [],
-        signal: new AbortController().signal,
-        onDelta: () => {},
-      }),
-    ).rejects.toMatchObject({
+    await expect(askOnce(modelConfig(model.url))).rejects.toMatchObject({
       code: 'model_rejected',
       message: expect.stringContaining('ATELIER_MODEL_MAX_OUTPUT_TOKENS'),
     });
