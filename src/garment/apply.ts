@@ -6,7 +6,8 @@
  *   theme_pattern  `<piece> 底色` flat colour, `<piece> 主题图案` motif on white, multiply
  *   mixed_pattern  `<piece> 满印` tiled repeat, `<piece> 主题图案` motif on white, multiply
  * — except that a motif multiply would lose (lighter than the base under it) is cut out and drawn in normal
- * mode instead (render.ts motifMode); it stays its own editable layer either way.
+ * mode instead (render.ts motifMode), and a motif covering a repeat's darker elements has the repeat knocked
+ * out (white) under it, so they do not show through; it stays its own editable layer either way.
  * A clipping group inside an ordinary group is the structure every Photoshop version opens as is; the piece
  * stays the live outline (edit its shape and the print follows), and no mask copy of it has to be kept in step.
  */
@@ -24,7 +25,15 @@ import {
   removeLayer,
 } from '../engine/tree.js';
 import { isPieceKind } from './builtin/pieces.js';
-import { fillRaster, flatRaster, type Mirror, type MotifMode, motifMode, motifRaster } from './render.js';
+import {
+  fillRaster,
+  flatRaster,
+  knockOut,
+  type Mirror,
+  type MotifMode,
+  motifMode,
+  motifRaster,
+} from './render.js';
 import type { Extraction, PieceInfo, PieceType, Placement } from './types.js';
 
 export interface PiecePlan {
@@ -85,11 +94,11 @@ export async function applyPlans(
         });
       }
       motif = motifMode(ext, type === 'theme_pattern' ? plan.color : null);
-      layers.push({
-        name: `${piece.name} 主题图案`,
-        raster: await motifRaster(ext, pl, rect, mirror !== null, motif.blend),
-        blend: motif.blend,
-      });
+      // A knockout whitens the repeat (the layer just pushed) under the motif, and the motif is its own colours.
+      const raster = motif.knockout
+        ? knockOut(layers[0]!.raster, await motifRaster(ext, pl, rect, mirror !== null, 'normal'))
+        : await motifRaster(ext, pl, rect, mirror !== null, motif.blend);
+      layers.push({ name: `${piece.name} 主题图案`, raster, blend: motif.blend });
     }
     const result = placeInGroup(state, piece, layers);
     state = result.state;

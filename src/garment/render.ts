@@ -144,12 +144,22 @@ export function flatRaster(rect: Rect, color: RGB): Raster {
 const LOST_DE = 12;
 /** Share of lost motif pixels from which the motif is cut out and drawn normally instead. */
 const LOST_SHARE = 0.2;
+/**
+ * Share of lost motif pixels over a repeat from which the repeat is knocked out (white) under the motif: the
+ * repeat's dark elements would otherwise show through a motif that covers them in the photo.
+ */
+const KNOCKOUT_SHARE = 0.02;
 
 /** How a piece's motif layer is drawn, and why. */
 export interface MotifMode {
   readonly blend: 'multiply' | 'normal';
   /** Share of the motif's pixels that multiply over this base would not reproduce (darker or recoloured). */
   readonly lost: number;
+  /**
+   * Multiply over a repeat that shows through the motif: the repeat layer is white under the motif (knocked
+   * out, as screen printers do under a top colour) and the motif layer holds the motif's own colours on white.
+   */
+  readonly knockout: boolean;
 }
 
 /**
@@ -175,7 +185,12 @@ export function motifMode(ext: Extraction, base: RGB | null): MotifMode {
     if (deltaE76(labOf(shown[0]!, shown[1]!, shown[2]!), want) > LOST_DE) lost++;
   }
   const share = total ? lost / total : 0;
-  return { blend: share > LOST_SHARE ? 'normal' : 'multiply', lost: Math.round(share * 1000) / 1000 };
+  const blend = share > LOST_SHARE ? 'normal' : 'multiply';
+  return {
+    blend,
+    lost: Math.round(share * 1000) / 1000,
+    knockout: blend === 'multiply' && base === null && share > KNOCKOUT_SHARE,
+  };
 }
 
 /**
@@ -218,6 +233,25 @@ export async function motifRaster(
     }
   }
   return out;
+}
+
+/**
+ * The knockout (MotifMode.knockout) from the motif cut out over `rect` (motifRaster in normal mode): `fill` made
+ * white under the motif, and the motif layer as the cut-out over white, so that their product is the motif's
+ * own colours where it covers the repeat and the repeat elsewhere. Both in place of their inputs' pixels.
+ */
+export function knockOut(fill: Raster, cut: Raster): Raster {
+  const motif = solidRaster(cut, { r: 255, g: 255, b: 255 });
+  for (let i = 0; i < cut.w * cut.h; i++) {
+    const o = i * 4;
+    const a = cut.data[o + 3]! / 255;
+    if (a === 0) continue;
+    for (let c = 0; c < 3; c++) {
+      motif.data[o + c] = 255 * (1 - a) + cut.data[o + c]! * a;
+      fill.data[o + c] = fill.data[o + c]! * (1 - a) + 255 * a;
+    }
+  }
+  return motif;
 }
 
 /** `photo` with alpha 255 where `mask` is set and 0 elsewhere. */
