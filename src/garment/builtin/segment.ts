@@ -47,11 +47,11 @@ export function segment(photo: Raster, lab: LabPlanes): Segmentation {
     basis: 'swatch',
   });
   // A border that is not one colour belongs to a patterned surface (floor planks, a check, a carpet) or to a
-  // photo that is all fabric. The surface's few colours are learnt from the border; where the garment shares one
-  // of them, seen through a window wider than the surface's pattern the surface is one colour again while a
-  // garment lying on it still differs. All fabric stays one thing. A border that is one colour but not a clean
-  // one (a sweep's noise is ΔE 1–2) is read as such a surface first: floor planks vary too little between them
-  // to fail the one-colour model and too much to pass it whole.
+  // photo that is all fabric. The surface's few colours are learnt from the border and followed in; all fabric
+  // is all such colours, and nothing is left of it. A garment of one of the surface's own colours (a white shirt
+  // on a white-and-red check) is not told from it and the photo is read as a swatch. A border that is one colour
+  // but not a clean one (a sweep's noise is ΔE 1–2) is read as such a surface first: floor planks vary too
+  // little between them to fail the one-colour model and too much to pass it whole.
   const plain = () => onPlainBackground(lab);
   const patterned = () => onPatternedBackground(lab);
   const order = borderSpread(lab) > CLEAN_BORDER_DE ? [patterned, plain] : [plain, patterned];
