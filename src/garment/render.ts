@@ -165,9 +165,9 @@ export interface MotifMode {
 /**
  * Multiply can only darken: a motif lighter than the base under it (a yellow star on a red shirt) comes out
  * as a darker shade of the base. Measured on the motif's own pixels — what multiply over `base` (a flat colour,
- * or null for the repeat the photo shows under the motif) would give against the photo's colour — it keeps the
- * spec's motif-on-white in multiply unless more than a fifth of the motif would be lost, and then cuts the motif
- * out (transparent around it) to be drawn in normal mode above the base.
+ * or null for the repeat the photo shows under the motif) would give against the print's colour (the photo's
+ * without its light) — it keeps the spec's motif-on-white in multiply unless more than a fifth of the motif would
+ * be lost, and then cuts the motif out (transparent around it) to be drawn in normal mode above the base.
  */
 export function motifMode(ext: Extraction, base: RGB | null): MotifMode {
   const m = ext.motif!;
@@ -180,7 +180,7 @@ export function motifMode(ext: Extraction, base: RGB | null): MotifMode {
       ? [base.r, base.g, base.b]
       : [m.under.data[o]!, m.under.data[o + 1]!, m.under.data[o + 2]!];
     const shown = [0, 1, 2].map((c) => (b[c]! * m.onWhite.data[o + c]!) / 255);
-    const want = labOf(m.photo.data[o]!, m.photo.data[o + 1]!, m.photo.data[o + 2]!);
+    const want = labOf(m.print.data[o]!, m.print.data[o + 1]!, m.print.data[o + 2]!);
     total++;
     if (deltaE76(labOf(shown[0]!, shown[1]!, shown[2]!), want) > LOST_DE) lost++;
   }
@@ -196,7 +196,8 @@ export function motifMode(ext: Extraction, base: RGB | null): MotifMode {
 /**
  * The motif over `rect` at the placement's scale: centred on the piece's centre axis plus the motif's offset in
  * the photo, its top as far below the piece top as in the photo; mirrored for a mirrored piece. In multiply,
- * the motif on white (white elsewhere); in normal, the motif's own pixels cut out, transparent elsewhere.
+ * the motif on white (white elsewhere); in normal, the motif's own pixels (the print's colours, Motif.print) cut
+ * out, transparent elsewhere.
  */
 export async function motifRaster(
   ext: Extraction,
@@ -208,7 +209,7 @@ export async function motifRaster(
   const m = ext.motif!;
   const w = Math.max(1, Math.round(m.bounds.w * pl.scale));
   const h = Math.max(1, Math.round(m.bounds.h * pl.scale));
-  const source = blend === 'multiply' ? m.onWhite : cutout(m.photo, m.mask);
+  const source = blend === 'multiply' ? m.onWhite : cutout(m.print, m.mask);
   const scaled = w === source.w && h === source.h ? source : await resizeRaster(source, w, h);
   const out =
     blend === 'multiply'

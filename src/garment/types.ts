@@ -115,6 +115,12 @@ export interface Motif {
   readonly onWhite: Raster;
   /** The photo as it is inside `bounds` (template for finding the motif again). */
   readonly photo: Raster;
+  /**
+   * The print's own colours inside `bounds`: `photo` with the light on it (a fold across the motif, a falloff)
+   * divided out, as measured on the ground or repeat around the motif; `photo` itself where the light is even.
+   * `onWhite` and the cut-out are made from it.
+   */
+  readonly print: Raster;
   /** 1 on the motif's pixels (and a one-pixel rim, so the cut-out keeps its anti-aliased edge), bounds-sized. */
   readonly mask: Uint8Array;
   /** What the ground or the repeat predicts under the motif (what `onWhite` was divided by), bounds-sized. */

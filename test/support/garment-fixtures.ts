@@ -246,11 +246,13 @@ export function motifAt(x: number, y: number, color = '#8e1b2b'): [number, numbe
 
 /**
  * The light on the garment, a multiplicative field: 'folds' are mild (0.9..1.0, smooth in x and y); 'falloff' is
- * a studio light fading 20 % from the collar to the hem with two soft horizontal folds (12 % deep) across it.
+ * a studio light fading 20 % from the collar to the hem with two soft horizontal folds (12 % deep) across it,
+ * one along y 330 through the placed motif's middle; 'even' is none (the print's own colours, noise only).
  */
-export type PhotoLight = 'folds' | 'falloff';
+export type PhotoLight = 'folds' | 'falloff' | 'even';
 
 function lightAt(light: PhotoLight, x: number, y: number): number {
+  if (light === 'even') return 1;
   if (light === 'folds')
     return 0.95 + 0.05 * Math.cos((2 * Math.PI * x) / 420) * Math.cos((2 * Math.PI * y) / 510);
   const fold = (c: number) => 0.12 * Math.exp(-(((y - c) / 14) ** 2));

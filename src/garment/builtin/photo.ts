@@ -21,7 +21,7 @@ import { keepSilhouette } from './against-photo.js';
 import { paletteOf, sampleLab } from './palette.js';
 import { detectLattice, medianTile, refineLattice } from './repeat.js';
 import { segment } from './segment.js';
-import { type RegionContext, type ShadingKind, shadingKind, withoutLight } from './shading.js';
+import { lightField, type RegionContext, type ShadingKind, shadingKind, withoutLight } from './shading.js';
 
 /** Photos are analysed at most this large (long side); lattice detection runs at most at LATTICE_SIDE. */
 export const ANALYSIS_SIDE = 1024;
@@ -30,6 +30,12 @@ const LATTICE_SIDE = 640;
 const SEGMENT_DE = 12;
 /** ΔE76 from the expected colour (ground or repeat) that counts as motif. */
 const MOTIF_DE = 20;
+/** Ground measured for a motif's light: this share of the motif's longer side around it (at least 6 px). */
+const LIGHT_MARGIN = 0.2;
+/** Print kept this far (px) from where the light on a motif is measured: its anti-aliased edge is not ground. */
+const LIGHT_CLEARANCE = 2;
+/** A motif whose light is everywhere within this of the expected colours' keeps the photo's pixels as they are. */
+const EVEN_LIGHT = 0.02;
 
 export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: string): Promise<Extraction> {
   const decoded = await decodeImage(buf);
@@ -328,6 +334,16 @@ function findMotif(
   const bounds = { x: box.x0, y: box.y0, w: bw, h: bh };
   const onWhite: Raster = { ...bounds, x: 0, y: 0, data: new Uint8ClampedArray(bw * bh * 4).fill(255) };
   const crop: Raster = { ...bounds, x: 0, y: 0, data: new Uint8ClampedArray(bw * bh * 4) };
+  const lit = motifLight(
+    photo,
+    inner,
+    labels,
+    new Set(comps.map((c) => c.label)),
+    group,
+    bounds,
+    light.expected,
+  );
+  const print: Raster = lit ? { ...crop, data: new Uint8ClampedArray(bw * bh * 4) } : crop;
   const under: Raster = { ...bounds, x: 0, y: 0, data: new Uint8ClampedArray(bw * bh * 4) };
   const core = new Uint8Array(bw * bh);
   // Without a repeat, the ground colour is predicted everywhere.
@@ -338,6 +354,11 @@ function findMotif(
       const o = (y * bw + x) * 4;
       crop.data.set(photo.data.subarray(si * 4, si * 4 + 3), o);
       crop.data[o + 3] = 255;
+      if (lit) {
+        const k = lit[y * bw + x]!;
+        for (let c = 0; c < 3; c++) print.data[o + c] = photo.data[si * 4 + c]! / k;
+        print.data[o + 3] = 255;
+      }
       const below = lattice
         ? tile.data.subarray(
             (((box.y0 + y) % lattice.tileH) * lattice.tileW + ((box.x0 + x) % lattice.tileW)) * 4,
@@ -348,12 +369,9 @@ function findMotif(
       under.data[o + 3] = 255;
       if (!group.has(labels[si]!)) continue;
       core[y * bw + x] = 1;
-      // Colour divided by what lies under it, so that multiplying it back over the fill gives the photo's colour.
+      // Colour divided by what lies under it, so that multiplying it back over the fill gives the print's colour.
       for (let c = 0; c < 3; c++) {
-        onWhite.data[o + c] = Math.min(
-          255,
-          Math.round((255 * photo.data[si * 4 + c]!) / Math.max(1, below[c]!)),
-        );
+        onWhite.data[o + c] = Math.min(255, Math.round((255 * print.data[o + c]!) / Math.max(1, below[c]!)));
       }
     }
   }
@@ -361,12 +379,72 @@ function findMotif(
     bounds,
     onWhite,
     photo: crop,
+    print,
     mask: dilate(core, bw, bh),
     under,
     share: Math.round((motifArea / area) * 1000) / 1000,
     dx: box.x0 + bw / 2 - (g.x + g.w / 2),
     dy: box.y0 - g.y,
   };
+}
+
+/**
+ * The light on a motif's pixels (bounds-sized, 1 = the light the expected colours were read under), or null
+ * when it is even (or cannot be measured): the smooth field of the ground or repeat around the motif and between
+ * its parts (shading.ts lightField), where the garment shows neither print (`printLabels`, kept LIGHT_CLEARANCE
+ * px away) nor the garment's edge. Fold shadows are not print (not in `printLabels`): they are the light itself.
+ */
+function motifLight(
+  photo: Raster,
+  inner: Uint8Array,
+  labels: Int32Array,
+  printLabels: ReadonlySet<number>,
+  group: ReadonlySet<number>,
+  bounds: Rect,
+  expected: (x: number, y: number) => readonly [number, number, number],
+): Float32Array | null {
+  const { w, h } = photo;
+  const margin = Math.max(6, Math.round(LIGHT_MARGIN * Math.max(bounds.w, bounds.h)));
+  const x0 = Math.max(0, bounds.x - margin);
+  const y0 = Math.max(0, bounds.y - margin);
+  const rect = {
+    x: x0,
+    y: y0,
+    w: Math.min(w, bounds.x + bounds.w + margin) - x0,
+    h: Math.min(h, bounds.y + bounds.h + margin) - y0,
+  };
+  const isPrint = new Uint8Array(rect.w * rect.h);
+  for (let y = 0; y < rect.h; y++) {
+    for (let x = 0; x < rect.w; x++) {
+      if (printLabels.has(labels[(rect.y + y) * w + rect.x + x]!)) isPrint[y * rect.w + x] = 1;
+    }
+  }
+  const clear = erode(
+    Uint8Array.from(isPrint, (v) => 1 - v),
+    rect.w,
+    rect.h,
+    LIGHT_CLEARANCE,
+  );
+  const known = new Uint8Array(rect.w * rect.h);
+  for (let y = 0; y < rect.h; y++) {
+    for (let x = 0; x < rect.w; x++) {
+      const i = y * rect.w + x;
+      if (clear[i] && inner[(rect.y + y) * w + rect.x + x]) known[i] = 1;
+    }
+  }
+  const field = lightField(photo, known, rect, expected);
+  if (!field) return null;
+  const out = new Float32Array(bounds.w * bounds.h);
+  let uneven = false;
+  for (let y = 0; y < bounds.h; y++) {
+    for (let x = 0; x < bounds.w; x++) {
+      const k = field[(bounds.y - rect.y + y) * rect.w + bounds.x - rect.x + x]!;
+      out[y * bounds.w + x] = k;
+      if (group.has(labels[(bounds.y + y) * w + bounds.x + x]!) && Math.abs(k - 1) > EVEN_LIGHT)
+        uneven = true;
+    }
+  }
+  return uneven ? out : null;
 }
 
 /** `m` grown by one pixel (8-neighbourhood). */

@@ -21,12 +21,26 @@ const NECK_BAND = 0.12;
  * product a product) within 12 % of its length.
  */
 function isDarkening(r: number, g: number, b: number, e: readonly [number, number, number]): boolean {
+  return !Number.isNaN(lightScale(r, g, b, e, 1.08));
+}
+
+/**
+ * The light s for which `rgb` is s·expected (0.3 ≤ s ≤ `max`) within 12 % of its length, or NaN when `rgb` is
+ * not `expected` under some light (another colour).
+ */
+function lightScale(
+  r: number,
+  g: number,
+  b: number,
+  e: readonly [number, number, number],
+  max: number,
+): number {
   const ee = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
-  if (ee === 0) return false;
+  if (ee === 0) return Number.NaN;
   const s = (r * e[0] + g * e[1] + b * e[2]) / ee;
-  if (s < 0.3 || s > 1.08) return false;
+  if (s < 0.3 || s > max) return Number.NaN;
   const res = Math.hypot(r - s * e[0], g - s * e[1], b - s * e[2]);
-  return res <= 0.12 * Math.sqrt(ee) * s + 6;
+  return res <= 0.12 * Math.sqrt(ee) * s + 6 ? s : Number.NaN;
 }
 
 export interface RegionContext {
@@ -202,4 +216,156 @@ function fillAlong(v: Float64Array, mask: Uint8Array, w: number, h: number, rows
     const lead = v[at(line, first)]!;
     for (let k = 0; k < first; k++) if (mask[at(line, k)]) v[at(line, k)] = lead;
   }
+}
+
+/** Below this length of the expected sRGB colour the light on it is not measured (a near-black ground's noise). */
+const MIN_EXPECTED = 30;
+/** Cells of the coarse light grid that hold fewer known pixels than this share are filled in, not measured. */
+const CELL_COVER = 0.25;
+
+/**
+ * The light over `rect` (a placed motif and the garment around it) as a factor per pixel (1 = the light the
+ * expected colours were read under), or null when too little ground shows to measure it. It is measured only
+ * where `known` (rect-sized) says the ground or the repeat shows — photo = s·expected there, as a fold or a
+ * falloff darkens it, see lightScale — averaged over coarse cells (the noise out, a fold's slow change kept),
+ * and carried smoothly into the cells with no ground (under the motif) as the membrane through their edges
+ * (Laplace's equation), so the motif's own shading and colours are never read as light.
+ */
+export function lightField(
+  photo: Raster,
+  known: Uint8Array,
+  rect: Rect,
+  expected: (x: number, y: number) => readonly [number, number, number],
+): Float32Array | null {
+  const c = Math.max(2, Math.round(Math.max(rect.w, rect.h) / 40));
+  const gw = Math.ceil(rect.w / c);
+  const gh = Math.ceil(rect.h / c);
+  if (gw < 3 || gh < 3) return null;
+  const sum = new Float64Array(gw * gh);
+  const cnt = new Float64Array(gw * gh);
+  for (let y = 0; y < rect.h; y++) {
+    for (let x = 0; x < rect.w; x++) {
+      if (!known[y * rect.w + x]) continue;
+      const e = expected(rect.x + x, rect.y + y);
+      if (Math.hypot(e[0], e[1], e[2]) < MIN_EXPECTED) continue;
+      const o = ((rect.y + y) * photo.w + rect.x + x) * 4;
+      const s = lightScale(photo.data[o]!, photo.data[o + 1]!, photo.data[o + 2]!, e, 1.6);
+      if (Number.isNaN(s)) continue;
+      const g = Math.floor(y / c) * gw + Math.floor(x / c);
+      sum[g] = sum[g]! + s;
+      cnt[g] = cnt[g]! + 1;
+    }
+  }
+  const need = Math.max(2, CELL_COVER * c * c);
+  const isKnown = new Uint8Array(gw * gh);
+  let nKnown = 0;
+  for (let g = 0; g < gw * gh; g++) {
+    if (cnt[g]! >= need) {
+      isKnown[g] = 1;
+      nKnown++;
+    }
+  }
+  if (nKnown < Math.max(8, 0.1 * gw * gh)) return null;
+  // The measured cells, each the mean over its 3 × 3 neighbourhood's known pixels (less noise, same slow light).
+  const v = new Float64Array(gw * gh);
+  let mean = 0;
+  for (let gy = 0; gy < gh; gy++) {
+    for (let gx = 0; gx < gw; gx++) {
+      if (!isKnown[gy * gw + gx]) continue;
+      let s = 0;
+      let n = 0;
+      for (let j = Math.max(0, gy - 1); j <= Math.min(gh - 1, gy + 1); j++) {
+        for (let i = Math.max(0, gx - 1); i <= Math.min(gw - 1, gx + 1); i++) {
+          if (!isKnown[j * gw + i]) continue;
+          s += sum[j * gw + i]!;
+          n += cnt[j * gw + i]!;
+        }
+      }
+      v[gy * gw + gx] = s / n;
+      mean += s / n;
+    }
+  }
+  mean /= nKnown;
+  for (let g = 0; g < gw * gh; g++) if (!isKnown[g]) v[g] = mean;
+  // The other cells: Laplace's equation with the measured cells fixed (successive over-relaxation).
+  for (let it = 0; it < 4000; it++) {
+    let change = 0;
+    for (let gy = 0; gy < gh; gy++) {
+      for (let gx = 0; gx < gw; gx++) {
+        const g = gy * gw + gx;
+        if (isKnown[g]) continue;
+        const l = gx > 0 ? v[g - 1]! : v[g + 1]!;
+        const r = gx < gw - 1 ? v[g + 1]! : v[g - 1]!;
+        const t = gy > 0 ? v[g - gw]! : v[g + gw]!;
+        const b = gy < gh - 1 ? v[g + gw]! : v[g - gw]!;
+        const d = (l + r + t + b) / 4 - v[g]!;
+        v[g] = v[g]! + 1.8 * d;
+        change = Math.max(change, Math.abs(d));
+      }
+    }
+    if (change < 1e-5) break;
+  }
+  // A fold is a line: its light runs on along it, across a motif that hides it, where the membrane would let it
+  // fade out from the motif's edges in (a narrow fold under a wide motif would keep most of its shadow). Along
+  // the light's least-changing direction (the structure tensor of the measured cells), each filled cell takes
+  // the measured light on both sides of it on that line, weighed by distance; the more the light runs one way
+  // (its coherence), the more this counts against the membrane.
+  let jxx = 0;
+  let jxy = 0;
+  let jyy = 0;
+  for (let gy = 1; gy < gh - 1; gy++) {
+    for (let gx = 1; gx < gw - 1; gx++) {
+      const g = gy * gw + gx;
+      if (!(isKnown[g - 1] && isKnown[g + 1] && isKnown[g - gw] && isKnown[g + gw])) continue;
+      const dx = (v[g + 1]! - v[g - 1]!) / 2;
+      const dy = (v[g + gw]! - v[g - gw]!) / 2;
+      jxx += dx * dx;
+      jxy += dx * dy;
+      jyy += dy * dy;
+    }
+  }
+  const coherence = jxx + jyy > 0 ? Math.hypot(jxx - jyy, 2 * jxy) / (jxx + jyy) : 0;
+  if (coherence > 0) {
+    const along = 0.5 * Math.atan2(2 * jxy, jxx - jyy) + Math.PI / 2;
+    const ux = Math.cos(along);
+    const uy = Math.sin(along);
+    const reach = (gx: number, gy: number, sign: number): { t: number; v: number } | null => {
+      for (let t = 0.5; ; t += 0.5) {
+        const x = Math.round(gx + sign * t * ux);
+        const y = Math.round(gy + sign * t * uy);
+        if (x < 0 || y < 0 || x >= gw || y >= gh) return null;
+        if (isKnown[y * gw + x]) return { t, v: v[y * gw + x]! };
+      }
+    };
+    const carried = new Float64Array(v);
+    for (let gy = 0; gy < gh; gy++) {
+      for (let gx = 0; gx < gw; gx++) {
+        const g = gy * gw + gx;
+        if (isKnown[g]) continue;
+        const a = reach(gx, gy, 1);
+        const b = reach(gx, gy, -1);
+        const line = a && b ? (a.v * b.t + b.v * a.t) / (a.t + b.t) : (a ?? b)?.v;
+        if (line !== undefined) carried[g] = coherence * line + (1 - coherence) * v[g]!;
+      }
+    }
+    v.set(carried);
+  }
+  // Bilinear up to the pixels.
+  const out = new Float32Array(rect.w * rect.h);
+  for (let y = 0; y < rect.h; y++) {
+    const u = Math.min(gh - 1, Math.max(0, (y + 0.5) / c - 0.5));
+    const y0 = Math.floor(u);
+    const y1 = Math.min(gh - 1, y0 + 1);
+    const fy = u - y0;
+    for (let x = 0; x < rect.w; x++) {
+      const t = Math.min(gw - 1, Math.max(0, (x + 0.5) / c - 0.5));
+      const x0 = Math.floor(t);
+      const x1 = Math.min(gw - 1, x0 + 1);
+      const fx = t - x0;
+      const top = v[y0 * gw + x0]! * (1 - fx) + v[y0 * gw + x1]! * fx;
+      const bottom = v[y1 * gw + x0]! * (1 - fx) + v[y1 * gw + x1]! * fx;
+      out[y * rect.w + x] = top * (1 - fy) + bottom * fy;
+    }
+  }
+  return out;
 }
