@@ -238,6 +238,8 @@ export function describeModel(config: ModelConfig): {
   tools: Variant;
   max_steps: number;
   context_tokens: number;
+  /** null: no output limit is asked for. */
+  max_output_tokens: number | null;
 } {
   return {
     base_url: safeBaseUrl(config.baseURL),
@@ -246,5 +248,6 @@ export function describeModel(config: ModelConfig): {
     tools: config.tools,
     max_steps: config.maxSteps,
     context_tokens: config.contextTokens,
+    max_output_tokens: config.maxOutputTokens,
   };
 }

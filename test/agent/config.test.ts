@@ -133,6 +133,7 @@ describe('describeModel', () => {
       tools: 'extended',
       max_steps: 20,
       context_tokens: 64_000,
+      max_output_tokens: 8192,
     });
     expect(JSON.stringify(shown)).not.toMatch(/secret|hidden|pw/);
   });
