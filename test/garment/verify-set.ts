@@ -178,15 +178,13 @@ export function unmirrorSleeve(session: Session): void {
   });
 }
 
-/** The back's print moved down by half a repeat (the side seams no longer meet). */
-export function breakSeam(session: Session): void {
+/** The back's print moved down by `fraction` of a repeat, half by default (the side seams no longer meet). */
+export function breakSeam(session: Session, fraction = 0.5, backName: string = NAME.back): void {
   edit(session, (s, ext, pl) => {
-    const back = pieceIdOf(s, `${NAME.back} 满印`);
-    const half = (ext.lattice!.tileH * pl.scale) / 2;
+    const back = pieceIdOf(s, `${backName} 满印`);
+    const half = ext.lattice!.tileH * pl.scale * fraction;
     const shifts = pl.shifts.map((sh) => (sh.layerId === back ? { ...sh, dy: sh.dy + half } : sh));
-    return withRaster(s, `${NAME.back} 满印`, (l) =>
-      fillRaster(ext, { ...pl, shifts }, l.raster, null, back),
-    );
+    return withRaster(s, `${backName} 满印`, (l) => fillRaster(ext, { ...pl, shifts }, l.raster, null, back));
   });
 }
 

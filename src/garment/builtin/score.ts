@@ -378,7 +378,9 @@ export function measureResult(
 
   // Seams: where the tool matched them (placement.shifts), the print near the front's right side seam against
   // the back's left one at the same garment height (hems level). The horizontal phase is searched over, so the
-  // measure judges the vertical phase the tool promises (a shaped side seam sits at different insets).
+  // measure judges the vertical phase the tool promises. Only bands that carry enough print to tell are judged:
+  // a sparse print (small dots on a plain ground) leaves the bands mostly ground, and then the seam is reported
+  // as not measurable and given no weight rather than scored on a few motifs.
   const front = grids.find((g) => g.piece.part === 'front');
   const back = grids.find((g) => g.piece.part === 'back');
   if (
@@ -389,15 +391,36 @@ export function measureResult(
     printed(typeOf(front.piece)) &&
     printed(typeOf(back.piece))
   ) {
-    const seam = seamMatch(front.grid, back.grid);
-    if (seam) {
+    // Where the tool put the back's print: the back column that continues a front column, in cells.
+    const shift = pl.shifts.find((sh) => sh.layerId === back.piece.layerId)!;
+    const seam = seamMatch(front.grid, back.grid, (front.rect.x - back.rect.x + shift.dx) / step);
+    if (seam && seam.ncc === null) {
+      out.push({
+        key: 'seams',
+        label: '侧缝对花',
+        score: 1,
+        weight: 0,
+        value: {
+          measurable: false,
+          compared_rows: seam.rows,
+          structured_cells: seam.structured,
+          structured_cells_needed: MIN_STRUCTURE,
+          note: '侧缝附近的花样太稀疏（大部分是底色），无法判断对花；此项不计分',
+        },
+        suggestion: null,
+      });
+    } else if (seam && seam.ncc !== null) {
       const sSeam = clamp01((seam.ncc - 0.3) / 0.4);
       out.push({
         key: 'seams',
         label: '侧缝对花',
         score: round(sSeam),
         weight: 0.1,
-        value: { side_seam_ncc: round(seam.ncc), compared_rows: seam.rows },
+        value: {
+          side_seam_ncc: round(seam.ncc),
+          compared_rows: seam.rows,
+          structured_cells: seam.structured,
+        },
         suggestion:
           sSeam < 0.7
             ? `侧缝对花：“${front.piece.name}”右侧缝与“${back.piece.name}”左侧缝处同一衣身高度的花样没有对上（相关 ${round(seam.ncc)}）：“${back.piece.name}”的花样可能被移动了；请对“${front.piece.name}”和“${back.piece.name}”一起重新调用 extract_and_apply_all_pieces`
@@ -477,9 +500,33 @@ function outlineRatio(p: PieceInfo, truth: PhotoTruth, pl: Placement): number | 
 
 /** Strips of BAND cells inside each side seam, lower half of the body, rows counted up from the hems. */
 const BAND = 8;
+/** Horizontal offsets are searched in steps of 1/SUB cell (a cell is about 1 mm; a small dot spans a few). */
+const SUB = 4;
+/** A compared cell carries print when its luminance is at least this far from the median (the ground). */
+const STRUCTURE_DL = 6;
+/** Print cells each side must hold, where the tool put the back's print, for the seam to be judged. */
+const MIN_STRUCTURE = 12;
 
-/** The best correlation of the two side-seam bands (same orientation) over horizontal offsets up to a third of the panel. */
-function seamMatch(front: Grid, back: Grid): { ncc: number; rows: number } | null {
+/**
+ * How well the print runs on across the side seam: the front's band inside its right seam against the back's
+ * inside its left seam, row by row at the same garment height (hems level). The tool moves the back's print as
+ * a whole (placement.shifts), so on a correct result the back is the front's print translated — by the same
+ * horizontal offset on every row. The offset is searched (in 1/SUB cells, interpolated) and held across the rows,
+ * in fabric columns, not in columns counted from each row's edge: a shaped side seam (a waist, a flare) moves
+ * the two edges against each other row by row, which changes where along the print each edge falls but not
+ * whether the print continues; counting from the edges would compare different parts of the repeat there. A
+ * row compares the cells of both bands (the front's, and the cells whose partners lie in the back's band).
+ * `ncc` is null when, at `expected` (the offset the tool's shift puts the back's print at, in cells), either side
+ * holds fewer than MIN_STRUCTURE print cells: the bands are mostly plain ground (small dots on white), and the
+ * best correlation over offsets would rest on offsets that pair a stray motif with ground — it says nothing
+ * either way. Counted at the tool's offset because that is what a correct result compares; where a shaped seam
+ * leaves a band's continuation off the other piece, its motifs are not counted.
+ */
+function seamMatch(
+  front: Grid,
+  back: Grid,
+  expected: number,
+): { ncc: number | null; rows: number; structured: { front: number; back: number } } | null {
   const rows = Math.floor(Math.min(front.h, back.h) / 2);
   const reach = Math.min(Math.floor(Math.min(front.w, back.w) / 3), 64);
   const edges: { fy: number; fx: number; by: number; bx: number }[] = [];
@@ -490,26 +537,54 @@ function seamMatch(front: Grid, back: Grid): { ncc: number; rows: number } | nul
     for (let x = front.w - 1; x >= 0 && fx < 0; x--) if (front.ok[fy * front.w + x]) fx = x;
     let bx = -1;
     for (let x = 0; x < back.w && bx < 0; x++) if (back.ok[by * back.w + x]) bx = x;
-    if (fx >= BAND + reach && bx >= 0 && bx + BAND + reach <= back.w) edges.push({ fy, fx, by, bx });
+    if (fx >= BAND - 1 && bx >= 0 && bx + BAND <= back.w) edges.push({ fy, fx, by, bx });
   }
   if (edges.length < 8) return null;
-  let best = Number.NEGATIVE_INFINITY;
-  for (let s = -reach; s <= reach; s++) {
-    const a: number[] = [];
-    const b: number[] = [];
+  // The back column that continues the front's band start, at the median row; offsets are searched around it.
+  const starts = edges.map((e) => e.bx - (e.fx - BAND + 1)).sort((a, b) => a - b);
+  const base = starts[starts.length >> 1]!;
+  const a: number[] = [];
+  const b: number[] = [];
+  const pairsAt = (t: number) => {
+    a.length = 0;
+    b.length = 0;
     for (const e of edges) {
-      for (let k = 0; k < BAND; k++) {
-        const f = e.fy * front.w + e.fx - (BAND - 1) + k - Math.max(0, -s);
-        const g = e.by * back.w + e.bx + k + Math.max(0, s);
-        if (!front.ok[f] || !back.ok[g]) continue;
+      const lo = Math.min(e.fx - BAND + 1, Math.ceil(e.bx - t));
+      const hi = Math.max(e.fx, Math.floor(e.bx + BAND - 1 - t));
+      for (let i = Math.max(0, lo); i <= Math.min(front.w - 1, hi); i++) {
+        const x = i + t;
+        if (!((i >= e.fx - BAND + 1 && i <= e.fx) || (x >= e.bx && x <= e.bx + BAND - 1))) continue;
+        const f = e.fy * front.w + i;
+        if (!front.ok[f]) continue;
+        const j = Math.floor(x);
+        const w = x - j;
+        if (j < 0 || j >= back.w || (w > 0 && j + 1 >= back.w)) continue;
+        const g = e.by * back.w + j;
+        if (!back.ok[g] || (w > 0 && !back.ok[g + 1])) continue;
         a.push(front.L[f]!);
-        b.push(back.L[g]!);
+        b.push(w > 0 ? back.L[g]! * (1 - w) + back.L[g + 1]! * w : back.L[g]!);
       }
     }
-    if (std(a) < 3 || std(b) < 3) continue;
+  };
+  // Enough print to tell? Counted where the tool put the back's print: what a correct result compares there.
+  pairsAt(Math.round(expected * SUB) / SUB);
+  const structured = { front: printCells(a), back: printCells(b) };
+  if (Math.min(structured.front, structured.back) < MIN_STRUCTURE)
+    return { ncc: null, rows: edges.length, structured };
+  let best = Number.NEGATIVE_INFINITY;
+  for (let s = -reach * SUB; s <= reach * SUB; s++) {
+    pairsAt(base + s / SUB);
+    if (a.length < BAND * 8 || std(a) < 3 || std(b) < 3) continue;
     best = Math.max(best, pearson(a, b));
   }
-  return Number.isFinite(best) ? { ncc: best, rows: edges.length } : null;
+  return Number.isFinite(best) ? { ncc: best, rows: edges.length, structured } : null;
+}
+
+/** Cells of `v` at least STRUCTURE_DL from its median (the ground): the print in a mostly plain band. */
+function printCells(v: readonly number[]): number {
+  const sorted = [...v].sort((p, q) => p - q);
+  const ground = sorted[sorted.length >> 1] ?? 0;
+  return v.filter((x) => Math.abs(x - ground) >= STRUCTURE_DL).length;
 }
 
 /** Fabric cells of `v` minus their mean over a 9 × 9 cell (about 9 mm) neighbourhood; broad light is gone. */
