@@ -24,8 +24,10 @@ import {
   last,
   modelConfig,
   SECRET_KEY,
+  sseChunk,
   startEndlessModel,
   turn,
+  wholeAnswer,
 } from './support.js';
 
 let model: ScriptedModel | undefined;
@@ -600,25 +602,11 @@ describe.each([
     if (!stream) {
       return {
         contentType: 'application/json',
-        raw: JSON.stringify({
-          id: 'x',
-          object: 'chat.completion',
-          created: 1,
-          model: 'm',
-          choices: [
-            {
-              index: 0,
-              finish_reason: finish,
-              message: { role: 'assistant', content: null, tool_calls: calls },
-            },
-          ],
-        }),
+        raw: JSON.stringify(wholeAnswer({ role: 'assistant', content: null, tool_calls: calls }, finish)),
       };
     }
-    const chunk = (delta: unknown, reason: string | null = null) =>
-      `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: reason }] })}\n\n`;
     return {
-      raw: `${chunk({ role: 'assistant', content: '' })}${chunk({ tool_calls: calls })}${chunk({}, finish)}data: [DONE]\n\n`,
+      raw: `${sseChunk({ role: 'assistant', content: '' })}${sseChunk({ tool_calls: calls })}${sseChunk({}, finish)}data: [DONE]\n\n`,
     };
   };
 

@@ -8,7 +8,7 @@ import {
 } from '../../src/agent/model-client.js';
 import { redact } from '../../src/agent/model-errors.js';
 import { type ScriptedModel, startScriptedModel } from '../support/scripted-model.js';
-import { modelConfig } from './support.js';
+import { modelConfig, sseChunk, wholeAnswer } from './support.js';
 
 let model: ScriptedModel | undefined;
 
@@ -53,38 +53,27 @@ describe('requestAssistant with servers that bend the protocol', () => {
   const request = (url: string, stream: boolean) => askOnce(modelConfig(url, { stream }));
 
   it('takes arguments sent as an object and an id sent as a number as their JSON text', async () => {
-    const completion = {
-      id: 'x',
-      object: 'chat.completion',
-      created: 1,
-      model: 'm',
-      choices: [
-        {
-          index: 0,
-          finish_reason: 'tool_calls',
-          message: {
-            role: 'assistant',
-            content: null,
-            tool_calls: [
-              { id: 7, type: 'function', function: { name: 'create_layer', arguments: { name: '对象' } } },
-            ],
-          },
-        },
-      ],
-    };
+    const completion = wholeAnswer(
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 7, type: 'function', function: { name: 'create_layer', arguments: { name: '对象' } } },
+        ],
+      },
+      'tool_calls',
+    );
     model = await startScriptedModel([{ raw: JSON.stringify(completion), contentType: 'application/json' }]);
     const reply = await request(model.url, false);
     expect(reply.toolCalls).toEqual([{ id: '7', name: 'create_layer', arguments: '{"name":"对象"}' }]);
   });
 
   it('refuses a streamed answer cut before its finish_reason, running none of its calls', async () => {
-    const chunk = (delta: unknown, finish: string | null = null) =>
-      `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     model = await startScriptedModel([
       {
         // One whole call, then a second cut in its arguments, and the body ends: no finish chunk, no [DONE].
         raw:
-          chunk({
+          sseChunk({
             tool_calls: [
               {
                 index: 0,
@@ -93,7 +82,7 @@ describe('requestAssistant with servers that bend the protocol', () => {
               },
             ],
           }) +
-          chunk({
+          sseChunk({
             tool_calls: [{ index: 1, id: 'b', function: { name: 'create_layer', arguments: '{"name":"L' } }],
           }),
       },
@@ -104,19 +93,17 @@ describe('requestAssistant with servers that bend the protocol', () => {
 
 describe('requestAssistant', () => {
   it('reads a stream whose tool calls come whole and without an index (as Ollama sends them)', async () => {
-    const chunk = (delta: unknown, finish: string | null = null) =>
-      `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     model = await startScriptedModel([
       {
         raw:
-          chunk({ role: 'assistant', content: '好' }) +
-          chunk({
+          sseChunk({ role: 'assistant', content: '好' }) +
+          sseChunk({
             tool_calls: [
               { id: 'c1', type: 'function', function: { name: 'undo', arguments: '{"steps":2}' } },
               { function: { name: 'redo', arguments: '{}' } },
             ],
           }) +
-          chunk({}, 'tool_calls') +
+          sseChunk({}, 'tool_calls') +
           'data: [DONE]\n\n',
       },
     ]);

@@ -55,6 +55,29 @@ export async function turn(
   return events;
 }
 
+/** One streamed Chat Completions chunk, as the SSE line a server sends. */
+export function sseChunk(delta: unknown, finish: string | null = null): string {
+  const body = {
+    id: 'x',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  };
+  return `data: ${JSON.stringify(body)}\n\n`;
+}
+
+/** A whole (not streamed) Chat Completions answer of one choice. */
+export function wholeAnswer(message: Record<string, unknown>, finish: string): Record<string, unknown> {
+  return {
+    id: 'x',
+    object: 'chat.completion',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, finish_reason: finish, message }],
+  };
+}
+
 export function last<T>(list: readonly T[]): T {
   return list[list.length - 1]!;
 }
@@ -95,8 +118,6 @@ export async function startEndlessModel(stream: boolean): Promise<{
     type: 'function',
     function: { name: 'create_layer', arguments: '{"name":"不该出现"}' },
   };
-  const chunk = (delta: unknown) =>
-    `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -106,10 +127,10 @@ export async function startEndlessModel(stream: boolean): Promise<{
         drop();
       });
       res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
-      const piece = stream ? chunk({ content: '啊'.repeat(2000) }) : 'a'.repeat(8192);
+      const piece = stream ? sseChunk({ content: '啊'.repeat(2000) }) : 'a'.repeat(8192);
       res.write(
         stream
-          ? chunk({ role: 'assistant', content: '' }) + chunk({ tool_calls: [call] })
+          ? sseChunk({ role: 'assistant', content: '' }) + sseChunk({ tool_calls: [call] })
           : `{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","tool_calls":[${JSON.stringify(call)}],"content":"`,
       );
       const pump = () => {
