@@ -12,9 +12,18 @@
  */
 
 import { cmykaFromRgba, rgbaFromCmyk } from './cmyk-pixels.js';
-import type { ColorInks, DocState, Effects, Layer, Raster, RGB } from './model.js';
+import type { ColorInks, DocState, Effects, InkTable, Layer, Raster, RGB } from './model.js';
 import { type PressProfile, pressProfile } from './press-profile.js';
-import { colorInksOf, documentInkSources, inksOf, takeKeptInks } from './raster-inks.js';
+import {
+  colorInksOf,
+  documentInkSources,
+  inksOf,
+  newInkTable,
+  recordInk,
+  recordPixels,
+  tableApplies,
+  takeKeptInks,
+} from './raster-inks.js';
 
 /** Ink percentages, 0–100, as Photoshop's Info panel shows them. */
 export interface Cmyk {
@@ -28,10 +37,11 @@ export interface Cmyk {
  * A raster through the round trip, keeping the inks of its separation: saving writes those (raster-inks.ts), not
  * a second separation of the round-tripped pixels, which would differ.
  */
-async function roundTripRaster(r: Raster, profile: PressProfile): Promise<Raster> {
+async function roundTripRaster(r: Raster, profile: PressProfile, table: InkTable): Promise<Raster> {
   const { w, h } = r;
   const cmyka = await cmykaFromRgba(r.data, w, h, profile.path);
   const data = await rgbaFromCmyk(cmyka, w, h, 5, profile.bytes);
+  recordPixels(table, data, cmyka);
   for (let i = 3; i < data.length; i += 4) data[i] = r.data[i]!;
   return { x: r.x, y: r.y, w, h, data, inks: inksOf(cmyka, w, h, data, profile.bytes) };
 }
@@ -95,7 +105,14 @@ export async function cmykAt(
 /** A colour as the document can hold it: unchanged in RGB mode, through the round trip in CMYK mode. */
 export async function documentColor(state: DocState, color: RGB): Promise<RGB> {
   if (state.mode !== 'cmyk') return color;
-  return (await roundTripColors([color]))[0]!;
+  const [separated] = await separateColors([color]);
+  // Whatever is drawn in it is written with the inks it came from (the document's ink table).
+  const table = state.inkTable;
+  if (tableApplies(table, pressProfile().bytes)) {
+    const { r, g, b } = separated!.color;
+    recordInk(table, r, g, b, ...separated!.inks.cmyk);
+  }
+  return separated!.color;
 }
 
 function key(c: RGB): string {
@@ -109,13 +126,14 @@ function key(c: RGB): string {
  */
 export async function convertStateToCmyk(state: DocState): Promise<DocState> {
   const profile = pressProfile(); // a missing profile fails here, before any raster is converted
+  const inkTable = newInkTable(profile.bytes);
   const converted = new Map<Uint8ClampedArray, Raster>();
   const raster = async (r: Raster): Promise<Raster> => {
     if (r.w <= 0 || r.h <= 0 || r.data.length === 0) return r;
     let done = converted.get(r.data);
     if (!done) {
       // One raster at a time: each may be hundreds of megabytes.
-      done = await roundTripRaster(r, profile);
+      done = await roundTripRaster(r, profile, inkTable);
       converted.set(r.data, done);
     }
     return { ...done, x: r.x, y: r.y };
@@ -135,6 +153,7 @@ export async function convertStateToCmyk(state: DocState): Promise<DocState> {
   }
   const list = [...colors.values()];
   const mapped = await separateColors(list);
+  for (const { color: c, inks } of mapped) recordInk(inkTable, c.r, c.g, c.b, ...inks.cmyk);
   const table = new Map(list.map((c, i) => [key(c), mapped[i]!]));
   const color = (c: RGB): RGB => table.get(key(c))?.color ?? c;
 
@@ -178,5 +197,5 @@ export async function convertStateToCmyk(state: DocState): Promise<DocState> {
     if (layer.effects) next = { ...next, ...effects(layer.effects) };
     layers.set(id, next);
   }
-  return { ...state, mode: 'cmyk', layers, foreground: color(state.foreground) };
+  return { ...state, mode: 'cmyk', layers, foreground: color(state.foreground), inkTable };
 }

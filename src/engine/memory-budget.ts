@@ -41,6 +41,12 @@ export function sessionPixelBytes(state: EditorState, composites: readonly Raste
   for (const doc of state.docs) {
     for (const step of doc.history.states) {
       count(step.selection);
+      // A CMYK document's ink table (raster-inks.ts), shared by its steps.
+      const table = step.inkTable;
+      if (table && !seen.has(table.keys.buffer)) {
+        seen.add(table.keys.buffer);
+        bytes += table.keys.byteLength + table.values.byteLength;
+      }
       for (const layer of step.layers.values()) {
         if ('raster' in layer) count(layer.raster);
         if ('source' in layer) count(layer.source);

@@ -36,6 +36,23 @@ export interface RasterInks {
   readonly pixels: string;
 }
 
+/**
+ * A CMYK document's memo of separations: for each colour it holds that came from a separation (the conversion's
+ * pixels and colours, a colour chosen since — text, fills, strokes), the inks it came from. A pixel of that
+ * colour anywhere — painted later, in an edited layer, in the merged image — is written with those inks, as
+ * Photoshop keeps a CMYK document's inks, instead of a second separation of the round-tripped colour. Any of the
+ * inks recorded for a colour shows as that colour, so the memo is true of every state of the document: it is
+ * shared by them and only ever added to (the one thing in a DocState that changes after it is committed).
+ * Open addressing on typed arrays (raster-inks.ts): keys 0x1RRGGBB (0 = empty), values C·2²⁴ + M·2¹⁶ + Y·2⁸ + K.
+ */
+export interface InkTable {
+  /** Fingerprint of the press profile the inks were separated with. */
+  readonly profile: string;
+  keys: Uint32Array;
+  values: Uint32Array;
+  count: number;
+}
+
 /** A one-channel 8-bit mask (255 = fully shown/selected); `outside` is the value beyond its rectangle. */
 export interface Mask extends Rect {
   readonly data: Uint8Array;
@@ -262,4 +279,6 @@ export interface DocState {
   readonly foreground: RGB;
   /** The next layer id to hand out; never reused, so ids stay stable across undo. */
   readonly nextId: number;
+  /** A CMYK document's memo of the inks its colours were separated with (InkTable). */
+  readonly inkTable?: InkTable;
 }

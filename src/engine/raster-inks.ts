@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { cmykaFromRgba } from './cmyk-pixels.js';
-import type { ColorInks, DocState, FillLayer, Raster, RasterInks, RGB } from './model.js';
+import type { ColorInks, DocState, FillLayer, InkTable, Raster, RasterInks, RGB } from './model.js';
 import { allocMask } from './raster.js';
 import { topDown } from './tree.js';
 
@@ -88,10 +88,121 @@ export function keptFillInks(layer: FillLayer, profile: Uint8Array): ColorInks['
   return inks.cmyk;
 }
 
-/** Pixels whose kept inks still apply: a raster's, or a fill's one colour over the whole canvas. */
+/**
+ * Pixels whose kept inks still apply: a raster's, a fill's one colour over the whole canvas, or any pixel of a
+ * colour the document's ink table holds.
+ */
 export type InkSource =
   | { readonly raster: Raster; readonly cmyk: Uint8Array }
-  | { readonly color: RGB; readonly cmyk: ColorInks['cmyk'] };
+  | { readonly color: RGB; readonly cmyk: ColorInks['cmyk'] }
+  | { readonly table: InkTable };
+
+/** The most colours a table holds (32 MiB at most); colours beyond are separated afresh when saved. */
+const MAX_TABLE_COLOURS = 1 << 21;
+
+export function newInkTable(icc: Uint8Array): InkTable {
+  return {
+    profile: profileFingerprint(icc),
+    keys: new Uint32Array(1024),
+    values: new Uint32Array(1024),
+    count: 0,
+  };
+}
+
+/** Whether the table's inks are for the press profile `icc`. */
+export function tableApplies(t: InkTable | undefined, icc: Uint8Array): t is InkTable {
+  return t !== undefined && t.profile === profileFingerprint(icc);
+}
+
+const slotOf = (key: number, mask: number) => (Math.imul(key, 0x9e3779b1) >>> 0) & mask;
+
+/** The packed inks recorded for r, g, b, or -1. */
+export function inkOf(t: InkTable, r: number, g: number, b: number): number {
+  const key = (0x1000000 | (r << 16) | (g << 8) | b) >>> 0;
+  const mask = t.keys.length - 1;
+  for (let i = slotOf(key, mask); ; i = (i + 1) & mask) {
+    const k = t.keys[i]!;
+    if (k === key) return t.values[i]!;
+    if (k === 0) return -1;
+  }
+}
+
+/** Records the inks c, m, y, k (0–255) for the colour r, g, b unless it has some already. */
+export function recordInk(
+  t: InkTable,
+  r: number,
+  g: number,
+  b: number,
+  c: number,
+  m: number,
+  y: number,
+  k: number,
+): void {
+  const key = (0x1000000 | (r << 16) | (g << 8) | b) >>> 0;
+  let mask = t.keys.length - 1;
+  let i = slotOf(key, mask);
+  for (; t.keys[i] !== 0; i = (i + 1) & mask) if (t.keys[i] === key) return;
+  if (t.count >= MAX_TABLE_COLOURS) return;
+  if ((t.count + 1) * 2 > t.keys.length) {
+    const { keys, values } = t;
+    t.keys = new Uint32Array(keys.length * 2);
+    t.values = new Uint32Array(keys.length * 2);
+    mask = t.keys.length - 1;
+    for (let j = 0; j < keys.length; j++) {
+      if (keys[j] === 0) continue;
+      let s = slotOf(keys[j]!, mask);
+      while (t.keys[s] !== 0) s = (s + 1) & mask;
+      t.keys[s] = keys[j]!;
+      t.values[s] = values[j]!;
+    }
+    i = slotOf(key, mask);
+    while (t.keys[i] !== 0) i = (i + 1) & mask;
+  }
+  t.keys[i] = key;
+  t.values[i] = ((c << 24) | (m << 16) | (y << 8) | k) >>> 0;
+  t.count++;
+}
+
+/** Records every visible pixel of `rgba` (straight RGBA) with its inks in `cmyka` (C M Y K A). */
+export function recordPixels(t: InkTable, rgba: Uint8Array | Uint8ClampedArray, cmyka: Uint8Array): void {
+  for (let i = 0, j = 0; i < rgba.length; i += 4, j += 5) {
+    if (rgba[i + 3] === 0) continue;
+    recordInk(
+      t,
+      rgba[i]!,
+      rgba[i + 1]!,
+      rgba[i + 2]!,
+      cmyka[j]!,
+      cmyka[j + 1]!,
+      cmyka[j + 2]!,
+      cmyka[j + 3]!,
+    );
+  }
+}
+
+/** takeKeptInks for the table: every untaken visible pixel whose colour it holds. */
+function takeTableInks(
+  rgba: Uint8Array | Uint8ClampedArray,
+  cmyka: Uint8Array,
+  n: number,
+  t: InkTable,
+  taken: Uint8Array,
+): number {
+  let count = 0;
+  for (let p = 0, i = 0; p < n; p++, i += 4) {
+    if (taken[p] || rgba[i + 3] === 0) continue;
+    const v = inkOf(t, rgba[i]!, rgba[i + 1]!, rgba[i + 2]!);
+    if (v < 0) continue;
+    const o = p * 5;
+    cmyka[o] = v >>> 24;
+    cmyka[o + 1] = (v >>> 16) & 255;
+    cmyka[o + 2] = (v >>> 8) & 255;
+    cmyka[o + 3] = v & 255;
+    taken[p] = 1;
+    count++;
+  }
+  return count;
+}
 
 /**
  * Inks for a composite's pixels: `rgba` (straight RGBA) and `cmyka` (C M Y K A, 5 bytes per pixel) both cover the
@@ -119,6 +230,7 @@ export function takeKeptInks(
   }
   for (let s = sources.length - 1; s >= 0; s--) {
     const source = sources[s]!;
+    if ('table' in source) continue;
     if ('color' in source) {
       count += takeColorInks(rgba, cmyka, w * h, source, taken);
       continue;
@@ -155,12 +267,16 @@ export function takeKeptInks(
       }
     }
   }
+  // The table last: only pixels no layer's own inks gave.
+  for (const source of sources) {
+    if ('table' in source) count += takeTableInks(rgba, cmyka, w * h, source.table, taken);
+  }
   return count;
 }
 
 /**
- * The document's layers whose kept inks still apply, from the top of the stack down (the top one wins). `wanted`
- * picks rasters before their fingerprint (a hash of every pixel) is taken.
+ * The document's layers whose kept inks still apply, from the top of the stack down (the top one wins), then its
+ * ink table. `wanted` picks rasters before their fingerprint (a hash of every pixel) is taken.
  */
 export function documentInkSources(
   state: DocState,
@@ -181,6 +297,7 @@ export function documentInkSources(
     const cmyk = keptInks(layer.raster, profile);
     if (cmyk) out.push({ raster: layer.raster, cmyk });
   }
+  if (tableApplies(state.inkTable, profile)) out.push({ table: state.inkTable });
   return out;
 }
 

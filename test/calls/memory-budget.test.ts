@@ -71,8 +71,9 @@ describe('counting a session’s pixel memory', () => {
     await ok(s, 'fill_selection', { color: '#00ff00' });
     const layer = 500 * 400 * 4;
     await ok(s, 'convert_to_cmyk');
-    // The RGB layer stays in history; the converted one holds its pixels and, as many bytes again, its inks.
-    expect(used(s)).toBe(3 * layer);
+    // The RGB layer stays in history; the converted one holds its pixels and, as many bytes again, its inks; the
+    // document's ink table holds its two colours in its smallest size (1024 keys and values).
+    expect(used(s)).toBe(3 * layer + 2 * 1024 * 4);
   });
 
   it('reads the canvas a PSD declares from its header', () => {

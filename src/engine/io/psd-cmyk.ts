@@ -25,9 +25,9 @@ import {
 import { writeBytes } from 'ag-psd/dist/psdWriter.js';
 import { cmykaFromRgba, rgbaFromCmyk } from '../cmyk-pixels.js';
 import { EditorError } from '../errors.js';
-import type { Raster, RGB } from '../model.js';
+import type { InkTable, Raster, RGB } from '../model.js';
 import { emptyRaster } from '../raster.js';
-import { type InkSource, inksOf, keptInks, separateComposite } from '../raster-inks.js';
+import { type InkSource, inksOf, keptInks, separateComposite, takeKeptInks } from '../raster-inks.js';
 import { packedRowLimit, packStrided } from './packbits.js';
 import type { PsdSink } from './psd-sink.js';
 import type { ChannelPlan, LayerPlan } from './psd-stream.js';
@@ -95,6 +95,7 @@ export function cmykLayerPlan(
   profile: PlanProfile,
   withAlpha: boolean,
   extra: readonly ChannelPlan[],
+  table?: InkTable,
 ): LayerPlan {
   let cmyka: Uint8Array | undefined;
   const { w, h } = r;
@@ -108,7 +109,12 @@ export function cmykLayerPlan(
     channels: [...(withAlpha ? [channel(-1, 4)] : []), ...[0, 1, 2, 3].map((c) => channel(c, c)), ...extra],
     load: async () => {
       const kept = keptInks(r, profile.bytes);
-      cmyka = kept ? interleaved(kept, r.data, 0, w * h) : await cmykaFromRgba(r.data, w, h, profile.path);
+      if (kept) cmyka = interleaved(kept, r.data, 0, w * h);
+      else {
+        cmyka = await cmykaFromRgba(r.data, w, h, profile.path);
+        // Pixels of a colour the document's ink table holds (painted since, or left by an edit) take its inks.
+        if (table) takeKeptInks(r.data, cmyka, r.x, r.y, w, h, [{ table }]);
+      }
       invertInks(cmyka);
     },
     unload: () => {

@@ -37,6 +37,7 @@ import {
   type DropShadowEffect,
   type Effects,
   type Guide,
+  type InkTable,
   type Layer,
   type LayerMask,
   type Locks,
@@ -49,7 +50,14 @@ import {
 } from '../model.js';
 import { iccDescription, pressProfile } from '../press-profile.js';
 import { allocMask, allocPixels, cropRaster, emptyRaster, sharePixels } from '../raster.js';
-import { documentInkSources, type InkSource, keptFillInks, uniformRasterInks } from '../raster-inks.js';
+import {
+  documentInkSources,
+  type InkSource,
+  inkOf,
+  keptFillInks,
+  tableApplies,
+  uniformRasterInks,
+} from '../raster-inks.js';
 import { isIdentityMatrix, psdFontName, renderTextSpec, TEXT_BASELINE_EM, textAnchor } from '../text.js';
 import { decodeImage, encodePng } from './image-codec.js';
 import {
@@ -209,6 +217,8 @@ interface EncodeContext {
     readonly profilePath: string;
     readonly profile: PlanProfile;
     readonly inkSources: readonly InkSource[];
+    /** The document's ink table, when it was made with this profile. */
+    readonly table?: InkTable;
   };
   /** The bottom layer is Photoshop's Background (no transparency channel when opaque and unmasked). */
   readonly background: boolean;
@@ -233,6 +243,12 @@ function maskToAg(m: LayerMask): AgMask {
 }
 
 const px = (value: number): UnitsValue => ({ units: 'Pixels', value });
+
+/** The inks the document's table holds for `c`, if any. */
+function tableInks(table: InkTable | undefined, c: RGB): readonly number[] | undefined {
+  const v = table ? inkOf(table, c.r, c.g, c.b) : -1;
+  return v < 0 ? undefined : [v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255];
+}
 
 function effectsToAg(fx: Effects): AgEffects | undefined {
   const out: AgEffects = {};
@@ -347,7 +363,7 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
     // Photoshop's Background has no transparency channel.
     const withAlpha = !(bottom && !layer.mask && !hasTransparency(r.data));
     if (cmyk) {
-      ctx.plans.set(out, cmykLayerPlan(r, cmyk.profile, withAlpha, maskChannels));
+      ctx.plans.set(out, cmykLayerPlan(r, cmyk.profile, withAlpha, maskChannels, cmyk.table));
       return;
     }
     const colour = [0, 1, 2].map((c) => rgbaChannel(c, r, c));
@@ -362,7 +378,7 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
       const { width: w, height: h } = state;
       Object.assign(out, { left: 0, top: 0, right: w, bottom: h });
       const c = layer.color;
-      const kept = cmyk ? keptFillInks(layer, cmyk.profile.bytes) : undefined;
+      const kept = cmyk ? (keptFillInks(layer, cmyk.profile.bytes) ?? tableInks(cmyk.table, c)) : undefined;
       const samples = kept
         ? kept.map((ink) => 255 - ink)
         : cmyk
@@ -515,7 +531,12 @@ async function writePsd(
   const background = isBackgroundLayer(state, bottom);
   const plans: ChannelPlans = new WeakMap();
   const cmyk = profile
-    ? { profilePath: profile.path, profile, inkSources: documentInkSources(state, profile.bytes) }
+    ? {
+        profilePath: profile.path,
+        profile,
+        inkSources: documentInkSources(state, profile.bytes),
+        ...(tableApplies(state.inkTable, profile.bytes) ? { table: state.inkTable } : {}),
+      }
     : undefined;
   const ctx: EncodeContext = {
     state,

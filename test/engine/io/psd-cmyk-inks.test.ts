@@ -252,4 +252,66 @@ describe.skipIf(!ready)('CMYK inks of convert_to_cmyk', () => {
     expect([...layer.data.subarray(0, 4)]).toEqual([...first.subarray(0, 4)]);
     expect([...(await mergedInks(file)).subarray(0, 4)]).toEqual([...first.subarray(0, 4)]);
   }, 60_000);
+
+  it('are kept for what is drawn after the conversion, and for the pixels an edit leaves alone', async () => {
+    const session = newSession(tempDir('atelier-cmyk-after-'));
+    const rgba = gradient();
+    await session.workspace.writeAtomic(
+      'in.png',
+      await sharp(Buffer.from(rgba), { raw: { width: G, height: G, channels: 4 } })
+        .png()
+        .toBuffer(),
+    );
+    await ok(session, 'open_document', { path: 'in.png' });
+    await ok(session, 'convert_to_cmyk');
+    // Paint a colour into the converted layer itself, and put text of another colour on a layer of its own.
+    const paint = { r: 30, g: 160, b: 90 };
+    const ink = { r: 200, g: 40, b: 150 };
+    await ok(session, 'select_rect', { left: 4, top: 4, right: 20, bottom: 14 });
+    await ok(session, 'fill_selection', { color: '#1ea05a' });
+    await ok(session, 'deselect');
+    await ok(session, 'create_text_layer', { text: '印', x: 24, y: 20, font_size: 22, color: '#c82896' });
+    const sep = async (c: { r: number; g: number; b: number }) => [
+      ...(await cmykaFromRgba(Uint8Array.of(c.r, c.g, c.b, 255), 1, 1, DEFAULT_PROFILE_PATH)).subarray(0, 4),
+    ];
+    const first = await cmykaFromRgba(rgba, G, G, DEFAULT_PROFILE_PATH);
+    const percent = (v: number) => Math.round((v / 255) * 100);
+    const asPercent = ([c, m, y, k]: number[]) => ({
+      c: percent(c!),
+      m: percent(m!),
+      y: percent(y!),
+      k: percent(k!),
+    });
+    expect((await ok(session, 'get_pixel_color', { x: 8, y: 8 })).cmyk).toEqual(asPercent(await sep(paint)));
+
+    await ok(session, 'save_document_as', { path: 'after.psd' });
+    const file = await session.workspace.read('after.psd');
+    const read = await readWithPsdTools(file, { pixels: true });
+    const background = read.pixels!.find((p) => p.layer !== null && p.width === G && p.height === G)!;
+    const at4 = (data: Uint8Array, w: number, x: number, y: number) => [
+      ...data.subarray((y * w + x) * 4, (y * w + x) * 4 + 4),
+    ];
+    // The painted pixels: the first separation of the colour asked for; the rest of the layer: the conversion's.
+    expect(at4(background.data, G, 8, 8)).toEqual(await sep(paint));
+    for (const [x, y] of [
+      [30, 5],
+      [2, 40],
+      [45, 45],
+    ] as const) {
+      expect(at4(background.data, G, x, y)).toEqual([
+        ...first.subarray((y * G + x) * 5, (y * G + x) * 5 + 4),
+      ]);
+    }
+    // The text: every fully covered glyph pixel holds the first separation of its colour.
+    const text = read.pixels!.find((p) => p.layer !== null && p !== background)!;
+    const want = await sep(ink);
+    let glyph = 0;
+    expect(text.srgbMode).toBe('RGBA');
+    for (let i = 0; i < text.width * text.height; i++) {
+      if (text.srgb![i * 4 + 3] !== 255) continue;
+      expect([...text.data.subarray(i * 4, i * 4 + 4)]).toEqual(want);
+      glyph++;
+    }
+    expect(glyph).toBeGreaterThan(20);
+  }, 60_000);
 });

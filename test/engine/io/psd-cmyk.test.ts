@@ -15,6 +15,7 @@ import { decodePsd, encodePsd } from '../../../src/engine/io/psd.js';
 import type { DocState, Layer, Raster } from '../../../src/engine/model.js';
 import { DEFAULT_PROFILE_PATH, pressProfile } from '../../../src/engine/press-profile.js';
 import { solidRaster } from '../../../src/engine/raster.js';
+import { inkOf } from '../../../src/engine/raster-inks.js';
 import { convertTo, IDENTIFY, imageMagickAvailable } from '../../support/imagemagick.js';
 
 function identify(file: string, format: string): Promise<string> {
@@ -202,6 +203,16 @@ describe.skipIf(!ready)('CMYK PSD', () => {
 
   it('stores the merged image as CMYK that ImageMagick reads as our inks and, through the profile, our colours', async () => {
     const inks = await cmykaFromRgba(composite.data, W, H, pressProfile().path);
+    // A pixel of a colour the conversion separated takes the inks it came from (the document's ink table).
+    let fromTable = 0;
+    for (let i = 0; i < W * H; i++) {
+      const d = composite.data;
+      const v = d[i * 4 + 3] ? inkOf(state.inkTable!, d[i * 4]!, d[i * 4 + 1]!, d[i * 4 + 2]!) : -1;
+      if (v < 0) continue;
+      inks.set([v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255], i * 5);
+      fromTable++;
+    }
+    expect(fromTable).toBeLessThan(W * H); // most of this composite is colours of its own
     const raw = await withTempFiles({ 'in.psd': file }, (f) =>
       convertTo([`${f['in.psd']}[0]`, '-depth', '8', 'cmyka:OUT'], 'cmyka'),
     );
