@@ -180,6 +180,14 @@ export function recordPixels(t: InkTable, rgba: Uint8Array | Uint8ClampedArray, 
   }
 }
 
+/** Records every visible pixel of `rgba` with its inks in `cmyk` (C M Y K, a raster's kept inks). */
+export function recordRasterInks(t: InkTable, rgba: Uint8ClampedArray, cmyk: Uint8Array): void {
+  for (let i = 0; i < rgba.length; i += 4) {
+    if (rgba[i + 3] === 0) continue;
+    recordInk(t, rgba[i]!, rgba[i + 1]!, rgba[i + 2]!, cmyk[i]!, cmyk[i + 1]!, cmyk[i + 2]!, cmyk[i + 3]!);
+  }
+}
+
 /** takeKeptInks for the table: every untaken visible pixel whose colour it holds. */
 function takeTableInks(
   rgba: Uint8Array | Uint8ClampedArray,

@@ -55,6 +55,9 @@ import {
   type InkSource,
   inkOf,
   keptFillInks,
+  newInkTable,
+  recordInk,
+  recordRasterInks,
   tableApplies,
   uniformRasterInks,
 } from '../raster-inks.js';
@@ -1336,6 +1339,21 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     guides,
     foreground: { r: 0, g: 0, b: 0 },
     nextId: ctx.nextId,
+    ...(icc ? { inkTable: fileInkTable(ctx.layers, icc) } : {}),
   };
   return { state, warnings };
+}
+
+/** A CMYK file's ink table (raster-inks.ts): the colours of its layers with the inks the file holds for them. */
+function fileInkTable(layers: ReadonlyMap<number, Layer>, icc: Uint8Array): InkTable {
+  const table = newInkTable(icc);
+  for (const layer of layers.values()) {
+    if (layer.kind === 'fill' && layer.inks) {
+      const { r, g, b } = layer.color;
+      recordInk(table, r, g, b, ...layer.inks.cmyk);
+    } else if ('raster' in layer && layer.raster.inks) {
+      recordRasterInks(table, layer.raster.data, layer.raster.inks.cmyk);
+    }
+  }
+  return table;
 }

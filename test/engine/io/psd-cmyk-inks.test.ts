@@ -100,25 +100,32 @@ describe.skipIf(!ready)('CMYK inks kept across open and save', () => {
     expect((await mergedInks(again)).equals(await mergedInks(file))).toBe(true);
   }, 60_000);
 
-  it('separates afresh a layer whose pixels changed, even when the change kept the old inks along', async () => {
+  it('keeps the file’s inks for the pixels an edit left alone, and separates the pixel it changed', async () => {
     const file = await pressFile(DEFAULT_PROFILE_PATH);
+    const original = await layerInks(file);
     const { state } = await decodePsd(file);
     const layer = onlyLayer(state);
     const data = copyPixels(layer.raster.data);
     data.set([255, 255, 255, 255], (10 * W + 2) * 4); // one pixel painted white
     const edited: Raster = { ...layer.raster, data };
-    expect(edited.inks).toBeDefined();
+    expect(edited.inks).toBeDefined(); // carried along, but no longer the layer's: its fingerprint differs
     const next: DocState = {
       ...state,
       layers: new Map(state.layers).set(layer.id, { ...layer, raster: edited }),
     };
     const inks = await layerInks(await resave(next));
-    const expected = await cmykaFromRgba(data, W, H, DEFAULT_PROFILE_PATH);
-    for (let i = 0; i < W * H; i++) {
-      for (let c = 0; c < 4; c++) expect(inks[i * 4 + c]).toBe(expected[i * 5 + c]);
-    }
+    // The changed pixel: a colour the file does not hold, separated (white: no ink).
     expect(at(inks, 2, 10)).toEqual([0, 0, 0, 0]);
-    expect(at(inks, 4, 10)[0]).toBeGreaterThan(100); // the black around it: a fresh four-colour separation
+    // Every other pixel: its colour's inks in the file (the document's ink table), K-only black included.
+    for (let i = 0; i < W * H; i++) {
+      if (i === 10 * W + 2) continue;
+      for (let c = 0; c < 4; c++) expect(inks[i * 4 + c]).toBe(original[i * 4 + c]);
+    }
+    expect(at(inks, 4, 10)).toEqual([0, 0, 0, 255]);
+    // Without the table (a document that has none), the same edit separates the whole layer afresh.
+    const bare: DocState = { ...next, inkTable: undefined };
+    const fresh = await layerInks(await resave(bare));
+    expect(at(fresh, 4, 10)[0]).toBeGreaterThan(100);
   }, 60_000);
 
   it('separates afresh when the file was made with another profile than the press profile', async () => {
@@ -131,6 +138,20 @@ describe.skipIf(!ready)('CMYK inks kept across open and save', () => {
     for (let i = 0; i < W * H; i++) {
       for (let c = 0; c < 4; c++) expect(inks[i * 4 + c]).toBe(expected[i * 5 + c]);
     }
+  }, 60_000);
+
+  it('what is drawn in an opened press file takes the first separation of its colour', async () => {
+    const session = newSession(tempDir('atelier-cmyk-drawn-'));
+    await session.workspace.writeAtomic('press.psd', await pressFile(DEFAULT_PROFILE_PATH));
+    await ok(session, 'open_document', { path: 'press.psd' });
+    await ok(session, 'create_layer', { name: '色块' });
+    await ok(session, 'select_rect', { left: 10, top: 6, right: 30, bottom: 20 });
+    await ok(session, 'fill_selection', { color: '#1ea05a' });
+    await ok(session, 'save_document_as', { path: 'drawn.psd' });
+    const read = await readWithPsdTools(await session.workspace.read('drawn.psd'), { pixels: true });
+    const patch = read.pixels!.find((p) => p.layer === '色块')!;
+    const want = await cmykaFromRgba(Uint8Array.of(30, 160, 90, 255), 1, 1, DEFAULT_PROFILE_PATH);
+    expect([...patch.data.subarray(0, 4)]).toEqual([...want.subarray(0, 4)]);
   }, 60_000);
 
   it('a JPEG saved from a press file keeps its K-only black (the pixels show the layer, so they take its inks)', async () => {
