@@ -184,17 +184,21 @@ describe.skipIf(!ready)('CMYK inks of convert_to_cmyk', () => {
     return rgba;
   };
 
-  it('are what save_document_as writes (layer and merged image) and what get_pixel_color reports', async () => {
-    const session = newSession(tempDir('atelier-cmyk-convert-'));
+  /** The gradient opened as a PNG in `session` and converted to CMYK; its RGB pixels. */
+  const openConverted = async (session: ReturnType<typeof newSession>): Promise<Uint8Array> => {
     const rgba = gradient();
-    await session.workspace.writeAtomic(
-      'in.png',
-      await sharp(Buffer.from(rgba), { raw: { width: G, height: G, channels: 4 } })
-        .png()
-        .toBuffer(),
-    );
+    const png = await sharp(Buffer.from(rgba), { raw: { width: G, height: G, channels: 4 } })
+      .png()
+      .toBuffer();
+    await session.workspace.writeAtomic('in.png', png);
     await ok(session, 'open_document', { path: 'in.png' });
     await ok(session, 'convert_to_cmyk');
+    return rgba;
+  };
+
+  it('are what save_document_as writes (layer and merged image) and what get_pixel_color reports', async () => {
+    const session = newSession(tempDir('atelier-cmyk-convert-'));
+    const rgba = await openConverted(session);
     const first = await cmykaFromRgba(rgba, G, G, DEFAULT_PROFILE_PATH);
     const doc = session.editor.snapshot.docs[0]!;
     const layer = onlyLayer(doc.history.states[doc.history.index]!);
@@ -276,15 +280,7 @@ describe.skipIf(!ready)('CMYK inks of convert_to_cmyk', () => {
 
   it('are kept for what is drawn after the conversion, and for the pixels an edit leaves alone', async () => {
     const session = newSession(tempDir('atelier-cmyk-after-'));
-    const rgba = gradient();
-    await session.workspace.writeAtomic(
-      'in.png',
-      await sharp(Buffer.from(rgba), { raw: { width: G, height: G, channels: 4 } })
-        .png()
-        .toBuffer(),
-    );
-    await ok(session, 'open_document', { path: 'in.png' });
-    await ok(session, 'convert_to_cmyk');
+    const rgba = await openConverted(session);
     // Paint a colour into the converted layer itself, and put text of another colour on a layer of its own.
     const paint = { r: 30, g: 160, b: 90 };
     const ink = { r: 200, g: 40, b: 150 };
