@@ -12,10 +12,9 @@
  */
 
 import { cmykaFromRgba, rgbaFromCmyk } from './cmyk-pixels.js';
-import type { ColorInks, DocState, Effects, InkTable, Layer, Raster, RGB } from './model.js';
+import type { DocState, Effects, InkTable, Layer, Raster, RGB } from './model.js';
 import { type PressProfile, pressProfile } from './press-profile.js';
 import {
-  colorInksOf,
   documentInkSources,
   inksOf,
   newInkTable,
@@ -41,7 +40,7 @@ async function roundTripRaster(r: Raster, profile: PressProfile, table: InkTable
   const { w, h } = r;
   const cmyka = await cmykaFromRgba(r.data, w, h, profile.path);
   const data = await rgbaFromCmyk(cmyka, w, h, 5, profile.bytes);
-  recordPixels(table, data, cmyka);
+  recordPixels(table, data, cmyka, 5);
   for (let i = 3; i < data.length; i += 4) data[i] = r.data[i]!;
   return { x: r.x, y: r.y, w, h, data, inks: inksOf(cmyka, w, h, data, profile.bytes) };
 }
@@ -52,7 +51,9 @@ export async function roundTripColors(colors: readonly RGB[]): Promise<RGB[]> {
 }
 
 /** Colours through the round trip, each with the inks of its separation. */
-async function separateColors(colors: readonly RGB[]): Promise<{ color: RGB; inks: ColorInks }[]> {
+async function separateColors(
+  colors: readonly RGB[],
+): Promise<{ color: RGB; cmyk: [number, number, number, number] }[]> {
   if (colors.length === 0) return [];
   const profile = pressProfile();
   const rgba = Uint8Array.from(colors.flatMap((c) => [c.r, c.g, c.b, 255]));
@@ -60,7 +61,8 @@ async function separateColors(colors: readonly RGB[]): Promise<{ color: RGB; ink
   const out = await rgbaFromCmyk(cmyka, colors.length, 1, 5, profile.bytes);
   return colors.map((_, i) => {
     const color = { r: out[i * 4]!, g: out[i * 4 + 1]!, b: out[i * 4 + 2]! };
-    return { color, inks: colorInksOf(cmyka, i * 5, color, profile.bytes) };
+    const o = i * 5;
+    return { color, cmyk: [cmyka[o]!, cmyka[o + 1]!, cmyka[o + 2]!, cmyka[o + 3]!] };
   });
 }
 
@@ -110,7 +112,7 @@ export async function documentColor(state: DocState, color: RGB): Promise<RGB> {
   const table = state.inkTable;
   if (tableApplies(table, pressProfile().bytes)) {
     const { r, g, b } = separated!.color;
-    recordInk(table, r, g, b, ...separated!.inks.cmyk);
+    recordInk(table, r, g, b, ...separated!.cmyk);
   }
   return separated!.color;
 }
@@ -153,7 +155,8 @@ export async function convertStateToCmyk(state: DocState): Promise<DocState> {
   }
   const list = [...colors.values()];
   const mapped = await separateColors(list);
-  for (const { color: c, inks } of mapped) recordInk(inkTable, c.r, c.g, c.b, ...inks.cmyk);
+  // Fill layers' colours among them: their inks are written from the table.
+  for (const { color: c, cmyk } of mapped) recordInk(inkTable, c.r, c.g, c.b, ...cmyk);
   const table = new Map(list.map((c, i) => [key(c), mapped[i]!]));
   const color = (c: RGB): RGB => table.get(key(c))?.color ?? c;
 
@@ -185,11 +188,9 @@ export async function convertStateToCmyk(state: DocState): Promise<DocState> {
       case 'smart':
         next = { ...layer, source: await raster(layer.source), raster: await raster(layer.raster) };
         break;
-      case 'fill': {
-        const separated = table.get(key(layer.color))!;
-        next = { ...layer, color: separated.color, inks: separated.inks };
+      case 'fill':
+        next = { ...layer, color: color(layer.color) };
         break;
-      }
       case 'group':
         next = layer;
         break;

@@ -171,18 +171,6 @@ export interface FillLayer extends LayerBase {
   readonly kind: 'fill';
   readonly color: RGB;
   readonly background?: boolean;
-  /** The press inks of `color` (a CMYK file's flat background, a fill converted to CMYK), as RasterInks. */
-  readonly inks?: ColorInks;
-}
-
-/** A colour's press inks, written back while the colour and the press profile are the ones they were made with. */
-export interface ColorInks {
-  /** C, M, Y, K ink amounts (0 = none). */
-  readonly cmyk: readonly [number, number, number, number];
-  /** Fingerprint of the ICC profile (as RasterInks.profile). */
-  readonly profile: string;
-  /** The colour the inks are for. */
-  readonly color: RGB;
 }
 
 export interface TextSpec {

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { cmykaFromRgba } from './cmyk-pixels.js';
-import type { ColorInks, DocState, FillLayer, InkTable, Raster, RasterInks, RGB } from './model.js';
+import type { DocState, InkTable, Raster, RasterInks, RGB } from './model.js';
 import { allocMask } from './raster.js';
 import { topDown } from './tree.js';
 
@@ -64,38 +64,8 @@ export function keptInks(r: Raster, profile: Uint8Array): Uint8Array | undefined
   return inks.cmyk;
 }
 
-/** The inks of one colour, from C M Y K A ink amounts at `at`. */
-export function colorInksOf(cmyka: Uint8Array, at: number, color: RGB, icc: Uint8Array): ColorInks {
-  const cmyk = [cmyka[at]!, cmyka[at + 1]!, cmyka[at + 2]!, cmyka[at + 3]!] as const;
-  return { cmyk, profile: profileFingerprint(icc), color };
-}
-
-/** The inks of a uniform raster's colour, from its kept inks (a flat CMYK background read as a fill). */
-export function uniformRasterInks(r: Raster, color: RGB): ColorInks | undefined {
-  const inks = r.inks;
-  if (!inks || inks.cmyk.length < 4) return undefined;
-  const c = inks.cmyk;
-  for (let i = 4; i < c.length; i++) if (c[i] !== c[i & 3]) return undefined;
-  return { cmyk: [c[0]!, c[1]!, c[2]!, c[3]!], profile: inks.profile, color };
-}
-
-/** A fill layer's inks when they still apply (its colour and the profile unchanged), else undefined. */
-export function keptFillInks(layer: FillLayer, profile: Uint8Array): ColorInks['cmyk'] | undefined {
-  const inks = layer.inks;
-  if (!inks || inks.profile !== profileFingerprint(profile)) return undefined;
-  const { r, g, b } = layer.color;
-  if (inks.color.r !== r || inks.color.g !== g || inks.color.b !== b) return undefined;
-  return inks.cmyk;
-}
-
-/**
- * Pixels whose kept inks still apply: a raster's, a fill's one colour over the whole canvas, or any pixel of a
- * colour the document's ink table holds.
- */
-export type InkSource =
-  | { readonly raster: Raster; readonly cmyk: Uint8Array }
-  | { readonly color: RGB; readonly cmyk: ColorInks['cmyk'] }
-  | { readonly table: InkTable };
+/** Pixels whose kept inks still apply: a raster's, or any pixel of a colour the document's ink table holds. */
+export type InkSource = { readonly raster: Raster; readonly cmyk: Uint8Array } | { readonly table: InkTable };
 
 /** The most colours a table holds (32 MiB at most); colours beyond are separated afresh when saved. */
 const MAX_TABLE_COLOURS = 1 << 21;
@@ -163,29 +133,26 @@ export function recordInk(
   t.count++;
 }
 
-/** Records every visible pixel of `rgba` (straight RGBA) with its inks in `cmyka` (C M Y K A). */
-export function recordPixels(t: InkTable, rgba: Uint8Array | Uint8ClampedArray, cmyka: Uint8Array): void {
-  for (let i = 0, j = 0; i < rgba.length; i += 4, j += 5) {
+/**
+ * Records every visible pixel of `rgba` (straight RGBA) with its inks in `inks`: C M Y K A from a separation
+ * (`stride` 5), or a raster's kept C M Y K (`stride` 4).
+ */
+export function recordPixels(
+  t: InkTable,
+  rgba: Uint8Array | Uint8ClampedArray,
+  inks: Uint8Array,
+  stride: 4 | 5,
+): void {
+  for (let i = 0, j = 0; i < rgba.length; i += 4, j += stride) {
     if (rgba[i + 3] === 0) continue;
-    recordInk(
-      t,
-      rgba[i]!,
-      rgba[i + 1]!,
-      rgba[i + 2]!,
-      cmyka[j]!,
-      cmyka[j + 1]!,
-      cmyka[j + 2]!,
-      cmyka[j + 3]!,
-    );
+    recordInk(t, rgba[i]!, rgba[i + 1]!, rgba[i + 2]!, inks[j]!, inks[j + 1]!, inks[j + 2]!, inks[j + 3]!);
   }
 }
 
-/** Records every visible pixel of `rgba` with its inks in `cmyk` (C M Y K, a raster's kept inks). */
-export function recordRasterInks(t: InkTable, rgba: Uint8ClampedArray, cmyk: Uint8Array): void {
-  for (let i = 0; i < rgba.length; i += 4) {
-    if (rgba[i + 3] === 0) continue;
-    recordInk(t, rgba[i]!, rgba[i + 1]!, rgba[i + 2]!, cmyk[i]!, cmyk[i + 1]!, cmyk[i + 2]!, cmyk[i + 3]!);
-  }
+/** The inks the table holds for `c` (C, M, Y, K), if any. */
+export function inksOfColour(t: InkTable | undefined, c: RGB): [number, number, number, number] | undefined {
+  const v = t ? inkOf(t, c.r, c.g, c.b) : -1;
+  return v < 0 ? undefined : [v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255];
 }
 
 /** takeKeptInks for the table: every untaken visible pixel whose colour it holds. */
@@ -239,10 +206,6 @@ export function takeKeptInks(
   for (let s = sources.length - 1; s >= 0; s--) {
     const source = sources[s]!;
     if ('table' in source) continue;
-    if ('color' in source) {
-      count += takeColorInks(rgba, cmyka, w * h, source, taken);
-      continue;
-    }
     const { raster: r, cmyk } = source;
     const d = r.data;
     const x0 = Math.max(x, r.x);
@@ -284,7 +247,7 @@ export function takeKeptInks(
 
 /**
  * The document's layers whose kept inks still apply, from the top of the stack down (the top one wins), then its
- * ink table. `wanted` picks rasters before their fingerprint (a hash of every pixel) is taken.
+ * ink table (which also holds its fill layers' colours). `wanted` picks rasters before their fingerprint (a hash of every pixel) is taken.
  */
 export function documentInkSources(
   state: DocState,
@@ -294,11 +257,6 @@ export function documentInkSources(
   const seen = new Set<Uint8ClampedArray>();
   const out: InkSource[] = [];
   for (const { layer } of topDown(state)) {
-    if (layer.kind === 'fill') {
-      const cmyk = keptFillInks(layer, profile);
-      if (cmyk) out.push({ color: layer.color, cmyk });
-      continue;
-    }
     if (!('raster' in layer) || !layer.raster.inks || seen.has(layer.raster.data) || !wanted(layer.raster))
       continue;
     seen.add(layer.raster.data);
@@ -307,27 +265,6 @@ export function documentInkSources(
   }
   if (tableApplies(state.inkTable, profile)) out.push({ table: state.inkTable });
   return out;
-}
-
-/** takeKeptInks for a fill's colour: its opaque pixels anywhere. */
-function takeColorInks(
-  rgba: Uint8Array | Uint8ClampedArray,
-  cmyka: Uint8Array,
-  n: number,
-  { color, cmyk }: { readonly color: RGB; readonly cmyk: ColorInks['cmyk'] },
-  taken: Uint8Array,
-): number {
-  let count = 0;
-  for (let p = 0, i = 0; p < n; p++, i += 4) {
-    if (rgba[i + 3] !== 255 || rgba[i] !== color.r || rgba[i + 1] !== color.g || rgba[i + 2] !== color.b)
-      continue;
-    cmyka.set(cmyk, p * 5);
-    if (!taken[p]) {
-      taken[p] = 1;
-      count++;
-    }
-  }
-  return count;
 }
 
 /**

@@ -53,13 +53,10 @@ import { allocMask, allocPixels, cropRaster, emptyRaster, sharePixels } from '..
 import {
   documentInkSources,
   type InkSource,
-  inkOf,
-  keptFillInks,
+  inksOfColour,
   newInkTable,
-  recordInk,
-  recordRasterInks,
+  recordPixels,
   tableApplies,
-  uniformRasterInks,
 } from '../raster-inks.js';
 import { isIdentityMatrix, psdFontName, renderTextSpec, TEXT_BASELINE_EM, textAnchor } from '../text.js';
 import { decodeImage, encodePng } from './image-codec.js';
@@ -247,12 +244,6 @@ function maskToAg(m: LayerMask): AgMask {
 
 const px = (value: number): UnitsValue => ({ units: 'Pixels', value });
 
-/** The inks the document's table holds for `c`, if any. */
-function tableInks(table: InkTable | undefined, c: RGB): readonly number[] | undefined {
-  const v = table ? inkOf(table, c.r, c.g, c.b) : -1;
-  return v < 0 ? undefined : [v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255];
-}
-
 function effectsToAg(fx: Effects): AgEffects | undefined {
   const out: AgEffects = {};
   if (fx.stroke) {
@@ -381,7 +372,8 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
       const { width: w, height: h } = state;
       Object.assign(out, { left: 0, top: 0, right: w, bottom: h });
       const c = layer.color;
-      const kept = cmyk ? (keptFillInks(layer, cmyk.profile.bytes) ?? tableInks(cmyk.table, c)) : undefined;
+      // Its colour's inks in the document's ink table, or a separation.
+      const kept = cmyk ? inksOfColour(cmyk.table, c) : undefined;
       const samples = kept
         ? kept.map((ink) => 255 - ink)
         : cmyk
@@ -600,6 +592,8 @@ interface DecodeContext {
   readonly dpi: number;
   /** For a CMYK file: the profile its inks are converted to sRGB with. */
   readonly icc?: Uint8Array;
+  /** For a CMYK file: its ink table, the colours of its layers with the inks the file holds for them. */
+  readonly inkTable?: InkTable;
   nextId: number;
 }
 
@@ -1131,8 +1125,10 @@ function plainLayer(
   ) {
     const color = isUniformOpaque(raster);
     if (color) {
-      const inks = uniformRasterInks(raster, color);
-      return { ...props, kind: 'fill', color, ...bg, ...(inks ? { inks } : {}) };
+      // The file's inks for it go into the document's ink table, which the fill is written from.
+      if (ctx.inkTable && raster.inks)
+        recordPixels(ctx.inkTable, raster.data.subarray(0, 4), raster.inks.cmyk, 4);
+      return { ...props, kind: 'fill', color, ...bg };
     }
   }
   return { ...props, kind: 'pixel', raster, ...bg };
@@ -1293,7 +1289,14 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
 
   const cmyk = psd.colorMode === CMYK_COLOR_MODE;
   const icc = cmyk ? cmykProfileOf(psd, warnings) : undefined;
-  const ctx: DecodeContext = { psd, layers: new Map(), warnings, dpi, nextId: 1, ...(icc ? { icc } : {}) };
+  const ctx: DecodeContext = {
+    psd,
+    layers: new Map(),
+    warnings,
+    dpi,
+    nextId: 1,
+    ...(icc ? { icc, inkTable: newInkTable(icc) } : {}),
+  };
   const root: number[] = [];
   try {
     const top = psd.children ?? [];
@@ -1339,21 +1342,16 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     guides,
     foreground: { r: 0, g: 0, b: 0 },
     nextId: ctx.nextId,
-    ...(icc ? { inkTable: fileInkTable(ctx.layers, icc) } : {}),
+    ...(ctx.inkTable ? { inkTable: withLayerInks(ctx.inkTable, ctx.layers) } : {}),
   };
   return { state, warnings };
 }
 
-/** A CMYK file's ink table (raster-inks.ts): the colours of its layers with the inks the file holds for them. */
-function fileInkTable(layers: ReadonlyMap<number, Layer>, icc: Uint8Array): InkTable {
-  const table = newInkTable(icc);
+/** The ink table with the colours of the layers' pixels and the inks the file holds for them. */
+function withLayerInks(table: InkTable, layers: ReadonlyMap<number, Layer>): InkTable {
   for (const layer of layers.values()) {
-    if (layer.kind === 'fill' && layer.inks) {
-      const { r, g, b } = layer.color;
-      recordInk(table, r, g, b, ...layer.inks.cmyk);
-    } else if ('raster' in layer && layer.raster.inks) {
-      recordRasterInks(table, layer.raster.data, layer.raster.inks.cmyk);
-    }
+    if ('raster' in layer && layer.raster.inks)
+      recordPixels(table, layer.raster.data, layer.raster.inks.cmyk, 4);
   }
   return table;
 }
