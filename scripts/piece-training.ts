@@ -84,6 +84,8 @@ export interface LaidOut {
   readonly truth: Label[];
   /** FreeSewing or drafter part name and copy, e.g. "simon.cuff#3". */
   readonly sources: string[];
+  /** How each layer was laid down: quarter turns clockwise, and whether it was mirrored first. */
+  readonly lay: { readonly turns: number; readonly mirrored: boolean }[];
 }
 
 /** The garment's layers as identify_pieces measures them (each copy at its own place, named meaninglessly). */
@@ -92,11 +94,13 @@ export function layOut(g: DraftedGarment, layout: Layout, pxPerMm: number, saMm:
   const shapes: PieceShape[] = [];
   const truth: Label[] = [];
   const sources: string[] = [];
+  const lay: { turns: number; mirrored: boolean }[] = [];
   let x = 0;
   for (const p of g.pieces) {
     for (let c = 1; c <= p.cut; c++) {
       const turns = rnd ? Math.floor(rnd() * 4) : (layout as { turns: number }).turns;
       const r = rasterisePiece(p, pxPerMm, saMm, turns, c % 2 === 0);
+      lay.push({ turns, mirrored: c % 2 === 0 });
       const layer = {
         kind: 'pixel',
         id: shapes.length + 1,
@@ -111,7 +115,7 @@ export function layOut(g: DraftedGarment, layout: Layout, pxPerMm: number, saMm:
       sources.push(`${p.name}#${c}`);
     }
   }
-  return { shapes, truth, sources };
+  return { shapes, truth, sources, lay };
 }
 
 /** A garment laid out and described: its distinct pieces with their features and true labels. */
@@ -179,7 +183,7 @@ export function trainModel(
   const r = (v: number) => Math.round(v * 1e5) / 1e5;
   const standard = { mean: mean.map(r), std: std.map(r) };
   return {
-    version: 8,
+    version: 9,
     features: FEATURES.map((f) => f[0]),
     ...standard,
     nets: Array.from({ length: opt.nets }, (_, seed) => fitNet(samples, mean, std, opt, 12345 + seed)),
@@ -188,7 +192,14 @@ export function trainModel(
     library: described.flatMap((d, garment) => {
       const maxArea = Math.max(...d.types.inputs.map((t) => t.area));
       return d.types.inputs.map((t, i) =>
-        prototypeOf(d.labels[i]!, t, maxArea, garment, standardise(standard, d.types.vectors[i]!)),
+        prototypeOf(
+          d.labels[i]!,
+          t,
+          maxArea,
+          garment,
+          standardise(standard, d.types.vectors[i]!),
+          d.laid.lay[d.types.reps[i]!],
+        ),
       );
     }),
     kinds: described.map((d) => d.garment.kind),

@@ -35,6 +35,7 @@ import {
   motifRaster,
 } from './render.js';
 import type { Extraction, PieceInfo, PieceType, Placement } from './types.js';
+import { frameOf, onMarker, uprightRect } from './upright.js';
 
 export interface PiecePlan {
   readonly piece: PieceInfo;
@@ -68,11 +69,16 @@ export async function applyPlans(
     const { piece, type } = plan;
     const layer = layerById(state, piece.layerId);
     if (!isPieceKind(layer)) fail('internal', `裁片“${piece.name}”不是像素图层或智能对象`);
-    const rect = alphaBounds(layer.raster);
+    // Drawn as the piece stands on the garment, then turned the way the marker lays it (upright.ts).
+    const onLayer = alphaBounds(layer.raster);
+    const frame = frameOf(piece);
+    const rect = uprightRect(frame, onLayer);
     const partner = piece.mirrorOf !== null ? byId.get(piece.mirrorOf) : undefined;
     const partnerLayer = partner ? state.layers.get(partner.layerId) : undefined;
     const mirror: Mirror | null =
-      partnerLayer && isPieceKind(partnerLayer) ? { from: alphaBounds(partnerLayer.raster), to: rect } : null;
+      partner && partnerLayer && isPieceKind(partnerLayer)
+        ? { from: uprightRect(frameOf(partner), alphaBounds(partnerLayer.raster)), to: rect }
+        : null;
     const layers: { name: string; raster: Raster; blend: 'normal' | 'multiply' }[] = [];
     let motif: MotifMode | null = null;
     if (type === 'solid' || type === 'theme_pattern') {
@@ -100,7 +106,11 @@ export async function applyPlans(
         : await motifRaster(ext, pl, rect, mirror !== null, motif.blend);
       layers.push({ name: `${piece.name} 主题图案`, raster, blend: motif.blend });
     }
-    const result = placeInGroup(state, piece, layers);
+    const result = placeInGroup(
+      state,
+      piece,
+      layers.map((l) => ({ ...l, raster: onMarker(frame, l.raster, onLayer) })),
+    );
     state = result.state;
     built.push({
       name: piece.name,

@@ -1,6 +1,7 @@
 /**
  * Drawing the print into document space. One placement maps document pixels to photo pixels for the whole
- * document (one tile phase: the repeat runs on across pieces), except that the back's print is shifted to run
+ * document (one tile phase: the repeat runs on across pieces; a piece the marker turned is drawn upright and
+ * turned onto the marker, upright.ts), except that the back's print is shifted to run
  * on from the front's across the side seams (seams.ts); the second piece of a mirrored pair samples its
  * partner's coordinates mirrored, so its print is the exact mirror image.
  */
@@ -10,6 +11,7 @@ import { deltaE76 } from './color.js';
 import { labOf, resizeRaster } from './image.js';
 import { seamShifts } from './seams.js';
 import type { Extraction, PieceInfo, Placement } from './types.js';
+import { uprightPiece } from './upright.js';
 
 /** The fallback when a photo has no garment silhouette to measure: its file DPI, or 150 when it claims 72. */
 const SWATCH_FALLBACK_DPI = 150;
@@ -32,7 +34,9 @@ function widthAt65(p: PieceInfo): number {
  * follows from that, and with it the repeat's real size at the document's DPI. A fabric swatch (no silhouette)
  * is taken at its file DPI (150 when the file says 72, the default of phone pictures).
  */
-export function placementFor(ext: Extraction, pieces: readonly PieceInfo[], dpi: number): Placement {
+export function placementFor(ext: Extraction, marker: readonly PieceInfo[], dpi: number): Placement {
+  // Measured on the pieces as they stand on the garment: a front laid sideways is as wide as it is upright.
+  const pieces = marker.map(uprightPiece);
   const anchor = pieces.find((p) => p.part === 'front') ?? [...pieces].sort((p, q) => q.area - p.area)[0]!;
   const docX = anchor.bounds.x + anchor.bounds.w / 2;
   const docY = anchor.bounds.y;

@@ -43,6 +43,20 @@ export interface PieceShape {
   readonly elongation: number;
 }
 
+/** Quarter turns, in degrees clockwise, from the piece standing upright on the garment to how the marker lays it. */
+export const TURNS = [0, 90, 180, 270] as const;
+export type Turn = (typeof TURNS)[number];
+
+/**
+ * How a piece lies on the marker, when it is not upright: its turn, and who decided it — the shape library
+ * (piece-turn.ts) or the user (confirm_piece_parts) — with the library's share of votes for it.
+ */
+export interface Grain {
+  readonly turn: Turn;
+  readonly by: 'shape' | 'user';
+  readonly confidence: number;
+}
+
 export interface PieceInfo extends PieceShape {
   readonly part: Part;
   readonly confidence: number;
@@ -52,6 +66,8 @@ export interface PieceInfo extends PieceShape {
   /** For the second piece of a pair: its print is the mirror image of its partner's. */
   readonly mirrorOf: number | null;
   readonly reason: string;
+  /** How the piece lies on the marker; absent, upright as drawn (the print runs down the canvas). */
+  readonly grain?: Grain;
   /** How many layers are this piece's outline (its copies, mirrored or not), itself included. */
   readonly copies: number;
   /**
@@ -179,6 +195,8 @@ export interface Confirmation {
   readonly docId: number;
   readonly layerId: number;
   readonly part: Part;
+  /** How the user said the piece lies on the marker, when they did. */
+  readonly turn?: Turn;
 }
 
 export interface Proposal {

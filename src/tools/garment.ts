@@ -14,6 +14,7 @@ import { isShown, layerRef, topDown } from '../engine/tree.js';
 import { applyPlans, type PiecePlan } from '../garment/apply.js';
 import { photoTruth } from '../garment/builtin/against-photo.js';
 import { analysePhotoOffThread, photoThread } from '../garment/builtin/photo-thread.js';
+import { withGrains } from '../garment/builtin/piece-turn.js';
 import {
   candidateLayers,
   collectPieces,
@@ -38,6 +39,8 @@ import {
   type PieceInfo,
   type PieceShape,
   type Placement,
+  TURNS,
+  type Turn,
 } from '../garment/types.js';
 import { consult, selectVision } from '../garment/vision.js';
 import { boundsReport } from './describe.js';
@@ -205,6 +208,13 @@ function pieceReport(p: PieceInfo, proposal?: { type: string; color: string }) {
     copies: p.copies,
     ...(p.sameOutline.length ? { same_outline: p.sameOutline } : {}),
     ...(p.pairWith ? { pair_with: p.pairWith, print_mirrored: p.mirrorOf !== null } : {}),
+    ...(p.grain
+      ? {
+          turn: p.grain.turn,
+          turn_by: p.grain.by,
+          ...(p.grain.by === 'shape' ? { turn_confidence: p.grain.confidence } : {}),
+        }
+      : {}),
     ...(p.doubt
       ? {
           alternative: p.doubt.part,
@@ -220,6 +230,10 @@ function pieceReport(p: PieceInfo, proposal?: { type: string; color: string }) {
     ...(proposal ? { type: proposal.type, color: proposal.color } : {}),
   };
 }
+
+/** A piece's part as the overview labels it: in doubt with a question mark, turned on the marker with its turn. */
+const partCaption = (p: PieceInfo) =>
+  `${PART_LABELS[p.part]}${p.doubt ? '？' : ''}${p.grain ? `（转 ${p.grain.turn}°）` : ''}`;
 
 const percent = (x: number) => `${Math.round(x * 100)}%`;
 
@@ -293,7 +307,8 @@ function sameAnalysis(a: GarmentAnalysis | null, b: GarmentAnalysis): boolean {
       p.raster === q.raster &&
       p.layerMask === q.layerMask &&
       p.part === q.part &&
-      p.mirrorOf === q.mirrorOf
+      p.mirrorOf === q.mirrorOf &&
+      p.grain?.turn === q.grain?.turn
     );
   });
 }
@@ -361,6 +376,16 @@ function confirmationsOf(
   return new Map(kept.filter((c) => ids.has(c.layerId)).map((c) => [c.layerId, c.part]));
 }
 
+/** The turns the user stated for the document's pieces (layer id → turn). */
+function statedTurns(ctx: ToolContext, doc: OpenDocument, shapes: readonly PieceShape[]): Map<number, Turn> {
+  const ids = new Set(shapes.map((s) => s.layerId));
+  return new Map(
+    (ctx.session.garment.confirmations ?? []).flatMap((c) =>
+      c.docId === doc.id && ids.has(c.layerId) && c.turn !== undefined ? [[c.layerId, c.turn] as const] : [],
+    ),
+  );
+}
+
 function memoryWith(ctx: ToolContext, change: Partial<GarmentMemory>): GarmentMemory {
   return { ...ctx.session.garment, ...change };
 }
@@ -375,6 +400,7 @@ async function identifyPieces(
   shapes: readonly PieceShape[],
   confirmed: ReadonlyMap<number, Part>,
   photoReading: PhotoReading,
+  turns: ReadonlyMap<number, Turn>,
 ) {
   ctx.progress('识别裁片', 0.1);
   const away = offCanvasLayers(doc.state);
@@ -383,7 +409,7 @@ async function identifyPieces(
       `图层${away.map((n) => `“${n}”`).join('、')}完全在画布之外，不算裁片（画布外的像素不会打印）；如是裁片，用 move_layer 移回画布后重新识别`,
     );
   }
-  const { value: pieces, provider } = await consult(
+  const { value: parts, provider } = await consult(
     selectVision(),
     (v) =>
       v.identify({
@@ -393,13 +419,14 @@ async function identifyPieces(
       }),
     (m) => ctx.warn(m),
   );
+  const pieces = withGrains(parts, turns);
   // Drawn while the photo's analysis, if any, runs on its own thread.
   ctx.progress('绘制裁片总览', 0.4);
   const image = await overviewImage(
     doc.state,
     pieces,
-    (p) => `${PART_LABELS[(p as PieceInfo).part]}${(p as PieceInfo).doubt ? '？' : ''}\n${p.name}`,
-    `裁片识别结果：${pieces.map((p) => `${p.name} = ${PART_LABELS[p.part]}${p.doubt ? '？' : ''}`).join('，')}${
+    (p) => `${partCaption(p as PieceInfo)}\n${p.name}`,
+    `裁片识别结果：${pieces.map((p) => `${p.name} = ${partCaption(p)}`).join('，')}${
       pieces.some((p) => p.doubt) ? '（橙色轮廓、带“？”的裁片部位待确认）' : ''
     }`,
     (p) => (p as PieceInfo).doubt !== undefined,
@@ -421,7 +448,10 @@ async function identifyPieces(
   const prior = ctx.session.garment;
   const confirmations = [
     ...(prior.confirmations ?? []).filter((c) => c.docId !== doc.id),
-    ...[...confirmed].map(([layerId, part]) => ({ docId: doc.id, layerId, part })),
+    ...[...confirmed].map(([layerId, part]) => {
+      const turn = turns.get(layerId);
+      return { docId: doc.id, layerId, part, ...(turn !== undefined ? { turn } : {}) };
+    }),
   ];
   const unchanged = sameAnalysis(prior.analysis, analysis);
   // Parts that differ from the document's previous identification (a confirmation moves the others too).
@@ -487,7 +517,14 @@ export const garmentHandlers = {
     const doc = activeDoc(ctx);
     const photoReading = await startPhotoReading(ctx);
     const shapes = piecesOf(doc);
-    return identifyPieces(ctx, doc, shapes, confirmationsOf(ctx, doc, shapes), photoReading);
+    return identifyPieces(
+      ctx,
+      doc,
+      shapes,
+      confirmationsOf(ctx, doc, shapes),
+      photoReading,
+      statedTurns(ctx, doc, shapes),
+    );
   },
 
   async confirm_piece_parts({ pieces: entries }, ctx) {
@@ -498,12 +535,28 @@ export const garmentHandlers = {
     for (const e of entries) {
       if (!names.includes(e.name)) noSuchPiece(e.name, shapes, doc.state);
       if (seen.has(e.name)) fail('invalid_arguments', `裁片“${e.name}”在 pieces 中出现了两次`);
+      if (e.turn !== undefined && !(TURNS as readonly number[]).includes(e.turn)) {
+        fail(
+          'invalid_arguments',
+          `裁片“${e.name}”的 turn 是 ${e.turn}：只能是 0、90、180 或 270（顺时针转过的角度）`,
+          {
+            details: { piece: e.name, turn: e.turn },
+          },
+        );
+      }
       seen.add(e.name);
     }
     // An empty list clears the confirmations; otherwise these are added to (or change) the ones kept.
     const confirmed = entries.length ? confirmationsOf(ctx, doc, shapes) : new Map<number, Part>();
-    for (const e of entries) for (const s of shapes) if (s.name === e.name) confirmed.set(s.layerId, e.part);
-    return identifyPieces(ctx, doc, shapes, confirmed, await startPhotoReading(ctx));
+    const turns = entries.length ? statedTurns(ctx, doc, shapes) : new Map<number, Turn>();
+    for (const e of entries) {
+      for (const s of shapes) {
+        if (s.name !== e.name) continue;
+        confirmed.set(s.layerId, e.part);
+        if (e.turn !== undefined) turns.set(s.layerId, e.turn as Turn);
+      }
+    }
+    return identifyPieces(ctx, doc, shapes, confirmed, await startPhotoReading(ctx), turns);
   },
 
   async generate_garment_preview(_args, ctx) {

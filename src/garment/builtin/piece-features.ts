@@ -153,8 +153,8 @@ const FOURIER_TERMS = 8;
  */
 export const HALF_SYMMETRY = 0.97;
 
-export function shapeFeatures(p: MaskProxy, unfold = true): ShapeFeatures {
-  const { w, h, data } = p;
+/** The proxy's area and centroid. */
+function centroidOf({ w, h, data }: MaskProxy): { m00: number; cx: number; cy: number } {
   let m00 = 0;
   let m10 = 0;
   let m01 = 0;
@@ -167,8 +167,19 @@ export function shapeFeatures(p: MaskProxy, unfold = true): ShapeFeatures {
     }
   }
   if (m00 === 0) throw new Error('empty proxy');
-  const cx = m10 / m00;
-  const cy = m01 / m00;
+  return { m00, cx: m10 / m00, cy: m01 / m00 };
+}
+
+const thousandths = (v: number) => Math.round(v * 1000) / 1000;
+
+/** The centroid-distance signature alone, as shapeFeatures gives it: how a layer lies, without its features. */
+export function signatureOf(p: MaskProxy): number[] {
+  const { cx, cy } = centroidOf(p);
+  return radialSignature(boundaryPoints(p).centres, cx, cy).map(thousandths);
+}
+
+export function shapeFeatures(p: MaskProxy, unfold = true): ShapeFeatures {
+  const { m00, cx, cy } = centroidOf(p);
   const mu = centralMoments(p, cx, cy);
   const { l1, l2, angle } = principal(mu.u20 / m00, mu.u02 / m00, mu.u11 / m00);
   const edges = perimeterEdges(p);
@@ -206,8 +217,8 @@ export function shapeFeatures(p: MaskProxy, unfold = true): ShapeFeatures {
     compactness: (4 * Math.PI * m00) / (edges * edges),
     hu: hu(mu, m00),
     fourier: fourierMagnitudes(signature),
-    signature: signature.map((v) => Math.round(v * 1000) / 1000),
-    turning: turningFunction(outline(p)).map((v) => Math.round(v * 1000) / 1000),
+    signature: signature.map(thousandths),
+    turning: turningFunction(outline(p)).map(thousandths),
     symmetry: syms[best]!,
     symmetryCross: cross,
     notchDepth: [0, 1, 2].map((k) => top(k, (n) => n.depth / rootArea)),

@@ -2,7 +2,7 @@
 import type { PieceModel } from './piece-model.js';
 
 export const PIECE_MODEL: PieceModel = {
-  version: 8,
+  version: 9,
   features: [
     'elongation',
     'solidity',
@@ -660,6 +660,7 @@ export const PIECE_MODEL: PieceModel = {
       'cnmAenZxbGlkZXF/i46KhoJ+enZydYGRm5yXk4+KhoCIjpGQfnJpanWClKGor6aYiXdoWVFYX2x/i5aXjoFwbw==',
       0,
       'UWR8haaueXVrTm1rXHyvb5l4tLTdh5Cr2NKtqoBuuE92YT+h4m5gXnu4gP+KN2jrw4aAgHt8Zp+KobawmptZVQ==',
+      3,
     ],
     [
       1,
@@ -670,6 +671,7 @@ export const PIECE_MODEL: PieceModel = {
       'iIuMg3NrY2l0gJCTk5GHgHhubm1xgY2Ym5WLe3V0eYGCfHhzb2tmZnB/jJCMiISAfHh0cHWCkZualpGNiIN+fw==',
       0,
       'VHiFn6eodoVqUXdnbXeRZZmHhK2udoydi9KurkbbuE92YT+hHpFgXny2gACKN2gVPXqAgIWEZp+Ko7axm5tZVQ==',
+      1,
     ],
     [
       2,
@@ -680,6 +682,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z252g5Oen5uXk4+Lh4N/e3dzcGxoZGBmc4OPlJmhpJ+alI6KhYF+eHd2eH9+gYB/g4WKi4uJh4N8dm1oYFlXXw==',
       0,
       'aIRXf5eIXmCXZP9lzmKIbo4sf4lze4lxcYd4dbpuY6F2sz9PgIBgXmRwgICKN2iAgICAgICAZp+KPrZ4gZuXng==',
+      3,
     ],
     [
       0,
@@ -690,6 +693,7 @@ export const PIECE_MODEL: PieceModel = {
       'hpSbl5ORjYmIjI6PhXdtanN/jZqiqKyej4BvX1RYX2h1go+Vkoh4cnJyeXdzcGxoZW58i5KPjIiEgHx4dHBtdw==',
       1,
       'SnOIkafNb31pRY1ub3O0Z5lwq6zQg4qgzdKtqoBuuE92YT+h2nFVXnW4gPiCN2jmvIaAgHx8Zp+Kp7aokptZVQ==',
+      1,
     ],
     [
       1,
@@ -700,6 +704,7 @@ export const PIECE_MODEL: PieceModel = {
       'k5CPhoB4cm9ucX2MlJ2VjH12dXV8end0cGxoaXSEkJOPi4iEgHx4dHBscX+OmJeTj42JhYWJi4qBcmplaXeDkA==',
       1,
       'TISRqKi/bqFqSZtqXG+baJl0gKaedIaWhayurkbbuE92YT+hJY5VXna2gAeCN2gaRHqAgISEZp+KqbaqlJtZVQ==',
+      0,
     ],
     [
       2,
@@ -710,6 +715,7 @@ export const PIECE_MODEL: PieceModel = {
       'fouUl5uioJuUjoiFgn15dnN0dXt9f4CAg4ePkJCOiYaBe3ZvaGFaWWJobneGlJybl5OPi4eDgHx4dHBsaGRjbg==',
       1,
       'XIZVhJ2WXmSJWP9cuWlvb40sf4p0eodxbodybbpuY6F2sz9PgIBVXl1tgICCN2iAgICAgICAZp+KNrZrdJuQnw==',
+      1,
     ],
     [
       0,
@@ -720,6 +726,7 @@ export const PIECE_MODEL: PieceModel = {
       'hZOalpOQjIiJkpaXinhtZ299jJujqaiaintsW1ZbYm9/jpaXjH1taWxzeHZybmtnanaGkZKOioaDf3t3c29sdg==',
       2,
       'Rm15jKj/bIttQ5lsdXDCa5pqqcHtg5OvytKtrIBuuE92YT+hzXFOXnG2gO2HN2jcrIiAgHx+Zp+Kcbalj5tZVQ==',
+      1,
     ],
     [
       1,
@@ -730,6 +737,7 @@ export const PIECE_MODEL: PieceModel = {
       'k5KRiIB4b25ucYGOmJySh3VtbnR7e3dzb2xobHmIlJSQjIiEgHx4dHBsbHiHlJiUkY2JhYWMkpKLeW1lZ3J/kA==',
       2,
       'R32Io6jpa4ZsQ6loYmysY5pnibmod5CciayurkbbuE92YT+hMo5OXnK2gBOHN2gkVHiAgISCZp+Kq7a6pJtZVQ==',
+      0,
     ],
     [
       2,
@@ -740,6 +748,7 @@ export const PIECE_MODEL: PieceModel = {
       'jZiempaSjoqGgn97d3Nva2djZm9/jJOboaiknZaPiIJ9enZycXB3en6BgIKDh4yMjYmEgH15c25nYFxhZ2xxfQ==',
       2,
       'XoVVgpyTXmOMW/9evmd0b44sfodxe4dxcYd0c7puY6F2sz9PgIBOXl1sgICHN2iAgICAgICAZp+KMbZ0fJuSqA==',
+      6,
     ],
     [
       0,
@@ -750,6 +759,7 @@ export const PIECE_MODEL: PieceModel = {
       'dXmAenZxbGhkY25+iY6KhoJ+enZyd4WSnZyXlI+KhoCHi42JenBobXqGmKGpsKeYiXdoWVBXX2h6hpOYkIZ3cw==',
       3,
       'VGh/hqangHRrUWFsYX2ib5p+tafLh4qi2tKtqoBuuE92YT+h7W5kXn24gP+EN2j10IiAgHt8Zp+KnraynJtZVQ==',
+      3,
     ],
     [
       1,
@@ -760,6 +770,7 @@ export const PIECE_MODEL: PieceModel = {
       'hIeHgXNqZGZxgI2TkY+KgXpxcG1wfomXnJiQhHp5eX+DfXl0bmpmYmx7h5CMiISAfXl1cXaDkJybl5ONiYR+fw==',
       3,
       'VnyJn6aieoZpVGxnaniFZpmQfZ+idIeZhqyurkbbuE92YT+hEpFkXn+2gACEN2gLMHiAgIWEZp+Koba0nptZVQ==',
+      1,
     ],
     [
       2,
@@ -770,6 +781,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z251gZCcn5uXk4+Lh4N/e3d0cGxoZGJndYSOk5mhpJ+Zko6JhoB9d3d4eX99f4B/hIWKjIyIh4N9eG5pYFlYXg==',
       3,
       'ZoZXgJiKXmGUY/9kymSFbY0tf4V0eoBxcYd3cbpuY6F2sz9PgIBkXmNxgICEN2iAgICAgICAZp+KPbZ4gZuWpA==',
+      3,
     ],
     [
       1,
@@ -780,6 +792,7 @@ export const PIECE_MODEL: PieceModel = {
       'jIuJgHd1dHV3e4eTmpiRh3dsam92eHRwbGhufIuVlJCMiISAfHh0cGxrdYSSmJSQjIiKkZWUiXlwaGZteYWJiw==',
       4,
       'SIGKqajZaoRsRbJpcW2OcppjiruQeJOCf6yurkbbuE92YT+hU4hQXnO2gDZ7lmhtjqiDTKBuZp+KrXyOd5tZVQ==',
+      0,
     ],
     [
       0,
@@ -790,6 +803,7 @@ export const PIECE_MODEL: PieceModel = {
       'gI6VkY2JhoJ+enZybmt0g5GZlZGNiY2TlpeHeXBpbHSDjI6VnJ+aiHVjYmVtc3SBjJaWj4V1aGludHZybmpncQ==',
       4,
       'R3iGmqjua5JtQ6tre2+fbZpnkLvod5Wxq9KtrIBuuE92YT+hrHdQXnK3gMp7lmjLm6iDTJ1rZp+KrHuNdptZVQ==',
+      2,
     ],
     [
       2,
@@ -800,6 +814,7 @@ export const PIECE_MODEL: PieceModel = {
       'g4yUkY2JhYF9enVybWplYmdxfYOCfnyDjpmfmpeSj4uHg397d3RubHOAipGKgHpzbW9zeX+BhoqOjoqGgHtyeQ==',
       4,
       'YI1UhqOUbG13XKldeWiBb5VzdX1zcXdxbmGeprpuY6F2sz9PgIBQXnCMgIB7N8NIVzB56EOnZp+KZLaEjZtZVQ==',
+      7,
     ],
     [
       1,
@@ -810,6 +825,7 @@ export const PIECE_MODEL: PieceModel = {
       'gpCXlJCMiImRlJKFdm5nanSDjIuLiouIgHh1dnV2dX6NlZmSiXtubHB2eHRwbGlwf42WlJCMiISAfHh0cGxqcw==',
       5,
       'RoWMq6n/a35sQqhrdGmDdZtthrKQdo2Cf6yupkbbuE92YT+hV4dMXnG2gD57N2hwjKWEgJ9iZp+KrHSYgptZVQ==',
+      1,
     ],
     [
       0,
@@ -820,6 +836,7 @@ export const PIECE_MODEL: PieceModel = {
       'bXJ3c29raG99jJWSj4uHg397d3Nva299jJeWko+LjJKVlIl7cGprdYSOjpGXnZuNemdjZmxzcneGkZeSiX1sag==',
       5,
       'RnuJm6j/bIVsQqRsgG2UcJtsjbTedpCrp9KtpYBuuE92YT+hqHhMXnG2gMJ7N2jFmqeEgJthZp+KYXOKc5tZVQ==',
+      3,
     ],
     [
       2,
@@ -830,6 +847,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4CHjJOXkpCGfXd7hY2Sj4mGg398d3JvamdlX2Vwe4SDf3x9h5Ofn5uZlJCNhoOCe3p2b3F0fISDfXhxcG5vdg==',
       5,
       'bI5iipyHcW16aZVfamaRaJV8c3Z0cXNybmGerrpuY6F2YT9PgIBMXnSFgIB7N2hLWzR4gEa9Zp+KeLaUnZtZVQ==',
+      0,
     ],
     [
       1,
@@ -840,6 +858,7 @@ export const PIECE_MODEL: PieceModel = {
       'gY+Wko6KhouUm5yKeW5naXJ/iYqMjIuHe3ZzdHV1gIuVmpOKe2dmaXJ5d3Nva257i5aWko6KhoJ+e3dzb2tocg==',
       6,
       'SX+HqKjUaXhvRbxof2mRc5tdkciSeZWEgKyurUbbuE92YT+hU4hQXnO2gDF8lmhsl6+ETKZrZp+KYHuchptZVQ==',
+      1,
     ],
     [
       0,
@@ -850,6 +869,7 @@ export const PIECE_MODEL: PieceModel = {
       'aXJ3c29ranSDkZaSj4uHg397d3Nva2x3h5OWko+LjJSbnZOCdWxqcX6JjZSbn56Ne2lgYmlwcn6KlZaQhHNjZA==',
       6,
       'SnSClqfIaX1yR7Vpi22kbJpek8r7eJm3r9KtroBuuE92YT+hrHdQXnS0gM58lmjPm7GDTKJvZp+KY3uchptZVQ==',
+      3,
     ],
     [
       2,
@@ -860,6 +880,7 @@ export const PIECE_MODEL: PieceModel = {
       'foCGjJCUko6Hf3dxeYOLkY2JhoF+eHZxbmplYmZzfoSDf3t/iZOfnZeVkIyIhYB8eHRxcXiBiImCfHhzcHJxeA==',
       6,
       'YY1YiKOScXF1XpZfhWZ9cZV9dH5ycXhxbmGbobpuY6F2sz9PgIBQXm+IgIB8N8NFTiB56DimZp+Ka7afqZuEiw==',
+      0,
     ],
     [
       1,
@@ -870,6 +891,7 @@ export const PIECE_MODEL: PieceModel = {
       'i4uIgHl1dnV0d4KQmJeSi31ycHF3eHRwbGhseYmUk4+LiISAfHh0cGxue4qWl5OPi4iLj4+OgXRtaGdyfImKiw==',
       7,
       'S4aQrKjDbItpSKVrZ22DdJpwgqmRdYuBf6yurkbbuE92YT+hVIdUXna2gD18lmhwhJyHTJxsZp+Kq3qPeJtZVQ==',
+      0,
     ],
     [
       0,
@@ -880,6 +902,7 @@ export const PIECE_MODEL: PieceModel = {
       'f42UkIyIhIF9eXVxbW97i5eYlJCMiI6SkZB/dG1pcHuHj46WnZ2Ugm1kZGlycnaBkJeUjoZ4cG5wdXVxbWlmcA==',
       7,
       'Sn2LnajKbZlpR6Jsc3CVb5pvja3RdpCnqNKtrIBuuE92YT+hq3hUXnW3gMN8lmjGnaKITJlpZp+KqnmOeJtZVQ==',
+      2,
     ],
     [
       2,
@@ -890,6 +913,7 @@ export const PIECE_MODEL: PieceModel = {
       'dX+HhoJ7dXRzc3l9gIeNkZKPiIB3c3yHkJWPi4iDf3t4dHBsaWRgZm97g4J+fIOOmKCdmJWRjYmFgX14dXJrbw==',
       7,
       'ZY5Yh6CNbGp5Y6ddaWiNao90dHtycHVxbmGgrbpuY6F2sz9PgIBUXnWNgIB8N8NKX0Jx6EurZp+KaraJkptZVQ==',
+      1,
     ],
     [
       0,
@@ -900,6 +924,7 @@ export const PIECE_MODEL: PieceModel = {
       'bXZ+enJvaWVhanmFjoqGgn56dnJ5h5afnJeRjoaDipObn5GGe3JpY2d2nK61rJeIeGlUS1Jkipmdl46Fem9iZQ==',
       8,
       'VEZhdKWnbWxsUZhdjne7fplmu9b/kbjn4dKsoG1uuE92YVWh4mhnXn65gP+MN2j0s4KAgHp4Zp+KobaxnJtZVQ==',
+      3,
     ],
     [
       1,
@@ -910,6 +935,7 @@ export const PIECE_MODEL: PieceModel = {
       'bnqAfHhxbmllZnGBi42JhYJ+enZydoOSnJyWkY2Hg4GKk5mai4F3bmVdX2qAkJKPg3twbXOFmaOimpGHfHFiZw==',
       8,
       'WV9si6Seam9xVapYn3Sdc5lcltKzhLOejtKup0bbuE92YVWhHZdnXoG2gACMN2gMTX6AgIaIZp+Kpba0nptZVQ==',
+      3,
     ],
     [
       4,
@@ -920,6 +946,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
       8,
       'zKKxRS9L4NdpxFnWXOBb35uvX2NnamtwbmFyrpNuY6F2YVWhgLJnXoVUgICMN2iAgICAgICAZp+KjraYoZtsZg==',
+      3,
     ],
     [
       3,
@@ -930,6 +957,7 @@ export const PIECE_MODEL: PieceModel = {
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
       8,
       'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmFuobpuuE92YVWhgE1nXn5TgICMN2iAgICAgICAZp+KkLaTfJtsZg==',
+      0,
     ],
     [
       0,
@@ -940,6 +968,7 @@ export const PIECE_MODEL: PieceModel = {
       'i4iQl52djoJ3b2ZlbICkr7OlkYN0Yk9MV3WOmZyUi390ZGNpb3h2cm1pZWZygo6QjIiEgX15dXFwe4uYnJiTjw==',
       9,
       'TVZxgaa6aHFtSrlhfHDLeJlcstL/jK7Y1dKsoW1uuE92YVWh1GtdXni4gPqLN2jmqIKAgHp5Zp+KqrSqlJtZVQ==',
+      1,
     ],
     [
       1,
@@ -950,6 +979,7 @@ export const PIECE_MODEL: PieceModel = {
       'iISLk5mcj4J4bmVeYGyBj5KPhHxxbnB/lJ+hmZKHfXBjaG13e3dzbmpmaHSEkJKOioaCfnp2cm5yf4+amZWQjA==',
       9,
       'Umx7l6asZ3NvT8xbk22wbZpRlM6vgauYjNKup0bbuE92YVWhK5RdXnu2gAWLN2gaWH6AgIaHZp+Krbatl5tZVQ==',
+      1,
     ],
     [
       4,
@@ -960,6 +990,7 @@ export const PIECE_MODEL: PieceModel = {
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYKNnKmuqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
       9,
       'wKKxUT5R4Ndpu1nFXMRbtpuvX2NnamtwbmF1rpNuY6F2YVWhfqtdXn5VgICLN2iAgICAgICAZp+KkraQmZt0dw==',
+      6,
     ],
     [
       3,
@@ -970,6 +1001,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9g4uaqKuqpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
       9,
       'uqKxWUZVn59ptlq8XLZdpZqvYWNnamtwbmFyo7puuE92YVWhgVRdXnlVgICLN2iAgICAgICAZp+Kk7WMdZt0dw==',
+      3,
     ],
     [
       0,
@@ -980,6 +1012,7 @@ export const PIECE_MODEL: PieceModel = {
       'iYyVnKGZioF1bGRodJWus6qYh3ppVk1RaYuYnJSLf3ZoX2RqdHd0cGpnZ3KCjpKOioaCfnp2cm5xfo6ZmpaQjQ==',
       10,
       'R1JsgafkaHh0RMFgcm3SeJpbtNb/jbPi19Ktm21uuE92YVWh12tVXnO4gP+JN2jrqICAgHp4Zp+Kq7WmkJtZVQ==',
+      1,
     ],
     [
       1,
@@ -990,6 +1023,7 @@ export const PIECE_MODEL: PieceModel = {
       'hoiQmZ+Yin91a2NgZXaKkpCHfnVvbn2UnqGZkYV9cWJla3J7eXVxa2hpdYWRk4+Lh4N/e3dzb2x0gpGZl5OOig==',
       10,
       'TGh3mKe/ZntqSNJbi2q5bZpQltStgrGci9KuokbbuE92YVWhKZRVXna2gACJN2gVWICAgIaIZp+KrraokptZVQ==',
+      1,
     ],
     [
       4,
@@ -1000,6 +1034,7 @@ export const PIECE_MODEL: PieceModel = {
       'maewrKmloZ2ZlZGNiYWBfXl1cm5qZmJeWlZSUl1tfIqZp66sqaWhnZmVkY2JhYF9eXVybmpmYl5aVlJSXW16ig==',
       10,
       'zKKxRS9LqLFsxFrXXuBe3puuX2NnamtwbmFurpNuY6F2YVWhgKpVXntRgICJN2iAgICAgICAZp+Ko7aOl5ttYQ==',
+      1,
     ],
     [
       3,
@@ -1010,6 +1045,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKqvq6ejn5uYlJCMiISAfHh0cGxoZWFdWVVRVmRzgI2cqq+rp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZVVFWZHOAjQ==',
       10,
       'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmFro7puuE92YVWhgFVVXnZQgICJN2iAgICAgICAZp+KkLaKc5txdw==',
+      3,
     ],
     [
       0,
@@ -1020,6 +1056,7 @@ export const PIECE_MODEL: PieceModel = {
       'bXZ8eHRua2VgaHSDjIqGgn56dnR9jJmgm5WSjIiEi5SZnY+CeG9mY2p7n7G2rZiHeGZTSlBkhZadmZGIfXFjZw==',
       11,
       'WEdkdKSfbWprVZNci3i0gZpnvtX/kLbh5NKso21uuE92YVWh5WhtXoK5gP+NN2j3t4SAgHp4Zp+Kn7a1n5tZVQ==',
+      3,
     ],
     [
       1,
@@ -1030,6 +1067,7 @@ export const PIECE_MODEL: PieceModel = {
       'cHmAfHZyb2llY2x8iY2JhoJ+enZyeYeUnpqWko2Jg4CJkpeaiX90a2RcYW2EkZCOg3txcHCBlqCkmpOLfnRnaA==',
       11,
       'XWBvi6OXa21yWqVZn3WTdppglc+1g7CbjtKuqkbbuE92YVWhGpdtXoW2gACNN2gJSXyAgIaIZp+Kora4optZVQ==',
+      3,
     ],
     [
       4,
@@ -1040,6 +1078,7 @@ export const PIECE_MODEL: PieceModel = {
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
       11,
       'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmF2rpNuY6F2YVWhgLNtXodWgICNN2iAgICAgICAZp+KkLaao5t2dw==',
+      6,
     ],
     [
       3,
@@ -1050,6 +1089,7 @@ export const PIECE_MODEL: PieceModel = {
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYKNnKmuqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
       11,
       'wKKxUT5R4Ndpu1nFXMRbtpuvX2NnamtwbmFyobpuuE92YVWhgExtXoBWgICNN2iAgICAgICAZp+KkraVfpt2dw==',
+      0,
     ],
     [
       1,
@@ -1060,6 +1100,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4WFemtoc4GMjYmFgX15dXF4h5OZj316gIuTj4mBfHhzb2tmZG5+i5GNiYWBfXl1cXB4h5WbmZWRjIiBe3VscQ==',
       12,
       'UXuCrKium4RsT2FtfGtwZZiVgKeocYCnbqyunkbbuE92YZpPgIBdXnq2gIBnlmh9f5yuXbZSep+KnnWMdZtZVQ==',
+      1,
     ],
     [
       3,
@@ -1070,6 +1111,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqiuraain5iVkY2JhYF9eXVxbWllX1tXUVNecX6DhI2drbGtqaOfm5eTj4uFgX14c29raGNfWVVRUFtreXx9iA==',
       12,
       'vjd4RzxQeHSBwmLNe8aBqZmagYB0te52mIdWeoZuuE92YZqhndZdXmlOgKRnlmiAgICAgICAep+Kcl5qU5uhpA==',
+      0,
     ],
     [
       3,
@@ -1080,6 +1122,7 @@ export const PIECE_MODEL: PieceModel = {
       'h4OCfnx4dHBsaGRgWlZUVl9reIaYp66tq6ejn5uXlJCJhYJ+enNwbGhlYFxYVVJRW2t9jpmkq6qppZ+bl5OPiw==',
       12,
       'zGyEPi5KYl+4w2rXc+OM5pV1cHN+jnqHgmFPe5NuY6F2YZqhmrBdXmpLgKJnlmiAgICAgICAep+KXF9rc5uhpA==',
+      4,
     ],
     [
       4,
@@ -1090,6 +1133,7 @@ export const PIECE_MODEL: PieceModel = {
       'mp2empaTj4uHg397d3Nva2djYWVobXFyeHx9e3+ImKOkop6alpOPi4eDf3t3c29rZ2NfXFxicX+Eg4OHi5GQlQ==',
       12,
       'jaCnjHxudHJzkF99bGZxdpuXYWdsamtxbmFMWaBuY0//YZqhZU9dXlpRgF5nlmiAgICAgICAep+KZ0JSeZuIlA==',
+      0,
     ],
     [
       0,
@@ -1100,6 +1144,7 @@ export const PIECE_MODEL: PieceModel = {
       'hIuPiHuAipSalpKOioaCfnp2cm5rZ2NfYGx8iIqGgn56gpGgqaWhnpqUkIqEfnhxeIaNj4JxZ19ZVl9sd354eg==',
       12,
       'fXF6iYx5d3RyfnNrjWaRgGeJlJ+6gX3MctKfrmBuuE92YZqhlp9dXoKDgIdnlmiEkn1aXWmvep+KoH2KdJtZVQ==',
+      0,
     ],
     [
       0,
@@ -1110,6 +1155,7 @@ export const PIECE_MODEL: PieceModel = {
       'eIWPi4V+d3FrZ2NfW1xnd4OHg397d3N6iJegnpqWko6Lh4N/e3dzb2tnbnyKkId3bXF4goV/jJaiqKObkoRycw==',
       12,
       'c3R9k5WAentudGpgiHCOf2WKj664fYbAcdKkrVNuuE92YZqhe8RdXoKOgH1nlmiCkJdWXYObep+KoHyMdZtZVQ==',
+      3,
     ],
     [
       2,
@@ -1120,6 +1166,7 @@ export const PIECE_MODEL: PieceModel = {
       'fn+EiIyQj4uEe3FweISOkYyJhYF+eHZwbWpkaXJ9hoeFgn53e4KQmpiWko6LhYJ9eXZxb3R+iY6Jgnt5c3R1eQ==',
       12,
       'Wo5ejqeddXluV4lYlGKDb5B8dHx4cHVxbmGdi21uY6F2s5qhaWBdXnGWgHlnN8N9X1Ci6F5kep+Kcq6EjZtZVQ==',
+      0,
     ],
     [
       8,
@@ -1130,6 +1177,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKGhnZmVkY6KhoJ+enZycHF7end2Y2BiZXV9fnp4f46co6GdmZWRjoqGgn56dnJuamZiXl9ndoSHhoJ+ent/jg==',
       12,
       'fpuInIt4b2t5gW1qhGuEdmOIfW5ucGtxbodGUa1uY6F2s5qhjy1dXlZSgIBnlmiAgICAgICAep+Kkk5IUJuEqQ==',
+      6,
     ],
     [
       8,
@@ -1140,6 +1188,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKKloZ2ZlZGNiYWBfXl2cm5qZmJeXVxoeICFgX19g42coqKhnZmVkY2JhYF9eXZybmpmYl5dYGh4gIKBfX1/jQ==',
       12,
       'jaGukXxukJBrkVt9XmRfepquYmltamtxbmExS7puY6F2YZpPgIBdXlNMgIBnlmiAgICAgICAep+KiVlASJt7pA==',
+      0,
     ],
     [
       8,
@@ -1150,6 +1199,7 @@ export const PIECE_MODEL: PieceModel = {
       'bXuBe36Hl6OkoJyYlJCMiISBfXl1cW1pZWFdW2ZygIaAhI+cp6ejn5uXk5aYmJiPiIF7c2lpaGpuamZjXlpXYA==',
       12,
       'l4OKb3FodHJrnGuHcHOFZJmNgG9zgG5yl4dxfnpuY6F2YZpPgIBdXmtcgIBnlmiAgICAgICAep+Kb2FtdZuqpA==',
+      7,
     ],
     [
       1,
@@ -1160,6 +1210,7 @@ export const PIECE_MODEL: PieceModel = {
       'eX2AdWdveYiOi4eDf3t3c3WBjpeSgYGEjpeRiYB3bmpoZ2ZqdoaRko6Lh4N/e3dzb2x1hJKamZiXlYyEe3JrbQ==',
       13,
       'TH6Uo6i/dIBsSnlza2GDZJuLfqG9do2LbviunkbbuE92YZpPgIBVXna2gIBnlmh9gJSvXbhIesWKrHKIcZtZVQ==',
+      1,
     ],
     [
       3,
@@ -1170,6 +1221,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4qcqq2qpKKempaQjIiEgHx4dXFtZ2NfW1dTVGFygIKDj5yqsKyopJ6alJCMiISAfHh1cW1nY1xYVVFUYXJ7fg==',
       13,
       'uUmCT0NTf3xwu1/DZ7tsoJijdn90pNh3i2FVeYZuuE92YZqhprRVXmZOgLBnlmiAgICAgICAesWKclpkTZufpA==',
+      1,
     ],
     [
       3,
@@ -1180,6 +1232,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKqvq6qmop6YlJKOioaAfHZybmppZF9bV1RSVWJzg46cpqurpqGdmZeUjoqGgoB/e3dzbWtnY19aV1ZYYW55iw==',
       13,
       'xniIQzVOZGC1wF/QgtWOzZN2b212h3N+gWFPeqBuY6F2YZqhmWhVXmZLgKFnlmiAgICAgICAesWKVltlbZuepA==',
+      2,
     ],
     [
       4,
@@ -1190,6 +1243,7 @@ export const PIECE_MODEL: PieceModel = {
       'mZ2empaSjoqGgn56dnJva2djY2ZqcXFzeXt8fH+JmKKjop6alpKOioaCfnp2cm9rZ2NfXV1mdX+Eg4SHjI+PlQ==',
       13,
       'i6Cnjn5vdHJ0j2B6bmNzd5uXYWdsamtxbmFRXZNuY0//YZqhZpdVXlpSgF9nlmiAgICAgICAesWKZ0BQeJuKng==',
+      0,
     ],
     [
       0,
@@ -1200,6 +1254,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYiNhXqAiZaYlZGNiYWBfXl1cW1pZWJganqHjYmFgX15fouapaSioqCfmJCHf3dvcn2IiYNwZV5XV2Bve313dw==',
       13,
       'eHd4ipB8b2xwe2tjom2Fe2t9jqq7faCIc9KfrmBuuE92YZqhk6FVXn2DgIhnlmiFjYtdXWqnesWKqnqFb5tZVQ==',
+      0,
     ],
     [
       0,
@@ -1210,6 +1265,7 @@ export const PIECE_MODEL: PieceModel = {
       'eICHhIGLmKOpopuRgHh5go2Rh4B5bmdhYGBeW2Jwf4mHg397d3N0f4+bnpqWko6Kh4N/e3dzb2tpcH+Nj4V0cQ==',
       13,
       'b3l8kpeDcXJucm9blnR9eWiDi63Ie4K5cdKjrVNuuE92YZqhfL9VXn2NgHxnlmiBjZZXXYGUesWKqXqGcJtZVQ==',
+      0,
     ],
     [
       2,
@@ -1220,6 +1276,7 @@ export const PIECE_MODEL: PieceModel = {
       'e3h4gY2XnJqXk5CLh4SAe3dycnmBh4h/d3Jsam51fICFi46SkIyIgnp8gomPjYmFgH15dXFuamZiaXWCioiBfQ==',
       13,
       'ZY5vlKGOkn9uY3JYjWKbaZF9dXh4cXV5bmGclm1uY6F2s5qhbV5VXnOKgHhnN8N9ZUye6F19esWKfrGCi5tyZA==',
+      6,
     ],
     [
       8,
@@ -1230,6 +1287,7 @@ export const PIECE_MODEL: PieceModel = {
       'goaFhIaOmpyemIqIhomQkI2JhYJ+enZybmpmYl5fZXSChoWCfnp7f42coKGdmZWRjYmFgn56dnJuamZiXl9ldA==',
       13,
       'f5uJm4t4b2t6gWxqg2uDdmSOemducGtxbodLVa1uY6F2s5qhdENVXlZSgF9nlmiAgICAgICAesWKkEpIUJuHqQ==',
+      3,
     ],
     [
       8,
@@ -1240,6 +1298,7 @@ export const PIECE_MODEL: PieceModel = {
       'oaGgnJiUkI2JhYF9eXVxbWllYWBfYW95goWBfXyAi5qho6CcmJSQjYmFgX15dXFtaWVhXV9lb36CgoF9fIKLmg==',
       13,
       'iKCtl4Fxk5NqjFt2XWRdfpquY2luamtxbmE5TrpuY6F2YZpPgIBVXlNNgIBnlmiAgICAgICAesWKhFVASJt/ng==',
+      2,
     ],
     [
       8,
@@ -1250,6 +1309,7 @@ export const PIECE_MODEL: PieceModel = {
       'iZShqKainpqWkpWWl5eOiIB4b2hpam1taWZiXlpZYm98f3qBjJulo5+bl5OPi4iEgHx4dHBsaGRgXFxnc4GDgQ==',
       13,
       'mYSHbG9ncW9ynGmHgHmMbZeLgW52fm5ymIdxgnpuY6F2YZpPgIBVXmpagIBnlmiAgICAgICAesWKc2Fqcpuuxw==',
+      1,
     ],
     [
       1,
@@ -1260,6 +1320,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4aIfGtsdoONi4eDf3t3c3iFkJeMeXl/j5iTioB1bWdmZ2ZteoqUk4+Lh4N/e3dzb2txf46YmZqZl46EenFpbA==',
       14,
       'SHeOnajfcHtuRIRyZ2WLZpqBg6zRcoGwbviunkbbuE92YZpPgIBPXnO2gIBnlmh+fpa7Xb5KesWKrraXgZtZVQ==',
+      1,
     ],
     [
       3,
@@ -1270,6 +1331,7 @@ export const PIECE_MODEL: PieceModel = {
       'gpGira6opKCalpKOioaCfnp2c29rZ2FdWVNTW2x8g4OHlqiwsaqkoJyYlJCKhoJ+enZxbGllYF1XUlFYZ3h8eg==',
       14,
       'vDR3ST9SeHV3v2PJecGFpJmbgIB0uux3l4dWf4ZuuE92YZqhnNpPXmZNgKJnlmiAgICAgICAesWKdqNwWZuhnw==',
+      1,
     ],
     [
       3,
@@ -1280,6 +1342,7 @@ export const PIECE_MODEL: PieceModel = {
       'naqwrKqmop6al5OPiIWBfXl1b2tnY19bV1NSU19wg42dp6usqKSempaSjoqGgoF/e3dzb2tnZF1ZWFRWX2p6jA==',
       14,
       'zGuBPS1KYl66wmvWc+ON55NxcHN9kHqDgmFPgZNuY6F2YZqhmdJPXmdKgKJnlmiAgICAgICAesWKXaRxepuhpA==',
+      2,
     ],
     [
       4,
@@ -1290,6 +1353,7 @@ export const PIECE_MODEL: PieceModel = {
       'eHt9fIKRoKaloZ2ZlZGNiYWBfXp2cm5qZmJeWlxkdIGDg4eMkJGRlpufnZmVkY2JhYF9enZybmpmYmJlaXBscw==',
       14,
       'kZ+mh3hscnB2k2CBcGp2dJiUZGx2amtxbmFJXKBuY0//YZqhZi5PXlhPgF5nlmiAgICAgICAesWKaIFXf5uHnw==',
+      7,
     ],
     [
       0,
@@ -1300,6 +1364,7 @@ export const PIECE_MODEL: PieceModel = {
       'goqOg3h+h5KXk4+Lh4OAfHh0cGxoZGBndISOi4eDgHx4f46dpqOio6OimY+FfHNtbHmJkYx5amBXVFtodHp2eQ==',
       14,
       'dW5riJJ/bGpwd3Rhsm2Kel5vmr7AgauPcdKermBuuE92YZqhgT5PXnmCgIBnlmiClJZTXW6resWKrbaQeptZVQ==',
+      0,
     ],
     [
       0,
@@ -1310,6 +1375,7 @@ export const PIECE_MODEL: PieceModel = {
       'doCIhYiTn6ion5SFcXB5iJSRioJ3bmReXl5eXGNygIqHg397d3NxeYiWnZuXk4+Lh4N/e3dzb2xseIiRkIJwcA==',
       14,
       'a3FwkJqHbnBwbXlepHOGdVl2l7jVfqOdcdKjrVNuuE92YZqhfsFPXnmMgIBnlmiClpVKXYaWesWKrLaSfJtZVQ==',
+      0,
     ],
     [
       2,
@@ -1320,6 +1386,7 @@ export const PIECE_MODEL: PieceModel = {
       'eoKKioN8enVxcXN3fYCDiY+Tk46Ig3lzdHuGjY2IhH99eXVxbWllanF+iIiHg354dn6LlpuYko+Lh4R/e3hzdQ==',
       14,
       'W4thj6aahIJsWHRZoGF/cJB8dXt5cnl7bmGYjG1uY6F2s5qhaCpPXmuIgHtnN8N+WD+p6E51esWKIqt6g5tyXA==',
+      1,
     ],
     [
       8,
@@ -1330,6 +1397,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIWIhIOHlZ2enpOIh4eKkY+LiISAfHh0cGxoZGBdYGx8h4iEgHx4e4SUoKGfm5eTj4uIhIB8eHRwbGhkYF5gbA==',
       14,
       'fpuJnYt4b2x4gWxqg2yEdmOIfWZrcWtxbodDUq1uY6F2s5qhjixPXlRQgIBnlmiAgICAgICAesWKknRNVZuEmg==',
+      3,
     ],
     [
       8,
@@ -1340,6 +1408,7 @@ export const PIECE_MODEL: PieceModel = {
       'oKOinpuXk4+Lh4N/e3dzb2toZGBfXmNyfIODf31+hpago6Kem5eTj4uHg397d3Nva2hkYFxcY3KAhIN/fX6Glg==',
       14,
       'jKGukn1vkJBqkVp8XWJcfZquYmltamtxbmEuS7puY6F2YZpPgIBPXlFKgIBnlmiAgICAgICAesWKiWhETJt8pA==',
+      2,
     ],
     [
       8,
@@ -1350,6 +1419,7 @@ export const PIECE_MODEL: PieceModel = {
       'l5malouFfXhwZ2hnamxoZWFdWVpmc3x9fYSToaWinpqWko6Lh4N/e3dzb2tnY19bXmd3g4KDiZSjqKShnJmVlA==',
       14,
       'mYKJbW5ncnFwnnCJcXWOapqNgGtzgmxyl4dug3puY6F2YZpPgIBPXmhYgIBnlmiAgICAgICAesWKc7Zye5uppA==',
+      4,
     ],
     [
       1,
@@ -1360,6 +1430,7 @@ export const PIECE_MODEL: PieceModel = {
       'eoB+cmZqeIePjYmFgX15dXF1g5Kak4SBhIySjYeBfHh0bmtlY259i5CNiYWBfXl1cXJ+jZqcl5OPioeAe3Vtcg==',
       15,
       'VIGJr6eohoVsUmpsdW5kZJqfe5mccHuibqyunkbbuE92YZpPgIBgXny2gIBnlmh+gI+qXbJQenmKnnWNd5tZVQ==',
+      1,
     ],
     [
       3,
@@ -1370,6 +1441,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKqtqaWhnZmUj4uHg4B8eHRwbGZiXlpWU1loeYOChY6gr6+rp6GfmZWRjIeDgHx4cm5qZmJdWFFQVGR0fH1+ig==',
       15,
       'uEB9TkRUeHR4vFrEZbptmJaaf390sth3lodVdYZuuE92YZqhtMlgXmhPgMJnlmiAgICAgICAenmKb1tpUpugpA==',
+      0,
     ],
     [
       3,
@@ -1380,6 +1452,7 @@ export const PIECE_MODEL: PieceModel = {
       'iISCfn15dXFraWVhXVdTVFxneIOVpK2urKikoJqXlJCNiIJ+eHRwbGtmYV1ZVlNSWWd6iZWhqauqpqCcmJSQjA==',
       15,
       'y3GGPy9LY1+4w2fXduGJ4JR4b3F7ineEgmFPd6BuY6F2YZqhmnpgXmlLgKJnlmiAgICAgICAenmKUVxqcpufpA==',
+      4,
     ],
     [
       4,
@@ -1390,6 +1463,7 @@ export const PIECE_MODEL: PieceModel = {
       'mJuempaSjoqGgn57d3Nva2djY2VqcHF0eXx8e32ImKSlop6alpKOioaCfnt3c29rZ2NfW11ldIKEgoWHjZOMlA==',
       15,
       'i6Gmjn5vcnF2j196b2N1eJmVY2dsamtxbmFQWpNuY0//YZqhZoVgXltTgF5nlmiAgICAgICAenmKbUBUfJuLmg==',
+      0,
     ],
     [
       0,
@@ -1400,6 +1474,7 @@ export const PIECE_MODEL: PieceModel = {
       'hI2Rhn2Ci5ialpOPi4eDf3t3c29rZ2NfXWZ1g4qHg397gI2dp6ainpqVkYuFgXt1dX+EhoBwZ2FaWmBten17fA==',
       15,
       'f3mBi4p3fHxygXBtf2aIgGyQiZqte3u/cayfrmBuuE92YZqhj4RgXoSDgIVnlmiCjIBbXWitenmKn32MdZtZVQ==',
+      0,
     ],
     [
       0,
@@ -1410,6 +1485,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIeNiYF7dW9rZ2NfXFxoeISHg397d3V9i5qhnpqWko+Lh4N/e3dzb2tnaHSEjIl8bnB3gISBh5KfpaSdl4l6eg==',
       15,
       'dnyFlZJ+entueGNhgXCFgG6PhqmpeYOwcaykrVNuuE92YZqhfsNgXoSOgH9nlmiCjJldXYGaenmKnn2Nd5tZVQ==',
+      3,
     ],
     [
       2,
@@ -1420,6 +1496,7 @@ export const PIECE_MODEL: PieceModel = {
       'foGGi4+Rj4iCeHF4gYySjoqGgn57d3Rwa2djZ3F+iIeFgn13eoOQm5yXlJCMiISAfHlzb293gYmKgXt2cXN0eA==',
       15,
       'YI5mkaSUdnZvXodZhmGTapN8c3t3cHR5bmGfkG1uY6F2s5qhcHtgXnaWgHtnN8N+aVie6GZpenmKda6JkptZVQ==',
+      0,
     ],
     [
       8,
@@ -1430,6 +1507,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKCjn5uXk4+Lh4SAfHh0cG50enl6bGJhYm54fXx6e4iYoKOfm5eTj4uHhIB8eHRwbGhkYF9gbX2Fh4SAfHp7iA==',
       15,
       'gJuJm4p3b2t4gmtrgWqDdmWOeG9scGtxbodKU61uY6F2s5qhcjhgXldTgF5nlmiAgICAgICAenmKkEtMVJuHqQ==',
+      6,
     ],
     [
       8,
@@ -1440,6 +1518,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKKkoJyYlJGNiYWBfXl1cW1pZWFeXWNsfIKCgYB/g42Xn6GgnJiUkY2JhYF9eXVxbWllYV9dYGx5goSBfX1/jQ==',
       15,
       'i6Csk35wjY1qj1t6XmFdfJitYmlwamtxbmE4TbpuY6F2YZpPgIBgXlROgIBnlmiAgICAgICAenmKhFVETJt+qQ==',
+      0,
     ],
     [
       8,
@@ -1450,6 +1529,7 @@ export const PIECE_MODEL: PieceModel = {
       'iJSgp6WhnZmVkZSYlpeNg393bmxpa21ramViXllaZnJ9f3qBjJukop6alpOPi4eDf3t3c29rZ2NgXGBteYWDgQ==',
       15,
       'lYaIcHNpcW90mWaDfnKCY5qNgG11fWxylodyfXpuY6F2YZpPgIBgXmxdgIBnlmiAgICAgICAenmKcmFud5uspA==',
+      1,
     ],
     [
       1,
@@ -1460,6 +1540,7 @@ export const PIECE_MODEL: PieceModel = {
       'j52lsb7Jz8rEvJlMQTo2NT1OWmFkcX6IiISAfoaRmpqHdGVcVVVdaXV7d3N2eHiAiJOcnZuXk5CLiISAfnl3gQ==',
       16,
       'ZmJSWZmKaHOGacZedX5ybydR//+Iftp7cayZlrpuY6F2sz9PgIBbXnKIgIDPlsNE5oIAtDeTU/+KpG2ZoptpcA==',
+      6,
     ],
     [
       0,
@@ -1470,6 +1551,7 @@ export const PIECE_MODEL: PieceModel = {
       'WHqEfnJjZ3KBjpibloJqZmhxgI2anZGDe4SmsbRdWFxoeIeVp7bCxrhqX2Rxf46aoZlNOj1JV2p4h5ijqKZKTw==',
       16,
       'UFBvNqKvaG5wT6durGmXdZhJ6v//g3mGxv+upkbbuE92YT+h/7pbXnm2gP/Plmj90P/LGLFdU/+KT3WLdD9ZVQ==',
+      1,
     ],
     [
       2,
@@ -1480,6 +1562,7 @@ export const PIECE_MODEL: PieceModel = {
       'g4+Xk4+Kh4N/e3d0cGxoZGBncHyEgn58go2Yn52ZlJGNiYeBfXl1cm5qb3qCioZ/eXZ2dXp+gYWMjY+Lg3txeA==',
       16,
       'ZY9biqCOa2l8Y7BaYGaQZ5Ztc3tzb3RxbmGqroBuY6F2sz+hAEVbXn2agADPlsM/AADHtJmQU/+KaraaoztZVQ==',
+      3,
     ],
     [
       1,
@@ -1490,6 +1573,7 @@ export const PIECE_MODEL: PieceModel = {
       'dXFva2doc4CJh4SEiI6KhoJ8eoGMmaGhnZeQh3tsa21vdHBsaGNhaXeGi4mGgX95dHFyf46ZnJiVko6KhoJ9eQ==',
       17,
       'aIaDnJyKc3Zza4RgZHp2aGaBiXp1fHFxdIeVh7puY6F2sz9PgIBfXnCCgID/N8MHJwBB6CuIZv+KoWSiq5tyWA==',
+      1,
     ],
     [
       0,
@@ -1500,6 +1584,7 @@ export const PIECE_MODEL: PieceModel = {
       'lpaQdmxpb3uHlpqShn59j6q6u6VmTU9Ya4mcqLK7tJhsaHCGlJaPUUhKUl5rgqCstKt9TUNLYnqEf3VoaXB+jg==',
       17,
       'UyRSLZ6lZ2ZyVKtvnGaug5dN////gKj///+un0bbuE92YT+h/8JfXny2gP//lmj///+hTLhVZv+KEHKOdzhZVQ==',
+      0,
     ],
     [
       2,
@@ -1510,6 +1595,7 @@ export const PIECE_MODEL: PieceModel = {
       'bXaAhX53cHF0eX+FiIyOiIZ/goqRlpaSjIqEgH54dnFta2ViX2BteoOFgX17go6doqCcmJWPi4eDgX14dXBraQ==',
       17,
       'c5BxjpaBbmh7dJFfcmWEZ5Z6cnZzbnBzcGGproBuY6F2YT+hAD1fXoOQgAD/lmgDDQCeTJ2iZv+KgrawujJZVQ==',
+      5,
     ],
     [
       1,
@@ -1520,6 +1606,7 @@ export const PIECE_MODEL: PieceModel = {
       'iZWdmZWRjIiEgX16dnBua3OCj5iVmqWvtFlRVWZwbm13hJGWlJCMiIuUmpmKem5lYFpbZXOAgH55dnd5fHt3fg==',
       18,
       'Zntugp2MbXB5aKJgY3puZFRusuaMa7l8d6yWi7puY6F2sz9PgIBnXnGGgID/N8MFTRMq6DKHZv+KqGWkrZttcA==',
+      7,
     ],
     [
       0,
@@ -1530,6 +1617,7 @@ export const PIECE_MODEL: PieceModel = {
       'lpeRdmtnbYGQlpSHfXiBl7O/vadtUElRYISYprG2sqFxa3KJl5F0UkpOVmNxlKq1taVwSz9FWnWHh35yamt3iQ==',
       18,
       'WQdAJZmZZWJuWJdpiHLImphD////jMz///+urkbbuE92YT+h/+dnXoG2gP//lmj///+uTL1oZv8AC3ePeTVZVQ==',
+      0,
     ],
     [
       2,
@@ -1540,6 +1628,7 @@ export const PIECE_MODEL: PieceModel = {
       'dYCKin92cHF0eoCDh4yLioZ+eH2FkZWTjouJhYF9eXVxbWllYV9qd4GFgX56gI6Zo6Cal5KOioaCfnp2c3Braw==',
       18,
       'apFljp2JbGl6aaNZYWGUZJV0dHp4b3FybmGmqIBuY6F2YT+hABhnXn6WgAD/lmgAAACoTJKRZv+KerapszhZVQ==',
+      5,
     ],
     [
       1,
@@ -1550,6 +1639,7 @@ export const PIECE_MODEL: PieceModel = {
       'h4mMioaCjZmlrKagloh3am51foB8eHR5hJGdnqq5xczHwLdgQzs3NT9MWGBpeYWMiYSCfHh2cm9qZmJha3d9hw==',
       19,
       'aGtfYJmJa3R+a7NecH93cDZd//2Hecp4k6yZkLpuY6F2sz9PgIBWXnKGgIDKN8Nr6GID6DSTU/+KpmuYoZtudA==',
+      0,
     ],
     [
       0,
@@ -1560,6 +1650,7 @@ export const PIECE_MODEL: PieceModel = {
       'YXiEfnNlZG9+iJGZm5d9aWRncXmEk5yZiX97i56UgGhlcHyKmKq3xciqX2BpdoCMmaCgUTk9SVdqeIWSnZd6ag==',
       19,
       'TWJ5QqS6a3VxS5pwoGmOc5hZ2///cYB7wv+umkbbuE92YT+h/6RWXne2gP/Klmjlvf/BTK5SU/+KTnGJckFZVQ==',
+      1,
     ],
     [
       2,
@@ -1570,6 +1661,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5GXk5CMiISAfHh0cGxoZGBfaXaAhIB9fYaTnqGdmZWRjYmFgX15dXFuam12gYaFfXV2c3d7f4OJj5COhn10ew==',
       19,
       'a49hipyIa2d/aqlbaGOQZJVwdHpzb3RybmGrroBuY6F2YT+hAFtWXoCWgADKlmgwAAC8TJ6bU/+KcbadpzdZVQ==',
+      3,
     ],
     [
       1,
@@ -1580,6 +1672,7 @@ export const PIECE_MODEL: PieceModel = {
       'i5qjn5uXk4+Rko6Jf3dzb2xoZGBdZXOCiYeBe3V1gYyYnJiXlJGPjYqHg397d3NvbGhkYF9qeoeLh4N/e3dzfA==',
       20,
       'dZCTopJ+cG51eoFddnNqfnqGdnRyd3VxeWGerLpuY6F2syBPgIBrXoOMgIB3N8N4i4xW6ESqZi4Aq7a3wZtZVQ==',
+      1,
     ],
     [
       0,
@@ -1590,6 +1683,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIqRjYmFgX15dnJweomXnZmVkY2JhYF9eXZzb2xpZ3KCj5SQjIeBfHhybmx1g5KZlpOQjYmFgX15dnJuamZjbQ==',
       20,
       'W5qrvKSakpZrXFxsXHdkY5upamdtcWxyfGGurkbbuE92YSBPgIBrXoO2gIB3lmiIdXSqGLxWZi4An7aokptZVQ==',
+      2,
     ],
     [
       1,
@@ -1600,6 +1694,7 @@ export const PIECE_MODEL: PieceModel = {
       'i5qjn5uXk5CSko6Ifnh0cGxoZGBeaXiGjYaBfXZzeICPmpuZl5OPjYmHg398eHRwbGhkYF5peIaLh4N/fHh0fQ==',
       21,
       'dpCSoJJ+cW5yeoBdcnRlf3qJdnpvd3RxfGGbrrpuY6F2syBPgIBeXnuDgIB2N8N9ipBW6Da5Zi4AqLaxupvosg==',
+      1,
     ],
     [
       0,
@@ -1610,6 +1705,7 @@ export const PIECE_MODEL: PieceModel = {
       'foyTj4uHg398eHRwbXeGlJuXk4+Lh4N/fHh1c3BubHF/jZWTjYmDf3p2cWttd4aSlZGPjIqHg398eHRwbGhlbw==',
       21,
       'UpiovqeqhaZpUWFwXXBoa5qkamZtcmtxe2GurkbbuE92YSBPgIBeXnu2gIB2lmiDdnCqGMpHZi4AoLapk5tZVQ==',
+      2,
     ],
     [
       1,
@@ -1620,6 +1716,7 @@ export const PIECE_MODEL: PieceModel = {
       'jpyinpqWkpCTkY2HfXdzb2tnY19dZ3aEi4eBe3dxeoiVnpqYlZORjYuHg397d3Nva2djX19qeoeLh4N/e3d1fw==',
       22,
       'd5GSoZF9cm50e35ecnNlgHmKdnNvd3JzeGGbrrpuY6F2syBPgIBgXn2EgIB2N8N4iopU6Da4Zi4Apbayu5voqQ==',
+      1,
     ],
     [
       0,
@@ -1630,6 +1727,7 @@ export const PIECE_MODEL: PieceModel = {
       'foyTj4uHg397d3Nvb3mJlpuXk4+Lh4N/e3l1cnBsbHF+jJSTjYiDf3t2cGtueoiSlJCPjYqHg397d3NvbGhlbw==',
       22,
       'VJipvqeohalqU2FwXnFpaZulamZtcmtxe2GurkbbuE92YSBPgIBgXny2gIB2lmiIdnasGMpIZi4AoLaqlJtZVQ==',
+      2,
     ],
     [
       1,
@@ -1640,6 +1738,7 @@ export const PIECE_MODEL: PieceModel = {
       'jZuinpqWkpCSkY2GfHZyb2tnY19eaHiFioaAe3V3g46am5eWlJCOjIiGgn56dnJva2djX2JvfoqKhoJ+enZ0fg==',
       23,
       'dJCUo5N/cG51eIFcd3RofXqGdnVwd3VxeWGerLpuY6F2syBPgIBqXoKNgIB3N8N5io1W6EWqZi6Kpra2wJtZVQ==',
+      1,
     ],
     [
       0,
@@ -1650,6 +1749,7 @@ export const PIECE_MODEL: PieceModel = {
       'eomSjoqGgn56dnJwd4WUnJqWko6KhoJ+enZycGxqZ3CAjpWTjYeEfXlzbmtyf4+YlpSQjoqGgn56dnJuamdjbA==',
       23,
       'WpqrvaSblpdpWlttXXZiZJqpamdtcWtxfGGurkbbuE92YSBPgIBqXoO2gIB3lmiHdnOqGLtWZi4Aobapk5tZVQ==',
+      2,
     ],
     [
       0,
@@ -1660,6 +1760,7 @@ export const PIECE_MODEL: PieceModel = {
       'gICBfn58enp4eYOPnKGblYiCfnyAfHZtZmBaZXWDjIiEgH15dXaCk5+hnJSNhX+DgX15bmhiZ3J+iImHh4WDgw==',
       24,
       'VnNrjaWibndtVZ1pdmugZ5hxf6BwgqtxbqyurkbbuE92YT+hctxkXn+2gGFnlmh0jJ6GTLF1ZsWKkoKahJtZVQ==',
+      0,
     ],
     [
       1,
@@ -1670,6 +1771,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4mQjIiEgHx4dHB3hZWhnpiSioN9dXqAgoF2bmhmbXqLkpOSjIeAeXRubW51hpOamJKIf36Ah4uDfXZuaGJfaw==',
       24,
       'U3GEnaepe5dtUXRsZHlmcJqZepi1cpCWgPinn4BuuE92YT+hjSNkXniugJ5nlmiYfIiKTIptZsWKm3qUfptZVQ==',
+      2,
     ],
     [
       2,
@@ -1680,6 +1782,7 @@ export const PIECE_MODEL: PieceModel = {
       'hY+Wko6Mh4SAe3hzb2tpZWFkbnqDg397fomXoJ+blpSQjIeCfnp4dHBta3iFjYx9c29xc3p+gISIi4yKhn11fA==',
       24,
       'aI1eip6La2l8ZqlbXWWQZo1yfIB0cXVyboebnbpuY6F2sz9PgIBkXneOgIBnN8N0eFpx6EWfZsWKbraTnJt1gQ==',
+      7,
     ],
     [
       0,
@@ -1690,6 +1793,7 @@ export const PIECE_MODEL: PieceModel = {
       'bnyGiIeFg4KAgIF/fn57enl4eoeTnJ+XjYiEgoV+dWxjW1dleoiPi4eDf3x4dHN9j6OrpJqSh4F9fXt3cWZgZA==',
       25,
       'VGNwhKWncnZtU5JtjmqPb5p3jcFvishxbqyurkbbuE92YT+hddlgXn22gGNnlmh0nb2ETLBqZnmKoXyUfptZVQ==',
+      1,
     ],
     [
       1,
@@ -1700,6 +1804,7 @@ export const PIECE_MODEL: PieceModel = {
       'hYmPiYB5b2ZeWGB0h5GRjYmFgX15dXFuc4GXpqWdlYuEe3V1eXx6cmtkanSFkpKSjYeBe3Vwb251hJKampKHhQ==',
       25,
       'UGuNkqayl4VqTWRycXN9epqXhK6ofJ2OgKynn4BuuE92YT+hiyZgXnawgJ1nlmiXgpCETItgZnmKqnWPeJtZVQ==',
+      3,
     ],
     [
       2,
@@ -1710,6 +1815,7 @@ export const PIECE_MODEL: PieceModel = {
       'fICHjJKZlY2CeoCJkZWQjYeDgHt5dXBtZ2RfXWVygIWDf3t8hZSfo5+al5KNioWDgHt4cm5rcHZ9gnlzb25wdw==',
       25,
       'dI5wjZaAc2t3c4lhX2KTZpR+d3h0cHJzboebqrpuY6F2sz9PgIBgXnuFgIBnN8N0YTN46EW3ZnmKgbaRmpt2gg==',
+      0,
     ],
     [
       0,
@@ -1720,6 +1826,7 @@ export const PIECE_MODEL: PieceModel = {
       'bHmFhoaEg4KBgYB/fn16e3l7iZSfoZiNgX+BhYV8cmdcU1pwg42OioaCfnp2cnN+k6ispJeNgnt8goF+c2ddYg==',
       26,
       'UmN4e6areHdrUH1ui2yGeJp/kchvi8dxbqyurkbbuE92YT+hct1eXnu2gGNnlmh1m7eFTLhwZsWKq3+TfZtZVQ==',
+      1,
     ],
     [
       1,
@@ -1730,6 +1837,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4iRjIR7cWddV15zh5GRjYmFgX56dnJucn2Tpqqhl42DenJxeoKEfG9mZG17i5KRjoiBfHdxb254ipedmI5+fA==',
       26,
       'TV+CiKe6foBpSmByc3OXfpqQjcLOf6agf/innoBuuE92YT+hjiJeXnSvgJ1nlmiXi5yFTJFkZsWKtHeNd5tZVQ==',
+      3,
     ],
     [
       2,
@@ -1740,6 +1848,7 @@ export const PIECE_MODEL: PieceModel = {
       'fICFipCWlZGHenZ7hZCTj4uHg397dXFtaWdkYGVyfYWEgHx8hZGdoJyYlpKOioSAfHl1cW1weH+HgXlzcXByeA==',
       26,
       'a41kjJyIcWx4aZVda2SUaZN8eoJ0cHRyboeXnLpuY6F2sz9PgIBeXnSFgIBnN8N1Wix36DesZsWKeLaIkZtzgg==',
+      0,
     ],
     [
       0,
@@ -1750,6 +1859,7 @@ export const PIECE_MODEL: PieceModel = {
       'gH+Afn58eXh2dn+LmJ6clYyFgX9/fHRtZmFdZnaFjIiEgX15dXiFlqGhm5WOh4GCfnp2bGdiZ3J+iYmIh4aCgg==',
       27,
       'V3Boj6WgbHVtVqhpeWmeZJtufaBwg7JxbqyurkbbuE92YT+hc9plXoC2gGFnlmh0jaKFTKxwZnmKjX6Zg5tZVQ==',
+      0,
     ],
     [
       1,
@@ -1760,6 +1870,7 @@ export const PIECE_MODEL: PieceModel = {
       'eomPi4eDf3t4dHJ7i5qim5aQiYR+eHt9fn1zbGVmcH+OlJKRi4Z/eXNubW11h5WbmJOLgoKDhoiBenRtaGNfag==',
       27,
       'VXaKnaakd5VsVHxsX3ldbJmSdY+ddouPgGGnoIBuuE92YT+hjCVlXnmtgJ9nlmiYeH2CTIdrZnmKmXeUfptZVQ==',
+      2,
     ],
     [
       2,
@@ -1770,6 +1881,7 @@ export const PIECE_MODEL: PieceModel = {
       'h4+WlI+NiYWBfXh0b2tpZGJeaHWAhYF+fISPnKGempaSjoyIhIB6d3Jua2t2gYiIenFub3V6gIOGjIyLiYJ4fw==',
       27,
       'bY5ljJqGbGh8bKNcaGKRZZRze4JzcHVyboedpbpuY6F2sz9PgIBlXnuNgIBnN8N0e2F56E2lZnmKdraYoZtZVQ==',
+      7,
     ],
     [
       1,
@@ -1780,6 +1892,7 @@ export const PIECE_MODEL: PieceModel = {
       'b3N4dHBsaGt3hpKUkIyIhIB8eHRwbG56iZWYlJCMiI2Rko5+c2xoaHF8ioqLjYuJgHd1c3V2doOPmJiTjYJybw==',
       28,
       'TISQq6i+bJNrSadsbG6AdJttg6uRdo2Df6yurkbbuE92YVWhTYlVXna2gDR8lmhri6OMTLpWZp+KrK6chptZVQ==',
+      3,
     ],
     [
       0,
@@ -1790,6 +1903,7 @@ export const PIECE_MODEL: PieceModel = {
       'l52fk4BwYWFnbnN2hZCZlY+GeW1sbnJ0cGxpZnB/jZSQjIiEgHx4dHBsc4CQmpiUkIyPk5WThnpya2dufYmNkQ==',
       28,
       'S3iIlqfEbIhqSKdtenKWbpprkrLWd5SwrdKtrG1uuE92YVWhsnZVXnW3gMx8lmjMqq6LTLZTZp+Kq62chZtZVQ==',
+      0,
     ],
     [
       2,
@@ -1800,6 +1914,7 @@ export const PIECE_MODEL: PieceModel = {
       'eXZ0cG5raGlpbnJ2d3p/g4eNkpSWlpaUkoyLi4mLh4N/fHp0cm1oZmFdXGZzfYJ+foeSoaWhnZaVkY2JhIF9fA==',
       28,
       'gZN3hop3bmR8f4FyeWhhbImGamx0bGtxcGGQqpNuY6F2s1VPgIBVXnVxgIB8N8NJTC5p6BDWZp+KSraJkptvfQ==',
+      5,
     ],
     [
       2,
@@ -1810,6 +1925,7 @@ export const PIECE_MODEL: PieceModel = {
       'gIGLl6Onop+alZKPi4eDf35+fHp4cm9qZmNgXF5tkaasp52XkYeAdG12gI6WlI6KhoB+enZybGpkYl9ZXGZyfw==',
       28,
       'hnNPaoJyamiGhYV4mHeofjtwlHB6iW92cod+lLpuY6F2s1VPgIBVXmxlgIB8lmiAgICAgICAZp+KPqF5gpuxkQ==',
+      6,
     ],
     [
       1,
@@ -1820,6 +1936,7 @@ export const PIECE_MODEL: PieceModel = {
       'g5GYlZGNiYuQjox/dG9oa3OBi4uLi4yJg3l2dHR2c3qGk5iVj4V3cnB0eHVxbWlqdoaSlZGNiYWBfXl1cW1rdA==',
       29,
       'SoiSrqjMbYZqRp1tbmt6dZt1gKOQdYmCf6yupEbbuE92YVWhTYlSXnS2gDV7lmhriJ2NTLZPZp+KqqGZgptZVQ==',
+      1,
     ],
     [
       0,
@@ -1830,6 +1947,7 @@ export const PIECE_MODEL: PieceModel = {
       'f42UkIyIhIF9eXVxbW56ipaYlJCMi5GTkYh6cWprc4KMj5CYnZ6WgW5iY2lwc3J8i5WXkIh8cG5ucnVxbWlmcA==',
       29,
       'SX2KmqjVba9rRZtufG+McZpykarPdo+mrNKtom1uuE92YVWhsnZSXnS2gMt7lmjKrKiLTLJMZp+KqqCYgptZVQ==',
+      2,
     ],
     [
       2,
@@ -1840,6 +1958,7 @@ export const PIECE_MODEL: PieceModel = {
       'mJaUko6KiIKAf3t3c29ramZfW1pjdH6EgHyHkp6lop6cmJKOioaDfnp0cnNxcnBqaWdobW5zeX6Dh4yNlJiZmw==',
       29,
       'iJF7gYNybmN8h314fGxhaoiIZ3B5a2x7cmGSrpNuY6F2s1VPgIBSXnhvgIB7N8NLTDto6BnmZp+KWbaMlZtZVQ==',
+      3,
     ],
     [
       2,
@@ -1850,6 +1969,7 @@ export const PIECE_MODEL: PieceModel = {
       'dZWipKKem5eTj4uJhYWCgH56eHVuamdjX1tZX257goCAjZmnqaWhm5eTj4uHg315c29raGp3hIuKfXJtZFxWWw==',
       29,
       'j25WZ3ltb2mGj3yBgnaQfkB1joJ3gqVzcoeDm7puY6F2s1VPgIBSXnFkgIB7lmiAgICAgICAZp+KUp19hpu7kQ==',
+      0,
     ],
     [
       1,
@@ -1860,6 +1980,7 @@ export const PIECE_MODEL: PieceModel = {
       'gpCXk4+LiI2Ul5aEd25naHJ9iYqMjYuJf3Z1cnV3eYaRmJeRiHpraW1zeHRwbGlygY+Xk4+Lh4SAfHh0cGxpcw==',
       30,
       'RYCGqKj/an5uQrNqfWqHdJtji7yReJSEf6yurkbbuE92YVWhUopMXnG2gDR8lmhslq+MTLxQZp+KraaslptZVQ==',
+      1,
     ],
     [
       0,
@@ -1870,6 +1991,7 @@ export const PIECE_MODEL: PieceModel = {
       'gY+Wko6KhoJ+enZybmpxf46YlpKOi5CWmZmGeXBoa3aDjY6UnKCbinhmYGRrcnN8i5SYkId7aGdqb3VybmpocQ==',
       30,
       'RnSDlqf2aohvQ69si2+dbpphkcLweJm3rdKtrm1uuE92YVWhrXVMXnG0gMx8lmjNpLaMTLhTZp+KX6aXgZtZVQ==',
+      2,
     ],
     [
       2,
@@ -1880,6 +2002,7 @@ export const PIECE_MODEL: PieceModel = {
       'lZORjYuHhYB9e3d1cmxnZGBdYm15gYN/gYuXoqSgmpeSjo2IhYF9eXV2dnZ0cGxqamxrb3N3fYGEiYyLlJWWmA==',
       30,
       'gJR5iIx4cGZ5fn5wdGdfbYiJamt0bGxzbmGPrZNuY6F2s1VPgIBMXnFugIB8N8NHRhto6AvdZp+KT7aRmpt4Ww==',
+      3,
     ],
     [
       2,
@@ -1890,6 +2013,7 @@ export const PIECE_MODEL: PieceModel = {
       'hIKCfnx4dHBsaGRhXVxkgaGrqqGYlIuFem1xeIiVlJCMhoR+fHh0cGpoYmBdWWJveoF+gY+bpaWgnZmVj4uHhQ==',
       30,
       'hXNSbINza2uDhH52mHakfjlzlG94im52cod9l7puY6F2s1VPgIBMXmljgIB8lmiAgICAgICAZp+KQZuAiZurkw==',
+      5,
     ],
     [
       1,
@@ -1900,6 +2024,7 @@ export const PIECE_MODEL: PieceModel = {
       'c3R4dHBsaGhzgo+UkIyIhIB8eHRwbHF+jZiYlJCMiIyNjIh6cmxnanWAjIqLjIuJgHd1dHV2dICLlpmUjoZ4dA==',
       31,
       'T4mVrqi0b6ppTZhtZm51dJp7e5uSdIaBgKyuq0bbuE92YVWhT4lZXni2gDt8lmhugZmKTLZWZp+Kqbahi5tZVQ==',
+      3,
     ],
     [
       0,
@@ -1910,6 +2035,7 @@ export const PIECE_MODEL: PieceModel = {
       'l52dkX1qY2Rrc3F3g4+ZlY6JfXJwb3J0cGxoZW99jJOPi4eEgHx4dHBtd4aUm5eTj4uPkI6NgXdxaWhygYuOkA==',
       31,
       'Tn6Omqe3b4VqS5luc3OJb5l0j6LAdo2jqdKtqm1uuE92YVWhsXZZXni2gMV8lmjFqqaITLJTZp+KqbagiptZVQ==',
+      0,
     ],
     [
       2,
@@ -1920,6 +2046,7 @@ export const PIECE_MODEL: PieceModel = {
       'eHRybmxqZmdpa3J2d3uBhIiQkpWYl5aUjo2NjI6KhIJ8enZwbmhkYlxbZm99gn59hJCfp6OfmZWRj4uHhIB8eg==',
       31,
       'hZJ4g4Z0bWJ9g4J0fWpha4yFamx0bGxycmGSrpNuY6F2s1VPgIBZXnlzgIB8N8NNVUFu6BjXZp+KPLaNl5tZVQ==',
+      5,
     ],
     [
       2,
@@ -1930,6 +2057,7 @@ export const PIECE_MODEL: PieceModel = {
       'gISSn6eloJ6alpKLiYaCgX57e3d1cW5qZmJeXF5ujaOqpp6VjIN8cXiAjZiVkY2JhX97dXFtaWViYFxaYm55gQ==',
       31,
       'jG9SaXxubGeIjIJ9h3aWfkNzkIJ4hpZzcoeCmrpuY6F2s1VPgIBZXnFmgIB8lmiAgICAgICAZp+KPrSAiZuwjg==',
+      6,
     ],
     [
       1,
@@ -1940,6 +2068,7 @@ export const PIECE_MODEL: PieceModel = {
       'b3uAfH+Lm6OloZ2Zk4+MiISAe3h0cGtmYl5aWF9tfISCgIuaqK2po5+blZONh4N/e3VxanF9hIp8cGtiXlxWYA==',
       32,
       'k2FfbHRqZmCak46Gpn+HaVlziJmLfr+9fayurUbbY6F2syBPgIC8r962gIB5lsOQiISSgKBoU3mKiLbT3ZtZVQ==',
+      0,
     ],
     [
       0,
@@ -1950,6 +2079,7 @@ export const PIECE_MODEL: PieceModel = {
       'bnqBfYKOnaimpJ6dmZOPi4eDf3l3c29rZWFeWlZYZHSAgYiXpq+sqKKempWSjYiDgXx2cmltdXyAc2hhWlhVXQ==',
       32,
       'oltcYGJhY1ajoYKXqJGZgExyh5yMfM/GcqymrrpuY6F2syBPgIC8r9+dgIB5lsNweHxugGCYU3mKh7bI0ptZVQ==',
+      4,
     ],
     [
       1,
@@ -1960,6 +2090,7 @@ export const PIECE_MODEL: PieceModel = {
       'gn58eHRwbGhkYFxfa3eEg4GKlqOppqKaj397gIqUk46KhIB8dnJsamZiXlhVW2l4goB8eoSToaejn5uXk4+Khg==',
       33,
       'j3x2fHltbmyFkHZ/iXKKalmEiId2eaFxboeurkbbY6F2syCheM62r9W25oBnlsN7fGuFgJZwU3mKm7bN15tZVQ==',
+      5,
     ],
     [
       0,
@@ -1970,6 +2101,7 @@ export const PIECE_MODEL: PieceModel = {
       'bWlnY19dX2x4goKDjZqmqaWhmY5+fYSRmpaOiYV/fXdxb2llYVtXVVRfb3l/fYaVo6mmop6alJCMiIWBe3dzbw==',
       33,
       'mWNgam5nZVmdmY+MpoGEc1Rwjp2KfcimcqyorrpuY6F2syChhzG2r9WlGoBnlsOFhJV7gGqQU3mKhba/yZtZVQ==',
+      1,
     ],
     [
       1,
@@ -1980,6 +2112,7 @@ export const PIECE_MODEL: PieceModel = {
       'c29taWViXmBpdYODgYaRnammo56WiXt9go2Sj4mFgX15c29rZ2NgWlZaZ3eCgX15fouapaSgnJmVkY2JhYF7dw==',
       34,
       'jHp1fnxubWyGjnh8jG+NbFeCiYZxe6CEcoeurkbbY6F2syChfs2yr8+25YBslsOBgGiCgJVvU3mKnbbL1ptZVQ==',
+      5,
     ],
     [
       0,
@@ -1990,6 +2123,7 @@ export const PIECE_MODEL: PieceModel = {
       'bmpoZGBcYWp2g4F/h5Whq6ijnpSHfH+Kk5eQjIaCfHh0cGxmYlxYVFNebXt/fIKQn6mno5+bl5GNiYSBe3dzcA==',
       34,
       'l2JjbXBoZlqZl5GJoYB5bVVyjZ+LfcykcqyorrpuY6F2syChgjKyr8+kGoBslsN/gJh+gGuRU3mKhba8xptZVQ==',
+      1,
     ],
     [
       1,
@@ -2000,6 +2134,7 @@ export const PIECE_MODEL: PieceModel = {
       'bniAfIKQnaWloZuZk4+Lh4N/e3Z0cGxoYl5aVl5tfIWBgo2dqq2po5+blZKNh4V/e3duam97hYd+cGpkXl1WYA==',
       35,
       'lWJeanJpZl+XlY2HpYCNbVV0hZyGfMS1bqyurUbbY6F2syBPgIC+r+K2gIBnlsN6goeIgKBmU3mKjLbV35tZVQ==',
+      0,
     ],
     [
       0,
@@ -2010,6 +2145,7 @@ export const PIECE_MODEL: PieceModel = {
       'iJGXk46IhH54dnBsaGJeW1hUVF9seX6HlaSrp6OfnZmVkYyHg399eHRwbGhkYFpYWWZzgIGBkJ2nrKainI6Cgw==',
       35,
       'pV9dXV9gY1akpHqdo5KXhk9wiJ2GfcavcqymrrpuY6F2syBPgIC+r+KbgIBnlsOGfnl4gGCaU3mKh7bI0ptZVQ==',
+      3,
     ],
     [
       1,
@@ -2020,6 +2156,7 @@ export const PIECE_MODEL: PieceModel = {
       'l56ipKGgnZGNiYN/e3VzbWllX1tXVV9veoF/iJelrKahnZeTj4mFgXx3cmxoaXR/hYJ2amVeZXR/iIN/e3l9iQ==',
       36,
       'hFNFaoFyX1Wohs90xW2HeTpKhKXBeMr/ctKuoEbbY6F2s1VPgICmr722gIBrlsOFnq02tN8rZp+KhbbH0ptZVQ==',
+      3,
     ],
     [
       0,
@@ -2030,6 +2167,7 @@ export const PIECE_MODEL: PieceModel = {
       'X2FteYGCfnyBkp+oo5mLhImPmZ2Xko2Ig4B7d3FtaWNhW1dTVmNzfYOPn6qqpqKenJaSjoiGgnx6dHBnYF9YXQ==',
       36,
       'l0xHYGxmXE65mqCJ23u5dUtKhaW6eOT/btKjoG1uY6F2s1VPgICmr72WgIBrlsN9lJxXtKFaZp+Kdba3wZtZVQ==',
+      1,
     ],
     [
       4,
@@ -2040,6 +2178,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4SHg398en+NnKSjn5uXk4+Lh4N/fHh0cGxoZGBcXGd3hIeDf3x6f42cpKOfm5eTj4uHg398eHRwbGhkYFxcZw==',
       36,
       'haKxnINz4NdpillyXGlbgpuvX2NnamtwbmFyXLpuY6F2YVVPgICmr3ZvgIBrlmiAgICAgICAZp+KlUl8hZuXnw==',
+      6,
     ],
     [
       6,
@@ -2050,6 +2189,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqmyrqqmop6alpKOioaCf3t3c29rZ2NfW1dTT1RicYmaqbKuqqainpqWko6KhoJ/e3dzb2tnY19bV1NPVGJxiQ==',
       36,
       '2qOyNx1E4NdpzVnoXP5b/5uvX2NnamtwbmGHrpNuuE92YVVPgICmr8xhgIBrlmh9TjfzGAD7Zp+Ko7atl5tZVQ==',
+      3,
     ],
     [
       1,
@@ -2060,6 +2200,7 @@ export const PIECE_MODEL: PieceModel = {
       'bnyDgYiXpayopJ6al5GNiYWBfXdzb2JhXVldX2V2hYaHg397f4mWn5qNf3+HkpyZlZCKh4N/e3Vxa2djXVlVXw==',
       37,
       'g1lJb4FyXlSsh8tx12iTdEVCg563dM34btKumEbbY6F2s1VPgIClr7y2gIBnlsOAmZ9JtNsmZp+KgLbCzZtZVQ==',
+      6,
     ],
     [
       0,
@@ -2070,6 +2211,7 @@ export const PIECE_MODEL: PieceModel = {
       'bXuDjJuorqulop2XlY+Lh4F9eXNvaGRgZXF9gHVoXF5qd4KBfnx9iJagoaSjop6VjYmFgX56dnBuaGRgWlZUXg==',
       37,
       'kUc/YHFpWk27lbiC7Hi5dkM8iq28d+7/btKmmG1uY6F2s1VPgIClr7yegIBnlsOAnatGtKxHZp+Kfba5w5tZVQ==',
+      6,
     ],
     [
       4,
@@ -2080,6 +2222,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4SHg398en+NnKSjn5uXk4+Lh4N/fHh0cGxoZGBdX2d3goWDf3x6f42cpKOfm5eTj4uHg398eHRwbGhkYFxcZw==',
       37,
       'haKwnINzm5xqilpyXGldgpquYWVramtxbmFxWbpuY6F2YVVPgIClr3ZvgIBnlmiAgICAgICAZp+KlUx6g5uSkQ==',
+      0,
     ],
     [
       6,
@@ -2090,6 +2233,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZXuWpbCwrKikoJyYlJCMiIWBfXl1cW1pZWFdWVVSTldle5alsLCsqKSgnJiUkIyIhYF9eXVxbWllYV1ZVVJOVw==',
       37,
       '5aOyLg4+4Ndp01n1XP9b/5uvX2NnamtwbmGGrpNuuE92YVVPgIClr9VegIBnlmiASzbxGAD/Zp+Ko7aumJtZVQ==',
+      0,
     ],
     [
       1,
@@ -2100,6 +2244,7 @@ export const PIECE_MODEL: PieceModel = {
       'dYCDem1iZG57hISAfHl5eomXn6KmoqCeko2KhIB8eHVva2VhXVdVW2l4f3+HlqWqpqGcmZOPioWAe3dybWtlag==',
       38,
       'gFRFboN0XVStg9dv2WuWd0M9hKS7ddv4ctKukEbbY6F2s1VPgIChr7e2gIBrlsOFmKZMtNApZp+Ki7K9x5tZVQ==',
+      1,
     ],
     [
       0,
@@ -2110,6 +2255,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipegnpiTkImEgXl1cm1pZV9bV1FYY3J8h5Wkq6iknpyWkpCKiIN/e3ZzZ2NdW11fYm57g4WDf36IlaGjmYt9fw==',
       38,
       'jkg7YXRrWk7Aj8d98Xeyfjw5ja69eer/btKmkG1uY6F2s1VPgIChr7afgIBrlsN9oKg+tKBJZp+Kg7KyvJtZVQ==',
+      3,
     ],
     [
       4,
@@ -2120,6 +2266,7 @@ export const PIECE_MODEL: PieceModel = {
       'eIWIhIF9eXmElKCkoJyYlJCMiISBfXl1cW1pZWFdX2h4hYeEgX15eYSUoKSgnJiUkIyIhIF9eXVxbWllYV1daA==',
       38,
       'gKKxo4h2tbpqhFpqXHBcg5uvYWVnamtwbmFxVbpuY6F2YVVPgIChr3NwgIBrlmiAgICAgICAZp+KllVzfJuJjg==',
+      0,
     ],
     [
       6,
@@ -2130,6 +2277,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZnmSoq6wrKikoJ2ZlZGNiYWBfXl1cW1qZmJeWlZSTldmeZKirrCsqKSgnZmVkY2JhYF9eXVxbWpmYl5aVlJOVw==',
       38,
       '36OyMxZB4Ndp0FnwXP9b/5uvX2NnamtwbmGMrpNuuE92YVVPgIChr9ligIBrlmh9SDL3GBD/Zp+Ko7aslptZVQ==',
+      0,
     ],
     [
       1,
@@ -2140,6 +2288,7 @@ export const PIECE_MODEL: PieceModel = {
       'hZOcoZuSiXp9hZCYlZONiYV/eXVxa2ljXVlUW2l4gX+FkJ+qqKShnJeTj4qFgX15dXBlYV5eXmJreYSFg397fQ==',
       39,
       'hlVIbH9xX1WpiMV2xG2Adj1MgqK+d8j/ctKupUbbY6F2s1VPgICpr8G2gIBslsOBhIhsgKliZp+KfbTR25tZVQ==',
+      4,
     ],
     [
       0,
@@ -2150,6 +2299,7 @@ export const PIECE_MODEL: PieceModel = {
       'YGJzfoGCfH+Il6SlnpSGhoyWnZqVj4mFgX15dW9pZ2FdWVNSXWx5f4WToqyqpqKcmJSQjIiFfn14c29jX11ZXA==',
       39,
       'mUxKYGplXE+wnJiM1n65bkxPhaS5eOL/ctKjpW1uY6F2s1VPgICpr8GXgIBslsN/fHiUgFeeZp+Ke7TDzZtZVQ==',
+      1,
     ],
     [
       4,
@@ -2160,6 +2310,7 @@ export const PIECE_MODEL: PieceModel = {
       'eoaHg397eX+OnaSinpuXk4+Lh4N/e3dzb2tnZGBcXmp6hoeDf3t5f46dpKKem5eTj4uHg397d3Nva2dkYFxeag==',
       39,
       'hKKxnoV0tbppiFlwXGtcg5uvYWVnamtwbmF0X7puY6F2YVVPgICpr3lzgIBslmiAgICAgICAZp+KlkaDjJuapA==',
+      6,
     ],
     [
       6,
@@ -2170,6 +2321,7 @@ export const PIECE_MODEL: PieceModel = {
       'm6myrquno5+bl5OPi4eDf3t4dHBsaGRgXFhUUFBbaoWbqbKuq6ejn5uXk4+Lh4N/e3h0cGxoZGBcWFRQUFtqhQ==',
       39,
       '5aOyLg4+4Ndp01n1XP9b/5uvX2NnamtwbmGArpNuuE92YVVPgICpr8pbgIBslmiAgICAgICAZp+Ko7atl5tkhw==',
+      3,
     ],
     [
       0,
@@ -2180,6 +2332,7 @@ export const PIECE_MODEL: PieceModel = {
       'h4yKg4OKmaGfm5eTj4uHg398eHRwbGhkYFxaY3OBh4N/fISToquno5+bl5OPjYuIhoB4dGxscnFyZ1pSVF9ufQ==',
       40,
       'kouOendrbGJ1lHOEfGyAdHCDf5OTdXiPcKyurkbbY6F2s8JPgIC5r9q2gIBqlsN8prNSo+J58HmKqYOlr0lZVQ==',
+      4,
     ],
     [
       8,
@@ -2190,6 +2343,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKqwrKikoJyYlJCMiISAfXl1cW1pZWFdWVVRVGBwfImYp7CsqKSgnJiUkIyIhIB9eXVxbWllYV1ZVVRebXZ5gg==',
       40,
       'x56pSDZOgX5twVvQXdVezparb2NnbmtwgWGRrVVuY6F2s8KhkMe5r9ly3YBqlsOQfGiUo07q8HkAooOXoUjoyA==',
+      3,
     ],
     [
       1,
@@ -2200,6 +2354,7 @@ export const PIECE_MODEL: PieceModel = {
       'a3Z9eXV1gY6YmZmksbu8q2dGPkZTX2VianiHkI2JhYF9eX2KiIR0Y19mdIGEg4CBhIF+gpGepaKdmZSNgnRkZQ==',
       40,
       'W2ZvdqGZZ3SBXMBme3B1bmJW5N//dM2vktKDWmNuY6F2s8Khzea5r3mk/4BqlmiAgICAgICA8HmKqUViapuaqQ==',
+      3,
     ],
     [
       1,
@@ -2210,6 +2365,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipminpqWko6KhoJ+e3dzb2tnY19lcoKMioaCfnt3dHyKmaCempaSjoqGgn57d3Nva2djX2VygoyKhoJ+e3dzfA==',
       40,
       'cKOxtpeDs7Vpc1lZXHtce5uvX2NnamtwbmGgfk1uY6F2YcJPgIC5r6O/gIBqlmh4aGicGJww8HmKooiSmy9ZVQ==',
+      5,
     ],
     [
       2,
@@ -2220,6 +2376,7 @@ export const PIECE_MODEL: PieceModel = {
       'mpiWlJCOjIaFgX55dXFtbGhiW1lbZ3Z+f36GkaGqpqKcmJaQjIiDgX13dG9vb25vaWdnaGtvdXt/hYiLkpWYmw==',
       40,
       'jIZxeX5vaFuIi4t8j3FzZIl0a3mHbJCGcmGMeFxuY6F2s8Khbzi5r5yLIoBqlsN8dn5+ozRt8HmKQmN8hS+LYw==',
+      3,
     ],
     [
       2,
@@ -2230,6 +2387,7 @@ export const PIECE_MODEL: PieceModel = {
       'jI2NiYiEf3x4dHFvaGRfWlhYYG55fYCNmqeqpqCcmJSRjYmFgX13c21oZWp7hIuFd3JqYVhYZ42ipaSgnJiSkA==',
       40,
       'lWVNX3FpZ1uVlX+ImHyYf0pqkIaDg7SAcod7bWpuY6F2s8KhMxm5r493AIBqlmiAgICAgICA8HmKQVpxejfDkQ==',
+      3,
     ],
     [
       6,
@@ -2240,6 +2398,7 @@ export const PIECE_MODEL: PieceModel = {
       'oaWmop6alpKOioaCfnt3c29rZ2NfW1daZ3aCgn5/h5akqKainpqWko6KhoJ+e3dzb2tnY19dXGBnc31+gYKHlg==',
       40,
       'nKGtfWtli49qnlmSXnthaZqpYmduamtxbmFTUo5uY0//YcKhRq65r3BdvIBqlmiAgICAgICA8HmKkEVZgVWdmg==',
+      0,
     ],
     [
       3,
@@ -2250,6 +2409,7 @@ export const PIECE_MODEL: PieceModel = {
       'cIuVnJ2cnJmXlpORkIuKh4OBf3t3dXFvb2tnaGVlZWVmb4afr7e2sq2po5+alpGLh4F9d3FtZmJeWFRQTEtOWw==',
       40,
       'tgI5MzhPUk3/v4fQtND/tpgMunJ9/2t134c4UaRuY6F2YcJPgIC5r25SgIBqlmiAgICAgICA8HmKLUhXX1ibpg==',
+      5,
     ],
     [
       3,
@@ -2260,6 +2420,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYiOioWDf3t5c3F9h5OWlZmfqq+poJaNhH12bWdhW1VRUVtrdXh0cXWCkpydmpiUko6KhoKAfnt5dXJwbGhmcA==',
       40,
       'c1dRdI9+YV2pe+datG1qdChUvG53tGxydIdQSJZuY6F2s8KhuVG5r2RoQ4BqlmiAgICAgICA8HmKm0ZKUmeRkw==',
+      3,
     ],
     [
       4,
@@ -2270,6 +2431,7 @@ export const PIECE_MODEL: PieceModel = {
       'hYWFgX15dXV9jZqfnZmVkY2JhYF9eXVxbWlmYmFre4iMiYWBfXt7foOLkpeZmJWRjYmFgX15dXFtaWdnanJ4gA==',
       40,
       'baGttZqGfX1tb2RcaHddc5qiYWZtamtxbmFfTIduY6F2YcKhgGi5r2hzYYBqlmiAgICAgICA8HmKgk5QWGCstw==',
+      5,
     ],
     [
       5,
@@ -2280,6 +2442,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipecmJSQjIiEgHx4dHBubG1yd4CGiYqIhIB8eHZ3eoCKjpOUkpCMiISAfHh0cGxpZWl2hZCQjIiEgHx4dHBweg==',
       40,
       'WqGsxKWcgopqWmJraXFfZpujYWdtamtwbmFxT3JuY6F2YcJPgIC5r22NgIBqlmiAgICAgICA8HmKnUpVXVmnng==',
+      3,
     ],
     [
       5,
@@ -2290,6 +2453,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4eKhoSAgYaJj5OXmZmYlJCMiISAfHh0cGxpZ2dqbnF0d3x+fnx4e4WVoaKfnJiUkIyIhIB8eHRwbGllYV5faw==',
       40,
       'fp+lnYt4c3J0gWhpdmtwepeYYmhvamtxbmFFRZ1uY0//YcJPgIC5r2FegIBqlmiAgICAgICA8HmKa0BFbW2KlQ==',
+      3,
     ],
     [
       5,
@@ -2300,6 +2464,7 @@ export const PIECE_MODEL: PieceModel = {
       'jo2MiIWBfXl1cnJzdnt/goiKiYiFgX15dXFtbnmIlZiUkIyIhYF9eXVxbWlqc4OQk5CMiIWBfXl3d3h8foOHjA==',
       40,
       'TqGnxqm5en1qS25uYWdza5qbYmZsamtwbmFhRYBuY6F2YcKhgJe5r2GCnoBqlmiAgICAgICA8HmKf0FGTmyXng==',
+      2,
     ],
     [
       5,
@@ -2310,6 +2475,7 @@ export const PIECE_MODEL: PieceModel = {
       'iYqJhYF9eXh3e4qTm5yYlJCMiYWBfXl1cW1pZWRncYGJiomFgX15dXd7ipibnJiUkIyJhYF9eXVxbWllZGhxgQ==',
       40,
       'aaGuupyKnZ9qbFpfXXldcJquYmhtamtxbmEvPKtuY6F2YcKhfb65r1Za0YBqlmiAgICAgICA8HmKjkQwN4d+pA==',
+      2,
     ],
     [
       5,
@@ -2320,6 +2486,7 @@ export const PIECE_MODEL: PieceModel = {
       'lKGloZ2ZlZGNiYWBfXl2cm5qZmJeXGJxgIeFgX15fIWUoaOhnZmVkY2JhYF9eXZybmpmYl5cYnGAh4WBfXl6hQ==',
       40,
       'hKKxnoV0p6hpiFlwXGtbg5uvYWVnamtwbmFmVnluY6F2YcKhf8i5r3Ru34BqlmiAgICAgICA8HmKlkBdZVC0wQ==',
+      7,
     ],
     [
       5,
@@ -2330,6 +2497,7 @@ export const PIECE_MODEL: PieceModel = {
       'eH+BgIKOnqaopaGdmZWRjYmFgX15dXFuamZiXlpZW2h4f4GAhY6epqaloZ2ZlZGNiYWBfXl1cW5qZmJeWllbaA==',
       40,
       'oKGveGZjl5ZsolqZXYVcZpquYWdtamtxbmEoQrpuY6F2YcKhfF65r11PVIBqlmiAgICAgICA8HmKf0c/R3SCpA==',
+      1,
     ],
     [
       8,
@@ -2340,6 +2508,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYiQk5GNiYaBfXp2cW1qZmJeXFtkcoiXnJ2ZlZGNiYWBfXl2cm5qZmNjboCVn6aloJ2ZlZGNiYWBfnp1cW5qcg==',
       40,
       'ZZk2aZWJXF+aY/9rv22ncpkpY2dtamtxcGErO7NuuE92YcKhg6G5r1Vbq4BqlmiAgICAgICA8HmKIEIuFol/qw==',
+      2,
     ],
     [
       0,
@@ -2350,6 +2519,7 @@ export const PIECE_MODEL: PieceModel = {
       'cYCJhYF9fIaVo6ikoJyZlZGOjYuKh4J8c2tobW9sZFdUXGl1gYiKh4CFkJ2gnJmVkY2JhYF9eXVxbWllYl5aYw==',
       41,
       'jImBf3xuaF6AjoN+kGaId2t0fpaucnmebtKurkbbY6F2s8JPgICyr8+2gIBnlsN5obZRo+Nu8J+KrYOjrUpZVQ==',
+      6,
     ],
     [
       8,
@@ -2360,6 +2530,7 @@ export const PIECE_MODEL: PieceModel = {
       'lqStqaWinpqWko6KhoJ+enZyb2tnY19bV1NUX297hpOjrq2ppaKempaSjoqGgn56dnJva2djX1tXU1Rcc4OGiw==',
       41,
       'w56pTDpQgX5svlzKXMtfw5Wqb2tnbWxwgmGPrVVuY6F2s8Khi7Oyr85xwoBnlsORemyao0jj8J8AooOUnUrmxg==',
+      7,
     ],
     [
       1,
@@ -2370,6 +2541,7 @@ export const PIECE_MODEL: PieceModel = {
       'kJiclYZ6cm1oY11ga3iDhH58fn99fHyGlZ+fk393c3yFg397d3RwdYKSnJuZoa67vKJUR01YZmtoanSBi4yGhg==',
       41,
       'V2t2fqOgaHh6V7tneHB8aWFdzdj/cZT3jNKAWGNuY6F2s8KhvKGyr3Odq4BnlmiAgICAgICA8J+KpkNcZDKWpA==',
+      5,
     ],
     [
       1,
@@ -2380,6 +2552,7 @@ export const PIECE_MODEL: PieceModel = {
       'eIaMiYWBfXl1d4OSnqCcmJSQjImFgX15dXFtaWVhX2l4hoyJhYF9eXV3g5KeoJyYlJCMiYWBfXl1cW1pZWFfaQ==',
       41,
       'caOxtZaC4NdpdFlYXHpbfJuvX2NnamtwbmGhgk1uY6F2YcJPgICyr5+5gIBnlmh5Z2SjGKAy8J+KnYuOlzNZVQ==',
+      6,
     ],
     [
       2,
@@ -2390,6 +2563,7 @@ export const PIECE_MODEL: PieceModel = {
       'eoCFi5CUmZydm5mVk4+Ni4iGgHx4dXBsaGRhXFlcaXd/gX+ElKCrqaOfmpeTj4mHgX15cXBram1paWZhZWlqcw==',
       41,
       'k39zcHZraVyMk3+FjXR5Zn5+dHp4gG9zcmGMf1xuY6F2s8KhdEyyr52DPYBnlsN9fnpxozV98J+KVWl+hzKRXw==',
+      0,
     ],
     [
       2,
@@ -2400,6 +2574,7 @@ export const PIECE_MODEL: PieceModel = {
       'maWsq6SfnJaTkYuJhH97dXFrZWFhb3iCgXNrYVlbapGhqKSenJiUko6Mi4mHg4F9eHRxbWhkYFpYWmBwe39/iw==',
       41,
       'nV5VWWlkbGCUnnOThoN4dUd1jpt8gNd0cqx9dWpuY6F2s8KhQ16yr5JzVIBnlmiAgICAgICA8J+KTGFzfDDCjg==',
+      1,
     ],
     [
       6,
@@ -2410,6 +2585,7 @@ export const PIECE_MODEL: PieceModel = {
       'oKWloZ2ZlZKOioaCfnp2cm5qZmJfW1daZ3eBgn6Bipqmp6WhnZmVko6KhoJ+enZybmpmYl9bW2Bndn1+goSKmg==',
       41,
       'nqGuemlkjI9poFyUXX5dZJqqZGZsamtxbmFRVI5uY0//YcKhTLayr25ax4BnlmiAgICAgICA8J+KhkNXfy6ZqQ==',
+      0,
     ],
     [
       3,
@@ -2420,6 +2596,7 @@ export const PIECE_MODEL: PieceModel = {
       'hICAfHh3cW9ubGtoZ2RkZWZrepSms7Szr6unoZ2Wko6IhHx4cm5qZGBZVVFNTE5YaYOUnZ2ampiYlZSSkJCKhw==',
       41,
       'sxBANz1RU0//vYDLscX/pZcVtnJ3/2tz24c4UKRuY6F2YcJPgICyr2pRgIBnlmiAgICAgICA8J+KL0lSWjSSoQ==',
+      0,
     ],
     [
       3,
@@ -2430,6 +2607,7 @@ export const PIECE_MODEL: PieceModel = {
       'i5WXk5qkqq+mm5KIgXhzbGNeV1JRWGZzeHZycXmIl5ybmZWRj4uHiISBfnh3cm9tampveoWMjomEgnx4d3B0gQ==',
       41,
       'cFpSd5GBYl+keOFcq2txdStYuGlwr2tycodNR5ZuY6F2s8Khs0myr2FlOYBnlmiAgICAgICA8J+KlUVGTWeXlQ==',
+      2,
     ],
     [
       4,
@@ -2440,6 +2618,7 @@ export const PIECE_MODEL: PieceModel = {
       'kZ2fm5eTj4uHhIB8eHRwbGhkYmVygYqLh4SAfHt7f4iPlpqZl5OPi4eEgHx4dHBsaGZpbXJ7gYSGhIB8eHR1gQ==',
       41,
       'bZ6ps5qGfn5tb2JcZ3dcc5qiYmdubWtxbmFiToBuY6F2YcKhgXmyr2hyd4BnlmiAgICAgICA8J+KgExQWDa0wQ==',
+      0,
     ],
     [
       5,
@@ -2450,6 +2629,7 @@ export const PIECE_MODEL: PieceModel = {
       'iImIhIB8eHZ3eoKJjpKTkpCMiISAfHh0cW1pZWh1hI+QjIiEgHx4dHFxeomWmpiUkIyIhIB8eHRxbm5uc3h8hQ==',
       41,
       'WqGrw6WcgopqWmJranFfZpqjYmlwamtxbmFwUHJuY6F2YcJPgICyr2qHgIBnlmiAgICAgICA8J+KmklSWjSkng==',
+      2,
     ],
     [
       5,
@@ -2460,6 +2640,7 @@ export const PIECE_MODEL: PieceModel = {
       'mZmZlZGOioaCfnp2cm5qaGdpbG91dXt+fX16e3+NnKChnZmVkY6KhoJ+enZybmpmYl5fZnWDiYiEg4GEiIyMlA==',
       41,
       'fZ+mnox5dHN0gWdodm1xepiXY2lwa2txbmFERZ1uY0//YcJPgICyr19cgIBnlmiAgICAgICA8J+KZUFDakePrg==',
+      2,
     ],
     [
       5,
@@ -2470,6 +2651,7 @@ export const PIECE_MODEL: PieceModel = {
       'iYmJhYF9eXVxbW94h5SXlZGNiYWBfXl1cW1paXKBj5ORjYmFgX15d3d3e4CDh4yOjo2JhYF9eXVzcXN3e4GBhg==',
       41,
       'TqGnxqm4e35rS25uX2dya5qdYmdtamtxbmFfRoduY6F2YcKhgFOyr199RoBnlmiAgICAgICA8J+Kf0JDS0aVnw==',
+      1,
     ],
     [
       5,
@@ -2480,6 +2662,7 @@ export const PIECE_MODEL: PieceModel = {
       'mZqZlZGNiYaCfnp2cm5qaGZpcH2HiomGgn56dnV7g5KZmpmVkY2JhoJ+enZybmpmZmlwgIeKiYaCfnp2dXuDkg==',
       41,
       'ZqCtvJ6MlpZpaFphXHddbZquYmluamtxbmErO7NuY6F2YcKhfn2yr1RYfIBnlmiAgICAgICA8J+KikIqMmV9qQ==',
+      5,
     ],
     [
       5,
@@ -2490,6 +2673,7 @@ export const PIECE_MODEL: PieceModel = {
       'laKlop6alpKOioaCfnp2cm5rZ2NfW11qeYWGgn56eoaVoqWinpqWko6KhoJ+enZybmtnY19bXWp5hYaCfnp6hg==',
       41,
       'iKKxmYBx4NdpjFl2XGVbgZuvX2NnamtwbmFjV3luY6F2YcKhfoayr3FpiYBnlmiAgICAgICA8J+KlUFbYzCywQ==',
+      1,
     ],
     [
       5,
@@ -2500,6 +2684,7 @@ export const PIECE_MODEL: PieceModel = {
       'eX6Bf4GOnqaopKCcmZWRjYmFgX15dXFtaWViXlpZXGp5gIGAhI6epaakoJyZlZGNiYWBfXl1cW1pZWJeWlpcag==',
       41,
       'n6GuemdjjY1roVqWYIJgZJquYmNnamtwbmEpQrpuY6F2YcKhf1qyr1xOT4BnlmiAgICAgICA8J+KgUU9RU6CrA==',
+      7,
     ],
     [
       8,
@@ -2510,6 +2695,7 @@ export const PIECE_MODEL: PieceModel = {
       'aXmMmpycmJSQjIiEgHx4dHBsaWVjZnOGlp+lo5+bl5OQjImFgX15dXFtbnV/ipGSj4uHg398eXVxbWpmYl5aXw==',
       41,
       'ZZg7bZaKXGCaYv9ru2yhcZopYmduamtxcWErPKtuuE92YcKhgoKyr1VZg4BnlmiAgICAgICA8J+KG0UtFGKAtw==',
+      1,
     ],
     [
       0,
@@ -2520,6 +2706,7 @@ export const PIECE_MODEL: PieceModel = {
       'eH2KlaOrq56OiImSmJSMhH13dnRycGxoZGBdWVtnd4OEgHx4fIqZpKOfm5eTkIyIhIB8eHRwbGhkYGNwfIN6dw==',
       42,
       'ioeEgX9wa2J4jHp5gmKDdmt8h5ikdnmbbqyurkbbY6F2s8JPgICvr8q2gIBnlsN5sbpMo+Rz8HmKq3+irEdZVQ==',
+      0,
     ],
     [
       8,
@@ -2530,6 +2717,7 @@ export const PIECE_MODEL: PieceModel = {
       'maesqKSgnJiVkY2JhYF9eXVxbWllYl5aVlJYZnV/iJalr6yopKCcmJWRjYmFgX15dXFtaWViXlpWUlZle4eFjA==',
       42,
       'v56oUD9SgX9ru17EXsJgtpaqb2NnbmtwgWGQrVVuY6F2s8Khkc2vr8hy5YBnlsOReGaWo03l8HkAon6TnUbZwQ==',
+      7,
     ],
     [
       1,
@@ -2540,6 +2728,7 @@ export const PIECE_MODEL: PieceModel = {
       'goKFgn2Ekp6mop6YkYl7b15dZ3F8fHV6hZCamZigrbe6qnlOQEZRXWViZHCAjI2JhYF+eoGPi4ZyYmJteoWFgg==',
       42,
       'U1xddaKoZXN5UttseXB1blZL3fz/duOxndKBWmNuY6F2s8Kh0t+vr3Oj/YBnlmiAgICAgICA8HmKq0BdZZuXpA==',
+      0,
     ],
     [
       1,
@@ -2550,6 +2739,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4WOioeDf3t3c3eElJ+empaSjoqHg397d3Nva2djYWh3hY2Kh4N/e3dzd4SUn56alpKOioeDf3t3c29rZ2NfaA==',
       42,
       'a6OxupqHtLZqblpfXHxcdZuvX2NnamtwbmGgf01uY6F2YcJPgICvr5q8gIBnlmh5ZWafGJ0w8HmKoIKOly5ZVQ==',
+      6,
     ],
     [
       2,
@@ -2560,6 +2750,7 @@ export const PIECE_MODEL: PieceModel = {
       'e3+GiYuSlZqbmpiUlJCOioaFgX15dXFwbGVhW1lcZ3d+gH6GkqKqpqKcl5SQjImEgHp2c29xb29uamdnaGtudQ==',
       42,
       'jIlzen5vaVyIi4Z7jG91Y4h4aneAbIl8cWGLe1xuY6F2s8KhbjKvr5WFG4BnlsN8cnl+ozF38HmKPmF5gS+RaA==',
+      0,
     ],
     [
       2,
@@ -2570,6 +2761,7 @@ export const PIECE_MODEL: PieceModel = {
       'g4aRnaeno6CcmJSQjIeEgHp5d3d1c29raGRiXFphd5+qpaCXjol6dXyFlpuXk4+LhYF7d3Nva2dhXVdTWWd0gA==',
       42,
       'lF9MX3NpZ1yblYiGmHyPgUFnk5J5hcd0cod6b2puY6F2s8KhoLuvr4l0zYBnlmiAgICAgICA8HmKP1dudzjBmA==',
+      6,
     ],
     [
       6,
@@ -2580,6 +2772,7 @@ export const PIECE_MODEL: PieceModel = {
       'en6BhIuZo6alop6al5OPi4eDf3t3c29rZ2NgXFhYYHB9gX9+iZmmqqainpqXk4+Lh4N/e3dzb2tnY2BcWltgcA==',
       42,
       'oqGudWNijI5rpFmaXodfaZqqYmhsamtxbmFRVpZuY0//YcKhR3Kvr29ZboBnlmiAgICAgICA8HmKk0RZgFKemg==',
+      1,
     ],
     [
       3,
@@ -2590,6 +2783,7 @@ export const PIECE_MODEL: PieceModel = {
       'h4OCgHx4dnJwbWtoaGpjZmNjb3+arLa2sa+opKGamJKLiIJ+eHRtZ2RcWVdQT0tMV22GlZqam5uZmJeVkpGMiQ==',
       42,
       'tgA3MjhPUk3/v4XPs8//tpkRunF5/2xz34c7VKRuY6F2YcJPgICvr2xRgIBnlmiAgICAgICA8HmKIkhWXlWcpg==',
+      0,
     ],
     [
       3,
@@ -2600,6 +2794,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5GWlZqjq6+onZaMhHx2bmdhWVVQUV9sd3d0cXSCkZycmpiUko2KhoSAfnp2dXFva2hpdIGLjoqGgH58dnRxeg==',
       42,
       'cVZPdZB/YV6qeuRZtm51cyZVvG53tWxyc4dSSo5uY6F2s8KhuI2vr2NnkYBnlmiAgICAgICA8HmKoURKUWWRkw==',
+      2,
     ],
     [
       4,
@@ -2610,6 +2805,7 @@ export const PIECE_MODEL: PieceModel = {
       'hYWFgX15dXWBkJ2gnJiVkY2JhYF9eXVxbWllYmFpeIaLiYWBfXt7f4aNlZiZmJWRjYmFgX15dXFtaWdlaG91gQ==',
       42,
       'cKGts5iDfn1scmJZZndcdpuiY2pyamtxbmFfToduY6F2YcKhgCivr2duDYBnlmiAgICAgICA8HmKg0xPV16clQ==',
+      5,
     ],
     [
       5,
@@ -2620,6 +2816,7 @@ export const PIECE_MODEL: PieceModel = {
       'iImHg397eXd4fIKIkJSUk4+Lh4N/e3dzb2tnZWt5iJCPi4eDf3t3c29zf4+ampeTj4uHg397d3NvbWxudHmBhg==',
       42,
       'WqGrw6WbgolrWmJqa3FgZpqjYWZsamtxbmF2VHJuY6F2YcKhX0Svr22MMoBnlmiAgICAgICA8HmKnUdXX1WupA==',
+      2,
     ],
     [
       5,
@@ -2630,6 +2827,7 @@ export const PIECE_MODEL: PieceModel = {
       'mJmZlZGNiYWBfXl1cW1qaGZobG50eHt+fnt5eoKSn6OhnZmVkY2JhYF9eXVxbWpmYl5eZ3aFiYeBgYKEjI6Qlg==',
       42,
       'f5+lnIp3dHN0gmRqc2xwe5iYY2hvam5xbmFJSJ1uY0//YcJPgICvr2FdgIBnlmiAgICAgICA8HmKZEBGbmiNlA==',
+      2,
     ],
     [
       5,
@@ -2640,6 +2838,7 @@ export const PIECE_MODEL: PieceModel = {
       'ioqJhYF9eXVxbW54iJWYlZGNiYWBfXl1cW1paXKBj5ORjYmFgX15eHd3fH2Dh4yOjo2JhYF9eXVzcnN2eX+BiA==',
       42,
       'TqGnxqm4e31rTG5uYGhza5qeYWdsamtwbmFlSYBuY6F2YcKhgHivr2GCdoBnlmiAgICAgICA8HmKgEFHT2ibnw==',
+      1,
     ],
     [
       5,
@@ -2650,6 +2849,7 @@ export const PIECE_MODEL: PieceModel = {
       'lpydmZWRjYmFgX56dnJuamZiZW5+iouJhYF+enZ3eYeWmp2ZlZGNiYWBfnp2cm5qZmVmbn6GiomFgX56dnV5hw==',
       42,
       'aaGvupyJlZdqbFxfXnldcpquYWdtamtxbmEqPLpuY6F2YcKhf2mvr1RWYoBnlmiAgICAgICA8HmKkEErMop8pA==',
+      5,
     ],
     [
       5,
@@ -2660,6 +2860,7 @@ export const PIECE_MODEL: PieceModel = {
       'lqOmop6al5OPi4eDf3t3c29rZ2NgXFpjcoCGg397e4eWo6ainpqXk4+Lh4N/e3dzb2tnY2BcW2NygIWDf3t7hw==',
       42,
       'jaKxk3xuqKxpkVp8XGJcgJuvYWNnamtwbmFlW3luY6F2YcKhf4evr3RpiYBnlmiAgICAgICA8HmKm0JeZ0u4xg==',
+      5,
     ],
     [
       5,
@@ -2670,6 +2871,7 @@ export const PIECE_MODEL: PieceModel = {
       'd3+BgIWQoKenpKCdmZWRjYmFgX15dXFtaWZiXlpYXWd3f3+Ag5Cgp6ikoJ2ZlZGNiYWBfXl1cW1pZmJeWlhaZw==',
       42,
       'oqGudWNikpJspFqbXIhcaZmuYmhvamtxbmErRbNuY6F2YcKhgJavr11OnoBnlmiAgICAgICA8HmKgEdASHCGqQ==',
+      7,
     ],
     [
       8,
@@ -2680,6 +2882,7 @@ export const PIECE_MODEL: PieceModel = {
       'aoCSm56al5OPi4eDf3t3c29rZ2RiaHeNnqSno52clZOPioiBgHt3dW5tbneEj5STj4qIgYB7d3VubWdjYVpZXw==',
       42,
       'Zpk1aJSJXF+bY/9rwW2oc5knY2ZtamtxcmEuPatuuE92YcKhhKKvr1VarIBnlmiAgICAgICA8HmKH0cvF4V/qw==',
+      1,
     ],
     [
       0,
@@ -2690,6 +2893,7 @@ export const PIECE_MODEL: PieceModel = {
       'homKg4aQm6Kfm5eTj4uHg397d3Nva2hkYFxaZHOBh4N/fYeWpKqmop+bl5OPjYuKiIJ7c21pbW5uZ1pSVF9ufQ==',
       43,
       'lIqKd3Rqal56lneIhnCFc3B+epChc3maboeurkbbY6F2s8JPgIC9r+G2gIBnlsN6oK5Uo+F43FSKq4elr0tZVQ==',
+      4,
     ],
     [
       8,
@@ -2700,6 +2904,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKmwrKikoJyYlJCMiIWBfXl1cW1pZWFdWVVRVGBwfIqYp7CsqKSgnJiUkIyIhYF9eXVxbWllYV1ZVVReaXR5gg==',
       43,
       'x5+pSDZOgH1swVvQXtRgzpWrbWtnbWxwf2GQrVVuY6F2s8KhjbS9r990xYBnlsOOfXCUo0rl3FQAooeYoUrnyA==',
+      3,
     ],
     [
       1,
@@ -2710,6 +2915,7 @@ export const PIECE_MODEL: PieceModel = {
       'f359fYaTn6CYhXx4fIaFgX15dXFveIeVnJmfq7i/smlHRlJfamlpcoGLj4uFi5KXlop9dnBpZV9bZG57hYF9fg==',
       43,
       'XXB6fqGXaXR9XbJlenF1bWZh0tD1cJHridKCWWNuY6F2s8KhwcG9r3qj1YBnlmiAgICAgICA3FSKqEhhaZuXnw==',
+      4,
     ],
     [
       1,
@@ -2720,6 +2926,7 @@ export const PIECE_MODEL: PieceModel = {
       'eIaMiISAfHh0eYeWoaCcmJSQjIiEgHx4dHBtaWVhX2l4hoyIhIB8eHR5h5ahoJyYlJCMiISAfHh0cG1pZWFfaQ==',
       43,
       'c6OxspWA4NdpdllZXHlbfZuvX2NnamtwbmGhf01uY6F2YcJPgIC9r6jAgIBnlmh6bGifGJ8w3FSKnY6RmjJZVQ==',
+      2,
     ],
     [
       2,
@@ -2730,6 +2937,7 @@ export const PIECE_MODEL: PieceModel = {
       'nJqYlZOPjYuHhYB8eHRxbGhkX1xaXGh1fH99hJOgqaainJiVkY2JhYF9d3Nta25tbWlmZWZrb3d+goiOj5eYmw==',
       43,
       'kYdydXhsaFqJkYSCk3N7ZoV5aXZ6eW90cmGMelxuY6F2s8Khcku9r6KKO4BnlsN+d3p5ozZz3FSKWGl/iC/IlQ==',
+      3,
     ],
     [
       2,
@@ -2740,6 +2948,7 @@ export const PIECE_MODEL: PieceModel = {
       'ko6OjIiHg39+d3Nva2hjX1lXWWJxe32DkZ6srKWinJqWkpCKhoJ8eHJuaGJjbnqChXlwaWJYWmuWoqWjnZuXkw==',
       43,
       'm15OWWtlaVyPnHuPjIGCe0twi5WAgNR/bqx9cGpuY6F2s8KhPj69r5Z3KoBnlmiAgICAgICA3FSKP2F0fDPLkQ==',
+      3,
     ],
     [
       6,
@@ -2750,6 +2959,7 @@ export const PIECE_MODEL: PieceModel = {
       'e3+Cg4iQnKGjo5+bl5OPi4eDgHx4dHBsaGRgXFhbZHSAgYB+gpCfp6ejn5uXk4+Lh4OAfHh0cGxoZGBcXV5kdA==',
       43,
       'mqGtf21mjJBqnFuPYHhfapqpYmluamtxbmFSUY5uY0//YcKhSdK9r3Be7IBnlmiAgICAgICA3FSKiENYf1WfqQ==',
+      1,
     ],
     [
       3,
@@ -2760,6 +2970,7 @@ export const PIECE_MODEL: PieceModel = {
       'cYuWmpmanZmYlJOSkI2Jh4OBf3t6dnJwbGtnZmVlZWVmb4Kaq7O1s6+qpKCZmJGLh4F9d3FtZ2NfWVRQTEtOWw==',
       43,
       'swk9NjxRU07/vIvKq8r/rpgSt3J9/2tx24c3TqRuY6F2YcKh/9+9r21S/YBnlmiAgICAgICA3FSKL0hUXFqWoQ==',
+      5,
     ],
     [
       3,
@@ -2770,6 +2981,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYmNi4iBgHp3dHF9iJKXlZeiqK6poJaNhXt1bGZiXFZRUl1tdnh0cXWCk5ydmpWTkY2LiYWBgHp4dHBva2locg==',
       43,
       'clhRdpB/Yl6neuNbsGxvdSpWvGhws2txcodMRpZuY6F2s8Khti29r2NnE4BnlmiAgICAgICA3FSKmkdHT2qMkw==',
+      3,
     ],
     [
       4,
@@ -2780,6 +2992,7 @@ export const PIECE_MODEL: PieceModel = {
       'hYWFgX15dXR8i5mfnJiVkY2JhYF9eXVxbWllYmNufYqMiYWBfXt7foKLkZaZl5WRjYmFgX15dXFtaWlobHR3gg==',
       43,
       'a6Gst5uIfX1ubWNdZ3dccZqiY2puamtxbmFhTIBuY6F2YcKhgVq9r2p2T4BnlmiAgICAgICA3FSKf01QWF6vwQ==',
+      5,
     ],
     [
       5,
@@ -2790,6 +3003,7 @@ export const PIECE_MODEL: PieceModel = {
       'iIqJhYF+end3eX+Ei5GTlJGNiYWBfnp2cm5qZmdxgI2QjYmFgX56dnJvdoSTm5mVkY2JhYF+enZybm1tcHZ6hA==',
       43,
       'WqGsw6WcgopqWmJraXFgZpqjYWZtamtwbmFuTXJuY6F2YcJPgIC9r2uKgIBnlmiAgICAgICA3FSKmktSWlyjpA==',
+      6,
     ],
     [
       5,
@@ -2800,6 +3014,7 @@ export const PIECE_MODEL: PieceModel = {
       'l6Cin5uXk4+Lh4N/e3dzb2toZGBeYnB/hoeDg4OFiIqPkpiZmJeTj4uHg397d3Nva2hnaGpxcnZ6fX59e3l7hw==',
       43,
       'faCmn4x5dHJ0gWdodmxveZqXY2hwamtxbmFCQ51uY0//YcJPgIC9r2BdgIBnlmiAgICAgICA3FSKY0JDam+LpA==',
+      0,
     ],
     [
       5,
@@ -2810,6 +3025,7 @@ export const PIECE_MODEL: PieceModel = {
       'hZGUkIyIhIB8eHd2eHyAhYiNjo6MiISAfHh0cnJzeH6AhIiJioiEgHx4dHBtb3uLlpeUkIyIhIB8eHRwbGhqdg==',
       43,
       'TqGpxqm5e35sS21uXmhya5udYmdsamtxbmFdRIduY6F2YcKhf0K9r2CAL4BnlmiAgICAgICA3FSKgEJDS26ztw==',
+      7,
     ],
     [
       5,
@@ -2820,6 +3036,7 @@ export const PIECE_MODEL: PieceModel = {
       'lpycmZWRjYmFgX15dXFtaWVlaXKBiYqJhYF9eXV3eIaWmpyZlZGNiYWBfXl1cW1pZWVlcoGJjYmFgX15dXR4hg==',
       43,
       'Z6GvvJ2LoaZralthXXlbcJquYWdtamtxbmEwPKtuY6F2YcKhfNi9r1Zb9IBnlmiAgICAgICA3FSKkEQvN4d/qQ==',
+      5,
     ],
     [
       5,
@@ -2830,6 +3047,7 @@ export const PIECE_MODEL: PieceModel = {
       'lKGkoJyYlJGNiYWBfXl1cW1pZWFdXmZ2g4eFgX15eYSUoaSgnJiUkY2JhYF9eXVxbWllYV1eZnaDh4WBfXl5hA==',
       43,
       'gaKxoYd2p6hphllsXG5bhJuvYWVnamtwbmFkU3luY6F2YcKhfqW9r3NvsIBnlmiAgICAgICA3FSKlkBaY1KopA==',
+      7,
     ],
     [
       5,
@@ -2840,6 +3058,7 @@ export const PIECE_MODEL: PieceModel = {
       'eX+BgIOMm6OmpaGdmZWRjYmFgX15dXJuamZiXlpZXGp5gIGAg4ybo6aloZ2ZlZGNiYWBfXl1cm5qZmJeWlpcag==',
       43,
       'naGue2lklZRroFuVXX9fZZquYmduamtxbmEnQbpuY6F2YcKhfGK9r11PWYBnlmiAgICAgICA3FSKfEU9RXaIxw==',
+      1,
     ],
     [
       8,
@@ -2850,6 +3069,7 @@ export const PIECE_MODEL: PieceModel = {
       'eoaQlpKOioaCfnp2cm5qZmNfW1xjboSUnJ2alpKOioaCfnp2cm5qZmNkbHySnaSloZ2alpKOioaCfnp2cm5qcA==',
       43,
       'ZZg7bJaKXGCZYv9qu2uicpopY2duamtxcWEpO7NuuE92YcKhg529r1Vap4BnlmiAgICAgICA3FSKGkEtFIp9sA==',
+      2,
     ],
     [
       0,
@@ -2860,6 +3080,7 @@ export const PIECE_MODEL: PieceModel = {
       'jI6Ph4CLlqKinpuXk4+Lh4N/e3dzb2tnZGBcWFhkc4CKl6aysq6qpqKem5eTj4uHg397d3FoW0xAREtOXGd0gg==',
       44,
       'sipCS0RUWlC/vGu+qKrlgQ5Ov6d174Rzbqyork1uY6F2s8ehnbqLr9yHzYBnlsNz1qoAka653J+KgqSKlEtZVQ==',
+      4,
     ],
     [
       8,
@@ -2870,6 +3091,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKmvq6ejoJyYlJCMiISAfHh0cGxpZWFdWVVRVmRzfYmYpq+rp6OgnJiUkIyIhIB8eHRwbGllYV1ZVVZhcXl4gg==',
       44,
       'w56pTDtQgn9tvlzKXMtfw5arb2NnbmtwgmGgplpuY6F2s8ehgUiLr9NzNoBnlsOOV1PBkYnY3J8AoqGHkEhZVQ==',
+      3,
     ],
     [
       0,
@@ -2880,6 +3102,7 @@ export const PIECE_MODEL: PieceModel = {
       'bXqAfYaVpKuno5+cmJSQjIiEgHx4dHBsamdjYWFiZWlqdI6ipp6VlZ6mp6Cako6Hg397enZ0cGxoZWFdWVVTXQ==',
       44,
       'q4SHW1ldZlh7qWqofpyHg3mFg490c55xc4ekllRuY6F2s8ehfreLr8CByYBnlsN7doiVkZus3J8ApJiDjEBZVQ==',
+      2,
     ],
     [
       1,
@@ -2890,6 +3113,7 @@ export const PIECE_MODEL: PieceModel = {
       'bHd+eXR3g5CZmZulsry5qG9KPkNPW2NiaHWFj42JhYF9eX6Lh4NyYmBpeIKEg4KDhIJ/h5agpqKcl5KKfW9fYw==',
       44,
       'WV9mdKGcZnV6WNNqhnNmdGBQ5+3/d9msndKSWGhuY6F2s8eh3eiLr3ei/4BnlsOn2tFvkUoR3J+KqmNfaJuaqQ==',
+      3,
     ],
     [
       1,
@@ -2900,6 +3124,7 @@ export const PIECE_MODEL: PieceModel = {
       'eIaMiISAfXl1eIWUoKCcmJSQjIiEgH15dXFtaWVhX2l4hoyIhIB9eXV4hZSgoJyYlJCMiISAfXl1cW1pZWFfaQ==',
       44,
       'cqOytJWBq6xpdVpYXHlbfZuvX2NnamtwbmGuekbbY6F2YcehSdGLr5+26oBnlmhzQlPJGMhA3J+KoIZ7hC9ZVQ==',
+      0,
     ],
     [
       6,
@@ -2910,6 +3135,7 @@ export const PIECE_MODEL: PieceModel = {
       'o6SloZ2ZlZGNiYWBfXl2cm5qZmJeWlhebXuDgX1+iZmlqaWhnZmVkY2JhYF9eXZybmpmYl5cXWFteH5/f4OJmQ==',
       44,
       'mqGuf21mio9qnVuPYHhfapqpYmdsamtxbmFhUJFuY0//YcehRpiLr21coIBnlmiAgICAgICA3J+KmlZJcVenpA==',
+      0,
     ],
     [
       2,
@@ -2920,6 +3146,7 @@ export const PIECE_MODEL: PieceModel = {
       'dX6BfYiUo6qmopuYlI6NiYWBfXdyb3Bwb29oZ2Zoa291eoGEiIuOlZqampiUlJCPjIeFgX97dnFtamdiW1lYZg==',
       44,
       'jIhweH5vZ1uMi4t8kXJ1Y4xza3iEbIl9cWGbdGFuY6F2s8ehbjqLr5iHJIBnlsN3UGmykXNy3J+KPoFsdTCIXw==',
+      2,
     ],
     [
       2,
@@ -2930,6 +3157,7 @@ export const PIECE_MODEL: PieceModel = {
       'g5SamJOMiYN/fXl1cWtnY15ZVVlnc4CDhpSgqKikopuXlI2MiIOAfHh3d3Nzb2toY2FcWmF3naimoJiQiXtzeg==',
       44,
       'lGVLX3NpZluXk4SHnX2YgEpnj4SCg7OFboeKam9uY6F2s8ehIheLr4x2AIBnlsNzcW5OkSiA3J+KO3hkbTjOdw==',
+      7,
     ],
     [
       3,
@@ -2940,6 +3168,7 @@ export const PIECE_MODEL: PieceModel = {
       'fpqstrezr6ukoJyWkoyGgn55dG5pY19bVlJNSUxVbIWVmpqdmZmYl5aSkY2Jh4SAgHx4dnJubmtoaWVkZWNmbw==',
       44,
       'twA1MTdPUk3/vorPrdH/u5kQu3F9/2524IdHT6ZuY6F2YcdPgICLr2xRgIBnlmiAgICAgICA3J+KIlVIUFibpg==',
+      7,
     ],
     [
       3,
@@ -2950,6 +3179,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipOXk5qjqq+on5WMhHpzbGVgWlRRU15ud3dzcXaEk52cmZeTkY2JhYOAfnt3dHFta2hqd4OMjYuGgH56dnRzfA==',
       44,
       'cldQdZB/Yl6neeharWxvdihVvG52tGxydIdfRphuY6F2s8ehuWeLr2JnX4BnlmiAgICAgICA3J+KmEQ8Q2iSiA==',
+      2,
     ],
     [
       4,
@@ -2960,6 +3190,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYeNiYWCfnt6fYGJk5eZmJWRjYmFgn56dnJuamhna3B4f4OGhIJ+enZ0fIuZn52ZlZGNiYWCfnp2cm5qZmJgag==',
       44,
       'baGttZqGfX1tb2RcaHddc5qiYWZtamtxbmFuSopuY6F2YcehgEyLr2dwPIBnlmiAgICAgICA3J+KgkxCSWDAvA==',
+      3,
     ],
     [
       5,
@@ -2970,6 +3201,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYuSjoqGgn56dnJwdYOSmpqWko6KhoJ+enZybmxtcHZ9gYeJiIaCfnp4dnd9g4ySlJSSjoqGgn56dnJuamZkbg==',
       44,
       'WqGsw6WbgolrWmJraXJgZpqjYWZtamtwbmGCT3ZuY6F2YcdPgICLr2yLgIBnlmiAgICAgICA3J+Kn2tIUFjGzA==',
+      4,
     ],
     [
       5,
@@ -2980,6 +3212,7 @@ export const PIECE_MODEL: PieceModel = {
       'fX5+enh+jJujoZ6alpKOioaCfnp2cm5rZ2NfX2RzgoaGhIKDhoeMkJSZmpiWko6KhoJ+enZybmtnZ2dpcHN1fA==',
       44,
       'fqCnn4t4dHN0gWdodWxuepmYY2hvamtxbmFVRZ9uY0//YcdPgICLr2BdgIBnlmiAgICAgICA3J+KbEA4X2yXpA==',
+      5,
     ],
     [
       5,
@@ -2990,6 +3223,7 @@ export const PIECE_MODEL: PieceModel = {
       'iJKTj4uHg397eXZ3eX2ChImNjo2Lh4N/e3dzcnJ1eHuAhImKiYeDf3t3c29tcX+Ol5eTj4uHg397d3Nva2hseQ==',
       44,
       'TqGoxqm4en1qTG9uYGhzapqcYWdsamtwbmFxRYNuY6F2YcehgFKLr2GBRIBnlmiAgICAgICA3J+KgEE5QWufwQ==',
+      3,
     ],
     [
       5,
@@ -3000,6 +3234,7 @@ export const PIECE_MODEL: PieceModel = {
       'iYqJhYF9eXh3e4qTm5yYlJCMiYWBfXl1cW1pZWRncYGJiomFgX15dXd7ipibnJiUkIyJhYF9eXVxbWllZGhxgQ==',
       44,
       'aaGuupyKnZ9qbFpfXXldcJquYmhtamtxbmE+O6xuY6F2YcehfrWLr1VZxoBnlmiAgICAgICA3J+KjkMhKYiQxg==',
+      2,
     ],
     [
       5,
@@ -3010,6 +3245,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4SHg398eX+NnKWjn5uXk4+Lh4N/fHh0cGxoZGBcXGd3hIeDf3x6f42cpKOfm5eTj4uHg398eHRwbGhkYFxcZw==',
       44,
       'haKxnINzoaJqillyXWlcgpuvYWNnamtwbmF1VH1uY6F2Ycehf62Lr3NsvIBnlmiAgICAgICA3J+KmF5PV1DHtQ==',
+      0,
     ],
     [
       5,
@@ -3020,6 +3256,7 @@ export const PIECE_MODEL: PieceModel = {
       'n6aopaGdmZWRjYmFgX15dXFuamZiXlpYXmd3f3+AhY+fpqaloZ2ZlZGNiYWBfXl1cW5qZmJeWlhbZ3d/gYCCjw==',
       44,
       'oaGvdmRinJxso1ybXYddaJqvYWdtamtxbmE4QbpuY6F2YcehfV6Lr1xOVIBnlmiAgICAgICA3J+Kf0gyOXSLrA==',
+      0,
     ],
     [
       8,
@@ -3030,6 +3267,7 @@ export const PIECE_MODEL: PieceModel = {
       'k5yempaSjouHg397d3Nva2djZGh2jp2lp6OdmpeSjouHgoB8dnNwam94g4+TkY2Hh4J+fHdyb2xmY2BbWmJsgg==',
       44,
       'Zpg1aJWJXF+aY/9rwWupcZYnZWxzamtxbmE6O7NuuE92YcehgqGLr1VZq4BnlmiAgICAgICA3J8AGUIhCImXpg==',
+      0,
     ],
     [
       0,
@@ -3040,6 +3278,7 @@ export const PIECE_MODEL: PieceModel = {
       'kZyloZ2ZlZGNiYWBfXp2cm5qZmJeWlZcanmFkqGvtLCtqaWhnZmVkY2JhYF9enNrYVJGQ0dKVGFueYOKjI2ChQ==',
       45,
       'tCA6SEBSWE3Ov2XDsbDzhwBKxqF4/oV0bqykrk1uY6F2s8ehooCEr89/gYBnlsN55J4Akam43J+KhK2IkU9ZVQ==',
+      7,
     ],
     [
       8,
@@ -3050,6 +3289,7 @@ export const PIECE_MODEL: PieceModel = {
       'jaSsrqqmop6alpKOioaCfnp3c29rZ2NfW1dTUFppd4WRoayuqqainpqWko6KhoJ+endzb2tnY19bV1NZZnJ3fQ==',
       45,
       'x5+pSDZOgH1swVvQXtRgzpWrbWtnbWxwf2Gao1puY6F2s8ehh7GEr8NrwIBnlsOOYFzPkX7c3J8AoqiDjErjsg==',
+      0,
     ],
     [
       0,
@@ -3060,6 +3300,7 @@ export const PIECE_MODEL: PieceModel = {
       'n6OkoJmTj4uIhIB8eHRwbGhkYFxYV2BvfYOAgIubqKuno5+bl5OPi4qGh4WCgHt2b2dfWFtgXFxaY36Oj5CQlw==',
       45,
       'o3dzYGFhYFKZn3Wcn5Cwe19tg5GJfne8coeklFRuY6F2s8ehXX+Er7OBf4BnlsN/g4p9kamZ3J+Ko6CAiUNZVQ==',
+      7,
     ],
     [
       1,
@@ -3070,6 +3311,7 @@ export const PIECE_MODEL: PieceModel = {
       'gH9+eX2JmKCelIB1cXeCgn56dnJva3B9jZeWkpajnYxqYWhwb2tveomTkY+Mk5iWkYJ5dG9rZWFjbXmFhoJ+fg==',
       45,
       'Wnl7kqOcanZ1Wa9me3F8Z2hrmNXfa5LQfNKLVWhuY6F2s8ehkZ+Er3CSqYBnlsOHibKKkToP3J+Kp2hYYJuUnw==',
+      4,
     ],
     [
       1,
@@ -3080,6 +3322,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipihnZmVkY6KhoJ+enZybmpmYmBpeIaNioaCfnp2dHuKmJ+dmZWRjoqGgn56dnJuamZiX2l4ho6KhoJ+enZyew==',
       45,
       'baOyuJmFtLdqcFpdXHxdeJuvX2NnamtwbmGue0bbY6F2YcdPgICEr5i2gIBnlmh5T1TYGNcz3J+Koo97gzRZVQ==',
+      1,
     ],
     [
       6,
@@ -3090,6 +3333,7 @@ export const PIECE_MODEL: PieceModel = {
       'l6SqpqKem5eTj4uHg397d3Nva2dkYFxaXGFxe36BgouXoaakop6bl5OPi4eDf3t3c29rZ2RgXFhYYXF+gn99hw==',
       45,
       'oKGueGZjioxqolqYXYNfZZmpZGlsamtxbmFeUpFuY0//YcehTOGEr2xY/4BnlmiAgICAgICA3J+KlGNKck+eiA==',
+      4,
     ],
     [
       2,
@@ -3100,6 +3344,7 @@ export const PIECE_MODEL: PieceModel = {
       'cW1raGZjYmdobnZ5gYaNlZeen5uZmJaZl5GNh4F9eXNxa2dmYF5YVmBtfIF/g4iYpKWkn5uYlJCNiISBenl1cw==',
       45,
       'lX52bnNpaVyOloGHi3Z2Z3CCdHd5gm9ycmGWeWFuY6F2s8eheE6Er5Z8P4BnlsN+aGiXkW9/3J+KV45udzKkYA==',
+      5,
     ],
     [
       2,
@@ -3110,6 +3355,7 @@ export const PIECE_MODEL: PieceModel = {
       'dn6AhY+dq62npZ+al5SQjIiCgHt0cGhkYF5qd3+AcmleWl5vk6Ono5+bmZORjYuMioaCfnp4c29rZ2NfWldcZw==',
       45,
       'n1pUVWZjbmOSoXCXg4Vuc0N3iat+fO51cqyIcG9uY6F2s8ehbmCEr41tVoBnlsN9eI1TkTCS3J+KU4ZocC7Cjg==',
+      2,
     ],
     [
       3,
@@ -3120,6 +3366,7 @@ export const PIECE_MODEL: PieceModel = {
       'eo+ls7Wxsq+opJuXk42Lg397c29rZWFdVlJOS0tRYnqNl5yam5uamJWUkI+Nh4WBf315eHJwbmtqaGhnZWZjaw==',
       45,
       'tAI7NDtQU07/v4DLoMr/r5cUwnV5/2xx6YdCTaZuY6F2YcdPgICEr2dPgIBnlmiAgICAgICA3J+KN1tETFefpA==',
+      3,
     ],
     [
       3,
@@ -3130,6 +3377,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIeVmJeVj46KhoSAf3t3c29ubGhmY2Vzg42Pi4mNm6ewrqiknJWPiIF6cWdcVFRaY2tqa3J7iI6KiIR+fHlydg==',
       45,
       'c1hTdI9+Yl2ne99bsWxrdCtWuWlwsmtxcodXRZhuY6F2s8ehtB6Er15hAIBnlmiAgICAgICA3J+KnEk3P2eSkA==',
+      5,
     ],
     [
       4,
@@ -3140,6 +3388,7 @@ export const PIECE_MODEL: PieceModel = {
       'hYaFgX15dnR8ipmfnZmVkY2JhYF9eXZybmpmYmNse4iLiYWBfXt7fYOIkZeYmJWRjYmFgX15dnJuamhnanJ4gQ==',
       45,
       'bKGttpuHfn5sbmNcZXdccZqiYWdtamtxbmFuS31uY6F2YcehgIqEr2VvjYBnlmiAgICAgICA3J+KflhCSVrCsA==',
+      1,
     ],
     [
       5,
@@ -3150,6 +3399,7 @@ export const PIECE_MODEL: PieceModel = {
       'go6RjYmFgX15dXFwd4aUmpmVkY2JhYF9eXVxb21ucXh+g4iIh4WBfXl3d3l/hoySlJORjYmFgX15dXFtaWZmcg==',
       45,
       'WqGrw6WcgYpqWWJra3FgZpqjYWdtamtwbmF3S3ZuY6F2YcdPgICEr2R9gIBnlmiAgICAgICA3J+KmmhBSFvGpA==',
+      0,
     ],
     [
       5,
@@ -3160,6 +3410,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYWIhIOEhIqKjZCUl5iXlJCMiISAfHh0cGxpaWlsbm91d3x/fnx5e4STn6Gfm5eUkIyIhIB8eHRwbGhkYV9hbg==',
       45,
       'fJ+ln415c3J2gGhmeW1weJqVYmduamtxbmFMQp9uY0//YcdPgICEr1tZgIBnlmiAgICAgICA3J+KYkIxWG6apA==',
+      3,
     ],
     [
       5,
@@ -3170,6 +3421,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipSYlJCMiISAfHh0cGxpanSEkZOQjIiEgHx4dnZ4fIGEiI2OjoyIhIB8eHRycnN4foKGh4iIhoSAfHh0cG5uew==',
       45,
       'TqGoxqm5e35qS25uX2hya5qcYmhuamtxbmFmQopuY6F2YcehgB2Er1t1AIBnlmiAgICAgICA3J+KfkIyOW2vqQ==',
+      4,
     ],
     [
       5,
@@ -3180,6 +3432,7 @@ export const PIECE_MODEL: PieceModel = {
       'hoeLh4N/e3d0eH6Om5ubl5OPi4eDf3t3dHBsaGRkaXeGi4uHg397d3d4fo6Wm5uXk4+Lh4N/e3d0cGxoZGhpdw==',
       45,
       'aKGuu52Kk5Rqa1tfX3hccZquYmNnamtwbmE2OqxuY6F2YcehfY+Er1NVlIBnlmiAgICAgICA3J+KjUIcI4iJqQ==',
+      0,
     ],
     [
       5,
@@ -3190,6 +3443,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4SHg398en+NnKSjn5uXk4+Lh4N/fHh0cGxoZGBcX2d3hIWDf3x6f42cpKOfm5eTj4uHg398eHRwbGhkYFxcZw==',
       45,
       'haKxnINzqq9qilpyXGlcgpuvYWVramtxbmFtUoNuY6F2Ycehf3aEr2xmc4BnlmiAgICAgICA3J+KlWNLUk+kiA==',
+      0,
     ],
     [
       5,
@@ -3200,6 +3454,7 @@ export const PIECE_MODEL: PieceModel = {
       'en6BgIOLm6OlpaGdmZWRjYmFgX15dXJuamZiXlpbXWt6foGAg4ubo6WloZ2ZlZGNiYWBfXl1cm5qZmJeWltdaw==',
       45,
       'naGufGpl4Ndpn1mVXH9bZZuvX2NnamtwbmEzQLpuY6F2YcehfGSEr1lNXIBnlmiAgICAgICA3J+KekMtNHOQrA==',
+      1,
     ],
     [
       8,
@@ -3210,6 +3465,7 @@ export const PIECE_MODEL: PieceModel = {
       'lZudmZWRjoqGgn56dnJuamZjZW19kZ6mp6OemZSPjImGg4B8d3JtaW95hY+Tj4yJhoOAfHdybWlkYV5eX2dxhQ==',
       45,
       'ZZc4a5aKXGCYYv9qu2ymcJgpYmduamtxcWE1OrNuuE92YcehgnCEr1NXa4BnlmiAgICAgICA3J8AG0MdBIeTtQ==',
+      0,
     ],
     [
       0,
@@ -3220,6 +3476,7 @@ export const PIECE_MODEL: PieceModel = {
       'kJukoJyYlJCMiISAfHh1cW1pZWFdWVdgcH6Ll6eys6+rqKSgnJiUkIyIhIB8d29lV0tEREtMWGR0f4mOj41/hA==',
       46,
       'sho2R0BTV0zVv2HDtK/+gwBFzKp0/4d1caykrlRuY6F2s8ehrHp9r8h9eYBnlsN656kAkam/3J+KgqWHkExZVQ==',
+      7,
     ],
     [
       8,
@@ -3230,6 +3487,7 @@ export const PIECE_MODEL: PieceModel = {
       'laStqaWhnZmVko6KhoJ+enZybmpmYl5bV1NWYnJ9hpOira2ppaGdmZWSjoqGgn56dnJuamZiXltXU1Rgd4WDig==',
       46,
       'v56pUD9SgX9rul3EX8NhtpWrbWNnbmtwgGGbolpuY6F2s8ehjcx9r7tt5IBnlsONW1XNkYPX3J8Aop+Ci0fgtQ==',
+      7,
     ],
     [
       0,
@@ -3240,6 +3498,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJ+kmpqboKaimpKLhIB8e3p4dnJua2djX1tXV2JxfoJ+f4ubp6mlop6alpKOioaCfnp2cmxoYFxdX2duc3Nxew==',
       46,
       'oXR9ZGViZliLn3SakYqUbWt+e5ecenzZc6yklE1uY6F2s8ehU4V9r62Bh4BnlsN9cZOMkaue3J+Kpph/iEBZVQ==',
+      0,
     ],
     [
       1,
@@ -3250,6 +3509,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4B/eX6JmJ+ci3l1coCFgn56dnJweomXnZmao7G7tnxJSlVibGpnbnmHjYqGjJeenpCCd3FrZWFdYW56g4J9fw==',
       46,
       'Vmtxf6OiZ3V6VsNodW+AaFxZyNz/b8iuh9KNVmhuY6F2s8ehs959r26V/IBnlsOQtrx2kUMS3J+Kq2FZYpuWpA==',
+      4,
     ],
     [
       1,
@@ -3260,6 +3520,7 @@ export const PIECE_MODEL: PieceModel = {
       'iJegnJiUkIyIhIF9eXVxbWllYWZzg42MiISBfXl1cnqIl56cmJSQjIiEgX15dXFtaWVhZnODjYyIhIF9eXVxeg==',
       46,
       'aKOxvZ2LtbdqalpiXHtccZuvX2NnamtwbmGueEbbY6F2YcdPgIB9r5G2gIBnlmh2SVXVGNcz3J+KoIV5gS9ZVQ==',
+      1,
     ],
     [
       6,
@@ -3270,6 +3531,7 @@ export const PIECE_MODEL: PieceModel = {
       'en6ChYycpKamop6alpKOioaDf3t3c29rZ2NfW1dYYHB9gX+AjJyoqqainpqWko6KhoN/e3dzb2tnY19bWVtgcA==',
       46,
       'pKGucmFgjpBqpVmdXYtfbZqqYmZsamtxbmFfVJFuY0//YcehRqF9r2xXrIBnlmiAgICAgICA3J+KjV5Mc0+mqQ==',
+      1,
     ],
     [
       2,
@@ -3280,6 +3542,7 @@ export const PIECE_MODEL: PieceModel = {
       'e3+FiY2VmJqcmpiWlJCMi4eFgX15dXRuamZiXVpbZHV+gH+AjZ6nqKKempaSjoqFgX13dW9tb25vamdlZmpsdQ==',
       46,
       'joV0eHtuaVyJjoh/jXFyZYR6bHh/enB8cmGWdGFuY6F2s8ehcjN9r418HIBnlsN7WGqzkWt83J+KQIJpci63kQ==',
+      0,
     ],
     [
       2,
@@ -3290,6 +3553,7 @@ export const PIECE_MODEL: PieceModel = {
       'dH2AgoydqaumoZuXlpKOioSAfHZybGhkaHaCiYN5bmZfV1ptlKCnoZ+cl5aPjYyIiIeDf3t3c3JrZ2NdW1dZZw==',
       46,
       'l2BPXnBoal+Ul3yKi3yLfkdukIt/g8Z6coeGam9uY6F2s8ehTCF9r4NtA4BnlsN6dnRWkSSM3J+KPHliajbOdw==',
+      2,
     ],
     [
       3,
@@ -3300,6 +3564,7 @@ export const PIECE_MODEL: PieceModel = {
       'bIWVmZ2dnJyYl5WSkI2Jh4OBf3t3dnJubWtoamZjYmJmb4afr7e2sq6opKCZmJGLh4F9d3NtZ2NcWVdQT0tJVw==',
       46,
       'uQA1MDJNUUz/w5XWrNv/xZoOvW54/2xz4odFUaZuY6F2YcdPgIB9r2lPgIBnlmiAgICAgICA3J+KK1lIUFSdpg==',
+      5,
     ],
     [
       3,
@@ -3310,6 +3575,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYWQmZiUko+LiYSBgHx6dnJvbGhmYmRufouPjImLmKexsauln5iSiYN9dG1hV1FUXWhraGx3g4yNh4SBfXl0dA==',
       46,
       'dFJQco19YVytfeJbvW5tcCVTvm51uWxyc4dcSJhuY6F2s8ehuV59r2BiU4BnlmiAgICAgICA3J+KcEg7QmSYlQ==',
+      5,
     ],
     [
       4,
@@ -3320,6 +3586,7 @@ export const PIECE_MODEL: PieceModel = {
       'hYWFgX15dXWBkJ2gnJiVkY2JhYF9eXVxbWllYmFpeIaLiYWBfXt7f4aNlZiZmJWRjYmFgX15dXFtaWdlaG91gQ==',
       46,
       'cKGts5iDfn5scmJZZnZcdpuiY2pyamtxbmFrS4puY6F2YcehgWp9r2NpY4BnlmiAgICAgICA3J+KgE9ASF22sA==',
+      1,
     ],
     [
       5,
@@ -3330,6 +3597,7 @@ export const PIECE_MODEL: PieceModel = {
       'f42RjYmFgX16dnJvd4WUm5mVkY2JhYF9enZybmxtb3h+g4iIiIWBfXp3d3l/hYySlJORjYmFgX16dnJuamZlcA==',
       46,
       'WqGsw6WbgolqWmJra3FgZpqjYmdtamtwbmF9TnZuY6F2YcdPgIB9r2aAgIBnlmiAgICAgICA3J+Kn2lFTVi8mg==',
+      0,
     ],
     [
       5,
@@ -3340,6 +3608,7 @@ export const PIECE_MODEL: PieceModel = {
       'eIWJhYOBhIaJkJCXmpmYlJCNiYWBfXl1cW1pZ2hpbnBxdnp+f315eoOSn6KgnJiUkI2JhYF9eXVxbWllYV1daQ==',
       46,
       'f6Cnnot4dHJ1gmVodGxvepmYYmhvamtxbmFQRJ9uY0//YcdPgIB9r1xZgIBnlmiAgICAgICA3J+KbkA1XGuYpA==',
+      3,
     ],
     [
       5,
@@ -3350,6 +3619,7 @@ export const PIECE_MODEL: PieceModel = {
       'hpSYlZGNiYWBfXl1cW1panOCkJORjYmFgX15d3Z3fICEiYqNjouJhYF9eXVzcnN2en6CiIqLiYWBfXl1cW1sdw==',
       46,
       'TaGnxqm7e31qS29uYmhya5qcYWZsamtxbmFsRINuY6F2Ycehf5V9r1x4nIBnlmiAgICAgICA3J+KgkA1PGusqQ==',
+      4,
     ],
     [
       5,
@@ -3360,6 +3630,7 @@ export const PIECE_MODEL: PieceModel = {
       'hImLh4SAfHh0d3+Om5ybl5OPi4eEgHx4dHBsaGRlbHWEiYiHhIB8eHd3f46XnJuXk4+Lh4SAfHh0cGxoZGVndQ==',
       46,
       'aaGuupyJmZxpbFxfXXlccpquYWdnamtwbmE2OrNuY6F2YcehgIt9r1JUjoBnlmiAgICAgICA3J+KkEUcI4mFqQ==',
+      0,
     ],
     [
       5,
@@ -3370,6 +3641,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYWFgn58foqao6WhnZmVkY2JhYJ+enZybmpmYl5aXWl5hYWCfnp+ipqlpaGdmZWRjYmFgn56dnJuamZiXlpdaQ==',
       46,
       'i6KxlX1vtbprj1p5XGFdf5uvYWZnamtwbmFwVn1uY6F2Ycehf7h9r25kyYBnlmiAgICAgICA3J+KlGFOVkytnw==',
+      6,
     ],
     [
       5,
@@ -3380,6 +3652,7 @@ export const PIECE_MODEL: PieceModel = {
       'd3+BgIORoKeopKCcmZWRjYmFgX15dXFtaWViXlpYWmd3f4GAg5GgqKikoJyZlZGNiYWBfXl1cW1pZWJeWlhaZw==',
       46,
       'o6GvdWNho6RrpFqdXYlea5qvYWdnamtwbmE1QrpuY6F2YcehgHR9r1pMcYBnlmiAgICAgICA3J+Kf0YwN3GY0w==',
+      5,
     ],
     [
       8,
@@ -3390,6 +3663,7 @@ export const PIECE_MODEL: PieceModel = {
       'k5uempaSjoqHg397d3Nva2djYml3jZ6kpaOemZiSjYyHgYB7dXRvbnF4g42VkY+LhYN/eXd0bmtoYmBdWWFsgg==',
       46,
       'Zpk3aZWJXF+cYv9rv22qdJooYWZtamtxcGE4O6xuuE92Ycehgp59r1NXqIBnlmiAgICAgICA3J+KH0gfBoaVqw==',
+      0,
     ],
     [
       0,
@@ -3400,6 +3674,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqWytbzAtaaZj4mFgX15dnJuamZiXlpWUk5NV2Z0gI2dqKmloZ2ZlZGNiYWBfXl2cm5qZmJeXWdzenlxcnh+jA==',
       47,
       'tSY/SD9SWU7Dv2vDrrHxiAlMwKF09oJ1bqyork1uY6F2s8eho8KOr96F14BnlsN126MAka+43J+Kh6mNlk1ZVQ==',
+      3,
     ],
     [
       8,
@@ -3410,6 +3685,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKmwrKikoJyYlJCMiISBfXl1cW1pZWFdWVVRVGBwfomYp62sqKSgnJiUkIyIhIF9eXVxbWllYV1ZVVRebXR5gg==',
       47,
       'x56pSDZOf3xswVzQXtRgzpWrb2tnbWxwgWGfplpuY6F2s8ehj7eOr9ZxyIBnlsOPWl3CkYbZ3J8AmaaJkkpZVQ==',
+      3,
     ],
     [
       0,
@@ -3420,6 +3696,7 @@ export const PIECE_MODEL: PieceModel = {
       'bXqAfomYpquno5+cmJSQjIiEgHx4dHBsaGdjYGBgZmhqc4aepqCfoKSno56Vj4uFgX97enh0cGxoZWFdWVVTXQ==',
       47,
       'roiEV1VbYlOFqWeqgqKVjnJ9epVzcJx1c6yjllRuY6F2s8eheL+Or8J+04BnlsN8bI+OkZqr3J8ApZ2FjUJZVQ==',
+      2,
     ],
     [
       1,
@@ -3430,6 +3707,7 @@ export const PIECE_MODEL: PieceModel = {
       'bnp9d3J1gY6Zl5mlsry5n1xCQExXY2RlcH+MkIyIhIB8eYGIhH5sYGFseYWEg4KBhX99hZGfpaGdlpGLgXJnZg==',
       47,
       'W2p0eKGZaHZ/XLhmenFzbWRc39T/c8SpktKQV2huY6F2s8ehz8OOr3ee2IBnlsOc0bl4kUUP3J+Kp2dgaJuXnw==',
+      3,
     ],
     [
       1,
@@ -3440,6 +3718,7 @@ export const PIECE_MODEL: PieceModel = {
       'eIWMiISAfHh0e4mYop+bmJSQjIiEgHx4dHBsaGRhXmh4hYyIhIB8eHR7iZiin5uYlJCMiISAfHh0cGxoZGFeaA==',
       47,
       'dKOysZSAq6xpd1paXHlbfZuvX2NnamtwbmGue0bbY6F2YcehSNGOr6K264Bnlmh1RVTLGMo93J+KoIx+hzFZVQ==',
+      0,
     ],
     [
       6,
@@ -3450,6 +3729,7 @@ export const PIECE_MODEL: PieceModel = {
       'oKSkoJ2ZlZGNiYWBfXl1cW1pZmJeWlhgb36EgX1+iZilqKSgnZmVkY2JhYF9eXVxbWlmYl5dXmRveX5/gYOJmA==',
       47,
       'mKGugm9nipJqm1uMX3VfbpqoZGpwamtxbmFfTpFuY0//YcehS7yOr2xcz4BnlmiAgICAgICA3J+KmllKcVehnw==',
+      0,
     ],
     [
       2,
@@ -3460,6 +3740,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYGLmqWnpaCcmJKNjIiEgHp4dnNxbWlpZWNlZm1ydXqAhouTlZmbmpaSk5KUkoyIgn97d3VxbWlhXVlVXm57gg==',
       47,
       'kYNydHlsZ1qHkIWBknR4Zod3bXZ9fG97cmGbdmFuY6F2s8ehcEiOr5yGN4BnlsN6VmitkXRz3J+KPYhweC68jA==',
+      6,
     ],
     [
       2,
@@ -3470,6 +3751,7 @@ export const PIECE_MODEL: PieceModel = {
       'V2RxfoOFkaCnqaagnJeTkIyIg4F9eXdzdHJwbGhkYF1YYG+WpqigmZCGeX6Gkp6dl5ONhoF9eXVybmpoYl5YVA==',
       47,
       'm2FQWmxmaVySm3aPj3+Ie0tvjZODgsaAbqyLbW9uY6F2s8ehMDyOr5F0J4BnlsN1dHxTkS+G3J+KP4BpcTPElg==',
+      7,
     ],
     [
       3,
@@ -3480,6 +3762,7 @@ export const PIECE_MODEL: PieceModel = {
       'pbK1sq+sqKOdl5ONiYV/eXVva2dhXFZSTkpLVGV+kZqam5uampmVlJCOioaFgX99eXh0cG5qbGhnZ2NmZmp3jQ==',
       47,
       'tAQ7NTxRU07/u4jKsMv/spkWt3F8/2xz3IdFTKZuY6F2Yceh/+aOr2pR/4BnlmiAgICAgICA3J+KKFZHT1qfpA==',
+      2,
     ],
     [
       3,
@@ -3490,6 +3773,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipOXk5qjqq2nnJSLgXtxbGdeWlRPVmJxeHZzcXeFlZybmZWSj4yJh4SCfXp3c3FtbGhseIOLjYqFgn16dnN0fQ==',
       47,
       'cVlRdpGAYl6jeORcrGtydSpWu2lwsmtxcodbRZhuY6F2s8ehtUOOr2FlMIBnlmiAgICAgICA3J+Kl0U6QmqOjg==',
+      2,
     ],
     [
       4,
@@ -3500,6 +3784,7 @@ export const PIECE_MODEL: PieceModel = {
       'fouMiYWBfXt6fYWMkpaXl5SQjImFgX15dXFta2lpbHF4gYWFhYF9eXV1fYyanpyYlJCMiYWBfXl1cW1pZWFjbw==',
       47,
       'a6Gst5uIfXxubWNdZ3dccZqiY2ptamtxbmFvSoNuY6F2YcehgKGOr2dzrIBnlmiAgICAgICA3J+Kf1FES17FvA==',
+      3,
     ],
     [
       5,
@@ -3510,6 +3795,7 @@ export const PIECE_MODEL: PieceModel = {
       'iYmIhIB8eHd3eoCJjpOUkpCMiISAfHh0cGxoZWh1hJCQjIiEgHx4dHBwe4uYnJiUkIyIhIB8eHRwbGxscXp/hg==',
       47,
       'WqGsw6WbgoprWmJqa3FfZZqjY2duamtwbmF+THZuY6F2YcdPgICOr2qHgIBnlmiAgICAgICA3J+KnWpHT1q9xw==',
+      2,
     ],
     [
       5,
@@ -3520,6 +3806,7 @@ export const PIECE_MODEL: PieceModel = {
       'mpmZlZGNiYWBfnp2cm5qaGdoa25yd3x+f316eoCOnaGhnZmVkY2JhYF+enZybmpmYl5fZ3aEh4WDgoSGiI6OlQ==',
       47,
       'fqCnn4x4dHN0gWZodWxwepqYYmhwamtxbmFSQ59uY0//YcdPgICOr19cgIBnlmiAgICAgICA3J+Ka0E3Xm6VpA==',
+      2,
     ],
     [
       5,
@@ -3530,6 +3817,7 @@ export const PIECE_MODEL: PieceModel = {
       'ioqKhoJ+enZybm11hJKYlZGNioaCfnp2cm5qaXB/jZORjYqGgn56d3Z3e32ChouOjo2KhoJ+enZycXN1e3+Ahw==',
       47,
       'TaGnxqm6e35rS21vYGhya5mdYmduamtxbmFtQ4puY6F2Ycehf16Or19+VIBnlmiAgICAgICA3J+KgkE4P22ixw==',
+      5,
     ],
     [
       5,
@@ -3540,6 +3828,7 @@ export const PIECE_MODEL: PieceModel = {
       'hIuMiISAfHh0dXuLmZybmJSQjIiEgHx4dHBsaGVmaHaFiYyIhIB8eHd3fIuUmpuYlJCMiISAfHh0cGxoZWRodg==',
       47,
       'Z6GvvJ2LlZdralthXXlcb5muYmdtamtxbmE+O6xuY6F2Ycehfc2Or1VZ5YBnlmiAgICAgICA3J+KkEIiKoeNtw==',
+      2,
     ],
     [
       5,
@@ -3550,6 +3839,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4SIhIB8eHyJmKOjn5uYlJCMiISAfHh0cGxoZWFdXWh3hIiEgHx4fImYo6Ofm5iUkIyIhIB8eHRwbGhlYV1daA==',
       47,
       'g6KxoIZ1rrBph1puXGxdg5uvYWNnamtwbmFzUn1uY6F2Ycehfq2Or3Fsu4BnlmiAgICAgICA3J+Kll9OVlGxwQ==',
+      6,
     ],
     [
       5,
@@ -3560,6 +3850,7 @@ export const PIECE_MODEL: PieceModel = {
       'n6WopKCcmJSQjIiEgHx5dXFtaWVhXVlbY217fn+Ah5CdpaWkoJyYlJCMiISAfHl1cW1pZWFdWVtebXt+gICCkA==',
       47,
       'n6CteWhkoKJsoVqXYYJgZZquYmluamtxbmE2QLpuY6F2YcehfmCOr1tOV4BnlmiAgICAgICA3J+KfEcxOHWLrA==',
+      0,
     ],
     [
       8,
@@ -3570,6 +3861,7 @@ export const PIECE_MODEL: PieceModel = {
       'lJydmZaSjoqGgn56dnJuamZiZG19kp2kpaGdmZWRjYmGgn97d3NvbXJ6ho+QkY2JhoJ/e3dzb2tnY19bXGNuhA==',
       47,
       'ZZg4a5aKXGCZYv9qvG2icZgoYWduamtxcWE4OrNuuE92YcehgZ+Or1RZqYBnlmiAgICAgICA3J+KIkIhCImRpA==',
+      0,
     ],
     [
       0,
@@ -3580,6 +3872,7 @@ export const PIECE_MODEL: PieceModel = {
       'b3V8eHRxbWx3hI+SjoqGgn97d3Nvb3iHk5aSi4eDiI+WmpGLhIN/e3pzb3aBkZSLe2xueIiSjoqGgn56dnBkaw==',
       48,
       'SIJojKneaX9wRLtbeGaTZ5ljhIiddIKXnIetaGBuuE92YZqhs3qEr4LceYByN2i7n4qBgJIpjnmKFJCdhy9ZVQ==',
+      3,
     ],
     [
       1,
@@ -3590,6 +3883,7 @@ export const PIECE_MODEL: PieceModel = {
       'cHd+enZybWt1go6UkIyIhIB8eHRwbHN+i5WSjoqGgomQlJmQiYeCfXl0cm5rc3l/gIGHjZWRjouHhH57d3BnbA==',
       48,
       'RYtdlqn/Z4tqQspYimKAbplbcYZ4coN3cWGtZ1NuuE92YZqhTYWEr4Hhh4ByN2hpeoiAgJQjjnmKE4+chi9ZVQ==',
+      3,
     ],
     [
       2,
@@ -3600,6 +3894,7 @@ export const PIECE_MODEL: PieceModel = {
       'gImOioaCfnp1cm5qZ2JeZnJ7goB+ho6bop6blpKOi4aCfnh2c3iDio+Jgn13b2ljXmNwg5OanpqXkImEe3Zwdg==',
       48,
       'bHxEdJuHdnd2Z5RpiHKWZJZxe5N/epBzeKyufEbbY6F2YZqhjIiEr5e2i4ByN2h3jp18gJd3jnkAaqLf6jxZVQ==',
+      7,
     ],
     [
       5,
@@ -3610,6 +3905,7 @@ export const PIECE_MODEL: PieceModel = {
       'bXR8e3d1dn+GioqGg397d3NvbG16iZSWko6KhoN/e3dzb2trcH+Ok5KOioaDf3t3dXeElJucmJKOioR+enFmag==',
       48,
       'T5F0t6i0eIhqTXZwb2ptaXWYemlwemtxbodgQaBuY6F2s5qhjjaEr1pxIIByN2iAgICAgICAjnmKkFJsdGiHmg==',
+      3,
     ],
     [
       5,
@@ -3620,6 +3916,7 @@ export const PIECE_MODEL: PieceModel = {
       'foSGhomVpKutqqafm5aQj4iFgHh0b2hkW1RbX2pua2lrdICKkpmXmZiYl5OQi4yIiISAfHh4dHNvaGRgXF9hbw==',
       48,
       'lVdmZHFpaGSlmn2LnXN8b2pylm93rmx+socvP7puY6F2s5pPgICEr1dNgIByN2iAgICAgICAjnmKeEllbld7pw==',
+      0,
     ],
     [
       7,
@@ -3630,6 +3927,7 @@ export const PIECE_MODEL: PieceModel = {
       'i4qJiISEgX59eXZ5gIeLh4B5dXNxcnFwfI2ptLWtopiRi4aAe3RsZFtXXWl2fn17enh6eHp6eXp7gIGGh4eJiQ==',
       48,
       'YFxOfp+SaGOFYLFpfHCYbilqo39zq3dxcYd+UXpuY0//s5pPgICEr2uCgIByN2iAgICAgICAjnmKL3SGri97cw==',
+      7,
     ],
     [
       7,
@@ -3640,6 +3938,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9gYuaqK6qpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
       48,
       'uqKxWUZV4Ndptlm8XLZbpZuvX2NnamtwbmFuaIZuY6F2YZpPgICEr4JZgIByN2iAgICAgICAjnmKk5CbpC6rqQ==',
+      0,
     ],
     [
       6,
@@ -3650,6 +3949,7 @@ export const PIECE_MODEL: PieceModel = {
       'aHaEkJ+srqqmop+bl5OPi4eDf3t3c29raGRgXFhUUFlodoSQn6yuqqain5uXk4+Lh4N/e3dzb2toZGBcWFRQWQ==',
       48,
       'yKOySTRN4NdpwlnSXNZb0JuvX2NnamtwbmGerm1uuE92YZpPgICEr8tsgIByN2hkWVGDgEP/jnmKorbJs1dZVQ==',
+      0,
     ],
     [
       4,
@@ -3660,6 +3960,7 @@ export const PIECE_MODEL: PieceModel = {
       'gY2Pi4eDf3t3c3N4hpWbm5eTj4uHg397d3Nva2dkZXGBjY+Lh4N/e3dzcXiGlZybl5OPi4eDf3t3c29rZ2RlcQ==',
       48,
       'YaKxwqGSrrBpYlloXHlcZ5uvYGVramtxbmFmR5NuY6F2YZqhccmEr19u4IByN2iAgICAgICAjnmKloJ2fkOjwQ==',
+      1,
     ],
     [
       3,
@@ -3670,6 +3971,7 @@ export const PIECE_MODEL: PieceModel = {
       'oK2yrqqno5+bl5OPi4eDf3t3c3BsaGRgXFhUUE9XZoegrbKuqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRQT1dmhw==',
       48,
       '9KGvIwA3j4t121v/Yv9m/5quY2NnamtwbmFNZ61uuE92YZpPgICEr4FKgIByN2iAgICAgICAjnmKfo+bhC+kqw==',
+      2,
     ],
     [
       0,
@@ -3680,6 +3982,7 @@ export const PIECE_MODEL: PieceModel = {
       'g5GYlJCMiISAfHh0cGxob32NlpSQjIuPlJmXj4mGgn16dXJzfouUkIBwbHWCjY6LhoN+endxaWdscXV0cGxqcw==',
       49,
       'Tot0k6e5ZnN2StVcYmSYZJtYhIGTc32MnIeubFNuuE92YZqho4JVXna0gLdqN2i6oISCgJUojnmKYZWQei1ZVQ==',
+      2,
     ],
     [
       1,
@@ -3690,6 +3993,7 @@ export const PIECE_MODEL: PieceModel = {
       'bnN4dHFtbHeGk5iUkIyIhIB8eHRxbWlreIiTlJCMiIyRlpqRjIaDgHp3dG9rc3l/gIGFjZORjomGgn15d29law==',
       49,
       'TJRznafBZHVwSeJZcGeHaJtSb352cHpycWGubEbbuE92YZqhTIRVXna2gDhqN2hoeICCgJckjnmKYJWQeS5ZVQ==',
+      3,
     ],
     [
       2,
@@ -3700,6 +4004,7 @@ export const PIECE_MODEL: PieceModel = {
       'goiMiIWAfHh1cWxoZGJcYGt3goJ+f4eXoqOfm5iUkIqIhIB8d3V7gYWJg3x2b2ljX11mdo2gn6Gdk4+IgX12fA==',
       49,
       'eHxRc5F9iaV4dIdrdHGma5Zve5iFepFye6ythGBuY6F2YZqhXH1VXomRgElqN2h7jqh6gJSEjnkAeairtT5ZVQ==',
+      7,
     ],
     [
       5,
@@ -3710,6 +4015,7 @@ export const PIECE_MODEL: PieceModel = {
       'iJSYlJCMiISAfHh0cnR5goeGgoOKkpWVjYV/eXVwa2lodIONj4yIhIB8eHRwbGtteoqSlJCMiISAfHh0cG1teQ==',
       49,
       'SJQ1u6ndepFrRHBxcmVkb3yadmpydmtxbmFjQaBuY6F2s5qhjENVXlVpgIBqN2iAgICAgICAjnmKM1JSWmuMpA==',
+      6,
     ],
     [
       5,
@@ -3720,6 +4026,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYKGhoaTo6mqpqKenpaSjoaGfnp2bWpgXFhdY2l0cGxvcXyMkZqWkpWRmZWRkomKhoJ+ent3dnJrZ2NfX2Nkcg==',
       49,
       'kF5naXhsa2iglnuFjmxucmp4kW94o3VyrIcvPrpuY6F2s5pPgIBVXlJLgIBqN2iAgICAgICAjnmKcEhKUlt6pg==',
+      0,
     ],
     [
       7,
@@ -3730,6 +4037,7 @@ export const PIECE_MODEL: PieceModel = {
       'dXR1dXZ4en6AhISEh4aHiYiJioaGj5yorKidlY+HgHt0bmpjVkxGSmJ5iI+PjYuMhoJ7eoCFjIuIhIF+fHp3dg==',
       49,
       'ZlNOdpuLZl+NaMJne3OkciFksHx2t3VxfoeAVXpuY0//s5pPgIBVXmRxgIBqN2iAgICAgICAjnmKLHpwmC18fA==',
+      1,
     ],
     [
       7,
@@ -3740,6 +4048,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9gYuaqK6qpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
       49,
       'uqKxWUZV4Ndptlm8XLZbpZuvX2NnamtwbmFzbIZuY6F2YZpPgIBVXnZUgIBqN2iAgICAgICAjnmKk5WFjS2yqQ==',
+      6,
     ],
     [
       6,
@@ -3750,6 +4059,7 @@ export const PIECE_MODEL: PieceModel = {
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
       49,
       'yKKxSTRNqLVqwVvSXNZd0JuuX2NnamtwbmGdrm1uuE92YZpPgIBVXqphgIBqN2hjWlWCgED/jnmKoraqlFRZVQ==',
+      2,
     ],
     [
       4,
@@ -3760,6 +4070,7 @@ export const PIECE_MODEL: PieceModel = {
       'kZqdmZWRjoqGgn56dnJuamZjZXGAi42KhoJ+enZ0dYGRmp2ZlZGOioaCfnp2cm5qZmNlcYCLjYqGgn56dnR1gQ==',
       49,
       'ZqKwvp6NsbRqaFpjXHpcbpuvYWVnamtwbmFoSJNuY6F2YZqhc7xVXlpigIBqN2iAgICAgICAjnmKlINfaEGlwQ==',
+      2,
     ],
     [
       3,
@@ -3770,6 +4081,7 @@ export const PIECE_MODEL: PieceModel = {
       'o6+xramloZ2ZlpKOioaCfnp2cm5qZmJfW1dTT1FecZCjr7GtqaWhnZmWko6KhoJ+enZybmpmYl9bV1NPUV5xkA==',
       49,
       '7KGwKAY7g4Fs1l78YP9d/5utX2NnamtwbmFQZq1uuE92YZpPgIBVXnJIgIBqN2iAgICAgICAjnmKcY+AaTOkqw==',
+      2,
     ],
     [
       0,
@@ -3780,6 +4092,7 @@ export const PIECE_MODEL: PieceModel = {
       'hJKZlZGNiYWBfXl1cW1qaXODkJWRjYqPlpydlIuGg398eHRyfYqVlIV1am96iY6MiIOAenZyZ2JnbHR1cW1rdQ==',
       50,
       'U4Rwj6apZW94UNlaaGObaJpWhpKsdIeYnoetbFNuuE92YZqhs3hcXnqzgMxqN2i9oJOBgJkxjnmKYXWUfjJZVQ==',
+      2,
     ],
     [
       1,
@@ -3790,6 +4103,7 @@ export const PIECE_MODEL: PieceModel = {
       'a3N4dHBscH6NmJiUkIyIhIB8eHRwbGhoc4KQlJCMiI2VmZ+WjIeCfnt3dXFsdXt/gIGFi5SPi4mFgn15dGpiZw==',
       50,
       'UY1vmqauZHB1TupYXmiHZZpOdY9wdIdxcWGua0bbuE92YZqhTYdcXnq2gDRqN2hngI+CgJwsjnmKX3WUfTFZVQ==',
+      3,
     ],
     [
       2,
@@ -3800,6 +4114,7 @@ export const PIECE_MODEL: PieceModel = {
       'foaKhoR/fHhyb2pmZV9hbHaBgn5/iJSdoJyYlpKOioSAfHh3eoCGjYmDfnZwa2VhZmVzipikopyXjoqEf3hxdw==',
       50,
       'cHpHdJmEi4Vva4RqjXGeY5ZxfJWGe5N0e6yqdmBuY6F2YZqhWkpcXoOVgEVqN2h5ipR7gIZvjnmKcqOnsTpZVQ==',
+      3,
     ],
     [
       5,
@@ -3810,6 +4125,7 @@ export const PIECE_MODEL: PieceModel = {
       'cXh/fnd6goqPj4uIhIB8eHRwbGlqdIOPko+LiISAfHh0cG5wfYyVl5OPi4iEgHx4dHBweYiWmZaRjIWAenNpbA==',
       50,
       'S5VcuqnFe5JrSGxxcmdmb36bd2hwdmtxbodiQaBuY6F2s5qhjXdcXlVpgIBqN2iAgICAgICAjnmKmk9VXWiKnw==',
+      3,
     ],
     [
       5,
@@ -3820,6 +4136,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKOoqaWXk4+Hh397eHBsaGRgXFVUWGFxeHp8foaWnqGjn5uXkIyLiIeDf3t4eHRycG1paWdoampvd4CNl5STlA==',
       50,
       'lFxnZnNqaWWimX+KmHN1b2p1kXB4p21+rIcpPLpuY6F2s5pPgIBcXlJKgIBqN2iAgICAgICAjnmKdUdKUl54pw==',
+      5,
     ],
     [
       7,
@@ -3830,6 +4147,7 @@ export const PIECE_MODEL: PieceModel = {
       'd3Z3d3d4e32AhISGh4aHiYeIhIOBg5Gbp6mgmpGLhX14cmtnXVBLTGJ6iJCPjo+NiYV9d3V5gYiKhoKBf317eA==',
       50,
       'X1xNfqCUaGOFXrFqgW+Vbilqp4B3q3hycId9T3puY0//s5pPgIBcXmJ0gIBqN2iAgICAgICAjnmKKFJuljKFgA==',
+      1,
     ],
     [
       7,
@@ -3840,6 +4158,7 @@ export const PIECE_MODEL: PieceModel = {
       'm6iuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRUX257gYubqK6qpqKempaTj4uHg397d3Nva2djX1xYVFRfbnuBiw==',
       50,
       'vaKxVUJT4NdpuVnBXL1brJuvX2NnamtwbmFsZYZuY6F2YZpPgIBcXnRTgIBqN2iAgICAgICAjnmKk26DjC+pqQ==',
+      6,
     ],
     [
       6,
@@ -3850,6 +4169,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z3aGk6Ourqqmop6alpKOi4eDf3t3c29rZ2NfW1dUUFlndoaTo66uqqainpqWko6Lh4N/e3dzb2tnY19bV1RQWQ==',
       50,
       'zKOyRS9L4NdpxFnXXOFb35uvX2NnamtwbmGdrm1uuE92YZpPgIBcXrNigIBqN2hiVkqCgEX/jnmKoqCvmVlZVQ==',
+      2,
     ],
     [
       4,
@@ -3860,6 +4180,7 @@ export const PIECE_MODEL: PieceModel = {
       'kJmdmZWRjYqGgn56dnJuamZkZnOCjI2KhoJ+enZydICQm52ZlZGNioaCfnp2cm5qZmRmc4KMjYqGgn56dnR0gA==',
       50,
       'ZKKxv5+OtrlqZlplXHlcbJuvYGVnamtwbmFjRZNuY6F2YZqhc4hcXlligIBqN2iAgICAgICAjnmKlkJeZkWfwQ==',
+      2,
     ],
     [
       3,
@@ -3870,6 +4191,7 @@ export const PIECE_MODEL: PieceModel = {
       'oK2yrqqno5+bl5OPi4eDf3t3c3BsaGRgXFhUUE9XZoegrbKuqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRQT1dmhw==',
       50,
       '9KGvIwA3j4t121v/Yv9m/5quY2NnamtwbmFMZa1uuE92YZpPgIBcXnVIgIBqN2iAgICAgICAjnmKfm+DbS6krg==',
+      2,
     ],
     [
       0,
@@ -3880,6 +4202,7 @@ export const PIECE_MODEL: PieceModel = {
       'cnd8eHVwbGp0go2SjoqGgn56dnNvcnyLlpSQjIeFiY+TlpCKhoJ+enZzbnSDkZSLeW1vfIqQjomHg357dnFobA==',
       51,
       'Rodmjqr/aohtQrhcg2eKaZlmg4KNc36Jm4eraWBuuE92YZqhs3qMr4LheIB3N2i2noOAgI8ljnkAo42CbDFZVQ==',
+      3,
     ],
     [
       1,
@@ -3890,6 +4213,7 @@ export const PIECE_MODEL: PieceModel = {
       'c3h+enZybmpyf4uSj4yIhIB8eHRwbXeDkJeSjoqGgomNk5eMiISAfHp0cW5qcnp+gYKHkJWSj4mHg317d3Frbw==',
       51,
       'SJBpl6nYaJRrRMNZk2N7bplebH12cHt3cWGra1NuuE92YZqhTIWMr4Tfh4B3N2hpdHyBgJEqjnkApI+EbS9ZVQ==',
+      3,
     ],
     [
       2,
@@ -3900,6 +4224,7 @@ export const PIECE_MODEL: PieceModel = {
       'gIeNioaCfnp2cm5qZmReYGt1gIJ+gImWoaKempaSjoqGgn56dnN6gYiOhH55cm5oYF9oc4+dm6CYkY6HgHtyeQ==',
       51,
       'cnpKc5eCdnR6bpJpdXGfaZdwe5qIeZVzfKyuhUbbY6F2YZqhkqWMr5+2sIB3N2h+kqx9gJ+EjnkAb6WTnD9ZVQ==',
+      7,
     ],
     [
       5,
@@ -3910,6 +4235,7 @@ export const PIECE_MODEL: PieceModel = {
       'gImMiISAfHh0cG1weoqVl5SQjIiEgHx4dHBtamx4iJGUkIyIhIB8eHV3foWMjIaEiY6Vl5SNhIB5dXFrZ2NkcA==',
       51,
       'UpJ6t6eteIRsUHdvb2xtZ3WXeGpxeWtxbodfQ6BuY6F2s5qhjhiMr1txAIB3N2iAgICAgICAjnmKjlJFTWiHpA==',
+      4,
     ],
     [
       5,
@@ -3920,6 +4246,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4OGhYqSoqmqqaWhmpaRi4uDfXpzb2pgWVpeZWtubGpsdoOOlJWVlpiWlJGSjo2LhoOBe3h3c3JuZ2NfW2BicA==',
       51,
       'k15qZ3RqaWWhmICJmHBwbmp1kG94pGx/q4cwQLpuY6F2s5pPgICMr1hPgIB3N2iAgICAgICAjnkAd0k+RlZ9pw==',
+      0,
     ],
     [
       7,
@@ -3930,6 +4257,7 @@ export const PIECE_MODEL: PieceModel = {
       'jIuKioaGg35+end1dn6FiIN9dnJzcXFze42ouLWupZmUjoeDfHZuZV5XWGFteH16eXh3d3l6e3x+f4GDhoiJiw==',
       51,
       'ZFVOeZyNZmCJZbxneHKgciRmqnxztHZxbod9VXpuY0//s5pPgICMr22CgIB3N2iAgICAgICAjnmKKnVgiC16aA==',
+      7,
     ],
     [
       7,
@@ -3940,6 +4268,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9gYuaqK6qpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
       51,
       'uqKxWUZV4Ndptlm8XLZbpZuvX2NnamtwbmFwbYZuY6F2YZpPgICMr4ZbgIB3N2iAgICAgICAjnmKk5F1fS65zA==',
+      0,
     ],
     [
       6,
@@ -3950,6 +4279,7 @@ export const PIECE_MODEL: PieceModel = {
       'aHeAipmnr6uno5+bl5SQjIiEgHx4dHBsaGRgXVlVU1pod4CKmaetq6ejn5uXlJCMiISAfHh0cGxoZGBdWVVRWg==',
       51,
       'wKKxUT5RqsFru1vGXMVduJuuX2NnamtwbmGbrm1uuE92YZpPgICMr8hxgIB3N2hkXFWDgED/jnmKoraZglNZVQ==',
+      0,
     ],
     [
       4,
@@ -3960,6 +4290,7 @@ export const PIECE_MODEL: PieceModel = {
       'goyOioeDf3t3c3N6iZebmpaSjoqHg397d3Nva2dkZnKCjI6Kh4N/e3dzc3qJl5ualpKOioeDf3t3c29rZ2Rmcg==',
       51,
       'YqKxwaGR4NdpY1lnXHlbZ5uvX2NnamtwbmFmSZNuY6F2YZqhceeMr2Fw/4B3N2iAgICAgICAjnmKlYNPV0GpwQ==',
+      1,
     ],
     [
       3,
@@ -3970,6 +4301,7 @@ export const PIECE_MODEL: PieceModel = {
       'oK2yrqqno5+bl5OPi4eDf3t3c3BsaGRgXFhUUE9XZoegrbKuqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRQT1dmhw==',
       51,
       '9KKwIwA34Ndp21n/XP9b/5uvX2NnamtwbmFMaK1uuE92YZpPgICMr4FKgIB3N2iAgICAgICAjnmKfY1xWjKipA==',
+      2,
     ],
     [
       1,
@@ -3980,6 +4312,7 @@ export const PIECE_MODEL: PieceModel = {
       'jYuIgHd1dXV1fImVm5aPhHJtcHmDgn15dG9qZW57h5CMiISAfHh0cXiHlJuWkIyGg39+iZCSi3pwamRsd4WKiw==',
       52,
       'UXV4m6mweY1rTXVkX3lxbpmTirmTeZSEgKyuj0bbuE92YX9PgIBcXnq2gIB8lmiaotGaO+QxenmKmX2PeDNZVQ==',
+      0,
     ],
     [
       0,
@@ -3990,6 +4323,7 @@ export const PIECE_MODEL: PieceModel = {
       'iJOZlZGNiYWCfnp2cm5qZmJeY3CAiomFgn5+iZijp6Gbl5GNiYN/e3mEkJiVhXVqZF5aV19reX16dn+Gjo19gg==',
       52,
       'eXNyipB8cW1+eJJuiW15fGGDnJWZh3qmbqyXjW1uY6F2s3+hlkFcXnl9gIB8lsN3ooE4xW2IenmKlnyOmDLovA==',
+      7,
     ],
     [
       2,
@@ -4000,6 +4334,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4qTkI2Hg397enVwbGhkaHN9g4N/e3+HkpualpKPi4aDf3l2cm9weYONjIeBe3h0dHZ6fn+EiIyRkIuGfHRscg==',
       52,
       'WY5Sh6aeb3RyVZ9djWVzdJR6dXtzcXZxbmGbfFluY6F2s3+hab5cXnCUgIB8lsN3bmaRxYRCenmKZLaEjDN2fQ==',
+      3,
     ],
     [
       5,
@@ -4010,6 +4345,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5OVkY6KhoJ+enZybmpsdoaSlZGOioaCfnp2dHmFk5ycl5SOiYaAe3ZuaF9haG95g4iOkI6KhoJ+enZybmpseA==',
       52,
       'To9Qtqe4dIFsS3x0amZycXOLe2tvfGtxbodeS6duY6F2s3+hj89cXlVmgIB8lmiAgICAgICAenmKnUdJUWeWnw==',
+      1,
     ],
     [
       7,
@@ -4020,6 +4356,7 @@ export const PIECE_MODEL: PieceModel = {
       'cHqIlpiYnqOloZePiYN9d3FsaGJeXGFvf4mJh4aFg4KCgoKBgIODhIeFiIeDg357eXVxcG93g4aJhYF9eHZwbg==',
       52,
       'XnRvkKGVZ2eDX7lngnBwaW9ikWtzkWtzrId7YpNuY0//s39PgIBcXmFzgIB8lmiAgICAgICAenmKlVliijGFcw==',
+      2,
     ],
     [
       6,
@@ -4030,6 +4367,7 @@ export const PIECE_MODEL: PieceModel = {
       'bXuBg4+eqqyopKCcmJSQjIiEgX15dXFtaWVhXVlVVF5te4GDj56qrKikoJyYlJCMiISBfXl1cW1pZWFdWVVUXg==',
       52,
       'tKKxYE5Y4NdpslmzXKlbk5uvX2NnamtwbmGKroBuuE92YX9PgIBcXotggIB8lmh3TkmdOyz/enmKlY6OeEJZVQ==',
+      0,
     ],
     [
       4,
@@ -4040,6 +4378,7 @@ export const PIECE_MODEL: PieceModel = {
       'jpibl5OPi4eDf3t3c3BsaGZqeIePj4uHg397d3Nwcn6OmJuXk4+Lh4N/e3dzcGxoZmp4h4+Pi4eDf3t3c3Byfg==',
       52,
       'WqKxxqSbrrBpW1lsXHVcZZuvYWVramtxbmFYTLpuY6F2YX+hcDBcXlVggIB8lmiAgICAgICAenmKlkZKUk+vtw==',
+      1,
     ],
     [
       1,
@@ -4050,6 +4389,7 @@ export const PIECE_MODEL: PieceModel = {
       'cXh/e3dzbmlpc4KPk4+Lh4N/e3dzb213hpSZlJCLh4KDjJGRhndtZml0gIuKi4yKh313dHV2dHuGk5mVj4JxcA==',
       53,
       'S3+HpqnFcI9rR45pXnCCdJt+hrGRdo2Cf6yugEbbuE92YX9PgIBUXnW2gIB7lmiYnsqeXeAfjnmKpHiJcy5ZVQ==',
+      3,
     ],
     [
       0,
@@ -4060,6 +4400,7 @@ export const PIECE_MODEL: PieceModel = {
       'jZuhnZmVkY2KhoJ+enZybmppcXqAfXN2fYeLh4SEj52mqaOblIp8bGtweH9/eXZybmpkYFxkcoGIhoJ+enZ0fg==',
       53,
       'c35ylJWBbWl8cpNkm3F6eVt8lo9/g3eHcYeXfm1uY6F2s3+hl0xUXnR9gIV7N8N7n4Aw6Gp0jnmKoneJki3qsQ==',
+      1,
     ],
     [
       2,
@@ -4070,6 +4411,7 @@ export const PIECE_MODEL: PieceModel = {
       'fICGjJGWko6LgXl2e4SMkI2JhX97d3RxbWlkX2ZzfoaEgHx8hJGdoJqWko+MiIJ/end1cHR7gomFfXdxbW5wdw==',
       53,
       'Zo9gjKCNdXJ1Y45egmWNbpV9c3hzcXVxbmGaeVluY6F2YX+habNUXnKHgHt7lmh3cGeUXXxZjnmKdraCizB6gg==',
+      0,
     ],
     [
       5,
@@ -4080,6 +4422,7 @@ export const PIECE_MODEL: PieceModel = {
       'i5aYlJGNiYWBfXl1cW9ydXp/h5OfoZmUjIWBe3VxbWdma3eGjY2JhYF9eXVxbWlrc4OQk5GNiYWBfXl1cW5vfA==',
       53,
       'S48ttKjEdHxtR310dGZsb3KNfGdrfGtxbodhSKduY6F2s39PgIBUXlVngIB7lmiAgICAgICAjnmKm0hGTmicng==',
+      6,
     ],
     [
       7,
@@ -4090,6 +4433,7 @@ export const PIECE_MODEL: PieceModel = {
       'go6SjoyIgn56eX+GjpWRj4uFhIF+fHp5eXp8e318e3x6fHp7eXl4doCLm6alop2XkoyIg354b2hdWV5iZmdmcg==',
       53,
       'ZXJti52MZmaOaLdhlHNnanNhk2xylGxzr4d8X5NuY0//s39PgIBUXmJvgIB7lmiAgICAgICAjnmKm1tiii+Icw==',
+      6,
     ],
     [
       6,
@@ -4100,6 +4444,7 @@ export const PIECE_MODEL: PieceModel = {
       'bHqCipmnrauno5+bl5OPi4eDf3t4dHBsaGRgXFhUU11seoKKmaetq6ejn5uXk4+Lh4N/e3h0cGxoZGBcWFRTXQ==',
       53,
       'vaKxVUJT4NdpuVnBXL1brJuvX2NnamtwbmGNroBuuE92YX9PgIBUXpFegIB7lmh3U06eXTr/jnmKk5KPeUdZVQ==',
+      0,
     ],
     [
       4,
@@ -4110,6 +4455,7 @@ export const PIECE_MODEL: PieceModel = {
       'kJmcmJSQjIiEgHx4dHBsaWVnb3+MjoyIhIB8eHRzdICQmZyYlJCMiISAfHh0cGxpZWdvf4yOjIiEgHx4dHN0gA==',
       53,
       'X6Kww6KUr7RpYFppXHdcZZuvYWVramtxbmFZSbpuY6F2YX9PgIBUXlVdgIB7lmiAgICAgICAjnmKlEZIUE6ntw==',
+      1,
     ],
     [
       1,
@@ -4120,6 +4466,7 @@ export const PIECE_MODEL: PieceModel = {
       'bniAfHdybmlteIiTk4+Lh4N/e3d0cGxwfo2WlpCLh4GDjJaakX9xaWdveYSKi42LiH53dHV1dH+KlZuUintmZw==',
       54,
       'RnmBpKn2bIRsQqFnZW+Tc5ttkceSeZaEgKyueEbbuE92YX9PgIBNXnK2gIB8lmiYquGkO+UbenmKp3mIcS9ZVQ==',
+      3,
     ],
     [
       0,
@@ -4130,6 +4477,7 @@ export const PIECE_MODEL: PieceModel = {
       'gImOint/iJGXlJCMiISAfHh0cGxoZGFkcICLjIiEgHx4eYGRnqKempSQjIiEfoKMl5+Yh3lsZF1XV19seHx2dg==',
       54,
       'b3hklZeDamaAbqVkrXCDd09spJSBiXiGc6yWd21uY6F2s3+hn39NXnF9gIh8lsN8p3sgxW1zenmKpHmHkC/pwQ==',
+      4,
     ],
     [
       2,
@@ -4140,6 +4488,7 @@ export const PIECE_MODEL: PieceModel = {
       'gIqPjYmDgX14dnJtaWZlb3yDhYF9eoKLlZ6YlJKMiIaAfXl1cHR/iZGOhn12cW1tcXZ7gIKIjo+RjYmFfnhxdg==',
       54,
       'XI5WiaaadnluWIdflWJvdJSAdH1zcndxbmGWbFluY6F2s3+hYIBNXmqGgHh8lsN2ZmGZxW1JenmKbbZ6gzV3fQ==',
+      7,
     ],
     [
       5,
@@ -4150,6 +4499,7 @@ export const PIECE_MODEL: PieceModel = {
       'g4+SjoqGgn56dnJub3mIlZiWko6KhoJ+enZycXqHlZmVkYuHg395c2piYGZyfYiOkZOSjoqGgn56dnJuamZncw==',
       54,
       'UJFGtKeyc3huTHxzeGxnbXGJemptemtxbodhSKduY6F2s39PgIBNXlVkgIB8lmiAgICAgICAenmKm0NHT2Oepg==',
+      1,
     ],
     [
       7,
@@ -4160,6 +4510,7 @@ export const PIECE_MODEL: PieceModel = {
       'eIWUmJedoqWkmI6Hg3t3dGxoZF9bY25/iomHhoWEgIB/gIKDgoOEhIeGhoWCf316dHJucXuCioiGgn55dHJsbQ==',
       54,
       'XXZtkaGXZ2iBXrhogW9yaG1ij2tykGtzqYd6WJNuY0//s39PgIBNXl5vgIB8lmiAgICAgICAenmKnlhchDWQeg==',
+      2,
     ],
     [
       6,
@@ -4170,6 +4521,7 @@ export const PIECE_MODEL: PieceModel = {
       'aHeCjZypr6uno5+bl5OPi4eDgHx4dHBsaGRgXFhUUFlod4KNnKmvq6ejn5uXk4+Lh4OAfHh0cGxoZGBcWFRQWQ==',
       54,
       'xKOyTTlP4NdpvlnLXM5byZuvX2NnamtwbmGOroBuuE92YX9PgIBNXpJbgIB8lmh2SUOkO0H/enmKopqRezVZVQ==',
+      0,
     ],
     [
       4,
@@ -4180,6 +4532,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJmcmJSQjImFgX15dXFtaWVnb3+MjoyJhYF9eXVxc3yMmZqYlJCMiYWBfXl1cW1pZWVvf4yQjImFgX15dXFxfA==',
       54,
       'XaKxxKOXp6pqXlpqXndcY5uvYWNnamtwbmFVRrpuY6F2YX9PgIBNXlRbgIB8lmiAgICAgICAenmKmkdETFKiwQ==',
+      1,
     ],
     [
       1,
@@ -4190,6 +4543,7 @@ export const PIECE_MODEL: PieceModel = {
       'iouIfnh1dXZ1e4aTmZeQh3d0dHqEgXx3cm5oZW15iI6Lh4OAfHh0c3uKlpuXkYyIgnx/ho6OhHdtZ2dwfYiKig==',
       55,
       'U3p9nqipgJVpUGhlX3hjbpqdg6yTdo2CgKyulEbbuE92YX9PgIBfXny2gIB9lmibmsGVO+ExenmKlX2QeTJZVQ==',
+      0,
     ],
     [
       0,
@@ -4200,6 +4554,7 @@ export const PIECE_MODEL: PieceModel = {
       'j5yjn5uXk4+Lh4N/fHh0cGxoaXF6f3pyd3+IioSBiZeiqKOfmZGGdm5ye4SGgXx4dHBrZmBaWWNzgIN/fHh1fw==',
       55,
       'fHp6i456dHJ6e4lvemtzfXCJkY2UgnakboeXk21uY6F2s3+hkCZfXnt9gIB9lsN3mn9MxWuIenmKknyPmDLrvA==',
+      1,
     ],
     [
       2,
@@ -4210,6 +4565,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4uSkIyIhIB8d3VvbWplYmt1gIWCfnuCi5iempaSkIuJg397d3Nvb3WAiYuFfXh2cnJ1en6Ch4yRkY+Jgnhvdg==',
       55,
       'YI5YiaOUbm91XaFcf2aDb5R4dH5zcXVxbmGdhlluY6F2s3+hb9lfXnSTgIB9lsN3dnGKxYxMenmKaraJkjBZVQ==',
+      3,
     ],
     [
       5,
@@ -4220,6 +4576,7 @@ export const PIECE_MODEL: PieceModel = {
       'iZKWko6KhoJ+e3dzb2trcH6NkpKOioaCfnt3dXmEk5ycmJSOioaAfXZya2NhZGx1foaLjo6KhoJ+e3dzb21teQ==',
       55,
       'UY5lt6evdYNrT31zZ2l1cHOQemhufWtxbodeTaduY6F2s3+hjrBfXlZmgIB9lmiAgICAgICAenmKmEdLU2eXnw==',
+      1,
     ],
     [
       7,
@@ -4230,6 +4587,7 @@ export const PIECE_MODEL: PieceModel = {
       'eXl6en18fXx+fnt9e3l6eHZ5hJSipaOdmJWQjIaAenRuY1haX2RpZW19iZKRjIqEgH54en+Gk5OPjYmGhH57eg==',
       55,
       'ZHJujJ6OZmaLZrZikHJpaHNikWxzlGxxrId8Z5NuY0//s39PgIBfXmRzgIB9lmiAgICAgICAenmKmltmji6Dcw==',
+      5,
     ],
     [
       6,
@@ -4240,6 +4598,7 @@ export const PIECE_MODEL: PieceModel = {
       'bnuBgYybqKyopKCcmJWRjYmFgX15dXFtaWVhXlpWVF5ue4GBjJuorKikoJyYlZGNiYWBfXl1cW1pZWFeWlZUXg==',
       55,
       'saOxZFFZrMJpsFmwXaNciZuvX2NnamtwbmGJroBuuE92YX9PgIBfXophgIB9lmh3Vk+WOyf7enmKooqOdz9ZVQ==',
+      0,
     ],
     [
       4,
@@ -4250,6 +4609,7 @@ export const PIECE_MODEL: PieceModel = {
       'j5ibl5OPi4eDf3t3dHBsaGZpd4aOj4uHg397d3Rxcn+PmJuXk4+Lh4N/e3d0cGxoZml3ho6Pi4eDf3t3dHJyfw==',
       55,
       'W6KwxaSZs7VpXFlrXHVcZJuvYWVnamtwbmFaTrpuY6F2YX+hcU9fXlZhgIB9lmiAgICAgICAenmKlUVNVUyztw==',
+      1,
     ],
     [
       1,
@@ -4260,6 +4620,7 @@ export const PIECE_MODEL: PieceModel = {
       'e36Fg317d3FvamZrc4CNi4iEgoB9fXd1d4KRmJqWkI6IhIJ9fYOHh4BxZmJmcn+Ii4mHgHh2dHeAjZiemI98eA==',
       56,
       'XYOIo6WYdHxrW3dffnF/cJiEhKuKdImBfKyurkbbuE92YXRPgIBtXoW2gIB4lmiSmsmnO9iBenmKRomhi0NZVQ==',
+      3,
     ],
     [
       0,
@@ -4270,6 +4631,7 @@ export const PIECE_MODEL: PieceModel = {
       'gIeKiXdqYFthbXqFipGZnZiVkI2LhIJ/end2fYWNkIuGgn58eHNwa2hlXmJsdoCBe3l3gJCanpqWkI6IhIJ8eg==',
       56,
       'aoRTfpuIam56Z5tommt1eUJyjWx0e2xxc4ego11uY6F2s3RPgIBtXoCXgIB4lsN+m2MRxZOfenmKXYOqtD9ZVQ==',
+      5,
     ],
     [
       2,
@@ -4280,6 +4642,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4KLi4R+eHN0c3d8f4KIjY+RjYh+d252go2TkIuHg358dnRxbGlkY254goWBfXyDjZmdmpeSj4qFgn16dXJucA==',
       56,
       'X41XiaSWb3BzXKBcgmaDcJN5dn53cXdxbmGUhnRuY6F2s3Shh65tXnGPgHt4lsN2cnSexVOFenmKarafqS93YA==',
+      1,
     ],
     [
       8,
@@ -4290,6 +4653,7 @@ export const PIECE_MODEL: PieceModel = {
       'c4WPkI6MioeFgYGBgIB+fXt5d3JybnSElJ+gm5eVkY6JhH98eXZybmlkZXGFlZuYlZKOiYSAfHp3c25rZ2JeZA==',
       56,
       'S5IoaKTDYYNpR/9ld2+PZppCZGx0amtxcWGQeIxuY6F2YXSheFFtXmqbgIV4lmh6WWCpO0JbenkAC2mAiDRxYw==',
+      3,
     ],
     [
       7,
@@ -4300,6 +4664,7 @@ export const PIECE_MODEL: PieceModel = {
       'eomSkZCRjY2Jg311cXV8hIiGgoB+fHp5d3Z3d3p7f3+Bg4SHiIeHhIWFgYJ8hZKepqKck42GgHp1bmlgVVBQYw==',
       56,
       'XGRJhKKZaWR9Wq5thm2JcCppm4R0oHpxcIdsX6NuY0//s3RPgIBtXl5vgIB4lmiAgICAgICAenmKJ1FtlpuQhQ==',
+      2,
     ],
     [
       7,
@@ -4310,6 +4675,7 @@ export const PIECE_MODEL: PieceModel = {
       'm6iuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRUX257gYubqK6qpqKempaTj4uHg397d3Nva2djX1xYVFRfbnuBiw==',
       56,
       'vaKxVUJT4NdpuVnBXL1brJuvX2NnamtwbmFZf7puY6F2YXRPgIBtXm1QgIB4lmiAgICAgICAenmKk22DjDCAiA==',
+      2,
     ],
     [
       1,
@@ -4320,6 +4686,7 @@ export const PIECE_MODEL: PieceModel = {
       'hZOcmJSQioeEgH+FhoJ8bmNlbHqEi4qIhnt4dnZ5g5GanpaKfHt8foF9eXdzbmpmaHaDj4+Lh4SDf356dnJueQ==',
       57,
       'V4eOp6agbX1vVZVkfW2NZ5p1f6SIc4R+fKyurkbbuE92YXRPgIBmXoC2gIB3lmiSmMKqXd12enmKToSahD9ZVQ==',
+      1,
     ],
     [
       0,
@@ -4330,6 +4697,7 @@ export const PIECE_MODEL: PieceModel = {
       'cHd9gY6bop+WiXt6eX+Cfnx4dG9rZ2Nmc3+MjomGgYCJkJuemZeTjYmFgX97dXJ1fYeNjImGgn96dHFsaGVhaA==',
       57,
       'ZIlag5+OaGt9YaVloGpteEFshm11d2xycoego11uY6F2s3RPgIBmXnuYgIB3N8N9mGcQ6JeRenmKY36jrDtZVQ==',
+      0,
     ],
     [
       2,
@@ -4340,6 +4708,7 @@ export const PIECE_MODEL: PieceModel = {
       'dYCGgn97fYeUn5+bl5OQjYiFgHt4c29xeICEg3x0cG5vcXh9gIePlZeTjIZ9d32EjZKOiISBfHp1cW5qZmJfaA==',
       57,
       'a49ljJ2IdXB2aYxedGSVaZN9cXp0cHNybmGTknRuY6F2YXShhMdmXnOEgHp3lmh3cXSfXVOfenmKe7abpDKDcw==',
+      2,
     ],
     [
       8,
@@ -4350,6 +4719,7 @@ export const PIECE_MODEL: PieceModel = {
       'gICAf359eXd1cXByfZCcoZyZlpGOioWDf3l1c29sZ2NsfZGbm5eSjYmGg4B8eHRva2ZiX2NugI6Rj4uIiISCgQ==',
       57,
       'S5MpaaTFYYFqR/1ldm2UZZdCZGxzamtxcWGOeIxuY6F2YXShezhmXmeVgIZ3lmh7YGOmXTlaenmKEGR5gjh2Yw==',
+      2,
     ],
     [
       7,
@@ -4360,6 +4730,7 @@ export const PIECE_MODEL: PieceModel = {
       'hYeHh4mGhoWCgYqXo6mmnZWPh4J7dG9pYVhPSlNrgY2Pj46NjoqDfXR2fIGKiYaCgH17eXd1dXV3eHt9f4KChQ==',
       57,
       'YVlMfJ+RZ2KIYbVpgHGYbiNnqIF1rnlxcIduZaNuY0//s3RPgIBmXl5sgIB3lmiAgICAgICAenmKLVJrk5uJfA==',
+      0,
     ],
     [
       7,
@@ -4370,6 +4741,7 @@ export const PIECE_MODEL: PieceModel = {
       'bXqBh5Wkrauno5+bl5OPjIiEgHx4dHBsaGRgXFlVU11teoGHlaStq6ejn5uXk4+MiISAfHh0cGxoZGBcWVVTXQ==',
       57,
       'uqKxWUZV4Ndptlm8XLZbpZuvX2NnamtwbmFehrpuY6F2YXRPgIBmXm5RgIB3lmiAgICAgICAenmKk26AiS+Idw==',
+      5,
     ],
     [
       1,
@@ -4380,6 +4752,7 @@ export const PIECE_MODEL: PieceModel = {
       'hJOal5ONiYeDf4KIjIt/b2RkbHeDiomJhXp3dnV9ipSdmo99dHZ5gYB8enZwbWlocoGNko6Kh4OCfn15dXFtdw==',
       58,
       'UoOJqKerbIJsT59kfGqcaJlvibiHdYiAe6yurkbbuE92YXRPgIBeXnu2gIB3lmiQodqrO+ZzenmKpoWUfkBZVQ==',
+      1,
     ],
     [
       0,
@@ -4390,6 +4763,7 @@ export const PIECE_MODEL: PieceModel = {
       'cXl+h5aepZ2Tg3ByeH+Df3t3dXFsaGRlcoKMj4mFgX2Di5afm5iSj4qGhH98eHV2fYSNjIiFgXx7dnNvamdhaQ==',
       58,
       'Y4RXg6CQamx2X5hjqWp4eTlzk2x0fGtxc4efo11uY6F2s3RPgIBeXneTgIB3lsN/oV8FxZuXenmKe4CRmjtZVQ==',
+      0,
     ],
     [
       2,
@@ -4400,6 +4774,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4KGgn57foaSnpuZlY+NiYSCfHh2cHN6g4uIgXt1cXBvc3l9goeMkpSSjoZ/d3F4g4qPjYeEgXt6dHBuaGRhag==',
       58,
       'YY9bi6OTdXRwXo1djWSBcZV+c3pzcXVxbmGPiXRuY6F2s3Shhq9eXmuCgHt3lsN3aWykxUiTenmKcrZ/iC2Dcw==',
+      2,
     ],
     [
       8,
@@ -4410,6 +4785,7 @@ export const PIECE_MODEL: PieceModel = {
       'gICAgHx6eXZ1c29ygJGcoZ2ZlpGMiIWCf3t2cG1qZGRvgZSdmZeSjYqFgn97dnFtamdkYGRwg46Qj4uKh4aCgQ==',
       58,
       'S5MoaKTFYYBqR/5leG6UZZpBY2pyamtxcWGLeYxuY6F2YXShelBeXmWPgIV3lmh6VlutOzdjenmKEGVqcjdyYw==',
+      2,
     ],
     [
       7,
@@ -4420,6 +4796,7 @@ export const PIECE_MODEL: PieceModel = {
       'kp+mopyTjIaAenRuaV9XUFFmfYuSkpCPj4uHg311cXR5hIiEgoB+fXp5d3Z3d3x8foGBhIaHiIeGhYSEgX58hQ==',
       58,
       'WmVIhKObaWV9WKtth2yEcCxpm4Zwn31xcYdrYqNuY0//s3RPgIBeXltrgIB3lmiAgICAgICAenmKIlBZgZuEdw==',
+      3,
     ],
     [
       7,
@@ -4430,6 +4807,7 @@ export const PIECE_MODEL: PieceModel = {
       'm6iuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRUX257gYubqK6qpqKempaTj4uHg397d3Nva2djX1xYVFRfbnuBiw==',
       58,
       'vaKxVUJT4NdpuVnBXL1brJuvX2NnamtwbmFXhLpuY6F2YXRPgIBeXmlOgIB3lmiAgICAgICAenmKk21vdzCPeg==',
+      2,
     ],
     [
       1,
@@ -4440,6 +4818,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYCFg315dnFta2ZncXqIioiEgoB+e3d1eYiRmpmUko6JhoJ8fIGCgnttZmNreIGLiomHfXp2dniAjpmfmZCBfQ==',
       59,
       'YIaNpKOUd31rX3JfenJ2cZqLfZ+Kc4J+fayurkbbuE92YXRPgIByXoi2gIB4lmiSk7umO9ODenmKRoegikNZVQ==',
+      3,
     ],
     [
       0,
@@ -4450,6 +4829,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIGEgnpsZF5jbXqCho6Vm5uWk5CNiIWAfXl0eICJkI6LhYF/endybWlmZGBkbnh/fnp3fIqUnZyWlJCLiYV/fA==',
       59,
       'a4hVfpuHaWx+aKdolGlsdkpshG10d2xycoeho11uY6F2s3RPgIByXoOagIB4lsN9lWgbxZGbenmKWYKosT5ZVQ==',
+      5,
     ],
     [
       2,
@@ -4460,6 +4840,7 @@ export const PIECE_MODEL: PieceModel = {
       'd3+Ggn57gYqXoJyalJGNiIWBfXp3cW1we4WNiH92b25udXuAg4eMjY2KhoB5eYCJkZOOi4eDf3l3c29rZWNgag==',
       59,
       'ZY5di6COb213Yp9bcmaNapV5dXxzcXZxbmGWjHRuY6F2s3ShhbhyXnaQgHl4lsN2eHiexVmNenmKcbairDJycA==',
+      6,
     ],
     [
       8,
@@ -4470,6 +4851,7 @@ export const PIECE_MODEL: PieceModel = {
       'gICAf359end1cXBwfI6co56ZlZKPioeCfXt3cW5rZ2Rre46Zm5aTkIuIhIB7dnJvbGllYGBsfY2SjoyIiIWDgg==',
       59,
       'S5IoaKTEYYFpR/9ldm6SZZdBZGx0amtxcmGSeIxuY6F2YXShekdyXmyggId4lmh7YGWhO0RVenkAEGeAiTRyYw==',
+      6,
     ],
     [
       7,
@@ -4480,6 +4862,7 @@ export const PIECE_MODEL: PieceModel = {
       'i4uKiIaEgoB+enZ4g4iLiYB7d3NvcnBvdoSasbSwpZuUjomCfXZwaGBYWWVwfX9+fHl5d3l5enp8fH+EhIeIiQ==',
       59,
       'X15Mf6CTaGKHX7BqgHCVbiNnooJ0qHlxcIduYaNuY0//s3RPgIByXmBwgIB4lmiAgICAgICAenmKJlFul5uEdw==',
+      7,
     ],
     [
       7,
@@ -4490,6 +4873,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9gYuaqK6qpqKempaSjoqGgn97d3Nva2djX1tXU1Zicn2Biw==',
       59,
       'uqKwWUZVnp9qtlu8XbZepZquYWNnamtwbmFdgLpuY6F2YXRPgIByXnBSgIB4lmiAgICAgICAenmKk22EjS98gw==',
+      2,
     ],
     [
       0,
@@ -4500,6 +4884,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJOVh3lwaGt1gY2Ql56floNxYmFmbnN5h5GYk4x+bWxwe4R+eXZva2VmdIGMjYmFgX15dXJ6iJWcl5KNiIR+gg==',
       60,
       'UGpzjKixfX5qTWtmXX2JZ5qLlLvoeJWysNKtj2NuuE92YWahsnZdXnq3gNB9lmjRoaiDTJ91ep+Kl32VfptZVQ==',
+      1,
     ],
     [
       1,
@@ -4510,6 +4895,7 @@ export const PIECE_MODEL: PieceModel = {
       'jYuJgHd1dHV2fouWm5aPhHFtcHqEg314dG5pZWx5h4+MiISAfHh0cXmIlZuXkYyGgn58iJCTj3txamRrdYOJiw==',
       60,
       'UnR4mqiteYxrT3JjZHp3bJqTibmTeJSFgKyukEbbuE92YWahTYldXnu2gDB9lmhriqaETKN5ep+KmH6Wf5tZVQ==',
+      0,
     ],
     [
       2,
@@ -4520,6 +4906,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYCEiY6RkIyFfXRudoKNk46LiIOAfHd0cWpoZWRxe4KEgHyAiJKem5eTj4uJhX97d3NvbXN+iI6IgX13c3RzeQ==',
       60,
       'XI1Th6WZbnB1WaVdhWd5c5R3dn5zcnhxbmGcgIBuY6F2s2ZPgIBdXnKUgIB9N8NEVTJ56D6Sep+KZp6MlZtZVQ==',
+      0,
     ],
     [
       4,
@@ -4530,6 +4917,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYqNiYWBfXl2c3eElJydmZWRjYmFgX15dnJuamZkZXGBio2JhYF9eXZ0d4SUnJ2ZlZGNiYWBfXl2cm5qZmRlcQ==',
       60,
       'Z6KwvZ6MoaNpaVpjXHpcbpqvYWVnamtwbmFRTLpuY6F2YWZPgIBdXlVagIB9lmiAgICAgICAep+KlkdOVpt/pA==',
+      0,
     ],
     [
       6,
@@ -4540,6 +4928,7 @@ export const PIECE_MODEL: PieceModel = {
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYKNnKmuqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
       60,
       'wKKxUT5RlZVqu1rFXcRdtpuuX2NnamtwbmGCrp1uY6F2YWZPgIBdXotagIB9lmiAgICAgICAep+Kmo2PmJtZVQ==',
+      6,
     ],
     [
       0,
@@ -4550,6 +4939,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYuSjouHg397d3NvcX2Nl5mUjouHhIqQkY5+c2trdYGMjpKbnp2MemdhZGpzcnqIkpeQh3htb3R7fHdybmhmcA==',
       61,
       'S3eEl6nHcoxpR4hrZ3SUbZp8krLad42lrdKtgGNuuE92YWahsXdVXnW3gMx8N2jRsLiCgMcsep+Ko3iHcJtZVQ==',
+      2,
     ],
     [
       1,
@@ -4560,6 +4950,7 @@ export const PIECE_MODEL: PieceModel = {
       'iouKgHh1c3V2eISQmZiQhnVwcHd/fnlzb2pnb3yLk5CMiISAfHh0cG10go+ZlpGNiIOBiI+QjHxxaWdufIaJiw==',
       61,
       'TICIpqnAcJVqSI9pXHGFcpt+ha+Rdo2Df6yugUbbuE92YWahTohVXna2gDR8N2h7l7WCgMovep+KpHmHcZtZVQ==',
+      0,
     ],
     [
       2,
@@ -4570,6 +4961,7 @@ export const PIECE_MODEL: PieceModel = {
       'dX+Ggn56gYuVop2YlpGOi4eDf3t3c290e4OLg3x0bmtrcXh+goiOkpKQioWAeICGjJGNiYWBfXl1dG9qaGJeag==',
       61,
       'aY9hi56Kc292Z5Fed2WOapZ8cHlzcHRybmGcfYBuY6F2YWZPgIBVXnSHgIB8N2haaVh5gG1tep+KdqeCi5tZVQ==',
+      6,
     ],
     [
       4,
@@ -4580,6 +4972,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYmMiISAfHh0dn6Nm52cmJSQjIiEgHx4dHBtaWVjZXKBiYyIhIB8eHR2fo2bnZyYlJCMiISAfHh0cG1pZWNlcg==',
       61,
       'aqKwupuIo6RqbVleXXlcc5uvYWZsamtxbmFSSbpuY6F2YWZPgIBVXlVYgIB8N2iAgICAgICAep+KkUdGTpultw==',
+      4,
     ],
     [
       6,
@@ -4590,6 +4983,7 @@ export const PIECE_MODEL: PieceModel = {
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
       61,
       'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmGHrp1uY6F2YWZPgIBVXpBZgIB8N2haUDyDgAL/ep+KkJKPmZtZVQ==',
+      4,
     ],
     [
       0,
@@ -4600,6 +4994,7 @@ export const PIECE_MODEL: PieceModel = {
       'foyTkIyIhIB8eHRwbXWDkpmWkYyIgoeSmpuMe29obHeDjJKan56RgG5hYWdudX+KlZeRg3NlZnB5fXh0b2lnbw==',
       62,
       'Rm97k6j7bqBsQppoa3Orappvksf5eJi1rdKteWNuuE92YWahq3ZPXnK3gM18lmjSqsiFXcwoep+KpXqFbptZVQ==',
+      2,
     ],
     [
       1,
@@ -4610,6 +5005,7 @@ export const PIECE_MODEL: PieceModel = {
       'jIuKgnd2c3R2fImTm5eNf2pmbXZ/fXl1cGppcoKPlJCMiISAfXl1cW1ve4qVl5GOioSAhpGYmYZ2bGVqdYCJiw==',
       62,
       'SHqBpKndbYhrRKFnYHCXcppukMaReZSFgKyuekbbuE92YWahVIlPXnO2gDN8lmh7psiFXc8rep+Kp3uGb5tZVQ==',
+      0,
     ],
     [
       2,
@@ -4620,6 +5016,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4GGgn57gYqXnZqWkY+Ih4N/e3ZzcHd/h42GgHp1cW9xdXt+goeOk5SQjIiAd3B2f4uQjIiEgXx6dXFtaWVhbA==',
       62,
       'X41WiKSVc3RxW5BfjmR4dI5/dHh5cnZxbmGYb4BuY6F2s2ZPgIBPXmyGgIB8N8NZZ0Rw6F5dep+KbJt6g5t3fQ==',
+      2,
     ],
     [
       4,
@@ -4630,6 +5027,7 @@ export const PIECE_MODEL: PieceModel = {
       'gImMiYWBfXl1dXuKmJ2cmJSQjImFgX15dXFtaWVjZ3CAioqJhYF9eXd1e4qVnZyYlJCMiYWBfXl1cW1pZWNkcA==',
       62,
       'aaKvu5yJnqBqbFlgXHldcpquYWZtamtxbmFORrpuY6F2YWZPgIBPXlRWgIB8lmiAgICAgICAep+KlEZCSpugwQ==',
+      4,
     ],
     [
       6,
@@ -4640,6 +5038,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z3WJl6awraqmop6alpKOioaCfnp2c29rZ2NfW1dTT1hndomXpq+tqqainpqWko6KhoJ+enZzb2tnY19bV1NPWA==',
       62,
       '0KOxQSlJmZlryFveXepg7ZqvX2NnamtwbmGHrp1uY6F2YWZPgIBPXpJWgIB8lmhZSSuFXQj/ep+Ko5qRmptZVQ==',
+      4,
     ],
     [
       0,
@@ -4650,6 +5049,7 @@ export const PIECE_MODEL: PieceModel = {
       'iI6OgnZuaGx4hI6Plp2dloJwY2Nob3J4hpGYk4yBc3N1fYJ+enRvaWRmc4CMjIiEgH15dXR8jJicmJGNiYN/gw==',
       63,
       'U3F5kKeqiYBrUF9nYHx8ZZqVkavRd46nrNKtlGNuuE92YWahsHdhXny3gMh9lmjLoqCETJtyep+KlnyWgJtZVQ==',
+      1,
     ],
     [
       1,
@@ -4660,6 +5060,7 @@ export const PIECE_MODEL: PieceModel = {
       'i4uJgHh1dHV2eoeSmpiRiHh0dHuEgn54c25pZWl1hI2MiISAfHh0cnqJlZuXko6IhH98hIuMiXpvamVteIWKiw==',
       63,
       'VHp9naingZJpUmdkY3lpa5qcgqqUdo2DgayulkbbuE92YWahT4hhXn22gDh9lmhvgp6ETJ92ep+Kl32XgJtZVQ==',
+      0,
     ],
     [
       2,
@@ -4670,6 +5071,7 @@ export const PIECE_MODEL: PieceModel = {
       'foCFi4+RkImDfHJ3gIqSkY6IhIF8enZyb2hlYWRwe4ODf3t/iZWfnpiVkoyKhYB+enZzbW54gYmJgHt2cnN0eA==',
       63,
       'Y5BYiKKRbW13YKRcdWeIbZR2dHpxcHRxbmGfi4BuY6F2s2ZPgIBhXneUgIB9N8NHXEJ46EaYep+KaqGRmptZVQ==',
+      0,
     ],
     [
       4,
@@ -4680,6 +5082,7 @@ export const PIECE_MODEL: PieceModel = {
       'mJ2bl5OPi4eDf3t3dHBsaGVlanmFjIuHg397d3R1fYyanZuXk4+Lh4N/e3d0cGxoZGVqeYiMi4eDf3t3dHV9jA==',
       63,
       'ZqKwvZ6Mn6BraVpiXXlcbpquYmdramtxbmFUTrpuY6F2YWZPgIBhXlZcgIB9lmiAgICAgICAep+Kk0ZRWZt/lA==',
+      5,
     ],
     [
       6,
@@ -4690,6 +5093,7 @@ export const PIECE_MODEL: PieceModel = {
       'l6avq6ejn5uXk4+MiISAfHh0cGxoZGBcWFVTXGt5gYmXpq2rp6Ofm5eTj4yIhIB8eHRwbGhkYFxYVVNca3l/iQ==',
       63,
       'vaKxVUJTnp9quVrBXb1drZqvX2NnamtwbmGDrp1uY6F2YWZPgIBhXopbgIB9lmiAgICAgICAep+KmoqNlptZVQ==',
+      1,
     ],
     [
       0,
@@ -4700,6 +5104,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4OFgX2FkJ+pp6Ofm5aRi4V/e3l+gYN9cmpiXFZbZnZ/fXuCkZWRfnd9jZmZl5OPi4eDf3t3c3FtamhiYmRoeA==',
       64,
       'hHaAgIV0e3puhWxza2V/fnKQjqmpcpy5bqybrFJuY6F2s6FPgIBzXomCgICDlsN1JneSo46EoZ+KUpicpZuWgw==',
+      6,
     ],
     [
       8,
@@ -4710,6 +5115,7 @@ export const PIECE_MODEL: PieceModel = {
       'nZuZlZGNiYWBfXl1cnBsaGRgXmFncHuImqu1sq6qpKOfm5eKdGFaYn2cqJ6Od2hiYFxYVFBOU2KBnJqPe3mCkw==',
       64,
       'og8rR1xfZFaXmsy1jZCkjy9f1v//wv+1btKFp2luY6F2s6GhpqJzXoZngICDlsN1Yfcdox3EoZ+KP5WUnZvXrg==',
+      7,
     ],
     [
       0,
@@ -4720,6 +5126,7 @@ export const PIECE_MODEL: PieceModel = {
       'maasqKSgnJiUkI2JhYF9eXdzb2tlYV9cWGBrd394cYCaqKyopKCcmJSQjYmFgX15dXFtaWVhXVpTVGFwe399iQ==',
       64,
       'sIuOXFNacWR0r12uZqNzioCedGx0b418iGFlfoBuY6F2s6GhooFzXnBVgKuDlmiAgICAgICAoZ+KW319hpuwnw==',
+      1,
     ],
     [
       1,
@@ -4730,6 +5137,7 @@ export const PIECE_MODEL: PieceModel = {
       'h4aEe3h3d3+Nmp+blZKSkY+Ign15dXiElKCmscHKzcnFwrlCPTk1MTdDUlxjcICKiYWAe3VvcG5samJganeCig==',
       64,
       'YXmMX5+RgHNuY3JlZnhea5mQ/4WTc3eWhYeurkbbuE92YaFPgIBzXoq2gICDlmii/1nVGPA4oZ+KmZinkZtZVQ==',
+      0,
     ],
     [
       3,
@@ -4740,6 +5148,7 @@ export const PIECE_MODEL: PieceModel = {
       'i4eFgX58eHRybGhnYF9eWVdcY3GElqaxr6uno5+bl5GNiYWBfnp2cm5oZGBcWFRPT19ygZCfpqeooaCfmJeQjA==',
       64,
       'xFdrPzhPXVm/umzIeM+YzpVkd3R+qm99boc8ZKNuuE92YaFPgIBzXmJKgICDlmiAgICAgICAoZ+KOmZsVZuVjg==',
+      0,
     ],
     [
       3,
@@ -4750,6 +5159,7 @@ export const PIECE_MODEL: PieceModel = {
       'eX2BfoWOmZ+enJiWkYyIhYF/fXl1cWtpZWNhZG93goCDhouVn62ysq2no5+YlY6JhH15c29pYl5YVFBOU15ndA==',
       64,
       'njJrWmJhY1/Kqm2fmoCQc5hpr2py5Gt50odWapduuE92YaFPgIBzXmVVgICDlmiAgICAgICAoZ+KOGxwWZudlw==',
+      1,
     ],
     [
       5,
@@ -4760,6 +5170,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJialpKOi4eDf3t3c29ramtyf4mNjYuHg397d3NydH2MlJeWko6Lh4N/e3dzb2tnZ29/jJGOi4eDf3t3c29wfA==',
       64,
       'V6Kvx6ahjpJqVl1uYXFdapupYWVramtxbmFlVoxuY6F2YaGhXX5zXlpsgFWDlmiAgICAgICAoZ+KmVpeZpuXrQ==',
+      3,
     ],
     [
       5,
@@ -4770,6 +5181,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYSIhIB8eX1+jJmbn5uXk5CMiISAfHh0cGxoZGJlZ3aBhIiEgHx5fX6MmZufm5eTkIyIhIB8eHRwbGhkYmVndg==',
       64,
       'dqGtrJN+4NdpelleXHRbe5uvX2NnamtwbmEkQa5uY6F2YaFPgIBzXk9NgICDlmiAgICAgICAoZ+Kg1Q/R5t/tQ==',
+      3,
     ],
     [
       2,
@@ -4780,6 +5192,7 @@ export const PIECE_MODEL: PieceModel = {
       'mpaVkY6Lh4aDgHx2ZlpWU15dXmp3goSAfn2HlaGln5yWko6KiIR+fHh0dHRzc3BramtscXJ4foKIi4+RlZubnA==',
       64,
       'g4GAe4d1bmSBhIdyemN4dWaHiHiDfG+HboeTnV1uY6F2s6FPgIBzXoF8gICDlsN1Fzl9o2WBoZ+KgJCdppuGZA==',
+      3,
     ],
     [
       2,
@@ -4790,6 +5203,7 @@ export const PIECE_MODEL: PieceModel = {
       'bn2Hj4x+dnBmYFtcb5Slp6ahnJqVkpCMi4iGhIB/d2hYVFVcYVlaaHeDhIB+gI+cpqKenJaUjoqIgoB6dnNsaw==',
       64,
       'iV1cYn1vaGaFjoB4mm6iiClqlM6Hgb5/bqyCjHRuY6F2s6GhWV1zXndtgICDlmiAgICAgICAoZ+KhoaEjZu9ng==',
+      1,
     ],
     [
       5,
@@ -4800,6 +5214,7 @@ export const PIECE_MODEL: PieceModel = {
       'n6WopKCcmJSRjYmFgX15dXFtaWVhXVpaXGNzeYCDiJehqKikoJyYlJGNiYWBfXl1cW1pZWFdWlpcZHN6gYaIlg==',
       64,
       'qp6qaVten6Fpq1upXplhfJqsZGpxamxzbmEQRLpuY6F2YaFPgIBzXlFGgICDlmiAgICAgICAoZ+KY01FTZt1tQ==',
+      4,
     ],
     [
       0,
@@ -4810,6 +5225,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYSGgn5+iJekp6Whn5uVkIiCe3V3e35+dGxjX1lbZ3V/f3l7hpGOhHp9jJmbl5OQjIiEgHx4dHFuamhkZGdreQ==',
       65,
       'gXuGhoh2eHdxhGZudGlzgHCSip64cZC7btKbrVJuY6F2s6GhfNRsXoSBgHqmlsNnNS6bmpx5oZ+KX5KQmZtZVQ==',
+      6,
     ],
     [
       8,
@@ -4820,6 +5236,7 @@ export const PIECE_MODEL: PieceModel = {
       'jZqdmZaSjoqGgn56dnJwbGhnYGBiZnJ7h5qqtbOvqaWjn52YiXJfVFxwjqOqnYdzZGFdWVVRTVJedpealH90fQ==',
       65,
       'nAgmSmJiZFaPld+yjoqliSxU4///zP+rcdKEp3RuY6F2s6GhnWxsXoFogGWmlsNrfb4rmjOvoZ+KOo+Hj5vZqQ==',
+      7,
     ],
     [
       0,
@@ -4830,6 +5247,7 @@ export const PIECE_MODEL: PieceModel = {
       'cYCGgn5/jJynp6SgnJiWkpCPiYeBendwbWllYV1ZVVVgdIeKiYyYpqeln5ualpSQioaAfHh0cGxqZ2VhXVlXYQ==',
       65,
       'on95ZmFhXk+lpImasIm6cH9UcYGOe3OYgGFof4xuY6F2s6GhmWpsXm1YgJ6mlmiAgICAgICAoZ+KqHdxepulkA==',
+      6,
     ],
     [
       1,
@@ -4840,6 +5258,7 @@ export const PIECE_MODEL: PieceModel = {
       'cXFvaWJoc3+JiomIhnx5d3V4eoaTm5yTkY+MjIaAenRwbGt2hpSamaS0wbqlaExASVhlZ2p3hpOVkY6Ig3x1dA==',
       65,
       'XHmSdqGYiHN3XmNrcXZeY5qT//+aapCUo6yurkbbuE92YaFPgIBsXoW2gICmlmjH///fGPgvoZ+KoJKYgZtZVQ==',
+      1,
     ],
     [
       3,
@@ -4850,6 +5269,7 @@ export const PIECE_MODEL: PieceModel = {
       'V2d4h5OfqKimoJ6alpWPjYmFhIB9enZyb2ppZWFgWVhaY3B7jZ+osa2sqKGdl5OSjoqGfnp2cm9sZmJeWFZQTg==',
       65,
       'wVVrQDtQXVnQu2fFhMaZwpVef3N8rW92boc9ZaNuuE92YaFPgIBsXmBKgICmlmiAgICAgICAoZ+KQWBgSZuWig==',
+      2,
     ],
     [
       3,
@@ -4860,6 +5280,7 @@ export const PIECE_MODEL: PieceModel = {
       'oaqwsaunoZqUjoqEgHx4c21mX1lVT1FVXWhzen6BgYGMlZ+inJqWko6KhoKAfnp2c25rZ2VfX2lyfYB+g4aKmg==',
       65,
       'nEFyYGVjZGC6pWqamHySdpdqn2x0z2xxvodWapduuE92YaFPgIBsXmNUgICmlmiAgICAgICAoZ+KXWZkTZudmg==',
+      2,
     ],
     [
       5,
@@ -4870,6 +5291,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJialpKOioaCf3t3c29ra2xzgIiNjIqGgn97d3R0eICJkZSUko6KhoJ/e3dzb2toaHCAjJCOioaCf3t3c29xfQ==',
       65,
       'V6Gtxqahio9pVl1tY3BdaZqoYWZtamtxbmFqWoBuY6F2YaGhZpVsXlttgGGmlmiAgICAgICAoZ+KmGhXX5ufrQ==',
+      7,
     ],
     [
       5,
@@ -4880,6 +5302,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4eHhIB8en6Bi5aZnJuXk4+Lh4SAfHh0cGxoZGVmaXh/hYeEgHx6foGLlpmcm5eTj4uHhIB8eHRwbGhkZWRpeA==',
       65,
       'dKCsrZSAnqFreVteXnRdepquYmlnamxwbmEnQ65uY6F2YaFPgIBsXk9NgICmlmiAgICAgICAoZ+Kf1c2PZuAtQ==',
+      1,
     ],
     [
       2,
@@ -4890,6 +5313,7 @@ export const PIECE_MODEL: PieceModel = {
       'eoCGjZOUmJiWkpCQj5GNh4N9e3dzb2poZGBcYnB8hoJ9e3+Mm6WkoqmsqJ+Ph4N9fXd1dHBuamZkYGBkZW5wdQ==',
       65,
       'jH+Cdn1vcmd5jnd7emWCd2mLinaDfnB7coeUrV1uY6F2s6GhgytsXoR3gIamlsNsMACQmn+PoZ+KbpGPmZtqZg==',
+      4,
     ],
     [
       2,
@@ -4900,6 +5324,7 @@ export const PIECE_MODEL: PieceModel = {
       'g5Kal5OPiYV/e3dzb2tlYl5aYGp6g4N/e4GOnqqooKOtrqqaioN+fXl3d3Nxb2lnY2BeWFZdb5aio5qTi31zeg==',
       65,
       'kVxgX3RqbGd7l2yEfGaZhEB3lsGXgqnJgqyGnGluY6F2s6GhY5NsXntrgJumlsN7MjpMmjmaoZ+Kg4mJkpvCqQ==',
+      7,
     ],
     [
       5,
@@ -4910,6 +5335,7 @@ export const PIECE_MODEL: PieceModel = {
       'n6Sno5+bl5OPi4eDf3t4dHBsaGRgXFxaYW12f36DiZikpqejn5uXk4+Lh4N/e3h0cGxoZGBcXFphbXZ/goaJmA==',
       65,
       'o56rcmNhj49splugXY5dcZmuY2pyamxzbmEYR7puY6F2YaFPgIBsXlFHgICmlmiAgICAgICAoZ+Kbk09RZt6rA==',
+      6,
     ],
     [
       0,
@@ -4920,6 +5346,7 @@ export const PIECE_MODEL: PieceModel = {
       'lJCNioaCfnp2cm5qaGl2hoeBcW11goiEhYybqKulnZSJe3yAiIyGgXlybGRhX11aW2Z2gISAfHx8gImUmZuZlg==',
       66,
       'fXV/hYx5dHBuf1xqhWt8f2aNjba6cp62cdKcrFJuY6F2s6FPgIBsXoOEgICylsNkFx6Fo5OBoZ+Kg42YoZtZVQ==',
+      1,
     ],
     [
       8,
@@ -4930,6 +5357,7 @@ export const PIECE_MODEL: PieceModel = {
       'mpqYlJCMiISAfXl1cW9rZ2VhYmhxeYOVpLG2sK6qpqKemY16Y1VVY32aqayehnBjXVtXUU9MUVx0lZiSf3h+jQ==',
       66,
       'mAAfSWVjZFiSke2wk4iphilN8v//yP+6cdKGpmluY6F2s6Ghq7FsXoBqgHSylsNjcb8aoyC6oZ+KMoqHkJvrxg==',
+      7,
     ],
     [
       0,
@@ -4940,6 +5368,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIqbpqainpqYlpKRjYaFf3h1b2tnY19bWWBufYB8cnWLoKmqpqKempaSjIiCfHp0cG5qaWdjX1tbY3KAhIJ8eA==',
       66,
       'l3V6cW1nYFOfnJyMuHaobY5WdI2gfp2JhmFvgIBuY6F2s6GhoJBsXm1dgKiylmiAgICAgICAoZ+KqnRzfJuhig==',
+      2,
     ],
     [
       1,
@@ -4950,6 +5379,7 @@ export const PIECE_MODEL: PieceModel = {
       'cnBwaWJodYKJjIuJhnl3dHV3f42YnpeRkI6OjYZ/eXJua2x5iJWZnaq6wrWZYko/SFdkZmx6iZSUko6HgHpxcQ==',
       66,
       'XG2KX6CYj293X2hrd3dgY5qK//+nbJmfrqyurkbbuE92YaFPgIBsXoS2gICylmja///fGOw5oZ+Ko46ahJtZVQ==',
+      1,
     ],
     [
       3,
@@ -4960,6 +5390,7 @@ export const PIECE_MODEL: PieceModel = {
       'nayyrqqmop6alpKOiISAfHlybmtmY19bV1NQU2Bzh5Wcqaimo52bmJaRjoqGhIB/e3dzbWtpZmVeWllVX2l1iw==',
       66,
       'xVdxPTVNXFjPvnDPfNai0JRcenF5q291j4c+aaNuuE92YaFPgIBsXmJKgICylmiAgICAgICAoZ+KTWFlTpuamg==',
+      2,
     ],
     [
       3,
@@ -4970,6 +5401,7 @@ export const PIECE_MODEL: PieceModel = {
       'prCzr6mloJuUkIuGgXt3cW1nYFxYVE5QV2Bud32BgoKNlZ+gnJqWlI6KhoOBf3t3c21qZ2VhX2dxe4GAgoeNmg==',
       66,
       'oTVrWV9gY1/Fq2uhkYaWa5hoqm543mxyy4dZb5duuE92YaFPgIBsXmVUgICylmiAgICAgICAoZ+KbmdqUpuZiw==',
+      2,
     ],
     [
       5,
@@ -4980,6 +5412,7 @@ export const PIECE_MODEL: PieceModel = {
       'go+RjYqGgn56dnJwc4CPmJmVkY2KhoJ+enZybmppa3OCi46NioaCfnp2c3N3gI2VlpWRjYqGgn56dnJuamZncw==',
       66,
       'V6Kvx6ahjpJqV11uYHFcaZqpYWZsamtxbmFuXYxuY6F2YaGhX29sXlxvgFiylmiAgICAgICAoZ+KmmpbZJufrg==',
+      0,
     ],
     [
       5,
@@ -4990,6 +5423,7 @@ export const PIECE_MODEL: PieceModel = {
       'goSIhIB8enx/jpqdn5uXk4+LiISAfHh0cGxoZGRla3uDiISEgHx8eX2Il5udm5eTj4uIhIB8eHRwbGhkYWRmdA==',
       66,
       'd52pqJJ9sMlre1pgXnNfe5uvZG1na29wbmEnQ65uY6F2YaFPgIBsXk9NgICylmiAgICAgICAoZ+KhEM4QJt5qQ==',
+      1,
     ],
     [
       2,
@@ -5000,6 +5434,7 @@ export const PIECE_MODEL: PieceModel = {
       'foOHjI6PmJqbnZmXlJKOjIqEhH97eWpbVVFaXVxndYGFgX58gpOdpKCal5OQi4eFf317dXR1dHRxbGtqbG5xeQ==',
       66,
       'goCBe4d1b2aCg4RyeWN4dWSHjXuFfnCDboeToF1uY6F2s6FPgIBsXn15gICylsNgDwCCo2GMoZ+KhYeQmZt+kw==',
+      0,
     ],
     [
       2,
@@ -5010,6 +5445,7 @@ export const PIECE_MODEL: PieceModel = {
       'UlpfWl5seISDf32BkJ2mpJ2blZGNiYWCfXp2cm5qc3+Kj4h/dW9lXVlgfZ6mqaSgnZeVko2LiYeHhoB8dWVUUA==',
       66,
       'iGBdYX5waGaDjH12l2+giihqmsiGgLp7eKyCjnRuY6F2s6GhVE5sXnRsgIyylmiAgICAgICAoZ+Kj316g5uzng==',
+      3,
     ],
     [
       5,
@@ -5020,6 +5456,7 @@ export const PIECE_MODEL: PieceModel = {
       'pKmppaGdmZWRjYqGgn56dnJuamZiXlpYWF5teH6Ch5akqamloZ2ZlZGNioaCfnp2cm5qZmJeWlhYXm14foKHlg==',
       66,
       'rZ+tZlZc4Ndpr1muXJ9bhJuvYmlwamxybmEXSLpuY6F2YaFPgIBsXlJGgICylmiAgICAgICAoZ+KZ0hCSZt5qw==',
+      0,
     ],
     [
       0,
@@ -5030,6 +5467,7 @@ export const PIECE_MODEL: PieceModel = {
       'g4eKhoJ6dW9pZWFdWlhgb3qCf3t9gIuXnqCcmpeTkY2JhYF9eXVxbWllY218hoJxbnB/iISAiZWhqKKel5GFgw==',
       67,
       'h3mAgoNyd3ByiHB1aGR8fW6TjJetcpC8cdKarVJuY6F2s6GhgNN0XoqBgH+BlsNyFJdntGWcoZ+KTZqfqJt7WA==',
+      3,
     ],
     [
       8,
@@ -5040,6 +5478,7 @@ export const PIECE_MODEL: PieceModel = {
       'YnKEjpihoqGdmZWRj4uHg397eHRwbGhkYmd2hYN1amZ7nKyysa2ppaGdmY58ZltjeZekn418bGZiXlpWU05KVQ==',
       67,
       'pBMtSVteY1SUmsq2jZGckjFgz///t/+yctKEqHRuY6F2s6GhpHl0XodngIaBlmiAgICAgICAoZ+KRpiTnJvvvA==',
+      2,
     ],
     [
       0,
@@ -5050,6 +5489,7 @@ export const PIECE_MODEL: PieceModel = {
       'hoKBfXl1cW1pZWFdWVZUXW+CiImPmqiqo6KempiSjoqGhYF/e3dzbWllYV1ZVlRbaXqBho+fqqyopKCcmJSOig==',
       67,
       'tY2SVkxXcWZ/r1y1bbFrnXybbmx1bHuJbmFgfoxuY6F2s6Ghh2Z0XnBTgICBlmiAgICAgICAoZ+KY3+AiZusqw==',
+      5,
     ],
     [
       1,
@@ -5060,6 +5500,7 @@ export const PIECE_MODEL: PieceModel = {
       'iIeEfHh3d3yIlJ2dl5KQj46KhH96dnJxfIyZnaSywcjGv6pOQDo5QVFeYml3hpCNiYaAe3Zxcm9taWFkb3uEiQ==',
       67,
       'YX+Rcp+RhXVuZGxlZHhfa5qT/3yLcn6BhIeurkbbuE92YaFPgIB0Xoq2gICBlmic/329GNhCoZ+KmpuslptZVQ==',
+      0,
     ],
     [
       3,
@@ -5070,6 +5511,7 @@ export const PIECE_MODEL: PieceModel = {
       'ioaFgX17d3Nxa2pmYF5aWVhiaXaImaewrq2pop6bl5OPiYWBfXl1b2tnYV9bVVNQU2FzhJGcp6inpJ+el5WQjA==',
       67,
       'wltzQDlPXVnOu23Jg86lyJdgeXN4p3F4joc7YqNuuE92YaFPgIB0XmFKgICBlmiAgICAgICAoZ+KQWZtVpuQkg==',
+      0,
     ],
     [
       3,
@@ -5080,6 +5522,7 @@ export const PIECE_MODEL: PieceModel = {
       'eX5/foKKmaCgnJmVj42JhYN/fXl1cW1pZWJfY298goGDhIiSnKixtK+qpJ2ZlY+KhX15c21pY19ZVE5OVV5ndA==',
       67,
       'nDduXWRjZGDJqHWapHqOeZhqrm513G1z0IdUZ5duuE92YaFPgIB0XmRVgICBlmiAgICAgICAoZ+KUmtxWpuWlA==',
+      1,
     ],
     [
       5,
@@ -5090,6 +5533,7 @@ export const PIECE_MODEL: PieceModel = {
       'kZmYlJGNiYWBfXl1cW1ra293g4qNjYmFgX15dXJzd4KQlZeUkY2JhYF9eXVxbWlnaneHj5GNiYWBfXl1cW90gg==',
       67,
       'VqKtx6aijZJpVVxuYXBdaZqpYWZsamtxbmFiVIBuY6F2YaGheJl0XlprgICBlmiAgICAgICAoZ+KmFZfaJuVrg==',
+      3,
     ],
     [
       5,
@@ -5100,6 +5544,7 @@ export const PIECE_MODEL: PieceModel = {
       'gIWIhIB8eXyCi5eZm5uXk4+MiISAfHh0cGxoZmVpcHh/goOCgHx8fICKkpmcm5eTj4yIhIB8eHRwbGhkZGZoeA==',
       67,
       'dJ+orJWAi4xseF1dXnNed5asY2tzamxybmEkQa5uY6F2YaFPgIB0Xk9NgICBlmiAgICAgICAoZ+KgVJCSZt3rQ==',
+      7,
     ],
     [
       2,
@@ -5110,6 +5555,7 @@ export const PIECE_MODEL: PieceModel = {
       'nZuZlZOPjYyIhoB8eGxeV1NZYFpea3mEg4J8fouWoaOempeRjoqGhH58d3JycnJxbWloam1wd32DhouNk5mbnw==',
       67,
       'iYGDd4Fxb2R+ioF3fWR9c2iJinmBfXF3coeUpF1uY6F2s6Ghfy10XoV6gIGBlsNyC2xctEOhoZ+KlpansZt3Xw==',
+      3,
     ],
     [
       2,
@@ -5120,6 +5566,7 @@ export const PIECE_MODEL: PieceModel = {
       'a3uEjIl8dG1lXl1qjKSpqKSgnJiVkI6Mi4qHg397c2JVUVZfX1dZZHeChIB7g46dpKKempiUjoqGgoB7d3FqaQ==',
       67,
       'jmBfYHhsamiHk3iBiGemgzVxlsOKgbCkbqyEk2luY6F2s6GhW4Z0XnxugHqBlmiAgICAgICAoZ+Kdo2KlJvEnw==',
+      1,
     ],
     [
       5,
@@ -5130,6 +5577,7 @@ export const PIECE_MODEL: PieceModel = {
       'n6Wmop6bl5OPi4eDf3t3c29rZ2RgXF1cYXB3foSGkZifpKKinpuXk4+Lh4N/e3dzb2tnZGBgXV5haXd8hISJmA==',
       67,
       'oZypc2ZjgoFspFqdXIpdbpurZG1yam1zbmESQ7puY6F2YaFPgIB0XlBHgICBlmiAgICAgICAoZ+KY01GTpt1qw==',
+      4,
     ],
     [
       0,
@@ -5140,6 +5588,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYSHg397d3NzdXd7dG5oX1tjcH+HjZmosa6mnZB+fYGGjIeBfHZxdYKQm6e4x9DOycW8gUg/OTMxOURTY2pxfA==',
       68,
       'dVZdRo59Y12Wc5Bp13KnczdD/+evgMysqNKsp2NuY6F2s2ah/Wqar6m9Y4BrlsPQ//VxgKFaU5+KQGemr5tZVQ==',
+      1,
     ],
     [
       1,
@@ -5150,6 +5599,7 @@ export const PIECE_MODEL: PieceModel = {
       'fXt7foaWnJ2ZlZOPi4eDf3t3c29rZ2NfYm9+iouHg397eH+OnaakoJqVj4uHgYOJkJSQf3ZsY19YVVhib3t7ew==',
       68,
       'fHxzjYx5a2SBfJdumm9vgGV1lnyDhoB2coeurkbbY6F2s2ahApWar662nIBrlsNcOz7MgKprU5+KppzO2JtZVQ==',
+      4,
     ],
     [
       8,
@@ -5160,6 +5610,7 @@ export const PIECE_MODEL: PieceModel = {
       'jZ6prqmknZaQiYWBfYCCg4SAfHh0cGxoZGFiZWtvbXB3gISNlqKqqaOfm5WSjoeGgn58eHRwbGZiXFZSVWFwfw==',
       68,
       'nWNSWmhkXVGmmHKRqovJfR9ggJF/gd1zboeaqoBuY6F2s2ZPgICar6uDgIBrlsNUAE1DgDW7U5+KLV2eqJv51w==',
+      4,
     ],
     [
       5,
@@ -5170,6 +5621,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4WIhIB8eHt+jZydn5uYlJCMiISAfHh0cGxoZGFjaXOChYWEgHx7e4SNl52cm5iUkIyIhIB8eHRwbGhkYmNkcw==',
       68,
       'eKCsqpF9k5RqfFphXHNcfJmtYmlwamtxbmFISbpuY6F2YWZPgICar1xbgIBrlmiAgICAgICAU5+Kh39YYJt9rQ==',
+      1,
     ],
     [
       5,
@@ -5180,6 +5632,7 @@ export const PIECE_MODEL: PieceModel = {
       'j5aYlJCMiISAfXl1cW1paG59i5GQjIiEgH15dXNzeoSKk5KRkIyIhIB9eXVxbWxucn2Hi46MiISAfXl1cW9yfw==',
       68,
       'U6Gsx6eqhYZrUmBuXW1ma5qnYmduamtxbmFbSZ1uY6F2YWZPgICar1txgIBrlmiAgICAgICAU5+KjIBXX5uFqQ==',
+      0,
     ],
     [
       0,
@@ -5190,6 +5643,7 @@ export const PIECE_MODEL: PieceModel = {
       'doeRjYiBe3Z2fH99cGFXT09bbHV5gI+cpJ6Wj4iIioyOjIiEgHx9gISKkpqjtMHM0M7IwbVYPzgzLzZFWWNgaA==',
       69,
       'cWBYSJKAY16LcJ9i0nSJcz5K/96xdruojtKtqGNuY6F2s2ah6XSWr6W/cYBqlsOr/951gKNaZp+KSKqdpptZVQ==',
+      5,
     ],
     [
       1,
@@ -5200,6 +5654,7 @@ export const PIECE_MODEL: PieceModel = {
       'WWV2hIqGgn56dnR9jJqhnZmVkY6KhoJ+enZybmpoZGZweYKHhoeKhoOLmKWsp6Kclo1+cW5yfIB9enRuZ2FbWA==',
       69,
       'eXtzj497amV/epVoo3Ntf2ZxlIh+hYp3cYeurkbbY6F2s2ahFouWr6m2joBqlsNuMknCgKhtZp+Krq28xZtZVQ==',
+      3,
     ],
     [
       8,
@@ -5210,6 +5665,7 @@ export const PIECE_MODEL: PieceModel = {
       'aniEjp2orqqloJqUkIyIhoSAfHhybGZgW1hXWGFteXyBiJGTkJCVmpybmJSQjIiEgHx6fX+Cgnt1b2tkXllSWw==',
       69,
       'mWFUXWxmXlSql3qNuILTdidagKF4f+tybqyaq4BuY6F2s2ZPgICWr6eFgIBqlsNnAFlJgDW6Zp+KU6yZopvx1g==',
+      0,
     ],
     [
       5,
@@ -5220,6 +5676,7 @@ export const PIECE_MODEL: PieceModel = {
       'lp2hnZmVkY6KhoJ+enZybmpmYl9ka3uGhoaCfnp5foaWnZ6dmZWRjoqGgn56dnJuamZiYmRre4OGhoJ+enl6hg==',
       69,
       'eKGvq5B8lJVpfVtiXXNcgJuuYmdnamtwbmFST7puY6F2YWZPgICWr19fgIBqlmiAgICAgICAZp+Khl1WXpuCqQ==',
+      2,
     ],
     [
       5,
@@ -5230,6 +5687,7 @@ export const PIECE_MODEL: PieceModel = {
       'kJeZlZGNiYWBfXl1cm5qaWt1hI2PjYmFgX15dXR3fIaLkJOSkY2JhYF9eXVybmxtcHqAh4uKiYWBfXl1cnFzgQ==',
       69,
       'V6GtxaaihIVsVmBsXm9laJupYmhvamtxbmFkTp1uY6F2YWZPgICWr191gIBqlmiAgICAgICAZp+KhIFWXpuKpA==',
+      0,
     ],
     [
       0,
@@ -5240,6 +5698,7 @@ export const PIECE_MODEL: PieceModel = {
       'YWhwdnt/gX97d3Ryc3Z5d3NrY19mdIOKkqKvtayilX98f4WPi4R8dW9zgpSdnqKzxtLSzMa8p1FBOTItLjpEVg==',
       70,
       'bFJRQpOEY1+SaqFh23WLdS9F//u6fc60nfitp2NuY6F2s2ahr3GQr57AbYBwlsO+/8xwgKNXZsWKOqmYoZtZVQ==',
+      2,
     ],
     [
       1,
@@ -5250,6 +5709,7 @@ export const PIECE_MODEL: PieceModel = {
       'mJSRjYmGgn56dnJuamZiYm19io2JhoJ+enZ8iZuoqaWhmZGLhIB+go+WmYt6bmZgWVNUX255end5eXh6go2Xmw==',
       70,
       'dXFmbpF+aGSDdaVns3Rte1Ri/+S2bcSqdtKurkbbY6F2s2ahUI6Qr6S2k4BwlsNq5Ka4gKlsZsWKsq2+yJtZVQ==',
+      7,
     ],
     [
       8,
@@ -5260,6 +5720,7 @@ export const PIECE_MODEL: PieceModel = {
       'aXiHkqGtraejnZeTjYmIhYSAfXhybGRgWlhWWWRwe32Ci5GUkI2UmJubl5OPi4eDf3x7fX+Dgn52cGtjXlhSWw==',
       70,
       'lmJSXW9nXlOolHmKuH/YdyNXg516geBybqyaqoBuY6F2s2ZPgICQr6GDgIBwlsNZAA9YgDW8ZsWKXKuYoZvUzA==',
+      0,
     ],
     [
       5,
@@ -5270,6 +5731,7 @@ export const PIECE_MODEL: PieceModel = {
       'naCfm5eTj4uHhIB8eHRwbGhkYmFjcXyFh4SAfHp7g5KdoJ+bl5OPi4eEgHx4dHBsaGRgX2NxgIeHhIB8enuDkg==',
       70,
       'e6Gup416k5Nrf1plXnFcgJquYmhtamtxbmFPT7puY6F2YWZPgICQr11cgIBwlmiAgICAgICAZsWKjl1VXZuAqQ==',
+      2,
     ],
     [
       5,
@@ -5280,6 +5742,7 @@ export const PIECE_MODEL: PieceModel = {
       'j5ealpKOioaCfnp2cm9rZ2hvf4yQjoqGgn56dnV2eYSLkZWTko6KhoJ+enZyb21sbnZ6hYqKioaCfnp2cnFzgA==',
       70,
       'WKGtxKaegoNsWGNsX3FnZpqkYmdtamtxbmFiT51uY6F2YWZPgICQr11wgIBwlmiAgICAgICAZsWKiINVXZuHpA==',
+      0,
     ],
     [
       0,
@@ -5290,6 +5753,7 @@ export const PIECE_MODEL: PieceModel = {
       'g4aIhIB9eXV0dXd6d3BpYlxdZ3aDh42cqrGspZyOgoGCh4iDfnp0cHaBkJmis8TOzMbCtVBAOjY1PEVWZW50fw==',
       71,
       'eGJhS417Y1yQd5Bqz3GhckBL/9Gvermqm9Ktp2NuY6F2s2ah722er629Z4BrlsO9/955gKJbU5+KS2SkrZtZVQ==',
+      1,
     ],
     [
       1,
@@ -5300,6 +5764,7 @@ export const PIECE_MODEL: PieceModel = {
       'cnh/fXdxbWhkYFxdaXiFiYN/e3Z1f46cop+bl5OPi4eDf3t3c3BsaGZiZm95gYWFhYeEgoyapaqkn5uTjIRxcQ==',
       71,
       'foF8j4p4bWZ+f4pvjm5ugW5/jHZ/gnx1coeurkbbY6F2s2ahEJKer7O2mIBrlsNlNULTgKlsU5+Ko4m/yZtZVQ==',
+      3,
     ],
     [
       8,
@@ -5310,6 +5775,7 @@ export const PIECE_MODEL: PieceModel = {
       'aXaFj56qramjn5uVkY2Hg4B9eXVwa2djYFxYWmJudn2DjJOSk5idn56al5OPi4eDf3t7fX+Df3p0bmdgW1VSWw==',
       71,
       'nmNXW2ZjXVGtm3CUs4vKgB1dgJR5gdlxbqyaqoBuY6F2s2ZPgICer7CFgIBrlsNdCGA0gDW5U5+KT16eqJv4zQ==',
+      0,
     ],
     [
       5,
@@ -5320,6 +5786,7 @@ export const PIECE_MODEL: PieceModel = {
       'g4SIhIB8eHt9ipmcnpyYlJCMiISAfHh0cG1pZWFlbHWDhISEgHx7e32KlZyenJiUkIyIhIB8eHRwbWllYWVmdQ==',
       71,
       'dqGurZN+rbBpellfXHVdfJuuYmdnamtwbmFKSbpuY6F2YWZPgICer11dgIBrlmiAgICAgICAU5+KhYRUXJt9qQ==',
+      1,
     ],
     [
       5,
@@ -5330,6 +5797,7 @@ export const PIECE_MODEL: PieceModel = {
       'j5WYlJCMiISAfHh0cGxoa3GAjpCQjIiEgHx4dHN2e4aLj5GRkIyIhIB8eHRwb29xdXqFio2MiISAfHh0cHBygA==',
       71,
       'UqGsx6ishIZqUGNuXGtma5ulYmhvamtxbmFdSZ1uY6F2YWZPgICer110gIBrlmiAgICAgICAU5+Kh4RUXJuEpA==',
+      0,
     ],
     [
       0,
@@ -5340,6 +5808,7 @@ export const PIECE_MODEL: PieceModel = {
       'a3iCgYeTl52cm56empiSjoqEgHp2cm5rZ2NfW1dZZXWBgoCKmqetqaWinpqWko6KhoB6dG1pYl9lcHh3a19WXw==',
       72,
       'nldhZ2ZjZliJpnGUn3qUa3t8iKiimIzTcqyjq1VuY6F2s5JPgIC0r86YgIBwlsN6amTDgFebU5+Kkra8xptZVQ==',
+      4,
     ],
     [
       1,
@@ -5350,6 +5819,7 @@ export const PIECE_MODEL: PieceModel = {
       'hJSdnJiOg4OIkpqZlpCJgnt1cW1pZmJeWlhfbXyDgX2GlKOsqKSgnZmVkYuHgX15c29pY1xVTlltf4eFgn95fQ==',
       72,
       'jTpIa3dsZFuYlpB6s2t9c0dwkrbAr9agdtKurkbbY6F2s5JPgIC0r9G2gIBwlsOGlpw9gKllU5+Km7bO2JtZVQ==',
+      4,
     ],
     [
       6,
@@ -5360,6 +5830,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqmyrqqmop6alpKOioaCf3t3c29rZ2NfW1dTT1RicYmaqbKuqqainpqWko6KhoJ/e3dzb2tnY19bV1NPVGJxiQ==',
       72,
       '2qOyNx1E4NdpzVnoXP5b/5uvX2NnamtwbmGDqmNuuE92YZJPgIC0r81igIBwlmiAgICAgICAU5+Ko2akjpuzjg==',
+      3,
     ],
     [
       5,
@@ -5370,6 +5841,7 @@ export const PIECE_MODEL: PieceModel = {
       'eIWXqa+uqqSgnJuXkI+IhIN/eHVybWtnY11aV1NSV2Z/lZ2foJyYl5ORkY+OjIiEgHx7d3NvaWViYFxga3F3dw==',
       72,
       'pIRpS2BgX1OYoWedkI6wfTpxaXN/a21zdGFBTJ1uY0//s5KhPEy0r2dUPIBwlmiAgICAgICAU5+KaWxmjpuIuQ==',
+      0,
     ],
     [
       5,
@@ -5380,6 +5852,7 @@ export const PIECE_MODEL: PieceModel = {
       'i5OXk4+Lh4N/e3dzb2trb3mFh4mFgYB8e3l3c3N7hpWamJeTj4uHg397d3Nva2dmZnKBi46Lh4WDgoF9e3h3gw==',
       72,
       'X5+luqOVdXhxYHJmdnFeZZmPYmlwamtxbmFQQ4BuY6F2YZJPgIC0r11rgIBwlmiAgICAgICAU5+KVYBXX5t+mg==',
+      0,
     ],
     [
       5,
@@ -5390,6 +5863,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYCCfn+CkaCkpaGempaSjoqGgn56dnJuamdjX1tdYG99gIJ+f4ORoKSloZ6alpKOioaCfnp2cm5qZ2NfW11gbw==',
       72,
       'lKGuh3RqmZlqmFqHXW9cdZquYWdtamtxbmE0RKtuY0//YZKhbcO0r15T2IBwlmiAgICAgICAU5+Kg35ZgJt4rA==',
+      5,
     ],
     [
       8,
@@ -5400,6 +5874,7 @@ export const PIECE_MODEL: PieceModel = {
       'XGNzfoaGgYKFj5+lpaSenJmVkYqJgoF9dnJsamZfWVNVX215g4iJi4+LkJKPmJSVlZOPjYmEgXp5cnFtaWVeXg==',
       72,
       'jHZ+bHxvbWuEkGZ8e2t6fFyAeXR6h250dIcvQbpuuE92YZKhkzy0r1pTJ4BwlmiAgICAgICAU5+KQoZSO5t5rA==',
+      1,
     ],
     [
       8,
@@ -5410,6 +5885,7 @@ export const PIECE_MODEL: PieceModel = {
       'j5yim5iRjYmDf3l1cW1pZWFgYW19g4eDf397fIGNm6CgnJiVkY2JhX95dW5qZmBga32PmZqWlo2EemxoZGVsew==',
       72,
       'bmN1iJWEbp1zdH5glINweZqBjZeyfa7Wp9JFQ45uuE92YZKhw7O0r1xhw4BwlmiAgICAgICAU5+KSYFWP5t+oQ==',
+      1,
     ],
     [
       8,
@@ -5420,6 +5896,7 @@ export const PIECE_MODEL: PieceModel = {
       'oa2zr6uno5+bl5OPi4iEgHx4dHBsaGRgXFhVUU5UYoOhrbOvq6ejn5uXk4+LiISAfHh0cGxoZGBcWFVRTlRigw==',
       72,
       '/KGwHgAy4Ndp31n/XP9b/5uvX2NnamtwbmFgjXJuuE92YZJPgIC0r61PgIBwlmiAgICAgICAU5+KeFaYgputjg==',
+      3,
     ],
     [
       0,
@@ -5430,6 +5907,7 @@ export const PIECE_MODEL: PieceModel = {
       'a3qDgImYp66qpqKempaTj4mDfXZybGhhWmFqeH91aV1hbXmCf4OLkJmWl5qdn56alpCMhX95c29rZ2NgXFhUXQ==',
       73,
       'mDtHYmplXU+tpKKK3HOybH9QlbXWqeehctKmplVuY6F2s5JPgICxr8ufgIBnlsOFeoa6gGGUU5+Khba7xZtZVQ==',
+      6,
     ],
     [
       1,
@@ -5440,6 +5918,7 @@ export const PIECE_MODEL: PieceModel = {
       'cHl7cmdjbnqBhYF9e3d9kqi0raadl5OPjYeBe3VybmpmYl5aVlhkc3+BfXuFlKKopaGdmZWRjYmDfXdxbWljZw==',
       73,
       'jEFQcXltZV2SlYV4sGqHelJzk6fGrceXbtKuqEbbY6F2s5JPgICxr822gIBnlsN7hnpGgJ9sU5+KnrbN2JtZVQ==',
+      1,
     ],
     [
       6,
@@ -5450,6 +5929,7 @@ export const PIECE_MODEL: PieceModel = {
       'm6myrquno5+bl5OPi4eDf3t4dHBsaGRgXFhUUFBbaoWbqbKuq6ejn5uXk4+Lh4N/e3h0cGxoZGBcWFRQUFtqhQ==',
       73,
       '5aOyLg4+4Ndp01n1XP9b/5uvX2NnamtwbmGDrmNuuE92YZJPgICxr9RdgIBnlmiAgICAgICAU5+Ko2inkZtZVQ==',
+      3,
     ],
     [
       5,
@@ -5460,6 +5940,7 @@ export const PIECE_MODEL: PieceModel = {
       'lpSUk5KQjIuKhYN/e3dzb2tnZGBjbnJ3dHJ4gpimrq6opqKcmZeQj4uFg394dnJta2hiYFtVVFJXZn2Ol5qXlg==',
       73,
       'mIdsTW9nYlual2uNmX6za1hpZW54amxydGE/SJ1uY0//s5Khh+axr2JV/4BnlmiAgICAgICAU5+KMXRgiJuEpw==',
+      1,
     ],
     [
       5,
@@ -5470,6 +5951,7 @@ export const PIECE_MODEL: PieceModel = {
       'jpmdmZWRjYmFgX15dXFuamZkanmHjo2JhoOCgX98eHh9iJKVlZGNiYWBfXl1cW5qa3N+iYqGgn99fHt5dXJyfg==',
       73,
       'X5+luqKUdHdxYHNmdXFdZZqOYmhvamxxbmFTQ4BuY6F2YZJPgICxr11sgIBnlmiAgICAgICAU5+KWn5YYJt+mg==',
+      6,
     ],
     [
       5,
@@ -5480,6 +5962,7 @@ export const PIECE_MODEL: PieceModel = {
       'd3+EgHyAiJekpKOgnJiUkIyIhIB8eHRwbWllYV1cX2h3f4GAfoCIl6Gko6CcmJSQjIiEgHx4dHBtaWVhXVxbaA==',
       73,
       'k6GviXVqo79ql1qHXG1dd5uuYWdnamtwbmE4RKtuY0//YZKhX7ixr15TyoBnlmiAgICAgICAU5+KjH1ZgZt3qQ==',
+      3,
     ],
     [
       8,
@@ -5490,6 +5973,7 @@ export const PIECE_MODEL: PieceModel = {
       'iouMio2JkZKPlI6PkY6Mi4aCgHp2dXBqZ2NeYWZyfoeKhYWEjJinqaWjnZmYlI6KhIJ+eXRqZl5XVUxSW2p5hg==',
       73,
       'hV9paIJyaGSai3t2lnF4gTxnkW94om1xdIc0QbpuuE92YZKhoUexr1pVNoBnlmiAgICAgICAU5+KQoZSO5t6rg==',
+      2,
     ],
     [
       8,
@@ -5500,6 +5984,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5SamJKRioF7dW5qaWdwgJakqqWel42Ggnx4dG5qZmJfYm97hoSAgX1+enyHk5+fnZmVkY2Ig313cWhhWVhgcw==',
       73,
       'ZElZg5mMZ490aqpupH14apRnkMK3lNi0j9JJQo5uuE92YZJPgICxr1xmgIBnlmiAgICAgICAU5+KOYJVPptzkA==',
+      2,
     ],
     [
       8,
@@ -5510,6 +5995,7 @@ export const PIECE_MODEL: PieceModel = {
       'n62yrqqmop6alpOPi4eDf3t3c29rZ2NfXFhUUE9aa4mfrbKuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRQT1priQ==',
       73,
       '7KKxKQY64Ndp1ln9XP9b/5uvX2NnamtwbmFcfXJuuE92YZJPgICxr51QgIBnlmiAgICAgICAU5+KgUyRe5ujnw==',
+      3,
     ],
     [
       0,
@@ -5520,6 +6006,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJyjn5qVj4qFfnl0bmpmYl5aVlJbaXiBfoOQoKqppaGdmZWRjYeBe3RuamdkZGRmaWtscXh9f36Cjpulno+Cgw==',
       74,
       'lEJMZ29oX1GpnqqE0HCVaH9VkLLYotmictKmm1VuY6F2s5JPgICrr8KegIBnlsOFmqyMtKpOU5+Kh7attptZVQ==',
+      3,
     ],
     [
       1,
@@ -5530,6 +6017,7 @@ export const PIECE_MODEL: PieceModel = {
       'b3h8dWpja3mBh4N/fXd2gZWttKykm5WRjYqFgXt1cWxoZGBcWFRca3qDf3t8iJekp6Ofm5eTj4uFgHpzb2tlZw==',
       74,
       'iEJQdH5wZV2RkJZzqGl0eVFjkqXDr4TzbtKunkbbY6F2s5JPgICrr8S2gIBnlsN9qqUytNkvU5+KsLbBy5tZVQ==',
+      1,
     ],
     [
       6,
@@ -5540,6 +6028,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqmyrqqmop6alpOPi4eDf3t3c29rZ2NgXFhUUFJeboeaqbKuqqainpqWk4+Lh4N/e3dzb2tnY2BcWFRQUl5uhw==',
       74,
       '36OyMxZB4Ndp0FnwXP9b/5uvX2NnamtwbmGIrmNuuE92YZJPgICrr9dhgIBnlmh9PDDCGAD/U5+Ko2WkjptZVQ==',
+      3,
     ],
     [
       5,
@@ -5550,6 +6039,7 @@ export const PIECE_MODEL: PieceModel = {
       'f42PjYuPl52gnJiUkIyIhIB8eHdzcnFtbmxsa2loZmhziJ6qsKyqpqKemJSQjIqGgn56dnJuaWVhXVxYVFNXaw==',
       74,
       'mYxrTG5nYluamGuNnn6zbFdpZG12amtyc2E/R51uY0//s5Khht+rr2JU/YBnlmiAgICAgICAU5+KYnlYgJuHww==',
+      4,
     ],
     [
       5,
@@ -5560,6 +6050,7 @@ export const PIECE_MODEL: PieceModel = {
       'j5qcmJSQjYmFgX15dXFtaWVla3qIjY2Jh4SBgX56e3d9ipGWlJCNiYWBfXl1cW1qbHR9h4iFg4B+fXt5dXJzgA==',
       74,
       'YKCluqKUdXdvYHNmdXJcZZuQYmduamxxbmFVQ4BuY6F2YZJPgICrr11rgIBnlmiAgICAgICAU5+KVYNRWZuApA==',
+      6,
     ],
     [
       5,
@@ -5570,6 +6061,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYGDf36Bj5+mpqKempeTj4uHg397d3Nva2djYFxaXGl5gYN/foGPn6Wmop6al5OPi4eDf3t3c29rZ2NgXFpcaQ==',
       74,
       'lqGvhXFonp5pmlmLXHFbcpuvYWZtamtxbmE5RKtuY0//YZKhX8urr15S44BnlmiAgICAgICAU5+KhIFTept9qQ==',
+      3,
     ],
     [
       8,
@@ -5580,6 +6072,7 @@ export const PIECE_MODEL: PieceModel = {
       'hYqLiomLjY+Rj5OPj5CMj4uHhX97d3RwbGtkYGBiboCIioaChImWoaqno5+bl5ORi4eDfXh0bmhkXFZQTVRgdg==',
       74,
       'hV9paoJzaGSTioJzlnJ2gz1ok3N1pmxzcoczP7puuE92YZKhoDSrr1lUHIBnlmiAgICAgICAU5+KY41JMpt8tQ==',
+      2,
     ],
     [
       8,
@@ -5590,6 +6083,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipaZl5SPioN7dHBsZ2hse5KkqaadlY2IgXt4cm5qZmJfY219hoWDgX58enqIl5+hnZmVkYuHg314cGdgWllgdQ==',
       74,
       'Yklbg5uOaId0aKdvmnt9a5ppjsTBk965k9JJQY5uuE92YZJPgICrr1tlgIBnlmiAgICAgICAU5+KLYlMNZt1jg==',
+      2,
     ],
     [
       8,
@@ -5600,6 +6094,7 @@ export const PIECE_MODEL: PieceModel = {
       'oa2zr6uno5+bl5OPi4iEgHx4dHBsaGRgXFhVUU5UYoOhrbOvq6ejn5uXk4+LiISAfHh0cGxoZGBcWFVRTlRigw==',
       74,
       '/KGwHgAy4Ndp31n/XP9b/5uvX2NnamtwbmFhhXJuuE92YZJPgICrr6hOgIBnlmiAgICAgICAU5+KeE+QeZvEqQ==',
+      3,
     ],
     [
       0,
@@ -5610,6 +6105,7 @@ export const PIECE_MODEL: PieceModel = {
       'kpyinZeTjYaAenZybmpnY19bV1NWY3J+foGOnamppaGdmpaSjoqGgHx2cm5oZmJjY2FgZW15f3+IlKOoopeIjA==',
       75,
       'olNeYmFhZFaPqnCaoYKbcH57i6qhnIzXcqyjq1VuY6F2s5JPgIC3r9SWgIBulsN9bWLAgFieU5+KkLbDzZtZVQ==',
+      3,
     ],
     [
       1,
@@ -5620,6 +6116,7 @@ export const PIECE_MODEL: PieceModel = {
       'hZGeoJmRhICHkZqcmJGLg3x3c29rZ2NfW1dZZXWBgn6Cjp6pqqainpqWko6IhX97d3FtZmBZUlFgdYOGgoB6fA==',
       75,
       'kDlIaXVrZFuXmYh9uGyJcU1nkbnFr9ykdNKurkbbY6F2s5JPgIC3r9e2gIBulsODk55AgKhiU5+KjrbR25tZVQ==',
+      4,
     ],
     [
       6,
@@ -5630,6 +6127,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqmyrqqmop6al5OPi4eDf3t3c29rZ2NgXFhUUFJeb4eaqbCuqqainpqXk4+Lh4N/e3dzb2tnY2BcWFRQUl5uhw==',
       75,
       '36KxMxZBo6Jq0FnvXv9h/5uuX2NnamtwbmF9o2NuuE92YZJPgIC3r8pegIBulmiAgICAgICAU5+Ko2inkZuxkw==',
+      3,
     ],
     [
       5,
@@ -5640,6 +6138,7 @@ export const PIECE_MODEL: PieceModel = {
       'eIKTpa2vq6ehnJmVkY2JhoOAfHdybWloZGBcVlJRVmR8kZ2goZ2al5STkZCOiomFgX57eHFuaWVkYFxeaXJ3eA==',
       75,
       'pIVpTWBgYFSXoV2ciY+pezpzZ3N8am1zdGFBTJ1uY0//s5KhQ0m3r2dUOIBulmiAgICAgICAU5+KYmZrk5uHuQ==',
+      0,
     ],
     [
       5,
@@ -5650,6 +6149,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJSXk4+Lh4N/e3dzb2trb3iEiIiEgX9+fXp3c3R6hpWamZeTj4uHg397d3Nva2dmZ3OCi46Lh4WEg4F+enZ3gA==',
       75,
       'X5+luqOVdXhyX3BmdnFdZZuVYmhuamxxbmFOQoBuY6F2YZJPgIC3r1xqgIBulmiAgICAgICAU5+KWH1aYpt9pA==',
+      0,
     ],
     [
       5,
@@ -5660,6 +6160,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4GDf36Ci5uipKKfm5eTj4uHg397d3NvbGhkYFxcXmx7gYN/foKLm6Kkop+bl5OPi4eDf3t3c29saGRgXFxebA==',
       75,
       'kqGvinZr4Ndpl1mFXGtbeZuvX2NnamtwbmEzQ6tuY0//YZKhbJ+3r11TqIBulmiAgICAgICAU5+KgHtbg5t2qQ==',
+      5,
     ],
     [
       8,
@@ -5670,6 +6171,7 @@ export const PIECE_MODEL: PieceModel = {
       'XGVygIeEgoKFlaCop6GgmJiSjIyFhIB6eHFtaGFdWVVXXWp7hYqMi5CMkZOSmJaXlJSOjIiEgHl4cXBtaGVdXQ==',
       75,
       'jXd9a3tubWuBkmZ+fGt6e12AeHN4hm51dIcxQbpuuE92YZKhlGG3r1tTV4BulmiAgICAgICAU5+KS39YQJt5rQ==',
+      1,
     ],
     [
       8,
@@ -5680,6 +6182,7 @@ export const PIECE_MODEL: PieceModel = {
       'kJ6jnZqSjoqEgHp2cm5qZmJeYGh4goWDf4B8eoKNm6KhnZmVkY2JhX97dXFtZGFdYnWIlpublo2Dem9oZmdtfQ==',
       75,
       'cF5xhpOBboV2d39dmIF0e5iAiZq4fbThodJFQ45uuE92YZKhvLa3r11hx4BulmiAgICAgICAU5+KRHpbRJt/oQ==',
+      1,
     ],
     [
       8,
@@ -5690,6 +6193,7 @@ export const PIECE_MODEL: PieceModel = {
       'n62yrqqmop6alpOPi4eDf3t3c29rZ2NfXFhUUE9aa4mfrbKuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRQT1priQ==',
       75,
       '7KKxKQY64Ndp1ln9XP9b/5uvX2NnamtwbmFXeXJuuE92YZJPgIC3r5tQgIBulmiAgICAgICAU5+KgU+TfZumpw==',
+      3,
     ],
     [
       0,
@@ -5700,6 +6204,7 @@ export const PIECE_MODEL: PieceModel = {
       'hI2QhXJjXVtgYFxYYG99hYJ/hIuUmJSPjo+Nj4yKiISCf3t5dnJwamhiXmdvfoaFg4aPmKSno5+alZONiYN6fg==',
       76,
       'gYNwf4l2cGx2f2Z2jWp3cmWPjod5eIVyboeprF1uY6F2s3ShdkGYr6upLoBqlsN8aY+igG+KZlSKebbCzJtZVQ==',
+      1,
     ],
     [
       1,
@@ -5710,6 +6215,7 @@ export const PIECE_MODEL: PieceModel = {
       'j5yim4yDeXVva2dgXllVW2d2gYB8eoGMlpuZl5OPjYeFg39+enZybmpmYmBqd4KHg3x/iZSfn5uZlZGOioN9gQ==',
       76,
       'e2xWeI57amOEeKd0aWR4bEt4m3d2lXhycYeurkbbY6F2s3Shir6Yr6220YBqlsOEl3FegJF2ZlSKabbBy5tZVQ==',
+      1,
     ],
     [
       4,
@@ -5720,6 +6226,7 @@ export const PIECE_MODEL: PieceModel = {
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhZXmBseIOQm6Ckp6ainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXA==',
       76,
       'v56oT0BSgnlvulzEYsJkt5qmZnF8amtxcWFqgXRuY0//YXShhrmYr4hay4BqlmiAgICAgICAZlQAk7aQuZt0gw==',
+      6,
     ],
     [
       6,
@@ -5730,6 +6237,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKmvq6ejn5uXk4+Lh4SAfHh0cGxoZGBcWFRTWWh2gIycqa+rp6Ofm5eTj4uHhIB8eHRwbGhkYFxYVFNZaHaAjA==',
       76,
       'xKKxTTlP4NdpvlnLXM5byJuvX2NnamtwbmFmgIxuY6F2YXSheUaYr4dXNIBqlmiAgICAgICAZlSKkbaPmJtzgw==',
+      5,
     ],
     [
       5,
@@ -5740,6 +6248,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ymh3ho+Pi4eDf4CHkZ2dmpWSkIuIhIB7eXVxb2tnZGBgZneIlZqenJyalpaSjo6KiYWBf3l5dXJxbWtqZmRhYA==',
       76,
       'eJZPdJB9ZV2GdadrqXKCckxgY2pyamxxcWFRTrpuY6F2s3RPgICYr19ggIBqlmiAgICAgICAZlSKp4Jmb5uCkw==',
+      1,
     ],
     [
       8,
@@ -5750,6 +6259,7 @@ export const PIECE_MODEL: PieceModel = {
       'fICChIuMj5OTlpiWlJCMiISAfHh0cW1pZWFeX2x7hoiEgHx4eoOSn6KgnJiUkIyIhIB8eHRxbWtpaWxtc3V1ew==',
       76,
       'fZ+kno15eoFsf19mbm14d5qbZWt0amtxbmFfVqNuuE92YXShgx2Yr2ZlAIBqlmiAgICAgICAZlSKlI9wWZuOog==',
+      2,
     ],
     [
       0,
@@ -5760,6 +6270,7 @@ export const PIECE_MODEL: PieceModel = {
       'eH6AfHyHl6Snp6unn414eH2IjYiCfHhybmpmYl5dWWNsdXx8fH+Klp6fnJaUj4yIhIB8end2dHJzdHZ1dW5qcw==',
       77,
       'f4Nrfox4bGZ+fYVxfWt9d16DkoN3d4lyboeorl1uY6F2s3SheiuPr6KkEYBrlsN8colpgGmRZlSKcrbDzZtZVQ==',
+      4,
     ],
     [
       1,
@@ -5770,6 +6281,7 @@ export const PIECE_MODEL: PieceModel = {
       'bXqDf3x8hI+Vl5WRkI6MioaEgHx4dnNva2VjYGt4gIaBe3+Jl6GgnJmVkY2Jg394dH+Ol56RhH1zb2tkYFxWYQ==',
       77,
       'dHNVfJWAbm9/cJtxd2ZmbHB6mHl1jHtycYeurkbbY6F2s3ShhdSPr6O27oBrlsOEjneXgJdvZlSKX7bCzJtZVQ==',
+      0,
     ],
     [
       4,
@@ -5780,6 +6292,7 @@ export const PIECE_MODEL: PieceModel = {
       'eoyVnqWmqKSgnJiVkY2JhYF9eXVxbWllYV5aVlJXZHSBh5Wkq6yopKCcmJWRjYmFgX15dXFtaWVhXlpZXF5kcA==',
       77,
       'v5+oTkBSgXhuulrEX8Jit5ulZW50amtxc2FognRuY0//YXShh76Pr4JX0YBrlmiAgICAgICAZlQAgraRuptxZg==',
+      4,
     ],
     [
       6,
@@ -5790,6 +6303,7 @@ export const PIECE_MODEL: PieceModel = {
       'm6muqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRSXGt5gYybqa6qp6Ofm5eTj4uHg397d3NwbGhkYFxYVFJca3mBjA==',
       77,
       'wKKxUT5R4Ndpu1nFXMRbtpuvX2NnamtwbmFjfoxuY6F2YXSheEGPr4BWLoBrlmiAgICAgICAZlSKkraPmJtwdA==',
+      5,
     ],
     [
       5,
@@ -5800,6 +6314,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z3KDkJKQjYmFhIiPmpualZCNiYeCfnt3dnNubGlmYWBjcYOTmpqdmZeXlJKPjIqHhYJ+e3p2cnNvbGxnZmVhYw==',
       77,
       'd5RPcpJ9aGF/dJhtk3N3c1NxZGx0amtxbmFQT7puY6F2s3ShfUmPr11eOYBrlmiAgICAgICAZlQAGodocJt9gg==',
+      1,
     ],
     [
       8,
@@ -5810,6 +6325,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4CEhYiLioyPj5KRj42KhoJ+enZybmpmYmJmdIOJioaCfnp2d3+OnJ+dmZWRjYqGgn56dnJwb25wcnR3d3h5fA==',
       77,
       'b56fqZmEeIRqcWZYeHB7bpqWY2hwamtxcWFUT6NuuE92YXShgraPr11hx4BrlmiAgICAgICAZlSKlIdoUJuJrg==',
+      2,
     ],
     [
       0,
@@ -5820,6 +6336,7 @@ export const PIECE_MODEL: PieceModel = {
       'jIqKhoKAenh1cG5oZmJgbHWAhoSEi5egp6ainpqUko6KhH13dX+HiYNrXFZYXFtcZXWBhICBhYyTk5GLjYyLjg==',
       78,
       'gINtfYt3bGZ8fYVxgGt5dV+EkoR2dolyboeorV1uY6F2s3Shei6Qr6OjFYBqlsN8copugGqRZlSKd7bCzJtZVQ==',
+      3,
     ],
     [
       1,
@@ -5830,6 +6347,7 @@ export const PIECE_MODEL: PieceModel = {
       'cm5uamhscX2GhIJ+hZKgqaWinJiTjod/cmZka3uGhoR+enZwbGhkYF5ndYCFgHp+iZWfnZmXlI6KhoKAfHp2dA==',
       78,
       'dXFVe5R/bW2AcZ1ydWZibGx6mHl5jXp0cYeurkbbY6F2s3ShhdGQr6S26oBqlsOEjnaSgJZvZlSKY7bBy5tZVQ==',
+      5,
     ],
     [
       4,
@@ -5840,6 +6358,7 @@ export const PIECE_MODEL: PieceModel = {
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhZW2BseISPnKCmqKainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
       78,
       'v6CpT0BShHtqulvEYcNjuJqnZGluamtxcmFngXRuY0//YXShhqyQr4NXuoBqlmiAgICAgICAZlQAk7aPuJt1iA==',
+      2,
     ],
     [
       6,
@@ -5850,6 +6369,7 @@ export const PIECE_MODEL: PieceModel = {
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
       78,
       'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmFkgoxuY6F2YXSheVOQr4RVRYBqlmiAgICAgICAZlSKkLaQmZt0jg==',
+      0,
     ],
     [
       5,
@@ -5860,6 +6380,7 @@ export const PIECE_MODEL: PieceModel = {
       'Y3CAjpGPi4eDgoePmZ2ZlZGQjIiFgHx7dnNwa2lmY2BjboGSm52enJqYlpOQjoqJhYF9fHh4dXBva2loZmNhYA==',
       78,
       'eZVPcJB8Zl6AdqBtoXKAclBnY2pyamtxcWFRT7puY6F2s3ShgzaQr15eH4BqlmiAgICAgICAZlQAF4RncJt+fQ==',
+      1,
     ],
     [
       8,
@@ -5870,6 +6391,7 @@ export const PIECE_MODEL: PieceModel = {
       'fn+CgoaJio2NjpGSk5GNiYWBfXl1cW1pZWJhaHaFiomFgX15dXeCkp6gnJmVkY2JhYF9eXVxb21ub3J0dHh3ew==',
       78,
       'cKCiqpiDeIZscmRZeXF8bpqWYmdtamtxbmFWUKNuuE92YXShfMmQr15i4IBqlmiAgICAgICAZlSKl4RoUJuIqA==',
+      2,
     ],
     [
       0,
@@ -5880,6 +6402,7 @@ export const PIECE_MODEL: PieceModel = {
       'g399e3h2dHJxcXJwbGdud32BfXyHl6Sno6GhpqCYiHZzdn+Fgnx2b2tnZGBeWl5pc3x9e32Gk52gnZeVkI2JhQ==',
       79,
       'gYNvfol2cGx4f2d2jWp5cGWPjoN3eYRycYeprF1uY6F2s3SheEGXr6qoLoBslsN+aoiigG+MZlSKdrbJ05tZVQ==',
+      5,
     ],
     [
       1,
@@ -5890,6 +6413,7 @@ export const PIECE_MODEL: PieceModel = {
       'jpqgmo2Fe3Vva2diXllVWWZ2gYB8eoSMlpuXlZGPi4mGgoB9eXVzbWxoYmJqd4KHgnx/iZahn5uZlZGOiIJ9gQ==',
       79,
       'em1VeY97a2SEdqV0bmN3akt5mnp2knpycoeurkbbY6F2s3ShiL6Xr6u20oBslsOClnhegJF0ZlSKXLbDzZtZVQ==',
+      1,
     ],
     [
       4,
@@ -5900,6 +6424,7 @@ export const PIECE_MODEL: PieceModel = {
       'gIqVnqKnqKSgnJiVkY2JhYF9eXVxbWllYV5aVlRXZHR8h5WkrqyopKCcmJWRjYmFgX15dXFtaWVhXlpYWl5kcg==',
       79,
       'v6CoT0BSg3tsulvEYcNjuJimZWxxamtxcWFqgXRuY0//YXShhMCXr4hZ1IBslmiAgICAgICAZlQAk7aUvZt0iA==',
+      0,
     ],
     [
       6,
@@ -5910,6 +6435,7 @@ export const PIECE_MODEL: PieceModel = {
       'bHmEjZyprKqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYKNnKmuqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
       79,
       'wKKxUT5RlpVqu1rFXcRctpuuYWdnamtwbmFmfYxuY6F2YXShez+Xr4VYLIBslmiAgICAgICAZlSKkraSm5twdA==',
+      0,
     ],
     [
       5,
@@ -5920,6 +6446,7 @@ export const PIECE_MODEL: PieceModel = {
       'aG19j56jnpyYk5GMiYaDgH13dHFramViaXJ8gH57d3NwcX6Om6Cem5qWl5WRkIyIh4SBfnp4dXJwbGpoaGZjZw==',
       79,
       'd5RPdZJ9Zl+EdKVronN+cU1lY2tzamtxcGFRTrpuY6F2s3RPgICXr19ggIBslmiAgICAgICAZlQAGYJqcpuClA==',
+      6,
     ],
     [
       8,
@@ -5930,6 +6457,7 @@ export const PIECE_MODEL: PieceModel = {
       'foKGiI2NjpGUl5eVkY6KhoJ+enZybmpmYl5eZnWDh4aCfnp4fo2co6GdmZWRjoqGgn56dnJuamhpam5zdXZ4ew==',
       79,
       'fZ+jnY15e4FqgGFnbWx1eJqcYmhvamtxcWFeVqNuuE92YXRPgICXr2ZkgIBslmiAgICAgICAZlSKk490XZuOpA==',
+      2,
     ],
     [
       1,
@@ -5940,6 +6468,7 @@ export const PIECE_MODEL: PieceModel = {
       'doiVm5mSjouGg395dXFsZmRpdYKMi4qUoK2yq6KVhXpxamZiYFxdZXJ/g4F9eXVxcnyJlZaSjYmFgX96dnNtbg==',
       80,
       'VV4ih6GjY2SCUup0fmidZhlFuYV1oZJzg4efXLpuY6F2sz+hk2z4XrL/gJtnlsOVuJUAtGEnZlQAErazvZtZVQ==',
+      7,
     ],
     [
       0,
@@ -5950,6 +6479,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKWwsqWTgnhybm1rZmVqdYOJh4N/e3VybmhmaneJl5iVj42Kh4aBf3l2cniFjpOPjIaCfnp1cW1nZWh0gIyMjQ==',
       80,
       'XG8hjqKYb2l3VIp5bWx4dG58sXt1kIB6coegX4BuY6F2sz+hbJP4Xrj/gGVnlsN5rIeatGk3ZlSKM7bP2ZtZVQ==',
+      5,
     ],
     [
       6,
@@ -5960,6 +6490,7 @@ export const PIECE_MODEL: PieceModel = {
       'm6iuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRUX257gYubqK6qpqKempaTj4uHg397d3Nva2djX1xYVFRfbnuBiw==',
       80,
       'vaKxVUJT4NdpuVnBXL1brJuvX2NnamtwbmGurkbbuE92YT9PgID4Xv+2gIBnlmhxG2TxGLf/ZlSKk7b24ZtZVQ==',
+      1,
     ],
     [
       1,
@@ -5970,6 +6501,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z3V8enZ6hJKcnZqVj4uGgn56dnFuaGRiaXmIkI+LhoJ9enZyb256h5CTj4uHg397eoCOm6KgnJiUjH9wX1VRWw==',
       81,
       'VmgqjKKiZWV/UdFxnmtpZi1Rt4J4lZR2c4ecVrpuY6F2sz+hYGj/XrX/gCBnlsNixZI/tFoeU1SKkLattptZVQ==',
+      3,
     ],
     [
       0,
@@ -5980,6 +6512,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z3N6eHZ5h5OcnZeTj4yIhIB6dnBsaW11f4iGgn58eHZzb2tqc4STnJqWko2KhoJ/eXVxcXeDkJSSkIyKgHBhXQ==',
       81,
       'XYE7l6OXdntwWntyY3FnayNlknp1e4VxrYedWIBuY6F2sz+hn5f/Xrz/gOBnlsPEiYcrtGQwU1SKQraSm0lZVQ==',
+      3,
     ],
     [
       6,
@@ -5990,6 +6523,7 @@ export const PIECE_MODEL: PieceModel = {
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
       81,
       'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmGurkbbuE92YT9PgID/Xv+2gIBnlmhZM2f/GMP/U1SKkIi+qU1ZVQ==',
+      2,
     ],
     [
       1,
@@ -6000,6 +6534,7 @@ export const PIECE_MODEL: PieceModel = {
       'anZ+fHh1fIiUnJyYlI6IhoB7eHNvamVhZnSDjY6KiIOAend0b211go2SkIyIhIB8eHV4hZKdnpqWkouBdWRYXg==',
       82,
       'UXM0k6WsaW12TbRxjGdraTVjnYd1h5RzboefUbpuY6F2sz+hmGT/Xsn/gHpnlsN+v5w0tGAKU1SKi7aPmJtZVQ==',
+      3,
     ],
     [
       0,
@@ -6010,6 +6545,7 @@ export const PIECE_MODEL: PieceModel = {
       'enp9e3dze4qVnpqWk4+KhoB7eHJuamt0gYeIhIB+eHVycG5qbXuNmZuXk46LiISAenZyb2tqcn+Lj4uHhYN9ew==',
       82,
       'W45WoqSacnduWYBtdWx4a0Z9bXB0dG5xcWGhVIBuY6F2sz+haJv/Xtb/gIZnlsOEbXxUtGshU1SKk7aTnJtZVQ==',
+      3,
     ],
     [
       6,
@@ -6020,6 +6556,7 @@ export const PIECE_MODEL: PieceModel = {
       'anySoq6wrKikoJyYlJCMiISBfXl1cW1pZWFdWVVRUFpqfJKirrCsqKSgnJiUkIyIhIF9eXVxbWllYV1ZVVFQWg==',
       82,
       '2qKxNx1ElpZpzVzpXf5f/5qvX2NnamtwbmGurkbbuE92YT9PgID/Xv+2gIBnlmh+VGj4GLX/U1SKlneynJtZVQ==',
+      2,
     ],
     [
       1,
@@ -6030,6 +6567,7 @@ export const PIECE_MODEL: PieceModel = {
       'doiUmpmUkIyGgn15dXFtaWNlcX+KjIyVpK61r6WcjH50bGhkYFxZXWl4gIB9eXVxcnuIlJaQjYmFgn97d3JtbQ==',
       83,
       'V1cfg56eYWGMVf1zgGuqaQ06yYN2qpF1cIelYLpuY6F2sz+hgm79XsH/gIBnlsOBxZUAtGwlU1QAEra2wJtZVQ==',
+      7,
     ],
     [
       0,
@@ -6040,6 +6578,7 @@ export const PIECE_MODEL: PieceModel = {
       'cYGSmpmWkY2Jg4B9e4OPmaCcl5WTkYl6Z1ROSVRibHRzeouWmpqUkY6KhH98d3NvbXWAio2JhYF9end0cW1qaQ==',
       83,
       'X2UfiJ+UamSGV5h7d2+KdlJuxXt0nIJxcYemY4BuY6F2sz+hfZH9Xsj/gIBnlsOCwIl9tHM4U1QANrbT3ptZVQ==',
+      1,
     ],
     [
       6,
@@ -6050,6 +6589,7 @@ export const PIECE_MODEL: PieceModel = {
       'm6muqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRSXGt5gYybqa6qp6Ofm5eTj4uHg397d3NwbGhkYFxYVFJca3mBjA==',
       83,
       'wKKxUT5R4Ndpu1nFXMRbtpuvX2NnamtwbmGurkbbuE92YT9PgID9Xv+2gIBnlmh9AGP/GKH/U1SKkrby3ptZVQ==',
+      1,
     ],
     [
       1,
@@ -6060,6 +6600,7 @@ export const PIECE_MODEL: PieceModel = {
       'hJSfnpqTjIV8eHJsamRiXlpWUFNdbH2OnaerpaGdmZWRj4uHgn13dnFraGRgXFlfbHmDgX2EkZ2npZ6Zk4V6fQ==',
       84,
       'mT4wU2dkWErKmsSN4o6rhjw/m7+bqqrYdayurUbbY6F2sz+hjaXEr+22sIBvlsOHu8M5tM9NU3mKdLbM1ptZVQ==',
+      7,
     ],
     [
       0,
@@ -6070,6 +6611,7 @@ export const PIECE_MODEL: PieceModel = {
       'Xmt4gX9+h5WiqqSgl4WFh5GbmpaRjIV/eXVxb2tnY19bVlFTX29/jpqorKajnpqWk5CKiISAfXl1b21nY19ZVw==',
       84,
       'oVlDVmJhW02mopCWxo+8iElWiK2JeuSgcqyrroBuY6F2sz+hclrEr+6oT4BvlsOBjZ5UtMBhU3mKgLbL1ZtZVQ==',
+      1,
     ],
     [
       6,
@@ -6080,6 +6622,7 @@ export const PIECE_MODEL: PieceModel = {
       'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJSXW18jQ==',
       84,
       '0KKxQCpJ4NdpyFneXOlb7ZuvX2NnamtwbmGHm7puuE92YT9PgIDEr9VqgIBvlmh4OB/zGADTU3mKjXOumJuAjg==',
+      1,
     ],
     [
       1,
@@ -6090,6 +6633,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZGJgXGJsfIWDgIeRn6ejn5SEf4SRnp6alpGLh354cm5qaGZgX1hSUFdmdIWToqqpo5+bl5WPjYmDf3t1cW1oZQ==',
       85,
       'mEs/WmllWUvCm7+K4YiwhVA+kMegoKDOcqyurUbbY6F2sz+hgZDDr+y2lYBslsOAhIWHgIR5U3mKerbV35tZVQ==',
+      5,
     ],
     [
       0,
@@ -6100,6 +6644,7 @@ export const PIECE_MODEL: PieceModel = {
       'iZuhnpmSjoiBenZwbGtlY19bV1FTXGx7jJimqaWhnZuVlJCKiIR+fHZybmpmYl5bW2NvfoN/g4ybpqihmYp9gQ==',
       85,
       'nVE9V2VjWku2n6aQ2Yu+hEtKj8SBoZ6DcqytroBuY6F2sz+hf2/Dr+2ua4BslsOAfHt5gHyHU3mKeLbR3JtZVQ==',
+      3,
     ],
     [
       6,
@@ -6110,6 +6655,7 @@ export const PIECE_MODEL: PieceModel = {
       'anySoq6wrKikoJyYlJCMiISBfXl1cW1pZWFdWVVRUFpqfJKirrCsqKSgnJiUkIyIhIF9eXVxbWllYV1ZVVFQWg==',
       85,
       '2qKxNx1E4NdpzVnoXP5b/5uvX2NnamtwbmGEnbpuuE92YT9PgIDDr9dkgIBslmiAgICAgICAU3mKinKumJt+kw==',
+      2,
     ],
     [
       1,
@@ -6120,6 +6666,7 @@ export const PIECE_MODEL: PieceModel = {
       'kJ+lpKGcmZSQjImEgHx2cm5qaWVhXVdZY3J+i5ikr6uno5+emJaQioZ/eXVuamVianaAhHdqYFpZY3F9gnx7hA==',
       86,
       'llNCXm1nW068mLeI1YSkekhIjsGLffaYcqyurUbbY6F2sz+hgInAr+a2jIBslsODorxKtMdMU3mKdbbM1ptZVQ==',
+      3,
     ],
     [
       0,
@@ -6130,6 +6677,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5WfnJeSjIh/eXNva2llYV5aVlBaZnSBjJumqqSgnJiWkI+Lh4N+eXNxbGllYV1ZYGt4hIJ+goyapaehmYx9fw==',
       86,
       'mFVDXmtmXE6ymqiJ0YWofUlPjruIffWNcqytroBuY6F2sz+hf3bAr+ezc4BslsODobBLtMNRU3mKarbI0ptZVQ==',
+      3,
     ],
     [
       6,
@@ -6140,6 +6688,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZnWMmqmxramloZ2ZlpKOioaCfnp2cm5qZmJfW1dTT1hmdYyaqbGtqaWhnZmWko6KhoJ+enZybmpmYl9bV1NPWA==',
       86,
       '1aOyPCNG4Ndpy1nlXPVb/ZuvX2NnamtwbmGJp7puuE92YT9PgIDAr99pgIBslmh6PRTrGADjU3mKo3mznZt9kw==',
+      2,
     ],
     [
       1,
@@ -6150,6 +6699,7 @@ export const PIECE_MODEL: PieceModel = {
       'hZSgn5qUj4Z+eXJta2VhX1lXU1BbZ3eJmKarqKKenJaUkIqIg356dnJsamRhX1lcZ3SAgX2Dj56mpp+ZlId6fQ==',
       87,
       'mzowUmVjWErInsOQ6pGyiDY9oMadr63bc6yurUbbY6F2sz+hjqPHr/K2roBslsOBpZZggIpyU3mKd7be6ZtZVQ==',
+      7,
     ],
     [
       0,
@@ -6160,6 +6710,7 @@ export const PIECE_MODEL: PieceModel = {
       'cXl+d2tiWlddaXiBgoKMmqaopKCamJKRjYeDf3t3dW9raWNhXldTWmh3iJamrq6opKCcmpaSjoqEgHpzbWliZA==',
       87,
       'pFNCVF5fWkytpYuZy5LHi09TiLaJfPOgcqyrroBuY6F2sz+hclzHr/OnUYBslsN/W2qggHaOU3mKbbbU35tZVQ==',
+      5,
     ],
     [
       6,
@@ -6170,6 +6721,7 @@ export const PIECE_MODEL: PieceModel = {
       'nquxramloZ2ZlZGNiYWCfnp2cm5qZmJeWlZSUVdmdo2eq7GtqaWhnZmVkY2JhYJ+enZybmpmYl5aVlJRV2Z2jQ==',
       87,
       '2qKxNx1E4NdpzVnoXP5b/5uvX2NnamtwbmGAk7puuE92YT9PgIDHr89igIBslmiAgICAgICAU3mKinWwmpt+jg==',
+      1,
     ],
     [
       0,
@@ -6180,6 +6732,7 @@ export const PIECE_MODEL: PieceModel = {
       'W1tbWl9qeYB/fYSPm52VlJOVlpKOi4eDf3t3c29rZ2NgZm1zf4SRnqGdmZWOhIuSnqainJeRiYN7dG9oZGBbWw==',
       88,
       'kWJcaHVrbWKRmoWAhGqCdkp8nIqhn4GBuoeWql1uY6F2s3RPgIB/XpB8gICvN8N1QD8Z6CbBZp8AjrC8xpvpww==',
+      3,
     ],
     [
       1,
@@ -6190,6 +6743,7 @@ export const PIECE_MODEL: PieceModel = {
       'mJmZl5KMhX52bmdja3N7f3ZxbmpwdYCMkJaRjomBhoyUnJqSi4N7dG5raGhpaXaDjpWbpq2og1lTWmNrcXuIlg==',
       88,
       'aV1uapmIanl2bplnoGyUbJprt7bgdbXhq9KurkbbuE92YXRPgIB/XpO2gICvlmiLwMHnGNo/Zp8ArbLGsJtZVQ==',
+      1,
     ],
     [
       2,
@@ -6200,6 +6754,7 @@ export const PIECE_MODEL: PieceModel = {
       'k5ugnZSNiYSAe3dzcXh8fXtvaXB/kZuZlI+Lh4N/e3p1b2RdY2p0dnNwcn+KkpKOioaCfnp2cm5tdIGLko6IjA==',
       88,
       'SIBHg6bZYoduRPtZZ2Vubos+eZaleY2HiKyDYnRuY6F2s3RPgIB/XmWSgICvlmiAgICAgICAZp+KQrZ7g5ttYQ==',
+      1,
     ],
     [
       3,
@@ -6210,6 +6765,7 @@ export const PIECE_MODEL: PieceModel = {
       'b32Df36JmKaqpqKem5eTj4uHg397d3Nva2dkYFxYVmBvfYN/fomYpqqmop6bl5OPi4eDf3t3c29rZ2RgXFhWYA==',
       88,
       'oqKxdmNh4NdppVmcXIdbaJuvX2NnamtwbmFca7puuE92YXShgB9/XmpWgICvlmiAgICAgICAZp+KmIeBa5uWkw==',
+      3,
     ],
     [
       8,
@@ -6220,6 +6776,7 @@ export const PIECE_MODEL: PieceModel = {
       'cH6EgHyCkJ+pp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZV2FwfoSAfIKQn6mno5+bmJSQjIiEgHx4dHBsaGVhXVlXYQ==',
       88,
       'nKKxfmpl4Ndpn1mSXHxbZ5uvX2NnamtwbmFmcIxuuE92YXShgKB/Xm1bgICvlmiAgICAgICAZp+KmYyFbpuakw==',
+      2,
     ],
     [
       8,
@@ -6230,6 +6787,7 @@ export const PIECE_MODEL: PieceModel = {
       'kJ2hnZmVkY2JhYF9eXZybmpmYmBndoSLiYWBfXl2dYCQnaGdmZWRjYmFgX15dnJuamZiYGd2hIuJhYF9eXZ1gA==',
       88,
       'caKxtJaC4NdpdFlYXHlbe5uvX2NnamtwbmFjW6NuuE92YXShgF9/XmBlgICvlmiAgICAgICAZp+KmXV0XZuIkw==',
+      0,
     ],
     [
       0,
@@ -6240,6 +6798,7 @@ export const PIECE_MODEL: PieceModel = {
       'kZGVkY2JhoJ+enZybmpmYmFocHWDi5agoJqYlIyHjJWfpKCakol/dnFsa2dkZGJiYl5cW2V1foJ+fYWRnaCUkw==',
       89,
       'jG5fbnxual6MkZV7hWh4dVdzmZKekHmQcIeXql1uY6F2s3RPgIB2Xop7gICuN8MsK0Qs6CfCep8AiXe4wpvouQ==',
+      1,
     ],
     [
       1,
@@ -6250,6 +6809,7 @@ export const PIECE_MODEL: PieceModel = {
       'dYCKj5STjoiCho+XnZeNg3p0cG5vbW1scoCNlZmir7OnelRMVmBpbneFkJOSkpGRj4uFe3JoYWtye392cm5qcQ==',
       89,
       'Y2hva52OaHV3ZbpmkGybaphdw7fZdqTBqtKurkbbuE92YXRPgIB2Xoy2gICulmjU1bzUGNk+ep8Aq3nErptZVQ==',
+      0,
     ],
     [
       2,
@@ -6260,6 +6820,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYyRjYmFgX15dXFweIKQlZGOio+WnKCXjoiEgHp4cm9scXZ1dGtreo6anpqXko6MhoR+enZuZWFlbXR1cWxpdA==',
       89,
       'UH9Lg6WwYm1xTPpaiWNpco09eJWUeZB+cax/ZXRuY6F2s3RPgIB2XmSGgICulmiAgICAgICAep+KqLZ6g5tsgQ==',
+      2,
     ],
     [
       3,
@@ -6270,6 +6831,7 @@ export const PIECE_MODEL: PieceModel = {
       'l6Sno6CcmJSQjIiEgHx4dHBsaWVhXVlbaHeDhIB8fYiXpKejoJyYlJCMiISAfHh0cGxpZWFdWlxod4GEgHx9iA==',
       89,
       'k6KwinVqqKxql1qFXGtdeJuvYWZsamtxbmFfaLpuuE92YXRPgIB2XmVZgICulmiAgICAgICAep+Kkkt8ZpuTkw==',
+      2,
     ],
     [
       8,
@@ -6280,6 +6842,7 @@ export const PIECE_MODEL: PieceModel = {
       'l6Sno5+bl5OPi4eDgHx4dHBsaGRgXFpfbXyEg4B8fIeXpKejn5uXk4+Lh4OAfHh0cGxoZGBcWl9tfISDgHx8hw==',
       89,
       'kKKxj3hsrK1plFmAXGZcfpuvYWNnamtwbmFqcYxuuE92YXShgIt2XmpegICulmiAgICAgICAep+Kk1ODbJuakw==',
+      3,
     ],
     [
       8,
@@ -6290,6 +6853,7 @@ export const PIECE_MODEL: PieceModel = {
       'kZ6inpqWko6KhoJ+e3dzb2tnY19hbHuIiYaCfnt3eYGRnqCempaSjoqGgn57d3Nva2djX2Bse4iKhoJ+e3d2gQ==',
       89,
       'dqKxr5J+qqtpelpdXHdcgJuvYWVramtxbmFpZKNuuE92YXShf3R2XmNlgICulmiAgICAgICAep+KmEZ5YpuPkw==',
+      0,
     ],
     [
       0,
@@ -6300,6 +6864,7 @@ export const PIECE_MODEL: PieceModel = {
       'k5KXk4+Lh4N/e3dzb2tnZGNscnd9gZCdoJuWkY6EhI2XpqSfmo+HfHFraWhpaWdnZmJeWFtpdYB/e4CKl6GWlQ==',
       90,
       'iXJfcIBxcWV/jYt2ZGl6eFt6mYuZi3iNcoeWqV1uY6F2s3RPgIBzXod8gICnN8M3Njsv6CXBep8AhHK4wpvdww==',
+      1,
     ],
     [
       1,
@@ -6310,6 +6875,7 @@ export const PIECE_MODEL: PieceModel = {
       'eH2Ii5CRjoqDfoSOmp6Xi351cHByc3JuanOAjZWapa6uj19RVGFob3iFkZOQj46PkI6HfHBlYmx2f4J4dHBscw==',
       90,
       'YW15bKCSbH50YZtlfWirapppu7rmdJi1pNKurkbbuE92YXRPgIBzXom2gICnlmjJysXRGNs/ep8Ao3TErptZVQ==',
+      0,
     ],
     [
       2,
@@ -6320,6 +6886,7 @@ export const PIECE_MODEL: PieceModel = {
       'hI6RjoqGgn56dnJucnuIk5GOio+XnqGXkIqEgX14dnBuc3Z5d25pc4eWnJuVk4+KiIJ/e3ZwZ19iaG91cm5udw==',
       90,
       'S31GgqXCYnNuR/9ad2VpcYw5eZebe5GChKyAZXRuY6F2s3RPgIBzXmKIgICnlmiAgICAgICAep+KqLZ6g5ttgQ==',
+      2,
     ],
     [
       3,
@@ -6330,6 +6897,7 @@ export const PIECE_MODEL: PieceModel = {
       'l6Wrp6Ofm5eTj4uIhIB8eHRwbGhkYFxYVl1reoGAfoiXpauno5+bl5OPi4iEgHx4dHBsaGRgXFhWXWt6gYB+iA==',
       90,
       'paKxc2Bg4NdpplmfXItbapuvX2NnamtwbmFdcbpuuE92YXShgCZzXmlVgICnlmiAgICAgICAep+Kl06DbJuZkw==',
+      2,
     ],
     [
       8,
@@ -6340,6 +6908,7 @@ export const PIECE_MODEL: PieceModel = {
       'laOppaGdmZWRjoqGgn56dnJuamZiXlpYXmx7hIJ+fIaVo6mloZ2ZlZGOioaCfnp2cm5qZmJeWlhebHuEgn58hg==',
       90,
       'mKKxg29nsrppm1qMXHVdb5uvYWZnamtwbmFjcYxuuE92YXShgIFzXmlZgICnlmiAgICAgICAep+KmU6DbJuakw==',
+      3,
     ],
     [
       8,
@@ -6350,6 +6919,7 @@ export const PIECE_MODEL: PieceModel = {
       'kZ2hnZqWko6KhoJ+enZybmpmY19jcH+KioaCfnp2doGRnaGdmpaSjoqGgn56dnJuamZjX2Nwf4qKhoJ+enZ2gQ==',
       90,
       'dKKxsZSA4Ndpd1laXHhbfZuvX2NnamtwbmFjX6NuuE92YXShf35zXl9igICnlmiAgICAgICAep+KmEN1XpuKjg==',
+      0,
     ],
     [
       0,
@@ -6360,6 +6930,7 @@ export const PIECE_MODEL: PieceModel = {
       'd3+EgIGJl6Olo6Smp6iinpqSjIR8dW5nZGBcZGtzd25pZGRcZnB4iJGZoJ+bl5OPjIiEgHx4dHBsaW1ta2tgaQ==',
       91,
       'k15bZnNqaFycnZKBmGmLcT54oouVpXeGdIeXql1uY6F2s3RPgICAXpJ8gICwN8MuPTIL6CfBZp8AjLa7xZvotQ==',
+      6,
     ],
     [
       1,
@@ -6370,6 +6941,7 @@ export const PIECE_MODEL: PieceModel = {
       'mJmbmpONhXx2b2djaXB3fnRxbWlydYSPkpiRjYmFjZKanJWPhn53bWhlZ2pqcX2Jkpehq6+hcFJRW2VrcX2Klg==',
       91,
       'alhkZpeHZ3F2cK9opm6La5hgvcHvdr3trNKurkbbuE92YXRPgICAXpS2gICwlmjSw871GNk/Zp8AsrbHsptZVQ==',
+      1,
     ],
     [
       2,
@@ -6380,6 +6952,7 @@ export const PIECE_MODEL: PieceModel = {
       'kZmfnpWMhoR+enhycHh6eXlta3eHlZuYk4+NiIWBfHhybGJgZ251dXFucXuIkZGNiYWCfnp2cm5vdoOPko+Kig==',
       91,
       'RoA8hab/Y4hqQvhZcWRrcopAeJacdpKDbqyCYHRuY6F2s3RPgICAXmSTgICwlmiAgICAgICAZp8AEbZ5gptuYQ==',
+      1,
     ],
     [
       3,
@@ -6390,6 +6963,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4KDf32CkJ+npqKem5eTj4uHg397d3Nva2hkYFxYW2d3goN/fYKQn6emop6bl5OPi4eDf3t3c29raGRgXFhbZw==',
       91,
       'mKKxg29ntL1pm1qMXHVdb5uvYWZnamtwbmFeZrpuuE92YXRPgICAXmhZgICwlmiAgICAgICAZp+KkbZ+Z5uSjg==',
+      3,
     ],
     [
       8,
@@ -6400,6 +6974,7 @@ export const PIECE_MODEL: PieceModel = {
       'cX+FgX19iJekqKSgnJmVkY2JhYF9eXVxbWllYl5aWmJxf4OBfX2Il6SopKCcmZWRjYmFgX15dXFtaWViXlpYYg==',
       91,
       'l6KxhnFoqatpmlmKXHFccpuvYWNnamtwbmFqcIxuuE92YXShgKmAXm5egICwlmiAgICAgICAZp+KmraFb5ubjg==',
+      2,
     ],
     [
       8,
@@ -6410,6 +6985,7 @@ export const PIECE_MODEL: PieceModel = {
       'kJ2hnZmVkY2JhYJ+enZybmpmYl9ldIOMiYWCfnp2dYCQnaGdmZWRjYmFgn56dnJuamZiYGV0g4qJhYJ+enZ1gA==',
       91,
       'cqOxs5WBq7BpdVlYXHlcfJuvX2NnamtwbmFnXaNuuE92YXShf1aAXmJngICwlmiAgICAgICAZp+KnbZ2X5uIkw==',
+      0,
     ],
     [
       1,
@@ -6420,6 +6996,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5WcmJSQjIiEgHx5dXFtaWVodIGKh4SGiIqHg36Hk5+noZ2Yko2DeW5iZ2xzdnJuamhncn+JjJGJgHxvcnFueA==',
       92,
       'a35wk5qHbWx7bp9dZXZpdWF1lJ2JiWx7d6yWnLpuY6F2sz9PgIBUXm9+gID/lsMALQk/tDShZv+Kom2ospttcA==',
+      1,
     ],
     [
       0,
@@ -6430,6 +7007,7 @@ export const PIECE_MODEL: PieceModel = {
       'k5WRfm9rbnaEkp2ek4V+krWyml1bZ3F2f4+iray2vLSGbW6Dl5JgSkRMVlVidoSLkZuloFZNTXaDd2phZnJ9jg==',
       92,
       'SypaN6HCZmlwScJ5gGp9dppR////qn+Q//+uq0bbuE92YT9PgIBUXnW2gID/lmj///+tGL1SZv+KD3SNdz5ZVQ==',
+      0,
     ],
     [
       2,
@@ -6440,6 +7018,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4eOjoR6dW1tbHB5foOKkJKWk5CJfXJtdoOOkY2KhYF/eXdxbmpnYmRxeoGBfXl/h5OenZqVkYuHhYF9eXVvcw==',
       92,
       'Y4ZQg6GQcnJ1X5ZhiGqDcI18f5h0dIBxcKymroBuY6F2sz9PgIBUXnaSgID/lsMAGRSUtI+NZv+KbbapsjxZVQ==',
+      1,
     ],
     [
       1,
@@ -6450,6 +7029,7 @@ export const PIECE_MODEL: PieceModel = {
       'b3F2cmxqZmNpdIOMjImEgHx2dHB1gpGcm5eTj4yIhIB8eHRwbGhma3qGi4aEhYiJhIF9fISPnKGfmZONhn1tbg==',
       93,
       'Z4t9pJ2LcXRzaYtgZ3lma2h+hHt9fHFxd4eVirpuY6F2sz9PgIBZXm+CgID/N8MmRgBE6DGKZv+KpWeYoZtzaQ==',
+      3,
     ],
     [
       0,
@@ -6460,6 +7040,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJ2mpa6qmINzfI2Ic11RVlxebH6KjZKirq+IVVRrdnhqZWx5hYyTlpOHb2trcHaAjZicj4eNoKyiV1JVZnJzfA==',
       93,
       'T0ZrRKOzaG13Tq51jWKDdJlYzv//cYD/9v+unUbbuE92YT+h/+pZXni2gP//lmj///+iTL5OZv+KQnKMdTxZVQ==',
+      2,
     ],
     [
       2,
@@ -6470,6 +7051,7 @@ export const PIECE_MODEL: PieceModel = {
       'b3iChoF2b21qcHZ8hY2VmZaQhXl9hI2Tko6KhoJ+eHZybWpmYV9fa3mChIB8eoSQnKSempiSjo2HhYF7eXNvbQ==',
       93,
       'c4xripaBc2x5c4thXmKYZJR7dol0cHlzcGGmroBuY6F2YT+hABVZXoCMgAD/lmgbOxmZTJKnZv+Kf7aiqzRZVQ==',
+      1,
     ],
     [
       1,
@@ -6480,6 +7062,7 @@ export const PIECE_MODEL: PieceModel = {
       'bHh9e3VybmpveoaMi5KLf3tqbm9rcH2Ml5aTj4uHg397d3Nva2dteIWOiImJiY2Hg4OKmaSqpZ6XjoR4bmFaYg==',
       94,
       'YndZjZ+Ram17Y7xgb3diaU1iqK2GkWx5dqyZk7puY6F2sz9PgIBcXnGMgIC7lsNUlHMztESCU5+Kn7aYoZuZiA==',
+      3,
     ],
     [
       0,
@@ -6490,6 +7073,7 @@ export const PIECE_MODEL: PieceModel = {
       'hI+Wko6KhYF9eXRwbG13g4+PjImJkpmeloZ7cWtweomTj5WcoqKUg3NhXWFpcG9zfo2Ukoh9cWdlbXN1dnFveA==',
       94,
       'UWx5hqaub4RsUIdvoGdrcptvmLzofZa0tdKup0bbuE92YT9PgIBcXnq2gIC7lmjgnLDKGL9aU5+KSEOKdD5ZVQ==',
+      2,
     ],
     [
       2,
@@ -6500,6 +7084,7 @@ export const PIECE_MODEL: PieceModel = {
       'foaPlZqblZSNhH90d4GIkI6JhYF9eXVxbWpmYl5mc36DgHx4eoWSnaGbmZWQjoiFgnx6dXd9gYh/dnBmZmZpdQ==',
       94,
       'cIZghpmEeHpzbYFjimmfaXd6eZV0coVycayiroBuY6F2sz9PgIBcXn2NgIC7lsNMUF6EtH2kU5+KgbabpDtZVQ==',
+      4,
     ],
     [
       1,
@@ -6510,6 +7095,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJedmZaSjoqGgn56dnJuamZjY25+io6KiIJ+enR0e4mYoJ+bl5KOj42MiH54cm5qZV9haXeDhYJ+eHp7enx2fw==',
       95,
       'b5CNoJeDdHVxc3paa3hndXmMdHl/d3FyeGGVlrpuY6F2sz9PgIBSXm54gID/lsMAAABltCqmZv+KobansZtmdA==',
+      7,
     ],
     [
       0,
@@ -6520,6 +7106,7 @@ export const PIECE_MODEL: PieceModel = {
       'kZCLd3Bvc4ORm5+VhIKYvrmhZltka3F6i6Syr7bBvbV4aXKLmJBVRD5IT05YcISMk5qjoW1HQ197fm1hZG56iw==',
       95,
       'SgtOMJzGY2GDTNt/YGmthpo/////zZu8//+upkbbuE92YT+h/8tSXnS2gP//lmj///+nGLtMZv+KD0mPeDxZVQ==',
+      0,
     ],
     [
       2,
@@ -6530,6 +7117,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4KLjIF3b25wdXuBhYqSk5OPiHxycHiKlJWRjYqGgn56dnJuamViYWx4fYF7d3qBkJqfm5eTjYuHhX99d3RwbQ==',
       95,
       'ZohThZ+NbGt4Y6ldcmmVaYB0fpBzc3xxcYeproBuY6F2sz+hADRSXniRgAD/lsMADQN0tJyOZv+KbbauuDhZVQ==',
+      1,
     ],
     [
       1,
@@ -6540,6 +7128,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIqRjYmFgX16dnJweomXnZmUkIyGgXpya298iIp/bmdwfYqNiYWBfXp2cnqIkpqOfHh6iJKSjIN9eHNva2ZjbQ==',
       96,
       'UXZ/qKivuIRsTmNsgWtzZpqSg6uyc4KwbviunkbbuE92YZpPgIBcXnq2gIBnlmh+gKOzXbZSesWKnHaMdptZVQ==',
+      2,
     ],
     [
       3,
@@ -6550,6 +7139,7 @@ export const PIECE_MODEL: PieceModel = {
       'b36GhY2dqrGtqqSfm5WUkIyIgn55dHBsaWRgWlZSUFdmdXt9hJSlra2no5+ZlZGNioaCfnp2cm5qZmBcWFJTXQ==',
       96,
       'vjh5RjxQeXd/wmbMfMN9p5qbgYB0tO52mIdVeYZuuE92YZqhndhcXmlOgKRnlmiAgICAgICAesWKal9qU5uhpA==',
+      3,
     ],
     [
       3,
@@ -6560,6 +7150,7 @@ export const PIECE_MODEL: PieceModel = {
       'eIiaqK+tq6ejn5uXk4+JhYF9eXZva2dkYFxYVFJSXG1+i5qlrK2ppZ6bl5OPi4eDgYB8eHRvbGhkX1pWVVZcbA==',
       96,
       'zGyDPi1KYl65wmzXbeSB6JV0cHJ9j3qFgmFPe5NuY6F2YZqhmq5cXmlLgKJnlmiAgICAgICAesWKXWBrdJuhpA==',
+      3,
     ],
     [
       4,
@@ -6570,6 +7161,7 @@ export const PIECE_MODEL: PieceModel = {
       'n6SkoJyZlZGNiYWBfXl1cW1pZWJeXFxpeIKFg4WIj5CSmJuenJmVkY2JhYF9eXVxbWllYmNmbG9vdXl9fX2BkA==',
       96,
       'jaCnjHxudHJzkF99bGZxdpuXYWdsamtxbmFMWaBuY0//YZqhZVFcXllRgF5nlmiAgICAgICAesWKZ0FSepuIlA==',
+      6,
     ],
     [
       2,
@@ -6580,6 +7172,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYOLjIWAenZ0dHV6foCFio6Pj4qEfXNveIGLkYuJhYF9eXVwbWllaXR+iIiGgn13e4SSnJiVkIyIhYB8enVxcQ==',
       96,
       'WY1djaeed3ptVoZZmWJ+cZF9dnx3cXd4bmGdim1uY6F2s5qhamJcXnGWgHtnN8N+XVGj6F5jesWKb6OEjZtZVQ==',
+      1,
     ],
     [
       8,
@@ -6590,6 +7183,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKGhnZmVkY6KhoJ+enZycHF7end2Y2BiZXV9fnp4f46co6GdmZWRjoqGgn56dnJuamZiXl9ndoSHhoJ+ent/jg==',
       96,
       'fpuInIt4b2t5gW1qhGuEdmOIfW5ucGtxbodGUa1uY6F2s5qhjy1cXlZSgIBnlmiAgICAgICAesWKkk1JUZuEqQ==',
+      6,
     ],
     [
       8,
@@ -6600,6 +7194,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKKloZ2ZlZGNiYWBfXl2cm5qZmJeXVxoeICFgX19g42coqKhnZmVkY2JhYF9eXZybmpmYl5dYGh4gIKBfX1/jQ==',
       96,
       'jaGukXxukJBrkVt9XmRfepquYmltamtxbmExS7puY6F2YZpPgIBcXlNMgIBnlmiAgICAgICAesWKiVhASJt7pA==',
+      0,
     ],
     [
       8,
@@ -6610,6 +7205,7 @@ export const PIECE_MODEL: PieceModel = {
       'kqCmop6alpKOioaCfnp3c29rZ2NfW15re4aFgoeTn6eloJ6alpWXl5iTioR9eHBnZ2ZpbGhkYFxYXmt3fnx5gw==',
       96,
       'loKLcXJpdHJum2iFc3CJY5mRf2x0gmxylodwfXpuY6F2YZpPgIBcXmpcgIBnlmiAgICAgICAesWKg2JtdZuqqQ==',
+      2,
     ],
     [
       0,
@@ -6620,6 +7216,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4WLh4N/fH+MnKeno5+blZGLhX94cnF9i5KMfG9jXFdYYm56e3mBiI2GeoCIlpuXk4+Lh4N/fHh0cGxoZGBeaA==',
       96,
       'fW90iYx5dXN1fXRrjmaQgmWIl6Gzga2JcdKfrmBuuE92YZqhlp1cXoGDgIVnlmiCkoBWXWmwesWKn36LdJtZVQ==',
+      2,
     ],
     [
       0,
@@ -6630,6 +7227,7 @@ export const PIECE_MODEL: PieceModel = {
       'cH+IhIB8eHR2gpKen5uXlJCMiISAfHh0cGxoZ3KBjI6CdHR3foaCjZqjqaOckoJ1bnWDjoyGgXp0bmhkYF1ZYg==',
       96,
       'c3J5kpWAeXlydHBhi2+OgGSLlKW+f4LJcdKkrVNuuE92YZqhfcdcXoGOgIBnlmiCkoxUXYOcesWKoH6MdptZVQ==',
+      2,
     ],
     [
       1,
@@ -6640,6 +7238,7 @@ export const PIECE_MODEL: PieceModel = {
       'aGhnbnuLlZKPi4eDf3t3c29rcoCPmZmYl5eQh393cG91eXdyZmx8h4+Lh4N/e3dzc36Ll5aKiYmOkoyEfHJqaA==',
       97,
       'TYWUqae6cIFqS4hzYGKEZpqDepewdIaFbtKumkbbuE92YZpPgIBXXne2gIBnlmh+f4+vXbBIep+KrXOIcptZVQ==',
+      3,
     ],
     [
       3,
@@ -6650,6 +7249,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKqtqaShnZmUj4uIhIB8eHRwamZiXlxWUldldoKChpCfra+rqKGdmZWSi4iEgHx4cm5qZmJeWFRSVGV2e35+ig==',
       97,
       'uEZ8T0RUfnt0vFrEYrtmm5iafH90qdZ3f4dVdYZuuE92YZqhn7RXXmZOgJxnlmiAgICAgICAep+KcFplTZuepg==',
+      0,
     ],
     [
       3,
@@ -6660,6 +7260,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKqvq6qmop6YlJKOioaAfHZybmppZF9bV1RSVWJzg46cpqurpqGdmZeUjoqGgoB/e3dzbWtnY19aV1ZYYW55iw==',
       97,
       'xniIQzVOZGC1wF/QgtWOzZN2b212h3N+gWFQd6BuY6F2YZqhmWhXXmdLgKFnlmiAgICAgICAep+KVltlbpudpA==',
+      2,
     ],
     [
       4,
@@ -6670,6 +7271,7 @@ export const PIECE_MODEL: PieceModel = {
       'mZ2empaSjoqGgn56dnJva2djY2ZqcXFzeXt8fH+JmKKjop6alpKOioaCfnp2cm9rZ2NfXV1mdX+Eg4SHjI+PlQ==',
       97,
       'i6Cnjn5vdHJ0j2B6bmNzd5uXYWdsamtxbmFRW5NuY0//YZqhZpdXXlpSgF9nlmiAgICAgICAep+KZ0BReJuNlA==',
+      0,
     ],
     [
       2,
@@ -6680,6 +7282,7 @@ export const PIECE_MODEL: PieceModel = {
       'hYuRjYmEgH56dXJuaGZiZ3aDi4iDfXl4dn+Kl52cmZOPjIeDgXt3dW91fISLg3tybWtsdXyAhYmNk4+OhoB5fQ==',
       97,
       'ZY9xlaCOi31uZHJZiWOdZ5J+cXl5b3F6bmGckm1uY6F2s5qhcDlXXnOKgHtnN8N+Z1ij6Fd8ep+KfqmDjJtZVQ==',
+      7,
     ],
     [
       8,
@@ -6690,6 +7293,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYWHg397enuGlp+in5uXk4+Lh4N/e3h0cGxoZGBeY219hYWEhIiXnJyfkIiIhIyRj4uHg397eHRwbGhkYF5gbQ==',
       97,
       'f5uJm4t4b2t6gWxqg2uDdmSOemducGtxbodLU61uY6F2s5qhdENXXlZTgF9nlmiAgICAgICAep+KkEpIUJuLpA==',
+      1,
     ],
     [
       8,
@@ -6700,6 +7304,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYKFgX18gYuZoaGgnJmVkY2JhYF9eXVxbWlmYmBeZW55goKBfXyAipmhoqCcmZWRjYmFgX15dXFtaWZiXl5gbg==',
       97,
       'iKCtl4Fxj45sjFp2XmRcfZqtY2luamtxbmE6TbpuY6F2YZpPgIBXXlNNgIBnlmiAgICAgICAep+Kf1VASJuAnw==',
+      3,
     ],
     [
       8,
@@ -6710,6 +7315,7 @@ export const PIECE_MODEL: PieceModel = {
       'l5eZkYmDe3VpaGhqb2tnY19bV15rd357fImYpKShnZmVkY2JhYF9eXVxbWpmYl5aYW9+h4OGjJmnpaSimZiTkg==',
       97,
       'mIOJb3BocW9vnGeIdXWJZ5iNgG52gGxzl4dwfnpuY6F2YZpPgIBXXmpagIBnlmiAgICAgICAep+KgmFpcpupnw==',
+      0,
     ],
     [
       0,
@@ -6720,6 +7326,7 @@ export const PIECE_MODEL: PieceModel = {
       'cXuChIR0Z19ZXGZzfXt4gIeIgn2Cj5qalpKOi4eDf3t3c29rZ2NfYm9+iouHg397eYKRn6akoqCemJCJgXh0cw==',
       97,
       'eYB8kI98cnBwe2lmmmuIe2d9h52zeJOFcdKirmBuuE92YZqhgj9XXoCFgIBnlmiCjYpXXXGnep+KpX2HcZtZVQ==',
+      1,
     ],
     [
       0,
@@ -6730,6 +7337,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJqgnJiUkIyIhYF9eXVxbWlmbXuKj4V4dXiCh4OIk5+loJuQgHx8gYuMi4d/d21lZGBfXV1oeIWIhYF9eXVzfQ==',
       97,
       'cYKBlpaCdHZuc2lelnJ9eWaDhZ64eH2jcdKmrVNuuE92YZqhfsBXXoCPgH9nlmiCjJBWXYmVep+KpHyJcptZVQ==',
+      1,
     ],
     [
       1,
@@ -6740,6 +7348,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z2dob36MlZOPi4eDf3t3c29rbnuKlpmZmZmTiYB3b211foB4aWt1hI2Lh4N/e3dzd4ORmJCBgYePk46EfHJnZw==',
       98,
       'SX+RoajPbXtuRpJyXWSJZJt4gKbBdoyMbviumkbbuE92YZpPgIBRXnS2gIBnlmh9fJu+XbVLesWKr3KGcJtZVQ==',
+      3,
     ],
     [
       3,
@@ -6750,6 +7359,7 @@ export const PIECE_MODEL: PieceModel = {
       'maiwrKainZiUkIyIhYF9eXVxbWlkX1tWUlVhdIGDhIudrbCsqKKhmpaSjIiFgX15dW9rZ2JfWlVQUl1vfHx9hw==',
       98,
       'vDR2ST9SeHR3v2PJecGFpJiagIB0u+12l4dWfIZuuE92YZqhnNtRXmdNgKJnlmiAgICAgICAesWKbl9mTpufnw==',
+      0,
     ],
     [
       3,
@@ -6760,6 +7370,7 @@ export const PIECE_MODEL: PieceModel = {
       'naqwrKqmop6al5OPiIWBfXl1b2tnY19bV1NSU19wg42dp6usqKSempaSjoqGgoF/e3dzb2tnZF1ZWFRWX2p6jA==',
       98,
       'zGuBPS1KYl66wmvWc+ON55NxcHN9kHqDgmFQfZNuY6F2YZqhmdJRXmdLgKJnlmiAgICAgICAesWKXWBmb5ufpA==',
+      2,
     ],
     [
       4,
@@ -6770,6 +7381,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYSFhoqPkZCUmp2empaSj4uHg397d3Nva2djYWRnbm5wd3l9fX6Lm6Smop6alpKPi4eDf3t3c29rZ2NfW1pgbg==',
       98,
       'kJ+mh3hscnB2k2CBcGp3dJiUZGx2amtxbmFKWqBuY0//YZqhZi1RXlhPgF5nlmiAgICAgICAesWKZEJMdJuLlA==',
+      5,
     ],
     [
       2,
@@ -6780,6 +7392,7 @@ export const PIECE_MODEL: PieceModel = {
       'foiPi4mEgX14dXBsamZpcnyGiYaEgHl3fIiVm5qUkI2IhoJ+eHRwdH2Fi4eBenZycXN3fH+DiI6SkpCJgXhudQ==',
       98,
       'XY1lkaWZf31sWnhYmGKHbpJ8dX13cHh4bmGYiG1uY6F2s5pPgIBRXmyIgIBnN8N9W0+v6Ed1esWKeqV7g5tzcw==',
+      3,
     ],
     [
       8,
@@ -6790,6 +7403,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYWIhIB9eXqCkZ6ioJyYlJCMiISAfXl1cW1pZWFdYGl5hYaEg4WSnZ2emIiIiIeQkIyIhIB9eXVxbWllYV1eaQ==',
       98,
       'fpuInYt4b2x4gWtqgmyEdmOIfWZscWtxbodEUK1uY6F2s5qhjixRXlRQgIBnlmiAgICAgICAesWKlU9CSpuCrg==',
+      1,
     ],
     [
       8,
@@ -6800,6 +7414,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKOkoZ2ZlZGNiYWBfXl1cW5qZmJeXWBqeYGDgX19g42coqKhnZmVkY2JhYF9eXVxbmpmYl5dYGp5gYOBfXx/jQ==',
       98,
       'jKGukn1vkJBqkVp8XWJcfZquYmltamtxbmEuSrpuY6F2YZpPgIBRXlFLgIBnlmiAgICAgICAesWKiVs5QZt9pA==',
+      4,
     ],
     [
       8,
@@ -6810,6 +7425,7 @@ export const PIECE_MODEL: PieceModel = {
       'mpublIyFgHp0aGVmaG1oZmJcWlljcnt+fYKQn6Wjn5uXk4+Lh4OAfHh0cGxoZGBcWmV0goWChpGep6WinpqWlg==',
       98,
       'moGLbm5ndHJtn3CKanSKZpuPgGtzg2xyl4dtfnpuY6F2YZpPgIBRXmhYgIBnlmiAgICAgICAesWKgGFncJumqQ==',
+      0,
     ],
     [
       0,
@@ -6820,6 +7436,7 @@ export const PIECE_MODEL: PieceModel = {
       'fomOi3poYVhXYWt3enmBhomAeICKlpmVkY2JhoJ+enZybmpmYmBqeYeNiYaCfnp6hZShpaSjo5+Xj4R7dXRydA==',
       98,
       'dXlxjZN/b25yd29lrWqRdlhvlaa0fZmJctKirmBuuE92YZqhgz9RXnyFgINnlmiElIpJXXapesWKp3yFbptZVQ==',
+      1,
     ],
     [
       0,
@@ -6830,6 +7447,7 @@ export const PIECE_MODEL: PieceModel = {
       'i5mfm5eTj4uHhIB8eHRwbGhrd4eQjH51dXyEhIeTn6ejnI96dHZ9i4+NjIV9cmpiXl9eXWNxgIqHhIB8eHRyew==',
       98,
       'bXt2l5mGcXVtbm9foXGDdlh2kqTDeoGwcdKmrlNuuE92YZqhfMBRXnyPgH1nlmiClIxKXY6XesWKpnyGcJtZVQ==',
+      1,
     ],
     [
       1,
@@ -6840,6 +7458,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYiRjYmFgX15dXFzf4+bnJeSjouGgXpzbHF7goN4aWh0gYyNiYWBfXl1cnmHlJqQfnyAjJSOiYF9eHRwa2diaw==',
       99,
       'U3uCqqeohINtUW1rem1lZ5qbfqKocX+rbqyunkbbuE92YZpPgIBgXny2gIBnlmh9gJuuXbJRep+KnHaNd5tZVQ==',
+      2,
     ],
     [
       3,
@@ -6850,6 +7469,7 @@ export const PIECE_MODEL: PieceModel = {
       'b36EgoqVpa+wqqagnJiUkIqGgn56dnBsaGRgWlZQUFpqeX1+gZCiq6uno6CcmJKOioaCfnp2cm5qZGBcWVVTXg==',
       99,
       'uD99TkRUeXZ4vFrEZbptmJeaf390sth3lodVdYZuuE92YZqhtMhgXmhPgMJnlmiAgICAgICAep+KcFxpUpufpA==',
+      3,
     ],
     [
       3,
@@ -6860,6 +7480,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYiaqK6tq6ejn5mXk4+LhYF9d3Nva2pkYFxYVlJTXG1+i5qlrKyppJ6bl5OPi4eDgX18eHRwbGhkYFpWVFZcbA==',
       99,
       'y3KHPy9LY2C4w2bXduKI4ZZ0b3F7ineEgmFPd6BuY6F2YZqhmXlgXmlLgKJnlmiAgICAgICAep+KUV1qc5uepA==',
+      7,
     ],
     [
       4,
@@ -6870,6 +7491,7 @@ export const PIECE_MODEL: PieceModel = {
       'mJuempaSjoqGgn57d3Nva2djY2VqcHF0eXx8e32ImKSlop6alpKOioaCfnt3c29rZ2NfW11ldIKEgoWHjZOMlA==',
       99,
       'i6Gmjn5vcnF2j196b2N1eJmVY2dsamtxbmFPWpNuY0//YZqhZoZgXltTgF5nlmiAgICAgICAep+KbUBUfJuKng==',
+      0,
     ],
     [
       2,
@@ -6880,6 +7502,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4CJiIR9dnVxc3d6f4KIj5GSjoh+d3F4hIuRjYmFgHx4dHJuamZkbXqEiYaEgHl4f4qWnJiWko6IhIB8enZwcQ==',
       99,
       'Xo5jkKSWeHhwXIZYkGKNbJF8dHl3cHR5bmGfkG1uY6F2s5qhbHpgXnWXgHpnN8N9Y1Wf6GZoep+KcqaIkZtZVQ==',
+      1,
     ],
     [
       8,
@@ -6890,6 +7513,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKCjn5uXk4+Lh4SAfHh0cG50enl6bGJhYm54fXx6e4iYoKOfm5eTj4uHhIB8eHRwbGhkYF9gbX2Fh4SAfHp7iA==',
       99,
       'gJuJm4p3b2t4gmtrgWqDdmWOeG9scGtxbodKU61uY6F2s5qhcjlgXldTgF5nlmiAgICAgICAep+KkEpMVJuHqQ==',
+      6,
     ],
     [
       8,
@@ -6900,6 +7524,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKKkoJyYlJGNiYWBfXl1cW1pZWFeXWNsfIKCgYB/g42Xn6GgnJiUkY2JhYF9eXVxbWllYV9dYGx5goSBfX1/jQ==',
       99,
       'i6Csk35wjY1qj1t6XmFdfJitYmlwamtxbmE3TbpuY6F2YZpPgIBgXlRNgIBnlmiAgICAgICAep+KhFRETJt9qQ==',
+      0,
     ],
     [
       8,
@@ -6910,6 +7535,7 @@ export const PIECE_MODEL: PieceModel = {
       'kqCmop6alpKOioaCfnp3c29rZ2NfW15re4aEgomWoqijoJ2Zl5KWl5WVioJ+dm1raGhramlkYFxXXmt3fnx5gw==',
       99,
       'loWMcnJpcnBxmmWEeXKCZJmQf211fmxylodxfXpuY6F2YZpPgIBgXmxdgIBnlmiAgICAgICAep+Kg2Judputtw==',
+      2,
     ],
     [
       0,
@@ -6920,6 +7546,7 @@ export const PIECE_MODEL: PieceModel = {
       'doSLh4N/e4KQn6mmop6alZGLhYB4cXOAiY2Gc2lhWlddaXR8eXuFiY2DfYWOmpqWko6Lh4N/e3dzb2tnY19dZw==',
       99,
       'f3R7iYp3eXd0gHVuhWWLgWeOj5y2f6aKctKfrmBuuE92YZqhk4VgXoSDgIZnlmiDj4BWXWivep+Kn36MdZtZVQ==',
+      2,
     ],
     [
       0,
@@ -6930,6 +7557,7 @@ export const PIECE_MODEL: PieceModel = {
       'c4GIhIB8eHR5hpWgn5uXk4+MiISAfHh0cGxoZnB/io6Dc3N3foSAh5Sgp6Wdlol3dHmEjIyFfnhxbGhkYFxaZA==',
       99,
       'dXiBlJN/enpvd2lhhm+HgGyOjKO2e4G5cdKkrlNuuE92YZqhfcRgXoSPgH5nlmiCjpBeXYGZep+Knn6Od5tZVQ==',
+      2,
     ],
     [
       0,
@@ -6940,6 +7568,7 @@ export const PIECE_MODEL: PieceModel = {
       'laOppaGdmZWRjoqPmKSqoJCAdG1pY2FcV1VPTVNgcYOTpK6qqKSfnJiUjoyIhYJ9e3d1c2tlYV1XVU9RX2t4hg==',
       100,
       'si0wPEZVU0LtoMy6zLnjugA/1YeB2ZV2c4eXrrpuY6F2s1VPgICVr7h2gIBvlsN+YYdrgDvJU1SKdUWMlZtuVQ==',
+      1,
     ],
     [
       0,
@@ -6950,6 +7579,7 @@ export const PIECE_MODEL: PieceModel = {
       'j4+OjYmHhYKBfHd1cW5rZWFdX2t4ip2otLSwqaCakIiBdGlcXmdwd3NvaWdjX11kc4OKhoN/e4CHlJ6alpKOjw==',
       100,
       'eFdHaIp6XVGob7B163PMcjE6vXR3rnJxdYeunUbbY6F2s1WhaeeVr6m2/4BvlsOEdHnAgLFNU1SKm0+UnZtZVQ==',
+      1,
     ],
     [
       1,
@@ -6960,6 +7590,7 @@ export const PIECE_MODEL: PieceModel = {
       'lZ+loZ2ZlZGPi4eGgn98eHRvamZhXFhcanaBgHl9ipikpaGfmZeTjYuHg4B+iZqlp5+RhHdpX1dQTElGTVpuiA==',
       100,
       'izwtXXVsWkyzf8KA5ofXhgA/531zzYZ1c4emo21uY6F2s1Whj4SVr6+chYBvlsOAq4JMgIt2U1SKiUmPmJtZVQ==',
+      3,
     ],
     [
       1,
@@ -6970,6 +7601,7 @@ export const PIECE_MODEL: PieceModel = {
       'aHN6dnJuamZhXFxmdICGgn17g5Oip6Wfm5eRjomFg398enh2cm5oZGBcWmJziZ6qtLezr6iknpWNhH50aF5UWw==',
       100,
       'ijwqXnVsWEmwgdCI8X/kghIxz3p2zIJ7cYemopNuY6F2s1WhcXuVr62ceoBvlsN+gH6JgIl0U1SKnUyRmptZVQ==',
+      3,
     ],
     [
       0,
@@ -6980,6 +7612,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKarqaaioJqWko2KhoB+e3d2dHNvbmhhXVZPUVxoeoubpqejn5uXk4+Sn6uvp5SDenNuaWdiXltVUk1OXGp6iw==',
       101,
       'tCI1PEVUVkT/tcKz18mtugs+2JN/6pV2cqyVrrpuY6F2s1VPgICEr6pugIBvlsN9cYSIgD7RU3mKYEeNlptZVQ==',
+      3,
     ],
     [
       0,
@@ -6990,6 +7623,7 @@ export const PIECE_MODEL: PieceModel = {
       'cXR4enpzcHR7hIeDfXp1cXaFlaGkoJ2ZlpKWoKWnmIZ4b2VcWE9LS1NjcIKQmqGemZeRjouHhIB+eXh2c3Ftbw==',
       101,
       'bFw/X5CCXFOmaOpt736qgwAwwHx4qHFydYeulkbbY6F2s1VPgICEr5e2gIBvlsOFiHZsgLo3U3mKilCUnptZVQ==',
+      7,
     ],
     [
       1,
@@ -7000,6 +7634,7 @@ export const PIECE_MODEL: PieceModel = {
       'YG16i5qptbSxrKWhmZGDdGVcXGR0f4F9eXNva2djYF1cZ3eEiYV/foaVo6imop6alpOPiYV/eXVubWlnY11ZVw==',
       101,
       'izgtX3RsWErJhLeA94ngjgAs06ByuNSCcqylom1uY6F2s1Whh6SEr6GRsIBvlsN/kaNCgIt5U3mKi0yRm5tZVQ==',
+      5,
     ],
     [
       1,
@@ -7010,6 +7645,7 @@ export const PIECE_MODEL: PieceModel = {
       'enuImKWnop6YlJCMioaGgoB/eHdzbWtnYV9aXGp5iZeksbWzraeknpiPhXppXVlhbXZ2cm9pZWFdW19tfISCfg==',
       101,
       'jktIY3NqWUrCg6+J8IDvdzEwx3J5u3F0coeinpNuY6F2s1WheVuEr56KT4BvlsN/dmLJgH2AU3mKnkyRmptZVQ==',
+      2,
     ],
     [
       0,
@@ -7020,6 +7656,7 @@ export const PIECE_MODEL: PieceModel = {
       'YGxwbGhkYFxYW2h5k6Wtsa2joJyVkI2Mi4qIhIF9eXNxbWllYV5aV1Jaa3mMnKuxsq2op6CcmZSRjYV5bFhQVw==',
       102,
       'txgrNT9SVUP/uayz5Myb2QBB2ZiC9KR0c6yQrrpuY6F2s1VPgIB5r6BngIBtlsN/X5R+gC3eU3mKV0WMlZtZVQ==',
+      7,
     ],
     [
       0,
@@ -7030,6 +7667,7 @@ export const PIECE_MODEL: PieceModel = {
       'c3Z7fn15c3d+g4aCfnt3c291h5ijo5+ZlpKRm6KqppeIenBlXVJLR0tXZHiKlp2cmZWUjoqIgYB8eXd1cnFwcA==',
       102,
       'ZVg/YJWKXVaYYO1q6X2dfwA6zXp2rnJxc4eulEbbY6F2s1VPgIB5r462gIBtlsODm4NqgMYsU3mKjlSXoJtZVQ==',
+      7,
     ],
     [
       1,
@@ -7040,6 +7678,7 @@ export const PIECE_MODEL: PieceModel = {
       'Xmd1iJurt7exr6ejnI+GdWleWV9re4B+enVxb2tnY11bX21+hoaCfoKQn6eoop6YlJKMioSAfHh1cW1pZWFdWQ==',
       102,
       'iEAqX3dtWUu6f7t/8ofciwAy3Hp6wZV3coejoW1uY6F2s1WhiqF5r5eLq4BtlsOAk3xcgI15U3mKgEqQmZtZVQ==',
+      5,
     ],
     [
       1,
@@ -7050,6 +7689,7 @@ export const PIECE_MODEL: PieceModel = {
       'goB+enlzcW1nY19bXGh1g4aCfnp/jZqkpKCcmJKOioiQnaann5CEfXBqYltXUUtJT1tneoqdpaSgnJiUkIyIhA==',
       102,
       'i0Y6Y3VsWEmugsSH/n75eSEtzG5zxHB0cYegnpNuY6F2s1Whdl55r5WHVIBtlsN+c228gIB+U3mKjEqPmZtZVQ==',
+      7,
     ],
     [
       0,
@@ -7060,6 +7700,7 @@ export const PIECE_MODEL: PieceModel = {
       'WGVyhpalsrGtq6WkoJuYj4h3ZlpYY252dXFtaWVhXVlaY3KAiJKhrrCrpqGdmZSPi4eDgn56eHJvbWZiYFpXVQ==',
       103,
       'rjEwQkxXVEPQnsS107Paswg+1Yx80591c4ebrrpuY6F2s1VPgICer8J/gIBtlsOAb5BugEe8U1SKdEyRm5t+kQ==',
+      5,
     ],
     [
       0,
@@ -7070,6 +7711,7 @@ export const PIECE_MODEL: PieceModel = {
       'fHl7hpajpKCcmJWSjouTm6CfjoN7cGpjW1VPTFJdbH+MmaShnZyWkY+KiIWCfnp3dnRycnBwb2tnY2Frd4GEgA==',
       103,
       'flpNZ4V2XFCsdal55HbQcjo7tm93qmxyc4eunkbbY6F2s1WhadCer7O26YBtlsOCaXLGgKhWU1SKnVeZoptZVQ==',
+      6,
     ],
     [
       1,
@@ -7080,6 +7722,7 @@ export const PIECE_MODEL: PieceModel = {
       'cYCGgn+GlaOqpqKcmJSOjIaEgHx6d3Vva2djX1tbYm+Bl6e0ubSxq6Wek4d3Z1xZYnKAgn56d3NvbGdjYVtZZA==',
       103,
       'jj8wXHJqWku2g7uC64rhiAA833t2xYR1coeopG1uY6F2s1Whi4eer7mhiYBtlsN/poI/gIp4U1SKhFCUnZtZVQ==',
+      6,
     ],
     [
       1,
@@ -7090,6 +7733,7 @@ export const PIECE_MODEL: PieceModel = {
       'hoOBf3x3dnJramRdWlhjdIGFgX17hpagpKCcmJaTjYmHkZumqJ2ThH1za2RcVlBMSk9ZZXWImqWmoJyYlZONiQ==',
       103,
       'jkM0YHNqWEm9gsWK6oDkgRoxzHh2xHp1cYeoo5NuY6F2s1WhdHier7ihdoBtlsN/gnyNgId3U1SKhE+UnZtZVQ==',
+      7,
     ],
     [
       0,
@@ -7100,6 +7744,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5egmpiUkIyIhYOEgHpyZGRveoWEf355fYCDh4KAfXqHkpqbjYaCfXx7eHRwbGhlYWp6ipKQjIiEgHx4dHBudg==',
       104,
       'WIp6l6WgaYNwV65nfWx6bZpteJRzcoNzcayurkbbuE92YSChgYdmXoC2gIBqN2iAhIeAgIKCU3mKtbavmZtZVQ==',
+      1,
     ],
     [
       1,
@@ -7110,6 +7755,7 @@ export const PIECE_MODEL: PieceModel = {
       'hpefmpeUjoyIhIOCf3l0aGFqdYOJg4F9foCBg397eH+Omp6TiYWCf315d3NxbWdkYW1/jJOPi4eDf3x4dHBtdg==',
       104,
       'Vo1+mqWiaolvVa5pdmyDa5psdY9xcYBycWGtq7puuE92YSChfnhmXn+2gIBqN2iAfHmAgH5+U3mKtbaumJtZVQ==',
+      1,
     ],
     [
       0,
@@ -7120,6 +7766,7 @@ export const PIECE_MODEL: PieceModel = {
       'hpafmZeTj4uHhIKBgH54cG5xd4B/eXV0e4OKjImDf4aOkZKMhIGAf3x6dnJvbGdjZXKEkJOPi4eDf3t3c29tdQ==',
       105,
       'V5Rwm6WhZ39wVb5kjmV3bpthbH1zbXRxcWGurkbbuE92YSChgItkXn+2gIJrN2iCf36AgIOEUy6KuLatl5tZVQ==',
+      1,
     ],
     [
       1,
@@ -7130,6 +7777,7 @@ export const PIECE_MODEL: PieceModel = {
       'hZWemZaSjoqGg4CAfn15cGtuc32EgHx7foKFhIB9go2RlZCHhIKAgH56dnJuamhia3uLlJKOioaCfnp2cm5sdQ==',
       105,
       'VJV4oqanaJZvUrhngmaDaptmbX9xbXVycGGtqbpuuE92YSChf3RkXn23gH1rN2h+gYKAgH18Uy6KtraslptZVQ==',
+      1,
     ],
     [
       0,
@@ -7140,6 +7788,7 @@ export const PIECE_MODEL: PieceModel = {
       'hJWgmpiUkIyHg31+fnx7b3ByeIKAfHh0eoCIi4eEgH+Ij5CQhYKBgoF+eXNxbGhlYGx9jZSQjIiEgHx4dHBsdA==',
       106,
       'V5J2nKWhaYxvVaxnjWVybZpub4F4bXR2b2GurkbbuE92YSChf4tlXn+2gH9oN2h/f36BgIOEUy6KubaumJtZVQ==',
+      1,
     ],
     [
       1,
@@ -7150,6 +7799,7 @@ export const PIECE_MODEL: PieceModel = {
       'hZaempeTj4mHgXx8e3t7cWtvd4KGgnx8foCDg4B9foiQlJGGhIOEhYB8eHJuamZiaHeIkpKOioaCfnt3c29sdQ==',
       106,
       'VJF+o6ana49sUqZpgGd8bJpwcIR5bnV7cGGtqrpuuE92YSChgXRlXn23gIFoN2iBgYJ/gH18Uy6KtbaslptZVQ==',
+      1,
     ],
     [
       0,
@@ -7160,6 +7810,7 @@ export const PIECE_MODEL: PieceModel = {
       'hJWgm5iUj4yIhoaGgnx0aGVrdoGDf3x5fYCFiISBen6LmJ2YjIR+enp6eHRxbGhmYGp6ipOQjIiEgHx4dHBsdQ==',
       107,
       'V4t3lqWgaH9wVrtmgGuDbJpjepVwc4JxcayurkbbuE92YSChgYZlXoC2gIFqN2iBg4KAgIKCU3mKuraumJtZVQ==',
+      1,
     ],
     [
       1,
@@ -7170,6 +7821,7 @@ export const PIECE_MODEL: PieceModel = {
       'hpafmZeTj4uHhYOFgXtzaWNoc4GHg399foGDg397eoWTnJ6RiYF8fXt5d3Nva2djZHGCj5OPi4eDf3t3c29tdg==',
       107,
       'Vox7m6WjaYRvVLdod2yKappkeJRycoJxcKyurLpuuE92YSChfnllXn+2gH9qN2h/fX6AgH5+U3mKtraslptZVQ==',
+      1,
     ],
     [
       1,
@@ -7180,6 +7832,7 @@ export const PIECE_MODEL: PieceModel = {
       'i46QjIiEgHx4dHBsaGRgXWJvfomIhIB8eHiDkp+jn5uXlJCMiISAfHh0cXJ1eHx6f4+hq6mYfmZVVGF0goeEhw==',
       108,
       'cY+eiZaCgn9vdWNZa3VnepqatGlwfGtx1IeurkbbuE92YSCheZCLXp62gHvfN2h/eACAgIWEU3kAo7ankZtZVQ==',
+      1,
     ],
     [
       0,
@@ -7190,6 +7843,7 @@ export const PIECE_MODEL: PieceModel = {
       'kJKTj4uHg397d3Nva2dkbnyPoKarp5J3YlRYX2h8jJial5OPi4eDf3t3c29ucHN3d3yLnqumknliVV1sfYiGig==',
       108,
       'bnuUb5aDfXtrc2RZdXt7gpqWvP9wfp9x1qytqrpuuE92YSChhm+LXpy4gITfN2iBiP+AgHt8U3kAC7bFr5tZVQ==',
+      1,
     ],
     [
       1,
@@ -7200,6 +7854,7 @@ export const PIECE_MODEL: PieceModel = {
       'i42Pi4eDf3t3dHBsaGRgXWRygYmHg397d3iElKCjn5uXk4+Lh4N/e3d0cnN2enx6hJWmr6eWe2NTVF9xgYeDhw==',
       109,
       'cI6diJeDgn5vdGRYa3ZmeJuZuWx1fGty0YeurkbbuE92YSChbZOJXp22gGvcN2hxcACAgIWFU3kAnrankZtZVQ==',
+      1,
     ],
     [
       0,
@@ -7210,6 +7865,7 @@ export const PIECE_MODEL: PieceModel = {
       'f5Oiqa6ql3xkVFJaYHKFk5qXk4+LiISAfHh0cG9xc3d2e4qeq6qXfGRUWWh7hoiJjZGSj4uIhIB8eHRwbGhmbw==',
       109,
       'bXaSa5eFfHhtcWhceX2Bg5uSxv91gqFy3qytqrpuuE92YSChk2yJXpq4gJXcN2iPkP+AgHt7U3kAC7bFsJtZVQ==',
+      0,
     ],
     [
       1,
@@ -7220,6 +7876,7 @@ export const PIECE_MODEL: PieceModel = {
       'i46Pi4eDf3t3dHBsaGRgXGRygYqHg397d3iElKCjn5uXk4+Lh4N/e3d0cnN2enx6hJWmr6eWe2NTVF9xgYaChw==',
       110,
       'cI6diZeDgn9vdGNYa3ZneZuZuWpwfGtx0YeurkbbuE92YSChd5GJXp22gHLdN2h3gACAgIWEU3kAo7ankZtZVQ==',
+      1,
     ],
     [
       0,
@@ -7230,6 +7887,7 @@ export const PIECE_MODEL: PieceModel = {
       'e46go6unlHxjU1deZ3qKl5uXk4+Lh4N/e3dzcG9wc3p4fo2eq6qWfGNUWmZ6hoiJjZCRj4uHg397d3NwbGhkbQ==',
       110,
       'bXqTbpeEfHtrcWZbeXx/gpuWu/9yfqFx2aytqrpuuE92YSChiG6JXpq4gI7dN2iJgP+AgHt8U3kAC7bErptZVQ==',
+      0,
     ],
     [
       1,
@@ -7240,6 +7898,7 @@ export const PIECE_MODEL: PieceModel = {
       'i46QjIiEgHx4dHBsaGRgXWJvfomIhIB8eHiDkp+jn5uXk5CMiISAfHh0cXJ1eHx6f4+hq6mXfmZVVmF0goeEhw==',
       111,
       'cY+eiZaCgn9vdWNZa3VneZqatGlxfGtx04eurkbbuE92YSChc5KLXp62gHbfN2h6cACAgIWFU3kAobankZtZVQ==',
+      1,
     ],
     [
       0,
@@ -7250,6 +7909,7 @@ export const PIECE_MODEL: PieceModel = {
       'kJKTj4uHg397d3NvbGhlb36Soqaup5R7YVNVXGV4iZabl5OPi4eDf3t3c29vcHN3dnqJnaqnlHpiU11sfIiGiw==',
       111,
       'bnmTbZaDfHlsc2daeHx+g5qUwf9xgJ9x2aytqrpuuE92YSChjW2LXpu4gIrfN2iGkP+AgHt7U3kAC7bFsJtZVQ==',
+      1,
     ],
     [
       1,
@@ -7260,6 +7920,7 @@ export const PIECE_MODEL: PieceModel = {
       'kpyjn5uXk4+NiYaDf355dnJsamReWlhgb3p/fXyFlJ+mpJ6dmZORjYeFgX17dXFuamhkYGBseIOCeHl6gIN/ig==',
       112,
       'i4+Eg35wZ1yIi397mWiKb4FxcHhybn9xcmGjrm1uY6F2s1WhV5iCXpmKgIL/lsNCDYDHo4CXU1SKTlqTnJtZVQ==',
+      3,
     ],
     [
       1,
@@ -7270,6 +7931,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZnF3c3BsaGReWl1pdYKDf3t8iJqjp6KdmZOPi4eFf317eXdzcGpmYl5cY3SHk5CTn6izt7GvqaObjoJxZFtSWQ==',
       112,
       'j0NAYnJqW0zLhtOP4YDgfBU24nl2w4B6cYeZpbpuY6F2s1WhmBWCXpOBgIH/lsNArn0Mo1CgU1SKnmSZoptZVQ==',
+      3,
     ],
     [
       0,
@@ -7280,6 +7942,7 @@ export const PIECE_MODEL: PieceModel = {
       'oa21taOQf25YSUtUY2t3hZOalpKOioaCfnp4dHJvaWVdWV5qeYGAgYqZpKahm5eRjouHhYF9eXVxbWlnbnyLlg==',
       112,
       'a2lUaZKEYGiHbeFd7nead5ctzHyFk3yH9YeuqUbbuE92YVVPgICCXpa2gID/lmj/w4vuGLlTU1SKWkyReptZVQ==',
+      0,
     ],
     [
       0,
@@ -7290,6 +7953,7 @@ export const PIECE_MODEL: PieceModel = {
       'j46OjIqHhYR+fHh0c21qZWFhZ3WBiYiMmqezs62oopiQhXhqXGBmbnNva2VjX1tfaHqGhoN+enyGj5ualJKOjw==',
       112,
       'e2Jcaol4X1Sqdrl35HSudjI+uXNzoHFxcYehn5NuY6F2s1WhqGeCXo+UgH7/lsM/gXg/o3d2U1SKm2ucpZtZVQ==',
+      1,
     ],
     [
       1,
@@ -7300,6 +7964,7 @@ export const PIECE_MODEL: PieceModel = {
       'YGt3gn98gIWIhX59h5aenpqWkpCMiIR/e3dzb2tnZWFdXGV0g4iEgX+KmaaqpqKempaQjIaDf3h0cW1pZ2FdWw==',
       113,
       'i316gXxvaV+DkYF4kmR3e3N4eIR1hHZycYegrpNuY6F2s1WhV2h6XpOFgHr/lsNAMYmoo3ehelSKiFuVnptZVQ==',
+      5,
     ],
     [
       1,
@@ -7310,6 +7975,7 @@ export const PIECE_MODEL: PieceModel = {
       'coGIhIB8gpCfpqWhnZqUkIyLlJeakX92bGZiXFhWUlxqdnp3c3iJmKSln52Xk4+Lh4aCfnx6eHRybGpnYV1ZYw==',
       113,
       'j251cHdsY1ahjZaKsHKcblhgnHF4knB0coeYo7puY6F2s1VPgIB6Xox6gID/lsNBXm95o0yrelSKmlWQmZuwng==',
+      6,
     ],
     [
       0,
@@ -7320,6 +7986,7 @@ export const PIECE_MODEL: PieceModel = {
       'hZGZlZGPiIWBfHt2dXVycWtlXF1nc36AhpKfpJ+YkY6NjIqIhIF9eXVxbWlrdoSQlp6ttbSjjXtqUkpOWGdsdg==',
       113,
       'ZWtVa5eKYWyAZeFh6G+eapsxyX+QkHqH8Yeup0bbuE92YVVPgIB6Xo+2gID/lmj/1YzsGL1QelSKTEKKc5tZVQ==',
+      3,
     ],
     [
       0,
@@ -7330,6 +7997,7 @@ export const PIECE_MODEL: PieceModel = {
       'cnR4enhycnV+h4WCfnl3c3yOnKajn52ZlZSXmpiPgXNoX1hTTVJfcXh5eH6NmKGdmZWRjouIhIB+eXd0cXBucQ==',
       113,
       'b19LZpKCXlejbe9oz3lxeAs4uXl5pHFydIeimm1uY6F2s1WhqJd6XoecgIb/lsNGnH0Ao4BkelSKiFuTnJtZVQ==',
+      7,
     ],
     [
       1,
@@ -7340,6 +8008,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZmJgZ3GBh4B5d3uAg3+DjJijo5+bl5OPi4eEgHx2dG5qZmBcWFpjcn+Cfnp5hJSfpaGdm5eRjYmGhIB8eHRuag==',
       114,
       'iIZ/hYBxa2J9jHt2jWV5fXd9b352bpV1cmGjrpNuY6F2s1WhTlt3XpKHgH7/lsM6D4a/o3uiU1SKg1eTnJtZVQ==',
+      1,
     ],
     [
       1,
@@ -7350,6 +8019,7 @@ export const PIECE_MODEL: PieceModel = {
       'coGIhH98gI6cpaWhnZqUkIyLlZ2koZGDdmxkX1pVUU5XYW53c3N6jZyjo52blpKOioaCgH58enZxbmhkYV1bZg==',
       114,
       'jl1ha3ZsX1GnirSM0na6a0BGu21zp291cYeZpLpuY6F2s1VPgIB3Xox7gID/lsM5eG1go0mwU1SKi0+Ol5uyog==',
+      6,
     ],
     [
       0,
@@ -7360,6 +8030,7 @@ export const PIECE_MODEL: PieceModel = {
       'hJGYlJCMiISBfXt3dnVycWxmYFxlcHqGkJqjoZmVkY2OjImGgn57d3RwbGhue4qUnqu1uayainloVUVKU2FrdQ==',
       114,
       'Y2JKY5aMX252Yfll/W6kZJgl1oGSmnuI/4eupUbbuE92YVVPgIB3Xo22gID/lmj/2pH4GLVUU1SKQUGHcJtZVQ==',
+      3,
     ],
     [
       0,
@@ -7370,6 +8041,7 @@ export const PIECE_MODEL: PieceModel = {
       'c4WPjIiFgXx4fYKHjYaCg4aJjJCPkI+LioaCfn15dHNtaWdhaXaBi4qMmKmytbCnoZSHeGZcXWNrbWllYV1bZQ==',
       114,
       'ZmNHZJaJXlmsY+9p13qAeQA4w3V3n3F3c4elmG1uY6F2s1WhsaR3XoWlgIL/lsM8n3sAo4haU1SKkFuUnptZVQ==',
+      2,
     ],
     [
       1,
@@ -7380,6 +8052,7 @@ export const PIECE_MODEL: PieceModel = {
       'kZyinpyYlJCKhoSAfHh0cW1pZWFdW1xpeoOEgYGOnqeqpJ6ak5KOioaCfnp4dXFtaWVjXV5mdH+Bf4KDhYJ8hQ==',
       115,
       'jY2AfntuZ1yDj3x9mGeTcoZxbHl4bHhycmGhrm1uY6F2s1WhXaaCXpmHgID8lsNGG4LDo36XZlSKdWOXoZtZVQ==',
+      7,
     ],
     [
       1,
@@ -7390,6 +8063,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZXB3c29pZ2NfW1tkc4CDf3t8iZqmpqKclpSOiomDgYF9e3dxb2tnY11cYnKGj46MlKKvtbCuqqSelIl7bmFVXA==',
       115,
       'kU9QZHJqXU+1ir6R1oDGcCdD0Hd2tXl0cYeYpbpuY6F2s1Whli6CXpR/gH/8lsNEpn0do1KeZlSKhJWVnptZVQ==',
+      3,
     ],
     [
       0,
@@ -7400,6 +8074,7 @@ export const PIECE_MODEL: PieceModel = {
       'oq61sZyJdmJNTFJga3J+jZeYlJCMh4N/e3p3c29rZWFbXGl2gYJ+gIyZpqSfm5WRjYmHhYF9eHNwbGhqc4GOlg==',
       115,
       'a25db5SEYmqEbdZd3XiMepc6xHuJjnuI7IeuqUbbuE92YVVPgICCXpa2gID8lmj/yozhGMBOZlSKZZeSe5tZVQ==',
+      0,
     ],
     [
       0,
@@ -7410,6 +8085,7 @@ export const PIECE_MODEL: PieceModel = {
       'kI6OjIqJh4OAfHh1cW9pZWFfYWx5hIqGj5yosa+opp6YjoJ3ZmVobHNwbGljX11aYXB8hoSAfHuGkp2el5SQkA==',
       115,
       'gWpja4R0X1OsfK172nO0dzpEqG95mGxzcoeeoJNuY6F2s1WholmCXpCNgID8lsNFdnU/o3B9ZlSKmZKZo5tZVQ==',
+      1,
     ],
     [
       2,
@@ -7420,6 +8096,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYGBgoOFh4aEgX52cWtkYF5mcHt+eniBjZebl5SQjIiEgHx4dHBsaGRqdH6JhoKIk56mpZ2XjYaBe3p2dnh6fw==',
       116,
       'ZoVehZyLY2aLY+JknWNgZI1Hf4dyeYVxcYd4b5NuY6F2s1VPgIBqXmRygIB3N2iAgICAgICAZp+KTbZ5gpuThQ==',
+      4,
     ],
     [
       1,
@@ -7430,6 +8107,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIKDf3ZrZGdweoaMjIuIgHd2dHR7hZGam5SIgX1+hYN/eXRva2djanaFjoyKhoSAfXl1c3J9jJidmZWPjIaBfQ==',
       116,
       'W4aVq6WbdIRrWnlmdnSBZpqGepuJcX+CfKyurkbbuE92YVWhSp9qXoO2gDN3N2hBZHKBgImBZp+Knra2oJtZVQ==',
+      1,
     ],
     [
       0,
@@ -7440,6 +8118,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipifm5eTj4yHhIiJiIV2bGNkb36Jk5yfnI18bGNjaXB5iJSfmpGGeHh4eXt2cnBsaGRjbX2Kj4uHg397d3Nxew==',
       116,
       'WnyTkqSbcXVtWYlmbHmUcJl8j6jLeYqgqtKsqm1uuE92YVWhtWBqXoG0gMx3N2i/nI5/gHd/Zp+Kpra2oJtZVQ==',
+      1,
     ],
     [
       3,
@@ -7450,6 +8129,7 @@ export const PIECE_MODEL: PieceModel = {
       'm6iuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRUX257gYubqK6qpqKempaTj4uHg397d3Nva2djX1xYVFRfbnuBiw==',
       116,
       'vaKxVUJT4NdpuVnBXL1brJuvX2NnamtwbmFdhbpuuE92YVVPgIBqXm9RgIB3N2iAgICAgICAZp+Kk6GGcJubqQ==',
+      1,
     ],
     [
       2,
@@ -7460,6 +8140,7 @@ export const PIECE_MODEL: PieceModel = {
       'iJWalpKOioaCfnt3c29rZ2l1go2NiYWKkZqkoJiSiYB8d3N0c3d6fYGBgYaIioyIhYJ8eXFtZmBobnd7eHRyew==',
       117,
       'W4plkaKaZGt+WONdemJ8ZZFNfYZzd35ybod2Z5NuY6F2s1VPgIBkXmBzgIC4N2iAgICAgICAZp+KS7ZyepuEiw==',
+      6,
     ],
     [
       1,
@@ -7470,6 +8151,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZHGCj5COioaCfnp2cnBxfo+coaKdmpGIgHt4eHdzb2dja3WCioqLiYV7d3V2dn2Llp2YkY2JiImFgHhvZ2NeXg==',
       117,
       'W3mBmqKZb6RrXIZveXOPa5qAfJ2IfJyCfKyurm1uuE92YVWhPnpkXoGygCS4N2gxWm+BgH6HZp+Kmbaxm5tZVQ==',
+      3,
     ],
     [
       0,
@@ -7480,6 +8162,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYiRjYmFgX15dXFzf4+fpaWfmI2CenZ3fX9+em9obXeFkZmeoJaEc2JhY2p2go6WloyGgoGGiomDeGxkX1tcaA==',
       117,
       'V26Jg6SheJhqVmVwfninY5p5lqvPepCpstKuqkbbuE92YVWhwYVkXn+2gNu4N2jPppF/gIJ5Zp+Kr7S4optZVQ==',
+      2,
     ],
     [
       3,
@@ -7490,6 +8173,7 @@ export const PIECE_MODEL: PieceModel = {
       'bXuBg4+eqqyopKCcmJSQjIiEgX15dXFtaWVhXVlVVF5te4GDj56qrKikoJyYlJCMiISBfXl1cW1pZWFdWVVUXg==',
       117,
       'tKKxYE5Y4NdpslmzXKlbk5uvX2NnamtwbmFlh7puuE92YVVPgIBkXm9TgIC4N2iAgICAgICAZp+KlaGGb5ucng==',
+      0,
     ],
     [
       2,
@@ -7500,6 +8184,7 @@ export const PIECE_MODEL: PieceModel = {
       'jpWgoZmUjYqGgnx5d3d6e36Af4GEhoyNjIqDfXZuaGBaXmh0fHl2eoSQmZmVkY2JhoJ+enZybmpmZ3J9iIqEhg==',
       118,
       'YYhfiZ+RY2eGXuVhk2FpZI1HfIJ4eIBybod0a5NuY6F2s1VPgIBdXl9tgIC2N2iAgICAgICAZuuKR7Z2fpuFhw==',
+      1,
     ],
     [
       1,
@@ -7510,6 +8195,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZGZyf42RjYuHg397d3RwcHuIl5ybmpaSioF8en9/e3RpY2h0gIqMi4qGfnh1c3V7iJWcmZGHg4KFhoJ4cWtlZw==',
       118,
       'V4SMoqWhbolrV5JscW+VY5p5dZCacH2He2Gtrm1uuE92YVWhPXhdXnywgCe2N2g0U2yBgH6IZuuKhbavmptZVQ==',
+      3,
     ],
     [
       0,
@@ -7520,6 +8206,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIqRjYmFgX15dXFyfY2an56cmI6CeHZ5goaEf3FobXeEkpqeoJWEdGJgY2l3g4+XlIl+enuCiYmDd21mYmFibA==',
       118,
       'Um6GiKasdoxrUHBvdXKwapl3lKHBe4icsP+uqkbbuE92YVWhwoddXnu2gNm2N2jMrZR/gIJ4ZuuKqLa8pptZVQ==',
+      2,
     ],
     [
       3,
@@ -7530,6 +8217,7 @@ export const PIECE_MODEL: PieceModel = {
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYKNnKmuqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
       118,
       'wKKxUT5R4Ndpu1nFXMRbtpuvX2NnamtwbmFfjLpuuE92YVVPgIBdXm5PgIC2N2iAgICAgICAZuuKkqqJcpueqQ==',
+      0,
     ],
     [
       2,
@@ -7540,6 +8228,7 @@ export const PIECE_MODEL: PieceModel = {
       'bXd9eXV4hJCZmZWRjoqGgn56dnJuamZocX6IioaDiZKdop6Xj4qFgX56eXh6fH6AgIGEhouLiYmCfHdsZV9YYQ==',
       119,
       'Yohhip6QY2iFYOBhjmFvZI5LfodxeINxbod4a5NuY6F2s1VPgIBuXmR0gIB4N2iAgICAgICAZnmKSLZ4gZuJgA==',
+      3,
     ],
     [
       1,
@@ -7550,6 +8239,7 @@ export const PIECE_MODEL: PieceModel = {
       'iJefnZqVjomCfnx+f3x4bGVka3iFiouLiIN6dnV1eIKPmZ6XjoaCgoSEgHl1bmllYWRwgIuOi4eFgX17d3NweQ==',
       119,
       'XYWSoqOXc4RtXXxnfHWCZJuFc4uMcHyJfGGurkbbuE92YVWhPaFuXoW2gCh4N2g4U3SCgImAZnmKora3optZVQ==',
+      1,
     ],
     [
       0,
@@ -7560,6 +8250,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipmgnJiUkIyIg4SFgX1yaWRqd4SNlp2gnot7aV9iaXF5hJGdmpOIf317fHt2cm5qZmJga3uJj4uHg397d3Nxew==',
       119,
       'XX6RkqKXcnVsXYRoanqNcJmAlJeseYKTsKysqm1uuE92YVWhw15uXoOygNd4N2jIrYx+gHeAZnmKqLa2oZtZVQ==',
+      1,
     ],
     [
       3,
@@ -7570,6 +8261,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/gIqap62ppaGdmZWRjoqGgn56dnJuamZiXlpXVFpod3+Aig==',
       119,
       'tKKxYE5Yr9VpslqzXKldkpuvYWdnamtwbmFggrpuuE92YVVPgIBuXm9TgIB4N2iAgICAgICAZnmKlaOGb5ubqQ==',
+      1,
     ],
     [
       0,
@@ -7580,6 +8272,7 @@ export const PIECE_MODEL: PieceModel = {
       'hICAfHp4dHeCkZugnJiXk4+LhYF9eXdzb2tmYmBhbnd+gn6BipOfop6alpKOioaCfnp2c29rZ2NfYm18iIyIhg==',
       120,
       'bJVhi5eFYmGJbdNYtWZfZpdJY2lxamtxbmGuoFluuE92YX+hTnyZr6LGe4CTlmhwWFmsKrFYjnmKSnZoUJtZVQ==',
+      0,
     ],
     [
       0,
@@ -7590,6 +8283,7 @@ export const PIECE_MODEL: PieceModel = {
       'XG16goWIlKKpqaSfm5qWko6HhYJ+enRxb2tnYlxYV1pldoeLjIiCgH6Ek5+lo5+bl5OPi4eDf3lzbWdhXFhTVQ==',
       120,
       'lWNWYW1nXVCwmpeJ3HbTdFJDi2x1oGxyc4eWoLpuY6F2s39PgICZr6GFgICTlsN2h1lCo0amjnmKo3ZrdJvopA==',
+      5,
     ],
     [
       0,
@@ -7600,6 +8294,7 @@ export const PIECE_MODEL: PieceModel = {
       'l6Wrp6OfmJKMhIB8eHRwbGhkYFxeaHSCg4F/enh6hJWjpaOfmZeTkIyIhIB8c21mYV5aV1ppfIeIhoJ+enh5hA==',
       120,
       'glt1gIN0dnxujFxqent8i4+ShrFxj9ZzbqygnYBuY6F2s3+hZYGZr5+cgYCTlsNwh6ego3KBjnmKrXRtdptZVQ==',
+      3,
     ],
     [
       0,
@@ -7610,6 +8305,7 @@ export const PIECE_MODEL: PieceModel = {
       'foeKhoJ+end5g5alqqikoJmSjISAfHh0cGxoZGBcWmNygYeEgHx4fISUoaWjn5uXlJCMiISAenJrZGFdWVldbQ==',
       120,
       'gF14g4V1d4Bri1pofH53ipSQhrJxj9J1bqyfm6duY6F2YX+hZXiZr56cdoCTlmhwh6eoKnB/jnmKrXNsdZtZVQ==',
+      0,
     ],
     [
       1,
@@ -7620,6 +8316,7 @@ export const PIECE_MODEL: PieceModel = {
       'mp6fnpqUkIqDfnp2cm5qZmJeXWJxgYeHgn54eoSVoqeloZ2XlZGNiYaCfHZtZ2NfXlpZX2yAjpKPiYV9d3l7iw==',
       120,
       'gmJ5fYN0cG94jGRrgXl/jGeNhZOUja+Ni6ygnZNuY6F2s3+hmn6Zr6CcfoCTlsOXhoVio3KCjnmKjnVrdJtZVQ==',
+      7,
     ],
     [
       1,
@@ -7630,6 +8327,7 @@ export const PIECE_MODEL: PieceModel = {
       'lJ2jop6blo+JgXx4cnBsaGRgXFxmcn6Df356eH6Onaeno5+bl5OPi4eDfXZwaWVhYFxaXGV2h4uLiIWFgYB9hw==',
       120,
       'h2BxeH5wbWp7kmJxjnSLiGKMg6pxis5xcqyjqW1uY6F2s3+hgbSZr6mdxYCTlsN1h6Rbo4OLjnmKbHpudptZVQ==',
+      7,
     ],
     [
       1,
@@ -7640,6 +8338,7 @@ export const PIECE_MODEL: PieceModel = {
       'fXl3d32Mmp+fm5eTj4uHg397d3NvbGhkYGJtfYmLh4WBf3t6g5CepKShn5uXkYuDfXl2cm5qZmJeWl1peIWDgQ==',
       120,
       'e4eWmYx6e3h0gWlhb3hxf4ObfWhvg21yk4eurkbbY6F2s3+hsYOZr622hYCTlsOvhVeNo7J0jnmKjX10fJtZVQ==',
+      6,
     ],
     [
       0,
@@ -7650,6 +8349,7 @@ export const PIECE_MODEL: PieceModel = {
       'l6GhnZmVkY6KhYJ+enZybmlmYl5eZnN7goB+g42aoqGempaSjoqGgn56dnNuamdkX2FseYWIhoSCgX58enZ8iA==',
       121,
       'dpVoiZB9Y16Jebhguml1aZJUY2lxamxybmGtoVluuE92YX+hWG6jr67AaYCKlmhzZmWcKrJbtXmKSY1vWJtZVQ==',
+      3,
     ],
     [
       0,
@@ -7660,6 +8360,7 @@ export const PIECE_MODEL: PieceModel = {
       'fomMiISAfH6NmKKjoZ2ZlY+Nh4aCe3dva2dkYFxYVl9ueYGGkJ2qqaWknpyYkpCKhoV+fXlycWppZV9dV1hebA==',
       121,
       'l3haZmxmXU+lnJeL0nfPcmVFeGx0iGxzc4eYnrpuY6F2s3+hhT2jr6uKKICKlsN5f2VYo1WZtXmKn4tze5vnlA==',
+      6,
     ],
     [
       0,
@@ -7670,6 +8371,7 @@ export const PIECE_MODEL: PieceModel = {
       'maOmpJ6cmJORiomEf3t1cWtnY1xbWFpnd4GDgHx9hZSipqainpyWkoyGgHx6dHJsaGRgX11lb3+EhIB8eHZ6hw==',
       121,
       'jHCBfXpua2KElX96iWl7hoSAdpJyhalzcmGdnJNuY6F2s3+hb3ujr6mXeoCKlsN5f4+Ho26EtXmKjIpye5tZVQ==',
+      1,
     ],
     [
       0,
@@ -7680,6 +8382,7 @@ export const PIECE_MODEL: PieceModel = {
       'XVtjbXyEhIN/e3l/jZ6lp6Odm5WTjouHgX13c21pZV9dWVphcH+Dg397foqapaakoJyblZGLhH56eXJxamdjXw==',
       121,
       'i3KGgXtubGKClIF4iWt2h419d5NwhapybqydmqduY6F2YX+hfHWjr6eXcoCKlmhzf4+WKmqCtXmKkItxeptZVQ==',
+      3,
     ],
     [
       1,
@@ -7690,6 +8393,7 @@ export const PIECE_MODEL: PieceModel = {
       'nqamop6alpCPiYeDfXdxbWhlYV1aW2NzhIyMhX96fImcqKmlnpqWkIyGgHx2cm5rZ2NgW1tfbn2FhoB8dnd+jg==',
       121,
       'i1t6dHlubmR9lnt5f2xyjXuIgJiOk7yBfqyenYBuY6F2s3+hkYSjr6qYhYCKlsOJjJZ6o2+DtXmKn4p0fJtZVQ==',
+      5,
     ],
     [
       1,
@@ -7700,6 +8404,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4aYpqimop6amJOPi4N/eXVxbWllYl5cWFxqfYWJh4F/fYKSnqWkn52YlZCNiYN/eXVva2hiYFxcZm56fXl4dw==',
       121,
       'k2J2b3JpamB/nXiEiWOLhHOCfJxxj7lzcqyhqG1uY6F2s3+hcqijr7SWtYCKlsN5iJ1uo3yRtXmKeJB2fptZVQ==',
+      0,
     ],
     [
       1,
@@ -7710,6 +8415,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYaKiISAfHqAkJ+lpaGdmZaQjomGgHp2b21pZWBdWV1oeISCgHx4eHuImKChnZqWko6KhoJ+enZybmpmY19fag==',
       121,
       'goqak4Z1enRxiGprZ3BphISed2hwgG10jIeurkbbY6F2s3+hp5Gjr7m2loCKlsOmiWSHo7dxtXmKl5N9hZtZVQ==',
+      2,
     ],
     [
       0,
@@ -7720,6 +8426,7 @@ export const PIECE_MODEL: PieceModel = {
       'jpqioJqWko+NiYWBe3dxbmtnZWFeZHB5goF9gYuUoKGdmZeUkIyHhIB8d3JwbGhkXl5odoOMiIaEgH99enh1fw==',
       122,
       'c5FpjJJ/ZGCIdcBcsmtraJpSZm95bHF1bmGtoVluuE92YX+hUG+er6jAa4CTlmhyYGKoKrZZtXmKPoFrVJtZVQ==',
+      3,
     ],
     [
       0,
@@ -7730,6 +8437,7 @@ export const PIECE_MODEL: PieceModel = {
       'maarpqOfm5aSjYmHhH98eHRwbGhkYFxWVFtmdnuBjZqoqqiknpuVkY2Jg395c3FrZ2VfXlxhb3uEg397d3V4hw==',
       122,
       'lm1TZGxmW06rm56J3XbfcVw9fXR/kHd5coeWnrpuY6F2s3+hgTuer6aHJYCTlsN3eWFKo1KbtXmKmn9udpvQlQ==',
+      1,
     ],
     [
       0,
@@ -7740,6 +8448,7 @@ export const PIECE_MODEL: PieceModel = {
       'l6SopqCemZSSjImGgHt1b2lnYV1ZVllldYKEgX17gpGhqKikoJyWko2Hg313dW9raGNfXVxkc4CIhYB9d3V4hg==',
       122,
       'i2B4eHpuaV+IlYt4l216iod1gqJ0jsZ0c6ycnZNuY6F2s3+hbnuer6WUeoCTlsN4g5SLo2yFtXmKjn5ud5vDgQ==',
+      1,
     ],
     [
       0,
@@ -7750,6 +8459,7 @@ export const PIECE_MODEL: PieceModel = {
       'Wl5qeoaIg397d3uElKKmpaCempWSjoiHgHl1bWlnYV9aV1poeIOFgX17g5GhqKiknpyWlI6Jg3t5c29sZ2NfXA==',
       122,
       'imJ8entvaWCDlYl1kW93ipF0gqlwjcZ2bqybm6duY6F2YX+he3Wer6OUcoCTlmhygpuZKmmDtXmKqohvd5u4cw==',
+      3,
     ],
     [
       1,
@@ -7760,6 +8470,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKSopqGempaUj4uFf3lxbWhkX1hTV2R4g4WBe3ZzeImbpKakoJyYko6Jg395c29raGRiXFpcZ3eGioeDf3t9iQ==',
       122,
       'i012cHlta2CCmIZ3inBzkX1+kKSLn82FfaycnoBuY6F2s3+hkYSer6WVhYCTlsOFlZZ7o22FtXmKq39weZtZVQ==',
+      1,
     ],
     [
       1,
@@ -7770,6 +8481,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4OUo6mmo5+bl5ORi4mBe3ZwbmhlYFxaWFxoeoWJhYaChJCao6ajnZuVk4+Hg3t1cm1saGNgWlphbX2Eg395dw==',
       122,
       'kVx1bXJqamGEnnqCimOIhHKBgqp5jdB1c6ygqW1uY6F2s3+hbqqer6+Ut4CTlsN4haBro3uStXmKg4Vye5tZVQ==',
+      6,
     ],
     [
       1,
@@ -7780,6 +8492,7 @@ export const PIECE_MODEL: PieceModel = {
       'eomNiYV/fXl8ipelpqSempiSkYyHgXt0b25oZmBcWltpdoOFf315dnaAkJ2inpqXk4+Lh4N/e3dzb2tnZGBfag==',
       122,
       'f4aYlIl3enZ2hm1lZ3VshYKafWhvg25zk4eurkbbY6F2s3+hr5Cer7O2lYCTlsOwh1iDo7tutXmKood5gptZVQ==',
+      2,
     ],
     [
       0,
@@ -7790,6 +8503,7 @@ export const PIECE_MODEL: PieceModel = {
       'hYOBf3x5eHR6iJWfn56alI+Lh4WCfHh0cG5rZmBeYW16gYF/go6aoaGcmJWSjoqGgHx7d3NvaWViX2RxfomJhw==',
       123,
       'bpVljZaDY2CHcM1ZtmdeY5NMY2pyamxybmGuoVluuE92YX+hWXybr6XFe4CKlmhuXmOkO65boXmKV3lsVZtZVQ==',
+      0,
     ],
     [
       0,
@@ -7800,6 +8514,7 @@ export const PIECE_MODEL: PieceModel = {
       'eIWXpKeopJ6cmJOQjIiCgX14dXFtZ2VhXFlYWWZzeH2AjqCorKimo5yVj4aCfnp5dW9rZ2NhXV5mdYCBgHl1dQ==',
       123,
       'lmxcY21nXlGim5OK0HjJd1VIh212lWxzc4eXoLpuY6F2s39PgICbr6SGgICKlsNzh2JGtEimoXmKk3lud5vong==',
+      2,
     ],
     [
       0,
@@ -7810,6 +8525,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKSpqKSempGKhoB+enRwbGlnYV1eZHR/hIF9enZ5f5CgpKSgmpaUkIyIgn56d3BqY1xYV1xoeYaIhoJ+enl6hw==',
       123,
       'gmJ6goR0dnhrjFxscnh/jI6Wg6Byi8h0cqyhnoBuY6F2YX+hh4Obr6KehICKlmh0ip6dO3SAoXmKp3dxeZtZVQ==',
+      3,
     ],
     [
       0,
@@ -7820,6 +8536,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKSpqKOempGMhoB+enRwbGhnYFxbXGt7g4iEgH16fYuco6SgmpaUkIyIgn56dG1qY19bWV5sfYaJhoJ+enl6hw==',
       123,
       'gWJ+hYV1dnhqilxpdXl8iZSUhKByjMd2c6ygm6duY6F2YX+hiHmbr6Ced4CKlmh0iZ6mO3F+oXmKp3ZweJtZVQ==',
+      7,
     ],
     [
       1,
@@ -7830,6 +8547,7 @@ export const PIECE_MODEL: PieceModel = {
       'mJ2gnZyVj4uEfnp2cnFrZ2NfXWBtfIWGgn56eYCQn6akop6alpCPi4eDfXZwaWRhXVxaXml5jJGTjYV9d3d7ig==',
       123,
       'g26AgYNzcG95jGZtgnd9jWyPfYiXhpqNboegnpNuY6F2s3+heHybr6KdfICKlsNugINptHOCoXmKfHdud5tZVQ==',
+      7,
     ],
     [
       1,
@@ -7840,6 +8558,7 @@ export const PIECE_MODEL: PieceModel = {
       'k5+ioZ2Zl46Ignx6dHBsaGdhXVtgcHuDgn56d36ImqSlpJ6amJSQi4aCfnhybmhkYlxaXWN0hIuNiYiEg39+ig==',
       123,
       'iGR2eX5wbmp7kWRziHKNhWaPgZpxiMNzmKykqW1uY6F2s3+hobGbr6ufwICKlsOriZtgtISLoXmKb31yeptZVQ==',
+      7,
     ],
     [
       1,
@@ -7850,6 +8569,7 @@ export const PIECE_MODEL: PieceModel = {
       'kZ6inpqWko6KhoJ+enZybmtnY19jbH2JioiCfnx8gpGdo6SgmpiUkIyGgn54c25oZGJcW2BreIWHgoB8eHZ3gg==',
       123,
       'fIiXmYt5fHlzgmZja3ZvgoKed2lwgW9zi4eurkbbY6F2s3+hpoObr6+2hICKlsOff2GKtK91oXmKen92f5tZVQ==',
+      3,
     ],
     [
       0,
@@ -7860,6 +8580,7 @@ export const PIECE_MODEL: PieceModel = {
       'dYWNiYWAfHZ0fYyXn5uXlZKPi4iEgHx4dHBsaGRgXGV0gouIhIB8eHaAj52jn5uXk4+LiISAfHh0cG5qaGRgaw==',
       124,
       'd56tpZJ9hYtqel1eYnZif5ukYmhvanFxcWGsrrpuuE92YSChgGmOXqGwgIBrN2iAgICAgHqFUy4Ao7bIs5tZVQ==',
+      0,
     ],
     [
       1,
@@ -7870,6 +8591,7 @@ export const PIECE_MODEL: PieceModel = {
       'dYaOioaAe3dzeIiSnpyYlpKQjIiEgHx4dXFtaWVhX2Z1g4qIhIB8eHV7iZiioJyYlJCMiISAfHh1cW5raGVhbA==',
       124,
       'c56tqZSAh45qd11bYndefpqlYmhvanFxcWGurkbbuE92YSChf5aOXqG2gIBrN2iAgICAgIZ7Uy4AobbKtJtZVQ==',
+      0,
     ],
     [
       0,
@@ -7880,6 +8602,7 @@ export const PIECE_MODEL: PieceModel = {
       'i5qjn5uXk4+Lh4OAfHh0cG5samhlb3uGj4uEgHx0cn2HlJuZlZSRjouHg4B8eHRwbGhkYF9peIaLh4OAfHh0fQ==',
       125,
       'cp2rp5WBgohsdWBZZHdgfZqgZ2lwbWtxeGGsrrpuuE92YSChgGKHXpqvgIByN2iAgIGAgHiGUy4AobbEr5tZVQ==',
+      1,
     ],
     [
       1,
@@ -7890,6 +8613,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipminpqWko6Kh4N/e3dzcW1raWVrd4SOjoqDfXlzc3qEkpqXl5SRjoqHg397d3Nva2djX2NwgIuKh4N/e3dzfA==',
       125,
       'bp2sq5iEhI9pcWBaZ3hheZqkZ2hvbWtxeGGurkbbuE92YSChf52HXpq2gH9yN2iAgH+AgIh6Uy4AobbHsptZVQ==',
+      1,
     ],
     [
       0,
@@ -7900,6 +8624,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipminpqWko6KhoN/e3dzcW1raWNkbnuIjIiDf3l1d4COmZyYl5SRjoqGg397d3Nva2djX2RxgYuKhoN/e3dzfA==',
       126,
       'b56ssJeDg45pcl5ZZnlhepukYmhvbGtxcWGsrrpuuE92YSChgGeEXpixgIBrN2iAgICAgHmFUy4AobbDrptZVQ==',
+      1,
     ],
     [
       1,
@@ -7910,6 +8635,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipihnZmWko6KhoJ+enZycGxqaGRodIGKi4eCfnh0doCNmJyYlpSQjoqGgn56dnJuamZiYGh3hYyKhoJ+enZyew==',
       126,
       'bZ6ss5qGhJFrb15cZnljd5ukYmdubGxycWGurkbbuE92YSChf5iEXpi2gIBrN2iAgICAgId7Uy4AobbFsJtZVQ==',
+      1,
     ],
     [
       0,
@@ -7920,6 +8646,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYSLh4F9eHaAjZmhm5mXk5GNiYWBfXl1cm5qZmJeYGx8iImFgX15dXyKmaOhnZmVkY2JhYF9eXVybmtoZmRgbA==',
       127,
       'eZ6tppB8g4hpfFxhZHRmf5ukYmhvbGxycWGsrrpuuE92YSChgGeRXqSwgIBrN2iAgICBgHmFUy4ApLbJs5tZVQ==',
+      0,
     ],
     [
       1,
@@ -7930,6 +8657,7 @@ export const PIECE_MODEL: PieceModel = {
       'eoWMiIJ+eHR7hpOfnJqYlJKOioaCfnp2cm5qZ2NfYW18iIqGgn56dniDk5+hnZqWko6KhoJ+enZybmxoZmRhbQ==',
       127,
       'dZ6tqpJ+ho1reV1dYnZff5qlYmdubGtycWGurkbbuE92YSChf5iRXqS2gIBrN2iAgIB/gId7Uy4Ao7bLtptZVQ==',
+      0,
     ],
     [
       0,
@@ -7940,6 +8668,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4mPi4iEgHx4dHF5iJaem5eTj4uIhIGDgn54bm92foeNnamsoo9+blxUWWZzeoWMkpCHgX19fnx4dHBsaGRiaw==',
       128,
       'WYKVlqSdd3lqWHJqZXeGb5uIpoaagXeEx4etqm1uuE92YVWh3nFsXoK4gPN+N2jhzYCAgHx8ZlSKora1n5tZVQ==',
+      2,
     ],
     [
       1,
@@ -7950,6 +8679,7 @@ export const PIECE_MODEL: PieceModel = {
       'iYuMg3x0dHZ6fYeQlpePhoOBgYF+enZybmpmZGt6iJCNiYWBfnp2cnB7ipidmZWRjYmFgX5/fnx7b2hscn2Dhw==',
       128,
       'XJOdraSadIpsW3tmeHNyaJuOcIWXbneKgmGurkbbuE92YVWhIY5sXoS2gAx+N2gfM4CAgISEZlSKpLa2oJtZVQ==',
+      0,
     ],
     [
       2,
@@ -7960,6 +8690,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4GDg4ODgoF/fXl1cWpjYmlzfoF9eXV8iJSZl5OPi4eDf3t3c29raGlyf4eJhYGBiJGbn5aUjImIgoB9fHt9fQ==',
       128,
       'Y5RqjqCPZ2uBYb5fc2J2ZZtia3t1bXVybmF3a5NuY6F2YVVPgIBsXmNygIB+N2iAgICAgICAZlSKQrZ2f5uIiw==',
+      0,
     ],
     [
       3,
@@ -7970,6 +8701,7 @@ export const PIECE_MODEL: PieceModel = {
       'cHuCipmnrKqmop6al5OPi4eDf3t3c29rZ2NgXFhUVWBwfIKKmaesqqainpqXk4+Lh4N/e3dzb2tnY2BcWFVVYA==',
       128,
       'uqKwWEZVmJhqtlq8XbZcpZuuYWdnamtwbmFbf7puuE92YVVPgIBsXm1RgIB+N2iAgICAgICAZlSKhKmDbJuaqQ==',
+      1,
     ],
     [
       0,
@@ -7980,6 +8712,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIqRjYmFgX15dXFyfo2anpqWko2JhoKDg399cm5ze4SMlqOsqJaFcmBTV2RxeIGMkpGGgX19fnx5dXFsaGRhbQ==',
       129,
       'Vn+PlaWjc3tsVHttZHaUa5uBpIWZgHiFxIetqm1uuE92YVWh3HFnXn+4gPB+N2jfy4CAgHx8ZlSKpqOxnJtZVQ==',
+      2,
     ],
     [
       1,
@@ -7990,6 +8723,7 @@ export const PIECE_MODEL: PieceModel = {
       'i4yMg3p0dHV5foiSmJaNhYGBgYB9eXZwbGhkZnGAjZGNiYWBfXl2cm92hZSdmpaSjYmFg3+AgHx6cGhrcXuEiA==',
       129,
       'WJCXrKafcY1sV4VoeHJ7Y5uGcISVbneIgWGurkbbuE92YVWhJI5nXoG2gBB+N2ghNYCAgISEZlSKqKWznZtZVQ==',
+      0,
     ],
     [
       2,
@@ -8000,6 +8734,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4GCg4SFgoF9eXh1cGplaHF7gX56d3R4hZCXl5OPi4eDf3t3c29raWx2g4mKh4KAgYmUnJyUj4qGg39+fXx8fg==',
       129,
       'YJVvlKOUaW56XrNbXmSHZJtpaXd4bXNybmF6bpNuY6F2YVVPgIBnXmN0gIB+N2iAgICAgICAZlSKXrZ1fZuGhQ==',
+      0,
     ],
     [
       3,
@@ -8010,6 +8745,7 @@ export const PIECE_MODEL: PieceModel = {
       'bHmCjZyprqqmop6bl5OPi4eDf3t3c29rZ2RgXFhUUl1seYSNnKmsqqainpuXk4+Lh4N/e3dzb2tnZGBcWFRSXQ==',
       129,
       'wKKwUT5RkZBqu1rFXsVctpquYWNnamtwbmFahrpuuE92YVVPgIBnXm5PgIB+N2iAgICAgICAZlSKko+DbJucqQ==',
+      1,
     ],
     [
       0,
@@ -8020,6 +8756,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYuSjoqGgn56dnJudIKSnZuYk4+Nh4OEg4GAdm1xeISNk6CrrZ2Kd2VUVV5sdHuHjpOMgX99fH15dHFtaWVjbQ==',
       130,
       'UX6Lk6aucn5pT4BvXXObZ5t8poiegHmGx4etqm1uuE92YVWh33FgXnu4gPV9N2jjy4CAgHx8ZlSKqZitl5tZVQ==',
+      2,
     ],
     [
       1,
@@ -8030,6 +8767,7 @@ export const PIECE_MODEL: PieceModel = {
       'i4yJgnh1dXd5fImPl5WIhIKBgn97dnNvbGhka3qJk5CMiISBfXl1cW1zgZGcmpeSjoqGgn6Bf317bmhtdYCGiQ==',
       130,
       'VI+Tq6enb59pUoxqcG5/Zpt/cYiUbniFgWGurkbbuE92YVWhIY5gXn22gAp9N2gdNYCAgISEZlSKq5mvmZtZVQ==',
+      0,
     ],
     [
       2,
@@ -8040,6 +8778,7 @@ export const PIECE_MODEL: PieceModel = {
       'iZGZm5ONiYiEgX98fX5+gIGDhIWBgH97enZxa2RocHmDf355dHR6iZKYlZGNiYaCfnp2cm5qaG97h46KhoJ+fw==',
       130,
       'X5VzmKSVa294XahaZWeOY5tvaXdzbXNxbmF9cpNuY6F2YVVPgIBgXmN1gIB9N2iAgICAgICAZlSKaLZ0fJuGfQ==',
+      5,
     ],
     [
       3,
@@ -8050,6 +8789,7 @@ export const PIECE_MODEL: PieceModel = {
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTUVxreYaTo66tqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
       130,
       'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmFaj7puuE92YVVPgIBgXm9OgIB9N2iAgICAgICAZlSKkImDbZufqQ==',
+      1,
     ],
     [
       0,
@@ -8060,6 +8800,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5afm5eTjYuGg4SCgXxybnN8iI6ZpKyolIJuW1VaZnF2gIySkYV/fXt+e3ZzbmpnYmh2hpGQjIiEgHx5dXFueA==',
       131,
       'UH+HkqewcIBqToZvYHKfZ5t5poabf3iGxoetqm1uuE92YVWh3nFfXnq4gPV9N2jizICAgHx8ZlSKq4+slptZVQ==',
+      1,
     ],
     [
       1,
@@ -8070,6 +8811,7 @@ export const PIECE_MODEL: PieceModel = {
       'aXeHkpKOioaCfnp2cm5veoqYnJeUkIuJg3+AgH58c2hpcH2HiYuLioV7dXR1eHqEkJeYjISCgIGAfXd1b2tnZA==',
       131,
       'U4+PqaepbplqUZJrbm2GZ5t8cIaTbniEgGGurkbbuE92YVWhIY5fXny2gAt9N2geNICAgISEZlSKrZGtmJtZVQ==',
+      3,
     ],
     [
       2,
@@ -8080,6 +8822,7 @@ export const PIECE_MODEL: PieceModel = {
       'dn6EgHx5dnJzf4uVlpKOi4eDf3t3c29raXF8ipGNioWAfH+IkZmXkIyIhIB/fnx9fn+AgoODhIOAfnp2cGtlbA==',
       131,
       'Wpd3naadbXJ0WJ1adGiOY5t0aXd2bHJxbmGBc5NuY6F2YVVPgIBfXmJ5gIB9N2iAgICAgICAZlSKbbZzfJuFfQ==',
+      3,
     ],
     [
       3,
@@ -8090,6 +8833,7 @@ export const PIECE_MODEL: PieceModel = {
       'anqLmqmvramloZ2ZlZGNiYWBfXp2cm5qZmJeWlZSUVtqeouaqa+tqaWhnZmVkY2JhYF9enZybmpmYl5aVlJRWw==',
       131,
       '0KKxQCpJ4NdpyFneXOlb7ZuvX2NnamtwbmFYkrpuuE92YVVPgIBfXnBMgIB9N2iAgICAgICAZlSKjYOEbZugrQ==',
+      1,
     ],
     [
       0,
@@ -8100,6 +8844,7 @@ export const PIECE_MODEL: PieceModel = {
       'o660qZSFdmRRT1Vlc3R9h42Ph3x4d3h5dnJuamZmcYGOkY2JhYF9eXZybnaEk5yZlZGNiYeJiIaAdnJ1fIeKkQ==',
       132,
       'TXqOlae7dHtrSn1vanSgZZt+soyjh3qI1YetgVluuE92YX+h7W5bXni4gP+Dlmj/65+aZtY/ZlSKpHmBajRZVQ==',
+      0,
     ],
     [
       1,
@@ -8110,6 +8855,7 @@ export const PIECE_MODEL: PieceModel = {
       'f42UkIyIhIB8eHRwbHOBkJqYlJCMiISEhoSCeW9sbnd/hYeMj46KgHZycXR5e4GJkpSRh358enx8eHRwbGhmcA==',
       132,
       'UI+YsKiwcZRpTotqaG6BapuFc4ufb3qRhWGuhEbbuE92YX+hEpFbXnq2gACDlmh8fJ+aZt1FZlSKp3yCbDJZVQ==',
+      2,
     ],
     [
       2,
@@ -8120,6 +8866,7 @@ export const PIECE_MODEL: PieceModel = {
       'ho6TkY2IhX97eHRxbWplYGVxfYWEgHx7go6boJyXk4+MiIWBfHhzb21yeoOIg313dnV1eH2AhIiKi4qIg3x4fQ==',
       132,
       'ZJRjj6GPbm13Yp5ZbWKPa5t5aHR5a29xcGGZeG1uY6F2YX9PgIBbXnKKgICDlmhVZHaaZnptZlSKc7Z5gjp6fQ==',
+      3,
     ],
     [
       7,
@@ -8130,6 +8877,7 @@ export const PIECE_MODEL: PieceModel = {
       'kpCPjYqJh4WDg39+fnl6eXZ1dHBxcG5vbW5ygI+Zm5eTkIyIhIB8eHRwbGhlaneFjo6MiYeEgX97eXV6hIuSkg==',
       132,
       'Xpxgo6KWZ2l6XLVih2xtZEtkYmhwamtxcWGJZoBuY6F2s3+hhItbXmd+gIaDN8NVXGgY6CxhZlSKX2JocZupmg==',
+      5,
     ],
     [
       5,
@@ -8140,6 +8888,7 @@ export const PIECE_MODEL: PieceModel = {
       'YmlveYmWm5eTj4uIhIB8eHRwbGhmbHqJkZadoaOZi4V8dW9qZmZzgIyPi4iEgHx4dHF1g5KcmpWOiYN7dGZcXg==',
       132,
       'TXN3oKS6ZW52ScZyr2xoY5hRjL5sgq9xbqx5VqduuE92YX9PgIBbXl16gICDlmiAgICAgICAZlSKNE5SOly1ng==',
+      3,
     ],
     [
       4,
@@ -8150,6 +8899,7 @@ export const PIECE_MODEL: PieceModel = {
       'k5uempaSj4uHg397d3Nva2djZGh2hYqLh4N/e3d1doOTm56alpKPi4eDf3t3c29rZ2NkaHaFiouHg397d3V2gw==',
       132,
       'a6KwupuI4NdpblleXHpbc5uvX2NnamtwbmFWS7puY6F2YX9PgIBbXldbgICDlmiAgICAgICAZlSKkkJETGyqtw==',
+      2,
     ],
     [
       6,
@@ -8160,6 +8910,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKmvq6ejn5uXk4+Lh4SAfHh0cGxoZGBcWFRTWWh2gIycqa+rp6Ofm5eTj4uHhIB8eHRwbGhkYFxYVFNZaHaAjA==',
       132,
       'xKKxTTlP4NdpvlnLXM5byJuvX2NnamtwbmGIrpNuuE92YX+he3RbXpNbgHqDlmhSWWOaZij/ZlSKkZOIcT1ZVQ==',
+      0,
     ],
     [
       0,
@@ -8170,6 +8921,7 @@ export const PIECE_MODEL: PieceModel = {
       'oK2xppOCcV9PUVtqdHN+iI6OhXp4d3d5dXFtaWVqd4aRkIyIhIF9eXVxbnaFlJuYlJCMiImJiYV9dHF3gIuMkw==',
       133,
       'S3yPlKjHdH9qR31wbXKfZJt9sIykhHuJ04etflluuE92YX+h6m9XXna4gP+Clmj/6J+aZto7ZlSKpHd+ZzJZVQ==',
+      0,
     ],
     [
       1,
@@ -8180,6 +8932,7 @@ export const PIECE_MODEL: PieceModel = {
       'f42UkIyIhIF9eXVxbXB9jZiYlJCMiISFhoaCenBqb3aCiYeMjY2MgXhycnV5eXuFjZWRiX97e3t9eXVxbWlmcA==',
       133,
       'To+Yrqm5cYlqS4psYmyBbZuFc4yeb3qNhWGugUbbuE92YX+hFZBXXne2gACClmh9fZ+aZt9BZlSKp3l/aDBZVQ==',
+      2,
     ],
     [
       2,
@@ -8190,6 +8943,7 @@ export const PIECE_MODEL: PieceModel = {
       'hY2TkY2JhYB8eHRybmpmYGRwfYWEgX16gIuYoJ2ZlZCLiIOBfnh1cGxwd4CHhX56eHZ3eHx/g4eIi4mHhX94fg==',
       133,
       'ZJVkj6GQbm13Yp9YbGGNa5t5Z3Nwa3BxbmGad21uY6F2YX9PgIBXXnKKgICClmhUZHWaZoFtZlSKdLZ3gDd7gg==',
+      3,
     ],
     [
       7,
@@ -8200,6 +8954,7 @@ export const PIECE_MODEL: PieceModel = {
       'ko6NjYqIh4SCgYB+e3x4dXdzcXJwcXBubW12hpWcmZaSjoqGgn56dnJuamZncICLjo6KiIWBf357d3d7hJCTkg==',
       133,
       'XptfpKOWZ2p5XLVihmxtY0pjY2txamtxcWGFYpNuY6F2s3+hhFlXXmV6gISCN8NWXWoX6BxhZlSKb11lbZuolg==',
+      5,
     ],
     [
       5,
@@ -8210,6 +8965,7 @@ export const PIECE_MODEL: PieceModel = {
       'YWdwd4aVm5mVkY2JhYF9eXVxbmpmZnGAjZSaoaOfkod/eHJtaGZtfIqPjYmFgX15dXFxe4uYm5aSioZ/dWxaXQ==',
       133,
       'UHF5n6SxZW14TMRxs25iZJpQj8Vng7Jwbqx5VaduuE92YX9PgIBXXl13gICClmiAgICAgICAZlSKNE5ROVi6ng==',
+      3,
     ],
     [
       4,
@@ -8220,6 +8976,7 @@ export const PIECE_MODEL: PieceModel = {
       'lJ2gnJiUkIyIhIB8eHVxbWllYWJqeoeKiISAfHh2d4SUnaCcmJSQjIiEgHx4dXFtaWVhYmp6h4qIhIB8eHZ3hA==',
       133,
       'caKwtJaC4NdpdFlYXHpbepuvX2NnamtwbmFUS7puY6F2YX9PgIBXXldYgICClmiAgICAgICAZlSKkkNDS2iprQ==',
+      2,
     ],
     [
       6,
@@ -8230,6 +8987,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKewrKikoJyYlZGNiYWBfXl1cW1pZWFeWlZSVGFwfoqYp66sqKSgnJiVkY2JhYF9eXVxbWllYV5aVlJUYXB8ig==',
       133,
       'yKKxSTRNk5NrwlrSXtZd0JuuX2NnamtwbmGIroBuuE92YX+he6ZXXpNagHyClmhUWWOaZir/ZlSKmZKHcEFZVQ==',
+      0,
     ],
     [
       0,
@@ -8240,6 +8998,7 @@ export const PIECE_MODEL: PieceModel = {
       'oa2yqJSBblpNUl5rcXB7hYuNhXp4dnd4dXFtaWZufYuTkIyIhIB8eHVxbXOBkJqYlJCMiImKiYd9dHR7hY+Okw==',
       134,
       'R36Ql6jqdIRqQnpydW+eZpt8sYuhgnuJ1IeteVluuE92YX+h7nBSXnO4gP+BN2j/6JmAgMQpZlSKpXOHcDJZVQ==',
+      0,
     ],
     [
       1,
@@ -8250,6 +9009,7 @@ export const PIECE_MODEL: PieceModel = {
       'fo2Wko6KhoJ+enZyb2tygI+ZlpKOioaDhoWFgHRtb3aBi4mJjI2MhXx0cnN1d3V/ipKTjIF7e3t9enZyb2tncA==',
       134,
       'SpCYsqnNcYJqRottXmmBcJuFcoqcb3qKhGGue0bbuE92YX+hEo9SXnS2gACBN2hvcZmAgMovZlSKqnWIcjBZVQ==',
+      2,
     ],
     [
       2,
@@ -8260,6 +9020,7 @@ export const PIECE_MODEL: PieceModel = {
       'hY2TkY2JhYJ+enZwbGpmYmdxfYWFgX16gImWn5yYlJCMioSAfHh1cGxvd4CIhH98eHl4eX1/goaIiYiGg313fA==',
       134,
       'YZVkkaOTbm5zX6FYcWGRbJt2aXZza29xbmGbdG1uY6F2YX9PgIBSXnCKgICBN2hFWnKAgGlhZlSKdLaBijWAiw==',
+      3,
     ],
     [
       7,
@@ -8270,6 +9031,7 @@ export const PIECE_MODEL: PieceModel = {
       'cW9ubG55gomJhoSCf3x4d3Nxc32NmZqWko6Lh4N/e3dzb2tnZGl3h5GTkpCSkI+Oi4yJiYeDhIB/f3t6eHZ0cg==',
       134,
       'XptepKOWZ2p5XLZihmxuY0pjZGpxamtxcWGDXpNuY6F2s3+hhDRSXmN2gISBN2iAgICAgICAZlSKcVpiapunlQ==',
+      3,
     ],
     [
       5,
@@ -8280,6 +9042,7 @@ export const PIECE_MODEL: PieceModel = {
       'Y2pzf4+bnJiUkIyIhIB8eHRxbWllZG9/jJWcoaaej4Z+d3JsZmlzg4+QjIiEgHx4dHFyfouYmZSPiYN7cmRbXQ==',
       134,
       'VHN3nKOmZWp8Ub5vunFkZ5hRj8Jsgq9xbqx5VaduuE92YX9PgIBSXl10gICBN2iAgICAgICAZlSKMk5ZQVSTnw==',
+      3,
     ],
     [
       4,
@@ -8290,6 +9053,7 @@ export const PIECE_MODEL: PieceModel = {
       'lJ+hnZmVkY2KhoJ+enZybmpmYmBhbn6HioaCfnp3eIWUn6GdmZWRjYqGgn56dnJuamZiYGFufoeKhoJ+end4hQ==',
       134,
       'dqKxrpJ+4NdpelleXHdbf5uvX2NnamtwbmFSS7puY6F2YX9PgIBSXldWgICBN2iAgICAgICAZlSKkkNLU2WMqQ==',
+      2,
     ],
     [
       6,
@@ -8300,6 +9064,7 @@ export const PIECE_MODEL: PieceModel = {
       'maewrKmloZ2ZlZGNiYWBfXl1cm5qZmJeWlZSUl1teoqZp7CsqaWhnZmVkY2JhYF9eXVybmpmYl5aVlJSXW16ig==',
       134,
       'zKOyRS9L4NdpxFnXXOFb35uvX2NnamtwbmGIroBuuE92YX+he8tSXpNYgHyBN2hFTFuAgAn/ZlSKopKQeUVZVQ==',
+      0,
     ],
     [
       0,
@@ -8310,6 +9075,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYuUkIyIhYF9eXVxbXF+jpmYlJCMiIiJiYd9dXJ3g46QkJuosK2Xg29bUFVgbXBweoWMjoV6eHZ3eXVxbWllbg==',
       135,
       'R4CRmajrc4hpQntydG6cZ5t9rY2kf3uKz4eteVluuE92YX+h6nFRXnO4gP97N2j/4puAgMUmZlSKqHSIcS5ZVQ==',
+      2,
     ],
     [
       1,
@@ -8320,6 +9086,7 @@ export const PIECE_MODEL: PieceModel = {
       'hJKZlZGNiYWDhoaEfXJrb3eCjImKjYuJgnd1dHV4dniEjpORiX58e3t9eXVxbWlqdYSRlZGNiYWBfXl1cW1rdA==',
       135,
       'SZGZtanPcYJqRottXWl/cZuHc4yQb3uFf2Gue0bbuE92YX+hFY5RXnS2gAB7N2hrdZyAgMosZlSKp3aJci1ZVQ==',
+      1,
     ],
     [
       2,
@@ -8330,6 +9097,7 @@ export const PIECE_MODEL: PieceModel = {
       'hY2Uko6KhoB8endzb2plY2Nve4OFgn56foiVn56YlJGNiYaBfXp2c25tdH2Eh4F9e3d2d3uAg4eKiIiFgn52fQ==',
       135,
       'YpRkkKKRbW12YaJYamKRaZt1Z3NzbHBxbmGcdm1uY6F2YX9PgIBRXnGKgIB7N2hKW2+AgG1hZlSKcraCizF8gg==',
+      7,
     ],
     [
       7,
@@ -8340,6 +9108,7 @@ export const PIECE_MODEL: PieceModel = {
       'bmxscHmDi4mGhIF/e3h2cnB1gJCampaSjoqGgn56dnJuamdka3qKk5OTkZCQjY2NiouIhoWCgH9+fHt4dXVxcQ==',
       135,
       'Xpteo6KWZ2p5XLZih2xuY0liY2pxamtxcWF+W5NuY6F2s3+haNFRXmFygIR7N2iAgICAgICAZlSKcVdfZ5ulng==',
+      3,
     ],
     [
       5,
@@ -8350,6 +9119,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ymlxe4qYnJmVkY2JhYF9eXVxbmpmZW18ipKboaWhk4d/eXNtZ2dvf4yRjYmFgX15dXFweIeWmZaQi4Z+dmdaXg==',
       135,
       'U3F5naOnZWt7UL9vunBiZZtRkchsg7Jxbqx5VaduuE92YX+hmC5RXl10gHx7N2iAgICAgICAZlSKM05ZQVGTpA==',
+      3,
     ],
     [
       4,
@@ -8360,6 +9130,7 @@ export const PIECE_MODEL: PieceModel = {
       'laCinpqWk4+Lh4N/e3dzb2tnY2BfZXSCh4eDf3t4eYWVoKKempaTj4uHg397d3Nva2djYF9ldIKHh4N/e3h5hQ==',
       135,
       'e6KxqI164Ndpf1lkXHNbgpuvX2NnamtwbmFPS7puY6F2YX9PgIBRXldUgIB7N2iAgICAgICAZlSKkkNLU2KMqQ==',
+      2,
     ],
     [
       6,
@@ -8370,6 +9141,7 @@ export const PIECE_MODEL: PieceModel = {
       'maixramloZ2ZlZGNioaCfnp2cm5qZmJeWlZTUFppd4uZqLGtqaWhnZmVkY2KhoJ+enZybmpmYl5aVlNQWml3iw==',
       135,
       '0KOyQSlJ4NdpyFneXOpb7puvX2NnamtwbmGHroBuuE92YX9PgIBRXpNWgIB7N2hKTlqAgAT/ZlSKopSQeUlZVQ==',
+      2,
     ],
     [
       0,
@@ -8380,6 +9152,7 @@ export const PIECE_MODEL: PieceModel = {
       'doSKhoJ+end9i5qkop6alpKOioaCfoCBg392bWVfX2VveHd1doSUnZ6RgnqAiJKWko6KhoJ+enZyb2tnY19dZw==',
       136,
       'eouGkY97bWhxfHZnk2qUd2mBhJxzdItxcayWqmduY6F2s4mhk2FfXnp9gIaDN8Nyk5FB6E6vtXmKpH2TnC3oxg==',
+      6,
     ],
     [
       1,
@@ -8390,6 +9163,7 @@ export const PIECE_MODEL: PieceModel = {
       'jI6Ohn1ycXN3e32Hj5STi4B9fH1+enZzb2tnZ3KCj5KOioaCfnp2c29xfY2ZmpaSjoqGgoOEg4F2bWtud4ODiA==',
       136,
       'U4+YrqepcadrUYhpb3CAZpqFc4ugcHqPhmGurkbbuE92YYlPgIBfXny2gICDlmihhpGiTNdQtXmKpn+UfS5ZVQ==',
+      0,
     ],
     [
       2,
@@ -8400,6 +9174,7 @@ export const PIECE_MODEL: PieceModel = {
       'dH+Ggn56gIuXop2YlZGOi4eDf3t3c25sc3uAhn96d3Z0dXt9goeKjYqHh4B6f4WOlJGNiYWBf3l2c25saGJeaA==',
       136,
       'Z5RjjZ+MbWp5ZqJaYWOOaJh2Z3N6a25xbmGYm1duY6F2YYmhbJ5fXnSJgHqDlmhtaF6dTFuAtXmKdKiJkjR3fQ==',
+      6,
     ],
     [
       7,
@@ -8410,6 +9185,7 @@ export const PIECE_MODEL: PieceModel = {
       'cn6Om6CclpKOioaCf3t4dHBsZ2Nlb3+MkI2LiYWFgYB8eHZ6h5GWlZOPjYuHg39+enh2c3RzcHFvcHV5e3t3cw==',
       136,
       'ZJh5op+PaWt6Y6dejm5qZ1xxY2lxam5xcWGBe3huY6F2s4lPgIBfXmZ3gICDlmiAgICAgICAtXmKZmFqcjiggQ==',
+      4,
     ],
     [
       7,
@@ -8420,6 +9196,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKasqKSgnJiUkIyJhYN/e3dxb2tnY2BcWFZYZXV9ipWkrqemopualpKQjIaCfnt5dXFtaWVhXVlVVmJyfoF/iQ==',
       136,
       'rpecYVZbY1SDql+sf6CNh5t6Y2tzbHF3bmF4qIhuuE92YYlPgIBfXnpagICDlmiAgICAgICAtXmKn3x+aC54dw==',
+      3,
     ],
     [
       5,
@@ -8430,6 +9207,7 @@ export const PIECE_MODEL: PieceModel = {
       'jpqcmJWRjYmFgX15dXFtaWdteIKKh4eHh4iEh4eFhoWDhoSCh4eLioqIhISBf35+fH18d3l1dXRycW1vbm5yfg==',
       136,
       'X5ton6KUaGl8XbNdf2tvaFloZGxzamxxcGFvZpluY6F2s4mhhKlfXl1rgISDlmiAgICAgICAtXmKNU9cZFiakw==',
+      7,
     ],
     [
       4,
@@ -8440,6 +9218,7 @@ export const PIECE_MODEL: PieceModel = {
       'gImLh4N/e3d2eIWVnZ+bl5OPi4eDf3t3dHBsaGRiZ3GAiYmHg397d3Z4hZWdn5uXk4+Lh4N/e3d0cGxoZGJkcQ==',
       136,
       'bqKwtpiFq61pcVpbXXpcd5uuYWdnamtwbmFQVrpuY6F2YYlPgIBfXlZZgICDlmiAgICAgICAtXmKkUROVlqQqQ==',
+      1,
     ],
     [
       6,
@@ -8450,6 +9229,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqappqKempaSjoqGgn56dnJva2djX1tXWmR0gIF+f4qapqmmop6alpKOioaCfnp2cm9rZ2NfW1dYZHSAgn5/ig==',
       136,
       'oKKxeWZjtL9polqXXINdZJuvYWZnamtwbmFsialuY6F2YYmhfFZfXmxZgHyDlmiAgICAgICAtXmKjmtyei+4qQ==',
+      0,
     ],
     [
       0,
@@ -8460,6 +9240,7 @@ export const PIECE_MODEL: PieceModel = {
       'doSKhoN/e3d5hpWhop6alpKOioaDf3t3c29ra3V+g4BvYmVxfoiIhoSQmJ+inJWLfn5+gIN/e3dzb2tnY19dZw==',
       137,
       'eI2GlpB8bmpzeXlllWqQdmyAgZx0colxcqyWqmduY6F2s4mhkltbXnh8gIeDN8NzkJJD6E6vtXmKpHyRmy/mwQ==',
+      2,
     ],
     [
       1,
@@ -8470,6 +9251,7 @@ export const PIECE_MODEL: PieceModel = {
       'i46NhHpzc3R4eH2Ij5aSiH98fHx+enZybmpmaniHkpGNiYWBfnp2cm5wfYyYmZWRjYmFgYSFg4J1a2xxfYaFiQ==',
       137,
       'UJCZrqiwcZFpTopqaW6AapuFcoqfb3uJhWGurkbbuE92YYlPgIBbXnq2gICDlmifho+eTNVOtXmKpn6TfDBZVQ==',
+      0,
     ],
     [
       2,
@@ -8480,6 +9262,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYGGiIuKiYWBenyGjJSSjYqGgoB8eHRua2ZiYGh0gIWDf3t/hpOenZuXk4+Lh4N/enZzbmxxeYKHgnx4dnZ1eQ==',
       137,
       'ZpRjjp+NbWt4ZaRZYGKTaZt1Z3NybHFxbmGZnVduY6F2YYmhbaRbXnOJgHmDlmhtal+eTF2CtXmKcqWIkTJ3fQ==',
+      0,
     ],
     [
       7,
@@ -8490,6 +9273,7 @@ export const PIECE_MODEL: PieceModel = {
       'c3yMmp+cl5OPi4eDf3t5dXFtaGRjbnuJkY2MioaEgH59enp7hJCVlpSQjoyIhIB8e3l3dnJxb21ubnN5e3t4dA==',
       137,
       'ZZd6op+OaWt6ZKVejW5oaF5yY2pxam5ycWF+eXhuY6F2s4lPgIBbXmRygICDlmiAgICAgICAtXmKWl5nbziefg==',
+      4,
     ],
     [
       7,
@@ -8500,6 +9284,7 @@ export const PIECE_MODEL: PieceModel = {
       'maesqKSgnZmVkY2JhYN/e3dxcGxoZGBcWFVVYnJ/iJWlrKqmop6alpKPjYeDf3t5dXFtaWZiXlpWVV9vfIF/ig==',
       137,
       'sZabXlJaYlODrGOvgKWKjpp4ZGt0a3J6bmFzpIhuuE92YYmhfd1bXnZXgHyDlmiAgICAgICAtXmKn3l7ZS5/dw==',
+      3,
     ],
     [
       5,
@@ -8510,6 +9295,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJibl5OPi4eDgHx4dHBsaGp0f4qMiYmJh4aHhYSFg4KDgHyAhIiLioiGhISDgoGBfn98enl4eHN0cG1vbW1wfA==',
       137,
       'WZtjoaWdZ2t5V7lfeWp3ZV1lY2pxamtxcWFtY5luY6F2s4mhg4ZbXltrgISDlmiAgICAgICAtXmKMUpYYFqXlQ==',
+      7,
     ],
     [
       4,
@@ -8520,6 +9306,7 @@ export const PIECE_MODEL: PieceModel = {
       'foeKhoJ+enZ4gJCdn56alpKOioaCfnp2cm5rZ2NhYm9+h4qGgn56dniAkJ2fnpqWko6KhoJ+enZybmtnY2Fibw==',
       137,
       'dKKwsZSA4Ndpd1lbXHZbfZuvX2NnamtwbmFOWLpuY6F2YYlPgIBbXlZWgICDlmiAgICAgICAtXmKkENOVlePqQ==',
+      1,
     ],
     [
       6,
@@ -8530,6 +9317,7 @@ export const PIECE_MODEL: PieceModel = {
       'l6Wrp6Ofm5eTj4uHg397eHRwbGhkYFxYVl9ufIJ/gIiXpaino5+bl5OPi4eDf3t4dHBsaGRgXFhWX258gn9+iA==',
       137,
       'oqKxdmNhnp5ppVmcXIdbaJuvYWZnamtwbmFsjaluY6F2YYmhfHlbXmxYgHyDlmiAgICAgICAtXmKmGxyei+6qQ==',
+      0,
     ],
     [
       0,
@@ -8540,6 +9328,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4WLh4N/e3d1fo6cop+bl5OPi4eDf3t3c3BsbniAhn1sYmd0g4yJgoGHlaCjnZWNgXx+f4F/e3dzcGxoZGBeaA==',
       138,
       'dI2FmZSAbmx0dXphl2yMdGt/fp9xcYxxcayWqmduY6F2s4mhj1NWXnV9gIWCN8NzjJRE6EyutXmKpHmPmC/pwQ==',
+      2,
     ],
     [
       1,
@@ -8550,6 +9339,7 @@ export const PIECE_MODEL: PieceModel = {
       'jI2LgXdzc3R4dnyGkJSQhX17e319eXVxbWlocoKPlJCMiISBfXl1cW1vfIuXmJSQjIiEgoSFgn5zam92gouHig==',
       138,
       'TJCXsam+cYZqSopsZGuBbpqFdIydcHqHhWGurkbbuE92YYlPgIBWXna2gICClmifipGgTNVOtXmKp3qQeTBZVQ==',
+      0,
     ],
     [
       2,
@@ -8560,6 +9350,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4KGgn56f4aTnp2blZGNiYeDfnl2cm9sc3qDiYJ8eXl3eHt9gIWIiomGhX15fYOOk5GNi4eDf3t1dHBqaGJgag==',
       138,
       'Y5Vjj6GQbWx3YaZXZ2KOaZhzaHJ0a29xbmGZn1duY6F2YYmhcKxWXnCIgHuClmhualycTF+EtXmKcaaFjjF5gg==',
+      6,
     ],
     [
       7,
@@ -8570,6 +9361,7 @@ export const PIECE_MODEL: PieceModel = {
       'cn6OnKCclpKOi4eDf3t4dXFtZ2Nkb36LkIyLiYWFgn58end9h5GWlpOPjYmHhIB+enh3dXJwb29wcXV5e3t3cw==',
       138,
       'ZJd6op+OaWt7ZKRejW5oaF9yY2pxamt2cmF8eXhuY6F2s4lPgIBWXmJvgICClmiAgICAgICAtXmKWltkbDidfg==',
+      4,
     ],
     [
       7,
@@ -8580,6 +9372,7 @@ export const PIECE_MODEL: PieceModel = {
       'maesqKSgnZmVkY2JhoN/e3ZxcGxoZGBcWFRVYnJ9iJWlrqqmop6alpKPjYeDf3t5dXFtaWZiXlpWVV9vfIF/ig==',
       138,
       'sZaaXlJaYlKDrGawgqWLj5p3ZGt0a3J6bmFwo4huuE92YYmhgrBWXnJWgICClmiAgICAgICAtXmKn3V4YS6glg==',
+      3,
     ],
     [
       5,
@@ -8590,6 +9383,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipealpKOioaCfnp2cm5ra3F9iY2Mi4mJiIeHhYSCgX1+fHl9gYeLi4mHhYWEg4KAgX9+fnt6d3Zzb29sbGtuew==',
       138,
       'VJxdoaenZ211UcFhcWl7ZF9iZGlxamtxcGFrYaluY6F2s4mhhG1WXllqgISClmiAgICAgICAtXmKL0VTW1uUlQ==',
+      7,
     ],
     [
       4,
@@ -8600,6 +9394,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYaJhYF9eXh8i5qgoJ2ZlZGNiYWBfXl1cW1pZmJfY219hoeFgX15eHyLmqCgnZmVkY2JhYF9eXVxbWlmYl9hbQ==',
       138,
       'eaKwqo97rrFpfVpiXHNcgZuvYWdnamtwbmFNWrpuY6F2YYlPgIBWXlZUgICClmiAgICAgICAtXmKkEJNVVSPqQ==',
+      1,
     ],
     [
       6,
@@ -8610,6 +9405,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKWrp6OfnJiUkIyIhIB8eHRwbGhlYV1ZVVpod4KAfoiYpauno5+cmJSQjIiEgHx4dHBsaGVhXVlVWmh3goB+iA==',
       138,
       'p6KxcF1f4NdpqFmjXJFbcZuvX2NnamtwbmFsk5luY6F2YYmhe5JWXmxWgHyClmiAgICAgICAtXmKl21yejK8qQ==',
+      0,
     ],
     [
       0,
@@ -8620,6 +9416,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4WLh4SAfHh2f46co5+bl5OPi4eEgH+ChIN7cGhiXWFseoB9eXV9jJeck4B/hoyVk4+Lh4SAfHh0cGxoZGBeaA==',
       139,
       'dY6GmpR/bmxzdXtgk22IdWuAf51zcYxxcayWq2duY6F2s4mhj01WXnV9gIR8N8N2jZJC6EyutXmKpHiOmDLqxg==',
+      6,
     ],
     [
       1,
@@ -8630,6 +9427,7 @@ export const PIECE_MODEL: PieceModel = {
       'e3t/e3dzb2tna3iIk5KOioeDf3t3c29rdIKRmpaSjoqHg4OEhIJ4b2lwe4aMh4uMiod8dnV1d3Z2gY2TlYx/fQ==',
       139,
       'TZGasqm9cYZpSohsY2yAbpuHc4yRcHyDgGGurkbbuE92YYlPgIBWXna2gIB8lmiYiJKfTNRNtXmKqXqPeTNZVQ==',
+      3,
     ],
     [
       2,
@@ -8640,6 +9438,7 @@ export const PIECE_MODEL: PieceModel = {
       'ho+Uko6Lh4F9e3Zzb2lmYWFseIKGgn56f4qWoJ2YlJCNi4eDfXl1cW9rcnqCiYN9e3d2d3t/goaJiImGg313fw==',
       139,
       'ZJVjj6GPbGt1YqVYZWGSaJtyaHB5bG1zbmGaoFduY6F2YYmhcLJWXnGJgHx8lmhya1ufTGGFtXmKcqeGjy15fQ==',
+      7,
     ],
     [
       7,
@@ -8650,6 +9449,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJifm5eRjYmHg397dnJuamhkY2x5iI2LhYWHiY+QkJGRkIyMh4aEgH56eHVyb2toanN+h4qGgoB+e3p2cnJwfA==',
       139,
       'ZZh7op+NaWt6ZaJejG9nZ2BzYmlwamtxcWF4dXhuY6F2s4lPgIBWXmBsgIB8lmiAgICAgICAtXmKWVdhajmjgQ==',
+      1,
     ],
     [
       7,
@@ -8660,6 +9460,7 @@ export const PIECE_MODEL: PieceModel = {
       'gHx7d3Nva2djX1tXVFlndoCAhpWkq6qmop6alpKOioaFgX15c3FtaWVfXVpWVFxqeIWRoaqrqKSinJiUkI6IhA==',
       139,
       'tJabW05YYVKDrmOzgaqNlZp4ZGt0bHJ7bmFrnZluuE92YYmhgntWXnBUgIB8lmiAgICAgICAtXmKnnF1Xi6xkQ==',
+      1,
     ],
     [
       5,
@@ -8670,6 +9471,7 @@ export const PIECE_MODEL: PieceModel = {
       'iZaZlZGNiYWBfXl1cW1rb3mFjo2Mi4qKh4eGhYKCfnx8d3Z6gIWJiYmJh4aEhYWCgoB+f3x7eXR1cm9ta2lteQ==',
       139,
       'T5xToqizZ3BxTMVibmd+ZWFfY2pyamtxcmFoXaluY6F2s4mhg1NWXldqgId8lmiAgICAgICAtXmKL0BPV12Ymg==',
+      7,
     ],
     [
       4,
@@ -8680,6 +9482,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4aIhIB8eHuDk6CioJyYlJCMiISAfHh0cG1pZWFeX2x7hoiEgHx4e4OToKKgnJiUkIyIhIB8eHRwbWllYV5fbA==',
       139,
       'fqKwpYt44Ndpg1lnXHJbg5uvX2NnamtwbmFKWrpuY6F2YYlPgIBWXlZTgIB8lmiAgICAgICAtXmKkERNVVKNqQ==',
+      3,
     ],
     [
       6,
@@ -8690,6 +9493,7 @@ export const PIECE_MODEL: PieceModel = {
       'b32CfoKPnqmqpqKempaSjoqGgn56d3Nva2djX1tXVWBvfYJ+go+eqaqmop6alpKOioaCfnp3c29rZ2NfW1dVYA==',
       139,
       'p6KxcF1f4NdpqFmjXJFbcZuvX2NnamtwbmFrk4huY6F2YYmhfYRWXmxWgIB8lmiAgICAgICAtXmKl2xxejO7qQ==',
+      3,
     ],
     [
       0,
@@ -8700,6 +9504,7 @@ export const PIECE_MODEL: PieceModel = {
       'oK+yqJOBb1xPUl9ud3+JkJKJf317fHt3dHBsaGRibXyKkIyIhYF9eXVxcn2Nm52alZKOioaChISCfHFxdX6Gjw==',
       140,
       'VHmJj6WmcXhrUoFtYHWbbZl6soyjhXuI1Yespl1uuE92YXSh62FoXn64gP+FN2j94ZGCgKlwZlSKqXqTfC5ZVQ==',
+      0,
     ],
     [
       1,
@@ -8710,6 +9515,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z2NodYWQj4yIhIB8eHRwcX2Mmp2ZlZCNiYWAfoCAf3hraGx1f4SKjI2Kf3VydHZ9go2Ul5SGg4GAg356dnNvaw==',
       140,
       'WY2Tp6Wdb4ZtWI1nfXF6ZZmBc4uhcHqGh2GurkbbuE92YXShFJ5oXoK2gACFN2hbX5KBgLV8ZlSKq36VfzFZVQ==',
+      3,
     ],
     [
       2,
@@ -8720,6 +9526,7 @@ export const PIECE_MODEL: PieceModel = {
       'ho6Tj4uHg397d3Nva2hkYGp3goiEgHx4fomVoJ2ZlZGNiYWBfXl1cW1yeoCIgXx6dnd3eH2AhIiKi4qIg3x4fQ==',
       140,
       'Y5Vqk6KQcnBxYZFYdmKUa5d9aHJza3BycGGUjHRuY6F2YXRPgIBoXnKLgICFN2goQF59gCKUZlSKfraGjzl4fQ==',
+      7,
     ],
     [
       7,
@@ -8730,6 +9537,7 @@ export const PIECE_MODEL: PieceModel = {
       'gHx5d3N2hJKdnpqWko6JhX56dnFuaWNma3N7f4KGi4yOj5CPjo2LioeGg4OBfnx6d3VzcW1qaGhzf4mMiIaCgA==',
       140,
       'YotkmaCQaGp8YrJiiGxmZ01jcGlxemtxcWGBdoxuY6F2s3RPgIBoXmd6gICFN2iAgICAgICAZlSKYl1pcpuBYQ==',
+      2,
     ],
     [
       5,
@@ -8740,6 +9548,7 @@ export const PIECE_MODEL: PieceModel = {
       'go+SjoqGgn56dnJvcn6OmZmVko6KhoJ+enZybmpmZ3OCj5KOioaCfnp2cm9yfo6ZmZWSjoqGgn56dnJuamZncw==',
       140,
       'V6KxyKai4NdpVllvXHJbapuvYGVqamtwbmFwYaNuuE92YXRPgIBoXl1xgICFN2iAgICAgICAZlSKmUhaQluVqQ==',
+      3,
     ],
     [
       4,
@@ -8750,6 +9559,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYKFgX18foybo6WhnZmVkY2JhYF9eXZybmpmYl5cYGp5goOBfXx+jJujpaGdmZWRjYmFgX15dnJuamZiXlxdag==',
       140,
       'jKKwk31vsLRpkFp6XGFdf5uuYWdnamtwbmFHWbpuY6F2YXRPgIBoXllSgICFN2iAgICAgICAZlSKjEFSWmSOnw==',
+      1,
     ],
     [
       0,
@@ -8760,6 +9570,7 @@ export const PIECE_MODEL: PieceModel = {
       'oa+yqJJ/bFZPU2BvdX6HkJGFfnt7fXt3c29sZ2NlcoKOkIyIhIB8eHRwc3+QnJ2Zk5GNiYWEhYWDeG9xeYOLkQ==',
       141,
       'UnuKjqarcXpsT4BuXHSea5t6tYuignuJ2Iesp11uuE92YXSh92JlXny4gP9+N2j/55KAgKdvZlSKqHmSezBZVQ==',
+      0,
     ],
     [
       1,
@@ -8770,6 +9581,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZGZ0g4+RjYmFgX16dnJudIGRnJqWkY+Lh4N9foB+fHJpbHF7hYeLi4qEeHZ2dXt9h5KWlIuCgYGCgXx4dHBsaA==',
       141,
       'V4+TraahcJJsVYtpeW98Y5uBcYiVbniIgWGurkbbuE92YXShCZ1lXn+2gAB+N2hRWo6AgLN7ZlSKqn2UfjNZVQ==',
+      3,
     ],
     [
       2,
@@ -8780,6 +9592,7 @@ export const PIECE_MODEL: PieceModel = {
       'hYyTj4uHg397eHRwbGhlYmt4gYeEgH15fYiVnp2XlZCLiYOBfnp2cm5xeoCIg3x6d3d3eXx/goaLi4mHg394fg==',
       141,
       'YpVqlKKScXBxYJJZdWKSapt9Z3J6a29xbmGVj3RuY6F2YXRPgIBlXnGLgIB+N2goP2CAgCWWZlSKe7aGjzZ5fQ==',
+      7,
     ],
     [
       7,
@@ -8790,6 +9603,7 @@ export const PIECE_MODEL: PieceModel = {
       'dXd8f4ONlJqdl5OOiYSAfXlzb2pmYmRwfouNiYeEgIB9enh0eIGOmJiWk4+Ni4iGhIKBf3x6d3V2c3JxbnFxcw==',
       141,
       'Yoxjm6CQaGp6YrBiiW1oZk1kbGpyeWtxcGF+dIxuY6F2s3RPgIBlXmV2gIB+N2iAgICAgICAZlSKfVlnb5uDfg==',
+      4,
     ],
     [
       5,
@@ -8800,6 +9614,7 @@ export const PIECE_MODEL: PieceModel = {
       'f42RjYmGgn56dnJvdYSTm5mVkY2JhoJ+enZybmpmZXB/jZGNiYaCfnp2cm91hJObmZWRjYmGgn56dnJuamZlcA==',
       141,
       'WqOxx6Sc4NdpWlltXHVbZ5uvX2NnamtwbmFwY6NuuE92YXRPgIBlXl1vgIB+N2iAgICAgICAZlSKnElaQ1eWqQ==',
+      3,
     ],
     [
       4,
@@ -8810,6 +9625,7 @@ export const PIECE_MODEL: PieceModel = {
       'eIGEgHx9hpWjpqSgnJiUkIyIhIB8eHVxbWllYV1bXGh4gYSAfH2GlaOmpKCcmJSQjIiEgHx4dXFtaWVhXVtcaA==',
       141,
       'kaKwjHdr4NdplVmCXGdbe5uvX2NnamtwbmFFWrpuY6F2YXRPgIBlXllQgIB+N2iAgICAgICAZlSKi0FSWmCKlA==',
+      1,
     ],
     [
       0,
@@ -8820,6 +9636,7 @@ export const PIECE_MODEL: PieceModel = {
       'oK6zqZV/alRNU2FvcXmEjJCHfXt7fHt3c29rZ2Nod4aRkIyIhIB8eHRwcHyMmZ2Zk5GNiYWFh4WDd290e4mOkw==',
       142,
       'TnyLj6e2cn5rS39wY3KhaJl5to6jgnuI2oesp11uuE92YXSh+WVfXnm4gP99N2j/6JOBgKZuZlSKp3aPeDBZVQ==',
+      0,
     ],
     [
       1,
@@ -8830,6 +9647,7 @@ export const PIECE_MODEL: PieceModel = {
       'aGRreYiTkY2JhYF9eXZybnF+j5qalpGOi4eDfYCBgH5xaWxzfoeGiYuKhHl2dHV5eISOlJWLg4GAgoB8eHRwbA==',
       142,
       'U4+UrqepcJVrUYxqcm2BZpmBc4uTb3mFgGGurkbbuE92YXShBppfXny2gAB9N2hPW4+AgLF5ZlSKrHmSezNZVQ==',
+      3,
     ],
     [
       2,
@@ -8840,6 +9658,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4KJhYF9eX2EkZybmpaSjoqGgH54dHJscniBiIZ/e3h3eHl9f4OGiIiGhoJ+d3yFjZOPi4eEgX14dnFtaWRgag==',
       142,
       'YJVqlaOUcXFzXpVad2KTaph8aHN4a29ybmGWkXRuY6F2YXRPgIBfXm+LgIB9N2gnPV1/gCiYZlSKfLaEjDV+gA==',
+      2,
     ],
     [
       7,
@@ -8850,6 +9669,7 @@ export const PIECE_MODEL: PieceModel = {
       'dXh7f4OOlZqdl5KNiISAfHhzb2llYmRxgIqNiYeEgn97eXV0e4SQl5iVk5GNi4mHhoKAfHt6d3d0c3JxcG9wcg==',
       142,
       'Yo1inKCRaGp6YbRii2xoZ0xja2pyeGtxcWF8dIxuY6F2s3RPgIBfXmNzgIB9N2iAgICAgICAZlSKS1ZkbJuEfg==',
+      4,
     ],
     [
       5,
@@ -8860,6 +9680,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4yRjYmFgX15dXFwe4qXnJiVkY2JhYF9eXVxbWllZW9/jJGNiYWBfXl1cXB7ipecmJWRjYmFgX15dXFtaWVlbw==',
       142,
       'XaOxxaOY4NdpXVlrXHdbZJuvX2NnamtwbmFwZqNuuE92YXRPgIBfXl1tgIB9N2iAgICAgICAZlSKm0laQ1OXqQ==',
+      3,
     ],
     [
       4,
@@ -8870,6 +9691,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4CDf36AjZ2lp6Ofm5eTj4uHg397eHRwbGhkYFxaXmh3gIF/foCNnaWno5+bl5OPi4eDf3t4dHBsaGRgXFpbaA==',
       142,
       'lqKwhXFouL9pmlmKXHFccpuvYmdsamtxbmFEXbpuY6F2YXRPgIBfXllPgIB9N2iAgICAgICAZlSKiUBSWl2Mnw==',
+      1,
     ],
     [
       0,
@@ -8880,6 +9702,7 @@ export const PIECE_MODEL: PieceModel = {
       'oq6zppB5Yk9PWGdxc32GjY+Efnx7e3p2cm9qZmNreomRj4uHg397d3Nvc3+Qm5yYko+MiISGhoSCdXB3f4qPlA==',
       143,
       'T36Nkae1cn9sS35vY3OgZ5t6touif3qJ2oesqF1uuE92YXSh+mVfXnm4gP99N2j/6pOAgKVtZlSKp3aPeTNZVQ==',
+      0,
     ],
     [
       1,
@@ -8890,6 +9713,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZWh2hZGSjoqGgn56dnJub3qKmJuXk46Kh4OAgIB+fXNpbXN9iIaKjIqHeXZ0dnl4goyUl46EgoCAgX15dnJtaQ==',
       143,
       'U5CVsKepcJVqUYtqcG6AZ5uBcYeTbniDgGGurkbbuE92YXShBppfXny2gAB9N2hPWY6AgLB4ZlSKqXmSezZZVQ==',
+      3,
     ],
     [
       2,
@@ -8900,6 +9724,7 @@ export const PIECE_MODEL: PieceModel = {
       'hY2TkIyIhIB8eHRwbWlkYml2goeFgX15e4WSnZ6alpKOioaBfHh0cW5xd36Ghn98eHd4eXx/goaJiYmFg393fw==',
       143,
       'YZZqlKKScXBxYJVadWKTaZt8ZnB6a21zbmGXk3RuY6F2YXRPgIBfXnCKgIB9N2gnPV+AgCubZlSKfLaFjjF7hw==',
+      3,
     ],
     [
       7,
@@ -8910,6 +9735,7 @@ export const PIECE_MODEL: PieceModel = {
       'gX58enZzdX6Pm5+bl5GNiISAfHhzb2lkZmtzfYGFiouOj46QjY6Mi4qHh4WDgH17eXd0c3Bta2hncHyGjouHhQ==',
       143,
       'YY1hnKCRaGt6YbNjim1pZ0tja2lveGtxcWF4cIxuY6F2s3RPgIBfXmFwgIB9N2iAgICAgICAZlSKUlJhapuafg==',
+      2,
     ],
     [
       5,
@@ -8920,6 +9746,7 @@ export const PIECE_MODEL: PieceModel = {
       'fouQjIiEgHx4dHB0gZCbnJiUkIyIhIB8eHRwbWllZG9+i5CMiISAfHh0cHSBkJucmJSQjIiEgHx4dHBtaWVkbw==',
       143,
       'YKOxw6KU4NdpYVlpXHlbZZuvX2NnamtwbmFvZqNuuE92YXRPgIBfXl1rgIB9N2iAgICAgICAZlSKm0laQ1GWqQ==',
+      3,
     ],
     [
       4,
@@ -8930,6 +9757,7 @@ export const PIECE_MODEL: PieceModel = {
       'maappaGdmZWRjYmGgn56dnJuamZiXlpYXGp5gYJ+foqZpqmloZ2ZlZGNiYaCfnp2cm5qZmJeWlhcanmBgn5+ig==',
       143,
       'nKKxfmpl4Ndpn1mSXHxbZ5uvX2NnamtwbmFBXbpuY6F2YXRPgIBfXllNgIB9N2iAgICAgICAZlSKkEFTW1qKnw==',
+      2,
     ],
     [
       0,
@@ -8940,6 +9768,7 @@ export const PIECE_MODEL: PieceModel = {
       'dXR+jZukoZ2ZlZGNiYWBfXl1cW5qZm17hot+bmFmdYOKhouWoKKfl4qHhoSIhX97d3RxbmpmYmVueIF/fHp3dw==',
       144,
       'fImIjI56cGp1fnVnhmuCeVODjJNydoRxbqyfrlduuE92YYmhg5tfXoKFgIBnN2h/mIpDgHSijnmKTHyWf5tZVQ==',
+      2,
     ],
     [
       0,
@@ -8950,6 +9779,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipSbl5OPi4eDf3t3c29rZ2RgXGFufoqLiYqGhYJ/i5OcnpuXk4+NiYWBe3d7e3p5a2NcX2ZweHV4h5ael4Z6fg==',
       144,
       'gIqKh4p3bmh2gXRshWmCeFGDhpV0dIZxbqydrmduuE92YYmhj49fXoKBgH1nN2h/jYo/gGqqjnmKP3yUfptZVQ==',
+      3,
     ],
     [
       1,
@@ -8960,6 +9790,7 @@ export const PIECE_MODEL: PieceModel = {
       'fXp3c29vdH2HiYiGhIKCgH9/fX18eHh1f4mOk4+LiISAfHd7fHx4amRqeIeOi4eDf3t3c3WBkJuaj4aEhIeFgQ==',
       144,
       'U5WWt6mqeYNrUHBmZ2iEY5uQdI5tb3l0bmGuoEbbuE92YYlPgIBfXny2gIBnN2h/e5C/gL9KjnmKinWgiptZVQ==',
+      3,
     ],
     [
       8,
@@ -8970,6 +9801,7 @@ export const PIECE_MODEL: PieceModel = {
       'nZ+hmpGLhX93c2pgYV9nbmpoY19bW2ZueHuEk56lop6alpOPi4eDf3t3c29rZ2NgXF1peIKHjZafp6Kfm5eSlA==',
       144,
       'm3N8ZGtlbWtqonGNcnehapeAkG12k2tyq4drfIhuY6F2YYlPgIBfXmpZgIBnN2iAgICAgICAjnmKVF96g5uopA==',
+      0,
     ],
     [
       2,
@@ -8980,6 +9812,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYOIhIB8eX6IlZ6cmJSRjYmFgX15dXBvdXyDh4F7eXZ0d3h8gYOIiouKiIR+eH2FjJKPi4eDf3t3c29rZ2NhbA==',
       144,
       'YpVqlKKRdHJyYItZemGSapt+aG9zbG5ycGGckXhuY6F2YYmhcHBfXnWRgINnN2iCX1y/gGRrjnmKerafqZt/hw==',
+      2,
     ],
     [
       4,
@@ -8990,6 +9823,7 @@ export const PIECE_MODEL: PieceModel = {
       'naKinpqXk4+Lh4N/e3dzb2tnY2BeX2p6g4aDf3t7gI+doqKempeTj4uHg397d3Nva2djYF1fanqEhoN/e3uAjw==',
       144,
       'hKKwnYR0np5piVlxXGpbgpuuYWdnamtwbmFSW6luY0//YYmhQYlfXlpVgDNnN2iAgICAgICAjnmKjkFiipuOnw==',
+      2,
     ],
     [
       3,
@@ -9000,6 +9834,7 @@ export const PIECE_MODEL: PieceModel = {
       'oa+1saqpop6bl5OMiYN/eXVwa2djXVpXUE1OWnKIkpKLio+XnJ6cmJaQjIiEg399eXVxa2llYWRnbnZ0bm51hw==',
       144,
       'ry1eRkxYXFjZtl+6nqzDhJtRnHN/52xyuodigZluY6F2YYlPgIBfXm1UgIBnN2iAgICAgICAjnmKH2N9hpuUbQ==',
+      6,
     ],
     [
       3,
@@ -9010,6 +9845,7 @@ export const PIECE_MODEL: PieceModel = {
       'gX17dXFvbmpmYl5dXFtdaXqHmaWts66ppZ+bl5GNiYWBfXl1cWtnY11ZVU5SVmByfpCdpKilpKCZmJSSkY2HhQ==',
       144,
       'xDleOzZOXFjJvX/MX8+RzphXhHR60HB0nIdRerpuY6F2YYmhvnZfXmlNgM1nN2iAgICAgICAjnmKQl15gpuIXw==',
+      2,
     ],
     [
       0,
@@ -9020,6 +9856,7 @@ export const PIECE_MODEL: PieceModel = {
       'dHSAj52joJyYlJCMiISAfHh0cGxpZW57hYl7aGZue4iGhI2XoKKck4eGhYaIhH56dnJwbGllZmx3gH9+enl4dg==',
       145,
       'eYuJkJB8b2x3e3Zlhm18eVSBiJJydIFxcoefrlduuE92YYmhgplcXoCFgIBnN2iClohDgHKhjnmKTneReptZVQ==',
+      2,
     ],
     [
       0,
@@ -9030,6 +9867,7 @@ export const PIECE_MODEL: PieceModel = {
       'i5Wbl5OPi4iEgHx4dHBsaGRgXGFufoqLi4iHhoN+hI2VnJuXk4+NiYWCfHh6e3p5bWReX2dve3l1gJCYmot7gQ==',
       145,
       'fYyKjIx5bml4f3hpi2mCeFSFhJZycoNxcqydrmduuE92YYmhkoRcXoCBgINnN2iCjYxDgGipjnmKXXeSe5tZVQ==',
+      3,
     ],
     [
       1,
@@ -9040,6 +9878,7 @@ export const PIECE_MODEL: PieceModel = {
       'fnp4dHBwdn+IiYiFhIOBgH9/fn58eXl1e4WLkY+LiYWBfXh6fHx5bmVqeYWOi4eDf3x4dHR/jJeZj4aFhYeGgg==',
       145,
       'UZWWt6mweoVrTnBmaWeGZJuRc4pub3lxbmGuoEbbuE92YYlPgIBcXnq2gIBnN2h8e4y9gMBKjnmKi3Gag5tZVQ==',
+      3,
     ],
     [
       8,
@@ -9050,6 +9889,7 @@ export const PIECE_MODEL: PieceModel = {
       'bnV7go2cpqSgnJiUkI2JhYF9eXVxbWllYV1bX215goeQmqWoop+cmJSVm52cmY2HgXt1bGVjZGttamliXlxWYQ==',
       145,
       'nnl+YmhkbGptpGqSdX2cb5uCim12jGxyo4drf4huY6F2YYlPgIBcXmpYgIBnN2iAgICAgICAjnmKSVx3gJurpA==',
+      7,
     ],
     [
       2,
@@ -9060,6 +9900,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4KJhYF9eXqDkJuempWSjYqGgn56dnJuc3qCiIN+e3h2dXd6f4KGi4uKiIN/eHuCi5GRjIiEgHx4dHBsaGRgag==',
       145,
       'YZVrlaOTc3JxX4xZe2KRa5t+Z3Nza29ycGGcknhuY6F2YYmhbXtcXnOQgH1nN2h/YmC9gGZsjnmKgLaao5tZVQ==',
+      2,
     ],
     [
       4,
@@ -9070,6 +9911,7 @@ export const PIECE_MODEL: PieceModel = {
       'nqSkoJyYlJCMiYWBfXl1cW1pZWFdW15re4OFgX18gY+epKSgnJiUkIyJhYF9eXVxbWllYV1bXmt7g4WBfXyBjw==',
       145,
       'jaKwknxunZ1pkVl8XGJbfpuuYWdnamtwbmFRXqluY0//YYmhT4FcXltTgERnN2iAgICAgICAjnmKjUJgiJuPrg==',
+      2,
     ],
     [
       3,
@@ -9080,6 +9922,7 @@ export const PIECE_MODEL: PieceModel = {
       'hJ2rtLGsqaSfnJiSkYqGgHp2cG9rZGNcVlVOTVNfeY6VkY2Tl52hm5qWkpCMiISAfHl1cW9rZ2VfYmdscnBscQ==',
       145,
       'tkBoQkNUW1fVv2TEjLm5nptXlmx10XB4sodhiZluY6F2YYlPgIBcXm9SgIBnN2iAgICAgICAjnmKImN8hZuZbQ==',
+      3,
     ],
     [
       3,
@@ -9090,6 +9933,7 @@ export const PIECE_MODEL: PieceModel = {
       'kIyKhoJ+enZ1cW1sZWRgXFtWWWFwhpilsbGsqqSgnJaSjoqGgn56dnJva2RgXVZVTk9WZnuOnaeqpqWhnZuVlA==',
       145,
       'zkBnNClJXFi8w37XX+aJ8JdcfG53y3J7kodQf7puY6F2YYmhsH5cXmtLgLxnN2iAgICAgICAjnmKQl14gJuLWw==',
+      2,
     ],
     [
       0,
@@ -9100,6 +9944,7 @@ export const PIECE_MODEL: PieceModel = {
       'dHN+jZujn5uYlJCMiISAfHh0cGxoZ259hYV5Z2p1gImEgo6ZoaObkYeDhYWHhH56dnJwbGhkZm94gYJ8enl1dQ==',
       146,
       'd4yKkZJ9b2x3eXtjiW17dlR+hpZycoRxcqyerlduuE92YYmhlY9XXn2DgIZnN2iDlIxDgG+jjnmKTnOQeZtZVQ==',
+      2,
     ],
     [
       0,
@@ -9110,6 +9955,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5Wbl5OPi4eDgHx4dHBsaGRgXmRzg4yNjIiGg4KBgoyUmpuXk4+NiYWBfHl7fH14bWRcXmhyfXx2e4mVmYx8fg==',
       146,
       'eo2Lj497bmt4e31mjmp/dlN/gpdycYVxcqycrnhuuE92YYmhk3hXXn2BgIZnN2iDi4tBgGeojnmKR3OPeJtZVQ==',
+      3,
     ],
     [
       1,
@@ -9120,6 +9966,7 @@ export const PIECE_MODEL: PieceModel = {
       'fnp4dHBzeYOMiYiFhIOCgX9/fn18enh1d4GJj4+LiYWBfXh7fHx6bGZue4mPi4eDf3x4dHF6iZWakYWDg4aGgg==',
       146,
       'TZWVuKq7fIhrSm1nb2WCY5uSc4ttb3hzbmGuoEbbuE92YYlPgIBXXne2gIBnN2h9fou+gMBJjnmKi22Zg5tZVQ==',
+      3,
     ],
     [
       8,
@@ -9130,6 +9977,7 @@ export const PIECE_MODEL: PieceModel = {
       'a3V9hJOgpqShnZmVkY2JhYF9eXVxbWpmYl5aWmRzgYeOmaWrpKCcmJeTlpqcmZCHgXt1bGVnaW1uaGRfXVpXYQ==',
       146,
       'on6BYWRiamh5pXKVdoKqepiDg2x0h2xym4drhIhuY6F2YYlPgIBXXmtXgIBnN2iAgICAgICAjnmKbVx5gputpA==',
+      7,
     ],
     [
       2,
@@ -9140,6 +9988,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4KJhYF9eXmCjZicmJWSjoqHg315dXFvc3qDioWAfXh3dnh7gIOGioiIhIJ+eHqAiZGSjYmEgHx4dHJuamdhaw==',
       146,
       'XZZrlqWXc3RwXI1bgWKQa5t+Z3J3a25ybmGdlGduY6F2YYmhbYdXXnKRgHpnN2h9Y16+gGprjnmKf7abpJtZVQ==',
+      2,
     ],
     [
       4,
@@ -9150,6 +9999,7 @@ export const PIECE_MODEL: PieceModel = {
       'naWmop6alpKPi4eDf3t3c29rZ2NfXFpea3uCg399gY6dpaainpqWko+Lh4N/e3dzb2tnY19cWl5re4KDf32Bjg==',
       146,
       'laKwiHNpo6NqmFqIXW5cdpuvYWdsamtxbmFRYrpuY0//YYmhTntXXlxRgEJnN2iAgICAgICAjnmKiUBji5uRqQ==',
+      2,
     ],
     [
       3,
@@ -9160,6 +10010,7 @@ export const PIECE_MODEL: PieceModel = {
       'n661sa2poqGbmJWPi4aBfXdzb2lnY11bVU5NTVlwjJWUk5Obn6KempaSkY2JhYF9eXVxbmtoZGFeY2prb2ttgw==',
       146,
       'wDpmOzdOWlbewofRa9KiwptYj3B712xyqodik5luY6F2YYlPgIBXXnFQgIBnN2iAgICAgICAjnkAC2WAiZufaA==',
+      6,
     ],
     [
       3,
@@ -9170,6 +10021,7 @@ export const PIECE_MODEL: PieceModel = {
       'kIyKhoJ+enZ1cW1sZWRgXFpUWV9vhZqrr7KuqKagnJiSjoqGgn56dnNvaGRhWllSTlJUY3ePnqespqWhnZuVlA==',
       146,
       '0kFnMSNGWlbNxondXO+N/ppWfW95yGxyk4dRialuY6F2YYmhsYRXXm1LgL5nN2iAgICAgICAjnmKOV97hJuKWw==',
+      2,
     ],
     [
       0,
@@ -9180,6 +10032,7 @@ export const PIECE_MODEL: PieceModel = {
       'dHSAj52jn5uXk4+Lh4N/e3d0cGxoZm18g4NxanB7hoeChZGaoaKZkIaDhIWHg316dnJwbGhmaHB7gIF9enh0dQ==',
       147,
       'eI6NkpF9bmx3eX5kjWx5dlaAgZZxcYRxcqydrlduuE92YYmhj4RXXn2DgIJnN2iCjopEgG2ijnmKU3WPeZtZVQ==',
+      2,
     ],
     [
       0,
@@ -9190,6 +10043,7 @@ export const PIECE_MODEL: PieceModel = {
       'kpibmJSQjoqGgnx4ent6eW5kXl9mcXx9enuHkpaMf4KLmJuYlJCMiISAfHh0cGxoZGFdYm+Ai42MiImFgoF/iQ==',
       147,
       'e46MkI56bmt6fXxnjWp9dlaAgJdzcIJxcqycrnhuuE92YYmhjm5XXn1/gIJnN2iCi4pEgGWqjnmKUXWPeJtZVQ==',
+      1,
     ],
     [
       1,
@@ -9200,6 +10054,7 @@ export const PIECE_MODEL: PieceModel = {
       'ho2RjYmGgn97eXt7enJoa3eDjo2JhYF9eXVxdoSRmZWGhIWFiYSAfHh1cXF1fomLiIeFhIOBgH9/fnt6d3Z0fQ==',
       147,
       'TpWVt6q5fIhsS2tnbmWCZJuSc4tub3lxbmGuoUbbuE92YYlPgIBXXne2gIBnN2h8gIq8gMFIjnmKjW6Zg5tZVQ==',
+      1,
     ],
     [
       8,
@@ -9210,6 +10065,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYSNl6OspaOfm5mTkpeYmpSKhHx3bWZnaGxuaGZiXlxVXGhye4KRoKelop6alpKOioaCfnp2cm5rZ2NfW1lfbg==',
       147,
       'pH+CX2Fha2lzqG+ZdIalfZuDhGx1hWxym4dqhIhuY6F2YYlPgIBXXmtWgIBnN2iAgICAgICAjnmKX114gZuuqQ==',
+      5,
     ],
     [
       2,
@@ -9220,6 +10076,7 @@ export const PIECE_MODEL: PieceModel = {
       'hIyTj4uHg398eXVxbGdjYm16hIiEgHx4e4WSnZ2ZlY+Lh4OBfXl2cm50e4SKhH97eXZ3eX2Ag4iJioeFgX12ew==',
       147,
       'X5VrlaSVcnNxXY9bfGKSa5t+aHR2bHBxcGGdlWduY6F2YYmhcHtXXnKQgH5nN2iAaGG8gGxtjnmKfraao5tZVQ==',
+      3,
     ],
     [
       4,
@@ -9230,6 +10087,7 @@ export const PIECE_MODEL: PieceModel = {
       'dICDgH6CkJ+np6Ofm5eTj4uHg4B8eHRwbGhkYFxYW2R0gIGAfoKQn6ano5+bl5OPi4eDgHx4dHBsaGRgXFhZZA==',
       147,
       'mqKwgG1mmJhpnVqPXHhcbZquYmZsamtxbmFOZLpuY0//YYmhYHVXXlxQgFdnN2iAgICAgICAjnmKkEJji5uVqw==',
+      1,
     ],
     [
       3,
@@ -9240,6 +10098,7 @@ export const PIECE_MODEL: PieceModel = {
       'mq22sq2rpKCfmJSQjYmCf3h0cW1pYmFdVlVPS1FffpGWkZWcoaSfnJiUko6KhoJ/e3dzb21pZWFdX2Jpa2ttfQ==',
       147,
       'xzpoNS9LWlbnyorbYN9+4ZtUknaD1W11rYdgl5luY6F2YYlPgIBXXnNPgIBnN2iAgICAgICAjnmKKGmBipujaA==',
+      6,
     ],
     [
       3,
@@ -9250,6 +10109,7 @@ export const PIECE_MODEL: PieceModel = {
       'pq+0saqmoJyYlJCMiISAfHl1cW1pZWFbV1BMUFdohZmpq6uno6GbmpaSkIyIhIB8eXVxb2tnZl9cWlZUWGN0lA==',
       147,
       '3klvKhZBW1evz3ztY/+W/5llc295v3J6hmFPi6luY6F2YYmhoIpXXm5JgKhnN2iAgICAgICAjnmKQ2J8hZuVWw==',
+      4,
     ],
     [
       0,
@@ -9260,6 +10120,7 @@ export const PIECE_MODEL: PieceModel = {
       'c3FybmpkXVlTW2p4gn9/h5KhpaSkoJyYko6Kh4N/e3d1cW1pY19bV1dicX6Df4SSoayopKCcmJSQjIiEgX15dQ==',
       148,
       'no2Qc2lkcGV9nmiUdoN1a3+ZbWpycXd9bmGorGNuY6F2s2ahbyi+r+CkDYBslsN6XX+LgGiPZlSKlrbI0lhZVQ==',
+      1,
     ],
     [
       1,
@@ -9270,6 +10131,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZGJgXl9peYKFgYSNnquvqqSckYmAhIWJiYWDfnx2c25qZmJhWllZZHN8fXqEk6GppaGbl5OPjYmFgX15dnJsaA==',
       148,
       'lYR/dXRqbWiLknuIg3xpaHaNhGpyfGxzcoeurkbbY6F2s2ahkNe+r+K284BslsOGo4F1gJhxZlSKibbM1llZVQ==',
+      5,
     ],
     [
       6,
@@ -9280,6 +10142,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKqvq6ejn5uYlJCMiISAfHh0cGxoZWFdWVVRVmRzgI2cqq+rp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZVVFWZHOAjQ==',
       148,
       'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmGCk4BuuE92YWZPgIC+r8FpgIBslmiAgICAgICAZlSKkGCgikzIpA==',
+      0,
     ],
     [
       5,
@@ -9290,6 +10153,7 @@ export const PIECE_MODEL: PieceModel = {
       'hY+SjoqGgn56dnJvcXyMl5mVko6KhoJ+enZycXeAjI6LhoJ+e3t8g4WFgn56dXJ2gomPjoqGgn56dnJuamhpdg==',
       148,
       'UZ+ZuKmveoJrT25re2NscpuZYmhvamtxcGFbRLpuY6F2YWZPgIC+r2B9gIBslmiAgICAgICAZlSKmXhdZWGCpA==',
+      0,
     ],
     [
       5,
@@ -9300,6 +10164,7 @@ export const PIECE_MODEL: PieceModel = {
       'eoWJhYJ+enZ0e4qYn52ZlZGNiYWCf36AgYCBeXdzbGtnZW93foWGioqMjY6PjI+NioqGhIN/fXl1c29uaWRibA==',
       148,
       'a5t8n52IcHJtaXNdlmiFbXqAZGx0amtxcGFwUp1uY6F2s2ZPgIC+r3KDgIBslmiAgICAgICAZlSKl1p0fJuTmg==',
+      4,
     ],
     [
       0,
@@ -9310,6 +10175,7 @@ export const PIECE_MODEL: PieceModel = {
       'dXFzcm9sZF1YVVxreoF/fYaRoKekop6alpKQjImFf3t3c29rZ2NfW1daZ3eCg3+DkKCoqKSgnJiUkIyIhIB9eQ==',
       149,
       'm5CWeWxmcWl/nGyPdH1nZX+Wb2pycXl2bmGorGNuY6F2s2ahcCq6r9qlD4BtlsN5YX6NgGiOZlSKj7bFz1pZVQ==',
+      1,
     ],
     [
       1,
@@ -9320,6 +10186,7 @@ export const PIECE_MODEL: PieceModel = {
       'fnp4dHBtaWVhX1ticXyGhIGEkaKtraefmY+GgoOGiouEg3x5dXFvaWdhXllVYGx6gHx6hJOhp6SgnJiUkIyGgg==',
       149,
       'koeEe3drbWqLkH+FhHhpanWJgmt0e21zc4eurkbbY6F2s2ahj9W6r9u28IBtlsOHn4JzgJhyZlSKjLbM1lpZVQ==',
+      5,
     ],
     [
       6,
@@ -9330,6 +10197,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
       149,
       'zKKxRS9L4NdpxFnWXOBb35uvX2NnamtwbmGBmYBuuE92YWZPgIC6r8RngIBtlmiAgICAgICAZlSKjmKijFHMpA==',
+      0,
     ],
     [
       5,
@@ -9340,6 +10208,7 @@ export const PIECE_MODEL: PieceModel = {
       'hpGTj4uHg397eHRwbnF+jpaXk4+Lh4N/e3h0cnd/i5GNi4SCfHl+f4WGf353dnNyeoKLjYuHg397eHRwbGlqdw==',
       149,
       'S56auqrEeYBrSW9se2JncpuZY2lxamtxcGFYQrpuY6F2YWZPgIC6r118gIBtlmiAgICAgICAZlSKmn5ZYWKCpA==',
+      0,
     ],
     [
       5,
@@ -9350,6 +10219,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIaKhoJ/e3dzdH+Pm56alpKOioaCf36AgYJ/endzcWxnanF7goaGhYiIi42OjYyMiYiFg4KBfnx4dHJuaGRibA==',
       149,
       'ZZt9o6COcXdvZHVamGt7a3uCZG10amxycmFuUJ1uY6F2s2ZPgIC6r26CgIBtlmiAgICAgICAZlSKmGBveJuPlQ==',
+      4,
     ],
     [
       0,
@@ -9360,6 +10230,7 @@ export const PIECE_MODEL: PieceModel = {
       'b3yCfnuDkqGqpqKempaSjoqGgn57d3FtaWVjX11ZYG56hIJ+hJGhqaiim5eQj46OjIiEgH15dXFtaWVhXVlYXw==',
       150,
       'mJCWfXBocm2AmGuLeXhtZomTb2pycW+JcmGorWNuY6F2s2ahcyuzr86iEYBslsOAX36PgGmRZlSKlbbBy1lZVQ==',
+      6,
     ],
     [
       1,
@@ -9370,6 +10241,7 @@ export const PIECE_MODEL: PieceModel = {
       'd3yBgHdsYllUVFtsen59eX2Ll6OinpyYlJCMiYWBfXl1cW1pZWFdW2Jxf4eFgYOMnKampJ6cmJSQioiCgX12dg==',
       150,
       'jYyIgn1vbm2HjH5/hXBucH2KhWtxem1zcoeurkbbY6F2s2ahjNSzr8+27oBslsOAoYJxgJdvZlSKjZPH0VpZVQ==',
+      1,
     ],
     [
       6,
@@ -9380,6 +10252,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqixramloZ6alpKOioaCfnp2cm5qZ2NfW1dTT1dmdIuaqLGtqaWhnpqWko6KhoJ+enZybmpnY19bV1NPV2Z0iw==',
       150,
       '1aOyPCNG4Ndpy1nlXPVb/ZuvX2NnamtwbmGApIBuuE92YWZPgICzr8RigIBslmiAgICAgICAZlSKo46hi1XUpA==',
+      0,
     ],
     [
       5,
@@ -9390,6 +10263,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5KUkI2JhYF9eXVxbW1zgpCVlJCNiYWBfXl1c3iBi5OOi4iDgXx9gYKDg3x6d3BvcHuGjI2JhYF9eXVxbWpreA==',
       150,
       'Rp+au6r/eX5tQnBteGdgcZuZYmhuamtxcWFXQrpuY6F2YWZPgICzr1t6gIBslmiAgICAgICAZlSKm1hTW2WBpA==',
+      0,
     ],
     [
       5,
@@ -9400,6 +10274,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYeMiISAfHh0cXWDkpycmJSQjIiEgH9/goOAe3d0cW5pbHN8goWFhYeHiIqKioqJiIeGhYKCf317d3NvamZkbQ==',
       150,
       'YJx+qKOUcXxtXnlblWtxaXiEZGt0amtxcGFsT51uY6F2s2ZPgICzr2qAgIBslmiAgICAgICAZlSKmUVqcpuOlQ==',
+      4,
     ],
     [
       0,
@@ -9410,6 +10285,7 @@ export const PIECE_MODEL: PieceModel = {
       'dHJzcXBsZV9ZVF5te4J+fIWQn6ajoZ2ZlpKOioaCfnp2cm5qZmJfW1lhcH+Fgn6DjJyop6Wfm5eUkoyIhIB8eA==',
       151,
       'lpWbgHJpdnR6l2SJb3VyaYOdb2xycXB3bmGorWNuY6F2s2ahbiyyr86kEoBtlsN5XoCLgGmPZlSKl7bAylxZVQ==',
+      1,
     ],
     [
       1,
@@ -9420,6 +10296,7 @@ export const PIECE_MODEL: PieceModel = {
       'g4iMiYSBfHh2cG9oZGBdW1lmc3yAfHh/jp2mo5+bl5OPjIiEgHx4dHBsaGRiXl1odIKIhIGFkqOtraaelop/gQ==',
       151,
       'jYyIgn1vbmyGjH5+h3B0b3uKhWtzem1zc4eurkbbY6F2s2ahkdOyr8+27oBtlsOHooB1gJdxZlSKkJHF0FxZVQ==',
+      7,
     ],
     [
       6,
@@ -9430,6 +10307,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZnePnqyxramloZ2ZlZGNiYWBfnp2cm5qZmJeWlZSTldmd4+erLGtqaWhnZmVkY2JhYF+enZybmpmYl5aVlJOVw==',
       151,
       '2qOyNx1E4NdpzVnoXP5b/5uvX2NnamtwbmF+p4BuuE92YWZPgICyr8dggIBtlmiAgICAgICAZlSKo46hi1nVpA==',
+      3,
     ],
     [
       5,
@@ -9440,6 +10318,7 @@ export const PIECE_MODEL: PieceModel = {
       'iJOVkY2JhoJ+enZ0d4GKkpKMi4aAf31+goKCfnl3cW1vdoKLjYmGgn56dnJubG57i5SVkY2JhoJ+enZybmpseA==',
       151,
       'SZ+dvqrReXxsRnJtdmpcb5uZYmhvamtxcGFUQbpuY6F2YWZPgICyr1p2gIBtlmiAgICAgICAZlSKjVtRWWOBqQ==',
+      3,
     ],
     [
       5,
@@ -9450,6 +10329,7 @@ export const PIECE_MODEL: PieceModel = {
       'g4KAfnx4dm9raGZyfYeMiIWBfXl1cXB7ipicmJSQjIiFgYB/goOCfXd1b21rcHmAhoWEhoWGhoaHiIqIh4WEhA==',
       151,
       'W5x+qqaacX9uWXxek2xoZ3WGZGtyamtxcGFpTZ1uY6F2s2ZPgICyr2eAgIBtlmiAgICAgICAZlSKmEFlbZuLmg==',
+      5,
     ],
     [
       0,
@@ -9460,6 +10340,7 @@ export const PIECE_MODEL: PieceModel = {
       'hJafm5eTjouHg398dnJwamZocoCKjYiCfnl0dX6MmJqWko2LhYF9eXVxbmpmYmh5iZSTj42JhoJ+enh0cW1rdQ==',
       152,
       'UJRynKawZ5hrTsNsY2aeZZtcZW13bXB5dmGul0bbuE92YT9PgIBbXnm2gIBwlmiFgYKlGNY/Zi6KZ7bCrZtZVQ==',
+      1,
     ],
     [
       1,
@@ -9470,6 +10351,7 @@ export const PIECE_MODEL: PieceModel = {
       'i5mfnJiUkIyIhIB8eHRwbGhlYWRxgYqKhH6Bi5qlp6OgnJiUkIqGgn57eHRwbWdiX1pYX2x/iIiFgH56d3RyfA==',
       152,
       'eJVujo57ZmGCfKZhrW91dn5dZ294b21ydGGXloBuY6F2sz9PgIBbXnl+gIBwN8N7f35b6CrBZi6KaLbFz5vgqQ==',
+      1,
     ],
     [
       6,
@@ -9480,6 +10362,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKmvq6ejn5uXk4+Lh4SAfHh0cGxoZGBcWFRTWWh2gIycqa+rp6Ofm5eTj4uHhIB8eHRwbGhkYFxYVFNZaHaAjA==',
       152,
       'xKKxTTlP4NdpvlnLXM5byJuvX2NnamtwbmF9rrpuuE92YT9PgIBbXoVWgIBwlmiAgICAgICAZi6Kkbatl5tZVQ==',
+      0,
     ],
     [
       0,
@@ -9490,6 +10373,7 @@ export const PIECE_MODEL: PieceModel = {
       'hJWgnZiUj4yJhYB8d3Nva2dlcX2HioaBfXh2foiVm5eTj4uFg356d3JuamRiY3OFlJeSj4yIhYF9eXdzb2xocg==',
       153,
       'TI9nlaa9ZX9pStlsbWGkY5tQZ3N0cH5xcWGulUbbuE92YT9PgIBVXna2gIBqlmh+gYrAGNc8Zi4AxraijJtZVQ==',
+      1,
     ],
     [
       1,
@@ -9500,6 +10384,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipiempeTj4uHg397d3Nva2djYWt3ho2Hg4OLmqaqp6KcmJWRjYmCf313dXFraWNgW1dXYneHi4mEf315dnNxew==',
       153,
       'dpFgio99Y1+Jerhfvm56bmpSam52dmx0dGGXloBuY6F2sz9PgIBVXnZ9gIBqN8OCf3ZA6CnEZi6KwrairJviqQ==',
+      1,
     ],
     [
       6,
@@ -9510,6 +10395,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
       153,
       'zKKxRS9L4NdpxFnWXOBb35uvX2NnamtwbmF4rrpuuE92YT9PgIBVXoJTgIBqlmiAgICAgICAZi6KjraNdptZVQ==',
+      0,
     ],
     [
       0,
@@ -9520,6 +10406,7 @@ export const PIECE_MODEL: PieceModel = {
       'fJSgn5mVko2KhoN9eXVwbGdmcH2HiYSAfHd5gpCamZWQi4iCfXt2dG5rZ2Fga4OSmpaRjoqGhIB8enZyb2pmbg==',
       154,
       'R4xejaXmY3VsROtpgWejaZtHaXZ2cYBycWGukkbbuE92YT9PgIBOXnK2gIBqlmiAf47iGNg7Uy4Azradh5tZVQ==',
+      1,
     ],
     [
       1,
@@ -9530,6 +10417,7 @@ export const PIECE_MODEL: PieceModel = {
       'iZadmZWRjYmFgn56dnJuamZiaHSDjIqGhY6ap6mmo52blY+Nh4OCfHh1b2toZGBcWFRdcYSMjIiEgnx4dHBweQ==',
       154,
       'co1UiJGAYl+NdcxeyGxvaE9Kbm1yemtxcmGXk4BuY6F2sz9PgIBOXnN8gIBqN8OAgXIe6CjFUy6Kybadp5viqQ==',
+      1,
     ],
     [
       6,
@@ -9540,6 +10428,7 @@ export const PIECE_MODEL: PieceModel = {
       'nauwrKiloZ2ZlZGNiYWBfXl1cW5qZmJeWlZSUVppeY6dq7CsqKWhnZmVkY2JhYF9eXVxbmpmYl5aVlJRWml5jg==',
       154,
       '1aKxPCRG4Ndpy1nlXPVb/ZuvX2NnamtwbmF0rrpuuE92YT9PgIBOXn9QgIBqlmiAgICAgICAUy6Ki7aJcptZVQ==',
+      0,
     ],
     [
       0,
@@ -9550,6 +10439,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYOJhYB7d32GkZ2Xk4+JhYF9eXVxbWllYF9shJSamJKOioaEgHx6dnJuaGZsfJOgoZyYk4+Lh4N/e3dxbWljbg==',
       155,
       'RYtYiKT/YnJtQvhng2mgbJtAaXdycoJxcWGulEbbuE92YT9PgIBLXnG2gIBrlmh/gY/zGNg5Uy6KvrabhZtZVQ==',
+      0,
     ],
     [
       1,
@@ -9560,6 +10450,7 @@ export const PIECE_MODEL: PieceModel = {
       'i6KsqaShn5uWkY2JhoN9eXVwbmllYFxXUl1pdXp0cnqKl56alpKOioeDf3t3c29rZ2RreomRjoyIhIB7eHRyew==',
       155,
       'cY1LhZGAYV6QdNdfzmpyZ0NGbW12emxxc2GXloBuY6F2sz9PgIBLXnJ8gIBrN8OBf3EN6CjHUy6Kzragqpvjsw==',
+      5,
     ],
     [
       6,
@@ -9570,6 +10461,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqmyrqqmop6alpKOioaCf3t3c29rZ2NfW1dTT1RicYmaqbKuqqainpqWko6KhoJ/e3dzb2tnY19bV1NPVGJxiQ==',
       155,
       '2qOyNx1E4NdpzVnoXP5b/5uvX2NnamtwbmFurrpuuE92YT9PgIBLXnxOgIBrlmiAgICAgICAUy6Ko7aIcpunYQ==',
+      2,
     ],
     [
       0,
@@ -9580,6 +10472,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIeOioaCfnp4gpKfpaKemJSPiIN7c21naWxtbGhkZnKCjI6KhoJ+enZycXmIlpybl5OPioaCfnp2cm9samhlcA==',
       156,
       'Zoh5rZ2MbXB2aZxjbXZvcGh5gmdugXF0boeno21uY6F2s1WhbRx1r4amAIBnlsOATIC3gGSGelSKo4aVnptZVQ==',
+      4,
     ],
     [
       1,
@@ -9590,6 +10483,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4CDf3t3c292gZGZlpOPjYqGg397d3Nva2ZmcYKPko6KhoN/e3dzcXiHlZuZm6CnrKOckoqCeHBpZGBbWltfbw==',
       156,
       'YnVenp2PaG2DZ7preXKGaz1komdulXFzboeurkbbY6F2s1WhkuN1r4u2/4BnlsOAtIBJgJx6elSKsIujrJtZVQ==',
+      0,
     ],
     [
       6,
@@ -9600,6 +10494,7 @@ export const PIECE_MODEL: PieceModel = {
       'cn+Cf4KPnqippaGdmZWSjoqGgn56dnJuamZiXltXWmNyf4CAgo+ep6mloZ2ZlZKOioaCfnp2cm5qZmJeW1dXYw==',
       156,
       'paKwc2BgtMBrplmfXItba5uvYWZnamtwbmGEoZNuY6F2YVVPgIB1r4RlgIBnlmiAgICAgICAelSKjYV6gpuaVQ==',
+      1,
     ],
     [
       5,
@@ -9610,6 +10505,7 @@ export const PIECE_MODEL: PieceModel = {
       'ho+SjoqGgn56dnJucHiIlZiWko6KhoJ+enZybmtpbXeGj5COioaCfnp2cm5weIiVmJaSjoqGgn56dnJua2lqdw==',
       156,
       'UqKwyaeroqNqUVpwXG5cbpuuYWdramtxbmF0XbpuY6F2YVVPgIB1r195gIBnlmiAgICAgICAelSKlm9SWpuhpA==',
+      0,
     ],
     [
       0,
@@ -9620,6 +10516,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIqQjIiEgH15dXJ4hpWdnJiSkJCTlZWNhH54cmxnYV1bYnF/h4SAfXl1dX2JlZuZlpSQjIiEgH13c29raWVjbA==',
       157,
       'aIl5rJyKbG54aqBgcXdrcmp1gmduf3F1boenpG1uY6F2s1Whbh12r4alAIBnlsOAT3y9gGWIelSKqYiUnZtZVQ==',
+      2,
     ],
     [
       1,
@@ -9630,6 +10527,7 @@ export const PIECE_MODEL: PieceModel = {
       'hpSbl5WRjYmEgHx4dHFua2dpd4OPj4yIhIB/goqbo6eopKCZkYmAeW9kXFZcZGhqZmRvfouPjIiEgHx4dHBudw==',
       157,
       'Y3ddoJ2OaGyBZ8Jqb3KDaztqoWpuk2x4boeurkbbY6F2s1WhkeJ2r4y2/4BnlsOAsYRDgJt4elSKtY2iq5tZVQ==',
+      5,
     ],
     [
       6,
@@ -9640,6 +10538,7 @@ export const PIECE_MODEL: PieceModel = {
       'bnyCgIaVpKuppaGdmZWRjYmGgn56dnJuamZiXlpWVV9ufIKAhpWkq6mloZ2ZlZGNiYaCfnp2cm5qZmJeWlZVXw==',
       157,
       'rKKxalhc4NdprFmpXJlbfJuvX2NnamtwbmGAopNuY6F2YVVPgIB2r4VhgIBnlmiAgICAgICAelSKlod5gpuUVQ==',
+      1,
     ],
     [
       5,
@@ -9650,6 +10549,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5CTj4uHhIB8eHRwbm98i5SXk4+Lh4SAfHh0cGxqa3iHkJOPi4eEgHx4dHBub3yLlJeTj4uHhIB8eHRwbGpreA==',
       157,
       'TaKwy6i74NdpS1lyXGlbcpuvX2NnamtwbmFvWLpuY6F2YVVPgIB2r1x4gIBnlmiAgICAgICAelSKlmpMVJucqQ==',
+      0,
     ],
     [
       0,
@@ -9660,6 +10560,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIqQjIiEgHx5dXF4hpWcmpaSkI6PkpSRiX94cWpmYV1cZXSCh4SAfHl1dH2JlZuZlpSQjIiEf3t3c3BtaWVjbA==',
       158,
       'Z4x7r52LbW94aaBgbXhncGt2gmdufXBzboenpW1uY6F2s1Whbh10r4WkAIBnlsOATn3BgGWJelSKqYiUnZtZVQ==',
+      2,
     ],
     [
       1,
@@ -9670,6 +10571,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5WbmJSQjIiFgXx4dHBvbWdqdIGOkIyIhIB+goqapqeoo52Yj4Z9dGtgWV1jaW1qZmZvf4yQjIiEgHx4dHBueA==',
       158,
       'YXtaoZ6RaGyAZMhoYnN8azpnoWpukGx0boeurkbbY6F2s1WhkuJ0r4q2/4BnlsOAsoM/gJt3elSKs4yhqptZVQ==',
+      5,
     ],
     [
       6,
@@ -9680,6 +10582,7 @@ export const PIECE_MODEL: PieceModel = {
       'bXuBg4+eqqyopKCcmJSQjIiEgX15dXFtaWVhXVlVVF5te4GDj56qrKikoJyYlJCMiISBfXl1cW1pZWFdWVVUXg==',
       158,
       'tKKxYE5Y4NdpslmzXKlbk5uvX2NnamtwbmF+ppNuY6F2YVVPgIB0r4ZdgIBnlmiAgICAgICAelSKlYh6gpuPjg==',
+      1,
     ],
     [
       5,
@@ -9690,6 +10593,7 @@ export const PIECE_MODEL: PieceModel = {
       'iJKVkY2JhYF9eXVxbWxyfo2UlJGNiYWBfXl1cW1sb3mIkZORjYmFgX15dXFtbHB+jZSVkY2JhYF9eXVxbWtseQ==',
       158,
       'R6KtzKnjpadpRFpzXGNcdJuvYWZramtxbmFsVbpuY6F2YVVPgIB0r1p3gIBnlmiAgICAgICAelSKmGxIUJuZqQ==',
+      0,
     ],
     [
       0,
@@ -9700,6 +10604,7 @@ export const PIECE_MODEL: PieceModel = {
       'cXN1cm9rZ2Njb3+LjYmFgX15dXJ3hZSenZmVkY2Jh4N/e3VwbmpoZmNseYWMiYWBfXl9ipqlpaGblZCHgXlucA==',
       159,
       'aox8q5uIbWx4bJ5adXllc250gmhufXB0boenpm1uY6F2s1Whbx53r4ikAIBnlsOAUIC4gGWLelSKqI2WoJtZVQ==',
+      7,
     ],
     [
       1,
@@ -9710,6 +10615,7 @@ export const PIECE_MODEL: PieceModel = {
       'k5COiYN/e3d1cW1pZWZygo6QjYmFgX15dXF0gZGam5eTkJWboaack4h+dW1lXlpWWWFwfoGBfXl1cXR+jpiXlw==',
       159,
       'ZHxcop2OaGqBZspjaHVzbENioGdujm9zboeurkbbY6F2s1WhkeF3r422/4BnlsOAsIBIgJt1elSKsZGjrZtZVQ==',
+      3,
     ],
     [
       6,
@@ -9720,6 +10626,7 @@ export const PIECE_MODEL: PieceModel = {
       'bXqBh5Wkrauno5+bl5OPjIiEgHx4dHBsaGRgXFlVU11teoGHlaStq6ejn5uXk4+MiISAfHh0cGxoZGBcWVVTXQ==',
       159,
       'uqKxWUZV4Ndptlm8XLZbpZuvX2NnamtwbmF6o5NuY6F2YVVPgIB3r4ZbgIBnlmiAgICAgICAelSKk4x7hJvCkw==',
+      1,
     ],
     [
       5,
@@ -9730,6 +10637,7 @@ export const PIECE_MODEL: PieceModel = {
       'iJKVkY2JhYF9eXVybmxwfo2VlZGNiYWBfXl1cm5rbHiIkpWRjYmFgX15dXJubHB+jZWVkY2JhYF9eXVybmtseA==',
       159,
       'R6KxzKnl4NdpRFlzXGNbdJuvX2NnamtwbmFnUbpuY6F2YVVPgIB3r1l0gIBnlmiAgICAgICAelSKmG5GTpuUqQ==',
+      1,
     ],
     [
       0,
@@ -9740,6 +10648,7 @@ export const PIECE_MODEL: PieceModel = {
       'h4OBfnp4dnSAjpicmJSQjYmFgYKBgX1zbG93gomRoKWnlYNyX1pda3Z7hY2SkoaAfn5/fXl1cW1pZWRteYiMig==',
       160,
       'WoOTl6Wcd3psWXJoZ3SFbZqJnomdfHmHvIespl1uuE92YXShzl9wXoO4gOB/N2jPvoGBgHd4ZlSKfba9p5tZVQ==',
+      2,
     ],
     [
       1,
@@ -9750,6 +10659,7 @@ export const PIECE_MODEL: PieceModel = {
       'h4OBfnp3dHJ+jJicmJSQjIiFgX18fnx4cGdqcnuEiIqMi4F3dXZ5fYOOlJqViIWCgoSBfXl1cW1pZWZve4mLiQ==',
       160,
       'X5Gaq6OVdIFtXnZjeHJsapmRcYeYbneGgmGurkbbuE92YXShMaBwXoe2gCB/N2gxQn9/gImIZlSKjrbFsJtZVQ==',
+      2,
     ],
     [
       2,
@@ -9760,6 +10670,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJaalpKOioaDf3t3c29rZ2hweYWIgoGDi5ifnpmRjIqEg4N8fn18f4CAgoODg4OCfnx2dXBqZl1ncXuBf3l3gg==',
       160,
       'Z5Nnip6LZmmFZMRhgmFpZZddbX15bnVybmFvZXRuY6F2YXRPgIBwXmJtgIB/N2iAgICAgICAZlSKULZ+h5uQnw==',
+      2,
     ],
     [
       3,
@@ -9770,6 +10681,7 @@ export const PIECE_MODEL: PieceModel = {
       'l6SqpqKfm5eTj4uHg397d3Nva2hkYFxYWGByg4eEgoGOmqOmop+bl5OPi4eDf3t3c29raGRgXFphbHl+fXl5hg==',
       160,
       'np+odWdkeHZwoVqWZYBrZJilZGlxamxybmFneoxuuE92YXRPgIBwXmxZgIB/N2iAgICAgICAZlSKhqCMdZucqQ==',
+      2,
     ],
     [
       8,
@@ -9780,6 +10692,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYKEgHx+hZShpKOfm5iUkIyIhIB8eHRwbGhkYV1dX218goSAf36HlJ2kop+bmJSQjIiEgHx4dHBsaGRhXl1fbQ==',
       160,
       'jqGuj3ptkpJqkluAYGZfe5quYmltamtxbmE1TrpuY6F2YXRPgIBwXlZOgIB/N2iAgICAgICAZlSKg29mb5t4ng==',
+      2,
     ],
     [
       4,
@@ -9790,6 +10703,7 @@ export const PIECE_MODEL: PieceModel = {
       'cH2Ch5Wkq6uno5+bl5OPi4eDf3t3dHBsaGRgXFhUVWFwfYKHlaSrq6ejn5uXk4+Lh4N/e3d0cGxoZGBcWFRVYQ==',
       160,
       't6KwXEpW4NdptFm4XK9bm5uvX2NnamtwbmFEZqNuY6F2YXRPgIBwXmJNgIB/N2iAgICAgICAZlSKho9/iJuHng==',
+      1,
     ],
     [
       0,
@@ -9800,6 +10714,7 @@ export const PIECE_MODEL: PieceModel = {
       'ioeEgHx6dnN0f46YnJiUkIyIhICBgYF9cm1xeoSJkJ2jo5SBbV1dY3B3e4aPk46EgH5/gHx4dHBsaWVncYGLjQ==',
       161,
       'WIeWn6agdn5rVnRpZ3OFaZuKmIabeXiEtIespl1uuE92YXShyWJsXoG4gN54N2jNtn6AgHh5ZlSKVrbUv5tZVQ==',
+      2,
     ],
     [
       1,
@@ -9810,6 +10725,7 @@ export const PIECE_MODEL: PieceModel = {
       'ioeEgHx6dnRzfY2XnJiUkIyIhIB8fX17em9na3F/h4iKiIeAeHd2eHuBjZSZkoeFg4KEgHx4dHBtaWVocoKMjQ==',
       161,
       'XJKcrqSZdIZtW3hld3FwZ5uQcYeJbniCfGGurkbbuE92YXShNp1sXoW2gCJ4N2gzSoKAgIiHZlSKVrbWwZtZVQ==',
+      2,
     ],
     [
       2,
@@ -9820,6 +10736,7 @@ export const PIECE_MODEL: PieceModel = {
       'jpeZlZGNiYaCfnp2cm5qaGt1f4eIg4CBiZSdnZiSj4qFgn9/fX99foCAg4SDg39+fHp4cW1mYGVveYGAfHh3gQ==',
       161,
       'ZpRqjZ+NaGuBZLlgcmJ3ZJtla3t7bXVybmFyaHRuY6F2YXRPgIBsXmJugIB4N2iAgICAgICAZlSKTraUnZuHiw==',
+      2,
     ],
     [
       3,
@@ -9830,6 +10747,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKWrp6OfnJiUkIyIhIB8eHRwbGhlYV1ZVVpoe4mKhoWMl6Glo5+cmJSQjIiEgHx4dHBsaGVhXVtfaXR7enZ3hQ==',
       161,
       'pJ6la2Bgc3FxplyfaItzbZugZGxzamxybmFlfoxuuE92YXRPgIBsXm1XgIB4N2iAgICAgICAZlSKbaKijJuZlw==',
+      2,
     ],
     [
       8,
@@ -9840,6 +10758,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYGDf36BiZmhpKOfm5eTj4uHg398eHRwbGhkYFxbXmt7gYN/foGJmaGko5+bl5OPi4eDf3x4dHBsaGRgXVteaw==',
       161,
       'kqGui3drk5JplVyDYWtfd5quYmhtamtxbmEyTrpuY6F2YXRPgIBsXlVNgIB4N2iAgICAgICAZlSKg216g5t4qQ==',
+      2,
     ],
     [
       4,
@@ -9850,6 +10769,7 @@ export const PIECE_MODEL: PieceModel = {
       'cHyDjZyprKqmop6alpKOioaCf3t3c29rZ2NfW1dTVGBwfIONnKmsqqainpqWko6KhoJ/e3dzb2tnY19bV1NUYA==',
       161,
       'vaKwVUJT4NdpuVnBXL1brJuvX2NnamtwbmFCaKNuY6F2YXRPgIBsXmJLgIB4N2iAgICAgICAZlSKg4+VnpuJqQ==',
+      1,
     ],
     [
       0,
@@ -9860,6 +10780,7 @@ export const PIECE_MODEL: PieceModel = {
       'ioaDf315dXJxfIyXm5eTj4uHg3+CgX98cG5yf4mLkZuhn5B8Z2BhaXR0eoeQk42Df35/f3t3dHBsaGZteYiOjA==',
       162,
       'VImXo6end4RrUnRrYnGJZZqMkYicd3eErIesp11uuE92YXShv2NmXn23gNJ3N2jDroOAgHh5ZlSKoaiynJtZVQ==',
+      2,
     ],
     [
       1,
@@ -9870,6 +10791,7 @@ export const PIECE_MODEL: PieceModel = {
       'ioaDgH15dXNwe4uWm5eTj4uHg4B8fn59eG1nbniDiYaJiYd/eHh2eXh+i5OWkYaCg4ODgHx4dHBsaGdve4qOjA==',
       162,
       'WJOcsqafdJBqV3lncm91Y5qQcIWIbneAfGGurkbbuE92YXShQJxmXoG2gC53N2g9Un2AgIiHZlSKoqu0nptZVQ==',
+      2,
     ],
     [
       2,
@@ -9880,6 +10802,7 @@ export const PIECE_MODEL: PieceModel = {
       'i5WalpOPi4eDf3t3c29rZ2hxfYmLhYF9gYyXoZ2XkImHhIKBgH19fn+BgoOCg4B/fXh2cWxoYmZweoF/e3h1gA==',
       162,
       'ZpRtj5+NaWuAZLRgbmN9Y5hoanh1bXZybmF0bHRuY6F2YXRPgIBmXmJugIB3N2iAgICAgICAZlSKYLZ1fpuHhQ==',
+      6,
     ],
     [
       3,
@@ -9890,6 +10813,7 @@ export const PIECE_MODEL: PieceModel = {
       'maesqKShnZmVkY2JhYF9eXVxbWpmYl5aVlVecIOMi4eMl5+mpKGdmZWRjYmFgX15dXFtamZiXlpcZHB4d3N1hg==',
       162,
       'q5+jYVhccG51rF2pYJpofpmZYmhvamxybmFkhIxuuE92YXRPgIBmXm1VgIB3N2iAgICAgICAZlSKg5SEbZuZoQ==',
+      2,
     ],
     [
       8,
@@ -9900,6 +10824,7 @@ export const PIECE_MODEL: PieceModel = {
       'eoGDf36Ajp2lpqKem5eTj4uHg397d3Nva2dkYFxaXWp6gYN/foSOnaWkop6bl5OPi4eDf3t3c29rZ2RgXFpdag==',
       162,
       'laGuhnNpk5JrmVuJXHBcdZquYmhtamtxbmEvT7puY6F2YXRPgIBmXlRLgIB3N2iAgICAgICAZlSKg1xZYZt2nw==',
+      2,
     ],
     [
       4,
@@ -9910,6 +10835,7 @@ export const PIECE_MODEL: PieceModel = {
       'b32Gk6OsramloZ2ZlZGNioaCfnp2cm5qZmJeWldTVF9vfYaTo6ytqaWhnZmVkY2KhoJ+enZybmpmYl5aV1NUXw==',
       162,
       'xKKwTTlP4NdpvlnKXM1byJuvX2NnamtwbmFBbKNuY6F2YXRPgIBmXmJKgIB3N2iAgICAgICAZlSKf4F1fpuInw==',
+      1,
     ],
     [
       0,
@@ -9920,6 +10846,7 @@ export const PIECE_MODEL: PieceModel = {
       'iZWbl5SQjIiEgICCgHxya3F6hY6Llp+cloBpY2JqdXJ7ho+VjYSAfn+AfHh0cGxoZWx3h4+NioaEgHx5dnNxeg==',
       163,
       'VIuZpaemdoVqU3hqaHGBZJuMjYmedXiFp4esp11uuE92YXShuGZmXn22gMh3N2i8qIOAgHl7ZlSKW6O3oZtZVQ==',
+      1,
     ],
     [
       1,
@@ -9930,6 +10857,7 @@ export const PIECE_MODEL: PieceModel = {
       'iZSbl5OPi4eDf3t+fnx5bWlteYOJiImJhn54d3d6dn+MlJiQhoODg4N/e3h0cGxoZm18ipCOioaDf3t5dXNxeQ==',
       163,
       'WJSdtKagdJNqVnpocm9zY5uQcIWIbnd9fGGurkbbuE92YXShR5lmXoC2gDh3N2hEWH2AgIeFZlSKkabRu5tZVQ==',
+      1,
     ],
     [
       2,
@@ -9940,6 +10868,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4GCgYKBgIB9fHZya2ZiaXR9gn98eXV7hpCYl5OPi4eDf3t3c29raGpzf4uLiIR/fYeQmp6VkY2JhYJ+f319fw==',
       163,
       'Y5Vwk6GQam58YaxdYmWFY5ttanlybXVxbmF3bHRuY6F2YXRPgIBmXmJwgIB3N2iAgICAgICAZlSKYraFjZuIiw==',
+      4,
     ],
     [
       3,
@@ -9950,6 +10879,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKGno5+bl5OPjIiEgHx4dHBsaGRgXFpfZm95c3J7j6Ksq6ejn5uXk4+MiISAfHh0cGxoZGBcWVVVX3SHjo2GkQ==',
       163,
       'sZ2hWlFZbmx5sGCxYKVojJuIZ3J2amxybmFihYxuuE92YXRPgIBmXm1TgIB3N2iAgICAgICAZlSKipCTfZudqg==',
+      0,
     ],
     [
       8,
@@ -9960,6 +10890,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYGDf4CHkqGkpKKempaSjoqGg397d3Nva2djX1taYGl5gYB/gIOSoaSmop6alpKOioaDf3t3c29rZ2NfW1pcaQ==',
       163,
       'mKGugm9nk5Nqm1qMXXVcb5quYmhtamtxbmErTrpuY6F2YXRPgIBmXlRKgIB3N2iAgICAgICAZlSKg1Vnb5t2qQ==',
+      0,
     ],
     [
       4,
@@ -9970,6 +10901,7 @@ export const PIECE_MODEL: PieceModel = {
       'n6yuqqain5uXk4+Lh4N/e3dzb2toZGBcWFRSWWh2gpCfrK6qpqKfm5eTj4uHg397d3Nva2hkYFxYVFJZaHaCkA==',
       163,
       'yKKwSTVN4NdpwVnRXNVbz5uvX2NnamtwbmE+bKNuY6F2YXRPgIBmXmJJgIB3N2iAgICAgICAZlSKfXyEjZuJqQ==',
+      0,
     ],
     [
       0,
@@ -9980,6 +10912,7 @@ export const PIECE_MODEL: PieceModel = {
       'jZuhnZmVkY6KhoJ+enZybmpmYl5ib3+KioSAfIGPnKajoJuYlpCNiYSAfXh1cmxqZmBdWmFyf4qHgoB8eXZ0fg==',
       164,
       'e5qGmI16bGd6f4djkXJvfo54Y2tyamxycWGcmW1uY6F2s1VPgIBoXoKGgIB3N8NwdX9w6Dy2ei6KsZDO2Jv0qQ==',
+      1,
     ],
     [
       1,
@@ -9990,6 +10923,7 @@ export const PIECE_MODEL: PieceModel = {
       'iJWempaUjoqGgoB8eHNva2dlbHmHj46Jgn53cnF5iJSbmZWRjYiDgH15dnJsaWZia3mKkY+MiIaCfnp3dHFvdw==',
       164,
       'WZSCpKSdbH1tWZ5rZnGKZZtyampxb2xyfGGul0bbuE92YVVPgIBoXoG2gIB3lmiQi4GQGMRKei6KY2ypk5tZVQ==',
+      1,
     ],
     [
       6,
@@ -10000,6 +10934,7 @@ export const PIECE_MODEL: PieceModel = {
       'm6muqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRSXGt5gYybqa6qp6Ofm5eTj4uHg397d3NwbGhkYFxYVFJca3mBjA==',
       164,
       'wKKxUT5R4Ndpu1nFXMRbtpuvX2NnamtwbmGDrpNuuE92YVVPgIBoXo5bgIB3lmiAgICAgICAei6Kknehi5tZVQ==',
+      2,
     ],
     [
       5,
@@ -10010,6 +10945,7 @@ export const PIECE_MODEL: PieceModel = {
       'hpGTj4uHg397d3Nvb3SCkZeXk4+Lh4N/e3dzcXZ9iY+Ni4WCfXl+f4WEgX15dXJzfIeNj4uHg397d3Nva2hqdg==',
       164,
       'TZ+bu6m7eoFqS21teWFoc5uaY2lwamtxcGFlTrpuY6F2YVVPgIBoXlhtgIB3lmiAgICAgICAei6KmlhlbZuXqQ==',
+      0,
     ],
     [
       0,
@@ -10020,6 +10956,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJqgnJiUkI2JhYF9eXVxbWllYV9od4WMiYN/gY2bpaagnJqXk4+JhYJ/e3dybWllYV5ZW2h4hYuFgn97eXVzfQ==',
       165,
       'eZd5lI57aWR+fZVhn3JzeoJrZm93a25ycWGblm1uY6F2s1VPgIBkXn+EgIBwN8N4foBg6Dm5ei6Kt5Cstpv9wQ==',
+      1,
     ],
     [
       1,
@@ -10030,6 +10967,7 @@ export const PIECE_MODEL: PieceModel = {
       'hpWfmpiUj4yGg4B7d3VwbWhjaneHjouGgHt3cneEk5yalpKOioWBfXl3c21pZWFod4eSkY6Lh4SAfXl2cnBtdQ==',
       165,
       'VpN4n6SiaYFuVbRsYmyYZptkZmx1bmxzdmGulUbbuE92YVVPgIBkXn+2gIBwlmiIgoCgGMdHei4AvI+mkJtZVQ==',
+      1,
     ],
     [
       6,
@@ -10040,6 +10978,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKqvq6ejn5uYlJCMiISAfHh0cGxoZWFdWVVRVmRzgI2cqq+rp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZVVFWZHOAjQ==',
       165,
       'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmF/rpNuuE92YVVPgIBkXoxYgIBwlmiAgICAgICAei6KkJyTfZtZVQ==',
+      2,
     ],
     [
       5,
@@ -10050,6 +10989,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5KUkI2JhYF9eXVxbW10g5GWlJCNiYWBfXl1cnR9hpCSi4qFf35+f4KEgH55dHNtdIGIj42JhYF9eXVxbWlrdw==',
       165,
       'R5+dvqrmen9rRG1td2VicpuaYmlwamtxcGFgSrpuY6F2YVVPgIBkXlVqgIBwlmiAgICAgICAei6Km7ZRWZuSpA==',
+      0,
     ],
     [
       0,
@@ -10060,6 +11000,7 @@ export const PIECE_MODEL: PieceModel = {
       'bnqBfXlzeIWVn56alpOPi4eDf3t3c29rZ2NibHuJj4uHhYF9eHV4hZilqKSempaVkY2Jg397d3Nva2hjX1tXYQ==',
       166,
       'dpNtk5B9ZmOCeqRfrHJxdXFhaW12dWxycWGbkm1uY6F2s1VPgIBcXnuCgIBwN8N4gXlJ6De8Zi6Kr7astpv6wQ==',
+      4,
     ],
     [
       1,
@@ -10070,6 +11011,7 @@ export const PIECE_MODEL: PieceModel = {
       'hZWfnJiUkIyIhIB8dnRva2dkbnyJjYiEfnp0dH+Nl5uXkY+LhoN+enZybmtmYWVyhpOUkY2Jh4N/e3h0cG5qdA==',
       166,
       'UZBvmqWtZ6drUMZtYGegZZtZZnB6b3uCdmGukEbbuE92YVVPgIBcXnq2gIBwlmiIf4e3GMlEZi6KsLamkJtZVQ==',
+      1,
     ],
     [
       6,
@@ -10080,6 +11022,7 @@ export const PIECE_MODEL: PieceModel = {
       'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJSXW18jQ==',
       166,
       '0KKxQCpJ4NdpyFneXOlb7ZuvX2NnamtwbmF7rpNuuE92YVVPgIBcXopUgIBwlmiAgICAgICAZi6KjbaVf5tZVQ==',
+      2,
     ],
     [
       5,
@@ -10090,6 +11033,7 @@ export const PIECE_MODEL: PieceModel = {
       'iJSWko6KhoJ+enZyb2tsd4aTlZKOioaCfnp2cnR8iZGTj4mIgn5+foGCgX95dnNtbniCi42KhoJ+enZyb2tseA==',
       166,
       'SJ+evqrYen1rRXBtdmpccJuaYmduamtxcGFbSLpuY6F2YVVPgIBcXlNlgIBwlmiAgICAgICAZi6KjrZQWJuPpA==',
+      0,
     ],
     [
       0,
@@ -10100,6 +11044,7 @@ export const PIECE_MODEL: PieceModel = {
       'aX6JjIeDf3t5dXF1g5KdnJmVkY2JhYF9eXVxbWlmYmJtfImNh4OFjpynpqKem5mUj4uHhH97d3Nva2diYFxVWw==',
       167,
       'dpRkj499ZWGFeq9ftnF2cmdZaGx0dGtycWGak21uY6F2s1VPgIBbXnqBgIBwN8N4f3Y86DW9Zi6Kv7ansJv6xg==',
+      3,
     ],
     [
       1,
@@ -10110,6 +11055,7 @@ export const PIECE_MODEL: PieceModel = {
       'gpahnJqUkI6IhoF8eHRvbWljbHeFjYmEfnp0doKQm5uVkYyJhoJ9eHVwbWpkYWR1iZSVkY2Kh4N/e3d0cW1qcA==',
       167,
       'UI9olaWwZZJtT9ZsXmSmZJtRZ3J6b3iCdmGukkbbuE92YVVPgIBbXnm2gIBwlmiIgYrEGMtDZi4AwraijJtZVQ==',
+      1,
     ],
     [
       6,
@@ -10120,6 +11066,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZnWMmqmxramloZ2ZlpKOioaCfnp2cm5qZmJfW1dTT1hmdYyaqbGtqaWhnZmWko6KhoJ+enZybmpmYl9bV1NPWA==',
       167,
       '1aOyPCNG4Ndpy1nlXPVb/ZuvX2NnamtwbmF2rpNuuE92YVVPgIBbXohSgIBwlmiAgICAgICAZi6Ko7aQeptZVQ==',
+      1,
     ],
     [
       5,
@@ -10130,6 +11077,7 @@ export const PIECE_MODEL: PieceModel = {
       'gouNiYWBfXl1cW1tdIORlpWRjYmFgX15dXFtamt1hJGUkY2JhYF9eXVzeYKPlpGPi4aDf36AgYGAe3d1b2tsdQ==',
       167,
       'TZ+evqm7enxsS3Fscm5gbJubYmhuamtxcGFVSLpuY6F2YVVPgIBbXlJggIBwlmiAgICAgICAZi6KjrZJUZuKpA==',
+      1,
     ],
     [
       0,
@@ -10140,6 +11088,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4mQjIiEgHx4dXF1gpOenZuVkY2JhoiJhYF2cXZ9iJGcqrW3saGCYVBLS1VibXiAio6Lf3t3eHt3c29rZmRhaw==',
       168,
       'VXuHhaWlb3ZsU4trZ3SfbZtz2o6ngnuJzIeuqkbbuE92YVVPgIBiXn22gIDXlmj//6CdTNRPelSKqXaReptZVQ==',
+      2,
     ],
     [
       1,
@@ -10150,6 +11099,7 @@ export const PIECE_MODEL: PieceModel = {
       'goaNiomSnaWlnZaLhICBg4OBfXh0cGxoZGBcWmNygYmFgX15d36Mm6OhnZmVkY2JhYF9eXZybmpmYmBodYCBgA==',
       168,
       'gZB/j4h2a2R9gntunWaOeHJ4en5zdXJ4cYeZrm1uY6F2s1Whi5JiXn98gIHXN8M+P3dO6Fq6elSKq3iTnJtZVQ==',
+      0,
     ],
     [
       2,
@@ -10160,6 +11110,7 @@ export const PIECE_MODEL: PieceModel = {
       'eH6EhHx4dHNzdHd7gISLjYyNioaDfH2EiY+OiYWBfnl1cW1rZWFkb36HiISAfHh6hpOenpmVko6KhYJ/e3ZxcQ==',
       168,
       'ZZZwlqGOfndxY3pYgWOSapeCaHRxbG9xcGGXkZNuY6F2YVWhdG5iXnKJgH/Xlmg9ImmVTFJ3elSKiLaGj5t5hw==',
+      1,
     ],
     [
       4,
@@ -10170,6 +11121,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYWIhIB8eHqCkZ+hoJyYlJCMiISAfHh0cW1pZWFfYG19hYiEgHx4eoKRn6GgnJiUkIyIhIB8eHRxbWllYV9gbQ==',
       168,
       'faKwpox54NdpgVlmXHJbg5uvX2NnamtwbmFVXLpuY6F2YVVPgIBiXlpXgIDXlmiAgICAgICAelSKjkNTW5uTqQ==',
+      3,
     ],
     [
       0,
@@ -10180,6 +11132,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4mQjYmFgX15dXFzf4+cnpuWko6KhoiJhYN3cXZ+h5GYpbG3s6WIZVFLS1ZibHN+h42Ognx4dnl4dHBsZ2Rhaw==',
       169,
       'Un2JhaaqcHlrUY1rZ3KdaZt0142lgHuJxoeuq0bbuE92YVVPgIBeXnu2gIDQlmj8/6GbTNJOelSKqXOPeJtZVQ==',
+      2,
     ],
     [
       1,
@@ -10190,6 +11143,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIB/fYaQnaCcmJSQjIiEgHx4dHBsaWVhXWNwgIqIhIB8eHqGlaGloZ2alpKOioSAfnx/gX15bWVdWmJrdnpzeA==',
       169,
       'fpCAk4t4a2V7gH1rm2iIe3J6enx0dHJ4coeYrpNuY6F2s1WhjH1eXn18gIPQN8NDQndL6Fe4elSKqnWRmptZVQ==',
+      4,
     ],
     [
       2,
@@ -10200,6 +11154,7 @@ export const PIECE_MODEL: PieceModel = {
       'dXyBhX96eHZ0dHZ6gISJi4yNioiBen2CipCPiYWCfnt2cm5rZmJjbX2GiISAfHl4g5Cbn5qXk4+Kh4N/e3VycQ==',
       169,
       'ZJZxl6GPfHZxY31ZgGOVapuBZnFyam1ycGGZlW1uY6F2YVWhc4JeXnKKgH3QlmhBImibTFh5elSKiLaGj5t5fQ==',
+      1,
     ],
     [
       4,
@@ -10210,6 +11165,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4SHg397en6Mm6Kjn5uXk4+Lh4N/e3dzb2xoZGBeX2t7hIeDf3t6foyboqOfm5eTj4uHg397d3NvbGhkYF5faw==',
       169,
       'g6Kwn4Z14Ndph1luXGxbg5uvX2NnamtwbmFTXrpuY6F2YVVPgIBeXlpVgIDQlmiAgICAgICAelSKjkRSWpuTrg==',
+      3,
     ],
     [
       0,
@@ -10220,6 +11176,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIqRjYmFgX56dnJveIeXnpyYko6Lh4iKh4R5cnaAjJGXoa+5tauPaFJKS1RganB4g4uOhXt4dnh4dHFtZ2VibA==',
       170,
       'T32Jhqe0cH1rTIpuXHGiZ5t02JCpfnyLwYeuq0bbuE92YVVPgIBZXni2gIDJlmj0/6aeTNBNelSKqW+MdZtZVQ==',
+      2,
     ],
     [
       1,
@@ -10230,6 +11187,7 @@ export const PIECE_MODEL: PieceModel = {
       'fH59gImTnp6alpKOioaCfnt3c29rZ2NfYGt7h4qGgn57d3uImKOkoJyYlJCMiIJ/fH6AgX5ya2FbXmVze3x1dw==',
       170,
       'e5J/lo56bGd5fYBnmGt+fG96e3hzdHF3cYeYrpNuY6F2s1WhjWtZXnp8gIHJN8NGQnJK6FS3elSKq3GOl5tZVQ==',
+      4,
     ],
     [
       2,
@@ -10240,6 +11198,7 @@ export const PIECE_MODEL: PieceModel = {
       'dXyDhoF9dnR0dHh8gISIiouKiYV/e32Fi5CPiYWBfXt3cW1pZmRmcX6HiISAfHh6g4+bnJqWko+Lh4N/eXVxcA==',
       170,
       'Y5ZymaKRe3ZvYX5agmWTaZiBZnB2a25xcGGamW1uY6F2YVWhc5RZXnGKgH7JlmhFIWeZTFx8elSKibaFjpt6hw==',
+      1,
     ],
     [
       4,
@@ -10250,6 +11209,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYSGgn56fYaVoqOinpqWko6KhoJ+enZybmtnY19cXWp5hIaCfnp9hpWio6KempaSjoqGgn56dnJua2djX1xdag==',
       170,
       'iKKwmIFx4NdpjFl2XGVbgJuvX2NnamtwbmFRYbpuY6F2YVVPgIBZXlpTgIDJlmiAgICAgICAelSKjkVSWpuTqQ==',
+      3,
     ],
     [
       0,
@@ -10260,6 +11220,7 @@ export const PIECE_MODEL: PieceModel = {
       'hpWfm5eTj4uHiIqIhnlxdn6KkpWgq7e4rpdpUkhJVWFrbnaCio+Genh2eXl1cW1pZWFreomSjoqGgn56dnJudw==',
       171,
       'T4CMh6e0cH9rTIptXXGeZZt115GrfHyMuIeuq0bbuE92YVVPgIBZXni2gIC+lmjo/6aeTM5LelSKrHCMdZtZVQ==',
+      1,
     ],
     [
       1,
@@ -10270,6 +11231,7 @@ export const PIECE_MODEL: PieceModel = {
       'jpuhnZmVkY2JhYF9enZybmpmYl5hbn2JiYWBfXp2fIuao6Ofm5eRjYuHg396fn+BfXFoYFxhaXV+eHd5e3x8hA==',
       171,
       'e5J/mY56bGd7fH9nlWuBfm17e3dwdG92cYeYrpNuY6F2s1Whi1hZXnp8gIG+N8NNQW5F6FG1elSKrXKOl5tZVQ==',
+      7,
     ],
     [
       2,
@@ -10280,6 +11242,7 @@ export const PIECE_MODEL: PieceModel = {
       'hYySkIyGgn57dnNva2djYGp5hImFgX15eYGOmp+bmJSOjIiEgHt4dHBwd3+Eg3t5dXR0dXp/hYeMjYuLh4F4fQ==',
       171,
       'ZZRyl6COeXRzZIFZdmSXaZuBaHV7a3BxcGGbnW1uY6F2YVWhdKhZXnOKgH++lmhMJGyeTGGAelSKh7aGj5t6fQ==',
+      3,
     ],
     [
       4,
@@ -10290,6 +11253,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYOFgX17f42cpKWhnZmVkY2JhYF9eXVybmpmYl5bXWl5g4WBfXt/jZykpaGdmZWRjYmFgX15dXJuamZiXltdaQ==',
       171,
       'jaKwk3xu4NdpkVl8XGJbf5uvYWZsamtxbmFOYbpuY6F2YVVPgIBZXlpSgIC+lmiAgICAgICAelSKjERSWpuSqQ==',
+      1,
     ],
     [
       0,
@@ -10300,6 +11264,7 @@ export const PIECE_MODEL: PieceModel = {
       'i4iFgX57d3R0fo+anpyWko+Lh4yPjo6Ad29tcXyetr69rZuHdF9PQkNQbIWRlY+JfnFycXV4c3BtZ2VhaHaDjg==',
       172,
       'VVxyeKSka2pqUppnbnK7fJpm4qbJlo+p/9KsqG1uuE92YVWh/2loXn+5gP+hN2j//3WAgHp5U5+Kf7bIs5tZVQ==',
+      2,
     ],
     [
       1,
@@ -10310,6 +11275,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZWVvf4qPjIiGgn56d3Rxd4OTnJuYk4+Lh4OEi4yNhHRtZmNqc4uYmpOFeWtmZ3mPmJ6Zk4p6dXJ2fXx6dXFraA==',
       172,
       'WXV9lqSdaXBwV69flGyZcppjh67UeJCqn9KurkbbuE92YVWhAJZoXoK2gAChN2gAAIuAgIaHU5+KabbAqptZVQ==',
+      3,
     ],
     [
       3,
@@ -10320,6 +11286,7 @@ export const PIECE_MODEL: PieceModel = {
       'nauwrKiloZ2ZlZGNiYWBfXl1cW5qZmJeWlZSUVppeY6dq7CsqKWhnZmVkY2JhYF9eXVxbmpmYl5aVlJRWml5jg==',
       172,
       '1aKwPCRGmJZqy1rkXPRg+5qvYmNnamtwbmFjoZNuuE92YVWhgcNoXnxPgIChN2iAgICAgICAU5+Ki7ahi5tzeg==',
+      2,
     ],
     [
       4,
@@ -10330,6 +11297,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
       172,
       'zKKxRS9L4NdpxFnWXOBb35uvX2NnamtwbmFekrpuY6F2YVWhfjxoXnRPgIChN2iAgICAgICAU5+KjrabpJtzeg==',
+      2,
     ],
     [
       0,
@@ -10340,6 +11308,7 @@ export const PIECE_MODEL: PieceModel = {
       'hIKAfHp3c3iEkp2dmZWQjImJjpGPhnpxbXJ6lbO9wbakkXtkUEM/SVt8jZGSi4BwcXB0eHRybWplYWdzg42LiA==',
       173,
       'U1ttdKSoa2puT5lnZ3DCfJth66nOl4+o/9KsqG1uuE92YVWh/2plXn25gP+vN2j//3iAgHp5U5+KRbbVwJtZVQ==',
+      2,
     ],
     [
       1,
@@ -10350,6 +11319,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZnB9iY6KiIaCf316dnRyeoqWnZqUkoyIhoKIjYyKe3BoZGlyiZqdnIt9bmJjaoOUmpyWjH50cXV7fHp2cG5pZQ==',
       173,
       'V3R4kKWgaXFuVa1gimqccptjkK/VepCqq9KurkbbuE92YVWhAJVlXoC2gACvN2gAAYiAgIaHU5+KULbeyJtZVQ==',
+      3,
     ],
     [
       3,
@@ -10360,6 +11330,7 @@ export const PIECE_MODEL: PieceModel = {
       'nquxramloZ2ZlZGNiYWCfnp2cm5qZmJeWlZSUVdmdo2eq7GtqaWhnZmVkY2JhYJ+enZybmpmYl5aVlJRV2Z2jQ==',
       173,
       '2qKxNx1E4NdpzVnoXP5b/5uvX2NnamtwbmFgpZNuuE92YVWhftZlXnxNgICvN2iAgICAgICAU5+Kira4optxeg==',
+      2,
     ],
     [
       4,
@@ -10370,6 +11341,7 @@ export const PIECE_MODEL: PieceModel = {
       'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJTXW18jQ==',
       173,
       '0KKwQCpJmJdqyFrdXehe65quYmNnamtwbmFakbpuY6F2YVWhgSllXnNNgICvN2iAgICAgICAU5+KjbawuZtxeg==',
+      2,
     ],
     [
       0,
@@ -10380,6 +11352,7 @@ export const PIECE_MODEL: PieceModel = {
       'hoOAfnt4eHR8ipSdnJaUj4qIjY+Rjn91bnF4jq28wrysmIJrV0Y8QlBuho6SjYJ0cW90d3ZybWplY2p0gouJiA==',
       174,
       'T1ppcaWya2puS5RpY2/JgJph8avRmY+o/9KsqW1uuE92YVWh/2pgXnq5gP+0N2j8/3qAgHp6U5+KQrbo05tZVQ==',
+      2,
     ],
     [
       1,
@@ -10390,6 +11363,7 @@ export const PIECE_MODEL: PieceModel = {
       'bHaEjouKh4SCgH16eXVzdoGOmJmWko+KhYKHjI+OfnFoZWl0i52hnox8bGBhaICSl5uVi3xzcXV7fHp0cW1nZQ==',
       174,
       'U3JzjaaoaXNuUK5he2encppmk6/We4+pr9KurkbbuE92YVWhAJZgXny2gAC0N2gEAIaAgIaGU5+KNrbeyJtZVQ==',
+      3,
     ],
     [
       3,
@@ -10400,6 +11374,7 @@ export const PIECE_MODEL: PieceModel = {
       'nqyxramloZ2alpKOioaCfnp2cm5qZmNfW1dTT1Ric42erLGtqaWhnZqWko6KhoJ+enZybmpmY19bV1NPVGJzjQ==',
       174,
       '36KxMxZB4Ndp0FnwXP9b/5uvX2NnamtwbmFfrJNuuE92YVVPgIBgXntMgIC0N2iAgICAgICAU5+Kh7bDrptxiA==',
+      2,
     ],
     [
       4,
@@ -10410,6 +11385,7 @@ export const PIECE_MODEL: PieceModel = {
       'nauwrKiloZ2ZlZGNiYWBfXl1cW5qZmJeWlZSUVppeY6dq7CsqKWhnZmVkY2JhYF9eXVxbmpmYl5aVlJRWml5jg==',
       174,
       '1aKxPCRG4Ndpy1nlXPVb/ZuvX2NnamtwbmFWkbpuY6F2YVVPgIBgXnBLgIC0N2iAgICAgICAU5+Ki7a5wptxiA==',
+      2,
     ],
     [
       0,
@@ -10420,6 +11396,7 @@ export const PIECE_MODEL: PieceModel = {
       'jZedmZWRjomLj4+QiHtycXR+nbfBwrelj3dgTUA9R1t8iZCRiHxwb3B2d3Rwa2hjZm99iImJhYSBf317enh1gQ==',
       175,
       'T1tmb6Wya2pwS5NoZm3CgJhg96vOl4+m/9KsqW1uuE92YVWh+mtgXnq5gPy7N2jm/3Z/gHp6U5+KPLbgy5tZVQ==',
+      1,
     ],
     [
       1,
@@ -10430,6 +11407,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqKilIJxX19jdo2UmZaOgnRzdXl8enVybmpmaHKAi42KhoSCgX58eXd3dH2Jk5qZk4+Lh4OFi42QhHdsZWlugA==',
       175,
       'U3JwiqaoaXJtUK1gemakc5lkmLLWfJCotdKurkbbuE92YVWhBZRgXny2gAS7N2gaAIqBgIaGU5+KPbbizZtZVQ==',
+      0,
     ],
     [
       3,
@@ -10440,6 +11418,7 @@ export const PIECE_MODEL: PieceModel = {
       'aYKZqLCvq6ejn5uXk4+MiISAfHh0cGxoZGBcWFVRT1ppgpmosK+rp6Ofm5eTj4yIhIB8eHRwbGhkYFxYVVFPWg==',
       175,
       '5aKxLg4+4Ndp01n1XP9b/5uvX2NnamtwbmFcrJNuuE92YVVPgIBgXntLgIC7N2iAgICAgICAU5+KhbbCrZtwiA==',
+      1,
     ],
     [
       4,
@@ -10450,6 +11429,7 @@ export const PIECE_MODEL: PieceModel = {
       'nquxramloZ2ZlZGNiYWCfnp2cm5qZmJeWlZSUVdmdo2eq7GtqaWhnZmVkY2JhYJ+enZybmpmYl5aVlJRV2Z2jQ==',
       175,
       '2qKxNx1E4NdpzVnoXP5b/5uvX2NnamtwbmFTkLpuY6F2YVVPgIBgXm9KgIC7N2iAgICAgICAU5+Kira3wZtwiA==',
+      0,
     ],
     [
       0,
@@ -10460,6 +11440,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJWZjXloanGDjYyKhYN8dmpscXZ/fHh0b2xoa3iGkZKOioaCf3t3c29td4OSmZWSjYmFgYeNk5eOhYB8d3Vweg==',
       176,
       'RoV6l6r/a4BwQqlhjWKUaJpui4+ndYCTpIesel1uuE92YXShul5VXnK3gM1wlmjGrJuGXa0telQAp26DbJtZVQ==',
+      0,
     ],
     [
       1,
@@ -10470,6 +11451,7 @@ export const PIECE_MODEL: PieceModel = {
       'h4ODh4uPj4aAfXh0cWxveYCFgnt+hY2Uko6LhoJ9dW5ydnx+enZyb2tocX6Mk5GNiYWBfXl1cW1veomVl5SPiw==',
       176,
       'TJGApanBaaZsSLZemGGIZZllboB6cHp7dmGugUbbuE92YXShRaFVXna2gDNwlmhxeYWGXbk6elQAqXOHcJtZVQ==',
+      1,
     ],
     [
       2,
@@ -10480,6 +11462,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYeLioJ6c29rZWRkZ3B4hI+Zn5uZlZGQh4R+cnh7gYeDf3x4dnJuaWRgYm15goSAfHqCjZyhnJqUkY2IhIF8fA==',
       176,
       'cIVYgJmEcmxual5rp2iMbYt4d4p2dIVxcIeehHRuY6F2s3RPgIBVXniFgIBwN8Nmf4hs6GiHelSKgpWGj5tZVQ==',
+      1,
     ],
     [
       3,
@@ -10490,6 +11473,7 @@ export const PIECE_MODEL: PieceModel = {
       'namsqKSgnJiVkY2JhYF9eXVxbWllYV5aVlVdbHp/go2dqayopKCcmJWRjYmFgX15dXFtaWVhXlpWVV1sen+CjQ==',
       176,
       'tKKwYE5Y4NdpslmzXKlbkpuvX2NnamtwbmFkcKNuuE92YXShgJBVXmxSgIBwlmiAgICAgICAelSKh2ZsVJusqQ==',
+      0,
     ],
     [
       4,
@@ -10500,6 +11484,7 @@ export const PIECE_MODEL: PieceModel = {
       'g42QjIiEgHx4dHBzfIyYmpiUkIyIhIB8eHRwbGlmZ3SDjZCMiISAfHh0cHN8jJiamJSQjIiEgHx4dHBsaWZndA==',
       176,
       'XKKxxaSZ4NdpXFlrXHVbZZuvX2NnamtwbmFjTbpuY6F2YXShgG9VXldjgIBwlmiAgICAgICAelSKlkRLU5uxtw==',
+      3,
     ],
     [
       6,
@@ -10510,6 +11495,7 @@ export const PIECE_MODEL: PieceModel = {
       'maetqaWhnZmVkY2JhYF9enZybmpmYl5aVlNdbHqBgIqZp62ppaGdmZWRjYmFgX16dnJuamZiXlpWVF1seoCAig==',
       176,
       'saOxZFFZrMJpsFmwXaNciZuvX2NnamtwbmGTroxuuE92YXRPgIBVXpBkgIBwlmhiXFeIXTH/elSKoo2Nd5tZVQ==',
+      0,
     ],
     [
       0,
@@ -10520,6 +11506,7 @@ export const PIECE_MODEL: PieceModel = {
       'jpubjHhmZW+CjI2IhIF7dmpqb3V9fHh0b2xobnuJk5KOioaCfnt3c29sdYGQmJWSjYmFgomQlpmPhoF8d3Rxew==',
       177,
       'R4R7lqnka3xyRKpgiGSZaJttjpCodoKVqIeseV1uuE92YXShwF9RXnK0gNRwlmjMsJmGXawwelSKd2+EbZtZVQ==',
+      0,
     ],
     [
       1,
@@ -10530,6 +11517,7 @@ export const PIECE_MODEL: PieceModel = {
       'h4OEiI2Qj4mCfXp0cG9ueICDgXyAhY6Tj42KhIB7cm5ydnt+enZybWppdIOPlJCNiYWBfXl1cW1ueYeUl5OPiw==',
       177,
       'SZF/panPaYpqRbdelGGJZptlb4N6b3p7dmGufUbbuE92YXShQKBRXnS2gCxwlmhvd4eGXbc0elQAqXKNd5tZVQ==',
+      1,
     ],
     [
       2,
@@ -10540,6 +11528,7 @@ export const PIECE_MODEL: PieceModel = {
       'goeNjYJ6cm5qaGVkaW95hI+Zn5yZlY6MhoJ9c3h8gomEgX13c29rZ2RhZXJ8g4N/e3yEkJyfm5eTj4uHg4B7ew==',
       177,
       'boRWgZqFc21saFxqqmiMbo14eY17dYVycYefgnRuY6F2s3RPgIBRXneGgIBwN8NkgYpu6GuDelSKf5WNlptZVQ==',
+      1,
     ],
     [
       3,
@@ -10550,6 +11539,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/g4qap6uppaGdmZWRjoqGgn56dnJuamZiXlpXVVpod36Aig==',
       177,
       'tKKwYE5YkZBqslqzXaldk5muYmhtamtxbmFkbaNuuE92YXShgYVRXmpRgIBwlmiAgICAgICAelSKlWRvWJuqqQ==',
+      0,
     ],
     [
       4,
@@ -10560,6 +11550,7 @@ export const PIECE_MODEL: PieceModel = {
       'go6QjIiEgHx4dHFzf46Zm5eUkIyIhIB8eHRwbGhlZnOCjpCMiISAfHh0cXN/jpmbl5SQjIiEgHx4dHBsaGVmcw==',
       177,
       'XaKxxKOX4NdpXllqXHZbY5uvX2NnamtwbmFjTbpuY6F2YXShfnpRXldigIBwlmiAgICAgICAelSKlkRQWJuxtw==',
+      3,
     ],
     [
       6,
@@ -10570,6 +11561,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/gIqap62ppaGdmZWRjoqGgn56dnJuamZiXlpXVFpod3+Aig==',
       177,
       'tKKxYE5Y4NdpslmzXKlbk5uvX2NnamtwbmGUroxuuE92YXRPgIBRXpFjgIBwlmhgWVWGXTL/elSKlY6TfZtZVQ==',
+      0,
     ],
     [
       0,
@@ -10580,6 +11572,7 @@ export const PIECE_MODEL: PieceModel = {
       'jpubjnlmZG1/jIyGhH56dGlobXR7fHh0cGtocH+NlZKOioaDf3t3c29rcXyMl5WSjYmFg4uSmJqOh4F+endzew==',
       178,
       'S4R6lanEa3hxSK1gfWSiaZltjo2kdn+PqYeseF1uuE92YXShwV9LXnKtgNZwlmjNsZWEXag5elSKd2+MdZtZVQ==',
+      0,
     ],
     [
       1,
@@ -10590,6 +11583,7 @@ export const PIECE_MODEL: PieceModel = {
       'h4OFio6UkIeDfnp3cm9xeYCEgXx/ho2Rj4qHgn55cW1wdnt+enZybWpteomTlJCMiISAfXl1cW1rdoKRl5OPiw==',
       178,
       'RZFNpan/aH1sQrtei2OQZJpkb4J5cHt6dmGueEbbuE92YXShPqBLXnG2gCpwlmhudoiFXbQselSKbm6LdJtZVQ==',
+      1,
     ],
     [
       2,
@@ -10600,6 +11594,7 @@ export const PIECE_MODEL: PieceModel = {
       'gIiNjIV9dnJsaWVkaG54g46XnZuYk5GLhoJ6cnZ8g4iFf3t3dHFtaWNfZnN+hYN/e3qCj5ufm5eTj4uIhH96eg==',
       178,
       'a4NVgp2IdG9sZVpoq2aEbo92eY51dohycYegfnRuY6F2s3RPgIBLXnWHgIBwN8NkgI1x6Gx8elSKf5SVn5tZVQ==',
+      1,
     ],
     [
       3,
@@ -10610,6 +11605,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/gIqap62ppaGdmZWRjoqGgn56dnJuamZiXlpXVFpod3+Aig==',
       178,
       'tKKxYE5Y4NdpslmzXKlbk5uvX2NnamtwbmFjarpuuE92YXShgHBLXmlQgIBwlmiAgICAgICAelSKlWJ1XpumqQ==',
+      0,
     ],
     [
       4,
@@ -10620,6 +11616,7 @@ export const PIECE_MODEL: PieceModel = {
       'gY2Pi4iEgHx4dHJ0gZGam5eTj4uIhIB8eHRwbGhkZnKBjY+LiISAfHh0cnSBkZqbl5OPi4iEgHx4dHBsaGRmcg==',
       178,
       'X6KxxKKV4NdpYFlpXHhbZJuvX2NnamtwbmFlTaNuY6F2YXShgI9LXldhgIBwlmiAgICAgICAelSKl0RXX5uwwQ==',
+      3,
     ],
     [
       6,
@@ -10630,6 +11627,7 @@ export const PIECE_MODEL: PieceModel = {
       'l6WuqqainpqXk4+Lh4N/e3dzb2tnZGBcWFRWYnF9gYiXpayqpqKempeTj4uHg397d3Nva2dkYFxYVFZicX1/iA==',
       178,
       't6OxXUpWq85qtFm4XK9cnJuvX2NnamtwbmGVroxuuE92YXRPgIBLXpFhgIBwlmhgWVaGXTf/elSKoo6bhZtZVQ==',
+      0,
     ],
     [
       0,
@@ -10640,6 +11638,7 @@ export const PIECE_MODEL: PieceModel = {
       'iISGjZSZl46Ggn54dXR+k56ci3RjZG+CjYuFhH94c2ZmbnN7endzb2toc4KQlZGNiYaCfnp2cm5rdICPmJSQjA==',
       179,
       'S4N4k6nDanh1SLJfgWWfaZhsk5KqdoSVroeseF1uuE92YXShyGBLXnKtgN9wlmjVtpuDXak2elSKeG+MdZtZVQ==',
+      1,
     ],
     [
       1,
@@ -10650,6 +11649,7 @@ export const PIECE_MODEL: PieceModel = {
       'h4OFio+UkImDfnt2c3BveH+Dgnx/ho+Rj4qGhH55c2pwdXl8enZybmlteomUlJCMiISAfHl1cW1rdoKRl5OPiw==',
       179,
       'RZFRpKn/aH1sQr5djGSQZJlkb4R5cH16dmGud0bbuE92YXShN59LXnG2gCFwlmhsdIeEXbQqelSKb26LdZtZVQ==',
+      1,
     ],
     [
       2,
@@ -10660,6 +11660,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYmOjYJ6dW9qZ2Riam94h46ZnpqZlI+KhoB3dHd+hoiEf3p2cm5raGVhaXR+hYJ+en2Hk56empaTj4uHgn55eQ==',
       179,
       'bIRVgZyHdW9qZ19prGeMb452eo51dodxcYehf3RuY6F2s3RPgIBLXnaHgIBwN8NigItx6HB9elSKf5aXoJtZVQ==',
+      1,
     ],
     [
       3,
@@ -10670,6 +11671,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/g4qap6uppaGdmZWRjoqGgn56dnJuamZiXlpXVVpod36Aig==',
       179,
       'tKKxYE5YmZlqslqzXalck5uvYWdnamtwbmFiaLpuuE92YXShgWlLXmhQgIBwlmiAgICAgICAelSKlWBzXJukqQ==',
+      0,
     ],
     [
       4,
@@ -10680,6 +11682,7 @@ export const PIECE_MODEL: PieceModel = {
       'jpqcmJSRjYmFgX15dXFtaWVlbXyKj42JhYF9eXVxcn6OmpyYlJGNiYWBfXl1cW1pZWVtfIqPjYmFgX15dXFyfg==',
       179,
       'YKKxw6KU4NdpYVlpXHhbZZuvX2NnamtwbmFkTKNuY6F2YXShfpZLXldhgIBwlmiAgICAgICAelSKmERXX5uwwQ==',
+      2,
     ],
     [
       6,
@@ -10690,6 +11693,7 @@ export const PIECE_MODEL: PieceModel = {
       'l6auq6ejn5uXk4+Lh4N/e3h0cGxoZGBcWFRUX257f4iXpq6rp6Ofm5eTj4uHg397eHRwbGhkYFxYVFRfbnt/iA==',
       179,
       'uqOyWUZV4Ndptlm8XLZbppuvX2NnamtwbmGVroxuuE92YXRPgIBLXpJggIBwlmheVlOHXTP/elSKoo+bhZtZVQ==',
+      2,
     ],
     [
       0,
@@ -10700,6 +11704,7 @@ export const PIECE_MODEL: PieceModel = {
       'lJ6pqqWdlY6Ig3p0cGxrZmReWlZRVmN1gIB/g5Gjrq6qpJ6clpSSjoqDe3VuaGFaV1pkcH+Zqq6lim1UUVxtiA==',
       180,
       'nwBKP1ledFmfsX+og4FdhpZp0f//iv//99KuqUbbuE92YYlPgIDNXv62gID/lmj/6f+9GMReep+KjGyqk4BZVQ==',
+      3,
     ],
     [
       0,
@@ -10710,6 +11715,7 @@ export const PIECE_MODEL: PieceModel = {
       'laasqKehnZmTj4uFgX97d3NtZ2NfXmBiaGhka4GlqqScmZ6kpaGakoyGgoF9e3dxb2llYVtXUlJdcHyBf3t7hA==',
       180,
       'qERETVZcWUqYrXOov5b1dXlMgp6zn4X/ddKekmduY6F2s4mhhHXNXtuTgH//lsNDQmKMo3Nyep+KinWkrnRZVQ==',
+      1,
     ],
     [
       1,
@@ -10720,6 +11726,7 @@ export const PIECE_MODEL: PieceModel = {
       'lqCsqKSgmpaSjoqGgn56dnJva2VhXVlXWGRzgomVqLO4sq6qpKKcmJSQjouJg3t2bmpoYltOQT9FU2Bndnx9jg==',
       180,
       'ywBGMh9FXVHC04fwiv6Y+UlmyHt4/3PkboeYrnhuY6F2s4mhoibNXv98gHX/lsM5nzQ3o1K9ep+Kjn6rtYJZVQ==',
+      7,
     ],
     [
       1,
@@ -10730,6 +11737,7 @@ export const PIECE_MODEL: PieceModel = {
       'lqewrKeknpqUko6IhoB+e3dzbGZgXF9kZmZXV2B3j5Wdo6WloZ2ZlZKOioaCfnp0cGpmYl5aVFVgc4CIhIB+hQ==',
       180,
       'qU5HUVZcWkuXrnCouZTuc3NQepi0ctz/ddKflFduY6F2s4mhfIrNXt6UgIH/lsNENluAo3dzep8A0oeuuHVZVQ==',
+      5,
     ],
     [
       8,
@@ -10740,6 +11748,7 @@ export const PIECE_MODEL: PieceModel = {
       'gICCgYGCg4KDg4GCgYF/f4KIkpufnJ2qvs7Tz8e+s6WWh3hqWU1CODEsNENXYmNiZm95foGAf39/fn1+fH19fw==',
       180,
       'ZQI0RIKCXFX/TodZgGZiaZQA/254/2ty/4dvT4huuE92YYlPgIDNXniSgID/lmiAgICAgICAep+KK19nUDmXlw==',
+      2,
     ],
     [
       8,
@@ -10750,6 +11759,7 @@ export const PIECE_MODEL: PieceModel = {
       'eoeQkZGSjpCIiYiFhoJ/fnp6dnVybm1pZ2ZpdYWNjouHg397fYWVoaGgmZWRioR4b2ludoGEhIF8eXZxbmlmcA==',
       180,
       'ZoBhiZ+NcHVrZWxZr2WLalCCiG53gmxxcodLPrpuY6F2s4lPgIDNXl5ogID/lmiAgICAgICAep+KkIhIUJuDuQ==',
+      3,
     ],
     [
       8,
@@ -10760,6 +11770,7 @@ export const PIECE_MODEL: PieceModel = {
       'nqu1urOpnpOOhX14cW1nYVxUUlVbY2poZmhwgZGZmZeVk5OPjYuHhYOAfn15e3d2dXF0cW9wbW5ubXWDlZubmw==',
       180,
       'jjE8VnFqXVn9m76G9Gavdlss02xz5Gtx/odcTZluY6F2s4mhjobNXnVogJH/lmiAgICAgICAep+KG2NkbTaFiA==',
+      5,
     ],
     [
       8,
@@ -10770,6 +11781,7 @@ export const PIECE_MODEL: PieceModel = {
       'dYOUnZ6coKy1urKkmpKKg3x2cmxmYFlVVFhgaWxoZWhyhpSbmZiWlJOPjYuGhYJ+fnx6e3d0c3BwcXBwb2xrbA==',
       180,
       'jzdAWXJqXlrumr2G62Wic1gyynF63Gxy9IdcTaluY6F2s4mhcXnNXnRngG//lmiAgICAgICAep+KImNkbDWBdw==',
+      6,
     ],
     [
       0,
@@ -10780,6 +11792,7 @@ export const PIECE_MODEL: PieceModel = {
       'kp6pqqafl4+JgXp0cW1qZ2NfWVVPVWZ4goF+gIyfrbCqpqCcmJWSj4uFfHZvZmJZV1tlcIKcrLCmjGxUT1ZphA==',
       181,
       'nQBMP1pfbFaer32lj310i5to1///iv//8tKuqkbbuE92YYlPgIDKXvi2gID/lmj/6v/LGMJeep+KtVudhoFZVQ==',
+      3,
     ],
     [
       0,
@@ -10790,6 +11803,7 @@ export const PIECE_MODEL: PieceModel = {
       'laixraejn5mWkYuHhIF+fHhxa2NcWV9jZGRVWW2PmpuYmqGipKGblY+Lh4V/e3Zxb2llYVtXU1VleIOHg399hA==',
       181,
       'pTM6SlhdWEmirX6j1I//cH09h6bHqP+adNKfkmduY6F2s4mhgXXKXtaTgH3/lsNEQmaXo3Vxep8A2mybpXZZVQ==',
+      5,
     ],
     [
       1,
@@ -10800,6 +11814,7 @@ export const PIECE_MODEL: PieceModel = {
       'maKopqOfm5WRjYmFgX15c29rZ2ZiXlpWXGl5g4uYq7m3s62ppaGdl5OPjYmIgnt1bWllYVhKPj5HVGJqeH1/kQ==',
       181,
       'yQBLMiFFWEi61Hzujfmx6Thby393/3G6boeYrnhuY6F2s4mhoRzKXv18gHb/lsM8mjEfo1C+ep+Ktm2eqINZVQ==',
+      7,
     ],
     [
       1,
@@ -10810,6 +11825,7 @@ export const PIECE_MODEL: PieceModel = {
       'YHOAhIB8eH+NoK6uqKSdmZaRjoiEfnp2cm5qZmJcWFlbZWxyiJ6rqZucm6CjnZmTjYeDgYB8eHJtamNgWlZRUg==',
       181,
       'pjo9T1dcWEmmrXyk0ZH/cm9BgqDAo4T/ddKflFduY6F2s4mhforKXtmUgIP/lsNHOl9/o3lzep8A2m2cpndZVQ==',
+      3,
     ],
     [
       8,
@@ -10820,6 +11836,7 @@ export const PIECE_MODEL: PieceModel = {
       'gIGBgoODhYaGhYSCgYJ+gYaPmp+goq/F0dXQyL+2p5mJemlYTkI5MisuOk5dYWBkcHp/gX5+fX17enx7fHx8fg==',
       181,
       'YgAwQICEW1X5TZVZfGlfZ5gA/293/2tx/4dtT4huuE92YYlPgIDKXnWRgID/lmiAgICAgICAep+KLnFZQjqSkw==',
+      2,
     ],
     [
       8,
@@ -10830,6 +11847,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYGDf3x4dHJ0f46XnJmXlJCQjYuHg4F/f3t7eHR3dXNwb2xtdX2KkpeUko6IhoB+fIGOlpqUiH95cGtlX11eag==',
       181,
       'aHxfhJ6LcndsZ2hYrWeMa1eAj212hmxyqYdIPrpuY6F2s4lPgIDKXl1lgID/lmiAgICAgICAep+Kjpo6QpuCtQ==',
+      7,
     ],
     [
       8,
@@ -10840,6 +11858,7 @@ export const PIECE_MODEL: PieceModel = {
       'g5OZmJSXoaqwr6qkoJqTjoaAeXFpYVdMRklSXmVjZG99jpOTk5ORkJCNj46KioWEhoCAfHh5dXNxbWtpZ2Vncw==',
       181,
       'kCY5VG1oXFf/n8KK/2a2e1Qm3Wx19Wtx/4dXTJluY6F2s4mhlYfKXnFkgJr/lmiAgICAgICAep+KHnZVXjWBdw==',
+      0,
     ],
     [
       8,
@@ -10850,6 +11869,7 @@ export const PIECE_MODEL: PieceModel = {
       'f5CZmJSXoKmvrqqjnZeRjYiDe3NsYlpNRUpUX2NiZG+BjZOVkZOSkZGOjo2LioeFhIOBfXp4dHJwbGxpZ2Zkbw==',
       181,
       'kS08Vm1oXFj6nsKK/Wexd1Qs0Wx062xx+4dXTKluY6F2s4mhanjKXnFjgGb/lmiAgICAgICAep+KJ3dVXTV9bw==',
+      0,
     ],
     [
       0,
@@ -10860,6 +11880,7 @@ export const PIECE_MODEL: PieceModel = {
       'kp+prKWdmI6Jf3hycG5qZmFdV1NPWGp7hIF9f4qdrrGsp6KdmJSQjoyFfXZuaGBZVVlncoSdrbSni2tRTVdohA==',
       182,
       'mgBNPFxgZ1OgrYChnnh/kZdh3f//i///7tKuqkbbuE92YYlPgIDGXvG2gID/lmj/8v/EGMFiep+KvFWYgoFZVQ==',
+      3,
     ],
     [
       0,
@@ -10870,6 +11891,7 @@ export const PIECE_MODEL: PieceModel = {
       'lKevqqWhm5mVj4uHgX15dnJsaGBcXF5jZ2hkbpCjqZ2anaKno52Vj4mFg399d3RwaWVfW1dTUV1ygYSBfXp5gg==',
       182,
       'oTAzTVxfV0msqY2d9YP/aoE0hqzAqv+XdNKfk2duY6F2s4mhgnbGXtGXgIP/lsNIPGKfo3dvep8A4GaXoHZZVQ==',
+      1,
     ],
     [
       1,
@@ -10880,6 +11902,7 @@ export const PIECE_MODEL: PieceModel = {
       'mJ+opqKempSQjIiFgX13c29raWVhXVlXYG99hYiWqri3s6+rp6CcmZKOjYiFgXt1b2tlXlZIPj5GVGRseIB+kA==',
       182,
       'xgBMNCVHV0fC03fsjOy+1jJXzIF4/3RzboeXrnhuY6F2s4lPgIDGXvd9gID/lsM+lycWo06+ep+Kvmaao4NZVQ==',
+      7,
     ],
     [
       1,
@@ -10890,6 +11913,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZHiChIB8eXuGmKmuqqSgnJaUjoiGgHx4cm5qZmFdWVhcYWlxhp2mqJybn6KjnpiSi4mGgoB8dnJsaGRgXFRPUg==',
       182,
       'ojU1T1teV0itqoae6YX/anM2hKe5qP+XctKglVduY6F2s4mhfYnGXtSXgH3/lsNFO12Go3pxep8A4WeYoXdZVQ==',
+      3,
     ],
     [
       8,
@@ -10900,6 +11924,7 @@ export const PIECE_MODEL: PieceModel = {
       'gICDhIaFhoWGhoSEgoGAgoqTnaOhrMDQ19PNxb2xopKBcWFSRzw1LykvO05dXmJrdX2Afn58enp6enp7en19fw==',
       182,
       'XwAuPn+HWlT3S5haeGppZ5YA/212/2tx/4dtT4huuE92YYlPgIDGXnSTgID/lmiAgICAgICAep+KNXdVPTqCkw==',
+      2,
     ],
     [
       8,
@@ -10910,6 +11935,7 @@ export const PIECE_MODEL: PieceModel = {
       'd3+Cfnp2cnF1g5KYmpiWk5CNiYqIhISCfnx4dnZ3dnNvcG5scnqKk5eVj4+KhYF7foaRmp6VjYJ3cWdjXltdZw==',
       182,
       'anhbg52JdnpxaW1Yp2mLb199lm12imtys4dHPrpuY6F2s4lPgIDGXlxjgID/lmiAgICAgICAep+KiaA2PpuCuQ==',
+      7,
     ],
     [
       8,
@@ -10920,6 +11946,7 @@ export const PIECE_MODEL: PieceModel = {
       'nqq0vbqwqJ2TjIN9d3JsZ2FaVk9NU1xoa2lpcYOSmZqYlZWRj42JiIOCgH5+fHl1dXNycW9wb25ubG53iJWbnA==',
       182,
       'kB01UWtnW1b/n7SP/2zYeVAf4m95/2xy/4dTS5luY6F2s4mhjobGXm9igJH/lmiAgICAgICAep+KJn5QWDSEjg==',
+      5,
     ],
     [
       8,
@@ -10930,6 +11957,7 @@ export const PIECE_MODEL: PieceModel = {
       'g5KYl5OZpa2xr6iknpiSjIiAfHJqYVdQRElTXGViZW9+jpOTkZOSj5GOjI+LiYaFhYOAfHp3dXNvbWtoZmRncg==',
       182,
       'kSY7U2xnXFf/n8GM/2a3fFEn2XB49Gxy/4dTS6luY6F2s4mhcXnGXm5hgG//lmiAgICAgICAep+KF35PVzOCfA==',
+      0,
     ],
     [
       0,
@@ -10940,6 +11968,7 @@ export const PIECE_MODEL: PieceModel = {
       'n66zpIZkTk9acYmWpKqrpJyWjIV9dnRwbmpkX1tWUlBbb36EgX2Ai5+vsaunoZ2XlJGOioR9dW9nX1dVWWVyhg==',
       183,
       'mwBPO1pfZFGarYKkoXmJjJtg3v//iv//6tKuqkbbuE92YYlPgIDIXvS2gID6lmj/7f/PGMBkep+KwmGhiptZVQ==',
+      0,
     ],
     [
       0,
@@ -10950,6 +11979,7 @@ export const PIECE_MODEL: PieceModel = {
       'hqSmn5yco6iknZiPioaCgXx7dW5tZ2NeVlJOWGx6hIJ/fXl+jKGvraainpqWkYyHgn97d3VtaWRdXF5gZmdibQ==',
       183,
       'oCguSlxfVki4qYma+YH/bYAtirG7s/+TdtKgk2duY6F2s4mhg3bIXtOZgIP6lsNLPWOgo3huep+KpG2bpJtZVQ==',
+      0,
     ],
     [
       1,
@@ -10960,6 +11990,7 @@ export const PIECE_MODEL: PieceModel = {
       'kqGqpqKempaUkY2Jg397d3Nva2VhXVlaY2p1gYGJl6O0v8W9sqmfm5ePioR8endzcWtnY1xbVVFNRkhXand7hA==',
       183,
       'xQBMMyRHVUW103XpseXkwSNT1YV3/3S0boeXrnhuY6F2s4lPgIDIXvl/gID6lsM/nSYAo0y9ep+Kw3ajrJtqWA==',
+      1,
     ],
     [
       1,
@@ -10970,6 +12001,7 @@ export const PIECE_MODEL: PieceModel = {
       'j6SwrKiinpqUkoyGgn56dnJsaGReWldYX2Zrdo+lqaGdnJ6jn5uVj4uFhIJ8eXRuamVfW1dTUV9xgIaCf3x4fw==',
       183,
       'oTMwT1peVkizqouc84X/bXgyh6i7rv+RdNKhlVduY6F2s4mhfInIXtaZgH36lsNIOVqSo3xxep+KtXGdp5tZVQ==',
+      1,
     ],
     [
       8,
@@ -10980,6 +12012,7 @@ export const PIECE_MODEL: PieceModel = {
       'dH6Afnx6enl5eHl4enx8f4CBgoSGiIeHh4eHhYODgIGIkJ2lpLDD09jTzse/taaVg3JiUkc9NS4oKjVJWVtfag==',
       183,
       'XAAuPX6KWlT3SJhcdWptZpkA/2x0/2xx/4dqTYhuuE92YYlPgIDIXnKUgID6lmiAgICAgICAep+KOG9ZQpuSmg==',
+      3,
     ],
     [
       8,
@@ -10990,6 +12023,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z2VocH2Lj42Lh4OAgoyYpKainpeNhn5zZ2JibHp/hH95d3FtbGpwf4uSlJOQj4yLi4qIhYJ+gH96enZydHBsaw==',
       183,
       'a3ZZgJyIeHt1a3RYpWmNcmR5m2x0jWtzuYdDPbpuY6F2s4lPgIDIXlthgID6lmiAgICAgICAep+KiJc7Q5uAtQ==',
+      2,
     ],
     [
       8,
@@ -11000,6 +12034,7 @@ export const PIECE_MODEL: PieceModel = {
       'dISSm5uZl5SSj4yJh4SCgHx7eXh3c3JycHBvbW1vbXB8jJidnKSwusC2rKSZk4yCfHVva2dhW1ZOTE5YYmpoaQ==',
       183,
       'kxIxTmZlWVX/pLiT/2zggE0Z6XF6/21x/4dPSpluY6F2s4mhmIjIXm5fgJ36lmiAgICAgICAep+KK3RVXZuBfA==',
+      4,
     ],
     [
       8,
@@ -11010,6 +12045,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4+XlpWeqbCyr6iinpiUjoiBe3RtZFtSRURMV2BjY2x+jJKTkpSUkZCQj42MiIeGg4GAfn15dnJvbWpoZmRlbw==',
       183,
       'lB44UGdlWlb/o6OW/nfhd0wi225z/2xy/4dPSqluY6F2s4mhZ3fIXm1fgGL6lmiAgICAgICAep+KG3VVXZt5bw==',
+      0,
     ],
     [
       0,
@@ -11020,6 +12056,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5Wbl5OPi4eDgHx4dHBsaGRgXFpkc4GJhYmWpbK1r6uppaOelY+IgX55dW9pX1dUU1ZYW2FocXR4h5WfnIh8fw==',
       184,
       'oTRTVVxfXVPhsHqlzYPYcShXtsN325VybqyeqFluY6F2s3+hktirXr6LgHOIlsN1r4YjqZCkoXmKcq2OmJtZVQ==',
+      7,
     ],
     [
       0,
@@ -11030,6 +12067,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZHeFiYaEfnyDj6WuqqWgnpqWkoyIgHp0bmplZGt1e3ttYVVVXnWRmpWRjoyPlJWYlZSQjIiAfHZycGxoY11XVg==',
       184,
       'kEpeYnZrbGRwmXB8eWKXdWx/jruonZrldKyWiYBuY6F2s3+hgWSrXp+JgHyIlsN8cXKNqWqDoXmKq5yGj5uUaA==',
+      7,
     ],
     [
       1,
@@ -11040,6 +12078,7 @@ export const PIECE_MODEL: PieceModel = {
       'k5qlrLCrnZCIhIB8dm9pZF5cWVRYYnWBg4B+fYiZpq2ppaOdl5KLh4F9eW9mV1BVWWNsdX6FioqLgXV1dXyAig==',
       184,
       'hxVLX3VtYFedm7By7HmLgJpKp/eqvf+ZiqyurkbbuE92YX9PgICrXsS2gICIlmiltezVLdhzoXmKarCOeJtZVQ==',
+      3,
     ],
     [
       1,
@@ -11050,6 +12089,7 @@ export const PIECE_MODEL: PieceModel = {
       'enZ9ip2rqaKdmJSQjIiDfnp2cW5qZ2RiZWpwdXRxfZKkraifkoSIjpWZlZKOioR+eHJvamdkYlpUVV90gISAfQ==',
       184,
       'klVfZ3VqaWBxmWyAhWijdGh4iKybed3cdqyYjG1uY6F2s3+hf5urXqKKgISIlsN/bGWHqXOHoXmKk56FjpuSZA==',
+      2,
     ],
     [
       2,
@@ -11060,6 +12100,7 @@ export const PIECE_MODEL: PieceModel = {
       'foGDhoeGiISDgnt3c2xmam93fXx4dHB0gI2XlpKPi4eDf3t3c29raW55iZCOjIaCho6UnJWPi4SDf3t6eXh5fA==',
       184,
       'V5VvmaaiZ292VMZYX2WGZ5dga3t4bXZxbmGTZJNuY6F2YX+hZ4OrXnuugICIlmh1RjLRLV4VoXmKUbZqc5tZVQ==',
+      0,
     ],
     [
       3,
@@ -11070,6 +12111,7 @@ export const PIECE_MODEL: PieceModel = {
       'jIiGg397eXVxbWdlYV5aVldhbneDkqWwsqyopJ6alpWRjYmDf3h1cW1rZ2NdWVVPUFZpeYSPm6irpaSgnJqUkA==',
       184,
       'xVl+QTZOY1+zwGzObtKAzZaBeW12qnN+jod0grpuY6F2YX9PgICrXpldgICIlmiAgICAgICAoXmKaJd2f5uwhg==',
+      2,
     ],
     [
       8,
@@ -11080,6 +12122,7 @@ export const PIECE_MODEL: PieceModel = {
       'laOsqKSgnZmVkY2JhYF9eXVxbWpmYmh2foN3Y1hca36Vo6yyr6unoJyYkY2HgX15dXFtamZiXlpWUk9VZHN7hg==',
       184,
       'tD9QSUZVX1mtt3O8c7KdmSdbltJ5f/9xbqyTpaduY6F2s3+hmHyrXrt1gICIlsN1eYUjqV3KoXmKjayMlpv5ww==',
+      1,
     ],
     [
       0,
@@ -11090,6 +12133,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5Sal5OPi4eDf3t3c29rZ2RgXF5qeYeJhYuXq7ezrqupp6GdlY2JgX17c25lXldPVFZWXGJoc3V2gZKdnot9fw==',
       185,
       'oCtQU1xfXVPpsHmk04HddStUvcN255JxbqyeqVluY6F2s3+hmcupXr2LgHaRlsNzt4YnqY6koZ+KYaOVnptZVQ==',
+      7,
     ],
     [
       0,
@@ -11100,6 +12144,7 @@ export const PIECE_MODEL: PieceModel = {
       'kqSrp6Gbl5GPi4eCfHZybmpoaGtuc3JwbWhsfZunraOWioSLlJybl5ONiIJ6dHFraGZhXVZPV2t6hYJ+fHh4gA==',
       185,
       'j0VXYXZraWFzmnh+f2KZeHB7j7qzoJf8dNKWiYBuY6F2s3+hm4epXp+JgIqRlsN6cXKTqWyDoZ+KcpKKk5uNoQ==',
+      1,
     ],
     [
       1,
@@ -11110,6 +12155,7 @@ export const PIECE_MODEL: PieceModel = {
       'kJqmqrCrn5KIhH56dm9pZGBcWVRXZnaBg39+fYeZp62ppaGdl5KMh4N9eW9kWE9VWWNudoCIi4+MgnVydXh9hw==',
       185,
       'hhFKXnZtYFiem6xw7nqZf5hLqvq9wf+bktKurkbbuE92YX9PgICpXsK2gICRlmixuPDSLdlyoZ+KX6WVf5tZVQ==',
+      3,
     ],
     [
       1,
@@ -11120,6 +12166,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z4KOjYmNlZyenZuXk5GLh4N9eXVxbWhkXlVVX3SCiIeDgX17hpaprqignZqXk4+Jg395c3BqZmpweXxyaFlTWw==',
       185,
       'kFJcaHZraGBzl3B/iWaed2l3h6yreN/xdKyYjW1uY6F2s3+he5upXqKLgICRlsN7aGaIqXWEoZ+KdpSMlZu6pg==',
+      4,
     ],
     [
       2,
@@ -11130,6 +12177,7 @@ export const PIECE_MODEL: PieceModel = {
       'iJOYlJCMiISAfHh0cGxpbHeGkI+Mh4WCh46UmJGNh4SCfHx4eHt7f3+BhYaIh4WCf314dXBnbHF4fn15dHFveQ==',
       185,
       'VZZznKelaXF1U7pZbGaLZptoaXd4bHJxbmGWZZNuY6F2YX+hZHipXnyygHaRlmhzQi/WLWoSoZ+KW7Z2fptZVQ==',
+      6,
     ],
     [
       3,
@@ -11140,6 +12188,7 @@ export const PIECE_MODEL: PieceModel = {
       'nay0r6qpop6alJCMiISAfHl1cW1nY19YV1JNU2BzgY2Uo6unpaKenJaSjoqIhIB8e3dzb2llY19bWlRbZ3F+ig==',
       185,
       'x016QDNNYV2tv3DPZ9Z91Jh5eW12unV+j4dxgbpuY6F2YX9PgICpXpdbgICRlmiAgICAgICAoZ+KYYx9hZu/lg==',
+      4,
     ],
     [
       8,
@@ -11150,6 +12199,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKasqKSgnJiUkIyIhIF9eXVxbWllYmh2foB1Ylhfa4KZqLC1samln5mXkYuHgX15dXFtaWVhXVlVUVBVY3J8iQ==',
       185,
       'tzpMRUJTXlmvunbBcLqYpCBYmdZ6f/9xbqyQpaduY6F2s3+hmyypXrlygICRlsNzdoMXqU7RoZ+KhKGTnZv1yQ==',
+      1,
     ],
     [
       0,
@@ -11160,6 +12210,7 @@ export const PIECE_MODEL: PieceModel = {
       'iZOalpKOioaCfnp2cm5qZ2NfW2Fvf4qIhImarrezsKmopKCclo6GgHx4dGxhWlJQVFhWXWNsdXZ4g5WdnIx8gQ==',
       186,
       'nydQVF1fXVTvsHyj0IDfdzBQwLt37ZJybqydqVluY6F2s3+hl76mXriKgHCQlsNzt3wvqYyjoZ+KoJySm5tZVQ==',
+      7,
     ],
     [
       0,
@@ -11170,6 +12221,7 @@ export const PIECE_MODEL: PieceModel = {
       'kaWsqKGblpCOioaDe3dxa2lmZ2tvdHNwbGlwh5+qqZ2ShYeOlZyamJKMhX15c29rZ2NfW1FRX3N/hYF/fXl3fw==',
       186,
       'jEBSYnltaGB7ln94jGicfXN2kri8o5b/dNKXipNuY6F2s3+hnG2mXpuKgIqQlsN6cm+XqW5/oZ+KjIuDjJuZmw==',
+      1,
     ],
     [
       1,
@@ -11180,6 +12232,7 @@ export const PIECE_MODEL: PieceModel = {
       'kJqmrbKrnZGHg396dW9pZGFcVlJYa3qEg4B+fIWTpa6qpqGdl5GNhoF9eG9lV05TWWNveYKJjY6MgXRydHd9hg==',
       186,
       'hAxIXXhvYFqamLBr53+LgJpOrP+7xP+ekdKurkbbuE92YX9PgICmXr22gICQlmivufrULdlvoZ+KRp6MdZtZVQ==',
+      3,
     ],
     [
       1,
@@ -11190,6 +12243,7 @@ export const PIECE_MODEL: PieceModel = {
       'bIGNi4mOlpyenpqWko6KhoJ9d3Nva2ljXVVVZXqFiIaCf316hJenr6iinpiWko+LhH95c29rZWhwdnx2Zl1UWg==',
       186,
       'jU9XaXhtZ156lnp6nGWnemtxibGueOX9d9KZjW1uY6F2s3+hmommXp6LgJCQlsN+aGqLqXiCoZ+Kfo2EjZuboQ==',
+      4,
     ],
     [
       2,
@@ -11200,6 +12254,7 @@ export const PIECE_MODEL: PieceModel = {
       'hpOYlJCMiISAfHh0cGxobXiGkZCNiIOAgoqRmZaOh4SBgH57eXt7f4CChYaHhYSBf3x2c2xob3V8gXt5dW9veQ==',
       186,
       'VZd3n6emanJzUrFacmeMZZhsanhzbXFxbmGYaIBuY6F2YX+hZnamXnyzgHCQlmhzQTDQLXQUoZ+KYLZveJtZVQ==',
+      6,
     ],
     [
       3,
@@ -11210,6 +12265,7 @@ export const PIECE_MODEL: PieceModel = {
       'joqIhIB8e3dzb2llY19bWlRbanGAj6OytK6spqKemJaSjoqEgHx3cm5qZ2JeW1RTTE1ccHyNmKOtp6WhnZyVkg==',
       186,
       'zTxxOSpJXlrKx4LcYuiC7JRshm130HaBnodvg7puY6F2YX9PgICmXpVYgICQlmiAgICAgICAoZ+KaIZ2f5u5cw==',
+      2,
     ],
     [
       8,
@@ -11220,6 +12276,7 @@ export const PIECE_MODEL: PieceModel = {
       'maasqKSgnJiVkY2JhYF9eXVxbWllY2l2f4B0X1VbZoKZqLS2saukoJyWkYuFgX15dXFtaWVhXlpWUk9TYHB7iQ==',
       186,
       'uzJIQT1RXVmwvHfGbMKZrhhTnNl91qZxbqyNpaduY6F2s39PgICmXrRugICQlsNzdYAJqUDZoZ+Kg5qKk5vyyA==',
+      1,
     ],
     [
       0,
@@ -11230,6 +12287,7 @@ export const PIECE_MODEL: PieceModel = {
       'b4CJiJCZoKeqra+xrKObkouIhH13cGpjXVtYVlJJSlVqdHt3eYeWo6WhnZmVkY2JhYF9eXVybmpmbXd9gW9fZA==',
       187,
       'oSNOU1leXVP3s3un1YPgcjJQwsF38pJybqydqVluY6F2s3+hsaaoXryJgHyRlsNyuoE0qYuloZ+KYpmSm5tZVQ==',
+      0,
     ],
     [
       0,
@@ -11240,6 +12298,7 @@ export const PIECE_MODEL: PieceModel = {
       'kaasqKGamJKOioSAfXdzbWlnZ2ltc3NybmduhqCnqZ2Qh4qQmZ6clpCKg315cW9rZ2VfWlJSYnWDhYF/e3l2fw==',
       187,
       'jUFPY3htZl59l4B5nGedfHF1kLa+oZL/dNKXipNuY6F2s3+hg2SoXp6LgHyRlsN6cG2WqXB+oZ+KeoiHkJuTXw==',
+      1,
     ],
     [
       1,
@@ -11250,6 +12309,7 @@ export const PIECE_MODEL: PieceModel = {
       'j5mmqbCvoZaKhYF7d3BrZWFdWVRTYXKAhIB/e4KRoa6qpqKempSPiIR+enNmXExRV15sd4GIjY6NhHZ0c3V7hA==',
       187,
       'hghGWnZuYFmfm6tt6X6QgpdNrv+8yP+fkdKurkbbuE92YX9PgICoXsC2gICRlmivvf3RLdlvoZ+KapuSfJtZVQ==',
+      3,
     ],
     [
       1,
@@ -11260,6 +12320,7 @@ export const PIECE_MODEL: PieceModel = {
       'Y3iEiYWDf317gZSlr6uinZiUk5GLhX95dW9rZ2dtdXh1aFxWW26DjYuNkZqenpyalpOQi4eAe3dzcW1nYVtSVA==',
       187,
       'j05TaHdsZl19l4B9nWOte2lvhqu5d9//d9KZjYBuY6F2s3+hlnKoXqGMgIqRlsN9ZWSKqXqBoZ+KgIqJkpuYZA==',
+      7,
     ],
     [
       2,
@@ -11270,6 +12331,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4GEhoaHhIODfXl1bmlvdn6BfXt1c29ue4iTlpKOioaCfnp2cm9rbXaDkZGNi4WDf4KIkJaSjYiEf317enp5fA==',
       187,
       'UZZ5oqmubHRvT6ddgWiNZJtxaXd0bXNxcGGaZ21uY6F2YX+haY2oXny7gHaRlmh1QC7XLX4KoZ+KYrZ1fptZVQ==',
+      0,
     ],
     [
       3,
@@ -11280,6 +12342,7 @@ export const PIECE_MODEL: PieceModel = {
       'na21saupo5+bl5OPi4WBfXlzb2tnY19cVVJNTFlqeYqUpKyopqKenZeTj4uJhYF9enh0cGtmZGBcWlRYYnB9jA==',
       187,
       'zUBzOipJXlrOx4fcXOiC7JdqhW13zHZ/nodrf7puY6F2YX9PgICoXpRYgICRlmiAgICAgICAoZ+KhYF4gZuxaQ==',
+      0,
     ],
     [
       8,
@@ -11290,6 +12353,7 @@ export const PIECE_MODEL: PieceModel = {
       'o6+2sq6qo5+blJCKhIB8eHRwbGhkYV1ZVVFNU2BwgZCgq6uno5+bmJSQjIiEgHx4dHBsaGRhanV8fm5bVl5rjQ==',
       187,
       'wShBOjNNW1Wyw3LTcNSlxhRSneB+461ybqyKpKduY6F2s39PgICoXrdqgICRlsNydIIEqTTjoZ+KfpaOl5vuvA==',
+      3,
     ],
     [
       0,
@@ -11300,6 +12364,7 @@ export const PIECE_MODEL: PieceModel = {
       'g399eXV7iJiioJyZlZGNiYWBfXl1cW1panJ7gHloZ3GGlJSdoqmqpJ2Ti35zZ2pvd397eXVxbGhkYF5mcYGJhQ==',
       188,
       'd3lZh498Y1uJda5r0mSpakJSnqV0iX9xc6yVp11uY6F2s3RPgIBfXnl/gIB+N8Npg1IN6CK6ZnmKdIjc55vEpA==',
+      2,
     ],
     [
       1,
@@ -11310,6 +12375,7 @@ export const PIECE_MODEL: PieceModel = {
       'h4iJfXh5fIaRmJuakYZ6am1vdn56d3JuamhweoePjYqIhYJ/fXp4dnJyfouVmJSQjIeEhIyTlZGBdWpkZmtxgA==',
       188,
       'U3x5nKeqZ3RvT8Jak2Oca5tbibmWeZSFgayurkbbuE92YXRPgIBfXny2gIB+lmiXfa7zGN5GZnmKQYu+qJtZVQ==',
+      0,
     ],
     [
       3,
@@ -11320,6 +12386,7 @@ export const PIECE_MODEL: PieceModel = {
       'naamop6alpKPi4eDf3t3c29rZ2NfW1pga3uCgX99g5KhqKekoJyXko+Lh4N/e3dzb2tlYV1ZWFtnd4KDf32Bjg==',
       188,
       'mJeqgW9nf35unF2MZXNjdJmoY2dudGtxcmFccaNuY6F2YXShhhtfXmJUgId+lmiAgICAgICAZnmKlGWQmZufqQ==',
+      6,
     ],
     [
       4,
@@ -11330,6 +12397,7 @@ export const PIECE_MODEL: PieceModel = {
       'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJSXW18jQ==',
       188,
       '0KKxQCpJ4NdpyFneXOlb7ZuvX2NnamtwbmFjo4xuY6F2YXShfDxfXndOgHx+lmiAgICAgICAZnmKjYaospvGsA==',
+      0,
     ],
     [
       5,
@@ -11340,6 +12408,7 @@ export const PIECE_MODEL: PieceModel = {
       'foKFgX18gIuboaOgnJiUkI2JhYF9eXVxbWllYV1fYG9+goWBfXyAi5uho6CcmJSQjYmFgX15dXFtaWVhXV9gbw==',
       188,
       'iKGul4Fx4NdpjVl4XGNbf5uvX2NnamtwbmE2ULpuY0//YXRPgIBfXlNNgIB+lmiAgICAgICAZnmKg0FympuBqQ==',
+      1,
     ],
     [
       5,
@@ -11350,6 +12419,7 @@ export const PIECE_MODEL: PieceModel = {
       'gH+Afnx9f4GEhIeKioqIhIB8eHRwbGhob36MkY+LiISAfHh0cG91hJOYl5OPi4iEgHx4dnV2eXt+gYKEg4KAgA==',
       188,
       'U5+evKird4JqUXJqfWdea5mTYmhuamtxcWFoW3RuY0//YXShg8NfXlhqgIR+lmiAgICAgICAZnmKnJR+p5ucnw==',
+      6,
     ],
     [
       0,
@@ -11360,6 +12430,7 @@ export const PIECE_MODEL: PieceModel = {
       'hJSZkoGBiJCXlZGNiYWBfXl2cm5qZmJeY3B/iomGg399eXiEkZ6hn5uXk42Jh4OFjZOZk4d8cmlgWFVaYWhrcQ==',
       189,
       'dnlZiJB9Y1yMdK5r02SnakRTnaByiXxxcqyVpl1uY6F2s3RPgIBdXnd+gIB+N8NofUUP6CG7ZnmKZ4Xa5JvEqQ==',
+      4,
     ],
     [
       1,
@@ -11370,6 +12441,7 @@ export const PIECE_MODEL: PieceModel = {
       'h4mIfXd4e4SQmJyakoZ4ampvd357d3Juamdwe4iQjoqIhYJ/fHl4dXJzfYqUmJSQjIeDhYyTmI+CdGplZmxzgQ==',
       189,
       'Unp6naetZ3ZxTr9bj2WibJtcjMCVeZeFgayurkbbuE92YXRPgIBdXnu2gIB+lmiYg7vxGN9FZnmKQonErptZVQ==',
+      0,
     ],
     [
       3,
@@ -11380,6 +12452,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKiopKCcmJSQjYmFgX15dXFtaWVhXVpYX218g4F/g5CgqKimop6alJCNiYWBfXl1cW1pY19bV1hbaXiAgX2AjQ==',
       189,
       'oJard2Vjf31wo1qYYoNkZJuoY2ZsdWtxc2FZc6NuY6F2YXShhiFdXmJSgIh+lmiAgICAgICAZnmKkmWUnZugqQ==',
+      6,
     ],
     [
       4,
@@ -11390,6 +12463,7 @@ export const PIECE_MODEL: PieceModel = {
       'nauwrKiloZ2ZlZGNiYWBfXl1cW5qZmJeWlZSUVppeY6dq7CsqKWhnZmVkY2JhYF9eXVxbmpmYl5aVlJRWml5jg==',
       189,
       '1aKxPCRG4Ndpy1nlXPVb/ZuvX2NnamtwbmFgpYxuY6F2YXShfjJdXndNgIB+lmiAgICAgICAZnmKi4SstpvJtw==',
+      0,
     ],
     [
       5,
@@ -11400,6 +12474,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4GEgH5/h5ehpKOfm5eTj4uHhIB8eHRwbGhkYFxcYmx7gYGAf3+Hl6Cko5+bl5OPi4eEgHx4dHBsaGRgXFxebA==',
       189,
       'kKGujHhsr7JplFmBXWhceZuuYmlnamtwbmE0UrpuY0//YXRPgIBdXlRMgIB+lmiAgICAgICAZnmKg0F3n5uDrg==',
+      1,
     ],
     [
       5,
@@ -11410,6 +12485,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYCAfn19ent7fX+Dh4mLiYeDf3t3c29raW58i5OSjoqHg397d3NvbXF+jpaWko6Kh4N/e3d2dnh+f4KEhoaDgw==',
       189,
       'S6CgwKrEd35pSHVseGJkbJqVYmhuamtxbmFlWHRuY0//YXShgc1dXlZrgIB+lmiAgICAgICAZnmKnZR+ppuang==',
+      6,
     ],
     [
       0,
@@ -11420,6 +12496,7 @@ export const PIECE_MODEL: PieceModel = {
       'gX17d3V+jZuhnpqWko6Lh4N/e3dzb2tsdH2CfWtncICQkpahqaymn5eOg3htYmhxeX97d3NtaWVhX2RufomHhQ==',
       190,
       'c3ZUipOAZF2JcbJp1GKjaz5RoaRwjIBxcKyVpV1uY6F2s3RPgIBZXnV+gIB9N8Nnf0YH6B+6U3mKoZDS3JvCpA==',
+      2,
     ],
     [
       1,
@@ -11430,6 +12507,7 @@ export const PIECE_MODEL: PieceModel = {
       'homIf3h4e3+Olpmbk4d6a2dudn18eHJua2hxfYmRj4uJhoKAfXl3dHBweoeSmJWRjYeDhI2UmJSBdmxkZ2tzgg==',
       190,
       'T3p7n6e1Z3psS8JchmWna5tbjcGUepiDgayurkbbuE92YXRPgIBZXni2gIB9lmiZgbr5GOFGU3mKSpSslptZVQ==',
+      0,
     ],
     [
       3,
@@ -11440,6 +12518,7 @@ export const PIECE_MODEL: PieceModel = {
       'dYCBgISSoaeopKCcmJSQjIiEgX15dXFtaWVhXVlYW2l4gIGAh5alqqqmop6YlJCMiISBfXl1cW1pY19bV1ZZZQ==',
       190,
       'ppWpbl5ffHpxqFqiZI5obpmmY2Ztd2txc2FYd6NuY6F2YXShhjNZXmJQgIh9lmiAgICAgICAU3mKkHODjJuiqQ==',
+      3,
     ],
     [
       4,
@@ -11450,6 +12529,7 @@ export const PIECE_MODEL: PieceModel = {
       'nquxramloZ2ZlZGNiYWCfnp2cm5qZmJeWlZSUVdmdo2eq7GtqaWhnZmVkY2JhYJ+enZybmpmYl5aVlJRV2Z2jQ==',
       190,
       '2qKxNx1E4NdpzVnoXP5b/5uvX2NnamtwbmFdpoxuY6F2YXShecxZXnVMgHh9lmiAgICAgICAU3mKipCao5u/lg==',
+      0,
     ],
     [
       5,
@@ -11460,6 +12540,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYGDf3+DkaCkpqKempaSjoqHg397d3Nva2djX1taYGp5gYCAf4ORnaSmop6alpKOioeDf3t3c29rZ2NfW1pcag==',
       190,
       'l6Gvg3BosbRsm1qMXXRccJuuYmhnamtwbmEzVLpuY0//YXRPgIBZXlRLgIB9lmiAgICAgICAU3mKg01nj5uErQ==',
+      1,
     ],
     [
       5,
@@ -11470,6 +12551,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5OWko6KhoJ+enZybmtteIiUlZKOioaCfnp4d3l/g4WHiIeHh4ODgX5+e3t4eHh4fH2Dh4mIhoJ+enZybmtrdw==',
       190,
       'Rp+Bv6r9dntqQnlsc2VsbJiUYmdtamtycGFkVnRuY0//YXShg+RZXlVrgIR9lmiAgICAgICAU3mKf7Zpkpubnw==',
+      0,
     ],
     [
       0,
@@ -11480,6 +12562,7 @@ export const PIECE_MODEL: PieceModel = {
       'iZGYlJCMiISAfHh0cG1pZWFfZ3aFi4iGgn56dnmGlp6gnZmWkoyIhIGIkJmbjoR5cGdfV1VaY2xudoiVmI59gQ==',
       191,
       'dHhWi5J/ZF2KcrBp0WGiaz9Rn590i31xc6yUpV1uY6F2s3RPgIBbXnZ+gIB3N8Nyf0QJ6B+6U3mKnpbb5puwjg==',
+      7,
     ],
     [
       1,
@@ -11490,6 +12573,7 @@ export const PIECE_MODEL: PieceModel = {
       'bWlrcn+NkI+Lh4WBgHx5dXFvcoCNlZeTj4uGgoaOlpiOfnJqY2ZsdIOGh4V7eXp8ipSZnZiOg3Vna3F5fnp1cQ==',
       191,
       'UHt8oKexZ3lxTMJci2WlaptbjL+IepiBfKyurkbbuE92YXRPgIBbXnm2gIB3lmiOgbz3GOFGU3mKP5qumJtZVQ==',
+      3,
     ],
     [
       3,
@@ -11500,6 +12584,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKirqaainpiUkIyIhIB8eHRwbGhiXltXVVhkdH+AgYiYpamno5+cmJSQjIiEgHx4dHBsaGVhXVlXWmh3f4CBjA==',
       191,
       'q5SpaFhce3lwrVqpYplkeJumY2ZteGtxc2FUdqNuY6F2YXShhytbXmJPgIh3lmiAgICAgICAU3mKjniHkJugqQ==',
+      0,
     ],
     [
       4,
@@ -11510,6 +12595,7 @@ export const PIECE_MODEL: PieceModel = {
       'nqyxramloZ2alpKOioaCfnp2cm5qZmNfW1dTT1Ric42erLGtqaWhnZqWko6KhoJ+enZybmpmY19bV1NPVGJzjQ==',
       191,
       '36KxMxZB4Ndp0FnwXP9b/5uvX2NnamtwbmFap4xuY6F2YXShedRbXnZLgHd3lmiAgICAgICAU3mKh5eep5t2eg==',
+      2,
     ],
     [
       5,
@@ -11520,6 +12606,7 @@ export const PIECE_MODEL: PieceModel = {
       'd3+Cf4GKmqWnpaGdmZWSjoqGgn56dnJuamZiXltZW2h3f4J/gYqapaeloZ2ZlZKOioaCfnp2cm5qZmJeW1lbaA==',
       191,
       'nqKve2lk4NdpoFmUXH9bZJuvX2NnamtwbmExVLpuY0//YXRPgIBbXlRKgIB3lmiAgICAgICAU3mKglNrk5uDqQ==',
+      1,
     ],
     [
       5,
@@ -11530,6 +12617,7 @@ export const PIECE_MODEL: PieceModel = {
       'gn9+fHp5d3d4d3p8gYeIh4WBfXl1cW1tdYWSl5SRjYmFgX15dXFtaWp1hJGUkY2JhYF9eXh4e4KHioyKiIeFhA==',
       191,
       'TaCbwKq+dnlsSnlrbGlyapiWYmdtamtxbmFiVnRuY0//YXShgeJbXlVogIB3lmiAgICAgICAU3mKf7ZtlpuXng==',
+      2,
     ],
     [
       0,
@@ -11540,6 +12628,7 @@ export const PIECE_MODEL: PieceModel = {
       'cIGLh5Kboqahl46LiouLh4N/eXRwbGhkYFpZYW17g4F/foCGkp2io6GdmZWRjYmFf3hxbWpvdn2DgX1xZ1xWXw==',
       192,
       'imptcn9wbWZ0jWJ1fWukdVd3h5SpeKGWcqyuqkbbY6F2s7RPgICur8m2gIBslsNTiZSGgNRmjp+KU52YoZtZVQ==',
+      0,
     ],
     [
       0,
@@ -11550,6 +12639,7 @@ export const PIECE_MODEL: PieceModel = {
       'en+On6yrpaOdmZWRjYmFgHx4dHBqZmJeWldcaoueopKFdm1ziZyio5+ZlY+Lh4SAfHhybmpkYlxYV11teYN/fA==',
       192,
       'm1J2YGhkbF91o2aUenaDeWqOl46bftTxtIeKhXNuY6F2s7ShNz6ur6J/KoBslsOVfnOjgDKHjp+KdYiGj5vKlg==',
+      2,
     ],
     [
       1,
@@ -11560,6 +12650,7 @@ export const PIECE_MODEL: PieceModel = {
       'c29taWVhXVxjcHqBgoaLioeKlJ2mpJ6alpKOjYaCf3l1cW1pZWFbV1NbZ3eBfn2Bjp6pqKSgnJiUkIyGgn54dw==',
       192,
       'm32Hcmtla15/oG+QfXh5bYWGcXR+hG6VcWGmrk9uY6F2s7ShfKqur82ct4BslsNSX2XOgLGIjp+KgbacpZtZVQ==',
+      1,
     ],
     [
       2,
@@ -11570,6 +12661,7 @@ export const PIECE_MODEL: PieceModel = {
       'lpSUkI6KiIeAf3t3dXJuamZiX2Vudn56dnd/kaOqqqSenJaSjoiEf3t2cW9pZ2lrbm1raWptc3uBio+RkpSTlQ==',
       192,
       'iX9vd4BxamCLi4Z4hmtubF+EdWxzhGtyc2Gjl1huY6F2s7Shg1Wur7WkSIBslsNUZFqSgKNmjp+KX5OQmZtZVQ==',
+      3,
     ],
     [
       2,
@@ -11580,6 +12672,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJqgnZmVj42Hg395dXFtaGRfW1dSVmV5h4eDgomZoKKgmpmVkY+Jh4N/fXl1cW1qZ2RhaHWWrK+roJF/a1pVaA==',
       192,
       'kVZgXHRqbmqCl3KEg3CGhT5twZNzkdZy6KyPhGpuY6F2s7ShyMGur6GJ1YBslsPUsXtfgEh1jp+KbYiGj5uybQ==',
+      7,
     ],
     [
       8,
@@ -11590,6 +12683,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJGXlpKLhHx4dHBsaGVhXVlYWl9rdIKWprCvq6ejn5yYlJCKhoB5dW5raGRiXlhXUldib4mZqK+oopeMhIB8hQ==',
       192,
       'sB0uPkZVV03ovH641av/pREzl9XOxcP/s9KUrGFuY6F2s7ShN8Sur8uB2oBslsOfhr4YgF6xjp+KSp6TnJv7yQ==',
+      7,
     ],
     [
       8,
@@ -11600,6 +12694,7 @@ export const PIECE_MODEL: PieceModel = {
       'f35+fXt6eXV2c3JxcG9ubXOAjpmdmZidpaqro5qUjoiAe3NtZ11WVltiaGdjZW9/jJKTkZCQjYyNiouJhoSBgA==',
       192,
       'glVOXoJ0YF3LiM1yzWZ8bpo7qGt0s2txyYdhVY1uuE92YbSh/Jeur29qn4BslmiAgICAgICAjp+KGVlbRJuHcw==',
+      2,
     ],
     [
       3,
@@ -11610,6 +12705,7 @@ export const PIECE_MODEL: PieceModel = {
       'n6esqaWhmpaRjIiCf3l1cWtnY1xZVVVdZ3F0fIqXo6CenpeWko6QjIqGgoJ/fnt3dXJwb2tnZ2BfXmV1g4yNlQ==',
       192,
       'oE5YUWJhXlrToYidyIvOcpdJjm11uWxyqId7dnxuuE92YbRPgICur5JwgIBslmiAgICAgICAjp+KXX12X5uicw==',
+      0,
     ],
     [
       3,
@@ -11620,6 +12716,7 @@ export const PIECE_MODEL: PieceModel = {
       'iZagoZ6al5OQjouJg4F9eXh2cW9qZ2VhX11jcYCIiYWBfXyBj56kop6alpKOiIWBenlyb2tkYGFncXqAe3l3fA==',
       192,
       'gIRtfIl3aGGCgo1smmmKc11uc2t0f2txc2FjVIRuY6F2s7ShEpqur25ro4BslmiAgICAgICAjp+KollaY5uYgQ==',
+      3,
     ],
     [
       5,
@@ -11630,6 +12727,7 @@ export const PIECE_MODEL: PieceModel = {
       'l5+hnZmVkY2JhYF9eXVybmpmYmFkbX2FhoJ/e3p/g46XnJ6cmZWRjYmFgX15dXJuamZjZGRtdX2DhYSAfXl7iQ==',
       192,
       'fJ2ooY15lZJrgFpnXW9efZmpY2tya25xbmFUS59uY6F2YbShgJmur2VkoYBslmiAgICAgICAjp+KR0pPV5uFqQ==',
+      0,
     ],
     [
       5,
@@ -11640,6 +12738,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYOCfn1/jZykpaGdmpaSjoqGgn56dnJuamZjX1tcZHOBg4J+fX+NnKSloZ2alpKOioaCfnp2cm5qZmNfW1xkcw==',
       192,
       'j6Gvjnltr7Jpk1mAXGddepuuYmhnamtwbmFSUKhuY0//YbShf2aur2leX4BslmiAgICAgICAjp+KhVFVfZuKhw==',
+      3,
     ],
     [
       5,
@@ -11650,6 +12749,7 @@ export const PIECE_MODEL: PieceModel = {
       'l5+hnpqWko6KhoJ+enZybmpnY19haXiFiIaCfnp5foeXn5+empaSjoqGgn56dnJuamdjYWFpeIKIhoJ+enl6hw==',
       192,
       'eqKwqY57nZ1pflljXHNcgJuuYmdnamtwbmFfUJZuY6F2YbShA2iur2prYIBslmiAgICAgICAjp+KjlNWXpuMrQ==',
+      0,
     ],
     [
       5,
@@ -11660,6 +12760,7 @@ export const PIECE_MODEL: PieceModel = {
       'i5SgoZ2RgG5jX2BsdYeUlpeUkIyIhIB8eHRwbGlqcXh+fnp4dnuAhYuIhoGBiJCWl5SQjIiEgHx4dHBsaGpseg==',
       192,
       'a4qUj5uIeH9qbmZcgXaPb5uMmG13fGxxtIdGQ7puuE92YbRPgICur1xigIBslmiAgICAgICAjp+KH0lAKJuJqg==',
+      2,
     ],
     [
       5,
@@ -11670,6 +12771,7 @@ export const PIECE_MODEL: PieceModel = {
       'mZybl5OPi4eEgHx4dHBsaGZkZ3N+iIqHhIB8eHd5gZGZnJuXk4+Lh4SAfHh0cGxoZGRnc4KIioeEgHx4d3mBkQ==',
       192,
       'a6GuuJuHmpprblpdXXlcc5uuYmhnamtwbmFPRrFuuE92YbShgE+ur19mQIBslmiAgICAgICAjp+Ki0JGLpuPrQ==',
+      2,
     ],
     [
       0,
@@ -11680,6 +12782,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipGWkpKMhoB4dHBsaGRgXlxganeAgoJ/fIKNm6enoZ+alZGMiIR+enR0d3ZzamJbXWRteXd/jJ2oopmQgn17gQ==',
       193,
       'iGhudIBxb2t0jGZygGumdlR5h5etd6KZcayuqkbbY6F2s7RPgICsr8W2gIBqlsNhiZeNgNdmep+KWVKVn5tZVQ==',
+      7,
     ],
     [
       0,
@@ -11690,6 +12793,7 @@ export const PIECE_MODEL: PieceModel = {
       'fXmAjZ6pq6ejn5mVkY2JhX97d3RwamZiXFpYXnGRn52RhHVudYyepaOdmZWRjYmDf3l2cm5qZmBcWFRdaXmBfw==',
       193,
       'mk52YGllbF91o22RfXN/fXmMlZOmftT/sKyKhXNuY6F2s7ShPzisr59/IoBqlsOhe3bGgDKIep+KYEiBipvFfg==',
+      2,
     ],
     [
       1,
@@ -11700,6 +12804,7 @@ export const PIECE_MODEL: PieceModel = {
       'cW5saGRgXGBpdX2Bg4iKiIOKl6Gnop2ZlZOPiYeBfXlzcGxmYl5aVlReb32Df3yDkaCqqaWemZWRj4uHgX13cw==',
       193,
       'mXSDcW1malyGnnONhXOCbn5/dnaBi4t3cmGmrk9uY6F2s7ShgKmsr8mdtoBqlsNjZ2XPgLKGep+KmFqcpZtZVQ==',
+      1,
     ],
     [
       2,
@@ -11710,6 +12815,7 @@ export const PIECE_MODEL: PieceModel = {
       'lpWUkY6NiYeBfXt3dnJubGllYWRrdH17eHV7jKCqqqSenJaSjomFf3t3cW9pZ2dqbG1va25udHuAh42OkZKSlQ==',
       193,
       'h39veoNyamCJiId0iWlqbmCDdGxzhG1yc2Gjl1huY6F2s7Shf1asr7GmSYBqlsNkY1mfgKVjep+KZkiOl5tZVQ==',
+      3,
     ],
     [
       2,
@@ -11720,6 +12826,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJuhnZmTkY2Hg316dnJuamRgWlZSVmV6hYiEgY2VnaWfnZmVkY2LhYOAfHp2cm5qaGRgZnCRqK2rnpGBbl1ZaQ==',
       193,
       'kFZiX3VrbWiDlnGCjG2MhkFtupRzjttz36yPhGpuY6F2s7Sh+lasr5+ISoBqlsPaqXlwgEl2ep+Kb0aDjJu0bQ==',
+      7,
     ],
     [
       8,
@@ -11730,6 +12837,7 @@ export const PIECE_MODEL: PieceModel = {
       'a3+XpaqtqaWjoJyYlI2Jg397dXFrZ2NfW1dTT1BbbYGSnqWpqKainpqWko6KhH54cW1saG11fYKAfHRrX1hQWw==',
       193,
       'sRMkOkJTU0b/vIy59rL/rAAvm9jXiP//btKSq2FuY6F2s7ShBamsr8d+toBqlsNdibwAgFe0ep+KPEmPmJv4xw==',
+      0,
     ],
     [
       8,
@@ -11740,6 +12848,7 @@ export const PIECE_MODEL: PieceModel = {
       'hICBf358end1dHFycXBvbm1tdYKTnJ6cm6CoqqeglpGLhYB5dG5oXldVW2BlZF9ncoCOkpOSkZCNkI2MioiFhA==',
       193,
       'h1RTXn5wX1zRjLd70WSdc5Y8o295tGxywodeVY1uuE92YbSh5m2sr25nZ4BqlmiAgICAgICAep+KIn1ZQZuKfw==',
+      2,
     ],
     [
       3,
@@ -11750,6 +12859,7 @@ export const PIECE_MODEL: PieceModel = {
       'n6etpqWempeQjIaDf3t1cW1nY15YVVlgaW9weImZpKSenZqWlZGPjIqGg4N/fXt3dnNxbWpoZGNeW2Nvgo2Nlg==',
       193,
       'pFFXT19gXlvMonqitJTHfppNhm93tGxyn4d3dXxuuE92YbRPgICsr49sgIBqlmiAgICAgICAep+KHVtzXJurbQ==',
+      0,
     ],
     [
       3,
@@ -11760,6 +12870,7 @@ export const PIECE_MODEL: PieceModel = {
       'gI+bpKKdmZaTkI+KhoOAfXp2cm5saWVjYF5eZXSDiYeDf3x+ipqkpqCcmJKRi4eDfXt1cW1nY2JmbnZ8e3Zxdw==',
       193,
       'g4VueYV0aGCDholwnWWQcl5xc2pyf2txcWFfVIRuY6F2s7ShGpKsr21nmIBqlmiAgICAgICAep+Knn9XYJuahw==',
+      3,
     ],
     [
       5,
@@ -11770,6 +12881,7 @@ export const PIECE_MODEL: PieceModel = {
       'goSGgn56eYGQmqCfm5eTj4uHg4B8eHRwbGhkYGJpdIKGgoF9fH2BhZCanZ+bl5OPi4eDgHx4dHBsaGRjYmlveg==',
       193,
       'fZ6poYx5pK5pgVpnXW9ff5qqY2pva25xbmFRS59uY6F2YbShgKmsr2NhtoBqlmiAgICAgICAep+KRY9LU5uFqQ==',
+      5,
     ],
     [
       5,
@@ -11780,6 +12892,7 @@ export const PIECE_MODEL: PieceModel = {
       'gIOCf36Bj5yjpaGdmZWRjoqGgn56dnJuamZiXlpcY3OAg4J+foGPnqOloZ2ZlZGOioaCfnp2cm5qZmJeWlxjcw==',
       193,
       'kaGvi3dsr7NqllqDXGhfepuuYmhnamtwbmFOTqhuY0//YbShf1asr2dbSYBqlmiAgICAgICAep+KhYhReJuKwQ==',
+      3,
     ],
     [
       5,
@@ -11790,6 +12903,7 @@ export const PIECE_MODEL: PieceModel = {
       'l5+inpqWko6KhoJ/e3dzb2tnY19gZXSDhoaCf3t5foeXn6CempaSjoqGgn97d3Nva2djYWBldICGhoJ/e3l7hw==',
       193,
       'fKKwp415nZ1qgFllXXFcgZuuYmdnamtwbmFbT5ZuY6F2YbShDVKsr2hnRYBqlmiAgICAgICAep+KjodSWpuX0A==',
+      0,
     ],
     [
       5,
@@ -11800,6 +12914,7 @@ export const PIECE_MODEL: PieceModel = {
       'hZObm5mMgHJkZGZuf4+Ym5eTj4yIhIB8eHRwbGlqcHd+fnp4dnuAhoyJhX+AiZKYl5OPjIiEgHx4dHBsaGZndA==',
       193,
       'bY6Xk5mFeIBtcGdZfXaPc5uMjW13eGxxpodCQrpuuE92YbShzBysr1pfAIBqlmiAgICAgICAep+KH6M8JJuInw==',
+      2,
     ],
     [
       5,
@@ -11810,6 +12925,7 @@ export const PIECE_MODEL: PieceModel = {
       'mZybl5OPi4eEgHx4dHBsaGZkZ3N+iIqHhIB8eHd5gZGZnJuXk4+Lh4SAfHh0cGxoZGRnc4KIioeEgHx4d3mBkQ==',
       193,
       'a6GuuJuHmpprblpdXXlcc5uuYmhnamtwbmFJRLFuuE92YbShgEGsr1xiLYBqlmiAgICAgICAep+Ki55AKJuLqQ==',
+      2,
     ],
     [
       0,
@@ -11820,6 +12936,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipCWkpCMhoB6dHBtaWViX19ja3h/goJ+fH6HmaSnoZ+alpKMiIR+enZ2eHZza2FaXWVwfHd+jZqmo5iOgX54gQ==',
       194,
       'hG9xeIV0b2xyiGZuhWuid1V7iJCpd4O1c4euqkbbY6F2s7RPgIClr722gIBtlsNmjY+SgNhkZp+KV5GTnJtZVQ==',
+      7,
     ],
     [
       0,
@@ -11830,6 +12947,7 @@ export const PIECE_MODEL: PieceModel = {
       'fHmCkKCrqaWhm5qUkIyGgn56dnJuamVhW1dbZYGanpiMfnFsdpGgpZ+emJSQioaCfnp0cGxmZV9bV1dlcoCCfg==',
       194,
       'l0t0Y2xnbWFyoGeNfWx+gnqOk5Onftr/r6yKhXNuY6F2s7ShRjalr5l9H4BtlsOge3fMgDKJZp+KanyAiZvNmA==',
+      2,
     ],
     [
       1,
@@ -11840,6 +12958,7 @@ export const PIECE_MODEL: PieceModel = {
       'cm5saGRgXGBteYCEg4WKh4OJlJ6lpJ+ZlZGNiYeBfXlzcGxoZF5aVlZgb32Bf3uDkaCqp6Ofm5eRjYmFgX13cw==',
       194,
       'lnqBd3Foal2Em3OJhXGDc4N/c3mBhnCbc2Gmrk9uY6F2s7Shf6mlr8GbtoBtlsNlY2ragLSHZp+KklaZoptZVQ==',
+      1,
     ],
     [
       2,
@@ -11850,6 +12969,7 @@ export const PIECE_MODEL: PieceModel = {
       'lZaVkY+LioeCgHx5dnNwbWllY2RseHx8enR2g5alq6WhnZeTj4qGgnx4dG5qaGZpb29xcW1xc3l/g4qMj5CPlA==',
       194,
       'g4Bvf4d1a2GHhIlwg2hqcF+DdGtzg2txc2Gjl1huY6F2s7ShgFalr6qmSYBtlsNlY1mhgKZiZp+KZIeMlZtZVQ==',
+      3,
     ],
     [
       2,
@@ -11860,6 +12980,7 @@ export const PIECE_MODEL: PieceModel = {
       'c42boJyalpKOioaDgHx6dnNva2djYV1mb3d/fHh5hJiorqimoJyYko6KhoJ9eXVvbWdhX2R1lKWgj4BuYVhTXA==',
       194,
       'jVliZHltbmuCknJ9hG6Jh0ZwtZJyjtdz2IePhWpuY6F2s7Sh7m2lr5mIZ4BtlsPTpHl6gEt2Zp+KcnyBipu6mA==',
+      0,
     ],
     [
       8,
@@ -11870,6 +12991,7 @@ export const PIECE_MODEL: PieceModel = {
       'i5OXkpGNi4iBe3Vva2djX1tXV1lfbnqQo6+xraqmop6alpKMh4J7eHJtaWRgXFpWUlNcaX+Xpq+roJOJgn57gg==',
       194,
       'rQ8fO0RVUkX/uJm0/6z/owAroN3d1cL/btKQq2FuY6F2s7ShEpKlr75+mIBtlsNejr8AgFGzZp+KOZGNlpv3xA==',
+      7,
     ],
     [
       8,
@@ -11880,6 +13002,7 @@ export const PIECE_MODEL: PieceModel = {
       'hIKBf316eHV0dXFyb25ubm9udYKRnZ6doKWorKaemJGLhYB6dG1oYVlUWVpfY15mcoGMk5KSlZOQj4uLi4iHhQ==',
       194,
       'i1BUW3ltXlvXkrl/32Snd5c6pXF6uWxxxYdcV41uuE92YbSh6HWlr21jcYBtlmiAgICAgICAZp+KL1BZQZuKlQ==',
+      2,
     ],
     [
       3,
@@ -11890,6 +13013,7 @@ export const PIECE_MODEL: PieceModel = {
       'n6erqaWemZaQjIiCfnh0cWppYlxYVFpfaG5seoqdpKKhnZyYlJCPi4qGgoJ+fXt3dXNwbGllYWBdW2NwhZGRmQ==',
       194,
       'qFNWS1pdXlrXpXSmrpu/jZpNiG53sWtxoYd1d3xuuE92YbRPgIClr4xngIBtlmiAgICAgICAZp+KHnJyW5utaQ==',
+      0,
     ],
     [
       3,
@@ -11900,6 +13024,7 @@ export const PIECE_MODEL: PieceModel = {
       'f5KfpaKempiUkI+Lh4N/fHp2cm5taWVjX11dZHKBiIaCfn2Bj56mpKCcl5SQioeCfHt1cW1mY2NobnV6dnNwdA==',
       194,
       'h4RudYJyZ16BiYd0nmOUcmFycmx0gGtxc2FdVYRuY6F2s7ShGIqlr2tkjoBtlmiAgICAgICAZp+Knk1WXpuRgw==',
+      3,
     ],
     [
       5,
@@ -11910,6 +13035,7 @@ export const PIECE_MODEL: PieceModel = {
       'l5+hnZmVkY2JhYF9eXZybmpmYmFkbX2Fh4N/e3l+goyXm56dmZWRjYmFgX15dnJuamZiY2RteH6EhYSAfHh6iA==',
       194,
       'e56po456m5Zrf1tlXXBdfZmpY2pxa25xbmFPS59uY6F2YbShgMOlr2Fg2IBtlmiAgICAgICAZp+KdUNJUZuFqw==',
+      0,
     ],
     [
       5,
@@ -11920,6 +13046,7 @@ export const PIECE_MODEL: PieceModel = {
       'gIKCgH+Dkp2kpaGdmZWRjYmFgn56dnJuamZiXlpcY3KAgoJ+f4OSoKSloZ2ZlZGNiYWCfnp2cm5qZmJeWlxjcg==',
       194,
       'k6GviXVqsLNpl1mFXGxdd5uuYmhnamtwbmFKT6huY0//YbShfzylr2VZJ4BtlmiAgICAgICAZp+KhUNPdpuIhw==',
+      3,
     ],
     [
       5,
@@ -11930,6 +13057,7 @@ export const PIECE_MODEL: PieceModel = {
       'l6CinpqXk4+Lh4N/e3dzb2tnY2BfY3GAhoeDf3t5foiXoKCempeTj4uHg397d3Nva2djYF9jcYCGh4N/e3l7iA==',
       194,
       'fqKwpYt4nZ5qglxoXnBcgZuuYWdnamtwbmFYT5ZuY6F2YbShCUClr2ZjLIBtlmiAgICAgICAZp+KjkRQWJuQtw==',
+      0,
     ],
     [
       5,
@@ -11940,6 +13068,7 @@ export const PIECE_MODEL: PieceModel = {
       'iZWen5uLem5jYWdwgJCYmZaSjouHg397d3Nva2dob3V9fnp2d3t/iYuKiYKHjpSXlpKOi4eDf3t3c29rZ2hqeA==',
       194,
       'cIyWjpeDeYFpc2VYe3aMdZuOlm12emxxsoc/QrpuuE92YbSh2y+lr1lcFoBtlmiAgICAgICAZp+KH1c7I5uFmg==',
+      2,
     ],
     [
       5,
@@ -11950,6 +13079,7 @@ export const PIECE_MODEL: PieceModel = {
       'mZybl5OPi4eEgHx4dHBsaGZkZ3N+iIqHhIB8eHd5gZGZnJuXk4+Lh4SAfHh0cGxoZGRnc4KIioeEgHx4d3mBkQ==',
       194,
       'a6GuuJuHmpprblpdXXlcc5uuYmhnamtwbmFFQ7FuuE92YbShgDOlr1pfG4BtlmiAgICAgICAZp+Ki1Q9JZuJqQ==',
+      2,
     ],
     [
       0,
@@ -11960,6 +13090,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipmkoJWKf3h7hIyUlpKQi4iCfHdwbGhlYV9eYWx5gIKCf3x/iZmlp6OfmZWQjIiEfnp0dnp4dmphWVtlcHt6fg==',
       195,
       'g2lxeIZ0cXF0h25tgGuceVN5h5yqd4q5cayuqkbbY6F2s7RPgICkr7u2gIBqlsNYjZyMgNpjZp+KT06Sm5tZVQ==',
+      4,
     ],
     [
       0,
@@ -11970,6 +13101,7 @@ export const PIECE_MODEL: PieceModel = {
       'Wmt3g4N8e3qFlqesqKSempiSjoqEgH15dXFtZ2NfWVhdboycmZCEd3Bxh56ko6CalpKMiISAfXdzb2tnY11XVQ==',
       195,
       'l0t0Y21nbmJxoGeNd251f32QjpOmfd7/qayJhXNuY6F2s7ShZTGkr5h8GIBqlsOPeHPNgDKJZp+Kc0mAiZvMmA==',
+      3,
     ],
     [
       1,
@@ -11980,6 +13112,7 @@ export const PIECE_MODEL: PieceModel = {
       'cH2DgHyBj6CqqKOfm5aRjYmHgn56dHJuamhkYFxeanZ+g4KFiIeCiZWepqOdmpWTj4mIgn56dHBsaGJeWlZWYA==',
       195,
       'lXmEd3Foal2EmnOJiG+IcoF7cnqChJF3cWGmrk9uY6F2s7Shfqikr7+atYBqlsNYZWjUgLSHZp+KlVeZoptZVQ==',
+      2,
     ],
     [
       2,
@@ -11990,6 +13123,7 @@ export const PIECE_MODEL: PieceModel = {
       'cYKMioSDho+Zn52ZlpSQjIiEg399eXVzb21raWpscHJ0dXh+g4iNj4+RkJKXmJqYkpCKhoJ9eXVva2VhXVlWXw==',
       195,
       'g4FxgId1amGIhIpwiWhmcGCBdGtyg2txcmGjl1huY6F2s7ShgVekr6mkS4BqlsNYZlWggKdjZp+KZ0WMlZtZVQ==',
+      6,
     ],
     [
       2,
@@ -12000,6 +13134,7 @@ export const PIECE_MODEL: PieceModel = {
       'dJKboJyYlpKOioaEgHx6dHNva2djYV1mb3eAfHh5g5ioraqmoJyWko6KhoJ+eXVva2diX2FwkaCgkYFzZFxUXA==',
       195,
       'jVpkZHhtbWiEkm9/hW2Nh0d0rpN1jNlz0IePhWFuY6F2s7Shm4Ckr5iHgYBqlsPAoHZ5gE13Zp+KckeCi5u5mA==',
+      0,
     ],
     [
       8,
@@ -12010,6 +13145,7 @@ export const PIECE_MODEL: PieceModel = {
       'kJ+sqp+Xi4R/e4OMlZiVk42Lh4N/eXNtaWVhXVlXWFplcoWdq7KvrKikoJyYlI6KhH15c29rZ2NfW1dWUlhgcg==',
       195,
       'rQ8dOUNUUEL/t4e3/63/owACoOLQ18X/u9KPqmpuY6F2s7ShZH+kr7t8f4BqlsOokL4AgEy0Zp+KM0WMlZv0wQ==',
+      4,
     ],
     [
       8,
@@ -12020,6 +13156,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4qZoZ6ipamrpqCXk42Hg3t2cmtlXlVVWV5hYGJre4mSk5SVkpGSjo6Oi4qHhYJ/f315enZ1dHJwbm9rbm1qcg==',
       195,
       'j09VWXRrXVrelaOH3HDCbpc4n3J6uWxyvodZVo1uuE92YbSh4nqkr2xgeIBqlmiAgICAgICAZp+KJX9YQJuJiA==',
+      1,
     ],
     [
       3,
@@ -12030,6 +13167,7 @@ export const PIECE_MODEL: PieceModel = {
       'dImVlpqip6unpJ2YlY+MiIJ8eHRvbGdiXFdWWWBma256jZ6opKCcmJWUko6KiIWDgYB8enl1dG5saGRhX1tbZg==',
       195,
       'qVVYSVhdXlrcp2yorKC2jJdMiG52sWxyoYdxdXxuuE92YbRPgICkr4llgIBqlmiAgICAgICAZp8AJV5xWpuwZA==',
+      1,
     ],
     [
       3,
@@ -12040,6 +13178,7 @@ export const PIECE_MODEL: PieceModel = {
       'f5OfpaagnJmUk4+Lh4KCfnp3cm9saGZiX11cYnB/h4aCfn6DkaCmpKCcl5SQjIeEfnh1cGxoZGRqcHZ1cm9scw==',
       195,
       'ioNtcn9wZlyCjYd4nmOccV9wdHB6f2xzbmFZVIRuY6F2s7ShHYWkr2lhh4BqlmiAgICAgICAZp+KoYNVXZuMdw==',
+      3,
     ],
     [
       5,
@@ -12050,6 +13189,7 @@ export const PIECE_MODEL: PieceModel = {
       'fXt9f4iSm56em5eTj4uHg397d3Nva2hkYmNncXyDh4aCfnp6gpGboJ+bl5OPi4eDf3t3c29raGRgYWd2hIeEgQ==',
       195,
       'fJ6qo416nrZpgFplXnBgf5qqY2pua25xbmFMSZ9uY6F2YbShgNKkr19e7IBqlmiAgICAgICAZp+KdpVHT5uDrQ==',
+      3,
     ],
     [
       5,
@@ -12060,6 +13200,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4KBgH+FlJ6lpaGdmZWRjYmFgX15dnJuamZiXlpbYnF/goF9f4WUoqWloZ2ZlZGNiYWBfXl2cm5qZmJeWlticQ==',
       195,
       'laGvh3NpsLRqmVqIXG9edJuuYmhnamtwbmFGTahuY0//YbShfy2kr2NWFIBqlmiAgICAgICAZp+KhY5MdJuFhw==',
+      3,
     ],
     [
       5,
@@ -12070,6 +13211,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIWHhIB8en2Hl5+hn5uXk4+Lh4SAfHh0cGxoZGBeY218hYWEgHx6e4eXn6Kfm5eTj4uHhIB8eHRwbGhkYF5gbQ==',
       195,
       'f6Kwo4l3m5tqhFpqXm9cgpuuYWdsamtxbmFTTZZuY6F2YbShEjCkr2NgF4BqlmiAgICAgICAZp+Kjo1NVZuIsA==',
+      3,
     ],
     [
       5,
@@ -12080,6 +13222,7 @@ export const PIECE_MODEL: PieceModel = {
       'kZaZlZGNiYWBfXp2cm5qZmVpd4iWnJ2Ug3ZqY2ZwfI6ampmVkY2JhYF9enZybmppa3J3fHl0dXd/hYmKh4SDiw==',
       195,
       'cpCYkJaBeYRvdWFbeHSEd5qOi212d2txpIc6QbpuuE92YbShyUCkr1hZLYBqlmiAgICAgICAZp+KH6g4IJuKrQ==',
+      3,
     ],
     [
       5,
@@ -12090,6 +13233,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4iLh4N/e3d2eoOTmpyal5OPi4eDf3t3c29rZ2RlZ3WEiIuHg397d3Z7g5Oam5qXk4+Lh4N/e3dzb2tnZ2VndQ==',
       195,
       'a6GuuJuHl5drblpdXnldc5quYmhtamtxbmE/QrFuuE92YbShNr+kr1hc0oBqlmiAgICAgICAZp+Ki6g5IZuJsg==',
+      1,
     ],
     [
       0,
@@ -12100,6 +13244,7 @@ export const PIECE_MODEL: PieceModel = {
       'k5qempaSjoqGhISDgX16dXFwamhkYWFpfIqSk5ylq6qhmZCGf3JobXN9gYB6dHBrZ2dveIGCe3l2cnJ2fIKCiw==',
       196,
       'dnVadpB9Y1qJcqNt13CgbUJbnHV1jHdxcoeunUbbY6F2s3ShhamSr6a2toBslsODdISygL1RU1SKhWGhqptZVQ==',
+      1,
     ],
     [
       1,
@@ -12110,6 +13255,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4aNi4eBf3l5g5CfoZ+Zk5GLhYWJkZaYjoZ9dW5oYlxcX2VubW52e3yAiZSen5uXk4+LiIWBfXp1cWxmYFxcZg==',
       196,
       'e3NYg4x6ZF2QerlvtGqPdFFak3mFiHGNc4ernV1uY6F2s3She1aSr6auSYBslsODW4nQgKxbU1SKqWmnsZtZVQ==',
+      6,
     ],
     [
       8,
@@ -12120,6 +13266,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYKHho+XnaGdmZWRjYmFhYSCgXt3dnJua2ZjYFxeanqQpK+2ubKuqqWinpeTkIqFfXZxa2VgWFNPSENJVmlxeA==',
       196,
       'rAAfNUFTUEH/voTG2rj/lAAW5nB7/2xyboeRrnRuY6F2s3RPgICSr7V6gIBslsN6sXMAgBfTU1SKYFSXoZv/1g==',
+      2,
     ],
     [
       5,
@@ -12130,6 +13277,7 @@ export const PIECE_MODEL: PieceModel = {
       'g46XmJeJem1maHB7i5iampaSjoqGgn56dnJva2dma3N9f3x4en6Dh4iFgYOLk5mZlpKOioaCfnp2cm9rZ2Zncw==',
       196,
       'cZOclZaCfIZtdWJadHR+dZuVhmhvdGtynodNR6NuY6F2YXShvx6Sr1teAYBslmiAgICAgICAU1SKT5JKUZt+mw==',
+      2,
     ],
     [
       5,
@@ -12140,6 +13288,7 @@ export const PIECE_MODEL: PieceModel = {
       'kZiYlJCMiISAfHh1cW1pZWlvf46QlZeLgHdqa290f46XmJiUkIyIhIB8eHVxbWlpb3Z/f359eX1+goeHhH5/hw==',
       196,
       'a5ScnZuHfYdqb2BbcHZ9cJqYfm54cm10lYdFQ7puuE92YXRPgICSr1hcgIBslmiAgICAgICAU1SKMJxCKpt+sQ==',
+      3,
     ],
     [
       6,
@@ -12150,6 +13299,7 @@ export const PIECE_MODEL: PieceModel = {
       'naKloZ2ZlZGNiYWBfXl1cm5qZmVobnRwbGtxfIWQlZSSj5aYmpmVkY2JhYF9eXVybmpmYl5dYGh3f4KBfX6Ajg==',
       196,
       'jJ2giH5vendqj118Z2dwcpuaZW93amtxbmFUUYxuY0//YXShQeGSr2Ra/4BslmiAgICAgICAU1SKhH9Xf5uEng==',
+      6,
     ],
     [
       0,
@@ -12160,6 +13310,7 @@ export const PIECE_MODEL: PieceModel = {
       'lZmdmZWRjoqHhYSCf315dXNtbGhkYGJvfY6SmKKoq6afl4+FeW1obniAhH54dnBqZmlwfIWAfHdzcG5zeYCEjA==',
       197,
       'dnJYc5F+YlqMcKZt2nChbTpanHl1jX5xc4eunEbbY6F2s3Shg6iRr6W2tYBtlsODdYqqgMFNU1SKibLe6ZtZVQ==',
+      1,
     ],
     [
       1,
@@ -12170,6 +13321,7 @@ export const PIECE_MODEL: PieceModel = {
       'cX6OnqSinJmTjYmEgX16d3NvbGhkYGRye4OHh42SjpSdpKejnZWOh352bGdtc3p9eHNvaWVgXmp7hYmDf3x2dA==',
       197,
       'eXJYg417ZF2SebpusmuRdFFalHiGiX14dYerml1uY6F2s3ShfFeRr6SuSoBtlsOGXYbYgLFVU1SKKG+rtZtZVQ==',
+      2,
     ],
     [
       8,
@@ -12180,6 +13332,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIKJipKanqGdmZWRjYmHhYSDf3t4dnJtaGZiYV1bZ3aPo662uLKuqqahm5iUjoyIgHtza2diWlZPSkVFUWBrdw==',
       197,
       'sgAdMTlQT0D/xH3P5sT/ngAV6XB5/2x0boePrnRuY6F2s3RPgICRr7V1gIBtlsN3rnAAgA7eU1SKOXaxupv6zg==',
+      2,
     ],
     [
       5,
@@ -12190,6 +13343,7 @@ export const PIECE_MODEL: PieceModel = {
       'gpCYmY+BdGhpb3mLmZ2cmJSQjIiEgX15dXFtaWVkaXF7fnx4fIGFiYaBg4uUm5uYlJCMiISBfXl1cW1pZWNkcQ==',
       197,
       'eZWfkJB8fotqfWFibnF3e5uYhGduc2txm4dMSKNuY6F2YXShvRWRr1xbAIBtlmiAgICAgICAU1SKT21lbpuAmg==',
+      2,
     ],
     [
       5,
@@ -12200,6 +13354,7 @@ export const PIECE_MODEL: PieceModel = {
       'lJqalpKOioaCfnp2cm5rZ2dqcYCLk5iUh3puaG50fo6WmpqWko6KhoJ+enZybmtnZ212gIJ9d3h9g4eIg36Aig==',
       197,
       'cZKcmJeDfolsdWBacXR5dZqZfW54dG1zk4dCQ7puuE92YXRPgICRr1hagIBtlmiAgICAgICAU1SKMHlcRZt8qA==',
+      3,
     ],
     [
       6,
@@ -12210,6 +13365,7 @@ export const PIECE_MODEL: PieceModel = {
       'eoGDf3+CkJ+kpqKempaSjoqHg397d3Nva2djY2Vpbm9rcHqFj5WSkZSZnJ2alpKOioeDf3t3c29rZ2NfW1pdag==',
       197,
       'lZ+hfnRqfHdqmFyIZXFtbpueYWdnamtwbmFUU4xuY0//YXShQuqRr2ZY/4BtlmiAgICAgICAU1SKg1l0nJuHng==',
+      1,
     ],
     [
       0,
@@ -12220,6 +13376,7 @@ export const PIECE_MODEL: PieceModel = {
       'lZudmZWRjYmHh4WDgHt4dHFtaGdlX2ZygY6Pl6KqrKack4t/d2pocHmBg313c21pbHJ7hIJ+endybm1zeoCHjQ==',
       198,
       'c3NWdZOAYluLbq5r2nGYbjRYn3d0jXhxc4eum0bbY6F2s3ShhaiOr6G2tYBtlsODeoeigMZKU1SKj6za5JtZVQ==',
+      1,
     ],
     [
       1,
@@ -12230,6 +13387,7 @@ export const PIECE_MODEL: PieceModel = {
       'eImSjomEgHx3eYKToKCalpGNiYOHj5iclYp/eXBqZVxaXWJscW50d3p7go+aoJyYlJCMioaCgHp2cmtnYl1dZw==',
       198,
       'dnFYg5B9ZF+OdsBqtG6IclBYlHiCiX6PdIermV1uY6F2s3SheleOr5+vSoBtlsOFXYfYgLVRU1SKHmWkrZtZVQ==',
+      6,
     ],
     [
       8,
@@ -12240,6 +13398,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4WJi5KXnqCdmZWRjYmIiISEgHt5dHJuamdiXl1bY3SIn6+3ubKuqqainpmUkIyJhHx2bmdhWlZPTUdFT1tndA==',
       198,
       'swAbMDdPT0D/xH/S5cT/nAAR6XF7/2xzboeMrnRuY6F2s3RPgICOr7FygIBtlsN4qHIGgAbkU1SKVnWwupv50A==',
+      2,
     ],
     [
       5,
@@ -12250,6 +13409,7 @@ export const PIECE_MODEL: PieceModel = {
       'hZGYlId3a2hwfY+bnp2ZlZGOioaCfnp2cm5qZmJjaXN8e3Z3fYWJioOFj5ienZmVkY6KhoJ+enZybmpmYmNlcw==',
       198,
       'gJSfiYl2gJBthVxtZ2twfZubgWdudGtxmYdMSqNuY6F2YXRPgICOr11ZgIBtlmiAgICAgICAU1SKT25lbZuAmg==',
+      2,
     ],
     [
       5,
@@ -12260,6 +13420,7 @@ export const PIECE_MODEL: PieceModel = {
       'lpubl5OPi4eDf3x4dHBsaGRkaHaHjpOVin9xamx1f46bm5uXk4+Lh4N/fHh0cGxoZ2dudnp/e3p/goOGgn2EjQ==',
       198,
       'dZafl5N/f45qel5ebnR4epqbfG53cG1zkodBRLpuuE92YXRPgICOr1hYgIBtlmiAgICAgICAU1SKMHxaQpt7rA==',
+      3,
     ],
     [
       6,
@@ -12270,6 +13431,7 @@ export const PIECE_MODEL: PieceModel = {
       'nqaopKCcmJSRjYmFgX15dXFtaWVhYGNnaWtsc36KkZOUl5yfoJyYlJGNiYWBfXl1cW1pZWFdWlpda3qAgX+Bjg==',
       198,
       'nZ6kdWplfXdrn12TZIBnZJufZW51amtxcGFUVoxuY0//YXRPgICOr2dXgIBtlmiAgICAgICAU1SKg1l0nJuInw==',
+      6,
     ],
     [
       0,
@@ -12280,6 +13442,7 @@ export const PIECE_MODEL: PieceModel = {
       'g5OeoZyalJGPi4qGgn56eHd1cm5rZ2Rna3J4gImRlZGQi4eFfnuFjJKWkoyIgnyAh4+Wk4iAdmxjWVNWXmhxdA==',
       199,
       'dHJVc5J/YluPb61r23Gcby1XoHZzjnpxc4eumkbbY6F2s3Shh6iPr6K2tYBtlsOFfIeVgMlHU1SKmLbt+JtZVQ==',
+      4,
     ],
     [
       1,
@@ -12290,6 +13453,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYubpKKcmJKNiYV/fXl1c29rZ2NhaXSAhYaJjJGNlqClqaGblIyHfXNpZWt1e313c29pY19kdIKJiYN+eXVvbw==',
       199,
       'dm5YgpB9ZF+OdsFqsm6Gc1BYlniCi36ScYerl11uY6F2s3SheFePr6CwSoBtlsOAYojZgLhLU1SKGWelr5tZVQ==',
+      2,
     ],
     [
       8,
@@ -12300,6 +13464,7 @@ export const PIECE_MODEL: PieceModel = {
       'VGN7kqKppaGdmZiTj4qFhIB+e3h3dHJuamZiX2JmbHN0f4iQnqq0vLexraajnJaQh4F7d3Nva2ZhXVlVU05JTA==',
       199,
       'uQAaLC5LTj//x53eq+T/zwAP6W95/2tzboeKrnRuY6F2s3RPgICPr7RugIBtlsN7o3ESgADuU1SKP3Wwupv10A==',
+      5,
     ],
     [
       5,
@@ -12310,6 +13475,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYKIioaLlZyfnpqWko6KhoJ+enZybmpnY2BianuKlZOHem1rdYSVnZ+empaSjoqGgn56dnJuamdjYWRqdXp2eQ==',
       199,
       'h5ahg4JygZlsjFp2Y2NvfJucgGdtcmtxlodKSqNuY6F2YXRPgICPr15XgIBtlmiAgICAgICAU1SKRGlocZuBnw==',
+      0,
     ],
     [
       5,
@@ -12320,6 +13486,7 @@ export const PIECE_MODEL: PieceModel = {
       'foOHiYWFiJGYm5qWko6KhoN/e3dzb2tnY2VodIaOlpOHem5qcXiIl5qdmpaSjoqGg397d3Nva2dlZWt0en15eg==',
       199,
       'epSfko97gZBpf11kZXFvfJuce213cmxzkIc+Q7puuE92YXRPgICPr1hWgIBtlmiAgICAgICAU1SKMHpcRJt7qw==',
+      0,
     ],
     [
       6,
@@ -12330,6 +13497,7 @@ export const PIECE_MODEL: PieceModel = {
       'nqGinpqWko+Lh4N/e3dzb2tnY19bWFhebXt/gIKMnKeppqKempaSj4uHg397d3Nva2djX15hZWptbneEj5WUmQ==',
       199,
       'paClbGFgf3dpplqeYIxkcZuiYWZnamtwbmFTV4xuY0//YXRPgICPr2lVgIBtlmiAgICAgICAU1SKg1R5oZuKnw==',
+      2,
     ],
     [
       0,
@@ -12340,6 +13508,7 @@ export const PIECE_MODEL: PieceModel = {
       'hZabkoJ7gY2Wl5OPi4eDf3t3c3BsaGRgXmZ1g4qHg397d3mGlaGjn5uXk4+LiYWBfX2Bg4R4b2ZdX2NueXdzeQ==',
       200,
       'eIt9k5B8bGd1eX5lmGiUcmN+had0c41xcayYp1VuY6F2s5KhlKJmXn2CgIZ+N8N2k5k76FqxjnmKqHGPmZvJpA==',
+      4,
     ],
     [
       1,
@@ -12350,6 +13519,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYuSjoqGgn56dnJuc4GQm5qWko6Lh4OAf4GEgndtaW53goOHioiGeXd4en1/iZOZlol+fXt/gX16dnJuamdkbg==',
       200,
       'V5CUrKagbohtVpJlhW15ZZh8d5OVcHyAgayurkbbuE92YZJPgIBmXoC2gIB+lmiai5ejTNpijnmKqHWPeZtZVQ==',
+      2,
     ],
     [
       2,
@@ -12360,6 +13530,7 @@ export const PIECE_MODEL: PieceModel = {
       'dH2FiYWAfHt6en1/goSHhoWDf3l2fYaQlJCMhoJ+enh0cGxoZWZxfoeJhYF9eXZ6hZKem5iUj4uHg397d3Nvbg==',
       200,
       'XJd1nqWadXZtWoZhf2WUZZiBZm91a21xbmGVimNuY6F2YZKha11mXm+PgHp+lmhwYlCiTExsjnmKhqiCi5uAgA==',
+      1,
     ],
     [
       3,
@@ -12370,6 +13541,7 @@ export const PIECE_MODEL: PieceModel = {
       'cISNioiFi5iiqaeinZmVj4uHg397d3NtaWVfXldaYm96enlydISap6yoo56bmZWRjYeDf3t3cW1pZWRgWlZUXQ==',
       200,
       'qFyAWlldcG51rlqoaJFzaZiGdHx1lrhyiGFkg4BuY6F2YZKho+BmXmxWgKx+lmiAgICAgICAjnmKk11sdZurlw==',
+      5,
     ],
     [
       8,
@@ -12380,6 +13552,7 @@ export const PIECE_MODEL: PieceModel = {
       'a3qLmaizsq6qpqKempaTj4uHg395dW9oYlxWUU1GSllrg5mmq5yLe3+KlZ6alpOPi4eDf3t3c29rZ2NfXFhUXQ==',
       200,
       'uw4xOzhPWlW9wm/MosPppQNHs+xx/7txbqxwrXJuY6F2s5JPgIBmXoBYgIB+lmiAgICAgICAjnmKjHR+h5vtzQ==',
+      6,
     ],
     [
       5,
@@ -12390,6 +13563,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5SYlJCMiISAfHh0cG1pbHiIkpOQjIiEgHx4dHBtbneHlJaUkIyIhIB8eHRwbWlseIiSlJCMiISAfHh0cG1sdw==',
       200,
       'S6KwzKjFpqhpSFpzXGZcc5qvYGVqamtxbmFdUo5uY6F2YZKhgLpmXlVpgIB+lmiAgICAgICAjnmKmVVGTpuWqQ==',
+      3,
     ],
     [
       5,
@@ -12400,6 +13574,7 @@ export const PIECE_MODEL: PieceModel = {
       'k5eXk4+Lh4SAfHh0cnF1gIiMioaCgH1+gIGDgX15dHF4g42Rj4uHhIB8eHRwbGhpcH+NkY+Lh4SAfHh0cHF1hA==',
       200,
       'UZ+dvKiufINpUGpsdmVqcZmcY2luamtxcGFLSqtuuE92YZJPgIBmXlJegIB+lmiAgICAgICAjnmKmGI8JJuImg==',
+      3,
     ],
     [
       5,
@@ -12410,6 +13585,7 @@ export const PIECE_MODEL: PieceModel = {
       'hImMiISAf4KKlZ2dmZSRjYmFfn2AgYGDf3t3c29uZ2Vkanh9gX98eHd3fYyWnJuXk5CMiISAfHh0cGxoZGVndQ==',
       200,
       'bZmLo5uGcHB9bItdX3FtdJeMZW12amxybmEwRrpuY6F2YZJPgIBmXlBQgIB+lmiAgICAgICAjnmKelo1PJt8ng==',
+      7,
     ],
     [
       4,
@@ -12420,6 +13596,7 @@ export const PIECE_MODEL: PieceModel = {
       'kp6gnJiUkIyJhYF9eXVxbWllYWFpeIaLiYWBfXl1d4OSnqCcmJSQjImFgX15dXFtaWVhYWl4houJhYF9eXV3gw==',
       200,
       'caKxtJaCrbFpdFpYXHlce5uvYGVnamtwbmFZW51uY6F2YZKhgEVmXlpcgIB+lmiAgICAgICAjnmKmUdRWZuVqQ==',
+      6,
     ],
     [
       0,
@@ -12430,6 +13607,7 @@ export const PIECE_MODEL: PieceModel = {
       'dIOMi4aNmKCkn5aMf3t+gIOBfXl3c29rZ2NfXGZ1g4qGgn97d3iDk5+inpqWko6KhoJ/e3dzb2tobnmChHVmaQ==',
       201,
       'd4x9lJF9bGh1eIBkmGmSc2R+gKVxdoBxcqyXp1VuY6F2s5Khk5dhXnqAgIZ9N8N2jpY46FizoXmKqHCOl5vHqA==',
+      0,
     ],
     [
       1,
@@ -12440,6 +13618,7 @@ export const PIECE_MODEL: PieceModel = {
       'foyTj4uHg397d3NvcHuKl5qXk5CMiIR/gIOEgnpuaG51gYaHiYqHfHh3d3t7g5CXl42AfHx/gn56dnJva2dlbw==',
       201,
       'VY6Vq6embpRrU5Rmf2x+ZJt7d5SUcH6AgayurkbbuE92YZJPgIBhXn22gIB9lmiZj5mkTNpfoXmKqHOOeJtZVQ==',
+      2,
     ],
     [
       2,
@@ -12450,6 +13629,7 @@ export const PIECE_MODEL: PieceModel = {
       'dX2Gi4WAfnt7fHx/goOGhYSCfXh2foiQk4+Lh4N/endybmxoZGh0gYmJhYF9eXV6hpGdnJaUj4qGgn56d3Nvbg==',
       201,
       'Wpd2nqacdXdsWYVhf2WTZJuBZW53a2xxbmGWi2NuY6F2YZKhbWhhXm6PgHp9lmhwY1CkTE5toXmKhX2Bipt/gA==',
+      1,
     ],
     [
       3,
@@ -12460,6 +13640,7 @@ export const PIECE_MODEL: PieceModel = {
       'cIaPjoqFjJSgpqahnJiUkIyIgn56dHBtaGVhW1pfaXJ6eXJyeI2grKyopKCcmJSOjIiCfnh0c21pZWFcWVVTXg==',
       201,
       'qV1+VVdca2l8slqrZZaFcpuHdY9zitRyiWFhg4BuY6F2YZKhpJhhXmpUgK19lmiAgICAgICAoXmKoFtrc5uClg==',
+      5,
     ],
     [
       8,
@@ -12470,6 +13651,7 @@ export const PIECE_MODEL: PieceModel = {
       'b36RoK60sa2ppaGempaSjoqGgnx4cmtoYFxVUElCTFhwjZ6nppSDe4KOmp6alpKOioaCfnp2cm5qZ2NfW1dVXw==',
       201,
       'vgIoNzNNWFPIxXjSosvqrwBFu+d6/7dybqxtrXJuY6F2s5JPgIBhXn1WgIB9lmiAgICAgICAoXmKd3N9hpvpyQ==',
+      6,
     ],
     [
       5,
@@ -12480,6 +13662,7 @@ export const PIECE_MODEL: PieceModel = {
       'iJSXk4+Lh4N/fHh0cGxpb3yMlJOPi4eDf3x4dHBtb3iIkpWTj4uHg398eHRwbGlvfIyUk4+Lh4N/fHh0cGxteA==',
       201,
       'SqKwzKnNq61pR1pzXGVcdJuvYWVqamtwbmFgU45uY6F2YZKhXGdhXlVpgFN9lmiAgICAgICAoXmKmlRHTpuYqQ==',
+      3,
     ],
     [
       5,
@@ -12490,6 +13673,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJWYlJCMiISAfHh0cHF4hI+Pi4eDgX5+gIKCf315dXFxfIiPkIyIhIB8eHRwbGhrdISRkpCMiISAfHh0cG5vfA==',
       201,
       'TJ+gv6m/fIFqSmtudWFlcpucY2lxamtxbmFJSatuuE92YZJPgIBhXlFdgIB9lmiAgICAgICAoXmKmUs4IJuGpA==',
+      3,
     ],
     [
       5,
@@ -12500,6 +13684,7 @@ export const PIECE_MODEL: PieceModel = {
       'goiLh4N/gIWRm5ydmJSQjYmFgX5/gYGBfXl1cW1pZWFibHiAgX97d3d5hpacnpqWko+Lh4N/e3dzb2tnY2Nlcw==',
       201,
       'cpuOoZeCcHB9cYpiYm5td5uMY2lxamxybmEuRrpuY6F2YZJPgIBhXlBOgIB9lmiAgICAgICAoXmKelA0PJt7ng==',
+      7,
     ],
     [
       4,
@@ -12510,6 +13695,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIeJhoJ+enh6h5afoZ2ZlZGNiYaCfnp2cm5qZmJfYGx8h4mGgn56eHqHlp+hnZmVkY2JhoJ+enZybmpmYl9gbA==',
       201,
       'eKKxrJB84NdpfFlgXHVbgZuvYWVramtxbmFYXp1uY6F2YZJPgIBhXlpZgIB9lmiAgICAgICAoXmKkkVSWpuVqQ==',
+      1,
     ],
     [
       0,
@@ -12520,6 +13706,7 @@ export const PIECE_MODEL: PieceModel = {
       'cYGMiYaIkp6ioZmOgnp5foOEgHx4cm5qZmRgXmZ1g4qIhIB8eHV7iZihn5uXk4+MiISAfHh0cGxpcHuDh3ZmaQ==',
       202,
       'c4p7mJWAbGpzdX9gnGqQc2R7hKdwd4J4cKyXp1VuY6F2s5Khk4xcXneAgIR2N8N5kJc76FayoXmKpmuKk5vHqQ==',
+      0,
     ],
     [
       1,
@@ -12530,6 +13717,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYuUkI2JhYF9eXVxbXB9jZiYlJKOioaBfYGDhIFzamxyfYeFiImHhHp3d3h5gIqTlpCFfHx/gH97d3VxbWllbg==',
       202,
       'UZCWsqiubpFqTpNodmyEZZl7eJaGcHx+e6yurkbbuE92YZJPgIBcXnq2gIB2lmiSjZqjTNlfoXmKqm6LdZtZVQ==',
+      2,
     ],
     [
       2,
@@ -12540,6 +13728,7 @@ export const PIECE_MODEL: PieceModel = {
       'd36JjYWCfnt8fH2BgoOFhIOAfHV0foeQk4+Lh4N/e3dzcGxoZGp3g4uJhYF9eXV5g5CbmpaSj4qHgn56dXNvbg==',
       202,
       'V5h2oKehdXlsVYVjg2SMZJiBZm93a21ybmGWjWNuY6F2YZKhbXNcXmyPgHx2lmh1YlCiTFFuoXmKh3l/iJuDhQ==',
+      1,
     ],
     [
       3,
@@ -12550,6 +13739,7 @@ export const PIECE_MODEL: PieceModel = {
       'b4WRj42Hi5afpaWfm5eTj4uHgX54dHBsaGReWlxkbXV5cnFzf5eoraupo6Gdl5OOi4eBfnh0cGxoYmBcVlRSWw==',
       202,
       'rU10TlFZZ2SHt12yZqCNe5l2fpB8nNpylYdfho5uY6F2YZKhtWRcXmlSgMF2lmiAgICAgICAoXmKr1hpcpuAlg==',
+      5,
     ],
     [
       8,
@@ -12560,6 +13750,7 @@ export const PIECE_MODEL: PieceModel = {
       'b4CVpLG1sa2ppaGdmpaSjoqGgHx2cm5nYVlUTklCSldxjaCnpZiFfIGKl52alpKOioaCfnp2cm5qZ2NfW1dVXw==',
       202,
       'wAAeMy5LVlDdyYHYptP5vAA8wehy/8JybqxqrXJuY6F2s5JPgIBcXnpUgIB2lmiAgICAgICAoXmKem56gpvlvg==',
+      6,
     ],
     [
       5,
@@ -12570,6 +13761,7 @@ export const PIECE_MODEL: PieceModel = {
       'hZKXk4+Lh4N/fHh0cGxrcX+OlJOPi4eDf3x4dHBsbHWFkpaTj4uHg398eHRwbGtxf46Uk4+Lh4N/fHh0cGxrdQ==',
       202,
       'R6KvzKnmrrBpRFp0XGNcdZuvYGRnamtwbmFhVYBuY6F2YZKhS5tcXlVqgD92lmiAgICAgICAoXmKm1dFTZuaqQ==',
+      3,
     ],
     [
       5,
@@ -12580,6 +13772,7 @@ export const PIECE_MODEL: PieceModel = {
       'j5WVkY2JhYF9eXVzcnmFjZOPiYWBfn9/gIKBfXlzb292goyPjYmFgX15dXFuamx3h5KUkY2JhYF9eXVxbm1ygA==',
       202,
       'R5+Vv6rzfIBrQ2xuc2VgcZmcY2lwamtxbmFISKtuuE92YZJPgIBcXlBdgIB2lmiAgICAgICAoXmKmlE0HJuFpA==',
+      3,
     ],
     [
       5,
@@ -12590,6 +13783,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYiKhoJ/gYmXoKCcmZSQjImEgIB/gYF/e3dzcGxoY2BjaXiAf356eXmBkZqenZmVkY6KhoJ+enZybmpmYmFkcQ==',
       202,
       'd5mNm5J+cG+Ad4doa2tleJiNZGx0amxzbmEsSLpuY6F2YZJPgIBcXlBNgIB2lmiAgICAgICAoXmKelI0O5t7ng==',
+      7,
     ],
     [
       4,
@@ -12600,6 +13794,7 @@ export const PIECE_MODEL: PieceModel = {
       'k6CjoJyYlJCMiISAfHh0cGxpZWFdYGx8h4iEgHx4eIOToKOgnJiUkIyIhIB8eHRwbGllYV1gbHyHiISAfHh4gw==',
       202,
       'fqKxpot4tLhqglpnXHJchpuvYWVnamtwbmFXYp1uY6F2YZJPgIBcXlpYgIB2lmiAgICAgICAoXmKnEZSWpuXqQ==',
+      6,
     ],
     [
       0,
@@ -12610,6 +13805,7 @@ export const PIECE_MODEL: PieceModel = {
       'b2tpZWFeZHKBioiEgHx5dXmHlqGgnJiUkIyIhIB8eXVxbWlseIKGfWlocX+Jh4aFkp+lo5qPg3d6f4KEgHx3cw==',
       203,
       'dIp8mJSAbGp1dYFgnGqOdGN7hKZ0eH9xcayXp1VuY6F2s5Khk4NcXneAgIR2N8N5kJQ46FSyjnmKpmuKk5vEnw==',
+      3,
     ],
     [
       1,
@@ -12620,6 +13816,7 @@ export const PIECE_MODEL: PieceModel = {
       'iYiGfHh3eHt7ho6VlYt/fH1/gn95dXFua2dpdYWRko6Kh4N/e3dzb213hpSalpSQjIiDf4CDhYR6bWhueIKHiA==',
       203,
       'UY+Vr6ivbpBpTpJpdWuJZJt9eJWGcH1+e6yurkbbuE92YZJPgIBcXnq2gIB2lmiRjJikTNlejnmKqW6LdZtZVQ==',
+      0,
     ],
     [
       2,
@@ -12630,6 +13827,7 @@ export const PIECE_MODEL: PieceModel = {
       'doCIioaAfnx8fX+AgYKDhIKBe3d3f4qQko6KhoN/e3dzb2tnY2x4hIuIhIB8eHR7hpOdmZWRjYqGgn56dnJubw==',
       203,
       'WJZ2n6efdHhsV4Zjg2SOZZuBaHRza3BxbmGXjmNuY6F2YZKhbXxcXm2PgHx2lmh1Y1SkTFNwjnmKh3iAiZuDhQ==',
+      5,
     ],
     [
       3,
@@ -12640,6 +13838,7 @@ export const PIECE_MODEL: PieceModel = {
       'm6GmopyYlJCNiYN/e3VxbWdlYVteZGx2eHNvbXeQpK2uqqainJiTkI2JhH95dXFtaWVfW1hTUlhogZGTjoqGjw==',
       203,
       'rkRtTFBZZWGFuF+2ep6TdZt6f5F4p9xylYdcg45uY6F2YZKhtuRcXmhSgMJ2lmiAgICAgICAjnmKplZocZt6cw==',
+      4,
     ],
     [
       8,
@@ -12650,6 +13849,7 @@ export const PIECE_MODEL: PieceModel = {
       'ZHeOnamrp6Ofm5eTj4uHg397eHRwbGhkYmx5goRyYVdba4eiub+9tqyon5qWkIuFf3t4dHBsaGRgXFhUUExLVQ==',
       203,
       'wwAYLyhIVU/lzY/fqN35xgA+yPJ0/8VzbqxnrXJuY6F2s5KhvK5cXnlTgIB2lmiAgICAgICAjnmKb216gpvlww==',
+      2,
     ],
     [
       5,
@@ -12660,6 +13860,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5SXk4+Lh4N/e3dzcGxqcX+OlJOPi4eDf3t3c3BsbHeHlJeTj4uHg397d3NwbGpxf46Uk4+Lh4N/e3dzcGxsdw==',
       203,
       'SKOxzKna4NdpRVl0XGRbdZuvX2NnamtwbmFjVoBuY6F2YZKhQ1FcXlVrgIB2lmiAgICAgICAjnmKm1VHT5ucqQ==',
+      1,
     ],
     [
       5,
@@ -12670,6 +13871,7 @@ export const PIECE_MODEL: PieceModel = {
       'gouPi4eDf3t3c29rbXWFkpWTj4uHg397d3Nva2x0g5GVk4+Lh4N/e3dzc3eCjpOSjoqFf35/gIGAfHh2c29udw==',
       203,
       'SJ+gwKrafH5rRG5uc2ldcZudYmlwamtxbmFER6tuuE92YZJPgIBcXk9bgIB2lmiAgICAgICAjnmKj1UyGpuDpA==',
+      1,
     ],
     [
       5,
@@ -12680,6 +13882,7 @@ export const PIECE_MODEL: PieceModel = {
       'l5+hnZmVkY2JhYF9eXVxbmpmYmBjb36GiIWBgIWOmaKgnJiUkIyIhICAgYCBfnp2cG5rZWNfXmp4f4F9eXh6iA==',
       203,
       'e5qPmI96b26EfIFsa2peepuMZGx0amxzbmEpR7puY6F2YZJPgIBcXk9MgIB2lmiAgICAgICAjnmKeVQzO5t6qQ==',
+      4,
     ],
     [
       4,
@@ -12690,6 +13893,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4SIhIB8eX2LmqOjn5uXk4+MiISAfHh0cGxoZGBcXGh3hIiEgHx5fYuao6Ofm5eTj4yIhIB8eHRwbGhkYFxcaA==',
       203,
       'hKKxnoV04NdpiFlwXGtbg5uvX2NnamtwbmFVY51uY6F2YZKhSRtcXltVgD52lmiAgICAgICAjnmKlUVTW5uXqQ==',
+      3,
     ],
     [
       0,
@@ -12700,6 +13904,7 @@ export const PIECE_MODEL: PieceModel = {
       'd3V1cWlhXWBsdnt+hpmlq6KVin56dnJ6hpCWkIqEfnp3c29rZ2NfXV9se4SGgn58eIOSnaikoJyWko2IhIF8eQ==',
       204,
       'fXRjgYt4bGd5gG5olHSiekF3koiRfZaGhYeupkbbY6F2s6FPgICcr7G2gICClsNsj3twlc1Wep+KgJGLlJtZVQ==',
+      5,
     ],
     [
       0,
@@ -12710,6 +13915,7 @@ export const PIECE_MODEL: PieceModel = {
       'l6etqaWhnZqWkI6KhoJ8eHRwamZiXVtXV2F5jo+CdHODmqappaCbl5SQjIiEgHx2cm5qaGJeWFVVYHB7gn58iA==',
       204,
       'qF+BWlhdaltvrm2oepSBbYSMgYaWdcHzmIeYq2luY6F2YaGhMricr7Z+yoCClmh7YmvYGGqqep+KXJOFjZupjA==',
+      1,
     ],
     [
       1,
@@ -12720,6 +13926,7 @@ export const PIECE_MODEL: PieceModel = {
       'WFxfW11peYWGgn56f4ycqKejoJqWko6KhoF8eHJwbWdlX19mbnh5d3l/g4KLlJ+opaKempiUkIyGgn54cGRWVg==',
       204,
       'k111dHFpa2OJnmuFiWKUhWiFk4WGma13coemrlJuY6F2s6GhkbKcr7iZwoCClsNLh3KtlaaAep+KsZWQmZtZVQ==',
+      7,
     ],
     [
       2,
@@ -12730,6 +13937,7 @@ export const PIECE_MODEL: PieceModel = {
       'k5OSkIyKhoKAenh0cW9ramViZGhye3x4dnuLnaqpo5+alpKOioaAenZwbGxqbW9xb2xsbG5yeH6FjpGUlZOSkw==',
       204,
       'hoJte4Rza2CJh4l0g2xoammCc2xzgW1ydGGimF1uY6F2s6Ghb02cr6SaPYCClsNNVFGtlZVoep+KW4p/iJtZVQ==',
+      3,
     ],
     [
       2,
@@ -12740,6 +13948,7 @@ export const PIECE_MODEL: PieceModel = {
       'fnp4dHBsaGZiZG+Doq6tqJyKe2pZWmmOm6GbmZOPi4WEfnp2cGxmYl5YVVJabH6HhoKCjpmgo52Zl5OPjYqEgg==',
       204,
       'jVBcX3hta2eJk3p9lW+ZjT9iv6Bykulz5ayNhIBuY6F2s6GhnBqcr5KCAICClsPFnnxrlTZ1ep+Kb311fpuycw==',
+      5,
     ],
     [
       8,
@@ -12750,6 +13959,7 @@ export const PIECE_MODEL: PieceModel = {
       'c3yIjIeEf3JpXVJSWm2FmaWtrqqpoqCdl5WQi4N9d3FtZ2NfW1dTT05VZHJ+i5unqqainpqWko6KhoF6dG5paw==',
       204,
       'pAUfQU9aVU7/s46p/5n/kgAkrvzJ5dz/0dKUqXRuY6F2s6GhzUecr7SBNoCClsO7ltsAlVihep+Ka5KFjpv5tw==',
+      1,
     ],
     [
       8,
@@ -12760,6 +13970,7 @@ export const PIECE_MODEL: PieceModel = {
       'eoqRlJORko6OjIqLh4aFgoKBgIB+enl3dnZ0cXBwbG5rcHuJlpuamJ6lqa2jm5aNiYN8dnBqY1tWWF5laGNibA==',
       204,
       'hFRPXoByX1zPisR41WKVb5s6pGxztGtxw4ddVbpuuE92YaGh9G6cr2ljaICClmiAgICAgICAep+KGlBNNZuIdw==',
+      3,
     ],
     [
       3,
@@ -12770,6 +13981,7 @@ export const PIECE_MODEL: PieceModel = {
       'g4F/fnp2dXJybmxqZWVhYWh0hI6Tm6Srrqqmn5mVj4uHgX13dG1pZF9bVVNWX2dsdIGQnqKcmpaWlZOQjIqGhQ==',
       204,
       'oEFPTGBgXFjjo4Gf0Y3qcZo6l292y2xxtId4eIxuuE92YaGh38acr4hq3ICClmiAgICAgICAep+KHHVpUpuhaA==',
+      2,
     ],
     [
       3,
@@ -12780,6 +13992,7 @@ export const PIECE_MODEL: PieceModel = {
       'YV9fY3CAiYmFgX1/h5ekpqSempSQjImFfnp0cGxoZGBjaXF5eHV0eYaTnaCemZiVkJCLioeCgH17eHRwb2tnZQ==',
       204,
       'gn9od4Z1aGCHhY5vmWiPclFweWtzhWtxcodgVqNuY6F2s6GhkZmcr2lkoYCClmiAgICAgICAep+KoFBNVZuMlw==',
+      2,
     ],
     [
       5,
@@ -12790,6 +14003,7 @@ export const PIECE_MODEL: PieceModel = {
       'iZOWko6KhoJ+enZ0cXF1e4OLjo6NioaCfnp2cnJydXyCjJCQjoqGgn56dnJuam13h5OVko6KhoJ+enZybmtteQ==',
       204,
       'RqGWyan/goZpQmNxY2Fmb5qlYWdtamtxbmFzTpduY6F2YaGhIDmcr2KNI4CClmiAgICAgICAep+KmnJETJuZrQ==',
+      3,
     ],
     [
       5,
@@ -12800,6 +14014,7 @@ export const PIECE_MODEL: PieceModel = {
       'lJeWko6KhoJ+endzb2xrbneFjY+OioaCfnp3c3Fwd4aQl5aSjoqGgn56d3Nva2lsd4ePkY6KhoJ+endzb3B3hg==',
       204,
       'UaGtyaitlplqUFpwXW1dbpmuYmduamtxbmFfSK5uuE92YaGhC5Gcr1x0l4CClmiAgICAgICAep+KlEg7I5uezA==',
+      3,
     ],
     [
       0,
@@ -12810,6 +14025,7 @@ export const PIECE_MODEL: PieceModel = {
       'd3V1b2lhXGJqdn5+iJWjqZ+ViHx4c3aAjJSWkIqEf3t3c29rZ2NfW19se4aGgn58eYOSnaikoJyWko6IhIF7eQ==',
       205,
       'fXZog4t4bWp5gG5njnOfe0Z4jIaQepSEg4eupkbbY6F2s6FPgICcr7G2gICAlsNtiXp1lc5Zjp+KgpyJkptZVQ==',
+      5,
     ],
     [
       0,
@@ -12820,6 +14036,7 @@ export const PIECE_MODEL: PieceModel = {
       'l6etqaahnZmUkIyKhoJ+eHRuamZiYFpXVV5ziI2Ed3iJnqeppaGdl5OQjIiCfnp2dHBqZmJcWldVYXF8gn58iA==',
       205,
       'qGWEXVldalt5rXGoeZODbJCJeoWRc8Dbj4eYq2luY6F2YaGhIMicr7Z+34CAlmhyXGznGGusjp+KbJ+DjJuuhg==',
+      1,
     ],
     [
       1,
@@ -12830,6 +14047,7 @@ export const PIECE_MODEL: PieceModel = {
       'WV1gXFpkdIGHg397fIiXpqikoJuXk4+Lh4F9eXNxbWpmYF5jbHZ9enp+gIKHkp6mpqKenJmXk42Jg315cWVaVw==',
       205,
       'kmB5dHJpbGWNnmyEiGKKh2aMkoSCl6x3coelrlJuY6F2s6GhjrWcr7iaxoCAlsNQiHOmlaeBjp+Ks6CNlptZVQ==',
+      7,
     ],
     [
       2,
@@ -12840,6 +14058,7 @@ export const PIECE_MODEL: PieceModel = {
       'lJOTkY2Lh4OBfHl1cm5ua2djYWl1fH57dXiFmaiqpqKcmJOPiYV/e3dzb2lpam1wcW9ubm1wdXuCio+Rk5GSkw==',
       205,
       'hH9sfIZ0amCJhYxyhGpnbWZ+d2xzhGtzc4eil11uY6F2s6GhcUqcr6OcOYCAlsNQXVOllZVmjp+KY5R9hptZVQ==',
+      3,
     ],
     [
       2,
@@ -12850,6 +14069,7 @@ export const PIECE_MODEL: PieceModel = {
       'nJ6cmJSQjIiEgn58eHRwbGplY19fanN9fnp5gpSkr6ulo52alpCKhoJ8enRxbWZkX2Nxk6Wll4h4aFtUU154kg==',
       205,
       'i1NdYnpua2aHkYB7lW6ajD5kuaBykeFz3qyNg4BuY6F2s6Ghjiucr5GDEYCAlsPBnH5nlTd0jp+KcIhye5u1hA==',
+      3,
     ],
     [
       8,
@@ -12860,6 +14080,7 @@ export const PIECE_MODEL: PieceModel = {
       'cHuEiYmDgXhoYFJSXmyJnaeuqqulpKGcmZKOiIN9dnBqZmJfW1dTT01XZ3R/i5qnqaWhnZmWko6KhoJ8dnBpag==',
       205,
       'og4kRFJbVk//s4em/5P/iQAqsfax4tL31NKTqXRuY6F2s6Gh3zecr7ODIYCAlsPAm9YAlVOhjp+KaZ6Ci5v9wQ==',
+      1,
     ],
     [
       8,
@@ -12870,6 +14091,7 @@ export const PIECE_MODEL: PieceModel = {
       'eIeSlZSSkZCPjY2LiomGg4GBgH5+e3d4dXN1cXBwbWtqbXaGk56dnKGnqqujmpaPioR8eHNqZl1WV1hdY2Riaw==',
       205,
       'iE9OWntvXlvYj8B+4mOoc5U2pG13umtxxIdaVbpuuE92YaGh9Wucr2lhZICAlmiAgICAgICAjp+KJVtLM5uKgw==',
+      3,
     ],
     [
       3,
@@ -12880,6 +14102,7 @@ export const PIECE_MODEL: PieceModel = {
       'g4F/fnp2dHFvbmpoZmJhX2ZyhY+WnaOrrqiknpqVj4qFgX16dHBqY2BbV1VYX2RpdIGVn5+fmpmYlZOQjIqGhQ==',
       205,
       'pEVQS1xfXFjcpHijxJXkfJo+kG96xWtxq4d0d4xuuE92YaGh0qmcr4dmtoCAlmiAgICAgICAjp+KI39mT5uKYQ==',
+      2,
     ],
     [
       3,
@@ -12890,6 +14113,7 @@ export const PIECE_MODEL: PieceModel = {
       'YV9eYm9/iIiEgH6CjJylpqOempSQjIaDfnp2cWxoZGFla3J2c29xeoeWnqGemZiVk5GMioeCgX16eHRwbmpmZQ==',
       205,
       'hn9odINzZ1+IiIt0mmeXclJxeGpyhWtxbodcVaNuY6F2s6GhjYycr2hikICAlmiAgICAgICAjp+KoFpKUpuNpA==',
+      2,
     ],
     [
       5,
@@ -12900,6 +14124,7 @@ export const PIECE_MODEL: PieceModel = {
       'hpKUkIyIhIB8eHVycnZ7hIyQkpCMiISAfHh1cW5vcnqDi46OjIiEgHx4dXFtbniHlJaUkIyIhIB8eHVxbWlrdw==',
       205,
       'TKGtyanBg4ZqSWNxXmdobpqmYWdtamtxbmFxT5duY6F2YaGhLVacr2OISoCAlmiAgICAgICAjp+KiWlDS5uWqQ==',
+      3,
     ],
     [
       5,
@@ -12910,6 +14135,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJSXk4+Lh4N/e3dzb2tqcHqKkZCPi4eDf3t3c29uc32MlJSTj4uHg397d3Nva2pteoqRk4+Lh4N/e3dzb25wfQ==',
       205,
       'TKKuy6i+oqRqSlpyXmhccZuuYWdsamtxbmFcRq5uuE92YaGhc3Ocr1t0cICAlmiAgICAgICAjp+KlUE1HZuczA==',
+      3,
     ],
     [
       0,
@@ -12920,6 +14146,7 @@ export const PIECE_MODEL: PieceModel = {
       'd3V1cWlhW2Frd4B+iZWhppyRhnx4dHeBjJKUkIqGgHt3c29rZ2NfXGFufYeGg398eYCPm6akoJyWko6KhYF7eA==',
       206,
       'e3drho16bmx2fm1ki3Scekl6jIOQepGGgoeup0bbY6F2s6FPgICYr6y2gIB+lsNtinl3lc9Yjp+KjKCFjptZVQ==',
+      5,
     ],
     [
       0,
@@ -12930,6 +14157,7 @@ export const PIECE_MODEL: PieceModel = {
       'lKStqaehnpqUko6KhoB8eHRwbGZjX1hXV193io2Cd3aEm6appaCcmJSQjIiEgHx2cm5qZmNfWFdXY3B+gn58hQ==',
       206,
       'pGGDYV1fa11yq2ahfYmAZJSLeYaUdMbnjoeYrGluY6F2YaGhGNmYr7F/9YB+lmhzXW/rGG2pjp+KjKKBipujkQ==',
+      1,
     ],
     [
       1,
@@ -12940,6 +14168,7 @@ export const PIECE_MODEL: PieceModel = {
       'W19hXVpjcYCIhIB9eYOSoqqmoJyYlJCMiISAe3dxbWtlY11fZ3N8fHp8gIGCipWjqKSgnJqWko6IhIB7dWlcXA==',
       206,
       'kGR8eXVrbWaEm3GAh2aFhW+LjIaDka93cYemrlJuY6F2s6Ghi7mYr7OZy4B+lsNPgnezlamCjp+KtqOIkZtZVQ==',
+      7,
     ],
     [
       2,
@@ -12950,6 +14179,7 @@ export const PIECE_MODEL: PieceModel = {
       'lZSTkY2Jh4OBf3x4dHFsaWdjY2t0fH18dnaBlKSqpaKdmZWPiYWBfHp0bmpnam1xc3JwcG5wdnuCiI2Pjo+Pkw==',
       206,
       'gIBtgIp3a2GHgY5ugmlta2Z/d2x0hGtxcYehll1uY6F2s6GhdEaYr56dNIB+lsNPX1aklZZjjp+KZJd4gZtZVQ==',
+      3,
     ],
     [
       2,
@@ -12960,6 +14190,7 @@ export const PIECE_MODEL: PieceModel = {
       'nJ2bl5OPi4iEgX58eHRxbGpkYV5ibniAfnp3gZOlrquloZ2ZlY+KhoJ+enRwamZkXmV2maajk4R3Zl1XVGF4kQ==',
       206,
       'iFVdZX1wbGmLjnt3kXCZjkBntJ5ykN9z2KyNgoBuY6F2s6GhfjiYr42CIoB+lsO8mH9plTdzjp+Kb4ttdpu4nQ==',
+      3,
     ],
     [
       8,
@@ -12970,6 +14201,7 @@ export const PIECE_MODEL: PieceModel = {
       'jqOsraGUiIB+eHZ9hpGZlZGLhYF7d3Nva2djX1xYWGNzf42aqrSyrqqmop6alpGKhH53c2xoZGBcWFdUUldfcw==',
       206,
       'owgfQk9aVEz/tYyq/5j/iQAmte2v7M/62dKSqnRuY6F2s6GhgceYr6+A3YB+lsPGoM0AlU+mjp+KZKF+h5v7xA==',
+      4,
     ],
     [
       8,
@@ -12980,6 +14212,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4uVlZSTk4+Rj42OiomHg4GBfn19eHh2c3JwcG1ua2ttbnqKmJ+eoKaoq6efl5ONh4N8eHJrZV5YVVleYmFiaw==',
       206,
       'jk5PWHVrXVrblLCF4mzAcJk4oG54umxyvodYV7puuE92YaGh22aYr2heX4B+lmiAgICAgICAjp+KHmBIMJuMfw==',
+      3,
     ],
     [
       3,
@@ -12990,6 +14223,7 @@ export const PIECE_MODEL: PieceModel = {
       'hoSCgHx7eXNycGxraWNjYl1jb4GTl52lqayopJ6dlpCMhoJ+enRwamRiXFhUV1xhamx8kJ2jnp6cmJeUkI2Khw==',
       206,
       'qEFPR1dcW1fmp2aouJ/Xh5k7km12ymxxrYdyeIxuuE92YaGh1YyYr4VjkIB+lmiAgICAgICAjp8AHoNiS5uLZA==',
+      2,
     ],
     [
       3,
@@ -13000,6 +14234,7 @@ export const PIECE_MODEL: PieceModel = {
       'YF5dYG19iIiEgH6DkaCnp6OdmZOQjIaCfXp2cmxlYWJmbXN2cG1udoiXoKOfm5qXk5KMioaCgX17d3RwbmpmZA==',
       206,
       'iX5qcH9wZ12KjId3mmaZcFNzeGxzhmtxc4daVa5uY6F2s6GhkXuYr2dfeoB+lmiAgICAgICAjp+KoF5HTpucmg==',
+      2,
     ],
     [
       5,
@@ -13010,6 +14245,7 @@ export const PIECE_MODEL: PieceModel = {
       'i5aZlZGNiYWCfnp2cm5qaGt4iJCRjYmFgn56dnNzdn6IkJSUkY2JhYJ+enZybmxtcnuFioyMiYWCfnp2cm9vew==',
       206,
       'U6Gtx6eqhIVqUWJvXG1oa5qmYWZtamtxbmFxUZduY6F2YaGhKnOYr2SDb4B+lmiAgICAgICAjp+Kh1lCSpuarQ==',
+      4,
     ],
     [
       5,
@@ -13020,6 +14256,7 @@ export const PIECE_MODEL: PieceModel = {
       'kJSUkIyIhIB8eHRwb21zfomRkZCMiISAfHh0cG9tc4KNlJSQjIiEgHx4dHBsbHB+jZOUkIyIhIB8eHRwbG1zgg==',
       206,
       'R6Giy6nsmJpqQ1pzXGNdc5muYWdtamtxbmFaRaNuuE92YaGhboSYr1l1hYB+lmiAgICAgICAjp+KlkAvF5uKrQ==',
+      3,
     ],
     [
       0,
@@ -13030,6 +14267,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4SIhIB9en2KmKKmop6alJCKhoJ/e3d2c3NtZl9bZW57f4GQnKagkoV8eXV7hI2UlpCMhoB8eXVxbWllYV1daA==',
       207,
       'fH9yiIx5b212f2pliHSVfFB/iX6KdneffYeup0bbY6F2s6FPgICbr6+2gIB4lsN7h3OIldBYjnmKhqWHkJtZVQ==',
+      6,
     ],
     [
       0,
@@ -13040,6 +14278,7 @@ export const PIECE_MODEL: PieceModel = {
       'c4iOg3h2hJunqqagnJiUkIyIhIB8d3Nva2djX1pXVWBte4J+foWUpKyspqKemJSSjoqGgHx5dXFtZ2NfW1dVXA==',
       207,
       'p16BXltea11srWyle5B2bZKOeYaUc8zujoeYrGluY6F2YaGheuSbr7R+/4B4lmiKYHHvGG2rjnmKe6eCi5vNgQ==',
+      0,
     ],
     [
       1,
@@ -13050,6 +14289,7 @@ export const PIECE_MODEL: PieceModel = {
       'b36Hg397eYOSoKainqClpKCYi4WBenVxbWpnZGBcWF5odH6BgYOFgIiTnKSinJuVk4+JhX97d3Nva2dkXlpWXw==',
       207,
       'kWZ8eHRqbWWFnHGBh2OFgXKKiYZ5kK5zcYemrlJuY6F2s6Ghib6br7WZ0YB4lsNmgHm9laqBjnmKtaiLlJtZVQ==',
+      2,
     ],
     [
       2,
@@ -13060,6 +14300,7 @@ export const PIECE_MODEL: PieceModel = {
       'lJSUkY6MiISCfnt4dXFuaWdjYWlyeoB8dnR+kKCrp6OfmZWQjIaCfHh0bmxmaGtuc3JxcXFxdnt/houMkJCPlA==',
       207,
       'gYBtgIl3amGGgo9uhmlqbWZ9d2pyhGtxcoehlF1uY6F2s6GhdkGbr5+dLoB4lsNoYVaqlZVhjnmKZJt6g5tZVQ==',
+      3,
     ],
     [
       2,
@@ -13070,6 +14311,7 @@ export const PIECE_MODEL: PieceModel = {
       'gJmqp6GXhntsXWFzlp+inJiUkIyHhX97d3FrZ2FeXFZUWmt/hoeDf4mSm6Kem5aVkI2LhYN/e3l1cW1pZWNhag==',
       207,
       'ilNgZHtva2aLkH56kW+TjEJprqV0je5z0ayNgoBuY6F2s6Gh1UObr4+CMYB4lsPLlIdzlThzjnmKdY9weZu0iA==',
+      4,
     ],
     [
       8,
@@ -13080,6 +14322,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKWwrq2qo6Kdm5eQjYWBenNuaGRgXFhUUE1NWGh2h5akqqejn5uXk4+LhYJ9d3RwbGhtc4CIiIR+dmpeU1lkgA==',
       207,
       'pgYdP0pXUkf/t4yv/5r/iwAot+Wm9cbzbqyRqnRuY6F2s6GhKrybr7J+z4B4lsNipMYAlUypjnmKaKaAiZv5xw==',
+      3,
     ],
     [
       8,
@@ -13090,6 +14333,7 @@ export const PIECE_MODEL: PieceModel = {
       'eo2boKCjp6mqo52WkIqEgHx3cmtkYFZXWFxgX2VvgI+YlpSTk5OTkYyNi4iIgoCAf357d3Vyc3Jubm1tbGtobg==',
       207,
       'kUxPVnFpXVnclZ6M33XVbZo3mXF8vGxytodUVbpuuE92YaGh0m2br2hcZ4B4lmiAgICAgICAjnmKHWRJMZuMjQ==',
+      1,
     ],
     [
       3,
@@ -13100,6 +14344,7 @@ export const PIECE_MODEL: PieceModel = {
       'hoSCgHx7eXNxbm1raGdhX11hboSUnZ6ip6uqpqCalpGMiIJ+eHRwamZgWVdVWF5hZ2x4kZ2koZ2dmJaUkI6Khw==',
       207,
       'qUNPRVVbW1fxqWOrtaLOjpk5k254xmxxrodudJduuE92YaGh13Obr4Nhb4B4lmiAgICAgICAjnkAHoViS5ulcg==',
+      2,
     ],
     [
       3,
@@ -13110,6 +14355,7 @@ export const PIECE_MODEL: PieceModel = {
       'lKCmoqCcmJeTkY2HhIF9fnl3c3BsZ2ZiYV5eZ3iHk5aQkY2TmZudmZWRi4aDfXt1cG1nY19aWF1reoGBfXl5hA==',
       207,
       'jH1rbnxvZlyEjoN8nmmXclZ0dnF6hWxyc2FWU65uY6F2s6GhkHKbr2ZdboB4lmiAgICAgICAjnmKn2BGTpuamg==',
+      6,
     ],
     [
       5,
@@ -13120,6 +14366,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJibl5OPi4eDf3t3dHBsaGZreYiQj4uHg397d3V1d3+JkpaVk4+Lh4N/e3d0cGxqbHB8hIqMioeDf3t3dHBxfA==',
       207,
       'WaKuxaWdhIVrWWFsX3JkZ5umYWZramtxbmFvUoxuY6F2YaGhKIybr2V+kIB4lmiAgICAgICAjnmKiGRETJuVrg==',
+      0,
     ],
     [
       5,
@@ -13130,6 +14377,7 @@ export const PIECE_MODEL: PieceModel = {
       'iZKUkI2JhYF9eXVxbW5ygI+UlJCNiYWBfXl1cW1rbXqJkpSQjYmFgX15dXFtbnOAj5STkI2JhYF9eXVxbWtteg==',
       207,
       'SKKtzKngoqRpRFpzXGNcc5uuYWdramtxbmFXQ6NuuE92YaGhcI2br1hykYB4lmiAgICAgICAjnmKlkEvFpuHrQ==',
+      1,
     ],
     [
       0,
@@ -13140,6 +14388,7 @@ export const PIECE_MODEL: PieceModel = {
       'jY6WkIyIgn56dHBsaWZiXllVWWd2gYB/ipqnq6WhnZmXk42KhX9+eHRybmpmZGVmaGRganN8f4SSnqmpo5+QjQ==',
       208,
       'nHp2bmtlbV6GnXuPhH1ra3qMfYKGdZOMboeorFVuY6F2s5KhdS26r9qjFIBnlsOAYWWjgGmQenmKk6vEzptZVQ==',
+      3,
     ],
     [
       1,
@@ -13150,6 +14399,7 @@ export const PIECE_MODEL: PieceModel = {
       'iZekq6ejnZOEeXqCjpOPi4SAenRybGhkXltXVV5te4F+fIeWpKmjn5uXlZKMiIJ+e3Z0cGtoZGFgX2h1foN+fg==',
       208,
       'kmppcnZra2KRkoqElXl2Zl+CkJaEf7KJbqyurkbbY6F2s5KhitK6r9y264BnlsOAn5tdgJdwenmKjqzL1ZtZVQ==',
+      0,
     ],
     [
       6,
@@ -13160,6 +14410,7 @@ export const PIECE_MODEL: PieceModel = {
       'b32CfoKPnqmqpqKempaSjoqGgn56dnNva2djX1tXWGBvfYB/go+eqaqmop6alpKOioaCfnp2c29rZ2NfW1dVYA==',
       208,
       'p6KxcF1fscBqqFmjXJFccZuvYWZnamtwbmFxbHJuY6F2YZKhfx66r45pAIBnlmiAgICAgICAenmKl4KJkpugpA==',
+      1,
     ],
     [
       8,
@@ -13170,6 +14421,7 @@ export const PIECE_MODEL: PieceModel = {
       'n6yyrqqmop6alpKOioaCfnt3c29rZ2NfW1dTT1Jeb4ufrLKuqqainpqWko6KhoJ+e3dzb2tnY19bV1NPUl5viw==',
       208,
       '5aKxLg4+4Ndp01n1XP9b/5uvX2NnamtwbmFlhIBuuE92YZKhfsK6r6tV14BnlmiAgICAgICAenmKhZWXgZufjg==',
+      0,
     ],
     [
       8,
@@ -13180,6 +14432,7 @@ export const PIECE_MODEL: PieceModel = {
       'XVlbYnB/hIN/gIaVo6OkoJyalpCMiIWDfHl1cW9pZWFdXFticIGKjo+RlJWWl5aXlpWUj4yIhIJ/eXVxbWtlYQ==',
       208,
       'kpGIe3Zrb2l5lWGEdW9+dGGJZGtzanF5cmFCSKtuuE92YZJPgIC6r2RYgIBnlmiAgICAgICAenmKh09iS5uGzA==',
+      1,
     ],
     [
       8,
@@ -13190,6 +14443,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYKChISHjJCSlpaVk4+Lh4N/e3dzcGxoZGBgaHeFiYeDf3t3eICQnaCfm5eTj4uHg397d3NwbGprbG9zc3h7fQ==',
       208,
       'dp+lpZN+e4dqeV9fbm90dpqcYmhvamxybmFWSp1uuE92YZJPgIC6r2ZpgIBnlmiAgICAgICAenmKk1NlTpuNvA==',
+      2,
     ],
     [
       5,
@@ -13200,6 +14454,7 @@ export const PIECE_MODEL: PieceModel = {
       'fHt5d3qElJ2dm5eTkY6Lh4WBfnt3c3BubGhkZmx4goSBfXl2eIGRnqCempaSjouHg397d3NvbW1uc3JzdnZ5ew==',
       208,
       'cpmDoZeBiX9tc2RfZHBtdWiQYmhvamtxbmFgTY5uY6F2s5KhgT26r2pwKIBnlmiAgICAgICAenmKg1lqc5uFog==',
+      2,
     ],
     [
       5,
@@ -13210,6 +14465,7 @@ export const PIECE_MODEL: PieceModel = {
       'hoSCfnx2dHJubGpmZnJ7hYiEgHx4dHR/jpufm5iUkIyIhIB8eHZ0cnJxcnR1eHh7fn6CgYKFhYiLjZGUkpKMiA==',
       208,
       'ap2Pq52JfIFvamRacm9zbYSYY2lwamtxbmF4V2NuY0//s5KhgeG6r3aK/4BnlmiAgICAgICAenmKj4l3n5uPkQ==',
+      1,
     ],
     [
       5,
@@ -13220,6 +14476,7 @@ export const PIECE_MODEL: PieceModel = {
       'nqSmop6alpKOi4eDf3t3c29rZ2NfW1tea3qAgn9/gY+epKainpqWko6Lh4N/e3dzb2tnY19bW15reoCCf3+Bjw==',
       208,
       'laGuhnJp4NdpmVmKXHFbcpuvX2NnamtwbmE4RbpuY0//YZJPgIC6r2FUgIBnlmiAgICAgICAenmKf0hdhZt8wQ==',
+      2,
     ],
     [
       0,
@@ -13230,6 +14487,7 @@ export const PIECE_MODEL: PieceModel = {
       'cnV0b2NcV1hgcH2AhoyWn5mYmZmcmpaUjoyIhIB6dnJva2dhXVtXWmh0f4CBi5imqaakoJqWko6MhoJ9eHRuaw==',
       209,
       'mnh0b21ma1yJm3uNhn1ya3iFf4GHdpiZboeorFVuY6F2s5Khdiy5r9akEoBnlsOAY2OogGmPenmKjKjG0JtZVQ==',
+      5,
     ],
     [
       1,
@@ -13240,6 +14498,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKGfnZmWlI6MiIKAenZybmpmYl1ZWWR0gYSAgo6dp6mloZ+bmJKMhoF+enZvbHaBiIZ2Z19bV1hicXyCfnyFkQ==',
       209,
       'kWtnc3dsamGUkZGDknhzaFmBkJeGf66ebqyurkbbY6F2s5KhitO5r9m27YBnlsOAnZ1YgJdxenmKiKnN15tZVQ==',
+      7,
     ],
     [
       6,
@@ -13250,6 +14509,7 @@ export const PIECE_MODEL: PieceModel = {
       'bnyCgIaVpKuppaGdmZWRjYmGgn56dnJuamZiXlpWVV9ufIKAhpWkq6mloZ2ZlZGNiYaCfnp2cm5qZmJeWlZVXw==',
       209,
       'rKKxalhc4NdprFmpXJlbfJuvX2NnamtwbmFvbXJuY6F2YZJPgIC5r49mgIBnlmiAgICAgICAenmKloCLlJugnw==',
+      1,
     ],
     [
       8,
@@ -13260,6 +14520,7 @@ export const PIECE_MODEL: PieceModel = {
       'n6yyrqqmop6alpKOioaCfnt3c29rZ2NfW1dTT1Jeb4ufrLKuqqainpqWko6KhoJ+e3dzb2tnY19bV1NPUl5viw==',
       209,
       '5aKxLg4+4Ndp01n1XP9b/5uvX2NnamtwbmFff4BuuE92YZKhfoq5r6NTjYBnlmiAgICAgICAenmKhY6WgJudjg==',
+      0,
     ],
     [
       8,
@@ -13270,6 +14531,7 @@ export const PIECE_MODEL: PieceModel = {
       'XFhcZHOBg4KAgo6eo6ajn52Xk4+LioN/fHh2cGxoZGJcWFpidIOJjYyUlpWYl5eZlZSTj4uHg39+eHRwbGpkYA==',
       209,
       'lZCIdnNpcGl6mF+JbHV8cWKLY2t0amt6cmE/SKtuuE92YZJPgIC5r2NXgIBnlmiAgICAgICAenmKhkxkTZuEzA==',
+      1,
     ],
     [
       8,
@@ -13280,6 +14542,7 @@ export const PIECE_MODEL: PieceModel = {
       'fX+BgoOIjI2VlpiYlJOPi4eDf3t3c29rZ2NfYGZ0g4eHg397eHqFlKChnpqWk4+Lh4N/e3dzb2tpaGlscHR1ew==',
       209,
       'eqCmo5B7fYdqfV5jbG9yd5qdYmhvamtxbmFTSp1uuE92YZJPgIC5r2VmgIBnlmiAgICAgICAenmKk1BnUJuJtw==',
+      2,
     ],
     [
       5,
@@ -13290,6 +14553,7 @@ export const PIECE_MODEL: PieceModel = {
       'fX17d3eAjJugm5mVkY+MiIaDf315dXNvbGpnZGdye4ODf3t3dXuJmKCenJiUkIyIhYF9eXVxbW1tcHFydXZ6fQ==',
       209,
       'cpqEo5eChHxtc2dfY29udWuSYmhvamtxbmFfTY5uY6F2s5KhgXa5r2lvc4BnlmiAgICAgICAenmKg1ZsdJuCkA==',
+      2,
     ],
     [
       5,
@@ -13300,6 +14564,7 @@ export const PIECE_MODEL: PieceModel = {
       'hoSCfnp2dHJxbmpnaHN+hoiEgHx4dHR8jJmem5eUkIyIhIB8enZ0cnBycnV1dnx9gIGBgYKEhYaJjIyRkpCOig==',
       209,
       'Z5yRrZ+Me39tZ2Zccm5zbISZY2pxamtxcGF5V2NuY0//s5JPgIC5r3WLgIBnlmiAgICAgICAenmKkIx4oZuSjw==',
+      1,
     ],
     [
       5,
@@ -13310,6 +14575,7 @@ export const PIECE_MODEL: PieceModel = {
       'foGAf4KLm6Olo6CcmJSQjIiEgHx4dHBsaWVhXVtcZHR+gYB/goubo6WjoJyYlJCMiISAfHh0cGxpZWFdW1xkdA==',
       209,
       'l6Gug3Bos7Jsm1yMXnRcb5uuYmlnamtwbmE0RLpuY0//YZJPgIC5r19TgIBnlmiAgICAgICAenmKf0RdhZt3qQ==',
+      5,
     ],
     [
       0,
@@ -13320,6 +14586,7 @@ export const PIECE_MODEL: PieceModel = {
       'iY6VkY6HgX95dXJuamZiXFhWXWt6gX+BipqnqKehnZmVkY2Hg397eHNya2lmZmlpaWZjbnd9f4SOnammpZyMjA==',
       210,
       'lnhyc3JpalyLl4KIi3lpaniCfoKLdZugboeorFVuY6F2s5Khcyuzr86lEYBnlsOAXmiqgGmPZnmKiLbDzU9ZVQ==',
+      3,
     ],
     [
       1,
@@ -13330,6 +14597,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5ShqaWhnZSId3d/ipOPi4eBfXdzb2llX11ZVV5peIJ/fIORoKikoJyYlJCMh4V/fHdzb2tpZWNhYGh4gISAfQ==',
       210,
       'jWtmdXtuamGQjJZ/lHZva1h/k5SFgK2WbqyurkbbY6F2s5KhjNSzr9C274BnlsOAophWgJdxZnmKibbL1U9ZVQ==',
+      0,
     ],
     [
       6,
@@ -13340,6 +14608,7 @@ export const PIECE_MODEL: PieceModel = {
       'bnuBgYybqKyopKCcmJWRjYmFgX15dXFtaWVhXlpWVF5ue4GBjJuorKikoJyYlZGNiYWBfXl1cW1pZWFeWlZUXg==',
       210,
       'saKxY1FZ4NdpsFmwXKNbiZuvX2NnamtwbmFucXJuY6F2YZJPgICzr45jgIBnlmiAgICAgICAZnmKlUSLlC6Ojg==',
+      1,
     ],
     [
       8,
@@ -13350,6 +14619,7 @@ export const PIECE_MODEL: PieceModel = {
       'n62yrqqmop6alpOPi4eDf3t3c29rZ2NfXFhUUE9aa4mfrbKuqqainpqWk4+Lh4N/e3dzb2tnY19cWFRQT1priQ==',
       210,
       '7KKxKQY64Ndp1ln9XP9b/5uvX2NnamtwbmFgiIBuuE92YZKhfpqzr6dSo4BnlmiAgICAgICAZnmKgbaYgjyJjg==',
+      0,
     ],
     [
       8,
@@ -13360,6 +14630,7 @@ export const PIECE_MODEL: PieceModel = {
       'W1ldaHeAg4B/hpWjp6WhnZmWko6MhoJ+enZybmpoY19bWF1oeIiLjo+SlZiamZmYlpOSjoqGgn56eHJuamZjXw==',
       210,
       'l5CJdHFocGp5ml+Lb3Z8b2OKY2tzanB4cmE8SKtuuE92YZJPgICzr2JVgIBnlmiAgICAgICAZnmKhnNiSmF/vA==',
+      1,
     ],
     [
       8,
@@ -13370,6 +14641,7 @@ export const PIECE_MODEL: PieceModel = {
       'gIGDhoiLkpSXmJaUkI2JhYF9eXVxbWllYV5ga3uGiIWBfXl5gI+doqCcmJSQjYmFgX15dXFtamloam5vd3p8fw==',
       210,
       'fKCloI56fYZsf19lbG50eJqeYmhuamtxcWFQSp1uuE92YZJPgICzr2RjgIBnlmiAgICAgICAZnmKk3dlTV2Htw==',
+      2,
     ],
     [
       5,
@@ -13380,6 +14652,7 @@ export const PIECE_MODEL: PieceModel = {
       'f399eXZ7iJWenJiWkpKOioiCgH56eHVxbWtnZmVseYCEgH15dXaCkp6inpqWkI6KhoJ+enZyb2xtbm5xc3Z6fQ==',
       210,
       'cpqFpJeCgXpucmhfYXFrdGyTY2lwamtxbmFeTY5uY6F2s5KhgmWzr2duXYBnlmiAgICAgICAZnmKhH5qclaIpA==',
+      2,
     ],
     [
       5,
@@ -13390,6 +14663,7 @@ export const PIECE_MODEL: PieceModel = {
       'hoKBfXt5c3NwbGxma3eAiIiEgHx4dHJ6iJeem5eTj4yIhIB8eHZzcnJyc3Z6en+BgoKCgYGCg4OFiYyPkJCMig==',
       210,
       'ZJyRr6GQen1vY2lecW9yaoGbY2lwamtxcWF5V2NuY0//s5JPgICzr3OMgIBnlmiAgICAgICAZnmKj492n5uMkQ==',
+      1,
     ],
     [
       5,
@@ -13400,6 +14674,7 @@ export const PIECE_MODEL: PieceModel = {
       'nqWno5+bl5OPi4eDf3x4dHBsaGRgXFtdZXV+gX9/gY+epaejn5uXk4+Lh4N/fHh0cGxoZGBcW11ldX6Bf3+Bjw==',
       210,
       'maGvgW5n4NdpnFmPXHhbbJuvX2NnamtwbmExRLpuY0//YZJPgICzr15RgIBnlmiAgICAgICAZnmKf2tbg2l2pA==',
+      2,
     ],
     [
       0,
@@ -13410,6 +14685,7 @@ export const PIECE_MODEL: PieceModel = {
       'dHuAgouap6mlnpGJio2Uko+Ign56dnJxa2djX1tXWmR0f4B/ipqkqaWinpqWkI6KhIF8eHRwb2hnZ2dpa2Zhaw==',
       211,
       'ln1vcXJpaVyEloGIi3ptanmBgH2Bdo2IboeorFVuY6F2s5KhdCmzr86kD4BnlsOAYGavgGiPZlSKibbEzk5ZVQ==',
+      0,
     ],
     [
       1,
@@ -13420,6 +14696,7 @@ export const PIECE_MODEL: PieceModel = {
       'bXuDf3uCipehnp6alpWPjYmFgXt5c29sZ2NfXVhhcXyFgYGJmaaqpqKemJeSjYmDfXh0cGx3g4mId2piXlpXYA==',
       211,
       'jW5kdHtuaWCSjJl/lHZralR/k5F/gKWGboeurkbbY6F2s5Khi9azr9C28YBnlsOAoJpRgJhxZlSKhbbL1U9ZVQ==',
+      4,
     ],
     [
       6,
@@ -13430,6 +14707,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqitqaWhnpqWko6KhoJ+enZybmtnY19bV1NYZXV/gIuaqK2ppaGempaSjoqGgn56dnJua2djX1tXU1hldX+Aiw==',
       211,
       't6KxXEpW4NdptFm4XK9bm5uvX2NnamtwbmFrcXJuY6F2YZJPgICzr45ggIBnlmiAgICAgICAZlSKlEWMlS6BcA==',
+      4,
     ],
     [
       8,
@@ -13440,6 +14718,7 @@ export const PIECE_MODEL: PieceModel = {
       'aYadq7Guq6ejn5uXk4+Lh4N/e3d0cGxoZGBcWFRQT1lphp2rsa6rp6Ofm5eTj4uHg397d3RwbGhkYFxYVFBPWQ==',
       211,
       '7KKxKQY64Ndp1ln9XP9b/5uvX2NnamtwbmFagY5uuE92YZKhfVqzr6BRT4BnlmiAgICAgICAZlSKgbaVfziAfA==',
+      3,
     ],
     [
       8,
@@ -13450,6 +14729,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYWNkJKWlpmZmpmYl5ORjYmHgX15dXJuamZkXlpYWWh4gIOBg46dpailoZ6ZlZGNiYWBfXp1cm5rZmJeWFhZZw==',
       211,
       'nI6JbWtlb2h5nlyScn93bGOMZW52bHF5cmE5SKtuuE92YZJPgICzr2JTgIBnlmiAgICAgICAZlSKhnpiS2GAvA==',
+      2,
     ],
     [
       8,
@@ -13460,6 +14740,7 @@ export const PIECE_MODEL: PieceModel = {
       'mZmXk5CMiISAfHh0cGxoZGBdX2p5hYeEgHx6e4iYoaOfm5eTkIyIhIB8eHRwbGhmZ2hscXJ3fH6AgoOJj5GVmQ==',
       211,
       'gaCnm4l2fYRshF5rampye5qfYmhvamtxbmFNSp1uuE92YZJPgICzr2RggIBnlmiAgICAgICAZlSKkn5lTl2Kxg==',
+      1,
     ],
     [
       5,
@@ -13470,6 +14751,7 @@ export const PIECE_MODEL: PieceModel = {
       'lpKQjoqIhoB+enZ0cG1rZ2ZlbHmAgoB8eHV3hJSeoZ2ZlZKOioaAfnp2cm5qamtscXZ5fIB/fnx4dnyKl5+cmA==',
       211,
       'cpqGo5aBfXdwc2teYnBodW6UY2pxamxybmFdTYBuY6F2s5KhgqWzr2dtsIBnlmiAgICAgICAZlSKgYVqc1eIpA==',
+      1,
     ],
     [
       5,
@@ -13480,6 +14762,7 @@ export const PIECE_MODEL: PieceModel = {
       'joyJhYJ+enZybmpmYmVygo2NiYWCfnp3fIaQmJiUko6MioaEgH57d3Vxb3BydXp/fn9/fnx8fH2AhImLjY6Njg==',
       211,
       'ZJySr6GQen1vY2pecW9xa4GcY2pxamtxcWF5WGNuY0//s5JPgICzr3OMgIBnlmiAgICAgICAZlSKj5V3n5uKiA==',
+      5,
     ],
     [
       5,
@@ -13490,6 +14773,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYCCf4CIl6SmpaGdmZWSjoqGgn56dnJuamZiX1taYGp5gH+BgIiXoKaloZ2ZlZKOioaCfnp2cm5qZmJfW1pcag==',
       211,
       'm6Guf2xmtLNqnluQXXpfaJuuYmlnamtwbmEsQ7puY0//YZJPgICzr1xQgIBnlmiAgICAgICAZlSKf25ZgWt1rA==',
+      7,
     ],
     [
       0,
@@ -13500,6 +14784,7 @@ export const PIECE_MODEL: PieceModel = {
       'kJSXlY+JhX99eXVxbWlmYlxaVlhmcX1/hZOhqqikoZyYlJGNiYN/fXd1cW1pZWFeXmVwdnR0c3eFk5+qqKCWkg==',
       212,
       'nn50amhkZlePn3STkoKHbHR6eoyJc3efboeprlFuY6F2s6ihdkG7r+GkLoBslsN9iZR8tLhlZlSKganDzVlZVQ==',
+      3,
     ],
     [
       1,
@@ -13510,6 +14795,7 @@ export const PIECE_MODEL: PieceModel = {
       'Yl5cXGZ4houFhIyVoaaflYWDiJGblZGOh4Z/eXZybmplYl5aVllmdYB/f4eWpKaloZ2blZGNh4WAe3lzcW5oZg==',
       212,
       'knVpc3VqZVuUlYmDpHaMa1N6hY58dqt5coeuqkbbY6F2s6ihib67r9220oBslsOGpJw8tNJIZlSKgafI0ldZVQ==',
+      1,
     ],
     [
       8,
@@ -13520,6 +14806,7 @@ export const PIECE_MODEL: PieceModel = {
       'XF1peYqPjIiEgXx7fIeXn6KgnJaTkIyIhIB6eXVubWlkYWBjaHBzb3N+jp+lpaOdm5WRjYmGgYB6d3JuamZiXg==',
       212,
       'hZBbdIByX1aViatz1GO1bWZKY2pyam10c2FQSqVuY6F2s6ihhVa7r2hiSYBslmiAgICAgICAZlSKk1JpckGEnA==',
+      6,
     ],
     [
       6,
@@ -13530,6 +14817,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
       212,
       'zKKxRS9L4NdpxFnWXOBb35uvX2NnamtwbmGHnVtuuE92YahPgIC7r8xqgIBslmh9U0/IGADTZlSKjqCpk1GPkw==',
+      2,
     ],
     [
       8,
@@ -13540,6 +14828,7 @@ export const PIECE_MODEL: PieceModel = {
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTVFxre4STo6utqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
       212,
       'yKKwSTRNqa9qwVrRXdZf0JuuY2lnamtwbmFeaYVuuE92YaihgHi7r41YdoBslmiAgICAgICAZlSKkHuJci+wqQ==',
+      1,
     ],
     [
       8,
@@ -13550,6 +14839,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYSMjpCRlJGWlpSVlZGQj4uIhIB8enRwbGhmYFxbX2l5gYSCfn+GlaOko5+bl5OPi4iEgHx6dHBsaGRgXFtdaQ==',
       212,
       'jZCDfnxub2l3j2R9dm2BdV+IZGx0a3B5cmE/RbpuuE92Yaihhl27r2JYUoBslmiAgICAgICAZlSKhkVgSE2Jqw==',
+      2,
     ],
     [
       8,
@@ -13560,6 +14850,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4iKhoJ+enZ3f46cn56alpKOioaCfnp2c29tbG1vcXRzfHx+gX6BgoaJi5CSlZWUkI6KhoJ+enZzb2tnY2FjcA==',
       212,
       'cp+kqpeCeohsdGRbc3F0cpqaYmhvamxxbmFTR5puuE92Yaihe6m7r2RptoBslmiAgICAgICAZlSKk0ljTEmLnw==',
+      0,
     ],
     [
       5,
@@ -13570,6 +14861,7 @@ export const PIECE_MODEL: PieceModel = {
       'hI2QjIiEgHx4dHBsa3F/jpWUkIyIhIB8eHZ1dnt/g4qLjY6KiISAfHh0cGpqb3+Ok5aSjoyGhIF9e3d2cW5teA==',
       212,
       'S5wuwKnGgItqRmZwZ2Zjb4KeYmhvbGtzbmFeQ3tuY6F2s6ihf4e7r2CCioBslmiAgICAgICAZlQAEUFcZWGGqA==',
+      0,
     ],
     [
       5,
@@ -13580,6 +14872,7 @@ export const PIECE_MODEL: PieceModel = {
       'bHJ0cHJ+jZqcmJSQjIiEgHx4dnR0dHV3e3x/gH5/fn9/f4KChIaGiomNjouKh4OCfnx4eIKKlZSOh351a2NeZQ==',
       212,
       'Xo1XoqSXbGt2Wppnh2ZhaUJxhmx0emtxcYdyUHBuY6F2s6ihk1O7r2+MRYBslmiAgICAgICAZlSKTltweTiRmg==',
+      0,
     ],
     [
       5,
@@ -13590,6 +14883,7 @@ export const PIECE_MODEL: PieceModel = {
       'gICBgIKDhIeHi4yPjIqIhIOAfXl1c3BraWZre4SLioaCfnp2cnB5iJadmZaSjoqGgn56dnRzc3d4eXx+gIB/fw==',
       212,
       'Xp2QtKSWe4NsXWdje21xZYaVZGtzamtxcGF2UWZuY6F2s6ihbKy7r3GPuoBslmiAgICAgICAZlSKklZyezaRng==',
+      2,
     ],
     [
       5,
@@ -13600,6 +14894,7 @@ export const PIECE_MODEL: PieceModel = {
       'j5KVko6KhoJ+enZybmttcoGOkJKOioaCfnp2cm5wcoCPkpWSjoqGgn56dnJua21ygY6Qko6KhoJ+enZybnBygA==',
       212,
       'S6GvyqnE4NdpSFlyXGZbcpuvX2NnamtwbmFBPK9uuE92YaiheaK7r1ZrrYBslmiAgICAgICAZlSKkVdKMmeQwQ==',
+      3,
     ],
     [
       5,
@@ -13610,6 +14905,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4GGgoJ9eXZ1gYmOj4uHhH98eHVwbGhnbXuKkZGNiYWCfnp2cm5weYiXmZeTjYuIhIB6eHRwdHeDi4qJgX96ew==',
       212,
       'UJmQs6iwc4JqToFsd2Nfc5qOY2lxamtxcGFbQ5BuY6F2YaihgmK7r2B8WoBslmiAgICAgICAZlSKn0FdZVCBpA==',
+      6,
     ],
     [
       0,
@@ -13620,6 +14916,7 @@ export const PIECE_MODEL: PieceModel = {
       'kJGXlY+Lh4F9d3VxbWlkX1xYVFpod4F/go6eqaqmop6YlJCNiYV+e3lzcW1nZWFdYmpyeXBwc3aFkqGpqKKTkg==',
       213,
       'nXJza2lkZliQoHuSlICManR6e4qYdHfIboeprlFuY6F2s6ihdEC4r9yjLYBslsN9iI19tLxienmKiKfAyllZVQ==',
+      3,
     ],
     [
       1,
@@ -13630,6 +14927,7 @@ export const PIECE_MODEL: PieceModel = {
       'Y19dXGZ2hYyIhIqRnaSgloaAhI6YmZSPioeDfHhzbWllY19bV1hldICAfIGPnqmmop6amJSOioSAfXh3cW5pZQ==',
       213,
       'kG9pdndsZlyTk5CAo3GCalJqiJaLd7aWcqyuqkbbY6F2s6ihi7+4r9e204BslsOGqKc7tNZCenmKiKXF0FdZVQ==',
+      1,
     ],
     [
       8,
@@ -13640,6 +14938,7 @@ export const PIECE_MODEL: PieceModel = {
       'Ym57hoaCfnt2cnJ3iJqipqKempaSjoqGgn56dnNva2djX1tZX2uCjI+LjJOdo6KemJSQjIqEgHx4dHBuaWVhXQ==',
       213,
       'hoxZcX9xX1Waiqt02WXAaGFIZ3B5bW10c2FRS5puY6F2s6ihh5e4r2hhn4BslmiAgICAgICAenmKo1FncECDkA==',
+      0,
     ],
     [
       6,
@@ -13650,6 +14949,7 @@ export const PIECE_MODEL: PieceModel = {
       'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJSXW18jQ==',
       213,
       '0KKxQCpJ4NdpyFneXOlb7ZuvX2NnamtwbmGFoFtuuE92YahPgIC4r8xngIBslmh9UEzIGADcenmKjaCnkVKojg==',
+      2,
     ],
     [
       8,
@@ -13660,6 +14960,7 @@ export const PIECE_MODEL: PieceModel = {
       'a3mGk6Ourammop6alpKOioaCfnp2cm9rZ2NfW1dTVFxre4STo6utqaainpqWko6KhoJ+enZyb2tnY19bV1NRXA==',
       213,
       'yKKwSTRNqa9qwVrRXdZf0JuuY2lnamtwbmFYZZBuuE92Yaihflu4r4ZWUIBslmiAgICAgICAenmKkHWDbC+qqQ==',
+      1,
     ],
     [
       8,
@@ -13670,6 +14971,7 @@ export const PIECE_MODEL: PieceModel = {
       'gIeOj4+VlJOYkpaUlJSNjIiFgX15dXFtaWVhXVlbZHSBhIN/gYiXoaWkoJyYlJCNiIWBfHl1cW1pZWFdXF5idA==',
       213,
       'kI2Ed3hsb2l4k2CCdW91c2GIZGx1bG9xcmE7RbpuuE92YaihhFW4r2BWSIBslmiAgICAgICAenmKhkJcRE6Gqw==',
+      2,
     ],
     [
       8,
@@ -13680,6 +14982,7 @@ export const PIECE_MODEL: PieceModel = {
       'foeJhYJ+enh5hZWeoZ2ZlZGNiYWCfnp2cm5sa2ttb3N2fHx+gICCg4aJjpSTlpWTkY2JhYJ+enZybmpmYmBibg==',
       213,
       'dZ+kppR/e4dqeGFebnFzdZqcYmhvamxybmFPRqVuuE92YaiheGi4r2JlYYBslmiAgICAgICAenmKkkZfSEqhrQ==',
+      0,
     ],
     [
       5,
@@ -13690,6 +14993,7 @@ export const PIECE_MODEL: PieceModel = {
       'i4mHg397d3Nwbm54iJKWk4+Lh4N/e3dzcHJ5hJCQjo2JhYN+e3lzcW5qbniIlJaTj4uHg397d3V0dHZ4e4CFiQ==',
       213,
       'TJ83wqnCgYtrR2VwaGZhcHWTYmhvamtybmFeRHtuY6F2s6ihfbC4r1+AwIBslmiAgICAgICAenmKeUBaYmGGqw==',
+      5,
     ],
     [
       5,
@@ -13700,6 +15004,7 @@ export const PIECE_MODEL: PieceModel = {
       'aXBzcHJ/jpqbl5OPi4eDf3t4dXR0dHV4en5/gICAgYCAgH+AgYSFiouMjoqJhYKBfXp6f4yTl5SNhn1za2FcYw==',
       213,
       'W4pSoqWaamp3V6VojGVgZ0NsiWlwfWtxcodyT3BuY6F2s6ihmU24r22LPYBslmiAgICAgICAenmKSlhsdTqTnw==',
+      0,
     ],
     [
       5,
@@ -13710,6 +15015,7 @@ export const PIECE_MODEL: PieceModel = {
       'gYGCgICBgISGiIuMjoyKh4SCfnx5dHJuamppc4CIjImFgX15dXFxeomXm5iVkY2JhYF9eXd0dHR1dnp8f4F/gg==',
       213,
       'W52StqaaeoJsWmlkem1sZIiXY2pwamxxbmF2UWZuY6F2s6ihZrK4r2+PwoBslmiAgICAgICAenmKk1tvdzeOlA==',
+      2,
     ],
     [
       5,
@@ -13720,6 +15026,7 @@ export const PIECE_MODEL: PieceModel = {
       'j5OWko6KhoJ+enZybmttd4GOkY6OioaCfnp2cnFwdoCJk5KSjoqGgn56dnJua21ygY6Rko6KhoJ+enZybnBxgA==',
       213,
       'S6GsyqnGnaBqSFtxXmdccZquYmhtamtxbmE+O69uuE92Yaihe6q4r1Vot4BslmiAgICAgICAenmKkltFLWqQxg==',
+      3,
     ],
     [
       5,
@@ -13730,6 +15037,7 @@ export const PIECE_MODEL: PieceModel = {
       'aWdte4qSko6KhoJ+enZybm90g5KYmJSQjIiEgHp4dHBxdn+KjYeFgHt9foKDhYF6eXJ1gYmPkIyIhoB8eHRwbQ==',
       213,
       'T5qUtqm2dIBqTHxtdWNfc5uPY2lwamtxcGFbQ4VuY6F2YaihgqS4r157r4BslmiAgICAgICAenmKn0FZYVKBpA==',
+      1,
     ],
     [
       0,
@@ -13740,6 +15048,7 @@ export const PIECE_MODEL: PieceModel = {
       'j5GZlJGKhIF8eHVwa2djX1tXVV9vfIJ+gIybp6qmop6alpKMiIJ+enZzbm1nZGFdZnB4fnBwc3aFkJ+qpaGSjw==',
       214,
       'mW5zcG5naFuPnH6MlHd2a3F9eo2cc3nOboeprlFuY6F2s6ihc0Gxr9KjLoBrlsN9hYh7tL5aenmKjKK6xFhZVQ==',
+      3,
     ],
     [
       1,
@@ -13750,6 +15059,7 @@ export const PIECE_MODEL: PieceModel = {
       'eIaWoqWhnpuVk5CLiYN9eXVybmpkYFxYW2h4g4N/fYeXpKuno5+bl5ONh4J9eXVxaWRpdX+CeGlfXmhyent3dA==',
       214,
       'jGhoentuZ12QkJF7nG55blB6iaSSdsS0cqyuqUbbY6F2s6ihjL6xr8220oBrlsOFq7U6tNg6enmKkqDAylZZVQ==',
+      4,
     ],
     [
       8,
@@ -13760,6 +15070,7 @@ export const PIECE_MODEL: PieceModel = {
       'XGl6io+Nh4WAe3x9ipifo52blZGOiYeDf3t3dG9saGJeXmRtcnZwdYeXpKijoJuZlJGNiYWAfXl3cm9qZGJcWg==',
       214,
       'h4tacn9xYFaXiaR10GW+bGBMZ3F5bXJ0dWFTTZpuY6F2s6ihhtWxr2hh8IBrlmiAgICAgICAenmKkVBkbD+DpA==',
+      6,
     ],
     [
       6,
@@ -13770,6 +15081,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqixramloZ6alpKOioaCfnp2cm5qZ2NfW1dTT1dmdIuaqLGtqaWhnpqWko6KhoJ+enZybmpnY19bV1NPV2Z0iw==',
       214,
       '1aOyPCNG4Ndpy1nlXPVb/ZuvX2NnamtwbmGEp1tuuE92YahPgICxr8pkgIBrlmh9UELLGADrenmKo5+kjlWjjg==',
+      2,
     ],
     [
       8,
@@ -13780,6 +15092,7 @@ export const PIECE_MODEL: PieceModel = {
       'anySoq6wrKikoJyYlJCMiISBfXl1cW1pZWFdWVVRUFpqfJKirrCsqKSgnJiUkIyIhIF9eXVxbWllYV1ZVVFQWg==',
       214,
       '2qKxNx1E4NdpzVnoXP5b/5uvX2NnamtwbmFfeHtuuE92YaihfoWxr5dUiIBrlmiAgICAgICAenmKioKKczq7qQ==',
+      1,
     ],
     [
       8,
@@ -13790,6 +15103,7 @@ export const PIECE_MODEL: PieceModel = {
       'eIaOjpCTk5SWl5WZlZSTjYuHg397d3RwbGhkYFxaXWh4gYOCgIOOnaKlo5+bl5OMi4eDf3t3c3BsaGJgXFhcaA==',
       214,
       'ko+EeHZrcGl5lWCEdW94dV+KZGx0a293cmE4RLpuuE92Yaihhkmxr15UOIBrlmiAgICAgICAenmKhkJWPlCDqw==',
+      2,
     ],
     [
       8,
@@ -13800,6 +15114,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYaJhYF9eXh7iJigoZ2ZlZGNiYWBfXl1cW5sampsbnJ5fHx+f4CDhoaMjpKWlZWUkY2JhYF9eXVxbmpmYmBhbg==',
       214,
       'd5+kpJJ+fIdremBgbnBzdpmdYmhvamxxcmFMRqVuuE92YaiheSqxr2BhD4BrlmiAgICAgICAenmKkkJZQkyHpA==',
+      0,
     ],
     [
       5,
@@ -13810,6 +15125,7 @@ export const PIECE_MODEL: PieceModel = {
       'iouKhoJ+enZzb2xxfo6WlpKOioaCfnp2c29xe4eQj46KhoSAfHt3c3FtbHF+jpaWko6KhoJ+enZ0cnN0dnx+hw==',
       214,
       'TZ9Fwqm8gI1qSWdwamZib3aVYmduamxxbmFfRYVuY6F2s6ihgXqxr199eIBrlmiAgICAgICAenmKhkFWXl+Gpg==',
+      5,
     ],
     [
       5,
@@ -13820,6 +15136,7 @@ export const PIECE_MODEL: PieceModel = {
       'hIGBfXp2dHR0eHl+gIGCgoCAf31+fn+CgYaKi46OjImHg397d3Nva2Zlbn6MkY+Qlp2koJeQhoB5cGpmaXN9hA==',
       214,
       'WIVJoKWeaWl2VLJpi2RkaEpljGlvgGtxcIdxT3BuY6F2s6ihl0axr2qJNYBrlmiAgICAgICAenmKS1NnbzySmg==',
+      7,
     ],
     [
       5,
@@ -13830,6 +15147,7 @@ export const PIECE_MODEL: PieceModel = {
       'hIOEgIB+foKDhYSIiYyMioeFgn98eHRycGxqbXaDjI2JhYF9eXVxb3WFlZyZlZGNiYWBfXl3dHR0dXl6fIB/gg==',
       214,
       'WJuUtqegen9tVmxmeWxoZYeYYmhvamtxcGF1UWZuY6F2s6ihaLmxr2yNy4BrlmiAgICAgICAenmKlmNpcTmQmg==',
+      2,
     ],
     [
       5,
@@ -13840,6 +15158,7 @@ export const PIECE_MODEL: PieceModel = {
       'jpOVkY2KhoJ+enZybmxtdIOPkpGNioaCfnp2cm5vcX+Ok5WRjYqGgn56dnJubG10g4+SkY2KhoJ+enZybm9xfw==',
       214,
       'SqKvy6nO4NdpR1lyXGVbcpuvX2NnamtwbmE8O69uuE92Yaihebaxr1RmyIBrlmiAgICAgICAenmKkmA/J2yNxw==',
+      3,
     ],
     [
       5,
@@ -13850,6 +15169,7 @@ export const PIECE_MODEL: PieceModel = {
       'aWdufIuTko6Kh4N/e3dzb21xf46YmJSQjIiEgXt5dXFydYGLjYuFgn98f4GChH96eXN0fYaNj42Jh4F9eXVxbQ==',
       214,
       'TJqUt6m/dH9qSn1ucmFcdJuRYmlvamtxcGFbQ5BuY6F2Yaihgkaxr116NIBrlmiAgICAgICAenmKn0VTW1OCpA==',
+      1,
     ],
     [
       0,
@@ -13860,6 +15180,7 @@ export const PIECE_MODEL: PieceModel = {
       'bHuEgH+Kmaarp6Ofm5eTkIyGgnx3dG1qbHFycGddV1tldISMjpKKhIyUnqGenJWUj4yIhIB6dnBsaGRgXFlVXg==',
       215,
       'mWlwb21maVuPnn2Mi3d5Z3B9e4+gdK2HboeprlFuY6F2s6ihdkCyr9KiLYBslsN6b1usgG+WenmKl6PBy1hZVQ==',
+      6,
     ],
     [
       1,
@@ -13870,6 +15191,7 @@ export const PIECE_MODEL: PieceModel = {
       'doeNioWDi5agopiIf4OMmZyWko2HhH14dG5qZmJeWFRaaXiDgX57g5Kgp6Whn5uXk4uHgX16dHJtamZiYFxcZg==',
       215,
       'jGBod3puZ16UkpV6nGx3c099hqynddPMc6yuqkbbY6F2s6ihir+yr86204BslsOGkaVUgJFqenmKkqHG0FdZVQ==',
+      0,
     ],
     [
       8,
@@ -13880,6 +15202,7 @@ export const PIECE_MODEL: PieceModel = {
       'YW57hoeCfnp2cnF2hZimpqCemJaUjoyJg397dXNxa2ljXVtYXWx9io+KjpOYn6CempaQjYiHg315dXFta2VhXw==',
       215,
       'hopac4ByYFaWiapy02W2a1lKZnF7bHF6c2FUTZpuY6F2s6ihiCyyr2hiEoBslmiAgICAgICAenmKpFFnbz6DoQ==',
+      0,
     ],
     [
       6,
@@ -13890,6 +15213,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqmyrqqmop6alpKOioaCf3t3c29rZ2NfW1dTT1RicYmaqbKuqqainpqWko6KhoJ/e3dzb2tnY19bV1NPVGJxiQ==',
       215,
       '2qOyNx1E4NdpzVnoXP5b/5uvX2NnamtwbmGCp1tuuE92YahPgICyr8phgIBslmiAgICAgICAenmKo5+ijFWljg==',
+      0,
     ],
     [
       8,
@@ -13900,6 +15224,7 @@ export const PIECE_MODEL: PieceModel = {
       'nquxramloZ2ZlZGNiYWCfnp2cm5qZmJeWlZSUVdmdo2eq7GtqaWhnZmVkY2JhYJ+enZybmpmYl5aVlJRV2Z2jQ==',
       215,
       '2qKxNx1E4NdpzVnoXP5b/5uvX2NnamtwbmFacpBuuE92YaihfH6yr5BTfYBslmiAgICAgICAenmKin2JcjaeqQ==',
+      2,
     ],
     [
       8,
@@ -13910,6 +15235,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4eMj4+RlJeZmZmYl5OSjoeGgn56dnJtamdjXVtZW2p6goSAgYmZo6eln56alpKOioOCfnp2cm5oZ2NfW1lbaQ==',
       215,
       'l46HcXFocGp3mV2KbXaCcWOMZGt0a293cmE1RLpuuE92YaihhE2yr15SPoBslmiAgICAgICAenmKhUJYQVB6tQ==',
+      2,
     ],
     [
       8,
@@ -13920,6 +15246,7 @@ export const PIECE_MODEL: PieceModel = {
       'lp+inpqWk4+Lh4N/e3dzb2tpaGlrbnJ2en1/f4KEio6PlZaYmJWTj4uHg397d3Nva2djYF9kcoGGh4N/e3l6hg==',
       215,
       'fKCmoY56fIRrf19mbG10eZqdYmduamtxbmFJRqVuuE92YahPgICyr2BfgIBslmiAgICAgICAenmKkkJcREx8qQ==',
+      3,
     ],
     [
       5,
@@ -13930,6 +15257,7 @@ export const PIECE_MODEL: PieceModel = {
       'ho6SjoqGgn56d3Nva2hvfYyUko6KhoJ+end0dHd+g4mOkJCOioaCfnp3c29raG99jJWUkY6JhoKAfXp2c3Bveg==',
       215,
       'TqBNwqm5f4prSmdwaGdhcHmWYWdtamxxbmFfRXtuY6F2s6ihfcGyr1991oBslmiAgICAgICAenmKmkFZYV6GqQ==',
+      0,
     ],
     [
       5,
@@ -13940,6 +15268,7 @@ export const PIECE_MODEL: PieceModel = {
       'gI2SkZWdpKafloyEfXdxa2ZncXyCg4F+fHp3dHV2d3t9f4ODgYF/fXx7fH+ChIeJjIyNi4mGgn56dnNva2dmcQ==',
       215,
       'WIVFnqWeaGd4VLlpjmVkZ05hjWlxgmtxcYdxT3BuY6F2s6ihmD+yr2qIK4BslmiAgICAgICAenmKRFNpcTySng==',
+      4,
     ],
     [
       5,
@@ -13950,6 +15279,7 @@ export const PIECE_MODEL: PieceModel = {
       'i4mIhIB8eHVxbWllaXaFkJCMiISAfHh1dHqGkpeVkY+LiYWBf3x7eHVzc3d6fn6BgYCCf317enp+f4KHiYyLiw==',
       215,
       'WJ2Vt6egeYBsVmxmeGxmZYaZY2lxamtwcWF1UGZuY6F2s6ihZ8Cyr2yN1YBslmiAgICAgICAenmKlmVrdDmQmg==',
+      5,
     ],
     [
       5,
@@ -13960,6 +15290,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipOVko6KhoJ+enZybmttdIOPkpKOioaCfnp2cm5ucX6Ok5WSjoqGgn56dnJubW12g4ySkI6KhoJ+enZycG5xfg==',
       215,
       'SaGsy6nPnqBpRlpyXWVccpquYmhtamtxbmE5Oq9uuE92Yaihe7Kyr1NkwoBslmiAgICAgICAenmKk2M/J29zqQ==',
+      1,
     ],
     [
       5,
@@ -13970,6 +15301,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5SZlpKOiYaCfnp1cm90fYWPjImGgH5+f4ODgXx3dnB3g4qRjouHg397d3Vva2dpdYWRk5CMiISAfXl1cW1sdw==',
       215,
       'TJuXuanCdX9qSXpucGFddJiUYmhvamtxcGFaQ4VuY6F2Yaihg4Gyr1x5goBslmiAgICAgICAenmKn0ZVXVSBpA==',
+      3,
     ],
     [
       0,
@@ -13980,6 +15312,7 @@ export const PIECE_MODEL: PieceModel = {
       'bnyCfnp9ipqlpaGfm5mVkY6KhoJ/enhyb2pmZV5bV1lmdn2GkJ+pqKWhnZiVkY2KhX99d3NvdXl7eGpjXFhVXw==',
       216,
       'ln9mbnJpYVSYkpKJnH+bbWhggX15eYd1boeprV1uY6F2s3Shbj20r9GnKIBslsN9hIR4tKhwZlSKnra6w05ZVQ==',
+      4,
     ],
     [
       1,
@@ -13990,6 +15323,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z2VjX2JseIOEgHyEkZ+rqKSimZOIdHN4hJCOioSAfHVxbWdmX1xXVF9reX+GkJ2opKKemJaQjYuEgH55d3Ntaw==',
       216,
       'jmtVa3ptZFqbiaOGiX2Pb0JumI57hqJ1coeurkbbY6F2s3ShkcK0r9K214BslsOGu6QttMReZlSKg7a3wU9ZVQ==',
+      1,
     ],
     [
       6,
@@ -14000,6 +15334,7 @@ export const PIECE_MODEL: PieceModel = {
       'lqStqaainpqWko6KhoJ+enZzb2tnY19bV1RaaHeAgYeWpKuppqKempaSjoqGgn56dnNva2djX1tXU1pod4F+hw==',
       216,
       'saOxZFFZrMJpsFmwXaNciZuvX2NnamtwbmGPmnRuuE92YXRPgIC0r715gIBslmh9QVjaGBSyZlSKoraeiEaIjg==',
+      2,
     ],
     [
       4,
@@ -14010,6 +15345,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIeJhYF9eXh8ipmhoZ2ZlZGNiYWBfXl1cm5qZmJeYGx8h4mFgX15eHyKmaGhnZmVkY2JhYF9eXVybmpmYl5gbA==',
       216,
       'eqKxqo974NdpfVliXHRbgZuvX2NnamtwbmFlU7puY6F2YXShfn60r25wfYBslmiAgICAgICAZlSKkmFocU6fqQ==',
+      3,
     ],
     [
       5,
@@ -14020,6 +15356,7 @@ export const PIECE_MODEL: PieceModel = {
       'fHx+gIWKj5CSkY+Pi4mHhYOAfnp7d3h3dXh0dnV2dnZ2dnZzc3iGlZ2cmJWRjYmFgX15d3VzdHR1eHh2enp6fQ==',
       216,
       'aJtwop+LdHNzZnZhamppa1+IZGtyamtxcWF7WYxuY0//s3RPgIC0r3WKgIBslmiAgICAgICAZlSKR4Fvl5uPig==',
+      6,
     ],
     [
       5,
@@ -14030,6 +15367,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5SXk5CMiISAfHh0cnBxd3qGioyOioiEgHx4dnR1d3uEiY6PjoyIhIB8eHRwbGpteoqSk5CMiISAfHh0cGxseA==',
       216,
       'SqGryKnKgYVpR2ZwZ2Vlb5qlYmduamtxbmFlR6NuuE92YXShgYG0r2GGgoBslmiAgICAgICAZlSKmWFXQGOOnQ==',
+      3,
     ],
     [
       0,
@@ -14040,6 +15378,7 @@ export const PIECE_MODEL: PieceModel = {
       'bnmCfnp8iJejpaGfm5qWko6KiIKAenZybm1nZV9bV1lnc36EkJypqaWhm5mTkZCKhn97eHRwdXp7eGtjXVtVXw==',
       217,
       'lIBlb3NpYVWbkZKInn2ebmZggnt8eH51boeprV1uY6F2s3Shbzyxr8umJ4BslsN9hoN1tKZuZlSKpba+yExZVQ==',
+      4,
     ],
     [
       1,
@@ -14050,6 +15389,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z2VjX2VwfIWDgHyDkKKqqqWfmpCDcnJ5hpCNiIWAe3dwbGllYF1ZVGBsd3+Fk5+npp+cmpSQjIiEgH54dnJsaw==',
       217,
       'i2xUbX1vZFqchqWDhnmUckJumYx4iJx0coeurkbbY6F2s3ShkMOxr8222IBslsOGvKQvtMJYZlSKcra2wE1ZVQ==',
+      1,
     ],
     [
       6,
@@ -14060,6 +15400,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/gIqap62ppaGdmZWRjoqGgn56dnJuamZiXlpXVFpod3+Aig==',
       217,
       'tKKxYE5Y4NdpslmzXKlbk5uvX2NnamtwbmGQoHRuuE92YXRPgICxr713gIBslmh9P1rdGBi6ZlSKlbahikaKjg==',
+      2,
     ],
     [
       4,
@@ -14070,6 +15411,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqGhnZmVkY2JhYF9eXVybmpmYmBibHuFh4WBfXl4fIuaoaGdmZWRjYmFgX15dXJuamZiXmBse4eJhYF9eXh8iw==',
       217,
       'eqKwqY57nJ1qflljXnRegZquYWZtamtxbmFjU6NuY6F2YXShf4Wxr21uh4BslmiAgICAgICAZlSKkmBqclCcqQ==',
+      6,
     ],
     [
       5,
@@ -14080,6 +15422,7 @@ export const PIECE_MODEL: PieceModel = {
       'fYqOjIqKiomLiYqLiouKioeGh4ODgX18eHV0cHFxbnBzd32Bg4KEhIOHhoaKioqLjI2NioaCfnt3c29rZ2NibQ==',
       217,
       'Z5xwpKCMdHJzZXlhampral6IY2hwamtxcWF8W4xuY0//s3RPgICxr3WKgIBslmiAgICAgICAZlSKRoNympuNig==',
+      0,
     ],
     [
       5,
@@ -14090,6 +15433,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipSXk4+Lh4N/e3dzcW9wdXuGjY+Oi4eDf3t3c3Fydn6GjpCRj4uHg397d3NvbGpvfYyTk4+Lh4N/e3dzb2xueg==',
       217,
       'SqGryanKhIhpR2JxY2Vjb5umYmdtamtxbmFjR7puuE92YXShgHqxr2CDeYBslmiAgICAgICAZlSKmWFYQWaJmg==',
+      3,
     ],
     [
       0,
@@ -14100,6 +15444,7 @@ export const PIECE_MODEL: PieceModel = {
       'cYCJhYF/h5ahqaagnJGEhIWNko2Hg315dnFwaWdkXlxYW2l1fYaRnammoqCalpSOiomCfn13dXFtaWVjYF5aYw==',
       218,
       'kINkcnhsYlaWjZeDn3mhbGNfg3Z3eXx0boeprV1uY6F2s3Shbjusr8SnJoBrlsN9hH1ytKNqZlSKo7a2wEpZVQ==',
+      0,
     ],
     [
       1,
@@ -14110,6 +15455,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z2VjYGdyfoaEgX2CkJ+oqaSgm5GEcW51hJCOjIaCfXdxbWllYV1ZVmBsd36GkJ2lpKCcmJSQjIiDgX15dnFtaw==',
       218,
       'iG1SboBxZFuZg6eAhHabbz9rm4x0h59ycoeurkbbY6F2s3ShkcSsr8W22YBrlsOFv6YttL9WZlSKhLazvUpZVQ==',
+      1,
     ],
     [
       6,
@@ -14120,6 +15466,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqetqaWhnZmVkY6KhoJ+enZybmpmYl5aV1RaaHd/gIqap62ppaGdmZWRjoqGgn56dnJuamZiXlpXVFpod3+Aig==',
       218,
       'tKKxYE5Y4NdpslmzXKlbk5uvX2NnamtwbmGSp3RuuE92YXRPgICsr794gIBrlmh9PF3gGB7AZlSKlbaeiEh7iA==',
+      2,
     ],
     [
       4,
@@ -14130,6 +15477,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYaJhYJ+enh8ipqhoZ2ZlZGNiYWCfnp2cm5qZmJeYGl5hoiFgn56eHyKmqGhnZmVkY2JhYJ+enZybmpmYl5eaQ==',
       218,
       'e6KxqI16q7Rqf1lkXHRbg5uvYWVramtxbmFiVKNuY6F2YXShf4Gsr2trgYBrlmiAgICAgICAZlSKl2ZlbVGZqQ==',
+      3,
     ],
     [
       5,
@@ -14140,6 +15488,7 @@ export const PIECE_MODEL: PieceModel = {
       'fXx+gIaJj46Pj4+OjYqGhIJ/fnx6eXd5dnd2dXZ1eHh3d3VzcniGlZ2cmJSQjIiEgHx4dHJycnZ4d3p7e358fQ==',
       218,
       'ZpxwpqGOc3JzZHtgaGptaV2HY2pyamtxcWF9XIxuY0//s3RPgICsr3SLgIBrlmiAgICAgICAZlSKRYNulpuPjw==',
+      6,
     ],
     [
       5,
@@ -14150,6 +15499,7 @@ export const PIECE_MODEL: PieceModel = {
       'iZWXk4+Lh4N/e3dzcW9xd32GjI2Ni4eDf3t3c3FydX2GjZGRj4uHg397d3NvbGpvfYyTk4+Lh4N/e3dzb2xueg==',
       218,
       'SqGoyanMhIhqR2JxY2Vkb5qmYWduamtxbmFiR7puuE92YXShgH6sr1+AfoBrlmiAgICAgICAZlSKmmBTPGeHmg==',
+      3,
     ],
     [
       0,
@@ -14160,6 +15510,7 @@ export const PIECE_MODEL: PieceModel = {
       'houSjYiEfnx2cnFtaWVhW1lXYXF6hI2cpqiln5uXk4+OiYSBfHh2cW5qZmVhX1tgbXyHhoJ+hJGhqaeim5WFhA==',
       219,
       'kIJicXhsYVWWjZqDoXimbWFdg3h2enpzboeprV1uY6F2s3Shbjurr8OnJoBslsN9hoFytKRnZlSKo7a3wUlZVQ==',
+      3,
     ],
     [
       1,
@@ -14170,6 +15521,7 @@ export const PIECE_MODEL: PieceModel = {
       'bniAh5KepqOgnJeTkIyIg4B8eHZwbGtnZWNfaHN/iIKAfIOToamno6CZkYJxcHiFkI2LhYF9d3FtaWVjXVlVXw==',
       219,
       'iG1SboFxZFuXg6eAg3eecD5rmoh1h5xycoeurkbbY6F2s3ShkcSrr8W22oBslsOGvaEstMBUZlSKgLazvUlZVQ==',
+      2,
     ],
     [
       6,
@@ -14180,6 +15532,7 @@ export const PIECE_MODEL: PieceModel = {
       'aXiBg4+eqqyopKCcmZWRjYmFgX15dXFtaWZiXlpWUltpeIGDj56qrKikoJyZlZGNiYWBfXl1cW1pZmJeWlZSWw==',
       219,
       't6OyXUpW4NdptFm4XLBbnJuvX2NnamtwbmGRqHRuuE92YXRPgICrr791gIBslmh9Pl7iGBzFZlSKorafiEd3jg==',
+      1,
     ],
     [
       4,
@@ -14190,6 +15543,7 @@ export const PIECE_MODEL: PieceModel = {
       'fIWJhYF9eXd9i5qioZ2ZlZGNiYWBfXl1cW1qZmJeYGx8h4mFgX15d32LmqKhnZmVkY2JhYF9eXVxbWpmYmBgbA==',
       219,
       'eqKxqo57qqtqflpjXHVcgpuvYWZramtxbmFgUrpuY6F2YXShf3qrr2pqeIBslmiAgICAgICAZlSKkmhjbFWXqQ==',
+      1,
     ],
     [
       5,
@@ -14200,6 +15554,7 @@ export const PIECE_MODEL: PieceModel = {
       'fH1+goeLkI+Qj4+PjImHg4F/e3t6eHl1dnZ1d3d3dXd2dnZyc3yLmZ2bl5OPi4eDf3t3c3FvcXN2eXp8fn9+fg==',
       219,
       'ZpxzpaCNc3F0ZXtgamtqaV2GY2pxamtxcWF+XoxuY0//s3RPgICrr3WLgIBslmiAgICAgICAZlSKQ4hvl5uTjw==',
+      6,
     ],
     [
       5,
@@ -14210,6 +15565,7 @@ export const PIECE_MODEL: PieceModel = {
       'kJGQjIiFgX15dXFtaWt1hJGTkIyIhYF9eXVxbW53hpSWlJCMiIWBfXl1cW9vcnmDio2OjIiFgX15dXNzdX2DjA==',
       219,
       'TKGsyam/hIhpSmJxZWdib5qmYWdtamtxbmFgR6NuuE92YXShgIWrr159h4BslmiAgICAgICAZlSKmmNTPGmuzA==',
+      1,
     ],
     [
       0,
@@ -14220,6 +15576,7 @@ export const PIECE_MODEL: PieceModel = {
       'iomHg4F9eXVwbWlncH2Lko+Lh4N/e3dzcG96iZSZlZGPioaCfnt5dnRzcG5weoePkI6JhX96dnFuc36JlJGNjQ==',
       220,
       'Upumv6ishpFrUF9uZG9qaJuiZWdtbWtxdmGulEbbuE92YT9PgIBeXnu2gIBwlmiLWHfPGM5HZlQAnraokptZVQ==',
+      3,
     ],
     [
       1,
@@ -14230,6 +15587,7 @@ export const PIECE_MODEL: PieceModel = {
       'hIB9enZzcW9ubGhlanOCi4uHgXt7g5OgpaGdmZWRjYmFfnFkXWBmaGZiYGh3hYyJhYF9enZ5hpWen5uXlZGLiA==',
       220,
       'dn9+mpF+bGmBe5FakXJpeF5+jHJvh3NxboeZlIBuY6F2sz9PgIBeXnuDgIBwN8N1qIkx6DK5ZlSKq7axu5vgrg==',
+      5,
     ],
     [
       6,
@@ -14240,6 +15598,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKqvq6ejn5uYlJCMiISAfHh0cGxoZWFdWVVRVmRzgI2cqq+rp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZVVFWZHOAjQ==',
       220,
       'yKKxSTRNqLVqwVvSXNZd0JuuX2NnamtwbmF9rrpuuE92YT9PgIBeXolWgIBwlmiAgICAgICAZlSKoraXgZtZVQ==',
+      0,
     ],
     [
       0,
@@ -14250,6 +15609,7 @@ export const PIECE_MODEL: PieceModel = {
       'i4mIhYF+eXVxbGlmb36KkY+Lh4N/e3dzb3B8iZaZlZGNioWCfnp4dnR0cW5xe4ePkI6IhX96dnBuc36JlJGNjQ==',
       221,
       'UpqkvaiskY9rUFpuZW9naZujZWhvbm10dmGuk0bbuE92YT9PgIBdXnu2gIBwlmiDXHzKGNBFZlQAnLapk5tZVQ==',
+      3,
     ],
     [
       1,
@@ -14260,6 +15620,7 @@ export const PIECE_MODEL: PieceModel = {
       'gHx6dnNxb25qaGRpdYCJi4WBfXmEkJ6loZ2ZlZGNiYV+c2dgYmZoZmJgZ3aEi4mFgX16dnyHlqGfnZmTj4uGhA==',
       221,
       'd4GCmpB9bWuAfIdbi3RteWKFiW9zhXBzdYeZk4BuY6F2sz9PgIBdXnuCgIBwN8N9pIQ26DC7ZlSKp7ayvJvfrg==',
+      5,
     ],
     [
       6,
@@ -14270,6 +15631,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
       221,
       'zKKxRS9LqLFsxFrXXuBe3puuX2NnamtwbmF6rrpuuE92YT9PgIBdXolVgIBwlmiAgICAgICAZlSKo7aZgptZVQ==',
+      0,
     ],
     [
       0,
@@ -14280,6 +15642,7 @@ export const PIECE_MODEL: PieceModel = {
       'ioqIhoJ8enVxbWlmcH6Lko+Lh4N/e3dzb3F8iZaZlJGNiIWBfHp3dXRzcW91f4qQkI2IhH96dnBuc3yHk5CNjA==',
       222,
       'UJmhvKixmY9pTl1uZ25kaZqkZWlwbmxzdmGukEbbuE92YT9PgIBbXnm2gIBwlmiBYXnGGNBDZlQAm7apk5tZVQ==',
+      3,
     ],
     [
       1,
@@ -14290,6 +15653,7 @@ export const PIECE_MODEL: PieceModel = {
       'd3NzcW9ua2hma3aDioqEfnp4gpKfo6CcmJSQjIiFfXJmYmRnaWVhYGp5h4yIhYF9eXd/jpqinpqWk4+Lh4N9eQ==',
       222,
       'doOJnJF+cG58e4BagXRseWSNhHNzgXR1eIeZkIBuY6F2sz9PgIBbXnmBgIBwN8N/n4c66DC9ZlSKqLaxu5vfsw==',
+      5,
     ],
     [
       6,
@@ -14300,6 +15664,7 @@ export const PIECE_MODEL: PieceModel = {
       'naqwrKikoJyYlJCNiYWBfXl1cW1pZWFdWlZSUl1tfI2dqrCsqKSgnJiUkI2JhYF9eXVxbWllYV1aVlJSXW18jQ==',
       222,
       '0KKxQSlJp61qyFneXulg7ZuuX2NnamtwbmF4rrpuuE92YT9PgIBbXolUgIBwlmiAgICAgICAZlSKo7aZg5tZVQ==',
+      0,
     ],
     [
       0,
@@ -14310,6 +15675,7 @@ export const PIECE_MODEL: PieceModel = {
       'f4qRjYmFgn56dnJveISTmZaUjoyHg4B7eHZzcnJwbnWAiZCPiYWCfnp1cHB3hI6TkY2NjImHhH99eXRxa2lmcA==',
       223,
       'U5ugvaiqiYxrUWNtZHBfZpukYWdtbWtycWGulEbbuE92YT9PgIBfXny2gIBqlmiAW3zFGNFDZlQAmLarlZtZVQ==',
+      2,
     ],
     [
       1,
@@ -14320,6 +15686,7 @@ export const PIECE_MODEL: PieceModel = {
       'kI+NiYeBfXt1cnBqZmReYW97h4eDgHx4dHuJmKGfm5eZnJ6ajoN8eHRwbGhkYFxfa3uEhoJ8eHh+jJaamZWTkQ==',
       223,
       'eIOKmI98cG1/fn1egnRtemaOhW12g251cYeZlIBuY6F2sz9PgIBfXnyBgIBqN8OApYQ76C+9ZlSKpra0vZvgrg==',
+      3,
     ],
     [
       6,
@@ -14330,6 +15697,7 @@ export const PIECE_MODEL: PieceModel = {
       'anqPnquwrKikoJyZlZGNiYWBfXl1cW1pZWJeWlZSUFtqeo+eq7CsqKSgnJmVkY2JhYF9eXVxbWllYl5aVlJQWw==',
       223,
       '1aKxPCNGpqlpy1nkXPRf+5uuX2NnamtwbmF0rrpuuE92YT9PgIBfXopSgIBqlmiAgICAgICAZlSKo7aahJtZVQ==',
+      1,
     ],
     [
       0,
@@ -14340,6 +15708,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJqinpqWko6KiIJ/fHdzc3N0dnJsaGRsdXyAfYKQn6imop2Zk4h7d3d7gH15c25qZmJdXmt9iY2JhYF9eXVzfQ==',
       224,
       'coZ5lpSBZmKAcqJfvm6FcW5ehnVxe3lxboepm1luY6F2s3+hcjeEr5WpIYBqlsN+iZButLFFjlSKtKOZojlZVQ==',
+      1,
     ],
     [
       1,
@@ -14350,6 +15719,7 @@ export const PIECE_MODEL: PieceModel = {
       'gpKfqKainpqWjYNyYmVseH56dnBsZ2NfY3GBjIyIhIB8eHRye4qYoJ2ZlZGNiYaCfnx4cm5qaGZpcXuFhoJ/ew==',
       224,
       'bX9mmZiFZWOFbL5gt3FscF5VmWpxhmx0cYeun0bbY6F2s3+hjsiEr5i23oBqlsOEun9NtM84jlSKs6WfqDtZVQ==',
+      0,
     ],
     [
       6,
@@ -14360,6 +15730,7 @@ export const PIECE_MODEL: PieceModel = {
       'm6muqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRSXGt5gYybqa6qp6Ofm5eTj4uHg397d3NwbGhkYFxYVFJca3mBjA==',
       224,
       'wKKxUT5R4Ndpu1nFXMRbtpuvX2NnamtwbmGKrm1uuE92YX9PgICEr6NjgIBqlmh+PHLFGAD/jlSKkq2IcUFZVQ==',
+      0,
     ],
     [
       4,
@@ -14370,6 +15741,7 @@ export const PIECE_MODEL: PieceModel = {
       'laGloZ2ZlZGNiYaCfnp2cm5qZmJeXGFufoaGgn56eoWVoaWhnZmVkY2JhoJ+enZybmpmYl5cYW5+hoaCfnp6hQ==',
       224,
       'haKwnINzpadqilpyXGldgpqvYWVramtxbmF3a6duY6F2YX+hgE+Er3JrQIBqlmiAgICAgICAjlSKlYNlbTGzsA==',
+      2,
     ],
     [
       4,
@@ -14380,6 +15752,7 @@ export const PIECE_MODEL: PieceModel = {
       'doOGgn56fYqapaWhnZqWko6KhoJ+enZybmpmY19bXWZ2g4SCfnx9ipqjpaGdmpaSjoqGgn56dnJuamZjX1tbZg==',
       224,
       'jaKxk3xutbtpkVl8XGJcf5uvYWZnamtwbmF6cpNuY6F2YX+hf7CEr3drwIBqlmiAgICAgICAjlSKlIhpci+3zA==',
+      1,
     ],
     [
       5,
@@ -14390,6 +15763,7 @@ export const PIECE_MODEL: PieceModel = {
       'kZufm5eTkY6KhoKAfH15dXNtbGpmaXJ6gIJ+enZydICQnJ6bl5OQjIiEgHx4dHJubnJ0d3p8foCAfnx6dnR0gA==',
       224,
       'app2p52JeHluaXNgaXJmcVaFYmhvamt0cWFtWLpuY6F2s39PgICEr2RugIBqlmiAgICAgICAjlSKgGtUXFWOjw==',
+      1,
     ],
     [
       5,
@@ -14400,6 +15774,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4GFgX15dXN8i5mgnJiUkIyIhYF9eXZ0cnNxc3Z2eXx+f4GBgIKBgoWGi4uQk5KUkIqGgn58enZ0c29tamdncA==',
       224,
       'apuFp56JfXhtaWtcZG12bH2XZGpxa2txcWGBZoBuY0//s3+hhOCEr25+/oBqlmiAgICAgICAjlSKhnxhiTajmg==',
+      0,
     ],
     [
       0,
@@ -14410,6 +15785,7 @@ export const PIECE_MODEL: PieceModel = {
       'YGt8iY6KhoJ/e3dzdYCToKOdmpiSjoqEgIOFh4d7bmdiXVlaY3OAgoKFjZeZlpKOjo6PjYuHg397d3Nxa2lkYA==',
       225,
       'b4Zxk5aDZGKDb69cxW2DbnJXhnRye3txboepmlluY6F2s3+hcTh/r5GoIoBslsN9io10tLlBjlSKu6mWnzlZVQ==',
+      7,
     ],
     [
       1,
@@ -14420,6 +15796,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4mQjIiEgHx4dHF4h5efn5mVkYyIhIaPmJyTgXRtaGReWlhhcn+Ff316fIaQmpqYlJCMiYaBfnl1cW1rZWNhaw==',
       225,
       'aX9kmZqIZWSFaMhdvG5wbFxQmWxyhXByc4eunkbbY6F2s3+hj8d/r5O23oBslsOHuYJItNcyjlSKtaubpDtZVQ==',
+      6,
     ],
     [
       6,
@@ -14430,6 +15807,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKmvq6ejn5uXk4+Lh4SAfHh0cGxoZGBcWFRQWWh2goycqa+rp6Ofm5eTj4uHhIB8eHRwbGhkYFxYVFNZaHaAjA==',
       225,
       'xKKxTTlPqbprvlnLXM5cyJuuX2NnamtwbmGFrm1uuE92YX+he9R/r55f7oBslmh9PXHEGAD/jlSKorOFbkJZVQ==',
+      0,
     ],
     [
       4,
@@ -14440,6 +15818,7 @@ export const PIECE_MODEL: PieceModel = {
       'l6Sno5+bl5OPi4eDgHx4dHBsaGRgXFpfbXyEg4B8fIeXpKejn5uXk4+Lh4OAfHh0cGxoZGBcWl9tfISDgHx8hw==',
       225,
       'kKKxj3hstbtplFmAXGZcfpuvYWZnamtwbmF1b6duY6F2YX+hgFF/r3NlQ4BslmiAgICAgICAjlSKk4xlbS+xtQ==',
+      2,
     ],
     [
       4,
@@ -14450,6 +15829,7 @@ export const PIECE_MODEL: PieceModel = {
       'cX+FgX19iJekqKSgnJiVkY2JhYF9eXVxbWllYl5aWmJxf4OBfX2Il6SopKCcmJWRjYmFgX15dXFtaWViXlpYYg==',
       225,
       'l6KxhnFoqKpqmlqKXHFccpuvYWZsamtxbmF4dpNuY6F2YX+hgK5/r3dlvIBslmiAgICAgICAjlSKlZJpcTS3zA==',
+      1,
     ],
     [
       5,
@@ -14460,6 +15840,7 @@ export const PIECE_MODEL: PieceModel = {
       'kJ+hnZmTj42JhYOAfXx4dnFubWlnaHF6gIJ+enZydn+QnZ2bl5OPi4iEgHx4dHBvbG5zdXl9f4GCgH56dnJ0fw==',
       225,
       'aZl2pZ2JdndvaXZgbXJkc1WFZGtva21xcWFqVrpuY6F2s39PgIB/r2FrgIBslmiAgICAgICAjlSKfXBPV1aOmg==',
+      1,
     ],
     [
       5,
@@ -14470,6 +15851,7 @@ export const PIECE_MODEL: PieceModel = {
       'bW5wdXh4f3x/gH6Afn+ChIiJjIyNkIyMioaDgHx4dHBsaGRianiHjouHg4B8foWOl5iVk5KNjIqGhIF8eHRvbQ==',
       225,
       'Z5uHqZ+MfXhsZ2xdZ213bX6YY2tyamtxcWF/ZIBuY0//s3+hhCt/r2t7EYBslmiAgICAgICAjlSKhIFchDadlQ==',
+      7,
     ],
     [
       0,
@@ -14480,6 +15862,7 @@ export const PIECE_MODEL: PieceModel = {
       'Z3WFj46KhoJ+enZycXuNnqWgm5eTjouHgX+DhYeAcGhgXFpaZnZ/goGGjpeZlY+MjY+OjYmFgX17dXNvaWdhXw==',
       226,
       'aolpkpmHY2OCasBYxGt6a3NQhnB0eXZyboepl1luY6F2s3+hcjp6r4yqJIBqlsN8YYCfgG2IelSKvquXoDpZVQ==',
+      7,
     ],
     [
       1,
@@ -14490,6 +15873,7 @@ export const PIECE_MODEL: PieceModel = {
       'hJKiqaWhm5WNgnRoaXB4fXp2cGxoZGBkc4SPj4uHg397d3NvdYKTn56alpKPioiCf3x4dG9rZ2VncnyDiIJ+fQ==',
       226,
       'ZX9hl5yMZGWDZNFdvG14a1tLmG93hHR5cYeumkbbY6F2s3+hjcV6r4+224BqlsOEn4BhgJN4elSKua2cpTtZVQ==',
+      0,
     ],
     [
       6,
@@ -14500,6 +15884,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKqwrKikoJyYlJCMiISAfHl1cW1pZWFdWVVRVGFwfo2cqrCsqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVFUYXB+jQ==',
       226,
       'zKKxRS9L4NdpxFnWXOBb35uvX2NnamtwbmGDrm1uuE92YX+hecd6r5xb3YBqlmiAgICAgICAelSKjraCbERZVQ==',
+      0,
     ],
     [
       4,
@@ -14510,6 +15895,7 @@ export const PIECE_MODEL: PieceModel = {
       'lqOppaGempaSjoqGgn56dnJuamdjX1tXXGp5g4J+fIaWo6mloZ6alpKOioaCfnp2cm5qZ2NfW1dcanmDgn58hg==',
       226,
       'mqKxgWxm4NdpnVmPXHhbbpuvX2NnamtwbmF0dKduY6F2YX+hgFR6r3VhRoBqlmiAgICAgICAelSKmZRocDSkrg==',
+      2,
     ],
     [
       4,
@@ -14520,6 +15906,7 @@ export const PIECE_MODEL: PieceModel = {
       'cH2Df36GlqSqp6Ofm5eTj4uHg397eHRwbGhkYFxYVmBwfYN/foaWpKqno5+bl5OPi4eDf3t4dHBsaGRgXFhWYA==',
       226,
       'oKKxeWVj4NdpolmYXINbZJuvX2NnamtwbmF3e5NuY6F2YX+hgKt6r3lhuYBqlmiAgICAgICAelSKmJlsdDG0uA==',
+      1,
     ],
     [
       5,
@@ -14530,6 +15917,7 @@ export const PIECE_MODEL: PieceModel = {
       'j56inpqVj42IhYN/fnt5dXJwbG1paHB3foF+enZyc3+OnJ+bl5OPi4eDf3t3c3Bub3B0d3p9gYKCgX56dnJzfw==',
       226,
       'aJp0pp6LdHdwaHlhcXJiclGCZWlvbGtxbmFnVLpuY6F2s39PgIB6r19pgIBqlmiAgICAgICAelSKenFNVVaKig==',
+      1,
     ],
     [
       5,
@@ -14540,6 +15928,7 @@ export const PIECE_MODEL: PieceModel = {
       'kpSVkY2HgX17eXd1cnBua2hrdX6EhIB8eHRyeIaVnZuXk4+MiISAfHl2dHNydHR2eXt/goKEg4GBf3+Cg4aJjw==',
       226,
       'Y5uHq6GQe3huY29faG14anyWZmpxa2txcWF9YYBuY0//s3+hhjh6r2h6IoBqlmiAgICAgICAelSKhIFagjeMiA==',
+      1,
     ],
     [
       0,
@@ -14550,6 +15939,7 @@ export const PIECE_MODEL: PieceModel = {
       'anuJkI2JhYF9eXVxcn2Pn6SgnJiUkIyGgnyBhYOCcWhhW1dZZnaBgYOJkZmZlJCNjo6OjIeEgHx4dHBuamRgXg==',
       227,
       'aohjjpiHYmKFaspYyWp6a3RKhnBzenZyboepmlluY6F2s3+hdDt4r4upJoBqlsN8ZX+hgG2JelSKwrGVnjtZVQ==',
+      7,
     ],
     [
       1,
@@ -14560,6 +15950,7 @@ export const PIECE_MODEL: PieceModel = {
       'a32LkY6KhoJ+enZycHaGl6GempeRjYmEgoiRlpeGd2xmYV5aXGd2gIN+eX2DjpmbmpaSjYeFgX16dXFtamViYQ==',
       227,
       'ZH9hk5yNY2SEY9dewWl5a1tHlnB6gnR8cYeunUbbY6F2s3+hi8R4r4622YBqlsOEm4FfgJN3elSKvbObpD1ZVQ==',
+      7,
     ],
     [
       6,
@@ -14570,6 +15961,7 @@ export const PIECE_MODEL: PieceModel = {
       'anqLmqmvramloZ2ZlZGNiYWBfXp2cm5qZmJeWlZSUVtqeouaqa+tqaWhnZmVkY2JhYF9enZybmpmYl5aVlJRWw==',
       227,
       '0KKxQCpJ4NdpyFneXOlb7ZuvX2NnamtwbmF+rm1uuE92YX+heqJ4r5lYrIBqlmiAgICAgICAelSKjbaAaUVZVQ==',
+      3,
     ],
     [
       4,
@@ -14580,6 +15972,7 @@ export const PIECE_MODEL: PieceModel = {
       'l6Wrp6Ofm5eTj4uHg397eHRwbGhkYFxYVl9ufIJ/foiXpauno5+bl5OPi4eDf3t4dHBsaGRgXFhWX258gn9+iA==',
       227,
       'oqKxdmNh4NdppVmcXIdbaJuvX2NnamtwbmFxeKduY6F2YX+hgFZ4r3ZdSYBqlmiAgICAgICAelSKmJtocDOglQ==',
+      2,
     ],
     [
       4,
@@ -14590,6 +15983,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKWrp6OfnJiUkIyIhIB8eHRwbGhlYV1ZVVpod4KAfoiYpauno5+cmJSQjIiEgHx4dHBsaGVhXVlVWmh3goB+iA==',
       227,
       'p6KxcF1f4NdpqFmjXJFbcZuvX2NnamtwbmF0f5NuY6F2YX+hgKl4r3petoBqlmiAgICAgICAelSKl6FsdC6toQ==',
+      0,
     ],
     [
       5,
@@ -14600,6 +15994,7 @@ export const PIECE_MODEL: PieceModel = {
       'g4F/e3dzc3yMnKKhnJaSjIiGgoB/fHp3c29ubGlmanN7gH97d3NzfIuZn5yYlJCMiIR/fXl1cG1sbXJ2en+BhA==',
       227,
       'aph2pZ2Jc3ZvaXphdHJgcVOCZ2lxbWtxbmFkVLpuY6F2s39PgIB4r15mgIBqlmiAgICAgICAelSKeHVLU1aHig==',
+      2,
     ],
     [
       5,
@@ -14610,6 +16005,7 @@ export const PIECE_MODEL: PieceModel = {
       'jYqIhIB8eHVxbWllY2t5iI6MiISAfH6FjJWXk5OQj4yJiYOCfXdzb2ttbnF4eXyAgICBfX18fH2Bg4aKi46MjQ==',
       227,
       'ZJuIqqGQeHduY3JfaW13anyWZWtxa2xxcWF7YYBuY0//s3+hhV14r2Z3U4BqlmiAgICAgICAelSKgoVXfzaIiA==',
+      5,
     ],
     [
       0,
@@ -14620,6 +16016,7 @@ export const PIECE_MODEL: PieceModel = {
       'cXd7d3RwbGhkYGNwgIuLh4N/e3d0eIaVoJ+bl5OPi4eDf3t3dHBveYKLinluYGJwgI2MiISNmJ+jnZaPhnpvbw==',
       228,
       'bYNumJmFaWd4bZ1drW+JbFVwh7NzfIpxcayWc3huY6F2s4mhmmpNXnB9gIWHN8N2l6cn6FVzjnmKqWqBipvqwQ==',
+      3,
     ],
     [
       1,
@@ -14630,6 +16027,7 @@ export const PIECE_MODEL: PieceModel = {
       'jY+PhX1ycHN3e3mBipGUjYR5cXJ0d3dzb2tocoGPlpKOioaCfnp3c29rb3yMlpaSjoqIjI+Pi350bG1zfYeFiQ==',
       228,
       'R4aNp6nxbH5tQ6dqammKcJtxfZ+nc4aTiayudkbbuE92YYlPgIBNXnK2gICHlmilmq2fXc8gjnmKq22CbEJZVQ==',
+      0,
     ],
     [
       2,
@@ -14640,6 +16038,7 @@ export const PIECE_MODEL: PieceModel = {
       'hIySjoqGgn97d3Nva2djYmx5g4eDgHx4gIuVn5qYlpCMh4SAfXlzcXB3fYOHf3t4dXR2eHyBhYmMi4qHhYF3fw==',
       228,
       'Y5Vqk6KRc3FwYY1Ye2KSaph+aHBza29ycGGedVduY6F2YYmhh9xNXnGKgISHlmh1bl6aXX9cjnmKfn+AiUNZVQ==',
+      7,
     ],
     [
       3,
@@ -14650,6 +16049,7 @@ export const PIECE_MODEL: PieceModel = {
       'cX+FgX1+ipqmqKSgnJiUkIyIhYF9eXVxbWllYV1ZWGJxf4WBfX6KmqaopKCcmJSQjIiFgX15dXFtaWVhXVlYYg==',
       228,
       'mKKxg25n4Ndpm1mMXHVbb5uvX2NnamtwbmF3bYhuuE92YYmhfuJNXmxcgICHlmiAgICAgICAjnmKmWVrVErGqQ==',
+      1,
     ],
     [
       4,
@@ -14660,6 +16060,7 @@ export const PIECE_MODEL: PieceModel = {
       'i5eZlZGNiYWBfnp2cm5qaGt4iJCRjYmFgX56dnJwcnyLlZeVkY2JhYF+enZybmpoa3iIkJGNiYWBfnp2cm5wfA==',
       228,
       'U6KwyqeprrFpUlpwXG9cbpuvYGVramtxbmFpS6luY6F2YYmhfyBNXldogICHlmiAgICAgICAjnmKmEdJUXOkqQ==',
+      0,
     ],
     [
       6,
@@ -14670,6 +16071,7 @@ export const PIECE_MODEL: PieceModel = {
       'bXuAhZKhrKunpKCcmJSQjIiEgHx4dHBtaWVhXVlVU15te4CFkqGsq6ekoJyYlJCMiISAfHh0cG1pZWFdWVVTXg==',
       228,
       't6KxXEpW4NdptFm4XK9bm5uvX2NnamtwbmGYrmduuE92YYmhZpVNXpVjgHuHlmhxYU6fXV3/jnmKlI6OeDdZVQ==',
+      3,
     ],
     [
       5,
@@ -14680,6 +16082,7 @@ export const PIECE_MODEL: PieceModel = {
       'foeJhYF9eXl7iZieoJyYlJCNiYWBfXl1cW1pZWFgY3GAh4mFgX15eX+JmJ6dnJiUkI2JhYF9eXVxbWllYmFjcQ==',
       228,
       'd6GvrJF9l5dre1pfXnZdfpquYmhtamtxbmFFRbpuY6F2YYlPgIBNXlNRgICHlmiAgICAgICAjnmKi0I/RoCMqQ==',
+      1,
     ],
     [
       5,
@@ -14690,6 +16093,7 @@ export const PIECE_MODEL: PieceModel = {
       'go+RjYmFgn56dnJvdIGRmZmVkY2JhYJ+enZzc3V5fX9/goGCgX+Af4B/f359gYCHiYyOjImFgn56dnJuamZncw==',
       228,
       'VqCfvKeid4RsVXBpfWpjapqWYmduamtxbmFwT5luY0//YYmhgN9NXllqgICHlmiAgICAgICAjnmKnEBPdmynng==',
+      4,
     ],
     [
       0,
@@ -14700,6 +16104,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYeNiYWBfXp2dH6Om6GdmZWRjYmFh42Pkop6dGtkXl5ncnt7d3J5iJiem4t7dnuGj5GNiYWBfXp2cm5qZmJgag==',
       229,
       'bYRxmZmGamh3bJpcq2+Da1dxia9zfYlxc6yWcnhuY6F2s4mhnHBLXm99gIiBN8N5maMo6FZyjnmKqWuAiZvpzA==',
+      6,
     ],
     [
       1,
@@ -14710,6 +16115,7 @@ export const PIECE_MODEL: PieceModel = {
       'jY2Ng3p0c3N3eHmEjZOUi4F0cXJ1eXZybmprdoaSlZGNioaCfnp2cm5qb3yMlpWRjYqHi46Pi350a21zf4mHig==',
       229,
       'RYiPqan/bHxuQaVqamiHcZtyfaCcc4WNhKyudUbbuE92YYlPgIBLXnG2gICBlmidma+dXdAdjnmKq22Ca0JZVQ==',
+      0,
     ],
     [
       2,
@@ -14720,6 +16126,7 @@ export const PIECE_MODEL: PieceModel = {
       'ho2SjoqGgn56dnNwa2hkYm96g4eDf3t5fomWnpyYlJCMiISAfHl1b290fIWGgXx4d3R4eHyBg4eLioqIgn54fg==',
       229,
       'YpVpk6OSc3FyYI5Yd2KRapt+aG9zbG1xcGGedFduY6F2YYmhhuJLXnCKgISBlmh2bV6dXX9ajnmKe3x/h0NZVQ==',
+      3,
     ],
     [
       3,
@@ -14730,6 +16137,7 @@ export const PIECE_MODEL: PieceModel = {
       'cX+FgX19iJekqKSgnJmVkY2JhYF9eXVxbWllYl5aWGJxf4WBfX2Il6SopKCcmZWRjYmFgX15dXFtaWViXlpYYg==',
       229,
       'l6KxhnFo4NdpmlmKXHFbcpuvX2NnamtwbmF1aYhuuE92YYmhfONLXmpbgHyBlmiAgICAgICAjnmKmmNpUkzGqQ==',
+      1,
     ],
     [
       4,
@@ -14740,6 +16148,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJibl5OPi4eDf3t3c29rZ2Vte4qRj4uHg397d3NvcX2MmJuXk4+Lh4N/e3dzb2tnZ217io+Pi4eDf3t3c29xfQ==',
       229,
       'WaKxx6WerK9pWVluXHRcaJuvYGVnamtwbmFmS6luY6F2YYlPgIBLXldkgICBlmiAgICAgICAjnmKm0ZJUXOyzA==',
+      0,
     ],
     [
       6,
@@ -14750,6 +16159,7 @@ export const PIECE_MODEL: PieceModel = {
       'aXiBhZKhrKyopKCcmJSQjIiFgX15dXFtaWVhXVlVUlppeIGFkqGsrKikoJyYlJCMiIWBfXl1cW1pZWFdWVVSWg==',
       229,
       'uqOyWUZV4Ndptlm8XLZbppuvX2NnamtwbmGXrmduuE92YYmhY49LXpVhgHiBlmhzYE+dXVv/jnmKopCPeDhZVQ==',
+      3,
     ],
     [
       5,
@@ -14760,6 +16170,7 @@ export const PIECE_MODEL: PieceModel = {
       'foWHg397enyHlp+hn5uXk4+Lh4N/e3h0cGxoZGBfYW5+hYeDf3t6foeWn6Cfm5eTj4uHg397eHRwbGhkYF9hbg==',
       229,
       'f6Gvo4p4mJhqg1xpX29cgZuuYmhsamtxbmFDRbpuY6F2YYlPgIBLXlNQgICBlmiAgICAgICAjnmKi0JASH6MqQ==',
+      1,
     ],
     [
       5,
@@ -14770,6 +16181,7 @@ export const PIECE_MODEL: PieceModel = {
       'iZaZlZGNiYWBfXl2dHV4e4CBgoaFhYOAgH9+fn18fHx+goWKi4uJhYF9eXVxbWppb36MkpGNiYWBfXl1cW1ueg==',
       229,
       'T6Cfv6m1d39rTHNse2VebJqWYmduamtwcGFuS5luY0//YYmhgxxLXldrgISBlmiAgICAgICAjnmKnUVKcnGopA==',
+      3,
     ],
     [
       0,
@@ -14780,6 +16192,7 @@ export const PIECE_MODEL: PieceModel = {
       'eoeOioaCfnp2c3qIl6CempaSjoqGhouPkY1/dG5mX19lcHp+eHR1g5Gcno+BdHmBjJKOioaCfnp2cm5rZ2Ngag==',
       230,
       'aoRwm5uIamp3aptaqXB8aVZxiK1zfIhxcqyWb3huY6F2s4mhm2pPXm9/gIeBN8N5maEo6FVujnmKqWeJkpvowQ==',
+      6,
     ],
     [
       1,
@@ -14790,6 +16203,7 @@ export const PIECE_MODEL: PieceModel = {
       'jY6Ng3t0cnR3d3aBjJKTin9xcXN1enZybmpueoqVlZGNiYWCfnp2cm5qbXmJlJWRjYmHi4+Pi350bHB3gYqGig==',
       230,
       'SIiPqanabHlvRaJqbmWIcJtyfJ+dc4WMhKyudUbbuE92YYlPgIBPXnO2gICBlmifma2fXdAljnmKY2yBa0FZVQ==',
+      0,
     ],
     [
       2,
@@ -14800,6 +16214,7 @@ export const PIECE_MODEL: PieceModel = {
       'g4uSjoqGhIB8eHJua2djZXF9hoeDf3t4fIeUnpyYlJCMh4N/e3l1cW52foeJgn54eXV3enyBg4eIiYiEg312fg==',
       230,
       'XpVplaSWc3NxXY9bf2KRa5h9aHJza3BybmGecFduY6F2YYmhhNhPXnCOgICBlmh0bmOaXX5VjnmKfXiHkERZVQ==',
+      7,
     ],
     [
       3,
@@ -14810,6 +16225,7 @@ export const PIECE_MODEL: PieceModel = {
       'coCFgn58g5Kgp6WhnZmVkY2JhYJ+enZybmpmYl5aWGNygIWCfnyDkqCnpaGdmZWRjYmFgn56dnJuamZiXlpYYw==',
       230,
       'k6Kxi3Vq4Ndpl1mFXGxbd5uvX2NnamtwbmF0ZohuuE92YYmhfOZPXmpcgHyBlmiAgICAgICAjnmKml5uV03DqQ==',
+      1,
     ],
     [
       4,
@@ -14820,6 +16236,7 @@ export const PIECE_MODEL: PieceModel = {
       'jZqcmJSQjIiEgX15dXFtaWVmb36Mj4yIhIF9eXVxcn6NmpyYlJCMiISBfXl1cW1pZWZvfoyPjIiEgX15dXFyfg==',
       230,
       'XqKxxKKV4NdpX1lqXHdbZJuvX2NnamtwbmFkSqluY6F2YYlPgIBPXlhigICBlmiAgICAgICAjnmKmEdQWHGswQ==',
+      0,
     ],
     [
       6,
@@ -14830,6 +16247,7 @@ export const PIECE_MODEL: PieceModel = {
       'aXiBhZKhrKyopKCcmJSQjIiFgX15dXFtaWVhXVlVUlppeIGFkqGsrKikoJyYlJCMiIWBfXl1cW1pZWFdWVVSWg==',
       230,
       'uqOyWUZV4Ndptlm8XLZbppuvX2NnamtwbmGXrmduuE92YYmhZJVPXphjgHmBlmh0YU+fXV3/jnmKoo+XgDlZVQ==',
+      3,
     ],
     [
       5,
@@ -14840,6 +16258,7 @@ export const PIECE_MODEL: PieceModel = {
       'e4SGgn56e4OSoKOinpqWko6KhoJ+enZyb2tnY19dX2x7hIaCfnp7g5Kgo6KempaSjoqGgn56dnJva2djX11fbA==',
       230,
       'haGvm4NzmJhqilpyXWlcgZuuYmdsamtxbmFCRbpuY6F2YYlPgIBPXlRPgICBlmiAgICAgICAjnmKi0NIUHuNqQ==',
+      1,
     ],
     [
       5,
@@ -14850,6 +16269,7 @@ export const PIECE_MODEL: PieceModel = {
       'hZKVkY2JhYF9enZybmxygI+WlZGNiYWBfXp3dnd7gIOGh4eFhYOCgX9+fHt5enl7fYCHiYqJhYF9enZybmpqdg==',
       230,
       'SKCbwKrbd3xqRXdtdmJobZqWYWZtamtxcGFtSZluY0//YYmhgxlPXldugISBlmiAgICAgICAjnmKnktNdXSmnw==',
+      4,
     ],
     [
       0,
@@ -14860,6 +16280,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYeNiYWBfXp2c3uJmJ+dmZWRjYmFgX16dnJucn2GiX1vYmh0gYuKhIKJlJ2jn5eTiYFyb3N2fHp2cm5qZmJgag==',
       231,
       'a4dynJuHamp2a5lbqHB9a1pyh6xwe4VxcqyWcHhuY6F2s4mhmn9OXm9+gIZ7N8N7l6As6FdtjnmKqGiKk5vpwQ==',
+      2,
     ],
     [
       1,
@@ -14870,6 +16291,7 @@ export const PIECE_MODEL: PieceModel = {
       'jIuKgHd2dXR4dHqIkJWOh3tzc3R4eXVxbWlwfo2XlJCMiISAfXl1cW1pcH6Nl5SQjIiHi46OiHxzam92gouHiw==',
       231,
       'R4mRrKnpbHpuQ6Bqa2aJcJt0fJ2Rc4WHf6yudEbbuE92YYlPgIBOXnK2gIB7lmiYmKucXdIgjnmKZGyCa0FZVQ==',
+      0,
     ],
     [
       2,
@@ -14880,6 +16302,7 @@ export const PIECE_MODEL: PieceModel = {
       'dX+GhoJ9eXd2dnp9gYaJiomHhIB8eH+HjpGPi4eDfnp2cm5qZmNmcn6Gh4N/e3iAiZafmZeTjoyIhIB8eHJubw==',
       231,
       'YJVqlaSUcnJxXpBaemGQa5t9aXZ2bHBxbmGecVduY6F2YYlPgIBOXnCMgIB7lmh3b2acXX9VjnmKfomIkURZVQ==',
+      5,
     ],
     [
       3,
@@ -14890,6 +16313,7 @@ export const PIECE_MODEL: PieceModel = {
       'lKKopKCcmJSQjIiEgX15dXFtaWVhXVlbZ3eDhIF9e4WUoqikoJyYlJCMiISBfXl1cW1pZWFdWVtnd4OEgX17hQ==',
       231,
       'kaKxjXZr4NdplVmCXGdbfJuvX2NnamtwbmFyZIhuuE92YYmhfOhOXmdbgHx7lmiAgICAgICAjnmKmlxsVFC+qQ==',
+      0,
     ],
     [
       4,
@@ -14900,6 +16324,7 @@ export const PIECE_MODEL: PieceModel = {
       'hI2NiYWBfXl2c3SBkJqdmZWRjYmFgX15dnJuamZkZ3WEjY2JhYF9eXZydIGQnJ2ZlZGNiYWBfXl2cm5qZmRndQ==',
       231,
       'Y6KxwJ+PsLJpZVplXXlcapuvYWZnamtwbmFhSqluY6F2YYlPgIBOXldfgIB7lmiAgICAgICAjnmKl0hQWHKfqQ==',
+      3,
     ],
     [
       6,
@@ -14910,6 +16335,7 @@ export const PIECE_MODEL: PieceModel = {
       'l6avq6ejn5uXk4+MiISAfHh0cGxoZGBcWFVSXGt5gomXpq2rp6Ofm5eTj4yIhIB8eHRwbGhkYFxYVVJca3mAiQ==',
       231,
       'vaOxVUJTnp9quVrBXb1drZqvX2NnamtwbmGWrmduuE92YYmhZoBOXpdggHp7lmh3YU+cXVj/jnmKoo+XgDlZVQ==',
+      0,
     ],
     [
       5,
@@ -14920,6 +16346,7 @@ export const PIECE_MODEL: PieceModel = {
       'n6OkoJyYlJCMiISAfHh1cW1pZWFdW19tfISEgHx9gpGfo6SgnJiUkIyIhIB8eHVxbWllYV1bX218hISAfH2CkQ==',
       231,
       'jKKwk3xvm5xqkFp7XWFcfpuuYmdnamtwbmE/RrpuY6F2YYlPgIBOXlVNgIB7lmiAgICAgICAjnmKi05JUXuMqQ==',
+      2,
     ],
     [
       5,
@@ -14930,6 +16357,7 @@ export const PIECE_MODEL: PieceModel = {
       'h5OXk4+Lh4N/e3dzb2tqcoCPlZOPi4eDf3t5eHl9gIaJiYmIhoWDgH99e3t5eHd4eX2ChomIh4N/e3dzb2tsdw==',
       231,
       'SaCXwKrUdnpqRXhscGdva5iWYmduamtxcGFqSJluY0//YYmhgxdOXlZrgIR7lmiAgICAgICAjnmKf01MdHeknw==',
+      0,
     ],
     [
       0,
@@ -14940,6 +16368,7 @@ export const PIECE_MODEL: PieceModel = {
       'jJijn5uXkpCKiIR+fHyAgX5yaWlwgZqoq56FbVdWX3OMlpeVhIB/goaCfnp3cnBqZmReY3B+iouHhYF9eXZzfA==',
       232,
       'ZXp5gp6Na2xtZplfl21eZptvqqDAfICRy9KuqUbbuE92YXRPgIB5Xo62gIDVlmj/yrS7GNI4Zp+KfbbLtptZVQ==',
+      1,
     ],
     [
       1,
@@ -14950,6 +16379,7 @@ export const PIECE_MODEL: PieceModel = {
       'k6Gno5+bl5OPi4eDf3t4dHBsaGRgXF9oc3uChouUnaSnpp2NjIyOkY2Ig4F9eXZya2lmYl5aVl9we4WBfXt6hA==',
       232,
       'ko+BenZrZluCk3CClm+mb25wf3t5dG9ycIeYrl1uY6F2s3RPgIB5XpF8gIDVN8MANkxF6C7IZp+KeLbM1ptZVQ==',
+      1,
     ],
     [
       8,
@@ -14960,6 +16390,7 @@ export const PIECE_MODEL: PieceModel = {
       'r8XR08zCuK2hlId8b2VXS0E1Li42S11kYmVsdn2BhIGAgX+AgYCBgYGBgIB/gICAgX6Bfn6Af39/gYiRm52boA==',
       232,
       'bgAuQXh4WVP/Un9cgWRrapoA/253/2tx/4dWWnRuuE92YXRPgIB5Xl9lgIDVlmiAgICAgICAZp+KLbZ+aJuFkw==',
+      0,
     ],
     [
       8,
@@ -14970,6 +16401,7 @@ export const PIECE_MODEL: PieceModel = {
       'iJKboJaHf3dwbWhiXltea3uCgn57d3N0eomWmpuZlZSPjIuHhYN/f3t5d3N0dHNxcm5uc3qJkZaVko6KhoJ+gA==',
       232,
       'bHlihZuHdXhxbW5YnWOXb1mDkW12iWxyrIc1Q7puY6F2s3RPgIB5XlJTgIDVlmiAgICAgICAZp+Ki7ZfZ5uDrA==',
+      4,
     ],
     [
       8,
@@ -14980,6 +16412,7 @@ export const PIECE_MODEL: PieceModel = {
       'gJGbmpaYoayys66oopqVjYeBeHFoYFVKRElPWlxcYnGCjZGQkJGRk46Pi4iJhYeGhIN/fXt4dnVzcW9ta2hmcQ==',
       232,
       'jR85UW1oWVX/oMqK/2LRhFQU53F5/2xx/4dFVoxuY6F2s3ShuZV5Xl1UgMbVlmiAgICAgICAZp+KLLZ6gpuEpA==',
+      0,
     ],
     [
       8,
@@ -14990,6 +16423,7 @@ export const PIECE_MODEL: PieceModel = {
       'Xl5qeomQkZGRkZGQkpGOj46LiIaDgYF9e3d0cm5saWdmZGdyhJSalpSYoaitqqahnZeRjYWAenFsYFZMSVBWXg==',
       232,
       'kjhFWG1nXVj5nqmN7m7EeEMyxnF62mxx7odDVaNuY6F2s3ShRmp5XlxSgDrVlmiAgICAgICAZp+KMLZ5gZuOnw==',
+      3,
     ],
     [
       0,
@@ -15000,6 +16434,7 @@ export const PIECE_MODEL: PieceModel = {
       'i5ijnZuXk4+Lh4OAfH6AgH1xaGtyhJupqp2DaFdWYXeOlZiRhIGAgoWAfXl1cm5rZmJeZXKDjYuIhIB8eHZyew==',
       233,
       'Y3x3gp+Pam1sZJtglG5cZ5tuqZ66fH+OytKuqUbbuE92YXRPgIB3Xoy2gIDTlmj/y7K9GNM5Zp+KjLbCrJtZVQ==',
+      1,
     ],
     [
       1,
@@ -15010,6 +16445,7 @@ export const PIECE_MODEL: PieceModel = {
       'j56no5+bl5OPi4eDf3x4dHBsaGRgXGBpdX6ChomUoKaqpJqOiYyPj42Hg4F7enZwbmpkYl5YV2FufYWBf3x4gQ==',
       233,
       'j5B+e3hsZVuEkXR/m22ocWtsfXp0c3F1cYeYrl1uY6F2s3RPgIB3Xo98gIDTN8MANU5D6C3HZp+KjbbFz5tZVQ==',
+      1,
     ],
     [
       8,
@@ -15020,6 +16456,7 @@ export const PIECE_MODEL: PieceModel = {
       'scbS1s7Gu6+ilId9cWVWSj81Lys0RVlhX2VteH+CgoCBf4B/fn99gIB/gYCBgICBgYKCf4GAf4B+f4SPmKCeoQ==',
       233,
       'awAsQHd6WFL/Uo5agmdeapkA/212/2tx/4dTWXRuuE92YXRPgIB3Xl5lgIDTlmiAgICAgICAZp+KNbZ1XpuGkw==',
+      0,
     ],
     [
       8,
@@ -15030,6 +16467,7 @@ export const PIECE_MODEL: PieceModel = {
       'b3iAf3x5cnFqaWxzgomRlJGRj46OioqHhIaCf356d3ZycW1qaGRmanmIjI6KhoJ+gIiYpaejn5iRjYZ/c2heYw==',
       233,
       'bndfg5qFdnd2b3hZmmSZcluAlm11jWxxs4cxQ7puY6F2s3RPgIB3XlFRgIDTlmiAgICAgICAZp+KjrZWXpuBqw==',
+      0,
     ],
     [
       8,
@@ -15040,6 +16478,7 @@ export const PIECE_MODEL: PieceModel = {
       'fpCZmJaeqLGzsq2noZqUjoiBenFoYFZKRERNVl1eY3KDj5GQkpGSkI+NioqKiIiEg4KAfnx4dnRycm5samZncg==',
       233,
       'jhY1T2lnWFT/otCO/2LWhkwO7nJ7/2xy/4dAVIxuY6F2s3ShtpN3XltTgMLTlmiAgICAgICAZp+KNbZweZuCpA==',
+      0,
     ],
     [
       8,
@@ -15050,6 +16489,7 @@ export const PIECE_MODEL: PieceModel = {
       'dIKUoaSjqLK3uK6impCHgHp2cGxmYFxWU1NYYGprZ2t0iZadnZmXlZOPjYqHhoCAenh6dnVzcHBwbm9wbnFvbg==',
       233,
       'lC5BVWlmW1f/oa2Q+W/Nez4sz3B56Gxy+Yc+VKNuY6F2s3ShSWx3XltRgD7TlmiAgICAgICAZp+KNbZveJuNpw==',
+      6,
     ],
     [
       0,
@@ -15060,6 +16500,7 @@ export const PIECE_MODEL: PieceModel = {
       'ipiioJqWk46MhoR/e36Bgn5vaWx0i6Csq5d+Y1RWYnuPlZaMgX2BhISBe3lzcW1nZWBgbHqIjoqHhIB8eHVxew==',
       234,
       'YH12gqGTam9sYKJjkGxlZJtrrJy7fH6OzdKuqUbbuE92YXRPgIByXoi2gIDYlmj/zKu9GNQ3Zp+Kk7a9p5tZVQ==',
+      1,
     ],
     [
       1,
@@ -15070,6 +16511,7 @@ export const PIECE_MODEL: PieceModel = {
       'j52mop6al5OPi4eDf3t3c29rZ2NgXWNudIGDho2WoaipoZOLjIyRkYuJg399d3Vva2ljYltYWmZzgYWBf3t3gA==',
       234,
       'jZB7fntuZVuAj3p8nWuocmxqgIBydHFxcoeYrl1uY6F2s3RPgIByXot8gIDYN8MANFVD6CzJZp+Kl7bAyptZVQ==',
+      1,
     ],
     [
       8,
@@ -15080,6 +16522,7 @@ export const PIECE_MODEL: PieceModel = {
       'tsnT1c/HvrOllol8cWRWSj83LiovPVJeXWNud3+CgH9+fn9+fn1+fn6Af4GBgIKAg4SDhIGCgYCAf4ONl5+ipQ==',
       234,
       'aQApPXV7WFH/UJBYgmlea5oA/213/2ty/4dSWXRuuE92YXRPgIByXl1kgIDYlmiAgICAgICAZp+KKbZwWZuRlw==',
+      0,
     ],
     [
       8,
@@ -15090,6 +16533,7 @@ export const PIECE_MODEL: PieceModel = {
       'b3eAfXp4cW5raG96hY+UlJOQjYyMi4iIhIOAfHx6e3dzcmtqaGRnbXmIjY2KhoKAgo6epKejnZmSioR8bmVcYQ==',
       234,
       'b3NcgZmEd3Z5cH5almWZc19+nGx0kWtyuYcvQ7puY6F2s3RPgIByXlFQgIDYlmiAgICAgICAZp+KiLZRWZuBtQ==',
+      0,
     ],
     [
       8,
@@ -15100,6 +16544,7 @@ export const PIECE_MODEL: PieceModel = {
       'c4WSmpmWk5CQjIuJhYSCf357enp5eHVzb3JucHBwcG93hpeio6iwu8C7sKWdk4qFfHZwamRdWFFMSU5YY2xmag==',
       234,
       'jwswTGZlV1P/pNOQ/2Hfik0I9292/2xz/4c7U4xuY6F2s3Shs5NyXllRgL7YlmiAgICAgICAZp+KLbZqcpuBrA==',
+      4,
     ],
     [
       8,
@@ -15110,6 +16555,7 @@ export const PIECE_MODEL: PieceModel = {
       'YW+CjJKQj5SQj5KOkZCMi4eGhYSCfnp5dXNxbWtnZWJjb3+Ol5aSnqetsa2opJ6YlI6KhH13bWVbUEZJT1ddXQ==',
       234,
       'lCI6UmdlWlb/oqeU/3PjeT0k2W54+mxz/4c6U6NuY6F2s3ShTGxyXllPgELYlmiAgICAgICAZp+KSrZpcZuMpg==',
+      3,
     ],
     [
       0,
@@ -15120,6 +16566,7 @@ export const PIECE_MODEL: PieceModel = {
       'naqrm4BlVVZjeY+Wlo2CgIGEhX99eXVxbGlkYF5od4aOioiEgHx4dnJ6iZiioJyXlI+Lh4OBe3x/gH5zampxhw==',
       235,
       'YX11gaCRaW5wYqRilGxjZJtqrJy7e36OztKuqkbbuE92YXRPgIB0Xoq2gIDZlmj/z6u+GNQ5Zp+KmLa9p5tZVQ==',
+      0,
     ],
     [
       1,
@@ -15130,6 +16577,7 @@ export const PIECE_MODEL: PieceModel = {
       'j52mop6alpOPi4eDf3t3c29rZ2NfXWNudIGDho6apKmqno+Ni4+TjouHg397eXNxa2dkX15XWWZzgYWBf3t3gA==',
       235,
       'jo95fXptZVqCkH19omqqcWxpf4BzdHB0cYeYrl1uY6F2s3RPgIB0Xox8gIDZN8MAMVVC6CzHZp+KmbbAyptZVQ==',
+      1,
     ],
     [
       8,
@@ -15140,6 +16588,7 @@ export const PIECE_MODEL: PieceModel = {
       't8rV1tDIv7SomYt/cmVXSj81LigsOkxbW2Jtd4CCgIB+e3x8fH5/fn5/f4CAgoGCg4KDg4SDg4GAf4KKlaGjqA==',
       235,
       'ZgAoPHR8V1H/T5NYgGphapoA/2x1/2tx/4dPV3RuuE92YXRPgIB0XlxkgIDZlmiAgICAgICAZp+KKLZtVpuPlw==',
+      0,
     ],
     [
       8,
@@ -15150,6 +16599,7 @@ export const PIECE_MODEL: PieceModel = {
       'bnd/fHh3cGxqZ3J/ipKVkpCQjo2Ni4mHhIN/f316eXVxcG5raWVlbHqIjo6KhoKBhpCgqKWknZeTiYF3a2NbYw==',
       235,
       'cHFaf5iDd3V8cYZbkmeYdmF8oGxzk2txvocrQrpuY6F2s3RPgIB0XlBPgIDZlmiAgICAgICAZp+KirZOVpt/sQ==',
+      0,
     ],
     [
       8,
@@ -15160,6 +16610,7 @@ export const PIECE_MODEL: PieceModel = {
       'dIWTmpqYlJKPjIuHhYOCgnx+enZ4dXV1cnFwb3BwbnF5iZqkpq22vsC2rqOYk4uBf3ZvbGRcWVFLR0lUYGlpag==',
       235,
       'kgAsSGFjVlH/qL6Z/2z/jEYD/m91/2xx/4c3UoxuY6F2s3ShtpJ0XllQgMLZlmiAgICAgICAZp+KMrZocZt9nw==',
+      4,
     ],
     [
       8,
@@ -15170,6 +16621,7 @@ export const PIECE_MODEL: PieceModel = {
       'eYiVnpyamJaSkI6IhoKBf3t6dnV3c3JxcXBwb2twbnF3hJaipqaxt722q6GWj4iCe3dxa2VfWVVRTVFYYW1pbA==',
       235,
       'lxk4TmJiWVT/p6WZ/3b3ezkb3nB1/2xy/4c2UaNuY6F2s3ShSW10XllPgD7ZlmiAgICAgICAZp+KMbZncJuKqQ==',
+      4,
     ],
     [
       0,
@@ -15180,6 +16632,7 @@ export const PIECE_MODEL: PieceModel = {
       'eXd4dHFtaWZtfIqTkIyIhIB8eHRxbXSCkZqYlJCMiIiHhYF4cnR9h5GNkZ+qr6aSgXBdUVVgbnNvd4KKj4l/ew==',
       236,
       'SYGTm6jSd4NpRXRycm+RaZuFqoCTgneDy4etqmNuuE92YWah4nFUXnS4gPeBN2jk0YCAgHx8ZlSKpJqpk5tZVQ==',
+      3,
     ],
     [
       1,
@@ -15190,6 +16643,7 @@ export const PIECE_MODEL: PieceModel = {
       'hJKZlZGOioaFhYN/d29tc3uHioaKjI+NhHtycnR3enR6hY6Uj4iAfHt7enZybmpnb32MlJGOioaCfnp2cm5sdQ==',
       236,
       'TJKbtKnCc4VqSYJuXml0cZuNcYCScHaDhGGurkbbuE92YWahHo5UXna2gAmBN2gcL4CAgISEZlSKppyqlJtZVQ==',
+      1,
     ],
     [
       2,
@@ -15200,6 +16654,7 @@ export const PIECE_MODEL: PieceModel = {
       'hI+boZyYk4+LioaGg4GCfn98enl1dXFuaWVeZXF7hISAfHh4gpKbnZmWko6KhoJ+enZybmpmYmhyfoiIhIB8eg==',
       236,
       'c5eFlpaBcXB+c4dkZ2h3cZeAZnB3a3BzbmF4foBuY6F2YWZPgIBUXmNngICBN2iAgICAgICAZlSKdbZ2f5uMhQ==',
+      1,
     ],
     [
       4,
@@ -15210,6 +16665,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4KDf32Ek6KopqKempaSjouHg397d3Nva2djX1tXWmd3goN/fYSToqimop6alpKOi4eDf3t3c29rZ2NfW1daZw==',
       236,
       'mqKxgW1mtL1pnVqPXXhcbpuvYWZnamtwbmFdd7puY6F2YWahf35UXmFTgICBN2iAgICAgICAZlSKkHtze5uTqQ==',
+      3,
     ],
     [
       3,
@@ -15220,6 +16676,7 @@ export const PIECE_MODEL: PieceModel = {
       'mqiuqqainpqWko6KhoJ/e3dzb2tnY19bV1NWYnJ9gYuaqK6qpqKempaSjoqGgn97d3Nva2djX1tXU1dicn2Aiw==',
       236,
       'uqKwWUZVnZ9rtlu8XrZfpZquYmdnamtwbmFdjZ1uuE92YWahgIFUXmlPgICBN2iAgICAgICAZlSKk4p+Z5ucqQ==',
+      2,
     ],
     [
       0,
@@ -15230,6 +16687,7 @@ export const PIECE_MODEL: PieceModel = {
       'enh5dXFtaWZte4qTkIyJhYF9eXVxbXJ/j5mYlJCMiYmIhoJ5cnR8hpGQkJunramWg3NdUlZebXJudoGKj4mAfA==',
       237,
       'SIOVnKjaeIZpRHNzcW6NapuGqYCSgHaCyoetq2NuuE92YWah4HJTXnS4gPaBN2jj0ICAgHx8ZlSKo5uokptZVQ==',
+      3,
     ],
     [
       1,
@@ -15240,6 +16698,7 @@ export const PIECE_MODEL: PieceModel = {
       'hJKZlZGNiYWEg4N/d3Ftc3yHjIiKjY6NhHtzc3R1dXF6h5CUj4aAfnx8enZybmpncYCOlZGNiYWCfnp2cm5rdQ==',
       237,
       'S5OdtanHdIRqR4BuXmh0cZuPcYCSb3aChGGurkbbuE92YWahH41TXnW2gAqBN2gdMICAgISEZlSKpZ2qlJtZVQ==',
+      1,
     ],
     [
       2,
@@ -15250,6 +16709,7 @@ export const PIECE_MODEL: PieceModel = {
       'j5mdmZWRjYmFgX15dnJuamZkaHaCiYeDgH57gI6YoJyYlJCMiIeFg4KBfX19eXt3c29rZ2BianiDh4F/e3d4gw==',
       237,
       'cZiHmZiDc3J6cYJhX2t+c5uEZnB2amxxbmF6f4BuY6F2YWZPgIBTXmNpgICBN2iAgICAgICAZlSKbrZ2f5uLfQ==',
+      6,
     ],
     [
       4,
@@ -15260,6 +16720,7 @@ export const PIECE_MODEL: PieceModel = {
       'doGCf4CMnKappaGdmZWRjYqGgn56dnJuamZiXlpXWmZ2gYJ+gIycqKmloZ2ZlZGNioaCfnp2cm5qZmJeWldaZg==',
       237,
       'oKKxeWZjtL9polqXXINdZJuvYWZnamtwbmFaeLpuY6F2YWahgXRTXmFRgICBN2iAgICAgICAZlSKjn1ye5uSqQ==',
+      3,
     ],
     [
       3,
@@ -15270,6 +16731,7 @@ export const PIECE_MODEL: PieceModel = {
       'm6muqqejn5uXk4+Lh4N/e3dzcGxoZGBcWFRSXGt5gYybqa6qp6Ofm5eTj4uHg397d3NwbGhkYFxYVFJca3mBjA==',
       237,
       'wKKxUT5R4Ndpu1nFXMRbtpuvX2NnamtwbmFakJ1uuE92YWahf4tTXmpOgICBN2iAgICAgICAZlSKko1/aJueqQ==',
+      2,
     ],
     [
       0,
@@ -15280,6 +16742,7 @@ export const PIECE_MODEL: PieceModel = {
       'end5dXFtaWZvfoyUkIyJhYF9eXVxbXB8jJiYlJCMiYiHhYN6cnR8iJKRj5qnrKqWgnFeU1dhbHBtdICKjol+eg==',
       238,
       'RYOVm6j/d4pqQnJzdWuMapuFp4GUf3eEyIetq2NuuE92YWah5HJPXnG4gPt7N2jo0oCAgHx8ZlSKpJamkJtZVQ==',
+      3,
     ],
     [
       1,
@@ -15290,6 +16753,7 @@ export const PIECE_MODEL: PieceModel = {
       'g5GYlZGNiYWFhIKAd29tc36KjomLjYyKgnh1dHR4dHJ8h5KTjIN+fnt8eXVxbWlqdoaSlZGNiYWBfXl1cW1rdA==',
       238,
       'SJOdtKnhdIFrRIFvXGZ0c5uPboGPbneFf2GurkbbuE92YWahG41PXnO2gAV7N2gYLoCAgISEZlSKppenkZtZVQ==',
+      1,
     ],
     [
       2,
@@ -15300,6 +16764,7 @@ export const PIECE_MODEL: PieceModel = {
       'gpCaoZqWk4+NiYiGgoKAfn56eHdzcW1qZl9mcH6GhoJ8enZ5iJScm5iUkIyIhIB8eHRwbGhlZGx4h4qGhH56eg==',
       238,
       'cZmJmpiDdHN7cX1gXWx+dZiFZm12amtxbmF8g4BuY6F2YWZPgIBPXmNogIB7N2iAgICAgICAZlSKc7Z2f5uMgg==',
+      1,
     ],
     [
       4,
@@ -15310,6 +16775,7 @@ export const PIECE_MODEL: PieceModel = {
       'b32Df4CMm6iqpqKempaSjoqHg397d3Nva2djX1tXWGBvfYB/gIybqKqmop6alpKOioeDf3t3c29rZ2NfW1dWYA==',
       238,
       'paKxc2BgpdNrplqfXYtcbJuuX2NnamtwbmFYe7puY6F2YWahgGhPXmBQgIB7N2iAgICAgICAZlSKmHpye5uSqQ==',
+      3,
     ],
     [
       3,
@@ -15320,6 +16786,7 @@ export const PIECE_MODEL: PieceModel = {
       'nKqvq6ejn5uYlJCMiISAfHh0cGxoZWFdWVVRVmRzgI2cqq+rp6Ofm5iUkIyIhIB8eHRwbGhlYV1ZVVFWZHOAjQ==',
       238,
       'yKKxSTRN4NdpwlnSXNZb0JuvX2NnamtwbmFZl51uuE92YWahgJdPXmpMgIB7N2iAgICAgICAZlSKkIx/aZufqQ==',
+      2,
     ],
     [
       0,
@@ -15330,6 +16797,7 @@ export const PIECE_MODEL: PieceModel = {
       'f42UkIyIhIB8eXVxbXF+jpiYlJCMiIeHhYF6cnN7iJKRkJikqqmVg3BaVFljcG5seIONj4iAfHl5eXVxbWlmcA==',
       239,
       'R4aXn6jreIlrQnBzcmyMa5uHpICTfXaBxIetq2NuuE92YWah3nNRXnO4gPN7N2jizoCAgH18ZlSKo5aokptZVQ==',
+      2,
     ],
     [
       1,
@@ -15340,6 +16808,7 @@ export const PIECE_MODEL: PieceModel = {
       'hJKZlZGNiYWDg4J+d3Brcn2Jj4uLi4yJgnh1dHV3dHJ8iZGTjYSAfX19eXVxbWlqdYSRlZGNiYWBfXl1cW1rdA==',
       239,
       'SZWeuKnSdINqRn1vXGdzc5uQboCQbXWDf2GurkbbuE92YWahIYxRXnS2gAx7N2geMoCAgIOEZlSKpZepk5tZVQ==',
+      1,
     ],
     [
       2,
@@ -15350,6 +16819,7 @@ export const PIECE_MODEL: PieceModel = {
       'd4OHhYF7enZ3hZGam5eTj4yIhIB8eHRwbGhkZ3F9i4qGhH56en6MmJ6cl5CPiYeHhISCgH99fHh3dXFvaWNhaQ==',
       239,
       'bZmLn5uGdXV1bX9cY26FdJuGZW91a21xbmF9gYBuY6F2YWZPgIBRXmNrgIB7N2iAgICAgICAZlSKbrZ2f5uLhw==',
+      3,
     ],
     [
       4,
@@ -15360,6 +16830,7 @@ export const PIECE_MODEL: PieceModel = {
       'mKasqKSgnJiUkIyIhIB8eXVxbWllYV1ZVVhldYCAf4mYpqyopKCcmJSQjIiEgHx5dXFtaWVhXVlVWGV1gIB/iQ==',
       239,
       'qaKxbVtd4Ndpq1mmXJVbdZuvX2NnamtwbmFUebpuY6F2YWahgF9RXmFPgIB7N2iAgICAgICAZlSKl3hye5uRqQ==',
+      2,
     ],
     [
       3,
@@ -15370,6 +16841,7 @@ export const PIECE_MODEL: PieceModel = {
       'anqLmqmvramloZ2ZlZGNiYWBfXp2cm5qZmJeWlZSUVtqeouaqa+tqaWhnZmVkY2JhYF9enZybmpmYl5aVlJRWw==',
       239,
       '0KKxQCpJ4NdpyFneXOlb7ZuvX2NnamtwbmFWlp1uuE92YWahgKBRXmtLgIB7N2iAgICAgICAZlSKjYuAapufqQ==',
+      3,
     ],
   ],
   kinds: [

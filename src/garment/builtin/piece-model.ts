@@ -41,9 +41,11 @@ export interface Net {
  * garment's largest piece's in thousandths, copies, mirrored (0/1), its signature as SIGNATURE_BINS bytes
  * (radius over the mean radius × SIGNATURE_SCALE, at most 255), base64; its turning function likewise (radians
  * × TURNING_SCALE + 128); the training garment it was cut for (its pieces share the number); its standardised
- * feature vector (z-scores × FEATURE_SCALE + 128, at most ±3.2), base64 (garment matching reads it)].
+ * feature vector (z-scores × FEATURE_SCALE + 128, at most ±3.2), base64 (garment matching reads it); how the
+ * training layout laid it down, quarter turns clockwise + 4 when mirrored first (piece-turn.ts reads it: the
+ * drafts stand upright, so its outline's turn from a prototype's is its own turn on the marker)].
  */
-export type Prototype = readonly [number, number, number, number, string, string, number, string?];
+export type Prototype = readonly [number, number, number, number, string, string, number, string?, number?];
 
 /**
  * What a garment is worn as: a top from the shoulders (a shirt, a waistcoat, a dress, a one-piece too), a bottom
@@ -55,10 +57,10 @@ export type GarmentKind = 'top' | 'bottom';
 /** A few nets trained from different starting weights, their probabilities averaged (less variance). */
 export interface PieceModel {
   /**
-   * 8 since the prototypes carry their feature vectors (a 7's do not; a 6's garments have no kinds; 5's
-   * prototypes do not name their garment).
+   * 9 since the prototypes carry how they were laid down (an 8's do not; a 7's carry no feature vectors; a 6's
+   * garments have no kinds; 5's prototypes do not name their garment).
    */
-  readonly version: 8;
+  readonly version: 9;
   readonly features: readonly string[];
   readonly mean: readonly number[];
   readonly std: readonly number[];
@@ -371,7 +373,7 @@ const LIBRARY_WEIGHT = 0.3;
 const GARMENT_WEIGHT = 0.45;
 export const NEIGHBOURS = 7;
 /** Distance per unit of |log relative area| and per difference in copies or in mirroring. */
-const SIZE_WEIGHT = 0.3;
+export const SIZE_WEIGHT = 0.3;
 const COPIES_WEIGHT = 0.2;
 const SIGNATURE_SCALE = 64;
 /** Turning functions stay within ±2.3 rad on the training pieces: ±3.2 rad at 1/40 rad per step. */
@@ -398,6 +400,7 @@ export function prototypeOf(
   maxArea: number,
   garment: number,
   z?: readonly number[],
+  lay?: { readonly turns: number; readonly mirrored: boolean },
 ): Prototype {
   const p = [
     LABELS.indexOf(label),
@@ -408,10 +411,12 @@ export function prototypeOf(
     toBase64(t.shape.turning, TURNING_SCALE, 128),
     garment,
   ] as const;
-  return z ? [...p, toBase64(z, FEATURE_SCALE, 128)] : p;
+  if (!z) return p;
+  const withZ = [...p, toBase64(z, FEATURE_SCALE, 128)] as const;
+  return lay ? [...withZ, lay.turns + (lay.mirrored ? 4 : 0)] : withZ;
 }
 
-interface Decoded {
+export interface Decoded {
   readonly signature: Float64Array;
   readonly spectrum: Float64Array;
   readonly turning: Float64Array;
@@ -421,7 +426,7 @@ interface Decoded {
 
 const decoded = new WeakMap<readonly Prototype[], Decoded[]>();
 
-function decode(library: readonly Prototype[]): Decoded[] {
+export function decode(library: readonly Prototype[]): Decoded[] {
   let out = decoded.get(library);
   if (!out) {
     out = library.map((p) => {
@@ -468,20 +473,38 @@ export function turningDistance(a: ArrayLike<number>, b: ArrayLike<number>): num
 }
 
 function cyclicDistance(a: ArrayLike<number>, b: ArrayLike<number>, mirrorSign: number): number {
+  return bestAlignment(a, b, mirrorSign).distance;
+}
+
+/**
+ * The best alignment of two cyclic sequences: a[k] ≈ ±b[(shift + dir·k) mod n] (dir −1 reverses b, and
+ * `mirrorSign` −1 negates it then too), with the root-mean-square difference there.
+ */
+export function bestAlignment(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  mirrorSign = 1,
+): { distance: number; shift: number; dir: 1 | -1 } {
   const n = a.length;
   let best = Infinity;
+  let shift = 0;
+  let bestDir: 1 | -1 = 1;
   for (let s = 0; s < n; s++) {
-    for (const dir of [1, -1]) {
+    for (const dir of [1, -1] as const) {
       const sign = dir === 1 ? 1 : mirrorSign;
       let d = 0;
       for (let k = 0; k < n && d < best; k++) {
         const e = a[k]! - sign * b[(((s + dir * k) % n) + n) % n]!;
         d += e * e;
       }
-      if (d < best) best = d;
+      if (d < best) {
+        best = d;
+        shift = s;
+        bestDir = dir;
+      }
     }
   }
-  return Math.sqrt(best / n);
+  return { distance: Math.sqrt(best / n), shift, dir: bestDir };
 }
 
 /**
@@ -713,8 +736,8 @@ export function assertFeaturesMatch(model: PieceModel): void {
     throw new Error(
       `part classifier data was trained on other features (${model.features.length} against ${want.length}): ${retrain}`,
     );
-  if (model.version !== 8)
-    throw new Error(`part classifier data is of version ${model.version}, this code reads 8: ${retrain}`);
+  if (model.version !== 9)
+    throw new Error(`part classifier data is of version ${model.version}, this code reads 9: ${retrain}`);
 }
 
 /** Each distinct piece's part probabilities: the nets', the library's and the matched garments', blended. */

@@ -360,6 +360,8 @@ export function findCopies(shapes: readonly PieceShape[]): Copies {
 /** The distinct cut pieces of a garment: groups of copies with what the model reads from them. */
 export interface GarmentTypes {
   readonly members: readonly (readonly number[])[];
+  /** Each group's representative layer (its largest copy), whose outline the group's features are measured on. */
+  readonly reps: readonly number[];
   readonly inputs: readonly TypeInput[];
   readonly vectors: readonly number[][];
   readonly partner: readonly (number | null)[];
@@ -395,7 +397,8 @@ function measureGroups(
   shapes: readonly PieceShape[],
   { members, partner, mirrored }: CopyGroups,
 ): GarmentTypes {
-  const reps = members.map((m) => shapes[m.reduce((a, b) => (shapes[b]!.area > shapes[a]!.area ? b : a))]!);
+  const repIndex = members.map((m) => m.reduce((a, b) => (shapes[b]!.area > shapes[a]!.area ? b : a)));
+  const reps = repIndex.map((i) => shapes[i]!);
   const traced = tracedFromBodies(reps);
   const inputs = members.map((m, k): TypeInput => {
     const rep = reps[k]!;
@@ -411,7 +414,7 @@ function measureGroups(
       traced: traced[k]!,
     };
   });
-  return { members, inputs, vectors: garmentVectors(inputs), partner };
+  return { members, reps: repIndex, inputs, vectors: garmentVectors(inputs), partner };
 }
 
 /**

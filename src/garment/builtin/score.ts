@@ -11,6 +11,7 @@ import { childrenOf, isShown, layerById, parentOf } from '../../engine/tree.js';
 import { GROUP_SUFFIX } from '../apply.js';
 import { deltaE00, deltaE76 } from '../color.js';
 import type { AppliedRecord, Extraction, PieceInfo, PieceType, Placement } from '../types.js';
+import { frameOf, uprightPiece, uprightView } from '../upright.js';
 import {
   autocorrelation,
   BoxSums,
@@ -66,19 +67,38 @@ interface PieceGrid {
   readonly fromRight: () => Grid;
 }
 
-function pieceGrid(canvas: Raster, p: PieceInfo, step: number): PieceGrid {
+/**
+ * A piece as verify measures it: standing upright (upright.ts), with the pixels it shows in that frame — the
+ * composite itself for a piece the marker laid upright, its bounds turned upright for one it turned.
+ */
+interface PieceView {
+  readonly piece: PieceInfo;
+  readonly canvas: Raster;
+}
+
+function viewOf(canvas: Raster, p: PieceInfo): PieceView {
+  const f = frameOf(p);
+  return f.q === 0 ? { piece: p, canvas } : { piece: uprightPiece(p), canvas: uprightView(f, canvas) };
+}
+
+function pieceGrid({ canvas, piece: p }: PieceView, step: number): PieceGrid {
+  const x0 = Math.max(canvas.x, p.bounds.x);
+  const y0 = Math.max(canvas.y, p.bounds.y);
   const b = {
-    x: Math.max(0, p.bounds.x),
-    y: Math.max(0, p.bounds.y),
-    w: Math.min(canvas.w, p.bounds.x + p.bounds.w) - Math.max(0, p.bounds.x),
-    h: Math.min(canvas.h, p.bounds.y + p.bounds.h) - Math.max(0, p.bounds.y),
+    x: x0,
+    y: y0,
+    w: Math.min(canvas.x + canvas.w, p.bounds.x + p.bounds.w) - x0,
+    h: Math.min(canvas.y + canvas.h, p.bounds.y + p.bounds.h) - y0,
   };
-  const mask = { data: p.mask, x: p.bounds.x, y: p.bounds.y, w: p.bounds.w };
+  // The grid reads the canvas's own pixels: the rect and the mask counted from its origin.
+  const local = { ...b, x: b.x - canvas.x, y: b.y - canvas.y };
+  const mask = { data: p.mask, x: p.bounds.x - canvas.x, y: p.bounds.y - canvas.y, w: p.bounds.w };
   return {
     piece: p,
-    grid: binnedGrid(b, canvas.data, canvas.w, mask, step),
+    grid: binnedGrid(local, canvas.data, canvas.w, mask, step),
     rect: b,
-    fromRight: () => binnedGrid(b, canvas.data, canvas.w, mask, step, b.w - Math.floor(b.w / step) * step),
+    fromRight: () =>
+      binnedGrid(local, canvas.data, canvas.w, mask, step, b.w - Math.floor(b.w / step) * step),
   };
 }
 
@@ -129,7 +149,8 @@ export function measureResult(
   for (const p of pieces) coverage[p.name] = round(coverageOf(state, p, every), 3);
   // A piece without its print is the coverage measure's to report, not a wrong print or colour.
   const covered = (p: PieceInfo) => (coverage[p.name] ?? 0) >= 0.95;
-  const grids = pieces.map((p) => pieceGrid(canvas, p, step));
+  const views = pieces.map((p) => viewOf(canvas, p));
+  const grids = views.map((v) => pieceGrid(v, step));
   const photo = photoGrid(truth, pl, step);
   const photoPalette = paletteOf(labSamples(photo));
   const printed = (t: PieceType | null) => t === 'fill_pattern' || t === 'mixed_pattern';
@@ -431,7 +452,7 @@ export function measureResult(
 
   // Motif presence: normalised cross-correlation of the photo's motif (at the placement's scale) over the pieces.
   if (ext.motif) {
-    const ncc = findMotif(canvas, pieces, ext, pl.scale);
+    const ncc = findMotif(views, ext, pl.scale);
     const sMotif = clamp01((ncc - 0.3) / 0.5);
     out.push({
       key: 'motif',
@@ -692,7 +713,7 @@ function lumDown(
   return { w: dw, h: dh, v };
 }
 
-function findMotif(canvas: Raster, pieces: readonly PieceInfo[], ext: Extraction, scale: number): number {
+function findMotif(views: readonly PieceView[], ext: Extraction, scale: number): number {
   const m = ext.motif!;
   // Work where the motif template is about 32 px on its long side.
   const docSide = Math.max(m.bounds.w, m.bounds.h) * scale;
@@ -728,8 +749,8 @@ function findMotif(canvas: Raster, pieces: readonly PieceInfo[], ext: Extraction
   }
   if (tVar === 0) return 0;
   let best = 0;
-  for (const p of pieces) {
-    const img = lumDown(canvas, p.bounds.x, p.bounds.y, p.bounds.w, p.bounds.h, f);
+  for (const { canvas, piece: p } of views) {
+    const img = lumDown(canvas, p.bounds.x - canvas.x, p.bounds.y - canvas.y, p.bounds.w, p.bounds.h, f);
     for (const mirrored of [false, true]) {
       for (let y = 0; y + th <= img.h; y++) {
         for (let x = 0; x + tw <= img.w; x++) {

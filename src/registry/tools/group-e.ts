@@ -154,7 +154,7 @@ export const groupE = [
     labelEn: 'Confirm Piece Parts',
     effect: 'read',
     openWorld: true,
-    description: `记录用户确认或更正的裁片部位（identify_pieces 的结果 needs_confirmation 为 true、用户回答之后调用）：pieces 中每项把一个裁片图层定为指定部位，其余裁片围绕它们按整件服装的搭配重新判断（例如确认一片为后片，与它同形的另一片就是前片）。确认按文档保存在会话中，之后再调用 identify_pieces 也保持（中间识别过其他文档也不丢失）；pieces 为空数组时清除当前文档的所有确认。不修改文档。返回与 identify_pieces 相同的结果（含新的裁片总览图）；部位变了时，下一步调用 generate_garment_preview 重新生成预览。部位可选：${PART_NAMES}。`,
+    description: `记录用户确认或更正的裁片部位（identify_pieces 的结果 needs_confirmation 为 true、用户回答之后调用）：pieces 中每项把一个裁片图层定为指定部位，其余裁片围绕它们按整件服装的搭配重新判断（例如确认一片为后片，与它同形的另一片就是前片）。确认按文档保存在会话中，之后再调用 identify_pieces 也保持（中间识别过其他文档也不丢失）；pieces 为空数组时清除当前文档的所有确认。不修改文档。返回与 identify_pieces 相同的结果（含新的裁片总览图）；部位变了时，下一步调用 generate_garment_preview 重新生成预览。部位可选：${PART_NAMES}。识别结果中裁片的 turn（在版图上转过的角度）不对时，在该项加 turn 更正。`,
     parameters: {
       type: 'object',
       properties: {
@@ -174,6 +174,11 @@ export const groupE = [
                 description: `部位：${PART_NAMES}`,
                 enum: GARMENT_PARTS.map(([part]) => part),
               },
+              turn: {
+                type: 'number',
+                description:
+                  '可选：裁片在版图上相对于它在服装上正放（领口或腰口朝上、布纹竖直）顺时针转过的角度，0、90、180 或 270；花样按服装上的方向印在裁片上。省略时保留已确认的方向，没有确认过则按识别结果',
+              },
             },
             required: ['name', 'part'],
           },
@@ -181,7 +186,12 @@ export const groupE = [
       },
       required: ['pieces'],
     },
-    limits: { pieces: { maxItems: PIECES_MAX_ITEMS, items: { name: NAME } } },
+    limits: {
+      pieces: {
+        maxItems: PIECES_MAX_ITEMS,
+        items: { name: NAME, turn: { min: 0, max: 270, integer: true } },
+      },
+    },
   }),
   defineTool({
     name: 'redo',
