@@ -2,15 +2,16 @@
  * Pixels between straight sRGB RGBA and CMYK ink through an ICC profile, with sharp (libvips/LittleCMS).
  *
  * Ink values are bytes, 0 = no ink, 255 = full ink (libvips' and LittleCMS' convention; PSD stores 255 − ink).
- * sharp reads raw input as sRGB only, so CMYK going the other way is wrapped in a minimal uncompressed TIFF that
- * carries the ICC profile, which sharp decodes through that profile. Large images go through in bands of rows,
- * so the TIFF copy stays small.
+ * sharp reads raw input as sRGB only, so CMYK going the other way — and the RGB or gray pixels of a file tagged
+ * with another profile (Adobe RGB, Dot Gain 20 %) — is wrapped in a minimal uncompressed TIFF that carries the
+ * ICC profile, which sharp decodes through that profile. Large images go through in bands of rows, so the TIFF
+ * copy stays small.
  */
 import { fail } from './errors.js';
 import { allocPixels } from './raster.js';
 import sharp from './sharp.js';
 
-/** Pixels per band when converting CMYK to RGBA: bounds the TIFF copy (≤ 20 MiB with alpha). */
+/** Pixels per band when converting to RGBA: bounds the TIFF copy (≤ 20 MiB with alpha). */
 const BAND_PIXELS = 1 << 22;
 
 /**
@@ -37,48 +38,69 @@ export async function cmykaFromRgba(
   return data;
 }
 
-/** A little-endian baseline TIFF of interleaved 8-bit CMYK (+ unassociated alpha) pixels carrying `icc`. */
-export function cmykTiff(pixels: Uint8Array, w: number, h: number, channels: 4 | 5, icc: Uint8Array): Buffer {
+/** The colour spaces of pixels tagged with an ICC profile here: TIFF photometric interpretation and colour samples. */
+const TIFF_SPACES = {
+  gray: { photometric: 1, samples: 1 },
+  rgb: { photometric: 2, samples: 3 },
+  cmyk: { photometric: 5, samples: 4 },
+} as const;
+
+export type ProfileSpace = keyof typeof TIFF_SPACES;
+
+/**
+ * A little-endian baseline TIFF of interleaved 8-bit pixels in `space` (+ unassociated alpha when `alpha`)
+ * carrying `icc`: sharp reads raw input as sRGB only, and decodes such a TIFF through its profile.
+ */
+export function profileTiff(
+  pixels: Uint8Array | Uint8ClampedArray,
+  w: number,
+  h: number,
+  space: ProfileSpace,
+  alpha: boolean,
+  icc: Uint8Array,
+): Buffer {
   type Entry = readonly [tag: number, type: 3 | 4 | 7, count: number, value: number];
   const SHORT = 3;
   const LONG = 4;
   const UNDEFINED = 7;
-  const entryCount = channels === 5 ? 13 : 12;
-  const ifdSize = 2 + entryCount * 12 + 4;
+  const { photometric, samples } = TIFF_SPACES[space];
+  const channels = samples + (alpha ? 1 : 0);
+  const entries: Entry[] = [
+    [256, LONG, 1, w],
+    [257, LONG, 1, h],
+    [258, SHORT, channels, 0], // bits per sample, 8 each
+    [259, SHORT, 1, 1], // no compression
+    [262, SHORT, 1, photometric],
+    [273, LONG, 1, 0], // strip offset, patched below
+    [277, SHORT, 1, channels],
+    [278, LONG, 1, h],
+    [279, LONG, 1, w * h * channels],
+    [284, SHORT, 1, 1], // interleaved
+    ...(space === 'cmyk' ? [[332, SHORT, 1, 1] as Entry] : []), // ink set: CMYK
+    ...(alpha ? [[338, SHORT, 1, 2] as Entry] : []), // unassociated alpha
+    [34675, UNDEFINED, icc.length, 0], // the profile, patched below
+  ];
+  const ifdSize = 2 + entries.length * 12 + 4;
   const bitsAt = 8 + ifdSize;
   const iccAt = bitsAt + channels * 2;
   const dataAt = iccAt + icc.length + (icc.length % 2);
   const bytes = w * h * channels;
-  if (bytes !== pixels.length)
-    fail('internal', `CMYK 像素长度 ${pixels.length} 与 ${w}×${h}×${channels} 不符`);
-  const entries: Entry[] = [
-    [256, LONG, 1, w],
-    [257, LONG, 1, h],
-    [258, SHORT, channels, bitsAt],
-    [259, SHORT, 1, 1], // no compression
-    [262, SHORT, 1, 5], // separated (CMYK)
-    [273, LONG, 1, dataAt],
-    [277, SHORT, 1, channels],
-    [278, LONG, 1, h],
-    [279, LONG, 1, bytes],
-    [284, SHORT, 1, 1], // interleaved
-    [332, SHORT, 1, 1], // ink set: CMYK
-    ...(channels === 5 ? [[338, SHORT, 1, 2] as Entry] : []), // unassociated alpha
-    [34675, UNDEFINED, icc.length, iccAt],
-  ];
+  if (bytes !== pixels.length) fail('internal', `像素长度 ${pixels.length} 与 ${w}×${h}×${channels} 不符`);
+  const at: Record<number, number> = { 258: bitsAt, 273: dataAt, 34675: iccAt };
   const out = Buffer.allocUnsafe(dataAt + bytes);
   out.write('II', 0, 'latin1');
   out.writeUInt16LE(42, 2);
   out.writeUInt32LE(8, 4);
   out.writeUInt16LE(entries.length, 8);
   entries.forEach(([tag, type, count, value], i) => {
-    const at = 10 + i * 12;
-    out.writeUInt16LE(tag, at);
-    out.writeUInt16LE(type, at + 2);
-    out.writeUInt32LE(count, at + 4);
-    // A single SHORT sits in the low bytes of the value field; arrays and the profile are offsets.
-    if (type === SHORT && count === 1) out.writeUInt32LE(value & 0xffff, at + 8);
-    else out.writeUInt32LE(value, at + 8);
+    const pos = 10 + i * 12;
+    out.writeUInt16LE(tag, pos);
+    out.writeUInt16LE(type, pos + 2);
+    out.writeUInt32LE(count, pos + 4);
+    // Values of up to four bytes sit in the value field (a gray image's bit depths too); the rest are offsets.
+    if (tag === 258 && count <= 2) out.writeUInt32LE(count === 1 ? 8 : 0x00080008, pos + 8);
+    else if (type === SHORT && count === 1) out.writeUInt32LE(value & 0xffff, pos + 8);
+    else out.writeUInt32LE(at[tag] ?? value, pos + 8);
   });
   out.writeUInt32LE(0, 10 + entries.length * 12);
   for (let i = 0; i < channels; i++) out.writeUInt16LE(8, bitsAt + i * 2);
@@ -88,36 +110,63 @@ export function cmykTiff(pixels: Uint8Array, w: number, h: number, channels: 4 |
   return out;
 }
 
+/** A TIFF of interleaved 8-bit CMYK (+ unassociated alpha) ink pixels carrying `icc`. */
+export function cmykTiff(pixels: Uint8Array, w: number, h: number, channels: 4 | 5, icc: Uint8Array): Buffer {
+  return profileTiff(pixels, w, h, 'cmyk', channels === 5, icc);
+}
+
 /**
  * Straight sRGB RGBA (in shared memory, as every document buffer) of interleaved CMYK ink pixels, 4 or 5 (with
  * alpha, kept exactly) bytes per pixel, through the ICC profile `icc`.
  */
-export async function rgbaFromCmyk(
+export function rgbaFromCmyk(
   cmyk: Uint8Array,
   w: number,
   h: number,
   channels: 4 | 5,
   icc: Uint8Array,
 ): Promise<Uint8ClampedArray> {
-  const out = allocPixels(w * h * 4);
+  return rgbaFromProfile(cmyk, w, h, 'cmyk', channels === 5, icc);
+}
+
+/**
+ * Straight sRGB RGBA (in shared memory) of interleaved 8-bit pixels in `space` (+ alpha, kept exactly, when
+ * `alpha`) through the ICC profile `icc`, written to `out` — which may be `pixels` themselves (RGBA), converted
+ * in place band by band.
+ */
+export async function rgbaFromProfile(
+  pixels: Uint8Array | Uint8ClampedArray,
+  w: number,
+  h: number,
+  space: ProfileSpace,
+  alpha: boolean,
+  icc: Uint8Array,
+  out: Uint8ClampedArray = allocPixels(w * h * 4),
+): Promise<Uint8ClampedArray> {
+  const channels = TIFF_SPACES[space].samples + (alpha ? 1 : 0);
   if (w <= 0 || h <= 0) return out;
   const rows = Math.max(1, Math.floor(BAND_PIXELS / w));
   for (let y0 = 0; y0 < h; y0 += rows) {
     const bh = Math.min(rows, h - y0);
-    const band = cmyk.subarray(y0 * w * channels, (y0 + bh) * w * channels);
-    const { data, info } = await sharp(cmykTiff(band, w, bh, channels, icc), { limitInputPixels: false })
+    const band = pixels.subarray(y0 * w * channels, (y0 + bh) * w * channels);
+    const tiff = profileTiff(band, w, bh, space, alpha, icc);
+    // Read before `out` is written: it may be `pixels`.
+    const alphas = alpha
+      ? Uint8Array.from({ length: w * bh }, (_, i) => band[i * channels + channels - 1]!)
+      : null;
+    // withIccProfile, not toColourspace alone, which leaves an RGB source's profile unapplied (sRGB to sRGB).
+    const { data, info } = await sharp(tiff, { limitInputPixels: false })
+      .withIccProfile('srgb')
       .toColourspace('srgb')
       .ensureAlpha()
       .raw({ depth: 'uchar' })
       .toBuffer({ resolveWithObject: true });
     if (info.channels !== 4 || info.width !== w || info.height !== bh) {
-      fail('internal', `CMYK 转 RGB 结果异常：${info.width}×${info.height}×${info.channels}`);
+      fail('internal', `颜色转换结果异常：${info.width}×${info.height}×${info.channels}`);
     }
     const base = y0 * w * 4;
     out.set(data, base);
-    if (channels === 5) {
-      for (let i = 0, j = 4; i < w * bh; i++, j += 5) out[base + i * 4 + 3] = band[j]!;
-    }
+    if (alphas) for (let i = 0; i < w * bh; i++) out[base + i * 4 + 3] = alphas[i]!;
   }
   return out;
 }

@@ -79,12 +79,17 @@ export function iccDescription(icc: Uint8Array): string | undefined {
   return undefined;
 }
 
+/** The profile's data colour space signature ('RGB ', 'GRAY', 'CMYK', 'Lab '…), undefined when not a profile. */
+export function iccColourSpace(icc: Uint8Array): string | undefined {
+  return icc.length < 132 || ascii(icc, 36, 4) !== 'acsp' ? undefined : ascii(icc, 16, 4);
+}
+
 /** Why `icc` is not a CMYK output profile, or null when it is one. */
 export function notCmykOutputProfile(icc: Uint8Array): string | null {
-  if (icc.length < 132 || ascii(icc, 36, 4) !== 'acsp') return '不是 ICC 配置文件';
+  const space = iccColourSpace(icc);
+  if (space === undefined) return '不是 ICC 配置文件';
   const declared = new DataView(icc.buffer, icc.byteOffset, icc.byteLength).getUint32(0);
   if (declared !== icc.length) return `ICC 文件长度 ${icc.length} 与其声明的 ${declared} 不符（文件不完整）`;
-  const space = ascii(icc, 16, 4);
   if (space !== 'CMYK') return `色彩空间为“${space.trim()}”，不是 CMYK`;
   const cls = ascii(icc, 12, 4);
   if (cls !== 'prtr') return `配置文件类别为“${cls.trim()}”，不是输出（印刷）配置文件`;

@@ -1,6 +1,7 @@
 /**
- * PNG and JPEG encoding and decoding with sharp (engine.md §2.1). Rasters are straight RGBA8; the DPI is written
- * into the file (PNG pHYs, JPEG JFIF density) so other programs print at the document's resolution.
+ * PNG and JPEG encoding and decoding with sharp (engine.md §2.1). Rasters are straight RGBA8 in sRGB; the DPI and
+ * the sRGB profile are written into the file (PNG pHYs and iCCP, JPEG JFIF density and APP2) so other programs
+ * print at the document's resolution and in its colours, not in their working space's.
  */
 import type { Metadata, Sharp } from 'sharp';
 import { cmykTiff } from '../cmyk-pixels.js';
@@ -72,12 +73,13 @@ function encodeFailure(format: string, err: unknown): EditorError {
   );
 }
 
-/** Lossless PNG with alpha, density = `dpi`. */
+/** Lossless PNG with alpha, density = `dpi`, tagged sRGB. */
 export async function encodePng(raster: Raster, dpi: number): Promise<Buffer> {
   checkRaster(raster);
   checkDpi(dpi);
   try {
     return await rawInput(raster)
+      .withIccProfile('srgb')
       .withDensity(dpi)
       .png({ compressionLevel: 6, adaptiveFiltering: false })
       .toBuffer();
@@ -87,8 +89,8 @@ export async function encodePng(raster: Raster, dpi: number): Promise<Buffer> {
 }
 
 /**
- * Baseline JPEG, flattened over white (JPEG has no alpha), density = `dpi`. With `cmyk` the pixels go through
- * sRGB → CMYK with the press profile, which is embedded in the file (once, in APP2 segments).
+ * Baseline JPEG, flattened over white (JPEG has no alpha), density = `dpi`, tagged sRGB. With `cmyk` the pixels go
+ * through sRGB → CMYK with the press profile, which is embedded in the file (once, in APP2 segments).
  */
 export async function encodeJpeg(raster: Raster, dpi: number, opts: JpegOptions = {}): Promise<Buffer> {
   checkRaster(raster);
@@ -102,7 +104,9 @@ export async function encodeJpeg(raster: Raster, dpi: number, opts: JpegOptions 
   try {
     const img = profile
       ? await cmykInput(raster, profile, opts.inkSources ?? [])
-      : rawInput(raster).flatten({ background: { r: 255, g: 255, b: 255 } });
+      : rawInput(raster)
+          .flatten({ background: { r: 255, g: 255, b: 255 } })
+          .withIccProfile('srgb');
     return await img
       .withDensity(dpi)
       .jpeg({ quality, chromaSubsampling: quality >= 90 ? '4:4:4' : '4:2:0' })

@@ -28,6 +28,7 @@ import { infoHandlersMap } from 'ag-psd/dist/additionalInfo.js';
 import { toBlendMode } from 'ag-psd/dist/helpers.js';
 import { readUint32 } from 'ag-psd/dist/psdReader.js';
 import { writeUint32 } from 'ag-psd/dist/psdWriter.js';
+import { rgbaFromCmyk } from '../cmyk-pixels.js';
 import { MAX_DOCUMENT_PIXELS, MAX_LAYER_REACH, PSB_MAX_SIDE, psdVersionFor } from '../document-limits.js';
 import { EditorError } from '../errors.js';
 import {
@@ -84,6 +85,7 @@ import {
 } from './psd-stream.js';
 import { uniformOpaqueColour } from './psd-uniform.js';
 import { shapeRaster, withVectorMask } from './psd-vector-mask.js';
+import { colourInSrgb, rasterInSrgb, type SourceProfile, sourceProfile, srgbProfile } from './rgb-profile.js';
 
 /**
  * TEXT_BASELINE_EM: distance from the top of a text box to the first baseline, in ems — the text renderer's own
@@ -193,6 +195,23 @@ export function opacityFromByte(byte: number): number {
 
 function pixelDataOf(r: Raster): AgPixelData {
   return { width: r.w, height: r.h, data: r.data };
+}
+
+/**
+ * Runs ag-psd's synchronous `read`, keeping what it prints about data it cannot parse (a damaged text's engine
+ * data, unknown effect keys) in `notes` instead of on stdout, which `atelier run` answers on in JSONL. Nothing
+ * else runs on this thread while `read` does.
+ */
+function withAgLog<T>(notes: string[], read: () => T): T {
+  const log = console.log;
+  console.log = (...args: unknown[]) => {
+    notes.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
+  };
+  try {
+    return read();
+  } finally {
+    console.log = log;
+  }
 }
 
 function reason(err: unknown): string {
@@ -571,7 +590,8 @@ async function writePsd(
   if (ctx.linkedFiles.length > 0) psd.linkedFiles = ctx.linkedFiles;
 
   const psb = psdVersionFor(width, height) === 2;
-  if (profile) embedProfile(psd, profile.bytes);
+  // RGB documents are sRGB: saying so keeps Photoshop and RIPs from taking them in their own working space.
+  embedProfile(psd, profile ? profile.bytes : await srgbProfile());
   try {
     await streamPsd(sink, psd, plans, merged, { psb, background, ...(cmyk ? { cmyk } : {}) });
     return warnings;
@@ -594,6 +614,8 @@ interface DecodeContext {
   readonly icc?: Uint8Array;
   /** For a CMYK file: its ink table, the colours of its layers with the inks the file holds for them. */
   readonly inkTable?: InkTable;
+  /** For an RGB or grayscale file tagged with a profile other than sRGB: its conversion to sRGB. */
+  readonly source?: SourceProfile;
   nextId: number;
 }
 
@@ -655,6 +677,22 @@ function colorToRgb(c: AgColor | undefined, warnings: string[], what: string): R
   }
   warnings.push(`${what}的颜色格式无法识别，已改为黑色`);
   return { r: 0, g: 0, b: 0 };
+}
+
+/**
+ * A colour of the file's layers (fills, text, effects) in sRGB: ink colours of a CMYK file and colours of a
+ * tagged RGB or gray file through the file's profile, as its pixels are; Lab is absolute, taken as it is.
+ */
+async function fileColour(c: AgColor | undefined, ctx: DecodeContext, what: string): Promise<RGB> {
+  if (c && 'c' in c && ctx.icc) {
+    const inks = new Uint8Array([c.c, c.m, c.y, c.k].map((v) => clamp255((v * 255) / 100)));
+    const rgba = await rgbaFromCmyk(inks, 1, 1, 4, ctx.icc);
+    // Saved again with the very inks it was given (a C100 fill stays C100), as the file's pixels are.
+    if (ctx.inkTable) recordPixels(ctx.inkTable, rgba, inks, 4);
+    return { r: rgba[0]!, g: rgba[1]!, b: rgba[2]! };
+  }
+  const rgb = colorToRgb(c, ctx.warnings, what);
+  return c && 'l' in c ? rgb : colourInSrgb(ctx.source, rgb);
 }
 
 function unitsToPx(u: UnitsValue | undefined, dpi: number): number {
@@ -735,7 +773,7 @@ const EFFECT_NAMES: Record<string, string> = {
   patternOverlay: '图案叠加',
 };
 
-function effectsOf(l: AgLayer, ctx: DecodeContext): Effects | undefined {
+async function effectsOf(l: AgLayer, ctx: DecodeContext): Promise<Effects | undefined> {
   const fx = l.effects;
   const name = l.name ?? '';
   if (!fx) return undefined;
@@ -760,7 +798,7 @@ function effectsOf(l: AgLayer, ctx: DecodeContext): Effects | undefined {
       stroke = {
         size: round6(unitsToPx(s.size, ctx.dpi)),
         position: s.position ?? 'outside',
-        color: colorToRgb(s.color, ctx.warnings, `图层“${name}”描边`),
+        color: await fileColour(s.color, ctx, `图层“${name}”描边`),
         opacity: s.opacity ?? 1,
         blend: blendOf(s.blendMode, '描边'),
       };
@@ -779,7 +817,7 @@ function effectsOf(l: AgLayer, ctx: DecodeContext): Effects | undefined {
       size: round6(unitsToPx(d.size, ctx.dpi)),
       spread: d.choke?.value ?? 0,
       opacity: d.opacity ?? 1,
-      color: colorToRgb(d.color, ctx.warnings, `图层“${name}”投影`),
+      color: await fileColour(d.color, ctx, `图层“${name}”投影`),
       blend: blendOf(d.blendMode, '投影'),
     };
     if (shadows.length > 1) ctx.warnings.push(`图层“${name}”有多个投影，只保留了第一个`);
@@ -880,12 +918,14 @@ function isPsdBytes(d: Uint8Array): boolean {
 function embeddedPsdComposite(d: Uint8Array): Raster | undefined {
   try {
     checkHeader(d);
-    const inner = readPsd(d, {
-      useRawData: true,
-      skipLayerImageData: true,
-      skipThumbnail: true,
-      skipLinkedFilesData: true,
-    });
+    const inner = withAgLog([], () =>
+      readPsd(d, {
+        useRawData: true,
+        skipLayerImageData: true,
+        skipThumbnail: true,
+        skipLinkedFilesData: true,
+      }),
+    );
     const img = getCompositeImageData(inner);
     if (!img || img.width <= 0 || img.height <= 0) return undefined;
     const data = toRgba8(img);
@@ -930,7 +970,7 @@ function isIdentityWarp(placed: NonNullable<AgLayer['placedLayer']>): boolean {
   });
 }
 
-function textSpecOf(l: AgLayer, ctx: DecodeContext): TextSpec | string {
+async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | string> {
   const t = l.text!;
   const m = t.transform ?? [1, 0, 0, 1, 0, 0];
   const [xx, xy, yx, yy, tx, ty] = m as [number, number, number, number, number, number];
@@ -956,7 +996,7 @@ function textSpecOf(l: AgLayer, ctx: DecodeContext): TextSpec | string {
     x: round6(tx),
     y: round6(ty - TEXT_BASELINE_EM * size),
     size,
-    color: colorToRgb(style.fillColor, ctx.warnings, `文字图层“${l.name ?? ''}”`),
+    color: await fileColour(style.fillColor, ctx, `文字图层“${l.name ?? ''}”`),
     font,
     renderedFont: font,
     ...(isIdentityMatrix(linear) ? {} : { transform: linear }),
@@ -1015,7 +1055,7 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
   const mask = vector ? withVectorMask(vector, ctx.psd, maskOf(l)) : maskOf(l);
   if (vector)
     ctx.warnings.push(`图层“${name}”的矢量蒙版已转为图层蒙版（像素）：显示效果不变，路径不再可编辑`);
-  const effects = effectsOf(l, ctx);
+  const effects = await effectsOf(l, ctx);
   const extras = { ...(mask ? { mask } : {}), ...(effects ? { effects } : {}) };
 
   if (l.children) {
@@ -1035,14 +1075,15 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
   const flat = isBottom && !extras.mask && !extras.effects ? flatBackgroundColour(l, ctx) : undefined;
   if (flat) {
     delete l.rawData;
-    ctx.layers.set(id, { ...base, kind: 'fill', color: flat, ...(background ? { background } : {}) });
+    const color = await colourInSrgb(ctx.source, flat);
+    ctx.layers.set(id, { ...base, kind: 'fill', color, ...(background ? { background } : {}) });
     return id;
   }
-  const raster = ctx.icc ? await cmykLayerRaster(l, ctx.icc) : rasterOf(l);
+  const raster = ctx.icc ? await cmykLayerRaster(l, ctx.icc) : await rasterInSrgb(ctx.source, rasterOf(l));
   delete l.rawData;
 
   if (l.text) {
-    const spec = textSpecOf(l, ctx);
+    const spec = await textSpecOf(l, ctx);
     if (typeof spec !== 'string') {
       // Photoshop's own rendering is kept; a file that carries no pixels for its text gets ours.
       const own =
@@ -1060,13 +1101,13 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
     ctx.warnings.push(`智能对象“${name}”${smart}，已转为像素图层`);
   } else if (l.vectorFill && l.vectorFill.type === 'color' && !l.vectorMask) {
     // A Photoshop solid colour fill layer covering the canvas.
-    const color = colorToRgb(l.vectorFill.color, ctx.warnings, `填充图层“${name}”`);
+    const color = await fileColour(l.vectorFill.color, ctx, `填充图层“${name}”`);
     ctx.layers.set(id, { ...base, ...extras, kind: 'fill', color });
     return id;
   } else if (l.vectorFill) {
     if (raster.w === 0 && l.vectorFill.type === 'color' && l.vectorMask && !l.vectorMask.disable) {
       // A file that carries no pixels for its shape layer (some writers expect Photoshop to draw it): ours.
-      const color = colorToRgb(l.vectorFill.color, ctx.warnings, `形状图层“${name}”`);
+      const color = await fileColour(l.vectorFill.color, ctx, `形状图层“${name}”`);
       ctx.warnings.push(`形状图层“${name}”已按其路径和颜色绘制为像素图层`);
       ctx.layers.set(
         id,
@@ -1133,6 +1174,8 @@ function plainLayer(
   }
   return { ...props, kind: 'pixel', raster, ...bg };
 }
+
+const GRAYSCALE_COLOR_MODE = 1;
 
 /** Colour modes the decoder refuses (grayscale, RGB and CMYK are read), by their Photoshop names. */
 const COLOR_MODE_NAMES: Record<number, string> = {
@@ -1244,8 +1287,11 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
   checkHeader(buf);
   let psd: AgPsd;
   let version: 1 | 2 = 1;
+  const unparsed: string[] = [];
   try {
-    psd = readPsd(buf, { useRawData: true, skipThumbnail: true, useRawThumbnail: true });
+    psd = withAgLog(unparsed, () =>
+      readPsd(buf, { useRawData: true, skipThumbnail: true, useRawThumbnail: true }),
+    );
     version = buf[5] === 2 ? 2 : 1;
   } catch (err) {
     const msg = reason(err);
@@ -1269,7 +1315,17 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     );
   }
   const warnings: string[] = [];
+  if (unparsed.length > 0) {
+    const more = unparsed.length > 1 ? `等 ${unparsed.length} 处` : '';
+    const first = unparsed[0]!.replace(/\p{Cc}/gu, '?').slice(0, 120);
+    warnings.push(`PSD 中有无法解析的数据（可能已损坏），已跳过：${first}${more}`);
+  }
   if ((psd.bitsPerChannel ?? 8) > 8) warnings.push(`PSD 为 ${psd.bitsPerChannel} 位/通道，已转换为 8 位`);
+  // Documents are RGB or CMYK: a black-and-white job saved back as RGB would print in four inks, not black.
+  if (psd.colorMode === GRAYSCALE_COLOR_MODE)
+    warnings.push(
+      'PSD 为灰度模式，已转换为 RGB 颜色，保存时为 RGB（需要灰度文件时请在 Photoshop 中转回灰度）',
+    );
 
   const res = psd.imageResources?.resolutionInfo;
   let dpi = 72;
@@ -1289,6 +1345,9 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
 
   const cmyk = psd.colorMode === CMYK_COLOR_MODE;
   const icc = cmyk ? cmykProfileOf(psd, warnings) : undefined;
+  const source = cmyk
+    ? undefined
+    : await sourceProfile(embeddedProfile(psd), psd.colorMode === GRAYSCALE_COLOR_MODE, warnings);
   const ctx: DecodeContext = {
     psd,
     layers: new Map(),
@@ -1296,6 +1355,7 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     dpi,
     nextId: 1,
     ...(icc ? { icc, inkTable: newInkTable(icc) } : {}),
+    ...(source ? { source } : {}),
   };
   const root: number[] = [];
   try {
@@ -1306,7 +1366,10 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     }
     if (top.length === 0) {
       // A flattened file: its merged image is the whole document.
-      const raster = icc ? await cmykMergedRaster(psd, icc, version === 2) : compositeOf(psd);
+      const rgb = icc ? undefined : compositeOf(psd);
+      const raster = icc
+        ? await cmykMergedRaster(psd, icc, version === 2)
+        : rgb && (await rasterInSrgb(source, rgb));
       if (raster) {
         const id = ctx.nextId++;
         const props: LayerProps = {

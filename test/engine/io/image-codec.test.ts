@@ -49,6 +49,8 @@ im('image codec, checked with ImageMagick', () => {
     expect(info.dpiY).toBeCloseTo(150, 1);
     expect(info.alpha).toBe('True');
     expect(info.channels).toBe('srgba');
+    // Tagged sRGB: untagged, Photoshop and RIPs take the numbers in their working space (Adobe RGB in prepress).
+    expect(await identify(png, 'png', '%[icc:description]')).toBe('sRGB');
     const px = await pixelsOf(png, 'png');
     // Lossless: every channel of every pixel with alpha > 0, and alpha itself everywhere.
     for (let i = 0; i < r.data.length; i += 4) {
@@ -80,6 +82,7 @@ im('image codec, checked with ImageMagick', () => {
     expect(info.dpiX).toBe(300);
     expect(info.dpiY).toBe(300);
     expect(info.colorspace).toBe('sRGB');
+    expect(await identify(jpg, 'jpg', '%[icc:description]')).toBe('sRGB');
     const px = await pixelsOf(jpg, 'jpg');
     const at = (x: number, y: number) => Array.from(px.data.subarray((y * w + x) * 4, (y * w + x) * 4 + 3));
     for (const v of at(8, 2)) expect(v).toBeGreaterThan(245); // transparent → white

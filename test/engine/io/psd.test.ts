@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { writePsdBuffer } from 'ag-psd';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EditorError } from '../../../src/engine/errors.js';
 import { decodePsd, encodePsd, smartCorners, smartTransformFromCorners } from '../../../src/engine/io/psd.js';
 import type { BlendMode, DocState, Layer } from '../../../src/engine/model.js';
@@ -178,6 +178,24 @@ describe('decodePsd of other files', () => {
     await expect(decodePsd(buffer.subarray(0, Math.floor(buffer.length / 2)))).rejects.toMatchObject({
       code: 'io_error',
     });
+  });
+
+  it("keeps ag-psd's notes on data it cannot parse off stdout (atelier run's JSONL) and says so", async () => {
+    const { buffer } = await encodePsd(buildRichDoc(), testComposite());
+    const file = Buffer.from(buffer);
+    // Control bytes where a text layer's engine data has white space: what a damaged file holds.
+    const at = file.indexOf('/Editor', 0, 'latin1');
+    expect(at).toBeGreaterThan(3);
+    file.fill(2, at - 3, at);
+    const log = vi.spyOn(console, 'log');
+    try {
+      const { state, warnings } = await decodePsd(file);
+      expect(log).not.toHaveBeenCalled();
+      expect(warnings.some((w) => w.includes('无法解析') && !/\p{Cc}/u.test(w))).toBe(true);
+      expect(state.layers.size).toBe(buildRichDoc().layers.size);
+    } finally {
+      log.mockRestore();
+    }
   });
 
   it('refuses to write a layer further out than the file records, instead of wrapping its position', async () => {

@@ -1,0 +1,103 @@
+/**
+ * The ICC profile of RGB and grayscale files. Documents are sRGB inside (decodeImage converts every image to it),
+ * so a PSD tagged with another profile — Adobe RGB (1998), a Dot Gain gray — is converted through its profile
+ * when read, as its PNG or JPEG export would be, and RGB files we write say they are sRGB: without a profile,
+ * Photoshop and RIPs take the numbers in their working space (Adobe RGB in the prepress settings).
+ */
+
+import { rgbaFromProfile } from '../cmyk-pixels.js';
+import type { Raster, RGB } from '../model.js';
+import { iccColourSpace, iccDescription } from '../press-profile.js';
+import sharp from '../sharp.js';
+
+let srgbBytes: Promise<Uint8Array> | undefined;
+
+/** libvips' built-in sRGB profile (480 bytes), the one sharp embeds for `withIccProfile('srgb')`. */
+export function srgbProfile(): Promise<Uint8Array> {
+  srgbBytes ??= sharp(Buffer.from([0, 0, 0]), { raw: { width: 1, height: 1, channels: 3 } })
+    .withIccProfile('srgb')
+    .png()
+    .toBuffer()
+    .then((png) => sharp(png).metadata())
+    .then((m) => {
+      if (!m.icc) throw new Error('sharp 没有嵌入 sRGB 配置文件');
+      return new Uint8Array(m.icc);
+    });
+  return srgbBytes;
+}
+
+/** An embedded profile that is not sRGB: converts the file's colours to sRGB. */
+export interface SourceProfile {
+  readonly name: string;
+  /** Straight RGBA of the file (gray as r = g = b) to straight sRGB RGBA, alpha kept, in place. */
+  convert(rgba: Uint8ClampedArray, w: number, h: number): Promise<Uint8ClampedArray>;
+}
+
+/** Largest difference from sRGB (per channel) at which a profile is taken as sRGB: its rounding, not a colour. */
+const SRGB_TOLERANCE = 1;
+
+/** Every 17th level of each channel (16³ colours; gray: every level), opaque. */
+function probe(gray: boolean): Uint8ClampedArray {
+  const levels = gray ? 256 : 16;
+  const n = gray ? 256 : levels ** 3;
+  const out = new Uint8ClampedArray(n * 4);
+  for (let i = 0; i < n; i++) {
+    const v = gray ? [i, i, i] : [i % 16, Math.floor(i / 16) % 16, Math.floor(i / 256)].map((l) => l * 17);
+    out.set([v[0]!, v[1]!, v[2]!, 255], i * 4);
+  }
+  return out;
+}
+
+/**
+ * The converter for a file's embedded `icc` (`gray`: a grayscale file), or undefined when its colours are read
+ * as they are: no profile, an sRGB one, or one that cannot be used (with a warning, in Chinese).
+ */
+export async function sourceProfile(
+  icc: Uint8Array | undefined,
+  gray: boolean,
+  warnings: string[],
+): Promise<SourceProfile | undefined> {
+  if (!icc) return undefined;
+  const name = iccDescription(icc) ?? '未命名';
+  // Photoshop's own default, "sRGB IEC61966-2.1" (and its variants), is sRGB whatever its curves round to.
+  if (!gray && /^sRGB\b/.test(name)) return undefined;
+  const space = iccColourSpace(icc);
+  if (space !== (gray ? 'GRAY' : 'RGB ')) {
+    warnings.push(`PSD 嵌入的配置文件“${name}”与文件的颜色模式不符，颜色已按 sRGB 读取`);
+    return undefined;
+  }
+  // In place: a decoded layer is not held twice (the gray channel and alpha are copied out first).
+  const convert = (rgba: Uint8ClampedArray, w: number, h: number) => {
+    if (!gray) return rgbaFromProfile(rgba, w, h, 'rgb', true, icc, rgba);
+    const ga = new Uint8Array(w * h * 2);
+    for (let i = 0; i < w * h; i++) {
+      ga[i * 2] = rgba[i * 4]!;
+      ga[i * 2 + 1] = rgba[i * 4 + 3]!;
+    }
+    return rgbaFromProfile(ga, w, h, 'gray', true, icc, rgba);
+  };
+  const colours = probe(gray);
+  let out: Uint8ClampedArray;
+  try {
+    out = await convert(colours.slice(), colours.length / 4, 1);
+  } catch {
+    warnings.push(`PSD 嵌入的配置文件“${name}”无法使用，颜色已按 sRGB 读取`);
+    return undefined;
+  }
+  if (out.every((v, i) => Math.abs(v - colours[i]!) <= SRGB_TOLERANCE)) return undefined;
+  warnings.push(`PSD 嵌入的配置文件“${name}”不是 sRGB：颜色已按它转换为 sRGB，保存时嵌入 sRGB 配置文件`);
+  return { name, convert };
+}
+
+/** `r` in sRGB (itself without a converter). */
+export async function rasterInSrgb(p: SourceProfile | undefined, r: Raster): Promise<Raster> {
+  if (!p || r.w <= 0 || r.h <= 0) return r;
+  return { ...r, data: await p.convert(r.data, r.w, r.h) };
+}
+
+/** `c` in sRGB (itself without a converter). */
+export async function colourInSrgb(p: SourceProfile | undefined, c: RGB): Promise<RGB> {
+  if (!p) return c;
+  const [r, g, b] = await p.convert(new Uint8ClampedArray([c.r, c.g, c.b, 255]), 1, 1);
+  return { r: r!, g: g!, b: b! };
+}
