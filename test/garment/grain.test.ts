@@ -2,7 +2,8 @@
  * Pieces a marker lays down turned: identify_pieces reads how each body piece lies (upright.ts, piece-turn.ts),
  * the print is drawn as the piece stands on the garment and turned onto the marker, and verify measures it in
  * the same frame. The fixture T-shirt is laid out twice — upright, and with the front turned a quarter turn
- * clockwise and the back a quarter turn the other way — and must come out the same, pixel for pixel.
+ * clockwise, the back a quarter turn the other way and the left sleeve head to toe — and its front and back must
+ * come out the same, pixel for pixel, and the sleeves still mirror each other.
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,7 +48,7 @@ function turned(r: Raster, q: number, x: number, y: number): Raster {
 const LAYOUT: Readonly<Record<PieceKey, { q: number; x: number; y: number }>> = {
   front: { q: 1, x: 30, y: 30 },
   back: { q: 3, x: 510, y: 30 },
-  left: { q: 0, x: 990, y: 30 },
+  left: { q: 2, x: 990, y: 30 },
   right: { q: 0, x: 1230, y: 30 },
   collar: { q: 0, x: 990, y: 260 },
 };
@@ -145,7 +146,8 @@ describe('a marker with turned pieces', () => {
     expect(upright.pieces.every((p) => p.turn === undefined)).toBe(true);
     expect(l[NAME.front]).toMatchObject({ turn: 90, turn_by: 'shape' });
     expect(l[NAME.back]).toMatchObject({ turn: 270, turn_by: 'shape' });
-    for (const key of ['left', 'right', 'collar'] as const) expect(l[NAME[key]]!.turn).toBeUndefined();
+    expect(l[NAME.left], 'a sleeve laid head to toe').toMatchObject({ turn: 180, turn_by: 'shape' });
+    for (const key of ['right', 'collar'] as const) expect(l[NAME[key]]!.turn).toBeUndefined();
 
     // The front's and back's stripes, turned back upright, are the upright marker's: the placement is anchored
     // on the front and the back's print runs on from the front's, so neither depends on where the pieces lie.
@@ -157,6 +159,20 @@ describe('a marker with turned pieces', () => {
       expect([back.w, back.h], key).toEqual([want.w, want.h]);
       expect(Buffer.from(back.data).equals(Buffer.from(want.data)), key).toBe(true);
     }
+    // The right sleeve's print is still the mirror image of the left's as the two stand on the garment.
+    const left = layerNamed(stateOf(laid.session), `${NAME.left} 满印`).raster;
+    const upLeft = turned(left, 2, left.x, left.y);
+    const right = layerNamed(stateOf(laid.session), `${NAME.right} 满印`).raster;
+    expect([upLeft.w, upLeft.h]).toEqual([right.w, right.h]);
+    let unlike = 0;
+    for (let j = 0; j < right.h; j++) {
+      for (let i = 0; i < right.w; i++) {
+        const a = (j * right.w + i) * 4;
+        const b = (j * right.w + (right.w - 1 - i)) * 4;
+        if (Math.abs(right.data[a]! - upLeft.data[b]!) > 1) unlike++;
+      }
+    }
+    expect(unlike, 'sleeve pixels that are not the mirror image').toBe(0);
     // verify measures each piece upright: the same result scores the same however the marker lays it.
     expect(Math.abs((laid.verdict.score as number) - (upright.verdict.score as number))).toBeLessThanOrEqual(
       0.5,

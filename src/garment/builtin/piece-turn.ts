@@ -5,14 +5,14 @@
  * says how far it is turned from upright.
  *
  * Measured left one design out (the part given; 60 designs, six layouts of each, mirrored copies included): the
- * grain's axis — along the canvas or across it — is right for 100 % of fronts and backs and 97 % of sleeves, so a
- * piece laid sideways is turned back. Up from down is not as sure (fronts 82 %, backs 84 %, sleeves 97 %; the
- * errors are narrow princess and corset panels and skirts, whose two ends look alike), and most markers keep the
- * pieces' tops up: a piece along the canvas is therefore taken as drawn, and a designer states a half turn with
- * confirm_piece_parts. Bands, collars, pockets and facings are drafted whichever way fits the page, so the
+ * grain's axis — along the canvas or across it — is right for 98 % of fronts, 100 % of backs and 97 % of
+ * sleeves, so a piece laid sideways is turned back. A sleeve's up is as sure (its cap against its hem), so a
+ * sleeve laid head to toe is turned back too. A front's or back's up is not (78–89 %; narrow princess and corset
+ * panels and skirts, whose two ends look alike): one along the canvas is taken as drawn, and a designer states a
+ * half turn with confirm_piece_parts. Bands, collars, pockets and facings are drafted whichever way fits the page, so the
  * library cannot say which way is up for them: they are taken as drawn too.
  */
-import type { Grain, Part, PieceInfo, PieceShape, Turn } from '../types.js';
+import { type Grain, type Part, type PieceInfo, type PieceShape, TURNS, type Turn } from '../types.js';
 import { signatureOf } from './piece-features.js';
 import { bestAlignment, decode, LABELS, type Label, type Prototype, SIZE_WEIGHT } from './piece-model.js';
 import { PIECE_MODEL } from './piece-model-data.js';
@@ -35,7 +35,7 @@ const MIRROR_BIN = 31;
  * The alignment reads the piece as the prototype turned (and mirrored when dir is −1); composing that with how
  * the prototype itself was laid down gives the piece's own turn.
  */
-function votes(
+export function turnVotes(
   library: readonly Prototype[],
   signature: readonly number[],
   label: Label,
@@ -61,9 +61,17 @@ function votes(
 }
 
 /**
+ * The parts whose up the library reads as well as their axis: a sleeve's cap against its hem (left one design
+ * out, given the axis, 100 % of sleeves; fronts and backs 78–89 %, a hem against a neckline being far less
+ * distinct in a centroid-distance signature than a cap against a hem).
+ */
+const UP_READ: ReadonlySet<Label> = new Set(['sleeve']);
+
+/**
  * The turn of a piece of part `label` (its garment's largest piece `maxArea`), or null when it is upright or
- * not a part the library can turn: a quarter turn when the votes put the grain across the canvas (which one by
- * the votes, their share the confidence).
+ * not a part the library can turn: for a sleeve, the turn the votes give; for a front or back, a quarter turn
+ * when the votes put the grain across the canvas (which one by the votes), never a half turn. The votes' share
+ * is the confidence.
  */
 export function turnOf(
   library: readonly Prototype[],
@@ -72,7 +80,14 @@ export function turnOf(
   maxArea: number,
 ): Grain | null {
   if (!TURNED_PARTS.has(label)) return null;
-  const v = votes(library, signatureOf(proxyOfShape(shape)), label, Math.log(shape.area / maxArea));
+  const v = turnVotes(library, signatureOf(proxyOfShape(shape)), label, Math.log(shape.area / maxArea));
+  if (UP_READ.has(label)) {
+    const best = v.indexOf(Math.max(...v));
+    const sum = v.reduce((a, b) => a + b, 0);
+    return best === 0
+      ? null
+      : { turn: TURNS[best]!, by: 'shape', confidence: Math.round((v[best]! / sum) * 100) / 100 };
+  }
   const across = v[1]! + v[3]!;
   if (across <= v[0]! + v[2]!) return null;
   const turn: Turn = v[1]! >= v[3]! ? 90 : 270;
