@@ -15,6 +15,7 @@ import { handlers } from '../tools/index.js';
 import type { Handler, Payload, ToolContext } from '../tools/types.js';
 import type { DocumentListing, SessionHandle } from './handle.js';
 import { internalMessage } from './internal-error.js';
+import { noteWanted, othersBytes, type PoolShare, releaseShare, setHeld } from './memory-pool.js';
 import { parseArguments, parseToolCall } from './parse.js';
 import { type Rendered, renderDocument } from './render.js';
 import { failure, type ToolResult } from './result.js';
@@ -33,6 +34,11 @@ export interface SessionOptions {
    * that would allocate beyond it is refused (`out_of_bounds`) before allocating. Unlimited when unset.
    */
   readonly memoryBudgetBytes?: number;
+  /**
+   * The session's part of the pixel memory all the sessions of the process share (memory-pool.ts): a call is
+   * also refused what the other sessions leave of it.
+   */
+  readonly memoryShare?: PoolShare;
   /**
    * Called after each call (and garment photo change) that changed the session, before its result is returned;
    * the result waits for it. When it rejects, the change is undone and the call fails with `io_error`: this is
@@ -89,6 +95,9 @@ export class Session implements SessionHandle {
   private readonly transcript: string | undefined;
   private readonly onInternalError: (err: unknown) => void;
   private readonly memoryBudgetBytes: number | undefined;
+  private readonly memoryShare: PoolShare | undefined;
+  /** Its share given back (the session closed): a call still running then must not take it again. */
+  private released = false;
   private readonly onChange: SessionOptions['onChange'];
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -97,6 +106,7 @@ export class Session implements SessionHandle {
     this.transcript = opts.transcript;
     this.onInternalError = opts.onInternalError ?? ((err) => console.error(err));
     this.memoryBudgetBytes = opts.memoryBudgetBytes;
+    this.memoryShare = opts.memoryShare;
     this.onChange = opts.onChange;
   }
 
@@ -112,6 +122,19 @@ export class Session implements SessionHandle {
     this.editor.restore(state.editor);
     this.garmentPhoto = state.garmentPhoto;
     this.garment = state.garment;
+    this.countMemory();
+  }
+
+  /** Gives the session's share of the process's pixel memory back, for good: the session is closing. */
+  releaseMemory(): void {
+    this.released = true;
+    if (this.memoryShare) releaseShare(this.memoryShare);
+  }
+
+  /** Tells the pool what the session holds now: documents opened or closed, history, composites kept. */
+  private countMemory(): void {
+    if (!this.memoryShare || this.released) return;
+    setHeld(this.memoryShare, sessionPixelBytes(this.editor.snapshot, this.editor.composites()));
   }
 
   /**
@@ -136,7 +159,7 @@ export class Session implements SessionHandle {
 
   /** Runs one tool call after every call already queued. Never rejects: failures are results. */
   call(toolCall: unknown, opts: CallOptions = {}): Promise<ToolResult> {
-    const run = this.queue.then(() => this.execute(toolCall, opts));
+    const run = this.queue.then(() => this.execute(toolCall, opts)).finally(() => this.countMemory());
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -146,7 +169,9 @@ export class Session implements SessionHandle {
    * (e.g. to render a document for a surface). `read` must not change anything.
    */
   inspect<T>(read: (tx: Transaction) => T | Promise<T>): Promise<T> {
-    const run = this.queue.then(() => this.withinBudget(async () => read(this.editor.begin())));
+    const run = this.queue
+      .then(() => this.withinBudget(async () => read(this.editor.begin())))
+      .finally(() => this.countMemory());
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -171,14 +196,28 @@ export class Session implements SessionHandle {
     return renderDocument(this, name, max);
   }
 
-  /** Runs `fn` with every pixel buffer it allocates charged to the session's memory budget, if it has one. */
+  /**
+   * Runs `fn` with every pixel buffer it allocates charged to the session's memory budget, if it has one, which
+   * is never more than the other sessions leave of the process's pool.
+   */
   private withinBudget<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.memoryBudgetBytes === undefined) return fn();
-    return withMemoryBudget(
-      this.memoryBudgetBytes,
+    const own = this.memoryBudgetBytes ?? Number.POSITIVE_INFINITY;
+    const share = this.memoryShare;
+    const others = share ? othersBytes(share) : 0;
+    const left = share ? share.pool.limitBytes - others : Number.POSITIVE_INFINITY;
+    const limit = Math.min(own, left);
+    if (limit === Number.POSITIVE_INFINITY) return fn();
+    const run = withMemoryBudget(
+      limit,
       () => sessionPixelBytes(this.editor.snapshot, this.editor.composites()),
       fn,
     );
+    if (!share || left >= own) return run;
+    return run.catch((err: unknown) => {
+      if (!isBudgetRefusal(err, limit)) throw err;
+      noteWanted(share.pool, (err.details as { needed_bytes?: number }).needed_bytes ?? 0);
+      throw poolFull(err, share.pool.limitBytes, others);
+    });
   }
 
   private async execute(toolCall: unknown, opts: CallOptions): Promise<ToolResult> {
@@ -296,6 +335,39 @@ export class Session implements SessionHandle {
     }
     return { ok: true, ...payload, ...(warnings.length ? { warnings } : {}) };
   }
+}
+
+function isBudgetRefusal(err: unknown, limit: number): err is EditorError {
+  return (
+    err instanceof EditorError &&
+    err.code === 'out_of_bounds' &&
+    (err.details as { limit_bytes?: unknown } | undefined)?.limit_bytes === limit
+  );
+}
+
+const mib = (bytes: number): string => `${Math.ceil(bytes / (1024 * 1024)).toLocaleString('en-US')} MB`;
+
+/**
+ * A refusal by the process's pool, said as such: the session's own budget (which the engine's message names)
+ * was not what stood in the way, the other sessions were.
+ */
+function poolFull(err: EditorError, poolBytes: number, others: number): EditorError {
+  const { used_bytes: used = 0, needed_bytes: needed = 0 } = err.details as {
+    used_bytes?: number;
+    needed_bytes?: number;
+  };
+  return new EditorError(
+    'out_of_bounds',
+    `此操作需要约 ${mib(needed)} 像素内存（本会话已用 ${mib(used)}），但服务器上所有会话共用 ${mib(poolBytes)}，其他会话已占用 ${mib(others)}，现在放不下`,
+    {
+      hint: '稍后再试（其他会话关闭文档或结束后会腾出内存），或关闭本会话不用的文档；服务的管理员可调大 ATELIER_MEMORY_MB',
+      details: {
+        ...(err.details as Record<string, unknown>),
+        server_limit_bytes: poolBytes,
+        others_bytes: others,
+      },
+    },
+  );
 }
 
 /** Whether the session differs from `before`: a query commits a new editor value holding the same documents. */

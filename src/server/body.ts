@@ -76,14 +76,16 @@ export async function readBody(c: Context, limit: number): Promise<Buffer> {
 /**
  * Hands the body to `onChunk` chunk by chunk, reading the next only when the previous one is handled (so a slow
  * disk slows the client instead of filling memory), and stops with 413 as soon as more than `limit` bytes
- * arrived. When `onChunk` throws, reading stops and its error is rethrown. The rest of an unread body is left
- * to the server, which drains or drops it after answering; the connection is not destroyed here, so the client
- * still gets the answer.
+ * arrived, or with 408 when the client sent nothing for `stallMs` (time spent handling a chunk is not the
+ * client's and does not count). When `onChunk` throws, reading stops and its error is rethrown. The rest of an
+ * unread body is left to the server, which drains or drops it after answering; the connection is not destroyed
+ * here, so the client still gets the answer.
  */
 export async function streamBody(
   c: Context,
   limit: number,
   onChunk: (chunk: Buffer) => Promise<void> | void,
+  stallMs?: number,
 ): Promise<number> {
   const declared = Number(header(c, 'content-length') ?? Number.NaN);
   if (declared > limit) throw tooLarge(limit);
@@ -113,9 +115,16 @@ export async function streamBody(
     let handling = false;
     let ended = false;
     let settled = false;
+    let stall: NodeJS.Timeout | undefined;
+    const waitForClient = () => {
+      if (stallMs === undefined) return;
+      clearTimeout(stall);
+      stall = setTimeout(() => settle(stalled(stallMs)), stallMs);
+    };
     const settle = (err: Error | null) => {
       if (settled) return;
       settled = true;
+      clearTimeout(stall);
       incoming.off('data', onData);
       incoming.off('end', onEnd);
       incoming.off('error', onError);
@@ -127,6 +136,7 @@ export async function streamBody(
     };
     const onData = (chunk: Buffer) => {
       incoming.pause();
+      clearTimeout(stall);
       handling = true;
       take(chunk).then(
         () => {
@@ -134,7 +144,10 @@ export async function streamBody(
           if (settled) return;
           if (ended) settle(null);
           else if (incoming.destroyed) settle(closedMidBody());
-          else incoming.resume();
+          else {
+            waitForClient();
+            incoming.resume();
+          }
         },
         (err: Error) => settle(err),
       );
@@ -152,8 +165,18 @@ export async function streamBody(
     incoming.on('end', onEnd);
     incoming.on('error', onError);
     incoming.on('close', onClose);
+    waitForClient();
   });
   return size;
+}
+
+function stalled(ms: number): HttpError {
+  return new HttpError(
+    408,
+    'request_timeout',
+    `the upload sent nothing for ${Math.round(ms / 1000)} s and was stopped: send it again`,
+    { stall_seconds: Math.round(ms / 1000) },
+  );
 }
 
 function closedMidBody(): HttpError {

@@ -3,6 +3,7 @@
  * flags and environment variables are read (a flag wins over its variable).
  */
 import { isIP } from 'node:net';
+import { totalmem } from 'node:os';
 import { type ModelConfig, ModelConfigError, modelConfigFrom } from '../agent/config.js';
 import { type Variant, variants } from '../registry/index.js';
 import { DEFAULT_WORKSPACE } from '../service/defaults.js';
@@ -24,8 +25,12 @@ export interface ServerConfig {
   readonly uploadLimitBytes: number;
   /** Uploads received at the same time at most; one more answers 503. */
   readonly maxConcurrentUploads: number;
+  /** An upload whose client sends nothing for this long is answered 408, and its place freed for others. */
+  readonly uploadStallMs: number;
   /** Pixel memory one session's documents may hold (layers, history, composites); a call beyond is refused. */
   readonly sessionMemoryBytes: number;
+  /** Pixel memory all sessions together may hold; a call beyond what the others leave is refused. */
+  readonly memoryBytes: number;
   /** Largest tool-call (and MCP message) body, in bytes. */
   readonly bodyLimitBytes: number;
   /** Tool calls one request may carry at most. */
@@ -38,6 +43,18 @@ export interface ServerConfig {
   readonly log: (line: string) => void;
 }
 
+const MB = 1024 * 1024;
+
+/**
+ * Half the memory of the machine, or of the container when it is limited to less: the rest is for what the
+ * pools do not count (the threads' heaps, encoders' buffers, the result images kept, the system).
+ */
+function defaultMemoryMb(): number {
+  const limit = process.constrainedMemory?.() ?? 0;
+  const memory = limit > 0 ? Math.min(limit, totalmem()) : totalmem();
+  return Math.max(1, Math.floor(memory / 2 / MB));
+}
+
 export const DEFAULTS = {
   host: '127.0.0.1',
   port: 8080,
@@ -46,14 +63,14 @@ export const DEFAULTS = {
   maxSessions: 100,
   uploadLimitMb: 200,
   maxConcurrentUploads: 4,
+  uploadStallSeconds: 30,
   // A 9000 × 18000 garment marker with its pieces holds ~1.3 GB and saving it as PSD takes ~1.2 GB more.
   sessionMemoryMb: 4096,
+  memoryMb: defaultMemoryMb(),
   bodyLimitMb: 1,
   maxCallsPerRequest: 100,
   mcpVariant: 'extended',
 } as const satisfies Record<string, unknown>;
-
-const MB = 1024 * 1024;
 
 export function serverConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
   return {
@@ -65,7 +82,9 @@ export function serverConfig(overrides: Partial<ServerConfig> = {}): ServerConfi
     maxSessions: DEFAULTS.maxSessions,
     uploadLimitBytes: DEFAULTS.uploadLimitMb * MB,
     maxConcurrentUploads: DEFAULTS.maxConcurrentUploads,
+    uploadStallMs: DEFAULTS.uploadStallSeconds * 1000,
     sessionMemoryBytes: DEFAULTS.sessionMemoryMb * MB,
+    memoryBytes: DEFAULTS.memoryMb * MB,
     bodyLimitBytes: DEFAULTS.bodyLimitMb * MB,
     maxCallsPerRequest: DEFAULTS.maxCallsPerRequest,
     mcpVariant: DEFAULTS.mcpVariant,
@@ -104,7 +123,9 @@ export function checkConfig(config: ServerConfig): void {
     ['max sessions', config.maxSessions],
     ['upload limit', config.uploadLimitBytes],
     ['max concurrent uploads', config.maxConcurrentUploads],
+    ['upload stall timeout', config.uploadStallMs],
     ['session memory', config.sessionMemoryBytes],
+    ['memory', config.memoryBytes],
     ['body limit', config.bodyLimitBytes],
     ['max calls per request', config.maxCallsPerRequest],
   ];
@@ -193,6 +214,9 @@ export function configFrom(values: Values, env: NodeJS.ProcessEnv = process.env)
         'session memory (MB)',
         DEFAULTS.sessionMemoryMb,
       ) * MB,
+    ),
+    memoryBytes: Math.floor(
+      numberOf(pick(values, 'memory', env, 'ATELIER_MEMORY_MB'), 'memory (MB)', DEFAULTS.memoryMb) * MB,
     ),
     bodyLimitBytes: Math.floor(
       numberOf(

@@ -8,6 +8,7 @@ export type HttpErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'payload_too_large'
+  | 'request_timeout'
   | 'unsupported_media_type'
   | 'too_many_sessions'
   | 'no_model'

@@ -42,6 +42,7 @@ export async function startServer(
     idleTimeoutMs: config.idleTimeoutMs,
     maxSessions: config.maxSessions,
     memoryBudgetBytes: config.sessionMemoryBytes,
+    memoryPoolBytes: config.memoryBytes,
     log: config.log,
   });
   const mcp = new McpHttpEndpoint(store, {

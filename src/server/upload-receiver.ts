@@ -64,8 +64,16 @@ class FileSink {
   }
 }
 
-/** Reads the request body into a temp file in `dir`; throws `HttpError` (400, 413, 415) with nothing left. */
-export async function receiveUpload(c: Context, dir: string, limit: number): Promise<ReceivedUpload> {
+/**
+ * Reads the request body into a temp file in `dir`; throws `HttpError` (400, 408 after `stallMs` without a
+ * byte, 413, 415) with nothing left.
+ */
+export async function receiveUpload(
+  c: Context,
+  dir: string,
+  limit: number,
+  stallMs?: number,
+): Promise<ReceivedUpload> {
   const contentType = c.req.header('content-type') ?? '';
   const sink = new FileSink(tempPathFor(path.join(dir, 'upload')));
   const fields = new Map<string, string>();
@@ -75,7 +83,7 @@ export async function receiveUpload(c: Context, dir: string, limit: number): Pro
       const parser = new MultipartParser(boundaryOf(contentType));
       let current: { field: string; chunks: Buffer[]; bytes: number } | 'file' | null = null;
       let sawFile = false;
-      await streamBody(c, limit, async (chunk) => {
+      const onChunk = async (chunk: Buffer) => {
         for (const event of parser.push(chunk)) {
           if (event.kind === 'part') {
             if (event.part.name === 'file') {
@@ -102,13 +110,14 @@ export async function receiveUpload(c: Context, dir: string, limit: number): Pro
             current = null;
           }
         }
-      });
+      };
+      await streamBody(c, limit, onChunk, stallMs);
       parser.finish();
       if (!sawFile) {
         throw new HttpError(400, 'bad_request', 'the multipart form needs a "file" field holding the file');
       }
     } else {
-      await streamBody(c, limit, (chunk) => sink.write(chunk));
+      await streamBody(c, limit, (chunk) => sink.write(chunk), stallMs);
     }
     const type = await sink.finish();
     return { tempPath: sink.tempPath, type, bytes: sink.bytes, fields, filename };

@@ -2,7 +2,8 @@
  * Files uploaded into a session's workspace: the real type is read from the first bytes (never from the name
  * or the declared content type), only PSD, PNG and JPEG are taken, and the name must stay inside the workspace.
  */
-import { mkdir, rename, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, link, mkdir, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { EditorError } from '../engine/errors.js';
 import type { Workspace } from '../engine/workspace.js';
@@ -45,40 +46,29 @@ export function roleOf(raw: string | undefined | null): UploadRole | null {
 
 /**
  * The workspace-relative path to write: the given name (folders allowed, confined to the workspace), with the
- * type's extension added when it has none; without a name, `upload-<n>.<ext>`. A name whose extension says
- * another type is refused.
+ * type's extension added when it has none; null without a name (`placeUpload` then picks `upload-<n>.<ext>`).
+ * A name whose extension says another type is refused.
  */
-export async function uploadPath(
-  workspace: Workspace,
-  given: string | undefined,
-  type: UploadType,
-): Promise<string> {
-  const ext = EXTENSIONS[type][0]!;
-  let name: string;
-  if (given === undefined || given.trim() === '') {
-    let n = 1;
-    while (await workspace.exists(`upload-${n}${ext}`)) n++;
-    name = `upload-${n}${ext}`;
-  } else {
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-    if (given.length > 1024 || /[\u0000-\u001f]/.test(given)) {
-      throw new HttpError(400, 'bad_request', 'the file name is too long or contains control characters');
-    }
-    name = given.replace(/\\/g, '/');
-    const base = path.posix.basename(name);
-    if (name.endsWith('/') || base === '' || base === '.' || base === '..') {
-      throw new HttpError(400, 'bad_request', `invalid file name "${given}": it must name a file`);
-    }
-    const givenExt = path.posix.extname(name).toLowerCase();
-    if (givenExt === '') {
-      name += ext;
-    } else if (!EXTENSIONS[type].includes(givenExt)) {
-      throw new HttpError(
-        400,
-        'bad_request',
-        `the file is ${TYPE_NAMES[type]} but its name ends in "${givenExt}"; use ${EXTENSIONS[type].join(' or ')}`,
-      );
-    }
+export function uploadPath(workspace: Workspace, given: string | undefined, type: UploadType): string | null {
+  if (given === undefined || given.trim() === '') return null;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (given.length > 1024 || /[\u0000-\u001f]/.test(given)) {
+    throw new HttpError(400, 'bad_request', 'the file name is too long or contains control characters');
+  }
+  let name = given.replace(/\\/g, '/');
+  const base = path.posix.basename(name);
+  if (name.endsWith('/') || base === '' || base === '.' || base === '..') {
+    throw new HttpError(400, 'bad_request', `invalid file name "${given}": it must name a file`);
+  }
+  const givenExt = path.posix.extname(name).toLowerCase();
+  if (givenExt === '') {
+    name += EXTENSIONS[type][0]!;
+  } else if (!EXTENSIONS[type].includes(givenExt)) {
+    throw new HttpError(
+      400,
+      'bad_request',
+      `the file is ${TYPE_NAMES[type]} but its name ends in "${givenExt}"; use ${EXTENSIONS[type].join(' or ')}`,
+    );
   }
   let abs: string;
   try {
@@ -115,15 +105,23 @@ export { TYPE_NAMES };
 
 /**
  * Moves a received upload (a temp file in the session folder) to `target`, workspace-relative, creating its
- * folders; on failure the temp file is removed and `target` is left as it was.
+ * folders, or to the first free `upload-<n>.<ext>` when `target` is null; returns where it went. On failure the
+ * temp file is removed and the target is left as it was.
  */
-export async function placeUpload(workspace: Workspace, tempPath: string, target: string): Promise<void> {
+export async function placeUpload(
+  workspace: Workspace,
+  tempPath: string,
+  target: string | null,
+  type: UploadType,
+): Promise<string> {
+  if (target === null) return placeUnnamed(workspace, tempPath, EXTENSIONS[type][0]!);
   try {
     const abs = workspace.resolve(target);
     await mkdir(path.dirname(abs), { recursive: true });
     // The folders just created may not be what resolve() saw; check the final location once more.
     workspace.resolve(target);
     await rename(tempPath, abs);
+    return target;
   } catch (err) {
     await unlink(tempPath).catch(() => undefined);
     if (err instanceof EditorError && err.code === 'invalid_arguments') {
@@ -133,7 +131,45 @@ export async function placeUpload(workspace: Workspace, tempPath: string, target
     if (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') {
       throw new HttpError(400, 'bad_request', `cannot write "${target}": a folder is in the way`);
     }
-    // Node's own message would name the server's folders.
-    throw new HttpError(500, 'internal', `cannot store the upload (${code ?? 'unknown error'})`);
+    throw storeFailed(err);
+  }
+}
+
+function storeFailed(err: unknown): HttpError {
+  // Node's own message would name the server's folders.
+  const code = (err as NodeJS.ErrnoException).code;
+  return new HttpError(500, 'internal', `cannot store the upload (${code ?? 'unknown error'})`);
+}
+
+/**
+ * Gives the upload the first `upload-<n>.<ext>` no file has, taking the name in the same step as it checks it:
+ * two uploads without a name at once would otherwise both find `upload-1` free, and the second would replace the
+ * first. A hard link fails when the name exists; where the file system has none, an exclusive copy does the same.
+ */
+async function placeUnnamed(workspace: Workspace, tempPath: string, ext: string): Promise<string> {
+  try {
+    for (let n = 1; ; n++) {
+      const name = `upload-${n}${ext}`;
+      let abs: string;
+      try {
+        abs = workspace.resolve(name);
+      } catch {
+        continue; // a symbolic link leading out of the workspace: not a name to write
+      }
+      try {
+        await link(tempPath, abs).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'EPERM' && err.code !== 'ENOTSUP' && err.code !== 'ENOSYS') throw err;
+          return copyFile(tempPath, abs, constants.COPYFILE_EXCL);
+        });
+        return name;
+      } catch (err) {
+        // Taken (a file, a folder, or a link of the user's): the next number.
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+    }
+  } catch (err) {
+    throw storeFailed(err);
+  } finally {
+    await unlink(tempPath).catch(() => undefined);
   }
 }

@@ -5,6 +5,7 @@
  * sessions inline (tests).
  */
 import path from 'node:path';
+import type { PoolShare } from '../calls/memory-pool.js';
 import { Session } from '../calls/session.js';
 import { SessionJournal } from './journal.js';
 
@@ -17,6 +18,8 @@ export interface HostOptions {
   /** The session's journal folder. */
   readonly journalDir: string;
   readonly memoryBudgetBytes?: number;
+  /** The session's part of the process's pixel memory (shared memory: the same counters on every thread). */
+  readonly memoryShare?: PoolShare;
 }
 
 export interface HostedSession {
@@ -43,6 +46,7 @@ function sessionOf(
   return new Session({
     workspace: opts.dir,
     memoryBudgetBytes: opts.memoryBudgetBytes,
+    ...(opts.memoryShare ? { memoryShare: opts.memoryShare } : {}),
     onInternalError: (err) =>
       log(
         `atelier: session ${opts.id.slice(0, 8)}…: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
@@ -86,6 +90,7 @@ export async function closeHosted(
   journalDir: string,
 ): Promise<void> {
   const state = hosted.session.state;
+  hosted.session.releaseMemory();
   await hosted.journal.then(
     async (journal) => {
       if (why === 'idle') await journal.close(state);

@@ -133,6 +133,8 @@ class ReplayWorkspace extends Workspace {
 export class SessionJournal {
   private seq: number;
   private segment: FileHandle | null = null;
+  /** Bytes of the open segment that hold whole, synced lines: where a failed append is cut back to. */
+  private segmentBytes = 0;
   private segmentFirst: number;
   private sinceSnapshot = { calls: 0, ms: 0 };
   private snapshotted: number | null;
@@ -140,6 +142,8 @@ export class SessionJournal {
   /** Content hashes of the files read by the lines after the last snapshot (still needed for replay). */
   private readonly pendingFiles: { seq: number; sha: string }[] = [];
   private closed = false;
+  /** A failed write could not be undone on disk: nothing more is journaled (every later change is refused). */
+  private damaged = false;
   /** The garment analysis after the last journaled change (to tell when a call made a new one). */
   private lastAnalysis: GarmentAnalysis | null = null;
 
@@ -238,6 +242,7 @@ export class SessionJournal {
   /** Journals one change (Session's `onChange`): durable when this resolves. */
   async record(change: SessionChange): Promise<void> {
     if (this.closed) throw new Error('journal closed');
+    if (this.damaged) throw new Error('journal damaged by a failed write');
     if (!this.lock.owns()) {
       this.closed = true;
       throw new Error('another process has taken this session over');
@@ -336,10 +341,32 @@ export class SessionJournal {
   private async append(line: string): Promise<void> {
     if (!this.segment) {
       this.segment = await open(path.join(this.dir, `journal-${this.segmentFirst}.jsonl`), 'a');
+      this.segmentBytes = (await this.segment.stat()).size;
       fsyncDir(this.dir);
     }
-    await this.segment.write(line);
-    await this.segment.datasync();
+    const segment = this.segment;
+    const bytes = Buffer.from(line);
+    try {
+      // A full disk writes part of the line and says so only by the count; the next write then fails.
+      for (let at = 0; at < bytes.length; ) at += (await segment.write(bytes, at)).bytesWritten;
+      await segment.datasync();
+    } catch (err) {
+      // The call is undone, so its line must go: left half-written, the next line would be glued to it (and
+      // recovery would stop there, losing every later call); left whole but unsynced, it would be replayed
+      // though its result said undone, and the next call's line (the same number) skipped.
+      try {
+        await segment.truncate(this.segmentBytes);
+        await segment.datasync();
+      } catch {
+        // What is on disk is no longer known: journaling anything more could make it lie.
+        this.damaged = true;
+        this.log(
+          `atelier: journal of ${path.basename(this.dir).slice(0, 8)}… could not be cut back after a failed write; later changes are refused`,
+        );
+      }
+      throw err;
+    }
+    this.segmentBytes += bytes.length;
   }
 
   private maybeSnapshot(state: SessionState, force: boolean): void {

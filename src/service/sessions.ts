@@ -7,7 +7,8 @@
  * Sessions come back lazily: a request for an id that is not in memory but has a journal on disk (this process
  * restarted, or another process served it and died) recovers it first (`recover`). A session unused for the
  * idle timeout leaves memory after a final snapshot, keeping its folder and journal, and is recovered by its
- * next request; one that is running a request never idles out. Deleting a session removes its journal, so
+ * next request (so does one left alone for a minute when other sessions' calls are short of pixel memory:
+ * `makeRoom`); one that is running a request never idles out. Deleting a session removes its journal, so
  * nothing can bring it back (the files it saved stay in its folder).
  *
  * Several processes on one workspace: each session is served by one process at a time, the holder of the lock
@@ -26,11 +27,22 @@ import { randomBytes } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SessionHandle } from '../calls/handle.js';
+import {
+  heldBytes,
+  type MemoryPool,
+  newMemoryPool,
+  newPoolShare,
+  type PoolShare,
+  releaseShare,
+  shareBytes,
+  takeWanted,
+} from '../calls/memory-pool.js';
 import type { ImageOut } from '../tools/types.js';
 import {
   type CloseReason,
   closeHosted,
   type HostedSession,
+  type HostOptions,
   hostNew,
   hostRecovered,
 } from './hosted-session.js';
@@ -134,6 +146,8 @@ export interface SessionStoreOptions {
   readonly maxSessions: number;
   /** Pixel memory each session may hold (Session's `memoryBudgetBytes`); unlimited when unset. */
   readonly memoryBudgetBytes?: number;
+  /** Pixel memory all the sessions together may hold (memory-pool.ts); unlimited when unset. */
+  readonly memoryPoolBytes?: number;
   /**
    * `thread` (the default): each session runs on a worker thread of its own (worker-session.ts says why), so
    * no session's work holds the thread that accepts requests. `inline`: on the store's thread (tests that
@@ -156,6 +170,9 @@ export class TooManySessions extends Error {}
 export const SESSION_RETENTION_MS = 7 * 24 * 3600 * 1000;
 const PURGE_EVERY_MS = 3600 * 1000;
 
+/** How long a session must have been left alone to be closed early when the pixel memory pool is short. */
+export const POOL_IDLE_MS = 60_000;
+
 export class SessionStore {
   private readonly entries = new Map<string, SessionEntry>();
   /** Sessions being recovered, and sessions whose journal is being closed (a recovery waits for it). */
@@ -166,11 +183,15 @@ export class SessionStore {
   private readonly purger: NodeJS.Timeout;
   private purging: Promise<string[]> | undefined;
   private readonly now: () => number;
+  private readonly pool: MemoryPool | undefined;
+  /** Each session's part of the pool, to know what closing it would give back. */
+  private readonly shares = new WeakMap<SessionEntry, PoolShare>();
   readonly sessionsDir: string;
   readonly journalsDir: string;
 
   constructor(private readonly opts: SessionStoreOptions) {
     this.now = opts.now ?? Date.now;
+    this.pool = opts.memoryPoolBytes === undefined ? undefined : newMemoryPool(opts.memoryPoolBytes);
     this.sessionsDir = path.resolve(opts.root, 'sessions');
     this.journalsDir = path.resolve(opts.root, 'journals');
     const every = Math.min(30_000, Math.max(25, Math.floor(opts.idleTimeoutMs / 4)));
@@ -205,18 +226,25 @@ export class SessionStore {
     const host = { ...this.hostOptions(id), kind, createdAt };
     if (this.opts.isolation === 'inline') {
       const hosted = hostNew(host, this.opts.log);
-      return this.register(id, kind, createdAt, hosted.session, new InlineHost(hosted, host.journalDir));
+      return this.register(
+        id,
+        kind,
+        createdAt,
+        hosted.session,
+        new InlineHost(hosted, host.journalDir),
+        host.memoryShare,
+      );
     }
     let entry: SessionEntry | undefined;
     const session = WorkerSession.open(host, {
       log: this.opts.log,
       onLost: (why) => entry && this.lost(entry, why),
     });
-    entry = this.register(id, kind, createdAt, session, session);
+    entry = this.register(id, kind, createdAt, session, session, host.memoryShare);
     return entry;
   }
 
-  private hostOptions(id: string) {
+  private hostOptions(id: string): Omit<HostOptions, 'kind' | 'createdAt'> {
     return {
       id,
       dir: path.join(this.sessionsDir, id),
@@ -224,6 +252,7 @@ export class SessionStore {
       ...(this.opts.memoryBudgetBytes !== undefined
         ? { memoryBudgetBytes: this.opts.memoryBudgetBytes }
         : {}),
+      ...(this.pool ? { memoryShare: newPoolShare(this.pool) } : {}),
     };
   }
 
@@ -233,6 +262,7 @@ export class SessionStore {
     createdAt: number,
     session: SessionHandle,
     host: SessionHost,
+    share: PoolShare | undefined,
   ): SessionEntry {
     const entry: SessionEntry = {
       id,
@@ -247,6 +277,7 @@ export class SessionStore {
       host,
     };
     this.entries.set(id, entry);
+    if (share) this.shares.set(entry, share);
     return entry;
   }
 
@@ -255,6 +286,9 @@ export class SessionStore {
    * for this process is given up, so that its next request recovers it from its journal.
    */
   private lost(entry: SessionEntry, why: string): void {
+    // The thread that would have given its pixel memory back is gone.
+    const share = this.shares.get(entry);
+    if (share) releaseShare(share);
     this.opts.log(`atelier: session ${entry.id.slice(0, 8)}…: ${why}; it will be recovered from its journal`);
     if (this.entries.get(entry.id) !== entry) return;
     this.entries.delete(entry.id);
@@ -303,6 +337,7 @@ export class SessionStore {
         r.createdAt,
         r.hosted.session,
         new InlineHost(r.hosted, host.journalDir),
+        host.memoryShare,
       );
       this.opts.log(r.report);
       return entry;
@@ -310,8 +345,12 @@ export class SessionStore {
     const r = await WorkerSession.recover(host, {
       log: this.opts.log,
       onLost: (why) => entry && this.lost(entry, why),
+    }).catch((err: unknown) => {
+      // A recovery that failed half-way may have counted what it had rebuilt.
+      if (host.memoryShare) releaseShare(host.memoryShare);
+      throw err;
     });
-    entry = this.register(id, r.kind as SessionKind, r.createdAt, r.session, r.session);
+    entry = this.register(id, r.kind as SessionKind, r.createdAt, r.session, r.session, host.memoryShare);
     this.opts.log(r.report);
     return entry;
   }
@@ -369,11 +408,38 @@ export class SessionStore {
     return true;
   }
 
-  /** Closes every session unused for the idle timeout. */
+  /**
+   * Closes every session unused for the idle timeout, and makes room in the pixel memory pool when calls were
+   * refused for want of it.
+   */
   sweep(): void {
     const now = this.now();
     for (const entry of this.entries.values()) {
       if (this.expired(entry, now)) this.close(entry, 'idle');
+    }
+    this.makeRoom(now);
+  }
+
+  /**
+   * Closes sessions left alone for `POOL_IDLE_MS`, longest unused first, until what they hold covers what refused
+   * calls wanted beyond the room left. Closed as after the idle timeout (a final snapshot), they come back from
+   * their journal, documents and history whole, at their next request: only that request waits for them.
+   */
+  private makeRoom(now: number): void {
+    if (!this.pool) return;
+    const wanted = takeWanted(this.pool);
+    let short = wanted - (this.pool.limitBytes - heldBytes(this.pool));
+    if (wanted === 0 || short <= 0) return;
+    const idle = [...this.entries.values()]
+      .filter((e) => e.busy === 0 && now - e.lastUsed >= POOL_IDLE_MS)
+      .sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const entry of idle) {
+      if (short <= 0) break;
+      const held = this.shares.get(entry);
+      const bytes = held ? shareBytes(held) : 0;
+      if (bytes === 0) continue;
+      short -= bytes;
+      this.close(entry, 'idle', 'closed to make room in the pixel memory others need');
     }
   }
 
@@ -443,10 +509,14 @@ export class SessionStore {
     await Promise.all([...this.closing.values()]);
   }
 
-  private close(entry: SessionEntry, why: 'idle' | 'deleted' | 'shutdown'): void {
+  private close(
+    entry: SessionEntry,
+    why: 'idle' | 'deleted' | 'shutdown',
+    because = 'closed after idling',
+  ): void {
     if (this.entries.get(entry.id) !== entry) return;
     this.entries.delete(entry.id);
-    if (why === 'idle') this.opts.log(`atelier: session ${entry.id.slice(0, 8)}… closed after idling`);
+    if (why === 'idle') this.opts.log(`atelier: session ${entry.id.slice(0, 8)}… ${because}`);
     // A deleted session's journal is moved aside here and now (one rename), not after its thread has closed it:
     // once the deletion is answered, no crash may bring the session back.
     const destroyed =

@@ -164,7 +164,8 @@ class SessionThreads {
   take(log: (line: string) => void): SessionThread {
     for (const t of this.running) if (!t.alive) this.running.delete(t);
     let thread: SessionThread | undefined;
-    if (this.running.size + this.idle.length >= MAX_SESSION_THREADS && this.running.size > 0) {
+    // The warm spare counts as one of the threads: it is the next session's, not one too many.
+    if (this.running.size >= MAX_SESSION_THREADS) {
       thread = [...this.running].reduce((a, b) => (b.sessions < a.sessions ? b : a));
     } else {
       thread = this.idle.pop();

@@ -222,6 +222,61 @@ describe('the server’s sessions under their budget', () => {
     }
   });
 
+  it('shares one pool between sessions: a call is refused what the others leave, and gets it once they give it back', async () => {
+    // A 4000 × 2000 document needs 64 MB of room (a layer and its composite), each painted layer 30.5 MB more:
+    // each session's own budget would take six such layers, the pool takes four in all.
+    const server = await startTestServer({ sessionMemoryBytes: 256 * MB, memoryBytes: 128 * MB });
+    try {
+      const a = await createSession(server.url);
+      const b = await createSession(server.url);
+      const run = async (id: string, calls: ReturnType<typeof toolCall>[]) =>
+        (await sendCalls(server.url, id, calls)).results as {
+          ok: boolean;
+          error?: { code: string; message: string; hint: string; details: Record<string, number> };
+        }[];
+      const okAll = async (id: string, calls: ReturnType<typeof toolCall>[]) => {
+        for (const r of await run(id, calls)) expect(r.ok, JSON.stringify(r)).toBe(true);
+      };
+      const document = (name: string) => toolCall('create_document', { width: 4000, height: 2000, name });
+      const layer = (name: string) => [
+        toolCall('create_layer', { name }),
+        toolCall('fill_selection', { color: '#336699' }),
+      ];
+      await okAll(a, [document('A'), ...layer('1'), ...layer('2')]);
+      await okAll(b, [document('B'), ...layer('1'), ...layer('2')]);
+
+      // Far inside B's own budget, but the other session holds the rest of the pool.
+      const [, fill] = await run(b, layer('3'));
+      expect(fill!.ok).toBe(false);
+      expect(fill!.error).toMatchObject({
+        code: 'out_of_bounds',
+        details: { server_limit_bytes: 128 * MB, others_bytes: expect.any(Number) },
+      });
+      expect(fill!.error!.details.others_bytes).toBeGreaterThanOrEqual(60 * MB);
+      expect(fill!.error!.message).toContain('其他会话已占用');
+      expect(fill!.error!.message).not.toContain('每个会话');
+      expect(fill!.error!.hint).toContain('ATELIER_MEMORY_MB');
+      // Its render (a composite of 30 MB) waits for room too, and says where the room went.
+      const render = await fetch(`${server.url}/v1/sessions/${b}/documents/B/render.png?max=256`);
+      expect(render.status).toBe(503);
+      expect(render.headers.get('retry-after')).toBe('30');
+      const { error } = (await render.json()) as { error: { code: string; message: string } };
+      expect(error).toMatchObject({ code: 'busy', message: expect.stringContaining('other sessions') });
+
+      // A closes its document: what it held is given back, and B's call fits.
+      await okAll(a, [toolCall('close_document', { save: false })]);
+      await okAll(b, [toolCall('fill_selection', { color: '#993366' })]);
+
+      // A deleted session gives back what it held too.
+      expect((await run(a, [document('A2')]))[0]!.ok).toBe(false);
+      expect((await fetch(`${server.url}/v1/sessions/${b}`, { method: 'DELETE' })).status).toBe(204);
+      await server.store.settled();
+      await okAll(a, [document('A2'), ...layer('1')]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a 30000 × 30000 document and large work: each call works within the budget or is refused before allocating; RSS stays under it', async () => {
     const budget = 1024 * MB;
     const server = await startTestServer({ sessionMemoryBytes: budget });

@@ -156,6 +156,44 @@ describe('sessions and tool calls', () => {
     for (let i = 0; i < 10; i++) expect(JSON.stringify(names)).toContain(`层${i}-改`);
   });
 
+  it('keeps a streamed request’s calls together too, with each call’s events in order', async () => {
+    const id = await createSession(base);
+    await okCalls(base, id, [toolCall('create_document', { width: 32, height: 32 })]);
+    const streams = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const res = await fetch(`${base}/v1/sessions/${id}/tool-calls?stream=1`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            tool_calls: [
+              toolCall('create_layer', { name: `流${i}` }),
+              toolCall('rename_layer', { new_name: `流${i}-改` }),
+              toolCall('get_active_layer_info'),
+            ],
+          }),
+        });
+        return (await res.text())
+          .split('\n')
+          .filter((l) => l.startsWith('data: '))
+          .map((l) => JSON.parse(l.slice(6)) as { type: string; name?: string; ok?: boolean });
+      }),
+    );
+    streams.forEach((events, i) => {
+      expect(events.map((e) => `${e.type}:${e.name ?? ''}`)).toEqual([
+        'tool_call:create_layer',
+        'tool_result:create_layer',
+        'tool_call:rename_layer',
+        'tool_result:rename_layer',
+        'tool_call:get_active_layer_info',
+        'tool_result:get_active_layer_info',
+        'done:',
+      ]);
+      expect(events.filter((e) => e.type === 'tool_result' && e.ok !== true)).toEqual([]);
+      // Had another request's call run between them, the active layer would be another one.
+      expect(JSON.stringify(events[5])).toContain(`流${i}-改`);
+    });
+  });
+
   it('renders a document scaled to fit, never enlarged', async () => {
     const id = await createSession(base);
     await okCalls(base, id, [toolCall('create_document', { width: 400, height: 100, name: '横幅/一' })]);

@@ -51,4 +51,38 @@ describe('eventStream', () => {
     expect(body).not.toContain('EACCES');
     expect(logs.join('\n')).toContain('/srv/atelier/sessions/s1/chat.jsonl');
   });
+
+  it('sends a comment while it has nothing to say, which a client skips', async () => {
+    let heard!: () => void;
+    const kept = new Promise<void>((resolve) => {
+      heard = resolve;
+    });
+    const app = new Hono();
+    // A turn that stays silent until the client has had a keep-alive (a proxy cuts a silent response).
+    app.get('/', (c) =>
+      eventStream(
+        c,
+        async (send) => {
+          send({ type: 'first' });
+          await kept;
+          send({ type: 'done' });
+        },
+        { keepAliveMs: 10 },
+      ),
+    );
+    const res = await app.request('/');
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+      if (/^: keep-alive$/m.test(text)) heard();
+    }
+    const events = text
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => JSON.parse(l.slice(6)) as Record<string, unknown>);
+    expect(events).toEqual([{ type: 'first' }, { type: 'done' }]);
+  });
 });

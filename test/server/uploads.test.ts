@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
+import { totalmem } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, configFrom } from '../../src/server/config.js';
@@ -180,6 +181,29 @@ describe('uploads streamed to disk', () => {
       expect(await sha256OfFile(path.join(dir, expectedPath))).toBe(sha256OfChunks(bodyOf(size, i)));
       expect(await filesIn(dir)).toEqual(i % 2 === 0 ? ['big.png'] : ['in', `in/big-${i}.png`]);
     }
+  });
+
+  it('gives uploads sent at once without a name a file each', async () => {
+    const id = await createSession(server.url);
+    // A folder and a file already hold the first two names.
+    const first = await streamPost(
+      `${server.url}/v1/sessions/${id}/files?name=upload-1.png/x`,
+      bodyOf(1000, 9),
+    );
+    expect(first.status).toBe(201);
+    expect((await streamPost(`${server.url}/v1/sessions/${id}/files`, bodyOf(1000, 8))).status).toBe(201);
+    // As many as the server takes at once.
+    const answers = await Promise.all(
+      [0, 1, 2, 3, 4].map((i) => streamPost(`${server.url}/v1/sessions/${id}/files`, bodyOf(64 * 1024, i))),
+    );
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201, 201]);
+    const paths = answers.map((a) => (JSON.parse(a.body) as { path: string }).path);
+    // Each its own name, none replacing another.
+    expect([...paths].sort()).toEqual([3, 4, 5, 6, 7].map((n) => `upload-${n}.png`));
+    for (const [i, p] of paths.entries()) {
+      expect(await sha256OfFile(path.join(dirOf(id), p))).toBe(sha256OfChunks(bodyOf(64 * 1024, i)));
+    }
+    expect((await filesIn(dirOf(id))).filter((f) => f.includes('.tmp'))).toEqual([]);
   });
 
   it('refuses an upload over the limit mid-stream with 413, leaving no file', async () => {
@@ -417,6 +441,32 @@ describe('upload errors as a client sees them', () => {
   });
 });
 
+describe('a stalled upload', () => {
+  it('is answered 408 once its client sends nothing for a while, leaving its place and no file', async () => {
+    const server = await startTestServer({ maxConcurrentUploads: 1, uploadStallMs: 1000 });
+    try {
+      const id = await createSession(server.url);
+      // A client that sends the first megabyte and then nothing, its connection still open (a laptop put to
+      // sleep, a network gone quiet): without a stall limit it holds the only upload place for minutes.
+      const stalled = await streamPost(
+        `${server.url}/v1/sessions/${id}/files?name=stuck`,
+        bodyOf(4 * MB, 1),
+        {
+          contentLength: 4 * MB,
+          gate: () => new Promise<void>(() => {}),
+        },
+      );
+      expect(stalled.status).toBe(408);
+      expect(JSON.parse(stalled.body).error).toMatchObject({ code: 'request_timeout' });
+      const next = await streamPost(`${server.url}/v1/sessions/${id}/files?name=next`, bodyOf(MB, 2));
+      expect(next.status).toBe(201);
+      expect(await filesIn(path.join(server.store.sessionsDir, id))).toEqual(['next.png']);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('the upload and memory settings', () => {
   it('reads --max-uploads and --session-memory over their variables, and refuses nonsense', () => {
     expect(configFrom({}, {})).toMatchObject({ maxConcurrentUploads: 4, sessionMemoryBytes: 4096 * MB });
@@ -428,5 +478,14 @@ describe('the upload and memory settings', () => {
     });
     expect(() => configFrom({ 'max-uploads': '0' }, {})).toThrow(ConfigError);
     expect(() => configFrom({}, { ATELIER_SESSION_MEMORY_MB: 'lots' })).toThrow(/session memory/);
+  });
+
+  it('reads ATELIER_MEMORY_MB, the pixel memory of all sessions, by default half the machine’s', () => {
+    const half = Math.floor(totalmem() / 2 / MB);
+    // A container's limit, when there is one, may make it less.
+    expect(configFrom({}, {}).memoryBytes).toBeLessThanOrEqual(half * MB);
+    expect(configFrom({}, {}).memoryBytes).toBeGreaterThan(0);
+    expect(configFrom({}, { ATELIER_MEMORY_MB: '6000' })).toMatchObject({ memoryBytes: 6000 * MB });
+    expect(() => configFrom({}, { ATELIER_MEMORY_MB: '-1' })).toThrow(/memory/);
   });
 });

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -150,6 +151,62 @@ describe('crash-safe sessions', () => {
     const after = await fingerprint(back!);
     crash(second, root);
     expect(await fingerprint((await storeOn(root).recover(entry.id))!)).toEqual(after);
+  });
+
+  it('takes back the line of a change whose write failed (disk full, failed sync): later changes recover', async () => {
+    const root = tempDir('atelier-journal-');
+    const first = storeOn(root);
+    const entry = first.create('http');
+    const s = inline(entry);
+    await ok(s, 'create_document', { width: 16, height: 16 });
+    await ok(s, 'create_layer', { name: '甲' });
+    // The segment the journal appends to, failing as a full disk does: part of the line, then ENOSPC; or the
+    // whole line, then a failed sync.
+    const journal = await (entry.host as InlineHost).hosted.journal;
+    const segment = (journal as unknown as { segment: FileHandle }).segment;
+    const write = segment.write.bind(segment) as (
+      b: Buffer,
+      offset?: number,
+      length?: number,
+    ) => Promise<unknown>;
+    const datasync = segment.datasync.bind(segment);
+    let fail: 'partial' | 'sync' | null = null;
+    const diskFull = () => Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    Object.assign(segment, {
+      write: async (data: Buffer | string, offset = 0) => {
+        const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+        if (fail === 'partial') {
+          fail = null;
+          await write(bytes, offset, 20);
+          throw diskFull();
+        }
+        return write(bytes, offset);
+      },
+      datasync: async () => {
+        if (fail === 'sync') {
+          fail = null;
+          throw diskFull();
+        }
+        return datasync();
+      },
+    });
+    const refused = async (name: string) => {
+      const r = await call(s, 'create_layer', { name });
+      expect(r).toMatchObject({ ok: false, error: { code: 'io_error' } });
+    };
+    fail = 'partial';
+    await refused('乙');
+    await ok(s, 'create_layer', { name: '丙' });
+    fail = 'sync';
+    await refused('丁');
+    await ok(s, 'create_layer', { name: '戊' });
+    const before = await fingerprint(entry);
+    crash(first, root);
+
+    const logs: string[] = [];
+    const back = await storeOn(root, logs).recover(entry.id);
+    expect(await fingerprint(back!)).toEqual(before);
+    expect(logs.join('\n')).toMatch(/4 call\(s\) replayed\)/);
   });
 
   it('replays a file as the call read it, even when it was overwritten since', async () => {

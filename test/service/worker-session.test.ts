@@ -11,7 +11,7 @@ import type { Progress } from '../../src/calls/session.js';
 import { compositeBudget } from '../../src/engine/composite/budget.js';
 import { EditorError } from '../../src/engine/errors.js';
 import { SessionHeldElsewhere } from '../../src/service/session-lock.js';
-import { SessionStore } from '../../src/service/sessions.js';
+import { SessionStore, type SessionStoreOptions } from '../../src/service/sessions.js';
 import { WorkerSession } from '../../src/service/worker-session.js';
 import { tempDir } from '../support/session.js';
 
@@ -23,13 +23,20 @@ afterEach(async () => {
   }
 });
 
-function storeOn(root: string, logs: string[] = []): SessionStore {
-  const store = new SessionStore({ root, idleTimeoutMs: 60_000, maxSessions: 10, log: (l) => logs.push(l) });
+function storeOn(root: string, logs: string[] = [], over: Partial<SessionStoreOptions> = {}): SessionStore {
+  const store = new SessionStore({
+    root,
+    idleTimeoutMs: 60_000,
+    maxSessions: 10,
+    log: (l) => logs.push(l),
+    ...over,
+  });
   stores.push(store);
   return store;
 }
 
 const call = (name: string, args: Record<string, unknown> = {}) => ({ name, arguments: args });
+const MB = 1024 * 1024;
 
 describe('a session on its own thread', () => {
   it('runs calls in order, streams their progress, and answers snapshots, listings and renders', async () => {
@@ -140,6 +147,80 @@ describe('a session on its own thread', () => {
     expect(back).not.toBe(entry);
     expect(await back!.session.snapshot()).toEqual(before);
     expect((await back!.session.call(call('get_layer_bounds', { name: '乙' }))).ok).toBe(true);
+  });
+
+  it('gives back the pixel memory of a session whose thread dies, for the others to use', async () => {
+    const store = storeOn(tempDir('atelier-threads-'), [], { memoryPoolBytes: 100 * MB });
+    const [a, b] = [store.create('http'), store.create('http')];
+    for (const c of [
+      call('create_document', { width: 4000, height: 2000, name: '甲' }),
+      call('create_layer', { name: '一' }),
+      call('fill_selection', { color: '#ff0000' }),
+      call('create_layer', { name: '二' }),
+      call('fill_selection', { color: '#0000ff' }),
+    ])
+      expect((await a.session.call(c)).ok).toBe(true);
+    // 61 MB held by the other session: a document needing 64 MB of room does not fit in the pool.
+    const open = call('create_document', { width: 4000, height: 2000, name: '乙' });
+    const refused = await b.session.call(open);
+    expect(refused.ok).toBe(false);
+    expect(refused).toMatchObject({ error: { code: 'out_of_bounds' } });
+
+    const thread = (a.session as unknown as { thread: { worker: { terminate(): Promise<number> } } }).thread;
+    await thread.worker.terminate();
+    await expect.poll(() => store.get(a.id)).toBeUndefined();
+    expect((await b.session.call(open)).ok).toBe(true);
+  });
+
+  it('closes sessions left alone to make the pixel memory a refused call wanted; they come back whole', async () => {
+    let clock = 1_000_000;
+    const logs: string[] = [];
+    const store = storeOn(tempDir('atelier-threads-'), logs, {
+      memoryPoolBytes: 128 * MB,
+      now: () => clock,
+      idleTimeoutMs: 3600_000,
+    });
+    const [a, b] = [store.create('http'), store.create('http')];
+    const run = (entry: typeof a, name: string, args: Record<string, unknown> = {}) =>
+      store.use(entry.id, (e) => e.session.call(call(name, args)));
+    const layer = (name: string) =>
+      [
+        ['create_layer', { name }],
+        ['fill_selection', { color: '#336699' }],
+      ] as const;
+    for (const [name, args] of [
+      ['create_document', { width: 4000, height: 2000, name: '甲' }],
+      ...layer('一'),
+      ...layer('二'),
+    ] as const)
+      expect((await run(a, name, args))?.ok).toBe(true);
+    const before = await a.session.snapshot();
+    clock += 50_000;
+    for (const [name, args] of [
+      ['create_document', { width: 4000, height: 2000, name: '乙' }],
+      ...layer('一'),
+      ...layer('二'),
+    ] as const)
+      expect((await run(b, name, args))?.ok).toBe(true);
+    // A third layer does not fit beside the other session's two.
+    expect(await run(b, 'create_layer', { name: '三' })).toMatchObject({ ok: true });
+    const fill = () => run(b, 'fill_selection', { color: '#993366' });
+    expect(await fill()).toMatchObject({ ok: false, error: { code: 'out_of_bounds' } });
+
+    // Only a session left alone for a while is closed for it: B was just used, A 50 s ago.
+    store.sweep();
+    expect(store.size).toBe(2);
+    expect(await fill()).toMatchObject({ ok: false });
+    clock += 20_000;
+    store.sweep();
+    await store.settled();
+    expect(store.size).toBe(1);
+    expect(logs.join('\n')).toMatch(/closed to make room/);
+    expect((await fill())?.ok).toBe(true);
+
+    // A's next request brings it back as it was.
+    const back = await store.recover(a.id);
+    expect(await back!.session.snapshot()).toEqual(before);
   });
 
   it("counts every session thread's compositor workers against one budget, and takes back a dead thread's", async () => {

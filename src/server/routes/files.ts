@@ -91,7 +91,7 @@ export function fileRoutes({ config, store }: AppParts): Hono {
       uploading++;
       let upload: ReceivedUpload;
       try {
-        upload = await receiveUpload(c, entry.dir, config.uploadLimitBytes);
+        upload = await receiveUpload(c, entry.dir, config.uploadLimitBytes, config.uploadStallMs);
       } finally {
         uploading--;
       }
@@ -130,8 +130,12 @@ export function fileRoutes({ config, store }: AppParts): Hono {
           const small = photoTooSmall(name ?? 'photo', width, height);
           if (small) throw new HttpError(400, 'bad_request', small.message, { hint: small.hint });
         }
-        const target = await uploadPath(workspace, name, upload.type);
-        await placeUpload(workspace, upload.tempPath, target);
+        const target = await placeUpload(
+          workspace,
+          upload.tempPath,
+          uploadPath(workspace, name, upload.type),
+          upload.type,
+        );
         // Journaled like a call, so a recovered session has its photo too.
         if (role === 'garment') await entry.session.setGarmentPhoto(target);
         return c.json({ path: target, type: upload.type, bytes: upload.bytes, role }, 201);
@@ -191,11 +195,18 @@ export function fileRoutes({ config, store }: AppParts): Hono {
           });
         }
         if (err instanceof EditorError && err.code === 'out_of_bounds') {
+          const details = err.details as Record<string, unknown> | undefined;
+          // The process's pool (src/calls/memory-pool.ts) says so when the other sessions hold the room, which
+          // frees up as they close documents or are closed for idling (the store's sweep, every 30 s at most).
+          const crowded = details?.others_bytes !== undefined;
+          if (crowded) c.header('retry-after', '30');
           throw new HttpError(
             503,
             'busy',
-            "rendering needs more pixel memory than the session's budget leaves: close documents it no longer needs",
-            { reason: err.message, ...(err.details as Record<string, unknown> | undefined) },
+            crowded
+              ? "rendering needs more pixel memory than the other sessions leave of the server's: retry later, or close documents this session no longer needs"
+              : "rendering needs more pixel memory than the session's budget leaves: close documents it no longer needs",
+            { reason: err.message, ...details },
           );
         }
         throw err;

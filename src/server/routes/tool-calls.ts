@@ -36,22 +36,36 @@ export function resultEvent(id: string, name: string, result: ToolResult, entry:
 }
 
 async function streamCalls(calls: readonly unknown[], entry: SessionEntry, send: Send): Promise<void> {
-  for (const [i, call] of calls.entries()) {
+  const shown = calls.map((call, i) => {
     const parsed = parseToolCall(call);
-    const id = parsed?.id ?? `call_${i + 1}`;
-    const name = parsed?.name ?? '';
-    const args = parseArguments(parsed?.arguments);
+    return { id: parsed?.id ?? `call_${i + 1}`, name: parsed?.name ?? '', arguments: parsed?.arguments };
+  });
+  // Queued at once, as the calls of a request that is not streamed: no later request's call (another tab, the
+  // chat) runs between two of them. A call's stages are sent after the events of the calls before it: one that
+  // reports before the previous result is sent waits here.
+  let current = 0;
+  const waiting = calls.map(() => [] as Parameters<Send>[0][]);
+  const results = calls.map((call, i) =>
+    entry.session.call(call, {
+      onProgress: (p) => {
+        const event = { type: 'progress', id: shown[i]!.id, ...p };
+        if (i === current) send(event);
+        else waiting[i]!.push(event);
+      },
+    }),
+  );
+  for (const [i, { id, name, arguments: raw }] of shown.entries()) {
+    current = i;
+    const args = parseArguments(raw);
     send({
       type: 'tool_call',
       id,
       name,
       label: findTool(name)?.label ?? name,
-      arguments: args.ok ? args.value : parsed?.arguments,
+      arguments: args.ok ? args.value : raw,
     });
-    const result = await entry.session.call(call, {
-      onProgress: (p) => send({ type: 'progress', id, ...p }),
-    });
-    send(resultEvent(id, name, result, entry));
+    for (const event of waiting[i]!) send(event);
+    send(resultEvent(id, name, await results[i]!, entry));
   }
   send({ type: 'done', steps: 0, calls: calls.length });
 }
