@@ -57,6 +57,11 @@ export async function startServer(
   );
   const app = createApp({ config, store, mcp, chat });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host }) as Server;
+  // An idle kept-alive connection outlives the clients' and proxies' own (undici 4 s, nginx and load balancers
+  // 60 s): with Node's 5 s, a client could send on a connection the server was closing that moment and get
+  // ECONNRESET. The header timeout must exceed it.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   // Client-side stream errors (aborted uploads, resets) must never reach the process.
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
