@@ -70,6 +70,10 @@ export interface GarmentSnapshot {
     readonly alternatives: readonly { readonly part_label: string; readonly confidence: number }[];
     /** The user confirmed this part (confirm_piece_parts). */
     readonly confirmed: boolean;
+    /** How the marker lays it, degrees clockwise from upright on the garment (0: as drawn). */
+    readonly turn: number;
+    /** Who said it lies turned: the shape library or the user; null when it lies as drawn. */
+    readonly turn_by: 'shape' | 'user' | null;
     readonly type: string | null;
     readonly color: string | null;
   }[];

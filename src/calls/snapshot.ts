@@ -67,6 +67,8 @@ export function snapshotOf(session: Session): Promise<SessionSnapshot> {
           confidence: Math.round(a.confidence * 100) / 100,
         })),
         confirmed: p.decidedBy === 'user',
+        turn: p.grain?.turn ?? 0,
+        turn_by: p.grain?.by ?? null,
         type: proposals.get(p.name)?.type ?? null,
         color: proposals.get(p.name)?.color ?? null,
       })),

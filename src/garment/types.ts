@@ -1,6 +1,6 @@
 /** The garment workflow's data: parts, piece analyses, the print extracted from the photo, and session memory. */
 import type { LayerMask, Raster, Rect } from '../engine/model.js';
-import { GARMENT_PARTS, type GarmentPart } from '../registry/garment-parts.js';
+import { GARMENT_PARTS, GARMENT_TURNS, type GarmentPart } from '../registry/garment-parts.js';
 import type { Lab } from './color.js';
 
 export const PARTS: readonly Part[] = GARMENT_PARTS.map(([part]) => part);
@@ -44,7 +44,7 @@ export interface PieceShape {
 }
 
 /** Quarter turns, in degrees clockwise, from the piece standing upright on the garment to how the marker lays it. */
-export const TURNS = [0, 90, 180, 270] as const;
+export const TURNS = GARMENT_TURNS;
 export type Turn = (typeof TURNS)[number];
 
 /**

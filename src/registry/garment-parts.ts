@@ -30,3 +30,9 @@ export const GARMENT_PART_LABELS_EN: Readonly<Record<GarmentPart, string>> = {
   hood: 'Hood',
   other: 'Other',
 };
+
+/**
+ * How a cut piece may lie on a marker: degrees clockwise from standing upright on the garment. confirm_piece_parts
+ * takes one, the garment tools print along it, and the studio's turn picker offers these.
+ */
+export const GARMENT_TURNS = [0, 90, 180, 270] as const;

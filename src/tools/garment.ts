@@ -538,7 +538,7 @@ export const garmentHandlers = {
       if (e.turn !== undefined && !(TURNS as readonly number[]).includes(e.turn)) {
         fail(
           'invalid_arguments',
-          `裁片“${e.name}”的 turn 是 ${e.turn}：只能是 0、90、180 或 270（顺时针转过的角度）`,
+          `裁片“${e.name}”的 turn 是 ${e.turn}：只能是 ${TURNS.join('、')}（顺时针转过的角度）`,
           {
             details: { piece: e.name, turn: e.turn },
           },

@@ -61,6 +61,8 @@ describe('stateSummary', () => {
               confidence: 0.9,
               alternatives: [],
               confirmed: false,
+              turn: 0,
+              turn_by: null,
               type: 'fill_pattern',
               color: '#112233',
             },
@@ -74,6 +76,8 @@ describe('stateSummary', () => {
                 { part_label: '袖口', confidence: 0.06 },
               ],
               confirmed: false,
+              turn: 90,
+              turn_by: 'shape',
               type: null,
               color: null,
             },
@@ -92,7 +96,7 @@ describe('stateSummary', () => {
     expect(text).toContain('最近的历史步骤：新建图层 → 创建文字（之后还有可重做的步骤）');
     expect(text).toContain('服装照片：已上传（shirt.jpg）');
     expect(text).toContain(
-      '已识别裁片：前片=前片/fill_pattern/#112233，图层 2=后片（也可能是前片或袖口，待用户确认）',
+      '已识别裁片：前片=前片/fill_pattern/#112233，图层 2=后片（也可能是前片或袖口，待用户确认）（版图上转 90°）',
     );
     expect(text).toContain('套图：已生成预览，尚未应用');
   });

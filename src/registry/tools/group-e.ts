@@ -1,6 +1,6 @@
 /** Group E: extensions (DESIGN.md §2), published only in the `extended` variant. */
 import { LAYER_NAMES, NAME, PATH, PIECES_MAX_ITEMS } from '../bounds.js';
-import { GARMENT_PARTS } from '../garment-parts.js';
+import { GARMENT_PARTS, GARMENT_TURNS } from '../garment-parts.js';
 import { defineTool } from '../types.js';
 
 const PART_NAMES = GARMENT_PARTS.map(([part, zh]) => `${part} ${zh}`).join('、');
@@ -176,8 +176,7 @@ export const groupE = [
               },
               turn: {
                 type: 'number',
-                description:
-                  '可选：裁片在版图上相对于它在服装上正放（领口或腰口朝上、布纹竖直）顺时针转过的角度，0、90、180 或 270；花样按服装上的方向印在裁片上。省略时保留已确认的方向，没有确认过则按识别结果',
+                description: `可选：裁片在版图上相对于它在服装上正放（领口或腰口朝上、布纹竖直）顺时针转过的角度：${GARMENT_TURNS.join('、')}；花样按服装上的方向印在裁片上。省略时保留已确认的方向，没有确认过则按识别结果`,
               },
             },
             required: ['name', 'part'],
