@@ -186,6 +186,21 @@ describe('a marker with turned pieces', () => {
     copyFileSync(join(laid.session.workspace.root, 'laid.png'), join(out, 'turned-marker.png'));
   }, 240_000);
 
+  it('places a motif on a turned front where it sits on the upright one', async () => {
+    const upright = await applied(false, 'star');
+    const laid = await applied(true, 'star');
+    const front = laid.pieces.find((p) => p.name === NAME.front)!;
+    expect(front.turn).toBe(90);
+    const name = [...stateOf(upright.session).layers.values()].find((l) =>
+      l.name.startsWith(`${NAME.front} 主题`),
+    )?.name;
+    expect(name, 'the front carries a motif layer').toBeDefined();
+    const want = layerNamed(stateOf(upright.session), name!).raster;
+    const got = layerNamed(stateOf(laid.session), name!).raster;
+    const back = turned(got, 3, want.x, want.y);
+    expect(Buffer.from(back.data).equals(Buffer.from(want.data))).toBe(true);
+  }, 240_000);
+
   it('takes the turn a designer states, keeps it, and prints along it', async () => {
     const session = newSession();
     await marker(session, true);
