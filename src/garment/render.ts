@@ -37,7 +37,11 @@ function widthAt65(p: PieceInfo): number {
 export function placementFor(ext: Extraction, marker: readonly PieceInfo[], dpi: number): Placement {
   // Measured on the pieces as they stand on the garment: a front laid sideways is as wide as it is upright.
   const pieces = marker.map(uprightPiece);
-  const anchor = pieces.find((p) => p.part === 'front') ?? [...pieces].sort((p, q) => q.area - p.area)[0]!;
+  // On a graded marker, the middle size's front: the photo shows one size, most likely near the middle.
+  const fronts = pieces.filter((p) => p.part === 'front').sort((p, q) => (p.size ?? 0) - (q.size ?? 0));
+  const graded = fronts.some((p) => p.size !== undefined);
+  const anchor =
+    fronts[graded ? (fronts.length - 1) >> 1 : 0] ?? [...pieces].sort((p, q) => q.area - p.area)[0]!;
   const docX = anchor.bounds.x + anchor.bounds.w / 2;
   const docY = anchor.bounds.y;
   if (ext.swatch) {

@@ -32,16 +32,38 @@ export function seamShifts(
   dpi: number,
 ): { shifts: PieceShift[]; seams: string[] } {
   if (!ext.lattice) return { shifts: [], seams: [] };
-  const fronts = pieces.filter((p) => p.part === 'front');
-  const backs = pieces.filter((p) => p.part === 'back');
-  if (fronts.length !== 1 || backs.length !== 1 || fronts[0] !== anchor) {
-    return {
-      shifts: [],
-      seams: ['侧缝未对花：需要恰好一片前片和一片后片（前片为花样基准）'],
-    };
+  const sizes = [...new Set(pieces.flatMap((p) => (p.size === undefined ? [] : [p.size])))].sort((a, b) => a - b);
+  if (sizes.length === 0) {
+    const fronts = pieces.filter((p) => p.part === 'front');
+    const backs = pieces.filter((p) => p.part === 'back');
+    if (fronts.length !== 1 || backs.length !== 1 || fronts[0] !== anchor) {
+      return { shifts: [], seams: ['侧缝未对花：需要恰好一片前片和一片后片（前片为花样基准）'] };
+    }
+    return sideSeams(ext.lattice, fronts[0]!, backs[0]!, scale, dpi);
   }
-  const front = fronts[0]!;
-  const back = backs[0]!;
+  // A graded marker: each size's back runs on from its own front.
+  const out: { shifts: PieceShift[]; seams: string[] } = { shifts: [], seams: [] };
+  for (const size of sizes) {
+    const fronts = pieces.filter((p) => p.size === size && p.part === 'front');
+    const backs = pieces.filter((p) => p.size === size && p.part === 'back');
+    const matched =
+      fronts.length === 1 && backs.length === 1
+        ? sideSeams(ext.lattice, fronts[0]!, backs[0]!, scale, dpi)
+        : { shifts: [], seams: ['侧缝未对花：需要恰好一片前片和一片后片'] };
+    out.shifts.push(...matched.shifts);
+    out.seams.push(...matched.seams.map((line) => `尺码 ${size}：${line}`));
+  }
+  return out;
+}
+
+/** The back's print run on from the front's across the side seams (the module's header says how). */
+function sideSeams(
+  lattice: NonNullable<Extraction['lattice']>,
+  front: PieceInfo,
+  back: PieceInfo,
+  scale: number,
+  dpi: number,
+): { shifts: PieceShift[]; seams: string[] } {
   if (front.symmetry < FULL_PANEL_SYMMETRY || back.symmetry < FULL_PANEL_SYMMETRY) {
     return {
       shifts: [],
@@ -58,7 +80,7 @@ export function seamShifts(
   const backSeam = back.bounds.x + b.left + sa;
   const dx = Math.round(backSeam - frontSeam);
   const dy = back.bounds.y + back.bounds.h - (front.bounds.y + front.bounds.h);
-  const period = ext.lattice.tileW * scale;
+  const period = lattice.tileW * scale;
   const girth = f.right - f.left + (b.right - b.left) - 4 * sa;
   const off = ((girth % period) + period) % period;
   const miss = Math.round(Math.min(off, period - off));

@@ -68,6 +68,8 @@ export interface PieceInfo extends PieceShape {
   readonly reason: string;
   /** How the piece lies on the marker; absent, upright as drawn (the print runs down the canvas). */
   readonly grain?: Grain;
+  /** On a marker of one garment in several sizes: which size, 1 the smallest (builtin/pieces.ts gradedSizes). */
+  readonly size?: number;
   /** How many layers are this piece's outline (its copies, mirrored or not), itself included. */
   readonly copies: number;
   /**

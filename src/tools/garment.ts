@@ -208,6 +208,7 @@ function pieceReport(p: PieceInfo, proposal?: { type: string; color: string }) {
     copies: p.copies,
     ...(p.sameOutline.length ? { same_outline: p.sameOutline } : {}),
     ...(p.pairWith ? { pair_with: p.pairWith, print_mirrored: p.mirrorOf !== null } : {}),
+    ...(p.size !== undefined ? { size: p.size } : {}),
     ...(p.grain
       ? {
           turn: p.grain.turn,
@@ -487,10 +488,12 @@ async function identifyPieces(
     ? '先把 confirmation 中列出的裁片和可选部位告诉用户并请其确认（不要直接继续）；用户确认后，'
     : '';
   const shared = sharedNames(pieces);
+  const sizes = Math.max(0, ...pieces.map((p) => p.size ?? 0));
   return {
     document: doc.name,
     provider,
     ...(shared ? { shared_layer_names: shared } : {}),
+    ...(sizes ? { graded_sizes: sizes } : {}),
     needs_confirmation: doubt !== null,
     ...(doubt ? { confirmation: doubt, ask_order: unsure.map((p) => p.name) } : {}),
     pieces: pieces.map((p) => pieceReport(p, byName.get(p.name))),

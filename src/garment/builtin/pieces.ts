@@ -357,6 +357,89 @@ export function findCopies(shapes: readonly PieceShape[]): Copies {
   return { group: groups, pairs, mirrored: groups.map((g) => groupMirrored.has(g)) };
 }
 
+/**
+ * Mismatch (stretched onto one another's bounds) up to which two pieces of different sizes are one piece in two
+ * sizes of a graded marker. Grading moves a neckline or a hem a few millimetres against the rest, which the
+ * one-pixel erosion mostly absorbs; a front and a back of one size differ by a whole neckline.
+ */
+const SAME_GRADED = 0.012;
+/** Aspect ratios (w / h, after the lay-down) of one piece in two sizes differ by at most this factor. */
+const GRADED_ASPECT = 1.12;
+/** Pieces at least this share of the largest must each come in every size of a graded marker. */
+const GRADED_MIN = 0.1;
+
+/**
+ * The sizes of a graded marker (one garment cut in several sizes, nested together): the layers of each size, or
+ * null when the marker holds one size (or the sizes cannot be told apart cleanly). `groups` are the copy groups
+ * (findCopies); one piece in k sizes is k groups of as many copies whose outlines match stretched onto each
+ * other. A marker is graded when every body piece (at least BODY of the largest) is such a family of the same k
+ * ≥ 2 groups; each family's groups are ranked by size, and the layers of the other groups are dealt to the sizes
+ * in turn.
+ */
+export interface GradedMarker {
+  /** The layers of each size, smallest first. */
+  readonly sizes: readonly (readonly number[])[];
+  /** The layers of each piece over all its sizes (a piece that is not in every size is a family of its own). */
+  readonly families: readonly (readonly number[])[];
+}
+
+export function gradedSizes(
+  shapes: readonly PieceShape[],
+  members: readonly (readonly number[])[],
+): GradedMarker | null {
+  const rep = members.map((m) => shapes[m.reduce((a, b) => (shapes[b]!.area > shapes[a]!.area ? b : a))]!);
+  const family = members.map((_, g) => g);
+  const root = (g: number): number => (family[g] === g ? g : root(family[g]!));
+  for (let g = 0; g < members.length; g++) {
+    for (let h = g + 1; h < members.length; h++) {
+      if (members[g]!.length !== members[h]!.length) continue;
+      const a = rep[g]!;
+      const b = rep[h]!;
+      const ratio = Math.max(a.area, b.area) / Math.min(a.area, b.area);
+      if (ratio < 1.02 || ratio > 1.8) continue;
+      const pa = fineProxyOf(a);
+      const pb = fineProxyOf(b);
+      const aspect = pa.w / pa.h;
+      let best = Infinity;
+      for (const t of LAY_DOWNS) {
+        const bAspect = t.swap ? pb.h / pb.w : pb.w / pb.h;
+        if (Math.max(aspect, bAspect) / Math.min(aspect, bAspect) > GRADED_ASPECT) continue;
+        best = Math.min(best, mismatch(pa, pb, t));
+      }
+      if (best <= SAME_GRADED) {
+        const rg = root(g);
+        const rh = root(h);
+        if (rg !== rh) family[Math.max(rg, rh)] = Math.min(rg, rh);
+      }
+    }
+  }
+  const families = new Map<number, number[]>();
+  for (let g = 0; g < members.length; g++) families.set(root(g), [...(families.get(root(g)) ?? []), g]);
+  const maxArea = Math.max(...rep.map((r) => r.area));
+  // Every piece of some size (a body panel, a sleeve, a hood side) comes in every size, and at least three do:
+  // one garment whose front and back look alike is not two sizes.
+  const sized = [...families.values()].filter((f) => f.some((g) => rep[g]!.area >= GRADED_MIN * maxArea));
+  const k = sized[0]?.length ?? 1;
+  if (k < 2 || sized.length < 3 || sized.some((f) => f.length !== k)) return null;
+  const sizes: number[][] = Array.from({ length: k }, () => []);
+  let next = 0;
+  for (const f of families.values()) {
+    if (f.length === k) {
+      // One group per size: smallest first.
+      const bySize = [...f].sort((g, h) => rep[g]!.area - rep[h]!.area);
+      bySize.forEach((g, i) => {
+        sizes[i]!.push(...members[g]!);
+      });
+    } else {
+      for (const g of f) for (const layer of members[g]!) sizes[next++ % k]!.push(layer);
+    }
+  }
+  return {
+    sizes: sizes.map((s) => s.sort((a, b) => a - b)),
+    families: [...families.values()].map((f) => f.flatMap((g) => members[g]!)),
+  };
+}
+
 /** The distinct cut pieces of a garment: groups of copies with what the model reads from them. */
 export interface GarmentTypes {
   readonly members: readonly (readonly number[])[];
@@ -623,7 +706,9 @@ interface Draft {
 /**
  * Each piece's part: the part the user confirmed (layer id → part), else the layer name when it names one; else
  * the copy of such a piece; else the learned model and the garment-level assignment (confirmed parts and names
- * fix the parts they give, so the rest is chosen around them).
+ * fix the parts they give, so the rest is chosen around them). A graded marker (gradedSizes: one garment in
+ * several sizes) is decided size by size, each size a garment of its own, and then one piece in every size takes
+ * one part: the user's where they confirmed one, else the one its sizes give most weight.
  */
 export function classifyPieces(
   shapes: readonly PieceShape[],
@@ -631,6 +716,85 @@ export function classifyPieces(
   confirmed: ReadonlyMap<number, Part> = new Map(),
 ): PieceInfo[] {
   if (!shapes.length) return [];
+  const graded = gradedSizes(shapes, groupCopies(shapes).members);
+  if (!graded) return classifyGarment(shapes, model, confirmed);
+  const out: PieceInfo[] = [];
+  graded.sizes.forEach((layers, i) => {
+    const infos = classifyGarment(
+      layers.map((k) => shapes[k]!),
+      model,
+      confirmed,
+    );
+    layers.forEach((k, j) => {
+      out[k] = { ...infos[j]!, size: i + 1 };
+    });
+  });
+  for (const family of graded.families) if (family.length > 1) agreeAcrossSizes(out, family);
+  return out;
+}
+
+const labelOfPart = (part: Part): Label =>
+  part === 'left_sleeve' || part === 'right_sleeve' ? 'sleeve' : part;
+
+/**
+ * One piece's layers over the sizes of a graded marker (`family`) made to agree: each sizes' garment was
+ * decided alone, and a piece read as a pocket in one size and a sleeve in three is a sleeve. The layers that
+ * change keep their old part as the doubt, and every layer lists the others as cut from its outline, so one
+ * answer (confirm_piece_parts) decides the piece in every size.
+ */
+function agreeAcrossSizes(out: PieceInfo[], family: readonly number[]): void {
+  const members = family.map((k) => out[k]!);
+  const weight = new Map<Label, number>();
+  for (const p of members)
+    weight.set(labelOfPart(p.part), (weight.get(labelOfPart(p.part)) ?? 0) + p.confidence);
+  const user = members.find((p) => p.decidedBy === 'user');
+  const winner = user
+    ? labelOfPart(user.part)
+    : [...weight].reduce((best, e) => (e[1] > best[1] ? e : best))[0];
+  const total = [...weight.values()].reduce((a, b) => a + b, 0);
+  const agreeing = members.filter((p) => labelOfPart(p.part) === winner).length;
+  for (const k of family) {
+    const p = out[k]!;
+    const sameOutline = [
+      ...new Set([...p.sameOutline, ...family.filter((j) => j !== k).map((j) => out[j]!.name)]),
+    ];
+    if (labelOfPart(p.part) === winner) {
+      if (user && p.decidedBy !== 'user') {
+        // The user's answer for one size decides the piece in every size.
+        const { doubt: _asked, ...rest } = p;
+        out[k] = {
+          ...rest,
+          decidedBy: 'user',
+          confidence: 1,
+          reason: `与用户确认的“${user.name}”是同一裁片（另一尺码）`,
+          sameOutline,
+        };
+      } else out[k] = { ...p, sameOutline };
+      continue;
+    }
+    const partner = p.pairWith === null ? undefined : out.find((q) => q.name === p.pairWith);
+    const part: Part =
+      winner !== 'sleeve' ? winner : partner && partner.cx < p.cx ? 'right_sleeve' : 'left_sleeve';
+    const { doubt: _own, ...rest } = p;
+    out[k] = {
+      ...rest,
+      part,
+      confidence: user ? 1 : Math.round(((weight.get(winner) ?? 0) / total) * 100) / 100,
+      decidedBy: user ? 'user' : 'shape',
+      reason: user
+        ? `与用户确认的“${user.name}”是同一裁片（另一尺码）`
+        : `与其他尺码的同一裁片一致：${family.length} 片中 ${agreeing} 片识别为${LABEL_ZH[winner]}（本片单独识别为${PART_LABELS[p.part]}）`,
+      ...(user ? {} : { doubt: { part: p.part, confidence: p.confidence } }),
+      sameOutline,
+    };
+  }
+}
+
+function classifyGarment(
+  shapes: readonly PieceShape[],
+  model: PieceModel,
+  confirmed: ReadonlyMap<number, Part>,
+): PieceInfo[] {
   const byUser = shapes.map((s) => confirmed.get(s.layerId) ?? null);
   const hints = shapes.map((s, i) => (byUser[i] ? confirmedHint(byUser[i]) : nameHint(s.layerName)));
   const groups = groupCopies(shapes);

@@ -403,7 +403,8 @@ export function measureResult(
   // a sparse print (small dots on a plain ground) leaves the bands mostly ground, and then the seam is reported
   // as not measurable and given no weight rather than scored on a few motifs.
   const front = grids.find((g) => g.piece.part === 'front');
-  const back = grids.find((g) => g.piece.part === 'back');
+  // On a graded marker, the back of the front's own size (each size's back runs on from its front).
+  const back = grids.find((g) => g.piece.part === 'back' && g.piece.size === front?.piece.size);
   if (
     pl.shifts.length &&
     front &&

@@ -1,0 +1,139 @@
+/**
+ * A graded marker: one garment cut in several sizes, nested in one document, as print shops receive them. The
+ * fixture T-shirt in three sizes (its pieces stretched 8 % wider and 5 % longer a size), the layers in a shuffled
+ * order and named meaninglessly: each size is identified as a garment of its own, one piece takes one part in
+ * every size, one answer decides it for all of them, and each size's back runs on from its own front.
+ */
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Session } from '../../src/calls/session.js';
+import { pixelLayer } from '../../src/engine/factory.js';
+import type { Raster } from '../../src/engine/model.js';
+import { allocateId, childrenOf, insertLayer } from '../../src/engine/tree.js';
+import { PIECES, type PieceKey, usePhoto } from '../support/garment-fixtures.js';
+import { rng } from '../support/rng.js';
+import { newSession, ok } from '../support/session.js';
+
+const KEYS = ['front', 'back', 'left', 'right', 'collar'] as const satisfies readonly PieceKey[];
+const PART: Readonly<Record<PieceKey, string>> = {
+  front: 'front',
+  back: 'back',
+  left: 'left_sleeve',
+  right: 'right_sleeve',
+  collar: 'collar',
+};
+/** Width and length of each size against the fixture's (size 2). */
+const SIZES = [
+  [0.926, 0.952],
+  [1, 1],
+  [1.08, 1.05],
+] as const;
+
+function graded(key: PieceKey, sx: number, sy: number, x: number, y: number): Raster {
+  const p = PIECES[key];
+  const w = Math.round(p.w * sx);
+  const h = Math.round(p.h * sy);
+  const data = new Uint8ClampedArray(w * h * 4);
+  for (let v = 0; v < h; v++) {
+    for (let u = 0; u < w; u++) {
+      if (p.inside(Math.floor((u + 0.5) / sx), Math.floor((v + 0.5) / sy)))
+        data.set([220, 220, 220, 255], (v * w + u) * 4);
+    }
+  }
+  return { x, y, w, h, data };
+}
+
+/** The three sizes, one row each, layers in a shuffled order named 图层 1…15; returns layer name → [piece, size]. */
+async function gradedMarker(session: Session): Promise<Map<string, [PieceKey, number]>> {
+  await ok(session, 'create_document', { width: 1480, height: 1640, resolution: 150, name: '放码排料' });
+  const laid: { key: PieceKey; size: number; raster: Raster }[] = [];
+  SIZES.forEach(([sx, sy], size) => {
+    let x = 20;
+    for (const key of KEYS) {
+      const raster = graded(key, sx, sy, x, 20 + size * 540);
+      x += raster.w + 20;
+      laid.push({ key, size: size + 1, raster });
+    }
+  });
+  const rand = rng(7);
+  for (let i = laid.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [laid[i], laid[j]] = [laid[j]!, laid[i]!];
+  }
+  const tx = session.editor.begin();
+  const doc = tx.activeDocument();
+  let state = doc.state;
+  const truth = new Map<string, [PieceKey, number]>();
+  laid.forEach(({ key, size, raster }, i) => {
+    const [id, next] = allocateId(state);
+    state = insertLayer(next, pixelLayer(id, `图层 ${i + 1}`, raster), null, childrenOf(next, null).length);
+    truth.set(`图层 ${i + 1}`, [key, size]);
+  });
+  tx.update(doc.id, state);
+  session.editor.commit(tx, 'fixture', true);
+  return truth;
+}
+
+interface Reported {
+  readonly name: string;
+  readonly part: string;
+  readonly size?: number;
+  readonly decided_by: string;
+  readonly same_outline?: string[];
+}
+
+describe('a graded marker', () => {
+  it('is identified size by size, each piece one part in every size, and one answer decides all its sizes', async () => {
+    const session = newSession();
+    const truth = await gradedMarker(session);
+    const r = await ok(session, 'identify_pieces');
+    expect(r.graded_sizes).toBe(3);
+    const pieces = r.pieces as Reported[];
+    for (const p of pieces) {
+      const [key, size] = truth.get(p.name)!;
+      expect(p.part, p.name).toBe(PART[key]);
+      expect(p.size, p.name).toBe(size);
+    }
+    // One piece, one question: the layers of a piece in the other sizes are listed as cut from its outline.
+    const sleeve = pieces.find((p) => p.part === 'left_sleeve')!;
+    const sleeves = pieces
+      .filter((p) => p.part.endsWith('_sleeve') && p.name !== sleeve.name)
+      .map((p) => p.name);
+    expect([...(sleeve.same_outline ?? [])].sort()).toEqual([...sleeves].sort());
+    const asked = (r.ask_order as string[] | undefined) ?? [];
+    const families = asked.map((name) => truth.get(name)![0].replace(/left|right/, 'sleeve'));
+    expect(new Set(families).size, 'asked once per piece').toBe(families.length);
+
+    // The designer answers for one size: the piece is decided in all of them.
+    const answered = await ok(session, 'confirm_piece_parts', {
+      pieces: [{ name: sleeve.name, part: 'left_sleeve' }],
+    });
+    for (const p of answered.pieces as Reported[]) {
+      if (PART[truth.get(p.name)![0]].endsWith('_sleeve')) expect(p.decided_by, p.name).toBe('user');
+      expect(p.part, p.name).toBe(PART[truth.get(p.name)![0]]);
+    }
+
+    // Each size's back runs on from its own front across the side seams; verify compares a front and back of one size.
+    await usePhoto(session, 'stripes');
+    const preview = await ok(session, 'generate_garment_preview');
+    const seams = (preview.placement as { seams: string[] }).seams;
+    for (const size of [1, 2, 3])
+      expect(
+        seams.some((s) => s.startsWith(`尺码 ${size}：侧缝对花`)),
+        seams.join('\n'),
+      ).toBe(true);
+    await ok(session, 'extract_and_apply_all_pieces', { pieces: preview.proposed_pieces });
+    const verdict = await ok(session, 'verify_pattern_result');
+    const seamMeasure = (verdict.measures as { measure: string; score: number }[]).find(
+      (m) => m.measure === 'seams',
+    );
+    expect(seamMeasure?.score, JSON.stringify(verdict.measures)).toBeGreaterThanOrEqual(0.9);
+    expect(verdict.score as number).toBeGreaterThanOrEqual(8);
+    // Kept for a look: three sizes, each back's stripes level with its front's.
+    await ok(session, 'save_document_as', { path: 'graded.png' });
+    const out = join(import.meta.dirname, '../../test-artifacts/garment');
+    mkdirSync(out, { recursive: true });
+    copyFileSync(join(session.workspace.root, 'graded.png'), join(out, 'graded-marker.png'));
+  }, 240_000);
+});
