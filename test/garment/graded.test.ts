@@ -11,7 +11,7 @@ import type { Session } from '../../src/calls/session.js';
 import { pixelLayer } from '../../src/engine/factory.js';
 import type { Raster } from '../../src/engine/model.js';
 import { allocateId, childrenOf, insertLayer } from '../../src/engine/tree.js';
-import { PIECES, type PieceKey, usePhoto } from '../support/garment-fixtures.js';
+import { type PieceKey, scaledPieceRaster, usePhoto } from '../support/garment-fixtures.js';
 import { rng } from '../support/rng.js';
 import { newSession, ok } from '../support/session.js';
 
@@ -30,20 +30,6 @@ const SIZES = [
   [1.08, 1.05],
 ] as const;
 
-function graded(key: PieceKey, sx: number, sy: number, x: number, y: number): Raster {
-  const p = PIECES[key];
-  const w = Math.round(p.w * sx);
-  const h = Math.round(p.h * sy);
-  const data = new Uint8ClampedArray(w * h * 4);
-  for (let v = 0; v < h; v++) {
-    for (let u = 0; u < w; u++) {
-      if (p.inside(Math.floor((u + 0.5) / sx), Math.floor((v + 0.5) / sy)))
-        data.set([220, 220, 220, 255], (v * w + u) * 4);
-    }
-  }
-  return { x, y, w, h, data };
-}
-
 /** The three sizes, one row each, layers in a shuffled order named 图层 1…15; returns layer name → [piece, size]. */
 async function gradedMarker(session: Session): Promise<Map<string, [PieceKey, number]>> {
   await ok(session, 'create_document', { width: 1480, height: 1640, resolution: 150, name: '放码排料' });
@@ -51,7 +37,7 @@ async function gradedMarker(session: Session): Promise<Map<string, [PieceKey, nu
   SIZES.forEach(([sx, sy], size) => {
     let x = 20;
     for (const key of KEYS) {
-      const raster = graded(key, sx, sy, x, 20 + size * 540);
+      const raster = scaledPieceRaster(key, sx, sy, x, 20 + size * 540);
       x += raster.w + 20;
       laid.push({ key, size: size + 1, raster });
     }

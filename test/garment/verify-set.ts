@@ -17,6 +17,7 @@ import {
   type PhotoKind,
   PIECES,
   type PieceKey,
+  scaledPieceRaster,
   usePhoto,
 } from '../support/garment-fixtures.js';
 import { newSession, ok } from '../support/session.js';
@@ -38,16 +39,7 @@ export async function piecesAt(session: Session, dpi: number): Promise<void> {
   let state = doc.state;
   for (const key of KEYS) {
     const p = PIECES[key];
-    const w = Math.round(p.w * k);
-    const h = Math.round(p.h * k);
-    const data = new Uint8ClampedArray(w * h * 4);
-    for (let v = 0; v < h; v++) {
-      for (let u = 0; u < w; u++) {
-        if (!p.inside(Math.floor((u + 0.5) / k), Math.floor((v + 0.5) / k))) continue;
-        data.set([220, 220, 220, 255], (v * w + u) * 4);
-      }
-    }
-    const raster: Raster = { x: Math.round(p.x * k), y: Math.round(p.y * k), w, h, data };
+    const raster = scaledPieceRaster(key, k, k, Math.round(p.x * k), Math.round(p.y * k));
     const [id, next] = allocateId(state);
     state = insertLayer(next, pixelLayer(id, NAME[key], raster), null, childrenOf(next, null).length);
   }

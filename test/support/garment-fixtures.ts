@@ -74,6 +74,24 @@ export function pieceRaster(key: PieceKey, grey = 220): Raster {
   return { x: p.x, y: p.y, w: p.w, h: p.h, data };
 }
 
+/**
+ * Piece `key` stretched `sx` wide and `sy` long (the fixture at another DPI, or a graded size), its top-left at
+ * (x, y): each pixel the fixture's pixel under its centre.
+ */
+export function scaledPieceRaster(key: PieceKey, sx: number, sy: number, x: number, y: number): Raster {
+  const p = PIECES[key];
+  const w = Math.round(p.w * sx);
+  const h = Math.round(p.h * sy);
+  const data = new Uint8ClampedArray(w * h * 4);
+  for (let v = 0; v < h; v++) {
+    for (let u = 0; u < w; u++) {
+      if (p.inside(Math.floor((u + 0.5) / sx), Math.floor((v + 0.5) / sy)))
+        data.set([220, 220, 220, 255], (v * w + u) * 4);
+    }
+  }
+  return { x, y, w, h, data };
+}
+
 /** Creates the pieces document in `session` (names: Chinese, English or meaningless) and returns its state. */
 export async function garmentDocument(session: Session, names: keyof typeof NAMES = 'zh'): Promise<DocState> {
   await ok(session, 'create_document', {
