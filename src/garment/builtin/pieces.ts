@@ -362,9 +362,12 @@ export function findCopies(shapes: readonly PieceShape[]): Copies {
  * sizes of a graded marker. Grading moves a neckline or a hem a few millimetres against the rest, which the
  * one-pixel erosion mostly absorbs; a front and a back of one size differ by a whole neckline.
  */
-const SAME_GRADED = 0.012;
+const SAME_GRADED = 0.02;
 /** Aspect ratios (w / h, after the lay-down) of one piece in two sizes differ by at most this factor. */
 const GRADED_ASPECT = 1.12;
+/** Pieces this elongated (length over width) are bands, whose aspect may change by up to BAND_ASPECT. */
+const BAND_ELONGATION = 3;
+const BAND_ASPECT = 1.4;
 /** Pieces at least this share of the largest must each come in every size of a graded marker. */
 const GRADED_MIN = 0.1;
 
@@ -400,10 +403,12 @@ export function gradedSizes(
       const pa = fineProxyOf(a);
       const pb = fineProxyOf(b);
       const aspect = pa.w / pa.h;
+      // A band grades in length only: its aspect changes with the size.
+      const band = Math.min(a.elongation, b.elongation) >= BAND_ELONGATION;
       let best = Infinity;
       for (const t of LAY_DOWNS) {
         const bAspect = t.swap ? pb.h / pb.w : pb.w / pb.h;
-        if (Math.max(aspect, bAspect) / Math.min(aspect, bAspect) > GRADED_ASPECT) continue;
+        if (Math.max(aspect, bAspect) / Math.min(aspect, bAspect) > (band ? BAND_ASPECT : GRADED_ASPECT)) continue;
         best = Math.min(best, mismatch(pa, pb, t));
       }
       if (best <= SAME_GRADED) {
