@@ -32,7 +32,9 @@ export function seamShifts(
   dpi: number,
 ): { shifts: PieceShift[]; seams: string[] } {
   if (!ext.lattice) return { shifts: [], seams: [] };
-  const sizes = [...new Set(pieces.flatMap((p) => (p.size === undefined ? [] : [p.size])))].sort((a, b) => a - b);
+  const sizes = [...new Set(pieces.flatMap((p) => (p.size === undefined ? [] : [p.size])))].sort(
+    (a, b) => a - b,
+  );
   if (sizes.length === 0) {
     const fronts = pieces.filter((p) => p.part === 'front');
     const backs = pieces.filter((p) => p.part === 'back');

@@ -408,7 +408,8 @@ export function gradedSizes(
       let best = Infinity;
       for (const t of LAY_DOWNS) {
         const bAspect = t.swap ? pb.h / pb.w : pb.w / pb.h;
-        if (Math.max(aspect, bAspect) / Math.min(aspect, bAspect) > (band ? BAND_ASPECT : GRADED_ASPECT)) continue;
+        if (Math.max(aspect, bAspect) / Math.min(aspect, bAspect) > (band ? BAND_ASPECT : GRADED_ASPECT))
+          continue;
         best = Math.min(best, mismatch(pa, pb, t));
       }
       if (best <= SAME_GRADED) {
