@@ -77,6 +77,8 @@ const zh = {
   'upload.busy': '服务器正忙，“{name}”没有上传：请稍后再试',
   'upload.network': '连不上服务器，“{name}”没有上传',
   'upload.failed': '“{name}”没有上传：{message}',
+  'notice.network': '连不上 Atelier 服务，或连接中断了：请确认服务仍在运行，然后重试。',
+  'notice.busy': '会话正忙：还有一轮回复在进行（也许在另一个标签页），等它结束后再试。',
   'garment.unsureHow':
     '点选正确的部位即记为已确认，同一裁片的各层随之确定，其余裁片重新判断（常常不必再答）；也可在预览后按“{confirm}”，在裁片表中选择部位，或把图层改名为部位名称后重新识别。',
   'garment.isPart': '是{part}',
@@ -94,6 +96,7 @@ const zh = {
   'canvas.emptyHint': '支持 PSD、PNG、JPG，可直接拖到这里。也可以上传服装照片，用于服装套图。',
   'canvas.upload': '上传文件',
   'canvas.image': '画布：{name}',
+  'canvas.loading': '正在载入画布…',
   'canvas.zoomIn': '放大',
   'canvas.zoomOut': '缩小',
   'canvas.fit': '适合窗口',
@@ -214,6 +217,10 @@ const en: Record<MessageKey, string> = {
   'upload.busy': 'The server is busy; “{name}” was not uploaded: try again shortly',
   'upload.network': 'The server cannot be reached; “{name}” was not uploaded',
   'upload.failed': '“{name}” was not uploaded: {message}',
+  'notice.network':
+    'The Atelier service cannot be reached, or the connection dropped: check that it is still running, then try again.',
+  'notice.busy':
+    'The session is busy: a reply is still running (perhaps in another tab); try again when it is done.',
   'garment.unsureHow':
     'Pick the right part to record it as confirmed (the layers cut from the same piece follow it, the other pieces are decided again around it, often settling them); or, after the preview, “{confirm}” opens the pieces table with a part picker; or rename the layer to its part and identify again.',
   'garment.isPart': 'It is {part}',
@@ -232,6 +239,7 @@ const en: Record<MessageKey, string> = {
     'PSD, PNG and JPG are supported; drop them here. Upload a garment photo for the garment workflow.',
   'canvas.upload': 'Upload a file',
   'canvas.image': 'Canvas: {name}',
+  'canvas.loading': 'Loading the canvas…',
   'canvas.zoomIn': 'Zoom in',
   'canvas.zoomOut': 'Zoom out',
   'canvas.fit': 'Fit to window',
@@ -288,4 +296,13 @@ export function translator(lang: Lang): Translate {
 /** A registry item's name in the UI language: tools, groups and garment parts carry a Chinese and an English one. */
 export function labelIn(item: { readonly label: string; readonly labelEn: string }, lang: Lang): string {
   return lang === 'en' ? item.labelEn : item.label;
+}
+
+/** Failures of a turn or a run the studio words itself: the HTTP API's and the browser's words are English. */
+const FAILURES: Readonly<Record<string, MessageKey>> = { network: 'notice.network', busy: 'notice.busy' };
+
+/** What a failure with `code` says to the designer: the studio's words for it, else the server's message. */
+export function failureText(t: Translate, code: string, message: string): string {
+  const key = FAILURES[code];
+  return key ? t(key) : message;
 }

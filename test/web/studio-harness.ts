@@ -1,32 +1,48 @@
 /**
- * One file's studio tests: a browser and a test server for the file, and pages opened on a server session at a
- * window size and in a language, as a designer's reload would find it. Pages close after each test; a failed
- * test's page is kept as a screenshot (`failed-<prefix>-<test>`).
+ * One file's studio tests: a browser and a test server for the file (with a scripted chat model when asked
+ * for), and pages opened on a server session at a window size and in a language, as a designer's reload would
+ * find it. Pages close after each test; a failed test's page is kept as a screenshot (`failed-<prefix>-<test>`).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { modelConfigFrom } from '../../src/agent/config.js';
 import { startTestServer, type TestServer } from '../server/support.js';
 import { launchBrowser, requireBuiltStudio, snapshot } from '../support/browser.js';
+import { type ScriptedModel, startScriptedModel } from '../support/scripted-model.js';
 
 export interface StudioHarness {
   /** The test server's address (valid once the file's tests run). */
   readonly url: string;
+  /** The scripted model the server chats with (with `{ model: true }` only). */
+  readonly model: ScriptedModel;
   /** The studio on session `id`, at `width × height`, in `lang`. */
   open(id: string, width?: number, height?: number, lang?: 'zh' | 'en'): Promise<Page>;
 }
 
-export function studioHarness(prefix: string): StudioHarness {
+export function studioHarness(prefix: string, options: { model?: boolean } = {}): StudioHarness {
   let browser: Browser;
   let server: TestServer;
+  let model: ScriptedModel | undefined;
   const pages: Page[] = [];
   beforeAll(async () => {
     requireBuiltStudio();
     browser = await launchBrowser();
-    server = await startTestServer();
+    if (options.model) model = await startScriptedModel();
+    server = await startTestServer(
+      model
+        ? {
+            model: modelConfigFrom(
+              {},
+              { ATELIER_MODEL: 'scripted-model', ATELIER_MODEL_BASE_URL: model.url },
+            ),
+          }
+        : {},
+    );
   });
   afterAll(async () => {
     await browser?.close();
     await server?.close();
+    await model?.close();
   });
   afterEach(async ({ task }) => {
     for (const page of pages.splice(0)) {
@@ -41,6 +57,10 @@ export function studioHarness(prefix: string): StudioHarness {
   return {
     get url() {
       return server.url;
+    },
+    get model() {
+      if (!model) throw new Error('this studio harness has no model: studioHarness(prefix, { model: true })');
+      return model;
     },
     async open(id, width = 1440, height = 900, lang = 'zh') {
       const context = await browser.newContext({ viewport: { width, height } });

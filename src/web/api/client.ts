@@ -70,8 +70,8 @@ export class Api {
   }
 
   /** Fetches an image or file with the token and gives it as a blob (the caller owns any object URL). */
-  async blob(url: string): Promise<{ blob: Blob; headers: Headers }> {
-    const res = await this.request(url);
+  async blob(url: string, signal?: AbortSignal): Promise<{ blob: Blob; headers: Headers }> {
+    const res = await this.request(url, signal ? { signal } : {});
     return { blob: await res.blob(), headers: res.headers };
   }
 }

@@ -88,8 +88,9 @@ export function CanvasPane() {
   const viewport = useRef<HTMLDivElement>(null);
   const size = useViewportSize(viewport);
   const [view, setView] = useState<View | null>(null);
-  const [image, setImage] = useState<{ url: string; key: string } | null>(null);
-  const drag = useRef<{ x: number; y: number; view: View } | null>(null);
+  const [image, setImage] = useState<{ url: string; key: string; of: string } | null>(null);
+  // The pointers down on the canvas (a mouse, or one or two fingers) where they were last seen.
+  const pointers = useRef(new Map<number, { x: number; y: number }>());
   const drop = useDropToOpen();
 
   const fit = useCallback(() => {
@@ -103,26 +104,29 @@ export function CanvasPane() {
   const key = doc
     ? `${doc.name}|${doc.history.index}|${doc.history.labels.length}|${studio.revision}|${max}`
     : '';
+  // Which picture an image is of: while the next one loads the last one stays, but only of this document at
+  // this size (another document's, stretched to this one's frame, showed a picture that is not there).
+  const of = doc ? `${doc.name}|${doc.width}|${doc.height}` : '';
 
   useEffect(() => {
     if (!doc || !studio.sessionId || max === 0) return;
-    let live = true;
+    // A render no longer wanted (zoomed on past it, another document, a newer step) is not downloaded to the
+    // end: a big document's renders are megabytes each, and on a slow line they held up the one wanted.
+    const abort = new AbortController();
     const url = `/v1/sessions/${studio.sessionId}/documents/${encodeURIComponent(doc.name)}/render.png?max=${max}`;
     studio.api
-      .blob(url)
+      .blob(url, abort.signal)
       .then(({ blob }) => {
-        if (!live) return;
+        if (abort.signal.aborted) return;
         const objectUrl = URL.createObjectURL(blob);
         // The previous image stays until the new one is ready, so the canvas never flashes empty.
         setImage((old) => {
           if (old) URL.revokeObjectURL(old.url);
-          return { url: objectUrl, key };
+          return { url: objectUrl, key, of };
         });
       })
       .catch(() => undefined);
-    return () => {
-      live = false;
-    };
+    return () => abort.abort();
   }, [key]);
 
   if (!doc) {
@@ -157,39 +161,50 @@ export function CanvasPane() {
         onPointerDown={(e) => {
           if (!view || e.button !== 0) return;
           e.currentTarget.setPointerCapture(e.pointerId);
-          drag.current = { x: e.clientX, y: e.clientY, view };
+          pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
         }}
         onPointerMove={(e) => {
-          const start = drag.current;
-          if (!start) return;
-          setView({
-            ...start.view,
-            x: start.view.x + e.clientX - start.x,
-            y: start.view.y + e.clientY - start.y,
-          });
+          const last = pointers.current.get(e.pointerId);
+          if (!last) return;
+          const now = { x: e.clientX, y: e.clientY };
+          pointers.current.set(e.pointerId, now);
+          const other = [...pointers.current].find(([id]) => id !== e.pointerId)?.[1];
+          if (!other) {
+            setView((v) => v && { ...v, x: v.x + now.x - last.x, y: v.y + now.y - last.y });
+            return;
+          }
+          // Two fingers: the point between them moves the document with it, their spread zooms it there.
+          const box = e.currentTarget.getBoundingClientRect();
+          const apart = Math.hypot(last.x - other.x, last.y - other.y);
+          const spread = apart > 0 ? Math.hypot(now.x - other.x, now.y - other.y) / apart : 1;
+          const mid = { x: (now.x + other.x) / 2 - box.left, y: (now.y + other.y) / 2 - box.top };
+          const moved = { x: (now.x - last.x) / 2, y: (now.y - last.y) / 2 };
+          setView((v) => v && zoomAt({ ...v, x: v.x + moved.x, y: v.y + moved.y }, spread, mid.x, mid.y));
         }}
-        onPointerUp={() => {
-          drag.current = null;
-        }}
+        // Lifted, or taken by the browser: the pointer no longer moves the view.
+        onPointerUp={(e) => pointers.current.delete(e.pointerId)}
+        onPointerCancel={(e) => pointers.current.delete(e.pointerId)}
         onDblClick={fit}
       >
         {drop.sending && <Sending />}
         {view && (
           <div
-            class="artboard"
+            class={`artboard${image?.of === of ? '' : ' loading'}`}
             style={{
               width: `${doc.width * view.zoom}px`,
               height: `${doc.height * view.zoom}px`,
               transform: `translate(${view.x}px, ${view.y}px)`,
             }}
           >
-            {image && (
+            {image?.of === of ? (
               <img
                 src={image.url}
                 alt={t('canvas.image', { name: doc.name })}
                 draggable={false}
                 class={view.zoom * (window.devicePixelRatio || 1) > 2 ? 'pixelated' : ''}
               />
+            ) : (
+              <span class="spinner" role="status" aria-label={t('canvas.loading')} />
             )}
           </div>
         )}

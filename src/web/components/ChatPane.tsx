@@ -1,6 +1,9 @@
 /** The conversation (messages and tool cards) with the composer: a message to the model, or the toolbox. */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useStudioView } from '../context.js';
+import { failureText } from '../i18n.js';
+import type { FeedItem } from '../state/feed.js';
+import { isOwnCall } from '../state/use-studio.js';
 import { Palette } from './Palette.js';
 import { RichText } from './RichText.js';
 import { ToolCard } from './ToolCard.js';
@@ -13,20 +16,53 @@ const UPLOAD_MESSAGES = {
   network: 'upload.network',
 } as const;
 
+/** How near the end (px) the feed counts as read to the end, so it follows what comes next. */
+const NEAR_END = 48;
+
+/**
+ * What brings the feed back to its newest entry when it arrives: what the designer started here (a message, a
+ * tool run) and a failure notice, which must not go unseen.
+ */
+const bringsToEnd = (item: FeedItem) =>
+  item.kind === 'user' || item.kind === 'notice' || (item.kind === 'call' && isOwnCall(item.id));
+
 function Feed() {
   const { studio, t } = useStudioView();
   const uploadFailure = (code: string, message: string, name: string) => {
     const key = UPLOAD_MESSAGES[code as keyof typeof UPLOAD_MESSAGES];
     return key ? t(key, { name }) : t('upload.failed', { name, message });
   };
-  const end = useRef<HTMLDivElement>(null);
+  const log = useRef<HTMLDivElement>(null);
   const last = studio.feed[studio.feed.length - 1];
-  // Follows the newest entry, also while a card's progress or the model's text grows.
-  useEffect(() => {
-    end.current?.scrollIntoView({ block: 'end' });
+  // The feed follows the newest entry, also while a card's progress or the model's text grows, unless the
+  // designer has scrolled up to read an earlier one: it is left there until they come back down or start
+  // something themselves.
+  const following = useRef(true);
+  const lastKey = useRef<string | undefined>(undefined);
+  // The feed's own scroll only: scrollIntoView scrolled the page too, away from the canvas on a phone.
+  const keepUp = () => {
+    const el = log.current;
+    if (el && following.current) el.scrollTop = el.scrollHeight;
+  };
+  useLayoutEffect(() => {
+    if (last && last.key !== lastKey.current && bringsToEnd(last)) following.current = true;
+    lastKey.current = last?.key;
+    keepUp();
   }, [studio.feed.length, last]);
   return (
-    <div class="feed" role="log" aria-label={t('chat.log')}>
+    <div
+      class="feed"
+      role="log"
+      aria-label={t('chat.log')}
+      ref={log}
+      // A card's image comes after its card, often taller than the room kept for it: what follows it (the
+      // model's answer) would be pushed out of view.
+      onLoadCapture={keepUp}
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        following.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END;
+      }}
+    >
       {studio.feed.length === 0 && (
         <p class="feed-empty">
           {/* A session with history whose cards are gone (another tab, a cleared browser) is not empty. */}
@@ -57,7 +93,9 @@ function Feed() {
             return (
               <div key={item.key} class="notice" role="alert">
                 <span class="notice-text">
-                  {item.file !== undefined ? uploadFailure(item.code, item.message, item.file) : item.message}
+                  {item.file !== undefined
+                    ? uploadFailure(item.code, item.message, item.file)
+                    : failureText(t, item.code, item.message)}
                 </span>
                 <code>{item.code}</code>
               </div>
@@ -66,7 +104,6 @@ function Feed() {
             return null;
         }
       })}
-      <div ref={end} />
     </div>
   );
 }
@@ -79,7 +116,11 @@ function MessageBox() {
     const message = text.trim();
     if (!message || studio.busy) return;
     setText('');
-    void studio.chat(message);
+    // A message the server never took (it was unreachable, or refused it) goes back in the box, unless
+    // something else has been typed there meanwhile.
+    void studio.chat(message).then((taken) => {
+      if (!taken) setText((now) => now || message);
+    });
   };
   return (
     <form class="message-box" onSubmit={send}>
@@ -90,7 +131,9 @@ function MessageBox() {
         value={text}
         onInput={(e) => setText(e.currentTarget.value)}
         onKeyDown={(e) => {
-          if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) send(e);
+          // The Enter that picks a word in a Chinese input method is not a send. Safari ends the composition
+          // before that keydown, so only its keyCode (229, "the input method has it") says so.
+          if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && e.keyCode !== 229) send(e);
         }}
       />
       {studio.chatting ? (

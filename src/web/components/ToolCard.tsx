@@ -1,6 +1,6 @@
 /** One tool call in the feed: its label (Chinese or English, as the UI), arguments, state (running / ok / error), progress and result. */
 import { useStudioView } from '../context.js';
-import { labelIn } from '../i18n.js';
+import { failureText, labelIn } from '../i18n.js';
 import type { CallItem } from '../state/feed.js';
 import { RELOADED } from '../state/feed-store.js';
 import { withToolLabels } from '../state/tool-names.js';
@@ -64,7 +64,7 @@ export function ToolCard({ call }: { call: CallItem }) {
       {call.status === 'error' && call.error?.code === RELOADED && <p class="muted">{t('card.reloaded')}</p>}
       {call.status === 'error' && call.error && call.error.code !== RELOADED && (
         <div class="card-error" role="alert">
-          <p>{labelled(call.error.message)}</p>
+          <p>{labelled(failureText(t, call.error.code, call.error.message))}</p>
           {call.error.hint && <p class="hint">{t('card.hint', { hint: labelled(call.error.hint) })}</p>}
           <code>{call.error.code}</code>
         </div>

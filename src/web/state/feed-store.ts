@@ -14,13 +14,33 @@ const MAX_CHARS = 2_000_000;
 
 export const RELOADED = 'page_reloaded';
 
+/**
+ * The newest items whose JSON fits in `maxChars`: a long session's cards (layer lists, garment tables) may hold
+ * more than that, and then the oldest are left out rather than the whole conversation.
+ */
+function newestThatFit(items: readonly FeedItem[], maxChars: number): readonly FeedItem[] {
+  // The array's brackets, then each item with the comma before it.
+  let size = 2;
+  let start = items.length;
+  while (start > 0) {
+    const next = size + JSON.stringify(items[start - 1]).length + (start < items.length ? 1 : 0);
+    if (next > maxChars) break;
+    size = next;
+    start--;
+  }
+  return items.slice(start);
+}
+
 export function saveFeed(session: string, feed: readonly FeedItem[]): void {
   try {
-    const text = JSON.stringify(feed.slice(-KEEP_ITEMS));
-    if (text.length <= MAX_CHARS) sessionStorage.setItem(KEY(session), text);
-    else sessionStorage.removeItem(KEY(session));
+    sessionStorage.setItem(KEY(session), JSON.stringify(newestThatFit(feed.slice(-KEEP_ITEMS), MAX_CHARS)));
   } catch {
-    // Storage full or unavailable (private mode): the feed is simply not kept.
+    // Storage full or unavailable (private mode): the feed is simply not kept (nor an older one shown for it).
+    try {
+      sessionStorage.removeItem(KEY(session));
+    } catch {
+      // Unavailable.
+    }
   }
 }
 

@@ -45,7 +45,8 @@ export interface Studio {
   /** Bumped after every run that may have changed pixels, so the canvas reloads. */
   readonly revision: number;
   run(calls: readonly ToolRun[]): Promise<void>;
-  chat(text: string): Promise<void>;
+  /** Sends a message; false when the server never took it (unreachable, refused), so it is not lost. */
+  chat(text: string): Promise<boolean>;
   cancelChat(): Promise<void>;
   upload(file: File, role: 'document' | 'garment'): Promise<string | null>;
   /** Reloads the session's snapshot (and returns it). */
@@ -53,7 +54,11 @@ export interface Studio {
 }
 
 let callSerial = 0;
-const callId = () => `web_${Date.now().toString(36)}_${++callSerial}`;
+const OWN_CALL = 'web_';
+const callId = () => `${OWN_CALL}${Date.now().toString(36)}_${++callSerial}`;
+
+/** Whether a card is of a call this page sent (a tool form, a pane, the history), not one the model made. */
+export const isOwnCall = (id: string): boolean => id.startsWith(OWN_CALL);
 
 async function openSession(api: Api): Promise<string> {
   const known = sessionStorage.getItem(SESSION_KEY);
@@ -252,20 +257,28 @@ export function useStudio(api: Api): Studio {
   );
 
   const chat = useCallback(
-    (text: string) =>
-      track(async () => {
+    async (text: string) => {
+      // Taken once the turn's stream brings its first event (the message itself).
+      let taken = false;
+      await track(async () => {
         const id = session.current;
         if (!id) return;
         const abort = new AbortController();
         chatAbort.current = abort;
         setChatting(true);
         try {
-          await api.stream(`/v1/sessions/${id}/chat`, { message: text }, emit, abort.signal);
+          const onEvent = (event: ChatEvent) => {
+            taken = true;
+            emit(event);
+          };
+          await api.stream(`/v1/sessions/${id}/chat`, { message: text }, onEvent, abort.signal);
         } finally {
           chatAbort.current = null;
           setChatting(false);
         }
-      }),
+      });
+      return taken;
+    },
     [api, emit, track],
   );
 
