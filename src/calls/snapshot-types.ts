@@ -74,6 +74,8 @@ export interface GarmentSnapshot {
     readonly turn: number;
     /** Who said it lies turned: the shape library or the user; null when it lies as drawn. */
     readonly turn_by: 'shape' | 'user' | null;
+    /** On a marker of one garment in several sizes, the piece's size (1 the smallest); null otherwise. */
+    readonly size: number | null;
     readonly type: string | null;
     readonly color: string | null;
   }[];

@@ -69,6 +69,7 @@ export function snapshotOf(session: Session): Promise<SessionSnapshot> {
         confirmed: p.decidedBy === 'user',
         turn: p.grain?.turn ?? 0,
         turn_by: p.grain?.by ?? null,
+        size: p.size ?? null,
         type: proposals.get(p.name)?.type ?? null,
         color: proposals.get(p.name)?.color ?? null,
       })),

@@ -226,6 +226,46 @@ describe('the garment flow without a model', () => {
     ).toBe('穿透');
   });
 
+  it('sets how a piece lies on the marker in the pieces table, and previews again with it', async () => {
+    const fresh = await openPage(browser, `${server.url}/`);
+    try {
+      await identifyUploaded(fresh, piecesPsd);
+      const group = fresh.getByRole('region', { name: '服装套图' });
+      await fresh.getByRole('button', { name: '返回工具列表' }).click();
+      await group.getByRole('button', { name: '生成花样预览', exact: true }).click();
+      await fresh.getByRole('button', { name: '运行' }).click();
+      const preview = lastCard(fresh, '生成花样预览');
+      await eventually(textOf(preview)).toContain('完成');
+      await preview.getByRole('button', { name: '确认套图' }).click();
+      const table = preview.getByRole('table', { name: '裁片' });
+      const turn = table.getByRole('combobox', { name: '版图上的方向 前片' });
+      // Upright as identified; the designer says the front lies upside down on the marker.
+      expect(await turn.inputValue()).toBe('0');
+      await turn.selectOption('180');
+      const again = preview.getByRole('button', { name: '按所选部位重新预览（1 片）' });
+      await fresh.getByRole('button', { name: '返回工具列表' }).click();
+      await table.scrollIntoViewIfNeeded();
+      await snapshot(fresh, '13d-garment-turn-picked');
+      await again.click();
+      await eventually(textOf(lastCard(fresh, '确认裁片部位'))).toContain('完成');
+      const confirm = lastCard(fresh, '确认裁片部位');
+      expect(await textOf(confirm)()).toContain('180');
+      await eventually(countOf(feed(fresh).getByRole('article', { name: '生成花样预览' }))).toBe(2);
+      const second = lastCard(fresh, '生成花样预览');
+      await eventually(textOf(second)).toContain('完成');
+      await second.getByRole('button', { name: '确认套图' }).click();
+      const kept = second.getByRole('table', { name: '裁片' });
+      await eventually(() => kept.getByRole('combobox', { name: '版图上的方向 前片' }).inputValue()).toBe(
+        '180',
+      );
+      expect(await kept.getByRole('combobox', { name: '版图上的方向 后片' }).inputValue()).toBe('0');
+      await kept.scrollIntoViewIfNeeded();
+      await snapshot(fresh, '13e-garment-turn-kept');
+    } finally {
+      await fresh.context().close();
+    }
+  });
+
   it('marks the pieces whose part is in doubt in the pieces table, with the alternative', async () => {
     const fresh = await openPage(browser, `${server.url}/`);
     try {

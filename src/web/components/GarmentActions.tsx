@@ -3,6 +3,7 @@
  * pieces table below applies phase 2 and verifies) or 重新生成; after verification, the score and suggestions.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { GARMENT_TURNS } from '../../registry/garment-parts.js';
 import type { RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { type EnumOption, type FieldKind, fieldKind } from '../forms/field-kind.js';
@@ -63,6 +64,11 @@ interface PieceRow {
   confirmed: boolean;
   /** The other parts the identification hesitated over (shown as e.g. "后片 41%"); empty when sure. */
   doubt: readonly PartReading[];
+  /** How the marker lays it (degrees clockwise from upright on the garment) as identified, and as chosen. */
+  identifiedTurn: number;
+  turn: number;
+  /** On a graded marker, its size (1 the smallest). */
+  size: number | null;
   type: string;
   color: string;
 }
@@ -115,6 +121,8 @@ function PiecesTable({ onDone }: { onDone(): void }) {
     ...o,
     label: partName(o.value, o.label),
   }));
+  // How a piece may lie on the marker, as confirm_piece_parts takes it.
+  const turns = GARMENT_TURNS.map((v) => ({ value: String(v), label: t(`garment.turn${v}`) }));
   const [rows, setRows] = useState<PieceRow[]>(() =>
     (studio.state?.garment.pieces ?? []).map((p) => ({
       name: p.name,
@@ -123,6 +131,9 @@ function PiecesTable({ onDone }: { onDone(): void }) {
       part: p.part,
       confirmed: p.confirmed,
       doubt: p.alternatives,
+      identifiedTurn: p.turn,
+      turn: p.turn,
+      size: p.size,
       type: p.type ?? options[0]?.value ?? '',
       color: p.color ?? '',
     })),
@@ -131,12 +142,18 @@ function PiecesTable({ onDone }: { onDone(): void }) {
   if (rows.length === 0) return <p class="muted">{t('garment.noPieces')}</p>;
   const set = (i: number, change: Partial<PieceRow>) =>
     setRows((old) => old.map((r, j) => (j === i ? { ...r, ...change } : r)));
-  const repicked = rows.filter((r) => r.part !== r.identified);
+  const returned = (r: PieceRow) => r.turn !== r.identifiedTurn;
+  const repicked = rows.filter((r) => r.part !== r.identified || returned(r));
   const confirmParts = async () => {
     setRunning(true);
     try {
+      const pieces = repicked.map((r) => ({
+        name: r.name,
+        part: r.part,
+        ...(returned(r) ? { turn: r.turn } : {}),
+      }));
       await studio.run([
-        { name: CONFIRM_TOOL, arguments: { pieces: repicked.map((r) => ({ name: r.name, part: r.part })) } },
+        { name: CONFIRM_TOOL, arguments: { pieces } },
         { name: PREVIEW_TOOL, arguments: {} },
       ]);
       // The new preview comes with its own decision buttons.
@@ -179,7 +196,10 @@ function PiecesTable({ onDone }: { onDone(): void }) {
         <tbody>
           {rows.map((row, i) => (
             <tr key={row.name}>
-              <td class="piece-name">{row.name}</td>
+              <td class="piece-name">
+                {row.name}
+                {row.size !== null && <span class="piece-size">{t('garment.size', { size: row.size })}</span>}
+              </td>
               <td>
                 {parts.length ? (
                   <OptionSelect
@@ -193,6 +213,14 @@ function PiecesTable({ onDone }: { onDone(): void }) {
                 ) : (
                   partName(row.identified, row.identifiedLabel)
                 )}
+                <OptionSelect
+                  class="turn-pick"
+                  label={`${t('garment.turn')} ${row.name}`}
+                  value={String(row.turn)}
+                  options={turns}
+                  disabled={running}
+                  onChange={(turn) => set(i, { turn: Number(turn) })}
+                />
                 {row.part !== row.identified ? (
                   <span class="repicked">
                     {t('garment.was', { part: partName(row.identified, row.identifiedLabel) })}
