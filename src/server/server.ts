@@ -27,6 +27,12 @@ function urlOf(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
+/** Node's refusals of a request it could not read, by error code: the headers too large, the request too slow. */
+const CLIENT_ERROR_STATUS: Readonly<Record<string, string>> = {
+  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
+  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+};
+
 export async function startServer(
   options: Partial<ServerConfig> | ServerConfig = {},
 ): Promise<RunningServer> {
@@ -62,9 +68,11 @@ export async function startServer(
   // ECONNRESET. The header timeout must exceed it.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  // Client-side stream errors (aborted uploads, resets) must never reach the process.
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  // Client-side stream errors (aborted uploads, resets) must never reach the process. What Node refuses before
+  // the app sees the request is answered with the status that names it, as a proxy or client expects.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    const status = CLIENT_ERROR_STATUS[err.code ?? ''] ?? '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
     else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {

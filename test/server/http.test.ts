@@ -359,6 +359,11 @@ function rawExchange(port: number, chunks: string[], abortAfter = false): Promis
 }
 
 describe('robustness', () => {
+  it('answers headers too large for Node with 431, not a generic 400', async () => {
+    const big = `GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`;
+    expect(await rawExchange(server.port, [big])).toMatch(/^HTTP\/1\.1 431 /);
+  });
+
   it('survives garbage, aborted uploads and broken percent-encoding', async () => {
     const id = await createSession(base);
     expect(await rawExchange(server.port, ['GARBAGE \x00\x01 NOT HTTP\r\n\r\n'])).toMatch(/^HTTP\/1\.1 400/);
