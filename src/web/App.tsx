@@ -12,6 +12,24 @@ import { useStudio } from './state/use-studio.js';
 
 const LANG_KEY = 'atelier.lang';
 
+/**
+ * A file dropped where nothing takes it (the chat, a pane) would make the browser leave the studio to show the
+ * file. Only the canvas opens dropped files; elsewhere a file drop does nothing.
+ */
+function useStrayDropsKept(): void {
+  useEffect(() => {
+    const keep = (e: DragEvent) => {
+      if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
+    };
+    window.addEventListener('dragover', keep);
+    window.addEventListener('drop', keep);
+    return () => {
+      window.removeEventListener('dragover', keep);
+      window.removeEventListener('drop', keep);
+    };
+  }, []);
+}
+
 export function App({ api }: { api: Api }) {
   const studio = useStudio(api);
   useHistoryShortcuts(studio);
@@ -21,6 +39,7 @@ export function App({ api }: { api: Api }) {
   useEffect(() => {
     document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
   }, [lang]);
+  useStrayDropsKept();
   const view: StudioView = {
     studio,
     t,

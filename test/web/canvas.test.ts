@@ -162,3 +162,24 @@ describe('the canvas under a finger', () => {
     await eventually(placed(page)).toEqual({ ...pinched, x: pinched.x + 30, y: pinched.y + 20 });
   });
 });
+
+describe('files dropped outside the canvas', () => {
+  it('are not opened by the browser in place of the studio', async () => {
+    const id = await createSession(studio.url);
+    const page = await studio.open(id);
+    await eventually(visibleOf(page.getByRole('log').first())).toBe(true);
+    // A drop on the chat: nothing there takes files, so the browser's own handling (leaving the page to show
+    // the file) must be stopped.
+    const kept = await page.evaluate(`(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['x'], 'poster.png', { type: 'image/png' }));
+      const over = new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true });
+      const drop = new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true });
+      const feed = document.querySelector('[role="log"]');
+      feed.dispatchEvent(over);
+      feed.dispatchEvent(drop);
+      return [over.defaultPrevented, drop.defaultPrevented];
+    })()`);
+    expect(kept).toEqual([true, true]);
+  });
+});
