@@ -282,3 +282,54 @@ describe('a long conversation across reloads', () => {
     expect(await textOf(feed(page))()).not.toContain('第一个问题');
   });
 });
+
+describe('an image pasted in the message box', () => {
+  /** Pastes a 40 × 30 red PNG, as a screenshot comes off the clipboard ("image.png"). */
+  const paste = (page: Page) =>
+    page.evaluate(`(async () => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 40;
+      canvas.height = 30;
+      const ctx = canvas.getContext('2d');
+      ctx.fillStyle = '#c0392b';
+      ctx.fillRect(0, 0, 40, 30);
+      const blob = await new Promise((done) => canvas.toBlob(done, 'image/png'));
+      const data = new DataTransfer();
+      data.items.add(new File([blob], 'image.png', { type: 'image/png' }));
+      const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+      document.querySelector('textarea').dispatchEvent(event);
+      return event.defaultPrevented;
+    })()`);
+
+  it('goes on the canvas as a new layer of the open document, and twice as two', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [toolCall('create_document', { width: 200, height: 100, name: '海报' })]);
+    const page = await studio.open(id);
+    await box(page).click();
+    expect(await paste(page)).toBe(true);
+    const feed = page.getByRole('log').first();
+    await eventually(countOf(feed.getByRole('article', { name: '置入图像' }))).toBe(1);
+    await eventually(textOf(feed.getByRole('article', { name: '置入图像' }).last())).toContain('完成');
+    expect(await paste(page)).toBe(true);
+    await eventually(countOf(feed.getByRole('article', { name: '置入图像' }))).toBe(2);
+    await eventually(textOf(feed.getByRole('article', { name: '置入图像' }).last())).toContain('完成');
+    // Two layers of their own (the second paste did not take the first one's file), and nothing was sent.
+    const snapshot = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
+      active: { layers: { name: string }[] };
+    };
+    const pasted = snapshot.active.layers.filter((l) => l.name.startsWith('粘贴-'));
+    expect(pasted.length).toBe(2);
+    expect(new Set(pasted.map((l) => l.name)).size).toBe(2);
+    expect(await box(page).inputValue()).toBe('');
+  });
+
+  it('opens as a document of its own when none is open', async () => {
+    const id = await createSession(studio.url);
+    const page = await studio.open(id);
+    await box(page).click();
+    expect(await paste(page)).toBe(true);
+    const feed = page.getByRole('log').first();
+    await eventually(textOf(feed.getByRole('article', { name: '打开文档' }).last())).toContain('完成');
+    await eventually(countOf(page.getByRole('tab', { name: /粘贴-/ }))).toBe(1);
+  });
+});

@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { fitView, renderSize, type View, zoomAt } from '../canvas/zoom.js';
 import { useStudioView } from '../context.js';
+import { openFiles } from '../state/open-files.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { UploadButton } from './FilesPane.js';
 
@@ -42,10 +43,7 @@ function useDropToOpen() {
         setOver(false);
         setSending(true);
         try {
-          for (const file of Array.from(e.dataTransfer?.files ?? [])) {
-            const path = await studio.upload(file, 'document');
-            if (path) await studio.run([{ name: PANE_TOOLS.openDocument, arguments: { path } }]);
-          }
+          await openFiles(studio, Array.from(e.dataTransfer?.files ?? []), 'document');
         } finally {
           setSending(false);
         }

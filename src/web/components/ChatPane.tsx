@@ -3,6 +3,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useStudioView } from '../context.js';
 import { failureText } from '../i18n.js';
 import type { FeedItem } from '../state/feed.js';
+import { openFiles, pastedFile } from '../state/open-files.js';
 import { isOwnCall } from '../state/use-studio.js';
 import { Palette } from './Palette.js';
 import { RichText } from './RichText.js';
@@ -130,6 +131,18 @@ function MessageBox() {
         rows={3}
         value={text}
         onInput={(e) => setText(e.currentTarget.value)}
+        onPaste={(e) => {
+          // An image pasted here (a screenshot, an image copied from a page) goes on the canvas as Photoshop
+          // pastes it: a new layer of the open document, or a document of its own when none is open.
+          const images = Array.from(e.clipboardData?.files ?? []).filter((f) => f.type.startsWith('image/'));
+          if (images.length === 0) return;
+          e.preventDefault();
+          void openFiles(
+            studio,
+            images.map((f) => pastedFile(f)),
+            studio.state?.active ? 'layer' : 'document',
+          );
+        }}
         onKeyDown={(e) => {
           // The Enter that picks a word in a Chinese input method is not a send. Safari ends the composition
           // before that keydown, so only its keyCode (229, "the input method has it") says so.

@@ -11,6 +11,7 @@ export const PANE_TOOLS = {
   undo: 'undo',
   redo: 'redo',
   openDocument: 'open_document',
+  placeImage: 'place_image',
   switchDocument: 'switch_document',
   closeDocument: 'close_document',
   createDocument: 'create_document',
