@@ -69,6 +69,33 @@ export function uprightRect(f: Frame, r: Rect): Rect {
 }
 
 /**
+ * `src` (w × h, row-major) turned `q` quarter turns clockwise into `out` (h × w for an odd q): index arithmetic
+ * only, as a print-size fill has millions of pixels.
+ */
+function turnGrid<T extends Uint8Array | Uint32Array>(src: T, w: number, h: number, q: number, out: T): T {
+  const ow = q % 2 ? h : w;
+  const oh = q % 2 ? w : h;
+  for (let j = 0; j < oh; j++) {
+    const row = j * ow;
+    for (let i = 0; i < ow; i++) {
+      // The source pixel that lands at (i, j).
+      const at =
+        q === 1
+          ? (h - 1 - i) * w + j
+          : q === 2
+            ? (h - 1 - j) * w + (w - 1 - i)
+            : q === 3
+              ? i * w + (w - 1 - j)
+              : j * w + i;
+      out[row + i] = src[at]!;
+    }
+  }
+  return out;
+}
+
+const pixels32 = (r: Raster) => new Uint32Array(r.data.buffer, r.data.byteOffset, r.w * r.h);
+
+/**
  * The piece turned upright: its mask and bounds in the upright frame, and its left/right symmetry measured
  * there (seams.ts tells a whole panel from a half by it). A piece laid upright is returned as it is.
  */
@@ -76,13 +103,7 @@ export function uprightPiece(p: PieceInfo): PieceInfo {
   const f = frameOf(p);
   if (f.q === 0) return p;
   const { w, h } = f.upright;
-  const mask = new Uint8Array(w * h);
-  for (let v = 0; v < h; v++) {
-    for (let u = 0; u < w; u++) {
-      const [X, Y] = toMarker(f, f.upright.x + u, f.upright.y + v);
-      mask[v * w + u] = p.mask[(Y - p.bounds.y) * p.bounds.w + (X - p.bounds.x)]!;
-    }
-  }
+  const mask = turnGrid(p.mask, p.bounds.w, p.bounds.h, (4 - f.q) % 4, new Uint8Array(w * h));
   const [cx, cy] = toUpright(f, p.cx, p.cy);
   const proxy = proxyOf(mask, w, h);
   return {
@@ -95,18 +116,14 @@ export function uprightPiece(p: PieceInfo): PieceInfo {
   };
 }
 
-/** A raster drawn over an upright rect, turned onto the marker over `rect` (whose upright rect it covers). */
+/**
+ * A raster drawn over the upright rect of the marker rect `rect` (uprightRect), turned onto the marker over
+ * `rect`: a quarter turn maps the one rect onto the other pixel for pixel.
+ */
 export function onMarker(f: Frame, up: Raster, rect: Rect): Raster {
   if (f.q === 0) return up;
   const out: Raster = { ...rect, data: allocPixels(rect.w * rect.h * 4) };
-  const src = new Uint32Array(up.data.buffer, up.data.byteOffset, up.w * up.h);
-  const dst = new Uint32Array(out.data.buffer, out.data.byteOffset, rect.w * rect.h);
-  for (let j = 0; j < rect.h; j++) {
-    for (let i = 0; i < rect.w; i++) {
-      const [U, V] = toUpright(f, rect.x + i, rect.y + j);
-      dst[j * rect.w + i] = src[(V - up.y) * up.w + (U - up.x)]!;
-    }
-  }
+  turnGrid(pixels32(up), up.w, up.h, f.q, pixels32(out));
   return out;
 }
 
@@ -115,17 +132,19 @@ export function onMarker(f: Frame, up: Raster, rect: Rect): Raster {
  * transparent), for measuring a turned piece's print in the garment's frame.
  */
 export function uprightView(f: Frame, canvas: Raster): Raster {
-  const r = f.upright;
-  const out: Raster = { ...r, data: allocPixels(r.w * r.h * 4) };
-  const src = new Uint32Array(canvas.data.buffer, canvas.data.byteOffset, canvas.w * canvas.h);
-  const dst = new Uint32Array(out.data.buffer, out.data.byteOffset, r.w * r.h);
-  for (let v = 0; v < r.h; v++) {
-    for (let u = 0; u < r.w; u++) {
-      const [X, Y] = toMarker(f, r.x + u, r.y + v);
-      const x = X - canvas.x;
-      const y = Y - canvas.y;
-      if (x >= 0 && y >= 0 && x < canvas.w && y < canvas.h) dst[v * r.w + u] = src[y * canvas.w + x]!;
+  const b = f.bounds;
+  const crop = new Uint32Array(b.w * b.h);
+  const src = pixels32(canvas);
+  for (let j = 0; j < b.h; j++) {
+    const y = b.y + j - canvas.y;
+    if (y < 0 || y >= canvas.h) continue;
+    for (let i = 0; i < b.w; i++) {
+      const x = b.x + i - canvas.x;
+      if (x >= 0 && x < canvas.w) crop[j * b.w + i] = src[y * canvas.w + x]!;
     }
   }
+  const r = f.upright;
+  const out: Raster = { ...r, data: allocPixels(r.w * r.h * 4) };
+  turnGrid(crop, b.w, b.h, (4 - f.q) % 4, pixels32(out));
   return out;
 }
