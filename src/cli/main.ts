@@ -50,6 +50,13 @@ async function main(argv: string[]): Promise<number> {
   return command.run(values, positionals);
 }
 
+// A reader that goes away (`atelier run calls.jsonl | head`) ends the output: stop as a process killed by
+// SIGPIPE would (Node ignores the signal), rather than crash with an unhandled 'error' event and its stack.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(128 + 13);
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

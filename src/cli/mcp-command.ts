@@ -3,6 +3,7 @@
  * may ever be written there: every log goes to stderr (console.log included, whoever calls it).
  */
 
+import { setImmediate as afterMicrotasks } from 'node:timers/promises';
 import { variants } from '../registry/index.js';
 import { DEFAULT_WORKSPACE } from '../service/defaults.js';
 import { type Command, oneOf } from './usage.js';
@@ -43,14 +44,33 @@ export const mcpCommand: Command = {
       ...(values.transcript ? { transcript: String(values.transcript) } : {}),
       onInternalError: (err) => console.error('atelier: internal error:', err),
     });
-    const server = createMcpServer((call) => session.call(call), { variant });
+    const running = new Set<Promise<unknown>>();
+    const server = createMcpServer(
+      (call, opts) => {
+        const result = session.call(call, opts);
+        running.add(result);
+        void result.finally(() => running.delete(result));
+        return result;
+      },
+      { variant },
+    );
     const closed = new Promise<void>((resolve) => {
       server.onclose = () => resolve();
     });
     server.onerror = (err) => console.error(`atelier: mcp: ${err.message}`);
     const input = process.stdin.pipe(new CheckedLines((answer) => process.stdout.write(answer)));
     await server.connect(new StdioServerTransport(input as unknown as typeof process.stdin));
-    input.once('end', () => void server.close());
+    // A client may send its last requests and close stdin at once (`… | atelier mcp`): closing the server then
+    // would drop the answers to the calls still running (their work done, unreported). Requests already read
+    // reach `running` after the microtasks, and each answer is written in the microtasks after its call ends.
+    input.once('end', async () => {
+      await afterMicrotasks();
+      while (running.size > 0) {
+        await Promise.allSettled(running);
+        await afterMicrotasks();
+      }
+      await server.close();
+    });
     process.stderr.write(
       `atelier: MCP server on stdio (variant ${variant}, workspace ${session.workspace.root})\n`,
     );

@@ -70,7 +70,11 @@ export const runCommand: Command = {
     const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
     let seq = 0;
     const replay = new TranscriptReplay();
-    for await (const line of lines) {
+    let first = true;
+    for await (const read of lines) {
+      // Windows editors (Notepad among them) start a UTF-8 file with a byte order mark, which JSON.parse refuses.
+      const line = first ? read.replace(/^\uFEFF/, '') : read;
+      first = false;
       if (line.trim() === '') continue;
       let calls: readonly unknown[];
       try {

@@ -115,8 +115,8 @@ export class McpHttpEndpoint {
       },
     });
     const server = createMcpServer(
-      async (call) => {
-        const result = await this.store.use(id, (entry) => entry.session.call(call));
+      async (call, opts) => {
+        const result = await this.store.use(id, (entry) => entry.session.call(call, opts));
         if (!result) throw new Error('the session has been closed');
         return result;
       },

@@ -19,6 +19,18 @@ function requestId(m: Record<string, unknown>): string | number | null {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
+/**
+ * The error answer for a request of `bytes` bytes, beyond what the transport takes (`max`); null for a message
+ * without an id, which nobody waits on.
+ */
+export function oversizedRequest(message: unknown, bytes: number, max: number): JSONRPCError | null {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return null;
+  const id = requestId(message as Record<string, unknown>);
+  if (id === null) return null;
+  const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+  return rpcError(id, INVALID_REQUEST, `Invalid Request: the message is ${mib(bytes)}; at most ${mib(max)}`);
+}
+
 /** The error answer for a malformed request that has an id; null for anything the SDK can take. */
 export function malformedRequest(message: unknown): JSONRPCError | null {
   if (typeof message !== 'object' || message === null) {

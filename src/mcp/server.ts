@@ -9,16 +9,22 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
+  type ProgressToken,
+  type ServerNotification,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResult } from '../calls/result.js';
+import type { CallOptions, Progress } from '../calls/session.js';
 import { toMcp } from '../registry/formats/mcp.js';
 import { toolsOf, type Variant } from '../registry/index.js';
 import { VERSION } from '../service/version.js';
 import type { ImageOut } from '../tools/types.js';
 
 /** Runs one tool call (`{name, arguments}`) in the connection's session. */
-export type RunCall = (call: { name: string; arguments: Record<string, unknown> }) => Promise<ToolResult>;
+export type RunCall = (
+  call: { name: string; arguments: Record<string, unknown> },
+  opts: CallOptions,
+) => Promise<ToolResult>;
 
 export interface McpServerOptions {
   /** The tools `tools/list` publishes (default `extended`: a model driving the editor alone needs them). */
@@ -51,6 +57,27 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
   };
 }
 
+/**
+ * A call's stages as MCP progress notifications, for a client that sent a progress token: the SDK client resets
+ * its request timeout on each (`resetTimeoutOnProgress`), so a long save or garment call is not given up on.
+ * `progress` must rise with every notification, so it counts the stages; the stage and how far along it is
+ * are in `message`.
+ */
+function progressNotifier(
+  token: ProgressToken,
+  send: (notification: ServerNotification) => Promise<void>,
+): (progress: Progress) => void {
+  let stages = 0;
+  return ({ stage, fraction }) => {
+    stages++;
+    const message = fraction === undefined ? stage : `${stage} (${Math.round(fraction * 100)}%)`;
+    send({
+      method: 'notifications/progress',
+      params: { progressToken: token, progress: stages, message },
+    }).catch(() => undefined);
+  };
+}
+
 /** One MCP server for one connection; every call goes to `run` (the connection's own session). */
 export function createMcpServer(run: RunCall, opts: McpServerOptions = {}): Server {
   const tools = toMcp(toolsOf(opts.variant ?? 'extended')) as unknown as Tool[];
@@ -59,9 +86,11 @@ export function createMcpServer(run: RunCall, opts: McpServerOptions = {}): Serv
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const { name, arguments: args } = request.params;
-    return toCallToolResult(await run({ name, arguments: args ?? {} }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args, _meta } = request.params;
+    const token = _meta?.progressToken;
+    const opts = token === undefined ? {} : { onProgress: progressNotifier(token, extra.sendNotification) };
+    return toCallToolResult(await run({ name, arguments: args ?? {} }, opts));
   });
   return server;
 }

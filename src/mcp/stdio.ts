@@ -1,20 +1,25 @@
 /**
  * stdin for the SDK's stdio transport, with malformed requests answered first: each complete line that is not
- * JSON gets a parse error, each malformed request with an id its JSON-RPC error (see malformed.ts); every
- * other line passes through unchanged.
+ * JSON gets a parse error, each malformed or oversized request with an id its JSON-RPC error (see malformed.ts);
+ * every other line passes through unchanged.
  */
 import { Transform, type TransformCallback } from 'node:stream';
-import { malformedRequest, PARSE_ERROR, rpcError } from './malformed.js';
+import { StringDecoder } from 'node:string_decoder';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { malformedRequest, oversizedRequest, PARSE_ERROR, rpcError } from './malformed.js';
 
 export class CheckedLines extends Transform {
   private pending = '';
+  // A pipe cuts its chunks anywhere, also inside a multi-byte UTF-8 character: the decoder keeps such a tail
+  // for the next chunk instead of turning both halves into U+FFFD.
+  private readonly decoder = new StringDecoder('utf8');
 
   constructor(private readonly answer: (line: string) => void) {
     super({ decodeStrings: true });
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    this.pending += chunk.toString('utf8');
+    this.pending += this.decoder.write(chunk);
     let end = this.pending.indexOf('\n');
     while (end !== -1) {
       this.check(this.pending.slice(0, end));
@@ -25,6 +30,7 @@ export class CheckedLines extends Transform {
   }
 
   override _flush(done: TransformCallback): void {
+    this.pending += this.decoder.end();
     if (this.pending.trim() !== '') this.check(this.pending);
     this.pending = '';
     done();
@@ -40,8 +46,17 @@ export class CheckedLines extends Transform {
       this.answer(`${JSON.stringify(rpcError(null, PARSE_ERROR, 'Parse error: the line is not JSON'))}\n`);
       return;
     }
+    const out = `${text}\n`;
+    const bytes = Buffer.byteLength(out);
+    if (bytes > STDIO_DEFAULT_MAX_BUFFER_SIZE) {
+      // The SDK's transport closes the connection on a message beyond its buffer, ending the session with every
+      // unsaved document and answering nothing: such a message never reaches it.
+      const error = oversizedRequest(message, bytes, STDIO_DEFAULT_MAX_BUFFER_SIZE);
+      if (error) this.answer(`${JSON.stringify(error)}\n`);
+      return;
+    }
     const error = malformedRequest(message);
     if (error) this.answer(`${JSON.stringify(error)}\n`);
-    else this.push(`${text}\n`);
+    else this.push(out);
   }
 }

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -5,7 +6,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { Conversation } from '../../src/agent/conversation.js';
 import { last, modelConfig } from '../agent/support.js';
-import { runCli } from '../support/cli.js';
+import { BIN, runCli } from '../support/cli.js';
 import { startScriptedModel } from '../support/scripted-model.js';
 import { newSession, ok, tempDir } from '../support/session.js';
 
@@ -93,6 +94,41 @@ describe('atelier run', () => {
       .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.result.ok)).toEqual([false, true]);
     expect(lines[0].result.error.code).toBe('no_document');
+  });
+
+  it('reads a file a Windows editor saved: a byte order mark and CRLF line ends', async () => {
+    const ws = tempDir();
+    const file = join(ws, 'calls.jsonl');
+    const calls = jsonl([
+      { name: 'create_document', arguments: { width: 8, height: 8 } },
+      { name: 'list_documents', arguments: {} },
+    ]);
+    writeFileSync(file, `\uFEFF${calls.replaceAll('\n', '\r\n')}\r\n`);
+    const r = await runCli(['run', file, '--workspace', ws]);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.name, l.result.ok])).toEqual([
+      ['create_document', true],
+      ['list_documents', true],
+    ]);
+  });
+
+  it('stops quietly when the reader of its output goes away', async () => {
+    // More results than a pipe holds, so writing goes on after the reader has gone.
+    const calls = jsonl(Array.from({ length: 2000 }, () => ({ name: 'list_documents', arguments: {} })));
+    const child = spawn(process.execPath, [BIN, 'run', '-', '--workspace', tempDir()]);
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(calls);
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(141);
   });
 
   it('refuses paths outside the workspace', async () => {

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, TOKEN } from '../server/support.js';
-import { callTool, editingScenario, expectRegistryTools } from './support.js';
+import { callTool, editingScenario, expectProgress, expectRegistryTools } from './support.js';
 
 let server: TestServer;
 
@@ -37,6 +37,15 @@ describe('MCP over streamable HTTP', () => {
       );
       expect(render.status).toBe(200);
       expect(render.headers.get('content-type')).toBe('image/png');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('reports the stages of a long call to a client that asks for progress', async () => {
+    const { client } = await connect(server.url);
+    try {
+      await expectProgress(client);
     } finally {
       await client.close();
     }

@@ -1,11 +1,52 @@
 /** The real `atelier mcp` binary as a desktop MCP client launches it, driven by the SDK's Client over stdio. */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../support/cli.js';
 import { tempDir } from '../support/session.js';
-import { callTool, editingScenario, expectRegistryTools } from './support.js';
+import { callTool, editingScenario, expectProgress, expectRegistryTools } from './support.js';
+
+type RawMessage = { jsonrpc: string; id: number; result?: unknown; error?: unknown };
+
+/**
+ * The real binary spoken to in raw JSON-RPC lines, initialized (id 1); `finish` closes stdin and resolves with
+ * the exit code and every message written to stdout (each must parse), by id.
+ */
+function rawMcp(workspace: string) {
+  const child = spawn(process.execPath, [BIN, 'mcp', '--workspace', workspace]);
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+  });
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const send = (msg: unknown) => child.stdin.write(`${JSON.stringify(msg)}\n`);
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+  });
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  return {
+    send,
+    call: (id: number, name: string, args: unknown) =>
+      send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
+    async finish(): Promise<{ code: number | null; messages: RawMessage[] }> {
+      child.stdin.end();
+      const code = await closed;
+      const messages = stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as RawMessage)
+        .sort((a, b) => a.id - b.id);
+      return { code, messages };
+    },
+  };
+}
 
 async function connect(args: string[]): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
@@ -49,25 +90,18 @@ describe('atelier mcp (stdio)', () => {
     }
   });
 
+  it('reports the stages of a long call to a client that asks for progress', async () => {
+    const { client } = await connect(['--workspace', tempDir('atelier-mcp-')]);
+    try {
+      await expectProgress(client);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('writes nothing but JSON-RPC messages to stdout', async () => {
-    const { spawn } = await import('node:child_process');
-    const child = spawn(process.execPath, [BIN, 'mcp', '--workspace', tempDir('atelier-mcp-')]);
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const send = (msg: unknown) => child.stdin.write(`${JSON.stringify(msg)}\n`);
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
-    });
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const { send, call, finish } = rawMcp(tempDir('atelier-mcp-'));
     send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-    const call = (id: number, name: string, args: unknown) =>
-      send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
     call(3, 'create_document', { width: 30, height: 20 });
     call(4, 'save_document_as', { path: 'out/a.png' });
     call(5, 'get_canvas_image', {});
@@ -85,17 +119,8 @@ describe('atelier mcp (stdio)', () => {
       params: { name: 'create_document', arguments: '{"width":10}' },
     });
     send({ jsonrpc: '2.0', id: 12, method: 'tools/call', params: {} });
-    await new Promise<void>((resolve) => {
-      const check = () =>
-        stdout.split('\n').filter(Boolean).length >= 12 ? resolve() : setTimeout(check, 20);
-      check();
-    });
-    child.stdin.end();
-    expect(await exited).toBe(0);
-    const lines = stdout.split('\n').filter(Boolean);
-    const messages = lines
-      .map((l) => JSON.parse(l) as { jsonrpc: string; id: number; result?: unknown; error?: unknown })
-      .sort((a, b) => a.id - b.id);
+    const { code, messages } = await finish();
+    expect(code).toBe(0);
     expect(messages.every((m) => m.jsonrpc === '2.0')).toBe(true);
     expect(messages.map((m) => m.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(messages[5]!.result).toMatchObject({ isError: true });
@@ -108,6 +133,34 @@ describe('atelier mcp (stdio)', () => {
       message: expect.stringContaining('not a JSON string'),
     });
     expect(messages[11]!.error).toMatchObject({ code: -32602, message: expect.stringContaining('"name"') });
+  });
+
+  it('answers every request sent before the client closes stdin', async () => {
+    const workspace = tempDir('atelier-mcp-');
+    const { call, finish } = rawMcp(workspace);
+    call(2, 'create_document', { width: 3000, height: 3000 });
+    call(3, 'save_document_as', { path: 'big.psd' });
+    call(4, 'save_document_as', { path: 'big.png' });
+    const { code, messages } = await finish();
+    expect(code).toBe(0);
+    expect(messages.map((m) => m.id)).toEqual([1, 2, 3, 4]);
+    expect(messages.slice(1).map((m) => m.result)).not.toContainEqual(
+      expect.objectContaining({ isError: true }),
+    );
+    expect(existsSync(join(workspace, 'big.png'))).toBe(true);
+  });
+
+  it('answers a message beyond the transport buffer and keeps the session', async () => {
+    const { call, finish } = rawMcp(tempDir('atelier-mcp-'));
+    call(2, 'create_document', { width: 10, height: 10 });
+    call(3, 'create_text_layer', { text: '字'.repeat(4 * 2 ** 20) });
+    call(4, 'list_documents', {});
+    const { code, messages } = await finish();
+    expect(code).toBe(0);
+    expect(messages.map((m) => m.id)).toEqual([1, 2, 3, 4]);
+    expect(messages[2]!.error).toMatchObject({ code: -32600, message: expect.stringContaining('MiB') });
+    const listed = messages[3]!.result as { content: { text: string }[] };
+    expect(JSON.parse(listed.content[0]!.text)).toMatchObject({ ok: true, count: 1 });
   });
 
   it('rejects an unknown variant as a usage error, writing nothing to stdout', async () => {

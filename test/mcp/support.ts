@@ -69,3 +69,17 @@ export async function editingScenario(client: Client, workspace: string): Promis
   const unknown = await callTool(client, 'no_such_tool');
   expect(unknown).toMatchObject({ isError: true, json: { error: { code: 'unknown_tool' } } });
 }
+
+/** A call made with a progress token reports its stages as MCP progress notifications, before its result. */
+export async function expectProgress(client: Client): Promise<void> {
+  await callTool(client, 'create_document', { width: 64, height: 64 });
+  const seen: { progress: number; message?: string }[] = [];
+  const result = await client.callTool(
+    { name: 'save_document_as', arguments: { path: 'progress.psd' } },
+    undefined,
+    { onprogress: (p) => seen.push(p) },
+  );
+  expect(result.isError).toBeFalsy();
+  expect(seen.map((p) => p.progress)).toEqual(seen.map((_, i) => i + 1));
+  expect(seen.map((p) => p.message)).toEqual(['合成画面 (10%)', '编码 PSD (30%)']);
+}
