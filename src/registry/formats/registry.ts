@@ -3,7 +3,7 @@
  * group, Chinese and English labels, description, published parameters, and the limits validation enforces
  * (ranges, defaults, formats), with the names of the groups and of the garment parts in both languages.
  */
-import { GARMENT_PART_LABELS_EN, GARMENT_PARTS } from '../garment-parts.js';
+import { GARMENT_PART_LABELS_EN, GARMENT_PARTS, GARMENT_TURNS } from '../garment-parts.js';
 import type { ToolDefinition, ToolGroup } from '../types.js';
 
 /** The groups as the spec orders them, and E for the extensions. */
@@ -42,5 +42,7 @@ export function toRegistry(tools: readonly ToolDefinition[]) {
     })),
     /** The garment parts a piece can be: key, Chinese name, English name. */
     parts: GARMENT_PARTS.map(([id, label]) => ({ id, label, labelEn: GARMENT_PART_LABELS_EN[id] })),
+    /** How a cut piece may lie on a marker (degrees clockwise from upright), as confirm_piece_parts takes it. */
+    turns: GARMENT_TURNS,
   };
 }

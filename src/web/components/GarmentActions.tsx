@@ -3,7 +3,6 @@
  * pieces table below applies phase 2 and verifies) or 重新生成; after verification, the score and suggestions.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { GARMENT_TURNS } from '../../registry/garment-parts.js';
 import type { RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { type EnumOption, type FieldKind, fieldKind } from '../forms/field-kind.js';
@@ -122,7 +121,10 @@ function PiecesTable({ onDone }: { onDone(): void }) {
     label: partName(o.value, o.label),
   }));
   // How a piece may lie on the marker, as confirm_piece_parts takes it.
-  const turns = GARMENT_TURNS.map((v) => ({ value: String(v), label: t(`garment.turn${v}`) }));
+  const turns = (studio.registry?.turns ?? []).map((v) => ({
+    value: String(v),
+    label: t(`garment.turn${v}`),
+  }));
   const [rows, setRows] = useState<PieceRow[]>(() =>
     (studio.state?.garment.pieces ?? []).map((p) => ({
       name: p.name,
@@ -213,14 +215,16 @@ function PiecesTable({ onDone }: { onDone(): void }) {
                 ) : (
                   partName(row.identified, row.identifiedLabel)
                 )}
-                <OptionSelect
-                  class="turn-pick"
-                  label={`${t('garment.turn')} ${row.name}`}
-                  value={String(row.turn)}
-                  options={turns}
-                  disabled={running}
-                  onChange={(turn) => set(i, { turn: Number(turn) })}
-                />
+                {turns.length > 0 && (
+                  <OptionSelect
+                    class="turn-pick"
+                    label={`${t('garment.turn')} ${row.name}`}
+                    value={String(row.turn)}
+                    options={turns}
+                    disabled={running}
+                    onChange={(turn) => set(i, { turn: Number(turn) })}
+                  />
+                )}
                 {row.part !== row.identified ? (
                   <span class="repicked">
                     {t('garment.was', { part: partName(row.identified, row.identifiedLabel) })}
