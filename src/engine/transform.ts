@@ -161,6 +161,17 @@ function turnData(p: Plane, q: 1 | 2 | 3, channels: number): { data: Pixels; w: 
   return { data: out, w: nw, h: w };
 }
 
+/** Pixel data (`w` × `h`, 1 or 4 channels) turned `q` quarter turns clockwise, exactly (h × w for odd q). */
+export function turnPixels<T extends Pixels>(
+  data: T,
+  w: number,
+  h: number,
+  q: 0 | 1 | 2 | 3,
+  channels: 1 | 4,
+): T {
+  return q === 0 ? data : (turnData({ x: 0, y: 0, w, h, data }, q, channels).data as T);
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Resampling with sharp
 

@@ -9,14 +9,20 @@
  * place (the print's phase across untouched pieces is unchanged).
  */
 import type { Raster, Rect } from '../engine/model.js';
-import { allocPixels } from '../engine/raster.js';
+import { cropRaster } from '../engine/raster.js';
+import { turnPixels } from '../engine/transform.js';
 import { proxyOf } from './builtin/piece-features.js';
 import { mirrorIoU } from './builtin/pieces.js';
 import type { PieceInfo, Turn } from './types.js';
 
 /** Quarter turns clockwise from upright to the marker. */
-export const quarterTurns = (p: { readonly grain?: { readonly turn: Turn } }): number =>
-  p.grain ? p.grain.turn / 90 : 0;
+const turnsOf = (p: { readonly grain?: { readonly turn: Turn } }): QuarterTurns =>
+  (p.grain ? p.grain.turn / 90 : 0) as QuarterTurns;
+
+type QuarterTurns = 0 | 1 | 2 | 3;
+
+/** The quarter turns that undo `q`. */
+const back = (q: QuarterTurns) => ((4 - q) % 4) as QuarterTurns;
 
 /** Where the turned bounds `b` stand upright: the same centre, the sides swapped for an odd quarter turn. */
 function uprightBounds(b: Rect, q: number): Rect {
@@ -30,13 +36,13 @@ function uprightBounds(b: Rect, q: number): Rect {
  * bounds), so a raster's rect maps as a whole.
  */
 export interface Frame {
-  readonly q: number;
+  readonly q: QuarterTurns;
   readonly bounds: Rect;
   readonly upright: Rect;
 }
 
 export function frameOf(p: PieceInfo): Frame {
-  const q = quarterTurns(p);
+  const q = turnsOf(p);
   return { q, bounds: p.bounds, upright: uprightBounds(p.bounds, q) };
 }
 
@@ -69,33 +75,6 @@ export function uprightRect(f: Frame, r: Rect): Rect {
 }
 
 /**
- * `src` (w × h, row-major) turned `q` quarter turns clockwise into `out` (h × w for an odd q): index arithmetic
- * only, as a print-size fill has millions of pixels.
- */
-function turnGrid<T extends Uint8Array | Uint32Array>(src: T, w: number, h: number, q: number, out: T): T {
-  const ow = q % 2 ? h : w;
-  const oh = q % 2 ? w : h;
-  for (let j = 0; j < oh; j++) {
-    const row = j * ow;
-    for (let i = 0; i < ow; i++) {
-      // The source pixel that lands at (i, j).
-      const at =
-        q === 1
-          ? (h - 1 - i) * w + j
-          : q === 2
-            ? (h - 1 - j) * w + (w - 1 - i)
-            : q === 3
-              ? i * w + (w - 1 - j)
-              : j * w + i;
-      out[row + i] = src[at]!;
-    }
-  }
-  return out;
-}
-
-const pixels32 = (r: Raster) => new Uint32Array(r.data.buffer, r.data.byteOffset, r.w * r.h);
-
-/**
  * The piece turned upright: its mask and bounds in the upright frame, and its left/right symmetry measured
  * there (seams.ts tells a whole panel from a half by it). A piece laid upright is returned as it is.
  */
@@ -103,7 +82,7 @@ export function uprightPiece(p: PieceInfo): PieceInfo {
   const f = frameOf(p);
   if (f.q === 0) return p;
   const { w, h } = f.upright;
-  const mask = turnGrid(p.mask, p.bounds.w, p.bounds.h, (4 - f.q) % 4, new Uint8Array(w * h));
+  const mask = turnPixels(p.mask, p.bounds.w, p.bounds.h, back(f.q), 1);
   const [cx, cy] = toUpright(f, p.cx, p.cy);
   const proxy = proxyOf(mask, w, h);
   return {
@@ -122,9 +101,7 @@ export function uprightPiece(p: PieceInfo): PieceInfo {
  */
 export function onMarker(f: Frame, up: Raster, rect: Rect): Raster {
   if (f.q === 0) return up;
-  const out: Raster = { ...rect, data: allocPixels(rect.w * rect.h * 4) };
-  turnGrid(pixels32(up), up.w, up.h, f.q, pixels32(out));
-  return out;
+  return { ...rect, data: turnPixels(up.data, up.w, up.h, f.q, 4) };
 }
 
 /**
@@ -132,19 +109,6 @@ export function onMarker(f: Frame, up: Raster, rect: Rect): Raster {
  * transparent), for measuring a turned piece's print in the garment's frame.
  */
 export function uprightView(f: Frame, canvas: Raster): Raster {
-  const b = f.bounds;
-  const crop = new Uint32Array(b.w * b.h);
-  const src = pixels32(canvas);
-  for (let j = 0; j < b.h; j++) {
-    const y = b.y + j - canvas.y;
-    if (y < 0 || y >= canvas.h) continue;
-    for (let i = 0; i < b.w; i++) {
-      const x = b.x + i - canvas.x;
-      if (x >= 0 && x < canvas.w) crop[j * b.w + i] = src[y * canvas.w + x]!;
-    }
-  }
-  const r = f.upright;
-  const out: Raster = { ...r, data: allocPixels(r.w * r.h * 4) };
-  turnGrid(crop, b.w, b.h, (4 - f.q) % 4, pixels32(out));
-  return out;
+  const crop = cropRaster(canvas, f.bounds);
+  return { ...f.upright, data: turnPixels(crop.data, crop.w, crop.h, back(f.q), 4) };
 }

@@ -109,6 +109,18 @@ async function identifyUploaded(page: Page, pieces = twinsPsd) {
   return identified;
 }
 
+/** From the toolbox's open tool form: runs 生成花样预览 and opens its pieces table with 确认套图. */
+async function previewTable(page: Page) {
+  const group = page.getByRole('region', { name: '服装套图' });
+  await page.getByRole('button', { name: '返回工具列表' }).click();
+  await group.getByRole('button', { name: '生成花样预览', exact: true }).click();
+  await page.getByRole('button', { name: '运行' }).click();
+  const preview = lastCard(page, '生成花样预览');
+  await eventually(textOf(preview)).toContain('完成');
+  await preview.getByRole('button', { name: '确认套图' }).click();
+  return { preview, table: preview.getByRole('table', { name: '裁片' }) };
+}
+
 /** The layer a line of the doubt note asks about: "图层 8：…", or "图层 8（同一裁片：图层 9）：…" for an outline cut twice. */
 function askedPiece(line: string): string {
   return /^(\S+ \d+)(?:（同一裁片：[^）]*）)?：/.exec(line)![1]!;
@@ -230,14 +242,7 @@ describe('the garment flow without a model', () => {
     const fresh = await openPage(browser, `${server.url}/`);
     try {
       await identifyUploaded(fresh, piecesPsd);
-      const group = fresh.getByRole('region', { name: '服装套图' });
-      await fresh.getByRole('button', { name: '返回工具列表' }).click();
-      await group.getByRole('button', { name: '生成花样预览', exact: true }).click();
-      await fresh.getByRole('button', { name: '运行' }).click();
-      const preview = lastCard(fresh, '生成花样预览');
-      await eventually(textOf(preview)).toContain('完成');
-      await preview.getByRole('button', { name: '确认套图' }).click();
-      const table = preview.getByRole('table', { name: '裁片' });
+      const { preview, table } = await previewTable(fresh);
       const turn = table.getByRole('combobox', { name: '版图上的方向 前片' });
       // Upright as identified; the designer says the front lies upside down on the marker.
       expect(await turn.inputValue()).toBe('0');
@@ -270,7 +275,6 @@ describe('the garment flow without a model', () => {
     const fresh = await openPage(browser, `${server.url}/`);
     try {
       const identified = await identifyUploaded(fresh);
-      const group = fresh.getByRole('region', { name: '服装套图' });
       // The card says which parts are in doubt, in the designer's words, before any preview.
       const note = identified.getByRole('note');
       await eventually(textOf(note)).toContain('以下裁片的部位不确定');
@@ -290,13 +294,7 @@ describe('the garment flow without a model', () => {
       await snapshot(fresh, '13c-garment-identify-overview');
       await note.scrollIntoViewIfNeeded();
       await snapshot(fresh, '13c-garment-identify-unsure');
-      await fresh.getByRole('button', { name: '返回工具列表' }).click();
-      await group.getByRole('button', { name: '生成花样预览', exact: true }).click();
-      await fresh.getByRole('button', { name: '运行' }).click();
-      const preview = lastCard(fresh, '生成花样预览');
-      await eventually(textOf(preview)).toContain('完成');
-      await preview.getByRole('button', { name: '确认套图' }).click();
-      const table = preview.getByRole('table', { name: '裁片' });
+      const { preview, table } = await previewTable(fresh);
       await eventually(textOf(table)).toContain('也可能是');
       const rows = table.getByRole('row');
       const doubtful: string[] = [];

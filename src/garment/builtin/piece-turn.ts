@@ -12,11 +12,11 @@
  * half turn with confirm_piece_parts. Bands, collars, pockets and facings are drafted whichever way fits the page, so the
  * library cannot say which way is up for them: they are taken as drawn too.
  */
-import { type Grain, type Part, type PieceInfo, type PieceShape, TURNS, type Turn } from '../types.js';
+import { type Grain, type PieceInfo, type PieceShape, TURNS, type Turn } from '../types.js';
 import { signatureOf } from './piece-features.js';
 import { bestAlignment, decode, LABELS, type Label, type Prototype, SIZE_WEIGHT } from './piece-model.js';
 import { PIECE_MODEL } from './piece-model-data.js';
-import { proxyOfShape } from './pieces.js';
+import { labelOfPart, proxyOfShape } from './pieces.js';
 
 /** The parts drafted upright on the garment, whose turn the library can read. */
 export const TURNED_PARTS: ReadonlySet<Label> = new Set(['front', 'back', 'sleeve']);
@@ -52,7 +52,7 @@ export function turnVotes(
     const theta = a.dir === 1 ? -a.shift * BIN_DEGREES : (a.shift - MIRROR_BIN) * BIN_DEGREES;
     const own = (lay % 4) * 90;
     const degrees = a.dir === 1 ? theta + own : theta - own;
-    near.push({ d, q: (((Math.round(degrees / 90) % 4) + 4) % 4) as number });
+    near.push({ d, q: ((Math.round(degrees / 90) % 4) + 4) % 4 });
   });
   near.sort((x, y) => x.d - y.d);
   const out = [0, 0, 0, 0];
@@ -94,8 +94,6 @@ export function turnOf(
   return { turn, by: 'shape', confidence: Math.round((Math.max(v[1]!, v[3]!) / across) * 100) / 100 };
 }
 
-const labelOf = (part: Part): Label => (part === 'left_sleeve' || part === 'right_sleeve' ? 'sleeve' : part);
-
 /**
  * Every piece with how it lies on the marker: the user's turn where they stated one (0 included), else the
  * library's reading for the parts it can turn. The parts must be decided first: the turn is read against
@@ -106,7 +104,9 @@ export function withGrains(
   stated: ReadonlyMap<number, Turn> = new Map(),
   library: readonly Prototype[] = PIECE_MODEL.library,
 ): PieceInfo[] {
-  const maxArea = Math.max(...pieces.map((p) => p.area));
+  // Sizes relative to the piece's own garment, as the prototypes' are (one size of a graded marker).
+  const maxArea = new Map<number | undefined, number>();
+  for (const p of pieces) maxArea.set(p.size, Math.max(maxArea.get(p.size) ?? 0, p.area));
   return pieces.map((p) => {
     const { grain: _old, ...rest } = p;
     const user = stated.get(p.layerId);
@@ -115,7 +115,7 @@ export function withGrains(
         ? user === 0
           ? null
           : { turn: user, by: 'user', confidence: 1 }
-        : turnOf(library, p, labelOf(p.part), maxArea);
+        : turnOf(library, p, labelOfPart(p.part), maxArea.get(p.size)!);
     return grain ? { ...rest, grain } : rest;
   });
 }

@@ -722,15 +722,13 @@ export function classifyPieces(
   confirmed: ReadonlyMap<number, Part> = new Map(),
 ): PieceInfo[] {
   if (!shapes.length) return [];
-  const graded = gradedSizes(shapes, groupCopies(shapes).members);
-  if (!graded) return classifyGarment(shapes, model, confirmed);
+  const groups = groupCopies(shapes);
+  const graded = gradedSizes(shapes, groups.members);
+  if (!graded) return classifyGarment(shapes, model, confirmed, groups);
   const out: PieceInfo[] = [];
   graded.sizes.forEach((layers, i) => {
-    const infos = classifyGarment(
-      layers.map((k) => shapes[k]!),
-      model,
-      confirmed,
-    );
+    const size = layers.map((k) => shapes[k]!);
+    const infos = classifyGarment(size, model, confirmed, groupCopies(size));
     layers.forEach((k, j) => {
       out[k] = { ...infos[j]!, size: i + 1 };
     });
@@ -739,7 +737,8 @@ export function classifyPieces(
   return out;
 }
 
-const labelOfPart = (part: Part): Label =>
+/** The model's label of a part: either sleeve is a sleeve. */
+export const labelOfPart = (part: Part): Label =>
   part === 'left_sleeve' || part === 'right_sleeve' ? 'sleeve' : part;
 
 /**
@@ -796,14 +795,15 @@ function agreeAcrossSizes(out: PieceInfo[], family: readonly number[]): void {
   }
 }
 
+/** One garment's pieces decided (classifyPieces), its copies already grouped. */
 function classifyGarment(
   shapes: readonly PieceShape[],
   model: PieceModel,
   confirmed: ReadonlyMap<number, Part>,
+  groups: CopyGroups,
 ): PieceInfo[] {
   const byUser = shapes.map((s) => confirmed.get(s.layerId) ?? null);
   const hints = shapes.map((s, i) => (byUser[i] ? confirmedHint(byUser[i]) : nameHint(s.layerName)));
-  const groups = groupCopies(shapes);
   const fixed = groups.members.map((m) => {
     const named = m.map((k) => hints[k]).find((h) => h !== null);
     return named ? named.part : null;
