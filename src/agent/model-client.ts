@@ -13,6 +13,7 @@ import type {
   ChatCompletionCreateParams,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
+import { type OutputLimitField, outputLimitField } from '../engine/io/openai-output-limit.js';
 import { MODEL_RETRIES, type ModelConfig } from './config.js';
 import { describeModelFailure, ModelError } from './model-errors.js';
 
@@ -39,22 +40,9 @@ export const MAX_ANSWER_CHARS = 400_000;
 /** The most bytes a whole (not streamed) answer's body may have: that many characters at their longest in JSON. */
 const MAX_ANSWER_BYTES = MAX_ANSWER_CHARS * 6;
 
-/**
- * The output limit as the service takes it: OpenAI's own API refuses `max_tokens` for its newer models and wants
- * `max_completion_tokens`; the compatible services (DeepSeek, Qwen, Moonshot, Zhipu, vLLM, llama.cpp, Ollama) all
- * read `max_tokens`, and some refuse the newer field. Nothing when the limit is turned off (0).
- */
-export function outputLimit(
-  config: ModelConfig,
-): { max_tokens: number } | { max_completion_tokens: number } | Record<string, never> {
-  if (config.maxOutputTokens === null) return {};
-  let host = '';
-  try {
-    host = new URL(config.baseURL).hostname.toLowerCase();
-  } catch {}
-  return host === 'api.openai.com' || host.endsWith('.openai.azure.com')
-    ? { max_completion_tokens: config.maxOutputTokens }
-    : { max_tokens: config.maxOutputTokens };
+/** The output limit as the service takes it (see outputLimitField); nothing when the limit is turned off (0). */
+export function outputLimit(config: ModelConfig): OutputLimitField | Record<string, never> {
+  return config.maxOutputTokens === null ? {} : outputLimitField(config.baseURL, config.maxOutputTokens);
 }
 
 function answerTooLong(config: ModelConfig): ModelError {

@@ -1,11 +1,13 @@
 /**
  * An OpenAI-compatible vision provider over plain fetch (`POST {base}/chat/completions`, images as data URLs,
- * `response_format: json_object`). One request per tool call. The answer is validated; anything else —
+ * `response_format: json_object`, an output limit sized by what the answer must hold). One request per tool call.
+ * The answer is validated; anything else —
  * network failure, HTTP error, non-JSON, wrong shape — is an `io_error` (or `unsupported` when the server refuses
  * image input), never a guess; the tools then fall back to the builtin analysis with a warning (vision.ts).
  */
 import { EditorError } from '../engine/errors.js';
 import type { ImageOut } from '../engine/io/image-codec.js';
+import { outputLimitField } from '../engine/io/openai-output-limit.js';
 import sharp from '../engine/sharp.js';
 import { classifyPieces } from './builtin/pieces.js';
 import { PART_LABELS, PARTS, type Part, type PieceInfo } from './types.js';
@@ -26,6 +28,36 @@ function imagePart(img: ImageOut): Content {
   return { type: 'image_url', image_url: { url: `data:${img.mime};base64,${img.base64}`, detail: 'high' } };
 }
 
+/**
+ * The answer's length is asked for by what it must hold (a piece's entry is a layer name, a part, a confidence and a
+ * one-line reason: well under 120 tokens), so a model that rambles stops at the service instead of running for
+ * minutes; and a body past MAX_BODY_BYTES (a server that ignores the limit) is refused unread, never held whole.
+ */
+const TOKENS_PER_PIECE = 120;
+const TOKENS_BASE = 400;
+const REVIEW_TOKENS = 1500;
+const PROBE_TOKENS = 50;
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The body as text, or null when it grows past `max` bytes (the rest is not read). */
+async function boundedText(res: Response, max: number): Promise<string | null> {
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let n = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    n += value.byteLength;
+    if (n > max) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 function bad(message: string): never {
   throw new EditorError('io_error', `视觉模型的回答无效：${message}`, {
     hint: '检查 ATELIER_VISION_MODEL 是否支持图像输入和 JSON 输出；取消 ATELIER_VISION_BASE_URL 可改用内置分析',
@@ -37,7 +69,7 @@ export class OpenAIVision implements Vision {
   constructor(private readonly opts: OpenAIVisionOptions) {}
 
   /** One chat-completions request; returns the parsed JSON object of the answer. */
-  async ask(system: string, content: Content[]): Promise<Record<string, unknown>> {
+  async ask(system: string, content: Content[], maxTokens: number): Promise<Record<string, unknown>> {
     const url = `${this.opts.baseUrl.replace(/\/+$/, '')}/chat/completions`;
     let res: Response;
     try {
@@ -50,6 +82,7 @@ export class OpenAIVision implements Vision {
         body: JSON.stringify({
           model: this.opts.model,
           temperature: 0,
+          ...outputLimitField(this.opts.baseUrl, maxTokens),
           response_format: { type: 'json_object' },
           messages: [
             { role: 'system', content: system },
@@ -67,7 +100,9 @@ export class OpenAIVision implements Vision {
         },
       );
     }
-    const text = await res.text().catch(() => '');
+    const read = await boundedText(res, MAX_BODY_BYTES).catch(() => '');
+    if (read === null) bad(`响应超过 ${MAX_BODY_BYTES / 1024 / 1024} MB，已中止读取`);
+    const text = read;
     if (!res.ok) {
       const snippet = text.slice(0, 300);
       if (res.status === 400 && /image|vision|multimodal/i.test(snippet)) {
@@ -90,8 +125,10 @@ export class OpenAIVision implements Vision {
     } catch {
       bad('响应不是 JSON');
     }
-    const message = (body as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message
-      ?.content;
+    const choice = (body as { choices?: { message?: { content?: unknown }; finish_reason?: unknown }[] })
+      .choices?.[0];
+    const message = choice?.message?.content;
+    if (choice?.finish_reason === 'length') bad(`回答超过了 ${maxTokens} 个 token 的输出上限，被截断`);
     if (typeof message !== 'string') bad('缺少 choices[0].message.content');
     const json = message
       .trim()
@@ -122,6 +159,7 @@ export class OpenAIVision implements Vision {
         { type: 'text', text: 'What colour is this square?' },
         imagePart({ mime: 'image/png', base64: red.toString('base64') }),
       ],
+      PROBE_TOKENS,
     );
     const colour = answer.colour ?? answer.color;
     if (typeof colour !== 'string') bad(`探测请求的回答缺少 colour：${JSON.stringify(answer).slice(0, 120)}`);
@@ -148,6 +186,7 @@ export class OpenAIVision implements Vision {
         { type: 'text', text: `Layers (numbered in the image):\n${JSON.stringify(facts)}` },
         imagePart(await input.marks()),
       ],
+      TOKENS_BASE + TOKENS_PER_PIECE * input.shapes.length,
     );
     const list = answer.pieces;
     if (!Array.isArray(list)) bad('缺少 pieces 数组');
@@ -202,6 +241,7 @@ export class OpenAIVision implements Vision {
         imagePart(await input.photo()),
         imagePart(await input.canvas()),
       ],
+      REVIEW_TOKENS,
     );
     const score = answer.score;
     if (typeof score !== 'number' || !Number.isFinite(score) || score < 1 || score > 10)

@@ -13,6 +13,8 @@ interface Seen {
     model: string;
     messages: { role: string; content: unknown }[];
     response_format: unknown;
+    max_tokens?: number;
+    max_completion_tokens?: number;
   };
 }
 
@@ -101,6 +103,9 @@ describe('OpenAI-compatible vision provider', () => {
     expect(seen[0]!.auth).toBe('Bearer sk-test');
     expect(seen[0]!.body.model).toBe('fake-vl');
     expect(seen[0]!.body.response_format).toEqual({ type: 'json_object' });
+    // An output limit sized by the five pieces' entries (a loopback service takes `max_tokens`).
+    expect(seen[0]!.body.max_tokens).toBe(400 + 120 * 5);
+    expect(seen[0]!.body.max_completion_tokens).toBeUndefined();
     const urls = images(seen[0]!.body);
     expect(urls).toHaveLength(1);
     expect(urls[0]).toMatch(/^data:image\/png;base64,/);
@@ -165,6 +170,18 @@ describe('OpenAI-compatible vision provider', () => {
         () => ({ status: 400, text: '{"error":{"message":"this model does not support image input"}}' }),
         /不接受图像输入/,
       ],
+      // Cut at the output limit: the JSON is unfinished, and the warning says why rather than "not JSON".
+      [
+        () => ({
+          status: 200,
+          text: JSON.stringify({
+            choices: [{ message: { content: '{"pieces":[{"layer":"图层 1"' }, finish_reason: 'length' }],
+          }),
+        }),
+        /输出上限，被截断/,
+      ],
+      // A server that ignores the limit and sends megabytes: refused without holding it all.
+      [() => answer({ pieces: [], padding: 'x'.repeat(5 * 1024 * 1024) }), /响应超过 4 MB/],
     ];
     for (const [bad, why] of cases) {
       reply = bad;
