@@ -515,6 +515,30 @@ describe('photo extraction', () => {
         expect([solid.swatch, solid.kind, solid.bodyWidth]).toEqual([false, 'solid', 300]);
       });
     }
+
+    // A plain garment of one of the surface's own colours has no colour to tell it by: its lack of the surface's
+    // texture does. (A plank-coloured shirt on the planks is still read as a swatch: a window as tall as a plank
+    // is as even as the shirt.)
+    for (const [backdrop, colour, within] of [
+      ['gingham', '#f8f6f2', 3],
+      ['gingham', '#c42c34', 3],
+      ['carpet', '#767470', 6],
+    ] as const) {
+      it(`a ${colour} shirt on the ${backdrop}, of the surface's own colour`, async () => {
+        const e = await analysePhoto(await garmentPhoto('solid', 1, 'folds', backdrop, colour), 'p.png', 'h');
+        expect([e.swatch, e.kind]).toEqual([false, 'solid']);
+        const g = e.garment;
+        for (const [got, want] of [
+          [g.x, 60],
+          [g.y, 150],
+          [g.x + g.w, 580],
+          [g.y + g.h, 600],
+        ])
+          expect(Math.abs(got! - want!)).toBeLessThanOrEqual(within);
+        expect(Math.abs(e.bodyWidth / 300 - 1)).toBeLessThanOrEqual(0.02);
+        expect(deltaE00(e.palette[0]!.lab, labOfHex(colour))).toBeLessThan(5);
+      });
+    }
   });
 });
 

@@ -286,6 +286,7 @@ export async function garmentPhoto(
   zoom = 1,
   light: PhotoLight = 'folds',
   backdrop: Backdrop = 'studio',
+  solid = GROUND,
 ): Promise<Buffer> {
   const w = Math.round(PHOTO.width * zoom);
   const h = Math.round(PHOTO.height * zoom);
@@ -301,7 +302,7 @@ export async function garmentPhoto(
       let c: [number, number, number];
       let shade = 1;
       if (inShirt(x, y)) {
-        if (kind === 'solid') c = rgb(GROUND);
+        if (kind === 'solid') c = rgb(solid);
         else if (kind === 'theme') c = motifAt(x, y) ?? rgb(THEME_GROUND);
         else if (kind === 'mixed') c = motifAt(x, y, '#2e7d32') ?? repeatAt(x, y, false);
         else if (kind === 'plaid') c = plaidAt(x, y);

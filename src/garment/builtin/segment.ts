@@ -48,8 +48,10 @@ export function segment(photo: Raster, lab: LabPlanes): Segmentation {
   });
   // A border that is not one colour belongs to a patterned surface (floor planks, a check, a carpet) or to a
   // photo that is all fabric. The surface's few colours are learnt from the border and followed in; all fabric
-  // is all such colours, and nothing is left of it. A garment of one of the surface's own colours (a white shirt
-  // on a white-and-red check) is not told from it and the photo is read as a swatch. A border that is one colour
+  // is all such colours, and nothing is left of it. A plain garment of one of the surface's own colours (a white
+  // shirt on a white-and-red check) is told from it by texture: it is even where the surface never is at the
+  // scale of its pattern. A garment that is both of the surface's colours and as even as it (a plank-coloured
+  // shirt on planks, whose windows a plank high are even too) is read as a swatch. A border that is one colour
   // but not a clean one (a sweep's noise is ΔE 1–2) is read as such a surface first: floor planks vary too
   // little between them to fail the one-colour model and too much to pass it whole.
   const plain = () => onPlainBackground(lab);
@@ -130,9 +132,98 @@ function onPatternedBackground(lab: LabPlanes): Found | null {
     const fg = new Uint8Array(w * h);
     for (let i = 0; i < fg.length; i++)
       fg[i] = nearest([lab.L[i]!, lab.a[i]!, lab.b[i]!]) > tolerance ? 1 : 0;
-    const found = garmentWithin(fg, null, w, h);
     // A flat lay fills a good part of the frame; a smaller patch on a patterned border is a motif of a swatch.
-    return found && countMask(found.mask) >= w * h * MIN_FLAT_LAY_SHARE ? found : null;
+    const flatLay = (f: Found | null) => (f && countMask(f.mask) >= w * h * MIN_FLAT_LAY_SHARE ? f : null);
+    const found = flatLay(garmentWithin(fg, null, w, h));
+    if (found) return found;
+    // Nothing of another colour: the garment may be of one of the surface's own colours (a white shirt on a
+    // white-and-red check, a brown one on brown planks). What tells it from the surface is then its texture: the
+    // surface mixes its colours at the scale of its pattern everywhere, a plain garment does not.
+    const plain = plainPatches(lab);
+    if (!plain) return null;
+    for (let i = 0; i < fg.length; i++) fg[i] = fg[i] || plain[i]! ? 1 : 0;
+    return flatLay(garmentWithin(fg, null, w, h));
+  }
+  return null;
+}
+
+/** Most share of windows along the frame that may be plain at the window size chosen (noise, a stray fold). */
+const PLAIN_AT_FRAME = 0.01;
+/** The share of 5 px windows whose colour spread is taken as the photo's smooth-fabric noise (its low tail). */
+const NOISE_QUANTILE = 0.1;
+/** The windows that find the garment, against the smallest that finds the surface mixed. */
+const PLAIN_WIDER = 1.5;
+
+/**
+ * Where the photo is plain at the surface pattern's scale, or null when no scale makes the surface mixed. A
+ * window is plain when the colours in it spread (root-mean-square ΔE76 from their mean) no more than twice what
+ * smooth fabric shows over 5 px (noise and shading, read from the photo's least textured tenth), plus one. The
+ * scale is the smallest square window that is never (≤ PLAIN_AT_FRAME) plain along the frame, which is surface;
+ * each plain window of the photo is then garment whole, and their union keeps the garment's outline to within
+ * the few pixels of surface a window may hold and still be plain.
+ */
+function plainPatches(lab: LabPlanes): Uint8Array | null {
+  const { w, h } = lab;
+  const W1 = w + 1;
+  const sums = [lab.L, lab.a, lab.b].map(() => new Float64Array(W1 * (h + 1)));
+  const squares = new Float64Array(W1 * (h + 1));
+  const planes = [lab.L, lab.a, lab.b];
+  for (let y = 0; y < h; y++) {
+    const row = [0, 0, 0];
+    let sq = 0;
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      const o = (y + 1) * W1 + x + 1;
+      for (let c = 0; c < 3; c++) {
+        const v = planes[c]![i]!;
+        row[c]! += v;
+        sums[c]![o] = sums[c]![o - W1]! + row[c]!;
+        sq += v * v;
+      }
+      squares[o] = squares[o - W1]! + sq;
+    }
+  }
+  const box = (s: Float64Array, x: number, y: number, r: number) =>
+    s[(y + r + 1) * W1 + x + r + 1]! -
+    s[(y - r) * W1 + x + r + 1]! -
+    s[(y + r + 1) * W1 + x - r]! +
+    s[(y - r) * W1 + x - r]!;
+  /** Root-mean-square ΔE76 from the mean colour in the window of side 2r + 1 centred on (x, y). */
+  const spread = (x: number, y: number, r: number): number => {
+    const n = (2 * r + 1) ** 2;
+    let mean2 = 0;
+    for (const s of sums) mean2 += (box(s, x, y, r) / n) ** 2;
+    return Math.sqrt(Math.max(0, box(squares, x, y, r) / n - mean2));
+  };
+  const small: number[] = [];
+  for (let y = 2; y < h - 2; y += 3) for (let x = 2; x < w - 2; x += 3) small.push(spread(x, y, 2));
+  small.sort((p, q) => p - q);
+  const limit = 2 * small[Math.floor(small.length * NOISE_QUANTILE)]! + 1;
+  for (let r = 2; 2 * r + 1 <= Math.min(w, h) / 6; r = Math.max(r + 1, Math.round(r * 1.15))) {
+    // Window centres on the ring r + 1 from the frame: windows along it lie on the surface's band.
+    const step = Math.max(1, r >> 1);
+    let seen = 0;
+    let plain = 0;
+    const at = (x: number, y: number) => {
+      seen++;
+      if (spread(x, y, r) <= limit) plain++;
+    };
+    for (let x = r + 1; x < w - r - 1; x += step) {
+      at(x, r + 1);
+      at(x, h - r - 2);
+    }
+    for (let y = r + 1; y < h - r - 1; y += step) {
+      at(r + 1, y);
+      at(w - r - 2, y);
+    }
+    if (plain > seen * PLAIN_AT_FRAME) continue;
+    // Half as wide again as the pattern's scale: a window just wider than a surface cell of the garment's colour
+    // holds one column of other colour per row it reaches past the garment, and could reach rows out unseen.
+    const R = Math.round(r * PLAIN_WIDER);
+    const centres = new Uint8Array(w * h);
+    for (let y = R; y < h - R; y++)
+      for (let x = R; x < w - R; x++) centres[y * w + x] = spread(x, y, R) <= limit ? 1 : 0;
+    return grow(centres, w, h, R);
   }
   return null;
 }
