@@ -29,6 +29,13 @@ import {
 } from '../support/garment-fixtures.js';
 import { newSession } from '../support/session.js';
 
+/** `box`'s left, top, right and bottom each within `px` of `want`'s. */
+function expectBox(box: { x: number; y: number; w: number; h: number }, want: number[], px: number): void {
+  const got = [box.x, box.y, box.x + box.w, box.y + box.h];
+  for (const [i, v] of got.entries())
+    expect(Math.abs(v - want[i]!), `edge ${i}: ${v} for ${want[i]}`).toBeLessThanOrEqual(px);
+}
+
 describe('fft', () => {
   // Sizes that exercise fft.js's radix-4 and radix-2 ends, square and not.
   it.each([
@@ -403,13 +410,7 @@ describe('photo extraction', () => {
     expect(e.kind).toBe('theme_pattern');
     const b = e.motif!.bounds;
     // The star spans 263..377 × 271..378 in the photo.
-    for (const [got, want] of [
-      [b.x, 263],
-      [b.y, 271],
-      [b.x + b.w, 377],
-      [b.y + b.h, 378],
-    ])
-      expect(Math.abs(got! - want!)).toBeLessThanOrEqual(3);
+    expectBox(b, [263, 271, 377, 378], 3);
   });
 
   describe('finds a light-ground print on a light studio background by its shading and outline', () => {
@@ -495,13 +496,7 @@ describe('photo extraction', () => {
         const e = await analysePhoto(await garmentPhoto('fill', 1, 'folds', backdrop), 'p.png', 'h');
         expect(e.swatch).toBe(false);
         const g = e.garment;
-        for (const [got, want] of [
-          [g.x, 60],
-          [g.y, 150],
-          [g.x + g.w, 580],
-          [g.y + g.h, 600],
-        ])
-          expect(Math.abs(got! - want!)).toBeLessThanOrEqual(3);
+        expectBox(g, [60, 150, 580, 600], 3);
         expect(Math.abs(e.bodyWidth / 300 - 1)).toBeLessThanOrEqual(0.02);
         expect([e.lattice!.tileW, e.lattice!.tileH]).toEqual([TILE, TILE]);
         const print = [GROUND, NAVY, RED].map(labOfHex);
@@ -528,13 +523,7 @@ describe('photo extraction', () => {
         const e = await analysePhoto(await garmentPhoto('solid', 1, 'folds', backdrop, colour), 'p.png', 'h');
         expect([e.swatch, e.kind]).toEqual([false, 'solid']);
         const g = e.garment;
-        for (const [got, want] of [
-          [g.x, 60],
-          [g.y, 150],
-          [g.x + g.w, 580],
-          [g.y + g.h, 600],
-        ])
-          expect(Math.abs(got! - want!)).toBeLessThanOrEqual(within);
+        expectBox(g, [60, 150, 580, 600], within);
         expect(Math.abs(e.bodyWidth / 300 - 1)).toBeLessThanOrEqual(0.02);
         expect(deltaE00(e.palette[0]!.lab, labOfHex(colour))).toBeLessThan(5);
       });
