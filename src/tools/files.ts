@@ -130,7 +130,9 @@ export async function savePsd(ctx: ToolContext, doc: OpenDocument, rel: string):
   ctx.progress('编码 PSD', 0.3);
   // Streamed into the temp file channel by channel: the file is never whole in memory.
   const { warnings, bytes } = await ctx.workspace.writeAtomicWith(target, async (handle) => {
-    const warnings = await writePsdFileOffThread(handle.fd, doc.state, canvas, { name: doc.name });
+    // A .psb name promises the large document format whatever the size: readers choose their parser by it.
+    const psb = extOf(target) === '.psb';
+    const warnings = await writePsdFileOffThread(handle.fd, doc.state, canvas, { name: doc.name, psb });
     return { warnings, bytes: (await handle.stat()).size };
   });
   for (const w of warnings) ctx.warn(w);

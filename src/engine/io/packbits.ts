@@ -137,3 +137,49 @@ export function packStrided(
   }
   return o - at;
 }
+
+/**
+ * Walks packed rows as PSD stores them (`rows` byte counts, 16-bit in PSD and 32-bit in PSB, then the rows) and
+ * checks that each row unpacks to exactly `rowBytes` bytes without running past its count, as psd-tools' decoder
+ * does ("Invalid RLE compression"); ag-psd's decodes damaged rows to garbage without a word. Unpacks into `out`
+ * (`rows × rowBytes` bytes) when given. Returns what is wrong (Chinese, for a message naming the layer), or
+ * undefined. A flipped byte in a row count or a packet header is caught; one in a literal sample cannot be.
+ */
+export function checkPackedRows(
+  data: Uint8Array,
+  rows: number,
+  rowBytes: number,
+  large: boolean,
+  out?: Uint8Array,
+): string | undefined {
+  const countSize = large ? 4 : 2;
+  let at = rows * countSize;
+  if (at > data.length) return `数据不完整（行长度表需要 ${at} 字节，只有 ${data.length} 字节）`;
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  let o = 0;
+  for (let y = 0; y < rows; y++) {
+    const count = large ? view.getUint32(y * 4) : view.getUint16(y * 2);
+    const end = at + count;
+    if (end > data.length) return `数据不完整（第 ${y + 1} 行超出了通道数据的末尾）`;
+    let filled = 0;
+    while (at < end) {
+      const n = data[at++]!;
+      if (n === 128) continue;
+      const literal = n < 128;
+      const length = literal ? n + 1 : 257 - n;
+      if ((literal ? at + length : at + 1) > end || filled + length > rowBytes) {
+        return `第 ${y + 1} 行的压缩数据无效（解压后超出该行的 ${rowBytes} 字节或该行的长度）`;
+      }
+      if (out) {
+        if (literal) out.set(data.subarray(at, at + length), o + filled);
+        else out.fill(data[at]!, o + filled, o + filled + length);
+      }
+      at += literal ? length : 1;
+      filled += length;
+    }
+    if (filled !== rowBytes)
+      return `第 ${y + 1} 行的压缩数据无效（解压后 ${filled} 字节，应为 ${rowBytes} 字节）`;
+    o += rowBytes;
+  }
+  return undefined;
+}

@@ -61,6 +61,7 @@ import {
 } from '../raster-inks.js';
 import { isIdentityMatrix, psdFontName, renderTextSpec, TEXT_BASELINE_EM, textAnchor } from '../text.js';
 import { decodeImage, encodePng } from './image-codec.js';
+import { checkPackedRows } from './packbits.js';
 import {
   CMYK_COLOR_MODE,
   cmykLayerPlan,
@@ -100,6 +101,11 @@ const LOCK_ALL_FLAG = 0x80000000;
 export interface EncodePsdOptions {
   /** Document name, used in messages. */
   readonly name?: string;
+  /**
+   * Write the large document format (PSB, version 2) whatever the size, as a file named `.psb` must be. Without
+   * it, PSB only when a side exceeds 30,000 px.
+   */
+  readonly psb?: boolean;
 }
 
 export interface EncodedPsd {
@@ -263,7 +269,35 @@ function maskToAg(m: LayerMask): AgMask {
 
 const px = (value: number): UnitsValue => ({ units: 'Pixels', value });
 
-function effectsToAg(fx: Effects): AgEffects | undefined {
+/**
+ * The inks (C, M, Y, K, 0–255) a colour is written with in a CMYK file: those the document's ink table holds for
+ * it (the separation it came from, or the file it was read from), else its separation with the press profile.
+ */
+async function inksFor(cmyk: NonNullable<EncodeContext['cmyk']>, c: RGB): Promise<number[]> {
+  const kept = inksOfColour(cmyk.table, c);
+  if (kept) return kept;
+  return (await cmykSamplesOf(c, cmyk.profilePath)).map((s) => 255 - s);
+}
+
+/**
+ * A layer-style colour as the file's descriptor holds it: RGB, or in a CMYK file its inks in percent (a CMYK
+ * file's styles in RGB would be separated again by whoever reads them, and psd-tools cannot composite an RGB
+ * stroke over CMYK pixels at all).
+ */
+async function descriptorColour(ctx: EncodeContext, c: RGB): Promise<AgColor> {
+  if (!ctx.cmyk) return { r: c.r, g: c.g, b: c.b };
+  const [cy, m, y, k] = (await inksFor(ctx.cmyk, c)).map((v) => (v * 100) / 255);
+  return { c: cy!, m: m!, y: y!, k: k! };
+}
+
+/** A text colour as the text engine data holds it: RGB, or in a CMYK file its inks, which ag-psd takes 0–255. */
+async function textColour(ctx: EncodeContext, c: RGB): Promise<AgColor> {
+  if (!ctx.cmyk) return { r: c.r, g: c.g, b: c.b };
+  const [cy, m, y, k] = await inksFor(ctx.cmyk, c);
+  return { c: cy!, m: m!, y: y!, k: k! };
+}
+
+async function effectsToAg(ctx: EncodeContext, fx: Effects): Promise<AgEffects | undefined> {
   const out: AgEffects = {};
   if (fx.stroke) {
     const s = fx.stroke;
@@ -278,7 +312,7 @@ function effectsToAg(fx: Effects): AgEffects | undefined {
         fillType: 'color',
         blendMode: s.blend,
         opacity: s.opacity,
-        color: { r: s.color.r, g: s.color.g, b: s.color.b },
+        color: await descriptorColour(ctx, s.color),
       },
     ];
   }
@@ -290,7 +324,7 @@ function effectsToAg(fx: Effects): AgEffects | undefined {
         present: true,
         showInDialog: true,
         blendMode: d.blend,
-        color: { r: d.color.r, g: d.color.g, b: d.color.b },
+        color: await descriptorColour(ctx, d.color),
         opacity: d.opacity,
         angle: d.angle,
         useGlobalLight: false,
@@ -349,7 +383,7 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
   };
   if (layer.mask) out.mask = maskToAg(layer.mask);
   if (layer.effects) {
-    const fx = effectsToAg(layer.effects);
+    const fx = await effectsToAg(ctx, layer.effects);
     if (fx) out.effects = fx;
   }
   // The mask's channel follows the colour channels, as ag-psd and Photoshop order them.
@@ -391,13 +425,7 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
       const { width: w, height: h } = state;
       Object.assign(out, { left: 0, top: 0, right: w, bottom: h });
       const c = layer.color;
-      // Its colour's inks in the document's ink table, or a separation.
-      const kept = cmyk ? inksOfColour(cmyk.table, c) : undefined;
-      const samples = kept
-        ? kept.map((ink) => 255 - ink)
-        : cmyk
-          ? await cmykSamplesOf(c, cmyk.profilePath)
-          : [c.r, c.g, c.b];
+      const samples = cmyk ? (await inksFor(cmyk, c)).map((ink) => 255 - ink) : [c.r, c.g, c.b];
       const colour = samples.map((v, i) => flatChannel(i, w, h, v));
       plan(bottom && !layer.mask ? colour : [flatChannel(-1, w, h, 255), ...colour]);
       break;
@@ -413,7 +441,7 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
         style: {
           font: { name: psdFontName(t.font) },
           fontSize: t.size,
-          fillColor: { r: t.color.r, g: t.color.g, b: t.color.b },
+          fillColor: await textColour(ctx, t.color),
         },
       };
       break;
@@ -462,8 +490,9 @@ function isBackgroundLayer(state: DocState, layer: Layer | undefined): boolean {
 }
 
 /**
- * Writes `state` as a layered PSD (PSB when a side exceeds 30,000 px). `composite` is the flattened document,
- * stored as the merged image; it should cover the canvas and is cropped to it when it does not.
+ * Writes `state` as a layered PSD (PSB when a side exceeds 30,000 px, or when `opts.psb` asks for it).
+ * `composite` is the flattened document, stored as the merged image; it should cover the canvas and is cropped
+ * to it when it does not.
  */
 export async function encodePsd(
   state: DocState,
@@ -589,7 +618,7 @@ async function writePsd(
   }
   if (ctx.linkedFiles.length > 0) psd.linkedFiles = ctx.linkedFiles;
 
-  const psb = psdVersionFor(width, height) === 2;
+  const psb = opts.psb === true || psdVersionFor(width, height) === 2;
   // RGB documents are sRGB: saying so keeps Photoshop and RIPs from taking them in their own working space.
   embedProfile(psd, profile ? profile.bytes : await srgbProfile());
   try {
@@ -713,16 +742,41 @@ function unitsToPx(u: UnitsValue | undefined, dpi: number): number {
   }
 }
 
-/** Straight RGBA8 from ag-psd pixel data of any depth. */
-function toRgba8(p: AgPixelData): Uint8ClampedArray {
+/** Steps of the linear-light → sRGB table: fine enough that no 8-bit result is off by one (16 bits). */
+const LINEAR_STEPS = 65536;
+let srgbOfLinear: Uint8Array | undefined;
+
+/** The sRGB transfer function (IEC 61966-2-1) on a linear value, 0–1 → 0–255, as a table. */
+function linearToSrgbTable(): Uint8Array {
+  if (srgbOfLinear) return srgbOfLinear;
+  const t = new Uint8Array(LINEAR_STEPS + 1);
+  for (let i = 0; i <= LINEAR_STEPS; i++) {
+    const u = i / LINEAR_STEPS;
+    t[i] = Math.round(255 * (u <= 0.0031308 ? 12.92 * u : 1.055 * u ** (1 / 2.4) - 0.055));
+  }
+  srgbOfLinear = t;
+  return t;
+}
+
+/**
+ * Straight RGBA8 from ag-psd pixel data of any depth. 32-bit (float) files hold linear light — Photoshop keeps
+ * 32 bits/channel documents in a linear profile, converting 8- and 16-bit pixels when it makes one — so their
+ * colour channels are encoded with the sRGB curve (values beyond 0–1, HDR highlights, are clipped); alpha and
+ * `coverage` data (masks) are coverage, taken as they are.
+ */
+function toRgba8(p: AgPixelData, coverage = false): Uint8ClampedArray {
   const d = p.data;
   // 8-bit data is used as it is when already in shared memory (allocated by createImageData), else copied.
   if (d instanceof Uint8ClampedArray || d instanceof Uint8Array) return sharePixels(d);
   const out = allocPixels(d.length);
   if (d instanceof Uint16Array) {
     for (let i = 0; i < d.length; i++) out[i] = Math.round(d[i]! / 257);
-  } else {
-    for (let i = 0; i < d.length; i++) out[i] = Math.round(Math.max(0, Math.min(1, d[i]!)) * 255);
+    return out;
+  }
+  const srgb = linearToSrgbTable();
+  for (let i = 0; i < d.length; i++) {
+    const v = Math.max(0, Math.min(1, d[i]!)) || 0;
+    out[i] = coverage || (i & 3) === 3 ? Math.round(v * 255) : srgb[Math.round(v * LINEAR_STEPS)]!;
   }
   return out;
 }
@@ -745,7 +799,7 @@ function maskOf(l: AgLayer): LayerMask | undefined {
   const h = (m.bottom ?? 0) - (m.top ?? 0);
   const img = w > 0 && h > 0 ? getLayerMaskImageData(l) : undefined;
   if (!img) return { x: 0, y: 0, w: 0, h: 0, data: new Uint8Array(0), outside, enabled };
-  const src = toRgba8(img);
+  const src = toRgba8(img, true);
   const n = img.width * img.height;
   const data = allocMask(n);
   for (let i = 0; i < n; i++) data[i] = src[i * 4]!;
@@ -926,6 +980,7 @@ function embeddedPsdComposite(d: Uint8Array): Raster | undefined {
         skipLinkedFilesData: true,
       }),
     );
+    checkMergedImage(inner, d[5] === 2);
     const img = getCompositeImageData(inner);
     if (!img || img.width <= 0 || img.height <= 0) return undefined;
     const data = toRgba8(img);
@@ -970,6 +1025,15 @@ function isIdentityWarp(placed: NonNullable<AgLayer['placedLayer']>): boolean {
   });
 }
 
+/**
+ * A text colour on the scale of descriptor colours, which fileColour reads: ag-psd gives the text engine's CMYK
+ * inks 0–255 (its 0–1 values × 255), descriptors give them in percent.
+ */
+function textFill(c: AgColor | undefined): AgColor | undefined {
+  if (!c || !('c' in c)) return c;
+  return { c: (c.c * 100) / 255, m: (c.m * 100) / 255, y: (c.y * 100) / 255, k: (c.k * 100) / 255 };
+}
+
 async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | string> {
   const t = l.text!;
   const m = t.transform ?? [1, 0, 0, 1, 0, 0];
@@ -996,7 +1060,7 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
     x: round6(tx),
     y: round6(ty - TEXT_BASELINE_EM * size),
     size,
-    color: await fileColour(style.fillColor, ctx, `文字图层“${l.name ?? ''}”`),
+    color: await fileColour(textFill(style.fillColor), ctx, `文字图层“${l.name ?? ''}”`),
     font,
     renderedFont: font,
     ...(isIdentityMatrix(linear) ? {} : { transform: linear }),
@@ -1027,6 +1091,7 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
     ctx.warnings.push(`调整图层“${name}”（${l.adjustment.type}）暂不支持，已跳过`);
     return undefined;
   }
+  checkLayerChannels(l, name, ctx.psd.colorMode === CMYK_COLOR_MODE);
   const id = ctx.nextId++;
   let blend: BlendMode = 'normal';
   if (isBlendMode(l.blendMode)) blend = l.blendMode;
@@ -1052,7 +1117,8 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
     l.vectorMask && !l.vectorMask.disable && !l.vectorFill && l.vectorMask.paths.length
       ? l.vectorMask
       : undefined;
-  const mask = vector ? withVectorMask(vector, ctx.psd, maskOf(l)) : maskOf(l);
+  const pixelMask = layerPixels(name, () => maskOf(l));
+  const mask = vector ? withVectorMask(vector, ctx.psd, pixelMask) : pixelMask;
   if (vector)
     ctx.warnings.push(`图层“${name}”的矢量蒙版已转为图层蒙版（像素）：显示效果不变，路径不再可编辑`);
   const effects = await effectsOf(l, ctx);
@@ -1079,7 +1145,13 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
     ctx.layers.set(id, { ...base, kind: 'fill', color, ...(background ? { background } : {}) });
     return id;
   }
-  const raster = ctx.icc ? await cmykLayerRaster(l, ctx.icc) : await rasterInSrgb(ctx.source, rasterOf(l));
+  const icc = ctx.icc;
+  const raster = icc
+    ? await layerPixels(name, () => cmykLayerRaster(l, icc))
+    : await rasterInSrgb(
+        ctx.source,
+        layerPixels(name, () => rasterOf(l)),
+      );
   delete l.rawData;
 
   if (l.text) {
@@ -1126,6 +1198,98 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
 
   ctx.layers.set(id, plainLayer(ctx, { ...base, ...extras }, raster, isBottom, background));
   return id;
+}
+
+const CHANNEL_NAMES: Record<number, readonly [string, string]> = {
+  [-2]: ['图层蒙版', '图层蒙版'],
+  [-1]: ['透明度', '透明度'],
+  0: ['红', '青色'],
+  1: ['绿', '洋红'],
+  2: ['蓝', '黄色'],
+  3: ['', '黑色'],
+};
+
+const RAW = 0;
+const RLE = 1;
+
+/**
+ * Checks the packed channels of a layer before they are decoded, so that damaged pixel data is refused with the
+ * layer's name instead of read as garbage (packbits.ts `checkPackedRows`): raw channels must hold every sample,
+ * RLE rows must unpack to exactly a row. RLE channels of 16- and 32-bit files are unpacked to raw here, since
+ * ag-psd unpacks RLE one byte per sample whatever the depth (a 16-bit red read as 1).
+ */
+function checkLayerChannels(l: AgLayer, name: string, cmyk: boolean): void {
+  const raw = l.rawData;
+  if (!raw) return;
+  const bytes = Math.max(1, raw.bitsPerChannel / 8);
+  for (const c of raw.channels) {
+    const names = CHANNEL_NAMES[c.id];
+    if (!names || !c.data || c.data.length === 0) continue;
+    const r = c.id === -2 ? l.mask : l;
+    const w = Math.max(0, (r?.right ?? 0) - (r?.left ?? 0));
+    const h = Math.max(0, (r?.bottom ?? 0) - (r?.top ?? 0));
+    if (w === 0 || h === 0) continue;
+    let problem: string | undefined;
+    if (c.compression === RAW && c.data.length < w * h * bytes) {
+      problem = `数据不完整（应有 ${w * h * bytes} 字节，只有 ${c.data.length} 字节）`;
+    } else if (c.compression === RLE) {
+      const out = bytes > 1 ? new Uint8Array(w * h * bytes) : undefined;
+      problem = checkPackedRows(c.data, h, w * bytes, raw.large, out);
+      if (!problem && out) {
+        c.compression = RAW;
+        c.data = out;
+      }
+    }
+    if (problem) {
+      const channel = names[cmyk ? 1 : 0] || String(c.id);
+      throw new EditorError('io_error', `PSD 文件已损坏：图层“${name}”的${channel}通道${problem}`, {
+        hint: '请用 Photoshop 重新保存该文件，或改用未损坏的副本',
+      });
+    }
+  }
+}
+
+/** Decodes a layer's pixels, naming the layer when its data cannot be decoded (a damaged ZIP stream). */
+function layerPixels<T>(name: string, decode: () => T): T {
+  const fail = (err: unknown): never => {
+    if (err instanceof EditorError) throw err;
+    throw new EditorError('io_error', `PSD 文件已损坏：图层“${name}”的像素数据无法解码（${reason(err)}）`, {
+      hint: '请用 Photoshop 重新保存该文件，或改用未损坏的副本',
+    });
+  };
+  try {
+    const out = decode();
+    return out instanceof Promise ? (out.catch(fail) as T) : out;
+  } catch (err) {
+    return fail(err);
+  }
+}
+
+/**
+ * `checkLayerChannels` for the merged image of a flattened file (ag-psd's `rawCompositeData`, from its compression
+ * word on): every channel's rows one after the other, their counts first.
+ */
+function checkMergedImage(psd: AgPsd, large: boolean): void {
+  const data = psd.rawCompositeData;
+  const { width: w, height: h } = psd;
+  if (!data || data.length < 2 || w <= 0 || h <= 0) return;
+  const compression = (data[0]! << 8) | data[1]!;
+  const bytes = Math.max(1, (psd.bitsPerChannel ?? 8) / 8);
+  const rows = (psd.channels ?? 3) * h;
+  const body = data.subarray(2);
+  let problem: string | undefined;
+  if (compression === RAW && body.length < rows * w * bytes) {
+    problem = `数据不完整（应有 ${rows * w * bytes} 字节，只有 ${body.length} 字节）`;
+  } else if (compression === RLE) {
+    const out = bytes > 1 ? new Uint8Array(2 + rows * w * bytes) : undefined;
+    problem = checkPackedRows(body, rows, w * bytes, large, out?.subarray(2));
+    if (!problem && out) psd.rawCompositeData = out; // compression word 0: raw
+  }
+  if (problem) {
+    throw new EditorError('io_error', `PSD 文件已损坏：合并图像的像素数据${problem}`, {
+      hint: '请用 Photoshop 重新保存该文件，或改用未损坏的副本',
+    });
+  }
 }
 
 /**
@@ -1320,7 +1484,11 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     const first = unparsed[0]!.replace(/\p{Cc}/gu, '?').slice(0, 120);
     warnings.push(`PSD 中有无法解析的数据（可能已损坏），已跳过：${first}${more}`);
   }
-  if ((psd.bitsPerChannel ?? 8) > 8) warnings.push(`PSD 为 ${psd.bitsPerChannel} 位/通道，已转换为 8 位`);
+  if (psd.bitsPerChannel === 32) {
+    warnings.push('PSD 为 32 位/通道（线性光 HDR），已按 sRGB 转换为 8 位/通道，超出白色的高光已截断');
+  } else if ((psd.bitsPerChannel ?? 8) > 8) {
+    warnings.push(`PSD 为 ${psd.bitsPerChannel} 位/通道，已转换为 8 位`);
+  }
   // Documents are RGB or CMYK: a black-and-white job saved back as RGB would print in four inks, not black.
   if (psd.colorMode === GRAYSCALE_COLOR_MODE)
     warnings.push(
@@ -1366,6 +1534,7 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     }
     if (top.length === 0) {
       // A flattened file: its merged image is the whole document.
+      checkMergedImage(psd, version === 2);
       const rgb = icc ? undefined : compositeOf(psd);
       const raster = icc
         ? await cmykMergedRaster(psd, icc, version === 2)

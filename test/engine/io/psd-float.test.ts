@@ -1,0 +1,203 @@
+/**
+ * 32 bits/channel PSDs hold linear light: Photoshop keeps 32-bit documents in a linear profile and converts 8- and
+ * 16-bit pixels to it when it makes one (a mid grey 128 becomes about 0.216). Read as if gamma-encoded, they came
+ * out dark (0.214 → 55 instead of 127). They are opened as 8-bit sRGB, with a warning.
+ *
+ * No tool at hand writes 32-bit PSDs (ImageMagick 6 writes at most 16 bits, GIMP 2.10 8), so the files are built
+ * here as Photoshop lays them out: layers in the `Lr32` block, their channels ZIP-compressed with prediction,
+ * the merged image raw big-endian floats. ImageMagick is the reference: it reads the floats as they are (as
+ * psd-tools does), and `-set colorspace RGB -colorspace sRGB` states that they are linear and encodes them with
+ * its own sRGB curve. Ours must agree within 1/255 (colour and alpha, which is coverage and not encoded).
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { deflateSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { decodePsd } from '../../../src/engine/io/psd.js';
+import type { Layer } from '../../../src/engine/model.js';
+import { CONVERT, imageMagickAvailable } from '../../support/imagemagick.js';
+import { withTempFiles } from '../press-profile-support.js';
+
+const run = promisify(execFile);
+
+const W = 64;
+const H = 6;
+
+/** Linear-light R, G, B and alpha of pixel (x, y): ramps, the 0.214 of sRGB's mid grey, HDR values above 1. */
+function sample(x: number, y: number): [number, number, number, number] {
+  return [x / (W - 1), y < 3 ? 0.214 : 0.5, x > 60 ? 1.5 : y / 10, x < 48 ? 1 : 0.25 + (x - 48) / 32];
+}
+
+class Bytes {
+  private readonly parts: Buffer[] = [];
+  u8(v: number): this {
+    return this.push(Buffer.from([v]));
+  }
+  u16(v: number): this {
+    const b = Buffer.alloc(2);
+    b.writeInt16BE(v);
+    return this.push(b);
+  }
+  u32(v: number): this {
+    const b = Buffer.alloc(4);
+    b.writeUInt32BE(v);
+    return this.push(b);
+  }
+  i32(v: number): this {
+    const b = Buffer.alloc(4);
+    b.writeInt32BE(v);
+    return this.push(b);
+  }
+  str(s: string): this {
+    return this.push(Buffer.from(s, 'latin1'));
+  }
+  push(b: Buffer): this {
+    this.parts.push(b);
+    return this;
+  }
+  done(): Buffer {
+    return Buffer.concat(this.parts);
+  }
+}
+
+/** One channel's floats (big-endian), ZIP-compressed with prediction as Photoshop stores 32-bit layer channels. */
+function zipPredicted(values: Float32Array, w: number, h: number): Buffer {
+  const be = Buffer.alloc(values.length * 4);
+  for (let i = 0; i < values.length; i++) be.writeFloatBE(values[i]!, i * 4);
+  // Each row's bytes are regrouped by significance (all first bytes, then all second, …), then delta-coded.
+  const out = Buffer.alloc(be.length);
+  for (let y = 0; y < h; y++) {
+    const row = y * w * 4;
+    for (let x = 0; x < w; x++) for (let b = 0; b < 4; b++) out[row + b * w + x] = be[row + x * 4 + b]!;
+    for (let i = w * 4 - 1; i > 0; i--) out[row + i] = (out[row + i]! - out[row + i - 1]! + 256) & 255;
+  }
+  return deflateSync(out);
+}
+
+/** Channel `id` of the layer, ZIP-compressed with prediction; `damaged`: with bytes flipped in its stream. */
+function zipped(id: number, damaged: boolean): Buffer {
+  const z = zipPredicted(plane(id === -1 ? 3 : id), W, H);
+  if (damaged) for (let i = 10; i < 20; i++) z[i] = z[i]! ^ 0x5a;
+  return z;
+}
+
+function plane(channel: number): Float32Array {
+  const p = new Float32Array(W * H);
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) p[y * W + x] = sample(x, y)[channel]!;
+  return p;
+}
+
+/** One channel's floats as raw big-endian samples. */
+function raw(values: Float32Array): Buffer {
+  const b = Buffer.alloc(values.length * 4);
+  for (let i = 0; i < values.length; i++) b.writeFloatBE(values[i]!, i * 4);
+  return b;
+}
+
+/**
+ * A 32-bit RGB PSD: the merged image and one layer, its channels raw or ZIP-compressed with prediction (which
+ * ImageMagick 6 cannot read: "CompressionNotSupported ZipWithPrediction(32 bit)"), or no layer.
+ */
+function floatPsd(layer: 'raw' | 'zip' | 'none', damaged = false): Buffer {
+  const flat = layer === 'none';
+  const header = new Bytes().str('8BPS').u16(1).push(Buffer.alloc(6)).u16(3).u32(H).u32(W).u16(32).u16(3);
+  const file = header.u32(0).u32(0); // colour mode data, image resources
+  if (flat) file.u32(0);
+  else {
+    const channels = [-1, 0, 1, 2].map((id) => ({
+      id,
+      data:
+        layer === 'zip'
+          ? Buffer.concat([Buffer.from([0, 3]), zipped(id, damaged && id === 1)])
+          : Buffer.concat([Buffer.from([0, 0]), raw(plane(id === -1 ? 3 : id))]),
+    }));
+    const name = Buffer.from('linear', 'latin1');
+    const pascal = Buffer.alloc(Math.ceil((name.length + 1) / 4) * 4);
+    pascal[0] = name.length;
+    name.copy(pascal, 1);
+    const extra = new Bytes().u32(0).u32(0).push(pascal).done();
+    const rec = new Bytes().i32(0).i32(0).i32(H).i32(W).u16(channels.length);
+    for (const c of channels) rec.u16(c.id).u32(c.data.length);
+    rec.str('8BIMnorm').u8(255).u8(0).u8(8).u8(0).u32(extra.length).push(extra);
+    const info = new Bytes().u16(1).push(rec.done());
+    for (const c of channels) info.push(c.data);
+    let body = info.done();
+    if (body.length % 4) body = Buffer.concat([body, Buffer.alloc(4 - (body.length % 4))]);
+    // 16- and 32-bit files keep their layers in the Lr16/Lr32 block, the layer info proper left empty.
+    const lr32 = new Bytes().str('8BIMLr32').u32(body.length).push(body).done();
+    const section = new Bytes().u32(0).u32(0).push(lr32).done();
+    file.u32(section.length).push(section);
+  }
+  file.u16(0); // raw
+  for (let c = 0; c < 3; c++) file.push(raw(plane(c)));
+  return file.done();
+}
+
+/** ImageMagick's reading of image `index` of the file, its floats taken as linear and encoded as sRGB. */
+async function magickSrgb(psd: Buffer, index: number): Promise<Buffer> {
+  return withTempFiles({ 'in.psd': psd }, async (f) => {
+    const args = [`${f['in.psd']}[${index}]`, '-set', 'colorspace', 'RGB', '-colorspace', 'sRGB'];
+    const { stdout } = await run(CONVERT, [...args, '-depth', '8', 'rgba:-'], {
+      encoding: 'buffer',
+      maxBuffer: 1 << 24,
+    });
+    return stdout;
+  });
+}
+
+function worst(a: Uint8Array | Uint8ClampedArray, b: Uint8Array, channels: number[]): number {
+  let d = 0;
+  for (let i = 0; i < a.length; i += 4)
+    for (const c of channels) d = Math.max(d, Math.abs(a[i + c]! - b[i + c]!));
+  return d;
+}
+
+function onlyLayer(layers: Iterable<Layer>): Layer & { raster: { data: Uint8ClampedArray } } {
+  const all = [...layers];
+  expect(all).toHaveLength(1);
+  const l = all[0]!;
+  if (!('raster' in l)) throw new Error(`expected a layer with pixels, got ${l.kind}`);
+  return l;
+}
+
+describe.skipIf(!imageMagickAvailable())('32-bit PSD', () => {
+  it('opens a layer as 8-bit sRGB from linear light, as ImageMagick encodes it, with a warning', async () => {
+    const file = floatPsd('raw');
+    // A copy: ag-psd swaps raw 32-bit samples to native order in the buffer it is given.
+    const { state, warnings } = await decodePsd(Buffer.from(file));
+    expect(warnings.join('\n')).toMatch(/32 位\/通道.*线性.*8 位/);
+    const layer = onlyLayer(state.layers.values());
+    expect(layer.name).toBe('linear');
+    const ours = layer.raster.data;
+    expect(ours.length).toBe(W * H * 4);
+    // sRGB's mid grey: 0.214 linear is 127.5 encoded (gamma-encoded reading gave 55).
+    expect(Math.abs(ours[1]! - 127.5)).toBeLessThanOrEqual(1);
+    const magick = await magickSrgb(file, 1);
+    expect(magick.length).toBe(W * H * 4);
+    expect(worst(ours, magick, [0, 1, 2])).toBeLessThanOrEqual(1);
+    // Alpha is coverage, scaled as it is (ImageMagick's passes through its 16-bit quantum: 0.53125 → 136, not 135).
+    expect(worst(ours, magick, [3])).toBeLessThanOrEqual(1);
+    expect(ours[(0 * W + 57) * 4 + 3]).toBe(135);
+    // HDR highlights (1.5) are white.
+    expect(ours[(0 * W + 62) * 4 + 2]).toBe(255);
+
+    // Photoshop's own compression of 32-bit layers gives the same pixels.
+    const zipped = onlyLayer((await decodePsd(floatPsd('zip'))).state.layers.values());
+    expect(Buffer.from(zipped.raster.data).equals(Buffer.from(ours))).toBe(true);
+  });
+
+  it('refuses a layer whose ZIP data is damaged, naming it', async () => {
+    const err = await decodePsd(floatPsd('zip', true)).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'io_error', message: expect.stringMatching(/已损坏.*图层“linear”/) });
+  });
+
+  it('opens a flattened file (its merged image) the same way', async () => {
+    const file = floatPsd('none');
+    const { state, warnings } = await decodePsd(Buffer.from(file));
+    expect(warnings.join('\n')).toMatch(/32 位\/通道/);
+    const ours = onlyLayer(state.layers.values()).raster.data;
+    const magick = await magickSrgb(file, 0);
+    expect(magick.length).toBe(W * H * 4);
+    expect(worst(ours, magick, [0, 1, 2])).toBeLessThanOrEqual(1);
+  });
+});

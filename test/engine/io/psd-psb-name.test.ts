@@ -1,0 +1,51 @@
+/**
+ * A file named `.psb` is a Large Document Format file (version 2) whatever its size: Photoshop opens a `.psb`
+ * only as PSB. Saved through the real Session (save_document_as, then save_document on the opened file), read
+ * back by psd-tools and by the session.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decodePsd, encodePsd } from '../../../src/engine/io/psd.js';
+import { psdToolsAvailable, readWithPsdTools } from '../../support/psd-tools.js';
+import { newSession, ok } from '../../support/session.js';
+import { DocBuilder, ramp, testComposite } from './psd-fixtures.js';
+
+describe.skipIf(!psdToolsAvailable())('a .psb file name', () => {
+  it('writes version 2 for a small document, which psd-tools reads, and keeps it when saved again', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { name: '小图', width: 40, height: 30 });
+    await ok(s, 'create_layer', { name: '色块' });
+    await ok(s, 'fill_selection', { color: '#c83228' });
+    await ok(s, 'save_document_as', { path: 'out/small.psb' });
+    const file = await readFile(path.join(s.workspace.root, 'out/small.psb'));
+    expect(file.readUInt16BE(4)).toBe(2);
+    const { dump, composite } = await readWithPsdTools(file, { composite: true });
+    expect(dump.version).toBe(2);
+    expect([dump.width, dump.height]).toEqual([40, 30]);
+    expect(dump.layers.map((l) => l.name)).toContain('色块');
+    expect([...composite!.data.subarray(0, 4)]).toEqual([200, 50, 40, 255]);
+
+    // Opened again and saved with save_document: still a PSB; a .psd name stays version 1.
+    const t = newSession(s.workspace.root);
+    await ok(t, 'open_document', { path: 'out/small.psb' });
+    await ok(t, 'create_layer', { name: '再存' });
+    await ok(t, 'save_document');
+    const again = await readFile(path.join(s.workspace.root, 'out/small.psb'));
+    expect(again.readUInt16BE(4)).toBe(2);
+    expect((await readWithPsdTools(again)).dump.layers.map((l) => l.name)).toContain('再存');
+    await ok(t, 'save_document_as', { path: 'out/small.psd' });
+    expect((await readFile(path.join(s.workspace.root, 'out/small.psd'))).readUInt16BE(4)).toBe(1);
+  });
+
+  it('encodePsd writes PSB on request, which decodePsd and psd-tools read back', async () => {
+    const b = new DocBuilder();
+    const state = b.state([b.pixel('条', ramp(3, 4, 20, 10, { r: 5, g: 90, b: 200 }, 255))]);
+    const { buffer } = await encodePsd(state, testComposite(), { psb: true });
+    expect(buffer.readUInt16BE(4)).toBe(2);
+    expect((await readWithPsdTools(buffer)).dump.layers[0]?.bbox).toEqual([3, 4, 23, 14]);
+    const back = await decodePsd(buffer);
+    const layer = [...back.state.layers.values()][0]!;
+    expect(layer.kind === 'pixel' && [...layer.raster.data.subarray(0, 4)]).toEqual([5, 90, 200, 255]);
+  });
+});
