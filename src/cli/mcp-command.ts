@@ -58,7 +58,12 @@ export const mcpCommand: Command = {
       server.onclose = () => resolve();
     });
     server.onerror = (err) => console.error(`atelier: mcp: ${err.message}`);
-    const input = process.stdin.pipe(new CheckedLines((answer) => process.stdout.write(answer)));
+    const input = process.stdin.pipe(
+      new CheckedLines(
+        (answer) => process.stdout.write(answer),
+        (line) => process.stderr.write(`${line}\n`),
+      ),
+    );
     await server.connect(new StdioServerTransport(input as unknown as typeof process.stdin));
     // A client may send its last requests and close stdin at once (`… | atelier mcp`): closing the server then
     // would drop the answers to the calls still running (their work done, unreported). Requests already read

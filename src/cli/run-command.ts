@@ -1,12 +1,12 @@
 /** `atelier run`: tool calls as JSONL in, one result line per call out, all in one session. */
-import { createReadStream } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { TranscriptReplay } from '../agent/transcript.js';
 import { failure, type ToolResult } from '../calls/result.js';
 import type { Session } from '../calls/session.js';
 import { DEFAULT_WORKSPACE } from '../service/defaults.js';
 import type { ImageOut } from '../tools/types.js';
-import type { Command } from './usage.js';
+import { type Command, UsageError } from './usage.js';
 
 /** Writes a result's images into the workspace and puts their paths in the result instead. */
 async function externaliseImages(session: Session, result: ToolResult, seq: number): Promise<ToolResult> {
@@ -28,10 +28,16 @@ function fromTranscript(value: unknown): unknown {
     : value;
 }
 
-function idOf(value: unknown): string | null {
-  return typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string'
-    ? (value as { id: string }).id
-    : null;
+/**
+ * The call's id as OpenAI gives it, a string: a number (as hand-written JSONL or a JSON-RPC habit has it) is
+ * taken as its decimal text; null when there is no id. `undefined` for an id of any other type, which is refused.
+ */
+function idOf(value: unknown): string | null | undefined {
+  if (typeof value !== 'object' || value === null || !('id' in value)) return null;
+  const id = (value as { id: unknown }).id;
+  if (typeof id === 'string') return id;
+  if (typeof id === 'number' && Number.isFinite(id)) return String(id);
+  return id === null ? null : undefined;
 }
 
 function nameOf(value: unknown): string | null {
@@ -52,22 +58,30 @@ export const runCommand: Command = {
     "and replays an agent transcript (`atelier chat`'s chat.jsonl): each assistant message's tool calls,",
     'in order, skipping the calls the loop did not run; its other lines are skipped.',
     'Writes one JSON line per call:',
-    '{"tool_call_id","name","result"}. Images in results are written into the workspace as files.',
+    '{"tool_call_id","name","result"}; a numeric id comes back as a string. Images in results are written',
+    'into the workspace as files.',
     `  --workspace DIR     folder every path is relative to (default: ${DEFAULT_WORKSPACE})`,
     '  --transcript FILE   also append every call and result to FILE as JSONL',
+    '',
+    'Exit status: 0 when every call succeeded; 1 when any failed (its result has "ok": false; the calls after',
+    'it still run and every result is written); 2 for a usage error or an input FILE that cannot be read.',
   ].join('\n'),
   options: { workspace: { type: 'string' }, transcript: { type: 'string' } },
   allowPositionals: true,
   async run(values, positionals) {
+    if (positionals.length > 1) {
+      throw new UsageError(`one input FILE at most, got ${positionals.length}\n\n${runCommand.usage}`);
+    }
     const file = positionals[0] ?? '-';
+    const input = file === '-' ? process.stdin : await openInput(file);
     // Loaded here, not at the top: `atelier tools` and `--help` must not load the engine.
     const { Session } = await import('../calls/session.js');
     const session = new Session({
       workspace: String(values.workspace ?? DEFAULT_WORKSPACE),
       ...(values.transcript ? { transcript: String(values.transcript) } : {}),
     });
-    const input = file === '-' ? process.stdin : createReadStream(file, 'utf8');
     const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+    let failed = 0;
     let seq = 0;
     const replay = new TranscriptReplay();
     let first = true;
@@ -85,18 +99,43 @@ export const runCommand: Command = {
       }
       for (const call of calls) {
         seq++;
-        await runOne(session, call, seq);
+        if (!(await runOne(session, call, seq))) failed++;
       }
     }
-    return 0;
+    return failed === 0 ? 0 : 1;
   },
 };
 
-/** Runs one call (undefined: the line was not JSON) and writes its result line. */
-async function runOne(session: Session, call: unknown, seq: number): Promise<void> {
+/**
+ * The input file, opened before anything else happens (no session, no workspace folder made): one that cannot be
+ * read is a usage error (exit 2), told apart from calls that failed (exit 1).
+ */
+async function openInput(file: string): Promise<NodeJS.ReadableStream> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(file, 'r');
+    if ((await handle.stat()).isDirectory()) throw new Error('it is a folder, not a file');
+    return handle.createReadStream({ encoding: 'utf8' });
+  } catch (err) {
+    await handle?.close();
+    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+}
+
+/** Runs one call (undefined: the line was not JSON) and writes its result line; false when it failed. */
+async function runOne(session: Session, call: unknown, seq: number): Promise<boolean> {
   let result: ToolResult;
+  const id = idOf(call);
   if (call === undefined) {
     result = failure('invalid_json', '这一行不是有效的 JSON', { hint: '每行一个工具调用 JSON 对象' });
+  } else if (id === undefined) {
+    result = failure(
+      'invalid_arguments',
+      `调用的 id 应为字符串，收到 ${JSON.stringify((call as { id: unknown }).id).slice(0, 100)}`,
+      {
+        hint: 'id 写成字符串（如 "call_1"）或数字，也可以省略；这个调用未执行',
+      },
+    );
   } else {
     result = await session.call(call);
     const withImages = result;
@@ -105,6 +144,7 @@ async function runOne(session: Session, call: unknown, seq: number): Promise<voi
       return { ...rest, image_error: `图像未能写入工作区：${err.message}` } as ToolResult;
     });
   }
-  const out = { tool_call_id: idOf(call), name: nameOf(call), result };
+  const out = { tool_call_id: id ?? null, name: nameOf(call), result };
   process.stdout.write(`${JSON.stringify(out)}\n`);
+  return result.ok;
 }

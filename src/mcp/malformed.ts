@@ -19,16 +19,39 @@ function requestId(m: Record<string, unknown>): string | number | null {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
+const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+
+/** The id of a request (a message with a method and an id); null for a notification, a response or a batch. */
+function idOfRequest(message: unknown): string | number | null {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return null;
+  const m = message as Record<string, unknown>;
+  return 'result' in m || 'error' in m ? null : requestId(m);
+}
+
 /**
- * The error answer for a request of `bytes` bytes, beyond what the transport takes (`max`); null for a message
- * without an id, which nobody waits on.
+ * The error answer for a request of `bytes` bytes, beyond what the transport takes (`max`); null for any other
+ * message (a notification, a response, a batch), which nobody waits on an answer to: see `droppedMessage`.
  */
 export function oversizedRequest(message: unknown, bytes: number, max: number): JSONRPCError | null {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return null;
-  const id = requestId(message as Record<string, unknown>);
+  const id = idOfRequest(message);
   if (id === null) return null;
-  const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
   return rpcError(id, INVALID_REQUEST, `Invalid Request: the message is ${mib(bytes)}; at most ${mib(max)}`);
+}
+
+/**
+ * The log line for an oversized message that cannot be answered (JSON-RPC answers no notification or response),
+ * so that it is not dropped without a trace: what it was, and its size.
+ */
+export function droppedMessage(message: unknown, bytes: number, max: number): string {
+  const m = (typeof message === 'object' && message !== null ? message : {}) as Record<string, unknown>;
+  const what = Array.isArray(message)
+    ? `a batch of ${message.length} messages`
+    : typeof m.method === 'string'
+      ? `the notification ${JSON.stringify(m.method.slice(0, 100))}`
+      : 'result' in m || 'error' in m
+        ? `the response to request ${String(JSON.stringify(m.id)).slice(0, 100)}`
+        : 'a message';
+  return `atelier: mcp: dropped ${what}: it is ${mib(bytes)}, at most ${mib(max)} per message`;
 }
 
 /** The error answer for a malformed request that has an id; null for anything the SDK can take. */

@@ -1,12 +1,13 @@
 /**
  * stdin for the SDK's stdio transport, with malformed requests answered first: each complete line that is not
- * JSON gets a parse error, each malformed or oversized request with an id its JSON-RPC error (see malformed.ts);
- * every other line passes through unchanged.
+ * JSON gets a parse error, each malformed or oversized request with an id its JSON-RPC error (see malformed.ts),
+ * each oversized message nobody waits on an answer to (a notification, a response) a line on stderr; every other
+ * line passes through unchanged.
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { malformedRequest, oversizedRequest, PARSE_ERROR, rpcError } from './malformed.js';
+import { droppedMessage, malformedRequest, oversizedRequest, PARSE_ERROR, rpcError } from './malformed.js';
 
 export class CheckedLines extends Transform {
   private pending = '';
@@ -14,7 +15,14 @@ export class CheckedLines extends Transform {
   // for the next chunk instead of turning both halves into U+FFFD.
   private readonly decoder = new StringDecoder('utf8');
 
-  constructor(private readonly answer: (line: string) => void) {
+  /**
+   * `answer` writes a JSON-RPC line back to the client; `log` tells the operator (stderr) about a message dropped
+   * with no one to answer: an oversized notification or response.
+   */
+  constructor(
+    private readonly answer: (line: string) => void,
+    private readonly log: (message: string) => void,
+  ) {
     super({ decodeStrings: true });
   }
 
@@ -53,6 +61,7 @@ export class CheckedLines extends Transform {
       // unsaved document and answering nothing: such a message never reaches it.
       const error = oversizedRequest(message, bytes, STDIO_DEFAULT_MAX_BUFFER_SIZE);
       if (error) this.answer(`${JSON.stringify(error)}\n`);
+      else this.log(droppedMessage(message, bytes, STDIO_DEFAULT_MAX_BUFFER_SIZE));
       return;
     }
     const error = malformedRequest(message);

@@ -57,7 +57,11 @@ export interface ParamLimits {
 
 export type ToolGroup = 'A' | 'B' | 'C' | 'D' | 'E';
 
-/** `read` changes nothing; `write` changes a document; `destructive` may discard work. */
+/**
+ * What a call does to the documents and the files: `read` changes neither; `write` edits a document (undo takes it
+ * back); `destructive` may discard work — it removes or merges layers, masks, effects or guides, cuts, resamples
+ * or clips colours of the whole document, closes a document, moves through its history, or overwrites a file.
+ */
 export type ToolEffect = 'read' | 'write' | 'destructive';
 
 export interface ToolDefinition {
@@ -75,6 +79,13 @@ export interface ToolDefinition {
   readonly parameters: ParametersSchema;
   readonly limits?: Readonly<Record<string, ParamLimits>>;
   readonly effect: ToolEffect;
+  /**
+   * Changes what later calls work on, though no document's content: the active layer (a tool that names a layer
+   * makes it active, DESIGN.md), or what the session keeps beside its documents (the garment photo, the pieces'
+   * analysis, the user's confirmations, a preview). Such a tool is not read-only to a client (MCP's
+   * `readOnlyHint`), while its `effect` stays `read`: no undo step, and no new content to look at.
+   */
+  readonly changesContext?: boolean;
   /** Calling twice with the same arguments has the same effect as calling once. */
   readonly idempotent?: boolean;
   /** The tool may consult an outside service (a vision model). */

@@ -1,10 +1,11 @@
 /** `atelier doctor` through the real binary: real work end to end, one line per check, exit code by outcome. */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { BIN, runCli } from '../support/cli.js';
 import { startScriptedModel } from '../support/scripted-model.js';
 
 const dirs: string[] = [];
@@ -16,6 +17,9 @@ async function tempDir(): Promise<string> {
 afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
+
+/** Vitest's own test timeout: the most a hung child may run before it is killed. */
+const HANG_LIMIT = 60_000;
 
 /** The doctor's scratch folders in the temp dir (it must remove its own). */
 async function scratchFolders(): Promise<string[]> {
@@ -54,6 +58,32 @@ describe('atelier doctor', () => {
     expect(r.stdout).toMatch(/^ok +compositor/m);
     expect(r.stdout.trim().split('\n').at(-1)).toBe('atelier doctor: 1 check(s) failed');
   });
+
+  // Node's recursive mkdir retried /proc (which answers a new folder with ENOENT) and the folder in it for ever.
+  it.runIf(existsSync('/proc/self'))(
+    'fails the workspace check, without hanging, for a folder in a place that takes no new folders (/proc)',
+    async () => {
+      // Without the fix the child never ends: it is killed when the test gives up, not left spinning.
+      const child = spawn(process.execPath, [BIN, 'doctor', '--workspace', '/proc/atelier-doctor/ws'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: HANG_LIMIT,
+        killSignal: 'SIGKILL',
+      });
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        stdout += d;
+      });
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      const r = { code, stdout };
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(
+        /^FAIL +workspace +cannot create the folder \/proc\/atelier-doctor: \/proc does not accept new folders \(ENOENT/m,
+      );
+      expect(r.stdout).toMatch(/^ok +psd/m);
+      expect(r.stdout.trim().split('\n').at(-1)).toBe('atelier doctor: 1 check(s) failed');
+    },
+    HANG_LIMIT + 5_000,
+  );
 
   it('a half-configured vision model is a warning, not a failure', async () => {
     const r = await runCli(['doctor', '--workspace', path.join(await tempDir(), 'ws')], {

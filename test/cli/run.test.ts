@@ -48,7 +48,8 @@ describe('atelier run', () => {
       { id: 'f', type: 'function', function: { name: 'get_canvas_image', arguments: '{}' } },
     ]);
     const r = await runCli(['run', '-', '--workspace', ws], { input: script });
-    expect(r.code).toBe(0);
+    // Two calls failed (the line that is not JSON, the opacity of 400): exit 1, every result written.
+    expect(r.code).toBe(1);
     const lines = r.stdout
       .trim()
       .split('\n')
@@ -87,7 +88,7 @@ describe('atelier run', () => {
       ]),
     );
     const r = await runCli(['run', file, '--workspace', ws]);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     const lines = r.stdout
       .trim()
       .split('\n')
@@ -131,6 +132,90 @@ describe('atelier run', () => {
     expect(code).toBe(141);
   });
 
+  it('exits 0 when every call succeeded, 1 when any failed (all results written), 2 on a usage error', async () => {
+    const ws = tempDir();
+    const good = jsonl([
+      { name: 'create_document', arguments: { width: 8, height: 8 } },
+      { name: 'list_documents', arguments: {} },
+    ]);
+    const allOk = await runCli(['run', '--workspace', ws], { input: good });
+    expect(allOk.code).toBe(0);
+    expect(allOk.stdout.trim().split('\n')).toHaveLength(2);
+    expect(allOk.stderr).toBe('');
+    // Nothing to run is nothing failed.
+    expect((await runCli(['run', '--workspace', ws], { input: '\n' })).code).toBe(0);
+
+    const allFailed = jsonl([
+      { name: 'delete_layer', arguments: {} },
+      'not json',
+      { name: 'no_such_tool', arguments: {} },
+    ]);
+    const failed = await runCli(['run', '--workspace', tempDir()], { input: allFailed });
+    expect(failed.code).toBe(1);
+    expect(
+      failed.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).result.error.code),
+    ).toEqual(['no_document', 'invalid_json', 'unknown_tool']);
+    const some = await runCli(['run', '--workspace', tempDir()], {
+      input: jsonl([
+        { name: 'list_documents', arguments: {} },
+        { name: 'delete_layer', arguments: {} },
+      ]),
+    });
+    expect(some.code).toBe(1);
+    expect(
+      some.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).result.ok),
+    ).toEqual([true, false]);
+
+    // Usage errors: an unknown option, two input files, an input file that cannot be read. Nothing runs.
+    const fresh = join(tempDir(), 'ws');
+    for (const args of [
+      ['--fast'],
+      [join(ws, 'a.jsonl'), join(ws, 'b.jsonl')],
+      [join(ws, 'missing.jsonl')],
+      [ws],
+    ]) {
+      const r = await runCli(['run', ...args, '--workspace', fresh], { input: good });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^atelier: /);
+    }
+    const missing = await runCli(['run', join(ws, 'missing.jsonl'), '--workspace', fresh]);
+    expect(missing.stderr).toContain(`cannot read ${join(ws, 'missing.jsonl')}: ENOENT`);
+    expect(existsSync(fresh)).toBe(false);
+    const usage = await runCli(['run', '--help']);
+    expect(usage.stdout).toContain('Exit status: 0 when every call succeeded; 1 when any failed');
+  });
+
+  it('answers a numeric id as its string (OpenAI ids are strings), and refuses an id of another type', async () => {
+    const script = jsonl([
+      { id: 7, type: 'function', function: { name: 'create_document', arguments: '{"width":8,"height":8}' } },
+      { id: 0, name: 'list_documents', arguments: {} },
+      { id: 'call_a', name: 'list_documents', arguments: {} },
+      { name: 'list_documents', arguments: {} },
+      { id: true, name: 'create_layer', arguments: { name: '不该出现' } },
+      { id: 8, name: 'get_layer_structure', arguments: {} },
+    ]);
+    const r = await runCli(['run', '--workspace', tempDir()], { input: script });
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.tool_call_id)).toEqual(['7', '0', 'call_a', null, null, '8']);
+    expect(lines[4]).toMatchObject({
+      name: 'create_layer',
+      result: { ok: false, error: { code: 'invalid_arguments', message: '调用的 id 应为字符串，收到 true' } },
+    });
+    // The refused call did not run.
+    expect(JSON.stringify(lines[5].result.layers)).not.toContain('不该出现');
+    expect(r.code).toBe(1);
+  });
+
   it('refuses paths outside the workspace', async () => {
     const ws = tempDir();
     const script = jsonl([
@@ -162,7 +247,8 @@ describe('atelier run --transcript', () => {
     ]);
     const first = await runCli(['run', '--workspace', ws, '--transcript', transcript], { input: script });
     const replay = await runCli(['run', transcript, '--workspace', tempDir()]);
-    expect(replay.code).toBe(0);
+    // The call of a tool named "nope" failed the first time and fails again.
+    expect([first.code, replay.code]).toEqual([1, 1]);
     expect(replay.stdout).toBe(first.stdout);
     expect(readFileSync(transcript, 'utf8').trim().split('\n')).toHaveLength(5);
   });
@@ -219,7 +305,8 @@ describe('atelier run with an agent transcript', () => {
       writeFileSync(transcript, `${readFileSync(transcript, 'utf8')}${query}\n`);
       const replayWs = tempDir();
       const replay = await runCli(['run', transcript, '--workspace', replayWs]);
-      expect(replay.code).toBe(0);
+      // The model's call on a layer that does not exist failed in the chat, and again in the replay.
+      expect(replay.code).toBe(1);
       const results = replay.stdout
         .trim()
         .split('\n')

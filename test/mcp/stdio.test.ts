@@ -14,13 +14,17 @@ type RawMessage = { jsonrpc: string; id: number; result?: unknown; error?: unkno
 
 /**
  * The real binary spoken to in raw JSON-RPC lines, initialized (id 1); `finish` closes stdin and resolves with
- * the exit code and every message written to stdout (each must parse), by id.
+ * the exit code, every message written to stdout (each must parse) by id, and stderr.
  */
 function rawMcp(workspace: string) {
   const child = spawn(process.execPath, [BIN, 'mcp', '--workspace', workspace]);
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => {
     stdout += d;
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
   });
   const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
   const send = (msg: unknown) => child.stdin.write(`${JSON.stringify(msg)}\n`);
@@ -35,7 +39,7 @@ function rawMcp(workspace: string) {
     send,
     call: (id: number, name: string, args: unknown) =>
       send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
-    async finish(): Promise<{ code: number | null; messages: RawMessage[] }> {
+    async finish(): Promise<{ code: number | null; messages: RawMessage[]; stderr: string }> {
       child.stdin.end();
       const code = await closed;
       const messages = stdout
@@ -43,7 +47,7 @@ function rawMcp(workspace: string) {
         .filter(Boolean)
         .map((l) => JSON.parse(l) as RawMessage)
         .sort((a, b) => a.id - b.id);
-      return { code, messages };
+      return { code, messages, stderr };
     },
   };
 }
@@ -160,6 +164,25 @@ describe('atelier mcp (stdio)', () => {
     expect(messages.map((m) => m.id)).toEqual([1, 2, 3, 4]);
     expect(messages[2]!.error).toMatchObject({ code: -32600, message: expect.stringContaining('MiB') });
     const listed = messages[3]!.result as { content: { text: string }[] };
+    expect(JSON.parse(listed.content[0]!.text)).toMatchObject({ ok: true, count: 1 });
+  });
+
+  it('logs a notification beyond the transport buffer on stderr (it cannot be answered) and keeps the session', async () => {
+    const { send, call, finish } = rawMcp(tempDir('atelier-mcp-'));
+    call(2, 'create_document', { width: 10, height: 10 });
+    send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 2, reason: '字'.repeat(4 * 2 ** 20) },
+    });
+    call(3, 'list_documents', {});
+    const { code, messages, stderr } = await finish();
+    expect(code).toBe(0);
+    expect(messages.map((m) => m.id)).toEqual([1, 2, 3]);
+    expect(stderr).toContain(
+      'atelier: mcp: dropped the notification "notifications/cancelled": it is 12.0 MiB, at most 10.0 MiB per message',
+    );
+    const listed = messages[2]!.result as { content: { text: string }[] };
     expect(JSON.parse(listed.content[0]!.text)).toMatchObject({ ok: true, count: 1 });
   });
 

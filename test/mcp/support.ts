@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import sharp from 'sharp';
 import { expect } from 'vitest';
+import { toMcp } from '../../src/registry/formats/mcp.js';
 import { toolsOf, type Variant } from '../../src/registry/index.js';
 
 type Content = { type: string; text?: string; data?: string; mimeType?: string };
@@ -25,6 +26,7 @@ export async function callTool(client: Client, name: string, args: Record<string
 export async function expectRegistryTools(client: Client, variant: Variant): Promise<void> {
   const { tools } = await client.listTools();
   const expected = toolsOf(variant);
+  const published = toMcp(expected);
   expect(tools.map((t) => t.name)).toEqual(expected.map((t) => t.name));
   for (const [i, tool] of tools.entries()) {
     const def = expected[i]!;
@@ -32,7 +34,7 @@ export async function expectRegistryTools(client: Client, variant: Variant): Pro
     expect(tool.description).toBe(def.description);
     // Published verbatim: nothing added, nothing reordered.
     expect(JSON.stringify(tool.inputSchema)).toBe(JSON.stringify(def.parameters));
-    expect(tool.annotations).toMatchObject({ readOnlyHint: def.effect === 'read' });
+    expect(tool.annotations).toEqual(published[i]!.annotations);
   }
 }
 

@@ -193,7 +193,6 @@ describe('mcp', () => {
       'list_documents',
       'get_pixel_color',
       'list_all_layer_names',
-      'get_layer_bounds',
     ]) {
       expect(ann(q).readOnlyHint, q).toBe(true);
       expect(ann(q).destructiveHint, q).toBe(false);
@@ -211,6 +210,11 @@ describe('mcp', () => {
       expect(ann(d).readOnlyHint, d).toBe(false);
     }
     expect(ann('create_layer')).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    // No document content changes, but what later calls act on does (the active layer, the garment memory).
+    for (const c of ['get_layer_bounds', 'set_garment_photo', 'identify_pieces', 'confirm_piece_parts']) {
+      expect(ann(c), c).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    }
+    for (const d of ['save_document', 'save_document_as']) expect(ann(d).destructiveHint, d).toBe(true);
     expect(ann('identify_pieces').openWorldHint).toBe(true);
     expect(ann('set_layer_opacity').idempotentHint).toBe(true);
   });

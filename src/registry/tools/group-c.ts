@@ -253,6 +253,8 @@ export const groupC = [
     label: '获取图层位置',
     labelEn: 'Layer Bounds',
     effect: 'read',
+    changesContext: true,
+    idempotent: true,
     description:
       '查询 name 指定图层的位置和尺寸（像素）：left 左边、top 上边、width 宽、height 高，以及中心点坐标。不修改图层内容。',
     parameters: {
@@ -737,7 +739,7 @@ export const groupC = [
     group: 'C',
     label: '转CMYK',
     labelEn: 'CMYK Color',
-    effect: 'write',
+    effect: 'destructive',
     idempotent: true,
     description:
       '把当前文档转换为 CMYK 颜色模式（用于印刷）。颜色按 ICC 配置文件转换，超出 CMYK 色域的颜色会被裁剪。已是 CMYK 时不做改变。',

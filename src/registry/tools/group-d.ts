@@ -33,7 +33,7 @@ export const groupD = [
     group: 'D',
     label: '保存文档',
     labelEn: 'Save',
-    effect: 'write',
+    effect: 'destructive',
     idempotent: true,
     description:
       '以 PSD 格式保存当前文档：保存到文档原有的路径；文档没有路径时保存为工作区中的“<文档名>.psd”。',
@@ -44,7 +44,7 @@ export const groupD = [
     group: 'D',
     label: '另存为',
     labelEn: 'Save As',
-    effect: 'write',
+    effect: 'destructive',
     idempotent: true,
     description:
       '把当前文档另存到新路径。path 为相对于工作区的文件路径（不能超出工作区）；format 为 psd、png 或 jpg，省略时按 path 的扩展名推断。png 和 jpg 保存合并后的图像。',

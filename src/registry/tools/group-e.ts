@@ -137,6 +137,7 @@ export const groupE = [
     label: '设置服装照片',
     labelEn: 'Set Garment Photo',
     effect: 'read',
+    changesContext: true,
     idempotent: true,
     description:
       '把工作区中的一个图像文件（PNG 或 JPG）标记为用户上传的服装照片，供 identify_pieces、generate_garment_preview、extract_and_apply_all_pieces 和 verify_pattern_result 使用；用于没有上传接口的场合（MCP、命令行）。path 为相对于工作区的文件路径。不修改任何文档；换一张照片后，需要重新调用 identify_pieces 和 generate_garment_preview。',
@@ -153,6 +154,8 @@ export const groupE = [
     label: '确认裁片部位',
     labelEn: 'Confirm Piece Parts',
     effect: 'read',
+    changesContext: true,
+    idempotent: true,
     openWorld: true,
     description: `记录用户确认或更正的裁片部位（identify_pieces 的结果 needs_confirmation 为 true、用户回答之后调用）：pieces 中每项把一个裁片图层定为指定部位，其余裁片围绕它们按整件服装的搭配重新判断（例如确认一片为后片，与它同形的另一片就是前片）。确认按文档保存在会话中，之后再调用 identify_pieces 也保持（中间识别过其他文档也不丢失）；pieces 为空数组时清除当前文档的所有确认。不修改文档。返回与 identify_pieces 相同的结果（含新的裁片总览图）；部位变了时，下一步调用 generate_garment_preview 重新生成预览。部位可选：${PART_NAMES}。识别结果中裁片的 turn（在版图上转过的角度）不对时，在该项加 turn 更正。`,
     parameters: {
