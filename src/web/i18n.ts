@@ -80,11 +80,27 @@ const zh = {
   'chat.restored': '会话已恢复：文档、图层和历史记录都在；之前的对话卡片没有保留。',
   'upload.unsupported_media_type': '“{name}”不是 PSD、PNG 或 JPEG 文件（按文件内容判断），没有上传',
   'upload.payload_too_large': '“{name}”超过上传大小的上限，没有上传',
+  'upload.quota_exceeded':
+    '会话的文件空间不够放下“{name}”，没有上传：可以上传到同名文件上（覆盖它），或新建一个会话',
   'upload.busy': '服务器正忙，“{name}”没有上传：请稍后再试',
   'upload.network': '连不上服务器，“{name}”没有上传',
   'upload.failed': '“{name}”没有上传：{message}',
   'notice.network': '连不上 Atelier 服务，或连接中断了：请确认服务仍在运行，然后重试。',
   'notice.busy': '会话正忙：还有一轮回复在进行（也许在另一个标签页），等它结束后再试。',
+  'notice.session_gone':
+    '这个会话已不存在：它可能太久没有使用、已被清理，或已被删除。刚才的操作没有执行。新建一个会话即可继续工作。',
+  'notice.newSession': '新建会话',
+  'failure.detail': '详细信息',
+  'failure.internal': '服务内部出错，这一步没有完成。已完成的步骤都保留着；需要时请再试一次。',
+  'failure.bad_request': '服务没有接受这个请求（请求内容不对）。',
+  'failure.not_found': '要找的内容不存在（可能已被关闭或删除）。',
+  'failure.payload_too_large': '发送的内容超过了服务允许的大小。',
+  'failure.unauthorized': '服务拒绝了访问：访问令牌缺失或不对。请用服务给出的地址重新打开。',
+  'failure.model': '模型服务出了问题，这一轮没有完成。请稍后重试；问题持续时请检查模型设置。',
+  'failure.cancelled': '已取消本轮。已完成的调用都保留着。',
+  'failure.interrupted': '这一轮在进行中被中断了。已完成的调用都保留着；需要时请再发一次。',
+  'failure.max_steps': '本轮向模型请求的次数达到了上限，已停止。已完成的调用都保留着；发送“继续”可以接着做。',
+  'failure.other': '出了问题，这一步没有完成。',
   'garment.unsureHow':
     '点选正确的部位即记为已确认，同一裁片的各层随之确定，其余裁片重新判断（常常不必再答）；也可在预览后按“{confirm}”，在裁片表中选择部位，或把图层改名为部位名称后重新识别。',
   'garment.isPart': '是{part}',
@@ -103,6 +119,9 @@ const zh = {
   'canvas.upload': '上传文件',
   'canvas.image': '画布：{name}',
   'canvas.loading': '正在载入画布…',
+  'canvas.view': '画布视图',
+  'canvas.keys':
+    '方向键平移画布（按住 Shift 移动更多），按住空格或鼠标中键拖动平移；滚轮和触控板双指滑动平移，Ctrl/⌘ + 滚轮或双指捏合缩放；双击适合窗口。',
   'canvas.zoomIn': '放大',
   'canvas.zoomOut': '缩小',
   'canvas.fit': '适合窗口',
@@ -226,6 +245,8 @@ const en: Record<MessageKey, string> = {
   'upload.unsupported_media_type':
     '“{name}” is not a PSD, PNG or JPEG file (judged by its content); not uploaded',
   'upload.payload_too_large': '“{name}” is larger than the upload limit; not uploaded',
+  'upload.quota_exceeded':
+    'The session’s disk space cannot hold “{name}”; not uploaded: upload over a file of the same name, or start a new session',
   'upload.busy': 'The server is busy; “{name}” was not uploaded: try again shortly',
   'upload.network': 'The server cannot be reached; “{name}” was not uploaded',
   'upload.failed': '“{name}” was not uploaded: {message}',
@@ -233,6 +254,25 @@ const en: Record<MessageKey, string> = {
     'The Atelier service cannot be reached, or the connection dropped: check that it is still running, then try again.',
   'notice.busy':
     'The session is busy: a reply is still running (perhaps in another tab); try again when it is done.',
+  'notice.session_gone':
+    'This session no longer exists: it may have gone unused too long and been cleared, or been deleted. What you just did was not run. Start a new session to go on.',
+  'notice.newSession': 'New session',
+  'failure.detail': 'Details',
+  'failure.internal':
+    'Something went wrong inside the service; this step did not finish. The steps that finished are kept; try again if needed.',
+  'failure.bad_request': 'The service did not accept this request (its content was wrong).',
+  'failure.not_found': 'What was asked for does not exist (it may have been closed or deleted).',
+  'failure.payload_too_large': 'What was sent is larger than the service allows.',
+  'failure.unauthorized':
+    'The service refused access: the access token is missing or wrong. Open the address the service gives again.',
+  'failure.model':
+    'The model service had a problem; this turn did not finish. Try again shortly; if it persists, check the model settings.',
+  'failure.cancelled': 'This turn was cancelled. The calls that finished are kept.',
+  'failure.interrupted':
+    'This turn was interrupted while it ran. The calls that finished are kept; send it again if needed.',
+  'failure.max_steps':
+    'This turn reached the limit of model requests and stopped. The calls that finished are kept; send “continue” to go on.',
+  'failure.other': 'Something went wrong; this step did not finish.',
   'garment.unsureHow':
     'Pick the right part to record it as confirmed (the layers cut from the same piece follow it, the other pieces are decided again around it, often settling them); or, after the preview, “{confirm}” opens the pieces table with a part picker; or rename the layer to its part and identify again.',
   'garment.isPart': 'It is {part}',
@@ -252,6 +292,9 @@ const en: Record<MessageKey, string> = {
   'canvas.upload': 'Upload a file',
   'canvas.image': 'Canvas: {name}',
   'canvas.loading': 'Loading the canvas…',
+  'canvas.view': 'Canvas view',
+  'canvas.keys':
+    'Arrow keys pan the canvas (Shift for larger steps); drag with Space held or the middle button to pan; the wheel and a two-finger scroll pan, Ctrl/⌘ + wheel or a pinch zooms; double-click fits the window.',
   'canvas.zoomIn': 'Zoom in',
   'canvas.zoomOut': 'Zoom out',
   'canvas.fit': 'Fit to window',
@@ -308,13 +351,4 @@ export function translator(lang: Lang): Translate {
 /** A registry item's name in the UI language: tools, groups and garment parts carry a Chinese and an English one. */
 export function labelIn(item: { readonly label: string; readonly labelEn: string }, lang: Lang): string {
   return lang === 'en' ? item.labelEn : item.label;
-}
-
-/** Failures of a turn or a run the studio words itself: the HTTP API's and the browser's words are English. */
-const FAILURES: Readonly<Record<string, MessageKey>> = { network: 'notice.network', busy: 'notice.busy' };
-
-/** What a failure with `code` says to the designer: the studio's words for it, else the server's message. */
-export function failureText(t: Translate, code: string, message: string): string {
-  const key = FAILURES[code];
-  return key ? t(key) : message;
 }

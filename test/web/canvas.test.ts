@@ -84,7 +84,10 @@ describe('the canvas of a big document on a slow line', () => {
     );
     const board = (await page.locator('.artboard').boundingBox())!;
     await page.mouse.move(board.x + 20, board.y + 20);
+    // Ctrl + wheel zooms (a plain wheel pans, as in Figma).
+    await page.keyboard.down('Control');
     for (let i = 0; i < 12; i++) await page.mouse.wheel(0, -100);
+    await page.keyboard.up('Control');
     await eventually(async () => (await page.locator('.status-zoom').textContent()) ?? '').not.toContain(
       '缩放 15.',
     );

@@ -13,10 +13,18 @@ import { type ScriptedModel, startScriptedModel } from '../support/scripted-mode
 export interface StudioHarness {
   /** The test server's address (valid once the file's tests run). */
   readonly url: string;
+  /** The test server's workspace (its sessions' folders are under `sessions/`). */
+  readonly workspace: string;
   /** The scripted model the server chats with (with `{ model: true }` only). */
   readonly model: ScriptedModel;
-  /** The studio on session `id`, at `width × height`, in `lang`. */
-  open(id: string, width?: number, height?: number, lang?: 'zh' | 'en'): Promise<Page>;
+  /** The studio on session `id`, at `width × height`, in `lang`, on a system set to `scheme`. */
+  open(
+    id: string,
+    width?: number,
+    height?: number,
+    lang?: 'zh' | 'en',
+    scheme?: 'light' | 'dark',
+  ): Promise<Page>;
 }
 
 export function studioHarness(prefix: string, options: { model?: boolean } = {}): StudioHarness {
@@ -58,12 +66,15 @@ export function studioHarness(prefix: string, options: { model?: boolean } = {})
     get url() {
       return server.url;
     },
+    get workspace() {
+      return server.config.workspace;
+    },
     get model() {
       if (!model) throw new Error('this studio harness has no model: studioHarness(prefix, { model: true })');
       return model;
     },
-    async open(id, width = 1440, height = 900, lang = 'zh') {
-      const context = await browser.newContext({ viewport: { width, height } });
+    async open(id, width = 1440, height = 900, lang = 'zh', scheme = 'light') {
+      const context = await browser.newContext({ viewport: { width, height }, colorScheme: scheme });
       context.setDefaultTimeout(15_000);
       await context.addInitScript(
         ([sid, language]) => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { fitView, renderSize, zoomAt } from '../../src/web/canvas/zoom.js';
+import {
+  fitView,
+  keepCentre,
+  renderSize,
+  wheelPixels,
+  wheelZoomFactor,
+  zoomAt,
+} from '../../src/web/canvas/zoom.js';
 
 describe('canvas zoom and pan', () => {
   it('fits a large document inside the viewport with a margin, centred, and never enlarges a small one', () => {
@@ -30,5 +37,24 @@ describe('canvas zoom and pan', () => {
     expect(renderSize(9000, 18000, 1, 1)).toBe(18000);
     expect(renderSize(1200, 800, 0.6, 1)).toBe(1024);
     expect(renderSize(300, 200, 1, 2)).toBe(300);
+  });
+
+  it('keeps the document point at the viewport’s centre when the viewport is resized', () => {
+    const v = { zoom: 0.8, x: -120, y: 35 };
+    const centre = (view: typeof v, w: number, h: number) => [
+      (w / 2 - view.x) / view.zoom,
+      (h / 2 - view.y) / view.zoom,
+    ];
+    const k = keepCentre(v, { w: 900, h: 700 }, { w: 1300, h: 560 });
+    expect(k.zoom).toBe(0.8);
+    expect(centre(k, 1300, 560)).toEqual(centre(v, 900, 700));
+  });
+
+  it('zooms a pinch’s small deltas a little each, and a wheel notch one step, in or out alike', () => {
+    expect(wheelZoomFactor(-4)).toBeCloseTo(Math.exp(0.04), 9);
+    expect(wheelZoomFactor(-100)).toBeCloseTo(wheelZoomFactor(-20), 9);
+    expect(wheelZoomFactor(-100) * wheelZoomFactor(100)).toBeCloseTo(1, 9);
+    expect(wheelPixels({ deltaX: 0, deltaY: 3, deltaMode: 1 }, 800)).toEqual({ dx: 0, dy: 48 });
+    expect(wheelPixels({ deltaX: 1, deltaY: 0, deltaMode: 2 }, 800)).toEqual({ dx: 800, dy: 0 });
   });
 });

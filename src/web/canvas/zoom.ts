@@ -31,6 +31,42 @@ export function zoomAt(view: View, factor: number, px: number, py: number): View
   return { zoom, x: px - (px - view.x) * k, y: py - (py - view.y) * k };
 }
 
+/** Moves the document by (dx, dy) screen pixels. */
+export function panBy(view: View, dx: number, dy: number): View {
+  return { ...view, x: view.x + dx, y: view.y + dy };
+}
+
+/**
+ * The view after the viewport went from `from` to `to` (a resized window, a pane opened): the document point at
+ * the viewport's centre stays at its centre, at the same zoom.
+ */
+export function keepCentre(
+  view: View,
+  from: { readonly w: number; readonly h: number },
+  to: { readonly w: number; readonly h: number },
+): View {
+  return panBy(view, (to.w - from.w) / 2, (to.h - from.h) / 2);
+}
+
+/** A wheel event's deltas in CSS pixels: some browsers count lines (`deltaMode` 1) or pages (2). */
+export function wheelPixels(
+  e: { readonly deltaX: number; readonly deltaY: number; readonly deltaMode: number },
+  pageHeight: number,
+): { dx: number; dy: number } {
+  const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? pageHeight : 1;
+  return { dx: e.deltaX * unit, dy: e.deltaY * unit };
+}
+
+/**
+ * How much a zooming wheel event (Ctrl/⌘+wheel, or a trackpad pinch, which browsers send as a wheel with
+ * ctrlKey) zooms. A pinch sends many small deltas, a mouse wheel's notch one of about 100 pixels: each pixel
+ * counts, up to a notch's worth of about 22 %, so a pinch follows the fingers and a notch is one step.
+ */
+export function wheelZoomFactor(deltaY: number): number {
+  const NOTCH = 20;
+  return Math.exp(-Math.max(-NOTCH, Math.min(NOTCH, deltaY)) * 0.01);
+}
+
 const SIZES = [256, 512, 1024, 1536, 2048, 3072, 4096, 6144, 8192];
 
 /**

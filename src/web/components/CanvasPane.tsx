@@ -3,7 +3,16 @@
  * and pan, reloaded after every run that may have changed it.
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { fitView, renderSize, type View, zoomAt } from '../canvas/zoom.js';
+import {
+  fitView,
+  keepCentre,
+  panBy,
+  renderSize,
+  type View,
+  wheelPixels,
+  wheelZoomFactor,
+  zoomAt,
+} from '../canvas/zoom.js';
 import { useStudioView } from '../context.js';
 import { openFiles } from '../state/open-files.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
@@ -80,6 +89,70 @@ function EmptyCanvas() {
   );
 }
 
+/** Arrow keys pan this many screen pixels; with Shift, the larger step. */
+const PAN_STEP = 40;
+const PAN_STEP_LARGE = 200;
+const ARROWS: Readonly<Record<string, readonly [number, number]>> = {
+  ArrowLeft: [1, 0],
+  ArrowRight: [-1, 0],
+  ArrowUp: [0, 1],
+  ArrowDown: [0, -1],
+};
+
+/**
+ * Space held is the hand tool, as in Photoshop and Figma. A drag on the canvas pans anyway (it has no other
+ * tool), so what the space must not do is its usual work: press the canvas button last clicked (放大 zoomed in
+ * again, 适合窗口 undid the pan) or scroll the page away from the canvas (a narrow window's panes scroll). It is
+ * the hand when the canvas has the keys (a click on it gives them), or when nothing has them and the pointer is
+ * over the canvas; typing in the message box or a form, or working in another pane, keeps its spaces.
+ */
+function useSpaceForHand(viewport: { current: HTMLElement | null }, enabled: boolean): void {
+  useEffect(() => {
+    const el = viewport.current;
+    if (!enabled || !el) return;
+    let over = el.matches(':hover');
+    let held = false;
+    const isSpace = (e: KeyboardEvent) => e.code === 'Space' || e.key === ' ';
+    const canvasHasKeys = () => {
+      const focused = document.activeElement;
+      return el.contains(focused) || (over && (!focused || focused === document.body));
+    };
+    const onDown = (e: KeyboardEvent) => {
+      if (!isSpace(e) || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (!held && !canvasHasKeys()) return;
+      e.preventDefault();
+      held = true;
+    };
+    const onUp = (e: KeyboardEvent) => {
+      if (!isSpace(e) || !held) return;
+      // A focused button is pressed by the space's release: this one was the hand's.
+      e.preventDefault();
+      held = false;
+    };
+    const onBlur = () => {
+      held = false;
+    };
+    const onEnter = () => {
+      over = true;
+    };
+    const onLeave = () => {
+      over = false;
+    };
+    el.addEventListener('pointerenter', onEnter);
+    el.addEventListener('pointerleave', onLeave);
+    window.addEventListener('keydown', onDown, true);
+    window.addEventListener('keyup', onUp, true);
+    window.addEventListener('blur', onBlur);
+    return () => {
+      el.removeEventListener('pointerenter', onEnter);
+      el.removeEventListener('pointerleave', onLeave);
+      window.removeEventListener('keydown', onDown, true);
+      window.removeEventListener('keyup', onUp, true);
+      window.removeEventListener('blur', onBlur);
+    };
+  }, [viewport, enabled]);
+}
+
 export function CanvasPane() {
   const { studio, t } = useStudioView();
   const doc = studio.state?.active ?? null;
@@ -90,21 +163,41 @@ export function CanvasPane() {
   // The pointers down on the canvas (a mouse, or one or two fingers) where they were last seen.
   const pointers = useRef(new Map<number, { x: number; y: number }>());
   const drop = useDropToOpen();
+  useSpaceForHand(viewport, doc !== null);
 
-  const fit = useCallback(() => {
-    if (doc && size.w > 0) setView(fitView(doc.width, doc.height, size.w, size.h));
-  }, [doc?.name, doc?.width, doc?.height, size.w, size.h]);
+  // Which picture an image is of: while the next one loads the last one stays, but only of this document at
+  // this size (another document's, stretched to this one's frame, showed a picture that is not there).
+  const of = doc ? `${doc.name}|${doc.width}|${doc.height}` : '';
 
-  // A new document, a new size or a resized window: fit again.
-  useEffect(fit, [fit]);
+  // Whether the view is still the fitted one (the designer has not zoomed or panned since): only then does a
+  // resized window fit the document again. Otherwise their zoom stays, and what was at the centre stays there.
+  const fitted = useRef(true);
+  const shownFor = useRef({ of: '', w: 0, h: 0 });
+  const fitToWindow = useCallback(() => {
+    if (!doc || size.w === 0) return;
+    fitted.current = true;
+    setView(fitView(doc.width, doc.height, size.w, size.h));
+  }, [of, size.w, size.h]);
+  /** A change of the view the designer made. */
+  const move = (change: (v: View) => View) => {
+    fitted.current = false;
+    setView((v) => v && change(v));
+  };
+
+  useEffect(() => {
+    if (!doc) shownFor.current = { of: '', w: 0, h: 0 };
+    if (!doc || size.w === 0) return;
+    const before = shownFor.current;
+    shownFor.current = { of, w: size.w, h: size.h };
+    // Another document, or a new size of this one: fitted afresh.
+    if (before.of !== of || fitted.current) fitToWindow();
+    else setView((v) => v && keepCentre(v, before, size));
+  }, [of, size.w, size.h]);
 
   const max = doc && view ? renderSize(doc.width, doc.height, view.zoom, window.devicePixelRatio || 1) : 0;
   const key = doc
     ? `${doc.name}|${doc.history.index}|${doc.history.labels.length}|${studio.revision}|${max}`
     : '';
-  // Which picture an image is of: while the next one loads the last one stays, but only of this document at
-  // this size (another document's, stretched to this one's frame, showed a picture that is not there).
-  const of = doc ? `${doc.name}|${doc.width}|${doc.height}` : '';
 
   useEffect(() => {
     if (!doc || !studio.sessionId || max === 0) return;
@@ -136,28 +229,49 @@ export function CanvasPane() {
     );
   }
 
-  const zoomBy = (factor: number) => {
-    if (view) setView(zoomAt(view, factor, size.w / 2, size.h / 2));
-  };
-  const actual = () => {
-    if (view) setView(zoomAt(view, 1 / view.zoom, size.w / 2, size.h / 2));
-  };
+  const zoomBy = (factor: number) => move((v) => zoomAt(v, factor, size.w / 2, size.h / 2));
+  const actual = () => move((v) => zoomAt(v, 1 / v.zoom, size.w / 2, size.h / 2));
 
   return (
     <>
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: pointer pan and zoom; the toolbar below has the same as buttons */}
       <div
         class={`canvas-viewport${drop.over ? ' dropping' : ''}`}
         ref={viewport}
         {...drop.handlers}
+        // The keys and the pointer pan and zoom; the toolbar below has the same as buttons.
+        role="application"
+        aria-label={t('canvas.view')}
+        aria-describedby="canvas-keys"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: an application role taking the arrow keys and space; focus is how the keyboard reaches it
+        tabIndex={0}
+        onKeyDown={(e) => {
+          const arrow = ARROWS[e.key];
+          if (!arrow || e.ctrlKey || e.metaKey || e.altKey) return;
+          e.preventDefault();
+          const step = e.shiftKey ? PAN_STEP_LARGE : PAN_STEP;
+          move((v) => panBy(v, arrow[0] * step, arrow[1] * step));
+        }}
+        // As in Figma: the wheel and a two-finger scroll pan; with Ctrl/⌘, or a pinch (a wheel with ctrlKey),
+        // they zoom about the pointer.
         onWheel={(e) => {
           e.preventDefault();
-          if (!view) return;
-          const box = e.currentTarget.getBoundingClientRect();
-          setView(zoomAt(view, Math.exp(-e.deltaY * 0.0015), e.clientX - box.left, e.clientY - box.top));
+          const { dx, dy } = wheelPixels(e, size.h);
+          if (e.ctrlKey || e.metaKey) {
+            const box = e.currentTarget.getBoundingClientRect();
+            const px = e.clientX - box.left;
+            const py = e.clientY - box.top;
+            move((v) => zoomAt(v, wheelZoomFactor(dy), px, py));
+          } else if (e.shiftKey && dx === 0) {
+            // A mouse wheel with Shift scrolls sideways where the system does not turn it into deltaX itself.
+            move((v) => panBy(v, -dy, 0));
+          } else {
+            move((v) => panBy(v, -dx, -dy));
+          }
         }}
         onPointerDown={(e) => {
-          if (!view || e.button !== 0) return;
+          // The left button (or a finger), or the middle one, which pans in every design app.
+          if (!view || (e.button !== 0 && e.button !== 1)) return;
+          if (e.button === 1) e.preventDefault();
           e.currentTarget.setPointerCapture(e.pointerId);
           pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
         }}
@@ -168,7 +282,7 @@ export function CanvasPane() {
           pointers.current.set(e.pointerId, now);
           const other = [...pointers.current].find(([id]) => id !== e.pointerId)?.[1];
           if (!other) {
-            setView((v) => v && { ...v, x: v.x + now.x - last.x, y: v.y + now.y - last.y });
+            move((v) => panBy(v, now.x - last.x, now.y - last.y));
             return;
           }
           // Two fingers: the point between them moves the document with it, their spread zooms it there.
@@ -177,12 +291,12 @@ export function CanvasPane() {
           const spread = apart > 0 ? Math.hypot(now.x - other.x, now.y - other.y) / apart : 1;
           const mid = { x: (now.x + other.x) / 2 - box.left, y: (now.y + other.y) / 2 - box.top };
           const moved = { x: (now.x - last.x) / 2, y: (now.y - last.y) / 2 };
-          setView((v) => v && zoomAt({ ...v, x: v.x + moved.x, y: v.y + moved.y }, spread, mid.x, mid.y));
+          move((v) => zoomAt(panBy(v, moved.x, moved.y), spread, mid.x, mid.y));
         }}
         // Lifted, or taken by the browser: the pointer no longer moves the view.
         onPointerUp={(e) => pointers.current.delete(e.pointerId)}
         onPointerCancel={(e) => pointers.current.delete(e.pointerId)}
-        onDblClick={fit}
+        onDblClick={fitToWindow}
       >
         {drop.sending && <Sending />}
         {view && (
@@ -206,6 +320,9 @@ export function CanvasPane() {
             )}
           </div>
         )}
+        <p id="canvas-keys" class="visually-hidden">
+          {t('canvas.keys')}
+        </p>
         <div class="canvas-tools" onPointerDown={(e) => e.stopPropagation()}>
           <button
             type="button"
@@ -223,7 +340,7 @@ export function CanvasPane() {
           >
             +
           </button>
-          <button type="button" class="text-button" onClick={fit}>
+          <button type="button" class="text-button" onClick={fitToWindow}>
             {t('canvas.fit')}
           </button>
           <button type="button" class="text-button" onClick={actual}>

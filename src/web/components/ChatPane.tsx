@@ -1,10 +1,11 @@
 /** The conversation (messages and tool cards) with the composer: a message to the model, or the toolbox. */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useStudioView } from '../context.js';
-import { failureText } from '../i18n.js';
+import { failureWords, SESSION_GONE } from '../state/failures.js';
 import type { FeedItem } from '../state/feed.js';
 import { openFiles, pastedFile } from '../state/open-files.js';
 import { isOwnCall } from '../state/use-studio.js';
+import { FailureDetail } from './FailureDetail.js';
 import { Palette } from './Palette.js';
 import { RichText } from './RichText.js';
 import { ToolCard } from './ToolCard.js';
@@ -13,6 +14,7 @@ import { ToolCard } from './ToolCard.js';
 const UPLOAD_MESSAGES = {
   unsupported_media_type: 'upload.unsupported_media_type',
   payload_too_large: 'upload.payload_too_large',
+  quota_exceeded: 'upload.quota_exceeded',
   busy: 'upload.busy',
   network: 'upload.network',
 } as const;
@@ -90,17 +92,24 @@ function Feed() {
             );
           case 'call':
             return <ToolCard key={item.key} call={item} />;
-          case 'notice':
+          case 'notice': {
+            const words =
+              item.file !== undefined
+                ? { text: uploadFailure(item.code, item.message, item.file) }
+                : failureWords(t, item.code, item.message);
             return (
               <div key={item.key} class="notice" role="alert">
-                <span class="notice-text">
-                  {item.file !== undefined
-                    ? uploadFailure(item.code, item.message, item.file)
-                    : failureText(t, item.code, item.message)}
-                </span>
+                <span class="notice-text">{words.text}</span>
                 <code>{item.code}</code>
+                {words.detail !== undefined && <FailureDetail detail={words.detail} />}
+                {item.code === SESSION_GONE && studio.sessionGone && (
+                  <button type="button" class="primary" onClick={() => void studio.newSession()}>
+                    {t('notice.newSession')}
+                  </button>
+                )}
               </div>
             );
+          }
           default:
             return null;
         }

@@ -1,4 +1,7 @@
-/** An image a result carries, shown small in its card; a click opens it full size (Esc or a click on it closes). */
+/**
+ * An image a result carries, shown small in its card; a click opens it full size. Esc, the close button or a
+ * click on the dimmed page around it closes it; a click on the image itself does not (one may click to look).
+ */
 import { useRef } from 'preact/hooks';
 import type { ResultImage as Image } from '../api/types.js';
 import { useStudioView } from '../context.js';
@@ -23,14 +26,26 @@ export function ResultImage({ image }: { image: Image }) {
         <div class="image-placeholder" />
       )}
       {image.caption && <figcaption>{image.caption}</figcaption>}
-      <dialog ref={dialog} class="lightbox" aria-label={image.caption ?? t('image.enlarge')}>
+      {/* Esc is the dialog's own (a modal dialog closes on it); the click is for the backdrop, on which the
+          dialog itself is the target (the image fills the dialog box, so a click on the image targets the image). */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: Esc and the close button are the keyboard's way */}
+      <dialog
+        ref={dialog}
+        class="lightbox"
+        aria-label={image.caption ?? t('image.enlarge')}
+        onClick={(e) => {
+          if (e.target === e.currentTarget) e.currentTarget.close();
+        }}
+      >
+        {src && <img src={src} alt={image.caption ?? ''} />}
         <button
           type="button"
-          class="image-button"
+          class="lightbox-close"
           aria-label={t('image.close')}
+          title={t('image.close')}
           onClick={() => dialog.current?.close()}
         >
-          {src && <img src={src} alt={image.caption ?? ''} />}
+          ×
         </button>
       </dialog>
     </figure>

@@ -1,9 +1,11 @@
 /** One tool call in the feed: its label (Chinese or English, as the UI), arguments, state (running / ok / error), progress and result. */
 import { useStudioView } from '../context.js';
-import { failureText, labelIn } from '../i18n.js';
+import { labelIn } from '../i18n.js';
+import { failureWords } from '../state/failures.js';
 import type { CallItem } from '../state/feed.js';
 import { RELOADED } from '../state/feed-store.js';
 import { withToolLabels } from '../state/tool-names.js';
+import { FailureDetail } from './FailureDetail.js';
 import {
   CONFIRM_TOOL,
   DoubtNote,
@@ -35,6 +37,7 @@ export function ToolCard({ call }: { call: CallItem }) {
     call.status === 'running' ? 'card.running' : call.status === 'ok' ? 'card.ok' : 'card.error',
   );
   const body = resultBody(call.result);
+  const failure = call.error && failureWords(t, call.error.code, call.error.message);
   return (
     <article class={`card ${call.status}`} aria-label={label} aria-busy={call.status === 'running'}>
       <header>
@@ -62,11 +65,12 @@ export function ToolCard({ call }: { call: CallItem }) {
         </div>
       )}
       {call.status === 'error' && call.error?.code === RELOADED && <p class="muted">{t('card.reloaded')}</p>}
-      {call.status === 'error' && call.error && call.error.code !== RELOADED && (
+      {call.status === 'error' && call.error && failure && call.error.code !== RELOADED && (
         <div class="card-error" role="alert">
-          <p>{labelled(failureText(t, call.error.code, call.error.message))}</p>
+          <p>{labelled(failure.text)}</p>
           {call.error.hint && <p class="hint">{t('card.hint', { hint: labelled(call.error.hint) })}</p>}
           <code>{call.error.code}</code>
+          {failure.detail !== undefined && <FailureDetail detail={failure.detail} />}
         </div>
       )}
       {call.images.length > 0 && (

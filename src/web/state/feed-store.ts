@@ -44,6 +44,15 @@ export function saveFeed(session: string, feed: readonly FeedItem[]): void {
   }
 }
 
+/** Drops a session's saved feed (the session is gone). */
+export function forgetFeed(session: string): void {
+  try {
+    sessionStorage.removeItem(KEY(session));
+  } catch {
+    // Unavailable.
+  }
+}
+
 /** The saved feed, re-keyed (the keys' counter starts again with the page), or null when there is none. */
 export function restoredFeed(session: string): FeedItem[] | null {
   let items: FeedItem[];

@@ -13,8 +13,9 @@ import type {
   SessionFile,
   SessionState,
 } from '../api/types.js';
+import { SESSION_GONE } from './failures.js';
 import { applyEvent, type FeedItem, noticeEvent, uploadNotice } from './feed.js';
-import { restoredFeed, saveFeed } from './feed-store.js';
+import { forgetFeed, restoredFeed, saveFeed } from './feed-store.js';
 
 const SESSION_KEY = 'atelier.session';
 
@@ -51,6 +52,13 @@ export interface Studio {
   upload(file: File, role: 'document' | 'garment'): Promise<string | null>;
   /** Reloads the session's snapshot (and returns it). */
   refresh(): Promise<SessionState | null>;
+  /**
+   * The session this tab worked on no longer exists on the server (purged after its retention, or deleted):
+   * nothing more can run in it, and the feed says so with a way to a new one.
+   */
+  readonly sessionGone: boolean;
+  /** Starts a new, empty session in this tab in place of the one that is gone. */
+  newSession(): Promise<void>;
 }
 
 let callSerial = 0;
@@ -87,7 +95,9 @@ export function useStudio(api: Api): Studio {
   const [uploads, setUploads] = useState(0);
   const [chatting, setChatting] = useState(false);
   const [revision, setRevision] = useState(0);
+  const [sessionGone, setSessionGone] = useState(false);
   const session = useRef<string | null>(null);
+  const gone = useRef(false);
   const chatAbort = useRef<AbortController | null>(null);
 
   const quiet = useRef(new Map<string, ChatEvent | null>());
@@ -97,13 +107,51 @@ export function useStudio(api: Api): Studio {
 
   /** What of the snapshot says the canvas may show other pixels: the documents, the active one and its step. */
   const seen = useRef('');
+  /**
+   * Whether `err` means the session is gone, not just something in it: the session itself is asked for. Then
+   * the feed says so (once at its end: again after a later attempt, so that attempt is not met with silence).
+   */
+  const wentAway = useCallback(
+    async (err: unknown): Promise<boolean> => {
+      const id = session.current;
+      if (!id || !(err instanceof ApiError && err.status === 404)) return false;
+      if (!gone.current) {
+        try {
+          await api.json(`/v1/sessions/${id}`);
+          return false;
+        } catch (check) {
+          if (!(check instanceof ApiError && check.status === 404) || session.current !== id) return false;
+        }
+        gone.current = true;
+      }
+      setSessionGone(true);
+      setFeed((items) => {
+        const last = items[items.length - 1];
+        return last?.kind === 'notice' && last.code === SESSION_GONE
+          ? items
+          : applyEvent(items, noticeEvent(SESSION_GONE, SESSION_GONE));
+      });
+      return true;
+    },
+    [api],
+  );
+
   const refresh = useCallback(async (): Promise<SessionState | null> => {
     const id = session.current;
     if (!id) return null;
-    const [next, list] = await Promise.all([
-      api.json<SessionState>(`/v1/sessions/${id}/state`),
-      api.json<{ files: SessionFile[] }>(`/v1/sessions/${id}/files`),
-    ]);
+    let next: SessionState;
+    let list: { files: SessionFile[] };
+    try {
+      [next, list] = await Promise.all([
+        api.json<SessionState>(`/v1/sessions/${id}/state`),
+        api.json<{ files: SessionFile[] }>(`/v1/sessions/${id}/files`),
+      ]);
+    } catch (err) {
+      // Found out by the panes' catching up (every few seconds, or when the tab is looked at again).
+      await wentAway(err);
+      throw err;
+    }
+    if (session.current !== id) return null;
     const sign = JSON.stringify([
       next.documents.map((d) => [d.name, d.width, d.height, d.mode]),
       next.active?.name,
@@ -115,7 +163,7 @@ export function useStudio(api: Api): Studio {
     setState(next);
     setFiles(list.files);
     return next;
-  }, [api]);
+  }, [api, wentAway]);
 
   // Another tab or client may work on the same session: the panes catch up when this tab is looked at again,
   // and every few seconds while it is in view, so an undo to a step is counted from the real history.
@@ -218,6 +266,7 @@ export function useStudio(api: Api): Studio {
       try {
         await work();
       } catch (err) {
+        if (await wentAway(err)) return;
         if (!(err instanceof DOMException && err.name === 'AbortError')) {
           emit(
             noticeEvent(
@@ -232,7 +281,7 @@ export function useStudio(api: Api): Studio {
         await refresh().catch(() => undefined);
       }
     },
-    [emit, refresh],
+    [emit, refresh, wentAway],
   );
 
   const run = useCallback(
@@ -323,6 +372,7 @@ export function useStudio(api: Api): Studio {
         await refresh();
         return done.path;
       } catch (err) {
+        if (await wentAway(err)) return null;
         const code = err instanceof ApiError ? err.code : 'network';
         setFeed((items) => uploadNotice(items, code, (err as Error).message, file.name));
         return null;
@@ -330,7 +380,27 @@ export function useStudio(api: Api): Studio {
         setUploads((n) => n - 1);
       }
     },
-    [api, refresh],
+    [api, refresh, wentAway],
+  );
+
+  const newSession = useCallback(
+    () =>
+      track(async () => {
+        const { id } = await api.post<{ id: string }>('/v1/sessions', {});
+        const old = session.current;
+        sessionStorage.setItem(SESSION_KEY, id);
+        if (old) forgetFeed(old);
+        session.current = id;
+        gone.current = false;
+        seen.current = '';
+        quiet.current.clear();
+        setSessionGone(false);
+        setFeed([]);
+        setState(null);
+        setFiles([]);
+        setSessionId(id);
+      }),
+    [api, track],
   );
 
   return {
@@ -352,5 +422,7 @@ export function useStudio(api: Api): Studio {
     cancelChat,
     upload,
     refresh,
+    sessionGone,
+    newSession,
   };
 }
