@@ -73,6 +73,7 @@ import {
   type PlanProfile,
   setUpCmykSupport,
 } from './psd-cmyk.js';
+import { invalidCompression } from './psd-compression.js';
 import { FileSink, fdWriter, MemorySink, type PsdSink } from './psd-sink.js';
 import {
   type ChannelPlan,
@@ -128,6 +129,15 @@ type LockedProtection = NonNullable<AgLayer['protected']> & { all?: boolean };
 
 let agReady = false;
 
+/** Errors ag-psd met reading the layers of a 16- or 32-bit file, by the file read (setUpAgPsd). */
+const layerInfoErrors = new WeakMap<object, unknown>();
+
+/** `psd`, or what ag-psd met and swallowed reading its layers, thrown. */
+function withoutLayerInfoFailure(psd: AgPsd): AgPsd {
+  if (layerInfoErrors.has(psd)) throw layerInfoErrors.get(psd);
+  return psd;
+}
+
 /**
  * ag-psd needs a canvas factory even with `useImageData`; plain `{width, height, data}` objects are enough.
  * It also drops Photoshop's "lock all" bit, so its `lspf` handler is replaced to read and write it.
@@ -150,6 +160,22 @@ function setUpAgPsd(): void {
   for (const [key, mode] of Object.entries({ ...toBlendMode })) {
     const swapped = [...key].reverse().join('');
     if (!(swapped in toBlendMode)) toBlendMode[swapped] = mode;
+  }
+  // ag-psd swallows a handler's error unless asked to throw for every unparsed block: a 16- or 32-bit file
+  // whose layers (its Lr16/Lr32 block) cannot be read opened as its merged image alone, every layer gone
+  // without a word. The error is kept and raised after the read (`withoutLayerInfoFailure`).
+  for (const key of ['Lr16', 'Lr32']) {
+    const handler = infoHandlersMap[key];
+    if (!handler) continue;
+    const read = handler.read;
+    handler.read = (reader, target, left, psd, resources) => {
+      try {
+        read(reader, target, left, psd, resources);
+      } catch (err) {
+        layerInfoErrors.set(psd, err);
+        throw err;
+      }
+    };
   }
   const lspf = infoHandlersMap.lspf;
   if (lspf) {
@@ -760,11 +786,13 @@ function linearToSrgbTable(): Uint8Array {
 
 /**
  * Straight RGBA8 from ag-psd pixel data of any depth. 32-bit (float) files hold linear light — Photoshop keeps
- * 32 bits/channel documents in a linear profile, converting 8- and 16-bit pixels when it makes one — so their
- * colour channels are encoded with the sRGB curve (values beyond 0–1, HDR highlights, are clipped); alpha and
- * `coverage` data (masks) are coverage, taken as they are.
+ * 32 bits/channel documents in a linear version of their profile (its primaries, gamma 1), converting 8- and
+ * 16-bit pixels when it makes one — so their colour channels are taken to linear sRGB with `linear` (the file
+ * profile's SourceProfile.linear; none for sRGB) and encoded with the sRGB curve (values beyond 0–1, HDR
+ * highlights and colours outside sRGB, are clipped); alpha and `coverage` data (masks) are coverage, taken as
+ * they are.
  */
-function toRgba8(p: AgPixelData, coverage = false): Uint8ClampedArray {
+function toRgba8(p: AgPixelData, coverage = false, linear?: readonly number[]): Uint8ClampedArray {
   const d = p.data;
   // 8-bit data is used as it is when already in shared memory (allocated by createImageData), else copied.
   if (d instanceof Uint8ClampedArray || d instanceof Uint8Array) return sharePixels(d);
@@ -774,6 +802,20 @@ function toRgba8(p: AgPixelData, coverage = false): Uint8ClampedArray {
     return out;
   }
   const srgb = linearToSrgbTable();
+  if (linear && !coverage) {
+    const m = linear;
+    const encode = (v: number) => srgb[Math.round((Math.max(0, Math.min(1, v)) || 0) * LINEAR_STEPS)]!;
+    for (let i = 0; i < d.length; i += 4) {
+      const r = d[i]!;
+      const g = d[i + 1]!;
+      const b = d[i + 2]!;
+      out[i] = encode(m[0]! * r + m[1]! * g + m[2]! * b);
+      out[i + 1] = encode(m[3]! * r + m[4]! * g + m[5]! * b);
+      out[i + 2] = encode(m[6]! * r + m[7]! * g + m[8]! * b);
+      out[i + 3] = Math.round((Math.max(0, Math.min(1, d[i + 3]!)) || 0) * 255);
+    }
+    return out;
+  }
   for (let i = 0; i < d.length; i++) {
     const v = Math.max(0, Math.min(1, d[i]!)) || 0;
     out[i] = coverage || (i & 3) === 3 ? Math.round(v * 255) : srgb[Math.round(v * LINEAR_STEPS)]!;
@@ -781,13 +823,21 @@ function toRgba8(p: AgPixelData, coverage = false): Uint8ClampedArray {
   return out;
 }
 
-function rasterOf(l: AgLayer): Raster {
+function rasterOf(l: AgLayer, linear?: readonly number[]): Raster {
   const w = (l.right ?? 0) - (l.left ?? 0);
   const h = (l.bottom ?? 0) - (l.top ?? 0);
   if (w <= 0 || h <= 0) return emptyRaster();
   const img = getLayerImageData(l);
   if (!img) return emptyRaster();
-  return { x: l.left ?? 0, y: l.top ?? 0, w: img.width, h: img.height, data: toRgba8(img) };
+  return { x: l.left ?? 0, y: l.top ?? 0, w: img.width, h: img.height, data: toRgba8(img, false, linear) };
+}
+
+/**
+ * The matrix a 32-bit file's linear pixels are taken to sRGB with (toRgba8), when its profile gives one: then
+ * they are not converted through the profile afterwards, which would read them as encoded with its curve.
+ */
+function linearOf(ctx: DecodeContext): readonly number[] | undefined {
+  return ctx.psd.bitsPerChannel === 32 ? ctx.source?.linear : undefined;
 }
 
 function maskOf(l: AgLayer): LayerMask | undefined {
@@ -1027,11 +1077,15 @@ function isIdentityWarp(placed: NonNullable<AgLayer['placedLayer']>): boolean {
 
 /**
  * A text colour on the scale of descriptor colours, which fileColour reads: ag-psd gives the text engine's CMYK
- * inks 0–255 (its 0–1 values × 255), descriptors give them in percent.
+ * inks and gray (a grayscale file's ink amount, as descriptors' `Gry `) 0–255 (its 0–1 values × 255),
+ * descriptors give them in percent.
  */
 function textFill(c: AgColor | undefined): AgColor | undefined {
-  if (!c || !('c' in c)) return c;
-  return { c: (c.c * 100) / 255, m: (c.m * 100) / 255, y: (c.y * 100) / 255, k: (c.k * 100) / 255 };
+  if (!c) return c;
+  const percent = (v: number) => (v * 100) / 255;
+  if ('c' in c) return { c: percent(c.c), m: percent(c.m), y: percent(c.y), k: percent(c.k) };
+  if ('k' in c) return { k: percent(c.k) };
+  return c;
 }
 
 async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | string> {
@@ -1091,7 +1145,7 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
     ctx.warnings.push(`调整图层“${name}”（${l.adjustment.type}）暂不支持，已跳过`);
     return undefined;
   }
-  checkLayerChannels(l, name, ctx.psd.colorMode === CMYK_COLOR_MODE);
+  checkLayerChannels(l, name, ctx.psd.colorMode ?? 3);
   const id = ctx.nextId++;
   let blend: BlendMode = 'normal';
   if (isBlendMode(l.blendMode)) blend = l.blendMode;
@@ -1146,12 +1200,15 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
     return id;
   }
   const icc = ctx.icc;
+  const linear = linearOf(ctx);
   const raster = icc
     ? await layerPixels(name, () => cmykLayerRaster(l, icc))
-    : await rasterInSrgb(
-        ctx.source,
-        layerPixels(name, () => rasterOf(l)),
-      );
+    : linear
+      ? layerPixels(name, () => rasterOf(l, linear))
+      : await rasterInSrgb(
+          ctx.source,
+          layerPixels(name, () => rasterOf(l)),
+        );
   delete l.rawData;
 
   if (l.text) {
@@ -1200,14 +1257,22 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
   return id;
 }
 
-const CHANNEL_NAMES: Record<number, readonly [string, string]> = {
-  [-2]: ['图层蒙版', '图层蒙版'],
-  [-1]: ['透明度', '透明度'],
-  0: ['红', '青色'],
-  1: ['绿', '洋红'],
-  2: ['蓝', '黄色'],
-  3: ['', '黑色'],
+/** Channel names by id: RGB, CMYK and grayscale files'. */
+const CHANNEL_NAMES: Record<number, readonly [string, string, string]> = {
+  [-2]: ['图层蒙版', '图层蒙版', '图层蒙版'],
+  [-1]: ['透明度', '透明度', '透明度'],
+  0: ['红', '青色', '灰色'],
+  1: ['绿', '洋红', ''],
+  2: ['蓝', '黄色', ''],
+  3: ['', '黑色', ''],
 };
+
+/** The name of channel `id` in a file of colour mode `mode` (its number), or its id. */
+function channelName(id: number, mode: number): string {
+  const names = CHANNEL_NAMES[id];
+  const name = names?.[mode === CMYK_COLOR_MODE ? 1 : mode === GRAYSCALE_COLOR_MODE ? 2 : 0];
+  return name || String(id);
+}
 
 const RAW = 0;
 const RLE = 1;
@@ -1218,11 +1283,12 @@ const RLE = 1;
  * RLE rows must unpack to exactly a row. RLE channels of 16- and 32-bit files are unpacked to raw here, since
  * ag-psd unpacks RLE one byte per sample whatever the depth (a 16-bit red read as 1).
  */
-function checkLayerChannels(l: AgLayer, name: string, cmyk: boolean): void {
+function checkLayerChannels(l: AgLayer, name: string, mode: number): void {
   const raw = l.rawData;
   if (!raw) return;
   const bytes = Math.max(1, raw.bitsPerChannel / 8);
   for (const c of raw.channels) {
+    if (bytes === 4 && c.compression === RAW && c.data) c.data = ownedSamples(c.data);
     const names = CHANNEL_NAMES[c.id];
     if (!names || !c.data || c.data.length === 0) continue;
     const r = c.id === -2 ? l.mask : l;
@@ -1241,12 +1307,24 @@ function checkLayerChannels(l: AgLayer, name: string, cmyk: boolean): void {
       }
     }
     if (problem) {
-      const channel = names[cmyk ? 1 : 0] || String(c.id);
-      throw new EditorError('io_error', `PSD 文件已损坏：图层“${name}”的${channel}通道${problem}`, {
-        hint: '请用 Photoshop 重新保存该文件，或改用未损坏的副本',
-      });
+      throw new EditorError(
+        'io_error',
+        `PSD 文件已损坏：图层“${name}”的${channelName(c.id, mode)}通道${problem}`,
+        {
+          hint: '请用 Photoshop 重新保存该文件，或改用未损坏的副本',
+        },
+      );
     }
   }
+}
+
+/**
+ * A copy of raw 32-bit samples, which ag-psd swaps to native byte order where they lie: in the caller's buffer,
+ * which would then read as garbage a second time (a retry, the same bytes on another thread). Only raw float
+ * data is swapped in place; RLE is unpacked to new memory above and ZIP inflated to new memory by ag-psd.
+ */
+function ownedSamples(data: Uint8Array): Uint8Array {
+  return data.slice();
 }
 
 /** Decodes a layer's pixels, naming the layer when its data cannot be decoded (a damaged ZIP stream). */
@@ -1277,6 +1355,7 @@ function checkMergedImage(psd: AgPsd, large: boolean): void {
   const bytes = Math.max(1, (psd.bitsPerChannel ?? 8) / 8);
   const rows = (psd.channels ?? 3) * h;
   const body = data.subarray(2);
+  if (compression === RAW && bytes === 4) psd.rawCompositeData = ownedSamples(data);
   let problem: string | undefined;
   if (compression === RAW && body.length < rows * w * bytes) {
     problem = `数据不完整（应有 ${rows * w * bytes} 字节，只有 ${body.length} 字节）`;
@@ -1414,10 +1493,10 @@ function decodedBytes(layers: readonly AgLayer[] | undefined): number {
 }
 
 /** A flattened RGB file's merged image. */
-function compositeOf(psd: AgPsd): Raster | undefined {
+function compositeOf(psd: AgPsd, linear?: readonly number[]): Raster | undefined {
   const img = getCompositeImageData(psd);
   if (!img || img.width <= 0 || img.height <= 0) return undefined;
-  return { x: 0, y: 0, w: img.width, h: img.height, data: toRgba8(img) };
+  return { x: 0, y: 0, w: img.width, h: img.height, data: toRgba8(img, false, linear) };
 }
 
 /**
@@ -1454,11 +1533,20 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
   const unparsed: string[] = [];
   try {
     psd = withAgLog(unparsed, () =>
-      readPsd(buf, { useRawData: true, skipThumbnail: true, useRawThumbnail: true }),
+      withoutLayerInfoFailure(readPsd(buf, { useRawData: true, skipThumbnail: true, useRawThumbnail: true })),
     );
     version = buf[5] === 2 ? 2 : 1;
   } catch (err) {
     const msg = reason(err);
+    const bad = /Invalid compression/i.test(msg) ? invalidCompression(buf) : undefined;
+    if (bad) {
+      const channel = channelName(bad.channel, buf[25]!);
+      throw new EditorError(
+        'io_error',
+        `PSD 文件已损坏：图层“${bad.layer}”的${channel}通道的压缩方式 ${bad.code} 无效（只能是 0–3）`,
+        { hint: '请用 Photoshop 重新保存该文件，或改用未损坏的副本' },
+      );
+    }
     const blend = /Invalid blend mode: '(.*)'/.exec(msg);
     if (blend) {
       throw new EditorError('unsupported', `PSD 使用了无法识别的混合模式“${blend[1]}”，无法打开`);
@@ -1485,7 +1573,7 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     warnings.push(`PSD 中有无法解析的数据（可能已损坏），已跳过：${first}${more}`);
   }
   if (psd.bitsPerChannel === 32) {
-    warnings.push('PSD 为 32 位/通道（线性光 HDR），已按 sRGB 转换为 8 位/通道，超出白色的高光已截断');
+    warnings.push('PSD 为 32 位/通道（线性光 HDR），已转换为 sRGB 8 位/通道，超出白色的高光已截断');
   } else if ((psd.bitsPerChannel ?? 8) > 8) {
     warnings.push(`PSD 为 ${psd.bitsPerChannel} 位/通道，已转换为 8 位`);
   }
@@ -1516,6 +1604,11 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
   const source = cmyk
     ? undefined
     : await sourceProfile(embeddedProfile(psd), psd.colorMode === GRAYSCALE_COLOR_MODE, warnings);
+  if (psd.bitsPerChannel === 32 && source && !source.linear) {
+    warnings.push(
+      `配置文件“${source.name}”没有可读的原色（基于查找表）：32 位线性像素已先按 sRGB 曲线编码再按它转换，暗部可能略有偏差`,
+    );
+  }
   const ctx: DecodeContext = {
     psd,
     layers: new Map(),
@@ -1535,10 +1628,11 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     if (top.length === 0) {
       // A flattened file: its merged image is the whole document.
       checkMergedImage(psd, version === 2);
-      const rgb = icc ? undefined : compositeOf(psd);
+      const linear = linearOf(ctx);
+      const rgb = icc ? undefined : compositeOf(psd, linear);
       const raster = icc
         ? await cmykMergedRaster(psd, icc, version === 2)
-        : rgb && (await rasterInSrgb(source, rgb));
+        : rgb && (linear ? rgb : await rasterInSrgb(source, rgb));
       if (raster) {
         const id = ctx.nextId++;
         const props: LayerProps = {

@@ -31,6 +31,94 @@ export interface SourceProfile {
   readonly name: string;
   /** Straight RGBA of the file (gray as r = g = b) to straight sRGB RGBA, alpha kept, in place. */
   convert(rgba: Uint8ClampedArray, w: number, h: number): Promise<Uint8ClampedArray>;
+  /**
+   * For linear-light pixels (32-bit files, which Photoshop keeps in a linear version of their profile: its
+   * primaries, gamma 1): the 3×3 matrix, row by row, from linear RGB in the profile's primaries to linear sRGB —
+   * what LittleCMS computes for two matrix/TRC profiles, their tone curves aside. The identity for gray (a
+   * linear gray is a linear sRGB neutral whatever the gray profile's curve). Undefined for a profile with no
+   * colorants to read (a LUT-based one).
+   */
+  readonly linear?: readonly number[];
+}
+
+const IDENTITY = [1, 0, 0, 0, 1, 0, 0, 0, 1];
+
+/** The tags of an ICC profile, by signature: their data. */
+function iccTags(icc: Uint8Array): Map<string, Uint8Array> {
+  const tags = new Map<string, Uint8Array>();
+  if (icc.length < 132) return tags;
+  const view = new DataView(icc.buffer, icc.byteOffset, icc.byteLength);
+  const count = view.getUint32(128);
+  for (let i = 0; i < count && 144 + i * 12 <= icc.length; i++) {
+    const at = 132 + i * 12;
+    const offset = view.getUint32(at + 4);
+    const size = view.getUint32(at + 8);
+    if (offset + size <= icc.length) {
+      tags.set(String.fromCharCode(...icc.subarray(at, at + 4)), icc.subarray(offset, offset + size));
+    }
+  }
+  return tags;
+}
+
+/**
+ * The colorants of a matrix/TRC RGB profile (rXYZ, gXYZ, bXYZ: its primaries in the D50 connection space) as the
+ * matrix from linear RGB to XYZ, row by row; undefined when it has none or also a LUT (A2B0), which LittleCMS
+ * would use instead.
+ */
+function colorantMatrix(icc: Uint8Array): number[] | undefined {
+  const tags = iccTags(icc);
+  if (tags.has('A2B0')) return undefined;
+  const columns: number[][] = [];
+  for (const sig of ['rXYZ', 'gXYZ', 'bXYZ']) {
+    const t = tags.get(sig);
+    if (!t || t.length < 20 || String.fromCharCode(...t.subarray(0, 4)) !== 'XYZ ') return undefined;
+    const view = new DataView(t.buffer, t.byteOffset, t.byteLength);
+    columns.push([0, 1, 2].map((k) => view.getInt32(8 + k * 4) / 65536)); // s15Fixed16
+  }
+  return [0, 1, 2].flatMap((row) => columns.map((c) => c[row]!));
+}
+
+function multiply(a: readonly number[], b: readonly number[]): number[] {
+  return [0, 1, 2].flatMap((r) =>
+    [0, 1, 2].map((c) => a[r * 3]! * b[c]! + a[r * 3 + 1]! * b[3 + c]! + a[r * 3 + 2]! * b[6 + c]!),
+  );
+}
+
+function invert(m: readonly number[]): number[] | undefined {
+  const [a, b, c, d, e, f, g, h, i] = m as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
+  if (!(Math.abs(det) > 1e-12)) return undefined;
+  const adj = [
+    e * i - f * h,
+    c * h - b * i,
+    b * f - c * e,
+    f * g - d * i,
+    a * i - c * g,
+    c * d - a * f,
+    d * h - e * g,
+    b * g - a * h,
+    a * e - b * d,
+  ];
+  return adj.map((v) => v / det);
+}
+
+/** Linear RGB in the primaries of `icc` to linear sRGB (the primaries of the sRGB profile documents are read into). */
+async function linearToSrgb(icc: Uint8Array, gray: boolean): Promise<number[] | undefined> {
+  if (gray) return IDENTITY;
+  const file = colorantMatrix(icc);
+  const srgb = colorantMatrix(await srgbProfile());
+  const back = srgb && invert(srgb);
+  return file && back ? multiply(back, file) : undefined;
 }
 
 /** Largest difference from sRGB (per channel) at which a profile is taken as sRGB: its rounding, not a colour. */
@@ -86,7 +174,8 @@ export async function sourceProfile(
   }
   if (out.every((v, i) => Math.abs(v - colours[i]!) <= SRGB_TOLERANCE)) return undefined;
   warnings.push(`PSD 嵌入的配置文件“${name}”不是 sRGB：颜色已按它转换为 sRGB，保存时嵌入 sRGB 配置文件`);
-  return { name, convert };
+  const linear = await linearToSrgb(icc, gray);
+  return { name, convert, ...(linear ? { linear } : {}) };
 }
 
 /** `r` in sRGB (itself without a converter). */

@@ -140,6 +140,21 @@ describe('damaged layer pixel data', () => {
     if (psdToolsAvailable()) expect(await psdToolsError(file, 'ramp')).toMatch(/Invalid RLE/);
   });
 
+  it('is refused with the layer and channel named when a compression code is not 0–3', async () => {
+    const { buffer } = await encodePsd(docWithLayers(), testComposite());
+    const file = damaged(buffer, 'ramp', 1, (b, at) => {
+      b.writeUInt16BE(0x0707, at);
+    });
+    const err = await refusal(file);
+    expect(err.code).toBe('io_error');
+    expect(err.message).toMatch(/已损坏.*图层“ramp”的绿通道的压缩方式 1799 无效/);
+    // psd-tools refuses the file as it opens it.
+    if (psdToolsAvailable()) {
+      const opened = await psdToolsError(file, 'ramp').catch((e: { stderr?: string }) => e.stderr ?? '');
+      expect(opened).toMatch(/1799 is not a valid Compression/);
+    }
+  });
+
   it('names the mask, and the ink of a CMYK file', async () => {
     const { buffer } = await encodePsd(docWithLayers(), testComposite());
     const mask = damaged(buffer, 'ramp', -2, (b, at) => {

@@ -10,6 +10,8 @@
  * its own sRGB curve. Ours must agree within 1/255 (colour and alpha, which is coverage and not encoded).
  */
 import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -87,6 +89,12 @@ function plane(channel: number): Float32Array {
   return p;
 }
 
+function u16(v: number): Buffer {
+  const b = Buffer.alloc(2);
+  b.writeUInt16BE(v);
+  return b;
+}
+
 /** One channel's floats as raw big-endian samples. */
 function raw(values: Float32Array): Buffer {
   const b = Buffer.alloc(values.length * 4);
@@ -98,18 +106,38 @@ function raw(values: Float32Array): Buffer {
  * A 32-bit RGB PSD: the merged image and one layer, its channels raw or ZIP-compressed with prediction (which
  * ImageMagick 6 cannot read: "CompressionNotSupported ZipWithPrediction(32 bit)"), or no layer.
  */
-function floatPsd(layer: 'raw' | 'zip' | 'none', damaged = false): Buffer {
+interface FloatOptions {
+  /** Bytes flipped in the ZIP stream of the green channel. */
+  readonly damaged?: boolean;
+  /** The compression word of the layer's transparency channel (0: raw). */
+  readonly alphaCode?: number;
+  /** An ICC profile to embed (image resource 1039). */
+  readonly icc?: Buffer;
+  /** A grayscale file, its gray channel the red ramp. */
+  readonly gray?: boolean;
+}
+
+function floatPsd(layer: 'raw' | 'zip' | 'none', opts: FloatOptions = {}): Buffer {
+  const { damaged = false, alphaCode = 0, icc, gray = false } = opts;
   const flat = layer === 'none';
-  const header = new Bytes().str('8BPS').u16(1).push(Buffer.alloc(6)).u16(3).u32(H).u32(W).u16(32).u16(3);
-  const file = header.u32(0).u32(0); // colour mode data, image resources
+  const colours = gray ? 1 : 3;
+  const header = new Bytes().str('8BPS').u16(1).push(Buffer.alloc(6)).u16(colours).u32(H).u32(W).u16(32);
+  header.u16(gray ? 1 : 3);
+  const file = header.u32(0); // colour mode data
+  if (icc) {
+    const resource = new Bytes().str('8BIM').u16(1039).u16(0).u32(icc.length).push(icc);
+    if (icc.length % 2) resource.u8(0);
+    const resources = resource.done();
+    file.u32(resources.length).push(resources);
+  } else file.u32(0);
   if (flat) file.u32(0);
   else {
-    const channels = [-1, 0, 1, 2].map((id) => ({
+    const channels = [-1, 0, 1, 2].slice(0, colours + 1).map((id) => ({
       id,
       data:
         layer === 'zip'
           ? Buffer.concat([Buffer.from([0, 3]), zipped(id, damaged && id === 1)])
-          : Buffer.concat([Buffer.from([0, 0]), raw(plane(id === -1 ? 3 : id))]),
+          : Buffer.concat([u16(id === -1 ? alphaCode : 0), raw(plane(id === -1 ? 3 : id))]),
     }));
     const name = Buffer.from('linear', 'latin1');
     const pascal = Buffer.alloc(Math.ceil((name.length + 1) / 4) * 4);
@@ -129,7 +157,7 @@ function floatPsd(layer: 'raw' | 'zip' | 'none', damaged = false): Buffer {
     file.u32(section.length).push(section);
   }
   file.u16(0); // raw
-  for (let c = 0; c < 3; c++) file.push(raw(plane(c)));
+  for (let c = 0; c < colours; c++) file.push(raw(plane(c)));
   return file.done();
 }
 
@@ -137,6 +165,51 @@ function floatPsd(layer: 'raw' | 'zip' | 'none', damaged = false): Buffer {
 async function magickSrgb(psd: Buffer, index: number): Promise<Buffer> {
   return withTempFiles({ 'in.psd': psd }, async (f) => {
     const args = [`${f['in.psd']}[${index}]`, '-set', 'colorspace', 'RGB', '-colorspace', 'sRGB'];
+    const { stdout } = await run(CONVERT, [...args, '-depth', '8', 'rgba:-'], {
+      encoding: 'buffer',
+      maxBuffer: 1 << 24,
+    });
+    return stdout;
+  });
+}
+
+const ICC_DIR = '/usr/share/color/icc/ghostscript';
+const A98 = path.join(ICC_DIR, 'a98.icc');
+const SRGB = path.join(ICC_DIR, 'srgb.icc');
+const SGRAY = path.join(ICC_DIR, 'sgray.icc');
+
+/** `icc` with its tone curves (rTRC, gTRC, bTRC) made gamma 1: the linear version Photoshop keeps 32-bit documents in. */
+function linearVersion(icc: Buffer): Buffer {
+  const out = Buffer.from(icc);
+  const count = out.readUInt32BE(128);
+  for (let i = 0; i < count; i++) {
+    const at = 132 + i * 12;
+    if (!['rTRC', 'gTRC', 'bTRC'].includes(out.toString('latin1', at, at + 4))) continue;
+    const offset = out.readUInt32BE(at + 4);
+    expect(out.readUInt32BE(at + 8)).toBeGreaterThanOrEqual(14);
+    out.write('curv', offset, 'latin1');
+    out.writeUInt32BE(0, offset + 4);
+    out.writeUInt32BE(1, offset + 8); // one entry: a gamma, u8Fixed8
+    out.writeUInt16BE(0x0100, offset + 12);
+  }
+  return out;
+}
+
+/**
+ * LittleCMS's (through ImageMagick) reading of image `index` of the file as linear light in the primaries of
+ * `icc`: its profile dropped, the linear version of `icc` assigned, then converted to sRGB.
+ */
+async function littleCmsSrgb(psd: Buffer, index: number, icc: Buffer): Promise<Buffer> {
+  return withTempFiles({ 'in.psd': psd, 'linear.icc': linearVersion(icc) }, async (f) => {
+    const args = [
+      `${f['in.psd']}[${index}]`,
+      '+profile',
+      '*',
+      '-profile',
+      f['linear.icc']!,
+      '-profile',
+      SRGB,
+    ];
     const { stdout } = await run(CONVERT, [...args, '-depth', '8', 'rgba:-'], {
       encoding: 'buffer',
       maxBuffer: 1 << 24,
@@ -163,8 +236,7 @@ function onlyLayer(layers: Iterable<Layer>): Layer & { raster: { data: Uint8Clam
 describe.skipIf(!imageMagickAvailable())('32-bit PSD', () => {
   it('opens a layer as 8-bit sRGB from linear light, as ImageMagick encodes it, with a warning', async () => {
     const file = floatPsd('raw');
-    // A copy: ag-psd swaps raw 32-bit samples to native order in the buffer it is given.
-    const { state, warnings } = await decodePsd(Buffer.from(file));
+    const { state, warnings } = await decodePsd(file);
     expect(warnings.join('\n')).toMatch(/32 位\/通道.*线性.*8 位/);
     const layer = onlyLayer(state.layers.values());
     expect(layer.name).toBe('linear');
@@ -186,14 +258,94 @@ describe.skipIf(!imageMagickAvailable())('32-bit PSD', () => {
     expect(Buffer.from(zipped.raster.data).equals(Buffer.from(ours))).toBe(true);
   });
 
+  it("leaves the caller's bytes untouched (ag-psd swaps raw float samples where they lie)", async () => {
+    for (const layer of ['raw', 'none'] as const) {
+      const file = floatPsd(layer);
+      const before = Buffer.from(file);
+      const first = await decodePsd(file);
+      expect(file.equals(before)).toBe(true);
+      // The same bytes read again (a retry, another thread) give the same pixels.
+      const again = await decodePsd(file);
+      const pixels = (d: typeof first) => Buffer.from(onlyLayer(d.state.layers.values()).raster.data);
+      expect(pixels(again).equals(pixels(first))).toBe(true);
+    }
+  });
+
   it('refuses a layer whose ZIP data is damaged, naming it', async () => {
-    const err = await decodePsd(floatPsd('zip', true)).catch((e: unknown) => e);
+    const err = await decodePsd(floatPsd('zip', { damaged: true })).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'io_error', message: expect.stringMatching(/已损坏.*图层“linear”/) });
   });
 
+  it('refuses a layer channel whose compression code is not 0–3, naming it', async () => {
+    // Not opened as its merged image alone, every layer gone without a word, as ag-psd left it in 32-bit files.
+    const err = await decodePsd(floatPsd('raw', { alphaCode: 0x0909 })).catch((e: unknown) => e);
+    expect(err).toMatchObject({
+      code: 'io_error',
+      message: expect.stringMatching(/已损坏.*图层“linear”的透明度通道的压缩方式 2313 无效/),
+    });
+  });
+
+  it.skipIf(!existsSync(A98) || !existsSync(SRGB))(
+    'reads a file tagged Adobe RGB as linear light in its primaries, as LittleCMS converts it',
+    async () => {
+      const a98 = readFileSync(A98);
+      for (const [layer, index] of [
+        ['raw', 1],
+        ['none', 0],
+      ] as const) {
+        const file = floatPsd(layer, { icc: a98 });
+        const { state, warnings } = await decodePsd(file);
+        expect(warnings.join('\n')).toMatch(/不是 sRGB/);
+        const ours = onlyLayer(state.layers.values()).raster.data;
+        const reference = await littleCmsSrgb(file, index, a98);
+        expect(reference.length).toBe(W * H * 4);
+        // Where every channel is within 0–1: ImageMagick clips HDR values (1.5, x > 60) before converting, we after.
+        let diff = 0;
+        for (let y = 0; y < H; y++)
+          for (let x = 0; x <= 60; x++)
+            for (let c = 0; c < 3; c++) {
+              const i = (y * W + x) * 4 + c;
+              diff = Math.max(diff, Math.abs(ours[i]! - reference[i]!));
+            }
+        expect(diff, `${layer}`).toBeLessThanOrEqual(1);
+        // The reference is a conversion, not sRGB's reading of the numbers (Adobe RGB's red is redder).
+        expect(worst(reference, await magickSrgb(file, index), [0, 1, 2])).toBeGreaterThan(20);
+      }
+    },
+  );
+
+  it.skipIf(!existsSync(SGRAY))(
+    'reads a 32-bit grayscale file as linear gray whatever its gray profile',
+    async () => {
+      // A gray profile with a gamma 2.2 curve (sgray's, which is close to sRGB's, made 2.2): its curve does not
+      // apply to linear pixels, which are a linear neutral in sRGB as in any RGB space.
+      const gamma22 = Buffer.from(readFileSync(SGRAY));
+      const count = gamma22.readUInt32BE(128);
+      for (let i = 0; i < count; i++) {
+        const at = 132 + i * 12;
+        if (gamma22.toString('latin1', at, at + 4) !== 'kTRC') continue;
+        const offset = gamma22.readUInt32BE(at + 4);
+        gamma22.write('curv', offset, 'latin1');
+        gamma22.writeUInt32BE(0, offset + 4);
+        gamma22.writeUInt32BE(1, offset + 8);
+        gamma22.writeUInt16BE(0x0233, offset + 12); // 2.2 in u8Fixed8
+      }
+      const file = floatPsd('raw', { icc: gamma22, gray: true });
+      const { state, warnings } = await decodePsd(file);
+      expect(warnings.join('\n')).toMatch(/灰度/);
+      const ours = onlyLayer(state.layers.values()).raster.data;
+      // The red ramp of the untagged RGB file, encoded with the sRGB curve by ImageMagick.
+      const reference = await magickSrgb(floatPsd('raw'), 1);
+      for (let i = 0; i < W * H * 4; i += 4) {
+        expect(Math.abs(ours[i]! - reference[i]!), `${i / 4}`).toBeLessThanOrEqual(1);
+        expect(ours[i + 1]).toBe(ours[i]);
+      }
+    },
+  );
+
   it('opens a flattened file (its merged image) the same way', async () => {
     const file = floatPsd('none');
-    const { state, warnings } = await decodePsd(Buffer.from(file));
+    const { state, warnings } = await decodePsd(file);
     expect(warnings.join('\n')).toMatch(/32 位\/通道/);
     const ours = onlyLayer(state.layers.values()).raster.data;
     const magick = await magickSrgb(file, 0);
