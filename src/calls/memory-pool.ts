@@ -5,10 +5,12 @@
  *
  * Counters in shared memory, so that sessions on different threads see one total: word 0 of `total` is the
  * KiB every session holds, and each session's `held` what it added to it, for whoever closes the session (or
- * finds its thread dead) to give back. A session updates its share after each call; a call is refused what
- * the others' shares leave, as they were when it began. Two calls of different sessions starting at once may
- * then both take the last room: the pool is passed by at most what they allocate. A call refused for want of
- * room says how much it wanted (`wanted`), so that the store can make room by closing sessions left idle.
+ * finds its thread dead) to give back. The result images the server keeps for all sessions have a share of their
+ * own (src/service/sessions.ts `ImageBudget`): what they hold is counted as the sessions' is. A session updates
+ * its share after each call; a call is refused what the others' shares leave, as they were when it began. Two
+ * calls of different sessions starting at once may then both take the last room: the pool is passed by at most
+ * what they allocate. A call refused for want of room says how much it wanted (`wanted`), so that the store can
+ * make room by closing sessions left idle.
  */
 
 const KIB = 1024;

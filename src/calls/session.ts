@@ -3,12 +3,11 @@
  * Calls run one at a time in arrival order; each validates first, runs in a transaction and either
  * commits (one history step labelled with the tool's Chinese label) or changes nothing.
  */
-import { appendFile } from 'node:fs/promises';
 import { Editor, type EditorState, type Transaction } from '../engine/editor.js';
 import { EditorError } from '../engine/errors.js';
 import { sessionPixelBytes, withMemoryBudget } from '../engine/memory-budget.js';
 import { closest } from '../engine/names.js';
-import { Workspace } from '../engine/workspace.js';
+import { appendLines, Workspace } from '../engine/workspace.js';
 import { EMPTY_GARMENT_MEMORY, type GarmentMemory } from '../garment/types.js';
 import { allTools, findTool, TOOL_NAME_MAX_LENGTH, type ToolName } from '../registry/index.js';
 import { handlers } from '../tools/index.js';
@@ -98,6 +97,8 @@ export class Session implements SessionHandle {
   private readonly memoryShare: PoolShare | undefined;
   /** Its share given back (the session closed): a call still running then must not take it again. */
   private released = false;
+  /** The session was deleted: calls still running or queued end as cancelled, and change nothing more. */
+  private discarded = false;
   private readonly onChange: SessionOptions['onChange'];
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -131,6 +132,14 @@ export class Session implements SessionHandle {
     if (this.memoryShare) releaseShare(this.memoryShare);
   }
 
+  /**
+   * The session is being deleted: a call running now ends as cancelled (its result and changes are not kept,
+   * nor journaled), and calls queued after it do not run.
+   */
+  discard(): void {
+    this.discarded = true;
+  }
+
   /** Tells the pool what the session holds now: documents opened or closed, history, composites kept. */
   private countMemory(): void {
     if (!this.memoryShare || this.released) return;
@@ -159,7 +168,13 @@ export class Session implements SessionHandle {
 
   /** Runs one tool call after every call already queued. Never rejects: failures are results. */
   call(toolCall: unknown, opts: CallOptions = {}): Promise<ToolResult> {
-    const run = this.queue.then(() => this.execute(toolCall, opts)).finally(() => this.countMemory());
+    const run = this.queue
+      .then(async () => {
+        if (this.discarded) return sessionDeleted();
+        const result = await this.execute(toolCall, opts);
+        return this.discarded ? sessionDeleted() : result;
+      })
+      .finally(() => this.countMemory());
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -241,7 +256,8 @@ export class Session implements SessionHandle {
     let result = await this.dispatch(toolCall, progress, reads).finally(() => {
       open = false;
     });
-    if (this.onChange && result.ok && changed(before, this.state)) {
+    // A deleted session's journal is gone: there is nothing to record the change in, nor anyone to see it.
+    if (this.onChange && result.ok && !this.discarded && changed(before, this.state)) {
       const ms = performance.now() - started;
       try {
         await this.onChange({ kind: 'call', call: toolCall, reads, ms, state: this.state });
@@ -256,7 +272,7 @@ export class Session implements SessionHandle {
     if (this.transcript) {
       const { images, ...logged } = result as ToolResult & { images?: unknown };
       const line = JSON.stringify({ call: toolCall, result: images ? { ...logged, images: '…' } : logged });
-      await appendFile(this.transcript, `${line}\n`).catch((err) => this.onInternalError(err));
+      await appendLines(this.transcript, `${line}\n`).catch((err) => this.onInternalError(err));
     }
     return result;
   }
@@ -335,6 +351,17 @@ export class Session implements SessionHandle {
     }
     return { ok: true, ...payload, ...(warnings.length ? { warnings } : {}) };
   }
+}
+
+/**
+ * What a call answers when its session was deleted while it ran or waited to run: the call is cancelled, nothing
+ * it did is kept, and the session cannot be brought back (its journal went with it).
+ */
+export function sessionDeleted(): ToolResult {
+  return failure('invalid_state', '会话已被删除：这次调用已取消，它做的修改没有保留，会话也无法再恢复', {
+    hint: '请新建一个会话再继续',
+    details: { session_deleted: true },
+  });
 }
 
 function isBudgetRefusal(err: unknown, limit: number): err is EditorError {

@@ -2,10 +2,23 @@
  * The session's workspace folder (DESIGN.md §4): every path a tool takes is relative to it, nothing may
  * resolve outside it (`..`, absolute paths, symlinks), and files are written atomically (temp file + rename).
  * Messages name paths relative to the workspace only: the server's own folders are nobody's business.
+ * The service's workspaces also have a disk quota (a write that would take the files past it is refused and
+ * leaves nothing) and are private to the user the server runs as (folders 0700, files 0600).
  */
 import { randomBytes } from 'node:crypto';
 import { type Dirent, lstatSync, mkdirSync, realpathSync } from 'node:fs';
-import { type FileHandle, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import {
+  type FileHandle,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rmdir,
+  stat,
+  unlink,
+} from 'node:fs/promises';
 import path from 'node:path';
 import { EditorError } from './errors.js';
 
@@ -39,6 +52,30 @@ function reasonOf(err: unknown): string {
   const code = errnoOf(err);
   if (code) return ERRNO_REASONS[code] ?? `系统错误 ${code}`;
   return '未知错误';
+}
+
+/** Removes `from` and the folders above it up to `upTo`, as long as they are empty. */
+async function removeEmptyFolders(from: string, upTo: string): Promise<void> {
+  for (let dir = from; isInside(upTo, dir); dir = path.dirname(dir)) {
+    try {
+      await rmdir(dir);
+    } catch {
+      return; // not empty (another write's files), or gone
+    }
+    if (dir === upTo) return;
+  }
+}
+
+/** A write refused for the workspace's quota, saying how much it needed and how much the files already take. */
+function quotaExceeded(relPath: string, bytes: number, used: number, quota: number): EditorError {
+  return new EditorError(
+    'out_of_bounds',
+    `本会话的文件空间不足：写入“${relPath}”需要 ${mib(bytes)}，会话里的文件已占用 ${mib(used)}，上限为 ${mib(quota)}；没有写入，原有文件保持不变`,
+    {
+      hint: '保存到已有的文件名（覆盖它）不会多占空间，也可以新建一个会话；服务的管理员可调大每个会话的磁盘配额 ATELIER_SESSION_DISK_MB',
+      details: { needed_bytes: bytes, used_bytes: used, quota_bytes: quota },
+    },
+  );
 }
 
 /** True when `child` is `parent` itself or lies inside it (both absolute and normalised). */
@@ -93,17 +130,45 @@ export function isAtomicTemp(fileName: string): boolean {
  */
 export const ORPHAN_TEMP_AGE_MS = 60_000;
 
+/** Modes of what a private workspace creates: only the user the server runs as may read or enter them. */
+export const PRIVATE_DIR_MODE = 0o700;
+export const PRIVATE_FILE_MODE = 0o600;
+
+export interface WorkspaceOptions {
+  /**
+   * Bytes the workspace's files may take together (the service's per-session disk quota). A write that would
+   * take them past it is refused (`out_of_bounds`), the target left as it was; unlimited when unset.
+   */
+  readonly quotaBytes?: number;
+  /**
+   * Folders created 0700 and files 0600, whatever the umask: on a machine shared with other users, a designer's
+   * files are nobody else's to read (the service). Off for the CLI, whose files are the user's own to share.
+   */
+  readonly private?: boolean;
+}
+
+const MIB = 1024 * 1024;
+const mib = (bytes: number): string => `${(Math.ceil((bytes / MIB) * 10) / 10).toLocaleString('en-US')} MB`;
+
 export class Workspace {
   /** Absolute path of the workspace folder, as given (normalised). */
   readonly root: string;
   /** The folder with every symlink resolved; containment is checked against it. */
   readonly realRoot: string;
+  readonly quotaBytes: number | undefined;
+  /** Mode of the folders it creates (undefined: the umask decides). */
+  readonly dirMode: number | undefined;
+  /** Mode of the files it creates (undefined: the umask decides). */
+  readonly fileMode: number | undefined;
 
   /** Opens the workspace at `root` (resolved against the current directory), creating the folder if missing. */
-  constructor(root: string) {
+  constructor(root: string, opts: WorkspaceOptions = {}) {
     this.root = path.resolve(root);
+    this.quotaBytes = opts.quotaBytes;
+    this.dirMode = opts.private ? PRIVATE_DIR_MODE : undefined;
+    this.fileMode = opts.private ? PRIVATE_FILE_MODE : undefined;
     try {
-      mkdirSync(this.root, { recursive: true });
+      mkdirSync(this.root, { recursive: true, ...this.dirOptions() });
       this.realRoot = realpathSync(this.root);
     } catch (err) {
       throw new EditorError(
@@ -111,6 +176,69 @@ export class Workspace {
         `无法创建或打开工作区目录“${path.basename(this.root)}”：${reasonOf(err)}`,
       );
     }
+  }
+
+  private dirOptions(): { mode?: number } {
+    return this.dirMode === undefined ? {} : { mode: this.dirMode };
+  }
+
+  /**
+   * Creates `abs` (a folder inside the workspace) and the folders above it, with the workspace's mode; returns
+   * the first folder it created (undefined when `abs` existed).
+   */
+  async makeFolder(abs: string): Promise<string | undefined> {
+    return mkdir(abs, { recursive: true, ...this.dirOptions() });
+  }
+
+  /**
+   * Bytes the files in the workspace take now (regular files, the temp files of writes in progress included;
+   * symlinks are not followed), leaving out the absolute paths in `except`.
+   */
+  async usedBytes(except: readonly string[] = []): Promise<number> {
+    const skip = new Set(except);
+    let total = 0;
+    const visit = async (dir: string): Promise<void> => {
+      let entries: Dirent[];
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch {
+        return; // removed meanwhile
+      }
+      for (const entry of entries) {
+        const abs = path.join(dir, entry.name);
+        if (entry.isDirectory()) await visit(abs);
+        else if (entry.isFile() && !skip.has(abs)) {
+          total += await lstat(abs).then(
+            (st) => st.size,
+            () => 0,
+          );
+        }
+      }
+    };
+    await visit(this.root);
+    return total;
+  }
+
+  /**
+   * Bytes that may still be written into the workspace (Infinity without a quota); `except` (absolute) are not
+   * counted, such as a file the write would replace.
+   */
+  async room(except: readonly string[] = []): Promise<number> {
+    if (this.quotaBytes === undefined) return Number.POSITIVE_INFINITY;
+    return this.quotaBytes - (await this.usedBytes(except));
+  }
+
+  /**
+   * Refuses (`out_of_bounds`) a write of `bytes` to `relPath` that would take the workspace past its quota.
+   * `except` (absolute) are not counted: the target, whose bytes the write gives back, and the write's own temp
+   * file.
+   */
+  async checkQuota(relPath: string, bytes: number, except: readonly string[]): Promise<void> {
+    const quota = this.quotaBytes;
+    if (quota === undefined) return;
+    const used = await this.usedBytes(except);
+    if (used + bytes <= quota) return;
+    throw quotaExceeded(relPath, bytes, used, quota);
   }
 
   /**
@@ -218,6 +346,10 @@ export class Workspace {
    * removed and the target is left as it was.
    */
   async writeAtomic(relPath: string, data: Buffer | Uint8Array): Promise<void> {
+    // The size is known: a write past the quota is refused before any byte goes to disk.
+    if (this.quotaBytes !== undefined) {
+      await this.checkQuota(relPath, data.byteLength, [this.resolve(relPath)]);
+    }
     await this.writeAtomicWith(relPath, (handle) => handle.writeFile(data));
   }
 
@@ -228,8 +360,9 @@ export class Workspace {
       throw new EditorError('invalid_arguments', `路径“${relPath}”是工作区目录本身，不能作为文件写入`);
     }
     const dir = path.dirname(abs);
+    let made: string | undefined;
     try {
-      await mkdir(dir, { recursive: true });
+      made = await this.makeFolder(dir);
     } catch (err) {
       throw new EditorError('io_error', `无法创建目录“${this.relative(dir)}”：${reasonOf(err)}`);
     }
@@ -239,12 +372,17 @@ export class Workspace {
     let created = false;
     let renaming = false;
     try {
-      const handle = await open(tmp, 'wx');
+      const handle = await open(tmp, 'wx', this.fileMode);
       created = true;
       let result: T;
       try {
         result = await write(handle);
         await handle.sync();
+        // Checked on the bytes written: an encoder's output size is known only once it is done. Until the
+        // check the workspace may hold one file more than its quota, never after it.
+        if (this.quotaBytes !== undefined) {
+          await this.checkQuota(relPath, (await handle.stat()).size, [abs, tmp]);
+        }
       } finally {
         await handle.close();
       }
@@ -254,6 +392,8 @@ export class Workspace {
       return result;
     } catch (err) {
       if (created) await unlink(tmp).catch(() => undefined);
+      // A failed write leaves the workspace as it was: the folders made for it go too, if nothing else came in.
+      if (made !== undefined) await removeEmptyFolders(dir, made);
       if (err instanceof EditorError) throw err;
       const code = errnoOf(err);
       const isDir = renaming && (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST');
@@ -295,4 +435,69 @@ export class Workspace {
     await visit(this.root);
     return removed.sort();
   }
+}
+
+/**
+ * Appends `text` (whole lines, each ending in a newline) to `file`, so that a reader never finds two records glued
+ * on one line. A last line left without its newline (a process killed mid-append) is ended first: kept when it
+ * is a whole JSON value, cut off otherwise, as `readTranscript` does. An append that fails part-way (a full disk
+ * writes part of the bytes and says so only by the count; the next write fails) is cut back to where it began,
+ * and the error is thrown.
+ */
+export async function appendLines(file: string, text: string, mode?: number): Promise<void> {
+  if (text === '') return;
+  const handle = await open(file, 'a+', mode);
+  try {
+    const start = await endLastLine(handle);
+    const bytes = Buffer.from(text);
+    try {
+      for (let at = 0; at < bytes.length; ) {
+        const { bytesWritten } = await handle.write(bytes, at);
+        if (bytesWritten <= 0) throw Object.assign(new Error('write made no progress'), { code: 'EIO' });
+        at += bytesWritten;
+      }
+    } catch (err) {
+      // Left on disk, the part would be glued to the next line; if this cut fails, the next append ends it.
+      await handle.truncate(start).catch(() => undefined);
+      throw err;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Ends the file's last line if it has no newline; returns the file's size after. */
+async function endLastLine(handle: FileHandle): Promise<number> {
+  const size = (await handle.stat()).size;
+  if (size === 0) return 0;
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  if (last[0] === 0x0a) return size;
+  // Back to the last newline, a chunk at a time: a line may be long, the file much longer.
+  const chunk = Buffer.alloc(64 * 1024);
+  let lineStart = 0;
+  for (let end = size; end > 0; ) {
+    const from = Math.max(0, end - chunk.length);
+    const { bytesRead } = await handle.read(chunk, 0, end - from, from);
+    const at = chunk.subarray(0, bytesRead).lastIndexOf(0x0a);
+    if (at >= 0) {
+      lineStart = from + at + 1;
+      break;
+    }
+    end = from;
+  }
+  const tail = Buffer.alloc(size - lineStart);
+  await handle.read(tail, 0, tail.length, lineStart);
+  let whole = true;
+  try {
+    JSON.parse(tail.toString('utf8'));
+  } catch {
+    whole = false;
+  }
+  if (whole) {
+    await handle.write('\n');
+    return size + 1;
+  }
+  await handle.truncate(lineStart);
+  return lineStart;
 }

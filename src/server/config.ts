@@ -31,6 +31,8 @@ export interface ServerConfig {
   readonly sessionMemoryBytes: number;
   /** Pixel memory all sessions together may hold; a call beyond what the others leave is refused. */
   readonly memoryBytes: number;
+  /** Bytes one session's files may take (uploads, saves, exports); a write beyond is refused, nothing stored. */
+  readonly sessionDiskBytes: number;
   /** Largest tool-call (and MCP message) body, in bytes. */
   readonly bodyLimitBytes: number;
   /** Tool calls one request may carry at most. */
@@ -47,7 +49,8 @@ const MB = 1024 * 1024;
 
 /**
  * Half the memory of the machine, or of the container when it is limited to less: the rest is for what the
- * pools do not count (the threads' heaps, encoders' buffers, the result images kept, the system).
+ * pools do not count (the threads' heaps, encoders' buffers, the system). The result images kept for the
+ * sessions are counted in it (at most an eighth of it).
  */
 function defaultMemoryMb(): number {
   const limit = process.constrainedMemory?.() ?? 0;
@@ -67,6 +70,8 @@ export const DEFAULTS = {
   // A 9000 × 18000 garment marker with its pieces holds ~1.3 GB and saving it as PSD takes ~1.2 GB more.
   sessionMemoryMb: 4096,
   memoryMb: defaultMemoryMb(),
+  // A few saves of such a marker as PSD (1–2 GB each) with its uploads and exports.
+  sessionDiskMb: 10240,
   bodyLimitMb: 1,
   maxCallsPerRequest: 100,
   mcpVariant: 'extended',
@@ -85,6 +90,7 @@ export function serverConfig(overrides: Partial<ServerConfig> = {}): ServerConfi
     uploadStallMs: DEFAULTS.uploadStallSeconds * 1000,
     sessionMemoryBytes: DEFAULTS.sessionMemoryMb * MB,
     memoryBytes: DEFAULTS.memoryMb * MB,
+    sessionDiskBytes: DEFAULTS.sessionDiskMb * MB,
     bodyLimitBytes: DEFAULTS.bodyLimitMb * MB,
     maxCallsPerRequest: DEFAULTS.maxCallsPerRequest,
     mcpVariant: DEFAULTS.mcpVariant,
@@ -126,6 +132,7 @@ export function checkConfig(config: ServerConfig): void {
     ['upload stall timeout', config.uploadStallMs],
     ['session memory', config.sessionMemoryBytes],
     ['memory', config.memoryBytes],
+    ['session disk', config.sessionDiskBytes],
     ['body limit', config.bodyLimitBytes],
     ['max calls per request', config.maxCallsPerRequest],
   ];
@@ -217,6 +224,13 @@ export function configFrom(values: Values, env: NodeJS.ProcessEnv = process.env)
     ),
     memoryBytes: Math.floor(
       numberOf(pick(values, 'memory', env, 'ATELIER_MEMORY_MB'), 'memory (MB)', DEFAULTS.memoryMb) * MB,
+    ),
+    sessionDiskBytes: Math.floor(
+      numberOf(
+        pick(values, 'session-disk', env, 'ATELIER_SESSION_DISK_MB'),
+        'session disk (MB)',
+        DEFAULTS.sessionDiskMb,
+      ) * MB,
     ),
     bodyLimitBytes: Math.floor(
       numberOf(

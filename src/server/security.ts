@@ -51,6 +51,9 @@ function isLoopbackOrigin(origin: string): boolean {
   return isLoopbackHost(host);
 }
 
+/** Methods that change nothing on this server. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** API paths need the token; the health check and the studio's static files do not. */
 function needsToken(path: string): boolean {
   return (path.startsWith('/v1/') && path !== '/v1/health') || path === '/mcp' || path.startsWith('/mcp/');
@@ -67,7 +70,19 @@ export function guardAccess(app: Hono, config: ServerConfig): void {
         );
       }
       const origin = header(c, 'origin');
-      if (origin !== undefined && origin !== 'null' && !isLoopbackOrigin(origin)) {
+      if (origin === 'null') {
+        // An opaque origin: a sandboxed frame, a `file://` page, a redirect across sites. Any page can be one, so
+        // it may not change anything; reading stays allowed (no CORS header lets such a page see the answer).
+        // The Fetch standard also sends `null` for a page's own POSTs under `Referrer-Policy: no-referrer`, which
+        // the studio's page has: the browser's `Sec-Fetch-Site` (no page can set it) tells those apart.
+        if (!SAFE_METHODS.has(c.req.method) && header(c, 'sec-fetch-site') !== 'same-origin') {
+          throw new HttpError(
+            403,
+            'forbidden',
+            'requests from an opaque origin ("Origin: null": a sandboxed frame or a file:// page) may not change anything',
+          );
+        }
+      } else if (origin !== undefined && !isLoopbackOrigin(origin)) {
         throw new HttpError(403, 'forbidden', `requests from origin ${origin} are not allowed`);
       }
       await next();

@@ -39,7 +39,9 @@ export async function startServer(
   const config = serverConfig(options);
   checkConfig(config);
   // A save killed mid-write leaves its temp file behind; none of this process's saves has started yet.
-  const orphans = await new Workspace(path.resolve(config.workspace)).removeOrphanTemps().catch(() => []);
+  const orphans = await new Workspace(path.resolve(config.workspace), { private: true })
+    .removeOrphanTemps()
+    .catch(() => []);
   if (orphans.length) {
     config.log(`atelier: removed ${orphans.length} temporary file(s) left by interrupted saves`);
   }
@@ -49,6 +51,7 @@ export async function startServer(
     maxSessions: config.maxSessions,
     memoryBudgetBytes: config.sessionMemoryBytes,
     memoryPoolBytes: config.memoryBytes,
+    diskQuotaBytes: config.sessionDiskBytes,
     log: config.log,
   });
   const mcp = new McpHttpEndpoint(store, {

@@ -2,7 +2,8 @@
  * An upload received straight to disk: the body (raw, or the `file` part of a multipart form) goes to a temp
  * file of the workspace's atomic-write scheme in the session folder as it arrives, so memory holds one chunk
  * per upload, whatever the file's size. The type is read from the first bytes and a file that is not an image
- * is refused before the rest arrives; any failure removes the temp file. The caller renames it into place.
+ * is refused before the rest arrives, as is one that outgrows the room the session's disk quota leaves; any
+ * failure removes the temp file. The caller renames it into place.
  */
 import { type FileHandle, open, unlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -29,14 +30,39 @@ export interface ReceivedUpload {
   readonly filename: string | null;
 }
 
+/**
+ * What may be written, asked once the file's type is known (with the form's fields so far): a check that throws
+ * when the file has grown past what may be stored (the session's disk quota).
+ */
+export type RoomCheck = (
+  type: UploadType,
+  filename: string | null,
+  fields: ReadonlyMap<string, string>,
+) => Promise<(bytes: number) => void>;
+
+export interface ReceiveOptions {
+  /** Largest body, in bytes (413 beyond). */
+  readonly limit: number;
+  /** 408 after this long without a byte. */
+  readonly stallMs?: number;
+  /** Mode of the temp file (the workspace's: 0600 in the service). */
+  readonly fileMode?: number;
+  readonly room?: RoomCheck;
+}
+
 /** Writes the file's bytes to the temp file, sniffing the type once the first bytes are in. */
 class FileSink {
   private handle: FileHandle | null = null;
   private head = Buffer.alloc(0);
+  private check: ((bytes: number) => void) | null = null;
   type: UploadType | null = null;
   bytes = 0;
 
-  constructor(readonly tempPath: string) {}
+  constructor(
+    readonly tempPath: string,
+    private readonly fileMode: number | undefined,
+    private readonly room: (type: UploadType) => Promise<(bytes: number) => void> | null,
+  ) {}
 
   async write(chunk: Buffer): Promise<void> {
     if (chunk.byteLength === 0) return;
@@ -44,14 +70,17 @@ class FileSink {
       this.head = Buffer.concat([this.head, chunk.subarray(0, SNIFF_BYTES)]);
       if (this.head.byteLength >= SNIFF_BYTES) this.type = requireImageType(this.head);
     }
-    this.handle ??= await open(this.tempPath, 'wx');
     this.bytes += chunk.byteLength;
+    if (this.type !== null && this.check === null) this.check = (await this.room(this.type)) ?? (() => {});
+    this.check?.(this.bytes);
+    this.handle ??= await open(this.tempPath, 'wx', this.fileMode);
     await this.handle.write(chunk);
   }
 
   /** The type, flushed to disk; 400 for an empty file, 415 for one too short to be an image. */
   async finish(): Promise<UploadType> {
     this.type ??= requireImageType(this.head);
+    if (this.check === null) (await this.room(this.type))?.(this.bytes);
     await this.handle?.sync();
     await this.close();
     return this.type;
@@ -66,18 +95,16 @@ class FileSink {
 
 /**
  * Reads the request body into a temp file in `dir`; throws `HttpError` (400, 408 after `stallMs` without a
- * byte, 413, 415) with nothing left.
+ * byte, 413, 415, or what `room` throws) with nothing left.
  */
-export async function receiveUpload(
-  c: Context,
-  dir: string,
-  limit: number,
-  stallMs?: number,
-): Promise<ReceivedUpload> {
+export async function receiveUpload(c: Context, dir: string, opts: ReceiveOptions): Promise<ReceivedUpload> {
+  const { limit, stallMs } = opts;
   const contentType = c.req.header('content-type') ?? '';
-  const sink = new FileSink(tempPathFor(path.join(dir, 'upload')));
   const fields = new Map<string, string>();
   let filename: string | null = null;
+  const sink = new FileSink(tempPathFor(path.join(dir, 'upload')), opts.fileMode, (type) =>
+    opts.room ? opts.room(type, filename, fields) : null,
+  );
   try {
     if (contentType.toLowerCase().startsWith('multipart/form-data')) {
       const parser = new MultipartParser(boundaryOf(contentType));

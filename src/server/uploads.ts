@@ -3,7 +3,7 @@
  * or the declared content type), only PSD, PNG and JPEG are taken, and the name must stay inside the workspace.
  */
 import { constants } from 'node:fs';
-import { copyFile, link, mkdir, rename, unlink } from 'node:fs/promises';
+import { copyFile, link, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { EditorError } from '../engine/errors.js';
 import type { Workspace } from '../engine/workspace.js';
@@ -103,6 +103,22 @@ export function requireImageType(buf: Uint8Array): UploadType {
 
 export { TYPE_NAMES };
 
+const MB = 1024 * 1024;
+const mb = (bytes: number): string => `${(Math.ceil((bytes / MB) * 10) / 10).toLocaleString('en-US')} MB`;
+
+/**
+ * An upload refused for the session's disk quota: what the session's files take, what the upload needed (at
+ * least: it may have been stopped before its end).
+ */
+export function quotaFull(quota: number, used: number, bytes: number, atLeast: boolean): HttpError {
+  return new HttpError(
+    507,
+    'quota_exceeded',
+    `the session's files may take ${mb(quota)} (its disk quota) and take ${mb(used)} already; this upload needs ${atLeast ? 'more than ' : ''}${mb(bytes)}: nothing was stored. Upload over a file of the same name, or open a new session`,
+    { quota_bytes: quota, used_bytes: used },
+  );
+}
+
 /**
  * Moves a received upload (a temp file in the session folder) to `target`, workspace-relative, creating its
  * folders, or to the first free `upload-<n>.<ext>` when `target` is null; returns where it went. On failure the
@@ -117,7 +133,7 @@ export async function placeUpload(
   if (target === null) return placeUnnamed(workspace, tempPath, EXTENSIONS[type][0]!);
   try {
     const abs = workspace.resolve(target);
-    await mkdir(path.dirname(abs), { recursive: true });
+    await workspace.makeFolder(path.dirname(abs));
     // The folders just created may not be what resolve() saw; check the final location once more.
     workspace.resolve(target);
     await rename(tempPath, abs);

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { PoolShare } from '../calls/memory-pool.js';
 import { Session } from '../calls/session.js';
+import { Workspace } from '../engine/workspace.js';
 import { SessionJournal } from './journal.js';
 
 export interface HostOptions {
@@ -20,6 +21,19 @@ export interface HostOptions {
   readonly memoryBudgetBytes?: number;
   /** The session's part of the process's pixel memory (shared memory: the same counters on every thread). */
   readonly memoryShare?: PoolShare;
+  /** Bytes the files of the session's folder may take (uploads, saves, exports); unlimited when unset. */
+  readonly diskQuotaBytes?: number;
+}
+
+/**
+ * The session's folder as the service opens it, on any thread: private to the user the server runs as (other
+ * users of a shared machine cannot read designers' files), within the session's disk quota.
+ */
+export function sessionWorkspace(opts: Pick<HostOptions, 'dir' | 'diskQuotaBytes'>): Workspace {
+  return new Workspace(opts.dir, {
+    private: true,
+    ...(opts.diskQuotaBytes !== undefined ? { quotaBytes: opts.diskQuotaBytes } : {}),
+  });
 }
 
 export interface HostedSession {
@@ -44,7 +58,7 @@ function sessionOf(
   log: (line: string) => void,
 ): Session {
   return new Session({
-    workspace: opts.dir,
+    workspace: sessionWorkspace(opts),
     memoryBudgetBytes: opts.memoryBudgetBytes,
     ...(opts.memoryShare ? { memoryShare: opts.memoryShare } : {}),
     onInternalError: (err) =>
@@ -89,6 +103,8 @@ export async function closeHosted(
   why: CloseReason,
   journalDir: string,
 ): Promise<void> {
+  // A call still running on a deleted session is cancelled: its result must not say it will come back.
+  if (why === 'deleted') hosted.session.discard();
   const state = hosted.session.state;
   hosted.session.releaseMemory();
   await hosted.journal.then(

@@ -48,7 +48,7 @@ import {
 import path from 'node:path';
 import { Session, type SessionChange, type SessionState } from '../calls/session.js';
 import { EditorError } from '../engine/errors.js';
-import { tempPathFor, Workspace } from '../engine/workspace.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, tempPathFor, Workspace } from '../engine/workspace.js';
 import { EMPTY_GARMENT_MEMORY, type GarmentAnalysis, type GarmentMemory } from '../garment/types.js';
 import { SessionLock } from './session-lock.js';
 import { BufferNames, decodeState, encodeState } from './state-codec.js';
@@ -115,7 +115,7 @@ class ReplayWorkspace extends Workspace {
     root: string,
     private readonly journalDir: string,
   ) {
-    super(root);
+    super(root, { private: true });
   }
 
   override async read(relPath: string): Promise<Buffer> {
@@ -127,6 +127,22 @@ class ReplayWorkspace extends Workspace {
 
   override async writeAtomic(relPath: string): Promise<void> {
     this.resolve(relPath);
+  }
+
+  /**
+   * A streamed write (a PSD) goes to a file unlinked as soon as it is open, not to the workspace: the file the
+   * call saved may have been replaced since. (Not the null device: the PSD writer truncates its file.)
+   */
+  override async writeAtomicWith<T>(relPath: string, write: (handle: FileHandle) => Promise<T>): Promise<T> {
+    this.resolve(relPath);
+    const scratch = tempPathFor(path.join(this.journalDir, 'replayed-write'));
+    const nowhere = await open(scratch, 'wx+', PRIVATE_FILE_MODE);
+    try {
+      await unlink(scratch);
+      return await write(nowhere);
+    } finally {
+      await nowhere.close();
+    }
   }
 }
 
@@ -162,7 +178,7 @@ export class SessionJournal {
 
   /** Starts the journal of a new session (its folder must not exist yet). */
   static async create(dir: string, meta: JournalMeta, log: (line: string) => void): Promise<SessionJournal> {
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const lock = await SessionLock.acquire(dir);
     await writeDurably(dir, META, Buffer.from(JSON.stringify(meta)));
     fsyncDir(dir);
@@ -334,13 +350,17 @@ export class SessionJournal {
       )
     )
       return;
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     await writeDurably(dir, sha, bytes);
   }
 
   private async append(line: string): Promise<void> {
     if (!this.segment) {
-      this.segment = await open(path.join(this.dir, `journal-${this.segmentFirst}.jsonl`), 'a');
+      this.segment = await open(
+        path.join(this.dir, `journal-${this.segmentFirst}.jsonl`),
+        'a',
+        PRIVATE_FILE_MODE,
+      );
       this.segmentBytes = (await this.segment.stat()).size;
       fsyncDir(this.dir);
     }
@@ -401,7 +421,7 @@ export class SessionJournal {
     };
     const encoded = encodeState(root, this.names);
     const buffers = path.join(this.dir, 'buffers');
-    await mkdir(buffers, { recursive: true });
+    await mkdir(buffers, { recursive: true, mode: PRIVATE_DIR_MODE });
     for (const b of encoded.fresh) await writeDurably(buffers, b.name, b.bytes);
     fsyncDir(buffers);
     const header = JSON.stringify({ version: SNAPSHOT_VERSION, seq });
@@ -450,7 +470,7 @@ export class SessionJournal {
 /** Writes `name` in `dir` through a temp file (the atomic-write naming, so start-up removes orphans). */
 async function writeDurably(dir: string, name: string, bytes: Uint8Array): Promise<void> {
   const tmp = tempPathFor(path.join(dir, name));
-  const handle = await open(tmp, 'wx');
+  const handle = await open(tmp, 'wx', PRIVATE_FILE_MODE);
   try {
     await handle.writeFile(bytes);
     await handle.sync();

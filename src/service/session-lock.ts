@@ -14,6 +14,7 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { open, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { PRIVATE_FILE_MODE } from '../engine/workspace.js';
 
 export const LOCK_FILE = 'lock';
 export const LOCK_HEARTBEAT_MS = 15_000;
@@ -85,7 +86,7 @@ export class SessionLock {
     };
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        const handle = await open(file, 'wx');
+        const handle = await open(file, 'wx', PRIVATE_FILE_MODE);
         try {
           await handle.writeFile(JSON.stringify(content));
           await handle.sync();

@@ -34,6 +34,7 @@ import {
   newPoolShare,
   type PoolShare,
   releaseShare,
+  setHeld,
   shareBytes,
   takeWanted,
 } from '../calls/memory-pool.js';
@@ -61,39 +62,119 @@ export function isSessionId(value: string): boolean {
   return ID_PATTERN.test(value);
 }
 
+/**
+ * The result images of all the sessions of a store, kept on the store's thread for the studio and the model to
+ * fetch: at most `maxBytes` together, the oldest dropped first whichever session it came from, and counted in the
+ * pixel memory pool when there is one (a share of their own), so that what they hold is room the sessions' calls
+ * do not get, and many sessions' images cannot take the process past its memory.
+ */
+export class ImageBudget {
+  /** Every kept image, oldest first. */
+  private readonly kept = new Map<
+    number,
+    { readonly shelf: ImageShelf; readonly file: string; readonly bytes: number }
+  >();
+  private total = 0;
+  private seq = 0;
+
+  constructor(
+    readonly maxBytes: number,
+    private readonly share?: PoolShare,
+  ) {}
+
+  /** Bytes the kept images hold. */
+  get bytes(): number {
+    return this.total;
+  }
+
+  /** Counts an image `shelf` keeps as `file`, dropping the oldest images (of any shelf) beyond the budget. */
+  took(shelf: ImageShelf, file: string, bytes: number): number {
+    const key = ++this.seq;
+    this.kept.set(key, { shelf, file, bytes });
+    this.total += bytes;
+    for (const [k, old] of this.kept) {
+      if (this.total <= this.maxBytes || k === key) break;
+      this.kept.delete(k);
+      this.total -= old.bytes;
+      old.shelf.forget(old.file);
+    }
+    this.count();
+    return key;
+  }
+
+  /** An image its shelf dropped (its own limits, or its session closed). */
+  gave(key: number): void {
+    const image = this.kept.get(key);
+    if (!image) return;
+    this.kept.delete(key);
+    this.total -= image.bytes;
+    this.count();
+  }
+
+  private count(): void {
+    if (this.share) setHeld(this.share, this.total);
+  }
+}
+
 export interface StoredImage {
   readonly mime: ImageOut['mime'];
   readonly data: Buffer;
 }
 
-/** A session's result images, newest kept: at most `maxCount` images and `maxBytes` bytes. */
+/**
+ * A session's result images, newest kept: at most `maxCount` images and `maxBytes` bytes, and what the store's
+ * budget (shared by all its sessions) leaves.
+ */
 export class ImageShelf {
-  private readonly images = new Map<string, StoredImage>();
-  private bytes = 0;
+  private readonly images = new Map<string, StoredImage & { readonly key: number }>();
+  private held = 0;
   private seq = 0;
 
   constructor(
     private readonly maxCount = 64,
     private readonly maxBytes = 64 * 1024 * 1024,
+    private readonly budget?: ImageBudget,
   ) {}
+
+  /** Bytes the shelf holds. */
+  get bytes(): number {
+    return this.held;
+  }
 
   /** Stores the image and returns its file name (`<n>.png` or `<n>.jpg`). */
   add(image: ImageOut): string {
     const data = Buffer.from(image.base64, 'base64');
     const file = `${++this.seq}.${image.mime === 'image/png' ? 'png' : 'jpg'}`;
-    this.images.set(file, { mime: image.mime, data });
-    this.bytes += data.byteLength;
-    for (const [key, old] of this.images) {
-      if (this.images.size <= this.maxCount && this.bytes <= this.maxBytes) break;
-      if (key === file) break;
-      this.images.delete(key);
-      this.bytes -= old.data.byteLength;
+    const key = this.budget?.took(this, file, data.byteLength) ?? 0;
+    this.images.set(file, { mime: image.mime, data, key });
+    this.held += data.byteLength;
+    for (const [name, old] of this.images) {
+      if (this.images.size <= this.maxCount && this.held <= this.maxBytes) break;
+      if (name === file) break;
+      this.forget(name);
+      this.budget?.gave(old.key);
     }
     return file;
   }
 
   get(file: string): StoredImage | undefined {
     return this.images.get(file);
+  }
+
+  /** Drops an image (the budget's call: it has stopped counting it). */
+  forget(file: string): void {
+    const image = this.images.get(file);
+    if (!image) return;
+    this.images.delete(file);
+    this.held -= image.data.byteLength;
+  }
+
+  /** Drops every image: the session closed, and its links lead nowhere now. */
+  clear(): void {
+    for (const [file, image] of this.images) {
+      this.forget(file);
+      this.budget?.gave(image.key);
+    }
   }
 }
 
@@ -148,6 +229,13 @@ export interface SessionStoreOptions {
   readonly memoryBudgetBytes?: number;
   /** Pixel memory all the sessions together may hold (memory-pool.ts); unlimited when unset. */
   readonly memoryPoolBytes?: number;
+  /** Bytes the files of each session's folder may take (`Workspace`'s quota); unlimited when unset. */
+  readonly diskQuotaBytes?: number;
+  /**
+   * Bytes the result images of all sessions may hold together (`ImageBudget`); by default an eighth of the pixel
+   * memory pool, in which they are counted; unbounded but for each session's own limits without a pool.
+   */
+  readonly imageBytes?: number;
   /**
    * `thread` (the default): each session runs on a worker thread of its own (worker-session.ts says why), so
    * no session's work holds the thread that accepts requests. `inline`: on the store's thread (tests that
@@ -170,6 +258,9 @@ export class TooManySessions extends Error {}
 export const SESSION_RETENTION_MS = 7 * 24 * 3600 * 1000;
 const PURGE_EVERY_MS = 3600 * 1000;
 
+/** The part of the pixel memory pool the result images of all sessions may take: an eighth. */
+export const IMAGE_SHARE_OF_POOL = 8;
+
 /** How long a session must have been left alone to be closed early when the pixel memory pool is short. */
 export const POOL_IDLE_MS = 60_000;
 
@@ -184,6 +275,8 @@ export class SessionStore {
   private purging: Promise<string[]> | undefined;
   private readonly now: () => number;
   private readonly pool: MemoryPool | undefined;
+  /** The result images of every session. */
+  readonly images: ImageBudget;
   /** Each session's part of the pool, to know what closing it would give back. */
   private readonly shares = new WeakMap<SessionEntry, PoolShare>();
   readonly sessionsDir: string;
@@ -192,6 +285,13 @@ export class SessionStore {
   constructor(private readonly opts: SessionStoreOptions) {
     this.now = opts.now ?? Date.now;
     this.pool = opts.memoryPoolBytes === undefined ? undefined : newMemoryPool(opts.memoryPoolBytes);
+    this.images = new ImageBudget(
+      opts.imageBytes ??
+        (opts.memoryPoolBytes === undefined
+          ? Number.POSITIVE_INFINITY
+          : Math.floor(opts.memoryPoolBytes / IMAGE_SHARE_OF_POOL)),
+      this.pool ? newPoolShare(this.pool) : undefined,
+    );
     this.sessionsDir = path.resolve(opts.root, 'sessions');
     this.journalsDir = path.resolve(opts.root, 'journals');
     const every = Math.min(30_000, Math.max(25, Math.floor(opts.idleTimeoutMs / 4)));
@@ -253,6 +353,7 @@ export class SessionStore {
         ? { memoryBudgetBytes: this.opts.memoryBudgetBytes }
         : {}),
       ...(this.pool ? { memoryShare: newPoolShare(this.pool) } : {}),
+      ...(this.opts.diskQuotaBytes !== undefined ? { diskQuotaBytes: this.opts.diskQuotaBytes } : {}),
     };
   }
 
@@ -269,7 +370,7 @@ export class SessionStore {
       kind,
       session,
       dir: path.join(this.sessionsDir, id),
-      images: new ImageShelf(),
+      images: new ImageShelf(undefined, undefined, this.images),
       createdAt,
       lastUsed: this.now(),
       busy: 0,
@@ -292,6 +393,7 @@ export class SessionStore {
     this.opts.log(`atelier: session ${entry.id.slice(0, 8)}…: ${why}; it will be recovered from its journal`);
     if (this.entries.get(entry.id) !== entry) return;
     this.entries.delete(entry.id);
+    entry.images.clear();
     releaseHeldByThisProcess(path.join(this.journalsDir, entry.id));
     for (const closer of entry.closers) {
       try {
@@ -436,7 +538,7 @@ export class SessionStore {
     for (const entry of idle) {
       if (short <= 0) break;
       const held = this.shares.get(entry);
-      const bytes = held ? shareBytes(held) : 0;
+      const bytes = (held ? shareBytes(held) : 0) + entry.images.bytes;
       if (bytes === 0) continue;
       short -= bytes;
       this.close(entry, 'idle', 'closed to make room in the pixel memory others need');
@@ -516,6 +618,7 @@ export class SessionStore {
   ): void {
     if (this.entries.get(entry.id) !== entry) return;
     this.entries.delete(entry.id);
+    entry.images.clear();
     if (why === 'idle') this.opts.log(`atelier: session ${entry.id.slice(0, 8)}… ${because}`);
     // A deleted session's journal is moved aside here and now (one rename), not after its thread has closed it:
     // once the deletion is answered, no crash may bring the session back.

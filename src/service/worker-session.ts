@@ -21,13 +21,13 @@ import type { DocumentListing, SessionHandle } from '../calls/handle.js';
 import { internalMessage } from '../calls/internal-error.js';
 import type { Rendered } from '../calls/render.js';
 import { failure, type ToolResult } from '../calls/result.js';
-import type { CallOptions, Progress } from '../calls/session.js';
+import { type CallOptions, type Progress, sessionDeleted } from '../calls/session.js';
 import type { SessionSnapshot } from '../calls/snapshot.js';
 import { reclaimCompositeBudget, sharedCompositeBudget } from '../engine/composite/budget.js';
 import { EditorError, type ErrorCode } from '../engine/errors.js';
 import { spawnSiblingWorker } from '../engine/worker-boot.js';
-import { Workspace } from '../engine/workspace.js';
-import type { CloseReason, HostOptions } from './hosted-session.js';
+import type { Workspace } from '../engine/workspace.js';
+import { type CloseReason, type HostOptions, sessionWorkspace } from './hosted-session.js';
 import { SessionHeldElsewhere } from './session-lock.js';
 import type { Answer, FromWorker, Request, WireError } from './session-messages.js';
 
@@ -211,18 +211,21 @@ export interface WorkerSessionOptions {
 }
 
 export class WorkerSession implements SessionHandle {
+  private readonly id: string;
   readonly workspace: Workspace;
   garmentPhoto: string | null = null;
   private closed = false;
+  /** Why the store closed the session, once it has: a call cut short by it says so. */
+  private closing: CloseReason | null = null;
   private readonly lost: (reason: string) => void;
 
   private constructor(
-    private readonly id: string,
-    dir: string,
+    host: Pick<HostOptions, 'id' | 'dir' | 'diskQuotaBytes'>,
     private readonly thread: SessionThread,
     opts: WorkerSessionOptions,
   ) {
-    this.workspace = new Workspace(dir);
+    this.id = host.id;
+    this.workspace = sessionWorkspace(host);
     thread.sessions++;
     this.lost = (reason) => {
       this.closed = true;
@@ -233,7 +236,7 @@ export class WorkerSession implements SessionHandle {
 
   /** A new session on a thread of its own (available at once: requests wait for the thread to start). */
   static open(host: HostOptions, opts: WorkerSessionOptions): WorkerSession {
-    const session = new WorkerSession(host.id, host.dir, threads.take(opts.log), opts);
+    const session = new WorkerSession(host, threads.take(opts.log), opts);
     session.thread
       .request({ op: 'open', host })
       .catch((err) => opts.log(`atelier: session ${host.id.slice(0, 8)}…: ${String(err)}`));
@@ -245,7 +248,7 @@ export class WorkerSession implements SessionHandle {
     host: Omit<HostOptions, 'kind' | 'createdAt'>,
     opts: WorkerSessionOptions,
   ): Promise<{ session: WorkerSession; kind: string; createdAt: number; report: string }> {
-    const session = new WorkerSession(host.id, host.dir, threads.take(opts.log), opts);
+    const session = new WorkerSession(host, threads.take(opts.log), opts);
     try {
       const answer = await session.thread.request({ op: 'recover', host });
       session.garmentPhoto = answer.garmentPhoto;
@@ -265,6 +268,8 @@ export class WorkerSession implements SessionHandle {
       this.garmentPhoto = answer.garmentPhoto;
       return answer.result;
     } catch (err) {
+      // Deleted while the call ran or waited: its thread stopped under it, or no longer hosts the session.
+      if (this.closing === 'deleted') return sessionDeleted();
       if (err instanceof UnsendableRequest) {
         return failure(
           'invalid_arguments',
@@ -318,6 +323,7 @@ export class WorkerSession implements SessionHandle {
   async close(why: CloseReason): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.closing = why;
     try {
       await this.thread.request({ op: 'close', id: this.id, why });
     } finally {

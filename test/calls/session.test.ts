@@ -132,4 +132,20 @@ describe('transactions and history', () => {
     expect(lines[0].call.function.name).toBe('create_document');
     expect(lines[1].result.error.code).toBe('unknown_tool');
   });
+
+  it('starts its transcript line on a line of its own after a crash left the last one half-written', async () => {
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const dir = tempDir();
+    writeFileSync(`${dir}/t.jsonl`, '{"call":{"name":"undo"},"result":{"ok":tr');
+    const s = new Session({ workspace: dir, transcript: `${dir}/t.jsonl` });
+    await call(s, 'create_document', { width: 4, height: 4 });
+    const text = readFileSync(`${dir}/t.jsonl`, 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(1);
+    expect(lines[0].call.function.name).toBe('create_document');
+  });
 });

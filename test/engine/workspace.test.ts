@@ -2,7 +2,7 @@
  * The workspace: paths that cannot name a file are refused, messages never reveal the server's folders, and
  * the temp files of atomic writes are recognised and, once orphaned, removed.
  */
-import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EditorError } from '../../src/engine/errors.js';
@@ -147,5 +147,48 @@ describe('orphan temp files', () => {
     expect(left).toEqual([...kept, fresh].sort());
     // At start-up with nothing else writing, everything of the scheme may go at once.
     expect(await ws.removeOrphanTemps(0)).toEqual([fresh]);
+  });
+});
+
+describe('the disk quota', () => {
+  it('refuses a write past it, written whole or streamed, leaving nothing behind; replacing a file gives its room back', async () => {
+    const root = tempDir();
+    const ws = new Workspace(root, { quotaBytes: 1000 });
+    await ws.writeAtomic('a.bin', Buffer.alloc(600, 1));
+    const whole = await rejected(() => ws.writeAtomic('b.bin', Buffer.alloc(600, 2)));
+    expect(whole.code).toBe('out_of_bounds');
+    expect(whole.message).toMatch(/本会话的文件空间不足.*“b\.bin”/);
+    expect(whole.details).toEqual({ needed_bytes: 600, used_bytes: 600, quota_bytes: 1000 });
+    // Streamed (a PSD written channel by channel): its size is known only once written.
+    const streamed = await rejected(() =>
+      ws.writeAtomicWith('out/deep/c.bin', async (handle) => {
+        await handle.write(Buffer.alloc(300, 3));
+        await handle.write(Buffer.alloc(300, 3));
+      }),
+    );
+    expect(streamed.code).toBe('out_of_bounds');
+    expect(streamed.message).toContain('out/deep/c.bin');
+    // No file, no temp file, not even the folders made for it.
+    expect(readdirSync(root, { recursive: true })).toEqual(['a.bin']);
+    expect(await ws.usedBytes()).toBe(600);
+
+    await ws.writeAtomic('a.bin', Buffer.alloc(950, 4));
+    expect(readFileSync(path.join(root, 'a.bin'))).toEqual(Buffer.alloc(950, 4));
+    expect(await ws.room()).toBe(50);
+  });
+});
+
+describe('a private workspace', () => {
+  const modeOf = (p: string) => statSync(p).mode & 0o777;
+
+  it('makes its folders 0700 and its files 0600, whatever the umask', async () => {
+    const root = path.join(tempDir(), 'sessions', 'abc');
+    const ws = new Workspace(root, { private: true });
+    await ws.writeAtomic('out/deep/a.png', Buffer.from('x'));
+    await ws.writeAtomicWith('b.psd', (handle) => handle.writeFile('y'));
+    for (const dir of [path.dirname(root), root, path.join(root, 'out'), path.join(root, 'out', 'deep')]) {
+      expect(modeOf(dir), dir).toBe(0o700);
+    }
+    for (const file of ['out/deep/a.png', 'b.psd']) expect(modeOf(path.join(root, file)), file).toBe(0o600);
   });
 });

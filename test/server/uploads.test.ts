@@ -1,13 +1,21 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { totalmem } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, configFrom } from '../../src/server/config.js';
 import { MultipartParser } from '../../src/server/multipart.js';
-import { createSession, errorOf, okCalls, startTestServer, type TestServer, toolCall } from './support.js';
+import {
+  createSession,
+  errorOf,
+  okCalls,
+  sendCalls,
+  startTestServer,
+  type TestServer,
+  toolCall,
+} from './support.js';
 
 const MB = 1024 * 1024;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -461,6 +469,121 @@ describe('a stalled upload', () => {
       const next = await streamPost(`${server.url}/v1/sessions/${id}/files?name=next`, bodyOf(MB, 2));
       expect(next.status).toBe(201);
       expect(await filesIn(path.join(server.store.sessionsDir, id))).toEqual(['next.png']);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the session disk quota', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ sessionDiskBytes: 3 * MB });
+  });
+  afterAll(() => server.close());
+  const dirOf = (id: string) => path.join(server.config.workspace, 'sessions', id);
+
+  it('refuses an upload past it with 507, raw or multipart, storing nothing; one over a file of the same name fits', async () => {
+    const id = await createSession(server.url);
+    const files = `${server.url}/v1/sessions/${id}/files`;
+    expect((await streamPost(`${files}?name=a`, bodyOf(2 * MB, 1))).status).toBe(201);
+    const raw = await streamPost(`${files}?name=b`, bodyOf(2 * MB, 2));
+    expect(raw.status, raw.body).toBe(507);
+    expect(JSON.parse(raw.body).error).toMatchObject({
+      code: 'quota_exceeded',
+      message: expect.stringContaining('disk quota'),
+      quota_bytes: 3 * MB,
+      used_bytes: 2 * MB,
+    });
+    const form = await streamPost(files, multipartOf('----q', bodyOf(2 * MB, 3), { name: 'c.png' }), {
+      contentType: 'multipart/form-data; boundary=----q',
+    });
+    expect(form.status, form.body).toBe(507);
+    // Nothing of them is left, not even a temp file.
+    expect(await filesIn(dirOf(id))).toEqual(['a.png']);
+    // Replacing a.png takes only the difference.
+    const again = await streamPost(`${files}?name=a`, bodyOf(2.5 * MB, 4));
+    expect(again.status, again.body).toBe(201);
+    expect(await sha256OfFile(path.join(dirOf(id), 'a.png'))).toBe(sha256OfChunks(bodyOf(2.5 * MB, 4)));
+  });
+
+  it('refuses a save or an export past it in Chinese, leaving no file and the document unsaved', async () => {
+    const id = await createSession(server.url);
+    // The session's files leave 1 KB.
+    expect(
+      (await streamPost(`${server.url}/v1/sessions/${id}/files?name=a`, bodyOf(3 * MB - 1024, 5))).status,
+    ).toBe(201);
+    await okCalls(server.url, id, [
+      toolCall('create_document', { width: 600, height: 400, name: '海报' }),
+      toolCall('create_layer', { name: '甲' }),
+      toolCall('fill_selection', { color: '#336699' }),
+    ]);
+    const { results } = await sendCalls(server.url, id, [
+      toolCall('save_document_as', { path: 'out/海报.psd' }),
+      toolCall('save_document_as', { path: 'out/海报.png' }),
+    ]);
+    for (const r of results) {
+      expect(r).toMatchObject({
+        ok: false,
+        error: { code: 'out_of_bounds', message: expect.stringContaining('本会话的文件空间不足') },
+      });
+    }
+    expect(await filesIn(dirOf(id))).toEqual(['a.png']);
+    const [listed] = await okCalls(server.url, id, [toolCall('list_documents', {})]);
+    expect(listed).toMatchObject({ documents: [{ name: '海报', path: null, unsaved_changes: true }] });
+  });
+
+  it('reads --session-disk over ATELIER_SESSION_DISK_MB, 10 GB by default', () => {
+    expect(configFrom({}, {})).toMatchObject({ sessionDiskBytes: 10240 * MB });
+    expect(configFrom({}, { ATELIER_SESSION_DISK_MB: '500' })).toMatchObject({ sessionDiskBytes: 500 * MB });
+    expect(configFrom({ 'session-disk': '64' }, { ATELIER_SESSION_DISK_MB: '500' })).toMatchObject({
+      sessionDiskBytes: 64 * MB,
+    });
+    expect(() => configFrom({}, { ATELIER_SESSION_DISK_MB: '0' })).toThrow(/session disk/);
+  });
+});
+
+describe('files on a machine shared with other users', () => {
+  it("makes a session's folders 0700 and its files 0600: uploads, saves, and its journal", async () => {
+    const server = await startTestServer();
+    try {
+      const id = await createSession(server.url);
+      const files = `${server.url}/v1/sessions/${id}/files`;
+      expect((await streamPost(`${files}?name=in/a`, bodyOf(64 * 1024, 1))).status).toBe(201);
+      expect((await streamPost(files, bodyOf(64 * 1024, 2))).status).toBe(201);
+      await okCalls(server.url, id, [
+        toolCall('create_document', { width: 40, height: 30 }),
+        toolCall('save_document_as', { path: 'out/a.psd' }),
+        toolCall('save_document_as', { path: 'out/a.png' }),
+      ]);
+      const root = server.config.workspace;
+      const modes: Record<string, string> = {};
+      const walk = async (dir: string): Promise<void> => {
+        for (const entry of await readdir(dir, { withFileTypes: true })) {
+          const abs = path.join(dir, entry.name);
+          modes[path.relative(root, abs)] = ((await stat(abs)).mode & 0o777).toString(8);
+          if (entry.isDirectory()) await walk(abs);
+        }
+      };
+      await walk(root);
+      const session = path.join('sessions', id);
+      for (const rel of [
+        'sessions',
+        session,
+        `${session}/in`,
+        `${session}/out`,
+        'journals',
+        `journals/${id}`,
+      ]) {
+        expect(modes[rel], rel).toBe('700');
+      }
+      for (const rel of ['in/a.png', 'upload-1.png', 'out/a.psd', 'out/a.png']) {
+        expect(modes[`${session}/${rel}`], rel).toBe('600');
+      }
+      const journal = Object.keys(modes).filter((rel) => rel.startsWith(`journals/${id}/`));
+      expect(journal.length).toBeGreaterThan(1);
+      for (const rel of journal)
+        expect(modes[rel], rel).toBe(rel.endsWith('/files') || rel.endsWith('/buffers') ? '700' : '600');
     } finally {
       await server.close();
     }

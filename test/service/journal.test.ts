@@ -229,6 +229,23 @@ describe('crash-safe sessions', () => {
     expect(meta.width).toBe(24);
   });
 
+  it('does not write a saved PSD again when it replays the save: a file put there since stays', async () => {
+    const root = tempDir('atelier-journal-');
+    const first = storeOn(root);
+    const entry = first.create('http');
+    await ok(inline(entry), 'create_document', { width: 600, height: 600, name: '底' });
+    await ok(inline(entry), 'save_document_as', { path: 'out/底.psd' });
+    const before = await fingerprint(entry);
+    // Replaced after the save (an upload of the same name).
+    const file = path.join(root, 'sessions', entry.id, 'out/底.psd');
+    writeFileSync(file, 'the designer’s own file');
+    crash(first, root);
+
+    const back = await storeOn(root).recover(entry.id);
+    expect(await fingerprint(back!)).toEqual(before);
+    expect(readFileSync(file, 'utf8')).toBe('the designer’s own file');
+  });
+
   it('journals the garment photo set by an upload', async () => {
     const root = tempDir('atelier-journal-');
     const first = storeOn(root);

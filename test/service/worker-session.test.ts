@@ -93,6 +93,47 @@ describe('a session on its own thread', () => {
     expect((await s.snapshot()).active?.history.labels).toEqual(['新建文档', '新建图层']);
   });
 
+  it.each(['thread', 'inline'] as const)(
+    'says a call cancelled by deleting its session was cancelled, not that it will be recovered (%s)',
+    async (isolation) => {
+      const store = storeOn(tempDir('atelier-threads-'), [], { isolation });
+      const entry = store.create('http');
+      // On a thread, large enough that the deletion reaches it mid-save. Inline, the deletion comes at the save's
+      // first pause whatever its size, and a document under a megapixel keeps this thread's compositor workers
+      // (which count process-wide, for the next test) out of it.
+      const side = isolation === 'thread' ? 3000 : 1000;
+      for (const c of [
+        call('create_document', { width: side, height: side, name: '大' }),
+        call('create_layer', { name: '甲' }),
+        call('fill_selection', { color: '#ff0000' }),
+      ])
+        expect((await entry.session.call(c)).ok).toBe(true);
+      // A long save, and a call queued behind it; the session is deleted once the save has begun.
+      let begun!: () => void;
+      const saving = new Promise<void>((resolve) => {
+        begun = resolve;
+      });
+      const save = entry.session.call(call('save_document_as', { path: 'out/大.psd' }), {
+        onProgress: () => begun(),
+      });
+      const queued = entry.session.call(call('create_layer', { name: '乙' }));
+      await saving;
+      expect(store.delete(entry.id)).toBe(true);
+
+      for (const result of [await save, await queued]) {
+        expect(result).toMatchObject({
+          ok: false,
+          error: { code: 'invalid_state', message: expect.stringContaining('会话已被删除') },
+        });
+        const said = JSON.stringify(result);
+        expect(said).toContain('已取消');
+        expect(said).not.toMatch(/会从它的日志恢复|内部错误|保持原样/);
+      }
+      await store.settled();
+      expect(await store.recover(entry.id)).toBeUndefined();
+    },
+  );
+
   it('is recovered by another store once its thread gave it up, garment photo included', async () => {
     const root = tempDir('atelier-threads-');
     const first = storeOn(root);

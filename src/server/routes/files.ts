@@ -13,7 +13,7 @@ import { HttpError } from '../errors.js';
 import type { AppParts } from '../parts.js';
 import { inSession, sessionOr404 } from '../request.js';
 import { type ReceivedUpload, receiveUpload } from '../upload-receiver.js';
-import { placeUpload, roleOf, uploadPath } from '../uploads.js';
+import { placeUpload, quotaFull, roleOf, uploadPath } from '../uploads.js';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.png': 'image/png',
@@ -53,6 +53,18 @@ async function listFiles(dir: string): Promise<{ path: string; bytes: number }[]
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/** The name an upload is stored under: the form's `name` field, else the query's, else the file part's own. */
+function nameOf(
+  fields: ReadonlyMap<string, string>,
+  queryName: string | undefined,
+  filename: string | null,
+): string | undefined {
+  const formName = fields.get('name');
+  if (formName) return formName;
+  if (queryName === undefined && filename) return path.posix.basename(filename);
+  return queryName;
+}
+
 export function fileRoutes({ config, store }: AppParts): Hono {
   const app = new Hono();
 
@@ -77,8 +89,10 @@ export function fileRoutes({ config, store }: AppParts): Hono {
 
   app.post('/v1/sessions/:id/files', (c) =>
     inSession(store, c, async (entry) => {
-      let name = c.req.query('name');
+      const queryName = c.req.query('name');
+      let name = queryName;
       let role = roleOf(c.req.query('role'));
+      const workspace = entry.session.workspace;
       if (uploading >= config.maxConcurrentUploads) {
         c.header('retry-after', '5');
         throw new HttpError(
@@ -91,14 +105,27 @@ export function fileRoutes({ config, store }: AppParts): Hono {
       uploading++;
       let upload: ReceivedUpload;
       try {
-        upload = await receiveUpload(c, entry.dir, config.uploadLimitBytes, config.uploadStallMs);
+        upload = await receiveUpload(c, entry.dir, {
+          limit: config.uploadLimitBytes,
+          stallMs: config.uploadStallMs,
+          ...(workspace.fileMode !== undefined ? { fileMode: workspace.fileMode } : {}),
+          // The session's disk quota, as the bytes arrive: the room its files leave, the file the upload would
+          // replace given back. Checked again once it is whole, when the name is sure.
+          room: async (type, filename, fields) => {
+            const quota = workspace.quotaBytes;
+            if (quota === undefined) return () => {};
+            const target = uploadPath(workspace, nameOf(fields, queryName, filename), type);
+            const room = await workspace.room(target === null ? [] : [workspace.resolve(target)]);
+            return (bytes) => {
+              if (bytes > room) throw quotaFull(quota, quota - room, room, true);
+            };
+          },
+        });
       } finally {
         uploading--;
       }
       try {
-        const formName = upload.fields.get('name');
-        if (formName) name = formName;
-        else if (name === undefined && upload.filename) name = path.posix.basename(upload.filename);
+        name = nameOf(upload.fields, queryName, upload.filename);
         const formRole = upload.fields.get('role');
         if (formRole) role = roleOf(formRole);
         if (role === 'garment' && upload.type === 'psd') {
@@ -111,7 +138,6 @@ export function fileRoutes({ config, store }: AppParts): Hono {
             },
           );
         }
-        const workspace = entry.session.workspace;
         if (role === 'garment') {
           // Refused before it is placed, as set_garment_photo refuses it: nothing changes.
           // Only the first bytes were checked: a file that starts like an image but is not one is the client's.
@@ -130,12 +156,16 @@ export function fileRoutes({ config, store }: AppParts): Hono {
           const small = photoTooSmall(name ?? 'photo', width, height);
           if (small) throw new HttpError(400, 'bad_request', small.message, { hint: small.hint });
         }
-        const target = await placeUpload(
-          workspace,
-          upload.tempPath,
-          uploadPath(workspace, name, upload.type),
-          upload.type,
-        );
+        const wanted = uploadPath(workspace, name, upload.type);
+        const replacing = wanted === null ? [] : [workspace.resolve(wanted)];
+        try {
+          await workspace.checkQuota(wanted ?? 'upload', upload.bytes, [upload.tempPath, ...replacing]);
+        } catch (err) {
+          if (!(err instanceof EditorError) || err.code !== 'out_of_bounds') throw err;
+          const { quota_bytes: quota, used_bytes: used } = err.details as Record<string, number>;
+          throw quotaFull(quota!, used!, upload.bytes, false);
+        }
+        const target = await placeUpload(workspace, upload.tempPath, wanted, upload.type);
         // Journaled like a call, so a recovered session has its photo too.
         if (role === 'garment') await entry.session.setGarmentPhoto(target);
         return c.json({ path: target, type: upload.type, bytes: upload.bytes, role }, 201);

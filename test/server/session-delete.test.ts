@@ -1,0 +1,75 @@
+/**
+ * Deleting a session while one of its calls runs, over HTTP: the call's answer (what the studio's tool card shows)
+ * says it was cancelled with the session, not that it will come back from the journal; the session is gone.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { translator } from '../../src/web/i18n.js';
+import { failureWords } from '../../src/web/state/failures.js';
+import { createSession, okCalls, startTestServer, type TestServer, toolCall } from './support.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+/** The events of a stream as they arrive. */
+async function* events(res: Response): AsyncGenerator<Record<string, unknown>> {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    buffered += r.value;
+    let end = buffered.indexOf('\n\n');
+    while (end >= 0) {
+      for (const line of buffered.slice(0, end).split('\n')) {
+        if (line.startsWith('data: ')) yield JSON.parse(line.slice(6)) as Record<string, unknown>;
+      }
+      buffered = buffered.slice(end + 2);
+      end = buffered.indexOf('\n\n');
+    }
+  }
+}
+
+describe('DELETE /v1/sessions/:id while a call runs', () => {
+  it('answers the call as cancelled with its session, which is gone', async () => {
+    const id = await createSession(server.url);
+    await okCalls(server.url, id, [
+      toolCall('create_document', { width: 3000, height: 3000, name: '大' }),
+      toolCall('create_layer', { name: '甲' }),
+      toolCall('fill_selection', { color: '#ff0000' }),
+    ]);
+    const res = await fetch(`${server.url}/v1/sessions/${id}/tool-calls?stream=1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tool_calls: [toolCall('save_document_as', { path: 'out/大.psd' })] }),
+    });
+    expect(res.status).toBe(200);
+    const seen: Record<string, unknown>[] = [];
+    let deleted = false;
+    for await (const event of events(res)) {
+      seen.push(event);
+      // The save has begun: the session goes from under it.
+      if (event.type === 'progress' && !deleted) {
+        deleted = true;
+        expect((await fetch(`${server.url}/v1/sessions/${id}`, { method: 'DELETE' })).status).toBe(204);
+      }
+    }
+    expect(deleted).toBe(true);
+    const result = seen.find((e) => e.type === 'tool_result');
+    expect(result).toMatchObject({
+      ok: false,
+      result: {
+        ok: false,
+        error: { code: 'invalid_state', message: expect.stringContaining('会话已被删除') },
+      },
+    });
+    const said = JSON.stringify(result);
+    expect(said).toContain('已取消');
+    expect(said).not.toMatch(/会从它的日志恢复|内部错误|保持原样/);
+    // The studio's tool card shows the message as it is.
+    const { error } = (result as { result: { error: { code: string; message: string } } }).result;
+    expect(failureWords(translator('zh'), error.code, error.message)).toEqual({ text: error.message });
+    expect(seen.at(-1)).toMatchObject({ type: 'done' });
+    expect((await fetch(`${server.url}/v1/sessions/${id}`)).status).toBe(404);
+  });
+});
