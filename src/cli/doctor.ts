@@ -4,7 +4,7 @@
  * font, a PSD saved and opened again, a PNG through sharp) — plus the workspace and the configuration.
  * One line per check on stdout; exit code 0 when every check passed, 1 otherwise.
  */
-import { access, constants, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { access, constants, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ToolResult } from '../calls/result.js';
@@ -12,6 +12,7 @@ import { Session } from '../calls/session.js';
 import { parallelReady } from '../engine/composite/parallel.js';
 import { PROFILE_VARIABLE, pressProfile } from '../engine/press-profile.js';
 import sharp from '../engine/sharp.js';
+import { makeFoldersSync } from '../engine/workspace.js';
 import { OpenAIVision } from '../garment/openai-vision.js';
 import { selectVision } from '../garment/vision.js';
 import { DEFAULT_WORKSPACE } from '../service/defaults.js';
@@ -55,40 +56,12 @@ function nodeCheck(): Check {
   };
 }
 
-/**
- * Makes the folder `abs` and the missing folders above it, one level at a time. Not `mkdir(abs, {recursive})`:
- * where a parent exists but refuses new entries with ENOENT (/proc, /sys), Node's recursive mkdir retries the
- * parent and the child for ever. One plain mkdir per missing level cannot loop, and names the level that failed.
- */
-async function makeFolder(abs: string): Promise<void> {
-  const missing: string[] = [];
-  for (let dir = abs; ; dir = path.dirname(dir)) {
-    try {
-      if (!(await stat(dir)).isDirectory()) throw new Error(`ENOTDIR: ${dir} is a file, not a folder`);
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || path.dirname(dir) === dir) throw err;
-      missing.unshift(dir);
-    }
-  }
-  for (const dir of missing) {
-    try {
-      await mkdir(dir);
-    } catch (err) {
-      const e = err as NodeJS.ErrnoException;
-      if (e.code === 'EEXIST' && (await stat(dir)).isDirectory()) continue;
-      const why = e.code === 'ENOENT' ? `${path.dirname(dir)} does not accept new folders` : e.message;
-      throw new Error(`cannot create the folder ${dir}: ${why}${why === e.message ? '' : ` (${e.message})`}`);
-    }
-  }
-}
-
 function workspaceCheck(dir: string): Check {
   return {
     name: 'workspace',
     run: async () => {
       const abs = path.resolve(dir);
-      await makeFolder(abs);
+      makeFoldersSync(abs);
       await access(abs, constants.W_OK);
       return `${abs} is writable`;
     },

@@ -65,6 +65,11 @@ main(process.argv.slice(2)).then(
     if (err instanceof UsageError) {
       process.stderr.write(`atelier: ${err.message}\n`);
       process.exitCode = 2;
+    } else if (err instanceof Error && err.name === 'EditorError') {
+      // An error the engine words for its user (a workspace it cannot make): its message, not a stack.
+      const hint = (err as { hint?: unknown }).hint;
+      process.stderr.write(`atelier: ${err.message}${typeof hint === 'string' ? `（${hint}）` : ''}\n`);
+      process.exitCode = 1;
     } else {
       process.stderr.write(`atelier: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       process.exitCode = 1;

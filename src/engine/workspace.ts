@@ -6,7 +6,7 @@
  * leaves nothing) and are private to the user the server runs as (folders 0700, files 0600).
  */
 import { randomBytes } from 'node:crypto';
-import { type Dirent, lstatSync, mkdirSync, realpathSync } from 'node:fs';
+import { type Dirent, lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import {
   type FileHandle,
   lstat,
@@ -42,6 +42,7 @@ const ERRNO_REASONS: Readonly<Record<string, string>> = {
   EBUSY: '文件正被占用',
   EIO: '磁盘读写错误',
   ELOOP: '符号链接层数过多',
+  ENOTSUP: '所在位置不能新建目录',
 };
 
 /**
@@ -168,7 +169,7 @@ export class Workspace {
     this.dirMode = opts.private ? PRIVATE_DIR_MODE : undefined;
     this.fileMode = opts.private ? PRIVATE_FILE_MODE : undefined;
     try {
-      mkdirSync(this.root, { recursive: true, ...this.dirOptions() });
+      makeFoldersSync(this.root, this.dirMode);
       this.realRoot = realpathSync(this.root);
     } catch (err) {
       throw new EditorError(
@@ -500,4 +501,39 @@ async function endLastLine(handle: FileHandle): Promise<number> {
   }
   await handle.truncate(lineStart);
   return lineStart;
+}
+
+/**
+ * Makes the folder `abs` and the missing folders above it, one level at a time, and returns the first it made
+ * (undefined when `abs` existed). Not `mkdirSync(abs, {recursive})`: where a parent exists but refuses new
+ * entries with ENOENT (/proc, /sys), Node's recursive mkdir retries the parent and the child for ever. One plain
+ * mkdir per missing level cannot loop, and the error names the level that failed.
+ */
+export function makeFoldersSync(abs: string, mode?: number): string | undefined {
+  const missing: string[] = [];
+  for (let dir = abs; ; dir = path.dirname(dir)) {
+    try {
+      if (!statSync(dir).isDirectory()) throw new Error(`ENOTDIR: ${dir} is a file, not a folder`);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || path.dirname(dir) === dir) throw err;
+      missing.unshift(dir);
+    }
+  }
+  for (const dir of missing) {
+    try {
+      mkdirSync(dir, mode === undefined ? {} : { mode });
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      if (e.code === 'EEXIST' && statSync(dir).isDirectory()) continue;
+      // ENOENT for a folder whose parent exists: the parent's file system makes none (/proc, /sys).
+      const refused = e.code === 'ENOENT';
+      const why = refused ? `${path.dirname(dir)} does not accept new folders` : e.message;
+      throw Object.assign(
+        new Error(`cannot create the folder ${dir}: ${why}${refused ? ` (${e.message})` : ''}`),
+        { code: refused ? 'ENOTSUP' : e.code },
+      );
+    }
+  }
+  return missing[0];
 }

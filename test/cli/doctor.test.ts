@@ -85,6 +85,35 @@ describe('atelier doctor', () => {
     HANG_LIMIT + 5_000,
   );
 
+  // The same mkdir made run, mcp and serve hang before they read a line or listened.
+  it.runIf(existsSync('/proc/self'))(
+    'run, mcp and serve refuse a workspace in /proc with one Chinese line, without hanging',
+    async () => {
+      for (const command of ['run', 'mcp', 'serve']) {
+        const child = spawn(
+          process.execPath,
+          [
+            BIN,
+            command,
+            '--workspace',
+            '/proc/atelier-cli/ws',
+            ...(command === 'serve' ? ['--port', '0'] : []),
+          ],
+          { stdio: ['pipe', 'pipe', 'pipe'], timeout: HANG_LIMIT / 3, killSignal: 'SIGKILL' },
+        );
+        child.stdin.end('');
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (d: string) => {
+          stderr += d;
+        });
+        const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+        expect(code, command).toBe(1);
+        expect(stderr, command).toBe('atelier: 无法创建或打开工作区目录“ws”：所在位置不能新建目录\n');
+      }
+    },
+    HANG_LIMIT + 5_000,
+  );
+
   it('a half-configured vision model is a warning, not a failure', async () => {
     const r = await runCli(['doctor', '--workspace', path.join(await tempDir(), 'ws')], {
       env: { ATELIER_VISION_BASE_URL: 'http://127.0.0.1:9/v1', ATELIER_VISION_MODEL: '' },
