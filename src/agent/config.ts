@@ -5,6 +5,7 @@
  */
 import type { ParseArgsConfig } from 'node:util';
 import { type Variant, variants } from '../registry/index.js';
+import { toolsAndPromptTokens } from './context-budget.js';
 
 export interface ModelConfig {
   /** ATELIER_MODEL_BASE_URL: any OpenAI-compatible Chat Completions endpoint. */
@@ -60,6 +61,8 @@ const MAX_STEPS_LIMIT = 200;
 const TIMEOUT_LIMIT_SECONDS = 3600;
 /** The system prompt and the tools alone take a few thousand tokens, so a smaller budget is a typo. */
 export const CONTEXT_TOKENS_MIN = 2000;
+/** Room a budget must leave beside the tools and the system prompt: a user message with its state summary, a reply. */
+const TURN_ROOM_TOKENS = 2000;
 const CONTEXT_TOKENS_LIMIT = 10_000_000;
 const MAX_OUTPUT_TOKENS_LIMIT = 1_000_000;
 
@@ -186,8 +189,25 @@ export function modelConfigFrom(values: Values, env: NodeJS.ProcessEnv = process
   );
   if (contextTokens !== undefined && contextTokens < CONTEXT_TOKENS_MIN) {
     throw new ModelConfigError(
-      `model context tokens must be at least ${CONTEXT_TOKENS_MIN} (the tools and the system prompt alone take that), not ${contextTokens}`,
+      `model context tokens must be at least ${CONTEXT_TOKENS_MIN}, not ${contextTokens}`,
     );
+  }
+  if (contextTokens !== undefined) {
+    // A budget the tools fill leaves every request over it, whatever the history: say so now, not by overflowing.
+    const fixed = toolsAndPromptTokens(tools as Variant);
+    if (contextTokens < fixed + TURN_ROOM_TOKENS) {
+      const smaller = variants
+        .filter((v) => v !== tools)
+        .map((v) => ({ v, need: toolsAndPromptTokens(v) + TURN_ROOM_TOKENS }))
+        .filter(({ need }) => need <= contextTokens);
+      throw new ModelConfigError(
+        `model context tokens ${contextTokens} leave no room for the conversation: the ${tools} tools and the system prompt alone take about ${fixed} (estimated high); set at least ${fixed + TURN_ROOM_TOKENS}${
+          smaller.length
+            ? `, or give the model fewer tools (ATELIER_MODEL_TOOLS or --model-tools: ${smaller.map(({ v }) => v).join(' or ')})`
+            : ''
+        }`,
+      );
+    }
   }
   const maxOutputRaw = pick(values, 'model-max-output-tokens', env, 'ATELIER_MODEL_MAX_OUTPUT_TOKENS');
   // 0 asks for no limit at all: the field is left out of the request.

@@ -6,6 +6,9 @@
  * everything up to the next one, so an assistant's tool calls never lose their tool answers.
  */
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { toOpenAI } from '../registry/formats/index.js';
+import { toolsOf, type Variant } from '../registry/index.js';
+import { systemPrompt } from './prompt.js';
 
 /** One image of at most 1024 px a side: 765 tokens on OpenAI (high detail), about 1,350 with 28-px patches. */
 export const IMAGE_TOKENS = 1500;
@@ -50,6 +53,9 @@ function costOf(message: ChatCompletionMessageParam): MessageCost {
   }
   if (message.role === 'assistant' && message.tool_calls)
     text += textTokens(JSON.stringify(message.tool_calls));
+  // Sent back to the reasoning models that want it (conversation.ts).
+  const reasoning = (message as { reasoning_content?: unknown }).reasoning_content;
+  if (typeof reasoning === 'string') text += textTokens(reasoning);
   if (message.role === 'tool') text += textTokens(message.tool_call_id);
   const cost = { text, images };
   costs.set(message, cost);
@@ -88,4 +94,14 @@ export function fitTurns(turns: readonly Turn[], opts: { budget: number; fixed: 
 /** The estimate of a whole request, as the model would receive it. */
 export function requestTokens(messages: Turn, tools: unknown): number {
   return textTokens(JSON.stringify(tools ?? [])) + turnTokens(messages);
+}
+
+/** The estimate of what every request carries before any turn: the system prompt and the tools of `variant`. */
+export function toolsAndPromptTokens(variant: Variant): number {
+  const offered = toolsOf(variant);
+  const prompts = [false, true].map((vision) =>
+    systemPrompt({ vision, tools: new Set(offered.map((t) => t.name)) }),
+  );
+  const longest = prompts.reduce((a, b) => (b.length > a.length ? b : a));
+  return requestTokens([{ role: 'system', content: longest }], toOpenAI(offered));
 }

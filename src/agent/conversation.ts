@@ -20,7 +20,7 @@ import type {
 import type { SessionHandle } from '../calls/handle.js';
 import type { ToolResult } from '../calls/result.js';
 import { toOpenAI } from '../registry/formats/index.js';
-import { findTool, toolsOf } from '../registry/index.js';
+import { allTools, findTool, toolsOf } from '../registry/index.js';
 import type { ImageOut } from '../tools/types.js';
 import { toolCallEvent } from './call-events.js';
 import { describeModel, type ModelConfig } from './config.js';
@@ -150,10 +150,10 @@ export class Conversation {
     this.client = opts.client ?? createModelClient(opts.config);
     this.onInternalError = opts.onInternalError ?? ((err) => console.error(err));
     this.writer = opts.transcript ? new TranscriptWriter(opts.transcript, this.onInternalError) : null;
-    this.system = systemPrompt({ vision: opts.config.vision });
     const offered = toolsOf(opts.config.tools);
     this.tools = toOpenAI(offered) as unknown as ChatCompletionTool[];
     this.offered = new Set(offered.map((t) => t.name));
+    this.system = systemPrompt({ vision: opts.config.vision, tools: this.offered });
     this.turns = opts.restored ? opts.restored.turns.map((t) => [...t]) : [];
     this.startedTranscript = opts.restored?.opened ?? false;
     // The note counted at its longest, whether or not a request carries it.
@@ -230,7 +230,7 @@ export class Conversation {
     emit({ type: 'user', text: words });
     const user: ChatCompletionUserMessageParam = {
       role: 'user',
-      content: userContent(words, await this.session.snapshot()),
+      content: userContent(words, await this.session.snapshot(), this.offered),
     };
     const turn: ChatCompletionMessageParam[] = [user];
     this.turns.push(turn);
@@ -290,15 +290,24 @@ export class Conversation {
         };
       }
       if (reply.text !== '') emit({ type: 'assistant', text: reply.text });
-      const toolCalls = reply.toolCalls.map((c) => ({
+      const calls = reply.toolCalls.map((c) => ({ ...c, name: toolName(c.name) }));
+      const toolCalls = calls.map((c) => ({
+        ...c.extra,
         id: c.id,
         type: 'function' as const,
         function: { name: c.name, arguments: c.arguments },
       }));
+      // DeepSeek in thinking mode refuses a history whose turns with tool calls lost their reasoning; in a turn
+      // without any it is ignored (older reasoners refused it there), so only those turns carry it.
+      const reasoning =
+        reply.reasoning !== '' && (toolCalls.length > 0 || turn.some(hasToolCalls))
+          ? { reasoning_content: reply.reasoning }
+          : {};
       const assistant: ChatCompletionAssistantMessageParam = {
         role: 'assistant',
         content: reply.text === '' ? null : reply.text,
         ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+        ...reasoning,
       };
       // The transcript has the calls before they run and each answer as it comes, so a crash leaves a record of
       // what ran (restore.ts answers the rest).
@@ -307,13 +316,14 @@ export class Conversation {
           role: 'assistant',
           content: assistant.content as string | null,
           ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+          ...reasoning,
         },
       ]);
       if (toolCalls.length === 0) {
         turn.push(assistant);
         return { type: 'done', steps };
       }
-      const outcome = await this.runCalls(reply.toolCalls, emit, signal);
+      const outcome = await this.runCalls(calls, emit, signal);
       const imageMessage = this.imageMessage(outcome.images);
       // Pushed together, after every call is answered: the history never holds a call without its answer.
       turn.push(assistant, ...outcome.toolMessages, ...(imageMessage ? [imageMessage] : []));
@@ -481,8 +491,87 @@ export class Conversation {
   private contextMessages(): ChatCompletionMessageParam[] {
     const { first } = fitTurns(this.turns, { budget: this.config.contextTokens, fixed: this.fixedTokens });
     const system = first > 0 ? `${this.system}\n\n${omittedNote(first)}` : this.system;
-    return [{ role: 'system', content: system }, ...this.turns.slice(first).flat()];
+    const messages = joinUserMessages(this.turns.slice(first).flat());
+    return [
+      { role: 'system', content: system },
+      ...(wantsAssistantAfterTool(this.config) ? bridgeToolAnswers(messages) : messages),
+    ];
   }
+}
+
+/**
+ * The messages with each run of user messages joined into one. A turn the model never answered (a failed or
+ * cancelled request) leaves its user message without a reply, and one that ended after result images leaves
+ * their message last: with the next turn's message that makes two user messages in a row, which DeepSeek's
+ * reasoner and the chat templates of Gemma and older Mistral models refuse — in every later request, since the
+ * history keeps them. Joined, nothing the designer said is lost.
+ */
+function joinUserMessages(messages: readonly ChatCompletionMessageParam[]): ChatCompletionMessageParam[] {
+  const out: ChatCompletionMessageParam[] = [];
+  for (const m of messages) {
+    const prev = out[out.length - 1];
+    if (m.role !== 'user' || prev?.role !== 'user') {
+      out.push(m);
+      continue;
+    }
+    const content =
+      typeof prev.content === 'string' && typeof m.content === 'string'
+        ? `${prev.content}\n\n${m.content}`
+        : [...asParts(prev.content), ...asParts(m.content)];
+    out[out.length - 1] = { role: 'user', content };
+  }
+  return out;
+}
+
+/**
+ * Mistral's models (its API, and its own validation where vLLM serves them) refuse a user message right after tool
+ * answers ("Unexpected role 'user' after role 'tool'"): the images of a step's results, or the next turn after one
+ * that ended without a reply (cancelled, out of steps). Only they get a bridging line, since other services (DeepSeek
+ * in thinking mode) refuse an assistant message they did not write.
+ */
+function wantsAssistantAfterTool(config: ModelConfig): boolean {
+  let host = '';
+  try {
+    host = new URL(config.baseURL).hostname.toLowerCase();
+  } catch {}
+  return (
+    host === 'api.mistral.ai' ||
+    /mistral|mixtral|ministral|devstral|magistral|codestral|pixtral/i.test(config.model)
+  );
+}
+
+function bridgeToolAnswers(messages: readonly ChatCompletionMessageParam[]): ChatCompletionMessageParam[] {
+  const out: ChatCompletionMessageParam[] = [];
+  for (const m of messages) {
+    if (m.role === 'user' && out[out.length - 1]?.role === 'tool') {
+      out.push({
+        role: 'assistant',
+        content: Array.isArray(m.content) ? '（请看下一条消息里的图像。）' : '（这一轮到此结束。）',
+      });
+    }
+    out.push(m);
+  }
+  return out;
+}
+
+function asParts(content: ChatCompletionUserMessageParam['content']): ChatCompletionContentPart[] {
+  return typeof content === 'string' ? [{ type: 'text', text: content }] : [...content];
+}
+
+/** Every tool's name by its lower case, for names a model sends in another case. */
+const TOOL_NAMES = new Map(allTools.map((t) => [t.name.toLowerCase(), t.name]));
+
+/**
+ * The registry's name for the tool a model named with stray spaces or in another case (`Create_Document `), which
+ * the model plainly meant; any other name is kept as sent, to be refused with the closest names. The history and
+ * the transcript carry the name the call ran as, so `atelier run` replays it the same.
+ */
+function toolName(name: string): string {
+  return findTool(name) ? name : (TOOL_NAMES.get(name.trim().toLowerCase()) ?? name);
+}
+
+function hasToolCalls(message: ChatCompletionMessageParam): boolean {
+  return message.role === 'assistant' && (message.tool_calls?.length ?? 0) > 0;
 }
 
 /** The image message as the transcript keeps it: titles, and each image's kept file instead of its bytes. */

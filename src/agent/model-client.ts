@@ -22,11 +22,41 @@ export interface ToolCallOut {
   readonly name: string;
   /** As the model sent it: a JSON string, possibly malformed. */
   readonly arguments: string;
+  /**
+   * The call's fields beyond the protocol's (Gemini's `extra_content` with its thought signature), sent back with
+   * the call as they came: Gemini refuses a conversation whose calls lost them.
+   */
+  readonly extra?: Readonly<Record<string, unknown>>;
 }
 
 export interface AssistantMessage {
   readonly text: string;
   readonly toolCalls: readonly ToolCallOut[];
+  /**
+   * The model's `reasoning_content` (DeepSeek, Qwen, Moonshot, Zhipu in thinking mode), '' when none came. DeepSeek
+   * refuses (400) a conversation whose tool-calling assistant messages do not carry it back.
+   */
+  readonly reasoning: string;
+}
+
+/** A tool call's fields the protocol defines; any other is a service's own, kept in `extra`. */
+const CALL_FIELDS = new Set(['index', 'id', 'type', 'function']);
+
+/** The service's own fields of a tool call (or of a fragment of one), or null when it has none. */
+function extraFields(call: unknown): Record<string, unknown> | null {
+  if (typeof call !== 'object' || call === null) return null;
+  let extra: Record<string, unknown> | null = null;
+  for (const [key, value] of Object.entries(call)) {
+    if (CALL_FIELDS.has(key) || value === undefined || value === null) continue;
+    extra ??= {};
+    extra[key] = value;
+  }
+  return extra;
+}
+
+function reasoningOf(message: unknown): string {
+  const reasoning = (message as { reasoning_content?: unknown } | null | undefined)?.reasoning_content;
+  return typeof reasoning === 'string' ? reasoning : '';
 }
 
 /**
@@ -66,6 +96,8 @@ function chunkChars(delta: ChatCompletionChunk.Choice.Delta | undefined): number
     }
     for (const c of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
       n += asText(c?.id).length + asText(c?.function?.name).length + asText(c?.function?.arguments).length;
+      const extra = extraFields(c);
+      if (extra) n += asText(extra).length;
     }
   }
   return Math.max(1, n);
@@ -97,9 +129,11 @@ export interface ModelRequest {
   readonly onDelta: (text: string) => void;
 }
 
+type CallParts = { id: string; name: string; arguments: string; extra?: Record<string, unknown> };
+
 /** Tool-call fragments of a stream, joined by index (or by id, for servers that send no index). */
 export class ToolCallAccumulator {
-  private readonly calls: { id: string; name: string; arguments: string }[] = [];
+  private readonly calls: CallParts[] = [];
   private readonly byIndex = new Map<number, number>();
 
   add(delta: NonNullable<ChatCompletionChunk.Choice.Delta['tool_calls']>[number], position: number): void {
@@ -113,11 +147,18 @@ export class ToolCallAccumulator {
     }
     const call = this.calls[slot!]!;
     if (delta.id) call.id = asText(delta.id);
-    if (delta.function?.name) call.name += asText(delta.function.name);
+    if (delta.function?.name) {
+      const name = asText(delta.function.name);
+      // Most servers send the name once, a few in pieces; some (MiniMax on NVIDIA NIM, Fireworks) repeat it whole
+      // in every fragment, which joined would name no tool.
+      call.name = name.startsWith(call.name) ? name : call.name + name;
+    }
     if (delta.function?.arguments) call.arguments += asText(delta.function.arguments);
+    const extra = extraFields(delta);
+    if (extra) call.extra = { ...call.extra, ...extra };
   }
 
-  result(): { id: string; name: string; arguments: string }[] {
+  result(): CallParts[] {
     return this.calls;
   }
 }
@@ -127,7 +168,7 @@ export class ToolCallAccumulator {
  * does a call whose id an earlier call of the same message has (some servers number every call `call_0`). The
  * history then carries the ids given here, which the model's server accepts as any others.
  */
-function withIds(calls: readonly { id: string; name: string; arguments: string }[]): ToolCallOut[] {
+function withIds(calls: readonly CallParts[]): ToolCallOut[] {
   const taken = new Set<string>();
   const stamp = Date.now().toString(36);
   return calls.map((c, i) => {
@@ -176,22 +217,28 @@ async function wholeAnswer(response: Response, config: ModelConfig): Promise<Cha
 function fromWholeAnswer(answer: ChatCompletion, config: ModelConfig): AssistantMessage {
   const message = answer?.choices?.[0]?.message;
   if (!message) throw new ModelError('model_bad_response', '模型的回答里没有消息（choices 为空）。');
-  const toolCalls = (message.tool_calls ?? []).flatMap((c) =>
-    c.type === 'function' || (c as { function?: unknown }).function
-      ? [
-          {
-            id: asText(c.id),
-            name: asText((c as { function: { name?: unknown } }).function.name),
-            arguments: asText((c as { function: { arguments?: unknown } }).function.arguments),
-          },
-        ]
-      : [],
-  );
+  const toolCalls = (message.tool_calls ?? []).flatMap((c): CallParts[] => {
+    if (c.type !== 'function' && !(c as { function?: unknown }).function) return [];
+    const extra = extraFields(c);
+    return [
+      {
+        id: asText(c.id),
+        name: asText((c as { function: { name?: unknown } }).function.name),
+        arguments: asText((c as { function: { arguments?: unknown } }).function.arguments),
+        ...(extra ? { extra } : {}),
+      },
+    ];
+  });
   const text = typeof message.content === 'string' ? message.content : '';
-  const chars = toolCalls.reduce((n, c) => n + c.id.length + c.name.length + c.arguments.length, text.length);
+  const reasoning = reasoningOf(message);
+  const chars = toolCalls.reduce(
+    (n, c) => n + c.id.length + c.name.length + c.arguments.length,
+    text.length + reasoning.length,
+  );
   if (chars > MAX_ANSWER_CHARS) throw answerTooLong(config);
   if (toolCalls.length > 0) refuseCutCalls(answer.choices[0]?.finish_reason, config);
-  return { text, toolCalls: withIds(toolCalls) };
+  else if (text === '') refuseEmptyAtLimit(answer.choices[0]?.finish_reason, config);
+  return { text, toolCalls: withIds(toolCalls), reasoning };
 }
 
 /**
@@ -206,6 +253,20 @@ function refuseCutCalls(finishReason: unknown, config: ModelConfig): void {
     finishReason === 'length'
       ? `模型的回答达到了输出长度上限${config.maxOutputTokens === null ? '' : `（ATELIER_MODEL_MAX_OUTPUT_TOKENS=${config.maxOutputTokens}）`}，在中途被截断：其中的工具调用可能不完整，一个也没有执行。请重试，或把要做的事分成几步。`
       : '模型服务的内容过滤截断了回答：其中的工具调用可能不完整，一个也没有执行。请换个说法重试。',
+  );
+}
+
+/**
+ * An answer stopped at the output limit before it said or called anything: a reasoning model that spent the whole
+ * limit thinking (its reasoning counts in it). Retrying as it is would stop the same way; a higher limit helps.
+ */
+function refuseEmptyAtLimit(finishReason: unknown, config: ModelConfig): void {
+  if (finishReason !== 'length') return;
+  throw new ModelError(
+    'model_bad_response',
+    config.maxOutputTokens === null
+      ? '模型的回答达到了模型服务的输出长度上限，却还没有给出文字或工具调用（思考模型的推理过程也计入这个上限）。请把要做的事分成几步再试。'
+      : `模型的回答达到了输出长度上限（ATELIER_MODEL_MAX_OUTPUT_TOKENS=${config.maxOutputTokens}），却还没有给出文字或工具调用（思考模型的推理过程也计入这个上限）。请调高 ATELIER_MODEL_MAX_OUTPUT_TOKENS 后重试。`,
   );
 }
 
@@ -259,6 +320,7 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
     pending.catch(() => {});
     const stream = await Promise.race([pending, aborted]);
     let text = '';
+    let reasoning = '';
     const calls = new ToolCallAccumulator();
     let finished: unknown = null;
     let received = 0;
@@ -279,6 +341,7 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
         text += delta.content;
         req.onDelta(delta.content);
       }
+      reasoning += reasoningOf(delta);
       delta.tool_calls?.forEach((c, i) => {
         calls.add(c, i);
       });
@@ -294,7 +357,8 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
       );
     }
     if (calls.result().length > 0) refuseCutCalls(finished, req.config);
-    return { text, toolCalls: withIds(calls.result()) };
+    else if (text === '') refuseEmptyAtLimit(finished, req.config);
+    return { text, toolCalls: withIds(calls.result()), reasoning };
   } catch (err) {
     if (err instanceof ModelError) throw err;
     throw describeModelFailure(err, reason, req.config);

@@ -63,7 +63,9 @@ function toolCallsOf(raw: unknown): ToolCall[] | null {
     if (!fn || typeof c.id !== 'string' || typeof fn.name !== 'string' || typeof fn.arguments !== 'string') {
       return null;
     }
-    calls.push({ id: c.id, type: 'function', function: { name: fn.name, arguments: fn.arguments } });
+    // A service's own fields of the call (Gemini's thought signature) go back with it, as they were sent.
+    const { id, type: _type, function: _fn, ...extra } = c;
+    calls.push({ ...extra, id, type: 'function', function: { name: fn.name, arguments: fn.arguments } });
   }
   return calls;
 }
@@ -187,6 +189,9 @@ export function rebuildConversation(
           role: 'assistant',
           content: text === '' ? null : text,
           ...(calls.length ? { tool_calls: calls } : {}),
+          ...(typeof line.reasoning_content === 'string' && line.reasoning_content !== ''
+            ? { reasoning_content: line.reasoning_content }
+            : {}),
         });
         pending = calls;
         break;

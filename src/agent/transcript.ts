@@ -5,7 +5,7 @@
  * crash still says which calls ran. `atelier run` replays it without a model: each call whose answer says it ran,
  * in order, and every other line is skipped. So a bug report is a transcript.
  */
-import { appendFile, open } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 
 /** The transcript's file name in a session's folder (`atelier chat` writes it in the workspace). */
 export const TRANSCRIPT_FILE = 'chat.jsonl';
@@ -20,6 +20,8 @@ export interface TranscriptToolCall {
   readonly id: string;
   readonly type: 'function';
   readonly function: { readonly name: string; readonly arguments: string };
+  /** A service's own fields of the call (Gemini's `extra_content`), sent back with it. */
+  readonly [extra: string]: unknown;
 }
 
 export type TranscriptLine =
@@ -30,6 +32,8 @@ export type TranscriptLine =
       readonly role: 'assistant';
       readonly content: string | null;
       readonly tool_calls?: readonly TranscriptToolCall[];
+      /** The model's reasoning, kept where the service wants it back (turns with tool calls). */
+      readonly reasoning_content?: string;
       /** Ids of calls answered without running them (transcripts written before answers carried `not_run`). */
       readonly not_run?: readonly string[];
     }
@@ -153,7 +157,10 @@ export async function readTranscript(
   }
 }
 
-/** Appends lines in order; a write that fails is reported, never thrown into the conversation. */
+/**
+ * Appends lines in order, each whole (`appendLines`: a write cut short by a full disk is taken back, so the next
+ * line does not continue it); a write that fails is reported, never thrown into the conversation.
+ */
 export class TranscriptWriter {
   private queue: Promise<void> = Promise.resolve();
 
@@ -165,7 +172,7 @@ export class TranscriptWriter {
   write(lines: readonly TranscriptLine[]): Promise<void> {
     if (lines.length === 0) return this.queue;
     const text = lines.map((l) => `${JSON.stringify(l)}\n`).join('');
-    this.queue = this.queue.then(() => appendFile(this.path, text).catch(this.onError));
+    this.queue = this.queue.then(() => appendWhole(this.path, text).catch(this.onError));
     return this.queue;
   }
 
@@ -173,4 +180,14 @@ export class TranscriptWriter {
   flushed(): Promise<void> {
     return this.queue;
   }
+}
+
+/**
+ * The engine's whole-line append, loaded at the first write: `atelier run` reads this module to replay a
+ * transcript, and its command line stays free of the engine.
+ */
+async function appendWhole(file: string, text: string): Promise<void> {
+  const { appendLines, PRIVATE_FILE_MODE } = await import('../engine/workspace.js');
+  // A conversation is its designer's own, whoever else uses the machine.
+  await appendLines(file, text, PRIVATE_FILE_MODE);
 }

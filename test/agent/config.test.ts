@@ -8,6 +8,7 @@ import {
   ModelConfigError,
   modelConfigFrom,
 } from '../../src/agent/config.js';
+import { toolsAndPromptTokens } from '../../src/agent/context-budget.js';
 
 const flags = (...args: string[]) =>
   parseArgs({ args, options: MODEL_OPTIONS, strict: true }).values as Record<string, string | boolean>;
@@ -112,6 +113,26 @@ describe('modelConfigFrom', () => {
   ])('refuses %o', (env, message) => {
     expect(() => modelConfigFrom({}, { ATELIER_MODEL: 'm', ...env })).toThrow(ModelConfigError);
     expect(() => modelConfigFrom({}, { ATELIER_MODEL: 'm', ...env })).toThrow(message);
+  });
+});
+
+describe('a context budget the tools alone fill', () => {
+  it('is refused naming what the tools take and what would do, and fewer tools fit it', () => {
+    const fixed = toolsAndPromptTokens('extended');
+    const budget = String(fixed - 1000);
+    const refuse = () => modelConfigFrom({}, { ATELIER_MODEL: 'm', ATELIER_MODEL_CONTEXT_TOKENS: budget });
+    expect(refuse).toThrow(ModelConfigError);
+    expect(refuse).toThrow(`the extended tools and the system prompt alone take about ${fixed}`);
+    expect(refuse).toThrow(
+      /set at least \d+, or give the model fewer tools \(ATELIER_MODEL_TOOLS or --model-tools: reduced/,
+    );
+    // Every request of a conversation under it stays within it: the fixed part as the loop counts it.
+    const reduced = modelConfigFrom(
+      {},
+      { ATELIER_MODEL: 'm', ATELIER_MODEL_CONTEXT_TOKENS: budget, ATELIER_MODEL_TOOLS: 'reduced' },
+    );
+    expect(reduced?.contextTokens).toBe(Number(budget));
+    expect(toolsAndPromptTokens('reduced')).toBeLessThan(Number(budget));
   });
 });
 

@@ -8,6 +8,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { afterEach, describe, expect, it } from 'vitest';
 import { fitTurns, IMAGE_TOKENS, requestTokens, textTokens } from '../../src/agent/context-budget.js';
 import { systemPrompt } from '../../src/agent/prompt.js';
+import { toolsOf } from '../../src/registry/index.js';
 import { type ScriptedModel, startScriptedModel } from '../support/scripted-model.js';
 import { newSession, tempDir } from '../support/session.js';
 import { conversation, expectEveryCallAnswered, last, modelConfig, turn } from './support.js';
@@ -66,6 +67,7 @@ describe('a long conversation under a small budget', () => {
   it('sends the system prompt and the latest turns within it, whole turns only; the transcript keeps all', async () => {
     const budget = 6000;
     const turns = 8;
+    const reduced = new Set(toolsOf('reduced').map((t) => t.name));
     model = await startScriptedModel();
     for (let i = 0; i < turns; i++) {
       model.push(
@@ -98,7 +100,7 @@ describe('a long conversation under a small budget', () => {
       const messages = request.body.messages;
       expect(requestTokens(messages as never, request.body.tools)).toBeLessThanOrEqual(budget);
       expect(messages[0]!.role).toBe('system');
-      expect(messages[0]!.content as string).toContain(systemPrompt({ vision: false }));
+      expect(messages[0]!.content as string).toContain(systemPrompt({ vision: false, tools: reduced }));
       // Whole turns: the history starts at a user message, and no tool message is an orphan.
       expect(messages[1]!.role).toBe('user');
       expectEveryCallAnswered(messages as never);

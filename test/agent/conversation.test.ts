@@ -9,7 +9,7 @@ import { rebuildConversation } from '../../src/agent/restore.js';
 import { TranscriptReplay } from '../../src/agent/transcript.js';
 import { snapshotOf } from '../../src/calls/snapshot.js';
 import { toOpenAI } from '../../src/registry/formats/index.js';
-import { toolsOf } from '../../src/registry/index.js';
+import { allTools, toolsOf } from '../../src/registry/index.js';
 import { garmentDocument, NAMES, usePhoto } from '../support/garment-fixtures.js';
 import {
   type ScriptedModel,
@@ -661,5 +661,158 @@ describe('a model without a key', () => {
     model = await startScriptedModel([{ text: '你好' }]);
     await turn(conversation(newSession(), modelConfig(model.url, { apiKey: null })), '你好');
     expect(model.requests[0]!.headers.authorization).toBeUndefined();
+  });
+});
+
+describe('a turn the model never answered', () => {
+  /** Answers as DeepSeek's reasoner and chat templates of Gemma or Mistral do: two user messages in a row refused. */
+  const alternating =
+    (text: string): ScriptStep =>
+    (req) => {
+      const roles = req.body.messages.map((m) => m.role);
+      const at = roles.findIndex((r, i) => i > 0 && r === 'user' && roles[i - 1] === 'user');
+      return at < 0
+        ? { text }
+        : {
+            status: 400,
+            error: `does not support successive user or assistant messages (messages[${at - 1}] and messages[${at}] in your input)`,
+          };
+    };
+
+  it('is sent with the next message as one user message, so a service that wants turns to alternate goes on', async () => {
+    model = await startScriptedModel([
+      { status: 400, error: 'scripted: refused once' },
+      {
+        toolCalls: [
+          { id: 'c1', name: 'create_document', arguments: { width: 64, height: 32 } },
+          { id: 'c2', name: 'get_canvas_image', arguments: { max_size: 64 } },
+        ],
+      },
+      // An empty answer (a refusal would also drop the images from the conversation).
+      { raw: 'data: [DONE]\n\n' },
+      alternating('好的，两件事都记下了。'),
+      alternating('继续。'),
+    ]);
+    const conv = conversation(newSession(), modelConfig(model.url, { vision: true }));
+    expect(last(await turn(conv, '标题用红色'))).toMatchObject({ type: 'error', code: 'model_rejected' });
+    expect(last(await turn(conv, '看看画布'))).toMatchObject({ type: 'error', code: 'model_bad_response' });
+    expect(last(await turn(conv, '再试一次'))).toEqual({ type: 'done', steps: 1 });
+    expect(last(await turn(conv, '下一步'))).toEqual({ type: 'done', steps: 1 });
+
+    const sent = model.requests[3]!.body.messages;
+    expect(sent.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool', 'user']);
+    // Nothing the designer said is lost: the unanswered message comes first, each with its state summary.
+    const first = sent[1]!.content as string;
+    expect(first.indexOf('标题用红色')).toBeGreaterThanOrEqual(0);
+    expect(first.indexOf('看看画布')).toBeGreaterThan(first.indexOf('标题用红色'));
+    const lastUser = sent[5]!.content as { type: string; text?: string }[];
+    expect(lastUser.filter((p) => p.type === 'image_url')).toHaveLength(1);
+    expect(lastUser.at(-1)).toMatchObject({ type: 'text', text: expect.stringContaining('再试一次') });
+    expectEveryCallAnswered(sent);
+  });
+});
+
+describe('a model given the reduced tools', () => {
+  it('is told of no tool outside them, in the system prompt or the state summary', async () => {
+    model = await startScriptedModel([{ text: '好的。' }]);
+    await turn(conversation(newSession(), modelConfig(model.url, { tools: 'reduced' })), '你好');
+    const body = model.requests[0]!.body;
+    const sent = new Set((body.tools as { function: { name: string } }[]).map((t) => t.function.name));
+    expect([...sent].sort()).toEqual(
+      toolsOf('reduced')
+        .map((t) => t.name)
+        .sort(),
+    );
+    const words = body.messages.map((m) => m.content as string).join('\n');
+    const named = allTools.map((t) => t.name).filter((name) => new RegExp(`\\b${name}\\b`).test(words));
+    expect(named.filter((name) => !sent.has(name))).toEqual([]);
+  });
+});
+
+describe('a tool named with stray spaces or in another case', () => {
+  it('runs as the tool the model meant, and is recorded and replayed under its own name', async () => {
+    model = await startScriptedModel([
+      {
+        toolCalls: [
+          { id: 'c1', name: ' Create_Document ', arguments: { width: 40, height: 30, name: '海报' } },
+          { id: 'c2', name: 'CREATE_LAYER\n', arguments: { name: '色块' } },
+          { id: 'c3', name: 'make_it_pretty', arguments: {} },
+        ],
+      },
+      { text: '好了' },
+    ]);
+    const session = newSession();
+    const transcript = join(tempDir(), 'chat.jsonl');
+    const events = await turn(conversation(session, modelConfig(model.url), { transcript }), '新建');
+    const outcomes = events.flatMap((e) => (e.type === 'tool_result' ? [[e.name, e.ok]] : []));
+    expect(outcomes).toEqual([
+      ['create_document', true],
+      ['create_layer', true],
+      ['make_it_pretty', false],
+    ]);
+    const sent = model.requests[1]!.body.messages.find((m) => m.role === 'assistant')!;
+    expect((sent.tool_calls as { function: { name: string } }[]).map((c) => c.function.name)).toEqual([
+      'create_document',
+      'create_layer',
+      'make_it_pretty',
+    ]);
+    const replay = new TranscriptReplay();
+    const replayed = readFileSync(transcript, 'utf8')
+      .trim()
+      .split('\n')
+      .flatMap((line) => replay.callsOf(JSON.parse(line)) ?? []);
+    expect(replayed.map((c) => (c as { function: { name: string } }).function.name)).toEqual([
+      'create_document',
+      'create_layer',
+      'make_it_pretty',
+    ]);
+    expect((await snapshotOf(session)).active?.layers.map((l) => l.name)).toContain('色块');
+  });
+});
+
+describe('a Mistral model', () => {
+  /** Answers as Mistral's API does: a user message right after a tool answer is refused. */
+  const mistral =
+    (text: string): ScriptStep =>
+    (req) => {
+      const roles = req.body.messages.map((m) => m.role);
+      const at = roles.findIndex((r, i) => r === 'user' && roles[i - 1] === 'tool');
+      return at < 0 ? { text } : { status: 400, error: "Unexpected role 'user' after role 'tool'" };
+    };
+  const calls = {
+    toolCalls: [
+      { id: 'c1', name: 'create_document', arguments: { width: 64, height: 32 } },
+      { id: 'c2', name: 'get_canvas_image', arguments: { max_size: 64 } },
+    ],
+  };
+
+  it('is shown result images and goes on after a turn that ended at its tool answers', async () => {
+    model = await startScriptedModel([calls, mistral('画布是白色的。')]);
+    const config = modelConfig(model.url, { model: 'mistral-small-latest', vision: true, maxSteps: 2 });
+    const conv = conversation(newSession(), config);
+    expect(last(await turn(conv, '看看画布'))).toEqual({ type: 'done', steps: 2 });
+
+    model.push(calls, mistral('继续。'));
+    const cut = conversation(newSession(), { ...config, maxSteps: 1, vision: false });
+    expect(last(await turn(cut, '新建'))).toMatchObject({ type: 'error', code: 'max_steps' });
+    expect(last(await turn(cut, '继续'))).toEqual({ type: 'done', steps: 1 });
+    const sent = last(model.requests).body.messages;
+    expect(sent.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+      'assistant',
+      'user',
+    ]);
+    expectEveryCallAnswered(sent);
+  });
+
+  it('is the only one sent a line it did not write', async () => {
+    model = await startScriptedModel([calls, { text: '好' }]);
+    await turn(conversation(newSession(), modelConfig(model.url, { vision: true })), '看看画布');
+    const roles = model.requests[1]!.body.messages.map((m) => m.role);
+    expect(roles).toEqual(['system', 'user', 'assistant', 'tool', 'tool', 'user']);
   });
 });

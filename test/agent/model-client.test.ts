@@ -41,6 +41,15 @@ describe('ToolCallAccumulator', () => {
     ]);
   });
 
+  it('keeps the name and id a server repeats in every fragment (MiniMax on NVIDIA NIM, Fireworks)', () => {
+    const acc = new ToolCallAccumulator();
+    const repeated = { index: 0, id: 'call_r', type: 'function' as const };
+    acc.add({ ...repeated, function: { name: 'create_layer', arguments: '' } }, 0);
+    acc.add({ ...repeated, function: { name: 'create_layer', arguments: '{"name":' } }, 0);
+    acc.add({ ...repeated, function: { name: 'create_layer', arguments: '"标题"}' } }, 0);
+    expect(acc.result()).toEqual([{ id: 'call_r', name: 'create_layer', arguments: '{"name":"标题"}' }]);
+  });
+
   it('starts a new call when a server numbers every call 0 but gives each a new id', () => {
     const acc = new ToolCallAccumulator();
     acc.add({ index: 0, id: 'a', function: { name: 'undo', arguments: '{}' } }, 0);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SUMMARY_LAYER_LIMIT, stateSummary, systemPrompt } from '../../src/agent/prompt.js';
 import type { LayerNode, SessionSnapshot } from '../../src/calls/snapshot.js';
+import { allTools, toolsOf, variants } from '../../src/registry/index.js';
 
 const layer = (name: string, extra: Record<string, unknown> = {}) => ({
   name,
@@ -133,5 +134,21 @@ describe('systemPrompt', () => {
     expect(text).toMatch(/hint/);
     expect(text).toContain('作为一条用户消息发给你');
     expect(systemPrompt({ vision: false })).toContain('你看不到图像');
+  });
+});
+
+describe.each(variants)('the prompt and the summary with the %s tools', (variant) => {
+  it('name only tools the model is given', () => {
+    const offered = new Set(toolsOf(variant).map((t) => t.name));
+    const many = Array.from({ length: SUMMARY_LAYER_LIMIT + 1 }, (_, i) => layer(`裁片 ${i}`));
+    const text = [
+      systemPrompt({ vision: true, tools: offered }),
+      systemPrompt({ vision: false, tools: offered }),
+      stateSummary(snapshot(many), offered),
+    ].join('\n');
+    const named = allTools.map((t) => t.name).filter((name) => new RegExp(`\\b${name}\\b`).test(text));
+    expect(named.filter((name) => !offered.has(name))).toEqual([]);
+    expect(named).toContain('identify_pieces');
+    expect(text).toMatch(/另有 1 个图层未列出（用 \w+ 查看全部）/);
   });
 });

@@ -1,7 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readTranscript, TranscriptReplay } from '../../src/agent/transcript.js';
+import { readTranscript, TranscriptReplay, TranscriptWriter } from '../../src/agent/transcript.js';
 import { tempDir } from '../support/session.js';
 
 const call = (id: string, name: string) => ({ id, type: 'function', function: { name, arguments: '{}' } });
@@ -106,5 +108,88 @@ describe('readTranscript', () => {
     const read = await readTranscript(file);
     expect(read).toEqual({ lines: [{ event: 'done', steps: 1 }], cut: false, unreadable: 1 });
     expect(readFileSync(file, 'utf8')).toBe('not json\n{"event":"done","steps":1}\n');
+  });
+});
+
+/** Every line of the file is one JSON value and the file ends with a newline: no two records are glued. */
+function wholeLines(file: string): unknown[] {
+  const text = readFileSync(file, 'utf8');
+  expect(text.endsWith('\n')).toBe(true);
+  return text
+    .slice(0, -1)
+    .split('\n')
+    .map((line) => JSON.parse(line) as unknown);
+}
+
+const TRANSCRIPT_MODULE = fileURLToPath(new URL('../../src/agent/transcript.ts', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('TranscriptWriter', () => {
+  it('takes back a line a full disk cut short, so the next line does not continue it', async () => {
+    const dir = tempDir('atelier-transcript-');
+    const file = join(dir, 'chat.jsonl');
+    // The child may write files of at most 1 MiB (RLIMIT_FSIZE, as a full disk): the transcript is 60 bytes short
+    // of it, so the next line is written in part (the count says so) and the write after fails with EFBIG.
+    const limitKib = 1024;
+    const frame = `${JSON.stringify({ role: 'user', content: '' })}\n`.length;
+    const first = JSON.stringify({ role: 'user', content: 'a'.repeat(limitKib * 1024 - 60 - frame) });
+    writeFileSync(file, `${first}\n`);
+    const before = statSync(file).size;
+    expect(before).toBe(limitKib * 1024 - 60);
+    const script = join(dir, 'append.mts');
+    writeFileSync(
+      script,
+      [
+        `import { TranscriptWriter } from ${JSON.stringify(TRANSCRIPT_MODULE)};`,
+        'const failures = [];',
+        `const writer = new TranscriptWriter(${JSON.stringify(file)}, (err) => failures.push(err.code));`,
+        `await writer.write([{ role: 'assistant', content: 'b'.repeat(500) }]);`,
+        'console.log(JSON.stringify(failures));',
+      ].join('\n'),
+    );
+    const child = spawnSync(
+      'bash',
+      ['-c', `ulimit -f ${limitKib} && exec "$0" --import tsx "$1"`, process.execPath, script],
+      { cwd: REPO, env: { ...process.env, TSX_DISABLE_CACHE: '1' }, encoding: 'utf8' },
+    );
+    expect(child.stderr).toBe('');
+    expect(JSON.parse(child.stdout)).toEqual(['EFBIG']);
+    // Nothing of the failed line is left.
+    expect(statSync(file).size).toBe(before);
+
+    // Room again (space freed): the next line starts on a line of its own.
+    const writer = new TranscriptWriter(file, (err) => {
+      throw err;
+    });
+    await writer.write([{ event: 'done', steps: 1 }]);
+    expect(wholeLines(file)).toEqual([JSON.parse(first), { event: 'done', steps: 1 }]);
+  });
+
+  it('creates the transcript readable by its owner only', async () => {
+    const file = join(tempDir('atelier-transcript-'), 'chat.jsonl');
+    await new TranscriptWriter(file, (err) => {
+      throw err;
+    }).write([{ event: 'done', steps: 1 }]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('ends a last line a crash left without its newline before appending: cut when half-written, kept when whole', async () => {
+    const file = join(tempDir('atelier-transcript-'), 'chat.jsonl');
+    writeFileSync(file, '{"role":"user","content":"一"}\n{"role":"assistant","content":"半');
+    const writer = new TranscriptWriter(file, (err) => {
+      throw err;
+    });
+    await writer.write([{ event: 'done', steps: 1 }]);
+    expect(wholeLines(file)).toEqual([
+      { role: 'user', content: '一' },
+      { event: 'done', steps: 1 },
+    ]);
+
+    writeFileSync(file, '{"role":"user","content":"二"}');
+    await writer.write([{ event: 'done', steps: 2 }]);
+    expect(wholeLines(file)).toEqual([
+      { role: 'user', content: '二' },
+      { event: 'done', steps: 2 },
+    ]);
   });
 });
