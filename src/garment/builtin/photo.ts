@@ -2,7 +2,7 @@
  * The print extraction from a garment photo (classical CV, deterministic): garment segmentation, repeat lattice
  * and median tile, palette, motif, and the photo-level type (solid / fill / theme / mixed).
  */
-import { decodeImage } from '../../engine/io/image-codec.js';
+import { type DecodedImage, decodeImage } from '../../engine/io/image-codec.js';
 import type { Raster, Rect } from '../../engine/model.js';
 import { type Lab, labToRgb } from '../color.js';
 import {
@@ -19,7 +19,7 @@ import {
 import type { Extraction, Lattice, Motif, PaletteEntry, PieceType } from '../types.js';
 import { keepSilhouette } from './against-photo.js';
 import { paletteOf, sampleLab } from './palette.js';
-import { detectLattice, medianTile, refineLattice } from './repeat.js';
+import { detectLattice, medianTile, refineLattice, subPixelBasis } from './repeat.js';
 import { segment } from './segment.js';
 import { lightField, type RegionContext, type ShadingKind, shadingKind, withoutLight } from './shading.js';
 
@@ -39,26 +39,123 @@ const EVEN_LIGHT = 0.02;
 
 export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: string): Promise<Extraction> {
   const decoded = await decodeImage(buf);
+  const k = Math.min(1, ANALYSIS_SIDE / Math.max(decoded.raster.w, decoded.raster.h));
+  const first = await readRepeat(decoded, k, false);
+  // The lattice, its tile and the median over repeats are whole px, and the lattice is first found at 1/f of
+  // the analysis size (findLattice): a repeat of 61.44 px is cut at 61 or 62 and drifts 0.44 px a repeat (a
+  // blurred tile, a half-drop read with the wrong drop), or is found only as a multiple that falls nearer a
+  // whole px (a tile three repeats wide, side seams matched three times as coarsely), or not at all. So the
+  // repeat is read again at the scale, a little smaller, that makes it whole px at both sizes; the rest of the
+  // analysis (palette, motif, shading) is done once, at the scale kept.
+  const shrink = first.basis ? wholePxScale(first.basis, Math.max(first.g.w, first.g.h)) : 1;
+  if (shrink === 1) return finish(first, decoded, photoPath, photoHash);
+  const again = await readRepeat(decoded, k * shrink, true, first);
+  // Kept only when it found the repeat again, not a multiple of it: a basis misread (stripes run on along
+  // themselves, so their length along them is anyone's) brings no whole px, and the second reading may then
+  // take several stripes for one tile.
+  const kept = again.lattice && cellArea(again) <= MULTIPLE_CELL * cellArea(first) ? again : first;
+  return finish(kept, decoded, photoPath, photoHash);
+}
+
+/** The area of the lattice's cell in the photo's own px. */
+function cellArea(r: RepeatReading): number {
+  const l = r.lattice!;
+  return Math.abs(l.v1[0] * l.v2[1] - l.v1[1] * l.v2[0]) / r.k ** 2;
+}
+
+/** A second reading whose cell is this much larger than the first's found a multiple of the repeat. */
+const MULTIPLE_CELL = 1.25;
+
+/**
+ * Largest scale in [MIN_SHRINK, 1] at which every basis component falls within WHOLE_PX of a whole multiple of
+ * the lattice search's reduction at that scale (findLattice's f, from the garment's `extent`); 1 if none does.
+ */
+function wholePxScale(basis: readonly (readonly [number, number])[], extent: number): number {
+  const off = (s: number) => {
+    const f = Math.max(1, Math.ceil((extent * s) / LATTICE_SIDE));
+    return Math.max(...basis.flatMap((v) => v.map((c) => Math.abs(c * s - f * Math.round((c * s) / f)))));
+  };
+  if (off(1) <= WHOLE_PX) return 1;
+  for (let s = 1; s >= MIN_SHRINK; s -= 0.0002) if (off(s) <= WHOLE_PX) return s;
+  return 1;
+}
+
+/** A basis component this close to whole px (after the lattice's tenth-of-a-px estimate) is taken as whole. */
+const WHOLE_PX = 0.15;
+/** The photo is read at no less than this share of its analysis size to bring its repeat to whole px. */
+const MIN_SHRINK = 0.8;
+
+/** The photo at one analysis scale, the garment in it and its repeat: what deciding the scale needs. */
+interface RepeatReading {
+  readonly k: number;
+  readonly photo: Raster;
+  readonly lab: ReturnType<typeof labPlanes>;
+  readonly mask: Uint8Array;
+  readonly swatch: boolean;
+  readonly neckOpen: boolean;
+  readonly area: number;
+  readonly g: Rect;
+  readonly inside: Uint8Array;
+  readonly lattice: Lattice | null;
+  readonly tile: Raster;
+  /** The lattice's basis to a tenth of a px, or null without a lattice. */
+  readonly basis: [number, number][] | null;
+}
+
+/**
+ * Reads the garment and its repeat at scale `k`. With `seen`, a reading at a scale a few per cent away, its
+ * garment is taken over (its mask resampled) rather than found again: the outline does not change with so small
+ * a step, and finding it is most of the work.
+ */
+async function readRepeat(
+  decoded: DecodedImage,
+  k: number,
+  wholePx: boolean,
+  seen?: RepeatReading,
+): Promise<RepeatReading> {
   let photo = decoded.raster;
-  const k = Math.min(1, ANALYSIS_SIDE / Math.max(photo.w, photo.h));
   if (k < 1) photo = await resizeRaster(photo, Math.round(photo.w * k), Math.round(photo.h * k));
   const { w, h } = photo;
   const lab = labPlanes(photo);
-  const { mask, swatch, neckOpen } = segment(photo, lab);
+  const { mask, swatch, neckOpen } = seen
+    ? {
+        mask: resampleMask(seen.mask, seen.photo.w, seen.photo.h, w, h),
+        swatch: seen.swatch,
+        neckOpen: seen.neckOpen,
+      }
+    : segment(photo, lab);
   const area = countMask(mask);
   const g = maskBounds(mask, w, h) ?? { x: 0, y: 0, w, h };
-
   let tile: Raster = { x: 0, y: 0, w: 0, h: 0, data: new Uint8ClampedArray(0) };
-  let palette: PaletteEntry[];
   // The outline's few pixels are fabric turning away and background mixed in (anti-aliasing, JPEG ringing):
   // the repeat and the colours are read inside them.
   const inside = erode(mask, w, h, 3);
-  let lattice = findLattice(photo, inside, g, area);
+  let lattice = findLattice(photo, inside, g, area, wholePx);
   if (lattice) {
     tile = medianTile(withoutLight(photo, mask, lattice.tileW, lattice.tileH), mask, lattice);
     // A real repeat survives the median over its repeats; noise does not (its tile comes out flat).
     if (lumStd(tile) < 4) lattice = null;
   }
+  const basis = lattice ? subPixelBasis(lattice, luminance(photo), inside, w, h) : null;
+  return { k, photo, lab, mask, swatch, neckOpen, area, g, inside, lattice, tile, basis };
+}
+
+/** `m` (`w` × `h`) at `W` × `H`, each pixel taking the nearest one's value. */
+function resampleMask(m: Uint8Array, w: number, h: number, W: number, H: number): Uint8Array {
+  const out = new Uint8Array(W * H);
+  for (let y = 0; y < H; y++) {
+    const sy = Math.min(h - 1, Math.floor(((y + 0.5) * h) / H)) * w;
+    for (let x = 0; x < W; x++) out[y * W + x] = m[sy + Math.min(w - 1, Math.floor(((x + 0.5) * w) / W))]!;
+  }
+  return out;
+}
+
+/** The rest of the analysis at the scale kept: palette, motif, flatness, the photo-level type. */
+function finish(r: RepeatReading, decoded: DecodedImage, photoPath: string, photoHash: string): Extraction {
+  const { k, photo, lab, mask, swatch, neckOpen, area, g, inside, lattice } = r;
+  const { w, h } = photo;
+  let tile = r.tile;
+  let palette: PaletteEntry[];
   if (lattice) {
     const t = labPlanes(tile);
     palette = paletteOf(sampleLab(t.L, t.a, t.b, null));
@@ -132,7 +229,13 @@ export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: st
 }
 
 /** The lattice inside the garment: detected at ≤ 640 px, then refined at the analysis size. */
-function findLattice(photo: Raster, mask: Uint8Array, g: Rect, area: number): Lattice | null {
+function findLattice(
+  photo: Raster,
+  mask: Uint8Array,
+  g: Rect,
+  area: number,
+  wholePx: boolean,
+): Lattice | null {
   const full = luminance(photo);
   const f = Math.max(1, Math.ceil(Math.max(g.w, g.h) / LATTICE_SIDE));
   const cw = Math.floor(g.w / f);
@@ -154,7 +257,7 @@ function findLattice(photo: Raster, mask: Uint8Array, g: Rect, area: number): La
       m[y * cw + x] = inside;
     }
   }
-  let lat = detectLattice(lum, m, cw, ch);
+  let lat = detectLattice(lum, m, cw, ch, wholePx);
   if (!lat) return null;
   if (f > 1) {
     const times = (v: readonly [number, number]) => [v[0] * f, v[1] * f] as const;

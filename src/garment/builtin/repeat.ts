@@ -19,8 +19,15 @@ interface Peak {
 /**
  * The lattice of the luminance `lum` (w × h) inside `mask`, or null when no repeat is strong enough. Lags reach
  * half the mask's extent, so a repeat must show at least twice across the garment (three times to be trusted).
+ * `wholePx`: the repeat is known to be whole px, so lags are compared as they are (see shiftedMsd).
  */
-export function detectLattice(lum: Float64Array, mask: Uint8Array, w: number, h: number): Lattice | null {
+export function detectLattice(
+  lum: Float64Array,
+  mask: Uint8Array,
+  w: number,
+  h: number,
+  wholePx = false,
+): Lattice | null {
   let sum = 0;
   let cnt = 0;
   for (let i = 0; i < lum.length; i++) {
@@ -103,6 +110,7 @@ export function detectLattice(lum: Float64Array, mask: Uint8Array, w: number, h:
     mask,
     w,
     h,
+    wholePx,
   );
   const stripes = stripeLattice(at, maxX, maxY, best, msd, cnt);
   if (stripes) return stripes;
@@ -263,27 +271,127 @@ const OUTLIER_CELLS = 0.15;
  * Mean squared difference of `lum` inside `mask` with itself shifted by (dx, dy), on at most ~60k samples, each
  * taken about the mean difference of its DRIFT_CELL-px cell: a fold or a light falloff shifts the difference
  * smoothly, more at longer lags, and would otherwise outweigh the print's own difference.
+ *
+ * A whole-px lag stands for every period within half a px of it: a repeat of 61.44 px (a 48 px tile photographed
+ * at 1.28 px per px) leaves a 0.44 px misalignment at lag 61 that sharp edges turn into a large difference, so
+ * that no lag looked exact (no repeat found) or a multiple falling nearer a whole px (3 × 61.44 ≈ 184.3) looked
+ * the full period. Each lag is read at its best sub-px shift (bilinear, within half a px, in quarter px).
  */
-function shiftedMsd(lum: Float64Array, mask: Uint8Array, w: number, h: number) {
-  const step = Math.max(1, Math.floor(Math.sqrt((w * h) / 60_000)));
-  const cw = Math.ceil(w / DRIFT_CELL);
-  const cells = cw * Math.ceil(h / DRIFT_CELL);
-  // Per cell: the sums of the least-squares plane d ≈ a + b·u + c·v (u, v local to the cell).
-  const acc = new Float64Array(cells * 10);
+function shiftedMsd(lum: Float64Array, mask: Uint8Array, w: number, h: number, wholePx: boolean) {
+  const at = fractionalMsd(lum, mask, w, h);
   const seen = new Map<number, number>();
   return (dx: number, dy: number): number => {
     const key = dy * 65536 + dx;
     const kept = seen.get(key);
     if (kept !== undefined) return kept;
-    acc.fill(0);
+    // Across, then down at the best shift across: a print's misalignment is mostly separable, and this reads
+    // 9 shifts, not 25.
+    let fx = 0;
+    let out = at(dx, dy);
+    if (wholePx) return out;
+    for (const f of SUB_PX) {
+      const d = f ? at(dx + f, dy) : out;
+      if (d < out) [out, fx] = [d, f];
+    }
+    for (const f of SUB_PX) if (f) out = Math.min(out, at(dx + fx, dy + f));
+    seen.set(key, out);
+    return out;
+  };
+}
+
+const SUB_PX = [-0.5, -0.25, 0, 0.25, 0.5];
+
+/**
+ * The lattice's basis vectors to a tenth of a px: the whole-px vector moved to the least squared difference
+ * among its neighbours, then the parabola's vertex through it and its two neighbours along each axis. Read at
+ * whole px only, where the shifted garment keeps its noise: read between px, the interpolation averages the
+ * noise away and would draw the estimate towards half px.
+ */
+export function subPixelBasis(
+  lat: Lattice,
+  lum: Float64Array,
+  mask: Uint8Array,
+  w: number,
+  h: number,
+): [number, number][] {
+  // Plain: the squared difference is symmetric about an exact period, msd(P + d) = msd(P − d), and the parabola
+  // relies on it; the cells' planes and the outliers left out (see shiftedMsd) are chosen per shift and are not.
+  const step = Math.max(1, Math.floor(Math.sqrt((w * h) / 120_000)));
+  const seen = new Map<number, number>();
+  const at = (dx: number, dy: number): number => {
+    const key = dy * 65536 + dx;
+    const kept = seen.get(key);
+    if (kept !== undefined) return kept;
+    let sum = 0;
+    let n = 0;
     for (let y = Math.max(0, -dy); y < Math.min(h, h - dy); y += step) {
-      const row = Math.floor(y / DRIFT_CELL) * cw;
-      const v = (y % DRIFT_CELL) - DRIFT_CELL / 2;
       for (let x = Math.max(0, -dx); x < Math.min(w, w - dx); x += step) {
         const i = y * w + x;
         const j = i + dy * w + dx;
         if (!mask[i] || !mask[j]) continue;
-        const d = lum[i]! - lum[j]!;
+        sum += (lum[i]! - lum[j]!) ** 2;
+        n++;
+      }
+    }
+    const out = n > 50 ? sum / n : Number.POSITIVE_INFINITY;
+    seen.set(key, out);
+    return out;
+  };
+  const vertex = (lo: number, mid: number, hi: number) => {
+    const curve = lo - 2 * mid + hi;
+    return curve > 0 ? Math.max(-0.5, Math.min(0.5, (lo - hi) / (2 * curve))) : 0;
+  };
+  const refine = (v: readonly [number, number]): [number, number] => {
+    let [x, y] = v;
+    for (let moves = 0; moves < 3; moves++) {
+      let best = at(x, y);
+      let next: [number, number] | null = null;
+      for (let j = -1; j <= 1; j++) {
+        for (let i = -1; i <= 1; i++) {
+          const d = at(x + i, y + j);
+          if (d < best) {
+            best = d;
+            next = [x + i, y + j];
+          }
+        }
+      }
+      if (!next) break;
+      [x, y] = next;
+    }
+    const mid = at(x, y);
+    const fx = x + vertex(at(x - 1, y), mid, at(x + 1, y));
+    const fy = y + vertex(at(x, y - 1), mid, at(x, y + 1));
+    return [Math.round(fx * 10) / 10, Math.round(fy * 10) / 10];
+  };
+  return [refine(lat.v1), refine(lat.v2)];
+}
+
+/** shiftedMsd at one shift, whole or fractional, the shifted garment read bilinearly. */
+function fractionalMsd(lum: Float64Array, mask: Uint8Array, w: number, h: number) {
+  const step = Math.max(1, Math.floor(Math.sqrt((w * h) / 60_000)));
+  const cw = Math.ceil(w / DRIFT_CELL);
+  const cells = cw * Math.ceil(h / DRIFT_CELL);
+  // Per cell: the sums of the least-squares plane d ≈ a + b·u + c·v (u, v local to the cell).
+  const acc = new Float64Array(cells * 10);
+  return (dx: number, dy: number): number => {
+    const ix = Math.floor(dx);
+    const iy = Math.floor(dy);
+    const tx = dx - ix;
+    const ty = dy - iy;
+    // Whole px along an axis read one neighbour only, so a whole-px shift needs no pixel past the edge.
+    const nx = tx > 0 ? 1 : 0;
+    const ny = ty > 0 ? w : 0;
+    acc.fill(0);
+    for (let y = Math.max(0, -iy); y < Math.min(h, h - iy - (ny ? 1 : 0)); y += step) {
+      const row = Math.floor(y / DRIFT_CELL) * cw;
+      const v = (y % DRIFT_CELL) - DRIFT_CELL / 2;
+      for (let x = Math.max(0, -ix); x < Math.min(w, w - ix - nx); x += step) {
+        const i = y * w + x;
+        const j = i + iy * w + ix;
+        if (!mask[i] || !mask[j] || !mask[j + nx] || !mask[j + ny] || !mask[j + nx + ny]) continue;
+        const top = lum[j]! + tx * (lum[j + nx]! - lum[j]!);
+        const bottom = lum[j + ny]! + tx * (lum[j + nx + ny]! - lum[j + ny]!);
+        const d = lum[i]! - (top + ty * (bottom - top));
         const u = (x % DRIFT_CELL) - DRIFT_CELL / 2;
         const o = (row + Math.floor(x / DRIFT_CELL)) * 10;
         acc[o]! += 1;
@@ -313,9 +421,7 @@ function shiftedMsd(lum: Float64Array, mask: Uint8Array, w: number, h: number) {
       s += c.v * c.n;
       n += c.n;
     }
-    const out = n > 50 ? s / n : Number.POSITIVE_INFINITY;
-    seen.set(key, out);
-    return out;
+    return n > 50 ? s / n : Number.POSITIVE_INFINITY;
   };
 }
 

@@ -202,7 +202,9 @@ export function measureResult(
   const sPhoto = Math.min(sColour, sStructure);
   // No cell of the anchor falls on the photo's fabric (a swatch smaller than the piece, at the matched scale):
   // there is nothing to compare, which is not a mismatch. The palette and texture measures still read the photo.
-  if (des.length > 0)
+  // An anchor without its print (not applied, its print layers hidden or deleted, the apply undone) is not a
+  // wrong extraction either: the coverage measure says what is missing.
+  if (des.length > 0 && covered(anchor.piece))
     out.push({
       key: 'photo',
       label: '与照片对照',
@@ -304,9 +306,10 @@ export function measureResult(
   const perPiece: Record<string, number> = {};
   const all: number[] = [];
   for (const g of grids) {
+    // Only printed pieces: a bare piece's own grey is coverage's to report, not a colour missing from the photo.
+    if (!covered(g.piece)) continue;
     const samples = labSamples(g.grid);
     for (const v of samples) all.push(v);
-    if (!covered(g.piece)) continue;
     const pal = paletteOf(samples);
     perPiece[g.piece.name] = round(paletteDistance(pal, photoPalette, deltaE00), 1);
   }
@@ -321,25 +324,26 @@ export function measureResult(
   const worstPiece = Object.entries(perPiece).sort((p, q) => q[1] - p[1])[0] ?? ['', 0];
   const dPal = Math.max(missing, worstPiece[1]);
   const sPal = Number.isFinite(dPal) ? Math.exp(-Math.max(0, dPal - 3) / 8) : 0;
-  out.push({
-    key: 'palette',
-    label: '配色',
-    score: round(sPal),
-    weight: 0.2,
-    value: {
-      delta_e00: round(dPal, 1),
-      per_piece: perPiece,
-      photo_colours_missing: round(missing, 1),
-      photo: photoPalette.map((c) => c.hex),
-      result: pooled.map((c) => c.hex),
-    },
-    suggestion:
-      sPal < 0.7
-        ? worstPiece[1] >= missing
-          ? `配色：“${worstPiece[0]}”的颜色不在照片中（ΔE00 ${worstPiece[1]}；照片调色板 ${photoPalette.map((c) => c.hex).join('、')}）；请对“${worstPiece[0]}”重新调用 extract_and_apply_all_pieces，color 用照片主色 ${photoPalette[0]?.hex ?? ext.ground.hex}`
-          : `配色：照片中的颜色在结果中缺失（ΔE00 ${round(missing, 1)}；照片调色板 ${photoPalette.map((c) => c.hex).join('、')}，结果 ${pooled.map((c) => c.hex).join('、')}）；请按 generate_garment_preview 的 proposed_pieces 重新调用 extract_and_apply_all_pieces`
-        : null,
-  });
+  if (all.length > 0)
+    out.push({
+      key: 'palette',
+      label: '配色',
+      score: round(sPal),
+      weight: 0.2,
+      value: {
+        delta_e00: round(dPal, 1),
+        per_piece: perPiece,
+        photo_colours_missing: round(missing, 1),
+        photo: photoPalette.map((c) => c.hex),
+        result: pooled.map((c) => c.hex),
+      },
+      suggestion:
+        sPal < 0.7
+          ? worstPiece[1] >= missing
+            ? `配色：“${worstPiece[0]}”的颜色不在照片中（ΔE00 ${worstPiece[1]}；照片调色板 ${photoPalette.map((c) => c.hex).join('、')}）；请对“${worstPiece[0]}”重新调用 extract_and_apply_all_pieces，color 用照片主色 ${photoPalette[0]?.hex ?? ext.ground.hex}`
+            : `配色：照片中的颜色在结果中缺失（ΔE00 ${round(missing, 1)}；照片调色板 ${photoPalette.map((c) => c.hex).join('、')}，结果 ${pooled.map((c) => c.hex).join('、')}）；请按 generate_garment_preview 的 proposed_pieces 重新调用 extract_and_apply_all_pieces`
+          : null,
+    });
 
   // Coverage: the share of each piece under its own visible print layers.
   const worstCov = Math.min(...Object.values(coverage));
