@@ -19,7 +19,7 @@ import {
 import type { Extraction, Lattice, Motif, PaletteEntry, PieceType } from '../types.js';
 import { keepSilhouette } from './against-photo.js';
 import { paletteOf, sampleLab } from './palette.js';
-import { detectLattice, medianTile, refineLattice, subPixelBasis } from './repeat.js';
+import { detectLattice, latticeFrom, medianTile, refineLattice, subPixelBasis } from './repeat.js';
 import { segment } from './segment.js';
 import { lightField, type RegionContext, type ShadingKind, shadingKind, withoutLight } from './shading.js';
 
@@ -40,16 +40,16 @@ const EVEN_LIGHT = 0.02;
 export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: string): Promise<Extraction> {
   const decoded = await decodeImage(buf);
   const k = Math.min(1, ANALYSIS_SIDE / Math.max(decoded.raster.w, decoded.raster.h));
-  const first = await readRepeat(decoded, k, false);
+  const first = await readRepeat(decoded, k);
   // The lattice, its tile and the median over repeats are whole px, and the lattice is first found at 1/f of
   // the analysis size (findLattice): a repeat of 61.44 px is cut at 61 or 62 and drifts 0.44 px a repeat (a
   // blurred tile, a half-drop read with the wrong drop), or is found only as a multiple that falls nearer a
   // whole px (a tile three repeats wide, side seams matched three times as coarsely), or not at all. So the
   // repeat is read again at the scale, a little smaller, that makes it whole px at both sizes; the rest of the
   // analysis (palette, motif, shading) is done once, at the scale kept.
-  const shrink = first.basis ? wholePxScale(first.basis, Math.max(first.g.w, first.g.h)) : 1;
+  const shrink = first.basis ? wholePxScale(first.basis) : 1;
   if (shrink === 1) return finish(first, decoded, photoPath, photoHash);
-  const again = await readRepeat(decoded, k * shrink, true, first);
+  const again = await readRepeat(decoded, k * shrink, first);
   // Kept only when it found the repeat again, not a multiple of it: a basis misread (stripes run on along
   // themselves, so their length along them is anyone's) brings no whole px, and the second reading may then
   // take several stripes for one tile.
@@ -66,15 +66,10 @@ function cellArea(r: RepeatReading): number {
 /** A second reading whose cell is this much larger than the first's found a multiple of the repeat. */
 const MULTIPLE_CELL = 1.25;
 
-/**
- * Largest scale in [MIN_SHRINK, 1] at which every basis component falls within WHOLE_PX of a whole multiple of
- * the lattice search's reduction at that scale (findLattice's f, from the garment's `extent`); 1 if none does.
- */
-function wholePxScale(basis: readonly (readonly [number, number])[], extent: number): number {
-  const off = (s: number) => {
-    const f = Math.max(1, Math.ceil((extent * s) / LATTICE_SIDE));
-    return Math.max(...basis.flatMap((v) => v.map((c) => Math.abs(c * s - f * Math.round((c * s) / f)))));
-  };
+/** Largest scale in [MIN_SHRINK, 1] at which every basis component falls within WHOLE_PX of whole px; 1 if none. */
+function wholePxScale(basis: readonly (readonly [number, number])[]): number {
+  const off = (s: number) =>
+    Math.max(...basis.flatMap((v) => v.map((c) => Math.abs(c * s - Math.round(c * s)))));
   if (off(1) <= WHOLE_PX) return 1;
   for (let s = 1; s >= MIN_SHRINK; s -= 0.0002) if (off(s) <= WHOLE_PX) return s;
   return 1;
@@ -103,16 +98,12 @@ interface RepeatReading {
 }
 
 /**
- * Reads the garment and its repeat at scale `k`. With `seen`, a reading at a scale a few per cent away, its
- * garment is taken over (its mask resampled) rather than found again: the outline does not change with so small
- * a step, and finding it is most of the work.
+ * Reads the garment and its repeat at scale `k`. With `seen`, a reading at a scale a few per cent away where the
+ * repeat was found, neither is searched for again: its garment is taken over (its mask resampled: the outline
+ * does not change with so small a step) and its repeat is its basis at this scale, whole px by the choice of
+ * `k`, checked against the px around it.
  */
-async function readRepeat(
-  decoded: DecodedImage,
-  k: number,
-  wholePx: boolean,
-  seen?: RepeatReading,
-): Promise<RepeatReading> {
+async function readRepeat(decoded: DecodedImage, k: number, seen?: RepeatReading): Promise<RepeatReading> {
   let photo = decoded.raster;
   if (k < 1) photo = await resizeRaster(photo, Math.round(photo.w * k), Math.round(photo.h * k));
   const { w, h } = photo;
@@ -130,7 +121,9 @@ async function readRepeat(
   // The outline's few pixels are fabric turning away and background mixed in (anti-aliasing, JPEG ringing):
   // the repeat and the colours are read inside them.
   const inside = erode(mask, w, h, 3);
-  let lattice = findLattice(photo, inside, g, area, wholePx);
+  let lattice = seen
+    ? scaledLattice(seen, k, luminance(photo), inside, w, h, area)
+    : findLattice(photo, inside, g, area);
   if (lattice) {
     tile = medianTile(withoutLight(photo, mask, lattice.tileW, lattice.tileH), mask, lattice);
     // A real repeat survives the median over its repeats; noise does not (its tile comes out flat).
@@ -228,14 +221,36 @@ function finish(r: RepeatReading, decoded: DecodedImage, photoPath: string, phot
   return ext;
 }
 
-/** The lattice inside the garment: detected at ≤ 640 px, then refined at the analysis size. */
-function findLattice(
-  photo: Raster,
-  mask: Uint8Array,
-  g: Rect,
+/** `seen`'s repeat at scale `k`: its sub-px basis scaled and rounded, refined ±1 px; null when it is lost. */
+function scaledLattice(
+  seen: RepeatReading,
+  k: number,
+  lum: Float64Array,
+  inside: Uint8Array,
+  w: number,
+  h: number,
   area: number,
-  wholePx: boolean,
 ): Lattice | null {
+  if (!seen.lattice || !seen.basis) return null;
+  const s = k / seen.k;
+  const at = (v: readonly [number, number]): [number, number] => [Math.round(v[0] * s), Math.round(v[1] * s)];
+  const lat = latticeFrom(at(seen.basis[0]!), at(seen.basis[1]!), seen.lattice.confidence, area);
+  if (!lat) return null;
+  const shorter = seen.lattice.shorter;
+  const refined = refineLattice(
+    shorter ? { ...lat, shorter: { ...shorter, v1: at(shorter.v1), v2: at(shorter.v2) } } : lat,
+    lum,
+    inside,
+    w,
+    h,
+    1,
+    area,
+  );
+  return refined.repeats >= 3 ? refined : null;
+}
+
+/** The lattice inside the garment: detected at ≤ 640 px, then refined at the analysis size. */
+function findLattice(photo: Raster, mask: Uint8Array, g: Rect, area: number): Lattice | null {
   const full = luminance(photo);
   const f = Math.max(1, Math.ceil(Math.max(g.w, g.h) / LATTICE_SIDE));
   const cw = Math.floor(g.w / f);
@@ -257,7 +272,7 @@ function findLattice(
       m[y * cw + x] = inside;
     }
   }
-  let lat = detectLattice(lum, m, cw, ch, wholePx);
+  let lat = detectLattice(lum, m, cw, ch);
   if (!lat) return null;
   if (f > 1) {
     const times = (v: readonly [number, number]) => [v[0] * f, v[1] * f] as const;

@@ -19,15 +19,8 @@ interface Peak {
 /**
  * The lattice of the luminance `lum` (w × h) inside `mask`, or null when no repeat is strong enough. Lags reach
  * half the mask's extent, so a repeat must show at least twice across the garment (three times to be trusted).
- * `wholePx`: the repeat is known to be whole px, so lags are compared as they are (see shiftedMsd).
  */
-export function detectLattice(
-  lum: Float64Array,
-  mask: Uint8Array,
-  w: number,
-  h: number,
-  wholePx = false,
-): Lattice | null {
+export function detectLattice(lum: Float64Array, mask: Uint8Array, w: number, h: number): Lattice | null {
   let sum = 0;
   let cnt = 0;
   for (let i = 0; i < lum.length; i++) {
@@ -110,7 +103,6 @@ export function detectLattice(
     mask,
     w,
     h,
-    wholePx,
   );
   const stripes = stripeLattice(at, maxX, maxY, best, msd, cnt);
   if (stripes) return stripes;
@@ -277,7 +269,7 @@ const OUTLIER_CELLS = 0.15;
  * that no lag looked exact (no repeat found) or a multiple falling nearer a whole px (3 × 61.44 ≈ 184.3) looked
  * the full period. Each lag is read at its best sub-px shift (bilinear, within half a px, in quarter px).
  */
-function shiftedMsd(lum: Float64Array, mask: Uint8Array, w: number, h: number, wholePx: boolean) {
+function shiftedMsd(lum: Float64Array, mask: Uint8Array, w: number, h: number) {
   const at = fractionalMsd(lum, mask, w, h);
   const seen = new Map<number, number>();
   return (dx: number, dy: number): number => {
@@ -288,7 +280,6 @@ function shiftedMsd(lum: Float64Array, mask: Uint8Array, w: number, h: number, w
     // 9 shifts, not 25.
     let fx = 0;
     let out = at(dx, dy);
-    if (wholePx) return out;
     for (const f of SUB_PX) {
       const d = f ? at(dx + f, dy) : out;
       if (d < out) [out, fx] = [d, f];
