@@ -351,11 +351,16 @@ export class Workspace {
     if (this.quotaBytes !== undefined) {
       await this.checkQuota(relPath, data.byteLength, [this.resolve(relPath)]);
     }
-    await this.writeAtomicWith(relPath, (handle) => handle.writeFile(data));
+    await this.writeAtomicWith(relPath, (handle) => handle.writeFile(data), { quotaChecked: true });
   }
 
   /** `writeAtomic` with the bytes written by `write` into the temp file's handle (a file too large to hold). */
-  async writeAtomicWith<T>(relPath: string, write: (handle: FileHandle) => Promise<T>): Promise<T> {
+  async writeAtomicWith<T>(
+    relPath: string,
+    write: (handle: FileHandle) => Promise<T>,
+    // writeAtomic checked its known size before writing: the workspace need not be walked a second time.
+    opts: { readonly quotaChecked?: boolean } = {},
+  ): Promise<T> {
     const abs = this.resolve(relPath);
     if (abs === this.root) {
       throw new EditorError('invalid_arguments', `路径“${relPath}”是工作区目录本身，不能作为文件写入`);
@@ -381,7 +386,7 @@ export class Workspace {
         await handle.sync();
         // Checked on the bytes written: an encoder's output size is known only once it is done. Until the
         // check the workspace may hold one file more than its quota, never after it.
-        if (this.quotaBytes !== undefined) {
+        if (this.quotaBytes !== undefined && !opts.quotaChecked) {
           await this.checkQuota(relPath, (await handle.stat()).size, [abs, tmp]);
         }
       } finally {

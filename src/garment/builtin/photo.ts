@@ -93,7 +93,7 @@ interface RepeatReading {
   readonly inside: Uint8Array;
   readonly lattice: Lattice | null;
   readonly tile: Raster;
-  /** The lattice's basis to a tenth of a px, or null without a lattice. */
+  /** The lattice's basis to a tenth of a px (first reading only), or null without a lattice. */
   readonly basis: [number, number][] | null;
 }
 
@@ -129,7 +129,8 @@ async function readRepeat(decoded: DecodedImage, k: number, seen?: RepeatReading
     // A real repeat survives the median over its repeats; noise does not (its tile comes out flat).
     if (lumStd(tile) < 4) lattice = null;
   }
-  const basis = lattice ? subPixelBasis(lattice, luminance(photo), inside, w, h) : null;
+  // Only the first reading's basis decides the scale: the second's is not needed.
+  const basis = lattice && !seen ? subPixelBasis(lattice, luminance(photo), inside, w, h) : null;
   return { k, photo, lab, mask, swatch, neckOpen, area, g, inside, lattice, tile, basis };
 }
 
