@@ -5,7 +5,10 @@
  * fixed cost, each message a few tokens of framing. Whole turns go, oldest first: a turn is a user message and
  * everything up to the next one, so an assistant's tool calls never lose their tool answers.
  */
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionMessageParam,
+  ChatCompletionToolMessageParam,
+} from 'openai/resources/chat/completions';
 import { toOpenAI } from '../registry/formats/index.js';
 import { toolsOf, type Variant } from '../registry/index.js';
 import { systemPrompt } from './prompt.js';
@@ -54,8 +57,12 @@ function costOf(message: ChatCompletionMessageParam): MessageCost {
   if (message.role === 'assistant' && message.tool_calls)
     text += textTokens(JSON.stringify(message.tool_calls));
   // Sent back to the reasoning models that want it (conversation.ts).
-  const reasoning = (message as { reasoning_content?: unknown }).reasoning_content;
+  const { reasoning_content: reasoning, reasoning_details: details } = message as {
+    reasoning_content?: unknown;
+    reasoning_details?: unknown;
+  };
   if (typeof reasoning === 'string') text += textTokens(reasoning);
+  if (Array.isArray(details)) text += textTokens(JSON.stringify(details));
   if (message.role === 'tool') text += textTokens(message.tool_call_id);
   const cost = { text, images };
   costs.set(message, cost);
@@ -69,7 +76,8 @@ export interface TurnFit {
   readonly tokens: number;
 }
 
-function turnTokens(turn: Turn): number {
+/** The estimate of one turn's messages. */
+export function turnTokens(turn: Turn): number {
   let tokens = 0;
   for (const message of turn) {
     const cost = costOf(message);
@@ -89,6 +97,83 @@ export function fitTurns(turns: readonly Turn[], opts: { budget: number; fixed: 
     first = i;
   }
   return { first, tokens };
+}
+
+/** What a vision model reads in place of an image of the newest turn that the budget has no room for. */
+export const IMAGE_LEFT_OUT_NOTE = '（图像未发送：上下文长度不够）';
+/** A tool result is never cut shorter than this many tokens. */
+const RESULT_KEPT_TOKENS = 200;
+
+/** What ends a tool result cut for the request; room for it is kept at its longest. */
+function cutNote(chars: number): string {
+  return `…（结果过长：为适应上下文长度（ATELIER_MODEL_CONTEXT_TOKENS），后面 ${chars} 个字符没有发送。需要时用更具体的参数重新查询）`;
+}
+const CUT_NOTE_TOKENS = textTokens(cutNote(Number.MAX_SAFE_INTEGER));
+
+/** The longest start of `text` within `tokens`, whole characters only. */
+function startWithin(text: string, tokens: number): string {
+  let ascii = 0;
+  let other = 0;
+  let end = 0;
+  for (const char of text) {
+    if (char.charCodeAt(0) < 128) ascii++;
+    else other++;
+    if (other + Math.ceil(ascii * 0.4) > tokens) break;
+    end += char.length;
+  }
+  return text.slice(0, end);
+}
+
+/**
+ * The turn as one request may carry it within `room` tokens, or null when it cannot be made to fit. A turn that
+ * fits is returned as it is. Otherwise what can be left out of this request without breaking it is, and only
+ * from this request (the turn itself is not changed): first its images, oldest first, each replaced by a note;
+ * then its longest tool results, cut to one length (never below RESULT_KEPT_TOKENS) with a note saying so. The
+ * user's words, the assistant's calls and the reasoning a service wants back are never cut.
+ */
+export function shrinkTurn(turn: Turn, room: number): Turn | null {
+  if (turnTokens(turn) <= room) return turn;
+  const out = [...turn];
+  for (const [i, m] of out.entries()) {
+    if (m.role !== 'user' || !Array.isArray(m.content)) continue;
+    const parts = [...m.content];
+    for (const [j, part] of parts.entries()) {
+      if (turnTokens(out) <= room) return out;
+      if (part.type !== 'image_url') continue;
+      parts[j] = { type: 'text', text: IMAGE_LEFT_OUT_NOTE };
+      out[i] = { ...m, content: parts };
+    }
+  }
+  const over = turnTokens(out) - room;
+  if (over <= 0) return out;
+  const results = out.flatMap((m, i) =>
+    m.role === 'tool' && typeof m.content === 'string'
+      ? [{ i, text: m.content, tokens: textTokens(m.content) }]
+      : [],
+  );
+  const saved = (cap: number) =>
+    results.reduce(
+      (n, r) => n + (r.tokens > cap + CUT_NOTE_TOKENS ? r.tokens - cap - CUT_NOTE_TOKENS : 0),
+      0,
+    );
+  if (saved(RESULT_KEPT_TOKENS) < over) return null;
+  // The longest cut that saves enough: every result longer than it is cut to it.
+  let low = RESULT_KEPT_TOKENS;
+  let high = Math.max(...results.map((r) => r.tokens));
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (saved(mid) >= over) low = mid;
+    else high = mid - 1;
+  }
+  for (const r of results) {
+    if (r.tokens <= low + CUT_NOTE_TOKENS) continue;
+    const kept = startWithin(r.text, low);
+    out[r.i] = {
+      ...(out[r.i] as ChatCompletionToolMessageParam),
+      content: kept + cutNote(r.text.length - kept.length),
+    };
+  }
+  return turnTokens(out) <= room ? out : null;
 }
 
 /** The estimate of a whole request, as the model would receive it. */

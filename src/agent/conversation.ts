@@ -20,16 +20,17 @@ import type {
 import type { SessionHandle } from '../calls/handle.js';
 import type { ToolResult } from '../calls/result.js';
 import { toOpenAI } from '../registry/formats/index.js';
-import { allTools, findTool, toolsOf } from '../registry/index.js';
+import { toolsOf } from '../registry/index.js';
 import type { ImageOut } from '../tools/types.js';
 import { toolCallEvent } from './call-events.js';
 import { describeModel, type ModelConfig } from './config.js';
-import { fitTurns, requestTokens } from './context-budget.js';
+import { fitTurns, requestTokens, shrinkTurn, turnTokens } from './context-budget.js';
 import type { ChatEvent } from './events.js';
 import { keepImages } from './kept-images.js';
 import { LoopGuard } from './loop-guard.js';
 import { createModelClient, requestAssistant, type ToolCallOut } from './model-client.js';
 import { ModelError } from './model-errors.js';
+import { notOfferedResult, registryName, withOfferedAdvice } from './offered-tools.js';
 import { systemPrompt, userContent } from './prompt.js';
 import {
   describeImages,
@@ -110,17 +111,6 @@ function beyondLimitResult(count: number) {
       code: 'too_many_calls',
       message: `这条回复有 ${count} 个工具调用，一条回复最多执行 ${MAX_CALLS_PER_MESSAGE} 个：这个调用没有执行。`,
       hint: `先看前 ${MAX_CALLS_PER_MESSAGE} 个调用的结果，需要时分几次调用。`,
-    },
-  } as const;
-}
-
-function notOfferedResult(name: string) {
-  return {
-    ok: false,
-    error: {
-      code: 'unknown_tool',
-      message: `工具“${name}”不在本次对话提供的工具中，没有执行。`,
-      hint: '只调用 tools 列表里的工具。',
     },
   } as const;
 }
@@ -254,12 +244,20 @@ export class Conversation {
         };
       }
       steps++;
+      const messages = this.contextMessages();
+      if (!messages.ok) {
+        return {
+          type: 'error',
+          code: 'context_full',
+          message: `本轮的内容（消息、工具调用和结果）约 ${messages.tokens} tokens，加上工具说明和系统提示超出了上下文上限（ATELIER_MODEL_CONTEXT_TOKENS=${this.config.contextTokens}），缩减后仍放不下，没有发送给模型。已完成的调用都保留着。请把消息写短些或分几条发送；模型的上下文窗口更大时，可以调高 ATELIER_MODEL_CONTEXT_TOKENS。`,
+        };
+      }
       let reply: Awaited<ReturnType<typeof requestAssistant>>;
       try {
         reply = await requestAssistant({
           client: this.client,
           config: this.config,
-          messages: this.contextMessages(),
+          messages: messages.messages,
           tools: this.tools,
           signal,
           onDelta: (delta) => emit({ type: 'assistant_delta', text: delta }),
@@ -290,19 +288,21 @@ export class Conversation {
         };
       }
       if (reply.text !== '') emit({ type: 'assistant', text: reply.text });
-      const calls = reply.toolCalls.map((c) => ({ ...c, name: toolName(c.name) }));
+      const calls = reply.toolCalls.map((c) => ({ ...c, name: registryName(c.name) }));
       const toolCalls = calls.map((c) => ({
         ...c.extra,
         id: c.id,
         type: 'function' as const,
         function: { name: c.name, arguments: c.arguments },
       }));
-      // DeepSeek in thinking mode refuses a history whose turns with tool calls lost their reasoning; in a turn
-      // without any it is ignored (older reasoners refused it there), so only those turns carry it.
-      const reasoning =
-        reply.reasoning !== '' && (toolCalls.length > 0 || turn.some(hasToolCalls))
-          ? { reasoning_content: reply.reasoning }
-          : {};
+      // DeepSeek in thinking mode refuses a history whose turns with tool calls lost their reasoning, and
+      // OpenRouter's thinking models want their reasoning blocks back there; in a turn without any it is ignored
+      // (older reasoners refused it there), so only those turns carry it.
+      const toolTurn = toolCalls.length > 0 || turn.some(hasToolCalls);
+      const reasoning = {
+        ...(toolTurn && reply.reasoning !== '' ? { reasoning_content: reply.reasoning } : {}),
+        ...(toolTurn && reply.reasoningDetails.length ? { reasoning_details: reply.reasoningDetails } : {}),
+      };
       const assistant: ChatCompletionAssistantMessageParam = {
         role: 'assistant',
         content: reply.text === '' ? null : reply.text,
@@ -378,10 +378,10 @@ export class Conversation {
   private async runCall(call: ToolCallOut, emit: Emit, outcome: StepOutcome): Promise<Answer> {
     const photo = () => this.session.garmentPhoto;
     let result: ToolResult | ReturnType<typeof notOfferedResult>;
-    const refusal =
-      findTool(call.name) && !this.offered.has(call.name)
-        ? notOfferedResult(call.name)
-        : this.guard.check(call.name, photo());
+    // A name the model was not offered is answered here: the session would suggest any registry tool.
+    const refusal = !this.offered.has(call.name)
+      ? notOfferedResult(call.name, this.offered)
+      : this.guard.check(call.name, photo());
     if (refusal) {
       result = refusal;
     } else {
@@ -398,6 +398,7 @@ export class Conversation {
         },
       );
       this.guard.record(call.name, result.ok, photo());
+      result = withOfferedAdvice(result, this.offered);
     }
     const images = result.ok ? ((result as { images?: readonly ImageOut[] }).images ?? []) : [];
     const { images: _bytes, ...plain } = result as typeof result & { images?: unknown };
@@ -487,15 +488,32 @@ export class Conversation {
     return replaced;
   }
 
-  /** The request's messages: the system prompt, then the latest turns that fit the context budget. */
-  private contextMessages(): ChatCompletionMessageParam[] {
-    const { first } = fitTurns(this.turns, { budget: this.config.contextTokens, fixed: this.fixedTokens });
-    const system = first > 0 ? `${this.system}\n\n${omittedNote(first)}` : this.system;
-    const messages = joinUserMessages(this.turns.slice(first).flat());
-    return [
-      { role: 'system', content: system },
-      ...(wantsAssistantAfterTool(this.config) ? bridgeToolAnswers(messages) : messages),
-    ];
+  /**
+   * The request's messages: the system prompt, then the latest turns that fit the context budget — the newest
+   * shrunk when it alone does not (shrinkTurn); not ok, with the newest turn's estimate, when even that is over.
+   */
+  private contextMessages():
+    | { readonly ok: true; readonly messages: ChatCompletionMessageParam[] }
+    | { readonly ok: false; readonly tokens: number } {
+    const budget = this.config.contextTokens;
+    const fit = fitTurns(this.turns, { budget, fixed: this.fixedTokens });
+    let turns: readonly (readonly ChatCompletionMessageParam[])[] = this.turns.slice(fit.first);
+    if (fit.tokens > budget) {
+      // Only the newest turn is sent (fitTurns keeps it whatever its size), and it is over by itself.
+      const newest = this.turns[this.turns.length - 1]!;
+      const shrunk = shrinkTurn(newest, budget - this.fixedTokens);
+      if (!shrunk) return { ok: false, tokens: turnTokens(newest) };
+      turns = [shrunk];
+    }
+    const system = fit.first > 0 ? `${this.system}\n\n${omittedNote(fit.first)}` : this.system;
+    const messages = joinUserMessages(turns.flat()).map(withObjectArguments);
+    return {
+      ok: true,
+      messages: [
+        { role: 'system', content: system },
+        ...(wantsAssistantAfterTool(this.config) ? bridgeToolAnswers(messages) : messages),
+      ],
+    };
   }
 }
 
@@ -554,20 +572,40 @@ function bridgeToolAnswers(messages: readonly ChatCompletionMessageParam[]): Cha
   return out;
 }
 
-function asParts(content: ChatCompletionUserMessageParam['content']): ChatCompletionContentPart[] {
-  return typeof content === 'string' ? [{ type: 'text', text: content }] : [...content];
+/**
+ * The assistant message with each call's arguments as the text of a JSON object: arguments a model sent malformed
+ * (answered invalid_json) or empty become `{}` in what is sent back. Services that hand the history to a chat
+ * template parse them (vLLM before 0.11, llama.cpp, gateways to Anthropic) and refuse the request otherwise — and
+ * every later one, since the history keeps the call. The transcript and the studio keep them as the model sent them.
+ */
+function withObjectArguments(message: ChatCompletionMessageParam): ChatCompletionMessageParam {
+  if (message.role !== 'assistant' || !message.tool_calls?.some((c) => !objectText(argumentsOf(c))))
+    return message;
+  return {
+    ...message,
+    tool_calls: message.tool_calls.map((c) =>
+      c.type === 'function' && !objectText(c.function.arguments)
+        ? { ...c, function: { ...c.function, arguments: '{}' } }
+        : c,
+    ),
+  };
 }
 
-/** Every tool's name by its lower case, for names a model sends in another case. */
-const TOOL_NAMES = new Map(allTools.map((t) => [t.name.toLowerCase(), t.name]));
+function argumentsOf(call: NonNullable<ChatCompletionAssistantMessageParam['tool_calls']>[number]): string {
+  return call.type === 'function' ? call.function.arguments : '{}';
+}
 
-/**
- * The registry's name for the tool a model named with stray spaces or in another case (`Create_Document `), which
- * the model plainly meant; any other name is kept as sent, to be refused with the closest names. The history and
- * the transcript carry the name the call ran as, so `atelier run` replays it the same.
- */
-function toolName(name: string): string {
-  return findTool(name) ? name : (TOOL_NAMES.get(name.trim().toLowerCase()) ?? name);
+function objectText(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+function asParts(content: ChatCompletionUserMessageParam['content']): ChatCompletionContentPart[] {
+  return typeof content === 'string' ? [{ type: 'text', text: content }] : [...content];
 }
 
 function hasToolCalls(message: ChatCompletionMessageParam): boolean {

@@ -9,6 +9,11 @@ export type ChatErrorCode =
   | 'cancelled'
   | 'invalid_message'
   | 'max_steps'
+  /**
+   * The request is over the context: the newest turn alone is over ATELIER_MODEL_CONTEXT_TOKENS, shrunk as far
+   * as it can be (it was not sent), or the service refused it as longer than the model's context window.
+   */
+  | 'context_full'
   | 'model_auth'
   | 'model_not_found'
   | 'model_rate_limited'

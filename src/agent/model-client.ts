@@ -37,7 +37,17 @@ export interface AssistantMessage {
    * refuses (400) a conversation whose tool-calling assistant messages do not carry it back.
    */
   readonly reasoning: string;
+  /**
+   * OpenRouter's `reasoning_details`: the model's reasoning as structured blocks (text with its signature,
+   * summaries, encrypted blobs), whole and in order; empty when none came. OpenRouter wants them back unchanged on
+   * the assistant message of a tool-calling turn: Anthropic's and Gemini's thinking models refuse or lose their
+   * reasoning otherwise.
+   */
+  readonly reasoningDetails: readonly ReasoningDetail[];
 }
+
+/** One of OpenRouter's reasoning blocks, kept as it came: only `type` and `index` are read. */
+export type ReasoningDetail = Readonly<Record<string, unknown>>;
 
 /** A tool call's fields the protocol defines; any other is a service's own, kept in `extra`. */
 const CALL_FIELDS = new Set(['index', 'id', 'type', 'function']);
@@ -52,6 +62,73 @@ function extraFields(call: unknown): Record<string, unknown> | null {
     extra[key] = value;
   }
   return extra;
+}
+
+function reasoningDetailsOf(message: unknown): ReasoningDetail[] {
+  const details = (message as { reasoning_details?: unknown } | null | undefined)?.reasoning_details;
+  return Array.isArray(details)
+    ? details.filter((d): d is ReasoningDetail => typeof d === 'object' && d !== null && !Array.isArray(d))
+    : [];
+}
+
+/** Text fields a streamed reasoning block comes in pieces of. */
+const DETAIL_TEXT = ['text', 'summary', 'data'] as const;
+
+/**
+ * A stream's reasoning blocks, each whole: OpenRouter streams a block in fragments that share its `index` (and
+ * `type`), its text in pieces and its signature with the last one. Sent back as fragments they are refused, so
+ * they are joined here. A block without an index is a whole one.
+ */
+export class ReasoningDetailAccumulator {
+  private readonly details: Record<string, unknown>[] = [];
+
+  add(fragments: readonly ReasoningDetail[]): void {
+    for (const fragment of fragments) {
+      const last = this.details[this.details.length - 1];
+      if (
+        last === undefined ||
+        typeof fragment.index !== 'number' ||
+        last.index !== fragment.index ||
+        last.type !== fragment.type
+      ) {
+        this.details.push({ ...fragment });
+        continue;
+      }
+      for (const [key, value] of Object.entries(fragment)) {
+        if (value === undefined || value === null) continue;
+        const known = last[key];
+        last[key] =
+          (DETAIL_TEXT as readonly string[]).includes(key) &&
+          typeof known === 'string' &&
+          typeof value === 'string'
+            ? known + value
+            : value;
+      }
+    }
+  }
+
+  result(): ReasoningDetail[] {
+    return this.details;
+  }
+}
+
+/**
+ * The answer's text: a string, or — from Mistral's reasoning models (Magistral) — a list of chunks whose `text`
+ * ones are the answer and whose `thinking` ones are not.
+ */
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part) =>
+      typeof part === 'string'
+        ? part
+        : (part as { type?: unknown })?.type === 'text' &&
+            typeof (part as { text?: unknown }).text === 'string'
+          ? (part as { text: string }).text
+          : '',
+    )
+    .join('');
 }
 
 function reasoningOf(message: unknown): string {
@@ -90,10 +167,13 @@ function answerTooLong(config: ModelConfig): ModelError {
 function chunkChars(delta: ChatCompletionChunk.Choice.Delta | undefined): number {
   let n = 0;
   if (delta) {
-    const extra = delta as { reasoning_content?: unknown; reasoning?: unknown };
-    for (const text of [delta.content, extra.reasoning_content, extra.reasoning]) {
+    const extra = delta as { reasoning_content?: unknown; reasoning?: unknown; reasoning_details?: unknown };
+    for (const text of [extra.reasoning_content, extra.reasoning]) {
       if (typeof text === 'string') n += text.length;
     }
+    if (delta.content !== undefined && delta.content !== null) n += asText(delta.content).length;
+    if (extra.reasoning_details !== undefined && extra.reasoning_details !== null)
+      n += asText(extra.reasoning_details).length;
     for (const c of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
       n += asText(c?.id).length + asText(c?.function?.name).length + asText(c?.function?.arguments).length;
       const extra = extraFields(c);
@@ -229,16 +309,17 @@ function fromWholeAnswer(answer: ChatCompletion, config: ModelConfig): Assistant
       },
     ];
   });
-  const text = typeof message.content === 'string' ? message.content : '';
+  const text = textOf(message.content);
   const reasoning = reasoningOf(message);
+  const reasoningDetails = reasoningDetailsOf(message);
   const chars = toolCalls.reduce(
     (n, c) => n + c.id.length + c.name.length + c.arguments.length,
-    text.length + reasoning.length,
+    text.length + reasoning.length + (reasoningDetails.length ? asText(reasoningDetails).length : 0),
   );
   if (chars > MAX_ANSWER_CHARS) throw answerTooLong(config);
   if (toolCalls.length > 0) refuseCutCalls(answer.choices[0]?.finish_reason, config);
   else if (text === '') refuseEmptyAtLimit(answer.choices[0]?.finish_reason, config);
-  return { text, toolCalls: withIds(toolCalls), reasoning };
+  return { text, toolCalls: withIds(toolCalls), reasoning, reasoningDetails };
 }
 
 /**
@@ -321,6 +402,7 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
     const stream = await Promise.race([pending, aborted]);
     let text = '';
     let reasoning = '';
+    const details = new ReasoningDetailAccumulator();
     const calls = new ToolCallAccumulator();
     let finished: unknown = null;
     let received = 0;
@@ -337,11 +419,13 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
         throw answerTooLong(req.config);
       }
       if (!delta) continue;
-      if (typeof delta.content === 'string' && delta.content !== '') {
-        text += delta.content;
-        req.onDelta(delta.content);
+      const piece = textOf(delta.content);
+      if (piece !== '') {
+        text += piece;
+        req.onDelta(piece);
       }
       reasoning += reasoningOf(delta);
+      details.add(reasoningDetailsOf(delta));
       delta.tool_calls?.forEach((c, i) => {
         calls.add(c, i);
       });
@@ -358,7 +442,7 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
     }
     if (calls.result().length > 0) refuseCutCalls(finished, req.config);
     else if (text === '') refuseEmptyAtLimit(finished, req.config);
-    return { text, toolCalls: withIds(calls.result()), reasoning };
+    return { text, toolCalls: withIds(calls.result()), reasoning, reasoningDetails: details.result() };
   } catch (err) {
     if (err instanceof ModelError) throw err;
     throw describeModelFailure(err, reason, req.config);

@@ -20,6 +20,14 @@ export class ModelError extends Error {
 const KEY_SHAPED =
   /(?:\b(?:sk|pk|rk)-[A-Za-z0-9*._-]{4,}|\bbearer\s+[A-Za-z0-9*._-]{4,}|[A-Za-z0-9._-]{32,})(?<!\.)/gi;
 
+/**
+ * How services word a request longer than the model's context window: OpenAI and vLLM ("maximum context length",
+ * `context_length_exceeded`), Anthropic through compatible gateways ("prompt is too long"), llama.cpp ("exceeds the
+ * available context size"), Ollama and others ("context window", "too many tokens").
+ */
+const CONTEXT_REFUSAL =
+  /context[ _](length|window|size)|maximum context|prompt is too long|input is too long|too many (input )?tokens/i;
+
 /** The text without the key, without key-shaped tokens, on one line and at most `max` characters. */
 export function redact(text: string, apiKey: string | null, max = 200): string {
   let out = apiKey ? text.split(apiKey).join('***') : text;
@@ -109,6 +117,13 @@ export function describeModelFailure(
       return new ModelError(
         'model_rejected',
         `模型服务 ${host} 拒绝了请求（HTTP ${status}）。${said}。请把 ATELIER_MODEL_MAX_OUTPUT_TOKENS 设为这个模型允许的值，或设为 0 不再发送输出长度上限。`,
+      );
+    }
+    // Over the model's context window: the budget is set above it (its estimate runs high, but not without end).
+    if (CONTEXT_REFUSAL.test(said)) {
+      return new ModelError(
+        'context_full',
+        `模型服务 ${host} 拒绝了请求（HTTP ${status}）：请求超出了模型的上下文窗口。${said}。请调低 ATELIER_MODEL_CONTEXT_TOKENS（现为 ${config.contextTokens}），使它加上输出上限${config.maxOutputTokens === null ? '' : `（ATELIER_MODEL_MAX_OUTPUT_TOKENS=${config.maxOutputTokens}）`}不超过模型的上下文窗口。`,
       );
     }
     return new ModelError(

@@ -5,8 +5,11 @@
 import type { SessionSnapshot } from '../calls/snapshot.js';
 import { toolsOf } from '../registry/index.js';
 
-/** The names of the tools the model is given: the prompt and the summary name no other. */
+/** The names of the tools the model is given: the prompt, the summary and every hint name no other. */
 export type OfferedTools = ReadonlySet<string>;
+
+/** Tools that list a document's layers: where a text would name one the model lacks, another offered one does. */
+export const LAYER_LISTERS: readonly string[] = ['list_all_layer_names', 'get_layer_structure'];
 
 const EVERY_TOOL: OfferedTools = new Set(toolsOf('extended').map((t) => t.name));
 
@@ -97,7 +100,7 @@ export function stateSummary(snapshot: SessionSnapshot, tools: OfferedTools = EV
     const shown = all.slice(0, SUMMARY_LAYER_LIMIT);
     lines.push(`当前文档“${active.name}”的图层（从上到下）：`, ...shown);
     if (all.length > shown.length) {
-      const lister = ['list_all_layer_names', 'get_layer_structure'].find((name) => tools.has(name));
+      const lister = LAYER_LISTERS.find((name) => tools.has(name));
       lines.push(
         `……另有 ${all.length - shown.length} 个图层未列出${lister ? `（用 ${lister} 查看全部）` : ''}`,
       );

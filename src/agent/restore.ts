@@ -192,6 +192,9 @@ export function rebuildConversation(
           ...(typeof line.reasoning_content === 'string' && line.reasoning_content !== ''
             ? { reasoning_content: line.reasoning_content }
             : {}),
+          ...(Array.isArray(line.reasoning_details) && line.reasoning_details.length
+            ? { reasoning_details: line.reasoning_details }
+            : {}),
         });
         pending = calls;
         break;

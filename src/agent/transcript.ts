@@ -34,6 +34,8 @@ export type TranscriptLine =
       readonly tool_calls?: readonly TranscriptToolCall[];
       /** The model's reasoning, kept where the service wants it back (turns with tool calls). */
       readonly reasoning_content?: string;
+      /** OpenRouter's reasoning blocks, kept as they came where it wants them back (turns with tool calls). */
+      readonly reasoning_details?: readonly Readonly<Record<string, unknown>>[];
       /** Ids of calls answered without running them (transcripts written before answers carried `not_run`). */
       readonly not_run?: readonly string[];
     }

@@ -6,11 +6,23 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fitTurns, IMAGE_TOKENS, requestTokens, textTokens } from '../../src/agent/context-budget.js';
+import {
+  fitTurns,
+  IMAGE_TOKENS,
+  requestTokens,
+  textTokens,
+  toolsAndPromptTokens,
+} from '../../src/agent/context-budget.js';
 import { systemPrompt } from '../../src/agent/prompt.js';
+import { snapshotOf } from '../../src/calls/snapshot.js';
 import { toolsOf } from '../../src/registry/index.js';
-import { type ScriptedModel, startScriptedModel } from '../support/scripted-model.js';
-import { newSession, tempDir } from '../support/session.js';
+import {
+  type ScriptedModel,
+  type ScriptedRequest,
+  type ScriptStep,
+  startScriptedModel,
+} from '../support/scripted-model.js';
+import { newSession, ok, tempDir } from '../support/session.js';
 import { conversation, expectEveryCallAnswered, last, modelConfig, turn } from './support.js';
 
 let model: ScriptedModel | undefined;
@@ -149,5 +161,126 @@ describe('images in the context', () => {
     const sent = JSON.stringify(last(model.requests).body.messages);
     expect(sent.match(/data:image\/jpeg;base64,/g)).toHaveLength(4);
     expect(sent.match(/较早的图像已省略/g)).toHaveLength(2);
+  });
+});
+
+/**
+ * A service whose context window is `window` tokens (by the estimate): it refuses a longer request as OpenAI does,
+ * and answers the others with `answer`.
+ */
+function windowOf(window: number, answer: ScriptStep): ScriptStep {
+  return (req: ScriptedRequest) => {
+    const tokens = requestTokens(req.body.messages as never, req.body.tools);
+    if (tokens <= window) return typeof answer === 'function' ? answer(req) : answer;
+    return {
+      status: 400,
+      error: `This model's maximum context length is ${window} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`,
+    };
+  };
+}
+
+describe('a newest turn over the budget by itself', () => {
+  it('sends its overlong tool results cut, each saying so, and the transcript keeps them whole', async () => {
+    const budget = toolsAndPromptTokens('reduced') + 6000;
+    const reads = [...Array(8).keys()].map((i) => ({
+      id: `s${i}`,
+      name: 'get_layer_structure',
+      arguments: {},
+    }));
+    model = await startScriptedModel([{ toolCalls: reads }]);
+    model.push(windowOf(budget, { text: '图层都看过了。' }));
+    const dir = tempDir();
+    const transcript = join(dir, 'chat.jsonl');
+    const session = newSession(dir);
+    await ok(session, 'create_document', { width: 64, height: 64, name: '海报' });
+    for (let i = 0; i < 20; i++) await ok(session, 'create_layer', { name: `图层${i}` });
+    const conv = conversation(session, modelConfig(model.url, { tools: 'reduced', contextTokens: budget }), {
+      transcript,
+    });
+    expect(last(await turn(conv, '把每个图层的结构都看一遍'))).toEqual({ type: 'done', steps: 2 });
+
+    const sent = model.requests[1]!.body.messages;
+    expect(requestTokens(sent as never, model.requests[1]!.body.tools)).toBeLessThanOrEqual(budget);
+    expectEveryCallAnswered(sent as never);
+    const answers = sent.filter((m) => m.role === 'tool').map((m) => m.content as string);
+    expect(answers).toHaveLength(8);
+    for (const answer of answers) {
+      expect(answer.startsWith('{"ok":true,"document":"海报","layers":[')).toBe(true);
+      expect(answer).toMatch(
+        /…（结果过长：为适应上下文长度（ATELIER_MODEL_CONTEXT_TOKENS），后面 \d+ 个字符没有发送/,
+      );
+    }
+    // Only the request was cut: the transcript has every result whole.
+    const written = readFileSync(transcript, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    for (const line of written.filter((l) => l.role === 'tool')) {
+      expect(JSON.parse(line.content).layers).toHaveLength(21);
+    }
+  });
+
+  it('sends a vision model its newest images of the turn that fit, the older ones as a note', async () => {
+    const budget = toolsAndPromptTokens('extended') + 5000;
+    const looks = [...Array(4).keys()].map((i) => ({
+      id: `look${i}`,
+      name: 'get_canvas_image',
+      arguments: { max_size: 40 },
+    }));
+    model = await startScriptedModel([{ toolCalls: looks }]);
+    model.push(windowOf(budget, { text: '看过了' }));
+    const session = newSession();
+    await ok(session, 'create_document', { width: 40, height: 40, name: '海报' });
+    const conv = conversation(session, modelConfig(model.url, { vision: true, contextTokens: budget }));
+    expect(last(await turn(conv, '看四次画布'))).toEqual({ type: 'done', steps: 2 });
+    const request = model.requests[1]!;
+    expect(requestTokens(request.body.messages as never, request.body.tools)).toBeLessThanOrEqual(budget);
+    const sent = JSON.stringify(request.body.messages);
+    const shown = sent.match(/data:image\/jpeg;base64,/g)?.length ?? 0;
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(4);
+    expect(sent.match(/图像未发送：上下文长度不够/g)).toHaveLength(4 - shown);
+  });
+
+  it('is not sent when nothing in it can be shrunk enough, saying which setting to raise', async () => {
+    const budget = toolsAndPromptTokens('reduced') + 3000;
+    model = await startScriptedModel([windowOf(budget, { text: '不该走到这里' }), { text: '好的。' }]);
+    const session = newSession();
+    await ok(session, 'create_document', { width: 64, height: 64, name: '海报' });
+    const before = await snapshotOf(session);
+    const conv = conversation(session, modelConfig(model.url, { tools: 'reduced', contextTokens: budget }));
+    const end = last(await turn(conv, `请按这份说明修改：${'把标题改成红色。'.repeat(600)}`));
+    expect(end).toMatchObject({ type: 'error', code: 'context_full' });
+    expect((end as { message: string }).message).toContain(`ATELIER_MODEL_CONTEXT_TOKENS=${budget}`);
+    expect(model.requests).toHaveLength(0);
+    expect(await snapshotOf(session)).toEqual(before);
+
+    // The next message goes on without the one that could not be sent.
+    expect(last(await turn(conv, '改成红色'))).toEqual({ type: 'done', steps: 1 });
+    expect(model.requests).toHaveLength(1);
+    expect(JSON.stringify(model.requests[0]!.body.messages)).not.toContain('请按这份说明修改');
+  });
+});
+
+describe('a service that refuses a request as longer than its context window', () => {
+  it('ends the turn naming the setting to lower, and keeps the images it has been shown', async () => {
+    model = await startScriptedModel([
+      { toolCalls: [{ id: 'look', name: 'get_canvas_image', arguments: { max_size: 40 } }] },
+      { text: '看到了' },
+      windowOf(100, { text: '不该走到这里' }),
+      { text: '好的。' },
+    ]);
+    const session = newSession();
+    await ok(session, 'create_document', { width: 40, height: 40, name: '海报' });
+    const conv = conversation(session, modelConfig(model.url, { vision: true }));
+    expect(last(await turn(conv, '看看画布'))).toMatchObject({ type: 'done' });
+    const end = last(await turn(conv, '再看看'));
+    expect(end).toMatchObject({ type: 'error', code: 'context_full' });
+    expect((end as { message: string }).message).toContain(
+      '请调低 ATELIER_MODEL_CONTEXT_TOKENS（现为 64000）',
+    );
+    expect((end as { message: string }).message).not.toContain('图像已移除');
+    await turn(conv, '继续');
+    expect(JSON.stringify(last(model.requests).body.messages)).toContain('data:image/jpeg;base64,');
   });
 });

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_CALLS_PER_MESSAGE } from '../../src/agent/conversation.js';
 import type { ChatEvent } from '../../src/agent/events.js';
 import { MAX_ANSWER_CHARS } from '../../src/agent/model-client.js';
+import { NO_OFFERED_WAY } from '../../src/agent/offered-tools.js';
 import { rebuildConversation } from '../../src/agent/restore.js';
 import { TranscriptReplay } from '../../src/agent/transcript.js';
 import { snapshotOf } from '../../src/calls/snapshot.js';
@@ -544,6 +545,58 @@ describe('malformed tool arguments', () => {
     expect(last(events)).toEqual({ type: 'done', steps: 3 });
     expect((await snapshotOf(session)).documents).toHaveLength(1);
   });
+
+  it('go back as {} to a service that parses the calls in the history, and the transcript keeps them as sent', async () => {
+    /** As vLLM before 0.11 and llama.cpp: a history call whose arguments are not a JSON object is refused. */
+    const parsesHistory =
+      (answer: ScriptStep): ScriptStep =>
+      (req) => {
+        const calls = req.body.messages.flatMap(
+          (m) => (m.tool_calls ?? []) as { function: { arguments: string } }[],
+        );
+        for (const c of calls) {
+          try {
+            const value = JSON.parse(c.function.arguments);
+            if (typeof value !== 'object' || value === null || Array.isArray(value))
+              throw new Error('not an object');
+          } catch {
+            return { status: 400, error: 'Failed to parse tool call arguments as JSON' };
+          }
+        }
+        return typeof answer === 'function' ? answer(req) : answer;
+      };
+    model = await startScriptedModel([
+      {
+        toolCalls: [
+          { id: 'x', name: 'create_document', arguments: '{"width": 64, "height":' },
+          { id: 'e', name: 'list_documents', arguments: '' },
+        ],
+      },
+      parsesHistory({
+        toolCalls: [{ id: 'y', name: 'create_document', arguments: { width: 64, height: 48 } }],
+      }),
+      parsesHistory({ text: '好了' }),
+      parsesHistory({ text: '你好' }),
+    ]);
+    const session = newSession();
+    const transcript = join(tempDir(), 'chat.jsonl');
+    const conv = conversation(session, modelConfig(model.url), { transcript });
+    expect(last(await turn(conv, '新建'))).toEqual({ type: 'done', steps: 3 });
+    expect(last(await turn(conv, '你好'))).toEqual({ type: 'done', steps: 1 });
+    const sent = last(model.requests).body.messages.find((m) => m.role === 'assistant')!;
+    expect(
+      (sent.tool_calls as { function: { arguments: string } }[]).map((c) => c.function.arguments),
+    ).toEqual(['{}', '{}']);
+    const written = readFileSync(transcript, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((l) => l.role === 'assistant');
+    expect(written.tool_calls.map((c: { function: { arguments: string } }) => c.function.arguments)).toEqual([
+      '{"width": 64, "height":',
+      '',
+    ]);
+  });
 });
 
 describe.each([
@@ -729,6 +782,76 @@ describe('a model given the reduced tools', () => {
   });
 });
 
+describe('what a model given fewer tools is pointed at', () => {
+  /** The registry's tools a text names that are not in `offered`. */
+  const unofferedIn = (text: string, offered: ReadonlySet<string>) =>
+    allTools.map((t) => t.name).filter((n) => !offered.has(n) && new RegExp(`\\b${n}\\b`).test(text));
+  const adviceOf = (result: { error?: { hint?: string }; next?: string }) =>
+    `${result.error?.hint ?? ''}\n${result.next ?? ''}`;
+
+  it('suggests only offered tools for an unknown name, and runs nothing', async () => {
+    model = await startScriptedModel([
+      {
+        toolCalls: [
+          { id: 'c1', name: 'list_layer_names', arguments: {} },
+          { id: 'c2', name: 'list_all_layer_names', arguments: {} },
+          { id: 'c3', name: 'rename_layers', arguments: { name: '背景', new_name: '底' } },
+        ],
+      },
+      { text: '好' },
+    ]);
+    const session = newSession();
+    await ok(session, 'create_document', { width: 40, height: 30, name: '海报' });
+    const before = (await snapshotOf(session)).active!.history.index;
+    await turn(conversation(session, modelConfig(model.url, { tools: 'reduced' })), '列出图层');
+    const offered = new Set(toolsOf('reduced').map((t) => t.name));
+    const answers = results(model.requests[1]!);
+    expect(answers.map((r) => r.error.code)).toEqual(['unknown_tool', 'unknown_tool', 'unknown_tool']);
+    for (const r of answers) {
+      expect(r.error.details.closest.filter((n: string) => !offered.has(n))).toEqual([]);
+      expect(unofferedIn(r.error.hint, offered)).toEqual([]);
+    }
+    // The session would have suggested list_all_layer_names; the offered tool that does its job stands in.
+    expect(answers[0].error.details.closest).not.toContain('list_all_layer_names');
+    expect(answers[1].error.details.closest[0]).toBe('get_layer_structure');
+    expect(answers[2].error.details.closest[0]).toBe('rename_layer');
+    expect((await snapshotOf(session)).active!.history.index).toBe(before);
+  });
+
+  it('gets hints and next steps that name only offered tools', async () => {
+    model = await startScriptedModel([
+      {
+        toolCalls: [
+          { id: 'c1', name: 'identify_pieces', arguments: {} },
+          { id: 'c2', name: 'generate_garment_preview', arguments: {} },
+        ],
+      },
+      { text: '好' },
+    ]);
+    const session = newSession();
+    await ok(session, 'create_document', { width: 40, height: 30, name: '海报' });
+    await turn(conversation(session, modelConfig(model.url, { tools: 'reduced' })), '改名');
+    const offered = new Set(toolsOf('reduced').map((t) => t.name));
+    const [pieces, photo] = results(model.requests[1]!);
+    expect(pieces.ok).toBe(false);
+    expect(photo.error.code).toBe('invalid_state');
+    // The advice the offered tools can follow is kept: ask the user for the photo.
+    expect(photo.error.hint).toContain('请用户上传服装照片');
+    for (const r of [pieces, photo]) expect(unofferedIn(adviceOf(r), offered)).toEqual([]);
+
+    // The spec's tools lack every way to make a selection: the hint says so rather than name one.
+    model.push(
+      { toolCalls: [{ id: 'c3', name: 'feather_selection', arguments: { radius: 4 } }] },
+      { text: '好' },
+    );
+    await turn(conversation(session, modelConfig(model.url, { tools: 'full' })), '羽化选区');
+    const [feather] = results(last(model.requests));
+    expect(feather.error.code).toBe('invalid_state');
+    expect(unofferedIn(adviceOf(feather), new Set(toolsOf('full').map((t) => t.name)))).toEqual([]);
+    expect(feather.error.hint).toBe(NO_OFFERED_WAY);
+  });
+});
+
 describe('a tool named with stray spaces or in another case', () => {
   it('runs as the tool the model meant, and is recorded and replayed under its own name', async () => {
     model = await startScriptedModel([
@@ -761,10 +884,10 @@ describe('a tool named with stray spaces or in another case', () => {
       .trim()
       .split('\n')
       .flatMap((line) => replay.callsOf(JSON.parse(line)) ?? []);
+    // A name no tool has is refused before the session sees it: there is nothing to replay.
     expect(replayed.map((c) => (c as { function: { name: string } }).function.name)).toEqual([
       'create_document',
       'create_layer',
-      'make_it_pretty',
     ]);
     expect((await snapshotOf(session)).active?.layers.map((l) => l.name)).toContain('色块');
   });

@@ -98,6 +98,34 @@ describe('requestAssistant with servers that bend the protocol', () => {
     ]);
     await expect(request(model.url, true)).rejects.toMatchObject({ code: 'model_bad_response' });
   });
+
+  it.each([
+    { stream: true, name: 'streamed' },
+    { stream: false, name: 'whole' },
+  ])(
+    'reads an answer sent as a list of chunks, leaving its thinking out (Magistral, $name)',
+    async ({ stream }) => {
+      const thinking = { type: 'thinking', thinking: [{ type: 'text', text: '用户只是打招呼。' }] };
+      const raw = stream
+        ? {
+            raw: `${sseChunk({ role: 'assistant', content: [thinking] })}${sseChunk({ content: [{ type: 'text', text: '你好，' }] })}${sseChunk({ content: '有什么要做的？' }, 'stop')}data: [DONE]\n\n`,
+          }
+        : {
+            raw: JSON.stringify(
+              wholeAnswer(
+                { role: 'assistant', content: [thinking, { type: 'text', text: '你好，有什么要做的？' }] },
+                'stop',
+              ),
+            ),
+            contentType: 'application/json',
+          };
+      model = await startScriptedModel([raw]);
+      const deltas: string[] = [];
+      const reply = await askOnce(modelConfig(model.url, { stream }), '你好', (d) => deltas.push(d));
+      expect(reply.text).toBe('你好，有什么要做的？');
+      expect(deltas.join('')).toBe(stream ? '你好，有什么要做的？' : '');
+    },
+  );
 });
 
 describe('requestAssistant', () => {

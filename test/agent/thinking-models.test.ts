@@ -2,7 +2,8 @@
  * Services whose tool calls come with something they want back: DeepSeek (and Qwen, Moonshot, Zhipu) in thinking
  * mode stream `reasoning_content` and refuse (400) a later request whose tool-calling assistant messages lost it;
  * Gemini's OpenAI-compatible endpoint puts a thought signature in each call's `extra_content` and refuses a call
- * sent back without it. Both must survive the loop, the transcript and a restore.
+ * sent back without it; OpenRouter's thinking models want their `reasoning_details` blocks back, whole and in
+ * order. All must survive the loop, the transcript and a restore.
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -166,5 +167,111 @@ describe.each([
     expect(end).toMatchObject({ type: 'error', code: 'model_bad_response' });
     expect((end as { message: string }).message).toContain('调高 ATELIER_MODEL_MAX_OUTPUT_TOKENS');
     expect((end as { message: string }).message).toContain('=2048');
+  });
+});
+
+/** OpenRouter's reasoning blocks of one answer: a signed text block and an encrypted one, as a whole answer has them. */
+const DETAILS: readonly Record<string, unknown>[] = [
+  {
+    type: 'reasoning.text',
+    text: '先建文档，再告诉用户。',
+    signature: 'EqQBCkYIBxgCKkD签名==',
+    format: 'anthropic-claude-v1',
+    index: 0,
+  },
+  { type: 'reasoning.encrypted', data: 'gAAAAABo加密', id: 'rs_1', format: 'anthropic-claude-v1', index: 1 },
+];
+
+/** An answer as OpenRouter sends it: `reasoning` text and its `reasoning_details` blocks, then one tool call. */
+function openRouterAnswer(
+  stream: boolean,
+  call: { id: string; name: string; arguments: string },
+): ScriptedRaw {
+  const toolCall = {
+    id: call.id,
+    type: 'function',
+    function: { name: call.name, arguments: call.arguments },
+  };
+  if (!stream) {
+    const message = {
+      role: 'assistant',
+      content: null,
+      reasoning: DETAILS[0]!.text,
+      reasoning_details: DETAILS,
+      tool_calls: [toolCall],
+    };
+    return { raw: JSON.stringify(wholeAnswer(message, 'tool_calls')), contentType: 'application/json' };
+  }
+  // A block streams in fragments sharing its index: the text in pieces, the signature with the last one.
+  const [text, encrypted] = DETAILS as [Record<string, unknown>, Record<string, unknown>];
+  const piece = (fields: Record<string, unknown>) => ({
+    type: text.type,
+    format: text.format,
+    index: 0,
+    ...fields,
+  });
+  const raw =
+    sseChunk({
+      role: 'assistant',
+      content: '',
+      reasoning: '先建文档，',
+      reasoning_details: [piece({ text: '先建文档，' })],
+    }) +
+    sseChunk({ reasoning: '再告诉用户。', reasoning_details: [piece({ text: '再告诉用户。' })] }) +
+    sseChunk({ reasoning_details: [piece({ text: '', signature: text.signature })] }) +
+    sseChunk({ reasoning_details: [encrypted] }) +
+    sseChunk({ tool_calls: [{ index: 0, ...toolCall }] }) +
+    sseChunk({}, 'tool_calls');
+  return { raw: `${raw}data: [DONE]\n\n` };
+}
+
+describe.each([
+  { stream: true, name: 'streamed' },
+  { stream: false, name: 'whole' },
+])('an OpenRouter thinking model ($name answers)', ({ stream }) => {
+  it('gets its reasoning blocks back whole and in order, in the loop and after a restore', async () => {
+    model = await startScriptedModel([
+      openRouterAnswer(stream, {
+        id: 'call_a',
+        name: 'create_document',
+        arguments: '{"width":64,"height":48,"name":"海报"}',
+      }),
+      { text: '建好了。' },
+    ]);
+    const dir = tempDir();
+    const transcript = join(dir, 'chat.jsonl');
+    const config = modelConfig(model.url, { stream, model: 'anthropic/claude-sonnet-4.5' });
+    const conv = new Conversation({
+      session: newSession(dir),
+      config,
+      transcript,
+      onInternalError: noErrors,
+    });
+    expect(last(await turn(conv, '新建 64×48 的海报'))).toEqual({ type: 'done', steps: 2 });
+
+    type WithDetails = Sent & { reasoning_details?: unknown };
+    const assistants = (messages: readonly WithDetails[]) => messages.filter((m) => m.role === 'assistant');
+    const second = model.requests[1]!.body.messages as WithDetails[];
+    expect(assistants(second)).toHaveLength(1);
+    expect(assistants(second)[0]!.reasoning_details).toEqual(DETAILS);
+    expectEveryCallAnswered(second);
+
+    const restored = await restoreConversation(transcript, {
+      vision: false,
+      imagesSent: 4,
+      onError: noErrors,
+    });
+    model.push({ text: '好的。' });
+    const again = new Conversation({
+      session: newSession(),
+      config,
+      transcript,
+      restored: restored!,
+      onInternalError: noErrors,
+    });
+    expect(last(await turn(again, '再加一个图层'))).toMatchObject({ type: 'done' });
+    const third = last(model.requests).body.messages as WithDetails[];
+    expect(assistants(third).map((m) => m.reasoning_details)).toEqual([DETAILS, undefined]);
+    expectEveryCallAnswered(third);
   });
 });
