@@ -143,6 +143,16 @@ export function components(m: Uint8Array, w: number, h: number): { comps: Compon
   return { comps, labels };
 }
 
+/** `m` (`w` × `h`) at `W` × `H`, each pixel taking the nearest one's value. */
+export function resampleMask(m: Uint8Array, w: number, h: number, W: number, H: number): Uint8Array {
+  const out = new Uint8Array(W * H);
+  for (let y = 0; y < H; y++) {
+    const sy = Math.min(h - 1, Math.floor(((y + 0.5) * h) / H)) * w;
+    for (let x = 0; x < W; x++) out[y * W + x] = m[sy + Math.min(w - 1, Math.floor(((x + 0.5) * w) / W))]!;
+  }
+  return out;
+}
+
 /** Erodes a binary mask by `r` pixels (square structuring element), treating outside as empty. */
 export function erode(m: Uint8Array, w: number, h: number, r: number): Uint8Array {
   let cur = m;

@@ -150,14 +150,28 @@ export interface Motif {
   readonly dy: number;
 }
 
+/** A garment photographed askew, and the photo turned back level before its print was read. */
+export interface Level {
+  /** Degrees clockwise the garment lay turned from upright in the photo as taken. */
+  readonly degrees: number;
+  /** The photo as taken and as levelled (full resolution px; the levelled canvas holds the whole photo). */
+  readonly original: readonly [number, number];
+  readonly levelled: readonly [number, number];
+}
+
 /** What generate_garment_preview extracts from the photo, once per photo. */
 export interface Extraction {
   readonly photoPath: string;
   readonly photoHash: string;
-  /** The analysed photo (downscaled to ≤ 1024 px long side) and the factor from the original. */
+  /**
+   * The analysed photo (downscaled to ≤ 1024 px long side) and the factor from the original — from the levelled
+   * photo when `level` is set: every position of the extraction is in the levelled photo.
+   */
   readonly width: number;
   readonly height: number;
   readonly analysisScale: number;
+  /** The turn taken out of the photo, or null when the garment lay level (or is a swatch). */
+  readonly level: Level | null;
   /** Garment silhouette bounds in the analysed photo; `swatch` when the photo is all fabric. */
   readonly garment: Rect;
   readonly swatch: boolean;

@@ -7,12 +7,13 @@ import { createHash } from 'node:crypto';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { decodeImage } from '../engine/io/image-codec.js';
-import type { DocState } from '../engine/model.js';
+import type { DocState, Rect } from '../engine/model.js';
 import { closest } from '../engine/names.js';
 import { hexToRgb } from '../engine/raster.js';
 import { isShown, layerRef, topDown } from '../engine/tree.js';
 import { applyPlans, type PiecePlan } from '../garment/apply.js';
 import { photoTruth } from '../garment/builtin/against-photo.js';
+import { inOriginal } from '../garment/builtin/level.js';
 import { analysePhotoOffThread, photoThread } from '../garment/builtin/photo-thread.js';
 import { withGrains } from '../garment/builtin/piece-turn.js';
 import {
@@ -168,6 +169,25 @@ function repeatReport(ext: Extraction, pl: Placement | null, dpi: number | null)
   };
 }
 
+/** A box of the analysed photo in the photo's own px, as taken: a levelled photo's box turned back (its bounds). */
+function inPhotoAsTaken(ext: Extraction, b: Rect): Rect {
+  const k = ext.analysisScale;
+  if (!ext.level) {
+    return { x: Math.round(b.x / k), y: Math.round(b.y / k), w: Math.round(b.w / k), h: Math.round(b.h / k) };
+  }
+  const corners = [
+    [b.x, b.y],
+    [b.x + b.w, b.y],
+    [b.x, b.y + b.h],
+    [b.x + b.w, b.y + b.h],
+  ].map(([x, y]) => inOriginal(ext.level!, x! / k, y! / k));
+  const xs = corners.map((c) => c[0]);
+  const ys = corners.map((c) => c[1]);
+  const x = Math.round(Math.min(...xs));
+  const y = Math.round(Math.min(...ys));
+  return { x, y, w: Math.round(Math.max(...xs)) - x, h: Math.round(Math.max(...ys)) - y };
+}
+
 function extractionReport(ext: Extraction, pl: Placement | null, dpi: number | null) {
   return {
     photo: ext.photoPath,
@@ -179,15 +199,18 @@ function extractionReport(ext: Extraction, pl: Placement | null, dpi: number | n
       ? {
           found: true,
           share_of_garment: ext.motif.share,
-          bounds_in_photo: boundsReport({
-            x: Math.round(ext.motif.bounds.x / ext.analysisScale),
-            y: Math.round(ext.motif.bounds.y / ext.analysisScale),
-            w: Math.round(ext.motif.bounds.w / ext.analysisScale),
-            h: Math.round(ext.motif.bounds.h / ext.analysisScale),
-          }),
+          bounds_in_photo: boundsReport(inPhotoAsTaken(ext, ext.motif.bounds)),
         }
       : { found: false },
     garment_in_photo: ext.swatch ? 'swatch' : 'silhouette',
+    ...(ext.level
+      ? {
+          levelled: {
+            degrees: ext.level.degrees,
+            note: `照片中的服装${ext.level.degrees > 0 ? '顺' : '逆'}时针倾斜 ${Math.abs(ext.level.degrees)}°，已按衣身中线扶正后读取印花`,
+          },
+        }
+      : {}),
     flatness: ext.flatness,
     ...(ext.notPrint.length
       ? { not_print: ext.notPrint.map((k) => ({ kind: k, label: NOT_PRINT_LABELS[k] })) }

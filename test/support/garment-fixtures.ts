@@ -287,6 +287,7 @@ export async function garmentPhoto(
   light: PhotoLight = 'folds',
   backdrop: Backdrop = 'studio',
   solid = GROUND,
+  tilt = 0,
 ): Promise<Buffer> {
   const w = Math.round(PHOTO.width * zoom);
   const h = Math.round(PHOTO.height * zoom);
@@ -296,35 +297,58 @@ export async function garmentPhoto(
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     return ((seed >> 8) % 9) - 4; // −4..4
   };
+  /** The colour at photo point px, py: the garment's (its print and light) or the backdrop's. */
+  const colourAt = (px: number, py: number, Y: number): [number, number, number] => {
+    // A garment laid `tilt` degrees askew (clockwise) on the backdrop: it and its print turn about its middle.
+    const [x, y] = tilt ? turnedBack(px, py, tilt) : [px, py];
+    let c: [number, number, number];
+    if (inShirt(x, y)) {
+      if (kind === 'solid') c = rgb(solid);
+      else if (kind === 'theme') c = motifAt(x, y) ?? rgb(THEME_GROUND);
+      else if (kind === 'mixed') c = motifAt(x, y, '#2e7d32') ?? repeatAt(x, y, false);
+      else if (kind === 'plaid') c = plaidAt(x, y);
+      else if (kind === 'stripes') c = rgb(y % STRIPE.period < STRIPE.band ? NAVY : GROUND);
+      else if (kind === 'star') c = rgb(inStar(x, y) ? STAR.motif : STAR.ground);
+      else if (kind === 'pale_star') c = rgb(inStar(x, y) ? PALE_STAR.motif : PALE_STAR.ground);
+      else c = repeatAt(x, y, kind === 'half_drop');
+      const shade = lightAt(light, x, y);
+      return [c[0] * shade, c[1] * shade, c[2] * shade];
+    }
+    if (backdrop === 'studio') {
+      const g = 122 + Math.round((Y / h) * 18);
+      return [g, g + 6, g + 14];
+    }
+    return backdropAt(backdrop, px, py);
+  };
+  // A garment laid askew has edges across the pixel grid, which a camera sees blurred: 5 × 5 samples a pixel
+  // (without them a turned stripe is a staircase no photo shows).
+  const subs = tilt ? [-0.4, -0.2, 0, 0.2, 0.4] : [0];
   for (let Y = 0; Y < h; Y++) {
     for (let X = 0; X < w; X++) {
-      const [x, y] = zoom === 1 ? [X, Y] : [(X + 0.5) / zoom - 0.5, (Y + 0.5) / zoom - 0.5];
-      let c: [number, number, number];
-      let shade = 1;
-      if (inShirt(x, y)) {
-        if (kind === 'solid') c = rgb(solid);
-        else if (kind === 'theme') c = motifAt(x, y) ?? rgb(THEME_GROUND);
-        else if (kind === 'mixed') c = motifAt(x, y, '#2e7d32') ?? repeatAt(x, y, false);
-        else if (kind === 'plaid') c = plaidAt(x, y);
-        else if (kind === 'stripes') c = rgb(y % STRIPE.period < STRIPE.band ? NAVY : GROUND);
-        else if (kind === 'star') c = rgb(inStar(x, y) ? STAR.motif : STAR.ground);
-        else if (kind === 'pale_star') c = rgb(inStar(x, y) ? PALE_STAR.motif : PALE_STAR.ground);
-        else c = repeatAt(x, y, kind === 'half_drop');
-        shade = lightAt(light, x, y);
-      } else if (backdrop === 'studio') {
-        const g = 122 + Math.round((Y / h) * 18);
-        c = [g, g + 6, g + 14];
-      } else {
-        c = backdropAt(backdrop, x, y);
+      const c = [0, 0, 0];
+      for (const sy of subs) {
+        for (const sx of subs) {
+          const [px, py] =
+            zoom === 1 ? [X + sx, Y + sy] : [(X + sx + 0.5) / zoom - 0.5, (Y + sy + 0.5) / zoom - 0.5];
+          const v = colourAt(px, py, Y);
+          for (let k = 0; k < 3; k++) c[k]! += v[k]! / subs.length ** 2;
+        }
       }
       const o = (Y * w + X) * 3;
-      for (let k = 0; k < 3; k++)
-        data[o + k] = Math.max(0, Math.min(255, Math.round(c[k]! * shade) + noise()));
+      for (let k = 0; k < 3; k++) data[o + k] = Math.max(0, Math.min(255, Math.round(c[k]!) + noise()));
     }
   }
   return sharp(data, { raw: { width: w, height: h, channels: 3 } })
     .png()
     .toBuffer();
+}
+
+/** The garment's point that a turn of `deg` degrees clockwise about the shirt's middle (320, 375) brings to x, y. */
+function turnedBack(x: number, y: number, deg: number): [number, number] {
+  const a = (-deg * Math.PI) / 180;
+  const dx = x - 320;
+  const dy = y - 375;
+  return [320 + dx * Math.cos(a) - dy * Math.sin(a), 375 + dx * Math.sin(a) + dy * Math.cos(a)];
 }
 
 /**

@@ -7,9 +7,9 @@ import { decodeImage } from '../../engine/io/image-codec.js';
 import type { Raster, Rect } from '../../engine/model.js';
 import type { Lab } from '../color.js';
 import { autocorrelate, nextPow2 } from '../fft.js';
-import { erode, labOf, labPlanes, resizeRaster } from '../image.js';
+import { erode, labOf, resampleMask, resizeRaster } from '../image.js';
 import type { Extraction, Placement } from '../types.js';
-import { segment } from './segment.js';
+import { levelPhoto } from './level.js';
 
 /** The grid every measure works on: one cell per 1/25 inch (about 1 mm) of fabric. */
 export const MEASURE_DPI = 25;
@@ -42,11 +42,17 @@ export function keptSilhouette(ext: Extraction): PhotoTruth | null {
 export async function photoTruth(bytes: Buffer, ext: Extraction): Promise<PhotoTruth> {
   const kept = segmented.get(ext);
   if (kept) return kept;
-  let photo = (await decodeImage(bytes)).raster;
-  if (photo.w !== ext.width || photo.h !== ext.height)
-    photo = await resizeRaster(photo, ext.width, ext.height);
-  const seg = segment(photo, labPlanes(photo));
-  return { photo, inside: erode(seg.mask, photo.w, photo.h, 3), swatch: seg.swatch };
+  // Levelled and segmented as analysePhoto did it (the same deterministic steps), then at the extraction's size.
+  const { raster, garment } = await levelPhoto((await decodeImage(bytes)).raster);
+  const photo =
+    raster.w !== ext.width || raster.h !== ext.height
+      ? await resizeRaster(raster, ext.width, ext.height)
+      : raster;
+  const mask =
+    garment.w === photo.w && garment.h === photo.h
+      ? garment.mask
+      : resampleMask(garment.mask, garment.w, garment.h, photo.w, photo.h);
+  return { photo, inside: erode(mask, photo.w, photo.h, 3), swatch: garment.swatch };
 }
 
 /** Sums of R, G, B and of a mask over a raster region, for box means of any size in constant time. */

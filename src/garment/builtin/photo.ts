@@ -14,17 +14,17 @@ import {
   labPlanes,
   luminance,
   maskBounds,
+  resampleMask,
   resizeRaster,
 } from '../image.js';
-import type { Extraction, Lattice, Motif, PaletteEntry, PieceType } from '../types.js';
+import type { Extraction, Lattice, Level, Motif, PaletteEntry, PieceType } from '../types.js';
 import { keepSilhouette } from './against-photo.js';
+import { analysisScale, type GarmentReading, levelPhoto } from './level.js';
 import { paletteOf, sampleLab } from './palette.js';
 import { detectLattice, latticeFrom, medianTile, refineLattice, subPixelBasis } from './repeat.js';
-import { segment } from './segment.js';
 import { lightField, type RegionContext, type ShadingKind, shadingKind, withoutLight } from './shading.js';
 
-/** Photos are analysed at most this large (long side); lattice detection runs at most at LATTICE_SIDE. */
-export const ANALYSIS_SIDE = 1024;
+/** Lattice detection runs at most at this size (long side); the photo is analysed at most at ANALYSIS_SIDE. */
 const LATTICE_SIDE = 640;
 /** ΔE76 from the background colour that counts as garment. */
 const SEGMENT_DE = 12;
@@ -38,9 +38,11 @@ const LIGHT_CLEARANCE = 2;
 const EVEN_LIGHT = 0.02;
 
 export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: string): Promise<Extraction> {
-  const decoded = await decodeImage(buf);
-  const k = Math.min(1, ANALYSIS_SIDE / Math.max(decoded.raster.w, decoded.raster.h));
-  const first = await readRepeat(decoded, k);
+  const taken = await decodeImage(buf);
+  const { raster, level, garment } = await levelPhoto(taken.raster);
+  const decoded = { ...taken, raster };
+  const k = analysisScale(raster.w, raster.h);
+  const first = await readRepeat(decoded, k, garment);
   // The lattice, its tile and the median over repeats are whole px, and the lattice is first found at 1/f of
   // the analysis size (findLattice): a repeat of 61.44 px is cut at 61 or 62 and drifts 0.44 px a repeat (a
   // blurred tile, a half-drop read with the wrong drop), or is found only as a multiple that falls nearer a
@@ -48,13 +50,13 @@ export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: st
   // repeat is read again at the scale, a little smaller, that makes it whole px at both sizes; the rest of the
   // analysis (palette, motif, shading) is done once, at the scale kept.
   const shrink = first.basis ? wholePxScale(first.basis) : 1;
-  if (shrink === 1) return finish(first, decoded, photoPath, photoHash);
-  const again = await readRepeat(decoded, k * shrink, first);
+  if (shrink === 1) return finish(first, decoded, photoPath, photoHash, level);
+  const again = await readRepeat(decoded, k * shrink, garment, first);
   // Kept only when it found the repeat again, not a multiple of it: a basis misread (stripes run on along
   // themselves, so their length along them is anyone's) brings no whole px, and the second reading may then
   // take several stripes for one tile.
   const kept = again.lattice && cellArea(again) <= MULTIPLE_CELL * cellArea(first) ? again : first;
-  return finish(kept, decoded, photoPath, photoHash);
+  return finish(kept, decoded, photoPath, photoHash, level);
 }
 
 /** The area of the lattice's cell in the photo's own px. */
@@ -98,23 +100,28 @@ interface RepeatReading {
 }
 
 /**
- * Reads the garment and its repeat at scale `k`. With `seen`, a reading at a scale a few per cent away where the
- * repeat was found, neither is searched for again: its garment is taken over (its mask resampled: the outline
- * does not change with so small a step) and its repeat is its basis at this scale, whole px by the choice of
- * `k`, checked against the px around it.
+ * Reads the repeat at scale `k` inside `garment` (found at about this scale: its mask is resampled, the outline
+ * does not change with so small a step). With `seen`, a reading at a scale a few per cent away where the repeat
+ * was found, it is not searched for again: its repeat is its basis at this scale, whole px by the choice of `k`,
+ * checked against the px around it.
  */
-async function readRepeat(decoded: DecodedImage, k: number, seen?: RepeatReading): Promise<RepeatReading> {
-  let photo = decoded.raster;
-  if (k < 1) photo = await resizeRaster(photo, Math.round(photo.w * k), Math.round(photo.h * k));
+async function readRepeat(
+  decoded: DecodedImage,
+  k: number,
+  garment: GarmentReading,
+  seen?: RepeatReading,
+): Promise<RepeatReading> {
+  const W = Math.round(decoded.raster.w * k);
+  const H = Math.round(decoded.raster.h * k);
+  const made = garment.photo && garment.lab && garment.w === W && garment.h === H;
+  const photo = made ? garment.photo! : k < 1 ? await resizeRaster(decoded.raster, W, H) : decoded.raster;
   const { w, h } = photo;
-  const lab = labPlanes(photo);
-  const { mask, swatch, neckOpen } = seen
-    ? {
-        mask: resampleMask(seen.mask, seen.photo.w, seen.photo.h, w, h),
-        swatch: seen.swatch,
-        neckOpen: seen.neckOpen,
-      }
-    : segment(photo, lab);
+  const lab = made ? garment.lab! : labPlanes(photo);
+  const { swatch, neckOpen } = garment;
+  const mask =
+    garment.w === w && garment.h === h
+      ? garment.mask
+      : resampleMask(garment.mask, garment.w, garment.h, w, h);
   const area = countMask(mask);
   const g = maskBounds(mask, w, h) ?? { x: 0, y: 0, w, h };
   let tile: Raster = { x: 0, y: 0, w: 0, h: 0, data: new Uint8ClampedArray(0) };
@@ -134,18 +141,14 @@ async function readRepeat(decoded: DecodedImage, k: number, seen?: RepeatReading
   return { k, photo, lab, mask, swatch, neckOpen, area, g, inside, lattice, tile, basis };
 }
 
-/** `m` (`w` × `h`) at `W` × `H`, each pixel taking the nearest one's value. */
-function resampleMask(m: Uint8Array, w: number, h: number, W: number, H: number): Uint8Array {
-  const out = new Uint8Array(W * H);
-  for (let y = 0; y < H; y++) {
-    const sy = Math.min(h - 1, Math.floor(((y + 0.5) * h) / H)) * w;
-    for (let x = 0; x < W; x++) out[y * W + x] = m[sy + Math.min(w - 1, Math.floor(((x + 0.5) * w) / W))]!;
-  }
-  return out;
-}
-
 /** The rest of the analysis at the scale kept: palette, motif, flatness, the photo-level type. */
-function finish(r: RepeatReading, decoded: DecodedImage, photoPath: string, photoHash: string): Extraction {
+function finish(
+  r: RepeatReading,
+  decoded: DecodedImage,
+  photoPath: string,
+  photoHash: string,
+  level: Level | null,
+): Extraction {
   const { k, photo, lab, mask, swatch, neckOpen, area, g, inside, lattice } = r;
   const { w, h } = photo;
   let tile = r.tile;
@@ -204,6 +207,7 @@ function finish(r: RepeatReading, decoded: DecodedImage, photoPath: string, phot
     width: w,
     height: h,
     analysisScale: k,
+    level,
     garment: g,
     swatch,
     photoDpi: decoded.dpi,

@@ -1,0 +1,213 @@
+/**
+ * A garment photographed askew. A flat lay is rarely square to the camera: a T-shirt laid 10° off turns its
+ * print 10° too, and a repeat turned off the pixel grid is no whole-px lattice any more (a block repeat at 4° is
+ * not found at all; stripes at 10° are found as a slanted lattice and printed slanted). A garment is
+ * mirror-symmetric about its centre line, so the turn is read from the silhouette: the angle whose mirror line
+ * through the garment's centroid best folds the silhouette onto itself. The photo is turned back by it before
+ * the print is read, and every later step (verify's reference included) works on the levelled photo.
+ *
+ * The print itself is never the evidence: a print may run on the bias on a straight garment.
+ */
+import type { Raster } from '../../engine/model.js';
+import sharp from '../../engine/sharp.js';
+import { type LabPlanes, labPlanes, resizeRaster } from '../image.js';
+import type { Level } from '../types.js';
+import { segment } from './segment.js';
+
+/** Photos are analysed at most this large (long side). */
+export const ANALYSIS_SIDE = 1024;
+/** Turns searched: a flat lay further off than this is not a garment laid askew but something else. */
+const MAX_TILT = 20;
+/** Below this the print is read as it lies (a turn of the photo resamples every pixel for nothing). */
+const MIN_TILT = 1.5;
+/** The silhouette folded on its best line must cover itself this well (IoU) for the line to be its centre line. */
+const MIN_SYMMETRY = 0.9;
+/** …and this much better than on the photo's vertical, or the photo is taken as level. */
+const MIN_GAIN = 0.01;
+/** The silhouette is measured at most this large (long side). */
+const SYMMETRY_SIDE = 400;
+
+/** The analysis scale of a photo `w × h`. */
+export function analysisScale(w: number, h: number): number {
+  return Math.min(1, ANALYSIS_SIDE / Math.max(w, h));
+}
+
+/** The garment found in the photo at the analysis scale, ready for the print to be read. */
+export interface GarmentReading {
+  readonly mask: Uint8Array;
+  readonly w: number;
+  readonly h: number;
+  readonly swatch: boolean;
+  readonly neckOpen: boolean;
+  /** The photo and its Lab planes at `w × h`, when already made. */
+  readonly photo?: Raster;
+  readonly lab?: LabPlanes;
+}
+
+/**
+ * The photo levelled: the garment found at the analysis scale, its turn read from its silhouette and, when it
+ * is laid askew, the whole photo (full resolution) and the silhouette turned back. Deterministic: verify, which
+ * reads the photo again, levels it the same way.
+ */
+export async function levelPhoto(
+  raster: Raster,
+): Promise<{ raster: Raster; level: Level | null; garment: GarmentReading }> {
+  const k = analysisScale(raster.w, raster.h);
+  const photo =
+    k < 1 ? await resizeRaster(raster, Math.round(raster.w * k), Math.round(raster.h * k)) : raster;
+  const lab = labPlanes(photo);
+  const seg = segment(photo, lab);
+  const garment = { ...seg, w: photo.w, h: photo.h, photo, lab };
+  const degrees = seg.swatch ? 0 : garmentTilt(seg.mask, photo.w, photo.h);
+  if (!degrees) return { raster, level: null, garment };
+  const turned = await turnRaster(raster, -degrees);
+  const m = await turnMask(seg.mask, photo.w, photo.h, -degrees);
+  return {
+    raster: turned,
+    level: { degrees, original: [raster.w, raster.h], levelled: [turned.w, turned.h] },
+    garment: { mask: m.mask, w: m.w, h: m.h, swatch: false, neckOpen: seg.neckOpen },
+  };
+}
+
+/**
+ * Degrees clockwise the garment in `mask` is turned from upright (its centre line from the vertical), to 0.1°;
+ * 0 when it stands level, or when no line folds it onto itself well enough to say (a worn garment, a folded
+ * sleeve, a one-shoulder top).
+ */
+export function garmentTilt(mask: Uint8Array, w: number, h: number): number {
+  const s = Math.min(1, SYMMETRY_SIDE / Math.max(w, h));
+  const sw = Math.max(1, Math.round(w * s));
+  const sh = Math.max(1, Math.round(h * s));
+  // Each small pixel is inside when most of the px it covers are.
+  const count = new Float32Array(sw * sh);
+  const per = new Float32Array(sw * sh);
+  for (let y = 0; y < h; y++) {
+    const row = Math.min(sh - 1, Math.floor(y * s)) * sw;
+    for (let x = 0; x < w; x++) {
+      const i = row + Math.min(sw - 1, Math.floor(x * s));
+      per[i]! += 1;
+      count[i]! += mask[y * w + x]!;
+    }
+  }
+  const small = Uint8Array.from(count, (c, i) => (c * 2 > per[i]! ? 1 : 0));
+  const xs: number[] = [];
+  const ys: number[] = [];
+  let cx = 0;
+  let cy = 0;
+  for (let y = 0; y < sh; y++) {
+    for (let x = 0; x < sw; x++) {
+      if (!small[y * sw + x]) continue;
+      xs.push(x + 0.5);
+      ys.push(y + 0.5);
+      cx += x + 0.5;
+      cy += y + 0.5;
+    }
+  }
+  const n = xs.length;
+  if (n < 100) return 0;
+  cx /= n;
+  cy /= n;
+  /** Intersection over union of the silhouette and its mirror about the line through the centroid at `deg`. */
+  const fold = (deg: number): number => {
+    const t = (deg * Math.PI) / 180;
+    // The upright centre line (0, 1), turned clockwise on screen (y down) by t.
+    const dx = -Math.sin(t);
+    const dy = Math.cos(t);
+    let both = 0;
+    for (let i = 0; i < n; i++) {
+      const vx = xs[i]! - cx;
+      const vy = ys[i]! - cy;
+      const along = 2 * (vx * dx + vy * dy);
+      const mx = Math.floor(cx + along * dx - vx);
+      const my = Math.floor(cy + along * dy - vy);
+      if (mx >= 0 && my >= 0 && mx < sw && my < sh) both += small[my * sw + mx]!;
+    }
+    return both / (2 * n - both);
+  };
+  let best = 0;
+  let bestIoU = fold(0);
+  const level = bestIoU;
+  for (let d = -MAX_TILT; d <= MAX_TILT; d++) {
+    const v = fold(d);
+    if (v > bestIoU) [best, bestIoU] = [d, v];
+  }
+  for (let d = best - 0.9; d <= best + 0.90001; d += 0.1) {
+    const v = fold(d);
+    if (v > bestIoU) [best, bestIoU] = [d, v];
+  }
+  best = Math.round(best * 10) / 10;
+  // A best line at the end of the search is not a centre line found but the search running out.
+  if (bestIoU < MIN_SYMMETRY || bestIoU - level < MIN_GAIN || Math.abs(best) >= MAX_TILT) return 0;
+  return Math.abs(best) >= MIN_TILT ? best : 0;
+}
+
+/**
+ * `r` turned `deg` degrees clockwise about its centre onto the canvas that holds it all (libvips: the centre
+ * stays the centre). What the turn brings in is the photo's background: its frame's median colour, or
+ * transparent for a cut-out photo.
+ */
+export async function turnRaster(r: Raster, deg: number): Promise<Raster> {
+  const { data, info } = await sharp(Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength), {
+    raw: { width: r.w, height: r.h, channels: 4 },
+    limitInputPixels: false,
+  })
+    .rotate(deg, { background: frameColour(r) })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return {
+    x: 0,
+    y: 0,
+    w: info.width,
+    h: info.height,
+    data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length),
+  };
+}
+
+/** A 0/1 mask turned as turnRaster turns a photo, outside it empty. */
+export async function turnMask(
+  m: Uint8Array,
+  w: number,
+  h: number,
+  deg: number,
+): Promise<{ mask: Uint8Array; w: number; h: number }> {
+  const { data, info } = await sharp(Buffer.from(Uint8Array.from(m, (v) => v * 255)), {
+    raw: { width: w, height: h, channels: 1 },
+  })
+    .rotate(deg, { background: { r: 0, g: 0, b: 0, alpha: 1 } })
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { mask: Uint8Array.from(data, (v) => (v >= 128 ? 1 : 0)), w: info.width, h: info.height };
+}
+
+/** The median colour of the frame (opaque), or transparent when the photo is a cut-out. */
+function frameColour(r: Raster): { r: number; g: number; b: number; alpha: number } {
+  const { w, h, data } = r;
+  const ch: number[][] = [[], [], [], []];
+  const take = (x: number, y: number) => {
+    for (let k = 0; k < 4; k++) ch[k]!.push(data[(y * w + x) * 4 + k]!);
+  };
+  const step = Math.max(1, Math.floor(Math.max(w, h) / 512));
+  for (let x = 0; x < w; x += step) {
+    take(x, 0);
+    take(x, h - 1);
+  }
+  for (let y = 0; y < h; y += step) {
+    take(0, y);
+    take(w - 1, y);
+  }
+  const med = (v: number[]) => v.sort((a, b) => a - b)[v.length >> 1]!;
+  if (med(ch[3]!) < 128) return { r: 0, g: 0, b: 0, alpha: 0 };
+  return { r: med(ch[0]!), g: med(ch[1]!), b: med(ch[2]!), alpha: 1 };
+}
+
+/** Where a point of the levelled photo (full resolution px) lies in the photo as taken. */
+export function inOriginal(level: Level, x: number, y: number): [number, number] {
+  const t = (level.degrees * Math.PI) / 180;
+  const vx = x - level.levelled[0] / 2;
+  const vy = y - level.levelled[1] / 2;
+  return [
+    level.original[0] / 2 + vx * Math.cos(t) - vy * Math.sin(t),
+    level.original[1] / 2 + vx * Math.sin(t) + vy * Math.cos(t),
+  ];
+}
