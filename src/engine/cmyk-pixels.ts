@@ -47,12 +47,15 @@ const TIFF_SPACES = {
 
 export type ProfileSpace = keyof typeof TIFF_SPACES;
 
+/** Interleaved samples: bytes, or 16-bit values (a 32-bit file's linear light, which 8 bits would band). */
+type Samples = Uint8Array | Uint8ClampedArray | Uint16Array;
+
 /**
- * A little-endian baseline TIFF of interleaved 8-bit pixels in `space` (+ unassociated alpha when `alpha`)
- * carrying `icc`: sharp reads raw input as sRGB only, and decodes such a TIFF through its profile.
+ * A little-endian baseline TIFF of interleaved 8- or 16-bit pixels in `space` (+ unassociated alpha when
+ * `alpha`) carrying `icc`: sharp reads raw input as sRGB only, and decodes such a TIFF through its profile.
  */
 export function profileTiff(
-  pixels: Uint8Array | Uint8ClampedArray,
+  pixels: Samples,
   w: number,
   h: number,
   space: ProfileSpace,
@@ -65,16 +68,18 @@ export function profileTiff(
   const UNDEFINED = 7;
   const { photometric, samples } = TIFF_SPACES[space];
   const channels = samples + (alpha ? 1 : 0);
+  const bits = pixels instanceof Uint16Array ? 16 : 8;
+  const bytes = w * h * channels * (bits / 8);
   const entries: Entry[] = [
     [256, LONG, 1, w],
     [257, LONG, 1, h],
-    [258, SHORT, channels, 0], // bits per sample, 8 each
+    [258, SHORT, channels, 0], // bits per sample, `bits` each
     [259, SHORT, 1, 1], // no compression
     [262, SHORT, 1, photometric],
     [273, LONG, 1, 0], // strip offset, patched below
     [277, SHORT, 1, channels],
     [278, LONG, 1, h],
-    [279, LONG, 1, w * h * channels],
+    [279, LONG, 1, bytes],
     [284, SHORT, 1, 1], // interleaved
     ...(space === 'cmyk' ? [[332, SHORT, 1, 1] as Entry] : []), // ink set: CMYK
     ...(alpha ? [[338, SHORT, 1, 2] as Entry] : []), // unassociated alpha
@@ -84,8 +89,9 @@ export function profileTiff(
   const bitsAt = 8 + ifdSize;
   const iccAt = bitsAt + channels * 2;
   const dataAt = iccAt + icc.length + (icc.length % 2);
-  const bytes = w * h * channels;
-  if (bytes !== pixels.length) fail('internal', `像素长度 ${pixels.length} 与 ${w}×${h}×${channels} 不符`);
+  if (w * h * channels !== pixels.length) {
+    fail('internal', `像素长度 ${pixels.length} 与 ${w}×${h}×${channels} 不符`);
+  }
   const at: Record<number, number> = { 258: bitsAt, 273: dataAt, 34675: iccAt };
   const out = Buffer.allocUnsafe(dataAt + bytes);
   out.write('II', 0, 'latin1');
@@ -98,15 +104,17 @@ export function profileTiff(
     out.writeUInt16LE(type, pos + 2);
     out.writeUInt32LE(count, pos + 4);
     // Values of up to four bytes sit in the value field (a gray image's bit depths too); the rest are offsets.
-    if (tag === 258 && count <= 2) out.writeUInt32LE(count === 1 ? 8 : 0x00080008, pos + 8);
+    if (tag === 258 && count <= 2) out.writeUInt32LE(count === 1 ? bits : bits * 0x10001, pos + 8);
     else if (type === SHORT && count === 1) out.writeUInt32LE(value & 0xffff, pos + 8);
     else out.writeUInt32LE(at[tag] ?? value, pos + 8);
   });
   out.writeUInt32LE(0, 10 + entries.length * 12);
-  for (let i = 0; i < channels; i++) out.writeUInt16LE(8, bitsAt + i * 2);
+  for (let i = 0; i < channels; i++) out.writeUInt16LE(bits, bitsAt + i * 2);
   out.set(icc, iccAt);
   if (icc.length % 2) out[iccAt + icc.length] = 0;
-  out.set(pixels, dataAt);
+  if (pixels instanceof Uint16Array) {
+    for (let i = 0; i < pixels.length; i++) out.writeUInt16LE(pixels[i]!, dataAt + i * 2);
+  } else out.set(pixels, dataAt);
   return out;
 }
 
@@ -130,12 +138,12 @@ export function rgbaFromCmyk(
 }
 
 /**
- * Straight sRGB RGBA (in shared memory) of interleaved 8-bit pixels in `space` (+ alpha, kept exactly, when
- * `alpha`) through the ICC profile `icc`, written to `out` — which may be `pixels` themselves (RGBA), converted
- * in place band by band.
+ * Straight sRGB RGBA (in shared memory) of interleaved 8- or 16-bit pixels in `space` (+ alpha, kept exactly, or
+ * rounded to 8 bits, when `alpha`) through the ICC profile `icc`, written to `out` — which may be `pixels`
+ * themselves (8-bit RGBA), converted in place band by band.
  */
 export async function rgbaFromProfile(
-  pixels: Uint8Array | Uint8ClampedArray,
+  pixels: Samples,
   w: number,
   h: number,
   space: ProfileSpace,
@@ -151,21 +159,31 @@ export async function rgbaFromProfile(
     const band = pixels.subarray(y0 * w * channels, (y0 + bh) * w * channels);
     const tiff = profileTiff(band, w, bh, space, alpha, icc);
     // Read before `out` is written: it may be `pixels`.
+    const wide = band instanceof Uint16Array;
     const alphas = alpha
-      ? Uint8Array.from({ length: w * bh }, (_, i) => band[i * channels + channels - 1]!)
+      ? Uint8Array.from({ length: w * bh }, (_, i) => {
+          const a = band[i * channels + channels - 1]!;
+          return wide ? Math.round(a / 257) : a;
+        })
       : null;
     // withIccProfile, not toColourspace alone, which leaves an RGB source's profile unapplied (sRGB to sRGB).
+    // 16-bit pixels go through LittleCMS at 16 bits and come out 16-bit: scaled to bytes below.
     const { data, info } = await sharp(tiff, { limitInputPixels: false })
       .withIccProfile('srgb')
-      .toColourspace('srgb')
+      .toColourspace(wide ? 'rgb16' : 'srgb')
       .ensureAlpha()
-      .raw({ depth: 'uchar' })
+      .raw({ depth: wide ? 'ushort' : 'uchar' })
       .toBuffer({ resolveWithObject: true });
     if (info.channels !== 4 || info.width !== w || info.height !== bh) {
       fail('internal', `颜色转换结果异常：${info.width}×${info.height}×${info.channels}`);
     }
     const base = y0 * w * 4;
-    out.set(data, base);
+    if (wide) {
+      // sharp's raw samples are in the machine's byte order; a view needs them 2-byte aligned.
+      const aligned = data.byteOffset % 2 === 0 ? data : Buffer.from(data);
+      const d16 = new Uint16Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 2);
+      for (let i = 0; i < d16.length; i++) out[base + i] = Math.round(d16[i]! / 257);
+    } else out.set(data, base);
     if (alphas) for (let i = 0; i < w * bh; i++) out[base + i * 4 + 3] = alphas[i]!;
   }
   return out;

@@ -1,8 +1,9 @@
 /**
  * Finds the layer channel whose compression word is not one PSD defines (0 raw, 1 RLE, 2 ZIP, 3 ZIP with
- * prediction). ag-psd refuses such a file while it reads the channels, with "Invalid compression: N" and nothing
- * to say which layer it was in; this walks the layer records again (their channel tables, then the channels
- * one after the other) to name it, as the other damaged-data errors do. Only run after ag-psd has refused.
+ * prediction), walking the layer records (their channel tables, then the channels one after the other) without
+ * decoding anything. Run before ag-psd reads the file: ag-psd refuses such a channel with "Invalid compression: N"
+ * and nothing to say which layer it was in — or, when the word one byte later is 0–3, reads the channel from
+ * there, shifted, as if nothing were wrong.
  */
 import { largeAdditionalInfoKeys } from 'ag-psd/dist/helpers.js';
 import {

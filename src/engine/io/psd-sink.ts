@@ -34,6 +34,16 @@ export abstract class PsdSink {
     this.used += n;
   }
 
+  /** Starts the file again from its first byte (a file sink writes over what it wrote; its caller truncates). */
+  reset(): void {
+    this.used = 0;
+    this.base = 0;
+    this.clear();
+  }
+
+  /** Drops what was kept of an earlier attempt. */
+  protected clear(): void {}
+
   async append(bytes: Uint8Array): Promise<void> {
     if (bytes.length > CHUNK) {
       await this.flush();
@@ -117,6 +127,11 @@ export class MemorySink extends PsdSink {
 
   protected async rewrite(at: number, bytes: Uint8Array): Promise<void> {
     this.patches.push({ at, bytes: bytes.slice() });
+  }
+
+  protected override clear(): void {
+    this.chunks.length = 0;
+    this.patches.length = 0;
   }
 
   /** The whole file; the chunks are let go as they are copied. */

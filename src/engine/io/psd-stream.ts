@@ -100,8 +100,17 @@ export function partlyTransparentRows(r: Raster): { any: boolean; rows: Uint8Arr
   return { any, rows };
 }
 
+/** A PSD (version 1) that grew past `StreamOptions.maxBytes`: it is to be written as PSB instead. */
+export class PsdTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`PSD exceeds ${limit} bytes`);
+  }
+}
+
 interface StreamOptions {
   readonly psb: boolean;
+  /** For a PSD: the most bytes it may take (PsdTooLarge once past them, checked after every channel). */
+  readonly maxBytes?: number;
   /** The bottom layer is Photoshop's Background. */
   readonly background: boolean;
   /** A CMYK file (colour mode 4): the press profile the merged image is separated with. */
@@ -166,6 +175,7 @@ export async function streamPsd(
         await sink.append(skeleton.subarray(skAt, skAt + skLength));
       } else {
         const length = await writeChannel(sink, ch, o.psb);
+        if (o.maxBytes !== undefined && sink.position > o.maxBytes) throw new PsdTooLarge(o.maxBytes);
         await sink.patch(fields[c]!.at, sizeField(length, o.psb));
       }
       skAt += skLength;
@@ -182,6 +192,7 @@ export async function streamPsd(
 
   if (o.cmyk) await writeCmykMergedImage(sink, merged, alpha, o.psb, o.cmyk.profile, o.cmyk.inkSources);
   else await writeMergedImage(sink, merged, partly.rows, alpha, o.psb);
+  if (o.maxBytes !== undefined && sink.position > o.maxBytes) throw new PsdTooLarge(o.maxBytes);
 }
 
 function placeholder(c: ChannelPlan): AgChannel {

@@ -81,6 +81,7 @@ import {
   emptyChannel,
   flatChannel,
   hasTransparency,
+  PsdTooLarge,
   planeChannel,
   rgbaChannel,
   streamPsd,
@@ -107,7 +108,24 @@ export interface EncodePsdOptions {
    * it, PSB only when a side exceeds 30,000 px.
    */
   readonly psb?: boolean;
+  /**
+   * The largest file written as a PSD (version 1): a larger one is written again as PSB, with a warning.
+   * Default Photoshop's 2 GB (PSD_MAX_BYTES); tests lower it.
+   */
+  readonly maxPsdBytes?: number;
 }
+
+/**
+ * The most bytes a PSD may take: Photoshop refuses to save a PSD of 2 GB or more (its offsets are signed 32-bit
+ * numbers) and asks for the large document format; readers of the format expect no more.
+ */
+export const PSD_MAX_BYTES = 2 ** 31 - 1;
+
+/**
+ * The highest resolution a PSD records: a signed 16.16 fixed-point number. ag-psd writes a higher one wrapped
+ * around to a negative value (40,000 DPI, from a PNG's pHYs, came back as 72 without a word).
+ */
+const PSD_MAX_DPI = 32767;
 
 export interface EncodedPsd {
   readonly buffer: Buffer;
@@ -620,6 +638,13 @@ async function writePsd(
     children.push(await layerToAg(ctx, state.root[i]!));
   }
 
+  let dpi = state.dpi;
+  if (dpi > PSD_MAX_DPI) {
+    warnings.push(
+      `文档${docName}的分辨率 ${dpi} DPI 超过 PSD 能记录的上限，已按 ${PSD_MAX_DPI} DPI 保存（像素不变）`,
+    );
+    dpi = PSD_MAX_DPI;
+  }
   const psd: AgPsd = {
     width,
     height,
@@ -627,10 +652,10 @@ async function writePsd(
     children,
     imageResources: {
       resolutionInfo: {
-        horizontalResolution: state.dpi,
+        horizontalResolution: dpi,
         horizontalResolutionUnit: 'PPI',
         widthUnit: 'Inches',
-        verticalResolution: state.dpi,
+        verticalResolution: dpi,
         verticalResolutionUnit: 'PPI',
         heightUnit: 'Inches',
       },
@@ -645,12 +670,22 @@ async function writePsd(
   if (ctx.linkedFiles.length > 0) psd.linkedFiles = ctx.linkedFiles;
 
   const psb = opts.psb === true || psdVersionFor(width, height) === 2;
+  const maxBytes = psb ? undefined : (opts.maxPsdBytes ?? PSD_MAX_BYTES);
   // RGB documents are sRGB: saying so keeps Photoshop and RIPs from taking them in their own working space.
   embedProfile(psd, profile ? profile.bytes : await srgbProfile());
   try {
-    await streamPsd(sink, psd, plans, merged, { psb, background, ...(cmyk ? { cmyk } : {}) });
+    await streamPsd(sink, psd, plans, merged, { psb, background, ...(cmyk ? { cmyk } : {}), maxBytes });
     return warnings;
   } catch (err) {
+    if (err instanceof PsdTooLarge) {
+      sink.reset();
+      const again = await writePsd(sink, state, composite, { ...opts, psb: true });
+      const size = err.limit >= 1024 ** 3 ? `${Math.round(err.limit / 1024 ** 3)} GB` : `${err.limit} 字节`;
+      return [
+        ...again,
+        `文档${docName}按 PSD 保存将超过 ${size}（PSD 格式的上限），已按 PSB（大型文档格式）保存，Photoshop 照常打开；只支持 PSD 的软件需要更小的文件（减少或合并图层）`,
+      ];
+    }
     if (err instanceof EditorError) throw err;
     throw new EditorError('io_error', `写入${profile ? ' CMYK ' : ' '}PSD 失败：${reason(err)}`);
   }
@@ -676,11 +711,13 @@ interface DecodeContext {
 
 const clamp255 = (v: number): number => Math.max(0, Math.min(255, Math.round(v)));
 
-/** sRGB from the colour forms PSD descriptors and text engine data use. */
-function colorToRgb(c: AgColor | undefined, warnings: string[], what: string): RGB {
-  if (!c) return { r: 0, g: 0, b: 0 };
-  if ('r' in c) return { r: clamp255(c.r), g: clamp255(c.g), b: clamp255(c.b) };
-  if ('fr' in c) return { r: clamp255(c.fr * 255), g: clamp255(c.fg * 255), b: clamp255(c.fb * 255) };
+/**
+ * The channel values (0–1, unrounded) of the RGB, HSB and gray forms of a descriptor colour, which are the
+ * document's own channel values; undefined for the absolute (Lab) and ink (CMYK) forms.
+ */
+function channelValues(c: AgColor): [number, number, number] | undefined {
+  if ('r' in c) return [c.r / 255, c.g / 255, c.b / 255];
+  if ('fr' in c) return [c.fr, c.fg, c.fb];
   if ('h' in c && 's' in c) {
     // HSB: h 0..1 of a turn, s and b in percent.
     const h = (((c.h % 1) + 1) % 1) * 6;
@@ -690,16 +727,32 @@ function colorToRgb(c: AgColor | undefined, warnings: string[], what: string): R
     const p = v * (1 - s);
     const q = v * (1 - s * f);
     const t = v * (1 - s * (1 - f));
-    const [r, g, b] = [
-      [v, t, p],
-      [q, v, p],
-      [p, v, t],
-      [p, q, v],
-      [t, p, v],
-      [v, p, q],
-    ][Math.floor(h) % 6]!;
-    return { r: clamp255(r! * 255), g: clamp255(g! * 255), b: clamp255(b! * 255) };
+    return (
+      [
+        [v, t, p],
+        [q, v, p],
+        [p, v, t],
+        [p, q, v],
+        [t, p, v],
+        [v, p, q],
+      ] as const
+    )[Math.floor(h) % 6]!.slice() as [number, number, number];
   }
+  if ('k' in c && !('c' in c)) {
+    // Gray (`Gry `): percent of ink.
+    const v = 1 - c.k / 100;
+    return [v, v, v];
+  }
+  return undefined;
+}
+
+/** sRGB from the colour forms PSD descriptors and text engine data use. */
+function colorToRgb(c: AgColor | undefined, warnings: string[], what: string): RGB {
+  if (!c) return { r: 0, g: 0, b: 0 };
+  if ('r' in c) return { r: clamp255(c.r), g: clamp255(c.g), b: clamp255(c.b) };
+  const values = channelValues(c);
+  if (values)
+    return { r: clamp255(values[0] * 255), g: clamp255(values[1] * 255), b: clamp255(values[2] * 255) };
   if ('c' in c) {
     // Naive ink → RGB; colours in effects are rarely CMYK.
     const k = c.k / 100;
@@ -726,19 +779,23 @@ function colorToRgb(c: AgColor | undefined, warnings: string[], what: string): R
     const enc = (u: number) => 255 * (u <= 0.0031308 ? 12.92 * u : 1.055 * u ** (1 / 2.4) - 0.055);
     return { r: clamp255(enc(lin[0]!)), g: clamp255(enc(lin[1]!)), b: clamp255(enc(lin[2]!)) };
   }
-  if ('k' in c) {
-    const v = clamp255(255 * (1 - c.k / 100));
-    return { r: v, g: v, b: v };
-  }
   warnings.push(`${what}的颜色格式无法识别，已改为黑色`);
   return { r: 0, g: 0, b: 0 };
 }
 
 /**
  * A colour of the file's layers (fills, text, effects) in sRGB: ink colours of a CMYK file and colours of a
- * tagged RGB or gray file through the file's profile, as its pixels are; Lab is absolute, taken as it is.
+ * tagged RGB or gray file through the file's profile, as its pixels are; Lab is absolute, taken as it is. In a
+ * 32-bit file they are linear light, as its pixels are: Photoshop stores a 32-bit document's colours in its
+ * linear profile (the default Blue, Red, Yellow gradient's blue, 10 0 178 in sRGB, is saved as 0.74 0 113.5 —
+ * psd-tools' colormodes/4x4_32bit_rgb.psd — and a gray's ink as 100 % less its linear lightness).
  */
 async function fileColour(c: AgColor | undefined, ctx: DecodeContext, what: string): Promise<RGB> {
+  const linear = ctx.psd.bitsPerChannel === 32 && c ? channelValues(c) : undefined;
+  if (linear) {
+    const data = await linearInSrgb({ width: 1, height: 1, data: new Float32Array([...linear, 1]) }, ctx);
+    return { r: data[0]!, g: data[1]!, b: data[2]! };
+  }
   if (c && 'c' in c && ctx.icc) {
     const inks = new Uint8Array([c.c, c.m, c.y, c.k].map((v) => clamp255((v * 255) / 100)));
     const rgba = await rgbaFromCmyk(inks, 1, 1, 4, ctx.icc);
@@ -823,21 +880,47 @@ function toRgba8(p: AgPixelData, coverage = false, linear?: readonly number[]): 
   return out;
 }
 
-function rasterOf(l: AgLayer, linear?: readonly number[]): Raster {
-  const w = (l.right ?? 0) - (l.left ?? 0);
-  const h = (l.bottom ?? 0) - (l.top ?? 0);
-  if (w <= 0 || h <= 0) return emptyRaster();
-  const img = getLayerImageData(l);
-  if (!img) return emptyRaster();
-  return { x: l.left ?? 0, y: l.top ?? 0, w: img.width, h: img.height, data: toRgba8(img, false, linear) };
-}
+const unit = (v: number): number => Math.max(0, Math.min(1, v)) || 0;
 
 /**
- * The matrix a 32-bit file's linear pixels are taken to sRGB with (toRgba8), when its profile gives one: then
- * they are not converted through the profile afterwards, which would read them as encoded with its curve.
+ * Straight sRGB RGBA8 of a 32-bit file's linear pixels (or colours): through the matrix of its profile's
+ * colorants (toRgba8; none for sRGB), or, for a LUT-based profile, which has none, through the profile itself
+ * at 16 bits by LittleCMS (SourceProfile.convertWide). Either way they are not read through the profile as
+ * 8-bit values, which would take them as encoded with its curve.
  */
-function linearOf(ctx: DecodeContext): readonly number[] | undefined {
-  return ctx.psd.bitsPerChannel === 32 ? ctx.source?.linear : undefined;
+async function linearInSrgb(p: AgPixelData, ctx: DecodeContext): Promise<Uint8ClampedArray> {
+  const source = ctx.source;
+  const d = p.data;
+  if (!source || source.linear || !(d instanceof Float32Array)) return toRgba8(p, false, source?.linear);
+  const n = p.width * p.height;
+  const rgb = new Uint16Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    for (let c = 0; c < 3; c++) rgb[i * 3 + c] = Math.round(unit(d[i * 4 + c]!) * 65535);
+  }
+  const out = await source.convertWide(rgb, p.width, p.height);
+  for (let i = 0; i < n; i++) out[i * 4 + 3] = Math.round(unit(d[i * 4 + 3]!) * 255);
+  return out;
+}
+
+/** The layer's pixel data as ag-psd decodes it, when it has any. */
+function layerImageOf(l: AgLayer): AgPixelData | undefined {
+  const w = (l.right ?? 0) - (l.left ?? 0);
+  const h = (l.bottom ?? 0) - (l.top ?? 0);
+  if (w <= 0 || h <= 0) return undefined;
+  return getLayerImageData(l);
+}
+
+function rasterOf(l: AgLayer): Raster {
+  const img = layerImageOf(l);
+  if (!img) return emptyRaster();
+  return { x: l.left ?? 0, y: l.top ?? 0, w: img.width, h: img.height, data: toRgba8(img) };
+}
+
+/** A 32-bit file's layer in sRGB (linearInSrgb). */
+async function linearRasterOf(l: AgLayer, ctx: DecodeContext): Promise<Raster> {
+  const img = layerImageOf(l);
+  if (!img) return emptyRaster();
+  return { x: l.left ?? 0, y: l.top ?? 0, w: img.width, h: img.height, data: await linearInSrgb(img, ctx) };
 }
 
 function maskOf(l: AgLayer): LayerMask | undefined {
@@ -1200,11 +1283,10 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
     return id;
   }
   const icc = ctx.icc;
-  const linear = linearOf(ctx);
   const raster = icc
     ? await layerPixels(name, () => cmykLayerRaster(l, icc))
-    : linear
-      ? layerPixels(name, () => rasterOf(l, linear))
+    : ctx.psd.bitsPerChannel === 32
+      ? await layerPixels(name, () => linearRasterOf(l, ctx))
       : await rasterInSrgb(
           ctx.source,
           layerPixels(name, () => rasterOf(l)),
@@ -1325,6 +1407,23 @@ function checkLayerChannels(l: AgLayer, name: string, mode: number): void {
  */
 function ownedSamples(data: Uint8Array): Uint8Array {
   return data.slice();
+}
+
+/**
+ * Refuses a layer channel whose compression word is not 0–3, naming the layer and channel, before ag-psd reads
+ * the file. ag-psd does not refuse every such channel: when the word read one byte later is 0–3 it takes that
+ * instead, reading the channel from there — a damaged RLE channel's word 0x0900 became raw data made of its row
+ * counts and packed bytes, opened as garbage without a word. Photoshop refuses such a layer ("A problem was
+ * encountered reading layer", ag-psd issue #135), as psd-tools does.
+ */
+function checkCompressionWords(buf: Uint8Array): void {
+  const bad = invalidCompression(buf);
+  if (!bad) return;
+  throw new EditorError(
+    'io_error',
+    `PSD 文件已损坏：图层“${bad.layer}”的${channelName(bad.channel, buf[25]!)}通道的压缩方式 ${bad.code} 无效（只能是 0–3）`,
+    { hint: '请用 Photoshop 重新保存该文件，或改用未损坏的副本' },
+  );
 }
 
 /** Decodes a layer's pixels, naming the layer when its data cannot be decoded (a damaged ZIP stream). */
@@ -1492,11 +1591,14 @@ function decodedBytes(layers: readonly AgLayer[] | undefined): number {
   return total;
 }
 
-/** A flattened RGB file's merged image. */
-function compositeOf(psd: AgPsd, linear?: readonly number[]): Raster | undefined {
-  const img = getCompositeImageData(psd);
+/** A flattened RGB or gray file's merged image, in sRGB. */
+async function compositeOf(ctx: DecodeContext): Promise<Raster | undefined> {
+  const img = getCompositeImageData(ctx.psd);
   if (!img || img.width <= 0 || img.height <= 0) return undefined;
-  return { x: 0, y: 0, w: img.width, h: img.height, data: toRgba8(img, false, linear) };
+  if (ctx.psd.bitsPerChannel === 32) {
+    return { x: 0, y: 0, w: img.width, h: img.height, data: await linearInSrgb(img, ctx) };
+  }
+  return rasterInSrgb(ctx.source, { x: 0, y: 0, w: img.width, h: img.height, data: toRgba8(img) });
 }
 
 /**
@@ -1528,6 +1630,7 @@ function cmykProfileOf(psd: AgPsd, warnings: string[]): Uint8Array {
 export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions = {}): Promise<DecodedPsd> {
   setUpAgPsd();
   checkHeader(buf);
+  checkCompressionWords(buf);
   let psd: AgPsd;
   let version: 1 | 2 = 1;
   const unparsed: string[] = [];
@@ -1538,15 +1641,6 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     version = buf[5] === 2 ? 2 : 1;
   } catch (err) {
     const msg = reason(err);
-    const bad = /Invalid compression/i.test(msg) ? invalidCompression(buf) : undefined;
-    if (bad) {
-      const channel = channelName(bad.channel, buf[25]!);
-      throw new EditorError(
-        'io_error',
-        `PSD 文件已损坏：图层“${bad.layer}”的${channel}通道的压缩方式 ${bad.code} 无效（只能是 0–3）`,
-        { hint: '请用 Photoshop 重新保存该文件，或改用未损坏的副本' },
-      );
-    }
     const blend = /Invalid blend mode: '(.*)'/.exec(msg);
     if (blend) {
       throw new EditorError('unsupported', `PSD 使用了无法识别的混合模式“${blend[1]}”，无法打开`);
@@ -1604,11 +1698,6 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
   const source = cmyk
     ? undefined
     : await sourceProfile(embeddedProfile(psd), psd.colorMode === GRAYSCALE_COLOR_MODE, warnings);
-  if (psd.bitsPerChannel === 32 && source && !source.linear) {
-    warnings.push(
-      `配置文件“${source.name}”没有可读的原色（基于查找表）：32 位线性像素已先按 sRGB 曲线编码再按它转换，暗部可能略有偏差`,
-    );
-  }
   const ctx: DecodeContext = {
     psd,
     layers: new Map(),
@@ -1628,11 +1717,7 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     if (top.length === 0) {
       // A flattened file: its merged image is the whole document.
       checkMergedImage(psd, version === 2);
-      const linear = linearOf(ctx);
-      const rgb = icc ? undefined : compositeOf(psd, linear);
-      const raster = icc
-        ? await cmykMergedRaster(psd, icc, version === 2)
-        : rgb && (linear ? rgb : await rasterInSrgb(source, rgb));
+      const raster = icc ? await cmykMergedRaster(psd, icc, version === 2) : await compositeOf(ctx);
       if (raster) {
         const id = ctx.nextId++;
         const props: LayerProps = {

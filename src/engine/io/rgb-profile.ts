@@ -36,9 +36,15 @@ export interface SourceProfile {
    * primaries, gamma 1): the 3×3 matrix, row by row, from linear RGB in the profile's primaries to linear sRGB —
    * what LittleCMS computes for two matrix/TRC profiles, their tone curves aside. The identity for gray (a
    * linear gray is a linear sRGB neutral whatever the gray profile's curve). Undefined for a profile with no
-   * colorants to read (a LUT-based one).
+   * colorants to read (a LUT-based one): `convertWide` applies it instead.
    */
   readonly linear?: readonly number[];
+  /**
+   * Interleaved 16-bit RGB of the file to straight sRGB RGBA (alpha 255) through the profile, by LittleCMS: for
+   * the linear pixels of a 32-bit file whose profile has no colorants (LUT-based). Photoshop keeps a 32-bit
+   * document in a linear profile and embeds that one, so the profile describes the linear values as they are.
+   */
+  convertWide(rgb: Uint16Array, w: number, h: number): Promise<Uint8ClampedArray>;
 }
 
 const IDENTITY = [1, 0, 0, 0, 1, 0, 0, 0, 1];
@@ -175,7 +181,9 @@ export async function sourceProfile(
   if (out.every((v, i) => Math.abs(v - colours[i]!) <= SRGB_TOLERANCE)) return undefined;
   warnings.push(`PSD 嵌入的配置文件“${name}”不是 sRGB：颜色已按它转换为 sRGB，保存时嵌入 sRGB 配置文件`);
   const linear = await linearToSrgb(icc, gray);
-  return { name, convert, ...(linear ? { linear } : {}) };
+  const convertWide = (rgb: Uint16Array, w: number, h: number) =>
+    rgbaFromProfile(rgb, w, h, 'rgb', false, icc);
+  return { name, convert, convertWide, ...(linear ? { linear } : {}) };
 }
 
 /** `r` in sRGB (itself without a converter). */

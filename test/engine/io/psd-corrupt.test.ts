@@ -155,6 +155,40 @@ describe('damaged layer pixel data', () => {
     }
   });
 
+  it('is refused when ag-psd would read a damaged compression word one byte later, shifting the channel', async () => {
+    // Noise packs to more than its raw size, so the RLE channel read as raw from the wrong place is long enough.
+    const w = 40;
+    const h = 30;
+    const data = new Uint8ClampedArray(w * h * 4);
+    let seed = 12345;
+    for (let i = 0; i < data.length; i++) {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      data[i] = (i & 3) === 3 ? 255 : seed >>> 24;
+    }
+    const b = new DocBuilder();
+    const doc = b.state([b.pixel('noise', { x: 0, y: 0, w, h, data })]);
+    const { buffer } = await encodePsd(doc, testComposite());
+    const green = channelRanges(buffer).find((c) => c.layer === 'noise' && c.id === 1)!;
+    expect(green.length - 2).toBeGreaterThan(w * h);
+    // 0x0001 (RLE) damaged to 0x0900: ag-psd took the 0x0000 one byte on (its row count's high byte) as raw.
+    const file = damaged(buffer, 'noise', 1, (b, at) => {
+      b.writeUInt16BE(0x0900, at);
+    });
+    const err = await refusal(file);
+    expect(err.code).toBe('io_error');
+    expect(err.message).toMatch(/已损坏.*图层“noise”的绿通道的压缩方式 2304 无效/);
+    if (psdToolsAvailable()) {
+      const opened = await psdToolsError(file, 'noise').catch((e: { stderr?: string }) => e.stderr ?? '');
+      expect(opened).toMatch(/2304 is not a valid Compression/);
+    }
+    // open_document refuses it, leaving the editor as it was (refused compares its state).
+    const s = newSession();
+    await ok(s, 'create_document', { width: 20, height: 10 });
+    await writeFile(path.join(s.workspace.root, 'shifted.psd'), file);
+    const error = await refused(s, 'open_document', { path: 'shifted.psd' }, 'io_error');
+    expect(error.message).toMatch(/图层“noise”的绿通道的压缩方式 2304 无效/);
+  });
+
   it('names the mask, and the ink of a CMYK file', async () => {
     const { buffer } = await encodePsd(docWithLayers(), testComposite());
     const mask = damaged(buffer, 'ramp', -2, (b, at) => {

@@ -14,11 +14,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { deflateSync } from 'node:zlib';
+import type { Layer as AgLayer, Color } from 'ag-psd';
+import { infoHandlersMap } from 'ag-psd/dist/additionalInfo.js';
+import { createWriter, getWriterBuffer, writeSection, writeSignature } from 'ag-psd/dist/psdWriter.js';
 import { describe, expect, it } from 'vitest';
-import { decodePsd } from '../../../src/engine/io/psd.js';
-import type { Layer } from '../../../src/engine/model.js';
+import { decodePsd, encodePsd } from '../../../src/engine/io/psd.js';
+import type { Layer, RGB } from '../../../src/engine/model.js';
 import { CONVERT, imageMagickAvailable } from '../../support/imagemagick.js';
+import { psdToolsAvailable, readWithPsdTools } from '../../support/psd-tools.js';
 import { withTempFiles } from '../press-profile-support.js';
+import { colorants, lutProfile } from './lut-profile.js';
+import { testComposite } from './psd-fixtures.js';
 
 const run = promisify(execFile);
 
@@ -76,14 +82,14 @@ function zipPredicted(values: Float32Array, w: number, h: number): Buffer {
   return deflateSync(out);
 }
 
-/** Channel `id` of the layer, ZIP-compressed with prediction; `damaged`: with bytes flipped in its stream. */
-function zipped(id: number, damaged: boolean): Buffer {
-  const z = zipPredicted(plane(id === -1 ? 3 : id), W, H);
+/** A channel of the layer, ZIP-compressed with prediction; `damaged`: with bytes flipped in its stream. */
+function zipped(values: Float32Array, damaged: boolean): Buffer {
+  const z = zipPredicted(values, W, H);
   if (damaged) for (let i = 10; i < 20; i++) z[i] = z[i]! ^ 0x5a;
   return z;
 }
 
-function plane(channel: number): Float32Array {
+function samplePlane(channel: number): Float32Array {
   const p = new Float32Array(W * H);
   for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) p[y * W + x] = sample(x, y)[channel]!;
   return p;
@@ -115,10 +121,16 @@ interface FloatOptions {
   readonly icc?: Buffer;
   /** A grayscale file, its gray channel the red ramp. */
   readonly gray?: boolean;
+  /** Every pixel of the layer and merged image this linear colour (R, G, B; gray: R), opaque. */
+  readonly colour?: readonly [number, number, number];
+  /** Tagged blocks (a fill's SoCo, effects' lfx2, text's TySh) for the layer's extra data. */
+  readonly blocks?: Buffer;
 }
 
 function floatPsd(layer: 'raw' | 'zip' | 'none', opts: FloatOptions = {}): Buffer {
-  const { damaged = false, alphaCode = 0, icc, gray = false } = opts;
+  const { damaged = false, alphaCode = 0, icc, gray = false, colour, blocks = Buffer.alloc(0) } = opts;
+  const plane = (c: number): Float32Array =>
+    colour ? new Float32Array(W * H).fill(c === 3 ? 1 : colour[c]!) : samplePlane(c);
   const flat = layer === 'none';
   const colours = gray ? 1 : 3;
   const header = new Bytes().str('8BPS').u16(1).push(Buffer.alloc(6)).u16(colours).u32(H).u32(W).u16(32);
@@ -136,14 +148,14 @@ function floatPsd(layer: 'raw' | 'zip' | 'none', opts: FloatOptions = {}): Buffe
       id,
       data:
         layer === 'zip'
-          ? Buffer.concat([Buffer.from([0, 3]), zipped(id, damaged && id === 1)])
+          ? Buffer.concat([Buffer.from([0, 3]), zipped(plane(id === -1 ? 3 : id), damaged && id === 1)])
           : Buffer.concat([u16(id === -1 ? alphaCode : 0), raw(plane(id === -1 ? 3 : id))]),
     }));
     const name = Buffer.from('linear', 'latin1');
     const pascal = Buffer.alloc(Math.ceil((name.length + 1) / 4) * 4);
     pascal[0] = name.length;
     name.copy(pascal, 1);
-    const extra = new Bytes().u32(0).u32(0).push(pascal).done();
+    const extra = new Bytes().u32(0).u32(0).push(pascal).push(blocks).done();
     const rec = new Bytes().i32(0).i32(0).i32(H).i32(W).u16(channels.length);
     for (const c of channels) rec.u16(c.id).u32(c.data.length);
     rec.str('8BIMnorm').u8(255).u8(0).u8(8).u8(0).u32(extra.length).push(extra);
@@ -353,3 +365,157 @@ describe.skipIf(!imageMagickAvailable())('32-bit PSD', () => {
     expect(worst(ours, magick, [0, 1, 2])).toBeLessThanOrEqual(1);
   });
 });
+
+/** The tagged blocks ag-psd writes for `target` (a fill's SoCo, effects' lfx2, text's TySh), for a layer's extra data. */
+function taggedBlocks(target: AgLayer): Buffer {
+  const writer = createWriter();
+  for (const key of ['SoCo', 'lfx2', 'TySh']) {
+    const handler = infoHandlersMap[key]!;
+    if (!handler.has(target)) continue;
+    writeSignature(writer, '8BIM');
+    writeSignature(writer, key);
+    writeSection(
+      writer,
+      2,
+      () =>
+        handler.write(writer, target, { width: W, height: H }, { layerIds: new Set(), layerToId: new Map() }),
+      true,
+    );
+  }
+  return Buffer.from(getWriterBuffer(writer));
+}
+
+/** sRGB's linear light of an encoded value (0–255), 0–1. */
+function linear(v: number): number {
+  const u = v / 255;
+  return u <= 0.04045 ? u / 12.92 : ((u + 0.055) / 1.055) ** 2.4;
+}
+
+/** How Photoshop stores the sRGB colour `c` in a 32-bit document: linear light, on the 0–255 scale. */
+function stored(c: RGB): Color {
+  return { r: linear(c.r) * 255, g: linear(c.g) * 255, b: linear(c.b) * 255 };
+}
+
+function near(a: RGB | undefined, b: RGB, what: string): void {
+  expect(a, what).toBeDefined();
+  for (const k of ['r', 'g', 'b'] as const)
+    expect(Math.abs(a![k] - b[k]), `${what} ${k}`).toBeLessThanOrEqual(1);
+}
+
+describe('32-bit PSD colours', () => {
+  const FILL: RGB = { r: 200, g: 60, b: 30 };
+  const STROKE: RGB = { r: 20, g: 120, b: 220 };
+  const TEXT: RGB = { r: 240, g: 200, b: 10 };
+  const fillLinear = [linear(FILL.r), linear(FILL.g), linear(FILL.b)] as const;
+
+  it('reads fill, stroke and text colours as linear light, as the pixels beside them, and saves them so', async () => {
+    const blocks = taggedBlocks({
+      vectorFill: { type: 'color', color: stored(FILL) },
+      effects: {
+        stroke: [
+          {
+            enabled: true,
+            present: true,
+            showInDialog: true,
+            size: { units: 'Pixels', value: 3 },
+            position: 'outside',
+            fillType: 'color',
+            blendMode: 'normal',
+            opacity: 1,
+            color: stored(STROKE),
+          },
+        ],
+      },
+    });
+    const { state } = await decodePsd(floatPsd('raw', { colour: fillLinear, blocks }));
+    const fill = [...state.layers.values()][0]!;
+    if (fill.kind !== 'fill') throw new Error(`expected a fill layer, got ${fill.kind}`);
+    // Read as encoded values the fill came out 147 42 17 and the stroke 1 47 183.
+    near(fill.color, FILL, 'fill');
+    near(fill.effects?.stroke?.color, STROKE, 'stroke');
+    // The same layer without its fill block is its pixels (one colour over the canvas: read as a fill too).
+    const plain = [...(await decodePsd(floatPsd('raw', { colour: fillLinear }))).state.layers.values()][0]!;
+    if (plain.kind !== 'fill') throw new Error(plain.kind);
+    expect(plain.color).toEqual(fill.color);
+
+    const text = taggedBlocks({
+      text: {
+        text: '文字',
+        transform: [1, 0, 0, 1, 2, 20],
+        style: { font: { name: 'NotoSansSC-Regular' }, fontSize: 16, fillColor: stored(TEXT) },
+      },
+    });
+    const typed = [
+      ...(await decodePsd(floatPsd('raw', { colour: fillLinear, blocks: text }))).state.layers.values(),
+    ];
+    const layer = typed[0]!;
+    if (layer.kind !== 'text') throw new Error(`expected a text layer, got ${layer.kind}`);
+    near(layer.text.color, TEXT, 'text');
+
+    // Saved (8-bit sRGB), the colours are the ones shown: psd-tools reads the fill's pixels and the stroke so.
+    const { buffer } = await encodePsd(state, testComposite(W, H));
+    // A fill with a layer style is written as its pixels, and read back as them.
+    const again = onlyLayer((await decodePsd(buffer)).state.layers.values());
+    const [r, g, b] = again.raster.data;
+    expect({ r, g, b }).toEqual(fill.color);
+    expect(again.effects?.stroke?.color).toEqual(fill.effects?.stroke?.color);
+    if (psdToolsAvailable()) {
+      const { dump, pixels: decoded } = await readWithPsdTools(buffer, { pixels: true });
+      const stroke = dump.layers[0]!.effects.find((e) => e.type === 'Stroke');
+      const [sr, sg, sb] = stroke!.color!;
+      near({ r: sr, g: sg, b: sb }, fill.effects!.stroke!.color, 'psd-tools stroke');
+      const own = decoded!.find((p) => p.layer === dump.layers[0]!.name)!;
+      const step = own.mode.length;
+      expect(own.data.length).toBe(W * H * step);
+      near({ r: own.data[0]!, g: own.data[1]!, b: own.data[2]! }, fill.color, 'psd-tools fill pixels');
+    }
+  });
+
+  it("reads a grayscale file's fill as linear gray", async () => {
+    // 50 % linear light is 188 encoded: Photoshop stores it as 50 % ink.
+    const blocks = taggedBlocks({ vectorFill: { type: 'color', color: { k: 50 } } });
+    const { state } = await decodePsd(floatPsd('raw', { gray: true, colour: [0.5, 0.5, 0.5], blocks }));
+    const fill = [...state.layers.values()][0]!;
+    if (fill.kind !== 'fill') throw new Error(fill.kind);
+    near(fill.color, { r: 188, g: 188, b: 188 }, 'gray fill');
+  });
+});
+
+describe.skipIf(!imageMagickAvailable() || !existsSync(A98) || !existsSync(SRGB))(
+  '32-bit PSD with a LUT-based profile',
+  () => {
+    it('is read through the profile by LittleCMS, as ImageMagick converts it, not through the sRGB curve', async () => {
+      // A linear profile (as Photoshop embeds in 32-bit files) made of a lookup table: Adobe RGB's primaries.
+      const icc = lutProfile('Linear LUT RGB', colorants(readFileSync(A98)), 1);
+      for (const [layer, index] of [
+        ['raw', 1],
+        ['none', 0],
+      ] as const) {
+        const file = floatPsd(layer, { icc });
+        const { state, warnings } = await decodePsd(file);
+        expect(warnings.join('\n')).not.toMatch(/查找表/);
+        const ours = onlyLayer(state.layers.values()).raster.data;
+        const reference = await littleCmsSrgb(file, index, icc);
+        // Within 1/255 away from the edges of sRGB's gamut (every channel 16–239). At and beyond them up to
+        // 12/255: sharp converts 16-bit images through Display P3, clipping there first, and LittleCMS's
+        // precomputed tables bend where they clip. HDR values (x > 60) ImageMagick clips before converting.
+        let inside = 0;
+        let outside = 0;
+        for (let y = 0; y < H; y++)
+          for (let x = 0; x <= 60; x++) {
+            const i = (y * W + x) * 4;
+            const clipped = [0, 1, 2].some((c) => reference[i + c]! < 16 || reference[i + c]! > 239);
+            for (let c = 0; c < 3; c++) {
+              const d = Math.abs(ours[i + c]! - reference[i + c]!);
+              if (clipped) outside = Math.max(outside, d);
+              else inside = Math.max(inside, d);
+            }
+          }
+        expect(inside, layer).toBeLessThanOrEqual(1);
+        expect(outside, layer).toBeLessThanOrEqual(12);
+        // What it was read as before: encoded with the sRGB curve, then converted as gamma-encoded values.
+        expect(worst(ours, await magickSrgb(file, index), [0, 1, 2])).toBeGreaterThan(20);
+      }
+    });
+  },
+);

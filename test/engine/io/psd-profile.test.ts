@@ -20,6 +20,7 @@ import { solidRaster } from '../../../src/engine/raster.js';
 import { CONVERT, identify, imageMagickAvailable } from '../../support/imagemagick.js';
 import { SYSTEM_PYTHON } from '../../support/psd-tools.js';
 import { tempDir } from '../../support/session.js';
+import { colorants, lutProfile } from './lut-profile.js';
 import { buildRichDoc, testComposite } from './psd-fixtures.js';
 
 const ICC_DIR = '/usr/share/color/icc/ghostscript';
@@ -81,6 +82,22 @@ describe.skipIf(!ready)('PSD colour profiles', () => {
     expect(warnings.some((w) => w.includes('不是 sRGB') && w.includes('A98'))).toBe(true);
     const px = renderDocument(state).data;
     expect(maxDiff([...px.subarray(0, 3)], reference), `${[...px.subarray(0, 3)]}`).toBeLessThanOrEqual(2);
+  });
+
+  it('reads a PSD tagged with a LUT-based profile (no colorants) through its table, as ImageMagick does', async () => {
+    const dir = tempDir('atelier-lut-psd-');
+    const icc = path.join(dir, 'lut.icc');
+    writeFileSync(icc, lutProfile('LUT Adobe RGB', colorants(readFileSync(A98)), 563 / 256));
+    const file = path.join(dir, 'lut.psd');
+    // The numbers assigned the profile (not converted to it): a saturated green and a mid tone.
+    execFileSync(CONVERT, ['-size', '6x4', 'xc:rgb(30,200,60)', '-profile', icc, file]);
+    const reference = imageMagickSrgb(file, 2, 2);
+    // Read as sRGB numbers they would stay 30 200 60.
+    expect(maxDiff(reference, [30, 200, 60])).toBeGreaterThan(10);
+    const { state, warnings } = await decodePsd(readFileSync(file));
+    expect(warnings.some((w) => w.includes('不是 sRGB') && w.includes('LUT Adobe RGB'))).toBe(true);
+    const px = renderDocument(state).data;
+    expect(maxDiff([...px.subarray(0, 3)], reference), `${[...px.subarray(0, 3)]}`).toBeLessThanOrEqual(1);
   });
 
   it("converts a tagged file's fill, text and effect colours too, not only its pixels", async () => {

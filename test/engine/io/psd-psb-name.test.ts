@@ -3,12 +3,12 @@
  * only as PSB. Saved through the real Session (save_document_as, then save_document on the opened file), read
  * back by psd-tools and by the session.
  */
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodePsd, encodePsd } from '../../../src/engine/io/psd.js';
+import { decodePsd, encodePsd, PSD_MAX_BYTES, writePsdFile } from '../../../src/engine/io/psd.js';
 import { psdToolsAvailable, readWithPsdTools } from '../../support/psd-tools.js';
-import { newSession, ok } from '../../support/session.js';
+import { newSession, ok, tempDir } from '../../support/session.js';
 import { DocBuilder, ramp, testComposite } from './psd-fixtures.js';
 
 describe.skipIf(!psdToolsAvailable())('a .psb file name', () => {
@@ -47,5 +47,41 @@ describe.skipIf(!psdToolsAvailable())('a .psb file name', () => {
     const back = await decodePsd(buffer);
     const layer = [...back.state.layers.values()][0]!;
     expect(layer.kind === 'pixel' && [...layer.raster.data.subarray(0, 4)]).toEqual([5, 90, 200, 255]);
+  });
+
+  it("a file past PSD's 2 GB is written as PSB instead, with a warning (the limit lowered to test it)", async () => {
+    const b = new DocBuilder();
+    const state = b.state([
+      b.pixel('底', ramp(0, 0, 120, 90, { r: 250, g: 240, b: 230 }, 255)),
+      b.pixel('条', ramp(3, 4, 60, 40, { r: 5, g: 90, b: 200 }, 200)),
+    ]);
+    expect(PSD_MAX_BYTES).toBe(2 ** 31 - 1);
+    const psd = await encodePsd(state, testComposite());
+    expect(psd.buffer.readUInt16BE(4)).toBe(1);
+    expect(psd.warnings).toEqual([]);
+    const limit = psd.buffer.length - 1;
+
+    const big = await encodePsd(state, testComposite(), { maxPsdBytes: limit });
+    expect(big.buffer.readUInt16BE(4)).toBe(2);
+    expect(big.warnings.join('\n')).toMatch(/超过.*PSD 格式的上限.*PSB/);
+    const { dump } = await readWithPsdTools(big.buffer);
+    expect(dump.version).toBe(2);
+    expect(dump.layers.map((l) => l.name)).toEqual(['底', '条']);
+    const back = await decodePsd(big.buffer);
+    expect([...back.state.layers.values()].map((l) => l.name)).toEqual(['底', '条']);
+
+    // Streamed to a file: the PSB is written over the PSD begun first, and the file ends where it does.
+    const file = path.join(tempDir('atelier-psb-limit-'), 'big.psd');
+    const fd = await open(file, 'w+');
+    try {
+      const warnings = await writePsdFile(fd.fd, state, testComposite(), { maxPsdBytes: limit });
+      expect(warnings).toEqual(big.warnings);
+    } finally {
+      await fd.close();
+    }
+    const written = await readFile(file);
+    expect(written.readUInt16BE(4)).toBe(2);
+    expect(written.length).toBe(big.buffer.length);
+    expect((await readWithPsdTools(written)).dump.layers.map((l) => l.name)).toEqual(['底', '条']);
   });
 });

@@ -270,6 +270,16 @@ describe('decodePsd of other files', () => {
     }
   });
 
+  it('writes a resolution beyond what PSD records as the highest it can, with a warning, not wrapped', async () => {
+    // 40,000 DPI (an image's pHYs can say so): 40000 × 65536 does not fit the signed 16.16 field.
+    const b = new DocBuilder();
+    const state = { ...b.state([b.pixel('条', ramp(0, 0, 4, 4, { r: 5, g: 90, b: 200 }, 255))]), dpi: 40000 };
+    const { buffer, warnings } = await encodePsd(state, testComposite(4, 4));
+    expect(warnings.join('\n')).toMatch(/分辨率 40000 DPI 超过 PSD 能记录的上限，已按 32767 DPI 保存/);
+    expect((await decodePsd(buffer)).state.dpi).toBe(32767);
+    if (psdToolsAvailable()) expect((await readWithPsdTools(buffer)).dump.resolution?.horizontal).toBe(32767);
+  });
+
   it('reads a placeholder resolution as 72 DPI, as a file without one, so the document can be saved', async () => {
     // What ImageMagick writes when it has no density: 1/65536 ppi.
     const { state, warnings } = await decodePsd(withResolution(1 / 65536, 'PPI'));
