@@ -18,6 +18,7 @@ import type {
   ChatCompletionUserMessageParam,
 } from 'openai/resources/chat/completions';
 import type { SessionHandle } from '../calls/handle.js';
+import { notOfferedResult, registryName, withOfferedAdvice } from '../calls/offered-tools.js';
 import type { ToolResult } from '../calls/result.js';
 import { toOpenAI } from '../registry/formats/index.js';
 import { toolsOf } from '../registry/index.js';
@@ -30,7 +31,6 @@ import { keepImages } from './kept-images.js';
 import { LoopGuard } from './loop-guard.js';
 import { createModelClient, requestAssistant, type ToolCallOut } from './model-client.js';
 import { ModelError } from './model-errors.js';
-import { notOfferedResult, registryName, withOfferedAdvice } from './offered-tools.js';
 import { systemPrompt, userContent } from './prompt.js';
 import {
   describeImages,

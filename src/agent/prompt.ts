@@ -3,13 +3,8 @@
  * the short state summary each user turn carries so the model needs no query before acting.
  */
 import type { SessionSnapshot } from '../calls/snapshot.js';
+import { LAYER_LISTERS, type OfferedTools } from '../calls/tool-groups.js';
 import { toolsOf } from '../registry/index.js';
-
-/** The names of the tools the model is given: the prompt, the summary and every hint name no other. */
-export type OfferedTools = ReadonlySet<string>;
-
-/** Tools that list a document's layers: where a text would name one the model lacks, another offered one does. */
-export const LAYER_LISTERS: readonly string[] = ['list_all_layer_names', 'get_layer_structure'];
 
 const EVERY_TOOL: OfferedTools = new Set(toolsOf('extended').map((t) => t.name));
 

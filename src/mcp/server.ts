@@ -13,10 +13,11 @@ import {
   type ServerNotification,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { notOfferedResult, withOfferedAdvice } from '../calls/offered-tools.js';
 import type { ToolResult } from '../calls/result.js';
 import type { CallOptions, Progress } from '../calls/session.js';
 import { toMcp } from '../registry/formats/mcp.js';
-import { toolsOf, type Variant } from '../registry/index.js';
+import { findTool, toolsOf, type Variant } from '../registry/index.js';
 import { VERSION } from '../service/version.js';
 import type { ImageOut } from '../tools/types.js';
 
@@ -80,7 +81,12 @@ function progressNotifier(
 
 /** One MCP server for one connection; every call goes to `run` (the connection's own session). */
 export function createMcpServer(run: RunCall, opts: McpServerOptions = {}): Server {
-  const tools = toMcp(toolsOf(opts.variant ?? 'extended')) as unknown as Tool[];
+  const listed = toolsOf(opts.variant ?? 'extended');
+  const tools = toMcp(listed) as unknown as Tool[];
+  // A smaller variant's client is pointed only at the tools it was listed: an unknown name is answered here with
+  // listed tools as suggestions (the session would suggest any), and hints name listed tools only. A registry
+  // tool the variant does not list still runs when called by name (a client's own harness may open documents).
+  const offered = new Set(listed.map((t) => t.name));
   const server = new Server(
     { name: 'atelier', title: 'Atelier', version: VERSION },
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
@@ -90,7 +96,8 @@ export function createMcpServer(run: RunCall, opts: McpServerOptions = {}): Serv
     const { name, arguments: args, _meta } = request.params;
     const token = _meta?.progressToken;
     const opts = token === undefined ? {} : { onProgress: progressNotifier(token, extra.sendNotification) };
-    return toCallToolResult(await run({ name, arguments: args ?? {} }, opts));
+    if (!findTool(name)) return toCallToolResult(notOfferedResult(name, offered) as ToolResult);
+    return toCallToolResult(withOfferedAdvice(await run({ name, arguments: args ?? {} }, opts), offered));
   });
   return server;
 }

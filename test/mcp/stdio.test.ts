@@ -6,6 +6,7 @@ import type { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
+import { toolsOf } from '../../src/registry/index.js';
 import { BIN, runCli } from '../support/cli.js';
 import { tempDir } from '../support/session.js';
 import { callTool, editingScenario, expectProgress, expectRegistryTools } from './support.js';
@@ -89,6 +90,21 @@ describe('atelier mcp (stdio)', () => {
       await callTool(client, 'create_document', { width: 10, height: 10 });
       const listed = await callTool(client, 'list_documents');
       expect(listed.json).toMatchObject({ ok: true, count: 1 });
+      // An unknown name is answered with listed tools only, and hints name listed tools only.
+      const listedNames = new Set(toolsOf('reduced').map((t) => t.name));
+      for (const [typo, meant] of [
+        ['get_layer_structur', 'get_layer_structure'],
+        ['create_documents', undefined],
+      ] as const) {
+        const unknown = await callTool(client, typo);
+        expect(unknown).toMatchObject({ isError: true, json: { error: { code: 'unknown_tool' } } });
+        const closest = (unknown.json as { error: { details: { closest: string[] } } }).error.details.closest;
+        if (meant) expect(closest).toContain(meant);
+        expect(closest.filter((n) => !listedNames.has(n))).toEqual([]);
+      }
+      const missing = await callTool(client, 'set_layer_opacity', { name: '不存在', opacity: 10 });
+      expect(missing.json).toMatchObject({ ok: false, error: { code: 'not_found' } });
+      expect(JSON.stringify(missing.json)).not.toContain('list_all_layer_names');
     } finally {
       await client.close();
     }

@@ -1,13 +1,14 @@
 /**
- * The tools a conversation offers the model (ATELIER_MODEL_TOOLS may give it fewer than the registry holds), and
- * everything the model is pointed at kept within them. The session answers for every registry tool: its "did you
- * mean" names and the hints of its failures may name a tool this conversation never offered, which the model then
- * calls in vain. The loop answers an unknown name itself, with suggestions among the offered tools, and rewrites
- * what a result says to do next (derived from the registry and the offered set, not from a second list of hints).
+ * The tools a surface offers (the agent's ATELIER_MODEL_TOOLS, an MCP server's variant may give fewer than the
+ * registry holds), and everything a caller is pointed at kept within them. The session answers for every registry
+ * tool: its "did you mean" names and the hints of its failures may name a tool this caller was never offered,
+ * which it then calls in vain. A surface answers an unknown name itself, with suggestions among the offered
+ * tools, and rewrites what a result says to do next (derived from the registry and the offered set, not from a
+ * second list of hints).
  */
 import { closest } from '../engine/names.js';
 import { allTools, findTool, TOOL_NAME_MAX_LENGTH } from '../registry/index.js';
-import { LAYER_LISTERS, type OfferedTools } from './prompt.js';
+import { LAYER_LISTERS, type OfferedTools } from './tool-groups.js';
 
 const STAND_INS: readonly (readonly string[])[] = [LAYER_LISTERS];
 

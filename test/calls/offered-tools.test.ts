@@ -1,6 +1,6 @@
 /** Advice kept within the tools a conversation offers: the tools' own hint texts, fitted to each variant. */
 import { describe, expect, it } from 'vitest';
-import { NO_OFFERED_WAY, notOfferedResult, offeredAdvice } from '../../src/agent/offered-tools.js';
+import { NO_OFFERED_WAY, notOfferedResult, offeredAdvice } from '../../src/calls/offered-tools.js';
 import { toolsOf } from '../../src/registry/index.js';
 
 const reduced = new Set(toolsOf('reduced').map((t) => t.name));
