@@ -143,6 +143,12 @@ export function components(m: Uint8Array, w: number, h: number): { comps: Compon
   return { comps, labels };
 }
 
+/** `v` folded into 0…n − 1 as a mirror repeat folds it (…, 1, 0 | 0, 1, …, n − 1 | n − 1, …). */
+export function mirrored(v: number, n: number): number {
+  const m = ((v % (2 * n)) + 2 * n) % (2 * n);
+  return m < n ? m : 2 * n - 1 - m;
+}
+
 /** `m` (`w` × `h`) at `W` × `H`, each pixel taking the nearest one's value. */
 export function resampleMask(m: Uint8Array, w: number, h: number, W: number, H: number): Uint8Array {
   const out = new Uint8Array(W * H);

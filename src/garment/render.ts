@@ -8,8 +8,8 @@
 import type { Raster, Rect, RGB } from '../engine/model.js';
 import { allocPixels, solidRaster } from '../engine/raster.js';
 import { deltaE76 } from './color.js';
-import { labOf, resizeRaster } from './image.js';
-import { seamShifts } from './seams.js';
+import { labOf, mirrored, resizeRaster } from './image.js';
+import { type PieceShift, seamShifts } from './seams.js';
 import type { Extraction, PieceInfo, Placement } from './types.js';
 import { uprightPiece } from './upright.js';
 
@@ -61,7 +61,7 @@ export function placementFor(ext: Extraction, marker: readonly PieceInfo[], dpi:
   const docW = widthAt65(anchor);
   const scale = docW / ext.bodyWidth;
   return {
-    ...seamShifts(ext, pieces, anchor, scale, dpi),
+    ...(ext.lattice ? seamShifts(ext, pieces, anchor, scale, dpi) : photoShifts(ext, pieces, anchor, scale)),
     scale,
     docX,
     docY,
@@ -69,6 +69,42 @@ export function placementFor(ext: Extraction, marker: readonly PieceInfo[], dpi:
     photoY: ext.garment.y,
     anchor: anchor.name,
     scaleBasis: `假设照片中服装平铺正面，衣身宽度（高度 65% 处）${ext.bodyWidth} px 等于裁片“${anchor.name}”同位置宽度 ${docW} px`,
+  };
+}
+
+/**
+ * Without a repeat the print is the photo's own, and one phase for the whole marker would lay every piece but
+ * the front on whatever lies beside the front in the photo (the background, mirrored garment). So each piece
+ * takes the part of the photo that shows it best: a body panel (a front or back of any size) lies on the
+ * garment as the front does, its top centre on the garment's top centre — the photo shows the front, and the
+ * back's print is taken to run as the front's —, and a smaller piece (sleeve, collar, band, pocket) is centred
+ * on the body's largest clean stretch of print, which it fits in unbroken when it is no larger.
+ */
+function photoShifts(
+  ext: Extraction,
+  pieces: readonly PieceInfo[],
+  anchor: PieceInfo,
+  scale: number,
+): { shifts: PieceShift[]; seams: string[] } {
+  if (ext.swatch) return { shifts: [], seams: [] };
+  const docX = anchor.bounds.x + anchor.bounds.w / 2;
+  const docY = anchor.bounds.y;
+  const photoX = ext.garment.x + ext.garment.w / 2;
+  const body = ext.printArea ?? ext.garment;
+  const shifts: PieceShift[] = [];
+  for (const p of pieces) {
+    if (p === anchor) continue;
+    const b = p.bounds;
+    const panel = p.part === 'front' || p.part === 'back';
+    const dx = panel ? b.x + b.w / 2 - docX : b.x + b.w / 2 - docX - (body.x + body.w / 2 - photoX) * scale;
+    const dy = panel ? b.y - docY : b.y + b.h / 2 - docY - (body.y + body.h / 2 - ext.garment.y) * scale;
+    shifts.push({ layerId: p.layerId, dx: Math.round(dx), dy: Math.round(dy) });
+  }
+  return {
+    shifts,
+    seams: [
+      '照片中没有重复花样：前后片都按前片的位置取照片中的印花，其余裁片取衣身中部的印花；裁片超出照片所示范围的部分以镜像延续（照片没有拍到的印花无从得知）',
+    ],
   };
 }
 
@@ -97,7 +133,8 @@ export function fillRaster(
   const wrap = ext.tileIsRepeat;
   const ox = wrap ? 0 : ext.garment.x;
   const oy = wrap ? 0 : ext.garment.y;
-  const index = (v: number, n: number) => (wrap ? ((v % n) + n) % n : Math.max(0, Math.min(n - 1, v)));
+  // Without a repeat the tile is the garment's crop, mirrored past its edges (photo.ts, garmentCrop).
+  const index = (v: number, n: number) => (wrap ? ((v % n) + n) % n : mirrored(v, n));
   // The mapping is a scale and a shift, so each column's two source columns and weight are the same on every
   // row: computed once. Bilinear is separable: per row, the two source rows are blended once over the tile's
   // width, then each pixel blends two entries of that row.

@@ -78,6 +78,11 @@ export interface PieceInfo extends PieceShape {
    */
   readonly sameOutline: readonly string[];
   /**
+   * The layer this one lies on with the same outline at the same place (duplicated and not moved): not a piece
+   * of its own, it takes that one's part and print (builtin/pieces.ts stackedOn).
+   */
+  readonly duplicateOf?: string;
+  /**
    * When the garment-level assignment is in doubt about this piece: the likeliest other part and its
    * probability (identify_pieces then asks for confirmation), and the next likeliest part after it when that is
    * not negligible.
@@ -181,6 +186,11 @@ export interface Extraction {
   readonly palette: readonly PaletteEntry[];
   readonly ground: PaletteEntry;
   readonly lattice: Lattice | null;
+  /**
+   * Without a repeat, the garment's largest clean rectangle of print (analysed px): what fills the crop off the
+   * garment, and where pieces other than the front and back take their print. Null with a repeat.
+   */
+  readonly printArea: Rect | null;
   /** The repeat super-tile (tileW × tileH), or, without a repeat, the garment crop with the outside filled in. */
   readonly tile: Raster;
   readonly tileIsRepeat: boolean;

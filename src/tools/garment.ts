@@ -615,7 +615,7 @@ export const garmentHandlers = {
         scale: round(placement.scale, 4),
         anchor_piece: placement.anchor,
         assumption: placement.scaleBasis,
-        tile_phase: `整份文档共用一个花样相位：以“${placement.anchor}”的中线和上沿对齐照片中服装的中线和上沿；成对裁片中的第二片使用镜像花样${placement.shifts.length ? '；后片的花样从前片接续（见 seams）' : ''}`,
+        tile_phase: `整份文档共用一个花样相位：以“${placement.anchor}”的中线和上沿对齐照片中服装的中线和上沿；成对裁片中的第二片使用镜像花样${placement.shifts.length ? (ext.lattice ? '；后片的花样从前片接续（见 seams）' : '；各裁片另取照片中合适位置的印花（见 seams）') : ''}`,
         ...(placement.seams.length ? { seams: placement.seams } : {}),
       },
       proposed_pieces: proposals,

@@ -53,15 +53,20 @@ describe('drawOutlines', () => {
   });
 });
 
-/** The print at document pixel (X, Y) by the placement's definition: bilinear in the (wrapped or clamped) tile. */
+/** A crop drawn mirrored past its edges: … 1 0 | 0 1 … n−1 | n−1 n−2 … */
+const mirror = (v: number, n: number): number => {
+  const m = ((v % (2 * n)) + 2 * n) % (2 * n);
+  return m < n ? m : 2 * n - 1 - m;
+};
+
+/** The print at document pixel (X, Y) by the placement's definition: bilinear in the (wrapped or mirrored) tile. */
 function printAt(ext: Extraction, pl: Placement, sx: number, sy: number): number[] {
   const t = ext.tile;
   const ox = ext.tileIsRepeat ? 0 : ext.garment.x;
   const oy = ext.tileIsRepeat ? 0 : ext.garment.y;
   const px = (sx + 0.5 - pl.docX) / pl.scale + pl.photoX - 0.5 - ox;
   const py = (sy + 0.5 - pl.docY) / pl.scale + pl.photoY - 0.5 - oy;
-  const at = (v: number, n: number) =>
-    ext.tileIsRepeat ? ((v % n) + n) % n : Math.max(0, Math.min(n - 1, v));
+  const at = (v: number, n: number) => (ext.tileIsRepeat ? ((v % n) + n) % n : mirror(v, n));
   const x0 = Math.floor(px);
   const y0 = Math.floor(py);
   const fx = px - x0;

@@ -14,6 +14,7 @@ import {
   labPlanes,
   luminance,
   maskBounds,
+  mirrored,
   resampleMask,
   resizeRaster,
 } from '../image.js';
@@ -153,11 +154,13 @@ function finish(
   const { w, h } = photo;
   let tile = r.tile;
   let palette: PaletteEntry[];
+  let printArea: Rect | null = null;
   if (lattice) {
     const t = labPlanes(tile);
     palette = paletteOf(sampleLab(t.L, t.a, t.b, null));
   } else {
-    tile = garmentCrop(photo, mask, g);
+    printArea = largestRect(inside, w, g);
+    tile = garmentCrop(photo, inside, g, printArea ?? g);
     palette = paletteOf(sampleLab(lab.L, lab.a, lab.b, inside));
   }
   let ground = palette[0] ?? { hex: '#808080', lab: { L: 53.6, a: 0, b: 0 }, share: 1 };
@@ -217,6 +220,7 @@ function finish(
     lattice,
     tile,
     tileIsRepeat: lattice !== null,
+    printArea,
     motif,
     kind,
     flatness: Math.round(flatness * 1000) / 1000,
@@ -310,34 +314,53 @@ function tilePlanes(tile: Raster): LabPlanes {
   return labPlanes(tile);
 }
 
-/** The garment crop, each outside pixel replaced by the nearest garment pixel of its row (or nearest row). */
-function garmentCrop(photo: Raster, mask: Uint8Array, g: Rect): Raster {
+/**
+ * The garment's print as a tile for a photo without a repeat: the crop of its bounds, the photo's own pixels on
+ * the garment (`inside`, off its mixed outline) and, off it (beside the body under the sleeves, the neck
+ * opening, the corners), `body` (its largest clean rectangle) mirrored out to there. Drawn mirrored past its own
+ * edges too (render.ts), it continues the print over pieces larger than the photo shows without the streaks a
+ * stretched edge pixel makes; where a piece lies beyond the photo, its print is the photo's mirrored.
+ */
+function garmentCrop(photo: Raster, inside: Uint8Array, g: Rect, body: Rect): Raster {
   const out: Raster = { x: 0, y: 0, w: g.w, h: g.h, data: new Uint8ClampedArray(g.w * g.h * 4) };
-  const rowHas = new Int8Array(g.h);
   for (let y = 0; y < g.h; y++) {
-    let last = -1;
-    const src = (x: number) => ((g.y + y) * photo.w + g.x + x) * 4;
-    const inside = (x: number) => mask[(g.y + y) * photo.w + g.x + x] === 1;
-    const first = [...Array(g.w).keys()].find(inside);
-    if (first === undefined) continue;
-    rowHas[y] = 1;
     for (let x = 0; x < g.w; x++) {
-      if (inside(x)) last = x;
-      const from = last >= 0 ? last : first;
-      out.data.set(photo.data.subarray(src(from), src(from) + 3), (y * g.w + x) * 4);
-      out.data[(y * g.w + x) * 4 + 3] = 255;
+      const X = g.x + x;
+      const Y = g.y + y;
+      const on = inside[Y * photo.w + X] === 1;
+      const sx = on ? X : body.x + mirrored(X - body.x, body.w);
+      const sy = on ? Y : body.y + mirrored(Y - body.y, body.h);
+      const o = (y * g.w + x) * 4;
+      out.data.set(photo.data.subarray((sy * photo.w + sx) * 4, (sy * photo.w + sx) * 4 + 3), o);
+      out.data[o + 3] = 255;
     }
-  }
-  for (let y = 0; y < g.h; y++) {
-    if (rowHas[y]) continue;
-    let near = -1;
-    for (let d = 1; d < g.h && near < 0; d++) {
-      if (y - d >= 0 && rowHas[y - d]) near = y - d;
-      else if (y + d < g.h && rowHas[y + d]) near = y + d;
-    }
-    if (near >= 0) out.data.copyWithin(y * g.w * 4, near * g.w * 4, (near + 1) * g.w * 4);
   }
   return out;
+}
+
+/** The largest axis-aligned rectangle of `mask` (`w` wide) within `g`, by area; null when it is empty. */
+function largestRect(mask: Uint8Array, w: number, g: Rect): Rect | null {
+  const heights = new Int32Array(g.w);
+  let best: Rect | null = null;
+  const stack: number[] = [];
+  for (let y = 0; y < g.h; y++) {
+    for (let x = 0; x < g.w; x++) heights[x] = mask[(g.y + y) * w + g.x + x] ? heights[x]! + 1 : 0;
+    // The largest rectangle under the histogram of run heights ending on this row.
+    stack.length = 0;
+    for (let x = 0; x <= g.w; x++) {
+      const hx = x < g.w ? heights[x]! : 0;
+      while (stack.length && heights[stack[stack.length - 1]!]! >= hx) {
+        const top = stack.pop()!;
+        const ht = heights[top]!;
+        const left = stack.length ? stack[stack.length - 1]! + 1 : 0;
+        const width = x - left;
+        if (ht > 0 && (!best || width * ht > best.w * best.h))
+          best = { x: g.x + left, y: g.y + y - ht + 1, w: width, h: ht };
+      }
+      stack.push(x);
+    }
+  }
+  return best;
 }
 
 /** Width of the longest garment run on the row at 65 % of the garment height (the body below the sleeves). */
