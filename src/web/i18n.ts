@@ -17,6 +17,10 @@ const zh = {
   'docs.close': '关闭 {name}',
   'docs.unsaved': '有未保存的修改',
   'docs.confirmClose': '“{name}”有未保存的修改，关闭后将丢失。仍要关闭吗？',
+  'docs.askSave': '关闭前要保存对“{name}”的修改吗？',
+  'docs.askSaveHint': '不保存的话，这些修改会丢失。',
+  'docs.saveAndClose': '保存并关闭',
+  'docs.dontSave': '不保存',
   'chat.title': '对话',
   'chat.log': '对话记录',
   'chat.message': '消息',
@@ -46,6 +50,10 @@ const zh = {
   'form.onePerLine': '每行一项',
   'form.moreInfo': '展开说明',
   'form.lessInfo': '收起说明',
+  'confirm.replace': '“{path}”已存在。替换后，原文件的内容会被覆盖，无法恢复。要替换吗？',
+  'confirm.replaceRun': '替换',
+  'confirm.discardRun': '不保存并关闭',
+  'confirm.cancel': '取消',
   'card.args': '参数',
   'card.result': '结果',
   'card.running': '运行中',
@@ -81,7 +89,7 @@ const zh = {
   'upload.unsupported_media_type': '“{name}”不是 PSD、PNG 或 JPEG 文件（按文件内容判断），没有上传',
   'upload.payload_too_large': '“{name}”超过上传大小的上限，没有上传',
   'upload.quota_exceeded':
-    '会话的文件空间不够放下“{name}”，没有上传：可以上传到同名文件上（覆盖它），或新建一个会话',
+    '会话的文件空间不够放下“{name}”，没有上传：可以在文件列表里删除不再需要的文件，上传到同名文件上（覆盖它），或新建一个会话',
   'upload.busy': '服务器正忙，“{name}”没有上传：请稍后再试',
   'upload.network': '连不上服务器，“{name}”没有上传',
   'upload.failed': '“{name}”没有上传：{message}',
@@ -89,6 +97,8 @@ const zh = {
   'notice.busy': '会话正忙：还有一轮回复在进行（也许在另一个标签页），等它结束后再试。',
   'notice.session_gone':
     '这个会话已不存在：它可能太久没有使用、已被清理，或已被删除。刚才的操作没有执行。新建一个会话即可继续工作。',
+  'notice.session_gone_found':
+    '这个会话已不存在：它可能太久没有使用、已被清理，或已被删除，它的文档也随之不在了。新建一个会话即可继续工作。',
   'notice.newSession': '新建会话',
   'failure.detail': '详细信息',
   'failure.internal': '服务内部出错，这一步没有完成。已完成的步骤都保留着；需要时请再试一次。',
@@ -115,6 +125,9 @@ const zh = {
   'garment.suggestions': '改进建议',
   'garment.noSuggestions': '没有需要改进的地方。',
   'canvas.empty': '新建文档或上传 PSD',
+  'canvas.gone': '这个会话已不存在',
+  'canvas.goneHint':
+    '它的文档、图层、历史记录和文件已随会话一起清除，这里不再显示。新建一个会话后，可以重新上传文件或新建文档继续工作。',
   'canvas.emptyHint': '支持 PSD、PNG、JPG，可直接拖到这里。也可以上传服装照片，用于服装套图。',
   'canvas.upload': '上传文件',
   'canvas.image': '画布：{name}',
@@ -126,13 +139,14 @@ const zh = {
   'canvas.zoomOut': '缩小',
   'canvas.fit': '适合窗口',
   'canvas.actual': '实际像素',
-  'status.size': '{w} × {h} 像素 · {dpi} dpi · {mode}',
+  'status.size': '{mode} · {w} × {h} 像素 · {dpi} dpi',
   'status.zoom': '缩放 {zoom}%',
   'status.layers': '{n} 个图层',
   'status.busy': '正在处理…',
   'status.uploading': '上传中…',
   'status.ready': '就绪',
   'side.panels': '面板',
+  'side.gone': '会话已不存在：没有图层、历史记录或文件可显示。新建会话后，这里会显示新会话的内容。',
   'layers.title': '图层',
   'layers.empty': '没有打开的文档',
   'layers.hide': '隐藏图层 {name}',
@@ -158,6 +172,9 @@ const zh = {
   'files.download': '下载 {path}',
   'files.openShort': '打开',
   'files.downloadShort': '下载',
+  'files.delete': '删除 {path}',
+  'files.deleteShort': '删除',
+  'files.confirmDelete': '删除“{path}”？删除后无法恢复。',
   'files.list': '会话文件',
 } as const;
 
@@ -178,6 +195,10 @@ const en: Record<MessageKey, string> = {
   'docs.close': 'Close {name}',
   'docs.unsaved': 'Unsaved changes',
   'docs.confirmClose': '"{name}" has unsaved changes that will be lost. Close it anyway?',
+  'docs.askSave': 'Save the changes to "{name}" before closing?',
+  'docs.askSaveHint': 'If you don’t save, your changes will be lost.',
+  'docs.saveAndClose': 'Save and close',
+  'docs.dontSave': 'Don’t save',
   'chat.title': 'Chat',
   'chat.log': 'Conversation',
   'chat.message': 'Message',
@@ -208,6 +229,11 @@ const en: Record<MessageKey, string> = {
   'form.onePerLine': 'one per line',
   'form.moreInfo': 'More',
   'form.lessInfo': 'Less',
+  'confirm.replace':
+    '"{path}" already exists. Replacing it overwrites what the file holds now, for good. Replace it?',
+  'confirm.replaceRun': 'Replace',
+  'confirm.discardRun': 'Close without saving',
+  'confirm.cancel': 'Cancel',
   'card.args': 'Arguments',
   'card.result': 'Result',
   'card.running': 'Running',
@@ -246,7 +272,7 @@ const en: Record<MessageKey, string> = {
     '“{name}” is not a PSD, PNG or JPEG file (judged by its content); not uploaded',
   'upload.payload_too_large': '“{name}” is larger than the upload limit; not uploaded',
   'upload.quota_exceeded':
-    'The session’s disk space cannot hold “{name}”; not uploaded: upload over a file of the same name, or start a new session',
+    'The session’s disk space cannot hold “{name}”; not uploaded: delete files it no longer needs from the file list, upload over a file of the same name, or start a new session',
   'upload.busy': 'The server is busy; “{name}” was not uploaded: try again shortly',
   'upload.network': 'The server cannot be reached; “{name}” was not uploaded',
   'upload.failed': '“{name}” was not uploaded: {message}',
@@ -256,6 +282,8 @@ const en: Record<MessageKey, string> = {
     'The session is busy: a reply is still running (perhaps in another tab); try again when it is done.',
   'notice.session_gone':
     'This session no longer exists: it may have gone unused too long and been cleared, or been deleted. What you just did was not run. Start a new session to go on.',
+  'notice.session_gone_found':
+    'This session no longer exists: it may have gone unused too long and been cleared, or been deleted, and its documents with it. Start a new session to go on.',
   'notice.newSession': 'New session',
   'failure.detail': 'Details',
   'failure.internal':
@@ -287,6 +315,9 @@ const en: Record<MessageKey, string> = {
   'garment.suggestions': 'Suggestions',
   'garment.noSuggestions': 'Nothing to improve.',
   'canvas.empty': 'Create a document or upload a PSD',
+  'canvas.gone': 'This session no longer exists',
+  'canvas.goneHint':
+    'Its documents, layers, history and files were cleared with it and are no longer shown. Start a new session, then upload your files or create a document to go on.',
   'canvas.emptyHint':
     'PSD, PNG and JPG are supported; drop them here. Upload a garment photo for the garment workflow.',
   'canvas.upload': 'Upload a file',
@@ -299,13 +330,15 @@ const en: Record<MessageKey, string> = {
   'canvas.zoomOut': 'Zoom out',
   'canvas.fit': 'Fit to window',
   'canvas.actual': 'Actual pixels',
-  'status.size': '{w} × {h} px · {dpi} dpi · {mode}',
+  'status.size': '{mode} · {w} × {h} px · {dpi} dpi',
   'status.zoom': 'Zoom {zoom}%',
   'status.layers': '{n} layers',
   'status.busy': 'Working…',
   'status.uploading': 'Uploading…',
   'status.ready': 'Ready',
   'side.panels': 'Panels',
+  'side.gone':
+    'The session no longer exists: there are no layers, history or files to show. Start a new session to see its own here.',
   'layers.title': 'Layers',
   'layers.empty': 'No open document',
   'layers.hide': 'Hide layer {name}',
@@ -331,6 +364,9 @@ const en: Record<MessageKey, string> = {
   'files.download': 'Download {path}',
   'files.openShort': 'Open',
   'files.downloadShort': 'Download',
+  'files.delete': 'Delete {path}',
+  'files.deleteShort': 'Delete',
+  'files.confirmDelete': 'Delete "{path}"? This cannot be undone.',
   'files.list': 'Session files',
 };
 

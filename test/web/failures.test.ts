@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRANSCRIPT_FILE } from '../../src/agent/transcript.js';
 import { createSession, okCalls, toolCall } from '../server/support.js';
-import { countOf, eventually, snapshot, textOf, visibleOf } from '../support/browser.js';
+import { canvasInk, countOf, eventually, snapshot, textOf, visibleOf } from '../support/browser.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('failures', { model: true });
@@ -50,6 +50,58 @@ describe('a session that is gone', () => {
     await page.getByRole('button', { name: '运行' }).click();
     await eventually(textOf(feed.getByRole('article', { name: '查看文档信息' }).last())).toContain('完成');
     await eventually(textOf(page.getByRole('banner'))).toContain('新会话');
+  });
+});
+
+describe('the panes of a session that is gone', () => {
+  it('no longer show its document, layers, history or tabs, and show the new session’s own after 新建会话', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 400, height: 300, name: '旧海报' }),
+      toolCall('create_text_layer', { text: '春季新品', x: 20, y: 100, font_size: 96 }),
+    ]);
+    const page = await studio.open(id);
+    const side = page.getByRole('complementary', { name: '面板' });
+    const tabs = page.getByRole('tablist', { name: '文档' });
+    await eventually(async () => (await canvasInk(page))?.dark ?? 0).toBeGreaterThan(0.01);
+    await eventually(textOf(side)).toContain('春季新品');
+
+    // Deleted while the tab is open; the tab finds out when it is looked at again (nothing was run).
+    const gone = await fetch(`${studio.url}/v1/sessions/${id}`, { method: 'DELETE' });
+    expect(gone.status).toBe(204);
+    await page.evaluate("window.dispatchEvent(new Event('focus'))");
+
+    const canvas = page.locator('.canvas-pane');
+    await eventually(textOf(canvas)).toContain('这个会话已不存在');
+    expect(await canvasInk(page)).toBeNull();
+    expect(await countOf(canvas.locator('img'))()).toBe(0);
+    expect(await textOf(tabs)()).not.toContain('旧海报');
+    expect(await textOf(side)()).not.toContain('春季新品');
+    expect(await textOf(side)()).toContain('会话已不存在');
+    await side.getByRole('tab', { name: '历史记录' }).click();
+    expect(await textOf(side)()).not.toContain('新建文档');
+    expect(await textOf(side)()).toContain('会话已不存在');
+    // The feed says it once, and does not claim that something the designer did was refused.
+    const notice = page.getByRole('log', { name: '对话记录' }).getByRole('alert');
+    await eventually(countOf(notice)).toBe(1);
+    expect(await textOf(notice)()).toContain('这个会话已不存在');
+    expect(await textOf(notice)()).not.toContain('刚才的操作没有执行');
+    await snapshot(page, '83b-session-gone-panes');
+
+    await canvas.getByRole('button', { name: '新建会话' }).click();
+    await eventually(visibleOf(page.getByRole('heading', { name: '新建文档或上传 PSD' }))).toBe(true);
+    await eventually(countOf(notice)).toBe(0);
+    expect(await textOf(side)()).not.toContain('会话已不存在');
+    const now = (await page.evaluate("sessionStorage.getItem('atelier.session')")) as string;
+    // A document of the same name and size in the new session: its own blank page, not the old picture.
+    await okCalls(studio.url, now, [
+      toolCall('create_document', { width: 400, height: 300, name: '旧海报' }),
+    ]);
+    await page.evaluate("window.dispatchEvent(new Event('focus'))");
+    await eventually(textOf(tabs)).toContain('旧海报');
+    await eventually(async () => (await canvasInk(page))?.opaque ?? 0).toBeGreaterThan(0.99);
+    expect((await canvasInk(page))?.dark).toBe(0);
+    await eventually(textOf(side)).toContain('新建文档');
   });
 });
 

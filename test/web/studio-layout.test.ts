@@ -152,6 +152,82 @@ describe('the studio with a working designer’s content', () => {
     }
   });
 
+  it('names a card’s arguments as its form does, in Chinese, with the API names kept inside', async () => {
+    const id = await createSession(studio.url);
+    const page = await studio.open(id);
+    await page.getByRole('button', { name: '新建文档' }).and(page.locator('.canvas-empty button')).click();
+    await page.getByLabel('宽度', { exact: true }).fill('600');
+    await page.getByLabel('高度', { exact: true }).fill('400');
+    await page.getByLabel('文档名称', { exact: true }).fill('春季海报');
+    await page.getByRole('button', { name: '运行' }).click();
+    const card = page.getByRole('log', { name: '对话记录' }).getByRole('article', { name: '新建文档' });
+    await eventually(textOf(card)).toContain('完成');
+    const summary = card.locator('.card-args summary');
+    expect(await textOf(summary)()).toBe('参数 宽度、高度、分辨率、文档名称');
+    await summary.click();
+    await eventually(textOf(card.locator('.card-args pre'))).toContain('"width": 600');
+  });
+
+  it('keeps the colour mode and size readable in the status bar of a narrow canvas, the name in its tab', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 1320, height: 520, name: '春季新品海报最终版本' }),
+      toolCall('convert_to_cmyk', {}),
+    ]);
+    // Whether the text `words` of the status bar is drawn whole, inside the box that clips it.
+    const shown = (page: Page, words: string) =>
+      page.evaluate(`(() => {
+        const facts = document.querySelector('.status-facts');
+        const node = facts.firstChild;
+        const at = node.textContent.indexOf(${JSON.stringify(words)});
+        if (at < 0) return false;
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + ${words.length});
+        const r = range.getBoundingClientRect();
+        const box = facts.getBoundingClientRect();
+        return r.width > 0 && r.left >= box.left - 1 && r.right <= box.right + 1;
+      })()`);
+    for (const [width, height] of [
+      [1024, 700],
+      [1440, 900],
+    ] as const) {
+      const page = await studio.open(id, width, height);
+      const status = page.locator('.status-doc');
+      await eventually(attrOf(status, 'title')).toBe(
+        '春季新品海报最终版本 · CMYK · 1320 × 520 像素 · 150 dpi',
+      );
+      expect(await shown(page, 'CMYK'), `${width}`).toBe(true);
+      expect(await shown(page, '1320 × 520 像素'), `${width}`).toBe(true);
+      if (width === 1440) expect(await visibleOf(status.getByText('春季新品海报最终版本'))()).toBe(true);
+      await page.context().close();
+    }
+  });
+
+  it('gives a short tool form only the room it needs, the rest to the conversation', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [toolCall('create_document', { width: 400, height: 300, name: '表单' })]);
+    const page = await studio.open(id, 1024, 700);
+    const pane = (await page.locator('.chat-pane').boundingBox())!;
+    const heightOf = async (selector: string) => (await page.locator(selector).boundingBox())!.height;
+
+    // No parameters: the form is its head, a line and 运行; the cards above have the rest.
+    await openTool(page, '生成花样预览');
+    const run = (await page.getByRole('button', { name: '运行' }).boundingBox())!;
+    const none = (await page.getByText('无参数', { exact: true }).boundingBox())!;
+    expect(run.y - (none.y + none.height)).toBeLessThan(60);
+    expect(await heightOf('.feed')).toBeGreaterThan(pane.height * 0.55);
+
+    // Many fields: at most the toolbox's share, its fields scrolling, 运行 in view.
+    await page.getByRole('button', { name: '返回工具列表' }).click();
+    await openTool(page, '创建文字');
+    const composer = await heightOf('.composer');
+    expect(composer).toBeLessThanOrEqual(pane.height * 0.58 + 1);
+    expect(composer).toBeGreaterThan(pane.height * 0.5);
+    expect(inside((await page.getByRole('button', { name: '运行' }).boundingBox())!, pane)).toBe(true);
+    await snapshot(page, '45-long-form-1024');
+  });
+
   it('opens the whole of a tool’s description, cut to two lines, on request', async () => {
     const id = await createSession(studio.url);
     const page = await studio.open(id, 390, 844);

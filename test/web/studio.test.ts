@@ -343,8 +343,8 @@ describe('the studio without a model', () => {
     await eventually(visibleOf(layerList(page).getByRole('button', { name: '春季新品', exact: true }))).toBe(
       true,
     );
-    page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: '关闭 春季海报' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: '不保存' }).click();
     await eventually(countOf(page.getByRole('tab', { name: /春季海报/ }))).toBe(0);
     await eventually(attrOf(page.getByRole('tab', { name: 'poster' }), 'aria-selected')).toBe('true');
     // Closing a tab beside the one in use leaves the one in use in use.
@@ -356,8 +356,8 @@ describe('the studio without a model', () => {
     }
     await page.getByRole('tab', { name: 'poster' }).click();
     await eventually(attrOf(page.getByRole('tab', { name: 'poster' }), 'aria-selected')).toBe('true');
-    page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: '关闭 旁边' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: '不保存' }).click();
     await eventually(countOf(page.getByRole('tab', { name: /^旁边/ }))).toBe(0);
     await eventually(attrOf(page.getByRole('tab', { name: 'poster' }), 'aria-selected')).toBe('true');
     expect(

@@ -72,6 +72,26 @@ function Sending() {
   );
 }
 
+/**
+ * The session this tab worked on is gone, and its documents with it: the canvas says so, rather than showing an
+ * empty page to start on (nothing can run in that session) or the last picture as if it were still there.
+ */
+function SessionGone() {
+  const { studio, t } = useStudioView();
+  return (
+    <div class="canvas-empty session-gone" role="status">
+      <div class="empty-art" aria-hidden="true" />
+      <h2>{t('canvas.gone')}</h2>
+      <p>{t('canvas.goneHint')}</p>
+      <div class="button-row">
+        <button type="button" class="primary" disabled={studio.busy} onClick={() => void studio.newSession()}>
+          {t('notice.newSession')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
 function EmptyCanvas() {
   const { t, openTool } = useStudioView();
   return (
@@ -220,6 +240,23 @@ export function CanvasPane() {
     return () => abort.abort();
   }, [key]);
 
+  // No document (closed, or its session gone): its picture is let go, so that a later document of the same name
+  // and size is never shown another's pixels while its own load.
+  useEffect(() => {
+    if (doc) return;
+    setImage((old) => {
+      if (old) URL.revokeObjectURL(old.url);
+      return null;
+    });
+  }, [doc === null]);
+
+  if (studio.sessionGone) {
+    return (
+      <div class="canvas-viewport" ref={viewport}>
+        <SessionGone />
+      </div>
+    );
+  }
   if (!doc) {
     return (
       <div class={`canvas-viewport${drop.over ? ' dropping' : ''}`} ref={viewport} {...drop.handlers}>
@@ -229,6 +266,7 @@ export function CanvasPane() {
     );
   }
 
+  const facts = t('status.size', { w: doc.width, h: doc.height, dpi: doc.resolution, mode: doc.mode });
   const zoomBy = (factor: number) => move((v) => zoomAt(v, factor, size.w / 2, size.h / 2));
   const actual = () => move((v) => zoomAt(v, 1 / v.zoom, size.w / 2, size.h / 2));
 
@@ -349,9 +387,13 @@ export function CanvasPane() {
         </div>
       </div>
       <footer class="status-bar" aria-live="polite">
-        <span class="status-doc">
-          {doc.name} ·{' '}
-          {t('status.size', { w: doc.width, h: doc.height, dpi: doc.resolution, mode: doc.mode })}
+        {/* In a narrow pane the name (shown in its tab too) gives way first, so the size and mode stay readable. */}
+        <span class="status-doc" title={`${doc.name} · ${facts}`}>
+          <span class="status-name">{doc.name}</span>
+          <span class="status-sep" aria-hidden="true">
+            ·
+          </span>
+          <span class="status-facts">{facts}</span>
         </span>
         {view && (
           <span class="status-zoom">{t('status.zoom', { zoom: Math.round(view.zoom * 1000) / 10 })}</span>

@@ -13,7 +13,7 @@ const TABS = [
 ] as const satisfies readonly { id: string; title: MessageKey; Pane: () => unknown }[];
 
 export function SidePanel() {
-  const { t } = useStudioView();
+  const { studio, t } = useStudioView();
   const [tab, setTab] = useState<(typeof TABS)[number]['id']>('layers');
   const current = TABS.find((x) => x.id === tab)!;
   return (
@@ -34,7 +34,8 @@ export function SidePanel() {
         ))}
       </div>
       <div class="tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        <current.Pane />
+        {/* The layers, history and files of a session that is gone are gone too: none is shown as still there. */}
+        {studio.sessionGone ? <p class="pane-empty">{t('side.gone')}</p> : <current.Pane />}
       </div>
     </aside>
   );

@@ -1,5 +1,6 @@
 /** One tool call in the feed: its label (Chinese or English, as the UI), arguments, state (running / ok / error), progress and result. */
 import { useStudioView } from '../context.js';
+import { shortLabel } from '../forms/field-kind.js';
 import { labelIn } from '../i18n.js';
 import { failureWords } from '../state/failures.js';
 import type { CallItem } from '../state/feed.js';
@@ -33,6 +34,11 @@ export function ToolCard({ call }: { call: CallItem }) {
   const label = tool ? labelIn(tool, lang) : (call.label ?? call.name);
   const labelled = (text: string) => withToolLabels(text, studio.tools);
   const args = call.args && typeof call.args === 'object' ? Object.keys(call.args as object) : [];
+  // Named as the tool's form names them (宽度, 文档名称); the API names stay in the arguments themselves.
+  const argNames = args.map((name) => {
+    const schema = tool?.parameters.properties[name];
+    return lang === 'zh' && schema ? shortLabel(name, schema) : name;
+  });
   const status = t(
     call.status === 'running' ? 'card.running' : call.status === 'ok' ? 'card.ok' : 'card.error',
   );
@@ -49,7 +55,7 @@ export function ToolCard({ call }: { call: CallItem }) {
       {args.length > 0 && (
         <details class="card-args">
           <summary>
-            {t('card.args')} <span class="muted">{args.join(', ')}</span>
+            {t('card.args')} <span class="muted">{argNames.join(lang === 'zh' ? '、' : ', ')}</span>
           </summary>
           <pre>{pretty(call.args)}</pre>
         </details>

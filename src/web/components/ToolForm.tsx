@@ -3,9 +3,11 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { argumentsOf, type FormValue, initialValues } from '../forms/arguments.js';
+import { type Confirmation, confirmationFor, pathsWritten } from '../forms/confirmation.js';
 import { fieldKind } from '../forms/field-kind.js';
 import { labelIn } from '../i18n.js';
 import { layerWithId, refOf } from '../state/layers.js';
+import { PANE_TOOLS } from '../state/pane-tools.js';
 import { withToolLabels } from '../state/tool-names.js';
 import { Field } from './fields.js';
 
@@ -33,6 +35,12 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
   const activeLayer = active ? refOf(active) : null;
   const [values, setValues] = useState(() => prefilled(tool, activeLayer));
   const [running, setRunning] = useState(false);
+  // What the designer is asked before a run that would lose something for good, with the arguments asked about.
+  const [asking, setAsking] = useState<{ about: Confirmation; args: Record<string, unknown> } | null>(null);
+  const cancelAsk = useRef<HTMLButtonElement>(null);
+  useLayoutEffect(() => {
+    if (asking) cancelAsk.current?.focus();
+  }, [asking]);
   const params = Object.entries(tool.parameters.properties);
   // The description is cut to two lines, so the fields stay in view; the rest (coordinates, units, what the
   // tool acts on) opens on request, on a touch screen as well (no hover there).
@@ -44,14 +52,37 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
     if (el && !open) setCut(el.scrollHeight > el.clientHeight + 1);
   });
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const runWith = async (args: Record<string, unknown>) => {
+    setAsking(null);
     setRunning(true);
     try {
-      await studio.run([{ name: tool.name, arguments: argumentsOf(tool.parameters, values) }]);
+      await studio.run([{ name: tool.name, arguments: args }]);
     } finally {
       setRunning(false);
     }
+  };
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const args = argumentsOf(tool.parameters, values);
+    setRunning(true);
+    let about: Confirmation | null;
+    try {
+      // The file list as it is now (another tab may have saved meanwhile), only when the call writes a file.
+      const files = pathsWritten(tool, args).length
+        ? await studio.currentFiles().catch(() => studio.files)
+        : studio.files;
+      const current = studio.state?.active;
+      about = confirmationFor(tool, args, {
+        files,
+        active: current ? { name: current.name, unsaved_changes: current.unsaved_changes } : null,
+        closes: tool.name === PANE_TOOLS.closeDocument,
+      });
+    } finally {
+      setRunning(false);
+    }
+    if (about) setAsking({ about, args });
+    else await runWith(args);
   };
 
   return (
@@ -90,19 +121,47 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
             limits={tool.limits[name]}
             required={tool.parameters.required.includes(name)}
             value={values[name] ?? ''}
-            onChange={(v) => setValues((old) => ({ ...old, [name]: v }))}
+            onChange={(v) => {
+              // A question about other values than these no longer stands.
+              setAsking(null);
+              setValues((old) => ({ ...old, [name]: v }));
+            }}
           />
         ))}
       </div>
-      <div class="form-actions">
-        <button
-          type="submit"
-          class={`primary${tool.effect === 'destructive' ? ' danger' : ''}`}
-          disabled={running}
+      {asking ? (
+        <div
+          class="run-confirm"
+          role="alertdialog"
+          aria-labelledby={`confirm-${tool.name}`}
+          onKeyDown={(e) => {
+            if (e.key !== 'Escape') return;
+            e.preventDefault();
+            setAsking(null);
+          }}
         >
-          {running ? t('palette.running') : t('palette.run')}
-        </button>
-      </div>
+          <p id={`confirm-${tool.name}`} class="run-confirm-text">
+            {asking.about.kind === 'replace'
+              ? t('confirm.replace', { path: asking.about.path })
+              : t('docs.confirmClose', { name: asking.about.name })}
+          </p>
+          <div class="button-row">
+            <button type="button" ref={cancelAsk} onClick={() => setAsking(null)}>
+              {t('confirm.cancel')}
+            </button>
+            <button type="button" class="primary danger" onClick={() => void runWith(asking.args)}>
+              {t(asking.about.kind === 'replace' ? 'confirm.replaceRun' : 'confirm.discardRun')}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div class="form-actions">
+          {/* Not red for a tool that may discard work: its history takes it back (see forms/confirmation.ts). */}
+          <button type="submit" class="primary" disabled={running}>
+            {running ? t('palette.running') : t('palette.run')}
+          </button>
+        </div>
+      )}
     </form>
   );
 }

@@ -48,9 +48,22 @@ export function TopBar() {
     const param = tool ? Object.keys(tool.parameters.properties)[0] : undefined;
     return param ? { [param]: name } : {};
   };
-  const close = (name: string, active: boolean, unsaved: boolean) => {
-    if (unsaved && !window.confirm(t('docs.confirmClose', { name }))) return;
-    const closing = [{ name: CLOSE, arguments: {} }];
+  // A tab with unsaved changes asks first, as Photoshop does: save, don't save, or cancel (a browser's OK/Cancel
+  // box had no way to save, and its OK lost the changes).
+  const [asking, setAsking] = useState<{ name: string; active: boolean } | null>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const box = dialog.current;
+    if (asking && box && !box.open) box.showModal();
+    else if (!asking && box?.open) box.close();
+  }, [asking]);
+  // The switch of close_document that saves first, whatever it is called.
+  const saveParam = Object.entries(studio.tools.get(CLOSE)?.parameters.properties ?? {}).find(
+    ([, schema]) => schema.type === 'boolean',
+  )?.[0];
+  const close = (name: string, active: boolean, save = false) => {
+    setAsking(null);
+    const closing = [{ name: CLOSE, arguments: save && saveParam ? { [saveParam]: true } : {} }];
     // A tab closed from beside the one in use: the one in use stays in use (close_document acts on the
     // active document, which then gives way to another).
     const back = activeName !== undefined ? [{ name: SWITCH, arguments: docParam(activeName) }] : [];
@@ -83,7 +96,9 @@ export function TopBar() {
               type="button"
               class="doc-close"
               aria-label={t('docs.close', { name: d.name })}
-              onClick={() => close(d.name, d.active, d.unsaved_changes)}
+              onClick={() =>
+                d.unsaved_changes ? setAsking({ name: d.name, active: d.active }) : close(d.name, d.active)
+              }
             >
               ×
             </button>
@@ -93,6 +108,40 @@ export function TopBar() {
           +
         </button>
       </div>
+      <dialog
+        ref={dialog}
+        class="close-dialog"
+        aria-labelledby="close-dialog-text"
+        // Esc, or the browser closing it: nothing is closed.
+        onClose={() => setAsking(null)}
+      >
+        {asking && (
+          <>
+            <p id="close-dialog-text" class="close-dialog-text">
+              {t('docs.askSave', { name: asking.name })}
+            </p>
+            <p class="close-dialog-text muted">{t('docs.askSaveHint')}</p>
+            <div class="button-row">
+              <button type="button" onClick={() => close(asking.name, asking.active, false)}>
+                {t('docs.dontSave')}
+              </button>
+              <span class="spacer" />
+              <button type="button" onClick={() => setAsking(null)}>
+                {t('confirm.cancel')}
+              </button>
+              <button
+                type="button"
+                class="primary"
+                // biome-ignore lint/a11y/noAutofocus: the dialog's safe answer has the keys, as in every desktop app
+                autoFocus
+                onClick={() => close(asking.name, asking.active, true)}
+              >
+                {t('docs.saveAndClose')}
+              </button>
+            </div>
+          </>
+        )}
+      </dialog>
       <div class="top-right">
         <ModelBadge />
         <button

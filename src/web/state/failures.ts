@@ -10,6 +10,12 @@ import type { MessageKey, Translate } from '../i18n.js';
 /** The session this tab worked on is gone (purged after its retention, or deleted): the studio's own code. */
 export const SESSION_GONE = 'session_gone';
 
+/**
+ * The message of a SESSION_GONE notice when the panes' catching up found the session gone, not an action the
+ * designer took: nothing was refused, so the notice does not say that something was not run.
+ */
+export const SESSION_GONE_FOUND = 'session_gone_found';
+
 /** Failures the studio always words itself: the browser's and the HTTP API's words for them are English. */
 const OWN_WORDS: Readonly<Record<string, MessageKey>> = {
   network: 'notice.network',
@@ -60,6 +66,8 @@ export interface FailureWords {
 }
 
 export function failureWords(t: Translate, code: string, message: string): FailureWords {
+  if (code === SESSION_GONE && message === SESSION_GONE_FOUND)
+    return { text: t('notice.session_gone_found') };
   const own = OWN_WORDS[code];
   if (own) return { text: t(own) };
   if (designerWorded(message)) return { text: message };

@@ -13,7 +13,7 @@ import type {
   SessionFile,
   SessionState,
 } from '../api/types.js';
-import { SESSION_GONE } from './failures.js';
+import { SESSION_GONE, SESSION_GONE_FOUND } from './failures.js';
 import { applyEvent, type FeedItem, noticeEvent, uploadNotice } from './feed.js';
 import { forgetFeed, restoredFeed, saveFeed } from './feed-store.js';
 
@@ -52,6 +52,8 @@ export interface Studio {
   upload(file: File, role: 'document' | 'garment'): Promise<string | null>;
   /** Reloads the session's snapshot (and returns it). */
   refresh(): Promise<SessionState | null>;
+  /** Reloads the snapshot and gives the session's files as the server has them now (another tab may have saved). */
+  currentFiles(): Promise<readonly SessionFile[]>;
   /**
    * The session this tab worked on no longer exists on the server (purged after its retention, or deleted):
    * nothing more can run in it, and the feed says so with a way to a new one.
@@ -97,6 +99,7 @@ export function useStudio(api: Api): Studio {
   const [revision, setRevision] = useState(0);
   const [sessionGone, setSessionGone] = useState(false);
   const session = useRef<string | null>(null);
+  const filesNow = useRef<readonly SessionFile[]>([]);
   const gone = useRef(false);
   const chatAbort = useRef<AbortController | null>(null);
 
@@ -112,7 +115,7 @@ export function useStudio(api: Api): Studio {
    * the feed says so (once at its end: again after a later attempt, so that attempt is not met with silence).
    */
   const wentAway = useCallback(
-    async (err: unknown): Promise<boolean> => {
+    async (err: unknown, attempted = true): Promise<boolean> => {
       const id = session.current;
       if (!id || !(err instanceof ApiError && err.status === 404)) return false;
       if (!gone.current) {
@@ -124,12 +127,17 @@ export function useStudio(api: Api): Studio {
         }
         gone.current = true;
       }
+      // Its documents, layers, history and files went with it: the panes stop showing them as if still there.
+      seen.current = '';
+      setState(null);
+      setFiles([]);
+      filesNow.current = [];
       setSessionGone(true);
       setFeed((items) => {
         const last = items[items.length - 1];
         return last?.kind === 'notice' && last.code === SESSION_GONE
           ? items
-          : applyEvent(items, noticeEvent(SESSION_GONE, SESSION_GONE));
+          : applyEvent(items, noticeEvent(SESSION_GONE, attempted ? SESSION_GONE : SESSION_GONE_FOUND));
       });
       return true;
     },
@@ -147,11 +155,13 @@ export function useStudio(api: Api): Studio {
         api.json<{ files: SessionFile[] }>(`/v1/sessions/${id}/files`),
       ]);
     } catch (err) {
-      // Found out by the panes' catching up (every few seconds, or when the tab is looked at again).
-      await wentAway(err);
+      // Found out by the panes' catching up (every few seconds, or when the tab is looked at again), or by the
+      // snapshot after an action (which reports the action's own failure).
+      await wentAway(err, false);
       throw err;
     }
-    if (session.current !== id) return null;
+    // A snapshot asked for before the session went away says nothing about the panes any more.
+    if (session.current !== id || gone.current) return null;
     const sign = JSON.stringify([
       next.documents.map((d) => [d.name, d.width, d.height, d.mode]),
       next.active?.name,
@@ -162,8 +172,14 @@ export function useStudio(api: Api): Studio {
     seen.current = sign;
     setState(next);
     setFiles(list.files);
+    filesNow.current = list.files;
     return next;
   }, [api, wentAway]);
+
+  const currentFiles = useCallback(async () => {
+    await refresh();
+    return filesNow.current;
+  }, [refresh]);
 
   // Another tab or client may work on the same session: the panes catch up when this tab is looked at again,
   // and every few seconds while it is in view, so an undo to a step is counted from the real history.
@@ -398,6 +414,7 @@ export function useStudio(api: Api): Studio {
         setFeed([]);
         setState(null);
         setFiles([]);
+        filesNow.current = [];
         setSessionId(id);
       }),
     [api, track],
@@ -422,6 +439,7 @@ export function useStudio(api: Api): Studio {
     cancelChat,
     upload,
     refresh,
+    currentFiles,
     sessionGone,
     newSession,
   };
