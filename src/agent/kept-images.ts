@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { tempPathFor } from '../engine/workspace.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, tempPathFor } from '../engine/workspace.js';
 import type { ImageOut } from '../tools/types.js';
 import { KEPT_IMAGES, type TranscriptImage } from './transcript.js';
 
@@ -15,7 +15,8 @@ const KEPT_NAME = new RegExp(`^${KEPT_IMAGES}/[0-9a-f]{32}\\.(png|jpg)$`);
 /** Writes the images into `dir`/chat-images/ and returns how the transcript names them. */
 export async function keepImages(dir: string, images: readonly ImageOut[]): Promise<TranscriptImage[]> {
   if (images.length === 0) return [];
-  await mkdir(path.join(dir, KEPT_IMAGES), { recursive: true });
+  // Private like the transcript beside them: another user of the machine has no business reading them.
+  await mkdir(path.join(dir, KEPT_IMAGES), { recursive: true, mode: PRIVATE_DIR_MODE });
   const kept: TranscriptImage[] = [];
   for (const image of images) {
     const data = Buffer.from(image.base64, 'base64');
@@ -28,7 +29,7 @@ export async function keepImages(dir: string, images: readonly ImageOut[]): Prom
     );
     if (!exists) {
       const temp = tempPathFor(abs);
-      await writeFile(temp, data);
+      await writeFile(temp, data, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
       await rename(temp, abs);
     }
     kept.push({ file, mime: image.mime, ...(image.caption ? { caption: image.caption } : {}) });

@@ -263,10 +263,18 @@ export class Session implements SessionHandle {
         await this.onChange({ kind: 'call', call: toolCall, reads, ms, state: this.state });
       } catch (err) {
         this.restore(before);
-        this.onInternalError(err);
-        result = failure('io_error', '无法把这次调用记入会话日志，调用已撤销，会话保持原样', {
-          hint: '请稍后重试；若一再失败，请检查服务器的磁盘空间',
-        });
+        if (err instanceof EditorError && err.code === 'out_of_bounds') {
+          // The journal's copies would take the session past its disk quota: the refusal says what to free.
+          result = failure(err.code, err.message, {
+            ...(err.hint ? { hint: err.hint } : {}),
+            ...(err.details !== undefined ? { details: err.details } : {}),
+          });
+        } else {
+          this.onInternalError(err);
+          result = failure('io_error', '无法把这次调用记入会话日志，调用已撤销，会话保持原样', {
+            hint: '请稍后重试；若一再失败，请检查服务器的磁盘空间',
+          });
+        }
       }
     }
     if (this.transcript) {

@@ -22,7 +22,7 @@ export const serveCommand: Command = {
     `  --max-uploads N      uploads received at the same time (default ${DEFAULTS.maxConcurrentUploads}; more answer 503)`,
     `  --session-memory MB  pixel memory per session: layers, history, composites (default ${DEFAULTS.sessionMemoryMb})`,
     `  --memory MB          pixel memory all sessions together (default half the machine's: ${DEFAULTS.memoryMb})`,
-    `  --session-disk MB    disk space one session's files may take: uploads, saves, exports (default ${DEFAULTS.sessionDiskMb})`,
+    `  --session-disk MB    disk space one session may keep: its files and its journal (default ${DEFAULTS.sessionDiskMb})`,
     `  --body-limit MB      largest tool-call or MCP request body (default ${DEFAULTS.bodyLimitMb})`,
     `  --variant V          tools listed over MCP: reduced | full | extended (default ${DEFAULTS.mcpVariant})`,
     `  --max-calls N        tool calls one request may carry (default ${DEFAULTS.maxCallsPerRequest})`,

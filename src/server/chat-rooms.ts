@@ -23,12 +23,37 @@ export const RESTORE_FAILED_MESSAGE =
 /** Events kept per session for `GET /chat`; the oldest go first. */
 const MAX_KEPT_EVENTS = 5000;
 
+/**
+ * Bytes (of their JSON) the events kept for one session may take. They live on the thread every session's
+ * requests share, counted in no pool: without a bound, a long conversation of large results (a layer tree of
+ * thousands of layers, a model's long answers) would take memory from all of them.
+ */
+export const MAX_KEPT_EVENT_BYTES = 16 * 1024 * 1024;
+
 export type SentEvent = Record<string, unknown> & { readonly type: string };
 
 interface Room {
   /** Null when no model is configured: the conversation can be read, not continued. */
   readonly conversation: Conversation | null;
   readonly events: SentEvent[];
+  /** The size of each kept event's JSON, and their sum. */
+  readonly sizes: number[];
+  bytes: number;
+}
+
+/** Keeps `event` in the room, dropping the oldest beyond the count and the bytes allowed (never the newest). */
+function keep(room: Room, event: SentEvent, maxBytes: number): void {
+  const size = JSON.stringify(event).length;
+  room.events.push(event);
+  room.sizes.push(size);
+  room.bytes += size;
+  let drop = Math.max(0, room.events.length - MAX_KEPT_EVENTS);
+  for (let i = 0; i < drop; i++) room.bytes -= room.sizes[i]!;
+  while (room.bytes > maxBytes && drop < room.events.length - 1) room.bytes -= room.sizes[drop++]!;
+  if (drop > 0) {
+    room.events.splice(0, drop);
+    room.sizes.splice(0, drop);
+  }
 }
 
 interface Slot {
@@ -55,6 +80,7 @@ export class ChatRooms {
   constructor(
     readonly model: ModelConfig | null,
     private readonly log: (err: unknown) => void,
+    private readonly maxEventBytes = MAX_KEPT_EVENT_BYTES,
   ) {}
 
   /** The session's room, rebuilt from its transcript the first time it is asked for. */
@@ -80,11 +106,11 @@ export class ChatRooms {
       imagesSent: CONTEXT_IMAGE_LIMIT,
       onError: this.log,
     });
-    const events: SentEvent[] = [];
+    const kept: Room = { conversation: null, events: [], sizes: [], bytes: 0 };
     for (const event of (restored?.events ?? []).slice(-MAX_KEPT_EVENTS)) {
-      events.push(await this.relinked(entry, event));
+      keep(kept, await this.relinked(entry, event), this.maxEventBytes);
     }
-    if (!this.model) return { conversation: null, events };
+    if (!this.model) return kept;
     const conversation = new Conversation({
       session: entry.session,
       config: this.model,
@@ -94,7 +120,7 @@ export class ChatRooms {
       onInternalError: this.log,
     });
     entry.closers.push(() => conversation.cancel());
-    return { conversation, events };
+    return { ...kept, conversation };
   }
 
   running(entry: SessionEntry): boolean {
@@ -137,11 +163,7 @@ export class ChatRooms {
       }
       await room.conversation!.turn(message, (event) => {
         const sent = this.linked(entry, event);
-        if (!passing(sent)) {
-          room.events.push(sent);
-          if (room.events.length > MAX_KEPT_EVENTS)
-            room.events.splice(0, room.events.length - MAX_KEPT_EVENTS);
-        }
+        if (!passing(sent)) keep(room, sent, this.maxEventBytes);
         send(sent);
       });
     } finally {

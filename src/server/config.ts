@@ -23,7 +23,7 @@ export interface ServerConfig {
   readonly maxSessions: number;
   /** Largest upload body, in bytes. */
   readonly uploadLimitBytes: number;
-  /** Uploads received at the same time at most; one more answers 503. */
+  /** Uploads received at the same time at most, one session half of them; one more answers 503. */
   readonly maxConcurrentUploads: number;
   /** An upload whose client sends nothing for this long is answered 408, and its place freed for others. */
   readonly uploadStallMs: number;
@@ -31,7 +31,7 @@ export interface ServerConfig {
   readonly sessionMemoryBytes: number;
   /** Pixel memory all sessions together may hold; a call beyond what the others leave is refused. */
   readonly memoryBytes: number;
-  /** Bytes one session's files may take (uploads, saves, exports); a write beyond is refused, nothing stored. */
+  /** Bytes one session may keep on disk, its files and its journal together; a write beyond is refused, nothing stored. */
   readonly sessionDiskBytes: number;
   /** Largest tool-call (and MCP message) body, in bytes. */
   readonly bodyLimitBytes: number;

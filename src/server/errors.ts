@@ -13,6 +13,7 @@ export type HttpErrorCode =
   | 'too_many_sessions'
   | 'no_model'
   | 'busy'
+  | 'conflict'
   | 'quota_exceeded'
   | 'internal';
 

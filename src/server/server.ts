@@ -14,6 +14,8 @@ import { checkConfig, type ServerConfig, serverConfig } from './config.js';
 export interface RunningServer {
   /** `http://host:port`, with the port actually bound. */
   readonly url: string;
+  /** The Node HTTP server (its timeouts). */
+  readonly http: Server;
   readonly host: string;
   readonly port: number;
   readonly config: ServerConfig;
@@ -21,6 +23,19 @@ export interface RunningServer {
   readonly app: Hono;
   /** Stops listening, closes every session and open connection. */
   close(): Promise<void>;
+}
+
+/**
+ * The slowest an upload may arrive and still be taken: 32 KiB/s, a poor mobile uplink. Node cuts any request
+ * whose body has not fully arrived 5 minutes after it began (`requestTimeout`), which a 200 MB PSD sent over
+ * an ordinary office uplink (5 Mbit/s) does not make; the deadline is stretched to the largest upload at this
+ * rate. An upload that stops sending is cut sooner, after `uploadStallMs`.
+ */
+export const SLOWEST_UPLOAD_BYTES_PER_S = 32 * 1024;
+
+/** How long a request may take to arrive whole: Node's 5 minutes, or the largest upload at the slowest rate. */
+export function requestDeadlineMs(config: ServerConfig): number {
+  return Math.max(300_000, Math.ceil(config.uploadLimitBytes / SLOWEST_UPLOAD_BYTES_PER_S) * 1000);
 }
 
 function urlOf(host: string, port: number): string {
@@ -71,6 +86,7 @@ export async function startServer(
   // ECONNRESET. The header timeout must exceed it.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  server.requestTimeout = requestDeadlineMs(config);
   // Client-side stream errors (aborted uploads, resets) must never reach the process. What Node refuses before
   // the app sees the request is answered with the status that names it, as a proxy or client expects.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
@@ -93,6 +109,7 @@ export async function startServer(
   let closing: Promise<void> | undefined;
   return {
     url: urlOf(config.host, port),
+    http: server,
     host: config.host,
     port,
     config,

@@ -107,14 +107,14 @@ const MB = 1024 * 1024;
 const mb = (bytes: number): string => `${(Math.ceil((bytes / MB) * 10) / 10).toLocaleString('en-US')} MB`;
 
 /**
- * An upload refused for the session's disk quota: what the session's files take, what the upload needed (at
- * least: it may have been stopped before its end).
+ * An upload refused for the session's disk quota: what the session keeps on disk (its files and its journal),
+ * what the upload needed (at least: it may have been stopped before its end).
  */
 export function quotaFull(quota: number, used: number, bytes: number, atLeast: boolean): HttpError {
   return new HttpError(
     507,
     'quota_exceeded',
-    `the session's files may take ${mb(quota)} (its disk quota) and take ${mb(used)} already; this upload needs ${atLeast ? 'more than ' : ''}${mb(bytes)}: nothing was stored. Upload over a file of the same name, or open a new session`,
+    `the session may keep ${mb(quota)} on disk (its disk quota: its files and the journal that recovers it) and keeps ${mb(used)} already; this upload needs ${atLeast ? 'more than ' : ''}${mb(bytes)}: nothing was stored. Delete files it no longer needs (DELETE on the file's URL), upload over a file of the same name, or open a new session`,
     { quota_bytes: quota, used_bytes: used },
   );
 }

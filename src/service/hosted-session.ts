@@ -4,11 +4,14 @@
  * always live on the same thread. Used by the session worker (session-worker.ts) and by a store that runs its
  * sessions inline (tests).
  */
+import { lstat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { PoolShare } from '../calls/memory-pool.js';
 import { Session } from '../calls/session.js';
-import { Workspace } from '../engine/workspace.js';
+import { EditorError } from '../engine/errors.js';
+import { isAtomicTemp } from '../engine/workspace.js';
 import { SessionJournal } from './journal.js';
+import { SessionWorkspace } from './session-workspace.js';
 
 export interface HostOptions {
   readonly id: string;
@@ -21,19 +24,22 @@ export interface HostOptions {
   readonly memoryBudgetBytes?: number;
   /** The session's part of the process's pixel memory (shared memory: the same counters on every thread). */
   readonly memoryShare?: PoolShare;
-  /** Bytes the files of the session's folder may take (uploads, saves, exports); unlimited when unset. */
+  /**
+   * Bytes the session may keep on disk: the files of its folder (uploads, saves, exports) and its journal
+   * together; unlimited when unset.
+   */
   readonly diskQuotaBytes?: number;
 }
 
 /**
  * The session's folder as the service opens it, on any thread: private to the user the server runs as (other
- * users of a shared machine cannot read designers' files), within the session's disk quota.
+ * users of a shared machine cannot read designers' files), within the session's disk quota, which its journal
+ * counts in.
  */
-export function sessionWorkspace(opts: Pick<HostOptions, 'dir' | 'diskQuotaBytes'>): Workspace {
-  return new Workspace(opts.dir, {
-    private: true,
-    ...(opts.diskQuotaBytes !== undefined ? { quotaBytes: opts.diskQuotaBytes } : {}),
-  });
+export function sessionWorkspace(
+  opts: Pick<HostOptions, 'dir' | 'journalDir' | 'diskQuotaBytes'>,
+): SessionWorkspace {
+  return new SessionWorkspace(opts.dir, opts.journalDir, opts.diskQuotaBytes);
 }
 
 export interface HostedSession {
@@ -54,11 +60,12 @@ export type CloseReason = 'idle' | 'deleted' | 'shutdown';
 
 function sessionOf(
   opts: HostOptions,
+  workspace: SessionWorkspace,
   journal: Promise<SessionJournal>,
   log: (line: string) => void,
 ): Session {
   return new Session({
-    workspace: sessionWorkspace(opts),
+    workspace,
     memoryBudgetBytes: opts.memoryBudgetBytes,
     ...(opts.memoryShare ? { memoryShare: opts.memoryShare } : {}),
     onInternalError: (err) =>
@@ -71,9 +78,15 @@ function sessionOf(
 
 /** A new session, its journal started (a journal that cannot start fails the first change, and is logged). */
 export function hostNew(opts: HostOptions, log: (line: string) => void): HostedSession {
-  const journal = SessionJournal.create(opts.journalDir, { kind: opts.kind, createdAt: opts.createdAt }, log);
+  const workspace = sessionWorkspace(opts);
+  const journal = SessionJournal.create(
+    opts.journalDir,
+    { kind: opts.kind, createdAt: opts.createdAt },
+    log,
+    workspace,
+  );
   journal.catch((err) => log(`atelier: session ${opts.id.slice(0, 8)}…: no journal: ${String(err)}`));
-  return { session: sessionOf(opts, journal, log), journal };
+  return { session: sessionOf(opts, workspace, journal, log), journal };
 }
 
 /** The session its journal describes, rebuilt (its lock taken); `SessionHeldElsewhere` when another process serves it. */
@@ -82,11 +95,12 @@ export async function hostRecovered(
   log: (line: string) => void,
 ): Promise<RecoveredSession> {
   const started = Date.now();
-  const recovered = await SessionJournal.recover(opts.journalDir, opts.dir, log);
+  const workspace = sessionWorkspace(opts);
+  const recovered = await SessionJournal.recover(opts.journalDir, opts.dir, log, workspace);
   const kind = recovered.meta.kind === 'mcp' ? 'mcp' : 'http';
   const full = { ...opts, kind, createdAt: recovered.meta.createdAt };
   const hosted = {
-    session: sessionOf(full, Promise.resolve(recovered.journal), log),
+    session: sessionOf(full, workspace, Promise.resolve(recovered.journal), log),
     journal: Promise.resolve(recovered.journal),
   };
   if (recovered.state) hosted.session.restore(recovered.state);
@@ -115,4 +129,70 @@ export async function closeHosted(
     () => undefined,
   );
   if (why === 'deleted') await SessionJournal.destroy(path.resolve(journalDir));
+}
+
+/**
+ * Removes the file `relPath` of the session's folder, between two calls (none runs meanwhile, so none can open
+ * it half-way), unless an open document was opened from or saved to it, or it is the garment photo the garment
+ * tools read: `conflict` naming them. `invalid_arguments` for a path outside the folder or a folder, `not_found`
+ * for no such file. Then the journal is compacted (`compact`: the copies of files read before and the pixels of
+ * documents closed go), so the room comes back at once.
+ */
+export async function removeFile(hosted: HostedSession, relPath: string): Promise<void> {
+  const { session } = hosted;
+  const workspace = session.workspace;
+  await session.inspect(async (tx) => {
+    const abs = workspace.resolve(relPath);
+    const shown = workspace.relative(abs);
+    const info = await lstat(abs).catch(() => null);
+    // Temp files of writes in progress are no one's files, nor are links (listings leave both out).
+    if (!info || isAtomicTemp(abs) || !(info.isFile() || info.isDirectory())) {
+      throw new EditorError('not_found', `会话里没有文件“${relPath}”`, {
+        hint: '文件列表（GET /v1/sessions/<id>/files）列出会话里的文件',
+      });
+    }
+    if (info.isDirectory()) {
+      throw new EditorError('invalid_arguments', `“${shown}”是一个文件夹，只能删除文件`);
+    }
+    const same = (p: string | null) => {
+      if (p === null) return false;
+      try {
+        return workspace.resolve(p) === abs;
+      } catch {
+        return false;
+      }
+    };
+    const documents = tx
+      .documents()
+      .filter((d) => same(d.path))
+      .map((d) => d.name);
+    if (documents.length) {
+      throw new EditorError(
+        'conflict',
+        `“${shown}”正被打开的文档${documents.map((n) => `“${n}”`).join('、')}使用（从它打开或保存到它），没有删除：先关闭${documents.length > 1 ? '这些' : '该'}文档，再删除它`,
+        {
+          hint: '关闭文档（close_document），或把它另存为其他文件名，再删除这个文件',
+          details: { documents },
+        },
+      );
+    }
+    if (same(session.garmentPhoto)) {
+      throw new EditorError(
+        'conflict',
+        `“${shown}”是本会话的服装照片，服装工具还要读取它，没有删除：先上传另一张服装照片，再删除它`,
+        { hint: '上传另一张服装照片（role=garment）后再删除这个文件', details: { garment_photo: shown } },
+      );
+    }
+    try {
+      await unlink(abs);
+    } catch (err) {
+      // Node's own message names the server's folders.
+      const code = (err as NodeJS.ErrnoException).code ?? 'unknown';
+      throw new EditorError('io_error', `删除“${shown}”失败（${code}），文件保持原样`);
+    }
+    await hosted.journal.then(
+      (journal) => journal.compact(session.state),
+      () => undefined,
+    );
+  });
 }

@@ -25,6 +25,12 @@
  * most one snapshot load and about `SNAPSHOT_EVERY_MS` of calls. Once a snapshot is durable, the segments,
  * buffers and file copies it makes unnecessary are removed.
  *
+ * Disk: the journal counts in the session's disk quota with its files (session-workspace.ts). A call whose file
+ * copies would take the session past it is undone with the quota's refusal; a snapshot that would is not written
+ * (the lines it would have covered stay to replay, so recovery is as exact, only longer), and is tried again
+ * when the next one is due or when a file is removed (`compact`). The lines themselves, a few hundred bytes a
+ * call, are always written: a session at its quota can still close documents, undo and remove files.
+ *
  * A call whose outcome came from outside the process (a vision model's answer to identify_pieces) cannot be
  * replayed to the same state; the journal writes a snapshot after it, before its result is returned.
  *
@@ -51,6 +57,7 @@ import { EditorError } from '../engine/errors.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, tempPathFor, Workspace } from '../engine/workspace.js';
 import { EMPTY_GARMENT_MEMORY, type GarmentAnalysis, type GarmentMemory } from '../garment/types.js';
 import { SessionLock } from './session-lock.js';
+import { type DiskUse, type SessionWorkspace, sessionDiskFull } from './session-workspace.js';
 import { BufferNames, decodeState, encodeState } from './state-codec.js';
 
 export const SNAPSHOT_EVERY_CALLS = 32;
@@ -170,6 +177,8 @@ export class SessionJournal {
     lastSeq: number,
     snapshotted: number | null,
     private readonly names = new BufferNames(randomBytes(4).toString('hex')),
+    /** The session's disk, whose quota the journal's copies and snapshots count in. */
+    private readonly disk?: SessionWorkspace,
   ) {
     this.seq = lastSeq;
     this.segmentFirst = lastSeq + 1;
@@ -177,13 +186,18 @@ export class SessionJournal {
   }
 
   /** Starts the journal of a new session (its folder must not exist yet). */
-  static async create(dir: string, meta: JournalMeta, log: (line: string) => void): Promise<SessionJournal> {
+  static async create(
+    dir: string,
+    meta: JournalMeta,
+    log: (line: string) => void,
+    disk?: SessionWorkspace,
+  ): Promise<SessionJournal> {
     await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const lock = await SessionLock.acquire(dir);
     await writeDurably(dir, META, Buffer.from(JSON.stringify(meta)));
     fsyncDir(dir);
     fsyncDir(path.dirname(dir));
-    return new SessionJournal(dir, lock, log, 0, null);
+    return new SessionJournal(dir, lock, log, 0, null, undefined, disk);
   }
 
   /**
@@ -191,7 +205,12 @@ export class SessionJournal {
    * it replayed on a scratch session reading the bytes each call read. `SessionHeldElsewhere` when a live
    * process serves it.
    */
-  static async recover(dir: string, sessionRoot: string, log: (line: string) => void): Promise<Recovered> {
+  static async recover(
+    dir: string,
+    sessionRoot: string,
+    log: (line: string) => void,
+    disk?: SessionWorkspace,
+  ): Promise<Recovered> {
     const lock = await SessionLock.acquire(dir);
     try {
       const meta = JSON.parse(await readFile(path.join(dir, META), 'utf8')) as JournalMeta;
@@ -243,7 +262,7 @@ export class SessionJournal {
         state = scratch.state;
       }
       await cutDamage(dir, cuts);
-      const journal = new SessionJournal(dir, lock, log, last, from, journalNames);
+      const journal = new SessionJournal(dir, lock, log, last, from, journalNames, disk);
       journal.pendingFiles.push(...pendingFiles);
       journal.lastAnalysis = state?.garment.analysis ?? null;
       journal.sinceSnapshot = { calls: entries.length, ms: replayedMs };
@@ -267,11 +286,19 @@ export class SessionJournal {
     let entry: Entry;
     if (change.kind === 'call') {
       const files: { path: string; sha256: string }[] = [];
+      const copies = new Map<string, { path: string; bytes: Uint8Array }>();
       for (const read of change.reads) {
         const sha = sha256(read.bytes);
-        await this.keepFile(sha, read.bytes);
         files.push({ path: read.path, sha256: sha });
+        if (!copies.has(sha) && !(await this.hasFile(sha))) copies.set(sha, read);
       }
+      const copied = [...copies.values()];
+      // Refused before any byte is written: the call is undone, and the journal is as it was.
+      await this.disk?.checkJournalWrite(
+        copied.reduce((n, c) => n + c.bytes.byteLength, 0),
+        (use, quota) => copyRefused(copied, use, quota),
+      );
+      for (const [sha, read] of copies) await this.keepFile(sha, read.bytes);
       entry = { seq, t: 'call', call: change.call, files, ms: Math.round(change.ms) };
     } else {
       entry = { seq, t: 'garment_photo', path: change.path };
@@ -340,18 +367,32 @@ export class SessionJournal {
     return rm(doomed, { recursive: true, force: true });
   }
 
+  private hasFile(sha: string): Promise<boolean> {
+    return stat(path.join(this.dir, 'files', sha)).then(
+      () => true,
+      () => false,
+    );
+  }
+
   private async keepFile(sha: string, bytes: Uint8Array): Promise<void> {
+    if (await this.hasFile(sha)) return;
     const dir = path.join(this.dir, 'files');
-    const target = path.join(dir, sha);
-    if (
-      await stat(target).then(
-        () => true,
-        () => false,
-      )
-    )
-      return;
     await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     await writeDurably(dir, sha, bytes);
+  }
+
+  /**
+   * Writes a snapshot now when changes were journaled since the last one (waiting for one in progress), so that
+   * what it makes unnecessary goes: the copies of files read since, the pixels of documents closed since. After
+   * a file was removed to make room, the journal gives back what it held too. Only between calls (`state` is the
+   * session's after the last journaled change).
+   */
+  async compact(state: SessionState): Promise<void> {
+    if (this.closed || this.damaged) return;
+    await this.settled();
+    if (this.seq === 0 || this.snapshotted === this.seq) return;
+    this.maybeSnapshot(state, true);
+    await this.settled();
   }
 
   private async append(line: string): Promise<void> {
@@ -420,6 +461,17 @@ export class SessionJournal {
       garment: state.garment === EMPTY_GARMENT_MEMORY ? null : state.garment,
     };
     const encoded = encodeState(root, this.names);
+    // Nothing is written when the snapshot would take the session past its disk quota.
+    const bytes = encoded.fresh.reduce((n, b) => n + b.bytes.byteLength, Buffer.byteLength(encoded.json));
+    await this.disk?.checkJournalWrite(bytes, (use, quota) =>
+      sessionDiskFull(
+        '会话的快照',
+        bytes,
+        use,
+        quota,
+        '快照没有写入，会话仍可从之前的快照和其后的调用记录恢复',
+      ),
+    );
     const buffers = path.join(this.dir, 'buffers');
     await mkdir(buffers, { recursive: true, mode: PRIVATE_DIR_MODE });
     for (const b of encoded.fresh) await writeDurably(buffers, b.name, b.bytes);
@@ -465,6 +517,23 @@ export class SessionJournal {
   async settled(): Promise<void> {
     await this.snapshotting;
   }
+}
+
+/** A call's copies of the files it read refused for the session's disk quota. */
+function copyRefused(
+  copies: readonly { path: string; bytes: Uint8Array }[],
+  use: DiskUse,
+  quota: number,
+): EditorError {
+  const names = copies.map((c) => `“${c.path}”`).join('、');
+  const bytes = copies.reduce((n, c) => n + c.bytes.byteLength, 0);
+  return sessionDiskFull(
+    `另存一份读取的文件${names}（用于在服务重启后恢复会话）`,
+    bytes,
+    use,
+    quota,
+    '调用已撤销，会话保持原样',
+  );
 }
 
 /** Writes `name` in `dir` through a temp file (the atomic-write naming, so start-up removes orphans). */

@@ -17,6 +17,7 @@ export type Request =
   | { readonly op: 'documents'; readonly id: string }
   | { readonly op: 'render'; readonly id: string; readonly name: string; readonly max: number }
   | { readonly op: 'heartbeat'; readonly id: string }
+  | { readonly op: 'remove_file'; readonly id: string; readonly path: string }
   | { readonly op: 'close'; readonly id: string; readonly why: CloseReason };
 
 /** An error as it crosses threads: enough to rebuild the classes the surfaces tell apart. */
@@ -53,6 +54,7 @@ export type Answer =
       readonly documentHeight: number;
     }
   | { readonly op: 'heartbeat' }
+  | { readonly op: 'remove_file' }
   | { readonly op: 'close' };
 
 export type ToWorker = { readonly seq: number; readonly request: Request };

@@ -5,7 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { EditorError } from '../engine/errors.js';
-import { closeHosted, type HostedSession, hostNew, hostRecovered } from './hosted-session.js';
+import { closeHosted, type HostedSession, hostNew, hostRecovered, removeFile } from './hosted-session.js';
 import { SessionHeldElsewhere } from './session-lock.js';
 import type { Answer, FromWorker, Request, ToWorker, WireError } from './session-messages.js';
 
@@ -80,6 +80,9 @@ async function answer(seq: number, request: Request): Promise<{ answer: Answer; 
     case 'heartbeat':
       await (await hostedOf(request.id).journal).heartbeat();
       return { answer: { op: 'heartbeat' } };
+    case 'remove_file':
+      await removeFile(hostedOf(request.id), request.path);
+      return { answer: { op: 'remove_file' } };
     case 'close': {
       const found = sessions.get(request.id);
       if (found) {

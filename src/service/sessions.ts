@@ -46,6 +46,7 @@ import {
   type HostOptions,
   hostNew,
   hostRecovered,
+  removeFile,
 } from './hosted-session.js';
 import { hasJournal, SessionJournal } from './journal.js';
 import { LOCK_HEARTBEAT_MS, releaseHeldByThisProcess, SessionLock } from './session-lock.js';
@@ -202,6 +203,11 @@ export interface SessionEntry {
 export interface SessionHost {
   heartbeat(): Promise<void>;
   close(why: CloseReason): Promise<void>;
+  /**
+   * Removes a file of the session's folder between two of its calls; refused (`EditorError`) when an open
+   * document or the garment photo uses it.
+   */
+  removeFile(relPath: string): Promise<void>;
 }
 
 /** A session run on the store's own thread, with its journal (tests, and tools that drive a store directly). */
@@ -218,6 +224,10 @@ export class InlineHost implements SessionHost {
   close(why: CloseReason): Promise<void> {
     return closeHosted(this.hosted, why, this.journalDir);
   }
+
+  removeFile(relPath: string): Promise<void> {
+    return removeFile(this.hosted, relPath);
+  }
 }
 
 export interface SessionStoreOptions {
@@ -229,7 +239,7 @@ export interface SessionStoreOptions {
   readonly memoryBudgetBytes?: number;
   /** Pixel memory all the sessions together may hold (memory-pool.ts); unlimited when unset. */
   readonly memoryPoolBytes?: number;
-  /** Bytes the files of each session's folder may take (`Workspace`'s quota); unlimited when unset. */
+  /** Bytes each session may keep on disk, its folder's files and its journal together; unlimited when unset. */
   readonly diskQuotaBytes?: number;
   /**
    * Bytes the result images of all sessions may hold together (`ImageBudget`); by default an eighth of the pixel

@@ -26,10 +26,10 @@ import type { SessionSnapshot } from '../calls/snapshot.js';
 import { reclaimCompositeBudget, sharedCompositeBudget } from '../engine/composite/budget.js';
 import { EditorError, type ErrorCode } from '../engine/errors.js';
 import { spawnSiblingWorker } from '../engine/worker-boot.js';
-import type { Workspace } from '../engine/workspace.js';
 import { type CloseReason, type HostOptions, sessionWorkspace } from './hosted-session.js';
 import { SessionHeldElsewhere } from './session-lock.js';
 import type { Answer, FromWorker, Request, WireError } from './session-messages.js';
+import type { SessionWorkspace } from './session-workspace.js';
 
 /**
  * Session threads at most (`ATELIER_SESSION_THREADS`): each costs some 55–60 MB and 0.5–1 s of start-up when no
@@ -212,7 +212,7 @@ export interface WorkerSessionOptions {
 
 export class WorkerSession implements SessionHandle {
   private readonly id: string;
-  readonly workspace: Workspace;
+  readonly workspace: SessionWorkspace;
   garmentPhoto: string | null = null;
   private closed = false;
   /** Why the store closed the session, once it has: a call cut short by it says so. */
@@ -220,7 +220,7 @@ export class WorkerSession implements SessionHandle {
   private readonly lost: (reason: string) => void;
 
   private constructor(
-    host: Pick<HostOptions, 'id' | 'dir' | 'diskQuotaBytes'>,
+    host: Pick<HostOptions, 'id' | 'dir' | 'journalDir' | 'diskQuotaBytes'>,
     private readonly thread: SessionThread,
     opts: WorkerSessionOptions,
   ) {
@@ -312,6 +312,11 @@ export class WorkerSession implements SessionHandle {
       documentWidth,
       documentHeight,
     };
+  }
+
+  /** Removes a file of the session's folder between two of its calls (hosted-session.ts `removeFile`). */
+  async removeFile(relPath: string): Promise<void> {
+    await this.thread.request({ op: 'remove_file', id: this.id, path: relPath });
   }
 
   /** Keeps the session's journal lock alive. */

@@ -122,3 +122,59 @@ describe('a conversation whose transcript cannot be read', () => {
     expect((await chat(id, '新建一个文档')).events.at(-1)).toMatchObject({ type: 'done' });
   });
 });
+
+describe('the events a room keeps for GET /chat', () => {
+  let model: ScriptedModel;
+  let store: SessionStore;
+  beforeAll(async () => {
+    model = await startScriptedModel();
+    store = new SessionStore({
+      root: tempDir('atelier-rooms-bytes-'),
+      idleTimeoutMs: 600_000,
+      maxSessions: 10,
+      isolation: 'inline',
+      log: () => {},
+    });
+  });
+  afterAll(async () => {
+    store.closeAll();
+    await store.settled();
+    await model.close();
+  });
+
+  it('take at most their byte budget, the oldest dropped first, also when rebuilt from the transcript', async () => {
+    const budget = 64 * 1024;
+    const rooms = new ChatRooms(
+      modelConfig(model.url),
+      (err) => {
+        throw err;
+      },
+      budget,
+    );
+    const entry = store.create('http');
+    const size = (events: readonly SentEvent[]) => events.reduce((n, e) => n + JSON.stringify(e).length, 0);
+    for (let turn = 1; turn <= 6; turn++) {
+      model.push({ text: `第${turn}轮：${'长'.repeat(20_000)}` });
+      expect(rooms.claim(entry)).toBe(true);
+      await rooms.turn(entry, `第${turn}个问题`, () => {});
+    }
+    const kept = await rooms.events(entry);
+    expect(size(kept)).toBeLessThanOrEqual(budget);
+    // The newest turn is whole; the first ones are gone.
+    expect(kept.at(-1)).toMatchObject({ type: 'done' });
+    expect(kept.filter((e) => e.type === 'user').map((e) => e.text)).toContain('第6个问题');
+    expect(kept.some((e) => e.type === 'user' && e.text === '第1个问题')).toBe(false);
+
+    // A fresh room on the same session (a restart) reads the transcript back within the same budget.
+    const reopened = new ChatRooms(
+      null,
+      (err) => {
+        throw err;
+      },
+      budget,
+    );
+    const rebuilt = await reopened.events(entry);
+    expect(size(rebuilt)).toBeLessThanOrEqual(budget);
+    expect(rebuilt.some((e) => e.type === 'assistant' && String(e.text).startsWith('第6轮'))).toBe(true);
+  });
+});

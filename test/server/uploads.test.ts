@@ -5,8 +5,10 @@ import { request as httpRequest } from 'node:http';
 import { totalmem } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { modelConfigFrom } from '../../src/agent/config.js';
 import { ConfigError, configFrom } from '../../src/server/config.js';
 import { MultipartParser } from '../../src/server/multipart.js';
+import { startScriptedModel } from '../support/scripted-model.js';
 import {
   createSession,
   errorOf,
@@ -145,7 +147,8 @@ async function filesIn(dir: string): Promise<string[]> {
 describe('uploads streamed to disk', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ uploadLimitBytes: 100 * MB, maxConcurrentUploads: 5 });
+    // One session may send half of them at once: 5.
+    server = await startTestServer({ uploadLimitBytes: 100 * MB, maxConcurrentUploads: 10 });
   });
   afterAll(() => server.close());
   const dirOf = (id: string) => path.join(server.config.workspace, 'sessions', id);
@@ -200,7 +203,7 @@ describe('uploads streamed to disk', () => {
     );
     expect(first.status).toBe(201);
     expect((await streamPost(`${server.url}/v1/sessions/${id}/files`, bodyOf(1000, 8))).status).toBe(201);
-    // As many as the server takes at once.
+    // As many as one session may send at once.
     const answers = await Promise.all(
       [0, 1, 2, 3, 4].map((i) => streamPost(`${server.url}/v1/sessions/${id}/files`, bodyOf(64 * 1024, i))),
     );
@@ -297,19 +300,19 @@ describe('the cap on concurrent uploads', () => {
   it('answers 503 beyond the cap, and takes uploads again once one finishes', async () => {
     const capped = await startTestServer({ maxConcurrentUploads: 2 });
     try {
-      const id = await createSession(capped.url);
+      const ids = await Promise.all([0, 1, 2].map(() => createSession(capped.url)));
       let open!: () => void;
       const opened = new Promise<void>((r) => {
         open = r;
       });
-      const slow = [1, 2].map((i) =>
-        streamPost(`${capped.url}/v1/sessions/${id}/files?name=slow-${i}`, bodyOf(2 * MB, i), {
+      const slow = [0, 1].map((i) =>
+        streamPost(`${capped.url}/v1/sessions/${ids[i]}/files?name=slow`, bodyOf(2 * MB, i), {
           gate: () => opened,
         }),
       );
       // The two slow uploads have sent their first chunk; wait until the server is inside both.
       await new Promise((r) => setTimeout(r, 300));
-      const third = await streamPost(`${capped.url}/v1/sessions/${id}/files?name=third`, bodyOf(MB, 3));
+      const third = await streamPost(`${capped.url}/v1/sessions/${ids[2]}/files?name=third`, bodyOf(MB, 3));
       expect(third.status).toBe(503);
       expect(third.headers['retry-after']).toBe('5');
       const error = JSON.parse(third.body).error;
@@ -317,12 +320,54 @@ describe('the cap on concurrent uploads', () => {
       expect(error.message).toMatch(/2 uploads/);
       open();
       expect((await Promise.all(slow)).map((a) => a.status)).toEqual([201, 201]);
-      const again = await streamPost(`${capped.url}/v1/sessions/${id}/files?name=third`, bodyOf(MB, 3));
+      const again = await streamPost(`${capped.url}/v1/sessions/${ids[2]}/files?name=third`, bodyOf(MB, 3));
       expect(again.status).toBe(201);
-      const listed = (await (await fetch(`${capped.url}/v1/sessions/${id}/files`)).json()) as {
+      const listed = (await (await fetch(`${capped.url}/v1/sessions/${ids[2]}/files`)).json()) as {
         files: { path: string }[];
       };
-      expect(listed.files.map((f) => f.path)).toEqual(['slow-1.png', 'slow-2.png', 'third.png']);
+      expect(listed.files.map((f) => f.path)).toEqual(['third.png']);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it('leaves the other sessions room: one session sends half the uploads at once at most', async () => {
+    const capped = await startTestServer({ maxConcurrentUploads: 4 });
+    try {
+      const [busy, other] = await Promise.all([createSession(capped.url), createSession(capped.url)]);
+      let open!: () => void;
+      const opened = new Promise<void>((r) => {
+        open = r;
+      });
+      // A session's uploads trickling in (a slow link, a script sending many at once).
+      const slow = [1, 2].map((i) =>
+        streamPost(`${capped.url}/v1/sessions/${busy}/files?name=slow-${i}`, bodyOf(2 * MB, i), {
+          gate: () => opened,
+        }),
+      );
+      // The server is inside both once their bytes have started to land in the session's folder.
+      const temps = async () =>
+        (await filesIn(path.join(capped.store.sessionsDir, busy))).filter((f) => f.endsWith('.tmp')).length;
+      await expect.poll(temps).toBe(2);
+      const more = await streamPost(`${capped.url}/v1/sessions/${busy}/files?name=more`, bodyOf(MB, 3));
+      expect(more.status).toBe(503);
+      expect(more.headers['retry-after']).toBe('5');
+      expect(JSON.parse(more.body).error).toMatchObject({ code: 'busy', limit: 2 });
+      // Another session's uploads go through meanwhile.
+      const theirs = await Promise.all(
+        [4, 5].map((i) => streamPost(`${capped.url}/v1/sessions/${other}/files?name=f-${i}`, bodyOf(MB, i))),
+      );
+      expect(theirs.map((a) => a.status)).toEqual([201, 201]);
+      open();
+      expect((await Promise.all(slow)).map((a) => a.status)).toEqual([201, 201]);
+      expect(
+        (await streamPost(`${capped.url}/v1/sessions/${busy}/files?name=more`, bodyOf(MB, 3))).status,
+      ).toBe(201);
+      expect(await filesIn(path.join(capped.store.sessionsDir, busy))).toEqual([
+        'more.png',
+        'slow-1.png',
+        'slow-2.png',
+      ]);
     } finally {
       await capped.close();
     }
@@ -489,12 +534,15 @@ describe('the session disk quota', () => {
     expect((await streamPost(`${files}?name=a`, bodyOf(2 * MB, 1))).status).toBe(201);
     const raw = await streamPost(`${files}?name=b`, bodyOf(2 * MB, 2));
     expect(raw.status, raw.body).toBe(507);
-    expect(JSON.parse(raw.body).error).toMatchObject({
+    const refused = JSON.parse(raw.body).error;
+    expect(refused).toMatchObject({
       code: 'quota_exceeded',
       message: expect.stringContaining('disk quota'),
       quota_bytes: 3 * MB,
-      used_bytes: 2 * MB,
     });
+    // The file, and the journal's few hundred bytes (session-disk.test.ts: the journal counts too).
+    expect(refused.used_bytes).toBeGreaterThanOrEqual(2 * MB);
+    expect(refused.used_bytes).toBeLessThan(2 * MB + 4096);
     const form = await streamPost(files, multipartOf('----q', bodyOf(2 * MB, 3), { name: 'c.png' }), {
       contentType: 'multipart/form-data; boundary=----q',
     });
@@ -586,6 +634,59 @@ describe('files on a machine shared with other users', () => {
         expect(modes[rel], rel).toBe(rel.endsWith('/files') || rel.endsWith('/buffers') ? '700' : '600');
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('chat images on a machine shared with other users', () => {
+  it('keeps the images a chat turn showed in a 0700 chat-images/ folder as 0600 files, like the transcript', async () => {
+    const model = await startScriptedModel([
+      { toolCalls: [{ id: 'c1', name: 'create_document', arguments: { width: 64, height: 32 } }] },
+      { toolCalls: [{ id: 'c2', name: 'get_canvas_image', arguments: { max_size: 64 } }] },
+      { text: '好了' },
+    ]);
+    const server = await startTestServer({
+      model: modelConfigFrom({}, { ATELIER_MODEL: 'scripted', ATELIER_MODEL_BASE_URL: model.url }),
+    });
+    try {
+      const id = await createSession(server.url);
+      const res = await fetch(`${server.url}/v1/sessions/${id}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: '新建文档，看看画布' }),
+      });
+      expect(await res.text()).toContain('"type":"done"');
+      const session = path.join(server.store.sessionsDir, id);
+      const kept = path.join(session, 'chat-images');
+      const images = await readdir(kept);
+      expect(images).toHaveLength(1);
+      const mode = async (abs: string) => ((await stat(abs)).mode & 0o777).toString(8);
+      expect(await mode(kept)).toBe('700');
+      expect(await mode(path.join(kept, images[0]!))).toBe('600');
+      expect(await mode(path.join(session, 'chat.jsonl'))).toBe('600');
+    } finally {
+      await server.close();
+      await model.close();
+    }
+  });
+});
+
+describe('the deadline of a request', () => {
+  it('leaves the largest upload time to arrive over a slow link, where Node would cut it after 5 minutes', async () => {
+    const server = await startTestServer({ uploadLimitBytes: 200 * MB });
+    try {
+      // 200 MB at 5 Mbit/s takes 5.3 minutes; at 256 kbit/s, 1.8 hours.
+      expect(server.http.requestTimeout).toBeGreaterThanOrEqual(((200 * MB) / (32 * 1024)) * 1000);
+      // Headers still have their own, shorter deadline.
+      expect(server.http.headersTimeout).toBeLessThan(server.http.requestTimeout);
+    } finally {
+      await server.close();
+    }
+    const small = await startTestServer({ uploadLimitBytes: MB });
+    try {
+      expect(small.http.requestTimeout).toBe(300_000);
+    } finally {
+      await small.close();
     }
   });
 });

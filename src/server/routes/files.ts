@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { lstat, readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import sharp from 'sharp';
 import type { Rendered } from '../../calls/render.js';
 import { EditorError } from '../../engine/errors.js';
@@ -53,6 +53,31 @@ async function listFiles(dir: string): Promise<{ path: string; bytes: number }[]
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/** The workspace-relative path a file URL names (`/v1/sessions/<id>/files/<path>`), its segments decoded. */
+function filePathOf(c: Context, id: string): string {
+  const prefix = `/v1/sessions/${id}/files/`;
+  const rawPath = new URL(c.req.url).pathname;
+  if (!rawPath.startsWith(prefix)) throw new HttpError(404, 'not_found', 'no such file');
+  try {
+    return rawPath.slice(prefix.length).split('/').map(decodeURIComponent).join('/');
+  } catch {
+    throw new HttpError(400, 'bad_request', 'the file path is not valid percent-encoding');
+  }
+}
+
+/** A refusal of `removeFile` as the HTTP answer that fits it (its message is the designer's, in Chinese). */
+function removalRefused(err: unknown): unknown {
+  if (!(err instanceof EditorError)) return err;
+  const details = {
+    ...(err.hint ? { hint: err.hint } : {}),
+    ...((err.details as Record<string, unknown> | undefined) ?? {}),
+  };
+  if (err.code === 'not_found') return new HttpError(404, 'not_found', err.message, details);
+  if (err.code === 'conflict') return new HttpError(409, 'conflict', err.message, details);
+  if (err.code === 'invalid_arguments') return new HttpError(400, 'bad_request', err.message, details);
+  return new HttpError(500, 'internal', err.message, details);
+}
+
 /** The name an upload is stored under: the form's `name` field, else the query's, else the file part's own. */
 function nameOf(
   fields: ReadonlyMap<string, string>,
@@ -84,8 +109,12 @@ export function fileRoutes({ config, store }: AppParts): Hono {
     });
   });
 
-  // Uploads in progress on this server: each holds a connection, a file handle and a chunk in memory.
+  // Uploads in progress on this server: each holds a connection, a file handle and a chunk in memory. One session
+  // may hold half of them at most, so that its uploads (a script's many at once, a slow link's trickle) never
+  // leave the other sessions none.
   let uploading = 0;
+  const uploadingIn = new Map<string, number>();
+  const perSession = Math.max(1, Math.floor(config.maxConcurrentUploads / 2));
 
   app.post('/v1/sessions/:id/files', (c) =>
     inSession(store, c, async (entry) => {
@@ -102,7 +131,18 @@ export function fileRoutes({ config, store }: AppParts): Hono {
           { limit: config.maxConcurrentUploads },
         );
       }
+      const own = uploadingIn.get(entry.id) ?? 0;
+      if (own >= perSession) {
+        c.header('retry-after', '5');
+        throw new HttpError(
+          503,
+          'busy',
+          `this session is sending ${own} uploads already, as many as one session may at once: retry when one has finished`,
+          { limit: perSession },
+        );
+      }
       uploading++;
+      uploadingIn.set(entry.id, own + 1);
       let upload: ReceivedUpload;
       try {
         upload = await receiveUpload(c, entry.dir, {
@@ -123,6 +163,9 @@ export function fileRoutes({ config, store }: AppParts): Hono {
         });
       } finally {
         uploading--;
+        const left = (uploadingIn.get(entry.id) ?? 1) - 1;
+        if (left > 0) uploadingIn.set(entry.id, left);
+        else uploadingIn.delete(entry.id);
       }
       try {
         name = nameOf(upload.fields, queryName, upload.filename);
@@ -181,15 +224,7 @@ export function fileRoutes({ config, store }: AppParts): Hono {
 
   app.get('/v1/sessions/:id/files/*', (c) =>
     inSession(store, c, async (entry) => {
-      const prefix = `/v1/sessions/${entry.id}/files/`;
-      const rawPath = new URL(c.req.url).pathname;
-      if (!rawPath.startsWith(prefix)) throw new HttpError(404, 'not_found', 'no such file');
-      let rel: string;
-      try {
-        rel = rawPath.slice(prefix.length).split('/').map(decodeURIComponent).join('/');
-      } catch {
-        throw new HttpError(400, 'bad_request', 'the file path is not valid percent-encoding');
-      }
+      const rel = filePathOf(c, entry.id);
       let abs: string;
       try {
         abs = entry.session.workspace.resolve(rel);
@@ -204,6 +239,17 @@ export function fileRoutes({ config, store }: AppParts): Hono {
         'content-length': String(info.size),
         'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(path.basename(abs))}`,
       });
+    }),
+  );
+
+  // Removes a file, to make room under the disk quota; not one an open document or the garment photo uses.
+  app.delete('/v1/sessions/:id/files/*', (c) =>
+    inSession(store, c, async (entry) => {
+      const rel = filePathOf(c, entry.id);
+      await entry.host.removeFile(rel).catch((err: unknown) => {
+        throw removalRefused(err);
+      });
+      return c.body(null, 204);
     }),
   );
 

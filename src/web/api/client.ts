@@ -85,3 +85,12 @@ export function takeTokenFromAddress(): string | null {
   window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
   return token;
 }
+
+/**
+ * Removes a file of the session's folder (`DELETE` on the URL it is downloaded from). The server refuses, with
+ * a message for the designer, a file an open document or the garment photo uses.
+ */
+export async function deleteSessionFile(api: Api, sessionId: string, path: string): Promise<void> {
+  const url = `/v1/sessions/${sessionId}/files/${path.split('/').map(encodeURIComponent).join('/')}`;
+  await api.request(url, { method: 'DELETE' });
+}

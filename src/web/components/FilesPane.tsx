@@ -1,7 +1,12 @@
-/** Uploads (documents, the garment photo) and the session's files: open what is a document, download anything. */
-import { useRef, useState } from 'preact/hooks';
+/**
+ * Uploads (documents, the garment photo) and the session's files: open what is a document, download anything,
+ * delete what is no longer needed (to make room under the session's disk quota), after a confirmation.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, deleteSessionFile } from '../api/client.js';
 import { useStudioView } from '../context.js';
 import { download } from '../state/blob-url.js';
+import { failureWords } from '../state/failures.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 
 const OPEN = PANE_TOOLS.openDocument;
@@ -11,6 +16,21 @@ function sizeText(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** A waste bin: deleting is an icon, so that a long file name keeps its room beside three actions. */
+function Bin() {
+  return (
+    <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
+      <path
+        d="M4 7h16M9 7V4.5h6V7M6.5 7l1 13h9l1-13M10 11v5.5M14 11v5.5"
+        fill="none"
+        stroke="currentColor"
+        stroke-width="1.6"
+        stroke-linejoin="round"
+      />
+    </svg>
+  );
 }
 
 /** A button that picks a file and uploads it; a document is opened right away, a garment photo is set. */
@@ -58,6 +78,26 @@ export function FilesPane() {
   const { studio, t } = useStudioView();
   const photo = studio.state?.garment.photo ?? null;
   const base = `/v1/sessions/${studio.sessionId}/files/`;
+  // The file being deleted, and why the last deletion was refused (shown until the files change).
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<{ text: string; detail?: string } | null>(null);
+  // Once the files have changed (a document closed, a file saved), a refusal may no longer hold.
+  useEffect(() => setRefusal(null), [studio.files]);
+  const remove = async (path: string) => {
+    const id = studio.sessionId;
+    if (!id || !window.confirm(t('files.confirmDelete', { path }))) return;
+    setDeleting(path);
+    setRefusal(null);
+    try {
+      await deleteSessionFile(studio.api, id, path);
+      await studio.refresh().catch(() => undefined);
+    } catch (err) {
+      const code = err instanceof ApiError ? err.code : 'network';
+      setRefusal(failureWords(t, code, (err as Error).message));
+    } finally {
+      setDeleting(null);
+    }
+  };
   return (
     <div class="files">
       <div class="button-row">
@@ -67,6 +107,12 @@ export function FilesPane() {
       <p class={`garment-photo${photo ? '' : ' muted'}`}>
         {photo ? t('files.garmentPhoto', { path: photo }) : t('files.noGarment')}
       </p>
+      {refusal && (
+        <div class="card-error" role="alert">
+          <p>{refusal.text}</p>
+          {refusal.detail && <p class="hint">{refusal.detail}</p>}
+        </div>
+      )}
       {studio.files.length === 0 ? (
         <p class="pane-empty">{t('files.empty')}</p>
       ) : (
@@ -100,6 +146,17 @@ export function FilesPane() {
                 }
               >
                 {t('files.downloadShort')}
+              </button>
+              <button
+                type="button"
+                class="icon-button"
+                aria-label={t('files.delete', { path: f.path })}
+                title={t('files.deleteShort')}
+                disabled={deleting !== null}
+                aria-busy={deleting === f.path}
+                onClick={() => remove(f.path)}
+              >
+                <Bin />
               </button>
             </li>
           ))}
