@@ -9,7 +9,7 @@ import type { DocState, PixelLayer } from '../../src/engine/model.js';
 import sharp from '../../src/engine/sharp.js';
 import { inShirt } from '../support/garment-fixtures.js';
 import { newSession, ok } from '../support/session.js';
-import { NAME, piecesAt } from './verify-set.js';
+import { NAME, piecesAt, printChanges } from './verify-set.js';
 
 /** Soft-edged discs of four colours scattered on cream over the T-shirt, on a grey studio background. */
 async function scatterPhoto(): Promise<Buffer> {
@@ -51,23 +51,6 @@ async function scatterPhoto(): Promise<Buffer> {
 const layer = (s: DocState, name: string) =>
   [...s.layers.values()].find((l) => l.name === name) as PixelLayer;
 
-/** How much a layer's pixels change across (between columns) and down (between rows), opaque pixels only. */
-function changes(r: PixelLayer['raster']): { down: number; across: number } {
-  let down = 0;
-  let across = 0;
-  for (let y = 1; y < r.h; y++) {
-    for (let x = 1; x < r.w; x++) {
-      const o = (y * r.w + x) * 4;
-      if (!r.data[o + 3] || !r.data[o - 4 + 3] || !r.data[o - r.w * 4 + 3]) continue;
-      for (let k = 0; k < 3; k++) {
-        down += Math.abs(r.data[o + k]! - r.data[o - r.w * 4 + k]!);
-        across += Math.abs(r.data[o + k]! - r.data[o - 4 + k]!);
-      }
-    }
-  }
-  return { down, across };
-}
-
 describe('an all-over print without a repeat', () => {
   it('prints every piece from the photo, the back as the front, with no streaks; verify passes it', async () => {
     const session = newSession();
@@ -103,7 +86,7 @@ describe('an all-over print without a repeat', () => {
 
     // Streaks (an edge pixel stretched) change down a piece but not across it; the scatter changes both ways.
     for (const name of [NAME.back, NAME.left, NAME.right]) {
-      const { down, across } = changes(layer(state, `${name} 满印`).raster);
+      const { down, across } = printChanges(layer(state, `${name} 满印`).raster);
       expect(across, `${name}: down ${down}, across ${across}`).toBeGreaterThan(down / 3);
     }
     const v = await ok(session, 'verify_pattern_result');

@@ -9,7 +9,7 @@ import { garmentTilt } from '../../src/garment/builtin/level.js';
 import { analysePhoto } from '../../src/garment/builtin/photo.js';
 import { garmentPhoto, inShirt } from '../support/garment-fixtures.js';
 import { newSession, ok } from '../support/session.js';
-import { NAME, piecesAt } from './verify-set.js';
+import { NAME, piecesAt, printChanges } from './verify-set.js';
 
 /** The fixture's T-shirt silhouette turned `deg` clockwise about (320, 375), optionally without its right sleeve. */
 function shirtMask(deg: number, oneSleeve = false): Uint8Array {
@@ -25,21 +25,6 @@ function shirtMask(deg: number, oneSleeve = false): Uint8Array {
     }
   }
   return m;
-}
-
-/** How the rows and the columns of a print layer change: horizontal stripes change down, not across. */
-function changes(r: PixelLayer['raster']): { down: number; across: number } {
-  let down = 0;
-  let across = 0;
-  for (let y = 1; y < r.h; y++) {
-    for (let x = 1; x < r.w; x++) {
-      const o = (y * r.w + x) * 4;
-      if (!r.data[o + 3] || !r.data[o - 4 + 3] || !r.data[o - r.w * 4 + 3]) continue;
-      down += Math.abs(r.data[o]! - r.data[o - r.w * 4]!);
-      across += Math.abs(r.data[o]! - r.data[o - 4]!);
-    }
-  }
-  return { down, across };
 }
 
 describe('a garment photographed askew', () => {
@@ -105,7 +90,7 @@ describe('a garment photographed askew', () => {
     await ok(session, 'extract_and_apply_all_pieces', { pieces: preview.proposed_pieces });
     const doc = session.editor.begin().activeDocument().state;
     const front = [...doc.layers.values()].find((l) => l.name === `${NAME.front} 满印`) as PixelLayer;
-    const { down, across } = changes(front.raster);
+    const { down, across } = printChanges(front.raster);
     // Level stripes change down the piece only; stripes 10° askew change across every 5.7 px as well.
     expect(across, `down ${down}, across ${across}`).toBeLessThan(down / 8);
     const v = await ok(session, 'verify_pattern_result');

@@ -218,3 +218,23 @@ export function hide(session: Session, name: string): void {
 }
 
 export { NAME };
+
+/**
+ * How much a print layer's pixels change across (between columns) and down (between rows), opaque pixels only,
+ * over R, G and B: horizontal stripes change down, not across; streaks (an edge pixel stretched) neither across.
+ */
+export function printChanges(r: PixelLayer['raster']): { down: number; across: number } {
+  let down = 0;
+  let across = 0;
+  for (let y = 1; y < r.h; y++) {
+    for (let x = 1; x < r.w; x++) {
+      const o = (y * r.w + x) * 4;
+      if (!r.data[o + 3] || !r.data[o - 4 + 3] || !r.data[o - r.w * 4 + 3]) continue;
+      for (let k = 0; k < 3; k++) {
+        down += Math.abs(r.data[o + k]! - r.data[o - r.w * 4 + k]!);
+        across += Math.abs(r.data[o + k]! - r.data[o - 4 + k]!);
+      }
+    }
+  }
+  return { down, across };
+}
