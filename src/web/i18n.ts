@@ -47,6 +47,9 @@ const zh = {
   'form.removeRow': '删除此行',
   'form.fromAnalysis': '填入识别结果',
   'form.optional': '可选',
+  'form.required': '必填',
+  'form.fill': '必填：请填写后再运行',
+  'form.choose': '必填：请选择后再运行',
   'form.onePerLine': '每行一项',
   'form.moreInfo': '展开说明',
   'form.lessInfo': '收起说明',
@@ -174,7 +177,8 @@ const zh = {
   'files.downloadShort': '下载',
   'files.delete': '删除 {path}',
   'files.deleteShort': '删除',
-  'files.confirmDelete': '删除“{path}”？删除后无法恢复。',
+  'files.confirmDelete': '要删除“{path}”吗？',
+  'files.confirmDeleteHint': '删除后无法恢复。',
   'files.list': '会话文件',
 } as const;
 
@@ -226,6 +230,9 @@ const en: Record<MessageKey, string> = {
   'form.removeRow': 'Remove this row',
   'form.fromAnalysis': 'Fill from the analysis',
   'form.optional': 'optional',
+  'form.required': 'required',
+  'form.fill': 'Required: fill this in to run the tool',
+  'form.choose': 'Required: choose one to run the tool',
   'form.onePerLine': 'one per line',
   'form.moreInfo': 'More',
   'form.lessInfo': 'Less',
@@ -366,7 +373,8 @@ const en: Record<MessageKey, string> = {
   'files.downloadShort': 'Download',
   'files.delete': 'Delete {path}',
   'files.deleteShort': 'Delete',
-  'files.confirmDelete': 'Delete "{path}"? This cannot be undone.',
+  'files.confirmDelete': 'Delete "{path}"?',
+  'files.confirmDeleteHint': 'This cannot be undone.',
   'files.list': 'Session files',
 };
 

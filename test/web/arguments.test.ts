@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toRegistry } from '../../src/registry/formats/registry.js';
 import { toolsOf } from '../../src/registry/index.js';
-import { argumentsOf, initialValues } from '../../src/web/forms/arguments.js';
+import { argumentsOf, emptyRequired, initialValues } from '../../src/web/forms/arguments.js';
 
 const registry = toRegistry(toolsOf('extended'));
 const tool = (name: string) => registry.tools.find((t) => t.name === name)!;
@@ -64,5 +64,32 @@ describe('form values and tool arguments', () => {
         { name: '后片', type: 'fill_pattern' },
       ],
     });
+  });
+
+  it('names the required fields a run would go without: blank ones, not switches, lists or tables', () => {
+    const text = tool('create_text_layer');
+    expect(emptyRequired(text.parameters, initialValues(text.parameters, text.limits))).toEqual([
+      'text',
+      'x',
+      'y',
+      'font_size',
+    ]);
+    expect(
+      emptyRequired(text.parameters, {
+        text: '春季',
+        x: '0',
+        y: ' ',
+        font_size: '12',
+        color: '',
+        font_name: '',
+      }),
+    ).toEqual(['y']);
+    const visible = tool('set_layer_visible');
+    expect(emptyRequired(visible.parameters, { name: '背景', visible: false })).toEqual([]);
+    // An empty list is a value (confirm_piece_parts' clears the confirmations): the server judges it.
+    const group = tool('group_layers');
+    expect(emptyRequired(group.parameters, { layer_names: [], group_name: '组' })).toEqual([]);
+    const confirm = tool('confirm_piece_parts');
+    expect(emptyRequired(confirm.parameters, initialValues(confirm.parameters, confirm.limits))).toEqual([]);
   });
 });

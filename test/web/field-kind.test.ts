@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { toRegistry } from '../../src/registry/formats/registry.js';
 import { toolsOf } from '../../src/registry/index.js';
-import { enumOptions, fieldKind, shortLabel } from '../../src/web/forms/field-kind.js';
+import { enumOptions, fieldKind, shortLabel, withoutEscapeNotes } from '../../src/web/forms/field-kind.js';
 
 const registry = toRegistry(toolsOf('extended'));
 const tool = (name: string) => registry.tools.find((t) => t.name === name)!;
 const kindOf = (name: string, param: string) => {
   const t = tool(name);
-  return fieldKind(param, t.parameters.properties[param]!, t.limits[param]).kind;
+  return fieldKind(t.parameters.properties[param]!, t.limits[param]).kind;
 };
 
 describe('the palette draws each parameter from the registry alone', () => {
@@ -44,7 +44,6 @@ describe('the palette draws each parameter from the registry alone', () => {
     expect(kindOf('duplicate_layer_to_document', 'target_doc')).toBe('document');
     expect(kindOf('create_text_layer', 'text')).toBe('text');
     const width = fieldKind(
-      'width',
       tool('create_document').parameters.properties.width!,
       tool('create_document').limits.width,
     );
@@ -55,7 +54,6 @@ describe('the palette draws each parameter from the registry alone', () => {
       integer: true,
     });
     const size = fieldKind(
-      'size',
       tool('set_text_size').parameters.properties.size!,
       tool('set_text_size').limits.size,
     );
@@ -64,7 +62,7 @@ describe('the palette draws each parameter from the registry alone', () => {
 
   it('draws the pieces of phase 2 as a table of layer, type and colour', () => {
     const t = tool('extract_and_apply_all_pieces');
-    const kind = fieldKind('pieces', t.parameters.properties.pieces!, t.limits.pieces);
+    const kind = fieldKind(t.parameters.properties.pieces!, t.limits.pieces);
     expect(kind.kind).toBe('table');
     if (kind.kind !== 'table') return;
     expect(Object.fromEntries(kind.columns.map((c) => [c.name, c.field.kind]))).toEqual({
@@ -79,7 +77,7 @@ describe('the palette draws each parameter from the registry alone', () => {
   it('gives every parameter of every tool a kind', () => {
     for (const t of registry.tools)
       for (const [p, schema] of Object.entries(t.parameters.properties))
-        expect(fieldKind(p, schema, t.limits[p]).kind, `${t.name}.${p}`).toBeTruthy();
+        expect(fieldKind(schema, t.limits[p]).kind, `${t.name}.${p}`).toBeTruthy();
   });
 
   it('reads the Chinese names of enum values from the description', () => {
@@ -110,5 +108,52 @@ describe('the palette draws each parameter from the registry alone', () => {
     expect(shortLabel('name', p.name!)).toBe('文档名称');
     expect(shortLabel('format', tool('save_document_as').parameters.properties.format!)).toBe('文件格式');
     expect(shortLabel('x', { type: 'number', description: '' })).toBe('x');
+  });
+
+  it('makes a text area of a string whose description says how its lines break, whatever it is called', () => {
+    expect(fieldKind(tool('create_text_layer').parameters.properties.text!)).toEqual({
+      kind: 'text',
+      multiline: true,
+    });
+    expect(fieldKind(tool('set_text_content').parameters.properties.text!)).toMatchObject({
+      multiline: true,
+    });
+    expect(fieldKind({ type: 'string', description: '标语，\\n 表示换行' })).toMatchObject({
+      multiline: true,
+    });
+    expect(fieldKind({ type: 'string', description: '说明文字' })).toMatchObject({ multiline: false });
+    // Every other string of the registry stays one line.
+    const multiline = registry.tools.flatMap((t) =>
+      Object.entries(t.parameters.properties)
+        .filter(([p, schema]) => {
+          const kind = fieldKind(schema, t.limits[p]);
+          return kind.kind === 'text' && kind.multiline;
+        })
+        .map(([p]) => `${t.name}.${p}`),
+    );
+    expect(multiline.sort()).toEqual(['create_text_layer.text', 'set_text_content.text']);
+  });
+
+  it('leaves out the notes for the model about escapes, and nothing else', () => {
+    expect(withoutEscapeNotes('文字内容，\\n 表示换行')).toBe('文字内容');
+    expect(withoutEscapeNotes('新的文字内容，\\n 表示换行')).toBe('新的文字内容');
+    expect(withoutEscapeNotes(tool('set_text_content').description)).toBe(
+      '修改 name 指定的文字图层的文字内容（并将其设为当前图层），保留字体、字号和颜色。',
+    );
+    const create = withoutEscapeNotes(tool('create_text_layer').description);
+    expect(create).toBe(
+      '在当前文档中创建文字图层，放在当前选中图层的上方并设为当前图层。x、y 为文本框左上角的像素坐标（原点为画布左上角，x 向右、y 向下）；font_size 为字号（像素），大于 0，最大 5000；color 为十六进制颜色，默认黑色 #000000；font_name 为字体名称，省略或找不到该字体时使用内置中文字体。',
+    );
+    // A note in the middle of a list.
+    expect(withoutEscapeNotes('标题；\\t 表示制表符；字号')).toBe('标题；字号');
+    // A bracket is not cut in two: the clause holding it goes whole.
+    expect(withoutEscapeNotes('文字（\\n 换行，\\t 缩进）。其余照常。')).toBe('其余照常。');
+    // Text without an escape is returned as it is.
+    for (const t of registry.tools) {
+      if (t.name === 'create_text_layer' || t.name === 'set_text_content') continue;
+      expect(withoutEscapeNotes(t.description), t.name).toBe(t.description);
+      for (const schema of Object.values(t.parameters.properties))
+        expect(withoutEscapeNotes(schema.description)).toBe(schema.description);
+    }
   });
 });

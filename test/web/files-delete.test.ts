@@ -1,11 +1,12 @@
 /**
- * Deleting a session's files from the studio's files pane, in real Chromium: asked first, gone from the list and
- * the disk once confirmed, and a file an open document uses is kept, the pane saying why in Chinese until the
- * document is closed.
+ * Deleting a session's files from the studio's files pane, in real Chromium: asked first in the studio's own
+ * dialog (取消 has the keys, Esc cancels; no browser confirm box), gone from the list and the disk once
+ * confirmed, and a file an open document uses is kept, the pane saying why in Chinese until the document is
+ * closed.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { createSession, okCalls, toolCall } from '../server/support.js';
@@ -29,6 +30,21 @@ function fileList(page: Page) {
   return page.getByRole('list', { name: '会话文件' });
 }
 
+/** Whether the element has the keys (the tests' TypeScript has no DOM types). */
+const focused = (l: Locator) =>
+  l.evaluate(
+    (e) => e === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+  );
+
+/** Asks to delete `file` with the bin, and answers the studio's question with `answer`. */
+async function remove(page: Page, file: string, answer = '删除') {
+  await page.getByRole('button', { name: `删除 ${file}` }).click();
+  const ask = page.getByRole('dialog', { name: `要删除“${file}”吗？` });
+  await eventually(visibleOf(ask)).toBe(true);
+  await ask.getByRole('button', { name: answer, exact: true }).click();
+  await eventually(visibleOf(ask)).toBe(false);
+}
+
 describe('the files pane', () => {
   it('deletes a file after asking, and keeps, saying why, one an open document uses', async () => {
     const id = await createSession(studio.url);
@@ -41,27 +57,38 @@ describe('the files pane', () => {
     await eventually(textOf(list)).toContain('旧稿/草图.png');
     const dir = path.join(studio.workspace, 'sessions', id);
 
-    // Asked first: dismissed, nothing happens.
-    const asked: string[] = [];
-    page.once('dialog', (d) => {
-      asked.push(d.message());
+    // No browser box: a native confirm would be answered (and counted) here.
+    const boxes: string[] = [];
+    page.on('dialog', (d) => {
+      boxes.push(d.message());
       void d.dismiss();
     });
+
+    // Asked first, in the studio's own dialog, with 取消 holding the keys: Esc, then 取消, change nothing.
     await page.getByRole('button', { name: '删除 旧稿/草图.png' }).click();
-    await eventually(() => asked.length).toBe(1);
-    expect(asked[0]).toBe('删除“旧稿/草图.png”？删除后无法恢复。');
+    const ask = page.getByRole('dialog', { name: '要删除“旧稿/草图.png”吗？' });
+    await eventually(visibleOf(ask)).toBe(true);
+    expect(await textOf(ask)()).toContain('删除后无法恢复。');
+    expect(await focused(ask.getByRole('button', { name: '取消' }))).toBe(true);
+    await snapshot(page, 'files-delete-ask');
+    await page.keyboard.press('Escape');
+    await eventually(visibleOf(ask)).toBe(false);
+    // Enter on the focused answer is 取消 too: what a designer's reflex keypress does loses nothing.
+    await page.getByRole('button', { name: '删除 旧稿/草图.png' }).click();
+    await eventually(visibleOf(ask)).toBe(true);
+    await page.keyboard.press('Enter');
+    await eventually(visibleOf(ask)).toBe(false);
+    await remove(page, '旧稿/草图.png', '取消');
     expect(existsSync(path.join(dir, '旧稿/草图.png'))).toBe(true);
     expect(await textOf(list)()).toContain('旧稿/草图.png');
 
     // Confirmed: gone from the list and from the disk.
-    page.once('dialog', (d) => void d.accept());
-    await page.getByRole('button', { name: '删除 旧稿/草图.png' }).click();
+    await remove(page, '旧稿/草图.png');
     await eventually(textOf(list)).not.toContain('旧稿/草图.png');
     expect(existsSync(path.join(dir, '旧稿/草图.png'))).toBe(false);
 
     // The open document's file stays, and the pane says why.
-    page.once('dialog', (d) => void d.accept());
-    await page.getByRole('button', { name: '删除 海报.png' }).click();
+    await remove(page, '海报.png');
     const alert = page.getByRole('complementary', { name: '面板' }).getByRole('alert');
     await eventually(visibleOf(alert)).toBe(true);
     expect(await textOf(alert)()).toBe(
@@ -74,9 +101,9 @@ describe('the files pane', () => {
     // Once the document is closed, the refusal goes and the file can be deleted.
     await page.getByRole('button', { name: '关闭 海报' }).click();
     await eventually(visibleOf(alert)).toBe(false);
-    page.once('dialog', (d) => void d.accept());
-    await page.getByRole('button', { name: '删除 海报.png' }).click();
+    await remove(page, '海报.png');
     await eventually(textOf(page.getByRole('complementary', { name: '面板' }))).toContain('会话中还没有文件');
     expect(existsSync(path.join(dir, '海报.png'))).toBe(false);
+    expect(boxes).toEqual([]);
   });
 });

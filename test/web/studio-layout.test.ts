@@ -48,12 +48,15 @@ describe('the studio with a working designer’s content', () => {
     const page = await studio.open(id);
     await openTool(page, '创建文字');
     await page.getByLabel('文字内容', { exact: true }).fill('春风拂面花开满园');
+    await page.getByLabel('文本框左上角的 x 坐标', { exact: true }).fill('20');
+    await page.getByLabel('文本框左上角的 y 坐标', { exact: true }).fill('20');
+    await page.getByLabel('字号', { exact: true }).fill('32');
     await page.getByRole('button', { name: '运行' }).click();
     const card = page
       .getByRole('log', { name: '对话记录' })
       .getByRole('article', { name: '创建文字' })
       .last();
-    await eventually(textOf(card)).toContain('失败'); // x, y and the size are missing: the card still shows the text
+    await eventually(textOf(card)).toContain('完成');
     await card.locator('.card-args summary').click();
     const pre = card.locator('.card-args pre');
     await eventually(visibleOf(pre)).toBe(true);

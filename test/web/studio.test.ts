@@ -163,12 +163,16 @@ describe('the studio without a model', () => {
 
   it('adds a text layer: the canvas, the layers and the history follow', async () => {
     await runTool(page, '通用编辑', '创建文字', { 文字内容: '春季新品', 字号: '160' });
-    await eventually(textOf(lastCard(page, '创建文字'))).toContain('失败');
-    // The server's validator answers what is missing, in Chinese, and nothing changed.
-    await eventually(textOf(lastCard(page, '创建文字').getByRole('alert'))).toMatch(/x|y/);
+    // The form says at the fields which required ones are blank, in Chinese, and sends nothing.
+    const x = page.getByLabel('文本框左上角的 x 坐标');
+    await eventually(attrOf(x, 'aria-invalid')).toBe('true');
+    expect(await textOf(page.locator(`#${await x.getAttribute('aria-describedby')}`))()).toBe(
+      '必填：请填写后再运行',
+    );
+    expect(await countOf(lastCard(page, '创建文字'))()).toBe(0);
     await eventually(countOf(layerList(page).getByRole('button', { name: '春季新品', exact: true }))).toBe(0);
 
-    await page.getByLabel('文本框左上角的 x 坐标').fill('120');
+    await x.fill('120');
     await page.getByLabel('文本框左上角的 y 坐标').fill('200');
     await page.getByRole('button', { name: '运行' }).click();
     await eventually(textOf(lastCard(page, '创建文字'))).toContain('完成');

@@ -1,6 +1,6 @@
 /**
  * Uploads (documents, the garment photo) and the session's files: open what is a document, download anything,
- * delete what is no longer needed (to make room under the session's disk quota), after a confirmation.
+ * delete what is no longer needed (to make room under the session's disk quota), after the studio's own question.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, deleteSessionFile } from '../api/client.js';
@@ -8,6 +8,7 @@ import { useStudioView } from '../context.js';
 import { download } from '../state/blob-url.js';
 import { failureWords } from '../state/failures.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
+import { AskDialog } from './AskDialog.js';
 
 const OPEN = PANE_TOOLS.openDocument;
 const DOCUMENT_FILE = /\.(psd|psb|png|jpe?g)$/i;
@@ -81,11 +82,14 @@ export function FilesPane() {
   // The file being deleted, and why the last deletion was refused (shown until the files change).
   const [deleting, setDeleting] = useState<string | null>(null);
   const [refusal, setRefusal] = useState<{ text: string; detail?: string } | null>(null);
+  // The file the designer is asked about: deleting cannot be undone, so 取消 has the keys.
+  const [asking, setAsking] = useState<string | null>(null);
   // Once the files have changed (a document closed, a file saved), a refusal may no longer hold.
   useEffect(() => setRefusal(null), [studio.files]);
   const remove = async (path: string) => {
     const id = studio.sessionId;
-    if (!id || !window.confirm(t('files.confirmDelete', { path }))) return;
+    setAsking(null);
+    if (!id) return;
     setDeleting(path);
     setRefusal(null);
     try {
@@ -154,7 +158,7 @@ export function FilesPane() {
                 title={t('files.deleteShort')}
                 disabled={deleting !== null}
                 aria-busy={deleting === f.path}
-                onClick={() => remove(f.path)}
+                onClick={() => setAsking(f.path)}
               >
                 <Bin />
               </button>
@@ -162,6 +166,22 @@ export function FilesPane() {
           ))}
         </ul>
       )}
+      <AskDialog
+        id="delete-dialog"
+        onCancel={() => setAsking(null)}
+        question={
+          asking === null
+            ? null
+            : {
+                text: t('files.confirmDelete', { path: asking }),
+                hint: t('files.confirmDeleteHint'),
+                answers: [
+                  { label: t('confirm.cancel'), focused: true, choose: () => setAsking(null) },
+                  { label: t('files.deleteShort'), tone: 'danger', choose: () => void remove(asking) },
+                ],
+              }
+        }
+      />
     </div>
   );
 }

@@ -76,7 +76,7 @@ interface PieceRow {
 function pieceColumnOptions(tool: RegistryTool | undefined, column: string) {
   const pieces = tool?.parameters.properties.pieces;
   if (!pieces) return [];
-  const kind: FieldKind = fieldKind('pieces', pieces, tool?.limits.pieces);
+  const kind: FieldKind = fieldKind(pieces, tool?.limits.pieces);
   if (kind.kind !== 'table') return [];
   const field = kind.columns.find((c) => c.name === column)?.field;
   return field?.kind === 'enum' ? field.options : [];

@@ -4,6 +4,7 @@
  */
 import { useMemo, useState } from 'preact/hooks';
 import { useStudioView } from '../context.js';
+import { withoutEscapeNotes } from '../forms/field-kind.js';
 import { labelIn } from '../i18n.js';
 import { ToolForm } from './ToolForm.js';
 
@@ -65,7 +66,7 @@ export function Palette() {
                   key={tool.name}
                   type="button"
                   class="tool-chip"
-                  title={`${tool.name} — ${lang === 'en' ? `${tool.label} — ` : ''}${tool.description}`}
+                  title={`${tool.name} — ${lang === 'en' ? `${tool.label} — ` : ''}${withoutEscapeNotes(tool.description)}`}
                   onClick={() => openTool(tool.name)}
                 >
                   {labelIn(tool, lang)}

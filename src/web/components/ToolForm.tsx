@@ -1,10 +1,11 @@
 /** A tool's form, generated from its parameter schema and limits; running it goes through the session. */
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { ParamLimits, ParamSchema } from '../../registry/types.js';
 import type { RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
-import { argumentsOf, type FormValue, initialValues } from '../forms/arguments.js';
+import { argumentsOf, emptyRequired, type FormValue, initialValues } from '../forms/arguments.js';
 import { type Confirmation, confirmationFor, pathsWritten } from '../forms/confirmation.js';
-import { fieldKind } from '../forms/field-kind.js';
+import { fieldKind, withoutEscapeNotes } from '../forms/field-kind.js';
 import { labelIn } from '../i18n.js';
 import { layerWithId, refOf } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
@@ -15,11 +16,17 @@ function prefilled(tool: RegistryTool, activeLayer: string | null): Record<strin
   const values = initialValues(tool.parameters, tool.limits);
   for (const [name, schema] of Object.entries(tool.parameters.properties)) {
     // A tool that acts on a named layer most often means the one the user is working on.
-    if (activeLayer && values[name] === '' && fieldKind(name, schema, tool.limits[name]).kind === 'layer') {
+    if (activeLayer && values[name] === '' && fieldKind(schema, tool.limits[name]).kind === 'layer') {
       values[name] = activeLayer;
     }
   }
   return values;
+}
+
+/** What a required field left blank says: a list is chosen from, anything else filled in. */
+function blankWords(schema: ParamSchema, limits: ParamLimits | undefined) {
+  const kind = fieldKind(schema, limits).kind;
+  return kind === 'document' || kind === 'enum' ? 'form.choose' : 'form.fill';
 }
 
 /**
@@ -38,6 +45,8 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
   // What the designer is asked before a run that would lose something for good, with the arguments asked about.
   const [asking, setAsking] = useState<{ about: Confirmation; args: Record<string, unknown> } | null>(null);
   const cancelAsk = useRef<HTMLButtonElement>(null);
+  // The required fields left blank at the last run, said at each field until it is filled in.
+  const [blank, setBlank] = useState<readonly string[]>([]);
   useLayoutEffect(() => {
     if (asking) cancelAsk.current?.focus();
   }, [asking]);
@@ -64,6 +73,13 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
 
   const submit = async (e: Event) => {
     e.preventDefault();
+    // Nothing is sent without a required value; the first such field gets the keys (and comes into view).
+    const missing = emptyRequired(tool.parameters, values);
+    setBlank(missing);
+    if (missing.length > 0) {
+      document.getElementById(`param-${tool.name}-${missing[0]}`)?.focus();
+      return;
+    }
     const args = argumentsOf(tool.parameters, values);
     setRunning(true);
     let about: Confirmation | null;
@@ -86,7 +102,14 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
   };
 
   return (
-    <form class="tool-form" onSubmit={submit} aria-label={labelIn(tool, lang)}>
+    <form
+      class="tool-form"
+      onSubmit={submit}
+      aria-label={labelIn(tool, lang)}
+      // A number's range and step (its spinner's bounds) are the server's to judge, in Chinese beside the call,
+      // not the browser's to block in a bubble in the browser's language.
+      noValidate
+    >
       <div class="tool-form-head">
         <button type="button" class="icon-button" aria-label={t('palette.back')} onClick={onBack}>
           ‹
@@ -97,7 +120,7 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
         </div>
       </div>
       <p id={`about-${tool.name}`} class={`tool-description${open ? ' open' : ''}`} ref={description}>
-        {withToolLabels(tool.description, studio.tools)}
+        {withToolLabels(withoutEscapeNotes(tool.description), studio.tools)}
       </p>
       {(cut || open) && (
         <button
@@ -121,9 +144,11 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
             limits={tool.limits[name]}
             required={tool.parameters.required.includes(name)}
             value={values[name] ?? ''}
+            error={blank.includes(name) ? t(blankWords(schema, tool.limits[name])) : undefined}
             onChange={(v) => {
               // A question about other values than these no longer stands.
               setAsking(null);
+              setBlank((old) => old.filter((n) => n !== name));
               setValues((old) => ({ ...old, [name]: v }));
             }}
           />

@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useStudioView } from '../context.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
+import { AskDialog } from './AskDialog.js';
 
 const { switchDocument: SWITCH, closeDocument: CLOSE, createDocument: CREATE } = PANE_TOOLS;
 
@@ -51,12 +52,6 @@ export function TopBar() {
   // A tab with unsaved changes asks first, as Photoshop does: save, don't save, or cancel (a browser's OK/Cancel
   // box had no way to save, and its OK lost the changes).
   const [asking, setAsking] = useState<{ name: string; active: boolean } | null>(null);
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const box = dialog.current;
-    if (asking && box && !box.open) box.showModal();
-    else if (!asking && box?.open) box.close();
-  }, [asking]);
   // The switch of close_document that saves first, whatever it is called.
   const saveParam = Object.entries(studio.tools.get(CLOSE)?.parameters.properties ?? {}).find(
     ([, schema]) => schema.type === 'boolean',
@@ -108,40 +103,31 @@ export function TopBar() {
           +
         </button>
       </div>
-      <dialog
-        ref={dialog}
-        class="close-dialog"
-        aria-labelledby="close-dialog-text"
+      <AskDialog
+        id="close-dialog"
         // Esc, or the browser closing it: nothing is closed.
-        onClose={() => setAsking(null)}
-      >
-        {asking && (
-          <>
-            <p id="close-dialog-text" class="close-dialog-text">
-              {t('docs.askSave', { name: asking.name })}
-            </p>
-            <p class="close-dialog-text muted">{t('docs.askSaveHint')}</p>
-            <div class="button-row">
-              <button type="button" onClick={() => close(asking.name, asking.active, false)}>
-                {t('docs.dontSave')}
-              </button>
-              <span class="spacer" />
-              <button type="button" onClick={() => setAsking(null)}>
-                {t('confirm.cancel')}
-              </button>
-              <button
-                type="button"
-                class="primary"
-                // biome-ignore lint/a11y/noAutofocus: the dialog's safe answer has the keys, as in every desktop app
-                autoFocus
-                onClick={() => close(asking.name, asking.active, true)}
-              >
-                {t('docs.saveAndClose')}
-              </button>
-            </div>
-          </>
-        )}
-      </dialog>
+        onCancel={() => setAsking(null)}
+        question={
+          asking && {
+            text: t('docs.askSave', { name: asking.name }),
+            hint: t('docs.askSaveHint'),
+            answers: [
+              {
+                label: t('docs.dontSave'),
+                apart: true,
+                choose: () => close(asking.name, asking.active, false),
+              },
+              { label: t('confirm.cancel'), choose: () => setAsking(null) },
+              {
+                label: t('docs.saveAndClose'),
+                tone: 'primary',
+                focused: true,
+                choose: () => close(asking.name, asking.active, true),
+              },
+            ],
+          }
+        }
+      />
       <div class="top-right">
         <ModelBadge />
         <button

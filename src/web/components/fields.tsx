@@ -1,8 +1,12 @@
-/** One input per parameter kind (see forms/field-kind.ts); each is labelled by its parameter's description. */
+/**
+ * One input per parameter kind (see forms/field-kind.ts); each is labelled by its parameter's description, with
+ * the notes for the model about escapes left out. A required one is marked with an asterisk (named 必填), and
+ * says so when it was left blank.
+ */
 import type { ParamLimits, ParamSchema } from '../../registry/types.js';
 import { useStudioView } from '../context.js';
 import type { FormValue } from '../forms/arguments.js';
-import { type FieldKind, fieldKind, shortLabel } from '../forms/field-kind.js';
+import { type FieldKind, fieldKind, shortLabel, withoutEscapeNotes } from '../forms/field-kind.js';
 import { layerNames } from '../state/layers.js';
 
 export interface FieldProps {
@@ -12,7 +16,28 @@ export interface FieldProps {
   readonly limits: ParamLimits | undefined;
   readonly required: boolean;
   readonly value: FormValue;
+  /** Why the run was not sent because of this field (a required one left blank). */
+  readonly error?: string;
   onChange(value: FormValue): void;
+}
+
+/** The attributes a native control carries for its required mark and its error. */
+function ariaOf(id: string, props: FieldProps) {
+  return {
+    'aria-required': props.required || undefined,
+    'aria-invalid': props.error ? true : undefined,
+    'aria-describedby': props.error ? `${id}-error` : undefined,
+  };
+}
+
+/** The asterisk of a required field or column, named for assistive technology. */
+function RequiredMark() {
+  const { t } = useStudioView();
+  return (
+    <span class="required-mark" role="img" aria-label={t('form.required')} title={t('form.required')}>
+      *
+    </span>
+  );
 }
 
 const HEX = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i;
@@ -30,10 +55,11 @@ function Control({ id, kind, props }: { id: string; kind: FieldKind; props: Fiel
   const { value, onChange, required } = props;
   const text = typeof value === 'string' ? value : '';
   const layers = layerNames(studio.state?.active?.layers ?? []);
+  const aria = ariaOf(id, props);
   switch (kind.kind) {
     case 'enum':
       return (
-        <select id={id} value={text} onChange={(e) => onChange(e.currentTarget.value)}>
+        <select id={id} {...aria} value={text} onChange={(e) => onChange(e.currentTarget.value)}>
           {!required && <option value="">{t('form.none')}</option>}
           {kind.options.map((o) => (
             <option key={o.value} value={o.value}>
@@ -58,6 +84,7 @@ function Control({ id, kind, props }: { id: string; kind: FieldKind; props: Fiel
       return (
         <input
           id={id}
+          {...aria}
           type="number"
           inputMode="decimal"
           value={text}
@@ -79,6 +106,7 @@ function Control({ id, kind, props }: { id: string; kind: FieldKind; props: Fiel
           />
           <input
             id={id}
+            {...aria}
             type="text"
             spellcheck={false}
             placeholder="#rrggbb"
@@ -91,6 +119,7 @@ function Control({ id, kind, props }: { id: string; kind: FieldKind; props: Fiel
       return (
         <input
           id={id}
+          {...aria}
           type="text"
           list="atelier-layer-names"
           autoComplete="off"
@@ -100,7 +129,7 @@ function Control({ id, kind, props }: { id: string; kind: FieldKind; props: Fiel
       );
     case 'document':
       return (
-        <select id={id} value={text} onChange={(e) => onChange(e.currentTarget.value)}>
+        <select id={id} {...aria} value={text} onChange={(e) => onChange(e.currentTarget.value)}>
           <option value="">{t('form.none')}</option>
           {(studio.state?.documents ?? []).map((d) => (
             <option key={d.name} value={d.name}>
@@ -113,6 +142,7 @@ function Control({ id, kind, props }: { id: string; kind: FieldKind; props: Fiel
       return (
         <input
           id={id}
+          {...aria}
           type="text"
           list="atelier-file-paths"
           autoComplete="off"
@@ -164,10 +194,11 @@ function Control({ id, kind, props }: { id: string; kind: FieldKind; props: Fiel
     case 'table':
       return <TableField id={id} kind={kind} props={props} />;
     case 'text':
+      // Several lines: Enter breaks the line (the form runs from its button), and the newline is sent as it is.
       return kind.multiline ? (
-        <textarea id={id} rows={3} value={text} onInput={(e) => onChange(e.currentTarget.value)} />
+        <textarea id={id} {...aria} rows={3} value={text} onInput={(e) => onChange(e.currentTarget.value)} />
       ) : (
-        <input id={id} type="text" value={text} onInput={(e) => onChange(e.currentTarget.value)} />
+        <input id={id} {...aria} type="text" value={text} onInput={(e) => onChange(e.currentTarget.value)} />
       );
   }
 }
@@ -193,8 +224,13 @@ function TableField({
         <thead>
           <tr>
             {kind.columns.map((c) => (
-              <th key={c.name} class={`column-${c.field.kind}`} title={c.schema.description}>
+              <th
+                key={c.name}
+                class={`column-${c.field.kind}`}
+                title={withoutEscapeNotes(c.schema.description)}
+              >
                 {shortLabel(c.name, c.schema)}
+                {kind.required.includes(c.name) && c.field.kind !== 'boolean' && <RequiredMark />}
               </th>
             ))}
             <th />
@@ -215,6 +251,7 @@ function TableField({
                       schema: c.schema,
                       limits: undefined,
                       required: kind.required.includes(c.name),
+                      error: undefined,
                       value: row[c.name] ?? '',
                       onChange: (v) => set(i, c.name, v),
                     }}
@@ -268,22 +305,39 @@ function TableField({
 
 export function Field(props: FieldProps) {
   const { t } = useStudioView();
-  const kind = fieldKind(props.name, props.schema, props.limits);
+  const kind = fieldKind(props.schema, props.limits);
   // Ranges, defaults and units are already in the registry's description; only "optional" is added.
   const notes = props.required ? [] : [t('form.optional')];
   const inline = kind.kind === 'boolean';
+  const label = shortLabel(props.name, props.schema);
+  const help = withoutEscapeNotes(props.schema.description);
   return (
     <div class={`field field-${kind.kind}${inline ? ' inline' : ''}`}>
       <div class="field-head">
-        <label for={props.id}>{shortLabel(props.name, props.schema)}</label>
+        <label for={props.id}>{label}</label>
+        {/* A switch is never blank: off is a value. */}
+        {props.required && !inline && <RequiredMark />}
         <code class="param-name">{props.name}</code>
         {inline && <Control id={props.id} kind={kind} props={props} />}
       </div>
       {!inline && <Control id={props.id} kind={kind} props={props} />}
-      <p class="field-help">
-        {props.schema.description}
-        {notes.length > 0 && <span class="field-notes"> · {notes.join(' · ')}</span>}
-      </p>
+      {props.error && (
+        <p class="field-error" id={`${props.id}-error`}>
+          {props.error}
+        </p>
+      )}
+      {/* Help that only repeats the label (文字内容) is left out. */}
+      {(help !== label || notes.length > 0) && (
+        <p class="field-help">
+          {help !== label && help}
+          {notes.length > 0 && (
+            <span class="field-notes">
+              {help !== label && ' · '}
+              {notes.join(' · ')}
+            </span>
+          )}
+        </p>
+      )}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 /**
- * Form values ⇄ tool arguments. The form keeps what the user typed; only what was filled in is sent, and the
- * server's validator (the one source of truth for ranges and required parameters) answers anything wrong.
+ * Form values ⇄ tool arguments. The form keeps what the user typed; only what was filled in is sent. A required
+ * field left empty is said at the field before anything is sent (`emptyRequired`); everything else (ranges,
+ * formats, what a name refers to) the server's validator, the one source of truth, answers.
  */
 import type { ParametersSchema, ParamLimits } from '../../registry/types.js';
 
@@ -56,4 +57,13 @@ export function argumentsOf(parameters: ParametersSchema, values: FormValues): R
     }
   }
   return args;
+}
+
+/**
+ * The required parameters (the schema's `required`) a run would go without: the fields left blank. A switch, a
+ * list or a table always sends a value (an empty list may mean something, and is the server's to judge).
+ */
+export function emptyRequired(parameters: ParametersSchema, values: FormValues): string[] {
+  const args = argumentsOf(parameters, values);
+  return parameters.required.filter((name) => !(name in args));
 }

@@ -64,7 +64,7 @@ export function enumOptions(schema: ParamSchema): EnumOption[] {
   });
 }
 
-export function fieldKind(name: string, schema: ParamSchema, limits: ParamLimits = {}): FieldKind {
+export function fieldKind(schema: ParamSchema, limits: ParamLimits = {}): FieldKind {
   if (schema.enum?.length) return { kind: 'enum', options: enumOptions(schema) };
   switch (schema.type) {
     case 'boolean':
@@ -86,7 +86,7 @@ export function fieldKind(name: string, schema: ParamSchema, limits: ParamLimits
           columns: Object.entries(items.properties).map(([column, s]) => ({
             name: column,
             schema: s,
-            field: fieldKind(column, s, limits.items?.[column]),
+            field: fieldKind(s, limits.items?.[column]),
           })),
           required: items.required,
         };
@@ -98,10 +98,50 @@ export function fieldKind(name: string, schema: ParamSchema, limits: ParamLimits
       if (limits.format === 'path') return { kind: 'path' };
       if (refersToDocument(schema)) return { kind: 'document' };
       if (refersToLayer(schema)) return { kind: 'layer' };
-      return { kind: 'text', multiline: name === 'text' };
+      return { kind: 'text', multiline: speaksOfNewlines(schema) };
     default:
       return { kind: 'text', multiline: false };
   }
+}
+
+/**
+ * Whether a string parameter holds text of several lines: its description says how a line is broken (文字内容，
+ * \n 表示换行). The designer breaks it with Enter in a text area; the JSON string carries the newline.
+ */
+export function speaksOfNewlines(schema: ParamSchema): boolean {
+  return /换行|newline|line break/i.test(schema.description);
+}
+
+/** A JSON string escape as a model writes it (`\n`, `\t`, `\"`…): the text the model reads shows it literally. */
+const ESCAPE = /\\(?:[nrtbf"\\]|u[0-9a-f]{4})/i;
+
+/**
+ * A description without its notes for the model about escapes (文字内容，\n 表示换行 → 文字内容): to a designer
+ * they are noise, a form's text area takes Enter as a new line. The sentence or clause (between ，；。, not
+ * inside brackets) naming an escape goes; the rest is kept as written.
+ */
+export function withoutEscapeNotes(text: string): string {
+  if (!ESCAPE.test(text)) return text;
+  const clauses: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if ('（(「“'.includes(c)) depth++;
+    else if ('）)」”'.includes(c)) depth = Math.max(0, depth - 1);
+    else if (depth === 0 && '，,；;。'.includes(c)) {
+      clauses.push(text.slice(from, i + 1));
+      from = i + 1;
+    }
+  }
+  if (from < text.length) clauses.push(text.slice(from));
+  let out = clauses
+    .filter((c) => !ESCAPE.test(c))
+    .join('')
+    .trimEnd();
+  // The note closed the text: the clause now last closes it as the text did (with 。, or with nothing).
+  if (/[，,；;]$/.test(out)) out = out.slice(0, -1) + (/。\s*$/.test(text) ? '。' : '');
+  return out;
 }
 
 /** The first clause of a parameter's description, as the field's label ("宽度（像素），整数…" → "宽度"). */
