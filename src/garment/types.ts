@@ -83,6 +83,11 @@ export interface PieceInfo extends PieceShape {
    */
   readonly duplicateOf?: string;
   /**
+   * The piece whose outline this layer's whole outline copies when its layer mask hides part of it (a sleeve
+   * cut short): its part and turn are read on that outline, its print follows what the mask shows.
+   */
+  readonly cutFrom?: string;
+  /**
    * When the garment-level assignment is in doubt about this piece: the likeliest other part and its
    * probability (identify_pieces then asks for confirmation), and the next likeliest part after it when that is
    * not negligible.

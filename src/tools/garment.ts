@@ -230,6 +230,7 @@ function pieceReport(p: PieceInfo, proposal?: { type: string; color: string }) {
     area: p.area,
     copies: p.copies,
     ...(p.sameOutline.length ? { same_outline: p.sameOutline } : {}),
+    ...(p.duplicateOf ? { duplicate_of: p.duplicateOf } : {}),
     ...(p.pairWith ? { pair_with: p.pairWith, print_mirrored: p.mirrorOf !== null } : {}),
     ...(p.size !== undefined ? { size: p.size } : {}),
     ...(p.grain
@@ -444,6 +445,12 @@ async function identifyPieces(
     (m) => ctx.warn(m),
   );
   const pieces = withGrains(parts, turns);
+  for (const p of pieces) {
+    if (!p.duplicateOf) continue;
+    ctx.warn(
+      `图层“${p.name}”与“${p.duplicateOf}”完全重叠（像是复制图层后没有移开）：按同一裁片处理，不算另一片，也不与它成对。请向用户确认：多余的副本可用 delete_layer 删除；如是另一片裁片，用 move_layer 移到它在排料图上的位置后重新识别`,
+    );
+  }
   // Drawn while the photo's analysis, if any, runs on its own thread.
   ctx.progress('绘制裁片总览', 0.4);
   const image = await overviewImage(

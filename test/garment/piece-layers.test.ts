@@ -2,19 +2,33 @@
  * Piece layers as designers' files have them. Layers that share a name (Photoshop allows it; CAD exports and
  * copied layers make it common): the garment tools tell them apart, so every piece can be confirmed and printed,
  * and a bare shared name is refused instead of landing on one of them. A layer mask shapes a piece: changing it
- * after identification makes the analysis stale.
+ * after identification makes the analysis stale, and a sleeve it cuts short is still one of a pair. A layer
+ * duplicated and not moved is the same piece twice, not a second piece.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { DocState } from '../../src/engine/model.js';
+import type { DocState, PixelLayer } from '../../src/engine/model.js';
 import { topDown } from '../../src/engine/tree.js';
-import { garmentDocument, NAMES, usePhoto } from '../support/garment-fixtures.js';
+import { classifyPieces, collectPieces } from '../../src/garment/builtin/pieces.js';
+import { garmentDocument, NAMES, PIECES, usePhoto } from '../support/garment-fixtures.js';
 import { call, hashEditor, newSession, ok } from '../support/session.js';
 
 interface Reported {
   name: string;
   part: string;
   decided_by: string;
+  reason: string;
+  bounds: { x: number; y: number; width: number; height: number };
+  copies: number;
+  pair_with?: string;
+  print_mirrored?: boolean;
+  duplicate_of?: string;
+  same_outline?: string[];
+  alternative?: string;
+  turn?: number;
 }
+
+const byName = (r: Record<string, unknown>) => new Map((r.pieces as Reported[]).map((p) => [p.name, p]));
 
 const stateOf = (session: ReturnType<typeof newSession>): DocState =>
   session.editor.begin().activeDocument().state;
@@ -175,5 +189,161 @@ describe('a piece added after identification', () => {
     // Identified again, the new piece is one of them.
     const again = await ok(session, 'identify_pieces');
     expect((again.pieces as Reported[]).map((p) => p.name)).toContain('口袋');
+  });
+});
+
+describe('a layer duplicated in place', () => {
+  it('is the same piece twice, flagged, never the mirror image of the layer it lies on', async () => {
+    const plain = newSession();
+    await garmentDocument(plain, 'none');
+    const alone = byName(await ok(plain, 'identify_pieces'));
+
+    const session = newSession();
+    await garmentDocument(session, 'none');
+    // Ctrl+J on the front and on the left sleeve: each copy lies exactly on its layer.
+    for (const name of [NAMES.none.front, NAMES.none.left]) {
+      await ok(session, 'select_layers', { names: [name] });
+      await ok(session, 'duplicate_layer');
+    }
+    const found = await ok(session, 'identify_pieces');
+    const pieces = byName(found);
+    const front = `${NAMES.none.front} 拷贝`;
+    const sleeve = `${NAMES.none.left} 拷贝`;
+    // The garment reads as it does without the copies: the sleeves are still two, not three (a pocket cut
+    // three times), and every layer keeps its part.
+    for (const [name, p] of alone) {
+      expect(pieces.get(name), name).toMatchObject({ part: p.part, copies: p.copies });
+      expect(pieces.get(name)!.pair_with, name).toBe(p.pair_with);
+    }
+    expect(pieces.get(front)).toMatchObject({ part: 'front', duplicate_of: NAMES.none.front, copies: 1 });
+    expect(pieces.get(sleeve)).toMatchObject({
+      part: pieces.get(NAMES.none.left)!.part,
+      duplicate_of: NAMES.none.left,
+    });
+    // Not paired with the layer under it, nor printed as its mirror image: the only pair is the two sleeves.
+    expect(pieces.get(front)!.pair_with).toBeUndefined();
+    expect(pieces.get(sleeve)!.pair_with).toBeUndefined();
+    expect(found.pairs).toEqual([[NAMES.none.left, NAMES.none.right]]);
+    expect(pieces.get(front)!.reason).toContain(`与“${NAMES.none.front}”完全重叠`);
+    expect(found.warnings as string[]).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(`图层“${front}”与“${NAMES.none.front}”完全重叠`),
+        expect.stringContaining(`图层“${sleeve}”与“${NAMES.none.left}”完全重叠`),
+      ]),
+    );
+    // One answer decides the piece: its layer and the copy on it (asked once, with the other sleeve).
+    expect(pieces.get(NAMES.none.front)!.same_outline).toEqual([front]);
+    expect(pieces.get(NAMES.none.right)!.same_outline).toEqual([NAMES.none.left, sleeve]);
+    const asked = (found.ask_order as string[] | undefined) ?? [];
+    expect(
+      asked.filter((n) => [NAMES.none.left, NAMES.none.right, sleeve].includes(n)).length,
+    ).toBeLessThanOrEqual(1);
+    // Printed as the layer it lies on, so what shows on top is that piece's print (a mirror image would not be).
+    await usePhoto(session, 'fill');
+    const again = await ok(session, 'identify_pieces');
+    await ok(session, 'generate_garment_preview');
+    await ok(session, 'extract_and_apply_all_pieces', { pieces: again.proposed_pieces });
+    const printOf = (piece: string) => {
+      const layer = [...topDown(stateOf(session))].find((e) => e.layer.name === `${piece} 满印`)!.layer;
+      if (layer.kind !== 'pixel') throw new Error(`${piece}: no print layer`);
+      const { data, ...rect } = layer.raster;
+      return { rect, hash: createHash('sha1').update(data).digest('hex') };
+    };
+    expect(printOf(front)).toEqual(printOf(NAMES.none.front));
+    expect(printOf(sleeve)).toEqual(printOf(NAMES.none.left));
+    const confirmed = byName(
+      await ok(session, 'confirm_piece_parts', { pieces: [{ name: front, part: 'back' }] }),
+    );
+    expect(confirmed.get(NAMES.none.front)).toMatchObject({ part: 'back', decided_by: 'user' });
+    expect(confirmed.get(front)).toMatchObject({ part: 'back', decided_by: 'user' });
+  });
+});
+
+describe('a sleeve cut short by its layer mask', () => {
+  /** The document with the left sleeve's layer mask hiding all of it below `keep` of its height. */
+  async function cutSleeve(names: 'none' | 'zh', keep: number) {
+    const session = newSession();
+    await garmentDocument(session, names);
+    const L = PIECES.left;
+    await ok(session, 'select_rect', {
+      left: L.x - 5,
+      top: L.y - 5,
+      right: L.x + L.w + 5,
+      bottom: L.y + Math.round(L.h * keep),
+    });
+    await ok(session, 'add_layer_mask', { name: NAMES[names].left });
+    return session;
+  }
+
+  it('leaves the other sleeve a sleeve, and reads the cut one as the mask shows it, asking', async () => {
+    const session = await cutSleeve('none', 0.5);
+    const found = await ok(session, 'identify_pieces');
+    const pieces = byName(found);
+    const intact = pieces.get(NAMES.none.right)!;
+    const cut = pieces.get(NAMES.none.left)!;
+    // The intact sleeve keeps its part and its pair.
+    expect(intact).toMatchObject({ part: 'right_sleeve', pair_with: NAMES.none.left, copies: 2 });
+    // The cut one: a sleeve by the outline it was cut from, in doubt since what shows is no sleeve's shape; its
+    // geometry is what the mask shows, and it lies upright as its pair does (a band across it is not turned).
+    expect(cut).toMatchObject({ part: 'left_sleeve', pair_with: NAMES.none.right });
+    expect(cut.alternative).toBeDefined();
+    expect(cut.alternative).not.toMatch(/sleeve/);
+    expect(cut.reason).toContain('图层蒙版遮住了本片的');
+    expect(cut.bounds.height).toBeLessThan(PIECES.left.h * 0.6);
+    expect(cut.turn).toBeUndefined();
+    expect(found.needs_confirmation).toBe(true);
+    expect(found.ask_order as string[]).toContain(NAMES.none.left);
+    // The front, the back and the collar read as without the mask.
+    expect(pieces.get(NAMES.none.front)!.part).toBe('front');
+    expect(pieces.get(NAMES.none.back)!.part).toBe('back');
+    expect(pieces.get(NAMES.none.collar)!.part).toBe('collar');
+  });
+
+  it('does not take two print rectangles of one size, masked to the front and the back, for copies', async () => {
+    const session = newSession();
+    await garmentDocument(session, 'none');
+    // Each body panel as an opaque rectangle of the same size, shaped by a layer mask of its outline.
+    const state = stateOf(session);
+    const layers = new Map(state.layers);
+    for (const key of ['front', 'back'] as const) {
+      const entry = [...topDown(state)].find((e) => e.layer.name === NAMES.none[key])!;
+      const layer = entry.layer as PixelLayer;
+      const r = layer.raster;
+      const mask = new Uint8Array(r.w * r.h);
+      const rect = { ...r, data: new Uint8ClampedArray(r.data.length) };
+      for (let i = 0; i < r.w * r.h; i++) {
+        rect.data.set([200, 60, 60, 255], i * 4);
+        mask[i] = r.data[i * 4 + 3]!;
+      }
+      const lm = { x: r.x, y: r.y, w: r.w, h: r.h, data: mask, outside: 0 as const, enabled: true };
+      layers.set(layer.id, { ...layer, raster: rect, mask: lm });
+    }
+    const pieces = classifyPieces(collectPieces({ ...state, layers }));
+    const of = (key: 'front' | 'back') => pieces.find((p) => p.name === NAMES.none[key])!;
+    expect(of('front')).toMatchObject({ part: 'front', copies: 1, sameOutline: [], pairWith: null });
+    expect(of('back')).toMatchObject({ part: 'back', copies: 1, sameOutline: [], pairWith: null });
+    expect(of('front').cutFrom).toBeUndefined();
+  });
+
+  it('keeps a named pair mirrored, and prints every piece', async () => {
+    const session = await cutSleeve('zh', 0.5);
+    await usePhoto(session, 'fill');
+    const found = await ok(session, 'identify_pieces');
+    const pieces = byName(found);
+    expect(pieces.get('右袖')).toMatchObject({
+      part: 'right_sleeve',
+      pair_with: '左袖',
+      print_mirrored: true,
+    });
+    expect(pieces.get('左袖')).toMatchObject({ part: 'left_sleeve', pair_with: '右袖' });
+    expect(pieces.get('左袖')!.turn).toBeUndefined();
+    expect(found.pairs).toEqual([['左袖', '右袖']]);
+    await ok(session, 'generate_garment_preview');
+    const applied = await ok(session, 'extract_and_apply_all_pieces', { pieces: found.proposed_pieces });
+    expect((applied.applied as { piece: string }[]).map((a) => a.piece).sort()).toEqual(
+      [...pieces.keys()].sort(),
+    );
+    const verified = await ok(session, 'verify_pattern_result');
+    expect(verified.score as number).toBeGreaterThan(7);
   });
 });

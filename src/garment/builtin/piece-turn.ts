@@ -16,7 +16,7 @@ import { type Grain, type PieceInfo, type PieceShape, TURNS, type Turn } from '.
 import { signatureOf } from './piece-features.js';
 import { bestAlignment, decode, LABELS, type Label, type Prototype, SIZE_WEIGHT } from './piece-model.js';
 import { PIECE_MODEL } from './piece-model-data.js';
-import { labelOfPart, proxyOfShape } from './pieces.js';
+import { labelOfPart, maskedOutline, proxyOfShape } from './pieces.js';
 
 /** The parts drafted upright on the garment, whose turn the library can read. */
 export const TURNED_PARTS: ReadonlySet<Label> = new Set(['front', 'back', 'sleeve']);
@@ -115,7 +115,8 @@ export function withGrains(
         ? user === 0
           ? null
           : { turn: user, by: 'user', confidence: 1 }
-        : turnOf(library, p, labelOfPart(p.part), maxArea.get(p.size)!);
+        : // A layer cut by its mask lies as the outline it was cut from: what shows may be a band across it.
+          turnOf(library, (p.cutFrom && maskedOutline(p)) || p, labelOfPart(p.part), maxArea.get(p.size)!);
     return grain ? { ...rest, grain } : rest;
   });
 }

@@ -84,9 +84,18 @@ export function isPieceKind(layer: { kind: string }): layer is PieceLayer {
 const proxies = new WeakMap<Uint8Array, MaskProxy>();
 
 export function measure(layer: PieceLayer): PieceShape | null {
-  const r = layer.raster;
   // A layer mask hides what it covers, as in Photoshop: a print rectangle masked to a piece is that piece.
-  const m0 = layer.mask?.enabled ? layer.mask : null;
+  return measureAlpha(layer.id, layer.name, layer.raster, layer.mask ?? null, layer.mask?.enabled === true);
+}
+
+function measureAlpha(
+  layerId: number,
+  name: string,
+  r: PieceLayer['raster'],
+  layerMask: PieceShape['layerMask'],
+  masked: boolean,
+): PieceShape | null {
+  const m0 = masked ? layerMask : null;
   // One pass over the layer's alpha: the opaque mask (alpha ≥ 128), its area, centroid and bounds.
   const full = new Uint8Array(r.w * r.h);
   let area = 0;
@@ -124,11 +133,11 @@ export function measure(layer: PieceLayer): PieceShape | null {
   const p = proxyOf(m, w, h);
   proxies.set(m, p);
   return {
-    layerId: layer.id,
-    name: layer.name,
-    layerName: layer.name,
+    layerId,
+    name,
+    layerName: name,
     raster: r,
-    layerMask: layer.mask ?? null,
+    layerMask,
     bounds,
     mask: m,
     area,
@@ -138,6 +147,25 @@ export function measure(layer: PieceLayer): PieceShape | null {
     neckDepth: neckDepth(p.data, p.w, p.h),
     elongation: Math.max(w / h, h / w),
   };
+}
+
+/**
+ * The outline a layer's mask cuts: the layer measured without its mask, when the mask hides some of it (null
+ * when it hides nothing, or there is no enabled mask). A sleeve cut short by its mask is still cut from the
+ * sleeve's outline; a print rectangle masked to a piece is a rectangle, which findCopies only takes for a copy
+ * when another piece on the marker is that rectangle.
+ */
+const outlines = new WeakMap<Uint8Array, PieceShape | null>();
+
+export function maskedOutline(s: PieceShape): PieceShape | null {
+  if (!s.layerMask?.enabled) return null;
+  let o = outlines.get(s.mask);
+  if (o === undefined) {
+    const full = measureAlpha(s.layerId, s.layerName, s.raster, s.layerMask, false);
+    o = full && full.area > s.area ? { ...full, name: s.name } : null;
+    outlines.set(s.mask, o);
+  }
+  return o;
 }
 
 /** IoU of mask A with the horizontal mirror of mask B, both anchored at their top-left, B resampled to A's size. */
@@ -295,6 +323,32 @@ export interface Copies {
   readonly pairs: readonly [number, number, number][];
   /** Per shape, whether it has a copy that is its mirror image. */
   readonly mirrored: readonly boolean[];
+  /**
+   * Per shape whose layer mask hides part of it, the shape whose outline its whole outline (the mask off) copies:
+   * one of a pair of sleeves cut short by a mask is still the other's copy. Null for the others.
+   */
+  readonly cut: readonly (number | null)[];
+}
+
+/** Whether `b` is a copy of `a` (the same outline, turned or mirrored, the same size within 2 %), and how. */
+function copyMatch(a: PieceShape, b: PieceShape): { miss: number; mirrored: boolean } | null {
+  const near = (u: number, v: number) => Math.abs(u - v) <= Math.max(2, u * 0.02);
+  if (Math.abs(a.area - b.area) > a.area * 0.04) return null;
+  const same = near(a.bounds.w, b.bounds.w) && near(a.bounds.h, b.bounds.h);
+  const turned = near(a.bounds.w, b.bounds.h) && near(a.bounds.h, b.bounds.w);
+  if (!same && !turned) return null;
+  const pa = fineProxyOf(a);
+  const pb = fineProxyOf(b);
+  let rot = Infinity;
+  let mir = Infinity;
+  for (const t of LAY_DOWNS) {
+    if ((t.swap && !turned) || (!t.swap && !same)) continue;
+    const m = mismatch(pa, pb, t);
+    if (t.mirror) mir = Math.min(mir, m);
+    else rot = Math.min(rot, m);
+  }
+  const miss = Math.min(rot, mir);
+  return miss > SAME_PIECE ? null : { miss, mirrored: mir + 0.004 < rot };
 }
 
 /**
@@ -302,40 +356,38 @@ export interface Copies {
  * (a left and a right) — with the same size within 2 %. A front and a back of equal size differ at the
  * neckline and stay apart. Copies are grouped (four cuffs are one group) and paired off for printing mirror
  * images: mirrored matches first, then the closest match, then the nearest neighbour. Compared on proxies of
- * ≤ 384 px, and only pieces of the same size.
+ * ≤ 384 px, and only pieces of the same size. With `outlines`, a layer whose mask hides part of it is also
+ * compared by its whole outline with the others' (cut).
  */
-export function findCopies(shapes: readonly PieceShape[]): Copies {
+export function findCopies(shapes: readonly PieceShape[], outlines = true): Copies {
   const group = shapes.map((_, i) => i);
   const root = (i: number): number => (group[i] === i ? i : root(group[i]!));
   const mirrored = shapes.map(() => false);
-  const near = (u: number, v: number) => Math.abs(u - v) <= Math.max(2, u * 0.02);
+  const cut: (number | null)[] = shapes.map(() => null);
   const cands: { i: number; j: number; mirrored: boolean; miss: number; dist: number }[] = [];
   for (let i = 0; i < shapes.length; i++) {
     for (let j = i + 1; j < shapes.length; j++) {
       const a = shapes[i]!;
       const b = shapes[j]!;
-      if (Math.abs(a.area - b.area) > a.area * 0.04) continue;
-      const same = near(a.bounds.w, b.bounds.w) && near(a.bounds.h, b.bounds.h);
-      const turned = near(a.bounds.w, b.bounds.h) && near(a.bounds.h, b.bounds.w);
-      if (!same && !turned) continue;
-      const pa = fineProxyOf(a);
-      const pb = fineProxyOf(b);
-      let rot = Infinity;
-      let mir = Infinity;
-      for (const t of LAY_DOWNS) {
-        if ((t.swap && !turned) || (!t.swap && !same)) continue;
-        const m = mismatch(pa, pb, t);
-        if (t.mirror) mir = Math.min(mir, m);
-        else rot = Math.min(rot, m);
+      let match = copyMatch(a, b);
+      if (!match && outlines) {
+        // Never two masked outlines against each other: two print rectangles masked to a front and a back are
+        // one rectangle twice.
+        const oa = maskedOutline(a);
+        const ob = maskedOutline(b);
+        match = oa && copyMatch(oa, b);
+        if (match) cut[i] ??= j;
+        else {
+          match = ob && copyMatch(a, ob);
+          if (match) cut[j] ??= i;
+        }
       }
-      const miss = Math.min(rot, mir);
-      if (miss > SAME_PIECE) continue;
+      if (!match) continue;
       const ri = root(i);
       const rj = root(j);
       if (ri !== rj) group[Math.max(ri, rj)] = Math.min(ri, rj);
-      const isMirror = mir + 0.004 < rot;
-      if (isMirror) mirrored[i] = mirrored[j] = true;
-      cands.push({ i, j, mirrored: isMirror, miss, dist: Math.hypot(a.cx - b.cx, a.cy - b.cy) });
+      if (match.mirrored) mirrored[i] = mirrored[j] = true;
+      cands.push({ i, j, ...match, dist: Math.hypot(a.cx - b.cx, a.cy - b.cy) });
     }
   }
   // Asymmetric mirror images pair first; symmetric copies by closeness of match, then of position.
@@ -354,7 +406,7 @@ export function findCopies(shapes: readonly PieceShape[]): Copies {
   const groups = shapes.map((_, i) => root(i));
   // A group has a mirrored pair if any two of its members mirror each other.
   const groupMirrored = new Set(groups.filter((_, i) => mirrored[i]));
-  return { group: groups, pairs, mirrored: groups.map((g) => groupMirrored.has(g)) };
+  return { group: groups, pairs, mirrored: groups.map((g) => groupMirrored.has(g)), cut };
 }
 
 /**
@@ -461,10 +513,12 @@ interface CopyGroups {
   readonly members: readonly (readonly number[])[];
   readonly partner: readonly (number | null)[];
   readonly mirrored: readonly boolean[];
+  /** Per layer, the copy whose outline its layer mask cuts (findCopies). */
+  readonly cut: readonly (number | null)[];
 }
 
-function groupCopies(shapes: readonly PieceShape[]): CopyGroups {
-  const { group, pairs, mirrored } = findCopies(shapes);
+function groupCopies(shapes: readonly PieceShape[], outlines = true): CopyGroups {
+  const { group, pairs, mirrored, cut } = findCopies(shapes, outlines);
   const partner: (number | null)[] = shapes.map(() => null);
   for (const [i, j] of pairs) {
     partner[i] = j;
@@ -474,7 +528,7 @@ function groupCopies(shapes: readonly PieceShape[]): CopyGroups {
   shapes.forEach((_, i) => {
     groups.set(group[i]!, [...(groups.get(group[i]!) ?? []), i]);
   });
-  return { members: [...groups.values()], partner, mirrored };
+  return { members: [...groups.values()], partner, mirrored, cut };
 }
 
 /** Groups the copies and measures each distinct piece once (its largest copy). */
@@ -722,6 +776,96 @@ export function classifyPieces(
   confirmed: ReadonlyMap<number, Part> = new Map(),
 ): PieceInfo[] {
   if (!shapes.length) return [];
+  const on = stackedOn(shapes);
+  if (on.every((k) => k === null)) return classifyLaid(shapes, model, confirmed);
+  // A layer lying on another (duplicated and not moved) is no second piece on the marker, and no mirror image
+  // of it: the garment is decided without it, and it is the piece under it, printed as that one is.
+  const stacks = new Map<number, number[]>();
+  on.forEach((k, i) => {
+    if (k !== null) stacks.set(k, [...(stacks.get(k) ?? []), i]);
+  });
+  const kept = shapes.flatMap((_, i) => (on[i] === null ? [i] : []));
+  // What the user confirmed for any layer of a stack decides the piece.
+  const keptConfirmed = new Map(confirmed);
+  for (const [k, dups] of stacks) {
+    const said = [k, ...dups].map((i) => confirmed.get(shapes[i]!.layerId)).find((p) => p !== undefined);
+    if (said) keptConfirmed.set(shapes[k]!.layerId, said);
+  }
+  const infos = classifyLaid(
+    kept.map((i) => shapes[i]!),
+    model,
+    keptConfirmed,
+  );
+  const out: PieceInfo[] = [];
+  kept.forEach((k, n) => {
+    out[k] = infos[n]!;
+  });
+  for (const [k, dups] of stacks) {
+    const base = out[k]!;
+    const stack = [k, ...dups].map((i) => shapes[i]!.name);
+    const others = (name: string) => [...base.sameOutline, ...stack.filter((n) => n !== name)];
+    // One answer decides the stack with the rest of its outline.
+    for (const n of kept) {
+      const p = out[n]!;
+      if (n === k || p.sameOutline.includes(base.name))
+        out[n] = { ...p, sameOutline: [...p.sameOutline, ...dups.map((i) => shapes[i]!.name)] };
+    }
+    for (const i of dups) {
+      const s = shapes[i]!;
+      out[i] = {
+        ...base,
+        ...s,
+        decidedBy: confirmed.has(s.layerId) ? 'user' : 'pair',
+        pairWith: null,
+        sameOutline: others(s.name),
+        duplicateOf: base.name,
+        reason: `与“${base.name}”完全重叠（同一位置、同一形状，像是复制图层后没有移开）：不是排料图上的另一片，也不与它成对，按同一裁片处理，部位和花样随“${base.name}”`,
+      };
+    }
+  }
+  return out;
+}
+
+/** Overlap on the canvas (IoU) from which two layers are one piece stacked twice. */
+const STACKED = 0.98;
+
+/**
+ * Per shape, the lower layer it lies on with the same outline at the same place (as a layer duplicated and not
+ * moved: Ctrl+J), or null. Cut pieces lie side by side on a marker; two on one place are one piece twice.
+ */
+export function stackedOn(shapes: readonly PieceShape[]): (number | null)[] {
+  const on: (number | null)[] = shapes.map(() => null);
+  for (let j = 0; j < shapes.length; j++) {
+    for (let i = 0; i < j; i++) {
+      if (on[i] === null && overlapOnCanvas(shapes[i]!, shapes[j]!) >= STACKED) {
+        on[j] = i;
+        break;
+      }
+    }
+  }
+  return on;
+}
+
+/** IoU of two shapes' masks where they lie on the canvas. */
+function overlapOnCanvas(a: PieceShape, b: PieceShape): number {
+  if (Math.abs(a.area - b.area) > (1 - STACKED) * Math.max(a.area, b.area)) return 0;
+  const r = intersectRect(a.bounds, b.bounds);
+  if (isEmptyRect(r) || r.w * r.h < STACKED * Math.max(a.area, b.area)) return 0;
+  let inter = 0;
+  for (let y = r.y; y < r.y + r.h; y++) {
+    const ra = (y - a.bounds.y) * a.bounds.w - a.bounds.x;
+    const rb = (y - b.bounds.y) * b.bounds.w - b.bounds.x;
+    for (let x = r.x; x < r.x + r.w; x++) inter += a.mask[ra + x]! & b.mask[rb + x]!;
+  }
+  return inter / (a.area + b.area - inter);
+}
+
+/** classifyPieces for layers that each lie at their own place on the marker. */
+function classifyLaid(
+  shapes: readonly PieceShape[],
+  model: PieceModel,
+  confirmed: ReadonlyMap<number, Part>,
+): PieceInfo[] {
   const groups = groupCopies(shapes);
   const graded = gradedSizes(shapes, groups.members);
   if (!graded) return classifyGarment(shapes, model, confirmed, groups);
@@ -804,8 +948,14 @@ function classifyGarment(
 ): PieceInfo[] {
   const byUser = shapes.map((s) => confirmed.get(s.layerId) ?? null);
   const hints = shapes.map((s, i) => (byUser[i] ? confirmedHint(byUser[i]) : nameHint(s.layerName)));
+  // A layer cut by its mask counts as a copy for the garment's structure (the other sleeve keeps its pair), but
+  // its name or confirmation speaks for itself only: what the mask leaves may be another part.
+  const whole = (k: number) => groups.cut[k] === null;
   const fixed = groups.members.map((m) => {
-    const named = m.map((k) => hints[k]).find((h) => h !== null);
+    const named = m
+      .filter(whole)
+      .map((k) => hints[k])
+      .find((h) => h !== null);
     return named ? named.part : null;
   });
   // Every piece named (or a copy of a named one): the names decide, the model has nothing to do.
@@ -834,7 +984,7 @@ function classifyGarment(
     }
     const members = g.members[t]!;
     // A copy of a named piece is that part.
-    const namedAt = members.find((k) => hints[k] !== null);
+    const namedAt = members.find((k) => hints[k] !== null && whole(k));
     if (namedAt !== undefined) {
       const named = hints[namedAt]!;
       // One outline cut as both the front and the back (a reversible top): once the user has confirmed one
@@ -886,6 +1036,42 @@ function classifyGarment(
       doubt: v.doubt,
     };
   });
+  // The model's reading of the shapes as they show, no outline behind a mask: what a layer the mask cuts may be.
+  let visible: ((i: number) => TypeVerdict | undefined) | undefined;
+  const visibleReading = (i: number) => {
+    if (!visible) {
+      const vg = groupCopies(shapes, false);
+      const vFixed = vg.members.map((m) => m.map((k) => hints[k]).find((h) => h !== null)?.part ?? null);
+      const vt = vFixed.every((f) => f !== null) ? null : measureGroups(shapes, vg);
+      const vVerdicts = vt ? decideTypes(vt, vFixed, model) : [];
+      visible = (k) => vVerdicts[vg.members.findIndex((m) => m.includes(k))];
+    }
+    return visible(i);
+  };
+  const cutDraft = (d: Draft, i: number): Draft => {
+    const hidden = Math.round((1 - d.shape.area / maskedOutline(d.shape)!.area) * 100);
+    const seen = visibleReading(i);
+    const other = seen && seen.label !== d.part ? seen : null;
+    const ask = other
+      ? `；只看蒙版显示的形状像${LABEL_ZH[other.label]}（${Math.round(other.confidence * 100)}%），请确认`
+      : '';
+    return {
+      ...d,
+      by: 'pair',
+      reason: `图层蒙版遮住了本片的 ${hidden}%；遮住前的轮廓与“${shapes[groups.cut[i]!]!.name}”相同，按它识别（印花按蒙版显示的形状）${ask}：${d.reason}`,
+      doubt: other
+        ? {
+            label: other.label,
+            confidence: other.confidence,
+            next:
+              d.doubt && d.doubt.label !== other.label
+                ? { label: d.doubt.label, confidence: d.doubt.confidence }
+                : null,
+          }
+        : d.doubt,
+    };
+  };
+  for (const i of shapes.keys()) if (!whole(i) && !hints[i]) drafts[i] = cutDraft(drafts[i]!, i);
   // Sleeve sides: from the name, else from the pair partner, else by position (the one further left is left).
   const sleeves = drafts.filter((d) => d.part === 'sleeve');
   for (const d of sleeves) {
@@ -918,9 +1104,13 @@ function classifyGarment(
       confidence: d.confidence,
       decidedBy: d.by,
       copies: g.members[typeOf.get(i)!]!.length,
-      sameOutline: g.members[typeOf.get(i)!]!.filter((k) => k !== i).map((k) => shapes[k]!.name),
+      // One answer decides the layers of an outline, not a layer its mask cuts (nor the others for it).
+      sameOutline: g.members[typeOf.get(i)!]!.filter((k) => k !== i && whole(k) && whole(i)).map(
+        (k) => shapes[k]!.name,
+      ),
       pairWith: other ? other.shape.name : null,
       mirrorOf,
+      ...(whole(i) ? {} : { cutFrom: shapes[groups.cut[i]!]!.name }),
       reason: d.reason,
       ...(d.doubt
         ? {
