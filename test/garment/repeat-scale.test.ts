@@ -43,4 +43,18 @@ describe('a repeat that is not whole px at the analysis size', () => {
       expect(Math.abs(t.h / 48 - 1), `${side} px: tile ${t.w} × ${t.h}`).toBeLessThan(0.015);
     }
   });
+
+  it("the example's flowers at 640–960 px: the half-drop at every size, not twice or five times its cell", async () => {
+    const photo = readFileSync(new URL('../../examples/garment/photo-allover.jpg', import.meta.url));
+    // Before: at 900 px a block 108 × 54 (the lattice is found on the photo halved, where the 54 px half-drop
+    // drops 13.5 px; that reading failed as inexact and the cell came out twice the repeat's); at 640 px (38.4 px)
+    // no repeat; at 850 and 960 px a block or half-brick two and five cells large.
+    for (const side of [900, 640, 780, 850, 960]) {
+      const t = await tileAt(photo, 800, side);
+      expect(t.kind, `${side} px`).toBe('fill_pattern');
+      expect(t.layout, `${side} px: tile ${t.w} × ${t.h}`).toBe('half_drop');
+      expect(Math.abs(t.w / 96 - 1), `${side} px: tile ${t.w} × ${t.h}`).toBeLessThan(0.015);
+      expect(Math.abs(t.h / 48 - 1), `${side} px: tile ${t.w} × ${t.h}`).toBeLessThan(0.015);
+    }
+  });
 });

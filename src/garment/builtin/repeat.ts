@@ -98,13 +98,9 @@ export function detectLattice(lum: Float64Array, mask: Uint8Array, w: number, h:
   // A strong lag is a repeat only when it is about as exact as the best-correlated lags (see fullPeriod).
   // Compared in log luminance: folds and light falloff multiply the print, so in logs they only add a smooth
   // term, which each cell's mean takes out (see shiftedMsd).
-  const msd = shiftedMsd(
-    lum.map((v) => 100 * Math.log(Math.max(0, v) + 10)),
-    mask,
-    w,
-    h,
-  );
-  const stripes = stripeLattice(at, maxX, maxY, best, msd, cnt);
+  const shift = fractionalMsd(logLuminance(lum), mask, w, h);
+  const msd = shiftedMsd(shift);
+  const stripes = stripeLattice(at, maxX, maxY, best, msd, shift, cnt);
   if (stripes) return stripes;
   const ref = Math.min(
     ...[...strong]
@@ -143,10 +139,14 @@ function stripeLattice(
   maxY: number,
   best: number,
   msd: (dx: number, dy: number) => number,
+  shift: (dx: number, dy: number) => number,
   maskArea: number,
 ): Lattice | null {
   const ref = Math.min(msd(MIN_LAG, 0), msd(0, MIN_LAG));
-  const flat = (dx: number, dy: number) => at(dx, dy) >= best - 0.05 && msd(dx, dy) <= 2 * (ref + MSD_FLOOR);
+  // Against at most 1: the normalisation wobbles above it over a small overlap (1.048 on a striped garment, where
+  // the ridge at 0.998 then failed and the stripes were read as a skewed lattice).
+  const top = Math.min(best, 1);
+  const flat = (dx: number, dy: number) => at(dx, dy) >= top - 0.05 && msd(dx, dy) <= 2 * (ref + MSD_FLOOR);
   for (const [along, across] of [
     [
       [1, 0],
@@ -162,27 +162,61 @@ function stripeLattice(
     for (let k = MIN_LAG; k <= reach && ridge; k += MIN_LAG) ridge = flat(along[0] * k, along[1] * k);
     if (!ridge) continue;
     const limit = across[0] ? maxX : maxY;
+    const acf = (k: number) => at(across[0] * k, across[1] * k);
+    const square = (p: number) =>
+      latticeFrom([along[0] * p, along[1] * p], [across[0] * p, across[1] * p], acf(p), maskArea);
+    // The first stripe period between whole px (see isPeak), kept for when no multiple of it is whole px.
+    let between = 0;
+    const slack = stripeSlack(shift, across);
     for (let k = MIN_LAG; k <= limit; k++) {
       const dx = across[0] * k;
       const dy = across[1] * k;
+      if (!between && isPeak(acf, k, top) && msd(dx, dy) <= 2 * (ref + MSD_FLOOR) + slack) between = k;
       if (!flat(dx, dy)) continue;
       // The first lag that repeats is a peak's shoulder when the stripes are not whole px: take the best nearby.
       let p = k;
-      while (
-        p + 1 <= limit &&
-        at(across[0] * (p + 1), across[1] * (p + 1)) > at(across[0] * p, across[1] * p)
-      )
-        p++;
-      return latticeFrom(
-        [along[0] * p, along[1] * p],
-        [across[0] * p, across[1] * p],
-        at(across[0] * p, across[1] * p),
-        maskArea,
-      );
+      while (p + 1 <= limit && acf(p + 1) > acf(p)) p++;
+      // The tile is the fewest stripes (of a period between px) that come within NEAR_WHOLE of whole px: it
+      // drifts no more from one repeat to the next than analysePhoto lets a repeat drift, and subPixelBasis
+      // reports the one stripe, which the photo is read again at whole px for. The first exact lag can be many
+      // stripes (8 × 13.37 ≈ 107, or 10 × 23.7 = 237 on a garment too small to hold three such tiles). Fewer
+      // stripes that come to whole px were read as whole px above, and did not repeat exactly.
+      const m = between ? Math.round(p / between) : 1;
+      for (let n = 1; n < m; n++) {
+        const off = Math.abs((n * p) / m - Math.round((n * p) / m));
+        if (off > WHOLE && off <= NEAR_WHOLE) return square(Math.round((n * p) / m));
+      }
+      return square(p);
     }
+    // A period between px with no whole-px multiple in reach (31.37 px): the tile drifts, but the stripes are found.
+    if (between) return square(between);
   }
   return null;
 }
+
+/**
+ * Stripes whose period is not whole px: an autocorrelation peak (below the best, as it falls between two lags)
+ * at a lag whose best sub-px reading is as exact as misaligning the stripes by STRIPE_SLACK px would leave. Sharp
+ * stripe edges sampled by px are not band-limited, so no interpolation reproduces them shifted by a fraction of
+ * a px: at 13.37 px the best reading left over ten times the difference of a whole-px lag, and the first lag to
+ * pass was 107, eight stripes. A stripe that differs from the next by less than such a misalignment is read as the
+ * same stripe.
+ */
+function stripeSlack(shift: (dx: number, dy: number) => number, across: readonly number[]): number {
+  return shift(across[0]! * STRIPE_SLACK, across[1]! * STRIPE_SLACK);
+}
+
+/** Whether lag k is a local maximum of the autocorrelation across the stripes, and a strong one. */
+function isPeak(acf: (k: number) => number, k: number, best: number): boolean {
+  const v = acf(k);
+  return v >= 0.75 * best && v >= acf(k - 1) && !(acf(k + 1) > v);
+}
+
+const STRIPE_SLACK = 0.25;
+/** A number of stripes this close to whole px was tested as whole px by stripeLattice's scan. */
+const WHOLE = 0.02;
+/** photo.ts's WHOLE_PX: a basis this close to whole px is not read again at another scale. */
+const NEAR_WHOLE = 0.15;
 
 /**
  * Whether shifting by half the lag changes the garment clearly more than shifting by the lag: true of a print
@@ -269,8 +303,7 @@ const OUTLIER_CELLS = 0.15;
  * that no lag looked exact (no repeat found) or a multiple falling nearer a whole px (3 × 61.44 ≈ 184.3) looked
  * the full period. Each lag is read at its best sub-px shift (bilinear, within half a px, in quarter px).
  */
-function shiftedMsd(lum: Float64Array, mask: Uint8Array, w: number, h: number) {
-  const at = fractionalMsd(lum, mask, w, h);
+function shiftedMsd(at: (dx: number, dy: number) => number) {
   const seen = new Map<number, number>();
   return (dx: number, dy: number): number => {
     const key = dy * 65536 + dx;
@@ -354,10 +387,111 @@ export function subPixelBasis(
     const fy = y + vertex(at(x, y - 1), mid, at(x, y + 1));
     return [Math.round(fx * 10) / 10, Math.round(fy * 10) / 10];
   };
-  return [refine(lat.v1), refine(lat.v2)];
+  const along = alongStripes(lat, at);
+  if (along < 0) return [refine(lat.v1), refine(lat.v2)];
+  // Stripes: the period across them, and the same length along them (any length repeats there, and a noise-read
+  // one would decide the scale the photo is read again at; see analysePhoto).
+  const [v, other] = along ? [lat.v2, lat.v1] : [lat.v1, lat.v2];
+  const across = [Math.sign(Math.abs(other[0])), Math.sign(Math.abs(other[1]))] as const;
+  const period = stripePeriod(
+    Math.abs(other[0] + other[1]),
+    across,
+    lum,
+    mask,
+    w,
+    h,
+    (k) => {
+      const vv = vertex(
+        at(across[0] * (k - 1), across[1] * (k - 1)),
+        at(across[0] * k, across[1] * k),
+        at(across[0] * (k + 1), across[1] * (k + 1)),
+      );
+      return k + vv;
+    },
+    (k) => at(across[0] * k, across[1] * k),
+  );
+  const p = Math.round(period * 100) / 100;
+  const o: [number, number] = [across[0] * p, across[1] * p];
+  const run: [number, number] = [Math.sign(v[0]) * p, Math.sign(v[1]) * p];
+  return along ? [o, run] : [run, o];
 }
 
-/** shiftedMsd at one shift, whole or fractional, the shifted garment read bilinearly. */
+/**
+ * The period of stripes whose tile is `tile` px across: the tile may hold several stripes (stripeLattice takes a
+ * whole-px multiple of a period between px), and the one stripe is the smallest tile / m that passes
+ * stripeLattice's test. Then measured over as many stripes as the garment holds: a lag read to a tenth of a px
+ * over 8 stripes gives the period to an eightieth.
+ */
+function stripePeriod(
+  tile: number,
+  across: readonly [number, number],
+  lum: Float64Array,
+  mask: Uint8Array,
+  w: number,
+  h: number,
+  vertexAt: (k: number) => number,
+  diff: (k: number) => number,
+): number {
+  const shift = fractionalMsd(logLuminance(lum), mask, w, h);
+  const msd = shiftedMsd(shift);
+  const ref = msd(across[1] * MIN_LAG, across[0] * MIN_LAG);
+  const slack = stripeSlack(shift, across);
+  let period = vertexAt(tile);
+  for (let m = Math.floor(tile / MIN_LAG); m >= 2; m--) {
+    const q = Math.round(period / m);
+    if (Math.abs(period / m - q) <= WHOLE) continue; // a whole-px stripe that stripeLattice found inexact
+    if (msd(across[0] * q, across[1] * q) <= 2 * (ref + MSD_FLOOR) + slack) {
+      period /= m;
+      break;
+    }
+  }
+  // Down to the local least difference near n periods, then between px.
+  for (let n = 2; ; n *= 2) {
+    let k = Math.round(n * period);
+    for (let moves = 0; moves < 3; moves++) {
+      if (diff(k - 1) < diff(k) && diff(k - 1) <= diff(k + 1)) k--;
+      else if (diff(k + 1) < diff(k)) k++;
+      else break;
+    }
+    if (![k - 1, k, k + 1].every((j) => Number.isFinite(diff(j)))) break;
+    const next = vertexAt(k) / n;
+    if (Math.abs(next - period) > 0.5 / n + 0.05) break;
+    period = next;
+  }
+  return period;
+}
+
+/**
+ * Which basis vector runs along stripes (0: v1, 1: v2), or −1. Stripes repeat under any shift along them, so
+ * their lattice (see stripeLattice) is a period square whose vector along them is only as long as the period
+ * across; `diff` is a squared difference at whole-px shifts: a short shift along stripes leaves only noise, a
+ * shorter one across them much more.
+ */
+function alongStripes(lat: Lattice, diff: (dx: number, dy: number) => number): number {
+  const vs = [lat.v1, lat.v2] as const;
+  for (let k = 0; k < 2; k++) {
+    const v = vs[k]!;
+    const o = vs[1 - k]!;
+    if ((v[0] !== 0 && v[1] !== 0) || v[0] * o[0] + v[1] * o[1] !== 0) continue;
+    const ux = Math.sign(v[0]);
+    const uy = Math.sign(v[1]);
+    const half = Math.ceil(MIN_LAG / 2);
+    if (STRUCTURE_RATIO * 5 * diff(ux * MIN_LAG, uy * MIN_LAG) < diff(uy * half, ux * half)) return k;
+  }
+  return -1;
+}
+
+/** Log luminance, in which the shifted differences are taken (see detectLattice). */
+function logLuminance(lum: Float64Array): Float64Array {
+  return lum.map((v) => 100 * Math.log(Math.max(0, v) + 10));
+}
+
+/**
+ * shiftedMsd at one shift, whole or fractional. A fractional shift reads both copies bilinearly, each half the
+ * fraction off the px grid in opposite directions: bilinear reading smooths, and reading one copy only compared
+ * a smoothed garment with a sharp one, a difference no repeat can remove (a half-drop photographed so that its
+ * drop is 13.5 px left 7× the difference of a whole-px repeat; now 4×). Each copy is smoothed alike.
+ */
 function fractionalMsd(lum: Float64Array, mask: Uint8Array, w: number, h: number) {
   const step = Math.max(1, Math.floor(Math.sqrt((w * h) / 60_000)));
   const cw = Math.ceil(w / DRIFT_CELL);
@@ -373,16 +507,22 @@ function fractionalMsd(lum: Float64Array, mask: Uint8Array, w: number, h: number
     const nx = tx > 0 ? 1 : 0;
     const ny = ty > 0 ? w : 0;
     acc.fill(0);
-    for (let y = Math.max(0, -iy); y < Math.min(h, h - iy - (ny ? 1 : 0)); y += step) {
+    const hx = tx / 2;
+    const hy = ty / 2;
+    for (let y = Math.max(ny ? 1 : 0, -iy); y < Math.min(h, h - iy - (ny ? 1 : 0)); y += step) {
       const row = Math.floor(y / DRIFT_CELL) * cw;
       const v = (y % DRIFT_CELL) - DRIFT_CELL / 2;
-      for (let x = Math.max(0, -ix); x < Math.min(w, w - ix - nx); x += step) {
+      for (let x = Math.max(nx, -ix); x < Math.min(w, w - ix - nx); x += step) {
         const i = y * w + x;
         const j = i + iy * w + ix;
-        if (!mask[i] || !mask[j] || !mask[j + nx] || !mask[j + ny] || !mask[j + nx + ny]) continue;
-        const top = lum[j]! + tx * (lum[j + nx]! - lum[j]!);
-        const bottom = lum[j + ny]! + tx * (lum[j + nx + ny]! - lum[j + ny]!);
-        const d = lum[i]! - (top + ty * (bottom - top));
+        if (!mask[i] || !mask[i - nx] || !mask[i - ny] || !mask[i - nx - ny]) continue;
+        if (!mask[j] || !mask[j + nx] || !mask[j + ny] || !mask[j + nx + ny]) continue;
+        // This copy at −(tx, ty)/2, the shifted one at +(tx, ty)/2: the shift between them is (dx, dy).
+        const top0 = lum[i]! + hx * (lum[i - nx]! - lum[i]!);
+        const bottom0 = lum[i - ny]! + hx * (lum[i - nx - ny]! - lum[i - ny]!);
+        const top = lum[j]! + hx * (lum[j + nx]! - lum[j]!);
+        const bottom = lum[j + ny]! + hx * (lum[j + nx + ny]! - lum[j + ny]!);
+        const d = top0 + hy * (bottom0 - top0) - (top + hy * (bottom - top));
         const u = (x % DRIFT_CELL) - DRIFT_CELL / 2;
         const o = (row + Math.floor(x / DRIFT_CELL)) * 10;
         acc[o]! += 1;
@@ -565,8 +705,76 @@ export function refineLattice(
     }
     return best;
   };
+  const along = alongStripes(lat, (dx, dy) => mad(dx, dy) ** 2);
+  if (along >= 0) {
+    // Stripes: only the period across them is searched, and the tile stays that period square (see subPixelBasis).
+    const [v, other] = along ? [lat.v2, lat.v1] : [lat.v1, lat.v2];
+    const ax = other[0] ? 1 : 0;
+    const ay = 1 - ax;
+    let p = Math.abs(other[0] + other[1]);
+    let bd = Number.POSITIVE_INFINITY;
+    for (let d = -radius; d <= radius; d++) {
+      const q = Math.abs(other[0] + other[1]) + d;
+      const m = mad(ax * q, ay * q);
+      if (m < bd) [bd, p] = [m, q];
+    }
+    const stripes = latticeFrom(
+      [Math.sign(v[0]) * p, Math.sign(v[1]) * p],
+      [ax * p, ay * p],
+      lat.confidence,
+      maskArea,
+    );
+    return stripes ? { ...stripes, ...(lat.shorter ? { shorter: lat.shorter } : {}) } : lat;
+  }
   const refined = latticeFrom(refine(lat.v1), refine(lat.v2), lat.confidence, maskArea);
-  return refined ? { ...refined, ...(lat.shorter ? { shorter: lat.shorter } : {}) } : lat;
+  if (!refined) return lat;
+  const finer = finerLattice(refined, lum, mask, w, h, maskArea);
+  return finer === refined && lat.shorter ? { ...refined, shorter: lat.shorter } : finer;
+}
+
+/**
+ * The finest lattice, at the analysis size, of which `lat` is a multiple: `lat` with a vector (a + j·b) / p or
+ * b / p (p = 2, 3, 5, repeatedly) added while that vector is about as exact as the lattice's own (fullPeriod's rule
+ * the other way round). The lattice is found on the photo shrunk f times (findLattice), where a repeat that is
+ * whole px at the analysis size may not be: a half-drop of 54 px drops 13.5 px there, too far between px to pass
+ * as exact, and the lattice found was twice its cell (block 108 × 54 for the 900 px floral). Here it is whole px.
+ */
+const ROUGH_RATIO = 30;
+
+function finerLattice(
+  lat: Lattice,
+  lum: Float64Array,
+  mask: Uint8Array,
+  w: number,
+  h: number,
+  maskArea: number,
+): Lattice {
+  const shift = fractionalMsd(logLuminance(lum), mask, w, h);
+  const msd = shiftedMsd(shift);
+  const cell = (l: Lattice) => Math.abs(l.v1[0] * l.v2[1] - l.v1[1] * l.v2[0]);
+  let cur = lat;
+  for (let round = 0; round < 4; round++) {
+    const [a, b] = [cur.v1, cur.v2];
+    const own = Math.min(msd(a[0], a[1]), msd(b[0], b[1]));
+    let next: Lattice | null = null;
+    for (const p of [2, 3, 5]) {
+      for (let j = 0; j <= p && !next; j++) {
+        const [whole, other] = j < p ? [[a[0] + j * b[0], a[1] + j * b[1]] as const, b] : [b, a];
+        const c: Peak = { dx: Math.round(whole[0] / p), dy: Math.round(whole[1] / p), rho: 0, len: 0 };
+        c.len = Math.hypot(c.dx, c.dy);
+        // Read at whole px first: a shift that moves the print onto its ground is thousands of times off, and
+        // no sub-px reading (9 more) would bring it near.
+        if (c.len < MIN_LAG || shift(c.dx, c.dy) > ROUGH_RATIO * (own + MSD_FLOOR)) continue;
+        if (own + MSD_FLOOR < INEXACT_RATIO * (msd(c.dx, c.dy) + MSD_FLOOR) || !structured(c, msd)) continue;
+        const l = roundedLattice([c.dx, c.dy], other, cur.confidence, maskArea);
+        if (l && cell(l) < cell(cur)) next = l;
+      }
+      if (next) break;
+    }
+    if (!next) break;
+    cur = next;
+  }
+  return cur;
 }
 
 /** The lattice vectors inside the super-tile: the offsets under which one tile position repeats within it. */
