@@ -579,3 +579,165 @@ export async function usePhoto(
   await ok(session, 'set_garment_photo', { path: file });
   return file;
 }
+
+// ---------------------------------------------------------------- photos as they come
+
+/**
+ * How a product photo departs from the clean flat lay: taken not quite from above (`keystone`: the hem that
+ * share wider than the shoulders, the lines between narrowing towards the top), the garment on a `hanger` (a
+ * dark wire hook and arms above the shoulders), a soft `castShadow` on the background to the right and below,
+ * and a `vignette` (the corners that share darker). `zoom` renders the same photo with that many times more
+ * pixels.
+ */
+export interface ProductPhotoOptions {
+  readonly zoom?: number;
+  readonly keystone?: number;
+  readonly hanger?: boolean;
+  readonly castShadow?: boolean;
+  readonly vignette?: number;
+}
+
+/** A light-ground print (LIGHT_PERIOD) on a near-white shirt, on a light grey studio background. */
+export const LIGHT_PRODUCT = { ground: '#fbfbf9', background: '#ececea' } as const;
+/** The hanger's colour: dark lacquered wood. */
+export const HANGER = '#2a211c';
+
+/** On the hanger: a hook (a wire arc) over a stem and two arms sloping down to the shoulders. */
+export function onHanger(x: number, y: number): boolean {
+  const r = Math.hypot(x - 320, y - 92);
+  // The hook: a 4 px wire on a 20 px radius, open at the lower left.
+  if (Math.abs(r - 20) <= 2 && !(x < 320 && y > 92)) return true;
+  if (Math.abs(x + 0.5 - 320) <= 2 && y >= 92 && y < 122) return true;
+  // The arms: 7 px thick, from (320, 120) to the shoulders at (180, 147) and (460, 147).
+  const d = Math.abs(x + 0.5 - 320);
+  if (d > 140) return false;
+  const mid = 120 + (27 * d) / 140;
+  return Math.abs(y - mid) <= 3.5;
+}
+
+/**
+ * A garment photo as designers' photos come (see ProductPhotoOptions): the fixture's T-shirt with the print of
+ * `kind` ('dots' and 'flowers': the light-ground prints on LIGHT_PRODUCT's near-white shirt and light background;
+ * the others as garmentPhoto draws them, with its mild folds, on its studio sweep), its edge turning away
+ * (darker over its last 6 px), deterministic noise. In the garment's own coordinates its body is 300 px wide
+ * (at the shoulders, where a keystone leaves the width as it is).
+ */
+export async function productPhoto(
+  kind: PhotoKind | 'dots' | 'flowers',
+  o: ProductPhotoOptions = {},
+): Promise<Buffer> {
+  const zoom = o.zoom ?? 1;
+  const keystone = o.keystone ?? 0;
+  const w = Math.round(PHOTO.width * zoom);
+  const h = Math.round(PHOTO.height * zoom);
+  const light = kind === 'dots' || kind === 'flowers';
+  // Distance to the outline (≤ 6 px) on the garment's own 640 px grid, for the fabric turning away at its edge.
+  const G = PHOTO.width;
+  const inside = new Uint8Array(G * G);
+  for (let y = 0; y < G; y++) for (let x = 0; x < G; x++) inside[y * G + x] = inShirt(x, y) ? 1 : 0;
+  const near = new Float32Array(G * G).fill(7);
+  for (let y = 0; y < G; y++) {
+    for (let x = 0; x < G; x++) {
+      if (!inside[y * G + x]) continue;
+      for (let j = -6; j <= 6; j++) {
+        for (let i = -6; i <= 6; i++) {
+          const X = x + i;
+          const Y = y + j;
+          if (X >= 0 && Y >= 0 && X < G && Y < G && inside[Y * G + X]) continue;
+          near[y * G + x] = Math.min(near[y * G + x]!, Math.hypot(i, j));
+        }
+      }
+    }
+  }
+  /** The garment point under photo point (px, py) (640 px units): the keystone narrows rows above the hem. */
+  const toGarment = (px: number, py: number): [number, number] => {
+    const s = 1 + keystone * Math.max(0, Math.min(1, (py - 150) / 450));
+    return [320 + (px + 0.5 - 320) / s - 0.5, py];
+  };
+  // What lies on the garment or over it, per photo pixel (0 background, 1 garment, 2 hanger), and the shadow.
+  const what = new Uint8Array(w * h);
+  const at = (X: number, Y: number): [number, number] =>
+    toGarment((X + 0.5) / zoom - 0.5, (Y + 0.5) / zoom - 0.5);
+  for (let Y = 0; Y < h; Y++) {
+    for (let X = 0; X < w; X++) {
+      const [x, y] = at(X, Y);
+      what[Y * w + X] = inShirt(Math.floor(x + 0.5), Math.floor(y + 0.5))
+        ? 1
+        : o.hanger && onHanger(x, y)
+          ? 2
+          : 0;
+    }
+  }
+  // The cast shadow: what lies on the background, moved (18, 12) px and box-blurred over 25 px, 18 % deep.
+  const shadow = new Float32Array(w * h);
+  if (o.castShadow) {
+    const r = Math.round(12 * zoom);
+    const dx = Math.round(18 * zoom);
+    const dy = Math.round(12 * zoom);
+    const rows = new Float32Array(w * h);
+    for (let Y = 0; Y < h; Y++) {
+      let s = 0;
+      const val = (X: number) =>
+        X - dx >= 0 && X - dx < w && Y - dy >= 0 && Y - dy < h && what[(Y - dy) * w + X - dx] ? 1 : 0;
+      for (let X = -r; X <= r; X++) s += val(X);
+      for (let X = 0; X < w; X++) {
+        rows[Y * w + X] = s;
+        s += val(X + r + 1) - val(X - r);
+      }
+    }
+    for (let X = 0; X < w; X++) {
+      let s = 0;
+      const val = (Y: number) => (Y >= 0 && Y < h ? rows[Y * w + X]! : 0);
+      for (let Y = -r; Y <= r; Y++) s += val(Y);
+      for (let Y = 0; Y < h; Y++) {
+        shadow[Y * w + X] = (0.18 * s) / (2 * r + 1) ** 2;
+        s += val(Y + r + 1) - val(Y - r);
+      }
+    }
+  }
+  const data = Buffer.alloc(w * h * 3);
+  let seed = 9090;
+  const noise = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return ((seed >> 8) % 7) - 3;
+  };
+  const ground = rgb(light ? LIGHT_PRODUCT.ground : GROUND);
+  const back = rgb(LIGHT_PRODUCT.background);
+  const hanger = rgb(HANGER);
+  const corner = Math.hypot(w / 2, h / 2);
+  for (let Y = 0; Y < h; Y++) {
+    for (let X = 0; X < w; X++) {
+      const i = Y * w + X;
+      const [x, y] = at(X, Y);
+      let c: readonly number[];
+      if (what[i] === 1) {
+        const gx = Math.floor(x + 0.5);
+        const gy = Math.floor(y + 0.5);
+        let p: readonly number[];
+        if (light) p = lightPrintAt(kind, x, y) ?? ground;
+        else if (kind === 'solid') p = ground;
+        else if (kind === 'theme') p = motifAt(x, y) ?? rgb(THEME_GROUND);
+        else if (kind === 'mixed') p = motifAt(x, y, '#2e7d32') ?? repeatAt(x, y, false);
+        else if (kind === 'plaid') p = plaidAt(x, y);
+        else if (kind === 'stripes') p = rgb(y % STRIPE.period < STRIPE.band ? NAVY : GROUND);
+        else if (kind === 'star') p = rgb(inStar(x, y) ? STAR.motif : STAR.ground);
+        else if (kind === 'pale_star') p = rgb(inStar(x, y) ? PALE_STAR.motif : PALE_STAR.ground);
+        else p = repeatAt(x, y, kind === 'half_drop');
+        const turn = 1 - 0.07 * Math.max(0, 1 - near[gy * G + gx]! / 6);
+        const fold = 0.97 + 0.03 * Math.cos((2 * Math.PI * x) / 420) * Math.cos((2 * Math.PI * y) / 510);
+        c = p.map((v) => v * turn * fold);
+      } else if (what[i] === 2) c = hanger;
+      else if (light) c = back.map((v) => v * (1 - shadow[i]!) * (1 - 0.015 * (Y / h)));
+      else {
+        const g = 122 + Math.round((Y / h) * 18);
+        c = [g, g + 6, g + 14].map((v) => v * (1 - shadow[i]!));
+      }
+      const v = 1 - (o.vignette ?? 0) * (Math.hypot(X + 0.5 - w / 2, Y + 0.5 - h / 2) / corner) ** 2;
+      for (let k = 0; k < 3; k++)
+        data[i * 3 + k] = Math.max(0, Math.min(255, Math.round(c[k]! * v) + noise()));
+    }
+  }
+  return sharp(data, { raw: { width: w, height: h, channels: 3 } })
+    .png()
+    .toBuffer();
+}

@@ -2,6 +2,11 @@
  * Dominant colours: deterministic k-means in CIE Lab. Seeds come from the most populated cells of a coarse Lab
  * histogram (8-unit bins), each at least ΔE 12 from the seeds already taken, so the result never depends on
  * a random draw; ten Lloyd iterations follow, clusters closer than ΔE 6 merge and clusters under 1.5 % drop.
+ *
+ * A photo's print, unlike a document's, has mixed colours along its edges: JPEG blurs the half-size chroma of
+ * 4:2:0 over 2 px and rings about every edge. Told which samples lie on an edge (edgeFlags), the palette also
+ * seeds from cells that hold a colour only with their neighbours (a small motif's colour spread over several),
+ * and counts a cluster that is a mixture (a colour between two others, seen mostly on edges) into the nearer.
  */
 import { deltaE76, hexOf, type Lab, labToRgb } from '../color.js';
 import type { PaletteEntry } from '../types.js';
@@ -9,7 +14,10 @@ import type { PaletteEntry } from '../types.js';
 /** Lab samples, interleaved L, a, b. */
 export type LabSamples = Float32Array;
 
-export function paletteOf(samples: LabSamples, k = 5): PaletteEntry[] {
+/** Per sample of a LabSamples (same order), 1 when the pixel lies on an edge of the print. */
+export type EdgeFlags = Uint8Array;
+
+export function paletteOf(samples: LabSamples, k = 5, edges?: EdgeFlags): PaletteEntry[] {
   const n = samples.length / 3;
   if (n === 0) return [];
   const bins = new Map<number, { count: number; L: number; a: number; b: number }>();
@@ -28,12 +36,27 @@ export function paletteOf(samples: LabSamples, k = 5): PaletteEntry[] {
   }
   const ranked = [...bins.entries()]
     .sort((p, q) => q[1].count - p[1].count || p[0] - q[0])
-    .map(([, v]) => ({ L: v.L / v.count, a: v.a / v.count, b: v.b / v.count, count: v.count }));
+    .map(([key, v]) => ({ key, L: v.L / v.count, a: v.a / v.count, b: v.b / v.count, count: v.count }));
+  /** The samples in a cell and its 26 neighbours. */
+  const around = (key: number) => {
+    let sum = 0;
+    for (const dL of [-10000, 0, 10000])
+      for (const da of [-100, 0, 100])
+        for (const db of [-1, 0, 1]) sum += bins.get(key + dL + da + db)?.count ?? 0;
+    return sum;
+  };
   const centres: Lab[] = [];
   for (const c of ranked) {
     if (centres.length >= k) break;
-    if (c.count < n * 0.005 && centres.length > 0) break;
-    if (centres.every((s) => deltaE76(s, c) >= 12)) centres.push({ L: c.L, a: c.a, b: c.b });
+    if (c.count >= n * 0.005 || centres.length === 0) {
+      if (centres.every((s) => deltaE76(s, c) >= 12)) centres.push({ L: c.L, a: c.a, b: c.b });
+      continue;
+    }
+    // A photo spreads a small motif's colour over several cells: it counts with its neighbours, when it is far
+    // from the colours taken (a red dot on cream), not a shade of one of them (a fold's shadow).
+    if (!edges) break;
+    if (around(c.key) >= n * 0.005 && centres.every((s) => deltaE76(s, c) >= 2 * 12))
+      centres.push({ L: c.L, a: c.a, b: c.b });
   }
   const assign = new Int32Array(n);
   let sums = new Float64Array(centres.length * 4);
@@ -62,14 +85,18 @@ export function paletteOf(samples: LabSamples, k = 5): PaletteEntry[] {
         centres[c] = { L: sums[c * 4]! / cnt, a: sums[c * 4 + 1]! / cnt, b: sums[c * 4 + 2]! / cnt };
     }
   }
-  let clusters = centres.map((lab, c) => ({ lab, count: sums[c * 4 + 3]! }));
+  let clusters = centres.map((lab, c) => ({ lab, count: sums[c * 4 + 3]!, edge: 0 }));
+  if (edges) {
+    for (let i = 0; i < n; i++) if (edges[i]) clusters[assign[i]!]!.edge++;
+  }
   // Merge near-identical clusters (weighted), largest first.
   clusters.sort((p, q) => q.count - p.count);
-  const merged: { lab: Lab; count: number }[] = [];
+  const merged: Cluster[] = [];
   for (const c of clusters) {
     const into = merged.find((m) => deltaE76(m.lab, c.lab) < 6);
     if (into) {
       const t = into.count + c.count;
+      into.edge += c.edge;
       into.lab = {
         L: (into.lab.L * into.count + c.lab.L * c.count) / t,
         a: (into.lab.a * into.count + c.lab.a * c.count) / t,
@@ -78,7 +105,7 @@ export function paletteOf(samples: LabSamples, k = 5): PaletteEntry[] {
       into.count = t;
     } else merged.push({ ...c });
   }
-  clusters = merged.filter((c) => c.count >= n * 0.015);
+  clusters = (edges ? withoutMixtures(merged) : merged).filter((c) => c.count >= n * 0.015);
   const total = clusters.reduce((s, c) => s + c.count, 0);
   return clusters
     .sort((p, q) => q.count - p.count)
@@ -87,6 +114,106 @@ export function paletteOf(samples: LabSamples, k = 5): PaletteEntry[] {
       lab: roundLab(c.lab),
       share: Math.round((c.count / total) * 1000) / 1000,
     }));
+}
+
+/** A cluster within this of the segment between two other clusters' colours (a, b) lies between them. */
+const BETWEEN_DE = 10;
+/** …and is a mixture of them when more than this share of its pixels lie on the print's edges. */
+const MIXTURE_EDGE_SHARE = 0.8;
+
+interface Cluster {
+  lab: Lab;
+  count: number;
+  edge: number;
+}
+
+/**
+ * `clusters` with each mixture (smallest first) counted into the nearer of the two colours it lies between.
+ * Between in chroma, and in lightness no further out than either: JPEG keeps the lightness sharp and blurs the
+ * chroma, so a navy disc's rim on cream is as dark as the disc and half as blue.
+ */
+function withoutMixtures(clusters: readonly Cluster[]): Cluster[] {
+  const kept = clusters.map((c) => ({ ...c }));
+  for (const c of [...kept].sort((p, q) => p.count - q.count)) {
+    if (c.edge <= MIXTURE_EDGE_SHARE * c.count) continue;
+    const into = between(c, kept);
+    if (!into) continue;
+    into.count += c.count;
+    kept.splice(kept.indexOf(c), 1);
+  }
+  return kept;
+}
+
+/** The nearer of two clusters `c` lies between, or null. */
+function between(c: Cluster, all: readonly Cluster[]): Cluster | null {
+  for (const p of all) {
+    for (const q of all) {
+      if (p === c || q === c || p === q) continue;
+      if (
+        c.lab.L < Math.min(p.lab.L, q.lab.L) - BETWEEN_DE ||
+        c.lab.L > Math.max(p.lab.L, q.lab.L) + BETWEEN_DE
+      )
+        continue;
+      const da = q.lab.a - p.lab.a;
+      const db = q.lab.b - p.lab.b;
+      const va = c.lab.a - p.lab.a;
+      const vb = c.lab.b - p.lab.b;
+      const t = (va * da + vb * db) / (da * da + db * db || 1);
+      if (t <= 0 || t >= 1 || Math.hypot(va - t * da, vb - t * db) > BETWEEN_DE) continue;
+      return deltaE76(c.lab, p.lab) <= deltaE76(c.lab, q.lab) ? p : q;
+    }
+  }
+  return null;
+}
+
+/** ΔE76 to a pixel near it (NEAR) above which a pixel lies on an edge of the print. */
+const EDGE_DE = 8;
+/** JPEG's 4:2:0 chroma blurs an edge over 2 px on either side. */
+const NEAR = [1, 2].flatMap((d) => [
+  [d, 0],
+  [-d, 0],
+  [0, d],
+  [0, -d],
+]) as readonly (readonly [number, number])[];
+
+/**
+ * Per pixel of `mask` (all when null), in sampleLab's order and sampling, 1 when it lies on an edge of the
+ * print: a pixel 1 or 2 px across or along from it (on the mask; across the tile's edges when `wrap`, for a
+ * repeat's tile) more than EDGE_DE from it.
+ */
+export function edgeFlags(
+  L: Float32Array,
+  a: Float32Array,
+  b: Float32Array,
+  w: number,
+  h: number,
+  mask: Uint8Array | null,
+  wrap: boolean,
+  max = 40_000,
+): EdgeFlags {
+  const on = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      if (mask && !mask[i]) continue;
+      for (const [dx, dy] of NEAR) {
+        let nx = x + dx;
+        let ny = y + dy;
+        if (wrap) {
+          nx = (nx + w) % w;
+          ny = (ny + h) % h;
+        } else if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+        const j = ny * w + nx;
+        if (mask && !mask[j]) continue;
+        if ((L[i]! - L[j]!) ** 2 + (a[i]! - a[j]!) ** 2 + (b[i]! - b[j]!) ** 2 > EDGE_DE * EDGE_DE) {
+          on[i] = 1;
+          break;
+        }
+      }
+    }
+  }
+  const s = sampleLab(on, on, on, mask, max);
+  return Uint8Array.from({ length: s.length / 3 }, (_, i) => s[i * 3]!);
 }
 
 function roundLab(l: Lab): Lab {

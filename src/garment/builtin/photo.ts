@@ -21,7 +21,7 @@ import {
 import type { Extraction, Lattice, Level, Motif, PaletteEntry, PieceType } from '../types.js';
 import { keepSilhouette } from './against-photo.js';
 import { analysisScale, type GarmentReading, levelPhoto } from './level.js';
-import { paletteOf, sampleLab } from './palette.js';
+import { edgeFlags, paletteOf, sampleLab } from './palette.js';
 import { detectLattice, latticeFrom, medianTile, refineLattice, subPixelBasis } from './repeat.js';
 import { lightField, type RegionContext, type ShadingKind, shadingKind, withoutLight } from './shading.js';
 
@@ -157,11 +157,19 @@ function finish(
   let printArea: Rect | null = null;
   if (lattice) {
     const t = labPlanes(tile);
-    palette = paletteOf(sampleLab(t.L, t.a, t.b, null));
+    palette = paletteOf(
+      sampleLab(t.L, t.a, t.b, null),
+      5,
+      edgeFlags(t.L, t.a, t.b, tile.w, tile.h, null, true),
+    );
   } else {
     printArea = largestRect(inside, w, g);
     tile = garmentCrop(photo, inside, g, printArea ?? g);
-    palette = paletteOf(sampleLab(lab.L, lab.a, lab.b, inside));
+    palette = paletteOf(
+      sampleLab(lab.L, lab.a, lab.b, inside),
+      5,
+      edgeFlags(lab.L, lab.a, lab.b, w, h, inside, false),
+    );
   }
   let ground = palette[0] ?? { hex: '#808080', lab: { L: 53.6, a: 0, b: 0 }, share: 1 };
 
@@ -187,7 +195,11 @@ function finish(
   if (!lattice && shading) {
     // The ground's palette without its shadows, which are light, not colours of the garment.
     const lit = Uint8Array.from(inside, (m, i) => (m && !shading[i] ? 1 : 0));
-    const again = paletteOf(sampleLab(lab.L, lab.a, lab.b, lit));
+    const again = paletteOf(
+      sampleLab(lab.L, lab.a, lab.b, lit),
+      5,
+      edgeFlags(lab.L, lab.a, lab.b, w, h, lit, false),
+    );
     if (again.length) {
       palette = again;
       ground = again[0]!;

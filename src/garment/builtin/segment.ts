@@ -5,7 +5,9 @@
  * the border's own noise, so a white print on a white sweep still differs where it can; where it cannot, the
  * garment's outline stops the fill: fabric turning away along its edge, seams and cast shadows all make a
  * luminance edge that a seamless background does not have. Only a photo whose border is not one background
- * is a swatch (all fabric).
+ * is a swatch (all fabric): a garment cut by the frame (a cropped product photo) leaves the rest of the border
+ * to the background, which is fitted to the border's majority. What a photo adds along the outline is taken
+ * off again: JPEG's ringing (clearFringe) and parts too thin to be garment, such as a hanger (withoutThinParts).
  */
 import type { Raster } from '../../engine/model.js';
 import { deltaE76, type Lab } from '../color.js';
@@ -38,7 +40,12 @@ export function segment(photo: Raster, lab: LabPlanes): Segmentation {
   if (transparent > n * 0.05) {
     const mask = new Uint8Array(n);
     for (let i = 0; i < n; i++) mask[i] = photo.data[i * 4 + 3]! >= 128 ? 1 : 0;
-    return { mask: largest(mask, w, h), swatch: false, neckOpen: false, basis: 'alpha' };
+    return {
+      mask: withoutThinParts(largest(mask, w, h), w, h),
+      swatch: false,
+      neckOpen: false,
+      basis: 'alpha',
+    };
   }
   const swatch = (): Segmentation => ({
     mask: new Uint8Array(n).fill(1),
@@ -67,8 +74,10 @@ export function segment(photo: Raster, lab: LabPlanes): Segmentation {
 
 /** The least share of the photo a garment on a patterned surface covers (our T-shirt flat lay: 41 %). */
 const MIN_FLAT_LAY_SHARE = 0.2;
-/** A garment found along more of the frame than this share is background taken for garment. */
+/** Garment of the background's colour along more of the frame than this share is background taken for garment. */
 const MAX_FRAME_SHARE = 0.25;
+/** A garment cut by the frame along more of it than this share is not in view enough to be read as one. */
+const MAX_CUT_SHARE = 0.6;
 /** Median ΔE76 of a clean background's border from its plane: studio sweeps measure 1–2, floor planks 6. */
 const CLEAN_BORDER_DE = 4;
 
@@ -100,16 +109,142 @@ function onPlainBackground(lab: LabPlanes): Found | null {
   if (spread > SWATCH_SPREAD) return null;
   const tolerance = Math.min(MAX_BACKGROUND_DE, Math.max(3, 4 * spread + 1));
   const fg = new Uint8Array(n);
+  const fromBackground = new Float32Array(n);
   const plane = bgAt.planes;
   for (let y = 0, i = 0; y < h; y++) {
     for (let x = 0; x < w; x++, i++) {
       const dL = lab.L[i]! - (plane[0]![0] + plane[0]![1] * x + plane[0]![2] * y);
       const da = lab.a[i]! - (plane[1]![0] + plane[1]![1] * x + plane[1]![2] * y);
       const db = lab.b[i]! - (plane[2]![0] + plane[2]![1] * x + plane[2]![2] * y);
-      fg[i] = dL * dL + da * da + db * db > tolerance * tolerance ? 1 : 0;
+      fromBackground[i] = Math.sqrt(dL * dL + da * da + db * db);
+      fg[i] = fromBackground[i]! > tolerance ? 1 : 0;
     }
   }
-  return garmentWithin(fg, edges(lab.L, w, h, border), w, h);
+  if (cutsAlongFrame(fg, w, h) > MAX_CUTS) return null;
+  const outline = edges(lab.L, w, h, border);
+  return garmentWithin(fg, outline, w, h, (mask) => clearFringe(mask, lab, fromBackground));
+}
+
+/** A garment cut by the frame crosses it this many times at most (two sleeves, the hem, the neck). */
+const MAX_CUTS = 6;
+/** A run along the frame shorter than this share of it is a speck, not the garment crossing it. */
+const MIN_CUT = 0.005;
+
+/**
+ * How many times something off the background's colour (`fg`) crosses the frame: its runs along the photo's
+ * outermost pixels, a speck excepted. The background's plane is fitted to the border's majority, so a border
+ * of stripes or a check is read as a background of its main colour cut many times by "garment", where a
+ * garment cut by the frame (a cropped product photo) crosses it a few times.
+ */
+function cutsAlongFrame(fg: Uint8Array, w: number, h: number): number {
+  const loop: number[] = [];
+  for (let x = 0; x < w; x++) loop.push(x);
+  for (let y = 1; y < h; y++) loop.push(y * w + w - 1);
+  for (let x = w - 2; x >= 0; x--) loop.push((h - 1) * w + x);
+  for (let y = h - 2; y > 0; y--) loop.push(y * w);
+  const least = Math.max(3, Math.round(MIN_CUT * loop.length));
+  // Start where the loop is background, so a run through the starting corner is counted once.
+  const start = loop.findIndex((i) => !fg[i]);
+  if (start < 0) return 0;
+  let cuts = 0;
+  let run = 0;
+  for (let k = 1; k <= loop.length; k++) {
+    if (fg[loop[(start + k) % loop.length]!]) run++;
+    else {
+      if (run >= least) cuts++;
+      run = 0;
+    }
+  }
+  return cuts;
+}
+
+/** How far (px) from the background a fringe of its own colour is looked for along the garment's outline. */
+const FRINGE = 16;
+/**
+ * ΔE76 of the garment from the background above which a fringe pixel is told from the garment by its colour
+ * alone; a garment nearer the background's colour (a white shirt on white) keeps its outline as found.
+ */
+const FRINGE_CONTRAST = 2 * MAX_BACKGROUND_DE;
+/** A fringe pixel lies at most this share of the way from the background's colour to the garment's. */
+const FRINGE_SHARE = 0.4;
+
+/**
+ * Clears from `mask` the fringe a lossy photo leaves along the garment's outline: JPEG rings and bleeds the
+ * garment's colour into the background over its 8 px blocks (16 px for the half-size chroma of 4:2:0), beyond
+ * the border's own noise, and the fill stops there. A pixel within FRINGE px of the background is background
+ * when it is nearer the background's colour (`fromBackground`, ΔE76) than the garment's just inside it, at
+ * most FRINGE_SHARE of the way from the one to the other, and reached from the background through such
+ * pixels. Only a garment that differs clearly from its background (FRINGE_CONTRAST, typically along its
+ * outline) is cut so: a white shirt on white keeps the outline its shading gave it. The luminance outline does
+ * not stop this: JPEG's ringing makes edges of its own beside the garment's.
+ */
+function clearFringe(mask: Uint8Array, lab: LabPlanes, fromBackground: Float32Array): void {
+  const { w, h } = lab;
+  const n = w * h;
+  // Chessboard distance from the background, up to FRINGE + 2; the garment's colour at that depth is carried out.
+  const depth = new Uint8Array(n).fill(255);
+  let ring: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (!mask[i]) {
+      depth[i] = 0;
+      ring.push(i);
+    }
+  }
+  const neighbours = (p: number, visit: (q: number) => void) => {
+    const x = p % w;
+    const y = (p - x) / w;
+    for (let j = Math.max(0, y - 1); j <= Math.min(h - 1, y + 1); j++)
+      for (let i = Math.max(0, x - 1); i <= Math.min(w - 1, x + 1); i++) visit(j * w + i);
+  };
+  for (let d = 1; d <= FRINGE + 2 && ring.length; d++) {
+    const next: number[] = [];
+    for (const p of ring) {
+      neighbours(p, (q) => {
+        if (depth[q] !== 255) return;
+        depth[q] = d;
+        next.push(q);
+      });
+    }
+    ring = next;
+  }
+  // The garment's colour just inside the fringe, carried outwards to each pixel of it.
+  const source = new Int32Array(n).fill(-1);
+  for (const p of ring) source[p] = p;
+  // The garment's contrast with the background, typically (one pixel may be a print's blurred edge).
+  const typical = median(ring.map((p) => fromBackground[p]!));
+  if (typical < FRINGE_CONTRAST) return;
+  while (ring.length) {
+    const next: number[] = [];
+    for (const p of ring) {
+      neighbours(p, (q) => {
+        if (!mask[q] || depth[q]! > FRINGE + 1 || source[q] !== -1) return;
+        source[q] = source[p]!;
+        next.push(q);
+      });
+    }
+    ring = next;
+  }
+  const background = (i: number): boolean => {
+    if (!mask[i] || depth[i]! > FRINGE) return false;
+    const s = source[i]!;
+    // Where the garment just inside has the background's colour itself (a plaid's grey band), its outline stays.
+    if (s < 0 || fromBackground[s]! < MAX_BACKGROUND_DE) return false;
+    if (fromBackground[i]! > FRINGE_SHARE * Math.max(typical, fromBackground[s]!)) return false;
+    const toGarment = Math.hypot(lab.L[i]! - lab.L[s]!, lab.a[i]! - lab.a[s]!, lab.b[i]! - lab.b[s]!);
+    return fromBackground[i]! < toGarment;
+  };
+  const stack: number[] = [];
+  for (let i = 0; i < n; i++) if (depth[i] === 1 && background(i)) stack.push(i);
+  for (const i of stack) mask[i] = 0;
+  while (stack.length) {
+    const p = stack.pop()!;
+    const x = p % w;
+    for (const q of [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, p - w, p + w]) {
+      if (q < 0 || q >= n || !background(q)) continue;
+      mask[q] = 0;
+      stack.push(q);
+    }
+  }
 }
 
 /**
@@ -272,7 +407,13 @@ function kMeans(
  * The garment: what cannot be reached from the border through background (`fg` 0) without crossing `outline`,
  * or null when that is not a garment — too small or too large, or along the frame.
  */
-function garmentWithin(fg: Uint8Array, outline: Uint8Array | null, w: number, h: number): Found | null {
+function garmentWithin(
+  fg: Uint8Array,
+  outline: Uint8Array | null,
+  w: number,
+  h: number,
+  refine?: (mask: Uint8Array) => void,
+): Found | null {
   const n = w * h;
   const border = frame(w, h, 2);
   const borderSet = new Set(border);
@@ -303,13 +444,49 @@ function garmentWithin(fg: Uint8Array, outline: Uint8Array | null, w: number, h:
   // The fringe given back is background where it has the background's colour: the outline's own band of
   // pixels, on its outer side, is background too.
   for (let i = 0; i < n; i++) garment[i] = background[i] && (!fg[i] || borderSet.has(i)) ? 0 : 1;
-  const mask = close(largest(garment, w, h), w, h, Math.max(3, Math.round(Math.min(w, h) / 100)));
+  let mask = close(largest(garment, w, h), w, h, Math.max(3, Math.round(Math.min(w, h) / 100)));
+  if (refine) {
+    refine(mask);
+    mask = largest(mask, w, h);
+  }
   const area = countMask(mask);
   if (area < n * 0.05 || area > n * 0.97) return null;
   // The ring just inside the border (which is background by definition).
   const ring = frame(w, h, 4).filter((i) => !borderSet.has(i));
-  if (ring.filter((i) => mask[i]).length > ring.length * MAX_FRAME_SHARE) return null;
-  return { mask, neckOpen: openNeck(mask, fg, w, h) };
+  const atFrame = ring.filter((i) => mask[i]);
+  // Against a plain background, garment along the frame that differs from it is the garment cut by the frame
+  // (a cropped product photo); only what has the background's colour there may be background taken for garment.
+  const unlike = outline ? atFrame.filter((i) => !fg[i]).length : atFrame.length;
+  if (unlike > ring.length * MAX_FRAME_SHARE || atFrame.length > ring.length * MAX_CUT_SHARE) return null;
+  // The neck opening first: a hanger's arms close it above, and are thin only with it open.
+  const neckOpen = openNeck(mask, fg, w, h);
+  return { mask: withoutThinParts(mask, w, h), neckOpen };
+}
+
+/** Parts thinner than this share of the garment's longer side, twice over, are not garment (a hanger). */
+const THIN = 0.02;
+
+/**
+ * `mask` without the parts thinner than 2·THIN of its longer side that stick out of it: the hook and arms of a
+ * hanger, a strand of background the fill could not enter. A morphological opening (a square: straight edges,
+ * slanted or not, and right angles keep their place; only an acute corner's tip is rounded) takes them off.
+ */
+function withoutThinParts(mask: Uint8Array, w: number, h: number): Uint8Array {
+  const g = maskBounds(mask, w, h);
+  if (!g) return mask;
+  const r = Math.max(2, Math.round(THIN * Math.max(g.w, g.h)));
+  const inverse = Uint8Array.from(mask, (v) => 1 - v);
+  const opened = grow(
+    Uint8Array.from(grow(inverse, w, h, r), (v) => 1 - v),
+    w,
+    h,
+    r,
+  );
+  return largest(
+    Uint8Array.from(mask, (v, i) => (v && opened[i] ? 1 : 0)),
+    w,
+    h,
+  );
 }
 
 /** `m` grown by `r` pixels (square), two separable passes. */
@@ -373,13 +550,17 @@ function median(v: number[]): number {
 
 /**
  * The background colour at each pixel: a plane a + b·x + c·y per Lab channel, fitted by least squares to the
- * border, then again without the border pixels far from the first fit (a garment touching the frame).
+ * border pixels near the background, found from the border's median colour (a garment cut by the frame along a
+ * whole edge pulls a plane fitted to all the border half-way to its own colour, and then nothing is near it)
+ * and fitted again without the pixels far from each fit.
  */
 type BackgroundModel = ((i: number) => Lab) & { readonly planes: readonly [number, number, number][] };
 
+/** Fits of the background plane after the first, each without the border pixels far from the one before. */
+const PLANE_ROUNDS = 3;
+
 function backgroundPlane(lab: LabPlanes, border: readonly number[], w: number): BackgroundModel {
-  const planeOf = (idx: readonly number[]): BackgroundModel => {
-    const planes = [lab.L, lab.a, lab.b].map((ch) => planeFit(ch, idx, w));
+  const modelOf = (planes: [number, number, number][]): BackgroundModel => {
     const at = (i: number): Lab => {
       const x = i % w;
       const y = (i - x) / w;
@@ -388,11 +569,17 @@ function backgroundPlane(lab: LabPlanes, border: readonly number[], w: number): 
     };
     return Object.assign(at, { planes });
   };
-  const first = planeOf(border);
-  const dist = border.map((i) => deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, first(i)));
-  const cut = Math.max(2, 3 * median(dist));
-  const kept = border.filter((_, k) => dist[k]! <= cut);
-  return kept.length >= 16 ? planeOf(kept) : first;
+  const channels = [lab.L, lab.a, lab.b];
+  let model = modelOf(channels.map((ch) => [median(border.map((i) => ch[i]!)), 0, 0]));
+  for (let round = 0; round < PLANE_ROUNDS; round++) {
+    const previous = model;
+    const dist = border.map((i) => deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, previous(i)));
+    const cut = Math.max(2, 3 * median(dist));
+    const kept = border.filter((_, k) => dist[k]! <= cut);
+    if (kept.length < 16) break;
+    model = modelOf(channels.map((ch) => planeFit(ch, kept, w)));
+  }
+  return model;
 }
 
 /** Least-squares plane [a, b, c] of v = a + b·x + c·y over the pixels `idx`. */
