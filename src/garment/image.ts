@@ -191,12 +191,9 @@ function rawSharp(r: Raster) {
   });
 }
 
-/** `r` resized to `w × h` (Lanczos for downscaling), at 0,0. */
-export async function resizeRaster(r: Raster, w: number, h: number): Promise<Raster> {
-  const { data, info } = await rawSharp(r)
-    .resize(w, h, { fit: 'fill', kernel: 'lanczos3' })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+/** What a sharp pipeline over rawSharp(…) gives, as a raster at 0,0. */
+async function toRaster(out: ReturnType<typeof rawSharp>): Promise<Raster> {
+  const { data, info } = await out.raw().toBuffer({ resolveWithObject: true });
   return {
     x: 0,
     y: 0,
@@ -204,6 +201,23 @@ export async function resizeRaster(r: Raster, w: number, h: number): Promise<Ras
     h: info.height,
     data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length),
   };
+}
+
+/** `r` resized to `w × h` (Lanczos for downscaling), at 0,0. */
+export function resizeRaster(r: Raster, w: number, h: number): Promise<Raster> {
+  return toRaster(rawSharp(r).resize(w, h, { fit: 'fill', kernel: 'lanczos3' }));
+}
+
+/**
+ * `r` turned `deg` degrees clockwise about its centre onto the canvas that holds it all (libvips: the centre stays
+ * the centre), what the turn brings in `background`.
+ */
+export function rotateRaster(
+  r: Raster,
+  deg: number,
+  background: { r: number; g: number; b: number; alpha: number },
+): Promise<Raster> {
+  return toRaster(rawSharp(r).rotate(deg, { background }));
 }
 
 /** A PNG for a result's `images`, scaled down to at most `maxSide` pixels on the long side. */

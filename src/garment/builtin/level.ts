@@ -10,7 +10,7 @@
  */
 import type { Raster } from '../../engine/model.js';
 import sharp from '../../engine/sharp.js';
-import { type LabPlanes, labPlanes, resizeRaster } from '../image.js';
+import { type LabPlanes, labPlanes, resizeRaster, rotateRaster } from '../image.js';
 import type { Level } from '../types.js';
 import { segment } from './segment.js';
 
@@ -146,21 +146,8 @@ export function garmentTilt(mask: Uint8Array, w: number, h: number): number {
  * stays the centre). What the turn brings in is the photo's background: its frame's median colour, or
  * transparent for a cut-out photo.
  */
-export async function turnRaster(r: Raster, deg: number): Promise<Raster> {
-  const { data, info } = await sharp(Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength), {
-    raw: { width: r.w, height: r.h, channels: 4 },
-    limitInputPixels: false,
-  })
-    .rotate(deg, { background: frameColour(r) })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return {
-    x: 0,
-    y: 0,
-    w: info.width,
-    h: info.height,
-    data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length),
-  };
+export function turnRaster(r: Raster, deg: number): Promise<Raster> {
+  return rotateRaster(r, deg, frameColour(r));
 }
 
 /** A 0/1 mask turned as turnRaster turns a photo, outside it empty. */

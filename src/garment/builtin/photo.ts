@@ -69,15 +69,31 @@ function cellArea(r: RepeatReading): number {
 /** A second reading whose cell is this much larger than the first's found a multiple of the repeat. */
 const MULTIPLE_CELL = 1.25;
 
-/** Largest scale in [MIN_SHRINK, 1] at which every basis component falls within WHOLE_PX of whole px; 1 if none. */
+/**
+ * The largest scale in [MIN_SHRINK, 1] at which every basis component falls within CLOSE_PX of whole px (else
+ * within WHOLE_PX), followed down to where they are closest; 1 if none. The closer the better: the repeat is then read as that whole px, and a stripe 13.37 px
+ * apart taken at 0.15 px off would come out 1.1 % long, an 11.1 px one not read again at all (its 0.1 px drift
+ * a stripe then blurring the tile into a "motif").
+ */
 function wholePxScale(basis: readonly (readonly [number, number])[]): number {
   const off = (s: number) =>
     Math.max(...basis.flatMap((v) => v.map((c) => Math.abs(c * s - Math.round(c * s)))));
-  if (off(1) <= WHOLE_PX) return 1;
-  for (let s = 1; s >= MIN_SHRINK; s -= 0.0002) if (off(s) <= WHOLE_PX) return s;
+  for (const within of [CLOSE_PX, WHOLE_PX]) {
+    if (off(1) <= within) return 1;
+    for (let s = 1; s >= MIN_SHRINK; s -= SCALE_STEP) {
+      if (off(s) > within) continue;
+      // On to where it is closest: 0.03 px a repeat is still a px of drift over 33 stripes.
+      while (s - SCALE_STEP >= MIN_SHRINK && off(s - SCALE_STEP) < off(s)) s -= SCALE_STEP;
+      return s;
+    }
+  }
   return 1;
 }
 
+const SCALE_STEP = 0.0002;
+
+/** A basis component measured to a thousandth of a px (stripes) is taken as whole this close to it. */
+const CLOSE_PX = 0.03;
 /** A basis component this close to whole px (after the lattice's tenth-of-a-px estimate) is taken as whole. */
 const WHOLE_PX = 0.15;
 /** The photo is read at no less than this share of its analysis size to bring its repeat to whole px. */
