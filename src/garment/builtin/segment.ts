@@ -183,19 +183,27 @@ function clearFringe(mask: Uint8Array, lab: LabPlanes, fromBackground: Float32Ar
   const n = w * h;
   // Chessboard distance from the background, up to FRINGE + 2; the garment's colour at that depth is carried out.
   const depth = new Uint8Array(n).fill(255);
-  let ring: number[] = [];
-  for (let i = 0; i < n; i++) {
-    if (!mask[i]) {
-      depth[i] = 0;
-      ring.push(i);
-    }
-  }
+  for (let i = 0; i < n; i++) if (!mask[i]) depth[i] = 0;
   const neighbours = (p: number, visit: (q: number) => void) => {
     const x = p % w;
     const y = (p - x) / w;
     for (let j = Math.max(0, y - 1); j <= Math.min(h - 1, y + 1); j++)
       for (let i = Math.max(0, x - 1); i <= Math.min(w - 1, x + 1); i++) visit(j * w + i);
   };
+  // The distance grows from the background's pixels beside the garment only: the others reach no garment first.
+  let ring: number[] = [];
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      if (mask[i]) continue;
+      const beside =
+        (x > 0 && mask[i - 1]) ||
+        (x < w - 1 && mask[i + 1]) ||
+        (y > 0 && (mask[i - w] || (x > 0 && mask[i - w - 1]) || (x < w - 1 && mask[i - w + 1]))) ||
+        (y < h - 1 && (mask[i + w] || (x > 0 && mask[i + w - 1]) || (x < w - 1 && mask[i + w + 1])));
+      if (beside) ring.push(i);
+    }
+  }
   for (let d = 1; d <= FRINGE + 2 && ring.length; d++) {
     const next: number[] = [];
     for (const p of ring) {
@@ -475,18 +483,14 @@ function withoutThinParts(mask: Uint8Array, w: number, h: number): Uint8Array {
   const g = maskBounds(mask, w, h);
   if (!g) return mask;
   const r = Math.max(2, Math.round(THIN * Math.max(g.w, g.h)));
-  const inverse = Uint8Array.from(mask, (v) => 1 - v);
-  const opened = grow(
-    Uint8Array.from(grow(inverse, w, h, r), (v) => 1 - v),
-    w,
-    h,
-    r,
-  );
-  return largest(
-    Uint8Array.from(mask, (v, i) => (v && opened[i] ? 1 : 0)),
-    w,
-    h,
-  );
+  const n = w * h;
+  const inverse = new Uint8Array(n);
+  for (let i = 0; i < n; i++) inverse[i] = 1 - mask[i]!;
+  const eroded = grow(inverse, w, h, r);
+  for (let i = 0; i < n; i++) eroded[i] = 1 - eroded[i]!;
+  const opened = grow(eroded, w, h, r);
+  for (let i = 0; i < n; i++) opened[i] = mask[i]! & opened[i]!;
+  return largest(opened, w, h);
 }
 
 /** `m` grown by `r` pixels (square), two separable passes. */
@@ -504,17 +508,20 @@ function grow(m: Uint8Array, w: number, h: number, r: number): Uint8Array {
       if (last - x <= r) rows[y * w + x] = 1;
     }
   }
+  // Down the columns, a row at a time (each column's last set row kept), which reads memory in order.
   const out = new Uint8Array(w * h);
-  for (let x = 0; x < w; x++) {
-    let last = -Infinity;
-    for (let y = 0; y < h; y++) {
-      if (rows[y * w + x]) last = y;
-      if (y - last <= r) out[y * w + x] = 1;
+  const last = new Int32Array(w).fill(-1 - r);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0, i = y * w; x < w; x++, i++) {
+      if (rows[i]) last[x] = y;
+      if (y - last[x]! <= r) out[i] = 1;
     }
-    last = Infinity;
-    for (let y = h - 1; y >= 0; y--) {
-      if (rows[y * w + x]) last = y;
-      if (last - y <= r) out[y * w + x] = 1;
+  }
+  last.fill(h + r);
+  for (let y = h - 1; y >= 0; y--) {
+    for (let x = 0, i = y * w; x < w; x++, i++) {
+      if (rows[i]) last[x] = y;
+      if (last[x]! - y <= r) out[i] = 1;
     }
   }
   return out;
