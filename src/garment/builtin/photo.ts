@@ -50,14 +50,31 @@ export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: st
   // whole px (a tile three repeats wide, side seams matched three times as coarsely), or not at all. So the
   // repeat is read again at the scale, a little smaller, that makes it whole px at both sizes; the rest of the
   // analysis (palette, motif, shading) is done once, at the scale kept.
+  // Each reading's median tile is taken only for the reading kept: the first's is not needed when the second
+  // finds the repeat (and at a sub-px period it was blurred by the drift the second takes out).
   const shrink = first.basis ? wholePxScale(first.basis) : 1;
-  if (shrink === 1) return finish(first, decoded, photoPath, photoHash, level);
-  const again = await readRepeat(decoded, k * shrink, garment, first);
+  if (shrink === 1) return finish(tiled(first), decoded, photoPath, photoHash, level);
+  const again = tiled(await readRepeat(decoded, k * shrink, garment, first));
   // Kept only when it found the repeat again, not a multiple of it: a basis misread (stripes run on along
   // themselves, so their length along them is anyone's) brings no whole px, and the second reading may then
   // take several stripes for one tile.
-  const kept = again.lattice && cellArea(again) <= MULTIPLE_CELL * cellArea(first) ? again : first;
+  const kept =
+    again.lattice && first.lattice && cellArea(again) <= MULTIPLE_CELL * cellArea(first)
+      ? again
+      : tiled(first);
   return finish(kept, decoded, photoPath, photoHash, level);
+}
+
+/**
+ * The reading with its repeat's median tile (the print without its light, median over the repeats); without
+ * its lattice when the tile comes out flat: a real repeat survives the median over its repeats, noise does not.
+ */
+function tiled(r: RepeatReading): TiledReading {
+  const empty: Raster = { x: 0, y: 0, w: 0, h: 0, data: new Uint8ClampedArray(0) };
+  const { lattice, photo, mask } = r;
+  if (!lattice) return { ...r, tile: empty };
+  const tile = medianTile(withoutLight(photo, mask, lattice.tileW, lattice.tileH), mask, lattice);
+  return lumStd(tile) < 4 ? { ...r, lattice: null, tile: empty } : { ...r, tile };
 }
 
 /** The area of the lattice's cell in the photo's own px. */
@@ -110,10 +127,15 @@ interface RepeatReading {
   readonly area: number;
   readonly g: Rect;
   readonly inside: Uint8Array;
+  /** The repeat found (not yet checked against its median tile: tiled). */
   readonly lattice: Lattice | null;
-  readonly tile: Raster;
   /** The lattice's basis to a tenth of a px (first reading only), or null without a lattice. */
   readonly basis: [number, number][] | null;
+}
+
+/** A reading with its repeat's median tile taken (empty without a repeat). */
+interface TiledReading extends RepeatReading {
+  readonly tile: Raster;
 }
 
 /**
@@ -141,26 +163,20 @@ async function readRepeat(
       : resampleMask(garment.mask, garment.w, garment.h, w, h);
   const area = countMask(mask);
   const g = maskBounds(mask, w, h) ?? { x: 0, y: 0, w, h };
-  let tile: Raster = { x: 0, y: 0, w: 0, h: 0, data: new Uint8ClampedArray(0) };
   // The outline's few pixels are fabric turning away and background mixed in (anti-aliasing, JPEG ringing):
   // the repeat and the colours are read inside them.
   const inside = erode(mask, w, h, 3);
-  let lattice = seen
+  const lattice = seen
     ? scaledLattice(seen, k, luminance(photo), inside, w, h, area)
     : findLattice(photo, inside, g, area);
-  if (lattice) {
-    tile = medianTile(withoutLight(photo, mask, lattice.tileW, lattice.tileH), mask, lattice);
-    // A real repeat survives the median over its repeats; noise does not (its tile comes out flat).
-    if (lumStd(tile) < 4) lattice = null;
-  }
   // Only the first reading's basis decides the scale: the second's is not needed.
   const basis = lattice && !seen ? subPixelBasis(lattice, luminance(photo), inside, w, h) : null;
-  return { k, photo, lab, mask, swatch, neckOpen, area, g, inside, lattice, tile, basis };
+  return { k, photo, lab, mask, swatch, neckOpen, area, g, inside, lattice, basis };
 }
 
 /** The rest of the analysis at the scale kept: palette, motif, flatness, the photo-level type. */
 function finish(
-  r: RepeatReading,
+  r: TiledReading,
   decoded: DecodedImage,
   photoPath: string,
   photoHash: string,
