@@ -67,6 +67,35 @@ async function removeEmptyFolders(from: string, upTo: string): Promise<void> {
   }
 }
 
+/**
+ * Bytes the regular files under `dir` take (the temp files of writes in progress included; symlinks not
+ * followed; nothing when it does not exist), leaving out the absolute paths in `except`.
+ */
+export async function bytesUnder(dir: string, except: readonly string[] = []): Promise<number> {
+  const skip = new Set(except);
+  let total = 0;
+  const visit = async (at: string): Promise<void> => {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(at, { withFileTypes: true });
+    } catch {
+      return; // removed meanwhile, or not made yet
+    }
+    for (const entry of entries) {
+      const abs = path.join(at, entry.name);
+      if (entry.isDirectory()) await visit(abs);
+      else if (entry.isFile() && !skip.has(abs)) {
+        total += await lstat(abs).then(
+          (st) => st.size,
+          () => 0,
+        );
+      }
+    }
+  };
+  await visit(dir);
+  return total;
+}
+
 /** A write refused for the workspace's quota, saying how much it needed and how much the files already take. */
 function quotaExceeded(relPath: string, bytes: number, used: number, quota: number): EditorError {
   return new EditorError(
@@ -149,7 +178,9 @@ export interface WorkspaceOptions {
 }
 
 const MIB = 1024 * 1024;
-const mib = (bytes: number): string => `${(Math.ceil((bytes / MIB) * 10) / 10).toLocaleString('en-US')} MB`;
+/** Bytes as MB to a tenth, for the quota's refusals. */
+export const mib = (bytes: number): string =>
+  `${(Math.ceil((bytes / MIB) * 10) / 10).toLocaleString('en-US')} MB`;
 
 export class Workspace {
   /** Absolute path of the workspace folder, as given (normalised). */
@@ -196,28 +227,7 @@ export class Workspace {
    * symlinks are not followed), leaving out the absolute paths in `except`.
    */
   async usedBytes(except: readonly string[] = []): Promise<number> {
-    const skip = new Set(except);
-    let total = 0;
-    const visit = async (dir: string): Promise<void> => {
-      let entries: Dirent[];
-      try {
-        entries = await readdir(dir, { withFileTypes: true });
-      } catch {
-        return; // removed meanwhile
-      }
-      for (const entry of entries) {
-        const abs = path.join(dir, entry.name);
-        if (entry.isDirectory()) await visit(abs);
-        else if (entry.isFile() && !skip.has(abs)) {
-          total += await lstat(abs).then(
-            (st) => st.size,
-            () => 0,
-          );
-        }
-      }
-    };
-    await visit(this.root);
-    return total;
+    return bytesUnder(this.root, except);
   }
 
   /**

@@ -4,39 +4,8 @@
  * files its calls read, its snapshots), which can take as much as the files themselves. A write into the folder
  * and a write into the journal are refused alike when they would take the two past the quota.
  */
-import type { Dirent } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { EditorError } from '../engine/errors.js';
-import { Workspace } from '../engine/workspace.js';
-
-const MIB = 1024 * 1024;
-const mib = (bytes: number): string => `${(Math.ceil((bytes / MIB) * 10) / 10).toLocaleString('en-US')} MB`;
-
-/** Bytes of the regular files under `dir` (symlinks not followed; nothing when it does not exist). */
-export async function bytesUnder(dir: string): Promise<number> {
-  let total = 0;
-  const visit = async (at: string): Promise<void> => {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(at, { withFileTypes: true });
-    } catch {
-      return; // removed meanwhile, or not made yet
-    }
-    for (const entry of entries) {
-      const abs = path.join(at, entry.name);
-      if (entry.isDirectory()) await visit(abs);
-      else if (entry.isFile()) {
-        total += await lstat(abs).then(
-          (st) => st.size,
-          () => 0,
-        );
-      }
-    }
-  };
-  await visit(dir);
-  return total;
-}
+import { bytesUnder, mib, Workspace } from '../engine/workspace.js';
 
 /** What the session's disk holds, for a refusal to say. */
 export interface DiskUse {
