@@ -498,6 +498,24 @@ function fractionalMsd(lum: Float64Array, mask: Uint8Array, w: number, h: number
   const cells = cw * Math.ceil(h / DRIFT_CELL);
   // Per cell: the sums of the least-squares plane d ≈ a + b·u + c·v (u, v local to the cell).
   const acc = new Float64Array(cells * 10);
+  // Per kind of shift, the mask of px whose bilinear neighbours are all inside: one read per copy instead of
+  // four (this is the photo analysis' hottest loop: ~150 shifts over up to ~150k samples).
+  const whole: (Uint8Array | undefined)[] = [];
+  const within = (nx: number, ny: number): Uint8Array => {
+    const key = (nx ? 1 : 0) + (ny ? 2 : 0);
+    const kept = whole[key];
+    if (kept) return kept;
+    // m[i]: i and its neighbours at −nx, −ny and −nx − ny are inside, so m[j + nx + ny] says the same of j and
+    // its neighbours at +nx, +ny and +nx + ny.
+    const m = new Uint8Array(mask.length);
+    for (let i = nx + ny; i < mask.length; i++)
+      m[i] = mask[i]! & mask[i - nx]! & mask[i - ny]! & mask[i - nx - ny]!;
+    whole[key] = m;
+    return m;
+  };
+  const vs = new Float64Array(cells);
+  const ns = new Float64Array(cells);
+  const order = new Float64Array(cells);
   return (dx: number, dy: number): number => {
     const ix = Math.floor(dx);
     const iy = Math.floor(dy);
@@ -506,74 +524,146 @@ function fractionalMsd(lum: Float64Array, mask: Uint8Array, w: number, h: number
     // Whole px along an axis read one neighbour only, so a whole-px shift needs no pixel past the edge.
     const nx = tx > 0 ? 1 : 0;
     const ny = ty > 0 ? w : 0;
+    const inside = within(nx, ny);
+    const far = nx + ny;
+    const lag = iy * w + ix;
     acc.fill(0);
     const hx = tx / 2;
     const hy = ty / 2;
+    const x0 = Math.max(nx, -ix);
+    const x1 = Math.min(w, w - ix - nx);
     for (let y = Math.max(ny ? 1 : 0, -iy); y < Math.min(h, h - iy - (ny ? 1 : 0)); y += step) {
-      const row = Math.floor(y / DRIFT_CELL) * cw;
+      const row = Math.floor(y / DRIFT_CELL) * cw * 10;
       const v = (y % DRIFT_CELL) - DRIFT_CELL / 2;
-      for (let x = Math.max(nx, -ix); x < Math.min(w, w - ix - nx); x += step) {
-        const i = y * w + x;
-        const j = i + iy * w + ix;
-        if (!mask[i] || !mask[i - nx] || !mask[i - ny] || !mask[i - nx - ny]) continue;
-        if (!mask[j] || !mask[j + nx] || !mask[j + ny] || !mask[j + nx + ny]) continue;
-        // This copy at −(tx, ty)/2, the shifted one at +(tx, ty)/2: the shift between them is (dx, dy).
-        const top0 = lum[i]! + hx * (lum[i - nx]! - lum[i]!);
-        const bottom0 = lum[i - ny]! + hx * (lum[i - nx - ny]! - lum[i - ny]!);
-        const top = lum[j]! + hx * (lum[j + nx]! - lum[j]!);
-        const bottom = lum[j + ny]! + hx * (lum[j + nx + ny]! - lum[j + ny]!);
-        const d = top0 + hy * (bottom0 - top0) - (top + hy * (bottom - top));
-        const u = (x % DRIFT_CELL) - DRIFT_CELL / 2;
-        const o = (row + Math.floor(x / DRIFT_CELL)) * 10;
-        acc[o]! += 1;
-        acc[o + 1]! += u;
-        acc[o + 2]! += v;
-        acc[o + 3]! += u * u;
-        acc[o + 4]! += v * v;
-        acc[o + 5]! += u * v;
-        acc[o + 6]! += d;
-        acc[o + 7]! += u * d;
-        acc[o + 8]! += v * d;
-        acc[o + 9]! += d * d;
+      // One row's run through a cell is summed in locals, then added to the cell's sums: v is the same along
+      // it, so its terms follow from the run's sums.
+      for (let cx = Math.floor(x0 / DRIFT_CELL); cx * DRIFT_CELL < x1; cx++) {
+        const from = Math.max(x0, cx * DRIFT_CELL);
+        const start = x0 + Math.ceil((from - x0) / step) * step;
+        const end = Math.min(x1, (cx + 1) * DRIFT_CELL);
+        const mid = cx * DRIFT_CELL + DRIFT_CELL / 2;
+        let n = 0;
+        let su = 0;
+        let suu = 0;
+        let sd = 0;
+        let sud = 0;
+        let sdd = 0;
+        for (let x = start; x < end; x += step) {
+          const i = y * w + x;
+          const j = i + lag;
+          if (!inside[i] || !inside[j + far]) continue;
+          // This copy at −(tx, ty)/2, the shifted one at +(tx, ty)/2: the shift between them is (dx, dy).
+          // Along an axis shifted by whole px the neighbour is the px itself and its term is zero: not computed.
+          let d: number;
+          if (ny) {
+            const top0 = lum[i]! + hx * (lum[i - nx]! - lum[i]!);
+            const bottom0 = lum[i - ny]! + hx * (lum[i - nx - ny]! - lum[i - ny]!);
+            const top = lum[j]! + hx * (lum[j + nx]! - lum[j]!);
+            const bottom = lum[j + ny]! + hx * (lum[j + nx + ny]! - lum[j + ny]!);
+            d = top0 + hy * (bottom0 - top0) - (top + hy * (bottom - top));
+          } else if (nx) {
+            d = lum[i]! + hx * (lum[i - nx]! - lum[i]!) - (lum[j]! + hx * (lum[j + nx]! - lum[j]!));
+          } else {
+            d = lum[i]! - lum[j]!;
+          }
+          const u = x - mid;
+          n++;
+          su += u;
+          suu += u * u;
+          sd += d;
+          sud += u * d;
+          sdd += d * d;
+        }
+        if (!n) continue;
+        const o = row + cx * 10;
+        acc[o]! += n;
+        acc[o + 1]! += su;
+        acc[o + 2]! += v * n;
+        acc[o + 3]! += suu;
+        acc[o + 4]! += v * v * n;
+        acc[o + 5]! += v * su;
+        acc[o + 6]! += sd;
+        acc[o + 7]! += sud;
+        acc[o + 8]! += v * sd;
+        acc[o + 9]! += sdd;
       }
     }
-    const per: { v: number; n: number }[] = [];
+    let count = 0;
     for (let c = 0; c < cells; c++) {
       const o = c * 10;
       const n = acc[o]!;
       if (n < 6) continue;
-      per.push({ v: planeResidual(acc.subarray(o, o + 10)) / n, n });
+      vs[count] = planeResidual(acc, o) / n;
+      ns[count] = n;
+      count++;
     }
-    // Without the worst cells: a placed motif differs from whatever a shift brings onto it, at any lag.
-    per.sort((p, q) => p.v - q.v);
-    let s = 0;
-    let n = 0;
-    for (const c of per.slice(0, Math.ceil(per.length * (1 - OUTLIER_CELLS)))) {
-      s += c.v * c.n;
-      n += c.n;
-    }
-    return n > 50 ? s / n : Number.POSITIVE_INFINITY;
+    return withoutOutliers(vs, ns, count, order);
   };
 }
 
-/** Sum of squared residuals of d about its least-squares plane, from the sums [n, Σu, Σv, Σuu, Σvv, Σuv, Σd, Σud, Σvd, Σdd]. */
-function planeResidual(a: Float64Array): number {
-  const [n, su, sv, suu, svv, suv, sd, sud, svd, sdd] = a as unknown as number[];
-  const m = [
-    [n!, su!, sv!],
-    [su!, suu!, suv!],
-    [sv!, suv!, svv!],
-  ];
-  const r = [sd!, sud!, svd!];
-  const det = (q: number[][]) =>
-    q[0]![0]! * (q[1]![1]! * q[2]![2]! - q[1]![2]! * q[2]![1]!) -
-    q[0]![1]! * (q[1]![0]! * q[2]![2]! - q[1]![2]! * q[2]![0]!) +
-    q[0]![2]! * (q[1]![0]! * q[2]![1]! - q[1]![1]! * q[2]![0]!);
-  const d0 = det(m);
-  if (Math.abs(d0) < 1e-9) return Math.max(0, sdd! - sd! ** 2 / n!);
-  const coef = [0, 1, 2].map((k) => det(m.map((row, j) => row.map((c, i) => (i === k ? r[j]! : c)))) / d0);
+/**
+ * The mean over the cells without the OUTLIER_CELLS share that differ most (a placed motif differs from whatever
+ * a shift brings onto it, at any lag), each cell weighted by its samples. The cut is found on a numeric sort of
+ * the values (sorting the cells as objects cost more than the sums); ties at the cut are kept in cell order.
+ * `sorted` is scratch space.
+ */
+function withoutOutliers(vs: Float64Array, ns: Float64Array, count: number, sorted: Float64Array): number {
+  const keep = Math.ceil(count * (1 - OUTLIER_CELLS));
+  if (keep === 0) return Number.POSITIVE_INFINITY;
+  const values = sorted.subarray(0, count);
+  values.set(vs.subarray(0, count));
+  values.sort();
+  const last = values[keep - 1]!;
+  let ties = keep;
+  for (let k = 0; k < keep; k++) if (values[k]! < last) ties--;
+  let s = 0;
+  let n = 0;
+  for (let c = 0; c < count; c++) {
+    const v = vs[c]!;
+    if (v > last || (v === last && ties-- <= 0)) continue;
+    s += v * ns[c]!;
+    n += ns[c]!;
+  }
+  return n > 50 ? s / n : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * Sum of squared residuals of d about its least-squares plane, from the sums [n, Σu, Σv, Σuu, Σvv, Σuv, Σd, Σud,
+ * Σvd, Σdd] at a[o…o + 9] (Cramer's rule: read by index, as it runs once per cell and shift).
+ */
+function planeResidual(a: Float64Array, o: number): number {
+  const n = a[o]!;
+  const su = a[o + 1]!;
+  const sv = a[o + 2]!;
+  const suu = a[o + 3]!;
+  const svv = a[o + 4]!;
+  const suv = a[o + 5]!;
+  const sd = a[o + 6]!;
+  const sud = a[o + 7]!;
+  const svd = a[o + 8]!;
+  const sdd = a[o + 9]!;
+  const d0 = det3(n, su, sv, su, suu, suv, sv, suv, svv);
+  if (Math.abs(d0) < 1e-9) return Math.max(0, sdd - sd ** 2 / n);
+  const c0 = det3(sd, su, sv, sud, suu, suv, svd, suv, svv) / d0;
+  const c1 = det3(n, sd, sv, su, sud, suv, sv, svd, svv) / d0;
+  const c2 = det3(n, su, sd, su, suu, sud, sv, suv, svd) / d0;
   // Residual = Σd² − coefᵀ·r for the least-squares solution.
-  return Math.max(0, sdd! - (coef[0]! * r[0]! + coef[1]! * r[1]! + coef[2]! * r[2]!));
+  return Math.max(0, sdd - (c0 * sd + c1 * sud + c2 * svd));
+}
+
+/** The determinant of the 3 × 3 matrix with rows (a, b, c), (d, e, f), (g, h, i). */
+function det3(
+  a: number,
+  b: number,
+  c: number,
+  d: number,
+  e: number,
+  f: number,
+  g: number,
+  h: number,
+  i: number,
+) {
+  return a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
 }
 
 /**
