@@ -1,7 +1,7 @@
 /**
  * PNG and JPEG encoding and decoding with sharp (engine.md §2.1). Rasters are straight RGBA8 in sRGB; the DPI and
- * the sRGB profile are written into the file (PNG pHYs and iCCP, JPEG JFIF density and APP2) so other programs
- * print at the document's resolution and in its colours, not in their working space's.
+ * the sRGB profile (ICC v2, rgb-profile.ts) are written into the file (PNG pHYs and iCCP, JPEG JFIF density and
+ * APP2) so other programs print at the document's resolution and in its colours, not in their working space's.
  */
 import type { Metadata, Sharp } from 'sharp';
 import { cmykTiff } from '../cmyk-pixels.js';
@@ -13,6 +13,7 @@ import { type PressProfile, pressProfile } from '../press-profile.js';
 import { sharePixels } from '../raster.js';
 import { type InkSource, separateComposite } from '../raster-inks.js';
 import sharp from '../sharp.js';
+import { srgbProfilePath } from './rgb-profile.js';
 
 export interface JpegOptions {
   /** 1..100, default 90. */
@@ -79,7 +80,7 @@ export async function encodePng(raster: Raster, dpi: number): Promise<Buffer> {
   checkDpi(dpi);
   try {
     return await rawInput(raster)
-      .withIccProfile('srgb')
+      .withIccProfile(srgbProfilePath())
       .withDensity(dpi)
       .png({ compressionLevel: 6, adaptiveFiltering: false })
       .toBuffer();
@@ -106,7 +107,7 @@ export async function encodeJpeg(raster: Raster, dpi: number, opts: JpegOptions 
       ? await cmykInput(raster, profile, opts.inkSources ?? [])
       : rawInput(raster)
           .flatten({ background: { r: 255, g: 255, b: 255 } })
-          .withIccProfile('srgb');
+          .withIccProfile(srgbProfilePath());
     return await img
       .withDensity(dpi)
       .jpeg({ quality, chromaSubsampling: quality >= 90 ? '4:4:4' : '4:2:0' })

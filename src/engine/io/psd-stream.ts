@@ -19,6 +19,7 @@ import type { Raster } from '../model.js';
 import type { InkSource } from '../raster-inks.js';
 import { packedRowLimit, packRow, packStrided } from './packbits.js';
 import { CMYK_COLOR_MODE, type PlanProfile, writeCmykMergedImage } from './psd-cmyk.js';
+import { withLegacyNames } from './psd-legacy-name.js';
 import type { PsdSink } from './psd-sink.js';
 
 const RAW = 0;
@@ -145,7 +146,11 @@ export async function streamPsd(
     height: 1,
     imageData: { width: 1, height: 1, data: new Uint8ClampedArray([255, 255, 255, alpha ? 0 : 255]) },
   });
-  const skeleton = writePsdBuffer(psd, { psb: o.psb, noBackground: !o.background });
+  const skeleton = withLegacyNames(
+    writePsdBuffer(psd, { psb: o.psb, noBackground: !o.background }),
+    o.psb,
+    recordNames(psd.children ?? []),
+  );
   const shape = skeletonLayout(skeleton, o.psb);
   if (shape.records.length !== records.length) {
     throw new EditorError(
@@ -219,6 +224,16 @@ function flatRecords(layers: readonly AgLayer[], plans: ChannelPlans): (LayerPla
   for (const l of layers) {
     if (l.children) out.push(null, ...flatRecords(l.children, plans));
     out.push(plans.get(l) ?? null);
+  }
+  return out;
+}
+
+/** The names of the layer records in file order, as ag-psd lays the tree out (see flatRecords). */
+function recordNames(layers: readonly AgLayer[]): string[] {
+  const out: string[] = [];
+  for (const l of layers) {
+    if (l.children) out.push('</Layer group>', ...recordNames(l.children));
+    out.push(l.name ?? '');
   }
   return out;
 }

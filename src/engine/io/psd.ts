@@ -672,7 +672,7 @@ async function writePsd(
   const psb = opts.psb === true || psdVersionFor(width, height) === 2;
   const maxBytes = psb ? undefined : (opts.maxPsdBytes ?? PSD_MAX_BYTES);
   // RGB documents are sRGB: saying so keeps Photoshop and RIPs from taking them in their own working space.
-  embedProfile(psd, profile ? profile.bytes : await srgbProfile());
+  embedProfile(psd, profile ? profile.bytes : srgbProfile());
   try {
     await streamPsd(sink, psd, plans, merged, { psb, background, ...(cmyk ? { cmyk } : {}), maxBytes });
     return warnings;

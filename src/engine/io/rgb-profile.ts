@@ -5,25 +5,55 @@
  * Photoshop and RIPs take the numbers in their working space (Adobe RGB in the prepress settings).
  */
 
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { rgbaFromProfile } from '../cmyk-pixels.js';
 import type { Raster, RGB } from '../model.js';
 import { iccColourSpace, iccDescription } from '../press-profile.js';
-import sharp from '../sharp.js';
 
-let srgbBytes: Promise<Uint8Array> | undefined;
+/**
+ * The sRGB profile the RGB files we write embed (PNG, JPEG, PSD): `sRGB-v2-magic.icc` of Compact ICC Profiles
+ * (github.com/saucecontrol/Compact-ICC-Profiles at bdd8466, CC0 1.0, sha256 af4efe28…b105f4), 736 bytes,
+ * description "sRGB". libvips' built-in sRGB profile, which sharp embeds for `withIccProfile('srgb')`, is that
+ * collection's v4 profile: ICC v4 tag types (mluc, para, chad) that older RIPs and viewers cannot read, so they
+ * ignore the profile and take the numbers in their own working space. This is its v2 twin: the same colorants,
+ * only v2 tag types (desc, text, curv), and a 182-point curve that LittleCMS takes every 8-bit value through
+ * unchanged (test/engine/io/files-srgb-v2.test.ts). (Debian's icc-profiles-free sRGB.icc, also v2, moves
+ * colours by up to 2/255.)
+ */
+const SRGB_V2 =
+  'AAAC4GxjbXMCEAAAbW50clJHQiBYWVogB+IAAwAUAAkADgAdYWNzcE1TRlQAAAAAc2F3c2N0cmwAAAAAAAAAAAAAAAAAAPbWAAEAAAAA0y1o' +
+  'YW5kk7I0qQ6wIoqY/Zqvo2eJmwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAJZGVzYwAAAPAAAABfY3BydAAAAQwAAAAMd3RwdAAA' +
+  'ARgAAAAUclhZWgAAASwAAAAUZ1hZWgAAAUAAAAAUYlhZWgAAAVQAAAAUclRSQwAAAWgAAAF4Z1RSQwAAAWgAAAF4YlRSQwAAAWgAAAF4ZGVz' +
+  'YwAAAAAAAAAFc1JHQgAAAAAAAAAAAAAAAHRleHQAAAAAQ0MwAFhZWiAAAAAAAADzVAABAAAAARbJWFlaIAAAAAAAAG+gAAA48gAAA49YWVog' +
+  'AAAAAAAAYpYAALeJAAAY2lhZWiAAAAAAAAAkoAAAD4UAALbEY3VydgAAAAAAAAC2AAAAHAA4AFQAcACMAKgAxADhAQABIgFGAW0BlQHBAfAC' +
+  'IAJVAosCxAMBAz8DggPGBA4EWQSnBPkFTAWkBf4GXAa+ByEHigf0CGMI1QlJCcMKPwq/C0ILyQxUDOENdA4JDqIPQA/gEIURLRHaEooTPhP2' +
+  'FLIVcRY2Fv0XyhiZGW4aRhsiHAMc5x3QHr0friCkIZ4inCOfJKUlsSbAJ9Uo7SoKKyssUS18Lqov3jEWMlIzlDTZNiQ3czjGOiA7fDzfPkU/' +
+  'sEEhQpZEEEWPRxJIm0ooS7tNUU7uUI9SNVPgVZBXRVkAWr5chF5MYBth72PHZaZniWlxa19tUW9KcUZzSnVRd155cXuIfaZ/yIHwhB6GUIiJ' +
+  'isWNCY9RkZ+T85ZLmKubDp14n+eiW6TWp1ap26xnrvexj7Qqtsy5dLwhvtXBjcRMxxDJ2syrz3/SXNU92CTbEt4E4P7j/OcB6gztHPA081D2' +
+  'c/mb/Mr//w==';
 
-/** libvips' built-in sRGB profile (480 bytes), the one sharp embeds for `withIccProfile('srgb')`. */
-export function srgbProfile(): Promise<Uint8Array> {
-  srgbBytes ??= sharp(Buffer.from([0, 0, 0]), { raw: { width: 1, height: 1, channels: 3 } })
-    .withIccProfile('srgb')
-    .png()
-    .toBuffer()
-    .then((png) => sharp(png).metadata())
-    .then((m) => {
-      if (!m.icc) throw new Error('sharp 没有嵌入 sRGB 配置文件');
-      return new Uint8Array(m.icc);
-    });
-  return srgbBytes;
+/** The embedded sRGB profile (ICC v2, see SRGB_V2): a copy, ready to embed. */
+export function srgbProfile(): Uint8Array {
+  return new Uint8Array(Buffer.from(SRGB_V2, 'base64'));
+}
+
+let srgbFile: string | undefined;
+
+/**
+ * The embedded sRGB profile as a file, for sharp's `withIccProfile` (libvips takes a profile only as a file or by
+ * its built-in names). Written once per process into a private temporary folder, removed at exit; written again
+ * if something cleaned it away, since libvips would otherwise write the file untagged with only a warning.
+ */
+export function srgbProfilePath(): string {
+  if (srgbFile && existsSync(srgbFile)) return srgbFile;
+  const dir = mkdtempSync(path.join(tmpdir(), 'atelier-icc-'));
+  const file = path.join(dir, 'sRGB-v2.icc');
+  writeFileSync(file, srgbProfile());
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  srgbFile = file;
+  return file;
 }
 
 /** An embedded profile that is not sRGB: converts the file's colours to sRGB. */
@@ -122,7 +152,7 @@ function invert(m: readonly number[]): number[] | undefined {
 async function linearToSrgb(icc: Uint8Array, gray: boolean): Promise<number[] | undefined> {
   if (gray) return IDENTITY;
   const file = colorantMatrix(icc);
-  const srgb = colorantMatrix(await srgbProfile());
+  const srgb = colorantMatrix(srgbProfile());
   const back = srgb && invert(srgb);
   return file && back ? multiply(back, file) : undefined;
 }
