@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toRegistry } from '../../src/registry/formats/registry.js';
 import { toolsOf } from '../../src/registry/index.js';
-import { argumentsOf, emptyRequired, initialValues } from '../../src/web/forms/arguments.js';
+import { argumentsOf, emptyRequired, initialRow, initialValues } from '../../src/web/forms/arguments.js';
 
 const registry = toRegistry(toolsOf('extended'));
 const tool = (name: string) => registry.tools.find((t) => t.name === name)!;
@@ -21,6 +21,21 @@ describe('form values and tool arguments', () => {
     expect(initialValues(visible.parameters, visible.limits)).toEqual({ name: '', visible: false });
     const flip = tool('flip_layer');
     expect(initialValues(flip.parameters, flip.limits).direction).toBe('horizontal');
+  });
+
+  it('starts a new row of a table as a form starts: a required enum column at its first value', () => {
+    const rowOf = (name: string) => {
+      const t = tool(name);
+      const items = t.parameters.properties.pieces!.items as Parameters<typeof initialRow>[0];
+      return initialRow(items, t.limits.pieces?.items);
+    };
+    expect(rowOf('extract_and_apply_all_pieces')).toEqual({
+      name: '',
+      type: 'solid',
+      color: '',
+      description: '',
+    });
+    expect(rowOf('confirm_piece_parts')).toMatchObject({ name: '', part: 'front', turn: '' });
   });
 
   it('sends what was filled in, numbers as numbers, and leaves empty fields out for the server to judge', () => {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { toRegistry } from '../../src/registry/formats/registry.js';
 import { toolsOf } from '../../src/registry/index.js';
-import { enumOptions, fieldKind, shortLabel, withoutEscapeNotes } from '../../src/web/forms/field-kind.js';
+import {
+  enumOptions,
+  fieldKind,
+  humanized,
+  paramLabel,
+  shortLabel,
+  withoutEscapeNotes,
+} from '../../src/web/forms/field-kind.js';
 
 const registry = toRegistry(toolsOf('extended'));
 const tool = (name: string) => registry.tools.find((t) => t.name === name)!;
@@ -98,8 +105,39 @@ describe('the palette draws each parameter from the registry alone', () => {
     ]);
     // A value the description does not name is shown as it is.
     expect(enumOptions({ type: 'string', description: '方向', enum: ['up'] })).toEqual([
-      { value: 'up', label: 'up' },
+      { value: 'up', label: 'up', labelEn: 'Up' },
     ]);
+  });
+
+  it('names enum values in English by their words, for the English mode', () => {
+    const piece = tool('extract_and_apply_all_pieces').parameters.properties.pieces!.items as {
+      properties: Record<string, Parameters<typeof enumOptions>[0]>;
+    };
+    expect(enumOptions(piece.properties.type!).map((o) => o.labelEn)).toEqual([
+      'Solid',
+      'Fill pattern',
+      'Theme pattern',
+      'Mixed pattern',
+    ]);
+    const mode = enumOptions(tool('set_layer_blend_mode').parameters.properties.mode!);
+    expect(mode.find((o) => o.value === 'color_dodge')?.labelEn).toBe('Color dodge');
+  });
+
+  it('labels every field in English from its name, an abbreviation in capitals', () => {
+    expect(
+      ['fill_color', 'font_size', 'doc_name', 'x', 'dx', 'top-left', 'centerH', 'png', 'pieces'].map(
+        humanized,
+      ),
+    ).toEqual(['Fill color', 'Font size', 'Doc name', 'X', 'DX', 'Top left', 'Center H', 'PNG', 'Pieces']);
+    // Every parameter and column of every tool has an English label, with no Chinese in it.
+    for (const t of registry.tools)
+      for (const [name, schema] of Object.entries(t.parameters.properties)) {
+        const columns = schema.items?.type === 'object' ? Object.entries(schema.items.properties) : [];
+        for (const [n, s] of [[name, schema] as const, ...columns]) {
+          const { labelEn } = paramLabel(n, s);
+          expect(labelEn, `${t.name}.${n}`).toMatch(/^[A-Z][A-Za-z0-9 ]*$/);
+        }
+      }
   });
 
   it('labels a field with the first clause of its description', () => {
@@ -108,6 +146,13 @@ describe('the palette draws each parameter from the registry alone', () => {
     expect(shortLabel('name', p.name!)).toBe('文档名称');
     expect(shortLabel('format', tool('save_document_as').parameters.properties.format!)).toBe('文件格式');
     expect(shortLabel('x', { type: 'number', description: '' })).toBe('x');
+    // Not 可选 (the form says "optional" itself), nor cut at an aside in brackets.
+    const turn = (
+      tool('confirm_piece_parts').parameters.properties.pieces!.items as {
+        properties: Record<string, Parameters<typeof shortLabel>[1]>;
+      }
+    ).properties.turn!;
+    expect(shortLabel('turn', turn)).toBe('裁片在版图上相对于它在服装上正放顺时针转过的角度');
   });
 
   it('makes a text area of a string whose description says how its lines break, whatever it is called', () => {

@@ -209,9 +209,10 @@ describe('a tool form’s fields', () => {
     await openTool(page, '提取并套图');
     const f = form(page, '提取并套图');
     await f.getByRole('button', { name: '添加一行' }).click();
-    const headers = f.getByRole('columnheader');
-    await eventually(countOf(headers)).toBeGreaterThan(2);
-    const marked = await headers.filter({ has: page.getByRole('img', { name: '必填' }) }).allTextContents();
+    // Each row labels its cells by their columns.
+    const labels = f.getByRole('group', { name: '第 1 行' }).locator('label');
+    await eventually(countOf(labels)).toBe(4);
+    const marked = await labels.filter({ has: page.getByRole('img', { name: '必填' }) }).allTextContents();
     expect(marked.map((h) => h.replace('*', ''))).toEqual(['裁片图层名称', '裁片类型']);
     await snapshot(page, 'tool-form-table-required');
   });

@@ -127,41 +127,43 @@ export function FilesPane() {
                 {f.path}
               </span>
               <span class="file-size">{sizeText(f.bytes)}</span>
-              {DOCUMENT_FILE.test(f.path) && (
+              <span class="file-actions">
+                {DOCUMENT_FILE.test(f.path) && (
+                  <button
+                    type="button"
+                    class="ghost"
+                    aria-label={t('files.open', { path: f.path })}
+                    onClick={() => studio.run([{ name: OPEN, arguments: { path: f.path } }])}
+                  >
+                    {t('files.openShort')}
+                  </button>
+                )}
                 <button
                   type="button"
                   class="ghost"
-                  aria-label={t('files.open', { path: f.path })}
-                  onClick={() => studio.run([{ name: OPEN, arguments: { path: f.path } }])}
+                  aria-label={t('files.download', { path: f.path })}
+                  onClick={() =>
+                    download(
+                      studio.api,
+                      base + f.path.split('/').map(encodeURIComponent).join('/'),
+                      f.path.split('/').pop()!,
+                    )
+                  }
                 >
-                  {t('files.openShort')}
+                  {t('files.downloadShort')}
                 </button>
-              )}
-              <button
-                type="button"
-                class="ghost"
-                aria-label={t('files.download', { path: f.path })}
-                onClick={() =>
-                  download(
-                    studio.api,
-                    base + f.path.split('/').map(encodeURIComponent).join('/'),
-                    f.path.split('/').pop()!,
-                  )
-                }
-              >
-                {t('files.downloadShort')}
-              </button>
-              <button
-                type="button"
-                class="icon-button"
-                aria-label={t('files.delete', { path: f.path })}
-                title={t('files.deleteShort')}
-                disabled={deleting !== null}
-                aria-busy={deleting === f.path}
-                onClick={() => setAsking(f.path)}
-              >
-                <Bin />
-              </button>
+                <button
+                  type="button"
+                  class="icon-button"
+                  aria-label={t('files.delete', { path: f.path })}
+                  title={t('files.deleteShort')}
+                  disabled={deleting !== null}
+                  aria-busy={deleting === f.path}
+                  onClick={() => setAsking(f.path)}
+                >
+                  <Bin />
+                </button>
+              </span>
             </li>
           ))}
         </ul>

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { type EnumOption, type FieldKind, fieldKind } from '../forms/field-kind.js';
+import { labelIn } from '../i18n.js';
 import type { CallItem } from '../state/feed.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { withToolLabels } from '../state/tool-names.js';
@@ -85,7 +86,7 @@ function pieceColumnOptions(tool: RegistryTool | undefined, column: string) {
 function OptionSelect(props: {
   label: string;
   value: string;
-  options: readonly EnumOption[];
+  options: readonly Pick<EnumOption, 'value' | 'label'>[];
   disabled?: boolean;
   class?: string;
   onChange(value: string): void;
@@ -113,9 +114,12 @@ function OptionSelect(props: {
  * again before anything is applied: the print's placement follows the parts.
  */
 function PiecesTable({ onDone }: { onDone(): void }) {
-  const { studio, t } = useStudioView();
+  const { studio, t, lang } = useStudioView();
   const partName = usePartName();
-  const options = pieceColumnOptions(studio.tools.get(APPLY_TOOL), 'type');
+  const options = pieceColumnOptions(studio.tools.get(APPLY_TOOL), 'type').map((o) => ({
+    ...o,
+    label: labelIn(o, lang),
+  }));
   const parts = pieceColumnOptions(studio.tools.get(CONFIRM_TOOL), 'part').map((o) => ({
     ...o,
     label: partName(o.value, o.label),
@@ -191,8 +195,9 @@ function PiecesTable({ onDone }: { onDone(): void }) {
           <tr>
             <th>{t('garment.piece')}</th>
             <th>{t('garment.part')}</th>
-            <th>{t('garment.type')}</th>
-            <th>{t('garment.color')}</th>
+            <th>
+              {t('garment.type')} / {t('garment.color')}
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -247,8 +252,6 @@ function PiecesTable({ onDone }: { onDone(): void }) {
                   options={options}
                   onChange={(type) => set(i, { type })}
                 />
-              </td>
-              <td>
                 <div class="color-field compact">
                   <input
                     type="color"

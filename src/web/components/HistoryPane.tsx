@@ -1,4 +1,7 @@
-/** The history steps in Chinese; clicking an earlier step undoes to it, a later one redoes to it. */
+/**
+ * The history steps, named by the tools that made them (the server names them by their Chinese labels; in English
+ * the same tools' English labels); clicking an earlier step undoes to it, a later one redoes to it.
+ */
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { useStudioView } from '../context.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
@@ -6,8 +9,10 @@ import { PANE_TOOLS } from '../state/pane-tools.js';
 const { undo: UNDO, redo: REDO } = PANE_TOOLS;
 
 export function HistoryPane() {
-  const { studio, t } = useStudioView();
+  const { studio, t, lang } = useStudioView();
   const history = studio.state?.active?.history;
+  const english = new Map([...studio.tools.values()].map((tool) => [tool.label, tool.labelEn]));
+  const stepName = (label: string) => (lang === 'en' ? (english.get(label) ?? label) : label);
   const list = useRef<HTMLOListElement>(null);
   // The current step is kept in view (the newest, after a run, is at the end of a long list), by scrolling the
   // panel only: the page itself stays where the designer is working (in a narrow window the panes stack).
@@ -46,7 +51,7 @@ export function HistoryPane() {
             onClick={() => void go(i)}
           >
             <span class="step-no">{i}</span>
-            <span>{label}</span>
+            <span>{stepName(label)}</span>
           </button>
         </li>
       ))}

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { LayerNode, RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { type EnumOption, enumOptions } from '../forms/field-kind.js';
+import { labelIn } from '../i18n.js';
 import { flattenLayers, layerWithId, refOf } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import type { ToolRun } from '../state/use-studio.js';
@@ -69,7 +70,7 @@ function blendModes(blendTool: RegistryTool | undefined): { param: string | unde
 }
 
 function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRun[]): void }) {
-  const { studio, t } = useStudioView();
+  const { studio, t, lang } = useStudioView();
   const { param: modeParam, modes } = blendModes(studio.tools.get(BLEND));
   const opacityLimits = studio.tools.get(OPACITY)?.limits.opacity;
   const [opacity, setOpacity] = useState(layer.opacity);
@@ -94,7 +95,7 @@ function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRu
           )}
           {modes.map((m) => (
             <option key={m.value} value={m.value}>
-              {m.label}
+              {labelIn(m, lang)}
             </option>
           ))}
         </select>
@@ -123,9 +124,11 @@ function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRu
 }
 
 export function LayersPane() {
-  const { studio, t } = useStudioView();
+  const { studio, t, lang } = useStudioView();
   const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(new Set());
-  const blendNames = new Map(blendModes(studio.tools.get(BLEND)).modes.map((o) => [o.value, o.label]));
+  const blendNames = new Map(
+    blendModes(studio.tools.get(BLEND)).modes.map((o) => [o.value, labelIn(o, lang)]),
+  );
   const blendLabel = (mode: string) => blendNames.get(mode) ?? mode;
   const doc = studio.state?.active;
   if (!doc) return <p class="pane-empty">{t('layers.empty')}</p>;

@@ -1,12 +1,20 @@
 /**
  * One input per parameter kind (see forms/field-kind.ts); each is labelled by its parameter's description, with
- * the notes for the model about escapes left out. A required one is marked with an asterisk (named 必填), and
+ * the notes for the model about escapes left out (in English by its name as words: the registry's descriptions
+ * are Chinese). A required one is marked with an asterisk (named 必填), and
  * says so when it was left blank.
  */
 import type { ParamLimits, ParamSchema } from '../../registry/types.js';
 import { useStudioView } from '../context.js';
-import type { FormValue } from '../forms/arguments.js';
-import { type FieldKind, fieldKind, shortLabel, withoutEscapeNotes } from '../forms/field-kind.js';
+import { type FormValue, initialRow } from '../forms/arguments.js';
+import {
+  type EnumOption,
+  type FieldKind,
+  fieldKind,
+  paramLabel,
+  withoutEscapeNotes,
+} from '../forms/field-kind.js';
+import { type Lang, labelIn } from '../i18n.js';
 import { layerNames } from '../state/layers.js';
 
 export interface FieldProps {
@@ -50,8 +58,25 @@ export function pickerColor(text: string): string {
   return `#${hex.toLowerCase()}`;
 }
 
-function Control({ id, kind, props }: { id: string; kind: FieldKind; props: FieldProps }) {
-  const { studio, t } = useStudioView();
+/** An enum value as its picker shows it: the Chinese name with the value the model sees, or the English words. */
+function optionText(o: EnumOption, lang: Lang, compact: boolean): string {
+  if (lang === 'en') return o.labelEn;
+  return o.label === o.value || compact ? o.label : `${o.label}（${o.value}）`;
+}
+
+function Control({
+  id,
+  kind,
+  props,
+  compact = false,
+}: {
+  id: string;
+  kind: FieldKind;
+  props: FieldProps;
+  /** In a table's cell: an enum shows its names alone, so the picker fits the cell. */
+  compact?: boolean;
+}) {
+  const { studio, t, lang } = useStudioView();
   const { value, onChange, required } = props;
   const text = typeof value === 'string' ? value : '';
   const layers = layerNames(studio.state?.active?.layers ?? []);
@@ -63,7 +88,7 @@ function Control({ id, kind, props }: { id: string; kind: FieldKind; props: Fiel
           {!required && <option value="">{t('form.none')}</option>}
           {kind.options.map((o) => (
             <option key={o.value} value={o.value}>
-              {o.label === o.value ? o.value : `${o.label}（${o.value}）`}
+              {optionText(o, lang, compact)}
             </option>
           ))}
         </select>
@@ -203,6 +228,12 @@ function Control({ id, kind, props }: { id: string; kind: FieldKind; props: Fiel
   }
 }
 
+/**
+ * A table of objects (a piece per row): each row a card of labelled cells that wrap onto as many lines as the
+ * form's width needs, so nothing is cut or scrolled sideways in the narrow pane; at the width of four cells a row
+ * is one line. A new row starts as a form does (see `initialRow`); 填入识别结果 fills each column the analysis
+ * reports as text (a piece's name, type, colour, part).
+ */
 function TableField({
   id,
   kind,
@@ -212,89 +243,78 @@ function TableField({
   kind: Extract<FieldKind, { kind: 'table' }>;
   props: FieldProps;
 }) {
-  const { studio, t } = useStudioView();
+  const { studio, t, lang } = useStudioView();
   const rows = (Array.isArray(props.value) ? props.value : []) as Record<string, string>[];
   const set = (i: number, column: string, v: FormValue) =>
     props.onChange(rows.map((row, j) => (j === i ? { ...row, [column]: String(v) } : row)));
   const pieces = studio.state?.garment.pieces ?? [];
-  const columns = kind.columns.map((c) => c.name);
+  const items = props.schema.items?.type === 'object' ? props.schema.items : undefined;
+  const newRow = () => (items ? initialRow(items, props.limits?.items) : {});
+  const fromAnalysis = (piece: Readonly<Record<string, unknown>>) => {
+    const row = newRow();
+    for (const c of kind.columns) {
+      const v = piece[c.name];
+      if (typeof v === 'string' && v !== '') row[c.name] = v;
+    }
+    return row;
+  };
   return (
     <div class="table-field" id={id}>
-      <table>
-        <thead>
-          <tr>
-            {kind.columns.map((c) => (
-              <th
-                key={c.name}
-                class={`column-${c.field.kind}`}
-                title={withoutEscapeNotes(c.schema.description)}
-              >
-                {shortLabel(c.name, c.schema)}
-                {kind.required.includes(c.name) && c.field.kind !== 'boolean' && <RequiredMark />}
-              </th>
-            ))}
-            <th />
-          </tr>
-        </thead>
-        <tbody>
+      {rows.length > 0 && (
+        <ol class="table-rows">
           {rows.map((row, i) => (
-            <tr key={i}>
-              {kind.columns.map((c) => (
-                <td key={c.name}>
-                  <Control
-                    id={`${id}-${i}-${c.name}`}
-                    kind={c.field}
-                    props={{
-                      ...props,
-                      id: `${id}-${i}-${c.name}`,
-                      name: c.name,
-                      schema: c.schema,
-                      limits: undefined,
-                      required: kind.required.includes(c.name),
-                      error: undefined,
-                      value: row[c.name] ?? '',
-                      onChange: (v) => set(i, c.name, v),
-                    }}
-                  />
-                </td>
-              ))}
-              <td>
+            <li key={i}>
+              <fieldset class="table-row" aria-label={t('form.row', { n: i + 1 })}>
+                <div class="row-cells">
+                  {kind.columns.map((c) => {
+                    const cell = `${id}-${i}-${c.name}`;
+                    const required = kind.required.includes(c.name);
+                    return (
+                      <div key={c.name} class={`cell cell-${c.field.kind}`}>
+                        <label for={cell} title={withoutEscapeNotes(c.schema.description)}>
+                          {labelIn(paramLabel(c.name, c.schema), lang)}
+                          {required && c.field.kind !== 'boolean' && <RequiredMark />}
+                        </label>
+                        <Control
+                          id={cell}
+                          kind={c.field}
+                          compact
+                          props={{
+                            ...props,
+                            id: cell,
+                            name: c.name,
+                            schema: c.schema,
+                            limits: undefined,
+                            required,
+                            error: undefined,
+                            value: row[c.name] ?? '',
+                            onChange: (v) => set(i, c.name, v),
+                          }}
+                        />
+                      </div>
+                    );
+                  })}
+                </div>
                 <button
                   type="button"
-                  class="icon-button"
-                  aria-label={t('form.removeRow')}
+                  class="icon-button remove-row"
+                  aria-label={t('form.removeRow', { n: i + 1 })}
+                  title={t('form.removeRow', { n: i + 1 })}
                   onClick={() => props.onChange(rows.filter((_, j) => j !== i))}
                 >
                   ×
                 </button>
-              </td>
-            </tr>
+              </fieldset>
+            </li>
           ))}
-        </tbody>
-      </table>
+        </ol>
+      )}
       <div class="row-actions">
-        <button
-          type="button"
-          class="ghost"
-          onClick={() => props.onChange([...rows, Object.fromEntries(columns.map((c) => [c, '']))])}
-        >
+        <button type="button" class="ghost" onClick={() => props.onChange([...rows, newRow()])}>
           {t('form.addRow')}
         </button>
         {pieces.length > 0 && (
-          <button
-            type="button"
-            class="ghost"
-            onClick={() =>
-              props.onChange(
-                pieces.map((p) => ({
-                  ...Object.fromEntries(columns.map((c) => [c, ''])),
-                  name: p.name,
-                  type: p.type ?? '',
-                  color: p.color ?? '',
-                })),
-              )
-            }
-          >
+          <button type="button" class="ghost" onClick={() => props.onChange(pieces.map(fromAnalysis))}>
             {t('form.fromAnalysis')}
           </button>
         )}
@@ -304,12 +324,12 @@ function TableField({
 }
 
 export function Field(props: FieldProps) {
-  const { t } = useStudioView();
+  const { t, lang } = useStudioView();
   const kind = fieldKind(props.schema, props.limits);
   // Ranges, defaults and units are already in the registry's description; only "optional" is added.
   const notes = props.required ? [] : [t('form.optional')];
   const inline = kind.kind === 'boolean';
-  const label = shortLabel(props.name, props.schema);
+  const label = labelIn(paramLabel(props.name, props.schema), lang);
   const help = withoutEscapeNotes(props.schema.description);
   return (
     <div class={`field field-${kind.kind}${inline ? ' inline' : ''}`}>
@@ -317,7 +337,8 @@ export function Field(props: FieldProps) {
         <label for={props.id}>{label}</label>
         {/* A switch is never blank: off is a value. */}
         {props.required && !inline && <RequiredMark />}
-        <code class="param-name">{props.name}</code>
+        {/* In English the label is the name already. */}
+        {lang === 'zh' && <code class="param-name">{props.name}</code>}
         {inline && <Control id={props.id} kind={kind} props={props} />}
       </div>
       {!inline && <Control id={props.id} kind={kind} props={props} />}

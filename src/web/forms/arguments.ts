@@ -3,26 +3,46 @@
  * field left empty is said at the field before anything is sent (`emptyRequired`); everything else (ranges,
  * formats, what a name refers to) the server's validator, the one source of truth, answers.
  */
-import type { ParametersSchema, ParamLimits } from '../../registry/types.js';
+import type { ItemSchema, ParametersSchema, ParamLimits, ParamSchema } from '../../registry/types.js';
 
 export type FormValue = string | boolean | readonly string[] | readonly Record<string, string>[];
 export type FormValues = Readonly<Record<string, FormValue>>;
 
-/** Initial values: the limits' defaults, booleans off, everything else empty. */
+/** The value a scalar field starts with: its limits' default, else a required enum's first value, else empty. */
+function startValue(schema: ParamSchema, required: boolean, limits: ParamLimits | undefined): string {
+  if (limits?.default !== undefined) return String(limits.default);
+  if (schema.enum?.length && required) return schema.enum[0]!;
+  return '';
+}
+
+/** Initial values: the limits' defaults, booleans off, a required enum at its first value, everything else empty. */
 export function initialValues(
   parameters: ParametersSchema,
   limits: Readonly<Record<string, ParamLimits>>,
 ): Record<string, FormValue> {
   const values: Record<string, FormValue> = {};
   for (const [name, schema] of Object.entries(parameters.properties)) {
-    const fallback = limits[name]?.default;
-    if (schema.type === 'boolean') values[name] = fallback === true;
+    if (schema.type === 'boolean') values[name] = limits[name]?.default === true;
     else if (schema.type === 'array') values[name] = [];
-    else if (fallback !== undefined) values[name] = String(fallback);
-    else if (schema.enum?.length && parameters.required.includes(name)) values[name] = schema.enum[0]!;
-    else values[name] = '';
+    else values[name] = startValue(schema, parameters.required.includes(name), limits[name]);
   }
   return values;
+}
+
+/**
+ * A new row of a table of objects, started as a field is: a required enum column (a piece's 裁片类型) at its first
+ * value, since its picker offers no blank; a column's default from its limits; the rest empty.
+ */
+export function initialRow(
+  items: Extract<ItemSchema, { type: 'object' }>,
+  limits: Readonly<Record<string, ParamLimits>> = {},
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(items.properties).map(([column, schema]) => [
+      column,
+      startValue(schema, items.required.includes(column), limits[column]),
+    ]),
+  );
 }
 
 function cell(type: string, raw: string): unknown {

@@ -6,7 +6,10 @@ import type { ParamLimits, ParamSchema } from '../../registry/types.js';
 
 export interface EnumOption {
   readonly value: string;
+  /** Its Chinese name where the description gives one, else the value. */
   readonly label: string;
+  /** The value as English words (fill_pattern → Fill pattern), for the studio's English mode. */
+  readonly labelEn: string;
 }
 
 export type FieldKind =
@@ -60,7 +63,7 @@ export function enumOptions(schema: ParamSchema): EnumOption[] {
       `(?:^|[\\s：:、，,（(])${escaped}\\s+([^、，,；;。）)\\s][^、，,；;。）)]*)`,
     ).exec(schema.description);
     const label = match?.[1]?.trim();
-    return { value, label: label ? label : value };
+    return { value, label: label ? label : value, labelEn: humanized(value) };
   });
 }
 
@@ -144,8 +147,33 @@ export function withoutEscapeNotes(text: string): string {
   return out;
 }
 
-/** The first clause of a parameter's description, as the field's label ("宽度（像素），整数…" → "宽度"). */
+/**
+ * The first clause of a parameter's description, as the field's label ("宽度（像素），整数…" → "宽度"), past a
+ * leading 可选： (the form says "optional" itself) and without the asides in brackets ("可选：裁片…正放（领口…
+ * 朝上）顺时针转过的角度：…" → "裁片…正放顺时针转过的角度").
+ */
 export function shortLabel(name: string, schema: ParamSchema): string {
-  const head = schema.description.split(/[，,；;。：:（(]/)[0]?.trim();
+  const text = schema.description.replace(/^可选[：:，,]\s*/, '').replace(/（[^（）]*）|\([^()]*\)/g, '');
+  const head = text.split(/[，,；;。：:（(]/)[0]?.trim();
   return head ? head : name;
+}
+
+/**
+ * An API name as English words: fill_color → Fill color, top-left → Top left, centerH → Center H, and a word
+ * without a vowel is an abbreviation (dpi, png, dx → DPI, PNG, DX). The registry labels tools in English, not
+ * parameters or enum values, whose names are English already: written a second time they would drift.
+ */
+export function humanized(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .filter(Boolean)
+    .map((w) => (/[aeiou]/i.test(w) ? w : w.toUpperCase()));
+  const text = words.join(' ');
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) : name;
+}
+
+/** A field's or column's label in both languages: the description's first clause, and its name as words. */
+export function paramLabel(name: string, schema: ParamSchema): { label: string; labelEn: string } {
+  return { label: shortLabel(name, schema), labelEn: humanized(name) };
 }
