@@ -28,6 +28,11 @@ export interface PieceShape {
   readonly raster: Raster;
   /** Its layer mask when measured (the shape is what the mask shows), for the same staleness check. */
   readonly layerMask: LayerMask | null;
+  /**
+   * The enabled masks of the groups holding the layer when measured, innermost first (absent when none): they
+   * hide what they cover as its own mask does, and the same staleness check reads them.
+   */
+  readonly groupMasks?: readonly LayerMask[];
   /** Tight bounds of the opaque pixels (alpha ≥ 128), document pixels. */
   readonly bounds: Rect;
   /** 1 inside the piece, over `bounds`. */
@@ -82,6 +87,12 @@ export interface PieceInfo extends PieceShape {
    * of its own, it takes that one's part and print (builtin/pieces.ts stackedOn).
    */
   readonly duplicateOf?: string;
+  /**
+   * The lower layer this one lies largely on (`share` of the smaller of the two covered), when it is not its
+   * duplicate at the same place: a copy flipped or turned where it was duplicated, or another piece. Still a
+   * piece of its own; identify_pieces warns that the marker looks unfinished (builtin/pieces.ts withOverlaps).
+   */
+  readonly overlaps?: { readonly name: string; readonly share: number };
   /**
    * The piece whose outline this layer's whole outline copies when its layer mask hides part of it (a sleeve
    * cut short): its part and turn are read on that outline, its print follows what the mask shows.

@@ -18,10 +18,13 @@ import { analysePhotoOffThread, photoThread } from '../garment/builtin/photo-thr
 import { withGrains } from '../garment/builtin/piece-turn.js';
 import {
   candidateLayers,
+  clearLayer,
   collectPieces,
   isPieceKind,
   likelyWrongLayers,
   outsideCanvas,
+  sameGroupMasks,
+  sameMasks,
 } from '../garment/builtin/pieces.js';
 import { measureResult, verdictOf } from '../garment/builtin/score.js';
 import { pngImage } from '../garment/image.js';
@@ -106,6 +109,7 @@ function currentAnalysis(ctx: ToolContext, doc: OpenDocument): GarmentAnalysis {
       !isPieceKind(layer) ||
       layer.raster !== p.raster ||
       (layer.mask ?? null) !== p.layerMask ||
+      !sameGroupMasks(doc.state, p) ||
       layer.name !== p.layerName
     ) {
       fail('invalid_state', `裁片图层“${p.name}”在识别之后被修改、改名或删除了`, {
@@ -331,6 +335,7 @@ function sameAnalysis(a: GarmentAnalysis | null, b: GarmentAnalysis): boolean {
       p.layerId === q.layerId &&
       p.raster === q.raster &&
       p.layerMask === q.layerMask &&
+      sameMasks(p.groupMasks, q.groupMasks) &&
       p.part === q.part &&
       p.mirrorOf === q.mirrorOf &&
       p.grain?.turn === q.grain?.turn
@@ -350,6 +355,18 @@ function noSuchPiece(name: string, pieces: readonly PieceShape[], state: DocStat
   if (hidden) {
     fail('not_found', `图层“${name}”是隐藏的：隐藏的图层不算裁片`, {
       hint: `如是裁片，先用 set_layer_visible 显示它${hidden.parent !== null ? '（或它所在的图层组）' : ''}，再调用 identify_pieces`,
+      details: { pieces: names },
+    });
+  }
+  const clear = [...topDown(state)].find(
+    ({ layer }) =>
+      (layer.name === name || layerRef(state, layer.id) === name) && clearLayer(state, layer.id) !== null,
+  );
+  if (clear) {
+    const at = clearLayer(state, clear.layer.id)!;
+    const which = at === clear.layer.id ? '' : `所在的图层组“${layerRef(state, at)}”`;
+    fail('not_found', `图层“${name}”${which}的不透明度为 0%：完全看不见的图层不算裁片`, {
+      hint: `如是裁片，先用 set_layer_opacity 调高${which ? `图层组“${layerRef(state, at)}”` : '它'}的不透明度，再调用 identify_pieces`,
       details: { pieces: names },
     });
   }
@@ -446,10 +463,15 @@ async function identifyPieces(
   );
   const pieces = withGrains(parts, turns);
   for (const p of pieces) {
-    if (!p.duplicateOf) continue;
-    ctx.warn(
-      `图层“${p.name}”与“${p.duplicateOf}”完全重叠（像是复制图层后没有移开）：按同一裁片处理，不算另一片，也不与它成对。请向用户确认：多余的副本可用 delete_layer 删除；如是另一片裁片，用 move_layer 移到它在排料图上的位置后重新识别`,
-    );
+    if (p.duplicateOf) {
+      ctx.warn(
+        `图层“${p.name}”与“${p.duplicateOf}”完全重叠（像是复制图层后没有移开）：按同一裁片处理，不算另一片，也不与它成对。请向用户确认：多余的副本可用 delete_layer 删除；如是另一片裁片，用 move_layer 移到它在排料图上的位置后重新识别`,
+      );
+    } else if (p.overlaps) {
+      ctx.warn(
+        `图层“${p.name}”与“${p.overlaps.name}”重叠（较小一片的 ${Math.round(p.overlaps.share * 100)}% 被盖住；排料图上的裁片不会叠放，像是复制或翻转图层后没有移开）：暂按两片裁片识别，排料可能还没完成。请向用户确认排料：用 move_layer 把裁片移到它在排料图上的位置后重新识别；多余的图层可用 delete_layer 删除`,
+      );
+    }
   }
   // Drawn while the photo's analysis, if any, runs on its own thread.
   ctx.progress('绘制裁片总览', 0.4);

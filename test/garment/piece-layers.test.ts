@@ -2,11 +2,14 @@
  * Piece layers as designers' files have them. Layers that share a name (Photoshop allows it; CAD exports and
  * copied layers make it common): the garment tools tell them apart, so every piece can be confirmed and printed,
  * and a bare shared name is refused instead of landing on one of them. A layer mask shapes a piece: changing it
- * after identification makes the analysis stale, and a sleeve it cuts short is still one of a pair. A layer
- * duplicated and not moved is the same piece twice, not a second piece.
+ * after identification makes the analysis stale, and a sleeve it cuts short is still one of a pair (both sleeves
+ * so cut too); a group's mask shapes its pieces as their own does. A layer duplicated and not moved is the same
+ * piece twice, not a second piece; one flipped where it was duplicated is the other sleeve, with a warning that
+ * the layout looks unfinished. A layer at 0 % opacity, as a hidden one, is no piece.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { renderDocument } from '../../src/engine/composite/index.js';
 import type { DocState, PixelLayer } from '../../src/engine/model.js';
 import { topDown } from '../../src/engine/tree.js';
 import { classifyPieces, collectPieces } from '../../src/garment/builtin/pieces.js';
@@ -166,6 +169,92 @@ describe('piece layers a marker may hold', () => {
   });
 });
 
+describe('a piece inside a group with a mask', () => {
+  it('is what the group mask shows, as with its own mask, and printed so; a changed group mask makes it stale', async () => {
+    const session = newSession();
+    await garmentDocument(session, 'none');
+    // The left sleeve in a group whose mask hides its lower half; the collar in one whose mask hides it all.
+    await ok(session, 'group_layers', { layer_names: [NAMES.none.left], group_name: '袖组' });
+    const L = PIECES.left;
+    await ok(session, 'select_rect', {
+      left: L.x - 5,
+      top: L.y - 5,
+      right: L.x + L.w + 5,
+      bottom: L.y + Math.round(L.h * 0.5),
+    });
+    await ok(session, 'add_layer_mask', { name: '袖组' });
+    await ok(session, 'group_layers', { layer_names: [NAMES.none.collar], group_name: '领组' });
+    await ok(session, 'add_layer_mask', { name: '领组', hide_all: true });
+    await usePhoto(session, 'fill');
+    const found = await ok(session, 'identify_pieces');
+    const pieces = byName(found);
+    expect([...pieces.keys()]).not.toContain(NAMES.none.collar);
+    const cut = pieces.get(NAMES.none.left)!;
+    expect(cut).toMatchObject({ part: 'left_sleeve', pair_with: NAMES.none.right });
+    expect(cut.bounds.height).toBeLessThan(L.h * 0.6);
+    expect(cut.reason).toContain('所在图层组的蒙版遮住了本片的');
+    expect(cut.turn).toBeUndefined();
+    expect(pieces.get(NAMES.none.right)).toMatchObject({ part: 'right_sleeve', print_mirrored: true });
+
+    await ok(session, 'generate_garment_preview');
+    const before = renderDocument(stateOf(session));
+    await ok(session, 'extract_and_apply_all_pieces', { pieces: found.proposed_pieces });
+    const after = renderDocument(stateOf(session));
+    const px = (r: typeof before, x: number, y: number) => [
+      ...r.data.subarray((y * r.w + x) * 4, (y * r.w + x) * 4 + 4),
+    ];
+    const x = L.x + Math.round(L.w / 2);
+    expect(px(after, x, L.y + Math.round(L.h * 0.4))).not.toEqual(px(before, x, L.y + Math.round(L.h * 0.4)));
+    expect(px(after, x, L.y + Math.round(L.h * 0.8))).toEqual(px(before, x, L.y + Math.round(L.h * 0.8)));
+
+    // Showing the whole sleeve again changes its shape: the analysis no longer describes it.
+    await ok(session, 'delete_layer_mask', { name: '袖组' });
+    const stale = await call(session, 'verify_pattern_result');
+    expect(stale.ok).toBe(false);
+    if (stale.ok) return;
+    expect(stale.error.code).toBe('invalid_state');
+    expect(stale.error.message).toContain(NAMES.none.left);
+  });
+});
+
+describe('a piece layer at 0 % opacity', () => {
+  it('is no piece, as a hidden one is not, and a call naming it says why', async () => {
+    const session = newSession();
+    await garmentDocument(session, 'none');
+    // The collar's own opacity at 0; the back in a group at 0.
+    await ok(session, 'set_layer_opacity', { name: NAMES.none.collar, opacity: 0 });
+    await ok(session, 'group_layers', { layer_names: [NAMES.none.back], group_name: '身组' });
+    await ok(session, 'set_layer_opacity', { name: '身组', opacity: 0 });
+    await usePhoto(session, 'fill');
+    const found = await ok(session, 'identify_pieces');
+    const names = (found.pieces as Reported[]).map((p) => p.name);
+    expect(names).not.toContain(NAMES.none.collar);
+    expect(names).not.toContain(NAMES.none.back);
+    await ok(session, 'generate_garment_preview');
+    const before = hashEditor(session.editor.snapshot);
+    for (const [name, says, hint] of [
+      [NAMES.none.collar, `图层“${NAMES.none.collar}”的不透明度为 0%`, 'set_layer_opacity 调高它'],
+      [NAMES.none.back, `图层“${NAMES.none.back}”所在的图层组“身组”的不透明度为 0%`, '图层组“身组”'],
+    ] as const) {
+      const r = await call(session, 'extract_and_apply_all_pieces', {
+        pieces: [{ name, type: 'fill_pattern' }],
+      });
+      expect(r.ok).toBe(false);
+      if (r.ok) return;
+      expect(r.error.code).toBe('not_found');
+      expect(r.error.message).toContain(says);
+      expect(r.error.hint).toContain(hint);
+    }
+    expect(hashEditor(session.editor.snapshot)).toBe(before);
+    // Made visible again it is a piece the analysis has not seen.
+    await ok(session, 'set_layer_opacity', { name: NAMES.none.collar, opacity: 100 });
+    const stale = await call(session, 'generate_garment_preview');
+    expect(stale.ok).toBe(false);
+    const again = await ok(session, 'identify_pieces');
+    expect((again.pieces as Reported[]).map((p) => p.name)).toContain(NAMES.none.collar);
+  });
+});
+
 describe('a piece added after identification', () => {
   it('makes the identification stale, as a changed piece does', async () => {
     const session = newSession();
@@ -259,6 +348,57 @@ describe('a layer duplicated in place', () => {
   });
 });
 
+describe('a layer duplicated and flipped in place', () => {
+  /** The document with one sleeve only: the right one deleted, the left duplicated and flipped (moved by `dx`). */
+  async function flippedCopy(names: 'none' | 'zh', dx: number) {
+    const session = newSession();
+    await garmentDocument(session, names);
+    await ok(session, 'select_layers', { names: [NAMES[names].right] });
+    await ok(session, 'delete_layer');
+    await ok(session, 'select_layers', { names: [NAMES[names].left] });
+    await ok(session, 'duplicate_layer');
+    const copy = `${NAMES[names].left} 拷贝`;
+    await ok(session, 'flip_layer', { name: copy, direction: 'horizontal' });
+    if (dx) await ok(session, 'move_layer', { name: copy, dx, dy: 0 });
+    return { session, left: NAMES[names].left, copy };
+  }
+
+  it('is still the other sleeve of the pair, with a warning that the two lie on one another', async () => {
+    const { session, left, copy } = await flippedCopy('none', 0);
+    const found = await ok(session, 'identify_pieces');
+    const pieces = byName(found);
+    expect(pieces.get(left)).toMatchObject({ part: 'left_sleeve', pair_with: copy, print_mirrored: false });
+    expect(pieces.get(copy)).toMatchObject({ part: 'right_sleeve', pair_with: left, print_mirrored: true });
+    expect(pieces.get(copy)!.duplicate_of).toBeUndefined();
+    expect(found.pairs).toEqual([[left, copy]]);
+    const warnings = found.warnings as string[];
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`图层“${copy}”与“${left}”重叠`);
+    expect(warnings[0]).toContain('排料');
+  });
+
+  it('laid beside its original is a pair with nothing to warn about', async () => {
+    const { session, left, copy } = await flippedCopy('none', 240);
+    const found = await ok(session, 'identify_pieces');
+    expect(byName(found).get(copy)).toMatchObject({
+      part: 'right_sleeve',
+      pair_with: left,
+      print_mirrored: true,
+    });
+    expect(found.warnings).toBeUndefined();
+  });
+
+  it('is the other side though Photoshop named the copy after the original (左袖 拷贝)', async () => {
+    const { session, left, copy } = await flippedCopy('zh', 240);
+    const found = await ok(session, 'identify_pieces');
+    const pieces = byName(found);
+    expect(pieces.get(left)).toMatchObject({ part: 'left_sleeve', pair_with: copy, print_mirrored: false });
+    expect(pieces.get(copy)).toMatchObject({ part: 'right_sleeve', pair_with: left, print_mirrored: true });
+    expect(pieces.get(copy)!.reason).toContain(`“${left}”的镜像副本`);
+    expect(found.pairs).toEqual([[left, copy]]);
+  });
+});
+
 describe('a sleeve cut short by its layer mask', () => {
   /** The document with the left sleeve's layer mask hiding all of it below `keep` of its height. */
   async function cutSleeve(names: 'none' | 'zh', keep: number) {
@@ -274,6 +414,61 @@ describe('a sleeve cut short by its layer mask', () => {
     await ok(session, 'add_layer_mask', { name: NAMES[names].left });
     return session;
   }
+
+  it('re-pairs two sleeves both cut short, by as much or not, and prints each as its mask shows it', async () => {
+    const plain = newSession();
+    await garmentDocument(plain, 'none');
+    const unmasked = byName(await ok(plain, 'identify_pieces'));
+    for (const [keepLeft, keepRight] of [
+      [0.5, 0.5],
+      [0.5, 0.7],
+    ] as const) {
+      const session = await cutSleeves(keepLeft, keepRight);
+      const found = await ok(session, 'identify_pieces');
+      const pieces = byName(found);
+      const left = pieces.get(NAMES.none.left)!;
+      const right = pieces.get(NAMES.none.right)!;
+      const at = `${keepLeft}/${keepRight}`;
+      // As if unmasked: a left and a right sleeve, mirrored, upright, every other piece as it was.
+      expect(left, at).toMatchObject({ part: 'left_sleeve', pair_with: NAMES.none.right, copies: 2 });
+      expect(right, at).toMatchObject({
+        part: 'right_sleeve',
+        pair_with: NAMES.none.left,
+        print_mirrored: true,
+      });
+      expect(found.pairs, at).toEqual([[NAMES.none.left, NAMES.none.right]]);
+      expect(left.turn, at).toBeUndefined();
+      expect(right.turn, at).toBeUndefined();
+      for (const p of [left, right]) expect(p.reason, at).toContain('图层蒙版遮住了本片的');
+      for (const key of ['front', 'back', 'collar'] as const)
+        expect(pieces.get(NAMES.none[key])!.part, at).toBe(unmasked.get(NAMES.none[key])!.part);
+      // Each one's geometry is what its own mask shows.
+      expect(left.bounds.height, at).toBeLessThanOrEqual(Math.round(PIECES.left.h * keepLeft) + 5);
+      expect(right.bounds.height, at).toBeLessThanOrEqual(Math.round(PIECES.right.h * keepRight) + 5);
+      if (keepLeft === keepRight) continue;
+      // Printed: inside what each mask shows the print lands, under the masked cuff the canvas is as before.
+      await usePhoto(session, 'fill');
+      const again = await ok(session, 'identify_pieces');
+      await ok(session, 'generate_garment_preview');
+      const before = renderDocument(stateOf(session));
+      await ok(session, 'extract_and_apply_all_pieces', { pieces: again.proposed_pieces });
+      const after = renderDocument(stateOf(session));
+      const px = (r: typeof before, x: number, y: number) => [
+        ...r.data.subarray((y * r.w + x) * 4, (y * r.w + x) * 4 + 4),
+      ];
+      for (const [key, keep] of [
+        ['left', keepLeft],
+        ['right', keepRight],
+      ] as const) {
+        const P = PIECES[key];
+        const x = P.x + Math.round(P.w / 2);
+        const shown = P.y + Math.round(P.h * keep * 0.75);
+        const hidden = P.y + Math.round(P.h * (keep + (1 - keep) / 2));
+        expect(px(after, x, shown), `${key} shown`).not.toEqual(px(before, x, shown));
+        expect(px(after, x, hidden), `${key} hidden`).toEqual(px(before, x, hidden));
+      }
+    }
+  });
 
   it('leaves the other sleeve a sleeve, and reads the cut one as the mask shows it, asking', async () => {
     const session = await cutSleeve('none', 0.5);
@@ -298,6 +493,26 @@ describe('a sleeve cut short by its layer mask', () => {
     expect(pieces.get(NAMES.none.back)!.part).toBe('back');
     expect(pieces.get(NAMES.none.collar)!.part).toBe('collar');
   });
+
+  /** The document with each sleeve's layer mask hiding all of it below its share `keep` of its height. */
+  async function cutSleeves(keepLeft: number, keepRight: number) {
+    const session = newSession();
+    await garmentDocument(session, 'none');
+    for (const [key, keep] of [
+      ['left', keepLeft],
+      ['right', keepRight],
+    ] as const) {
+      const P = PIECES[key];
+      await ok(session, 'select_rect', {
+        left: P.x - 5,
+        top: P.y - 5,
+        right: P.x + P.w + 5,
+        bottom: P.y + Math.round(P.h * keep),
+      });
+      await ok(session, 'add_layer_mask', { name: NAMES.none[key] });
+    }
+    return session;
+  }
 
   it('does not take two print rectangles of one size, masked to the front and the back, for copies', async () => {
     const session = newSession();

@@ -8,9 +8,9 @@
  * back, sleeves and hood halves in pairs) that says which pieces it is unsure of. Measured leave one design out
  * by test/garment/piece-model.test.ts.
  */
-import type { DocState, PixelLayer, Rect, SmartLayer } from '../../engine/model.js';
+import type { DocState, LayerMask, PixelLayer, Rect, SmartLayer } from '../../engine/model.js';
 import { intersectRect, isEmptyRect, maskAt } from '../../engine/raster.js';
-import { isShown, layerRef, topDown } from '../../engine/tree.js';
+import { isShown, layerById, layerRef, parentOf, topDown } from '../../engine/tree.js';
 import { type DecidedBy, PART_LABELS, type Part, type PieceInfo, type PieceShape } from '../types.js';
 import { LAY_DOWNS, type LayDown, type MaskProxy, proxyOf, shapeFeatures } from './piece-features.js';
 import {
@@ -39,7 +39,7 @@ import { TRACE_SIDE, type TracePiece, tracedOn, tracePiece } from './piece-trace
 export function collectPieces(state: DocState): PieceShape[] {
   const out: PieceShape[] = [];
   for (const layer of candidateLayers(state)) {
-    const shape = measure(layer);
+    const shape = measure(layer, groupMasksOf(state, layer.id));
     if (!shape) continue;
     // A layer covering (almost) the whole canvas is a backdrop, not a piece.
     if (shape.area >= state.width * state.height * 0.9) continue;
@@ -55,8 +55,8 @@ export function collectPieces(state: DocState): PieceShape[] {
 
 /**
  * The layers that may be pieces, top first, before their pixels are measured: pixel layers and smart objects
- * with pixels, shown, neither the background nor clipped. An identification remembers which it looked at, so that one added
- * after it makes it stale.
+ * with pixels, shown and not at 0 % opacity, neither the background nor clipped. An identification remembers
+ * which it looked at, so that one added after it makes it stale.
  */
 export function candidateLayers(state: DocState): PieceLayer[] {
   const out: PieceLayer[] = [];
@@ -64,9 +64,25 @@ export function candidateLayers(state: DocState): PieceLayer[] {
     if (!isPieceKind(layer)) continue;
     if ((layer.kind === 'pixel' && layer.background) || layer.clipped) continue;
     // An empty layer (just made, nothing on it yet) is no piece.
-    if (layer.raster.w > 0 && layer.raster.h > 0 && isShown(state, layer.id)) out.push(layer);
+    if (
+      layer.raster.w > 0 &&
+      layer.raster.h > 0 &&
+      isShown(state, layer.id) &&
+      clearLayer(state, layer.id) === null
+    )
+      out.push(layer);
   }
   return out;
+}
+
+/**
+ * The layer at 0 % opacity that makes layer `id` transparent, itself or a group holding it, or null: nothing of
+ * such a layer shows (nor of a print clipped to it), so it is no piece, as a hidden layer is not.
+ */
+export function clearLayer(state: DocState, id: number): number | null {
+  for (let cur: number | null = id; cur !== null; cur = parentOf(state, cur))
+    if (layerById(state, cur).opacity <= 0) return cur;
+  return null;
 }
 
 /** Whether `r` (document pixels) has no pixel on the canvas. */
@@ -83,9 +99,43 @@ export function isPieceKind(layer: { kind: string }): layer is PieceLayer {
 /** A shape's proxy (piece-features.ts), computed once per mask. */
 const proxies = new WeakMap<Uint8Array, MaskProxy>();
 
-export function measure(layer: PieceLayer): PieceShape | null {
+/**
+ * The enabled masks of the groups holding layer `id`, innermost first. A group's mask hides what it covers in
+ * every layer of the group, as the layer's own mask does.
+ */
+export function groupMasksOf(state: DocState, id: number): LayerMask[] {
+  const out: LayerMask[] = [];
+  for (let g = parentOf(state, id); g !== null; g = parentOf(state, g)) {
+    const m = layerById(state, g).mask;
+    if (m?.enabled) out.push(m);
+  }
+  return out;
+}
+
+/** Which masks shape a piece, as a reason names them. */
+const masksOf = (s: PieceShape) =>
+  !s.groupMasks?.length
+    ? '图层蒙版'
+    : s.layerMask?.enabled
+      ? '图层蒙版和所在图层组的蒙版'
+      : '所在图层组的蒙版';
+
+/** Whether two lists of group masks (PieceShape.groupMasks, absent for none) are the same masks. */
+export function sameMasks(a: readonly LayerMask[] = [], b: readonly LayerMask[] = []): boolean {
+  return a.length === b.length && a.every((m, i) => m === b[i]);
+}
+
+/** Whether the groups holding a piece's layer have the masks they had when it was measured. */
+export const sameGroupMasks = (state: DocState, p: PieceShape): boolean =>
+  sameMasks(groupMasksOf(state, p.layerId), p.groupMasks);
+
+export function measure(layer: PieceLayer, groupMasks: readonly LayerMask[] = []): PieceShape | null {
   // A layer mask hides what it covers, as in Photoshop: a print rectangle masked to a piece is that piece.
-  return measureAlpha(layer.id, layer.name, layer.raster, layer.mask ?? null, layer.mask?.enabled === true);
+  const shape = measureAlpha(layer.id, layer.name, layer.raster, layer.mask ?? null, [
+    ...(layer.mask?.enabled ? [layer.mask] : []),
+    ...groupMasks,
+  ]);
+  return shape && groupMasks.length ? { ...shape, groupMasks } : shape;
 }
 
 function measureAlpha(
@@ -93,9 +143,8 @@ function measureAlpha(
   name: string,
   r: PieceLayer['raster'],
   layerMask: PieceShape['layerMask'],
-  masked: boolean,
+  masks: readonly LayerMask[],
 ): PieceShape | null {
-  const m0 = masked ? layerMask : null;
   // One pass over the layer's alpha: the opaque mask (alpha ≥ 128), its area, centroid and bounds.
   const full = new Uint8Array(r.w * r.h);
   let area = 0;
@@ -108,9 +157,10 @@ function measureAlpha(
   for (let y = 0; y < r.h; y++) {
     let rowArea = 0;
     for (let x = 0, i = y * r.w; x < r.w; x++, i++) {
-      const alpha = r.data[i * 4 + 3]!;
+      let alpha = r.data[i * 4 + 3]!;
       if (alpha < 128) continue;
-      if (m0 && alpha * maskAt(m0, r.x + x, r.y + y) < 128 * 255) continue;
+      for (const m of masks) alpha = (alpha * maskAt(m, r.x + x, r.y + y)) / 255;
+      if (alpha < 128) continue;
       full[i] = 1;
       rowArea++;
       sx += x;
@@ -150,23 +200,26 @@ function measureAlpha(
 }
 
 /**
- * The outline a layer's mask cuts: the layer measured without its mask, when the mask hides some of it (null
- * when it hides nothing, or there is no enabled mask). A sleeve cut short by its mask is still cut from the
- * sleeve's outline; a print rectangle masked to a piece is a rectangle, which findCopies only takes for a copy
- * when another piece on the marker is that rectangle.
+ * The outline a layer's mask cuts: the layer measured without its mask and its groups' masks, when they hide
+ * some of it (null when they hide nothing, or there is no enabled mask). A sleeve cut short by a mask is still
+ * cut from the sleeve's outline; a print rectangle masked to a piece is a rectangle, which findCopies only takes
+ * for a copy when another piece on the marker is that rectangle.
  */
 const outlines = new WeakMap<Uint8Array, PieceShape | null>();
 
 export function maskedOutline(s: PieceShape): PieceShape | null {
-  if (!s.layerMask?.enabled) return null;
+  if (!s.layerMask?.enabled && !s.groupMasks?.length) return null;
   let o = outlines.get(s.mask);
   if (o === undefined) {
-    const full = measureAlpha(s.layerId, s.layerName, s.raster, s.layerMask, false);
+    const full = measureAlpha(s.layerId, s.layerName, s.raster, s.layerMask, []);
     o = full && full.area > s.area ? { ...full, name: s.name } : null;
     outlines.set(s.mask, o);
   }
   return o;
 }
+
+/** Whether a shape is (nearly) its bounding rectangle: a print or a fill, the shape a layer mask gives it. */
+const fillsBounds = (s: PieceShape) => s.area >= 0.98 * s.bounds.w * s.bounds.h;
 
 /** IoU of mask A with the horizontal mirror of mask B, both anchored at their top-left, B resampled to A's size. */
 export function mirrorIoU(
@@ -241,6 +294,10 @@ const LEXICON: readonly [RegExp, NameHint['part']][] = [
   [/前片|前幅|前身|前|front/i, 'front'],
   [/后片|后幅|后身|后|後|back|tail/i, 'back'],
 ];
+
+/** Whether `name` is the name Photoshop gives a copy of layer `of` (`左袖 拷贝`, `Sleeve L copy 2`). */
+const copyName = (name: string, of: string) =>
+  name.startsWith(of) && /^\s*(拷贝|副本|复制|copy)(\s*\d+)?$/i.test(name.slice(of.length));
 
 export function nameHint(name: string): NameHint | null {
   for (const [re, part] of LEXICON) {
@@ -370,11 +427,17 @@ export function findCopies(shapes: readonly PieceShape[], outlines = true): Copi
       const a = shapes[i]!;
       const b = shapes[j]!;
       let match = copyMatch(a, b);
-      if (!match && outlines) {
-        // Never two masked outlines against each other: two print rectangles masked to a front and a back are
-        // one rectangle twice.
-        const oa = maskedOutline(a);
-        const ob = maskedOutline(b);
+      const oa = outlines ? maskedOutline(a) : null;
+      const ob = outlines ? maskedOutline(b) : null;
+      // Both cut short by their masks (a pair of sleeves each masked at the cuff, by as much or not): their
+      // whole outlines decide, even when what the masks leave happens to match. Two print rectangles masked to
+      // a front and a back are one rectangle twice, so outlines that fill their bounds are not compared.
+      const both = oa && ob && !fillsBounds(oa) && !fillsBounds(ob) ? copyMatch(oa, ob) : null;
+      if (both) {
+        match = both;
+        cut[i] ??= j;
+        cut[j] ??= i;
+      } else if (!match) {
         match = oa && copyMatch(oa, b);
         if (match) cut[i] ??= j;
         else {
@@ -777,7 +840,19 @@ export function classifyPieces(
 ): PieceInfo[] {
   if (!shapes.length) return [];
   const on = stackedOn(shapes);
-  if (on.every((k) => k === null)) return classifyLaid(shapes, model, confirmed);
+  const infos = on.every((k) => k === null)
+    ? classifyLaid(shapes, model, confirmed)
+    : classifyStacked(shapes, model, confirmed, on);
+  return withOverlaps(shapes, infos, on);
+}
+
+/** classifyPieces when some layers lie on others (`on`, stackedOn). */
+function classifyStacked(
+  shapes: readonly PieceShape[],
+  model: PieceModel,
+  confirmed: ReadonlyMap<number, Part>,
+  on: readonly (number | null)[],
+): PieceInfo[] {
   // A layer lying on another (duplicated and not moved) is no second piece on the marker, and no mirror image
   // of it: the garment is decided without it, and it is the piece under it, printed as that one is.
   const stacks = new Map<number, number[]>();
@@ -851,13 +926,52 @@ function overlapOnCanvas(a: PieceShape, b: PieceShape): number {
   if (Math.abs(a.area - b.area) > (1 - STACKED) * Math.max(a.area, b.area)) return 0;
   const r = intersectRect(a.bounds, b.bounds);
   if (isEmptyRect(r) || r.w * r.h < STACKED * Math.max(a.area, b.area)) return 0;
+  const inter = sharedPixels(a, b);
+  return inter / (a.area + b.area - inter);
+}
+
+/** How many pixels two shapes' masks share on the canvas. */
+function sharedPixels(a: PieceShape, b: PieceShape): number {
+  const r = intersectRect(a.bounds, b.bounds);
+  if (isEmptyRect(r)) return 0;
   let inter = 0;
   for (let y = r.y; y < r.y + r.h; y++) {
     const ra = (y - a.bounds.y) * a.bounds.w - a.bounds.x;
     const rb = (y - b.bounds.y) * b.bounds.w - b.bounds.x;
     for (let x = r.x; x < r.x + r.w; x++) inter += a.mask[ra + x]! & b.mask[rb + x]!;
   }
-  return inter / (a.area + b.area - inter);
+  return inter;
+}
+
+/**
+ * Share of the smaller of two pieces the other covers on the canvas from which they lie on one another. Cut
+ * pieces on a marker lie side by side, touching at most along an edge.
+ */
+const OVERLAPPING = 0.1;
+
+/**
+ * Each piece lying largely on a lower one (not a copy at the same place, stackedOn: a copy flipped or turned
+ * where it was duplicated, or any other piece) with `overlaps` set: it is still read as a piece of its own (the
+ * mirror image of a sleeve it was flipped from is the other sleeve), but a marker with two pieces on one another
+ * is most likely not laid out yet, and identify_pieces says so as it does for a duplicate.
+ */
+function withOverlaps(
+  shapes: readonly PieceShape[],
+  infos: PieceInfo[],
+  on: readonly (number | null)[],
+): PieceInfo[] {
+  return infos.map((p, j) => {
+    if (on[j] !== null) return p;
+    for (let i = j - 1; i >= 0; i--) {
+      if (on[i] !== null) continue;
+      const a = shapes[i]!;
+      const b = shapes[j]!;
+      const share = sharedPixels(a, b) / Math.min(a.area, b.area);
+      if (share >= OVERLAPPING)
+        return { ...p, overlaps: { name: a.name, share: Math.round(share * 100) / 100 } };
+    }
+    return p;
+  });
 }
 
 /** classifyPieces for layers that each lie at their own place on the marker. */
@@ -958,8 +1072,14 @@ function classifyGarment(
       .find((h) => h !== null);
     return named ? named.part : null;
   });
-  // Every piece named (or a copy of a named one): the names decide, the model has nothing to do.
-  const g = fixed.every((f) => f !== null) ? groups : measureGroups(shapes, groups);
+  // Every piece named (or a copy of a named one): the names decide, the model has nothing to do. A layer cut by
+  // its mask is measured by its whole outline, so copies all cut short (both sleeves masked) read as the piece.
+  const g = fixed.every((f) => f !== null)
+    ? groups
+    : measureGroups(
+        shapes.map((s, k) => (whole(k) ? s : maskedOutline(s)!)),
+        groups,
+      );
   const verdicts = 'inputs' in g ? decideTypes(g, fixed, model) : [];
   const typeOf = new Map<number, number>();
   g.members.forEach((m, t) => {
@@ -1055,10 +1175,12 @@ function classifyGarment(
     const ask = other
       ? `；只看蒙版显示的形状像${LABEL_ZH[other.label]}（${Math.round(other.confidence * 100)}%），请确认`
       : '';
+    const from = groups.cut[i]!;
+    const its = whole(from) ? '' : '遮住前的轮廓';
     return {
       ...d,
       by: 'pair',
-      reason: `图层蒙版遮住了本片的 ${hidden}%；遮住前的轮廓与“${shapes[groups.cut[i]!]!.name}”相同，按它识别（印花按蒙版显示的形状）${ask}：${d.reason}`,
+      reason: `${masksOf(d.shape)}遮住了本片的 ${hidden}%；遮住前的轮廓与“${shapes[from]!.name}”${its}相同，按它识别（印花按蒙版显示的形状）${ask}：${d.reason}`,
       doubt: other
         ? {
             label: other.label,
@@ -1074,6 +1196,15 @@ function classifyGarment(
   for (const i of shapes.keys()) if (!whole(i) && !hints[i]) drafts[i] = cutDraft(drafts[i]!, i);
   // Sleeve sides: from the name, else from the pair partner, else by position (the one further left is left).
   const sleeves = drafts.filter((d) => d.part === 'sleeve');
+  // A sleeve duplicated and flipped keeps its name (`左袖 拷贝`, `Sleeve L copy`): of a mirrored pair whose names
+  // give one side, the copy is the other sleeve (else neither print would be mirrored).
+  for (const d of sleeves) {
+    const other = d.pair !== null ? drafts[d.pair]! : null;
+    if (!other || d.by !== 'name' || other.part !== 'sleeve' || !d.side || d.side !== other.side) continue;
+    if (!groups.mirrored[d.pair!] || !copyName(d.shape.layerName, other.shape.layerName)) continue;
+    d.side = d.side === 'left' ? 'right' : 'left';
+    d.reason += `；是“${other.shape.name}”的镜像副本（复制后翻转，名称随原图层），按另一只袖：${d.side === 'left' ? '左' : '右'}袖`;
+  }
   for (const d of sleeves) {
     if (d.side) continue;
     const other = d.pair !== null ? drafts[d.pair]! : null;
