@@ -72,6 +72,21 @@ export interface ConversationOptions {
   readonly restored?: { readonly turns: readonly ChatCompletionMessageParam[][]; readonly opened: boolean };
   /** Called with failures that are bugs (a listener that throws, a transcript that cannot be written). */
   readonly onInternalError?: (err: unknown) => void;
+  /**
+   * The room the session's disk quota leaves (the service): throws, saying so in Chinese, when writing `bytes`
+   * more for `what` would pass it. A refused message or reply ends the turn before it is written; refused images
+   * are not kept and the turn stops once the calls that ran are answered (their answers and the turn's last
+   * line, which the record needs to replay and restore it, are always written).
+   */
+  readonly room?: (bytes: number, what: ChatWrite) => Promise<void>;
+}
+
+/** What a turn writes beside the session's files: the user's message, the model's reply, result images. */
+export type ChatWrite = 'message' | 'reply' | 'images';
+
+/** A write the disk quota refused: the turn ends with its message. */
+class RoomRefused {
+  constructor(readonly message: string) {}
 }
 
 type Emit = (event: ChatEvent) => void;
@@ -100,6 +115,18 @@ function cancelledResult() {
       code: 'cancelled',
       message: '用户取消了本轮，这个调用没有执行。',
       hint: '等待用户的下一条消息；需要时再调用。',
+    },
+  } as const;
+}
+
+/** A call not run because the session's disk quota had no room for the images of the step's earlier calls. */
+function noRoomResult(refused: RoomRefused) {
+  return {
+    ok: false,
+    error: {
+      code: 'quota_exceeded',
+      message: `${refused.message}。这个调用没有执行。`,
+      hint: '删除会话里不再需要的文件后再继续。',
     },
   } as const;
 }
@@ -133,6 +160,11 @@ export class Conversation {
   private readonly imageDir: string | null;
   private controller: AbortController | null = null;
   private startedTranscript: boolean;
+  private readonly room: ConversationOptions['room'];
+  /** The running turn's message was refused for the disk quota: nothing of the turn is written, nor its end. */
+  private unwritten = false;
+  /** The refusal that stopped keeping this step's images: the rest of its calls do not run. */
+  private refused: RoomRefused | null = null;
 
   constructor(opts: ConversationOptions) {
     this.session = opts.session;
@@ -152,6 +184,23 @@ export class Conversation {
       this.tools,
     );
     this.imageDir = opts.keepImages && opts.transcript ? path.dirname(opts.transcript) : null;
+    this.room = opts.room;
+  }
+
+  /**
+   * Asks the quota for room to write `lines` (after the lines still queued are on disk, so that they count):
+   * a refusal, or null when they fit.
+   */
+  private async roomFor(lines: readonly TranscriptLine[], what: ChatWrite): Promise<RoomRefused | null> {
+    if (!this.room || !this.writer) return null;
+    await this.writer.flushed();
+    const bytes = lines.reduce((n, l) => n + Buffer.byteLength(`${JSON.stringify(l)}\n`), 0);
+    try {
+      await this.room(bytes, what);
+      return null;
+    } catch (err) {
+      return new RoomRefused(err instanceof Error ? err.message : String(err));
+    }
   }
 
   get running(): boolean {
@@ -180,6 +229,8 @@ export class Conversation {
     }
     const controller = new AbortController();
     this.controller = controller;
+    this.unwritten = false;
+    this.refused = null;
     try {
       const end = await this.runTurn(text, safeEmit, controller.signal).catch((err: unknown) => {
         this.onInternalError(err);
@@ -190,7 +241,9 @@ export class Conversation {
           message: '内部错误：本轮意外中止，详情已记入日志。已完成的调用都保留着。',
         } as const;
       });
-      if (end.type === 'error') {
+      if (this.unwritten) {
+        // Nothing of the turn was written: there is nothing to end.
+      } else if (end.type === 'error') {
         this.writer?.write([{ event: 'error', code: end.code, message: end.message }]);
       } else {
         this.writer?.write([{ event: 'done', steps: end.steps }]);
@@ -223,13 +276,19 @@ export class Conversation {
       content: userContent(words, await this.session.snapshot(), this.offered),
     };
     const turn: ChatCompletionMessageParam[] = [user];
-    this.turns.push(turn);
     const opening: TranscriptLine[] = [];
     if (!this.startedTranscript) {
-      this.startedTranscript = true;
       opening.push({ role: 'system', content: this.system, model: describeModel(this.config) });
     }
-    this.writer?.write([...opening, { role: 'user', content: user.content as string }]);
+    const first: TranscriptLine[] = [...opening, { role: 'user', content: user.content as string }];
+    const refusal = await this.roomFor(first, 'message');
+    if (refusal) {
+      this.unwritten = true;
+      return { type: 'error', code: 'quota_exceeded', message: refusal.message };
+    }
+    this.startedTranscript = true;
+    this.turns.push(turn);
+    this.writer?.write(first);
     this.guard.reset(this.session.garmentPhoto);
 
     let steps = 0;
@@ -311,14 +370,15 @@ export class Conversation {
       };
       // The transcript has the calls before they run and each answer as it comes, so a crash leaves a record of
       // what ran (restore.ts answers the rest).
-      this.writer?.write([
-        {
-          role: 'assistant',
-          content: assistant.content as string | null,
-          ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
-          ...reasoning,
-        },
-      ]);
+      const replyLine: TranscriptLine = {
+        role: 'assistant',
+        content: assistant.content as string | null,
+        ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+        ...reasoning,
+      };
+      const noRoom = await this.roomFor([replyLine], 'reply');
+      if (noRoom) return { type: 'error', code: 'quota_exceeded', message: noRoom.message };
+      this.writer?.write([replyLine]);
       if (toolCalls.length === 0) {
         turn.push(assistant);
         return { type: 'done', steps };
@@ -331,6 +391,7 @@ export class Conversation {
         this.forgetImages(CONTEXT_IMAGE_LIMIT, OLDER_IMAGE_NOTE);
         this.writer?.write([{ role: 'user', content: transcriptParts(imageMessage, outcome.images) }]);
       }
+      if (this.refused) return { type: 'error', code: 'quota_exceeded', message: this.refused.message };
     }
   }
 
@@ -344,6 +405,8 @@ export class Conversation {
       let answer: Answer;
       if (signal.aborted) {
         answer = { content: JSON.stringify(cancelledResult()), notRun: true, kept: [] };
+      } else if (this.refused) {
+        answer = { content: JSON.stringify(noRoomResult(this.refused)), notRun: true, kept: [] };
       } else if (i >= MAX_CALLS_PER_MESSAGE) {
         answer = { content: JSON.stringify(beyondLimitResult(calls.length)), notRun: true, kept: [] };
       } else {
@@ -431,13 +494,31 @@ export class Conversation {
     return { content: toolMessageContent(plain, described), notRun: refusal !== null, kept };
   }
 
-  /** Keeps the images beside the transcript when asked to; a failure to write costs the images only. */
+  /**
+   * Keeps the images beside the transcript when asked to; a failure to write costs the images only. Images the
+   * disk quota has no room for are not kept, and the step's remaining calls do not run.
+   */
   private async keep(images: readonly ImageOut[]): Promise<readonly TranscriptImage[]> {
     if (!this.imageDir || images.length === 0) return [];
+    const room = this.room;
+    const asked: { refusal?: RoomRefused } = {};
     try {
-      return await keepImages(this.imageDir, images);
+      return await keepImages(
+        this.imageDir,
+        images,
+        room &&
+          (async (bytes) => {
+            try {
+              await room(bytes, 'images');
+            } catch (err) {
+              asked.refusal = new RoomRefused(err instanceof Error ? err.message : String(err));
+              throw err;
+            }
+          }),
+      );
     } catch (err) {
-      this.onInternalError(err);
+      if (asked.refusal) this.refused = asked.refusal;
+      else this.onInternalError(err);
       return [];
     }
   }

@@ -21,6 +21,8 @@ export type ChatErrorCode =
   | 'model_timeout'
   | 'model_rejected'
   | 'model_bad_response'
+  /** The session's disk quota has no room for the conversation's record (the service): the turn stopped. */
+  | 'quota_exceeded'
   /** The server restarted while the turn ran (a conversation rebuilt from its transcript says so). */
   | 'interrupted'
   | 'internal';

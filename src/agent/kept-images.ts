@@ -12,27 +12,40 @@ import { KEPT_IMAGES, type TranscriptImage } from './transcript.js';
 
 const KEPT_NAME = new RegExp(`^${KEPT_IMAGES}/[0-9a-f]{32}\\.(png|jpg)$`);
 
-/** Writes the images into `dir`/chat-images/ and returns how the transcript names them. */
-export async function keepImages(dir: string, images: readonly ImageOut[]): Promise<TranscriptImage[]> {
+/**
+ * Writes the images into `dir`/chat-images/ and returns how the transcript names them. `room` (a disk quota) is
+ * asked for the bytes of the images not kept yet, all at once, before any is written: when it throws, nothing is.
+ */
+export async function keepImages(
+  dir: string,
+  images: readonly ImageOut[],
+  room?: (bytes: number) => Promise<void>,
+): Promise<TranscriptImage[]> {
   if (images.length === 0) return [];
-  // Private like the transcript beside them: another user of the machine has no business reading them.
-  await mkdir(path.join(dir, KEPT_IMAGES), { recursive: true, mode: PRIVATE_DIR_MODE });
   const kept: TranscriptImage[] = [];
+  const missing = new Map<string, Buffer>();
   for (const image of images) {
     const data = Buffer.from(image.base64, 'base64');
     const hash = createHash('sha256').update(data).digest('hex').slice(0, 32);
     const file = `${KEPT_IMAGES}/${hash}.${image.mime === 'image/png' ? 'png' : 'jpg'}`;
-    const abs = path.join(dir, file);
-    const exists = await stat(abs).then(
+    const exists = await stat(path.join(dir, file)).then(
       () => true,
       () => false,
     );
-    if (!exists) {
-      const temp = tempPathFor(abs);
-      await writeFile(temp, data, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
-      await rename(temp, abs);
-    }
+    if (!exists) missing.set(file, data);
     kept.push({ file, mime: image.mime, ...(image.caption ? { caption: image.caption } : {}) });
+  }
+  if (missing.size === 0) return kept;
+  let bytes = 0;
+  for (const data of missing.values()) bytes += data.byteLength;
+  await room?.(bytes);
+  // Private like the transcript beside them: another user of the machine has no business reading them.
+  await mkdir(path.join(dir, KEPT_IMAGES), { recursive: true, mode: PRIVATE_DIR_MODE });
+  for (const [file, data] of missing) {
+    const abs = path.join(dir, file);
+    const temp = tempPathFor(abs);
+    await writeFile(temp, data, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+    await rename(temp, abs);
   }
   return kept;
 }

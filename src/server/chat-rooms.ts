@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { ModelConfig } from '../agent/config.js';
-import { CONTEXT_IMAGE_LIMIT, Conversation } from '../agent/conversation.js';
+import { type ChatWrite, CONTEXT_IMAGE_LIMIT, Conversation } from '../agent/conversation.js';
 import type { ChatEvent } from '../agent/events.js';
 import { readKeptImage } from '../agent/kept-images.js';
 import { type RestoredEvent, restoreConversation } from '../agent/restore.js';
@@ -31,6 +31,22 @@ const MAX_KEPT_EVENTS = 5000;
 export const MAX_KEPT_EVENT_BYTES = 16 * 1024 * 1024;
 
 export type SentEvent = Record<string, unknown> & { readonly type: string };
+
+/** How a chat write the session's disk quota refuses is told: what it was for, and what it left as it was. */
+const REFUSED_CHAT_WRITE: Readonly<Record<ChatWrite, { readonly what: string; readonly outcome: string }>> = {
+  message: {
+    what: '把这条消息记入对话记录',
+    outcome: '本轮没有开始，对话记录和文档都保持不变',
+  },
+  reply: {
+    what: '记下模型的回复',
+    outcome: '模型要求的调用没有执行，本轮已停止；之前完成的调用都保留着',
+  },
+  images: {
+    what: '保存结果图像到对话记录',
+    outcome: '图像没有保存（重新打开会话后不再显示），本轮已停止；已完成的调用都保留着',
+  },
+};
 
 interface Room {
   /** Null when no model is configured: the conversation can be read, not continued. */
@@ -118,6 +134,9 @@ export class ChatRooms {
       keepImages: true,
       ...(restored ? { restored } : {}),
       onInternalError: this.log,
+      // The record of the conversation is the session's own files: it counts in its disk quota like them.
+      room: (bytes, what) =>
+        entry.disk.checkWrite(bytes, REFUSED_CHAT_WRITE[what].what, REFUSED_CHAT_WRITE[what].outcome),
     });
     entry.closers.push(() => conversation.cancel());
     return { ...kept, conversation };

@@ -4,12 +4,13 @@
  * always live on the same thread. Used by the session worker (session-worker.ts) and by a store that runs its
  * sessions inline (tests).
  */
-import { lstat, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { PoolShare } from '../calls/memory-pool.js';
 import { Session } from '../calls/session.js';
 import { EditorError } from '../engine/errors.js';
-import { isAtomicTemp } from '../engine/workspace.js';
+import { isAtomicTemp, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../engine/workspace.js';
 import { SessionJournal } from './journal.js';
 import { SessionWorkspace } from './session-workspace.js';
 
@@ -89,12 +90,55 @@ export function hostNew(opts: HostOptions, log: (line: string) => void): HostedS
   return { session: sessionOf(opts, workspace, journal, log), journal };
 }
 
+/**
+ * Sets `abs` to `mode` when it gives other users more (a folder or file the service made before it made them
+ * private). A link is never followed: the path is opened without following one, and changed through the
+ * descriptor; anything else (a link, a socket, gone) is left alone.
+ */
+async function makePrivate(abs: string, folder: boolean): Promise<void> {
+  const flags =
+    constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | (folder ? constants.O_DIRECTORY : 0);
+  const handle = await open(abs, flags).catch(() => null);
+  if (!handle) return;
+  try {
+    const info = await handle.stat();
+    const mode = folder ? PRIVATE_DIR_MODE : PRIVATE_FILE_MODE;
+    if ((folder ? info.isDirectory() : info.isFile()) && (info.mode & 0o077) !== 0) await handle.chmod(mode);
+  } catch {
+    // Left as it was: the session works the same, and the next opening tries again.
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Makes private what a session created before the service's folders and files were (0755, 0644) still leaves
+ * readable to other users of the machine: everything in its folder (its files, its chat record `chat.jsonl`
+ * and the images kept beside it in `chat-images/`) and in its journal's. Links are not followed; only what
+ * gives others any access is changed.
+ */
+export async function tightenSession(dir: string, journalDir: string): Promise<void> {
+  const visit = async (folder: string): Promise<void> => {
+    await makePrivate(folder, true);
+    const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const abs = path.join(folder, entry.name);
+      if (entry.isDirectory()) await visit(abs);
+      else if (entry.isFile() && ((await lstat(abs).catch(() => null))?.mode ?? 0) & 0o077) {
+        await makePrivate(abs, false);
+      }
+    }
+  };
+  await Promise.all([visit(dir), visit(journalDir)]);
+}
+
 /** The session its journal describes, rebuilt (its lock taken); `SessionHeldElsewhere` when another process serves it. */
 export async function hostRecovered(
   opts: Omit<HostOptions, 'kind' | 'createdAt'>,
   log: (line: string) => void,
 ): Promise<RecoveredSession> {
   const started = Date.now();
+  await tightenSession(opts.dir, opts.journalDir);
   const workspace = sessionWorkspace(opts);
   const recovered = await SessionJournal.recover(opts.journalDir, opts.dir, log, workspace);
   const kind = recovered.meta.kind === 'mcp' ? 'mcp' : 'http';
@@ -129,6 +173,20 @@ export async function closeHosted(
     () => undefined,
   );
   if (why === 'deleted') await SessionJournal.destroy(path.resolve(journalDir));
+}
+
+/**
+ * Resolves once no call of the (closed) session runs any more: the one running when it was deleted has ended
+ * (it changes nothing: its session was discarded) and those queued behind it were answered without running.
+ * From then on nothing writes into the session's folder.
+ */
+export function callsEnded(hosted: HostedSession): Promise<void> {
+  return hosted.session
+    .inspect(() => undefined)
+    .then(
+      () => undefined,
+      () => undefined,
+    );
 }
 
 /**

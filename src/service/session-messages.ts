@@ -18,7 +18,9 @@ export type Request =
   | { readonly op: 'render'; readonly id: string; readonly name: string; readonly max: number }
   | { readonly op: 'heartbeat'; readonly id: string }
   | { readonly op: 'remove_file'; readonly id: string; readonly path: string }
-  | { readonly op: 'close'; readonly id: string; readonly why: CloseReason };
+  | { readonly op: 'close'; readonly id: string; readonly why: CloseReason }
+  /** After a deleted session's `close`: answered once no call of it runs any more (none can write then). */
+  | { readonly op: 'ended'; readonly id: string };
 
 /** An error as it crosses threads: enough to rebuild the classes the surfaces tell apart. */
 export type WireError =
@@ -55,7 +57,8 @@ export type Answer =
     }
   | { readonly op: 'heartbeat' }
   | { readonly op: 'remove_file' }
-  | { readonly op: 'close' };
+  | { readonly op: 'close' }
+  | { readonly op: 'ended' };
 
 export type ToWorker = { readonly seq: number; readonly request: Request };
 

@@ -5,7 +5,14 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { EditorError } from '../engine/errors.js';
-import { closeHosted, type HostedSession, hostNew, hostRecovered, removeFile } from './hosted-session.js';
+import {
+  callsEnded,
+  closeHosted,
+  type HostedSession,
+  hostNew,
+  hostRecovered,
+  removeFile,
+} from './hosted-session.js';
 import { SessionHeldElsewhere } from './session-lock.js';
 import type { Answer, FromWorker, Request, ToWorker, WireError } from './session-messages.js';
 
@@ -13,6 +20,8 @@ const port = parentPort;
 if (!port) throw new Error('session-worker.ts runs only as a worker thread');
 
 const sessions = new Map<string, { hosted: HostedSession; journalDir: string }>();
+/** Deleted sessions whose calls may still be running, until the main thread has asked (`ended`). */
+const ending = new Map<string, Promise<void>>();
 const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 const log = (line: string) => post({ log: line });
 
@@ -87,10 +96,16 @@ async function answer(seq: number, request: Request): Promise<{ answer: Answer; 
       const found = sessions.get(request.id);
       if (found) {
         sessions.delete(request.id);
-        await closeHosted(found.hosted, request.why, found.journalDir);
+        const closed = closeHosted(found.hosted, request.why, found.journalDir);
+        if (request.why === 'deleted') ending.set(request.id, callsEnded(found.hosted));
+        await closed;
       }
       return { answer: { op: 'close' } };
     }
+    case 'ended':
+      await ending.get(request.id);
+      ending.delete(request.id);
+      return { answer: { op: 'ended' } };
   }
 }
 

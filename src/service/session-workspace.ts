@@ -71,6 +71,19 @@ export class SessionWorkspace extends Workspace {
   }
 
   /**
+   * Refuses (`out_of_bounds`) a write of `bytes` that the service makes beside the session's files (its chat
+   * record, `chat.jsonl` and `chat-images/`) when it would take the session past its quota; `what` and `outcome`
+   * are the refusal's words for what the write was for and what was left as it was.
+   */
+  async checkWrite(bytes: number, what: string, outcome: string): Promise<void> {
+    const quota = this.quotaBytes;
+    if (quota === undefined || bytes === 0) return;
+    const use = await this.diskUse();
+    if (use.files + use.journal + bytes <= quota) return;
+    throw sessionDiskFull(what, bytes, use, quota, outcome);
+  }
+
+  /**
    * Refuses (`out_of_bounds`, from `refusal`) a write of `bytes` into the journal that would take the session
    * past its quota.
    */

@@ -8,8 +8,9 @@
  * restarted, or another process served it and died) recovers it first (`recover`). A session unused for the
  * idle timeout leaves memory after a final snapshot, keeping its folder and journal, and is recovered by its
  * next request (so does one left alone for a minute when other sessions' calls are short of pixel memory:
- * `makeRoom`); one that is running a request never idles out. Deleting a session removes its journal, so
- * nothing can bring it back (the files it saved stay in its folder).
+ * `makeRoom`); one that is running a request never idles out. Deleting a session removes its journal at once,
+ * so nothing can bring it back, and its folder once no call of it can write there any more (a call running then
+ * is cut short or runs to its end, answered as cancelled); a session past its retention goes the same way.
  *
  * Several processes on one workspace: each session is served by one process at a time, the holder of the lock
  * file in its journal folder (session-lock.ts); a request that reaches another process while the holder lives
@@ -24,7 +25,7 @@
  * the client opens a new MCP session (the old one's documents stay readable under /v1/sessions/<id>/).
  */
 import { randomBytes } from 'node:crypto';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { lstat, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { SessionHandle } from '../calls/handle.js';
 import {
@@ -32,6 +33,7 @@ import {
   type MemoryPool,
   newMemoryPool,
   newPoolShare,
+  noteWanted,
   type PoolShare,
   releaseShare,
   setHeld,
@@ -41,6 +43,7 @@ import {
 import type { ImageOut } from '../tools/types.js';
 import {
   type CloseReason,
+  callsEnded,
   closeHosted,
   type HostedSession,
   type HostOptions,
@@ -50,6 +53,7 @@ import {
 } from './hosted-session.js';
 import { hasJournal, SessionJournal } from './journal.js';
 import { LOCK_HEARTBEAT_MS, releaseHeldByThisProcess, SessionLock } from './session-lock.js';
+import { SessionWorkspace } from './session-workspace.js';
 import { WorkerSession, warmSessionThreads } from './worker-session.js';
 
 /** 32 lowercase hex digits. */
@@ -188,6 +192,11 @@ export interface SessionEntry {
   readonly session: SessionHandle;
   /** Absolute path of the session's workspace folder. */
   readonly dir: string;
+  /**
+   * The session's disk as this thread measures it (its folder and its journal, within its quota), for what the
+   * service writes beside the session's own calls: its chat record.
+   */
+  readonly disk: SessionWorkspace;
   readonly images: ImageShelf;
   readonly createdAt: number;
   lastUsed: number;
@@ -203,6 +212,8 @@ export interface SessionEntry {
 export interface SessionHost {
   heartbeat(): Promise<void>;
   close(why: CloseReason): Promise<void>;
+  /** After `close`: resolves once no call of the session can write any more (its folder may go then). */
+  ended(): Promise<void>;
   /**
    * Removes a file of the session's folder between two of its calls; refused (`EditorError`) when an open
    * document or the garment photo uses it.
@@ -223,6 +234,10 @@ export class InlineHost implements SessionHost {
 
   close(why: CloseReason): Promise<void> {
     return closeHosted(this.hosted, why, this.journalDir);
+  }
+
+  ended(): Promise<void> {
+    return callsEnded(this.hosted);
   }
 
   removeFile(relPath: string): Promise<void> {
@@ -261,9 +276,66 @@ export interface SessionStoreOptions {
 
 export class TooManySessions extends Error {}
 
+/** Memory taken from the pixel memory pool for a while (a render on its way to the client). */
+export interface Reservation {
+  /** Counts `bytes` instead (what is held now that the work is done). */
+  resize(bytes: number): void;
+  /** Gives it back; the second time gives nothing. */
+  release(): void;
+}
+
+/** A reservation the pool had no room for: how much it holds, and its limit. */
+export interface NoRoom {
+  readonly heldBytes: number;
+  readonly limitBytes: number;
+}
+
+/** What a folder renamed aside to be removed is called (`sessions/` and `journals/`): `.deleted-<id>-<random>`. */
+const DELETED_PREFIX = '.deleted-';
+
+/**
+ * Removes the folder `sessions/<id>/` of a deleted or expired session: renamed aside first, in one step (a
+ * request racing the deletion finds no folder, never a half-removed one), then removed. Nothing outside it goes:
+ * `id` must be a session id, and links are removed as links, never followed (`fs.rm` does not follow them).
+ */
+export async function removeSessionFolder(sessionsDir: string, id: string): Promise<void> {
+  if (!isSessionId(id)) return;
+  const dir = path.join(sessionsDir, id);
+  const info = await lstat(dir).catch(() => null);
+  if (!info) return;
+  if (!info.isDirectory()) {
+    await unlink(dir);
+    return;
+  }
+  const aside = path.join(sessionsDir, `${DELETED_PREFIX}${id}-${randomBytes(4).toString('hex')}`);
+  await rename(dir, aside);
+  await rm(aside, { recursive: true, force: true });
+}
+
+/** When anything under `dir` last changed (links not followed); 0 when nothing can be read. */
+async function lastChange(dir: string): Promise<number> {
+  const info = await lstat(dir).catch(() => null);
+  if (!info?.isDirectory()) return info?.mtimeMs ?? 0;
+  let newest = info.mtimeMs;
+  const names = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const entry of names) {
+    const abs = path.join(dir, entry.name);
+    const at = entry.isDirectory()
+      ? await lastChange(abs)
+      : await lstat(abs).then(
+          (st) => st.mtimeMs,
+          () => 0,
+        );
+    newest = Math.max(newest, at);
+  }
+  return newest;
+}
+
 /**
  * A session that left memory (idle, or its process stopped) stays recoverable this long after its journal was
- * last written; then the next purge (at start-up, and hourly) removes its journal. Its files stay.
+ * last written; then the next purge (at start-up, and hourly) removes its journal and its folder. A session
+ * folder without a journal (its session deleted before deleting removed folders, or by a process that died
+ * half-way) goes once nothing in it has changed for as long.
  */
 export const SESSION_RETENTION_MS = 7 * 24 * 3600 * 1000;
 const PURGE_EVERY_MS = 3600 * 1000;
@@ -279,6 +351,8 @@ export class SessionStore {
   /** Sessions being recovered, and sessions whose journal is being closed (a recovery waits for it). */
   private readonly recovering = new Map<string, Promise<SessionEntry | undefined>>();
   private readonly closing = new Map<string, Promise<void>>();
+  /** Folders of deleted sessions being removed (once their calls have ended). */
+  private readonly removing = new Set<Promise<void>>();
   private readonly timer: NodeJS.Timeout;
   private readonly heartbeat: NodeJS.Timeout;
   private readonly purger: NodeJS.Timeout;
@@ -380,6 +454,11 @@ export class SessionStore {
       kind,
       session,
       dir: path.join(this.sessionsDir, id),
+      disk: new SessionWorkspace(
+        path.join(this.sessionsDir, id),
+        path.join(this.journalsDir, id),
+        this.opts.diskQuotaBytes,
+      ),
       images: new ImageShelf(undefined, undefined, this.images),
       createdAt,
       lastUsed: this.now(),
@@ -512,6 +591,34 @@ export class SessionStore {
     };
   }
 
+  /**
+   * Takes `bytes` of the pixel memory pool for memory the sessions' own counts leave out — a render's encoded
+   * image, from its encoding until the client has it — so that many clients' renders cannot take the process
+   * past its memory. `NoRoom` when the pool lacks the room (noted as wanted, so that sessions left idle are
+   * closed to make it); without a pool every reservation is granted.
+   */
+  reserve(bytes: number): Reservation | NoRoom {
+    const pool = this.pool;
+    if (!pool) return { resize: () => {}, release: () => {} };
+    const held = heldBytes(pool);
+    if (bytes > 0 && held + bytes > pool.limitBytes) {
+      noteWanted(pool, bytes);
+      return { heldBytes: held, limitBytes: pool.limitBytes };
+    }
+    const share = newPoolShare(pool);
+    setHeld(share, bytes);
+    let released = false;
+    return {
+      resize: (now) => {
+        if (!released) setHeld(share, now);
+      },
+      release: () => {
+        released = true;
+        releaseShare(share);
+      },
+    };
+  }
+
   /** Closes the session now; false when there was none. */
   delete(id: string): boolean {
     const entry = this.entries.get(id);
@@ -608,17 +715,53 @@ export class SessionStore {
       }
       if (this.entries.has(id) || this.recovering.has(id)) continue;
       await SessionJournal.destroy(dir);
+      await removeSessionFolder(this.sessionsDir, id).catch((err) =>
+        this.opts.log(`atelier: removing the folder of session ${id.slice(0, 8)}…: ${String(err)}`),
+      );
       removed.push(id);
     }
     if (removed.length) {
-      this.opts.log(`atelier: removed ${removed.length} session journal(s) unused for the retention period`);
+      this.opts.log(`atelier: removed ${removed.length} session(s) unused for the retention period`);
     }
+    await this.purgeFolders(cutoff);
     return removed;
   }
 
-  /** Resolves when the journals of closed sessions are closed (final snapshots written, locks released). */
+  /**
+   * Removes what is left in `sessions/` of sessions that cannot come back: folders renamed aside by a deletion
+   * that did not finish (the process died), and session folders without a journal unchanged since `cutoff`.
+   */
+  private async purgeFolders(cutoff: number): Promise<void> {
+    const names = await readdir(this.sessionsDir).catch(() => [] as string[]);
+    let orphans = 0;
+    for (const name of names) {
+      if (name.startsWith(DELETED_PREFIX)) {
+        await rm(path.join(this.sessionsDir, name), { recursive: true, force: true }).catch(() => undefined);
+        continue;
+      }
+      if (!isSessionId(name) || this.entries.has(name) || this.recovering.has(name) || this.closing.has(name))
+        continue;
+      const journal = await lstat(path.join(this.journalsDir, name)).catch(() => null);
+      if (journal) continue;
+      if ((await lastChange(path.join(this.sessionsDir, name))) >= cutoff) continue;
+      // Looked at again: a session of this id may have started meanwhile (in this process or another).
+      if (this.entries.has(name) || (await lstat(path.join(this.journalsDir, name)).catch(() => null)))
+        continue;
+      await removeSessionFolder(this.sessionsDir, name).then(
+        () => orphans++,
+        () => undefined,
+      );
+    }
+    if (orphans) this.opts.log(`atelier: removed ${orphans} folder(s) of sessions that no longer exist`);
+  }
+
+  /**
+   * Resolves when the journals of closed sessions are closed (final snapshots written, locks released) and the
+   * folders of deleted ones removed.
+   */
   async settled(): Promise<void> {
     await Promise.all([...this.closing.values()]);
+    await Promise.all([...this.removing]);
   }
 
   private close(
@@ -643,6 +786,17 @@ export class SessionStore {
         if (this.closing.get(entry.id) === done) this.closing.delete(entry.id);
       });
     this.closing.set(entry.id, done);
+    if (why === 'deleted') {
+      // Once no call of the session can write into its folder: the one running may still be saving there.
+      const removed: Promise<void> = done
+        .then(() => entry.host.ended())
+        .then(() => removeSessionFolder(this.sessionsDir, entry.id))
+        .catch((err) =>
+          this.opts.log(`atelier: removing the folder of session ${entry.id.slice(0, 8)}…: ${String(err)}`),
+        )
+        .finally(() => this.removing.delete(removed));
+      this.removing.add(removed);
+    }
     for (const closer of entry.closers) {
       try {
         closer();

@@ -69,6 +69,8 @@ class SessionThread {
   private readonly pending = new Map<number, Pending>();
   private seq = 0;
   private stopped = false;
+  /** Resolves when the thread has exited (stopped, or lost): nothing it ran can write any more. */
+  readonly exited: Promise<void>;
   /** Sessions this thread hosts. */
   sessions = 0;
   /** Called once each when the thread stops unasked, with the reason. */
@@ -88,9 +90,12 @@ class SessionThread {
     });
     this.worker.on('message', (message: FromWorker) => this.receive(message));
     this.worker.on('error', (err) => this.lose(`session thread failed: ${err.stack ?? err.message}`));
-    this.worker.on('exit', (code) => {
-      reclaimCompositeBudget(budget);
-      this.lose(`session thread exited with code ${code}`);
+    this.exited = new Promise((resolve) => {
+      this.worker.on('exit', (code) => {
+        reclaimCompositeBudget(budget);
+        this.lose(`session thread exited with code ${code}`);
+        resolve();
+      });
     });
     // After the listeners: adding a message listener refs the worker's port again.
     this.worker.unref();
@@ -322,6 +327,15 @@ export class WorkerSession implements SessionHandle {
   /** Keeps the session's journal lock alive. */
   async heartbeat(): Promise<void> {
     await this.thread.request({ op: 'heartbeat', id: this.id });
+  }
+
+  /**
+   * After `close`: resolves once no call of the session can write any more. Its thread was ended with its last
+   * session (which stops a call running there at once), or the call running on the shared thread has ended.
+   */
+  async ended(): Promise<void> {
+    if (!this.thread.alive) return this.thread.exited;
+    await this.thread.request({ op: 'ended', id: this.id }).catch(() => this.thread.exited);
   }
 
   /** Closes the session's journal on its thread (hosted-session.ts `closeHosted`), then frees the thread. */

@@ -1,7 +1,10 @@
 /**
  * Deleting a session while one of its calls runs, over HTTP: the call's answer (what the studio's tool card shows)
- * says it was cancelled with the session, not that it will come back from the journal; the session is gone.
+ * says it was cancelled with the session, not that it will come back from the journal; the session is gone, its
+ * folder too.
  */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translator } from '../../src/web/i18n.js';
 import { failureWords } from '../../src/web/state/failures.js';
@@ -71,5 +74,9 @@ describe('DELETE /v1/sessions/:id while a call runs', () => {
     expect(failureWords(translator('zh'), error.code, error.message)).toEqual({ text: error.message });
     expect(seen.at(-1)).toMatchObject({ type: 'done' });
     expect((await fetch(`${server.url}/v1/sessions/${id}`)).status).toBe(404);
+    // Its folder goes too, once its thread has stopped: nothing of the cut-short save is left behind.
+    await server.store.settled();
+    const sessions = path.join(server.config.workspace, 'sessions');
+    expect(readdirSync(sessions).filter((name) => name.includes(id))).toEqual([]);
   });
 });

@@ -25,6 +25,39 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.jsonl': 'application/jsonl',
 };
 
+/**
+ * Bytes a render of a `width` × `height` document within `max` holds beyond the session's own pixels, at most:
+ * its encoded image, as large as its raw pixels when they hardly compress, and the copy made of it to hand it
+ * from the session's thread to this one.
+ */
+export function renderBytes(width: number, height: number, max: number): number {
+  const scale = Math.min(1, max / Math.max(width, height));
+  const w = Math.max(1, Math.round(width * scale));
+  const h = Math.max(1, Math.round(height * scale));
+  return 2 * w * h * 4;
+}
+
+/** The bytes as a stream of slices, calling `done` once it has all been read or the client went away. */
+function streamed(bytes: Uint8Array<ArrayBuffer>, done: () => void): ReadableStream<Uint8Array<ArrayBuffer>> {
+  const SLICE = 1024 * 1024;
+  let at = 0;
+  return new ReadableStream(
+    {
+      pull(controller) {
+        if (at >= bytes.byteLength) {
+          controller.close();
+          done();
+          return;
+        }
+        controller.enqueue(bytes.subarray(at, at + SLICE));
+        at += SLICE;
+      },
+      cancel: done,
+    },
+    { highWaterMark: 0 },
+  );
+}
+
 async function listFiles(dir: string): Promise<{ path: string; bytes: number }[]> {
   const files: { path: string; bytes: number }[] = [];
   // Walked by hand: `readdir(…, { recursive: true })` follows a symlinked folder, and would list (names and
@@ -261,10 +294,26 @@ export function fileRoutes({ config, store }: AppParts): Hono {
         throw new HttpError(400, 'bad_request', `max must be an integer from 1 to 30000, not "${rawMax}"`);
       }
       const name = c.req.param('name');
+      // The encoded image is held outside the session's pixels until the client has it: at 100 % zoom on a
+      // large document, hundreds of MB a render. It counts in the server's pixel memory, so that many
+      // designers' renders at once are refused, not the process killed for want of memory.
+      const doc = (await entry.session.documents()).find((d) => d.name === name);
+      const needed = doc ? renderBytes(doc.width, doc.height, max) : 0;
+      const taken = store.reserve(needed);
+      if (!('release' in taken)) {
+        c.header('retry-after', '30');
+        throw new HttpError(
+          503,
+          'busy',
+          "rendering needs more memory than the server's pixel memory has left now (other renders and sessions hold it): retry later, or ask for a smaller render (a lower max)",
+          { needed_bytes: needed, held_bytes: taken.heldBytes, limit_bytes: taken.limitBytes },
+        );
+      }
       let rendered: Rendered;
       try {
         rendered = await entry.session.render(name, max);
       } catch (err) {
+        taken.release();
         if (err instanceof EditorError && err.code === 'not_found') {
           throw new HttpError(404, 'not_found', `no open document "${name}" in this session`, {
             open_documents: (err.details as { open?: unknown } | undefined)?.open ?? [],
@@ -287,8 +336,12 @@ export function fileRoutes({ config, store }: AppParts): Hono {
         }
         throw err;
       }
-      return c.body(new Uint8Array(rendered.png), 200, {
+      taken.resize(rendered.png.byteLength);
+      // The session's thread handed its buffer over: sent as it is, not copied once more.
+      const png = rendered.png as Uint8Array as Uint8Array<ArrayBuffer>;
+      return c.body(streamed(png, taken.release), 200, {
         'content-type': 'image/png',
+        'content-length': String(png.byteLength),
         'cache-control': 'no-store',
         'x-document-size': `${rendered.documentWidth}x${rendered.documentHeight}`,
       });
