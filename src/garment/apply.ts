@@ -13,13 +13,14 @@
  */
 import { fail } from '../engine/errors.js';
 import { groupLayer, pixelLayer } from '../engine/factory.js';
-import type { DocState, Raster, Rect, RGB } from '../engine/model.js';
-import { alphaBounds } from '../engine/raster.js';
+import type { BlendMode, DocState, Layer, Raster, Rect, RGB } from '../engine/model.js';
+import { alphaBounds, maskAt } from '../engine/raster.js';
 import {
   allocateId,
   childrenOf,
   insertLayer,
   layerById,
+  layerRef,
   moveLayer,
   parentOf,
   removeLayer,
@@ -34,7 +35,7 @@ import {
   motifMode,
   motifRaster,
 } from './render.js';
-import type { Extraction, PieceInfo, PieceType, Placement } from './types.js';
+import type { Extraction, PieceInfo, PieceShape, PieceType, Placement } from './types.js';
 import { frameOf, onMarker, uprightRect } from './upright.js';
 
 export interface PiecePlan {
@@ -152,6 +153,104 @@ function placeInGroup(
     out.push({ id, name: l.name, blend: l.blend });
   }
   return { state, groupId, layers: out };
+}
+
+/**
+ * The modes in which a layer's opaque pixels take the place of what lies under them. In the others (multiply,
+ * screen, overlay, soft light…) the print under a shading layer still shows, shaded, as designers mean it to.
+ */
+const HIDING: ReadonlySet<BlendMode> = new Set<BlendMode>(['normal', 'dissolve']);
+
+/** A pixel this opaque (its alpha, mask and opacity together) lets less than a quarter of the print through. */
+const OPAQUE = 0.75;
+
+/** A clipped layer hiding the print over this share of a piece or more: the print does not show. */
+const MOST = 0.5;
+
+/** A designer's layer clipped to a piece above its print, hiding most of it (printCovers). */
+export interface PrintCover {
+  readonly layerId: number;
+  /** The name a call reaches the layer by (engine/tree.ts layerRef). */
+  readonly name: string;
+  readonly blend: BlendMode;
+  readonly opacity: number;
+  /** The share of the piece it hides, 0..1. */
+  readonly share: number;
+}
+
+/**
+ * The visible layers clipped to the piece above its print that hide most of it. The print goes directly above
+ * the piece as Photoshop puts a fill in a clipping group, and the designer's own clipped layers stay above it:
+ * after applyPlans they clip to the piece's group `<piece> 花样`, before it to the piece itself. A shading layer
+ * in multiply shades the print; an opaque one in normal mode covers it, in Photoshop as here.
+ */
+export function printCovers(
+  state: DocState,
+  piece: Pick<PieceShape, 'layerId' | 'name' | 'bounds' | 'mask'>,
+): PrintCover[] {
+  if (!state.layers.has(piece.layerId)) return [];
+  const parent = parentOf(state, piece.layerId);
+  const base =
+    parent !== null && layerById(state, parent).name === `${piece.name}${GROUP_SUFFIX}`
+      ? parent
+      : piece.layerId;
+  const siblings = childrenOf(state, parentOf(state, base));
+  const out: PrintCover[] = [];
+  // Sampled on a grid of about 10⁵ points: the share is a property of the piece, not of its pixel count.
+  const every = Math.max(1, Math.floor(Math.sqrt((piece.bounds.w * piece.bounds.h) / 100_000)));
+  for (let i = siblings.indexOf(base) + 1; i < siblings.length; i++) {
+    const layer = layerById(state, siblings[i]!);
+    if (!layer.clipped) break;
+    if (!layer.visible || !HIDING.has(layer.blend) || layer.opacity < OPAQUE) continue;
+    const share = hiddenShare(layer, piece, every);
+    if (share >= MOST)
+      out.push({
+        layerId: layer.id,
+        name: layerRef(state, layer.id),
+        blend: layer.blend,
+        opacity: layer.opacity,
+        share,
+      });
+  }
+  return out;
+}
+
+const BLEND_LABEL: Partial<Record<BlendMode, string>> = { normal: '正常', dissolve: '溶解' };
+
+/** What a designer's layer over a piece's print does, and the calls that let the print show. */
+export function coverSentence(piece: string, c: PrintCover): string {
+  return `图层“${c.name}”剪贴在裁片“${piece}”上、位于花样之上（${BLEND_LABEL[c.blend] ?? c.blend}模式，不透明度 ${Math.round(c.opacity * 100)}%），盖住了“${piece}”花样的 ${Math.round(c.share * 100)}%，画布上看不到这部分花样（图层保留原样，没有删除或移动）。如是明暗层，用 set_layer_blend_mode 把“${c.name}”改为 multiply（正片叠底），花样会透出并带上明暗；不需要它时用 set_layer_visible 隐藏它，或用 set_layer_opacity 调低它的不透明度；重新套图不能解决`;
+}
+
+/** The share of the piece's pixels (every `every`-th in x and y) under a pixel of `layer` at least OPAQUE. */
+function hiddenShare(layer: Layer, piece: Pick<PieceShape, 'bounds' | 'mask'>, every: number): number {
+  // A clipped group is not looked into: what it draws depends on its children's modes.
+  if (layer.kind === 'group') return 0;
+  const raster = layer.kind === 'fill' ? null : layer.raster;
+  const mask = layer.mask?.enabled ? layer.mask : null;
+  const least = OPAQUE * 255 * 255;
+  const { bounds: b, mask: inside } = piece;
+  let hidden = 0;
+  let total = 0;
+  for (let y = every >> 1; y < b.h; y += every) {
+    for (let x = every >> 1; x < b.w; x += every) {
+      if (!inside[y * b.w + x]) continue;
+      total++;
+      const X = b.x + x;
+      const Y = b.y + y;
+      let alpha = 255;
+      if (raster) {
+        const lx = X - raster.x;
+        const ly = Y - raster.y;
+        alpha =
+          lx >= 0 && ly >= 0 && lx < raster.w && ly < raster.h
+            ? raster.data[(ly * raster.w + lx) * 4 + 3]!
+            : 0;
+      }
+      if (alpha * (mask ? maskAt(mask, X, Y) : 255) * layer.opacity >= least) hidden++;
+    }
+  }
+  return total ? hidden / total : 0;
 }
 
 export function unionBounds(pieces: readonly { bounds: Rect }[]): Rect {

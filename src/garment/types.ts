@@ -223,7 +223,10 @@ export interface GarmentAnalysis {
   readonly pieces: readonly PieceInfo[];
   readonly provider: string;
   readonly proposals: readonly Proposal[] | null;
-  /** The layers identify_pieces looked at (pieces or not): a candidate layer added since makes the analysis stale. */
+  /**
+   * The layers identify_pieces looked at (pieces or not): a layer that is a piece now and not in the analysis makes
+   * it stale, and this says whether it was added since or was looked at and changed.
+   */
   readonly examined?: readonly number[];
   /**
    * Parts the user confirmed for this document, as sessions before GarmentMemory.confirmations kept them (read

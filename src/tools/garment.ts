@@ -11,7 +11,7 @@ import type { DocState, Rect } from '../engine/model.js';
 import { closest } from '../engine/names.js';
 import { hexToRgb } from '../engine/raster.js';
 import { isShown, layerRef, topDown } from '../engine/tree.js';
-import { applyPlans, type PiecePlan } from '../garment/apply.js';
+import { applyPlans, coverSentence, type PiecePlan, printCovers } from '../garment/apply.js';
 import { photoTruth } from '../garment/builtin/against-photo.js';
 import { inOriginal } from '../garment/builtin/level.js';
 import { analysePhotoOffThread, photoThread } from '../garment/builtin/photo-thread.js';
@@ -21,6 +21,7 @@ import {
   clearLayer,
   collectPieces,
   isPieceKind,
+  isPieceNow,
   likelyWrongLayers,
   outsideCanvas,
   sameGroupMasks,
@@ -117,19 +118,35 @@ function currentAnalysis(ctx: ToolContext, doc: OpenDocument): GarmentAnalysis {
       });
     }
   }
-  // A layer that may be a piece, added (or shown) since: the analysis does not know it.
-  if (a.examined) {
-    const seen = new Set(a.examined);
-    const added = candidateLayers(doc.state).filter((l) => !seen.has(l.id));
-    if (added.length) {
-      fail(
-        'invalid_state',
-        `识别之后文档中新增了图层${added.map((l) => `“${layerRef(doc.state, l.id)}”`).join('、')}，它可能是裁片`,
-        { hint: '重新调用 identify_pieces（不是裁片的图层可先隐藏）' },
-      );
-    }
+  // A layer that is a piece now and was none at identification: added or shown since, or revealed (its mask,
+  // or its group's, deleted or painted white), or painted on. A layer that still shows nothing is none.
+  const known = new Set(a.pieces.map((p) => p.layerId));
+  const fresh = candidateLayers(doc.state).filter((l) => !known.has(l.id) && isPieceNow(doc.state, l));
+  if (fresh.length) {
+    const seen = new Set(a.examined ?? []);
+    const list = (ls: readonly { id: number }[]) =>
+      ls.map((l) => `“${layerRef(doc.state, l.id)}”`).join('、');
+    const added = fresh.filter((l) => !seen.has(l.id));
+    const changed = fresh.filter((l) => seen.has(l.id));
+    fail(
+      'invalid_state',
+      [
+        ...(added.length ? [`识别之后文档中新增（或重新显示）了图层${list(added)}，它可能是裁片`] : []),
+        ...(changed.length
+          ? [
+              `图层${list(changed)}在识别时不是裁片（被蒙版完全遮住、太小、铺满画布或在画布之外），之后它的像素或蒙版变了（如蒙版被删除），现在它可能是裁片`,
+            ]
+          : []),
+      ].join('；'),
+      { hint: '重新调用 identify_pieces（不是裁片的图层可先隐藏）' },
+    );
   }
   return a;
+}
+
+/** Warns of the designer's layers clipped above the pieces' print that hide it (apply.ts printCovers). */
+function warnCovered(ctx: ToolContext, state: DocState, pieces: readonly PieceInfo[]): void {
+  for (const p of pieces) for (const c of printCovers(state, p)) ctx.warn(coverSentence(p.name, c));
 }
 
 function round(v: number, d = 2): number {
@@ -629,6 +646,7 @@ export const garmentHandlers = {
         : proposalsFor(analysis.pieces, ext);
     ctx.progress('绘制预览', 0.7);
     const { image, built } = await previewImage(doc.state, ext, placement, analysis.pieces, proposals);
+    warnCovered(ctx, doc.state, analysis.pieces);
     const motifs = built.filter((b) => b.motif).map((b) => ({ piece: b.name, ...motifReport(b.motif!) }));
     ctx.session.stage({
       garment: memoryWith(ctx, {
@@ -714,6 +732,11 @@ export const garmentHandlers = {
     }
     ctx.progress('套用花样', 0.1);
     const { state, built } = await applyPlans(doc.state, ext, preview.placement, plans, analysis.pieces);
+    warnCovered(
+      ctx,
+      state,
+      plans.map((p) => p.piece),
+    );
     const first = built[0]!;
     const next: DocState = { ...state, active: first.groupId, selected: [first.groupId] };
     ctx.tx.update(doc.id, next);
@@ -814,7 +837,9 @@ export const garmentHandlers = {
       next:
         score >= 8
           ? '效果良好：可以用 save_document 保存'
-          : '按 suggestions 调整后重新调用 extract_and_apply_all_pieces，再调用本工具验证',
+          : measures.some((m) => m.key === 'hidden')
+            ? '先按 suggestions 处理盖住花样的图层（请用户确认如何处理），再调用本工具验证'
+            : '按 suggestions 调整后重新调用 extract_and_apply_all_pieces，再调用本工具验证',
     };
   },
 

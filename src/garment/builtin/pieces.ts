@@ -39,13 +39,8 @@ import { TRACE_SIDE, type TracePiece, tracedOn, tracePiece } from './piece-trace
 export function collectPieces(state: DocState): PieceShape[] {
   const out: PieceShape[] = [];
   for (const layer of candidateLayers(state)) {
-    const shape = measure(layer, groupMasksOf(state, layer.id));
-    if (!shape) continue;
-    // A layer covering (almost) the whole canvas is a backdrop, not a piece.
-    if (shape.area >= state.width * state.height * 0.9) continue;
-    // Nor is one lying wholly outside the canvas: nothing of it is on the marker (identify_pieces says so).
-    if (outsideCanvas(state, shape.bounds)) continue;
-    out.push(shape);
+    const shape = pieceShapeOf(state, layer);
+    if (shape) out.push(shape);
   }
   // Layers that share a name are called as every tool calls them: `图层 1#2`, the second from the top
   // (engine/tree.ts layerRef). Without it a call naming `图层 1` would reach one of them only, and the other
@@ -53,10 +48,54 @@ export function collectPieces(state: DocState): PieceShape[] {
   return out.map((s) => ({ ...s, name: layerRef(state, s.layerId) })).reverse(); // bottom → top, stable
 }
 
+/** A candidate layer's shape (candidateLayers) when it is a piece, else null. */
+function pieceShapeOf(state: DocState, layer: PieceLayer): PieceShape | null {
+  const shape = measure(layer, groupMasksOf(state, layer.id));
+  if (!shape) return null;
+  // A layer covering (almost) the whole canvas is a backdrop, not a piece.
+  if (shape.area >= state.width * state.height * 0.9) return null;
+  // Nor is one lying wholly outside the canvas: nothing of it is on the marker (identify_pieces says so).
+  if (outsideCanvas(state, shape.bounds)) return null;
+  return shape;
+}
+
+/** isPieceNow's answers, by the raster and what else it was measured with. */
+const pieceVerdicts = new WeakMap<
+  PieceLayer['raster'],
+  { mask: LayerMask | undefined; groupMasks: LayerMask[]; width: number; height: number; piece: boolean }
+>();
+
+/**
+ * Whether a candidate layer (candidateLayers) is a piece as collectPieces would measure it now. The garment
+ * calls ask it of every candidate the analysis has no piece for, on every call: the answer is kept while the
+ * layer holds the same raster and masks on a canvas of the same size.
+ */
+export function isPieceNow(state: DocState, layer: PieceLayer): boolean {
+  const groupMasks = groupMasksOf(state, layer.id);
+  const kept = pieceVerdicts.get(layer.raster);
+  if (
+    kept &&
+    kept.mask === layer.mask &&
+    sameMasks(kept.groupMasks, groupMasks) &&
+    kept.width === state.width &&
+    kept.height === state.height
+  )
+    return kept.piece;
+  const piece = pieceShapeOf(state, layer) !== null;
+  pieceVerdicts.set(layer.raster, {
+    mask: layer.mask,
+    groupMasks,
+    width: state.width,
+    height: state.height,
+    piece,
+  });
+  return piece;
+}
+
 /**
  * The layers that may be pieces, top first, before their pixels are measured: pixel layers and smart objects
  * with pixels, shown and not at 0 % opacity, neither the background nor clipped. An identification remembers
- * which it looked at, so that one added after it makes it stale.
+ * which it looked at, to tell a layer added since from one that was no piece then (isPieceNow).
  */
 export function candidateLayers(state: DocState): PieceLayer[] {
   const out: PieceLayer[] = [];

@@ -3,12 +3,13 @@
  * physical size: the anchor piece against the photo where the placement puts it (colour and structure), every
  * printed piece's orientation and repeat scale (its autocorrelation against the photo garment's), the palette
  * both ways, coverage of every piece by its print layers, mirroring of pairs, the print across the side seam,
- * and whether the motif can be found. Each becomes a sub-score in 0..1; the score is
+ * and whether the motif can be found; a print that a designer's layer clipped above it hides is named first (the
+ * other measures would only see that layer). Each becomes a sub-score in 0..1; the score is
  * 1 + 9 · mean · (0.4 + 0.6 · worst), so a single failed measure cannot hide behind good ones.
  */
 import type { DocState, Raster, Rect } from '../../engine/model.js';
 import { childrenOf, isShown, layerById, parentOf } from '../../engine/tree.js';
-import { GROUP_SUFFIX } from '../apply.js';
+import { coverSentence, GROUP_SUFFIX, type PrintCover, printCovers } from '../apply.js';
 import { deltaE00, deltaE76 } from '../color.js';
 import type { AppliedRecord, Extraction, PieceInfo, PieceType, Placement } from '../types.js';
 import { frameOf, uprightPiece, uprightView } from '../upright.js';
@@ -26,7 +27,16 @@ import {
 import { paletteDistance, paletteOf } from './palette.js';
 
 export interface Measure {
-  readonly key: 'photo' | 'outline' | 'texture' | 'palette' | 'coverage' | 'symmetry' | 'seams' | 'motif';
+  readonly key:
+    | 'hidden'
+    | 'photo'
+    | 'outline'
+    | 'texture'
+    | 'palette'
+    | 'coverage'
+    | 'symmetry'
+    | 'seams'
+    | 'motif';
   readonly label: string;
   /** 0..1 */
   readonly score: number;
@@ -147,8 +157,42 @@ export function measureResult(
   // Sampled every half cell: the share is a property of the fabric, not of the document's pixel count.
   const every = Math.max(1, Math.floor(step / 2));
   for (const p of pieces) coverage[p.name] = round(coverageOf(state, p, every), 3);
-  // A piece without its print is the coverage measure's to report, not a wrong print or colour.
-  const covered = (p: PieceInfo) => (coverage[p.name] ?? 0) >= 0.95;
+  // A printed piece whose print a designer's layer clipped above it hides: the canvas shows that layer.
+  // By layer id: a piece the marker turned is measured as an upright copy of it (upright.ts).
+  const hiddenBy = new Map<number, { piece: PieceInfo; covers: PrintCover[] }>();
+  for (const p of pieces) {
+    const covers = appliedBy.has(p.layerId) ? printCovers(state, p) : [];
+    if (covers.length) hiddenBy.set(p.layerId, { piece: p, covers });
+  }
+  if (hiddenBy.size) {
+    const worst = Math.max(...[...hiddenBy.values()].flatMap((h) => h.covers.map((c) => c.share)));
+    // First, so the reason leads the suggestions: no other measure can see a print that does not show.
+    out.push({
+      key: 'hidden',
+      label: '花样被遮挡',
+      score: round(1 - worst),
+      weight: 0.25,
+      value: {
+        per_piece: Object.fromEntries(
+          [...hiddenBy.values()].map(({ piece, covers }) => [
+            piece.name,
+            covers.map((c) => ({
+              layer: c.name,
+              blend_mode: c.blend,
+              opacity: c.opacity,
+              share: round(c.share),
+            })),
+          ]),
+        ),
+      },
+      suggestion: `花样被遮挡：${[...hiddenBy.values()]
+        .flatMap(({ piece, covers }) => covers.map((c) => coverSentence(piece.name, c)))
+        .join('；')}`,
+    });
+  }
+  // A piece without its print, or with its print hidden, is the coverage or the hidden measure's to report, not
+  // a wrong print or colour.
+  const covered = (p: PieceInfo) => (coverage[p.name] ?? 0) >= 0.95 && !hiddenBy.has(p.layerId);
   const views = pieces.map((p) => viewOf(canvas, p));
   const grids = views.map((v) => pieceGrid(v, step));
   const photo = photoGrid(truth, pl, step);
@@ -359,12 +403,12 @@ export function measureResult(
   });
 
   // Symmetry: the second piece of each pair against its partner mirrored, on the measuring grid.
-  const pairs = grids.filter((g) => g.piece.mirrorOf !== null);
+  const pairs = grids.filter((g) => g.piece.mirrorOf !== null && !hiddenBy.has(g.piece.layerId));
   if (pairs.length) {
     const diffs: Record<string, number> = {};
     for (const r of pairs) {
       const l = grids.find((g) => g.piece.layerId === r.piece.mirrorOf);
-      if (!l) continue;
+      if (!l || hiddenBy.has(l.piece.layerId)) continue;
       let s = 0;
       let c = 0;
       // The mirror's cells counted from its right edge, so cell x of one is the mirror of cell x of the other.
@@ -413,6 +457,8 @@ export function measureResult(
     pl.shifts.length &&
     front &&
     back &&
+    !hiddenBy.has(front.piece.layerId) &&
+    !hiddenBy.has(back.piece.layerId) &&
     pl.shifts.some((sh) => sh.layerId === back.piece.layerId) &&
     printed(typeOf(front.piece)) &&
     printed(typeOf(back.piece))
