@@ -5,13 +5,19 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelConfigFrom } from '../../src/agent/config.js';
 import { translator } from '../../src/web/i18n.js';
 import { failureWords } from '../../src/web/state/failures.js';
 import { type ScriptedModel, startScriptedModel } from '../support/scripted-model.js';
-import { createSession, okCalls, startTestServer, type TestServer, toolCall } from './support.js';
+import {
+  createSession,
+  okCalls,
+  openNoiseDocument,
+  startTestServer,
+  type TestServer,
+  toolCall,
+} from './support.js';
 
 const MB = 1024 * 1024;
 const QUOTA = 4 * MB;
@@ -92,23 +98,7 @@ describe('the chat record within the disk quota', () => {
   it('keeps no result image it has no room for, runs no more calls, and stops the turn saying so', async () => {
     const id = await createSession(server.url);
     // Noise hardly compresses: its canvas image needs far more than the room left.
-    const noise = await sharp({
-      create: {
-        width: 600,
-        height: 600,
-        channels: 3,
-        background: '#808080',
-        noise: { type: 'gaussian', mean: 128, sigma: 60 },
-      },
-    })
-      .png()
-      .toBuffer();
-    const up = await fetch(`${server.url}/v1/sessions/${id}/files?name=noise.png`, {
-      method: 'POST',
-      body: noise,
-    });
-    expect(up.status).toBe(201);
-    await okCalls(server.url, id, [toolCall('open_document', { path: 'noise.png' })]);
+    await openNoiseDocument(server.url, id, 600);
     leave(id, 64 * 1024);
     const asked = model.requests.length;
     model.push(

@@ -7,7 +7,14 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderBytes } from '../../src/server/routes/files.js';
-import { createSession, okCalls, startTestServer, type TestServer, toolCall } from './support.js';
+import {
+  createSession,
+  okCalls,
+  openNoiseDocument,
+  startTestServer,
+  type TestServer,
+  toolCall,
+} from './support.js';
 
 const MB = 1024 * 1024;
 const SIDE = 2000;
@@ -55,23 +62,7 @@ describe('what a render took', () => {
     const server = await startTestServer({ sessionMemoryBytes: 256 * MB, memoryBytes: 100 * MB });
     try {
       const id = await createSession(server.url);
-      const noise = await sharp({
-        create: {
-          width: 1400,
-          height: 1400,
-          channels: 3,
-          background: '#808080',
-          noise: { type: 'gaussian', mean: 128, sigma: 60 },
-        },
-      })
-        .png()
-        .toBuffer();
-      const up = await fetch(`${server.url}/v1/sessions/${id}/files?name=noise.png`, {
-        method: 'POST',
-        body: noise,
-      });
-      expect(up.status).toBe(201);
-      await okCalls(server.url, id, [toolCall('open_document', { path: 'noise.png' })]);
+      await openNoiseDocument(server.url, id, 1400);
       const url = `${server.url}/v1/sessions/${id}/documents/noise/render.png?max=1400`;
       for (let i = 0; i < 16; i++) {
         const res = await fetch(url);

@@ -4,6 +4,7 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
+import sharp from 'sharp';
 import { expect } from 'vitest';
 import type { ServerConfig } from '../../src/server/config.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
@@ -86,4 +87,25 @@ export async function errorOf(
 ): Promise<{ code: string; message: string; [k: string]: unknown }> {
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   return ((await res.json()) as { error: { code: string; message: string } }).error;
+}
+
+/**
+ * Uploads a `side` px square of grey noise as `noise.png` and opens it in the session: noise hardly compresses,
+ * so its renders and canvas images are about as large as its pixels.
+ */
+export async function openNoiseDocument(base: string, id: string, side: number): Promise<void> {
+  const noise = await sharp({
+    create: {
+      width: side,
+      height: side,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 128, sigma: 60 },
+    },
+  })
+    .png()
+    .toBuffer();
+  const up = await fetch(`${base}/v1/sessions/${id}/files?name=noise.png`, { method: 'POST', body: noise });
+  expect(up.status).toBe(201);
+  await okCalls(base, id, [toolCall('open_document', { path: 'noise.png' })]);
 }
