@@ -175,7 +175,10 @@ export interface Motif {
 export interface Level {
   /** Degrees clockwise the garment lay turned from upright in the photo as taken. */
   readonly degrees: number;
-  /** The photo as taken and as levelled (full resolution px; the levelled canvas holds the whole photo). */
+  /**
+   * The photo as taken and as levelled (full resolution px; the levelled canvas holds the whole photo, or for a
+   * swatch the largest part of it that is still all fabric, about the same middle).
+   */
   readonly original: readonly [number, number];
   readonly levelled: readonly [number, number];
 }

@@ -228,7 +228,9 @@ function extractionReport(ext: Extraction, pl: Placement | null, dpi: number | n
       ? {
           levelled: {
             degrees: ext.level.degrees,
-            note: `照片中的服装${ext.level.degrees > 0 ? '顺' : '逆'}时针倾斜 ${Math.abs(ext.level.degrees)}°，已按衣身中线扶正后读取印花`,
+            note: ext.swatch
+              ? `照片中的面料${ext.level.degrees > 0 ? '顺' : '逆'}时针倾斜 ${Math.abs(ext.level.degrees)}°，已按花样自身的方向扶正后读取印花`
+              : `照片中的服装${ext.level.degrees > 0 ? '顺' : '逆'}时针倾斜 ${Math.abs(ext.level.degrees)}°，已按衣身中线扶正后读取印花`,
           },
         }
       : {}),

@@ -741,3 +741,55 @@ export async function productPhoto(
     .png()
     .toBuffer();
 }
+
+// ---------------------------------------------------------------- a fabric swatch photographed askew
+
+/**
+ * A fabric swatch photographed `tilt` degrees askew (clockwise): the whole photo is fabric (the print runs on
+ * past the frame, as a swatch cropped inside its turned edges), `side` px square, `print` as garmentPhoto draws
+ * it ('fill': the 64 px block repeat, 'stripes', 'plaid'), under mild folds, 5 × 5 samples a pixel (a camera's
+ * blur across the turned edges) and deterministic noise. Turned about the photo's middle.
+ */
+export async function tiltedSwatchPhoto(
+  print: 'fill' | 'stripes' | 'plaid',
+  tilt: number,
+  side = 480,
+): Promise<Buffer> {
+  const data = Buffer.alloc(side * side * 3);
+  let seed = 31337;
+  const noise = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return ((seed >> 8) % 7) - 3;
+  };
+  const a = (-tilt * Math.PI) / 180;
+  const [cos, sin] = [Math.cos(a), Math.sin(a)];
+  const m = side / 2;
+  const subs = [-0.4, -0.2, 0, 0.2, 0.4];
+  for (let Y = 0; Y < side; Y++) {
+    for (let X = 0; X < side; X++) {
+      const c = [0, 0, 0];
+      for (const sy of subs) {
+        for (const sx of subs) {
+          // The fabric's point under the photo's (turned back about the middle).
+          const dx = X + sx - m;
+          const dy = Y + sy - m;
+          const x = m + dx * cos - dy * sin + 1000;
+          const y = m + dx * sin + dy * cos + 1000;
+          const p =
+            print === 'plaid'
+              ? plaidAt(x, y)
+              : print === 'stripes'
+                ? rgb(y % STRIPE.period < STRIPE.band ? NAVY : GROUND)
+                : repeatAt(x, y, false);
+          const shade = 0.96 + 0.04 * Math.cos((2 * Math.PI * X) / 700) * Math.cos((2 * Math.PI * Y) / 610);
+          for (let k = 0; k < 3; k++) c[k]! += (p[k]! * shade) / subs.length ** 2;
+        }
+      }
+      const o = (Y * side + X) * 3;
+      for (let k = 0; k < 3; k++) data[o + k] = Math.max(0, Math.min(255, Math.round(c[k]!) + noise()));
+    }
+  }
+  return sharp(data, { raw: { width: side, height: side, channels: 3 } })
+    .png()
+    .toBuffer();
+}

@@ -6,11 +6,13 @@
  * through the garment's centroid best folds the silhouette onto itself. The photo is turned back by it before
  * the print is read, and every later step (verify's reference included) works on the levelled photo.
  *
- * The print itself is never the evidence: a print may run on the bias on a straight garment.
+ * The print itself is not the evidence for a garment: a print may run on the bias on a straight garment. A
+ * swatch (all fabric) has no outline, and there the print is all the evidence there is: its own axes (printTilt).
  */
 import type { Raster } from '../../engine/model.js';
 import sharp from '../../engine/sharp.js';
-import { type LabPlanes, labPlanes, resizeRaster, rotateRaster } from '../image.js';
+import { autocorrelate, nextPow2 } from '../fft.js';
+import { type LabPlanes, labPlanes, luminance, resizeRaster, rotateRaster } from '../image.js';
 import type { Level } from '../types.js';
 import { segment } from './segment.js';
 
@@ -58,7 +60,8 @@ export async function levelPhoto(
   const lab = labPlanes(photo);
   const seg = segment(photo, lab);
   const garment = { ...seg, w: photo.w, h: photo.h, photo, lab };
-  const degrees = seg.swatch ? 0 : garmentTilt(seg.mask, photo.w, photo.h);
+  if (seg.swatch) return levelSwatch(raster, garment);
+  const degrees = garmentTilt(seg.mask, photo.w, photo.h);
   if (!degrees) return { raster, level: null, garment };
   const turned = await turnRaster(raster, -degrees);
   const m = await turnMask(seg.mask, photo.w, photo.h, -degrees);
@@ -66,6 +69,83 @@ export async function levelPhoto(
     raster: turned,
     level: { degrees, original: [raster.w, raster.h], levelled: [turned.w, turned.h] },
     garment: { mask: m.mask, w: m.w, h: m.h, swatch: false, neckOpen: seg.neckOpen },
+  };
+}
+
+/**
+ * A swatch levelled: turned back by its print's own turn (printTilt) and cropped to the largest rectangle of the
+ * photo's proportions inside the turned photo, about its middle, so it is still all fabric (inOriginal holds:
+ * the middle stays the middle).
+ */
+async function levelSwatch(
+  raster: Raster,
+  garment: GarmentReading & { photo: Raster },
+): Promise<{ raster: Raster; level: Level | null; garment: GarmentReading }> {
+  const { photo } = garment;
+  const degrees = printTilt(luminance(photo), photo.w, photo.h);
+  if (!degrees) return { raster, level: null, garment };
+  const turned = await turnSwatch(raster, -degrees);
+  const t = (Math.abs(degrees) * Math.PI) / 180;
+  const { w, h } = raster;
+  const fit = Math.min(w / (w * Math.cos(t) + h * Math.sin(t)), h / (w * Math.sin(t) + h * Math.cos(t)));
+  // Two px in from the turned edges, which libvips blends with the background it brings in.
+  const cw = Math.max(1, Math.floor(w * fit) - 4);
+  const ch = Math.max(1, Math.floor(h * fit) - 4);
+  const x0 = Math.round((turned.w - cw) / 2);
+  const y0 = Math.round((turned.h - ch) / 2);
+  const data = new Uint8ClampedArray(cw * ch * 4);
+  for (let y = 0; y < ch; y++)
+    data.set(
+      turned.data.subarray(((y0 + y) * turned.w + x0) * 4, ((y0 + y) * turned.w + x0 + cw) * 4),
+      y * cw * 4,
+    );
+  const level: Raster = { x: 0, y: 0, w: cw, h: ch, data };
+  const k = analysisScale(cw, ch);
+  const W = Math.round(cw * k);
+  const H = Math.round(ch * k);
+  return {
+    raster: level,
+    level: { degrees, original: [w, h], levelled: [cw, ch] },
+    garment: { mask: new Uint8Array(W * H).fill(1), w: W, h: H, swatch: true, neckOpen: false },
+  };
+}
+
+/** The blur (Gaussian σ, px) that evens out what the turn's interpolation leaves uneven. */
+const SWATCH_BLUR = 0.8;
+
+/**
+ * `r` turned `deg` degrees clockwise about its centre, as turnRaster, but through a smoother interpolator and
+ * then a slight blur: libvips' rotate is bilinear, whose blur varies with where each px falls between the
+ * photo's (a moiré a few px across on a turned photo), so the turned print is no longer exact from one repeat to
+ * the next, and its lattice was found as a multiple of itself (192 or 320 px for 64 px), stripes as a skewed
+ * 7 × 280 px lattice, or nothing at all. A spline interpolator alone left some of that; SWATCH_BLUR takes the
+ * rest.
+ */
+async function turnSwatch(r: Raster, deg: number): Promise<Raster> {
+  const a = (deg * Math.PI) / 180;
+  const turned = await sharp(Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength), {
+    raw: { width: r.w, height: r.h, channels: 4 },
+  })
+    .affine(
+      [
+        [Math.cos(a), -Math.sin(a)],
+        [Math.sin(a), Math.cos(a)],
+      ],
+      { background: frameColour(r), interpolator: sharp.interpolators.vertexSplitQuadraticBasisSpline },
+    )
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const { width, height } = turned.info;
+  const data = await sharp(turned.data, { raw: { width, height, channels: 4 } })
+    .blur(SWATCH_BLUR)
+    .raw()
+    .toBuffer();
+  return {
+    x: 0,
+    y: 0,
+    w: width,
+    h: height,
+    data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length),
   };
 }
 
@@ -201,4 +281,96 @@ export function inOriginal(level: Level, x: number, y: number): [number, number]
     level.original[0] / 2 + vx * Math.cos(t) - vy * Math.sin(t),
     level.original[1] / 2 + vx * Math.sin(t) + vy * Math.cos(t),
   ];
+}
+
+/** The print's turn is read on a centred square of the photo, box-averaged down to at most this side. */
+const TILT_SIDE = 512;
+/** …over lags out to this share of it: two repeats of a print whose repeat is a sixth of the swatch. */
+const TILT_REACH = 0.4;
+/** Turns of the print tried first, degrees apart; then tenths of them around the best. */
+const TILT_STEP = 0.25;
+/** The print's axes must stand out of its autocorrelation by this much (correlation, mean along them). */
+const MIN_AXIS = 0.08;
+/**
+ * A swatch's print is levelled from this turn on: its turn is read to a few hundredths of a degree, and a swatch
+ * is all print (stripes 1° askew were read with a 57 px wide tile).
+ */
+const MIN_PRINT_TILT = 0.3;
+
+/**
+ * Degrees clockwise a swatch's print is turned from the photo's axes, to a few hundredths; 0 when it lies level
+ * (under MIN_PRINT_TILT), or when nothing in it runs along a direction (a print without a repeat or stripes). A
+ * swatch has no outline to read its turn from, so the print is the evidence: its autocorrelation is high along
+ * its axes (the lattice's rows of peaks, or along a stripe), and a turned print turns them. The pair of axes a
+ * right angle apart along which the autocorrelation (the radial mean taken off) is highest is the print's; a
+ * print whose two axes are not at a right angle (a lattice on the bias by design) finds them no better than
+ * elsewhere and is read as it lies.
+ */
+export function printTilt(lum: Float64Array, w: number, h: number): number {
+  const f = Math.max(1, Math.ceil(Math.min(w, h) / TILT_SIDE));
+  const s = Math.floor(Math.min(w, h) / f);
+  const x0 = Math.floor((w - s * f) / 2);
+  const y0 = Math.floor((h - s * f) / 2);
+  const v = new Float64Array(s * s);
+  let mean = 0;
+  for (let y = 0; y < s; y++) {
+    for (let x = 0; x < s; x++) {
+      let sum = 0;
+      for (let j = 0; j < f; j++)
+        for (let i = 0; i < f; i++) sum += lum[(y0 + y * f + j) * w + x0 + x * f + i]!;
+      v[y * s + x] = sum / (f * f);
+      mean += sum / (f * f);
+    }
+  }
+  mean /= s * s;
+  for (let i = 0; i < v.length; i++) v[i]! -= mean;
+  const reach = Math.floor(s * TILT_REACH);
+  const n = nextPow2(s + reach + 1);
+  const a = autocorrelate(v, s, s, n, n, reach + 1);
+  const zero = a[0]!;
+  if (!(zero > 0)) return 0;
+  // The correlation at lag (dx, dy), each lag's sum over the overlap it has, bilinear between lags.
+  const at = (dx: number, dy: number): number => {
+    if (dy < 0) [dx, dy] = [-dx, -dy];
+    const x = Math.floor(dx);
+    const y = Math.floor(dy);
+    const fx = dx - x;
+    const fy = dy - y;
+    const one = (i: number, j: number) =>
+      (a[j * n + ((i + n) % n)]! * s * s) / (zero * (s - Math.abs(i)) * (s - j));
+    return (
+      (1 - fy) * ((1 - fx) * one(x, y) + fx * one(x + 1, y)) +
+      fy * ((1 - fx) * one(x, y + 1) + fx * one(x + 1, y + 1))
+    );
+  };
+  const from = 2;
+  const radii = reach - 1;
+  // The radial mean: what every direction has (the central peak, a print's overall texture).
+  const radial = new Float64Array(radii + 1);
+  for (let r = from; r <= radii; r++) {
+    let sum = 0;
+    for (let k = 0; k < 72; k++)
+      sum += at(r * Math.cos((k * Math.PI) / 72), r * Math.sin((k * Math.PI) / 72));
+    radial[r] = sum / 72;
+  }
+  const axes = (deg: number): number => {
+    const t = (deg * Math.PI) / 180;
+    const [c, sn] = [Math.cos(t), Math.sin(t)];
+    let sum = 0;
+    for (let r = from; r <= radii; r++) sum += at(r * c, r * sn) + at(-r * sn, r * c) - 2 * radial[r]!;
+    return sum / (2 * (radii - from + 1));
+  };
+  let best = 0;
+  let top = axes(0);
+  for (let d = -MAX_TILT; d <= MAX_TILT; d += TILT_STEP) {
+    const v = axes(d);
+    if (v > top) [best, top] = [d, v];
+  }
+  for (let d = best - TILT_STEP; d <= best + TILT_STEP + 1e-9; d += TILT_STEP / 10) {
+    const v = axes(d);
+    if (v > top) [best, top] = [d, v];
+  }
+  best = Math.round(best * 100) / 100;
+  if (top < MIN_AXIS || Math.abs(best) >= MAX_TILT) return 0;
+  return Math.abs(best) >= MIN_PRINT_TILT ? best : 0;
 }

@@ -6,8 +6,11 @@
  * garment's outline stops the fill: fabric turning away along its edge, seams and cast shadows all make a
  * luminance edge that a seamless background does not have. Only a photo whose border is not one background
  * is a swatch (all fabric): a garment cut by the frame (a cropped product photo) leaves the rest of the border
- * to the background, which is fitted to the border's majority. What a photo adds along the outline is taken
- * off again: JPEG's ringing (clearFringe) and parts too thin to be garment, such as a hanger (withoutThinParts).
+ * to the background, which is fitted to the border's majority; where such a garment is of the background's
+ * colour (a white shirt on a white sweep), the frame's stretch between the outline's two meetings with it is told
+ * by its colour off the background's plane (cutByFrame). What a photo adds along the outline is taken off again:
+ * JPEG's ringing (clearFringe) and parts too thin to be garment (withoutThinParts), and a hanger wherever it lies,
+ * followed from its thin parts by its colour (hangerOf).
  */
 import type { Raster } from '../../engine/model.js';
 import { deltaE76, type Lab } from '../color.js';
@@ -74,6 +77,10 @@ export function segment(photo: Raster, lab: LabPlanes): Segmentation {
 
 /** The least share of the photo a garment on a patterned surface covers (our T-shirt flat lay: 41 %). */
 const MIN_FLAT_LAY_SHARE = 0.2;
+/** The least share of a garment found on a patterned surface by its colours that is off the surface's colours. */
+const MIN_OWN_COLOUR = 0.5;
+/** The most of the photo inside the surface's band a garment on it covers: more is fabric all over, a swatch. */
+const MAX_FLAT_LAY_COVER = 0.9;
 /** Garment of the background's colour along more of the frame than this share is background taken for garment. */
 const MAX_FRAME_SHARE = 0.25;
 /** A garment cut by the frame along more of it than this share is not in view enough to be read as one. */
@@ -122,7 +129,89 @@ function onPlainBackground(lab: LabPlanes): Found | null {
   }
   if (cutsAlongFrame(fg, w, h) > MAX_CUTS) return null;
   const outline = edges(lab.L, w, h, border);
-  return garmentWithin(fg, outline, w, h, (mask) => clearFringe(mask, lab, fromBackground));
+  const cut = cutByFrame(lab, plane, outline);
+  return garmentWithin(fg, outline, w, h, {
+    refine: (mask) => clearFringe(mask, lab, fromBackground),
+    cut,
+    hanger: { lab, fromBackground },
+  });
+}
+
+/** How far in from the frame (px) its stretches are read: the fill's seeds lie within it. */
+const CUT_DEPTH = GAP + 2;
+/** Median ΔE76 of a stretch of the frame from the background's plane at which it is not background. */
+const CUT_DE = 1;
+
+/**
+ * The stretches of the frame (CUT_DEPTH px deep) that are a garment cut by the frame, though of the background's
+ * colour (a white shirt on a light or white sweep), or null when there are none. The garment's outline meets
+ * the frame where the garment crosses it; between two such meetings the frame is all background or all garment,
+ * and a stretch whose colour is off the background's plane (the plane is fitted to the border's majority, the
+ * background) is garment. Without this the fill started from the frame enters the garment where the frame cuts
+ * it, and nothing of it is left. A component-wise median reads a stretch's colour, so a cast shadow over part of
+ * a stretch of background does not make it garment.
+ */
+function cutByFrame(
+  lab: LabPlanes,
+  plane: readonly [number, number, number][],
+  outline: Uint8Array,
+): Uint8Array | null {
+  const { w, h } = lab;
+  // The frame's outermost pixels in order round it, each with the step that goes into the photo.
+  const loop: number[] = [];
+  const inward: number[] = [];
+  const add = (i: number, step: number) => {
+    loop.push(i);
+    inward.push(step);
+  };
+  for (let x = 0; x < w; x++) add(x, w);
+  for (let y = 1; y < h; y++) add(y * w + w - 1, -1);
+  for (let x = w - 2; x >= 0; x--) add((h - 1) * w + x, -w);
+  for (let y = h - 2; y > 0; y--) add(y * w, 1);
+  const depth = Math.min(CUT_DEPTH, w >> 1, h >> 1);
+  const meets = loop.map((i, k) => {
+    for (let d = 0; d < depth; d++) if (outline[i + d * inward[k]!]) return true;
+    return false;
+  });
+  const start = meets.indexOf(true);
+  if (start < 0) return null;
+  const least = Math.max(3, Math.round(MIN_CUT * loop.length));
+  const stretches: number[][] = [];
+  let run: number[] = [];
+  for (let k = 1; k <= loop.length; k++) {
+    const at = (start + k) % loop.length;
+    if (!meets[at]) run.push(at);
+    else if (run.length) {
+      stretches.push(run);
+      run = [];
+    }
+  }
+  const band = (s: readonly number[]) =>
+    s.flatMap((k) => Array.from({ length: depth }, (_, d) => loop[k]! + d * inward[k]!));
+  const channels = [lab.L, lab.a, lab.b];
+  const offset = (px: readonly number[], planes: readonly (readonly [number, number, number])[]) =>
+    Math.hypot(
+      ...channels.map((ch, c) => {
+        const p = planes[c]!;
+        return median(px.map((i) => ch[i]! - (p[0] + p[1] * (i % w) + p[2] * Math.floor(i / w))));
+      }),
+    );
+  // The plane is fitted again to the background's stretches alone: a light garment cut along a whole edge is
+  // near enough the background's colour to have pulled the first fit its way (a stretch of background between a
+  // sleeve and the hem then reads 1.5 ΔE off it, the garment 2.3 instead of 5).
+  const longest = stretches.reduce((p, q) => (q.length > p.length ? q : p), [] as number[]);
+  const clear = stretches.filter((s) => s === longest || offset(band(s), plane) <= CUT_DE).flatMap(band);
+  const refit = channels.map((ch) => planeFit(ch, clear, w));
+  const garment = stretches.filter((s) => {
+    if (s === longest || s.length < least) return false;
+    return offset(band(s), refit) > CUT_DE;
+  });
+  const length = garment.reduce((sum, s) => sum + s.length, 0);
+  if (!length || length > loop.length * MAX_CUT_SHARE) return null;
+  const out = new Uint8Array(w * h);
+  for (const s of garment)
+    for (const k of s) for (let d = 0; d < depth; d++) out[loop[k]! + d * inward[k]!] = 1;
+  return out;
 }
 
 /** A garment cut by the frame crosses it this many times at most (two sleeves, the hem, the neck). */
@@ -263,7 +352,8 @@ function onPatternedBackground(lab: LabPlanes): Found | null {
   const { w, h } = lab;
   // A band as wide as a pattern's cell, not the frame's few pixels: a check aligned with the frame shows only
   // some of its colours along the edge.
-  const border = frame(w, h, Math.max(2, Math.round(Math.min(w, h) * SURFACE_BAND)));
+  const band = Math.max(2, Math.round(Math.min(w, h) * SURFACE_BAND));
+  const border = frame(w, h, band);
   const colours = border.map((i) => [lab.L[i]!, lab.a[i]!, lab.b[i]!] as const);
   for (let k = 2; k <= MAX_SURFACE_COLOURS; k++) {
     const centres = kMeans(colours, k);
@@ -276,8 +366,33 @@ function onPatternedBackground(lab: LabPlanes): Found | null {
     for (let i = 0; i < fg.length; i++)
       fg[i] = nearest([lab.L[i]!, lab.a[i]!, lab.b[i]!]) > tolerance ? 1 : 0;
     // A flat lay fills a good part of the frame; a smaller patch on a patterned border is a motif of a swatch.
-    const flatLay = (f: Found | null) => (f && countMask(f.mask) >= w * h * MIN_FLAT_LAY_SHARE ? f : null);
-    const found = flatLay(garmentWithin(fg, null, w, h));
+    // And it leaves some of the surface in view inside the band: a "garment" that is all the photo within it is
+    // fabric whose colours the band did not all show (a fine plaid, whose blended edges net it over).
+    const flatLay = (f: Found | null) => {
+      if (!f || countMask(f.mask) < w * h * MIN_FLAT_LAY_SHARE) return null;
+      let inner = 0;
+      let covered = 0;
+      for (let y = band; y < h - band; y++) {
+        for (let x = band; x < w - band; x++) {
+          inner++;
+          covered += f.mask[y * w + x]!;
+        }
+      }
+      return covered <= inner * MAX_FLAT_LAY_COVER ? f : null;
+    };
+    // Found by its own colours (or its own evenness, below), which most of it has: what the surface's colours make
+    // up, closed off by lines of another (a plaid's accent lines enclosing its cells), is the surface itself.
+    const own = (f: Found | null) => {
+      let n = 0;
+      let off = 0;
+      for (let i = 0; i < fg.length; i++) {
+        if (!f?.mask[i]) continue;
+        n++;
+        off += fg[i]!;
+      }
+      return f && off >= n * MIN_OWN_COLOUR ? f : null;
+    };
+    const found = own(flatLay(garmentWithin(fg, null, w, h)));
     if (found) return found;
     // Nothing of another colour: the garment may be of one of the surface's own colours (a white shirt on a
     // white-and-red check, a brown one on brown planks). What tells it from the surface is then its texture: the
@@ -285,7 +400,7 @@ function onPatternedBackground(lab: LabPlanes): Found | null {
     const plain = plainPatches(lab);
     if (!plain) return null;
     for (let i = 0; i < fg.length; i++) fg[i] = fg[i] || plain[i]! ? 1 : 0;
-    return flatLay(garmentWithin(fg, null, w, h));
+    return own(flatLay(garmentWithin(fg, null, w, h)));
   }
   return null;
 }
@@ -420,8 +535,16 @@ function garmentWithin(
   outline: Uint8Array | null,
   w: number,
   h: number,
-  refine?: (mask: Uint8Array) => void,
+  how: {
+    /** Takes off what the photo adds along the outline (clearFringe). */
+    readonly refine?: (mask: Uint8Array) => void;
+    /** Where the frame cuts the garment (cutByFrame): the fill does not start there. */
+    readonly cut?: Uint8Array | null;
+    /** The photo and each pixel's ΔE76 from the background, to follow a hanger by its colour (hangerOf). */
+    readonly hanger?: { readonly lab: LabPlanes; readonly fromBackground: Float32Array };
+  } = {},
 ): Found | null {
+  const { refine, cut } = how;
   const n = w * h;
   const border = frame(w, h, 2);
   const borderSet = new Set(border);
@@ -438,7 +561,8 @@ function garmentWithin(
     reached[i] = 1;
     stack.push(i);
   };
-  for (const i of frame(w, h, GAP + 1)) visit(i);
+  // Not from where the frame cuts the garment: the fill would enter it there.
+  for (const i of frame(w, h, GAP + 1)) if (!cut?.[i]) visit(i);
   while (stack.length) {
     const p = stack.pop()!;
     const x = p % w;
@@ -464,11 +588,129 @@ function garmentWithin(
   const atFrame = ring.filter((i) => mask[i]);
   // Against a plain background, garment along the frame that differs from it is the garment cut by the frame
   // (a cropped product photo); only what has the background's colour there may be background taken for garment.
-  const unlike = outline ? atFrame.filter((i) => !fg[i]).length : atFrame.length;
+  const unlike = outline ? atFrame.filter((i) => !fg[i] && !cut?.[i]).length : atFrame.length;
   if (unlike > ring.length * MAX_FRAME_SHARE || atFrame.length > ring.length * MAX_CUT_SHARE) return null;
   // The neck opening first: a hanger's arms close it above, and are thin only with it open.
   const neckOpen = openNeck(mask, fg, w, h);
-  return { mask: withoutThinParts(mask, w, h), neckOpen };
+  const kept = withoutThinParts(mask, w, h);
+  const hanger = how.hanger ? hangerOf(mask, kept, how.hanger.lab, how.hanger.fromBackground) : null;
+  if (hanger) {
+    // Read again with the hanger as background: where it lay, and what it enclosed with the garment.
+    const free = (m: Uint8Array) => Uint8Array.from(m, (v, i) => (hanger[i] ? 0 : v));
+    const again = garmentWithin(free(fg), outline && free(outline), w, h, { refine, cut });
+    if (again) return again;
+  }
+  return { mask: kept, neckOpen };
+}
+
+/** ΔE76 from the hanger's colour within which a pixel is the hanger's (JPEG spreads a dark wire's colour so far). */
+const HANGER_DE = 15;
+/** The thin parts' colour is a hanger's only this far (ΔE76) from the garment's: else they are the garment's own. */
+const HANGER_CONTRAST = 2 * HANGER_DE;
+/**
+ * The least share of the garment the thin parts cover to be a hanger: the hook and arms over a dark garment are
+ * 1.5 % of it, the end of the hook alone over a light one (its arms enclose the background, and are not thin)
+ * 0.3 %; a sleeve's corner rounded off by the opening 0.08 %.
+ */
+const HANGER_LEAST = 0.002;
+/** The least share of the thin parts' core within HANGER_DE of its median colour: a hanger is of one material. */
+const HANGER_EVEN = 0.6;
+/** The most share of the garment's body within HANGER_DE of the hanger's colour: it is not the garment's. */
+const HANGER_ABSENT = 0.01;
+
+/**
+ * The hanger over the garment, grown by four px (its edge mixed with the background, JPEG's ringing and chroma
+ * bleeding), or null: what is of the colour of the thin parts withoutThinParts took off (`mask` without `kept`),
+ * connected to them, along the garment's rim. The opening takes off the hook and the arms over the background,
+ * but not the arms' ends lying on the shoulders with the background between them and the shoulder and, in a
+ * JPEG, the ringing around them (a garment 8–22 px too high), nor, on a light garment, the arms themselves with
+ * the background they enclose. Followed by its colour, the hanger is all found, and the garment is read again
+ * with it as background. Thin parts of one colour that the garment's body has nowhere are a hanger; slivers of
+ * the garment's own colours (a sleeve's corner, a print's band cut by JPEG's ringing) are not.
+ */
+function hangerOf(
+  mask: Uint8Array,
+  kept: Uint8Array,
+  lab: LabPlanes,
+  fromBackground: Float32Array,
+): Uint8Array | null {
+  const { w, h } = lab;
+  const n = w * h;
+  const g = maskBounds(kept, w, h);
+  if (!g) return null;
+  const thin = new Uint8Array(n);
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    if (!mask[i] || kept[i]) continue;
+    thin[i] = 1;
+    count++;
+  }
+  if (count < HANGER_LEAST * countMask(kept)) return null;
+  const r = Math.max(2, Math.round(THIN * Math.max(g.w, g.h)));
+  const medianLab = (m: Uint8Array, most: number): Lab => {
+    const step = Math.max(1, Math.floor(countMask(m) / most));
+    const px: number[] = [];
+    for (let i = 0, k = 0; i < n; i++) if (m[i] && k++ % step === 0) px.push(i);
+    const [L, a, b] = [lab.L, lab.a, lab.b].map((ch) => median(px.map((i) => ch[i]!)));
+    return { L: L!, a: a!, b: b! };
+  };
+  // The wire's core: off its edge mixed with the background, and off the background the thin parts hold (the
+  // wedge between an arm and the shoulder, JPEG's ringing).
+  const core = erode(thin, w, h, 1);
+  for (let i = 0; i < n; i++) if (fromBackground[i]! <= MAX_BACKGROUND_DE) core[i] = 0;
+  const cored = countMask(core);
+  if (cored < 16) return null;
+  const colour = medianLab(core, 4000);
+  const near = (i: number) => {
+    const d = Math.hypot(lab.L[i]! - colour.L, lab.a[i]! - colour.a, lab.b[i]! - colour.b);
+    return d < HANGER_DE && d < fromBackground[i]!;
+  };
+  let even = 0;
+  for (let i = 0; i < n; i++) if (core[i] && near(i)) even++;
+  if (even < cored * HANGER_EVEN) return null;
+  // The garment deeper than 2r from its outline (grown background: erode's rounds would cost 2r passes). The
+  // thin parts' colour is a hanger's only far from the garment's (else they are the garment's own slivers).
+  const body = grow(
+    Uint8Array.from(kept, (v) => 1 - v),
+    w,
+    h,
+    2 * r,
+  ).map((v) => 1 - v);
+  if (!countMask(body) || deltaE76(colour, medianLab(body, 4000)) < HANGER_CONTRAST) return null;
+  // Nor a colour of the garment's own (a plaid's navy band, cut into slivers along its outline by JPEG's ringing).
+  let inBody = 0;
+  let bodied = 0;
+  for (let i = 0; i < n; i += 7) {
+    if (!body[i]) continue;
+    bodied++;
+    if (Math.hypot(lab.L[i]! - colour.L, lab.a[i]! - colour.a, lab.b[i]! - colour.b) < HANGER_DE) inBody++;
+  }
+  if (inBody > bodied * HANGER_ABSENT) return null;
+  // Followed along the rim only (no deeper into the garment than the arms' ends lie, with the background between
+  // them and the shoulder and JPEG's ringing over them): a print of the hanger's colour is not followed far in.
+  const hanger = new Uint8Array(n);
+  const stack: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (thin[i] && near(i)) {
+      hanger[i] = 1;
+      stack.push(i);
+    }
+  }
+  if (!stack.length) return null;
+  while (stack.length) {
+    const p = stack.pop()!;
+    const x = p % w;
+    const y = (p - x) / w;
+    for (let j = Math.max(0, y - 1); j <= Math.min(h - 1, y + 1); j++) {
+      for (let i = Math.max(0, x - 1); i <= Math.min(w - 1, x + 1); i++) {
+        const q = j * w + i;
+        if (hanger[q] || body[q] || !near(q)) continue;
+        hanger[q] = 1;
+        stack.push(q);
+      }
+    }
+  }
+  return grow(hanger, w, h, 4);
 }
 
 /** Parts thinner than this share of the garment's longer side, twice over, are not garment (a hanger). */
