@@ -20,28 +20,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SessionStore } from '../../src/service/sessions.js';
 import { tempDir } from '../support/session.js';
-import { createSession, okCalls, startTestServer, type TestServer, toolCall } from './support.js';
+import { createSession, events, okCalls, startTestServer, type TestServer, toolCall } from './support.js';
 
 vi.hoisted(() => {
   process.env.ATELIER_SESSION_THREADS = '1';
 });
-
-/** The events of a stream as they arrive. */
-async function* events(res: Response): AsyncGenerator<Record<string, unknown>> {
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = '';
-  for (let r = await reader.read(); !r.done; r = await reader.read()) {
-    buffered += r.value;
-    let end = buffered.indexOf('\n\n');
-    while (end >= 0) {
-      for (const line of buffered.slice(0, end).split('\n')) {
-        if (line.startsWith('data: ')) yield JSON.parse(line.slice(6)) as Record<string, unknown>;
-      }
-      buffered = buffered.slice(end + 2);
-      end = buffered.indexOf('\n\n');
-    }
-  }
-}
 
 const del = (server: TestServer, id: string) =>
   fetch(`${server.url}/v1/sessions/${id}`, { method: 'DELETE' }).then((r) => r.status);

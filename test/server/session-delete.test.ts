@@ -8,30 +8,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translator } from '../../src/web/i18n.js';
 import { failureWords } from '../../src/web/state/failures.js';
-import { createSession, okCalls, startTestServer, type TestServer, toolCall } from './support.js';
+import { createSession, events, okCalls, startTestServer, type TestServer, toolCall } from './support.js';
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
 });
 afterAll(() => server.close());
-
-/** The events of a stream as they arrive. */
-async function* events(res: Response): AsyncGenerator<Record<string, unknown>> {
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = '';
-  for (let r = await reader.read(); !r.done; r = await reader.read()) {
-    buffered += r.value;
-    let end = buffered.indexOf('\n\n');
-    while (end >= 0) {
-      for (const line of buffered.slice(0, end).split('\n')) {
-        if (line.startsWith('data: ')) yield JSON.parse(line.slice(6)) as Record<string, unknown>;
-      }
-      buffered = buffered.slice(end + 2);
-      end = buffered.indexOf('\n\n');
-    }
-  }
-}
 
 describe('DELETE /v1/sessions/:id while a call runs', () => {
   it('answers the call as cancelled with its session, which is gone', async () => {

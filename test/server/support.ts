@@ -109,3 +109,20 @@ export async function openNoiseDocument(base: string, id: string, side: number):
   expect(up.status).toBe(201);
   await okCalls(base, id, [toolCall('open_document', { path: 'noise.png' })]);
 }
+
+/** The `data:` events of a server-sent event stream, parsed, as they arrive. */
+export async function* events(res: Response): AsyncGenerator<Record<string, unknown>> {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    buffered += r.value;
+    let end = buffered.indexOf('\n\n');
+    while (end >= 0) {
+      for (const line of buffered.slice(0, end).split('\n')) {
+        if (line.startsWith('data: ')) yield JSON.parse(line.slice(6)) as Record<string, unknown>;
+      }
+      buffered = buffered.slice(end + 2);
+      end = buffered.indexOf('\n\n');
+    }
+  }
+}
