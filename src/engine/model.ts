@@ -145,8 +145,13 @@ interface LayerBase {
   readonly id: number;
   readonly name: string;
   readonly visible: boolean;
-  /** 0..1 */
+  /** 0..1, the whole layer: its pixels and its effects. */
   readonly opacity: number;
+  /**
+   * Photoshop's fill opacity (填充不透明度), 0..1: fades the layer's own pixels but not its effects, so a shape at
+   * 0 shows only its stroke or shadow. Absent means 1.
+   */
+  readonly fillOpacity?: number;
   readonly blend: BlendMode;
   /** Clipped to the nearest unclipped layer below it (a clipping group). */
   readonly clipped: boolean;

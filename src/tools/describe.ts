@@ -48,6 +48,10 @@ export function layerSummary(state: DocState, layer: Layer) {
     type: KIND_NAMES[layer.kind],
     visible: layer.visible,
     opacity: Math.round(layer.opacity * 1000) / 10,
+    // Photoshop's fill opacity, only when below 100 % (the layer's own pixels fade, its effects do not).
+    ...(layer.fillOpacity !== undefined && layer.fillOpacity < 1
+      ? { fill_opacity: Math.round(layer.fillOpacity * 1000) / 10 }
+      : {}),
     blend_mode: toSpecBlend(layer.blend),
     locked: layer.locks.all,
     ...(layer.clipped ? { clipped: true } : {}),

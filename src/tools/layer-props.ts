@@ -287,11 +287,12 @@ async function transformNamed(ctx: ToolContext, name: string, op: Op, extra: Pay
 
 /**
  * A group's contents flattened, for a smart object made from it: the children composite as an isolated
- * group at full opacity, unmasked and without effects; the group's own opacity, blend mode, mask and effects
- * stay on the smart object layer (as Photoshop keeps a converted layer's properties outside the object).
+ * group at full opacity and fill, unmasked and without effects; the group's own opacity, fill, blend mode,
+ * mask and effects stay on the smart object layer (as Photoshop keeps a converted layer's properties outside
+ * the object).
  */
 function flattenGroup(state: DocState, group: GroupLayer): Raster {
-  const { mask: _mask, effects: _effects, ...rest } = group;
+  const { mask: _mask, effects: _effects, fillOpacity: _fill, ...rest } = group;
   const inner: GroupLayer = { ...rest, visible: true, opacity: 1, blend: 'normal', clipped: false };
   const alone: DocState = { ...setLayer(state, inner), root: [group.id] };
   const rect = contentExtent(alone, inner);
@@ -595,12 +596,13 @@ export const layerPropsHandlers = {
         hint: '先在图层上绘制或填充内容',
       });
     }
-    const { id, name: n, visible, opacity, clipped, locks, mask, effects } = layer;
+    const { id, name: n, visible, opacity, fillOpacity, clipped, locks, mask, effects } = layer;
     const smart: SmartLayer = {
       id,
       name: n,
       visible,
       opacity,
+      ...(fillOpacity !== undefined ? { fillOpacity } : {}),
       blend: layer.blend === 'pass through' ? 'normal' : layer.blend,
       clipped,
       locks,

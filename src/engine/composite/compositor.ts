@@ -250,17 +250,17 @@ function drawItems(f: Frame, items: readonly PlanItem[], level: number, clip: Re
 
 function drawNode(f: Frame, node: PlanNode, level: number, clip: Rect, atop: boolean): void {
   if (node.kind === 'leaf') {
-    drawLeaf(f, node, level, clip, node.blend, node.opacity, node.mask, atop, true);
+    drawLeaf(f, node, level, clip, node.blend, node.opacity, node.fillOpacity, node.mask, atop, true);
   } else if (node.isolated) {
     drawEffects(f, node.effects.below, level, clip, node.opacity, atop);
-    drawIsolated(f, node, level, clip, node.blend, node.opacity, node.mask, atop);
+    drawIsolated(f, node, level, clip, node.blend, node.opacity * node.fillOpacity, node.mask, atop);
     drawEffects(f, node.effects.above, level, clip, node.opacity, atop);
   } else {
     drawPassThrough(f, node, level, clip);
   }
 }
 
-/** Effect rasters (a shadow below a layer, a stroke above), faded with the layer's opacity. */
+/** Effect rasters (a shadow below a layer, a stroke above), faded with the layer's opacity but not its fill. */
 function drawEffects(
   f: Frame,
   paints: EffectPaints['below'],
@@ -272,6 +272,13 @@ function drawEffects(
   for (const p of paints) drawRaster(f, p.raster, level, clip, p.blend, opacity * p.opacity, null, atop);
 }
 
+/**
+ * A layer's own pixels at `opacity × fill`, between its effects at `opacity` (Photoshop's fill opacity: the
+ * effects, made from the layer's whole shape, keep their strength). Photoshop mixes fill differently from
+ * opacity in eight modes (color/linear burn and dodge, linear/vivid light, hard mix, difference); its formulas
+ * for them are not published and there is no Photoshop here to measure, so fill acts as an opacity factor in
+ * every mode, as psd-tools composites it.
+ */
 function drawLeaf(
   f: Frame,
   node: LeafNode,
@@ -279,17 +286,19 @@ function drawLeaf(
   clip: Rect,
   blend: BlendMode,
   opacity: number,
+  fill: number,
   mask: LayerMask | null,
   atop: boolean,
   withEffects: boolean,
 ): void {
   if (withEffects) drawEffects(f, node.effects.below, level, clip, opacity, atop);
   const r = intersectRect(node.content, clip);
+  const own = opacity * fill;
   if (!isEmptyRect(r)) {
     if (node.raster) {
-      drawRaster(f, node.raster, level, r, blend, opacity, mask, atop);
+      drawRaster(f, node.raster, level, r, blend, own, mask, atop);
     } else if (node.fill) {
-      drawSource(f, f.fillRow(node.fill), f.rect.x, 0, 0, r, level, blend, opacity, mask, atop);
+      drawSource(f, f.fillRow(node.fill), f.rect.x, 0, 0, r, level, blend, own, mask, atop);
     }
   }
   if (withEffects) drawEffects(f, node.effects.above, level, clip, opacity, atop);
@@ -414,7 +423,9 @@ function drawIsolated(
  * the backdrop mixed with (children over a copy of the backdrop) by opacity × mask — done one level down.
  */
 function drawPassThrough(f: Frame, node: GroupNode, level: number, clip: Rect): void {
-  if (node.opacity >= 1 && !node.mask) {
+  // No effects here (a styled group is isolated): fill fades the whole group, as opacity does.
+  const opacity = node.opacity * node.fillOpacity;
+  if (opacity >= 1 && !node.mask) {
     drawItems(f, node.items, level, clip);
     return;
   }
@@ -434,7 +445,7 @@ function drawPassThrough(f: Frame, node: GroupNode, level: number, clip: Rect): 
       if (c === 'none') continue;
       if (c === 'varies') cov = f.cov;
     }
-    lerpRow(acc, f.at(r.x, y), tmp, r.w, node.opacity, cov);
+    lerpRow(acc, f.at(r.x, y), tmp, r.w, opacity, cov);
   }
 }
 
@@ -460,11 +471,13 @@ function drawClippingGroup(f: Frame, item: PlanItem, level: number, clip: Rect):
       const i = f.at(r.x, y);
       tmp.fill(0, i, i + r.w * 4);
     }
-    if (base.kind === 'leaf') drawLeaf(f, base, level + 1, r, 'normal', 1, base.mask, false, false);
+    if (base.kind === 'leaf') drawLeaf(f, base, level + 1, r, 'normal', 1, 1, base.mask, false, false);
     else drawIsolated(f, base, level + 1, r, 'normal', 1, base.mask, false);
     for (const c of item.clips) drawNode(f, c, level + 1, r, true);
     const blend = base.blend === 'pass through' ? 'normal' : base.blend;
-    drawLevelResult(f, level + 1, r, level, blend, base.opacity, null, false);
+    // The base's fill fades the clipped layers with it, as psd-tools composites a clipping group (whether
+    // Photoshop keeps clipped layers at full strength over a base at fill 0 could not be measured here).
+    drawLevelResult(f, level + 1, r, level, blend, base.opacity * base.fillOpacity, null, false);
   }
   drawEffects(f, base.effects.above, level, clip, base.opacity, false);
 }

@@ -11,7 +11,10 @@ import { type EffectPaints, effectPaints, effectsExtent, hasEffects, NO_EFFECTS 
 interface NodeBase {
   readonly layer: Layer;
   readonly blend: BlendMode;
+  /** The whole node's opacity: its pixels and its effects. */
   readonly opacity: number;
+  /** A further factor for the node's own pixels (a group: its composite) but not its effects. */
+  readonly fillOpacity: number;
   /** The enabled mask, or null. */
   readonly mask: LayerMask | null;
   /** The node's own pixels (a group: its composite) inside the render rectangle. */
@@ -113,6 +116,7 @@ function buildNode(
   const limit = mask && mask.outside === 0 ? intersectRect(rect, mask) : rect;
   if (isEmptyRect(limit)) return null;
   const opacity = Math.min(1, layer.opacity);
+  const fillOpacity = layer.fillOpacity === undefined ? 1 : Math.min(1, Math.max(0, layer.fillOpacity));
 
   if (layer.kind === 'group') {
     const items = buildItems(state, layer.children, limit, canvas);
@@ -129,6 +133,7 @@ function buildNode(
       layer,
       blend: layer.blend,
       opacity,
+      fillOpacity,
       mask,
       content,
       bounds,
@@ -151,6 +156,7 @@ function buildNode(
     layer,
     blend: layer.blend,
     opacity,
+    fillOpacity,
     mask,
     content,
     bounds,

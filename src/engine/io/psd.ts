@@ -425,6 +425,10 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
     clipping: layer.clipped,
     protected: locksToAg(layer.locks),
   };
+  // Only when below 100 %, so files without fill opacity are written as before. ag-psd stores `fillOpacity ×
+  // 255` with setUint8, which truncates: half a step up lands on the byte we mean whatever the float error.
+  const fill = layer.fillOpacity;
+  if (fill !== undefined && fill < 1) out.fillOpacity = (Math.round(Math.max(0, fill) * 255) + 0.5) / 255;
   if (layer.mask) out.mask = maskToAg(layer.mask);
   if (layer.effects) {
     const fx = await effectsToAg(ctx, layer.effects);
@@ -1235,16 +1239,13 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
   else if (l.blendMode !== undefined) {
     ctx.warnings.push(`图层“${name}”的混合模式“${l.blendMode}”不受支持，已改为“正常”`);
   }
-  if (l.fillOpacity !== undefined && l.fillOpacity < 1) {
-    ctx.warnings.push(
-      `图层“${name}”的填充不透明度（${Math.round(l.fillOpacity * 100)}%）暂不支持，已按 100% 读取`,
-    );
-  }
+  const fill = l.fillOpacity === undefined ? 1 : opacityFromByte(l.fillOpacity * 255);
   const base = {
     id,
     name,
     visible: !l.hidden,
     opacity: opacityFromByte((l.opacity ?? 1) * 255),
+    ...(fill < 1 ? { fillOpacity: fill } : {}),
     blend,
     clipped: !!l.clipping,
     locks: locksOf(l),
