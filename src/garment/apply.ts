@@ -161,6 +161,11 @@ function placeInGroup(
  */
 const HIDING: ReadonlySet<BlendMode> = new Set<BlendMode>(['normal', 'dissolve']);
 
+/** How opaque a layer's own pixels are drawn: its opacity and its fill (its effects, a stroke, are not its pixels). */
+function ownOpacity(layer: Layer): number {
+  return layer.opacity * (layer.fillOpacity ?? 1);
+}
+
 /** A pixel this opaque (its alpha, mask and opacity together) lets less than a quarter of the print through. */
 const OPAQUE = 0.75;
 
@@ -201,14 +206,14 @@ export function printCovers(
   for (let i = siblings.indexOf(base) + 1; i < siblings.length; i++) {
     const layer = layerById(state, siblings[i]!);
     if (!layer.clipped) break;
-    if (!layer.visible || !HIDING.has(layer.blend) || layer.opacity < OPAQUE) continue;
+    if (!layer.visible || !HIDING.has(layer.blend) || ownOpacity(layer) < OPAQUE) continue;
     const share = hiddenShare(layer, piece, every);
     if (share >= MOST)
       out.push({
         layerId: layer.id,
         name: layerRef(state, layer.id),
         blend: layer.blend,
-        opacity: layer.opacity,
+        opacity: ownOpacity(layer),
         share,
       });
   }
@@ -247,7 +252,7 @@ function hiddenShare(layer: Layer, piece: Pick<PieceShape, 'bounds' | 'mask'>, e
             ? raster.data[(ly * raster.w + lx) * 4 + 3]!
             : 0;
       }
-      if (alpha * (mask ? maskAt(mask, X, Y) : 255) * layer.opacity >= least) hidden++;
+      if (alpha * (mask ? maskAt(mask, X, Y) : 255) * ownOpacity(layer) >= least) hidden++;
     }
   }
   return total ? hidden / total : 0;

@@ -10,6 +10,8 @@ import type { Session } from '../../src/calls/session.js';
 import { renderDocument } from '../../src/engine/composite/index.js';
 import type { DocState, Raster } from '../../src/engine/model.js';
 import { childrenOf, parentOf, topDown } from '../../src/engine/tree.js';
+import { printCovers } from '../../src/garment/apply.js';
+import { collectPieces } from '../../src/garment/builtin/pieces.js';
 import { allTools } from '../../src/registry/index.js';
 import { garmentDocument, PIECES, usePhoto } from '../support/garment-fixtures.js';
 import { readWithPsdTools } from '../support/psd-tools.js';
@@ -173,5 +175,16 @@ describe('a layer clipped to a piece, above its print', () => {
       expect(s).not.toContain('“阴影”');
       expect(s).not.toContain('“标志”');
     }
+  });
+
+  it('at fill 0 % (only its effects show, as Photoshop draws it) hides nothing', async () => {
+    const session = await shadedFront('normal');
+    const state = stateOf(session);
+    const piece = collectPieces(state).find((p) => p.name === '前片')!;
+    expect(printCovers(state, piece).map((c) => c.name)).toEqual(['阴影']);
+    const id = idOf(state, '阴影');
+    const layers = new Map(state.layers);
+    layers.set(id, { ...layers.get(id)!, fillOpacity: 0 });
+    expect(printCovers({ ...state, layers }, piece)).toEqual([]);
   });
 });
