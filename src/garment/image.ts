@@ -246,18 +246,6 @@ export function resizeRaster(r: Raster, w: number, h: number): Promise<Raster> {
   return toRaster(rawSharp(r).resize(w, h, { fit: 'fill', kernel: 'lanczos3' }));
 }
 
-/**
- * `r` turned `deg` degrees clockwise about its centre onto the canvas that holds it all (libvips: the centre stays
- * the centre), what the turn brings in `background`.
- */
-export function rotateRaster(
-  r: Raster,
-  deg: number,
-  background: { r: number; g: number; b: number; alpha: number },
-): Promise<Raster> {
-  return toRaster(rawSharp(r).rotate(deg, { background }));
-}
-
 /** A PNG for a result's `images`, scaled down to at most `maxSide` pixels on the long side. */
 export async function pngImage(r: Raster, caption: string, maxSide = 1024): Promise<ImageOut> {
   const k = Math.min(1, maxSide / Math.max(r.w, r.h));

@@ -793,3 +793,59 @@ export async function tiltedSwatchPhoto(
     .png()
     .toBuffer();
 }
+
+// ---------------------------------------------------------------- a garment laid askew, its print at any size
+
+/**
+ * garmentPhoto's T-shirt (its mild folds, on its studio sweep) laid `tilt` degrees askew (clockwise, about its
+ * middle), its print drawn `repeat` px a repeat: 'fill' the block repeat of a navy disc and a red dot (TILE),
+ * 'stripes' (STRIPE), 'plaid' (PLAID_TILE), each scaled from its own period. 5 × 5 samples a pixel (a camera's
+ * blur across the turned edges) and deterministic noise, as garmentPhoto's.
+ */
+export async function tiltedPrintPhoto(
+  print: 'fill' | 'stripes' | 'plaid',
+  tilt: number,
+  repeat: number,
+): Promise<Buffer> {
+  const { width: w, height: h } = PHOTO;
+  const s = (print === 'fill' ? TILE : print === 'stripes' ? STRIPE.period : PLAID_TILE) / repeat;
+  const data = Buffer.alloc(w * h * 3);
+  let seed = 2718;
+  const noise = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return ((seed >> 8) % 9) - 4;
+  };
+  const subs = [-0.4, -0.2, 0, 0.2, 0.4];
+  for (let Y = 0; Y < h; Y++) {
+    for (let X = 0; X < w; X++) {
+      const c = [0, 0, 0];
+      for (const sy of subs) {
+        for (const sx of subs) {
+          const [x, y] = turnedBack(X + sx, Y + sy, tilt);
+          let v: readonly number[];
+          if (inShirt(x, y)) {
+            // The print about the shirt's middle, so every size lies alike on it.
+            const [u, t] = [320 + (x - 320) * s, 375 + (y - 375) * s];
+            const p =
+              print === 'plaid'
+                ? plaidAt(u, t)
+                : print === 'stripes'
+                  ? rgb(((t % STRIPE.period) + STRIPE.period) % STRIPE.period < STRIPE.band ? NAVY : GROUND)
+                  : repeatAt(u, t, false);
+            const shade = lightAt('folds', x, y);
+            v = p.map((k) => k * shade);
+          } else {
+            const g = 122 + Math.round((Y / h) * 18);
+            v = [g, g + 6, g + 14];
+          }
+          for (let k = 0; k < 3; k++) c[k]! += v[k]! / subs.length ** 2;
+        }
+      }
+      const o = (Y * w + X) * 3;
+      for (let k = 0; k < 3; k++) data[o + k] = Math.max(0, Math.min(255, Math.round(c[k]!) + noise()));
+    }
+  }
+  return sharp(data, { raw: { width: w, height: h, channels: 3 } })
+    .png()
+    .toBuffer();
+}

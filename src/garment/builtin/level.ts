@@ -6,13 +6,17 @@
  * through the garment's centroid best folds the silhouette onto itself. The photo is turned back by it before
  * the print is read, and every later step (verify's reference included) works on the levelled photo.
  *
- * The print itself is not the evidence for a garment: a print may run on the bias on a straight garment. A
- * swatch (all fabric) has no outline, and there the print is all the evidence there is: its own axes (printTilt).
+ * The print itself is not the evidence for a garment: a print may run on the bias on a straight garment. But the
+ * silhouette reads the turn to a tenth of a degree at best, and a repeat read across a 500 px garment turned back
+ * 0.1° off drifts a px (stripes at 12° read as 11.9° were not found at all, a plaid at 5° as 4.9° three tiles
+ * wide): where the print's own axes lie within PRINT_AGREES of the silhouette's reading, the print runs square
+ * to the garment and its turn, read to hundredths, is taken. A swatch (all fabric) has no outline, and there the
+ * print is all the evidence there is: its own axes (printTilt).
  */
 import type { Raster } from '../../engine/model.js';
 import sharp from '../../engine/sharp.js';
 import { autocorrelate, nextPow2 } from '../fft.js';
-import { type LabPlanes, labPlanes, luminance, resizeRaster, rotateRaster } from '../image.js';
+import { type LabPlanes, labPlanes, luminance, resizeRaster } from '../image.js';
 import type { Level } from '../types.js';
 import { segment } from './segment.js';
 
@@ -61,8 +65,9 @@ export async function levelPhoto(
   const seg = segment(photo, lab);
   const garment = { ...seg, w: photo.w, h: photo.h, photo, lab };
   if (seg.swatch) return levelSwatch(raster, garment);
-  const degrees = garmentTilt(seg.mask, photo.w, photo.h);
-  if (!degrees) return { raster, level: null, garment };
+  const outline = garmentTilt(seg.mask, photo.w, photo.h);
+  if (!outline) return { raster, level: null, garment };
+  const degrees = printAlong(photo, seg.mask, outline);
   const turned = await turnRaster(raster, -degrees);
   const m = await turnMask(seg.mask, photo.w, photo.h, -degrees);
   return {
@@ -70,6 +75,63 @@ export async function levelPhoto(
     level: { degrees, original: [raster.w, raster.h], levelled: [turned.w, turned.h] },
     garment: { mask: m.mask, w: m.w, h: m.h, swatch: false, neckOpen: seg.neckOpen },
   };
+}
+
+/** The print's turn is taken for the garment's when it lies this close to the silhouette's reading, degrees. */
+const PRINT_AGREES = 0.5;
+
+/**
+ * The garment's turn, `outline` degrees as its silhouette reads it, to the hundredth its print reads it when the
+ * print's axes (printTilt, on the largest square of the garment) stand out (PRINT_AXIS) and lie within
+ * PRINT_AGREES of it; else `outline`.
+ */
+function printAlong(photo: Raster, mask: Uint8Array, outline: number): number {
+  const sq = largestSquare(mask, photo.w, photo.h);
+  if (!sq || sq.side < MIN_PRINT_SQUARE) return outline;
+  const lum = luminance(photo);
+  const crop = new Float64Array(sq.side * sq.side);
+  for (let y = 0; y < sq.side; y++)
+    crop.set(lum.subarray((sq.y + y) * photo.w + sq.x, (sq.y + y) * photo.w + sq.x + sq.side), y * sq.side);
+  const print = printTilt(
+    crop,
+    sq.side,
+    sq.side,
+    [outline - PRINT_AGREES, outline + PRINT_AGREES],
+    PRINT_AXIS,
+  );
+  return print && Math.abs(print - outline) <= PRINT_AGREES ? print : outline;
+}
+
+/**
+ * The print's axes must stand out this much (printTilt) for its turn to be the garment's: lines that run on along
+ * them (stripes, checks, plaids: 0.4) read the turn to a few hundredths, where a block repeat of small motifs (0.1)
+ * reads it no better than the silhouette, and askew by their layout in the tile (5.2° for 5°).
+ */
+const PRINT_AXIS = 0.2;
+
+/** A garment's print is read for its turn on a square of it at least this large, px. */
+const MIN_PRINT_SQUARE = 48;
+
+/** The largest square all inside `mask` (the last found of that side, scanning rows), or null when it is empty. */
+function largestSquare(
+  mask: Uint8Array,
+  w: number,
+  h: number,
+): { x: number; y: number; side: number } | null {
+  // side[x] on row y: the side of the largest square whose bottom-right corner is (x, y).
+  let above = new Int32Array(w);
+  let row = new Int32Array(w);
+  let best: { x: number; y: number; side: number } | null = null;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      row[x] = mask[y * w + x]
+        ? 1 + (x > 0 && y > 0 ? Math.min(above[x]!, row[x - 1]!, above[x - 1]!) : 0)
+        : 0;
+      if (row[x]! > (best?.side ?? 0)) best = { x: x - row[x]! + 1, y: y - row[x]! + 1, side: row[x]! };
+    }
+    [above, row] = [row, above];
+  }
+  return best;
 }
 
 /**
@@ -84,7 +146,7 @@ async function levelSwatch(
   const { photo } = garment;
   const degrees = printTilt(luminance(photo), photo.w, photo.h);
   if (!degrees) return { raster, level: null, garment };
-  const turned = await turnSwatch(raster, -degrees);
+  const turned = await turnRaster(raster, -degrees);
   const t = (Math.abs(degrees) * Math.PI) / 180;
   const { w, h } = raster;
   const fit = Math.min(w / (w * Math.cos(t) + h * Math.sin(t)), h / (w * Math.sin(t) + h * Math.cos(t)));
@@ -111,17 +173,18 @@ async function levelSwatch(
 }
 
 /** The blur (Gaussian σ, px) that evens out what the turn's interpolation leaves uneven. */
-const SWATCH_BLUR = 0.8;
+const TURN_BLUR = 0.8;
 
 /**
- * `r` turned `deg` degrees clockwise about its centre, as turnRaster, but through a smoother interpolator and
- * then a slight blur: libvips' rotate is bilinear, whose blur varies with where each px falls between the
- * photo's (a moiré a few px across on a turned photo), so the turned print is no longer exact from one repeat to
- * the next, and its lattice was found as a multiple of itself (192 or 320 px for 64 px), stripes as a skewed
- * 7 × 280 px lattice, or nothing at all. A spline interpolator alone left some of that; SWATCH_BLUR takes the
- * rest.
+ * `r` turned `deg` degrees clockwise about its centre onto the canvas that holds it all (the centre stays the
+ * centre, as libvips' rotate keeps it, so turnMask's mask lies on it). What the turn brings in is the photo's
+ * background: its frame's median colour, or transparent for a cut-out photo. Not libvips' rotate: it is bilinear,
+ * whose blur varies with where each px falls between the photo's (a moiré a few px across on a turned photo), so
+ * the turned print is no longer exact from one repeat to the next, and its lattice was found as a multiple of
+ * itself (192 or 320 px for 64 px), stripes as a skewed 7 × 280 px lattice, or nothing at all — on a swatch and on
+ * a garment alike. A spline interpolator alone left some of that; TURN_BLUR takes the rest.
  */
-async function turnSwatch(r: Raster, deg: number): Promise<Raster> {
+export async function turnRaster(r: Raster, deg: number): Promise<Raster> {
   const a = (deg * Math.PI) / 180;
   const turned = await sharp(Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength), {
     raw: { width: r.w, height: r.h, channels: 4 },
@@ -137,7 +200,7 @@ async function turnSwatch(r: Raster, deg: number): Promise<Raster> {
     .toBuffer({ resolveWithObject: true });
   const { width, height } = turned.info;
   const data = await sharp(turned.data, { raw: { width, height, channels: 4 } })
-    .blur(SWATCH_BLUR)
+    .blur(TURN_BLUR)
     .raw()
     .toBuffer();
   return {
@@ -225,15 +288,6 @@ export function garmentTilt(mask: Uint8Array, w: number, h: number): number {
   return Math.abs(best) >= MIN_TILT ? best : 0;
 }
 
-/**
- * `r` turned `deg` degrees clockwise about its centre onto the canvas that holds it all (libvips: the centre
- * stays the centre). What the turn brings in is the photo's background: its frame's median colour, or
- * transparent for a cut-out photo.
- */
-export function turnRaster(r: Raster, deg: number): Promise<Raster> {
-  return rotateRaster(r, deg, frameColour(r));
-}
-
 /** A 0/1 mask turned as turnRaster turns a photo, outside it empty. */
 export async function turnMask(
   m: Uint8Array,
@@ -304,9 +358,16 @@ const MIN_PRINT_TILT = 0.3;
  * its axes (the lattice's rows of peaks, or along a stripe), and a turned print turns them. The pair of axes a
  * right angle apart along which the autocorrelation (the radial mean taken off) is highest is the print's; a
  * print whose two axes are not at a right angle (a lattice on the bias by design) finds them no better than
- * elsewhere and is read as it lies.
+ * elsewhere and is read as it lies. `within`: the turns searched (degrees), when it is known about where they lie;
+ * `least`: how far the axes must stand out.
  */
-export function printTilt(lum: Float64Array, w: number, h: number): number {
+export function printTilt(
+  lum: Float64Array,
+  w: number,
+  h: number,
+  within: readonly [number, number] = [-MAX_TILT, MAX_TILT],
+  least = MIN_AXIS,
+): number {
   const f = Math.max(1, Math.ceil(Math.min(w, h) / TILT_SIDE));
   const s = Math.floor(Math.min(w, h) / f);
   const x0 = Math.floor((w - s * f) / 2);
@@ -361,8 +422,8 @@ export function printTilt(lum: Float64Array, w: number, h: number): number {
     return sum / (2 * (radii - from + 1));
   };
   let best = 0;
-  let top = axes(0);
-  for (let d = -MAX_TILT; d <= MAX_TILT; d += TILT_STEP) {
+  let top = within[0] <= 0 && within[1] >= 0 ? axes(0) : Number.NEGATIVE_INFINITY;
+  for (let d = within[0]; d <= within[1] + 1e-9; d += TILT_STEP) {
     const v = axes(d);
     if (v > top) [best, top] = [d, v];
   }
@@ -371,6 +432,6 @@ export function printTilt(lum: Float64Array, w: number, h: number): number {
     if (v > top) [best, top] = [d, v];
   }
   best = Math.round(best * 100) / 100;
-  if (top < MIN_AXIS || Math.abs(best) >= MAX_TILT) return 0;
+  if (top < least || Math.abs(best) >= MAX_TILT) return 0;
   return Math.abs(best) >= MIN_PRINT_TILT ? best : 0;
 }

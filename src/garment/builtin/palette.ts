@@ -17,7 +17,26 @@ export type LabSamples = Float32Array;
 /** Per sample of a LabSamples (same order), 1 when the pixel lies on an edge of the print. */
 export type EdgeFlags = Uint8Array;
 
-export function paletteOf(samples: LabSamples, k = 5, edges?: EdgeFlags): PaletteEntry[] {
+/**
+ * The image the samples were taken from (sampleLab over `mask`, all of it when null; its edges wrap round for a
+ * repeat's tile), for the area each colour covers in it.
+ */
+export interface SampledImage {
+  readonly L: Float32Array;
+  readonly a: Float32Array;
+  readonly b: Float32Array;
+  readonly w: number;
+  readonly h: number;
+  readonly mask: Uint8Array | null;
+  readonly wrap: boolean;
+}
+
+export function paletteOf(
+  samples: LabSamples,
+  k = 5,
+  edges?: EdgeFlags,
+  image?: SampledImage,
+): PaletteEntry[] {
   const n = samples.length / 3;
   if (n === 0) return [];
   const bins = new Map<number, { count: number; L: number; a: number; b: number }>();
@@ -105,7 +124,7 @@ export function paletteOf(samples: LabSamples, k = 5, edges?: EdgeFlags): Palett
       into.count = t;
     } else merged.push({ ...c });
   }
-  clusters = (edges ? withoutMixtures(merged) : merged).filter((c) => c.count >= n * 0.015);
+  clusters = (edges ? withoutMixtures(merged, image) : merged).filter((c) => c.count >= n * 0.015);
   const total = clusters.reduce((s, c) => s + c.count, 0);
   return clusters
     .sort((p, q) => q.count - p.count)
@@ -118,8 +137,10 @@ export function paletteOf(samples: LabSamples, k = 5, edges?: EdgeFlags): Palett
 
 /** A cluster within this of the segment between two other clusters' colours (a, b) lies between them. */
 const BETWEEN_DE = 10;
-/** …and is a mixture of them when more than this share of its pixels lie on the print's edges. */
+/** …and is a mixture of them when more than this share of its pixels lie on the print's edges… */
 const MIXTURE_EDGE_SHARE = 0.8;
+/** …or when under this share of its pixels lie inside an area of it (all 8 neighbours its own). */
+const MIXTURE_INNER_SHARE = 0.1;
 
 interface Cluster {
   lab: Lab;
@@ -130,18 +151,67 @@ interface Cluster {
 /**
  * `clusters` with each mixture (smallest first) counted into the nearer of the two colours it lies between.
  * Between in chroma, and in lightness no further out than either: JPEG keeps the lightness sharp and blurs the
- * chroma, so a navy disc's rim on cream is as dark as the disc and half as blue.
+ * chroma, so a navy disc's rim on cream is as dark as the disc and half as blue. A mixture lies mostly on the
+ * print's edges; or, in `image`, covers no area of its own: JPEG's 4:2:0 blocks carry a red dot's chroma out in
+ * a ring round it and in specks across its 16 px block (a pink "halo" beside red and white), each a px or two
+ * wide, where a colour of the print fills areas of its own.
  */
-function withoutMixtures(clusters: readonly Cluster[]): Cluster[] {
+function withoutMixtures(clusters: readonly Cluster[], image?: SampledImage): Cluster[] {
   const kept = clusters.map((c) => ({ ...c }));
+  let inner: Float64Array | null = null;
   for (const c of [...kept].sort((p, q) => p.count - q.count)) {
-    if (c.edge <= MIXTURE_EDGE_SHARE * c.count) continue;
     const into = between(c, kept);
     if (!into) continue;
+    if (c.edge <= MIXTURE_EDGE_SHARE * c.count) {
+      if (!image) continue;
+      inner ??= innerShares(image, clusters);
+      if (inner[clusters.findIndex((q) => q.lab === c.lab)]! >= MIXTURE_INNER_SHARE) continue;
+    }
     into.count += c.count;
     kept.splice(kept.indexOf(c), 1);
   }
   return kept;
+}
+
+/** Per cluster, the share of the image's px nearest it whose 8 neighbours (in the image) are nearest it too. */
+function innerShares(image: SampledImage, clusters: readonly Cluster[]): Float64Array {
+  const { L, a, b, w, h, mask, wrap } = image;
+  const nearest = new Int8Array(w * h).fill(-1);
+  for (let i = 0; i < w * h; i++) {
+    if (mask && !mask[i]) continue;
+    let best = 0;
+    let bd = Number.POSITIVE_INFINITY;
+    for (let c = 0; c < clusters.length; c++) {
+      const q = clusters[c]!.lab;
+      const d = (L[i]! - q.L) ** 2 + (a[i]! - q.a) ** 2 + (b[i]! - q.b) ** 2;
+      if (d < bd) [best, bd] = [c, d];
+    }
+    nearest[i] = best;
+  }
+  const all = new Float64Array(clusters.length);
+  const inside = new Float64Array(clusters.length);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const c = nearest[y * w + x]!;
+      if (c < 0) continue;
+      all[c]!++;
+      let own = true;
+      for (let j = -1; j <= 1 && own; j++) {
+        for (let i = -1; i <= 1; i++) {
+          let nx = x + i;
+          let ny = y + j;
+          if (wrap) [nx, ny] = [(nx + w) % w, (ny + h) % h];
+          else if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+          if (nearest[ny * w + nx] !== c) {
+            own = false;
+            break;
+          }
+        }
+      }
+      if (own) inside[c]!++;
+    }
+  }
+  return inside.map((v, c) => (all[c] ? v / all[c]! : 0));
 }
 
 /** The nearer of two clusters `c` lies between, or null. */

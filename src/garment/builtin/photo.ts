@@ -193,6 +193,7 @@ function finish(
       sampleLab(t.L, t.a, t.b, null),
       5,
       edgeFlags(t.L, t.a, t.b, tile.w, tile.h, null, true),
+      { ...t, mask: null, wrap: true },
     );
   } else {
     printArea = largestRect(inside, w, g);
@@ -201,6 +202,7 @@ function finish(
       sampleLab(lab.L, lab.a, lab.b, inside),
       5,
       edgeFlags(lab.L, lab.a, lab.b, w, h, inside, false),
+      { ...lab, mask: inside, wrap: false },
     );
   }
   let ground = palette[0] ?? { hex: '#808080', lab: { L: 53.6, a: 0, b: 0 }, share: 1 };
@@ -231,6 +233,7 @@ function finish(
       sampleLab(lab.L, lab.a, lab.b, lit),
       5,
       edgeFlags(lab.L, lab.a, lab.b, w, h, lit, false),
+      { ...lab, mask: lit, wrap: false },
     );
     if (again.length) {
       palette = again;

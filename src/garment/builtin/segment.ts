@@ -128,10 +128,15 @@ function onPlainBackground(lab: LabPlanes): Found | null {
     }
   }
   if (cutsAlongFrame(fg, w, h) > MAX_CUTS) return null;
-  const outline = edges(lab.L, w, h, border);
+  const smooth = smoothed(lab.L, w, h);
+  const outline = edges(smooth, w, h, border);
   const cut = cutByFrame(lab, plane, outline);
   return garmentWithin(fg, outline, w, h, {
-    refine: (mask) => clearFringe(mask, lab, fromBackground),
+    refine: (mask) => {
+      if (!clearFringe(mask, lab, fromBackground))
+        clearChromaFringe(mask, lab, plane, outline, { tolerance, fromBackground }, border);
+      clearShadow(mask, lab, smooth, plane, { tolerance, fromBackground }, border);
+    },
     cut,
     hanger: { lab, fromBackground },
   });
@@ -264,10 +269,11 @@ const FRINGE_SHARE = 0.4;
  * when it is nearer the background's colour (`fromBackground`, ΔE76) than the garment's just inside it, at
  * most FRINGE_SHARE of the way from the one to the other, and reached from the background through such
  * pixels. Only a garment that differs clearly from its background (FRINGE_CONTRAST, typically along its
- * outline) is cut so: a white shirt on white keeps the outline its shading gave it. The luminance outline does
- * not stop this: JPEG's ringing makes edges of its own beside the garment's.
+ * outline) is cut so, and then true is returned: a white shirt on white keeps the outline its shading gave it
+ * (clearChromaFringe clears its fringe). The luminance outline does not stop this: JPEG's ringing makes edges of
+ * its own beside the garment's.
  */
-function clearFringe(mask: Uint8Array, lab: LabPlanes, fromBackground: Float32Array): void {
+function clearFringe(mask: Uint8Array, lab: LabPlanes, fromBackground: Float32Array): boolean {
   const { w, h } = lab;
   const n = w * h;
   // Chessboard distance from the background, up to FRINGE + 2; the garment's colour at that depth is carried out.
@@ -309,7 +315,7 @@ function clearFringe(mask: Uint8Array, lab: LabPlanes, fromBackground: Float32Ar
   for (const p of ring) source[p] = p;
   // The garment's contrast with the background, typically (one pixel may be a print's blurred edge).
   const typical = median(ring.map((p) => fromBackground[p]!));
-  if (typical < FRINGE_CONTRAST) return;
+  if (typical < FRINGE_CONTRAST) return false;
   while (ring.length) {
     const next: number[] = [];
     for (const p of ring) {
@@ -341,6 +347,192 @@ function clearFringe(mask: Uint8Array, lab: LabPlanes, fromBackground: Float32Ar
       mask[q] = 0;
       stack.push(q);
     }
+  }
+  return true;
+}
+
+/**
+ * Clears from `mask` the fringe a lossy photo leaves beside a garment close to the background's colour all over
+ * (a white shirt on white or light grey, which clearFringe leaves alone): 4:2:0 JPEG blurs and rings the chroma of a print
+ * near the outline (a red dot by the hem) over its 16 px blocks into the background, but keeps the lightness
+ * sharp. What such a garment is told from the background by is its lightness (its outline: fabric turning away);
+ * a pixel outside the outline (not on it) of the background's lightness (within three times the border's
+ * lightness noise, at least LIGHT_FRINGE_L) is background, whatever its chroma, when it is reached from the
+ * background through such pixels within FRINGE px. Only what its chroma made garment (`fromBackground` over
+ * `tolerance`) and the way there is cleared, and nothing of a stretch that runs on FRINGE px in: that is a garment
+ * told by its chroma alone (a pale pink shirt on white), not JPEG's reach.
+ */
+function clearChromaFringe(
+  mask: Uint8Array,
+  lab: LabPlanes,
+  plane: readonly [number, number, number][],
+  outline: Uint8Array,
+  colour: { readonly tolerance: number; readonly fromBackground: Float32Array },
+  border: readonly number[],
+): void {
+  const { w, h } = lab;
+  // Only a garment close to the background's colour all over: one that is so only along its outline (a plaid's
+  // band of the background's grey there) is clearFringe's, and its band is print.
+  if (!nearBackground(mask, colour.fromBackground)) return;
+  const pL = plane[0]!;
+  const off = (i: number) => {
+    const x = i % w;
+    return lab.L[i]! - (pL[0] + pL[1] * x + pL[2] * ((i - x) / w));
+  };
+  const near = Math.max(LIGHT_FRINGE_L, 3 * median(border.map((i) => Math.abs(off(i)))));
+  const like = (i: number) => mask[i] === 1 && !outline[i] && Math.abs(off(i)) <= near;
+  const from = new Int32Array(w * h).fill(-2);
+  let ring: number[] = [];
+  for (let i = 0; i < mask.length; i++) {
+    if (mask[i]) continue;
+    const x = i % w;
+    if ((x > 0 && mask[i - 1]) || (x < w - 1 && mask[i + 1]) || mask[i - w] || mask[i + w]) ring.push(i);
+  }
+  const reached: number[] = [];
+  for (let d = 1; d <= FRINGE && ring.length; d++) {
+    const next: number[] = [];
+    for (const p of ring) {
+      const x = p % w;
+      for (const q of [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, p - w, p + w]) {
+        if (q < 0 || q >= mask.length || from[q] !== -2 || !like(q)) continue;
+        from[q] = p;
+        next.push(q);
+        reached.push(q);
+      }
+    }
+    ring = next;
+  }
+  // Stretches that run on past JPEG's reach (still growing at FRINGE px) are garment, and stay.
+  const reachedMask = new Uint8Array(w * h);
+  for (const i of reached) reachedMask[i] = 1;
+  const { comps, labels } = components(reachedMask, w, h);
+  const deep = new Uint8Array(comps.length + 1);
+  for (const i of ring) deep[labels[i]!] = 1;
+  const clear = new Uint8Array(w * h);
+  for (let k = reached.length - 1; k >= 0; k--) {
+    const q = reached[k]!;
+    if (deep[labels[q]!]) continue;
+    if (colour.fromBackground[q]! > colour.tolerance) clear[q] = 1;
+    if (!clear[q]) continue;
+    mask[q] = 0;
+    if (from[q]! >= 0) clear[from[q]!] = 1;
+  }
+}
+
+/** Whether the garment in `mask` is typically (its median px) within FRINGE_CONTRAST of the background. */
+function nearBackground(mask: Uint8Array, fromBackground: Float32Array): boolean {
+  const body: number[] = [];
+  // Some 4000 px of it, an odd step apart.
+  const step = Math.max(7, 2 * Math.floor(mask.length / 8000) + 1);
+  for (let i = 0; i < mask.length; i += step) if (mask[i]) body.push(fromBackground[i]!);
+  return median(body) < FRINGE_CONTRAST;
+}
+
+/** The least lightness difference (L) from the background's plane a JPEG chroma fringe may show: its ringing. */
+const LIGHT_FRINGE_L = 1.5;
+
+/** The most a cast shadow darkens going in towards the garment, L per px (3 × 3 smoothed): its soft edge. */
+const SHADOW_SOFT = 1.5;
+/** How far (share of the garment's longer side) a cast shadow reaches out from it at most. */
+const SHADOW_REACH = 0.1;
+/** A shadow is at least this much darker (L, 3 × 3 smoothed) than the background somewhere: else it shows not. */
+const SHADOW_DEPTH = 3;
+/** Least lightening (L, 3 × 3 smoothed) going inwards that ends a shadow, above twice the border's noise. */
+const SHADOW_NOISE = 0.5;
+
+/**
+ * Clears from `mask` the garment's cast shadow on the background: what a colour threshold alone takes for garment
+ * beside a white garment on white, where the shadow is as far from the background as the garment and no outline
+ * parts the two. A shadow is the background darker: of its chroma (within `tolerance` of the plane's a, b), with a
+ * soft edge (darkening by at most SHADOW_SOFT a px) and no print, growing darker towards what casts it. So it is
+ * followed in from the background while each px is of the background's chroma and no lighter than the darkest
+ * already passed (SHADOW_NOISE and the border's noise aside): it ends at the garment, which is lighter inside its
+ * outline (a white garment: a shadow's darkest is where it meets the garment's edge turning away), of another
+ * chroma, or a sharp step darker (a grey garment beside a light shadow). Gradients of light on the background do
+ * not reach so far (SHADOW_REACH); a fringe of JPEG ringing is clearFringe's.
+ */
+function clearShadow(
+  mask: Uint8Array,
+  lab: LabPlanes,
+  smooth: Float32Array,
+  plane: readonly [number, number, number][],
+  colour: { readonly tolerance: number; readonly fromBackground: Float32Array },
+  border: readonly number[],
+): void {
+  const { w, h } = lab;
+  const { tolerance, fromBackground } = colour;
+  // Only beside a garment close to the background's colour all over: one that differs clearly has its shadow
+  // cleared by clearFringe, and may have bands of the background's grey at its edge (a plaid) a shadow's test
+  // cannot tell from one.
+  if (!nearBackground(mask, fromBackground)) return;
+  const g = maskBounds(mask, w, h);
+  if (!g) return;
+  const [pL, pa, pb] = plane as [
+    [number, number, number],
+    [number, number, number],
+    [number, number, number],
+  ];
+  /** The smoothed L off the background's plane (negative: darker). */
+  const below = (i: number) => {
+    const x = i % w;
+    const y = (i - x) / w;
+    return smooth[i]! - (pL[0] + pL[1] * x + pL[2] * y);
+  };
+  const neutral = (i: number) => {
+    const x = i % w;
+    const y = (i - x) / w;
+    return (
+      Math.hypot(lab.a[i]! - (pa[0] + pa[1] * x + pa[2] * y), lab.b[i]! - (pb[0] + pb[1] * x + pb[2] * y)) <=
+      tolerance
+    );
+  };
+  const noise = Math.max(
+    SHADOW_NOISE,
+    2 * median(border.filter((_, k) => k % 4 === 0).map((i) => Math.abs(below(i)))),
+  );
+  const reach = Math.max(2, Math.round(SHADOW_REACH * Math.max(g.w, g.h)));
+  // Per px taken (few: a shadow's band), the most L the next one in may have (the darkest passed, plus the
+  // noise), and the px it was reached from.
+  const cap = new Map<number, number>();
+  const from = new Map<number, number>();
+  let ring: number[] = [];
+  for (let y = Math.max(0, g.y - 1); y <= Math.min(h - 1, g.y + g.h); y++) {
+    for (let x = Math.max(0, g.x - 1), i = y * w + x; x <= Math.min(w - 1, g.x + g.w); x++, i++) {
+      if (mask[i]) continue;
+      if ((x > 0 && mask[i - 1]) || (x < w - 1 && mask[i + 1]) || mask[i - w] || mask[i + w]) {
+        cap.set(i, below(i) + noise);
+        ring.push(i);
+      }
+    }
+  }
+  const shadow: number[] = [];
+  for (let d = 1; d <= reach && ring.length; d++) {
+    const next: number[] = [];
+    for (const p of ring) {
+      const x = p % w;
+      const limit = cap.get(p)!;
+      const at = below(p);
+      for (const q of [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, p - w, p + w]) {
+        if (q < 0 || q >= mask.length || !mask[q] || cap.has(q)) continue;
+        const v = below(q);
+        if (v > limit || at - v > SHADOW_SOFT || v >= 0 || !neutral(q)) continue;
+        cap.set(q, Math.min(limit, v + noise));
+        from.set(q, p);
+        next.push(q);
+        shadow.push(q);
+      }
+    }
+    ring = next;
+  }
+  // The shadow: where its darkness (SHADOW_DEPTH) made garment of the background (`fromBackground` over
+  // `tolerance`) and the way there from the background; not the garment's own rim followed elsewhere, a little
+  // darker than the background as it turns away, nor a print's band of the background's colour beside it.
+  const dark = new Set<number>();
+  for (let k = shadow.length - 1; k >= 0; k--) {
+    const q = shadow[k]!;
+    if (!dark.has(q) && (fromBackground[q]! <= tolerance || below(q) > -SHADOW_DEPTH)) continue;
+    mask[q] = 0;
+    dark.add(from.get(q)!);
   }
 }
 
@@ -873,13 +1065,8 @@ function planeFit(v: Float32Array, idx: readonly number[], w: number): [number, 
   return [col(0), col(1), col(2)];
 }
 
-/**
- * Outline pixels: where the luminance, smoothed over 3 × 3, changes faster than the border's noise allows
- * (five times its median gradient, at least 0.8 L per pixel), grown by one pixel so a 4-connected fill cannot
- * slip through a diagonal gap.
- */
-function edges(L: Float32Array, w: number, h: number, border: readonly number[]): Uint8Array {
-  // 3 × 3 box mean, separable (rows, then columns), clamped at the edges.
+/** `L` as its 3 × 3 box mean, separable (rows, then columns), clamped at the edges. */
+function smoothed(L: Float32Array, w: number, h: number): Float32Array {
   const rows = new Float32Array(w * h);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
@@ -898,6 +1085,15 @@ function edges(L: Float32Array, w: number, h: number, border: readonly number[])
       s[i] = (u + rows[i]! + d) / 3;
     }
   }
+  return s;
+}
+
+/**
+ * Outline pixels: where the luminance `s`, smoothed over 3 × 3 (smoothed), changes faster than the border's noise allows
+ * (five times its median gradient, at least 0.8 L per pixel), grown by one pixel so a 4-connected fill cannot
+ * slip through a diagonal gap.
+ */
+function edges(s: Float32Array, w: number, h: number, border: readonly number[]): Uint8Array {
   const grad = new Float32Array(w * h);
   for (let y = 1; y < h - 1; y++) {
     for (let x = 1; x < w - 1; x++) {
