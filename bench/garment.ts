@@ -4,8 +4,9 @@
  * Teagan plus a neck band: 5 pieces) and a shirt marker (FreeSewing Simon: 18 pieces), each with a 1280 px
  * product photo of an all-over repeat print. Beside them, the work no flow can avoid, measured in the same run:
  * one full-resolution composite of the applied document and its PNG encode. Targets: the flow ≤ 5× that
- * baseline, identify ≤ 1×. Layer names are meaningless (图层 N), so identify runs the whole classifier — with
- * part names the names decide and the model is skipped.
+ * baseline, identify ≤ 1×. identify is measured again through the HTTP service, where the studio calls it and a
+ * session thread runs it, beside the same call in this process. Layer names are meaningless (图层 N), so identify
+ * runs the whole classifier — with part names the names decide and the model is skipped.
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -13,6 +14,7 @@ import { Session } from '../src/calls/session.js';
 import { renderDocument } from '../src/engine/composite/compositor.js';
 import { parallelReady } from '../src/engine/composite/parallel.js';
 import { encodePng } from '../src/engine/io/image-codec.js';
+import { startServer } from '../src/server/server.js';
 import { type FsGarment, loadFixtures, marker, openMarker } from '../test/garment/freesewing-fixtures.js';
 import { DOC, garmentDocument, garmentPhoto, PHOTO } from '../test/support/garment-fixtures.js';
 import { peakSince, resetPeak } from './peak-rss.js';
@@ -57,8 +59,80 @@ async function must(session: Session, name: string, args: Record<string, unknown
   return r as unknown as Record<string, unknown>;
 }
 
-async function flow(title: string, g: FsGarment, photo: Buffer): Promise<string[]> {
-  const m = marker(g, 'none', DPI / 25.4, SEAM_ALLOWANCE_MM);
+/**
+ * identify's runs, of which the median is printed: each opens the marker afresh (measurements are kept per raster)
+ * and sets the photo under a new name (the extraction is kept per photo), so every run measures the pieces and
+ * analyses the photo.
+ */
+const IDENTIFY_RUNS = 3;
+
+/** A session seen the same way in-process and through the HTTP service (where it runs on a session thread). */
+type Caller = (name: string, args?: Record<string, unknown>) => Promise<void>;
+
+async function timedIdentify(call: Caller, photoIndex: number): Promise<number> {
+  await call('open_document', { path: 'marker.psd' });
+  await call('set_garment_photo', { path: `photo-${photoIndex}.png` });
+  const t = performance.now();
+  await call('identify_pieces');
+  const time = performance.now() - t;
+  await call('close_document');
+  return time;
+}
+
+async function identifyThroughService(m: ReturnType<typeof marker>, title: string, photo: Buffer) {
+  const here = new Session({ workspace: scratchDir('garment-identify') });
+  await openMarker(here, m, title);
+  await must(here, 'save_document_as', { path: 'marker.psd' });
+  await must(here, 'close_document');
+  const psd = await here.workspace.read('marker.psd');
+  for (let i = 0; i <= IDENTIFY_RUNS; i++) await here.workspace.writeAtomic(`photo-${i}.png`, photo);
+
+  const server = await startServer({ port: 0, workspace: scratchDir('garment-serve'), log: () => {} });
+  try {
+    const created = await fetch(`${server.url}/v1/sessions`, { method: 'POST' });
+    const { id } = (await created.json()) as { id: string };
+    const upload = async (name: string, body: Buffer) => {
+      const res = await fetch(`${server.url}/v1/sessions/${id}/files?name=${name}`, { method: 'POST', body });
+      if (res.status !== 201) throw new Error(`upload ${name}: ${res.status} ${await res.text()}`);
+    };
+    await upload('marker.psd', psd);
+    for (let i = 0; i <= IDENTIFY_RUNS; i++) await upload(`photo-${i}.png`, photo);
+    const served: Caller = async (name, args = {}) => {
+      const res = await fetch(`${server.url}/v1/sessions/${id}/tool-calls`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          tool_calls: [{ id: 'c', type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+        }),
+      });
+      if (res.status !== 200) throw new Error(`${name}: ${res.status} ${await res.text()}`);
+      const { messages } = (await res.json()) as { messages: { content: string }[] };
+      const r = JSON.parse(messages[0]!.content) as { ok: boolean };
+      if (!r.ok) throw new Error(`${name}: ${messages[0]!.content.slice(0, 500)}`);
+    };
+    const inProcess: Caller = async (name, args = {}) => void (await must(here, name, args));
+    // Not counted: a new session thread loads its modules and the classifier on its first call.
+    await timedIdentify(inProcess, 0);
+    await timedIdentify(served, 0);
+    const times = { here: [] as number[], service: [] as number[] };
+    for (let i = 1; i <= IDENTIFY_RUNS; i++) {
+      times.here.push(await timedIdentify(inProcess, i));
+      times.service.push(await timedIdentify(served, i));
+    }
+    const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
+    return { here: median(times.here), service: median(times.service) };
+  } finally {
+    await server.close();
+  }
+}
+
+const ms = (v: number) => `${(v / 1000).toFixed(2)} s`.padStart(8);
+
+async function flow(
+  title: string,
+  m: ReturnType<typeof marker>,
+  photo: Buffer,
+): Promise<{ lines: string[]; baseline: number }> {
   const session = new Session({ workspace: scratchDir('garment') });
   await openMarker(session, m, title);
   await session.workspace.writeAtomic('photo.png', photo);
@@ -87,9 +161,8 @@ async function flow(title: string, g: FsGarment, photo: Buffer): Promise<string[
 
   const total = Object.values(times).reduce((a, b) => a + b, 0);
   const mpx = (m.width * m.height) / 1e6;
-  const ms = (v: number) => `${(v / 1000).toFixed(2)} s`.padStart(8);
-  const flag = (v: number, target: number) => (v / baseline <= target ? '' : `  ABOVE TARGET (≤ ${target}×)`);
-  return [
+  const flag = (v: number, target: number) => aboveTarget(v / baseline, target);
+  const lines = [
     `${title}: ${m.width} × ${m.height} px (${mpx.toFixed(0)} Mpx) at ${DPI} DPI, ${m.layers.length} pieces; photo ${PHOTO.width * PHOTO_ZOOM} px; score ${score}`,
     `  baseline: composite + PNG ${ms(baseline)}  (composite ${ms(tComposite).trim()}, PNG ${mib(png.length)})`,
     ...CALLS.map(
@@ -98,6 +171,20 @@ async function flow(title: string, g: FsGarment, photo: Buffer): Promise<string[
     ),
     `  ${'flow'.padEnd(30)}${ms(total)}  ${ratio(total, baseline).padStart(7)}${flag(total, 5)}`,
     `  peak RSS during the flow: ${mib(peak)}`,
+  ];
+  return { lines, baseline };
+}
+
+const aboveTarget = (r: number, target: number) => (r <= target ? '' : `  ABOVE TARGET (≤ ${target}×)`);
+
+/** The flow on one marker, then identify_pieces through the service beside the same baseline. */
+async function garment(title: string, g: FsGarment, photo: Buffer): Promise<string[]> {
+  const m = marker(g, 'none', DPI / 25.4, SEAM_ALLOWANCE_MM);
+  const { lines, baseline } = await flow(title, m, photo);
+  const { here, service } = await identifyThroughService(m, title, photo);
+  return [
+    ...lines,
+    `  ${'identify_pieces, studio'.padEnd(30)}${ms(service)}  ${ratio(service, baseline).padStart(7)}${aboveTarget(service / baseline, 1)}  (through the HTTP service; in-process ${ms(here).trim()}, ${ratio(here, baseline)}; medians of ${IDENTIFY_RUNS})`,
   ];
 }
 
@@ -127,7 +214,7 @@ export async function benchGarment(): Promise<string[]> {
   return [
     `garment flow at ${DPI} DPI, load ${loadavg()[0]!.toFixed(1)}`,
     `  warm-up: the first flow of the process, on the ${DOC.width} × ${DOC.height} fixture: ${(warm / 1000).toFixed(2)} s`,
-    ...(await flow('T-shirt', withNeckBand(byId('teagan-cisMaleAdult42')), photo)),
-    ...(await flow('shirt', byId('simon-cisMaleAdult42'), photo)),
+    ...(await garment('T-shirt', withNeckBand(byId('teagan-cisMaleAdult42')), photo)),
+    ...(await garment('shirt', byId('simon-cisMaleAdult42'), photo)),
   ];
 }

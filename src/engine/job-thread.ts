@@ -13,10 +13,14 @@
  * beyond any real job) fails with the error the owner gives and the worker is replaced, so no call waits
  * forever. Failures are logged once on stderr; the worker never writes to stdout (see `serveJobs`).
  *
- * Only the process's main thread posts jobs: the service's session threads are already off the main thread,
- * and a worker per session thread would only multiply the memory.
+ * The worker belongs to the process's main thread. Other threads (the service's session threads) reach a
+ * `shared` one through a port the main thread hands them (`jobThreadPort`, `useJobThreadPort`): a worker per
+ * session thread would multiply the memory, and with a session's own analysis on its own thread a call that
+ * could run beside it costs the sum of both. The main thread runs none of their jobs itself: a job it cannot
+ * give its worker (worker off or unable to start, queue full, worker lost during the job) is sent back to run
+ * on the thread that asked, with the same result.
  */
-import { isMainThread, parentPort, type Worker } from 'node:worker_threads';
+import { isMainThread, MessageChannel, type MessagePort, parentPort, type Worker } from 'node:worker_threads';
 import { EditorError, type ErrorCode } from './errors.js';
 import { garbageCollector, spawnSiblingWorker } from './worker-boot.js';
 
@@ -102,6 +106,12 @@ export interface ThreadStats {
   readonly here: number;
   /** Jobs the worker lost (it died or could not send the answer) and the calling thread ran again. */
   readonly recovered: number;
+  /** Jobs other threads posted to this thread's worker (`jobThreadPort`), those it sent back included. */
+  readonly relayed: number;
+  /** Of those, the ones sent back to run on the thread that posted them (no worker, or too many waiting). */
+  readonly declined: number;
+  /** Workers started. */
+  readonly starts: number;
 }
 
 /** What a job thread is for. */
@@ -132,6 +142,12 @@ export interface JobThreadOptions<J, R> {
    * keep what the worker holds; absent, it runs until the process ends.
    */
   readonly idleStopMs?: number;
+  /**
+   * Other threads' jobs run on the main thread's worker (`jobThreadPort`); without it each thread runs its own
+   * jobs. A job of theirs is sent back to run there when this many jobs already wait for the worker (absent: no
+   * bound), so that one thread's burst does not make the others wait longer than running their job themselves.
+   */
+  readonly shared?: { readonly maxWaiting?: number };
 }
 
 interface Thread {
@@ -149,6 +165,8 @@ interface Queued<J, R> {
   readonly size: number;
   readonly resolve: (r: R) => void;
   readonly reject: (e: unknown) => void;
+  /** Another thread's job: run there, not here, when the worker cannot run it. */
+  readonly from?: { readonly port: MessagePort; readonly runThere: (why: 'declined' | 'lost') => void };
   /** The worker running it, once posted. */
   on?: Thread;
   timer?: NodeJS.Timeout;
@@ -161,13 +179,14 @@ export class JobThread<J, R> {
   private disabled = false;
   private running: Queued<J, R> | null = null;
   private readonly queue: Queued<J, R>[] = [];
-  private readonly counts = { worker: 0, here: 0, recovered: 0 };
+  private readonly counts = { worker: 0, here: 0, recovered: 0, relayed: 0, declined: 0, starts: 0 };
   private logged = false;
   private idleStopMs: number | undefined;
   private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly opts: JobThreadOptions<J, R>) {
     this.idleStopMs = opts.idleStopMs;
+    if (opts.shared) sharedThreads.set(opts.what, this as JobThread<unknown, unknown>);
   }
 
   /** How long an idle worker is kept (tests shorten it). */
@@ -189,13 +208,22 @@ export class JobThread<J, R> {
     return this.thread !== null;
   }
 
-  /** Runs `job`: on the worker when it is large enough and a worker can take it, else here. */
+  /** Whether the worker is running a job. */
+  get working(): boolean {
+    return this.running !== null;
+  }
+
+  /**
+   * Runs `job`: on the worker when it is large enough and a worker can take it, else here. Off the main thread, the
+   * worker is the main thread's (`useJobThreadPort`). The job is posted before this returns.
+   */
   submit(job: J): Promise<R> {
     const size = this.opts.sizeOf(job);
     if (this.staysHere(size)) {
       this.counts.here++;
       return this.opts.perform(job);
     }
+    if (!isMainThread) return this.submitToMain(job);
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ job, size, resolve, reject });
       this.pump();
@@ -208,6 +236,10 @@ export class JobThread<J, R> {
    */
   warm(size: number): void {
     if (this.staysHere(size)) return;
+    if (!isMainThread) {
+      relay?.warm(this.opts.what, size);
+      return;
+    }
     const started = this.currentThread();
     if (started && !this.running) this.idle();
   }
@@ -219,7 +251,7 @@ export class JobThread<J, R> {
 
   /** Starts the worker if needed and resolves to whether it is ready to take jobs (false when it cannot start). */
   async ready(): Promise<boolean> {
-    const t = this.offThread() ? this.currentThread() : null;
+    const t = this.offThread() && isMainThread ? this.currentThread() : null;
     if (!t) return false;
     if (t.ready) return true;
     // Unref'd, the worker would not hold the process open while a script waits here for it.
@@ -255,8 +287,71 @@ export class JobThread<J, R> {
   }
 
   private offThread(): boolean {
-    if (!isMainThread || this.disabled || this.mode === 'off') return false;
+    if (this.disabled || this.mode === 'off') return false;
+    if (!isMainThread && !(this.opts.shared && relay)) return false;
     return process.env[this.opts.envOff]?.trim() !== '0';
+  }
+
+  /** Off the main thread: the job goes to the main thread's worker, or runs here if that one sends it back. */
+  private async submitToMain(job: J): Promise<R> {
+    let answer: RelayAnswer<R>;
+    try {
+      answer = await relay!.ask<J, R>(this.opts.what, job);
+    } catch (err) {
+      // A value the structured clone cannot copy: nothing was posted.
+      this.logOnce(`a ${this.opts.what} job could not be posted to the main thread (${reasonOf(err)})`);
+      this.counts.here++;
+      return this.opts.perform(job);
+    }
+    switch (answer.kind) {
+      case 'done':
+        this.counts.worker++;
+        return this.opts.revive(answer.result);
+      case 'failed':
+        this.counts.worker++;
+        throw errorOf(answer.error);
+      case 'declined':
+        this.counts.here++;
+        return this.opts.perform(job);
+      case 'lost':
+        this.counts.recovered++;
+        return this.opts.perform(job);
+    }
+  }
+
+  /**
+   * Another thread's job (`jobThreadPort`): queued for the worker, or sent back at once to run there when this
+   * thread would run it itself or enough jobs already wait. `answer` carries the result as the worker gave it.
+   */
+  relayed(job: J, port: MessagePort, answer: (a: RelayAnswer<R>) => void): void {
+    this.counts.relayed++;
+    const size = this.opts.sizeOf(job);
+    const maxWaiting = this.opts.shared?.maxWaiting ?? Number.POSITIVE_INFINITY;
+    if (!isMainThread || this.staysHere(size) || this.queue.length >= maxWaiting) {
+      this.counts.declined++;
+      answer({ kind: 'declined' });
+      return;
+    }
+    this.queue.push({
+      job,
+      size,
+      resolve: (result) => answer({ kind: 'done', result }),
+      reject: (err) => answer({ kind: 'failed', error: failureOf(err) }),
+      from: {
+        port,
+        runThere: (why) => {
+          if (why === 'declined') this.counts.declined++;
+          answer({ kind: why });
+        },
+      },
+    });
+    this.pump();
+  }
+
+  /** The jobs `port`'s thread posted and the worker has not begun: that thread has gone. */
+  dropJobsOf(port: MessagePort): void {
+    for (let i = this.queue.length - 1; i >= 0; i--)
+      if (this.queue[i]!.from?.port === port) this.queue.splice(i, 1);
   }
 
   /** Posts the next job when the worker is free; runs jobs here when there is no worker to post them to. */
@@ -265,8 +360,7 @@ export class JobThread<J, R> {
       const q = this.queue.shift()!;
       const t = this.offThread() ? this.currentThread() : null;
       if (!t) {
-        this.counts.here++;
-        this.runHere(q);
+        this.runHere(q, 'declined');
         continue;
       }
       try {
@@ -275,8 +369,7 @@ export class JobThread<J, R> {
       } catch (err) {
         // A value the structured clone cannot copy: nothing reached the worker.
         this.logOnce(`a ${this.opts.what} job could not be posted to the worker (${reasonOf(err)})`);
-        this.counts.here++;
-        this.runHere(q);
+        this.runHere(q, 'declined');
         continue;
       }
       this.running = q;
@@ -315,7 +408,17 @@ export class JobThread<J, R> {
     this.idleTimer = null;
   }
 
-  private runHere(q: Queued<J, R>): void {
+  /**
+   * Runs a job the worker did not take (`declined`) or lost (`lost`) on the thread that submitted it: here, or
+   * another thread's, which is told to.
+   */
+  private runHere(q: Queued<J, R>, why: 'declined' | 'lost'): void {
+    if (why === 'lost') this.counts.recovered++;
+    if (q.from) {
+      q.from.runThere(why);
+      return;
+    }
+    if (why === 'declined') this.counts.here++;
     this.opts.perform(q.job).then(q.resolve, q.reject);
   }
 
@@ -339,6 +442,7 @@ export class JobThread<J, R> {
     }
     const t: Thread = { worker, ready: false, stopping: false };
     this.thread = t;
+    this.counts.starts++;
     worker.on('message', (m: ThreadReply<R>) => this.answered(t, m));
     worker.on('messageerror', (err) => {
       this.logOnce(`an answer of the ${this.opts.what} worker could not be read (${reasonOf(err)})`);
@@ -370,7 +474,8 @@ export class JobThread<J, R> {
     } else if (this.running?.on === t) {
       const q = this.release();
       this.counts.worker++;
-      if (m.kind === 'done') q.resolve(this.opts.revive(m.result));
+      // Another thread's result crosses once more: that thread revives it.
+      if (m.kind === 'done') q.resolve(q.from ? m.result : this.opts.revive(m.result));
       else q.reject(errorOf(m.error));
       this.pump();
     }
@@ -379,8 +484,7 @@ export class JobThread<J, R> {
   /** The worker `t` will not answer the job it runs (if any): run that job again here. */
   private lost(t: Thread): void {
     if (this.running?.on !== t) return;
-    this.counts.recovered++;
-    this.runHere(this.release());
+    this.runHere(this.release(), 'lost');
     this.pump();
   }
 
@@ -394,8 +498,7 @@ export class JobThread<J, R> {
     void t.worker.terminate();
     if (!t.ready) {
       this.cannotStart(`the ${this.opts.what} worker did not start in time`);
-      this.counts.recovered++;
-      this.runHere(q);
+      this.runHere(q, 'lost');
     } else {
       const seconds = Math.round(this.opts.deadlineMs(q.size) / 1000);
       this.logOnce(`a ${this.opts.what} job took longer than ${seconds} s; its worker was stopped`);
@@ -418,4 +521,84 @@ export class JobThread<J, R> {
 
 function reasonOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** What the main thread answers a job another thread posted (`jobThreadPort`). */
+export type RelayAnswer<R> =
+  | { readonly kind: 'done'; readonly result: R }
+  | { readonly kind: 'failed'; readonly error: ThreadFailure }
+  /** Not posted to the worker (none can run, or enough jobs wait): the thread that asked runs it. */
+  | { readonly kind: 'declined' }
+  /** The worker died or could not start during the job: the thread that asked runs it again. */
+  | { readonly kind: 'lost' };
+
+type RelayRequest =
+  | { readonly what: string; readonly seq: number; readonly job: unknown }
+  | { readonly what: string; readonly warm: number };
+
+/** The main thread's shared job threads, by what their jobs are. */
+const sharedThreads = new Map<string, JobThread<unknown, unknown>>();
+
+/**
+ * A port for another thread (the service's session threads) to post the jobs of `shared` job threads to the main
+ * thread's workers; transfer it to the thread, which passes it to `useJobThreadPort`. When that thread ends, its
+ * jobs the worker has not begun are dropped. The port does not keep the process alive.
+ */
+export function jobThreadPort(): MessagePort {
+  const { port1: port, port2: theirs } = new MessageChannel();
+  port.on('message', (m: RelayRequest) => {
+    const thread = sharedThreads.get(m.what);
+    if ('warm' in m) {
+      thread?.warm(m.warm);
+      return;
+    }
+    const answer = (a: RelayAnswer<unknown>) => port.postMessage({ seq: m.seq, ...a });
+    if (!thread) answer({ kind: 'declined' });
+    else thread.relayed(m.job, port, answer);
+  });
+  port.on('close', () => {
+    for (const thread of sharedThreads.values()) thread.dropJobsOf(port);
+  });
+  // After the listener: adding a 'message' listener refs the port again.
+  port.unref();
+  return theirs;
+}
+
+/** This thread's way to the main thread's workers (`jobThreadPort`). */
+class Relay {
+  private seq = 0;
+  private readonly pending = new Map<number, (a: RelayAnswer<unknown>) => void>();
+
+  constructor(private readonly port: MessagePort) {
+    port.on('message', ({ seq, ...a }: { seq: number } & RelayAnswer<unknown>) => {
+      const settle = this.pending.get(seq);
+      if (!settle) return;
+      this.pending.delete(seq);
+      if (this.pending.size === 0) this.port.unref();
+      settle(a);
+    });
+    port.unref();
+  }
+
+  /** Posts `job` at once (throws if it cannot be copied); resolves to the main thread's answer. */
+  ask<J, R>(what: string, job: J): Promise<RelayAnswer<R>> {
+    const seq = ++this.seq;
+    this.port.postMessage({ what, seq, job } satisfies RelayRequest);
+    // Held open while an answer is awaited: a thread awaiting its job must not end early.
+    if (this.pending.size === 0) this.port.ref();
+    return new Promise((resolve) => {
+      this.pending.set(seq, resolve as (a: RelayAnswer<unknown>) => void);
+    });
+  }
+
+  warm(what: string, size: number): void {
+    this.port.postMessage({ what, warm: size } satisfies RelayRequest);
+  }
+}
+
+let relay: Relay | null = null;
+
+/** Sends this thread's jobs of `shared` job threads to the main thread's workers through `port` (jobThreadPort). */
+export function useJobThreadPort(port: MessagePort): void {
+  relay = new Relay(port);
 }

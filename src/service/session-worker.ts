@@ -3,8 +3,9 @@
  * journal. Requests for one session are taken in arrival order — the Session's own queue keeps them so — and
  * requests for different sessions on this thread interleave at their awaits. Nothing here writes to stdout.
  */
-import { parentPort } from 'node:worker_threads';
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { EditorError } from '../engine/errors.js';
+import { useJobThreadPort } from '../engine/job-thread.js';
 import {
   callsEnded,
   closeHosted,
@@ -18,6 +19,9 @@ import type { Answer, FromWorker, Request, ToWorker, WireError } from './session
 
 const port = parentPort;
 if (!port) throw new Error('session-worker.ts runs only as a worker thread');
+// Garment photos go to the main thread's photo worker (worker-session.ts).
+const jobs = (workerData as { jobs?: MessagePort } | null)?.jobs;
+if (jobs) useJobThreadPort(jobs);
 
 const sessions = new Map<string, { hosted: HostedSession; journalDir: string }>();
 /** Deleted sessions whose calls may still be running, until the main thread has asked (`ended`). */

@@ -25,6 +25,7 @@ import { type CallOptions, type Progress, sessionDeleted } from '../calls/sessio
 import type { SessionSnapshot } from '../calls/snapshot.js';
 import { reclaimCompositeBudget, sharedCompositeBudget } from '../engine/composite/budget.js';
 import { EditorError, type ErrorCode } from '../engine/errors.js';
+import { jobThreadPort } from '../engine/job-thread.js';
 import { spawnSiblingWorker } from '../engine/worker-boot.js';
 import { type CloseReason, type HostOptions, sessionWorkspace } from './hosted-session.js';
 import { SessionHeldElsewhere } from './session-lock.js';
@@ -83,10 +84,13 @@ class SessionThread {
     // Its compositor workers count against the process's one budget; what it still holds when it stops (its
     // workers stop with it, without saying so) is given back here.
     const budget = sharedCompositeBudget();
+    // Its garment photos are analysed on the process's one photo worker (garment/builtin/photo-thread.ts).
+    const jobs = jobThreadPort();
     this.worker = spawnSiblingWorker(import.meta.url, 'session-worker', {
       stdout: false,
       stderr: false,
-      workerData: { compositeBudget: budget },
+      workerData: { compositeBudget: budget, jobs },
+      transferList: [jobs],
     });
     this.worker.on('message', (message: FromWorker) => this.receive(message));
     this.worker.on('error', (err) => this.lose(`session thread failed: ${err.stack ?? err.message}`));

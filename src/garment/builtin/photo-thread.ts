@@ -5,6 +5,12 @@
  * extraction is the same whichever thread made it; the silhouette it segmented comes back with it and is kept
  * for verify as `analysePhoto` keeps it (against-photo.ts).
  *
+ * One worker serves the process: the service's session threads post their photos to the main thread's worker
+ * (job-thread.ts `jobThreadPort`), so a studio session's identify_pieces runs beside its analysis as the command
+ * line's does, and many sessions hold one worker's memory, not one each. A photo finds at most MAX_WAITING
+ * others waiting for it; beyond that its session analyses it on its own thread at once (as it does when the
+ * worker cannot run it), rather than queue behind other sessions' photos.
+ *
  * Photos under MIN_BYTES are analysed here: they take a few tens of milliseconds, too little to be worth a worker.
  * ATELIER_PHOTO_WORKER=0 keeps every analysis on the calling thread.
  */
@@ -38,6 +44,11 @@ const STARTUP_MS = 30_000;
  * preview and apply follow one another within it; a photo set later starts it again (`warm`).
  */
 const IDLE_STOP_MS = 120_000;
+/**
+ * Photos that may wait for the worker while it analyses another. A photo that would wait behind more analyses
+ * than that (~1.1 s each) is sooner done on its session's own thread, beside the call that wants it.
+ */
+const MAX_WAITING = 1;
 
 /** The analysis, on whichever thread runs it. */
 export async function performPhotoJob(job: PhotoJob): Promise<PhotoResult> {
@@ -59,6 +70,7 @@ export const photoThread = new JobThread<PhotoJob, PhotoResult>({
   deadlineMs: () => DEADLINE_MS,
   startupMs: STARTUP_MS,
   idleStopMs: IDLE_STOP_MS,
+  shared: { maxWaiting: MAX_WAITING },
   revive: (r) => {
     // The structured clone made a new extraction object: the silhouette is kept for it.
     if (r.truth) keepSilhouette(r.ext, r.truth);
