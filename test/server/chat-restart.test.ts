@@ -15,27 +15,12 @@ import { expectEveryCallAnswered } from '../agent/support.js';
 import { serveCli } from '../support/cli.js';
 import { type ScriptedModel, startScriptedModel } from '../support/scripted-model.js';
 import { tempDir } from '../support/session.js';
-import { createSession, startTestServer, type TestServer } from './support.js';
+import { type ChatEvent, chat, createSession, startTestServer, type TestServer } from './support.js';
 
-type Event = { type: string } & Record<string, unknown>;
-
-async function chat(base: string, id: string, message: string): Promise<Event[]> {
-  const res = await fetch(`${base}/v1/sessions/${id}/chat`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ message }),
-  });
-  expect(res.status).toBe(200);
-  return (await res.text())
-    .split('\n')
-    .filter((line) => line.startsWith('data:'))
-    .map((line) => JSON.parse(line.slice(5)) as Event);
-}
-
-async function history(base: string, id: string): Promise<Event[]> {
+async function history(base: string, id: string): Promise<ChatEvent[]> {
   const res = await fetch(`${base}/v1/sessions/${id}/chat`);
   expect(res.status).toBe(200);
-  return ((await res.json()) as { events: Event[] }).events;
+  return ((await res.json()) as { events: ChatEvent[] }).events;
 }
 
 describe('chat across a server restart', () => {
@@ -79,7 +64,7 @@ describe('chat across a server restart', () => {
 
     const second = await serve();
     const after = await history(second.url, id);
-    const shape = (events: Event[]) =>
+    const shape = (events: ChatEvent[]) =>
       events.map(({ type, id, text, label, ok, name }) => ({ type, id, text, label, ok, name }));
     expect(shape(after)).toEqual(shape(before));
     expect(after.map((e) => e.type)).toEqual([

@@ -11,6 +11,7 @@ import { translator } from '../../src/web/i18n.js';
 import { failureWords } from '../../src/web/state/failures.js';
 import { type ScriptedModel, startScriptedModel } from '../support/scripted-model.js';
 import {
+  chat,
   createSession,
   okCalls,
   openNoiseDocument,
@@ -21,21 +22,6 @@ import {
 
 const MB = 1024 * 1024;
 const QUOTA = 4 * MB;
-
-type Event = { type: string } & Record<string, unknown>;
-
-async function chat(server: TestServer, id: string, message: string): Promise<Event[]> {
-  const res = await fetch(`${server.url}/v1/sessions/${id}/chat`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ message }),
-  });
-  expect(res.status).toBe(200);
-  return (await res.text())
-    .split('\n')
-    .filter((line) => line.startsWith('data:'))
-    .map((line) => JSON.parse(line.slice(5)) as Event);
-}
 
 /** Bytes of the regular files under `dir` (as the quota counts them). */
 function bytesUnder(dir: string): number {
@@ -82,7 +68,7 @@ describe('the chat record within the disk quota', () => {
     leave(id, 100);
     const before = used(id);
     const asked = model.requests.length;
-    const events = await chat(server, id, '把背景改成红色，再加一行标题');
+    const events = await chat(server.url, id, '把背景改成红色，再加一行标题');
     const end = events.at(-1)!;
     expect(end).toMatchObject({ type: 'error', code: 'quota_exceeded' });
     expect(end.message).toMatch(/^本会话的文件空间不足：把这条消息记入对话记录需要/);
@@ -110,7 +96,7 @@ describe('the chat record within the disk quota', () => {
       },
       { text: '不应被请求到这里。' },
     );
-    const events = await chat(server, id, '看看画布');
+    const events = await chat(server.url, id, '看看画布');
     // The image is shown live (its link), but not kept beside the record.
     const shown = events.find((e) => e.type === 'tool_result' && e.id === 'look')!;
     expect(shown).toMatchObject({ ok: true, images: [{ mime: 'image/png' }] });

@@ -20,7 +20,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SessionStore } from '../../src/service/sessions.js';
 import { tempDir } from '../support/session.js';
-import { createSession, events, okCalls, startTestServer, type TestServer, toolCall } from './support.js';
+import {
+  createSession,
+  events,
+  okCalls,
+  startBigSave,
+  startTestServer,
+  type TestServer,
+  toolCall,
+} from './support.js';
 
 vi.hoisted(() => {
   process.env.ATELIER_SESSION_THREADS = '1';
@@ -72,17 +80,7 @@ describe('the folder of a deleted session', () => {
     const other = await createSession(server.url);
     await okCalls(server.url, other, [toolCall('create_document', { width: 16, height: 16, name: '别的' })]);
     const id = await createSession(server.url);
-    await okCalls(server.url, id, [
-      toolCall('create_document', { width: 3000, height: 3000, name: '大' }),
-      toolCall('create_layer', { name: '甲' }),
-      toolCall('fill_selection', { color: '#ff0000' }),
-    ]);
-    const res = await fetch(`${server.url}/v1/sessions/${id}/tool-calls?stream=1`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ tool_calls: [toolCall('save_document_as', { path: 'out/大.psd' })] }),
-    });
-    expect(res.status).toBe(200);
+    const res = await startBigSave(server.url, id);
     let deleted = false;
     let result: Record<string, unknown> | undefined;
     for await (const event of events(res)) {

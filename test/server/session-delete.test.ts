@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translator } from '../../src/web/i18n.js';
 import { failureWords } from '../../src/web/state/failures.js';
-import { createSession, events, okCalls, startTestServer, type TestServer, toolCall } from './support.js';
+import { createSession, events, startBigSave, startTestServer, type TestServer } from './support.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -19,17 +19,7 @@ afterAll(() => server.close());
 describe('DELETE /v1/sessions/:id while a call runs', () => {
   it('answers the call as cancelled with its session, which is gone', async () => {
     const id = await createSession(server.url);
-    await okCalls(server.url, id, [
-      toolCall('create_document', { width: 3000, height: 3000, name: '大' }),
-      toolCall('create_layer', { name: '甲' }),
-      toolCall('fill_selection', { color: '#ff0000' }),
-    ]);
-    const res = await fetch(`${server.url}/v1/sessions/${id}/tool-calls?stream=1`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ tool_calls: [toolCall('save_document_as', { path: 'out/大.psd' })] }),
-    });
-    expect(res.status).toBe(200);
+    const res = await startBigSave(server.url, id);
     const seen: Record<string, unknown>[] = [];
     let deleted = false;
     for await (const event of events(res)) {

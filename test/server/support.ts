@@ -126,3 +126,39 @@ export async function* events(res: Response): AsyncGenerator<Record<string, unkn
     }
   }
 }
+
+/** A chat event as the chat route streams it. */
+export type ChatEvent = { type: string } & Record<string, unknown>;
+
+/** One chat turn through the service: `message` sent, every event of the answer read. */
+export async function chat(base: string, id: string, message: string): Promise<ChatEvent[]> {
+  const res = await fetch(`${base}/v1/sessions/${id}/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message }),
+  });
+  expect(res.status).toBe(200);
+  return (await res.text())
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => JSON.parse(line.slice(5)) as ChatEvent);
+}
+
+/**
+ * Makes a 3000 × 3000 document with a filled layer in the session and starts saving it as `out/大.psd` in a
+ * streamed request: a call that runs long enough to delete its session under it. The stream's response.
+ */
+export async function startBigSave(base: string, id: string): Promise<Response> {
+  await okCalls(base, id, [
+    toolCall('create_document', { width: 3000, height: 3000, name: '大' }),
+    toolCall('create_layer', { name: '甲' }),
+    toolCall('fill_selection', { color: '#ff0000' }),
+  ]);
+  const res = await fetch(`${base}/v1/sessions/${id}/tool-calls?stream=1`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ tool_calls: [toolCall('save_document_as', { path: 'out/大.psd' })] }),
+  });
+  expect(res.status).toBe(200);
+  return res;
+}
