@@ -457,6 +457,34 @@ export const layerPropsHandlers = {
     return { old_opacity: old, layer: summary(next, layer.id) };
   },
 
+  set_layer_fill_opacity({ name, fill_opacity }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = layerNamed(ctx, doc.state, name);
+    // Photoshop greys out Fill for a group: what it fades is a layer's own pixels, which a group has none of.
+    if (layer.kind === 'group') {
+      fail('invalid_state', `“${layer.name}”是图层组，图层组没有填充不透明度`, {
+        hint: '用 set_layer_opacity 设置图层组的不透明度，或对组内的图层设置填充不透明度',
+      });
+    }
+    refuseBackground(layer, '更改填充不透明度');
+    assertFree(doc.state, layer, '更改填充不透明度');
+    const value = fill_opacity / 100;
+    const current = layer.fillOpacity ?? 1;
+    const old = percent(current);
+    if (current === value) {
+      const s = activateOnly(ctx, doc, layer.id);
+      return unchangedResult(s, layer.id, `填充不透明度已经是 ${old}%`, { old_fill_opacity: old });
+    }
+    const { fillOpacity: _fill, ...rest } = layer;
+    const next = commit(
+      ctx,
+      doc,
+      setLayer(doc.state, value === 1 ? rest : { ...rest, fillOpacity: value }),
+      layer.id,
+    );
+    return { old_fill_opacity: old, layer: summary(next, layer.id) };
+  },
+
   set_layer_blend_mode({ name, mode }, ctx) {
     const doc = activeDoc(ctx);
     const layer = layerNamed(ctx, doc.state, name);

@@ -337,6 +337,7 @@ export const DESIGN_GROUP_E = [
   'place_image',
   'set_garment_photo',
   'confirm_piece_parts',
+  'set_layer_fill_opacity',
   'redo',
 ] as const;
 

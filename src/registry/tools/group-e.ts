@@ -196,6 +196,28 @@ export const groupE = [
     },
   }),
   defineTool({
+    name: 'set_layer_fill_opacity',
+    group: 'E',
+    label: '设置填充不透明度',
+    labelEn: 'Fill Opacity',
+    effect: 'write',
+    idempotent: true,
+    description:
+      '设置 name 指定图层的填充不透明度（Photoshop 的“填充”，并将其设为当前图层）。与 set_layer_opacity 不同，它只淡化图层自身的像素，不淡化图层样式（描边、投影）：填充为 0、保留描边，得到只有轮廓的文字或形状。fill_opacity 为百分比，范围 0-100。图层组没有填充不透明度。',
+    parameters: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: '图层名称' },
+        fill_opacity: {
+          type: 'number',
+          description: '填充不透明度百分比，0-100：0 图层自身像素完全透明（图层样式仍显示），100 完全不透明',
+        },
+      },
+      required: ['name', 'fill_opacity'],
+    },
+    limits: { name: NAME, fill_opacity: { min: 0, max: 100 } },
+  }),
+  defineTool({
     name: 'redo',
     group: 'E',
     label: '重做',
