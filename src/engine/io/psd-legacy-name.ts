@@ -148,3 +148,72 @@ export function withLegacyNames(skeleton: Uint8Array, large: boolean, names: rea
   setSize(info, size(info) + growth);
   return out;
 }
+
+/**
+ * The names a file stores only as legacy Pascal strings (no `luni` block), read in the encoding they were
+ * written in: keyed by the Latin-1 reading ag-psd gives them. Photoshop always writes `luni`; files without it
+ * come from other programs — ImageMagick writes its labels there in UTF-8 — or from an old Photoshop on a
+ * Chinese system, in GBK. UTF-8 is tried first (a valid multi-byte sequence is hardly ever chance), then GBK;
+ * a name that is neither stays as read. A name with a `luni` block is never touched (Latin-1 `Ébauche` would
+ * read as GBK too), which is why the records are walked here rather than every name guessed at.
+ * A structure this walk does not expect gives no readings: the names then stay as ag-psd read them.
+ */
+export function legacyNameReadings(file: Uint8Array, large: boolean): Map<string, string> {
+  const out = new Map<string, string>();
+  try {
+    const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
+    const lengthSize = large ? 8 : 4;
+    let at = 26;
+    at += 4 + view.getUint32(at); // colour mode data
+    at += 4 + view.getUint32(at); // image resources
+    at += lengthSize; // layer and mask section length
+    const infoLength = large ? Number(view.getBigUint64(at)) : view.getUint32(at);
+    at += lengthSize;
+    if (infoLength === 0) return out;
+    const count = Math.abs(view.getInt16(at));
+    at += 2;
+    const utf8 = new TextDecoder('utf-8', { fatal: true });
+    let gbkDecoder: InstanceType<typeof TextDecoder> | null = null;
+    try {
+      gbkDecoder = new TextDecoder('gbk', { fatal: true });
+    } catch {
+      // A Node built without full ICU: UTF-8 only.
+    }
+    for (let i = 0; i < count; i++) {
+      at += 16; // bounds
+      at += 2 + view.getUint16(at) * (2 + lengthSize); // channel ids and lengths
+      at += 12; // blend signature and key, opacity, clipping, flags, filler
+      const end = at + 4 + view.getUint32(at);
+      let p = at + 4;
+      p += 4 + view.getUint32(p); // layer mask data
+      p += 4 + view.getUint32(p); // blending ranges
+      const stored = file.subarray(p + 1, p + 1 + file[p]!);
+      at = end;
+      if (!stored.some((b) => b >= 0x80) || hasUnicodeName(file, p + padded(stored.length), end)) continue;
+      const read = String.fromCharCode(...stored);
+      const decoded = decodeOr(utf8, stored) ?? (gbkDecoder && decodeOr(gbkDecoder, stored));
+      if (decoded) out.set(read, decoded);
+    }
+  } catch {
+    return new Map();
+  }
+  return out;
+}
+
+function decodeOr(decoder: InstanceType<typeof TextDecoder>, bytes: Uint8Array): string | null {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the additional layer information between `from` and `end` holds a `luni` block. */
+function hasUnicodeName(file: Uint8Array, from: number, end: number): boolean {
+  const key = [0x6c, 0x75, 0x6e, 0x69]; // luni
+  for (let p = from; p + 8 <= end; p++) {
+    if (file[p] !== 0x38 || file[p + 1] !== 0x42) continue; // 8B(IM|64)
+    if (key.every((b, k) => file[p + 4 + k] === b)) return true;
+  }
+  return false;
+}

@@ -74,6 +74,7 @@ import {
   setUpCmykSupport,
 } from './psd-cmyk.js';
 import { invalidCompression } from './psd-compression.js';
+import { legacyNameReadings } from './psd-legacy-name.js';
 import { FileSink, fdWriter, MemorySink, type PsdSink } from './psd-sink.js';
 import {
   type ChannelPlan,
@@ -1628,6 +1629,20 @@ function cmykProfileOf(psd: AgPsd, warnings: string[]): Uint8Array {
 }
 
 /** Reads a PSD or PSB (RGB or CMYK) into a document state (ids 1..n in file order, the top layer active). */
+/** Names stored only as legacy Pascal strings, in UTF-8 or GBK, read as written (psd-legacy-name.ts). */
+function readLegacyNames(psd: AgPsd, file: Uint8Array, large: boolean): void {
+  const readings = legacyNameReadings(file, large);
+  if (!readings.size) return;
+  const walk = (layers: readonly AgLayer[] | undefined) => {
+    for (const l of layers ?? []) {
+      const name = l.name !== undefined ? readings.get(l.name) : undefined;
+      if (name !== undefined) l.name = name;
+      walk(l.children);
+    }
+  };
+  walk(psd.children);
+}
+
 export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions = {}): Promise<DecodedPsd> {
   setUpAgPsd();
   checkHeader(buf);
@@ -1640,6 +1655,7 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
       withoutLayerInfoFailure(readPsd(buf, { useRawData: true, skipThumbnail: true, useRawThumbnail: true })),
     );
     version = buf[5] === 2 ? 2 : 1;
+    readLegacyNames(psd, buf, version === 2);
   } catch (err) {
     const msg = reason(err);
     const blend = /Invalid blend mode: '(.*)'/.exec(msg);
