@@ -10,7 +10,10 @@
  * out (white) under it, so they do not show through; it stays its own editable layer either way.
  * A clipping group inside an ordinary group is the structure every Photoshop version opens as is; the piece
  * stays the live outline (edit its shape and the print follows), and no mask copy of it has to be kept in step.
+ * The print takes on what Photoshop gives a clipping group from its base: its fill (a piece drawn as an outline,
+ * fill 0 and a stroke, is set to fill 100 %), its mode and its opacity (pieceLooks says so).
  */
+import { renderDocument } from '../engine/composite/index.js';
 import { fail } from '../engine/errors.js';
 import { groupLayer, pixelLayer } from '../engine/factory.js';
 import type { BlendMode, DocState, Layer, Raster, Rect, RGB } from '../engine/model.js';
@@ -24,6 +27,7 @@ import {
   moveLayer,
   parentOf,
   removeLayer,
+  setLayer,
 } from '../engine/tree.js';
 import { isPieceKind } from './builtin/pieces.js';
 import {
@@ -52,6 +56,8 @@ export interface BuiltPiece {
   readonly layers: readonly { id: number; name: string; blend: string }[];
   /** How the motif layer is drawn, for theme and mixed pieces. */
   readonly motif: MotifMode | null;
+  /** The piece's fill opacity below 100 % that applying set to 100 % (pieceFill), else null. */
+  readonly fill: number | null;
 }
 
 export const GROUP_SUFFIX = ' 花样';
@@ -120,6 +126,7 @@ export async function applyPlans(
       groupId: result.groupId,
       layers: result.layers,
       motif,
+      fill: result.fill,
     });
   }
   return { state, built };
@@ -129,7 +136,12 @@ function placeInGroup(
   state: DocState,
   piece: PieceInfo,
   layers: readonly { name: string; raster: Raster; blend: 'normal' | 'multiply' }[],
-): { state: DocState; groupId: number; layers: { id: number; name: string; blend: string }[] } {
+): {
+  state: DocState;
+  groupId: number;
+  layers: { id: number; name: string; blend: string }[];
+  fill: number | null;
+} {
   const groupName = `${piece.name}${GROUP_SUFFIX}`;
   const parent = parentOf(state, piece.layerId);
   let groupId: number;
@@ -145,6 +157,14 @@ function placeInGroup(
     state = insertLayer(next, groupLayer(id, groupName), parent, index + 1);
     state = moveLayer(state, piece.layerId, groupId, 0);
   }
+  // A clipping group fades with its base's fill (Photoshop's default "blend clipped layers as group"): a piece
+  // drawn as an outline (fill 0, a stroke) would hide its print. The print takes the place of the piece's own
+  // pixels, so they may show at full strength under it; its style stays, drawn above the print.
+  const fill = pieceFill(layerById(state, piece.layerId));
+  if (fill !== null) {
+    const { fillOpacity: _fill, ...full } = layerById(state, piece.layerId);
+    state = setLayer(state, full as Layer);
+  }
   const out: { id: number; name: string; blend: string }[] = [];
   for (const l of layers) {
     const [id, next] = allocateId(state);
@@ -152,7 +172,24 @@ function placeInGroup(
     state = insertLayer(next, layer, groupId, childrenOf(next, groupId).length);
     out.push({ id, name: l.name, blend: l.blend });
   }
-  return { state, groupId, layers: out };
+  return { state, groupId, layers: out, fill };
+}
+
+/** A piece layer's fill opacity when it is below 100 % (the print clipped to it would fade with it), else null. */
+export function pieceFill(layer: Layer): number | null {
+  const fill = layer.fillOpacity ?? 1;
+  return fill < 1 ? fill : null;
+}
+
+/**
+ * What a piece's fill below 100 % does to its print, before applying (`done` false: identify and preview) or
+ * after (applyPlans set it to 100 %).
+ */
+export function fillSentence(piece: string, fill: number, done: boolean): string {
+  const was = `裁片“${piece}”的填充不透明度为 ${Math.round(fill * 100)}%（${fill <= 0 ? '画布上只显示它的描边等图层样式，是轮廓线稿' : '它自己的像素淡去，图层样式不变'}）：剪贴在它上面的花样会随它的填充一起淡去（Photoshop 中同样如此）`;
+  return done
+    ? `${was}。套图时已把它的填充不透明度改为 100%：花样铺满裁片，盖住它自己的像素，描边等图层样式保留、仍画在花样之上；如要恢复原来的填充，用 undo 撤销本次套图`
+    : `${was}。套图时会把它的填充不透明度改为 100%：花样铺满裁片，描边等图层样式保留、仍画在花样之上`;
 }
 
 /**
@@ -177,6 +214,8 @@ export interface PrintCover {
   readonly layerId: number;
   /** The name a call reaches the layer by (engine/tree.ts layerRef). */
   readonly name: string;
+  /** A clipped group, hiding the print by what its layers draw together. */
+  readonly group: boolean;
   readonly blend: BlendMode;
   readonly opacity: number;
   /** The share of the piece it hides, 0..1. */
@@ -206,12 +245,13 @@ export function printCovers(
   for (let i = siblings.indexOf(base) + 1; i < siblings.length; i++) {
     const layer = layerById(state, siblings[i]!);
     if (!layer.clipped) break;
-    if (!layer.visible || !HIDING.has(layer.blend) || ownOpacity(layer) < OPAQUE) continue;
-    const share = hiddenShare(layer, piece, every);
+    if (!layer.visible || !HIDING.has(drawnBlend(layer)) || ownOpacity(layer) < OPAQUE) continue;
+    const share = hiddenShare(state, layer, piece, every);
     if (share >= MOST)
       out.push({
         layerId: layer.id,
         name: layerRef(state, layer.id),
+        group: layer.kind === 'group',
         blend: layer.blend,
         opacity: ownOpacity(layer),
         share,
@@ -220,18 +260,111 @@ export function printCovers(
   return out;
 }
 
-const BLEND_LABEL: Partial<Record<BlendMode, string>> = { normal: '正常', dissolve: '溶解' };
+/**
+ * The mode a clipped layer is drawn in: a clipped group acts as one layer, its composite blended in its mode,
+ * so pass-through is normal there (engine/composite/plan.ts isolates it; psd-tools composites it so).
+ */
+const drawnBlend = (layer: Layer): BlendMode =>
+  layer.kind === 'group' && layer.blend === 'pass through' ? 'normal' : layer.blend;
+
+const BLEND_LABEL: Partial<Record<BlendMode, string>> = {
+  normal: '正常',
+  dissolve: '溶解',
+  'pass through': '穿透',
+};
 
 /** What a designer's layer over a piece's print does, and the calls that let the print show. */
 export function coverSentence(piece: string, c: PrintCover): string {
-  return `图层“${c.name}”剪贴在裁片“${piece}”上、位于花样之上（${BLEND_LABEL[c.blend] ?? c.blend}模式，不透明度 ${Math.round(c.opacity * 100)}%），盖住了“${piece}”花样的 ${Math.round(c.share * 100)}%，画布上看不到这部分花样（图层保留原样，没有删除或移动）。如是明暗层，用 set_layer_blend_mode 把“${c.name}”改为 multiply（正片叠底），花样会透出并带上明暗；不需要它时用 set_layer_visible 隐藏它，或用 set_layer_opacity 调低它的不透明度；重新套图不能解决`;
+  return `${c.group ? '图层组' : '图层'}“${c.name}”剪贴在裁片“${piece}”上、位于花样之上（${BLEND_LABEL[c.blend] ?? c.blend}模式，不透明度 ${Math.round(c.opacity * 100)}%），盖住了“${piece}”花样的 ${Math.round(c.share * 100)}%，画布上看不到这部分花样（图层保留原样，没有删除或移动）。如是明暗层，用 set_layer_blend_mode 把“${c.name}”改为 multiply（正片叠底），花样会透出并带上明暗；不需要它时用 set_layer_visible 隐藏它，或用 set_layer_opacity 调低它的不透明度；重新套图不能解决`;
+}
+
+/**
+ * Modes that leave a print as it is over the white or transparent ground of a marker (they only darken what lies
+ * under the piece): a piece in multiply, as designers set pieces to let a grid show through, prints true.
+ */
+const TRUE_ON_WHITE: ReadonlySet<BlendMode> = new Set<BlendMode>([
+  'normal',
+  'dissolve',
+  'pass through',
+  'multiply',
+  'darken',
+  'linear burn',
+  'darker color',
+]);
+
+/** A piece layer, or a group holding it, that draws the piece's print otherwise than as it is (pieceLooks). */
+export interface PieceLook {
+  readonly layerId: number;
+  readonly name: string;
+  /** A group holding the piece, not the piece itself. */
+  readonly group: boolean;
+  /** Its mode, when that changes the print's colours. */
+  readonly blend: BlendMode | null;
+  /** Its opacity, when below 100 %: the print fades with it. */
+  readonly opacity: number | null;
+}
+
+/**
+ * The piece layer and the groups holding it whose mode or opacity the print takes on: a clipping group is drawn
+ * in its base's mode and at its base's opacity (Photoshop: "the clipped layers assume the opacity and mode of
+ * the base"), and a group's in turn apply to all it holds. A piece in screen mode shows no print on white.
+ */
+export function pieceLooks(state: DocState, pieceId: number): PieceLook[] {
+  const out: PieceLook[] = [];
+  for (let cur: number | null = pieceId; cur !== null; cur = parentOf(state, cur)) {
+    const layer = layerById(state, cur);
+    const blend = TRUE_ON_WHITE.has(layer.blend) ? null : layer.blend;
+    const opacity = layer.opacity < 1 ? layer.opacity : null;
+    if (blend !== null || opacity !== null)
+      out.push({ layerId: cur, name: layerRef(state, cur), group: cur !== pieceId, blend, opacity });
+  }
+  return out;
+}
+
+const MODE_LABEL: Partial<Record<BlendMode, string>> = {
+  screen: '滤色',
+  overlay: '叠加',
+  lighten: '变亮',
+  'color dodge': '颜色减淡',
+  'color burn': '颜色加深',
+  'soft light': '柔光',
+  'hard light': '强光',
+  difference: '差值',
+  exclusion: '排除',
+  hue: '色相',
+  saturation: '饱和度',
+  color: '颜色',
+  luminosity: '明度',
+};
+
+/** What a piece's (or its group's) mode and opacity do to its print, and the calls that print it true. */
+export function lookSentence(piece: string, l: PieceLook): string {
+  const who = l.group ? `裁片“${piece}”所在的图层组“${l.name}”` : `裁片“${piece}”`;
+  const what = [
+    ...(l.blend ? [`是${MODE_LABEL[l.blend] ?? l.blend}（${l.blend}）模式`] : []),
+    ...(l.opacity !== null ? [`不透明度为 ${Math.round(l.opacity * 100)}%`] : []),
+  ].join('、');
+  const fix = [
+    ...(l.blend ? [`用 set_layer_blend_mode 把“${l.name}”改为 normal`] : []),
+    ...(l.opacity !== null ? [`用 set_layer_opacity 把“${l.name}”调回 100`] : []),
+  ].join('，');
+  return `${who}${what}：套在裁片上的花样随它${l.blend ? '以该模式与下方混合' : ''}${l.blend && l.opacity !== null ? '并' : ''}${l.opacity !== null ? '一起淡去' : ''}（Photoshop 中同样如此），画布上的花样与照片颜色不同${l.blend === 'screen' ? '（白色背景上的滤色完全看不到花样）' : ''}。如无特别用意，${fix}；重新套图不能解决`;
 }
 
 /** The share of the piece's pixels (every `every`-th in x and y) under a pixel of `layer` at least OPAQUE. */
-function hiddenShare(layer: Layer, piece: Pick<PieceShape, 'bounds' | 'mask'>, every: number): number {
-  // A clipped group is not looked into: what it draws depends on its children's modes.
-  if (layer.kind === 'group') return 0;
-  const raster = layer.kind === 'fill' ? null : layer.raster;
+function hiddenShare(
+  state: DocState,
+  layer: Layer,
+  piece: Pick<PieceShape, 'bounds' | 'mask'>,
+  every: number,
+): number {
+  // A clipped group draws its children's composite (on transparency, whatever their modes) as one layer.
+  const raster =
+    layer.kind === 'fill'
+      ? null
+      : layer.kind === 'group'
+        ? renderDocument({ ...state, root: layer.children }, piece.bounds)
+        : layer.raster;
   const mask = layer.mask?.enabled ? layer.mask : null;
   const least = OPAQUE * 255 * 255;
   const { bounds: b, mask: inside } = piece;

@@ -10,8 +10,17 @@ import { decodeImage } from '../engine/io/image-codec.js';
 import type { DocState, Rect } from '../engine/model.js';
 import { closest } from '../engine/names.js';
 import { hexToRgb } from '../engine/raster.js';
-import { isShown, layerRef, topDown } from '../engine/tree.js';
-import { applyPlans, coverSentence, type PiecePlan, printCovers } from '../garment/apply.js';
+import { isShown, layerById, layerRef, topDown } from '../engine/tree.js';
+import {
+  applyPlans,
+  coverSentence,
+  fillSentence,
+  lookSentence,
+  type PiecePlan,
+  pieceFill,
+  pieceLooks,
+  printCovers,
+} from '../garment/apply.js';
 import { photoTruth } from '../garment/builtin/against-photo.js';
 import { inOriginal } from '../garment/builtin/level.js';
 import { analysePhotoOffThread, photoThread } from '../garment/builtin/photo-thread.js';
@@ -147,6 +156,34 @@ function currentAnalysis(ctx: ToolContext, doc: OpenDocument): GarmentAnalysis {
 /** Warns of the designer's layers clipped above the pieces' print that hide it (apply.ts printCovers). */
 function warnCovered(ctx: ToolContext, state: DocState, pieces: readonly PieceInfo[]): void {
   for (const p of pieces) for (const c of printCovers(state, p)) ctx.warn(coverSentence(p.name, c));
+  for (const s of lookSentences(state, pieces)) ctx.warn(s);
+}
+
+/**
+ * What the pieces' own mode and opacity, and their groups', do to their print (apply.ts pieceLooks): a group
+ * holding several pieces said once.
+ */
+function lookSentences(state: DocState, pieces: readonly { layerId: number; name: string }[]): string[] {
+  const said = new Set<number>();
+  const out: string[] = [];
+  for (const p of pieces) {
+    if (!state.layers.has(p.layerId)) continue;
+    for (const l of pieceLooks(state, p.layerId)) {
+      if (said.has(l.layerId)) continue;
+      said.add(l.layerId);
+      out.push(lookSentence(p.name, l));
+    }
+  }
+  return out;
+}
+
+/** Says which pieces are at a fill below 100 %, which applying sets to 100 % (apply.ts pieceFill). */
+function warnFill(ctx: ToolContext, state: DocState, pieces: readonly PieceShape[], done: boolean): void {
+  for (const p of pieces) {
+    const layer = state.layers.get(p.layerId);
+    const fill = layer ? pieceFill(layer) : null;
+    if (fill !== null) ctx.warn(fillSentence(p.name, fill, done));
+  }
 }
 
 function round(v: number, d = 2): number {
@@ -384,8 +421,15 @@ function noSuchPiece(name: string, pieces: readonly PieceShape[], state: DocStat
   if (clear) {
     const at = clearLayer(state, clear.layer.id)!;
     const which = at === clear.layer.id ? '' : `所在的图层组“${layerRef(state, at)}”`;
+    const it = which ? `图层组“${layerRef(state, at)}”` : '它';
+    if (layerById(state, at).opacity > 0) {
+      fail('not_found', `图层“${name}”的填充不透明度为 0% 且没有描边等图层样式：完全看不见的图层不算裁片`, {
+        hint: '如是裁片，先用 set_layer_fill_opacity 调高它的填充不透明度（或用 add_stroke 给它加描边，作为轮廓线稿的裁片），再调用 identify_pieces',
+        details: { pieces: names },
+      });
+    }
     fail('not_found', `图层“${name}”${which}的不透明度为 0%：完全看不见的图层不算裁片`, {
-      hint: `如是裁片，先用 set_layer_opacity 调高${which ? `图层组“${layerRef(state, at)}”` : '它'}的不透明度，再调用 identify_pieces`,
+      hint: `如是裁片，先用 set_layer_opacity 调高${it}的不透明度，再调用 identify_pieces`,
       details: { pieces: names },
     });
   }
@@ -481,6 +525,7 @@ async function identifyPieces(
     (m) => ctx.warn(m),
   );
   const pieces = withGrains(parts, turns);
+  warnFill(ctx, doc.state, pieces, false);
   for (const p of pieces) {
     if (p.duplicateOf) {
       ctx.warn(
@@ -648,6 +693,7 @@ export const garmentHandlers = {
         : proposalsFor(analysis.pieces, ext);
     ctx.progress('绘制预览', 0.7);
     const { image, built } = await previewImage(doc.state, ext, placement, analysis.pieces, proposals);
+    warnFill(ctx, doc.state, analysis.pieces, false);
     warnCovered(ctx, doc.state, analysis.pieces);
     const motifs = built.filter((b) => b.motif).map((b) => ({ piece: b.name, ...motifReport(b.motif!) }));
     ctx.session.stage({
@@ -734,6 +780,7 @@ export const garmentHandlers = {
     }
     ctx.progress('套用花样', 0.1);
     const { state, built } = await applyPlans(doc.state, ext, preview.placement, plans, analysis.pieces);
+    for (const b of built) if (b.fill !== null) ctx.warn(fillSentence(b.name, b.fill, true));
     warnCovered(
       ctx,
       state,
@@ -827,6 +874,11 @@ export const garmentHandlers = {
       (m) => ctx.warn(m),
     );
     const score = opinion ? round((verdict.score + opinion.score) / 2, 1) : verdict.score;
+    // A piece whose mode or opacity its print takes on: the measures see other colours, the reason is the layer.
+    const looks = lookSentences(
+      doc.state,
+      analysis.pieces.filter((p) => memory.applied!.pieces.some((a) => a.layerId === p.layerId)),
+    );
     return {
       document: doc.name,
       score,
@@ -835,12 +887,16 @@ export const garmentHandlers = {
       ...(opinion ? { measured_score: verdict.score, model_score: opinion.score } : {}),
       measures: measures.map((m) => ({ measure: m.key, label: m.label, score: m.score, ...m.value })),
       delta_e_formula: 'CIEDE2000',
-      suggestions: [...verdict.suggestions, ...(opinion?.suggestions ?? [])],
+      suggestions: [
+        ...(looks.length ? [`花样与下方混合：${looks.join('；')}`] : []),
+        ...verdict.suggestions,
+        ...(opinion?.suggestions ?? []),
+      ],
       next:
-        score >= 8
+        score >= 8 && !looks.length
           ? '效果良好：可以用 save_document 保存'
-          : measures.some((m) => m.key === 'hidden')
-            ? '先按 suggestions 处理盖住花样的图层（请用户确认如何处理），再调用本工具验证'
+          : measures.some((m) => m.key === 'hidden') || looks.length
+            ? '先按 suggestions 处理盖住花样的图层或裁片的混合模式、不透明度（请用户确认如何处理），再调用本工具验证'
             : '按 suggestions 调整后重新调用 extract_and_apply_all_pieces，再调用本工具验证',
     };
   },

@@ -8,7 +8,7 @@
  * back, sleeves and hood halves in pairs) that says which pieces it is unsure of. Measured leave one design out
  * by test/garment/piece-model.test.ts.
  */
-import type { DocState, LayerMask, PixelLayer, Rect, SmartLayer } from '../../engine/model.js';
+import type { DocState, Layer, LayerMask, PixelLayer, Rect, SmartLayer } from '../../engine/model.js';
 import { intersectRect, isEmptyRect, maskAt } from '../../engine/raster.js';
 import { isShown, layerById, layerRef, parentOf, topDown } from '../../engine/tree.js';
 import { type DecidedBy, PART_LABELS, type Part, type PieceInfo, type PieceShape } from '../types.js';
@@ -101,7 +101,7 @@ export function candidateLayers(state: DocState): PieceLayer[] {
   const out: PieceLayer[] = [];
   for (const { layer } of topDown(state)) {
     if (!isPieceKind(layer)) continue;
-    if ((layer.kind === 'pixel' && layer.background) || layer.clipped) continue;
+    if ((layer.kind === 'pixel' && layer.background) || inClipped(state, layer.id)) continue;
     // An empty layer (just made, nothing on it yet) is no piece.
     if (
       layer.raster.w > 0 &&
@@ -115,13 +115,32 @@ export function candidateLayers(state: DocState): PieceLayer[] {
 }
 
 /**
- * The layer at 0 % opacity that makes layer `id` transparent, itself or a group holding it, or null: nothing of
- * such a layer shows (nor of a print clipped to it), so it is no piece, as a hidden layer is not.
+ * Whether layer `id` is clipped, or lies in a clipped group: it then shows only inside the layer its clipping
+ * group rests on (a shading or logo layer the designer grouped and clipped to a piece), so it is no piece.
+ */
+function inClipped(state: DocState, id: number): boolean {
+  for (let cur: number | null = id; cur !== null; cur = parentOf(state, cur))
+    if (layerById(state, cur).clipped) return true;
+  return false;
+}
+
+/**
+ * The layer that makes layer `id` transparent, itself or a group holding it, or null: one at 0 % opacity, or
+ * the layer itself at 0 % fill (填充) with no layer style. Nothing of such a layer shows (nor of a print clipped
+ * to it), so it is no piece, as a hidden layer is not. A layer at fill 0 with a stroke is an outline drawing of
+ * its pixels' shape: a piece (apply gives it its fill back, apply.ts).
  */
 export function clearLayer(state: DocState, id: number): number | null {
   for (let cur: number | null = id; cur !== null; cur = parentOf(state, cur))
     if (layerById(state, cur).opacity <= 0) return cur;
-  return null;
+  const layer = layerById(state, id);
+  return (layer.fillOpacity ?? 1) <= 0 && !styled(layer) ? id : null;
+}
+
+/** Whether a layer style of `layer` draws something (effects are drawn at its opacity, not its fill). */
+function styled(layer: Layer): boolean {
+  const { stroke, dropShadow } = layer.effects ?? {};
+  return (!!stroke && stroke.size > 0 && stroke.opacity > 0) || (!!dropShadow && dropShadow.opacity > 0);
 }
 
 /** Whether `r` (document pixels) has no pixel on the canvas. */
