@@ -3,7 +3,9 @@
  * since no one tokenizer matches every OpenAI-compatible model: a character outside ASCII (Chinese) counts as one
  * token, ASCII as 0.4 (JSON, ids and numbers run nearer 3 characters a token than English prose's 4), an image a
  * fixed cost, each message a few tokens of framing. Whole turns go, oldest first: a turn is a user message and
- * everything up to the next one, so an assistant's tool calls never lose their tool answers.
+ * everything up to the next one, so an assistant's tool calls never lose their tool answers. Before an older turn
+ * goes, its long tool results are cut (they told of a state the summary of each message has since replaced): the
+ * designer's words and the model's answers stay longer.
  */
 import type {
   ChatCompletionMessageParam,
@@ -146,11 +148,7 @@ export function shrinkTurn(turn: Turn, room: number): Turn | null {
   }
   const over = turnTokens(out) - room;
   if (over <= 0) return out;
-  const results = out.flatMap((m, i) =>
-    m.role === 'tool' && typeof m.content === 'string'
-      ? [{ i, text: m.content, tokens: textTokens(m.content) }]
-      : [],
-  );
+  const results = toolResults(out);
   const saved = (cap: number) =>
     results.reduce(
       (n, r) => n + (r.tokens > cap + CUT_NOTE_TOKENS ? r.tokens - cap - CUT_NOTE_TOKENS : 0),
@@ -165,15 +163,91 @@ export function shrinkTurn(turn: Turn, room: number): Turn | null {
     if (saved(mid) >= over) low = mid;
     else high = mid - 1;
   }
+  cutResults(out, results, low);
+  return turnTokens(out) <= room ? out : null;
+}
+
+function toolResults(turn: Turn): { i: number; text: string; tokens: number }[] {
+  return turn.flatMap((m, i) =>
+    m.role === 'tool' && typeof m.content === 'string'
+      ? [{ i, text: m.content, tokens: textTokens(m.content) }]
+      : [],
+  );
+}
+
+/** Cuts each of `results` (of `out`) longer than `cap` tokens to it, with the note saying so. */
+function cutResults(
+  out: ChatCompletionMessageParam[],
+  results: readonly { i: number; text: string; tokens: number }[],
+  cap: number,
+): void {
   for (const r of results) {
-    if (r.tokens <= low + CUT_NOTE_TOKENS) continue;
-    const kept = startWithin(r.text, low);
+    if (r.tokens <= cap + CUT_NOTE_TOKENS) continue;
+    const kept = startWithin(r.text, cap);
     out[r.i] = {
       ...(out[r.i] as ChatCompletionToolMessageParam),
       content: kept + cutNote(r.text.length - kept.length),
     };
   }
-  return turnTokens(out) <= room ? out : null;
+}
+
+/** An older turn at its shortest: every tool result cut to RESULT_KEPT_TOKENS, every image a note. */
+function compactTurn(turn: Turn): Turn {
+  const out = turn.map((m): ChatCompletionMessageParam => {
+    if (m.role !== 'user' || !Array.isArray(m.content) || !m.content.some((p) => p.type === 'image_url'))
+      return m;
+    return {
+      ...m,
+      content: m.content.map((p) =>
+        p.type === 'image_url' ? { type: 'text' as const, text: IMAGE_LEFT_OUT_NOTE } : p,
+      ),
+    };
+  });
+  cutResults(out, toolResults(out), RESULT_KEPT_TOKENS);
+  return out;
+}
+
+export type ConversationFit =
+  | {
+      readonly ok: true;
+      /** The turns a request carries, oldest first: the newest that fit, whole or shortened. */
+      readonly turns: readonly Turn[];
+      /** How many of the oldest turns are left out. */
+      readonly omitted: number;
+    }
+  /** The newest turn cannot be made to fit; `tokens` is its estimate. */
+  | { readonly ok: false; readonly tokens: number };
+
+/**
+ * The turns one request carries within `budget` beside `fixed`: every turn when all fit. Otherwise the newest,
+ * shrunk when it alone is over (shrinkTurn), then older turns newest first, each whole when it fits and else at
+ * its shortest (compactTurn) when that fits; the older ones are left out. Only the request is shortened.
+ */
+export function fitConversation(
+  turns: readonly Turn[],
+  opts: { budget: number; fixed: number },
+): ConversationFit {
+  const all = fitTurns(turns, opts);
+  if (turns.length === 0 || (all.first === 0 && all.tokens <= opts.budget))
+    return { ok: true, turns, omitted: 0 };
+  let room = opts.budget - opts.fixed;
+  const newest = turns[turns.length - 1]!;
+  const shrunk = shrinkTurn(newest, room);
+  if (!shrunk) return { ok: false, tokens: turnTokens(newest) };
+  room -= turnTokens(shrunk);
+  const sent: Turn[] = [shrunk];
+  let first = turns.length - 1;
+  while (first > 0) {
+    const older = turns[first - 1]!;
+    const whole = turnTokens(older);
+    const fitted = whole <= room ? older : compactTurn(older);
+    const tokens = fitted === older ? whole : turnTokens(fitted);
+    if (tokens > room) break;
+    room -= tokens;
+    sent.unshift(fitted);
+    first--;
+  }
+  return { ok: true, turns: sent, omitted: first };
 }
 
 /** The estimate of a whole request, as the model would receive it. */

@@ -21,14 +21,19 @@ import type { SessionHandle } from '../calls/handle.js';
 import { notOfferedResult, registryName, withOfferedAdvice } from '../calls/offered-tools.js';
 import type { ToolResult } from '../calls/result.js';
 import { toOpenAI } from '../registry/formats/index.js';
-import { toolsOf } from '../registry/index.js';
+import { findTool, toolsOf } from '../registry/index.js';
 import type { ImageOut } from '../tools/types.js';
 import { toolCallEvent } from './call-events.js';
 import { describeModel, type ModelConfig } from './config.js';
-import { fitTurns, requestTokens, shrinkTurn, turnTokens } from './context-budget.js';
+import { fitConversation, requestTokens } from './context-budget.js';
 import type { ChatEvent } from './events.js';
 import { keepImages } from './kept-images.js';
-import { LoopGuard } from './loop-guard.js';
+import {
+  LoopGuard,
+  type Refusal as LoopRefusal,
+  REPEATED_FAILURE_LIMIT,
+  RepeatedFailures,
+} from './loop-guard.js';
 import { createModelClient, requestAssistant, type ToolCallOut } from './model-client.js';
 import { ModelError } from './model-errors.js';
 import { systemPrompt, userContent } from './prompt.js';
@@ -152,6 +157,9 @@ export class Conversation {
   private readonly tools: ChatCompletionTool[];
   private readonly offered: ReadonlySet<string>;
   private readonly guard = new LoopGuard();
+  private readonly repeats = new RepeatedFailures();
+  /** Documents whose unsaved changes a close was refused for, by name, with the index of the turn it was in. */
+  private readonly discardAsked = new Map<string, number>();
   /** The conversation after the system prompt, one list of messages per user turn. */
   private readonly turns: ChatCompletionMessageParam[][];
   /** The estimate of what every request carries besides the turns: system prompt, omission note, tools. */
@@ -290,6 +298,7 @@ export class Conversation {
     this.turns.push(turn);
     this.writer?.write(first);
     this.guard.reset(this.session.garmentPhoto);
+    this.repeats.reset();
 
     let steps = 0;
     for (;;) {
@@ -346,7 +355,14 @@ export class Conversation {
           message: '模型返回了空回答（没有文字也没有工具调用）。请重试。',
         };
       }
-      if (reply.text !== '') emit({ type: 'assistant', text: reply.text });
+      let text = reply.text;
+      if (reply.cutAtLimit) {
+        const note = `\n\n（回答达到了输出长度上限${this.config.maxOutputTokens === null ? '' : `（ATELIER_MODEL_MAX_OUTPUT_TOKENS=${this.config.maxOutputTokens}）`}，在这里被截断了。发送“继续”可以让模型接着说。）`;
+        // Streamed text is shown as it comes (the CLI prints nothing more of it): the note comes the same way.
+        if (this.config.stream) emit({ type: 'assistant_delta', text: note });
+        text += note;
+      }
+      if (text !== '') emit({ type: 'assistant', text });
       const calls = reply.toolCalls.map((c) => ({ ...c, name: registryName(c.name) }));
       const toolCalls = calls.map((c) => ({
         ...c.extra,
@@ -364,7 +380,7 @@ export class Conversation {
       };
       const assistant: ChatCompletionAssistantMessageParam = {
         role: 'assistant',
-        content: reply.text === '' ? null : reply.text,
+        content: text === '' ? null : text,
         ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
         ...reasoning,
       };
@@ -392,6 +408,8 @@ export class Conversation {
         this.writer?.write([{ role: 'user', content: transcriptParts(imageMessage, outcome.images) }]);
       }
       if (this.refused) return { type: 'error', code: 'quota_exceeded', message: this.refused.message };
+      const stuck = this.repeats.stuck;
+      if (stuck) return { type: 'error', code: 'repeated_failure', message: stuckMessage(stuck) };
     }
   }
 
@@ -441,10 +459,13 @@ export class Conversation {
   private async runCall(call: ToolCallOut, emit: Emit, outcome: StepOutcome): Promise<Answer> {
     const photo = () => this.session.garmentPhoto;
     let result: ToolResult | ReturnType<typeof notOfferedResult>;
+    const repeated = this.repeats.check(call.name, call.arguments);
     // A name the model was not offered is answered here: the session would suggest any registry tool.
-    const refusal = !this.offered.has(call.name)
-      ? notOfferedResult(call.name, this.offered)
-      : this.guard.check(call.name, photo());
+    const refusal =
+      repeated ??
+      (!this.offered.has(call.name)
+        ? notOfferedResult(call.name, this.offered)
+        : (this.guard.check(call.name, photo()) ?? (await this.unconfirmedDiscard(call))));
     if (refusal) {
       result = refusal;
     } else {
@@ -463,6 +484,7 @@ export class Conversation {
       this.guard.record(call.name, result.ok, photo());
       result = withOfferedAdvice(result, this.offered);
     }
+    if (!repeated) this.repeats.record(call.name, call.arguments, result.ok, failureText(result));
     const images = result.ok ? ((result as { images?: readonly ImageOut[] }).images ?? []) : [];
     const { images: _bytes, ...plain } = result as typeof result & { images?: unknown };
     const described = images.length ? await describeImages(images) : null;
@@ -492,6 +514,41 @@ export class Conversation {
       }
     }
     return { content: toolMessageContent(plain, described), notRun: refusal !== null, kept };
+  }
+
+  /**
+   * A close that would discard a document's unsaved changes — which nothing can bring back, unlike every edit —
+   * is refused until the designer has had a say: the model is told to ask, and the same close in a later turn
+   * (after the designer's answer) runs. A model that took "关掉标题" (hide it) for closing the document, or tidied
+   * up on its own, loses no work. Null when the close may run.
+   */
+  private async unconfirmedDiscard(call: ToolCallOut): Promise<LoopRefusal | null> {
+    if (call.name !== 'close_document') return null;
+    let args: unknown;
+    try {
+      args = JSON.parse(call.arguments || '{}');
+    } catch {
+      // The session answers it as invalid JSON, without running it.
+      return null;
+    }
+    if ((args as { save?: unknown } | null)?.save === true) return null;
+    const doc = (await this.session.snapshot()).documents.find((d) => d.active);
+    if (!doc?.unsaved_changes) return null;
+    const now = this.turns.length - 1;
+    const asked = this.discardAsked.get(doc.name);
+    if (asked !== undefined && asked < now) {
+      this.discardAsked.delete(doc.name);
+      return null;
+    }
+    this.discardAsked.set(doc.name, now);
+    return {
+      ok: false,
+      error: {
+        code: 'invalid_state',
+        message: `关闭“${doc.name}”会丢弃它未保存的修改，关闭后无法撤销：没有执行。`,
+        hint: '先问用户：保存后再关闭（save 设为 true），还是放弃修改直接关闭。用户在下一条消息里明确同意放弃修改后，再调用 close_document。',
+      },
+    };
   }
 
   /**
@@ -570,24 +627,16 @@ export class Conversation {
   }
 
   /**
-   * The request's messages: the system prompt, then the latest turns that fit the context budget — the newest
-   * shrunk when it alone does not (shrinkTurn); not ok, with the newest turn's estimate, when even that is over.
+   * The request's messages: the system prompt, then the latest turns that fit the context budget (fitConversation:
+   * shortened before they are left out); not ok, with the newest turn's estimate, when even it cannot fit.
    */
   private contextMessages():
     | { readonly ok: true; readonly messages: ChatCompletionMessageParam[] }
     | { readonly ok: false; readonly tokens: number } {
-    const budget = this.config.contextTokens;
-    const fit = fitTurns(this.turns, { budget, fixed: this.fixedTokens });
-    let turns: readonly (readonly ChatCompletionMessageParam[])[] = this.turns.slice(fit.first);
-    if (fit.tokens > budget) {
-      // Only the newest turn is sent (fitTurns keeps it whatever its size), and it is over by itself.
-      const newest = this.turns[this.turns.length - 1]!;
-      const shrunk = shrinkTurn(newest, budget - this.fixedTokens);
-      if (!shrunk) return { ok: false, tokens: turnTokens(newest) };
-      turns = [shrunk];
-    }
-    const system = fit.first > 0 ? `${this.system}\n\n${omittedNote(fit.first)}` : this.system;
-    const messages = joinUserMessages(turns.flat()).map(withObjectArguments);
+    const fit = fitConversation(this.turns, { budget: this.config.contextTokens, fixed: this.fixedTokens });
+    if (!fit.ok) return fit;
+    const system = fit.omitted > 0 ? `${this.system}\n\n${omittedNote(fit.omitted)}` : this.system;
+    const messages = joinUserMessages(fit.turns.flat()).map(withObjectArguments);
     return {
       ok: true,
       messages: [
@@ -596,6 +645,23 @@ export class Conversation {
       ],
     };
   }
+}
+
+/** What a failed call's error says, for the designer (a malformed JSON's parser text is not for them). */
+function failureText(result: { readonly ok: boolean; readonly error?: unknown }): string {
+  if (result.ok) return '';
+  const error = result.error as { code?: unknown; message?: unknown } | undefined;
+  if (error?.code === 'invalid_json') return '参数不是有效的 JSON';
+  const message = typeof error?.message === 'string' ? error.message.replace(/\s+/g, ' ').trim() : '';
+  return message.length > 200 ? `${message.slice(0, 200)}…` : message;
+}
+
+/** Why the turn stopped at a call the model kept sending though it failed each time. */
+function stuckMessage(stuck: { readonly name: string; readonly message: string }): string {
+  const tool = findTool(stuck.name);
+  const what = tool ? ` ${tool.name}（${tool.label}）` : '一个不存在的工具';
+  const why = stuck.message === '' ? '' : `：${stuck.message.replace(/[。.]$/, '')}`;
+  return `模型以同样的参数反复调用${what}，本轮已失败 ${REPEATED_FAILURE_LIMIT} 次${why}。为免继续空转，本轮已停止；已完成的调用都保留着。可以换个说法，或补充模型缺少的信息后再发一条消息。`;
 }
 
 /**

@@ -9,6 +9,8 @@ export type ChatErrorCode =
   | 'cancelled'
   | 'invalid_message'
   | 'max_steps'
+  /** The model kept sending a call that failed each time (same tool, same arguments): the turn stopped. */
+  | 'repeated_failure'
   /**
    * The request is over the context: the newest turn alone is over ATELIER_MODEL_CONTEXT_TOKENS, shrunk as far
    * as it can be (it was not sent), or the service refused it as longer than the model's context window.

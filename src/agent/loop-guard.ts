@@ -63,3 +63,71 @@ export class LoopGuard {
     }
   }
 }
+
+/** Failures of one call (same tool, same arguments) in one user turn after which it is not run again. */
+export const REPEATED_FAILURE_LIMIT = 3;
+
+/** The call's tool and arguments as one key: arguments that are JSON compare by value, whatever their spacing. */
+function callKey(name: string, args: string): string {
+  try {
+    return `${name}\n${JSON.stringify(sorted(JSON.parse(args)))}`;
+  } catch {
+    return `${name}\n${args}`;
+  }
+}
+
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => [k, sorted(v)]),
+  );
+}
+
+/**
+ * A model that answers a failed call by sending it again unchanged (as weaker models do, whatever the hint says)
+ * would spend the turn's every request on it and end at the step limit, told to "continue". Within one user turn,
+ * a call that failed REPEATED_FAILURE_LIMIT times with the same arguments is not run again, and the turn stops
+ * saying why.
+ */
+export class RepeatedFailures {
+  private readonly failures = new Map<string, { count: number; message: string }>();
+  /** The call that reached the limit this turn, or null. */
+  private reached: { name: string; message: string } | null = null;
+
+  /** Starts a user turn. */
+  reset(): void {
+    this.failures.clear();
+    this.reached = null;
+  }
+
+  /** A refusal when the call has failed too often this turn, else null: the call is not run. */
+  check(name: string, args: string): Refusal | null {
+    const known = this.failures.get(callKey(name, args));
+    if (!known || known.count < REPEATED_FAILURE_LIMIT) return null;
+    return {
+      ok: false,
+      error: {
+        code: 'invalid_state',
+        message: `这个调用（同样的工具和参数）本轮已经失败 ${known.count} 次，没有再执行：${known.message}`,
+        hint: '不要再发送这个调用。把遇到的问题告诉用户，请用户给出需要的信息。',
+      },
+    };
+  }
+
+  /** Records a call's outcome; `message` is its error's. */
+  record(name: string, args: string, ok: boolean, message: string): void {
+    if (ok) return;
+    const key = callKey(name, args);
+    const count = (this.failures.get(key)?.count ?? 0) + 1;
+    this.failures.set(key, { count, message });
+    if (count >= REPEATED_FAILURE_LIMIT) this.reached ??= { name, message };
+  }
+
+  /** The call that failed REPEATED_FAILURE_LIMIT times this turn, or null. */
+  get stuck(): { readonly name: string; readonly message: string } | null {
+    return this.reached;
+  }
+}

@@ -1,11 +1,13 @@
 /**
  * One model request through the official `openai` SDK: streamed or whole, turned into one assistant message
- * (text and tool calls). The SDK retries 429 and 5xx with backoff (honouring Retry-After) and times out a request
- * that gets no answer; a streamed answer that falls silent for as long is cut here. Each request asks for an output
+ * (text and tool calls). The SDK retries 429 and 5xx with backoff (honouring Retry-After); an attempt that gets no
+ * answer within the timeout ends the request here, without a retry, and so does an answer that falls silent for as
+ * long. Each request asks for an output
  * limit (ATELIER_MODEL_MAX_OUTPUT_TOKENS), and an answer that goes on past MAX_ANSWER_CHARS anyway (a server that
  * ignores the limit, a model that never stops) is cut here too. Every failure becomes a ModelError with a code and
  * a Chinese message built here, never the SDK's text (which may echo request details).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import OpenAI from 'openai';
 import type {
   ChatCompletion,
@@ -44,6 +46,11 @@ export interface AssistantMessage {
    * reasoning otherwise.
    */
   readonly reasoningDetails: readonly ReasoningDetail[];
+  /**
+   * The server stopped the answer at the output limit (`finish_reason: length`) after some text and no tool call:
+   * the text ends mid-way, which the designer should be told.
+   */
+  readonly cutAtLimit: boolean;
 }
 
 /** One of OpenRouter's reasoning blocks, kept as it came: only `type` and `index` are read. */
@@ -131,6 +138,76 @@ function textOf(content: unknown): string {
     .join('');
 }
 
+/**
+ * A refusal (OpenAI's `refusal` field, which comes instead of `content` when the model declines): it is the
+ * model's answer to the designer, not an empty one.
+ */
+function refusalOf(message: unknown): string {
+  const refusal = (message as { refusal?: unknown } | null | undefined)?.refusal;
+  return typeof refusal === 'string' ? refusal : '';
+}
+
+const THINK_OPEN = '<think>';
+const THINK_CLOSE = '</think>';
+
+/**
+ * The answer without the reasoning some servers leave in it as `<think>…</think>` at its start (DeepSeek-R1, Qwen3
+ * and QwQ through Ollama, LM Studio, or vLLM and llama.cpp run without a reasoning parser): the designer sees
+ * the answer, as with the services that send reasoning in a field of its own, and the history does not carry it.
+ * Fed the answer piece by piece, it holds back what may yet open or is inside the block.
+ */
+export class ThinkStripper {
+  /** `after`: the block ended; the blank lines before the answer are dropped too. */
+  private state: 'start' | 'inside' | 'after' | 'answer' = 'start';
+  private held = '';
+
+  /** The part of `piece` that is answer, '' while it may still be reasoning. */
+  add(piece: string): string {
+    if (this.state === 'answer') return piece;
+    this.held += piece;
+    if (this.state === 'start') {
+      const start = this.held.trimStart();
+      if (start.length < THINK_OPEN.length && THINK_OPEN.startsWith(start)) return '';
+      if (!start.startsWith(THINK_OPEN)) {
+        this.state = 'answer';
+        return this.release();
+      }
+      this.state = 'inside';
+      this.held = start.slice(THINK_OPEN.length);
+    }
+    if (this.state === 'inside') {
+      const close = this.held.indexOf(THINK_CLOSE);
+      if (close < 0) {
+        // Only a start of the closing tag can matter: a long reasoning is not kept nor searched again.
+        this.held = this.held.slice(-(THINK_CLOSE.length - 1));
+        return '';
+      }
+      this.state = 'after';
+      this.held = this.held.slice(close + THINK_CLOSE.length);
+    }
+    this.held = this.held.trimStart();
+    if (this.held === '') return '';
+    this.state = 'answer';
+    return this.release();
+  }
+
+  /** What is left at the answer's end: held text that never became a block; nothing of an unclosed one. */
+  end(): string {
+    return this.state === 'start' ? this.release() : '';
+  }
+
+  private release(): string {
+    const out = this.held;
+    this.held = '';
+    return out;
+  }
+}
+
+function withoutThinking(text: string): string {
+  const stripper = new ThinkStripper();
+  return stripper.add(text) + stripper.end();
+}
+
 function reasoningOf(message: unknown): string {
   const reasoning = (message as { reasoning_content?: unknown } | null | undefined)?.reasoning_content;
   return typeof reasoning === 'string' ? reasoning : '';
@@ -168,7 +245,7 @@ function chunkChars(delta: ChatCompletionChunk.Choice.Delta | undefined): number
   let n = 0;
   if (delta) {
     const extra = delta as { reasoning_content?: unknown; reasoning?: unknown; reasoning_details?: unknown };
-    for (const text of [extra.reasoning_content, extra.reasoning]) {
+    for (const text of [extra.reasoning_content, extra.reasoning, delta.refusal]) {
       if (typeof text === 'string') n += text.length;
     }
     if (delta.content !== undefined && delta.content !== null) n += asText(delta.content).length;
@@ -183,6 +260,33 @@ function chunkChars(delta: ChatCompletionChunk.Choice.Delta | undefined): number
   return Math.max(1, n);
 }
 
+/** What a request's network attempts report to it, so it can time each one (see createModelClient). */
+interface AttemptWatch {
+  /** An attempt is sent: its answer is awaited from now. */
+  readonly sent: () => void;
+  /** Its response (headers) came: the wait is over, whether the SDK then retries it or the body follows. */
+  readonly answered: () => void;
+}
+
+const attemptWatch = new AsyncLocalStorage<AttemptWatch>();
+
+/**
+ * The SDK retries a request that timed out as it retries a refused connection, so a server that never answers
+ * would hold a turn for four timeouts and the backoff between them while the designer is told of one. Each
+ * attempt is timed here instead (requestAssistant aborts it, which the SDK does not retry); the SDK's own timer,
+ * set later, is only a backstop for a client made elsewhere.
+ */
+function watchedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const watch = attemptWatch.getStore();
+  watch?.sent();
+  const response = fetch(input, init);
+  response.then(
+    () => watch?.answered(),
+    () => {},
+  );
+  return response;
+}
+
 export function createModelClient(config: ModelConfig): OpenAI {
   return new OpenAI({
     baseURL: config.baseURL,
@@ -192,8 +296,9 @@ export function createModelClient(config: ModelConfig): OpenAI {
     organization: null,
     project: null,
     webhookSecret: null,
-    timeout: config.timeoutMs,
+    timeout: config.timeoutMs * 2 + 1000,
     maxRetries: MODEL_RETRIES,
+    fetch: watchedFetch,
     // The SDK's debug log prints request headers: never let OPENAI_LOG turn it on here.
     logLevel: 'off',
   });
@@ -309,7 +414,7 @@ function fromWholeAnswer(answer: ChatCompletion, config: ModelConfig): Assistant
       },
     ];
   });
-  const text = textOf(message.content);
+  const text = withoutThinking(textOf(message.content)) || refusalOf(message);
   const reasoning = reasoningOf(message);
   const reasoningDetails = reasoningDetailsOf(message);
   const chars = toolCalls.reduce(
@@ -318,8 +423,14 @@ function fromWholeAnswer(answer: ChatCompletion, config: ModelConfig): Assistant
   );
   if (chars > MAX_ANSWER_CHARS) throw answerTooLong(config);
   if (toolCalls.length > 0) refuseCutCalls(answer.choices[0]?.finish_reason, config);
-  else if (text === '') refuseEmptyAtLimit(answer.choices[0]?.finish_reason, config);
-  return { text, toolCalls: withIds(toolCalls), reasoning, reasoningDetails };
+  else if (text === '') refuseEmpty(answer.choices[0]?.finish_reason, config);
+  return {
+    text,
+    toolCalls: withIds(toolCalls),
+    reasoning,
+    reasoningDetails,
+    cutAtLimit: toolCalls.length === 0 && answer.choices[0]?.finish_reason === 'length',
+  };
 }
 
 /**
@@ -338,10 +449,17 @@ function refuseCutCalls(finishReason: unknown, config: ModelConfig): void {
 }
 
 /**
- * An answer stopped at the output limit before it said or called anything: a reasoning model that spent the whole
- * limit thinking (its reasoning counts in it). Retrying as it is would stop the same way; a higher limit helps.
+ * An answer stopped before it said or called anything: by the output limit (a reasoning model that spent the whole
+ * limit thinking, its reasoning counts in it: retrying as it is would stop the same way, a higher limit helps), or
+ * by the service's content filter (which is not the model answering nothing).
  */
-function refuseEmptyAtLimit(finishReason: unknown, config: ModelConfig): void {
+function refuseEmpty(finishReason: unknown, config: ModelConfig): void {
+  if (finishReason === 'content_filter') {
+    throw new ModelError(
+      'model_bad_response',
+      '模型服务的内容过滤拦截了这次回答：模型没有给出文字或工具调用。请换个说法重试。',
+    );
+  }
   if (finishReason !== 'length') return;
   throw new ModelError(
     'model_bad_response',
@@ -369,6 +487,7 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
       controller.abort();
     }, req.config.timeoutMs);
   };
+  const watch: AttemptWatch = { sent: watchSilence, answered: () => clearTimeout(idle) };
   // The SDK sleeps between retries without watching the signal: a cancel must not wait for that sleep.
   const aborted = new Promise<never>((_, reject) => {
     controller.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
@@ -383,9 +502,12 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
   try {
     if (!req.config.stream) {
       // The SDK's timeout ends when the headers arrive; a body that never finishes is cut by the same watch.
-      const pending = req.client.chat.completions
-        .create({ ...body, stream: false }, { signal: controller.signal })
-        .asResponse();
+      watchSilence();
+      const pending = attemptWatch.run(watch, () =>
+        req.client.chat.completions
+          .create({ ...body, stream: false }, { signal: controller.signal })
+          .asResponse(),
+      );
       pending.catch(() => {});
       const response = await Promise.race([pending, aborted]);
       watchSilence();
@@ -394,9 +516,9 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
       const answer = await Promise.race([reading, aborted]);
       return fromWholeAnswer(answer, req.config);
     }
-    const pending = req.client.chat.completions.create(
-      { ...body, stream: true },
-      { signal: controller.signal },
+    watchSilence();
+    const pending = attemptWatch.run(watch, () =>
+      req.client.chat.completions.create({ ...body, stream: true }, { signal: controller.signal }),
     );
     pending.catch(() => {});
     const stream = await Promise.race([pending, aborted]);
@@ -404,6 +526,7 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
     let reasoning = '';
     const details = new ReasoningDetailAccumulator();
     const calls = new ToolCallAccumulator();
+    const thinking = new ThinkStripper();
     let finished: unknown = null;
     let received = 0;
     watchSilence();
@@ -419,7 +542,7 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
         throw answerTooLong(req.config);
       }
       if (!delta) continue;
-      const piece = textOf(delta.content);
+      const piece = thinking.add(textOf(delta.content)) || refusalOf(delta);
       if (piece !== '') {
         text += piece;
         req.onDelta(piece);
@@ -432,6 +555,11 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
     }
     // The SDK ends a stream quietly when it is aborted: a cut answer must not pass for a whole one.
     if (controller.signal.aborted) throw describeModelFailure(null, reason, req.config);
+    const rest = thinking.end();
+    if (rest !== '') {
+      text += rest;
+      req.onDelta(rest);
+    }
     // Nor one the server or the network ended early: its last call may be cut anywhere, and none of its calls
     // is run. (A text-only answer without one is taken as it is: some servers leave the reason out there.)
     if (!finished && calls.result().length > 0) {
@@ -441,8 +569,14 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
       );
     }
     if (calls.result().length > 0) refuseCutCalls(finished, req.config);
-    else if (text === '') refuseEmptyAtLimit(finished, req.config);
-    return { text, toolCalls: withIds(calls.result()), reasoning, reasoningDetails: details.result() };
+    else if (text === '') refuseEmpty(finished, req.config);
+    return {
+      text,
+      toolCalls: withIds(calls.result()),
+      reasoning,
+      reasoningDetails: details.result(),
+      cutAtLimit: calls.result().length === 0 && finished === 'length',
+    };
   } catch (err) {
     if (err instanceof ModelError) throw err;
     throw describeModelFailure(err, reason, req.config);

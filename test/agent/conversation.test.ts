@@ -476,7 +476,8 @@ describe('model failures', () => {
 
   it('no answer within the timeout → model_timeout', async () => {
     const slow = { text: '太慢', delayMs: 3000 };
-    const run = await failing([slow, slow, slow, slow], { timeoutMs: 150 });
+    // Not retried: the designer is told of one timeout and waits for one.
+    const run = await failing([slow], { timeoutMs: 150 });
     await expectCleanEnd(run, 'model_timeout');
   });
 
