@@ -55,6 +55,8 @@ export interface ActiveDocumentSnapshot extends DocumentSnapshot {
 
 export interface GarmentSnapshot {
   readonly photo: string | null;
+  /** The open document whose pieces `pieces` are (the one identified last); null when none is. */
+  readonly document: string | null;
   /** The pieces `identify_pieces` found in the active analysis, with their proposed type and colour. */
   readonly pieces: readonly {
     readonly name: string;

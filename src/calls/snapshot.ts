@@ -57,6 +57,7 @@ export function snapshotOf(session: Session): Promise<SessionSnapshot> {
     const proposals = new Map((analysis?.proposals ?? []).map((p) => [p.name, p]));
     const garment: GarmentSnapshot = {
       photo: session.garmentPhoto,
+      document: tx.documents().find((d) => d.id === analysis?.docId)?.name ?? null,
       pieces: (analysis?.pieces ?? []).map((p) => ({
         name: p.name,
         part: p.part,

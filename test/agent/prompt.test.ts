@@ -37,7 +37,7 @@ function snapshot(layers: unknown[], garment: Partial<SessionSnapshot['garment']
       has_selection: true,
       history: { labels: ['打开', '新建图层', '创建文字', '设置透明度'], index: 2 },
     },
-    garment: { photo: null, pieces: [], previewed: false, applied: false, ...garment },
+    garment: { photo: null, document: null, pieces: [], previewed: false, applied: false, ...garment },
   };
 }
 

@@ -124,7 +124,10 @@ export function FilesPane() {
           {studio.files.map((f) => (
             <li key={f.path}>
               <span class="file-name" title={f.path}>
-                {f.path}
+                {f.path.includes('/') && (
+                  <span class="file-dir">{f.path.slice(0, f.path.lastIndexOf('/') + 1)}</span>
+                )}
+                <span class="file-base">{f.path.slice(f.path.lastIndexOf('/') + 1)}</span>
               </span>
               <span class="file-size">{sizeText(f.bytes)}</span>
               <span class="file-actions">

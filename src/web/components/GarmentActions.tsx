@@ -19,6 +19,29 @@ export const {
   garmentApply: APPLY_TOOL,
   garmentVerify: VERIFY_TOOL,
 } = PANE_TOOLS;
+const SWITCH_TOOL = PANE_TOOLS.switchDocument;
+
+/**
+ * The document a garment card's result is about. Its buttons act on that document, not on whichever is active
+ * now: the garment tools work on the active document, and another one's layers often share the card's piece
+ * names (图层 1 …), so an answer given on an older card went to the wrong garment. `activate` brings the card's
+ * document to the front first (a 切换文档 card shows it) and says whether it could.
+ */
+function useCardDocument(result: Readonly<Record<string, unknown>> | undefined) {
+  const { studio } = useStudioView();
+  const name = typeof result?.document === 'string' ? result.document : null;
+  const docs = studio.state?.documents ?? [];
+  const open = name === null || studio.state === null || docs.some((d) => d.name === name);
+  const active = name === null || docs.find((d) => d.active)?.name === name;
+  // The parameter of switch_document that names the document, whatever it is called.
+  const param = Object.keys(studio.tools.get(SWITCH_TOOL)?.parameters.properties ?? {})[0];
+  const activate = async (): Promise<boolean> =>
+    active ||
+    (name !== null &&
+      param !== undefined &&
+      (await studio.run([{ name: SWITCH_TOOL, arguments: { [param]: name } }])));
+  return { name, open, activate };
+}
 
 type PartReading = { readonly part?: string; readonly part_label: string; readonly confidence: number };
 
@@ -150,6 +173,8 @@ function PiecesTable({ onDone }: { onDone(): void }) {
     setRows((old) => old.map((r, j) => (j === i ? { ...r, ...change } : r)));
   const returned = (r: PieceRow) => r.turn !== r.identifiedTurn;
   const repicked = rows.filter((r) => r.part !== r.identified || returned(r));
+  // Each step runs once the one before it succeeded (a batch of calls runs on past a failure), and the table
+  // stays after a failure, with what was picked in it, to correct and send again.
   const confirmParts = async () => {
     setRunning(true);
     try {
@@ -158,10 +183,8 @@ function PiecesTable({ onDone }: { onDone(): void }) {
         part: r.part,
         ...(returned(r) ? { turn: r.turn } : {}),
       }));
-      await studio.run([
-        { name: CONFIRM_TOOL, arguments: { pieces } },
-        { name: PREVIEW_TOOL, arguments: {} },
-      ]);
+      if (!(await studio.run([{ name: CONFIRM_TOOL, arguments: { pieces } }]))) return;
+      await studio.run([{ name: PREVIEW_TOOL, arguments: {} }]);
       // The new preview comes with its own decision buttons.
       onDone();
     } finally {
@@ -176,10 +199,8 @@ function PiecesTable({ onDone }: { onDone(): void }) {
         type: r.type,
         ...(r.color ? { color: r.color } : {}),
       }));
-      await studio.run([
-        { name: APPLY_TOOL, arguments: { pieces } },
-        { name: VERIFY_TOOL, arguments: {} },
-      ]);
+      if (!(await studio.run([{ name: APPLY_TOOL, arguments: { pieces } }]))) return;
+      await studio.run([{ name: VERIFY_TOOL, arguments: {} }]);
       onDone();
     } finally {
       setRunning(false);
@@ -283,8 +304,41 @@ export function PreviewActions({ call }: { call: CallItem }) {
   const { studio, t } = useStudioView();
   const [confirming, setConfirming] = useState(false);
   const [applied, setApplied] = useState(false);
+  const doc = useCardDocument(call.result);
+  // The snapshot the card first showed with may predate its own preview (it is fetched again once the call
+  // ends): only a later one says whether the preview is still there.
+  const shownWith = useRef(studio.state);
   const withModel = studio.model.configured;
   if (applied) return null;
+  if (!doc.open) return <p class="garment-note muted">{t('garment.docClosed', { doc: doc.name ?? '' })}</p>;
+  // The pieces were identified again since, in this document or another: what this preview showed is no longer
+  // what would be applied (the session keeps one identification and one preview).
+  const garment = studio.state?.garment;
+  if (
+    doc.name !== null &&
+    garment &&
+    (garment.document !== doc.name || (!garment.previewed && studio.state !== shownWith.current))
+  ) {
+    return (
+      <div class="garment-actions">
+        <p class="garment-note">{t('garment.outdated', { doc: doc.name })}</p>
+        <div class="button-row">
+          <button
+            type="button"
+            disabled={studio.busy}
+            onClick={async () => {
+              if (!(await doc.activate())) return;
+              if (await studio.run([{ name: IDENTIFY_TOOL, arguments: {} }])) {
+                await studio.run([{ name: PREVIEW_TOOL, arguments: {} }]);
+              }
+            }}
+          >
+            {t('garment.redo')}
+          </button>
+        </div>
+      </div>
+    );
+  }
   return (
     <div class="garment-actions">
       <div class="button-row">
@@ -292,7 +346,8 @@ export function PreviewActions({ call }: { call: CallItem }) {
           type="button"
           class="primary"
           disabled={studio.busy}
-          onClick={() => {
+          onClick={async () => {
+            if (!(await doc.activate())) return;
             if (!withModel) return setConfirming(true);
             // The model applies and verifies: the decision is made, the buttons go.
             setApplied(true);
@@ -304,11 +359,12 @@ export function PreviewActions({ call }: { call: CallItem }) {
         <button
           type="button"
           disabled={studio.busy}
-          onClick={() =>
-            withModel
+          onClick={async () => {
+            if (!(await doc.activate())) return;
+            void (withModel
               ? studio.chat(t('garment.regenerate'))
-              : studio.run([{ name: call.name, arguments: {} }])
-          }
+              : studio.run([{ name: call.name, arguments: {} }]));
+          }}
         >
           {t('garment.regenerate')}
         </button>
@@ -386,6 +442,7 @@ interface ReportedPiece {
 export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>> }) {
   const { studio, t } = useStudioView();
   const partName = usePartName();
+  const doc = useCardDocument(result);
   // Each piece's last answer, by piece name: each stays pressed while others are answered.
   const [answered, setAnswered] = useState<Readonly<Record<string, string>>>({});
   const chosen = (name: string, part: string) => answered[name] === part;
@@ -412,7 +469,8 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
   /** The part answered for this piece from the other parts' list, if that is how it was answered. */
   const otherChosen = (p: ReportedPiece) =>
     others(p).some((o) => o.value === answered[p.name]) ? answered[p.name] : undefined;
-  const answer = (name: string, part: string, label: string) => {
+  const answer = async (name: string, part: string, label: string) => {
+    if (!(await doc.activate())) return;
     setAnswered((was) => ({ ...was, [name]: part }));
     void (studio.model.configured
       ? studio.chat(t('garment.answerPart', { name, part: label }))
@@ -444,8 +502,8 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
                   class={chosen(p.name, part) ? 'chosen' : undefined}
                   aria-pressed={chosen(p.name, part)}
                   aria-label={t('garment.answerPart', { name: p.name, part: label })}
-                  disabled={studio.busy}
-                  onClick={() => answer(p.name, part, label)}
+                  disabled={studio.busy || !doc.open}
+                  onClick={() => void answer(p.name, part, label)}
                 >
                   {t('garment.isPart', { part: label })}
                 </button>
@@ -454,11 +512,11 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
                 aria-label={t('garment.otherPartOf', { name: p.name })}
                 class={otherChosen(p) ? 'chosen' : undefined}
                 value={otherChosen(p) ?? ''}
-                disabled={studio.busy}
+                disabled={studio.busy || !doc.open}
                 onChange={(e) => {
                   const part = e.currentTarget.value;
                   const option = parts.find((o) => o.value === part);
-                  if (option) answer(p.name, part, option.label);
+                  if (option) void answer(p.name, part, option.label);
                 }}
               >
                 <option value="">{t('garment.otherPart')}</option>
@@ -473,9 +531,11 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
         ))}
       </ul>
       <p class="doubt-line muted">
-        {t(Object.keys(answered).length ? 'garment.answered' : 'garment.unsureHow', {
-          confirm: t('garment.confirm'),
-        })}
+        {doc.open
+          ? t(Object.keys(answered).length ? 'garment.answered' : 'garment.unsureHow', {
+              confirm: t('garment.confirm'),
+            })
+          : t('garment.docClosed', { doc: doc.name ?? '' })}
       </p>
     </div>
   );

@@ -49,7 +49,7 @@ export function ToolCard({ call }: { call: CallItem }) {
       <header>
         <span class="status-dot" aria-hidden="true" />
         <h4>{label}</h4>
-        <code>{call.name}</code>
+        <code title={call.name}>{call.name}</code>
         <span class="status-text">{status}</span>
       </header>
       {args.length > 0 && (

@@ -45,7 +45,8 @@ export interface Studio {
   readonly chatting: boolean;
   /** Bumped after every run that may have changed pixels, so the canvas reloads. */
   readonly revision: number;
-  run(calls: readonly ToolRun[]): Promise<void>;
+  /** Runs the calls in order (one failing does not stop the rest); true when every one of them succeeded. */
+  run(calls: readonly ToolRun[]): Promise<boolean>;
   /** Sends a message; false when the server never took it (unreachable, refused), so it is not lost. */
   chat(text: string): Promise<boolean>;
   cancelChat(): Promise<void>;
@@ -301,8 +302,9 @@ export function useStudio(api: Api): Studio {
   );
 
   const run = useCallback(
-    (calls: readonly ToolRun[]) =>
-      track(async () => {
+    async (calls: readonly ToolRun[]) => {
+      let succeeded = false;
+      await track(async () => {
         const id = session.current;
         if (!id) return;
         const body = {
@@ -316,8 +318,15 @@ export function useStudio(api: Api): Studio {
             };
           }),
         };
-        await api.stream(`/v1/sessions/${id}/tool-calls?stream=1`, body, emit);
-      }),
+        let failed = false;
+        await api.stream(`/v1/sessions/${id}/tool-calls?stream=1`, body, (event) => {
+          if (event.type === 'tool_result' && !event.ok) failed = true;
+          emit(event);
+        });
+        succeeded = !failed;
+      });
+      return succeeded;
+    },
     [api, emit, track],
   );
 
