@@ -12,6 +12,8 @@ export interface LayerNode {
   readonly type: string;
   readonly visible: boolean;
   readonly opacity: number;
+  /** Photoshop's fill opacity (填充), only when below 100. */
+  readonly fill_opacity?: number;
   readonly blend_mode: string;
   readonly locked: boolean;
   readonly clipped?: boolean;

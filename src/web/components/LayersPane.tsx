@@ -1,6 +1,6 @@
 /**
  * The active document's layer tree. Clicking a layer selects it (select_layers); the eye, the lock, the blend
- * mode and the opacity go through their tools, with the layer selected first, as those tools act on it.
+ * mode, the opacity and the fill go through their tools, with the layer selected first, as those tools act on it.
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { LayerNode, RegistryTool } from '../api/types.js';
@@ -17,6 +17,7 @@ const {
   lock: LOCK,
   blendMode: BLEND,
   opacity: OPACITY,
+  fillOpacity: FILL,
 } = PANE_TOOLS;
 
 const TYPE_GLYPHS: Record<string, string> = { text: 'T', group: '▤', smart_object: '◇', pixel: '▦' };
@@ -75,6 +76,12 @@ function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRu
   const opacityLimits = studio.tools.get(OPACITY)?.limits.opacity;
   const [opacity, setOpacity] = useState(layer.opacity);
   useEffect(() => setOpacity(layer.opacity), [layer.opacity, layer.id]);
+  const fillLimits = studio.tools.get(FILL)?.limits.fill_opacity;
+  const layerFill = layer.fill_opacity ?? 100;
+  const [fill, setFill] = useState(layerFill);
+  useEffect(() => setFill(layerFill), [layerFill, layer.id]);
+  // As in Photoshop, a group has no fill (its own pixels are none) and the background none to fade.
+  const noFill = layer.type === 'group' || layer.background === true || !studio.tools.has(FILL);
   return (
     <div class="layer-props">
       <div class="prop-row">
@@ -118,6 +125,25 @@ function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRu
           }
         />
         <output for="layer-opacity">{Math.round(opacity)}%</output>
+      </div>
+      <div class="prop-row">
+        <label for="layer-fill">{t('layers.fill')}</label>
+        <input
+          id="layer-fill"
+          type="range"
+          min={fillLimits?.min ?? 0}
+          max={fillLimits?.max ?? 100}
+          step={1}
+          value={noFill ? 100 : fill}
+          disabled={layer.locked || noFill}
+          onInput={(e) => setFill(Number(e.currentTarget.value))}
+          onChange={(e) =>
+            then([
+              { name: FILL, arguments: { name: refOf(layer), fill_opacity: Number(e.currentTarget.value) } },
+            ])
+          }
+        />
+        <output for="layer-fill">{noFill ? '—' : `${Math.round(fill)}%`}</output>
       </div>
     </div>
   );

@@ -8,6 +8,7 @@ export const PANE_TOOLS = {
   lock: 'lock_layer',
   blendMode: 'set_layer_blend_mode',
   opacity: 'set_layer_opacity',
+  fillOpacity: 'set_layer_fill_opacity',
   undo: 'undo',
   redo: 'redo',
   openDocument: 'open_document',
