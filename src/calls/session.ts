@@ -82,6 +82,12 @@ export interface Progress {
 export interface CallOptions {
   /** Called with each stage the call reports while it runs; never after the call's result. */
   readonly onProgress?: (progress: Progress) => void;
+  /**
+   * The caller gave up on the call (an MCP client's `notifications/cancelled`) and will not see its result: a
+   * call not started yet does not run, and one running stops at its next stage or before it commits, keeping
+   * nothing it did; once it has begun writing a file it runs to its end (the file and the document then agree).
+   */
+  readonly signal?: AbortSignal;
 }
 
 export class Session implements SessionHandle {
@@ -171,6 +177,7 @@ export class Session implements SessionHandle {
     const run = this.queue
       .then(async () => {
         if (this.discarded) return sessionDeleted();
+        if (opts.signal?.aborted) return callCancelled();
         const result = await this.execute(toolCall, opts);
         return this.discarded ? sessionDeleted() : result;
       })
@@ -237,23 +244,23 @@ export class Session implements SessionHandle {
 
   private async execute(toolCall: unknown, opts: CallOptions): Promise<ToolResult> {
     let open = true;
-    const report = opts.onProgress;
-    const progress = report
-      ? (stage: string, fraction?: number) => {
-          if (!open) return;
-          try {
-            report(
-              fraction === undefined ? { stage } : { stage, fraction: Math.min(1, Math.max(0, fraction)) },
-            );
-          } catch (err) {
-            this.onInternalError(err);
-          }
-        }
-      : () => {};
+    const { onProgress: report, signal } = opts;
+    // Whether the call has begun writing a file: that cannot be taken back, so from then on a cancel is too late.
+    const effects = { wrote: false };
+    const progress = (stage: string, fraction?: number) => {
+      if (!open) return;
+      if (signal?.aborted && !effects.wrote) throw cancelledError();
+      if (!report) return;
+      try {
+        report(fraction === undefined ? { stage } : { stage, fraction: Math.min(1, Math.max(0, fraction)) });
+      } catch (err) {
+        this.onInternalError(err);
+      }
+    };
     const before = this.state;
     const reads: FileRead[] = [];
     const started = performance.now();
-    let result = await this.dispatch(toolCall, progress, reads).finally(() => {
+    let result = await this.dispatch(toolCall, progress, reads, signal, effects).finally(() => {
       open = false;
     });
     // A deleted session's journal is gone: there is nothing to record the change in, nor anyone to see it.
@@ -289,6 +296,8 @@ export class Session implements SessionHandle {
     toolCall: unknown,
     progress: (stage: string, fraction?: number) => void,
     reads: FileRead[],
+    signal: AbortSignal | undefined,
+    effects: { wrote: boolean },
   ): Promise<ToolResult> {
     const call = parseToolCall(toolCall);
     if (!call) {
@@ -330,7 +339,9 @@ export class Session implements SessionHandle {
     let staged: { garmentPhoto?: string | null; garment?: GarmentMemory } = {};
     const ctx: ToolContext = {
       tx,
-      workspace: this.onChange ? recordingReads(this.workspace, reads) : this.workspace,
+      workspace: this.onChange
+        ? recordingReads(cancellableWrites(this.workspace, signal, effects), reads)
+        : cancellableWrites(this.workspace, signal, effects),
       session: {
         garmentPhoto: this.garmentPhoto,
         garment: this.garment,
@@ -344,6 +355,7 @@ export class Session implements SessionHandle {
     let payload: Payload;
     try {
       payload = await this.withinBudget(async () => handler(checked.args as never, ctx));
+      if (signal?.aborted && !effects.wrote) throw cancelledError();
       this.editor.commit(tx, tool.label, tool.effect !== 'read');
       if (staged.garmentPhoto !== undefined) this.garmentPhoto = staged.garmentPhoto;
       if (staged.garment !== undefined) this.garment = staged.garment;
@@ -370,6 +382,18 @@ export function sessionDeleted(): ToolResult {
     hint: '请新建一个会话再继续',
     details: { session_deleted: true },
   });
+}
+
+const CANCELLED = '调用已取消：它做的修改都没有保留';
+
+/** The error a cancelled call ends with (see `CallOptions.signal`). */
+function cancelledError(): EditorError {
+  return new EditorError('invalid_state', CANCELLED, { details: { cancelled: true } });
+}
+
+/** What a call cancelled before it ran answers. */
+function callCancelled(): ToolResult {
+  return failure('invalid_state', CANCELLED, { details: { cancelled: true } });
 }
 
 function isBudgetRefusal(err: unknown, limit: number): err is EditorError {
@@ -417,6 +441,32 @@ function changed(before: SessionState, after: SessionState): boolean {
     a.docs.length !== b.docs.length ||
     a.docs.some((doc, i) => doc !== b.docs[i])
   );
+}
+
+/**
+ * The workspace with writes that a cancelled call does not begin, and that mark the call as past cancelling once
+ * begun (the file on disk and the document's saved state must then agree).
+ */
+function cancellableWrites(
+  workspace: Workspace,
+  signal: AbortSignal | undefined,
+  effects: { wrote: boolean },
+): Workspace {
+  if (!signal) return workspace;
+  const guarded = Object.create(workspace) as Workspace;
+  const begin = () => {
+    if (signal.aborted && !effects.wrote) throw cancelledError();
+    effects.wrote = true;
+  };
+  guarded.writeAtomic = (relPath, data) => {
+    begin();
+    return workspace.writeAtomic(relPath, data);
+  };
+  guarded.writeAtomicWith = (relPath, write, opts) => {
+    begin();
+    return workspace.writeAtomicWith(relPath, write, opts);
+  };
+  return guarded;
 }
 
 /** The workspace as a call sees it, noting every file the call reads (and the bytes it got). */

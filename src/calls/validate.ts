@@ -364,6 +364,28 @@ function validatorFor(tool: ToolDefinition): ValidateFunction {
   return fn;
 }
 
+/**
+ * Strict-mode schemas make optionals nullable, the fields of array items too: a null optional means "not given".
+ */
+function withoutNullOptionals(
+  raw: Record<string, unknown>,
+  properties: Readonly<Record<string, ParamSchema>>,
+  required: readonly string[],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (value === null && Object.hasOwn(properties, key) && !required.includes(key)) continue;
+    const items = Object.hasOwn(properties, key) ? properties[key]!.items : undefined;
+    out[key] =
+      items?.type === 'object' && Array.isArray(value)
+        ? value.map((item) =>
+            isPlainObject(item) ? withoutNullOptionals(item, items.properties, items.required) : item,
+          )
+        : value;
+  }
+  return out;
+}
+
 /** Validates raw (already JSON-parsed) arguments; on success returns them coerced, normalised and defaulted. */
 export function validateArguments(tool: ToolDefinition, raw: unknown): Validation {
   if (raw === undefined || raw === null) raw = {};
@@ -371,11 +393,7 @@ export function validateArguments(tool: ToolDefinition, raw: unknown): Validatio
     return { ok: false, problems: [{ parameter: '(arguments)', message: 'arguments 必须是 JSON 对象' }] };
   }
   const properties = tool.parameters.properties;
-  const required = new Set(tool.parameters.required);
-  // Strict-mode schemas make optionals nullable: a null optional means "not given".
-  const present = Object.fromEntries(
-    Object.entries(raw).filter(([k, v]) => !(v === null && k in properties && !required.has(k))),
-  );
+  const present = withoutNullOptionals(raw, properties, tool.parameters.required);
   const unknown = Object.keys(present).filter((k) => !Object.hasOwn(properties, k));
   // Ajv would describe every one of thousands of unknown keys; a few make the point.
   if (unknown.length > MAX_PROBLEMS) {

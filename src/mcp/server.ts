@@ -5,6 +5,7 @@
  * the result as JSON text.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -14,7 +15,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { notOfferedResult, withOfferedAdvice } from '../calls/offered-tools.js';
-import type { ToolResult } from '../calls/result.js';
+import { failure, type ToolResult } from '../calls/result.js';
 import type { CallOptions, Progress } from '../calls/session.js';
 import { toMcp } from '../registry/formats/mcp.js';
 import { findTool, toolsOf, type Variant } from '../registry/index.js';
@@ -39,23 +40,80 @@ const INSTRUCTIONS = [
   'get_canvas_image returns the canvas as an image so you can look at your work.',
 ].join(' ');
 
-/** A tool result as MCP content: the JSON (without image data) as text, then each image. */
-export function toCallToolResult(result: ToolResult): CallToolResult {
+/**
+ * The most bytes one `tools/call` answer may take. The SDK's stdio client (the one most desktop clients and agent
+ * SDKs run) closes the connection on a line beyond `STDIO_DEFAULT_MAX_BUFFER_SIZE`, which ends the server process
+ * and every unsaved document with it; the margin leaves room for the JSON-RPC envelope around the result.
+ */
+export const MAX_RESULT_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE - 64 * 1024;
+
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+
+/**
+ * A tool result as MCP content: the JSON (without image data) as text, then each image. Images that would take
+ * the answer beyond `maxBytes` are left out, largest first, each with a warning in the JSON saying how to see it.
+ */
+export function toCallToolResult(result: ToolResult, maxBytes = MAX_RESULT_BYTES): CallToolResult {
   if (!result.ok) {
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(result) }] };
   }
   const images = (result.images ?? []) as readonly ImageOut[];
-  if (images.length === 0) return { content: [{ type: 'text', text: JSON.stringify(result) }] };
-  const described = {
-    ...result,
-    images: images.map((img) => ({ mime: img.mime, ...(img.caption ? { caption: img.caption } : {}) })),
+  if (images.length === 0)
+    return capped({ content: [{ type: 'text', text: JSON.stringify(result) }] }, maxBytes);
+  // An image block costs its base64 and a few dozen bytes of keys; the text costs its escaped JSON.
+  const cost = (img: ImageOut) => img.base64.length + img.mime.length + 64;
+  const textOf = (omitted: ReadonlySet<ImageOut>) => {
+    const warnings = [
+      ...((result.warnings as unknown[] | undefined) ?? []),
+      ...images
+        .filter((img) => omitted.has(img))
+        .map(
+          (img) =>
+            `图片${img.caption ? `“${img.caption}”` : ''}约 ${mb(img.base64.length)}，超过 MCP 一条消息 ${mb(STDIO_DEFAULT_MAX_BUFFER_SIZE)} 的上限，没有随结果返回：请用较小的 max_size（如 1024）调用 get_canvas_image 查看`,
+        ),
+    ];
+    const described = {
+      ...result,
+      images: images.map((img) => ({
+        mime: img.mime,
+        ...(img.caption ? { caption: img.caption } : {}),
+        ...(omitted.has(img) ? { omitted: true } : {}),
+      })),
+      ...(warnings.length ? { warnings } : {}),
+    };
+    return JSON.stringify(described);
   };
-  return {
-    content: [
-      { type: 'text', text: JSON.stringify(described) },
-      ...images.map((img) => ({ type: 'image' as const, data: img.base64, mimeType: img.mime })),
-    ],
-  };
+  const omitted = new Set<ImageOut>();
+  const total = () =>
+    Buffer.byteLength(JSON.stringify(textOf(omitted))) +
+    images.reduce((sum, img) => sum + (omitted.has(img) ? 0 : cost(img)), 0);
+  for (const img of [...images].sort((a, b) => cost(b) - cost(a))) {
+    if (total() <= maxBytes) break;
+    omitted.add(img);
+  }
+  return capped(
+    {
+      content: [
+        { type: 'text', text: textOf(omitted) },
+        ...images
+          .filter((img) => !omitted.has(img))
+          .map((img) => ({ type: 'image' as const, data: img.base64, mimeType: img.mime })),
+      ],
+    },
+    maxBytes,
+  );
+}
+
+/** A result whose text alone is beyond `maxBytes` becomes an error saying so (the call itself has run). */
+function capped(answer: CallToolResult, maxBytes: number): CallToolResult {
+  const bytes = Buffer.byteLength(JSON.stringify(answer));
+  if (bytes <= maxBytes) return answer;
+  const error = failure(
+    'out_of_bounds',
+    `调用已执行，但结果约 ${mb(bytes)}，超过 MCP 一条消息 ${mb(STDIO_DEFAULT_MAX_BUFFER_SIZE)} 的上限，无法返回`,
+    { hint: '请用查询工具分别查看需要的部分' },
+  );
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(error) }] };
 }
 
 /**
@@ -95,7 +153,12 @@ export function createMcpServer(run: RunCall, opts: McpServerOptions = {}): Serv
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args, _meta } = request.params;
     const token = _meta?.progressToken;
-    const opts = token === undefined ? {} : { onProgress: progressNotifier(token, extra.sendNotification) };
+    // A client that cancels (`notifications/cancelled`) gets no answer (the SDK sends none): the call must then
+    // change nothing, or the client's model would go on from a document it was never told about.
+    const opts: CallOptions = {
+      signal: extra.signal,
+      ...(token === undefined ? {} : { onProgress: progressNotifier(token, extra.sendNotification) }),
+    };
     if (!findTool(name)) return toCallToolResult(notOfferedResult(name, offered) as ToolResult);
     return toCallToolResult(withOfferedAdvice(await run({ name, arguments: args ?? {} }, opts), offered));
   });

@@ -60,7 +60,10 @@ export type Answer =
   | { readonly op: 'close' }
   | { readonly op: 'ended' };
 
-export type ToWorker = { readonly seq: number; readonly request: Request };
+export type ToWorker =
+  | { readonly seq: number; readonly request: Request }
+  /** The caller gave up on the call request `cancel` (CallOptions.signal). */
+  | { readonly cancel: number };
 
 export type FromWorker =
   | { readonly seq: number; readonly answer: Answer }

@@ -4,6 +4,7 @@
  * requests for different sessions on this thread interleave at their awaits. Nothing here writes to stdout.
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import type { Progress } from '../calls/session.js';
 import { EditorError } from '../engine/errors.js';
 import { useJobThreadPort } from '../engine/job-thread.js';
 import {
@@ -26,6 +27,8 @@ if (jobs) useJobThreadPort(jobs);
 const sessions = new Map<string, { hosted: HostedSession; journalDir: string }>();
 /** Deleted sessions whose calls may still be running, until the main thread has asked (`ended`). */
 const ending = new Map<string, Promise<void>>();
+/** The calls not answered yet, by request number, to cancel one the caller gave up on. */
+const calls = new Map<number, AbortController>();
 const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 const log = (line: string) => post({ log: line });
 
@@ -71,11 +74,17 @@ async function answer(seq: number, request: Request): Promise<{ answer: Answer; 
     }
     case 'call': {
       const { session } = hostedOf(request.id);
-      const result = await session.call(
-        request.call,
-        request.progress ? { onProgress: (progress) => post({ seq, progress }) } : {},
-      );
-      return { answer: { op: 'call', result, garmentPhoto: session.garmentPhoto } };
+      const cancel = new AbortController();
+      calls.set(seq, cancel);
+      try {
+        const result = await session.call(request.call, {
+          signal: cancel.signal,
+          ...(request.progress ? { onProgress: (progress: Progress) => post({ seq, progress }) } : {}),
+        });
+        return { answer: { op: 'call', result, garmentPhoto: session.garmentPhoto } };
+      } finally {
+        calls.delete(seq);
+      }
     }
     case 'garment_photo':
       await hostedOf(request.id).session.setGarmentPhoto(request.path);
@@ -113,7 +122,12 @@ async function answer(seq: number, request: Request): Promise<{ answer: Answer; 
   }
 }
 
-port.on('message', ({ seq, request }: ToWorker) => {
+port.on('message', (message: ToWorker) => {
+  if ('cancel' in message) {
+    calls.get(message.cancel)?.abort();
+    return;
+  }
+  const { seq, request } = message;
   answer(seq, request).then(
     ({ answer, transfer }) => post({ seq, answer }, transfer),
     (err: unknown) => post({ seq, error: wire(err) }),

@@ -112,6 +112,7 @@ class SessionThread {
   request<O extends Request['op']>(
     request: Extract<Request, { op: O }>,
     onProgress?: (progress: Progress) => void,
+    signal?: AbortSignal,
   ): Promise<AnswerOf<O>> {
     if (this.stopped) return Promise.reject(new SessionThreadLost('the session thread has stopped'));
     const seq = ++this.seq;
@@ -127,7 +128,14 @@ class SessionThread {
         this.pending.delete(seq);
         if (this.pending.size === 0) this.worker.unref();
         reject(new UnsendableRequest(err instanceof Error ? err.message : String(err)));
+        return;
       }
+      // The caller gave up (CallOptions.signal): the thread is told, and the call keeps nothing.
+      const cancel = () => {
+        if (this.pending.has(seq) && !this.stopped) this.worker.postMessage({ cancel: seq });
+      };
+      if (signal?.aborted) cancel();
+      else signal?.addEventListener('abort', cancel, { once: true });
     }) as Promise<AnswerOf<O>>;
   }
 
@@ -273,6 +281,7 @@ export class WorkerSession implements SessionHandle {
       const answer = await this.thread.request(
         { op: 'call', id: this.id, call: toolCall, progress: opts.onProgress !== undefined },
         opts.onProgress,
+        opts.signal,
       );
       this.garmentPhoto = answer.garmentPhoto;
       return answer.result;
