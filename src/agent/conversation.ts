@@ -430,7 +430,7 @@ export class Conversation {
       } else {
         emit(toolCallEvent(call.id, call.name, call.arguments));
         try {
-          answer = await this.runCall(call, emit, outcome);
+          answer = await this.runCall(call, emit, outcome, signal);
         } catch (err) {
           this.onInternalError(err);
           const content = JSON.stringify({
@@ -455,8 +455,16 @@ export class Conversation {
     return outcome;
   }
 
-  /** Runs (or refuses) one call, emits its result and returns how it was answered. */
-  private async runCall(call: ToolCallOut, emit: Emit, outcome: StepOutcome): Promise<Answer> {
+  /**
+   * Runs (or refuses) one call, emits its result and returns how it was answered. Cancelling the turn cancels the
+   * call too: it stops at its next stage and keeps nothing (a save that has begun writing finishes).
+   */
+  private async runCall(
+    call: ToolCallOut,
+    emit: Emit,
+    outcome: StepOutcome,
+    signal: AbortSignal,
+  ): Promise<Answer> {
     const photo = () => this.session.garmentPhoto;
     let result: ToolResult | ReturnType<typeof notOfferedResult>;
     const repeated = this.repeats.check(call.name, call.arguments);
@@ -472,6 +480,7 @@ export class Conversation {
       result = await this.session.call(
         { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } },
         {
+          signal,
           onProgress: (p) =>
             emit({
               type: 'progress',

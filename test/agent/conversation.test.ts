@@ -317,7 +317,7 @@ describe('cancel', () => {
     expect(last(events)).toMatchObject({ code: 'cancelled' });
   });
 
-  it('during a call lets it finish, runs no later call, and answers the skipped ones for the next turn', async () => {
+  it('during a call cancels it too (it keeps nothing), runs no later call, and answers both for the next turn', async () => {
     model = await startScriptedModel([
       {
         toolCalls: [
@@ -333,15 +333,19 @@ describe('cancel', () => {
     });
     expect(types(events)).toEqual(['user', 'tool_call', 'tool_result', 'error']);
     expect(last(events)).toMatchObject({ code: 'cancelled' });
-    const state = await snapshotOf(session);
-    expect(state.active?.name).toBe('甲');
-    expect(state.active?.layers.map((l) => (l as { name: string }).name)).toEqual(['背景']);
+    const result = events.find((e) => e.type === 'tool_result') as {
+      result: { ok: boolean; error?: unknown };
+    };
+    expect(result.result).toMatchObject({ ok: false, error: { details: { cancelled: true } } });
+    expect((await snapshotOf(session)).documents).toEqual([]);
     expect(model.requests).toHaveLength(1);
 
     model.push({ text: '好的' });
     expect(last(await turn(conv, '继续'))).toMatchObject({ type: 'done' });
     const sent = last(model.requests).body.messages;
     expectEveryCallAnswered(sent as never);
+    const cancelled = JSON.parse(sent.find((m) => m.tool_call_id === 'a')!.content as string);
+    expect(cancelled.error.details.cancelled).toBe(true);
     const skipped = JSON.parse(sent.find((m) => m.tool_call_id === 'b')!.content as string);
     expect(skipped.error.code).toBe('cancelled');
   });
