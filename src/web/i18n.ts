@@ -185,6 +185,11 @@ const zh = {
   'files.confirmDelete': '要删除“{path}”吗？',
   'files.confirmDeleteHint': '删除后无法恢复。',
   'files.list': '会话文件',
+  'files.records': '会话记录',
+  'files.recordsHeading': '会话记录（{count}）',
+  'files.recordsHint':
+    '对话记录 chat.jsonl 和对话中的图像。下载的 chat.jsonl 可附在问题报告里，也可用 atelier run chat.jsonl 重放其中的调用。',
+  'files.confirmDeleteRecordHint': '删除后无法恢复；重新打开会话后，对话里不再显示这张图像。',
 } as const;
 
 export type MessageKey = keyof typeof zh;
@@ -387,6 +392,12 @@ const en: Record<MessageKey, string> = {
   'files.confirmDelete': 'Delete "{path}"?',
   'files.confirmDeleteHint': 'This cannot be undone.',
   'files.list': 'Session files',
+  'files.records': 'Session records',
+  'files.recordsHeading': 'Session records ({count})',
+  'files.recordsHint':
+    'The chat transcript chat.jsonl and the chat’s images. A downloaded chat.jsonl can go with a bug report, or be replayed with atelier run chat.jsonl.',
+  'files.confirmDeleteRecordHint':
+    'This cannot be undone; once the session is reopened, the chat no longer shows this image.',
 };
 
 export type Lang = 'zh' | 'en';

@@ -29,7 +29,8 @@ async function put(id: string, name: string, seed: number): Promise<void> {
   expect(res.status).toBe(201);
 }
 
-const names = (page: Page) => page.getByRole('list', { name: '会话文件' }).locator('.file-name');
+// The chat's images wait with its transcript under the collapsed 会话记录 heading (files-records.test.ts).
+const names = (page: Page) => page.getByRole('list', { name: '会话记录' }).locator('.file-name');
 
 describe('the files pane', () => {
   it('shows files in one folder so that their rows look different', async () => {
@@ -38,6 +39,7 @@ describe('the files pane', () => {
     await put(id, 'chat-images/81f72a72f61a455f601ff7189bb69b9a.png', 2);
     const page = await studio.open(id, 1280, 800);
     await page.getByRole('tab', { name: '文件' }).click();
+    await page.getByText(/^会话记录（2）/).click();
     await eventually(countOf(names(page))).toBe(2);
     await snapshot(page, 'files-names-folder');
     // What the designer sees of each name: two pictures of one "chat-images/…" were all the pane showed.

@@ -625,12 +625,13 @@ describe('the studio with a model', () => {
     await eventually(countOf(preview.getByRole('button', { name: '确认套图' }))).toBe(0);
     await eventually(async () => (await canvasInk(page))?.dark ?? 0).toBeGreaterThan(0.02);
     expect(model.remaining).toBe(0);
-    // The files pane lists the kept result images under long names; every row keeps its download button in view.
+    // The files pane lists the kept result images under long names, with the transcript under the 会话记录
+    // heading; every row keeps its download button in view.
     await page.getByRole('tab', { name: '文件' }).click();
-    const files = page.getByRole('list', { name: '会话文件' });
-    await eventually(textOf(files)).toContain('chat-images/');
+    await page.getByText(/^会话记录（/).click();
+    await eventually(textOf(page.getByRole('list', { name: '会话记录' }))).toContain('chat-images/');
     const pane = (await page.getByRole('complementary', { name: '面板' }).boundingBox())!;
-    const downloads = files.getByRole('button', { name: /^下载 / });
+    const downloads = page.locator('.file-list').getByRole('button', { name: /^下载 / });
     expect(await downloads.count()).toBeGreaterThan(2);
     for (const box of await downloads.evaluateAll((els) =>
       els.map((e) => e.getBoundingClientRect().toJSON()),

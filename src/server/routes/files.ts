@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { type Context, Hono } from 'hono';
 import sharp from 'sharp';
+import { TRANSCRIPT_FILE } from '../../agent/transcript.js';
 import type { Rendered } from '../../calls/render.js';
 import { EditorError } from '../../engine/errors.js';
 import { isAtomicTemp } from '../../engine/workspace.js';
@@ -95,6 +96,15 @@ function filePathOf(c: Context, id: string): string {
     return rawPath.slice(prefix.length).split('/').map(decodeURIComponent).join('/');
   } catch {
     throw new HttpError(400, 'bad_request', 'the file path is not valid percent-encoding');
+  }
+}
+
+/** Whether `rel` names the session's chat transcript; false when it is no path in the workspace at all. */
+function isTranscript(workspace: { resolve(relPath: string): string }, rel: string): boolean {
+  try {
+    return workspace.resolve(rel) === workspace.resolve(TRANSCRIPT_FILE);
+  } catch {
+    return false;
   }
 }
 
@@ -279,6 +289,17 @@ export function fileRoutes({ config, store }: AppParts): Hono {
   app.delete('/v1/sessions/:id/files/*', (c) =>
     inSession(store, c, async (entry) => {
       const rel = filePathOf(c, entry.id);
+      // The conversation lives on in memory and appends to its transcript: deleted, the file would restart
+      // mid-conversation, and a restart would rebuild the conversation without its earlier turns. Its kept
+      // images may go (a restored card just shows none).
+      if (isTranscript(entry.session.workspace, rel)) {
+        throw new HttpError(
+          409,
+          'conflict',
+          `“${TRANSCRIPT_FILE}”是本会话的对话记录，之后的对话还要接着写入它，重新打开会话时也要从它恢复对话，没有删除：可以下载保存它；要从头开始对话，请新建会话`,
+          { hint: `下载的对话记录可以用 atelier run ${TRANSCRIPT_FILE} 重放其中的调用` },
+        );
+      }
       await entry.host.removeFile(rel).catch((err: unknown) => {
         throw removalRefused(err);
       });

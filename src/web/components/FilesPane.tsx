@@ -1,6 +1,8 @@
 /**
  * Uploads (documents, the garment photo) and the session's files: open what is a document, download anything,
  * delete what is no longer needed (to make room under the session's disk quota), after the studio's own question.
+ * The designer's files come first; the session's own records (the chat transcript and the images kept beside it)
+ * wait below under a collapsed heading, to download, not to open.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, deleteSessionFile } from '../api/client.js';
@@ -12,6 +14,12 @@ import { AskDialog } from './AskDialog.js';
 
 const OPEN = PANE_TOOLS.openDocument;
 const DOCUMENT_FILE = /\.(psd|psb|png|jpe?g)$/i;
+/** The chat's transcript and its kept images, as src/agent/transcript.ts names them (the studio imports no agent). */
+const TRANSCRIPT = 'chat.jsonl';
+const KEPT_IMAGES = 'chat-images/';
+const isRecord = (path: string) => path === TRANSCRIPT || path.startsWith(KEPT_IMAGES);
+/** Characters of a name's stem kept whole beside its extension when the name is cut in its middle. */
+const TAIL = 8;
 
 function sizeText(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -31,6 +39,32 @@ function Bin() {
         stroke-linejoin="round"
       />
     </svg>
+  );
+}
+
+/**
+ * A file's path, cut where it matters least: its folder first, then the middle of its own name, whose end and
+ * extension (what tells "…-final-v2.png" from "…-final-v3.png" or "….psd") stay whole. The whole path is the
+ * title and the text.
+ */
+function FileName({ path }: { path: string }) {
+  const slash = path.lastIndexOf('/');
+  // Code points, so that a cut never splits a character.
+  const base = [...path.slice(slash + 1)];
+  const dot = base.lastIndexOf('.');
+  const split = (dot > 0 ? dot : base.length) - TAIL;
+  return (
+    <span class="file-name" title={path}>
+      {slash >= 0 && <span class="file-dir">{path.slice(0, slash + 1)}</span>}
+      {split < 4 ? (
+        <span class="file-base">{base.join('')}</span>
+      ) : (
+        <span class="file-base file-split">
+          <span class="file-head">{base.slice(0, split).join('')}</span>
+          <span class="file-tail">{base.slice(split).join('')}</span>
+        </span>
+      )}
+    </span>
   );
 }
 
@@ -102,6 +136,57 @@ export function FilesPane() {
       setDeleting(null);
     }
   };
+  const own = studio.files.filter((f) => !isRecord(f.path));
+  // The transcript first: it is the record a bug report or a replay wants.
+  const records = studio.files
+    .filter((f) => isRecord(f.path))
+    .sort((a, b) => Number(b.path === TRANSCRIPT) - Number(a.path === TRANSCRIPT));
+  const row = (f: { path: string; bytes: number }, record: boolean) => (
+    <li key={f.path}>
+      <FileName path={f.path} />
+      <span class="file-size">{sizeText(f.bytes)}</span>
+      <span class="file-actions">
+        {!record && DOCUMENT_FILE.test(f.path) && (
+          <button
+            type="button"
+            class="ghost"
+            aria-label={t('files.open', { path: f.path })}
+            onClick={() => studio.run([{ name: OPEN, arguments: { path: f.path } }])}
+          >
+            {t('files.openShort')}
+          </button>
+        )}
+        <button
+          type="button"
+          class="ghost"
+          aria-label={t('files.download', { path: f.path })}
+          onClick={() =>
+            download(
+              studio.api,
+              base + f.path.split('/').map(encodeURIComponent).join('/'),
+              f.path.split('/').pop()!,
+            )
+          }
+        >
+          {t('files.downloadShort')}
+        </button>
+        {/* The live transcript stays (the server refuses too): the conversation goes on writing to it. */}
+        {f.path !== TRANSCRIPT && (
+          <button
+            type="button"
+            class="icon-button"
+            aria-label={t('files.delete', { path: f.path })}
+            title={t('files.deleteShort')}
+            disabled={deleting !== null}
+            aria-busy={deleting === f.path}
+            onClick={() => setAsking(f.path)}
+          >
+            <Bin />
+          </button>
+        )}
+      </span>
+    </li>
+  );
   return (
     <div class="files">
       <div class="button-row">
@@ -117,59 +202,21 @@ export function FilesPane() {
           {refusal.detail && <p class="hint">{refusal.detail}</p>}
         </div>
       )}
-      {studio.files.length === 0 ? (
+      {own.length === 0 ? (
         <p class="pane-empty">{t('files.empty')}</p>
       ) : (
         <ul class="file-list" aria-label={t('files.list')}>
-          {studio.files.map((f) => (
-            <li key={f.path}>
-              <span class="file-name" title={f.path}>
-                {f.path.includes('/') && (
-                  <span class="file-dir">{f.path.slice(0, f.path.lastIndexOf('/') + 1)}</span>
-                )}
-                <span class="file-base">{f.path.slice(f.path.lastIndexOf('/') + 1)}</span>
-              </span>
-              <span class="file-size">{sizeText(f.bytes)}</span>
-              <span class="file-actions">
-                {DOCUMENT_FILE.test(f.path) && (
-                  <button
-                    type="button"
-                    class="ghost"
-                    aria-label={t('files.open', { path: f.path })}
-                    onClick={() => studio.run([{ name: OPEN, arguments: { path: f.path } }])}
-                  >
-                    {t('files.openShort')}
-                  </button>
-                )}
-                <button
-                  type="button"
-                  class="ghost"
-                  aria-label={t('files.download', { path: f.path })}
-                  onClick={() =>
-                    download(
-                      studio.api,
-                      base + f.path.split('/').map(encodeURIComponent).join('/'),
-                      f.path.split('/').pop()!,
-                    )
-                  }
-                >
-                  {t('files.downloadShort')}
-                </button>
-                <button
-                  type="button"
-                  class="icon-button"
-                  aria-label={t('files.delete', { path: f.path })}
-                  title={t('files.deleteShort')}
-                  disabled={deleting !== null}
-                  aria-busy={deleting === f.path}
-                  onClick={() => setAsking(f.path)}
-                >
-                  <Bin />
-                </button>
-              </span>
-            </li>
-          ))}
+          {own.map((f) => row(f, false))}
         </ul>
+      )}
+      {records.length > 0 && (
+        <details class="file-records" aria-label={t('files.records')}>
+          <summary>{t('files.recordsHeading', { count: records.length })}</summary>
+          <p class="hint">{t('files.recordsHint')}</p>
+          <ul class="file-list" aria-label={t('files.records')}>
+            {records.map((f) => row(f, true))}
+          </ul>
+        </details>
       )}
       <AskDialog
         id="delete-dialog"
@@ -179,7 +226,7 @@ export function FilesPane() {
             ? null
             : {
                 text: t('files.confirmDelete', { path: asking }),
-                hint: t('files.confirmDeleteHint'),
+                hint: t(isRecord(asking) ? 'files.confirmDeleteRecordHint' : 'files.confirmDeleteHint'),
                 answers: [
                   { label: t('confirm.cancel'), focused: true, choose: () => setAsking(null) },
                   { label: t('files.deleteShort'), tone: 'danger', choose: () => void remove(asking) },
