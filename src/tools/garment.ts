@@ -874,11 +874,8 @@ export const garmentHandlers = {
       (m) => ctx.warn(m),
     );
     const score = opinion ? round((verdict.score + opinion.score) / 2, 1) : verdict.score;
-    // A piece whose mode or opacity its print takes on: the measures see other colours, the reason is the layer.
-    const looks = lookSentences(
-      doc.state,
-      analysis.pieces.filter((p) => memory.applied!.pieces.some((a) => a.layerId === p.layerId)),
-    );
+    // A piece whose mode or opacity its print takes on (score.ts, the looks measure): the reason is the layer.
+    const looks = measures.some((m) => m.key === 'looks');
     return {
       document: doc.name,
       score,
@@ -887,15 +884,11 @@ export const garmentHandlers = {
       ...(opinion ? { measured_score: verdict.score, model_score: opinion.score } : {}),
       measures: measures.map((m) => ({ measure: m.key, label: m.label, score: m.score, ...m.value })),
       delta_e_formula: 'CIEDE2000',
-      suggestions: [
-        ...(looks.length ? [`花样与下方混合：${looks.join('；')}`] : []),
-        ...verdict.suggestions,
-        ...(opinion?.suggestions ?? []),
-      ],
+      suggestions: [...verdict.suggestions, ...(opinion?.suggestions ?? [])],
       next:
-        score >= 8 && !looks.length
+        score >= 8 && !looks
           ? '效果良好：可以用 save_document 保存'
-          : measures.some((m) => m.key === 'hidden') || looks.length
+          : measures.some((m) => m.key === 'hidden') || looks
             ? '先按 suggestions 处理盖住花样的图层或裁片的混合模式、不透明度（请用户确认如何处理），再调用本工具验证'
             : '按 suggestions 调整后重新调用 extract_and_apply_all_pieces，再调用本工具验证',
     };

@@ -50,6 +50,7 @@ describe("a piece's mode and opacity", () => {
     expect(px(canvas, F.x + 150, F.y + 250)).toEqual([255, 255, 255, 255]);
 
     const verified = await ok(session, 'verify_pattern_result');
+    expect((verified.measures as { measure: string }[])[0]!.measure).toBe('looks');
     const first = (verified.suggestions as string[])[0]!;
     expect(first).toContain('花样与下方混合');
     for (const name of ['“前片”', '“后片”', '“领组”']) expect(first).toContain(name);

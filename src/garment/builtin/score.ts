@@ -4,12 +4,24 @@
  * printed piece's orientation and repeat scale (its autocorrelation against the photo garment's), the palette
  * both ways, coverage of every piece by its print layers, mirroring of pairs, the print across the side seam,
  * and whether the motif can be found; a print that a designer's layer clipped above it hides is named first (the
- * other measures would only see that layer). Each becomes a sub-score in 0..1; the score is
+ * other measures would only see that layer), and before it a piece whose own mode or opacity (or its group's) the
+ * print takes on: how far that moves what the canvas shows, while every other measure judges those pieces' print
+ * as it would show in normal mode at 100 % (their colours on the canvas are the layer's doing, not the print's,
+ * and re-applying cannot change them). Each becomes a sub-score in 0..1; the score is
  * 1 + 9 · mean · (0.4 + 0.6 · worst), so a single failed measure cannot hide behind good ones.
  */
-import type { DocState, Raster, Rect } from '../../engine/model.js';
+import { renderDocument } from '../../engine/composite/index.js';
+import type { DocState, Layer, Raster, Rect } from '../../engine/model.js';
 import { childrenOf, isShown, layerById, parentOf } from '../../engine/tree.js';
-import { coverSentence, GROUP_SUFFIX, type PrintCover, printCovers } from '../apply.js';
+import {
+  coverSentence,
+  GROUP_SUFFIX,
+  lookSentence,
+  type PieceLook,
+  type PrintCover,
+  pieceLooks,
+  printCovers,
+} from '../apply.js';
 import { deltaE00, deltaE76 } from '../color.js';
 import type { AppliedRecord, Extraction, PieceInfo, PieceType, Placement } from '../types.js';
 import { frameOf, uprightPiece, uprightView } from '../upright.js';
@@ -28,6 +40,7 @@ import { paletteDistance, paletteOf } from './palette.js';
 
 export interface Measure {
   readonly key:
+    | 'looks'
     | 'hidden'
     | 'photo'
     | 'outline'
@@ -193,8 +206,21 @@ export function measureResult(
   // A piece without its print, or with its print hidden, is the coverage or the hidden measure's to report, not
   // a wrong print or colour.
   const covered = (p: PieceInfo) => (coverage[p.name] ?? 0) >= 0.95 && !hiddenBy.has(p.layerId);
-  const views = pieces.map((p) => viewOf(canvas, p));
+  // The pieces whose print takes on their own (or their group's) mode or opacity are measured as they would show
+  // with those layers in normal mode at 100 % (only their bounds are composited again); the looks measure says how
+  // far the canvas is from that.
+  const looks = new Map<number, PieceLook[]>();
+  for (const p of pieces) {
+    const l = appliedBy.has(p.layerId) && state.layers.has(p.layerId) ? pieceLooks(state, p.layerId) : [];
+    if (l.length) looks.set(p.layerId, l);
+  }
+  const shown = pieces.map((p) => viewOf(canvas, p));
+  const asPrinted = looks.size ? printedState(state, [...looks.values()].flat()) : state;
+  const views = pieces.map((p, i) =>
+    looks.has(p.layerId) ? viewOf(renderDocument(asPrinted, docClip(state, p.bounds)), p) : shown[i]!,
+  );
   const grids = views.map((v) => pieceGrid(v, step));
+  if (looks.size) out.unshift(looksMeasure(pieces, looks, (i) => pieceGrid(shown[i]!, step).grid, grids));
   const photo = photoGrid(truth, pl, step);
   const photoPalette = paletteOf(labSamples(photo));
   const printed = (t: PieceType | null) => t === 'fill_pattern' || t === 'mixed_pattern';
@@ -518,6 +544,98 @@ export function measureResult(
     });
   }
   return out;
+}
+
+/**
+ * `state` with the layers of `looks` in normal mode (where theirs changes the print) and at 100 % opacity: what
+ * lookSentence's calls would give.
+ */
+function printedState(state: DocState, looks: readonly PieceLook[]): DocState {
+  const layers = new Map(state.layers);
+  for (const l of looks) {
+    const layer = layers.get(l.layerId)!;
+    layers.set(l.layerId, {
+      ...layer,
+      ...(l.blend !== null ? { blend: 'normal' } : {}),
+      ...(l.opacity !== null ? { opacity: 1 } : {}),
+    } as Layer);
+  }
+  return { ...state, layers };
+}
+
+function docClip(state: DocState, r: Rect): Rect {
+  const x = Math.max(0, r.x);
+  const y = Math.max(0, r.y);
+  return {
+    x,
+    y,
+    w: Math.max(1, Math.min(state.width, r.x + r.w) - x),
+    h: Math.max(1, Math.min(state.height, r.y + r.h) - y),
+  };
+}
+
+/**
+ * How far the canvas shows each such piece from its print in normal mode at 100 %, cell by cell: the mean
+ * CIEDE2000 difference (a mean, as a print gone on a light ground differs most in its motifs), and how much of
+ * the print's light and dark still shows (the luminance correlation, where the print has any: screen on white
+ * leaves none). A fade of a few percent costs next to nothing — the print itself is right — a print gone costs
+ * as much as a print hidden. Each layer is named once, with the call that prints it true: re-applying cannot.
+ */
+function looksMeasure(
+  pieces: readonly PieceInfo[],
+  looks: ReadonlyMap<number, readonly PieceLook[]>,
+  shownGrid: (i: number) => Grid,
+  printed: readonly PieceGrid[],
+): Measure {
+  const per: Record<string, unknown> = {};
+  const said = new Set<number>();
+  const sentences: string[] = [];
+  let worst = 1;
+  let worstDe = 0;
+  pieces.forEach((p, i) => {
+    const ls = looks.get(p.layerId);
+    if (!ls) return;
+    const a = shownGrid(i);
+    const b = printed[i]!.grid;
+    let de = 0;
+    const shown: number[] = [];
+    const print: number[] = [];
+    for (let k = 0; k < Math.min(a.ok.length, b.ok.length); k++) {
+      if (!a.ok[k] || !b.ok[k]) continue;
+      de += deltaE00({ L: a.L[k]!, a: a.a[k]!, b: a.b[k]! }, { L: b.L[k]!, a: b.a[k]!, b: b.b[k]! });
+      shown.push(a.L[k]!);
+      print.push(b.L[k]!);
+    }
+    de = shown.length ? de / shown.length : 0;
+    const structured = std(print) >= 3;
+    const ncc = structured ? pearson(shown, print) : null;
+    const s = Math.min(Math.exp(-Math.max(0, de - 4) / 10), ncc === null ? 1 : clamp01((ncc - 0.1) / 0.5));
+    worst = Math.min(worst, s);
+    worstDe = Math.max(worstDe, de);
+    per[p.name] = {
+      delta_e00_to_normal: round(de, 1),
+      luminance_ncc_to_normal: ncc === null ? null : round(ncc),
+      layers: ls.map((l) => ({
+        layer: l.name,
+        group: l.group,
+        blend_mode: l.blend,
+        opacity: l.opacity === null ? null : round(l.opacity),
+      })),
+    };
+    for (const l of ls) {
+      if (said.has(l.layerId)) continue;
+      said.add(l.layerId);
+      sentences.push(lookSentence(p.name, l));
+    }
+  });
+  return {
+    key: 'looks',
+    label: '花样与下方混合',
+    score: round(worst),
+    weight: 0.25,
+    value: { per_piece: per, delta_e00_to_normal: round(worstDe, 1) },
+    suggestion: `花样与下方混合：${sentences.join('；')}。其余各项按这些裁片改为正常模式、不透明度 100% 后的样子评判花样本身`,
+  };
 }
 
 /** Pieces never applied are to be added; applied ones lost their print layers (hidden, moved, deleted). */
