@@ -849,3 +849,86 @@ export async function tiltedPrintPhoto(
     .png()
     .toBuffer();
 }
+
+// ---------------------------------------------------------------- a light-ground photo at a product photo's size
+
+/**
+ * lightGroundPhoto's T-shirt (its light-ground print, its edge turning away, its mild folds and, when
+ * `castShadow`, its soft shadow on the background) photographed with `zoom` times as many pixels: every size in
+ * the photo (the repeat, the edge's shading, the shadow) `zoom` times larger, the noise per pixel as it is.
+ */
+export async function zoomedLightGroundPhoto(p: LightPhoto, zoom: number): Promise<Buffer> {
+  const G = PHOTO.width;
+  const inside = new Uint8Array(G * G);
+  for (let y = 0; y < G; y++) for (let x = 0; x < G; x++) inside[y * G + x] = inShirt(x, y) ? 1 : 0;
+  // On the garment's own 640 px grid, as lightGroundPhoto: the distance to the outline (≤ 6 px), the shadow.
+  const near = new Float32Array(G * G).fill(7);
+  for (let y = 0; y < G; y++) {
+    for (let x = 0; x < G; x++) {
+      if (!inside[y * G + x]) continue;
+      for (let j = -6; j <= 6; j++) {
+        for (let i = -6; i <= 6; i++) {
+          const X = x + i;
+          const Y = y + j;
+          if (X >= 0 && Y >= 0 && X < G && Y < G && inside[Y * G + X]) continue;
+          near[y * G + x] = Math.min(near[y * G + x]!, Math.hypot(i, j));
+        }
+      }
+    }
+  }
+  const shadow = new Float32Array(G * G);
+  if (p.castShadow) {
+    for (let y = 0; y < G; y++) {
+      for (let x = 0; x < G; x++) {
+        let c = 0;
+        for (let j = -6; j <= 6; j += 2) {
+          for (let i = -6; i <= 6; i += 2) {
+            const X = x - 5 + i;
+            const Y = y - 7 + j;
+            if (X >= 0 && Y >= 0 && X < G && Y < G) c += inside[Y * G + X]!;
+          }
+        }
+        shadow[y * G + x] = c / 49;
+      }
+    }
+  }
+  const w = Math.round(G * zoom);
+  const data = Buffer.alloc(w * w * 3);
+  let seed = 4242;
+  const noise = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return ((seed >> 8) % 7) - 3;
+  };
+  const ground = rgb(p.ground);
+  const back = rgb(p.background);
+  /** Bilinear on the 640 px grid (the shadow is smooth). */
+  const lerp = (f: Float32Array, x: number, y: number) => {
+    const x0 = Math.max(0, Math.min(G - 2, Math.floor(x)));
+    const y0 = Math.max(0, Math.min(G - 2, Math.floor(y)));
+    const fx = Math.max(0, Math.min(1, x - x0));
+    const fy = Math.max(0, Math.min(1, y - y0));
+    const at = (i: number, j: number) => f[(y0 + j) * G + x0 + i]!;
+    return (at(0, 0) * (1 - fx) + at(1, 0) * fx) * (1 - fy) + (at(0, 1) * (1 - fx) + at(1, 1) * fx) * fy;
+  };
+  for (let Y = 0; Y < w; Y++) {
+    for (let X = 0; X < w; X++) {
+      const x = (X + 0.5) / zoom - 0.5;
+      const y = (Y + 0.5) / zoom - 0.5;
+      const gx = Math.min(G - 1, Math.max(0, Math.floor(x + 0.5)));
+      const gy = Math.min(G - 1, Math.max(0, Math.floor(y + 0.5)));
+      let c: number[];
+      if (inside[gy * G + gx]) {
+        const turn = 1 - 0.07 * Math.max(0, 1 - near[gy * G + gx]! / 6);
+        const fold = 0.97 + 0.03 * Math.cos((2 * Math.PI * x) / 420) * Math.cos((2 * Math.PI * y) / 510);
+        c = (lightPrintAt(p.print, x, y) ?? ground).map((v) => v * turn * fold);
+      } else {
+        c = back.map((v) => v * (1 - 0.1 * lerp(shadow, x, y)) * (1 - 0.015 * (y / G)));
+      }
+      const o = (Y * w + X) * 3;
+      for (let k = 0; k < 3; k++) data[o + k] = Math.max(0, Math.min(255, Math.round(c[k]!) + noise()));
+    }
+  }
+  return sharp(data, { raw: { width: w, height: w, channels: 3 } })
+    .png()
+    .toBuffer();
+}

@@ -66,7 +66,7 @@ export function paletteOf(
   };
   const centres: Lab[] = [];
   for (const c of ranked) {
-    if (centres.length >= k) break;
+    if (centres.length >= k + (edges ? SPARE_SEEDS : 0)) break;
     if (c.count >= n * 0.005 || centres.length === 0) {
       if (centres.every((s) => deltaE76(s, c) >= 12)) centres.push({ L: c.L, a: c.a, b: c.b });
       continue;
@@ -125,15 +125,23 @@ export function paletteOf(
     } else merged.push({ ...c });
   }
   clusters = (edges ? withoutMixtures(merged, image) : merged).filter((c) => c.count >= n * 0.015);
+  clusters = clusters.sort((p, q) => q.count - p.count).slice(0, k);
   const total = clusters.reduce((s, c) => s + c.count, 0);
-  return clusters
-    .sort((p, q) => q.count - p.count)
-    .map((c) => ({
-      hex: hexOf(labToRgb(c.lab)),
-      lab: roundLab(c.lab),
-      share: Math.round((c.count / total) * 1000) / 1000,
-    }));
+  return clusters.map((c) => ({
+    hex: hexOf(labToRgb(c.lab)),
+    lab: roundLab(c.lab),
+    share: Math.round((c.count / total) * 1000) / 1000,
+  }));
 }
+
+/**
+ * Seeds taken beyond the `k` colours asked for: a print's edges mixed by JPEG (a pink rim between red and white)
+ * fill cells of their own, more of them the larger the photo, and may take the seeds before a small colour of
+ * the print (a flower's yellow heart), which then joins the nearest colour taken (a leaf's green turned olive).
+ * The mixtures are counted into their neighbours after (withoutMixtures) and the palette cut to `k`. Only for a
+ * photo (told its edges).
+ */
+const SPARE_SEEDS = 2;
 
 /** A cluster within this of the segment between two other clusters' colours (a, b) lies between them. */
 const BETWEEN_DE = 10;

@@ -21,6 +21,25 @@ import { atNeck } from './shading.js';
 const MAX_BACKGROUND_DE = 12;
 /** Median ΔE76 of the border from its plane above which the border is not one background: a swatch. */
 const SWATCH_SPREAD = 10;
+/**
+ * The long side (px) of the photos the outline's gradient was tuned on: a photo analysed larger shows the
+ * garment's shading along its outline (fabric turning away) that many times wider, and as many times shallower.
+ */
+const REFERENCE_SIDE = 640;
+/**
+ * A product photo is often cropped, its garment cut by the frame and so larger than the frame's size implies:
+ * 1.28 times in a crop of 0.78 of the frame, where the outline's shading read at the frame's scale falls under
+ * the gradient it must pass. Read as this much larger, it passes; the soft edge of a cast shadow, which may then
+ * pass too, is still cleared with the background (clearShadow): measured so up to twice the scale.
+ */
+const CROPPED = 1.25;
+
+/** Photo px per reference px, as a cropped photo shows its garment (CROPPED); 1 up to REFERENCE_SIDE. */
+function unitOf(w: number, h: number): number {
+  const side = Math.max(w, h);
+  return side > REFERENCE_SIDE ? (CROPPED * side) / REFERENCE_SIDE : 1;
+}
+
 /** Half the narrowest gap the background is followed through, px. */
 const GAP = 2;
 /** The neck opening is at most this share of the garment's bounds (a larger "hole" is the garment itself). */
@@ -129,7 +148,11 @@ function onPlainBackground(lab: LabPlanes): Found | null {
   }
   if (cutsAlongFrame(fg, w, h) > MAX_CUTS) return null;
   const smooth = smoothed(lab.L, w, h);
-  const outline = edges(smooth, w, h, border);
+  // A photo analysed larger than the reference shows an outline's shading (fabric turning away) as many times
+  // wider and as many times shallower a px: it is read at its own scale, where it is as steep as at the reference.
+  const unit = unitOf(w, h);
+  const d = Math.round(unit);
+  const outline = edges(d > 1 ? boxMean(lab.L, w, h, d) : smooth, w, h, border, d, unit);
   const cut = cutByFrame(lab, plane, outline);
   return garmentWithin(fg, outline, w, h, {
     refine: (mask) => {
@@ -1088,18 +1111,56 @@ function smoothed(L: Float32Array, w: number, h: number): Float32Array {
   return s;
 }
 
+/** `L` as its box mean over (2r + 1)², separable (running sums along rows, then columns), clamped at the edges. */
+function boxMean(L: Float32Array, w: number, h: number, r: number): Float32Array {
+  const rows = new Float32Array(w * h);
+  for (let y = 0, o = 0; y < h; y++, o += w) {
+    let sum = 0;
+    for (let x = -r; x <= r; x++) sum += L[o + Math.min(w - 1, Math.max(0, x))]!;
+    for (let x = 0; x < w; x++) {
+      rows[o + x] = sum;
+      sum += L[o + Math.min(w - 1, x + r + 1)]! - L[o + Math.max(0, x - r)]!;
+    }
+  }
+  const s = new Float32Array(w * h);
+  const col = new Float64Array(w);
+  for (let y = -r; y <= r; y++) {
+    const o = Math.min(h - 1, Math.max(0, y)) * w;
+    for (let x = 0; x < w; x++) col[x]! += rows[o + x]!;
+  }
+  const area = (2 * r + 1) ** 2;
+  for (let y = 0, o = 0; y < h; y++, o += w) {
+    const add = Math.min(h - 1, y + r + 1) * w;
+    const drop = Math.max(0, y - r) * w;
+    for (let x = 0; x < w; x++) {
+      s[o + x] = col[x]! / area;
+      col[x]! += rows[add + x]! - rows[drop + x]!;
+    }
+  }
+  return s;
+}
+
 /**
- * Outline pixels: where the luminance `s`, smoothed over 3 × 3 (smoothed), changes faster than the border's noise allows
- * (five times its median gradient, at least 0.8 L per pixel), grown by one pixel so a 4-connected fill cannot
- * slip through a diagonal gap.
+ * Outline pixels: where the luminance `s`, box-smoothed over (2d + 1)² (smoothed, boxMean), changes across ±d px
+ * faster than the border's noise allows (five times its median gradient, at least 0.8 L per reference px, which
+ * is `unit` px of the photo), grown by one pixel so a 4-connected fill cannot slip through a diagonal gap.
  */
-function edges(s: Float32Array, w: number, h: number, border: readonly number[]): Uint8Array {
+function edges(
+  s: Float32Array,
+  w: number,
+  h: number,
+  border: readonly number[],
+  d = 1,
+  unit = 1,
+): Uint8Array {
   const grad = new Float32Array(w * h);
-  for (let y = 1; y < h - 1; y++) {
-    for (let x = 1; x < w - 1; x++) {
+  const per = unit / (2 * d);
+  const dw = d * w;
+  for (let y = d; y < h - d; y++) {
+    for (let x = d; x < w - d; x++) {
       const i = y * w + x;
-      const gx = (s[i + 1]! - s[i - 1]!) / 2;
-      const gy = (s[i + w]! - s[i - w]!) / 2;
+      const gx = (s[i + d]! - s[i - d]!) * per;
+      const gy = (s[i + dw]! - s[i - dw]!) * per;
       grad[i] = Math.sqrt(gx * gx + gy * gy);
     }
   }
