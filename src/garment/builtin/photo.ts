@@ -4,6 +4,7 @@
  */
 import { type DecodedImage, decodeImage } from '../../engine/io/image-codec.js';
 import type { Raster, Rect } from '../../engine/model.js';
+import sharp from '../../engine/sharp.js';
 import { type Lab, labToRgb } from '../color.js';
 import {
   type Component,
@@ -43,7 +44,7 @@ export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: st
   const { raster, level, garment } = await levelPhoto(taken.raster);
   const decoded = { ...taken, raster };
   const k = analysisScale(raster.w, raster.h);
-  const first = await readRepeat(decoded, k, garment);
+  const first = await readRepeat(decoded, k, garment, level !== null);
   // The lattice, its tile and the median over repeats are whole px, and the lattice is first found at 1/f of
   // the analysis size (findLattice): a repeat of 61.44 px is cut at 61 or 62 and drifts 0.44 px a repeat (a
   // blurred tile, a half-drop read with the wrong drop), or is found only as a multiple that falls nearer a
@@ -54,7 +55,7 @@ export async function analysePhoto(buf: Buffer, photoPath: string, photoHash: st
   // finds the repeat (and at a sub-px period it was blurred by the drift the second takes out).
   const shrink = first.basis ? wholePxScale(first.basis) : 1;
   if (shrink === 1) return finish(tiled(first), decoded, photoPath, photoHash, level);
-  const again = tiled(await readRepeat(decoded, k * shrink, garment, first));
+  const again = tiled(await readRepeat(decoded, k * shrink, garment, level !== null, first));
   // Kept only when it found the repeat again, not a multiple of it: a basis misread (stripes run on along
   // themselves, so their length along them is anyone's) brings no whole px, and the second reading may then
   // take several stripes for one tile.
@@ -148,6 +149,7 @@ async function readRepeat(
   decoded: DecodedImage,
   k: number,
   garment: GarmentReading,
+  levelled: boolean,
   seen?: RepeatReading,
 ): Promise<RepeatReading> {
   const W = Math.round(decoded.raster.w * k);
@@ -166,11 +168,12 @@ async function readRepeat(
   // The outline's few pixels are fabric turning away and background mixed in (anti-aliasing, JPEG ringing):
   // the repeat and the colours are read inside them.
   const inside = erode(mask, w, h, 3);
+  const lum = levelled ? await levelledLuminance(photo) : luminance(photo);
   const lattice = seen
-    ? scaledLattice(seen, k, luminance(photo), inside, w, h, area)
-    : findLattice(photo, inside, g, area);
+    ? scaledLattice(seen, k, lum, inside, w, h, area)
+    : findLattice(lum, w, inside, g, area);
   // Only the first reading's basis decides the scale: the second's is not needed.
-  const basis = lattice && !seen ? subPixelBasis(lattice, luminance(photo), inside, w, h) : null;
+  const basis = lattice && !seen ? subPixelBasis(lattice, lum, inside, w, h) : null;
   return { k, photo, lab, mask, swatch, neckOpen, area, g, inside, lattice, basis };
 }
 
@@ -305,9 +308,33 @@ function scaledLattice(
   return refined.repeats >= 3 ? refined : null;
 }
 
+/**
+ * The luminance a levelled photo's repeat is read on: smoothed by LEVELLED_BLUR. The photo as taken sampled the
+ * print on its own px grid, and a line a px or two wide came out of it as the grid cut it (a camera's px covers
+ * part of the line, and how much depends on where the line falls); turned back, that grid runs at the turn's
+ * angle, so one repeat and the next fall on it differently and differ by more than noise. Only a multiple of the
+ * repeat that falls back on the grid within a tenth of a px compared exact, and it was taken for the repeat: a
+ * plaid of 24 px at 8° was read 216 px (9 × 24 ≈ (213.9, 30.1) on the grid), of 32 px at 12° 96, stripes of
+ * 16 px at 8° not at all. Smoothed, what the grid cut is near the px size and goes, and the print's own shapes
+ * stay. The median tile is still taken from the photo's own px.
+ */
+async function levelledLuminance(photo: Raster): Promise<Float64Array> {
+  const { data } = photo;
+  const out = await sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
+    raw: { width: photo.w, height: photo.h, channels: 4 },
+  })
+    .blur(LEVELLED_BLUR)
+    .raw()
+    .toBuffer();
+  return luminance({ ...photo, data: new Uint8ClampedArray(out.buffer, out.byteOffset, out.length) });
+}
+
+/** The Gaussian σ (analysis px) a levelled photo's luminance is smoothed by before its repeat is read. */
+const LEVELLED_BLUR = 1.2;
+
 /** The lattice inside the garment: detected at ≤ 640 px, then refined at the analysis size. */
-function findLattice(photo: Raster, mask: Uint8Array, g: Rect, area: number): Lattice | null {
-  const full = luminance(photo);
+function findLattice(full: Float64Array, w: number, mask: Uint8Array, g: Rect, area: number): Lattice | null {
+  const h = full.length / w;
   const f = Math.max(1, Math.ceil(Math.max(g.w, g.h) / LATTICE_SIDE));
   const cw = Math.floor(g.w / f);
   const ch = Math.floor(g.h / f);
@@ -319,7 +346,7 @@ function findLattice(photo: Raster, mask: Uint8Array, g: Rect, area: number): La
       let inside = 1;
       for (let j = 0; j < f; j++) {
         for (let i = 0; i < f; i++) {
-          const p = (g.y + y * f + j) * photo.w + g.x + x * f + i;
+          const p = (g.y + y * f + j) * w + g.x + x * f + i;
           s += full[p]!;
           inside &= mask[p]!;
         }
@@ -332,15 +359,18 @@ function findLattice(photo: Raster, mask: Uint8Array, g: Rect, area: number): La
   if (!lat) return null;
   if (f > 1) {
     const times = (v: readonly [number, number]) => [v[0] * f, v[1] * f] as const;
+    // The super-tile too: refineLattice may hand the lattice back as it came (stripes it could not refine).
     const up = {
       ...lat,
       v1: times(lat.v1),
       v2: times(lat.v2),
+      tileW: lat.tileW * f,
+      tileH: lat.tileH * f,
       ...(lat.shorter
         ? { shorter: { ...lat.shorter, v1: times(lat.shorter.v1), v2: times(lat.shorter.v2) } }
         : {}),
     };
-    lat = refineLattice(up, full, mask, photo.w, photo.h, f, area);
+    lat = refineLattice(up, full, mask, w, h, f, area);
   } else {
     lat = {
       ...lat,
