@@ -19,7 +19,7 @@ const UPLOAD_MESSAGES = {
   network: 'upload.network',
 } as const;
 
-/** How near the end (px) the feed counts as read to the end, so it follows what comes next. */
+/** How near the end (px) the designer scrolling down counts as back at the end, so it follows what comes next. */
 const NEAR_END = 48;
 
 /**
@@ -37,33 +37,62 @@ function Feed() {
   };
   const log = useRef<HTMLDivElement>(null);
   const last = studio.feed[studio.feed.length - 1];
-  // The feed follows the newest entry, also while a card's progress or the model's text grows, unless the
-  // designer has scrolled up to read an earlier one: it is left there until they come back down or start
-  // something themselves.
+  // The feed follows the newest entry, also while a card's image, its progress or the model's text makes it
+  // grow, unless the designer has scrolled up to read an earlier one, even a little: it is left there until
+  // they come back down to the end or start something themselves.
   const following = useRef(true);
+  // Where the feed was last seen scrolled to, by its own scroll or the designer's. Scrolled away is told by
+  // the position going up from there, not by how far the end is: content that grows between the feed's own
+  // scroll and that scroll's event (the next frame) leaves the end farther below without anyone scrolling.
+  const lastTop = useRef(0);
   const lastKey = useRef<string | undefined>(undefined);
   // The feed's own scroll only: scrollIntoView scrolled the page too, away from the canvas on a phone.
   const keepUp = () => {
     const el = log.current;
-    if (el && following.current) el.scrollTop = el.scrollHeight;
+    if (!el || !following.current) return;
+    el.scrollTop = el.scrollHeight;
+    lastTop.current = el.scrollTop;
   };
   useLayoutEffect(() => {
     if (last && last.key !== lastKey.current && bringsToEnd(last)) following.current = true;
     lastKey.current = last?.key;
     keepUp();
   }, [studio.feed.length, last]);
+  // Anything that makes an entry taller (an image come after its card, a card's result, streamed text) or the
+  // feed shorter (the composer growing, a narrower window) brings the end back into view while it follows.
+  useEffect(() => {
+    const el = log.current;
+    if (!el) return;
+    const resized = new ResizeObserver(keepUp);
+    // The border box: a card's padding and border grow with it too.
+    const watch = (node: Element) => resized.observe(node, { box: 'border-box' });
+    watch(el);
+    for (const child of el.children) watch(child);
+    const entries = new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) if (node instanceof Element) watch(node);
+        for (const node of record.removedNodes) if (node instanceof Element) resized.unobserve(node);
+      }
+    });
+    entries.observe(el, { childList: true });
+    return () => {
+      entries.disconnect();
+      resized.disconnect();
+    };
+  }, []);
   return (
     <div
       class="feed"
       role="log"
       aria-label={t('chat.log')}
       ref={log}
-      // A card's image comes after its card, often taller than the room kept for it: what follows it (the
-      // model's answer) would be pushed out of view.
-      onLoadCapture={keepUp}
       onScroll={(e) => {
         const el = e.currentTarget;
-        following.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END;
+        const below = el.scrollHeight - el.scrollTop - el.clientHeight;
+        // Up from where it was, and not by the browser keeping it at the end of content that got shorter.
+        if (el.scrollTop < lastTop.current - 1 && below > 1) following.current = false;
+        else if (below <= 1 || (el.scrollTop > lastTop.current && below < NEAR_END)) following.current = true;
+        lastTop.current = el.scrollTop;
       }}
     >
       {studio.feed.length === 0 && (
