@@ -61,6 +61,9 @@ describe('a garment laid barely askew is levelled', () => {
     ['fill', 1, 0.5, TILE],
     ['fill', 1, -1.3, TILE],
     ['stripes', 2, 0.5, 2 * STRIPE.period],
+    // Before: 252 × 84, levelled 0.56°: 3 × 84 px misaligned by a quarter px, which the repeat's difference is
+    // read at, and 84 px by a tenth, so the multiple compared exact and the repeat did not.
+    ['plaid', 1, 0.5, PLAID_TILE],
   ] as const)(
     '%s at zoom %i turned %s°',
     async (print, zoom, deg, period) => {

@@ -108,7 +108,7 @@ export function detectLattice(lum: Float64Array, mask: Uint8Array, w: number, h:
       .slice(0, 5)
       .map((p) => msd(p.dx, p.dy)),
   );
-  const exact = (p: Peak) => EXACT_RATIO * (msd(p.dx, p.dy) + MSD_FLOOR) <= ref + MSD_FLOOR;
+  const exact = (p: Peak) => EXACT_RATIO * (sampled(msd, p.dx, p.dy) + MSD_FLOOR) <= ref + MSD_FLOOR;
   const crosses = (p: Peak, q: Peak) => Math.abs(p.dx * q.dy - p.dy * q.dx) >= 0.2 * p.len * q.len;
   const s1 = strong.find(exact);
   if (!s1) return null;
@@ -260,13 +260,10 @@ const MSD_FLOOR = 0.5;
  * normalisation wobbles by a few hundredths. The mean squared difference between the garment and itself
  * shifted can: at an exact repeat only noise is left, so when a multiple k·v (k ≥ 2, read at its best
  * autocorrelation lag within k/2 px, as v is rounded to whole px) leaves clearly less than v does, v was not
- * the repeat, and the smallest multiple within 15 % of the best takes its place.
+ * the repeat, and the smallest multiple within 15 % of the best takes its place. Each lag is judged without
+ * what reading it between px may leave (ShiftedMsd.between).
  */
-function fullPeriod(
-  v: Peak,
-  at: (dx: number, dy: number) => number,
-  msd: (dx: number, dy: number) => number,
-): Peak {
+function fullPeriod(v: Peak, at: (dx: number, dy: number) => number, msd: ShiftedMsd): Peak {
   const found: { p: Peak; d: number }[] = [];
   for (let k = 2; k <= 16; k++) {
     const r = Math.ceil(k / 2);
@@ -280,11 +277,17 @@ function fullPeriod(
       }
     }
     if (!near) break; // beyond the lags measured
-    found.push({ p: near, d: msd(near.dx, near.dy) });
+    found.push({ p: near, d: sampled(msd, near.dx, near.dy) });
   }
   if (found.length === 0) return v;
   const least = Math.min(...found.map((f) => f.d));
-  if (!(least + MSD_FLOOR < INEXACT_RATIO * (msd(v.dx, v.dy) + MSD_FLOOR))) return v;
+  const fewer = (d: number, own: number) => d + MSD_FLOOR < INEXACT_RATIO * (own + MSD_FLOOR);
+  if (!fewer(least, sampled(msd, v.dx, v.dy))) return v;
+  // Confirmed between quarter px: a photo levelled a few hundredths of a degree off misaligns each repeat by a
+  // little more, and the multiple whose misalignment happened to land on a quarter px compared exact where the
+  // repeat itself, a tenth of a px off, did not (an 84 px plaid levelled 0.06° off read 252 px).
+  const multiple = found.find((f) => f.d === least)!.p;
+  if (!fewer(msd.finer(multiple.dx, multiple.dy), msd.finer(v.dx, v.dy))) return v;
   return found.find((f) => f.d <= least * 1.15)!.p;
 }
 
@@ -303,25 +306,77 @@ const OUTLIER_CELLS = 0.15;
  * that no lag looked exact (no repeat found) or a multiple falling nearer a whole px (3 × 61.44 ≈ 184.3) looked
  * the full period. Each lag is read at its best sub-px shift (bilinear, within half a px, in quarter px).
  */
-function shiftedMsd(at: (dx: number, dy: number) => number) {
-  const seen = new Map<number, number>();
-  return (dx: number, dy: number): number => {
+function shiftedMsd(at: (dx: number, dy: number) => number): ShiftedMsd {
+  const seen = new Map<number, { out: number; fx: number; fy: number }>();
+  const read = (dx: number, dy: number) => {
     const key = dy * 65536 + dx;
     const kept = seen.get(key);
-    if (kept !== undefined) return kept;
+    if (kept) return kept;
     // Across, then down at the best shift across: a print's misalignment is mostly separable, and this reads
     // 9 shifts, not 25.
     let fx = 0;
+    let fy = 0;
     let out = at(dx, dy);
     for (const f of SUB_PX) {
       const d = f ? at(dx + f, dy) : out;
       if (d < out) [out, fx] = [d, f];
     }
-    for (const f of SUB_PX) if (f) out = Math.min(out, at(dx + fx, dy + f));
-    seen.set(key, out);
+    for (const f of SUB_PX) {
+      if (!f) continue;
+      const d = at(dx + fx, dy + f);
+      if (d < out) [out, fy] = [d, f];
+    }
+    const r = { out, fx, fy };
+    seen.set(key, r);
+    return r;
+  };
+  const msd = (dx: number, dy: number): number => read(dx, dy).out;
+  const sampling: number[] = [];
+  msd.between = (dx: number, dy: number): number => {
+    const { fx, fy } = read(dx, dy);
+    const key = (fx ? 1 : 0) + (fy ? 2 : 0);
+    if (key && sampling[key] === undefined) sampling[key] = at(fx ? BETWEEN_PX : 0, fy ? BETWEEN_PX : 0);
+    return key ? sampling[key]! : 0;
+  };
+  msd.finer = (dx: number, dy: number): number => {
+    let { out, fx, fy } = read(dx, dy);
+    const x0 = fx;
+    for (const f of [-FINER_PX, FINER_PX]) {
+      const d = at(dx + x0 + f, dy + fy);
+      if (d < out) [out, fx] = [d, x0 + f];
+    }
+    for (const f of [-FINER_PX, FINER_PX]) out = Math.min(out, at(dx + fx, dy + fy + f));
     return out;
   };
+  return msd;
 }
+
+/**
+ * A shifted difference (see shiftedMsd) read in quarter px; `finer`: the same read to an eighth of a px about
+ * the best quarter px; `between`: how much of it reading between px may account for.
+ */
+interface ShiftedMsd {
+  (dx: number, dy: number): number;
+  finer(dx: number, dy: number): number;
+  /**
+   * What a repeat read between px may leave over a whole-px one: the garment against itself shifted BETWEEN_PX
+   * along each axis the lag was read between px (0 for a lag read at whole px). Copies of a print sampled at
+   * different phases of the px grid differ by more than bilinear reading takes out (sharp edges, JPEG's 8 px
+   * blocks), where a multiple of the repeat that falls back on whole px (and on the blocks) does not: dots
+   * 35.2 px apart read 5.2 at 35 and 0.99 at 176 = 5 × 35.2, and the multiple was taken for the repeat.
+   */
+  between(dx: number, dy: number): number;
+}
+
+const BETWEEN_PX = 0.5;
+
+/** A lag's shifted difference less what reading it between px may leave (ShiftedMsd.between). */
+function sampled(msd: ShiftedMsd, dx: number, dy: number): number {
+  return Math.max(0, msd(dx, dy) - msd.between(dx, dy));
+}
+
+/** The step, px, of shiftedMsd's finer reading about its best quarter px. */
+const FINER_PX = 0.125;
 
 const SUB_PX = [-0.5, -0.25, 0, 0.25, 0.5];
 
@@ -850,12 +905,23 @@ function finerLattice(
     for (const p of [2, 3, 5]) {
       for (let j = 0; j <= p && !next; j++) {
         const [whole, other] = j < p ? [[a[0] + j * b[0], a[1] + j * b[1]] as const, b] : [b, a];
-        const c: Peak = { dx: Math.round(whole[0] / p), dy: Math.round(whole[1] / p), rho: 0, len: 0 };
+        let c: Peak = { dx: Math.round(whole[0] / p), dy: Math.round(whole[1] / p), rho: 0, len: 0 };
         c.len = Math.hypot(c.dx, c.dy);
         // Read at whole px first: a shift that moves the print onto its ground is thousands of times off, and
         // no sub-px reading (9 more) would bring it near.
         if (c.len < MIN_LAG || shift(c.dx, c.dy) > ROUGH_RATIO * (own + MSD_FLOOR)) continue;
-        if (own + MSD_FLOOR < INEXACT_RATIO * (msd(c.dx, c.dy) + MSD_FLOOR) || !structured(c, msd)) continue;
+        const inexact = (q: Peak) => own + MSD_FLOOR < INEXACT_RATIO * (msd(q.dx, q.dy) + MSD_FLOOR);
+        if (inexact(c)) continue;
+        // Halved while its half repeats too: a lattice taken at four times its repeat (a half-drop's 58 px
+        // diagonal read 232 px, the print 58.5 px apart at the size it was found at) has a half of the vector
+        // that is itself a multiple, which is not structured (its half repeats), and stopped the search there.
+        for (;;) {
+          const half: Peak = { dx: Math.round(c.dx / 2), dy: Math.round(c.dy / 2), rho: 0, len: 0 };
+          half.len = Math.hypot(half.dx, half.dy);
+          if (half.len < MIN_LAG || inexact(half)) break;
+          c = half;
+        }
+        if (!structured(c, msd)) continue;
         const l = roundedLattice([c.dx, c.dy], other, cur.confidence, maskArea);
         if (l && cell(l) < cell(cur)) next = l;
       }
