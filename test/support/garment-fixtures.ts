@@ -499,6 +499,33 @@ function lightPrintAt(print: LightPhoto['print'], x: number, y: number): [number
 }
 
 /**
+ * Each inside pixel's distance to the nearest outside one, up to 6 px (7 beyond), into `out`: where the fabric
+ * turns away at the garment's edge.
+ */
+function distanceToOutline<T extends Float32Array | Float64Array>(
+  out: T,
+  inside: Uint8Array,
+  w: number,
+  h: number,
+): T {
+  out.fill(7);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (!inside[y * w + x]) continue;
+      for (let j = -6; j <= 6; j++) {
+        for (let i = -6; i <= 6; i++) {
+          const X = x + i;
+          const Y = y + j;
+          if (X >= 0 && Y >= 0 && X < w && Y < h && inside[Y * w + X]) continue;
+          out[y * w + x] = Math.min(out[y * w + x]!, Math.hypot(i, j));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/**
  * A light-ground print (white or cream with small red dots or small flowers) on the T-shirt, photographed on a
  * white or light-grey studio background: the ground is within a few ΔE of the background, so the garment shows
  * only by its shading — fabric turning away along the outline (up to 7 % darker), mild folds — and, when
@@ -509,20 +536,7 @@ export async function lightGroundPhoto(p: LightPhoto): Promise<Buffer> {
   const inside = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) inside[y * w + x] = inShirt(x, y) ? 1 : 0;
   // Distance to the outline (≤ 6 px), for the fabric turning away at its edge.
-  const near = new Float64Array(w * h).fill(7);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      if (!inside[y * w + x]) continue;
-      for (let j = -6; j <= 6; j++) {
-        for (let i = -6; i <= 6; i++) {
-          const X = x + i;
-          const Y = y + j;
-          if (X >= 0 && Y >= 0 && X < w && Y < h && inside[Y * w + X]) continue;
-          near[y * w + x] = Math.min(near[y * w + x]!, Math.hypot(i, j));
-        }
-      }
-    }
-  }
+  const near = distanceToOutline(new Float64Array(w * h), inside, w, h);
   // The cast shadow: the silhouette moved by (5, 7) px, box-blurred over 13 px.
   const shadow = new Float64Array(w * h);
   if (p.castShadow) {
@@ -635,20 +649,7 @@ export async function productPhoto(
   const G = PHOTO.width;
   const inside = new Uint8Array(G * G);
   for (let y = 0; y < G; y++) for (let x = 0; x < G; x++) inside[y * G + x] = inShirt(x, y) ? 1 : 0;
-  const near = new Float32Array(G * G).fill(7);
-  for (let y = 0; y < G; y++) {
-    for (let x = 0; x < G; x++) {
-      if (!inside[y * G + x]) continue;
-      for (let j = -6; j <= 6; j++) {
-        for (let i = -6; i <= 6; i++) {
-          const X = x + i;
-          const Y = y + j;
-          if (X >= 0 && Y >= 0 && X < G && Y < G && inside[Y * G + X]) continue;
-          near[y * G + x] = Math.min(near[y * G + x]!, Math.hypot(i, j));
-        }
-      }
-    }
-  }
+  const near = distanceToOutline(new Float32Array(G * G), inside, G, G);
   /** The garment point under photo point (px, py) (640 px units): the keystone narrows rows above the hem. */
   const toGarment = (px: number, py: number): [number, number] => {
     const s = 1 + keystone * Math.max(0, Math.min(1, (py - 150) / 450));
@@ -862,20 +863,7 @@ export async function zoomedLightGroundPhoto(p: LightPhoto, zoom: number): Promi
   const inside = new Uint8Array(G * G);
   for (let y = 0; y < G; y++) for (let x = 0; x < G; x++) inside[y * G + x] = inShirt(x, y) ? 1 : 0;
   // On the garment's own 640 px grid, as lightGroundPhoto: the distance to the outline (≤ 6 px), the shadow.
-  const near = new Float32Array(G * G).fill(7);
-  for (let y = 0; y < G; y++) {
-    for (let x = 0; x < G; x++) {
-      if (!inside[y * G + x]) continue;
-      for (let j = -6; j <= 6; j++) {
-        for (let i = -6; i <= 6; i++) {
-          const X = x + i;
-          const Y = y + j;
-          if (X >= 0 && Y >= 0 && X < G && Y < G && inside[Y * G + X]) continue;
-          near[y * G + x] = Math.min(near[y * G + x]!, Math.hypot(i, j));
-        }
-      }
-    }
-  }
+  const near = distanceToOutline(new Float32Array(G * G), inside, G, G);
   const shadow = new Float32Array(G * G);
   if (p.castShadow) {
     for (let y = 0; y < G; y++) {
