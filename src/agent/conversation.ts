@@ -522,7 +522,10 @@ export class Conversation {
         }
       }
     }
-    return { content: toolMessageContent(plain, described), notRun: refusal !== null, kept };
+    // A call cancelled with the turn kept nothing: replaying the transcript must skip it as one never run.
+    const cancelled =
+      !result.ok && (result.error.details as { cancelled?: unknown } | undefined)?.cancelled === true;
+    return { content: toolMessageContent(plain, described), notRun: refusal !== null || cancelled, kept };
   }
 
   /**

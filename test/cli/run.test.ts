@@ -277,6 +277,7 @@ describe('atelier run with an agent transcript', () => {
       },
       {
         toolCalls: [
+          { name: 'create_layer', arguments: { name: '色块' } },
           { name: 'select_rect', arguments: { left: 0, top: 60, right: 160, bottom: 90 } },
           { name: 'fill_selection', arguments: { color: '#f4d03f', opacity: 80 } },
           { name: 'set_layer_blend_mode', arguments: { name: '色块', mode: 'multiply' } },
@@ -292,14 +293,16 @@ describe('atelier run with an agent transcript', () => {
       const conv = new Conversation({ session, config: modelConfig(model.url), transcript });
       const quiet = () => {};
       await conv.turn('做海报', quiet);
-      // Cancelled while the first call runs: the second is answered but never run, so replay must skip it.
+      // Cancelled as the first call starts: it keeps nothing and the second never runs, so replay skips both
+      // (the model makes the layer again in the next turn).
       await conv.turn('加色块', (e) => {
         if (e.type === 'tool_call' && e.id === 'keep') conv.cancel();
       });
       await conv.turn('填色并导出', quiet);
       const lines = readFileSync(transcript, 'utf8').trim().split('\n');
-      const skipped = lines.map((l) => JSON.parse(l)).find((l) => l.tool_call_id === 'skipped');
-      expect(skipped.not_run).toBe(true);
+      const records = lines.map((l) => JSON.parse(l));
+      expect(records.find((l) => l.tool_call_id === 'keep').not_run).toBe(true);
+      expect(records.find((l) => l.tool_call_id === 'skipped').not_run).toBe(true);
 
       const query = JSON.stringify({ name: 'get_layer_structure', arguments: {} });
       writeFileSync(transcript, `${readFileSync(transcript, 'utf8')}${query}\n`);
