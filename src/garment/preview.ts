@@ -1,5 +1,6 @@
 /** Images for the chat: the labelled piece overview (identify_pieces) and the print preview (phase 1). */
 import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { distanceTransform } from '../engine/composite/distance.js';
 import { renderDocument } from '../engine/composite/index.js';
 import type { ImageOut } from '../engine/io/image-codec.js';
 import type { DocState, Raster, Rect, RGB } from '../engine/model.js';
@@ -138,26 +139,14 @@ function roomOf(p: PieceShape, x0: number, y0: number): Room {
       sat[(y + 1) * (w + 1) + x + 1] = sat[y * (w + 1) + x + 1]! + run;
     }
   }
-  // Chamfer (1, √2) distance to the nearest outside pixel; beyond the bounds is outside.
+  // Distance to the nearest outside pixel (the engine's exact transform), on a plane one pixel larger all round:
+  // beyond the bounds is outside.
   const W = w + 2;
-  const d = new Float32Array(W * (h + 2));
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) d[(y + 1) * W + x + 1] = p.mask[y * w + x] ? 1e9 : 0;
-  const D = Math.SQRT2;
-  for (let y = 1; y <= h; y++) {
-    for (let x = 1; x <= w; x++) {
-      const i = y * W + x;
-      if (d[i] === 0) continue;
-      d[i] = Math.min(d[i]!, d[i - 1]! + 1, d[i - W]! + 1, d[i - W - 1]! + D, d[i - W + 1]! + D);
-    }
-  }
-  for (let y = h; y >= 1; y--) {
-    for (let x = w; x >= 1; x--) {
-      const i = y * W + x;
-      if (d[i] === 0) continue;
-      d[i] = Math.min(d[i]!, d[i + 1]! + 1, d[i + W]! + 1, d[i + W + 1]! + D, d[i + W - 1]! + D);
-    }
-  }
+  const d = distanceTransform(W, h + 2, (i) => {
+    const x = (i % W) - 1;
+    const y = Math.floor(i / W) - 1;
+    return x < 0 || y < 0 || x >= w || y >= h || !p.mask[y * w + x];
+  });
   const dist = new Float32Array(w * h);
   let deepest = 0;
   for (let y = 0; y < h; y++) {
