@@ -8,6 +8,16 @@ export type Part = GarmentPart;
 
 export const PART_LABELS = Object.fromEntries(GARMENT_PARTS) as Readonly<Record<Part, string>>;
 
+const NAME_ORDER = new Intl.Collator('zh', { numeric: true });
+
+/**
+ * The order a designer reads pieces in: by part as the parts are listed (front, back, sleeves, collar…), then
+ * by layer name with numbers in number order (图层 2 before 图层 10). A marker's layers stand in no useful order.
+ */
+export function byPartThenName(a: { part: Part; name: string }, b: { part: Part; name: string }): number {
+  return PARTS.indexOf(a.part) - PARTS.indexOf(b.part) || NAME_ORDER.compare(a.name, b.name);
+}
+
 export const PIECE_TYPES = ['solid', 'fill_pattern', 'theme_pattern', 'mixed_pattern'] as const;
 export type PieceType = (typeof PIECE_TYPES)[number];
 

@@ -44,6 +44,7 @@ import { type MotifMode, placementFor } from '../garment/render.js';
 import {
   type AppliedRecord,
   alternativesOf,
+  byPartThenName,
   EMPTY_GARMENT_MEMORY,
   type Extraction,
   type GarmentAnalysis,
@@ -543,9 +544,10 @@ async function identifyPieces(
     doc.state,
     pieces,
     (p) => `${partCaption(p as PieceInfo)}\n${p.name}`,
-    `裁片识别结果：${pieces.map((p) => `${p.name} = ${partCaption(p)}`).join('，')}${
-      pieces.some((p) => p.doubt) ? '（橙色轮廓、带“？”的裁片部位待确认）' : ''
-    }`,
+    `裁片识别结果：${[...pieces]
+      .sort(byPartThenName)
+      .map((p) => `${p.name} = ${partCaption(p)}`)
+      .join('，')}${pieces.some((p) => p.doubt) ? '（橙色轮廓、带“？”的裁片部位待确认）' : ''}`,
     (p) => (p as PieceInfo).doubt !== undefined,
   );
   let ext: Extraction | null = null;

@@ -136,6 +136,12 @@ describe('identify_pieces', () => {
       expect(img.mime).toBe('image/png');
       const meta = await sharp(Buffer.from(img.base64, 'base64')).metadata();
       expect(meta.width).toBeGreaterThan(500);
+      // Its caption reads the pieces in the parts' order, not in the marker's (deliberately mixed) layer order.
+      if (names !== 'none') {
+        expect((img as { caption?: string }).caption).toContain(
+          `${n.front} = 前片，${n.back} = 后片，${n.left} = 左袖，${n.right} = 右袖，${n.collar} = 领`,
+        );
+      }
       expect(r.next).toMatch(/set_garment_photo|generate_garment_preview/);
     });
   }

@@ -106,6 +106,23 @@ function pieceColumnOptions(tool: RegistryTool | undefined, column: string) {
   return field?.kind === 'enum' ? field.options : [];
 }
 
+const NAME_ORDER = new Intl.Collator('zh', { numeric: true });
+
+/**
+ * The pieces as a designer reads them: by part in the order the tool lists its parts (front, back, sleeves…),
+ * then by layer name with numbers in number order. A marker's layers stand in no useful order.
+ */
+function readingOrder<P extends { part: string; name: string }>(
+  pieces: readonly P[],
+  parts: readonly { value: string }[],
+): P[] {
+  const rank = (p: P) => {
+    const i = parts.findIndex((o) => o.value === p.part);
+    return i < 0 ? parts.length : i;
+  };
+  return [...pieces].sort((a, b) => rank(a) - rank(b) || NAME_ORDER.compare(a.name, b.name));
+}
+
 function OptionSelect(props: {
   label: string;
   value: string;
@@ -153,7 +170,7 @@ function PiecesTable({ onDone }: { onDone(): void }) {
     label: t(`garment.turn${v}`),
   }));
   const [rows, setRows] = useState<PieceRow[]>(() =>
-    (studio.state?.garment.pieces ?? []).map((p) => ({
+    readingOrder(studio.state?.garment.pieces ?? [], parts).map((p) => ({
       name: p.name,
       identified: p.part,
       identifiedLabel: p.part_label,
