@@ -211,16 +211,14 @@ describe('the garment flow without a model', () => {
     const table = preview.getByRole('table', { name: '裁片' });
     await eventually(textOf(table)).toContain('前片');
     // The rows read as a designer reads a garment: by part in the parts' order, not in the marker's layer order.
-    const partsInRows = await table
-      .getByRole('row')
-      .evaluateAll((rows) =>
-        rows.flatMap((r) => {
-          const select = (r as unknown as { querySelector(s: string): { value: string } | null }).querySelector(
-            'select',
-          );
-          return select ? [select.value] : [];
-        }),
-      );
+    const partsInRows = await table.getByRole('row').evaluateAll((rows) =>
+      rows.flatMap((r) => {
+        const select = (r as unknown as { querySelector(s: string): { value: string } | null }).querySelector(
+          'select',
+        );
+        return select ? [select.value] : [];
+      }),
+    );
     const order = ['front', 'back', 'left_sleeve', 'right_sleeve', 'collar', 'cuff', 'pocket', 'waistband'];
     expect(partsInRows.length).toBeGreaterThan(3);
     expect(partsInRows).toEqual([...partsInRows].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
