@@ -364,8 +364,10 @@ export class JobThread<J, R> {
         continue;
       }
       try {
-        // Nothing is transferred: the caller keeps its buffers.
-        t.worker.postMessage(q.job);
+        // This thread's own job is copied: the caller keeps its buffers (to run the job itself if the worker
+        // fails). Another thread's came here by transfer and goes on the same way: that thread keeps its own
+        // bytes to run the job again, so nothing here needs them once posted.
+        t.worker.postMessage(q.job, q.from ? ownBuffersOf(q.job) : []);
       } catch (err) {
         // A value the structured clone cannot copy: nothing reached the worker.
         this.logOnce(`a ${this.opts.what} job could not be posted to the worker (${reasonOf(err)})`);
@@ -519,6 +521,50 @@ export class JobThread<J, R> {
   }
 }
 
+/**
+ * `job` with each binary field (a typed array or DataView among its own fields, not in shared memory) copied into a buffer of its own,
+ * and those buffers, to post it by transfer: the one copy made here replaces the structured clone's two (into
+ * the message, out of it), and the caller keeps its own bytes.
+ */
+export function handOver<J>(job: J): { job: J; transfer: ArrayBuffer[] } {
+  if (job === null || typeof job !== 'object' || Array.isArray(job)) return { job, transfer: [] };
+  const transfer: ArrayBuffer[] = [];
+  const out: Record<string, unknown> = { ...(job as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(out)) {
+    // Shared memory crosses as it is, without a copy.
+    if (!ArrayBuffer.isView(value) || !(value.buffer instanceof ArrayBuffer)) continue;
+    const bytes = new Uint8Array(value.byteLength);
+    bytes.set(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+    // The same kind of view over the copy (a Buffer arrives as a Uint8Array, as it does cloned).
+    out[key] =
+      value instanceof DataView
+        ? new DataView(bytes.buffer)
+        : Buffer.isBuffer(value)
+          ? bytes
+          : new (value.constructor as new (buffer: ArrayBuffer) => ArrayBufferView)(bytes.buffer);
+    transfer.push(bytes.buffer);
+  }
+  return { job: out as J, transfer };
+}
+
+/** The buffers a job that arrived by transfer (`handOver`) holds alone, to pass it on the same way. */
+function ownBuffersOf(job: unknown): ArrayBuffer[] {
+  if (job === null || typeof job !== 'object') return [];
+  const buffers: ArrayBuffer[] = [];
+  for (const value of Object.values(job)) {
+    if (
+      ArrayBuffer.isView(value) &&
+      value.buffer instanceof ArrayBuffer &&
+      value.byteOffset === 0 &&
+      value.byteLength === value.buffer.byteLength &&
+      !buffers.includes(value.buffer)
+    ) {
+      buffers.push(value.buffer);
+    }
+  }
+  return buffers;
+}
+
 function reasonOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -580,10 +626,16 @@ class Relay {
     port.unref();
   }
 
-  /** Posts `job` at once (throws if it cannot be copied); resolves to the main thread's answer. */
+  /**
+   * Posts `job` at once (throws if it cannot be copied); resolves to the main thread's answer. Its binary fields
+   * are handed over (`handOver`), so the main thread, which only passes the job on to its worker, never holds
+   * a copy of them: a garment photo of 40 MB would otherwise be copied into the main thread and again out of
+   * it, and held there for as long as the job waits and runs.
+   */
   ask<J, R>(what: string, job: J): Promise<RelayAnswer<R>> {
     const seq = ++this.seq;
-    this.port.postMessage({ what, seq, job } satisfies RelayRequest);
+    const { job: sent, transfer } = handOver(job);
+    this.port.postMessage({ what, seq, job: sent } satisfies RelayRequest, transfer);
     // Held open while an answer is awaited: a thread awaiting its job must not end early.
     if (this.pending.size === 0) this.port.ref();
     return new Promise((resolve) => {
