@@ -361,6 +361,11 @@ export class Conversation {
         // Streamed text is shown as it comes (the CLI prints nothing more of it): the note comes the same way.
         if (this.config.stream) emit({ type: 'assistant_delta', text: note });
         text += note;
+      } else if (reply.cutShort) {
+        const note =
+          '\n\n（模型服务的连接在回答中途断开了，这段回答可能不完整。发送“继续”可以让模型接着说。）';
+        if (this.config.stream) emit({ type: 'assistant_delta', text: note });
+        text += note;
       }
       if (text !== '') emit({ type: 'assistant', text });
       const calls = reply.toolCalls.map((c) => ({ ...c, name: registryName(c.name) }));

@@ -51,6 +51,11 @@ export interface AssistantMessage {
    * the text ends mid-way, which the designer should be told.
    */
   readonly cutAtLimit: boolean;
+  /**
+   * A streamed text answer ended with neither a finish_reason nor the closing `data: [DONE]`: the connection
+   * dropped, and the text may end anywhere.
+   */
+  readonly cutShort?: boolean;
 }
 
 /** One of OpenRouter's reasoning blocks, kept as it came: only `type` and `index` are read. */
@@ -266,6 +271,8 @@ interface AttemptWatch {
   readonly sent: () => void;
   /** Its response (headers) came: the wait is over, whether the SDK then retries it or the body follows. */
   readonly answered: () => void;
+  /** Its stream's closing `data: [DONE]` came: the server ended the answer, the network did not. */
+  readonly ended: () => void;
 }
 
 const attemptWatch = new AsyncLocalStorage<AttemptWatch>();
@@ -284,7 +291,43 @@ function watchedFetch(input: string | URL | Request, init?: RequestInit): Promis
     () => watch?.answered(),
     () => {},
   );
-  return response;
+  return watch ? response.then((r) => watchingForDone(r, watch.ended)) : response;
+}
+
+/** A stream's closing line; SSE allows `data:` with or without the space. */
+const DONE_LINE = /(?:^|\n)data: ?\[DONE\]/;
+
+/**
+ * The SDK ends a stream quietly whether the server closed it with `data: [DONE]` or the connection dropped, and
+ * hides the marker: an event stream's body is passed through here to see it go by.
+ */
+function watchingForDone(response: Response, ended: () => void): Response {
+  const body = response.body;
+  if (!body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return response;
+  const decoder = new TextDecoder();
+  let tail = '\n';
+  let seen = false;
+  const watched = body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, out) {
+        out.enqueue(chunk);
+        if (seen) return;
+        const text = tail + decoder.decode(chunk, { stream: true });
+        if (DONE_LINE.test(text)) {
+          seen = true;
+          ended();
+        } else tail = text.slice(-16);
+      },
+    }),
+  );
+  const copy = new Response(watched, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+  // The SDK names the address in its errors.
+  Object.defineProperty(copy, 'url', { value: response.url });
+  return copy;
 }
 
 export function createModelClient(config: ModelConfig): OpenAI {
@@ -487,7 +530,14 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
       controller.abort();
     }, req.config.timeoutMs);
   };
-  const watch: AttemptWatch = { sent: watchSilence, answered: () => clearTimeout(idle) };
+  let serverEnded = false;
+  const watch: AttemptWatch = {
+    sent: watchSilence,
+    answered: () => clearTimeout(idle),
+    ended: () => {
+      serverEnded = true;
+    },
+  };
   // The SDK sleeps between retries without watching the signal: a cancel must not wait for that sleep.
   const aborted = new Promise<never>((_, reject) => {
     controller.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
@@ -560,9 +610,10 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
       text += rest;
       req.onDelta(rest);
     }
-    // Nor one the server or the network ended early: its last call may be cut anywhere, and none of its calls
-    // is run. (A text-only answer without one is taken as it is: some servers leave the reason out there.)
-    if (!finished && calls.result().length > 0) {
+    // Nor one the server or the network ended early: without a finish_reason or the closing [DONE], its last
+    // call may be cut anywhere, and none of its calls is run; its text is shown, said to be cut.
+    const cutShort = !finished && !serverEnded;
+    if (cutShort && calls.result().length > 0) {
       throw new ModelError(
         'model_bad_response',
         '模型的回答在中途断开（流在给出 finish_reason 之前就结束了）：其中的工具调用一个也没有执行。请重试。',
@@ -576,6 +627,7 @@ export async function requestAssistant(req: ModelRequest): Promise<AssistantMess
       reasoning,
       reasoningDetails: details.result(),
       cutAtLimit: calls.result().length === 0 && finished === 'length',
+      cutShort: cutShort && text !== '',
     };
   } catch (err) {
     if (err instanceof ModelError) throw err;

@@ -251,3 +251,60 @@ describe('ThinkStripper', () => {
     expect(strip(['', '好的'])).toBe('好的');
   });
 });
+
+describe('a stream that ends without finish_reason', () => {
+  const text = '我先把标题图层的不透明度调到一半，再';
+
+  it('is said to be cut when neither a finish_reason nor the closing [DONE] came (the connection dropped)', async () => {
+    model = await startScriptedModel([{ raw: sseChunk({ role: 'assistant', content: text }) }]);
+    const conv = conversation(newSession(), modelConfig(model.url, { stream: true }));
+    const events = await turn(conv, '标题透明度一半');
+    const said = events.find((e) => e.type === 'assistant') as { text: string };
+    expect(said.text.startsWith(text)).toBe(true);
+    expect(said.text).toContain('中途断开');
+    // The CLI prints a streamed answer from its deltas only: the note is among them.
+    const shown = events.flatMap((e) => (e.type === 'assistant_delta' ? [e.text] : [])).join('');
+    expect(shown).toBe(said.text);
+  });
+
+  it('is taken whole when the server closed it with [DONE] (some servers leave the reason out)', async () => {
+    model = await startScriptedModel([
+      // The marker split across two writes is still seen.
+      { raw: `${sseChunk({ role: 'assistant', content: '好了' })}data: [DO` },
+    ]);
+    model.push({ raw: `${sseChunk({ role: 'assistant', content: '好了' })}data:[DONE]\n\n` });
+    const conv = conversation(newSession(), modelConfig(model.url, { stream: true }));
+    // The first answer lacks the end of its marker: cut.
+    expect((await turn(conv, '你好')).find((e) => e.type === 'assistant')).toMatchObject({
+      text: expect.stringContaining('中途断开'),
+    });
+    expect((await turn(conv, '再说一次')).find((e) => e.type === 'assistant')).toEqual({
+      type: 'assistant',
+      text: '好了',
+    });
+  });
+
+  it('runs the calls of an answer closed with [DONE] without a finish_reason', async () => {
+    model = await startScriptedModel([
+      streamed(
+        sseChunk({
+          role: 'assistant',
+          tool_calls: [
+            {
+              index: 0,
+              id: 'c1',
+              type: 'function',
+              function: { name: 'create_document', arguments: '{"width":40,"height":30}' },
+            },
+          ],
+        }),
+      ),
+      { text: '建好了' },
+    ]);
+    const session = newSession();
+    const conv = conversation(session, modelConfig(model.url, { stream: true }));
+    const events = await turn(conv, '新建文档');
+    expect(events.filter((e) => e.type === 'tool_result')).toMatchObject([{ ok: true }]);
+    expect(last(events)).toEqual({ type: 'done', steps: 2 });
+  });
+});
