@@ -4,7 +4,7 @@
  * carry safely, and an image shown twice is kept once.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, tempPathFor } from '../engine/workspace.js';
 import type { ImageOut } from '../tools/types.js';
@@ -63,4 +63,20 @@ export async function readKeptImage(dir: string, image: TranscriptImage): Promis
   } catch {
     return null;
   }
+}
+
+/**
+ * The images kept in `dir`/chat-images/ (names as `keepImages` gives them; links and anything else left out),
+ * with their sizes: what clearing a conversation removes beside its transcript.
+ */
+export async function keptImageFiles(dir: string): Promise<{ path: string; bytes: number }[]> {
+  const entries = await readdir(path.join(dir, KEPT_IMAGES), { withFileTypes: true }).catch(() => []);
+  const files: { path: string; bytes: number }[] = [];
+  for (const e of entries) {
+    const file = `${KEPT_IMAGES}/${e.name}`;
+    if (!e.isFile() || !KEPT_NAME.test(file)) continue;
+    const info = await lstat(path.join(dir, file)).catch(() => null);
+    if (info?.isFile()) files.push({ path: file, bytes: info.size });
+  }
+  return files;
 }

@@ -38,7 +38,11 @@ const TOO_DEEP: ParsedArguments = {
   hint: '每个工具的参数都只有几层（对象、数组）；请按工具说明给出参数',
 };
 
-/** `arguments` as a JSON string (empty = `{}`) or an object. */
+/**
+ * `arguments` as a JSON string or an object. As across the OpenAI ecosystem, a call without parameters may come
+ * as an empty string or as the JSON text `null` (some models send it so): both are `{}`, as they are when the
+ * model sends the call back in the history.
+ */
 export function parseArguments(raw: unknown): ParsedArguments {
   if (raw === undefined || raw === null) return { ok: true, value: {} };
   if (typeof raw !== 'string') return depthOver(raw) ? TOO_DEEP : { ok: true, value: raw };
@@ -53,6 +57,7 @@ export function parseArguments(raw: unknown): ParsedArguments {
   if (raw.trim() === '') return { ok: true, value: {} };
   try {
     const value: unknown = JSON.parse(raw);
+    if (value === null) return { ok: true, value: {} };
     return depthOver(value) ? TOO_DEEP : { ok: true, value };
   } catch (err) {
     return {

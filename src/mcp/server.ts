@@ -9,7 +9,9 @@ import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  ErrorCode,
   ListToolsRequestSchema,
+  McpError,
   type ProgressToken,
   type ServerNotification,
   type Tool,
@@ -149,7 +151,22 @@ export function createMcpServer(run: RunCall, opts: McpServerOptions = {}): Serv
     { name: 'atelier', title: 'Atelier', version: VERSION },
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    // One page, no `nextCursor`: a cursor is one this server never issued, which the spec answers with Invalid
+    // params rather than the list again (a client paging through would take it as more tools).
+    const cursor = request.params?.cursor;
+    if (cursor !== undefined) {
+      const shown =
+        cursor.length > 40
+          ? `${JSON.stringify(cursor.slice(0, 40)).slice(0, -1)}…" (${cursor.length} characters)`
+          : JSON.stringify(cursor);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `unknown cursor ${shown}: this server lists every tool in one page and issues no cursor; call tools/list without a cursor`,
+      );
+    }
+    return { tools };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args, _meta } = request.params;
     const token = _meta?.progressToken;

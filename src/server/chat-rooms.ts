@@ -5,13 +5,15 @@
  * The events of each turn are kept as sent, settled (no text deltas or stages; images as links to the session's
  * image shelf), so a studio that reloads shows the same conversation as one that was open all along.
  */
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ModelConfig } from '../agent/config.js';
 import { type ChatWrite, CONTEXT_IMAGE_LIMIT, Conversation } from '../agent/conversation.js';
 import type { ChatEvent } from '../agent/events.js';
-import { readKeptImage } from '../agent/kept-images.js';
+import { keptImageFiles, readKeptImage } from '../agent/kept-images.js';
 import { type RestoredEvent, restoreConversation } from '../agent/restore.js';
 import { TRANSCRIPT_FILE } from '../agent/transcript.js';
+import { EditorError } from '../engine/errors.js';
 import type { SessionEntry } from '../service/sessions.js';
 import type { ImageOut } from '../tools/types.js';
 import { linkImages } from './images.js';
@@ -31,6 +33,13 @@ const MAX_KEPT_EVENTS = 5000;
 export const MAX_KEPT_EVENT_BYTES = 16 * 1024 * 1024;
 
 export type SentEvent = Record<string, unknown> & { readonly type: string };
+
+/** What clearing a conversation removed, and the kept images it left because a document or the photo uses them. */
+export interface ClearedChat {
+  readonly removedFiles: number;
+  readonly freedBytes: number;
+  readonly kept: readonly string[];
+}
 
 /** How a chat write the session's disk quota refuses is told: what it was for, and what it left as it was. */
 const REFUSED_CHAT_WRITE: Readonly<Record<ChatWrite, { readonly what: string; readonly outcome: string }>> = {
@@ -200,6 +209,45 @@ export class ChatRooms {
     if (!this.claimed.has(entry)) return false;
     this.cancelledEarly.add(entry);
     return true;
+  }
+
+  /**
+   * Empties the session's conversation, to give its room back under the disk quota: the transcript and the
+   * images kept beside it go, removed as the files pane removes a file (one an open document or the garment
+   * photo uses stays), and the next turn starts a new conversation, as a restart would find it. The documents,
+   * the other files and the journal that restores them are not touched. Null, changing nothing, while a turn
+   * runs or is about to.
+   */
+  async clear(entry: SessionEntry): Promise<ClearedChat | null> {
+    if (!this.claim(entry)) return null;
+    let removedFiles = 0;
+    let freedBytes = 0;
+    const kept: string[] = [];
+    try {
+      // A rebuild under way reads the transcript: it ends first, and its room goes with the record.
+      await this.rooms.get(entry)?.ready.catch(() => undefined);
+      const transcript = await lstat(path.join(entry.dir, TRANSCRIPT_FILE)).catch(() => null);
+      const record = [
+        ...(transcript?.isFile() ? [{ path: TRANSCRIPT_FILE, bytes: transcript.size }] : []),
+        ...(await keptImageFiles(entry.dir)),
+      ];
+      for (const file of record) {
+        try {
+          await entry.host.removeFile(file.path);
+          removedFiles++;
+          freedBytes += file.bytes;
+        } catch (err) {
+          if (!(err instanceof EditorError)) throw err;
+          if (err.code === 'conflict') kept.push(file.path);
+          else if (err.code !== 'not_found') throw err;
+        }
+      }
+      return { removedFiles, freedBytes, kept };
+    } finally {
+      // Rebuilt from what is on disk by the next request, whatever of the record went.
+      this.rooms.delete(entry);
+      this.release(entry);
+    }
   }
 
   /** The conversation so far, as a reloaded studio shows it. */

@@ -28,7 +28,7 @@ export function sessionDiskFull(
     'out_of_bounds',
     `本会话的文件空间不足：${what}需要 ${mib(bytes)}，会话里的文件已占用 ${mib(use.files)}，用于恢复会话的记录（打开过的文件的副本、文档和历史的快照）另占 ${mib(use.journal)}，上限为 ${mib(quota)}；${outcome}`,
     {
-      hint: '删除会话里不再需要的文件（工作室“文件”面板的“删除”，或 DELETE /v1/sessions/<id>/files/<路径>）后重试；保存到已有的文件名（覆盖它）不会多占空间，也可以新建一个会话；服务的管理员可调大每个会话的磁盘配额 ATELIER_SESSION_DISK_MB',
+      hint: '删除会话里不再需要的文件（工作室“文件”面板的“删除”，或 DELETE /v1/sessions/<id>/files/<路径>），或清空对话记录（“文件”面板“会话记录”下的“清空对话记录”，或 DELETE /v1/sessions/<id>/chat：文档和文件都保留）后重试；保存到已有的文件名（覆盖它）不会多占空间；服务的管理员可调大每个会话的磁盘配额 ATELIER_SESSION_DISK_MB',
       details: {
         needed_bytes: bytes,
         used_bytes: use.files + use.journal,
@@ -39,6 +39,10 @@ export function sessionDiskFull(
     },
   );
 }
+
+/** How a designer makes room, in the studio's words (for a message shown without its hint). */
+export const MAKE_ROOM =
+  '要腾出空间，可以在“文件”面板删除不再需要的文件，或在其中“会话记录”下清空对话记录（文档和文件都保留）';
 
 export class SessionWorkspace extends Workspace {
   constructor(
@@ -73,14 +77,15 @@ export class SessionWorkspace extends Workspace {
   /**
    * Refuses (`out_of_bounds`) a write of `bytes` that the service makes beside the session's files (its chat
    * record, `chat.jsonl` and `chat-images/`) when it would take the session past its quota; `what` and `outcome`
-   * are the refusal's words for what the write was for and what was left as it was.
+   * are the refusal's words for what the write was for and what was left as it was. The chat shows a refusal's
+   * message alone, so the message itself says how to make room, in the studio's words.
    */
   async checkWrite(bytes: number, what: string, outcome: string): Promise<void> {
     const quota = this.quotaBytes;
     if (quota === undefined || bytes === 0) return;
     const use = await this.diskUse();
     if (use.files + use.journal + bytes <= quota) return;
-    throw sessionDiskFull(what, bytes, use, quota, outcome);
+    throw sessionDiskFull(what, bytes, use, quota, `${outcome}。${MAKE_ROOM}`);
   }
 
   /**

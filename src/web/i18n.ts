@@ -90,10 +90,12 @@ const zh = {
   'chat.waitBusy': '正在处理上一步，完成后即可发送',
   'card.reloaded': '页面刷新时这一步仍在进行：它的结果不在这里，效果见画布、图层和历史记录。',
   'chat.restored': '会话已恢复：文档、图层和历史记录都在；之前的对话卡片没有保留。',
+  'chat.cleared':
+    '对话记录已清空：文档、图层、历史记录和文件都在。模型不再记得之前的对话，发送消息即开始新的对话。',
   'upload.unsupported_media_type': '“{name}”不是 PSD、PNG 或 JPEG 文件（按文件内容判断），没有上传',
   'upload.payload_too_large': '“{name}”超过上传大小的上限，没有上传',
   'upload.quota_exceeded':
-    '会话的文件空间不够放下“{name}”，没有上传：可以在文件列表里删除不再需要的文件，上传到同名文件上（覆盖它），或新建一个会话',
+    '会话的文件空间不够放下“{name}”，没有上传：可以在文件列表里删除不再需要的文件，在“会话记录”下清空对话记录（文档和文件都保留），上传到同名文件上（覆盖它），或新建一个会话',
   'upload.busy': '服务器正忙，“{name}”没有上传：请稍后再试',
   'upload.network': '连不上服务器，“{name}”没有上传',
   'upload.failed': '“{name}”没有上传：{message}',
@@ -190,6 +192,12 @@ const zh = {
   'files.recordsHint':
     '对话记录 chat.jsonl 和对话中的图像。下载的 chat.jsonl 可附在问题报告里，也可用 atelier run chat.jsonl 重放其中的调用。',
   'files.confirmDeleteRecordHint': '删除后无法恢复；重新打开会话后，对话里不再显示这张图像。',
+  'files.clearChat': '清空对话记录（{size}）',
+  'files.clearShort': '清空',
+  'files.confirmClear': '要清空本会话的对话记录吗？',
+  'files.confirmClearHint':
+    '对话记录 chat.jsonl 和对话中的 {count} 张图像（共 {size}）将被删除，无法恢复；文档、上传和保存的文件都保留。模型不再记得之前的对话，对话区从空白开始。想留底的话，先下载 chat.jsonl。',
+  'files.clearKept': '这些对话图像正被打开的文档或服装照片使用，保留了：{paths}',
 } as const;
 
 export type MessageKey = keyof typeof zh;
@@ -286,11 +294,13 @@ const en: Record<MessageKey, string> = {
     'This step was still running when the page reloaded: its result is not here; the canvas, layers and history show its effect.',
   'chat.restored':
     'Session restored: documents, layers and history are all here; the earlier cards were not kept.',
+  'chat.cleared':
+    'The conversation was cleared: documents, layers, history and files are all here. The model no longer remembers the earlier conversation; send a message to start a new one.',
   'upload.unsupported_media_type':
     '“{name}” is not a PSD, PNG or JPEG file (judged by its content); not uploaded',
   'upload.payload_too_large': '“{name}” is larger than the upload limit; not uploaded',
   'upload.quota_exceeded':
-    'The session’s disk space cannot hold “{name}”; not uploaded: delete files it no longer needs from the file list, upload over a file of the same name, or start a new session',
+    'The session’s disk space cannot hold “{name}”; not uploaded: delete files it no longer needs from the file list, clear the conversation under “Session records” (documents and files stay), upload over a file of the same name, or start a new session',
   'upload.busy': 'The server is busy; “{name}” was not uploaded: try again shortly',
   'upload.network': 'The server cannot be reached; “{name}” was not uploaded',
   'upload.failed': '“{name}” was not uploaded: {message}',
@@ -398,6 +408,13 @@ const en: Record<MessageKey, string> = {
     'The chat transcript chat.jsonl and the chat’s images. A downloaded chat.jsonl can go with a bug report, or be replayed with atelier run chat.jsonl.',
   'files.confirmDeleteRecordHint':
     'This cannot be undone; once the session is reopened, the chat no longer shows this image.',
+  'files.clearChat': 'Clear the conversation ({size})',
+  'files.clearShort': 'Clear',
+  'files.confirmClear': 'Clear this session’s conversation?',
+  'files.confirmClearHint':
+    'The transcript chat.jsonl and the chat’s {count} images ({size} in all) will be deleted for good; documents, uploads and saved files stay. The model no longer remembers the earlier conversation, and the chat starts empty. Download chat.jsonl first to keep a copy.',
+  'files.clearKept':
+    'These chat images are used by an open document or the garment photo, and were kept: {paths}',
 };
 
 export type Lang = 'zh' | 'en';

@@ -12,4 +12,10 @@ describe('toolCallEvent', () => {
     expect(event.arguments).toBe(deep);
     expect(() => JSON.stringify(event)).not.toThrow();
   });
+
+  it('opens the card of a call without parameters with {}, whether its arguments are "", "null" or {}', () => {
+    for (const raw of ['', 'null', ' null ', '{}']) {
+      expect(toolCallEvent('a', 'get_document_info', raw).arguments, raw).toEqual({});
+    }
+  });
 });

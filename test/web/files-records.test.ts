@@ -3,7 +3,8 @@
  * showing what tells it apart (its end and extension, the middle given up, the whole name on hover), and the
  * session's own records — the transcript chat.jsonl and the images kept beside it — wait under a collapsed
  * "会话记录" heading, to download (the transcript is a bug report, replayable with `atelier run`), never to open.
- * The live transcript cannot be deleted: the next turn writes to it, and a restart rebuilds the conversation from it.
+ * The live transcript cannot be deleted alone: the next turn writes to it, and a restart rebuilds the conversation
+ * from it. 清空对话记录 removes it with its images after a question, the documents and files kept, the chat empty.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -202,6 +203,55 @@ describe('the files pane after a chat', () => {
     await kept.click();
     await page.getByRole('dialog').getByRole('button', { name: '删除', exact: true }).click();
     await eventually(textOf(records(page).locator('summary'))).toMatch(/^会话记录（1）/);
+  });
+
+  it('clears the conversation after asking, keeping the documents and files, and the chat starts empty', async () => {
+    const id = await sessionWithFiles();
+    const page = await studio.open(id, 1280, 800);
+    await chattedSession(page);
+    const dir = path.join(studio.workspace, 'sessions', id);
+    const feed = page.getByRole('log', { name: '对话记录' });
+    await page.getByRole('tab', { name: '文件' }).click();
+    await records(page).locator('summary').click();
+    const button = records(page).getByRole('button', { name: /^清空对话记录（[\d.]+ (KB|MB|B)）$/ });
+    await eventually(visibleOf(button)).toBe(true);
+
+    // Asked first, saying what goes and what stays; 取消 changes nothing.
+    await button.click();
+    const dialog = page.getByRole('dialog');
+    await eventually(textOf(dialog)).toContain('要清空本会话的对话记录吗？');
+    expect(await textOf(dialog)()).toContain('1 张图像');
+    expect(await textOf(dialog)()).toContain('文档、上传和保存的文件都保留');
+    await snapshot(page, 'files-records-clear-ask');
+    await dialog.getByRole('button', { name: '取消' }).click();
+    expect(existsSync(path.join(dir, 'chat.jsonl'))).toBe(true);
+    expect(await textOf(feed)()).toContain('画布上是海报。');
+
+    await button.click();
+    await dialog.getByRole('button', { name: '清空', exact: true }).click();
+    await eventually(countOf(records(page))).toBe(0);
+    expect(existsSync(path.join(dir, 'chat.jsonl'))).toBe(false);
+    expect(await countOf(feed.getByRole('article'))()).toBe(0);
+    expect(await textOf(feed)()).not.toContain('画布上是海报。');
+    expect(await textOf(feed)()).toContain('对话记录已清空：文档、图层、历史记录和文件都在');
+    // The designer's files and the open document are all still there.
+    expect(
+      await filesList(page)
+        .locator('.file-name')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('title'))),
+    ).toEqual(['model.png', LONG, '海报.psd']);
+    expect(await textOf(page.getByRole('tablist', { name: '文档' }))()).toContain('海报');
+    await snapshot(page, 'files-records-cleared');
+
+    // A reload shows the empty conversation, and the next message starts a new one.
+    await page.reload();
+    await eventually(textOf(page.getByRole('tablist', { name: '文档' }))).toContain('海报');
+    expect(await textOf(feed)()).not.toContain('画布上是海报。');
+    studio.model.push({ text: '新的对话开始了。' });
+    await page.getByRole('textbox', { name: '消息' }).fill('你好');
+    await page.getByRole('button', { name: '发送' }).click();
+    await eventually(textOf(feed)).toContain('新的对话开始了。');
+    expect(await textOf(feed)()).not.toContain('看看画布');
   });
 
   it('shows a long name’s end and extension, cutting its middle, with the whole name on hover', async () => {

@@ -1,8 +1,8 @@
 /**
  * Chat with the configured model: `POST /chat` answers with the turn's events as a stream, `/chat/cancel`
- * stops it, `GET /chat` is the conversation so far (after a restart, rebuilt from the session's transcript). Without a model, chat answers 409 saying how to configure
- * one (the studio's palette keeps working). `GET /v1/model` tells a client whether chat is available — never
- * the key.
+ * stops it, `GET /chat` is the conversation so far (after a restart, rebuilt from the session's transcript),
+ * `DELETE /chat` empties it. Without a model, chat answers 409 saying how to configure one (the studio's
+ * palette keeps working). `GET /v1/model` tells a client whether chat is available — never the key.
  */
 import { Hono } from 'hono';
 import { describeModel, HOW_TO_CONFIGURE } from '../../agent/config.js';
@@ -80,6 +80,26 @@ export function chatRoutes({ config, store, chat: rooms }: AppParts): Hono {
     const entry = sessionOr404(store, c);
     return c.json({ cancelled: rooms.cancel(entry) });
   });
+
+  // Empties the conversation (its transcript and kept images), to make room under the disk quota; the documents
+  // and files stay.
+  app.delete('/v1/sessions/:id/chat', (c) =>
+    inSession(store, c, async (entry) => {
+      const cleared = await rooms.clear(entry);
+      if (!cleared) {
+        throw new HttpError(
+          409,
+          'busy',
+          'a reply is still running in this session: wait for it or cancel it, then clear the conversation',
+        );
+      }
+      return c.json({
+        removed_files: cleared.removedFiles,
+        freed_bytes: cleared.freedBytes,
+        kept: cleared.kept,
+      });
+    }),
+  );
 
   app.get('/v1/sessions/:id/chat', (c) =>
     inSession(store, c, async (entry) => {

@@ -289,15 +289,18 @@ export function fileRoutes({ config, store }: AppParts): Hono {
   app.delete('/v1/sessions/:id/files/*', (c) =>
     inSession(store, c, async (entry) => {
       const rel = filePathOf(c, entry.id);
-      // The conversation lives on in memory and appends to its transcript: deleted, the file would restart
-      // mid-conversation, and a restart would rebuild the conversation without its earlier turns. Its kept
-      // images may go (a restored card just shows none).
+      // The conversation lives on in memory and appends to its transcript: deleted alone, the file would restart
+      // mid-conversation, and a restart would rebuild the conversation without its earlier turns. Clearing the
+      // conversation (DELETE …/chat) removes it with the conversation. Its kept images may go (a restored card
+      // just shows none).
       if (isTranscript(entry.session.workspace, rel)) {
         throw new HttpError(
           409,
           'conflict',
-          `“${TRANSCRIPT_FILE}”是本会话的对话记录，之后的对话还要接着写入它，重新打开会话时也要从它恢复对话，没有删除：可以下载保存它；要从头开始对话，请新建会话`,
-          { hint: `下载的对话记录可以用 atelier run ${TRANSCRIPT_FILE} 重放其中的调用` },
+          `“${TRANSCRIPT_FILE}”是本会话的对话记录，之后的对话还要接着写入它，重新打开会话时也要从它恢复对话，没有单独删除：要腾出它和对话图像占的空间，请在“文件”面板“会话记录”下清空对话记录（文档和文件都保留）；想留底的话，先下载它`,
+          {
+            hint: `清空对话记录：DELETE /v1/sessions/${entry.id}/chat；下载的对话记录可以用 atelier run ${TRANSCRIPT_FILE} 重放其中的调用`,
+          },
         );
       }
       await entry.host.removeFile(rel).catch((err: unknown) => {

@@ -94,3 +94,18 @@ export async function deleteSessionFile(api: Api, sessionId: string, path: strin
   const url = `/v1/sessions/${sessionId}/files/${path.split('/').map(encodeURIComponent).join('/')}`;
   await api.request(url, { method: 'DELETE' });
 }
+
+/** What clearing the conversation removed, and the kept images left because a document or the photo uses them. */
+export interface ClearedChat {
+  readonly removed_files: number;
+  readonly freed_bytes: number;
+  readonly kept: readonly string[];
+}
+
+/**
+ * Empties the session's conversation (its transcript and kept images), keeping its documents and files; the
+ * server refuses (`busy`) while a reply runs.
+ */
+export function clearChat(api: Api, sessionId: string): Promise<ClearedChat> {
+  return api.json<ClearedChat>(`/v1/sessions/${sessionId}/chat`, { method: 'DELETE' });
+}

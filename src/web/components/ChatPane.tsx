@@ -98,11 +98,13 @@ function Feed() {
       {studio.feed.length === 0 && (
         <p class="feed-empty">
           {/* A session with history whose cards are gone (another tab, a cleared browser) is not empty. */}
-          {studio.state?.documents.length
-            ? t('chat.restored')
-            : studio.model.configured
-              ? t('chat.empty')
-              : t('chat.emptyNoModel')}
+          {studio.chatCleared
+            ? t('chat.cleared')
+            : studio.state?.documents.length
+              ? t('chat.restored')
+              : studio.model.configured
+                ? t('chat.empty')
+                : t('chat.emptyNoModel')}
         </p>
       )}
       {studio.feed.map((item) => {

@@ -2,7 +2,8 @@
  * Uploads (documents, the garment photo) and the session's files: open what is a document, download anything,
  * delete what is no longer needed (to make room under the session's disk quota), after the studio's own question.
  * The designer's files come first; the session's own records (the chat transcript and the images kept beside it)
- * wait below under a collapsed heading, to download, not to open.
+ * wait below under a collapsed heading, to download, not to open, and to clear all at once (清空对话记录): the
+ * room a long conversation takes comes back under the quota, the documents and files kept.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, deleteSessionFile } from '../api/client.js';
@@ -18,6 +19,8 @@ const DOCUMENT_FILE = /\.(psd|psb|png|jpe?g)$/i;
 const TRANSCRIPT = 'chat.jsonl';
 const KEPT_IMAGES = 'chat-images/';
 const isRecord = (path: string) => path === TRANSCRIPT || path.startsWith(KEPT_IMAGES);
+/** What the question is about when it is clearing the conversation (no file path is empty). */
+const CLEAR = '';
 /** Characters of a name's stem kept whole beside its extension when the name is cut in its middle. */
 const TAIL = 8;
 
@@ -116,10 +119,29 @@ export function FilesPane() {
   // The file being deleted, and why the last deletion was refused (shown until the files change).
   const [deleting, setDeleting] = useState<string | null>(null);
   const [refusal, setRefusal] = useState<{ text: string; detail?: string } | null>(null);
-  // The file the designer is asked about: deleting cannot be undone, so 取消 has the keys.
+  // The file the designer is asked about (CLEAR: the whole conversation): neither can be undone, so 取消 has
+  // the keys.
   const [asking, setAsking] = useState<string | null>(null);
+  const [clearing, setClearing] = useState(false);
+  // What clearing left, when a document or the garment photo uses some of its images.
+  const [keptNote, setKeptNote] = useState<string | null>(null);
   // Once the files have changed (a document closed, a file saved), a refusal may no longer hold.
   useEffect(() => setRefusal(null), [studio.files]);
+  const clear = async () => {
+    setAsking(null);
+    setClearing(true);
+    setRefusal(null);
+    setKeptNote(null);
+    try {
+      const cleared = await studio.clearChat();
+      if (cleared?.kept.length) setKeptNote(t('files.clearKept', { paths: cleared.kept.join('、') }));
+    } catch (err) {
+      const code = err instanceof ApiError ? err.code : 'network';
+      setRefusal(failureWords(t, code, (err as Error).message));
+    } finally {
+      setClearing(false);
+    }
+  };
   const remove = async (path: string) => {
     const id = studio.sessionId;
     setAsking(null);
@@ -141,6 +163,8 @@ export function FilesPane() {
   const records = studio.files
     .filter((f) => isRecord(f.path))
     .sort((a, b) => Number(b.path === TRANSCRIPT) - Number(a.path === TRANSCRIPT));
+  const recordBytes = records.reduce((n, f) => n + f.bytes, 0);
+  const images = records.filter((f) => f.path !== TRANSCRIPT).length;
   const row = (f: { path: string; bytes: number }, record: boolean) => (
     <li key={f.path}>
       <FileName path={f.path} />
@@ -202,6 +226,11 @@ export function FilesPane() {
           {refusal.detail && <p class="hint">{refusal.detail}</p>}
         </div>
       )}
+      {keptNote && (
+        <p class="hint" role="status">
+          {keptNote}
+        </p>
+      )}
       {own.length === 0 ? (
         <p class="pane-empty">{t('files.empty')}</p>
       ) : (
@@ -216,6 +245,16 @@ export function FilesPane() {
           <ul class="file-list" aria-label={t('files.records')}>
             {records.map((f) => row(f, true))}
           </ul>
+          <div class="button-row">
+            <button
+              type="button"
+              disabled={clearing || deleting !== null || studio.chatting}
+              aria-busy={clearing}
+              onClick={() => setAsking(CLEAR)}
+            >
+              {t('files.clearChat', { size: sizeText(recordBytes) })}
+            </button>
+          </div>
         </details>
       )}
       <AskDialog
@@ -224,14 +263,23 @@ export function FilesPane() {
         question={
           asking === null
             ? null
-            : {
-                text: t('files.confirmDelete', { path: asking }),
-                hint: t(isRecord(asking) ? 'files.confirmDeleteRecordHint' : 'files.confirmDeleteHint'),
-                answers: [
-                  { label: t('confirm.cancel'), focused: true, choose: () => setAsking(null) },
-                  { label: t('files.deleteShort'), tone: 'danger', choose: () => void remove(asking) },
-                ],
-              }
+            : asking === CLEAR
+              ? {
+                  text: t('files.confirmClear'),
+                  hint: t('files.confirmClearHint', { count: images, size: sizeText(recordBytes) }),
+                  answers: [
+                    { label: t('confirm.cancel'), focused: true, choose: () => setAsking(null) },
+                    { label: t('files.clearShort'), tone: 'danger', choose: () => void clear() },
+                  ],
+                }
+              : {
+                  text: t('files.confirmDelete', { path: asking }),
+                  hint: t(isRecord(asking) ? 'files.confirmDeleteRecordHint' : 'files.confirmDeleteHint'),
+                  answers: [
+                    { label: t('confirm.cancel'), focused: true, choose: () => setAsking(null) },
+                    { label: t('files.deleteShort'), tone: 'danger', choose: () => void remove(asking) },
+                  ],
+                }
         }
       />
     </div>

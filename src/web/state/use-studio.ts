@@ -4,7 +4,7 @@
  * the feed of chat events and tool cards.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { type Api, ApiError } from '../api/client.js';
+import { type Api, ApiError, type ClearedChat, clearChat as clearChatOf } from '../api/client.js';
 import type {
   ChatEvent,
   ModelInfo,
@@ -50,6 +50,13 @@ export interface Studio {
   /** Sends a message; false when the server never took it (unreachable, refused), so it is not lost. */
   chat(text: string): Promise<boolean>;
   cancelChat(): Promise<void>;
+  /**
+   * Empties the session's conversation on the server (its transcript and kept images; documents and files stay)
+   * and the feed with it. Rejects (an `ApiError`) when the server refuses, the feed unchanged.
+   */
+  clearChat(): Promise<ClearedChat | null>;
+  /** The conversation was just cleared in this tab, and nothing has been added to the feed since. */
+  readonly chatCleared: boolean;
   upload(file: File, role: 'document' | 'garment'): Promise<string | null>;
   /** Reloads the session's snapshot (and returns it). */
   refresh(): Promise<SessionState | null>;
@@ -99,6 +106,7 @@ export function useStudio(api: Api): Studio {
   const [chatting, setChatting] = useState(false);
   const [revision, setRevision] = useState(0);
   const [sessionGone, setSessionGone] = useState(false);
+  const [chatCleared, setChatCleared] = useState(false);
   const session = useRef<string | null>(null);
   const filesNow = useRef<readonly SessionFile[]>([]);
   const gone = useRef(false);
@@ -408,6 +416,26 @@ export function useStudio(api: Api): Studio {
     [api, refresh, wentAway],
   );
 
+  const clearChat = useCallback(async () => {
+    const id = session.current;
+    if (!id) return null;
+    try {
+      const cleared = await clearChatOf(api, id);
+      setFeed([]);
+      setChatCleared(true);
+      return cleared;
+    } catch (err) {
+      if (await wentAway(err)) return null;
+      throw err;
+    } finally {
+      await refresh().catch(() => undefined);
+    }
+  }, [api, refresh, wentAway]);
+
+  useEffect(() => {
+    if (feed.length > 0) setChatCleared(false);
+  }, [feed]);
+
   const newSession = useCallback(
     () =>
       track(async () => {
@@ -446,6 +474,8 @@ export function useStudio(api: Api): Studio {
     run,
     chat,
     cancelChat,
+    clearChat,
+    chatCleared,
     upload,
     refresh,
     currentFiles,
