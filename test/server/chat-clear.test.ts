@@ -14,6 +14,7 @@ import { failureWords } from '../../src/web/state/failures.js';
 import { type ScriptedModel, startScriptedModel } from '../support/scripted-model.js';
 import { tempDir } from '../support/session.js';
 import {
+  bytesUnder,
   type ChatEvent,
   chat,
   createSession,
@@ -25,15 +26,6 @@ import {
 
 const MB = 1024 * 1024;
 const QUOTA = 4 * MB;
-
-function bytesUnder(dir: string): number {
-  if (!existsSync(dir)) return 0;
-  let total = 0;
-  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (e.isFile()) total += statSync(path.join(e.parentPath, e.name)).size;
-  }
-  return total;
-}
 
 const clear = (base: string, id: string, headers: Record<string, string> = {}) =>
   fetch(`${base}/v1/sessions/${id}/chat`, { method: 'DELETE', headers });

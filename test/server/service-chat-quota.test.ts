@@ -3,7 +3,7 @@
  * would take the session past it does not start and writes nothing; result images it has no room for are not
  * kept (no file, no temp file left) and the turn stops, in Chinese, once the calls that ran are answered.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelConfigFrom } from '../../src/agent/config.js';
@@ -11,6 +11,7 @@ import { translator } from '../../src/web/i18n.js';
 import { failureWords } from '../../src/web/state/failures.js';
 import { type ScriptedModel, startScriptedModel } from '../support/scripted-model.js';
 import {
+  bytesUnder,
   chat,
   createSession,
   okCalls,
@@ -22,16 +23,6 @@ import {
 
 const MB = 1024 * 1024;
 const QUOTA = 4 * MB;
-
-/** Bytes of the regular files under `dir` (as the quota counts them). */
-function bytesUnder(dir: string): number {
-  if (!existsSync(dir)) return 0;
-  let total = 0;
-  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (e.isFile()) total += statSync(path.join(e.parentPath, e.name)).size;
-  }
-  return total;
-}
 
 describe('the chat record within the disk quota', () => {
   let model: ScriptedModel;

@@ -1,5 +1,7 @@
 /** The real HTTP server on a free loopback port, and small helpers to drive it as a client would. */
 
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionToolMessageParam,
@@ -161,4 +163,14 @@ export async function startBigSave(base: string, id: string): Promise<Response> 
   });
   expect(res.status).toBe(200);
   return res;
+}
+
+/** Bytes of the regular files under `dir` (as the quota counts them). */
+export function bytesUnder(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let total = 0;
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (e.isFile()) total += statSync(path.join(e.parentPath, e.name)).size;
+  }
+  return total;
 }
