@@ -30,4 +30,15 @@ describe('the Markdown a model answers with', () => {
     ]);
     expect(blocks('')).toEqual([]);
   });
+
+  it('keeps a fenced block’s lines as written, Markdown and all, up to its closing fence or the end', () => {
+    const text =
+      '这样运行：\n```bash\nnpx atelier call save_document\n- not a list **nor bold**\n\n```\n好了\n~~~\n未闭合';
+    expect(blocks(text)).toEqual([
+      { kind: 'paragraph', lines: [[{ text: '这样运行：' }]] },
+      { kind: 'code', text: 'npx atelier call save_document\n- not a list **nor bold**\n' },
+      { kind: 'paragraph', lines: [[{ text: '好了' }]] },
+      { kind: 'code', text: '未闭合' },
+    ]);
+  });
 });

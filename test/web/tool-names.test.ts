@@ -28,4 +28,17 @@ describe('withToolLabels', () => {
       'not_found：没有 save_document_as_copy，见 out/save_document.psd、save_document.jpg 或 my_layer';
     expect(withToolLabels(text, labelOf)).toBe(text);
   });
+
+  it('uses the English label in the English studio, the Chinese one where a tool has no other', () => {
+    const both = new Map([
+      ['list_all_layer_names', { label: '列出所有图层', labelEn: 'List All Layers' }],
+      ['save_document', { label: '保存文档' }],
+    ]);
+    expect(withToolLabels('建议：用 list_all_layer_names 查看，再 save_document', both, 'en')).toBe(
+      '建议：用「List All Layers」查看，再「保存文档」',
+    );
+    expect(withToolLabels('建议：用 list_all_layer_names 查看', both, 'zh')).toBe(
+      '建议：用「列出所有图层」查看',
+    );
+  });
 });

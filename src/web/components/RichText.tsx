@@ -13,7 +13,7 @@ function Spans({ spans }: { spans: readonly Span[] }) {
   );
 }
 
-/** A model's answer with its paragraphs, lists, bold and code. */
+/** A model's answer with its paragraphs, lists, bold, code and code blocks. */
 export function RichText({ text }: { text: string }) {
   return (
     <>
@@ -29,6 +29,13 @@ export function RichText({ text }: { text: string }) {
                 </span>
               ))}
             </p>
+          );
+        }
+        if (block.kind === 'code') {
+          return (
+            <pre key={key} class="code-block">
+              <code>{block.text}</code>
+            </pre>
           );
         }
         const List = block.ordered ? 'ol' : 'ul';

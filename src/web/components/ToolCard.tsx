@@ -32,7 +32,7 @@ export function ToolCard({ call }: { call: CallItem }) {
   const { studio, t, lang } = useStudioView();
   const tool = studio.tools.get(call.name);
   const label = tool ? labelIn(tool, lang) : (call.label ?? call.name);
-  const labelled = (text: string) => withToolLabels(text, studio.tools);
+  const labelled = (text: string) => withToolLabels(text, studio.tools, lang);
   const args = call.args && typeof call.args === 'object' ? Object.keys(call.args as object) : [];
   // Named as the tool's form names them (宽度, 文档名称); the API names stay in the arguments themselves.
   const argNames = args.map((name) => {

@@ -120,7 +120,7 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
         </div>
       </div>
       <p id={`about-${tool.name}`} class={`tool-description${open ? ' open' : ''}`} ref={description}>
-        {withToolLabels(withoutEscapeNotes(tool.description), studio.tools)}
+        {withToolLabels(withoutEscapeNotes(tool.description), studio.tools, lang)}
       </p>
       {(cut || open) && (
         <button

@@ -1,6 +1,7 @@
 /**
- * The small part of Markdown that chat models use in short answers — paragraphs, "-"/"1." lists, **bold** and
- * `code` — parsed into plain data that the feed renders as elements (never as HTML, so nothing is injected).
+ * The small part of Markdown that chat models use in short answers — paragraphs, "-"/"1." lists, **bold**,
+ * `code` and ``` fenced blocks (a command to run, a colour list) — parsed into plain data that the feed renders
+ * as elements (never as HTML, so nothing is injected).
  */
 
 export interface Span {
@@ -11,7 +12,9 @@ export interface Span {
 
 export type Block =
   | { readonly kind: 'paragraph'; readonly lines: readonly (readonly Span[])[] }
-  | { readonly kind: 'list'; readonly ordered: boolean; readonly items: readonly (readonly Span[])[] };
+  | { readonly kind: 'list'; readonly ordered: boolean; readonly items: readonly (readonly Span[])[] }
+  /** A fenced block's lines as they were written (no Markdown inside); an unclosed fence runs to the end. */
+  | { readonly kind: 'code'; readonly text: string };
 
 /** `**bold**` and `` `code` `` inside a line; unmatched markers stay as they are. */
 export function spans(line: string): Span[] {
@@ -29,6 +32,7 @@ export function spans(line: string): Span[] {
 
 const BULLET = /^\s*[-*•]\s+(.*)$/;
 const NUMBERED = /^\s*\d+[.)、]\s*(.*)$/;
+const FENCE = /^\s*(```|~~~)/;
 
 export function blocks(text: string): Block[] {
   const out: Block[] = [];
@@ -40,7 +44,21 @@ export function blocks(text: string): Block[] {
     paragraph = [];
     list = null;
   };
+  let code: { fence: string; lines: string[] } | null = null;
   for (const raw of text.split(/\r?\n/)) {
+    if (code) {
+      if (raw.trim() === code.fence) {
+        out.push({ kind: 'code', text: code.lines.join('\n') });
+        code = null;
+      } else code.lines.push(raw);
+      continue;
+    }
+    const fence = FENCE.exec(raw);
+    if (fence) {
+      flush();
+      code = { fence: fence[1]!, lines: [] };
+      continue;
+    }
     const line = raw.replace(/^#{1,6}\s+/, '');
     const bullet = BULLET.exec(line);
     const numbered = bullet ? null : NUMBERED.exec(line);
@@ -58,5 +76,6 @@ export function blocks(text: string): Block[] {
     }
   }
   flush();
+  if (code) out.push({ kind: 'code', text: code.lines.join('\n') });
   return out;
 }
