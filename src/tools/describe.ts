@@ -1,7 +1,7 @@
 /** How layers and documents are reported back to the model: small, flat, in the tools' own units. */
 import { contentBounds } from '../engine/bounds.js';
 import type { OpenDocument } from '../engine/editor.js';
-import type { BlendMode, DocState, Layer, Rect, TextSpec } from '../engine/model.js';
+import type { BlendMode, DocState, Effects, Layer, Rect, TextSpec } from '../engine/model.js';
 import { isEmptyRect, rgbToHex } from '../engine/raster.js';
 import { LINE_HEIGHT_EM, textLines } from '../engine/text.js';
 import { layerRef, parentOf } from '../engine/tree.js';
@@ -37,6 +37,11 @@ export function boundsReport(r: Rect) {
   };
 }
 
+/** The effects a layer style holds, in the order Photoshop lists them (stroke, then drop shadow). */
+function effectNames(e: Effects): ('stroke' | 'drop_shadow')[] {
+  return [...(e.stroke ? (['stroke'] as const) : []), ...(e.dropShadow ? (['drop_shadow'] as const) : [])];
+}
+
 export function layerSummary(state: DocState, layer: Layer) {
   const parent = parentOf(state, layer.id);
   const ref = layerRef(state, layer.id);
@@ -56,6 +61,8 @@ export function layerSummary(state: DocState, layer: Layer) {
     locked: layer.locks.all,
     ...(layer.clipped ? { clipped: true } : {}),
     ...(layer.mask ? { mask: true } : {}),
+    // Its layer style, by the tools that add each effect (Photoshop's fx mark).
+    ...(layer.effects && effectNames(layer.effects).length ? { effects: effectNames(layer.effects) } : {}),
     ...((layer.kind === 'pixel' || layer.kind === 'fill') && layer.background ? { background: true } : {}),
     ...(parent !== null ? { group: state.layers.get(parent)?.name } : {}),
     bounds: boundsReport(contentBounds(state, layer.id)),

@@ -308,10 +308,17 @@ describe('effects together, clearing, undo', () => {
     expect(fx.stroke?.size).toBe(5);
     expect(fx.dropShadow).toMatchObject({ distance: 4, size: 2, opacity: 0.75 });
 
+    // The layer's summary names its effects (the studio's fx mark), by the names clear_layer_effects reports.
+    const effectsOf = async () =>
+      ((await ok(s, 'get_layer_structure')).layers as { name: string; effects?: string[] }[]).find(
+        (l) => l.name === 'sq',
+      )!.effects;
+    expect(await effectsOf()).toEqual(['stroke', 'drop_shadow']);
     const steps = labels(s).length;
     const r = await ok(s, 'clear_layer_effects', { name: 'sq' });
     expect(r.removed).toEqual(['stroke', 'drop_shadow']);
     expect(layer(s, 'sq').effects).toBeUndefined();
+    expect(await effectsOf()).toBeUndefined();
     expect(labels(s).length).toBe(steps + 1);
     expect(labels(s).at(-1)).toBe('清除图层样式');
     expect(Buffer.compare(Buffer.from(composite(s).data), Buffer.from(base.data))).toBe(0);

@@ -231,6 +231,14 @@ export function LayersPane() {
               </span>
               {layer.clipped && <span class="tag">↳</span>}
               {layer.mask && <span class="tag">◐</span>}
+              {layer.effects?.length ? (
+                <span
+                  class="tag fx"
+                  title={layer.effects.map((e) => t(`layers.effect.${e}`)).join(t('layers.effectJoin'))}
+                >
+                  fx
+                </span>
+              ) : null}
               {layer.blend_mode !== 'normal' && layer.blend_mode !== 'pass_through' && (
                 <span class="tag">{blendLabel(layer.blend_mode)}</span>
               )}

@@ -1,0 +1,40 @@
+/**
+ * The layers pane marks a layer with a layer style as Photoshop does, with fx after its name (the effects named on
+ * hover); the mark goes when the effects are cleared.
+ */
+import { describe, expect, it } from 'vitest';
+import { createSession, okCalls, toolCall } from '../server/support.js';
+import { eventually, snapshot } from '../support/browser.js';
+import { studioHarness } from './studio-harness.js';
+
+const studio = studioHarness('layers-effects');
+
+describe('the layers pane’s fx mark', () => {
+  it('shows which layers have effects, and names them', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 300, height: 200, name: '效果' }),
+      toolCall('create_text_layer', { text: '标题', x: 20, y: 40, font_size: 48, color: '#c0392b' }),
+      toolCall('add_drop_shadow', { name: '标题', distance: 6, size: 8, opacity: 60 }),
+      toolCall('add_stroke', { name: '标题', size: 2, color: '#1d4ed8' }),
+      toolCall('create_layer', { name: '空白' }),
+    ]);
+    const page = await studio.open(id);
+    try {
+      const row = (name: string) => page.getByRole('button', { name, exact: true });
+      const mark = row('标题').locator('.tag.fx');
+      await eventually(() => mark.count()).toBe(1);
+      expect(await mark.textContent()).toBe('fx');
+      expect(await mark.getAttribute('title')).toBe('描边、投影');
+      expect(await row('空白').locator('.tag.fx').count()).toBe(0);
+      await snapshot(page, 'layers-effects');
+      await okCalls(studio.url, id, [toolCall('clear_layer_effects', { name: '标题' })]);
+      await eventually(() => mark.count()).toBe(0);
+    } catch (err) {
+      await snapshot(page, 'failed-layers-effects');
+      throw err;
+    } finally {
+      await page.context().close();
+    }
+  });
+});
