@@ -71,12 +71,19 @@ export class McpHttpEndpoint {
    */
   private async checked(req: Request): Promise<Request | Response> {
     const declared = Number(req.headers.get('content-length') ?? Number.NaN);
-    if (declared > this.opts.maxBodyBytes) return jsonRpcError(413, -32600, 'Request body too large');
+    // The limit is named, as the tool-calls route names it: the client cannot guess the server's setting.
+    const tooLarge = () =>
+      jsonRpcError(
+        413,
+        -32600,
+        `Request body too large: at most ${this.opts.maxBodyBytes} bytes per request`,
+      );
+    if (declared > this.opts.maxBodyBytes) return tooLarge();
     let body: string;
     try {
       body = await readLimited(req, this.opts.maxBodyBytes);
     } catch {
-      return jsonRpcError(413, -32600, 'Request body too large');
+      return tooLarge();
     }
     let message: unknown;
     try {

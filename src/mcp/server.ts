@@ -11,7 +11,6 @@ import {
   type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
   type ProgressToken,
   type ServerNotification,
   type Tool,
@@ -71,7 +70,7 @@ export function toCallToolResult(result: ToolResult, maxBytes = MAX_RESULT_BYTES
         .filter((img) => omitted.has(img))
         .map(
           (img) =>
-            `图片${img.caption ? `“${img.caption}”` : ''}约 ${mb(img.base64.length)}，超过 MCP 一条消息 ${mb(STDIO_DEFAULT_MAX_BUFFER_SIZE)} 的上限，没有随结果返回：请用较小的 max_size（如 1024）调用 get_canvas_image 查看`,
+            `图片${img.caption ? `（${img.caption}）` : ''}约 ${mb(img.base64.length)}，超过 MCP 一条消息 ${mb(STDIO_DEFAULT_MAX_BUFFER_SIZE)} 的上限，没有随结果返回：请用较小的 max_size（如 1024）调用 get_canvas_image 查看`,
         ),
     ];
     const described = {
@@ -160,9 +159,13 @@ export function createMcpServer(run: RunCall, opts: McpServerOptions = {}): Serv
         cursor.length > 40
           ? `${JSON.stringify(cursor.slice(0, 40)).slice(0, -1)}…" (${cursor.length} characters)`
           : JSON.stringify(cursor);
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `unknown cursor ${shown}: this server lists every tool in one page and issues no cursor; call tools/list without a cursor`,
+      // Not an McpError: its message starts "MCP error -32602: ", which the SDK sends as it is and its client
+      // then prefixes again. The SDK answers any thrown error with its `code` and `message`.
+      throw Object.assign(
+        new Error(
+          `unknown cursor ${shown}: this server lists every tool in one page and issues no cursor; call tools/list without a cursor`,
+        ),
+        { code: ErrorCode.InvalidParams },
       );
     }
     return { tools };

@@ -17,7 +17,7 @@ export interface ServerConfig {
   readonly workspace: string;
   /** When set, every request but `GET /v1/health` must carry `Authorization: Bearer <token>`. */
   readonly token: string | null;
-  /** A session unused this long is closed and its unsaved work dropped. */
+  /** A session unused this long leaves memory; its next request recovers it from its journal. */
   readonly idleTimeoutMs: number;
   /** Open sessions (HTTP and MCP together) at most; creating one more answers 429. */
   readonly maxSessions: number;

@@ -124,6 +124,33 @@ describe('MCP over streamable HTTP', () => {
     }
   });
 
+  it('names the body limit when a request is over it, and the session goes on', async () => {
+    const small = await startTestServer({ bodyLimitBytes: 2048 });
+    try {
+      const { client } = await connect(small.url);
+      try {
+        expect(await callTool(client, 'create_document', { width: 20, height: 10 })).toMatchObject({
+          isError: false,
+        });
+        const over = await client
+          .callTool({
+            name: 'create_text_layer',
+            arguments: { text: '字'.repeat(1000), x: 0, y: 0, font_size: 9 },
+          })
+          .then(
+            () => null,
+            (e: unknown) => e as Error,
+          );
+        expect(over?.message).toMatch(/Request body too large: at most 2048 bytes per request/);
+        expect((await callTool(client, 'get_document_info')).json).toMatchObject({ ok: true });
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await small.close();
+    }
+  });
+
   it('needs the token when one is configured', async () => {
     const guarded = await startTestServer({ token: TOKEN });
     try {

@@ -46,6 +46,8 @@ describe('MCP results within what a client takes', () => {
       expect((big.json.warnings as string[]).join('\n')).toMatch(
         /超过 MCP 一条消息 10\.0 MB 的上限.*max_size/,
       );
+      // The caption is quoted already (“noise”画布 …): the warning does not quote it again.
+      expect(big.json.warnings).toEqual([expect.stringMatching(/^图片（“noise”画布 \d+×\d+）约 /)]);
       // The connection and the session are still there, and a smaller view comes with its image.
       const small = await callTool(client, 'get_canvas_image', { max_size: 256 });
       expect(small.images).toHaveLength(1);
@@ -76,7 +78,7 @@ describe('MCP results within what a client takes', () => {
       { mime: 'image/jpeg', caption: '预览', omitted: true },
     ]);
     expect(json.warnings[0]).toBe('已有的提醒');
-    expect(json.warnings[1]).toContain('“预览”');
+    expect(json.warnings[1]).toContain('图片（预览）约');
     expect(images.map((i) => i.mimeType)).toEqual(['image/png']);
   });
 });

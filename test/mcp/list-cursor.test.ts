@@ -55,6 +55,11 @@ describe('tools/list pagination', () => {
       expect(err.message).toContain('without a cursor');
       expect(err.message.length).toBeLessThan(400);
     }
+    // The SDK client names the code once: the message on the wire carries none of its own.
+    const once = await refusal(client.listTools({ cursor: 'abc' }));
+    expect(once.message).toBe(
+      'MCP error -32602: unknown cursor "abc": this server lists every tool in one page and issues no cursor; call tools/list without a cursor',
+    );
     // The connection and its session are unharmed: the list without a cursor and a call still work.
     expect((await client.listTools()).tools).toHaveLength(toolsOf('extended').length);
     expect(await callTool(client, 'create_document', { width: 20, height: 10 })).toMatchObject({

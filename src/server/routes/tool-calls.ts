@@ -15,10 +15,14 @@ import type { AppParts } from '../parts.js';
 import { booleanOf, inSession, jsonBody } from '../request.js';
 import { eventStream, type Send } from '../sse.js';
 
+/**
+ * The call's id as a tool message must carry it back, a string: a number (hand-written calls, a JSON-RPC habit)
+ * is taken as its decimal text, as `atelier run` takes it, so the client can still match results to calls.
+ */
 function toolCallIdOf(call: unknown): string | null {
-  return typeof call === 'object' && call !== null && typeof (call as { id?: unknown }).id === 'string'
-    ? (call as { id: string }).id
-    : null;
+  const id = typeof call === 'object' && call !== null ? (call as { id?: unknown }).id : undefined;
+  if (typeof id === 'string') return id;
+  return typeof id === 'number' && Number.isFinite(id) ? String(id) : null;
 }
 
 /** A result as an event carries it: images as links beside it, not inside. */
@@ -38,7 +42,11 @@ export function resultEvent(id: string, name: string, result: ToolResult, entry:
 async function streamCalls(calls: readonly unknown[], entry: SessionEntry, send: Send): Promise<void> {
   const shown = calls.map((call, i) => {
     const parsed = parseToolCall(call);
-    return { id: parsed?.id ?? `call_${i + 1}`, name: parsed?.name ?? '', arguments: parsed?.arguments };
+    return {
+      id: toolCallIdOf(call) ?? `call_${i + 1}`,
+      name: parsed?.name ?? '',
+      arguments: parsed?.arguments,
+    };
   });
   // Queued at once, as the calls of a request that is not streamed: no later request's call (another tab, the
   // chat) runs between two of them. A call's stages are sent after the events of the calls before it: one that
