@@ -163,8 +163,29 @@ function numberOf(raw: string | undefined, what: string, fallback: number): numb
   return n;
 }
 
+/**
+ * Variables the engine and the service read for themselves (as every command does), where a typo would
+ * otherwise pass for a default: `serve` stops on it with its reason.
+ */
+const WHOLE_NUMBER_VARIABLES: readonly (readonly [string, number])[] = [
+  ['ATELIER_SESSION_THREADS', 1],
+  ['ATELIER_COMPOSITE_WORKERS', 0],
+];
+
+function checkWholeNumbers(env: NodeJS.ProcessEnv): void {
+  for (const [variable, min] of WHOLE_NUMBER_VARIABLES) {
+    const raw = env[variable];
+    if (raw === undefined || raw.trim() === '') continue;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min) {
+      throw new ConfigError(`${variable} must be a whole number from ${min} up, not "${raw}"`);
+    }
+  }
+}
+
 /** Reads `atelier serve`'s flags over the environment. The token comes from the environment only. */
 export function configFrom(values: Values, env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  checkWholeNumbers(env);
   const port = pick(values, 'port', env, 'ATELIER_PORT');
   const portNumber = port === undefined ? DEFAULTS.port : Number(port);
   if (port !== undefined && (port.trim() === '' || !Number.isInteger(portNumber))) {

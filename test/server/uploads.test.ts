@@ -589,6 +589,17 @@ describe('the session disk quota', () => {
     });
     expect(() => configFrom({}, { ATELIER_SESSION_DISK_MB: '0' })).toThrow(/session disk/);
   });
+
+  it('refuses a session-thread or compositing-worker count that is not a whole number, rather than a default', () => {
+    expect(() => configFrom({}, { ATELIER_SESSION_THREADS: 'abc' })).toThrow(
+      /ATELIER_SESSION_THREADS must be a whole number from 1 up, not "abc"/,
+    );
+    expect(() => configFrom({}, { ATELIER_SESSION_THREADS: '0' })).toThrow(ConfigError);
+    expect(() => configFrom({}, { ATELIER_COMPOSITE_WORKERS: '1.5' })).toThrow(/ATELIER_COMPOSITE_WORKERS/);
+    expect(() =>
+      configFrom({}, { ATELIER_SESSION_THREADS: '4', ATELIER_COMPOSITE_WORKERS: '0' }),
+    ).not.toThrow();
+  });
 });
 
 describe('files on a machine shared with other users', () => {
