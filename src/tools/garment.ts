@@ -41,6 +41,7 @@ import { pngImage } from '../garment/image.js';
 import { photoSmallWarning, photoTooSmall } from '../garment/photo-size.js';
 import { overviewImage, previewImage, proposalsFor } from '../garment/preview.js';
 import { type MotifMode, placementFor } from '../garment/render.js';
+import { pieceSizedRegions } from '../garment/split.js';
 import {
   type AppliedRecord,
   alternativesOf,
@@ -459,11 +460,38 @@ function offCanvasLayers(state: DocState): string[] {
 function piecesOf(doc: OpenDocument): PieceShape[] {
   const shapes = collectPieces(doc.state);
   if (shapes.length === 0) {
+    const flat = flatMarker(doc.state);
     fail('invalid_state', `文档“${doc.name}”中没有裁片图层`, {
-      hint: '裁片应是透明背景上的不透明形状，每个裁片一个可见的像素图层或智能对象（背景、文字图层和剪贴图层不算）；可用 open_document 打开裁片文件，或用 place_image 置入透明背景的裁片图（PNG 或 PSD）',
+      hint: flat
+        ? `排料图像是一整张图像（图层“${flat}”不透明，裁片画在底色上）：先调用 split_pieces 把它拆成每片一个图层，再调用 identify_pieces`
+        : '裁片应是透明背景上的不透明形状，每个裁片一个可见的像素图层或智能对象（背景、文字图层和剪贴图层不算）；可用 open_document 打开裁片文件，或用 place_image 置入透明背景的裁片图（PNG 或 PSD）',
     });
   }
   return shapes;
+}
+
+/** A shown pixel layer that is the background or covers (nearly) the canvas: a flat marker, as a JPG opens. */
+function flatMarker(state: DocState): string | null {
+  for (const { layer } of topDown(state)) {
+    if (layer.kind !== 'pixel' || !isShown(state, layer.id) || layer.raster.w * layer.raster.h === 0)
+      continue;
+    const r = layer.raster;
+    const covered =
+      Math.max(0, Math.min(r.x + r.w, state.width) - Math.max(r.x, 0)) *
+      Math.max(0, Math.min(r.y + r.h, state.height) - Math.max(r.y, 0));
+    if (layer.background || covered >= state.width * state.height * 0.9) return layerRef(state, layer.id);
+  }
+  return null;
+}
+
+/** Piece layers that seem to hold several pieces (a merged or exported marker): split_pieces first. */
+function warnSeveral(ctx: ToolContext, shapes: readonly PieceShape[]): void {
+  const several = shapes.filter((s) => pieceSizedRegions(s.mask, s.bounds.w, s.bounds.h) >= 2);
+  if (several.length) {
+    ctx.warn(
+      `图层${several.map((s) => `“${s.name}”`).join('、')}上有几块互不相连的区域，像是几个裁片在同一个图层上（每个图层应只有一个裁片）：先调用 split_pieces 把它拆成每片一个图层，再调用 identify_pieces；这次仍按每个图层一片识别`,
+    );
+  }
 }
 
 /** The parts the user confirmed for the document's pieces (layer id → part), those still piece layers. */
@@ -638,6 +666,7 @@ export const garmentHandlers = {
     const doc = activeDoc(ctx);
     const photoReading = await startPhotoReading(ctx);
     const shapes = piecesOf(doc);
+    warnSeveral(ctx, shapes);
     return identifyPieces(
       ctx,
       doc,

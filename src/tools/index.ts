@@ -10,6 +10,7 @@ import { groupingHandlers } from './grouping.js';
 import { layerPropsHandlers } from './layer-props.js';
 import { masksHandlers } from './masks.js';
 import { selectionHandlers } from './selection.js';
+import { splitHandlers } from './split.js';
 import { textHandlers } from './text.js';
 import type { HandlerTable } from './types.js';
 
@@ -25,5 +26,6 @@ export const handlers: HandlerTable = {
   ...layerPropsHandlers,
   ...masksHandlers,
   ...selectionHandlers,
+  ...splitHandlers,
   ...textHandlers,
 };

@@ -338,6 +338,7 @@ export const DESIGN_GROUP_E = [
   'set_garment_photo',
   'confirm_piece_parts',
   'set_layer_fill_opacity',
+  'split_pieces',
   'redo',
 ] as const;
 

@@ -218,6 +218,26 @@ export const groupE = [
     limits: { name: NAME, fill_opacity: { min: 0, max: 100 } },
   }),
   defineTool({
+    name: 'split_pieces',
+    group: 'E',
+    label: '拆分裁片',
+    labelEn: 'Split Into Pieces',
+    effect: 'write',
+    description:
+      '把一个图层上的多个裁片拆成每片一个图层（裁片工具要求每个裁片一个图层）：用于排料图的所有裁片都在同一个图层上（CAD 导出的单张 PNG、合并过的 PSD），或排料图是一张平面图像（白底或纯色底的 JPG/PNG，裁片填色或只画轮廓线）。透明图层按不透明区域（不透明度 ≥ 50%）找裁片；不透明图层（背景、JPG）按边缘的底色找出与底色不同的区域。每个区域连同其中封闭的部分（轮廓线内部、裁片上的文字和布纹线）成为一个新的像素图层，从上到下、从左到右依次命名为“裁片 1”“裁片 2”…，放在原图层上方；原图层被隐藏（不删除）。太小的区域（小于最大区域面积的 0.2%，如杂点、剪口标记、文字）不算裁片，在结果的 ignored 中计数。name 省略时拆分当前图层（或文档中唯一的像素图层）。相互接触的裁片会被当作一片。拆分后调用 identify_pieces 识别各裁片的部位。',
+    parameters: {
+      type: 'object',
+      properties: {
+        name: {
+          type: 'string',
+          description: '要拆分的图层名称；省略时为当前图层，或文档中唯一的像素图层',
+        },
+      },
+      required: [],
+    },
+    limits: { name: NAME },
+  }),
+  defineTool({
     name: 'redo',
     group: 'E',
     label: '重做',
