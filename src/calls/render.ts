@@ -13,7 +13,10 @@ export interface Rendered {
   readonly documentHeight: number;
 }
 
-/** The canvas-sized composite, cropped when the compositor's raster reaches past the canvas. */
+/**
+ * The canvas-sized composite. The compositor builds every composite over the canvas alone (composite/cache.ts,
+ * test/calls/render.test.ts), so this returns it as it is; a raster of another extent would be cropped here.
+ */
 function canvasOf(raster: Raster, width: number, height: number): Raster {
   if (raster.x === 0 && raster.y === 0 && raster.w === width && raster.h === height) return raster;
   const data = new Uint8ClampedArray(width * height * 4);
