@@ -146,7 +146,6 @@ function onPlainBackground(lab: LabPlanes): Found | null {
       fg[i] = fromBackground[i]! > tolerance ? 1 : 0;
     }
   }
-  if (cutsAlongFrame(fg, w, h) > MAX_CUTS) return null;
   const smooth = smoothed(lab.L, w, h);
   // A photo analysed larger than the reference shows an outline's shading (fabric turning away) as many times
   // wider and as many times shallower a px: it is read at its own scale, where it is as steep as at the reference.
@@ -154,6 +153,9 @@ function onPlainBackground(lab: LabPlanes): Found | null {
   const d = Math.round(unit);
   const outline = edges(d > 1 ? boxMean(lab.L, w, h, d) : smooth, w, h, border, d, unit);
   const cut = cutByFrame(lab, plane, outline);
+  // The garment's ground is told from the background by a stretch's median only on a border cleaner than that.
+  const ground = cut && spread < CUT_DE ? { cut, outline } : null;
+  if (cutsAlongFrame(fg, w, h, ground) > MAX_CUTS) return null;
   return garmentWithin(fg, outline, w, h, {
     refine: (mask) => {
       if (!clearFringe(mask, lab, fromBackground))
@@ -170,6 +172,21 @@ const CUT_DEPTH = GAP + 2;
 /** Median ΔE76 of a stretch of the frame from the background's plane at which it is not background. */
 const CUT_DE = 1;
 
+/** The frame's outermost pixels in order round it, each with the step that goes into the photo. */
+function frameLoop(w: number, h: number): { loop: number[]; inward: number[] } {
+  const loop: number[] = [];
+  const inward: number[] = [];
+  const add = (i: number, step: number) => {
+    loop.push(i);
+    inward.push(step);
+  };
+  for (let x = 0; x < w; x++) add(x, w);
+  for (let y = 1; y < h; y++) add(y * w + w - 1, -1);
+  for (let x = w - 2; x >= 0; x--) add((h - 1) * w + x, -w);
+  for (let y = h - 2; y > 0; y--) add(y * w, 1);
+  return { loop, inward };
+}
+
 /**
  * The stretches of the frame (CUT_DEPTH px deep) that are a garment cut by the frame, though of the background's
  * colour (a white shirt on a light or white sweep), or null when there are none. The garment's outline meets
@@ -185,17 +202,7 @@ function cutByFrame(
   outline: Uint8Array,
 ): Uint8Array | null {
   const { w, h } = lab;
-  // The frame's outermost pixels in order round it, each with the step that goes into the photo.
-  const loop: number[] = [];
-  const inward: number[] = [];
-  const add = (i: number, step: number) => {
-    loop.push(i);
-    inward.push(step);
-  };
-  for (let x = 0; x < w; x++) add(x, w);
-  for (let y = 1; y < h; y++) add(y * w + w - 1, -1);
-  for (let x = w - 2; x >= 0; x--) add((h - 1) * w + x, -w);
-  for (let y = h - 2; y > 0; y--) add(y * w, 1);
+  const { loop, inward } = frameLoop(w, h);
   const depth = Math.min(CUT_DEPTH, w >> 1, h >> 1);
   const meets = loop.map((i, k) => {
     for (let d = 0; d < depth; d++) if (outline[i + d * inward[k]!]) return true;
@@ -251,23 +258,40 @@ const MIN_CUT = 0.005;
  * How many times something off the background's colour (`fg`) crosses the frame: its runs along the photo's
  * outermost pixels, a speck excepted. The background's plane is fitted to the border's majority, so a border
  * of stripes or a check is read as a background of its main colour cut many times by "garment", where a
- * garment cut by the frame (a cropped product photo) crosses it a few times.
+ * garment cut by the frame (a cropped product photo) crosses it a few times. A garment near the background's
+ * colour (a white shirt on white) crosses it as its print's runs with its own ground between them, each run a
+ * crossing (a crop of flowers on white, cut at a sleeve and the hem, crossed it 7 times): that ground, where
+ * cutByFrame found it garment (`on.cut`), and the outline where the print meets it (`on.outline`) end no run.
+ * They never start one either, so the count is never more than `fg`'s alone.
  */
-function cutsAlongFrame(fg: Uint8Array, w: number, h: number): number {
-  const loop: number[] = [];
-  for (let x = 0; x < w; x++) loop.push(x);
-  for (let y = 1; y < h; y++) loop.push(y * w + w - 1);
-  for (let x = w - 2; x >= 0; x--) loop.push((h - 1) * w + x);
-  for (let y = h - 2; y > 0; y--) loop.push(y * w);
+function cutsAlongFrame(
+  fg: Uint8Array,
+  w: number,
+  h: number,
+  on: { readonly cut: Uint8Array; readonly outline: Uint8Array } | null = null,
+): number {
+  const { loop, inward } = frameLoop(w, h);
+  const depth = Math.min(CUT_DEPTH, w >> 1, h >> 1);
+  /** 1 off the background, 0 background, -1 the garment's ground or an outline: a run goes on through it. */
+  const state = (k: number): number => {
+    const i = loop[k]!;
+    if (fg[i]) return 1;
+    if (!on) return 0;
+    if (on.cut[i]) return -1;
+    for (let d = 0; d < depth; d++) if (on.outline[i + d * inward[k]!]) return -1;
+    return 0;
+  };
   const least = Math.max(3, Math.round(MIN_CUT * loop.length));
   // Start where the loop is background, so a run through the starting corner is counted once.
-  const start = loop.findIndex((i) => !fg[i]);
+  let start = -1;
+  for (let k = 0; k < loop.length && start < 0; k++) if (state(k) === 0) start = k;
   if (start < 0) return 0;
   let cuts = 0;
   let run = 0;
   for (let k = 1; k <= loop.length; k++) {
-    if (fg[loop[(start + k) % loop.length]!]) run++;
-    else {
+    const s = state((start + k) % loop.length);
+    if (s === 1) run++;
+    else if (s === 0) {
       if (run >= least) cuts++;
       run = 0;
     }
@@ -815,7 +839,93 @@ function garmentWithin(
     const again = garmentWithin(free(fg), outline && free(outline), w, h, { refine, cut });
     if (again) return again;
   }
-  return { mask: kept, neckOpen };
+  // No hanger: on a garment that differs clearly from the background, the pockets the fill bit into a print of
+  // the background's colour along the outline are filled before the thin parts are taken off, else the print's
+  // teeth between them are thin parts too. Not on one close to the background's colour all over (a white shirt
+  // on white): what stands off its outline there is what clearShadow left of its cast shadow, not print.
+  const clear = how.hanger && !nearBackground(mask, how.hanger.fromBackground);
+  return {
+    mask: clear
+      ? inBounds(mask, w, h, (m, cw, ch) => withoutThinParts(withPockets(m, cw, ch), cw, ch))
+      : kept,
+    neckOpen,
+  };
+}
+
+/**
+ * `mask` with the pockets filled that were cut into a print of the background's colour along the outline (a
+ * plaid's grey cells on a grey sweep, nearer the background's colour than the garment's: clearFringe takes them
+ * off as its fringe, a staircase along the shoulders a cell deep): what closing with the opening's square
+ * (withoutThinParts) adds, where it adds 2·GAP + 1 px across. Not the tip of an acute corner of the silhouette
+ * (an armpit), which closing fills only in a sliver. The print's teeth between such pockets are a cell wide; the
+ * specks a JPEG leaves beside the outline are narrower, and are opened off first (else closing joins them to the
+ * garment in a band too wide to be opened off after).
+ */
+function withPockets(mask: Uint8Array, w: number, h: number): Uint8Array {
+  const g = maskBounds(mask, w, h);
+  if (!g) return mask;
+  const r = Math.max(2, Math.round(THIN * Math.max(g.w, g.h)));
+  const base = opening(mask, w, h, GAP + 1);
+  const closed = close(base, w, h, r);
+  const added = new Uint8Array(w * h);
+  for (let i = 0; i < added.length; i++) added[i] = closed[i] && !base[i] ? 1 : 0;
+  // Each addition with a core 2·GAP + 1 px across is kept whole, followed from its core (8-connected).
+  const core = erode(added, w, h, GAP);
+  const stack: number[] = [];
+  for (let i = 0; i < core.length; i++) {
+    if (!core[i]) continue;
+    added[i] = 2;
+    stack.push(i);
+  }
+  while (stack.length) {
+    const p = stack.pop()!;
+    const x = p % w;
+    const y = (p - x) / w;
+    for (let j = Math.max(0, y - 1); j <= Math.min(h - 1, y + 1); j++) {
+      for (let i = Math.max(0, x - 1); i <= Math.min(w - 1, x + 1); i++) {
+        const q = j * w + i;
+        if (added[q] !== 1) continue;
+        added[q] = 2;
+        stack.push(q);
+      }
+    }
+  }
+  for (let i = 0; i < added.length; i++) if (added[i] === 1) closed[i] = base[i]!;
+  return closed;
+}
+
+/**
+ * `f` applied to `mask` within its bounds and a margin (a garment's opening and closing reach no further, and a
+ * smaller area costs less), put back in place.
+ */
+function inBounds(
+  mask: Uint8Array,
+  w: number,
+  h: number,
+  f: (m: Uint8Array, w: number, h: number) => Uint8Array,
+): Uint8Array {
+  const g = maskBounds(mask, w, h);
+  if (!g) return mask;
+  const margin = Math.max(2, Math.round(THIN * Math.max(g.w, g.h))) + 2;
+  const x0 = Math.max(0, g.x - margin);
+  const y0 = Math.max(0, g.y - margin);
+  const cw = Math.min(w, g.x + g.w + margin) - x0;
+  const ch = Math.min(h, g.y + g.h + margin) - y0;
+  const crop = new Uint8Array(cw * ch);
+  for (let y = 0; y < ch; y++) crop.set(mask.subarray((y0 + y) * w + x0, (y0 + y) * w + x0 + cw), y * cw);
+  const done = f(crop, cw, ch);
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < ch; y++) out.set(done.subarray(y * cw, (y + 1) * cw), (y0 + y) * w + x0);
+  return out;
+}
+
+/** `m` opened by `r` px (shrunk, then grown): what a square 2r + 1 px wide fits in. */
+function opening(m: Uint8Array, w: number, h: number, r: number): Uint8Array {
+  const inverse = new Uint8Array(m.length);
+  for (let i = 0; i < m.length; i++) inverse[i] = 1 - m[i]!;
+  const shrunk = grow(inverse, w, h, r);
+  for (let i = 0; i < m.length; i++) shrunk[i] = 1 - shrunk[i]!;
+  return grow(shrunk, w, h, r);
 }
 
 /** ΔE76 from the hanger's colour within which a pixel is the hanger's (JPEG spreads a dark wire's colour so far). */
@@ -885,12 +995,11 @@ function hangerOf(
   if (even < cored * HANGER_EVEN) return null;
   // The garment deeper than 2r from its outline (grown background: erode's rounds would cost 2r passes). The
   // thin parts' colour is a hanger's only far from the garment's (else they are the garment's own slivers).
-  const body = grow(
-    Uint8Array.from(kept, (v) => 1 - v),
-    w,
-    h,
-    2 * r,
-  ).map((v) => 1 - v);
+  // (Plain loops: a typed array's from and map with a callback cost some 80 ms a megapixel each.)
+  const outside = new Uint8Array(n);
+  for (let i = 0; i < n; i++) outside[i] = 1 - kept[i]!;
+  const body = grow(outside, w, h, 2 * r);
+  for (let i = 0; i < n; i++) body[i] = 1 - body[i]!;
   if (!countMask(body) || deltaE76(colour, medianLab(body, 4000)) < HANGER_CONTRAST) return null;
   // Nor a colour of the garment's own (a plaid's navy band, cut into slivers along its outline by JPEG's ringing).
   let inBody = 0;
@@ -1186,7 +1295,9 @@ function openNeck(mask: Uint8Array, fg: Uint8Array, w: number, h: number): boole
   if (!g) return false;
   const hole = new Uint8Array(w * h);
   for (let i = 0; i < hole.length; i++) hole[i] = mask[i] && !fg[i] ? 1 : 0;
-  const { comps, labels } = components(hole, w, h);
+  // Read a px in from its edge: a print's cells of the background's colour meet at their corners (a plaid's
+  // grey cells, a checkerboard of them), and would be one "hole" with the opening.
+  const { comps, labels } = components(erode(hole, w, h, 1), w, h);
   const box = g.w * g.h;
   const neck = new Set(
     comps
@@ -1194,7 +1305,10 @@ function openNeck(mask: Uint8Array, fg: Uint8Array, w: number, h: number): boole
       .map((c) => c.label),
   );
   if (neck.size === 0) return false;
-  for (let i = 0; i < mask.length; i++) if (neck.has(labels[i]!)) mask[i] = 0;
+  const core = new Uint8Array(w * h);
+  for (let i = 0; i < mask.length; i++) if (neck.has(labels[i]!)) core[i] = 1;
+  const grown = grow(core, w, h, 1);
+  for (let i = 0; i < mask.length; i++) if (grown[i] && hole[i]) mask[i] = 0;
   return true;
 }
 
