@@ -12,6 +12,7 @@ import { translateLayer } from '../engine/translate.js';
 import { layerById, setActive, slotAbove } from '../engine/tree.js';
 import { documentSummary, layerSummary } from './describe.js';
 import { psdPathOf, savePsd } from './files.js';
+import { assertRecordable } from './guards.js';
 import { activeDoc, layerNamed } from './resolve.js';
 import type { ToolContext, ToolHandlers } from './types.js';
 
@@ -232,6 +233,7 @@ export const documentsHandlers = {
     checkCanvasSize(width, height, '调整后的画布');
     requireRoom(width * height * 4, '调整后的画布');
     const next = reframeCanvas(doc.state, frame, 'extend');
+    assertRecordable(next, next.layers.keys(), '调整画布');
     ctx.tx.update(doc.id, next);
     return {
       changed: true,
@@ -268,6 +270,7 @@ export const documentsHandlers = {
       const resized = await resizeImage(doc.state, width, height, resolution);
       for (const w of resized.warnings) ctx.warn(w);
       next = resized.state;
+      assertRecordable(next, next.layers.keys(), '调整图像大小');
     }
     ctx.tx.update(doc.id, next);
     return {
@@ -284,6 +287,7 @@ export const documentsHandlers = {
     const frame = cropFrame(doc.state, left, top, right, bottom);
     const before = sizeReport(doc.state);
     const next = reframeCanvas(doc.state, frame, 'crop');
+    assertRecordable(next, next.layers.keys(), '裁切');
     ctx.tx.update(doc.id, next);
     return {
       old_size: before,

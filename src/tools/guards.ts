@@ -4,6 +4,7 @@
  * A tool passes what it was about to do (`what`, a Chinese verb phrase such as '移动'); the rest of the
  * wording, the error code and the hint are the same from every tool.
  */
+import { MAX_LAYER_REACH } from '../engine/document-limits.js';
 import { fail } from '../engine/errors.js';
 import { isBackground } from '../engine/factory.js';
 import type { DocState, Layer } from '../engine/model.js';
@@ -63,5 +64,28 @@ export function refuseBackground(layer: Layer, what: string): void {
       hint: `先用 duplicate_layer 复制背景图层，再对副本${what}`,
       details: { type: KIND_NAMES[layer.kind], background: true },
     });
+  }
+}
+
+/**
+ * Refuses (`out_of_bounds`) a result that leaves pixels or a mask of a layer in `ids` further from the canvas than
+ * a file records a layer's position (a signed 32-bit integer): the document could no longer be saved. `what` is the
+ * change, e.g. '缩放'.
+ */
+export function assertRecordable(state: DocState, ids: Iterable<number>, what: string): void {
+  for (const id of ids) {
+    const l = layerById(state, id);
+    for (const r of [l.mask, 'raster' in l ? l.raster : undefined]) {
+      if (!r) continue;
+      const reach = Math.max(Math.abs(r.x), Math.abs(r.y), Math.abs(r.x + r.w), Math.abs(r.y + r.h));
+      if (reach <= MAX_LAYER_REACH) continue;
+      fail(
+        'out_of_bounds',
+        `${what}后图层“${l.name}”会伸到离画布约 ${reach.toExponential(1)} 像素处，超出文件能记录的位置`,
+        {
+          hint: `图层须在画布原点 ±${MAX_LAYER_REACH} 像素之内（PSD 以 32 位整数记录位置）：先用 move_layer 把它移近画布`,
+        },
+      );
+    }
   }
 }

@@ -65,7 +65,13 @@ import {
   textSummary,
   toSpecBlend,
 } from './describe.js';
-import { assertFree, assertPixelsUnlocked, assertPositionUnlocked, refuseBackground } from './guards.js';
+import {
+  assertFree,
+  assertPixelsUnlocked,
+  assertPositionUnlocked,
+  assertRecordable,
+  refuseBackground,
+} from './guards.js';
 import { activateOnly, activeDoc, activeLayer, layerNamed, selectedLayers } from './resolve.js';
 import type { Payload, ToolContext, ToolHandlers } from './types.js';
 
@@ -275,6 +281,7 @@ async function transformNamed(ctx: ToolContext, name: string, op: Op, extra: Pay
   const before = contentBounds(doc.state, layer.id);
   const notes = new Set<string>();
   const transformed = await transformTree(materialiseFills(doc.state, layer.id), layer.id, op, pivot, notes);
+  assertRecordable(transformed, subtree(transformed, layer.id), what);
   const next = commit(ctx, doc, transformed, layer.id);
   return {
     ...extra,

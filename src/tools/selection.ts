@@ -246,7 +246,17 @@ export const selectionHandlers = {
       s.width,
       s.height,
     );
-    if (!feathered) fail('internal', '羽化后选区为空');
+    // A radius far wider than the selection spreads it below 1/255 everywhere: nothing would stay selected.
+    if (!feathered) {
+      fail(
+        'invalid_arguments',
+        `羽化半径 ${radius} 像素对当前选区太大：羽化后没有任何像素仍被选中，选区保持不变`,
+        {
+          hint: '请用更小的羽化半径，或先扩大选区',
+          details: [{ parameter: 'radius', value: radius }],
+        },
+      );
+    }
     const next = setSelection(ctx, doc, feathered);
     return {
       changed: true,

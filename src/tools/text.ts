@@ -7,10 +7,11 @@
  * set_text_content here when the layer still carries the name made from its old text.
  */
 import { documentColor } from '../engine/color-mode.js';
+import { MAX_LAYER_REACH } from '../engine/document-limits.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { NO_LOCKS } from '../engine/factory.js';
-import type { DocState, Layer, RGB, TextLayer, TextSpec } from '../engine/model.js';
+import type { DocState, Layer, Raster, RGB, TextLayer, TextSpec } from '../engine/model.js';
 import { hexToRgb, rgbToHex } from '../engine/raster.js';
 import {
   autoLayerName,
@@ -83,6 +84,27 @@ function editableText(ctx: ToolContext, state: DocState, name: string, what: str
   return layer;
 }
 
+/**
+ * Refuses (`out_of_bounds`) a rendering that reaches further from the canvas than a file records a layer's position
+ * (a signed 32-bit integer): the document could no longer be saved. `from` says where the text starts.
+ */
+function assertTextRecordable(raster: Raster, from: string): void {
+  const reach = Math.max(
+    Math.abs(raster.x),
+    Math.abs(raster.y),
+    Math.abs(raster.x + raster.w),
+    Math.abs(raster.y + raster.h),
+  );
+  if (reach <= MAX_LAYER_REACH) return;
+  fail(
+    'out_of_bounds',
+    `${from}的文字会伸到离画布约 ${reach.toExponential(1)} 像素处，超出文件能记录的位置`,
+    {
+      hint: `文字须在画布原点 ±${MAX_LAYER_REACH} 像素之内（PSD 以 32 位整数记录位置），通常取画布内的坐标`,
+    },
+  );
+}
+
 /** Nothing to change: the layer only becomes active (not a history step, as in Photoshop). */
 function unchanged(ctx: ToolContext, doc: OpenDocument, layer: TextLayer, note: string): Payload {
   let state = doc.state;
@@ -103,6 +125,7 @@ function rerender(
   name = layer.name,
 ): Payload {
   const { text, raster, fallback } = renderTextSpec(spec);
+  assertTextRecordable(raster, `“${layer.name}”`);
   const next = setActive(setLayer(doc.state, { ...layer, name, text, raster }), layer.id);
   ctx.tx.update(doc.id, next);
   return {
@@ -116,6 +139,18 @@ export const textHandlers = {
   async create_text_layer({ text: content, x, y, font_size, color, font_name }, ctx) {
     const doc = activeDoc(ctx);
     refuseEmpty(content, 'create_text_layer');
+    // A file records a layer's position as a signed 32-bit integer: a text box further out could not be saved.
+    if (!(Math.max(Math.abs(x), Math.abs(y)) <= MAX_LAYER_REACH)) {
+      fail('out_of_bounds', `文本框位置 x=${x}，y=${y} 离画布太远，超出文件能记录的位置`, {
+        hint: `x、y 须在画布原点 ±${MAX_LAYER_REACH} 像素之内（PSD 以 32 位整数记录位置），通常取画布内的坐标`,
+        details: [
+          {
+            parameter: Math.abs(x) > MAX_LAYER_REACH ? 'x' : 'y',
+            value: Math.abs(x) > MAX_LAYER_REACH ? x : y,
+          },
+        ],
+      });
+    }
     const requested = font_name?.trim() || BUNDLED_FONT;
     const held = await heldColor(doc.state, color);
     const { text, raster, fallback } = renderTextSpec({
@@ -126,6 +161,7 @@ export const textHandlers = {
       color: held.color,
       font: requested,
     });
+    assertTextRecordable(raster, `文本框从 x=${x}，y=${y} 起`);
     const [id, allocated] = allocateId(doc.state);
     const layer: TextLayer = {
       id,

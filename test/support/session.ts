@@ -33,6 +33,18 @@ export async function ok(
   return r as Record<string, unknown>;
 }
 
+/**
+ * Typed arrays inside a layer's fields (a mask's pixels) by their digest: as JSON, each byte would take ten
+ * characters, and a large mask would not fit in a string.
+ */
+function bytesAsDigest(_key: string, value: unknown): unknown {
+  return ArrayBuffer.isView(value)
+    ? createHash('sha256')
+        .update(value as Uint8Array)
+        .digest('hex')
+    : value;
+}
+
 /** A content hash of every open document: names, history position and every layer with its pixels. */
 export function hashEditor(state: EditorState): string {
   const h = createHash('sha256');
@@ -60,7 +72,7 @@ export function hashEditor(state: EditorState): string {
         raster?: { data: Uint8ClampedArray };
         source?: { data: Uint8ClampedArray };
       };
-      h.update(JSON.stringify([id, meta]));
+      h.update(JSON.stringify([id, meta], bytesAsDigest));
       if (raster) h.update(raster.data);
       if (source) h.update(source.data);
     }

@@ -279,6 +279,24 @@ describe('resize_canvas', () => {
     expect(r).toMatchObject({ changed: false });
     expect(s.editor.snapshot.docs[0]!.history).toBe(before.docs[0]!.history);
   });
+
+  it('refuses to push a layer past where a file can record it, as resize_image does; changing nothing', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { width: 100, height: 100 });
+    addPixels(s, 'far', solid(0, 0, 20, 20, red()));
+    await ok(s, 'move_layer', { name: 'far', dx: 2_147_483_000, dy: 0 });
+    const e = await rejects(
+      s,
+      'resize_canvas',
+      { width: 200_000, height: 100, anchor: 'right' },
+      'out_of_bounds',
+    );
+    expect(e.message).toContain('“far”');
+    await rejects(s, 'resize_image', { width: 300, height: 300 }, 'out_of_bounds');
+    // Growing to the other side keeps it where it is, and the document still saves.
+    await ok(s, 'resize_canvas', { width: 200_000, height: 100, anchor: 'left' });
+    await ok(s, 'save_document_as', { path: 'wide.psd' });
+  });
 });
 
 describe('crop_document', () => {

@@ -291,6 +291,21 @@ describe('resize_layer', () => {
     await refused(s, 'resize_layer', { name: 'P', scale_x: 10000 }, 'out_of_bounds');
   });
 
+  it('refuses to scale or turn a layer past where a file can record it, changing nothing', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { width: 100, height: 100 });
+    edit(s, (st) => addPixel(st, 'P', solid({ x: 0, y: 0, w: 20, h: 20 }, [1, 2, 3, 255])));
+    await ok(s, 'move_layer', { name: 'P', dx: 2_147_483_000, dy: 0 });
+    const r = await refused(s, 'resize_layer', { name: 'P', scale_x: 10000 }, 'out_of_bounds');
+    expect(r.hint).toContain('move_layer');
+    edit(s, (st) => addPixel(st, 'Q', solid({ x: 0, y: 0, w: 20, h: 20 }, [1, 2, 3, 255])));
+    await ok(s, 'move_layer', { name: 'Q', dx: 2_147_483_625, dy: 0 }); // its right edge 2 px from the limit
+    await refused(s, 'rotate_layer', { name: 'Q', angle: 45 }, 'out_of_bounds');
+    // A small change there stays within reach, and the document still saves.
+    await ok(s, 'resize_layer', { name: 'P', scale_x: 150 });
+    await ok(s, 'save_document_as', { path: 'edge.psd' });
+  });
+
   it('a text layer can be moved, and resized after rasterize_layer', async () => {
     const s = await setup();
     edit(s, (st) => addText(st, '标题', solid({ x: 0, y: 0, w: 30, h: 12 }, [0, 0, 0, 255])));

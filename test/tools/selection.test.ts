@@ -236,6 +236,14 @@ describe('feather_selection', () => {
     await refused(s, 'feather_selection', { radius: 0 }, 'invalid_arguments');
     await refused(s, 'feather_selection', { radius: 1001 }, 'invalid_arguments');
   });
+
+  it('refuses a radius that would leave nothing selected, keeping the selection', async () => {
+    const s = await setup(96, 64);
+    await ok(s, 'select_rect', { left: 5, top: 6, right: 50, bottom: 40 });
+    const e = await refused(s, 'feather_selection', { radius: 1000 }, 'invalid_arguments');
+    expect(e.message).toContain('羽化半径 1000');
+    expect(e.details).toEqual([{ parameter: 'radius', value: 1000 }]);
+  });
 });
 
 describe('fill_selection', () => {

@@ -246,6 +246,35 @@ describe('create_text_layer', () => {
     await refused(empty, 'create_text_layer', { text: 'a', x: 0, y: 0, font_size: 20 }, 'no_document');
   });
 
+  it('refuses a text box further out than a file can record its position, changing nothing', async () => {
+    const s = await doc();
+    const e = await refused(
+      s,
+      'create_text_layer',
+      { text: '远', x: -1e308, y: 0, font_size: 3 },
+      'out_of_bounds',
+    );
+    expect(e.details).toEqual([{ parameter: 'x', value: -1e308 }]);
+    // Starting inside the limit but reaching past it.
+    await refused(
+      s,
+      'create_text_layer',
+      { text: '很长的一行字', x: 2 ** 31 - 10, y: 0, font_size: 20 },
+      'out_of_bounds',
+    );
+    // At the edge of the canvas's neighbourhood it is fine, and saves.
+    await ok(s, 'create_text_layer', { text: '远', x: -1e6, y: 1e6, font_size: 20 });
+    await ok(s, 'save_document_as', { path: 'far.psd' });
+  });
+
+  it('refuses to grow a text layer past where a file can record it, changing nothing', async () => {
+    const s = await doc();
+    await ok(s, 'create_text_layer', { text: '边', x: 2 ** 31 - 300, y: 0, font_size: 20 });
+    const e = await refused(s, 'set_text_size', { name: '边', size: 5000 }, 'out_of_bounds');
+    expect(e.message).toContain('“边”的文字');
+    await ok(s, 'set_text_size', { name: '边', size: 40 });
+  });
+
   it('a blank text makes a layer with no pixels and says so', async () => {
     const s = await doc();
     const r = await ok(s, 'create_text_layer', { text: '   ', x: 5, y: 5, font_size: 20 });

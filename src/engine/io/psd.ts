@@ -29,7 +29,13 @@ import { toBlendMode } from 'ag-psd/dist/helpers.js';
 import { readUint32 } from 'ag-psd/dist/psdReader.js';
 import { writeUint32 } from 'ag-psd/dist/psdWriter.js';
 import { rgbaFromCmyk } from '../cmyk-pixels.js';
-import { MAX_DOCUMENT_PIXELS, MAX_LAYER_REACH, PSB_MAX_SIDE, psdVersionFor } from '../document-limits.js';
+import {
+  MAX_DOCUMENT_PIXELS,
+  MAX_LAYER_REACH,
+  PSB_MAX_SIDE,
+  PSD_MAX_SIDE,
+  psdVersionFor,
+} from '../document-limits.js';
 import { EditorError } from '../errors.js';
 import {
   BLEND_MODES,
@@ -572,6 +578,16 @@ export async function writePsdFile(
   return warnings;
 }
 
+/** The first layer whose pixels or mask are wider or taller than a PSD (version 1) records, if any. */
+function oversizedLayer(state: DocState): { name: string; w: number; h: number } | undefined {
+  for (const layer of state.layers.values()) {
+    for (const r of [layer.mask, 'raster' in layer ? layer.raster : undefined]) {
+      if (r && (r.w > PSD_MAX_SIDE || r.h > PSD_MAX_SIDE)) return { name: layer.name, w: r.w, h: r.h };
+    }
+  }
+  return undefined;
+}
+
 /** Streams the document to `sink` (psd-stream.ts); returns the warnings. */
 async function writePsd(
   sink: PsdSink,
@@ -674,7 +690,15 @@ async function writePsd(
   }
   if (ctx.linkedFiles.length > 0) psd.linkedFiles = ctx.linkedFiles;
 
-  const psb = opts.psb === true || psdVersionFor(width, height) === 2;
+  // A PSD records a layer no wider or taller than its canvas may be (readers refuse it, and a packed row of one
+  // over 65,535 bytes would not fit its 16-bit count): a layer beyond that, e.g. a long line of text, needs a PSB.
+  const oversized = psdVersionFor(width, height) === 1 ? oversizedLayer(state) : undefined;
+  const psb = opts.psb === true || psdVersionFor(width, height) === 2 || oversized !== undefined;
+  if (oversized && opts.psb !== true) {
+    warnings.push(
+      `图层“${oversized.name}”${oversized.w}×${oversized.h} 像素，超过 PSD 每边 ${PSD_MAX_SIDE.toLocaleString('en-US')} 像素的上限，已按 PSB（大型文档格式）保存，Photoshop 照常打开`,
+    );
+  }
   const maxBytes = psb ? undefined : (opts.maxPsdBytes ?? PSD_MAX_BYTES);
   // RGB documents are sRGB: saying so keeps Photoshop and RIPs from taking them in their own working space.
   embedProfile(psd, profile ? profile.bytes : srgbProfile());
@@ -1466,7 +1490,7 @@ function checkMergedImage(psd: AgPsd, large: boolean): void {
     if (!problem && out) psd.rawCompositeData = out; // compression word 0: raw
   }
   if (problem) {
-    throw new EditorError('io_error', `PSD 文件已损坏：合并图像的像素数据${problem}`, {
+    throw new EditorError('io_error', `PSD 文件已损坏：合并图像${problem}`, {
       hint: '请用 Photoshop 重新保存该文件，或改用未损坏的副本',
     });
   }

@@ -215,6 +215,21 @@ describe('damaged layer pixel data', () => {
     expect(error.message).toMatch(/图层“ramp”的蓝通道/);
   });
 
+  it('names the merged image of a flattened file whose pixels are cut short, in one plain sentence', async () => {
+    // Header (RGB, 8 bits, 100 × 100), empty colour mode, resource and layer sections, raw merged image of 3 bytes.
+    const header = Buffer.alloc(26);
+    header.write('8BPS', 0);
+    header.writeUInt16BE(1, 4);
+    header.writeUInt16BE(3, 12);
+    header.writeUInt32BE(100, 14);
+    header.writeUInt32BE(100, 18);
+    header.writeUInt16BE(8, 22);
+    header.writeUInt16BE(3, 24);
+    const file = Buffer.concat([header, Buffer.alloc(12), Buffer.from([0, 0, 1, 2, 3])]);
+    const err = await refusal(file);
+    expect(err.message).toMatch(/^PSD 文件已损坏：合并图像数据不完整（应有 30000 字节，只有 \d+ 字节）$/);
+  });
+
   it('checkPackedRows accepts every row PackBits gives and refuses rows of the wrong size', () => {
     const w = 300;
     const h = 7;

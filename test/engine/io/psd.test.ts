@@ -620,6 +620,22 @@ pt('PSD written by encodePsd, read by psd-tools', () => {
     expect(dump.layers[0]?.bbox).toEqual([29990, 0, 30001, 2]);
   });
 
+  it('writes PSB when a layer is wider than a PSD records (a long line of text), and reads it back', async () => {
+    const b = new DocBuilder();
+    // Noise: packed rows of it would not fit PSD's 16-bit row counts either.
+    const wide = ramp(-10, 0, 66_000, 2, { r: 5, g: 6, b: 7 }, 255);
+    for (let i = 0; i < wide.data.length; i += 4) wide.data[i] = (i * 2654435761) >>> 24;
+    const state = b.state([b.pixel('长行', wide)]);
+    const { buffer, warnings } = await encodePsd(state, testComposite());
+    expect(warnings.join()).toContain('PSB');
+    const { dump } = await readWithPsdTools(buffer);
+    expect(dump.version).toBe(2);
+    expect(dump.layers[0]?.bbox).toEqual([-10, 0, 65_990, 2]);
+    const back = await decodePsd(buffer);
+    const layer = [...back.state.layers.values()].find((l) => l.name === '长行');
+    expect(layer && 'raster' in layer ? layer.raster.data : null).toEqual(wide.data);
+  });
+
   it('can be composited by psd-tools (the reference the compositor will be compared with)', async () => {
     const { buffer } = await encodePsd(buildRichDoc(), testComposite());
     const { composite, dump } = await readWithPsdTools(buffer, { composite: true });
