@@ -36,7 +36,7 @@ import {
   sameGroupMasks,
   sameMasks,
 } from '../garment/builtin/pieces.js';
-import { measureResult, verdictOf } from '../garment/builtin/score.js';
+import { MEASURE_LABELS_EN, measureResult, verdictOf } from '../garment/builtin/score.js';
 import { pngImage } from '../garment/image.js';
 import { photoSmallWarning, photoTooSmall } from '../garment/photo-size.js';
 import { overviewImage, previewImage, proposalsFor } from '../garment/preview.js';
@@ -913,7 +913,13 @@ export const garmentHandlers = {
       scale: '1-10（10 最好）',
       provider,
       ...(opinion ? { measured_score: verdict.score, model_score: opinion.score } : {}),
-      measures: measures.map((m) => ({ measure: m.key, label: m.label, score: m.score, ...m.value })),
+      measures: measures.map((m) => ({
+        measure: m.key,
+        label: m.label,
+        label_en: MEASURE_LABELS_EN[m.key],
+        score: m.score,
+        ...m.value,
+      })),
       delta_e_formula: 'CIEDE2000',
       suggestions: [...verdict.suggestions, ...(opinion?.suggestions ?? [])],
       next:

@@ -229,6 +229,13 @@ describe('the garment flow without a model', () => {
     await preview.getByRole('button', { name: '开始套图' }).click();
     await eventually(textOf(lastCard(page, '提取并套图'))).toContain('完成');
     await expectScore(page);
+    // In English the measures are named in English (each measure's label_en), and in Chinese again after.
+    await page.getByRole('button', { name: '切换为英文界面' }).click();
+    const measures = lastCard(page, 'Verify Pattern').locator('.measures');
+    await eventually(textOf(measures)).toContain('Against the photo');
+    expect(await textOf(measures)()).not.toMatch(/[\u4e00-\u9fff]/);
+    await page.getByRole('button', { name: 'Switch to Chinese' }).click();
+    await eventually(textOf(lastCard(page, '验证套图效果').locator('.measures'))).toContain('与照片对照');
     await page.getByRole('tab', { name: '图层' }).click();
     await eventually(textOf(page.getByRole('list', { name: '图层列表' }))).toContain('领 花样');
     await eventually(textOf(page.getByRole('list', { name: '图层列表' }))).toContain('底色');

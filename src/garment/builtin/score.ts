@@ -58,6 +58,20 @@ export interface Measure {
   readonly suggestion: string | null;
 }
 
+/** Each measure's name in the studio's English mode (its `label` is the Chinese one). */
+export const MEASURE_LABELS_EN: Readonly<Record<Measure['key'], string>> = {
+  looks: 'Blending with what lies below',
+  hidden: 'Print hidden',
+  photo: 'Against the photo',
+  outline: 'Scale (photo outline)',
+  texture: 'Print direction and scale',
+  palette: 'Colours',
+  coverage: 'Coverage',
+  symmetry: 'Left–right symmetry',
+  seams: 'Side-seam matching',
+  motif: 'Motif',
+};
+
 export interface Verdict {
   readonly score: number;
   readonly measures: readonly Measure[];

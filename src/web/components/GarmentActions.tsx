@@ -392,11 +392,11 @@ export function PreviewActions({ call }: { call: CallItem }) {
 }
 
 export function VerifyReport({ result }: { result: Readonly<Record<string, unknown>> }) {
-  const { studio, t } = useStudioView();
+  const { studio, t, lang } = useStudioView();
   const score = typeof result.score === 'number' ? result.score : null;
   const suggestions = Array.isArray(result.suggestions) ? (result.suggestions as string[]) : [];
   const measures = Array.isArray(result.measures)
-    ? (result.measures as { measure: string; label?: string; score?: number }[])
+    ? (result.measures as { measure: string; label?: string; label_en?: string; score?: number }[])
     : [];
   if (score === null) return null;
   const tone = score >= 8 ? 'good' : score >= 5 ? 'fair' : 'poor';
@@ -411,7 +411,7 @@ export function VerifyReport({ result }: { result: Readonly<Record<string, unkno
           <ul class="measures">
             {measures.map((m) => (
               <li key={m.measure}>
-                <span>{m.label ?? m.measure}</span>
+                <span>{(lang === 'en' ? m.label_en : undefined) ?? m.label ?? m.measure}</span>
                 {/* Each measure scores 0..1 (1 = as the photo). */}
                 {typeof m.score === 'number' && (
                   <>
