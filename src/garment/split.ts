@@ -327,11 +327,29 @@ function readingOrder<T extends { box: Rect }>(pieces: readonly T[]): T[] {
   });
 }
 
+/** The longest side, in pixels, on which pieceSizedRegions counts a layer's regions. */
+const REGION_PROXY_SIDE = 1024;
+
 /**
  * How many separate regions of a piece layer's mask (1 = inside, `w` × `h`) are large enough to be pieces by
  * splitRaster's rule: two or more mean the layer holds several pieces.
  */
 export function pieceSizedRegions(mask: Uint8Array, w: number, h: number): number {
+  // Read on a proxy: identify_pieces asks this of every piece layer, and a 150-DPI marker's masks hold tens of
+  // megapixels. A proxy pixel stands for 1.5 mm of a 150-DPI marker's width at most; pieces closer than that
+  // (a rare marker) read as one region here, and split_pieces itself reads the full layer.
+  const step = Math.max(w, h) / REGION_PROXY_SIDE;
+  if (step > 1) {
+    const pw = Math.max(1, Math.floor(w / step));
+    const ph = Math.max(1, Math.floor(h / step));
+    const proxy = new Uint8Array(pw * ph);
+    for (let y = 0; y < ph; y++) {
+      const row = Math.min(h - 1, Math.floor((y + 0.5) * step)) * w;
+      for (let x = 0; x < pw; x++)
+        proxy[y * pw + x] = mask[row + Math.min(w - 1, Math.floor((x + 0.5) * step))]!;
+    }
+    return pieceSizedRegions(proxy, pw, ph);
+  }
   const { comps } = components(mask, w, h);
   const largest = comps.reduce((m, c) => Math.max(m, c.area), 0);
   return comps.filter((c) => c.area >= largest * MIN_PIECE_SHARE).length;
