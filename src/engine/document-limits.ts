@@ -28,6 +28,16 @@ export const MAX_DOCUMENT_PIXELS = 0x3fff * 0x3fff;
  */
 export const MAX_LAYER_REACH = 2 ** 31 - 1;
 
+/** How far from the canvas's origin a rectangle reaches, in pixels (compared with MAX_LAYER_REACH). */
+export function reachOf(r: {
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+}): number {
+  return Math.max(Math.abs(r.x), Math.abs(r.y), Math.abs(r.x + r.w), Math.abs(r.y + r.h));
+}
+
 /** The PSD version a canvas needs: 1 (PSD) up to 30,000 px per side, 2 (PSB) beyond. */
 export function psdVersionFor(width: number, height: number): 1 | 2 {
   return width > PSD_MAX_SIDE || height > PSD_MAX_SIDE ? 2 : 1;

@@ -7,7 +7,7 @@
 import type { Raster, Rect, RGB } from '../engine/model.js';
 import { blankRaster } from '../engine/raster.js';
 import { deltaE76, type Lab, rgbToLab } from './color.js';
-import { type Component, components } from './image.js';
+import { alphaMask, type Component, components, resampleMask } from './image.js';
 
 /**
  * A pixel this far (ΔE76) from the background colour or further is drawing, not paper. Measured on the example
@@ -63,7 +63,7 @@ export function splitRaster(src: Raster): SplitResult {
   }
   const background = transparent ? null : borderColour(src);
   // The binary mask is dropped once labelled: at 60 Mpx each full-size array counts.
-  const { comps, labels } = components(background ? differsFrom(src, background) : opaqueMask(src), w, h);
+  const { comps, labels } = components(background ? differsFrom(src, background) : alphaMask(src).data, w, h);
   const largest = comps.reduce((m, c) => Math.max(m, c.area), 0);
   const minArea = Math.max(1, largest * MIN_PIECE_SHARE);
   const made: ReturnType<typeof cutPiece>[] = [];
@@ -96,12 +96,6 @@ export function splitRaster(src: Raster): SplitResult {
     background,
     unchanged,
   };
-}
-
-function opaqueMask(src: Raster): Uint8Array {
-  const m = new Uint8Array(src.w * src.h);
-  for (let i = 0; i < m.length; i++) m[i] = src.data[i * 4 + 3]! >= OPAQUE ? 1 : 0;
-  return m;
 }
 
 /**
@@ -342,13 +336,7 @@ export function pieceSizedRegions(mask: Uint8Array, w: number, h: number): numbe
   if (step > 1) {
     const pw = Math.max(1, Math.floor(w / step));
     const ph = Math.max(1, Math.floor(h / step));
-    const proxy = new Uint8Array(pw * ph);
-    for (let y = 0; y < ph; y++) {
-      const row = Math.min(h - 1, Math.floor((y + 0.5) * step)) * w;
-      for (let x = 0; x < pw; x++)
-        proxy[y * pw + x] = mask[row + Math.min(w - 1, Math.floor((x + 0.5) * step))]!;
-    }
-    return pieceSizedRegions(proxy, pw, ph);
+    return pieceSizedRegions(resampleMask(mask, w, h, pw, ph), pw, ph);
   }
   const { comps } = components(mask, w, h);
   const largest = comps.reduce((m, c) => Math.max(m, c.area), 0);

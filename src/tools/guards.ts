@@ -4,7 +4,7 @@
  * A tool passes what it was about to do (`what`, a Chinese verb phrase such as '移动'); the rest of the
  * wording, the error code and the hint are the same from every tool.
  */
-import { MAX_LAYER_REACH } from '../engine/document-limits.js';
+import { MAX_LAYER_REACH, reachOf } from '../engine/document-limits.js';
 import { fail } from '../engine/errors.js';
 import { isBackground } from '../engine/factory.js';
 import type { DocState, Layer } from '../engine/model.js';
@@ -77,7 +77,7 @@ export function assertRecordable(state: DocState, ids: Iterable<number>, what: s
     const l = layerById(state, id);
     for (const r of [l.mask, 'raster' in l ? l.raster : undefined]) {
       if (!r) continue;
-      const reach = Math.max(Math.abs(r.x), Math.abs(r.y), Math.abs(r.x + r.w), Math.abs(r.y + r.h));
+      const reach = reachOf(r);
       if (reach <= MAX_LAYER_REACH) continue;
       fail(
         'out_of_bounds',

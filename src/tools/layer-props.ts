@@ -8,7 +8,7 @@
  */
 import { contentBounds } from '../engine/bounds.js';
 import { contentExtent, renderDocument } from '../engine/composite/index.js';
-import { MAX_LAYER_REACH } from '../engine/document-limits.js';
+import { MAX_LAYER_REACH, reachOf } from '../engine/document-limits.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { isBackground, NO_LOCKS } from '../engine/factory.js';
@@ -395,12 +395,7 @@ export const layerPropsHandlers = {
     }
     const before = contentBounds(doc.state, layer.id);
     const hasMask = subtree(doc.state, layer.id).some((id) => layerById(doc.state, id).mask);
-    const reach = Math.max(
-      Math.abs(before.x + mx),
-      Math.abs(before.x + before.w + mx),
-      Math.abs(before.y + my),
-      Math.abs(before.y + before.h + my),
-    );
+    const reach = reachOf({ ...before, x: before.x + mx, y: before.y + my });
     if (!(reach <= MAX_LAYER_REACH)) {
       fail(
         'out_of_bounds',

@@ -7,7 +7,7 @@
  * set_text_content here when the layer still carries the name made from its old text.
  */
 import { documentColor } from '../engine/color-mode.js';
-import { MAX_LAYER_REACH } from '../engine/document-limits.js';
+import { MAX_LAYER_REACH, reachOf } from '../engine/document-limits.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { NO_LOCKS } from '../engine/factory.js';
@@ -89,12 +89,7 @@ function editableText(ctx: ToolContext, state: DocState, name: string, what: str
  * (a signed 32-bit integer): the document could no longer be saved. `from` says where the text starts.
  */
 function assertTextRecordable(raster: Raster, from: string): void {
-  const reach = Math.max(
-    Math.abs(raster.x),
-    Math.abs(raster.y),
-    Math.abs(raster.x + raster.w),
-    Math.abs(raster.y + raster.h),
-  );
+  const reach = reachOf(raster);
   if (reach <= MAX_LAYER_REACH) return;
   fail(
     'out_of_bounds',

@@ -35,6 +35,7 @@ import {
   PSB_MAX_SIDE,
   PSD_MAX_SIDE,
   psdVersionFor,
+  reachOf,
 } from '../document-limits.js';
 import { EditorError } from '../errors.js';
 import {
@@ -612,9 +613,7 @@ async function writePsd(
   for (const layer of state.layers.values()) {
     const rects = [layer.mask, 'raster' in layer ? layer.raster : undefined].filter((r) => r !== undefined);
     for (const r of rects) {
-      if (
-        Math.max(Math.abs(r.x), Math.abs(r.y), Math.abs(r.x + r.w), Math.abs(r.y + r.h)) > MAX_LAYER_REACH
-      ) {
+      if (reachOf(r) > MAX_LAYER_REACH) {
         throw new EditorError('out_of_bounds', `图层“${layer.name}”的位置超出 PSD 能记录的范围，无法保存`, {
           hint: '用 move_layer 把图层移回画布附近后再保存',
         });
