@@ -5,7 +5,7 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Variant } from '../registry/index.js';
-import { newSessionId, type SessionStore } from '../service/sessions.js';
+import { newSessionId, type SessionStore, TooManySessions } from '../service/sessions.js';
 import { malformedRequest } from './malformed.js';
 import { createMcpServer } from './server.js';
 
@@ -22,11 +22,33 @@ async function readLimited(req: Request, max: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function jsonRpcError(status: number, code: number, message: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+function jsonRpcError(
+  status: number,
+  code: number,
+  message: string,
+  data?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Response {
+  const error = data ? { code, message, data } : { code, message };
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error, id: null }), {
     status,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
   });
+}
+
+/**
+ * 429 for one session more than the store holds: the limit and when to retry (data and `Retry-After`), as
+ * `POST /v1/sessions` answers it. In English, as every JSON-RPC error of this endpoint: the SDK's transport
+ * answers most of them itself, in English.
+ */
+function tooManySessions(err: TooManySessions): Response {
+  return jsonRpcError(
+    429,
+    -32000,
+    `Too many open sessions: at most ${err.limit} (HTTP and MCP together); retry in ${err.retryAfterSeconds} s, or close a session no longer used`,
+    { limit: err.limit, retry_after_seconds: err.retryAfterSeconds },
+    { 'retry-after': String(err.retryAfterSeconds) },
+  );
 }
 
 export interface McpHttpOptions {
@@ -61,7 +83,7 @@ export class McpHttpEndpoint {
     if (req.method !== 'POST') {
       return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     }
-    if (this.store.full) return jsonRpcError(429, -32000, 'Too many open sessions');
+    if (this.store.full) return tooManySessions(this.store.tooMany());
     return this.initialize(req);
   }
 
@@ -104,11 +126,19 @@ export class McpHttpEndpoint {
   /** A request without a session id: only an `initialize` opens a session (the transport checks that). */
   private async initialize(req: Request): Promise<Response> {
     const id = newSessionId();
+    // The transport answers whatever its callback throws as a parse error: a refusal is kept and answered here.
+    let refused: TooManySessions | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       maxRequestBodySize: this.opts.maxBodyBytes,
       onsessioninitialized: () => {
-        const entry = this.store.create('mcp', id);
+        let entry: ReturnType<SessionStore['create']>;
+        try {
+          entry = this.store.create('mcp', id);
+        } catch (err) {
+          if (err instanceof TooManySessions) refused = err;
+          throw err;
+        }
         server.onerror = (err) => this.opts.log(`atelier: mcp session ${id.slice(0, 8)}…: ${err.message}`);
         this.transports.set(id, transport);
         entry.closers.push(() => {
@@ -135,7 +165,8 @@ export class McpHttpEndpoint {
     try {
       const response = await transport.handleRequest(req);
       if (!this.transports.has(id)) await server.close();
-      return response;
+      // Another request filled the store between the check in `handle` and this one's session.
+      return refused ? tooManySessions(refused) : response;
     } catch (err) {
       this.store.delete(id);
       await server.close().catch(() => undefined);

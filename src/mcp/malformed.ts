@@ -45,7 +45,7 @@ export function oversizedRequest(message: unknown, bytes: number, max: number): 
 export function droppedMessage(message: unknown, bytes: number, max: number): string {
   const m = (typeof message === 'object' && message !== null ? message : {}) as Record<string, unknown>;
   const what = Array.isArray(message)
-    ? `a batch of ${message.length} messages`
+    ? `a batch of ${message.length} message${message.length === 1 ? '' : 's'}`
     : typeof m.method === 'string'
       ? `the notification ${JSON.stringify(m.method.slice(0, 100))}`
       : 'result' in m || 'error' in m

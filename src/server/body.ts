@@ -19,7 +19,7 @@ export function header(c: Context, name: string): string | undefined {
 }
 
 function tooLarge(limit: number): HttpError {
-  return new HttpError(413, 'payload_too_large', `the request body is larger than ${limit} bytes`, {
+  return new HttpError(413, 'payload_too_large', `请求体超过上限 ${sizeOf(limit)}（${limit} 字节）`, {
     limit_bytes: limit,
   });
 }
@@ -57,13 +57,12 @@ export async function readBody(c: Context, limit: number): Promise<Buffer> {
     };
     const onEnd = () => done(null, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     const onError = (err: Error) =>
-      done(new HttpError(400, 'bad_request', `the request body could not be read: ${err.message}`));
+      done(new HttpError(400, 'bad_request', '请求体无法读取', { reason: err.message }));
     const onClose = () => {
-      if (!incoming.readableEnded)
-        done(new HttpError(400, 'bad_request', 'the client closed the connection mid-body'));
+      if (!incoming.readableEnded) done(closedMidBody());
     };
     if (incoming.readableEnded) {
-      done(new HttpError(400, 'bad_request', 'the request body was already consumed'));
+      done(alreadyRead());
       return;
     }
     incoming.on('data', onData);
@@ -109,8 +108,7 @@ export async function streamBody(
     }
     return size;
   }
-  if (incoming.readableEnded)
-    throw new HttpError(400, 'bad_request', 'the request body was already consumed');
+  if (incoming.readableEnded) throw alreadyRead();
   await new Promise<void>((resolve, reject) => {
     let handling = false;
     let ended = false;
@@ -157,7 +155,7 @@ export async function streamBody(
       if (!handling) settle(null);
     };
     const onError = (err: Error) =>
-      settle(new HttpError(400, 'bad_request', `the request body could not be read: ${err.message}`));
+      settle(new HttpError(400, 'bad_request', '请求体无法读取', { reason: err.message }));
     const onClose = () => {
       if (!incoming.readableEnded && !handling) settle(closedMidBody());
     };
@@ -174,11 +172,23 @@ function stalled(ms: number): HttpError {
   return new HttpError(
     408,
     'request_timeout',
-    `the upload sent nothing for ${Math.round(ms / 1000)} s and was stopped: send it again`,
+    `上传已有 ${Math.round(ms / 1000)} 秒没有收到数据，已停止，什么也没有保存：请重新上传`,
     { stall_seconds: Math.round(ms / 1000) },
   );
 }
 
 function closedMidBody(): HttpError {
-  return new HttpError(400, 'bad_request', 'the client closed the connection mid-body');
+  return new HttpError(400, 'bad_request', '请求体还没发完，客户端就断开了连接');
+}
+
+function alreadyRead(): HttpError {
+  return new HttpError(400, 'bad_request', '请求体已被读取过');
+}
+
+/** A byte limit as people read it: `1 MB`, `200 MB`, `2 KB`, `512 字节`. */
+export function sizeOf(bytes: number): string {
+  const MB = 1024 * 1024;
+  if (bytes >= MB && bytes % MB === 0) return `${bytes / MB} MB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KB`;
+  return `${bytes} 字节`;
 }

@@ -23,15 +23,15 @@ const MAX_HEADER_BYTES = 16 * 1024;
 const MAX_PARTS = 32;
 
 function malformed(why: string): HttpError {
-  return new HttpError(400, 'bad_request', `malformed multipart body: ${why}`);
+  return new HttpError(400, 'bad_request', `multipart 请求体格式错误：${why}`);
 }
 
 /** The boundary of a `multipart/form-data; boundary=…` content type; 400 when it has none or a bad one. */
 export function boundaryOf(contentType: string): string {
   const match = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
   const boundary = match?.[1] ?? match?.[2];
-  if (!boundary) throw malformed('the Content-Type names no boundary');
-  if (boundary.length > 70) throw malformed('the boundary is longer than 70 characters');
+  if (!boundary) throw malformed('Content-Type 没有给出 boundary');
+  if (boundary.length > 70) throw malformed('boundary 超过 70 个字符');
   return boundary;
 }
 
@@ -64,13 +64,13 @@ function partInfo(block: string): PartInfo {
     if (colon < 0) continue;
     if (line.slice(0, colon).trim().toLowerCase() !== 'content-disposition') continue;
     const value = line.slice(colon + 1);
-    if (!/^\s*form-data\s*(;|$)/i.test(value)) throw malformed('a part is not form-data');
+    if (!/^\s*form-data\s*(;|$)/i.test(value)) throw malformed('有一部分不是 form-data');
     const params = parameters(value);
     const name = params.get('name');
-    if (name === undefined) throw malformed('a part has no field name');
+    if (name === undefined) throw malformed('有一部分没有字段名');
     return { name, filename: params.get('filename') ?? null };
   }
-  throw malformed('a part has no Content-Disposition header');
+  throw malformed('有一部分没有 Content-Disposition 头');
 }
 
 type State = 'preamble' | 'boundary' | 'headers' | 'body' | 'done';
@@ -114,7 +114,7 @@ export class MultipartParser {
         let i = 0;
         while (i < this.pending.length && (this.pending[i] === 0x20 || this.pending[i] === 0x09)) i++;
         if (this.pending.length - i < 2) {
-          if (i > 256) throw malformed('a boundary line is too long');
+          if (i > 256) throw malformed('boundary 行太长');
           return events;
         }
         if (i === 0 && this.pending[0] === 0x2d && this.pending[1] === 0x2d) {
@@ -123,7 +123,7 @@ export class MultipartParser {
           return events;
         }
         if (this.pending[i] !== 0x0d || this.pending[i + 1] !== 0x0a) {
-          throw malformed('a boundary is not followed by a line break');
+          throw malformed('boundary 后面没有换行');
         }
         this.pending = this.pending.subarray(i + 2);
         this.state = 'headers';
@@ -138,11 +138,11 @@ export class MultipartParser {
           skip = 4;
         }
         if (end < 0) {
-          if (this.pending.length > MAX_HEADER_BYTES) throw malformed('a part’s headers are too long');
+          if (this.pending.length > MAX_HEADER_BYTES) throw malformed('一部分的头太长');
           return events;
         }
-        if (end > MAX_HEADER_BYTES) throw malformed('a part’s headers are too long');
-        if (++this.parts > MAX_PARTS) throw malformed(`more than ${MAX_PARTS} parts`);
+        if (end > MAX_HEADER_BYTES) throw malformed('一部分的头太长');
+        if (++this.parts > MAX_PARTS) throw malformed(`超过 ${MAX_PARTS} 个部分`);
         const part = partInfo(this.pending.subarray(0, end).toString('utf8'));
         events.push({ kind: 'part', part });
         this.pending = this.pending.subarray(end + skip);
@@ -155,6 +155,6 @@ export class MultipartParser {
 
   /** Call at the end of the body: throws when the closing boundary never came. */
   finish(): void {
-    if (this.state !== 'done') throw malformed('the body ended before its closing boundary');
+    if (this.state !== 'done') throw malformed('请求体在结束的 boundary 之前就结束了');
   }
 }

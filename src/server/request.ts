@@ -16,7 +16,7 @@ export function oneOf<T extends string>(
 ): T {
   if (raw === undefined || raw === '') return fallback;
   if ((allowed as readonly string[]).includes(raw)) return raw as T;
-  throw new HttpError(400, 'bad_request', `unknown ${what} "${raw}"; allowed: ${allowed.join(', ')}`, {
+  throw new HttpError(400, 'bad_request', `${what} 的值“${raw}”无效，可用的值：${allowed.join('、')}`, {
     allowed,
   });
 }
@@ -24,7 +24,7 @@ export function oneOf<T extends string>(
 export function booleanOf(what: string, raw: string | undefined): boolean {
   if (raw === undefined || raw === 'false' || raw === '0') return false;
   if (raw === '' || raw === 'true' || raw === '1') return true;
-  throw new HttpError(400, 'bad_request', `${what} must be true or false, not "${raw}"`, {
+  throw new HttpError(400, 'bad_request', `${what} 只能是 true 或 false，不能是“${raw}”`, {
     allowed: ['true', 'false'],
   });
 }
@@ -40,7 +40,7 @@ export async function jsonBody(c: Context, limit: number, what: string): Promise
     throw new HttpError(
       415,
       'unsupported_media_type',
-      `send ${what} as JSON (Content-Type: application/json)`,
+      `${what}须以 JSON 发送（Content-Type: application/json）`,
     );
   }
   const raw = await readBody(c, limit);
@@ -48,16 +48,36 @@ export async function jsonBody(c: Context, limit: number, what: string): Promise
   try {
     value = JSON.parse(raw.toString('utf8'));
   } catch (err) {
-    throw new HttpError(400, 'bad_request', `the body is not valid JSON: ${(err as Error).message}`);
+    throw new HttpError(
+      400,
+      'bad_request',
+      raw.byteLength === 0 ? '请求体是空的：须是 JSON' : '请求体不是有效的 JSON',
+      {
+        reason: (err as Error).message,
+      },
+    );
   }
   if (depthOver(value, MAX_JSON_DEPTH)) {
-    throw new HttpError(400, 'bad_request', `the JSON is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    throw new HttpError(400, 'bad_request', `JSON 的嵌套超过 ${MAX_JSON_DEPTH} 层`, {
+      limit: MAX_JSON_DEPTH,
+    });
   }
   return value;
 }
 
-function noSession(id: string): HttpError {
-  return new HttpError(404, 'not_found', `no session "${id}" (it may have timed out or been deleted)`);
+export function noSession(id: string): HttpError {
+  return new HttpError(404, 'not_found', `没有会话“${id}”（可能已超时或已被删除）`);
+}
+
+/** 429 for one session more than the server holds, with the limit and when to try again. */
+export function tooManySessions(err: TooManySessions): HttpError {
+  return new HttpError(
+    429,
+    'too_many_sessions',
+    `服务已打开 ${err.limit} 个会话，达到上限（HTTP 与 MCP 合计）：请 ${err.retryAfterSeconds} 秒后再试，或先关闭不再使用的会话`,
+    { limit: err.limit, retry_after_seconds: err.retryAfterSeconds },
+    { 'retry-after': String(err.retryAfterSeconds) },
+  );
 }
 
 /** The session id a path names (`/v1/sessions/<id>` or below it), or undefined. */
@@ -75,13 +95,9 @@ export async function recoverSession(store: SessionStore, id: string): Promise<S
     return await store.recover(id);
   } catch (err) {
     if (err instanceof SessionHeldElsewhere) {
-      throw new HttpError(
-        409,
-        'busy',
-        `session "${id}" is served by another process; send its requests there`,
-      );
+      throw new HttpError(409, 'busy', `会话“${id}”由另一个服务进程提供：请把它的请求发到那里`);
     }
-    if (err instanceof TooManySessions) throw new HttpError(429, 'too_many_sessions', err.message);
+    if (err instanceof TooManySessions) throw tooManySessions(err);
     throw err;
   }
 }

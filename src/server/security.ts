@@ -66,7 +66,7 @@ export function guardAccess(app: Hono, config: ServerConfig): void {
         throw new HttpError(
           403,
           'forbidden',
-          'this server accepts only loopback host names (set ATELIER_TOKEN to serve others)',
+          '本服务只接受本机（回环）主机名的请求；要对其他地址提供服务，请设置 ATELIER_TOKEN',
         );
       }
       const origin = header(c, 'origin');
@@ -79,11 +79,11 @@ export function guardAccess(app: Hono, config: ServerConfig): void {
           throw new HttpError(
             403,
             'forbidden',
-            'requests from an opaque origin ("Origin: null": a sandboxed frame or a file:// page) may not change anything',
+            '来自不透明来源（Origin: null，如沙箱框架或 file:// 页面）的请求只能读取，不能修改任何内容',
           );
         }
       } else if (origin !== undefined && !isLoopbackOrigin(origin)) {
-        throw new HttpError(403, 'forbidden', `requests from origin ${origin} are not allowed`);
+        throw new HttpError(403, 'forbidden', `不接受来自 ${origin} 的请求`);
       }
       await next();
     });
@@ -94,7 +94,11 @@ export function guardAccess(app: Hono, config: ServerConfig): void {
     if (!needsToken(c.req.path)) return next();
     if (!checkToken(header(c, 'authorization'))) {
       c.header('WWW-Authenticate', 'Bearer realm="atelier"');
-      throw new HttpError(401, 'unauthorized', 'a valid "Authorization: Bearer <token>" header is required');
+      throw new HttpError(
+        401,
+        'unauthorized',
+        '需要有效的访问令牌：请求须带 “Authorization: Bearer <令牌>” 头',
+      );
     }
     await next();
   });

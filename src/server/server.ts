@@ -10,6 +10,7 @@ import { SessionStore } from '../service/sessions.js';
 import { createApp } from './app.js';
 import { ChatRooms } from './chat-rooms.js';
 import { checkConfig, type ServerConfig, serverConfig } from './config.js';
+import { SessionEvents } from './session-events.js';
 
 export interface RunningServer {
   /** `http://host:port`, with the port actually bound. */
@@ -42,11 +43,33 @@ function urlOf(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-/** Node's refusals of a request it could not read, by error code: the headers too large, the request too slow. */
-const CLIENT_ERROR_STATUS: Readonly<Record<string, string>> = {
-  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
-  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+/**
+ * Node's refusals of a request it could not read, by error code (the headers too large, the request too slow),
+ * as JSON envelopes like the app's own: status line, code and message.
+ */
+const CLIENT_ERRORS: Readonly<Record<string, readonly [string, string, string]>> = {
+  HPE_HEADER_OVERFLOW: [
+    '431 Request Header Fields Too Large',
+    'headers_too_large',
+    '请求头太大，服务没有读取这个请求（Node 的上限约 16 KB）：请精简请求头，如过长的 Cookie',
+  ],
+  ERR_HTTP_REQUEST_TIMEOUT: [
+    '408 Request Timeout',
+    'request_timeout',
+    '请求在时限内没有完整到达，已停止：请重新发送',
+  ],
 };
+const MALFORMED: readonly [string, string, string] = [
+  '400 Bad Request',
+  'bad_request',
+  '请求不是有效的 HTTP 请求，服务无法读取',
+];
+
+function clientErrorAnswer(code: string | undefined): string {
+  const [status, errorCode, message] = CLIENT_ERRORS[code ?? ''] ?? MALFORMED;
+  const body = JSON.stringify({ error: { code: errorCode, message } });
+  return `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
 
 export async function startServer(
   options: Partial<ServerConfig> | ServerConfig = {},
@@ -79,7 +102,7 @@ export async function startServer(
       `atelier: chat: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
     ),
   );
-  const app = createApp({ config, store, mcp, chat });
+  const app = createApp({ config, store, mcp, chat, events: new SessionEvents() });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host }) as Server;
   // An idle kept-alive connection outlives the clients' and proxies' own (undici 4 s, nginx and load balancers
   // 60 s): with Node's 5 s, a client could send on a connection the server was closing that moment and get
@@ -90,8 +113,7 @@ export async function startServer(
   // Client-side stream errors (aborted uploads, resets) must never reach the process. What Node refuses before
   // the app sees the request is answered with the status that names it, as a proxy or client expects.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    const status = CLIENT_ERROR_STATUS[err.code ?? ''] ?? '400 Bad Request';
-    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+    if (socket.writable) socket.end(clientErrorAnswer(err.code));
     else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {

@@ -114,7 +114,7 @@ export async function receiveUpload(c: Context, dir: string, opts: ReceiveOption
         for (const event of parser.push(chunk)) {
           if (event.kind === 'part') {
             if (event.part.name === 'file') {
-              if (sawFile) throw new HttpError(400, 'bad_request', 'the form carries more than one "file"');
+              if (sawFile) throw new HttpError(400, 'bad_request', '表单里有不止一个 "file" 字段');
               sawFile = true;
               filename = event.part.filename;
               current = 'file';
@@ -126,7 +126,12 @@ export async function receiveUpload(c: Context, dir: string, opts: ReceiveOption
             else if (current) {
               current.bytes += event.chunk.byteLength;
               if (current.bytes > MAX_FIELD_BYTES) {
-                throw new HttpError(400, 'bad_request', `the form field "${current.field}" is too long`);
+                throw new HttpError(
+                  400,
+                  'bad_request',
+                  `表单字段“${current.field}”超过 ${MAX_FIELD_BYTES} 字节的上限`,
+                  { limit_bytes: MAX_FIELD_BYTES },
+                );
               }
               current.chunks.push(Buffer.from(event.chunk));
             }
@@ -141,7 +146,7 @@ export async function receiveUpload(c: Context, dir: string, opts: ReceiveOption
       await streamBody(c, limit, onChunk, stallMs);
       parser.finish();
       if (!sawFile) {
-        throw new HttpError(400, 'bad_request', 'the multipart form needs a "file" field holding the file');
+        throw new HttpError(400, 'bad_request', 'multipart 表单须有装着文件的 "file" 字段');
       }
     } else {
       await streamBody(c, limit, (chunk) => sink.write(chunk), stallMs);

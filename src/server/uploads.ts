@@ -39,7 +39,7 @@ export type UploadRole = (typeof UPLOAD_ROLES)[number];
 export function roleOf(raw: string | undefined | null): UploadRole | null {
   if (raw === undefined || raw === null || raw === '') return null;
   if ((UPLOAD_ROLES as readonly string[]).includes(raw)) return raw as UploadRole;
-  throw new HttpError(400, 'bad_request', `unknown role "${raw}"; allowed: ${UPLOAD_ROLES.join(', ')}`, {
+  throw new HttpError(400, 'bad_request', `role 的值“${raw}”无效，可用的值：${UPLOAD_ROLES.join('、')}`, {
     allowed: UPLOAD_ROLES,
   });
 }
@@ -53,12 +53,12 @@ export function uploadPath(workspace: Workspace, given: string | undefined, type
   if (given === undefined || given.trim() === '') return null;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (given.length > 1024 || /[\u0000-\u001f]/.test(given)) {
-    throw new HttpError(400, 'bad_request', 'the file name is too long or contains control characters');
+    throw new HttpError(400, 'bad_request', '文件名超过 1024 个字符或含有控制字符');
   }
   let name = given.replace(/\\/g, '/');
   const base = path.posix.basename(name);
   if (name.endsWith('/') || base === '' || base === '.' || base === '..') {
-    throw new HttpError(400, 'bad_request', `invalid file name "${given}": it must name a file`);
+    throw new HttpError(400, 'bad_request', `文件名“${given}”无效：须指明一个文件`);
   }
   const givenExt = path.posix.extname(name).toLowerCase();
   if (givenExt === '') {
@@ -67,7 +67,7 @@ export function uploadPath(workspace: Workspace, given: string | undefined, type
     throw new HttpError(
       400,
       'bad_request',
-      `the file is ${TYPE_NAMES[type]} but its name ends in "${givenExt}"; use ${EXTENSIONS[type].join(' or ')}`,
+      `文件是 ${TYPE_NAMES[type]}，文件名却以“${givenExt}”结尾：请用 ${EXTENSIONS[type].join(' 或 ')}`,
     );
   }
   let abs: string;
@@ -75,11 +75,7 @@ export function uploadPath(workspace: Workspace, given: string | undefined, type
     abs = workspace.resolve(name);
   } catch (err) {
     if (err instanceof EditorError) {
-      throw new HttpError(
-        400,
-        'bad_request',
-        `invalid file name "${given}": it must be a path inside the session workspace`,
-      );
+      throw new HttpError(400, 'bad_request', `文件名“${given}”无效：须是会话文件夹里的路径`);
     }
     throw err;
   }
@@ -88,15 +84,12 @@ export function uploadPath(workspace: Workspace, given: string | undefined, type
 
 /** Refuses a body that is not PSD, PNG or JPEG (415), naming what was found. */
 export function requireImageType(buf: Uint8Array): UploadType {
-  if (buf.length === 0) throw new HttpError(400, 'bad_request', 'the upload is empty');
+  if (buf.length === 0) throw new HttpError(400, 'bad_request', '上传的文件是空的');
   const type = sniffType(buf);
   if (!type) {
-    throw new HttpError(
-      415,
-      'unsupported_media_type',
-      'only PSD, PNG and JPEG files are accepted (the type is read from the file content)',
-      { accepted: ['image/vnd.adobe.photoshop', 'image/png', 'image/jpeg'] },
-    );
+    throw new HttpError(415, 'unsupported_media_type', '只接受 PSD、PNG 和 JPEG 文件（类型按文件内容判断）', {
+      accepted: ['image/vnd.adobe.photoshop', 'image/png', 'image/jpeg'],
+    });
   }
   return type;
 }
@@ -114,7 +107,7 @@ export function quotaFull(quota: number, used: number, bytes: number, atLeast: b
   return new HttpError(
     507,
     'quota_exceeded',
-    `the session may keep ${mb(quota)} on disk (its disk quota: its files and the journal that recovers it) and keeps ${mb(used)} already; this upload needs ${atLeast ? 'more than ' : ''}${mb(bytes)}: nothing was stored. Delete files it no longer needs (DELETE on the file's URL), upload over a file of the same name, or open a new session`,
+    `本会话的文件空间不足：会话最多可占 ${mb(quota)} 磁盘（文件和用于恢复会话的记录合计），已占 ${mb(used)}，这个上传需要${atLeast ? '超过 ' : ' '}${mb(bytes)}，什么也没有保存。请删除不再需要的文件（对文件的地址发 DELETE），或上传覆盖同名文件，或新开一个会话`,
     { quota_bytes: quota, used_bytes: used },
   );
 }
@@ -141,11 +134,11 @@ export async function placeUpload(
   } catch (err) {
     await unlink(tempPath).catch(() => undefined);
     if (err instanceof EditorError && err.code === 'invalid_arguments') {
-      throw new HttpError(400, 'bad_request', `cannot write "${target}": ${err.message}`);
+      throw new HttpError(400, 'bad_request', `无法写入“${target}”：${err.message}`);
     }
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') {
-      throw new HttpError(400, 'bad_request', `cannot write "${target}": a folder is in the way`);
+      throw new HttpError(400, 'bad_request', `无法写入“${target}”：路径上有同名的文件夹或文件挡着`);
     }
     throw storeFailed(err);
   }
@@ -154,7 +147,7 @@ export async function placeUpload(
 function storeFailed(err: unknown): HttpError {
   // Node's own message would name the server's folders.
   const code = (err as NodeJS.ErrnoException).code;
-  return new HttpError(500, 'internal', `cannot store the upload (${code ?? 'unknown error'})`);
+  return new HttpError(500, 'internal', `上传无法保存（${code ?? '未知错误'}）`);
 }
 
 /**

@@ -79,7 +79,7 @@ describe('CheckedLines', () => {
     expect(logged).toEqual([
       'atelier: mcp: dropped the notification "notifications/progress": it is 10.0 MiB, at most 10.0 MiB per message',
       'atelier: mcp: dropped the response to request 8: it is 10.0 MiB, at most 10.0 MiB per message',
-      'atelier: mcp: dropped a batch of 1 messages: it is 10.0 MiB, at most 10.0 MiB per message',
+      'atelier: mcp: dropped a batch of 1 message: it is 10.0 MiB, at most 10.0 MiB per message',
     ]);
   });
 });

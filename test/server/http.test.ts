@@ -73,12 +73,12 @@ describe('registry endpoints', () => {
     expect(variant.status).toBe(400);
     expect(await errorOf(variant)).toMatchObject({
       code: 'bad_request',
-      message: expect.stringContaining('reduced, full, extended'),
+      message: expect.stringContaining('reduced、full、extended'),
       allowed: ['reduced', 'full', 'extended'],
     });
     const format = await fetch(`${base}/v1/tools?format=claude`);
     expect(format.status).toBe(400);
-    expect((await errorOf(format)).message).toContain('openai, responses, anthropic, gemini, mcp');
+    expect((await errorOf(format)).message).toContain('openai、responses、anthropic、gemini、mcp');
     expect((await fetch(`${base}/v1/tools?format=gemini&strict=true`)).status).toBe(400);
     expect((await fetch(`${base}/v1/tools?strict=maybe`)).status).toBe(400);
     expect((await fetch(`${base}/v1/labels?variant=x`)).status).toBe(400);

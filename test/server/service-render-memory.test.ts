@@ -48,7 +48,7 @@ describe('renders within the pixel memory', () => {
     const { error } = (await full.json()) as { error: Record<string, unknown> };
     expect(error).toMatchObject({
       code: 'busy',
-      message: expect.stringContaining('lower max'),
+      message: expect.stringContaining('调低 max'),
       needed_bytes: renderBytes(SIDE, SIDE, SIDE),
       limit_bytes: 40 * MB,
     });

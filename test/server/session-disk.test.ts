@@ -103,7 +103,7 @@ describe('the disk quota counts the journal', () => {
     const error = await errorOf(res);
     expect(error).toMatchObject({ code: 'quota_exceeded', quota_bytes: 3 * MB });
     expect(error.used_bytes).toBeGreaterThanOrEqual(2 * png.byteLength);
-    expect(error.message).toContain('journal');
+    expect(error.message).toContain('用于恢复会话的记录');
     expect(filesIn(sessionDir(id))).toEqual(['a.png']);
   });
 

@@ -317,7 +317,7 @@ describe('the cap on concurrent uploads', () => {
       expect(third.headers['retry-after']).toBe('5');
       const error = JSON.parse(third.body).error;
       expect(error).toMatchObject({ code: 'busy', limit: 2 });
-      expect(error.message).toMatch(/2 uploads/);
+      expect(error.message).toMatch(/2 个上传/);
       open();
       expect((await Promise.all(slow)).map((a) => a.status)).toEqual([201, 201]);
       const again = await streamPost(`${capped.url}/v1/sessions/${ids[2]}/files?name=third`, bodyOf(MB, 3));
@@ -370,6 +370,41 @@ describe('the cap on concurrent uploads', () => {
       ]);
     } finally {
       await capped.close();
+    }
+  });
+});
+
+describe('the upload caps at one', () => {
+  it('say "1 个上传", the session\'s cap and the server\'s alike, storing nothing', async () => {
+    for (const [maxConcurrentUploads, scope] of [
+      [3, '本会话正在发送 1 个上传'],
+      [1, '服务正在接收 1 个上传'],
+    ] as const) {
+      const capped = await startTestServer({ maxConcurrentUploads });
+      try {
+        const id = await createSession(capped.url);
+        let open!: () => void;
+        const opened = new Promise<void>((r) => {
+          open = r;
+        });
+        const slow = streamPost(`${capped.url}/v1/sessions/${id}/files?name=slow`, bodyOf(2 * MB, 1), {
+          gate: () => opened,
+        });
+        const temps = async () =>
+          (await filesIn(path.join(capped.store.sessionsDir, id))).filter((f) => f.endsWith('.tmp')).length;
+        await expect.poll(temps).toBe(1);
+        const more = await streamPost(`${capped.url}/v1/sessions/${id}/files?name=more`, bodyOf(MB, 2));
+        expect(more.status).toBe(503);
+        const error = JSON.parse(more.body).error;
+        expect(error).toMatchObject({ code: 'busy', limit: 1 });
+        expect(error.message).toContain(scope);
+        expect(error.message).not.toMatch(/uploads/);
+        open();
+        expect((await slow).status).toBe(201);
+        expect(await filesIn(path.join(capped.store.sessionsDir, id))).toEqual(['slow.png']);
+      } finally {
+        await capped.close();
+      }
     }
   });
 });
@@ -431,13 +466,13 @@ describe('the multipart parser', () => {
 
   it('refuses truncated and malformed bodies', async () => {
     const { body, boundary } = await formBytes();
-    expect(() => parse(boundary, [body.subarray(0, body.length - 10)])).toThrow(/closing boundary/);
-    expect(() => parse('zzz', [Buffer.from('--zzz\r\nbroken')])).toThrow(/closing boundary/);
-    expect(() => parse('zzz', [Buffer.from('--zzzXY\r\n')])).toThrow(/line break/);
+    expect(() => parse(boundary, [body.subarray(0, body.length - 10)])).toThrow(/结束的 boundary/);
+    expect(() => parse('zzz', [Buffer.from('--zzz\r\nbroken')])).toThrow(/结束的 boundary/);
+    expect(() => parse('zzz', [Buffer.from('--zzzXY\r\n')])).toThrow(/没有换行/);
     expect(() =>
       parse('zzz', [Buffer.from('--zzz\r\nContent-Type: text/plain\r\n\r\nx\r\n--zzz--')]),
     ).toThrow(/Content-Disposition/);
-    expect(() => parse('zzz', [Buffer.from(`--zzz\r\nX: ${'a'.repeat(20000)}`)])).toThrow(/too long/);
+    expect(() => parse('zzz', [Buffer.from(`--zzz\r\nX: ${'a'.repeat(20000)}`)])).toThrow(/头太长/);
   });
 });
 
@@ -455,7 +490,7 @@ describe('upload errors as a client sees them', () => {
     twoFiles.append('file', new Blob([PNG_SIGNATURE]), 'b.png');
     const res = await fetch(`${server.url}/v1/sessions/${id}/files`, { method: 'POST', body: twoFiles });
     expect(res.status).toBe(400);
-    expect((await errorOf(res)).message).toMatch(/more than one "file"/);
+    expect((await errorOf(res)).message).toMatch(/不止一个 "file"/);
     const longField = new FormData();
     longField.set('name', 'x'.repeat(5000));
     longField.set('file', new Blob([PNG_SIGNATURE]), 'a.png');
@@ -537,7 +572,7 @@ describe('the session disk quota', () => {
     const refused = JSON.parse(raw.body).error;
     expect(refused).toMatchObject({
       code: 'quota_exceeded',
-      message: expect.stringContaining('disk quota'),
+      message: expect.stringContaining('本会话的文件空间不足'),
       quota_bytes: 3 * MB,
     });
     // The file, and the journal's few hundred bytes (session-disk.test.ts: the journal counts too).

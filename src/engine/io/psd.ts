@@ -604,8 +604,8 @@ async function writePsd(
   }
   if (width > PSB_MAX_SIDE || height > PSB_MAX_SIDE || width * height > MAX_DOCUMENT_PIXELS) {
     throw new EditorError(
-      'unsupported',
-      `文档${docName}尺寸 ${width}×${height} 超过上限（每边最多 ${PSB_MAX_SIDE} 像素，宽×高最多 ${MAX_DOCUMENT_PIXELS} 像素），无法保存`,
+      'out_of_bounds',
+      `文档${docName}尺寸 ${width}×${height} 超过上限（每边最多 ${PSB_MAX_SIDE.toLocaleString('en-US')} 像素，宽×高最多 ${MAX_DOCUMENT_PIXELS.toLocaleString('en-US')} 像素，约 2.68 亿），无法保存`,
       { hint: '用 resize_image 或 crop_document 减小文档尺寸后再保存' },
     );
   }
@@ -1581,9 +1581,10 @@ function checkHeader(buf: Uint8Array): void {
   const height = view.getUint32(14);
   const width = view.getUint32(18);
   if (width * height > MAX_DOCUMENT_PIXELS) {
+    // Past a limit, as a PNG or JPEG past it is (image-codec.ts): the same code and the same words for the limit.
     throw new EditorError(
-      'unsupported',
-      `PSD 画布 ${width}×${height} 超过文档上限（宽×高最多 ${MAX_DOCUMENT_PIXELS} 像素），无法打开`,
+      'out_of_bounds',
+      `PSD 画布 ${width}×${height} 超过文档上限（宽×高最多 ${MAX_DOCUMENT_PIXELS.toLocaleString('en-US')} 像素，约 2.68 亿），无法打开`,
       { hint: '请在 Photoshop 中缩小或裁剪后再打开' },
     );
   }
@@ -1591,7 +1592,7 @@ function checkHeader(buf: Uint8Array): void {
 
 export interface DecodePsdOptions {
   /**
-   * Refuse (`unsupported`) files whose layer and mask pixels would take more than this many bytes once
+   * Refuse (`out_of_bounds`) files whose layer and mask pixels would take more than this many bytes once
    * decoded; a PSD can declare huge layers at almost no cost in file size. Default 4 GiB.
    */
   readonly maxPixelBytes?: number;
@@ -1695,7 +1696,7 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
   if (bytes > limit) {
     const gib = (n: number) => (n / 1024 ** 3).toFixed(1);
     throw new EditorError(
-      'unsupported',
+      'out_of_bounds',
       `PSD 的图层像素解码后约需 ${gib(bytes)} GiB 内存，超过上限 ${gib(limit)} GiB，无法打开`,
       { hint: '请在 Photoshop 中合并或裁剪图层后再打开' },
     );

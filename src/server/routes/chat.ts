@@ -9,10 +9,11 @@ import { describeModel, HOW_TO_CONFIGURE } from '../../agent/config.js';
 import { MAX_MESSAGE_CHARS } from '../../agent/conversation.js';
 import { HttpError } from '../errors.js';
 import type { AppParts } from '../parts.js';
-import { inSession, jsonBody, sessionOr404 } from '../request.js';
-import { eventStream } from '../sse.js';
+import { inSession, jsonBody, noSession, sessionOr404 } from '../request.js';
+import { requestTab } from '../session-events.js';
+import { eventStream, type Send } from '../sse.js';
 
-export function chatRoutes({ config, store, chat: rooms }: AppParts): Hono {
+export function chatRoutes({ config, store, chat: rooms, events }: AppParts): Hono {
   const app = new Hono();
 
   app.get('/v1/model', (c) =>
@@ -22,8 +23,7 @@ export function chatRoutes({ config, store, chat: rooms }: AppParts): Hono {
   app.post('/v1/sessions/:id/chat', async (c) => {
     const id = c.req.param('id');
     const held = store.hold(id);
-    if (!held)
-      throw new HttpError(404, 'not_found', `no session "${id}" (it may have timed out or been deleted)`);
+    if (!held) throw noSession(id);
     let message: string;
     try {
       if (!rooms.model) {
@@ -36,28 +36,19 @@ export function chatRoutes({ config, store, chat: rooms }: AppParts): Hono {
           ],
         });
       }
-      const body = await jsonBody(c, config.bodyLimitBytes, 'the message');
+      const body = await jsonBody(c, config.bodyLimitBytes, '消息');
       const raw = (body as { message?: unknown } | null)?.message;
       if (typeof raw !== 'string' || raw.trim() === '') {
-        throw new HttpError(400, 'bad_request', 'the body must be {"message": "…"} with a non-empty message');
+        throw new HttpError(400, 'bad_request', '请求体须是 {"message": "…"}，消息不能为空');
       }
       if (raw.length > MAX_MESSAGE_CHARS) {
-        throw new HttpError(
-          400,
-          'bad_request',
-          `the message is longer than ${MAX_MESSAGE_CHARS} characters`,
-          {
-            limit: MAX_MESSAGE_CHARS,
-          },
-        );
+        throw new HttpError(400, 'bad_request', `消息超过 ${MAX_MESSAGE_CHARS} 个字符的上限`, {
+          limit: MAX_MESSAGE_CHARS,
+        });
       }
       // Taken here, synchronously, so that of two requests at once the second is refused with 409.
       if (!rooms.claim(held.entry)) {
-        throw new HttpError(
-          409,
-          'busy',
-          'a reply is still running in this session: wait for it or cancel it',
-        );
+        throw new HttpError(409, 'busy', '本会话还有一轮回复在进行：请等它结束或先取消它');
       }
       message = raw;
     } catch (err) {
@@ -65,7 +56,14 @@ export function chatRoutes({ config, store, chat: rooms }: AppParts): Hono {
       throw err;
     }
     const entry = held.entry;
-    return eventStream(c, (send) => rooms.turn(entry, message, send), {
+    const tab = requestTab(c);
+    // The session's other tabs follow the turn as this one does.
+    const turn = (send: Send) =>
+      rooms.turn(entry, message, (event) => {
+        send(event);
+        events.publish(entry.id, event, tab);
+      });
+    return eventStream(c, turn, {
       // A client that goes away cancels its turn: the call running finishes or rolls back, nothing half-done.
       onAbort: () => rooms.cancel(entry),
       release: () => {
@@ -87,12 +85,9 @@ export function chatRoutes({ config, store, chat: rooms }: AppParts): Hono {
     inSession(store, c, async (entry) => {
       const cleared = await rooms.clear(entry);
       if (!cleared) {
-        throw new HttpError(
-          409,
-          'busy',
-          'a reply is still running in this session: wait for it or cancel it, then clear the conversation',
-        );
+        throw new HttpError(409, 'busy', '本会话还有一轮回复在进行：请等它结束或先取消它，再清空对话记录');
       }
+      events.publish(entry.id, { type: 'chat_cleared' }, requestTab(c));
       return c.json({
         removed_files: cleared.removedFiles,
         freed_bytes: cleared.freedBytes,

@@ -13,6 +13,7 @@ import { photoTooSmall } from '../../garment/photo-size.js';
 import { HttpError } from '../errors.js';
 import type { AppParts } from '../parts.js';
 import { inSession, sessionOr404 } from '../request.js';
+import { requestTab } from '../session-events.js';
 import { type ReceivedUpload, receiveUpload } from '../upload-receiver.js';
 import { placeUpload, quotaFull, roleOf, uploadPath } from '../uploads.js';
 
@@ -91,11 +92,11 @@ async function listFiles(dir: string): Promise<{ path: string; bytes: number }[]
 function filePathOf(c: Context, id: string): string {
   const prefix = `/v1/sessions/${id}/files/`;
   const rawPath = new URL(c.req.url).pathname;
-  if (!rawPath.startsWith(prefix)) throw new HttpError(404, 'not_found', 'no such file');
+  if (!rawPath.startsWith(prefix)) throw new HttpError(404, 'not_found', '没有这个文件');
   try {
     return rawPath.slice(prefix.length).split('/').map(decodeURIComponent).join('/');
   } catch {
-    throw new HttpError(400, 'bad_request', 'the file path is not valid percent-encoding');
+    throw new HttpError(400, 'bad_request', '文件路径的百分号编码无效');
   }
 }
 
@@ -133,19 +134,14 @@ function nameOf(
   return queryName;
 }
 
-export function fileRoutes({ config, store }: AppParts): Hono {
+export function fileRoutes({ config, store, events }: AppParts): Hono {
   const app = new Hono();
 
   app.get('/v1/sessions/:id/images/:file', (c) => {
     const entry = sessionOr404(store, c);
     const file = c.req.param('file');
     const image = /^\d+\.(png|jpg)$/.test(file) ? entry.images.get(file) : undefined;
-    if (!image)
-      throw new HttpError(
-        404,
-        'not_found',
-        `no image "${file}" in this session (only recent images are kept)`,
-      );
+    if (!image) throw new HttpError(404, 'not_found', `会话里没有图像“${file}”（只保留最近的结果图像）`);
     return c.body(new Uint8Array(image.data), 200, {
       'content-type': image.mime,
       'cache-control': 'private, max-age=3600',
@@ -170,7 +166,7 @@ export function fileRoutes({ config, store }: AppParts): Hono {
         throw new HttpError(
           503,
           'busy',
-          `the server is receiving ${config.maxConcurrentUploads} uploads already: retry in a few seconds`,
+          `服务正在接收 ${config.maxConcurrentUploads} 个上传，已达同时上传的上限：请几秒后再试`,
           { limit: config.maxConcurrentUploads },
         );
       }
@@ -180,7 +176,7 @@ export function fileRoutes({ config, store }: AppParts): Hono {
         throw new HttpError(
           503,
           'busy',
-          `this session is sending ${own} uploads already, as many as one session may at once: retry when one has finished`,
+          `本会话正在发送 ${own} 个上传，已达一个会话同时上传的上限：请等其中一个完成后再试`,
           { limit: perSession },
         );
       }
@@ -215,14 +211,9 @@ export function fileRoutes({ config, store }: AppParts): Hono {
         const formRole = upload.fields.get('role');
         if (formRole) role = roleOf(formRole);
         if (role === 'garment' && upload.type === 'psd') {
-          throw new HttpError(
-            415,
-            'unsupported_media_type',
-            'the garment photo must be a PNG or JPEG image',
-            {
-              accepted: ['image/png', 'image/jpeg'],
-            },
-          );
+          throw new HttpError(415, 'unsupported_media_type', '服装照片须是 PNG 或 JPEG 图像', {
+            accepted: ['image/png', 'image/jpeg'],
+          });
         }
         if (role === 'garment') {
           // Refused before it is placed, as set_garment_photo refuses it: nothing changes.
@@ -234,7 +225,7 @@ export function fileRoutes({ config, store }: AppParts): Hono {
             throw new HttpError(
               415,
               'unsupported_media_type',
-              'the garment photo cannot be read: it starts like a PNG or JPEG image but is not a whole one',
+              '服装照片无法读取：文件开头像 PNG 或 JPEG 图像，但不是完整的图像',
               { accepted: ['image/png', 'image/jpeg'] },
             );
           }
@@ -254,6 +245,7 @@ export function fileRoutes({ config, store }: AppParts): Hono {
         const target = await placeUpload(workspace, upload.tempPath, wanted, upload.type);
         // Journaled like a call, so a recovered session has its photo too.
         if (role === 'garment') await entry.session.setGarmentPhoto(target);
+        events.publish(entry.id, { type: 'changed' }, requestTab(c));
         return c.json({ path: target, type: upload.type, bytes: upload.bytes, role }, 201);
       } finally {
         await unlink(upload.tempPath).catch(() => undefined);
@@ -272,10 +264,10 @@ export function fileRoutes({ config, store }: AppParts): Hono {
       try {
         abs = entry.session.workspace.resolve(rel);
       } catch {
-        throw new HttpError(404, 'not_found', `no file "${rel}" in this session`);
+        throw new HttpError(404, 'not_found', `会话里没有文件“${rel}”`);
       }
       const info = await stat(abs).catch(() => null);
-      if (!info?.isFile()) throw new HttpError(404, 'not_found', `no file "${rel}" in this session`);
+      if (!info?.isFile()) throw new HttpError(404, 'not_found', `会话里没有文件“${rel}”`);
       const stream = Readable.toWeb(createReadStream(abs)) as ReadableStream<Uint8Array>;
       return c.body(stream, 200, {
         'content-type': CONTENT_TYPES[path.extname(abs).toLowerCase()] ?? 'application/octet-stream',
@@ -306,6 +298,7 @@ export function fileRoutes({ config, store }: AppParts): Hono {
       await entry.host.removeFile(rel).catch((err: unknown) => {
         throw removalRefused(err);
       });
+      events.publish(entry.id, { type: 'changed' }, requestTab(c));
       return c.body(null, 204);
     }),
   );
@@ -315,7 +308,10 @@ export function fileRoutes({ config, store }: AppParts): Hono {
       const rawMax = c.req.query('max');
       const max = rawMax === undefined ? 1024 : Number(rawMax);
       if (!Number.isInteger(max) || max < 1 || max > 30000) {
-        throw new HttpError(400, 'bad_request', `max must be an integer from 1 to 30000, not "${rawMax}"`);
+        throw new HttpError(400, 'bad_request', `max 须是 1 到 30000 的整数，不能是“${rawMax}”`, {
+          min: 1,
+          max: 30000,
+        });
       }
       const name = c.req.param('name');
       // The encoded image is held outside the session's pixels until the client has it: at 100 % zoom on a
@@ -329,7 +325,7 @@ export function fileRoutes({ config, store }: AppParts): Hono {
         throw new HttpError(
           503,
           'busy',
-          "rendering needs more memory than the server's pixel memory has left now (other renders and sessions hold it): retry later, or ask for a smaller render (a lower max)",
+          '渲染需要的内存超过服务像素内存现在剩下的（其他渲染和会话占着）：请稍后再试，或要一张小一些的渲染（调低 max）',
           { needed_bytes: needed, held_bytes: taken.heldBytes, limit_bytes: taken.limitBytes },
         );
       }
@@ -339,7 +335,7 @@ export function fileRoutes({ config, store }: AppParts): Hono {
       } catch (err) {
         taken.release();
         if (err instanceof EditorError && err.code === 'not_found') {
-          throw new HttpError(404, 'not_found', `no open document "${name}" in this session`, {
+          throw new HttpError(404, 'not_found', `会话里没有打开的文档“${name}”`, {
             open_documents: (err.details as { open?: unknown } | undefined)?.open ?? [],
           });
         }
@@ -353,8 +349,8 @@ export function fileRoutes({ config, store }: AppParts): Hono {
             503,
             'busy',
             crowded
-              ? "rendering needs more pixel memory than the other sessions leave of the server's: retry later, or close documents this session no longer needs"
-              : "rendering needs more pixel memory than the session's budget leaves: close documents it no longer needs",
+              ? '渲染需要的像素内存超过其他会话留下的：请稍后再试，或关闭本会话不再需要的文档'
+              : '渲染需要的像素内存超过本会话的预算剩下的：请关闭不再需要的文档',
             { reason: err.message, ...details },
           );
         }

@@ -16,7 +16,7 @@ export function registryRoutes(): Hono {
     const format: Format = oneOf('format', c.req.query('format'), formats, 'openai');
     const strict = booleanOf('strict', c.req.query('strict'));
     if (strict && !strictFormats.includes(format)) {
-      throw new HttpError(400, 'bad_request', `strict applies only to format ${strictFormats.join(' or ')}`, {
+      throw new HttpError(400, 'bad_request', `strict 只用于 format ${strictFormats.join(' 或 ')}`, {
         allowed: strictFormats,
       });
     }

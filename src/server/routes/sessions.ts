@@ -1,12 +1,17 @@
-/** Opening, reading and closing sessions, and the snapshot the studio draws its panes from. */
+/**
+ * Opening, reading and closing sessions, the snapshot the studio draws its panes from, and the stream that tells
+ * a tab what the session's other clients did (session-events.ts).
+ */
 import { Hono } from 'hono';
 import { EditorError } from '../../engine/errors.js';
 import { type SessionEntry, TooManySessions } from '../../service/sessions.js';
 import { HttpError } from '../errors.js';
 import type { AppParts } from '../parts.js';
-import { inSession, sessionOr404 } from '../request.js';
+import { inSession, sessionOr404, tooManySessions } from '../request.js';
+import { MAX_LISTENERS_PER_SESSION, tabOf } from '../session-events.js';
+import { eventStream } from '../sse.js';
 
-export function sessionRoutes({ config, store }: AppParts): Hono {
+export function sessionRoutes({ config, store, events }: AppParts): Hono {
   const app = new Hono();
 
   app.post('/v1/sessions', (c) => {
@@ -14,7 +19,7 @@ export function sessionRoutes({ config, store }: AppParts): Hono {
     try {
       entry = store.create('http');
     } catch (err) {
-      if (err instanceof TooManySessions) throw new HttpError(429, 'too_many_sessions', err.message);
+      if (err instanceof TooManySessions) throw tooManySessions(err);
       if (err instanceof EditorError) throw new Error(err.message);
       throw err;
     }
@@ -38,9 +43,37 @@ export function sessionRoutes({ config, store }: AppParts): Hono {
     inSession(store, c, async (entry) => c.json(await entry.session.snapshot())),
   );
 
+  // Open as long as the tab is: it does not hold the session, which may idle out of memory and come back
+  // meanwhile (what a tab missed while away, it reads with the snapshot when it listens again).
+  app.get('/v1/sessions/:id/events', (c) => {
+    const entry = sessionOr404(store, c);
+    if (events.full(entry.id)) {
+      throw new HttpError(
+        429,
+        'busy',
+        `已有 ${MAX_LISTENERS_PER_SESSION} 个标签页在接收这个会话的变化，达到上限：请关闭其中一些再打开`,
+        { limit: MAX_LISTENERS_PER_SESSION },
+      );
+    }
+    let stop: (() => void) | null = null;
+    let ended = () => {};
+    const over = new Promise<void>((resolve) => {
+      ended = resolve;
+    });
+    return eventStream(
+      c,
+      async (send) => {
+        stop = events.listen(entry.id, tabOf(c.req.query('tab')), send, ended);
+        if (stop) await over;
+      },
+      { onAbort: ended, release: () => stop?.(), log: config.log },
+    );
+  });
+
   app.delete('/v1/sessions/:id', (c) => {
     const entry = sessionOr404(store, c);
     store.delete(entry.id);
+    events.end(entry.id);
     return c.body(null, 204);
   });
 

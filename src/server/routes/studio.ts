@@ -114,7 +114,7 @@ export function studioRoutes({ root }: StudioOptions): Hono {
     if (!file) {
       const built = await fileUnder(absRoot, '/index.html');
       if (!built) return c.text(MISSING, 503, { 'cache-control': 'no-store' });
-      return c.json({ error: { code: 'not_found', message: `no studio asset ${c.req.path}` } }, 404);
+      return c.json({ error: { code: 'not_found', message: `工作室没有这个资源文件：${c.req.path}` } }, 404);
     }
     // Asset names carry their content hash: a changed file is a new name.
     return send(c, file, 'public, max-age=31536000, immutable');

@@ -12,7 +12,8 @@ import type { ImageOut } from '../../tools/types.js';
 import { HttpError } from '../errors.js';
 import { linkImages, withImageUrls } from '../images.js';
 import type { AppParts } from '../parts.js';
-import { booleanOf, inSession, jsonBody } from '../request.js';
+import { booleanOf, inSession, jsonBody, noSession } from '../request.js';
+import { requestTab } from '../session-events.js';
 import { eventStream, type Send } from '../sse.js';
 
 /**
@@ -78,26 +79,26 @@ async function streamCalls(calls: readonly unknown[], entry: SessionEntry, send:
   send({ type: 'done', steps: 0, calls: calls.length });
 }
 
-export function toolCallRoutes({ config, store }: AppParts): Hono {
+export function toolCallRoutes({ config, store, events }: AppParts): Hono {
   const app = new Hono();
 
   app.post('/v1/sessions/:id/tool-calls', async (c) => {
     const stream = booleanOf('stream', c.req.query('stream'));
     const read = async () => {
-      const body = await jsonBody(c, config.bodyLimitBytes, 'the tool calls');
+      const body = await jsonBody(c, config.bodyLimitBytes, '工具调用');
       const calls = (body as { tool_calls?: unknown } | null)?.tool_calls;
       if (typeof body !== 'object' || body === null || !Array.isArray(calls)) {
         throw new HttpError(
           400,
           'bad_request',
-          'the body must be {"tool_calls": [...]}, the tool calls exactly as an assistant message carries them',
+          '请求体须是 {"tool_calls": [...]}：工具调用照模型的 assistant 消息原样给出',
         );
       }
       if (calls.length > config.maxCallsPerRequest) {
         throw new HttpError(
           400,
           'bad_request',
-          `at most ${config.maxCallsPerRequest} tool calls per request, not ${calls.length}; send them in several requests`,
+          `一个请求最多 ${config.maxCallsPerRequest} 个工具调用，这个有 ${calls.length} 个：请分几个请求发送`,
           { limit: config.maxCallsPerRequest },
         );
       }
@@ -106,8 +107,7 @@ export function toolCallRoutes({ config, store }: AppParts): Hono {
     if (stream) {
       const id = c.req.param('id');
       const held = store.hold(id);
-      if (!held)
-        throw new HttpError(404, 'not_found', `no session "${id}" (it may have timed out or been deleted)`);
+      if (!held) throw noSession(id);
       let calls: unknown[];
       try {
         calls = await read();
@@ -115,7 +115,14 @@ export function toolCallRoutes({ config, store }: AppParts): Hono {
         held.release();
         throw err;
       }
-      return eventStream(c, (send) => streamCalls(calls, held.entry, send), {
+      const tab = requestTab(c);
+      // The session's other tabs follow the run as this one does.
+      const run = (send: Send) =>
+        streamCalls(calls, held.entry, (event) => {
+          send(event);
+          events.publish(held.entry.id, event, tab);
+        });
+      return eventStream(c, run, {
         release: held.release,
         log: config.log,
       });
@@ -124,6 +131,7 @@ export function toolCallRoutes({ config, store }: AppParts): Hono {
       const calls = await read();
       // Queued in listed order at once: they run one after another, before any later request's calls.
       const results = await Promise.all(calls.map((call) => entry.session.call(call)));
+      events.publish(entry.id, { type: 'changed' }, requestTab(c));
       const origin = new URL(c.req.url).origin;
       const messages = results.map((result, i) => ({
         role: 'tool' as const,

@@ -28,11 +28,22 @@ async function failureOf(res: Response): Promise<ApiError> {
   return new ApiError(res.status, code, message);
 }
 
+/** A name for this page among the session's tabs, so that the server does not tell it what it did itself. */
+function newTabName(): string {
+  // getRandomValues, not randomUUID: a studio served by plain HTTP beyond loopback is no secure context.
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 export class Api {
+  /** Sent with every request (`X-Atelier-Tab`), and named when listening to the session's events. */
+  readonly tab = newTabName();
+
   constructor(private readonly token: string | null) {}
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
-    return this.token ? { ...extra, authorization: `Bearer ${this.token}` } : extra;
+    const own = { ...extra, 'x-atelier-tab': this.tab };
+    return this.token ? { ...own, authorization: `Bearer ${this.token}` } : own;
   }
 
   async request(path: string, init: RequestInit = {}): Promise<Response> {
@@ -67,6 +78,20 @@ export class Api {
     });
     if (!res.body) throw new ApiError(res.status, 'no_body', 'empty response');
     for await (const event of sseEvents<ChatEvent>(res.body)) onEvent(event);
+  }
+
+  /**
+   * Listens to what the session's other tabs and clients do (`GET …/events`), handing each event to `onEvent`
+   * until the stream ends; `onOpen` once it is listening.
+   */
+  async listen<T>(sessionId: string, onOpen: () => void, onEvent: (e: T) => void, signal: AbortSignal) {
+    const res = await this.request(`/v1/sessions/${sessionId}/events?tab=${this.tab}`, {
+      headers: { accept: 'text/event-stream' },
+      signal,
+    });
+    if (!res.body) throw new ApiError(res.status, 'no_body', 'empty response');
+    onOpen();
+    for await (const event of sseEvents<T>(res.body)) onEvent(event);
   }
 
   /** Fetches an image or file with the token and gives it as a blob (the caller owns any object URL). */

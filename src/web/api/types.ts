@@ -39,3 +39,9 @@ export interface ToolError {
 
 /** One event of a chat turn or a streamed tool-call run (`data: {json}` lines), images as links. */
 export type ChatEvent = ChatEventOf<ResultImage>;
+
+/**
+ * What the session's event stream tells a tab of the session's other tabs and clients: the events of their chat
+ * turns and streamed runs, the conversation emptied, or its files or documents changed otherwise.
+ */
+export type SessionEvent = ChatEvent | { readonly type: 'chat_cleared' } | { readonly type: 'changed' };

@@ -10,6 +10,7 @@ import type {
   ModelInfo,
   Registry,
   RegistryTool,
+  SessionEvent,
   SessionFile,
   SessionState,
 } from '../api/types.js';
@@ -73,7 +74,13 @@ export interface Studio {
 
 let callSerial = 0;
 const OWN_CALL = 'web_';
-const callId = () => `${OWN_CALL}${Date.now().toString(36)}_${++callSerial}`;
+/**
+ * A quiet call says so in its id: the session's other tabs, which see this tab's runs, leave it out as this one
+ * does.
+ */
+const QUIET_CALL = `${OWN_CALL}q_`;
+const callId = (quiet = false) =>
+  `${quiet ? QUIET_CALL : OWN_CALL}${Date.now().toString(36)}_${++callSerial}`;
 
 /** Whether a card is of a call this page sent (a tool form, a pane, the history), not one the model made. */
 export const isOwnCall = (id: string): boolean => id.startsWith(OWN_CALL);
@@ -227,6 +234,7 @@ export function useStudio(api: Api): Studio {
 
   const emit = useCallback(
     (event: ChatEvent) => {
+      if (event.type === 'tool_call' && event.id.startsWith(QUIET_CALL)) quiet.current.set(event.id, null);
       if ((event.type === 'tool_call' || event.type === 'tool_result') && quiet.current.has(event.id)) {
         if (event.type === 'tool_call') {
           quiet.current.set(event.id, event);
@@ -317,8 +325,7 @@ export function useStudio(api: Api): Studio {
         if (!id) return;
         const body = {
           tool_calls: calls.map((c) => {
-            const id = callId();
-            if (c.quiet) quiet.current.set(id, null);
+            const id = callId(c.quiet);
             return {
               id,
               type: 'function',
@@ -435,6 +442,47 @@ export function useStudio(api: Api): Studio {
   useEffect(() => {
     if (feed.length > 0) setChatCleared(false);
   }, [feed]);
+
+  // What the session's other tabs and clients do arrives as they do it: their chat turns and runs as cards (the
+  // panes follow each result, as for this tab's own), the conversation they cleared, their uploads and deletions.
+  // A stream that breaks is opened again; what was missed meanwhile the snapshot then brings to the panes (not
+  // the cards).
+  useEffect(() => {
+    if (!sessionId) return;
+    const stop = new AbortController();
+    const pushed = (event: SessionEvent) => {
+      if (event.type === 'chat_cleared') {
+        setFeed([]);
+        setChatCleared(true);
+        refreshSoon(false);
+      } else if (event.type === 'changed') refreshSoon(false);
+      else emit(event);
+    };
+    (async () => {
+      let wait = 1000;
+      let first = true;
+      while (!stop.signal.aborted) {
+        try {
+          await api.listen<SessionEvent>(
+            sessionId,
+            () => {
+              wait = 1000;
+              if (!first) refreshSoon(true);
+              first = false;
+            },
+            pushed,
+            stop.signal,
+          );
+        } catch (err) {
+          if (stop.signal.aborted || (await wentAway(err, false))) return;
+          if (err instanceof ApiError && err.status === 401) return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        wait = Math.min(wait * 2, 30_000);
+      }
+    })();
+    return () => stop.abort();
+  }, [api, sessionId, emit, refreshSoon, wentAway]);
 
   const newSession = useCallback(
     () =>

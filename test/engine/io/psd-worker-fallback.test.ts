@@ -101,7 +101,7 @@ describe('a worker that cannot start', () => {
     expect((await t.encodePsdOffThread(state, composite)).buffer.equals(expected)).toBe(true);
     const err = await t.decodePsdOffThread(expected, { maxPixelBytes: 1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(t.EditorError);
-    expect(err).toMatchObject({ code: 'unsupported' });
+    expect(err).toMatchObject({ code: 'out_of_bounds' });
     expect(fake.spawned).toBe(1);
     expect(fake.posted).toBe(0);
     expect(t.psdThreadStats()).toMatchObject({ worker: 0, here: 2 });

@@ -252,7 +252,7 @@ describe('errors from the worker', () => {
         'over the memory limit',
         () => decodePsdOffThread(largeBytes, { maxPixelBytes: 10_000 }),
         () => decodePsd(largeBytes, { maxPixelBytes: 10_000 }),
-        'unsupported',
+        'out_of_bounds',
       ],
     ];
     const tooWide: DocState = { ...large.state, width: 300_001 };
@@ -262,7 +262,7 @@ describe('errors from the worker', () => {
         'too large to save',
         () => encodePsdOffThread(tooWide, large.composite, { name: '超大' }),
         () => encodePsd(tooWide, large.composite, { name: '超大' }),
-        'unsupported',
+        'out_of_bounds',
       ],
       [
         'no canvas',

@@ -412,7 +412,7 @@ describe('decodePsd of other files', () => {
     const state = buildRichDoc();
     const { buffer } = await encodePsd(state, testComposite());
     const err = await decodePsd(buffer, { maxPixelBytes: 10_000 }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'unsupported' });
+    expect(err).toMatchObject({ code: 'out_of_bounds' });
     expect((err as Error).message).toMatch(/内存/);
   });
 
