@@ -2,18 +2,21 @@
  * Splitting a marker that holds every cut piece on one layer (a CAD export, a merged PSD, a flat JPG) into one
  * raster per piece, as the garment tools need them (split_pieces). Pieces are the opaque regions of a layer with
  * transparency, or what differs from the border's colour on an opaque one; each is filled through its enclosed
- * holes, so an outline drawing or a piece with a label inside becomes its whole shape.
+ * holes, so an outline drawing or a piece with a label inside becomes its whole shape. Pieces that touch (a
+ * nested CAD marker) are told apart by their cut lines (`separate`).
  */
 import type { Raster, Rect, RGB } from '../engine/model.js';
 import { blankRaster } from '../engine/raster.js';
 import { deltaE76, type Lab, rgbToLab } from './color.js';
-import { alphaMask, type Component, components, resampleMask } from './image.js';
+import { components, resampleMask } from './image.js';
+import { IntList, labelRuns, type RunComponent, type Runs } from './runs.js';
 
 /**
  * A pixel this far (ΔE76) from the background colour or further is drawing, not paper. Measured on the example
  * marker flattened and saved as JPEG (quality 90, pieces #d0d0d0 on white, ΔE 16.3 apart), 3 px away from the
  * outlines: the paper's JPEG noise reaches ΔE 4.9 and the pieces come as close as ΔE 11.9; at 10 the masks match
- * the original layers' with IoU 0.9999 (0.9988 at 15). A piece paler than ΔE 10 from its paper is not found.
+ * the original layers' with IoU 0.9999 (0.9988 at 15). A piece paler than ΔE 10 from its paper is found by its
+ * drawn outline only (the outline encloses it).
  */
 export const BACKGROUND_DELTA_E = 10;
 
@@ -62,16 +65,21 @@ export function splitRaster(src: Raster): SplitResult {
     if (a > 0) shown++;
   }
   const background = transparent ? null : borderColour(src);
-  // The binary mask is dropped once labelled: at 60 Mpx each full-size array counts.
-  const { comps, labels } = components(background ? differsFrom(src, background) : alphaMask(src).data, w, h);
+  const ink = inkTest(src, background);
+  // Labelled as runs, not per pixel: on a 60 Mpx marker a label and a stack per pixel took 480 MB, its runs take
+  // a few MB.
+  const regions = labelRuns(w, h, (y, row) => ink(y, 0, w, row), true);
+  const comps = regions.comps;
   const largest = comps.reduce((m, c) => Math.max(m, c.area), 0);
   const minArea = Math.max(1, largest * MIN_PIECE_SHARE);
-  const made: ReturnType<typeof cutPiece>[] = [];
+  const made: Cut[] = [];
   let ignored = 0;
   let enclosed = 0;
   for (const c of [...comps].sort((p, q) => q.area - p.area)) {
-    const at = firstPixel(c, labels, w);
-    if (made.some((p) => inside(p.filled, p.box, at % w, Math.floor(at / w)))) {
+    const first = c.first;
+    const fx = regions.x0[first]!;
+    const fy = regions.y[first]!;
+    if (made.some((p) => inside(p.filled, p.box, fx, fy))) {
       enclosed++;
       continue;
     }
@@ -79,7 +87,10 @@ export function splitRaster(src: Raster): SplitResult {
       ignored++;
       continue;
     }
-    made.push(cutPiece(src, labels, c, background === null));
+    const blob = blobOf(regions, c, background === null);
+    const parts = separate(src, blob, ink, minArea, background);
+    if (parts) for (const part of parts) made.push(cut(src, part, background === null));
+    else made.push(cut(src, blob, background === null));
   }
   const pieces = readingOrder(made);
   const unchanged =
@@ -132,28 +143,534 @@ function borderColour(src: Raster): RGB {
   return { r: Math.round(best.r / k), g: Math.round(best.g / k), b: Math.round(best.b / k) };
 }
 
-/** 1 where a pixel is at least BACKGROUND_DELTA_E from `paper`; each colour's verdict is worked out once. */
-function differsFrom(src: Raster, paper: RGB): Uint8Array {
+/** Writes into `out[0…x1 − x0)` whether each pixel of row `y` from `x0` to `x1` (exclusive) is drawing. */
+type InkTest = (y: number, x0: number, x1: number, out: Uint8Array) => void;
+
+/**
+ * Drawing on a layer with transparency is what is at least half opaque; on an opaque one, what is at least
+ * BACKGROUND_DELTA_E from `paper` (each colour's verdict worked out once).
+ */
+function inkTest(src: Raster, paper: RGB | null): InkTest {
+  const d = src.data;
+  const w = src.w;
+  if (!paper) {
+    return (y, x0, x1, out) => {
+      for (let x = x0, i = (y * w + x0) * 4 + 3; x < x1; x++, i += 4) out[x - x0] = d[i]! >= OPAQUE ? 1 : 0;
+    };
+  }
   const ref: Lab = rgbToLab(paper.r, paper.g, paper.b);
   const verdict = new Uint8Array(1 << 24); // 0 unknown, 1 paper, 2 drawing
-  const m = new Uint8Array(src.w * src.h);
-  const d = src.data;
-  for (let i = 0; i < m.length; i++) {
-    const key = (d[i * 4]! << 16) | (d[i * 4 + 1]! << 8) | d[i * 4 + 2]!;
-    let v = verdict[key]!;
-    if (v === 0) {
-      v = deltaE76(rgbToLab(d[i * 4]!, d[i * 4 + 1]!, d[i * 4 + 2]!), ref) >= BACKGROUND_DELTA_E ? 2 : 1;
-      verdict[key] = v;
+  return (y, x0, x1, out) => {
+    for (let x = x0, i = (y * w + x0) * 4; x < x1; x++, i += 4) {
+      const key = (d[i]! << 16) | (d[i + 1]! << 8) | d[i + 2]!;
+      let v = verdict[key]!;
+      if (v === 0) {
+        v = deltaE76(rgbToLab(d[i]!, d[i + 1]!, d[i + 2]!), ref) >= BACKGROUND_DELTA_E ? 2 : 1;
+        verdict[key] = v;
+      }
+      out[x - x0] = v - 1;
     }
-    m[i] = v - 1;
-  }
-  return m;
+  };
 }
 
-function firstPixel(c: Component, labels: Int32Array, w: number): number {
-  for (let x = c.x0; x <= c.x1; x++) if (labels[c.y0 * w + x] === c.label) return c.y0 * w + x;
-  return c.y0 * w + c.x0;
+/** A piece's shape being worked out over a box of the source: 1 in it, 0 a hole in it, 2 outside. */
+interface Blob {
+  readonly state: Uint8Array;
+  /** The box, in the source's pixels (it may reach past the source's edges). */
+  readonly bx: number;
+  readonly by: number;
+  readonly bw: number;
+  readonly bh: number;
 }
+
+/**
+ * One component with every hole filled (what the outside cannot reach, moving 4-connected around it: a thin
+ * diagonal outline still closes), over its bounds padded by a pixel and, on a layer with transparency, by
+ * the soft edge's reach.
+ */
+function blobOf(runs: Runs, c: RunComponent, soft: boolean): Blob {
+  const pad = 1 + (soft ? EDGE_REACH : 0);
+  const bx = c.x0 - pad;
+  const by = c.y0 - pad;
+  const bw = c.x1 - c.x0 + 1 + 2 * pad;
+  const bh = c.y1 - c.y0 + 1 + 2 * pad;
+  const state = new Uint8Array(bw * bh);
+  for (let r = c.first; r >= 0; r = runs.next[r]!) {
+    const o = (runs.y[r]! - by) * bw - bx;
+    state.fill(1, o + runs.x0[r]!, o + runs.x1[r]! + 1);
+  }
+  reachOutside(state, bw, bh);
+  return { state, bx, by, bw, bh };
+}
+
+/**
+ * Marks 2 every 0 of `state` that the box's border reaches through 0s, 4-connected: a scanline fill, whose stack
+ * holds a few seeds a row where a pixel-by-pixel walk's would grow with the area.
+ */
+function reachOutside(state: Uint8Array, bw: number, bh: number): void {
+  const stack = new IntList();
+  for (let u = 0; u < bw; u++) {
+    stack.push(u);
+    stack.push((bh - 1) * bw + u);
+  }
+  for (let v = 0; v < bh; v++) {
+    stack.push(v * bw);
+    stack.push(v * bw + bw - 1);
+  }
+  while (stack.length > 0) {
+    const p = stack.pop();
+    if (state[p] !== 0) continue;
+    const v = Math.floor(p / bw);
+    const row = v * bw;
+    let l = p - row;
+    let r = l;
+    while (l > 0 && state[row + l - 1] === 0) l--;
+    while (r < bw - 1 && state[row + r + 1] === 0) r++;
+    state.fill(2, row + l, row + r + 1);
+    for (const nv of [v - 1, v + 1]) {
+      if (nv < 0 || nv >= bh) continue;
+      const nrow = nv * bw;
+      for (let u = l; u <= r; u++) {
+        if (state[nrow + u] !== 0) continue;
+        stack.push(nrow + u);
+        while (u < r && state[nrow + u + 1] === 0) u++;
+      }
+    }
+  }
+}
+
+/**
+ * How far (pixels) either side of a line a stroke reaches: strokes up to 2 × LINE_REACH + 1 pixels wide are lines
+ * (a cut line, a label's letters, a grain line); wider drawing is a fill. A 150-DPI CAD marker draws its lines
+ * 1 to 4 px wide, a scanned or photographed one up to about twice that.
+ */
+const LINE_REACH = 5;
+
+/**
+ * A line drawn over a fill is this much darker (L*) than the fill around it: a black or dark grey outline on a
+ * light or mid fill. Well above JPEG's ringing beside a fill's edge: the tests' quality-90 markers split
+ * cleanly at 20.
+ */
+const LINE_CONTRAST = 20;
+
+/** A region whose mean colour is this close (ΔE76) to the paper's shows the paper (JPEG noise averages to under 1). */
+const GAP_DELTA_E = 3;
+
+/**
+ * A region whose boundary runs this share or more along one neighbour lies inside it, not beside it: a dart
+ * drawn from the cut edge (its legs run along the piece; its mouth, on the cut line, is 1/6 of its boundary or
+ * less when it is 2.5 times as long as wide). A piece nested against another shares less of its boundary: a
+ * side, or three sides of a square in a notch (3/4) at most.
+ */
+const ENCLOSED_SHARE = 0.8;
+
+/**
+ * The separate pieces within one blob, when it holds several; null when it is one piece (then the blob is cut
+ * whole, exactly as a separate piece is).
+ *
+ * Pieces that touch in a marker are told apart by their lines, as a pattern maker reads them: lines are thin
+ * drawing (an outline drawing's strokes) or thin dark strokes over a fill (an outline drawn round a filled
+ * piece, found by a black top-hat: closing minus image). The blob less its lines falls into regions — the
+ * enclosed interiors of outline pieces, the fills of filled ones. Every region is a piece unless it lies inside
+ * another (ENCLOSED_SHARE): a piece's internal lines — a grain line, a label, a dart drawn inside it — end
+ * free or enclose only a small part of it, so they do not split it. A line belongs to every region it lies
+ * between (a shared cut line to both pieces), found by growing each region across the lines (its two nearest
+ * regions a line pixel keeps), and a piece is filled through its holes as a separate one is.
+ */
+function separate(
+  src: Raster,
+  blob: Blob,
+  ink: InkTest,
+  minArea: number,
+  background: RGB | null,
+): Blob[] | null {
+  const soft = background === null;
+  const { state, bx, by, bw, bh } = blob;
+  const n = bw * bh;
+  const width = 2 * LINE_REACH + 1;
+  const line = linesOf(src, blob, ink);
+  const regions = labelRuns(
+    bw,
+    bh,
+    (v, out) => {
+      for (let u = 0, p = v * bw; u < bw; u++, p++) out[u] = state[p] !== 2 && !line[p] ? 1 : 0;
+    },
+    false,
+  );
+  const count = regions.comps.length;
+  if (regions.comps.filter((c) => c.area >= minArea).length < 2) return null;
+  const thin = slivers(regions, line, state, bw, bh);
+  if (regions.comps.filter((c, k) => c.area >= minArea && !thin[k]).length < 2) return null;
+
+  // Labels: regions 1…count, the outside count + 1; 0 a line pixel not yet reached.
+  const OUT = count + 1;
+  const Labels = OUT < 0xffff ? Uint16Array : Uint32Array;
+  const lab1 = new Labels(n);
+  const lab2 = new Labels(n);
+  for (let p = 0; p < n; p++) if (state[p] === 2) lab1[p] = OUT;
+  regions.comps.forEach((c, k) => {
+    if (thin[k]) return;
+    for (let r = c.first; r >= 0; r = regions.next[r]!) {
+      const o = regions.y[r]! * bw;
+      lab1.fill(k + 1, o + regions.x0[r]!, o + regions.x1[r]! + 1);
+    }
+  });
+  // Steps from each line pixel to its nearest (low 4 bits) and second-nearest region (high 4 bits), at most 15
+  // (past a stroke's width it only matters that they are far); 0 for a region's pixel.
+  const steps = line.fill(0);
+  const queue = new IntList();
+  const offer = (q: number, label: number, d: number) => {
+    if (lab1[q] === 0) {
+      lab1[q] = label;
+      steps[q] = d;
+      queue.push(q * 2);
+    } else if (lab1[q] !== label && lab2[q] === 0 && steps[q]! > 0) {
+      lab2[q] = label;
+      steps[q]! |= d << 4;
+      queue.push(q * 2 + 1);
+    }
+  };
+  // A line pixel is one not reached yet, or reached (steps > 0).
+  for (let p = 0; p < n; p++) {
+    if (lab1[p] !== 0) continue;
+    const u = p % bw;
+    if (u > 0 && lab1[p - 1] !== 0 && steps[p - 1] === 0) offer(p, lab1[p - 1]!, 1);
+    if (u < bw - 1 && lab1[p + 1] !== 0 && steps[p + 1] === 0) offer(p, lab1[p + 1]!, 1);
+    if (p >= bw && lab1[p - bw] !== 0 && steps[p - bw] === 0) offer(p, lab1[p - bw]!, 1);
+    if (p < n - bw && lab1[p + bw] !== 0 && steps[p + bw] === 0) offer(p, lab1[p + bw]!, 1);
+  }
+  for (let head = 0; head < queue.length; head++) {
+    const e = queue.a[head]!;
+    const p = e >> 1;
+    const label = e & 1 ? lab2[p]! : lab1[p]!;
+    const d = Math.min(15, (e & 1 ? steps[p]! >> 4 : steps[p]! & 15) + 1);
+    const u = p % bw;
+    if (u > 0 && (lab1[p - 1] === 0 || steps[p - 1]! > 0)) offer(p - 1, label, d);
+    if (u < bw - 1 && (lab1[p + 1] === 0 || steps[p + 1]! > 0)) offer(p + 1, label, d);
+    if (p >= bw && (lab1[p - bw] === 0 || steps[p - bw]! > 0)) offer(p - bw, label, d);
+    if (p < n - bw && (lab1[p + bw] === 0 || steps[p + bw]! > 0)) offer(p + bw, label, d);
+  }
+  queue.a = new Int32Array(0);
+  // A line pixel lies between its two regions when they are a stroke's width apart through it.
+  const between = (p: number) => lab2[p] !== 0 && (steps[p]! & 15) + (steps[p]! >> 4) - 1 <= width;
+
+  // How long each region's boundary runs along each neighbour: line pixels next to it, and pixels where it meets
+  // another region directly (a fill against the paper, a hole in a fill).
+  const contact = Array.from({ length: OUT + 1 }, () => new Map<number, number>());
+  const touch = (a: number, b: number) => {
+    if (a !== OUT) contact[a]!.set(b, (contact[a]!.get(b) ?? 0) + 1);
+  };
+  for (let p = 0; p < n; p++) {
+    const a = lab1[p]!;
+    if (a === 0) continue;
+    const st = steps[p]!;
+    if (st > 0) {
+      if (!between(p)) continue;
+      if ((st & 15) === 1) touch(a, lab2[p]!);
+      if (st >> 4 === 1) touch(lab2[p]!, a);
+      continue;
+    }
+    const right = (p + 1) % bw === 0 ? 0 : p + 1;
+    if (right && steps[right] === 0 && lab1[right] !== a && lab1[right] !== 0) {
+      touch(a, lab1[right]!);
+      touch(lab1[right]!, a);
+    }
+    const down = p + bw;
+    if (down < n && steps[down] === 0 && lab1[down] !== a && lab1[down] !== 0) {
+      touch(a, lab1[down]!);
+      touch(lab1[down]!, a);
+    }
+  }
+
+  const group = new Int32Array(OUT + 1).map((_, k) => k);
+  const root = (k: number): number => {
+    while (group[k] !== k) k = group[k]!;
+    return k;
+  };
+  const comps = regions.comps;
+  const order = comps
+    .map((_, k) => k + 1)
+    .filter((k) => !thin[k - 1])
+    .sort((a, b) => comps[a - 1]!.area - comps[b - 1]!.area);
+  // A region in another's holes (a letter's counters, a dart or a drill hole drawn closed inside a piece) is part
+  // of the smallest region holding it.
+  for (const q of order) {
+    const c = comps[q - 1]!;
+    if (c.area < minArea) continue;
+    const held = order.filter((k) => {
+      const r = comps[k - 1]!;
+      return group[k] === k && k !== q && r.x0 > c.x0 && r.x1 < c.x1 && r.y0 > c.y0 && r.y1 < c.y1;
+    });
+    if (held.length === 0) continue;
+    const qw = c.x1 - c.x0 + 1;
+    const qh = c.y1 - c.y0 + 1;
+    const shape = new Uint8Array(qw * qh);
+    for (let r = c.first; r >= 0; r = regions.next[r]!) {
+      const o = (regions.y[r]! - c.y0) * qw - c.x0;
+      shape.fill(1, o + regions.x0[r]!, o + regions.x1[r]! + 1);
+    }
+    reachOutside(shape, qw, qh);
+    for (const k of held) {
+      const f = comps[k - 1]!.first;
+      if (shape[(regions.y[f]! - c.y0) * qw + regions.x0[f]! - c.x0] === 0) group[k] = q;
+    }
+  }
+  const area = new Float64Array(OUT + 1);
+  for (const k of order) area[root(k)]! += comps[k - 1]!.area;
+
+  // Smallest first, every other region joins the neighbour it lies along (ENCLOSED_SHARE), or stands as a piece,
+  // or, too small to be one (a gap between pieces, a notch's loop), is left out.
+  const dropped = new Uint8Array(OUT + 1);
+  for (const k of order) {
+    if (group[k] !== k) continue;
+    const along = new Map<number, number>();
+    let total = 0;
+    for (const [b, len] of contact[k]!) {
+      const g = b === OUT || dropped[root(b)] ? OUT : root(b);
+      if (g === k) continue;
+      along.set(g, (along.get(g) ?? 0) + len);
+      total += len;
+    }
+    let best = 0;
+    let most = 0;
+    for (const [g, len] of along) {
+      if (g !== OUT && len > most) {
+        best = g;
+        most = len;
+      }
+    }
+    if (best && most >= ENCLOSED_SHARE * total && area[best]! >= area[k]!) {
+      group[k] = best;
+      area[best]! += area[k]!;
+    } else if (area[k]! < minArea) {
+      dropped[k] = 1;
+    }
+  }
+  // Among filled pieces, a region showing the paper is a gap the pieces enclose where they touch, not a piece
+  // (a pale piece differs from the paper by ΔE 5 or more: it stays). Where every piece shows the paper (an
+  // outline drawing) a gap cannot be told from a piece that carries no label, and stays.
+  const paper = comps.map((c) => showsPaper(src, regions, c, bx, by, background));
+  if (order.some((k) => group[k] === k && !dropped[k] && !paper[k - 1])) {
+    for (const k of order) if (group[k] === k && paper[k - 1]) dropped[k] = 1;
+  }
+  const pieces = order.filter((k) => group[k] === k && !dropped[k]);
+  if (pieces.length < 2) return null;
+
+  // Each piece over its regions' bounds, padded by a stroke's width (its lines) and its soft edge's reach.
+  const pad = width + 1 + (soft ? EDGE_REACH : 0);
+  return pieces.map((g) => {
+    let u0 = bw;
+    let v0 = bh;
+    let u1 = 0;
+    let v1 = 0;
+    for (const k of order) {
+      if (root(k) !== g) continue;
+      const c = comps[k - 1]!;
+      u0 = Math.min(u0, c.x0);
+      v0 = Math.min(v0, c.y0);
+      u1 = Math.max(u1, c.x1);
+      v1 = Math.max(v1, c.y1);
+    }
+    u0 = Math.max(0, u0 - pad);
+    v0 = Math.max(0, v0 - pad);
+    u1 = Math.min(bw - 1, u1 + pad);
+    v1 = Math.min(bh - 1, v1 + pad);
+    const gw = u1 - u0 + 1;
+    const gh = v1 - v0 + 1;
+    const inGroup = new Uint8Array(OUT + 1);
+    for (const k of order) if (!dropped[root(k)] && root(k) === g) inGroup[k] = 1;
+    const s = new Uint8Array(gw * gh);
+    for (let v = 0; v < gh; v++) {
+      for (let u = 0, p = (v + v0) * bw + u0; u < gw; u++, p++) {
+        const a = lab1[p]!;
+        if (inGroup[a] || (inGroup[lab2[p]!] && (a === OUT || between(p)))) s[v * gw + u] = 1;
+      }
+    }
+    // The box's border is outside the piece (a line pixel there would close no hole).
+    for (let u = 0; u < gw; u++) s[u] = s[(gh - 1) * gw + u] = 0;
+    for (let v = 0; v < gh; v++) s[v * gw] = s[v * gw + gw - 1] = 0;
+    reachOutside(s, gw, gh);
+    return { state: s, bx: bx + u0, by: by + v0, bw: gw, bh: gh };
+  });
+}
+
+/**
+ * Regions no wider anywhere than a stroke (1 where so): slivers between strokes drawn side by side or along a
+ * stroke's anti-aliased edge, and a letter's counters. They are read as part of the lines: no piece is that narrow.
+ */
+function slivers(regions: Runs, line: Uint8Array, state: Uint8Array, bw: number, bh: number): Uint8Array {
+  // What an erosion by LINE_REACH leaves of the regions (the dilation of their complement, inverted).
+  const core = new Uint8Array(bw * bh);
+  for (let p = 0; p < core.length; p++) core[p] = state[p] === 2 || line[p] ? 1 : 0;
+  dilate(core, bw, bh, LINE_REACH, core);
+  return Uint8Array.from(regions.comps, (c) => {
+    for (let r = c.first; r >= 0; r = regions.next[r]!) {
+      const o = regions.y[r]! * bw;
+      for (let p = o + regions.x0[r]!; p <= o + regions.x1[r]!; p++) if (!core[p]) return 0;
+    }
+    return 1;
+  });
+}
+
+/**
+ * A region's mean colour is the paper's (within GAP_DELTA_E), or on a layer with transparency, it is mostly
+ * see-through. The mean: JPEG noise averages out over a region.
+ */
+function showsPaper(
+  src: Raster,
+  runs: Runs,
+  c: RunComponent,
+  bx: number,
+  by: number,
+  paper: RGB | null,
+): boolean {
+  const sum = [0, 0, 0, 0];
+  const d = src.data;
+  for (let r = c.first; r >= 0; r = runs.next[r]!) {
+    const y = runs.y[r]! + by;
+    for (let x = runs.x0[r]! + bx; x <= runs.x1[r]! + bx; x++) {
+      const i = (y * src.w + x) * 4;
+      for (let ch = 0; ch < 4; ch++) sum[ch]! += d[i + ch]!;
+    }
+  }
+  const [r, g, b, a] = sum.map((v) => v / c.area) as [number, number, number, number];
+  if (!paper) return a < OPAQUE;
+  return (
+    deltaE76(rgbToLab(Math.round(r), Math.round(g), Math.round(b)), rgbToLab(paper.r, paper.g, paper.b)) <
+    GAP_DELTA_E
+  );
+}
+
+/**
+ * The blob's lines: its drawing (its holes' drawing too: labels, a grain line) that an opening (erosion then
+ * dilation by a square) removes, or that is dark on its surroundings.
+ */
+function linesOf(src: Raster, blob: Blob, ink: InkTest): Uint8Array {
+  const { state, bx, by, bw, bh } = blob;
+  const n = bw * bh;
+  const drawn = new Uint8Array(n);
+  const x0 = Math.max(0, bx);
+  const x1 = Math.min(src.w, bx + bw);
+  for (let v = 0; v < bh; v++) {
+    const y = by + v;
+    if (y < 0 || y >= src.h || x1 <= x0) continue;
+    ink(y, x0, x1, drawn.subarray(v * bw + x0 - bx, v * bw + x1 - bx));
+    for (let p = v * bw; p < (v + 1) * bw; p++) if (state[p] === 2) drawn[p] = 0;
+  }
+  // Opening: erosion is dilation of the complement.
+  const inverse = new Uint8Array(n);
+  for (let p = 0; p < n; p++) inverse[p] = 1 - drawn[p]!;
+  const eroded = dilate(inverse, bw, bh, LINE_REACH, inverse);
+  for (let p = 0; p < n; p++) eroded[p] = 1 - eroded[p]!;
+  const opened = dilate(eroded, bw, bh, LINE_REACH, eroded);
+  // Black top-hat: closing minus the image, the closing's erosion again the dilation of the complement.
+  const light = lightness(src, bx, by, bw, bh);
+  const lifted = dilate(light, bw, bh, LINE_REACH);
+  for (let p = 0; p < n; p++) lifted[p] = 255 - lifted[p]!;
+  const closed = dilate(lifted, bw, bh, LINE_REACH, lifted);
+  const contrast = Math.round(LINE_CONTRAST * 2.55);
+  for (let p = 0; p < n; p++) {
+    drawn[p] = drawn[p] && (!opened[p] || 255 - closed[p]! - light[p]! >= contrast) ? 1 : 0;
+  }
+  return drawn;
+}
+
+/**
+ * The maximum over a (2r + 1)-pixel square, as a row pass then a column pass, each in three reads a pixel
+ * whatever r is (van Herk / Gil–Werman); beyond the box counts as 0. `into` may be `a`.
+ */
+function dilate(
+  a: Uint8Array,
+  w: number,
+  h: number,
+  r: number,
+  into: Uint8Array = new Uint8Array(w * h),
+): Uint8Array {
+  const k = 2 * r + 1;
+  const size = Math.max(w, h) + 2 * r + k;
+  const line = new Uint8Array(size);
+  const pre = new Uint8Array(size);
+  const suf = new Uint8Array(size);
+  // Each row padded by r zeros a side and cut into blocks of k: a window is a block's tail and the next
+  // block's head.
+  const rows = (from: Uint8Array, to: Uint8Array, count: number, lines: number) => {
+    const m = count + 2 * r + k;
+    for (let l = 0; l < lines; l++) {
+      const o = l * count;
+      line.fill(0);
+      line.set(from.subarray(o, o + count), r);
+      for (let b = 0; b < m; b += k) {
+        const e = Math.min(b + k, m);
+        let acc = 0;
+        for (let i = b; i < e; i++) {
+          acc = Math.max(acc, line[i]!);
+          pre[i] = acc;
+        }
+        acc = 0;
+        for (let i = e - 1; i >= b; i--) {
+          acc = Math.max(acc, line[i]!);
+          suf[i] = acc;
+        }
+      }
+      for (let i = 0; i < count; i++) to[o + i] = Math.max(suf[i]!, pre[i + 2 * r]!);
+    }
+  };
+  // Columns as the rows of the transposed image: a column walk would miss the cache on every pixel.
+  const across = new Uint8Array(w * h);
+  rows(a, across, w, h);
+  const down = transpose(across, w, h, new Uint8Array(w * h));
+  rows(down, across, h, w);
+  return transpose(across, h, w, into);
+}
+
+/** `a` (`w` × `h`) transposed into `out` (`h` × `w`), in tiles that stay in the cache. */
+function transpose(a: Uint8Array, w: number, h: number, out: Uint8Array): Uint8Array {
+  const T = 64;
+  for (let y0 = 0; y0 < h; y0 += T) {
+    const y1 = Math.min(h, y0 + T);
+    for (let x0 = 0; x0 < w; x0 += T) {
+      const x1 = Math.min(w, x0 + T);
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) out[x * h + y] = a[y * w + x]!;
+    }
+  }
+  return out;
+}
+
+/** L* (0…100 scaled to 0…255) over the box, over white where the source is see-through or absent. */
+function lightness(src: Raster, bx: number, by: number, bw: number, bh: number): Uint8Array {
+  const out = new Uint8Array(bw * bh).fill(255);
+  const d = src.data;
+  for (let v = 0; v < bh; v++) {
+    const y = by + v;
+    if (y < 0 || y >= src.h) continue;
+    for (let u = Math.max(0, -bx); u < Math.min(bw, src.w - bx); u++) {
+      const i = (y * src.w + bx + u) * 4;
+      const a = d[i + 3]!;
+      let r = d[i]!;
+      let g = d[i + 1]!;
+      let b = d[i + 2]!;
+      if (a < 255) {
+        r = Math.round((r * a + 255 * (255 - a)) / 255);
+        g = Math.round((g * a + 255 * (255 - a)) / 255);
+        b = Math.round((b * a + 255 * (255 - a)) / 255);
+      }
+      const Y = 0.2126729 * LINEAR[r]! + 0.7151522 * LINEAR[g]! + 0.072175 * LINEAR[b]!;
+      out[v * bw + u] = L_OF_Y[Math.round(Y * 4095)]!;
+    }
+  }
+  return out;
+}
+
+const LINEAR = new Float64Array(256).map((_, i) => {
+  const c = i / 255;
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+});
+
+const L_OF_Y = new Uint8Array(4096).map((_, i) => {
+  const t = i / 4095;
+  const f = t > 216 / 24389 ? Math.cbrt(t) : ((24389 / 27) * t + 16) / 116;
+  return Math.round((116 * f - 16) * 2.55);
+});
 
 function inside(filled: Uint8Array, box: Rect, x: number, y: number): boolean {
   const u = x - box.x;
@@ -161,56 +678,21 @@ function inside(filled: Uint8Array, box: Rect, x: number, y: number): boolean {
   return u >= 0 && v >= 0 && u < box.w && v < box.h && filled[v * box.w + u] === 1;
 }
 
+type Cut = ReturnType<typeof cut>;
+
 /**
- * One component as a piece: its shape with every hole filled (what the outside cannot reach, moving 4-connected
- * around it: a thin diagonal outline still closes), its soft edge on a layer with transparency, and the source's
- * pixels there. A hole's pixels are made opaque (over white where the source is see-through: an outline drawn on
- * transparency), so the piece is one solid shape.
+ * A blob as a piece: its soft edge on a layer with transparency (outside pixels with some alpha within
+ * EDGE_REACH steps of the shape), and the source's pixels there. A hole's pixels are made opaque (over white
+ * where the source is see-through: an outline drawn on transparency), so the piece is one solid shape.
  */
-function cutPiece(src: Raster, labels: Int32Array, c: Component, soft: boolean) {
-  const pad = 1 + (soft ? EDGE_REACH : 0);
-  const bx0 = c.x0 - pad;
-  const by0 = c.y0 - pad;
-  const bw = c.x1 - c.x0 + 1 + 2 * pad;
-  const bh = c.y1 - c.y0 + 1 + 2 * pad;
+function cut(src: Raster, blob: Blob, soft: boolean) {
+  const { bx: bx0, by: by0, bw, bh } = blob;
+  const state = blob.state;
   const sw = src.w;
   const sh = src.h;
   const alpha = (x: number, y: number) =>
     x < 0 || y < 0 || x >= sw || y >= sh ? 0 : src.data[(y * sw + x) * 4 + 3]!;
-  // 0 unreached, 1 in the component, 2 outside, 3 soft edge.
-  const state = new Uint8Array(bw * bh);
-  for (let v = 0; v < bh; v++) {
-    const y = by0 + v;
-    if (y < 0 || y >= sh) continue;
-    for (let u = 0; u < bw; u++) {
-      const x = bx0 + u;
-      if (x >= 0 && x < sw && labels[y * sw + x] === c.label) state[v * bw + u] = 1;
-    }
-  }
-  const stack = new Int32Array(bw * bh);
-  let sp = 0;
-  const reach = (q: number) => {
-    if (state[q] === 0) {
-      state[q] = 2;
-      stack[sp++] = q;
-    }
-  };
-  for (let u = 0; u < bw; u++) {
-    reach(u);
-    reach((bh - 1) * bw + u);
-  }
-  for (let v = 0; v < bh; v++) {
-    reach(v * bw);
-    reach(v * bw + bw - 1);
-  }
-  while (sp > 0) {
-    const p = stack[--sp]!;
-    const u = p % bw;
-    if (u > 0) reach(p - 1);
-    if (u < bw - 1) reach(p + 1);
-    if (p >= bw) reach(p - bw);
-    if (p < (bh - 1) * bw) reach(p + bw);
-  }
+  // 0 a hole, 1 in the shape, 2 outside, 3 soft edge.
   // The soft edge: outside pixels with some alpha, within EDGE_REACH steps of the shape.
   if (soft) {
     for (let step = 0; step < EDGE_REACH; step++) {
@@ -218,7 +700,9 @@ function cutPiece(src: Raster, labels: Int32Array, c: Component, soft: boolean) 
       for (let v = 1; v < bh - 1; v++) {
         for (let u = 1; u < bw - 1; u++) {
           const p = v * bw + u;
-          if (state[p] !== 2 || alpha(bx0 + u, by0 + v) === 0) continue;
+          // Not into another piece's opaque pixels: pieces that touch on a layer with transparency.
+          const a = alpha(bx0 + u, by0 + v);
+          if (state[p] !== 2 || a === 0 || a >= OPAQUE) continue;
           let near = false;
           for (let dv = -1; dv <= 1 && !near; dv++) {
             for (let du = -1; du <= 1; du++) {
