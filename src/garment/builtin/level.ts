@@ -248,18 +248,22 @@ function silhouetteTilt(mask: Uint8Array, w: number, h: number): SilhouetteTilt 
   const s = Math.min(1, SYMMETRY_SIDE / Math.max(w, h));
   const sw = Math.max(1, Math.round(w * s));
   const sh = Math.max(1, Math.round(h * s));
-  // Each small pixel is inside when most of the px it covers are.
-  const count = new Float32Array(sw * sh);
-  const per = new Float32Array(sw * sh);
+  // Each small pixel is inside when most of the px it covers are. The px a small pixel covers are its rows'
+  // times its columns: only the inside ones are counted px by px.
+  const colOf = Int32Array.from({ length: w }, (_, x) => Math.min(sw - 1, Math.floor(x * s)));
+  const cols = new Int32Array(sw);
+  for (let x = 0; x < w; x++) cols[colOf[x]!]!++;
+  const rows = new Int32Array(sh);
+  const count = new Int32Array(sw * sh);
   for (let y = 0; y < h; y++) {
-    const row = Math.min(sh - 1, Math.floor(y * s)) * sw;
-    for (let x = 0; x < w; x++) {
-      const i = row + Math.min(sw - 1, Math.floor(x * s));
-      per[i]! += 1;
-      count[i]! += mask[y * w + x]!;
-    }
+    const r = Math.min(sh - 1, Math.floor(y * s));
+    rows[r]!++;
+    const row = r * sw;
+    for (let x = 0, i = y * w; x < w; x++, i++) if (mask[i]) count[row + colOf[x]!]! += mask[i]!;
   }
-  const small = Uint8Array.from(count, (c, i) => (c * 2 > per[i]! ? 1 : 0));
+  const small = new Uint8Array(sw * sh);
+  for (let i = 0; i < small.length; i++)
+    small[i] = count[i]! * 2 > rows[Math.floor(i / sw)]! * cols[i % sw]! ? 1 : 0;
   const xs: number[] = [];
   const ys: number[] = [];
   let cx = 0;

@@ -451,7 +451,7 @@ export function decode(library: readonly Prototype[]): Decoded[] {
  * mirroring those below; a turning function's mirror is also negated, which keeps the magnitudes), so the
  * library is searched exactly without aligning every prototype.
  */
-function spectrumBound(a: Float64Array, b: Float64Array): number {
+export function spectrumBound(a: Float64Array, b: Float64Array): number {
   const half = a.length - 1;
   let d = 0;
   for (let f = 0; f <= half; f++) d += (f === 0 || f === half ? 1 : 2) * (a[f]! - b[f]!) ** 2;

@@ -7,7 +7,7 @@
  */
 import type { Raster, Rect } from '../../engine/model.js';
 import { deltaE76, type Lab } from '../color.js';
-import type { Component, LabPlanes } from '../image.js';
+import { type Component, kthSmallest, type LabPlanes } from '../image.js';
 
 /** ΔE76 across a region's outline (3 px apart) below which the outline is soft: the region fades in. */
 const CRISP_DE = 10;
@@ -181,8 +181,7 @@ export function withoutLight(photo: Raster, mask: Uint8Array, tileW: number, til
     }
   }
   if (nKnown < 0.3 * inside) return photo;
-  const sorted = known.subarray(0, nKnown).sort();
-  const typical = sorted[nKnown >> 1]!;
+  const typical = kthSmallest(known.subarray(0, nKnown), nKnown >> 1);
   fillAlong(light, mask, w, h, true);
   fillAlong(light, mask, w, h, false);
   const data = new Uint8ClampedArray(photo.data);
