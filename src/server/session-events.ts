@@ -1,9 +1,12 @@
 /**
  * What one client of a session does, told as it happens to the session's other clients listening on
  * `GET /v1/sessions/:id/events` (another tab, another designer): the events of a chat turn and of a streamed
- * tool run as their own client gets them, `chat_cleared` when the conversation is emptied, and `changed` when
+ * tool run as their own client gets them, `chat_running` when a chat turn starts and ends (so that the other
+ * tabs can show it running and stop it), `chat_cleared` when the conversation is emptied, and `changed` when
  * the session's files or documents changed otherwise (an upload, a file deleted, calls not streamed). A
  * client names itself with `?tab=` on its stream and `X-Atelier-Tab` on its requests, and is not told its own.
+ * With `?conversation=1` the stream starts with the conversation so far (`GET …/chat`'s answer as one event), so
+ * that a tab listening again after a while away catches up with what it missed, none of it twice.
  *
  * Listeners are kept by session id, not by the session in memory: a session that idles out of memory and is
  * recovered by its next request is still heard by the tabs open on it.

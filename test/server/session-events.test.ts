@@ -5,21 +5,30 @@
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { modelConfigFrom } from '../../src/agent/config.js';
 import { MAX_LISTENERS_PER_SESSION } from '../../src/server/session-events.js';
+import { type ScriptedModel, startScriptedModel } from '../support/scripted-model.js';
 import { createSession, events, okCalls, startTestServer, type TestServer, toolCall } from './support.js';
 
 let server: TestServer;
+let model: ScriptedModel;
 beforeAll(async () => {
-  server = await startTestServer();
+  model = await startScriptedModel();
+  server = await startTestServer({
+    model: modelConfigFrom({}, { ATELIER_MODEL: 'scripted-model', ATELIER_MODEL_BASE_URL: model.url }),
+  });
 });
 afterAll(async () => {
   await server.close();
+  await model.close();
 });
 
 /** Listens as `tab`, gathering every event until the stream ends. */
-async function listen(id: string, tab: string) {
+async function listen(id: string, tab: string, query = '') {
   const abort = new AbortController();
-  const res = await fetch(`${server.url}/v1/sessions/${id}/events?tab=${tab}`, { signal: abort.signal });
+  const res = await fetch(`${server.url}/v1/sessions/${id}/events?tab=${tab}${query}`, {
+    signal: abort.signal,
+  });
   expect(res.status).toBe(200);
   const heard: Record<string, unknown>[] = [];
   const ended = (async () => {
@@ -83,5 +92,60 @@ describe('a session’s event stream', () => {
     // Every stream ends by itself (a test timeout otherwise), and listening again is told the session is gone.
     await Promise.all(tabs.map((t) => t.ended));
     expect((await fetch(`${server.url}/v1/sessions/${id}/events?tab=t0`)).status).toBe(404);
+  });
+
+  it('starts with the conversation and whether a turn runs, then tells a turn’s start and end', async () => {
+    const id = await createSession(server.url);
+    model.push({ text: '第一轮的回答。' });
+    const first = await fetch(`${server.url}/v1/sessions/${id}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-atelier-tab': 'tabA' },
+      body: JSON.stringify({ message: '第一轮' }),
+    });
+    for await (const _ of events(first)) {
+      // Read to its end.
+    }
+    const plain = await listen(id, 'tabC');
+    const other = await listen(id, 'tabB', '&conversation=1');
+    const mine = await listen(id, 'tabA', '&conversation=1');
+    await settle();
+    // The conversation so far, as GET …/chat gives it, comes first, and only to a tab that asks for it.
+    const chat = (await (await fetch(`${server.url}/v1/sessions/${id}/chat`)).json()) as {
+      events: unknown[];
+    };
+    expect(other.heard).toEqual([{ type: 'conversation', running: false, events: chat.events }]);
+    expect(chat.events).toContainEqual({ type: 'user', text: '第一轮' });
+    expect(plain.heard).toEqual([]);
+
+    // A second turn, which stalls: the other tabs are told it runs, and a tab listening now is told so too.
+    model.push({ text: '第二轮的回答，很长', stallAfterChunks: 2 });
+    const second = fetch(`${server.url}/v1/sessions/${id}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-atelier-tab': 'tabA' },
+      body: JSON.stringify({ message: '第二轮' }),
+    });
+    await expect.poll(() => other.heard.some((e) => e.type === 'assistant_delta')).toBe(true);
+    const late = await listen(id, 'tabD', '&conversation=1');
+    await expect.poll(() => late.heard.length).toBe(1);
+    expect(late.heard[0]).toMatchObject({ type: 'conversation', running: true });
+    // It has what the turn settled so far (its message), never the text still streaming.
+    const lateEvents = (late.heard[0] as { events: { type: string; text?: string }[] }).events;
+    expect(lateEvents.at(-1)).toEqual({ type: 'user', text: '第二轮' });
+    expect(lateEvents.some((e) => e.type === 'assistant_delta')).toBe(false);
+
+    expect((await fetch(`${server.url}/v1/sessions/${id}/chat/cancel`, { method: 'POST' })).status).toBe(200);
+    for await (const _ of events(await second)) {
+      // Read to its end.
+    }
+    await settle();
+    const types = other.heard.map((e) => e.type);
+    expect(types[1]).toBe('chat_running');
+    expect(other.heard[1]).toEqual({ type: 'chat_running', running: true });
+    expect(other.heard.at(-1)).toEqual({ type: 'chat_running', running: false });
+    expect(types.at(-2)).toBe('error');
+    expect(late.heard.at(-1)).toEqual({ type: 'chat_running', running: false });
+    // The tab that sent the turns is told none of it, but the conversation it asked for.
+    expect(mine.heard.map((e) => e.type)).toEqual(['conversation']);
+    for (const tab of [plain, other, mine, late]) tab.stop();
   });
 });

@@ -206,11 +206,15 @@ describe('typing a message', () => {
     const id = await createSession(studio.url);
     const first = await studio.open(id);
     const second = await studio.open(id);
+    // A tab told of the reply shows it running, and has no 发送 (tabs-away.test.ts); this one is not told, as
+    // a tab whose message crosses the reply's start.
+    await second.route(/\/events\?/, (route) => route.abort());
+    await second.reload();
     studio.model.push({ text: '慢慢回答，'.repeat(20), chunkDelayMs: 800 });
     await send(first, '第一个标签页的问题');
     await eventually(streaming(first)).toContain('慢慢回答');
     await send(second, '第二个标签页的问题');
-    await eventually(textOf(feed(second).getByRole('alert'))).toContain('会话正忙');
+    await eventually(textOf(feed(second).getByRole('alert'))).toContain('还有一轮回复在进行');
     // Put back once the refused turn is over, which may be just after its notice shows.
     await eventually(() => box(second).inputValue()).toBe('第二个标签页的问题');
     await eventually(countOf(feed(first).locator('.bubble.streaming'))).toBe(0);
@@ -252,6 +256,12 @@ describe('a long conversation across reloads', () => {
     const id = await createSession(studio.url);
     const page = await studio.open(id);
     await eventually(textOf(page.getByRole('banner'))).toContain('scripted-model');
+    // The two messages are the session's conversation (a tab brings what it shows in line with it).
+    for (const [i, message] of ['第一个问题', '最后一个问题'].entries()) {
+      studio.model.push({ text: '好的。' });
+      await send(page, message);
+      await eventually(countOf(feed(page).locator('.bubble.assistant:not(.streaming)'))).toBe(i + 1);
+    }
     // What the tab showed after a long session: 200 entries, 2.4 MB of them, the first and last a message.
     const shown = [
       { kind: 'user', key: 'user-1', text: '第一个问题' },

@@ -58,6 +58,20 @@ describe('failure words', () => {
     expect(designerWorded('打不开 C:\\Users\\a\\b.psd')).toBe(false);
   });
 
+  it('shows the server’s words for a busy session, which say which busy it is', () => {
+    // A reply running, the session served by another server process: the studio's one wording for `busy` (a
+    // reply running, perhaps in another tab) was wrong for the second.
+    for (const message of [
+      '本会话还有一轮回复在进行：请等它结束或先取消它',
+      '会话“a1b2c3”由另一个服务进程提供：请把它的请求发到那里',
+    ]) {
+      expect(failureWords(t, 'busy', message)).toEqual({ text: message });
+    }
+    // An older server's English: the studio's words, the original kept.
+    const english = 'a reply is still running in this session: wait for it or cancel it';
+    expect(failureWords(t, 'busy', english)).toEqual({ text: t('notice.busy'), detail: english });
+  });
+
   it('always words the failures the studio knows itself', () => {
     expect(failureWords(t, 'network', 'Failed to fetch')).toEqual({ text: t('notice.network') });
     expect(failureWords(t, SESSION_GONE, SESSION_GONE).text).toContain('这个会话已不存在');

@@ -19,19 +19,20 @@ const studio = studioHarness('two-tabs', { model: true });
 const soon = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 5_000, interval: 100 });
 
 /**
- * Opens the second studio, its own catching up switched off, once its event stream is listening (after a reload:
- * what it showed first, `shown` waits for, it keeps).
+ * Opens the second studio, once its event stream is listening (after a reload: what it showed first, `shown`
+ * waits for, it keeps), then has it read as hidden, so that its own catching up is off. No visibilitychange is
+ * sent: a tab goes on listening for a while after it was hidden (tabs-away.test.ts), the tests here take less.
  */
 async function openWatcher(id: string, shown?: (page: Page) => Promise<void>): Promise<Page> {
   const page = await studio.open(id);
   await shown?.(page);
-  await page.addInitScript(() => {
-    const doc = (globalThis as unknown as { document: object }).document;
-    Object.defineProperty(doc, 'visibilityState', { get: () => 'hidden', configurable: true });
-  });
   const listening = page.waitForResponse((r) => r.url().includes(`/v1/sessions/${id}/events`));
   await page.reload();
   await listening;
+  await page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: object }).document;
+    Object.defineProperty(doc, 'visibilityState', { get: () => 'hidden', configurable: true });
+  });
   return page;
 }
 

@@ -57,6 +57,8 @@ export function chatRoutes({ config, store, chat: rooms, events }: AppParts): Ho
     }
     const entry = held.entry;
     const tab = requestTab(c);
+    // The other tabs show the turn as running (it can be stopped there too) until it ends.
+    events.publish(entry.id, { type: 'chat_running', running: true }, tab);
     // The session's other tabs follow the turn as this one does.
     const turn = (send: Send) =>
       rooms.turn(entry, message, (event) => {
@@ -69,6 +71,7 @@ export function chatRoutes({ config, store, chat: rooms, events }: AppParts): Ho
       release: () => {
         rooms.release(entry);
         held.release();
+        events.publish(entry.id, { type: 'chat_running', running: false }, tab);
       },
       log: config.log,
     });

@@ -7,11 +7,11 @@ import { EditorError } from '../../engine/errors.js';
 import { type SessionEntry, TooManySessions } from '../../service/sessions.js';
 import { HttpError } from '../errors.js';
 import type { AppParts } from '../parts.js';
-import { inSession, sessionOr404, tooManySessions } from '../request.js';
+import { booleanOf, inSession, sessionOr404, tooManySessions } from '../request.js';
 import { MAX_LISTENERS_PER_SESSION, tabOf } from '../session-events.js';
 import { eventStream } from '../sse.js';
 
-export function sessionRoutes({ config, store, events }: AppParts): Hono {
+export function sessionRoutes({ config, store, events, chat: rooms }: AppParts): Hono {
   const app = new Hono();
 
   app.post('/v1/sessions', (c) => {
@@ -44,9 +44,18 @@ export function sessionRoutes({ config, store, events }: AppParts): Hono {
   );
 
   // Open as long as the tab is: it does not hold the session, which may idle out of memory and come back
-  // meanwhile (what a tab missed while away, it reads with the snapshot when it listens again).
+  // meanwhile (what a tab missed while away, it reads with the snapshot when it listens again, and with
+  // `?conversation=1` the conversation as its first event).
+  /** The conversation so far as `GET …/chat` gives it; null when it cannot be read now (the tab keeps its own). */
+  const conversationOf = (entry: SessionEntry) =>
+    rooms.events(entry).catch((err: unknown) => {
+      config.log(`atelier: the conversation of session ${entry.id} could not be read: ${String(err)}`);
+      return null;
+    });
+
   app.get('/v1/sessions/:id/events', (c) => {
     const entry = sessionOr404(store, c);
+    const withConversation = booleanOf('conversation', c.req.query('conversation'));
     if (events.full(entry.id)) {
       throw new HttpError(
         429,
@@ -63,6 +72,10 @@ export function sessionRoutes({ config, store, events }: AppParts): Hono {
     return eventStream(
       c,
       async (send) => {
+        const conversation = withConversation ? await conversationOf(entry) : null;
+        // Told and listening in one step, nothing published between: every event of the conversation after
+        // this one comes on the stream, none twice.
+        if (conversation) send({ type: 'conversation', running: rooms.running(entry), events: conversation });
         stop = events.listen(entry.id, tabOf(c.req.query('tab')), send, ended);
         if (stop) await over;
       },

@@ -81,11 +81,11 @@ export class Api {
   }
 
   /**
-   * Listens to what the session's other tabs and clients do (`GET …/events`), handing each event to `onEvent`
-   * until the stream ends; `onOpen` once it is listening.
+   * Listens to what the session's other tabs and clients do (`GET …/events`), the conversation so far first,
+   * handing each event to `onEvent` until the stream ends; `onOpen` once it is listening.
    */
   async listen<T>(sessionId: string, onOpen: () => void, onEvent: (e: T) => void, signal: AbortSignal) {
-    const res = await this.request(`/v1/sessions/${sessionId}/events?tab=${this.tab}`, {
+    const res = await this.request(`/v1/sessions/${sessionId}/events?tab=${this.tab}&conversation=1`, {
       headers: { accept: 'text/event-stream' },
       signal,
     });

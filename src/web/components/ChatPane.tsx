@@ -10,7 +10,10 @@ import { Palette } from './Palette.js';
 import { RichText } from './RichText.js';
 import { ToolCard } from './ToolCard.js';
 
-/** Upload failures the studio words itself (the HTTP API's messages are in English, for integrators). */
+/**
+ * Upload failures the studio words itself, naming the file: the server's words for them speak to an integrator
+ * (a DELETE on a file's address) or do not name the file.
+ */
 const UPLOAD_MESSAGES = {
   unsupported_media_type: 'upload.unsupported_media_type',
   payload_too_large: 'upload.payload_too_large',

@@ -1,9 +1,11 @@
 /**
- * What a failure says to the designer. The server words turn and tool failures in Chinese for them, but not
- * everything that reaches the studio is: the HTTP API answers integrators in English, and a conversation
- * restored from an older transcript (chat.jsonl) keeps the raw error text older servers wrote into it
- * ("内部错误：ENOENT: no such file or directory, open '/srv/…'"). Such text is shown as the studio's own words
- * for the failure's code, with the original kept under 详细信息, so nothing is lost for whoever debugs it.
+ * What a failure says to the designer. The server words turn and tool failures, and its HTTP errors (each with a
+ * stable English code beside), in Chinese for them, but not everything that reaches the studio is: the
+ * browser's own words for a request that failed ("Failed to fetch"), an older server's English HTTP errors, and
+ * a conversation restored from an older transcript (chat.jsonl), which keeps the raw error text older servers
+ * wrote into it ("内部错误：ENOENT: no such file or directory, open '/srv/…'"). Such text is shown as the
+ * studio's own words for the failure's code, with the original kept under 详细信息, so nothing is lost for
+ * whoever debugs it.
  */
 import type { MessageKey, Translate } from '../i18n.js';
 
@@ -16,15 +18,18 @@ export const SESSION_GONE = 'session_gone';
  */
 export const SESSION_GONE_FOUND = 'session_gone_found';
 
-/** Failures the studio always words itself: the browser's and the HTTP API's words for them are English. */
+/** Failures the studio always words itself: the browser's words for them are English, or it found them itself. */
 const OWN_WORDS: Readonly<Record<string, MessageKey>> = {
   network: 'notice.network',
-  busy: 'notice.busy',
   [SESSION_GONE]: 'notice.session_gone',
 };
 
-/** The studio's words for a failure whose own text is not the designer's, by code. */
+/**
+ * The studio's words for a failure whose own text is not the designer's, by code. A `busy` the server words says
+ * which (a reply running, the session served by another process, too many uploads): its text is shown.
+ */
 const BY_CODE: Readonly<Record<string, MessageKey>> = {
+  busy: 'notice.busy',
   internal: 'failure.internal',
   bad_request: 'failure.bad_request',
   not_found: 'failure.not_found',

@@ -14,6 +14,7 @@ import type {
   SessionFile,
   SessionState,
 } from '../api/types.js';
+import { converge, HIDDEN_LISTEN_MS } from './converge.js';
 import { SESSION_GONE, SESSION_GONE_FOUND } from './failures.js';
 import { applyEvent, type FeedItem, noticeEvent, uploadNotice } from './feed.js';
 import { forgetFeed, restoredFeed, saveFeed } from './feed-store.js';
@@ -38,11 +39,11 @@ export interface Studio {
   readonly state: SessionState | null;
   readonly files: readonly SessionFile[];
   readonly feed: readonly FeedItem[];
-  /** Runs, chat turns or uploads in flight. */
+  /** Runs, chat turns (this tab's or another's) or uploads in flight. */
   readonly busy: boolean;
   /** Files being sent to the server (until each is stored or refused). */
   readonly uploading: boolean;
-  /** A chat turn is running (it can be stopped). */
+  /** A chat turn is running, sent from this tab or another (it can be stopped from either). */
   readonly chatting: boolean;
   /** Bumped after every run that may have changed pixels, so the canvas reloads. */
   readonly revision: number;
@@ -111,6 +112,8 @@ export function useStudio(api: Api): Studio {
   const [inFlight, setInFlight] = useState(0);
   const [uploads, setUploads] = useState(0);
   const [chatting, setChatting] = useState(false);
+  /** A turn sent from elsewhere (another tab, a script) runs, as the session's event stream tells. */
+  const [otherTurn, setOtherTurn] = useState(false);
   const [revision, setRevision] = useState(0);
   const [sessionGone, setSessionGone] = useState(false);
   const [chatCleared, setChatCleared] = useState(false);
@@ -118,6 +121,10 @@ export function useStudio(api: Api): Studio {
   const filesNow = useRef<readonly SessionFile[]>([]);
   const gone = useRef(false);
   const chatAbort = useRef<AbortController | null>(null);
+  /** Listens to the session's events again (at once, when it listens): the conversation comes with it. */
+  const listenAgain = useRef<(() => void) | null>(null);
+  /** The conversation came while this tab's own turn ran: it is taken again once that turn is over. */
+  const catchUpAfterTurn = useRef(false);
 
   const quiet = useRef(new Map<string, ChatEvent | null>());
   const effects = useRef(new Map<string, RegistryTool['effect']>());
@@ -264,20 +271,14 @@ export function useStudio(api: Api): Studio {
         ]);
         session.current = id;
         effects.current = new Map(reg.tools.map((t) => [t.name, t.effect]));
-        // What this tab showed before a reload (restored before the session is set, which starts saving it);
-        // else, after a restart in a new tab, the model's conversation.
+        // What this tab showed before a reload (restored before the session is set, which starts saving it),
+        // brought in line with the conversation by the event stream, which starts with it.
         const kept = restoredFeed(id);
         if (kept) setFeed(kept);
         setRegistry(reg);
         setModel(info);
         setSessionId(id);
         await refresh();
-        if (!kept && info.configured) {
-          const history = await api
-            .json<{ events: ChatEvent[] }>(`/v1/sessions/${id}/chat`)
-            .catch(() => ({ events: [] }));
-          setFeed(history.events.reduce<FeedItem[]>(applyEvent, []));
-        }
       } catch (err) {
         setBootError(
           err instanceof ApiError && err.status === 401
@@ -364,6 +365,10 @@ export function useStudio(api: Api): Studio {
         } finally {
           chatAbort.current = null;
           setChatting(false);
+          if (catchUpAfterTurn.current) {
+            catchUpAfterTurn.current = false;
+            listenAgain.current?.();
+          }
         }
       });
       return taken;
@@ -374,7 +379,8 @@ export function useStudio(api: Api): Studio {
   const cancelChat = useCallback(async () => {
     const id = session.current;
     if (!id) return;
-    // The server stops the turn and ends its stream with a 'cancelled' error event.
+    // The server stops the turn, this tab's or another's, and ends its stream with a 'cancelled' error event
+    // (pushed here too when it is another's).
     await api.post(`/v1/sessions/${id}/chat/cancel`, {}).catch(() => chatAbort.current?.abort());
   }, [api]);
 
@@ -444,24 +450,41 @@ export function useStudio(api: Api): Studio {
   }, [feed]);
 
   // What the session's other tabs and clients do arrives as they do it: their chat turns and runs as cards (the
-  // panes follow each result, as for this tab's own), the conversation they cleared, their uploads and deletions.
-  // A stream that breaks is opened again; what was missed meanwhile the snapshot then brings to the panes (not
-  // the cards).
+  // panes follow each result, as for this tab's own), a turn running, the conversation they cleared, their
+  // uploads and deletions. The stream is listened to while the tab is in view and for HIDDEN_LISTEN_MS after it
+  // went to the background (one loaded there listens from when it is first looked at). Each time it starts, it
+  // brings the conversation, which the feed is brought in line with: what a tab missed while not listening
+  // comes in then (the snapshot brings the panes).
   useEffect(() => {
     if (!sessionId) return;
-    const stop = new AbortController();
+    let listening: AbortController | null = null;
+    let hidden: ReturnType<typeof setTimeout> | undefined;
+    let first = true;
     const pushed = (event: SessionEvent) => {
-      if (event.type === 'chat_cleared') {
+      if (event.type === 'conversation') {
+        // This tab's own turn streams into the feed by its own request, which may lag behind: the conversation
+        // is taken again when that is over.
+        if (chatAbort.current) {
+          catchUpAfterTurn.current = true;
+          return;
+        }
+        setOtherTurn(event.running);
+        setFeed((items) => {
+          const caught = converge(items, event.events);
+          if (caught.cleared) setChatCleared(true);
+          return caught.items;
+        });
+      } else if (event.type === 'chat_running') setOtherTurn(event.running);
+      else if (event.type === 'chat_cleared') {
         setFeed([]);
         setChatCleared(true);
         refreshSoon(false);
       } else if (event.type === 'changed') refreshSoon(false);
       else emit(event);
     };
-    (async () => {
+    const listen = async (stop: AbortSignal) => {
       let wait = 1000;
-      let first = true;
-      while (!stop.signal.aborted) {
+      while (!stop.aborted) {
         try {
           await api.listen<SessionEvent>(
             sessionId,
@@ -471,17 +494,53 @@ export function useStudio(api: Api): Studio {
               first = false;
             },
             pushed,
-            stop.signal,
+            stop,
           );
         } catch (err) {
-          if (stop.signal.aborted || (await wentAway(err, false))) return;
+          if (stop.aborted || (await wentAway(err, false))) return;
           if (err instanceof ApiError && err.status === 401) return;
         }
+        // Not told any more whether a turn runs: the next stream says so.
+        setOtherTurn(false);
         await new Promise((resolve) => setTimeout(resolve, wait));
         wait = Math.min(wait * 2, 30_000);
       }
-    })();
-    return () => stop.abort();
+    };
+    const open = () => {
+      if (listening) return;
+      listening = new AbortController();
+      void listen(listening.signal);
+    };
+    const close = () => {
+      listening?.abort();
+      listening = null;
+      setOtherTurn(false);
+    };
+    const follow = () => {
+      if (document.visibilityState === 'hidden') {
+        hidden ??= setTimeout(() => {
+          hidden = undefined;
+          close();
+        }, HIDDEN_LISTEN_MS);
+      } else {
+        clearTimeout(hidden);
+        hidden = undefined;
+        open();
+      }
+    };
+    listenAgain.current = () => {
+      if (!listening) return;
+      close();
+      open();
+    };
+    if (document.visibilityState !== 'hidden') open();
+    document.addEventListener('visibilitychange', follow);
+    return () => {
+      document.removeEventListener('visibilitychange', follow);
+      clearTimeout(hidden);
+      listenAgain.current = null;
+      close();
+    };
   }, [api, sessionId, emit, refreshSoon, wentAway]);
 
   const newSession = useCallback(
@@ -515,9 +574,9 @@ export function useStudio(api: Api): Studio {
     state,
     files,
     feed,
-    busy: inFlight > 0 || uploads > 0,
+    busy: inFlight > 0 || uploads > 0 || otherTurn,
     uploading: uploads > 0,
-    chatting,
+    chatting: chatting || otherTurn,
     revision,
     run,
     chat,
