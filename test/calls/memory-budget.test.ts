@@ -261,7 +261,7 @@ describe('the server’s sessions under their budget', () => {
       expect(render.status).toBe(503);
       expect(render.headers.get('retry-after')).toBe('30');
       const { error } = (await render.json()) as { error: { code: string; message: string } };
-      expect(error).toMatchObject({ code: 'busy', message: expect.stringContaining('other sessions') });
+      expect(error).toMatchObject({ code: 'busy', message: expect.stringContaining('其他会话') });
 
       // A closes its document: what it held is given back, and B's call fits.
       await okAll(a, [toolCall('close_document', { save: false })]);
