@@ -242,7 +242,8 @@ function reachOutside(state: Uint8Array, bw: number, bh: number): void {
 /**
  * How far (pixels) either side of a line a stroke reaches: strokes up to 2 × LINE_REACH + 1 pixels wide are lines
  * (a cut line, a label's letters, a grain line); wider drawing is a fill. A 150-DPI CAD marker draws its lines
- * 1 to 4 px wide, a scanned or photographed one up to about twice that.
+ * 1 to 4 px wide, a scanned or photographed one up to about twice that; an outline drawing in a broader pen
+ * gets a reach to match (`strokeReach`).
  */
 const LINE_REACH = 5;
 
@@ -265,6 +266,13 @@ const GAP_DELTA_E = 3;
 const ENCLOSED_SHARE = 0.8;
 
 /**
+ * Two regions complete each other when the convex hull of the two together exceeds their area by no more than
+ * their hulls apart do, give or take this share of the smaller one (and the line between them). An L or a notch
+ * adds a quarter of the smaller piece or more; a wedge's or a band's hull adds the line and JPEG's ragged edges.
+ */
+const CONVEX_SLACK = 0.1;
+
+/**
  * The separate pieces within one blob, when it holds several; null when it is one piece (then the blob is cut
  * whole, exactly as a separate piece is).
  *
@@ -273,7 +281,9 @@ const ENCLOSED_SHARE = 0.8;
  * piece, found by a black top-hat: closing minus image). The blob less its lines falls into regions — the
  * enclosed interiors of outline pieces, the fills of filled ones. Every region is a piece unless it lies inside
  * another (ENCLOSED_SHARE): a piece's internal lines — a grain line, a label, a dart drawn inside it — end
- * free or enclose only a small part of it, so they do not split it. A line belongs to every region it lies
+ * free or enclose only a small part of it, so they do not split it. A piece carries marks (a label, a grain
+ * line); a region without any that completes a neighbour's convex shape is part of it (a wide dart, a band
+ * between a hip and a knee line), or the paper between two pieces' outlines. A line belongs to every region it lies
  * between (a shared cut line to both pieces), found by growing each region across the lines (its two nearest
  * regions a line pixel keeps), and a piece is filled through its holes as a separate one is.
  */
@@ -287,8 +297,8 @@ function separate(
   const soft = background === null;
   const { state, bx, by, bw, bh } = blob;
   const n = bw * bh;
-  const width = 2 * LINE_REACH + 1;
-  const line = linesOf(src, blob, ink);
+  const { line, reach } = linesOf(src, blob, ink);
+  const width = 2 * reach + 1;
   const regions = labelRuns(
     bw,
     bh,
@@ -299,7 +309,7 @@ function separate(
   );
   const count = regions.comps.length;
   if (regions.comps.filter((c) => c.area >= minArea).length < 2) return null;
-  const thin = slivers(regions, line, state, bw, bh);
+  const thin = slivers(regions, line, state, bw, bh, reach);
   if (regions.comps.filter((c, k) => c.area >= minArea && !thin[k]).length < 2) return null;
 
   // Labels: regions 1…count, the outside count + 1; 0 a line pixel not yet reached.
@@ -393,15 +403,11 @@ function separate(
     .filter((k) => !thin[k - 1])
     .sort((a, b) => comps[a - 1]!.area - comps[b - 1]!.area);
   // A region in another's holes (a letter's counters, a dart or a drill hole drawn closed inside a piece) is part
-  // of the smallest region holding it.
+  // of the smallest region holding it. A region whose holes hold drawing (a label, a grain line) carries marks.
+  const marked = new Uint8Array(OUT + 1);
   for (const q of order) {
     const c = comps[q - 1]!;
     if (c.area < minArea) continue;
-    const held = order.filter((k) => {
-      const r = comps[k - 1]!;
-      return group[k] === k && k !== q && r.x0 > c.x0 && r.x1 < c.x1 && r.y0 > c.y0 && r.y1 < c.y1;
-    });
-    if (held.length === 0) continue;
     const qw = c.x1 - c.x0 + 1;
     const qh = c.y1 - c.y0 + 1;
     const shape = new Uint8Array(qw * qh);
@@ -410,6 +416,11 @@ function separate(
       shape.fill(1, o + regions.x0[r]!, o + regions.x1[r]! + 1);
     }
     reachOutside(shape, qw, qh);
+    marked[q] = carriesMarks(shape, qw, qh) ? 1 : 0;
+    const held = order.filter((k) => {
+      const r = comps[k - 1]!;
+      return group[k] === k && k !== q && r.x0 > c.x0 && r.x1 < c.x1 && r.y0 > c.y0 && r.y1 < c.y1;
+    });
     for (const k of held) {
       const f = comps[k - 1]!.first;
       if (shape[(regions.y[f]! - c.y0) * qw + regions.x0[f]! - c.x0] === 0) group[k] = q;
@@ -417,12 +428,20 @@ function separate(
   }
   const area = new Float64Array(OUT + 1);
   for (const k of order) area[root(k)]! += comps[k - 1]!.area;
-
-  // Smallest first, every other region joins the neighbour it lies along (ENCLOSED_SHARE), or stands as a piece,
-  // or, too small to be one (a gap between pieces, a notch's loop), is left out.
-  const dropped = new Uint8Array(OUT + 1);
-  for (const k of order) {
-    if (group[k] !== k) continue;
+  const hull: Pt[][] = [];
+  for (const k of order)
+    if (group[k] === k && comps[k - 1]!.area >= minArea) hull[k] = hullOf(regions, comps[k - 1]!);
+  const deficit = (h: readonly Pt[], a: number) => hullArea(h) - a;
+  // Joins group k to group g: its area, hull, marks and contacts become g's.
+  const join = (k: number, g: number) => {
+    group[k] = g;
+    area[g]! += area[k]!;
+    if (hull[k] && hull[g]) hull[g] = convexHull([...hull[g]!, ...hull[k]!]);
+    marked[g] ||= marked[k]!;
+    for (const [b, len] of contact[k]!) contact[g]!.set(b, (contact[g]!.get(b) ?? 0) + len);
+  };
+  // How long group k's boundary runs along each other group (OUT for the outside and dropped groups).
+  const alongOf = (k: number) => {
     const along = new Map<number, number>();
     let total = 0;
     for (const [b, len] of contact[k]!) {
@@ -431,6 +450,15 @@ function separate(
       along.set(g, (along.get(g) ?? 0) + len);
       total += len;
     }
+    return { along, total };
+  };
+
+  // Smallest first, every other region joins the neighbour it lies along (ENCLOSED_SHARE), or stands as a piece,
+  // or, too small to be one (a gap between pieces, a notch's loop), is left out.
+  const dropped = new Uint8Array(OUT + 1);
+  for (const k of order) {
+    if (group[k] !== k) continue;
+    const { along, total } = alongOf(k);
     let best = 0;
     let most = 0;
     for (const [g, len] of along) {
@@ -440,16 +468,42 @@ function separate(
       }
     }
     if (best && most >= ENCLOSED_SHARE * total && area[best]! >= area[k]!) {
-      group[k] = best;
-      area[best]! += area[k]!;
+      join(k, best);
     } else if (area[k]! < minArea) {
       dropped[k] = 1;
     }
   }
-  // Among filled pieces, a region showing the paper is a gap the pieces enclose where they touch, not a piece
-  // (a pale piece differs from the paper by ΔE 5 or more: it stays). Where every piece shows the paper (an
-  // outline drawing) a gap cannot be told from a piece that carries no label, and stays.
   const paper = comps.map((c) => showsPaper(src, regions, c, bx, by, background));
+  // A region without marks is part of a piece, not one: a wide dart drawn from the cut edge, a band of a piece
+  // cut by a hip or knee line reaching both its edges. It joins the neighbour it completes — the union is as
+  // convex as the two apart, give or take the line between them — where a piece nested against another makes
+  // a notch or an L with it. Enclosed by pieces it completes two or more of, and showing the paper, it is the
+  // gap where their outlines touch. Smallest first, as a band joins the next band and that one the piece.
+  const unmarked = new Set(order.filter((k) => group[k] === k && !dropped[k] && !marked[k] && hull[k]));
+  while (unmarked.size > 0) {
+    let k = 0;
+    for (const q of unmarked) if (!k || area[q]! < area[k]!) k = q;
+    unmarked.delete(k);
+    const { along } = alongOf(k);
+    const fits: { g: number; extra: number }[] = [];
+    for (const [g, len] of along) {
+      if (g === OUT || !hull[g]) continue;
+      const extra =
+        deficit(convexHull([...hull[k]!, ...hull[g]!]), area[k]! + area[g]!) -
+        deficit(hull[k]!, area[k]!) -
+        deficit(hull[g]!, area[g]!);
+      if (extra <= CONVEX_SLACK * Math.min(area[k]!, area[g]!) + width * len) fits.push({ g, extra });
+    }
+    if (fits.length === 0) continue;
+    if (fits.length >= 2 && !along.has(OUT) && paper[k - 1]) {
+      dropped[k] = 1;
+      continue;
+    }
+    fits.sort((a, b) => a.extra - b.extra);
+    join(k, fits[0]!.g);
+  }
+  // Among filled pieces, a region showing the paper is a gap the pieces enclose where they touch, not a piece
+  // (a pale piece differs from the paper by ΔE 5 or more: it stays).
   if (order.some((k) => group[k] === k && !dropped[k] && !paper[k - 1])) {
     for (const k of order) if (group[k] === k && paper[k - 1]) dropped[k] = 1;
   }
@@ -498,11 +552,18 @@ function separate(
  * Regions no wider anywhere than a stroke (1 where so): slivers between strokes drawn side by side or along a
  * stroke's anti-aliased edge, and a letter's counters. They are read as part of the lines: no piece is that narrow.
  */
-function slivers(regions: Runs, line: Uint8Array, state: Uint8Array, bw: number, bh: number): Uint8Array {
-  // What an erosion by LINE_REACH leaves of the regions (the dilation of their complement, inverted).
+function slivers(
+  regions: Runs,
+  line: Uint8Array,
+  state: Uint8Array,
+  bw: number,
+  bh: number,
+  reach: number,
+): Uint8Array {
+  // What an erosion by the lines' reach leaves of the regions (the dilation of their complement, inverted).
   const core = new Uint8Array(bw * bh);
   for (let p = 0; p < core.length; p++) core[p] = state[p] === 2 || line[p] ? 1 : 0;
-  dilate(core, bw, bh, LINE_REACH, core);
+  dilate(core, bw, bh, reach, core);
   return Uint8Array.from(regions.comps, (c) => {
     for (let r = c.first; r >= 0; r = regions.next[r]!) {
       const o = regions.y[r]! * bw;
@@ -510,6 +571,85 @@ function slivers(regions: Runs, line: Uint8Array, state: Uint8Array, bw: number,
     }
     return 1;
   });
+}
+
+/** How long (pixels, the sum of each hole's width and height) a region's holes must reach to be marks. */
+const MARK_REACH = 8 * (2 * LINE_REACH + 1);
+
+/**
+ * A region's holes (the 0s of `shape`, a region filled by reachOutside) hold drawing: a label, a grain line, a
+ * closed dart, whose holes' widths and heights add up to MARK_REACH. Specks of noise and a drill hole add less.
+ */
+function carriesMarks(shape: Uint8Array, w: number, h: number): boolean {
+  const holes = labelRuns(
+    w,
+    h,
+    (v, out) => {
+      for (let u = 0, p = v * w; u < w; u++, p++) out[u] = shape[p] === 0 ? 1 : 0;
+    },
+    true,
+  );
+  let reach = 0;
+  for (const c of holes.comps) {
+    const size = c.x1 - c.x0 + c.y1 - c.y0 + 2;
+    if (size >= 2 * LINE_REACH + 1) reach += size;
+  }
+  return reach >= MARK_REACH;
+}
+
+type Pt = readonly [number, number];
+
+/** The convex hull of a region's pixels (as unit squares). */
+function hullOf(runs: Runs, c: RunComponent): Pt[] {
+  const pts: Pt[] = [];
+  let y = -1;
+  let lo = 0;
+  let hi = 0;
+  const flush = () => {
+    if (y >= 0) pts.push([lo, y], [hi + 1, y], [lo, y + 1], [hi + 1, y + 1]);
+  };
+  for (let r = c.first; r >= 0; r = runs.next[r]!) {
+    if (runs.y[r] !== y) {
+      flush();
+      y = runs.y[r]!;
+      lo = runs.x0[r]!;
+      hi = runs.x1[r]!;
+    } else {
+      lo = Math.min(lo, runs.x0[r]!);
+      hi = Math.max(hi, runs.x1[r]!);
+    }
+  }
+  flush();
+  return convexHull(pts);
+}
+
+/** Andrew's monotone chain, counter-clockwise (y down), collinear points dropped. */
+function convexHull(points: readonly Pt[]): Pt[] {
+  const pts = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  if (pts.length < 3) return pts;
+  const cross = (o: Pt, a: Pt, b: Pt) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const lower: Pt[] = [];
+  for (const p of pts) {
+    while (lower.length >= 2 && cross(lower.at(-2)!, lower.at(-1)!, p) <= 0) lower.pop();
+    lower.push(p);
+  }
+  const upper: Pt[] = [];
+  for (let i = pts.length - 1; i >= 0; i--) {
+    const p = pts[i]!;
+    while (upper.length >= 2 && cross(upper.at(-2)!, upper.at(-1)!, p) <= 0) upper.pop();
+    upper.push(p);
+  }
+  return [...lower.slice(0, -1), ...upper.slice(0, -1)];
+}
+
+function hullArea(h: readonly Pt[]): number {
+  let a = 0;
+  for (let i = 0; i < h.length; i++) {
+    const p = h[i]!;
+    const q = h[(i + 1) % h.length]!;
+    a += p[0] * q[1] - q[0] * p[1];
+  }
+  return Math.abs(a) / 2;
 }
 
 /**
@@ -543,9 +683,10 @@ function showsPaper(
 
 /**
  * The blob's lines: its drawing (its holes' drawing too: labels, a grain line) that an opening (erosion then
- * dilation by a square) removes, or that is dark on its surroundings.
+ * dilation by a square) removes, or that is dark on its surroundings; and how far either side of a line its
+ * strokes reach (reach, or more for an outline drawing in a broad pen: `strokeReach`).
  */
-function linesOf(src: Raster, blob: Blob, ink: InkTest): Uint8Array {
+function linesOf(src: Raster, blob: Blob, ink: InkTest): { line: Uint8Array; reach: number } {
   const { state, bx, by, bw, bh } = blob;
   const n = bw * bh;
   const drawn = new Uint8Array(n);
@@ -557,22 +698,65 @@ function linesOf(src: Raster, blob: Blob, ink: InkTest): Uint8Array {
     ink(y, x0, x1, drawn.subarray(v * bw + x0 - bx, v * bw + x1 - bx));
     for (let p = v * bw; p < (v + 1) * bw; p++) if (state[p] === 2) drawn[p] = 0;
   }
+  const reach = strokeReach(drawn, bw, bh);
   // Opening: erosion is dilation of the complement.
   const inverse = new Uint8Array(n);
   for (let p = 0; p < n; p++) inverse[p] = 1 - drawn[p]!;
-  const eroded = dilate(inverse, bw, bh, LINE_REACH, inverse);
+  const eroded = dilate(inverse, bw, bh, reach, inverse);
   for (let p = 0; p < n; p++) eroded[p] = 1 - eroded[p]!;
-  const opened = dilate(eroded, bw, bh, LINE_REACH, eroded);
+  const opened = dilate(eroded, bw, bh, reach, eroded);
   // Black top-hat: closing minus the image, the closing's erosion again the dilation of the complement.
   const light = lightness(src, bx, by, bw, bh);
-  const lifted = dilate(light, bw, bh, LINE_REACH);
+  const lifted = dilate(light, bw, bh, reach);
   for (let p = 0; p < n; p++) lifted[p] = 255 - lifted[p]!;
-  const closed = dilate(lifted, bw, bh, LINE_REACH, lifted);
+  const closed = dilate(lifted, bw, bh, reach, lifted);
   const contrast = Math.round(LINE_CONTRAST * 2.55);
   for (let p = 0; p < n; p++) {
     drawn[p] = drawn[p] && (!opened[p] || 255 - closed[p]! - light[p]! >= contrast) ? 1 : 0;
   }
-  return drawn;
+  return { line: drawn, reach };
+}
+
+/** Runs of drawing longer than this (pixels) are fills or a line's length, not a stroke's width. */
+const STROKE_RUN = 64;
+
+/** The widest reach `strokeReach` gives: `separate` counts steps across a line in 4 bits (2 × 14 + 1 ≤ 15 + 15 − 1). */
+const MAX_REACH = 14;
+
+/**
+ * How far either side of a line the blob's strokes reach. Where most of the drawing lies in short runs across
+ * rows or columns (an outline drawing, not fills), the commonest run is the pen's width (a slanted stroke's runs
+ * come longer, never shorter); strokes too broad for LINE_REACH (a thick pen, a scan at high resolution) widen
+ * the reach to three quarters of it beyond, which the opening needs to remove them with their junctions.
+ */
+function strokeReach(drawn: Uint8Array, bw: number, bh: number): number {
+  const hist = new Float64Array(STROKE_RUN);
+  let short = 0;
+  let all = 0;
+  const count = (a: Uint8Array, w: number, h: number) => {
+    for (let v = 0; v < h; v++) {
+      for (let u = 0, p = v * w; u < w; ) {
+        if (!a[p + u]) {
+          u++;
+          continue;
+        }
+        const start = u;
+        while (u < w && a[p + u]) u++;
+        const len = u - start;
+        all += len;
+        if (len < STROKE_RUN) {
+          hist[len]!++;
+          short += len;
+        }
+      }
+    }
+  };
+  count(drawn, bw, bh);
+  count(transpose(drawn, bw, bh, new Uint8Array(bw * bh)), bh, bw);
+  if (short < all / 2) return LINE_REACH;
+  let mode = 1;
+  for (let len = 2; len < STROKE_RUN; len++) if (hist[len]! > hist[mode]!) mode = len;
+  return Math.min(MAX_REACH, Math.max(LINE_REACH, Math.ceil(0.75 * mode) + 1));
 }
 
 /**
