@@ -120,12 +120,19 @@ export const HOW_TO_CONFIGURE = [
 
 type Values = Record<string, string | boolean | undefined>;
 
+/** A setting's text as given, and who gave it: the flag (it wins) or the environment variable. */
+interface Given {
+  readonly raw: string;
+  /** `--flag` or `环境变量 NAME`, as an error names it. */
+  readonly from: string;
+}
+
 /** A flag's value, else the environment variable's, else undefined (an empty variable counts as unset). */
-function pick(values: Values, flag: string, env: NodeJS.ProcessEnv, variable: string): string | undefined {
+function pick(values: Values, flag: string, env: NodeJS.ProcessEnv, variable: string): Given | undefined {
   const v = values[flag];
-  if (typeof v === 'string') return v;
+  if (typeof v === 'string') return { raw: v, from: `--${flag}` };
   const e = env[variable];
-  return e === undefined || e.trim() === '' ? undefined : e.trim();
+  return e === undefined || e.trim() === '' ? undefined : { raw: e.trim(), from: `环境变量 ${variable}` };
 }
 
 function booleanOf(raw: string | undefined, variable: string, fallback: boolean): boolean {
@@ -133,66 +140,78 @@ function booleanOf(raw: string | undefined, variable: string, fallback: boolean)
   const v = raw.toLowerCase();
   if (['1', 'true', 'yes', 'on'].includes(v)) return true;
   if (['0', 'false', 'no', 'off'].includes(v)) return false;
-  throw new ModelConfigError(`${variable} must be 1 or 0 (true/false), not "${raw}"`);
+  throw new ModelConfigError(
+    `环境变量 ${variable} 的值“${raw}”无效：应为 1 或 0（也可写 true/false、yes/no、on/off）`,
+  );
 }
 
-function numberOf(raw: string | undefined, what: string, max: number, integer: boolean): number | undefined {
-  if (raw === undefined) return undefined;
+function numberOf(
+  given: Given | undefined,
+  what: string,
+  max: number,
+  integer: boolean,
+  orZero = '',
+): number | undefined {
+  if (given === undefined) return undefined;
+  const { raw } = given;
   const n = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(n) || n <= 0 || n > max || (integer && !Number.isInteger(n))) {
     throw new ModelConfigError(
-      `${what} must be a positive ${integer ? 'integer' : 'number'} up to ${max}, not "${raw}"`,
+      `${given.from} 的值“${raw}”无效：${what}应为${orZero}不超过 ${max} 的正${integer ? '整数' : '数'}`,
     );
   }
   return n;
 }
 
-function baseUrlOf(raw: string | undefined): string {
-  if (raw === undefined) return MODEL_DEFAULTS.baseURL;
+function baseUrlOf(given: Given | undefined): string {
+  if (given === undefined) return MODEL_DEFAULTS.baseURL;
   let url: URL;
   try {
-    url = new URL(raw);
+    url = new URL(given.raw);
   } catch {
-    throw new ModelConfigError(`model base URL is not a URL: "${raw}" (e.g. ${MODEL_DEFAULTS.baseURL})`);
+    throw new ModelConfigError(
+      `${given.from} 的值“${given.raw}”不是网址：模型服务地址应为完整的网址，如 ${MODEL_DEFAULTS.baseURL}`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ModelConfigError(`model base URL must be http or https, not "${url.protocol}"`);
+    throw new ModelConfigError(
+      `${given.from} 的值“${given.raw}”无效：模型服务地址应以 http:// 或 https:// 开头，而不是 ${url.protocol}`,
+    );
   }
-  return raw.replace(/\/+$/, '');
+  return given.raw.replace(/\/+$/, '');
 }
 
 /** Flags over environment; null when no model is configured (ATELIER_MODEL unset). Throws ModelConfigError on bad values. */
 export function modelConfigFrom(values: Values, env: NodeJS.ProcessEnv = process.env): ModelConfig | null {
-  const model = pick(values, 'model', env, 'ATELIER_MODEL')?.trim();
+  const model = pick(values, 'model', env, 'ATELIER_MODEL')?.raw.trim();
   if (!model) return null;
-  const tools = pick(values, 'model-tools', env, 'ATELIER_MODEL_TOOLS') ?? MODEL_DEFAULTS.tools;
-  if (!(variants as readonly string[]).includes(tools)) {
-    throw new ModelConfigError(`unknown model tools variant "${tools}"; allowed: ${variants.join(', ')}`);
+  const toolsGiven = pick(values, 'model-tools', env, 'ATELIER_MODEL_TOOLS');
+  const tools = toolsGiven?.raw ?? MODEL_DEFAULTS.tools;
+  if (toolsGiven && !(variants as readonly string[]).includes(tools)) {
+    throw new ModelConfigError(
+      `${toolsGiven.from} 的值“${tools}”无效：给模型的工具集可选 ${variants.join('、')}（默认 ${MODEL_DEFAULTS.tools}）`,
+    );
   }
   const maxSteps = numberOf(
     pick(values, 'model-max-steps', env, 'ATELIER_MODEL_MAX_STEPS'),
-    'model max steps',
+    '每轮最多的模型请求数',
     MAX_STEPS_LIMIT,
     true,
   );
   const timeout = numberOf(
     pick(values, 'model-timeout', env, 'ATELIER_MODEL_TIMEOUT'),
-    'model timeout (seconds)',
+    '每次模型请求的超时（秒）',
     TIMEOUT_LIMIT_SECONDS,
     false,
   );
-  const contextTokens = numberOf(
-    pick(values, 'model-context-tokens', env, 'ATELIER_MODEL_CONTEXT_TOKENS'),
-    'model context tokens',
-    CONTEXT_TOKENS_LIMIT,
-    true,
-  );
-  if (contextTokens !== undefined && contextTokens < CONTEXT_TOKENS_MIN) {
+  const contextGiven = pick(values, 'model-context-tokens', env, 'ATELIER_MODEL_CONTEXT_TOKENS');
+  const contextTokens = numberOf(contextGiven, '一次请求可携带的 token 数', CONTEXT_TOKENS_LIMIT, true);
+  if (contextGiven && contextTokens !== undefined && contextTokens < CONTEXT_TOKENS_MIN) {
     throw new ModelConfigError(
-      `model context tokens must be at least ${CONTEXT_TOKENS_MIN}, not ${contextTokens}`,
+      `${contextGiven.from} 的值“${contextGiven.raw}”太小：一次请求可携带的 token 数至少为 ${CONTEXT_TOKENS_MIN}`,
     );
   }
-  if (contextTokens !== undefined) {
+  if (contextGiven && contextTokens !== undefined) {
     // A budget the tools fill leaves every request over it, whatever the history: say so now, not by overflowing.
     const fixed = toolsAndPromptTokens(tools as Variant);
     if (contextTokens < fixed + TURN_ROOM_TOKENS) {
@@ -201,9 +220,9 @@ export function modelConfigFrom(values: Values, env: NodeJS.ProcessEnv = process
         .map((v) => ({ v, need: toolsAndPromptTokens(v) + TURN_ROOM_TOKENS }))
         .filter(({ need }) => need <= contextTokens);
       throw new ModelConfigError(
-        `model context tokens ${contextTokens} leave no room for the conversation: the ${tools} tools and the system prompt alone take about ${fixed} (estimated high); set at least ${fixed + TURN_ROOM_TOKENS}${
+        `${contextGiven.from} 的值 ${contextTokens} 给对话留不下空间：${tools} 工具集和系统提示词本身就约占 ${fixed} 个 token（估计偏高）；请设为至少 ${fixed + TURN_ROOM_TOKENS}${
           smaller.length
-            ? `, or give the model fewer tools (ATELIER_MODEL_TOOLS or --model-tools: ${smaller.map(({ v }) => v).join(' or ')})`
+            ? `，或给模型更少的工具（--model-tools 或环境变量 ATELIER_MODEL_TOOLS 设为 ${smaller.map(({ v }) => v).join(' 或 ')}）`
             : ''
         }`,
       );
@@ -212,10 +231,15 @@ export function modelConfigFrom(values: Values, env: NodeJS.ProcessEnv = process
   const maxOutputRaw = pick(values, 'model-max-output-tokens', env, 'ATELIER_MODEL_MAX_OUTPUT_TOKENS');
   // 0 asks for no limit at all: the field is left out of the request.
   const maxOutputTokens =
-    maxOutputRaw?.trim() === '0'
+    maxOutputRaw?.raw.trim() === '0'
       ? null
-      : (numberOf(maxOutputRaw, 'model max output tokens', MAX_OUTPUT_TOKENS_LIMIT, true) ??
-        MODEL_DEFAULTS.maxOutputTokens);
+      : (numberOf(
+          maxOutputRaw,
+          '每次请求的输出 token 上限',
+          MAX_OUTPUT_TOKENS_LIMIT,
+          true,
+          '0（不设上限）或',
+        ) ?? MODEL_DEFAULTS.maxOutputTokens);
   const apiKey = env.ATELIER_MODEL_API_KEY?.trim();
   return {
     baseURL: baseUrlOf(pick(values, 'model-base-url', env, 'ATELIER_MODEL_BASE_URL')),

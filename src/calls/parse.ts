@@ -1,5 +1,6 @@
 /** Reads a tool call in either accepted form: OpenAI's `{id, type, function:{name, arguments}}` or `{name, arguments}`. */
 import { depthOver, MAX_JSON_DEPTH } from './json-depth.js';
+import { describeJsonFault } from './json-fault.js';
 
 export interface ParsedCall {
   readonly id: string | undefined;
@@ -59,11 +60,11 @@ export function parseArguments(raw: unknown): ParsedArguments {
     const value: unknown = JSON.parse(raw);
     if (value === null) return { ok: true, value: {} };
     return depthOver(value) ? TOO_DEEP : { ok: true, value };
-  } catch (err) {
+  } catch {
     return {
       ok: false,
       code: 'invalid_json',
-      message: `参数不是有效的 JSON：${(err as Error).message}`,
+      message: `参数不是有效的 JSON：${describeJsonFault(raw)}`,
       hint: 'arguments 应为 JSON 对象字符串，如 {"name":"图层 1"}',
     };
   }

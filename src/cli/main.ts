@@ -40,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = commands.find((c) => c.name === name);
   if (!command) {
-    throw new UsageError(`unknown command "${name}"; commands: ${commands.map((c) => c.name).join(', ')}`);
+    throw new UsageError(`没有命令“${name}”：可用的命令有 ${commands.map((c) => c.name).join('、')}`);
   }
   const { values, positionals } = parseCommand(command, rest);
   if (values.help) {

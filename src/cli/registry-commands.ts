@@ -24,7 +24,7 @@ export const toolsCommand: Command = {
     const format = oneOf('format', values.format, formats, 'openai');
     const strict = Boolean(values.strict);
     if (strict && !strictFormats.includes(format)) {
-      throw new UsageError(`--strict applies only to --format ${strictFormats.join(' or ')}, not ${format}`);
+      throw new UsageError(`--strict 只适用于 --format ${strictFormats.join(' 或 ')}，不适用于 ${format}`);
     }
     printJson(exportTools(toolsOf(variant), format, { strict }));
     return 0;

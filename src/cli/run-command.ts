@@ -2,6 +2,7 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { TranscriptReplay } from '../agent/transcript.js';
+import { describeJsonFault } from '../calls/json-fault.js';
 import { failure, type ToolResult } from '../calls/result.js';
 import type { Session } from '../calls/session.js';
 import { DEFAULT_WORKSPACE } from '../service/defaults.js';
@@ -70,7 +71,7 @@ export const runCommand: Command = {
   allowPositionals: true,
   async run(values, positionals) {
     if (positionals.length > 1) {
-      throw new UsageError(`one input FILE at most, got ${positionals.length}\n\n${runCommand.usage}`);
+      throw new UsageError(`最多一个输入文件，收到 ${positionals.length} 个\n\n${runCommand.usage}`);
     }
     const file = positionals[0] ?? '-';
     const input = file === '-' ? process.stdin : await openInput(file);
@@ -84,20 +85,21 @@ export const runCommand: Command = {
     let failed = 0;
     let seq = 0;
     const replay = new TranscriptReplay();
-    let first = true;
+    let lineNumber = 0;
     for await (const read of lines) {
+      lineNumber++;
       // Windows editors (Notepad among them) start a UTF-8 file with a byte order mark, which JSON.parse refuses.
-      const line = first ? read.replace(/^\uFEFF/, '') : read;
-      first = false;
+      const line = lineNumber === 1 ? read.replace(/^\uFEFF/, '') : read;
       if (line.trim() === '') continue;
-      let calls: readonly unknown[];
+      let value: unknown;
       try {
-        const value: unknown = JSON.parse(line);
-        calls = replay.callsOf(value) ?? [fromTranscript(value)];
+        value = JSON.parse(line);
       } catch {
-        calls = [undefined];
+        seq++;
+        if (!(await runOne(session, new NotJson(lineNumber, line), seq))) failed++;
+        continue;
       }
-      for (const call of calls) {
+      for (const call of replay.callsOf(value) ?? [fromTranscript(value)]) {
         seq++;
         if (!(await runOne(session, call, seq))) failed++;
       }
@@ -114,20 +116,43 @@ async function openInput(file: string): Promise<NodeJS.ReadableStream> {
   let handle: FileHandle | undefined;
   try {
     handle = await open(file, 'r');
-    if ((await handle.stat()).isDirectory()) throw new Error('it is a folder, not a file');
+    if ((await handle.stat()).isDirectory()) throw Object.assign(new Error('folder'), { code: 'EISDIR' });
     return handle.createReadStream({ encoding: 'utf8' });
   } catch (err) {
     await handle?.close();
-    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code ? (UNREADABLE[code] ?? code) : (err as Error).message;
+    throw new UsageError(`无法读取 ${file}：${why}`);
   }
 }
 
-/** Runs one call (undefined: the line was not JSON) and writes its result line; false when it failed. */
+/** An input line JSON.parse refused: it is answered as a failed call, saying where it broke. */
+class NotJson {
+  constructor(
+    readonly lineNumber: number,
+    readonly text: string,
+  ) {}
+}
+
+/** Why an input file cannot be read, by its error code; the code itself for a rarer one. */
+const UNREADABLE: Readonly<Record<string, string>> = {
+  ENOENT: '文件不存在（ENOENT）',
+  EACCES: '没有读取它的权限（EACCES）',
+  EPERM: '没有读取它的权限（EPERM）',
+  EISDIR: '这是文件夹，不是文件',
+  ENOTDIR: '路径中的某一段不是文件夹（ENOTDIR）',
+};
+
+/** Runs one call and writes its result line; false when it failed. */
 async function runOne(session: Session, call: unknown, seq: number): Promise<boolean> {
   let result: ToolResult;
-  const id = idOf(call);
-  if (call === undefined) {
-    result = failure('invalid_json', '这一行不是有效的 JSON', { hint: '每行一个工具调用 JSON 对象' });
+  const id = call instanceof NotJson ? null : idOf(call);
+  if (call instanceof NotJson) {
+    result = failure(
+      'invalid_json',
+      `第 ${call.lineNumber} 行不是有效的 JSON：${describeJsonFault(call.text)}`,
+      { hint: '每行一个工具调用 JSON 对象' },
+    );
   } else if (id === undefined) {
     result = failure(
       'invalid_arguments',

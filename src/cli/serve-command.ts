@@ -4,6 +4,14 @@ import { MODEL_OPTIONS, MODEL_USAGE } from '../agent/config.js';
 import { ConfigError, configFrom, DEFAULTS } from '../server/config.js';
 import { type Command, UsageError } from './usage.js';
 
+/** Why the service cannot listen, by the error's code: each names the flag that changes it. */
+const UNLISTENABLE: Readonly<Record<string, string>> = {
+  EADDRINUSE: '端口已被占用：换一个端口（--port），或 --port 0 任选一个空闲端口',
+  EACCES: '没有权限使用这个端口（1024 以下的端口需要管理员权限）：换一个端口（--port）',
+  EADDRNOTAVAIL: '本机没有这个地址：换一个地址（--host），如 127.0.0.1',
+  ENOTFOUND: '找不到这个主机名：换一个地址（--host），如 127.0.0.1',
+};
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'start the studio at / and the HTTP service (tool calls, chat, uploads, renders, MCP at /mcp)',
@@ -55,13 +63,17 @@ export const serveCommand: Command = {
   async run(values) {
     const { startServer } = await import('../server/server.js');
     let server: Awaited<ReturnType<typeof startServer>>;
+    let address = '';
     try {
-      server = await startServer(configFrom(values));
+      const config = configFrom(values);
+      address = `${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+      server = await startServer(config);
     } catch (err) {
       if (err instanceof ConfigError) throw new UsageError(err.message);
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-        process.stderr.write(`atelier: cannot listen: ${(err as Error).message}\n`);
+      const why = code === undefined ? undefined : UNLISTENABLE[code];
+      if (why) {
+        process.stderr.write(`atelier: 无法监听 ${address}：${why}（${code}）\n`);
         return 1;
       }
       throw err;

@@ -111,54 +111,108 @@ export function isLoopback(host: string): boolean {
 
 export class ConfigError extends Error {}
 
+/** A numeric setting as the designer sets it: its flag, its variable, and what it is, in the words of errors. */
+interface NumberSetting {
+  readonly flag: string;
+  readonly variable: string;
+  readonly what: string;
+}
+
+/** Every numeric setting by its field, so an error names the flag and the variable that set it. */
+const SETTINGS = {
+  idleTimeoutMs: { flag: 'idle-timeout', variable: 'ATELIER_IDLE_TIMEOUT', what: '会话空闲超时（秒）' },
+  maxSessions: { flag: 'max-sessions', variable: 'ATELIER_MAX_SESSIONS', what: '同时打开的会话数上限' },
+  uploadLimitBytes: {
+    flag: 'upload-limit',
+    variable: 'ATELIER_UPLOAD_LIMIT_MB',
+    what: '单个上传的大小上限（MB）',
+  },
+  maxConcurrentUploads: {
+    flag: 'max-uploads',
+    variable: 'ATELIER_MAX_UPLOADS',
+    what: '同时接收的上传数上限',
+  },
+  uploadStallMs: { flag: '', variable: '', what: '上传停顿超时' },
+  sessionMemoryBytes: {
+    flag: 'session-memory',
+    variable: 'ATELIER_SESSION_MEMORY_MB',
+    what: '每个会话的像素内存（MB）',
+  },
+  memoryBytes: { flag: 'memory', variable: 'ATELIER_MEMORY_MB', what: '所有会话合计的像素内存（MB）' },
+  sessionDiskBytes: {
+    flag: 'session-disk',
+    variable: 'ATELIER_SESSION_DISK_MB',
+    what: '每个会话的磁盘空间（MB）',
+  },
+  bodyLimitBytes: {
+    flag: 'body-limit',
+    variable: 'ATELIER_BODY_LIMIT_MB',
+    what: '工具调用或 MCP 请求体的大小上限（MB）',
+  },
+  maxCallsPerRequest: {
+    flag: 'max-calls',
+    variable: 'ATELIER_MAX_CALLS_PER_REQUEST',
+    what: '一个请求最多携带的工具调用数',
+  },
+} as const satisfies Partial<Record<keyof ServerConfig, NumberSetting>>;
+
+const PORT: NumberSetting = { flag: 'port', variable: 'ATELIER_PORT', what: '端口' };
+const PORT_RULE = '应为 0 到 65535 的整数（0 表示任选一个空闲端口）';
+
+/** Where a setting can be given, for an error that cannot tell which was used. */
+function setBy(setting: NumberSetting): string {
+  return setting.flag ? `（由 --${setting.flag} 或环境变量 ${setting.variable} 设置）` : '';
+}
+
 /** Refuses settings that would expose the editor: a non-loopback address without a token, or nonsense limits. */
 export function checkConfig(config: ServerConfig): void {
   if (!isLoopback(config.host) && !config.token) {
     throw new ConfigError(
-      `refusing to listen on ${config.host} without a token: set ATELIER_TOKEN (every request must then ` +
-        'carry "Authorization: Bearer <token>"), or bind a loopback address such as 127.0.0.1',
+      `拒绝在 ${config.host} 上不设令牌地监听：请设置环境变量 ATELIER_TOKEN（此后每个请求都须带 ` +
+        '"Authorization: Bearer <token>"），或改用回环地址，如 --host 127.0.0.1',
     );
   }
   if (config.token !== null && config.token.length < 16) {
     throw new ConfigError(
-      'ATELIER_TOKEN is too short: use at least 16 characters (e.g. `openssl rand -hex 32`)',
+      '环境变量 ATELIER_TOKEN 太短：至少需要 16 个字符（可用 `openssl rand -hex 32` 生成）',
     );
   }
-  const positive: [string, number][] = [
-    ['idle timeout', config.idleTimeoutMs],
-    ['max sessions', config.maxSessions],
-    ['upload limit', config.uploadLimitBytes],
-    ['max concurrent uploads', config.maxConcurrentUploads],
-    ['upload stall timeout', config.uploadStallMs],
-    ['session memory', config.sessionMemoryBytes],
-    ['memory', config.memoryBytes],
-    ['session disk', config.sessionDiskBytes],
-    ['body limit', config.bodyLimitBytes],
-    ['max calls per request', config.maxCallsPerRequest],
-  ];
-  for (const [what, value] of positive) {
-    if (!(Number.isFinite(value) && value > 0)) throw new ConfigError(`${what} must be a positive number`);
+  for (const [key, setting] of Object.entries(SETTINGS)) {
+    const value = config[key as keyof typeof SETTINGS];
+    if (!(Number.isFinite(value) && value > 0)) {
+      throw new ConfigError(`${setting.what}应为大于 0 的数${setBy(setting)}`);
+    }
   }
   if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) {
-    throw new ConfigError(`port must be an integer from 0 to 65535, not ${config.port}`);
+    throw new ConfigError(`端口${PORT_RULE}，现为 ${config.port}${setBy(PORT)}`);
   }
 }
 
 type Values = Record<string, string | boolean | undefined>;
 
-/** A flag's value, else the environment variable's, else undefined. */
-function pick(values: Values, flag: string, env: NodeJS.ProcessEnv, variable: string): string | undefined {
-  const v = values[flag];
-  if (typeof v === 'string') return v;
-  const e = env[variable];
-  return e === undefined || e === '' ? undefined : e;
+/** A setting's text as given, and who gave it: the flag (it wins) or the environment variable. */
+interface Given {
+  readonly raw: string;
+  /** `--flag` or `环境变量 NAME`, as an error names it. */
+  readonly from: string;
 }
 
-function numberOf(raw: string | undefined, what: string, fallback: number): number {
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(n) || n <= 0) {
-    throw new ConfigError(`${what} must be a positive number, not "${raw}"`);
+/** A flag's value, else the environment variable's, else undefined. */
+function pick(values: Values, flag: string, env: NodeJS.ProcessEnv, variable: string): Given | undefined {
+  const v = values[flag];
+  if (typeof v === 'string') return { raw: v, from: `--${flag}` };
+  const e = env[variable];
+  return e === undefined || e === '' ? undefined : { raw: e, from: `环境变量 ${variable}` };
+}
+
+function numberOf(values: Values, env: NodeJS.ProcessEnv, setting: NumberSetting, fallback: number): number {
+  const given = pick(values, setting.flag, env, setting.variable);
+  if (given === undefined) return fallback;
+  const n = Number(given.raw);
+  if (given.raw.trim() === '' || !Number.isFinite(n) || n <= 0) {
+    throw new ConfigError(
+      `${given.from} 的值“${given.raw}”无效：${setting.what}应为大于 0 的数（默认 ${fallback}）`,
+    );
   }
   return n;
 }
@@ -167,18 +221,18 @@ function numberOf(raw: string | undefined, what: string, fallback: number): numb
  * Variables the engine and the service read for themselves (as every command does), where a typo would
  * otherwise pass for a default: `serve` stops on it with its reason.
  */
-const WHOLE_NUMBER_VARIABLES: readonly (readonly [string, number])[] = [
-  ['ATELIER_SESSION_THREADS', 1],
-  ['ATELIER_COMPOSITE_WORKERS', 0],
+const WHOLE_NUMBER_VARIABLES: readonly (readonly [string, number, string])[] = [
+  ['ATELIER_SESSION_THREADS', 1, '会话使用的工作线程数'],
+  ['ATELIER_COMPOSITE_WORKERS', 0, '合成图像的工作线程数'],
 ];
 
 function checkWholeNumbers(env: NodeJS.ProcessEnv): void {
-  for (const [variable, min] of WHOLE_NUMBER_VARIABLES) {
+  for (const [variable, min, what] of WHOLE_NUMBER_VARIABLES) {
     const raw = env[variable];
     if (raw === undefined || raw.trim() === '') continue;
     const n = Number(raw);
     if (!Number.isInteger(n) || n < min) {
-      throw new ConfigError(`${variable} must be a whole number from ${min} up, not "${raw}"`);
+      throw new ConfigError(`环境变量 ${variable} 的值“${raw}”无效：${what}应为不小于 ${min} 的整数`);
     }
   }
 }
@@ -186,14 +240,16 @@ function checkWholeNumbers(env: NodeJS.ProcessEnv): void {
 /** Reads `atelier serve`'s flags over the environment. The token comes from the environment only. */
 export function configFrom(values: Values, env: NodeJS.ProcessEnv = process.env): ServerConfig {
   checkWholeNumbers(env);
-  const port = pick(values, 'port', env, 'ATELIER_PORT');
-  const portNumber = port === undefined ? DEFAULTS.port : Number(port);
-  if (port !== undefined && (port.trim() === '' || !Number.isInteger(portNumber))) {
-    throw new ConfigError(`port must be an integer from 0 to 65535, not "${port}"`);
+  const port = pick(values, PORT.flag, env, PORT.variable);
+  const portNumber = port === undefined ? DEFAULTS.port : Number(port.raw);
+  if (port !== undefined && (port.raw.trim() === '' || !Number.isInteger(portNumber))) {
+    throw new ConfigError(`${port.from} 的值“${port.raw}”无效：端口${PORT_RULE}`);
   }
-  const variant = pick(values, 'variant', env, 'ATELIER_MCP_VARIANT') ?? DEFAULTS.mcpVariant;
-  if (!(variants as readonly string[]).includes(variant)) {
-    throw new ConfigError(`unknown variant "${variant}"; allowed: ${variants.join(', ')}`);
+  const variant = pick(values, 'variant', env, 'ATELIER_MCP_VARIANT');
+  if (variant !== undefined && !(variants as readonly string[]).includes(variant.raw)) {
+    throw new ConfigError(
+      `${variant.from} 的值“${variant.raw}”无效：MCP 列出的工具集可选 ${variants.join('、')}（默认 ${DEFAULTS.mcpVariant}）`,
+    );
   }
   const token = env.ATELIER_TOKEN;
   let model: ModelConfig | null;
@@ -203,70 +259,25 @@ export function configFrom(values: Values, env: NodeJS.ProcessEnv = process.env)
     if (err instanceof ModelConfigError) throw new ConfigError(err.message);
     throw err;
   }
+  const count = (setting: NumberSetting, fallback: number) =>
+    Math.floor(numberOf(values, env, setting, fallback));
+  const megabytes = (setting: NumberSetting, fallback: number) =>
+    Math.floor(numberOf(values, env, setting, fallback) * MB);
   return serverConfig({
     model,
-    host: pick(values, 'host', env, 'ATELIER_HOST') ?? DEFAULTS.host,
+    host: pick(values, 'host', env, 'ATELIER_HOST')?.raw ?? DEFAULTS.host,
     port: portNumber,
-    workspace: pick(values, 'workspace', env, 'ATELIER_WORKSPACE') ?? DEFAULTS.workspace,
+    workspace: pick(values, 'workspace', env, 'ATELIER_WORKSPACE')?.raw ?? DEFAULTS.workspace,
     token: token === undefined || token === '' ? null : token,
-    idleTimeoutMs:
-      numberOf(
-        pick(values, 'idle-timeout', env, 'ATELIER_IDLE_TIMEOUT'),
-        'idle timeout (seconds)',
-        DEFAULTS.idleTimeoutSeconds,
-      ) * 1000,
-    maxSessions: Math.floor(
-      numberOf(
-        pick(values, 'max-sessions', env, 'ATELIER_MAX_SESSIONS'),
-        'max sessions',
-        DEFAULTS.maxSessions,
-      ),
-    ),
-    uploadLimitBytes: Math.floor(
-      numberOf(
-        pick(values, 'upload-limit', env, 'ATELIER_UPLOAD_LIMIT_MB'),
-        'upload limit (MB)',
-        DEFAULTS.uploadLimitMb,
-      ) * MB,
-    ),
-    maxConcurrentUploads: Math.floor(
-      numberOf(
-        pick(values, 'max-uploads', env, 'ATELIER_MAX_UPLOADS'),
-        'max concurrent uploads',
-        DEFAULTS.maxConcurrentUploads,
-      ),
-    ),
-    sessionMemoryBytes: Math.floor(
-      numberOf(
-        pick(values, 'session-memory', env, 'ATELIER_SESSION_MEMORY_MB'),
-        'session memory (MB)',
-        DEFAULTS.sessionMemoryMb,
-      ) * MB,
-    ),
-    memoryBytes: Math.floor(
-      numberOf(pick(values, 'memory', env, 'ATELIER_MEMORY_MB'), 'memory (MB)', DEFAULTS.memoryMb) * MB,
-    ),
-    sessionDiskBytes: Math.floor(
-      numberOf(
-        pick(values, 'session-disk', env, 'ATELIER_SESSION_DISK_MB'),
-        'session disk (MB)',
-        DEFAULTS.sessionDiskMb,
-      ) * MB,
-    ),
-    bodyLimitBytes: Math.floor(
-      numberOf(
-        pick(values, 'body-limit', env, 'ATELIER_BODY_LIMIT_MB'),
-        'body limit (MB)',
-        DEFAULTS.bodyLimitMb,
-      ) * MB,
-    ),
-    maxCallsPerRequest: Math.floor(
-      numberOf(
-        pick(values, 'max-calls', env, 'ATELIER_MAX_CALLS_PER_REQUEST'),
-        'max calls per request',
-        DEFAULTS.maxCallsPerRequest,
-      ),
-    ),
-    mcpVariant: variant as Variant,
+    idleTimeoutMs: numberOf(values, env, SETTINGS.idleTimeoutMs, DEFAULTS.idleTimeoutSeconds) * 1000,
+    maxSessions: count(SETTINGS.maxSessions, DEFAULTS.maxSessions),
+    uploadLimitBytes: megabytes(SETTINGS.uploadLimitBytes, DEFAULTS.uploadLimitMb),
+    maxConcurrentUploads: count(SETTINGS.maxConcurrentUploads, DEFAULTS.maxConcurrentUploads),
+    sessionMemoryBytes: megabytes(SETTINGS.sessionMemoryBytes, DEFAULTS.sessionMemoryMb),
+    memoryBytes: megabytes(SETTINGS.memoryBytes, DEFAULTS.memoryMb),
+    sessionDiskBytes: megabytes(SETTINGS.sessionDiskBytes, DEFAULTS.sessionDiskMb),
+    bodyLimitBytes: megabytes(SETTINGS.bodyLimitBytes, DEFAULTS.bodyLimitMb),
+    maxCallsPerRequest: count(SETTINGS.maxCallsPerRequest, DEFAULTS.maxCallsPerRequest),
+    mcpVariant: (variant?.raw ?? DEFAULTS.mcpVariant) as Variant,
   });
 }

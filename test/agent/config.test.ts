@@ -98,18 +98,21 @@ describe('modelConfigFrom', () => {
   });
 
   it.each([
-    [{ ATELIER_MODEL_TOOLS: 'all' }, /reduced, full, extended/],
-    [{ ATELIER_MODEL_MAX_STEPS: '0' }, /max steps/],
-    [{ ATELIER_MODEL_MAX_STEPS: '2.5' }, /integer/],
-    [{ ATELIER_MODEL_MAX_STEPS: '100000' }, /up to 200/],
-    [{ ATELIER_MODEL_TIMEOUT: 'soon' }, /timeout/],
-    [{ ATELIER_MODEL_CONTEXT_TOKENS: '128k' }, /context tokens/],
-    [{ ATELIER_MODEL_CONTEXT_TOKENS: '500' }, /at least 2000/],
-    [{ ATELIER_MODEL_MAX_OUTPUT_TOKENS: '-1' }, /max output tokens/],
-    [{ ATELIER_MODEL_MAX_OUTPUT_TOKENS: '8k' }, /max output tokens/],
-    [{ ATELIER_MODEL_VISION: 'maybe' }, /ATELIER_MODEL_VISION/],
-    [{ ATELIER_MODEL_BASE_URL: 'api.openai.com' }, /not a URL/],
-    [{ ATELIER_MODEL_BASE_URL: 'ftp://x/v1' }, /http or https/],
+    [{ ATELIER_MODEL_TOOLS: 'all' }, /ATELIER_MODEL_TOOLS 的值“all”无效：.*可选 reduced、full、extended/],
+    [{ ATELIER_MODEL_MAX_STEPS: '0' }, /ATELIER_MODEL_MAX_STEPS 的值“0”无效：每轮最多的模型请求数/],
+    [{ ATELIER_MODEL_MAX_STEPS: '2.5' }, /正整数/],
+    [{ ATELIER_MODEL_MAX_STEPS: '100000' }, /不超过 200 的正整数/],
+    [{ ATELIER_MODEL_TIMEOUT: 'soon' }, /ATELIER_MODEL_TIMEOUT 的值“soon”无效：每次模型请求的超时（秒）/],
+    [{ ATELIER_MODEL_CONTEXT_TOKENS: '128k' }, /ATELIER_MODEL_CONTEXT_TOKENS 的值“128k”无效/],
+    [{ ATELIER_MODEL_CONTEXT_TOKENS: '500' }, /至少为 2000/],
+    [
+      { ATELIER_MODEL_MAX_OUTPUT_TOKENS: '-1' },
+      /ATELIER_MODEL_MAX_OUTPUT_TOKENS 的值“-1”无效：.*0（不设上限）/,
+    ],
+    [{ ATELIER_MODEL_MAX_OUTPUT_TOKENS: '8k' }, /ATELIER_MODEL_MAX_OUTPUT_TOKENS 的值“8k”无效/],
+    [{ ATELIER_MODEL_VISION: 'maybe' }, /环境变量 ATELIER_MODEL_VISION 的值“maybe”无效：应为 1 或 0/],
+    [{ ATELIER_MODEL_BASE_URL: 'api.openai.com' }, /ATELIER_MODEL_BASE_URL 的值“api.openai.com”不是网址/],
+    [{ ATELIER_MODEL_BASE_URL: 'ftp://x/v1' }, /应以 http:\/\/ 或 https:\/\/ 开头，而不是 ftp:/],
   ])('refuses %o', (env, message) => {
     expect(() => modelConfigFrom({}, { ATELIER_MODEL: 'm', ...env })).toThrow(ModelConfigError);
     expect(() => modelConfigFrom({}, { ATELIER_MODEL: 'm', ...env })).toThrow(message);
@@ -122,9 +125,9 @@ describe('a context budget the tools alone fill', () => {
     const budget = String(fixed - 1000);
     const refuse = () => modelConfigFrom({}, { ATELIER_MODEL: 'm', ATELIER_MODEL_CONTEXT_TOKENS: budget });
     expect(refuse).toThrow(ModelConfigError);
-    expect(refuse).toThrow(`the extended tools and the system prompt alone take about ${fixed}`);
+    expect(refuse).toThrow(`extended 工具集和系统提示词本身就约占 ${fixed} 个 token`);
     expect(refuse).toThrow(
-      /set at least \d+, or give the model fewer tools \(ATELIER_MODEL_TOOLS or --model-tools: reduced/,
+      /请设为至少 \d+，或给模型更少的工具（--model-tools 或环境变量 ATELIER_MODEL_TOOLS 设为 reduced/,
     );
     // Every request of a conversation under it stays within it: the fixed part as the loop counts it.
     const reduced = modelConfigFrom(

@@ -36,7 +36,14 @@ describe('error codes', () => {
 
   it('invalid_json for unparsable argument text', async () => {
     const r = await call(newSession(), 'create_layer', '{"name": ');
-    expect(r).toMatchObject({ ok: false, error: { code: 'invalid_json' } });
+    expect(r).toMatchObject({
+      ok: false,
+      error: {
+        code: 'invalid_json',
+        message:
+          '参数不是有效的 JSON：在末尾，JSON 没有写完：还缺少结尾的“}”（参数可能被截断）。出错处：「{"name": ⟨此处⟩」',
+      },
+    });
   });
 
   it('invalid_arguments with per-parameter details', async () => {

@@ -38,7 +38,8 @@ describe('atelier chat', () => {
   it('refuses a bad setting with a usage error', async () => {
     const r = await runCli(['chat', '--model', 'x', '--model-tools', 'everything'], { input: '' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('reduced, full, extended');
+    expect(r.stderr).toContain('--model-tools 的值“everything”无效');
+    expect(r.stderr).toContain('reduced、full、extended');
   });
 
   it('runs turns from a pipe: streamed text, one card per call, image files, a transcript', async () => {

@@ -45,11 +45,11 @@ describe('atelier tools', () => {
     const v = await runCli(['tools', '--variant', 'huge']);
     expect(v.code).toBe(2);
     expect(v.stdout).toBe('');
-    expect(v.stderr).toContain('reduced, full, extended');
+    expect(v.stderr).toContain('--variant 的值“huge”无效：可选 reduced、full、extended');
     const f = await runCli(['tools', '--format', 'xml']);
     expect(f.code).toBe(2);
     expect(f.stdout).toBe('');
-    expect(f.stderr).toContain('openai, responses, anthropic, gemini, mcp');
+    expect(f.stderr).toContain('openai、responses、anthropic、gemini、mcp');
     const s = await runCli(['tools', '--format', 'gemini', '--strict']);
     expect(s.code).toBe(2);
     expect(s.stdout).toBe('');
@@ -88,6 +88,6 @@ describe('help and unknown commands', () => {
     const r = await runCli(['paint']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/unknown command "paint"; commands: tools, labels/);
+    expect(r.stderr).toMatch(/没有命令“paint”：可用的命令有 tools、labels/);
   });
 });

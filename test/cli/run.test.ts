@@ -60,7 +60,14 @@ describe('atelier run', () => {
     expect(lines[2]).toMatchObject({
       tool_call_id: null,
       name: null,
-      result: { ok: false, error: { code: 'invalid_json' } },
+      result: {
+        ok: false,
+        error: {
+          code: 'invalid_json',
+          message:
+            '第 4 行不是有效的 JSON：在第 2 个字符处，“this”不是 JSON 的值：应为一个值（"字符串"、数字、{对象}、[数组]、true、false 或 null）。出错处：「t⟨此处⟩his is not json」',
+        },
+      },
     });
     expect(lines[3]).toMatchObject({ tool_call_id: 'b', result: { ok: true, layer: { opacity: 40 } } });
     expect(lines[4]).toMatchObject({
@@ -186,7 +193,7 @@ describe('atelier run', () => {
       expect(r.stderr).toMatch(/^atelier: /);
     }
     const missing = await runCli(['run', join(ws, 'missing.jsonl'), '--workspace', fresh]);
-    expect(missing.stderr).toContain(`cannot read ${join(ws, 'missing.jsonl')}: ENOENT`);
+    expect(missing.stderr).toContain(`无法读取 ${join(ws, 'missing.jsonl')}：文件不存在（ENOENT）`);
     expect(existsSync(fresh)).toBe(false);
     const usage = await runCli(['run', '--help']);
     expect(usage.stdout).toContain('Exit status: 0 when every call succeeded; 1 when any failed');

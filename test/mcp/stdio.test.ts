@@ -206,6 +206,6 @@ describe('atelier mcp (stdio)', () => {
     const r = await runCli(['mcp', '--variant', 'huge']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('reduced, full, extended');
+    expect(r.stderr).toContain('--variant 的值“huge”无效：可选 reduced、full、extended');
   });
 });

@@ -136,6 +136,34 @@ describe('sessions and tool calls', () => {
     expect(await pngSize(await fetch(image.images[0]!.url))).toEqual({ width: 60, height: 40 });
   });
 
+  it('answers arguments that are not JSON with where they broke, in Chinese', async () => {
+    const id = await createSession(base);
+    const res = await fetch(`${base}/v1/sessions/${id}/tool-calls`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        tool_calls: [
+          {
+            id: 'c1',
+            type: 'function',
+            function: { name: 'create_document', arguments: '{"width":64 "height":32}' },
+          },
+        ],
+      }),
+    });
+    expect(res.status).toBe(200);
+    const { messages } = (await res.json()) as { messages: { content: string }[] };
+    expect(JSON.parse(messages[0]!.content)).toEqual({
+      ok: false,
+      error: {
+        code: 'invalid_json',
+        message:
+          '参数不是有效的 JSON：在第 13 个字符处，属性值之后应为逗号“,”或“}”，而不是“"”。出错处：「{"width":64 ⟨此处⟩"height":32}」',
+        hint: 'arguments 应为 JSON 对象字符串，如 {"name":"图层 1"}',
+      },
+    });
+  });
+
   it('runs the calls of concurrent requests to one session one at a time, each request in its listed order', async () => {
     const id = await createSession(base);
     await okCalls(base, id, [toolCall('create_document', { width: 32, height: 32 })]);
@@ -644,7 +672,7 @@ describe('security', () => {
       env: { ATELIER_TOKEN: '' },
     });
     expect(cli.code).toBe(2);
-    expect(cli.stderr).toContain('ATELIER_TOKEN');
+    expect(cli.stderr).toContain('atelier: 拒绝在 0.0.0.0 上不设令牌地监听：请设置环境变量 ATELIER_TOKEN');
     expect(cli.stdout).toBe('');
     const open = await startServer({
       host: '0.0.0.0',

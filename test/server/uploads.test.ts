@@ -622,12 +622,14 @@ describe('the session disk quota', () => {
     expect(configFrom({ 'session-disk': '64' }, { ATELIER_SESSION_DISK_MB: '500' })).toMatchObject({
       sessionDiskBytes: 64 * MB,
     });
-    expect(() => configFrom({}, { ATELIER_SESSION_DISK_MB: '0' })).toThrow(/session disk/);
+    expect(() => configFrom({}, { ATELIER_SESSION_DISK_MB: '0' })).toThrow(
+      '环境变量 ATELIER_SESSION_DISK_MB 的值“0”无效：每个会话的磁盘空间（MB）应为大于 0 的数',
+    );
   });
 
   it('refuses a session-thread or compositing-worker count that is not a whole number, rather than a default', () => {
     expect(() => configFrom({}, { ATELIER_SESSION_THREADS: 'abc' })).toThrow(
-      /ATELIER_SESSION_THREADS must be a whole number from 1 up, not "abc"/,
+      '环境变量 ATELIER_SESSION_THREADS 的值“abc”无效：会话使用的工作线程数应为不小于 1 的整数',
     );
     expect(() => configFrom({}, { ATELIER_SESSION_THREADS: '0' })).toThrow(ConfigError);
     expect(() => configFrom({}, { ATELIER_COMPOSITE_WORKERS: '1.5' })).toThrow(/ATELIER_COMPOSITE_WORKERS/);
@@ -747,7 +749,9 @@ describe('the upload and memory settings', () => {
       sessionMemoryBytes: 64 * MB,
     });
     expect(() => configFrom({ 'max-uploads': '0' }, {})).toThrow(ConfigError);
-    expect(() => configFrom({}, { ATELIER_SESSION_MEMORY_MB: 'lots' })).toThrow(/session memory/);
+    expect(() => configFrom({}, { ATELIER_SESSION_MEMORY_MB: 'lots' })).toThrow(
+      /ATELIER_SESSION_MEMORY_MB 的值“lots”无效/,
+    );
   });
 
   it('reads ATELIER_MEMORY_MB, the pixel memory of all sessions, by default half the machine’s', () => {
@@ -756,6 +760,8 @@ describe('the upload and memory settings', () => {
     expect(configFrom({}, {}).memoryBytes).toBeLessThanOrEqual(half * MB);
     expect(configFrom({}, {}).memoryBytes).toBeGreaterThan(0);
     expect(configFrom({}, { ATELIER_MEMORY_MB: '6000' })).toMatchObject({ memoryBytes: 6000 * MB });
-    expect(() => configFrom({}, { ATELIER_MEMORY_MB: '-1' })).toThrow(/memory/);
+    expect(() => configFrom({}, { ATELIER_MEMORY_MB: '-1' })).toThrow(
+      /环境变量 ATELIER_MEMORY_MB 的值“-1”无效/,
+    );
   });
 });

@@ -49,9 +49,46 @@ const PAGE_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const MISSING =
-  '工作室尚未构建：请先运行 npm run build（生成 dist/web）。\n' +
-  'The studio is not built: run npm run build (it writes dist/web).\n';
+/**
+ * The page served while dist/web is missing (a clone not yet built). The service itself works, so it says only
+ * what to run; each request looks for the studio again, so a build then a reload is enough.
+ */
+const MISSING = `<!doctype html>
+<html lang="zh-CN">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Atelier 工作室尚未构建</title>
+<style>
+body { margin: 0; font: 16px/1.7 system-ui, "PingFang SC", "Microsoft YaHei", "Noto Sans SC", sans-serif; color: #1f2328; background: #f6f7f9; }
+main { max-width: 36rem; margin: 12vh auto; padding: 2rem 2.25rem; background: #fff; border: 1px solid #d8dde3; border-radius: 10px; }
+h1 { margin: 0 0 1rem; font-size: 1.4rem; }
+p { margin: 0.75rem 0; }
+pre { margin: 0.75rem 0; padding: 0.75rem 1rem; background: #1f2328; color: #f6f7f9; border-radius: 6px; font-size: 0.95rem; }
+small { color: #59636e; }
+</style>
+</head>
+<body>
+<main>
+<h1>工作室尚未构建</h1>
+<p>Atelier 服务已在运行，HTTP 接口和 MCP 都能使用，但网页工作室的文件（dist/web）还没有生成。</p>
+<p>请在 Atelier 的目录中运行：</p>
+<pre><code>npm run build</code></pre>
+<p>完成后刷新本页即可，无需重启服务。</p>
+<p><small>只需构建网页部分时，也可以运行 <code>npm run build:web</code>。</small></p>
+</main>
+</body>
+</html>
+`;
+
+function notBuilt(c: Context) {
+  return c.body(MISSING, 503, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': PAGE_POLICY,
+    'x-content-type-options': 'nosniff',
+  });
+}
 
 function isApiPath(p: string): boolean {
   return p === '/v1' || p.startsWith('/v1/') || p === '/mcp' || p.startsWith('/mcp/');
@@ -102,7 +139,7 @@ export function studioRoutes({ root }: StudioOptions): Hono {
 
   const page = async (c: Context) => {
     const index = await fileUnder(absRoot, '/index.html');
-    if (!index) return c.text(MISSING, 503, { 'cache-control': 'no-store' });
+    if (!index) return notBuilt(c);
     return send(c, index, 'no-cache', {
       'content-security-policy': PAGE_POLICY,
       'referrer-policy': 'no-referrer',
@@ -113,7 +150,7 @@ export function studioRoutes({ root }: StudioOptions): Hono {
     const file = await fileUnder(absRoot, new URL(c.req.url).pathname);
     if (!file) {
       const built = await fileUnder(absRoot, '/index.html');
-      if (!built) return c.text(MISSING, 503, { 'cache-control': 'no-store' });
+      if (!built) return notBuilt(c);
       return c.json({ error: { code: 'not_found', message: `工作室没有这个资源文件：${c.req.path}` } }, 404);
     }
     // Asset names carry their content hash: a changed file is a new name.

@@ -1,8 +1,10 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bundledFontPath } from '../../../src/engine/text.js';
 import { studioRoutes } from '../../../src/server/routes/studio.js';
+import { launchBrowser, snapshot } from '../../support/browser.js';
 
 function builtStudio(): string {
   const root = mkdtempSync(path.join(tmpdir(), 'atelier-studio-'));
@@ -79,7 +81,58 @@ describe('the studio’s static files', () => {
     for (const p of ['/', '/assets/index.js']) {
       const res = await empty.request(p);
       expect(res.status, p).toBe(503);
-      expect(await res.text()).toContain('npm run build');
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const page = await res.text();
+      expect(page).toMatch(/^<!doctype html>\s*<html lang="zh-CN">\s*<head>\s*<meta charset="utf-8">/);
+      expect(page).toContain('<title>Atelier 工作室尚未构建</title>');
+      expect(page).toContain('<pre><code>npm run build</code></pre>');
+      // Chinese only: no English sentence in what the page says (its markup and styles aside).
+      const words = page
+        .replace(/<style>[\s\S]*<\/style>/, '')
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/npm run build(?::web)?|dist\/web|Atelier|HTTP|MCP/g, '');
+      expect(words).toMatch(/工作室尚未构建/);
+      expect(words).not.toMatch(/[A-Za-z]{2,}/);
+    }
+  });
+
+  it('shows the not-built page, in Chinese, as a browser renders it', async () => {
+    const empty = studioRoutes({ root: mkdtempSync(path.join(tmpdir(), 'atelier-nostudio-')) });
+    const res = await empty.request('/');
+    const body = Buffer.from(await res.arrayBuffer());
+    const browser = await launchBrowser();
+    try {
+      const tab = await browser.newPage({ viewport: { width: 900, height: 560 } });
+      // The answer exactly as the route gives it, headers included, at an address of its own.
+      await tab.route('http://atelier.test/', (route) =>
+        route.fulfill({ status: res.status, headers: Object.fromEntries(res.headers), body }),
+      );
+      // This machine has no Chinese system font (a designer's has, which the page's font list names): the
+      // engine's bundled ones stand in for it, for the screenshot to show the text.
+      for (const weight of ['Regular', 'Bold'] as const) {
+        await tab.route(`http://atelier.test/${weight}.otf`, (route) =>
+          route.fulfill({ contentType: 'font/otf', body: readFileSync(bundledFontPath(weight)) }),
+        );
+      }
+      await tab.goto('http://atelier.test/');
+      await tab.addStyleTag({
+        content:
+          '@font-face { font-family: stand-in; src: url(/Regular.otf); } ' +
+          '@font-face { font-family: stand-in; font-weight: bold; src: url(/Bold.otf); } ' +
+          'body, h1 { font-family: stand-in, sans-serif; }',
+      });
+      await tab.evaluate(
+        `Promise.all([document.fonts.load('16px stand-in', '工'), document.fonts.load('bold 16px stand-in', '工')])`,
+      );
+      expect(await tab.evaluate('document.documentElement.lang')).toBe('zh-CN');
+      expect(await tab.evaluate('document.characterSet')).toBe('UTF-8');
+      expect(await tab.title()).toBe('Atelier 工作室尚未构建');
+      expect(await tab.locator('h1').textContent()).toBe('工作室尚未构建');
+      expect(await tab.locator('pre').textContent()).toBe('npm run build');
+      await snapshot(tab, 'studio-not-built');
+    } finally {
+      await browser.close();
     }
   });
 });
