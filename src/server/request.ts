@@ -2,6 +2,7 @@
 
 import type { Context } from 'hono';
 import { depthOver, MAX_JSON_DEPTH } from '../calls/json-depth.js';
+import { describeJsonFault } from '../calls/json-fault.js';
 import { SessionHeldElsewhere } from '../service/session-lock.js';
 import type { SessionEntry, SessionStore } from '../service/sessions.js';
 import { isSessionId, TooManySessions } from '../service/sessions.js';
@@ -45,14 +46,16 @@ export async function jsonBody(c: Context, limit: number, what: string): Promise
   }
   const raw = await readBody(c, limit);
   let value: unknown;
+  const text = raw.toString('utf8');
   try {
-    value = JSON.parse(raw.toString('utf8'));
+    value = JSON.parse(text);
   } catch (err) {
     throw new HttpError(
       400,
       'bad_request',
-      raw.byteLength === 0 ? '请求体是空的：须是 JSON' : '请求体不是有效的 JSON',
+      raw.byteLength === 0 ? '请求体是空的：须是 JSON' : `请求体不是有效的 JSON：${describeJsonFault(text)}`,
       {
+        // The parser's own words, for an integrator's logs; the message says it in Chinese.
         reason: (err as Error).message,
       },
     );

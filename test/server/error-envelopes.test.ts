@@ -206,6 +206,17 @@ describe('protocol refusals over HTTP', () => {
     });
   }
 
+  it('says where a request body stops being JSON', async () => {
+    const res = await fetch(`${server.url}/v1/sessions/${id}/tool-calls`, {
+      method: 'POST',
+      headers: json,
+      body: '{"tool_calls": [1, 2,]}',
+    });
+    const error = await errorOf(res);
+    expect(error.message).toContain('请求体不是有效的 JSON：');
+    expect(error.message).toContain('第 22 个字符');
+  });
+
   it('answers a missing session with 404 not_found in Chinese, on every route', async () => {
     const gone = '0123456789abcdef0123456789abcdef';
     for (const [method, route] of [
