@@ -29,6 +29,12 @@ export type ChatErrorCode =
   | 'interrupted'
   | 'internal';
 
+/**
+ * How the id of a call an MCP client made on `/mcp` begins, as the session's other clients are told of it (the
+ * studio marks its card): a type, so that the server that names the calls and the studio that reads them agree.
+ */
+export type McpCallPrefix = 'mcp_';
+
 export type ChatEventOf<Image> =
   /** Echo of the user's message at turn start. */
   | { type: 'user'; text: string }

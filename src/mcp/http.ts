@@ -7,7 +7,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { Variant } from '../registry/index.js';
 import { newSessionId, type SessionStore, TooManySessions } from '../service/sessions.js';
 import { malformedRequest } from './malformed.js';
-import { createMcpServer } from './server.js';
+import { type CallWatch, createMcpServer } from './server.js';
 
 /** The body as text, failing beyond `max` bytes however it is sent (declared length or chunked). */
 async function readLimited(req: Request, max: number): Promise<string> {
@@ -56,6 +56,16 @@ export interface McpHttpOptions {
   /** Largest POST body in bytes. */
   readonly maxBodyBytes: number;
   readonly log: (line: string) => void;
+  /**
+   * A call comes on session `id` (see `McpServerOptions.onCall`): its other clients, a studio tab, can be told it
+   * and its result as they are told another client's.
+   */
+  readonly onCall?: (
+    id: string,
+    call: { name: string; arguments: Record<string, unknown> },
+  ) => CallWatch | undefined;
+  /** The client ended session `id`, which is deleted: whoever listens to it is told it is gone. */
+  readonly onClosed?: (id: string) => void;
 }
 
 export class McpHttpEndpoint {
@@ -149,6 +159,7 @@ export class McpHttpEndpoint {
       // The client ended the session (HTTP DELETE).
       onsessionclosed: () => {
         this.store.delete(id);
+        this.opts.onClosed?.(id);
       },
     });
     const server = createMcpServer(
@@ -157,7 +168,7 @@ export class McpHttpEndpoint {
         if (!result) throw new Error('the session has been closed');
         return result;
       },
-      { variant: this.opts.variant },
+      { variant: this.opts.variant, onCall: (call) => this.opts.onCall?.(id, call) },
     );
     // Until the session opens, errors are the client's and are answered, not logged.
     server.onerror = () => undefined;

@@ -29,9 +29,21 @@ export type RunCall = (
   opts: CallOptions,
 ) => Promise<ToolResult>;
 
+/** One `tools/call` followed by someone else than its client (a studio tab on the session): its stages, its end. */
+export interface CallWatch {
+  progress(progress: Progress): void;
+  /** The result the client is answered, a refusal (unknown tool, wrong arguments) or a failure included. */
+  finished(result: ToolResult): void;
+}
+
 export interface McpServerOptions {
   /** The tools `tools/list` publishes (default `extended`: a model driving the editor alone needs them). */
   readonly variant?: Variant;
+  /**
+   * Told of each `tools/call` as it comes (the name and arguments as the client sent them); what it returns is
+   * told the call's stages and result. Undefined when nobody follows this one.
+   */
+  readonly onCall?: (call: { name: string; arguments: Record<string, unknown> }) => CallWatch | undefined;
 }
 
 const INSTRUCTIONS = [
@@ -141,6 +153,7 @@ function progressNotifier(
 /** One MCP server for one connection; every call goes to `run` (the connection's own session). */
 export function createMcpServer(run: RunCall, opts: McpServerOptions = {}): Server {
   const listed = toolsOf(opts.variant ?? 'extended');
+  const { onCall } = opts;
   const tools = toMcp(listed) as unknown as Tool[];
   // A smaller variant's client is pointed only at the tools it was listed: an unknown name is answered here with
   // listed tools as suggestions (the session would suggest any), and hints name listed tools only. A registry
@@ -173,14 +186,34 @@ export function createMcpServer(run: RunCall, opts: McpServerOptions = {}): Serv
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args, _meta } = request.params;
     const token = _meta?.progressToken;
+    const watch = onCall?.({ name, arguments: args ?? {} });
+    const notify = token === undefined ? undefined : progressNotifier(token, extra.sendNotification);
+    const onProgress =
+      watch || notify
+        ? (p: Progress) => {
+            notify?.(p);
+            watch?.progress(p);
+          }
+        : undefined;
     // A client that cancels (`notifications/cancelled`) gets no answer (the SDK sends none): the call must then
     // change nothing, or the client's model would go on from a document it was never told about.
-    const opts: CallOptions = {
-      signal: extra.signal,
-      ...(token === undefined ? {} : { onProgress: progressNotifier(token, extra.sendNotification) }),
+    const opts: CallOptions = { signal: extra.signal, ...(onProgress ? { onProgress } : {}) };
+    const answer = (result: ToolResult) => {
+      watch?.finished(result);
+      return toCallToolResult(result);
     };
-    if (!findTool(name)) return toCallToolResult(notOfferedResult(name, offered) as ToolResult);
-    return toCallToolResult(withOfferedAdvice(await run({ name, arguments: args ?? {} }, opts), offered));
+    if (!findTool(name)) return answer(notOfferedResult(name, offered) as ToolResult);
+    let result: ToolResult;
+    try {
+      result = await run({ name, arguments: args ?? {} }, opts);
+    } catch (err) {
+      // The session went away under the call: its watcher is not left with a call that never ends.
+      watch?.finished(
+        failure('internal', `调用没有完成：${err instanceof Error ? err.message : String(err)}`),
+      );
+      throw err;
+    }
+    return answer(withOfferedAdvice(result, offered));
   });
   return server;
 }

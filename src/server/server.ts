@@ -4,12 +4,15 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
+import type { McpCallPrefix } from '../agent/event-shapes.js';
+import type { ToolResult } from '../calls/result.js';
 import { Workspace } from '../engine/workspace.js';
-import { McpHttpEndpoint } from '../mcp/http.js';
+import { McpHttpEndpoint, type McpHttpOptions } from '../mcp/http.js';
 import { SessionStore } from '../service/sessions.js';
 import { createApp } from './app.js';
 import { ChatRooms } from './chat-rooms.js';
 import { checkConfig, type ServerConfig, serverConfig } from './config.js';
+import { callEvent, resultEvent } from './routes/tool-calls.js';
 import { SessionEvents } from './session-events.js';
 
 export interface RunningServer {
@@ -71,6 +74,34 @@ function clientErrorAnswer(code: string | undefined): string {
   return `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
+const MCP_CALL: McpCallPrefix = 'mcp_';
+let mcpCalls = 0;
+
+/**
+ * An MCP client's calls told to the session's tabs as the events of a streamed run (a card each, running, then
+ * done or failed), under ids that say where they come from. Nothing is made while nobody listens: a result's
+ * images are kept for its links only then.
+ */
+function mcpCallEvents(events: SessionEvents, store: SessionStore): NonNullable<McpHttpOptions['onCall']> {
+  return (session, { name, arguments: args }) => {
+    if (!events.listening(session)) return undefined;
+    const id = `${MCP_CALL}${Date.now().toString(36)}_${++mcpCalls}`;
+    events.publish(session, callEvent(id, name, args), null);
+    return {
+      progress: (p) => events.publish(session, { type: 'progress', id, ...p }, null),
+      finished: (result) => {
+        const entry = store.get(session);
+        // Gone meanwhile: the result without its images, which have nowhere to be linked from.
+        const { images: _images, ...rest } = result as ToolResult & { images?: unknown };
+        const event = entry
+          ? resultEvent(id, name, result, entry)
+          : { type: 'tool_result', id, name, ok: result.ok, result: rest };
+        events.publish(session, event, null);
+      },
+    };
+  };
+}
+
 export async function startServer(
   options: Partial<ServerConfig> | ServerConfig = {},
 ): Promise<RunningServer> {
@@ -92,17 +123,21 @@ export async function startServer(
     diskQuotaBytes: config.sessionDiskBytes,
     log: config.log,
   });
+  const events = new SessionEvents();
   const mcp = new McpHttpEndpoint(store, {
     variant: config.mcpVariant,
     maxBodyBytes: config.bodyLimitBytes,
     log: config.log,
+    // A studio tab open on a session an MCP client drives follows it as it follows another tab's calls.
+    onCall: mcpCallEvents(events, store),
+    onClosed: (id) => events.end(id),
   });
   const chat = new ChatRooms(config.model, (err) =>
     config.log(
       `atelier: chat: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
     ),
   );
-  const app = createApp({ config, store, mcp, chat, events: new SessionEvents() });
+  const app = createApp({ config, store, mcp, chat, events });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host }) as Server;
   // An idle kept-alive connection outlives the clients' and proxies' own (undici 4 s, nginx and load balancers
   // 60 s): with Node's 5 s, a client could send on a connection the server was closing that moment and get

@@ -3,7 +3,8 @@
  * `GET /v1/sessions/:id/events` (another tab, another designer): the events of a chat turn and of a streamed
  * tool run as their own client gets them, `chat_running` when a chat turn starts and ends (so that the other
  * tabs can show it running and stop it), `chat_cleared` when the conversation is emptied, and `changed` when
- * the session's files or documents changed otherwise (an upload, a file deleted, calls not streamed). A
+ * the session's files or documents changed otherwise (an upload, a file deleted, calls not streamed). An MCP
+ * client's calls on `/mcp` (whose session this is too) are told as a streamed run's, one call at a time. A
  * client names itself with `?tab=` on its stream and `X-Atelier-Tab` on its requests, and is not told its own.
  * With `?conversation=1` the stream starts with the conversation so far (`GET …/chat`'s answer as one event), so
  * that a tab listening again after a while away catches up with what it missed, none of it twice.
@@ -55,6 +56,11 @@ export class SessionEvents {
       set.delete(listener);
       if (set.size === 0 && this.listeners.get(id) === set) this.listeners.delete(id);
     };
+  }
+
+  /** Whether anyone listens to session `id` (what is told only to listeners need not be made otherwise). */
+  listening(id: string): boolean {
+    return this.listeners.has(id);
   }
 
   /** Tells every listener of session `id` but the tab it came from. */

@@ -63,6 +63,8 @@ const zh = {
   'card.running': '运行中',
   'card.ok': '完成',
   'card.error': '失败',
+  'card.mcp': 'MCP',
+  'card.mcpTitle': '由 MCP 客户端调用',
   'card.hint': '建议：{hint}',
   'card.noArgs': '无参数',
   'image.enlarge': '查看大图',
@@ -90,6 +92,8 @@ const zh = {
   'chat.waitBusy': '正在处理上一步，完成后即可发送',
   'card.reloaded': '页面刷新时这一步仍在进行：它的结果不在这里，效果见画布、图层和历史记录。',
   'chat.restored': '会话已恢复：文档、图层和历史记录都在；之前的对话卡片没有保留。',
+  'chat.joined':
+    '已打开会话 {id}：此后在这个会话中进行的操作都会显示在这里，包括 MCP 客户端的每次调用；在此之前的调用没有卡片，它们的效果见画布、图层和历史记录。',
   'chat.cleared':
     '对话记录已清空：文档、图层、历史记录和文件都在。模型不再记得之前的对话，发送消息即开始新的对话。',
   'upload.unsupported_media_type': '“{name}”不是 PSD、PNG 或 JPEG 文件（按文件内容判断），没有上传',
@@ -106,6 +110,8 @@ const zh = {
   'notice.session_gone_found':
     '这个会话已不存在：它可能太久没有使用、已被清理，或已被删除，它的文档也随之不在了。新建一个会话即可继续工作。',
   'notice.newSession': '新建会话',
+  'notice.session_not_found':
+    '地址中的会话“{id}”不存在：它可能太久没有使用、已被清理或删除，或地址有误。已为你新建了一个会话。',
   'failure.detail': '详细信息',
   'failure.internal': '服务内部出错，这一步没有完成。已完成的步骤都保留着；需要时请再试一次。',
   'failure.bad_request': '服务没有接受这个请求（请求内容不对）。',
@@ -268,6 +274,8 @@ const en: Record<MessageKey, string> = {
   'card.running': 'Running',
   'card.ok': 'Done',
   'card.error': 'Failed',
+  'card.mcp': 'MCP',
+  'card.mcpTitle': 'Called by an MCP client',
   'card.hint': 'Hint: {hint}',
   'card.noArgs': 'No arguments',
   'image.enlarge': 'View full size',
@@ -297,6 +305,8 @@ const en: Record<MessageKey, string> = {
     'This step was still running when the page reloaded: its result is not here; the canvas, layers and history show its effect.',
   'chat.restored':
     'Session restored: documents, layers and history are all here; the earlier cards were not kept.',
+  'chat.joined':
+    'Opened session {id}: what is done in it from now on shows here, every call of an MCP client included; earlier calls have no cards, their effect is on the canvas, in the layers and in the history.',
   'chat.cleared':
     'The conversation was cleared: documents, layers, history and files are all here. The model no longer remembers the earlier conversation; send a message to start a new one.',
   'upload.unsupported_media_type':
@@ -316,6 +326,8 @@ const en: Record<MessageKey, string> = {
   'notice.session_gone_found':
     'This session no longer exists: it may have gone unused too long and been cleared, or been deleted, and its documents with it. Start a new session to go on.',
   'notice.newSession': 'New session',
+  'notice.session_not_found':
+    'The session “{id}” in the address does not exist: it may have gone unused too long, been purged or deleted, or the address is wrong. A new session was opened for you.',
   'failure.detail': 'Details',
   'failure.internal':
     'Something went wrong inside the service; this step did not finish. The steps that finished are kept; try again if needed.',

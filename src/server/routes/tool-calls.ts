@@ -26,6 +26,11 @@ function toolCallIdOf(call: unknown): string | null {
   return typeof id === 'number' && Number.isFinite(id) ? String(id) : null;
 }
 
+/** A call as an event announces it: with the registry's Chinese label, for a card that shows it running. */
+export function callEvent(id: string, name: string, args: unknown) {
+  return { type: 'tool_call', id, name, label: findTool(name)?.label ?? name, arguments: args };
+}
+
 /** A result as an event carries it: images as links beside it, not inside. */
 export function resultEvent(id: string, name: string, result: ToolResult, entry: SessionEntry) {
   if (!result.ok || !result.images?.length) return { type: 'tool_result', id, name, ok: result.ok, result };
@@ -66,13 +71,7 @@ async function streamCalls(calls: readonly unknown[], entry: SessionEntry, send:
   for (const [i, { id, name, arguments: raw }] of shown.entries()) {
     current = i;
     const args = parseArguments(raw);
-    send({
-      type: 'tool_call',
-      id,
-      name,
-      label: findTool(name)?.label ?? name,
-      arguments: args.ok ? args.value : raw,
-    });
+    send(callEvent(id, name, args.ok ? args.value : raw));
     for (const event of waiting[i]!) send(event);
     send(resultEvent(id, name, await results[i]!, entry));
   }

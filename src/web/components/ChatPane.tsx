@@ -103,11 +103,13 @@ function Feed() {
           {/* A session with history whose cards are gone (another tab, a cleared browser) is not empty. */}
           {studio.chatCleared
             ? t('chat.cleared')
-            : studio.state?.documents.length
-              ? t('chat.restored')
-              : studio.model.configured
-                ? t('chat.empty')
-                : t('chat.emptyNoModel')}
+            : studio.joined && studio.sessionId
+              ? t('chat.joined', { id: `${studio.sessionId.slice(0, 8)}…` })
+              : studio.state?.documents.length
+                ? t('chat.restored')
+                : studio.model.configured
+                  ? t('chat.empty')
+                  : t('chat.emptyNoModel')}
         </p>
       )}
       {studio.feed.map((item) => {

@@ -6,6 +6,7 @@ import { failureWords } from '../state/failures.js';
 import type { CallItem } from '../state/feed.js';
 import { RELOADED } from '../state/feed-store.js';
 import { withToolLabels } from '../state/tool-names.js';
+import { isMcpCall } from '../state/use-studio.js';
 import { FailureDetail } from './FailureDetail.js';
 import {
   CONFIRM_TOOL,
@@ -49,6 +50,11 @@ export function ToolCard({ call }: { call: CallItem }) {
       <header>
         <span class="status-dot" aria-hidden="true" />
         <h4>{label}</h4>
+        {isMcpCall(call.id) && (
+          <span class="card-source" title={t('card.mcpTitle')}>
+            {t('card.mcp')}
+          </span>
+        )}
         <code title={call.name}>{call.name}</code>
         <span class="status-text">{status}</span>
       </header>

@@ -18,6 +18,12 @@ export const SESSION_GONE = 'session_gone';
  */
 export const SESSION_GONE_FOUND = 'session_gone_found';
 
+/**
+ * The session the address asked for (`/?session=<id>`) is not there, and a new one was opened: the studio's own
+ * code, its message the id asked for.
+ */
+export const SESSION_NOT_FOUND = 'session_not_found';
+
 /** Failures the studio always words itself: the browser's words for them are English, or it found them itself. */
 const OWN_WORDS: Readonly<Record<string, MessageKey>> = {
   network: 'notice.network',
@@ -73,6 +79,7 @@ export interface FailureWords {
 export function failureWords(t: Translate, code: string, message: string): FailureWords {
   if (code === SESSION_GONE && message === SESSION_GONE_FOUND)
     return { text: t('notice.session_gone_found') };
+  if (code === SESSION_NOT_FOUND) return { text: t('notice.session_not_found', { id: message }) };
   const own = OWN_WORDS[code];
   if (own) return { text: t(own) };
   if (designerWorded(message)) return { text: message };

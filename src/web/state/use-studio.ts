@@ -4,6 +4,7 @@
  * the feed of chat events and tool cards.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { McpCallPrefix } from '../../agent/event-shapes.js';
 import { type Api, ApiError, type ClearedChat, clearChat as clearChatOf } from '../api/client.js';
 import type {
   ChatEvent,
@@ -15,11 +16,13 @@ import type {
   SessionState,
 } from '../api/types.js';
 import { converge, HIDDEN_LISTEN_MS } from './converge.js';
-import { SESSION_GONE, SESSION_GONE_FOUND } from './failures.js';
+import { SESSION_GONE, SESSION_GONE_FOUND, SESSION_NOT_FOUND } from './failures.js';
 import { applyEvent, type FeedItem, noticeEvent, uploadNotice } from './feed.js';
 import { forgetFeed, restoredFeed, saveFeed } from './feed-store.js';
 
 const SESSION_KEY = 'atelier.session';
+/** The session this tab joined by its address (`/?session=<id>`): it has no cards of what was done before. */
+const JOINED_KEY = 'atelier.joined';
 
 export interface ToolRun {
   readonly name: string;
@@ -71,6 +74,11 @@ export interface Studio {
   readonly sessionGone: boolean;
   /** Starts a new, empty session in this tab in place of the one that is gone. */
   newSession(): Promise<void>;
+  /**
+   * The tab joined the session by its address (`/?session=<id>`, e.g. to watch an MCP client), so what was
+   * done in it before has no cards here: the empty feed says so, not that cards were lost.
+   */
+  readonly joined: boolean;
 }
 
 let callSerial = 0;
@@ -86,19 +94,61 @@ const callId = (quiet = false) =>
 /** Whether a card is of a call this page sent (a tool form, a pane, the history), not one the model made. */
 export const isOwnCall = (id: string): boolean => id.startsWith(OWN_CALL);
 
-async function openSession(api: Api): Promise<string> {
-  const known = sessionStorage.getItem(SESSION_KEY);
-  if (known) {
-    try {
-      await api.json(`/v1/sessions/${known}`);
-      return known;
-    } catch (err) {
-      if (!(err instanceof ApiError && err.status === 404)) throw err;
-    }
+const MCP_CALL: McpCallPrefix = 'mcp_';
+
+/** Whether a card is of a call an MCP client made on the session (`/mcp`). */
+export const isMcpCall = (id: string): boolean => id.startsWith(MCP_CALL);
+
+/** What a session id can look like: anything else in the address is not asked of the server. */
+const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** Whether session `id` is on the server; false when it is not (or cannot be an id). */
+async function sessionExists(api: Api, id: string): Promise<boolean> {
+  if (!SESSION_ID.test(id)) return false;
+  try {
+    await api.json(`/v1/sessions/${id}`);
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 404 || err.status === 400)) return false;
+    throw err;
   }
-  const { id } = await api.post<{ id: string }>('/v1/sessions', {});
-  sessionStorage.setItem(SESSION_KEY, id);
-  return id;
+}
+
+interface Opened {
+  readonly id: string;
+  readonly joined: boolean;
+  /** The session the address asked for, which is not there (a new one was opened). */
+  readonly missing: string | null;
+}
+
+/**
+ * The session the address names (`/?session=<id>`), else the one this tab worked on, else a new one. The one
+ * opened is kept for the tab as its own, and the address loses the parameter (a reload finds the session kept,
+ * and a link copied later does not pull another tab into it); it keeps it while the server cannot be asked, so
+ * that trying again still opens it.
+ */
+async function openSession(api: Api): Promise<Opened> {
+  const address = new URL(window.location.href);
+  const asked = address.searchParams.get('session');
+  const known = sessionStorage.getItem(SESSION_KEY);
+  const wanted = asked || known;
+  let opened: Opened;
+  if (wanted && (await sessionExists(api, wanted))) {
+    if (wanted !== known) {
+      sessionStorage.setItem(SESSION_KEY, wanted);
+      sessionStorage.setItem(JOINED_KEY, wanted);
+    }
+    opened = { id: wanted, joined: sessionStorage.getItem(JOINED_KEY) === wanted, missing: null };
+  } else {
+    const { id } = await api.post<{ id: string }>('/v1/sessions', {});
+    sessionStorage.setItem(SESSION_KEY, id);
+    opened = { id, joined: false, missing: asked || null };
+  }
+  if (asked !== null) {
+    address.searchParams.delete('session');
+    window.history.replaceState(window.history.state, '', address.pathname + address.search + address.hash);
+  }
+  return opened;
 }
 
 export function useStudio(api: Api): Studio {
@@ -117,6 +167,7 @@ export function useStudio(api: Api): Studio {
   const [revision, setRevision] = useState(0);
   const [sessionGone, setSessionGone] = useState(false);
   const [chatCleared, setChatCleared] = useState(false);
+  const [joined, setJoined] = useState(false);
   const session = useRef<string | null>(null);
   const filesNow = useRef<readonly SessionFile[]>([]);
   const gone = useRef(false);
@@ -264,17 +315,22 @@ export function useStudio(api: Api): Studio {
   useEffect(() => {
     (async () => {
       try {
-        const [reg, info, id] = await Promise.all([
+        const [reg, info, opened] = await Promise.all([
           api.json<Registry>('/v1/tools?variant=extended&format=registry'),
           api.json<ModelInfo>('/v1/model').catch(() => ({ configured: false }) as const),
           openSession(api),
         ]);
+        const { id, missing } = opened;
         session.current = id;
         effects.current = new Map(reg.tools.map((t) => [t.name, t.effect]));
         // What this tab showed before a reload (restored before the session is set, which starts saving it),
         // brought in line with the conversation by the event stream, which starts with it.
         const kept = restoredFeed(id);
         if (kept) setFeed(kept);
+        if (missing !== null) {
+          setFeed((items) => applyEvent(items, noticeEvent(SESSION_NOT_FOUND, missing.slice(0, 64))));
+        }
+        setJoined(opened.joined);
         setRegistry(reg);
         setModel(info);
         setSessionId(id);
@@ -555,6 +611,7 @@ export function useStudio(api: Api): Studio {
         seen.current = '';
         quiet.current.clear();
         setSessionGone(false);
+        setJoined(false);
         setFeed([]);
         setState(null);
         setFiles([]);
@@ -588,5 +645,6 @@ export function useStudio(api: Api): Studio {
     currentFiles,
     sessionGone,
     newSession,
+    joined,
   };
 }

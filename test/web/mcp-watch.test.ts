@@ -1,0 +1,251 @@
+/**
+ * A designer watching in the studio a session an AI client drives over MCP (`/mcp`, the official SDK client),
+ * in real Chromium: the layers pane and the canvas follow each call that changed the session, and the feed shows
+ * a card for each call, marked MCP, a refused or failed one as failed, without a reload. The studio is opened on
+ * the MCP session as a reload finds its own (the id kept in the tab), and as a designer opens it from the
+ * address (`/?session=<id>`, README), with a token too; an id that is not there is said so and a new session
+ * works. The page is made to read as hidden, so that the panes' own catching up (every 10 s while in view)
+ * cannot be what brings the change: only the pushed events can.
+ */
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findTool } from '../../src/registry/index.js';
+import { callTool } from '../mcp/support.js';
+import { startTestServer, TOKEN } from '../server/support.js';
+import {
+  canvasInk,
+  countOf,
+  eventually,
+  launchBrowser,
+  openPage,
+  snapshot,
+  textOf,
+  visibleOf,
+} from '../support/browser.js';
+import { studioHarness } from './studio-harness.js';
+
+const studio = studioHarness('mcp-watch');
+
+/** Soon: well within the 10 s after which a tab in view would have caught up by itself. */
+const soon = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 5_000, interval: 100 });
+
+describe('the studio on a session an MCP client drives', () => {
+  it('shows the layers and pixels of each MCP call at once', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(`${studio.url}/mcp`));
+    const client = new Client({ name: 'atelier-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const id = transport.sessionId!;
+      await callTool(client, 'create_document', { width: 300, height: 200, name: '模型稿' });
+
+      const page = await studio.open(id);
+      const layers = page.getByRole('list', { name: '图层列表' });
+      const listening = page.waitForResponse((r) => r.url().includes(`/v1/sessions/${id}/events`));
+      await page.getByRole('tab', { name: '图层' }).click();
+      await eventually(countOf(layers.getByRole('button', { name: '背景', exact: true }))).toBe(1);
+      await listening;
+      await page.evaluate(() => {
+        const doc = (globalThis as unknown as { document: object }).document;
+        Object.defineProperty(doc, 'visibilityState', { get: () => 'hidden', configurable: true });
+      });
+
+      const layer = await callTool(client, 'create_layer', { name: '色块' });
+      expect(layer.isError).toBe(false);
+      await soon(countOf(layers.getByRole('button', { name: '色块', exact: true }))).toBe(1);
+
+      // A change of pixels: the canvas is fetched again (the history grew), and shows the fill.
+      expect((await canvasInk(page))?.dark).toBe(0);
+      const fill = await callTool(client, 'fill_selection', { color: '#c0392b' });
+      expect(fill.isError).toBe(false);
+      await soon(async () => (await canvasInk(page))?.dark).toBeGreaterThan(0.99);
+
+      await keep(page, 'mcp-watch-layers');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+async function keep(page: Page, name: string): Promise<void> {
+  const shot = await snapshot(page, name);
+  mkdirSync('.hunt-mcpwatch2', { recursive: true });
+  copyFileSync(shot, `.hunt-mcpwatch2/${name}.png`);
+}
+
+/** The registry's Chinese label of a tool, as its card is named. */
+const labelOf = (name: string) => findTool(name)!.label;
+
+async function mcpClient(url: string, headers: Record<string, string> = {}) {
+  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } });
+  const client = new Client({ name: 'atelier-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, id: transport.sessionId! };
+}
+
+const feedOf = (page: Page) => page.getByRole('log', { name: '对话记录' });
+const cardsOf = (page: Page) => feedOf(page).getByRole('article');
+const storedSession = (page: Page) =>
+  page.evaluate(() =>
+    (
+      globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }
+    ).sessionStorage.getItem('atelier.session'),
+  );
+
+/** A fresh browser tab (nothing kept from before) opened at `url`, once it listens to session `id`'s events. */
+async function openAt(browser: Browser, url: string, id: string): Promise<Page> {
+  let listening: Promise<unknown> = Promise.resolve();
+  const page = await openPage(browser, url, (p) => {
+    listening = p.waitForResponse((r) => r.url().includes(`/v1/sessions/${id}/events`));
+  });
+  await listening;
+  return page;
+}
+
+const readAsHidden = (page: Page) =>
+  page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: object }).document;
+    Object.defineProperty(doc, 'visibilityState', { get: () => 'hidden', configurable: true });
+  });
+
+describe('the studio opened at /?session=<id>', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('joins the MCP session and shows a card for each call, failed ones too, without a reload', async () => {
+    const { client, id } = await mcpClient(studio.url);
+    try {
+      await callTool(client, 'create_document', { width: 300, height: 200, name: '模型稿' });
+      await callTool(client, 'create_layer', { name: '底纹' });
+      const page = await openAt(browser, `${studio.url}/?session=${id}`, id);
+      // The parameter leaves the address; the tab keeps the session as its own.
+      expect(page.url()).toBe(`${studio.url}/`);
+      expect(await storedSession(page)).toBe(id);
+      // It never had cards of this session: the empty feed says it joined, not that cards were lost.
+      const empty = page.locator('.feed-empty');
+      await eventually(textOf(empty)).toContain(`已打开会话 ${id.slice(0, 8)}…`);
+      expect(await empty.textContent()).not.toContain('没有保留');
+      await keep(page, 'mcp-watch-joined');
+      await page.getByRole('tab', { name: '图层' }).click();
+      const layers = page.getByRole('list', { name: '图层列表' });
+      await eventually(countOf(layers.getByRole('button', { name: '底纹', exact: true }))).toBe(1);
+      await readAsHidden(page);
+
+      expect((await callTool(client, 'create_layer', { name: '色块' })).isError).toBe(false);
+      const layerCard = cardsOf(page)
+        .filter({ hasText: labelOf('create_layer') })
+        .first();
+      await soon(textOf(layerCard)).toContain('完成');
+      expect(await layerCard.locator('.card-source').textContent()).toBe('MCP');
+      expect(await layerCard.locator('.card-source').getAttribute('title')).toBe('由 MCP 客户端调用');
+      await soon(countOf(layers.getByRole('button', { name: '色块', exact: true }))).toBe(1);
+      expect((await callTool(client, 'fill_selection', { color: '#1f6feb' })).isError).toBe(false);
+      await soon(async () => (await canvasInk(page))?.opaque).toBe(1);
+
+      // Refused and failed calls: a layer that is not there, wrong arguments, a tool that does not exist.
+      expect((await callTool(client, 'set_layer_opacity', { name: '不存在', opacity: 10 })).isError).toBe(
+        true,
+      );
+      expect((await callTool(client, 'create_layer', { name: 3 })).isError).toBe(true);
+      expect((await callTool(client, 'no_such_tool')).isError).toBe(true);
+      await soon(countOf(cardsOf(page))).toBe(5);
+      const failed = page.locator('article.card.error');
+      await soon(countOf(failed)).toBe(3);
+      expect(
+        await cardsOf(page).evaluateAll((cards) => cards.map((c) => c.getAttribute('aria-label'))),
+      ).toEqual([
+        labelOf('create_layer'),
+        labelOf('fill_selection'),
+        labelOf('set_layer_opacity'),
+        labelOf('create_layer'),
+        'no_such_tool',
+      ]);
+      for (const card of await failed.all()) {
+        expect(await card.locator('.status-text').textContent()).toBe('失败');
+        // The server's Chinese words, shown as they are (not the studio's generic ones).
+        expect(await card.locator('.card-error p').first().textContent()).toMatch(/[\u4e00-\u9fff]/);
+      }
+      expect(await failed.first().locator('.card-error').textContent()).toContain('不存在');
+      expect(await page.locator('.card-source').count()).toBe(5);
+      await keep(page, 'mcp-watch-feed');
+      await feedOf(page).evaluate((el) => {
+        el.scrollTop = 0;
+      });
+      await keep(page, 'mcp-watch-feed-top');
+
+      // A reload stays on the session and keeps its cards.
+      await page.reload();
+      await eventually(countOf(cardsOf(page))).toBe(5);
+      expect(page.url()).toBe(`${studio.url}/`);
+      expect(await storedSession(page)).toBe(id);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('says an unknown session is not there and opens a new one that works', async () => {
+    const unknown = '0123456789abcdef0123456789abcdef';
+    const page = await openPage(browser, `${studio.url}/?session=${unknown}`);
+    const notice = feedOf(page).getByRole('alert');
+    await eventually(textOf(notice)).toContain(`地址中的会话“${unknown}”不存在`);
+    expect(await notice.textContent()).toContain('已为你新建了一个会话');
+    expect(page.url()).toBe(`${studio.url}/`);
+    const fresh = await storedSession(page);
+    expect(fresh).toMatch(/^[0-9a-f]{32}$/);
+    expect(fresh).not.toBe(unknown);
+    expect((await fetch(`${studio.url}/v1/sessions/${fresh}`)).status).toBe(200);
+    // Nothing claims it joined anything.
+    expect(await page.locator('.feed-empty').count()).toBe(0);
+
+    // The new session works: a document made in it shows.
+    const composer = page.getByRole('tablist', { name: '输入方式' });
+    await composer.getByRole('tab', { name: '工具箱' }).click();
+    await page
+      .getByRole('region', { name: '文档操作' })
+      .getByRole('button', { name: labelOf('create_document'), exact: true })
+      .click();
+    await page.getByLabel('宽度', { exact: true }).fill('200');
+    await page.getByLabel('高度', { exact: true }).fill('120');
+    await page.getByRole('button', { name: '运行' }).click();
+    await eventually(textOf(cardsOf(page).last())).toContain('完成');
+    await eventually(async () => (await canvasInk(page))?.opaque).toBe(1);
+    await keep(page, 'mcp-watch-unknown');
+    await page.context().close();
+  });
+});
+
+describe('the studio opened at /?session=<id>&token=<token>', () => {
+  it('joins the session with the token, which never goes into a URL', async () => {
+    const server = await startTestServer({ token: TOKEN });
+    const browser = await launchBrowser();
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const { client, id } = await mcpClient(server.url, auth);
+    try {
+      await callTool(client, 'create_document', { width: 120, height: 80, name: '令牌' });
+      const urls: string[] = [];
+      let listening: Promise<unknown> = Promise.resolve();
+      const page = await openPage(browser, `${server.url}/?session=${id}&token=${TOKEN}`, (p) => {
+        p.on('request', (r) => urls.push(r.url()));
+        listening = p.waitForResponse((r) => r.url().includes(`/v1/sessions/${id}/events`));
+      });
+      await listening;
+      expect(page.url()).toBe(`${server.url}/`);
+      await eventually(visibleOf(page.getByRole('tab', { name: /令牌/ }))).toBe(true);
+      expect((await callTool(client, 'create_layer', { name: '甲' })).isError).toBe(false);
+      await soon(textOf(cardsOf(page).first())).toContain('完成');
+      expect(urls.filter((u) => u.includes(TOKEN))).toEqual([urls[0]]);
+      await page.context().close();
+    } finally {
+      await client.close();
+      await browser.close();
+      await server.close();
+    }
+  });
+});
