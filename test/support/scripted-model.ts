@@ -29,6 +29,11 @@ export interface ScriptedReply {
   readonly chunkDelayMs?: number;
   /** Send this many stream chunks (half the body, when not streamed), then fall silent with the connection open. */
   readonly stallAfterChunks?: number;
+  /**
+   * Send stream chunk `index` (0 is the role, then the text's pieces, the tool calls, the finish) only once what
+   * this returns has settled: a test holds a stream at the point it needs, whatever the machine's speed.
+   */
+  readonly beforeChunk?: (index: number) => Promise<void> | void;
 }
 
 export interface ScriptedError {
@@ -214,6 +219,8 @@ export async function startScriptedModel(steps: readonly ScriptStep[] = []): Pro
     for (const [i, chunk] of all.entries()) {
       if (closed) return;
       if (answer.stallAfterChunks !== undefined && i >= answer.stallAfterChunks) return;
+      await answer.beforeChunk?.(i);
+      if (closed) return;
       res.write(`data: ${JSON.stringify(chunk)}\n\n`);
       if (answer.chunkDelayMs) await sleep(answer.chunkDelayMs);
     }

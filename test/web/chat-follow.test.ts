@@ -71,6 +71,31 @@ async function holdImages(page: Page) {
   };
 }
 
+/**
+ * Holds the model's answer stream: chunks from `first` on wait until `until(n)` lets every chunk before `n` go
+ * (0 is the role, then the text's three pieces, then the finish), so a step happens between two chunks on any
+ * machine, not only on one fast enough to take it within a chunk's delay.
+ */
+function streamValve(first: number) {
+  let open = first;
+  let wake = () => {};
+  return {
+    beforeChunk: async (index: number) => {
+      while (index >= open) await new Promise<void>((resolve) => (wake = resolve));
+    },
+    until(next: number) {
+      open = next;
+      wake();
+    },
+  };
+}
+
+/** The height of the feed's last answer, in px. */
+const answerHeight = (page: Page) =>
+  page.evaluate(
+    `[...document.querySelectorAll('.feed .bubble.assistant')].at(-1).getBoundingClientRect().height`,
+  ) as Promise<number>;
+
 /** How many of the canvas captures' images have come and been decoded. */
 const capturesShown = (page: Page) =>
   page.evaluate(
@@ -120,6 +145,8 @@ describe('the conversation following the newest message', () => {
   it('leaves a designer who scrolled up a little where they are, and follows again once they are back down', async () => {
     const page = await longConversation();
     const release = await holdImages(page);
+    const text = '慢慢地说画布，'.repeat(40);
+    const stream = streamValve(2);
     studio.model.push(
       {
         toolCalls: [
@@ -127,28 +154,36 @@ describe('the conversation following the newest message', () => {
           { id: 'c2', name: 'get_canvas_image', arguments: { max_size: 600 } },
         ],
       },
-      { text: '慢慢地说画布，'.repeat(40), chunkDelayMs: 1000 },
+      { text, beforeChunk: stream.beforeChunk },
     );
     await send(page, '画布现在什么样？');
     const answer = feed(page).locator('.bubble.assistant.streaming');
     await eventually(textOf(answer)).toContain('慢慢地说画布');
     await eventually(async () => (await feedScroll(page)).belowView).toBeLessThan(20);
 
-    // A short flick up on a trackpad, to read the line just above: less than a line of text.
+    // A short flick up on a trackpad, to read the line just above: less than a line of text. The answer goes on.
     await feed(page).hover();
     await page.mouse.wheel(0, -30);
     await eventually(async () => (await feedScroll(page)).belowView).toBeGreaterThanOrEqual(29);
     const place = await readingPlace(page);
     const before = (await textOf(answer)()).length;
+    stream.until(3);
     await eventually(async () => (await textOf(answer)()).length).toBeGreaterThan(before);
+    expect(await readingPlace(page)).toEqual(place);
+    stream.until(4);
+    await eventually(async () => (await textOf(answer)()).length).toBe(text.length);
     expect(await readingPlace(page)).toEqual(place);
 
     // The first capture comes into its card above the answer, and the answer ends: the feed is not brought
-    // down to them (the browser's scroll anchoring may move it to keep what is read in place as the card grows).
+    // down to them (the browser's scroll anchoring may move it to keep what is read in place as the card grows),
+    // and the answer keeps its height as its caret goes.
     const { belowView } = await feedScroll(page);
+    const height = await answerHeight(page);
     await release();
     await eventually(() => capturesShown(page)).toBe(1);
+    stream.until(5);
     await eventually(countOf(feed(page).locator('.bubble.streaming'))).toBe(0);
+    expect(await answerHeight(page)).toBeCloseTo(height, 0);
     expect((await feedScroll(page)).belowView).toBeGreaterThanOrEqual(belowView - 1);
     await snapshot(page, '75-chat-left-where-scrolled');
 
