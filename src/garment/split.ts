@@ -281,9 +281,10 @@ const CONVEX_SLACK = 0.1;
  * piece, found by a black top-hat: closing minus image). The blob less its lines falls into regions — the
  * enclosed interiors of outline pieces, the fills of filled ones. Every region is a piece unless it lies inside
  * another (ENCLOSED_SHARE): a piece's internal lines — a grain line, a label, a dart drawn inside it — end
- * free or enclose only a small part of it, so they do not split it. A piece carries marks (a label, a grain
- * line); a region without any that completes a neighbour's convex shape is part of it (a wide dart, a band
- * between a hip and a knee line), or the paper between two pieces' outlines. A line belongs to every region it lies
+ * free or enclose only a small part of it, so they do not split it. A piece carries one label; a region without
+ * any marks, or with a grain line but no label, that completes a neighbour's convex shape is part of it (a wide
+ * dart, a band between a hip and a knee line), or the paper between two pieces' outlines; unmarked regions that
+ * gather no label stay apart across a line drawn as their outline is (two plain waistbands). A line belongs to every region it lies
  * between (a shared cut line to both pieces), found by growing each region across the lines (its two nearest
  * regions a line pixel keeps), and a piece is filled through its holes as a separate one is.
  */
@@ -297,7 +298,7 @@ function separate(
   const soft = background === null;
   const { state, bx, by, bw, bh } = blob;
   const n = bw * bh;
-  const { line, reach } = linesOf(src, blob, ink);
+  const { line, reach, light } = linesOf(src, blob, ink);
   const width = 2 * reach + 1;
   const regions = labelRuns(
     bw,
@@ -370,12 +371,23 @@ function separate(
   const touch = (a: number, b: number) => {
     if (a !== OUT) contact[a]!.set(b, (contact[a]!.get(b) ?? 0) + 1);
   };
+  // The pixels of the line between each region and each neighbour, and their lightness: the pen it is drawn in.
+  const pen = Array.from({ length: OUT + 1 }, () => new Map<number, { px: number; light: number }>());
+  const inked = (a: number, b: number, l: number) => {
+    if (a === OUT) return;
+    const e = pen[a]!.get(b) ?? { px: 0, light: 0 };
+    e.px++;
+    e.light += l;
+    pen[a]!.set(b, e);
+  };
   for (let p = 0; p < n; p++) {
     const a = lab1[p]!;
     if (a === 0) continue;
     const st = steps[p]!;
     if (st > 0) {
       if (!between(p)) continue;
+      inked(a, lab2[p]!, light[p]!);
+      inked(lab2[p]!, a, light[p]!);
       if ((st & 15) === 1) touch(a, lab2[p]!);
       if (st >> 4 === 1) touch(lab2[p]!, a);
       continue;
@@ -403,7 +415,8 @@ function separate(
     .filter((k) => !thin[k - 1])
     .sort((a, b) => comps[a - 1]!.area - comps[b - 1]!.area);
   // A region in another's holes (a letter's counters, a dart or a drill hole drawn closed inside a piece) is part
-  // of the smallest region holding it. A region whose holes hold drawing (a label, a grain line) carries marks.
+  // of the smallest region holding it. A region whose holes hold drawing carries marks (MARKS), a label among them
+  // (LABEL) or not: a grain line, a closed dart.
   const marked = new Uint8Array(OUT + 1);
   for (const q of order) {
     const c = comps[q - 1]!;
@@ -416,7 +429,7 @@ function separate(
       shape.fill(1, o + regions.x0[r]!, o + regions.x1[r]! + 1);
     }
     reachOutside(shape, qw, qh);
-    marked[q] = carriesMarks(shape, qw, qh) ? 1 : 0;
+    marked[q] = carriesMarks(shape, qw, qh);
     const held = order.filter((k) => {
       const r = comps[k - 1]!;
       return group[k] === k && k !== q && r.x0 > c.x0 && r.x1 < c.x1 && r.y0 > c.y0 && r.y1 < c.y1;
@@ -437,8 +450,46 @@ function separate(
     group[k] = g;
     area[g]! += area[k]!;
     if (hull[k] && hull[g]) hull[g] = convexHull([...hull[g]!, ...hull[k]!]);
-    marked[g] ||= marked[k]!;
+    marked[g] = Math.max(marked[g]!, marked[k]!);
     for (const [b, len] of contact[k]!) contact[g]!.set(b, (contact[g]!.get(b) ?? 0) + len);
+    for (const [b, e] of pen[k]!) {
+      const f = pen[g]!.get(b) ?? { px: 0, light: 0 };
+      pen[g]!.set(b, { px: f.px + e.px, light: f.light + e.light });
+    }
+  };
+  // Whether the line between groups k and g is drawn as their cut line against the outside is: as wide (pixels
+  // per pixel of length) within a quarter, and no more than LINE_CONTRAST / 2 lighter. Fills meeting without a
+  // line are apart too; with no outline to compare (a region enclosed by others) the line may be either.
+  const cutLine = (k: number, g: number) => {
+    let inner = 0;
+    let innerLight = 0;
+    let innerLen = 0;
+    let outer = 0;
+    let outerLight = 0;
+    let outerLen = 0;
+    for (const q of [k, g]) {
+      for (const [b, e] of pen[q]!) {
+        const r = b === OUT || dropped[root(b)] ? OUT : root(b);
+        if (r === OUT) {
+          outer += e.px;
+          outerLight += e.light;
+        } else if (r === (q === k ? g : k)) {
+          inner += e.px;
+          innerLight += e.light;
+        }
+      }
+      for (const [b, len] of contact[q]!) {
+        const r = b === OUT || dropped[root(b)] ? OUT : root(b);
+        if (r === OUT) outerLen += len;
+        else if (r === (q === k ? g : k)) innerLen += len;
+      }
+    }
+    if (inner === 0) return true;
+    if (outer === 0 || outerLen === 0 || innerLen === 0) return false;
+    return (
+      inner / innerLen >= 0.75 * (outer / outerLen) &&
+      innerLight / inner <= outerLight / outer + (LINE_CONTRAST * 2.55) / 2
+    );
   };
   // How long group k's boundary runs along each other group (OUT for the outside and dropped groups).
   const alongOf = (k: number) => {
@@ -479,29 +530,48 @@ function separate(
   // convex as the two apart, give or take the line between them — where a piece nested against another makes
   // a notch or an L with it. Enclosed by pieces it completes two or more of, and showing the paper, it is the
   // gap where their outlines touch. Smallest first, as a band joins the next band and that one the piece.
-  const unmarked = new Set(order.filter((k) => group[k] === k && !dropped[k] && !marked[k] && hull[k]));
-  while (unmarked.size > 0) {
-    let k = 0;
-    for (const q of unmarked) if (!k || area[q]! < area[k]!) k = q;
-    unmarked.delete(k);
-    const { along } = alongOf(k);
-    const fits: { g: number; extra: number }[] = [];
-    for (const [g, len] of along) {
-      if (g === OUT || !hull[g]) continue;
-      const extra =
-        deficit(convexHull([...hull[k]!, ...hull[g]!]), area[k]! + area[g]!) -
-        deficit(hull[k]!, area[k]!) -
-        deficit(hull[g]!, area[g]!);
-      if (extra <= CONVEX_SLACK * Math.min(area[k]!, area[g]!) + width * len) fits.push({ g, extra });
+  const absorb = (which: number, into: (k: number, g: number) => boolean) => {
+    const left = new Set(
+      order.filter((k) => group[k] === k && !dropped[k] && marked[k] === which && hull[k]),
+    );
+    while (left.size > 0) {
+      let k = 0;
+      for (const q of left) if (!k || area[q]! < area[k]!) k = q;
+      left.delete(k);
+      const { along } = alongOf(k);
+      const fits: { g: number; extra: number }[] = [];
+      for (const [g, len] of along) {
+        if (g === OUT || !hull[g] || !into(k, g)) continue;
+        const extra =
+          deficit(convexHull([...hull[k]!, ...hull[g]!]), area[k]! + area[g]!) -
+          deficit(hull[k]!, area[k]!) -
+          deficit(hull[g]!, area[g]!);
+        if (extra <= CONVEX_SLACK * Math.min(area[k]!, area[g]!) + width * len) fits.push({ g, extra });
+      }
+      if (fits.length === 0) continue;
+      if (which === 0 && fits.length >= 2 && !along.has(OUT) && paper[k - 1]) {
+        dropped[k] = 1;
+        continue;
+      }
+      fits.sort((a, b) => a.extra - b.extra);
+      const g = fits[0]!.g;
+      if (which === 0 && cutLine(k, g)) across.push(k);
+      join(k, g);
     }
-    if (fits.length === 0) continue;
-    if (fits.length >= 2 && !along.has(OUT) && paper[k - 1]) {
-      dropped[k] = 1;
-      continue;
-    }
-    fits.sort((a, b) => a.extra - b.extra);
-    join(k, fits[0]!.g);
-  }
+  };
+  // Unmarked groups joined across a line drawn as a cut line, to be parted again if no mark ever joins them.
+  const across: number[] = [];
+  absorb(0, () => true);
+  // A piece carries one label; a part of it with a grain line or a dart but no label (the label above the hip
+  // line, the grain line below the knee line) joins the labelled part it completes, as a band does. Two labelled
+  // parts are two pieces, however they fit: two waistbands side by side.
+  absorb(MARKS, (_, g) => marked[g] === LABEL);
+  // Unmarked parts that no mark gathered into a piece, parted by lines drawn as their cut lines against the
+  // outside are, are pieces each: two plain waistbands side by side. Joined to a marked piece, such a line was
+  // internal (a hip line, the grain line crossing a band between it and the knee line). A fainter or finer
+  // line (a fold or pencil line) keeps an unmarked piece whole. Limit: an unlabelled piece whose hip line or
+  // wide dart is drawn in the outline's own pen is as two waistbands are, and comes apart.
+  for (const k of across.reverse()) if (!marked[root(k)]) group[k] = k;
   // Among filled pieces, a region showing the paper is a gap the pieces enclose where they touch, not a piece
   // (a pale piece differs from the paper by ΔE 5 or more: it stays).
   if (order.some((k) => group[k] === k && !dropped[k] && !paper[k - 1])) {
@@ -576,11 +646,24 @@ function slivers(
 /** How long (pixels, the sum of each hole's width and height) a region's holes must reach to be marks. */
 const MARK_REACH = 8 * (2 * LINE_REACH + 1);
 
+/** A region carries marks (carriesMarks)… */
+const MARKS = 1;
+/** …a label among them. */
+const LABEL = 2;
+
 /**
- * A region's holes (the 0s of `shape`, a region filled by reachOutside) hold drawing: a label, a grain line, a
- * closed dart, whose holes' widths and heights add up to MARK_REACH. Specks of noise and a drill hole add less.
+ * A hole no longer than this many times its width is compact: a letter of a label (a Latin letter, a CJK
+ * character or a part of one), where a grain line with its arrowheads (200 by 30), a closed dart (140 by 40) or
+ * a label's own grain stroke is long and narrow.
  */
-function carriesMarks(shape: Uint8Array, w: number, h: number): boolean {
+const LETTER_ASPECT = 3;
+
+/**
+ * Whether a region's holes (the 0s of `shape`, a region filled by reachOutside) hold drawing: 0 none, MARKS when
+ * their widths and heights add up to MARK_REACH (a grain line, a closed dart; specks of noise and a drill hole
+ * add less), LABEL when a compact one of a stroke's size or more is among them (a letter).
+ */
+function carriesMarks(shape: Uint8Array, w: number, h: number): number {
   const holes = labelRuns(
     w,
     h,
@@ -590,11 +673,16 @@ function carriesMarks(shape: Uint8Array, w: number, h: number): boolean {
     true,
   );
   let reach = 0;
+  let letter = false;
   for (const c of holes.comps) {
-    const size = c.x1 - c.x0 + c.y1 - c.y0 + 2;
-    if (size >= 2 * LINE_REACH + 1) reach += size;
+    const hw = c.x1 - c.x0 + 1;
+    const hh = c.y1 - c.y0 + 1;
+    if (hw + hh < 2 * LINE_REACH + 1) continue;
+    reach += hw + hh;
+    if (Math.max(hw, hh) <= LETTER_ASPECT * Math.min(hw, hh)) letter = true;
   }
-  return reach >= MARK_REACH;
+  if (reach < MARK_REACH) return 0;
+  return letter ? LABEL : MARKS;
 }
 
 type Pt = readonly [number, number];
@@ -686,7 +774,11 @@ function showsPaper(
  * dilation by a square) removes, or that is dark on its surroundings; and how far either side of a line its
  * strokes reach (reach, or more for an outline drawing in a broad pen: `strokeReach`).
  */
-function linesOf(src: Raster, blob: Blob, ink: InkTest): { line: Uint8Array; reach: number } {
+function linesOf(
+  src: Raster,
+  blob: Blob,
+  ink: InkTest,
+): { line: Uint8Array; reach: number; light: Uint8Array } {
   const { state, bx, by, bw, bh } = blob;
   const n = bw * bh;
   const drawn = new Uint8Array(n);
@@ -698,7 +790,8 @@ function linesOf(src: Raster, blob: Blob, ink: InkTest): { line: Uint8Array; rea
     ink(y, x0, x1, drawn.subarray(v * bw + x0 - bx, v * bw + x1 - bx));
     for (let p = v * bw; p < (v + 1) * bw; p++) if (state[p] === 2) drawn[p] = 0;
   }
-  const reach = strokeReach(drawn, bw, bh);
+  const light = lightness(src, bx, by, bw, bh);
+  const reach = strokeReach(drawn, light, bw, bh);
   // Opening: erosion is dilation of the complement.
   const inverse = new Uint8Array(n);
   for (let p = 0; p < n; p++) inverse[p] = 1 - drawn[p]!;
@@ -706,7 +799,6 @@ function linesOf(src: Raster, blob: Blob, ink: InkTest): { line: Uint8Array; rea
   for (let p = 0; p < n; p++) eroded[p] = 1 - eroded[p]!;
   const opened = dilate(eroded, bw, bh, reach, eroded);
   // Black top-hat: closing minus the image, the closing's erosion again the dilation of the complement.
-  const light = lightness(src, bx, by, bw, bh);
   const lifted = dilate(light, bw, bh, reach);
   for (let p = 0; p < n; p++) lifted[p] = 255 - lifted[p]!;
   const closed = dilate(lifted, bw, bh, reach, lifted);
@@ -714,7 +806,7 @@ function linesOf(src: Raster, blob: Blob, ink: InkTest): { line: Uint8Array; rea
   for (let p = 0; p < n; p++) {
     drawn[p] = drawn[p] && (!opened[p] || 255 - closed[p]! - light[p]! >= contrast) ? 1 : 0;
   }
-  return { line: drawn, reach };
+  return { line: drawn, reach, light };
 }
 
 /** Runs of drawing longer than this (pixels) are fills or a line's length, not a stroke's width. */
@@ -726,10 +818,28 @@ const MAX_REACH = 14;
 /**
  * How far either side of a line the blob's strokes reach. Where most of the drawing lies in short runs across
  * rows or columns (an outline drawing, not fills), the commonest run is the pen's width (a slanted stroke's runs
- * come longer, never shorter); strokes too broad for LINE_REACH (a thick pen, a scan at high resolution) widen
- * the reach to three quarters of it beyond, which the opening needs to remove them with their junctions.
+ * come longer, never shorter); on filled pieces the same is read of their dark drawing alone (LINE_CONTRAST
+ * darker than the commonest lightness, the fill's): the outline drawn round them. Strokes too broad for
+ * LINE_REACH (a thick pen, a scan at high resolution) widen the reach to three quarters of it beyond, which the
+ * opening and the top-hat need to remove them with their junctions.
  */
-function strokeReach(drawn: Uint8Array, bw: number, bh: number): number {
+function strokeReach(drawn: Uint8Array, light: Uint8Array, bw: number, bh: number): number {
+  let pen = penWidth(drawn, bw, bh);
+  if (pen === 0) {
+    const hist = new Float64Array(256);
+    for (let p = 0; p < drawn.length; p++) if (drawn[p]) hist[light[p]!]!++;
+    let fill = 0;
+    for (let l = 1; l < 256; l++) if (hist[l]! > hist[fill]!) fill = l;
+    const dark = fill - Math.round(LINE_CONTRAST * 2.55);
+    const outline = new Uint8Array(drawn.length);
+    for (let p = 0; p < drawn.length; p++) outline[p] = drawn[p] && light[p]! <= dark ? 1 : 0;
+    pen = penWidth(outline, bw, bh);
+  }
+  return Math.min(MAX_REACH, Math.max(LINE_REACH, Math.ceil(0.75 * pen) + 1));
+}
+
+/** The commonest run of `a` across rows and columns, or 0 when most of it lies in runs of STROKE_RUN or more. */
+function penWidth(a: Uint8Array, bw: number, bh: number): number {
   const hist = new Float64Array(STROKE_RUN);
   let short = 0;
   let all = 0;
@@ -751,12 +861,12 @@ function strokeReach(drawn: Uint8Array, bw: number, bh: number): number {
       }
     }
   };
-  count(drawn, bw, bh);
-  count(transpose(drawn, bw, bh, new Uint8Array(bw * bh)), bh, bw);
-  if (short < all / 2) return LINE_REACH;
+  count(a, bw, bh);
+  count(transpose(a, bw, bh, new Uint8Array(bw * bh)), bh, bw);
+  if (all === 0 || short < all / 2) return 0;
   let mode = 1;
   for (let len = 2; len < STROKE_RUN; len++) if (hist[len]! > hist[mode]!) mode = len;
-  return Math.min(MAX_REACH, Math.max(LINE_REACH, Math.ceil(0.75 * mode) + 1));
+  return mode;
 }
 
 /**

@@ -347,3 +347,31 @@ export function wideDartMarker(fill?: string): Piece[] {
     },
   ];
 }
+
+/**
+ * Two plain waistbands side by side sharing their long cut line y = 220, neither labelled; or (`pencil`) one band
+ * with a line drawn along its middle in a fine grey pencil, a fold line: one piece.
+ */
+export function bandsMarker(fill?: string, pencil = false): Piece[] {
+  const band = (y0: number, y1: number): Piece => ({
+    outline: [
+      [100, y0],
+      [1000, y0],
+      [1000, y1],
+      [100, y1],
+    ],
+    fill,
+  });
+  if (!pencil) return [band(100, 220), band(220, 340)];
+  const fold = (g: SKRSContext2D) => {
+    g.save();
+    g.strokeStyle = '#8c8c8c';
+    g.lineWidth = 1;
+    lines([
+      [100, 220],
+      [1000, 220],
+    ])(g);
+    g.restore();
+  };
+  return [{ ...band(100, 340), marks: fold }];
+}
