@@ -9,7 +9,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     // Vitest's default (one worker fewer than the cores) runs one file at a time on a 2-core machine, where the
-    // classifier's leave-one-design-out test alone takes ten minutes: two workers let the rest run beside it.
+    // classifier's leave-one-design-out test alone takes minutes: two workers let the rest run beside it.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     globalSetup: ['./test/support/scratch-tmpdir.ts'],
   },

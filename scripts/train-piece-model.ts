@@ -5,9 +5,12 @@
  *   npx tsx scripts/train-piece-model.ts
  *
  * Deterministic. Its honest accuracy is not measured here (a model scores well on what it was fitted to):
- * test/garment/piece-model.test.ts trains the same way inside each leave-one-design-out fold.
+ * test/garment/piece-model.test.ts trains the same way inside each leave-one-design-out fold. The temperature is
+ * fitted on those same folds, whose nets it keeps in test/fixtures/freesewing/fold-nets.json for the test
+ * (scripts/fold-nets.ts). The data file is written as one line: `npx biome format --write` it after.
  */
 import { writeFileSync } from 'node:fs';
+import { foldNets } from './fold-nets.js';
 import {
   describe,
   FIT,
@@ -23,7 +26,10 @@ const described = garments.flatMap((g) =>
   TRAINING_LAYOUTS.map((l) => describe(g, l, TRAINING_PX_PER_MM, seamAllowanceMm)),
 );
 const designs = [...new Set(garments.map((g) => g.design))];
-const temperature = fitTemperature(described);
+// The temperature's folds are the leave-one-design-out test's: fitted once, kept for both.
+const folds = foldNets();
+const temperature = fitTemperature(described, FIT, folds.fitter);
+folds.save();
 const model = trainModel(
   described,
   `${designs.length} designs (${designs.join(', ')}), ${garments.length} garments`,

@@ -9,13 +9,16 @@
  * `npx vitest run test/garment/piece-model.test.ts` prints the tables kept in the fixtures' README.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { foldNets } from '../../scripts/fold-nets.js';
 import {
   type Described,
   describe as describeGarment,
   evaluationLayouts,
   FIT,
+  fitNets,
   layOut,
   loadGarments,
+  type NetFitter,
   TRAINING_LAYOUTS,
   TRAINING_PX_PER_MM,
   trainModel,
@@ -153,8 +156,17 @@ describe('part classifier, leave one design out', () => {
   const asked: { right: number[]; answers: number }[] = [];
   /** Each held-out garment laid out: whether its kind (top or bottom) was read right, and its design. */
   const kinds: { design: string; right: boolean }[] = [];
-  // Ten minutes alone on a 2-core machine; beside the other test files (two workers) on a loaded one, near
-  // thirty: the limit is an hour.
+  // The folds' nets come from the store when their inputs and the fitting code are what they were fitted from
+  // (scripts/fold-nets.ts); the first fold is refitted below to show the store answers what the code fits.
+  const folds = foldNets();
+  let firstFit: { args: Parameters<NetFitter>; nets: ReturnType<NetFitter> } | undefined;
+  const fitter: NetFitter = (...args) => {
+    const nets = folds.fitter(...args);
+    firstFit ??= { args, nets };
+    return nets;
+  };
+  // Two minutes alone on a 2-core machine with the stored nets, ten when every fold is fitted; beside the other
+  // test files on a loaded machine, several times that: the limit is an hour.
   beforeAll(() => {
     const all = garments.flatMap((g) => {
       const sizeIndex = garments.filter((o) => o.design === g.design).indexOf(g);
@@ -171,6 +183,7 @@ describe('part classifier, leave one design out', () => {
         `all but ${design}`,
         FIT,
         PIECE_MODEL.temperature,
+        fitter,
       );
       for (const d of all.filter((x) => x.garment.design === design)) {
         const maxArea = Math.max(...d.types.inputs.map((t) => t.area));
@@ -202,6 +215,11 @@ describe('part classifier, leave one design out', () => {
         });
       }
     }
+    const { stored, fitted } = folds.counts();
+    console.log(
+      `folds: ${stored} from the stored nets, ${fitted} fitted${fitted && !process.env.ATELIER_SAVE_FOLDS ? ' (stale store: ATELIER_SAVE_FOLDS=1 refreshes it)' : ''}`,
+    );
+    if (process.env.ATELIER_SAVE_FOLDS) folds.save();
     console.log(table(rows));
     const rightAfter = (k: number) => pct(asked.reduce((s, a) => s + a.right[k]!, 0) / rows.length);
     const answers = asked.map((a) => a.answers).sort((a, b) => a - b);
@@ -216,6 +234,12 @@ describe('part classifier, leave one design out', () => {
       `garment kind (top or bottom) read from the best-matched garments: right for ${kinds.filter((k) => k.right).length}/${kinds.length} garments laid out; misread: ${misread.join(', ') || 'none'}`,
     );
   }, 3_600_000);
+
+  it('stores the nets the training code fits', () => {
+    expect(firstFit).toBeDefined();
+    // As JSON, the form the model ships in (a fitted −0 is stored as 0).
+    expect(JSON.stringify(fitNets(...firstFit!.args))).toBe(JSON.stringify(firstFit!.nets));
+  }, 300_000);
 
   it(`reaches ${pct(MIN_LOO)} on designs it was not trained on, whichever way the pieces lie`, () => {
     expect(designs.length).toBeGreaterThanOrEqual(17);
