@@ -8,6 +8,7 @@
 import type { Raster, Rect, RGB } from '../engine/model.js';
 import { blankRaster } from '../engine/raster.js';
 import { deltaE76, type Lab, rgbToLab } from './color.js';
+import { convexHull, type Point, polygonArea } from './hull.js';
 import { components, resampleMask } from './image.js';
 import { IntList, labelRuns, type RunComponent, type Runs } from './runs.js';
 
@@ -444,7 +445,7 @@ function separate(
   const hull: Pt[][] = [];
   for (const k of order)
     if (group[k] === k && comps[k - 1]!.area >= minArea) hull[k] = hullOf(regions, comps[k - 1]!);
-  const deficit = (h: readonly Pt[], a: number) => hullArea(h) - a;
+  const deficit = (h: readonly Pt[], a: number) => polygonArea(h) - a;
   // Joins group k to group g: its area, hull, marks and contacts become g's.
   const join = (k: number, g: number) => {
     group[k] = g;
@@ -685,7 +686,7 @@ function carriesMarks(shape: Uint8Array, w: number, h: number): number {
   return letter ? LABEL : MARKS;
 }
 
-type Pt = readonly [number, number];
+type Pt = Point;
 
 /** The convex hull of a region's pixels (as unit squares). */
 function hullOf(runs: Runs, c: RunComponent): Pt[] {
@@ -709,35 +710,6 @@ function hullOf(runs: Runs, c: RunComponent): Pt[] {
   }
   flush();
   return convexHull(pts);
-}
-
-/** Andrew's monotone chain, counter-clockwise (y down), collinear points dropped. */
-function convexHull(points: readonly Pt[]): Pt[] {
-  const pts = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  if (pts.length < 3) return pts;
-  const cross = (o: Pt, a: Pt, b: Pt) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
-  const lower: Pt[] = [];
-  for (const p of pts) {
-    while (lower.length >= 2 && cross(lower.at(-2)!, lower.at(-1)!, p) <= 0) lower.pop();
-    lower.push(p);
-  }
-  const upper: Pt[] = [];
-  for (let i = pts.length - 1; i >= 0; i--) {
-    const p = pts[i]!;
-    while (upper.length >= 2 && cross(upper.at(-2)!, upper.at(-1)!, p) <= 0) upper.pop();
-    upper.push(p);
-  }
-  return [...lower.slice(0, -1), ...upper.slice(0, -1)];
-}
-
-function hullArea(h: readonly Pt[]): number {
-  let a = 0;
-  for (let i = 0; i < h.length; i++) {
-    const p = h[i]!;
-    const q = h[(i + 1) % h.length]!;
-    a += p[0] * q[1] - q[0] * p[1];
-  }
-  return Math.abs(a) / 2;
 }
 
 /**

@@ -6,6 +6,8 @@
  * symmetry, wherever that axis points.
  */
 
+import { convexHull, polygonArea, signedArea } from '../hull.js';
+
 /** A piece's mask resampled to at most PROXY_SIDE px on its long side. */
 export interface MaskProxy {
   readonly w: number;
@@ -442,30 +444,6 @@ export function turningFunction(path: readonly [number, number][]): number[] {
   return out.map((v) => v - mean);
 }
 
-/** Andrew's monotone chain, counter-clockwise in a y-down frame's mirror (orientation does not matter here). */
-function convexHull(points: readonly [number, number][]): [number, number][] {
-  const pts = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  if (pts.length < 3) return pts;
-  const cross = (o: [number, number], a: [number, number], b: [number, number]) =>
-    (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
-  const lower: [number, number][] = [];
-  for (const q of pts) {
-    while (lower.length >= 2 && cross(lower.at(-2)!, lower.at(-1)!, q) <= 0) lower.pop();
-    lower.push(q);
-  }
-  const upper: [number, number][] = [];
-  for (let i = pts.length - 1; i >= 0; i--) {
-    const q = pts[i]!;
-    while (upper.length >= 2 && cross(upper.at(-2)!, upper.at(-1)!, q) <= 0) upper.pop();
-    upper.push(q);
-  }
-  return lower.slice(0, -1).concat(upper.slice(0, -1));
-}
-
-function polygonArea(poly: readonly [number, number][]): number {
-  return Math.abs(signedArea(poly));
-}
-
 /** Area of the bounding rectangle aligned with the principal axes. */
 function principalBox(points: readonly [number, number][], angle: number): number {
   const c = Math.cos(angle);
@@ -640,16 +618,6 @@ function notchesOf(
     out.push({ area, depth, onAxis: Math.abs(-mx * ay + my * ax) <= 0.06 * rootArea });
   }
   return out;
-}
-
-function signedArea(poly: readonly [number, number][]): number {
-  let s = 0;
-  for (let i = 0; i < poly.length; i++) {
-    const a = poly[i]!;
-    const b = poly[(i + 1) % poly.length]!;
-    s += a[0] * b[1] - b[0] * a[1];
-  }
-  return s / 2;
 }
 
 /** Share of a hull edge the piece must touch to count as cut straight there (a hem with a slit or pleat does). */
