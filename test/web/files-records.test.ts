@@ -31,7 +31,8 @@ async function put(id: string, name: string): Promise<void> {
 }
 
 /** A session with a designer's PSD and photos, and one chat turn that kept a canvas capture beside chat.jsonl. */
-async function chattedSession(page: Page): Promise<void> {
+/** A finished turn: its answer on screen and in the session's record (written when the turn ends, after the last text streamed). */
+async function chattedSession(page: Page, id: string): Promise<void> {
   studio.model.push(
     {
       text: '我看一眼画布。',
@@ -42,6 +43,10 @@ async function chattedSession(page: Page): Promise<void> {
   await page.getByRole('textbox', { name: '消息' }).fill('看看画布');
   await page.getByRole('button', { name: '发送' }).click();
   await eventually(textOf(page.getByRole('log').first())).toContain('画布上是海报。');
+  const record = path.join(studio.workspace, 'sessions', id, 'chat.jsonl');
+  await eventually(() => (existsSync(record) ? readFileSync(record, 'utf8') : '')).toContain(
+    '画布上是海报。',
+  );
 }
 
 async function sessionWithFiles(): Promise<string> {
@@ -123,7 +128,7 @@ describe('the files pane after a chat', () => {
   it('lists the designer’s files first and the session’s records collapsed below, to download only', async () => {
     const id = await sessionWithFiles();
     const page = await studio.open(id, 1280, 800);
-    await chattedSession(page);
+    await chattedSession(page, id);
     await page.getByRole('tab', { name: '文件' }).click();
     const list = filesList(page);
     await eventually(textOf(list)).toContain('海报.psd');
@@ -172,7 +177,7 @@ describe('the files pane after a chat', () => {
   it('refuses to delete the live transcript, in Chinese, and the chat goes on with it whole', async () => {
     const id = await sessionWithFiles();
     const page = await studio.open(id, 1280, 800);
-    await chattedSession(page);
+    await chattedSession(page, id);
     const dir = path.join(studio.workspace, 'sessions', id);
     const before = readFileSync(path.join(dir, 'chat.jsonl'), 'utf8');
 
@@ -208,7 +213,7 @@ describe('the files pane after a chat', () => {
   it('clears the conversation after asking, keeping the documents and files, and the chat starts empty', async () => {
     const id = await sessionWithFiles();
     const page = await studio.open(id, 1280, 800);
-    await chattedSession(page);
+    await chattedSession(page, id);
     const dir = path.join(studio.workspace, 'sessions', id);
     const feed = page.getByRole('log', { name: '对话记录' });
     await page.getByRole('tab', { name: '文件' }).click();
