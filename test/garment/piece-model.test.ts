@@ -23,14 +23,7 @@ import {
   TRAINING_PX_PER_MM,
   trainModel,
 } from '../../scripts/piece-training.js';
-import {
-  garmentCosts,
-  garmentKind,
-  KIND_LEFT_OVER,
-  LABELS,
-  type Label,
-  matchGarments,
-} from '../../src/garment/builtin/piece-model.js';
+import { LABELS, type Label, pieceProbabilities } from '../../src/garment/builtin/piece-model.js';
 import { PIECE_MODEL } from '../../src/garment/builtin/piece-model-data.js';
 import { classifyPieces, decideTypes, likelyWrongLayers } from '../../src/garment/builtin/pieces.js';
 
@@ -59,6 +52,7 @@ function answerDoubts(
   d: Described,
   first: ReturnType<typeof decideTypes>,
   model: Parameters<typeof decideTypes>[2],
+  probabilities: Parameters<typeof decideTypes>[3],
 ) {
   const copies = d.types.members.map((m) => m.length);
   const fixed: (Label | null)[] = d.types.members.map(() => null);
@@ -74,7 +68,7 @@ function answerDoubts(
     const t = open.reduce((a, b) => (likelyWrong(b) > likelyWrong(a) ? b : a));
     fixed[t] = d.labels[t]!;
     answers++;
-    verdicts = decideTypes(d.types, fixed, model);
+    verdicts = decideTypes(d.types, fixed, model, probabilities);
     if (answers <= ANSWERS) right.push(rightNow(verdicts));
   }
   while (right.length <= ANSWERS) right.push(right[right.length - 1]!);
@@ -186,18 +180,16 @@ describe('part classifier, leave one design out', () => {
         fitter,
       );
       for (const d of all.filter((x) => x.garment.design === design)) {
-        const maxArea = Math.max(...d.types.inputs.map((t) => t.area));
-        const kind = garmentKind(
-          model.kinds,
-          matchGarments(garmentCosts(model.library, d.types.inputs, maxArea), KIND_LEFT_OVER),
-        );
-        kinds.push({ design, right: kind === d.garment.kind });
+        // Worked out once per garment laid out: what is fixed does not change them.
+        const probabilities = pieceProbabilities(model, d.types.inputs, d.types.vectors);
+        kinds.push({ design, right: probabilities.kind === d.garment.kind });
         const verdicts = decideTypes(
           d.types,
           d.types.members.map(() => null),
           model,
+          probabilities,
         );
-        asked.push(answerDoubts(d, verdicts, model));
+        asked.push(answerDoubts(d, verdicts, model, probabilities));
         d.types.members.forEach((members, t) => {
           for (const i of members) {
             rows.push({

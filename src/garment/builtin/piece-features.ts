@@ -32,14 +32,31 @@ export function proxyOf(mask: Uint8Array, w: number, h: number, side = PROXY_SID
   const sx = w / pw;
   const sy = h / ph;
   const data = new Uint8Array(pw * ph);
+  // Each proxy pixel votes over a 3 × 3 grid of the mask's pixels: their columns and rows, worked out once.
+  const columns = new Int32Array(pw * 3);
+  for (let x = 0; x < pw; x++)
+    for (let i = 0; i < 3; i++) columns[x * 3 + i] = Math.min(w - 1, Math.floor((x + (i + 0.5) / 3) * sx));
+  const rows = new Int32Array(ph * 3);
+  for (let y = 0; y < ph; y++)
+    for (let j = 0; j < 3; j++) rows[y * 3 + j] = Math.min(h - 1, Math.floor((y + (j + 0.5) / 3) * sy)) * w;
   for (let y = 0; y < ph; y++) {
+    const r0 = rows[y * 3]!;
+    const r1 = rows[y * 3 + 1]!;
+    const r2 = rows[y * 3 + 2]!;
     for (let x = 0; x < pw; x++) {
-      let votes = 0;
-      for (let j = 0; j < 3; j++) {
-        const fy = Math.min(h - 1, Math.floor((y + (j + 0.5) / 3) * sy));
-        for (let i = 0; i < 3; i++)
-          votes += mask[fy * w + Math.min(w - 1, Math.floor((x + (i + 0.5) / 3) * sx))]!;
-      }
+      const c0 = columns[x * 3]!;
+      const c1 = columns[x * 3 + 1]!;
+      const c2 = columns[x * 3 + 2]!;
+      const votes =
+        mask[r0 + c0]! +
+        mask[r0 + c1]! +
+        mask[r0 + c2]! +
+        mask[r1 + c0]! +
+        mask[r1 + c1]! +
+        mask[r1 + c2]! +
+        mask[r2 + c0]! +
+        mask[r2 + c1]! +
+        mask[r2 + c2]!;
       data[y * pw + x] = votes >= 5 ? 1 : 0;
     }
   }

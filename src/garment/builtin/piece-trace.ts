@@ -133,6 +133,32 @@ function gcd(a: number, b: number): number {
   return b ? gcd(b, a % b) : a;
 }
 
+/**
+ * Outline points every `stride` along the outline, stride half of a run longer than `bestRun`: such a run covers
+ * two samples in a row, so a placement with no two consecutive samples on the band cannot beat the best so far and
+ * need not be checked point by point (most placements lie in the larger piece's inside, off its outline). Null
+ * while any run would beat it.
+ */
+function samplesFor(bestRun: number, n: number): Int32Array | null {
+  const stride = (bestRun + 1) >> 1;
+  if (stride < 1) return null;
+  const samples = new Int32Array(Math.ceil(n / stride));
+  for (let k = 0; k < samples.length; k++) samples[k] = k * stride;
+  return samples;
+}
+
+/** Whether two consecutive samples (circularly: the gap from the last back to the first is at most a stride) lie on the band. */
+function mayBeat(samples: Int32Array | null, base: number, at: Int32Array, band: Uint8Array): boolean {
+  if (!samples) return true;
+  let prev = band[base + at[samples[samples.length - 1]!]!];
+  for (let k = 0; k < samples.length; k++) {
+    const cur = band[base + at[samples[k]!]!];
+    if (cur && prev) return true;
+    prev = cur;
+  }
+  return false;
+}
+
 /** Where `piece` lies inside `larger` with the longest stretch of its outline on `larger`'s outline. */
 export function tracedOn(piece: TracePiece, larger: TracePiece): Traced {
   const { points: edge, whole } = piece.edge;
@@ -149,6 +175,7 @@ export function tracedOn(piece: TracePiece, larger: TracePiece): Traced {
   // does so along one side, which a walk along the outline would reach last. Every verdict is the same in any order.
   const order = spreadOrder(n);
   const at = new Int32Array(n);
+  let samples = samplesFor(bestRun, n);
   for (const lay of LAY_DOWNS) {
     const pw = lay.swap ? h : w;
     const ph = lay.swap ? w : h;
@@ -160,6 +187,7 @@ export function tracedOn(piece: TracePiece, larger: TracePiece): Traced {
     for (let oy = 0; oy + ph <= H.h; oy++) {
       for (let ox = 0; ox + pw <= H.w; ox++) {
         const base = oy * H.w + ox;
+        if (!mayBeat(samples, base, at, H.band)) continue;
         let out = 0;
         let count = 0;
         let ok = true;
@@ -182,6 +210,7 @@ export function tracedOn(piece: TracePiece, larger: TracePiece): Traced {
         const run = longestRun(on);
         if (run.length <= bestRun) continue;
         bestRun = run.length;
+        samples = samplesFor(bestRun, n);
         let lo = Infinity;
         let hi = -Infinity;
         for (let s = 0; s < run.length; s++) {

@@ -481,17 +481,28 @@ function mismatch(a: MaskProxy, b: MaskProxy, t: LayDown): number {
   // b's size once transformed: swapped for quarter turns.
   const tw = t.swap ? b.h : b.w;
   const th = t.swap ? b.w : b.h;
+  // Every lay-down is affine, so b's pixel index for (tx, ty) in the transformed frame is origin + tx·dx + ty·dy:
+  // read off three points, it saves a call per pixel.
+  const indexOf = (tx: number, ty: number) => {
+    const [bx, by] = t.inverse(tx, ty, b.w, b.h);
+    return by * b.w + bx;
+  };
+  const origin = indexOf(0, 0);
+  const dx = indexOf(1, 0) - origin;
+  const dy = indexOf(0, 1) - origin;
+  const column = new Int32Array(aw);
+  for (let x = 0; x < aw; x++) column[x] = Math.min(tw - 1, Math.floor(((x + 0.5) * tw) / aw)) * dx;
   const xor = new Uint8Array(aw * ah);
+  const ad = a.data;
+  const bd = b.data;
   let area = 0;
   for (let y = 0; y < ah; y++) {
-    const ty = Math.min(th - 1, Math.floor(((y + 0.5) * th) / ah));
+    const row = origin + Math.min(th - 1, Math.floor(((y + 0.5) * th) / ah)) * dy;
+    const i0 = y * aw;
     for (let x = 0; x < aw; x++) {
-      const tx = Math.min(tw - 1, Math.floor(((x + 0.5) * tw) / aw));
-      // (tx, ty) in the transformed frame → b's own pixel.
-      const [bx, by] = t.inverse(tx, ty, b.w, b.h);
-      const p = a.data[y * aw + x]!;
+      const p = ad[i0 + x]!;
       area += p;
-      xor[y * aw + x] = p ^ b.data[by * b.w + bx]!;
+      xor[i0 + x] = p ^ bd[row + column[x]!]!;
     }
   }
   let n = 0;
@@ -833,13 +844,18 @@ export const likelyWrongLayers = (confidence: number, copies: number) => (1 - co
 
 const LABEL_ZH: Readonly<Record<Label, string>> = { ...PART_LABELS, sleeve: '袖片' };
 
-/** The garment-level assignment over the model's probabilities, with names fixing the parts they name. */
+/**
+ * The garment-level assignment over the model's probabilities, with names fixing the parts they name. The
+ * probabilities do not depend on what is fixed: whoever decides one garment again and again (answering its
+ * doubts one by one) works them out once and passes them.
+ */
 export function decideTypes(
   g: GarmentTypes,
   fixed: readonly (Label | null)[],
   model: PieceModel = PIECE_MODEL,
+  probabilities: ReturnType<typeof pieceProbabilities> = pieceProbabilities(model, g.inputs, g.vectors),
 ): TypeVerdict[] {
-  const { probs, votes, garments, kind } = pieceProbabilities(model, g.inputs, g.vectors);
+  const { probs, votes, garments, kind } = probabilities;
   const maxArea = Math.max(...g.inputs.map((t) => t.area));
   const frontnessOf = g.inputs.map((t) => frontness(model, frontnessVector(t, g.inputs, kind)));
   const copies = g.inputs.map((t) => t.copies);
