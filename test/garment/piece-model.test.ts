@@ -159,7 +159,7 @@ describe('part classifier, leave one design out', () => {
     firstFit ??= { args, nets };
     return nets;
   };
-  // Two minutes alone on a 2-core machine with the stored nets, ten when every fold is fitted; beside the other
+  // Under a minute and a half alone on a 2-core machine with the stored nets, ten when every fold is fitted; beside the other
   // test files on a loaded machine, several times that: the limit is an hour.
   beforeAll(() => {
     const all = garments.flatMap((g) => {
