@@ -5,8 +5,9 @@
 
 import { setImmediate as afterMicrotasks } from 'node:timers/promises';
 import { variants } from '../registry/index.js';
+import { parseToolsets, TOOLSET_KEYS, UnknownToolset } from '../registry/toolsets.js';
 import { DEFAULT_WORKSPACE } from '../service/defaults.js';
-import { type Command, oneOf } from './usage.js';
+import { type Command, oneOf, UsageError } from './usage.js';
 
 /** Sends every console method that would write to stdout to stderr instead. */
 function keepStdoutForProtocol(): void {
@@ -21,15 +22,22 @@ export const mcpCommand: Command = {
   name: 'mcp',
   summary: 'serve the tools to an MCP client over stdio',
   usage: [
-    'Usage: atelier mcp [--variant reduced|full|extended] [--workspace DIR] [--transcript FILE]',
+    'Usage: atelier mcp [--variant reduced|full|extended] [--toolsets A,B] [--workspace DIR] [--transcript FILE]',
     '',
     'Speaks MCP over stdin/stdout for a desktop client (one session per process). Logs go to stderr.',
     `  --variant V         the tools listed: ${variants.join(' | ')} (default: extended)`,
+    `  --toolsets A,B      list (and run) only these toolsets' tools, core always included: ${TOOLSET_KEYS.join(', ')}`,
+    '                      (default: all; for clients that take only about 40 tools)',
     `  --workspace DIR     folder every path is relative to (default: ${DEFAULT_WORKSPACE}; give an absolute path`,
     '                      in a client configuration, whose working directory is not yours)',
     '  --transcript FILE   also append every call and result to FILE as JSONL',
   ].join('\n'),
-  options: { variant: { type: 'string' }, workspace: { type: 'string' }, transcript: { type: 'string' } },
+  options: {
+    variant: { type: 'string' },
+    toolsets: { type: 'string' },
+    workspace: { type: 'string' },
+    transcript: { type: 'string' },
+  },
   async run(values) {
     keepStdoutForProtocol();
     const [{ StdioServerTransport }, { Session }, { createMcpServer }, { CheckedLines }] = await Promise.all([
@@ -39,6 +47,12 @@ export const mcpCommand: Command = {
       import('../mcp/stdio.js'),
     ]);
     const variant = oneOf('variant', values.variant, variants, 'extended');
+    let toolsets: ReturnType<typeof parseToolsets> | undefined;
+    try {
+      toolsets = values.toolsets === undefined ? undefined : parseToolsets(String(values.toolsets));
+    } catch (err) {
+      throw err instanceof UnknownToolset ? new UsageError(`--toolsets：${err.message}`) : err;
+    }
     const session = new Session({
       workspace: String(values.workspace ?? DEFAULT_WORKSPACE),
       ...(values.transcript ? { transcript: String(values.transcript) } : {}),
@@ -52,7 +66,7 @@ export const mcpCommand: Command = {
         void result.finally(() => running.delete(result));
         return result;
       },
-      { variant },
+      { variant, ...(toolsets ? { toolsets } : {}) },
     );
     const closed = new Promise<void>((resolve) => {
       server.onclose = () => resolve();
@@ -77,7 +91,7 @@ export const mcpCommand: Command = {
       await server.close();
     });
     process.stderr.write(
-      `atelier: MCP server on stdio (variant ${variant}, workspace ${session.workspace.root})\n`,
+      `atelier: MCP server on stdio (variant ${variant}${toolsets ? `, toolsets ${toolsets.join(',')}` : ''}, workspace ${session.workspace.root})\n`,
     );
     await closed;
     return 0;

@@ -4,7 +4,8 @@
  * documents can be rendered through the HTTP API with the same id.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { Variant } from '../registry/index.js';
+import type { Toolset, Variant } from '../registry/index.js';
+import { parseToolsets, TOOLSET_KEYS, UnknownToolset } from '../registry/toolsets.js';
 import { newSessionId, type SessionStore, TooManySessions } from '../service/sessions.js';
 import { malformedRequest } from './malformed.js';
 import { type CallWatch, createMcpServer } from './server.js';
@@ -49,6 +50,33 @@ function tooManySessions(err: TooManySessions): Response {
     { limit: err.limit, retry_after_seconds: err.retryAfterSeconds },
     { 'retry-after': String(err.retryAfterSeconds) },
   );
+}
+
+/**
+ * The toolsets an `initialize` request chose: `?toolsets=garment,text` on the URL or an `X-MCP-Toolsets` header (as
+ * GitHub's MCP server takes them), for clients that can set only one of the two. Undefined: every tool. A
+ * refusal in Chinese naming the valid toolsets, the one error of this endpoint a person configuring a client
+ * has to read (the SDK's own are English).
+ */
+function chosenToolsets(req: Request): readonly Toolset[] | undefined | Response {
+  const query = new URL(req.url).searchParams.get('toolsets');
+  const header = req.headers.get('x-mcp-toolsets');
+  if (query === null && header === null) return undefined;
+  try {
+    const fromQuery = query === null ? undefined : parseToolsets(query);
+    const fromHeader = header === null ? undefined : parseToolsets(header);
+    if (fromQuery && fromHeader && fromQuery.join() !== fromHeader.join()) {
+      return jsonRpcError(
+        400,
+        -32602,
+        `URL 参数 toolsets（${fromQuery.join(',')}）与请求头 X-MCP-Toolsets（${fromHeader.join(',')}）不一致：只用其中一个`,
+      );
+    }
+    return fromQuery ?? fromHeader;
+  } catch (err) {
+    if (!(err instanceof UnknownToolset)) throw err;
+    return jsonRpcError(400, -32602, err.message, { unknown: err.names, valid: TOOLSET_KEYS });
+  }
 }
 
 export interface McpHttpOptions {
@@ -135,6 +163,8 @@ export class McpHttpEndpoint {
 
   /** A request without a session id: only an `initialize` opens a session (the transport checks that). */
   private async initialize(req: Request): Promise<Response> {
+    const toolsets = chosenToolsets(req);
+    if (toolsets instanceof Response) return toolsets;
     const id = newSessionId();
     // The transport answers whatever its callback throws as a parse error: a refusal is kept and answered here.
     let refused: TooManySessions | undefined;
@@ -168,7 +198,11 @@ export class McpHttpEndpoint {
         if (!result) throw new Error('the session has been closed');
         return result;
       },
-      { variant: this.opts.variant, onCall: (call) => this.opts.onCall?.(id, call) },
+      {
+        variant: this.opts.variant,
+        ...(toolsets ? { toolsets } : {}),
+        onCall: (call) => this.opts.onCall?.(id, call),
+      },
     );
     // Until the session opens, errors are the client's and are answered, not logged.
     server.onerror = () => undefined;

@@ -19,7 +19,8 @@ import { notOfferedResult, withOfferedAdvice } from '../calls/offered-tools.js';
 import { failure, type ToolResult } from '../calls/result.js';
 import type { CallOptions, Progress } from '../calls/session.js';
 import { toMcp } from '../registry/formats/mcp.js';
-import { findTool, toolsOf, type Variant } from '../registry/index.js';
+import { findTool, type Toolset, type Variant } from '../registry/index.js';
+import { ALWAYS_LISTED, TOOLSET_KEYS, toolsInToolsets } from '../registry/toolsets.js';
 import { VERSION } from '../service/version.js';
 import type { ImageOut } from '../tools/types.js';
 
@@ -39,6 +40,11 @@ export interface CallWatch {
 export interface McpServerOptions {
   /** The tools `tools/list` publishes (default `extended`: a model driving the editor alone needs them). */
   readonly variant?: Variant;
+  /**
+   * Only these toolsets' tools (and `core`'s) are listed, and a call to any other is refused: for a client that
+   * cannot take every tool. Undefined lists the whole variant.
+   */
+  readonly toolsets?: readonly Toolset[];
   /**
    * Told of each `tools/call` as it comes (the name and arguments as the client sent them); what it returns is
    * told the call's stages and result. Undefined when nobody follows this one.
@@ -150,14 +156,39 @@ function progressNotifier(
   };
 }
 
+/**
+ * The answer to a call this connection does not run: a name the registry lacks, or (the client having chosen
+ * toolsets) a tool outside them, named with its toolset so the integrator sees what to add.
+ */
+function notInToolsets(
+  name: string,
+  offered: ReadonlySet<string>,
+  toolsets: readonly Toolset[] | undefined,
+): ToolResult | undefined {
+  const tool = findTool(name);
+  if (tool && (!toolsets || offered.has(name))) return undefined;
+  const result = notOfferedResult(name, offered);
+  if (!tool) return result as ToolResult;
+  const chosen = TOOLSET_KEYS.filter((key) => key === ALWAYS_LISTED || toolsets?.includes(key)).join('、');
+  return {
+    ...result,
+    error: {
+      ...result.error,
+      message: `工具“${name}”属于工具组 ${tool.toolset}，本连接只提供工具组 ${chosen}，没有执行。`,
+      details: { ...result.error.details, toolset: tool.toolset, toolsets: chosen.split('、') },
+    },
+  } as ToolResult;
+}
+
 /** One MCP server for one connection; every call goes to `run` (the connection's own session). */
 export function createMcpServer(run: RunCall, opts: McpServerOptions = {}): Server {
-  const listed = toolsOf(opts.variant ?? 'extended');
-  const { onCall } = opts;
+  const listed = toolsInToolsets(opts.variant ?? 'extended', opts.toolsets);
+  const { onCall, toolsets } = opts;
   const tools = toMcp(listed) as unknown as Tool[];
   // A smaller variant's client is pointed only at the tools it was listed: an unknown name is answered here with
   // listed tools as suggestions (the session would suggest any), and hints name listed tools only. A registry
-  // tool the variant does not list still runs when called by name (a client's own harness may open documents).
+  // tool the variant does not list still runs when called by name (a client's own harness may open documents);
+  // one outside the toolsets a client chose does not: the integrator chose them to keep the model within them.
   const offered = new Set(listed.map((t) => t.name));
   const server = new Server(
     { name: 'atelier', title: 'Atelier', version: VERSION },
@@ -202,7 +233,8 @@ export function createMcpServer(run: RunCall, opts: McpServerOptions = {}): Serv
       watch?.finished(result);
       return toCallToolResult(result);
     };
-    if (!findTool(name)) return answer(notOfferedResult(name, offered) as ToolResult);
+    const refused = notInToolsets(name, offered, toolsets);
+    if (refused) return answer(refused);
     let result: ToolResult;
     try {
       result = await run({ name, arguments: args ?? {} }, opts);

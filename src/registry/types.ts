@@ -58,6 +58,23 @@ export interface ParamLimits {
 export type ToolGroup = 'A' | 'B' | 'C' | 'D' | 'E';
 
 /**
+ * What a tool is for, as a client narrowing the list chooses it (an MCP server's toolsets, toolsets.ts). The
+ * groups A–E follow the spec's chapters, which mix purposes (C alone holds 49 tools; the garment flow needs
+ * tools of B and E): a toolset gathers the tools one kind of job needs. `core` (documents, looking, undo) comes
+ * with every choice.
+ */
+export type Toolset =
+  | 'core'
+  | 'layers'
+  | 'arrange'
+  | 'text'
+  | 'effects'
+  | 'adjust'
+  | 'selection'
+  | 'document'
+  | 'garment';
+
+/**
  * What a call does to the documents and the files: `read` changes neither; `write` edits a document (undo takes it
  * back); `destructive` may discard work — it removes or merges layers, masks, effects or guides, cuts, resamples
  * or clips colours of the whole document, closes a document, moves through its history, or overwrites a file.
@@ -67,6 +84,7 @@ export type ToolEffect = 'read' | 'write' | 'destructive';
 export interface ToolDefinition {
   readonly name: string;
   readonly group: ToolGroup;
+  readonly toolset: Toolset;
   /** Chinese display label, exactly as the spec gives it. */
   readonly label: string;
   /**

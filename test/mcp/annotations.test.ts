@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { toMcp } from '../../src/registry/formats/mcp.js';
-import { toolsOf } from '../../src/registry/index.js';
+import { toolsInToolsets } from '../../src/registry/toolsets.js';
 import { garmentDocument, garmentPhoto } from '../support/garment-fixtures.js';
 import { newSession, tempDir } from '../support/session.js';
 import { callTool } from './support.js';
@@ -70,7 +70,7 @@ function changedSessionOnly(before: ReturnType<typeof environment>, after: Retur
 describe('MCP tool annotations', () => {
   it('lists the hints the MCP spec means, derived from the registry', async () => {
     const { tools } = await (await clientOf(newSession())).listTools();
-    const derived = toMcp(toolsOf('extended'));
+    const derived = toMcp(toolsInToolsets('extended'));
     expect(tools.map((t) => [t.name, t.annotations])).toEqual(derived.map((t) => [t.name, t.annotations]));
     const hints = (name: string) => {
       const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tools.find(

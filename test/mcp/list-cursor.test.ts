@@ -10,6 +10,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { toolsOf } from '../../src/registry/index.js';
+import { toolsInToolsets } from '../../src/registry/toolsets.js';
 import { newSession } from '../support/session.js';
 import { callTool } from './support.js';
 
@@ -42,7 +43,7 @@ describe('tools/list pagination', () => {
   it('lists every tool in one page, with no nextCursor', async () => {
     const client = await connected();
     const page = await client.listTools();
-    expect(page.tools.map((t) => t.name)).toEqual(toolsOf('extended').map((t) => t.name));
+    expect(page.tools.map((t) => t.name)).toEqual(toolsInToolsets('extended').map((t) => t.name));
     expect(page.nextCursor).toBeUndefined();
   });
 

@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { expect } from 'vitest';
 import { toMcp } from '../../src/registry/formats/mcp.js';
 import { toolsOf, type Variant } from '../../src/registry/index.js';
+import { TOOLSET_KEYS } from '../../src/registry/toolsets.js';
 
 type Content = { type: string; text?: string; data?: string; mimeType?: string };
 
@@ -25,9 +26,12 @@ export async function callTool(client: Client, name: string, args: Record<string
 
 export async function expectRegistryTools(client: Client, variant: Variant): Promise<void> {
   const { tools } = await client.listTools();
-  const expected = toolsOf(variant);
+  // Every tool of the variant, toolset by toolset (core first, for clients that keep only the first tools),
+  // the registry's order within each.
+  const expected = TOOLSET_KEYS.flatMap((key) => toolsOf(variant).filter((t) => t.toolset === key));
   const published = toMcp(expected);
   expect(tools.map((t) => t.name)).toEqual(expected.map((t) => t.name));
+  expect(new Set(tools.map((t) => t.name))).toEqual(new Set(toolsOf(variant).map((t) => t.name)));
   for (const [i, tool] of tools.entries()) {
     const def = expected[i]!;
     expect(tool.title).toBe(def.label);

@@ -6,6 +6,7 @@ export const groupA = [
   defineTool({
     name: 'get_document_info',
     group: 'A',
+    toolset: 'core',
     label: '查看文档信息',
     labelEn: 'Document Info',
     effect: 'read',
@@ -16,6 +17,7 @@ export const groupA = [
   defineTool({
     name: 'get_layer_structure',
     group: 'A',
+    toolset: 'core',
     label: '查看图层结构',
     labelEn: 'Layer Structure',
     effect: 'read',
@@ -26,6 +28,7 @@ export const groupA = [
   defineTool({
     name: 'create_layer',
     group: 'A',
+    toolset: 'layers',
     label: '新建图层',
     labelEn: 'New Layer',
     effect: 'write',
@@ -40,6 +43,7 @@ export const groupA = [
   defineTool({
     name: 'rename_layer',
     group: 'A',
+    toolset: 'layers',
     label: '重命名图层',
     labelEn: 'Rename Layer',
     effect: 'write',
@@ -55,6 +59,7 @@ export const groupA = [
   defineTool({
     name: 'delete_layer',
     group: 'A',
+    toolset: 'layers',
     label: '删除图层',
     labelEn: 'Delete Layer',
     effect: 'destructive',
@@ -64,6 +69,7 @@ export const groupA = [
   defineTool({
     name: 'duplicate_layer',
     group: 'A',
+    toolset: 'layers',
     label: '复制图层',
     labelEn: 'Duplicate Layer',
     effect: 'write',
@@ -73,6 +79,7 @@ export const groupA = [
   defineTool({
     name: 'align_layers',
     group: 'A',
+    toolset: 'arrange',
     label: '对齐图层',
     labelEn: 'Align Layers',
     effect: 'write',
@@ -94,6 +101,7 @@ export const groupA = [
   defineTool({
     name: 'merge_layers',
     group: 'A',
+    toolset: 'arrange',
     label: '合并图层',
     labelEn: 'Merge Layers',
     effect: 'destructive',
@@ -103,6 +111,7 @@ export const groupA = [
   defineTool({
     name: 'create_layer_group',
     group: 'A',
+    toolset: 'layers',
     label: '创建图层组',
     labelEn: 'New Group',
     effect: 'write',
@@ -118,6 +127,7 @@ export const groupA = [
   defineTool({
     name: 'move_layer_to_group',
     group: 'A',
+    toolset: 'layers',
     label: '移入图层组',
     labelEn: 'Move into Group',
     effect: 'write',

@@ -6,6 +6,7 @@ export const groupB = [
   defineTool({
     name: 'identify_pieces',
     group: 'B',
+    toolset: 'garment',
     label: '识别裁片部位',
     labelEn: 'Identify Pieces',
     effect: 'read',
@@ -19,6 +20,7 @@ export const groupB = [
   defineTool({
     name: 'generate_garment_preview',
     group: 'B',
+    toolset: 'garment',
     label: '生成花样预览',
     labelEn: 'Preview Pattern',
     effect: 'read',
@@ -32,6 +34,7 @@ export const groupB = [
   defineTool({
     name: 'extract_and_apply_all_pieces',
     group: 'B',
+    toolset: 'garment',
     label: '提取并套图',
     labelEn: 'Apply Pattern to Pieces',
     effect: 'write',
@@ -82,6 +85,7 @@ export const groupB = [
   defineTool({
     name: 'verify_pattern_result',
     group: 'B',
+    toolset: 'garment',
     label: '验证套图效果',
     labelEn: 'Verify Pattern',
     effect: 'read',

@@ -7,6 +7,7 @@ export const groupC = [
   defineTool({
     name: 'move_layer',
     group: 'C',
+    toolset: 'layers',
     label: '移动图层',
     labelEn: 'Move Layer',
     effect: 'write',
@@ -26,6 +27,7 @@ export const groupC = [
   defineTool({
     name: 'resize_layer',
     group: 'C',
+    toolset: 'layers',
     label: '缩放图层',
     labelEn: 'Scale Layer',
     effect: 'write',
@@ -51,6 +53,7 @@ export const groupC = [
   defineTool({
     name: 'rotate_layer',
     group: 'C',
+    toolset: 'layers',
     label: '旋转图层',
     labelEn: 'Rotate Layer',
     effect: 'write',
@@ -69,6 +72,7 @@ export const groupC = [
   defineTool({
     name: 'flip_layer',
     group: 'C',
+    toolset: 'layers',
     label: '翻转图层',
     labelEn: 'Flip Layer',
     effect: 'write',
@@ -91,6 +95,7 @@ export const groupC = [
   defineTool({
     name: 'set_layer_opacity',
     group: 'C',
+    toolset: 'layers',
     label: '设置透明度',
     labelEn: 'Layer Opacity',
     effect: 'write',
@@ -110,6 +115,7 @@ export const groupC = [
   defineTool({
     name: 'set_layer_blend_mode',
     group: 'C',
+    toolset: 'layers',
     label: '设置混合模式',
     labelEn: 'Blend Mode',
     effect: 'write',
@@ -151,6 +157,7 @@ export const groupC = [
   defineTool({
     name: 'set_layer_visible',
     group: 'C',
+    toolset: 'layers',
     label: '显示/隐藏图层',
     labelEn: 'Show/Hide Layer',
     effect: 'write',
@@ -169,6 +176,7 @@ export const groupC = [
   defineTool({
     name: 'lock_layer',
     group: 'C',
+    toolset: 'layers',
     label: '锁定图层',
     labelEn: 'Lock Layer',
     effect: 'write',
@@ -188,6 +196,7 @@ export const groupC = [
   defineTool({
     name: 'bring_to_front',
     group: 'C',
+    toolset: 'layers',
     label: '置顶图层',
     labelEn: 'Bring to Front',
     effect: 'write',
@@ -203,6 +212,7 @@ export const groupC = [
   defineTool({
     name: 'send_to_back',
     group: 'C',
+    toolset: 'layers',
     label: '置底图层',
     labelEn: 'Send to Back',
     effect: 'write',
@@ -219,6 +229,7 @@ export const groupC = [
   defineTool({
     name: 'rasterize_layer',
     group: 'C',
+    toolset: 'layers',
     label: '栅格化',
     labelEn: 'Rasterize Layer',
     effect: 'destructive',
@@ -235,6 +246,7 @@ export const groupC = [
   defineTool({
     name: 'convert_to_smart_object',
     group: 'C',
+    toolset: 'layers',
     label: '转智能对象',
     labelEn: 'Convert to Smart Object',
     effect: 'write',
@@ -250,6 +262,7 @@ export const groupC = [
   defineTool({
     name: 'get_layer_bounds',
     group: 'C',
+    toolset: 'layers',
     label: '获取图层位置',
     labelEn: 'Layer Bounds',
     effect: 'read',
@@ -267,6 +280,7 @@ export const groupC = [
   defineTool({
     name: 'get_active_layer_info',
     group: 'C',
+    toolset: 'layers',
     label: '查看当前图层',
     labelEn: 'Current Layer Info',
     effect: 'read',
@@ -277,6 +291,7 @@ export const groupC = [
   defineTool({
     name: 'list_all_layer_names',
     group: 'C',
+    toolset: 'layers',
     label: '列出所有图层',
     labelEn: 'List All Layers',
     effect: 'read',
@@ -289,6 +304,7 @@ export const groupC = [
   defineTool({
     name: 'set_text_content',
     group: 'C',
+    toolset: 'text',
     label: '修改文字',
     labelEn: 'Edit Text',
     effect: 'write',
@@ -308,6 +324,7 @@ export const groupC = [
   defineTool({
     name: 'set_text_color',
     group: 'C',
+    toolset: 'text',
     label: '修改文字颜色',
     labelEn: 'Text Color',
     effect: 'write',
@@ -327,6 +344,7 @@ export const groupC = [
   defineTool({
     name: 'set_text_size',
     group: 'C',
+    toolset: 'text',
     label: '修改字号',
     labelEn: 'Font Size',
     effect: 'write',
@@ -346,6 +364,7 @@ export const groupC = [
   defineTool({
     name: 'create_text_layer',
     group: 'C',
+    toolset: 'text',
     label: '创建文字',
     labelEn: 'New Text Layer',
     effect: 'write',
@@ -375,6 +394,7 @@ export const groupC = [
   defineTool({
     name: 'group_layers',
     group: 'C',
+    toolset: 'arrange',
     label: '编组图层',
     labelEn: 'Group Layers',
     effect: 'write',
@@ -393,6 +413,7 @@ export const groupC = [
   defineTool({
     name: 'align_layers_tool',
     group: 'C',
+    toolset: 'arrange',
     label: '对齐图层',
     labelEn: 'Align Named Layers',
     effect: 'write',
@@ -416,6 +437,7 @@ export const groupC = [
   defineTool({
     name: 'distribute_layers',
     group: 'C',
+    toolset: 'arrange',
     label: '分布图层',
     labelEn: 'Distribute Layers',
     effect: 'write',
@@ -439,6 +461,7 @@ export const groupC = [
   defineTool({
     name: 'merge_visible',
     group: 'C',
+    toolset: 'arrange',
     label: '合并可见',
     labelEn: 'Merge Visible',
     effect: 'destructive',
@@ -448,6 +471,7 @@ export const groupC = [
   defineTool({
     name: 'flatten_image',
     group: 'C',
+    toolset: 'arrange',
     label: '拼合图像',
     labelEn: 'Flatten Image',
     effect: 'destructive',
@@ -457,6 +481,7 @@ export const groupC = [
   defineTool({
     name: 'copy_merged_to_new_layer',
     group: 'C',
+    toolset: 'arrange',
     label: '复制合并',
     labelEn: 'Copy Merged',
     effect: 'write',
@@ -469,6 +494,7 @@ export const groupC = [
   defineTool({
     name: 'add_stroke',
     group: 'C',
+    toolset: 'effects',
     label: '添加描边',
     labelEn: 'Stroke',
     effect: 'write',
@@ -498,6 +524,7 @@ export const groupC = [
   defineTool({
     name: 'add_drop_shadow',
     group: 'C',
+    toolset: 'effects',
     label: '添加投影',
     labelEn: 'Drop Shadow',
     effect: 'write',
@@ -525,6 +552,7 @@ export const groupC = [
   defineTool({
     name: 'clear_layer_effects',
     group: 'C',
+    toolset: 'effects',
     label: '清除图层样式',
     labelEn: 'Clear Layer Style',
     effect: 'destructive',
@@ -540,6 +568,7 @@ export const groupC = [
   defineTool({
     name: 'create_clipping_mask',
     group: 'C',
+    toolset: 'effects',
     label: '创建剪贴蒙版',
     labelEn: 'Create Clipping Mask',
     effect: 'write',
@@ -556,6 +585,7 @@ export const groupC = [
   defineTool({
     name: 'release_clipping_mask',
     group: 'C',
+    toolset: 'effects',
     label: '释放剪贴蒙版',
     labelEn: 'Release Clipping Mask',
     effect: 'write',
@@ -572,6 +602,7 @@ export const groupC = [
   defineTool({
     name: 'add_layer_mask',
     group: 'C',
+    toolset: 'effects',
     label: '添加蒙版',
     labelEn: 'Add Layer Mask',
     effect: 'write',
@@ -594,6 +625,7 @@ export const groupC = [
   defineTool({
     name: 'delete_layer_mask',
     group: 'C',
+    toolset: 'effects',
     label: '删除蒙版',
     labelEn: 'Delete Layer Mask',
     effect: 'destructive',
@@ -612,6 +644,7 @@ export const groupC = [
   defineTool({
     name: 'adjust_brightness_contrast',
     group: 'C',
+    toolset: 'adjust',
     label: '亮度/对比度',
     labelEn: 'Brightness/Contrast',
     effect: 'write',
@@ -630,6 +663,7 @@ export const groupC = [
   defineTool({
     name: 'desaturate',
     group: 'C',
+    toolset: 'adjust',
     label: '去色',
     labelEn: 'Desaturate',
     effect: 'write',
@@ -640,6 +674,7 @@ export const groupC = [
   defineTool({
     name: 'gaussian_blur',
     group: 'C',
+    toolset: 'adjust',
     label: '高斯模糊',
     labelEn: 'Gaussian Blur',
     effect: 'write',
@@ -654,6 +689,7 @@ export const groupC = [
   defineTool({
     name: 'auto_levels',
     group: 'C',
+    toolset: 'adjust',
     label: '自动色阶',
     labelEn: 'Auto Levels',
     effect: 'write',
@@ -663,6 +699,7 @@ export const groupC = [
   defineTool({
     name: 'auto_contrast',
     group: 'C',
+    toolset: 'adjust',
     label: '自动对比度',
     labelEn: 'Auto Contrast',
     effect: 'write',
@@ -672,6 +709,7 @@ export const groupC = [
   defineTool({
     name: 'invert_colors',
     group: 'C',
+    toolset: 'adjust',
     label: '反相',
     labelEn: 'Invert',
     effect: 'write',
@@ -681,6 +719,7 @@ export const groupC = [
   defineTool({
     name: 'adjust_levels',
     group: 'C',
+    toolset: 'adjust',
     label: '色阶',
     labelEn: 'Levels',
     effect: 'write',
@@ -704,6 +743,7 @@ export const groupC = [
   defineTool({
     name: 'adjust_hsl',
     group: 'C',
+    toolset: 'adjust',
     label: '色相/饱和度',
     labelEn: 'Hue/Saturation',
     effect: 'write',
@@ -727,6 +767,7 @@ export const groupC = [
   defineTool({
     name: 'convert_to_rgb',
     group: 'C',
+    toolset: 'adjust',
     label: '转RGB',
     labelEn: 'RGB Color',
     effect: 'write',
@@ -737,6 +778,7 @@ export const groupC = [
   defineTool({
     name: 'convert_to_cmyk',
     group: 'C',
+    toolset: 'adjust',
     label: '转CMYK',
     labelEn: 'CMYK Color',
     effect: 'destructive',
@@ -750,6 +792,7 @@ export const groupC = [
   defineTool({
     name: 'fill_selection',
     group: 'C',
+    toolset: 'selection',
     label: '填充选区',
     labelEn: 'Fill Selection',
     effect: 'write',
@@ -768,6 +811,7 @@ export const groupC = [
   defineTool({
     name: 'inverse_selection',
     group: 'C',
+    toolset: 'selection',
     label: '反选',
     labelEn: 'Select Inverse',
     effect: 'write',
@@ -778,6 +822,7 @@ export const groupC = [
   defineTool({
     name: 'feather_selection',
     group: 'C',
+    toolset: 'selection',
     label: '羽化选区',
     labelEn: 'Feather Selection',
     effect: 'write',
@@ -793,6 +838,7 @@ export const groupC = [
   defineTool({
     name: 'set_foreground_color',
     group: 'C',
+    toolset: 'selection',
     label: '设置前景色',
     labelEn: 'Set Foreground Color',
     effect: 'write',
@@ -808,6 +854,7 @@ export const groupC = [
   defineTool({
     name: 'get_pixel_color',
     group: 'C',
+    toolset: 'selection',
     label: '取色',
     labelEn: 'Eyedropper',
     effect: 'read',
@@ -826,6 +873,7 @@ export const groupC = [
   defineTool({
     name: 'add_guide',
     group: 'C',
+    toolset: 'document',
     label: '添加参考线',
     labelEn: 'New Guide',
     effect: 'write',
@@ -851,6 +899,7 @@ export const groupC = [
   defineTool({
     name: 'clear_guides',
     group: 'C',
+    toolset: 'document',
     label: '清除参考线',
     labelEn: 'Clear Guides',
     effect: 'destructive',

@@ -6,6 +6,7 @@ export const groupD = [
   defineTool({
     name: 'create_document',
     group: 'D',
+    toolset: 'core',
     label: '新建文档',
     labelEn: 'New Document',
     effect: 'write',
@@ -31,6 +32,7 @@ export const groupD = [
   defineTool({
     name: 'save_document',
     group: 'D',
+    toolset: 'core',
     label: '保存文档',
     labelEn: 'Save',
     effect: 'destructive',
@@ -42,6 +44,7 @@ export const groupD = [
   defineTool({
     name: 'save_document_as',
     group: 'D',
+    toolset: 'core',
     label: '另存为',
     labelEn: 'Save As',
     effect: 'destructive',
@@ -65,6 +68,7 @@ export const groupD = [
   defineTool({
     name: 'close_document',
     group: 'D',
+    toolset: 'document',
     label: '关闭文档',
     labelEn: 'Close Document',
     effect: 'destructive',
@@ -82,6 +86,7 @@ export const groupD = [
   defineTool({
     name: 'list_documents',
     group: 'D',
+    toolset: 'core',
     label: '列出文档',
     labelEn: 'List Documents',
     effect: 'read',
@@ -92,6 +97,7 @@ export const groupD = [
   defineTool({
     name: 'switch_document',
     group: 'D',
+    toolset: 'core',
     label: '切换文档',
     labelEn: 'Switch Document',
     effect: 'write',
@@ -108,6 +114,7 @@ export const groupD = [
   defineTool({
     name: 'duplicate_layer_to_document',
     group: 'D',
+    toolset: 'document',
     label: '复制到文档',
     labelEn: 'Duplicate to Document',
     effect: 'write',
@@ -126,6 +133,7 @@ export const groupD = [
   defineTool({
     name: 'resize_canvas',
     group: 'D',
+    toolset: 'document',
     label: '调整画布',
     labelEn: 'Canvas Size',
     effect: 'destructive',
@@ -164,6 +172,7 @@ export const groupD = [
   defineTool({
     name: 'resize_image',
     group: 'D',
+    toolset: 'document',
     label: '调整图像大小',
     labelEn: 'Image Size',
     effect: 'destructive',
@@ -187,6 +196,7 @@ export const groupD = [
   defineTool({
     name: 'crop_document',
     group: 'D',
+    toolset: 'document',
     label: '裁切画布',
     labelEn: 'Crop',
     effect: 'destructive',
@@ -206,6 +216,7 @@ export const groupD = [
   defineTool({
     name: 'trim_document',
     group: 'D',
+    toolset: 'document',
     label: '自动裁切',
     labelEn: 'Trim',
     effect: 'destructive',
@@ -227,6 +238,7 @@ export const groupD = [
   defineTool({
     name: 'undo',
     group: 'D',
+    toolset: 'core',
     label: '撤销',
     labelEn: 'Undo',
     effect: 'destructive',

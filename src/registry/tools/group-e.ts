@@ -9,6 +9,7 @@ export const groupE = [
   defineTool({
     name: 'select_layers',
     group: 'E',
+    toolset: 'arrange',
     label: '选择图层',
     labelEn: 'Select Layers',
     effect: 'write',
@@ -28,6 +29,7 @@ export const groupE = [
   defineTool({
     name: 'select_all',
     group: 'E',
+    toolset: 'selection',
     label: '全选',
     labelEn: 'Select All',
     effect: 'write',
@@ -38,6 +40,7 @@ export const groupE = [
   defineTool({
     name: 'select_rect',
     group: 'E',
+    toolset: 'selection',
     label: '矩形选区',
     labelEn: 'Rectangular Marquee',
     effect: 'write',
@@ -58,6 +61,7 @@ export const groupE = [
   defineTool({
     name: 'select_layer_pixels',
     group: 'E',
+    toolset: 'selection',
     label: '载入图层选区',
     labelEn: 'Load Layer Selection',
     effect: 'write',
@@ -74,6 +78,7 @@ export const groupE = [
   defineTool({
     name: 'deselect',
     group: 'E',
+    toolset: 'selection',
     label: '取消选择',
     labelEn: 'Deselect',
     effect: 'write',
@@ -84,6 +89,7 @@ export const groupE = [
   defineTool({
     name: 'get_canvas_image',
     group: 'E',
+    toolset: 'core',
     label: '查看画布',
     labelEn: 'View Canvas',
     effect: 'read',
@@ -101,6 +107,7 @@ export const groupE = [
   defineTool({
     name: 'open_document',
     group: 'E',
+    toolset: 'core',
     label: '打开文档',
     labelEn: 'Open',
     effect: 'write',
@@ -116,6 +123,7 @@ export const groupE = [
   defineTool({
     name: 'place_image',
     group: 'E',
+    toolset: 'layers',
     label: '置入图像',
     labelEn: 'Place Image',
     effect: 'write',
@@ -134,6 +142,7 @@ export const groupE = [
   defineTool({
     name: 'set_garment_photo',
     group: 'E',
+    toolset: 'garment',
     label: '设置服装照片',
     labelEn: 'Set Garment Photo',
     effect: 'read',
@@ -151,6 +160,7 @@ export const groupE = [
   defineTool({
     name: 'confirm_piece_parts',
     group: 'E',
+    toolset: 'garment',
     label: '确认裁片部位',
     labelEn: 'Confirm Piece Parts',
     effect: 'read',
@@ -198,6 +208,7 @@ export const groupE = [
   defineTool({
     name: 'set_layer_fill_opacity',
     group: 'E',
+    toolset: 'layers',
     label: '设置填充不透明度',
     labelEn: 'Fill Opacity',
     effect: 'write',
@@ -220,6 +231,7 @@ export const groupE = [
   defineTool({
     name: 'split_pieces',
     group: 'E',
+    toolset: 'garment',
     label: '拆分裁片',
     labelEn: 'Split Into Pieces',
     effect: 'write',
@@ -240,6 +252,7 @@ export const groupE = [
   defineTool({
     name: 'redo',
     group: 'E',
+    toolset: 'core',
     label: '重做',
     labelEn: 'Redo',
     effect: 'destructive',
