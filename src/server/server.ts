@@ -79,24 +79,27 @@ let mcpCalls = 0;
 
 /**
  * An MCP client's calls told to the session's tabs as the events of a streamed run (a card each, running, then
- * done or failed), under ids that say where they come from. Nothing is made while nobody listens: a result's
- * images are kept for its links only then.
+ * done or failed), under ids that say where they come from, and kept for the tabs that listen later (a designer
+ * joining the session, a tab back after a while hidden). A result's images are put on the session's shelf for
+ * their links only while someone listens: a result kept for later goes without them, so calls nobody watches
+ * hold no image memory.
  */
 function mcpCallEvents(events: SessionEvents, store: SessionStore): NonNullable<McpHttpOptions['onCall']> {
   return (session, { name, arguments: args }) => {
-    if (!events.listening(session)) return undefined;
+    const entry = store.get(session);
+    if (!entry) return undefined;
     const id = `${MCP_CALL}${Date.now().toString(36)}_${++mcpCalls}`;
-    events.publish(session, callEvent(id, name, args), null);
+    events.tellCall(entry, callEvent(id, name, args));
     return {
-      progress: (p) => events.publish(session, { type: 'progress', id, ...p }, null),
+      progress: (p) => events.tellCall(entry, { type: 'progress', id, ...p }),
       finished: (result) => {
-        const entry = store.get(session);
-        // Gone meanwhile: the result without its images, which have nowhere to be linked from.
+        // Gone meanwhile, or nobody to load them now: the result without its images.
+        const live = events.listening(session) ? store.get(session) : undefined;
         const { images: _images, ...rest } = result as ToolResult & { images?: unknown };
-        const event = entry
-          ? resultEvent(id, name, result, entry)
+        const event = live
+          ? resultEvent(id, name, result, live)
           : { type: 'tool_result', id, name, ok: result.ok, result: rest };
-        events.publish(session, event, null);
+        events.tellCall(entry, event);
       },
     };
   };

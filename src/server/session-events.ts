@@ -6,13 +6,16 @@
  * the session's files or documents changed otherwise (an upload, a file deleted, calls not streamed). An MCP
  * client's calls on `/mcp` (whose session this is too) are told as a streamed run's, one call at a time. A
  * client names itself with `?tab=` on its stream and `X-Atelier-Tab` on its requests, and is not told its own.
- * With `?conversation=1` the stream starts with the conversation so far (`GET …/chat`'s answer as one event), so
- * that a tab listening again after a while away catches up with what it missed, none of it twice.
+ * With `?conversation=1` the stream starts with the conversation so far (`GET …/chat`'s answer as one event),
+ * then, when an MCP client has made calls on the session, those calls (`mcp_calls`: each call's `tool_call` and,
+ * once it ended, its `tool_result`), so that a tab listening again after a while away, or joining the session
+ * an MCP client works on, catches up with what it missed, none of it twice.
  *
  * Listeners are kept by session id, not by the session in memory: a session that idles out of memory and is
  * recovered by its next request is still heard by the tabs open on it.
  */
 import type { Context } from 'hono';
+import type { SessionEntry } from '../service/sessions.js';
 import { header } from './body.js';
 import type { Send } from './sse.js';
 
@@ -29,6 +32,35 @@ export function tabOf(raw: string | undefined): string | null {
 /** The tab a request comes from (its `X-Atelier-Tab` header). */
 export const requestTab = (c: Context): string | null => tabOf(header(c, 'x-atelier-tab'));
 
+/**
+ * The MCP calls kept per session for the tabs that start listening later: the newest, at most this many. A
+ * designer joining a session an MCP client has worked on sees its recent work, not all of a day's.
+ */
+export const MAX_KEPT_CALLS = 300;
+
+/**
+ * Bytes (of their events' JSON) the calls kept for one session may take: they live on the thread every
+ * session's requests share, and one result (a layer tree of thousands of layers) can be large.
+ */
+export const MAX_KEPT_CALL_BYTES = 2 * 1024 * 1024;
+
+type Event = Parameters<Send>[0];
+
+/** A kept call: its announcement, its result once it ended, and the size of both. */
+interface KeptCall {
+  readonly call: Event;
+  result: Event | null;
+  bytes: number;
+}
+
+/** A session's kept calls by id, oldest first, and their bytes. */
+interface CallLog {
+  readonly calls: Map<string, KeptCall>;
+  bytes: number;
+}
+
+const sizeOf = (event: Event) => JSON.stringify(event).length;
+
 interface Listener {
   readonly tab: string | null;
   readonly send: Send;
@@ -37,6 +69,11 @@ interface Listener {
 
 export class SessionEvents {
   private readonly listeners = new Map<string, Set<Listener>>();
+  /**
+   * Made at a session's first MCP call, and gone with the session in memory (an MCP client's connection ends
+   * with it too).
+   */
+  private readonly calls = new WeakMap<SessionEntry, CallLog>();
 
   full(id: string): boolean {
     return (this.listeners.get(id)?.size ?? 0) >= MAX_LISTENERS_PER_SESSION;
@@ -70,10 +107,65 @@ export class SessionEvents {
     }
   }
 
+  /**
+   * Tells session `entry`'s listeners an event of a call an MCP client made (`tool_call`, `progress`,
+   * `tool_result` of the call with that `id`), and keeps the call and its result for the tabs that listen later.
+   * Stages are only told: a card that comes later has its result.
+   */
+  tellCall(entry: SessionEntry, event: Event & { readonly id: string }): void {
+    if (event.type === 'tool_call') this.keepCall(entry, event.id, event);
+    else if (event.type === 'tool_result') this.keepResult(entry, event.id, event);
+    this.publish(entry.id, event, null);
+  }
+
+  private keepCall(entry: SessionEntry, id: string, call: Event): void {
+    let log = this.calls.get(entry);
+    if (!log) {
+      log = { calls: new Map(), bytes: 0 };
+      this.calls.set(entry, log);
+    }
+    const bytes = sizeOf(call);
+    log.calls.set(id, { call, result: null, bytes });
+    log.bytes += bytes;
+    trim(log);
+  }
+
+  private keepResult(entry: SessionEntry, id: string, result: Event): void {
+    const log = this.calls.get(entry);
+    const kept = log?.calls.get(id);
+    if (!log || !kept) return;
+    const bytes = sizeOf(result);
+    kept.result = result;
+    kept.bytes += bytes;
+    log.bytes += bytes;
+    trim(log);
+  }
+
+  /** The MCP calls kept for session `entry`, oldest first, each call followed by its result; null when none. */
+  keptCalls(entry: SessionEntry): Event[] | null {
+    const log = this.calls.get(entry);
+    if (!log?.calls.size) return null;
+    return [...log.calls.values()].flatMap(({ call, result }) => (result ? [call, result] : [call]));
+  }
+
+  /** Forgets the calls kept for session `entry` (its conversation was emptied, and the tabs' feeds with it). */
+  forgetCalls(entry: SessionEntry): void {
+    this.calls.delete(entry);
+  }
+
   /** The session was deleted: its streams end (a tab that listens again is told it is gone). */
   end(id: string): void {
     const set = this.listeners.get(id);
     this.listeners.delete(id);
     for (const listener of set ?? []) listener.end();
+  }
+}
+
+/** Drops the oldest calls beyond the count and the bytes allowed (never the newest). */
+function trim(log: CallLog): void {
+  for (const [id, kept] of log.calls) {
+    if (log.calls.size <= 1 || (log.calls.size <= MAX_KEPT_CALLS && log.bytes <= MAX_KEPT_CALL_BYTES)) break;
+    log.calls.delete(id);
+    log.bytes -= kept.bytes;
   }
 }

@@ -2,15 +2,17 @@
  * An MCP session over `/mcp` is a server session: a studio tab listening on its `GET …/events` is told each of
  * the MCP client's calls as it is told a streamed run's (`tool_call`, its stages, `tool_result`: the same
  * events, the same shape, so the same card), a refused or failed call as a failed result, and its stream ends
- * when the MCP client ends the session. The SDK's own client, the real server on loopback, the stream read with
- * plain fetch.
+ * when the MCP client ends the session. A tab that starts listening later (a designer joining, a tab back after
+ * a while hidden) is given the client's recent calls first, each with its result, in order, none it then hears
+ * again. The SDK's own client, the real server on loopback, the stream read with plain fetch.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findTool } from '../../src/registry/index.js';
+import { MAX_KEPT_CALLS } from '../../src/server/session-events.js';
 import { callTool } from '../mcp/support.js';
-import { events, startTestServer, type TestServer, toolCall } from './support.js';
+import { createSession, events, okCalls, startTestServer, type TestServer, toolCall } from './support.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -25,10 +27,18 @@ async function connect(): Promise<{ client: Client; transport: StreamableHTTPCli
   return { client, transport, id: transport.sessionId! };
 }
 
-/** Listens to session `id` as the studio does, gathering every event until the stream ends. */
-async function listen(id: string) {
+/**
+ * Listens to session `id` as the studio does, gathering every event until the stream ends; with `catchUp`, as the
+ * studio starts listening (the conversation first, then what the MCP client did before).
+ */
+async function listen(id: string, catchUp = false) {
   const abort = new AbortController();
-  const res = await fetch(`${server.url}/v1/sessions/${id}/events?tab=studio`, { signal: abort.signal });
+  const res = await fetch(
+    `${server.url}/v1/sessions/${id}/events?tab=studio${catchUp ? '&conversation=1' : ''}`,
+    {
+      signal: abort.signal,
+    },
+  );
   expect(res.status).toBe(200);
   const heard: Record<string, unknown>[] = [];
   let over = false;
@@ -195,6 +205,111 @@ describe('a session driven over MCP, as a studio tab hears it', () => {
       expect((await fetch(`${server.url}/v1/sessions/${id}/events?tab=studio`)).status).toBe(404);
     } finally {
       tab.stop();
+      await client.close();
+    }
+  });
+
+  it('gives a tab that starts listening the calls made before, each with its result, then tells the next', async () => {
+    const { client, id } = await connect();
+    try {
+      // Nobody listens to these.
+      const answers = [
+        await callTool(client, 'create_document', { width: 64, height: 48, name: '早' }),
+        await callTool(client, 'create_layer', { name: '甲' }),
+        await callTool(client, 'set_layer_opacity', { name: '不存在', opacity: 10 }),
+        await callTool(client, 'get_canvas_image', { max_size: 32 }),
+      ];
+      expect(answers.map((a) => a.isError)).toEqual([false, false, true, false]);
+      const names = ['create_document', 'create_layer', 'set_layer_opacity', 'get_canvas_image'];
+
+      const first = await listen(id, true);
+      await expect.poll(() => first.heard.length).toBe(2);
+      expect(first.heard[0]!.type).toBe('conversation');
+      const kept = first.heard[1]!;
+      expect(kept.type).toBe('mcp_calls');
+      const before = kept.events as Heard[];
+      // In order, each call followed by its result: the same events a listening tab was told.
+      expect(before.map((e) => [e.type, e.name])).toEqual(
+        names.flatMap((name) => [
+          ['tool_call', name],
+          ['tool_result', name],
+        ]),
+      );
+      const calls = ofType(before, 'tool_call');
+      const results = ofType(before, 'tool_result');
+      expect(calls.map((e) => e.label)).toEqual(names.map((n) => findTool(n)!.label));
+      expect(calls[1]!.arguments).toEqual({ name: '甲' });
+      expect(results.map((e) => e.id)).toEqual(calls.map((e) => e.id));
+      expect(results.map((e) => e.ok)).toEqual([true, true, false, true]);
+      expect(results[2]!.result).toEqual(answers[2]!.json);
+      expect((results[2]!.result as { error: { message: string } }).error.message).toMatch(/[\u4e00-\u9fff]/);
+      // Nobody was there to load the image: it was not kept, on the shelf or in the event.
+      expect(results[3]!.images).toBeUndefined();
+      expect(JSON.stringify(before)).not.toContain('base64');
+      expect(server.store.get(id)!.images.bytes).toBe(0);
+
+      // The next call is told as it happens, not given again.
+      expect((await callTool(client, 'create_layer', { name: '乙' })).isError).toBe(false);
+      expect((await callTool(client, 'get_canvas_image', { max_size: 32 })).isError).toBe(false);
+      await expect.poll(() => first.heard.length).toBe(6);
+      const live = first.heard.slice(2);
+      expect(live.map((e) => [e.type, e.name])).toEqual([
+        ['tool_call', 'create_layer'],
+        ['tool_result', 'create_layer'],
+        ['tool_call', 'get_canvas_image'],
+        ['tool_result', 'get_canvas_image'],
+      ]);
+
+      // Another tab starting now is given all six, those the first tab heard under the ids it heard them.
+      const second = await listen(id, true);
+      await expect.poll(() => second.heard.length).toBe(2);
+      const all = second.heard[1]!.events as Heard[];
+      expect(all).toEqual([...before, ...live]);
+      // A result heard by a tab keeps its image's link, which still loads.
+      const [link] = live[3]!.images as { url: string }[];
+      expect((await fetch(`${server.url}${link!.url}`)).status).toBe(200);
+      first.stop();
+      second.stop();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('keeps only the newest calls, none of a session no MCP client called, and none past a cleared chat', async () => {
+    // A session driven over HTTP alone: the stream has nothing of MCP to give.
+    const plain = await createSession(server.url);
+    await okCalls(server.url, plain, [toolCall('create_document', { width: 8, height: 8 })]);
+    const quiet = await listen(plain, true);
+    await expect.poll(() => quiet.heard.length).toBe(1);
+    expect(quiet.heard[0]!.type).toBe('conversation');
+    quiet.stop();
+
+    const { client, id } = await connect();
+    try {
+      await callTool(client, 'create_document', { width: 8, height: 8 });
+      // Failed calls, each named by its arguments.
+      for (let i = 1; i <= MAX_KEPT_CALLS + 4; i++) {
+        await callTool(client, 'set_layer_opacity', { name: `n${i}`, opacity: 10 });
+      }
+      const tab = await listen(id, true);
+      await expect.poll(() => tab.heard.length).toBe(2);
+      const calls = ofType(tab.heard[1]!.events as Heard[], 'tool_call');
+      expect(calls).toHaveLength(MAX_KEPT_CALLS);
+      expect(calls.map((e) => (e.arguments as { name: string }).name)).toEqual(
+        Array.from({ length: MAX_KEPT_CALLS }, (_, i) => `n${i + 5}`),
+      );
+      tab.stop();
+
+      // The tabs empty their feeds when the conversation is cleared: the calls do not come back to them.
+      const cleared = await fetch(`${server.url}/v1/sessions/${id}/chat`, { method: 'DELETE' });
+      expect(cleared.status).toBe(200);
+      const after = await listen(id, true);
+      await expect.poll(() => after.heard.length).toBe(1);
+      await callTool(client, 'get_document_info');
+      await expect.poll(() => after.heard.length).toBe(3);
+      expect(after.heard.map((e) => e.type)).toEqual(['conversation', 'tool_call', 'tool_result']);
+      after.stop();
+    } finally {
       await client.close();
     }
   });

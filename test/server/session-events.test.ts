@@ -65,7 +65,7 @@ describe('a session’s event stream', () => {
     });
     expect(up.status).toBe(201);
     // A client that names no tab (a script) is told to every tab.
-    await okCalls(server.url, id, [toolCall('get_document_info')]);
+    await okCalls(server.url, id, [toolCall('create_layer', { name: '脚本' })]);
     await settle();
     expect(other.heard.map((e) => e.type)).toEqual([
       'tool_call',

@@ -1,10 +1,11 @@
 /**
  * A designer watching in the studio a session an AI client drives over MCP (`/mcp`, the official SDK client),
  * in real Chromium: the layers pane and the canvas follow each call that changed the session, and the feed shows
- * a card for each call, marked MCP, a refused or failed one as failed, without a reload. The studio is opened on
- * the MCP session as a reload finds its own (the id kept in the tab), and as a designer opens it from the
- * address (`/?session=<id>`, README), with a token too; an id that is not there is said so and a new session
- * works. The page is made to read as hidden, so that the panes' own catching up (every 10 s while in view)
+ * a card for each call, marked MCP, a refused or failed one as failed, without a reload; the calls made before
+ * the tab joined, or while it was long in the background, come as cards too when it listens, in order, none
+ * twice. The studio is opened on the MCP session as a reload finds its own (the id kept in the tab), and as a
+ * designer opens it from the address (`/?session=<id>`, README), with a token too; an id that is not there is
+ * said so, as information, and a new session works. The page is made to read as hidden, so that the panes' own catching up (every 10 s while in view)
  * cannot be what brings the change: only the pushed events can.
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findTool } from '../../src/registry/index.js';
+import { HIDDEN_LISTEN_MS } from '../../src/web/state/converge.js';
 import { callTool } from '../mcp/support.js';
 import { startTestServer, TOKEN } from '../server/support.js';
 import {
@@ -43,10 +45,11 @@ describe('the studio on a session an MCP client drives', () => {
 
       const page = await studio.open(id);
       const layers = page.getByRole('list', { name: '图层列表' });
-      const listening = page.waitForResponse((r) => r.url().includes(`/v1/sessions/${id}/events`));
       await page.getByRole('tab', { name: '图层' }).click();
       await eventually(countOf(layers.getByRole('button', { name: '背景', exact: true }))).toBe(1);
-      await listening;
+      // The call made before comes with the session's events as the tab starts listening (waiting for their
+      // response instead could start after it came).
+      await eventually(countOf(cardsOf(page))).toBe(1);
       await page.evaluate(() => {
         const doc = (globalThis as unknown as { document: object }).document;
         Object.defineProperty(doc, 'visibilityState', { get: () => 'hidden', configurable: true });
@@ -94,21 +97,44 @@ const storedSession = (page: Page) =>
     ).sessionStorage.getItem('atelier.session'),
   );
 
-/** A fresh browser tab (nothing kept from before) opened at `url`, once it listens to session `id`'s events. */
-async function openAt(browser: Browser, url: string, id: string): Promise<Page> {
-  let listening: Promise<unknown> = Promise.resolve();
-  const page = await openPage(browser, url, (p) => {
-    listening = p.waitForResponse((r) => r.url().includes(`/v1/sessions/${id}/events`));
+/** The cards' names (the tool's label), in the feed's order. */
+const labels = (page: Page) => () =>
+  cardsOf(page).evaluateAll((cards) => cards.map((c) => c.getAttribute('aria-label')));
+const statuses = (page: Page) =>
+  cardsOf(page).evaluateAll((cards) => cards.map((c) => c.querySelector('.status-text')?.textContent));
+
+/**
+ * A fresh browser tab (nothing kept from before) at `url`, once it listens to session `id`'s events: its clock
+ * the test moves, and it reads as hidden when told (`setHidden`), so that it can be left in the background past
+ * the time it goes on listening.
+ */
+async function openAway(browser: Browser, url: string, id: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  context.setDefaultTimeout(15_000);
+  await context.addInitScript(() => {
+    const g = globalThis as unknown as { document: object; atelierHidden?: boolean };
+    Object.defineProperty(g.document, 'visibilityState', {
+      get: () => (g.atelierHidden ? 'hidden' : 'visible'),
+      configurable: true,
+    });
   });
+  const page = await context.newPage();
+  await page.clock.install();
+  const listening = page.waitForResponse((r) => r.url().includes(`/v1/sessions/${id}/events`));
+  await page.goto(url);
   await listening;
   return page;
 }
 
-const readAsHidden = (page: Page) =>
-  page.evaluate(() => {
-    const doc = (globalThis as unknown as { document: object }).document;
-    Object.defineProperty(doc, 'visibilityState', { get: () => 'hidden', configurable: true });
-  });
+const setHidden = (page: Page, hidden: boolean) =>
+  page.evaluate((h) => {
+    const g = globalThis as unknown as {
+      atelierHidden: boolean;
+      document: { dispatchEvent(e: Event): void };
+    };
+    g.atelierHidden = h;
+    g.document.dispatchEvent(new Event('visibilitychange'));
+  }, hidden);
 
 describe('the studio opened at /?session=<id>', () => {
   let browser: Browser;
@@ -119,30 +145,40 @@ describe('the studio opened at /?session=<id>', () => {
     await browser?.close();
   });
 
-  it('joins the MCP session and shows a card for each call, failed ones too, without a reload', async () => {
+  it('joins the MCP session with a card for each call, those made before too, and misses none while away', async () => {
     const { client, id } = await mcpClient(studio.url);
     try {
+      // Before anyone watches: a document, a layer, and a call that fails.
       await callTool(client, 'create_document', { width: 300, height: 200, name: '模型稿' });
       await callTool(client, 'create_layer', { name: '底纹' });
-      const page = await openAt(browser, `${studio.url}/?session=${id}`, id);
+      expect((await callTool(client, 'set_layer_opacity', { name: '没有', opacity: 10 })).isError).toBe(true);
+      const page = await openAway(browser, `${studio.url}/?session=${id}`, id);
       // The parameter leaves the address; the tab keeps the session as its own.
       expect(page.url()).toBe(`${studio.url}/`);
       expect(await storedSession(page)).toBe(id);
-      // It never had cards of this session: the empty feed says it joined, not that cards were lost.
-      const empty = page.locator('.feed-empty');
-      await eventually(textOf(empty)).toContain(`已打开会话 ${id.slice(0, 8)}…`);
-      expect(await empty.textContent()).not.toContain('没有保留');
+      // The calls made before it joined are there as cards, in order, the failed one with its Chinese error.
+      await eventually(countOf(cardsOf(page))).toBe(3);
+      expect(await labels(page)()).toEqual([
+        labelOf('create_document'),
+        labelOf('create_layer'),
+        labelOf('set_layer_opacity'),
+      ]);
+      expect(await statuses(page)).toEqual(['完成', '完成', '失败']);
+      expect(await page.locator('.card-source').count()).toBe(3);
+      expect(await page.locator('article.card.error .card-error p').first().textContent()).toMatch(
+        /[\u4e00-\u9fff].*没有|没有.*[\u4e00-\u9fff]/,
+      );
+      expect(await page.locator('.feed-empty').count()).toBe(0);
       await keep(page, 'mcp-watch-joined');
       await page.getByRole('tab', { name: '图层' }).click();
       const layers = page.getByRole('list', { name: '图层列表' });
       await eventually(countOf(layers.getByRole('button', { name: '底纹', exact: true }))).toBe(1);
-      await readAsHidden(page);
+      await setHidden(page, true);
 
       expect((await callTool(client, 'create_layer', { name: '色块' })).isError).toBe(false);
-      const layerCard = cardsOf(page)
-        .filter({ hasText: labelOf('create_layer') })
-        .first();
+      const layerCard = cardsOf(page).nth(3);
       await soon(textOf(layerCard)).toContain('完成');
+      expect(await layerCard.getAttribute('aria-label')).toBe(labelOf('create_layer'));
       expect(await layerCard.locator('.card-source').textContent()).toBe('MCP');
       expect(await layerCard.locator('.card-source').getAttribute('title')).toBe('由 MCP 客户端调用');
       await soon(countOf(layers.getByRole('button', { name: '色块', exact: true }))).toBe(1);
@@ -155,36 +191,84 @@ describe('the studio opened at /?session=<id>', () => {
       );
       expect((await callTool(client, 'create_layer', { name: 3 })).isError).toBe(true);
       expect((await callTool(client, 'no_such_tool')).isError).toBe(true);
-      await soon(countOf(cardsOf(page))).toBe(5);
+      await soon(countOf(cardsOf(page))).toBe(8);
       const failed = page.locator('article.card.error');
-      await soon(countOf(failed)).toBe(3);
-      expect(
-        await cardsOf(page).evaluateAll((cards) => cards.map((c) => c.getAttribute('aria-label'))),
-      ).toEqual([
+      await soon(countOf(failed)).toBe(4);
+      const seen = [
+        labelOf('create_document'),
+        labelOf('create_layer'),
+        labelOf('set_layer_opacity'),
         labelOf('create_layer'),
         labelOf('fill_selection'),
         labelOf('set_layer_opacity'),
         labelOf('create_layer'),
         'no_such_tool',
-      ]);
+      ];
+      expect(await labels(page)()).toEqual(seen);
       for (const card of await failed.all()) {
         expect(await card.locator('.status-text').textContent()).toBe('失败');
         // The server's Chinese words, shown as they are (not the studio's generic ones).
         expect(await card.locator('.card-error p').first().textContent()).toMatch(/[\u4e00-\u9fff]/);
       }
-      expect(await failed.first().locator('.card-error').textContent()).toContain('不存在');
-      expect(await page.locator('.card-source').count()).toBe(5);
+      expect(await failed.nth(1).locator('.card-error').textContent()).toContain('不存在');
+      expect(await page.locator('.card-source').count()).toBe(8);
       await keep(page, 'mcp-watch-feed');
       await feedOf(page).evaluate((el) => {
         el.scrollTop = 0;
       });
       await keep(page, 'mcp-watch-feed-top');
 
-      // A reload stays on the session and keeps its cards.
+      // Left in the background past the time it goes on listening: its stream closes, the client goes on.
+      await page.clock.fastForward(HIDDEN_LISTEN_MS + 1_000);
+      expect((await callTool(client, 'create_layer', { name: '离开时' })).isError).toBe(false);
+      expect((await callTool(client, 'get_layer_bounds', { name: '没有这层' })).isError).toBe(true);
+      await page.waitForTimeout(500);
+      expect(await countOf(cardsOf(page))()).toBe(8);
+      // Looked at again: what it missed comes in after what it has, none of it twice.
+      const back = page.waitForResponse((r) => r.url().includes(`/v1/sessions/${id}/events`));
+      await setHidden(page, false);
+      await back;
+      const all = [...seen, labelOf('create_layer'), labelOf('get_layer_bounds')];
+      await soon(labels(page)).toEqual(all);
+      await keep(page, 'mcp-watch-back');
+      expect(await statuses(page)).toEqual([
+        '完成',
+        '完成',
+        '失败',
+        '完成',
+        '完成',
+        '失败',
+        '失败',
+        '失败',
+        '完成',
+        '失败',
+      ]);
+
+      // A reload stays on the session and keeps its cards, none twice; so does a page that lost them.
       await page.reload();
-      await eventually(countOf(cardsOf(page))).toBe(5);
+      await eventually(labels(page)).toEqual(all);
       expect(page.url()).toBe(`${studio.url}/`);
       expect(await storedSession(page)).toBe(id);
+      await page.evaluate((sid) => {
+        (
+          globalThis as unknown as { sessionStorage: { removeItem(k: string): void } }
+        ).sessionStorage.removeItem(`atelier.feed.${sid}`);
+      }, id);
+      await page.reload();
+      await eventually(labels(page)).toEqual(all);
+      expect(await statuses(page)).toEqual([
+        '完成',
+        '完成',
+        '失败',
+        '完成',
+        '完成',
+        '失败',
+        '失败',
+        '失败',
+        '完成',
+        '失败',
+      ]);
+      await page.context().close();
     } finally {
       await client.close();
     }
@@ -193,9 +277,27 @@ describe('the studio opened at /?session=<id>', () => {
   it('says an unknown session is not there and opens a new one that works', async () => {
     const unknown = '0123456789abcdef0123456789abcdef';
     const page = await openPage(browser, `${studio.url}/?session=${unknown}`);
-    const notice = feedOf(page).getByRole('alert');
+    // Information, not a failure: told as the studio tells (muted, not in red), with no error code.
+    const notice = feedOf(page).getByRole('status');
     await eventually(textOf(notice)).toContain(`地址中的会话“${unknown}”不存在`);
     expect(await notice.textContent()).toContain('已为你新建了一个会话');
+    expect(await feedOf(page).getByRole('alert').count()).toBe(0);
+    expect(await notice.locator('code').count()).toBe(0);
+    // In the colour of the studio's other words of information (the empty feed's, the files' hints).
+    const [color, hint] = await notice.evaluate((el) => {
+      type Node = { className: string; remove(): void };
+      const g = globalThis as unknown as {
+        document: { createElement(tag: string): Node };
+        getComputedStyle(node: unknown): { color: string };
+      };
+      const muted = g.document.createElement('p');
+      muted.className = 'feed-empty';
+      (el as unknown as { parentElement: { append(node: Node): void } }).parentElement.append(muted);
+      const colors = [g.getComputedStyle(el).color, g.getComputedStyle(muted).color];
+      muted.remove();
+      return colors;
+    });
+    expect(color).toBe(hint);
     expect(page.url()).toBe(`${studio.url}/`);
     const fresh = await storedSession(page);
     expect(fresh).toMatch(/^[0-9a-f]{32}$/);
@@ -239,7 +341,7 @@ describe('the studio opened at /?session=<id>&token=<token>', () => {
       expect(page.url()).toBe(`${server.url}/`);
       await eventually(visibleOf(page.getByRole('tab', { name: /令牌/ }))).toBe(true);
       expect((await callTool(client, 'create_layer', { name: '甲' })).isError).toBe(false);
-      await soon(textOf(cardsOf(page).first())).toContain('完成');
+      await soon(textOf(cardsOf(page).filter({ hasText: labelOf('create_layer') }))).toContain('完成');
       expect(urls.filter((u) => u.includes(TOKEN))).toEqual([urls[0]]);
       await page.context().close();
     } finally {

@@ -45,7 +45,7 @@ export function sessionRoutes({ config, store, events, chat: rooms }: AppParts):
 
   // Open as long as the tab is: it does not hold the session, which may idle out of memory and come back
   // meanwhile (what a tab missed while away, it reads with the snapshot when it listens again, and with
-  // `?conversation=1` the conversation as its first event).
+  // `?conversation=1` the conversation as its first event, then the MCP client's calls).
   /** The conversation so far as `GET …/chat` gives it; null when it cannot be read now (the tab keeps its own). */
   const conversationOf = (entry: SessionEntry) =>
     rooms.events(entry).catch((err: unknown) => {
@@ -76,6 +76,9 @@ export function sessionRoutes({ config, store, events, chat: rooms }: AppParts):
         // Told and listening in one step, nothing published between: every event of the conversation after
         // this one comes on the stream, none twice.
         if (conversation) send({ type: 'conversation', running: rooms.running(entry), events: conversation });
+        // The MCP client's calls, which the conversation does not hold (sent also when it could not be read).
+        const calls = withConversation ? events.keptCalls(entry) : null;
+        if (calls) send({ type: 'mcp_calls', events: calls });
         stop = events.listen(entry.id, tabOf(c.req.query('tab')), send, ended);
         if (stop) await over;
       },

@@ -26,6 +26,12 @@ function toolCallIdOf(call: unknown): string | null {
   return typeof id === 'number' && Number.isFinite(id) ? String(id) : null;
 }
 
+/** Whether a call that succeeded changed the session: a document, a file, or what later calls work on. */
+function changes(call: unknown): boolean {
+  const tool = findTool(parseToolCall(call)?.name ?? '');
+  return tool === undefined || tool.effect !== 'read' || tool.changesContext === true;
+}
+
 /** A call as an event announces it: with the registry's Chinese label, for a card that shows it running. */
 export function callEvent(id: string, name: string, args: unknown) {
   return { type: 'tool_call', id, name, label: findTool(name)?.label ?? name, arguments: args };
@@ -130,7 +136,11 @@ export function toolCallRoutes({ config, store, events }: AppParts): Hono {
       const calls = await read();
       // Queued in listed order at once: they run one after another, before any later request's calls.
       const results = await Promise.all(calls.map((call) => entry.session.call(call)));
-      events.publish(entry.id, { type: 'changed' }, requestTab(c));
+      // The other tabs reload their panes only when something changed: a failed call changed nothing, and a query
+      // that keeps nothing of itself neither.
+      if (results.some((result, i) => result.ok && changes(calls[i]))) {
+        events.publish(entry.id, { type: 'changed' }, requestTab(c));
+      }
       const origin = new URL(c.req.url).origin;
       const messages = results.map((result, i) => ({
         role: 'tool' as const,

@@ -42,12 +42,14 @@ export type ChatEvent = ChatEventOf<ResultImage>;
 
 /**
  * What the session's event stream tells a tab of the session's other tabs and clients: the conversation so far
- * (first, as the tab starts listening) and whether a turn runs, then the events of their chat turns and streamed
- * runs, a turn starting or ending, the conversation emptied, or its files or documents changed otherwise.
+ * (first, as the tab starts listening) and whether a turn runs, and the recent calls of an MCP client (their
+ * `tool_call` and `tool_result` events), then the events of their chat turns and streamed runs, a turn starting
+ * or ending, the conversation emptied, or its files or documents changed otherwise.
  */
 export type SessionEvent =
   | ChatEvent
   | { readonly type: 'conversation'; readonly running: boolean; readonly events: readonly ChatEvent[] }
+  | { readonly type: 'mcp_calls'; readonly events: readonly ChatEvent[] }
   | { readonly type: 'chat_running'; readonly running: boolean }
   | { readonly type: 'chat_cleared' }
   | { readonly type: 'changed' };

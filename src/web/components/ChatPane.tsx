@@ -1,10 +1,9 @@
 /** The conversation (messages and tool cards) with the composer: a message to the model, or the toolbox. */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useStudioView } from '../context.js';
-import { failureWords, SESSION_GONE } from '../state/failures.js';
-import type { FeedItem } from '../state/feed.js';
+import { failureWords, SESSION_GONE, SESSION_NOT_FOUND } from '../state/failures.js';
+import { type FeedItem, isOwnCall } from '../state/feed.js';
 import { openFiles, pastedFile } from '../state/open-files.js';
-import { isOwnCall } from '../state/use-studio.js';
 import { FailureDetail } from './FailureDetail.js';
 import { Palette } from './Palette.js';
 import { RichText } from './RichText.js';
@@ -48,7 +47,8 @@ function Feed() {
   // the position going up from there, not by how far the end is: content that grows between the feed's own
   // scroll and that scroll's event (the next frame) leaves the end farther below without anyone scrolling.
   const lastTop = useRef(0);
-  const lastKey = useRef<string | undefined>(undefined);
+  /** The entries shown so far: a new one need not be the last (a turn's notice goes above cards of elsewhere). */
+  const shown = useRef(new Set<string>());
   // The feed's own scroll only: scrollIntoView scrolled the page too, away from the canvas on a phone.
   const keepUp = () => {
     const el = log.current;
@@ -57,8 +57,9 @@ function Feed() {
     lastTop.current = el.scrollTop;
   };
   useLayoutEffect(() => {
-    if (last && last.key !== lastKey.current && bringsToEnd(last)) following.current = true;
-    lastKey.current = last?.key;
+    const before = shown.current;
+    shown.current = new Set(studio.feed.map((item) => item.key));
+    if (studio.feed.some((item) => !before.has(item.key) && bringsToEnd(item))) following.current = true;
     keepUp();
   }, [studio.feed.length, last]);
   // Anything that makes an entry taller (an image come after its card, a card's result, streamed text) or the
@@ -133,10 +134,12 @@ function Feed() {
               item.file !== undefined
                 ? { text: uploadFailure(item.code, item.message, item.file) }
                 : failureWords(t, item.code, item.message);
+            // Information, not a failure: the session the address asked for is not there, a new one was opened.
+            const info = item.code === SESSION_NOT_FOUND;
             return (
-              <div key={item.key} class="notice" role="alert">
+              <div key={item.key} class={info ? 'notice info' : 'notice'} role={info ? 'status' : 'alert'}>
                 <span class="notice-text">{words.text}</span>
-                <code>{item.code}</code>
+                {!info && <code>{item.code}</code>}
                 {words.detail !== undefined && <FailureDetail detail={words.detail} />}
                 {item.code === SESSION_GONE && studio.sessionGone && (
                   <button type="button" class="primary" onClick={() => void studio.newSession()}>

@@ -3,10 +3,9 @@ import { useStudioView } from '../context.js';
 import { shortLabel } from '../forms/field-kind.js';
 import { labelIn } from '../i18n.js';
 import { failureWords } from '../state/failures.js';
-import type { CallItem } from '../state/feed.js';
+import { type CallItem, isMcpCall } from '../state/feed.js';
 import { RELOADED } from '../state/feed-store.js';
 import { withToolLabels } from '../state/tool-names.js';
-import { isMcpCall } from '../state/use-studio.js';
 import { FailureDetail } from './FailureDetail.js';
 import {
   CONFIRM_TOOL,

@@ -67,6 +67,11 @@ export function restoredFeed(session: string): FeedItem[] | null {
   return items.map((item, i): FeedItem => {
     const key = `restored-${i}`;
     if (item.kind === 'assistant') return { ...item, key, streaming: false };
+    // Its turn is over for this page: the event stream says whether it still runs (it brings it open again).
+    if (item.kind === 'user') {
+      const { open: _open, ...said } = item;
+      return { ...said, key };
+    }
     if (item.kind === 'call' && item.status === 'running') {
       return { ...item, key, status: 'error', error: { code: RELOADED, message: RELOADED } };
     }

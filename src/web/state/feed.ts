@@ -1,8 +1,25 @@
 /**
  * The conversation as the chat pane shows it, folded from events: what the user and the model said, and one
  * card per tool call that goes from running to ok or error. Palette runs fold in the same way.
+ *
+ * A chat turn is kept in one piece: a card that comes from elsewhere while it runs (an MCP client's call, a
+ * toolbox run of this tab or another) goes below the turn, and the turn goes on above it — its streamed answer
+ * stays one bubble, its own cards and text keep their order. Put there rather than above the turn, the card is
+ * seen when it comes (the feed follows its end), in the order things started; once the turn is over it simply
+ * follows it, as the saved feed shows after a reload.
  */
+import type { McpCallPrefix } from '../../agent/event-shapes.js';
 import type { ChatEvent, ResultImage, ToolError } from '../api/types.js';
+
+/** How the id of a call this page sent begins (a tool form, a pane, the history), and of another tab's. */
+export const OWN_CALL = 'web_';
+const MCP_CALL: McpCallPrefix = 'mcp_';
+
+/** Whether a card is of a call this page sent (a tool form, a pane, the history), not one the model made. */
+export const isOwnCall = (id: string): boolean => id.startsWith(OWN_CALL);
+
+/** Whether a card is of a call an MCP client made on the session (`/mcp`). */
+export const isMcpCall = (id: string): boolean => id.startsWith(MCP_CALL);
 
 export type CallStatus = 'running' | 'ok' | 'error';
 
@@ -19,10 +36,18 @@ export interface CallItem {
   readonly result?: Readonly<Record<string, unknown>>;
   readonly images: readonly ResultImage[];
   readonly error?: ToolError;
+  /** Came from elsewhere while a chat turn ran: it stays below that turn, which goes on above it. */
+  readonly aside?: true;
 }
 
 export type FeedItem =
-  | { readonly kind: 'user'; readonly key: string; readonly text: string }
+  | {
+      readonly kind: 'user';
+      readonly key: string;
+      readonly text: string;
+      /** Its turn has not ended yet (no `done` or `error`): what comes from elsewhere goes below the turn. */
+      readonly open?: boolean;
+    }
   | { readonly kind: 'assistant'; readonly key: string; readonly text: string; readonly streaming: boolean }
   | CallItem
   | {
@@ -59,46 +84,104 @@ function updateCall(items: readonly FeedItem[], id: string, change: (c: CallItem
   return items.slice();
 }
 
-/** Ends whatever was still streaming or running (a turn that ended by error or cancel). */
-function settle(items: readonly FeedItem[]): FeedItem[] {
-  return items.map((item) =>
-    item.kind === 'assistant' && item.streaming ? { ...item, streaming: false } : item,
-  );
+/** Ends the text still streaming, and with `ended` the turn (it ended by `done`, an error or a new message). */
+function settle(items: readonly FeedItem[], ended = false): FeedItem[] {
+  return items.map((item) => {
+    if (item.kind === 'assistant' && item.streaming) return { ...item, streaming: false };
+    if (ended && item.kind === 'user' && item.open !== undefined) {
+      const { open: _open, ...closed } = item;
+      return closed;
+    }
+    return item;
+  });
 }
+
+/**
+ * Whether a chat turn runs: its message is not answered to the end yet, or text streams (a tab that began
+ * listening in the middle of a turn has not seen its message).
+ */
+export function turnOpen(items: readonly FeedItem[]): boolean {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i]!;
+    if (item.kind === 'assistant' && item.streaming) return true;
+    if (item.kind === 'user') return item.open === true;
+  }
+  return false;
+}
+
+/** Where the running turn's next entry goes: after its last one, above the cards that came meanwhile. */
+function turnEnd(items: readonly FeedItem[], open: boolean): number {
+  let end = items.length;
+  while (open && end > 0 && (items[end - 1] as Partial<CallItem>).aside) end--;
+  return end;
+}
+
+const inserted = (items: readonly FeedItem[], at: number, item: FeedItem): FeedItem[] => [
+  ...items.slice(0, at),
+  item,
+  ...items.slice(at),
+];
+
+const replaced = (items: readonly FeedItem[], at: number, item: FeedItem): FeedItem[] => {
+  const next = items.slice();
+  next[at] = item;
+  return next;
+};
+
+/** A call the model of a chat turn did not make: the studio's own (this tab's or another's), an MCP client's. */
+const fromElsewhere = (id: string) => isOwnCall(id) || isMcpCall(id);
 
 export function applyEvent(items: readonly FeedItem[], event: ChatEvent): FeedItem[] {
   switch (event.type) {
     case 'user':
-      return [...items, { kind: 'user', key: nextKey('user'), text: event.text }];
+      return [...settle(items, true), { kind: 'user', key: nextKey('user'), text: event.text, open: true }];
     case 'assistant_delta': {
-      const last = items[items.length - 1];
+      const end = turnEnd(items, turnOpen(items));
+      const last = items[end - 1];
       if (last?.kind === 'assistant' && last.streaming) {
-        return [...items.slice(0, -1), { ...last, text: last.text + event.text }];
+        return replaced(items, end - 1, { ...last, text: last.text + event.text });
       }
-      return [...items, { kind: 'assistant', key: nextKey('assistant'), text: event.text, streaming: true }];
+      return inserted(items, end, {
+        kind: 'assistant',
+        key: nextKey('assistant'),
+        text: event.text,
+        streaming: true,
+      });
     }
     case 'assistant': {
-      const last = items[items.length - 1];
+      const end = turnEnd(items, turnOpen(items));
+      const last = items[end - 1];
       if (last?.kind === 'assistant' && last.streaming) {
-        return [...items.slice(0, -1), { ...last, text: event.text, streaming: false }];
+        return replaced(items, end - 1, { ...last, text: event.text, streaming: false });
       }
       if (!event.text) return items.slice();
-      return [...items, { kind: 'assistant', key: nextKey('assistant'), text: event.text, streaming: false }];
+      return inserted(items, end, {
+        kind: 'assistant',
+        key: nextKey('assistant'),
+        text: event.text,
+        streaming: false,
+      });
     }
-    case 'tool_call':
-      return [
-        ...settle(items),
-        {
-          kind: 'call',
-          key: nextKey('call'),
-          id: event.id,
-          name: event.name,
-          label: event.label,
-          args: event.arguments,
-          status: 'running',
-          images: [],
-        },
-      ];
+    case 'tool_call': {
+      const open = turnOpen(items);
+      const end = turnEnd(items, open);
+      const last = items[end - 1];
+      const card: CallItem = {
+        kind: 'call',
+        key: nextKey('call'),
+        id: event.id,
+        name: event.name,
+        label: event.label,
+        args: event.arguments,
+        status: 'running',
+        images: [],
+      };
+      // The model's calls come after its text is whole (`assistant`): one that comes while the text still
+      // streams is not the turn's, whatever its id (a script's streamed run names its calls as it likes).
+      const aside = open && (fromElsewhere(event.id) || (last?.kind === 'assistant' && last.streaming));
+      if (aside) return [...items, { ...card, aside: true }];
+      return inserted(settle(items), end, card);
+    }
     case 'progress':
       return updateCall(items, event.id, (c) => ({
         ...c,
@@ -114,16 +197,26 @@ export function applyEvent(items: readonly FeedItem[], event: ChatEvent): FeedIt
         ...(event.ok ? {} : { error: errorOf(event.result) }),
       }));
     case 'done':
-      return settle(items);
-    case 'error':
-      return [
-        ...settle(items).map((item) =>
-          item.kind === 'call' && item.status === 'running'
-            ? { ...item, status: 'error' as const, error: { code: event.code, message: event.message } }
-            : item,
-        ),
-        { kind: 'notice', key: nextKey('notice'), code: event.code, message: event.message },
-      ];
+      // A streamed toolbox run's end (it counts its calls): its cards have their results, and a turn running
+      // meanwhile goes on.
+      if (event.calls !== undefined) return items.slice();
+      return settle(items, true);
+    case 'error': {
+      const open = turnOpen(items);
+      const end = turnEnd(items, open);
+      // A turn's end: the calls of elsewhere that run meanwhile go on, and their results will come.
+      const ended = settle(items, true).map((item) =>
+        item.kind === 'call' && item.status === 'running' && !(open && (item.aside || fromElsewhere(item.id)))
+          ? { ...item, status: 'error' as const, error: { code: event.code, message: event.message } }
+          : item,
+      );
+      return inserted(ended, end, {
+        kind: 'notice',
+        key: nextKey('notice'),
+        code: event.code,
+        message: event.message,
+      });
+    }
   }
 }
 

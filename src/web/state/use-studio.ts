@@ -4,7 +4,6 @@
  * the feed of chat events and tool cards.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { McpCallPrefix } from '../../agent/event-shapes.js';
 import { type Api, ApiError, type ClearedChat, clearChat as clearChatOf } from '../api/client.js';
 import type {
   ChatEvent,
@@ -17,11 +16,15 @@ import type {
 } from '../api/types.js';
 import { converge, HIDDEN_LISTEN_MS } from './converge.js';
 import { SESSION_GONE, SESSION_GONE_FOUND, SESSION_NOT_FOUND } from './failures.js';
-import { applyEvent, type FeedItem, noticeEvent, uploadNotice } from './feed.js';
+import { applyEvent, type FeedItem, noticeEvent, OWN_CALL, uploadNotice } from './feed.js';
 import { forgetFeed, restoredFeed, saveFeed } from './feed-store.js';
+import { withMcpCalls } from './mcp-calls.js';
 
 const SESSION_KEY = 'atelier.session';
-/** The session this tab joined by its address (`/?session=<id>`): it has no cards of what was done before. */
+/**
+ * The session this tab joined by its address (`/?session=<id>`): of what was done before, it has cards only of an
+ * MCP client's recent calls.
+ */
 const JOINED_KEY = 'atelier.joined';
 
 export interface ToolRun {
@@ -76,13 +79,13 @@ export interface Studio {
   newSession(): Promise<void>;
   /**
    * The tab joined the session by its address (`/?session=<id>`, e.g. to watch an MCP client), so what was
-   * done in it before has no cards here: the empty feed says so, not that cards were lost.
+   * done in it before has no cards here (but an MCP client's recent calls): the empty feed says so, not that
+   * cards were lost.
    */
   readonly joined: boolean;
 }
 
 let callSerial = 0;
-const OWN_CALL = 'web_';
 /**
  * A quiet call says so in its id: the session's other tabs, which see this tab's runs, leave it out as this one
  * does.
@@ -90,14 +93,6 @@ const OWN_CALL = 'web_';
 const QUIET_CALL = `${OWN_CALL}q_`;
 const callId = (quiet = false) =>
   `${quiet ? QUIET_CALL : OWN_CALL}${Date.now().toString(36)}_${++callSerial}`;
-
-/** Whether a card is of a call this page sent (a tool form, a pane, the history), not one the model made. */
-export const isOwnCall = (id: string): boolean => id.startsWith(OWN_CALL);
-
-const MCP_CALL: McpCallPrefix = 'mcp_';
-
-/** Whether a card is of a call an MCP client made on the session (`/mcp`). */
-export const isMcpCall = (id: string): boolean => id.startsWith(MCP_CALL);
 
 /** What a session id can look like: anything else in the address is not asked of the server. */
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -509,8 +504,8 @@ export function useStudio(api: Api): Studio {
   // panes follow each result, as for this tab's own), a turn running, the conversation they cleared, their
   // uploads and deletions. The stream is listened to while the tab is in view and for HIDDEN_LISTEN_MS after it
   // went to the background (one loaded there listens from when it is first looked at). Each time it starts, it
-  // brings the conversation, which the feed is brought in line with: what a tab missed while not listening
-  // comes in then (the snapshot brings the panes).
+  // brings the conversation and an MCP client's recent calls, which the feed is brought in line with: what a tab
+  // missed while not listening comes in then (the snapshot brings the panes).
   useEffect(() => {
     if (!sessionId) return;
     let listening: AbortController | null = null;
@@ -530,6 +525,9 @@ export function useStudio(api: Api): Studio {
           if (caught.cleared) setChatCleared(true);
           return caught.items;
         });
+      } else if (event.type === 'mcp_calls') {
+        // Known by their ids, so taken at once, this tab's own turn running or not.
+        setFeed((items) => withMcpCalls(items, event.events));
       } else if (event.type === 'chat_running') setOtherTurn(event.running);
       else if (event.type === 'chat_cleared') {
         setFeed([]);
