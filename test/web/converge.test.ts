@@ -6,23 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../src/web/api/types.js';
 import { converge } from '../../src/web/state/converge.js';
-import { applyEvent, type FeedItem, noticeEvent, uploadNotice } from '../../src/web/state/feed.js';
+import { type FeedItem, noticeEvent, uploadNotice } from '../../src/web/state/feed.js';
+import { call, fold, result } from '../support/feed-events.js';
 
-const fold = (events: readonly ChatEvent[], from: FeedItem[] = []) => events.reduce(applyEvent, from);
-const call = (id: string, name = 'create_layer'): ChatEvent => ({
-  type: 'tool_call',
-  id,
-  name,
-  label: name,
-  arguments: {},
-});
-const result = (id: string, name = 'create_layer'): ChatEvent => ({
-  type: 'tool_result',
-  id,
-  name,
-  ok: true,
-  result: { ok: true },
-});
 const turn = (text: string, id: string, answer: string): ChatEvent[] => [
   { type: 'user', text },
   call(id),

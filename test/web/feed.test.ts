@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../src/web/api/types.js';
 import { converge } from '../../src/web/state/converge.js';
-import { applyEvent, type CallItem, type FeedItem } from '../../src/web/state/feed.js';
+import type { CallItem, FeedItem } from '../../src/web/state/feed.js';
 import { withMcpCalls } from '../../src/web/state/mcp-calls.js';
+import { call, fold, result } from '../support/feed-events.js';
 
-const fold = (events: ChatEvent[], from: FeedItem[] = []) => events.reduce<FeedItem[]>(applyEvent, from);
 const strip = (items: FeedItem[]) => items.map(({ key: _key, ...rest }) => rest);
 
 describe('the conversation folded from events', () => {
@@ -68,20 +68,6 @@ describe('the conversation folded from events', () => {
   });
 });
 
-const call = (id: string, name = 'create_layer'): ChatEvent => ({
-  type: 'tool_call',
-  id,
-  name,
-  label: name,
-  arguments: {},
-});
-const result = (id: string, name = 'create_layer'): ChatEvent => ({
-  type: 'tool_result',
-  id,
-  name,
-  ok: true,
-  result: { ok: true },
-});
 /** What a reader of the feed sees, top to bottom. */
 const shown = (items: readonly FeedItem[]) =>
   items.map((item) =>
