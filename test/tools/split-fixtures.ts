@@ -7,6 +7,7 @@ import path from 'node:path';
 import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import type { PixelLayer, Raster } from '../../src/engine/model.js';
+import { BUNDLED_FONT, ensureBundledFont } from '../../src/engine/text.js';
 import { newSession, ok, tempDir } from '../support/session.js';
 import { current } from './layer-fixtures.js';
 
@@ -15,6 +16,10 @@ export const H = 760;
 export const LINE = 3;
 
 export type Pt = readonly [number, number];
+
+// Labels in the bundled CJK font: the system's sans-serif has no CJK glyphs and would draw each as a box.
+ensureBundledFont();
+const font = (px: number) => `${px}px "${BUNDLED_FONT}"`;
 
 export interface Piece {
   readonly outline: readonly Pt[];
@@ -26,7 +31,7 @@ export interface Piece {
 
 /** A front with every internal line a pattern carries: a label, a grain line, a dart from the hem, a closed dart. */
 export const frontMarks = (g: SKRSContext2D) => {
-  g.font = '40px sans-serif';
+  g.font = font(40);
   g.fillText('前片 M 8', 160, 200);
   g.beginPath();
   g.moveTo(200, 250); // grain line with open arrowheads
@@ -49,7 +54,7 @@ export const frontMarks = (g: SKRSContext2D) => {
 };
 
 export const label = (text: string, x: number, y: number) => (g: SKRSContext2D) => {
-  g.font = '36px sans-serif';
+  g.font = font(36);
   g.fillText(text, x, y);
   g.beginPath();
   g.moveTo(x + 20, y + 30);
@@ -374,4 +379,176 @@ export function bandsMarker(fill?: string, pencil = false): Piece[] {
     g.restore();
   };
   return [{ ...band(100, 340), marks: fold }];
+}
+
+/** A drill hole or a button mark centred on (x, y), `d` across: a filled dot, a ring, or a cross. */
+export type PointMark = 'dot' | 'ring' | 'cross' | 'x';
+
+export const point = (kind: PointMark, x: number, y: number, d: number) => (g: SKRSContext2D) => {
+  g.beginPath();
+  if (kind === 'dot') {
+    g.arc(x, y, d / 2, 0, 2 * Math.PI);
+    g.fill();
+    return;
+  }
+  if (kind === 'ring') {
+    g.arc(x, y, d / 2 - g.lineWidth / 2, 0, 2 * Math.PI);
+  } else if (kind === 'x') {
+    const r = d / 2 / Math.SQRT2;
+    g.moveTo(x - r, y - r);
+    g.lineTo(x + r, y + r);
+    g.moveTo(x - r, y + r);
+    g.lineTo(x + r, y - r);
+  } else {
+    g.moveTo(x - d / 2, y);
+    g.lineTo(x + d / 2, y);
+    g.moveTo(x, y - d / 2);
+    g.lineTo(x, y + d / 2);
+  }
+  g.stroke();
+};
+
+/** A label in the bundled font at `px` pixels, without the grain stroke `label` draws under it. */
+export const text = (words: string, x: number, y: number, px: number) => (g: SKRSContext2D) => {
+  g.font = font(px);
+  g.fillText(words, x, y);
+};
+
+/**
+ * A trouser front cut by a hip line drawn edge to edge in the outline's pen, sharing its side seam x = 540 with a
+ * back piece: `above` marks the front's part above the hip line (its label), `below` the part under it.
+ */
+export function hipMarker(
+  above: (g: SKRSContext2D) => void,
+  below: ((g: SKRSContext2D) => void) | undefined,
+  fill?: string,
+): Piece[] {
+  const tl: Pt = [120, 60];
+  const bl: Pt = [80, 700];
+  return [
+    {
+      outline: [tl, [540, 60], [540, 700], bl],
+      fill,
+      marks: marks(
+        above,
+        lines([
+          [xAt(tl, bl, 250), 250],
+          [540, 250],
+        ]),
+        ...(below ? [below] : []),
+      ),
+    },
+    {
+      outline: [
+        [540, 60],
+        [900, 60],
+        [860, 700],
+        [540, 700],
+      ],
+      fill,
+      marks: marks(label('后片', 620, 120), grain(720, 300, 650)),
+    },
+  ];
+}
+
+/**
+ * A waistband folded along its middle (a fine grey fold line), button marks on both halves and nothing else: an
+ * unlabelled piece, whole.
+ */
+export function buttonBandMarker(kind: PointMark, d: number, fill?: string): Piece[] {
+  const fold = (g: SKRSContext2D) => {
+    g.save();
+    g.strokeStyle = '#8c8c8c';
+    g.lineWidth = 1;
+    lines([
+      [100, 300],
+      [1000, 300],
+    ])(g);
+    g.restore();
+  };
+  const row = (y: number) => [250, 450, 650, 850].map((x) => point(kind, x, y, d));
+  return [
+    {
+      outline: [
+        [100, 180],
+        [1000, 180],
+        [1000, 420],
+        [100, 420],
+      ],
+      fill,
+      marks: marks(fold, ...row(240), ...row(360)),
+    },
+  ];
+}
+
+/** A skirt panel with nothing drawn inside but a wide dart from its waist (120 wide, 120 deep): one piece. */
+export function plainDartMarker(fill?: string): Piece[] {
+  const dart = lines(
+    [
+      [240, 60],
+      [300, 180],
+    ],
+    [
+      [300, 180],
+      [360, 60],
+    ],
+  );
+  return [{ ...wideDartMarker(fill)[0]!, marks: dart }];
+}
+
+/** The split layers over the marker's page, each tinted its own colour, as a PNG to look at. */
+export async function tinted(rasters: readonly Raster[]): Promise<Buffer> {
+  const out = Buffer.alloc(W * H * 4, 255);
+  rasters.forEach((r, k) => {
+    const hue = (k * 137) % 360;
+    const c = createCanvas(1, 1).getContext('2d');
+    c.fillStyle = `hsl(${hue} 80% 50%)`;
+    c.fillRect(0, 0, 1, 1);
+    const [tr, tg, tb] = c.getImageData(0, 0, 1, 1).data;
+    for (let v = 0; v < r.h; v++) {
+      for (let u = 0; u < r.w; u++) {
+        const i = (v * r.w + u) * 4;
+        const x = r.x + u;
+        const y = r.y + v;
+        if (r.data[i + 3]! < 128 || x < 0 || y < 0 || x >= W || y >= H) continue;
+        const o = (y * W + x) * 4;
+        // The piece's own drawing darkens its tint: the lines stay readable.
+        const l = (r.data[i]! + r.data[i + 1]! + r.data[i + 2]!) / 765;
+        out[o] = Math.round(((out[o]! + tr!) / 2) * l);
+        out[o + 1] = Math.round(((out[o + 1]! + tg!) / 2) * l);
+        out[o + 2] = Math.round(((out[o + 2]! + tb!) / 2) * l);
+      }
+    }
+  });
+  return sharp(out, { raw: { width: W, height: H, channels: 4 } })
+    .png()
+    .toBuffer();
+}
+
+/**
+ * Unlabelled pieces that a dart's rule must leave apart: a yoke nested in a notch of a back panel (blunt, not a
+ * wedge), and two triangles sharing their long side (wedges, neither in a notch of the other).
+ */
+export function unlabelledNestMarker(fill?: string): Piece[] {
+  const [, back, yoke] = wideDartMarker(fill);
+  return [
+    { ...back!, marks: undefined },
+    { ...yoke!, marks: undefined },
+    {
+      outline: [
+        [100, 100],
+        [500, 100],
+        [100, 700],
+      ],
+      fill,
+    },
+    {
+      outline: [
+        [500, 100],
+        [500, 700],
+        [100, 700],
+      ],
+      fill,
+    },
+  ];
 }
