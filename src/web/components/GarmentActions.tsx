@@ -402,11 +402,11 @@ export function VerifyReport({ result }: { result: Readonly<Record<string, unkno
   const tone = score >= 8 ? 'good' : score >= 5 ? 'fair' : 'poor';
   return (
     <div class="verify">
-      <div class={`score-badge ${tone}`} role="img" aria-label={`${t('garment.score')} ${score} / 10`}>
-        <strong>{score}</strong>
-        <span>/ 10</span>
-      </div>
-      <div class="verify-body">
+      <div class="verify-score">
+        <div class={`score-badge ${tone}`} role="img" aria-label={`${t('garment.score')} ${score} / 10`}>
+          <strong>{score}</strong>
+          <span>/ 10</span>
+        </div>
         {measures.length > 0 && (
           <ul class="measures">
             {measures.map((m) => (
@@ -423,17 +423,18 @@ export function VerifyReport({ result }: { result: Readonly<Record<string, unkno
             ))}
           </ul>
         )}
-        <h5>{t('garment.suggestions')}</h5>
-        {suggestions.length === 0 ? (
-          <p class="muted">{t('garment.noSuggestions')}</p>
-        ) : (
-          <ul class="suggestions">
-            {suggestions.map((s) => (
-              <li key={s}>{withToolLabels(s, studio.tools)}</li>
-            ))}
-          </ul>
-        )}
       </div>
+      {/* The suggestions are sentences: the card's whole width, not the column beside the badge. */}
+      <h5>{t('garment.suggestions')}</h5>
+      {suggestions.length === 0 ? (
+        <p class="muted">{t('garment.noSuggestions')}</p>
+      ) : (
+        <ul class="suggestions">
+          {suggestions.map((s) => (
+            <li key={s}>{withToolLabels(s, studio.tools, lang)}</li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

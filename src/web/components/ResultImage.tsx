@@ -1,6 +1,7 @@
 /**
- * An image a result carries, shown small in its card; a click opens it full size. Esc, the close button or a
- * click on the dimmed page around it closes it; a click on the image itself does not (one may click to look).
+ * An image a result carries, shown small in its card with a sign saying it opens; a click opens it full size.
+ * Esc, the close button or a click on the dimmed page around it closes it; a click on the image itself does not
+ * (one may click to look).
  */
 import { useRef } from 'preact/hooks';
 import type { ResultImage as Image } from '../api/types.js';
@@ -21,6 +22,21 @@ export function ResultImage({ image }: { image: Image }) {
           onClick={() => dialog.current?.showModal()}
         >
           <img src={src} alt={image.caption ?? ''} />
+          {/* The zoom-in pointer is the only other sign that the picture opens, and a phone has no pointer: a
+              preview shown 330 px wide in the chat is too small to judge a print by. */}
+          <span class="enlarge-cue" aria-hidden="true">
+            <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true">
+              <path
+                d="M15 3h6v6M9 21H3v-6M21 3l-7 7M3 21l7-7"
+                fill="none"
+                stroke="currentColor"
+                stroke-width="2"
+                stroke-linecap="round"
+                stroke-linejoin="round"
+              />
+            </svg>
+            {t('image.enlarge')}
+          </span>
         </button>
       ) : (
         <div class="image-placeholder" />

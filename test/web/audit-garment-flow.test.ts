@@ -1,0 +1,305 @@
+/**
+ * The garment flow as a designer sees it, with the example marker and photos (examples/garment/): identify,
+ * preview, 确认套图, apply, verify through a scripted model, and the doubts and the pieces table without one, each
+ * step looked at in Chinese and English at a desktop's 1440 × 900, a laptop's 1366 × 768 and a phone's 390 × 844
+ * (screenshots audit-garment-<step>-<width>-<lang>). At every step nothing in the cards runs past the chat pane,
+ * is cut short or wraps a button; the score's measures read on one line each, its suggestions across the card,
+ * naming tools in the studio's language; every result picture says it opens full size.
+ */
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { allTools } from '../../src/registry/index.js';
+import { loadFixtures, marker, openMarker } from '../garment/freesewing-fixtures.js';
+import { createSession } from '../server/support.js';
+import { canvasInk, eventually, snapshot, textOf, visibleOf } from '../support/browser.js';
+import type { ScriptedRequest } from '../support/scripted-model.js';
+import { newSession, ok, tempDir } from '../support/session.js';
+import { studioHarness } from './studio-harness.js';
+
+const studio = studioHarness('audit-garment', { model: true });
+const plain = studioHarness('audit-garment-plain');
+
+const EXAMPLES = path.resolve('examples/garment');
+const VIEWS = [
+  [1440, 900],
+  [1366, 768],
+  [390, 844],
+] as const;
+const LANGS = ['zh', 'en'] as const;
+type Lang = (typeof LANGS)[number];
+const SAVE = allTools.find((t) => t.name === 'save_document')!;
+
+const feed = (page: Page) => page.getByRole('log').first();
+/** A tool's last card, found by its API name (the same in either language). */
+const card = (page: Page, tool: string) =>
+  feed(page)
+    .locator('article.card')
+    .filter({ has: page.locator('header code', { hasText: new RegExp(`^${tool}$`) }) })
+    .last();
+
+async function upload(page: Page, button: string, file: string) {
+  await page.getByRole('tab', { name: '文件' }).click();
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.getByRole('button', { name: button }).click(),
+  ]);
+  await chooser.setFiles(file);
+}
+
+/** The tool result of the named call in the conversation a request carries. */
+function resultOf(request: ScriptedRequest, name: string): Record<string, unknown> | null {
+  const ids = new Map<string, string>();
+  for (const m of request.body.messages) {
+    for (const call of (m.tool_calls ?? []) as { id: string; function: { name: string } }[])
+      ids.set(call.id, call.function.name);
+  }
+  const answer = [...request.body.messages]
+    .reverse()
+    .find((m) => m.role === 'tool' && ids.get(m.tool_call_id ?? '') === name);
+  return answer ? (JSON.parse(answer.content as string) as Record<string, unknown>) : null;
+}
+
+/**
+ * What a polished chat would not show in the feed's cards, read from the page (a string: the tests' TypeScript has
+ * no DOM types): anything past the feed's right edge, text cut short (wider than its box, which hides the rest; the
+ * API name beside a card's label gives way by design), a button's words on two lines, a picker narrower than the
+ * option it shows, a result picture without its sign that it opens.
+ */
+const FLAWS = `(() => {
+  const feed = document.querySelector('[role="log"]');
+  const edge = feed.getBoundingClientRect().right;
+  const flaws = [];
+  const name = (e) => e.tagName.toLowerCase() + (typeof e.className === 'string' && e.className ? '.' + e.className.split(' ').join('.') : '') + ' "' + (e.textContent || '').trim().slice(0, 40) + '"';
+  const measure = document.createElement('canvas').getContext('2d');
+  for (const card of feed.querySelectorAll('article.card')) {
+    for (const e of card.querySelectorAll('*')) {
+      const r = e.getBoundingClientRect();
+      if (r.width === 0 || e.closest('dialog')) continue;
+      if (r.right > edge + 0.5) flaws.push('past the edge: ' + name(e) + ' by ' + Math.round(r.right - edge) + 'px');
+      const s = getComputedStyle(e);
+      if (s.overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1 && e.tagName !== 'PRE' && e.tagName !== 'SELECT' && !e.matches('.card header code'))
+        flaws.push('cut: ' + name(e));
+      if (e.tagName === 'BUTTON' && !e.classList.contains('image-button')) {
+        const line = parseFloat(s.lineHeight) || parseFloat(s.fontSize) * 1.5;
+        const inner = r.height - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom) - parseFloat(s.borderTopWidth) - parseFloat(s.borderBottomWidth);
+        if (inner > line * 1.5) flaws.push('wrapped: ' + name(e));
+      }
+      if (e.tagName === 'SELECT' && e.selectedOptions[0]) {
+        measure.font = s.fontSize + ' ' + s.fontFamily;
+        const need = measure.measureText(e.selectedOptions[0].textContent).width;
+        const room = e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - 16;
+        if (need > room + 1) flaws.push('picker cut: ' + name(e) + ' needs ' + Math.round(need) + 'px, has ' + Math.round(room));
+      }
+      if (e.matches('.image-button')) {
+        const img = e.querySelector('img').getBoundingClientRect();
+        const cue = e.querySelector('.enlarge-cue');
+        const c = cue && cue.getBoundingClientRect();
+        if (!c || c.width === 0 || getComputedStyle(cue).visibility === 'hidden' || c.left < img.left || c.right > img.right || c.top < img.top || c.bottom > img.bottom)
+          flaws.push('no sign that the picture opens: ' + name(e));
+      }
+    }
+  }
+  return [...new Set(flaws)];
+})()`;
+
+const flawsOf = (page: Page) => page.evaluate(FLAWS) as Promise<string[]>;
+
+/** The score card's measures and suggestions as laid out: lines per measure name, meters' x, widths. */
+const VERIFY_LAYOUT = `(() => {
+  const verify = [...document.querySelectorAll('[role="log"] .verify')].pop();
+  const box = (e) => e.getBoundingClientRect();
+  const lines = (e) => {
+    const s = getComputedStyle(e);
+    return Math.round(box(e).height / (parseFloat(s.lineHeight) || parseFloat(s.fontSize) * 1.5));
+  };
+  const suggestions = verify.querySelector('.suggestions');
+  return {
+    names: [...verify.querySelectorAll('.measures li span')].map((s) => ({ text: s.textContent, lines: lines(s) })),
+    meters: [...verify.querySelectorAll('.measures meter')].map((m) => Math.round(box(m).left)),
+    cardWidth: box(verify).width,
+    suggestionsWidth: suggestions ? box(suggestions).width : 0,
+    suggestions: suggestions ? suggestions.textContent : '',
+  };
+})()`;
+
+interface VerifyLayout {
+  names: { text: string; lines: number }[];
+  meters: number[];
+  cardWidth: number;
+  suggestionsWidth: number;
+  suggestions: string;
+}
+
+async function expectReadableScore(page: Page, view: string, lang: Lang) {
+  const layout = (await page.evaluate(VERIFY_LAYOUT)) as VerifyLayout;
+  expect(layout.names.length, view).toBeGreaterThan(3);
+  // Each measure's name on one line, its meter lined up with the others.
+  expect(layout.names, view).toEqual(layout.names.map((n) => ({ text: n.text, lines: 1 })));
+  expect(new Set(layout.meters).size, view).toBe(1);
+  // The suggestions are sentences: across the card, not in the column beside the badge.
+  expect(layout.suggestionsWidth, view).toBeGreaterThan(layout.cardWidth * 0.85);
+  // The tool a suggestion names reads as the studio names it, in its language.
+  expect(layout.suggestions, view).toContain(`「${lang === 'en' ? SAVE.labelEn : SAVE.label}」`);
+  if (lang === 'en') expect(layout.suggestions, view).not.toContain(`「${SAVE.label}」`);
+}
+
+/**
+ * Every view of the session (the conversation is the server's, so a page opened on it shows the same cards) at one
+ * step: each size and language, the target scrolled into view, looked at and checked.
+ */
+async function lookAt(
+  id: string,
+  step: string,
+  target: (page: Page) => Locator,
+  ready: string,
+  check: (page: Page, view: string, lang: Lang) => Promise<void> = async () => {},
+) {
+  for (const [width, height] of VIEWS) {
+    for (const lang of LANGS) {
+      const view = `${step} ${width} ${lang}`;
+      const page = await studio.open(id, width, height, lang);
+      await eventually(textOf(feed(page))).toContain(ready);
+      await target(page).evaluate((e) =>
+        (e as unknown as { scrollIntoView(o: object): void }).scrollIntoView({ block: 'start' }),
+      );
+      // The result pictures have loaded (they are fetched with the session's credentials).
+      await eventually(() =>
+        page.evaluate(`[...document.querySelectorAll('.image-button img')].every((i) => i.complete)`),
+      ).toBe(true);
+      await snapshot(page, `audit-garment-${step}-${width}-${lang}`);
+      expect(await flawsOf(page), view).toEqual([]);
+      await check(page, view, lang);
+      await page.context().close();
+    }
+  }
+}
+
+/**
+ * The same page at every size and in either language (without a model its feed and open table are its own):
+ * the target's top and its end scrolled into view, looked at and checked.
+ */
+async function lookHere(page: Page, step: string, target: (page: Page) => Locator) {
+  for (const lang of LANGS) {
+    for (const [width, height] of VIEWS) {
+      await page.setViewportSize({ width, height });
+      for (const block of ['start', 'end']) {
+        await target(page).evaluate(
+          (e, b) => (e as unknown as { scrollIntoView(o: object): void }).scrollIntoView({ block: b }),
+          block,
+        );
+        await snapshot(page, `audit-garment-${step}-${width}-${lang}-${block}`);
+      }
+      expect(await flawsOf(page), `${step} ${width} ${lang}`).toEqual([]);
+    }
+    await page.getByRole('button', { name: lang === 'zh' ? '切换为英文界面' : 'Switch to Chinese' }).click();
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+describe('the garment flow with a model, as a designer sees it', () => {
+  it('identifies, previews, applies and verifies the example marker', { timeout: 400_000 }, async () => {
+    const id = await createSession(studio.url);
+    const page = await studio.open(id, 1440, 900, 'zh');
+    await upload(page, '上传文档', path.join(EXAMPLES, 'pieces.psd'));
+    await eventually(textOf(card(page, 'open_document'))).toContain('完成');
+    await upload(page, '上传服装照片', path.join(EXAMPLES, 'photo-allover.jpg'));
+    await eventually(textOf(page.getByRole('complementary', { name: '面板' }))).toContain(
+      'photo-allover.jpg',
+    );
+    studio.model.push(
+      {
+        toolCalls: [
+          { name: 'identify_pieces', arguments: {} },
+          { name: 'generate_garment_preview', arguments: {} },
+        ],
+      },
+      { text: '预览已生成，请确认。' },
+      (request) => {
+        const preview = resultOf(request, 'generate_garment_preview');
+        return {
+          toolCalls: [
+            { name: 'extract_and_apply_all_pieces', arguments: { pieces: preview?.proposed_pieces ?? [] } },
+            { name: 'verify_pattern_result', arguments: {} },
+          ],
+        };
+      },
+      { text: '套图完成，评分见上方。' },
+    );
+    await page.getByRole('textbox', { name: '消息' }).fill('用这张照片给裁片套图');
+    await page.getByRole('button', { name: '发送' }).click();
+    await eventually(textOf(feed(page))).toContain('预览已生成，请确认。');
+    await lookAt(id, '1-identify', (p) => card(p, 'identify_pieces'), '预览已生成');
+    await lookAt(
+      id,
+      '2-preview',
+      (p) => card(p, 'generate_garment_preview'),
+      '预览已生成',
+      async (p, view) => {
+        // Both decisions in view side by side, on one line each.
+        const buttons = card(p, 'generate_garment_preview').locator('.garment-actions button');
+        expect(await buttons.count(), view).toBe(2);
+        const [a, b] = [(await buttons.nth(0).boundingBox())!, (await buttons.nth(1).boundingBox())!];
+        expect(Math.abs(a.y - b.y), view).toBeLessThan(1);
+      },
+    );
+    await card(page, 'generate_garment_preview').getByRole('button', { name: '确认套图' }).click();
+    await eventually(textOf(feed(page))).toContain('套图完成');
+    await lookAt(
+      id,
+      '3-apply',
+      (p) => card(p, 'extract_and_apply_all_pieces'),
+      '套图完成',
+      async (p) => {
+        // The canvas shows the applied print (the grey pieces had no dark in them), in every view.
+        await eventually(async () => (await canvasInk(p))?.dark ?? 0).toBeGreaterThan(0.005);
+      },
+    );
+    await lookAt(id, '4-verify', (p) => card(p, 'verify_pattern_result'), '套图完成', expectReadableScore);
+    expect(studio.model.remaining).toBe(0);
+  });
+});
+
+describe('the garment flow without a model, as a designer sees it', () => {
+  it('shows the doubts, the pieces table and the preview full size', { timeout: 400_000 }, async () => {
+    // A tailored jacket laid out with meaningless names: many pieces in doubt, some with two alternatives.
+    const fixtures = loadFixtures();
+    const blazer = newSession(tempDir('atelier-audit-blazer-'));
+    const jacket = fixtures.garments.find((g) => g.id === 'blazer-M')!;
+    await openMarker(blazer, marker(jacket, 'none', 0.5, fixtures.seamAllowanceMm), 'blazer');
+    await ok(blazer, 'save_document_as', { path: 'blazer.psd' });
+    const id = await createSession(plain.url);
+    const page = await plain.open(id, 1440, 900, 'zh');
+    await upload(page, '上传文档', path.join(blazer.workspace.root, 'blazer.psd'));
+    await eventually(textOf(card(page, 'open_document'))).toContain('完成');
+    await upload(page, '上传服装照片', path.join(EXAMPLES, 'photo-motif.jpg'));
+    await eventually(textOf(page.getByRole('complementary', { name: '面板' }))).toContain('photo-motif.jpg');
+    const group = page.getByRole('region', { name: '服装套图' });
+    await group.getByRole('button', { name: '识别裁片部位', exact: true }).click();
+    await page.getByRole('button', { name: '运行' }).click();
+    await eventually(textOf(card(page, 'identify_pieces'))).toContain('完成');
+    await page.getByRole('button', { name: '返回工具列表' }).click();
+    await group.getByRole('button', { name: '生成花样预览', exact: true }).click();
+    await page.getByRole('button', { name: '运行' }).click();
+    await eventually(textOf(card(page, 'generate_garment_preview'))).toContain('完成');
+    await page.getByRole('button', { name: '返回工具列表' }).click();
+    await eventually(textOf(card(page, 'identify_pieces').getByRole('note'))).toContain('也可能是');
+    await lookHere(page, '5-doubts', (p) => card(p, 'identify_pieces').getByRole('note'));
+    const preview = card(page, 'generate_garment_preview');
+    await preview.getByRole('button', { name: '确认套图' }).click();
+    await eventually(visibleOf(preview.getByRole('table'))).toBe(true);
+    await lookHere(page, '6-table', (p) => card(p, 'generate_garment_preview').locator('.pieces'));
+    await preview.getByRole('button', { name: '查看大图' }).first().click();
+    const large = page.locator('dialog.lightbox[open] img');
+    await eventually(visibleOf(large)).toBe(true);
+    for (const [width, height] of VIEWS) {
+      await page.setViewportSize({ width, height });
+      await snapshot(page, `audit-garment-7-large-${width}`);
+      // Full size: most of the window's height or width.
+      const box = (await large.boundingBox())!;
+      expect(Math.max(box.width / width, box.height / height), `${width}`).toBeGreaterThan(0.8);
+    }
+    await page.keyboard.press('Escape');
+    await eventually(visibleOf(large)).toBe(false);
+  });
+});
