@@ -169,11 +169,28 @@ async function lookAt(
       ).toBe(true);
       await snapshot(page, `audit-garment-${step}-${width}-${lang}`);
       expect(await flawsOf(page), view).toEqual([]);
+      // English's curly apostrophe about as narrow as a straight one (1.14×), not as wide as the Chinese font sets it
+      // (2.02×).
+      if (lang === 'en') expect(await quoteWidth(page), view).toBeLessThan(1.5);
       await check(page, view, lang);
       await page.context().close();
     }
   }
 }
+
+/** How much wider the page sets “’” than “'” in its own font. */
+const quoteWidth = (page: Page) =>
+  page.evaluate(`(() => {
+    const width = (text) => {
+      const span = document.createElement('span');
+      span.textContent = text.repeat(8);
+      document.body.append(span);
+      const w = span.getBoundingClientRect().width;
+      span.remove();
+      return w;
+    };
+    return width('\u2019') / width("'");
+  })()`) as Promise<number>;
 
 /**
  * The same page at every size and in either language (without a model its feed and open table are its own):
