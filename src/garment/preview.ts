@@ -7,6 +7,7 @@ import type { DocState, Raster, Rect, RGB } from '../engine/model.js';
 import { BUNDLED_FONT, ensureBundledFont, LINE_HEIGHT_EM } from '../engine/text.js';
 import { applyPlans, type BuiltPiece, type PiecePlan, unionBounds } from './apply.js';
 import { pngImage } from './image.js';
+import { mainFront } from './main-front.js';
 import { drawOutlines } from './render.js';
 import { proxyPlacement, screenProxy } from './screen-proxy.js';
 import type { Extraction, Part, PieceInfo, PieceShape, Placement, Proposal } from './types.js';
@@ -509,7 +510,7 @@ export async function overviewImage(
 
 /** Types and colours proposed from the photo: where a motif goes, the front (or largest piece) carries it. */
 export function proposalsFor(pieces: readonly PieceInfo[], ext: Extraction): Proposal[] {
-  const carrier = pieces.find((p) => p.part === 'front') ?? [...pieces].sort((p, q) => q.area - p.area)[0];
+  const carrier = mainFront(pieces) ?? [...pieces].sort((p, q) => q.area - p.area)[0];
   return pieces.map((p) => {
     let type = ext.kind;
     if (ext.kind === 'theme_pattern' && p !== carrier) type = 'solid';

@@ -9,6 +9,7 @@ import type { Raster, Rect, RGB } from '../engine/model.js';
 import { allocPixels, solidRaster } from '../engine/raster.js';
 import { deltaE76 } from './color.js';
 import { labOf, mirrored, resizeRaster } from './image.js';
+import { frontSpread, mainFront } from './main-front.js';
 import { type PieceShift, seamShifts } from './seams.js';
 import type { Extraction, PieceInfo, Placement } from './types.js';
 import { uprightPiece } from './upright.js';
@@ -38,10 +39,12 @@ export function placementFor(ext: Extraction, marker: readonly PieceInfo[], dpi:
   // Measured on the pieces as they stand on the garment: a front laid sideways is as wide as it is upright.
   const pieces = marker.map(uprightPiece);
   // On a graded marker, the middle size's front: the photo shows one size, most likely near the middle.
-  const fronts = pieces.filter((p) => p.part === 'front').sort((p, q) => (p.size ?? 0) - (q.size ?? 0));
-  const graded = fronts.some((p) => p.size !== undefined);
-  const anchor =
-    fronts[graded ? (fronts.length - 1) >> 1 : 0] ?? [...pieces].sort((p, q) => q.area - p.area)[0]!;
+  const sizes = [
+    ...new Set(pieces.flatMap((p) => (p.part === 'front' && p.size !== undefined ? [p.size] : []))),
+  ];
+  sizes.sort((a, b) => a - b);
+  const front = mainFront(pieces, sizes[(sizes.length - 1) >> 1]);
+  const anchor = front ?? [...pieces].sort((p, q) => q.area - p.area)[0]!;
   const docX = anchor.bounds.x + anchor.bounds.w / 2;
   const docY = anchor.bounds.y;
   if (ext.swatch) {
@@ -58,7 +61,9 @@ export function placementFor(ext: Extraction, marker: readonly PieceInfo[], dpi:
       scaleBasis: `照片为面料小样（无服装轮廓），按照片分辨率 ${ext.photoDpi === 72 ? `${SWATCH_FALLBACK_DPI}（文件标称 72，视为手机照片）` : ext.photoDpi} DPI 换算到文档 ${dpi} DPI`,
     };
   }
-  const docW = widthAt65(anchor);
+  // The photo shows the whole front: a front cut in halves, or with side panels, is wider than its main piece.
+  const spread = front ? frontSpread(pieces, front) : 1;
+  const docW = Math.round(widthAt65(anchor) * spread);
   const scale = docW / ext.bodyWidth;
   return {
     ...(ext.lattice ? seamShifts(ext, pieces, anchor, scale, dpi) : photoShifts(ext, pieces, anchor, scale)),
@@ -68,7 +73,10 @@ export function placementFor(ext: Extraction, marker: readonly PieceInfo[], dpi:
     photoX: ext.garment.x + ext.garment.w / 2,
     photoY: ext.garment.y,
     anchor: anchor.name,
-    scaleBasis: `假设照片中服装平铺正面，衣身宽度（高度 65% 处）${ext.bodyWidth} px 等于裁片“${anchor.name}”同位置宽度 ${docW} px`,
+    scaleBasis:
+      spread > 1.05
+        ? `假设照片中服装平铺正面，衣身宽度（高度 65% 处）${ext.bodyWidth} px 等于整个前身的宽度 ${docW} px：主前片“${anchor.name}”同位置宽 ${widthAt65(anchor)} px，前片各片面积共是它的 ${spread.toFixed(2)} 倍（分为两片或带侧片的前身）`
+        : `假设照片中服装平铺正面，衣身宽度（高度 65% 处）${ext.bodyWidth} px 等于裁片“${anchor.name}”同位置宽度 ${docW} px`,
   };
 }
 

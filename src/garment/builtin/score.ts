@@ -23,6 +23,7 @@ import {
   printCovers,
 } from '../apply.js';
 import { deltaE00, deltaE76 } from '../color.js';
+import { mainFront } from '../main-front.js';
 import type { AppliedRecord, Extraction, PieceInfo, PieceType, Placement } from '../types.js';
 import { frameOf, uprightPiece, uprightView } from '../upright.js';
 import {
@@ -825,7 +826,7 @@ function std(v: readonly number[]): number {
 function motifAdvice(applied: AppliedRecord, pieces: readonly PieceInfo[]): string {
   const carriers = applied.pieces.filter((a) => a.type === 'theme_pattern' || a.type === 'mixed_pattern');
   if (carriers.length === 0) {
-    const front = pieces.find((p) => p.part === 'front') ?? pieces[0];
+    const front = mainFront(pieces) ?? pieces[0];
     const had = applied.pieces.find((a) => a.name === front?.name)?.type;
     const to = had === 'fill_pattern' ? 'mixed_pattern' : 'theme_pattern';
     return `没有裁片使用主题图案：请调用 extract_and_apply_all_pieces，把“${front?.name ?? '前片'}”的 type 从 ${had ?? '未套图'} 改为 ${to}`;

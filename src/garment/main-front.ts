@@ -1,0 +1,30 @@
+/**
+ * The garment's main front among the pieces read as fronts. A marker lays out more than one: a front cut as two
+ * halves or as a left and a right, princess and side panels, a jacket's side body. Taking the first in layer order
+ * measured the print's scale on whichever came first (a blazer's side panel: the print came out 4.5× too small)
+ * and put a placement motif there.
+ */
+import type { PieceInfo } from './types.js';
+
+/** The largest front of size `size` (a graded marker's) or of any size; undefined when none is a front. */
+export function mainFront<P extends PieceInfo>(pieces: readonly P[], size?: number): P | undefined {
+  let best: P | undefined;
+  for (const p of pieces) {
+    if (p.part !== 'front' || p.duplicateOf || (size !== undefined && p.size !== size)) continue;
+    if (!best || p.area > best.area) best = p;
+  }
+  return best;
+}
+
+/**
+ * How much of the garment's front the main front is: every front layer of its size (a half's other half, the
+ * side panels; copies stacked in place not counted) against it by area. 1 for a front cut whole; about 2 for one
+ * cut in halves. The front seen in a photo is all of them side by side.
+ */
+export function frontSpread(pieces: readonly PieceInfo[], main: PieceInfo): number {
+  let area = 0;
+  for (const p of pieces) {
+    if (p.part === 'front' && !p.duplicateOf && p.size === main.size) area += p.area;
+  }
+  return Math.max(1, area / main.area);
+}
