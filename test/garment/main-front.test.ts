@@ -40,7 +40,7 @@ async function preview(g: FsGarment, photo: string) {
     placement: { scale: number; anchor_piece: string; assumption: string };
     proposed_pieces: { name: string; type: string }[];
   };
-  return { pieces: identified.pieces, ...shown };
+  return { session: s, pieces: identified.pieces, ...shown };
 }
 
 describe('the main front', () => {
@@ -57,6 +57,13 @@ describe('the main front', () => {
     expect(split.placement.scale / whole.placement.scale).toBeGreaterThan(0.97);
     expect(split.placement.scale / whole.placement.scale).toBeLessThan(1.08);
     expect(split.placement.assumption).toContain('整个前身的宽度');
+    // verify checks the scale against the photo's garment the same way: the whole front, not the half.
+    const s = split.session;
+    await ok(s, 'extract_and_apply_all_pieces', { pieces: split.proposed_pieces });
+    const verified = (await ok(s, 'verify_pattern_result')) as {
+      measures: { measure: string; score: number }[];
+    };
+    expect(verified.measures.find((m) => m.measure === 'outline')!.score).toBeGreaterThan(0.8);
     expect(whole.placement.assumption).not.toContain('整个前身的宽度');
   }, 120_000);
 

@@ -23,7 +23,7 @@ import {
   printCovers,
 } from '../apply.js';
 import { deltaE00, deltaE76 } from '../color.js';
-import { mainFront } from '../main-front.js';
+import { frontSpread, mainFront } from '../main-front.js';
 import type { AppliedRecord, Extraction, PieceInfo, PieceType, Placement } from '../types.js';
 import { frameOf, uprightPiece, uprightView } from '../upright.js';
 import {
@@ -317,7 +317,9 @@ export function measureResult(
   // photo, against the photo garment's widths on the same rows (the placement may be right when the print is not,
   // and the other way round: a photo read at the wrong scale renders a self-consistent but wrong-sized print).
   if (!truth.swatch) {
-    const ratio = outlineRatio(anchor.piece, truth, pl);
+    // The photo shows the whole front: the anchor's share of it, as the placement measured it (main-front.ts).
+    const spread = anchor.piece.part === 'front' ? frontSpread(pieces, anchor.piece) : 1;
+    const ratio = outlineRatio(anchor.piece, truth, pl, spread);
     if (ratio !== null) {
       const sOutline = Math.exp(-Math.abs(Math.log(ratio)) / 0.1);
       out.push({
@@ -686,7 +688,7 @@ function longestRun(w: number, inside: (x: number) => boolean): number {
  * Median over the body rows (55–75 % of the anchor's height, below the armholes) of the anchor's width mapped
  * into the photo over the photo garment's width on that row; null when too few rows land on the garment.
  */
-function outlineRatio(p: PieceInfo, truth: PhotoTruth, pl: Placement): number | null {
+function outlineRatio(p: PieceInfo, truth: PhotoTruth, pl: Placement, spread: number): number | null {
   const ratios: number[] = [];
   const { w: W, h: H } = truth.photo;
   for (let y = Math.floor(p.bounds.h * 0.55); y < p.bounds.h * 0.75; y++) {
@@ -696,7 +698,7 @@ function outlineRatio(p: PieceInfo, truth: PhotoTruth, pl: Placement): number | 
     // The inside mask was eroded by 3 px on each side.
     const photo = longestRun(W, (x) => truth.inside[py * W + x] === 1);
     if (photo === 0) continue;
-    ratios.push(doc / pl.scale / (photo + 6));
+    ratios.push((doc * spread) / pl.scale / (photo + 6));
   }
   if (ratios.length < 5) return null;
   ratios.sort((a, b) => a - b);
