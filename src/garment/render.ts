@@ -63,7 +63,8 @@ export function placementFor(ext: Extraction, marker: readonly PieceInfo[], dpi:
   }
   // The photo shows the whole front: a front cut in halves, or with side panels, is wider than its main piece.
   const spread = front ? frontSpread(pieces, front) : 1;
-  const docW = Math.round(widthAt65(anchor) * spread);
+  const anchorW = widthAt65(anchor);
+  const docW = Math.round(anchorW * spread);
   const scale = docW / ext.bodyWidth;
   return {
     ...(ext.lattice ? seamShifts(ext, pieces, anchor, scale, dpi) : photoShifts(ext, pieces, anchor, scale)),
@@ -75,7 +76,7 @@ export function placementFor(ext: Extraction, marker: readonly PieceInfo[], dpi:
     anchor: anchor.name,
     scaleBasis:
       spread > 1.05
-        ? `假设照片中服装平铺正面，衣身宽度（高度 65% 处）${ext.bodyWidth} px 等于整个前身的宽度 ${docW} px：主前片“${anchor.name}”同位置宽 ${widthAt65(anchor)} px，前片各片面积共是它的 ${spread.toFixed(2)} 倍（分为两片或带侧片的前身）`
+        ? `假设照片中服装平铺正面，衣身宽度（高度 65% 处）${ext.bodyWidth} px 等于整个前身的宽度 ${docW} px：主前片“${anchor.name}”同位置宽 ${anchorW} px，前片各片面积共是它的 ${spread.toFixed(2)} 倍（分为两片或带侧片的前身）`
         : `假设照片中服装平铺正面，衣身宽度（高度 65% 处）${ext.bodyWidth} px 等于裁片“${anchor.name}”同位置宽度 ${docW} px`,
   };
 }

@@ -169,13 +169,13 @@ function notInToolsets(
   if (tool && (!toolsets || offered.has(name))) return undefined;
   const result = notOfferedResult(name, offered);
   if (!tool) return result as ToolResult;
-  const chosen = TOOLSET_KEYS.filter((key) => key === ALWAYS_LISTED || toolsets?.includes(key)).join('、');
+  const chosen = TOOLSET_KEYS.filter((key) => key === ALWAYS_LISTED || toolsets?.includes(key));
   return {
     ...result,
     error: {
       ...result.error,
-      message: `工具“${name}”属于工具组 ${tool.toolset}，本连接只提供工具组 ${chosen}，没有执行。`,
-      details: { ...result.error.details, toolset: tool.toolset, toolsets: chosen.split('、') },
+      message: `工具“${name}”属于工具组 ${tool.toolset}，本连接只提供工具组 ${chosen.join('、')}，没有执行。`,
+      details: { ...result.error.details, toolset: tool.toolset, toolsets: chosen },
     },
   } as ToolResult;
 }

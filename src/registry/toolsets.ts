@@ -5,31 +5,9 @@
  * saving or undoing a document.
  */
 import { toolsOf, type Variant } from './index.js';
-import type { ToolDefinition, Toolset } from './types.js';
+import { TOOLSET_KEYS, type ToolDefinition, type Toolset } from './types.js';
 
-export interface ToolsetInfo {
-  readonly key: Toolset;
-  readonly label: string;
-  readonly labelEn: string;
-}
-
-/**
- * In the order tools are listed: a client that keeps only the first tools keeps the ones every job needs, then
- * the garment flow (the product's own job), then the layer tools most edits start from.
- */
-export const TOOLSETS: readonly ToolsetInfo[] = [
-  { key: 'core', label: '基础（总是提供）', labelEn: 'Essentials (always included)' },
-  { key: 'garment', label: '服装套图', labelEn: 'Garment Patterns' },
-  { key: 'layers', label: '图层', labelEn: 'Layers' },
-  { key: 'text', label: '文字', labelEn: 'Text' },
-  { key: 'arrange', label: '编组、对齐与合并', labelEn: 'Group, Align & Merge' },
-  { key: 'effects', label: '图层样式与蒙版', labelEn: 'Effects & Masks' },
-  { key: 'adjust', label: '调整', labelEn: 'Adjustments' },
-  { key: 'selection', label: '选区与颜色', labelEn: 'Selection & Color' },
-  { key: 'document', label: '文档与画布', labelEn: 'Document & Canvas' },
-];
-
-export const TOOLSET_KEYS: readonly Toolset[] = TOOLSETS.map((s) => s.key);
+export { TOOLSET_KEYS };
 
 /** The toolset every choice includes. */
 export const ALWAYS_LISTED: Toolset = 'core';
@@ -46,7 +24,7 @@ export class UnknownToolset extends Error {
 }
 
 /**
- * `text, garment` as toolsets, in TOOLSETS' order; throws UnknownToolset for any other name or for none at all.
+ * `text, garment` as toolsets, in TOOLSET_KEYS' order; throws UnknownToolset for any other name or for none at all.
  */
 export function parseToolsets(text: string): Toolset[] {
   const names = text
@@ -61,7 +39,7 @@ export function parseToolsets(text: string): Toolset[] {
 const rank = new Map(TOOLSET_KEYS.map((key, i) => [key, i]));
 
 /**
- * The variant's tools in listing order (toolset by toolset as TOOLSETS orders them, the registry's order within
+ * The variant's tools in listing order (toolset by toolset as TOOLSET_KEYS orders them, the registry's order within
  * one); only those of `chosen` and `core` when `chosen` is given.
  */
 export function toolsInToolsets(variant: Variant, chosen?: readonly Toolset[]): ToolDefinition[] {

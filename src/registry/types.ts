@@ -61,18 +61,21 @@ export type ToolGroup = 'A' | 'B' | 'C' | 'D' | 'E';
  * What a tool is for, as a client narrowing the list chooses it (an MCP server's toolsets, toolsets.ts). The
  * groups A–E follow the spec's chapters, which mix purposes (C alone holds 49 tools; the garment flow needs
  * tools of B and E): a toolset gathers the tools one kind of job needs. `core` (documents, looking, undo) comes
- * with every choice.
+ * with every choice. Listed in this order: a client that keeps only the first tools keeps the ones every job
+ * needs, then the garment flow (the product's own job), then the layer tools most edits start from.
  */
-export type Toolset =
-  | 'core'
-  | 'layers'
-  | 'arrange'
-  | 'text'
-  | 'effects'
-  | 'adjust'
-  | 'selection'
-  | 'document'
-  | 'garment';
+export const TOOLSET_KEYS = [
+  'core',
+  'garment',
+  'layers',
+  'text',
+  'arrange',
+  'effects',
+  'adjust',
+  'selection',
+  'document',
+] as const;
+export type Toolset = (typeof TOOLSET_KEYS)[number];
 
 /**
  * What a call does to the documents and the files: `read` changes neither; `write` edits a document (undo takes it
