@@ -12,5 +12,6 @@ export default defineConfig({
     // classifier's leave-one-design-out test alone takes minutes: two workers let the rest run beside it.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     globalSetup: ['./test/support/scratch-tmpdir.ts'],
+    setupFiles: ['./test/support/typed-array-equality.ts'],
   },
 });
