@@ -5,6 +5,7 @@ import { failureWords, SESSION_GONE, SESSION_NOT_FOUND } from '../state/failures
 import { type FeedItem, isOwnCall } from '../state/feed.js';
 import { openFiles, pastedFile } from '../state/open-files.js';
 import { FailureDetail } from './FailureDetail.js';
+import { CONFIRM_TOOL, IDENTIFY_TOOL, openDoubts } from './GarmentActions.js';
 import { Palette } from './Palette.js';
 import { RichText } from './RichText.js';
 import { ToolCard } from './ToolCard.js';
@@ -30,6 +31,24 @@ const NEAR_END = 48;
  */
 const bringsToEnd = (item: FeedItem) =>
   item.kind === 'user' || item.kind === 'notice' || (item.kind === 'call' && isOwnCall(item.id));
+
+/**
+ * The newest card while it asks which part a piece is (an identification with pieces in doubt, or an answer's
+ * card with some left): its key, or null. An answer being recorded, or one that failed (another click retries
+ * it), leaves the question where it was.
+ */
+function doubtsAsked(feed: readonly FeedItem[]): string | null {
+  for (let i = feed.length - 1; i >= 0; i--) {
+    const item = feed[i]!;
+    if (item.kind !== 'call') continue;
+    if (item.name === CONFIRM_TOOL && item.status !== 'ok') continue;
+    const asks = item.name === IDENTIFY_TOOL || item.name === CONFIRM_TOOL;
+    return asks && item.status === 'ok' && item.result && openDoubts(item.result).length > 0
+      ? item.key
+      : null;
+  }
+  return null;
+}
 
 function Feed() {
   const { studio, t } = useStudioView();
@@ -225,14 +244,37 @@ export function ChatPane() {
   useEffect(() => {
     if (paletteTool) setMode('tools');
   }, [paletteTool]);
+  // While the newest card asks about pieces in doubt, the toolbox folds to a line and the conversation gets the
+  // pane: the questions and their answer buttons read at once, not in the strip the toolbox leaves (in a 768 px
+  // window 460 px beside a form, 300 beside the tool list; on a phone a fifth of the screen). Unfolded on request
+  // (or by going on to another tool), until the next question comes.
+  const asking = doubtsAsked(studio.feed);
+  const [unfoldedFor, setUnfoldedFor] = useState<string | null>(null);
+  const folded = mode === 'tools' && asking !== null && unfoldedFor !== asking;
+  // Another tool picked (or the form's ‹, kept on the folded line, back to the list): the designer goes on.
+  const picked = useRef(paletteTool);
+  useEffect(() => {
+    if (picked.current === paletteTool) return;
+    picked.current = paletteTool;
+    setUnfoldedFor(asking);
+  }, [paletteTool, asking]);
+  const unfold = useRef<HTMLButtonElement>(null);
+  const composer = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    // The keys were in the form just hidden (its 运行): they stay in the composer, on what unfolds it.
+    const at = document.activeElement;
+    if (folded && (at === document.body || (at && composer.current?.contains(at)))) {
+      unfold.current?.focus({ preventScroll: true });
+    }
+  }, [folded]);
   return (
     // A tool's form open in the toolbox: on a narrow screen it takes the pane (see styles.css).
     <section
-      class={`chat-pane${mode === 'tools' && paletteTool ? ' form-open' : ''}`}
+      class={`chat-pane${mode === 'tools' && paletteTool && !folded ? ' form-open' : ''}`}
       aria-label={t('chat.title')}
     >
       <Feed />
-      <div class={`composer ${mode}`}>
+      <div class={`composer ${mode}${folded ? ' folded' : ''}`} ref={composer}>
         <div class="segmented" role="tablist" aria-label={t('composer.mode')}>
           <button
             type="button"
@@ -244,10 +286,33 @@ export function ChatPane() {
           >
             {t('composer.chat')}
           </button>
-          <button type="button" role="tab" aria-selected={mode === 'tools'} onClick={() => setMode('tools')}>
+          <button
+            type="button"
+            role="tab"
+            aria-selected={mode === 'tools'}
+            onClick={() => {
+              setMode('tools');
+              setUnfoldedFor(asking);
+            }}
+          >
             {t('composer.tools')}
           </button>
         </div>
+        {folded && (
+          <>
+            <button
+              type="button"
+              class="text-button composer-unfold"
+              ref={unfold}
+              aria-expanded={false}
+              onClick={() => setUnfoldedFor(asking)}
+            >
+              {t('composer.unfold')}
+            </button>
+            <span class="composer-note">{t('composer.foldedForDoubts')}</span>
+          </>
+        )}
+        {/* Folded, the form stays mounted, its head alone shown: what was typed is there when it unfolds. */}
         {mode === 'chat' ? <MessageBox /> : <Palette />}
       </div>
     </section>

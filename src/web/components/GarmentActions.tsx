@@ -451,6 +451,19 @@ interface ReportedPiece {
 }
 
 /**
+ * The pieces an identify or confirm result still asks about, in the tool's order (`ask_order`): the first answers
+ * help most, since every answer decides the other pieces again, and one layer stands for those cut from the same
+ * outline. None when the result does not ask.
+ */
+export function openDoubts(result: Readonly<Record<string, unknown>>): ReportedPiece[] {
+  if (result.needs_confirmation !== true || !Array.isArray(result.pieces)) return [];
+  const order = Array.isArray(result.ask_order) ? (result.ask_order as string[]) : null;
+  return (result.pieces as ReportedPiece[])
+    .filter((p) => p.alternatives?.length && (!order || order.includes(p.name)))
+    .sort((a, b) => (order ? order.indexOf(a.name) - order.indexOf(b.name) : 0));
+}
+
+/**
  * Under an identification whose parts are in doubt: which pieces, what else each may be, and a button for each
  * answer (the part read and the one or two it may be instead). Without a model the answer is recorded at once
  * (confirm_piece_parts); with one it is said in the chat, and the model records it and goes on (the result's own
@@ -464,13 +477,7 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
   // Each piece's last answer, by piece name: each stays pressed while others are answered.
   const [answered, setAnswered] = useState<Readonly<Record<string, string>>>({});
   const chosen = (name: string, part: string) => answered[name] === part;
-  if (result.needs_confirmation !== true || !Array.isArray(result.pieces)) return null;
-  // The pieces the tool asks about, in its order (`ask_order`): the first answers help most, since every answer
-  // decides the other pieces again, and one layer stands for those cut from the same outline.
-  const order = Array.isArray(result.ask_order) ? (result.ask_order as string[]) : null;
-  const unsure = (result.pieces as ReportedPiece[])
-    .filter((p) => p.alternatives?.length && (!order || order.includes(p.name)))
-    .sort((a, b) => (order ? order.indexOf(a.name) - order.indexOf(b.name) : 0));
+  const unsure = openDoubts(result);
   if (unsure.length === 0) return null;
   /** The parts offered as buttons: what the piece was read as, then what else it may be. */
   const offered = (p: ReportedPiece) =>

@@ -1,0 +1,153 @@
+/**
+ * The pieces in doubt after 识别裁片部位 run from the toolbox (no model: the designer answers each doubt in the
+ * card). The conversation gets the pane while the newest card asks: the toolbox folds to a line, so every doubt
+ * and its answer buttons read at once in the feed, at a laptop's 1280 to 1440 px and on a phone, instead of in the
+ * strip an open form leaves (460 px of a 768 px window, 300 with the tool list, 186 px on a phone). It unfolds on
+ * request, folds again when an answer's card still asks, and the form is kept.
+ * Screenshots: doubts-layout-<step>-<width>.
+ */
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { loadFixtures, marker, openMarker } from '../garment/freesewing-fixtures.js';
+import { createSession } from '../server/support.js';
+import { eventually, snapshot, textOf, visibleOf } from '../support/browser.js';
+import { newSession, ok, tempDir } from '../support/session.js';
+import { studioHarness } from './studio-harness.js';
+
+const plain = studioHarness('doubts-layout');
+const EXAMPLES = path.resolve('examples/garment');
+const VIEWS = [
+  [1366, 768],
+  [1280, 800],
+  [1440, 900],
+  [390, 844],
+] as const;
+
+const feed = (page: Page) => page.getByRole('log').first();
+/** A tool's last card, found by its API name. */
+const card = (page: Page, tool: string) =>
+  feed(page)
+    .locator('article.card')
+    .filter({ has: page.locator('header code', { hasText: new RegExp(`^${tool}$`) }) })
+    .last();
+
+async function upload(page: Page, button: string, file: string) {
+  await page.getByRole('tab', { name: '文件' }).click();
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.getByRole('button', { name: button }).click(),
+  ]);
+  await chooser.setFiles(file);
+}
+
+interface Room {
+  /** The feed's own height (what it shows at one scroll position), px. */
+  feed: number;
+  /** The window's height, px. */
+  window: number;
+  /** The doubt note's height, and how much of it shows in the feed and the window at once, px. */
+  note: number;
+  shown: number;
+  /** The note's answer controls (buttons and the other-part lists), and those not wholly in view. */
+  controls: number;
+  hidden: string[];
+}
+
+/**
+ * How the newest doubt note sits, once brought into view as a designer would (read from the page, as a string:
+ * the tests' TypeScript has no DOM types).
+ */
+const ROOM = `(() => {
+  const feed = document.querySelector('[role="log"]');
+  const note = [...feed.querySelectorAll('.doubt-note')].pop();
+  note.scrollIntoView({ block: 'nearest' });
+  const f = feed.getBoundingClientRect();
+  const top = Math.max(f.top, 0), bottom = Math.min(f.bottom, innerHeight);
+  const n = note.getBoundingClientRect();
+  const controls = [...note.querySelectorAll('button, select')];
+  const hidden = controls
+    .filter((c) => { const r = c.getBoundingClientRect(); return r.top < top - 1 || r.bottom > bottom + 1; })
+    .map((c) => c.getAttribute('aria-label'));
+  return { feed: feed.clientHeight, window: innerHeight, note: n.height,
+    shown: Math.max(0, Math.min(n.bottom, bottom) - Math.max(n.top, top)), controls: controls.length, hidden };
+})()`;
+
+async function room(page: Page): Promise<Room> {
+  // The feed and the page settle after a resize (the feed follows its end on the next frame).
+  await page.waitForTimeout(300);
+  return (await page.evaluate(ROOM)) as Room;
+}
+
+describe('the doubts after identifying from the toolbox', () => {
+  it('get the pane: every doubt and answer in view at once, the toolbox folded to a line', {
+    timeout: 300_000,
+  }, async () => {
+    // A tailored jacket laid out with meaningless names: several pieces in doubt, some with two alternatives.
+    const fixtures = loadFixtures();
+    const blazer = newSession(tempDir('atelier-doubts-blazer-'));
+    const jacket = fixtures.garments.find((g) => g.id === 'blazer-M')!;
+    await openMarker(blazer, marker(jacket, 'none', 0.5, fixtures.seamAllowanceMm), 'blazer');
+    await ok(blazer, 'save_document_as', { path: 'blazer.psd' });
+    const id = await createSession(plain.url);
+    const page = await plain.open(id, 1366, 768, 'zh');
+    await upload(page, '上传文档', path.join(blazer.workspace.root, 'blazer.psd'));
+    await eventually(textOf(card(page, 'open_document'))).toContain('完成');
+    await upload(page, '上传服装照片', path.join(EXAMPLES, 'photo-motif.jpg'));
+    await eventually(textOf(page.getByRole('complementary', { name: '面板' }))).toContain('photo-motif.jpg');
+    await page
+      .getByRole('region', { name: '服装套图' })
+      .getByRole('button', { name: '识别裁片部位', exact: true })
+      .click();
+    await page.getByRole('button', { name: '运行' }).click();
+    const note = card(page, 'identify_pieces').getByRole('note');
+    await eventually(textOf(note)).toContain('也可能是');
+
+    for (const [width, height] of VIEWS) {
+      await page.setViewportSize({ width, height });
+      const seen = await room(page);
+      await snapshot(page, `doubts-layout-1-asked-${width}`);
+      const view = `${width}: ${JSON.stringify(seen)}`;
+      expect(seen.controls, view).toBeGreaterThan(8);
+      // The conversation has most of the window, not the strip beside an open form.
+      expect(seen.feed / seen.window, view).toBeGreaterThan(0.7);
+      // The whole note, each answer button with it, shows at one scroll position.
+      expect(seen.shown, view).toBeGreaterThanOrEqual(seen.note - 1);
+      expect(seen.hidden, view).toEqual([]);
+      // The toolbox is a line under it, saying why, with its form one click away and its ‹ to the tools kept.
+      expect(await visibleOf(page.getByRole('button', { name: '运行' }))(), view).toBe(false);
+      await expect(visibleOf(page.getByRole('button', { name: '展开工具箱' }))(), view).resolves.toBe(true);
+      await expect(visibleOf(page.getByRole('button', { name: '返回工具列表' }))(), view).resolves.toBe(true);
+      if (width < 600) {
+        await page.getByRole('button', { name: '展开工具箱' }).scrollIntoViewIfNeeded();
+        await snapshot(page, `doubts-layout-1-folded-${width}`);
+      }
+    }
+
+    // Unfolded on request, the form is back as it was.
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.getByRole('button', { name: '展开工具箱' }).click();
+    await eventually(visibleOf(page.getByRole('button', { name: '运行' }))).toBe(true);
+    expect(await textOf(page.locator('.tool-form h3'))()).toBe('识别裁片部位');
+    await snapshot(page, 'doubts-layout-2-unfolded-1366');
+
+    // An answer: its card says what is still in doubt, and asks again in the room of the pane; with nothing
+    // left to ask, the toolbox stays open.
+    await note.getByRole('listitem').first().getByRole('button').nth(1).click();
+    const answered = card(page, 'confirm_piece_parts');
+    await eventually(textOf(answered)).toContain('完成');
+    const still = (await answered.getByRole('note').count()) > 0;
+    await eventually(visibleOf(page.getByRole('button', { name: '展开工具箱' }))).toBe(still);
+    await eventually(visibleOf(page.getByRole('button', { name: '运行' }))).toBe(!still);
+    if (still) {
+      const seen = await room(page);
+      expect(seen.feed / seen.window, JSON.stringify(seen)).toBeGreaterThan(0.7);
+      expect(seen.hidden).toEqual([]);
+    }
+    await snapshot(page, 'doubts-layout-3-answered-1366');
+    // The form's ‹ on the folded line goes on to the tools, unfolded.
+    await page.getByRole('button', { name: '返回工具列表' }).click();
+    await eventually(visibleOf(page.getByRole('searchbox', { name: '搜索工具' }))).toBe(true);
+    await eventually(visibleOf(page.getByRole('button', { name: '展开工具箱' }))).toBe(false);
+  });
+});
