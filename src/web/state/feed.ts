@@ -6,7 +6,8 @@
  * toolbox run of this tab or another) goes below the turn, and the turn goes on above it — its streamed answer
  * stays one bubble, its own cards and text keep their order. Put there rather than above the turn, the card is
  * seen when it comes (the feed follows its end), in the order things started; once the turn is over it simply
- * follows it, as the saved feed shows after a reload.
+ * follows it, as the saved feed shows after a reload. A notice of this tab's own (a message refused, a run or an
+ * upload that failed) goes there too: it tells of something beside the turn, which it does not end.
  */
 import type { McpCallPrefix } from '../../agent/event-shapes.js';
 import type { ChatEvent, ResultImage, ToolError } from '../api/types.js';
@@ -57,6 +58,8 @@ export type FeedItem =
       readonly message: string;
       /** For a failed upload: the file's name (the notice is then worded in the studio's language). */
       readonly file?: string;
+      /** This tab's own, come while a chat turn ran: it stays below that turn, which goes on above it. */
+      readonly aside?: true;
     };
 
 let serial = 0;
@@ -109,10 +112,10 @@ export function turnOpen(items: readonly FeedItem[]): boolean {
   return false;
 }
 
-/** Where the running turn's next entry goes: after its last one, above the cards that came meanwhile. */
+/** Where the running turn's next entry goes: after its last one, above the cards and notices that came meanwhile. */
 function turnEnd(items: readonly FeedItem[], open: boolean): number {
   let end = items.length;
-  while (open && end > 0 && (items[end - 1] as Partial<CallItem>).aside) end--;
+  while (open && end > 0 && (items[end - 1] as { readonly aside?: true }).aside) end--;
   return end;
 }
 
@@ -220,6 +223,34 @@ export function applyEvent(items: readonly FeedItem[], event: ChatEvent): FeedIt
   }
 }
 
+/**
+ * A failure of this tab's own that is not a chat turn's end (a message the server refused, a run or an upload
+ * that failed): an `error` event would end the turn running meanwhile, another tab's or an MCP client's, and its
+ * answer would go on in a new bubble below the notice. The notice goes below that turn, as a card from
+ * elsewhere does, and the turn goes on above it. The cards of `failed` (the calls of a run whose stream broke)
+ * still running failed with it; no other card is touched.
+ */
+export function withNotice(
+  items: readonly FeedItem[],
+  notice: { readonly code: string; readonly message: string; readonly file?: string },
+  failed: readonly string[] = [],
+): FeedItem[] {
+  const error = { code: notice.code, message: notice.message };
+  const out = items.map((item) =>
+    item.kind === 'call' && item.status === 'running' && failed.includes(item.id)
+      ? { ...item, status: 'error' as const, error }
+      : item,
+  );
+  out.push({
+    kind: 'notice',
+    key: nextKey('notice'),
+    ...error,
+    ...(notice.file !== undefined ? { file: notice.file } : {}),
+    ...(turnOpen(items) ? { aside: true as const } : {}),
+  });
+  return out;
+}
+
 /** A failed upload, shown in the feed as a notice naming the file. */
 export function uploadNotice(
   items: readonly FeedItem[],
@@ -227,7 +258,7 @@ export function uploadNotice(
   message: string,
   file: string,
 ): FeedItem[] {
-  return [...items, { kind: 'notice', key: nextKey('notice'), code, message, file }];
+  return withNotice(items, { code, message, file });
 }
 
 /** A local failure (network, HTTP error) shown in the feed like a turn's error. */

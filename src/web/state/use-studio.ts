@@ -16,7 +16,7 @@ import type {
 } from '../api/types.js';
 import { converge, HIDDEN_LISTEN_MS } from './converge.js';
 import { SESSION_GONE, SESSION_GONE_FOUND, SESSION_NOT_FOUND } from './failures.js';
-import { applyEvent, type FeedItem, noticeEvent, OWN_CALL, uploadNotice } from './feed.js';
+import { applyEvent, type FeedItem, noticeEvent, OWN_CALL, uploadNotice, withNotice } from './feed.js';
 import { forgetFeed, restoredFeed, saveFeed } from './feed-store.js';
 import { withMcpCalls } from './mcp-calls.js';
 
@@ -83,6 +83,15 @@ export interface Studio {
    * cards were lost.
    */
   readonly joined: boolean;
+}
+
+/**
+ * What a failed action was, for its notice: this tab's own chat turn under way, or a run of these calls (their
+ * cards still running fail with it).
+ */
+interface Failing {
+  turn?: boolean;
+  calls?: readonly string[];
 }
 
 let callSerial = 0;
@@ -344,21 +353,24 @@ export function useStudio(api: Api): Studio {
 
   const tools = useMemo(() => new Map((registry?.tools ?? []).map((t) => [t.name, t])), [registry]);
 
-  /** Runs `work`, counting it as busy, then reloads the snapshot; pixels may have changed when `writes`. */
+  /**
+   * Runs `work`, counting it as busy, then reloads the snapshot. Its failure is told in the feed: as the end of
+   * this tab's own chat turn once `work` says the turn was under way, else as a notice beside whatever turn runs
+   * (another tab's, which a refused message must not end), with the calls `work` names failed.
+   */
   const track = useCallback(
-    async (work: () => Promise<void>) => {
+    async (work: (failing: Failing) => Promise<void>) => {
       setInFlight((n) => n + 1);
+      const failing: Failing = {};
       try {
-        await work();
+        await work(failing);
       } catch (err) {
         if (await wentAway(err)) return;
         if (!(err instanceof DOMException && err.name === 'AbortError')) {
-          emit(
-            noticeEvent(
-              err instanceof ApiError ? err.code : 'network',
-              err instanceof Error ? err.message : String(err),
-            ),
-          );
+          const code = err instanceof ApiError ? err.code : 'network';
+          const message = err instanceof Error ? err.message : String(err);
+          if (failing.turn) emit(noticeEvent(code, message));
+          else setFeed((items) => withNotice(items, { code, message }, failing.calls));
         }
       } finally {
         setInFlight((n) => n - 1);
@@ -372,7 +384,7 @@ export function useStudio(api: Api): Studio {
   const run = useCallback(
     async (calls: readonly ToolRun[]) => {
       let succeeded = false;
-      await track(async () => {
+      await track(async (failing) => {
         const id = session.current;
         if (!id) return;
         const body = {
@@ -385,9 +397,17 @@ export function useStudio(api: Api): Studio {
             };
           }),
         };
+        const sent = body.tool_calls.map((c) => c.id);
+        failing.calls = sent;
         let failed = false;
         await api.stream(`/v1/sessions/${id}/tool-calls?stream=1`, body, (event) => {
           if (event.type === 'tool_result' && !event.ok) failed = true;
+          if (event.type === 'error') {
+            // The run's stream broke (the server could not go on with it): no chat turn ended.
+            failed = true;
+            setFeed((items) => withNotice(items, event, sent));
+            return;
+          }
           emit(event);
         });
         succeeded = !failed;
@@ -401,7 +421,7 @@ export function useStudio(api: Api): Studio {
     async (text: string) => {
       // Taken once the turn's stream brings its first event (the message itself).
       let taken = false;
-      await track(async () => {
+      await track(async (failing) => {
         const id = session.current;
         if (!id) return;
         const abort = new AbortController();
@@ -410,6 +430,8 @@ export function useStudio(api: Api): Studio {
         try {
           const onEvent = (event: ChatEvent) => {
             taken = true;
+            // A failure from now on ends this turn; one before (refused: another tab's turn runs) ends none.
+            failing.turn = true;
             emit(event);
           };
           await api.stream(`/v1/sessions/${id}/chat`, { message: text }, onEvent, abort.signal);
