@@ -126,7 +126,7 @@ export async function startServer(
     diskQuotaBytes: config.sessionDiskBytes,
     log: config.log,
   });
-  const events = new SessionEvents();
+  const events = new SessionEvents(config.log);
   const mcp = new McpHttpEndpoint(store, {
     variant: config.mcpVariant,
     maxBodyBytes: config.bodyLimitBytes,
@@ -179,6 +179,8 @@ export async function startServer(
       closing ??= (async () => {
         store.closeAll();
         await mcp.closeAll();
+        // The MCP calls told last are in their sessions' records before another server reads them.
+        await events.flushed();
         // Journals closed and locks given up on the sessions' threads, so another process (or server) can take over.
         await store.settled();
         await new Promise<void>((resolve) => {

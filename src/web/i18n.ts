@@ -201,13 +201,13 @@ const zh = {
   'files.records': '会话记录',
   'files.recordsHeading': '会话记录（{count}）',
   'files.recordsHint':
-    '对话记录 chat.jsonl 和对话中的图像。下载的 chat.jsonl 可附在问题报告里，也可用 atelier run chat.jsonl 重放其中的调用。',
+    '对话记录 chat.jsonl、MCP 客户端的调用记录 mcp-calls.jsonl 和对话中的图像。下载的 chat.jsonl 可附在问题报告里，也可用 atelier run chat.jsonl 重放其中的调用。',
   'files.confirmDeleteRecordHint': '删除后无法恢复；重新打开会话后，对话里不再显示这张图像。',
   'files.clearChat': '清空对话记录（{size}）',
   'files.clearShort': '清空',
   'files.confirmClear': '要清空本会话的对话记录吗？',
   'files.confirmClearHint':
-    '对话记录 chat.jsonl 和对话中的 {count} 张图像（共 {size}）将被删除，无法恢复；文档、上传和保存的文件都保留。模型不再记得之前的对话，对话区从空白开始。想留底的话，先下载 chat.jsonl。',
+    '对话记录 chat.jsonl、MCP 客户端的调用记录和对话中的 {count} 张图像（共 {size}）将被删除，无法恢复；文档、上传和保存的文件都保留。模型不再记得之前的对话，对话区从空白开始。想留底的话，先下载 chat.jsonl。',
   'files.clearKept': '这些对话图像正被打开的文档或服装照片使用，保留了：{paths}',
 } as const;
 
@@ -427,14 +427,14 @@ const en: Record<MessageKey, string> = {
   'files.records': 'Session records',
   'files.recordsHeading': 'Session records ({count})',
   'files.recordsHint':
-    'The chat transcript chat.jsonl and the chat’s images. A downloaded chat.jsonl can go with a bug report, or be replayed with atelier run chat.jsonl.',
+    'The chat transcript chat.jsonl, the MCP client’s calls mcp-calls.jsonl and the chat’s images. A downloaded chat.jsonl can go with a bug report, or be replayed with atelier run chat.jsonl.',
   'files.confirmDeleteRecordHint':
     'This cannot be undone; once the session is reopened, the chat no longer shows this image.',
   'files.clearChat': 'Clear the conversation ({size})',
   'files.clearShort': 'Clear',
   'files.confirmClear': 'Clear this session’s conversation?',
   'files.confirmClearHint':
-    'The transcript chat.jsonl and the chat’s {count} images ({size} in all) will be deleted for good; documents, uploads and saved files stay. The model no longer remembers the earlier conversation, and the chat starts empty. Download chat.jsonl first to keep a copy.',
+    'The transcript chat.jsonl, the MCP client’s calls and the chat’s {count} images ({size} in all) will be deleted for good; documents, uploads and saved files stay. The model no longer remembers the earlier conversation, and the chat starts empty. Download chat.jsonl first to keep a copy.',
   'files.clearKept':
     'These chat images are used by an open document or the garment photo, and were kept: {paths}',
 };

@@ -6,7 +6,7 @@
  * The live transcript cannot be deleted alone: the next turn writes to it, and a restart rebuilds the conversation
  * from it. 清空对话记录 removes it with its images after a question, the documents and files kept, the chat empty.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -127,6 +127,13 @@ function shownName(name: Locator): Promise<string> {
 describe('the files pane after a chat', () => {
   it('lists the designer’s files first and the session’s records collapsed below, to download only', async () => {
     const id = await sessionWithFiles();
+    // An MCP client's call, as the server records it beside the transcript.
+    const call = { type: 'tool_call', id: 'mcp_1', name: 'list_layers', arguments: {} };
+    const result = { type: 'tool_result', id: 'mcp_1', name: 'list_layers', ok: true, result: { ok: true } };
+    writeFileSync(
+      path.join(studio.workspace, 'sessions', id, 'mcp-calls.jsonl'),
+      `${JSON.stringify(call)}\n${JSON.stringify(result)}\n`,
+    );
     const page = await studio.open(id, 1280, 800);
     await chattedSession(page, id);
     await page.getByRole('tab', { name: '文件' }).click();
@@ -145,22 +152,25 @@ describe('the files pane after a chat', () => {
     const group = records(page);
     await eventually(visibleOf(group)).toBe(true);
     const heading = group.locator('summary');
-    expect(await textOf(heading)()).toMatch(/^会话记录（2）/);
+    expect(await textOf(heading)()).toMatch(/^会话记录（3）/);
     const recordList = page.getByRole('list', { name: '会话记录' });
     expect(await recordList.isVisible()).toBe(false);
 
-    // Opened: the transcript and the kept image, each to download; nothing to open, and the live transcript
-    // has no bin.
+    // Opened: the transcript, the MCP calls and the kept image, each to download; nothing to open, and the
+    // live records have no bin.
     await heading.click();
     await eventually(visibleOf(recordList)).toBe(true);
     await snapshot(page, 'files-records-open');
     const rows = recordList.getByRole('listitem');
-    expect(await countOf(rows)()).toBe(2);
+    expect(await countOf(rows)()).toBe(3);
     expect(await textOf(rows.nth(0))()).toContain('chat.jsonl');
-    expect(await textOf(rows.nth(1))()).toMatch(/chat-images\/[0-9a-f]{32}\.png/);
+    expect(await textOf(rows.nth(1))()).toContain('mcp-calls.jsonl');
+    expect(await textOf(rows.nth(2))()).toMatch(/chat-images\/[0-9a-f]{32}\.png/);
     expect(await countOf(recordList.getByRole('button', { name: /^打开 / }))()).toBe(0);
-    expect(await countOf(recordList.getByRole('button', { name: /^下载 / }))()).toBe(2);
+    expect(await countOf(recordList.getByRole('button', { name: /^下载 / }))()).toBe(3);
     expect(await countOf(rows.nth(0).getByRole('button', { name: /^删除 / }))()).toBe(0);
+    expect(await countOf(rows.nth(1).getByRole('button', { name: /^删除 / }))()).toBe(0);
+    expect(await countOf(rows.nth(2).getByRole('button', { name: /^删除 / }))()).toBe(1);
     expect(await textOf(group)()).toContain('atelier run chat.jsonl');
 
     // Downloading the transcript hands over the whole conversation.

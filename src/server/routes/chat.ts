@@ -90,12 +90,13 @@ export function chatRoutes({ config, store, chat: rooms, events }: AppParts): Ho
       if (!cleared) {
         throw new HttpError(409, 'busy', '本会话还有一轮回复在进行：请等它结束或先取消它，再清空对话记录');
       }
-      // The tabs empty their feeds, the MCP client's cards with the rest: a tab that listens later gets none back.
-      events.forgetCalls(entry);
+      // The tabs empty their feeds, the MCP client's cards with the rest (their record too): a tab that listens
+      // later gets none back.
+      const calls = await events.forgetCalls(entry);
       events.publish(entry.id, { type: 'chat_cleared' }, requestTab(c));
       return c.json({
-        removed_files: cleared.removedFiles,
-        freed_bytes: cleared.freedBytes,
+        removed_files: cleared.removedFiles + (calls ? 1 : 0),
+        freed_bytes: cleared.freedBytes + (calls?.bytes ?? 0),
         kept: cleared.kept,
       });
     }),

@@ -13,7 +13,7 @@ import { photoTooSmall } from '../../garment/photo-size.js';
 import { HttpError } from '../errors.js';
 import type { AppParts } from '../parts.js';
 import { inSession, sessionOr404 } from '../request.js';
-import { requestTab } from '../session-events.js';
+import { MCP_CALLS_FILE, requestTab } from '../session-events.js';
 import { type ReceivedUpload, receiveUpload } from '../upload-receiver.js';
 import { placeUpload, quotaFull, roleOf, uploadPath } from '../uploads.js';
 
@@ -100,10 +100,10 @@ function filePathOf(c: Context, id: string): string {
   }
 }
 
-/** Whether `rel` names the session's chat transcript; false when it is no path in the workspace at all. */
-function isTranscript(workspace: { resolve(relPath: string): string }, rel: string): boolean {
+/** Whether `rel` names the session's record `file`; false when it is no path in the workspace at all. */
+function names(workspace: { resolve(relPath: string): string }, rel: string, file: string): boolean {
   try {
-    return workspace.resolve(rel) === workspace.resolve(TRANSCRIPT_FILE);
+    return workspace.resolve(rel) === workspace.resolve(file);
   } catch {
     return false;
   }
@@ -285,7 +285,7 @@ export function fileRoutes({ config, store, events }: AppParts): Hono {
       // mid-conversation, and a restart would rebuild the conversation without its earlier turns. Clearing the
       // conversation (DELETE …/chat) removes it with the conversation. Its kept images may go (a restored card
       // just shows none).
-      if (isTranscript(entry.session.workspace, rel)) {
+      if (names(entry.session.workspace, rel, TRANSCRIPT_FILE)) {
         throw new HttpError(
           409,
           'conflict',
@@ -293,6 +293,15 @@ export function fileRoutes({ config, store, events }: AppParts): Hono {
           {
             hint: `清空对话记录：DELETE /v1/sessions/${entry.id}/chat；下载的对话记录可以用 atelier run ${TRANSCRIPT_FILE} 重放其中的调用`,
           },
+        );
+      }
+      // The MCP client's calls are appended to as they come, and go with the conversation when it is cleared.
+      if (names(entry.session.workspace, rel, MCP_CALLS_FILE)) {
+        throw new HttpError(
+          409,
+          'conflict',
+          `“${MCP_CALLS_FILE}”是本会话里 MCP 客户端调用的记录，之后的调用还要接着写入它，重新打开会话时对话区从它恢复这些调用，没有单独删除：请在“文件”面板“会话记录”下清空对话记录，它随对话记录一起删除（文档和文件都保留）`,
+          { hint: `清空对话记录：DELETE /v1/sessions/${entry.id}/chat` },
         );
       }
       await entry.host.removeFile(rel).catch((err: unknown) => {

@@ -72,9 +72,11 @@ export function sessionRoutes({ config, store, events, chat: rooms }: AppParts):
     return eventStream(
       c,
       async (send) => {
-        const conversation = withConversation ? await conversationOf(entry) : null;
-        // Told and listening in one step, nothing published between: every event of the conversation after
-        // this one comes on the stream, none twice.
+        // The MCP client's calls kept on disk are read with the conversation; both are then told and listened
+        // to in one step, nothing published between: every event after them comes on the stream, none twice.
+        const [conversation] = withConversation
+          ? await Promise.all([conversationOf(entry), events.callsRead(entry)])
+          : [null];
         if (conversation) send({ type: 'conversation', running: rooms.running(entry), events: conversation });
         // The MCP client's calls, which the conversation does not hold (sent also when it could not be read).
         const calls = withConversation ? events.keptCalls(entry) : null;

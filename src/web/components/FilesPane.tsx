@@ -15,10 +15,18 @@ import { AskDialog } from './AskDialog.js';
 
 const OPEN = PANE_TOOLS.openDocument;
 const DOCUMENT_FILE = /\.(psd|psb|png|jpe?g)$/i;
-/** The chat's transcript and its kept images, as src/agent/transcript.ts names them (the studio imports no agent). */
+/**
+ * The chat's transcript and its kept images, as src/agent/transcript.ts names them, and the MCP client's calls,
+ * as src/server/session-events.ts does (the studio imports neither).
+ */
 const TRANSCRIPT = 'chat.jsonl';
+const MCP_CALLS = 'mcp-calls.jsonl';
 const KEPT_IMAGES = 'chat-images/';
-const isRecord = (path: string) => path === TRANSCRIPT || path.startsWith(KEPT_IMAGES);
+/** Written to as the session goes on: removed only with the conversation (the server refuses too). */
+const isLive = (path: string) => path === TRANSCRIPT || path === MCP_CALLS;
+const isRecord = (path: string) => isLive(path) || path.startsWith(KEPT_IMAGES);
+/** The transcript first (the record a bug report or a replay wants), then the MCP calls, then the images. */
+const recordRank = (path: string) => (path === TRANSCRIPT ? 0 : path === MCP_CALLS ? 1 : 2);
 /** What the question is about when it is clearing the conversation (no file path is empty). */
 const CLEAR = '';
 /** Characters of a name's stem kept whole beside its extension when the name is cut in its middle. */
@@ -159,12 +167,11 @@ export function FilesPane() {
     }
   };
   const own = studio.files.filter((f) => !isRecord(f.path));
-  // The transcript first: it is the record a bug report or a replay wants.
   const records = studio.files
     .filter((f) => isRecord(f.path))
-    .sort((a, b) => Number(b.path === TRANSCRIPT) - Number(a.path === TRANSCRIPT));
+    .sort((a, b) => recordRank(a.path) - recordRank(b.path));
   const recordBytes = records.reduce((n, f) => n + f.bytes, 0);
-  const images = records.filter((f) => f.path !== TRANSCRIPT).length;
+  const images = records.filter((f) => !isLive(f.path)).length;
   const row = (f: { path: string; bytes: number }, record: boolean) => (
     <li key={f.path}>
       <FileName path={f.path} />
@@ -194,8 +201,7 @@ export function FilesPane() {
         >
           {t('files.downloadShort')}
         </button>
-        {/* The live transcript stays (the server refuses too): the conversation goes on writing to it. */}
-        {f.path !== TRANSCRIPT && (
+        {!isLive(f.path) && (
           <button
             type="button"
             class="icon-button"
