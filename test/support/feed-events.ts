@@ -20,3 +20,15 @@ export const result = (id: string, name = 'create_layer'): ChatEvent => ({
   ok: true,
   result: { ok: true },
 });
+
+/** What a reader of the feed sees, top to bottom: a streaming answer marked with an ellipsis. */
+export const shown = (items: readonly FeedItem[]) =>
+  items.map((item) =>
+    item.kind === 'call'
+      ? `${item.id}:${item.status}`
+      : item.kind === 'notice'
+        ? `!${item.code}`
+        : item.kind === 'assistant'
+          ? `assistant${item.streaming ? '…' : ''}:${item.text}`
+          : `${item.kind}:${item.text}`,
+  );

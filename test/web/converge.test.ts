@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../src/web/api/types.js';
 import { converge } from '../../src/web/state/converge.js';
-import { type FeedItem, noticeEvent, uploadNotice } from '../../src/web/state/feed.js';
-import { call, fold, result } from '../support/feed-events.js';
+import { noticeEvent, uploadNotice } from '../../src/web/state/feed.js';
+import { call, fold, result, shown } from '../support/feed-events.js';
 
 const turn = (text: string, id: string, answer: string): ChatEvent[] => [
   { type: 'user', text },
@@ -16,15 +16,6 @@ const turn = (text: string, id: string, answer: string): ChatEvent[] => [
   { type: 'assistant', text: answer },
   { type: 'done', steps: 2 },
 ];
-/** What a reader of the feed sees, in order. */
-const shown = (items: readonly FeedItem[]) =>
-  items.map((item) =>
-    item.kind === 'call'
-      ? `${item.id}:${item.status}`
-      : item.kind === 'notice'
-        ? `!${item.code}`
-        : `${item.kind}:${item.text}`,
-  );
 
 describe('a feed brought in line with the conversation', () => {
   it('gets the turn it missed after its own cards, and keeps the cards it had as they were', () => {

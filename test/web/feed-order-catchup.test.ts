@@ -9,16 +9,7 @@ import type { ChatEvent } from '../../src/web/api/types.js';
 import { converge } from '../../src/web/state/converge.js';
 import type { FeedItem } from '../../src/web/state/feed.js';
 import { withMcpCalls } from '../../src/web/state/mcp-calls.js';
-import { call, fold, result } from '../support/feed-events.js';
-
-const shown = (items: readonly FeedItem[]) =>
-  items.map((item) =>
-    item.kind === 'call'
-      ? `${item.id}:${item.status}`
-      : item.kind === 'notice'
-        ? `!${item.code}`
-        : `${item.kind}:${item.text}`,
-  );
+import { call, fold, result, shown } from '../support/feed-events.js';
 
 const turn = (text: string, id: string, answer: string): ChatEvent[] => [
   { type: 'user', text },

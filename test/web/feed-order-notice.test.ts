@@ -5,25 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../src/web/api/types.js';
-import {
-  applyEvent,
-  type CallItem,
-  type FeedItem,
-  uploadNotice,
-  withNotice,
-} from '../../src/web/state/feed.js';
-import { call, fold, result } from '../support/feed-events.js';
-
-const shown = (items: readonly FeedItem[]) =>
-  items.map((item) =>
-    item.kind === 'call'
-      ? `${item.id}:${item.status}`
-      : item.kind === 'notice'
-        ? `!${item.code}`
-        : item.kind === 'assistant'
-          ? `assistant${item.streaming ? '…' : ''}:${item.text}`
-          : `user:${item.text}`,
-  );
+import { applyEvent, type CallItem, uploadNotice, withNotice } from '../../src/web/state/feed.js';
+import { call, fold, result, shown } from '../support/feed-events.js';
 
 /** Another tab's turn, its answer half streamed. */
 const streaming: ChatEvent[] = [

@@ -3,7 +3,7 @@ import type { ChatEvent } from '../../src/web/api/types.js';
 import { converge } from '../../src/web/state/converge.js';
 import type { CallItem, FeedItem } from '../../src/web/state/feed.js';
 import { withMcpCalls } from '../../src/web/state/mcp-calls.js';
-import { call, fold, result } from '../support/feed-events.js';
+import { call, fold, result, shown } from '../support/feed-events.js';
 
 const strip = (items: FeedItem[]) => items.map(({ key: _key, ...rest }) => rest);
 
@@ -67,18 +67,6 @@ describe('the conversation folded from events', () => {
     expect(items[1]).toMatchObject({ kind: 'notice', code: 'cancelled', message: '已取消' });
   });
 });
-
-/** What a reader of the feed sees, top to bottom. */
-const shown = (items: readonly FeedItem[]) =>
-  items.map((item) =>
-    item.kind === 'call'
-      ? `${item.id}:${item.status}`
-      : item.kind === 'notice'
-        ? `!${item.code}`
-        : item.kind === 'assistant'
-          ? `assistant${item.streaming ? '…' : ''}:${item.text}`
-          : `user:${item.text}`,
-  );
 
 describe('a chat turn while cards come from elsewhere', () => {
   it('keeps the streamed answer one bubble and puts an MCP client’s card below the turn', () => {
