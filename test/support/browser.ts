@@ -112,3 +112,23 @@ export const textOf = (l: Locator) => () => l.textContent().then((t) => t ?? '')
 export const attrOf = (l: Locator, name: string) => () => l.getAttribute(name);
 export const countOf = (l: Locator) => () => l.count();
 export const visibleOf = (l: Locator) => () => l.isVisible();
+
+/** The studio's chat feed. */
+export const feedOf = (page: Page) => page.getByRole('log').first();
+
+/** A tool's last card in the feed, found by its API name (the same in either language). */
+export const lastCardOf = (page: Page, tool: string) =>
+  feedOf(page)
+    .locator('article.card')
+    .filter({ has: page.locator('header code', { hasText: new RegExp(`^${tool}$`) }) })
+    .last();
+
+/** Uploads `file` with the files pane's button named `button` (上传文档, 上传服装照片). */
+export async function uploadWith(page: Page, button: string, file: string): Promise<void> {
+  await page.getByRole('tab', { name: '文件' }).click();
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.getByRole('button', { name: button }).click(),
+  ]);
+  await chooser.setFiles(file);
+}

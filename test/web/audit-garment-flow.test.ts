@@ -12,7 +12,16 @@ import { describe, expect, it } from 'vitest';
 import { allTools } from '../../src/registry/index.js';
 import { loadFixtures, marker, openMarker } from '../garment/freesewing-fixtures.js';
 import { createSession } from '../server/support.js';
-import { canvasInk, eventually, snapshot, textOf, visibleOf } from '../support/browser.js';
+import {
+  canvasInk,
+  eventually,
+  feedOf,
+  lastCardOf,
+  snapshot,
+  textOf,
+  uploadWith,
+  visibleOf,
+} from '../support/browser.js';
 import type { ScriptedRequest } from '../support/scripted-model.js';
 import { newSession, ok, tempDir } from '../support/session.js';
 import { studioHarness } from './studio-harness.js';
@@ -32,23 +41,6 @@ const VIEWS = [
 const LANGS = ['zh', 'en'] as const;
 type Lang = (typeof LANGS)[number];
 const SAVE = allTools.find((t) => t.name === 'save_document')!;
-
-const feed = (page: Page) => page.getByRole('log').first();
-/** A tool's last card, found by its API name (the same in either language). */
-const card = (page: Page, tool: string) =>
-  feed(page)
-    .locator('article.card')
-    .filter({ has: page.locator('header code', { hasText: new RegExp(`^${tool}$`) }) })
-    .last();
-
-async function upload(page: Page, button: string, file: string) {
-  await page.getByRole('tab', { name: '文件' }).click();
-  const [chooser] = await Promise.all([
-    page.waitForEvent('filechooser'),
-    page.getByRole('button', { name: button }).click(),
-  ]);
-  await chooser.setFiles(file);
-}
 
 /** The tool result of the named call in the conversation a request carries. */
 function resultOf(request: ScriptedRequest, name: string): Record<string, unknown> | null {
@@ -162,7 +154,7 @@ async function lookAt(
     for (const lang of LANGS) {
       const view = `${step} ${width} ${lang}`;
       const page = await studio.open(id, width, height, lang);
-      await eventually(textOf(feed(page))).toContain(ready);
+      await eventually(textOf(feedOf(page))).toContain(ready);
       await target(page).evaluate((e) =>
         (e as unknown as { scrollIntoView(o: object): void }).scrollIntoView({ block: 'start' }),
       );
@@ -221,9 +213,9 @@ describe('the garment flow with a model, as a designer sees it', () => {
   it('identifies, previews, applies and verifies the example marker', { timeout: 400_000 }, async () => {
     const id = await createSession(studio.url);
     const page = await studio.open(id, 1440, 900, 'zh');
-    await upload(page, '上传文档', path.join(EXAMPLES, 'pieces.psd'));
-    await eventually(textOf(card(page, 'open_document'))).toContain('完成');
-    await upload(page, '上传服装照片', path.join(EXAMPLES, 'photo-allover.jpg'));
+    await uploadWith(page, '上传文档', path.join(EXAMPLES, 'pieces.psd'));
+    await eventually(textOf(lastCardOf(page, 'open_document'))).toContain('完成');
+    await uploadWith(page, '上传服装照片', path.join(EXAMPLES, 'photo-allover.jpg'));
     await eventually(textOf(page.getByRole('complementary', { name: '面板' }))).toContain(
       'photo-allover.jpg',
     );
@@ -248,34 +240,40 @@ describe('the garment flow with a model, as a designer sees it', () => {
     );
     await page.getByRole('textbox', { name: '消息' }).fill('用这张照片给裁片套图');
     await page.getByRole('button', { name: '发送' }).click();
-    await eventually(textOf(feed(page))).toContain('预览已生成，请确认。');
-    await lookAt(id, '1-identify', (p) => card(p, 'identify_pieces'), '预览已生成');
+    await eventually(textOf(feedOf(page))).toContain('预览已生成，请确认。');
+    await lookAt(id, '1-identify', (p) => lastCardOf(p, 'identify_pieces'), '预览已生成');
     await lookAt(
       id,
       '2-preview',
-      (p) => card(p, 'generate_garment_preview'),
+      (p) => lastCardOf(p, 'generate_garment_preview'),
       '预览已生成',
       async (p, view) => {
         // Both decisions in view side by side, on one line each.
-        const buttons = card(p, 'generate_garment_preview').locator('.garment-actions button');
+        const buttons = lastCardOf(p, 'generate_garment_preview').locator('.garment-actions button');
         expect(await buttons.count(), view).toBe(2);
         const [a, b] = [(await buttons.nth(0).boundingBox())!, (await buttons.nth(1).boundingBox())!];
         expect(Math.abs(a.y - b.y), view).toBeLessThan(1);
       },
     );
-    await card(page, 'generate_garment_preview').getByRole('button', { name: '确认套图' }).click();
-    await eventually(textOf(feed(page))).toContain('套图完成');
+    await lastCardOf(page, 'generate_garment_preview').getByRole('button', { name: '确认套图' }).click();
+    await eventually(textOf(feedOf(page))).toContain('套图完成');
     await lookAt(
       id,
       '3-apply',
-      (p) => card(p, 'extract_and_apply_all_pieces'),
+      (p) => lastCardOf(p, 'extract_and_apply_all_pieces'),
       '套图完成',
       async (p) => {
         // The canvas shows the applied print (the grey pieces had no dark in them), in every view.
         await eventually(async () => (await canvasInk(p))?.dark ?? 0).toBeGreaterThan(0.005);
       },
     );
-    await lookAt(id, '4-verify', (p) => card(p, 'verify_pattern_result'), '套图完成', expectReadableScore);
+    await lookAt(
+      id,
+      '4-verify',
+      (p) => lastCardOf(p, 'verify_pattern_result'),
+      '套图完成',
+      expectReadableScore,
+    );
     expect(studio.model.remaining).toBe(0);
   });
 });
@@ -290,25 +288,25 @@ describe('the garment flow without a model, as a designer sees it', () => {
     await ok(blazer, 'save_document_as', { path: 'blazer.psd' });
     const id = await createSession(plain.url);
     const page = await plain.open(id, 1440, 900, 'zh');
-    await upload(page, '上传文档', path.join(blazer.workspace.root, 'blazer.psd'));
-    await eventually(textOf(card(page, 'open_document'))).toContain('完成');
-    await upload(page, '上传服装照片', path.join(EXAMPLES, 'photo-motif.jpg'));
+    await uploadWith(page, '上传文档', path.join(blazer.workspace.root, 'blazer.psd'));
+    await eventually(textOf(lastCardOf(page, 'open_document'))).toContain('完成');
+    await uploadWith(page, '上传服装照片', path.join(EXAMPLES, 'photo-motif.jpg'));
     await eventually(textOf(page.getByRole('complementary', { name: '面板' }))).toContain('photo-motif.jpg');
     const group = page.getByRole('region', { name: '服装套图' });
     await group.getByRole('button', { name: '识别裁片部位', exact: true }).click();
     await page.getByRole('button', { name: '运行' }).click();
-    await eventually(textOf(card(page, 'identify_pieces'))).toContain('完成');
+    await eventually(textOf(lastCardOf(page, 'identify_pieces'))).toContain('完成');
     await page.getByRole('button', { name: '返回工具列表' }).click();
     await group.getByRole('button', { name: '生成花样预览', exact: true }).click();
     await page.getByRole('button', { name: '运行' }).click();
-    await eventually(textOf(card(page, 'generate_garment_preview'))).toContain('完成');
+    await eventually(textOf(lastCardOf(page, 'generate_garment_preview'))).toContain('完成');
     await page.getByRole('button', { name: '返回工具列表' }).click();
-    await eventually(textOf(card(page, 'identify_pieces').getByRole('note'))).toContain('也可能是');
-    await lookHere(page, '5-doubts', (p) => card(p, 'identify_pieces').getByRole('note'));
-    const preview = card(page, 'generate_garment_preview');
+    await eventually(textOf(lastCardOf(page, 'identify_pieces').getByRole('note'))).toContain('也可能是');
+    await lookHere(page, '5-doubts', (p) => lastCardOf(p, 'identify_pieces').getByRole('note'));
+    const preview = lastCardOf(page, 'generate_garment_preview');
     await preview.getByRole('button', { name: '确认套图' }).click();
     await eventually(visibleOf(preview.getByRole('table'))).toBe(true);
-    await lookHere(page, '6-table', (p) => card(p, 'generate_garment_preview').locator('.pieces'));
+    await lookHere(page, '6-table', (p) => lastCardOf(p, 'generate_garment_preview').locator('.pieces'));
     await preview.getByRole('button', { name: '查看大图' }).first().click();
     const large = page.locator('dialog.lightbox[open] img');
     await eventually(visibleOf(large)).toBe(true);

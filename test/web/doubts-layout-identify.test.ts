@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { loadFixtures, marker, openMarker } from '../garment/freesewing-fixtures.js';
 import { createSession } from '../server/support.js';
-import { eventually, snapshot, textOf, visibleOf } from '../support/browser.js';
+import { eventually, lastCardOf, snapshot, textOf, uploadWith, visibleOf } from '../support/browser.js';
 import { newSession, ok, tempDir } from '../support/session.js';
 import { studioHarness } from './studio-harness.js';
 
@@ -23,23 +23,6 @@ const VIEWS = [
   [1440, 900],
   [390, 844],
 ] as const;
-
-const feed = (page: Page) => page.getByRole('log').first();
-/** A tool's last card, found by its API name. */
-const card = (page: Page, tool: string) =>
-  feed(page)
-    .locator('article.card')
-    .filter({ has: page.locator('header code', { hasText: new RegExp(`^${tool}$`) }) })
-    .last();
-
-async function upload(page: Page, button: string, file: string) {
-  await page.getByRole('tab', { name: '文件' }).click();
-  const [chooser] = await Promise.all([
-    page.waitForEvent('filechooser'),
-    page.getByRole('button', { name: button }).click(),
-  ]);
-  await chooser.setFiles(file);
-}
 
 interface Room {
   /** The feed's own height (what it shows at one scroll position), px. */
@@ -91,16 +74,16 @@ describe('the doubts after identifying from the toolbox', () => {
     await ok(blazer, 'save_document_as', { path: 'blazer.psd' });
     const id = await createSession(plain.url);
     const page = await plain.open(id, 1366, 768, 'zh');
-    await upload(page, '上传文档', path.join(blazer.workspace.root, 'blazer.psd'));
-    await eventually(textOf(card(page, 'open_document'))).toContain('完成');
-    await upload(page, '上传服装照片', path.join(EXAMPLES, 'photo-motif.jpg'));
+    await uploadWith(page, '上传文档', path.join(blazer.workspace.root, 'blazer.psd'));
+    await eventually(textOf(lastCardOf(page, 'open_document'))).toContain('完成');
+    await uploadWith(page, '上传服装照片', path.join(EXAMPLES, 'photo-motif.jpg'));
     await eventually(textOf(page.getByRole('complementary', { name: '面板' }))).toContain('photo-motif.jpg');
     await page
       .getByRole('region', { name: '服装套图' })
       .getByRole('button', { name: '识别裁片部位', exact: true })
       .click();
     await page.getByRole('button', { name: '运行' }).click();
-    const note = card(page, 'identify_pieces').getByRole('note');
+    const note = lastCardOf(page, 'identify_pieces').getByRole('note');
     await eventually(textOf(note)).toContain('也可能是');
 
     for (const [width, height] of VIEWS) {
@@ -134,7 +117,7 @@ describe('the doubts after identifying from the toolbox', () => {
     // An answer: its card says what is still in doubt, and asks again in the room of the pane; with nothing
     // left to ask, the toolbox stays open.
     await note.getByRole('listitem').first().getByRole('button').nth(1).click();
-    const answered = card(page, 'confirm_piece_parts');
+    const answered = lastCardOf(page, 'confirm_piece_parts');
     await eventually(textOf(answered)).toContain('完成');
     const still = (await answered.getByRole('note').count()) > 0;
     await eventually(visibleOf(page.getByRole('button', { name: '展开工具箱' }))).toBe(still);
