@@ -1,11 +1,18 @@
 /** The conversation (messages and tool cards) with the composer: a message to the model, or the toolbox. */
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useStudioView } from '../context.js';
 import { failureWords, SESSION_GONE, SESSION_NOT_FOUND } from '../state/failures.js';
 import { type FeedItem, isOwnCall } from '../state/feed.js';
 import { openFiles, pastedFile } from '../state/open-files.js';
 import { FailureDetail } from './FailureDetail.js';
-import { CONFIRM_TOOL, IDENTIFY_TOOL, openDoubts } from './GarmentActions.js';
+import {
+  APPLY_TOOL,
+  CONFIRM_TOOL,
+  IDENTIFY_TOOL,
+  openDoubts,
+  PiecesTableOpen,
+  PREVIEW_TOOL,
+} from './GarmentActions.js';
 import { Palette } from './Palette.js';
 import { RichText } from './RichText.js';
 import { ToolCard } from './ToolCard.js';
@@ -46,6 +53,21 @@ function doubtsAsked(feed: readonly FeedItem[]): string | null {
     return asks && item.status === 'ok' && item.result && openDoubts(item.result).length > 0
       ? item.key
       : null;
+  }
+  return null;
+}
+
+/**
+ * The newest card while its pieces table is open (a preview's, opened by 确认套图 without a model): its key, or
+ * null. The table's own steps (a part confirmed, the pieces applied) while they run, or when one failed (the
+ * table stays, to correct and send again), leave it where it was.
+ */
+function tableAsked(feed: readonly FeedItem[], open: ReadonlySet<string>): string | null {
+  for (let i = feed.length - 1; i >= 0; i--) {
+    const item = feed[i]!;
+    if (item.kind !== 'call') continue;
+    if ((item.name === CONFIRM_TOOL || item.name === APPLY_TOOL) && item.status !== 'ok') continue;
+    return item.name === PREVIEW_TOOL && open.has(item.key) ? item.key : null;
   }
   return null;
 }
@@ -244,11 +266,26 @@ export function ChatPane() {
   useEffect(() => {
     if (paletteTool) setMode('tools');
   }, [paletteTool]);
-  // While the newest card asks about pieces in doubt, the toolbox folds to a line and the conversation gets the
-  // pane: the questions and their answer buttons read at once, not in the strip the toolbox leaves (in a 768 px
-  // window 460 px beside a form, 300 beside the tool list; on a phone a fifth of the screen). Unfolded on request
-  // (or by going on to another tool), until the next question comes.
-  const asking = doubtsAsked(studio.feed);
+  // While the newest card asks about pieces in doubt, or its pieces table is open, the toolbox folds to a line and
+  // the conversation gets the pane: the questions and their answer buttons, or the table's rows and 开始套图, read
+  // at once, not in the strip the toolbox leaves (in a 768 px window 460 px beside a form, 300 beside the tool
+  // list; on a phone a fifth of the screen). Unfolded on request (or by going on to another tool), until the next
+  // question or table comes.
+  const [tables, setTables] = useState<ReadonlySet<string>>(new Set());
+  const reportTable = useCallback(
+    (key: string, open: boolean) =>
+      setTables((was) => {
+        if (was.has(key) === open) return was;
+        const now = new Set(was);
+        if (open) now.add(key);
+        else now.delete(key);
+        return now;
+      }),
+    [],
+  );
+  const doubts = doubtsAsked(studio.feed);
+  const table = doubts === null ? tableAsked(studio.feed, tables) : null;
+  const asking = doubts ?? table;
   const [unfoldedFor, setUnfoldedFor] = useState<string | null>(null);
   const folded = mode === 'tools' && asking !== null && unfoldedFor !== asking;
   // Another tool picked (or the form's ‹, kept on the folded line, back to the list): the designer goes on.
@@ -273,7 +310,9 @@ export function ChatPane() {
       class={`chat-pane${mode === 'tools' && paletteTool && !folded ? ' form-open' : ''}`}
       aria-label={t('chat.title')}
     >
-      <Feed />
+      <PiecesTableOpen.Provider value={reportTable}>
+        <Feed />
+      </PiecesTableOpen.Provider>
       <div class={`composer ${mode}${folded ? ' folded' : ''}`} ref={composer}>
         <div class="segmented" role="tablist" aria-label={t('composer.mode')}>
           <button
@@ -309,7 +348,9 @@ export function ChatPane() {
             >
               {t('composer.unfold')}
             </button>
-            <span class="composer-note">{t('composer.foldedForDoubts')}</span>
+            <span class="composer-note">
+              {t(table !== null ? 'composer.foldedForTable' : 'composer.foldedForDoubts')}
+            </span>
           </>
         )}
         {/* Folded, the form stays mounted, its head alone shown: what was typed is there when it unfolds. */}

@@ -2,7 +2,8 @@
  * The garment flow's decisions in the chat: after a preview, 确认套图 (the model is told; without a model the
  * pieces table below applies phase 2 and verifies) or 重新生成; after verification, the score and suggestions.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { createContext } from 'preact';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import type { RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { type EnumOption, type FieldKind, fieldKind } from '../forms/field-kind.js';
@@ -317,6 +318,12 @@ function PiecesTable({ onDone }: { onDone(): void }) {
   );
 }
 
+/**
+ * Told, by a preview card's key, when its pieces table opens and when it goes: the chat pane gives the
+ * conversation the room while the newest card's table is open, as it does while pieces are in doubt.
+ */
+export const PiecesTableOpen = createContext<(key: string, open: boolean) => void>(() => {});
+
 export function PreviewActions({ call }: { call: CallItem }) {
   const { studio, t } = useStudioView();
   const [confirming, setConfirming] = useState(false);
@@ -326,19 +333,25 @@ export function PreviewActions({ call }: { call: CallItem }) {
   // ends): only a later one says whether the preview is still there.
   const shownWith = useRef(studio.state);
   const withModel = studio.model.configured;
-  if (applied) return null;
-  if (!doc.open) return <p class="garment-note muted">{t('garment.docClosed', { doc: doc.name ?? '' })}</p>;
+  const garment = studio.state?.garment;
   // The pieces were identified again since, in this document or another: what this preview showed is no longer
   // what would be applied (the session keeps one identification and one preview).
-  const garment = studio.state?.garment;
-  if (
+  const outdated =
     doc.name !== null &&
-    garment &&
-    (garment.document !== doc.name || (!garment.previewed && studio.state !== shownWith.current))
-  ) {
+    garment !== undefined &&
+    (garment.document !== doc.name || (!garment.previewed && studio.state !== shownWith.current));
+  const tableOpen = confirming && !withModel && !applied && doc.open && !outdated;
+  const report = useContext(PiecesTableOpen);
+  useEffect(() => {
+    report(call.key, tableOpen);
+    return () => report(call.key, false);
+  }, [report, call.key, tableOpen]);
+  if (applied) return null;
+  if (!doc.open) return <p class="garment-note muted">{t('garment.docClosed', { doc: doc.name ?? '' })}</p>;
+  if (outdated) {
     return (
       <div class="garment-actions">
-        <p class="garment-note">{t('garment.outdated', { doc: doc.name })}</p>
+        <p class="garment-note">{t('garment.outdated', { doc: doc.name ?? '' })}</p>
         <div class="button-row">
           <button
             type="button"
