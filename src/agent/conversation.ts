@@ -278,7 +278,8 @@ export class Conversation {
         message: `消息太长：最多 ${MAX_MESSAGE_CHARS} 个字符，收到 ${words.length} 个。请分几条发送。`,
       };
     }
-    emit({ type: 'user', text: words });
+    const at = Date.now();
+    emit({ type: 'user', text: words, at });
     const user: ChatCompletionUserMessageParam = {
       role: 'user',
       content: userContent(words, await this.session.snapshot(), this.offered),
@@ -288,7 +289,7 @@ export class Conversation {
     if (!this.startedTranscript) {
       opening.push({ role: 'system', content: this.system, model: describeModel(this.config) });
     }
-    const first: TranscriptLine[] = [...opening, { role: 'user', content: user.content as string }];
+    const first: TranscriptLine[] = [...opening, { role: 'user', content: user.content as string, at }];
     const refusal = await this.roomFor(first, 'message');
     if (refusal) {
       this.unwritten = true;

@@ -35,12 +35,22 @@ export type ChatErrorCode =
  */
 export type McpCallPrefix = 'mcp_';
 
+/**
+ * When a turn or a call began, in epoch milliseconds, as the server's clock had it: a tab that missed both a chat
+ * turn and an MCP client's call places the call among the turns by it (chat turns and those calls are kept apart).
+ * Absent from what was recorded before it was.
+ */
+export type StartedAt = number;
+
 export type ChatEventOf<Image> =
-  /** Echo of the user's message at turn start. */
-  | { type: 'user'; text: string }
+  /** Echo of the user's message at turn start (`at`: when it started, kept in the transcript). */
+  | { type: 'user'; text: string; at?: StartedAt }
   | { type: 'assistant_delta'; text: string }
-  /** `label` is the registry's Chinese label; `arguments` parsed when valid JSON, else the raw string. */
-  | { type: 'tool_call'; id: string; name: string; label: string; arguments: unknown }
+  /**
+   * `label` is the registry's Chinese label; `arguments` parsed when valid JSON, else the raw string. `at`: when an
+   * MCP client's call began (a model's call has its turn's).
+   */
+  | { type: 'tool_call'; id: string; name: string; label: string; arguments: unknown; at?: StartedAt }
   | { type: 'progress'; id: string; stage: string; fraction?: number }
   /** `result` carries no image data; `images` are beside it. */
   | {

@@ -162,7 +162,11 @@ export function rebuildConversation(
           answerPending();
           closeTurn();
           turns.push([{ role: 'user', content: line.content }]);
-          events.push({ type: 'user', text: userWords(line.content) });
+          events.push({
+            type: 'user',
+            text: userWords(line.content),
+            ...(typeof line.at === 'number' && Number.isFinite(line.at) ? { at: line.at } : {}),
+          });
           turnOpen = true;
         } else if (Array.isArray(line.content) && current() && pending.length === 0 && opts.vision) {
           // The images a vision model was shown after the tool answers.

@@ -6,6 +6,7 @@
  * in order, and every other line is skipped. So a bug report is a transcript.
  */
 import { open } from 'node:fs/promises';
+import type { StartedAt } from './event-shapes.js';
 
 /** The transcript's file name in a session's folder (`atelier chat` writes it in the workspace). */
 export const TRANSCRIPT_FILE = 'chat.jsonl';
@@ -26,8 +27,15 @@ export interface TranscriptToolCall {
 
 export type TranscriptLine =
   | { readonly role: 'system'; readonly content: string; readonly model: unknown }
-  /** The user's turn (its content ends with the state summary), or the images shown to a vision model. */
-  | { readonly role: 'user'; readonly content: string | readonly TranscriptPart[] }
+  /**
+   * The user's turn (its content ends with the state summary), or the images shown to a vision model. A turn's
+   * line says when it started (`at`, not sent to the model); older transcripts lack it.
+   */
+  | {
+      readonly role: 'user';
+      readonly content: string | readonly TranscriptPart[];
+      readonly at?: StartedAt;
+    }
   | {
       readonly role: 'assistant';
       readonly content: string | null;

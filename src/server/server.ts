@@ -88,8 +88,10 @@ function mcpCallEvents(events: SessionEvents, store: SessionStore): NonNullable<
   return (session, { name, arguments: args }) => {
     const entry = store.get(session);
     if (!entry) return undefined;
-    const id = `${MCP_CALL}${Date.now().toString(36)}_${++mcpCalls}`;
-    events.tellCall(entry, callEvent(id, name, args));
+    const at = Date.now();
+    const id = `${MCP_CALL}${at.toString(36)}_${++mcpCalls}`;
+    // Its start, for a tab that missed it and the chat turns around it to place it among them.
+    events.tellCall(entry, { ...callEvent(id, name, args), at });
     return {
       progress: (p) => events.tellCall(entry, { type: 'progress', id, ...p }),
       finished: (result) => {

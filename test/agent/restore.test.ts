@@ -102,7 +102,12 @@ describe('a conversation restored from its transcript', () => {
       'assistant',
       'done',
     ]);
-    expect(restored.events[0]).toEqual({ type: 'user', text: '新建海报' });
+    // When the turn started comes back with it, and is not sent to the model.
+    expect(restored.events[0]).toEqual({ type: 'user', text: '新建海报', at: expect.any(Number) });
+    expect(lines(transcript).find((l) => l.role === 'user')!.at).toBe(
+      (restored.events[0] as { at?: number }).at,
+    );
+    expect(messages.every((m) => !('at' in m))).toBe(true);
     expect(restored.events[1]).toMatchObject({ id: 'c1', label: '新建文档', arguments: { width: 48 } });
     expect(restored.events[4]).toMatchObject({ id: 'c2', ok: true, images: [{ mime: 'image/png' }] });
     // One opening line: the continued conversation writes no second system prompt.
@@ -156,6 +161,12 @@ describe('a conversation restored from its transcript', () => {
     );
     const { restored, messages } = await nextTurn(transcript);
     expectEveryCallAnswered(messages as never);
+    // A turn written without its start (a transcript from before turns said it) comes back without one.
+    const turns = restored.events.filter((e) => e.type === 'user');
+    expect(turns).toEqual([
+      { type: 'user', text: '新建海报', at: expect.any(Number) },
+      { type: 'user', text: '加两个图层' },
+    ]);
     const x2 = messages.find((m) => m.tool_call_id === 'x2')!;
     expect(JSON.parse(x2.content as string).error.code).toBe('interrupted');
     expect(

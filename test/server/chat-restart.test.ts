@@ -77,7 +77,9 @@ describe('chat across a server restart', () => {
       'assistant',
       'done',
     ]);
-    expect(after[0]).toEqual({ type: 'user', text: '新建一个 64×32 的文档，叫海报' });
+    // The turn's start, by the server's clock, comes back with it (a tab places the MCP calls it missed by it).
+    expect(after[0]).toEqual({ type: 'user', text: '新建一个 64×32 的文档，叫海报', at: before[0]!.at });
+    expect(before[0]!.at).toEqual(expect.any(Number));
     expect(after[2]).toMatchObject({ id: 'c1', label: '新建文档', arguments: { width: 64, name: '海报' } });
     expect(after[3]).toMatchObject({ id: 'c1', ok: true, result: { document: { name: '海报' } } });
     // The capture's card has its image again, served by the new process.

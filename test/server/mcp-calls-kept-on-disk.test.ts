@@ -3,6 +3,7 @@
  * session's folder beside its chat record, they come back after the server restarts on the same workspace and
  * after the session idled out of memory, each with its result, in order; they go with a cleared chat; a record
  * whose last line a crash cut short (and a damaged line) still gives the session back, without the bad lines.
+ * Each call keeps when it started (`at`), for a tab to place it among the chat turns it missed.
  * The SDK's own MCP client, the real server on loopback, the stream read with plain fetch.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -131,7 +132,14 @@ describe('the MCP calls a tab catches up with, kept with the session on disk', (
   it('come back after the server restarts on the same workspace, in order, each with its result', async () => {
     const workspace = tempDir('atelier-mcp-kept-');
     const first = await serve(workspace);
+    const start = Date.now();
     const { id, told } = await fourCalls(first);
+    // Each call says when it started, by the server's clock (a tab that missed it and the turns around it
+    // places it among them by that): in order, in the time the calls took.
+    const starts = told.filter((e) => e.type === 'tool_call').map((e) => e.at as number);
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    expect(starts[0]).toBeGreaterThanOrEqual(start);
+    expect(starts.at(-1)).toBeLessThanOrEqual(Date.now());
     const before = await keptCalls(first, id);
     expect(before).toEqual(told);
     await stop(first);
@@ -139,6 +147,7 @@ describe('the MCP calls a tab catches up with, kept with the session on disk', (
     const second = await serve(workspace);
     const after = await keptCalls(second, id);
     expect(after).toEqual(withoutLinks(told));
+    expect(after!.filter((e) => e.type === 'tool_call').map((e) => e.at)).toEqual(starts);
     expect(shapeOf(after!)).toEqual(shapeOf(told));
     const results = after!.filter((e) => e.type === 'tool_result');
     expect((results[2]!.result as { error: { code: string } }).error.code).toBe('not_found');

@@ -114,7 +114,7 @@ describe('a session’s event stream', () => {
       events: unknown[];
     };
     expect(other.heard).toEqual([{ type: 'conversation', running: false, events: chat.events }]);
-    expect(chat.events).toContainEqual({ type: 'user', text: '第一轮' });
+    expect(chat.events).toContainEqual({ type: 'user', text: '第一轮', at: expect.any(Number) });
     expect(plain.heard).toEqual([]);
 
     // A second turn, which stalls: the other tabs are told it runs, and a tab listening now is told so too.
@@ -130,7 +130,7 @@ describe('a session’s event stream', () => {
     expect(late.heard[0]).toMatchObject({ type: 'conversation', running: true });
     // It has what the turn settled so far (its message), never the text still streaming.
     const lateEvents = (late.heard[0] as { events: { type: string; text?: string }[] }).events;
-    expect(lateEvents.at(-1)).toEqual({ type: 'user', text: '第二轮' });
+    expect(lateEvents.at(-1)).toEqual({ type: 'user', text: '第二轮', at: expect.any(Number) });
     expect(lateEvents.some((e) => e.type === 'assistant_delta')).toBe(false);
 
     expect((await fetch(`${server.url}/v1/sessions/${id}/chat/cancel`, { method: 'POST' })).status).toBe(200);

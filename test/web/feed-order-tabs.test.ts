@@ -2,10 +2,11 @@
  * The feed of a tab watching a session where another tab chats and an MCP client (the official SDK) works, in
  * real Chromium. A notice of the watching tab's own (an upload refused) while the other tab's answer streams
  * does not end that turn: the answer goes on in its one bubble, the notice below it with the MCP client's
- * cards. A tab that was away past its listening catches up with a turn and an MCP call it missed below what it
- * saw, not above it (state/mcp-calls.ts).
+ * cards. A tab that was away past its listening catches up with a turn and the MCP calls it missed below what it
+ * saw, not above it, and each call where it came among those turns: one made before the turn above it, one made
+ * after below it (state/mcp-calls.ts, by when the server says each started).
  */
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -31,12 +32,6 @@ const entries = (page: Page) =>
       : el.classList.contains('bubble')
         ? (el.classList.contains('user') ? 'user:' : 'assistant:') + el.textContent.slice(0, 6)
         : el.className)`) as Promise<string[]>;
-
-async function keep(page: Page, name: string): Promise<void> {
-  const shot = await snapshot(page, name);
-  mkdirSync('.hunt-feed', { recursive: true });
-  copyFileSync(shot, `.hunt-feed/${name}.png`);
-}
 
 async function mcpClient() {
   const transport = new StreamableHTTPClientTransport(new URL(`${studio.url}/mcp`));
@@ -129,7 +124,7 @@ describe('a tab watching another tab’s turn and an MCP client', () => {
       await eventually(countOf(feedOf(page).locator('article.card.error'))).toBe(1);
       // The turn still runs: its answer still streams in its bubble.
       expect(await countOf(feedOf(page).locator('.bubble.assistant.streaming'))()).toBe(1);
-      await keep(page, 'feed-order-notice-streaming');
+      await snapshot(page, 'feed-order-notice-streaming');
 
       stream.until(1_000);
       await answered;
@@ -142,13 +137,13 @@ describe('a tab watching another tab’s turn and an MCP client', () => {
         `card:${labelOf('set_layer_opacity')} MCP`,
       ]);
       expect(await feedOf(page).locator('.bubble.assistant').textContent()).toBe(text);
-      await keep(page, 'feed-order-notice-done');
+      await snapshot(page, 'feed-order-notice-done');
     } finally {
       await client.close();
     }
   });
 
-  it('catches up with a turn and an MCP call it missed below what it saw', async () => {
+  it('catches up with a turn and the MCP calls it missed below what it saw, each where it came', async () => {
     const { client, id } = await mcpClient();
     try {
       expect(
@@ -163,13 +158,17 @@ describe('a tab watching another tab’s turn and an MCP client', () => {
       // In the background past the time it goes on listening: its stream closes, the others go on.
       await setHidden(page, true);
       await page.clock.fastForward(HIDDEN_LISTEN_MS + 1_000);
+      // An MCP call, then a turn of another tab, then another call.
+      expect((await callTool(client, 'create_layer', { name: '色块' })).isError).toBe(false);
       studio.model.push({ text: '第二轮的回答。' });
       await chatElsewhere(id, '第二轮');
-      expect((await callTool(client, 'create_layer', { name: '色块' })).isError).toBe(false);
+      expect((await callTool(client, 'set_layer_opacity', { name: '色块', opacity: 50 })).isError).toBe(
+        false,
+      );
       await page.waitForTimeout(500);
       expect(await textOf(feedOf(page))()).not.toContain('第二轮');
 
-      // Looked at again: the turn and the call it missed come below what it saw, in the order they came.
+      // Looked at again: the turn and the calls it missed come below what it saw, in the order they came.
       const back = page.waitForResponse((r) => r.url().includes(`/v1/sessions/${id}/events`));
       await setHidden(page, false);
       await back;
@@ -177,12 +176,13 @@ describe('a tab watching another tab’s turn and an MCP client', () => {
         `card:${labelOf('create_document')} MCP`,
         'user:第一轮',
         'assistant:第一轮的回答',
+        `card:${labelOf('create_layer')} MCP`,
         'user:第二轮',
         'assistant:第二轮的回答',
-        `card:${labelOf('create_layer')} MCP`,
+        `card:${labelOf('set_layer_opacity')} MCP`,
       ];
       await eventually(() => entries(page)).toEqual(expected);
-      await keep(page, 'feed-order-caught-up');
+      await snapshot(page, 'feed-order-caught-up');
       // A reload shows the same.
       const listening = page.waitForResponse((r) => r.url().includes(`/v1/sessions/${id}/events`));
       await page.reload();

@@ -1,14 +1,3 @@
-/**
- * A designer watching in the studio a session an AI client drives over MCP (`/mcp`, the official SDK client),
- * in real Chromium: the layers pane and the canvas follow each call that changed the session, and the feed shows
- * a card for each call, marked MCP, a refused or failed one as failed, without a reload; the calls made before
- * the tab joined, or while it was long in the background, come as cards too when it listens, in order, none
- * twice. The studio is opened on the MCP session as a reload finds its own (the id kept in the tab), and as a
- * designer opens it from the address (`/?session=<id>`, README), with a token too; an id that is not there is
- * said so, as information, and a new session works. The page is made to read as hidden, so that the panes' own catching up (every 10 s while in view)
- * cannot be what brings the change: only the pushed events can.
- */
-import { copyFileSync, mkdirSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser, Page } from 'playwright-core';
@@ -65,18 +54,12 @@ describe('the studio on a session an MCP client drives', () => {
       expect(fill.isError).toBe(false);
       await soon(async () => (await canvasInk(page))?.dark).toBeGreaterThan(0.99);
 
-      await keep(page, 'mcp-watch-layers');
+      await snapshot(page, 'mcp-watch-layers');
     } finally {
       await client.close();
     }
   });
 });
-
-async function keep(page: Page, name: string): Promise<void> {
-  const shot = await snapshot(page, name);
-  mkdirSync('.hunt-mcpwatch2', { recursive: true });
-  copyFileSync(shot, `.hunt-mcpwatch2/${name}.png`);
-}
 
 /** The registry's Chinese label of a tool, as its card is named. */
 const labelOf = (name: string) => findTool(name)!.label;
@@ -169,7 +152,7 @@ describe('the studio opened at /?session=<id>', () => {
         /[\u4e00-\u9fff].*没有|没有.*[\u4e00-\u9fff]/,
       );
       expect(await page.locator('.feed-empty').count()).toBe(0);
-      await keep(page, 'mcp-watch-joined');
+      await snapshot(page, 'mcp-watch-joined');
       await page.getByRole('tab', { name: '图层' }).click();
       const layers = page.getByRole('list', { name: '图层列表' });
       await eventually(countOf(layers.getByRole('button', { name: '底纹', exact: true }))).toBe(1);
@@ -212,11 +195,11 @@ describe('the studio opened at /?session=<id>', () => {
       }
       expect(await failed.nth(1).locator('.card-error').textContent()).toContain('不存在');
       expect(await page.locator('.card-source').count()).toBe(8);
-      await keep(page, 'mcp-watch-feed');
+      await snapshot(page, 'mcp-watch-feed');
       await feedOf(page).evaluate((el) => {
         el.scrollTop = 0;
       });
-      await keep(page, 'mcp-watch-feed-top');
+      await snapshot(page, 'mcp-watch-feed-top');
 
       // Left in the background past the time it goes on listening: its stream closes, the client goes on.
       await page.clock.fastForward(HIDDEN_LISTEN_MS + 1_000);
@@ -230,7 +213,7 @@ describe('the studio opened at /?session=<id>', () => {
       await back;
       const all = [...seen, labelOf('create_layer'), labelOf('get_layer_bounds')];
       await soon(labels(page)).toEqual(all);
-      await keep(page, 'mcp-watch-back');
+      await snapshot(page, 'mcp-watch-back');
       expect(await statuses(page)).toEqual([
         '完成',
         '完成',
@@ -318,7 +301,7 @@ describe('the studio opened at /?session=<id>', () => {
     await page.getByRole('button', { name: '运行' }).click();
     await eventually(textOf(cardsOf(page).last())).toContain('完成');
     await eventually(async () => (await canvasInk(page))?.opaque).toBe(1);
-    await keep(page, 'mcp-watch-unknown');
+    await snapshot(page, 'mcp-watch-unknown');
     await page.context().close();
   });
 });

@@ -9,7 +9,7 @@
  * follows it, as the saved feed shows after a reload. A notice of this tab's own (a message refused, a run or an
  * upload that failed) goes there too: it tells of something beside the turn, which it does not end.
  */
-import type { McpCallPrefix } from '../../agent/event-shapes.js';
+import type { McpCallPrefix, StartedAt } from '../../agent/event-shapes.js';
 import type { ChatEvent, ResultImage, ToolError } from '../api/types.js';
 
 /** How the id of a call this page sent begins (a tool form, a pane, the history), and of another tab's. */
@@ -39,6 +39,8 @@ export interface CallItem {
   readonly error?: ToolError;
   /** Came from elsewhere while a chat turn ran: it stays below that turn, which goes on above it. */
   readonly aside?: true;
+  /** When it began (an MCP client's call): where a tab that missed it places it among the turns (mcp-calls.ts). */
+  readonly at?: StartedAt;
 }
 
 export type FeedItem =
@@ -48,6 +50,8 @@ export type FeedItem =
       readonly text: string;
       /** Its turn has not ended yet (no `done` or `error`): what comes from elsewhere goes below the turn. */
       readonly open?: boolean;
+      /** When its turn started, as the server says (not for turns recorded before it did). */
+      readonly at?: StartedAt;
     }
   | { readonly kind: 'assistant'; readonly key: string; readonly text: string; readonly streaming: boolean }
   | CallItem
@@ -137,7 +141,16 @@ const fromElsewhere = (id: string) => isOwnCall(id) || isMcpCall(id);
 export function applyEvent(items: readonly FeedItem[], event: ChatEvent): FeedItem[] {
   switch (event.type) {
     case 'user':
-      return [...settle(items, true), { kind: 'user', key: nextKey('user'), text: event.text, open: true }];
+      return [
+        ...settle(items, true),
+        {
+          kind: 'user',
+          key: nextKey('user'),
+          text: event.text,
+          open: true,
+          ...(event.at !== undefined ? { at: event.at } : {}),
+        },
+      ];
     case 'assistant_delta': {
       const end = turnEnd(items, turnOpen(items));
       const last = items[end - 1];
@@ -178,6 +191,7 @@ export function applyEvent(items: readonly FeedItem[], event: ChatEvent): FeedIt
         args: event.arguments,
         status: 'running',
         images: [],
+        ...(event.at !== undefined ? { at: event.at } : {}),
       };
       // The model's calls come after its text is whole (`assistant`): one that comes while the text still
       // streams is not the turn's, whatever its id (a script's streamed run names its calls as it likes).
