@@ -244,3 +244,21 @@ export async function startScriptedModel(steps: readonly ScriptStep[] = []): Pro
       }),
   };
 }
+
+/**
+ * Holds a scripted answer's stream (its `beforeChunk` hook): chunks from `first` on wait until `until(n)` lets every
+ * chunk before `n` go, so a test acts at a known point of the answer however slow the machine is.
+ */
+export function streamValve(first: number) {
+  let open = first;
+  let wake = () => {};
+  return {
+    beforeChunk: async (index: number) => {
+      while (index >= open) await new Promise<void>((resolve) => (wake = resolve));
+    },
+    until(next: number) {
+      open = next;
+      wake();
+    },
+  };
+}

@@ -10,7 +10,6 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { allTools } from '../../src/registry/index.js';
-import { loadFixtures, marker, openMarker } from '../garment/freesewing-fixtures.js';
 import { createSession } from '../server/support.js';
 import {
   canvasInk,
@@ -23,13 +22,12 @@ import {
   visibleOf,
 } from '../support/browser.js';
 import type { ScriptedRequest } from '../support/scripted-model.js';
-import { newSession, ok, tempDir } from '../support/session.js';
+import { blazerPsd, EXAMPLES, identifyFromToolbox, previewFromToolbox } from './garment-toolbox.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('audit-garment', { model: true });
 const plain = studioHarness('audit-garment-plain');
 
-const EXAMPLES = path.resolve('examples/garment');
 /**
  * A laptop's and a phone's: a 1440 px desktop gives the chat pane about the width a 1366 px laptop does (looked
  * at once: the same layout), and the audit at three sizes took two minutes of the suite.
@@ -280,26 +278,11 @@ describe('the garment flow with a model, as a designer sees it', () => {
 
 describe('the garment flow without a model, as a designer sees it', () => {
   it('shows the doubts, the pieces table and the preview full size', { timeout: 400_000 }, async () => {
-    // A tailored jacket laid out with meaningless names: many pieces in doubt, some with two alternatives.
-    const fixtures = loadFixtures();
-    const blazer = newSession(tempDir('atelier-audit-blazer-'));
-    const jacket = fixtures.garments.find((g) => g.id === 'blazer-M')!;
-    await openMarker(blazer, marker(jacket, 'none', 0.5, fixtures.seamAllowanceMm), 'blazer');
-    await ok(blazer, 'save_document_as', { path: 'blazer.psd' });
+    const psd = await blazerPsd('atelier-audit-blazer-');
     const id = await createSession(plain.url);
     const page = await plain.open(id, 1440, 900, 'zh');
-    await uploadWith(page, '上传文档', path.join(blazer.workspace.root, 'blazer.psd'));
-    await eventually(textOf(lastCardOf(page, 'open_document'))).toContain('完成');
-    await uploadWith(page, '上传服装照片', path.join(EXAMPLES, 'photo-motif.jpg'));
-    await eventually(textOf(page.getByRole('complementary', { name: '面板' }))).toContain('photo-motif.jpg');
-    const group = page.getByRole('region', { name: '服装套图' });
-    await group.getByRole('button', { name: '识别裁片部位', exact: true }).click();
-    await page.getByRole('button', { name: '运行' }).click();
-    await eventually(textOf(lastCardOf(page, 'identify_pieces'))).toContain('完成');
-    await page.getByRole('button', { name: '返回工具列表' }).click();
-    await group.getByRole('button', { name: '生成花样预览', exact: true }).click();
-    await page.getByRole('button', { name: '运行' }).click();
-    await eventually(textOf(lastCardOf(page, 'generate_garment_preview'))).toContain('完成');
+    await identifyFromToolbox(page, psd);
+    await previewFromToolbox(page);
     await page.getByRole('button', { name: '返回工具列表' }).click();
     await eventually(textOf(lastCardOf(page, 'identify_pieces').getByRole('note'))).toContain('也可能是');
     await lookHere(page, '5-doubts', (p) => lastCardOf(p, 'identify_pieces').getByRole('note'));

@@ -8,6 +8,7 @@ import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createSession, okCalls, toolCall } from '../server/support.js';
 import { countOf, eventually, snapshot, textOf } from '../support/browser.js';
+import { streamValve } from '../support/scripted-model.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('chat-follow', { model: true });
@@ -71,25 +72,6 @@ async function holdImages(page: Page) {
   };
 }
 
-/**
- * Holds the model's answer stream: chunks from `first` on wait until `until(n)` lets every chunk before `n` go
- * (0 is the role, then the text's three pieces, then the finish), so a step happens between two chunks on any
- * machine, not only on one fast enough to take it within a chunk's delay.
- */
-function streamValve(first: number) {
-  let open = first;
-  let wake = () => {};
-  return {
-    beforeChunk: async (index: number) => {
-      while (index >= open) await new Promise<void>((resolve) => (wake = resolve));
-    },
-    until(next: number) {
-      open = next;
-      wake();
-    },
-  };
-}
-
 /** The height of the feed's last answer, in px. */
 const answerHeight = (page: Page) =>
   page.evaluate(
@@ -146,6 +128,7 @@ describe('the conversation following the newest message', () => {
     const page = await longConversation();
     const release = await holdImages(page);
     const text = '慢慢地说画布，'.repeat(40);
+    // Chunk 0 is the role, then the text's three pieces, then the finish.
     const stream = streamValve(2);
     studio.model.push(
       {

@@ -1,22 +1,11 @@
-/**
- * The pieces in doubt after 识别裁片部位 run from the toolbox (no model: the designer answers each doubt in the
- * card). The conversation gets the pane while the newest card asks: the toolbox folds to a line, so every doubt
- * and its answer buttons read at once in the feed, at a laptop's 1280 to 1440 px and on a phone, instead of in the
- * strip an open form leaves (460 px of a 768 px window, 300 with the tool list, 186 px on a phone). It unfolds on
- * request, folds again when an answer's card still asks, and the form is kept.
- * Screenshots: doubts-layout-<step>-<width>.
- */
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { loadFixtures, marker, openMarker } from '../garment/freesewing-fixtures.js';
 import { createSession } from '../server/support.js';
-import { eventually, lastCardOf, snapshot, textOf, uploadWith, visibleOf } from '../support/browser.js';
-import { newSession, ok, tempDir } from '../support/session.js';
+import { eventually, lastCardOf, snapshot, textOf, visibleOf } from '../support/browser.js';
+import { blazerPsd, identifyFromToolbox } from './garment-toolbox.js';
 import { studioHarness } from './studio-harness.js';
 
 const plain = studioHarness('doubts-layout');
-const EXAMPLES = path.resolve('examples/garment');
 const VIEWS = [
   [1366, 768],
   [1280, 800],
@@ -66,23 +55,10 @@ describe('the doubts after identifying from the toolbox', () => {
   it('get the pane: every doubt and answer in view at once, the toolbox folded to a line', {
     timeout: 300_000,
   }, async () => {
-    // A tailored jacket laid out with meaningless names: several pieces in doubt, some with two alternatives.
-    const fixtures = loadFixtures();
-    const blazer = newSession(tempDir('atelier-doubts-blazer-'));
-    const jacket = fixtures.garments.find((g) => g.id === 'blazer-M')!;
-    await openMarker(blazer, marker(jacket, 'none', 0.5, fixtures.seamAllowanceMm), 'blazer');
-    await ok(blazer, 'save_document_as', { path: 'blazer.psd' });
+    const psd = await blazerPsd('atelier-doubts-blazer-');
     const id = await createSession(plain.url);
     const page = await plain.open(id, 1366, 768, 'zh');
-    await uploadWith(page, '上传文档', path.join(blazer.workspace.root, 'blazer.psd'));
-    await eventually(textOf(lastCardOf(page, 'open_document'))).toContain('完成');
-    await uploadWith(page, '上传服装照片', path.join(EXAMPLES, 'photo-motif.jpg'));
-    await eventually(textOf(page.getByRole('complementary', { name: '面板' }))).toContain('photo-motif.jpg');
-    await page
-      .getByRole('region', { name: '服装套图' })
-      .getByRole('button', { name: '识别裁片部位', exact: true })
-      .click();
-    await page.getByRole('button', { name: '运行' }).click();
+    await identifyFromToolbox(page, psd);
     const note = lastCardOf(page, 'identify_pieces').getByRole('note');
     await eventually(textOf(note)).toContain('也可能是');
 

@@ -12,6 +12,7 @@ import { findTool } from '../../src/registry/index.js';
 import { callTool } from '../mcp/support.js';
 import { toolCall } from '../server/support.js';
 import { countOf, eventually, snapshot, textOf } from '../support/browser.js';
+import { streamValve } from '../support/scripted-model.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('feed-interleave', { model: true });
@@ -50,21 +51,6 @@ const allEntries = (page: Page) =>
       : el.classList.contains('bubble')
         ? (el.classList.contains('user') ? 'user:' : 'assistant:') + el.textContent.slice(0, 6)
         : el.className)`) as Promise<string[]>;
-
-/** Holds the model's answer stream: chunks from `first` on wait until `until(n)` lets every chunk before `n` go. */
-function streamValve(first: number) {
-  let open = first;
-  let wake = () => {};
-  return {
-    beforeChunk: async (index: number) => {
-      while (index >= open) await new Promise<void>((resolve) => (wake = resolve));
-    },
-    until(next: number) {
-      open = next;
-      wake();
-    },
-  };
-}
 
 describe('a streamed answer while cards come from elsewhere', () => {
   it('stays one bubble above an MCP client’s card and another tab’s run, in both tabs and after a reload', async () => {

@@ -16,6 +16,7 @@ import { findTool } from '../../src/registry/index.js';
 import { HIDDEN_LISTEN_MS } from '../../src/web/state/converge.js';
 import { callTool } from '../mcp/support.js';
 import { countOf, eventually, snapshot, textOf } from '../support/browser.js';
+import { streamValve } from '../support/scripted-model.js';
 import { tempDir } from '../support/session.js';
 import { studioHarness } from './studio-harness.js';
 
@@ -77,21 +78,6 @@ const chatElsewhere = (id: string, message: string) =>
     headers: { 'content-type': 'application/json', 'x-atelier-tab': 'other-tab' },
     body: JSON.stringify({ message }),
   }).then((r) => r.text());
-
-/** Holds the model's answer stream: chunks from `first` on wait until `until(n)` lets every chunk before `n` go. */
-function streamValve(first: number) {
-  let open = first;
-  let wake = () => {};
-  return {
-    beforeChunk: async (index: number) => {
-      while (index >= open) await new Promise<void>((resolve) => (wake = resolve));
-    },
-    until(next: number) {
-      open = next;
-      wake();
-    },
-  };
-}
 
 describe('a tab watching another tab’s turn and an MCP client', () => {
   it('keeps the streamed answer one bubble when its own upload is refused meanwhile', async () => {

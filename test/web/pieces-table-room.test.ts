@@ -9,23 +9,12 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { loadFixtures, marker, openMarker } from '../garment/freesewing-fixtures.js';
 import { createSession } from '../server/support.js';
-import {
-  countOf,
-  eventually,
-  feedOf,
-  lastCardOf,
-  snapshot,
-  textOf,
-  uploadWith,
-  visibleOf,
-} from '../support/browser.js';
-import { newSession, ok, tempDir } from '../support/session.js';
+import { countOf, eventually, feedOf, lastCardOf, snapshot, textOf, visibleOf } from '../support/browser.js';
+import { blazerPsd, EXAMPLES, identifyFromToolbox, previewFromToolbox } from './garment-toolbox.js';
 import { studioHarness } from './studio-harness.js';
 
 const plain = studioHarness('pieces-table-room');
-const EXAMPLES = path.resolve('examples/garment');
 const VIEWS = [
   [1366, 768],
   [390, 844],
@@ -73,20 +62,10 @@ async function room(page: Page): Promise<Room> {
 
 /** Opens `psd` and the photo, identifies and previews from the toolbox, and opens the preview's pieces table. */
 async function tableOpened(page: Page, psd: string) {
-  await uploadWith(page, '上传文档', psd);
-  await eventually(textOf(lastCardOf(page, 'open_document'))).toContain('完成');
-  await uploadWith(page, '上传服装照片', path.join(EXAMPLES, 'photo-motif.jpg'));
-  await eventually(textOf(page.getByRole('complementary', { name: '面板' }))).toContain('photo-motif.jpg');
-  const group = page.getByRole('region', { name: '服装套图' });
-  await group.getByRole('button', { name: '识别裁片部位', exact: true }).click();
-  await page.getByRole('button', { name: '运行' }).click();
-  await eventually(textOf(lastCardOf(page, 'identify_pieces'))).toContain('完成');
+  await identifyFromToolbox(page, psd);
   // Pieces in doubt fold the toolbox; the form's ‹ goes on to the tools either way, and to the preview.
-  await page.getByRole('button', { name: '返回工具列表' }).click();
-  await group.getByRole('button', { name: '生成花样预览', exact: true }).click();
-  await page.getByRole('button', { name: '运行' }).click();
+  await previewFromToolbox(page);
   const preview = lastCardOf(page, 'generate_garment_preview');
-  await eventually(textOf(preview)).toContain('完成');
   // The preview alone leaves the toolbox open: nothing asks yet.
   await eventually(visibleOf(page.getByRole('button', { name: '运行' }))).toBe(true);
   await preview.getByRole('button', { name: '确认套图' }).click();
@@ -157,15 +136,11 @@ describe('the pieces table after a preview run from the toolbox', () => {
   it('gives a jacket’s long table the pane too, its rows read down the feed to 开始套图', {
     timeout: 300_000,
   }, async () => {
-    // A tailored jacket laid out with meaningless names: 26 pieces, more rows than any window shows at once.
-    const fixtures = loadFixtures();
-    const blazer = newSession(tempDir('atelier-table-blazer-'));
-    const jacket = fixtures.garments.find((g) => g.id === 'blazer-M')!;
-    await openMarker(blazer, marker(jacket, 'none', 0.5, fixtures.seamAllowanceMm), 'blazer');
-    await ok(blazer, 'save_document_as', { path: 'blazer.psd' });
+    // 26 pieces, more rows than any window shows at once.
+    const psd = await blazerPsd('atelier-table-blazer-');
     const id = await createSession(plain.url);
     const page = await plain.open(id, 1366, 768, 'zh');
-    await tableOpened(page, path.join(blazer.workspace.root, 'blazer.psd'));
+    await tableOpened(page, psd);
     for (const [width, height] of VIEWS) {
       await page.setViewportSize({ width, height });
       const seen = await room(page);
