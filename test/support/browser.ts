@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { DEFAULT_STUDIO_ROOT } from '../../src/server/routes/studio.js';
 
@@ -132,3 +132,37 @@ export async function uploadWith(page: Page, button: string, file: string): Prom
   ]);
   await chooser.setFiles(file);
 }
+
+/**
+ * The context's pages read as hidden when `setHidden` says so (`document.visibilityState`), so that a test can
+ * leave a tab in the background past the time it goes on listening.
+ */
+export async function hideable(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const g = globalThis as unknown as { document: object; atelierHidden?: boolean };
+    Object.defineProperty(g.document, 'visibilityState', {
+      get: () => (g.atelierHidden ? 'hidden' : 'visible'),
+      configurable: true,
+    });
+  });
+}
+
+/** Sends a page of a `hideable` context to the background, or brings it back, as the browser tells it. */
+export const setHidden = (page: Page, hidden: boolean) =>
+  page.evaluate((h) => {
+    const g = globalThis as unknown as {
+      atelierHidden: boolean;
+      document: { dispatchEvent(e: Event): void };
+    };
+    g.atelierHidden = h;
+    g.document.dispatchEvent(new Event('visibilitychange'));
+  }, hidden);
+
+/** The feed's entries top to bottom: a message's first words, a card's label (and its MCP tag), a notice. */
+export const feedEntries = (page: Page) =>
+  page.evaluate(`[...document.querySelectorAll('.feed > *')].map((el) =>
+    el.tagName === 'ARTICLE'
+      ? 'card:' + el.getAttribute('aria-label') + (el.querySelector('.card-source') ? ' MCP' : '')
+      : el.classList.contains('bubble')
+        ? (el.classList.contains('user') ? 'user:' : 'assistant:') + el.textContent.slice(0, 6)
+        : el.className)`) as Promise<string[]>;

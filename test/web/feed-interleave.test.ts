@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { findTool } from '../../src/registry/index.js';
 import { callTool } from '../mcp/support.js';
 import { toolCall } from '../server/support.js';
-import { countOf, eventually, snapshot, textOf } from '../support/browser.js';
+import { countOf, eventually, feedEntries, snapshot, textOf } from '../support/browser.js';
 import { streamValve } from '../support/scripted-model.js';
 import { studioHarness } from './studio-harness.js';
 
@@ -41,17 +41,9 @@ async function openListening(id: string, hidden = false): Promise<Page> {
  * tag). What came before (the MCP client's first call, as the server may tell a tab joining) is not looked at.
  */
 const entries = async (page: Page) => {
-  const all = await allEntries(page);
+  const all = await feedEntries(page);
   return all.slice(all.findIndex((entry) => entry.startsWith('user:')));
 };
-const allEntries = (page: Page) =>
-  page.evaluate(`[...document.querySelectorAll('.feed > *')].map((el) =>
-    el.tagName === 'ARTICLE'
-      ? 'card:' + el.getAttribute('aria-label') + (el.querySelector('.card-source') ? ' MCP' : '')
-      : el.classList.contains('bubble')
-        ? (el.classList.contains('user') ? 'user:' : 'assistant:') + el.textContent.slice(0, 6)
-        : el.className)`) as Promise<string[]>;
-
 describe('a streamed answer while cards come from elsewhere', () => {
   it('stays one bubble above an MCP client’s card and another tab’s run, in both tabs and after a reload', async () => {
     const transport = new StreamableHTTPClientTransport(new URL(`${studio.url}/mcp`));

@@ -15,24 +15,23 @@ import { describe, expect, it } from 'vitest';
 import { findTool } from '../../src/registry/index.js';
 import { HIDDEN_LISTEN_MS } from '../../src/web/state/converge.js';
 import { callTool } from '../mcp/support.js';
-import { countOf, eventually, snapshot, textOf } from '../support/browser.js';
+import {
+  countOf,
+  eventually,
+  feedEntries,
+  feedOf,
+  hideable,
+  setHidden,
+  snapshot,
+  textOf,
+} from '../support/browser.js';
 import { streamValve } from '../support/scripted-model.js';
 import { tempDir } from '../support/session.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('feed-order', { model: true });
 
-const feedOf = (page: Page) => page.getByRole('log', { name: '对话记录' });
 const labelOf = (name: string) => findTool(name)!.label;
-
-/** The feed's entries top to bottom: a message's first words, a card's label (and its MCP tag), a notice. */
-const entries = (page: Page) =>
-  page.evaluate(`[...document.querySelectorAll('.feed > *')].map((el) =>
-    el.tagName === 'ARTICLE'
-      ? 'card:' + el.getAttribute('aria-label') + (el.querySelector('.card-source') ? ' MCP' : '')
-      : el.classList.contains('bubble')
-        ? (el.classList.contains('user') ? 'user:' : 'assistant:') + el.textContent.slice(0, 6)
-        : el.className)`) as Promise<string[]>;
 
 async function mcpClient() {
   const transport = new StreamableHTTPClientTransport(new URL(`${studio.url}/mcp`));
@@ -48,28 +47,12 @@ async function mcpClient() {
 async function openWatching(id: string): Promise<Page> {
   const page = await studio.open(id);
   await page.clock.install();
-  await page.context().addInitScript(() => {
-    const g = globalThis as unknown as { document: object; atelierHidden?: boolean };
-    Object.defineProperty(g.document, 'visibilityState', {
-      get: () => (g.atelierHidden ? 'hidden' : 'visible'),
-      configurable: true,
-    });
-  });
+  await hideable(page.context());
   const listening = page.waitForResponse((r) => r.url().includes(`/v1/sessions/${id}/events`));
   await page.reload();
   await listening;
   return page;
 }
-
-const setHidden = (page: Page, hidden: boolean) =>
-  page.evaluate((h) => {
-    const g = globalThis as unknown as {
-      atelierHidden: boolean;
-      document: { dispatchEvent(e: Event): void };
-    };
-    g.atelierHidden = h;
-    g.document.dispatchEvent(new Event('visibilitychange'));
-  }, hidden);
 
 /** A message sent from another tab (its own header), answered to its end. */
 const chatElsewhere = (id: string, message: string) =>
@@ -115,7 +98,7 @@ describe('a tab watching another tab’s turn and an MCP client', () => {
       stream.until(1_000);
       await answered;
       await eventually(countOf(feedOf(page).locator('.bubble.streaming'))).toBe(0);
-      await eventually(() => entries(page)).toEqual([
+      await eventually(() => feedEntries(page)).toEqual([
         `card:${labelOf('create_document')} MCP`,
         'user:看看这张图',
         `assistant:${text.slice(0, 6)}`,
@@ -167,13 +150,13 @@ describe('a tab watching another tab’s turn and an MCP client', () => {
         'assistant:第二轮的回答',
         `card:${labelOf('set_layer_opacity')} MCP`,
       ];
-      await eventually(() => entries(page)).toEqual(expected);
+      await eventually(() => feedEntries(page)).toEqual(expected);
       await snapshot(page, 'feed-order-caught-up');
       // A reload shows the same.
       const listening = page.waitForResponse((r) => r.url().includes(`/v1/sessions/${id}/events`));
       await page.reload();
       await listening;
-      await eventually(() => entries(page)).toEqual(expected);
+      await eventually(() => feedEntries(page)).toEqual(expected);
     } finally {
       await client.close();
     }

@@ -10,8 +10,10 @@ import {
   canvasInk,
   countOf,
   eventually,
+  hideable,
   launchBrowser,
   openPage,
+  setHidden,
   snapshot,
   textOf,
   visibleOf,
@@ -94,13 +96,7 @@ const statuses = (page: Page) =>
 async function openAway(browser: Browser, url: string, id: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   context.setDefaultTimeout(15_000);
-  await context.addInitScript(() => {
-    const g = globalThis as unknown as { document: object; atelierHidden?: boolean };
-    Object.defineProperty(g.document, 'visibilityState', {
-      get: () => (g.atelierHidden ? 'hidden' : 'visible'),
-      configurable: true,
-    });
-  });
+  await hideable(context);
   const page = await context.newPage();
   await page.clock.install();
   const listening = page.waitForResponse((r) => r.url().includes(`/v1/sessions/${id}/events`));
@@ -108,16 +104,6 @@ async function openAway(browser: Browser, url: string, id: string): Promise<Page
   await listening;
   return page;
 }
-
-const setHidden = (page: Page, hidden: boolean) =>
-  page.evaluate((h) => {
-    const g = globalThis as unknown as {
-      atelierHidden: boolean;
-      document: { dispatchEvent(e: Event): void };
-    };
-    g.atelierHidden = h;
-    g.document.dispatchEvent(new Event('visibilitychange'));
-  }, hidden);
 
 describe('the studio opened at /?session=<id>', () => {
   let browser: Browser;

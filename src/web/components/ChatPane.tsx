@@ -40,34 +40,24 @@ const bringsToEnd = (item: FeedItem) =>
   item.kind === 'user' || item.kind === 'notice' || (item.kind === 'call' && isOwnCall(item.id));
 
 /**
- * The newest card while it asks which part a piece is (an identification with pieces in doubt, or an answer's
- * card with some left): its key, or null. An answer being recorded, or one that failed (another click retries
- * it), leaves the question where it was.
+ * The newest card while it asks the designer something: which part a piece is (an identification with pieces in
+ * doubt, or an answer's card with some left), or the rows of its pieces table (a preview's, opened by 确认套图
+ * without a model; `tables` holds the cards whose table is open). Its key and what it asks, or null. An answer or
+ * the table's step being recorded, or one that failed (another click retries it), leaves the question where it was.
  */
-function doubtsAsked(feed: readonly FeedItem[]): string | null {
-  for (let i = feed.length - 1; i >= 0; i--) {
-    const item = feed[i]!;
-    if (item.kind !== 'call') continue;
-    if (item.name === CONFIRM_TOOL && item.status !== 'ok') continue;
-    const asks = item.name === IDENTIFY_TOOL || item.name === CONFIRM_TOOL;
-    return asks && item.status === 'ok' && item.result && openDoubts(item.result).length > 0
-      ? item.key
-      : null;
-  }
-  return null;
-}
-
-/**
- * The newest card while its pieces table is open (a preview's, opened by 确认套图 without a model): its key, or
- * null. The table's own steps (a part confirmed, the pieces applied) while they run, or when one failed (the
- * table stays, to correct and send again), leave it where it was.
- */
-function tableAsked(feed: readonly FeedItem[], open: ReadonlySet<string>): string | null {
+function asked(
+  feed: readonly FeedItem[],
+  tables: ReadonlySet<string>,
+): { readonly key: string; readonly what: 'doubts' | 'table' } | null {
   for (let i = feed.length - 1; i >= 0; i--) {
     const item = feed[i]!;
     if (item.kind !== 'call') continue;
     if ((item.name === CONFIRM_TOOL || item.name === APPLY_TOOL) && item.status !== 'ok') continue;
-    return item.name === PREVIEW_TOOL && open.has(item.key) ? item.key : null;
+    const identified = item.name === IDENTIFY_TOOL || item.name === CONFIRM_TOOL;
+    if (identified && item.status === 'ok' && item.result && openDoubts(item.result).length > 0) {
+      return { key: item.key, what: 'doubts' };
+    }
+    return item.name === PREVIEW_TOOL && tables.has(item.key) ? { key: item.key, what: 'table' } : null;
   }
   return null;
 }
@@ -283,9 +273,8 @@ export function ChatPane() {
       }),
     [],
   );
-  const doubts = doubtsAsked(studio.feed);
-  const table = doubts === null ? tableAsked(studio.feed, tables) : null;
-  const asking = doubts ?? table;
+  const question = asked(studio.feed, tables);
+  const asking = question?.key ?? null;
   const [unfoldedFor, setUnfoldedFor] = useState<string | null>(null);
   const folded = mode === 'tools' && asking !== null && unfoldedFor !== asking;
   // Another tool picked (or the form's ‹, kept on the folded line, back to the list): the designer goes on.
@@ -349,7 +338,7 @@ export function ChatPane() {
               {t('composer.unfold')}
             </button>
             <span class="composer-note">
-              {t(table !== null ? 'composer.foldedForTable' : 'composer.foldedForDoubts')}
+              {t(question?.what === 'table' ? 'composer.foldedForTable' : 'composer.foldedForDoubts')}
             </span>
           </>
         )}
