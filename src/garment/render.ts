@@ -10,7 +10,7 @@ import { allocPixels, solidRaster } from '../engine/raster.js';
 import { deltaE76 } from './color.js';
 import { labOf, mirrored, resizeRaster } from './image.js';
 import { frontSpread, mainFront } from './main-front.js';
-import { type PieceShift, seamShifts } from './seams.js';
+import { type PieceShift, type SeamMatch, seamShifts } from './seams.js';
 import type { Extraction, PieceInfo, Placement } from './types.js';
 import { uprightPiece } from './upright.js';
 
@@ -94,8 +94,8 @@ function photoShifts(
   pieces: readonly PieceInfo[],
   anchor: PieceInfo,
   scale: number,
-): { shifts: PieceShift[]; seams: string[] } {
-  if (ext.swatch) return { shifts: [], seams: [] };
+): SeamMatch {
+  if (ext.swatch) return { shifts: [], seams: [], joins: [] };
   const docX = anchor.bounds.x + anchor.bounds.w / 2;
   const docY = anchor.bounds.y;
   const photoX = ext.garment.x + ext.garment.w / 2;
@@ -111,6 +111,7 @@ function photoShifts(
   }
   return {
     shifts,
+    joins: [],
     seams: [
       '照片中没有重复花样：前后片都按前片的位置取照片中的印花，其余裁片取衣身中部的印花；裁片超出照片所示范围的部分以镜像延续（照片没有拍到的印花无从得知）',
     ],

@@ -1,15 +1,23 @@
 /**
- * Matching the print across the seams of the body (对花), as cut-and-sew all-over printing does: the back's
- * print runs on from the front's. Vertically the two panels are aligned at the hem, so the repeat has the same
- * phase at the same garment height on both and continues across both side seams; horizontally the back
- * continues from the front's right side seam (the wearer's left, the back's left edge when both are drawn as
- * seen from outside). The fabric meets at the seam line, not at the cut edge: cut pieces carry a seam
- * allowance, so the seam line lies that far inside the cut edge, measured on the body at the height the scale
- * is taken (65 % down the front, the same distance above the hem on the back). The allowance is assumed
- * (SIDE_SEAM_ALLOWANCE_MM, the usual 1 cm) and stated in the result. The other side seam continues too only when
- * the body's girth between the seam lines is a whole number of repeats; how far it is off is reported.
+ * Matching the print across the seams of the body (对花), as cut-and-sew all-over printing does: the print runs
+ * on around the body from panel to panel. The body's panels of one size are a front and a back, each whole or
+ * in a left and a right half (a shirt's or a zipped jacket's fronts, a back with a centre seam). Vertically
+ * they are aligned at the hem, so the repeat has the same phase at the same garment height on all of them and
+ * continues across every seam; horizontally each panel continues from the one before it around the body, seen
+ * from outside: the front's halves (the wearer's right, then left), the wearer's left side seam, the back's
+ * halves (left, then right), and back to the front at the wearer's right side seam, where the circle closes.
+ * The fabric meets at the seam line, not at the cut edge: cut pieces carry a seam allowance, so the seam line
+ * lies that far inside the cut edge, measured on the body at the height the scale is taken (65 % down the main
+ * front, the same distance above the hem on every panel). The allowance is assumed (SIDE_SEAM_ALLOWANCE_MM, the
+ * usual 1 cm) and stated in the result, at a centre front or back too (a zip's, or the halves' button stands
+ * taken as overlapping by it). The closing seam continues too only when the body's girth between the seam lines
+ * is a whole number of repeats; how far it is off is reported.
+ *
+ * The second half of a mirrored pair draws its partner's print mirrored (render.ts), so it cannot be moved on
+ * its own: its print meets its partner's at the centre as a mirror image, and the panels after it run on from
+ * it as from any other.
  */
-import type { Extraction, PieceInfo } from './types.js';
+import type { Extraction, PieceInfo, SeamJoin } from './types.js';
 
 /** A piece's print shifted in document space: it samples the placement at (X − dx, Y − dy). */
 export interface PieceShift {
@@ -18,11 +26,24 @@ export interface PieceShift {
   readonly dy: number;
 }
 
-/** The seam allowance assumed on the side seams: the seam line lies this far inside the cut edge. */
+export interface SeamMatch {
+  readonly shifts: PieceShift[];
+  readonly seams: string[];
+  readonly joins: SeamJoin[];
+}
+
+/** The seam allowance assumed on the body's seams: the seam line lies this far inside the cut edge. */
 export const SIDE_SEAM_ALLOWANCE_MM = 10;
 
 /** Full panels are symmetric about their centre line; a half cut on the fold is not. */
 const FULL_PANEL_SYMMETRY = 0.85;
+
+/** A half's centre edge runs straight down the grain for at least this share of the piece's height… */
+const CENTRE_STRAIGHT = 0.5;
+/** …and for this much more of it than the side seam does (shaped, slanted, or cut into by the armhole). */
+const CENTRE_MARGIN = 0.1;
+
+const none = (why: string): SeamMatch => ({ shifts: [], seams: [why], joins: [] });
 
 export function seamShifts(
   ext: Extraction,
@@ -30,71 +51,225 @@ export function seamShifts(
   anchor: PieceInfo,
   scale: number,
   dpi: number,
-): { shifts: PieceShift[]; seams: string[] } {
-  if (!ext.lattice) return { shifts: [], seams: [] };
+): SeamMatch {
+  if (!ext.lattice) return { shifts: [], seams: [], joins: [] };
+  const period = ext.lattice.tileW * scale;
   const sizes = [...new Set(pieces.flatMap((p) => (p.size === undefined ? [] : [p.size])))].sort(
     (a, b) => a - b,
   );
   if (sizes.length === 0) {
-    const fronts = pieces.filter((p) => p.part === 'front');
-    const backs = pieces.filter((p) => p.part === 'back');
-    if (fronts.length !== 1 || backs.length !== 1 || fronts[0] !== anchor) {
-      return { shifts: [], seams: ['侧缝未对花：需要恰好一片前片和一片后片（前片为花样基准）'] };
+    const body = pieces.filter((p) => p.part === 'front' || p.part === 'back');
+    if (!body.includes(anchor) || anchor.part !== 'front') {
+      return none('侧缝未对花：没有前片作为花样基准');
     }
-    return sideSeams(ext.lattice, fronts[0]!, backs[0]!, scale, dpi);
+    return bodyMatch(body, anchor, period, dpi);
   }
-  // A graded marker: each size's back runs on from its own front.
-  const out: { shifts: PieceShift[]; seams: string[] } = { shifts: [], seams: [] };
+  // A graded marker: each size's panels run on from its own main front.
+  const out: SeamMatch = { shifts: [], seams: [], joins: [] };
   for (const size of sizes) {
-    const fronts = pieces.filter((p) => p.size === size && p.part === 'front');
-    const backs = pieces.filter((p) => p.size === size && p.part === 'back');
-    const matched =
-      fronts.length === 1 && backs.length === 1
-        ? sideSeams(ext.lattice, fronts[0]!, backs[0]!, scale, dpi)
-        : { shifts: [], seams: ['侧缝未对花：需要恰好一片前片和一片后片'] };
+    const body = pieces.filter((p) => p.size === size && (p.part === 'front' || p.part === 'back'));
+    const main = mainOf(body);
+    const matched = main ? bodyMatch(body, main, period, dpi) : none('侧缝未对花：没有前片');
     out.shifts.push(...matched.shifts);
+    out.joins.push(...matched.joins);
     out.seams.push(...matched.seams.map((line) => `尺码 ${size}：${line}`));
   }
   return out;
 }
 
-/** The back's print run on from the front's across the side seams (the module's header says how). */
-function sideSeams(
-  lattice: NonNullable<Extraction['lattice']>,
-  front: PieceInfo,
-  back: PieceInfo,
-  scale: number,
-  dpi: number,
-): { shifts: PieceShift[]; seams: string[] } {
-  if (front.symmetry < FULL_PANEL_SYMMETRY || back.symmetry < FULL_PANEL_SYMMETRY) {
-    return {
-      shifts: [],
-      seams: [`侧缝未对花：“${front.name}”或“${back.name}”不是完整的左右对称衣片（可能是连折裁的半片）`],
-    };
+/** The largest front (a graded marker's size's main front). */
+function mainOf(body: readonly PieceInfo[]): PieceInfo | undefined {
+  let best: PieceInfo | undefined;
+  for (const p of body) if (p.part === 'front' && !p.duplicateOf && (!best || p.area > best.area)) best = p;
+  return best;
+}
+
+/** A body panel on its way round: a whole panel, or a half with its centre edge on that side (seen from outside). */
+interface Panel {
+  readonly piece: PieceInfo;
+  readonly centre: 'left' | 'right' | null;
+  /** Its seam lines at the matched height, in document columns: where it is entered and left going round. */
+  readonly entry: number;
+  readonly exit: number;
+}
+
+/** One side of the body in the order it is seen from outside, or why it cannot be. */
+function sideOf(
+  panels: readonly PieceInfo[],
+  what: '前片' | '后片',
+  row: (p: PieceInfo) => { left: number; right: number } | null,
+  sa: number,
+): Panel[] | string {
+  const pieces = panels.filter((p) => !p.duplicateOf);
+  const lines = (p: PieceInfo, centre: Panel['centre']): Panel | string => {
+    const e = row(p);
+    if (!e) return `侧缝未对花：“${p.name}”在衣身高度 65% 处没有像素`;
+    return { piece: p, centre, entry: p.bounds.x + e.left + sa, exit: p.bounds.x + e.right - sa };
+  };
+  if (pieces.length === 1) {
+    const p = pieces[0]!;
+    if (p.symmetry < FULL_PANEL_SYMMETRY) {
+      return `侧缝未对花：${what}只有一片“${p.name}”，且不是完整的左右对称衣片（可能是连折裁的半片）`;
+    }
+    const one = lines(p, null);
+    return typeof one === 'string' ? one : [one];
   }
+  if (pieces.length !== 2) {
+    return `侧缝未对花：${what}有 ${pieces.length} 片（如公主缝分片），只对整片或左右两片的衣身对花`;
+  }
+  const sides = pieces.map(centreSide);
+  if (sides[0] === null || sides[1] === null || sides[0] === sides[1]) {
+    return `侧缝未对花：分不出${what}“${pieces[0]!.name}”和“${pieces[1]!.name}”哪片在左、哪片在右（没有一条沿布纹的直中线，或两片中线在同一侧）`;
+  }
+  // Seen from outside, the half whose centre edge is on its right comes first (the wearer's right front, the
+  // wearer's left back).
+  const ordered = sides[0] === 'right' ? [0, 1] : [1, 0];
+  const out: Panel[] = [];
+  for (const i of ordered) {
+    const one = lines(pieces[i]!, sides[i]!);
+    if (typeof one === 'string') return one;
+    out.push(one);
+  }
+  return out;
+}
+
+/**
+ * Which edge of an upright half is its centre front or back: the one running straight down the grain over the
+ * most of its height. A side seam is slanted or shaped, and cut into by the armhole above it.
+ */
+export function centreSide(p: PieceInfo): 'left' | 'right' | null {
+  const { w, h } = p.bounds;
+  const tol = Math.max(1, Math.round(w * 0.01));
+  const straightShare = (side: 'left' | 'right') => {
+    const xs: number[] = [];
+    for (let y = 0; y < h; y++) {
+      const e = edgesAt(p, y);
+      if (e) xs.push(side === 'left' ? e.left : e.right);
+    }
+    if (xs.length < 10) return 0;
+    const sorted = [...xs].sort((a, b) => a - b);
+    // The edge's most common column (the centre line sits there for most of the height).
+    let mode = sorted[0]!;
+    let best = 0;
+    for (let i = 0, j = 0; i < sorted.length; i++) {
+      while (sorted[i]! - sorted[j]! > 2 * tol) j++;
+      if (i - j + 1 > best) {
+        best = i - j + 1;
+        mode = sorted[(i + j) >> 1]!;
+      }
+    }
+    return xs.filter((x) => Math.abs(x - mode) <= tol).length / h;
+  };
+  const left = straightShare('left');
+  const right = straightShare('right');
+  if (Math.max(left, right) < CENTRE_STRAIGHT || Math.abs(left - right) < CENTRE_MARGIN) return null;
+  return left > right ? 'left' : 'right';
+}
+
+/** How the print's columns run on a panel: a column of the document → a column of the placement. */
+interface Unit {
+  dx: number | null;
+}
+
+/** The body of one garment (one size) matched round from its main front, which keeps its print where it is. */
+function bodyMatch(body: readonly PieceInfo[], main: PieceInfo, period: number, dpi: number): SeamMatch {
   const sa = (SIDE_SEAM_ALLOWANCE_MM / 25.4) * dpi;
-  // The body's edges at the height the scale is taken, the same distance above the hem on both panels.
-  const aboveHem = Math.round(front.bounds.h * 0.35);
-  const f = edgesAt(front, front.bounds.h - 1 - aboveHem);
-  const b = edgesAt(back, back.bounds.h - 1 - aboveHem);
-  if (!f || !b) return { shifts: [], seams: ['侧缝未对花：前片或后片在衣身高度 65% 处没有像素'] };
-  const frontSeam = front.bounds.x + f.right - sa;
-  const backSeam = back.bounds.x + b.left + sa;
-  const dx = Math.round(backSeam - frontSeam);
-  const dy = back.bounds.y + back.bounds.h - (front.bounds.y + front.bounds.h);
-  const period = lattice.tileW * scale;
-  const girth = f.right - f.left + (b.right - b.left) - 4 * sa;
-  const off = ((girth % period) + period) % period;
-  const miss = Math.round(Math.min(off, period - off));
+  // The body's edges at the height the scale is taken, the same distance above the hem on every panel.
+  const aboveHem = Math.round(main.bounds.h * 0.35);
+  const row = (p: PieceInfo) => edgesAt(p, p.bounds.h - 1 - aboveHem);
+  const fronts = sideOf(
+    body.filter((p) => p.part === 'front'),
+    '前片',
+    row,
+    sa,
+  );
+  if (typeof fronts === 'string') return none(fronts);
+  const backs = sideOf(
+    body.filter((p) => p.part === 'back'),
+    '后片',
+    row,
+    sa,
+  );
+  if (typeof backs === 'string') return none(backs);
+  const round = [...fronts, ...backs];
+  const byId = new Map(round.map((p) => [p.piece.layerId, p.piece]));
+
+  // Each panel's print is a shift of the placement (its own unit), or its partner's mirrored.
+  const units = new Map<number, Unit>();
+  const unitOf = (p: PieceInfo): Unit => {
+    const id = p.mirrorOf !== null && byId.has(p.mirrorOf) ? p.mirrorOf : p.layerId;
+    if (!units.has(id)) units.set(id, { dx: null });
+    return units.get(id)!;
+  };
+  /** The placement column a panel's document column `x` samples, with its unit's shift `dx`. */
+  const column = (p: PieceInfo, x: number, dx: number) => {
+    const partner = p.mirrorOf !== null ? byId.get(p.mirrorOf) : undefined;
+    return partner ? partner.bounds.x + (p.bounds.x + p.bounds.w - 1 - x) - dx : x - dx;
+  };
+  /** The shift that makes `p`'s column at `x` the placement column `c`. */
+  const solve = (p: PieceInfo, x: number, c: number) => column(p, x, 0) - c;
+
+  unitOf(round[0]!.piece).dx = 0;
+  const joins: SeamJoin[] = [];
+  const lines: string[] = [];
   const mm = (px: number) => Math.round((px / dpi) * 254) / 10;
+  const name = (p: Panel) => `“${p.piece.name}”`;
+  for (let i = 0; i + 1 < round.length; i++) {
+    const a = round[i]!;
+    const b = round[i + 1]!;
+    const at = a.centre === 'right' && b.centre === 'left' ? 'centre' : 'side';
+    const c = column(a.piece, a.exit, unitOf(a.piece).dx!);
+    const u = unitOf(b.piece);
+    const mirror = b.piece.mirrorOf === a.piece.layerId || a.piece.mirrorOf === b.piece.layerId;
+    if (u.dx === null) u.dx = solve(b.piece, b.entry, c);
+    const miss = Math.abs(column(b.piece, b.entry, u.dx) - c);
+    const where = at === 'centre' ? (a.piece.part === 'front' ? '前中' : '后中') : '侧缝';
+    if (miss > 1) {
+      lines.push(
+        `${name(a)}与${name(b)}在${where}处未对花：${name(b)}是另一片的镜像，花样不能单独移动（相差 ${Math.round(miss)} px）`,
+      );
+      continue;
+    }
+    joins.push({ left: a.piece.layerId, right: b.piece.layerId, at });
+    lines.push(
+      mirror
+        ? `${name(a)}与${name(b)}在${where}处花样镜像相接（${name(b)}与${name(a)}是镜像对称的一对）`
+        : at === 'centre'
+          ? `${name(a)}与${name(b)}在${where}处花样水平连续：两片的中线止口按缝份 ${SIDE_SEAM_ALLOWANCE_MM} mm（${Math.round(sa)} px）在裁边内侧对齐（门襟搭门按此宽度计）`
+          : `${name(a)}右侧缝与${name(b)}左侧缝处花样水平连续：按缝份 ${SIDE_SEAM_ALLOWANCE_MM} mm（${Math.round(sa)} px）在裁边内侧对齐净缝线（衣身高度 65% 处）`,
+    );
+  }
+
+  // The main front keeps the document's placement (the photo's scale and phase were measured on it).
+  const base = unitOf(main).dx!;
+  for (const u of units.values()) u.dx! -= base;
+  const hem = (p: PieceInfo) => p.bounds.y + p.bounds.h;
+  const shifts: PieceShift[] = [];
+  for (const [id, u] of units) {
+    const p = byId.get(id)!;
+    if (p === main) continue;
+    shifts.push({ layerId: id, dx: Math.round(u.dx!), dy: hem(p) - hem(main) });
+  }
+
+  // The circle closes at the wearer's right side seam: continuous only for a whole number of repeats round.
+  const last = round[round.length - 1]!;
+  const first = round[0]!;
+  const gap =
+    column(first.piece, first.entry, unitOf(first.piece).dx!) -
+    column(last.piece, last.exit, unitOf(last.piece).dx!);
+  const girth = round.reduce((s, p) => s + (p.exit - p.entry), 0);
+  const off = ((gap % period) + period) % period;
+  const miss = Math.round(Math.min(off, period - off));
+  const names = round.map(name).join('、');
   return {
-    shifts: [{ layerId: back.layerId, dx, dy }],
+    shifts,
+    joins,
     seams: [
-      `侧缝对花：“${back.name}”与“${front.name}”下摆对齐，同一衣身高度的花样垂直相位相同，两条侧缝上的横向花纹都能对上`,
-      `“${front.name}”右侧缝与“${back.name}”左侧缝处花样水平连续：按缝份 ${SIDE_SEAM_ALLOWANCE_MM} mm（${Math.round(sa)} px）在裁边内侧对齐净缝线（衣身高度 65% 处）`,
+      `侧缝对花：${names}下摆对齐，同一衣身高度的花样垂直相位相同，${round.length > 2 ? '各条缝' : '两条侧缝'}上的横向花纹都能对上`,
+      ...lines,
       miss <= 1
-        ? `另一条侧缝（“${back.name}”右侧—“${front.name}”左侧）同样连续：净胸围一周 ${Math.round(girth)} px（${mm(girth)} mm）是花样宽度的整数倍`
-        : `另一条侧缝（“${back.name}”右侧—“${front.name}”左侧）水平相位相差 ${miss} px（${mm(miss)} mm）：净衣身一周 ${Math.round(girth)} px 不是花样宽度 ${Math.round(period * 10) / 10} px 的整数倍`,
+        ? `另一条侧缝（${name(last)}右侧—${name(first)}左侧）同样连续：净胸围一周 ${Math.round(girth)} px（${mm(girth)} mm）是花样宽度的整数倍`
+        : `另一条侧缝（${name(last)}右侧—${name(first)}左侧）水平相位相差 ${miss} px（${mm(miss)} mm）：净衣身一周 ${Math.round(girth)} px 不是花样宽度 ${Math.round(period * 10) / 10} px 的整数倍`,
     ],
   };
 }

@@ -276,6 +276,18 @@ export interface Placement {
   /** Pieces whose print is shifted so it runs on across their seams (seams.ts), and what was matched. */
   readonly shifts: readonly { readonly layerId: number; readonly dx: number; readonly dy: number }[];
   readonly seams: readonly string[];
+  /** The seams across which the print was made to run on (the circle's closing seam is not among them). */
+  readonly joins: readonly SeamJoin[];
+}
+
+/**
+ * Two body panels whose print runs on across the seam between them: `left`'s right edge (seen from outside)
+ * meets `right`'s left edge; `at` is a side seam, or a centre front or back seam between halves.
+ */
+export interface SeamJoin {
+  readonly left: number;
+  readonly right: number;
+  readonly at: 'side' | 'centre';
 }
 
 export interface PreviewRecord {

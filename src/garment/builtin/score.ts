@@ -488,60 +488,68 @@ export function measureResult(
     });
   }
 
-  // Seams: where the tool matched them (placement.shifts), the print near the front's right side seam against
-  // the back's left one at the same garment height (hems level). The horizontal phase is searched over, so the
-  // measure judges the vertical phase the tool promises. Only bands that carry enough print to tell are judged:
-  // a sparse print (small dots on a plain ground) leaves the bands mostly ground, and then the seam is reported
-  // as not measurable and given no weight rather than scored on a few motifs.
-  const front = grids.find((g) => g.piece.part === 'front');
-  // On a graded marker, the back of the front's own size (each size's back runs on from its front).
-  const back = grids.find((g) => g.piece.part === 'back' && g.piece.size === front?.piece.size);
-  if (
-    pl.shifts.length &&
-    front &&
-    back &&
-    !hiddenBy.has(front.piece.layerId) &&
-    !hiddenBy.has(back.piece.layerId) &&
-    pl.shifts.some((sh) => sh.layerId === back.piece.layerId) &&
-    printed(typeOf(front.piece)) &&
-    printed(typeOf(back.piece))
-  ) {
-    // Where the tool put the back's print: the back column that continues a front column, in cells.
-    const shift = pl.shifts.find((sh) => sh.layerId === back.piece.layerId)!;
-    const seam = seamMatch(front.grid, back.grid, (front.rect.x - back.rect.x + shift.dx) / step);
-    if (seam && seam.ncc === null) {
-      out.push({
-        key: 'seams',
-        label: '侧缝对花',
-        score: 1,
-        weight: 0,
-        value: {
-          measurable: false,
-          compared_rows: seam.rows,
-          structured_cells: seam.structured,
-          structured_cells_needed: MIN_STRUCTURE,
-          note: '侧缝附近的花样太稀疏（大部分是底色），无法判断对花；此项不计分',
-        },
-        suggestion: null,
-      });
-    } else if (seam && seam.ncc !== null) {
-      const sSeam = clamp01((seam.ncc - 0.3) / 0.4);
-      out.push({
-        key: 'seams',
-        label: '侧缝对花',
-        score: round(sSeam),
-        weight: 0.1,
-        value: {
-          side_seam_ncc: round(seam.ncc),
-          compared_rows: seam.rows,
-          structured_cells: seam.structured,
-        },
-        suggestion:
-          sSeam < 0.7
-            ? `侧缝对花：“${front.piece.name}”右侧缝与“${back.piece.name}”左侧缝处同一衣身高度的花样没有对上（相关 ${round(seam.ncc)}）：“${back.piece.name}”的花样可能被移动了；请对“${front.piece.name}”和“${back.piece.name}”一起重新调用 extract_and_apply_all_pieces`
-            : null,
-      });
-    }
+  // Seams: every one the tool matched (placement.joins), the print inside the left panel's right seam against the
+  // right panel's inside its left one at the same garment height (hems level). The horizontal phase is searched
+  // over, so the measure judges the vertical phase the tool promises; the worst seam is the score. A mirrored
+  // half's print is not a shift of its partner's (its seam is judged by the symmetry measure) and is left out.
+  // Only bands that carry enough print to tell are judged: a sparse print (small dots on a plain ground) leaves
+  // the bands mostly ground, and then the seam is reported as not measurable and given no weight rather than
+  // scored on a few motifs.
+  const gridOf = (id: number) => grids.find((g) => g.piece.layerId === id);
+  const shiftOf = (id: number) => pl.shifts.find((sh) => sh.layerId === id)?.dx ?? 0;
+  const judged = pl.joins.flatMap((j) => {
+    const a = gridOf(j.left);
+    const b = gridOf(j.right);
+    if (!a || !b || a.piece.mirrorOf !== null || b.piece.mirrorOf !== null) return [];
+    if (hiddenBy.has(a.piece.layerId) || hiddenBy.has(b.piece.layerId)) return [];
+    if (!printed(typeOf(a.piece)) || !printed(typeOf(b.piece))) return [];
+    // Where the tool put the right panel's print: its column that continues the left one's, in cells.
+    const expected = (a.rect.x - b.rect.x + shiftOf(b.piece.layerId) - shiftOf(a.piece.layerId)) / step;
+    const seam = seamMatch(a.grid, b.grid, expected);
+    return seam ? [{ a: a.piece.name, b: b.piece.name, at: j.at, seam }] : [];
+  });
+  const measured = judged.filter((j) => j.seam.ncc !== null);
+  if (judged.length && !measured.length) {
+    const first = judged[0]!.seam;
+    out.push({
+      key: 'seams',
+      label: '侧缝对花',
+      score: 1,
+      weight: 0,
+      value: {
+        measurable: false,
+        compared_rows: first.rows,
+        structured_cells: first.structured,
+        structured_cells_needed: MIN_STRUCTURE,
+        note: '缝合处附近的花样太稀疏（大部分是底色），无法判断对花；此项不计分',
+      },
+      suggestion: null,
+    });
+  } else if (measured.length) {
+    const worst = measured.reduce((w, j) => (j.seam.ncc! < w.seam.ncc! ? j : w));
+    const sSeam = clamp01((worst.seam.ncc! - 0.3) / 0.4);
+    out.push({
+      key: 'seams',
+      label: '侧缝对花',
+      score: round(sSeam),
+      weight: 0.1,
+      value: {
+        side_seam_ncc: round(worst.seam.ncc!),
+        compared_rows: worst.seam.rows,
+        structured_cells: worst.seam.structured,
+        ...(judged.length > 1
+          ? {
+              per_seam: Object.fromEntries(
+                judged.map((j) => [`${j.a} → ${j.b}`, j.seam.ncc === null ? null : round(j.seam.ncc)]),
+              ),
+            }
+          : {}),
+      },
+      suggestion:
+        sSeam < 0.7
+          ? `${worst.at === 'side' ? `侧缝对花：“${worst.a}”右侧缝与“${worst.b}”左侧缝处` : `中线对花：“${worst.a}”与“${worst.b}”的中线处`}同一衣身高度的花样没有对上（相关 ${round(worst.seam.ncc!)}）：“${worst.b}”的花样可能被移动了；请对“${worst.a}”和“${worst.b}”一起重新调用 extract_and_apply_all_pieces`
+          : null,
+    });
   }
 
   // Motif presence: normalised cross-correlation of the photo's motif (at the placement's scale) over the pieces.
