@@ -27,6 +27,8 @@ interface Room {
   /** The table's rows (its head's too), and how many of them are not wholly in view. */
   rows: number;
   hiddenRows: number;
+  /** The rows' mean height (the head's not counted), px. */
+  rowHeight: number;
   /** Whether the table's button (开始套图) is wholly in view. */
   button: boolean;
   /** How much of the table and its button shows at once, of their height, px. */
@@ -51,6 +53,7 @@ const ROOM = `(() => {
   const p = pieces.getBoundingClientRect();
   return { feed: feed.clientHeight, window: innerHeight, rows: rows.length,
     hiddenRows: rows.filter((r) => !inView(r)).length, button: inView(button),
+    rowHeight: rows.slice(1).reduce((s, r) => s + r.getBoundingClientRect().height, 0) / Math.max(1, rows.length - 1),
     shown: Math.max(0, Math.min(p.bottom, bottom) - Math.max(p.top, top)), height: p.height };
 })()`;
 
@@ -148,8 +151,11 @@ describe('the pieces table after a preview run from the toolbox', () => {
       const view = `${width}: ${JSON.stringify(seen)}`;
       expect(seen.rows, view).toBeGreaterThan(20);
       expect(seen.feed / seen.window, view).toBeGreaterThan(0.7);
-      // As many rows as the feed holds, and 开始套图 under the last.
-      expect(seen.rows - seen.hiddenRows, view).toBeGreaterThanOrEqual(6);
+      // As many rows as the feed holds, and 开始套图 under the last. The part and turn pickers side by side, the
+      // colour under the type: 66 px a row, 8–9 rows in view (86 px and 7 with the turn and the doubt stacked
+      // under the part, up to 112 px a row in doubt).
+      expect(seen.rowHeight, view).toBeLessThan(75);
+      expect(seen.rows - seen.hiddenRows, view).toBeGreaterThanOrEqual(8);
       expect(seen.button, view).toBe(true);
       await expectFolded(page, view);
     }

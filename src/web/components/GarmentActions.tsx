@@ -246,29 +246,31 @@ function PiecesTable({ onDone }: { onDone(): void }) {
                 {row.name}
                 {row.size !== null && <span class="piece-size">{t('garment.size', { size: row.size })}</span>}
               </td>
-              <td>
-                {parts.length ? (
-                  <OptionSelect
-                    class="part-pick"
-                    label={`${t('garment.part')} ${row.name}`}
-                    value={row.part}
-                    options={parts}
-                    disabled={running}
-                    onChange={(part) => set(i, { part })}
-                  />
-                ) : (
-                  partName(row.identified, row.identifiedLabel)
-                )}
-                {turns.length > 0 && (
-                  <OptionSelect
-                    class="turn-pick"
-                    label={`${t('garment.turn')} ${row.name}`}
-                    value={String(row.turn)}
-                    options={turns}
-                    disabled={running}
-                    onChange={(turn) => set(i, { turn: Number(turn) })}
-                  />
-                )}
+              <td class="pick-cell">
+                <div class="pick-line">
+                  {parts.length ? (
+                    <OptionSelect
+                      class="part-pick"
+                      label={`${t('garment.part')} ${row.name}`}
+                      value={row.part}
+                      options={parts}
+                      disabled={running}
+                      onChange={(part) => set(i, { part })}
+                    />
+                  ) : (
+                    partName(row.identified, row.identifiedLabel)
+                  )}
+                  {turns.length > 0 && (
+                    <OptionSelect
+                      class="turn-pick"
+                      label={`${t('garment.turn')} ${row.name}`}
+                      value={String(row.turn)}
+                      options={turns}
+                      disabled={running}
+                      onChange={(turn) => set(i, { turn: Number(turn) })}
+                    />
+                  )}
+                </div>
                 {row.part !== row.identified ? (
                   <span class="repicked">
                     {t('garment.was', { part: partName(row.identified, row.identifiedLabel) })}
