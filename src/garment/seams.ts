@@ -17,7 +17,7 @@
  * its own: its print meets its partner's at the centre as a mirror image, and the panels after it run on from
  * it as from any other.
  */
-import type { Extraction, PieceInfo, SeamJoin } from './types.js';
+import type { Extraction, Part, PieceInfo, SeamJoin } from './types.js';
 
 /** A piece's print shifted in document space: it samples the placement at (X − dx, Y − dy). */
 export interface PieceShift {
@@ -62,20 +62,23 @@ export function seamShifts(
     if (!body.includes(anchor) || anchor.part !== 'front') {
       return none('侧缝未对花：没有前片作为花样基准');
     }
-    return bodyMatch(body, anchor, period, dpi);
+    return bodyMatch(body, anchor, period, dpi, pieces.some(isSleeve));
   }
   // A graded marker: each size's panels run on from its own main front.
   const out: SeamMatch = { shifts: [], seams: [], joins: [] };
   for (const size of sizes) {
     const body = pieces.filter((p) => p.size === size && (p.part === 'front' || p.part === 'back'));
     const main = mainOf(body);
-    const matched = main ? bodyMatch(body, main, period, dpi) : none('侧缝未对花：没有前片');
+    const sleeved = pieces.some((p) => p.size === size && isSleeve(p));
+    const matched = main ? bodyMatch(body, main, period, dpi, sleeved) : none('侧缝未对花：没有前片');
     out.shifts.push(...matched.shifts);
     out.joins.push(...matched.joins);
     out.seams.push(...matched.seams.map((line) => `尺码 ${size}：${line}`));
   }
   return out;
 }
+
+const isSleeve = (p: PieceInfo) => p.part === 'left_sleeve' || p.part === 'right_sleeve';
 
 /** The largest front (a graded marker's size's main front). */
 function mainOf(body: readonly PieceInfo[]): PieceInfo | undefined {
@@ -171,12 +174,28 @@ interface Unit {
   dx: number | null;
 }
 
-/** The body of one garment (one size) matched round from its main front, which keeps its print where it is. */
-function bodyMatch(body: readonly PieceInfo[], main: PieceInfo, period: number, dpi: number): SeamMatch {
+/**
+ * The body of one garment (one size) matched round from its main front, which keeps its print where it is.
+ * Halves are taken for a top's only with sleeves: trouser legs are fronts and backs in pairs too, but each leg
+ * is a tube of its own below the crotch, and its straight outseam would read as a centre edge.
+ */
+function bodyMatch(
+  body: readonly PieceInfo[],
+  main: PieceInfo,
+  period: number,
+  dpi: number,
+  sleeved: boolean,
+): SeamMatch {
   const sa = (SIDE_SEAM_ALLOWANCE_MM / 25.4) * dpi;
   // The body's edges at the height the scale is taken, the same distance above the hem on every panel.
   const aboveHem = Math.round(main.bounds.h * 0.35);
   const row = (p: PieceInfo) => edgesAt(p, p.bounds.h - 1 - aboveHem);
+  const pairs = (part: Part) => body.filter((p) => p.part === part && !p.duplicateOf).length === 2;
+  if (!sleeved && (pairs('front') || pairs('back'))) {
+    return none(
+      '侧缝未对花：前片或后片分为左右两片，且没有袖片：分不出是上装的左右衣身还是两条裤腿（裤腿在裆下各成一圈，不在衣身一周对花）；只对带袖上装的左右两片对花',
+    );
+  }
   const fronts = sideOf(
     body.filter((p) => p.part === 'front'),
     '前片',

@@ -6,7 +6,7 @@
  * pieces' own outlines: the seam line lies the allowance inside each cut edge at 65 % of the main front's height
  * (the contract the result states), and the print just inside one panel's seam line is the print just inside
  * the next one's. Also with the halves a mirrored pair (a zip front: one outline cut twice), and with the back
- * and a front laid upside down on the marker.
+ * and a front laid upside down on the marker. Trouser legs, fronts and backs in pairs too, are left alone.
  */
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
@@ -20,9 +20,8 @@ import { type FsGarment, loadFixtures, marker, openMarker } from './freesewing-f
 const PX_PER_MM = 1;
 const SA_MM = 10;
 
-function simon(): FsGarment {
-  return loadFixtures().garments.find((g) => g.id === 'simon-cisMaleAdult42')!;
-}
+const garment = (id: string): FsGarment => loadFixtures().garments.find((g) => g.id === id)!;
+const simon = () => garment('simon-cisMaleAdult42');
 
 /** Simon with one front outline cut twice, the second copy mirrored (the halves of a zip front). */
 function zipFront(): FsGarment {
@@ -223,5 +222,12 @@ describe('the print across the seams of a front cut in halves', () => {
     const back = { name: 'Back', upsideDown: true };
     expect(acrossSeam(s, main, left, main, false).share).toBeGreaterThanOrEqual(0.95);
     expect(acrossSeam(s, left, back, main, false).share).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('leaves trouser legs as they are: fronts and backs in pairs without sleeves are not a body cut in halves', async () => {
+    // FreeSewing's Titan: two front and two back legs, each a tube of its own below the crotch.
+    const { preview, measure } = await applied(garment('titan-cisMaleAdult42'));
+    expect((preview.placement as { seams: string[] }).seams.join('\n')).toMatch(/两条裤腿/);
+    expect(measure, 'no seam to judge').toBeUndefined();
   });
 });
