@@ -31,6 +31,8 @@ interface Room {
   rowHeight: number;
   /** Whether the table's button (开始套图) is wholly in view. */
   button: boolean;
+  /** Whether the composer (the toolbox folded to a line) is wholly in the window. */
+  composer: boolean;
   /** How much of the table and its button shows at once, of their height, px. */
   shown: number;
   height: number;
@@ -53,6 +55,7 @@ const ROOM = `(() => {
   const p = pieces.getBoundingClientRect();
   return { feed: feed.clientHeight, window: innerHeight, rows: rows.length,
     hiddenRows: rows.filter((r) => !inView(r)).length, button: inView(button),
+    composer: (() => { const r = document.querySelector('.composer').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight + 1; })(),
     rowHeight: rows.slice(1).reduce((s, r) => s + r.getBoundingClientRect().height, 0) / Math.max(1, rows.length - 1),
     shown: Math.max(0, Math.min(p.bottom, bottom) - Math.max(p.top, top)), height: p.height };
 })()`;
@@ -134,6 +137,23 @@ describe('the pieces table after a preview run from the toolbox', () => {
     await eventually(textOf(lastCardOf(page, 'verify_pattern_result'))).toContain('完成');
     await eventually(countOf(again.getByRole('table'))).toBe(0);
     await eventually(visibleOf(page.getByRole('searchbox', { name: '搜索工具' }))).toBe(true);
+  });
+
+  it('on a phone, opens with the toolbox’s folded line in the window under the rows, not below the page’s fold', {
+    timeout: 300_000,
+  }, async () => {
+    const id = await createSession(plain.url);
+    const page = await plain.open(id, 390, 844, 'zh');
+    await tableOpened(page, path.join(EXAMPLES, 'pieces.psd'));
+    // As the table opened, before anything else scrolls the page.
+    await page.waitForTimeout(600);
+    const seen = (await page.evaluate(ROOM)) as Room;
+    await snapshot(page, 'pieces-table-room-3-phone-opened');
+    const view = JSON.stringify(seen);
+    expect(seen.composer, view).toBe(true);
+    expect(seen.hiddenRows, view).toBe(0);
+    expect(seen.button, view).toBe(true);
+    await expectFolded(page, view);
   });
 
   it('gives a jacket’s long table the pane too, its rows read down the feed to 开始套图', {

@@ -224,9 +224,14 @@ function PiecesTable({ onDone }: { onDone(): void }) {
       setRunning(false);
     }
   };
-  // Opened under the preview, below what the feed shows: brought into view, with its apply button.
+  // Opened under the preview, below what the feed shows: brought into view, with its apply button. On a phone,
+  // where the page scrolls through the stacked panes, the whole conversation pane first, so the toolbox's line
+  // under the feed (folded for the table, with its way back) shows too, not only the rows down to the page's fold.
   const table = useRef<HTMLDivElement>(null);
-  useEffect(() => table.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' }), []);
+  useEffect(() => {
+    table.current?.closest('.chat-pane')?.scrollIntoView({ block: 'end' });
+    table.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, []);
   return (
     <div class="pieces" ref={table}>
       <table aria-label={t('garment.piece')}>
