@@ -196,19 +196,16 @@ function bodyMatch(
       '侧缝未对花：前片或后片分为左右两片，且没有袖片：分不出是上装的左右衣身还是两条裤腿（裤腿在裆下各成一圈，不在衣身一周对花）；只对带袖上装的左右两片对花',
     );
   }
-  const fronts = sideOf(
-    body.filter((p) => p.part === 'front'),
-    '前片',
-    row,
-    sa,
+  const sides = (['front', 'back'] as const).map((part) =>
+    sideOf(
+      body.filter((p) => p.part === part),
+      part === 'front' ? '前片' : '后片',
+      row,
+      sa,
+    ),
   );
+  const [fronts, backs] = sides as [Panel[] | string, Panel[] | string];
   if (typeof fronts === 'string') return none(fronts);
-  const backs = sideOf(
-    body.filter((p) => p.part === 'back'),
-    '后片',
-    row,
-    sa,
-  );
   if (typeof backs === 'string') return none(backs);
   const round = [...fronts, ...backs];
   const byId = new Map(round.map((p) => [p.piece.layerId, p.piece]));

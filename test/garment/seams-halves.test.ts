@@ -11,6 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
 import type { DocState, Layer, PixelLayer } from '../../src/engine/model.js';
+import { markedBounds } from '../../src/engine/raster.js';
 import { layersNamed } from '../../src/engine/tree.js';
 import { SIDE_SEAM_ALLOWANCE_MM } from '../../src/garment/seams.js';
 import { garmentPhoto } from '../support/garment-fixtures.js';
@@ -66,20 +67,13 @@ interface View {
 
 function view(piece: PixelLayer, upsideDown: boolean): View {
   const r = piece.raster;
-  let x0 = Number.POSITIVE_INFINITY;
-  let y0 = Number.POSITIVE_INFINITY;
-  let x1 = -1;
-  let y1 = -1;
-  for (let j = 0; j < r.h; j++) {
-    for (let i = 0; i < r.w; i++) {
-      if (r.data[(j * r.w + i) * 4 + 3]! < 128) continue;
-      x0 = Math.min(x0, i);
-      x1 = Math.max(x1, i);
-      y0 = Math.min(y0, j);
-      y1 = Math.max(y1, j);
-    }
-  }
-  const b = { x: r.x + x0, y: r.y + y0, w: x1 - x0 + 1, h: y1 - y0 + 1 };
+  const opaque = (i: number, j: number) => r.data[(j * r.w + i) * 4 + 3]! >= 128;
+  const rowOpaque = (j: number) => {
+    for (let i = 0; i < r.w; i++) if (opaque(i, j)) return true;
+    return false;
+  };
+  const tight = markedBounds(r.w, r.h, opaque, rowOpaque);
+  const b = { ...tight, x: r.x + tight.x, y: r.y + tight.y };
   return {
     ...b,
     at: (l, X, Y) => (upsideDown ? read(l, 2 * b.x + b.w - 1 - X, 2 * b.y + b.h - 1 - Y) : read(l, X, Y)),
