@@ -23,9 +23,7 @@ const labelOf = (name: string) => findTool(name)!.label;
 /** The studio on session `id`, once its event stream listens (what others do reaches it only then). */
 async function openListening(id: string, hidden = false): Promise<Page> {
   const page = await studio.open(id);
-  const listening = page.waitForResponse((r) => r.url().includes(`/v1/sessions/${id}/events`));
-  await page.reload();
-  await listening;
+  await studio.reloadListening(page);
   if (hidden) {
     // Its panes' own catching up is off: only the pushed events bring the turn.
     await page.evaluate(() => {

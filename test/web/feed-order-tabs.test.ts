@@ -48,9 +48,7 @@ async function openWatching(id: string): Promise<Page> {
   const page = await studio.open(id);
   await page.clock.install();
   await hideable(page.context());
-  const listening = page.waitForResponse((r) => r.url().includes(`/v1/sessions/${id}/events`));
-  await page.reload();
-  await listening;
+  await studio.reloadListening(page);
   return page;
 }
 

@@ -25,13 +25,23 @@ export interface StudioHarness {
     lang?: 'zh' | 'en',
     scheme?: 'light' | 'dark',
   ): Promise<Page>;
+  /**
+   * Reloads a page `open` gave, once the reloaded page's event stream answers. A page just opened may still be
+   * waiting for its first stream's answer: that one does not count (under load it came after the reload began,
+   * and the test went on before the reloaded page listened), so it is waited for first.
+   */
+  reloadListening(page: Page): Promise<void>;
 }
+
+const isEventStream = (r: { url(): string }) => /\/v1\/sessions\/[^/?]+\/events/.test(r.url());
 
 export function studioHarness(prefix: string, options: { model?: boolean } = {}): StudioHarness {
   let browser: Browser;
   let server: TestServer;
   let model: ScriptedModel | undefined;
   const pages: Page[] = [];
+  /** How many event streams each page has had answered, since it was made. */
+  const streams = new WeakMap<Page, number>();
   beforeAll(async () => {
     requireBuiltStudio();
     browser = await launchBrowser();
@@ -89,8 +99,19 @@ export function studioHarness(prefix: string, options: { model?: boolean } = {})
       );
       const page = await context.newPage();
       pages.push(page);
+      streams.set(page, 0);
+      page.on('response', (r) => {
+        if (isEventStream(r)) streams.set(page, (streams.get(page) ?? 0) + 1);
+      });
       await page.goto(`${server.url}/`);
       return page;
+    },
+    async reloadListening(page) {
+      // Checked and waited for in one turn of the event loop: no answer can come between.
+      if (!streams.get(page)) await page.waitForResponse(isEventStream);
+      const listening = page.waitForResponse(isEventStream);
+      await page.reload();
+      await listening;
     },
   };
 }

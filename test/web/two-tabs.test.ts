@@ -26,9 +26,7 @@ const soon = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 5_0
 async function openWatcher(id: string, shown?: (page: Page) => Promise<void>): Promise<Page> {
   const page = await studio.open(id);
   await shown?.(page);
-  const listening = page.waitForResponse((r) => r.url().includes(`/v1/sessions/${id}/events`));
-  await page.reload();
-  await listening;
+  await studio.reloadListening(page);
   await page.evaluate(() => {
     const doc = (globalThis as unknown as { document: object }).document;
     Object.defineProperty(doc, 'visibilityState', { get: () => 'hidden', configurable: true });
