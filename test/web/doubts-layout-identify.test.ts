@@ -109,4 +109,41 @@ describe('the doubts after identifying from the toolbox', () => {
     await eventually(visibleOf(page.getByRole('searchbox', { name: '搜索工具' }))).toBe(true);
     await eventually(visibleOf(page.getByRole('button', { name: '展开工具箱' }))).toBe(false);
   });
+
+  it('on a phone, show every answer and the toolbox folded under them in the window, not the panel below', {
+    timeout: 300_000,
+  }, async () => {
+    const psd = await blazerPsd('atelier-doubts-phone-');
+    const id = await createSession(plain.url);
+    const page = await plain.open(id, 390, 844, 'zh');
+    await identifyFromToolbox(page, psd);
+    const note = lastCardOf(page, 'identify_pieces').getByRole('note');
+    await eventually(textOf(note)).toContain('也可能是');
+    await eventually(visibleOf(page.getByRole('button', { name: '展开工具箱' }))).toBe(true);
+    // Where the page is once the toolbox folded, before anything else scrolls it.
+    await page.waitForTimeout(400);
+    // Read from the page, as a string: the tests' TypeScript has no DOM types.
+    const inWindow = (name: string) =>
+      page.evaluate(`(() => {
+        const b = [...document.querySelectorAll('button')].find((e) => e.textContent.trim() === ${JSON.stringify(name)});
+        const r = b.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= innerHeight;
+      })()`);
+    // And the questions above it, every answer button in the window: not the side panel under the pane.
+    const answersInWindow = () =>
+      page.evaluate(`(() => {
+        const note = [...document.querySelectorAll('.doubt-note')].pop();
+        const buttons = [...note.querySelectorAll('button, select')];
+        return buttons.length > 8 && buttons.every((b) => {
+          const r = b.getBoundingClientRect();
+          return r.top >= 0 && r.bottom <= innerHeight;
+        });
+      })()`);
+    await snapshot(page, 'doubts-layout-4-phone-folded');
+    expect(await inWindow('展开工具箱'), 'the folded line').toBe(true);
+    expect(await answersInWindow(), 'the answers').toBe(true);
+    const seen = await room(page);
+    expect(seen.feed / seen.window, JSON.stringify(seen)).toBeGreaterThan(0.6);
+    expect(await inWindow('展开工具箱'), 'still, with the note read').toBe(true);
+  });
 });

@@ -292,6 +292,9 @@ export function ChatPane() {
     if (folded && (at === document.body || (at && composer.current?.contains(at)))) {
       unfold.current?.focus({ preventScroll: true });
     }
+    // On a phone the page scrolls through the stacked panes, and the form just folded was taller than the window:
+    // the pane's end is brought into it, the questions above the folded line, not that line below the page's fold.
+    if (folded) composer.current?.closest('.chat-pane')?.scrollIntoView({ block: 'end' });
   }, [folded]);
   return (
     // A tool's form open in the toolbox: on a narrow screen it takes the pane (see styles.css).
