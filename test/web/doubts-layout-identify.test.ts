@@ -51,16 +51,22 @@ async function room(page: Page): Promise<Room> {
   return (await page.evaluate(ROOM)) as Room;
 }
 
+/** The blazer identified from the toolbox in a `width × height` window, once its card asks about pieces. */
+async function asking(width: number, height: number) {
+  const psd = await blazerPsd(`atelier-doubts-${width}-`);
+  const id = await createSession(plain.url);
+  const page = await plain.open(id, width, height, 'zh');
+  await identifyFromToolbox(page, psd);
+  const note = lastCardOf(page, 'identify_pieces').getByRole('note');
+  await eventually(textOf(note)).toContain('也可能是');
+  return { page, note };
+}
+
 describe('the doubts after identifying from the toolbox', () => {
   it('get the pane: every doubt and answer in view at once, the toolbox folded to a line', {
     timeout: 300_000,
   }, async () => {
-    const psd = await blazerPsd('atelier-doubts-blazer-');
-    const id = await createSession(plain.url);
-    const page = await plain.open(id, 1366, 768, 'zh');
-    await identifyFromToolbox(page, psd);
-    const note = lastCardOf(page, 'identify_pieces').getByRole('note');
-    await eventually(textOf(note)).toContain('也可能是');
+    const { page, note } = await asking(1366, 768);
 
     for (const [width, height] of VIEWS) {
       await page.setViewportSize({ width, height });
@@ -113,12 +119,7 @@ describe('the doubts after identifying from the toolbox', () => {
   it('on a phone, show every answer and the toolbox folded under them in the window, not the panel below', {
     timeout: 300_000,
   }, async () => {
-    const psd = await blazerPsd('atelier-doubts-phone-');
-    const id = await createSession(plain.url);
-    const page = await plain.open(id, 390, 844, 'zh');
-    await identifyFromToolbox(page, psd);
-    const note = lastCardOf(page, 'identify_pieces').getByRole('note');
-    await eventually(textOf(note)).toContain('也可能是');
+    const { page } = await asking(390, 844);
     await eventually(visibleOf(page.getByRole('button', { name: '展开工具箱' }))).toBe(true);
     // Where the page is once the toolbox folded, before anything else scrolls it.
     await page.waitForTimeout(400);
