@@ -129,7 +129,9 @@ describe('MCP cancellation', () => {
       await client.connect(transport);
       clients.push(client);
       const id = transport.sessionId!;
-      writeFileSync(join(server.config.workspace, 'sessions', id, 'big.png'), await noisePng(1500));
+      // Larger than in process: the cancel crosses HTTP and a thread, and under load took longer than the 1500 px
+      // decode (55 ms here; 4000 px, about 0.4 s), so the document was open before the session thread was told.
+      writeFileSync(join(server.config.workspace, 'sessions', id, 'big.png'), await noisePng(4000));
       await cancelledAtFirstStage(client, 'open_document', { path: 'big.png' });
       expect((await callTool(client, 'list_documents')).json).toMatchObject({ ok: true, count: 0 });
     } finally {
