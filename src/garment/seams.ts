@@ -17,6 +17,7 @@
  * its own: its print meets its partner's at the centre as a mirror image, and the panels after it run on from
  * it as from any other.
  */
+import { mainFront } from './main-front.js';
 import type { Extraction, Part, PieceInfo, SeamJoin } from './types.js';
 
 /** A piece's print shifted in document space: it samples the placement at (X − dx, Y − dy). */
@@ -68,7 +69,7 @@ export function seamShifts(
   const out: SeamMatch = { shifts: [], seams: [], joins: [] };
   for (const size of sizes) {
     const body = pieces.filter((p) => p.size === size && (p.part === 'front' || p.part === 'back'));
-    const main = mainOf(body);
+    const main = mainFront(body);
     const sleeved = pieces.some((p) => p.size === size && isSleeve(p));
     const matched = main ? bodyMatch(body, main, period, dpi, sleeved) : none('侧缝未对花：没有前片');
     out.shifts.push(...matched.shifts);
@@ -79,13 +80,6 @@ export function seamShifts(
 }
 
 const isSleeve = (p: PieceInfo) => p.part === 'left_sleeve' || p.part === 'right_sleeve';
-
-/** The largest front (a graded marker's size's main front). */
-function mainOf(body: readonly PieceInfo[]): PieceInfo | undefined {
-  let best: PieceInfo | undefined;
-  for (const p of body) if (p.part === 'front' && !p.duplicateOf && (!best || p.area > best.area)) best = p;
-  return best;
-}
 
 /** A body panel on its way round: a whole panel, or a half with its centre edge on that side (seen from outside). */
 interface Panel {
@@ -140,15 +134,11 @@ function sideOf(
  * Which edge of an upright half is its centre front or back: the one running straight down the grain over the
  * most of its height. A side seam is slanted or shaped, and cut into by the armhole above it.
  */
-export function centreSide(p: PieceInfo): 'left' | 'right' | null {
+function centreSide(p: PieceInfo): 'left' | 'right' | null {
   const { w, h } = p.bounds;
   const tol = Math.max(1, Math.round(w * 0.01));
-  const straightShare = (side: 'left' | 'right') => {
-    const xs: number[] = [];
-    for (let y = 0; y < h; y++) {
-      const e = edgesAt(p, y);
-      if (e) xs.push(side === 'left' ? e.left : e.right);
-    }
+  const rows = Array.from({ length: h }, (_, y) => edgesAt(p, y)).filter((e) => e !== null);
+  const straightShare = (xs: readonly number[]) => {
     if (xs.length < 10) return 0;
     const sorted = [...xs].sort((a, b) => a - b);
     // The edge's most common column (the centre line sits there for most of the height).
@@ -163,8 +153,8 @@ export function centreSide(p: PieceInfo): 'left' | 'right' | null {
     }
     return xs.filter((x) => Math.abs(x - mode) <= tol).length / h;
   };
-  const left = straightShare('left');
-  const right = straightShare('right');
+  const left = straightShare(rows.map((e) => e.left));
+  const right = straightShare(rows.map((e) => e.right));
   if (Math.max(left, right) < CENTRE_STRAIGHT || Math.abs(left - right) < CENTRE_MARGIN) return null;
   return left > right ? 'left' : 'right';
 }

@@ -40,8 +40,8 @@ export function studioHarness(prefix: string, options: { model?: boolean } = {})
   let server: TestServer;
   let model: ScriptedModel | undefined;
   const pages: Page[] = [];
-  /** How many event streams each page has had answered, since it was made. */
-  const streams = new WeakMap<Page, number>();
+  /** The pages whose event stream has answered since they were made. */
+  const listened = new WeakSet<Page>();
   beforeAll(async () => {
     requireBuiltStudio();
     browser = await launchBrowser();
@@ -99,16 +99,15 @@ export function studioHarness(prefix: string, options: { model?: boolean } = {})
       );
       const page = await context.newPage();
       pages.push(page);
-      streams.set(page, 0);
       page.on('response', (r) => {
-        if (isEventStream(r)) streams.set(page, (streams.get(page) ?? 0) + 1);
+        if (isEventStream(r)) listened.add(page);
       });
       await page.goto(`${server.url}/`);
       return page;
     },
     async reloadListening(page) {
       // Checked and waited for in one turn of the event loop: no answer can come between.
-      if (!streams.get(page)) await page.waitForResponse(isEventStream);
+      if (!listened.has(page)) await page.waitForResponse(isEventStream);
       const listening = page.waitForResponse(isEventStream);
       await page.reload();
       await listening;
