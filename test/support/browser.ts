@@ -107,6 +107,28 @@ export function eventually<T>(read: () => Promise<T> | T): ReturnType<typeof exp
   return expect.poll(read, { timeout: 20_000, interval: 100 });
 }
 
+/**
+ * How long a tool card may run: real work (a garment analysis, a large PSD) on a machine other tests load too.
+ * Not a speed limit: the test's own timeout bounds the wait.
+ */
+const WORK_MS = 600_000;
+
+/**
+ * Waits for a tool card to finish, however long its call works, then expects it done (a failed card fails here at
+ * once, with its text). `eventually`'s 20 s are for the page to show what the server said; a garment analysis
+ * took longer than that with more test files running beside it.
+ */
+export async function finished(card: Locator): Promise<void> {
+  await expect
+    .poll(async () => (await card.count()) > 0 && (await card.getAttribute('aria-busy')) === 'false', {
+      timeout: WORK_MS,
+      interval: 200,
+    })
+    .toBe(true);
+  const classes = (await card.getAttribute('class'))?.split(/\s+/) ?? [];
+  expect(classes, (await card.textContent()) ?? '').toContain('ok');
+}
+
 /** Text, attribute and count readers for `eventually`. */
 export const textOf = (l: Locator) => () => l.textContent().then((t) => t ?? '');
 export const attrOf = (l: Locator, name: string) => () => l.getAttribute(name);

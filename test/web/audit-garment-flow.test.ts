@@ -15,6 +15,7 @@ import {
   canvasInk,
   eventually,
   feedOf,
+  finished,
   lastCardOf,
   snapshot,
   textOf,
@@ -212,7 +213,7 @@ describe('the garment flow with a model, as a designer sees it', () => {
     const id = await createSession(studio.url);
     const page = await studio.open(id, 1440, 900, 'zh');
     await uploadWith(page, '上传文档', path.join(EXAMPLES, 'pieces.psd'));
-    await eventually(textOf(lastCardOf(page, 'open_document'))).toContain('完成');
+    await finished(lastCardOf(page, 'open_document'));
     await uploadWith(page, '上传服装照片', path.join(EXAMPLES, 'photo-allover.jpg'));
     await eventually(textOf(page.getByRole('complementary', { name: '面板' }))).toContain(
       'photo-allover.jpg',

@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createSession, okCalls, toolCall } from '../server/support.js';
-import { countOf, eventually, snapshot, textOf } from '../support/browser.js';
+import { countOf, eventually, finished, snapshot, textOf } from '../support/browser.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('chat-box', { model: true });
@@ -320,10 +320,10 @@ describe('an image pasted in the message box', () => {
     expect(await paste(page)).toBe(true);
     const feed = page.getByRole('log').first();
     await eventually(countOf(feed.getByRole('article', { name: '置入图像' }))).toBe(1);
-    await eventually(textOf(feed.getByRole('article', { name: '置入图像' }).last())).toContain('完成');
+    await finished(feed.getByRole('article', { name: '置入图像' }).last());
     expect(await paste(page)).toBe(true);
     await eventually(countOf(feed.getByRole('article', { name: '置入图像' }))).toBe(2);
-    await eventually(textOf(feed.getByRole('article', { name: '置入图像' }).last())).toContain('完成');
+    await finished(feed.getByRole('article', { name: '置入图像' }).last());
     // Two layers of their own (the second paste did not take the first one's file), and nothing was sent.
     const snapshot = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
       active: { layers: { name: string }[] };
@@ -340,7 +340,7 @@ describe('an image pasted in the message box', () => {
     await box(page).click();
     expect(await paste(page)).toBe(true);
     const feed = page.getByRole('log').first();
-    await eventually(textOf(feed.getByRole('article', { name: '打开文档' }).last())).toContain('完成');
+    await finished(feed.getByRole('article', { name: '打开文档' }).last());
     await eventually(countOf(page.getByRole('tab', { name: /粘贴-/ }))).toBe(1);
   });
 });

@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../server/support.js';
 import {
   countOf,
   eventually,
+  finished,
   launchBrowser,
   openPage,
   requireBuiltStudio,
@@ -82,7 +83,7 @@ describe('the studio after a server restart', () => {
     await page.getByRole('textbox', { name: '消息' }).fill('做一张海报，标题写春季新品');
     await page.getByRole('button', { name: '发送' }).click();
     await eventually(textOf(feed(page))).toContain('海报已建好');
-    await eventually(textOf(card(page, '查看画布'))).toContain('完成');
+    await finished(card(page, '查看画布'));
 
     // The page leaves first: both servers run in this one process, so a request still in flight while the first
     // closes could leave it holding the session's lock under a live pid (a real restart's old pid is dead).
@@ -97,9 +98,9 @@ describe('the studio after a server restart', () => {
 
     await eventually(textOf(feed(page))).toContain('做一张海报，标题写春季新品');
     await eventually(textOf(feed(page))).toContain('好的，我先新建文档');
-    await eventually(textOf(card(page, '新建文档'))).toContain('完成');
-    await eventually(textOf(card(page, '创建文字'))).toContain('完成');
-    await eventually(textOf(card(page, '查看画布'))).toContain('完成');
+    await finished(card(page, '新建文档'));
+    await finished(card(page, '创建文字'));
+    await finished(card(page, '查看画布'));
     await eventually(textOf(feed(page))).toContain('海报已建好，标题是“春季新品”。');
     // The capture is shown again, served by the new process from the image kept beside the transcript.
     await eventually(countOf(card(page, '查看画布').locator('figure'))).toBe(1);

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createSession } from '../server/support.js';
-import { eventually, lastCardOf, snapshot, textOf, visibleOf } from '../support/browser.js';
+import { eventually, finished, lastCardOf, snapshot, textOf, visibleOf } from '../support/browser.js';
 import { blazerPsd, identifyFromToolbox } from './garment-toolbox.js';
 import { studioHarness } from './studio-harness.js';
 
@@ -100,7 +100,7 @@ describe('the doubts after identifying from the toolbox', () => {
     // left to ask, the toolbox stays open.
     await note.getByRole('listitem').first().getByRole('button').nth(1).click();
     const answered = lastCardOf(page, 'confirm_piece_parts');
-    await eventually(textOf(answered)).toContain('完成');
+    await finished(answered);
     const still = (await answered.getByRole('note').count()) > 0;
     await eventually(visibleOf(page.getByRole('button', { name: '展开工具箱' }))).toBe(still);
     await eventually(visibleOf(page.getByRole('button', { name: '运行' }))).toBe(!still);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRANSCRIPT_FILE } from '../../src/agent/transcript.js';
 import { createSession, okCalls, toolCall } from '../server/support.js';
-import { canvasInk, countOf, eventually, snapshot, textOf, visibleOf } from '../support/browser.js';
+import { canvasInk, countOf, eventually, finished, snapshot, textOf, visibleOf } from '../support/browser.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('failures', { model: true });
@@ -48,7 +48,7 @@ describe('a session that is gone', () => {
     await page.getByRole('button', { name: '返回工具列表' }).click();
     await page.getByRole('button', { name: '查看文档信息', exact: true }).click();
     await page.getByRole('button', { name: '运行' }).click();
-    await eventually(textOf(feed.getByRole('article', { name: '查看文档信息' }).last())).toContain('完成');
+    await finished(feed.getByRole('article', { name: '查看文档信息' }).last());
     await eventually(textOf(page.getByRole('banner'))).toContain('新会话');
   });
 });

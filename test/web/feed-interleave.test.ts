@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { findTool } from '../../src/registry/index.js';
 import { callTool } from '../mcp/support.js';
 import { toolCall } from '../server/support.js';
-import { countOf, eventually, feedEntries, snapshot, textOf } from '../support/browser.js';
+import { countOf, eventually, feedEntries, finished, snapshot, textOf } from '../support/browser.js';
 import { streamValve } from '../support/scripted-model.js';
 import { studioHarness } from './studio-harness.js';
 
@@ -79,7 +79,7 @@ describe('a streamed answer while cards come from elsewhere', () => {
       // An MCP client's call while the answer streams: its card comes at once, below the answer.
       expect((await callTool(client, 'create_layer', { name: '色块' })).isError).toBe(false);
       const mcpCard = (page: Page) => feedOf(page).getByRole('article', { name: labelOf('create_layer') });
-      for (const page of [a, b]) await eventually(textOf(mcpCard(page))).toContain('完成');
+      for (const page of [a, b]) await finished(mcpCard(page));
       stream.until(3);
       await eventually(textOf(feedOf(a).locator('.bubble.assistant.streaming'))).toContain('再给你');
 
@@ -92,7 +92,7 @@ describe('a streamed answer while cards come from elsewhere', () => {
       await run.text();
       const runCard = (page: Page) =>
         feedOf(page).getByRole('article', { name: labelOf('get_document_info') });
-      for (const page of [a, b]) await eventually(textOf(runCard(page))).toContain('完成');
+      for (const page of [a, b]) await finished(runCard(page));
       await snapshot(a, 'feed-interleave-streaming');
 
       stream.until(1_000);

@@ -16,6 +16,7 @@ import {
   CHROMIUM,
   countOf,
   eventually,
+  finished,
   openPage,
   requireBuiltStudio,
   snapshot,
@@ -80,7 +81,7 @@ async function openDocument(page: Page, file: string, name: string) {
   const before = await cards(page, '打开文档').count();
   await upload(page, '上传文档', file);
   await eventually(countOf(cards(page, '打开文档'))).toBe(before + 1);
-  await eventually(textOf(cards(page, '打开文档').last())).toContain('完成');
+  await finished(cards(page, '打开文档').last());
   await eventually(textOf(activeTab(page))).toContain(name);
 }
 
@@ -97,7 +98,7 @@ async function runTool(page: Page, label: string): Promise<Locator> {
   await eventually(countOf(cards(page, label))).toBe(before + 1);
   // Pinned by position: `.last()` would be whichever card of that label came last when next looked at.
   const card = cards(page, label).nth(before);
-  await eventually(textOf(card.locator('.status-text'))).toBe('完成');
+  await finished(card);
   return card;
 }
 
@@ -108,7 +109,8 @@ async function firstAnswer(card: Locator) {
   return { button, piece: /^(\S+ \d+) 是/.exec(label)![1]! };
 }
 
-describe('garment cards with two documents open', () => {
+// Garment analyses run in these tests: the wait for them is bounded here, not by the default minute.
+describe('garment cards with two documents open', { timeout: 600_000 }, () => {
   let page: Page;
   let id: string;
   let twinsCard: Locator;

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { loadFixtures, marker, openMarker } from '../garment/freesewing-fixtures.js';
-import { eventually, lastCardOf, textOf, uploadWith } from '../support/browser.js';
+import { eventually, finished, lastCardOf, textOf, uploadWith } from '../support/browser.js';
 import { newSession, ok, tempDir } from '../support/session.js';
 
 export const EXAMPLES = path.resolve('examples/garment');
@@ -28,7 +28,7 @@ const garmentTools = (page: Page) => page.getByRole('region', { name: '服装套
 /** Uploads `psd` and the example motif photo, then runs 识别裁片部位 from the toolbox (its card may not be done). */
 export async function identifyFromToolbox(page: Page, psd: string): Promise<void> {
   await uploadWith(page, '上传文档', psd);
-  await eventually(textOf(lastCardOf(page, 'open_document'))).toContain('完成');
+  await finished(lastCardOf(page, 'open_document'));
   await uploadWith(page, '上传服装照片', path.join(EXAMPLES, 'photo-motif.jpg'));
   await eventually(textOf(page.getByRole('complementary', { name: '面板' }))).toContain('photo-motif.jpg');
   await garmentTools(page).getByRole('button', { name: '识别裁片部位', exact: true }).click();
@@ -40,9 +40,9 @@ export async function identifyFromToolbox(page: Page, psd: string): Promise<void
  * 生成花样预览 run; resolves when its card is done.
  */
 export async function previewFromToolbox(page: Page): Promise<void> {
-  await eventually(textOf(lastCardOf(page, 'identify_pieces'))).toContain('完成');
+  await finished(lastCardOf(page, 'identify_pieces'));
   await page.getByRole('button', { name: '返回工具列表' }).click();
   await garmentTools(page).getByRole('button', { name: '生成花样预览', exact: true }).click();
   await page.getByRole('button', { name: '运行' }).click();
-  await eventually(textOf(lastCardOf(page, 'generate_garment_preview'))).toContain('完成');
+  await finished(lastCardOf(page, 'generate_garment_preview'));
 }

@@ -17,6 +17,7 @@ import {
   canvasInk,
   countOf,
   eventually,
+  finished,
   launchBrowser,
   openPage,
   requireBuiltStudio,
@@ -88,7 +89,7 @@ async function upload(page: Page, button: '上传文档' | '上传服装照片',
 /** Uploads the pieces (opened as a document) and the garment photo, as a designer starts. */
 async function uploadGarment(page: Page, pieces = piecesPsd) {
   await upload(page, '上传文档', pieces);
-  await eventually(textOf(lastCard(page, '打开文档'))).toContain('完成');
+  await finished(lastCard(page, '打开文档'));
   await upload(page, '上传服装照片', photoPng);
   await eventually(textOf(page.getByRole('complementary', { name: '面板' }))).toContain(
     '服装照片：shirt.png',
@@ -105,7 +106,7 @@ async function identifyUploaded(page: Page, pieces = twinsPsd) {
   await group.getByRole('button', { name: '识别裁片部位', exact: true }).click();
   await page.getByRole('button', { name: '运行' }).click();
   const identified = lastCard(page, '识别裁片部位');
-  await eventually(textOf(identified)).toContain('完成');
+  await finished(identified);
   return identified;
 }
 
@@ -116,7 +117,7 @@ async function previewTable(page: Page) {
   await group.getByRole('button', { name: '生成花样预览', exact: true }).click();
   await page.getByRole('button', { name: '运行' }).click();
   const preview = lastCard(page, '生成花样预览');
-  await eventually(textOf(preview)).toContain('完成');
+  await finished(preview);
   await preview.getByRole('button', { name: '确认套图' }).click();
   return { preview, table: preview.getByRole('table', { name: '裁片' }) };
 }
@@ -128,7 +129,7 @@ function askedPiece(line: string): string {
 
 async function expectScore(page: Page) {
   const card = lastCard(page, '验证套图效果');
-  await eventually(textOf(card)).toContain('完成');
+  await finished(card);
   const badge = card.getByRole('img', { name: /^评分 \d+(\.\d+)? \/ 10$/ });
   await eventually(visibleOf(badge)).toBe(true);
   const score = Number(/评分 ([\d.]+)/.exec((await badge.getAttribute('aria-label'))!)![1]);
@@ -143,7 +144,8 @@ async function expectScore(page: Page) {
   return score;
 }
 
-describe('the garment flow without a model', () => {
+// Garment analyses run in these tests: the wait for them is bounded here, not by the default minute.
+describe('the garment flow without a model', { timeout: 600_000 }, () => {
   let server: TestServer;
   let page: Page;
 
@@ -166,7 +168,7 @@ describe('the garment flow without a model', () => {
     const group = page.getByRole('region', { name: '服装套图' });
     await group.getByRole('button', { name: '识别裁片部位', exact: true }).click();
     await page.getByRole('button', { name: '运行' }).click();
-    await eventually(textOf(lastCard(page, '识别裁片部位'))).toContain('完成');
+    await finished(lastCard(page, '识别裁片部位'));
     await page.getByRole('button', { name: '返回工具列表' }).click();
     await group.getByRole('button', { name: '生成花样预览', exact: true }).click();
     // The description is written for a model; the tool it says to call first reads under its label.
@@ -184,7 +186,7 @@ describe('the garment flow without a model', () => {
     })()`);
     await page.getByRole('button', { name: '运行' }).click();
     const preview = lastCard(page, '生成花样预览');
-    await eventually(textOf(preview)).toContain('完成');
+    await finished(preview);
     // The long call streamed its stages and the card showed them while it ran.
     expect(await page.evaluate('window.stagesSeen')).toEqual(
       expect.arrayContaining(['提取印花', '绘制预览']),
@@ -227,7 +229,7 @@ describe('the garment flow without a model', () => {
     await table.getByLabel('类型 领').selectOption('solid');
     await snapshot(page, '11-garment-pieces');
     await preview.getByRole('button', { name: '开始套图' }).click();
-    await eventually(textOf(lastCard(page, '提取并套图'))).toContain('完成');
+    await finished(lastCard(page, '提取并套图'));
     await expectScore(page);
     // In English the measures are named in English (each measure's label_en), and in Chinese again after.
     await page.getByRole('button', { name: '切换为英文界面' }).click();
@@ -272,12 +274,12 @@ describe('the garment flow without a model', () => {
       await table.scrollIntoViewIfNeeded();
       await snapshot(fresh, '13d-garment-turn-picked');
       await again.click();
-      await eventually(textOf(lastCard(fresh, '确认裁片部位'))).toContain('完成');
+      await finished(lastCard(fresh, '确认裁片部位'));
       const confirm = lastCard(fresh, '确认裁片部位');
       expect(await textOf(confirm)()).toContain('180');
       await eventually(countOf(feed(fresh).getByRole('article', { name: '生成花样预览' }))).toBe(2);
       const second = lastCard(fresh, '生成花样预览');
-      await eventually(textOf(second)).toContain('完成');
+      await finished(second);
       await second.getByRole('button', { name: '确认套图' }).click();
       const kept = second.getByRole('table', { name: '裁片' });
       await eventually(() => kept.getByRole('combobox', { name: '版图上的方向 前片' }).inputValue()).toBe(
@@ -349,10 +351,10 @@ describe('the garment flow without a model', () => {
       const again = preview.getByRole('button', { name: '按所选部位重新预览（1 片）' });
       await again.click();
       await eventually(countOf(feed(fresh).getByRole('article', { name: '确认裁片部位' }))).toBe(1);
-      await eventually(textOf(lastCard(fresh, '确认裁片部位'))).toContain('完成');
+      await finished(lastCard(fresh, '确认裁片部位'));
       await eventually(countOf(feed(fresh).getByRole('article', { name: '生成花样预览' }))).toBe(2);
       const second = lastCard(fresh, '生成花样预览');
-      await eventually(textOf(second)).toContain('完成');
+      await finished(second);
       // The first preview's decisions are gone; the new one asks again.
       const first = feed(fresh).getByRole('article', { name: '生成花样预览' }).first();
       await eventually(countOf(first.getByRole('button', { name: '确认套图' }))).toBe(0);
@@ -392,7 +394,7 @@ describe('the garment flow without a model', () => {
       // Each button names its piece to a screen reader, as the chat message would say it.
       await line.getByRole('button', { name: `${name} 是${other}`, exact: true }).click();
       const confirmed = lastCard(fresh, '确认裁片部位');
-      await eventually(textOf(confirmed)).toContain('完成');
+      await finished(confirmed);
       // The answer is recorded: the piece is the part picked, decided by the user; its twin is the other body
       // part, and neither is in doubt any more (the sleeves may still be).
       const result = JSON.parse(await textOf(confirmed.locator('.card-result pre'))()) as {
@@ -421,7 +423,7 @@ describe('the garment flow without a model', () => {
       await line.getByRole('button', { name: `${name} 是${was}`, exact: true }).click();
       await eventually(countOf(feed(fresh).getByRole('article', { name: '确认裁片部位' }))).toBe(2);
       const corrected = lastCard(fresh, '确认裁片部位');
-      await eventually(textOf(corrected)).toContain('完成');
+      await finished(corrected);
       const again = JSON.parse(await textOf(corrected.locator('.card-result pre'))()) as typeof result;
       expect(again.pieces.find((p) => p.name === name)).toMatchObject({
         part_label: was,
@@ -441,7 +443,7 @@ describe('the garment flow without a model', () => {
       await others.selectOption({ label: '袖口' });
       await eventually(countOf(feed(fresh).getByRole('article', { name: '确认裁片部位' }))).toBe(3);
       const picked = lastCard(fresh, '确认裁片部位');
-      await eventually(textOf(picked)).toContain('完成');
+      await finished(picked);
       const third = JSON.parse(await textOf(picked.locator('.card-result pre'))()) as typeof result;
       expect(third.pieces.find((p) => p.name === sleeveName)).toMatchObject({
         part: 'cuff',
@@ -518,7 +520,7 @@ describe('the garment flow without a model', () => {
       await snapshot(fresh, '13f-garment-doubt-two-alternatives');
       await line.getByRole('button', { name: `${name} 是${second}`, exact: true }).click();
       const confirmed = lastCard(fresh, '确认裁片部位');
-      await eventually(textOf(confirmed)).toContain('完成');
+      await finished(confirmed);
       const result = JSON.parse(await textOf(confirmed.locator('.card-result pre'))()) as {
         pieces: { name: string; part_label: string; decided_by: string }[];
       };
@@ -551,7 +553,7 @@ function lastUserText(request: ScriptedRequest): string {
   return typeof content === 'string' ? content : JSON.stringify(content);
 }
 
-describe('the studio with a model', () => {
+describe('the studio with a model', { timeout: 600_000 }, () => {
   let model: ScriptedModel;
   let server: TestServer;
   let page: Page;
@@ -588,8 +590,8 @@ describe('the studio with a model', () => {
     await page.getByRole('textbox', { name: '消息' }).fill('做一张海报，标题写“新品上市”');
     await page.getByRole('button', { name: '发送' }).click();
     await eventually(textOf(feed(page))).toContain('做一张海报');
-    await eventually(textOf(lastCard(page, '新建文档'))).toContain('完成');
-    await eventually(textOf(lastCard(page, '创建文字'))).toContain('完成');
+    await finished(lastCard(page, '新建文档'));
+    await finished(lastCard(page, '创建文字'));
     await eventually(textOf(feed(page))).toContain('已新建“对话海报”');
     // The answer's Markdown list and bold are shown as such, not as asterisks.
     await eventually(textOf(feed(page).locator('.bubble.assistant li strong'))).toBe('新品上市');
@@ -603,7 +605,7 @@ describe('the studio with a model', () => {
     // The conversation is the server's: a reload shows it again.
     await page.reload();
     await eventually(textOf(feed(page))).toContain('做一张海报');
-    await eventually(textOf(lastCard(page, '创建文字'))).toContain('完成');
+    await finished(lastCard(page, '创建文字'));
     await eventually(textOf(feed(page))).toContain('已新建“对话海报”');
   });
 
@@ -634,11 +636,11 @@ describe('the studio with a model', () => {
     await page.getByRole('textbox', { name: '消息' }).fill('用这张照片给裁片套图');
     await page.getByRole('button', { name: '发送' }).click();
     const preview = lastCard(page, '生成花样预览');
-    await eventually(textOf(preview)).toContain('完成');
+    await finished(preview);
     await eventually(textOf(feed(page))).toContain('预览已生成，请确认。');
     await snapshot(page, '14-chat-preview');
     await preview.getByRole('button', { name: '确认套图' }).click();
-    await eventually(textOf(lastCard(page, '提取并套图'))).toContain('完成');
+    await finished(lastCard(page, '提取并套图'));
     await expectScore(page);
     await eventually(textOf(feed(page))).toContain('套图完成');
     // The decision is made: the preview's buttons are gone, and the canvas shows the applied print.
@@ -663,7 +665,7 @@ describe('the studio with a model', () => {
 
   it('says the answer to a doubt to the model, which records it', async () => {
     await upload(page, '上传文档', twinsPsd);
-    await eventually(textOf(lastCard(page, '打开文档'))).toContain('完成');
+    await finished(lastCard(page, '打开文档'));
     const PARTS: Record<string, string> = { 前片: 'front', 后片: 'back' };
     model.push(
       { toolCalls: [{ name: 'identify_pieces', arguments: {} }] },
@@ -683,7 +685,7 @@ describe('the studio with a model', () => {
     await page.getByRole('textbox', { name: '消息' }).fill('识别一下裁片');
     await page.getByRole('button', { name: '发送' }).click();
     const identified = lastCard(page, '识别裁片部位');
-    await eventually(textOf(identified)).toContain('完成');
+    await finished(identified);
     await eventually(textOf(feed(page))).toContain('请确认');
     // What the designer sees: the overview with the pieces in doubt outlined in orange, and the questions.
     await identified
@@ -699,7 +701,7 @@ describe('the studio with a model', () => {
     const other = /也可能是(前片|后片)/.exec((await line.textContent())!)![1]!;
     await line.getByRole('button', { name: `是${other}` }).click();
     const confirmed = lastCard(page, '确认裁片部位');
-    await eventually(textOf(confirmed)).toContain('完成');
+    await finished(confirmed);
     await eventually(textOf(feed(page))).toContain('已按你的回答记录');
     const result = JSON.parse(await textOf(confirmed.locator('.card-result pre'))()) as {
       pieces: { part_label: string; decided_by: string }[];

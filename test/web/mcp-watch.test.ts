@@ -10,6 +10,7 @@ import {
   canvasInk,
   countOf,
   eventually,
+  finished,
   hideable,
   launchBrowser,
   openPage,
@@ -285,7 +286,7 @@ describe('the studio opened at /?session=<id>', () => {
     await page.getByLabel('宽度', { exact: true }).fill('200');
     await page.getByLabel('高度', { exact: true }).fill('120');
     await page.getByRole('button', { name: '运行' }).click();
-    await eventually(textOf(cardsOf(page).last())).toContain('完成');
+    await finished(cardsOf(page).last());
     await eventually(async () => (await canvasInk(page))?.opaque).toBe(1);
     await snapshot(page, 'mcp-watch-unknown');
     await page.context().close();

@@ -10,7 +10,16 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createSession } from '../server/support.js';
-import { countOf, eventually, feedOf, lastCardOf, snapshot, textOf, visibleOf } from '../support/browser.js';
+import {
+  countOf,
+  eventually,
+  feedOf,
+  finished,
+  lastCardOf,
+  snapshot,
+  textOf,
+  visibleOf,
+} from '../support/browser.js';
 import { blazerPsd, EXAMPLES, identifyFromToolbox, previewFromToolbox } from './garment-toolbox.js';
 import { studioHarness } from './studio-harness.js';
 
@@ -134,7 +143,7 @@ describe('the pieces table after a preview run from the toolbox', () => {
 
     // Applied from the table: the table goes, verified, and the toolbox stays open.
     await again.getByRole('button', { name: '开始套图' }).click();
-    await eventually(textOf(lastCardOf(page, 'verify_pattern_result'))).toContain('完成');
+    await finished(lastCardOf(page, 'verify_pattern_result'));
     await eventually(countOf(again.getByRole('table'))).toBe(0);
     await eventually(visibleOf(page.getByRole('searchbox', { name: '搜索工具' }))).toBe(true);
   });

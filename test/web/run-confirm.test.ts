@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createSession, okCalls, toolCall } from '../server/support.js';
-import { countOf, eventually, snapshot, textOf, visibleOf } from '../support/browser.js';
+import { countOf, eventually, finished, snapshot, textOf, visibleOf } from '../support/browser.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('run-confirm');
@@ -63,7 +63,7 @@ describe('the tool form’s run button', () => {
     expect(await fillOf(page)).toBe(everyday);
     await page.getByLabel('保存路径', { exact: true }).fill('out/海报.png');
     await runButton(page).click();
-    await eventually(textOf(cards(page, '另存为').last())).toContain('完成');
+    await finished(cards(page, '另存为').last());
     expect(await countOf(page.getByRole('alertdialog'))()).toBe(0);
     expect(digest(fileIn(id, 'out/海报.png'))).toMatch(/^[0-9a-f]{64}$/);
 
@@ -82,7 +82,7 @@ describe('the tool form’s run button', () => {
     await openTool(page, '保存文档');
     expect(await fillOf(page)).toBe(everyday);
     await runButton(page).click();
-    await eventually(textOf(cards(page, '保存文档').last())).toContain('完成');
+    await finished(cards(page, '保存文档').last());
     expect(await countOf(page.getByRole('alertdialog'))()).toBe(0);
     await eventually(textOf(page.getByRole('banner'))).not.toContain('•');
   });
@@ -124,7 +124,7 @@ describe('the tool form’s run button', () => {
 
     await runButton(page).click();
     await ask.getByRole('button', { name: '替换' }).click();
-    await eventually(textOf(cards(page, '另存为').last())).toContain('完成');
+    await finished(cards(page, '另存为').last());
     expect(digest(fileIn(id, 'out/poster.png'))).not.toBe(before);
 
     // A new name asks nothing.

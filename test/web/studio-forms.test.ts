@@ -169,7 +169,10 @@ describe('the pieces table of 提取并套图', () => {
 });
 
 describe('the studio in English', () => {
-  it('labels every field of every tool in English, and leaves the Chinese labels as they were', async () => {
+  // It opens every tool's form in turn: about 25 s alone, over the minute with three test files beside it.
+  it('labels every field of every tool in English, and leaves the Chinese labels as they were', {
+    timeout: 300_000,
+  }, async () => {
     const id = await createSession(studio.url);
     await okCalls(studio.url, id, [toolCall('create_document', { width: 200, height: 100, name: 'poster' })]);
     const page = await studio.open(id, 1280, 800, 'en');

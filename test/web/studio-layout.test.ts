@@ -5,7 +5,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createSession, okCalls, toolCall } from '../server/support.js';
-import { attrOf, eventually, snapshot, textOf, visibleOf } from '../support/browser.js';
+import { attrOf, eventually, finished, snapshot, textOf, visibleOf } from '../support/browser.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('layout');
@@ -56,7 +56,7 @@ describe('the studio with a working designer’s content', () => {
       .getByRole('log', { name: '对话记录' })
       .getByRole('article', { name: '创建文字' })
       .last();
-    await eventually(textOf(card)).toContain('完成');
+    await finished(card);
     await card.locator('.card-args summary').click();
     const pre = card.locator('.card-args pre');
     await eventually(visibleOf(pre)).toBe(true);
@@ -164,7 +164,7 @@ describe('the studio with a working designer’s content', () => {
     await page.getByLabel('文档名称', { exact: true }).fill('春季海报');
     await page.getByRole('button', { name: '运行' }).click();
     const card = page.getByRole('log', { name: '对话记录' }).getByRole('article', { name: '新建文档' });
-    await eventually(textOf(card)).toContain('完成');
+    await finished(card);
     const summary = card.locator('.card-args summary');
     expect(await textOf(summary)()).toBe('参数 宽度、高度、分辨率、文档名称');
     await summary.click();

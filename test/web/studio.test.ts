@@ -20,6 +20,7 @@ import {
   canvasInk,
   countOf,
   eventually,
+  finished,
   fontState,
   launchBrowser,
   openPage,
@@ -142,7 +143,7 @@ describe('the studio without a model', () => {
 
   it('creates a document from the palette form and shows its canvas', async () => {
     await runTool(page, '文档操作', '新建文档', { 宽度: '1200', 高度: '800', 文档名称: '春季海报' });
-    await eventually(textOf(lastCard(page, '新建文档'))).toContain('完成');
+    await finished(lastCard(page, '新建文档'));
     await eventually(attrOf(page.getByRole('tab', { name: /春季海报/ }), 'aria-selected')).toBe('true');
     await eventually(visibleOf(page.getByText('1200 × 800 像素'))).toBe(true);
     await eventually(() => canvasInk(page)).toMatchObject({ opaque: 1, dark: 0 });
@@ -175,7 +176,7 @@ describe('the studio without a model', () => {
     await x.fill('120');
     await page.getByLabel('文本框左上角的 y 坐标').fill('200');
     await page.getByRole('button', { name: '运行' }).click();
-    await eventually(textOf(lastCard(page, '创建文字'))).toContain('完成');
+    await finished(lastCard(page, '创建文字'));
     await eventually(visibleOf(layerList(page).getByRole('button', { name: '春季新品', exact: true }))).toBe(
       true,
     );
@@ -294,7 +295,7 @@ describe('the studio without a model', () => {
       page.getByRole('button', { name: '上传文档' }).click(),
     ]);
     await chooser.setFiles(psd);
-    await eventually(textOf(lastCard(page, '打开文档'))).toContain('完成');
+    await finished(lastCard(page, '打开文档'));
     await eventually(attrOf(page.getByRole('tab', { name: 'poster' }), 'aria-selected')).toBe('true');
     await sidePanel(page, '图层');
     await eventually(visibleOf(layerList(page).getByRole('button', { name: '夏日', exact: true }))).toBe(
@@ -307,7 +308,7 @@ describe('the studio without a model', () => {
     await snapshot(page, '07-psd');
 
     await runTool(page, '文档操作', '另存为', { 保存路径: 'out/海报.png' });
-    await eventually(textOf(lastCard(page, '另存为'))).toContain('完成');
+    await finished(lastCard(page, '另存为'));
     await sidePanel(page, '文件');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -413,7 +414,7 @@ describe('the studio with a token', () => {
     expect(page.url()).toBe(`${server.url}/`);
 
     await runTool(page, '文档操作', '新建文档', { 宽度: '400', 高度: '300' });
-    await eventually(textOf(lastCard(page, '新建文档'))).toContain('完成');
+    await finished(lastCard(page, '新建文档'));
     await eventually(() => canvasInk(page)).toMatchObject({ opaque: 1 });
     expect(urls.filter((u) => u.includes(TOKEN))).toEqual([urls[0]]);
     expect(authorized.length).toBeGreaterThan(3);
@@ -497,15 +498,15 @@ describe('the studio across windows, reloads and tabs', () => {
     const page = await openPage(browser, `${server.url}/`);
     try {
       await runTool(page, '文档操作', '新建文档', { 宽度: '300', 高度: '200', 文档名称: '重载' });
-      await eventually(textOf(lastCard(page, '新建文档'))).toContain('完成');
+      await finished(lastCard(page, '新建文档'));
       await runTool(page, '文档与图层', '新建图层', { 新图层的名称: '留下' });
-      await eventually(textOf(lastCard(page, '新建图层'))).toContain('完成');
+      await finished(lastCard(page, '新建图层'));
       const before = await countOf(page.getByRole('log', { name: '对话记录' }).getByRole('article'))();
       expect(before).toBeGreaterThan(0);
       // Saved a moment after the feed settles.
       await page.waitForTimeout(600);
       await page.reload();
-      await eventually(textOf(lastCard(page, '新建文档'))).toContain('完成');
+      await finished(lastCard(page, '新建文档'));
       expect(await countOf(page.getByRole('log', { name: '对话记录' }).getByRole('article'))()).toBe(before);
       expect(await textOf(page.getByRole('log', { name: '对话记录' }))()).not.toContain('还没有操作');
       await snapshot(page, '22-after-reload');

@@ -7,7 +7,7 @@
 import type { Locator, Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createSession, okCalls, toolCall } from '../server/support.js';
-import { countOf, eventually, snapshot, textOf } from '../support/browser.js';
+import { countOf, eventually, finished, snapshot, textOf } from '../support/browser.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('tool-form-fields');
@@ -118,7 +118,7 @@ describe('a tool form’s fields', () => {
     expect(sent).toHaveLength(1);
     await size.fill('48');
     await f.getByRole('button', { name: '运行', exact: true }).click();
-    await eventually(textOf(cards(page, '创建文字').last())).toContain('完成');
+    await finished(cards(page, '创建文字').last());
     expect(sent).toHaveLength(2);
   });
 
@@ -184,7 +184,7 @@ describe('a tool form’s fields', () => {
     });
     await snapshot(page, 'tool-form-multiline');
     await f.getByRole('button', { name: '运行', exact: true }).click();
-    await eventually(textOf(cards(page, '创建文字').last())).toContain('完成');
+    await finished(cards(page, '创建文字').last());
     const body = sent[0] as { tool_calls: { function: { name: string; arguments: string } }[] };
     expect(body.tool_calls[0]!.function.name).toBe('create_text_layer');
     expect(JSON.parse(body.tool_calls[0]!.function.arguments)).toMatchObject({ text: '春季\n新品' });
