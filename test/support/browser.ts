@@ -119,14 +119,33 @@ const WORK_MS = 600_000;
  * took longer than that with more test files running beside it.
  */
 export async function finished(card: Locator): Promise<void> {
+  // Busy state, class and text are read in one step from one element: `card` is often a `.last()` that moves to a
+  // new card of the same tool while the old one is being read.
+  const read = () =>
+    card
+      .evaluate(
+        (e) => ({
+          busy: e.getAttribute('aria-busy'),
+          classes: e.className.split(/\s+/),
+          text: e.textContent ?? '',
+        }),
+        undefined,
+        {
+          timeout: 1_000,
+        },
+      )
+      .catch(() => undefined);
+  let done: Awaited<ReturnType<typeof read>>;
   await expect
-    .poll(async () => (await card.count()) > 0 && (await card.getAttribute('aria-busy')) === 'false', {
-      timeout: WORK_MS,
-      interval: 200,
-    })
+    .poll(
+      async () => {
+        done = await read();
+        return done?.busy === 'false';
+      },
+      { timeout: WORK_MS, interval: 200 },
+    )
     .toBe(true);
-  const classes = (await card.getAttribute('class'))?.split(/\s+/) ?? [];
-  expect(classes, (await card.textContent()) ?? '').toContain('ok');
+  expect(done!.classes, done!.text).toContain('ok');
 }
 
 /** Text, attribute and count readers for `eventually`. */

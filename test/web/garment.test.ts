@@ -682,9 +682,13 @@ describe('the studio with a model', { timeout: 600_000 }, () => {
       },
       { text: '已按你的回答记录。' },
     );
+    // The chat test before this one identified pieces too: wait for this call's own card, not that one.
+    const cards = feed(page).getByRole('article', { name: '识别裁片部位' });
+    const before = await cards.count();
     await page.getByRole('textbox', { name: '消息' }).fill('识别一下裁片');
     await page.getByRole('button', { name: '发送' }).click();
-    const identified = lastCard(page, '识别裁片部位');
+    await eventually(countOf(cards)).toBe(before + 1);
+    const identified = cards.last();
     await finished(identified);
     await eventually(textOf(feed(page))).toContain('请确认');
     // What the designer sees: the overview with the pieces in doubt outlined in orange, and the questions.
