@@ -44,6 +44,11 @@ const CENTRE_STRAIGHT = 0.5;
 /** …and for this much more of it than the side seam does (shaped, slanted, or cut into by the armhole). */
 const CENTRE_MARGIN = 0.1;
 
+/** A half's highest rows (this share of its height)… */
+const NECK_ROWS = 0.02;
+/** …lie this far (a share of its width) or further from its middle, towards the centre edge. */
+const NECK_MARGIN = 0.1;
+
 const none = (why: string): SeamMatch => ({ shifts: [], seams: [why], joins: [] });
 
 export function seamShifts(
@@ -114,9 +119,9 @@ function sideOf(
   if (pieces.length !== 2) {
     return `侧缝未对花：${what}有 ${pieces.length} 片（如公主缝分片），只对整片或左右两片的衣身对花`;
   }
-  const sides = pieces.map(centreSide);
-  if (sides[0] === null || sides[1] === null || sides[0] === sides[1]) {
-    return `侧缝未对花：分不出${what}“${pieces[0]!.name}”和“${pieces[1]!.name}”哪片在左、哪片在右（没有一条沿布纹的直中线，或两片中线在同一侧）`;
+  const sides = halvesSides(pieces[0]!, pieces[1]!);
+  if (!sides) {
+    return `侧缝未对花：分不出${what}“${pieces[0]!.name}”和“${pieces[1]!.name}”哪片在左、哪片在右（没有一条沿布纹的直中线，领口最高点也不明显偏向一侧，或两片中线在同一侧）`;
   }
   // Seen from outside, the half whose centre edge is on its right comes first (the wearer's right front, the
   // wearer's left back).
@@ -130,11 +135,50 @@ function sideOf(
   return out;
 }
 
+type Side = 'left' | 'right';
+
+/**
+ * Which edge of each of two upright halves is its centre: the straight one (centreSide) when both show one and
+ * they differ, else the one its neck point lies towards (neckSide) when both say and differ: a back with a
+ * shaped centre seam (a swayback curve, Bella's) has no straight edge, and its side seam none either.
+ */
+function halvesSides(a: PieceInfo, b: PieceInfo): [Side, Side] | null {
+  for (const side of [centreSide, neckSide]) {
+    const one = side(a);
+    const two = side(b);
+    if (one !== null && two !== null && one !== two) return [one, two];
+  }
+  return null;
+}
+
+/**
+ * Where an upright half's neck point lies, whose top it is: the shoulder slopes down from it to the armhole,
+ * away from the centre, and the neckline reaches the centre within a neck's width of it. So the piece's highest
+ * rows sit towards its centre edge; within NECK_MARGIN of its middle (a cut-on collar or hood, a strap) they say
+ * nothing.
+ */
+function neckSide(p: PieceInfo): Side | null {
+  const { w, h } = p.bounds;
+  const rows = Math.max(1, Math.round(h * NECK_ROWS));
+  let sum = 0;
+  let n = 0;
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < w; x++) {
+      if (!p.mask[y * w + x]) continue;
+      sum += x + 0.5;
+      n++;
+    }
+  }
+  if (n === 0) return null;
+  const share = sum / n / w;
+  return share < 0.5 - NECK_MARGIN ? 'left' : share > 0.5 + NECK_MARGIN ? 'right' : null;
+}
+
 /**
  * Which edge of an upright half is its centre front or back: the one running straight down the grain over the
  * most of its height. A side seam is slanted or shaped, and cut into by the armhole above it.
  */
-function centreSide(p: PieceInfo): 'left' | 'right' | null {
+function centreSide(p: PieceInfo): Side | null {
   const { w, h } = p.bounds;
   const tol = Math.max(1, Math.round(w * 0.01));
   const rows = Array.from({ length: h }, (_, y) => edgesAt(p, y)).filter((e) => e !== null);

@@ -6,7 +6,8 @@
  * pieces' own outlines: the seam line lies the allowance inside each cut edge at 65 % of the main front's height
  * (the contract the result states), and the print just inside one panel's seam line is the print just inside
  * the next one's. Also with the halves a mirrored pair (a zip front: one outline cut twice), and with the back
- * and a front laid upside down on the marker. Trouser legs, fronts and backs in pairs too, are left alone.
+ * and a front laid upside down on the marker, and with back halves whose centre seam is shaped (Bella's: no edge
+ * runs straight, the neck points tell the centre). Trouser legs, fronts and backs in pairs too, are left alone.
  */
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
@@ -169,7 +170,8 @@ async function applied(g: FsGarment, upsideDown: readonly string[] = []) {
   const seams = (v.measures as { measure: string; per_seam?: Record<string, number | null> }[]).find(
     (m) => m.measure === 'seams',
   );
-  return { session, seams: (r.seams as string[]).join('\n'), preview, measure: seams };
+  const pieces = found.pieces as { name: string; print_mirrored?: boolean }[];
+  return { session, seams: (r.seams as string[]).join('\n'), preview, measure: seams, pieces };
 }
 
 describe('the print across the seams of a front cut in halves', () => {
@@ -217,6 +219,27 @@ describe('the print across the seams of a front cut in halves', () => {
     const back = { name: 'Back', upsideDown: true };
     expect(acrossSeam(s, right, left, left, false).share).toBeGreaterThanOrEqual(0.95);
     expect(acrossSeam(s, left, back, left, false).share).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('finds the centre of back halves with a shaped centre seam by their neck points, and runs on from the front', async () => {
+    // FreeSewing's Bella: a whole front, the back cut twice from one outline whose centre seam curves in at the
+    // waist (no edge runs straight down the grain); the neck point lies towards the centre edge.
+    const { session, seams, pieces } = await applied(garment('bella-cisMaleAdult42'));
+    const first = /“Front”右侧缝与“(Back(?: copy)?)”左侧缝处花样水平连续/.exec(seams);
+    expect(first, seams).not.toBeNull();
+    const a = first![1]!;
+    const b = a === 'Back' ? 'Back copy' : 'Back';
+    expect(seams).toContain(`“${a}”与“${b}”在后中处花样镜像相接`);
+    const s = stateOf(session);
+    const main = { name: 'Front' };
+    // The wearer's left back seen from outside has its centre edge on its right: the drafted outline has it on
+    // its left (its neck point is there), so that half is the copy the marker mirrored.
+    expect(a).toBe('Back copy');
+    // Its print is drawn either way round: mirrored when it is the pair's second piece (the tool says which).
+    const mirrored = pieces.find((p) => p.name === a)!.print_mirrored === true;
+    const side = acrossSeam(s, main, { name: a }, main, mirrored);
+    expect(side.share, 'side seam').toBeGreaterThanOrEqual(0.95);
+    expect(side.control, 'the print has structure at the side seam').toBeLessThan(0.5);
   });
 
   it('leaves trouser legs as they are: fronts and backs in pairs without sleeves are not a body cut in halves', async () => {
