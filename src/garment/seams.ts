@@ -6,6 +6,8 @@
  * continues across every seam; horizontally each panel continues from the one before it around the body, seen
  * from outside: the front's halves (the wearer's right, then left), the wearer's left side seam, the back's
  * halves (left, then right), and back to the front at the wearer's right side seam, where the circle closes.
+ * With princess seams a side is a centre panel (whole or in halves) between a mirrored pair of side panels, taken
+ * round in the same way (panelsOf).
  * The fabric meets at the seam line, not at the cut edge: cut pieces carry a seam allowance, so the seam line
  * lies that far inside the cut edge, measured on the body at the height the scale is taken (65 % down the main
  * front, the same distance above the hem on every panel). The allowance is assumed (SIDE_SEAM_ALLOWANCE_MM, the
@@ -43,6 +45,13 @@ const FULL_PANEL_SYMMETRY = 0.85;
 const CENTRE_STRAIGHT = 0.5;
 /** …and for this much more of it than the side seam does (shaped, slanted, or cut into by the armhole). */
 const CENTRE_MARGIN = 0.1;
+
+/** A side panel's two edges differ in height by this share of it at least, and so do their matches with the centre. */
+const PANEL_EDGE_SPREAD = 0.05;
+/** The centre panels stand this much taller than the side panels at least (they reach the neckline). */
+const CENTRE_TALLER = 1.04;
+/** edgeTop reads an edge from this share of the piece's height above its hem. */
+const HEM_SKIP = 0.08;
 
 /** A half's highest rows (this share of its height)… */
 const NECK_ROWS = 0.02;
@@ -116,8 +125,9 @@ function sideOf(
     const one = lines(p, null);
     return typeof one === 'string' ? one : [one];
   }
+  if (pieces.length === 3 || pieces.length === 4) return panelsOf(pieces, what, lines);
   if (pieces.length !== 2) {
-    return `侧缝未对花：${what}有 ${pieces.length} 片（如公主缝分片），只对整片或左右两片的衣身对花`;
+    return `侧缝未对花：${what}有 ${pieces.length} 片，只对整片、左右两片或公主缝分片（中片加一对侧片）的衣身对花`;
   }
   const sides = halvesSides(pieces[0]!, pieces[1]!);
   if (!sides) {
@@ -136,6 +146,124 @@ function sideOf(
 }
 
 type Side = 'left' | 'right';
+
+/**
+ * One side of a body with princess seams or side panels: a centre (one whole panel, or two halves) and one
+ * mirrored pair of side panels, one each side of it. Which pieces are the centre: the whole symmetric one, or
+ * of two pairs the one standing taller (the centre panels reach the neckline, the side panels start at the
+ * armhole). Which edge of a side panel is sewn to the centre: the one whose height matches the centre's outer
+ * edge (edgeTop) — at a princess seam the taller, at a jacket's side body under the arm the shorter, so the
+ * match is read rather than assumed; when the two edges are alike (a side body whose edges both start under the
+ * arm) nothing is matched and the result says why.
+ */
+function panelsOf(
+  pieces: readonly PieceInfo[],
+  what: '前片' | '后片',
+  lines: (p: PieceInfo, centre: Panel['centre']) => Panel | string,
+): Panel[] | string {
+  const names = pieces.map((p) => `“${p.name}”`).join('、');
+  const partner = (p: PieceInfo) =>
+    pieces.find((q) => q !== p && (q.mirrorOf === p.layerId || p.mirrorOf === q.layerId));
+  const paired = pieces.filter((p) => partner(p));
+  const single = pieces.filter((p) => !partner(p));
+  let centre: PieceInfo[];
+  let side: PieceInfo[];
+  if (pieces.length === 3) {
+    if (paired.length !== 2 || single[0]!.symmetry < FULL_PANEL_SYMMETRY) {
+      return `侧缝未对花：${what}${names}不是一片左右对称的中片加一对镜像侧片`;
+    }
+    centre = single;
+    side = paired;
+  } else {
+    // Two pairs: the side panels are one outline cut twice (a mirrored pair), the centre a pair of halves.
+    const groups =
+      paired.length === 4 ? twoPairs(paired, partner) : paired.length === 2 ? [single, paired] : null;
+    if (!groups) return `侧缝未对花：${what}${names}不是中片加一对镜像侧片`;
+    const tall = (g: readonly PieceInfo[]) => Math.min(...g.map((p) => p.bounds.h));
+    const short = (g: readonly PieceInfo[]) => Math.max(...g.map((p) => p.bounds.h));
+    const [g0, g1] = groups as [PieceInfo[], PieceInfo[]];
+    if (tall(g0) >= CENTRE_TALLER * short(g1) && g1.length === 2 && partner(g1[0]!) === g1[1]) {
+      centre = g0;
+      side = g1;
+    } else if (tall(g1) >= CENTRE_TALLER * short(g0) && partner(g0[0]!) === g0[1]) {
+      centre = g1;
+      side = g0;
+    } else {
+      return `侧缝未对花：分不出${what}${names}哪两片是中片、哪两片是侧片（中片应比侧片高出 ${Math.round((CENTRE_TALLER - 1) * 100)}% 以上，侧片应为镜像的一对）`;
+    }
+  }
+  // The centre seen from outside, and the height of its edges the side panels are sewn to.
+  let middle: { piece: PieceInfo; centre: Side | null }[];
+  let outer: number;
+  if (centre.length === 1) {
+    const c = centre[0]!;
+    middle = [{ piece: c, centre: null }];
+    outer = (edgeTop(c, 'left') + edgeTop(c, 'right')) / 2;
+  } else {
+    const sides = halvesSides(centre[0]!, centre[1]!);
+    if (!sides) {
+      return `侧缝未对花：分不出${what}中片“${centre[0]!.name}”和“${centre[1]!.name}”哪片在左、哪片在右`;
+    }
+    const order = sides[0] === 'right' ? [0, 1] : [1, 0];
+    middle = order.map((i) => ({ piece: centre[i]!, centre: sides[i]! }));
+    // The outer edge of each half is the one away from its centre edge.
+    outer = (edgeTop(middle[0]!.piece, 'left') + edgeTop(middle[1]!.piece, 'right')) / 2;
+  }
+  // Each side panel's inner edge (sewn to the centre): the one whose height is the centre's outer edge's.
+  const inner = side.map((p): Side | null => {
+    const left = edgeTop(p, 'left');
+    const right = edgeTop(p, 'right');
+    const h = p.bounds.h;
+    if (Math.abs(left - right) < PANEL_EDGE_SPREAD * h) return null;
+    const dl = Math.abs(left - outer);
+    const dr = Math.abs(right - outer);
+    if (Math.abs(dl - dr) < PANEL_EDGE_SPREAD * h) return null;
+    return dl < dr ? 'left' : 'right';
+  });
+  if (inner[0] === null || inner[1] === null || inner[0] === inner[1]) {
+    return `侧缝未对花：分不出${what}侧片“${side[0]!.name}”“${side[1]!.name}”哪条边与中片相接（两边高度相近，或与中片的边都对不上）`;
+  }
+  // Seen from outside: the side panel whose inner edge is on its right, the centre, then the other one.
+  const first = inner[0] === 'right' ? 0 : 1;
+  const round = [{ piece: side[first]!, centre: null }, ...middle, { piece: side[1 - first]!, centre: null }];
+  const out: Panel[] = [];
+  for (const r of round) {
+    const one = lines(r.piece, r.centre);
+    if (typeof one === 'string') return one;
+    out.push(one);
+  }
+  return out;
+}
+
+/** Four pieces in two mirrored pairs, as the two pairs. */
+function twoPairs(
+  pieces: readonly PieceInfo[],
+  partner: (p: PieceInfo) => PieceInfo | undefined,
+): [PieceInfo[], PieceInfo[]] | null {
+  const a = pieces[0]!;
+  const b = partner(a)!;
+  const rest = pieces.filter((p) => p !== a && p !== b);
+  return rest.length === 2 && partner(rest[0]!) === rest[1] ? [[a, b], rest] : null;
+}
+
+/**
+ * How far up from the hem an upright piece's left or right edge runs before it turns across (into an armhole, a
+ * shoulder, a neckline): rows counted while the edge moves no more than a column a row over a few rows. Read from
+ * a little above the hem, whose curve turns the edge too.
+ */
+function edgeTop(p: PieceInfo, side: Side): number {
+  const { w, h } = p.bounds;
+  const xs: number[] = [];
+  for (let y = 0; y < h; y++) {
+    const e = edgesAt(p, y);
+    if (e) xs.push(side === 'left' ? e.left : w - e.right);
+  }
+  const n = xs.length;
+  const k = Math.max(3, Math.round(n * 0.008));
+  let i = n - 1 - Math.round(n * HEM_SKIP);
+  while (i - k >= 0 && Math.abs(xs[i - k]! - xs[i]!) <= k) i--;
+  return n - 1 - i;
+}
 
 /**
  * Which edge of each of two upright halves is its centre: the straight one (centreSide) when both show one and
@@ -267,14 +395,24 @@ function bodyMatch(
   for (let i = 0; i + 1 < round.length; i++) {
     const a = round[i]!;
     const b = round[i + 1]!;
-    const at = a.centre === 'right' && b.centre === 'left' ? 'centre' : 'side';
+    const at =
+      a.piece.part !== b.piece.part
+        ? 'side'
+        : a.centre === 'right' && b.centre === 'left'
+          ? 'centre'
+          : 'panel';
     const c = column(a.piece, a.exit, unitOf(a.piece).dx!);
     const u = unitOf(b.piece);
     const mirror = b.piece.mirrorOf === a.piece.layerId || a.piece.mirrorOf === b.piece.layerId;
     if (u.dx === null) u.dx = solve(b.piece, b.entry, c);
-    const miss = Math.abs(column(b.piece, b.entry, u.dx) - c);
-    const where = at === 'centre' ? (a.piece.part === 'front' ? '前中' : '后中') : '侧缝';
-    if (miss > 1) {
+    // Columns a whole number of repeats apart show the same print.
+    const apart = (((column(b.piece, b.entry, u.dx) - c) % period) + period) % period;
+    const miss = Math.min(apart, period - apart);
+    const where =
+      at === 'centre' ? (a.piece.part === 'front' ? '前中' : '后中') : at === 'panel' ? '分割缝' : '侧缝';
+    // A mirrored pair meets itself at the centre a pixel off by the pixel grid (a column mirrored is 2·centre − 1
+    // − x), and another where rasterising left its two outlines a column apart.
+    if (miss > (mirror ? 2 : 1)) {
       lines.push(
         `${name(a)}与${name(b)}在${where}处未对花：${name(b)}是另一片的镜像，花样不能单独移动（相差 ${Math.round(miss)} px）`,
       );
@@ -286,7 +424,9 @@ function bodyMatch(
         ? `${name(a)}与${name(b)}在${where}处花样镜像相接（${name(b)}与${name(a)}是镜像对称的一对）`
         : at === 'centre'
           ? `${name(a)}与${name(b)}在${where}处花样水平连续：两片的中线止口按缝份 ${SIDE_SEAM_ALLOWANCE_MM} mm（${Math.round(sa)} px）在裁边内侧对齐（门襟搭门按此宽度计）`
-          : `${name(a)}右侧缝与${name(b)}左侧缝处花样水平连续：按缝份 ${SIDE_SEAM_ALLOWANCE_MM} mm（${Math.round(sa)} px）在裁边内侧对齐净缝线（衣身高度 65% 处）`,
+          : at === 'panel'
+            ? `${name(a)}与${name(b)}在${where}（公主缝或侧片缝）处花样水平连续：按缝份 ${SIDE_SEAM_ALLOWANCE_MM} mm（${Math.round(sa)} px）在裁边内侧对齐净缝线（衣身高度 65% 处）`
+            : `${name(a)}右侧缝与${name(b)}左侧缝处花样水平连续：按缝份 ${SIDE_SEAM_ALLOWANCE_MM} mm（${Math.round(sa)} px）在裁边内侧对齐净缝线（衣身高度 65% 处）`,
     );
   }
 

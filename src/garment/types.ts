@@ -282,12 +282,13 @@ export interface Placement {
 
 /**
  * Two body panels whose print runs on across the seam between them: `left`'s right edge (seen from outside)
- * meets `right`'s left edge; `at` is a side seam, or a centre front or back seam between halves.
+ * meets `right`'s left edge; `at` is a side seam, a centre front or back seam between halves, or a panel seam (a
+ * princess seam, a side panel's) between a centre panel and a side panel.
  */
 export interface SeamJoin {
   readonly left: number;
   readonly right: number;
-  readonly at: 'side' | 'centre';
+  readonly at: 'side' | 'centre' | 'panel';
 }
 
 export interface PreviewRecord {

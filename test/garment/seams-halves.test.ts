@@ -8,6 +8,8 @@
  * the next one's. Also with the halves a mirrored pair (a zip front: one outline cut twice), and with the back
  * and a front laid upside down on the marker, and with back halves whose centre seam is shaped (Bella's: no edge
  * runs straight, the neck points tell the centre). Trouser legs, fronts and backs in pairs too, are left alone.
+ * Princess seams: our princess dress's side panels run on into its centre panels; a jacket's side body, whose
+ * edges do not say which meets the front, is left alone.
  */
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
@@ -247,5 +249,47 @@ describe('the print across the seams of a front cut in halves', () => {
     const { preview, measure } = await applied(garment('titan-cisMaleAdult42'));
     expect((preview.placement as { seams: string[] }).seams.join('\n')).toMatch(/两条裤腿/);
     expect(measure, 'no seam to judge').toBeUndefined();
+  });
+});
+
+describe('the print across princess seams', () => {
+  it('runs from each side panel into the centre panel beside it, and says which seam a mirrored pair leaves', async () => {
+    // Our princess dress: a whole centre front, centre-back halves (one outline cut twice) and side fronts and
+    // backs in mirrored pairs. The drafted side panels have their princess edge, the one rising to the armhole,
+    // on their left (checked on the polygons: left edge 903 mm up from the hem, right 777 mm); the copy the marker
+    // mirrors has it on its right, so seen from outside the copies come first.
+    const { session, seams, pieces } = await applied(garment('princessdress-M'));
+    expect(seams).toContain('“Side front copy”与“Centre front”在分割缝（公主缝或侧片缝）处花样水平连续');
+    // The other side front is its pair's mirror image: its print cannot move to meet the centre front as well.
+    expect(seams).toMatch(/“Centre front”与“Side front”在分割缝处未对花：“Side front”是另一片的镜像/);
+    expect(seams).toContain('“Side front”右侧缝与“Side back copy”左侧缝处花样水平连续');
+    expect(seams).toContain('“Side back copy”与“Centre back copy”在分割缝（公主缝或侧片缝）处花样水平连续');
+    expect(seams).toContain('在后中处花样镜像相接');
+    // Both pairs of the back mirrored: the wearer's right back is the left one's mirror image, seams and all.
+    expect(seams).toContain('“Centre back”与“Side back”在分割缝（公主缝或侧片缝）处花样水平连续');
+    const s = stateOf(session);
+    const main = { name: 'Centre front' };
+    const mirrored = (name: string) => pieces.find((p) => p.name === name)!.print_mirrored === true;
+    for (const [a, b] of [
+      ['Side front copy', 'Centre front'],
+      ['Side front', 'Side back copy'],
+      ['Side back copy', 'Centre back copy'],
+      ['Centre back', 'Side back'],
+    ] as const) {
+      const seam = acrossSeam(s, { name: a }, { name: b }, main, mirrored(a) !== mirrored(b));
+      // A mirrored panel's print meets the next one a column off (a column mirrored is 2·centre − 1 − x): 0.93
+      // where the plaid's lines cross it, 1 between panels drawn the same way. The plaid is coarse at the
+      // dress's seams: 40 px off, 44–61 % of it still agrees.
+      expect(seam.share, `${a} → ${b}`).toBeGreaterThanOrEqual(0.9);
+      expect(seam.share - seam.control, `${a} → ${b}: against the print 40 px off`).toBeGreaterThanOrEqual(
+        0.3,
+      );
+    }
+  });
+
+  it('leaves a jacket’s side body alone when neither of its edges tells which meets the front', async () => {
+    // Jaeger: fronts, side bodies under the arm (both edges start near the underarm) and a whole back.
+    const { seams } = await applied(garment('jaeger-cisMaleAdult42'));
+    expect(seams).toMatch(/^侧缝未对花：分不出前片侧片.*哪条边与中片相接/);
   });
 });

@@ -547,7 +547,7 @@ export function measureResult(
       },
       suggestion:
         sSeam < 0.7
-          ? `${worst.at === 'side' ? `侧缝对花：“${worst.a}”右侧缝与“${worst.b}”左侧缝处` : `中线对花：“${worst.a}”与“${worst.b}”的中线处`}同一衣身高度的花样没有对上（相关 ${round(worst.seam.ncc!)}）：“${worst.b}”的花样可能被移动了；请对“${worst.a}”和“${worst.b}”一起重新调用 extract_and_apply_all_pieces`
+          ? `${worst.at === 'side' ? `侧缝对花：“${worst.a}”右侧缝与“${worst.b}”左侧缝处` : worst.at === 'panel' ? `分割缝对花：“${worst.a}”与“${worst.b}”的分割缝处` : `中线对花：“${worst.a}”与“${worst.b}”的中线处`}同一衣身高度的花样没有对上（相关 ${round(worst.seam.ncc!)}）：“${worst.b}”的花样可能被移动了；请对“${worst.a}”和“${worst.b}”一起重新调用 extract_and_apply_all_pieces`
           : null,
     });
   }
