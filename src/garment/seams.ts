@@ -50,6 +50,8 @@ const CENTRE_MARGIN = 0.1;
 const PANEL_EDGE_SPREAD = 0.05;
 /** The centre panels stand this much taller than the side panels at least (they reach the neckline). */
 const CENTRE_TALLER = 1.04;
+/** Side panels run from the armhole (or shoulder) to the hem: at least this share of the centre's height. */
+const PANEL_REACH = 0.7;
 /** edgeTop reads an edge from this share of the piece's height above its hem. */
 const HEM_SKIP = 0.08;
 
@@ -192,6 +194,11 @@ function panelsOf(
       return `侧缝未对花：分不出${what}${names}哪两片是中片、哪两片是侧片（中片应比侧片高出 ${Math.round((CENTRE_TALLER - 1) * 100)}% 以上，侧片应为镜像的一对）`;
     }
   }
+  const sideH = Math.max(...side.map((p) => p.bounds.h));
+  const centreH = Math.min(...centre.map((p) => p.bounds.h));
+  if (sideH < PANEL_REACH * centreH) {
+    return `侧缝未对花：${what}侧片${side.map((p) => `“${p.name}”`).join('、')}不到中片高度的 ${Math.round(PANEL_REACH * 100)}%，不是从袖窿到下摆的分割片（如上下拼接的衣片、腋下的短侧片），只对公主缝分片对花`;
+  }
   // The centre seen from outside, and the height of its edges the side panels are sewn to.
   let middle: { piece: PieceInfo; centre: Side | null }[];
   let outer: number;
@@ -221,7 +228,7 @@ function panelsOf(
     return dl < dr ? 'left' : 'right';
   });
   if (inner[0] === null || inner[1] === null || inner[0] === inner[1]) {
-    return `侧缝未对花：分不出${what}侧片“${side[0]!.name}”“${side[1]!.name}”哪条边与中片相接（两边高度相近，或与中片的边都对不上）`;
+    return `侧缝未对花：分不出${what}侧片“${side[0]!.name}”、“${side[1]!.name}”哪条边与中片相接（两边高度相近，或与中片的边都对不上）`;
   }
   // Seen from outside: the side panel whose inner edge is on its right, the centre, then the other one.
   const first = inner[0] === 'right' ? 0 : 1;

@@ -9,7 +9,7 @@
  * and a front laid upside down on the marker, and with back halves whose centre seam is shaped (Bella's: no edge
  * runs straight, the neck points tell the centre). Trouser legs, fronts and backs in pairs too, are left alone.
  * Princess seams: our princess dress's side panels run on into its centre panels; a jacket's side body, whose
- * edges do not say which meets the front, is left alone.
+ * edges do not say which meets the front, and a coat's back cut in an upper part and a tail are left alone.
  */
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
@@ -288,8 +288,14 @@ describe('the print across princess seams', () => {
   });
 
   it('leaves a jacket’s side body alone when neither of its edges tells which meets the front', async () => {
-    // Jaeger: fronts, side bodies under the arm (both edges start near the underarm) and a whole back.
-    const { seams } = await applied(garment('jaeger-cisMaleAdult42'));
+    // Our double-breasted jacket: fronts and side bodies, both edges of which rise to the armhole.
+    const { seams } = await applied(garment('doublebreasted-M'));
     expect(seams).toMatch(/^侧缝未对花：分不出前片侧片.*哪条边与中片相接/);
+  });
+
+  it('leaves a back in an upper part and a tail alone: they are not princess panels', async () => {
+    // FreeSewing's Carlton: a coat's back cut above the waist and a tail below it, each a pair.
+    const { seams } = await applied(garment('carlton-cisMaleAdult42'));
+    expect(seams).toMatch(/^侧缝未对花：后片侧片“Back”、“Back copy”不到中片高度的 70%/);
   });
 });
