@@ -239,6 +239,9 @@ describe('the garment flow with a model, as a designer sees it', () => {
     );
     await page.getByRole('textbox', { name: '消息' }).fill('用这张照片给裁片套图');
     await page.getByRole('button', { name: '发送' }).click();
+    // The analysis is real work on the example marker: waited for as long as it takes, then the model's words.
+    await finished(lastCardOf(page, 'identify_pieces'));
+    await finished(lastCardOf(page, 'generate_garment_preview'));
     await eventually(textOf(feedOf(page))).toContain('预览已生成，请确认。');
     await lookAt(id, '1-identify', (p) => lastCardOf(p, 'identify_pieces'), '预览已生成');
     await lookAt(
@@ -255,6 +258,8 @@ describe('the garment flow with a model, as a designer sees it', () => {
       },
     );
     await lastCardOf(page, 'generate_garment_preview').getByRole('button', { name: '确认套图' }).click();
+    await finished(lastCardOf(page, 'extract_and_apply_all_pieces'));
+    await finished(lastCardOf(page, 'verify_pattern_result'));
     await eventually(textOf(feedOf(page))).toContain('套图完成');
     await lookAt(
       id,
