@@ -52,7 +52,7 @@ const PANEL_EDGE_SPREAD = 0.05;
 const CENTRE_TALLER = 1.04;
 /** Side panels run from the armhole (or shoulder) to the hem: at least this share of the centre's height. */
 const PANEL_REACH = 0.7;
-/** edgeTop reads an edge from this share of the piece's height above its hem. */
+/** edgeTops reads an edge from this share of the piece's height above its hem. */
 const HEM_SKIP = 0.08;
 
 /** A half's highest rows (this share of its height)… */
@@ -154,7 +154,7 @@ type Side = 'left' | 'right';
  * mirrored pair of side panels, one each side of it. Which pieces are the centre: the whole symmetric one, or
  * of two pairs the one standing taller (the centre panels reach the neckline, the side panels start at the
  * armhole). Which edge of a side panel is sewn to the centre: the one whose height matches the centre's outer
- * edge (edgeTop) — at a princess seam the taller, at a jacket's side body under the arm the shorter, so the
+ * edge (edgeTops) — at a princess seam the taller, at a jacket's side body under the arm the shorter, so the
  * match is read rather than assumed; when the two edges are alike (a side body whose edges both start under the
  * arm) nothing is matched and the result says why.
  */
@@ -205,7 +205,8 @@ function panelsOf(
   if (centre.length === 1) {
     const c = centre[0]!;
     middle = [{ piece: c, centre: null }];
-    outer = (edgeTop(c, 'left') + edgeTop(c, 'right')) / 2;
+    const e = edgeTops(c);
+    outer = (e.left + e.right) / 2;
   } else {
     const sides = halvesSides(centre[0]!, centre[1]!);
     if (!sides) {
@@ -214,12 +215,11 @@ function panelsOf(
     const order = sides[0] === 'right' ? [0, 1] : [1, 0];
     middle = order.map((i) => ({ piece: centre[i]!, centre: sides[i]! }));
     // The outer edge of each half is the one away from its centre edge.
-    outer = (edgeTop(middle[0]!.piece, 'left') + edgeTop(middle[1]!.piece, 'right')) / 2;
+    outer = (edgeTops(middle[0]!.piece).left + edgeTops(middle[1]!.piece).right) / 2;
   }
   // Each side panel's inner edge (sewn to the centre): the one whose height is the centre's outer edge's.
   const inner = side.map((p): Side | null => {
-    const left = edgeTop(p, 'left');
-    const right = edgeTop(p, 'right');
+    const { left, right } = edgeTops(p);
     const h = p.bounds.h;
     if (Math.abs(left - right) < PANEL_EDGE_SPREAD * h) return null;
     const dl = Math.abs(left - outer);
@@ -254,22 +254,28 @@ function twoPairs(
 }
 
 /**
- * How far up from the hem an upright piece's left or right edge runs before it turns across (into an armhole, a
+ * How far up from the hem an upright piece's left and right edges run before they turn across (into an armhole, a
  * shoulder, a neckline): rows counted while the edge moves no more than a column a row over a few rows. Read from
  * a little above the hem, whose curve turns the edge too.
  */
-function edgeTop(p: PieceInfo, side: Side): number {
+function edgeTops(p: PieceInfo): Record<Side, number> {
   const { w, h } = p.bounds;
-  const xs: number[] = [];
+  const left: number[] = [];
+  const right: number[] = [];
   for (let y = 0; y < h; y++) {
     const e = edgesAt(p, y);
-    if (e) xs.push(side === 'left' ? e.left : w - e.right);
+    if (!e) continue;
+    left.push(e.left);
+    right.push(w - e.right);
   }
-  const n = xs.length;
+  const n = left.length;
   const k = Math.max(3, Math.round(n * 0.008));
-  let i = n - 1 - Math.round(n * HEM_SKIP);
-  while (i - k >= 0 && Math.abs(xs[i - k]! - xs[i]!) <= k) i--;
-  return n - 1 - i;
+  const top = (xs: readonly number[]) => {
+    let i = n - 1 - Math.round(n * HEM_SKIP);
+    while (i - k >= 0 && Math.abs(xs[i - k]! - xs[i]!) <= k) i--;
+    return n - 1 - i;
+  };
+  return { left: top(left), right: top(right) };
 }
 
 /**
