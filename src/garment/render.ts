@@ -10,6 +10,7 @@ import { allocPixels, solidRaster } from '../engine/raster.js';
 import { deltaE76 } from './color.js';
 import { labOf, mirrored, resizeRaster } from './image.js';
 import { frontSpread, mainFront } from './main-front.js';
+import { mirrorAxes } from './mirror-axis.js';
 import { type PieceShift, type SeamMatch, seamShifts } from './seams.js';
 import type { Extraction, PieceInfo, Placement } from './types.js';
 import { uprightPiece } from './upright.js';
@@ -50,12 +51,21 @@ export function placementFor(ext: Extraction, marker: readonly PieceInfo[], dpi:
   if (ext.swatch) {
     const photoDpi = (ext.photoDpi === 72 ? SWATCH_FALLBACK_DPI : ext.photoDpi) * ext.analysisScale;
     const scale = dpi / photoDpi;
+    const photoX = ext.width / 2;
+    const { printShift, ...seams } = seamShifts(
+      ext,
+      pieces,
+      anchor,
+      scale,
+      dpi,
+      placementAxes(ext, scale, docX, photoX),
+    );
     return {
-      ...seamShifts(ext, pieces, anchor, scale, dpi),
+      ...seams,
       scale,
       docX,
       docY,
-      photoX: ext.width / 2,
+      photoX: photoX - (printShift ?? 0) / scale,
       photoY: 0,
       anchor: anchor.name,
       scaleBasis: `照片为面料小样（无服装轮廓），按照片分辨率 ${ext.photoDpi === 72 ? `${SWATCH_FALLBACK_DPI}（文件标称 72，视为手机照片）` : ext.photoDpi} DPI 换算到文档 ${dpi} DPI`,
@@ -66,12 +76,16 @@ export function placementFor(ext: Extraction, marker: readonly PieceInfo[], dpi:
   const anchorW = widthAt65(anchor);
   const docW = Math.round(anchorW * spread);
   const scale = docW / ext.bodyWidth;
+  const photoX = ext.garment.x + ext.garment.w / 2;
+  const { printShift, ...seams } = ext.lattice
+    ? seamShifts(ext, pieces, anchor, scale, dpi, placementAxes(ext, scale, docX, photoX))
+    : photoShifts(ext, pieces, anchor, scale);
   return {
-    ...(ext.lattice ? seamShifts(ext, pieces, anchor, scale, dpi) : photoShifts(ext, pieces, anchor, scale)),
+    ...seams,
     scale,
     docX,
     docY,
-    photoX: ext.garment.x + ext.garment.w / 2,
+    photoX: photoX - (printShift ?? 0) / scale,
     photoY: ext.garment.y,
     anchor: anchor.name,
     scaleBasis:
@@ -79,6 +93,20 @@ export function placementFor(ext: Extraction, marker: readonly PieceInfo[], dpi:
         ? `假设照片中服装平铺正面，衣身宽度（高度 65% 处）${ext.bodyWidth} px 等于整个前身的宽度 ${docW} px：主前片“${anchor.name}”同位置宽 ${anchorW} px，前片各片面积共是它的 ${spread.toFixed(2)} 倍（分为两片或带侧片的前身）`
         : `假设照片中服装平铺正面，衣身宽度（高度 65% 处）${ext.bodyWidth} px 等于裁片“${anchor.name}”同位置宽度 ${docW} px`,
   };
+}
+
+/**
+ * The document columns (pixel centres at integers, within one repeat) where the placement lays the repeat's
+ * mirror lines (mirror-axis.ts), for a print that is its own mirror image; none otherwise. fillRaster reads
+ * tile column px = (X + 0.5 − docX) / scale + photoX − 0.5, the tile anchored at the photo's column 0.
+ */
+function placementAxes(ext: Extraction, scale: number, docX: number, photoX: number): number[] {
+  if (!ext.lattice || !ext.tileIsRepeat) return [];
+  const period = ext.tile.w * scale;
+  return mirrorAxes(ext.tile).map((a) => {
+    const x = (a + 0.5 - photoX) * scale + docX - 0.5;
+    return ((x % period) + period) % period;
+  });
 }
 
 /**

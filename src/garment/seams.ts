@@ -17,7 +17,10 @@
  *
  * The second half of a mirrored pair draws its partner's print mirrored (render.ts), so it cannot be moved on
  * its own: its print meets its partner's at the centre as a mirror image, and the panels after it run on from
- * it as from any other.
+ * it as from any other. When the print is its own mirror image about vertical lines (a plaid's bars, dots,
+ * stripes: mirror-axis.ts), a mirrored panel's print runs on too: the whole print is moved so that the line
+ * where the garment mirrors (a whole front's middle, or where mirrored halves meet) falls on one of those lines,
+ * and a panel beside a mirrored one continues its print as the mirror image continues it (对格居中).
  */
 import { mainFront } from './main-front.js';
 import type { Extraction, Part, PieceInfo, SeamJoin } from './types.js';
@@ -33,6 +36,11 @@ export interface SeamMatch {
   readonly shifts: PieceShift[];
   readonly seams: string[];
   readonly joins: SeamJoin[];
+  /**
+   * How far (document px) the whole print is to move right so that the garment's mirror lines fall on the
+   * print's own (its placement's photoX moves by −printShift / scale); absent when it need not move.
+   */
+  readonly printShift?: number;
 }
 
 /** The seam allowance assumed on the body's seams: the seam line lies this far inside the cut edge. */
@@ -62,12 +70,17 @@ const NECK_MARGIN = 0.1;
 
 const none = (why: string): SeamMatch => ({ shifts: [], seams: [why], joins: [] });
 
+/**
+ * `axes`: the placement columns (document px, before any shift, pixel centres at integers) about which the print
+ * mirrors onto itself, within one period; empty when it does not.
+ */
 export function seamShifts(
   ext: Extraction,
   pieces: readonly PieceInfo[],
   anchor: PieceInfo,
   scale: number,
   dpi: number,
+  axes: readonly number[] = [],
 ): SeamMatch {
   if (!ext.lattice) return { shifts: [], seams: [], joins: [] };
   const period = ext.lattice.tileW * scale;
@@ -79,9 +92,10 @@ export function seamShifts(
     if (!body.includes(anchor) || anchor.part !== 'front') {
       return none('侧缝未对花：没有前片作为花样基准');
     }
-    return bodyMatch(body, anchor, period, dpi, pieces.some(isSleeve));
+    return bodyMatch(body, anchor, period, dpi, pieces.some(isSleeve), axes);
   }
-  // A graded marker: each size's panels run on from its own main front.
+  // A graded marker: each size's panels run on from its own main front. One print serves every size, so it is
+  // not moved for any one size's mirror lines: mirrored panels meet as mirror images there.
   const out: SeamMatch = { shifts: [], seams: [], joins: [] };
   for (const size of sizes) {
     const body = pieces.filter((p) => p.size === size && (p.part === 'front' || p.part === 'back'));
@@ -360,6 +374,7 @@ function bodyMatch(
   period: number,
   dpi: number,
   sleeved: boolean,
+  axes: readonly number[] = [],
 ): SeamMatch {
   const sa = (SIDE_SEAM_ALLOWANCE_MM / 25.4) * dpi;
   // The body's edges at the height the scale is taken, the same distance above the hem on every panel.
@@ -387,65 +402,153 @@ function bodyMatch(
 
   // Each panel's print is a shift of the placement (its own unit), or its partner's mirrored.
   const units = new Map<number, Unit>();
+  const partnerOf = (p: PieceInfo) => (p.mirrorOf !== null ? byId.get(p.mirrorOf) : undefined);
   const unitOf = (p: PieceInfo): Unit => {
-    const id = p.mirrorOf !== null && byId.has(p.mirrorOf) ? p.mirrorOf : p.layerId;
+    const id = partnerOf(p)?.layerId ?? p.layerId;
     if (!units.has(id)) units.set(id, { dx: null });
     return units.get(id)!;
   };
   /** The placement column a panel's document column `x` samples, with its unit's shift `dx`. */
   const column = (p: PieceInfo, x: number, dx: number) => {
-    const partner = p.mirrorOf !== null ? byId.get(p.mirrorOf) : undefined;
+    const partner = partnerOf(p);
     return partner ? partner.bounds.x + (p.bounds.x + p.bounds.w - 1 - x) - dx : x - dx;
   };
   /** The shift that makes `p`'s column at `x` the placement column `c`. */
   const solve = (p: PieceInfo, x: number, c: number) => column(p, x, 0) - c;
+  const wrapped = (v: number) => ((v % period) + period) % period;
+  const distance = (v: number) => Math.min(wrapped(v), period - wrapped(v));
 
-  unitOf(round[0]!.piece).dx = 0;
+  const forward = (p: PieceInfo) => partnerOf(p) === undefined;
+  const symmetric = axes.length > 0;
+  const seamsOf = round.slice(1).map((b, i) => {
+    const a = round[i]!;
+    return {
+      a,
+      b,
+      pair: b.piece.mirrorOf === a.piece.layerId || a.piece.mirrorOf === b.piece.layerId,
+      // With a print that mirrors onto itself, a mirrored panel's print runs on from the panel beside it: a
+      // panel's print going right reads columns up (forward) or down (mirrored), and across a seam between the
+      // two kinds the print runs on when the columns met add up to twice one of the print's mirror lines.
+      across: symmetric && forward(a.piece) !== forward(b.piece),
+    };
+  });
+  /** Where the garment mirrors, in placement columns (the main front unshifted); null while not needed or known. */
+  let mirrorLine: number | null = null;
+  let misses: number[];
+  if (symmetric) {
+    // The main front keeps the document's placement (the photo's scale and phase were measured on it). A whole
+    // symmetric one is where the garment mirrors (its centre front), when anything mirrors at all.
+    unitOf(main).dx = 0;
+    const own = round.find((p) => p.piece === main);
+    if (own && own.centre === null && main.symmetry >= FULL_PANEL_SYMMETRY && seamsOf.some((j) => j.across)) {
+      mirrorLine = (own.entry + own.exit - 1) / 2;
+    }
+    misses = propagate();
+  } else {
+    // As they come round: each panel runs on from the one before it, or is checked against it.
+    unitOf(round[0]!.piece).dx = 0;
+    misses = seamsOf.map(({ a, b }) => {
+      const u = unitOf(b.piece);
+      const c = column(a.piece, a.exit, unitOf(a.piece).dx!);
+      if (u.dx === null) u.dx = solve(b.piece, b.entry, c);
+      return distance(column(b.piece, b.entry, u.dx) - c);
+    });
+    // The main front keeps the document's placement (the photo's scale and phase were measured on it).
+    const base = unitOf(main).dx!;
+    for (const u of units.values()) u.dx! -= base;
+  }
+
+  /**
+   * Every seam a condition on the shifts of the two panels' units (and, across a mirrored panel, on the mirror
+   * line): a seam with one unknown left decides it, one with none is checked, in the order round the body each
+   * time, until none is left; a seam with two unknowns waits for the others, and if all wait, the first decides
+   * the mirror line where its two panels meet. Returns each seam's miss.
+   */
+  function propagate(): number[] {
+    const out: (number | null)[] = seamsOf.map(() => null);
+    for (;;) {
+      let waiting = -1;
+      const next = seamsOf.findIndex((j, i) => {
+        if (out[i] !== null) return false;
+        const unknown =
+          Number(unitOf(j.a.piece).dx === null) +
+          Number(unitOf(j.b.piece).dx === null && unitOf(j.b.piece) !== unitOf(j.a.piece)) +
+          Number(j.across && mirrorLine === null);
+        if (unknown > 1 && waiting < 0) waiting = i;
+        return unknown <= 1;
+      });
+      const i = next >= 0 ? next : waiting;
+      if (i < 0) return out as number[];
+      const { a, b, across } = seamsOf[i]!;
+      const ua = unitOf(a.piece);
+      const ub = unitOf(b.piece);
+      if (ua === ub && ua.dx === null) {
+        // A mirrored pair meeting itself (halves at a centre): its one shift puts the mirror line between them.
+        ua.dx =
+          across && mirrorLine !== null
+            ? (column(a.piece, a.exit, 0) + column(b.piece, b.entry, 0) - 2 * mirrorLine) / 2
+            : 0;
+      }
+      if (ua.dx === null && ub.dx === null) ua.dx = 0;
+      if (next < 0 && across && mirrorLine === null) {
+        mirrorLine = ua.dx !== null ? column(a.piece, a.exit, ua.dx) : column(b.piece, b.entry, ub.dx!);
+      }
+      // Twice the mirror line is what the two columns add up to across a mirrored panel, else they are equal.
+      if (ub.dx === null) {
+        const c = column(a.piece, a.exit, ua.dx!);
+        ub.dx = solve(b.piece, b.entry, across ? 2 * mirrorLine! - c : c);
+      } else if (ua.dx === null) {
+        const c = column(b.piece, b.entry, ub.dx);
+        ua.dx = solve(a.piece, a.exit, across ? 2 * mirrorLine! - c : c);
+      } else if (across && mirrorLine === null) {
+        mirrorLine = (column(a.piece, a.exit, ua.dx) + column(b.piece, b.entry, ub.dx)) / 2;
+      }
+      const ca = column(a.piece, a.exit, ua.dx!);
+      const cb = column(b.piece, b.entry, ub.dx!);
+      out[i] = distance(across ? ca + cb - 2 * mirrorLine! : cb - ca);
+    }
+  }
   const joins: SeamJoin[] = [];
   const lines: string[] = [];
   const mm = (px: number) => Math.round((px / dpi) * 254) / 10;
   const name = (p: Panel) => `“${p.piece.name}”`;
-  for (let i = 0; i + 1 < round.length; i++) {
-    const a = round[i]!;
-    const b = round[i + 1]!;
+  seamsOf.forEach(({ a, b, pair, across }, i) => {
+    const miss = misses[i]!;
     const at =
       a.piece.part !== b.piece.part
         ? 'side'
         : a.centre === 'right' && b.centre === 'left'
           ? 'centre'
           : 'panel';
-    const c = column(a.piece, a.exit, unitOf(a.piece).dx!);
-    const u = unitOf(b.piece);
-    const mirror = b.piece.mirrorOf === a.piece.layerId || a.piece.mirrorOf === b.piece.layerId;
-    if (u.dx === null) u.dx = solve(b.piece, b.entry, c);
-    // Columns a whole number of repeats apart show the same print.
-    const apart = (((column(b.piece, b.entry, u.dx) - c) % period) + period) % period;
-    const miss = Math.min(apart, period - apart);
     const where =
       at === 'centre' ? (a.piece.part === 'front' ? '前中' : '后中') : at === 'panel' ? '分割缝' : '侧缝';
     // A mirrored pair meets itself at the centre a pixel off by the pixel grid (a column mirrored is 2·centre − 1
     // − x), and another where rasterising left its two outlines a column apart.
-    if (miss > (mirror ? 2 : 1)) {
+    if (miss > (pair || across ? 2 : 1)) {
       lines.push(
-        `${name(a)}与${name(b)}在${where}处未对花：${name(b)}是另一片的镜像，花样不能单独移动（相差 ${Math.round(miss)} px）`,
+        across
+          ? `${name(a)}与${name(b)}在${where}处未对花：花样左右对称，但两片都已随别的缝定位，此处与花样的对称轴相差 ${Math.round(miss)} px（${mm(miss)} mm）`
+          : `${name(a)}与${name(b)}在${where}处未对花：${name(b)}是另一片的镜像，花样不能单独移动（相差 ${Math.round(miss)} px）`,
       );
-      continue;
+      return;
     }
     joins.push({ left: a.piece.layerId, right: b.piece.layerId, at });
+    const allowance = `按缝份 ${SIDE_SEAM_ALLOWANCE_MM} mm（${Math.round(sa)} px）在裁边内侧对齐净缝线（衣身高度 65% 处）`;
     lines.push(
-      mirror
-        ? `${name(a)}与${name(b)}在${where}处花样镜像相接（${name(b)}与${name(a)}是镜像对称的一对）`
-        : at === 'centre'
-          ? `${name(a)}与${name(b)}在${where}处花样水平连续：两片的中线止口按缝份 ${SIDE_SEAM_ALLOWANCE_MM} mm（${Math.round(sa)} px）在裁边内侧对齐（门襟搭门按此宽度计）`
-          : at === 'panel'
-            ? `${name(a)}与${name(b)}在${where}（公主缝或侧片缝）处花样水平连续：按缝份 ${SIDE_SEAM_ALLOWANCE_MM} mm（${Math.round(sa)} px）在裁边内侧对齐净缝线（衣身高度 65% 处）`
-            : `${name(a)}右侧缝与${name(b)}左侧缝处花样水平连续：按缝份 ${SIDE_SEAM_ALLOWANCE_MM} mm（${Math.round(sa)} px）在裁边内侧对齐净缝线（衣身高度 65% 处）`,
+      across && pair
+        ? `${name(a)}与${name(b)}在${where}处以花样的对称轴镜像相接，花样连续（${name(b)}与${name(a)}是镜像对称的一对，花样本身左右对称）`
+        : across
+          ? `${name(a)}与${name(b)}在${where}处花样连续：${forward(a.piece) ? name(b) : name(a)}是镜像片，花样左右对称，按对称轴续接，${allowance}`
+          : pair
+            ? `${name(a)}与${name(b)}在${where}处花样镜像相接（${name(b)}与${name(a)}是镜像对称的一对）`
+            : at === 'centre'
+              ? `${name(a)}与${name(b)}在${where}处花样水平连续：两片的中线止口按缝份 ${SIDE_SEAM_ALLOWANCE_MM} mm（${Math.round(sa)} px）在裁边内侧对齐（门襟搭门按此宽度计）`
+              : at === 'panel'
+                ? `${name(a)}与${name(b)}在${where}（公主缝或侧片缝）处花样水平连续：${allowance}`
+                : `${name(a)}右侧缝与${name(b)}左侧缝处花样水平连续：${allowance}`,
     );
-  }
+  });
 
-  // The main front keeps the document's placement (the photo's scale and phase were measured on it).
-  const base = unitOf(main).dx!;
-  for (const u of units.values()) u.dx! -= base;
   const hem = (p: PieceInfo) => p.bounds.y + p.bounds.h;
   const shifts: PieceShift[] = [];
   for (const [id, u] of units) {
@@ -454,27 +557,40 @@ function bodyMatch(
     shifts.push({ layerId: id, dx: Math.round(u.dx!), dy: hem(p) - hem(main) });
   }
 
-  // The circle closes at the wearer's right side seam: continuous only for a whole number of repeats round.
+  // The circle closes at the wearer's right side seam: continuous only for a whole number of repeats round, or,
+  // with a print that mirrors onto itself, by the garment's own mirror symmetry.
   const last = round[round.length - 1]!;
   const first = round[0]!;
-  const gap =
-    column(first.piece, first.entry, unitOf(first.piece).dx!) -
-    column(last.piece, last.exit, unitOf(last.piece).dx!);
+  const closeAcross = symmetric && forward(last.piece) !== forward(first.piece);
+  const cLast = column(last.piece, last.exit, unitOf(last.piece).dx!);
+  const cFirst = column(first.piece, first.entry, unitOf(first.piece).dx!);
+  if (closeAcross && mirrorLine === null) mirrorLine = (cLast + cFirst) / 2;
+  const gap = closeAcross ? cFirst + cLast - 2 * mirrorLine! : cFirst - cLast;
   const girth = round.reduce((s, p) => s + (p.exit - p.entry), 0);
-  const off = ((gap % period) + period) % period;
-  const miss = Math.round(Math.min(off, period - off));
+  const miss = Math.round(distance(gap));
   const names = round.map(name).join('、');
-  return {
-    shifts,
-    joins,
-    seams: [
-      `侧缝对花：${names}下摆对齐，同一衣身高度的花样垂直相位相同，${round.length > 2 ? '各条缝' : '两条侧缝'}上的横向花纹都能对上`,
-      ...lines,
-      miss <= 1
-        ? `另一条侧缝（${name(last)}右侧—${name(first)}左侧）同样连续：净胸围一周 ${Math.round(girth)} px（${mm(girth)} mm）是花样宽度的整数倍`
-        : `另一条侧缝（${name(last)}右侧—${name(first)}左侧）水平相位相差 ${miss} px（${mm(miss)} mm）：净衣身一周 ${Math.round(girth)} px 不是花样宽度 ${Math.round(period * 10) / 10} px 的整数倍`,
-    ],
-  };
+  // The print moves so that one of its mirror lines lies where the garment mirrors: the nearest one, a quarter
+  // of a repeat or less away when the lines lie half a repeat apart.
+  let printShift: number | undefined;
+  const seams = [
+    `侧缝对花：${names}下摆对齐，同一衣身高度的花样垂直相位相同，${round.length > 2 ? '各条缝' : '两条侧缝'}上的横向花纹都能对上`,
+  ];
+  const line: number | null = mirrorLine;
+  if (line !== null) {
+    const nearest = axes.reduce((best, m) => (distance(line - m) < distance(line - best) ? m : best));
+    const off = wrapped(line - nearest);
+    printShift = off > period / 2 ? off - period : off;
+    seams.push(
+      `花样左右对称：整幅花样横移 ${Math.round(printShift)} px（${mm(Math.abs(printShift))} mm），使衣身的镜像线落在花样的对称轴上（对格居中），镜像片两侧花样连续`,
+    );
+  }
+  seams.push(
+    ...lines,
+    miss <= (closeAcross ? 2 : 1)
+      ? `另一条侧缝（${name(last)}右侧—${name(first)}左侧）同样连续${closeAcross ? '（衣身左右镜像对称）' : `：净胸围一周 ${Math.round(girth)} px（${mm(girth)} mm）是花样宽度的整数倍`}`
+      : `另一条侧缝（${name(last)}右侧—${name(first)}左侧）水平相位相差 ${miss} px（${mm(miss)} mm）：净衣身一周 ${Math.round(girth)} px 不是花样宽度 ${Math.round(period * 10) / 10} px 的整数倍`,
+  );
+  return { shifts, joins, seams, ...(printShift === undefined ? {} : { printShift }) };
 }
 
 /** The outermost opaque columns of a piece's row (relative to its bounds; `right` is one past the last). */

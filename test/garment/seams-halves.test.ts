@@ -151,11 +151,15 @@ function acrossSeam(s: DocState, a: Panel, b: Panel, main: Panel, mirror: boolea
   return { share: at.share, control: share(40).share };
 }
 
-async function applied(g: FsGarment, upsideDown: readonly string[] = []) {
+async function applied(
+  g: FsGarment,
+  upsideDown: readonly string[] = [],
+  photo: 'plaid' | 'even_plaid' = 'plaid',
+) {
   const session = newSession();
   await openMarker(session, marker(g, 'en', PX_PER_MM, SA_MM), 'shirt');
   for (const name of upsideDown) await ok(session, 'rotate_layer', { name, angle: 180 });
-  await session.workspace.writeAtomic('photo.png', await garmentPhoto('plaid'));
+  await session.workspace.writeAtomic('photo.png', await garmentPhoto(photo));
   await ok(session, 'set_garment_photo', { path: 'photo.png' });
   let found = await ok(session, 'identify_pieces');
   if (upsideDown.length) {
@@ -249,6 +253,67 @@ describe('the print across the seams of a front cut in halves', () => {
     const { preview, measure } = await applied(garment('titan-cisMaleAdult42'));
     expect((preview.placement as { seams: string[] }).seams.join('\n')).toMatch(/两条裤腿/);
     expect(measure, 'no seam to judge').toBeUndefined();
+  });
+});
+
+describe('a print that is its own mirror image (a tartan)', () => {
+  // The tartan's 84 px tile mirrors about two lines half a repeat apart (even_plaid): the garment can then be a
+  // mirror image of itself and its print still run on across the seams beside its mirrored panels.
+  it('centres the tartan where a zip front’s halves meet, and runs on across the side seam from the mirrored half', async () => {
+    const { session, seams } = await applied(zipFront(), [], 'even_plaid');
+    expect(seams).toMatch(/花样左右对称：整幅花样横移 -?\d+ px/);
+    expect(seams).toContain('“Front right”与“Front right copy”在前中处以花样的对称轴镜像相接，花样连续');
+    expect(seams).toContain('“Front right copy”与“Back”在侧缝处花样连续：“Front right copy”是镜像片');
+    const s = stateOf(session);
+    const main = { name: 'Front right' };
+    const right = { name: 'Front right' };
+    const left = { name: 'Front right copy' };
+    // On the tartan's mirror line the halves' print is both a mirror image and a continuation of itself.
+    for (const mirror of [true, false]) {
+      const centre = acrossSeam(s, right, left, main, mirror);
+      expect(centre.share, `centre front, mirror ${mirror}`).toBeGreaterThanOrEqual(0.95);
+      expect(centre.control).toBeLessThan(0.5);
+    }
+    // The back runs on from the mirrored half as from any other: the same print continued, not reflected.
+    const side = acrossSeam(s, left, { name: 'Back' }, main, false);
+    expect(side.share, 'side seam').toBeGreaterThanOrEqual(0.95);
+    expect(side.control, 'the print has structure at the side seam').toBeLessThan(0.5);
+  });
+
+  it('runs on across every princess seam and both side seams, and says the centre back is where it cannot', async () => {
+    const { session, seams } = await applied(garment('princessdress-M'), [], 'even_plaid');
+    expect(seams).toMatch(/花样左右对称：整幅花样横移 -?\d+ px/);
+    expect(seams).toContain('“Side front copy”与“Centre front”在分割缝处花样连续');
+    expect(seams).toContain('“Centre front”与“Side front”在分割缝（公主缝或侧片缝）处花样水平连续');
+    expect(seams).toContain('“Side front”与“Side back copy”在侧缝处花样连续');
+    expect(seams).toContain('“Side back copy”与“Centre back copy”在分割缝（公主缝或侧片缝）处花样水平连续');
+    expect(seams).toContain('“Centre back”与“Side back”在分割缝（公主缝或侧片缝）处花样水平连续');
+    expect(seams).toContain(
+      '另一条侧缝（“Side back”右侧—“Side front copy”左侧）同样连续（衣身左右镜像对称）',
+    );
+    // The front mirrors about its centre and so does the back: both on the tartan's mirror lines only when half
+    // the girth is a whole number of half repeats. The dress's is not, and the result says so.
+    expect(seams).toMatch(
+      /“Centre back copy”与“Centre back”在后中处未对花：花样左右对称，但两片都已随别的缝定位，此处与花样的对称轴相差 \d+ px/,
+    );
+    const s = stateOf(session);
+    const main = { name: 'Centre front' };
+    for (const [a, b] of [
+      ['Side front copy', 'Centre front'],
+      ['Centre front', 'Side front'],
+      ['Side front', 'Side back copy'],
+      ['Side back copy', 'Centre back copy'],
+      ['Centre back', 'Side back'],
+      ['Side back', 'Side front copy'],
+    ] as const) {
+      const seam = acrossSeam(s, { name: a }, { name: b }, main, false);
+      // Measured 0.95–1 (the side seams' print a column off where a mirrored panel meets a drawn one), against
+      // 0.26–0.63 for the print 40 px off: the tartan's ground is wide.
+      expect(seam.share, `${a} → ${b}`).toBeGreaterThanOrEqual(0.9);
+      expect(seam.share - seam.control, `${a} → ${b}: against the print 40 px off`).toBeGreaterThanOrEqual(
+        0.25,
+      );
+    }
   });
 });
 

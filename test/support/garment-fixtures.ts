@@ -166,6 +166,7 @@ export type PhotoKind =
   | 'star'
   | 'pale_star'
   | 'plaid'
+  | 'even_plaid'
   | 'stripes';
 
 /** Horizontal stripes: a navy band STRIPE.band px high every STRIPE.period px, on the cream ground. */
@@ -179,6 +180,29 @@ export function plaidAt(x: number, y: number): [number, number, number] {
   const band = (u: number) => {
     const s = ((u % PLAID_TILE) + PLAID_TILE) % PLAID_TILE;
     return { navy: s % 28 < 12, accent: s >= 70 && s < 74 };
+  };
+  const bx = band(x);
+  const by = band(y);
+  if (bx.accent || by.accent) return rgb(RED);
+  const navy = Number(bx.navy) + Number(by.navy);
+  const ground = rgb(GROUND);
+  const dark = rgb(NAVY);
+  return [0, 1, 2].map((k) => Math.round(ground[k]! + ((dark[k]! - ground[k]!) * navy) / 2)) as [
+    number,
+    number,
+    number,
+  ];
+}
+
+/**
+ * A plaid that is its own mirror image ('even_plaid'), as most tartans and checks are: navy bands 12 px wide
+ * centred every 28 px, a red accent line through the middle band, an 84 px tile mirroring about its columns 41.5
+ * and 83.5 (pixel centres at integers), and likewise across its rows.
+ */
+export function evenPlaidAt(x: number, y: number): [number, number, number] {
+  const band = (u: number) => {
+    const s = ((u % PLAID_TILE) + PLAID_TILE) % PLAID_TILE;
+    return { navy: (s + 6) % 28 >= 14 && (s + 6) % 28 < 26, accent: s >= 40 && s < 44 };
   };
   const bx = band(x);
   const by = band(y);
@@ -307,6 +331,7 @@ export async function garmentPhoto(
       else if (kind === 'theme') c = motifAt(x, y) ?? rgb(THEME_GROUND);
       else if (kind === 'mixed') c = motifAt(x, y, '#2e7d32') ?? repeatAt(x, y, false);
       else if (kind === 'plaid') c = plaidAt(x, y);
+      else if (kind === 'even_plaid') c = evenPlaidAt(x, y);
       else if (kind === 'stripes') c = rgb(y % STRIPE.period < STRIPE.band ? NAVY : GROUND);
       else if (kind === 'star') c = rgb(inStar(x, y) ? STAR.motif : STAR.ground);
       else if (kind === 'pale_star') c = rgb(inStar(x, y) ? PALE_STAR.motif : PALE_STAR.ground);
