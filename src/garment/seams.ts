@@ -580,8 +580,11 @@ function bodyMatch(
     const nearest = axes.reduce((best, m) => (distance(line - m) < distance(line - best) ? m : best));
     const off = wrapped(line - nearest);
     printShift = off > period / 2 ? off - period : off;
+    // Horizontal stripes mirror about every line: they need no move worth a word.
     seams.push(
-      `花样左右对称：整幅花样横移 ${Math.round(printShift)} px（${mm(Math.abs(printShift))} mm），使衣身的镜像线落在花样的对称轴上（对格居中），镜像片两侧花样连续`,
+      Math.abs(printShift) < 1
+        ? '花样左右对称：衣身的镜像线已落在花样的对称轴上，镜像片两侧花样连续'
+        : `花样左右对称：整幅花样横移 ${Math.round(printShift)} px（${mm(Math.abs(printShift))} mm），使衣身的镜像线落在花样的对称轴上（对格居中），镜像片两侧花样连续`,
     );
   }
   seams.push(
