@@ -436,11 +436,12 @@ function bodyMatch(
   let mirrorLine: number | null = null;
   let misses: number[];
   if (symmetric) {
-    // The main front keeps the document's placement (the photo's scale and phase were measured on it). A whole
-    // symmetric one is where the garment mirrors (its centre front), when anything mirrors at all.
+    // The main front keeps the document's placement (the photo's scale and phase were measured on it), but for
+    // where the print's mirror lines fall: a whole symmetric front is where the garment mirrors, and a print
+    // that can be centred on its centre front is (对格居中), whether or not any panel is cut as a mirrored pair.
     unitOf(main).dx = 0;
     const own = round.find((p) => p.piece === main);
-    if (own && own.centre === null && main.symmetry >= FULL_PANEL_SYMMETRY && seamsOf.some((j) => j.across)) {
+    if (own && own.centre === null && main.symmetry >= FULL_PANEL_SYMMETRY) {
       mirrorLine = (own.entry + own.exit - 1) / 2;
     }
     misses = propagate();
@@ -580,11 +581,12 @@ function bodyMatch(
     const nearest = axes.reduce((best, m) => (distance(line - m) < distance(line - best) ? m : best));
     const off = wrapped(line - nearest);
     printShift = off > period / 2 ? off - period : off;
+    const both = seamsOf.some((j) => j.across) ? '，镜像片两侧花样连续' : '';
     // Horizontal stripes mirror about every line: they need no move worth a word.
     seams.push(
       Math.abs(printShift) < 1
-        ? '花样左右对称：衣身的镜像线已落在花样的对称轴上，镜像片两侧花样连续'
-        : `花样左右对称：整幅花样横移 ${Math.round(printShift)} px（${mm(Math.abs(printShift))} mm），使衣身的镜像线落在花样的对称轴上（对格居中），镜像片两侧花样连续`,
+        ? `花样左右对称：衣身的镜像线（前中）已落在花样的对称轴上${both}`
+        : `花样左右对称：整幅花样横移 ${Math.round(printShift)} px（${mm(Math.abs(printShift))} mm），使衣身的镜像线落在花样的对称轴上（对格居中）${both}`,
     );
   }
   seams.push(

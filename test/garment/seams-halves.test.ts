@@ -256,9 +256,44 @@ describe('the print across the seams of a front cut in halves', () => {
   });
 });
 
+/**
+ * Of the pixels where either side shows print, the share that mirror onto each other about a panel's centre line
+ * (the middle of its cut edges at 65 % of its height, the row the seams are matched at), over its lower 60 %.
+ */
+function aboutCentre(s: DocState, p: Panel) {
+  const o = outline(s, p);
+  const { left, right } = o.edges(o.hem - Math.round(o.height * 0.35));
+  const m = (left + right - 1) / 2;
+  const print = layer(s, `${p.name} 满印`);
+  let same = 0;
+  let n = 0;
+  for (let y = o.hem; y > o.hem - o.height * 0.6; y--) {
+    for (let k = 0; k < (right - left) / 2 - 12; k++) {
+      const a = o.v.at(print, Math.floor(m - k), y);
+      const b = o.v.at(print, Math.ceil(m + k), y);
+      if (a[3] === 0 || b[3] === 0 || Math.max(fromGround(a), fromGround(b)) <= 48) continue;
+      n++;
+      if (Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]), Math.abs(a[2] - b[2])) <= 48) same++;
+    }
+  }
+  expect(n, 'print on the panel').toBeGreaterThan(1000);
+  return same / n;
+}
+
 describe('a print that is its own mirror image (a tartan)', () => {
   // The tartan's 84 px tile mirrors about two lines half a repeat apart (even_plaid): the garment can then be a
   // mirror image of itself and its print still run on across the seams beside its mirrored panels.
+  it('centres the tartan on a whole front’s centre line (对格居中)', async () => {
+    const { session, seams } = await applied(garment('teagan-cisMaleAdult42'), [], 'even_plaid');
+    expect(seams).toMatch(
+      /花样左右对称：整幅花样横移 -?\d+ px（[\d.]+ mm），使衣身的镜像线落在花样的对称轴上（对格居中）/,
+    );
+    expect(seams).toContain('“Front”右侧缝与“Back”左侧缝处花样水平连续');
+    const s = stateOf(session);
+    // Measured 1.0; the back, whose print runs on from the front across the side seam instead, 0.11.
+    expect(aboutCentre(s, { name: 'Front' })).toBeGreaterThanOrEqual(0.95);
+  });
+
   it('centres the tartan where a zip front’s halves meet, and runs on across the side seam from the mirrored half', async () => {
     const { session, seams } = await applied(zipFront(), [], 'even_plaid');
     expect(seams).toMatch(/花样左右对称：整幅花样横移 -?\d+ px/);
