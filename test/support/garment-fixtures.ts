@@ -175,14 +175,14 @@ export const STRIPE = { period: 40, band: 14 } as const;
 /** The plaid's tile: three similar 28 px sub-blocks, one of them crossed by a red accent line. */
 export const PLAID_TILE = 84;
 
-/** A tartan-like plaid: navy bands every 28 px in both directions, a red accent line once per 84 px tile. */
-export function plaidAt(x: number, y: number): [number, number, number] {
-  const band = (u: number) => {
-    const s = ((u % PLAID_TILE) + PLAID_TILE) % PLAID_TILE;
-    return { navy: s % 28 < 12, accent: s >= 70 && s < 74 };
-  };
-  const bx = band(x);
-  const by = band(y);
+/** Where a plaid's tile (its column or row `s`, 0 ≤ s < PLAID_TILE) has a navy band and where its red accent. */
+type PlaidBands = (s: number) => { navy: boolean; accent: boolean };
+
+/** A plaid's colour at (x, y): red on an accent line, else the ground darkened by each navy band crossing there. */
+function plaidColour(bands: PlaidBands, x: number, y: number): [number, number, number] {
+  const at = (u: number) => bands(((u % PLAID_TILE) + PLAID_TILE) % PLAID_TILE);
+  const bx = at(x);
+  const by = at(y);
   if (bx.accent || by.accent) return rgb(RED);
   const navy = Number(bx.navy) + Number(by.navy);
   const ground = rgb(GROUND);
@@ -194,27 +194,22 @@ export function plaidAt(x: number, y: number): [number, number, number] {
   ];
 }
 
+/** A tartan-like plaid: navy bands every 28 px in both directions, a red accent line once per 84 px tile. */
+export function plaidAt(x: number, y: number): [number, number, number] {
+  return plaidColour((s) => ({ navy: s % 28 < 12, accent: s >= 70 && s < 74 }), x, y);
+}
+
 /**
  * A plaid that is its own mirror image ('even_plaid'), as most tartans and checks are: navy bands 12 px wide
  * centred every 28 px, a red accent line through the middle band, an 84 px tile mirroring about its columns 41.5
  * and 83.5 (pixel centres at integers), and likewise across its rows.
  */
 export function evenPlaidAt(x: number, y: number): [number, number, number] {
-  const band = (u: number) => {
-    const s = ((u % PLAID_TILE) + PLAID_TILE) % PLAID_TILE;
-    return { navy: (s + 6) % 28 >= 14 && (s + 6) % 28 < 26, accent: s >= 40 && s < 44 };
-  };
-  const bx = band(x);
-  const by = band(y);
-  if (bx.accent || by.accent) return rgb(RED);
-  const navy = Number(bx.navy) + Number(by.navy);
-  const ground = rgb(GROUND);
-  const dark = rgb(NAVY);
-  return [0, 1, 2].map((k) => Math.round(ground[k]! + ((dark[k]! - ground[k]!) * navy) / 2)) as [
-    number,
-    number,
-    number,
-  ];
+  return plaidColour(
+    (s) => ({ navy: (s + 6) % 28 >= 14 && (s + 6) % 28 < 26, accent: s >= 40 && s < 44 }),
+    x,
+    y,
+  );
 }
 
 /** A light motif on a dark shirt ('star'), and a light motif on a light shirt ('pale_star'). */
