@@ -592,7 +592,15 @@ function bodyMatch(
   seams.push(
     ...lines,
     miss <= (closeAcross ? 2 : 1)
-      ? `另一条侧缝（${name(last)}右侧—${name(first)}左侧）同样连续${closeAcross ? '（衣身左右镜像对称）' : `：净胸围一周 ${Math.round(girth)} px（${mm(girth)} mm）是花样宽度的整数倍`}`
+      ? `另一条侧缝（${name(last)}右侧—${name(first)}左侧）同样连续${
+          // Why: a girth of whole repeats, or a garment that mirrors onto itself (its other side seam mirrors the
+          // first one), or, round mirrored panels of a print that does not mirror, phases that happen to meet.
+          distance(girth) <= 1
+            ? `：净胸围一周 ${Math.round(girth)} px（${mm(girth)} mm）是花样宽度的整数倍`
+            : mirrorLine !== null
+              ? '（衣身左右镜像对称）'
+              : '（两侧花样的水平相位恰好相合）'
+        }`
       : `另一条侧缝（${name(last)}右侧—${name(first)}左侧）水平相位相差 ${miss} px（${mm(miss)} mm）：净衣身一周 ${Math.round(girth)} px 不是花样宽度 ${Math.round(period * 10) / 10} px 的整数倍`,
   );
   return { shifts, joins, seams, ...(printShift === undefined ? {} : { printShift }) };
