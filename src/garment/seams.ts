@@ -533,7 +533,8 @@ function bodyMatch(
       );
       return;
     }
-    joins.push({ left: a.piece.layerId, right: b.piece.layerId, at });
+    const reflected = !symmetric && forward(a.piece) !== forward(b.piece);
+    joins.push({ left: a.piece.layerId, right: b.piece.layerId, at, ...(reflected ? { reflected } : {}) });
     const allowance = `按缝份 ${SIDE_SEAM_ALLOWANCE_MM} mm（${Math.round(sa)} px）在裁边内侧对齐净缝线（衣身高度 65% 处）`;
     lines.push(
       across && pair

@@ -289,6 +289,11 @@ export interface SeamJoin {
   readonly left: number;
   readonly right: number;
   readonly at: 'side' | 'centre' | 'panel';
+  /**
+   * The print meets itself here as a mirror image rather than running on: one panel is drawn mirrored, the other
+   * not, and the print does not mirror onto itself (seams.ts). Verify leaves it to the symmetry measure.
+   */
+  readonly reflected?: true;
 }
 
 export interface PreviewRecord {

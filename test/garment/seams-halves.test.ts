@@ -202,7 +202,9 @@ describe('the print across the seams of a front cut in halves', () => {
   });
 
   it('meets as a mirror image at the centre of a zip front, the back running on from the mirrored half', async () => {
-    const { session, seams } = await applied(zipFront());
+    const { session, seams, measure } = await applied(zipFront());
+    // Both seams are the print meeting itself as a mirror image: verify leaves them to its symmetry measure.
+    expect(measure, 'no seam to judge').toBeUndefined();
     expect(seams).toMatch(/在前中处花样镜像相接/);
     expect(seams).toMatch(/右侧缝与“Back”左侧缝处花样水平连续/);
     const s = stateOf(session);
@@ -295,7 +297,7 @@ describe('a print that is its own mirror image (a tartan)', () => {
   });
 
   it('centres the tartan where a zip front’s halves meet, and runs on across the side seam from the mirrored half', async () => {
-    const { session, seams } = await applied(zipFront(), [], 'even_plaid');
+    const { session, seams, measure } = await applied(zipFront(), [], 'even_plaid');
     expect(seams).toMatch(/花样左右对称：整幅花样横移 -?\d+ px/);
     expect(seams).toContain('“Front right”与“Front right copy”在前中处以花样的对称轴镜像相接，花样连续');
     expect(seams).toContain('“Front right copy”与“Back”在侧缝处花样连续：“Front right copy”是镜像片');
@@ -313,10 +315,16 @@ describe('a print that is its own mirror image (a tartan)', () => {
     const side = acrossSeam(s, left, { name: 'Back' }, main, false);
     expect(side.share, 'side seam').toBeGreaterThanOrEqual(0.95);
     expect(side.control, 'the print has structure at the side seam').toBeLessThan(0.5);
+    // verify judges both as seams that run on (measured 1 and 0.96).
+    expect(Object.keys(measure?.per_seam ?? {})).toEqual([
+      'Front right → Front right copy',
+      'Front right copy → Back',
+    ]);
+    for (const ncc of Object.values(measure!.per_seam!)) expect(ncc).toBeGreaterThanOrEqual(0.9);
   });
 
   it('runs on across every princess seam and both side seams, and says the centre back is where it cannot', async () => {
-    const { session, seams } = await applied(garment('princessdress-M'), [], 'even_plaid');
+    const { session, seams, measure } = await applied(garment('princessdress-M'), [], 'even_plaid');
     expect(seams).toMatch(/花样左右对称：整幅花样横移 -?\d+ px/);
     expect(seams).toContain('“Side front copy”与“Centre front”在分割缝处花样连续');
     expect(seams).toContain('“Centre front”与“Side front”在分割缝（公主缝或侧片缝）处花样水平连续');
@@ -349,6 +357,9 @@ describe('a print that is its own mirror image (a tartan)', () => {
         0.25,
       );
     }
+    // verify judges every seam that was matched (measured 0.98–1).
+    expect(Object.keys(measure?.per_seam ?? {})).toHaveLength(5);
+    for (const ncc of Object.values(measure!.per_seam!)) expect(ncc).toBeGreaterThanOrEqual(0.9);
   });
 });
 
@@ -358,7 +369,7 @@ describe('the print across princess seams', () => {
     // backs in mirrored pairs. The drafted side panels have their princess edge, the one rising to the armhole,
     // on their left (checked on the polygons: left edge 903 mm up from the hem, right 777 mm); the copy the marker
     // mirrors has it on its right, so seen from outside the copies come first.
-    const { session, seams, pieces } = await applied(garment('princessdress-M'));
+    const { session, seams, pieces, measure } = await applied(garment('princessdress-M'));
     expect(seams).toContain('“Side front copy”与“Centre front”在分割缝（公主缝或侧片缝）处花样水平连续');
     // The other side front is its pair's mirror image: its print cannot move to meet the centre front as well.
     expect(seams).toMatch(/“Centre front”与“Side front”在分割缝处未对花：“Side front”是另一片的镜像/);
@@ -385,6 +396,12 @@ describe('the print across princess seams', () => {
         0.3,
       );
     }
+    // verify judges the seams between panels drawn the same way round, mirrored ones included (measured 0.99).
+    expect(Object.keys(measure?.per_seam ?? {})).toEqual([
+      'Side back copy → Centre back copy',
+      'Centre back → Side back',
+    ]);
+    for (const ncc of Object.values(measure!.per_seam!)) expect(ncc).toBeGreaterThanOrEqual(0.9);
   });
 
   it('leaves a jacket’s side body alone when neither of its edges tells which meets the front', async () => {

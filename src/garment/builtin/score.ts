@@ -490,8 +490,10 @@ export function measureResult(
 
   // Seams: every one the tool matched (placement.joins), the print inside the left panel's right seam against the
   // right panel's inside its left one at the same garment height (hems level). The horizontal phase is searched
-  // over, so the measure judges the vertical phase the tool promises; the worst seam is the score. A mirrored
-  // half's print is not a shift of its partner's (its seam is judged by the symmetry measure) and is left out.
+  // over, so the measure judges the vertical phase the tool promises; the worst seam is the score. Where a
+  // mirrored panel's print meets the other's as a mirror image (`reflected`), the seam is judged by the symmetry
+  // measure and left out; where it runs on (both panels drawn the same way round, or a print that mirrors onto
+  // itself: seams.ts), it is judged here like any other.
   // Only bands that carry enough print to tell are judged: a sparse print (small dots on a plain ground) leaves
   // the bands mostly ground, and then the seam is reported as not measurable and given no weight rather than
   // scored on a few motifs.
@@ -500,11 +502,15 @@ export function measureResult(
   const judged = pl.joins.flatMap((j) => {
     const a = gridOf(j.left);
     const b = gridOf(j.right);
-    if (!a || !b || a.piece.mirrorOf !== null || b.piece.mirrorOf !== null) return [];
+    if (!a || !b || j.reflected) return [];
     if (hiddenBy.has(a.piece.layerId) || hiddenBy.has(b.piece.layerId)) return [];
     if (!printed(typeOf(a.piece)) || !printed(typeOf(b.piece))) return [];
     // Where the tool put the right panel's print: its column that continues the left one's, in cells.
-    const expected = (a.rect.x - b.rect.x + shiftOf(b.piece.layerId) - shiftOf(a.piece.layerId)) / step;
+    // A mirrored panel samples its partner's print, so no shift says where; there the seam lines' meeting does.
+    const shifted = a.piece.mirrorOf === null && b.piece.mirrorOf === null;
+    const expected = shifted
+      ? (a.rect.x - b.rect.x + shiftOf(b.piece.layerId) - shiftOf(a.piece.layerId)) / step
+      : null;
     const seam = seamMatch(a.grid, b.grid, expected);
     return seam ? [{ a: a.piece.name, b: b.piece.name, at: j.at, seam }] : [];
   });
@@ -740,7 +746,7 @@ const MIN_STRUCTURE = 12;
 function seamMatch(
   front: Grid,
   back: Grid,
-  expected: number,
+  expected: number | null,
 ): { ncc: number | null; rows: number; structured: { front: number; back: number } } | null {
   const rows = Math.floor(Math.min(front.h, back.h) / 2);
   const reach = Math.min(Math.floor(Math.min(front.w, back.w) / 3), 64);
@@ -781,8 +787,9 @@ function seamMatch(
       }
     }
   };
-  // Enough print to tell? Counted where the tool put the back's print: what a correct result compares there.
-  pairsAt(Math.round(expected * SUB) / SUB);
+  // Enough print to tell? Counted where the tool put the back's print (else where the seam lines meet): what a
+  // correct result compares there.
+  pairsAt(expected === null ? base : Math.round(expected * SUB) / SUB);
   const structured = { front: printCells(a), back: printCells(b) };
   if (Math.min(structured.front, structured.back) < MIN_STRUCTURE)
     return { ncc: null, rows: edges.length, structured };
