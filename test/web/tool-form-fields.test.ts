@@ -118,6 +118,8 @@ describe('a tool form’s fields', () => {
     expect(sent).toHaveLength(1);
     await size.fill('48');
     await f.getByRole('button', { name: '运行', exact: true }).click();
+    // The failed card was never handed to `finished`, so wait for the new card before judging the last one.
+    await eventually(countOf(cards(page, '创建文字'))).toBe(2);
     await finished(cards(page, '创建文字').last());
     expect(sent).toHaveLength(2);
   });
