@@ -365,8 +365,9 @@ interface Unit {
 
 /**
  * The body of one garment (one size) matched round from its main front, which keeps its print where it is.
- * Halves are taken for a top's only with sleeves: trouser legs are fronts and backs in pairs too, but each leg
- * is a tube of its own below the crotch, and its straight outseam would read as a centre edge.
+ * Halves are taken for a garment's with sleeves or with a whole front or back: trouser legs are fronts and
+ * backs in pairs too, but each leg is a tube of its own below the crotch, and its straight outseam would read as
+ * a centre edge.
  */
 function bodyMatch(
   body: readonly PieceInfo[],
@@ -381,9 +382,11 @@ function bodyMatch(
   const aboveHem = Math.round(main.bounds.h * 0.35);
   const row = (p: PieceInfo) => edgesAt(p, p.bounds.h - 1 - aboveHem);
   const pairs = (part: Part) => body.filter((p) => p.part === part && !p.duplicateOf).length === 2;
-  if (!sleeved && (pairs('front') || pairs('back'))) {
+  // Trousers are cut with both their fronts and their backs in pairs; a garment with a whole front or back (a
+  // gilet, a shift dress with a back zip, a skirt buttoned down the front) goes round the body in one piece.
+  if (!sleeved && pairs('front') && pairs('back')) {
     return none(
-      '侧缝未对花：前片或后片分为左右两片，且没有袖片：分不出是上装的左右衣身还是两条裤腿（裤腿在裆下各成一圈，不在衣身一周对花）；只对带袖上装的左右两片对花',
+      '侧缝未对花：前片和后片都分为左右两片，且没有袖片：分不出是无袖上装的左右衣身还是两条裤腿（裤腿在裆下各成一圈，不在衣身一周对花）；只对带袖或有整片前片、后片的衣身对花',
     );
   }
   const sides = (['front', 'back'] as const).map((part) =>

@@ -7,7 +7,8 @@
  * (the contract the result states), and the print just inside one panel's seam line is the print just inside
  * the next one's. Also with the halves a mirrored pair (a zip front: one outline cut twice), and with the back
  * and a front laid upside down on the marker, and with back halves whose centre seam is shaped (Bella's: no edge
- * runs straight, the neck points tell the centre). Trouser legs, fronts and backs in pairs too, are left alone.
+ * runs straight, the neck points tell the centre), and a sleeveless gilet's front halves beside its whole back.
+ * Trouser legs, fronts and backs in pairs too, are left alone.
  * Princess seams: our princess dress's side panels run on into its centre panels; a jacket's side body, whose
  * edges do not say which meets the front, and a coat's back cut in an upper part and a tail are left alone.
  */
@@ -173,9 +174,9 @@ async function applied(
   const preview = await ok(session, 'generate_garment_preview');
   const r = await ok(session, 'extract_and_apply_all_pieces', { pieces: found.proposed_pieces });
   const v = await ok(session, 'verify_pattern_result');
-  const seams = (v.measures as { measure: string; per_seam?: Record<string, number | null> }[]).find(
-    (m) => m.measure === 'seams',
-  );
+  const seams = (
+    v.measures as { measure: string; side_seam_ncc?: number; per_seam?: Record<string, number | null> }[]
+  ).find((m) => m.measure === 'seams');
   const pieces = found.pieces as { name: string; print_mirrored?: boolean }[];
   return { session, seams: (r.seams as string[]).join('\n'), preview, measure: seams, pieces };
 }
@@ -250,10 +251,27 @@ describe('the print across the seams of a front cut in halves', () => {
     expect(side.control, 'the print has structure at the side seam').toBeLessThan(0.5);
   });
 
+  it('matches a sleeveless garment cut in halves with a whole back: our gilet, front halves at the zip', async () => {
+    const { session, seams, measure } = await applied(garment('gilet-M'));
+    expect(seams).toMatch(/“Front copy”与“Front”在前中处花样镜像相接/);
+    expect(seams).toMatch(/“Front”右侧缝与“Back”左侧缝处花样水平连续/);
+    expect(seams).not.toMatch(/裤腿/);
+    const s = stateOf(session);
+    const main = { name: 'Front' };
+    const side = acrossSeam(s, main, { name: 'Back' }, main, false);
+    expect(side.share, 'side seam').toBeGreaterThanOrEqual(0.95);
+    expect(side.control, 'the print has structure at the side seam').toBeLessThan(0.5);
+    // The centre front, where the plaid meets itself as a mirror image, is left to the symmetry measure.
+    expect(measure?.per_seam, 'one seam judged').toBeUndefined();
+    expect(measure?.side_seam_ncc, 'verify judges the side seam').toBeGreaterThanOrEqual(0.9);
+  });
+
   it('leaves trouser legs as they are: fronts and backs in pairs without sleeves are not a body cut in halves', async () => {
     // FreeSewing's Titan: two front and two back legs, each a tube of its own below the crotch.
     const { preview, measure } = await applied(garment('titan-cisMaleAdult42'));
-    expect((preview.placement as { seams: string[] }).seams.join('\n')).toMatch(/两条裤腿/);
+    expect((preview.placement as { seams: string[] }).seams.join('\n')).toMatch(
+      /前片和后片都分为左右两片.*两条裤腿/,
+    );
     expect(measure, 'no seam to judge').toBeUndefined();
   });
 });
