@@ -471,17 +471,22 @@ function bodyMatch(
   function propagate(): number[] {
     const out: (number | null)[] = seamsOf.map(() => null);
     for (;;) {
+      // A waiting seam that touches a placed panel is taken before one between two unplaced panels, whose shift
+      // would otherwise be set to nothing in particular.
       let waiting = -1;
+      let adrift = -1;
       const next = seamsOf.findIndex((j, i) => {
         if (out[i] !== null) return false;
+        const placed = unitOf(j.a.piece).dx !== null || unitOf(j.b.piece).dx !== null;
         const unknown =
           Number(unitOf(j.a.piece).dx === null) +
           Number(unitOf(j.b.piece).dx === null && unitOf(j.b.piece) !== unitOf(j.a.piece)) +
           Number(j.across && mirrorLine === null);
-        if (unknown > 1 && waiting < 0) waiting = i;
+        if (unknown > 1 && placed && waiting < 0) waiting = i;
+        if (unknown > 1 && adrift < 0) adrift = i;
         return unknown <= 1;
       });
-      const i = next >= 0 ? next : waiting;
+      const i = next >= 0 ? next : waiting >= 0 ? waiting : adrift;
       if (i < 0) return out as number[];
       const { a, b, across } = seamsOf[i]!;
       const ua = unitOf(a.piece);
