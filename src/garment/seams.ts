@@ -365,7 +365,7 @@ interface Unit {
 
 /**
  * The body of one garment (one size) matched round from its main front, which keeps its print where it is.
- * Halves are taken for a garment's with sleeves or with a whole front or back: trouser legs are fronts and
+ * Halves are matched on a garment with sleeves or with a whole front or back: trousers have their fronts and
  * backs in pairs too, but each leg is a tube of its own below the crotch, and its straight outseam would read as
  * a centre edge.
  */
