@@ -51,8 +51,9 @@ describe('the studio on a session an MCP client drives', () => {
       expect(layer.isError).toBe(false);
       await soon(countOf(layers.getByRole('button', { name: '色块', exact: true }))).toBe(1);
 
-      // A change of pixels: the canvas is fetched again (the history grew), and shows the fill.
-      expect((await canvasInk(page))?.dark).toBe(0);
+      // A change of pixels: the canvas is fetched again (the history grew), and shows the fill. The new layer
+      // grew the history too, so the blank page may still be loading when its row shows: wait for it.
+      await soon(async () => (await canvasInk(page))?.dark).toBe(0);
       const fill = await callTool(client, 'fill_selection', { color: '#c0392b' });
       expect(fill.isError).toBe(false);
       await soon(async () => (await canvasInk(page))?.dark).toBeGreaterThan(0.99);
