@@ -19,8 +19,9 @@
  * its own: its print meets its partner's at the centre as a mirror image, and the panels after it run on from
  * it as from any other. When the print is its own mirror image about vertical lines (a plaid's bars, dots,
  * stripes: mirror-axis.ts), a mirrored panel's print runs on too: the whole print is moved so that the line
- * where the garment mirrors (a whole front's middle, or where mirrored halves meet) falls on one of those lines,
- * and a panel beside a mirrored one continues its print as the mirror image continues it (对格居中).
+ * where the garment mirrors (a whole front's middle, or where its halves meet, mirrored or not) falls on one of
+ * those lines, and a panel beside a mirrored one continues its print as the mirror image continues it (对格居中).
+ * On a marker of several sizes each size's pieces move instead of the print.
  */
 import { mainFront } from './main-front.js';
 import type { Extraction, Part, PieceInfo, SeamJoin } from './types.js';
@@ -92,24 +93,41 @@ export function seamShifts(
     if (!body.includes(anchor) || anchor.part !== 'front') {
       return none('侧缝未对花：没有前片作为花样基准');
     }
-    return bodyMatch(body, anchor, period, dpi, pieces.some(isSleeve), axes);
+    return bodyMatch(body, anchor, period, dpi, pieces.some(isTop), axes);
   }
-  // A graded marker: each size's panels run on from its own main front. One print serves every size, so it is
-  // not moved for any one size's mirror lines: mirrored panels meet as mirror images there.
+  // A graded marker: each size's panels run on from its own main front. One print serves every size, so a size
+  // centred on the print's mirror line (对格居中) moves its own pieces' print, every piece of it, rather than the
+  // print: what moving the print does on a marker of one garment.
   const out: SeamMatch = { shifts: [], seams: [], joins: [] };
   for (const size of sizes) {
-    const body = pieces.filter((p) => p.size === size && (p.part === 'front' || p.part === 'back'));
+    const own = pieces.filter((p) => p.size === size);
+    const body = own.filter((p) => p.part === 'front' || p.part === 'back');
     const main = mainFront(body);
-    const sleeved = pieces.some((p) => p.size === size && isSleeve(p));
-    const matched = main ? bodyMatch(body, main, period, dpi, sleeved) : none('侧缝未对花：没有前片');
-    out.shifts.push(...matched.shifts);
+    const matched = main
+      ? bodyMatch(body, main, period, dpi, own.some(isTop), axes)
+      : none('侧缝未对花：没有前片');
+    const move = matched.printShift ?? 0;
+    if (move === 0) out.shifts.push(...matched.shifts);
+    else {
+      const shifted = new Map(matched.shifts.map((s) => [s.layerId, s]));
+      for (const p of own) {
+        const s = shifted.get(p.layerId);
+        out.shifts.push({ layerId: p.layerId, dx: (s?.dx ?? 0) + move, dy: s?.dy ?? 0 });
+      }
+    }
     out.joins.push(...matched.joins);
-    out.seams.push(...matched.seams.map((line) => `尺码 ${size}：${line}`));
+    out.seams.push(
+      ...matched.seams.map(
+        (line) => `尺码 ${size}：${line.replace('整幅花样横移', '本尺码各裁片的花样横移')}`,
+      ),
+    );
   }
   return out;
 }
 
 const isSleeve = (p: PieceInfo) => p.part === 'left_sleeve' || p.part === 'right_sleeve';
+/** A piece of a garment worn from the shoulders: a sleeve, or a piece whose garment's shapes read as a top. */
+const isTop = (p: PieceInfo) => isSleeve(p) || p.worn === 'top';
 
 /** A body panel on its way round: a whole panel, or a half with its centre edge on that side (seen from outside). */
 interface Panel {
@@ -365,16 +383,16 @@ interface Unit {
 
 /**
  * The body of one garment (one size) matched round from its main front, which keeps its print where it is.
- * Halves are matched on a garment with sleeves or with a whole front or back: trousers have their fronts and
- * backs in pairs too, but each leg is a tube of its own below the crotch, and its straight outseam would read as
- * a centre edge.
+ * Halves are matched on a top (`top`: with sleeves, or read as worn from the shoulders) or on a garment with a
+ * whole front or back: trousers have their fronts and backs in pairs too, but each leg is a tube of its own below
+ * the crotch, and its straight outseam would read as a centre edge.
  */
 function bodyMatch(
   body: readonly PieceInfo[],
   main: PieceInfo,
   period: number,
   dpi: number,
-  sleeved: boolean,
+  top: boolean,
   axes: readonly number[] = [],
 ): SeamMatch {
   const sa = (SIDE_SEAM_ALLOWANCE_MM / 25.4) * dpi;
@@ -383,10 +401,11 @@ function bodyMatch(
   const row = (p: PieceInfo) => edgesAt(p, p.bounds.h - 1 - aboveHem);
   const pairs = (part: Part) => body.filter((p) => p.part === part && !p.duplicateOf).length === 2;
   // Trousers are cut with both their fronts and their backs in pairs; a garment with a whole front or back (a
-  // gilet, a shift dress with a back zip, a skirt buttoned down the front) goes round the body in one piece.
-  if (!sleeved && pairs('front') && pairs('back')) {
+  // gilet, a shift dress with a back zip, a skirt buttoned down the front) goes round the body in one piece, and
+  // so does a top (a waistcoat with fronts and backs in halves).
+  if (!top && pairs('front') && pairs('back')) {
     return none(
-      '侧缝未对花：前片和后片都分为左右两片，且没有袖片：分不出是无袖上装的左右衣身还是两条裤腿（裤腿在裆下各成一圈，不在衣身一周对花）；只对带袖或有整片前片、后片的衣身对花',
+      '侧缝未对花：前片和后片都分为左右两片，没有袖片，裁片形状也不像上装：按两条裤腿处理（裤腿在裆下各成一圈，不在衣身一周对花）；只对上装或有整片前片、后片的衣身对花',
     );
   }
   const sides = (['front', 'back'] as const).map((part) =>
@@ -446,6 +465,22 @@ function bodyMatch(
     const own = round.find((p) => p.piece === main);
     if (own && own.centre === null && main.symmetry >= FULL_PANEL_SYMMETRY) {
       mirrorLine = (own.entry + own.exit - 1) / 2;
+    } else if (own && own.centre !== null) {
+      // Front halves that are no mirrored pair (a shirt's: a button stand on one, a placket on the other) meet at
+      // the centre front, where the garment mirrors: the seam line between them, half a column before the first
+      // column past it. A mirrored pair's centre is found by propagate, across their seam.
+      const centre = seamsOf.find(
+        ({ a, b }) => a.piece.part === 'front' && b.piece.part === 'front' && (a === own || b === own),
+      );
+      if (
+        centre &&
+        !centre.pair &&
+        !centre.across &&
+        centre.a.centre === 'right' &&
+        centre.b.centre === 'left'
+      ) {
+        mirrorLine = (centre.a === own ? own.exit : own.entry) - 0.5;
+      }
     }
     misses = propagate();
   } else {

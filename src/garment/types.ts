@@ -83,6 +83,11 @@ export interface PieceInfo extends PieceShape {
   readonly reason: string;
   /** How the piece lies on the marker; absent, upright as drawn (the print runs down the canvas). */
   readonly grain?: Grain;
+  /**
+   * How the garment this piece is cut for is worn, as the shapes of its pieces read (builtin/piece-model.ts
+   * garmentKind): from the shoulders or from the waist. Absent when names decided every piece and it did not matter.
+   */
+  readonly worn?: 'top' | 'bottom';
   /** On a marker of one garment in several sizes: which size, 1 the smallest (builtin/pieces.ts gradedSizes). */
   readonly size?: number;
   /** How many layers are this piece's outline (its copies, mirrored or not), itself included. */

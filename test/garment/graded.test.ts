@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { layOut, loadGarments, TRAINING_PX_PER_MM } from '../../scripts/piece-training.js';
 import type { Session } from '../../src/calls/session.js';
 import { pixelLayer } from '../../src/engine/factory.js';
-import type { Raster } from '../../src/engine/model.js';
-import { allocateId, childrenOf, insertLayer } from '../../src/engine/tree.js';
+import type { PixelLayer, Raster } from '../../src/engine/model.js';
+import { allocateId, childrenOf, insertLayer, layersNamed } from '../../src/engine/tree.js';
 import { findCopies, gradedSizes } from '../../src/garment/builtin/pieces.js';
 import type { PieceShape } from '../../src/garment/types.js';
 import { type PieceKey, scaledPieceRaster, usePhoto } from '../support/garment-fixtures.js';
@@ -62,6 +62,29 @@ async function gradedMarker(session: Session): Promise<Map<string, [PieceKey, nu
   tx.update(doc.id, state);
   session.editor.commit(tx, 'fixture', true);
   return truth;
+}
+
+/**
+ * Of the pixel pairs mirrored about the raster's middle column, over its lower 60 % and away from the print's
+ * ground (the tartan's cream), the share that match (each channel within 48).
+ */
+function mirrorShare(r: Raster): number {
+  const at = (x: number, y: number) => {
+    const o = (y * r.w + x) * 4;
+    return [r.data[o]!, r.data[o + 1]!, r.data[o + 2]!];
+  };
+  let same = 0;
+  let n = 0;
+  for (let y = Math.floor(r.h * 0.4); y < r.h; y++) {
+    for (let k = 0; k < r.w >> 1; k++) {
+      const a = at(k, y);
+      const b = at(r.w - 1 - k, y);
+      if (Math.min(...a) > 170 && Math.min(...b) > 170) continue;
+      n++;
+      if (a.every((v, c) => Math.abs(v - b[c]!) <= 48)) same++;
+    }
+  }
+  return same / n;
 }
 
 interface Reported {
@@ -124,6 +147,35 @@ describe('a graded marker', () => {
     const out = join(import.meta.dirname, '../../test-artifacts/garment');
     mkdirSync(out, { recursive: true });
     copyFileSync(join(session.workspace.root, 'graded.png'), join(out, 'graded-marker.png'));
+  }, 240_000);
+
+  it('centres a tartan on every size’s centre front, each size moving its own pieces’ print', async () => {
+    const session = newSession();
+    const truth = await gradedMarker(session);
+    await usePhoto(session, 'even_plaid');
+    await ok(session, 'identify_pieces');
+    const preview = await ok(session, 'generate_garment_preview');
+    const seams = (preview.placement as { seams: string[] }).seams;
+    for (const size of [1, 2, 3])
+      expect(
+        seams.some((s) =>
+          new RegExp(`^尺码 ${size}：花样左右对称：(本尺码各裁片的花样横移|衣身的镜像线)`).test(s),
+        ),
+        seams.join('\n'),
+      ).toBe(true);
+    await ok(session, 'extract_and_apply_all_pieces', { pieces: preview.proposed_pieces });
+    const state = session.editor.begin().activeDocument().state;
+    for (const [name, [key, size]] of truth) {
+      if (key !== 'front') continue;
+      // The fixture's front is symmetric, so its print, drawn over the piece's bounds, mirrors about its middle.
+      const print = layersNamed(state, `${name} 满印`)[0] as PixelLayer;
+      expect(mirrorShare(print.raster), `size ${size}`).toBeGreaterThanOrEqual(0.95);
+    }
+    // Kept for a look: each size's front centred on the tartan, its back and sleeves running on from it.
+    await ok(session, 'save_document_as', { path: 'graded-tartan.png' });
+    const out = join(import.meta.dirname, '../../test-artifacts/garment');
+    mkdirSync(out, { recursive: true });
+    copyFileSync(join(session.workspace.root, 'graded-tartan.png'), join(out, 'graded-tartan.png'));
   }, 240_000);
 
   it('is found for graded drafts and never for one garment alone', () => {

@@ -7,8 +7,9 @@
  * (the contract the result states), and the print just inside one panel's seam line is the print just inside
  * the next one's. Also with the halves a mirrored pair (a zip front: one outline cut twice), and with the back
  * and a front laid upside down on the marker, and with back halves whose centre seam is shaped (Bella's: no edge
- * runs straight, the neck points tell the centre), and a sleeveless gilet's front halves beside its whole back.
- * Trouser legs, fronts and backs in pairs too, are left alone.
+ * runs straight, the neck points tell the centre), a sleeveless gilet's front halves beside its whole back, and a
+ * waistcoat's front and back halves (its shapes read as a top). Trouser legs, fronts and backs in pairs too, are
+ * left alone.
  * Princess seams: our princess dress's side panels run on into its centre panels; a jacket's side body, whose
  * edges do not say which meets the front, and a coat's back cut in an upper part and a tail are left alone.
  */
@@ -266,6 +267,21 @@ describe('the print across the seams of a front cut in halves', () => {
     expect(measure?.side_seam_ncc, 'verify judges the side seam').toBeGreaterThanOrEqual(0.9);
   });
 
+  it('matches a sleeveless top with fronts and backs both in halves (our waistcoat), its shapes read as a top', async () => {
+    // Named in English, the names decide the parts; the shapes are read for how the garment is worn only here.
+    const { session, seams, measure } = await applied(garment('waistcoat-M'));
+    expect(seams).toMatch(/“Front copy”与“Front”在前中处花样镜像相接/);
+    expect(seams).toMatch(/“Front”右侧缝与“Back copy”左侧缝处花样水平连续/);
+    expect(seams).toMatch(/“Back copy”与“Back”在后中处花样镜像相接/);
+    expect(seams).not.toMatch(/裤腿/);
+    const s = stateOf(session);
+    const main = { name: 'Front' };
+    const side = acrossSeam(s, main, { name: 'Back copy' }, main, false);
+    expect(side.share, 'side seam').toBeGreaterThanOrEqual(0.95);
+    expect(side.control, 'the print has structure at the side seam').toBeLessThan(0.5);
+    expect(measure?.side_seam_ncc, 'verify judges the side seam').toBeGreaterThanOrEqual(0.9);
+  });
+
   it('leaves trouser legs as they are: fronts and backs in pairs without sleeves are not a body cut in halves', async () => {
     // FreeSewing's Titan: two front and two back legs, each a tube of its own below the crotch.
     const { preview, measure } = await applied(garment('titan-cisMaleAdult42'));
@@ -339,6 +355,23 @@ describe('a print that is its own mirror image (a tartan)', () => {
       'Front right copy → Back',
     ]);
     for (const ncc of Object.values(measure!.per_seam!)) expect(ncc).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('centres the tartan where a shirt’s fronts meet, a button stand on one and a placket on the other', async () => {
+    // Measured: both shares 1 (before the centre front was taken for the mirror line, the mirror one failed).
+    const { session, seams } = await applied(simon(), [], 'even_plaid');
+    expect(seams).toMatch(
+      /花样左右对称：整幅花样横移 -?\d+ px（[\d.]+ mm），使衣身的镜像线落在花样的对称轴上（对格居中）/,
+    );
+    expect(seams).toContain('“Front right”与“Front left”在前中处花样水平连续');
+    const s = stateOf(session);
+    const main = { name: 'Front left' };
+    // The print runs on from one front into the other, and about the centre front it is its own mirror image.
+    for (const mirror of [false, true]) {
+      const centre = acrossSeam(s, { name: 'Front right' }, main, main, mirror);
+      expect(centre.share, `centre front, mirror ${mirror}`).toBeGreaterThanOrEqual(0.95);
+      expect(centre.control).toBeLessThan(0.5);
+    }
   });
 
   it('runs on across every princess seam and both side seams, and says the centre back is where it cannot', async () => {

@@ -1203,6 +1203,15 @@ function agreeAcrossSizes(out: PieceInfo[], family: readonly number[]): void {
   }
 }
 
+/** No sleeve, and at least two layers each of front and back: a sleeveless top in halves, or trouser legs. */
+function halvesWithoutSleeves(
+  fixed: readonly (Label | null)[],
+  members: readonly (readonly number[])[],
+): boolean {
+  const layers = (l: Label) => fixed.reduce((n, f, t) => n + (f === l ? members[t]!.length : 0), 0);
+  return layers('sleeve') === 0 && layers('front') >= 2 && layers('back') >= 2;
+}
+
 /** One garment's pieces decided (classifyPieces), its copies already grouped. */
 function classifyGarment(
   shapes: readonly PieceShape[],
@@ -1224,13 +1233,24 @@ function classifyGarment(
   });
   // Every piece named (or a copy of a named one): the names decide, the model has nothing to do. A layer cut by
   // its mask is measured by its whole outline, so copies all cut short (both sleeves masked) read as the piece.
-  const g = fixed.every((f) => f !== null)
-    ? groups
-    : measureGroups(
-        shapes.map((s, k) => (whole(k) ? s : maskedOutline(s)!)),
-        groups,
-      );
-  const verdicts = 'inputs' in g ? decideTypes(g, fixed, model) : [];
+  const measure = () =>
+    measureGroups(
+      shapes.map((s, k) => (whole(k) ? s : maskedOutline(s)!)),
+      groups,
+    );
+  const named = fixed.every((f) => f !== null);
+  const measured = named ? null : measure();
+  const g = measured ?? groups;
+  const probabilities = measured && pieceProbabilities(model, measured.inputs, measured.vectors);
+  const verdicts = measured && probabilities ? decideTypes(measured, fixed, model, probabilities) : [];
+  // How the garment is worn, as its shapes read. Names do not say it, and it matters where they cannot: fronts and
+  // backs both in halves without a sleeve are a sleeveless top's (a waistcoat's) or two trouser legs, whose print
+  // is matched round the body or not at all (seams.ts). Only then is a named garment measured for it.
+  const worn =
+    probabilities?.kind ??
+    (named && halvesWithoutSleeves(fixed, groups.members)
+      ? ((t) => pieceProbabilities(model, t.inputs, t.vectors).kind)(measure())
+      : undefined);
   const typeOf = new Map<number, number>();
   g.members.forEach((m, t) => {
     for (const i of m) typeOf.set(i, t);
@@ -1391,6 +1411,7 @@ function classifyGarment(
       ),
       pairWith: other ? other.shape.name : null,
       mirrorOf,
+      ...(worn ? { worn } : {}),
       ...(whole(i) ? {} : { cutFrom: shapes[groups.cut[i]!]!.name }),
       reason: d.reason,
       ...(d.doubt
