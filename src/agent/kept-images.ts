@@ -33,7 +33,12 @@ export async function keepImages(
       () => false,
     );
     if (!exists) missing.set(file, data);
-    kept.push({ file, mime: image.mime, ...(image.caption ? { caption: image.caption } : {}) });
+    kept.push({
+      file,
+      mime: image.mime,
+      ...(image.caption ? { caption: image.caption } : {}),
+      ...(image.captionEn ? { caption_en: image.captionEn } : {}),
+    });
   }
   if (missing.size === 0) return kept;
   let bytes = 0;
@@ -59,6 +64,7 @@ export async function readKeptImage(dir: string, image: TranscriptImage): Promis
       mime: image.file.endsWith('.png') ? 'image/png' : 'image/jpeg',
       base64: data.toString('base64'),
       ...(typeof image.caption === 'string' ? { caption: image.caption } : {}),
+      ...(typeof image.caption_en === 'string' ? { captionEn: image.caption_en } : {}),
     };
   } catch {
     return null;

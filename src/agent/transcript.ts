@@ -65,6 +65,7 @@ export interface TranscriptImage {
   readonly file: string;
   readonly mime: 'image/png' | 'image/jpeg';
   readonly caption?: string;
+  readonly caption_en?: string;
 }
 
 /** A part of the message that showed images to a vision model; an image part names its file, not its bytes. */

@@ -257,13 +257,19 @@ export function resizeRaster(r: Raster, w: number, h: number): Promise<Raster> {
   return toRaster(rawSharp(r).resize(w, h, { fit: 'fill', kernel: 'lanczos3' }));
 }
 
+/** A result image's caption: Chinese, as every surface shows it, and English for the studio's English mode. */
+export interface Caption {
+  readonly zh: string;
+  readonly en: string;
+}
+
 /** A PNG for a result's `images`, scaled down to at most `maxSide` pixels on the long side. */
-export async function pngImage(r: Raster, caption: string, maxSide = 1024): Promise<ImageOut> {
+export async function pngImage(r: Raster, caption: Caption, maxSide = 1024): Promise<ImageOut> {
   const k = Math.min(1, maxSide / Math.max(r.w, r.h));
   const small =
     k < 1 ? await resizeRaster(r, Math.max(1, Math.round(r.w * k)), Math.max(1, Math.round(r.h * k))) : r;
   const png = await encodePng({ ...small, x: 0, y: 0 }, 72);
-  return { mime: 'image/png', base64: png.toString('base64'), caption };
+  return { mime: 'image/png', base64: png.toString('base64'), caption: caption.zh, captionEn: caption.en };
 }
 
 /** Draws `src` over `dst` (both in document coordinates) with straight-alpha "over". */

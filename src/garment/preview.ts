@@ -6,7 +6,7 @@ import type { ImageOut } from '../engine/io/image-codec.js';
 import type { DocState, Raster, Rect, RGB } from '../engine/model.js';
 import { BUNDLED_FONT, ensureBundledFont, LINE_HEIGHT_EM } from '../engine/text.js';
 import { applyPlans, type BuiltPiece, type PiecePlan, unionBounds } from './apply.js';
-import { pngImage } from './image.js';
+import { type Caption, pngImage } from './image.js';
 import { mainFront } from './main-front.js';
 import { drawOutlines } from './render.js';
 import { proxyPlacement, screenProxy } from './screen-proxy.js';
@@ -501,7 +501,7 @@ export async function overviewImage(
   state: DocState,
   shapes: readonly (PieceShape & { part?: Part })[],
   labelOf: (p: PieceShape & { part?: Part }, i: number) => string,
-  caption: string,
+  caption: Caption,
   marked: (p: PieceShape & { part?: Part }) => boolean = () => false,
 ): Promise<ImageOut> {
   const { raster } = await drawOverview(state, shapes, labelOf, marked);
@@ -550,6 +550,9 @@ export async function previewImage(
   const canvas = canvasAround(applied, small);
   const thick = Math.max(1, Math.round(Math.max(canvas.w, canvas.h) / 500));
   drawOutlines(canvas, small, { r: 20, g: 20, b: 20 }, thick);
-  const image = await pngImage(canvas, '花样预览：照片中的花样按裁片轮廓填充（黑线为裁片轮廓），请确认');
+  const image = await pngImage(canvas, {
+    zh: '花样预览：照片中的花样按裁片轮廓填充（黑线为裁片轮廓），请确认',
+    en: 'Print preview: the photo’s print filled into each piece’s outline (black lines are the outlines); please confirm',
+  });
   return { image, built };
 }

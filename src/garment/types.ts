@@ -1,12 +1,18 @@
 /** The garment workflow's data: parts, piece analyses, the print extracted from the photo, and session memory. */
 import type { LayerMask, Raster, Rect } from '../engine/model.js';
-import { GARMENT_PARTS, GARMENT_TURNS, type GarmentPart } from '../registry/garment-parts.js';
+import {
+  GARMENT_PART_LABELS_EN,
+  GARMENT_PARTS,
+  GARMENT_TURNS,
+  type GarmentPart,
+} from '../registry/garment-parts.js';
 import type { Lab } from './color.js';
 
 export const PARTS: readonly Part[] = GARMENT_PARTS.map(([part]) => part);
 export type Part = GarmentPart;
 
 export const PART_LABELS = Object.fromEntries(GARMENT_PARTS) as Readonly<Record<Part, string>>;
+export const PART_LABELS_EN: Readonly<Record<Part, string>> = GARMENT_PART_LABELS_EN;
 
 const NAME_ORDER = new Intl.Collator('zh', { numeric: true });
 

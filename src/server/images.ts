@@ -7,6 +7,7 @@ export interface ImageLink {
   readonly url: string;
   readonly mime: ImageOut['mime'];
   readonly caption?: string;
+  readonly caption_en?: string;
 }
 
 /** Shelves the images and returns their URLs (absolute when `origin` is given). */
@@ -15,6 +16,7 @@ export function linkImages(images: readonly ImageOut[], entry: SessionEntry, ori
     url: `${origin}/v1/sessions/${entry.id}/images/${entry.images.add(img)}`,
     mime: img.mime,
     ...(img.caption ? { caption: img.caption } : {}),
+    ...(img.captionEn ? { caption_en: img.captionEn } : {}),
   }));
 }
 

@@ -281,6 +281,7 @@ export const filesHandlers = {
           mime: 'image/png',
           base64: png.toString('base64'),
           caption: `“${doc.name}”画布 ${width}×${height}${scale < 1 ? `，缩放为 ${w}×${h}` : ''}`,
+          captionEn: `Canvas of “${doc.name}”, ${width}×${height}${scale < 1 ? `, scaled to ${w}×${h}` : ''}`,
         },
       ],
     };

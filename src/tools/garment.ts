@@ -51,6 +51,7 @@ import {
   type GarmentAnalysis,
   type GarmentMemory,
   PART_LABELS,
+  PART_LABELS_EN,
   type Part,
   type PieceInfo,
   type PieceShape,
@@ -321,6 +322,8 @@ function pieceReport(p: PieceInfo, proposal?: { type: string; color: string }) {
 /** A piece's part as the overview labels it: in doubt with a question mark, turned on the marker with its turn. */
 const partCaption = (p: PieceInfo) =>
   `${PART_LABELS[p.part]}${p.doubt ? '？' : ''}${p.grain ? `（转 ${p.grain.turn}°）` : ''}`;
+const partCaptionEn = (p: PieceInfo) =>
+  `${PART_LABELS_EN[p.part]}${p.doubt ? '?' : ''}${p.grain ? ` (turned ${p.grain.turn}°)` : ''}`;
 
 const percent = (x: number) => `${Math.round(x * 100)}%`;
 
@@ -549,7 +552,11 @@ async function identifyPieces(
       v.identify({
         shapes,
         confirmed,
-        marks: () => overviewImage(doc.state, shapes, (p, i) => `#${i + 1}\n${p.name}`, '裁片编号与图层名'),
+        marks: () =>
+          overviewImage(doc.state, shapes, (p, i) => `#${i + 1}\n${p.name}`, {
+            zh: '裁片编号与图层名',
+            en: 'Piece numbers and layer names',
+          }),
       }),
     (m) => ctx.warn(m),
   );
@@ -568,14 +575,16 @@ async function identifyPieces(
   }
   // Drawn while the photo's analysis, if any, runs on its own thread.
   ctx.progress('绘制裁片总览', 0.4);
+  const sorted = [...pieces].sort(byPartThenName);
+  const doubts = pieces.some((p) => p.doubt);
   const image = await overviewImage(
     doc.state,
     pieces,
     (p) => `${partCaption(p as PieceInfo)}\n${p.name}`,
-    `裁片识别结果：${[...pieces]
-      .sort(byPartThenName)
-      .map((p) => `${p.name} = ${partCaption(p)}`)
-      .join('，')}${pieces.some((p) => p.doubt) ? '（橙色轮廓、带“？”的裁片部位待确认）' : ''}`,
+    {
+      zh: `裁片识别结果：${sorted.map((p) => `${p.name} = ${partCaption(p)}`).join('，')}${doubts ? '（橙色轮廓、带“？”的裁片部位待确认）' : ''}`,
+      en: `Pieces identified: ${sorted.map((p) => `${p.name} = ${partCaptionEn(p)}`).join(', ')}${doubts ? ' (pieces outlined in orange with a “?” need their part confirmed)' : ''}`,
+    },
     (p) => (p as PieceInfo).doubt !== undefined,
   );
   let ext: Extraction | null = null;
@@ -899,8 +908,9 @@ export const garmentHandlers = {
         v.review({
           measures,
           classicalScore: verdict.score,
-          photo: async () => pngImage((await decodeImage(photo.bytes)).raster, '服装照片'),
-          canvas: async () => pngImage({ ...canvas }, '套图结果'),
+          photo: async () =>
+            pngImage((await decodeImage(photo.bytes)).raster, { zh: '服装照片', en: 'Garment photo' }),
+          canvas: async () => pngImage({ ...canvas }, { zh: '套图结果', en: 'Applied result' }),
         }),
       (m) => ctx.warn(m),
     );

@@ -7,7 +7,9 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Conversation } from '../../src/agent/conversation.js';
+import { readKeptImage } from '../../src/agent/kept-images.js';
 import { rebuildConversation, restoreConversation } from '../../src/agent/restore.js';
+import type { TranscriptImage } from '../../src/agent/transcript.js';
 import { type ScriptedModel, startScriptedModel } from '../support/scripted-model.js';
 import { newSession, tempDir } from '../support/session.js';
 import { conversation, expectEveryCallAnswered, last, modelConfig, turn } from './support.js';
@@ -122,8 +124,11 @@ describe('a conversation restored from its transcript', () => {
     expect(JSON.stringify(shown.content)).toContain('data:image/jpeg;base64,');
 
     const kept = lines(transcript).find((l) => l.role === 'tool' && l.images) as {
-      images: { file: string }[];
+      images: TranscriptImage[];
     };
+    // Kept with both captions: the studio shows the English one in its English mode after a restart too.
+    const image = await readKeptImage(dir, kept.images[0]!);
+    expect(image).toMatchObject({ caption: '“海报”画布 48×32', captionEn: 'Canvas of “海报”, 48×32' });
     writeFileSync(join(dir, kept.images[0]!.file), 'gone');
     const again = await restoreConversation(transcript, { vision: true, imagesSent: 4, onError: noErrors });
     const parts = JSON.stringify(again!.turns[0]);

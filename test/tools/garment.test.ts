@@ -141,6 +141,10 @@ describe('identify_pieces', () => {
         expect((img as { caption?: string }).caption).toContain(
           `${n.front} = 前片，${n.back} = 后片，${n.left} = 左袖，${n.right} = 右袖，${n.collar} = 领`,
         );
+        // And in English, for the studio's English mode.
+        expect((img as { captionEn?: string }).captionEn).toContain(
+          `${n.front} = Front, ${n.back} = Back, ${n.left} = Left sleeve, ${n.right} = Right sleeve, ${n.collar} = Collar`,
+        );
       }
       expect(r.next).toMatch(/set_garment_photo|generate_garment_preview/);
     });

@@ -486,6 +486,10 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
       );
       const others = await line.getByRole('combobox').locator('option').allTextContents();
       expect(others).toEqual(expect.arrayContaining(['Left sleeve', 'Right sleeve', 'Collar', 'Other']));
+      // The overview's caption too: the tool gives it in English beside the Chinese.
+      const caption = lastCard(fresh, 'Identify Pieces').locator('figcaption');
+      await eventually(textOf(caption)).toMatch(/^Pieces identified: .+ = (Front|Back)\?/);
+      expect(await textOf(caption)()).not.toMatch(/[前后]片|裁片/);
       await note.scrollIntoViewIfNeeded();
       await snapshot(fresh, '13c-garment-doubt-english');
     } finally {

@@ -225,4 +225,6 @@ export interface ImageOut {
   readonly base64: string;
   /** What the image shows, for surfaces that caption it. */
   readonly caption?: string;
+  /** The caption in English, for a surface that shows English (the studio's English mode). */
+  readonly captionEn?: string;
 }

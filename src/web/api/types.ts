@@ -29,6 +29,8 @@ export interface ResultImage {
   readonly url: string;
   readonly mime: string;
   readonly caption?: string;
+  /** The caption in English, where the tool gives one. */
+  readonly caption_en?: string;
 }
 
 export interface ToolError {

@@ -9,8 +9,9 @@ import { useStudioView } from '../context.js';
 import { useBlobUrl } from '../state/blob-url.js';
 
 export function ResultImage({ image }: { image: Image }) {
-  const { studio, t } = useStudioView();
+  const { studio, t, lang } = useStudioView();
   const src = useBlobUrl(studio.api, image.url);
+  const caption = (lang === 'en' ? image.caption_en : undefined) ?? image.caption;
   const dialog = useRef<HTMLDialogElement>(null);
   return (
     <figure class="result-image">
@@ -21,7 +22,7 @@ export function ResultImage({ image }: { image: Image }) {
           aria-label={t('image.enlarge')}
           onClick={() => dialog.current?.showModal()}
         >
-          <img src={src} alt={image.caption ?? ''} />
+          <img src={src} alt={caption ?? ''} />
           {/* The zoom-in pointer is the only other sign that the picture opens, and a phone has no pointer: a
               preview shown 330 px wide in the chat is too small to judge a print by. */}
           <span class="enlarge-cue" aria-hidden="true">
@@ -41,19 +42,19 @@ export function ResultImage({ image }: { image: Image }) {
       ) : (
         <div class="image-placeholder" />
       )}
-      {image.caption && <figcaption>{image.caption}</figcaption>}
+      {caption && <figcaption>{caption}</figcaption>}
       {/* Esc is the dialog's own (a modal dialog closes on it); the click is for the backdrop, on which the
           dialog itself is the target (the image fills the dialog box, so a click on the image targets the image). */}
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: Esc and the close button are the keyboard's way */}
       <dialog
         ref={dialog}
         class="lightbox"
-        aria-label={image.caption ?? t('image.enlarge')}
+        aria-label={caption ?? t('image.enlarge')}
         onClick={(e) => {
           if (e.target === e.currentTarget) e.currentTarget.close();
         }}
       >
-        {src && <img src={src} alt={image.caption ?? ''} />}
+        {src && <img src={src} alt={caption ?? ''} />}
         <button
           type="button"
           class="lightbox-close"
