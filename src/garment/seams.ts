@@ -129,6 +129,26 @@ const isSleeve = (p: PieceInfo) => p.part === 'left_sleeve' || p.part === 'right
 /** A piece of a garment worn from the shoulders: a sleeve, or a piece whose garment's shapes read as a top. */
 const isTop = (p: PieceInfo) => isSleeve(p) || p.worn === 'top';
 
+/**
+ * The body panels that cannot be taken round the body (trouser legs, panels whose order is not told) still have
+ * their hems level: the print's vertical phase is the same at the same garment height on all of them, so
+ * horizontal bands meet at every seam whatever the order; the horizontal phase is left as it falls. A panel
+ * much shorter than the main front (an upper part, a short side body) may not reach the hem and is left alone.
+ */
+function hemsOnly(body: readonly PieceInfo[], main: PieceInfo, why: string): SeamMatch {
+  const level = body.filter((p) => p !== main && !p.duplicateOf && p.bounds.h >= PANEL_REACH * main.bounds.h);
+  if (!level.length) return none(why);
+  const hem = (p: PieceInfo) => p.bounds.y + p.bounds.h;
+  return {
+    shifts: level.map((p) => ({ layerId: p.layerId, dx: 0, dy: hem(p) - hem(main) })),
+    joins: [],
+    seams: [
+      why,
+      `各衣片只按下摆对齐：${[main, ...level].map((p) => `“${p.name}”`).join('、')}同一衣身高度的花样垂直相位相同，横向花纹在各条缝处等高；横向相位未对齐`,
+    ],
+  };
+}
+
 /** A body panel on its way round: a whole panel, or a half with its centre edge on that side (seen from outside). */
 interface Panel {
   readonly piece: PieceInfo;
@@ -404,7 +424,9 @@ function bodyMatch(
   // gilet, a shift dress with a back zip, a skirt buttoned down the front) goes round the body in one piece, and
   // so does a top (a waistcoat with fronts and backs in halves).
   if (!top && pairs('front') && pairs('back')) {
-    return none(
+    return hemsOnly(
+      body,
+      main,
       '侧缝未对花：前片和后片都分为左右两片，没有袖片，裁片形状也不像上装：按两条裤腿处理（裤腿在裆下各成一圈，不在衣身一周对花）；只对上装或有整片前片、后片的衣身对花',
     );
   }
@@ -417,8 +439,8 @@ function bodyMatch(
     ),
   );
   const [fronts, backs] = sides as [Panel[] | string, Panel[] | string];
-  if (typeof fronts === 'string') return none(fronts);
-  if (typeof backs === 'string') return none(backs);
+  if (typeof fronts === 'string') return hemsOnly(body, main, fronts);
+  if (typeof backs === 'string') return hemsOnly(body, main, backs);
   const round = [...fronts, ...backs];
   const byId = new Map(round.map((p) => [p.piece.layerId, p.piece]));
 
