@@ -120,12 +120,14 @@ const WORK_MS = 600_000;
 const NEW_CARD_MS = 20_000;
 
 /**
- * Waits for a tool card to finish, however long its call works, then expects it done (a failed card fails here at
- * once, with its text). `eventually`'s 20 s are for the page to show what the server said; a garment analysis
- * took longer than that with more test files running beside it.
+ * Waits for a tool card to finish, however long its call works, then expects it done (a failed card fails here,
+ * with its text). `eventually`'s 20 s are for the page to show what the server said; a garment analysis took
+ * longer than that with more test files running beside it.
  *
  * A card it accepts is marked, so that a later wait on a `.last()` of the same tool waits for the next card (for
- * up to NEW_CARD_MS, after which the marked one is taken again: a test may well wait on one card twice).
+ * up to NEW_CARD_MS, after which the marked one is taken again: a test may well wait on one card twice). A failed
+ * card is taken only once it has stayed the one `card` finds for NEW_CARD_MS: a test that watched a card of the
+ * same tool fail, without this helper, may be waiting on the next one, which the page has not shown yet.
  */
 export async function finished(card: Locator): Promise<void> {
   const since = Date.now();
@@ -137,7 +139,8 @@ export async function finished(card: Locator): Promise<void> {
         (e, graceOver) => {
           const busy = e.getAttribute('aria-busy') !== 'false';
           const seen = e.hasAttribute('data-test-finished');
-          const done = !busy && (!seen || graceOver);
+          const ok = e.classList.contains('ok');
+          const done = !busy && (!seen || graceOver) && (ok || graceOver);
           if (done) e.setAttribute('data-test-finished', '');
           return { done, classes: e.className.split(/\s+/), text: e.textContent ?? '' };
         },
