@@ -104,7 +104,7 @@ export function seamShifts(
     const body = own.filter((p) => p.part === 'front' || p.part === 'back');
     const main = mainFront(body);
     const matched = main
-      ? bodyMatch(body, main, period, dpi, own.some(isTop), axes)
+      ? bodyMatch(body, main, period, dpi, own.some(isTop), axes, '本尺码各裁片的花样')
       : none('侧缝未对花：没有前片');
     const move = matched.printShift ?? 0;
     if (move === 0) out.shifts.push(...matched.shifts);
@@ -116,11 +116,7 @@ export function seamShifts(
       }
     }
     out.joins.push(...matched.joins);
-    out.seams.push(
-      ...matched.seams.map(
-        (line) => `尺码 ${size}：${line.replace('整幅花样横移', '本尺码各裁片的花样横移')}`,
-      ),
-    );
+    out.seams.push(...matched.seams.map((line) => `尺码 ${size}：${line}`));
   }
   return out;
 }
@@ -414,6 +410,8 @@ function bodyMatch(
   dpi: number,
   top: boolean,
   axes: readonly number[] = [],
+  /** What moves to centre the print (printShift), as the result says it. */
+  moved = '整幅花样',
 ): SeamMatch {
   const sa = (SIDE_SEAM_ALLOWANCE_MM / 25.4) * dpi;
   // The body's edges at the height the scale is taken, the same distance above the hem on every panel.
@@ -652,7 +650,7 @@ function bodyMatch(
     seams.push(
       Math.abs(printShift) < 1
         ? `花样左右对称：衣身的镜像线（前中）已落在花样的对称轴上${both}`
-        : `花样左右对称：整幅花样横移 ${Math.round(printShift)} px（${mm(Math.abs(printShift))} mm），使衣身的镜像线落在花样的对称轴上（对格居中）${both}`,
+        : `花样左右对称：${moved}横移 ${Math.round(printShift)} px（${mm(Math.abs(printShift))} mm），使衣身的镜像线落在花样的对称轴上（对格居中）${both}`,
     );
   }
   seams.push(
