@@ -6,10 +6,15 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+
+const PREFIX = 'atelier-test-run-';
 
 export default function setup(): () => void {
-  const root = mkdtempSync(join(tmpdir(), 'atelier-test-run-'));
+  // Each test project runs the global setup again: its runs share the first one's folder. Nested, the path grew
+  // too long for Chromium's socket (108 bytes).
+  if (basename(tmpdir()).startsWith(PREFIX)) return () => {};
+  const root = mkdtempSync(join(tmpdir(), PREFIX));
   process.env.TMPDIR = root;
   return () => rmSync(root, { recursive: true, force: true });
 }

@@ -12,7 +12,7 @@ import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { createSession, okCalls, toolCall } from '../server/support.js';
-import { countOf, eventually, snapshot, textOf, visibleOf } from '../support/browser.js';
+import { countOf, downloadedBytes, eventually, snapshot, textOf, visibleOf } from '../support/browser.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('files-records', { model: true });
@@ -179,7 +179,7 @@ describe('the files pane after a chat', () => {
       recordList.getByRole('button', { name: '下载 chat.jsonl' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('chat.jsonl');
-    const saved = readFileSync((await download.path())!, 'utf8');
+    const saved = (await downloadedBytes(download)).toString('utf8');
     expect(saved).toBe(readFileSync(path.join(dir, 'chat.jsonl'), 'utf8'));
     expect(saved).toContain('get_canvas_image');
   });

@@ -2,7 +2,7 @@
  * The studio in a real browser, driven by role and name as a designer would, with no model configured: the
  * palette's generated forms, the canvas, layers, history, uploads, errors, the token and the language.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -19,6 +19,7 @@ import {
   attrOf,
   canvasInk,
   countOf,
+  downloadedBytes,
   eventually,
   finished,
   fontState,
@@ -315,7 +316,7 @@ describe('the studio without a model', () => {
       page.getByRole('button', { name: '下载 out/海报.png' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('海报.png');
-    const bytes = readFileSync((await download.path())!);
+    const bytes = await downloadedBytes(download);
     expect(bytes.subarray(1, 4).toString()).toBe('PNG');
     await snapshot(page, '08-files');
   });
