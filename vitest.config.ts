@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { ISOLATED_TEST_FILES } from './test/support/isolated-files.js';
+import { ISOLATED_TEST_DIRS, ISOLATED_TEST_FILES } from './test/support/isolated-files.js';
+
+const ISOLATED = [...ISOLATED_TEST_FILES, ...ISOLATED_TEST_DIRS.map((dir) => `${dir}**/*.test.ts`)];
 
 export default defineConfig({
   test: {
@@ -15,18 +17,19 @@ export default defineConfig({
     setupFiles: ['./test/support/typed-array-equality.ts'],
     // A file shares its worker's loaded modules with the files before it, which saves the 1–2 s each spent
     // importing sharp, canvas, the registry and the tools again (a fifth of the suite's time on 2 cores); a file
-    // that changes what a module reads at import runs in a fresh process.
+    // that changes what a module reads at import runs in a fresh process, and so do the long CPU-bound garment
+    // tests, which a heap grown by other files slowed.
     projects: [
       {
         extends: true,
         test: {
           name: 'shared',
           include: ['test/**/*.test.ts'],
-          exclude: ISOLATED_TEST_FILES,
+          exclude: ISOLATED,
           isolate: false,
         },
       },
-      { extends: true, test: { name: 'isolated', include: ISOLATED_TEST_FILES, isolate: true } },
+      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
     ],
   },
 });

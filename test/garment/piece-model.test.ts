@@ -289,7 +289,8 @@ describe('part classifier, leave one design out', () => {
 });
 
 describe('part names decide when they are meaningful', () => {
-  it('Chinese and English layer names: every layer of every garment right', () => {
+  // Every garment classified twice: 13–93 s, on a 2-core machine shared with the rest of the suite.
+  it('Chinese and English layer names: every layer of every garment right', { timeout: 300_000 }, () => {
     for (const g of garments) {
       const laid = layOut(g, { seed: 2 }, TRAINING_PX_PER_MM, seamAllowanceMm);
       for (const naming of ['zh', 'en'] as const) {

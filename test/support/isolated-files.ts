@@ -1,4 +1,11 @@
 /**
+ * The garment tests: long, CPU-bound runs over large rasters, which slowed by half or more in a worker whose heap
+ * had grown over the files before them (the leave-one-design-out file's name test took 93 s instead of 27 s on a
+ * fresh clone). Their imports are a small share of their time.
+ */
+export const ISOLATED_TEST_DIRS = ['test/garment/'];
+
+/**
  * Test files that change what a module reads once, at import: an environment variable read when a module loads,
  * a module replaced with `vi.mock`. Each runs in a fresh process (vitest.config.ts); the rest share their
  * worker's loaded modules. `test/isolation.test.ts` finds every file that writes the environment or mocks a
