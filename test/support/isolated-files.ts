@@ -1,7 +1,7 @@
 /**
- * The garment tests: long, CPU-bound runs over large rasters, which slowed by half or more in a worker whose heap
- * had grown over the files before them (the leave-one-design-out file's name test took 93 s instead of 27 s on a
- * fresh clone). Their imports are a small share of their time.
+ * The garment tests: long, CPU-bound runs over large rasters, which slowed several-fold in a worker whose heap had
+ * grown over the files before them (on a fresh clone the leave-one-design-out file's name test took 93 s shared,
+ * 18 s isolated). Their imports are a small share of their time.
  */
 export const ISOLATED_TEST_DIRS = ['test/garment/'];
 
