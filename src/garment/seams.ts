@@ -132,17 +132,48 @@ const isTop = (p: PieceInfo) => isSleeve(p) || p.worn === 'top';
  * much shorter than the main front (an upper part, a short side body) may not reach the hem and is left alone.
  */
 function hemsOnly(body: readonly PieceInfo[], main: PieceInfo, why: string): SeamMatch {
-  const level = body.filter((p) => p !== main && !p.duplicateOf && p.bounds.h >= PANEL_REACH * main.bounds.h);
+  const under = underarmBodies(body, main);
+  const level = body.filter(
+    (p) => p !== main && !p.duplicateOf && (p.bounds.h >= PANEL_REACH * main.bounds.h || under.includes(p)),
+  );
   if (!level.length) return none(why);
   const hem = (p: PieceInfo) => p.bounds.y + p.bounds.h;
+  const names = (ps: readonly PieceInfo[]) => ps.map((p) => `“${p.name}”`).join('、');
   return {
     shifts: level.map((p) => ({ layerId: p.layerId, dx: 0, dy: hem(p) - hem(main) })),
     joins: [],
     seams: [
       why,
-      `各衣片只按下摆对齐：${[main, ...level].map((p) => `“${p.name}”`).join('、')}同一衣身高度的花样垂直相位相同，横向花纹在各条缝处等高；横向相位未对齐`,
+      `各衣片只按下摆对齐：${names([main, ...level])}同一衣身高度的花样垂直相位相同，横向花纹在各条缝处等高；横向相位未对齐`,
+      ...(under.length
+        ? [
+            `${names(under)}按腋下侧片处理：高度与${names([main])}侧缝自下摆至袖窿的长度相当，从袖窿下到下摆，与前后片一起按下摆对齐`,
+          ]
+        : []),
     ],
   };
+}
+
+/** A side body's height against the main front's side seam, from the hem to the armhole: within this share. */
+const UNDERARM_MATCH = 0.15;
+
+/**
+ * A jacket's side body (腋下片) runs from under the arm to the hem, so it is much shorter than a front that
+ * reaches the shoulder, and PANEL_REACH takes it for an upper part. What tells it from one (a coat's back above
+ * its tail): it is a mirrored pair, and it stands as tall as the main front's side seam, the shorter of the
+ * front's two edges (the centre edge runs on up to the neck), read from the hem to where the armhole turns it.
+ */
+function underarmBodies(body: readonly PieceInfo[], main: PieceInfo): PieceInfo[] {
+  const e = edgeTops(main);
+  const side = Math.min(e.left, e.right);
+  return body.filter(
+    (p) =>
+      p !== main &&
+      !p.duplicateOf &&
+      p.bounds.h < PANEL_REACH * main.bounds.h &&
+      body.some((q) => q !== p && (q.mirrorOf === p.layerId || p.mirrorOf === q.layerId)) &&
+      Math.abs(p.bounds.h - side) <= UNDERARM_MATCH * side,
+  );
 }
 
 /** A body panel on its way round: a whole panel, or a half with its centre edge on that side (seen from outside). */
