@@ -24,20 +24,25 @@ export async function keepImages(
   if (images.length === 0) return [];
   const kept: TranscriptImage[] = [];
   const missing = new Map<string, Buffer>();
-  for (const image of images) {
-    const data = Buffer.from(image.base64, 'base64');
+  /** The name the image's bytes are kept under, noted as missing when not kept yet. */
+  const keep = async (base64: string, mime: ImageOut['mime']) => {
+    const data = Buffer.from(base64, 'base64');
     const hash = createHash('sha256').update(data).digest('hex').slice(0, 32);
-    const file = `${KEPT_IMAGES}/${hash}.${image.mime === 'image/png' ? 'png' : 'jpg'}`;
+    const file = `${KEPT_IMAGES}/${hash}.${mime === 'image/png' ? 'png' : 'jpg'}`;
     const exists = await stat(path.join(dir, file)).then(
       () => true,
       () => false,
     );
     if (!exists) missing.set(file, data);
+    return file;
+  };
+  for (const image of images) {
     kept.push({
-      file,
+      file: await keep(image.base64, image.mime),
       mime: image.mime,
       ...(image.caption ? { caption: image.caption } : {}),
       ...(image.captionEn ? { caption_en: image.captionEn } : {}),
+      ...(image.base64En ? { file_en: await keep(image.base64En, image.mime) } : {}),
     });
   }
   if (missing.size === 0) return kept;
@@ -60,11 +65,17 @@ export async function readKeptImage(dir: string, image: TranscriptImage): Promis
   if (typeof image?.file !== 'string' || !KEPT_NAME.test(image.file)) return null;
   try {
     const data = await readFile(path.join(dir, image.file));
+    // The English picture is the same image's: without it (gone, or a name not ours) the studio shows the other.
+    const en =
+      typeof image.file_en === 'string' && KEPT_NAME.test(image.file_en)
+        ? await readFile(path.join(dir, image.file_en)).catch(() => null)
+        : null;
     return {
       mime: image.file.endsWith('.png') ? 'image/png' : 'image/jpeg',
       base64: data.toString('base64'),
       ...(typeof image.caption === 'string' ? { caption: image.caption } : {}),
       ...(typeof image.caption_en === 'string' ? { captionEn: image.caption_en } : {}),
+      ...(en ? { base64En: en.toString('base64') } : {}),
     };
   } catch {
     return null;

@@ -66,6 +66,8 @@ export interface TranscriptImage {
   readonly mime: 'image/png' | 'image/jpeg';
   readonly caption?: string;
   readonly caption_en?: string;
+  /** The picture with its words in English (ImageOut.base64En), kept beside it, relative as `file`. */
+  readonly file_en?: string;
 }
 
 /** A part of the message that showed images to a vision model; an image part names its file, not its bytes. */

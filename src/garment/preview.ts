@@ -493,19 +493,27 @@ export async function drawOverview(
   };
 }
 
+type Labeller = (p: PieceShape & { part?: Part }, i: number) => string;
+
 /**
  * The overview image (drawOverview) as PNG, at the size it is drawn: about 1024 px (the proxy and its margin),
- * more where a legend was added, never scaled down, which would shrink its text below LABEL_MIN.
+ * more where a legend was added, never scaled down, which would shrink its text below LABEL_MIN. With `labels.en`
+ * it is drawn a second time with those labels (laid out afresh: English words run longer) for the studio's
+ * English mode (`base64En`).
  */
 export async function overviewImage(
   state: DocState,
   shapes: readonly (PieceShape & { part?: Part })[],
-  labelOf: (p: PieceShape & { part?: Part }, i: number) => string,
+  labels: { readonly zh: Labeller; readonly en?: Labeller },
   caption: Caption,
   marked: (p: PieceShape & { part?: Part }) => boolean = () => false,
 ): Promise<ImageOut> {
-  const { raster } = await drawOverview(state, shapes, labelOf, marked);
-  return pngImage(raster, caption, Math.max(1024, raster.w, raster.h));
+  const png = async (labelOf: Labeller) => {
+    const { raster } = await drawOverview(state, shapes, labelOf, marked);
+    return pngImage(raster, caption, Math.max(1024, raster.w, raster.h));
+  };
+  const image = await png(labels.zh);
+  return labels.en ? { ...image, base64En: (await png(labels.en)).base64 } : image;
 }
 
 /** Types and colours proposed from the photo: where a motif goes, the front (or largest piece) carries it. */

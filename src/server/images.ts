@@ -8,15 +8,19 @@ export interface ImageLink {
   readonly mime: ImageOut['mime'];
   readonly caption?: string;
   readonly caption_en?: string;
+  /** The picture with its words in English (ImageOut.base64En), for a client showing English. */
+  readonly url_en?: string;
 }
 
 /** Shelves the images and returns their URLs (absolute when `origin` is given). */
 export function linkImages(images: readonly ImageOut[], entry: SessionEntry, origin = ''): ImageLink[] {
+  const link = (img: ImageOut) => `${origin}/v1/sessions/${entry.id}/images/${entry.images.add(img)}`;
   return images.map((img) => ({
-    url: `${origin}/v1/sessions/${entry.id}/images/${entry.images.add(img)}`,
+    url: link(img),
     mime: img.mime,
     ...(img.caption ? { caption: img.caption } : {}),
     ...(img.captionEn ? { caption_en: img.captionEn } : {}),
+    ...(img.base64En ? { url_en: link({ mime: img.mime, base64: img.base64En }) } : {}),
   }));
 }
 

@@ -553,10 +553,15 @@ async function identifyPieces(
         shapes,
         confirmed,
         marks: () =>
-          overviewImage(doc.state, shapes, (p, i) => `#${i + 1}\n${p.name}`, {
-            zh: '裁片编号与图层名',
-            en: 'Piece numbers and layer names',
-          }),
+          overviewImage(
+            doc.state,
+            shapes,
+            { zh: (p, i) => `#${i + 1}\n${p.name}` },
+            {
+              zh: '裁片编号与图层名',
+              en: 'Piece numbers and layer names',
+            },
+          ),
       }),
     (m) => ctx.warn(m),
   );
@@ -580,7 +585,10 @@ async function identifyPieces(
   const image = await overviewImage(
     doc.state,
     pieces,
-    (p) => `${partCaption(p as PieceInfo)}\n${p.name}`,
+    {
+      zh: (p) => `${partCaption(p as PieceInfo)}\n${p.name}`,
+      en: (p) => `${partCaptionEn(p as PieceInfo)}\n${p.name}`,
+    },
     {
       zh: `裁片识别结果：${sorted.map((p) => `${p.name} = ${partCaption(p)}`).join('，')}${doubts ? '（橙色轮廓、带“？”的裁片部位待确认）' : ''}`,
       en: `Pieces identified: ${sorted.map((p) => `${p.name} = ${partCaptionEn(p)}`).join(', ')}${doubts ? ' (pieces outlined in orange with a “?” need their part confirmed)' : ''}`,

@@ -3,11 +3,11 @@
  * restart), and transcripts a crash cut short — a last line half-written, a tool call with no answer — made
  * consistent, so the next request to the model carries every earlier turn with every call answered.
  */
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Conversation } from '../../src/agent/conversation.js';
-import { readKeptImage } from '../../src/agent/kept-images.js';
+import { keepImages, readKeptImage } from '../../src/agent/kept-images.js';
 import { rebuildConversation, restoreConversation } from '../../src/agent/restore.js';
 import type { TranscriptImage } from '../../src/agent/transcript.js';
 import { type ScriptedModel, startScriptedModel } from '../support/scripted-model.js';
@@ -134,6 +134,29 @@ describe('a conversation restored from its transcript', () => {
     const parts = JSON.stringify(again!.turns[0]);
     expect(parts).not.toContain('data:image');
     expect(parts).toContain('无法恢复');
+  });
+
+  it('keeps a picture’s English rendition beside it, and does without it when it is gone', async () => {
+    const dir = tempDir('atelier-kept-en-');
+    const png = (byte: number) => Buffer.from([0x89, 0x50, 0x4e, 0x47, byte]).toString('base64');
+    const [kept] = await keepImages(dir, [
+      {
+        mime: 'image/png',
+        base64: png(1),
+        caption: '裁片识别结果',
+        captionEn: 'Pieces identified',
+        base64En: png(2),
+      },
+    ]);
+    expect(kept!.file_en).toMatch(/^chat-images\/[0-9a-f]{32}\.png$/);
+    expect(kept!.file_en).not.toBe(kept!.file);
+    expect(await readKeptImage(dir, kept!)).toMatchObject({ base64: png(1), base64En: png(2) });
+    // A transcript line naming a file that is not one keepImages gives is not followed.
+    const strange = await readKeptImage(dir, { ...kept!, file_en: '../../etc/passwd' });
+    expect(strange).toMatchObject({ base64: png(1) });
+    expect(strange).not.toHaveProperty('base64En');
+    rmSync(join(dir, kept!.file_en!));
+    expect(await readKeptImage(dir, kept!)).not.toHaveProperty('base64En');
   });
 
   it('recovers a transcript whose last line a crash cut mid-line', async () => {

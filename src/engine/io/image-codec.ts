@@ -227,4 +227,9 @@ export interface ImageOut {
   readonly caption?: string;
   /** The caption in English, for a surface that shows English (the studio's English mode). */
   readonly captionEn?: string;
+  /**
+   * The same picture with the words drawn into it in English (same mime), for such a surface; absent when the
+   * picture has no words. Models and MCP clients get `base64`, the language of the tools' descriptions.
+   */
+  readonly base64En?: string;
 }

@@ -31,6 +31,8 @@ export interface ResultImage {
   readonly caption?: string;
   /** The caption in English, where the tool gives one. */
   readonly caption_en?: string;
+  /** The picture with the words drawn into it in English, where it has words. */
+  readonly url_en?: string;
 }
 
 export interface ToolError {

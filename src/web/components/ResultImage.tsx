@@ -10,7 +10,7 @@ import { useBlobUrl } from '../state/blob-url.js';
 
 export function ResultImage({ image }: { image: Image }) {
   const { studio, t, lang } = useStudioView();
-  const src = useBlobUrl(studio.api, image.url);
+  const src = useBlobUrl(studio.api, (lang === 'en' ? image.url_en : undefined) ?? image.url);
   const caption = (lang === 'en' ? image.caption_en : undefined) ?? image.caption;
   const dialog = useRef<HTMLDialogElement>(null);
   return (
