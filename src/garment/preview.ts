@@ -512,8 +512,9 @@ export async function overviewImage(
     const { raster } = await drawOverview(state, shapes, labelOf, marked);
     return pngImage(raster, caption, Math.max(1024, raster.w, raster.h));
   };
-  const image = await png(labels.zh);
-  return labels.en ? { ...image, base64En: (await png(labels.en)).base64 } : image;
+  // Together: one's PNG encodes on sharp's threads while the other is drawn.
+  const [image, en] = await Promise.all([png(labels.zh), labels.en ? png(labels.en) : null]);
+  return en ? { ...image, base64En: en.base64 } : image;
 }
 
 /** Types and colours proposed from the photo: where a motif goes, the front (or largest piece) carries it. */
