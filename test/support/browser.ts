@@ -85,17 +85,22 @@ export interface CanvasInk {
   readonly dark: number;
 }
 
-/** What the canvas pane shows right now, read from its image's pixels; null before an image has loaded. */
-// Runs in the page (as a string: the tests' TypeScript has no DOM types).
-const CANVAS_INK = `(() => {
-  const img = document.querySelector('.artboard img');
+/**
+ * In the page (as strings: the tests' TypeScript has no DOM types), the pixels of an <img> `img` as it shows
+ * them, drawn on a canvas `c` its size: `d`, RGBA. Returns null before the picture has loaded.
+ */
+const READ_IMG = `
   if (!img || !img.complete || img.naturalWidth === 0) return null;
   const c = document.createElement('canvas');
   c.width = img.naturalWidth;
   c.height = img.naturalHeight;
   const g = c.getContext('2d');
   g.drawImage(img, 0, 0);
-  const d = g.getImageData(0, 0, c.width, c.height).data;
+  const d = g.getImageData(0, 0, c.width, c.height).data;`;
+
+/** What the canvas pane shows right now, read from its image's pixels; null before an image has loaded. */
+const CANVAS_INK = `(() => {
+  const img = document.querySelector('.artboard img');${READ_IMG}
   let opaque = 0;
   let dark = 0;
   for (let i = 0; i < d.length; i += 4) {
@@ -106,6 +111,22 @@ const CANVAS_INK = `(() => {
   const total = d.length / 4;
   return { width: c.width, height: c.height, opaque: opaque / total, dark: opaque ? dark / opaque : 0 };
 })()`;
+
+/**
+ * A digest of the picture an <img> shows (its size and pixels; the page's policy lets it fetch nothing but its
+ * own origin, so not its blob's bytes), null while none has loaded: two pictures shown differ when it does.
+ */
+export function shownPicture(img: Locator): Promise<string | null> {
+  // A function built from the shared text: a page function cannot call code defined outside it.
+  const digest = new Function(
+    'img',
+    `${READ_IMG}
+  let h = 0;
+  for (let k = 0; k < d.length; k++) h = (Math.imul(h, 31) + d[k]) | 0;
+  return c.width + '×' + c.height + ':' + h;`,
+  ) as (img: unknown) => string | null;
+  return img.evaluate(digest);
+}
 
 export function canvasInk(page: Page): Promise<CanvasInk | null> {
   return page.evaluate(CANVAS_INK) as Promise<CanvasInk | null>;

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { modelConfigFrom } from '../../src/agent/config.js';
 import type { PixelLayer } from '../../src/engine/model.js';
@@ -21,6 +21,7 @@ import {
   launchBrowser,
   openPage,
   requireBuiltStudio,
+  shownPicture,
   snapshot,
   textOf,
   visibleOf,
@@ -76,41 +77,6 @@ function feed(page: Page) {
 function lastCard(page: Page, label: string) {
   return feed(page).getByRole('article', { name: label }).last();
 }
-
-/** What shownBytes uses of the page's DOM (the tests' TypeScript has no DOM types). */
-interface Drawn {
-  readonly complete: boolean;
-  readonly naturalWidth: number;
-  readonly naturalHeight: number;
-}
-interface Canvas2d {
-  width: number;
-  height: number;
-  getContext(kind: '2d'): {
-    drawImage(image: Drawn, x: number, y: number): void;
-    getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> };
-  };
-}
-
-/**
- * A digest of the picture an <img> shows (its pixels, drawn on a canvas: the page's policy lets it fetch nothing
- * but its own origin), '' while none has loaded.
- */
-const shownBytes = (img: Locator) => () =>
-  img.evaluate((e) => {
-    const i = e as unknown as Drawn;
-    if (!i.complete || i.naturalWidth === 0) return '';
-    const doc = (globalThis as unknown as { document: { createElement(tag: 'canvas'): Canvas2d } }).document;
-    const canvas = doc.createElement('canvas');
-    canvas.width = i.naturalWidth;
-    canvas.height = i.naturalHeight;
-    const ctx = canvas.getContext('2d');
-    ctx.drawImage(i, 0, 0);
-    const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
-    let h = 0;
-    for (let k = 0; k < data.length; k++) h = (Math.imul(h, 31) + data[k]!) | 0;
-    return `${canvas.width}×${canvas.height}:${h}`;
-  });
 
 async function upload(page: Page, button: '上传文档' | '上传服装照片', file: string) {
   await page.getByRole('tab', { name: '文件' }).click();
@@ -499,8 +465,8 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
     try {
       const identified = await identifyUploaded(fresh);
       await eventually(textOf(identified.getByRole('note'))).toMatch(/也可能是(前片|后片)/);
-      const chinese = shownBytes(identified.locator('.image-button img'));
-      await eventually(chinese).not.toBe('');
+      const chinese = () => shownPicture(identified.locator('.image-button img'));
+      await eventually(chinese).not.toBeNull();
       const drawnInChinese = await chinese();
       await fresh.getByRole('button', { name: '切换为英文界面' }).click();
       // The card is labelled in English now too.
@@ -528,9 +494,9 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
       await eventually(textOf(caption)).toMatch(/^Pieces identified: .+ = (Front|Back)\?/);
       expect(await textOf(caption)()).not.toMatch(/[前后]片|裁片/);
       // And the picture: the tool draws it again with the labels in English, and the card shows that one.
-      const english = shownBytes(lastCard(fresh, 'Identify Pieces').locator('.image-button img'));
+      const english = () => shownPicture(lastCard(fresh, 'Identify Pieces').locator('.image-button img'));
       await eventually(english).not.toBe(drawnInChinese);
-      expect(await english()).not.toBe('');
+      expect(await english()).not.toBeNull();
       await note.scrollIntoViewIfNeeded();
       await snapshot(fresh, '13c-garment-doubt-english');
     } finally {
