@@ -5,32 +5,15 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
-import { createMcpServer } from '../../src/mcp/server.js';
 import { toMcp } from '../../src/registry/formats/mcp.js';
 import { toolsInToolsets } from '../../src/registry/toolsets.js';
 import { garmentDocument, garmentPhoto } from '../support/garment-fixtures.js';
 import { newSession, tempDir } from '../support/session.js';
-import { callTool } from './support.js';
+import { callTool, closeClients, inMemoryClient } from './support.js';
 
-const clients: Client[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-});
-
-/** The SDK's Client connected (in memory) to an MCP server whose calls run in `session`. */
-async function clientOf(session: Session): Promise<Client> {
-  const server = createMcpServer((call, opts) => session.call(call, opts), { variant: 'extended' });
-  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'annotations-test', version: '1.0.0' });
-  await client.connect(clientSide);
-  clients.push(client);
-  return client;
-}
+afterEach(closeClients);
 
 /** The tools listed read-only, each with arguments that make it succeed once the garment work has been done. */
 const READ_ONLY: Readonly<Record<string, Record<string, unknown>>> = {
@@ -69,7 +52,7 @@ function changedSessionOnly(before: ReturnType<typeof environment>, after: Retur
 
 describe('MCP tool annotations', () => {
   it('lists the hints the MCP spec means, derived from the registry', async () => {
-    const { tools } = await (await clientOf(newSession())).listTools();
+    const { tools } = await (await inMemoryClient(newSession(), 'annotations-test')).listTools();
     const derived = toMcp(toolsInToolsets('extended'));
     expect(tools.map((t) => [t.name, t.annotations])).toEqual(derived.map((t) => [t.name, t.annotations]));
     const hints = (name: string) => {
@@ -128,7 +111,7 @@ describe('MCP tool annotations', () => {
 
   it('a read-only tool changes nothing when called; the garment tools that are not change the session', async () => {
     const session = newSession(tempDir('atelier-annotations-'));
-    const client = await clientOf(session);
+    const client = await inMemoryClient(session, 'annotations-test');
     await garmentDocument(session, 'zh');
     await session.workspace.writeAtomic('shirt.png', await garmentPhoto('fill'));
 
@@ -166,7 +149,7 @@ describe('MCP tool annotations', () => {
   }, 120_000);
 
   it('get_layer_bounds, not listed read-only, makes the layer it names the one delete_layer deletes', async () => {
-    const client = await clientOf(newSession());
+    const client = await inMemoryClient(newSession(), 'annotations-test');
     await callTool(client, 'create_document', { width: 40, height: 30 });
     await callTool(client, 'create_layer', { name: '标题' });
     await callTool(client, 'create_layer', { name: '色块' });
@@ -180,7 +163,7 @@ describe('MCP tool annotations', () => {
   it('save_document_as, listed destructive, replaces a file already at the path', async () => {
     const ws = tempDir('atelier-annotations-');
     const session = newSession(ws);
-    const client = await clientOf(session);
+    const client = await inMemoryClient(session, 'annotations-test');
     await session.workspace.writeAtomic('keep.png', await garmentPhoto('fill'));
     const before = readFileSync(join(ws, 'keep.png'));
     expect((await callTool(client, 'create_document', { width: 20, height: 10 })).isError).toBe(false);

@@ -7,30 +7,14 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Session } from '../../src/calls/session.js';
-import { createMcpServer } from '../../src/mcp/server.js';
 import { startTestServer } from '../server/support.js';
 import { garmentDocument, garmentPhoto } from '../support/garment-fixtures.js';
 import { newSession, tempDir } from '../support/session.js';
-import { callTool } from './support.js';
+import { callTool, closeClients, closedAfterTest, inMemoryClient } from './support.js';
 
-const clients: Client[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-});
-
-async function clientOf(session: Session): Promise<Client> {
-  const server = createMcpServer((call, opts) => session.call(call, opts), { variant: 'extended' });
-  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'cancel-test', version: '1.0.0' });
-  await client.connect(clientSide);
-  clients.push(client);
-  return client;
-}
+afterEach(closeClients);
 
 /** A noisy PNG (slow to decode), `side` pixels square. */
 function noisePng(side: number): Promise<Buffer> {
@@ -58,7 +42,7 @@ describe('MCP cancellation', () => {
   it('a call cancelled while it runs keeps nothing: the document it was opening is not open', async () => {
     const session = newSession(tempDir('atelier-cancel-'));
     await session.workspace.writeAtomic('big.png', await noisePng(1500));
-    const client = await clientOf(session);
+    const client = await inMemoryClient(session, 'cancel-test');
     const stages = await cancelledAtFirstStage(client, 'open_document', { path: 'big.png' });
     expect(stages).toEqual(['解码文件 (20%)']);
     // Queued after the cancelled call: answered once it has ended.
@@ -72,7 +56,7 @@ describe('MCP cancellation', () => {
   it('a save cancelled while it runs: no file and the document unsaved, or (once writing began) both saved', async () => {
     const workspace = tempDir('atelier-cancel-');
     const session = newSession(workspace);
-    const client = await clientOf(session);
+    const client = await inMemoryClient(session, 'cancel-test');
     await callTool(client, 'create_document', { width: 64, height: 64, name: '草稿' });
     const stages = await cancelledAtFirstStage(client, 'save_document_as', { path: 'draft.psd' });
     expect(stages[0]).toBe('合成画面 (10%)');
@@ -90,7 +74,7 @@ describe('MCP cancellation', () => {
   it('a call cancelled while it waits its turn does not run', async () => {
     const session = newSession(tempDir('atelier-cancel-'));
     await session.workspace.writeAtomic('big.png', await noisePng(1500));
-    const client = await clientOf(session);
+    const client = await inMemoryClient(session, 'cancel-test');
     const first = callTool(client, 'open_document', { path: 'big.png' });
     const abort = new AbortController();
     const second = client.callTool(
@@ -107,7 +91,7 @@ describe('MCP cancellation', () => {
 
   it('a garment call cancelled at its first stage leaves the document and the garment memory as they were', async () => {
     const session = newSession(tempDir('atelier-cancel-'));
-    const client = await clientOf(session);
+    const client = await inMemoryClient(session, 'cancel-test');
     await garmentDocument(session, 'zh');
     await session.workspace.writeAtomic('shirt.png', await garmentPhoto('fill'));
     expect((await callTool(client, 'set_garment_photo', { path: 'shirt.png' })).isError).toBe(false);
@@ -127,7 +111,7 @@ describe('MCP cancellation', () => {
       const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`));
       const client = new Client({ name: 'cancel-test', version: '1.0.0' });
       await client.connect(transport);
-      clients.push(client);
+      closedAfterTest(client);
       const id = transport.sessionId!;
       // Larger than in process: the cancel crosses HTTP and a thread, and under load took longer than the 1500 px
       // decode (55 ms here; 4000 px, about 0.4 s), so the document was open before the session thread was told.

@@ -1,34 +1,11 @@
-/**
- * `tools/list` pagination as the MCP spec has it, through the SDK's Client: every tool comes in one page with no
- * `nextCursor`, so any cursor is one this server never issued, and the spec's answer to an invalid cursor is
- * the JSON-RPC error -32602 (Invalid params) — not the whole list again, which a client paging through would
- * take as a second page of the same tools.
- */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMcpServer } from '../../src/mcp/server.js';
 import { toolsOf } from '../../src/registry/index.js';
 import { toolsInToolsets } from '../../src/registry/toolsets.js';
 import { newSession } from '../support/session.js';
-import { callTool } from './support.js';
+import { callTool, closeClients, inMemoryClient } from './support.js';
 
-const clients: Client[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-});
-
-async function connected(): Promise<Client> {
-  const session = newSession();
-  const server = createMcpServer((call, opts) => session.call(call, opts), { variant: 'extended' });
-  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'cursor-test', version: '1.0.0' });
-  await client.connect(clientSide);
-  clients.push(client);
-  return client;
-}
+afterEach(closeClients);
 
 async function refusal(promise: Promise<unknown>): Promise<McpError> {
   const err = await promise.then(
@@ -41,14 +18,14 @@ async function refusal(promise: Promise<unknown>): Promise<McpError> {
 
 describe('tools/list pagination', () => {
   it('lists every tool in one page, with no nextCursor', async () => {
-    const client = await connected();
+    const client = await inMemoryClient(newSession(), 'cursor-test');
     const page = await client.listTools();
     expect(page.tools.map((t) => t.name)).toEqual(toolsInToolsets('extended').map((t) => t.name));
     expect(page.nextCursor).toBeUndefined();
   });
 
   it('answers a cursor it never issued with -32602 saying what to do, and goes on serving', async () => {
-    const client = await connected();
+    const client = await inMemoryClient(newSession(), 'cursor-test');
     for (const cursor of ['bogus', '', 'eyJvZmZzZXQiOjUwfQ==', 'x'.repeat(5000)]) {
       const err = await refusal(client.listTools({ cursor }));
       expect(err.code).toBe(ErrorCode.InvalidParams);

@@ -1,12 +1,38 @@
 /** Drives an MCP connection with the SDK's own Client, the same on both transports. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import sharp from 'sharp';
 import { expect } from 'vitest';
+import type { Session } from '../../src/calls/session.js';
+import { createMcpServer } from '../../src/mcp/server.js';
 import { toMcp } from '../../src/registry/formats/mcp.js';
 import { toolsOf, type Variant } from '../../src/registry/index.js';
 import { TOOLSET_KEYS } from '../../src/registry/toolsets.js';
+
+const connected: Client[] = [];
+
+/** The SDK's Client connected in memory to an MCP server whose calls run in `session`; closeClients closes it. */
+export async function inMemoryClient(session: Session, name: string): Promise<Client> {
+  const server = createMcpServer((call, opts) => session.call(call, opts), { variant: 'extended' });
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(clientSide);
+  return closedAfterTest(client);
+}
+
+/** The client, to be closed by closeClients. */
+export function closedAfterTest(client: Client): Client {
+  connected.push(client);
+  return client;
+}
+
+/** Closes every client inMemoryClient connected or closedAfterTest took: a test file's afterEach. */
+export async function closeClients(): Promise<void> {
+  for (const c of connected.splice(0)) await c.close();
+}
 
 type Content = { type: string; text?: string; data?: string; mimeType?: string };
 
