@@ -16,5 +16,7 @@ export default function setup(): () => void {
   if (basename(tmpdir()).startsWith(PREFIX)) return () => {};
   const root = mkdtempSync(join(tmpdir(), PREFIX));
   process.env.TMPDIR = root;
-  return () => rmSync(root, { recursive: true, force: true });
+  // A browser the workers started may still be writing its profile as it exits (ENOTEMPTY): tried again a
+  // moment later.
+  return () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
