@@ -129,7 +129,8 @@ const isTop = (p: PieceInfo) => isSleeve(p) || p.worn === 'top';
  * The body panels that cannot be taken round the body (trouser legs, panels whose order is not told) still have
  * their hems level: the print's vertical phase is the same at the same garment height on all of them, so
  * horizontal bands meet at every seam whatever the order; the horizontal phase is left as it falls. A panel
- * much shorter than the main front (an upper part, a short side body) may not reach the hem and is left alone.
+ * much shorter than the main front (an upper part) may not reach the hem and is left alone, unless it is a
+ * jacket's side body (underarmBodies).
  */
 function hemsOnly(body: readonly PieceInfo[], main: PieceInfo, why: string): SeamMatch {
   const under = underarmBodies(body, main);
