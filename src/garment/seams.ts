@@ -155,6 +155,10 @@ function hemsOnly(body: readonly PieceInfo[], main: PieceInfo, why: string): Sea
   };
 }
 
+/** The other piece of `p`'s mirrored pair among `pieces`. */
+const mirrorPartner = (pieces: readonly PieceInfo[], p: PieceInfo) =>
+  pieces.find((q) => q !== p && (q.mirrorOf === p.layerId || p.mirrorOf === q.layerId));
+
 /** A side body's height against the main front's side seam, from the hem to the armhole: within this share. */
 const UNDERARM_MATCH = 0.15;
 
@@ -172,7 +176,7 @@ function underarmBodies(body: readonly PieceInfo[], main: PieceInfo): PieceInfo[
       p !== main &&
       !p.duplicateOf &&
       p.bounds.h < PANEL_REACH * main.bounds.h &&
-      body.some((q) => q !== p && (q.mirrorOf === p.layerId || p.mirrorOf === q.layerId)) &&
+      mirrorPartner(body, p) !== undefined &&
       Math.abs(p.bounds.h - side) <= UNDERARM_MATCH * side,
   );
 }
@@ -244,8 +248,7 @@ function panelsOf(
   lines: (p: PieceInfo, centre: Panel['centre']) => Panel | string,
 ): Panel[] | string {
   const names = pieces.map((p) => `“${p.name}”`).join('、');
-  const partner = (p: PieceInfo) =>
-    pieces.find((q) => q !== p && (q.mirrorOf === p.layerId || p.mirrorOf === q.layerId));
+  const partner = (p: PieceInfo) => mirrorPartner(pieces, p);
   const paired = pieces.filter((p) => partner(p));
   const single = pieces.filter((p) => !partner(p));
   let centre: PieceInfo[];

@@ -495,8 +495,11 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
       expect(await textOf(caption)()).not.toMatch(/[前后]片|裁片/);
       // And the picture: the tool draws it again with the labels in English, and the card shows that one.
       const english = () => shownPicture(lastCard(fresh, 'Identify Pieces').locator('.image-button img'));
-      await eventually(english).not.toBe(drawnInChinese);
-      expect(await english()).not.toBeNull();
+      // Read until a picture has loaded that is not the Chinese one (none shows while the blob is replaced).
+      await eventually(async () => {
+        const shown = await english();
+        return shown !== null && shown !== drawnInChinese;
+      }).toBe(true);
       await note.scrollIntoViewIfNeeded();
       await snapshot(fresh, '13c-garment-doubt-english');
     } finally {
