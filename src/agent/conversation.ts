@@ -26,6 +26,7 @@ import type { ImageOut } from '../tools/types.js';
 import { toolCallEvent } from './call-events.js';
 import { describeModel, type ModelConfig } from './config.js';
 import { fitConversation, requestTokens } from './context-budget.js';
+import { startedNow } from './event-shapes.js';
 import type { ChatEvent } from './events.js';
 import { keepImages } from './kept-images.js';
 import {
@@ -278,7 +279,7 @@ export class Conversation {
         message: `消息太长：最多 ${MAX_MESSAGE_CHARS} 个字符，收到 ${words.length} 个。请分几条发送。`,
       };
     }
-    const at = Date.now();
+    const at = startedNow();
     emit({ type: 'user', text: words, at });
     const user: ChatCompletionUserMessageParam = {
       role: 'user',

@@ -42,6 +42,17 @@ export type McpCallPrefix = 'mcp_';
  */
 export type StartedAt = number;
 
+let lastStart = 0;
+/**
+ * Now as a `StartedAt`, later than every one given before in this process: a turn and an MCP client's call begun
+ * in the same millisecond are then still in the order the server took them, which a tab that missed both
+ * places them by.
+ */
+export function startedNow(): StartedAt {
+  lastStart = Math.max(Date.now(), lastStart + 1);
+  return lastStart;
+}
+
 export type ChatEventOf<Image> =
   /** Echo of the user's message at turn start (`at`: when it started, kept in the transcript). */
   | { type: 'user'; text: string; at?: StartedAt }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
-import type { McpCallPrefix } from '../agent/event-shapes.js';
+import { type McpCallPrefix, startedNow } from '../agent/event-shapes.js';
 import type { ToolResult } from '../calls/result.js';
 import { Workspace } from '../engine/workspace.js';
 import { McpHttpEndpoint, type McpHttpOptions } from '../mcp/http.js';
@@ -88,7 +88,7 @@ function mcpCallEvents(events: SessionEvents, store: SessionStore): NonNullable<
   return (session, { name, arguments: args }) => {
     const entry = store.get(session);
     if (!entry) return undefined;
-    const at = Date.now();
+    const at = startedNow();
     const id = `${MCP_CALL}${at.toString(36)}_${++mcpCalls}`;
     // Its start, for a tab that missed it and the chat turns around it to place it among them.
     events.tellCall(entry, { ...callEvent(id, name, args), at });

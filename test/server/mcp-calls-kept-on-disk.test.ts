@@ -128,6 +128,16 @@ async function fourCalls(server: TestServer): Promise<{ client: Client; id: stri
 
 const recordOf = (workspace: string, id: string) => path.join(workspace, 'sessions', id, MCP_CALLS_FILE);
 
+/** The record once the four calls and their results are all in it: it is written after the tabs are told. */
+async function wholeRecord(workspace: string, id: string): Promise<Buffer> {
+  const lines = () =>
+    existsSync(recordOf(workspace, id))
+      ? readFileSync(recordOf(workspace, id), 'utf8').split('\n').length - 1
+      : 0;
+  await expect.poll(lines).toBe(2 * NAMES.length);
+  return readFileSync(recordOf(workspace, id));
+}
+
 describe('the MCP calls a tab catches up with, kept with the session on disk', () => {
   it('come back after the server restarts on the same workspace, in order, each with its result', async () => {
     const workspace = tempDir('atelier-mcp-kept-');
@@ -177,7 +187,7 @@ describe('the MCP calls a tab catches up with, kept with the session on disk', (
     const first = await serve(workspace);
     const { client, id } = await fourCalls(first);
     // Not deleted alone: it is written to as calls come, and goes with the conversation.
-    const record = readFileSync(recordOf(workspace, id));
+    const record = await wholeRecord(workspace, id);
     const refused = await fetch(`${first.url}/v1/sessions/${id}/files/mcp-calls.jsonl`, { method: 'DELETE' });
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/清空对话记录/);
