@@ -8,11 +8,13 @@ import { benchHttp } from './http.js';
 import { benchJob } from './job.js';
 import { benchMemory } from './memory.js';
 import { benchMixed } from './mixed-load.js';
+import { benchServerRss } from './server-rss.js';
 import { benchThreads } from './threads.js';
 
 const suites: [string, () => Promise<string[]>][] = [
   ['dispatch', benchDispatch],
   ['memory', benchMemory],
+  ['server-rss', benchServerRss],
   ['http', benchHttp],
   ['adjust', benchAdjust],
   ['composite', benchComposite],

@@ -1,2 +1,4 @@
 #!/usr/bin/env node
-import '../dist/cli/main.js';
+import { ranWithFewArenas } from '../dist/cli/few-arenas.js';
+
+if (!(await ranWithFewArenas())) await import('../dist/cli/main.js');

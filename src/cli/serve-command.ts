@@ -5,6 +5,9 @@ import { ConfigError, configFrom, DEFAULTS } from '../server/config.js';
 import { type Command, UsageError } from './usage.js';
 
 /** Why the service cannot listen, by the error's code: each names the flag that changes it. */
+/** A stop signal this soon after the first is the same stop, come twice (below). */
+const REPEAT_MS = 1000;
+
 const UNLISTENABLE: Readonly<Record<string, string>> = {
   EADDRINUSE: '端口已被占用：换一个端口（--port），或 --port 0 任选一个空闲端口',
   EACCES: '没有权限使用这个端口（1024 以下的端口需要管理员权限）：换一个端口（--port）',
@@ -78,6 +81,23 @@ export const serveCommand: Command = {
       }
       throw err;
     }
+    // Listening for a stop before saying where it listens: whoever waits for that line may stop it at once.
+    const stopped = new Promise<void>((resolve) => {
+      const signals = ['SIGINT', 'SIGTERM'] as const;
+      const same = () => {};
+      const stop = () => {
+        process.stderr.write('atelier: shutting down\n');
+        // The same stop passed on by `atelier`'s own parent process (few-arenas.ts) or sent to the whole process
+        // group comes again at once; a second one later stops the process outright. Added before `stop` goes: a
+        // signal with no listener at all is the process' end.
+        for (const signal of signals) process.on(signal, same).off(signal, stop);
+        setTimeout(() => {
+          for (const signal of signals) process.off(signal, same);
+        }, REPEAT_MS).unref();
+        void server.close().then(resolve);
+      };
+      for (const signal of signals) process.on(signal, stop);
+    });
     const model = server.config.model;
     process.stderr.write(
       `atelier: listening on ${server.url} (workspace ${server.config.workspace}${server.config.token ? ', token required' : ''})\n` +
@@ -87,16 +107,7 @@ export const serveCommand: Command = {
             : 'no chat model configured (manual editing; see README to connect one)'
         }\n`,
     );
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        process.stderr.write('atelier: shutting down\n');
-        void server.close().then(resolve);
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    await stopped;
     return 0;
   },
 };

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelConfigFrom } from '../../src/agent/config.js';
 import { expectEveryCallAnswered } from '../agent/support.js';
-import { serveCli } from '../support/cli.js';
+import { crash, serveCli } from '../support/cli.js';
 import { type ScriptedModel, startScriptedModel } from '../support/scripted-model.js';
 import { tempDir } from '../support/session.js';
 import { type ChatEvent, chat, createSession, startTestServer, type TestServer } from './support.js';
@@ -236,9 +236,7 @@ describe('chat after the server is killed mid-turn', () => {
       )
       .toBe(2);
     await expect.poll(() => model.requests.length, { timeout: 20_000 }).toBe(2);
-    const exited = new Promise((resolve) => first.child.on('exit', resolve));
-    first.child.kill('SIGKILL');
-    await exited;
+    await crash(first.child);
     expect(await pending).not.toContain('"type":"done"');
 
     const second = await serveBinary(workspace);

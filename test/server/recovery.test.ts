@@ -6,7 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serveCli } from '../support/cli.js';
+import { crash, serveCli } from '../support/cli.js';
 import { DOC, garmentPhoto, NAMES, piecePng } from '../support/garment-fixtures.js';
 import { tempDir } from '../support/session.js';
 import { createSession, okCalls, sendCalls, toolCall } from './support.js';
@@ -17,12 +17,6 @@ afterEach(() => {
 });
 
 const serve = (workspace: string) => serveCli(workspace, children);
-
-async function kill9(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 async function upload(url: string, id: string, name: string, data: Buffer, role = ''): Promise<void> {
   const res = await fetch(`${url}/v1/sessions/${id}/files?name=${encodeURIComponent(name)}${role}`, {
@@ -93,7 +87,7 @@ describe('crash-safe sessions (the real server, kill -9)', () => {
     const refused = await fetch(`${b.url}/v1/sessions/${id}`);
     expect(refused.status).toBe(409);
 
-    await kill9(a.child);
+    await crash(a.child);
     expect(await fingerprint(b.url, id)).toEqual(before);
 
     // Work goes on where it stopped: the garment state is there (apply needs the preview), undo walks history.
@@ -124,7 +118,7 @@ describe('crash-safe sessions (the real server, kill -9)', () => {
     ]);
     const before = await fingerprint(first.url, id);
     const otherBefore = await fingerprint(first.url, other);
-    await kill9(first.child);
+    await crash(first.child);
 
     const second = await serve(workspace);
     expect(await fingerprint(second.url, id)).toEqual(before);
@@ -138,7 +132,7 @@ describe('crash-safe sessions (the real server, kill -9)', () => {
 
     // A deleted session stays deleted, across restarts too.
     expect((await fetch(`${second.url}/v1/sessions/${id}`, { method: 'DELETE' })).status).toBe(204);
-    await kill9(second.child);
+    await crash(second.child);
     const third = await serve(workspace);
     expect((await fetch(`${third.url}/v1/sessions/${id}`)).status).toBe(404);
     expect((await fetch(`${third.url}/v1/sessions/${other}`)).status).toBe(200);

@@ -1,5 +1,6 @@
 /** Runs the real `atelier` binary (built into dist/ by the test command) and captures its output. */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/atelier.js', import.meta.url));
@@ -56,4 +57,23 @@ export async function serveCli(
     child.on('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
   });
   return { url, child };
+}
+
+/**
+ * The process that serves for `atelier serve` child `pid`: on glibc the command starts itself again with few malloc
+ * arenas (src/cli/few-arenas.ts), and its one child serves; else the process itself.
+ */
+export function servingPid(pid: number): number {
+  let started = '';
+  try {
+    started = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+  } catch {}
+  return started ? Number(started.split(/\s+/)[0]) : pid;
+}
+
+/** Kills the process that serves for `child` outright, as a crash would, and waits for `child` to end. */
+export async function crash(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  process.kill(servingPid(child.pid!), 'SIGKILL');
+  await exited;
 }

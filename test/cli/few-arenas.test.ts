@@ -1,0 +1,134 @@
+/**
+ * `atelier serve` and `atelier mcp` start themselves again with two malloc arenas on glibc (src/cli/few-arenas.ts):
+ * the process that serves has MALLOC_ARENA_MAX=2, a stop sent to the parent (a container's first process) or to
+ * both (a terminal's Ctrl-C, a service manager) shuts the server down once and cleanly, the parent ends as the
+ * server did, and a server whose parent was killed outright stops rather than run on unwatched.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { wantsFewArenas } from '../../src/cli/few-arenas.js';
+import { BIN } from '../support/cli.js';
+import { tempDir } from '../support/session.js';
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+const glibc = (() => {
+  const header = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header;
+  return process.platform === 'linux' && typeof header?.glibcVersionRuntime === 'string';
+})();
+
+const environOf = (pid: number): Record<string, string> =>
+  Object.fromEntries(
+    readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+
+/** The processes `pid` started (not its threads). */
+const childrenOf = (pid: number): number[] =>
+  readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+
+const alive = (pid: number) =>
+  existsSync(`/proc/${pid}/stat`) && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+
+interface Served {
+  child: ChildProcess;
+  url: string;
+  /** Everything written to stderr so far. */
+  stderr(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+async function serve(env: NodeJS.ProcessEnv): Promise<Served> {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--port', '0', '--workspace', tempDir('atelier-arenas-')],
+    {
+      env: { ...env, ATELIER_TOKEN: '' },
+    },
+  );
+  children.push(child);
+  let stderr = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+      if (m) resolve(m[1]!);
+    });
+    void exited.then(() => reject(new Error(`exited: ${stderr}`)));
+  });
+  return { child, url, stderr: () => stderr, exited };
+}
+
+/** The environment without the caller's own arena setting. */
+function unset(): NodeJS.ProcessEnv {
+  const { MALLOC_ARENA_MAX: _a, GLIBC_TUNABLES: _t, ...rest } = process.env;
+  return rest;
+}
+
+describe('wantsFewArenas', () => {
+  it('starts again the long-running commands on glibc only, unless the caller chose', () => {
+    expect(wantsFewArenas(['serve', '--port', '0'], {}, [], true)).toBe(true);
+    expect(wantsFewArenas(['mcp'], {}, [], true)).toBe(true);
+    for (const command of ['run', 'chat', 'tools', 'doctor', 'labels']) {
+      expect(wantsFewArenas([command], {}, [], true), command).toBe(false);
+    }
+    expect(wantsFewArenas([], {}, [], true)).toBe(false);
+    expect(wantsFewArenas(['serve', '--help'], {}, [], true)).toBe(false);
+    expect(wantsFewArenas(['serve'], {}, [], false)).toBe(false);
+    expect(wantsFewArenas(['serve'], { MALLOC_ARENA_MAX: '8' }, [], true)).toBe(false);
+    expect(wantsFewArenas(['serve'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=4' }, [], true)).toBe(false);
+    expect(wantsFewArenas(['serve'], {}, ['--inspect=9229'], true)).toBe(false);
+  });
+});
+
+describe.skipIf(!glibc)('atelier serve with two malloc arenas', () => {
+  it('serves from a child with MALLOC_ARENA_MAX=2 and shuts down once, cleanly, on a stop sent to the parent', async () => {
+    const served = await serve(unset());
+    const [server, ...more] = childrenOf(served.child.pid!);
+    expect(more).toEqual([]);
+    expect(environOf(server!).MALLOC_ARENA_MAX).toBe('2');
+    expect(environOf(served.child.pid!).MALLOC_ARENA_MAX).toBeUndefined();
+    expect((await fetch(`${served.url}/v1/health`)).status).toBe(200);
+
+    served.child.kill('SIGTERM');
+    expect(await served.exited).toEqual({ code: 0, signal: null });
+    expect(served.stderr().match(/shutting down/g)).toHaveLength(1);
+    expect(alive(server!)).toBe(false);
+  });
+
+  it('takes a Ctrl-C that reaches both processes as one stop', async () => {
+    const served = await serve(unset());
+    const [server] = childrenOf(served.child.pid!);
+    // As a terminal does: the signal to each process of the foreground group, the parent passing its own on.
+    process.kill(server!, 'SIGINT');
+    served.child.kill('SIGINT');
+    expect(await served.exited).toEqual({ code: 0, signal: null });
+    expect(served.stderr().match(/shutting down/g)).toHaveLength(1);
+  });
+
+  it('stops when its parent is killed outright', async () => {
+    const served = await serve(unset());
+    const [server] = childrenOf(served.child.pid!);
+    served.child.kill('SIGKILL');
+    await expect.poll(() => alive(server!), { timeout: 20_000 }).toBe(false);
+    expect(served.stderr()).toMatch(/shutting down/);
+  });
+
+  it('is not started again when the caller set the arenas', async () => {
+    const served = await serve({ ...unset(), MALLOC_ARENA_MAX: '3' });
+    expect(childrenOf(served.child.pid!)).toEqual([]);
+    expect(environOf(served.child.pid!).MALLOC_ARENA_MAX).toBe('3');
+    expect((await fetch(`${served.url}/v1/health`)).status).toBe(200);
+    served.child.kill('SIGTERM');
+    expect(await served.exited).toEqual({ code: 0, signal: null });
+  });
+});
