@@ -4,40 +4,21 @@
  * serving process' RSS after the first and the last. Run twice in the same run: as `atelier serve` starts itself
  * (two malloc arenas, src/cli/few-arenas.ts) and with glibc's default of eight arenas per core, the baseline.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { serveCli, servingPid } from '../test/support/cli.js';
 import { ratio, scratchDir } from './util.js';
 
-const BIN = fileURLToPath(new URL('../bin/atelier.js', import.meta.url));
 const EXAMPLES = fileURLToPath(new URL('../examples/garment/', import.meta.url));
 const FLOWS = 16;
 const PIECES = ['图层 1', '图层 2', '图层 3', '图层 4'];
 
 const rssMib = (pid: number) =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-
-async function start(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string; pid: number }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--workspace', scratchDir('rss')], {
-    env: { ...env, ATELIER_TOKEN: '' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', () => reject(new Error(stderr)));
-  });
-  // Started again with two arenas: the server is the one child.
-  const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim();
-  return { child, url, pid: children ? Number(children.split(/\s+/)[0]) : child.pid! };
-}
 
 async function flow(url: string): Promise<void> {
   const { id } = (await (await fetch(`${url}/v1/sessions`, { method: 'POST' })).json()) as { id: string };
@@ -73,7 +54,9 @@ async function flow(url: string): Promise<void> {
 }
 
 async function run(env: NodeJS.ProcessEnv) {
-  const server = await start(env);
+  const children: ChildProcess[] = [];
+  const { url, child } = await serveCli(scratchDir('rss'), children, env);
+  const server = { url, child, pid: servingPid(child.pid!) };
   try {
     await flow(server.url);
     const first = rssMib(server.pid);
@@ -87,9 +70,11 @@ async function run(env: NodeJS.ProcessEnv) {
 
 export async function benchServerRss(): Promise<string[]> {
   if (process.platform !== 'linux') return ['server RSS: measured on Linux only (/proc)'];
-  const { MALLOC_ARENA_MAX: _, GLIBC_TUNABLES: __, ...env } = process.env;
-  const glibcDefault = await run({ ...env, MALLOC_ARENA_MAX: String(8 * availableParallelism()) });
-  const own = await run(env);
+  const glibcDefault = await run({
+    MALLOC_ARENA_MAX: String(8 * availableParallelism()),
+    GLIBC_TUNABLES: undefined,
+  });
+  const own = await run({ MALLOC_ARENA_MAX: undefined, GLIBC_TUNABLES: undefined });
   const line = (what: string, r: typeof own) =>
     `server RSS, ${what}: ${r.first.toFixed(0)} MiB after 1 garment flow, ${r.last.toFixed(0)} MiB after ${FLOWS} (sessions deleted after each), ${(r.msPerFlow / 1000).toFixed(2)} s per flow`;
   return [

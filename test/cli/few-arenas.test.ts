@@ -4,11 +4,11 @@
  * both (a terminal's Ctrl-C, a service manager) shuts the server down once and cleanly, the parent ends as the
  * server did, and a server whose parent was killed outright stops rather than run on unwatched.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { wantsFewArenas } from '../../src/cli/few-arenas.js';
-import { BIN } from '../support/cli.js';
+import { childrenOf, serveCli } from '../support/cli.js';
 import { tempDir } from '../support/session.js';
 
 const children: ChildProcess[] = [];
@@ -29,50 +29,13 @@ const environOf = (pid: number): Record<string, string> =>
       .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
   );
 
-/** The processes `pid` started (not its threads). */
-const childrenOf = (pid: number): number[] =>
-  readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-
 const alive = (pid: number) =>
   existsSync(`/proc/${pid}/stat`) && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 
-interface Served {
-  child: ChildProcess;
-  url: string;
-  /** Everything written to stderr so far. */
-  stderr(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
+const serve = (env: NodeJS.ProcessEnv) => serveCli(tempDir('atelier-arenas-'), children, env);
 
-async function serve(env: NodeJS.ProcessEnv): Promise<Served> {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--port', '0', '--workspace', tempDir('atelier-arenas-')],
-    {
-      env: { ...env, ATELIER_TOKEN: '' },
-    },
-  );
-  children.push(child);
-  let stderr = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-      if (m) resolve(m[1]!);
-    });
-    void exited.then(() => reject(new Error(`exited: ${stderr}`)));
-  });
-  return { child, url, stderr: () => stderr, exited };
-}
-
-/** The environment without the caller's own arena setting. */
-function unset(): NodeJS.ProcessEnv {
-  const { MALLOC_ARENA_MAX: _a, GLIBC_TUNABLES: _t, ...rest } = process.env;
-  return rest;
-}
+/** The caller's own arena settings left out. */
+const UNSET: NodeJS.ProcessEnv = { MALLOC_ARENA_MAX: undefined, GLIBC_TUNABLES: undefined };
 
 describe('wantsFewArenas', () => {
   it('starts again the long-running commands on glibc only, unless the caller chose', () => {
@@ -92,7 +55,7 @@ describe('wantsFewArenas', () => {
 
 describe.skipIf(!glibc)('atelier serve with two malloc arenas', () => {
   it('serves from a child with MALLOC_ARENA_MAX=2 and shuts down once, cleanly, on a stop sent to the parent', async () => {
-    const served = await serve(unset());
+    const served = await serve(UNSET);
     const [server, ...more] = childrenOf(served.child.pid!);
     expect(more).toEqual([]);
     expect(environOf(server!).MALLOC_ARENA_MAX).toBe('2');
@@ -106,7 +69,7 @@ describe.skipIf(!glibc)('atelier serve with two malloc arenas', () => {
   });
 
   it('takes a Ctrl-C that reaches both processes as one stop', async () => {
-    const served = await serve(unset());
+    const served = await serve(UNSET);
     const [server] = childrenOf(served.child.pid!);
     // As a terminal does: the signal to each process of the foreground group, the parent passing its own on.
     process.kill(server!, 'SIGINT');
@@ -116,7 +79,7 @@ describe.skipIf(!glibc)('atelier serve with two malloc arenas', () => {
   });
 
   it('stops when its parent is killed outright', async () => {
-    const served = await serve(unset());
+    const served = await serve(UNSET);
     const [server] = childrenOf(served.child.pid!);
     served.child.kill('SIGKILL');
     await expect.poll(() => alive(server!), { timeout: 20_000 }).toBe(false);
@@ -124,7 +87,7 @@ describe.skipIf(!glibc)('atelier serve with two malloc arenas', () => {
   });
 
   it('is not started again when the caller set the arenas', async () => {
-    const served = await serve({ ...unset(), MALLOC_ARENA_MAX: '3' });
+    const served = await serve({ MALLOC_ARENA_MAX: '3' });
     expect(childrenOf(served.child.pid!)).toEqual([]);
     expect(environOf(served.child.pid!).MALLOC_ARENA_MAX).toBe('3');
     expect((await fetch(`${served.url}/v1/health`)).status).toBe(200);

@@ -34,29 +34,53 @@ export function runCli(
   });
 }
 
+/** A running `atelier serve` started by `serveCli`. */
+export interface ServedCli {
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** Everything it has written to stderr so far. */
+  stderr(): string;
+  /** Resolves once it has ended, with how. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
 /**
- * `atelier serve --port 0` from dist/ as a child process (no token, `env` added), resolved once it says where it
- * listens. The caller kills the child (it is pushed on `children` for that).
+ * `atelier serve --port 0` from dist/ as a child process (no token, `env` added: an `undefined` value leaves a
+ * variable out), resolved once it says where it listens. The caller kills the child (it is pushed on `children`
+ * for that).
  */
 export async function serveCli(
   workspace: string,
   children: ChildProcess[],
   env: NodeJS.ProcessEnv = {},
-): Promise<{ url: string; child: ChildProcess }> {
+): Promise<ServedCli> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--workspace', workspace], {
     env: { ...process.env, ATELIER_TOKEN: '', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
   children.push(child);
   let stderr = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
       if (m) resolve(m[1]!);
     });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+    void exited.then(({ code }) => reject(new Error(`exited ${code}: ${stderr}`)));
   });
-  return { url, child };
+  return { url, child, stderr: () => stderr, exited };
+}
+
+/** The processes `pid` started (not its threads), from /proc. */
+export function childrenOf(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
 }
 
 /**
@@ -64,11 +88,7 @@ export async function serveCli(
  * arenas (src/cli/few-arenas.ts), and its one child serves; else the process itself.
  */
 export function servingPid(pid: number): number {
-  let started = '';
-  try {
-    started = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
-  } catch {}
-  return started ? Number(started.split(/\s+/)[0]) : pid;
+  return childrenOf(pid)[0] ?? pid;
 }
 
 /** Kills the process that serves for `child` outright, as a crash would, and waits for `child` to end. */
