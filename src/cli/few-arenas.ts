@@ -3,9 +3,9 @@
  * thread frees. A server runs many such threads (sharp's and libvips', the sessions' worker threads, the text
  * renderer's), and its native memory grew with every session that came and went: over 16 garment flows of
  * sessions opened and deleted in turn, `atelier serve` went from 434 to 945 MiB of RSS (440 to 871 in another run)
- * with a JS heap under 60 MB; with two arenas, from 392 to 457 MiB (395 to 573), at the same speed (`npm run
- * bench -- server-rss`). glibc reads the
- * arena count once, as the process starts, so a long-running command starts itself again with it set.
+ * with a JS heap under 60 MB; with two arenas, from 392 to 457 MiB (395 to 573), at the same speed
+ * (`npm run bench -- server-rss`). glibc reads the arena count once, as the process starts, so a long-running
+ * command starts itself again with it set.
  *
  * The parent passes on the signals it receives (a container's runtime signals its first process only), so the
  * child may get one twice: from a terminal's Ctrl-C, or a service manager's stop, that reach both. `atelier serve`

@@ -4,10 +4,10 @@ import { MODEL_OPTIONS, MODEL_USAGE } from '../agent/config.js';
 import { ConfigError, configFrom, DEFAULTS } from '../server/config.js';
 import { type Command, UsageError } from './usage.js';
 
-/** Why the service cannot listen, by the error's code: each names the flag that changes it. */
 /** A stop signal this soon after the first is the same stop, come twice (below). */
 const REPEAT_MS = 1000;
 
+/** Why the service cannot listen, by the error's code: each names the flag that changes it. */
 const UNLISTENABLE: Readonly<Record<string, string>> = {
   EADDRINUSE: '端口已被占用：换一个端口（--port），或 --port 0 任选一个空闲端口',
   EACCES: '没有权限使用这个端口（1024 以下的端口需要管理员权限）：换一个端口（--port）',
