@@ -56,15 +56,15 @@ async function flow(url: string): Promise<void> {
 async function run(env: NodeJS.ProcessEnv) {
   const children: ChildProcess[] = [];
   const { url, child } = await serveCli(scratchDir('rss'), children, env);
-  const server = { url, child, pid: servingPid(child.pid!) };
+  const pid = servingPid(child.pid!);
   try {
-    await flow(server.url);
-    const first = rssMib(server.pid);
+    await flow(url);
+    const first = rssMib(pid);
     const t = performance.now();
-    for (let i = 1; i < FLOWS; i++) await flow(server.url);
-    return { first, last: rssMib(server.pid), msPerFlow: (performance.now() - t) / (FLOWS - 1) };
+    for (let i = 1; i < FLOWS; i++) await flow(url);
+    return { first, last: rssMib(pid), msPerFlow: (performance.now() - t) / (FLOWS - 1) };
   } finally {
-    server.child.kill('SIGTERM');
+    child.kill('SIGTERM');
   }
 }
 

@@ -22,7 +22,8 @@ const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /** Marks the child: it watches its parent over the IPC channel the parent opened for that. */
 const WATCH_PARENT = 'ATELIER_WATCH_PARENT';
 
-function onGlibc(): boolean {
+/** Whether this Node runs on glibc (about 7 ms: asked only of the commands it concerns). */
+export function onGlibc(): boolean {
   if (process.platform !== 'linux') return false;
   const header = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header;
   return typeof header?.glibcVersionRuntime === 'string';
@@ -33,16 +34,16 @@ export function wantsFewArenas(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
   execArgv: readonly string[],
-  glibc: boolean = onGlibc(),
+  glibc: () => boolean = onGlibc,
 ): boolean {
   return (
-    glibc &&
     LONG_RUNNING.has(argv[0] ?? '') &&
     !argv.some((a) => a === '--help' || a === '-h') &&
     env.MALLOC_ARENA_MAX === undefined &&
     env.GLIBC_TUNABLES === undefined &&
     // A debugger's port would be taken twice.
-    !execArgv.some((a) => a.startsWith('--inspect'))
+    !execArgv.some((a) => a.startsWith('--inspect')) &&
+    glibc()
   );
 }
 

@@ -7,7 +7,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { wantsFewArenas } from '../../src/cli/few-arenas.js';
+import { onGlibc, wantsFewArenas } from '../../src/cli/few-arenas.js';
 import { childrenOf, serveCli } from '../support/cli.js';
 import { tempDir } from '../support/session.js';
 
@@ -15,11 +15,6 @@ const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
-
-const glibc = (() => {
-  const header = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header;
-  return process.platform === 'linux' && typeof header?.glibcVersionRuntime === 'string';
-})();
 
 const environOf = (pid: number): Record<string, string> =>
   Object.fromEntries(
@@ -37,23 +32,31 @@ const serve = (env: NodeJS.ProcessEnv) => serveCli(tempDir('atelier-arenas-'), c
 /** The caller's own arena settings left out. */
 const UNSET: NodeJS.ProcessEnv = { MALLOC_ARENA_MAX: undefined, GLIBC_TUNABLES: undefined };
 
+const yes = () => true;
+const no = () => false;
+
 describe('wantsFewArenas', () => {
   it('starts again the long-running commands on glibc only, unless the caller chose', () => {
-    expect(wantsFewArenas(['serve', '--port', '0'], {}, [], true)).toBe(true);
-    expect(wantsFewArenas(['mcp'], {}, [], true)).toBe(true);
+    expect(wantsFewArenas(['serve', '--port', '0'], {}, [], yes)).toBe(true);
+    expect(wantsFewArenas(['mcp'], {}, [], yes)).toBe(true);
     for (const command of ['run', 'chat', 'tools', 'doctor', 'labels']) {
-      expect(wantsFewArenas([command], {}, [], true), command).toBe(false);
+      expect(wantsFewArenas([command], {}, [], yes), command).toBe(false);
     }
-    expect(wantsFewArenas([], {}, [], true)).toBe(false);
-    expect(wantsFewArenas(['serve', '--help'], {}, [], true)).toBe(false);
-    expect(wantsFewArenas(['serve'], {}, [], false)).toBe(false);
-    expect(wantsFewArenas(['serve'], { MALLOC_ARENA_MAX: '8' }, [], true)).toBe(false);
-    expect(wantsFewArenas(['serve'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=4' }, [], true)).toBe(false);
-    expect(wantsFewArenas(['serve'], {}, ['--inspect=9229'], true)).toBe(false);
+    expect(wantsFewArenas([], {}, [], yes)).toBe(false);
+    expect(wantsFewArenas(['serve', '--help'], {}, [], yes)).toBe(false);
+    // Asking which C library there is takes milliseconds: not at every command's start.
+    const asked = () => {
+      throw new Error('asked');
+    };
+    expect(wantsFewArenas(['tools'], {}, [], asked)).toBe(false);
+    expect(wantsFewArenas(['serve'], {}, [], no)).toBe(false);
+    expect(wantsFewArenas(['serve'], { MALLOC_ARENA_MAX: '8' }, [], yes)).toBe(false);
+    expect(wantsFewArenas(['serve'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=4' }, [], yes)).toBe(false);
+    expect(wantsFewArenas(['serve'], {}, ['--inspect=9229'], yes)).toBe(false);
   });
 });
 
-describe.skipIf(!glibc)('atelier serve with two malloc arenas', () => {
+describe.skipIf(!onGlibc())('atelier serve with two malloc arenas', () => {
   it('serves from a child with MALLOC_ARENA_MAX=2 and shuts down once, cleanly, on a stop sent to the parent', async () => {
     const served = await serve(UNSET);
     const [server, ...more] = childrenOf(served.child.pid!);

@@ -1,3 +1,9 @@
+/**
+ * `tools/list` pagination as the MCP spec has it, through the SDK's Client: every tool comes in one page with no
+ * `nextCursor`, so any cursor is one this server never issued, and the spec's answer to an invalid cursor is
+ * the JSON-RPC error -32602 (Invalid params) — not the whole list again, which a client paging through would
+ * take as a second page of the same tools.
+ */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolsOf } from '../../src/registry/index.js';
