@@ -230,7 +230,8 @@ function PiecesTable({ onDone }: { onDone(): void }) {
   const table = useRef<HTMLDivElement>(null);
   useEffect(() => {
     table.current?.closest('.chat-pane')?.scrollIntoView({ block: 'end' });
-    table.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
+    table.current?.scrollIntoView({ block: 'nearest', behavior: still ? 'auto' : 'smooth' });
   }, []);
   return (
     <div class="pieces" ref={table}>
