@@ -1,4 +1,5 @@
 /** Rectangles and bounded RGBA rasters: the small shared vocabulary of every pixel operation. */
+import { fail } from './errors.js';
 import { reservePixels } from './memory-budget.js';
 import type { Mask, Raster, Rect, RGB } from './model.js';
 
@@ -73,10 +74,24 @@ const GrowableSharedArrayBuffer = SharedArrayBuffer as unknown as new (
 function sharedBuffer(byteLength: number): SharedArrayBuffer {
   // Refused here, before it exists, when it would take the session running this call over its memory budget.
   if (byteLength >= WEIGHT_MIN_BYTES) reservePixels(byteLength);
-  const sab =
-    byteLength >= WEIGHT_MIN_BYTES
-      ? new GrowableSharedArrayBuffer(byteLength, { maxByteLength: byteLength })
-      : new SharedArrayBuffer(byteLength);
+  let sab: SharedArrayBuffer;
+  try {
+    sab =
+      byteLength >= WEIGHT_MIN_BYTES
+        ? new GrowableSharedArrayBuffer(byteLength, { maxByteLength: byteLength })
+        : new SharedArrayBuffer(byteLength);
+  } catch (err) {
+    // Past what one buffer may hold, or what the machine can give (where no session budget refused it first): a
+    // refusal the caller can act on, not an internal error.
+    if (!(err instanceof RangeError)) throw err;
+    fail(
+      'out_of_bounds',
+      `需要约 ${Math.ceil(byteLength / 2 ** 20).toLocaleString('en-US')} MB 像素内存，无法分配`,
+      {
+        hint: '减小画布、图层或图像的尺寸，或关闭不用的文档后重试',
+      },
+    );
+  }
   weighShared(sab);
   return sab;
 }

@@ -1,7 +1,7 @@
-/** Raster helpers: alphaBounds against a plain scan of every pixel. */
+/** Raster helpers: alphaBounds against a plain scan of every pixel; pixel buffers past what can be allocated. */
 import { describe, expect, it } from 'vitest';
 import type { Raster, Rect } from '../../src/engine/model.js';
-import { alphaBounds, EMPTY_RECT, trimRaster } from '../../src/engine/raster.js';
+import { allocMask, allocPixels, alphaBounds, EMPTY_RECT, trimRaster } from '../../src/engine/raster.js';
 import { rng } from '../support/rng.js';
 
 /** The bounds of the non-transparent pixels, by looking at every one. */
@@ -45,5 +45,28 @@ describe('alphaBounds', () => {
     const t = trimRaster(r);
     expect([t.x, t.y, t.w, t.h]).toEqual([13, 22, 1, 1]);
     expect(trimRaster(t)).toBe(t);
+  });
+});
+
+describe('allocPixels and allocMask', () => {
+  // Outside a session's budget (the CLI, a library caller) nothing refuses such a size before the allocation does.
+  it('refuse a buffer past what one can hold as out of bounds, in Chinese, not as an internal error', () => {
+    for (const alloc of [allocPixels, allocMask]) {
+      let thrown: unknown;
+      try {
+        alloc(2 ** 60);
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown).toMatchObject({
+        code: 'out_of_bounds',
+        message: expect.stringMatching(/像素内存，无法分配/),
+      });
+    }
+  });
+
+  it('still give a zeroed buffer of the size asked', () => {
+    expect(allocPixels(64)).toEqual(new Uint8ClampedArray(64));
+    expect(allocMask(0).length).toBe(0);
   });
 });

@@ -381,6 +381,15 @@ describe('merge_layers: refusals change nothing', () => {
     await refused(session, 'locked');
   });
 
+  it('layers lying too far apart for one layer (one moved far off the canvas)', async () => {
+    const session = await twoLayerDoc();
+    await ok(session, 'move_layer', { name: 'B', dx: -1_000_000_000, dy: 1_000_000_000 });
+    edit(session, (s) => select(s, 'A', 'B'));
+    const error = await refused(session, 'out_of_bounds');
+    expect(error?.message).toMatch(/合并后的图层范围 .* 像素超过上限/);
+    expect(error?.hint).toContain('move_layer');
+  });
+
   it('every selected layer hidden', async () => {
     const session = await twoLayerDoc();
     edit(session, (s) => {
