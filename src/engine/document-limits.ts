@@ -76,3 +76,22 @@ export function checkCanvasSize(width: number, height: number, what: string): vo
     );
   }
 }
+
+/**
+ * Refuses (`out_of_bounds`) a layer raster over `rect` larger than a document may be: it is one dense raster, so
+ * pixels lying far apart (a layer moved a billion pixels off the canvas, then merged with one on it or filled where
+ * the canvas is) would need more memory than any machine has. Photoshop cannot move a layer that far to begin
+ * with. `what` names the result ('合并后的图层'), `hint` says what to do instead.
+ */
+export function checkLayerExtent(
+  rect: { readonly w: number; readonly h: number },
+  what: string,
+  hint: string,
+): void {
+  if (rect.w * rect.h <= MAX_DOCUMENT_PIXELS) return;
+  fail(
+    'out_of_bounds',
+    `${what}范围 ${grouped(rect.w)}×${grouped(rect.h)} 像素超过上限（宽×高最多 ${grouped(MAX_DOCUMENT_PIXELS)} 像素）：图层的像素相距太远`,
+    { hint, details: { width: rect.w, height: rect.h } },
+  );
+}

@@ -8,7 +8,7 @@
  * its own properties again (Photoshop merges layers from different groups the same way).
  */
 import { canvasRect, layerExtent, renderDocument } from '../engine/composite/index.js';
-import { MAX_DOCUMENT_PIXELS } from '../engine/document-limits.js';
+import { checkLayerExtent } from '../engine/document-limits.js';
 import { fail } from '../engine/errors.js';
 import { isBackground, pixelLayer } from '../engine/factory.js';
 import type { DocState, Layer, PixelLayer, Raster, Rect } from '../engine/model.js';
@@ -90,28 +90,13 @@ function mergedPixels(
     EMPTY_RECT,
   );
   if (isEmptyRect(rect)) return { ...EMPTY_RECT, data: new Uint8ClampedArray(0) };
-  checkMergedExtent(rect);
+  checkLayerExtent(
+    rect,
+    '合并后的图层',
+    '用 move_layer 把远离画布的图层移回画布附近，或删除不需要的图层后再合并；也可以用 merge_visible 把可见内容合并到画布范围内',
+  );
   return trimRaster(renderLayers(state, items, rect, overrides));
 }
-
-/**
- * A merged layer is one raster over everything it merges, so layers lying far apart (one moved a million pixels
- * off the canvas) would make it larger than any document may be, or than memory can hold: refused, as Photoshop
- * cannot move a layer that far in the first place.
- */
-function checkMergedExtent(rect: Rect): void {
-  if (rect.w * rect.h <= MAX_DOCUMENT_PIXELS) return;
-  fail(
-    'out_of_bounds',
-    `合并后的图层范围 ${grouped(rect.w)}×${grouped(rect.h)} 像素超过上限（宽×高最多 ${grouped(MAX_DOCUMENT_PIXELS)} 像素）：要合并的图层相距太远`,
-    {
-      hint: '用 move_layer 把远离画布的图层移回画布附近，或删除不需要的图层后再合并；也可以用 merge_visible 把可见内容合并到画布范围内',
-      details: { x: rect.x, y: rect.y, width: rect.w, height: rect.h },
-    },
-  );
-}
-
-const grouped = (n: number): string => n.toLocaleString('en-US');
 
 /** The layer, everything inside it and every group above it must be free of Lock All. */
 function assertMergeable(state: DocState, layer: Layer): void {

@@ -7,10 +7,11 @@
 
 import { documentColor } from '../engine/color-mode.js';
 import { canvasRect } from '../engine/composite/index.js';
+import { checkLayerExtent } from '../engine/document-limits.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import type { DocState, FillLayer, Layer, Mask, PixelLayer, Raster, Rect } from '../engine/model.js';
-import { hexToRgb, intersectRect, isEmptyRect, rgbToHex, solidRaster } from '../engine/raster.js';
+import { hexToRgb, intersectRect, isEmptyRect, rgbToHex, solidRaster, unionRect } from '../engine/raster.js';
 import {
   allMask,
   alphaMask,
@@ -160,6 +161,13 @@ function filledLayer(
     const { kind: _kind, color: old, ...base } = layer;
     const raster = fillPixels(solidRaster(canvasRect(state), old), region, color, opacity, sel, false);
     return { ...base, kind: 'pixel', raster };
+  }
+  if (!layer.locks.transparency && !isEmptyRect(region)) {
+    checkLayerExtent(
+      unionRect(layer.raster, region),
+      `填充后的图层“${layer.name}”`,
+      `图层“${layer.name}”的像素远离要填充的区域：先用 get_layer_bounds 查看它的位置，用 move_layer 把它移回画布附近，或用 create_layer 新建图层来填充`,
+    );
   }
   const raster: Raster = fillPixels(layer.raster, region, color, opacity, sel, layer.locks.transparency);
   return { ...layer, raster };

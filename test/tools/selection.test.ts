@@ -359,6 +359,19 @@ describe('fill_selection', () => {
     expect(px(raster, 3, 3)).toEqual([255, 0, 0, 100]);
   });
 
+  it('refuses a layer whose pixels lie so far off the canvas that it would grow past any size, changing nothing', async () => {
+    const s = await setup();
+    await ok(s, 'select_rect', { left: 3, top: 2, right: 8, bottom: 6 });
+    await ok(s, 'fill_selection', { color: '#FF8000' });
+    await ok(s, 'move_layer', { name: 'P', dx: 1_000_000_000, dy: -1_000_000_000 });
+    const e = await refused(s, 'fill_selection', { color: '#0000ff' }, 'out_of_bounds');
+    expect(e.message).toMatch(/填充后的图层“P”范围 .* 像素超过上限/);
+    expect(e.hint).toContain('move_layer');
+    // Back near the canvas, the same fill works.
+    await ok(s, 'move_layer', { name: 'P', dx: -1_000_000_000, dy: 1_000_000_000 });
+    await ok(s, 'fill_selection', { color: '#0000ff' });
+  });
+
   it('refuses text, smart-object and group layers, locked layers and bad opacity, changing nothing', async () => {
     const s = await setup();
     const r: Raster = solid({ x: 0, y: 0, w: 4, h: 4 }, [0, 0, 0, 255]);
