@@ -7,8 +7,9 @@
  * (`npm run bench -- server-rss`). glibc reads the arena count once, as the process starts, so a long-running
  * command starts itself again with it set.
  *
- * The parent passes on the signals it receives (a container's runtime signals its first process only), so the
- * child may get one twice: from a terminal's Ctrl-C, or a service manager's stop, that reach both. `atelier serve`
+ * The parent passes on the signals it receives (a container's runtime signals its first process only), as messages
+ * the child raises on itself while it runs, so the child may get one twice: from a terminal's Ctrl-C, or a service
+ * manager's stop, that reach both. `atelier serve`
  * takes a second stop signal within a second of the first as the same one. The child stops as SIGTERM would stop
  * it when the parent is gone. A caller who sets MALLOC_ARENA_MAX (or GLIBC_TUNABLES) chooses for themselves, and
  * nothing is started again.
@@ -21,6 +22,8 @@ const ARENAS = '2';
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /** Marks the child: it watches its parent over the IPC channel the parent opened for that. */
 const WATCH_PARENT = 'ATELIER_WATCH_PARENT';
+/** The key of the message that passes a signal on to the child. */
+const FORWARDED_SIGNAL = 'atelierSignal';
 
 /** Whether this Node runs on glibc (about 7 ms: asked only of the commands it concerns). */
 export function onGlibc(): boolean {
@@ -47,15 +50,34 @@ export function wantsFewArenas(
   );
 }
 
+/**
+ * Passes the signals this process receives on to the child as messages over the IPC channel, which the child
+ * raises on itself (`raiseForwarded`). Sent with kill(), a stop that reached both (a terminal's Ctrl-C) could come
+ * to the child a second time after its clean shutdown, while Node tore it down with the default handlers back: it
+ * then died of the signal instead of exiting 0. A message comes only while the child's event loop runs.
+ */
 function forwardSignals(child: ChildProcess): () => void {
   const handlers = FORWARDED.map((signal) => {
-    const handler = () => child.kill(signal);
+    const handler = () => {
+      if (!child.connected) return;
+      try {
+        child.send({ [FORWARDED_SIGNAL]: signal });
+      } catch {
+        // The child is going: the signal has nothing left to stop.
+      }
+    };
     process.on(signal, handler);
     return [signal, handler] as const;
   });
   return () => {
     for (const [signal, handler] of handlers) process.off(signal, handler);
   };
+}
+
+/** In the child: raises a signal the parent passed on, as if it had come from outside. */
+function raiseForwarded(message: unknown): void {
+  const signal = (message as Record<string, unknown> | null)?.[FORWARDED_SIGNAL];
+  if ((FORWARDED as readonly unknown[]).includes(signal)) process.kill(process.pid, signal as NodeJS.Signals);
 }
 
 /**
@@ -69,6 +91,7 @@ export async function ranWithFewArenas(): Promise<boolean> {
     // The parent gone (killed outright), nobody would stop this one: it stops as on SIGTERM.
     process.channel?.unref();
     process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+    process.on('message', raiseForwarded);
     return false;
   }
   if (!wantsFewArenas(process.argv.slice(2), process.env, process.execArgv)) return false;
