@@ -9,10 +9,9 @@
  *
  * The parent passes on the signals it receives (a container's runtime signals its first process only), as messages
  * the child raises on itself while it runs, so the child may get one twice: from a terminal's Ctrl-C, or a service
- * manager's stop, that reach both. `atelier serve`
- * takes a second stop signal within a second of the first as the same one. The child stops as SIGTERM would stop
- * it when the parent is gone. A caller who sets MALLOC_ARENA_MAX (or GLIBC_TUNABLES) chooses for themselves, and
- * nothing is started again.
+ * manager's stop, that reach both. `atelier serve` takes a second stop signal within a second of the first as the
+ * same one. The child stops as SIGTERM would stop it when the parent is gone. A caller who sets MALLOC_ARENA_MAX (or
+ * GLIBC_TUNABLES) chooses for themselves, and nothing is started again.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 
@@ -58,13 +57,9 @@ export function wantsFewArenas(
  */
 function forwardSignals(child: ChildProcess): () => void {
   const handlers = FORWARDED.map((signal) => {
+    // A child no longer connected is going: the signal has nothing left to stop.
     const handler = () => {
-      if (!child.connected) return;
-      try {
-        child.send({ [FORWARDED_SIGNAL]: signal });
-      } catch {
-        // The child is going: the signal has nothing left to stop.
-      }
+      if (child.connected) child.send({ [FORWARDED_SIGNAL]: signal });
     };
     process.on(signal, handler);
     return [signal, handler] as const;

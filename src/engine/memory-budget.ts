@@ -58,7 +58,8 @@ export function sessionPixelBytes(state: EditorState, composites: readonly Raste
   return bytes;
 }
 
-const mib = (bytes: number): string => `${Math.ceil(bytes / MIB).toLocaleString('en-US')} MB`;
+/** Bytes as whole megabytes, rounded up, for messages: '1,024 MB'. */
+export const mib = (bytes: number): string => `${Math.ceil(bytes / MIB).toLocaleString('en-US')} MB`;
 
 interface Budget {
   readonly limit: number;

@@ -1,6 +1,6 @@
 /** Rectangles and bounded RGBA rasters: the small shared vocabulary of every pixel operation. */
 import { fail } from './errors.js';
-import { reservePixels } from './memory-budget.js';
+import { mib, reservePixels } from './memory-budget.js';
 import type { Mask, Raster, Rect, RGB } from './model.js';
 
 export const EMPTY_RECT: Rect = Object.freeze({ x: 0, y: 0, w: 0, h: 0 });
@@ -84,13 +84,9 @@ function sharedBuffer(byteLength: number): SharedArrayBuffer {
     // Past what one buffer may hold, or what the machine can give (where no session budget refused it first): a
     // refusal the caller can act on, not an internal error.
     if (!(err instanceof RangeError)) throw err;
-    fail(
-      'out_of_bounds',
-      `需要约 ${Math.ceil(byteLength / 2 ** 20).toLocaleString('en-US')} MB 像素内存，无法分配`,
-      {
-        hint: '减小画布、图层或图像的尺寸，或关闭不用的文档后重试',
-      },
-    );
+    fail('out_of_bounds', `需要约 ${mib(byteLength)} 像素内存，无法分配`, {
+      hint: '减小画布、图层或图像的尺寸，或关闭不用的文档后重试',
+    });
   }
   weighShared(sab);
   return sab;
