@@ -7,7 +7,7 @@
  * from outside: the front's halves (the wearer's right, then left), the wearer's left side seam, the back's
  * halves (left, then right), and back to the front at the wearer's right side seam, where the circle closes.
  * With princess seams a side is a centre panel (whole or in halves) between a mirrored pair of side panels, taken
- * round in the same way (panelsOf).
+ * round in the same way (panelsOf); so is a jacket's side body (腋下片), between the front and the back under the arm.
  * The fabric meets at the seam line, not at the cut edge: cut pieces carry a seam allowance, so the seam line
  * lies that far inside the cut edge, measured on the body at the height the scale is taken (65 % down the main
  * front, the same distance above the hem on every panel). The allowance is assumed (SIDE_SEAM_ALLOWANCE_MM, the
@@ -196,6 +196,7 @@ function sideOf(
   what: '前片' | '后片',
   row: (p: PieceInfo) => { left: number; right: number } | null,
   sa: number,
+  under: readonly PieceInfo[],
 ): Panel[] | string {
   const pieces = panels.filter((p) => !p.duplicateOf);
   const lines = (p: PieceInfo, centre: Panel['centre']): Panel | string => {
@@ -211,7 +212,7 @@ function sideOf(
     const one = lines(p, null);
     return typeof one === 'string' ? one : [one];
   }
-  if (pieces.length === 3 || pieces.length === 4) return panelsOf(pieces, what, lines);
+  if (pieces.length === 3 || pieces.length === 4) return panelsOf(pieces, what, lines, under);
   if (pieces.length !== 2) {
     return `侧缝未对花：${what}有 ${pieces.length} 片，只对整片、左右两片或公主缝分片（中片加一对侧片）的衣身对花`;
   }
@@ -240,12 +241,15 @@ type Side = 'left' | 'right';
  * armhole). Which edge of a side panel is sewn to the centre: the one whose height matches the centre's outer
  * edge (edgeTops) — at a princess seam the taller, at a jacket's side body under the arm the shorter, so the
  * match is read rather than assumed; when the two edges are alike (a side body whose edges both start under the
- * arm) nothing is matched and the result says why.
+ * arm) nothing is matched and the result says why. Side panels reach from the armhole to the hem, most of the
+ * centre's height; a pair much shorter is taken round only when it is a jacket's side body (`under`,
+ * underarmBodies): a pair standing as tall as the front's side seam, not an upper part of a panel cut in two.
  */
 function panelsOf(
   pieces: readonly PieceInfo[],
   what: '前片' | '后片',
   lines: (p: PieceInfo, centre: Panel['centre']) => Panel | string,
+  under: readonly PieceInfo[],
 ): Panel[] | string {
   const names = pieces.map((p) => `“${p.name}”`).join('、');
   const partner = (p: PieceInfo) => mirrorPartner(pieces, p);
@@ -279,8 +283,8 @@ function panelsOf(
   }
   const sideH = Math.max(...side.map((p) => p.bounds.h));
   const centreH = Math.min(...centre.map((p) => p.bounds.h));
-  if (sideH < PANEL_REACH * centreH) {
-    return `侧缝未对花：${what}侧片${side.map((p) => `“${p.name}”`).join('、')}不到中片高度的 ${Math.round(PANEL_REACH * 100)}%，不是从袖窿到下摆的分割片（如上下拼接的衣片、腋下的短侧片），只对公主缝分片对花`;
+  if (sideH < PANEL_REACH * centreH && !side.every((p) => under.includes(p))) {
+    return `侧缝未对花：${what}侧片${side.map((p) => `“${p.name}”`).join('、')}不到中片高度的 ${Math.round(PANEL_REACH * 100)}%，不是从袖窿到下摆的分割片（如上下拼接的衣片），也不是与前片侧缝等高的腋下侧片，只对公主缝分片和腋下侧片对花`;
   }
   // The centre seen from outside, and the height of its edges the side panels are sewn to.
   let middle: { piece: PieceInfo; centre: Side | null }[];
@@ -367,7 +371,7 @@ function edgeTops(p: PieceInfo): Record<Side, number> {
  * shaped centre seam (a swayback curve, Bella's) has no straight edge, and its side seam none either.
  */
 function halvesSides(a: PieceInfo, b: PieceInfo): [Side, Side] | null {
-  for (const side of [centreSide, neckSide]) {
+  for (const side of [centreSide, neckSide, shoulderSide]) {
     const one = side(a);
     const two = side(b);
     if (one !== null && two !== null && one !== two) return [one, two];
@@ -396,6 +400,38 @@ function neckSide(p: PieceInfo): Side | null {
   if (n === 0) return null;
   const share = sum / n / w;
   return share < 0.5 - NECK_MARGIN ? 'left' : share > 0.5 + NECK_MARGIN ? 'right' : null;
+}
+
+/** From the neck point, the top falls this share of the piece's height… */
+const SHOULDER_DROP = 0.1;
+/** …this many times further away on the shoulder's side than on the centre's, at least. */
+const SHOULDER_SPREAD = 1.5;
+
+/**
+ * Which way an upright half's shoulder runs from its neck point, the highest point of its top: the shoulder falls
+ * gently to the armhole, at the side seam; the neckline falls to the centre within a neck's width, steeply on a
+ * front and a lapel, and a back's shallow neckline reaches the centre edge before the shoulder has fallen as far.
+ * For halves whose centre edge runs straight only up to a lapel's break point and whose neck point stands near
+ * their middle, where centreSide and neckSide say nothing (a tailored jacket's fronts).
+ */
+function shoulderSide(p: PieceInfo): Side | null {
+  const { w, h } = p.bounds;
+  const top = Array.from({ length: w }, (_, x) => {
+    for (let y = 0; y < h; y++) if (p.mask[y * w + x]) return y;
+    return h;
+  });
+  const high = Math.min(...top);
+  const at = top.indexOf(high);
+  const fall = high + SHOULDER_DROP * h;
+  let left = at;
+  while (left > 0 && top[left - 1]! <= fall) left--;
+  let right = at;
+  while (right < w - 1 && top[right + 1]! <= fall) right++;
+  const toLeft = at - left + 1;
+  const toRight = right - at + 1;
+  if (toRight >= SHOULDER_SPREAD * toLeft) return 'left';
+  if (toLeft >= SHOULDER_SPREAD * toRight) return 'right';
+  return null;
 }
 
 /**
@@ -463,12 +499,14 @@ function bodyMatch(
       '侧缝未对花：前片和后片都分为左右两片，没有袖片，裁片形状也不像上装：按两条裤腿处理（裤腿在裆下各成一圈，不在衣身一周对花）；只对上装或有整片前片、后片的衣身对花',
     );
   }
+  const under = underarmBodies(body, main);
   const sides = (['front', 'back'] as const).map((part) =>
     sideOf(
       body.filter((p) => p.part === part),
       part === 'front' ? '前片' : '后片',
       row,
       sa,
+      under,
     ),
   );
   const [fronts, backs] = sides as [Panel[] | string, Panel[] | string];
