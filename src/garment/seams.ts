@@ -197,6 +197,7 @@ function sideOf(
   row: (p: PieceInfo) => { left: number; right: number } | null,
   sa: number,
   under: readonly PieceInfo[],
+  top: boolean,
 ): Panel[] | string {
   const pieces = panels.filter((p) => !p.duplicateOf);
   const lines = (p: PieceInfo, centre: Panel['centre']): Panel | string => {
@@ -212,11 +213,11 @@ function sideOf(
     const one = lines(p, null);
     return typeof one === 'string' ? one : [one];
   }
-  if (pieces.length === 3 || pieces.length === 4) return panelsOf(pieces, what, lines, under);
+  if (pieces.length === 3 || pieces.length === 4) return panelsOf(pieces, what, lines, under, top);
   if (pieces.length !== 2) {
     return `侧缝未对花：${what}有 ${pieces.length} 片，只对整片、左右两片或公主缝分片（中片加一对侧片）的衣身对花`;
   }
-  const sides = halvesSides(pieces[0]!, pieces[1]!);
+  const sides = halvesSides(pieces[0]!, pieces[1]!, top);
   if (!sides) {
     return `侧缝未对花：分不出${what}“${pieces[0]!.name}”和“${pieces[1]!.name}”哪片在左、哪片在右（没有一条沿布纹的直中线，领口最高点也不明显偏向一侧，或两片中线在同一侧）`;
   }
@@ -250,6 +251,7 @@ function panelsOf(
   what: '前片' | '后片',
   lines: (p: PieceInfo, centre: Panel['centre']) => Panel | string,
   under: readonly PieceInfo[],
+  top: boolean,
 ): Panel[] | string {
   const names = pieces.map((p) => `“${p.name}”`).join('、');
   const partner = (p: PieceInfo) => mirrorPartner(pieces, p);
@@ -295,7 +297,7 @@ function panelsOf(
     const e = edgeTops(c);
     outer = (e.left + e.right) / 2;
   } else {
-    const sides = halvesSides(centre[0]!, centre[1]!);
+    const sides = halvesSides(centre[0]!, centre[1]!, top);
     if (!sides) {
       return `侧缝未对花：分不出${what}中片“${centre[0]!.name}”和“${centre[1]!.name}”哪片在左、哪片在右`;
     }
@@ -368,10 +370,12 @@ function edgeTops(p: PieceInfo): Record<Side, number> {
 /**
  * Which edge of each of two upright halves is its centre: the straight one (centreSide) when both show one and
  * they differ, else the one its neck point lies towards (neckSide) when both say and differ: a back with a
- * shaped centre seam (a swayback curve, Bella's) has no straight edge, and its side seam none either.
+ * shaped centre seam (a swayback curve, Bella's) has no straight edge, and its side seam none either; else the
+ * one away from which the shoulder falls (shoulderSide). A skirt's halves (`top` false) are read at the waist
+ * first (waistSide): they have no neck, and their highest point is where the hip curve rises at the side seam.
  */
-function halvesSides(a: PieceInfo, b: PieceInfo): [Side, Side] | null {
-  for (const side of [centreSide, neckSide, shoulderSide]) {
+function halvesSides(a: PieceInfo, b: PieceInfo, top: boolean): [Side, Side] | null {
+  for (const side of top ? [centreSide, neckSide, shoulderSide] : [waistSide, centreSide]) {
     const one = side(a);
     const two = side(b);
     if (one !== null && two !== null && one !== two) return [one, two];
@@ -436,12 +440,13 @@ function shoulderSide(p: PieceInfo): Side | null {
 
 /**
  * Which edge of an upright half is its centre front or back: the one running straight down the grain over the
- * most of its height. A side seam is slanted or shaped, and cut into by the armhole above it.
+ * most of its height (`rows`: its rows from the top, all by default). A side seam is slanted or shaped, and cut
+ * into by the armhole above it.
  */
-function centreSide(p: PieceInfo): Side | null {
-  const { w, h } = p.bounds;
+function centreSide(p: PieceInfo, rows = p.bounds.h): Side | null {
+  const { w } = p.bounds;
   const tol = Math.max(1, Math.round(w * 0.01));
-  const rows = Array.from({ length: h }, (_, y) => edgesAt(p, y)).filter((e) => e !== null);
+  const edges = Array.from({ length: rows }, (_, y) => edgesAt(p, y)).filter((e) => e !== null);
   const straightShare = (xs: readonly number[]) => {
     if (xs.length < 10) return 0;
     const sorted = [...xs].sort((a, b) => a - b);
@@ -455,13 +460,24 @@ function centreSide(p: PieceInfo): Side | null {
         mode = sorted[(i + j) >> 1]!;
       }
     }
-    return xs.filter((x) => Math.abs(x - mode) <= tol).length / h;
+    return xs.filter((x) => Math.abs(x - mode) <= tol).length / rows;
   };
-  const left = straightShare(rows.map((e) => e.left));
-  const right = straightShare(rows.map((e) => e.right));
+  const left = straightShare(edges.map((e) => e.left));
+  const right = straightShare(edges.map((e) => e.right));
   if (Math.max(left, right) < CENTRE_STRAIGHT || Math.abs(left - right) < CENTRE_MARGIN) return null;
   return left > right ? 'left' : 'right';
 }
+
+/** A skirt's hip curve: its side seam curves out from the waist over this share of the piece's height. */
+const HIP_ZONE = 0.3;
+
+/**
+ * Which edge of an upright half of a skirt (a garment worn from the waist) is its centre: the one running straight
+ * down from the waist, where the side seam curves out over the hip. Below the hip a straight skirt's side seam
+ * runs as straight as its centre back, longer than a centre back whose vent steps it aside (Penelope's).
+ */
+const waistSide = (p: PieceInfo): Side | null =>
+  centreSide(p, Math.max(1, Math.round(HIP_ZONE * p.bounds.h)));
 
 /** How the print's columns run on a panel: a column of the document → a column of the placement. */
 interface Unit {
@@ -507,6 +523,7 @@ function bodyMatch(
       row,
       sa,
       under,
+      top,
     ),
   );
   const [fronts, backs] = sides as [Panel[] | string, Panel[] | string];

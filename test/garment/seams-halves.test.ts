@@ -8,8 +8,8 @@
  * the next one's. Also with the halves a mirrored pair (a zip front: one outline cut twice), and with the back
  * and a front laid upside down on the marker, and with back halves whose centre seam is shaped (Bella's: no edge
  * runs straight, the neck points tell the centre), a sleeveless gilet's front halves beside its whole back, and a
- * waistcoat's front and back halves (its shapes read as a top). Trouser legs, fronts and backs in pairs too, are
- * left alone.
+ * waistcoat's front and back halves (its shapes read as a top), and a skirt's back halves, whose centre back is
+ * the edge running straight down from the waist. Trouser legs, fronts and backs in pairs too, are left alone.
  * Princess seams: our princess dress's side panels run on into its centre panels; a jacket's side body runs on
  * from the front (its lapelled fronts ordered by their shoulders) to the back under the arm, and when its edges do
  * not say which meets the front, or the back's halves do not say which is which, it is not taken round the body
@@ -303,6 +303,25 @@ describe('the print across the seams of a front cut in halves', () => {
     expect(side.share, 'side seam').toBeGreaterThanOrEqual(0.95);
     expect(side.control, 'the print has structure at the side seam').toBeLessThan(0.5);
     expect(measure?.side_seam_ncc, 'verify judges the side seam').toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('finds the centre back of a skirt’s halves at the waist, where the side seam curves over the hip', async () => {
+    // FreeSewing's Penelope: a whole front and back halves with a vent at the centre back, which steps that edge
+    // aside below the hip, while the side seam runs straight from the hip to the hem (straight over 74 % of the
+    // height against the centre back's 53 %). The drafted half has its centre back on the left, so its mirrored
+    // copy, the wearer's left back, comes first round the body after the front.
+    const { session, seams, pieces } = await applied(garment('penelope-cisMaleAdult42'));
+    expect(seams).toMatch(/^侧缝对花：“Front skirt”、“Back skirt copy”、“Back skirt”下摆对齐/);
+    expect(seams).toMatch(/“Front skirt”右侧缝与“Back skirt copy”左侧缝处花样水平连续/);
+    expect(seams).toMatch(/“Back skirt copy”与“Back skirt”在后中处花样镜像相接/);
+    const s = stateOf(session);
+    const main = { name: 'Front skirt' };
+    const mirrored = (name: string) => pieces.find((p) => p.name === name)!.print_mirrored === true;
+    // The copy's print is its partner's mirrored: it meets the front's at the side seam as a mirror image.
+    // Measured 0.94; read the other way round (the side seam taken for the centre back), 0.45 here.
+    const side = acrossSeam(s, main, { name: 'Back skirt copy' }, main, mirrored('Back skirt copy'));
+    expect(side.share, 'side seam').toBeGreaterThanOrEqual(0.9);
+    expect(side.share - side.control, 'against the print 40 px off').toBeGreaterThanOrEqual(0.25);
   });
 
   it('leaves trouser legs out of the round of the body, but levels their hems', async () => {
