@@ -26,6 +26,7 @@ import { SIDE_SEAM_ALLOWANCE_MM } from '../../src/garment/seams.js';
 import { GROUND, garmentPhoto } from '../support/garment-fixtures.js';
 import { newSession, ok } from '../support/session.js';
 import { type FsGarment, loadFixtures, marker, openMarker } from './freesewing-fixtures.js';
+import { breakSeam, score } from './verify-set.js';
 
 const PX_PER_MM = 1;
 const SA_MM = 10;
@@ -228,8 +229,10 @@ describe('the print across the seams of a front cut in halves', () => {
 
   it('meets as a mirror image at the centre of a zip front, the back running on from the mirrored half', async () => {
     const { session, seams, measure } = await applied(zipFront());
-    // Both seams are the print meeting itself as a mirror image: verify leaves them to its symmetry measure.
-    expect(measure, 'no seam to judge').toBeUndefined();
+    // Both seams are the print meeting itself as a mirror image: verify leaves the centre, where the pair meets
+    // itself, to its symmetry measure, and compares the side seam mirrored about it (measured 0.99).
+    expect(measure?.per_seam, 'one seam judged').toBeUndefined();
+    expect(measure?.side_seam_ncc).toBeGreaterThanOrEqual(0.9);
     expect(seams).toMatch(/在前中处花样镜像相接/);
     expect(seams).toMatch(/右侧缝与“Back”左侧缝处花样水平连续/);
     const s = stateOf(session);
@@ -305,12 +308,12 @@ describe('the print across the seams of a front cut in halves', () => {
     expect(measure?.side_seam_ncc, 'verify judges the side seam').toBeGreaterThanOrEqual(0.9);
   });
 
-  it('finds the centre back of a skirt’s halves at the waist, where the side seam curves over the hip', async () => {
+  it('finds the centre back of a skirt’s halves at the waist, and verify judges the mirrored back at the side seam', async () => {
     // FreeSewing's Penelope: a whole front and back halves with a vent at the centre back, which steps that edge
     // aside below the hip, while the side seam runs straight from the hip to the hem (straight over 74 % of the
     // height against the centre back's 53 %). The drafted half has its centre back on the left, so its mirrored
     // copy, the wearer's left back, comes first round the body after the front.
-    const { session, seams, pieces } = await applied(garment('penelope-cisMaleAdult42'));
+    const { session, seams, pieces, measure } = await applied(garment('penelope-cisMaleAdult42'));
     expect(seams).toMatch(/^侧缝对花：“Front skirt”、“Back skirt copy”、“Back skirt”下摆对齐/);
     expect(seams).toMatch(/“Front skirt”右侧缝与“Back skirt copy”左侧缝处花样水平连续/);
     expect(seams).toMatch(/“Back skirt copy”与“Back skirt”在后中处花样镜像相接/);
@@ -322,6 +325,21 @@ describe('the print across the seams of a front cut in halves', () => {
     const side = acrossSeam(s, main, { name: 'Back skirt copy' }, main, mirrored('Back skirt copy'));
     expect(side.share, 'side seam').toBeGreaterThanOrEqual(0.9);
     expect(side.share - side.control, 'against the print 40 px off').toBeGreaterThanOrEqual(0.25);
+    // verify judges that seam, the copy's print mirrored about it (measured 1); with the front's print moved down
+    // by half a repeat the seam no longer meets, and verify says so (measured −0.18, the measure's score 0).
+    expect(measure?.side_seam_ncc, 'verify judges the side seam').toBeGreaterThanOrEqual(0.9);
+    breakSeam(session, 0.5, 'Front skirt');
+    const broken = await score(session);
+    const seamsAfter = (broken.measures as { measure: string; side_seam_ncc?: number; score: number }[]).find(
+      (m) => m.measure === 'seams',
+    );
+    expect(seamsAfter?.side_seam_ncc, 'the broken seam').toBeLessThan(0.5);
+    expect(seamsAfter?.score).toBeLessThan(0.5);
+    expect(
+      broken.suggestions.some((t) =>
+        t.startsWith('侧缝对花：“Front skirt”右侧缝与“Back skirt copy”左侧缝处'),
+      ),
+    ).toBe(true);
   });
 
   it('leaves trouser legs out of the round of the body, but levels their hems', async () => {
@@ -530,8 +548,11 @@ describe('the print across princess seams', () => {
         0.3,
       );
     }
-    // verify judges the seams between panels drawn the same way round, mirrored ones included (measured 0.99).
+    // verify judges every seam matched, those where a mirrored panel meets a panel drawn the other way round
+    // compared mirrored about the seam (measured 0.99 each).
     expect(Object.keys(measure?.per_seam ?? {})).toEqual([
+      'Side front copy → Centre front',
+      'Side front → Side back copy',
       'Side back copy → Centre back copy',
       'Centre back → Side back',
     ]);

@@ -175,7 +175,9 @@ export function breakSeam(session: Session, fraction = 0.5, backName: string = N
   edit(session, (s, ext, pl) => {
     const back = pieceIdOf(s, `${backName} 满印`);
     const half = ext.lattice!.tileH * pl.scale * fraction;
-    const shifts = pl.shifts.map((sh) => (sh.layerId === back ? { ...sh, dy: sh.dy + half } : sh));
+    // The main front has no shift of its own: it keeps the placement.
+    const own = pl.shifts.find((sh) => sh.layerId === back) ?? { layerId: back, dx: 0, dy: 0 };
+    const shifts = [...pl.shifts.filter((sh) => sh.layerId !== back), { ...own, dy: own.dy + half }];
     return withRaster(s, `${backName} 满印`, (l) => fillRaster(ext, { ...pl, shifts }, l.raster, null, back));
   });
 }

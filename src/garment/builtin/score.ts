@@ -491,9 +491,9 @@ export function measureResult(
   // Seams: every one the tool matched (placement.joins), the print inside the left panel's right seam against the
   // right panel's inside its left one at the same garment height (hems level). The horizontal phase is searched
   // over, so the measure judges the vertical phase the tool promises; the worst seam is the score. Where a
-  // mirrored panel's print meets the other's as a mirror image (`reflected`), the seam is judged by the symmetry
-  // measure and left out; where it runs on (both panels drawn the same way round, or a print that mirrors onto
-  // itself: seams.ts), it is judged here like any other.
+  // mirrored panel's print meets the other's as a mirror image (`reflected`: a skirt's whole front beside its
+  // mirrored back half), the one is compared with the other mirrored about the seam; where it runs on (both panels
+  // drawn the same way round, or a print that mirrors onto itself: seams.ts), it is judged as a continuation.
   // Only bands that carry enough print to tell are judged: a sparse print (small dots on a plain ground) leaves
   // the bands mostly ground, and then the seam is reported as not measurable and given no weight rather than
   // scored on a few motifs.
@@ -502,16 +502,20 @@ export function measureResult(
   const judged = pl.joins.flatMap((j) => {
     const a = gridOf(j.left);
     const b = gridOf(j.right);
-    if (!a || !b || j.reflected) return [];
+    if (!a || !b) return [];
+    // A mirrored pair meeting itself (halves at a centre) is its own mirror image by construction: the symmetry
+    // measure's.
+    if (j.reflected && (a.piece.mirrorOf === b.piece.layerId || b.piece.mirrorOf === a.piece.layerId))
+      return [];
     if (hiddenBy.has(a.piece.layerId) || hiddenBy.has(b.piece.layerId)) return [];
     if (!printed(typeOf(a.piece)) || !printed(typeOf(b.piece))) return [];
     // Where the tool put the right panel's print: its column that continues the left one's, in cells.
     // A mirrored panel samples its partner's print, so no shift says where; there the seam lines' meeting does.
-    const shifted = a.piece.mirrorOf === null && b.piece.mirrorOf === null;
+    const shifted = a.piece.mirrorOf === null && b.piece.mirrorOf === null && !j.reflected;
     const expected = shifted
       ? (a.rect.x - b.rect.x + shiftOf(b.piece.layerId) - shiftOf(a.piece.layerId)) / step
       : null;
-    const seam = seamMatch(a.grid, b.grid, expected);
+    const seam = seamMatch(a.grid, b.grid, expected, j.reflected === true);
     return seam ? [{ a: a.piece.name, b: b.piece.name, at: j.at, seam }] : [];
   });
   const measured = judged.filter((j) => j.seam.ncc !== null);
@@ -747,6 +751,8 @@ function seamMatch(
   front: Grid,
   back: Grid,
   expected: number | null,
+  /** The back's print is the front's mirror image about the seam (a join `reflected`): cell i meets cell t − i. */
+  mirrored = false,
 ): { ncc: number | null; rows: number; structured: { front: number; back: number } } | null {
   const rows = Math.floor(Math.min(front.h, back.h) / 2);
   const reach = Math.min(Math.floor(Math.min(front.w, back.w) / 3), 64);
@@ -761,19 +767,25 @@ function seamMatch(
     if (fx >= BAND - 1 && bx >= 0 && bx + BAND <= back.w) edges.push({ fy, fx, by, bx });
   }
   if (edges.length < 8) return null;
-  // The back column that continues the front's band start, at the median row; offsets are searched around it.
-  const starts = edges.map((e) => e.bx - (e.fx - BAND + 1)).sort((a, b) => a - b);
+  // The back column that continues the front's band start (mirrored: the sum of the two columns that meet), at
+  // the median row; offsets are searched around it.
+  const starts = edges.map((e) => (mirrored ? e.fx + e.bx : e.bx - (e.fx - BAND + 1))).sort((a, b) => a - b);
   const base = starts[starts.length >> 1]!;
   const a: number[] = [];
   const b: number[] = [];
+  const backOf = (i: number, t: number) => (mirrored ? t - i : i + t);
   const pairsAt = (t: number) => {
     a.length = 0;
     b.length = 0;
+    // The front cell whose partner is the back's cell x.
+    const frontOf = (x: number) => (mirrored ? t - x : x - t);
     for (const e of edges) {
-      const lo = Math.min(e.fx - BAND + 1, Math.ceil(e.bx - t));
-      const hi = Math.max(e.fx, Math.floor(e.bx + BAND - 1 - t));
+      // The front's band, and the front cells whose partners lie in the back's band.
+      const ends = [frontOf(e.bx), frontOf(e.bx + BAND - 1)];
+      const lo = Math.min(e.fx - BAND + 1, Math.ceil(Math.min(...ends)));
+      const hi = Math.max(e.fx, Math.floor(Math.max(...ends)));
       for (let i = Math.max(0, lo); i <= Math.min(front.w - 1, hi); i++) {
-        const x = i + t;
+        const x = backOf(i, t);
         if (!((i >= e.fx - BAND + 1 && i <= e.fx) || (x >= e.bx && x <= e.bx + BAND - 1))) continue;
         const f = e.fy * front.w + i;
         if (!front.ok[f]) continue;
