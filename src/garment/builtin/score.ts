@@ -773,11 +773,11 @@ function seamMatch(
   const base = starts[starts.length >> 1]!;
   const a: number[] = [];
   const b: number[] = [];
-  const backOf = (i: number, t: number) => (mirrored ? t - i : i + t);
   const pairsAt = (t: number) => {
     a.length = 0;
     b.length = 0;
-    // The front cell whose partner is the back's cell x.
+    // The back cell that meets the front's cell i, and the other way round.
+    const backOf = (i: number) => (mirrored ? t - i : i + t);
     const frontOf = (x: number) => (mirrored ? t - x : x - t);
     for (const e of edges) {
       // The front's band, and the front cells whose partners lie in the back's band.
@@ -785,7 +785,7 @@ function seamMatch(
       const lo = Math.min(e.fx - BAND + 1, Math.ceil(Math.min(...ends)));
       const hi = Math.max(e.fx, Math.floor(Math.max(...ends)));
       for (let i = Math.max(0, lo); i <= Math.min(front.w - 1, hi); i++) {
-        const x = backOf(i, t);
+        const x = backOf(i);
         if (!((i >= e.fx - BAND + 1 && i <= e.fx) || (x >= e.bx && x <= e.bx + BAND - 1))) continue;
         const f = e.fy * front.w + i;
         if (!front.ok[f]) continue;
