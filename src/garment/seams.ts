@@ -132,8 +132,12 @@ const isTop = (p: PieceInfo) => isSleeve(p) || p.worn === 'top';
  * much shorter than the main front (an upper part) may not reach the hem and is left alone, unless it is a
  * jacket's side body (underarmBodies).
  */
-function hemsOnly(body: readonly PieceInfo[], main: PieceInfo, why: string): SeamMatch {
-  const under = underarmBodies(body, main);
+function hemsOnly(
+  body: readonly PieceInfo[],
+  main: PieceInfo,
+  why: string,
+  under: readonly PieceInfo[],
+): SeamMatch {
   const level = body.filter(
     (p) => p !== main && !p.duplicateOf && (p.bounds.h >= PANEL_REACH * main.bounds.h || under.includes(p)),
   );
@@ -505,6 +509,7 @@ function bodyMatch(
   const aboveHem = Math.round(main.bounds.h * 0.35);
   const row = (p: PieceInfo) => edgesAt(p, p.bounds.h - 1 - aboveHem);
   const pairs = (part: Part) => body.filter((p) => p.part === part && !p.duplicateOf).length === 2;
+  const under = underarmBodies(body, main);
   // Trousers are cut with both their fronts and their backs in pairs; a garment with a whole front or back (a
   // gilet, a shift dress with a back zip, a skirt buttoned down the front) goes round the body in one piece, and
   // so does a top (a waistcoat with fronts and backs in halves).
@@ -513,9 +518,9 @@ function bodyMatch(
       body,
       main,
       '侧缝未对花：前片和后片都分为左右两片，没有袖片，裁片形状也不像上装：按两条裤腿处理（裤腿在裆下各成一圈，不在衣身一周对花）；只对上装或有整片前片、后片的衣身对花',
+      under,
     );
   }
-  const under = underarmBodies(body, main);
   const sides = (['front', 'back'] as const).map((part) =>
     sideOf(
       body.filter((p) => p.part === part),
@@ -527,8 +532,8 @@ function bodyMatch(
     ),
   );
   const [fronts, backs] = sides as [Panel[] | string, Panel[] | string];
-  if (typeof fronts === 'string') return hemsOnly(body, main, fronts);
-  if (typeof backs === 'string') return hemsOnly(body, main, backs);
+  if (typeof fronts === 'string') return hemsOnly(body, main, fronts, under);
+  if (typeof backs === 'string') return hemsOnly(body, main, backs, under);
   const round = [...fronts, ...backs];
   const byId = new Map(round.map((p) => [p.piece.layerId, p.piece]));
 
