@@ -372,14 +372,18 @@ function edgeTops(p: PieceInfo): Record<Side, number> {
 }
 
 /**
- * Which edge of each of two upright halves is its centre: the straight one (centreSide) when both show one and
- * they differ, else the one its neck point lies towards (neckSide) when both say and differ: a back with a
- * shaped centre seam (a swayback curve, Bella's) has no straight edge, and its side seam none either; else the
- * one away from which the shoulder falls (shoulderSide). A skirt's halves (`top` false) are read at the waist
+ * Which edge of each of two upright halves of a top is its centre: first the one away from which the shoulder
+ * falls (shoulderSide), when both halves say so and differ; else the straight one (centreSide); else the one its
+ * neck point lies towards (neckSide): a back with a shaped centre seam (a swayback curve, Bella's) has no straight
+ * edge, and its side seam none either. The shoulder goes first because it is the one cue that reads the same on
+ * every kind of front: a wrap front's side seam runs straighter than its crossing edge (Yuri's), a lapel's break
+ * point stops the centre's straight run, and a neck point can stand right of the middle on a half that crosses
+ * past the centre; over the fixtures' 93 pairs of top halves it decided 48 and was right on all of them, where the
+ * straight edge was wrong on 6 and the neck point on 12. A skirt's halves (`top` false) are read at the waist
  * first (waistSide): they have no neck, and their highest point is where the hip curve rises at the side seam.
  */
 function halvesSides(a: PieceInfo, b: PieceInfo, top: boolean): [Side, Side] | null {
-  for (const side of top ? [centreSide, neckSide, shoulderSide] : [waistSide, centreSide]) {
+  for (const side of top ? [shoulderSide, centreSide, neckSide] : [waistSide, centreSide]) {
     const one = side(a);
     const two = side(b);
     if (one !== null && two !== null && one !== two) return [one, two];
@@ -419,8 +423,8 @@ const SHOULDER_SPREAD = 1.5;
  * Which way an upright half's shoulder runs from its neck point, the highest point of its top: the shoulder falls
  * gently to the armhole, at the side seam; the neckline falls to the centre within a neck's width, steeply on a
  * front and a lapel, and a back's shallow neckline reaches the centre edge before the shoulder has fallen as far.
- * For halves whose centre edge runs straight only up to a lapel's break point and whose neck point stands near
- * their middle, where centreSide and neckSide say nothing (a tailored jacket's fronts).
+ * It says nothing when the top falls about as far each way from its highest point (45 of the fixtures' 93 pairs of
+ * top halves): the other cues then decide.
  */
 function shoulderSide(p: PieceInfo): Side | null {
   const { w, h } = p.bounds;

@@ -7,7 +7,8 @@
  * (the contract the result states), and the print just inside one panel's seam line is the print just inside
  * the next one's. Also with the halves a mirrored pair (a zip front: one outline cut twice), and with the back
  * and a front laid upside down on the marker, and with back halves whose centre seam is shaped (Bella's: no edge
- * runs straight, the neck points tell the centre), a sleeveless gilet's front halves beside its whole back, and a
+ * runs straight, the neck points tell the centre), a wrap front's halves (their shoulders tell the side seam), a
+ * sleeveless gilet's front halves beside its whole back, and a
  * waistcoat's front and back halves (its shapes read as a top), and a skirt's back halves, whose centre back is
  * the edge running straight down from the waist. Trouser legs, fronts and backs in pairs too, are left alone.
  * Princess seams: our princess dress's side panels run on into its centre panels; a jacket's side body runs on
@@ -296,6 +297,20 @@ describe('the print across the seams of a front cut in halves', () => {
     const side = acrossSeam(s, main, { name: a }, main, mirrored);
     expect(side.share, 'side seam').toBeGreaterThanOrEqual(0.95);
     expect(side.control, 'the print has structure at the side seam').toBeLessThan(0.5);
+  });
+
+  it('orders a wrap front’s halves by their shoulders, though the side seam runs straighter than the crossing edge', async () => {
+    // FreeSewing's Yuri: a whole back and front halves that cross far past the centre. The crossing edge runs
+    // diagonally from the neck point down to the hem, the side seam straight down from the armhole, and the neck
+    // point stands right of the half's middle: only the shoulder, falling gently from the neck point to the
+    // armhole, tells the side seam. The drafted half has its crossing edge on the left, so its mirrored copy, the
+    // wearer's right front seen from outside, comes first round the body. Measured at the side seam: 1.00 (0.08
+    // with the print 40 px off); with the straight edge read first, as before, 0.70.
+    const { session, seams, pieces } = await applied(garment('yuri-cisFemaleAdult34'));
+    expect(seams).toMatch(/^侧缝对花：“Front copy”、“Front”、“Back”下摆对齐/);
+    expect(seams).toMatch(/“Front”右侧缝与“Back”左侧缝处花样水平连续/);
+    const mirrored = (name: string) => pieces.find((p) => p.name === name)?.print_mirrored === true;
+    expectRunsOn(stateOf(session), [['Front', 'Back']], { name: 'Front' }, 0.3, mirrored);
   });
 
   it('matches a sleeveless garment cut in halves with a whole back: our gilet, front halves at the zip', async () => {
