@@ -63,6 +63,8 @@ const CENTRE_TALLER = 1.04;
 const PANEL_REACH = 0.7;
 /** edgeTops reads an edge from this share of the piece's height above its hem. */
 const HEM_SKIP = 0.08;
+/** …and a hem may slant up to one edge of a panel over this share of its height. */
+const HEM_SLANT = 0.2;
 
 /** A half's highest rows (this share of its height)… */
 const NECK_ROWS = 0.02;
@@ -349,7 +351,9 @@ function twoPairs(
 /**
  * How far up from the hem an upright piece's left and right edges run before they turn across (into an armhole, a
  * shoulder, a neckline): rows counted while the edge moves no more than a column a row over a few rows. Read from
- * a little above the hem, whose curve turns the edge too.
+ * a little above the hem, whose curve turns the edge too, and above a hem that slants up to the edge: a side
+ * front's over a full bust rises a tenth of the panel's height to its princess seam (Noble's in its 44 size), which
+ * read before as an edge that turns at once.
  */
 function edgeTops(p: PieceInfo): Record<Side, number> {
   const { w, h } = p.bounds;
@@ -363,9 +367,13 @@ function edgeTops(p: PieceInfo): Record<Side, number> {
   }
   const n = left.length;
   const k = Math.max(3, Math.round(n * 0.008));
+  const upright = (xs: readonly number[], i: number) => Math.abs(xs[i - k]! - xs[i]!) <= k;
   const top = (xs: readonly number[]) => {
     let i = n - 1 - Math.round(n * HEM_SKIP);
-    while (i - k >= 0 && Math.abs(xs[i - k]! - xs[i]!) <= k) i--;
+    // A hem that slants up to this edge (a side front's over a full bust) is climbed first.
+    const slant = n - 1 - Math.round(n * HEM_SLANT);
+    while (i - k >= 0 && i > slant && !upright(xs, i)) i--;
+    while (i - k >= 0 && upright(xs, i)) i--;
     return n - 1 - i;
   };
   return { left: top(left), right: top(right) };

@@ -593,6 +593,26 @@ describe('the print across princess seams', () => {
     for (const ncc of Object.values(measure!.per_seam!)) expect(ncc).toBeGreaterThanOrEqual(0.9);
   });
 
+  it('reads a side front’s princess seam above a hem that slants up to it (a full bust)', async () => {
+    // FreeSewing's Noble in its cisFemaleAdult44 size: a whole centre front, side fronts in a mirrored pair whose
+    // princess seam swings out over the bust, and whose hem slants up to that seam over a tenth of the panel's
+    // height. Read from a fixed height above the hem, the princess edge stopped where the slanted hem turns it
+    // and looked shorter than the side seam, so the side fronts went round the wrong way. The drafted side front
+    // has its princess seam on the left: seen from outside the mirrored copy comes first. Measured at its seam with
+    // the centre front: 1.00 (0.43 with the print 40 px off).
+    const { session, seams, pieces } = await applied(garment('noble-cisFemaleAdult44'));
+    expect(seams).toMatch(/^侧缝对花：“Side front copy”、“Centre front”、“Side front”、/);
+    expect(seams).toContain('“Side front copy”与“Centre front”在分割缝（公主缝或侧片缝）处花样水平连续');
+    const mirrored = (name: string) => pieces.find((p) => p.name === name)!.print_mirrored === true;
+    expectRunsOn(
+      stateOf(session),
+      [['Side front copy', 'Centre front']],
+      { name: 'Centre front' },
+      0.3,
+      mirrored,
+    );
+  });
+
   it('leaves a jacket’s side body alone when neither of its edges tells which meets the front', async () => {
     // Our double-breasted jacket: fronts and side bodies, both edges of which rise to the armhole.
     const { seams } = await applied(garment('doublebreasted-M'));
