@@ -1,12 +1,14 @@
 /**
  * The print's scale and a placement motif go by the garment's main front, whatever else reads as a front: a
  * front cut as two halves is measured as the whole front it makes, and a jacket's side body neither sets the
- * scale nor carries the motif. Through identify_pieces and generate_garment_preview, with Chinese part names so
- * that the names decide the parts and only the choice among the fronts is tested.
+ * scale nor carries the motif; of a mirrored pair of halves it is the half whose print is not mirrored. Through
+ * identify_pieces and generate_garment_preview, with part names so that the names decide the parts and only the
+ * choice among the fronts is tested.
  */
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { garmentPhoto } from '../support/garment-fixtures.js';
 import { newSession, ok, tempDir } from '../support/session.js';
 import { type FsGarment, type FsPiece, loadFixtures, marker, openMarker } from './freesewing-fixtures.js';
 
@@ -78,5 +80,31 @@ describe('the main front', () => {
     expect(carrier).toBeDefined();
     expect(size(fronts.find((p) => p.name === carrier!.name)!)).toBe(largest);
     expect(size(fronts.find((p) => p.name === shown.placement.anchor_piece)!)).toBe(largest);
+  }, 120_000);
+
+  it('is the half of a mirrored pair whose print is drawn as the photo shows it, and verify finds the photo there', async () => {
+    // Our gilet: zip-front halves, one outline cut twice; the marker lists the drafted half first, and its copy,
+    // which rasterises a pixel larger, gets the mirrored print. The placement anchored on that copy, so verify
+    // compared a mirrored plaid with the photo: "颜色不对", 3.9 for a correct application.
+    const s = newSession(tempDir('atelier-main-front-'));
+    await openMarker(s, marker(byId('gilet-M'), 'en', 1, fixtures.seamAllowanceMm), 'gilet');
+    await s.workspace.writeAtomic('photo.png', await garmentPhoto('plaid'));
+    await ok(s, 'set_garment_photo', { path: 'photo.png' });
+    const found = (await ok(s, 'identify_pieces')) as {
+      pieces: { name: string; part: string; print_mirrored?: boolean }[];
+      proposed_pieces: unknown;
+    };
+    const mirroredFront = found.pieces.find((p) => p.part === 'front' && p.print_mirrored === true);
+    expect(mirroredFront, 'a front whose print mirrors its pair').toBeDefined();
+    const shown = (await ok(s, 'generate_garment_preview')) as { placement: { anchor_piece: string } };
+    expect(shown.placement.anchor_piece).not.toBe(mirroredFront!.name);
+    await ok(s, 'extract_and_apply_all_pieces', { pieces: found.proposed_pieces });
+    const verified = (await ok(s, 'verify_pattern_result')) as {
+      score: number;
+      measures: { measure: string; score: number }[];
+    };
+    // Measured: the photo measure 1, the score 9.8 (0.02 and 3.9 anchored on the mirrored half).
+    expect(verified.measures.find((m) => m.measure === 'photo')!.score).toBeGreaterThan(0.9);
+    expect(verified.score).toBeGreaterThanOrEqual(9);
   }, 120_000);
 });
