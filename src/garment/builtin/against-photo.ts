@@ -132,10 +132,20 @@ function emptyGrid(w: number, h: number): Grid {
   };
 }
 
+/**
+ * How many whole cells `step` px wide fit in `span` px (at least one). A grid counted from a piece's right edge
+ * starts at span − k·step, and (span − (span − k·step)) / step comes out a hair under k in floating point: floored,
+ * the mirror's grid lost a cell, and symmetry compared each cell with its neighbour's mirror (ΔE 5 on a correctly
+ * mirrored plaid, depending on the document's DPI).
+ */
+function wholeCells(span: number, step: number): number {
+  return Math.max(1, Math.floor(span / step + 1e-9));
+}
+
 /** Samples `sums` on cells `step` px wide starting at region (x0, y0). */
 export function gridOf(sums: BoxSums, step: number, x0 = 0, y0 = 0, w?: number, h?: number): Grid {
-  const gw = w ?? Math.max(1, Math.floor((sums.rect.w - x0) / step));
-  const gh = h ?? Math.max(1, Math.floor((sums.rect.h - y0) / step));
+  const gw = w ?? wholeCells(sums.rect.w - x0, step);
+  const gh = h ?? wholeCells(sums.rect.h - y0, step);
   const g = emptyGrid(gw, gh);
   for (let j = 0; j < gh; j++) {
     for (let i = 0; i < gw; i++) {
@@ -179,8 +189,8 @@ export function binnedGrid(
       mask.data[(rect.y - mask.y + y) * mask.w + (rect.x - mask.x + x)] === 1;
     return gridOf(new BoxSums(rect, data, dataW, 0, 0, inside), step, x0, y0);
   }
-  const gw = Math.max(1, Math.floor((rect.w - x0) / step));
-  const gh = Math.max(1, Math.floor((rect.h - y0) / step));
+  const gw = wholeCells(rect.w - x0, step);
+  const gh = wholeCells(rect.h - y0, step);
   const cellOf = (n: number, origin: number, cells: number) => {
     const at = new Int32Array(n).fill(-1);
     const area = new Float64Array(cells);

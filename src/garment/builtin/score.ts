@@ -344,11 +344,26 @@ export function measureResult(
     const per: Record<string, number> = {};
     const bad: string[] = [];
     const small: string[] = [];
-    for (const g of grids) {
-      if (!printed(typeOf(g.piece)) || !covered(g.piece)) continue;
+    const partial: string[] = [];
+    // One repeat of the print on the measuring grid: a piece at least this large shows all of it.
+    const repeat = ext.tileIsRepeat
+      ? { w: (ext.tile.w * pl.scale) / step, h: (ext.tile.h * pl.scale) / step }
+      : null;
+    const holdsRepeat = (g: PieceGrid) => !repeat || (g.grid.w >= repeat.w && g.grid.h >= repeat.h);
+    const judged = grids.filter((g) => {
+      if (!printed(typeOf(g.piece)) || !covered(g.piece)) return false;
       // A band narrower than the lag window (a collar, a cuff) holds too few lags to tell a direction.
-      if (Math.min(g.grid.w, g.grid.h) < LAGS + 4) {
-        small.push(g.piece.name);
+      if (Math.min(g.grid.w, g.grid.h) < LAGS + 4) small.push(g.piece.name);
+      return Math.min(g.grid.w, g.grid.h) >= LAGS + 4;
+    });
+    // A piece shorter or narrower than one repeat shows part of the print, whose autocorrelation is not the
+    // photo's (a collar stand 27 mm tall under stripes 40 mm apart read 0.51, "turned or scaled"; a welt cut
+    // between a print's motifs shows only its ground, no structure at all, read 0): it is judged only when no
+    // piece shows a whole repeat.
+    const whole = judged.some(holdsRepeat);
+    for (const g of judged) {
+      if (whole && !holdsRepeat(g)) {
+        partial.push(g.piece.name);
         continue;
       }
       const acf = autocorrelation(g.grid, LAGS);
@@ -371,6 +386,7 @@ export function measureResult(
           autocorrelation_match: per,
           grid_mm: round(25.4 / cellsPerInch, 2),
           ...(small.length ? { too_narrow_to_judge: small } : {}),
+          ...(partial.length ? { smaller_than_repeat: partial } : {}),
         },
         suggestion: bad.length
           ? `花样方向与比例：${bad.map((n) => `“${n}”`).join('、')}的花样方向或大小与照片不同（自相关匹配 ${bad.map((n) => per[n]).join('、')}，应接近 1）：花样可能被旋转或缩放了；请对这些裁片重新调用 extract_and_apply_all_pieces（不要旋转或缩放花样图层）`
