@@ -343,19 +343,17 @@ export function measureResult(
     const centre = LAGS * (2 * LAGS + 1) + LAGS;
     const per: Record<string, number> = {};
     const bad: string[] = [];
-    const small: string[] = [];
     const partial: string[] = [];
     // One repeat of the print on the measuring grid: a piece at least this large shows all of it.
     const repeat = ext.tileIsRepeat
       ? { w: (ext.tile.w * pl.scale) / step, h: (ext.tile.h * pl.scale) / step }
       : null;
     const holdsRepeat = (g: PieceGrid) => !repeat || (g.grid.w >= repeat.w && g.grid.h >= repeat.h);
-    const judged = grids.filter((g) => {
-      if (!printed(typeOf(g.piece)) || !covered(g.piece)) return false;
-      // A band narrower than the lag window (a collar, a cuff) holds too few lags to tell a direction.
-      if (Math.min(g.grid.w, g.grid.h) < LAGS + 4) small.push(g.piece.name);
-      return Math.min(g.grid.w, g.grid.h) >= LAGS + 4;
-    });
+    const withPrint = grids.filter((g) => printed(typeOf(g.piece)) && covered(g.piece));
+    // A band narrower than the lag window (a collar, a cuff) holds too few lags to tell a direction.
+    const narrow = (g: PieceGrid) => Math.min(g.grid.w, g.grid.h) < LAGS + 4;
+    const small = withPrint.filter(narrow).map((g) => g.piece.name);
+    const judged = withPrint.filter((g) => !narrow(g));
     // A piece shorter or narrower than one repeat shows part of the print, whose autocorrelation is not the
     // photo's (a collar stand 27 mm tall under stripes 40 mm apart read 0.51, "turned or scaled"; a welt cut
     // between a print's motifs shows only its ground, no structure at all, read 0): it is judged only when no
