@@ -10,8 +10,8 @@ import type { PieceInfo } from './types.js';
  * The largest front of size `size` (a graded marker's) or of any size; undefined when none is a front. Of a
  * mirrored pair of fronts (a zip front's halves) it is the one whose print is drawn as the placement lays it, not
  * the copy that mirrors it: the placement maps the main front onto the photo, and verify compares the main front
- * with the photo there. The two are one outline, so which was larger was down to a pixel; a gilet whose copy won
- * scored 3.9 for a correct application, its mirrored print read as the wrong colours.
+ * with the photo there. The two are one outline, so which came out larger was down to rasterising; a gilet whose
+ * copy won scored 3.9 for a correct application, its mirrored print read as the wrong colours.
  */
 export function mainFront<P extends PieceInfo>(pieces: readonly P[], size?: number): P | undefined {
   const fronts = pieces.filter(

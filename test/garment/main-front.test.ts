@@ -84,7 +84,7 @@ describe('the main front', () => {
 
   it('is the half of a mirrored pair whose print is drawn as the photo shows it, and verify finds the photo there', async () => {
     // Our gilet: zip-front halves, one outline cut twice; the marker lists the drafted half first, and its copy,
-    // which rasterises a pixel larger, gets the mirrored print. The placement anchored on that copy, so verify
+    // which came out no smaller, gets the mirrored print. The placement anchored on that copy, so verify
     // compared a mirrored plaid with the photo: "颜色不对", 3.9 for a correct application.
     const s = newSession(tempDir('atelier-main-front-'));
     await openMarker(s, marker(byId('gilet-M'), 'en', 1, fixtures.seamAllowanceMm), 'gilet');
