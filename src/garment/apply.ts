@@ -107,10 +107,11 @@ export async function applyPlans(
         });
       }
       motif = motifMode(ext, type === 'theme_pattern' ? plan.color : null);
+      const at = pl.centres?.find((c) => c.layerId === piece.layerId);
       // A knockout whitens the repeat (the layer just pushed) under the motif, and the motif is its own colours.
       const raster = motif.knockout
-        ? knockOut(layers[0]!.raster, await motifRaster(ext, pl, rect, mirror !== null, 'normal'))
-        : await motifRaster(ext, pl, rect, mirror !== null, motif.blend);
+        ? knockOut(layers[0]!.raster, await motifRaster(ext, pl, rect, mirror !== null, 'normal', at))
+        : await motifRaster(ext, pl, rect, mirror !== null, motif.blend, at);
       layers.push({ name: `${piece.name} 主题图案`, raster, blend: motif.blend });
     }
     const result = placeInGroup(

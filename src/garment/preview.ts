@@ -8,9 +8,10 @@ import { BUNDLED_FONT, ensureBundledFont, LINE_HEIGHT_EM } from '../engine/text.
 import { applyPlans, type BuiltPiece, type PiecePlan, unionBounds } from './apply.js';
 import { type Caption, pngImage } from './image.js';
 import { mainFront } from './main-front.js';
-import { drawOutlines } from './render.js';
+import { drawOutlines, MOTIF_SHARE, motifShare } from './render.js';
 import { proxyPlacement, screenProxy } from './screen-proxy.js';
 import type { Extraction, Part, PieceInfo, PieceShape, Placement, Proposal } from './types.js';
+import { uprightPiece } from './upright.js';
 
 const PART_TINT: Readonly<Record<Part, RGB>> = {
   front: { r: 231, g: 76, b: 60 },
@@ -517,13 +518,29 @@ export async function overviewImage(
   return en ? { ...image, base64En: en.base64 } : image;
 }
 
-/** Types and colours proposed from the photo: where a motif goes, the front (or largest piece) carries it. */
-export function proposalsFor(pieces: readonly PieceInfo[], ext: Extraction): Proposal[] {
-  const carrier = mainFront(pieces) ?? [...pieces].sort((p, q) => q.area - p.area)[0];
+/**
+ * Types and colours proposed from the photo. Where a motif goes, it goes on every front panel it falls on, about
+ * the garment's centre front (placement.centres): both halves of a front cut in halves, the side panels a wide
+ * motif reaches, every size of a graded marker. Without centres (no front, or fronts whose order is not told),
+ * the main front (or the largest piece) carries it.
+ */
+export function proposalsFor(pieces: readonly PieceInfo[], ext: Extraction, pl: Placement): Proposal[] {
+  const onMotif = new Set(
+    ext.motif
+      ? pieces.filter((p) => {
+          const at = pl.centres?.find((c) => c.layerId === p.layerId);
+          return at !== undefined && motifShare(uprightPiece(p), at, ext.motif!, pl.scale) >= MOTIF_SHARE;
+        })
+      : [],
+  );
+  if (onMotif.size === 0) {
+    const carrier = mainFront(pieces) ?? [...pieces].sort((p, q) => q.area - p.area)[0];
+    if (carrier) onMotif.add(carrier);
+  }
   return pieces.map((p) => {
     let type = ext.kind;
-    if (ext.kind === 'theme_pattern' && p !== carrier) type = 'solid';
-    if (ext.kind === 'mixed_pattern' && p !== carrier) type = 'fill_pattern';
+    if (ext.kind === 'theme_pattern' && !onMotif.has(p)) type = 'solid';
+    if (ext.kind === 'mixed_pattern' && !onMotif.has(p)) type = 'fill_pattern';
     return { name: p.name, type, color: ext.ground.hex };
   });
 }

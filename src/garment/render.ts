@@ -11,8 +11,8 @@ import { deltaE76 } from './color.js';
 import { labOf, mirrored, resizeRaster } from './image.js';
 import { frontSpread, mainFront } from './main-front.js';
 import { mirrorAxes } from './mirror-axis.js';
-import { type PieceShift, type SeamMatch, seamShifts } from './seams.js';
-import type { Extraction, PieceInfo, Placement } from './types.js';
+import { frontAnchors, type PieceShift, type SeamMatch, seamShifts } from './seams.js';
+import type { CentreAnchor, Extraction, Motif, PieceInfo, Placement } from './types.js';
 import { uprightPiece } from './upright.js';
 
 /** The fallback when a photo has no garment silhouette to measure: its file DPI, or 150 when it claims 72. */
@@ -46,7 +46,9 @@ export function placementFor(ext: Extraction, marker: readonly PieceInfo[], dpi:
   sizes.sort((a, b) => a - b);
   const front = mainFront(pieces, sizes[(sizes.length - 1) >> 1]);
   const anchor = front ?? [...pieces].sort((p, q) => q.area - p.area)[0]!;
-  const docX = anchor.bounds.x + anchor.bounds.w / 2;
+  // The photo's garment centre on the garment's centre front: a half's centre edge, not the half's middle.
+  const centres = frontAnchors(pieces, dpi);
+  const docX = centres.find((c) => c.layerId === anchor.layerId)?.x ?? anchor.bounds.x + anchor.bounds.w / 2;
   const docY = anchor.bounds.y;
   if (ext.swatch) {
     const photoDpi = (ext.photoDpi === 72 ? SWATCH_FALLBACK_DPI : ext.photoDpi) * ext.analysisScale;
@@ -62,6 +64,7 @@ export function placementFor(ext: Extraction, marker: readonly PieceInfo[], dpi:
     );
     return {
       ...seams,
+      centres,
       scale,
       docX,
       docY,
@@ -79,9 +82,10 @@ export function placementFor(ext: Extraction, marker: readonly PieceInfo[], dpi:
   const photoX = ext.garment.x + ext.garment.w / 2;
   const { printShift, ...seams } = ext.lattice
     ? seamShifts(ext, pieces, anchor, scale, dpi, placementAxes(ext, scale, docX, photoX))
-    : photoShifts(ext, pieces, anchor, scale);
+    : photoShifts(ext, pieces, anchor, scale, docX, centres);
   return {
     ...seams,
+    centres,
     scale,
     docX,
     docY,
@@ -112,9 +116,10 @@ function placementAxes(ext: Extraction, scale: number, docX: number, photoX: num
 /**
  * Without a repeat the print is the photo's own, and one phase for the whole marker would lay every piece but
  * the front on whatever lies beside the front in the photo (the background, mirrored garment). So each piece
- * takes the part of the photo that shows it best: a body panel (a front or back of any size) lies on the
- * garment as the front does, its top centre on the garment's top centre — the photo shows the front, and the
- * back's print is taken to run as the front's —, and a smaller piece (sleeve, collar, band, pocket) is centred
+ * takes the part of the photo that shows it best: a front panel lies where it lies on the garment, its centre
+ * anchor (the centre front, beyond a half's own middle) on the photo's centre line; a back (of any size) lies on
+ * the garment as the front does, its top centre on the garment's top centre — the photo shows the front, and the
+ * back's print is taken to run as the front's —; and a smaller piece (sleeve, collar, band, pocket) is centred
  * on the body's largest clean stretch of print, which it fits in unbroken when it is no larger.
  */
 function photoShifts(
@@ -122,9 +127,10 @@ function photoShifts(
   pieces: readonly PieceInfo[],
   anchor: PieceInfo,
   scale: number,
+  docX: number,
+  centres: readonly CentreAnchor[],
 ): SeamMatch {
   if (ext.swatch) return { shifts: [], seams: [], joins: [] };
-  const docX = anchor.bounds.x + anchor.bounds.w / 2;
   const docY = anchor.bounds.y;
   const photoX = ext.garment.x + ext.garment.w / 2;
   const body = ext.printArea ?? ext.garment;
@@ -132,6 +138,12 @@ function photoShifts(
   for (const p of pieces) {
     if (p === anchor) continue;
     const b = p.bounds;
+    // A front panel beside the centre (a half, a side panel) shows the photo where it lies on the garment.
+    const at = centres.find((c) => c.layerId === p.layerId);
+    if (at) {
+      shifts.push({ layerId: p.layerId, dx: Math.round(at.x - docX), dy: Math.round(at.y - docY) });
+      continue;
+    }
     const panel = p.part === 'front' || p.part === 'back';
     const dx = panel ? b.x + b.w / 2 - docX : b.x + b.w / 2 - docX - (body.x + body.w / 2 - photoX) * scale;
     const dy = panel ? b.y - docY : b.y + b.h / 2 - docY - (body.y + body.h / 2 - ext.garment.y) * scale;
@@ -277,18 +289,22 @@ export function motifMode(ext: Extraction, base: RGB | null): MotifMode {
 }
 
 /**
- * The motif over `rect` at the placement's scale: centred on the piece's centre axis plus the motif's offset in
- * the photo, its top as far below the piece top as in the photo; mirrored for a mirrored piece. In multiply,
- * the motif on white (white elsewhere); in normal, the motif's own pixels (the print's colours, Motif.print) cut
- * out, transparent elsewhere.
+ * The motif over `rect` at the placement's scale, its centre as far from the garment's centre line as in the
+ * photo and its top as far below the garment's top. On a front panel those are the panel's centre anchor (`at`),
+ * and the panel shows the part of the motif that lies on it: a motif on a front cut in halves is drawn across
+ * both, whole about the centre front. Elsewhere they are the piece's own middle and top, and a mirrored piece
+ * has the motif mirrored. In multiply, the motif on white (white elsewhere); in normal, the motif's own pixels
+ * (the print's colours, Motif.print) cut out, transparent elsewhere.
  */
 export async function motifRaster(
   ext: Extraction,
   pl: Placement,
   rect: Rect,
-  mirrored: boolean,
+  mirroredPiece: boolean,
   blend: MotifMode['blend'] = 'multiply',
+  at?: CentreAnchor,
 ): Promise<Raster> {
+  const mirrored = mirroredPiece && !at;
   const m = ext.motif!;
   const w = Math.max(1, Math.round(m.bounds.w * pl.scale));
   const h = Math.max(1, Math.round(m.bounds.h * pl.scale));
@@ -298,9 +314,9 @@ export async function motifRaster(
     blend === 'multiply'
       ? solidRaster(rect, { r: 255, g: 255, b: 255 })
       : { ...rect, data: allocPixels(rect.w * rect.h * 4) };
-  const cx = rect.x + rect.w / 2 + (mirrored ? -m.dx : m.dx) * pl.scale;
+  const cx = (at ? at.x : rect.x + rect.w / 2) + (mirrored ? -m.dx : m.dx) * pl.scale;
   const left = Math.round(cx - w / 2);
-  const top = Math.round(rect.y + m.dy * pl.scale);
+  const top = Math.round((at ? at.y : rect.y) + m.dy * pl.scale);
   for (let y = 0; y < h; y++) {
     const Y = top + y - rect.y;
     if (Y < 0 || Y >= rect.h) continue;
@@ -317,6 +333,27 @@ export async function motifRaster(
     }
   }
   return out;
+}
+
+/** A panel carries the motif when this share of the motif's pixels, at least, falls on it: not a sliver. */
+export const MOTIF_SHARE = 0.02;
+
+/** The share of the motif's pixels that fall inside the upright piece `p`, the motif drawn about `at`. */
+export function motifShare(p: PieceInfo, at: CentreAnchor, m: Motif, scale: number): number {
+  const left = at.x + m.dx * scale - (m.bounds.w * scale) / 2;
+  const top = at.y + m.dy * scale;
+  let on = 0;
+  let all = 0;
+  for (let y = 0; y < m.bounds.h; y++) {
+    for (let x = 0; x < m.bounds.w; x++) {
+      if (!m.mask[y * m.bounds.w + x]) continue;
+      all++;
+      const X = Math.floor(left + (x + 0.5) * scale) - p.bounds.x;
+      const Y = Math.floor(top + (y + 0.5) * scale) - p.bounds.y;
+      if (X >= 0 && Y >= 0 && X < p.bounds.w && Y < p.bounds.h && p.mask[Y * p.bounds.w + X]) on++;
+    }
+  }
+  return all ? on / all : 0;
 }
 
 /**

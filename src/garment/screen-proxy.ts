@@ -71,6 +71,7 @@ export function proxyPlacement(pl: Placement, k: number): Placement {
     docX: pl.docX * k,
     docY: pl.docY * k,
     shifts: pl.shifts.map((s) => ({ ...s, dx: s.dx * k, dy: s.dy * k })),
+    ...(pl.centres ? { centres: pl.centres.map((c) => ({ ...c, x: c.x * k, y: c.y * k })) } : {}),
   };
 }
 

@@ -24,7 +24,7 @@
  * On a marker of several sizes each size's pieces move instead of the print.
  */
 import { mainFront } from './main-front.js';
-import type { Extraction, Part, PieceInfo, SeamJoin } from './types.js';
+import type { CentreAnchor, Extraction, Part, PieceInfo, SeamJoin } from './types.js';
 
 /** A piece's print shifted in document space: it samples the placement at (X − dx, Y − dy). */
 export interface PieceShift {
@@ -119,6 +119,55 @@ export function seamShifts(
     }
     out.joins.push(...matched.joins);
     out.seams.push(...matched.seams.map((line) => `尺码 ${size}：${line}`));
+  }
+  return out;
+}
+
+/**
+ * Where the garment's centre front falls on each front panel of each size (CentreAnchor), for a placement motif
+ * that is centred on the garment, not on whichever panel carries most of it: a front cut in halves has its centre
+ * at the seam line between them (the halves' centre edges, the seam allowance inside the cut edge, as the seams
+ * are matched), a whole front at its middle. The panels beside the centre are taken round as their seams are
+ * matched (sideOf), each one's centre line as far beyond its entering seam line as the panel before it reaches
+ * past that centre, so a motif wider than the centre panel runs on across a princess seam. Vertically the panels'
+ * hems are level with the main front's, whose top is the garment's. A size whose fronts cannot be taken round
+ * (halves with no side told, more panels than a centre and a pair of side panels) gets none: the motif then stays
+ * on its main front.
+ */
+export function frontAnchors(pieces: readonly PieceInfo[], dpi: number): CentreAnchor[] {
+  const out: CentreAnchor[] = [];
+  const sa = (SIDE_SEAM_ALLOWANCE_MM / 25.4) * dpi;
+  for (const size of new Set(pieces.map((p) => p.size))) {
+    const own = pieces.filter((p) => p.size === size);
+    const body = own.filter((p) => p.part === 'front' || p.part === 'back');
+    const main = mainFront(body);
+    if (!main) continue;
+    const aboveHem = Math.round(main.bounds.h * 0.35);
+    const row = (p: PieceInfo) => edgesAt(p, p.bounds.h - 1 - aboveHem);
+    const fronts = body.filter((p) => p.part === 'front');
+    const round = sideOf(fronts, '前片', row, sa, underarmBodies(body, main), own.some(isTop));
+    if (typeof round === 'string') continue;
+    const halves = round.findIndex((p) => p.centre === 'right');
+    const middle = halves >= 0 ? halves : (round.length - 1) >> 1;
+    const xs = round.map(() => 0);
+    const c = round[middle]!;
+    xs[middle] = halves >= 0 ? c.exit : c.piece.bounds.x + c.piece.bounds.w / 2;
+    for (let i = middle + 1; i < round.length; i++) xs[i] = round[i]!.entry - round[i - 1]!.exit + xs[i - 1]!;
+    for (let i = middle - 1; i >= 0; i--) xs[i] = round[i]!.exit - round[i + 1]!.entry + xs[i + 1]!;
+    const hem = (p: PieceInfo) => p.bounds.y + p.bounds.h;
+    round.forEach((panel, i) => {
+      const p = panel.piece;
+      const at = { x: xs[i]!, y: hem(p) - main.bounds.h };
+      out.push({ layerId: p.layerId, ...at });
+      // A copy stacked in place is not taken round, but it is drawn as the piece it lies on.
+      for (const d of fronts.filter((q) => q.duplicateOf === p.name)) {
+        out.push({
+          layerId: d.layerId,
+          x: at.x + d.bounds.x - p.bounds.x,
+          y: at.y + d.bounds.y - p.bounds.y,
+        });
+      }
+    });
   }
   return out;
 }

@@ -289,6 +289,22 @@ export interface Placement {
   readonly seams: readonly string[];
   /** The seams across which the print was made to run on (the circle's closing seam is not among them). */
   readonly joins: readonly SeamJoin[];
+  /**
+   * Where the garment's centre line and top fall on each front panel (seams.ts frontAnchors): a placement motif
+   * is drawn about them, across the panels it spans. Absent on placements made before it was kept.
+   */
+  readonly centres?: readonly CentreAnchor[];
+}
+
+/**
+ * A front panel's frame on the garment, in document pixels of the panel standing upright: `x` the column (a pixel
+ * edge, as a rect's middle is) where the garment's centre front runs, `y` the row the garment's top is level with
+ * (its hem level with the main front's). Off the panel for a side panel or a half: the centre lies beyond it.
+ */
+export interface CentreAnchor {
+  readonly layerId: number;
+  readonly x: number;
+  readonly y: number;
 }
 
 /**

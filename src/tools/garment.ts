@@ -601,7 +601,7 @@ async function identifyPieces(
     ctx.progress('分析服装照片', 0.6);
     ({ ext, reused } = await photoReading.result);
   }
-  const proposals = ext ? proposalsFor(pieces, ext) : null;
+  const proposals = ext ? proposalsFor(pieces, ext, placementFor(ext, pieces, doc.state.dpi)) : null;
   const analysis: GarmentAnalysis = {
     docId: doc.id,
     pieces,
@@ -738,7 +738,7 @@ export const garmentHandlers = {
     const proposals =
       analysis.proposals && ctx.session.garment.extraction?.photoHash === ext.photoHash
         ? analysis.proposals
-        : proposalsFor(analysis.pieces, ext);
+        : proposalsFor(analysis.pieces, ext, placement);
     ctx.progress('绘制预览', 0.7);
     const { image, built } = await previewImage(doc.state, ext, placement, analysis.pieces, proposals);
     warnFill(ctx, doc.state, analysis.pieces, false);
@@ -758,7 +758,7 @@ export const garmentHandlers = {
         scale: round(placement.scale, 4),
         anchor_piece: placement.anchor,
         assumption: placement.scaleBasis,
-        tile_phase: `整份文档共用一个花样相位：以“${placement.anchor}”的中线和上沿对齐照片中服装的中线和上沿；成对裁片中的第二片使用镜像花样${placement.shifts.length ? (ext.lattice ? '；后片的花样从前片接续（见 seams）' : '；各裁片另取照片中合适位置的印花（见 seams）') : ''}`,
+        tile_phase: `整份文档共用一个花样相位：以服装的前中线（分为两片的前身在两片的中线止口处）和主前片“${placement.anchor}”的上沿对齐照片中服装的中线和上沿；主题图案以前中线为准，画在它所覆盖的每一片前片上（各片只显示落在该片上的部分）；成对裁片中的第二片使用镜像花样${placement.shifts.length ? (ext.lattice ? '；后片的花样从前片接续（见 seams）' : '；各裁片另取照片中合适位置的印花（见 seams）') : ''}`,
         ...(placement.seams.length ? { seams: placement.seams } : {}),
       },
       proposed_pieces: proposals,

@@ -165,6 +165,7 @@ export type PhotoKind =
   | 'half_drop'
   | 'star'
   | 'pale_star'
+  | 'arrow'
   | 'plaid'
   | 'even_plaid'
   | 'stripes';
@@ -210,6 +211,22 @@ export function evenPlaidAt(x: number, y: number): [number, number, number] {
     x,
     y,
   );
+}
+
+/**
+ * A motif that is not its own mirror image ('arrow'), on the cream ground: a dark red arrow pointing to the photo's
+ * right, its shaft from x 262 to 330 (y 315–345) and its head from 330 to its tip at 378 (y 280–380), centred on the
+ * garment's centre line at x 320 (the head begins 10 px right of it). A mirrored or misplaced copy shows.
+ */
+export const ARROW = { color: '#8e1b2b', left: 262, neck: 330, tip: 378, top: 280, bottom: 380 } as const;
+
+export function inArrow(x: number, y: number): boolean {
+  const u = x + 0.5;
+  const v = y + 0.5;
+  if (u >= ARROW.left && u < ARROW.neck && v >= 315 && v < 345) return true;
+  if (u < ARROW.neck || u >= ARROW.tip) return false;
+  const half = ((ARROW.tip - u) / (ARROW.tip - ARROW.neck)) * ((ARROW.bottom - ARROW.top) / 2);
+  return Math.abs(v - 330) < half;
 }
 
 /** A light motif on a dark shirt ('star'), and a light motif on a light shirt ('pale_star'). */
@@ -330,6 +347,7 @@ export async function garmentPhoto(
       else if (kind === 'stripes') c = rgb(y % STRIPE.period < STRIPE.band ? NAVY : GROUND);
       else if (kind === 'star') c = rgb(inStar(x, y) ? STAR.motif : STAR.ground);
       else if (kind === 'pale_star') c = rgb(inStar(x, y) ? PALE_STAR.motif : PALE_STAR.ground);
+      else if (kind === 'arrow') c = rgb(inArrow(x, y) ? ARROW.color : THEME_GROUND);
       else c = repeatAt(x, y, kind === 'half_drop');
       const shade = lightAt(light, x, y);
       return [c[0] * shade, c[1] * shade, c[2] * shade];
@@ -743,6 +761,7 @@ export async function productPhoto(
         else if (kind === 'stripes') p = rgb(y % STRIPE.period < STRIPE.band ? NAVY : GROUND);
         else if (kind === 'star') p = rgb(inStar(x, y) ? STAR.motif : STAR.ground);
         else if (kind === 'pale_star') p = rgb(inStar(x, y) ? PALE_STAR.motif : PALE_STAR.ground);
+        else if (kind === 'arrow') p = rgb(inArrow(x, y) ? ARROW.color : THEME_GROUND);
         else p = repeatAt(x, y, kind === 'half_drop');
         const turn = 1 - 0.07 * Math.max(0, 1 - near[gy * G + gx]! / 6);
         const fold = 0.97 + 0.03 * Math.cos((2 * Math.PI * x) / 420) * Math.cos((2 * Math.PI * y) / 510);

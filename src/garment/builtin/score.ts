@@ -12,6 +12,7 @@
  */
 import { renderDocument } from '../../engine/composite/index.js';
 import type { DocState, Layer, Raster, Rect } from '../../engine/model.js';
+import { allocPixels } from '../../engine/raster.js';
 import { childrenOf, isShown, layerById, parentOf } from '../../engine/tree.js';
 import {
   coverSentence,
@@ -24,6 +25,7 @@ import {
 } from '../apply.js';
 import { deltaE00, deltaE76 } from '../color.js';
 import { frontSpread, mainFront } from '../main-front.js';
+import { MOTIF_SHARE, motifShare } from '../render.js';
 import type { AppliedRecord, Extraction, PieceInfo, PieceType, Placement } from '../types.js';
 import { frameOf, uprightPiece, uprightView } from '../upright.js';
 import {
@@ -459,8 +461,17 @@ export function measureResult(
     suggestion: thin.length ? coverageAdvice(thin, applied, ext) : null,
   });
 
-  // Symmetry: the second piece of each pair against its partner mirrored, on the measuring grid.
-  const pairs = grids.filter((g) => g.piece.mirrorOf !== null && !hiddenBy.has(g.piece.layerId));
+  // Symmetry: the second piece of each pair against its partner mirrored, on the measuring grid. Not a front's
+  // halves that carry a motif across the centre front: each shows its own part of it (the motif measure's).
+  const anchored = (p: PieceInfo) => pl.centres?.some((c) => c.layerId === p.layerId) === true;
+  const motifOn = (p: PieceInfo) => typeOf(p) === 'theme_pattern' || typeOf(p) === 'mixed_pattern';
+  const acrossCentre = (p: PieceInfo, q: PieceInfo) =>
+    anchored(p) && anchored(q) && (motifOn(p) || motifOn(q));
+  const pairs = grids.filter((g) => {
+    if (g.piece.mirrorOf === null || hiddenBy.has(g.piece.layerId)) return false;
+    const partner = grids.find((l) => l.piece.layerId === g.piece.mirrorOf)?.piece;
+    return !partner || !acrossCentre(partner, g.piece);
+  });
   if (pairs.length) {
     const diffs: Record<string, number> = {};
     for (const r of pairs) {
@@ -577,17 +588,36 @@ export function measureResult(
   }
 
   // Motif presence: normalised cross-correlation of the photo's motif (at the placement's scale) over the pieces.
+  // A front's panels put together as sewn are searched too: a motif across its halves is whole only there.
   if (ext.motif) {
-    const ncc = findMotif(views, ext, pl.scale);
-    const sMotif = clamp01((ncc - 0.3) / 0.5);
+    const m = ext.motif;
+    const ncc = findMotif([...views, ...frontViews(views, pl)], ext, pl.scale);
+    // Where the placement puts the motif about the centre front, the panels it falls on and how much of it each
+    // holds: one of them without a motif type shows the motif cut off at its seam, whatever the others show.
+    const spans = views.flatMap((v) => {
+      const at = pl.centres?.find((c) => c.layerId === v.piece.layerId);
+      const share = at ? motifShare(v.piece, at, m, pl.scale) : 0;
+      return share >= MOTIF_SHARE ? [{ piece: v.piece, share }] : [];
+    });
+    const drawn = spans.filter((sp) => motifOn(sp.piece));
+    const cut = drawn.length ? spans.filter((sp) => !motifOn(sp.piece)) : [];
+    const whole = cut.length
+      ? drawn.reduce((t, sp) => t + sp.share, 0) / spans.reduce((t, sp) => t + sp.share, 0)
+      : 1;
+    const sMotif = Math.min(clamp01((ncc - 0.3) / 0.5), whole);
+    const fix = (p: PieceInfo) => (typeOf(p) === 'fill_pattern' ? 'mixed_pattern' : 'theme_pattern');
     out.push({
       key: 'motif',
       label: '主题图案',
       score: round(sMotif),
       weight: 0.15,
-      value: { best_ncc: round(ncc) },
-      suggestion:
-        sMotif < 0.7
+      value: {
+        best_ncc: round(ncc),
+        ...(cut.length ? { drawn_share: round(whole), cut_off_on: cut.map((sp) => sp.piece.name) } : {}),
+      },
+      suggestion: cut.length
+        ? `主题图案只画出了 ${Math.round(whole * 100)}%：它跨过前中线，还落在${cut.map((sp) => `“${sp.piece.name}”`).join('、')}上，而这些裁片没有套用主题图案；请调用 extract_and_apply_all_pieces，把${cut.map((sp) => `“${sp.piece.name}”的 type 从 ${typeOf(sp.piece) ?? '未套图'} 改为 ${fix(sp.piece)}`).join('，')}`
+        : sMotif < 0.7
           ? `结果中${ncc < 0.4 ? '找不到' : '没有清楚地出现'}照片中的主题图案（相关系数 ${round(ncc)}）；${motifAdvice(applied, pieces)}`
           : null,
     });
@@ -938,6 +968,53 @@ function lumDown(
     }
   }
   return { w: dw, h: dh, v };
+}
+
+/**
+ * Each size's front panels put together as they are sewn (placement.centres: each panel's centre line and top
+ * on the garment's), one view per size of more than one panel: a motif drawn across a front cut in halves is
+ * whole only there, and only if each half shows its own part of it (not a mirrored or missing one).
+ */
+function frontViews(views: readonly PieceView[], pl: Placement): PieceView[] {
+  const anchored = views.flatMap((v) => {
+    const at = pl.centres?.find((c) => c.layerId === v.piece.layerId);
+    return at ? [{ v, dx: Math.round(-at.x), dy: Math.round(-at.y) }] : [];
+  });
+  const out: PieceView[] = [];
+  for (const size of new Set(anchored.map((a) => a.v.piece.size))) {
+    const own = anchored.filter((a) => a.v.piece.size === size);
+    if (own.length < 2) continue;
+    const x0 = Math.min(...own.map(({ v, dx }) => v.piece.bounds.x + dx));
+    const y0 = Math.min(...own.map(({ v, dy }) => v.piece.bounds.y + dy));
+    const x1 = Math.max(...own.map(({ v, dx }) => v.piece.bounds.x + v.piece.bounds.w + dx));
+    const y1 = Math.max(...own.map(({ v, dy }) => v.piece.bounds.y + v.piece.bounds.h + dy));
+    const sewn: Raster = {
+      x: x0,
+      y: y0,
+      w: x1 - x0,
+      h: y1 - y0,
+      data: allocPixels((x1 - x0) * (y1 - y0) * 4),
+    };
+    for (const { v, dx, dy } of own) {
+      const { bounds: b, mask } = v.piece;
+      for (let y = 0; y < b.h; y++) {
+        const Y = b.y + y - v.canvas.y;
+        if (Y < 0 || Y >= v.canvas.h) continue;
+        for (let x = 0; x < b.w; x++) {
+          const X = b.x + x - v.canvas.x;
+          if (!mask[y * b.w + x] || X < 0 || X >= v.canvas.w) continue;
+          const o = (Y * v.canvas.w + X) * 4;
+          const t = ((b.y + y + dy - y0) * sewn.w + (b.x + x + dx - x0)) * 4;
+          for (let k = 0; k < 4; k++) sewn.data[t + k] = v.canvas.data[o + k]!;
+        }
+      }
+    }
+    out.push({
+      piece: { ...own[0]!.v.piece, bounds: { x: x0, y: y0, w: sewn.w, h: sewn.h } },
+      canvas: sewn,
+    });
+  }
+  return out;
 }
 
 function findMotif(views: readonly PieceView[], ext: Extraction, scale: number): number {
