@@ -84,14 +84,24 @@ export interface Verdict {
 const round = (v: number, d = 2) => Math.round(v * 10 ** d) / 10 ** d;
 const clamp01 = (v: number) => Math.max(0, Math.min(1, v));
 
+/** A measure at or above this reads as met; below it (and above its own advice's threshold) it is named. */
+const WELL = 0.9;
+
 export function verdictOf(measures: readonly Measure[]): Verdict {
   const wsum = measures.reduce((s, m) => s + m.weight, 0);
   const mean = measures.reduce((s, m) => s + m.weight * m.score, 0) / wsum;
   const worst = Math.min(...measures.map((m) => m.score));
   const score = Math.max(1, Math.min(10, round(1 + 9 * mean * (0.4 + 0.6 * worst), 1)));
   const suggestions = measures.flatMap((m) => (m.suggestion ? [m.suggestion] : []));
+  // No measure low enough to call for a change, but the score still says where the result falls short of the
+  // photo: "all good" at 8.5 would hide it.
+  const short = measures.filter((m) => m.weight > 0 && m.score < WELL).sort((p, q) => p.score - q.score);
   if (suggestions.length === 0)
-    suggestions.push('各项指标良好：可以用 save_document 保存文档，或导出打印文件');
+    suggestions.push(
+      short.length
+        ? `没有必须修改之处，可以用 save_document 保存文档，或导出打印文件；得分未满主要因为${short.map((m) => `“${m.label}”（${round(m.score)}）`).join('、')}，详见 measures`
+        : '各项指标良好：可以用 save_document 保存文档，或导出打印文件',
+    );
   return { score, measures, suggestions };
 }
 
