@@ -145,7 +145,16 @@ export function frontAnchors(pieces: readonly PieceInfo[], dpi: number): CentreA
     const aboveHem = Math.round(main.bounds.h * 0.35);
     const row = (p: PieceInfo) => edgesAt(p, p.bounds.h - 1 - aboveHem);
     const fronts = body.filter((p) => p.part === 'front');
-    const round = sideOf(fronts, '前片', row, sa, underarmBodies(body, main), own.some(isTop));
+    const take = (ps: readonly PieceInfo[]) =>
+      sideOf(ps, '前片', row, sa, underarmBodies(body, main), own.some(isTop));
+    let round = take(fronts);
+    // Side panels whose seam to the centre is not told (a jacket's side body with edges alike) leave the
+    // motif on the centre panels, where the centre front is still known.
+    const single = fronts.filter((p) => !p.duplicateOf);
+    if (typeof round === 'string' && (single.length === 3 || single.length === 4)) {
+      const split = centreAndSides(single, '前片');
+      if (typeof split !== 'string') round = take(split.centre);
+    }
     if (typeof round === 'string') continue;
     const halves = round.findIndex((p) => p.centre === 'right');
     const middle = halves >= 0 ? halves : (round.length - 1) >> 1;
@@ -308,36 +317,9 @@ function panelsOf(
   under: readonly PieceInfo[],
   top: boolean,
 ): Panel[] | string {
-  const names = pieces.map((p) => `“${p.name}”`).join('、');
-  const partner = (p: PieceInfo) => mirrorPartner(pieces, p);
-  const paired = pieces.filter((p) => partner(p));
-  const single = pieces.filter((p) => !partner(p));
-  let centre: PieceInfo[];
-  let side: PieceInfo[];
-  if (pieces.length === 3) {
-    if (paired.length !== 2 || single[0]!.symmetry < FULL_PANEL_SYMMETRY) {
-      return `侧缝未对花：${what}${names}不是一片左右对称的中片加一对镜像侧片`;
-    }
-    centre = single;
-    side = paired;
-  } else {
-    // Two pairs: the side panels are one outline cut twice (a mirrored pair), the centre a pair of halves.
-    const groups =
-      paired.length === 4 ? twoPairs(paired, partner) : paired.length === 2 ? [single, paired] : null;
-    if (!groups) return `侧缝未对花：${what}${names}不是中片加一对镜像侧片`;
-    const tall = (g: readonly PieceInfo[]) => Math.min(...g.map((p) => p.bounds.h));
-    const short = (g: readonly PieceInfo[]) => Math.max(...g.map((p) => p.bounds.h));
-    const [g0, g1] = groups as [PieceInfo[], PieceInfo[]];
-    if (tall(g0) >= CENTRE_TALLER * short(g1) && g1.length === 2 && partner(g1[0]!) === g1[1]) {
-      centre = g0;
-      side = g1;
-    } else if (tall(g1) >= CENTRE_TALLER * short(g0) && partner(g0[0]!) === g0[1]) {
-      centre = g1;
-      side = g0;
-    } else {
-      return `侧缝未对花：分不出${what}${names}哪两片是中片、哪两片是侧片（中片应比侧片高出 ${Math.round((CENTRE_TALLER - 1) * 100)}% 以上，侧片应为镜像的一对）`;
-    }
-  }
+  const split = centreAndSides(pieces, what);
+  if (typeof split === 'string') return split;
+  const { centre, side } = split;
   const sideH = Math.max(...side.map((p) => p.bounds.h));
   const centreH = Math.min(...centre.map((p) => p.bounds.h));
   if (sideH < PANEL_REACH * centreH && !side.every((p) => under.includes(p))) {
@@ -384,6 +366,38 @@ function panelsOf(
     out.push(one);
   }
   return out;
+}
+
+/**
+ * Of a side cut in three or four panels, which are the centre (one whole symmetric panel, or the pair standing
+ * taller: the centre panels reach the neckline) and which the mirrored pair of side panels; or why not.
+ */
+function centreAndSides(
+  pieces: readonly PieceInfo[],
+  what: '前片' | '后片',
+): { centre: PieceInfo[]; side: PieceInfo[] } | string {
+  const names = pieces.map((p) => `“${p.name}”`).join('、');
+  const partner = (p: PieceInfo) => mirrorPartner(pieces, p);
+  const paired = pieces.filter((p) => partner(p));
+  const single = pieces.filter((p) => !partner(p));
+  if (pieces.length === 3) {
+    if (paired.length !== 2 || single[0]!.symmetry < FULL_PANEL_SYMMETRY) {
+      return `侧缝未对花：${what}${names}不是一片左右对称的中片加一对镜像侧片`;
+    }
+    return { centre: single, side: paired };
+  }
+  // Two pairs: the side panels are one outline cut twice (a mirrored pair), the centre a pair of halves.
+  const groups =
+    paired.length === 4 ? twoPairs(paired, partner) : paired.length === 2 ? [single, paired] : null;
+  if (!groups) return `侧缝未对花：${what}${names}不是中片加一对镜像侧片`;
+  const tall = (g: readonly PieceInfo[]) => Math.min(...g.map((p) => p.bounds.h));
+  const short = (g: readonly PieceInfo[]) => Math.max(...g.map((p) => p.bounds.h));
+  const [g0, g1] = groups as [PieceInfo[], PieceInfo[]];
+  if (tall(g0) >= CENTRE_TALLER * short(g1) && g1.length === 2 && partner(g1[0]!) === g1[1]) {
+    return { centre: g0, side: g1 };
+  }
+  if (tall(g1) >= CENTRE_TALLER * short(g0) && partner(g0[0]!) === g0[1]) return { centre: g1, side: g0 };
+  return `侧缝未对花：分不出${what}${names}哪两片是中片、哪两片是侧片（中片应比侧片高出 ${Math.round((CENTRE_TALLER - 1) * 100)}% 以上，侧片应为镜像的一对）`;
 }
 
 /** Four pieces in two mirrored pairs, as the two pairs. */
