@@ -80,7 +80,10 @@ export async function applyPlans(
     const onLayer = alphaBounds(layer.raster);
     const frame = frameOf(piece);
     const rect = uprightRect(frame, onLayer);
-    const partner = piece.mirrorOf !== null ? byId.get(piece.mirrorOf) : undefined;
+    // Without a repeat the print is the photo's own: a front panel shows the part of it that it lies under on
+    // the garment (its centre anchor), the other half's part, not its partner's part mirrored.
+    const ownPart = !ext.tileIsRepeat && pl.centres?.some((c) => c.layerId === piece.layerId) === true;
+    const partner = piece.mirrorOf !== null && !ownPart ? byId.get(piece.mirrorOf) : undefined;
     const partnerLayer = partner ? state.layers.get(partner.layerId) : undefined;
     const mirror: Mirror | null =
       partner && partnerLayer && isPieceKind(partnerLayer)

@@ -3,7 +3,8 @@
  * document (one tile phase: the repeat runs on across pieces; a piece the marker turned is drawn upright and
  * turned onto the marker, upright.ts), except that the back's print is shifted to run
  * on from the front's across the side seams (seams.ts); the second piece of a mirrored pair samples its
- * partner's coordinates mirrored, so its print is the exact mirror image.
+ * partner's coordinates mirrored, so its print is the exact mirror image — except a front half under a print
+ * without a repeat, which shows the photo where it lies on the garment (apply.ts).
  */
 import type { Raster, Rect, RGB } from '../engine/model.js';
 import { allocPixels, solidRaster } from '../engine/raster.js';

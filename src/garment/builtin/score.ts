@@ -472,11 +472,12 @@ export function measureResult(
   });
 
   // Symmetry: the second piece of each pair against its partner mirrored, on the measuring grid. Not a front's
-  // halves that carry a motif across the centre front: each shows its own part of it (the motif measure's).
+  // halves that carry a motif across the centre front, or a print without a repeat (the photo's own): each shows
+  // its own part of it (the motif measure's, the photo measure's).
   const anchored = (p: PieceInfo) => pl.centres?.some((c) => c.layerId === p.layerId) === true;
   const motifOn = (p: PieceInfo) => typeOf(p) === 'theme_pattern' || typeOf(p) === 'mixed_pattern';
   const acrossCentre = (p: PieceInfo, q: PieceInfo) =>
-    anchored(p) && anchored(q) && (motifOn(p) || motifOn(q));
+    anchored(p) && anchored(q) && (motifOn(p) || motifOn(q) || !ext.tileIsRepeat);
   const pairs = grids.filter((g) => {
     if (g.piece.mirrorOf === null || hiddenBy.has(g.piece.layerId)) return false;
     const partner = grids.find((l) => l.piece.layerId === g.piece.mirrorOf)?.piece;
