@@ -341,21 +341,53 @@ export const MOTIF_SHARE = 0.02;
 
 /** The share of the motif's pixels that fall inside the upright piece `p`, the motif drawn about `at`. */
 export function motifShare(p: PieceInfo, at: CentreAnchor, m: Motif, scale: number): number {
-  const left = at.x + m.dx * scale - (m.bounds.w * scale) / 2;
-  const top = at.y + m.dy * scale;
+  return motifCovered([{ piece: p, at }], m, scale);
+}
+
+/**
+ * The share of the motif's pixels that fall inside any of the upright `panels`, each drawing it about its own
+ * anchor: a pixel in two panels' seam allowances is counted once.
+ */
+export function motifCovered(
+  panels: readonly { readonly piece: PieceInfo; readonly at: CentreAnchor }[],
+  m: Motif,
+  scale: number,
+): number {
   let on = 0;
   let all = 0;
   for (let y = 0; y < m.bounds.h; y++) {
     for (let x = 0; x < m.bounds.w; x++) {
       if (!m.mask[y * m.bounds.w + x]) continue;
       all++;
-      const X = Math.floor(left + (x + 0.5) * scale) - p.bounds.x;
-      const Y = Math.floor(top + (y + 0.5) * scale) - p.bounds.y;
-      if (X >= 0 && Y >= 0 && X < p.bounds.w && Y < p.bounds.h && p.mask[Y * p.bounds.w + X]) on++;
+      const u = m.dx * scale - (m.bounds.w * scale) / 2 + (x + 0.5) * scale;
+      const v = m.dy * scale + (y + 0.5) * scale;
+      const inside = panels.some(({ piece: p, at }) => {
+        const X = Math.floor(at.x + u) - p.bounds.x;
+        const Y = Math.floor(at.y + v) - p.bounds.y;
+        return X >= 0 && Y >= 0 && X < p.bounds.w && Y < p.bounds.h && p.mask[Y * p.bounds.w + X] === 1;
+      });
+      if (inside) on++;
     }
   }
   return all ? on / all : 0;
 }
+
+/**
+ * How much of the motif the garment's front shows where the photo puts it: the share of its pixels on the front
+ * panels of the anchor's size (upright `pieces`). Low when the photo's garment differs from the one cut (a chest
+ * motif over a waistcoat's V-neck opening). Null without a motif or centre anchors.
+ */
+export function motifOnFabric(pieces: readonly PieceInfo[], ext: Extraction, pl: Placement): number | null {
+  const anchor = pieces.find((p) => p.name === pl.anchor);
+  const panels = pieces.flatMap((piece) => {
+    const at = pl.centres?.find((c) => c.layerId === piece.layerId);
+    return at && piece.size === anchor?.size ? [{ piece, at }] : [];
+  });
+  return ext.motif && panels.length ? motifCovered(panels, ext.motif, pl.scale) : null;
+}
+
+/** Below this share of the motif on the fabric, the preview warns and verify says why the motif does not show. */
+export const MOTIF_ON_FABRIC = 0.6;
 
 /**
  * The knockout (MotifMode.knockout) from the motif cut out over `rect` (motifRaster in normal mode): `fill` made

@@ -36,11 +36,11 @@ import {
   sameGroupMasks,
   sameMasks,
 } from '../garment/builtin/pieces.js';
-import { MEASURE_LABELS_EN, measureResult, verdictOf } from '../garment/builtin/score.js';
+import { MEASURE_LABELS_EN, measureResult, offFabricAdvice, verdictOf } from '../garment/builtin/score.js';
 import { pngImage } from '../garment/image.js';
 import { photoSmallWarning, photoTooSmall } from '../garment/photo-size.js';
 import { overviewImage, previewImage, proposalsFor } from '../garment/preview.js';
-import { type MotifMode, placementFor } from '../garment/render.js';
+import { MOTIF_ON_FABRIC, type MotifMode, motifOnFabric, placementFor } from '../garment/render.js';
 import { pieceSizedRegions } from '../garment/split.js';
 import {
   type AppliedRecord,
@@ -59,6 +59,7 @@ import {
   TURNS,
   type Turn,
 } from '../garment/types.js';
+import { uprightPiece } from '../garment/upright.js';
 import { consult, selectVision } from '../garment/vision.js';
 import { boundsReport } from './describe.js';
 import { assertFree } from './guards.js';
@@ -741,6 +742,8 @@ export const garmentHandlers = {
         : proposalsFor(analysis.pieces, ext, placement);
     ctx.progress('绘制预览', 0.7);
     const { image, built } = await previewImage(doc.state, ext, placement, analysis.pieces, proposals);
+    const onFabric = motifOnFabric(analysis.pieces.map(uprightPiece), ext, placement);
+    if (onFabric !== null && onFabric < MOTIF_ON_FABRIC) ctx.warn(offFabricAdvice(onFabric));
     warnFill(ctx, doc.state, analysis.pieces, false);
     warnCovered(ctx, doc.state, analysis.pieces);
     const motifs = built.filter((b) => b.motif).map((b) => ({ piece: b.name, ...motifReport(b.motif!) }));
@@ -760,6 +763,7 @@ export const garmentHandlers = {
         assumption: placement.scaleBasis,
         tile_phase: `整份文档共用一个花样相位：以服装的前中线（分为两片的前身在两片的中线止口处）和主前片“${placement.anchor}”的上沿对齐照片中服装的中线和上沿；主题图案以前中线为准，画在它所覆盖的每一片前片上（各片只显示落在该片上的部分）；成对裁片中的第二片使用镜像花样${placement.shifts.length ? (ext.lattice ? '；后片的花样从前片接续（见 seams）' : '；各裁片另取照片中合适位置的印花（见 seams）') : ''}`,
         ...(placement.seams.length ? { seams: placement.seams } : {}),
+        ...(onFabric !== null ? { motif_on_fabric: round(onFabric, 2) } : {}),
       },
       proposed_pieces: proposals,
       ...(motifs.length ? { motif_layers: motifs } : {}),

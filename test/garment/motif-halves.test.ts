@@ -83,11 +83,14 @@ async function applied(id: string) {
     };
     return { ...v, measure: (key: string) => v.measures.find((m) => m.measure === key) };
   };
-  const scale = (preview.placement as { scale: number }).scale;
+  const { scale, motif_on_fabric: onFabric } = preview.placement as {
+    scale: number;
+    motif_on_fabric: number;
+  };
   const fronts = (found.pieces as { name: string; part: string }[])
     .filter((p) => p.part === 'front')
     .map((p) => p.name);
-  return { session, proposed, fronts, scale, verify };
+  return { session, proposed, fronts, scale, onFabric, verify };
 }
 
 describe('a placement motif on a front cut in halves', () => {
@@ -98,7 +101,8 @@ describe('a placement motif on a front cut in halves', () => {
     ['jaeger-cisMaleAdult42', 'a jacket’s fronts beside side bodies', ['Front', 'Front copy']],
   ] as const) {
     it(`is drawn whole about the centre front across ${what}, and verify finds it so`, async () => {
-      const { session, proposed, fronts: all, scale, verify } = await applied(id);
+      const { session, proposed, fronts: all, scale, onFabric, verify } = await applied(id);
+      expect(onFabric).toBeGreaterThanOrEqual(0.95);
       expect([...all].sort()).toEqual(expect.arrayContaining([...halves]));
       const fronts: readonly string[] = halves;
       // Both halves carry the motif; nothing else does.
@@ -150,6 +154,26 @@ describe('a placement motif on a front cut in halves', () => {
       expect(v.score).toBeGreaterThanOrEqual(9.5);
     });
   }
+
+  it('warns when the motif falls mostly where the cut garment has no fabric, and verify says why', async () => {
+    // Wahid's waistcoat: its V-neck opening runs down the centre front past the chest, where the T-shirt photo's
+    // arrow is. Measured: 44 % of the arrow on the fronts.
+    const g = loadFixtures().garments.find((x) => x.id === 'wahid-cisMaleAdult42')!;
+    const session = newSession();
+    await openMarker(session, marker(g, 'en', PX_PER_MM, 10), 'marker');
+    await session.workspace.writeAtomic('photo.png', await garmentPhoto('arrow'));
+    await ok(session, 'set_garment_photo', { path: 'photo.png' });
+    await ok(session, 'identify_pieces');
+    const preview = await ok(session, 'generate_garment_preview');
+    const onFabric = (preview.placement as { motif_on_fabric: number }).motif_on_fabric;
+    expect(onFabric).toBeGreaterThan(0.3);
+    expect(onFabric).toBeLessThan(0.6);
+    expect(String(preview.warnings)).toContain(`只有 ${Math.round(onFabric * 100)}% 落在裁片上`);
+    await ok(session, 'extract_and_apply_all_pieces', { pieces: preview.proposed_pieces });
+    const v = (await ok(session, 'verify_pattern_result')) as { suggestions: string[] };
+    expect(v.suggestions.join('\n')).toContain('落在领口等开口处或裁片之外');
+    expect(v.suggestions.join('\n')).not.toContain('请检查“<裁片> 主题图案”图层是否可见');
+  });
 
   it('says so when the motif falls on a half that was given no motif', async () => {
     const { session, proposed, fronts, verify } = await applied('ziphoodie-M');

@@ -25,7 +25,7 @@ import {
 } from '../apply.js';
 import { deltaE00, deltaE76 } from '../color.js';
 import { frontSpread, mainFront } from '../main-front.js';
-import { MOTIF_SHARE, motifShare } from '../render.js';
+import { MOTIF_ON_FABRIC, MOTIF_SHARE, motifOnFabric, motifShare } from '../render.js';
 import type { AppliedRecord, Extraction, PieceInfo, PieceType, Placement } from '../types.js';
 import { frameOf, uprightPiece, uprightView } from '../upright.js';
 import {
@@ -616,6 +616,11 @@ export function measureResult(
       ? drawn.reduce((t, sp) => t + sp.share, 0) / spans.reduce((t, sp) => t + sp.share, 0)
       : 1;
     const sMotif = Math.min(clamp01((ncc - 0.3) / 0.5), whole);
+    const onFabric = motifOnFabric(
+      views.map((v) => v.piece),
+      ext,
+      pl,
+    );
     const fix = (p: PieceInfo) => (typeOf(p) === 'fill_pattern' ? 'mixed_pattern' : 'theme_pattern');
     out.push({
       key: 'motif',
@@ -629,7 +634,11 @@ export function measureResult(
       suggestion: cut.length
         ? `主题图案只画出了 ${Math.round(whole * 100)}%：它跨过前中线，还落在${cut.map((sp) => `“${sp.piece.name}”`).join('、')}上，而这些裁片没有套用主题图案；请调用 extract_and_apply_all_pieces，把${cut.map((sp) => `“${sp.piece.name}”的 type 从 ${typeOf(sp.piece) ?? '未套图'} 改为 ${fix(sp.piece)}`).join('，')}`
         : sMotif < 0.7
-          ? `结果中${ncc < 0.4 ? '找不到' : '没有清楚地出现'}照片中的主题图案（相关系数 ${round(ncc)}）；${motifAdvice(applied, pieces)}`
+          ? `结果中${ncc < 0.4 ? '找不到' : '没有清楚地出现'}照片中的主题图案（相关系数 ${round(ncc)}）；${
+              onFabric !== null && onFabric < MOTIF_ON_FABRIC
+                ? offFabricAdvice(onFabric)
+                : motifAdvice(applied, pieces)
+            }`
           : null,
     });
   }
@@ -904,6 +913,11 @@ function std(v: readonly number[]): number {
   if (v.length < 2) return 0;
   const m = v.reduce((s, x) => s + x, 0) / v.length;
   return Math.sqrt(v.reduce((s, x) => s + (x - m) ** 2, 0) / v.length);
+}
+
+/** Why a motif placed as in the photo does not show: it falls mostly where the cut garment has no fabric. */
+export function offFabricAdvice(onFabric: number): string {
+  return `按照片中的位置，主题图案以前中线为准画在前片上，但只有 ${Math.round(onFabric * 100)}% 落在裁片上（其余落在领口等开口处或裁片之外）：照片中的服装与这套裁片款式不同；可以换一张同款服装的照片（set_garment_photo）后重新预览，或用 move_layer 把各“<裁片> 主题图案”图层一起移到有面料的位置`;
 }
 
 /** What to do about a missing motif: never the type a piece already has; names the piece and the call. */
