@@ -4,14 +4,16 @@ import { distanceTransform } from '../engine/composite/distance.js';
 import { renderDocument } from '../engine/composite/index.js';
 import type { ImageOut } from '../engine/io/image-codec.js';
 import type { DocState, Raster, Rect, RGB } from '../engine/model.js';
+import { solidRaster } from '../engine/raster.js';
 import { BUNDLED_FONT, ensureBundledFont, LINE_HEIGHT_EM } from '../engine/text.js';
 import { applyPlans, type BuiltPiece, type PiecePlan, unionBounds } from './apply.js';
-import { type Caption, pngImage } from './image.js';
+import { blitOver, type Caption, pngImage } from './image.js';
 import { mainFront } from './main-front.js';
 import { drawOutlines, MOTIF_SHARE, motifShare } from './render.js';
 import { proxyPlacement, screenProxy } from './screen-proxy.js';
+import { sewnFronts } from './sewn.js';
 import type { Extraction, Part, PieceInfo, PieceShape, Placement, Proposal } from './types.js';
-import { uprightPiece } from './upright.js';
+import { frameOf, uprightPiece, uprightView } from './upright.js';
 
 const PART_TINT: Readonly<Record<Part, RGB>> = {
   front: { r: 231, g: 76, b: 60 },
@@ -563,13 +565,14 @@ export async function previewImage(
   pl: Placement,
   pieces: readonly PieceInfo[],
   proposals: readonly Proposal[],
-): Promise<{ image: ImageOut; built: BuiltPiece[] }> {
+): Promise<{ image: ImageOut; sewn: ImageOut | null; built: BuiltPiece[] }> {
   const proxy = await screenProxy(state, pieces, PROXY_SIDE);
   const small = proxy.pieces;
+  const smallPl = proxyPlacement(pl, proxy.k);
   const { state: applied, built } = await applyPlans(
     proxy.state,
     ext,
-    proxyPlacement(pl, proxy.k),
+    smallPl,
     plansFrom(small, proposals),
     small,
   );
@@ -580,5 +583,31 @@ export async function previewImage(
     zh: '花样预览：照片中的花样按裁片轮廓填充（黑线为裁片轮廓），请确认',
     en: 'Print preview: the photo’s print filled into each piece’s outline (black lines are the outlines); please confirm',
   });
-  return { image, built };
+  return { image, sewn: await sewnImage(canvas, small, smallPl), built };
+}
+
+/**
+ * The front as sewn (sewn.ts), for a front of two panels or more: on the marker a motif across a zip front's
+ * halves shows as two unrelated parts, here as one. The main front's size of a graded marker.
+ */
+async function sewnImage(
+  canvas: Raster,
+  pieces: readonly PieceInfo[],
+  pl: Placement,
+): Promise<ImageOut | null> {
+  const views = pieces.map((p) => ({ piece: uprightPiece(p), canvas: uprightView(frameOf(p), canvas) }));
+  const size = pieces.find((p) => p.name === pl.anchor)?.size;
+  const front = sewnFronts(views, pl).find((f) => f.size === size);
+  if (!front) return null;
+  const r = front.raster;
+  const m = Math.round(Math.max(r.w, r.h) * 0.04) + 4;
+  const out = solidRaster(
+    { x: r.x - m, y: r.y - m, w: r.w + 2 * m, h: r.h + 2 * m },
+    { r: 255, g: 255, b: 255 },
+  );
+  blitOver(out, r);
+  return pngImage(out, {
+    zh: '前身缝合示意：各前片按前中线拼在一起（缝份重叠处只显示一片），看花样和主题图案跨过前中线是否完整、连续',
+    en: 'The front as sewn: the front panels put together at the centre front (where seam allowances overlap, one shows), to see that the print and the motif run on across it',
+  });
 }

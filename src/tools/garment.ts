@@ -741,7 +741,7 @@ export const garmentHandlers = {
         ? analysis.proposals
         : proposalsFor(analysis.pieces, ext, placement);
     ctx.progress('绘制预览', 0.7);
-    const { image, built } = await previewImage(doc.state, ext, placement, analysis.pieces, proposals);
+    const { image, sewn, built } = await previewImage(doc.state, ext, placement, analysis.pieces, proposals);
     const onFabric = motifOnFabric(analysis.pieces.map(uprightPiece), ext, placement);
     if (onFabric !== null && onFabric < MOTIF_ON_FABRIC) ctx.warn(offFabricAdvice(onFabric));
     warnFill(ctx, doc.state, analysis.pieces, false);
@@ -768,7 +768,7 @@ export const garmentHandlers = {
       proposed_pieces: proposals,
       ...(motifs.length ? { motif_layers: motifs } : {}),
       next: '请用户确认预览图；确认后调用 extract_and_apply_all_pieces，pieces 可直接使用 proposed_pieces（可按用户意见修改 type 或 color）。不要再次调用 identify_pieces 或本工具',
-      images: [image],
+      images: sewn ? [image, sewn] : [image],
     };
   },
 

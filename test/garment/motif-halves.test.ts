@@ -11,6 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
 import type { DocState, Layer, PixelLayer } from '../../src/engine/model.js';
+import sharp from '../../src/engine/sharp.js';
 import { layersNamed } from '../../src/engine/tree.js';
 import { SIDE_SEAM_ALLOWANCE_MM } from '../../src/garment/seams.js';
 import { ARROW, garmentPhoto } from '../support/garment-fixtures.js';
@@ -65,6 +66,20 @@ function motifOn(s: DocState, piece: string) {
   return { left, right, cols };
 }
 
+/** The bounding box of a PNG's arrow-red pixels. */
+async function redBox(png: Buffer): Promise<{ w: number; h: number }> {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let [x0, y0, x1, y1] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, -1, -1];
+  for (let y = 0; y < info.height; y++) {
+    for (let x = 0; x < info.width; x++) {
+      const o = (y * info.width + x) * 3;
+      if (!(data[o]! > 100 && data[o + 1]! < 80 && data[o + 2]! < 90)) continue;
+      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+    }
+  }
+  return { w: x1 - x0 + 1, h: y1 - y0 + 1 };
+}
+
 async function applied(id: string) {
   const g = loadFixtures().garments.find((x) => x.id === id)!;
   const session = newSession();
@@ -90,7 +105,8 @@ async function applied(id: string) {
   const fronts = (found.pieces as { name: string; part: string }[])
     .filter((p) => p.part === 'front')
     .map((p) => p.name);
-  return { session, proposed, fronts, scale, onFabric, verify };
+  const images = preview.images as { base64: string; caption: string }[];
+  return { session, proposed, fronts, scale, onFabric, images, verify };
 }
 
 describe('a placement motif on a front cut in halves', () => {
@@ -101,8 +117,15 @@ describe('a placement motif on a front cut in halves', () => {
     ['jaeger-cisMaleAdult42', 'a jacket’s fronts beside side bodies', ['Front', 'Front copy']],
   ] as const) {
     it(`is drawn whole about the centre front across ${what}, and verify finds it so`, async () => {
-      const { session, proposed, fronts: all, scale, onFabric, verify } = await applied(id);
+      const { session, proposed, fronts: all, scale, onFabric, images, verify } = await applied(id);
       expect(onFabric).toBeGreaterThanOrEqual(0.95);
+      // The preview's second image, the front as sewn, shows the arrow whole: as wide against its height as in
+      // the photo (one half of it would be half as wide).
+      expect(images).toHaveLength(2);
+      expect(images[1]!.caption).toMatch(/^前身缝合示意/);
+      const arrow = await redBox(Buffer.from(images[1]!.base64, 'base64'));
+      const photoRatio = (ARROW.tip - ARROW.left) / (ARROW.bottom - ARROW.top);
+      expect(Math.abs(arrow.w / arrow.h / photoRatio - 1)).toBeLessThan(0.12);
       expect([...all].sort()).toEqual(expect.arrayContaining([...halves]));
       const fronts: readonly string[] = halves;
       // Both halves carry the motif; nothing else does.

@@ -12,7 +12,6 @@
  */
 import { renderDocument } from '../../engine/composite/index.js';
 import type { DocState, Layer, Raster, Rect } from '../../engine/model.js';
-import { allocPixels } from '../../engine/raster.js';
 import { childrenOf, isShown, layerById, parentOf } from '../../engine/tree.js';
 import {
   coverSentence,
@@ -26,6 +25,7 @@ import {
 import { deltaE00, deltaE76 } from '../color.js';
 import { frontSpread, mainFront } from '../main-front.js';
 import { MOTIF_ON_FABRIC, MOTIF_SHARE, motifOnFabric, motifShare } from '../render.js';
+import { sewnFronts } from '../sewn.js';
 import type { AppliedRecord, Extraction, PieceInfo, PieceType, Placement } from '../types.js';
 import { frameOf, uprightPiece, uprightView } from '../upright.js';
 import {
@@ -996,50 +996,18 @@ function lumDown(
 }
 
 /**
- * Each size's front panels put together as they are sewn (placement.centres: each panel's centre line and top
- * on the garment's), one view per size of more than one panel: a motif drawn across a front cut in halves is
- * whole only there, and only if each half shows its own part of it (not a mirrored or missing one).
+ * Each size's front panels put together as they are sewn (sewn.ts), as views to search: a motif drawn across a
+ * front cut in halves is whole only there, and only if each half shows its own part of it (not a mirrored or
+ * missing one).
  */
 function frontViews(views: readonly PieceView[], pl: Placement): PieceView[] {
-  const anchored = views.flatMap((v) => {
-    const at = pl.centres?.find((c) => c.layerId === v.piece.layerId);
-    return at ? [{ v, dx: Math.round(-at.x), dy: Math.round(-at.y) }] : [];
-  });
-  const out: PieceView[] = [];
-  for (const size of new Set(anchored.map((a) => a.v.piece.size))) {
-    const own = anchored.filter((a) => a.v.piece.size === size);
-    if (own.length < 2) continue;
-    const x0 = Math.min(...own.map(({ v, dx }) => v.piece.bounds.x + dx));
-    const y0 = Math.min(...own.map(({ v, dy }) => v.piece.bounds.y + dy));
-    const x1 = Math.max(...own.map(({ v, dx }) => v.piece.bounds.x + v.piece.bounds.w + dx));
-    const y1 = Math.max(...own.map(({ v, dy }) => v.piece.bounds.y + v.piece.bounds.h + dy));
-    const sewn: Raster = {
-      x: x0,
-      y: y0,
-      w: x1 - x0,
-      h: y1 - y0,
-      data: allocPixels((x1 - x0) * (y1 - y0) * 4),
+  return sewnFronts(views, pl).map(({ raster }) => {
+    const piece = views.find((v) => pl.centres?.some((c) => c.layerId === v.piece.layerId))!.piece;
+    return {
+      piece: { ...piece, bounds: { x: raster.x, y: raster.y, w: raster.w, h: raster.h } },
+      canvas: raster,
     };
-    for (const { v, dx, dy } of own) {
-      const { bounds: b, mask } = v.piece;
-      for (let y = 0; y < b.h; y++) {
-        const Y = b.y + y - v.canvas.y;
-        if (Y < 0 || Y >= v.canvas.h) continue;
-        for (let x = 0; x < b.w; x++) {
-          const X = b.x + x - v.canvas.x;
-          if (!mask[y * b.w + x] || X < 0 || X >= v.canvas.w) continue;
-          const o = (Y * v.canvas.w + X) * 4;
-          const t = ((b.y + y + dy - y0) * sewn.w + (b.x + x + dx - x0)) * 4;
-          for (let k = 0; k < 4; k++) sewn.data[t + k] = v.canvas.data[o + k]!;
-        }
-      }
-    }
-    out.push({
-      piece: { ...own[0]!.v.piece, bounds: { x: x0, y: y0, w: sewn.w, h: sewn.h } },
-      canvas: sewn,
-    });
-  }
-  return out;
+  });
 }
 
 function findMotif(views: readonly PieceView[], ext: Extraction, scale: number): number {
