@@ -2,7 +2,8 @@
  * A graded marker: one garment cut in several sizes, nested in one document, as print shops receive them. The
  * fixture T-shirt in three sizes (its pieces stretched 8 % wider and 5 % longer a size), the layers in a shuffled
  * order and named meaninglessly: each size is identified as a garment of its own, one piece takes one part in
- * every size, one answer decides it for all of them, and each size's back runs on from its own front.
+ * every size, one answer decides it for all of them, each size's back runs on from its own front, and a placed
+ * motif goes on every size's front.
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -176,6 +177,38 @@ describe('a graded marker', () => {
     const out = join(import.meta.dirname, '../../test-artifacts/garment');
     mkdirSync(out, { recursive: true });
     copyFileSync(join(session.workspace.root, 'graded-tartan.png'), join(out, 'graded-tartan.png'));
+  }, 240_000);
+
+  it('puts a placed motif on every size’s front, centred on it', async () => {
+    const session = newSession();
+    const truth = await gradedMarker(session);
+    await usePhoto(session, 'theme');
+    await ok(session, 'identify_pieces');
+    const preview = await ok(session, 'generate_garment_preview');
+    const proposed = preview.proposed_pieces as { name: string; type: string }[];
+    // Before, only the largest size's front carried it.
+    for (const p of proposed) {
+      expect(p.type, p.name).toBe(truth.get(p.name)![0] === 'front' ? 'theme_pattern' : 'solid');
+    }
+    await ok(session, 'extract_and_apply_all_pieces', { pieces: proposed });
+    const state = session.editor.begin().activeDocument().state;
+    for (const [name, [key, size]] of truth) {
+      if (key !== 'front') continue;
+      const piece = (layersNamed(state, name)[0] as PixelLayer).raster;
+      const motif = (layersNamed(state, `${name} 主题图案`)[0] as PixelLayer).raster;
+      // The motif's dark pixels (multiplied on white) balance about the piece's middle.
+      let sum = 0;
+      let n = 0;
+      for (let y = 0; y < motif.h; y++) {
+        for (let x = 0; x < motif.w; x++) {
+          if (motif.data[(y * motif.w + x) * 4 + 1]! > 128) continue;
+          sum += motif.x + x + 0.5;
+          n++;
+        }
+      }
+      expect(n, `size ${size}`).toBeGreaterThan(500);
+      expect(Math.abs(sum / n - (piece.x + piece.w / 2)), `size ${size}`).toBeLessThan(3);
+    }
   }, 240_000);
 
   it('is found for graded drafts and never for one garment alone', () => {
