@@ -142,8 +142,7 @@ export function frontAnchors(pieces: readonly PieceInfo[], dpi: number): CentreA
     const body = own.filter((p) => p.part === 'front' || p.part === 'back');
     const main = mainFront(body);
     if (!main) continue;
-    const aboveHem = Math.round(main.bounds.h * 0.35);
-    const row = (p: PieceInfo) => edgesAt(p, p.bounds.h - 1 - aboveHem);
+    const row = seamRow(main);
     const fronts = body.filter((p) => p.part === 'front');
     const take = (ps: readonly PieceInfo[]) =>
       sideOf(ps, '前片', row, sa, underarmBodies(body, main), own.some(isTop));
@@ -581,8 +580,7 @@ function bodyMatch(
 ): SeamMatch {
   const sa = (SIDE_SEAM_ALLOWANCE_MM / 25.4) * dpi;
   // The body's edges at the height the scale is taken, the same distance above the hem on every panel.
-  const aboveHem = Math.round(main.bounds.h * 0.35);
-  const row = (p: PieceInfo) => edgesAt(p, p.bounds.h - 1 - aboveHem);
+  const row = seamRow(main);
   const pairs = (part: Part) => body.filter((p) => p.part === part && !p.duplicateOf).length === 2;
   const under = underarmBodies(body, main);
   // Trousers are cut with both their fronts and their backs in pairs; a garment with a whole front or back (a
@@ -838,6 +836,15 @@ function bodyMatch(
       : `另一条侧缝（${name(last)}右侧—${name(first)}左侧）水平相位相差 ${miss} px（${mm(miss)} mm）：净衣身一周 ${Math.round(girth)} px 不是花样宽度 ${Math.round(period * 10) / 10} px 的整数倍`,
   );
   return { shifts, joins, seams, ...(printShift === undefined ? {} : { printShift }) };
+}
+
+/**
+ * A panel's cut edges on the row where its seam lines are matched: the height the scale is taken at, 65 % down
+ * the main front, the same distance above the hem on every panel.
+ */
+function seamRow(main: PieceInfo): (p: PieceInfo) => { left: number; right: number } | null {
+  const aboveHem = Math.round(main.bounds.h * 0.35);
+  return (p) => edgesAt(p, p.bounds.h - 1 - aboveHem);
 }
 
 /** The outermost opaque columns of a piece's row (relative to its bounds; `right` is one past the last). */

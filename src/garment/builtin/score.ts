@@ -599,10 +599,15 @@ export function measureResult(
   }
 
   // Motif presence: normalised cross-correlation of the photo's motif (at the placement's scale) over the pieces.
-  // A front's panels put together as sewn are searched too: a motif across its halves is whole only there.
   if (ext.motif) {
     const m = ext.motif;
-    const ncc = findMotif([...views, ...frontViews(views, pl)], ext, pl.scale);
+    // Each size's front panels put together as sewn (sewn.ts) are searched too: a motif across a front cut in
+    // halves is whole only there, and only if each half shows its own part of it (not a mirrored or missing one).
+    const searched = [
+      ...views.map((v) => ({ canvas: v.canvas, bounds: v.piece.bounds })),
+      ...sewnFronts(views, pl).map(({ raster }) => ({ canvas: raster, bounds: raster as Rect })),
+    ];
+    const ncc = findMotif(searched, ext, pl.scale);
     // Where the placement puts the motif about the centre front, the panels it falls on and how much of it each
     // holds: one of them without a motif type shows the motif cut off at its seam, whatever the others show.
     const spans = views.flatMap((v) => {
@@ -995,22 +1000,12 @@ function lumDown(
   return { w: dw, h: dh, v };
 }
 
-/**
- * Each size's front panels put together as they are sewn (sewn.ts), as views to search: a motif drawn across a
- * front cut in halves is whole only there, and only if each half shows its own part of it (not a mirrored or
- * missing one).
- */
-function frontViews(views: readonly PieceView[], pl: Placement): PieceView[] {
-  return sewnFronts(views, pl).map(({ raster }) => {
-    const piece = views.find((v) => pl.centres?.some((c) => c.layerId === v.piece.layerId))!.piece;
-    return {
-      piece: { ...piece, bounds: { x: raster.x, y: raster.y, w: raster.w, h: raster.h } },
-      canvas: raster,
-    };
-  });
-}
-
-function findMotif(views: readonly PieceView[], ext: Extraction, scale: number): number {
+/** The best correlation of the photo's motif over each canvas inside its bounds. */
+function findMotif(
+  views: readonly { readonly canvas: Raster; readonly bounds: Rect }[],
+  ext: Extraction,
+  scale: number,
+): number {
   const m = ext.motif!;
   // Work where the motif template is about 32 px on its long side.
   const docSide = Math.max(m.bounds.w, m.bounds.h) * scale;
@@ -1046,8 +1041,8 @@ function findMotif(views: readonly PieceView[], ext: Extraction, scale: number):
   }
   if (tVar === 0) return 0;
   let best = 0;
-  for (const { canvas, piece: p } of views) {
-    const img = lumDown(canvas, p.bounds.x - canvas.x, p.bounds.y - canvas.y, p.bounds.w, p.bounds.h, f);
+  for (const { canvas, bounds: b } of views) {
+    const img = lumDown(canvas, b.x - canvas.x, b.y - canvas.y, b.w, b.h, f);
     for (const mirrored of [false, true]) {
       for (let y = 0; y + th <= img.h; y++) {
         for (let x = 0; x + tw <= img.w; x++) {
