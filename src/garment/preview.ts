@@ -10,7 +10,7 @@ import { applyPlans, type BuiltPiece, type PiecePlan, unionBounds } from './appl
 import { blitOver, type Caption, pngImage } from './image.js';
 import { mainFront } from './main-front.js';
 import { drawOutlines, MOTIF_SHARE, motifShare } from './render.js';
-import { proxyPlacement, screenProxy } from './screen-proxy.js';
+import { proxyPlacement, screenProxy, screenProxyAt } from './screen-proxy.js';
 import { sewnFronts } from './sewn.js';
 import type { Extraction, Part, PieceInfo, PieceShape, Placement, Proposal } from './types.js';
 import { frameOf, uprightPiece, uprightView } from './upright.js';
@@ -576,28 +576,63 @@ export async function previewImage(
     plansFrom(small, proposals),
     small,
   );
-  const canvas = canvasAround(applied, small);
-  const thick = Math.max(1, Math.round(Math.max(canvas.w, canvas.h) / 500));
-  drawOutlines(canvas, small, { r: 20, g: 20, b: 20 }, thick);
+  const canvas = outlinedCanvas(applied, small);
   const image = await pngImage(canvas, {
     zh: '花样预览：照片中的花样按裁片轮廓填充（黑线为裁片轮廓），请确认',
     en: 'Print preview: the photo’s print filled into each piece’s outline (black lines are the outlines); please confirm',
   });
-  return { image, sewn: await sewnImage(canvas, small, smallPl), built };
+  return { image, sewn: await sewnImage(state, ext, pl, pieces, proposals), built };
 }
+
+function outlinedCanvas(state: DocState, pieces: readonly PieceInfo[]): Raster {
+  const canvas = canvasAround(state, pieces);
+  const thick = Math.max(1, Math.round(Math.max(canvas.w, canvas.h) / 500));
+  drawOutlines(canvas, pieces, { r: 20, g: 20, b: 20 }, thick);
+  return canvas;
+}
+
+/** The longer side of the front as sewn, at most (px): large enough to read a motif across the centre front. */
+const SEWN_SIDE = 760;
 
 /**
  * The front as sewn (sewn.ts), for a front of two panels or more: on the marker a motif across a zip front's
- * halves shows as two unrelated parts, here as one. The main front's size of a graded marker.
+ * halves shows as two unrelated parts, here as one. The main front's size of a graded marker. Drawn on its own
+ * proxy of those panels, sized for them (on the whole marker's proxy they were a few hundred pixels), with the
+ * same code and placement as the preview.
  */
 async function sewnImage(
-  canvas: Raster,
-  pieces: readonly PieceInfo[],
+  state: DocState,
+  ext: Extraction,
   pl: Placement,
+  pieces: readonly PieceInfo[],
+  proposals: readonly Proposal[],
 ): Promise<ImageOut | null> {
-  const views = pieces.map((p) => ({ piece: uprightPiece(p), canvas: uprightView(frameOf(p), canvas) }));
   const size = pieces.find((p) => p.name === pl.anchor)?.size;
-  const front = sewnFronts(views, pl).find((f) => f.size === size);
+  const fronts = pieces.filter(
+    (p) => p.size === size && pl.centres?.some((c) => c.layerId === p.layerId) === true,
+  );
+  if (fronts.length < 2) return null;
+  // Side by side, upright: no wider than their widths together, no taller than the tallest.
+  const upright = fronts.map(uprightPiece);
+  const w = upright.reduce((s, p) => s + p.bounds.w, 0);
+  const h = Math.max(...upright.map((p) => p.bounds.h));
+  const proxy = await screenProxyAt(state, fronts, SEWN_SIDE / Math.max(w, h, 1));
+  const small = proxy.pieces;
+  const smallPl = proxyPlacement(pl, proxy.k);
+  const names = new Set(fronts.map((p) => p.name));
+  const { state: applied } = await applyPlans(
+    proxy.state,
+    ext,
+    smallPl,
+    plansFrom(
+      small,
+      proposals.filter((p) => names.has(p.name)),
+    ),
+    small,
+  );
+  const canvas = outlinedCanvas(applied, small);
+  const views = small.map((p) => ({ piece: uprightPiece(p), canvas: uprightView(frameOf(p), canvas) }));
+  const front = sewnFronts(views, smallPl).find((f) => f.size === size);
   if (!front) return null;
   const r = front.raster;
   const m = Math.round(Math.max(r.w, r.h) * 0.04) + 4;

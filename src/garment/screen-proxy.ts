@@ -24,13 +24,21 @@ function proxyFactor(pieces: readonly PieceShape[], maxSide: number): number {
   return Math.min(1, maxSide / Math.max(u.w, u.h, 1));
 }
 
-export async function screenProxy<T extends PieceShape>(
+export function screenProxy<T extends PieceShape>(
   state: DocState,
   pieces: readonly T[],
   maxSide: number,
 ): Promise<ScreenProxy<T>> {
-  const k = proxyFactor(pieces, maxSide);
-  if (k === 1) return { state, pieces: [...pieces], k };
+  return screenProxyAt(state, pieces, proxyFactor(pieces, maxSide));
+}
+
+/** The pieces resampled by `k` (at most 1), when what must fit is not their union on the marker. */
+export async function screenProxyAt<T extends PieceShape>(
+  state: DocState,
+  pieces: readonly T[],
+  k: number,
+): Promise<ScreenProxy<T>> {
+  if (k >= 1) return { state, pieces: [...pieces], k: 1 };
   const scaled = await Promise.all(pieces.map((p) => scaledRaster(p.raster, k)));
   const layers = new Map<number, Layer>();
   const small = pieces.map((p, i) => {

@@ -123,6 +123,9 @@ describe('a placement motif on a front cut in halves', () => {
       // the photo (one half of it would be half as wide).
       expect(images).toHaveLength(2);
       expect(images[1]!.caption).toMatch(/^前身缝合示意/);
+      // Drawn on its own proxy of the front panels, large enough to read (on the marker's it was about 320 px).
+      const sewnSize = await sharp(Buffer.from(images[1]!.base64, 'base64')).metadata();
+      expect(Math.max(sewnSize.width!, sewnSize.height!)).toBeGreaterThanOrEqual(640);
       const arrow = await redBox(Buffer.from(images[1]!.base64, 'base64'));
       const photoRatio = (ARROW.tip - ARROW.left) / (ARROW.bottom - ARROW.top);
       expect(Math.abs(arrow.w / arrow.h / photoRatio - 1)).toBeLessThan(0.12);
