@@ -14,8 +14,8 @@ import { HttpError } from './errors.js';
 import { boundaryOf, MultipartParser } from './multipart.js';
 import { requireImageType, type UploadType } from './uploads.js';
 
-/** Enough bytes to tell PSD, PNG and JPEG apart (the PNG signature is the longest, 8 bytes). */
-const SNIFF_BYTES = 8;
+/** Enough bytes to tell PSD, PNG, JPEG and WebP apart (WebP's RIFF header is the longest, 12 bytes). */
+const SNIFF_BYTES = 12;
 /** A form field other than the file (`name`, `role`) is a short string. */
 const MAX_FIELD_BYTES = 4096;
 

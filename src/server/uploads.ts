@@ -1,6 +1,7 @@
 /**
  * Files uploaded into a session's workspace: the real type is read from the first bytes (never from the name
- * or the declared content type), only PSD, PNG and JPEG are taken, and the name must stay inside the workspace.
+ * or the declared content type), only PSD, PNG, JPEG and WebP are taken (WebP: product photos saved from web
+ * shops usually are), and the name must stay inside the workspace.
  */
 import { constants } from 'node:fs';
 import { copyFile, link, rename, unlink } from 'node:fs/promises';
@@ -9,15 +10,21 @@ import { EditorError } from '../engine/errors.js';
 import type { Workspace } from '../engine/workspace.js';
 import { HttpError } from './errors.js';
 
-export type UploadType = 'psd' | 'png' | 'jpg';
+export type UploadType = 'psd' | 'png' | 'jpg' | 'webp';
 
 const EXTENSIONS: Readonly<Record<UploadType, readonly string[]>> = {
   psd: ['.psd', '.psb'],
   png: ['.png'],
   jpg: ['.jpg', '.jpeg'],
+  webp: ['.webp'],
 };
 
-const TYPE_NAMES: Readonly<Record<UploadType, string>> = { psd: 'PSD', png: 'PNG', jpg: 'JPEG' };
+const TYPE_NAMES: Readonly<Record<UploadType, string>> = {
+  psd: 'PSD',
+  png: 'PNG',
+  jpg: 'JPEG',
+  webp: 'WebP',
+};
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -25,13 +32,24 @@ function startsWith(buf: Uint8Array, bytes: readonly number[]): boolean {
   return buf.length >= bytes.length && bytes.every((b, i) => buf[i] === b);
 }
 
-/** The file type by its magic bytes: `8BPS` + version 1 or 2 (PSD/PSB), the PNG signature, or JPEG's SOI marker. */
+/** A RIFF container whose form type is WEBP: `RIFF`, the size, `WEBP`. */
+const RIFF = [0x52, 0x49, 0x46, 0x46];
+const WEBP = [0x57, 0x45, 0x42, 0x50];
+
+/**
+ * The file type by its magic bytes: `8BPS` + version 1 or 2 (PSD/PSB), the PNG signature, JPEG's SOI marker, or
+ * a RIFF WEBP header. SNIFF_BYTES (upload-receiver.ts) covers the longest of them.
+ */
 export function sniffType(buf: Uint8Array): UploadType | null {
   if (startsWith(buf, [0x38, 0x42, 0x50, 0x53, 0x00]) && (buf[5] === 1 || buf[5] === 2)) return 'psd';
   if (startsWith(buf, PNG_SIGNATURE)) return 'png';
   if (startsWith(buf, [0xff, 0xd8, 0xff])) return 'jpg';
+  if (startsWith(buf, RIFF) && startsWith(buf.subarray(8), WEBP)) return 'webp';
   return null;
 }
+
+/** The MIME types of what uploads take, for a refusal to list. */
+export const ACCEPTED_TYPES = ['image/vnd.adobe.photoshop', 'image/png', 'image/jpeg', 'image/webp'] as const;
 
 export const UPLOAD_ROLES = ['garment'] as const;
 export type UploadRole = (typeof UPLOAD_ROLES)[number];
@@ -82,14 +100,19 @@ export function uploadPath(workspace: Workspace, given: string | undefined, type
   return workspace.relative(abs);
 }
 
-/** Refuses a body that is not PSD, PNG or JPEG (415), naming what was found. */
+/** Refuses a body that is not PSD, PNG, JPEG or WebP (415), naming what was found. */
 export function requireImageType(buf: Uint8Array): UploadType {
   if (buf.length === 0) throw new HttpError(400, 'bad_request', '上传的文件是空的');
   const type = sniffType(buf);
   if (!type) {
-    throw new HttpError(415, 'unsupported_media_type', '只接受 PSD、PNG 和 JPEG 文件（类型按文件内容判断）', {
-      accepted: ['image/vnd.adobe.photoshop', 'image/png', 'image/jpeg'],
-    });
+    throw new HttpError(
+      415,
+      'unsupported_media_type',
+      '只接受 PSD、PNG、JPEG 和 WebP 文件（类型按文件内容判断）',
+      {
+        accepted: ACCEPTED_TYPES,
+      },
+    );
   }
   return type;
 }

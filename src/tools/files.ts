@@ -196,11 +196,21 @@ function flatDocument(raster: Raster, dpi: number): DocState {
 
 type Readable = 'psd' | 'image';
 
+/** Read, never written: a WebP opens or is placed as any image does (uploads take it), and is saved as PSD, PNG or JPEG. */
+const READ_ONLY_EXT = new Set(['.webp']);
+
+function sourceFormatName(p: string): string {
+  const ext = extOf(p);
+  return READ_ONLY_EXT.has(ext) ? 'WebP' : FORMAT_NAMES[FORMAT_OF_EXT[ext] ?? 'png'];
+}
+
 function readableKind(rel: string, what: string): Readable {
-  const format = FORMAT_OF_EXT[extOf(rel)];
+  const ext = extOf(rel);
+  if (READ_ONLY_EXT.has(ext)) return 'image';
+  const format = FORMAT_OF_EXT[ext];
   if (!format) {
-    fail('unsupported', `不支持的文件类型“${extOf(rel) || '（无扩展名）'}”，无法${what}`, {
-      hint: '支持 .psd、.psb、.png、.jpg、.jpeg 文件',
+    fail('unsupported', `不支持的文件类型“${ext || '（无扩展名）'}”，无法${what}`, {
+      hint: '支持 .psd、.psb、.png、.jpg、.jpeg、.webp 文件',
     });
   }
   return format === 'psd' ? 'psd' : 'image';
@@ -221,7 +231,7 @@ export const filesHandlers = {
     const written = await savePsd(ctx, doc, target);
     const note =
       doc.path && doc.path !== written.path
-        ? `文档来自 ${FORMAT_NAMES[FORMAT_OF_EXT[extOf(doc.path)] ?? 'png']} 文件“${doc.path}”，已按 PSD 格式保存到“${written.path}”（原文件未改动）`
+        ? `文档来自 ${sourceFormatName(doc.path)} 文件“${doc.path}”，已按 PSD 格式保存到“${written.path}”（原文件未改动）`
         : undefined;
     if (note) ctx.warn(note);
     return { saved: true, ...written, document: documentSummary(ctx.tx.activeDocument()) };

@@ -960,8 +960,14 @@ export const garmentHandlers = {
       bytes.length >= 8 &&
       bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     const jpg = bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
-    if (!png && !jpg) {
-      fail('unsupported', `“${target}”不是 PNG 或 JPEG 图像`, { hint: '服装照片须为 PNG 或 JPG 文件' });
+    const webp =
+      bytes.length >= 12 &&
+      bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
+      bytes.subarray(8, 12).toString('latin1') === 'WEBP';
+    if (!png && !jpg && !webp) {
+      fail('unsupported', `“${target}”不是 PNG、JPEG 或 WebP 图像`, {
+        hint: '服装照片须为 PNG、JPG 或 WebP 文件',
+      });
     }
     const { raster } = await decodeImage(bytes);
     const small = photoTooSmall(target, raster.w, raster.h);
@@ -997,7 +1003,7 @@ export const garmentHandlers = {
       garment_photo: target,
       width: raster.w,
       height: raster.h,
-      format: png ? 'png' : 'jpg',
+      format: png ? 'png' : jpg ? 'jpg' : 'webp',
       next: memory.analysis
         ? '调用 identify_pieces 获取基于新照片的 type 和 color 建议，然后调用 generate_garment_preview'
         : '调用 identify_pieces',

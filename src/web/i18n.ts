@@ -99,7 +99,7 @@ const zh = {
     '已打开会话 {id}：此后在这个会话中进行的操作都会显示在这里，包括 MCP 客户端的每次调用；在此之前的调用没有卡片，它们的效果见画布、图层和历史记录。',
   'chat.cleared':
     '对话记录已清空：文档、图层、历史记录和文件都在。模型不再记得之前的对话，发送消息即开始新的对话。',
-  'upload.unsupported_media_type': '“{name}”不是 PSD、PNG 或 JPEG 文件（按文件内容判断），没有上传',
+  'upload.unsupported_media_type': '“{name}”不是 PSD、PNG、JPEG 或 WebP 文件（按文件内容判断），没有上传',
   'upload.payload_too_large': '“{name}”超过上传大小的上限，没有上传',
   'upload.quota_exceeded':
     '会话的文件空间不够放下“{name}”，没有上传：可以在文件列表里删除不再需要的文件，在“会话记录”下清空对话记录（文档和文件都保留），上传到同名文件上（覆盖它），或新建一个会话',
@@ -146,7 +146,7 @@ const zh = {
   'canvas.gone': '这个会话已不存在',
   'canvas.goneHint':
     '它的文档、图层、历史记录和文件已随会话一起清除，这里不再显示。新建一个会话后，可以重新上传文件或新建文档继续工作。',
-  'canvas.emptyHint': '支持 PSD、PNG、JPG，可直接拖到这里。也可以上传服装照片，用于服装套图。',
+  'canvas.emptyHint': '支持 PSD、PNG、JPG、WebP，可直接拖到这里。也可以上传服装照片，用于服装套图。',
   'canvas.upload': '上传文件',
   'canvas.image': '画布：{name}',
   'canvas.loading': '正在载入画布…',
@@ -189,7 +189,7 @@ const zh = {
   'files.uploadGarment': '上传服装照片',
   'files.garmentPhoto': '服装照片：{path}',
   'files.noGarment': '尚未上传服装照片',
-  'files.empty': '会话中还没有文件。上传 PSD、PNG、JPG，或保存文档后在这里下载。',
+  'files.empty': '会话中还没有文件。上传 PSD、PNG、JPG、WebP，或保存文档后在这里下载。',
   'files.open': '打开 {path}',
   'files.download': '下载 {path}',
   'files.openShort': '打开',
@@ -316,7 +316,7 @@ const en: Record<MessageKey, string> = {
   'chat.cleared':
     'The conversation was cleared: documents, layers, history and files are all here. The model no longer remembers the earlier conversation; send a message to start a new one.',
   'upload.unsupported_media_type':
-    '“{name}” is not a PSD, PNG or JPEG file (judged by its content); not uploaded',
+    '“{name}” is not a PSD, PNG, JPEG or WebP file (judged by its content); not uploaded',
   'upload.payload_too_large': '“{name}” is larger than the upload limit; not uploaded',
   'upload.quota_exceeded':
     'The session’s disk space cannot hold “{name}”; not uploaded: delete files it no longer needs from the file list, clear the conversation under “Session records” (documents and files stay), upload over a file of the same name, or start a new session',
@@ -372,7 +372,7 @@ const en: Record<MessageKey, string> = {
   'canvas.goneHint':
     'Its documents, layers, history and files were cleared with it and are no longer shown. Start a new session, then upload your files or create a document to go on.',
   'canvas.emptyHint':
-    'PSD, PNG and JPG are supported; drop them here. Upload a garment photo for the garment workflow.',
+    'PSD, PNG, JPG and WebP are supported; drop them here. Upload a garment photo for the garment workflow.',
   'canvas.upload': 'Upload a file',
   'canvas.image': 'Canvas: {name}',
   'canvas.loading': 'Loading the canvas…',
@@ -416,7 +416,7 @@ const en: Record<MessageKey, string> = {
   'files.uploadGarment': 'Upload a garment photo',
   'files.garmentPhoto': 'Garment photo: {path}',
   'files.noGarment': 'No garment photo yet',
-  'files.empty': 'No files yet. Upload a PSD, PNG or JPG, or save a document to download it here.',
+  'files.empty': 'No files yet. Upload a PSD, PNG, JPG or WebP, or save a document to download it here.',
   'files.open': 'Open {path}',
   'files.download': 'Download {path}',
   'files.openShort': 'Open',

@@ -434,7 +434,7 @@ describe('robustness', () => {
 });
 
 describe('files', () => {
-  it('uploads PSD, PNG and JPEG by content, refuses others with 415, and opens them in the session', async () => {
+  it('uploads PSD, PNG, JPEG and WebP by content, refuses others with 415, and opens them in the session', async () => {
     const a = await createSession(base);
     await okCalls(base, a, [
       toolCall('create_document', { width: 40, height: 30, name: '样稿' }),
@@ -501,6 +501,41 @@ describe('files', () => {
         { path: 'photo.jpeg', bytes: jpeg.byteLength },
       ],
     });
+
+    // WebP, as product photos saved from web shops are: taken by content, opened as a document, and taken as the
+    // garment photo.
+    const webp = await sharp({ create: { width: 96, height: 80, channels: 3, background: '#2050c0' } })
+      .webp({ lossless: true })
+      .toBuffer();
+    const webpRaw = await fetch(`${base}/v1/sessions/${b}/files?name=${encodeURIComponent('参考')}`, {
+      method: 'POST',
+      body: webp,
+    });
+    expect(webpRaw.status).toBe(201);
+    expect(await webpRaw.json()).toMatchObject({ path: '参考.webp', type: 'webp', role: null });
+    const download = await fetch(`${base}/v1/sessions/${b}/files/${encodeURIComponent('参考.webp')}`);
+    expect(download.headers.get('content-type')).toBe('image/webp');
+    const [openedWebp] = await okCalls(base, b, [toolCall('open_document', { path: '参考.webp' })]);
+    expect(openedWebp).toMatchObject({ document: { name: '参考', width: 96, height: 80 } });
+    const webpForm = new FormData();
+    webpForm.set('file', new Blob([webp], { type: 'image/webp' }), 'shop-photo.webp');
+    webpForm.set('role', 'garment');
+    const webpGarment = await fetch(`${base}/v1/sessions/${b}/files`, { method: 'POST', body: webpForm });
+    expect(webpGarment.status).toBe(201);
+    expect(await webpGarment.json()).toMatchObject({
+      path: 'shop-photo.webp',
+      type: 'webp',
+      role: 'garment',
+    });
+    expect(await (await fetch(`${base}/v1/sessions/${b}`)).json()).toMatchObject({
+      garment_photo: 'shop-photo.webp',
+    });
+    // A name that says another type is refused, as for the others.
+    const webpAsPng = await fetch(`${base}/v1/sessions/${b}/files?name=x.png`, {
+      method: 'POST',
+      body: webp,
+    });
+    expect(webpAsPng.status).toBe(400);
 
     // Content decides, not the declared type or name.
     const fake = await fetch(`${base}/v1/sessions/${b}/files?name=x.png`, {

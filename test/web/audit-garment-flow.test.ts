@@ -9,6 +9,7 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import sharp from '../../src/engine/sharp.js';
 import { allTools } from '../../src/registry/index.js';
 import { createSession } from '../server/support.js';
 import {
@@ -23,6 +24,7 @@ import {
   visibleOf,
 } from '../support/browser.js';
 import type { ScriptedRequest } from '../support/scripted-model.js';
+import { tempDir } from '../support/session.js';
 import { blazerPsd, EXAMPLES, identifyFromToolbox, previewFromToolbox } from './garment-toolbox.js';
 import { studioHarness } from './studio-harness.js';
 
@@ -222,9 +224,14 @@ describe('the garment flow with a model, as a designer sees it', () => {
     const watchers = new Map<Lang, Page>();
     await uploadWith(page, '上传文档', path.join(EXAMPLES, 'pieces.psd'));
     await finished(lastCardOf(page, 'open_document'));
-    await uploadWith(page, '上传服装照片', path.join(EXAMPLES, 'photo-allover.jpg'));
+    // The photo as a web shop serves it: WebP (lossless here, so the analysis is the JPEG's own).
+    const webp = path.join(tempDir('audit-webp-'), 'photo-allover.webp');
+    await sharp(path.join(EXAMPLES, 'photo-allover.jpg')).webp({ lossless: true }).toFile(webp);
+    await uploadWith(page, '上传服装照片', webp);
+    const garmentInput = page.locator('input[type=file][aria-label="上传服装照片"]');
+    expect(await garmentInput.getAttribute('accept')).toContain('image/webp');
     await eventually(textOf(page.getByRole('complementary', { name: '面板' }))).toContain(
-      'photo-allover.jpg',
+      '服装照片：photo-allover.webp',
     );
     studio.model.push(
       {

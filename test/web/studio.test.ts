@@ -283,7 +283,7 @@ describe('the studio without a model', () => {
     ]);
     await chooser.setFiles(notes);
     const notice = page.getByRole('log', { name: '对话记录' }).getByRole('alert').last();
-    await eventually(textOf(notice)).toContain('“说明.psd”不是 PSD、PNG 或 JPEG 文件');
+    await eventually(textOf(notice)).toContain('“说明.psd”不是 PSD、PNG、JPEG 或 WebP 文件');
     expect(await textOf(notice)()).not.toMatch(/only PSD/);
     await snapshot(page, '06b-upload-refused');
   });

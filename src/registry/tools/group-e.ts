@@ -112,7 +112,7 @@ export const groupE = [
     labelEn: 'Open',
     effect: 'write',
     description:
-      '打开工作区中的 PSD、PNG 或 JPG 文件，并设为当前（活动）文档。path 为相对于工作区的文件路径。',
+      '打开工作区中的 PSD、PNG、JPG 或 WebP 文件，并设为当前（活动）文档。path 为相对于工作区的文件路径。',
     parameters: {
       type: 'object',
       properties: { path: { type: 'string', description: '文件路径，相对于工作区，如 input/shirt.psd' } },
@@ -128,7 +128,7 @@ export const groupE = [
     labelEn: 'Place Image',
     effect: 'write',
     description:
-      '把工作区中的 PNG、JPG 或 PSD 文件作为新图层置入当前文档，放在当前选中图层的上方、在画布中居中，并设为当前图层。path 为相对于工作区的文件路径；name 为新图层名称，省略时使用文件名。',
+      '把工作区中的 PNG、JPG、WebP 或 PSD 文件作为新图层置入当前文档，放在当前选中图层的上方、在画布中居中，并设为当前图层。path 为相对于工作区的文件路径；name 为新图层名称，省略时使用文件名。',
     parameters: {
       type: 'object',
       properties: {
@@ -149,10 +149,12 @@ export const groupE = [
     changesContext: true,
     idempotent: true,
     description:
-      '把工作区中的一个图像文件（PNG 或 JPG）标记为用户上传的服装照片，供 identify_pieces、generate_garment_preview、extract_and_apply_all_pieces 和 verify_pattern_result 使用；用于没有上传接口的场合（MCP、命令行）。path 为相对于工作区的文件路径。不修改任何文档；换一张照片后，需要重新调用 identify_pieces 和 generate_garment_preview。',
+      '把工作区中的一个图像文件（PNG、JPG 或 WebP）标记为用户上传的服装照片，供 identify_pieces、generate_garment_preview、extract_and_apply_all_pieces 和 verify_pattern_result 使用；用于没有上传接口的场合（MCP、命令行）。path 为相对于工作区的文件路径。不修改任何文档；换一张照片后，需要重新调用 identify_pieces 和 generate_garment_preview。',
     parameters: {
       type: 'object',
-      properties: { path: { type: 'string', description: '服装照片的文件路径（PNG 或 JPG），相对于工作区' } },
+      properties: {
+        path: { type: 'string', description: '服装照片的文件路径（PNG、JPG 或 WebP），相对于工作区' },
+      },
       required: ['path'],
     },
     limits: { path: PATH },

@@ -17,10 +17,14 @@ import { MCP_CALLS_FILE, requestTab } from '../session-events.js';
 import { type ReceivedUpload, receiveUpload } from '../upload-receiver.js';
 import { placeUpload, quotaFull, roleOf, uploadPath } from '../uploads.js';
 
+/** What a garment photo may be: any image uploads take (not a PSD). */
+const GARMENT_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
+
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
   '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
   '.psd': 'image/vnd.adobe.photoshop',
   '.psb': 'image/vnd.adobe.photoshop',
   '.json': 'application/json',
@@ -211,8 +215,8 @@ export function fileRoutes({ config, store, events }: AppParts): Hono {
         const formRole = upload.fields.get('role');
         if (formRole) role = roleOf(formRole);
         if (role === 'garment' && upload.type === 'psd') {
-          throw new HttpError(415, 'unsupported_media_type', '服装照片须是 PNG 或 JPEG 图像', {
-            accepted: ['image/png', 'image/jpeg'],
+          throw new HttpError(415, 'unsupported_media_type', '服装照片须是 PNG、JPEG 或 WebP 图像', {
+            accepted: GARMENT_TYPES,
           });
         }
         if (role === 'garment') {
@@ -225,8 +229,8 @@ export function fileRoutes({ config, store, events }: AppParts): Hono {
             throw new HttpError(
               415,
               'unsupported_media_type',
-              '服装照片无法读取：文件开头像 PNG 或 JPEG 图像，但不是完整的图像',
-              { accepted: ['image/png', 'image/jpeg'] },
+              '服装照片无法读取：文件开头像 PNG、JPEG 或 WebP 图像，但不是完整的图像',
+              { accepted: GARMENT_TYPES },
             );
           }
           const { width = 0, height = 0 } = meta;

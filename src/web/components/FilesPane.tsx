@@ -14,7 +14,7 @@ import { PANE_TOOLS } from '../state/pane-tools.js';
 import { AskDialog } from './AskDialog.js';
 
 const OPEN = PANE_TOOLS.openDocument;
-const DOCUMENT_FILE = /\.(psd|psb|png|jpe?g)$/i;
+const DOCUMENT_FILE = /\.(psd|psb|png|jpe?g|webp)$/i;
 /**
  * The chat's transcript and its kept images, as src/agent/transcript.ts names them, and the MCP client's calls,
  * as src/server/session-events.ts does (the studio imports neither).
@@ -106,7 +106,9 @@ export function UploadButton({ kind, label }: { kind: 'document' | 'garment'; la
         type="file"
         hidden
         aria-label={label}
-        accept={kind === 'garment' ? 'image/png,image/jpeg' : '.psd,.psb,image/png,image/jpeg'}
+        accept={
+          kind === 'garment' ? 'image/png,image/jpeg,image/webp' : '.psd,.psb,image/png,image/jpeg,image/webp'
+        }
         onChange={async (e) => {
           const file = e.currentTarget.files?.[0];
           e.currentTarget.value = '';

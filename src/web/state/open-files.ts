@@ -27,7 +27,7 @@ export async function openFiles(
  */
 export function pastedFile(file: File, at = new Date()): File {
   const stamp = at.toISOString().replace(/\D/g, '').slice(0, 14);
-  const ext = file.type === 'image/jpeg' ? 'jpg' : 'png';
+  const ext = file.type === 'image/jpeg' ? 'jpg' : file.type === 'image/webp' ? 'webp' : 'png';
   return new File([file], `粘贴-${stamp}-${++pasted}.${ext}`, { type: file.type });
 }
 
