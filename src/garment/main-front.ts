@@ -26,6 +26,40 @@ export function mainFront<P extends PieceInfo>(pieces: readonly P[], size?: numb
   return best;
 }
 
+/** Full panels are symmetric about their centre line; a half cut on the fold is not. */
+export const FULL_PANEL_SYMMETRY = 0.85;
+
+/**
+ * The most front panels one garment's front has in the fixtures' 60 designs but for a corset (Cathrin's 7): whole,
+ * two halves, or a centre with side panels (a jacket's fronts and side bodies).
+ */
+export const MAX_FRONT_PANELS = 4;
+
+/**
+ * How many front and back panels a marker read as one garment holds (copies stacked in place not counted), when
+ * they are more than one garment's: more fronts than one garment's front has, or two whole backs (a whole back,
+ * symmetric and not one of a mirrored pair, is cut once per garment; not fronts: a shirt's left and right fronts
+ * read as symmetric as a whole panel, 0.85 and more) — and no sizes were told (a graded
+ * marker whose sizes' outlines did not match when stretched onto each other, or several garments on one marker).
+ * The scale, taken from all the fronts as one front, is then off. Their counts, or null.
+ */
+export function crowdedFronts(pieces: readonly PieceInfo[]): { fronts: number; backs: number } | null {
+  if (pieces.some((p) => p.size !== undefined)) return null;
+  const own = pieces.filter((p) => !p.duplicateOf);
+  const fronts = own.filter((p) => p.part === 'front');
+  const backs = own.filter((p) => p.part === 'back');
+  const wholeBacks = backs.filter(
+    (p) => p.mirrorOf === null && p.symmetry >= FULL_PANEL_SYMMETRY && !partnered(own, p),
+  ).length;
+  return fronts.length > MAX_FRONT_PANELS || wholeBacks > 1
+    ? { fronts: fronts.length, backs: backs.length }
+    : null;
+}
+
+/** Whether another piece mirrors `p` (the first of a mirrored pair has mirrorOf null, its partner points at it). */
+const partnered = (pieces: readonly PieceInfo[], p: PieceInfo) =>
+  pieces.some((q) => q.mirrorOf === p.layerId);
+
 /**
  * How much of the garment's front the main front is: every front layer of its size (a half's other half, the
  * side panels; copies stacked in place not counted) against it by area. 1 for a front cut whole; about 2 for one

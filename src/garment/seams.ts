@@ -23,7 +23,7 @@
  * those lines, and a panel beside a mirrored one continues its print as the mirror image continues it (对格居中).
  * On a marker of several sizes each size's pieces move instead of the print.
  */
-import { mainFront } from './main-front.js';
+import { FULL_PANEL_SYMMETRY, mainFront } from './main-front.js';
 import type { CentreAnchor, Extraction, Part, PieceInfo, SeamJoin } from './types.js';
 
 /** A piece's print shifted in document space: it samples the placement at (X − dx, Y − dy). */
@@ -46,9 +46,6 @@ export interface SeamMatch {
 
 /** The seam allowance assumed on the body's seams: the seam line lies this far inside the cut edge. */
 export const SIDE_SEAM_ALLOWANCE_MM = 10;
-
-/** Full panels are symmetric about their centre line; a half cut on the fold is not. */
-const FULL_PANEL_SYMMETRY = 0.85;
 
 /** A half's centre edge runs straight down the grain for at least this share of the piece's height… */
 const CENTRE_STRAIGHT = 0.5;

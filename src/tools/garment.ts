@@ -38,6 +38,7 @@ import {
 } from '../garment/builtin/pieces.js';
 import { MEASURE_LABELS_EN, measureResult, offFabricAdvice, verdictOf } from '../garment/builtin/score.js';
 import { pngImage } from '../garment/image.js';
+import { crowdedFronts } from '../garment/main-front.js';
 import { photoSmallWarning, photoTooSmall } from '../garment/photo-size.js';
 import { overviewImage, previewImage, proposalsFor } from '../garment/preview.js';
 import { MOTIF_ON_FABRIC, type MotifMode, motifOnFabric, placementFor } from '../garment/render.js';
@@ -578,6 +579,12 @@ async function identifyPieces(
         `图层“${p.name}”与“${p.overlaps.name}”重叠（较小一片的 ${Math.round(p.overlaps.share * 100)}% 被盖住；排料图上的裁片不会叠放，像是复制或翻转图层后没有移开）：暂按两片裁片识别，排料可能还没完成。请向用户确认排料：用 move_layer 把裁片移到它在排料图上的位置后重新识别；多余的图层可用 delete_layer 删除`,
       );
     }
+  }
+  const crowded = crowdedFronts(pieces);
+  if (crowded !== null) {
+    ctx.warn(
+      `识别出 ${crowded.fronts} 片前片、${crowded.backs} 片后片，多于一件衣服的（前身或后身是整片、左右两片，或中片加侧片共 3–4 片，整片各一片）：如果这份排料图是一件衣服的多个尺码（放码排料）或多件衣服，尺码没有分出来（各尺码同一裁片的轮廓按比例对不上），花样比例会按全部前片合起来换算而大小出错。请向用户确认：多个尺码或多件衣服时，把每个尺码（每件衣服）的裁片放在单独的文档中套图；确是一件多片拼接的衣服（如束身衣）时可以继续`,
+    );
   }
   // Drawn while the photo's analysis, if any, runs on its own thread.
   ctx.progress('绘制裁片总览', 0.4);

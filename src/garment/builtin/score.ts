@@ -23,7 +23,7 @@ import {
   printCovers,
 } from '../apply.js';
 import { deltaE00, deltaE76 } from '../color.js';
-import { frontSpread, mainFront } from '../main-front.js';
+import { crowdedFronts, frontSpread, mainFront } from '../main-front.js';
 import { MOTIF_ON_FABRIC, MOTIF_SHARE, motifOnFabric, motifShare } from '../render.js';
 import { sewnFronts } from '../sewn.js';
 import type { AppliedRecord, Extraction, PieceInfo, PieceType, Placement } from '../types.js';
@@ -331,6 +331,7 @@ export function measureResult(
   if (!truth.swatch) {
     // The photo shows the whole front: the anchor's share of it, as the placement measured it (main-front.ts).
     const spread = anchor.piece.part === 'front' ? frontSpread(pieces, anchor.piece) : 1;
+    const crowded = crowdedFronts(pieces);
     const ratio = outlineRatio(anchor.piece, truth, pl, spread);
     if (ratio !== null) {
       const sOutline = Math.exp(-Math.abs(Math.log(ratio)) / 0.1);
@@ -342,7 +343,11 @@ export function measureResult(
         value: { piece: anchor.piece.name, width_ratio_to_photo: round(ratio) },
         suggestion:
           sOutline < 0.7
-            ? `比例：按预览的换算，“${anchor.piece.name}”在照片中的衣身宽度是照片中服装的 ${round(ratio)} 倍（应为 1）：照片的比例读错了，花样大小因此不对；请换一张平铺正面、轮廓完整的服装照片（set_garment_photo），再调用 generate_garment_preview 和 extract_and_apply_all_pieces`
+            ? `比例：按预览的换算，“${anchor.piece.name}”在照片中的衣身宽度是照片中服装的 ${round(ratio)} 倍（应为 1）：${
+                crowded !== null
+                  ? `比例是按全部 ${crowded.fronts} 片前片合起来作为一个前身换算的，这份排料图像是多个尺码或多件衣服而尺码没有分出来；请把每个尺码（每件衣服）的裁片放在单独的文档中，再调用 identify_pieces、generate_garment_preview 和 extract_and_apply_all_pieces`
+                  : '照片的比例读错了，花样大小因此不对；请换一张平铺正面、轮廓完整的服装照片（set_garment_photo），再调用 generate_garment_preview 和 extract_and_apply_all_pieces'
+              }`
             : null,
       });
     }
