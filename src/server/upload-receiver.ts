@@ -8,14 +8,13 @@
 import { type FileHandle, open, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from 'hono';
+import { SNIFF_BYTES } from '../engine/io/file-type.js';
 import { tempPathFor } from '../engine/workspace.js';
 import { streamBody } from './body.js';
 import { HttpError } from './errors.js';
 import { boundaryOf, MultipartParser } from './multipart.js';
 import { requireImageType, type UploadType } from './uploads.js';
 
-/** Enough bytes to tell PSD, PNG, JPEG and WebP apart (WebP's RIFF header is the longest, 12 bytes). */
-const SNIFF_BYTES = 12;
 /** A form field other than the file (`name`, `role`) is a short string. */
 const MAX_FIELD_BYTES = 4096;
 

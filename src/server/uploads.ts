@@ -7,10 +7,11 @@ import { constants } from 'node:fs';
 import { copyFile, link, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { EditorError } from '../engine/errors.js';
+import { type FileType, sniffFileType } from '../engine/io/file-type.js';
 import type { Workspace } from '../engine/workspace.js';
 import { HttpError } from './errors.js';
 
-export type UploadType = 'psd' | 'png' | 'jpg' | 'webp';
+export type UploadType = FileType;
 
 const EXTENSIONS: Readonly<Record<UploadType, readonly string[]>> = {
   psd: ['.psd', '.psb'],
@@ -25,28 +26,6 @@ const TYPE_NAMES: Readonly<Record<UploadType, string>> = {
   jpg: 'JPEG',
   webp: 'WebP',
 };
-
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-
-function startsWith(buf: Uint8Array, bytes: readonly number[]): boolean {
-  return buf.length >= bytes.length && bytes.every((b, i) => buf[i] === b);
-}
-
-/** A RIFF container whose form type is WEBP: `RIFF`, the size, `WEBP`. */
-const RIFF = [0x52, 0x49, 0x46, 0x46];
-const WEBP = [0x57, 0x45, 0x42, 0x50];
-
-/**
- * The file type by its magic bytes: `8BPS` + version 1 or 2 (PSD/PSB), the PNG signature, JPEG's SOI marker, or
- * a RIFF WEBP header. SNIFF_BYTES (upload-receiver.ts) covers the longest of them.
- */
-export function sniffType(buf: Uint8Array): UploadType | null {
-  if (startsWith(buf, [0x38, 0x42, 0x50, 0x53, 0x00]) && (buf[5] === 1 || buf[5] === 2)) return 'psd';
-  if (startsWith(buf, PNG_SIGNATURE)) return 'png';
-  if (startsWith(buf, [0xff, 0xd8, 0xff])) return 'jpg';
-  if (startsWith(buf, RIFF) && startsWith(buf.subarray(8), WEBP)) return 'webp';
-  return null;
-}
 
 /** The MIME types of what uploads take, for a refusal to list. */
 export const ACCEPTED_TYPES = ['image/vnd.adobe.photoshop', 'image/png', 'image/jpeg', 'image/webp'] as const;
@@ -103,7 +82,7 @@ export function uploadPath(workspace: Workspace, given: string | undefined, type
 /** Refuses a body that is not PSD, PNG, JPEG or WebP (415), naming what was found. */
 export function requireImageType(buf: Uint8Array): UploadType {
   if (buf.length === 0) throw new HttpError(400, 'bad_request', '上传的文件是空的');
-  const type = sniffType(buf);
+  const type = sniffFileType(buf);
   if (!type) {
     throw new HttpError(
       415,

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
+import { sniffFileType } from '../engine/io/file-type.js';
 import { decodeImage } from '../engine/io/image-codec.js';
 import type { DocState, Rect } from '../engine/model.js';
 import { closest } from '../engine/names.js';
@@ -963,15 +964,8 @@ export const garmentHandlers = {
   async set_garment_photo({ path: rel }, ctx) {
     const target = ctx.workspace.relative(ctx.workspace.resolve(rel));
     const bytes = await ctx.workspace.read(target);
-    const png =
-      bytes.length >= 8 &&
-      bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-    const jpg = bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
-    const webp =
-      bytes.length >= 12 &&
-      bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
-      bytes.subarray(8, 12).toString('latin1') === 'WEBP';
-    if (!png && !jpg && !webp) {
+    const format = sniffFileType(bytes);
+    if (format === null || format === 'psd') {
       fail('unsupported', `“${target}”不是 PNG、JPEG 或 WebP 图像`, {
         hint: '服装照片须为 PNG、JPG 或 WebP 文件',
       });
@@ -1010,7 +1004,7 @@ export const garmentHandlers = {
       garment_photo: target,
       width: raster.w,
       height: raster.h,
-      format: png ? 'png' : jpg ? 'jpg' : 'webp',
+      format,
       next: memory.analysis
         ? '调用 identify_pieces 获取基于新照片的 type 和 color 建议，然后调用 generate_garment_preview'
         : '调用 identify_pieces',
