@@ -750,7 +750,14 @@ export const garmentHandlers = {
         : proposalsFor(analysis.pieces, ext, placement);
     ctx.progress('绘制预览', 0.7);
     const { image, sewn, built } = await previewImage(doc.state, ext, placement, analysis.pieces, proposals);
-    const onFabric = motifOnFabric(analysis.pieces.map(uprightPiece), ext, placement);
+    // Only the front panels the motif is drawn about (and the main front, for its size) are turned upright: turning
+    // a print-resolution mask is not free, and the others play no part.
+    const drawnAbout = ext.motif
+      ? analysis.pieces.filter(
+          (p) => p.name === placement.anchor || placement.centres?.some((c) => c.layerId === p.layerId),
+        )
+      : [];
+    const onFabric = motifOnFabric(drawnAbout.map(uprightPiece), ext, placement);
     if (onFabric !== null && onFabric < MOTIF_ON_FABRIC) ctx.warn(offFabricAdvice(onFabric));
     warnFill(ctx, doc.state, analysis.pieces, false);
     warnCovered(ctx, doc.state, analysis.pieces);

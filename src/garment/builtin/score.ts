@@ -331,7 +331,6 @@ export function measureResult(
   if (!truth.swatch) {
     // The photo shows the whole front: the anchor's share of it, as the placement measured it (main-front.ts).
     const spread = anchor.piece.part === 'front' ? frontSpread(pieces, anchor.piece) : 1;
-    const crowded = crowdedFronts(pieces);
     const ratio = outlineRatio(anchor.piece, truth, pl, spread);
     if (ratio !== null) {
       const sOutline = Math.exp(-Math.abs(Math.log(ratio)) / 0.1);
@@ -343,11 +342,9 @@ export function measureResult(
         value: { piece: anchor.piece.name, width_ratio_to_photo: round(ratio) },
         suggestion:
           sOutline < 0.7
-            ? `比例：按预览的换算，“${anchor.piece.name}”在照片中的衣身宽度是照片中服装的 ${round(ratio)} 倍（应为 1）：${
-                crowded !== null
-                  ? `比例是按全部 ${crowded.fronts} 片前片合起来作为一个前身换算的，这份排料图像是多个尺码或多件衣服而尺码没有分出来；请把每个尺码（每件衣服）的裁片放在单独的文档中，再调用 identify_pieces、generate_garment_preview 和 extract_and_apply_all_pieces`
-                  : '照片的比例读错了，花样大小因此不对；请换一张平铺正面、轮廓完整的服装照片（set_garment_photo），再调用 generate_garment_preview 和 extract_and_apply_all_pieces'
-              }`
+            ? `比例：按预览的换算，“${anchor.piece.name}”在照片中的衣身宽度是照片中服装的 ${round(ratio)} 倍（应为 1）：${scaleCause(
+                crowdedFronts(pieces),
+              )}`
             : null,
       });
     }
@@ -923,6 +920,13 @@ function std(v: readonly number[]): number {
   if (v.length < 2) return 0;
   const m = v.reduce((s, x) => s + x, 0) / v.length;
   return Math.sqrt(v.reduce((s, x) => s + (x - m) ** 2, 0) / v.length);
+}
+
+/** Why the placement's scale is off: a marker read as one garment with several in it, or else the photo. */
+function scaleCause(crowded: ReturnType<typeof crowdedFronts>): string {
+  return crowded !== null
+    ? `比例是按全部 ${crowded.fronts} 片前片合起来作为一个前身换算的，这份排料图像是多个尺码或多件衣服而尺码没有分出来；请把每个尺码（每件衣服）的裁片放在单独的文档中，再调用 identify_pieces、generate_garment_preview 和 extract_and_apply_all_pieces`
+    : '照片的比例读错了，花样大小因此不对；请换一张平铺正面、轮廓完整的服装照片（set_garment_photo），再调用 generate_garment_preview 和 extract_and_apply_all_pieces';
 }
 
 /** Why a motif placed as in the photo does not show: it falls mostly where the cut garment has no fabric. */
