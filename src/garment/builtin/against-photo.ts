@@ -20,6 +20,11 @@ export interface PhotoTruth {
   readonly photo: Raster;
   /** The garment in the photo, eroded off its outline (mixed pixels); the whole photo for a swatch. */
   readonly inside: Uint8Array;
+  /**
+   * The garment's silhouette, eroded as `inside`, where it is more than `inside`: a cut-out's alpha with holes
+   * through the garment (segment). Its width is the garment's; its colours are not all the photo's.
+   */
+  readonly outline?: Uint8Array;
   readonly swatch: boolean;
 }
 
@@ -48,11 +53,21 @@ export async function photoTruth(bytes: Buffer, ext: Extraction): Promise<PhotoT
     raster.w !== ext.width || raster.h !== ext.height
       ? await resizeRaster(raster, ext.width, ext.height)
       : raster;
-  const mask =
-    garment.w === photo.w && garment.h === photo.h
-      ? garment.mask
-      : resampleMask(garment.mask, garment.w, garment.h, photo.w, photo.h);
-  return { photo, inside: erode(mask, photo.w, photo.h, 3), swatch: garment.swatch };
+  const atSize = (m: Uint8Array) =>
+    erode(
+      garment.w === photo.w && garment.h === photo.h
+        ? m
+        : resampleMask(m, garment.w, garment.h, photo.w, photo.h),
+      photo.w,
+      photo.h,
+      3,
+    );
+  return {
+    photo,
+    inside: atSize(garment.mask),
+    ...(garment.silhouette ? { outline: atSize(garment.silhouette) } : {}),
+    swatch: garment.swatch,
+  };
 }
 
 /** Sums of R, G, B and of a mask over a raster region, for box means of any size in constant time. */

@@ -18,6 +18,7 @@ import sharp from '../../engine/sharp.js';
 import { autocorrelate, nextPow2 } from '../fft.js';
 import { type LabPlanes, labPlanes, luminance, resizeRaster } from '../image.js';
 import type { Level } from '../types.js';
+import { coloursUnderAlpha, overLeftover, withoutAlpha } from './cutout.js';
 import { segment } from './segment.js';
 
 /** Photos are analysed at most this large (long side). */
@@ -43,7 +44,10 @@ export function analysisScale(w: number, h: number): number {
 
 /** The garment found in the photo at the analysis scale, ready for the print to be read. */
 export interface GarmentReading {
+  /** The garment's pixels whose colours the photo shows. */
   readonly mask: Uint8Array;
+  /** The garment's outline filled, where it is more than `mask` (segment). */
+  readonly silhouette?: Uint8Array;
   readonly w: number;
   readonly h: number;
   readonly swatch: boolean;
@@ -59,25 +63,51 @@ export interface GarmentReading {
  * reads the photo again, levels it the same way.
  */
 export async function levelPhoto(
-  raster: Raster,
+  taken: Raster,
 ): Promise<{ raster: Raster; level: Level | null; garment: GarmentReading }> {
-  const k = analysisScale(raster.w, raster.h);
-  const photo =
-    k < 1 ? await resizeRaster(raster, Math.round(raster.w * k), Math.round(raster.h * k)) : raster;
-  const lab = labPlanes(photo);
-  const seg = segment(photo, lab);
-  const garment = { ...seg, w: photo.w, h: photo.h, photo, lab };
-  if (seg.swatch) return levelSwatch(raster, garment);
-  const outline = silhouetteTilt(seg.mask, photo.w, photo.h);
-  const degrees = outline && printAlong(photo, seg.mask, outline);
+  const { raster, garment } = await foundIn(taken);
+  if (garment.swatch) return levelSwatch(raster, garment);
+  const outline = silhouetteTilt(garment.silhouette ?? garment.mask, garment.w, garment.h);
+  const degrees = outline && printAlong(garment.photo, garment.mask, outline);
   if (!degrees) return { raster, level: null, garment };
   const turned = await turnRaster(raster, -degrees);
-  const m = await turnMask(seg.mask, photo.w, photo.h, -degrees);
+  const m = await turnMask(garment.mask, garment.w, garment.h, -degrees);
+  const silhouette =
+    garment.silhouette && (await turnMask(garment.silhouette, garment.w, garment.h, -degrees)).mask;
   return {
     raster: turned,
     level: { degrees, original: [raster.w, raster.h], levelled: [turned.w, turned.h] },
-    garment: { mask: m.mask, w: m.w, h: m.h, swatch: false, neckOpen: seg.neckOpen },
+    garment: {
+      mask: m.mask,
+      ...(silhouette ? { silhouette } : {}),
+      w: m.w,
+      h: m.h,
+      swatch: false,
+      neckOpen: garment.neckOpen,
+    },
   };
+}
+
+/**
+ * The garment found in the photo at the analysis scale. A cut-out whose alpha is flawed is read as a photo when
+ * it can be (cutout.ts): with its alpha dropped where its colours are still under it, else on the colour of the
+ * background it kept; unless nothing but fabric is then found in it.
+ */
+async function foundIn(
+  raster: Raster,
+): Promise<{ raster: Raster; garment: GarmentReading & { photo: Raster; lab: LabPlanes } }> {
+  const k = analysisScale(raster.w, raster.h);
+  const at = async (r: Raster) => {
+    const photo = k < 1 ? await resizeRaster(r, Math.round(r.w * k), Math.round(r.h * k)) : r;
+    const lab = labPlanes(photo);
+    return { ...segment(photo, lab), w: photo.w, h: photo.h, photo, lab };
+  };
+  const garment = await at(raster);
+  if (garment.basis !== 'alpha' || !garment.silhouette) return { raster, garment };
+  const whole = coloursUnderAlpha(raster) ? withoutAlpha(raster) : overLeftover(raster);
+  if (!whole) return { raster, garment };
+  const again = await at(whole);
+  return again.swatch ? { raster, garment } : { raster: whole, garment: again };
 }
 
 /**

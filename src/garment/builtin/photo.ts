@@ -123,6 +123,8 @@ interface RepeatReading {
   readonly photo: Raster;
   readonly lab: ReturnType<typeof labPlanes>;
   readonly mask: Uint8Array;
+  /** The garment's outline filled (GarmentReading), at this scale. */
+  readonly silhouette: Uint8Array;
   readonly swatch: boolean;
   readonly neckOpen: boolean;
   readonly area: number;
@@ -159,12 +161,12 @@ async function readRepeat(
   const { w, h } = photo;
   const lab = made ? garment.lab! : labPlanes(photo);
   const { swatch, neckOpen } = garment;
-  const mask =
-    garment.w === w && garment.h === h
-      ? garment.mask
-      : resampleMask(garment.mask, garment.w, garment.h, w, h);
+  const atScale = (m: Uint8Array) =>
+    garment.w === w && garment.h === h ? m : resampleMask(m, garment.w, garment.h, w, h);
+  const mask = atScale(garment.mask);
+  const silhouette = garment.silhouette ? atScale(garment.silhouette) : mask;
   const area = countMask(mask);
-  const g = maskBounds(mask, w, h) ?? { x: 0, y: 0, w, h };
+  const g = maskBounds(silhouette, w, h) ?? { x: 0, y: 0, w, h };
   // The outline's few pixels are fabric turning away and background mixed in (anti-aliasing, JPEG ringing):
   // the repeat and the colours are read inside them.
   const inside = erode(mask, w, h, 3);
@@ -174,7 +176,7 @@ async function readRepeat(
     : findLattice(lum, w, inside, g, area);
   // Only the first reading's basis decides the scale: the second's is not needed.
   const basis = lattice && !seen ? subPixelBasis(lattice, lum, inside, w, h) : null;
-  return { k, photo, lab, mask, swatch, neckOpen, area, g, inside, lattice, basis };
+  return { k, photo, lab, mask, silhouette, swatch, neckOpen, area, g, inside, lattice, basis };
 }
 
 /** The rest of the analysis at the scale kept: palette, motif, flatness, the photo-level type. */
@@ -185,7 +187,7 @@ function finish(
   photoHash: string,
   level: Level | null,
 ): Extraction {
-  const { k, photo, lab, mask, swatch, neckOpen, area, g, inside, lattice } = r;
+  const { k, photo, lab, mask, silhouette, swatch, neckOpen, area, g, inside, lattice } = r;
   const { w, h } = photo;
   let tile = r.tile;
   let palette: PaletteEntry[];
@@ -264,7 +266,7 @@ function finish(
     garment: g,
     swatch,
     photoDpi: decoded.dpi,
-    bodyWidth: bodyWidth(mask, w, g),
+    bodyWidth: bodyWidth(silhouette, w, g),
     palette,
     ground,
     lattice,
@@ -276,7 +278,12 @@ function finish(
     flatness: Math.round(flatness * 1000) / 1000,
     notPrint: [...ignored].sort(),
   };
-  keepSilhouette(ext, { photo, inside, swatch });
+  keepSilhouette(ext, {
+    photo,
+    inside,
+    ...(silhouette !== mask ? { outline: erode(silhouette, w, h, 3) } : {}),
+    swatch,
+  });
   return ext;
 }
 

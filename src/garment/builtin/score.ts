@@ -780,12 +780,13 @@ function longestRun(w: number, inside: (x: number) => boolean): number {
 function outlineRatio(p: PieceInfo, truth: PhotoTruth, pl: Placement, spread: number): number | null {
   const ratios: number[] = [];
   const { w: W, h: H } = truth.photo;
+  const outline = truth.outline ?? truth.inside;
   for (let y = Math.floor(p.bounds.h * 0.55); y < p.bounds.h * 0.75; y++) {
     const doc = longestRun(p.bounds.w, (x) => p.mask[y * p.bounds.w + x] === 1);
     const py = Math.round((p.bounds.y + y + 0.5 - pl.docY) / pl.scale + pl.photoY - 0.5);
     if (py < 0 || py >= H || doc === 0) continue;
     // The inside mask was eroded by 3 px on each side.
-    const photo = longestRun(W, (x) => truth.inside[py * W + x] === 1);
+    const photo = longestRun(W, (x) => outline[py * W + x] === 1);
     if (photo === 0) continue;
     ratios.push((doc * spread) / pl.scale / (photo + 6));
   }

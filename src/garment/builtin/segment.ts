@@ -15,6 +15,8 @@
 import type { Raster } from '../../engine/model.js';
 import { deltaE76, type Lab } from '../color.js';
 import { components, countMask, erode, type LabPlanes, maskBounds } from '../image.js';
+import { isCutout, readCutout } from './cutout.js';
+import { close, grow, largest, opening, THIN, withoutThinParts } from './morphology.js';
 import { atNeck } from './shading.js';
 
 /** Most ΔE76 from the background (plane) that still counts as background, however noisy the border. */
@@ -46,7 +48,10 @@ const GAP = 2;
 const NECK_MAX_SHARE = 0.06;
 
 export interface Segmentation {
+  /** The garment's pixels whose colours the photo shows. */
   readonly mask: Uint8Array;
+  /** The garment's outline filled, where it is more than `mask` (a cut-out's alpha with holes through it). */
+  readonly silhouette?: Uint8Array;
   readonly swatch: boolean;
   /** The neck opening showed the background and was cleared from the mask. */
   readonly neckOpen: boolean;
@@ -57,13 +62,11 @@ export interface Segmentation {
 export function segment(photo: Raster, lab: LabPlanes): Segmentation {
   const { w, h } = photo;
   const n = w * h;
-  let transparent = 0;
-  for (let i = 0; i < n; i++) if (photo.data[i * 4 + 3]! < 128) transparent++;
-  if (transparent > n * 0.05) {
-    const mask = new Uint8Array(n);
-    for (let i = 0; i < n; i++) mask[i] = photo.data[i * 4 + 3]! >= 128 ? 1 : 0;
+  if (isCutout(photo)) {
+    const { mask, silhouette } = readCutout(photo);
     return {
-      mask: withoutThinParts(largest(mask, w, h), w, h),
+      mask,
+      ...(silhouette !== mask ? { silhouette } : {}),
       swatch: false,
       neckOpen: false,
       basis: 'alpha',
@@ -919,15 +922,6 @@ function inBounds(
   return out;
 }
 
-/** `m` opened by `r` px (shrunk, then grown): what a square 2r + 1 px wide fits in. */
-function opening(m: Uint8Array, w: number, h: number, r: number): Uint8Array {
-  const inverse = new Uint8Array(m.length);
-  for (let i = 0; i < m.length; i++) inverse[i] = 1 - m[i]!;
-  const shrunk = grow(inverse, w, h, r);
-  for (let i = 0; i < m.length; i++) shrunk[i] = 1 - shrunk[i]!;
-  return grow(shrunk, w, h, r);
-}
-
 /** ΔE76 from the hanger's colour within which a pixel is the hanger's (JPEG spreads a dark wire's colour so far). */
 const HANGER_DE = 15;
 /** The thin parts' colour is a hanger's only this far (ΔE76) from the garment's: else they are the garment's own. */
@@ -1035,76 +1029,6 @@ function hangerOf(
     }
   }
   return grow(hanger, w, h, 4);
-}
-
-/** Parts thinner than this share of the garment's longer side, twice over, are not garment (a hanger). */
-const THIN = 0.02;
-
-/**
- * `mask` without the parts thinner than 2·THIN of its longer side that stick out of it: the hook and arms of a
- * hanger, a strand of background the fill could not enter. A morphological opening (a square: straight edges,
- * slanted or not, and right angles keep their place; only an acute corner's tip is rounded) takes them off.
- */
-function withoutThinParts(mask: Uint8Array, w: number, h: number): Uint8Array {
-  const g = maskBounds(mask, w, h);
-  if (!g) return mask;
-  const r = Math.max(2, Math.round(THIN * Math.max(g.w, g.h)));
-  const n = w * h;
-  const inverse = new Uint8Array(n);
-  for (let i = 0; i < n; i++) inverse[i] = 1 - mask[i]!;
-  const eroded = grow(inverse, w, h, r);
-  for (let i = 0; i < n; i++) eroded[i] = 1 - eroded[i]!;
-  const opened = grow(eroded, w, h, r);
-  for (let i = 0; i < n; i++) opened[i] = mask[i]! & opened[i]!;
-  return largest(opened, w, h);
-}
-
-/** `m` grown by `r` pixels (square), two separable passes. */
-function grow(m: Uint8Array, w: number, h: number, r: number): Uint8Array {
-  const rows = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    let last = -Infinity;
-    for (let x = 0; x < w; x++) {
-      if (m[y * w + x]) last = x;
-      if (x - last <= r) rows[y * w + x] = 1;
-    }
-    last = Infinity;
-    for (let x = w - 1; x >= 0; x--) {
-      if (m[y * w + x]) last = x;
-      if (last - x <= r) rows[y * w + x] = 1;
-    }
-  }
-  // Down the columns, a row at a time (each column's last set row kept), which reads memory in order.
-  const out = new Uint8Array(w * h);
-  const last = new Int32Array(w).fill(-1 - r);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0, i = y * w; x < w; x++, i++) {
-      if (rows[i]) last[x] = y;
-      if (y - last[x]! <= r) out[i] = 1;
-    }
-  }
-  last.fill(h + r);
-  for (let y = h - 1; y >= 0; y--) {
-    for (let x = 0, i = y * w; x < w; x++, i++) {
-      if (rows[i]) last[x] = y;
-      if (last[x]! - y <= r) out[i] = 1;
-    }
-  }
-  return out;
-}
-
-/**
- * `m` closed by `r` px (grown, then shrunk): where a band of the print matches the background at the outline,
- * the fill bites a notch as wide as the band into the garment; a silhouette has no such notches.
- */
-function close(m: Uint8Array, w: number, h: number, r: number): Uint8Array {
-  const grown = grow(m, w, h, r);
-  const gaps = new Uint8Array(grown.length);
-  for (let i = 0; i < gaps.length; i++) gaps[i] = 1 - grown[i]!;
-  const outside = grow(gaps, w, h, r);
-  const out = new Uint8Array(grown.length);
-  for (let i = 0; i < out.length; i++) out[i] = grown[i] && !outside[i] ? 1 : 0;
-  return out;
 }
 
 /** Indices of the pixels within `t` of the image's edge. */
@@ -1310,13 +1234,4 @@ function openNeck(mask: Uint8Array, fg: Uint8Array, w: number, h: number): boole
   const grown = grow(core, w, h, 1);
   for (let i = 0; i < mask.length; i++) if (grown[i] && hole[i]) mask[i] = 0;
   return true;
-}
-
-export function largest(m: Uint8Array, w: number, h: number): Uint8Array {
-  const { comps, labels } = components(m, w, h);
-  if (comps.length <= 1) return m;
-  const big = comps.reduce((p, q) => (q.area > p.area ? q : p));
-  const out = new Uint8Array(m.length);
-  for (let i = 0; i < m.length; i++) out[i] = labels[i] === big.label ? 1 : 0;
-  return out;
 }
