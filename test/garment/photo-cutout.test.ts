@@ -24,8 +24,9 @@ const EXAMPLES = 'examples/garment';
 const SWEEP = [246, 246, 245] as const;
 
 type Rgba = Uint8ClampedArray;
+type Photo = { data: Rgba; w: number; h: number };
 
-async function pixels(kind: string): Promise<{ data: Rgba; w: number; h: number }> {
+async function pixels(kind: string): Promise<Photo> {
   const { raster } = await decodeImage(readFileSync(`${EXAMPLES}/photo-${kind}.jpg`));
   return { data: Uint8ClampedArray.from(raster.data), w: raster.w, h: raster.h };
 }
@@ -64,18 +65,22 @@ function flooded(d: Rgba, w: number, h: number, fuzz: number): void {
   }
 }
 
-/** The transparent pixels' colours cleared to black. */
-function cleared(d: Rgba): void {
-  for (let o = 0; o < d.length; o += 4) if (d[o + 3] === 0) d[o] = d[o + 1] = d[o + 2] = 0;
-}
+/** `cut`, then the transparent pixels' colours cleared to black. */
+const clearing =
+  (cut: (p: Photo) => void) =>
+  (p: Photo): void => {
+    cut(p);
+    const d = p.data;
+    for (let o = 0; o < d.length; o += 4) if (d[o + 3] === 0) d[o] = d[o + 1] = d[o + 2] = 0;
+  };
 
-async function png(p: { data: Rgba; w: number; h: number }): Promise<Buffer> {
+async function png(p: Photo): Promise<Buffer> {
   return sharp(Buffer.from(p.data.buffer), { raw: { width: p.w, height: p.h, channels: 4 } })
     .png()
     .toBuffer();
 }
 
-async function cutOut(kind: string, cut: (p: { data: Rgba; w: number; h: number }) => void) {
+async function cutOut(kind: string, cut: (p: Photo) => void) {
   const p = await pixels(kind);
   cut(p);
   return png(p);
@@ -88,13 +93,13 @@ const tilePerBody = (e: Extraction) => e.lattice!.tileW / e.bodyWidth;
 describe('cut-out photos', () => {
   it('read as the photo itself, whether the alpha is clean or a colour key ate the cream fabric', async () => {
     const photo = await read(readFileSync(`${EXAMPLES}/photo-allover.jpg`));
-    const cases: [string, (p: { data: Rgba; w: number; h: number }) => void, number][] = [
+    const cases: [string, (p: Photo) => void, number][] = [
       // A clean alpha cuts inside the garment's stroked outline, which the photo's silhouette holds: 1.5 %.
       ['clean (flood fill, 12 %)', (p) => flooded(p.data, p.w, p.h, 0.12), 0.02],
       ['colour key, colours kept', (p) => keyed(p.data, 0.08), 0.01],
-      ['colour key, colours cleared', (p) => (keyed(p.data, 0.08), cleared(p.data)), 0.03],
-      ['sweep left in specks, cleared', (p) => (keyed(p.data, 0.04), cleared(p.data)), 0.03],
-      ['flood through the seam line, cleared', (p) => flooded(p.data, p.w, p.h, 0.16), 0.03],
+      ['colour key, colours cleared', clearing((p) => keyed(p.data, 0.08)), 0.03],
+      ['sweep left in specks, cleared', clearing((p) => keyed(p.data, 0.04)), 0.03],
+      ['flood through the seam line, cleared', clearing((p) => flooded(p.data, p.w, p.h, 0.16)), 0.03],
     ];
     for (const [name, cut, within] of cases) {
       const e = await read(await cutOut('allover', cut));
@@ -112,7 +117,12 @@ describe('cut-out photos', () => {
   it("do not take a sweep's grey left in for a colour of a plain or a motif garment", async () => {
     for (const kind of ['solid', 'motif']) {
       const photo = await read(readFileSync(`${EXAMPLES}/photo-${kind}.jpg`));
-      const e = await read(await cutOut(kind, (p) => (keyed(p.data, 0.04), cleared(p.data))));
+      const e = await read(
+        await cutOut(
+          kind,
+          clearing((p) => keyed(p.data, 0.04)),
+        ),
+      );
       expect(e.kind, kind).toBe(photo.kind);
       expect(e.palette.length, kind).toBe(photo.palette.length);
       expect(Math.abs(e.bodyWidth / photo.bodyWidth - 1), kind).toBeLessThan(0.02);
@@ -137,7 +147,10 @@ describe('cut-out photos', () => {
     const photo = await flow('photo.jpg', readFileSync(`${EXAMPLES}/photo-allover.jpg`));
     const cut = await flow(
       'cutout.png',
-      await cutOut('allover', (p) => (keyed(p.data, 0.08), cleared(p.data))),
+      await cutOut(
+        'allover',
+        clearing((p) => keyed(p.data, 0.08)),
+      ),
     );
     expect(Math.abs(cut.tile / photo.tile - 1)).toBeLessThan(0.03);
     expect(cut.score).toBeGreaterThanOrEqual(8.5);
