@@ -12,6 +12,7 @@ import type { ToolDefinition } from './types.js';
 
 export type { ToolArgs } from './args.js';
 export * from './bounds.js';
+export * from './file-formats.js';
 export * from './types.js';
 
 /** Every tool the engine executes: the spec's 75 (A–D, in order) followed by the extensions (E). */

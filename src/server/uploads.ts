@@ -1,34 +1,26 @@
 /**
  * Files uploaded into a session's workspace: the real type is read from the first bytes (never from the name
- * or the declared content type), only PSD, PNG, JPEG and WebP are taken (WebP: product photos saved from web
- * shops usually are), and the name must stay inside the workspace.
+ * or the declared content type), only the formats Atelier reads are taken (registry/file-formats.ts: WebP and
+ * AVIF because product photos saved from web shops usually are), and the name must stay inside the workspace.
  */
 import { constants } from 'node:fs';
 import { copyFile, link, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { EditorError } from '../engine/errors.js';
-import { type FileType, sniffFileType } from '../engine/io/file-type.js';
+import { type FileType, sniffFileType, unreadableFormat } from '../engine/io/file-type.js';
 import type { Workspace } from '../engine/workspace.js';
+import { formatNames, READ_FORMATS } from '../registry/file-formats.js';
 import { HttpError } from './errors.js';
 
 export type UploadType = FileType;
 
-const EXTENSIONS: Readonly<Record<UploadType, readonly string[]>> = {
-  psd: ['.psd', '.psb'],
-  png: ['.png'],
-  jpg: ['.jpg', '.jpeg'],
-  webp: ['.webp'],
-};
-
-const TYPE_NAMES: Readonly<Record<UploadType, string>> = {
-  psd: 'PSD',
-  png: 'PNG',
-  jpg: 'JPEG',
-  webp: 'WebP',
-};
+const FORMAT = Object.fromEntries(READ_FORMATS.map((f) => [f.id, f])) as Readonly<
+  Record<UploadType, (typeof READ_FORMATS)[number]>
+>;
+const extensionsOf = (type: UploadType): readonly string[] => FORMAT[type].extensions;
 
 /** The MIME types of what uploads take, for a refusal to list. */
-export const ACCEPTED_TYPES = ['image/vnd.adobe.photoshop', 'image/png', 'image/jpeg', 'image/webp'] as const;
+export const ACCEPTED_TYPES = READ_FORMATS.map((f) => f.mime);
 
 export const UPLOAD_ROLES = ['garment'] as const;
 export type UploadRole = (typeof UPLOAD_ROLES)[number];
@@ -59,12 +51,12 @@ export function uploadPath(workspace: Workspace, given: string | undefined, type
   }
   const givenExt = path.posix.extname(name).toLowerCase();
   if (givenExt === '') {
-    name += EXTENSIONS[type][0]!;
-  } else if (!EXTENSIONS[type].includes(givenExt)) {
+    name += extensionsOf(type)[0]!;
+  } else if (!extensionsOf(type).includes(givenExt)) {
     throw new HttpError(
       400,
       'bad_request',
-      `文件是 ${TYPE_NAMES[type]}，文件名却以“${givenExt}”结尾：请用 ${EXTENSIONS[type].join(' 或 ')}`,
+      `文件是 ${FORMAT[type].name}，文件名却以“${givenExt}”结尾：请用 ${extensionsOf(type).join(' 或 ')}`,
     );
   }
   let abs: string;
@@ -79,24 +71,23 @@ export function uploadPath(workspace: Workspace, given: string | undefined, type
   return workspace.relative(abs);
 }
 
-/** Refuses a body that is not PSD, PNG, JPEG or WebP (415), naming what was found. */
+/** Refuses a body of a format Atelier does not read (415), naming it when it is one a designer meets (HEIC). */
 export function requireImageType(buf: Uint8Array): UploadType {
   if (buf.length === 0) throw new HttpError(400, 'bad_request', '上传的文件是空的');
   const type = sniffFileType(buf);
   if (!type) {
+    const known = unreadableFormat(buf);
     throw new HttpError(
       415,
       'unsupported_media_type',
-      '只接受 PSD、PNG、JPEG 和 WebP 文件（类型按文件内容判断）',
-      {
-        accepted: ACCEPTED_TYPES,
-      },
+      known
+        ? `这是 ${known.what}，无法读取：${known.hint}`
+        : `只接受 ${formatNames(READ_FORMATS, '和')} 文件（类型按文件内容判断）`,
+      { accepted: ACCEPTED_TYPES, ...(known ? { format: known.name } : {}) },
     );
   }
   return type;
 }
-
-export { TYPE_NAMES };
 
 const MB = 1024 * 1024;
 const mb = (bytes: number): string => `${(Math.ceil((bytes / MB) * 10) / 10).toLocaleString('en-US')} MB`;
@@ -125,7 +116,7 @@ export async function placeUpload(
   target: string | null,
   type: UploadType,
 ): Promise<string> {
-  if (target === null) return placeUnnamed(workspace, tempPath, EXTENSIONS[type][0]!);
+  if (target === null) return placeUnnamed(workspace, tempPath, extensionsOf(type)[0]!);
   try {
     const abs = workspace.resolve(target);
     await workspace.makeFolder(path.dirname(abs));

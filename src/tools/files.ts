@@ -8,6 +8,7 @@ import { renderDocument } from '../engine/composite/index.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { BACKGROUND_NAME, NO_LOCKS, pixelLayer } from '../engine/factory.js';
+import { unreadableByName } from '../engine/io/file-type.js';
 import { decodeImage, encodeJpeg, encodePng, type JpegOptions } from '../engine/io/image-codec.js';
 import { decodePsdOffThread, writePsdFileOffThread } from '../engine/io/psd-thread.js';
 import { documentPixelBytes, psdCanvasPixels, reservePixels } from '../engine/memory-budget.js';
@@ -17,6 +18,7 @@ import { cropRaster } from '../engine/raster.js';
 import { documentInkSources } from '../engine/raster-inks.js';
 import sharp from '../engine/sharp.js';
 import { allocateId, insertLayer, layerById, setActive, slotAbove } from '../engine/tree.js';
+import { formatExtensions, READ_FORMATS } from '../registry/file-formats.js';
 import { documentSummary, layerSummary } from './describe.js';
 import { activeDoc } from './resolve.js';
 import type { ToolContext, ToolHandlers } from './types.js';
@@ -196,24 +198,25 @@ function flatDocument(raster: Raster, dpi: number): DocState {
 
 type Readable = 'psd' | 'image';
 
-/** Read, never written: a WebP opens or is placed as any image does (uploads take it), and is saved as PSD, PNG or JPEG. */
-const READ_ONLY_EXT = new Set(['.webp']);
+/** What a file is read as, by its extension: every format Atelier reads (WebP and AVIF are read, never written). */
+const READ_FORMAT_OF_EXT: ReadonlyMap<string, (typeof READ_FORMATS)[number]> = new Map(
+  READ_FORMATS.flatMap((f) => f.extensions.map((ext) => [ext, f] as const)),
+);
 
 function sourceFormatName(p: string): string {
-  const ext = extOf(p);
-  return READ_ONLY_EXT.has(ext) ? 'WebP' : FORMAT_NAMES[FORMAT_OF_EXT[ext] ?? 'png'];
+  return READ_FORMAT_OF_EXT.get(extOf(p))?.name ?? 'PNG';
 }
 
 function readableKind(rel: string, what: string): Readable {
   const ext = extOf(rel);
-  if (READ_ONLY_EXT.has(ext)) return 'image';
-  const format = FORMAT_OF_EXT[ext];
+  const format = READ_FORMAT_OF_EXT.get(ext);
   if (!format) {
+    const known = unreadableByName(rel);
     fail('unsupported', `不支持的文件类型“${ext || '（无扩展名）'}”，无法${what}`, {
-      hint: '支持 .psd、.psb、.png、.jpg、.jpeg、.webp 文件',
+      hint: known?.hint ?? `支持 ${formatExtensions(READ_FORMATS)} 文件`,
     });
   }
-  return format === 'psd' ? 'psd' : 'image';
+  return format.id === 'psd' ? 'psd' : 'image';
 }
 
 /** The sharp-readable raw bytes of a raster, for scaling and encoding. */

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
-import { sniffFileType } from '../engine/io/file-type.js';
+import { sniffFileType, unreadableFormat } from '../engine/io/file-type.js';
 import { decodeImage } from '../engine/io/image-codec.js';
 import type { DocState, Rect } from '../engine/model.js';
 import { closest } from '../engine/names.js';
@@ -63,6 +63,7 @@ import {
 } from '../garment/types.js';
 import { uprightPiece } from '../garment/upright.js';
 import { consult, selectVision } from '../garment/vision.js';
+import { formatNames, IMAGE_FORMATS } from '../registry/file-formats.js';
 import { boundsReport } from './describe.js';
 import { assertFree } from './guards.js';
 import { activeDoc } from './resolve.js';
@@ -973,9 +974,14 @@ export const garmentHandlers = {
     const bytes = await ctx.workspace.read(target);
     const format = sniffFileType(bytes);
     if (format === null || format === 'psd') {
-      fail('unsupported', `“${target}”不是 PNG、JPEG 或 WebP 图像`, {
-        hint: '服装照片须为 PNG、JPG 或 WebP 文件',
-      });
+      const known = unreadableFormat(bytes);
+      fail(
+        'unsupported',
+        known
+          ? `“${target}”是 ${known.what}，无法读取`
+          : `“${target}”不是 ${formatNames(IMAGE_FORMATS)} 图像`,
+        { hint: known?.hint ?? `服装照片须为 ${formatNames(IMAGE_FORMATS)} 文件` },
+      );
     }
     const { raster } = await decodeImage(bytes);
     const small = photoTooSmall(target, raster.w, raster.h);

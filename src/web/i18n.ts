@@ -2,6 +2,10 @@
  * The studio's own words in Chinese (the default) and English. Tool labels, descriptions and messages are
  * not here: they come from the registry (labels in both languages, see `labelIn`) and the server, in Chinese.
  */
+import { formatNames, formatNamesEn, READ_FORMATS } from '../registry/file-formats.js';
+
+const READ_NAMES = READ_FORMATS.map((f) => f.name);
+
 const zh = {
   'app.loading': '正在连接 Atelier…',
   'app.bootFailed': '无法连接服务：{message}',
@@ -99,7 +103,9 @@ const zh = {
     '已打开会话 {id}：此后在这个会话中进行的操作都会显示在这里，包括 MCP 客户端的每次调用；在此之前的调用没有卡片，它们的效果见画布、图层和历史记录。',
   'chat.cleared':
     '对话记录已清空：文档、图层、历史记录和文件都在。模型不再记得之前的对话，发送消息即开始新的对话。',
-  'upload.unsupported_media_type': '“{name}”不是 PSD、PNG、JPEG 或 WebP 文件（按文件内容判断），没有上传',
+  'upload.unsupported_media_type': `“{name}”不是 ${formatNames(READ_FORMATS)} 文件（按文件内容判断），没有上传`,
+  'upload.heic':
+    '“{name}”是 HEIC 照片（iPhone 拍照的默认格式），这里无法读取，没有上传：请先导出为 JPEG 或 PNG（iPhone：设置 → 相机 → 格式 → 兼容性最佳）',
   'upload.payload_too_large': '“{name}”超过上传大小的上限，没有上传',
   'upload.quota_exceeded':
     '会话的文件空间不够放下“{name}”，没有上传：可以在文件列表里删除不再需要的文件，在“会话记录”下清空对话记录（文档和文件都保留），上传到同名文件上（覆盖它），或新建一个会话',
@@ -146,7 +152,7 @@ const zh = {
   'canvas.gone': '这个会话已不存在',
   'canvas.goneHint':
     '它的文档、图层、历史记录和文件已随会话一起清除，这里不再显示。新建一个会话后，可以重新上传文件或新建文档继续工作。',
-  'canvas.emptyHint': '支持 PSD、PNG、JPG、WebP，可直接拖到这里。也可以上传服装照片，用于服装套图。',
+  'canvas.emptyHint': `支持 ${READ_NAMES.join('、')}，可直接拖到这里。也可以上传服装照片，用于服装套图。`,
   'canvas.upload': '上传文件',
   'canvas.image': '画布：{name}',
   'canvas.loading': '正在载入画布…',
@@ -189,7 +195,7 @@ const zh = {
   'files.uploadGarment': '上传服装照片',
   'files.garmentPhoto': '服装照片：{path}',
   'files.noGarment': '尚未上传服装照片',
-  'files.empty': '会话中还没有文件。上传 PSD、PNG、JPG、WebP，或保存文档后在这里下载。',
+  'files.empty': `会话中还没有文件。上传 ${READ_NAMES.join('、')}，或保存文档后在这里下载。`,
   'files.open': '打开 {path}',
   'files.download': '下载 {path}',
   'files.openShort': '打开',
@@ -315,8 +321,9 @@ const en: Record<MessageKey, string> = {
     'Opened session {id}: what is done in it from now on shows here, every call of an MCP client included; earlier calls have no cards, their effect is on the canvas, in the layers and in the history.',
   'chat.cleared':
     'The conversation was cleared: documents, layers, history and files are all here. The model no longer remembers the earlier conversation; send a message to start a new one.',
-  'upload.unsupported_media_type':
-    '“{name}” is not a PSD, PNG, JPEG or WebP file (judged by its content); not uploaded',
+  'upload.unsupported_media_type': `“{name}” is not a ${formatNamesEn(READ_FORMATS)} file (judged by its content); not uploaded`,
+  'upload.heic':
+    '“{name}” is a HEIC photo (an iPhone’s default), which cannot be read here; not uploaded. Export it as JPEG or PNG first (iPhone: Settings → Camera → Formats → Most Compatible)',
   'upload.payload_too_large': '“{name}” is larger than the upload limit; not uploaded',
   'upload.quota_exceeded':
     'The session’s disk space cannot hold “{name}”; not uploaded: delete files it no longer needs from the file list, clear the conversation under “Session records” (documents and files stay), upload over a file of the same name, or start a new session',
@@ -371,8 +378,7 @@ const en: Record<MessageKey, string> = {
   'canvas.gone': 'This session no longer exists',
   'canvas.goneHint':
     'Its documents, layers, history and files were cleared with it and are no longer shown. Start a new session, then upload your files or create a document to go on.',
-  'canvas.emptyHint':
-    'PSD, PNG, JPG and WebP are supported; drop them here. Upload a garment photo for the garment workflow.',
+  'canvas.emptyHint': `${formatNamesEn(READ_FORMATS, 'and')} are supported; drop them here. Upload a garment photo for the garment workflow.`,
   'canvas.upload': 'Upload a file',
   'canvas.image': 'Canvas: {name}',
   'canvas.loading': 'Loading the canvas…',
@@ -416,7 +422,7 @@ const en: Record<MessageKey, string> = {
   'files.uploadGarment': 'Upload a garment photo',
   'files.garmentPhoto': 'Garment photo: {path}',
   'files.noGarment': 'No garment photo yet',
-  'files.empty': 'No files yet. Upload a PSD, PNG, JPG or WebP, or save a document to download it here.',
+  'files.empty': `No files yet. Upload a ${formatNamesEn(READ_FORMATS)}, or save a document to download it here.`,
   'files.open': 'Open {path}',
   'files.download': 'Download {path}',
   'files.openShort': 'Open',

@@ -1,7 +1,8 @@
 /**
- * A garment photo saved from a web shop is usually WebP: set_garment_photo takes it, and it is read as the same
- * photo in PNG or JPEG is (lossless here, so the pixels are the JPEG's own); place_image and open_document take
- * WebP too. A file that only says it is WebP is refused, changing nothing.
+ * A garment photo saved from a web shop is usually WebP or AVIF: set_garment_photo takes both, and each is read as
+ * the same photo in JPEG is (lossless here, so the pixels are the JPEG's own); place_image and open_document take
+ * them too. A file that only says it is WebP is refused, changing nothing; so is an iPhone's HEIC, named as such,
+ * with what to do instead.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +22,7 @@ async function previewWith(photo: string, bytes: Buffer) {
   return { session, set, extraction: preview.extraction as Record<string, unknown> };
 }
 
-describe('WebP images', () => {
+describe('WebP and AVIF images', () => {
   it('are taken as the garment photo and read as the same photo in JPEG is', async () => {
     const jpeg = readFileSync(`${EXAMPLES}/photo-allover.jpg`);
     const webp = await sharp(jpeg).webp({ lossless: true }).toBuffer();
@@ -37,6 +38,56 @@ describe('WebP images', () => {
     const { photo: _b, ...webpReading } = fromWebp.extraction;
     expect(webpReading).toEqual(jpegReading);
     expect((webpReading.repeat as { found: boolean }).found).toBe(true);
+
+    const avif = await sharp(jpeg).avif({ lossless: true }).toBuffer();
+    const fromAvif = await previewWith('photo.avif', avif);
+    expect(fromAvif.set).toMatchObject({ garment_photo: 'photo.avif', format: 'avif', width: 800 });
+    const { photo: _c, ...avifReading } = fromAvif.extraction;
+    expect(avifReading).toEqual(jpegReading);
+  });
+
+  it('AVIF opens as a document and is placed as a layer', async () => {
+    const session = newSession();
+    const avif = await sharp({ create: { width: 120, height: 90, channels: 4, background: '#2060c080' } })
+      .avif({ lossless: true })
+      .toBuffer();
+    await session.workspace.writeAtomic('in/商品图.avif', avif);
+    const opened = await ok(session, 'open_document', { path: 'in/商品图.avif' });
+    expect(opened.document).toMatchObject({ name: '商品图', width: 120, height: 90 });
+    await ok(session, 'create_document', { width: 400, height: 300, name: '海报' });
+    const placed = await ok(session, 'place_image', { path: 'in/商品图.avif' });
+    expect(placed.layer).toMatchObject({ name: '商品图' });
+    const saved = await ok(session, 'save_document', {});
+    expect(saved.path).toMatch(/\.psd$/);
+  });
+
+  it("refuses an iPhone's HEIC by name, saying how to export it, and changes nothing", async () => {
+    const session = newSession();
+    await ok(session, 'create_document', { width: 200, height: 100, name: '稿' });
+    // An iPhone's HEIC starts with these brands; the rest does not matter to the refusal.
+    const heic = Buffer.concat([
+      Buffer.from([0, 0, 0, 24]),
+      Buffer.from('ftypheic\0\0\0\0mif1heic', 'latin1'),
+      Buffer.alloc(64),
+    ]);
+    await session.workspace.writeAtomic('IMG_0042.HEIC', heic);
+    await session.workspace.writeAtomic('img.heic', heic);
+    const before = JSON.stringify(await ok(session, 'list_documents'));
+    for (const [name, args] of [
+      ['set_garment_photo', { path: 'IMG_0042.HEIC' }],
+      ['open_document', { path: 'IMG_0042.HEIC' }],
+      ['place_image', { path: 'img.heic' }],
+    ] as const) {
+      const r = (await session.call({ name, arguments: args })) as unknown as {
+        ok: boolean;
+        error: { code: string; hint: string };
+      };
+      expect(r.ok, name).toBe(false);
+      expect(r.error.code, name).toBe('unsupported');
+      expect(r.error.hint, name).toContain('兼容性最佳');
+    }
+    expect(JSON.stringify(await ok(session, 'list_documents'))).toBe(before);
+    expect(session.garmentPhoto).toBeNull();
   });
 
   it('open as documents and are placed as layers; a file that only says it is WebP is refused', async () => {

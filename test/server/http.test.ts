@@ -434,7 +434,7 @@ describe('robustness', () => {
 });
 
 describe('files', () => {
-  it('uploads PSD, PNG, JPEG and WebP by content, refuses others with 415, and opens them in the session', async () => {
+  it('uploads PSD, PNG, JPEG, WebP and AVIF by content, refuses others with 415, and opens them in the session', async () => {
     const a = await createSession(base);
     await okCalls(base, a, [
       toolCall('create_document', { width: 40, height: 30, name: '样稿' }),
@@ -536,6 +536,38 @@ describe('files', () => {
       body: webp,
     });
     expect(webpAsPng.status).toBe(400);
+
+    // AVIF, which web shops serve too: taken by content, served back as image/avif, taken as the garment photo.
+    const avif = await sharp({ create: { width: 96, height: 80, channels: 3, background: '#20a050' } })
+      .avif({ lossless: true })
+      .toBuffer();
+    const avifForm = new FormData();
+    avifForm.set('file', new Blob([avif], { type: 'application/octet-stream' }), 'shop-photo-2');
+    avifForm.set('role', 'garment');
+    const avifGarment = await fetch(`${base}/v1/sessions/${b}/files`, { method: 'POST', body: avifForm });
+    expect(avifGarment.status).toBe(201);
+    expect(await avifGarment.json()).toMatchObject({
+      path: 'shop-photo-2.avif',
+      type: 'avif',
+      role: 'garment',
+    });
+    const avifDownload = await fetch(`${base}/v1/sessions/${b}/files/shop-photo-2.avif`);
+    expect(avifDownload.headers.get('content-type')).toBe('image/avif');
+    // An iPhone's HEIC is refused as what it is, with how to export it.
+    const heic = Buffer.concat([
+      Buffer.from([0, 0, 0, 24]),
+      Buffer.from('ftypheic\0\0\0\0mif1heic', 'latin1'),
+    ]);
+    const heicUpload = await fetch(`${base}/v1/sessions/${b}/files?name=IMG_0042.HEIC`, {
+      method: 'POST',
+      body: Buffer.concat([heic, Buffer.alloc(200)]),
+    });
+    expect(heicUpload.status).toBe(415);
+    expect(await errorOf(heicUpload)).toMatchObject({
+      code: 'unsupported_media_type',
+      message: expect.stringContaining('兼容性最佳'),
+      format: 'HEIC',
+    });
 
     // Content decides, not the declared type or name.
     const fake = await fetch(`${base}/v1/sessions/${b}/files?name=x.png`, {

@@ -283,9 +283,28 @@ describe('the studio without a model', () => {
     ]);
     await chooser.setFiles(notes);
     const notice = page.getByRole('log', { name: '对话记录' }).getByRole('alert').last();
-    await eventually(textOf(notice)).toContain('“说明.psd”不是 PSD、PNG、JPEG 或 WebP 文件');
+    await eventually(textOf(notice)).toContain('“说明.psd”不是 PSD、PNG、JPEG、WebP 或 AVIF 文件');
     expect(await textOf(notice)()).not.toMatch(/only PSD/);
     await snapshot(page, '06b-upload-refused');
+
+    // An iPhone's photo copied off the phone as it was taken: said as such, with how to export it.
+    const heic = path.join(tempDir('atelier-web-heic-'), 'IMG_0042.HEIC');
+    writeFileSync(
+      heic,
+      Buffer.concat([
+        Buffer.from([0, 0, 0, 24]),
+        Buffer.from('ftypheic\0\0\0\0mif1heic', 'latin1'),
+        Buffer.alloc(64),
+      ]),
+    );
+    const [photoChooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('button', { name: '上传文档' }).click(),
+    ]);
+    await photoChooser.setFiles(heic);
+    await eventually(textOf(notice)).toContain('“IMG_0042.HEIC”是 HEIC 照片');
+    expect(await textOf(notice)()).toContain('兼容性最佳');
+    await snapshot(page, '06c-upload-heic');
   });
 
   it('uploads a PSD, opens it and shows its layers; saves and lists the file for download', async () => {

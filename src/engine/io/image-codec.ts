@@ -13,6 +13,7 @@ import { type PressProfile, pressProfile } from '../press-profile.js';
 import { sharePixels } from '../raster.js';
 import { type InkSource, separateComposite } from '../raster-inks.js';
 import sharp from '../sharp.js';
+import { HEIC } from './file-type.js';
 import { srgbProfilePath } from './rgb-profile.js';
 
 export interface JpegOptions {
@@ -33,8 +34,8 @@ export interface DecodedImage {
 
 const DEFAULT_DPI = 72;
 
-/** Formats decodeImage accepts (sharp's `metadata().format` names). */
-const RASTER_FORMATS: ReadonlySet<string> = new Set(['png', 'jpeg', 'webp', 'tiff', 'gif']);
+/** Formats decodeImage accepts (sharp's `metadata().format` names; `heif` with AV1 inside is AVIF). */
+const RASTER_FORMATS: ReadonlySet<string> = new Set(['png', 'jpeg', 'webp', 'heif', 'tiff', 'gif']);
 
 /** A decoded image becomes a document: the document pixel limit (also sharp's default input limit). */
 const MAX_INPUT_PIXELS = MAX_DOCUMENT_PIXELS;
@@ -164,7 +165,7 @@ function cleanDpi(density: number | undefined): number {
 }
 
 /**
- * Decodes a PNG, JPEG, WebP, TIFF or GIF (first frame) into a straight RGBA raster at 0,0 in sRGB.
+ * Decodes a PNG, JPEG, WebP, AVIF, TIFF or GIF (first frame) into a straight RGBA raster at 0,0 in sRGB.
  * EXIF orientation is applied; CMYK and other colour spaces are converted with the embedded (or default) profile.
  */
 export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImage> {
@@ -181,10 +182,14 @@ export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImag
       },
     );
   }
+  if (meta.format === 'heif' && meta.compression !== 'av1') {
+    // HEIC: HEVC inside, which the sharp build has no decoder for.
+    throw new EditorError('unsupported', `${HEIC.what}无法读取`, { hint: HEIC.hint });
+  }
   if (!meta.format || !RASTER_FORMATS.has(meta.format)) {
     // SVG and PDF are excluded on purpose: their renderers can pull in files from outside the workspace.
     throw new EditorError('unsupported', `不支持的图像格式“${meta.format ?? '未知'}”`, {
-      hint: '支持 PNG、JPEG、WebP、TIFF、GIF',
+      hint: '支持 PNG、JPEG、WebP、AVIF、TIFF、GIF',
     });
   }
   if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) {

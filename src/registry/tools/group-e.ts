@@ -1,5 +1,6 @@
 /** Group E: extensions (DESIGN.md §2), published only in the `extended` variant. */
 import { LAYER_NAMES, NAME, PATH, PIECES_MAX_ITEMS } from '../bounds.js';
+import { formatNames, IMAGE_FORMATS, READ_FORMATS } from '../file-formats.js';
 import { GARMENT_PARTS, GARMENT_TURNS } from '../garment-parts.js';
 import { defineTool } from '../types.js';
 
@@ -111,8 +112,7 @@ export const groupE = [
     label: '打开文档',
     labelEn: 'Open',
     effect: 'write',
-    description:
-      '打开工作区中的 PSD、PNG、JPG 或 WebP 文件，并设为当前（活动）文档。path 为相对于工作区的文件路径。',
+    description: `打开工作区中的 ${formatNames(READ_FORMATS)} 文件，并设为当前（活动）文档。path 为相对于工作区的文件路径。`,
     parameters: {
       type: 'object',
       properties: { path: { type: 'string', description: '文件路径，相对于工作区，如 input/shirt.psd' } },
@@ -127,8 +127,7 @@ export const groupE = [
     label: '置入图像',
     labelEn: 'Place Image',
     effect: 'write',
-    description:
-      '把工作区中的 PNG、JPG、WebP 或 PSD 文件作为新图层置入当前文档，放在当前选中图层的上方、在画布中居中，并设为当前图层。path 为相对于工作区的文件路径；name 为新图层名称，省略时使用文件名。',
+    description: `把工作区中的 ${formatNames(READ_FORMATS)} 文件作为新图层置入当前文档，放在当前选中图层的上方、在画布中居中，并设为当前图层。path 为相对于工作区的文件路径；name 为新图层名称，省略时使用文件名。`,
     parameters: {
       type: 'object',
       properties: {
@@ -148,12 +147,14 @@ export const groupE = [
     effect: 'read',
     changesContext: true,
     idempotent: true,
-    description:
-      '把工作区中的一个图像文件（PNG、JPG 或 WebP）标记为用户上传的服装照片，供 identify_pieces、generate_garment_preview、extract_and_apply_all_pieces 和 verify_pattern_result 使用；用于没有上传接口的场合（MCP、命令行）。path 为相对于工作区的文件路径。不修改任何文档；换一张照片后，需要重新调用 identify_pieces 和 generate_garment_preview。',
+    description: `把工作区中的一个图像文件（${formatNames(IMAGE_FORMATS)}）标记为用户上传的服装照片，供 identify_pieces、generate_garment_preview、extract_and_apply_all_pieces 和 verify_pattern_result 使用；用于没有上传接口的场合（MCP、命令行）。path 为相对于工作区的文件路径。不修改任何文档；换一张照片后，需要重新调用 identify_pieces 和 generate_garment_preview。`,
     parameters: {
       type: 'object',
       properties: {
-        path: { type: 'string', description: '服装照片的文件路径（PNG、JPG 或 WebP），相对于工作区' },
+        path: {
+          type: 'string',
+          description: `服装照片的文件路径（${formatNames(IMAGE_FORMATS)}），相对于工作区`,
+        },
       },
       required: ['path'],
     },

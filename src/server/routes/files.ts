@@ -10,6 +10,7 @@ import type { Rendered } from '../../calls/render.js';
 import { EditorError } from '../../engine/errors.js';
 import { isAtomicTemp } from '../../engine/workspace.js';
 import { photoTooSmall } from '../../garment/photo-size.js';
+import { formatNames, IMAGE_FORMATS, READ_FORMATS } from '../../registry/file-formats.js';
 import { HttpError } from '../errors.js';
 import type { AppParts } from '../parts.js';
 import { inSession, sessionOr404 } from '../request.js';
@@ -18,15 +19,11 @@ import { type ReceivedUpload, receiveUpload } from '../upload-receiver.js';
 import { placeUpload, quotaFull, roleOf, uploadPath } from '../uploads.js';
 
 /** What a garment photo may be: any image uploads take (not a PSD). */
-const GARMENT_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
+const GARMENT_TYPES = IMAGE_FORMATS.map((f) => f.mime);
+const GARMENT_NAMES = formatNames(IMAGE_FORMATS);
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.psd': 'image/vnd.adobe.photoshop',
-  '.psb': 'image/vnd.adobe.photoshop',
+  ...Object.fromEntries(READ_FORMATS.flatMap((f) => f.extensions.map((ext) => [ext, f.mime]))),
   '.json': 'application/json',
   '.jsonl': 'application/jsonl',
 };
@@ -215,7 +212,7 @@ export function fileRoutes({ config, store, events }: AppParts): Hono {
         const formRole = upload.fields.get('role');
         if (formRole) role = roleOf(formRole);
         if (role === 'garment' && upload.type === 'psd') {
-          throw new HttpError(415, 'unsupported_media_type', '服装照片须是 PNG、JPEG 或 WebP 图像', {
+          throw new HttpError(415, 'unsupported_media_type', `服装照片须是 ${GARMENT_NAMES} 图像`, {
             accepted: GARMENT_TYPES,
           });
         }
@@ -229,7 +226,7 @@ export function fileRoutes({ config, store, events }: AppParts): Hono {
             throw new HttpError(
               415,
               'unsupported_media_type',
-              '服装照片无法读取：文件开头像 PNG、JPEG 或 WebP 图像，但不是完整的图像',
+              `服装照片无法读取：文件开头像 ${GARMENT_NAMES} 图像，但不是完整的图像`,
               { accepted: GARMENT_TYPES },
             );
           }

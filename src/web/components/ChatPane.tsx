@@ -65,6 +65,8 @@ function asked(
 function Feed() {
   const { studio, t } = useStudioView();
   const uploadFailure = (code: string, message: string, name: string) => {
+    // An iPhone's photo, copied off the phone as it was taken: said as such, with what to do.
+    if (code === 'unsupported_media_type' && /\.(heic|heif)$/i.test(name)) return t('upload.heic', { name });
     const key = UPLOAD_MESSAGES[code as keyof typeof UPLOAD_MESSAGES];
     return key ? t(key, { name }) : t('upload.failed', { name, message });
   };

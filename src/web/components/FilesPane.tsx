@@ -6,6 +6,7 @@
  * room a long conversation takes comes back under the quota, the documents and files kept.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { IMAGE_FORMATS, READ_FORMATS } from '../../registry/file-formats.js';
 import { ApiError, deleteSessionFile } from '../api/client.js';
 import { useStudioView } from '../context.js';
 import { download } from '../state/blob-url.js';
@@ -14,7 +15,12 @@ import { PANE_TOOLS } from '../state/pane-tools.js';
 import { AskDialog } from './AskDialog.js';
 
 const OPEN = PANE_TOOLS.openDocument;
-const DOCUMENT_FILE = /\.(psd|psb|png|jpe?g|webp)$/i;
+/** A file that opens as a document: one of the formats Atelier reads, by its extension. */
+const opensAsDocument = (file: string) =>
+  READ_FORMATS.some((f) => f.extensions.some((ext) => file.toLowerCase().endsWith(ext)));
+/** What the pickers offer: PSD by its extensions (browsers know no MIME type for it), images by theirs. */
+const ACCEPT_DOCUMENT = READ_FORMATS.map((f) => (f.image ? f.mime : f.extensions.join(','))).join(',');
+const ACCEPT_GARMENT = IMAGE_FORMATS.map((f) => f.mime).join(',');
 /**
  * The chat's transcript and its kept images, as src/agent/transcript.ts names them, and the MCP client's calls,
  * as src/server/session-events.ts does (the studio imports neither).
@@ -106,9 +112,7 @@ export function UploadButton({ kind, label }: { kind: 'document' | 'garment'; la
         type="file"
         hidden
         aria-label={label}
-        accept={
-          kind === 'garment' ? 'image/png,image/jpeg,image/webp' : '.psd,.psb,image/png,image/jpeg,image/webp'
-        }
+        accept={kind === 'garment' ? ACCEPT_GARMENT : ACCEPT_DOCUMENT}
         onChange={async (e) => {
           const file = e.currentTarget.files?.[0];
           e.currentTarget.value = '';
@@ -179,7 +183,7 @@ export function FilesPane() {
       <FileName path={f.path} />
       <span class="file-size">{sizeText(f.bytes)}</span>
       <span class="file-actions">
-        {!record && DOCUMENT_FILE.test(f.path) && (
+        {!record && opensAsDocument(f.path) && (
           <button
             type="button"
             class="ghost"

@@ -2,6 +2,7 @@
  * Image files a designer hands the studio (dropped on the canvas, pasted in the chat): uploaded to the session's
  * workspace, then opened as documents, or placed as new layers in the active document, as Photoshop pastes.
  */
+import { IMAGE_FORMATS } from '../../registry/file-formats.js';
 import { PANE_TOOLS } from './pane-tools.js';
 import type { Studio } from './use-studio.js';
 
@@ -27,7 +28,7 @@ export async function openFiles(
  */
 export function pastedFile(file: File, at = new Date()): File {
   const stamp = at.toISOString().replace(/\D/g, '').slice(0, 14);
-  const ext = file.type === 'image/jpeg' ? 'jpg' : file.type === 'image/webp' ? 'webp' : 'png';
+  const ext = IMAGE_FORMATS.find((f) => f.mime === file.type)?.id ?? 'png';
   return new File([file], `粘贴-${stamp}-${++pasted}.${ext}`, { type: file.type });
 }
 
