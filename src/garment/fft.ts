@@ -38,11 +38,29 @@ export function autocorrelate(
   ny: number,
   rows: number,
 ): Float64Array {
-  if (w > nx || h > ny || rows > ny) throw new Error(`autocorrelate: ${w}×${h} does not fit ${nx}×${ny}`);
+  return correlate(values, null, w, h, nx, ny, rows);
+}
+
+/**
+ * The same for two images: out[dy · nx + (dx mod nx)] = Σ a(p) · b(p + (dx, dy)), for dy = 0..rows − 1. The
+ * rows of negative dy are crossCorrelate(b, a)'s, mirrored.
+ */
+export function crossCorrelate(
+  a: Float64Array,
+  b: Float64Array,
+  w: number,
+  h: number,
+  nx: number,
+  ny: number,
+  rows: number,
+): Float64Array {
+  return correlate(a, b, w, h, nx, ny, rows);
+}
+
+/** The half spectrum of every row of `values`, stored by column (kx), each column ny complex values interleaved. */
+function rowSpectra(values: Float64Array, w: number, h: number, nx: number, ny: number): Float64Array {
   const half = nx / 2 + 1;
   const rowFft = plan(nx);
-  const colFft = plan(ny);
-  // The half spectrum of every row, stored by column (kx), each column ny complex values interleaved.
   const cols = new Float64Array(half * ny * 2);
   const rowIn = new Float64Array(nx);
   const rowOut = new Float64Array(2 * nx);
@@ -55,14 +73,43 @@ export function autocorrelate(
       cols[o + 1] = rowOut[2 * kx + 1]!;
     }
   }
-  // Down each column: forward, power spectrum, back (the power spectrum is real).
+  return cols;
+}
+
+/** Σ a(p) · b(p + lag) (b null: a's own), as autocorrelate and crossCorrelate describe. */
+function correlate(
+  a: Float64Array,
+  b: Float64Array | null,
+  w: number,
+  h: number,
+  nx: number,
+  ny: number,
+  rows: number,
+): Float64Array {
+  if (w > nx || h > ny || rows > ny) throw new Error(`correlate: ${w}×${h} does not fit ${nx}×${ny}`);
+  const half = nx / 2 + 1;
+  const rowFft = plan(nx);
+  const colFft = plan(ny);
+  const cols = rowSpectra(a, w, h, nx, ny);
+  const other = b ? rowSpectra(b, w, h, nx, ny) : null;
+  // Down each column: forward, conj(A)·B (the power spectrum for one image, real), back.
   const colOut = new Float64Array(2 * ny);
-  const power = new Float64Array(2 * ny);
+  const otherOut = new Float64Array(2 * ny);
+  const product = new Float64Array(2 * ny);
   for (let kx = 0; kx < half; kx++) {
     const col = cols.subarray(kx * ny * 2, (kx + 1) * ny * 2);
     colFft.transform(colOut, col);
-    for (let k = 0; k < ny; k++) power[2 * k] = colOut[2 * k]! ** 2 + colOut[2 * k + 1]! ** 2;
-    colFft.inverseTransform(col, power);
+    if (other) {
+      colFft.transform(otherOut, other.subarray(kx * ny * 2, (kx + 1) * ny * 2));
+      for (let k = 0; k < ny; k++) {
+        const [ar, ai, br, bi] = [colOut[2 * k]!, colOut[2 * k + 1]!, otherOut[2 * k]!, otherOut[2 * k + 1]!];
+        product[2 * k] = ar * br + ai * bi;
+        product[2 * k + 1] = ar * bi - ai * br;
+      }
+    } else {
+      for (let k = 0; k < ny; k++) product[2 * k] = colOut[2 * k]! ** 2 + colOut[2 * k + 1]! ** 2;
+    }
+    colFft.inverseTransform(col, product);
   }
   // Along the rows wanted: rebuild the full row spectrum from its half (X(nx − k) = conj X(k)), back to real.
   const out = new Float64Array(rows * nx);

@@ -8,7 +8,7 @@ import { analysePhoto } from '../../src/garment/builtin/photo.js';
 import { classifyPieces, collectPieces, nameHint } from '../../src/garment/builtin/pieces.js';
 import { detectLattice, latticeFrom } from '../../src/garment/builtin/repeat.js';
 import { deltaE00, labOfHex, labToRgb, rgbToLab } from '../../src/garment/color.js';
-import { autocorrelate } from '../../src/garment/fft.js';
+import { autocorrelate, crossCorrelate } from '../../src/garment/fft.js';
 import { labOf } from '../../src/garment/image.js';
 import {
   backdropAt,
@@ -43,29 +43,35 @@ describe('fft', () => {
     [37, 23, 64, 32],
     [20, 40, 32, 64],
   ])(
-    'the autocorrelation of a %i × %i image (padded %i × %i) equals the direct sum at every lag',
+    'the auto- and cross-correlations of %i × %i images (padded %i × %i) equal the direct sums at every lag',
     (w, h, nx, ny) => {
       let seed = w * 1000 + h;
-      const v = Float64Array.from({ length: w * h }, () => {
-        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-        return (seed % 1000) / 100 - 5;
-      });
+      const noise = () =>
+        Float64Array.from({ length: w * h }, () => {
+          seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+          return (seed % 1000) / 100 - 5;
+        });
+      const v = noise();
+      const u = noise();
       const maxX = nx - w;
       const rows = ny - h + 1;
-      const r = autocorrelate(v, w, h, nx, ny, rows);
-      const direct = (dx: number, dy: number) => {
+      const auto = autocorrelate(v, w, h, nx, ny, rows);
+      const cross = crossCorrelate(v, u, w, h, nx, ny, rows);
+      const direct = (a: Float64Array, b: Float64Array, dx: number, dy: number) => {
         let s = 0;
         for (let y = 0; y < h; y++) {
           for (let x = 0; x < w; x++) {
             if (x + dx < 0 || x + dx >= w || y + dy < 0 || y + dy >= h) continue;
-            s += v[y * w + x]! * v[(y + dy) * w + x + dx]!;
+            s += a[y * w + x]! * b[(y + dy) * w + x + dx]!;
           }
         }
         return s;
       };
       for (let dy = 0; dy < rows; dy++) {
         for (let dx = -maxX; dx <= maxX; dx++) {
-          expect(r[dy * nx + ((dx + nx) % nx)]).toBeCloseTo(direct(dx, dy), 6);
+          const at = dy * nx + ((dx + nx) % nx);
+          expect(auto[at]).toBeCloseTo(direct(v, v, dx, dy), 6);
+          expect(cross[at]).toBeCloseTo(direct(v, u, dx, dy), 6);
         }
       }
     },

@@ -13,7 +13,7 @@
  * the photo still has them.
  */
 import type { Raster } from '../../engine/model.js';
-import { countMask, maskBounds } from '../image.js';
+import { components, countMask, maskBounds } from '../image.js';
 import { close, fillHoles, largest, THIN, withoutThinParts } from './morphology.js';
 
 /** A photo with more than this share of it transparent is a cut-out. */
@@ -45,6 +45,19 @@ export function isCutout(photo: Raster): boolean {
   let transparent = 0;
   for (let i = 0; i < n; i++) if (photo.data[i * 4 + 3]! < 128) transparent++;
   return transparent > n * CUTOUT_SHARE;
+}
+
+/**
+ * A flawed alpha's opaque parts smaller than this share of the photo are specks (a sweep's, left in: 1–3 px at
+ * 800 px; 16 px here).
+ */
+const SPECK_SHARE = 2.5e-5;
+
+/** `m` without its parts of fewer than `least` px. */
+function withoutSpecks(m: Uint8Array, w: number, h: number, least: number): Uint8Array {
+  const { comps, labels } = components(m, w, h);
+  const kept = new Set(comps.filter((c) => c.area >= least).map((c) => c.label));
+  return Uint8Array.from(labels, (l) => (kept.has(l) ? 1 : 0));
 }
 
 /** The alpha's opaque pixels. */
@@ -79,9 +92,13 @@ export function readCutout(photo: Raster): CutoutReading {
   // between them be parted from each other: they are joined across gaps as wide as a hanger is thin before the
   // holes are filled. So are specks of background left around a whole garment, to it: the joined outline is
   // taken only when the largest solid part is less than JOINED_SHARE of it (holes ate the garment apart).
-  const g = maskBounds(seen, w, h)!;
+  // Specks of a sweep left in around the hem would be joined to it: they go first (a few px each, where the
+  // garment's own bits between its holes are a flower's size or larger; the small ones among them are covered
+  // again by the joining).
+  const bits = withoutSpecks(seen, w, h, Math.max(4, Math.round(SPECK_SHARE * w * h)));
+  const g = maskBounds(bits, w, h) ?? maskBounds(seen, w, h)!;
   const r = Math.max(2, Math.round(THIN * Math.max(g.w, g.h)));
-  const joined = withoutThinParts(largest(fillHoles(close(seen, w, h, r), w, h), w, h), w, h);
+  const joined = withoutThinParts(largest(fillHoles(close(bits, w, h, r), w, h), w, h), w, h);
   const silhouette = area < JOINED_SHARE * countMask(joined) ? joined : filled;
   const mask = Uint8Array.from(silhouette, (s, i) => s & seen[i]!);
   return { mask, silhouette, flaws };

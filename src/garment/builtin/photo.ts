@@ -171,9 +171,11 @@ async function readRepeat(
   // the repeat and the colours are read inside them.
   const inside = erode(mask, w, h, 3);
   const lum = levelled ? await levelledLuminance(photo) : luminance(photo);
+  // A garment the photo shows with holes through it (a cut-out's alpha, segment) has its lags normalised by
+  // what each pairs (detectLattice).
   const lattice = seen
     ? scaledLattice(seen, k, lum, inside, w, h, area)
-    : findLattice(lum, w, inside, g, area);
+    : findLattice(lum, w, inside, g, area, silhouette !== mask);
   // Only the first reading's basis decides the scale: the second's is not needed.
   const basis = lattice && !seen ? subPixelBasis(lattice, lum, inside, w, h) : null;
   return { k, photo, lab, mask, silhouette, swatch, neckOpen, area, g, inside, lattice, basis };
@@ -340,7 +342,14 @@ async function levelledLuminance(photo: Raster): Promise<Float64Array> {
 const LEVELLED_BLUR = 1.2;
 
 /** The lattice inside the garment: detected at ≤ 640 px, then refined at the analysis size. */
-function findLattice(full: Float64Array, w: number, mask: Uint8Array, g: Rect, area: number): Lattice | null {
+function findLattice(
+  full: Float64Array,
+  w: number,
+  mask: Uint8Array,
+  g: Rect,
+  area: number,
+  holey: boolean,
+): Lattice | null {
   const h = full.length / w;
   const f = Math.max(1, Math.ceil(Math.max(g.w, g.h) / LATTICE_SIDE));
   const cw = Math.floor(g.w / f);
@@ -362,7 +371,7 @@ function findLattice(full: Float64Array, w: number, mask: Uint8Array, g: Rect, a
       m[y * cw + x] = inside;
     }
   }
-  let lat = detectLattice(lum, m, cw, ch);
+  let lat = detectLattice(lum, m, cw, ch, holey);
   if (!lat) return null;
   if (f > 1) {
     const times = (v: readonly [number, number]) => [v[0] * f, v[1] * f] as const;

@@ -4,7 +4,7 @@
  * every repeat in the garment (which removes noise, folds and most shading).
  */
 import type { Raster } from '../../engine/model.js';
-import { autocorrelate, nextPow2 } from '../fft.js';
+import { autocorrelate, crossCorrelate, nextPow2 } from '../fft.js';
 import type { Lattice } from '../types.js';
 
 const MIN_LAG = 6;
@@ -20,7 +20,13 @@ interface Peak {
  * The lattice of the luminance `lum` (w × h) inside `mask`, or null when no repeat is strong enough. Lags reach
  * half the mask's extent, so a repeat must show at least twice across the garment (three times to be trusted).
  */
-export function detectLattice(lum: Float64Array, mask: Uint8Array, w: number, h: number): Lattice | null {
+export function detectLattice(
+  lum: Float64Array,
+  mask: Uint8Array,
+  w: number,
+  h: number,
+  holey = false,
+): Lattice | null {
   let sum = 0;
   let cnt = 0;
   for (let i = 0; i < lum.length; i++) {
@@ -48,6 +54,11 @@ export function detectLattice(lum: Float64Array, mask: Uint8Array, w: number, h:
   const M = autocorrelate(m, w, h, nx, ny, maxY + 1);
   const variance = A[0]! / M[0]!;
   if (!(variance > 1)) return null; // flat: nothing repeats
+  // A mask with holes through the print (a cut-out's alpha that took the ground for background): the pixels two
+  // copies of it share at a lag are not a fair sample of the garment (mostly motif where the ground was cut
+  // away), and against the whole garment's variance their product ran to 1.9 at a lag twice the repeat. Each lag
+  // is then normalised by the energy of the pixels it pairs (masked normalised cross-correlation).
+  const energy = holey ? pairedEnergy(g, m, w, h, nx, ny, maxY + 1) : null;
   const minOverlap = cnt * 0.2;
   const W = 2 * maxX + 1;
   const H = maxY + 1;
@@ -57,7 +68,9 @@ export function detectLattice(lum: Float64Array, mask: Uint8Array, w: number, h:
       const k = dy * nx + ((dx + nx) % nx);
       const overlap = M[k]!;
       if (overlap < minOverlap) continue;
-      rho[dy * W + dx + maxX] = A[k]! / overlap / variance;
+      rho[dy * W + dx + maxX] = energy
+        ? A[k]! / Math.sqrt(energy[0][k]! * energy[1][k]!)
+        : A[k]! / overlap / variance;
     }
   }
   const at = (dx: number, dy: number): number => {
@@ -225,6 +238,23 @@ const NEAR_WHOLE = 0.15;
  */
 function structured(p: Peak, msd: (dx: number, dy: number) => number): boolean {
   return msd(Math.round(p.dx / 2), Math.round(p.dy / 2)) >= STRUCTURE_RATIO * (msd(p.dx, p.dy) + MSD_FLOOR);
+}
+
+/**
+ * For each lag, the energy Σ g² of the pixels it pairs on either side: of p where p + lag is in the mask, and of
+ * p + lag where p is.
+ */
+function pairedEnergy(
+  g: Float64Array,
+  m: Float64Array,
+  w: number,
+  h: number,
+  nx: number,
+  ny: number,
+  rows: number,
+): [Float64Array, Float64Array] {
+  const g2 = g.map((v) => v * v);
+  return [crossCorrelate(g2, m, w, h, nx, ny, rows), crossCorrelate(m, g2, w, h, nx, ny, rows)];
 }
 
 /** How much more half a repeat must change the garment than a whole one. */
