@@ -43,10 +43,13 @@ async function chattedSession(page: Page, id: string): Promise<void> {
   await page.getByRole('textbox', { name: '消息' }).fill('看看画布');
   await page.getByRole('button', { name: '发送' }).click();
   await eventually(textOf(page.getByRole('log').first())).toContain('画布上是海报。');
+  // Until the turn's last line, written after its answer shows: a test reading the record before it would see
+  // that line come.
   const record = path.join(studio.workspace, 'sessions', id, 'chat.jsonl');
-  await eventually(() => (existsSync(record) ? readFileSync(record, 'utf8') : '')).toContain(
-    '画布上是海报。',
-  );
+  const lastLine = () =>
+    existsSync(record) ? readFileSync(record, 'utf8').trimEnd().split('\n').at(-1)! : '';
+  await eventually(lastLine).toContain('"event":"done"');
+  expect(readFileSync(record, 'utf8')).toContain('画布上是海报。');
 }
 
 async function sessionWithFiles(): Promise<string> {
