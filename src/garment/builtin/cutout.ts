@@ -120,7 +120,8 @@ export function coloursUnderAlpha(raster: Raster): boolean {
     counts.set(key, (counts.get(key) ?? 0) + 1);
     if (counts.size > MANY_COLOURS) return true;
   }
-  const mode = Math.max(0, ...counts.values());
+  let mode = 0;
+  for (const n of counts.values()) mode = Math.max(mode, n);
   return transparent > 0 && mode < transparent * BLANK_SHARE;
 }
 
