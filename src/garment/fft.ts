@@ -38,23 +38,7 @@ export function autocorrelate(
   ny: number,
   rows: number,
 ): Float64Array {
-  return correlate(values, null, w, h, nx, ny, rows);
-}
-
-/**
- * The same for two images: out[dy · nx + (dx mod nx)] = Σ a(p) · b(p + (dx, dy)), for dy = 0..rows − 1. The
- * rows of negative dy are crossCorrelate(b, a)'s, mirrored.
- */
-export function crossCorrelate(
-  a: Float64Array,
-  b: Float64Array,
-  w: number,
-  h: number,
-  nx: number,
-  ny: number,
-  rows: number,
-): Float64Array {
-  return correlate(a, b, w, h, nx, ny, rows);
+  return crossCorrelate(values, values, w, h, nx, ny, rows);
 }
 
 /** The half spectrum of every row of `values`, stored by column (kx), each column ny complex values interleaved. */
@@ -76,10 +60,13 @@ function rowSpectra(values: Float64Array, w: number, h: number, nx: number, ny: 
   return cols;
 }
 
-/** Σ a(p) · b(p + lag) (b null: a's own), as autocorrelate and crossCorrelate describe. */
-function correlate(
+/**
+ * The same for two images: out[dy · nx + (dx mod nx)] = Σ a(p) · b(p + (dx, dy)), for dy = 0..rows − 1. The
+ * rows of negative dy are crossCorrelate(b, a)'s, mirrored. With b = a, autocorrelate.
+ */
+export function crossCorrelate(
   a: Float64Array,
-  b: Float64Array | null,
+  b: Float64Array,
   w: number,
   h: number,
   nx: number,
@@ -91,7 +78,7 @@ function correlate(
   const rowFft = plan(nx);
   const colFft = plan(ny);
   const cols = rowSpectra(a, w, h, nx, ny);
-  const other = b ? rowSpectra(b, w, h, nx, ny) : null;
+  const other = b === a ? null : rowSpectra(b, w, h, nx, ny);
   // Down each column: forward, conj(A)·B (the power spectrum for one image, real), back.
   const colOut = new Float64Array(2 * ny);
   const otherOut = new Float64Array(2 * ny);
