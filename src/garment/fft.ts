@@ -73,7 +73,7 @@ export function crossCorrelate(
   ny: number,
   rows: number,
 ): Float64Array {
-  if (w > nx || h > ny || rows > ny) throw new Error(`correlate: ${w}×${h} does not fit ${nx}×${ny}`);
+  if (w > nx || h > ny || rows > ny) throw new Error(`crossCorrelate: ${w}×${h} does not fit ${nx}×${ny}`);
   const half = nx / 2 + 1;
   const rowFft = plan(nx);
   const colFft = plan(ny);
