@@ -35,19 +35,41 @@ export type ReadFormat = (typeof READ_FORMATS)[number]['id'];
 /** The formats a garment photo, or an image placed as a layer, may be. */
 export const IMAGE_FORMATS: readonly FileFormat[] = READ_FORMATS.filter((f) => f.image);
 
-/** "PNG、JPEG、WebP 或 AVIF": the formats' names as a Chinese list, joined by `last` (或, 和). */
-export function formatNames(formats: readonly FileFormat[], last = '或'): string {
+/** The formats' names as a list: all but the last joined by `sep`, the last by `last`. */
+function listed(formats: readonly FileFormat[], sep: string, last: string): string {
   const names = formats.map((f) => f.name);
-  return names.length > 1 ? `${names.slice(0, -1).join('、')} ${last} ${names.at(-1)}` : (names[0] ?? '');
+  return names.length > 1 ? `${names.slice(0, -1).join(sep)} ${last} ${names.at(-1)}` : (names[0] ?? '');
 }
 
+/** "PNG、JPEG、WebP 或 AVIF": the formats' names as a Chinese list, joined by `last` (或, 和). */
+export const formatNames = (formats: readonly FileFormat[], last = '或'): string =>
+  listed(formats, '、', last);
+
 /** "PNG, JPEG, WebP or AVIF": the same in English. */
-export function formatNamesEn(formats: readonly FileFormat[], last = 'or'): string {
-  const names = formats.map((f) => f.name);
-  return names.length > 1 ? `${names.slice(0, -1).join(', ')} ${last} ${names.at(-1)}` : (names[0] ?? '');
-}
+export const formatNamesEn = (formats: readonly FileFormat[], last = 'or'): string =>
+  listed(formats, ', ', last);
 
 /** The formats' extensions: ".psd、.psb、.png…". */
 export function formatExtensions(formats: readonly FileFormat[]): string {
   return formats.flatMap((f) => f.extensions).join('、');
 }
+
+/** A format a designer meets that is not read here, as they know it, with what to do instead. */
+export interface UnreadableFormat {
+  readonly name: string;
+  readonly extensions: readonly string[];
+  readonly what: string;
+  readonly hint: string;
+}
+
+/** HEIF with HEVC inside, what iPhones save photos as: no HEVC decoder ships with sharp. */
+export const HEIC: UnreadableFormat = {
+  name: 'HEIC',
+  extensions: ['.heic', '.heif'],
+  what: 'HEIC 照片（iPhone 拍照的默认格式）',
+  hint: '请先导出为 JPEG 或 PNG（iPhone：设置 → 相机 → 格式 → 兼容性最佳；或在“照片”中分享时选 JPEG）',
+};
+
+/** Whether a file's name says it is of one of `formats`. */
+export const namedAs = (file: string, formats: readonly { extensions: readonly string[] }[]): boolean =>
+  formats.some((f) => f.extensions.some((ext) => file.toLowerCase().endsWith(ext)));

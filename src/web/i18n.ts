@@ -2,7 +2,7 @@
  * The studio's own words in Chinese (the default) and English. Tool labels, descriptions and messages are
  * not here: they come from the registry (labels in both languages, see `labelIn`) and the server, in Chinese.
  */
-import { formatNames, formatNamesEn, READ_FORMATS } from '../registry/file-formats.js';
+import { formatNames, formatNamesEn, HEIC, READ_FORMATS } from '../registry/file-formats.js';
 
 const READ_NAMES = READ_FORMATS.map((f) => f.name);
 
@@ -104,8 +104,7 @@ const zh = {
   'chat.cleared':
     '对话记录已清空：文档、图层、历史记录和文件都在。模型不再记得之前的对话，发送消息即开始新的对话。',
   'upload.unsupported_media_type': `“{name}”不是 ${formatNames(READ_FORMATS)} 文件（按文件内容判断），没有上传`,
-  'upload.heic':
-    '“{name}”是 HEIC 照片（iPhone 拍照的默认格式），这里无法读取，没有上传：请先导出为 JPEG 或 PNG（iPhone：设置 → 相机 → 格式 → 兼容性最佳）',
+  'upload.heic': `“{name}”是 ${HEIC.what}，这里无法读取，没有上传：${HEIC.hint}`,
   'upload.payload_too_large': '“{name}”超过上传大小的上限，没有上传',
   'upload.quota_exceeded':
     '会话的文件空间不够放下“{name}”，没有上传：可以在文件列表里删除不再需要的文件，在“会话记录”下清空对话记录（文档和文件都保留），上传到同名文件上（覆盖它），或新建一个会话',

@@ -2,7 +2,7 @@
  * A file's type by its first bytes, never by its name: what uploads take and what set_garment_photo accepts as a
  * photo are decided here, once. The formats themselves are listed in the registry (file-formats.ts).
  */
-import type { ReadFormat } from '../../registry/file-formats.js';
+import { HEIC, namedAs, type ReadFormat, type UnreadableFormat } from '../../registry/file-formats.js';
 
 export type FileType = ReadFormat;
 
@@ -47,27 +47,13 @@ export function sniffFileType(buf: Uint8Array): FileType | null {
   return null;
 }
 
-/** A format known and not read here, named, with what to do instead. */
-export interface Unreadable {
-  readonly name: string;
-  /** What it is, as a designer knows it. */
-  readonly what: string;
-  readonly hint: string;
-}
-
-export const HEIC: Unreadable = {
-  name: 'HEIC',
-  what: 'HEIC 照片（iPhone 拍照的默认格式）',
-  hint: '请先导出为 JPEG 或 PNG（iPhone：设置 → 相机 → 格式 → 兼容性最佳；或在“照片”中分享时选 JPEG）',
-};
-
 /** HEIC, which a designer's phone photos often are, told apart from a file that is no image at all. */
-export function unreadableFormat(buf: Uint8Array): Unreadable | null {
+export function unreadableFormat(buf: Uint8Array): UnreadableFormat | null {
   const b = brands(buf);
   return b.some((x) => HEIC_BRANDS.has(x)) && !b.some((x) => AVIF_BRANDS.has(x)) ? HEIC : null;
 }
 
 /** …and by a file's name, where only the name is known (a path given to open_document). */
-export function unreadableByName(name: string): Unreadable | null {
-  return /\.(heic|heif)$/i.test(name) ? HEIC : null;
+export function unreadableByName(name: string): UnreadableFormat | null {
+  return namedAs(name, [HEIC]) ? HEIC : null;
 }

@@ -4,6 +4,7 @@
  * APP2) so other programs print at the document's resolution and in its colours, not in their working space's.
  */
 import type { Metadata, Sharp } from 'sharp';
+import { HEIC } from '../../registry/file-formats.js';
 import { cmykTiff } from '../cmyk-pixels.js';
 import { MAX_DOCUMENT_PIXELS } from '../document-limits.js';
 import { EditorError } from '../errors.js';
@@ -13,7 +14,6 @@ import { type PressProfile, pressProfile } from '../press-profile.js';
 import { sharePixels } from '../raster.js';
 import { type InkSource, separateComposite } from '../raster-inks.js';
 import sharp from '../sharp.js';
-import { HEIC } from './file-type.js';
 import { srgbProfilePath } from './rgb-profile.js';
 
 export interface JpegOptions {

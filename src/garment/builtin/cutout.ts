@@ -13,7 +13,7 @@
  * the photo still has them.
  */
 import type { Raster } from '../../engine/model.js';
-import { components, countMask, maskBounds } from '../image.js';
+import { alphaMask, components, countMask, maskBounds } from '../image.js';
 import { close, fillHoles, largest, THIN, withoutThinParts } from './morphology.js';
 
 /** A photo with more than this share of it transparent is a cut-out. */
@@ -60,14 +60,6 @@ function withoutSpecks(m: Uint8Array, w: number, h: number, least: number): Uint
   return Uint8Array.from(labels, (l) => (kept.has(l) ? 1 : 0));
 }
 
-/** The alpha's opaque pixels. */
-function opaque(photo: Raster): Uint8Array {
-  const n = photo.w * photo.h;
-  const m = new Uint8Array(n);
-  for (let i = 0; i < n; i++) m[i] = photo.data[i * 4 + 3]! >= 128 ? 1 : 0;
-  return m;
-}
-
 export interface CutoutReading {
   /** The garment's pixels the photo shows: the silhouette where the alpha is opaque. */
   readonly mask: Uint8Array;
@@ -80,7 +72,7 @@ export interface CutoutReading {
 /** The garment of a cut-out photo (isCutout), as its alpha gives it. */
 export function readCutout(photo: Raster): CutoutReading {
   const { w, h } = photo;
-  const seen = opaque(photo);
+  const seen = alphaMask(photo).data;
   const body = withoutThinParts(largest(seen, w, h), w, h);
   const filled = fillHoles(body, w, h);
   const area = countMask(filled);

@@ -1,5 +1,6 @@
 /** The conversation (messages and tool cards) with the composer: a message to the model, or the toolbox. */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { HEIC, namedAs } from '../../registry/file-formats.js';
 import { useStudioView } from '../context.js';
 import { failureWords, SESSION_GONE, SESSION_NOT_FOUND } from '../state/failures.js';
 import { type FeedItem, isOwnCall } from '../state/feed.js';
@@ -66,7 +67,7 @@ function Feed() {
   const { studio, t } = useStudioView();
   const uploadFailure = (code: string, message: string, name: string) => {
     // An iPhone's photo, copied off the phone as it was taken: said as such, with what to do.
-    if (code === 'unsupported_media_type' && /\.(heic|heif)$/i.test(name)) return t('upload.heic', { name });
+    if (code === 'unsupported_media_type' && namedAs(name, [HEIC])) return t('upload.heic', { name });
     const key = UPLOAD_MESSAGES[code as keyof typeof UPLOAD_MESSAGES];
     return key ? t(key, { name }) : t('upload.failed', { name, message });
   };

@@ -6,7 +6,7 @@
  * room a long conversation takes comes back under the quota, the documents and files kept.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { IMAGE_FORMATS, READ_FORMATS } from '../../registry/file-formats.js';
+import { IMAGE_FORMATS, namedAs, READ_FORMATS } from '../../registry/file-formats.js';
 import { ApiError, deleteSessionFile } from '../api/client.js';
 import { useStudioView } from '../context.js';
 import { download } from '../state/blob-url.js';
@@ -16,8 +16,7 @@ import { AskDialog } from './AskDialog.js';
 
 const OPEN = PANE_TOOLS.openDocument;
 /** A file that opens as a document: one of the formats Atelier reads, by its extension. */
-const opensAsDocument = (file: string) =>
-  READ_FORMATS.some((f) => f.extensions.some((ext) => file.toLowerCase().endsWith(ext)));
+const opensAsDocument = (file: string) => namedAs(file, READ_FORMATS);
 /** What the pickers offer: PSD by its extensions (browsers know no MIME type for it), images by theirs. */
 const ACCEPT_DOCUMENT = READ_FORMATS.map((f) => (f.image ? f.mime : f.extensions.join(','))).join(',');
 const ACCEPT_GARMENT = IMAGE_FORMATS.map((f) => f.mime).join(',');
