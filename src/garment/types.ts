@@ -240,6 +240,8 @@ export interface Extraction {
   readonly flatness: number;
   /** Regions set aside as light rather than print: fold shadows, the neck opening. */
   readonly notPrint: readonly ('fold_shadow' | 'neck_opening')[];
+  /** The garment was photographed worn: its wearer (head, arms, legs) was taken off its outline and colours. */
+  readonly worn?: boolean;
 }
 
 export interface GarmentAnalysis {

@@ -279,6 +279,9 @@ function extractionReport(ext: Extraction, pl: Placement | null, dpi: number | n
         }
       : {}),
     flatness: ext.flatness,
+    ...(ext.worn
+      ? { worn: { note: '照片中的服装穿在人身上：头颈、手臂、腿等露出的部分已排除，不计入服装轮廓和配色' } }
+      : {}),
     ...(ext.notPrint.length
       ? { not_print: ext.notPrint.map((k) => ({ kind: k, label: NOT_PRINT_LABELS[k] })) }
       : {}),

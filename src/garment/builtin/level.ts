@@ -52,6 +52,8 @@ export interface GarmentReading {
   readonly h: number;
   readonly swatch: boolean;
   readonly neckOpen: boolean;
+  /** The garment is worn, its wearer taken off the mask (segment). */
+  readonly worn?: boolean;
   /** The photo and its Lab planes at `w × h`, when already made. */
   readonly photo?: Raster;
   readonly lab?: LabPlanes;
@@ -84,6 +86,7 @@ export async function levelPhoto(
       h: m.h,
       swatch: false,
       neckOpen: garment.neckOpen,
+      ...(garment.worn ? { worn: true } : {}),
     },
   };
 }

@@ -127,6 +127,7 @@ interface RepeatReading {
   readonly silhouette: Uint8Array;
   readonly swatch: boolean;
   readonly neckOpen: boolean;
+  readonly worn: boolean;
   readonly area: number;
   readonly g: Rect;
   readonly inside: Uint8Array;
@@ -178,7 +179,8 @@ async function readRepeat(
     : findLattice(lum, w, inside, g, area, silhouette !== mask);
   // Only the first reading's basis decides the scale: the second's is not needed.
   const basis = lattice && !seen ? subPixelBasis(lattice, lum, inside, w, h) : null;
-  return { k, photo, lab, mask, silhouette, swatch, neckOpen, area, g, inside, lattice, basis };
+  const worn = garment.worn === true;
+  return { k, photo, lab, mask, silhouette, swatch, neckOpen, worn, area, g, inside, lattice, basis };
 }
 
 /** The rest of the analysis at the scale kept: palette, motif, flatness, the photo-level type. */
@@ -189,7 +191,7 @@ function finish(
   photoHash: string,
   level: Level | null,
 ): Extraction {
-  const { k, photo, lab, mask, silhouette, swatch, neckOpen, area, g, inside, lattice } = r;
+  const { k, photo, lab, mask, silhouette, swatch, neckOpen, worn, area, g, inside, lattice } = r;
   const { w, h } = photo;
   let tile = r.tile;
   let palette: PaletteEntry[];
@@ -279,6 +281,7 @@ function finish(
     kind,
     flatness: Math.round(flatness * 1000) / 1000,
     notPrint: [...ignored].sort(),
+    ...(worn ? { worn } : {}),
   };
   keepSilhouette(ext, {
     photo,

@@ -18,6 +18,7 @@ import { components, countMask, erode, type LabPlanes, maskBounds } from '../ima
 import { isCutout, readCutout } from './cutout.js';
 import { close, grow, largest, opening, THIN, withoutThinParts } from './morphology.js';
 import { atNeck } from './shading.js';
+import { type Wearer, withoutWearer } from './wearer.js';
 
 /** Most ΔE76 from the background (plane) that still counts as background, however noisy the border. */
 const MAX_BACKGROUND_DE = 12;
@@ -57,6 +58,25 @@ export interface Segmentation {
   readonly neckOpen: boolean;
   /** How the garment was told from the background. */
   readonly basis: 'alpha' | 'background' | 'textured_background' | 'swatch';
+  /** The garment is worn: the person wearing it was taken off the mask (wearer.ts). */
+  readonly worn?: boolean;
+}
+
+/** The radius (px) the garment found against a background is closed by: notches the fill bit into it. */
+const closedBy = (w: number, h: number) => Math.max(3, Math.round(Math.min(w, h) / 100));
+
+/** The neck opening lies within this share of the garment's height from its top (shading.ts reads it so). */
+const NECK_ROWS = 0.12;
+
+/** The wearer fills the garment's neck opening (a neck through it): what shows there is not the garment. */
+function neckShown(worn: Wearer, w: number, h: number): boolean {
+  const g = maskBounds(worn.mask, w, h);
+  if (!g) return false;
+  const x0 = Math.round(g.x + 0.35 * g.w);
+  const x1 = Math.round(g.x + 0.65 * g.w);
+  const y1 = Math.round(g.y + NECK_ROWS * g.h);
+  for (let y = g.y; y < y1; y++) for (let x = x0; x < x1; x++) if (worn.wearer[y * w + x]) return true;
+  return false;
 }
 
 export function segment(photo: Raster, lab: LabPlanes): Segmentation {
@@ -64,12 +84,15 @@ export function segment(photo: Raster, lab: LabPlanes): Segmentation {
   const n = w * h;
   if (isCutout(photo)) {
     const { mask, silhouette } = readCutout(photo);
+    const worn = withoutWearer(mask, lab);
+    const off = (m: Uint8Array) => (worn ? Uint8Array.from(m, (v, i) => (worn.wearer[i] ? 0 : v)) : m);
     return {
-      mask,
-      ...(silhouette !== mask ? { silhouette } : {}),
+      mask: worn?.mask ?? mask,
+      ...(silhouette !== mask ? { silhouette: largest(off(silhouette), w, h) } : {}),
       swatch: false,
-      neckOpen: false,
+      neckOpen: worn ? neckShown(worn, w, h) : false,
       basis: 'alpha',
+      ...(worn ? { worn: true } : {}),
     };
   }
   const swatch = (): Segmentation => ({
@@ -91,8 +114,12 @@ export function segment(photo: Raster, lab: LabPlanes): Segmentation {
   const order = borderSpread(lab) > CLEAN_BORDER_DE ? [patterned, plain] : [plain, patterned];
   for (const attempt of order) {
     const found = attempt();
-    if (found)
-      return { ...found, swatch: false, basis: attempt === plain ? 'background' : 'textured_background' };
+    if (!found) continue;
+    const basis = attempt === plain ? 'background' : 'textured_background';
+    const { mask, neckOpen, background } = found;
+    const worn = withoutWearer(mask, lab, { closed: closedBy(w, h), ...(background ? { background } : {}) });
+    if (!worn) return { mask, neckOpen, swatch: false, basis };
+    return { mask: worn.mask, neckOpen: neckOpen || neckShown(worn, w, h), swatch: false, basis, worn: true };
   }
   return swatch();
 }
@@ -126,6 +153,8 @@ const SURFACE_FIT_DE = 4;
 interface Found {
   readonly mask: Uint8Array;
   readonly neckOpen: boolean;
+  /** Whether a pixel has the background's colour, where that is known (a plain background). */
+  readonly background?: (i: number) => boolean;
 }
 
 /** The garment on a background of one colour (a plane: studio sweeps are gradients), or null. */
@@ -159,7 +188,7 @@ function onPlainBackground(lab: LabPlanes): Found | null {
   // The garment's ground is told from the background by a stretch's median only on a border cleaner than that.
   const ground = cut && spread < CUT_DE ? { cut, outline } : null;
   if (cutsAlongFrame(fg, w, h, ground) > MAX_CUTS) return null;
-  return garmentWithin(fg, outline, w, h, {
+  const found = garmentWithin(fg, outline, w, h, {
     refine: (mask) => {
       if (!clearFringe(mask, lab, fromBackground))
         clearChromaFringe(mask, lab, plane, outline, { tolerance, fromBackground }, border);
@@ -168,6 +197,7 @@ function onPlainBackground(lab: LabPlanes): Found | null {
     cut,
     hanger: { lab, fromBackground },
   });
+  return found && { ...found, background: (i) => !fg[i] };
 }
 
 /** How far in from the frame (px) its stretches are read: the fill's seeds lie within it. */
@@ -818,7 +848,7 @@ function garmentWithin(
   // The fringe given back is background where it has the background's colour: the outline's own band of
   // pixels, on its outer side, is background too.
   for (let i = 0; i < n; i++) garment[i] = background[i] && (!fg[i] || borderSet.has(i)) ? 0 : 1;
-  let mask = close(largest(garment, w, h), w, h, Math.max(3, Math.round(Math.min(w, h) / 100)));
+  let mask = close(largest(garment, w, h), w, h, closedBy(w, h));
   if (refine) {
     refine(mask);
     mask = largest(mask, w, h);
