@@ -171,12 +171,13 @@ async function lookAt(
       await eventually(() =>
         page.evaluate(`[...document.querySelectorAll('.image-button img')].every((i) => i.complete)`),
       ).toBe(true);
+      // Checked first, so that the picture is of the page settled (a canvas brought back into view is redrawn).
+      await check(page, view, lang);
       await snapshot(page, `audit-garment-${step}-${width}-${lang}`);
       expect(await flawsOf(page), view).toEqual([]);
       // English's curly apostrophe about as narrow as a straight one (1.14×), not as wide as the Chinese font sets it
       // (2.02×).
       if (lang === 'en') expect(await quoteWidth(page), view).toBeLessThan(1.5);
-      await check(page, view, lang);
     }
   }
 }
