@@ -107,6 +107,25 @@ async function worn(kind: string, who: Wearer): Promise<Buffer> {
   return canvas.encode('jpeg', 90);
 }
 
+/** A grey shirt with red sleeves and a navy hem band, flat on a light sweep, moved by (dx, dy). */
+function contrastShirt(dx: number, dy: number) {
+  const canvas = createCanvas(SIDE, SIDE);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#f4f4f4';
+  ctx.fillRect(0, 0, SIDE, SIDE);
+  ctx.translate(dx, dy);
+  shirtPath(ctx);
+  ctx.clip();
+  ctx.fillStyle = '#8d9299';
+  ctx.fillRect(-SIDE, -SIDE, 3 * SIDE, 3 * SIDE);
+  ctx.fillStyle = '#b3202a';
+  ctx.fillRect(-SIDE, -SIDE, SIDE + CX - 190, 3 * SIDE);
+  ctx.fillRect(CX + 190, -SIDE, 2 * SIDE, 3 * SIDE);
+  ctx.fillStyle = '#1d3557';
+  ctx.fillRect(-SIDE, 690, 3 * SIDE, 40);
+  return canvas;
+}
+
 const read = (bytes: Buffer) => analysePhoto(bytes, 'photo.jpg', 'test');
 const bottom = (e: Extraction) => e.garment.y + e.garment.h;
 
@@ -177,21 +196,7 @@ describe('a shirt photographed worn', () => {
   });
 
   it('keeps a flat-lay shirt’s own parts of other colours: red sleeves, a navy hem band', async () => {
-    const canvas = createCanvas(SIDE, SIDE);
-    const ctx = canvas.getContext('2d');
-    ctx.fillStyle = '#f4f4f4';
-    ctx.fillRect(0, 0, SIDE, SIDE);
-    ctx.save();
-    shirtPath(ctx);
-    ctx.clip();
-    ctx.fillStyle = '#8d9299';
-    ctx.fillRect(0, 0, SIDE, SIDE);
-    ctx.fillStyle = '#b3202a';
-    ctx.fillRect(0, 0, CX - 190, SIDE);
-    ctx.fillRect(CX + 190, 0, SIDE, SIDE);
-    ctx.fillStyle = '#1d3557';
-    ctx.fillRect(0, 690, SIDE, 40);
-    ctx.restore();
+    const canvas = contrastShirt(0, 0);
     const e = await read(await canvas.encode('jpeg', 90));
     // The outline drawn: 170–730 down, 70–730 across (its sleeves' acute tips read a few px in).
     expect(e.garment.y).toBeLessThanOrEqual(176);
@@ -200,6 +205,13 @@ describe('a shirt photographed worn', () => {
     expect(e.garment.x + e.garment.w).toBeGreaterThanOrEqual(CX + 314);
     for (const c of ['#b3202a', '#1d3557'])
       expect(Math.min(...e.palette.map((p) => deltaE76(labOfHex(p.hex), labOfHex(c)))), c).toBeLessThan(10);
+    // Cropped, the frame cutting a red sleeve or the navy band with it: they stay too.
+    const sleeveCut = await read(await contrastShirt(-90, 0).encode('jpeg', 90));
+    expect(sleeveCut.garment.x).toBe(0);
+    const hemCut = await read(await contrastShirt(0, 90).encode('jpeg', 90));
+    expect(bottom(hemCut)).toBe(SIDE);
+    for (const cropped of [sleeveCut, hemCut])
+      expect(Math.abs(cropped.bodyWidth / e.bodyWidth - 1)).toBeLessThan(0.02);
   });
 
   it('prints at the flat photo’s scale and scores as it does, through the tools', async () => {

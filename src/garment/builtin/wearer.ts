@@ -8,9 +8,9 @@
  * package to run offline). The garment's own colours are those of the middle of the foreground (the torso, which
  * the garment covers whoever wears it). A region of other colours is the wearer when it hangs off the garment —
  * most of its outline on the background, the frame or another such region, not on the garment — and it is skin,
- * or is cut by the frame (a head, legs), or lies above the garment's top (hair, a hat) or well below its hem
- * (legs). A garment's own parts of another colour (contrast sleeves, cuffs, a hem band, a print along its edge)
- * are not skin, are seldom cut by the frame, and sit along the garment rather than off it.
+ * or lies above the garment's top (hair, a hat) or below its hem (legs), cut there by the frame or reaching well
+ * beyond. A garment's own parts of another colour (contrast sleeves, cuffs, a hem band, a print along its edge)
+ * are not skin and sit along the garment rather than off it, even where the frame cuts them.
  */
 import { type Component, components, countMask, type LabPlanes, maskBounds } from '../image.js';
 import { grow, largest, opening } from './morphology.js';
@@ -48,6 +48,11 @@ const BEYOND = 0.8;
  * stand 4 cm on a 70 cm shirt: 6 %).
  */
 const ABOVE_TOP = 0.1;
+/**
+ * Legs cut by the frame below the hem show at least this share of the garment's height (a waist-up crop still shows
+ * 12 % of our shirt's); a band of the garment's own, cut by the frame with it, is lower (a hem band: 5–8 %).
+ */
+const LEGS_SHOWN = 0.1;
 /** Legs reach at least this share of the garment's height below its hem. */
 const BELOW_HEM = 0.2;
 
@@ -161,11 +166,14 @@ function peeled(mask: Uint8Array, lab: LabPlanes, how: Found): Wearer | null {
     const inRows = Math.max(0, Math.min(c.y1 + 1, hem) - Math.max(c.y0, body.y));
     const beyond = inRows <= (1 - BEYOND) * (c.y1 + 1 - c.y0);
     if (!hangsOff && !beyond) continue;
+    // Cut by the frame counts only beyond the garment's rows: a cropped photo cuts the garment's own sleeve too.
+    const cut = atFrame[l]! > 0;
+    const above = beyond && (c.y0 + c.y1) / 2 < body.y;
+    const below = beyond && c.y0 >= hem - BELOW_HEM * body.h;
     const isWearer =
       skin[l]! >= 0.5 * c.area ||
-      atFrame[l]! > 0 ||
-      (c.y0 < body.y - ABOVE_TOP * body.h && (c.y0 + c.y1) / 2 < body.y) ||
-      (c.y0 >= hem - BELOW_HEM * body.h && c.y1 >= hem + BELOW_HEM * body.h);
+      (above && (cut || c.y0 < body.y - ABOVE_TOP * body.h)) ||
+      (below && ((cut && c.y1 + 1 - c.y0 >= LEGS_SHOWN * body.h) || c.y1 >= hem + BELOW_HEM * body.h));
     if (!isWearer) continue;
     found++;
     for (let i = 0; i < n; i++) if (labels[i] === l) wearer[i] = 1;
