@@ -15,6 +15,7 @@ import { type Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { writePsdBuffer } from 'ag-psd';
 import sharp from 'sharp';
 import { rasterisePiece } from '../../scripts/piece-raster.js';
+import { PHOTO, shirtPath } from './shirt-outline.js';
 
 const HERE = new URL('./', import.meta.url);
 const DPI = 30;
@@ -102,27 +103,6 @@ function piecesPsd(): Buffer {
 }
 
 // ---------------------------------------------------------------- the photos
-
-const PHOTO = 800;
-
-/** A T-shirt seen from the front, lying flat: body 380 px wide, short sleeves, a round neck. */
-function shirtPath(ctx: SKRSContext2D): void {
-  const cx = PHOTO / 2;
-  ctx.beginPath();
-  ctx.moveTo(cx - 75, 170); // neck, left
-  ctx.quadraticCurveTo(cx, 260, cx + 75, 170); // front neckline
-  ctx.lineTo(cx + 190, 190); // right shoulder
-  ctx.lineTo(cx + 330, 290); // sleeve top
-  ctx.lineTo(cx + 270, 385); // sleeve hem
-  ctx.lineTo(cx + 190, 340); // underarm
-  ctx.lineTo(cx + 195, 730); // side seam to hem
-  ctx.lineTo(cx - 195, 730);
-  ctx.lineTo(cx - 190, 340);
-  ctx.lineTo(cx - 270, 385);
-  ctx.lineTo(cx - 330, 290);
-  ctx.lineTo(cx - 190, 190);
-  ctx.closePath();
-}
 
 /** The all-over print's tile: small pink flowers with a leaf on cream, 48 px, in a half-drop layout. */
 function flowerTile(): Canvas {

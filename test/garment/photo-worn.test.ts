@@ -5,12 +5,13 @@
  * shirt read as a motif print and an all-over one as a mixed print, and verify scored a correct result 2.5–4.3.
  * Now each reads as the same shirt laid flat does (wearer.ts).
  *
- * The wearer is drawn behind each example photo's shirt (whose outline make-examples.ts draws), in two skin tones.
+ * The wearer is drawn behind each example photo's shirt (its outline from examples/garment/shirt-outline.ts), in two skin tones.
  * So does such a photo cut out by a background remover (the wearer kept with the garment). Also checked: a flat-lay shirt whose own parts are of other colours (red sleeves, a navy hem band) keeps them.
  */
 import { readFileSync } from 'node:fs';
 import { createCanvas, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
+import { PHOTO, shirtPath } from '../../examples/garment/shirt-outline.js';
 import sharp from '../../src/engine/sharp.js';
 import { analysePhoto } from '../../src/garment/builtin/photo.js';
 import { deltaE76, labOfHex } from '../../src/garment/color.js';
@@ -18,26 +19,8 @@ import type { Extraction } from '../../src/garment/types.js';
 import { newSession, ok } from '../support/session.js';
 
 const EXAMPLES = 'examples/garment';
-const SIDE = 800;
+const SIDE = PHOTO;
 const CX = SIDE / 2;
-
-/** The example photos' shirt outline (make-examples.ts). */
-function shirtPath(ctx: SKRSContext2D): void {
-  ctx.beginPath();
-  ctx.moveTo(CX - 75, 170);
-  ctx.quadraticCurveTo(CX, 260, CX + 75, 170);
-  ctx.lineTo(CX + 190, 190);
-  ctx.lineTo(CX + 330, 290);
-  ctx.lineTo(CX + 270, 385);
-  ctx.lineTo(CX + 190, 340);
-  ctx.lineTo(CX + 195, 730);
-  ctx.lineTo(CX - 195, 730);
-  ctx.lineTo(CX - 190, 340);
-  ctx.lineTo(CX - 270, 385);
-  ctx.lineTo(CX - 330, 290);
-  ctx.lineTo(CX - 190, 190);
-  ctx.closePath();
-}
 
 interface Wearer {
   readonly skin: string;
