@@ -5,8 +5,10 @@
  * shirt read as a motif print and an all-over one as a mixed print, and verify scored a correct result 2.5–4.3.
  * Now each reads as the same shirt laid flat does (wearer.ts).
  *
- * The wearer is drawn behind each example photo's shirt (its outline from examples/garment/shirt-outline.ts), in two skin tones.
- * So does such a photo cut out by a background remover (the wearer kept with the garment). Also checked: a flat-lay shirt whose own parts are of other colours (red sleeves, a navy hem band) keeps them.
+ * The wearer is drawn behind each example photo's shirt (its outline from examples/garment/shirt-outline.ts), in
+ * two skin tones. Such a photo cut out by a background remover (the wearer kept with the garment) reads the same.
+ * Also checked: a flat-lay shirt whose own parts are of other colours (red or skin-like camel sleeves, a navy hem
+ * band) keeps them, cropped by the frame too.
  */
 import { readFileSync } from 'node:fs';
 import { createCanvas, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
@@ -90,8 +92,8 @@ async function worn(kind: string, who: Wearer): Promise<Buffer> {
   return canvas.encode('jpeg', 90);
 }
 
-/** A grey shirt with red sleeves and a navy hem band, flat on a light sweep, moved by (dx, dy). */
-function contrastShirt(dx: number, dy: number) {
+/** A grey shirt with red sleeves (or `sleeves`) and a navy hem band, flat on a light sweep, moved by (dx, dy). */
+function contrastShirt(dx: number, dy: number, sleeves = '#b3202a') {
   const canvas = createCanvas(SIDE, SIDE);
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = '#f4f4f4';
@@ -101,7 +103,7 @@ function contrastShirt(dx: number, dy: number) {
   ctx.clip();
   ctx.fillStyle = '#8d9299';
   ctx.fillRect(-SIDE, -SIDE, 3 * SIDE, 3 * SIDE);
-  ctx.fillStyle = '#b3202a';
+  ctx.fillStyle = sleeves;
   ctx.fillRect(-SIDE, -SIDE, SIDE + CX - 190, 3 * SIDE);
   ctx.fillRect(CX + 190, -SIDE, 2 * SIDE, 3 * SIDE);
   ctx.fillStyle = '#1d3557';
@@ -178,7 +180,7 @@ describe('a shirt photographed worn', () => {
     expect(e.palette.length).toBe(flat.palette.length);
   });
 
-  it('keeps a flat-lay shirt’s own parts of other colours: red sleeves, a navy hem band', async () => {
+  it('keeps a flat-lay shirt’s own parts of other colours: red or camel sleeves, a navy hem band', async () => {
     const canvas = contrastShirt(0, 0);
     const e = await read(await canvas.encode('jpeg', 90));
     // The outline drawn: 170–730 down, 70–730 across (its sleeves' acute tips read a few px in).
@@ -195,6 +197,13 @@ describe('a shirt photographed worn', () => {
     expect(bottom(hemCut)).toBe(SIDE);
     for (const cropped of [sleeveCut, hemCut])
       expect(Math.abs(cropped.bodyWidth / e.bodyWidth - 1)).toBeLessThan(0.02);
+    // Sleeves of a skin-like camel are sewn on along the armhole, not hanging off a sleeve's end as an arm does.
+    const camel = await read(await contrastShirt(0, 0, '#c8a27a').encode('jpeg', 90));
+    expect(camel.garment.x).toBeLessThanOrEqual(CX - 314);
+    expect(camel.garment.x + camel.garment.w).toBeGreaterThanOrEqual(CX + 314);
+    expect(
+      Math.min(...camel.palette.map((p) => deltaE76(labOfHex(p.hex), labOfHex('#c8a27a')))),
+    ).toBeLessThan(10);
   });
 
   it('prints at the flat photo’s scale and scores as it does, through the tools', async () => {

@@ -7,10 +7,11 @@
  * The wearer is told by where it lies and what it is, not by a model (none that parses a person ships in an npm
  * package to run offline). The garment's own colours are those of the middle of the foreground (the torso, which
  * the garment covers whoever wears it). A region of other colours is the wearer when it hangs off the garment —
- * most of its outline on the background, the frame or another such region, not on the garment — and it is skin,
- * or lies above the garment's top (hair, a hat) or below its hem (legs), cut there by the frame or reaching well
- * beyond. A garment's own parts of another colour (contrast sleeves, cuffs, a hem band, a print along its edge)
- * are not skin and sit along the garment rather than off it, even where the frame cuts them.
+ * most of its outline on the background, the frame or another such region, not on the garment — and it is skin
+ * meeting the garment only at a sleeve's end or rising above its top (arms, a neck), or it lies above the garment's
+ * top (hair, a hat) or below its hem (legs), cut there by the frame or reaching well beyond. A garment's own parts
+ * of another colour (contrast sleeves, even skin-like camel ones, cuffs, a hem band, a print along its edge) are
+ * sewn on along the garment rather than hanging off it, even where the frame cuts them.
  */
 import { type Component, components, countMask, type LabPlanes, maskBounds } from '../image.js';
 import { grow, largest, opening } from './morphology.js';
@@ -31,6 +32,8 @@ const FOREIGN_DE = 10;
 const MIN_PART = 0.004;
 /** The least share of a part's outline that is off the garment for it to hang off the garment. */
 const HANGS_OFF = 0.5;
+/** The least share of a limb's surroundings off the garment: it meets the garment only at a sleeve's end. */
+const LIMB_OFF = 0.8;
 /** How far in from the photo's edge (px) a part counts as cut by the frame (its outermost pixels are background). */
 const FRAME = 4;
 /**
@@ -160,7 +163,8 @@ function peeled(mask: Uint8Array, lab: LabPlanes, how: Found): Wearer | null {
   let found = 0;
   for (const c of big) {
     const l = c.label;
-    const hangsOff = offGarmentShare(c, labels, mask, w, h, shell + RING_PAST) >= HANGS_OFF;
+    const off = offGarmentShare(c, labels, mask, w, h, shell + RING_PAST);
+    const hangsOff = off >= HANGS_OFF;
     // Above the garment's top or below its hem (a head and neck, legs): told by its rows, as a strip of legs cut
     // by the frame below the hem meets the garment along as much of its outline as it leaves.
     const inRows = Math.max(0, Math.min(c.y1 + 1, hem) - Math.max(c.y0, body.y));
@@ -170,8 +174,12 @@ function peeled(mask: Uint8Array, lab: LabPlanes, how: Found): Wearer | null {
     const cut = atFrame[l]! > 0;
     const above = beyond && (c.y0 + c.y1) / 2 < body.y;
     const below = beyond && c.y0 >= hem - BELOW_HEM * body.h;
+    // Skin that hangs off the garment: a limb out of a sleeve's end (its surroundings 0.9 off the garment) or what
+    // rises above its top (a neck through the neck opening). A sleeve of a skin-like colour (tan, camel) is sewn
+    // on along the armhole, a third of its surroundings.
+    const isSkin = skin[l]! >= 0.5 * c.area;
     const isWearer =
-      skin[l]! >= 0.5 * c.area ||
+      (isSkin && (off >= LIMB_OFF || (hangsOff && (c.y0 + c.y1) / 2 < body.y))) ||
       (above && (cut || c.y0 < body.y - ABOVE_TOP * body.h)) ||
       (below && ((cut && c.y1 + 1 - c.y0 >= LEGS_SHOWN * body.h) || c.y1 >= hem + BELOW_HEM * body.h));
     if (!isWearer) continue;
