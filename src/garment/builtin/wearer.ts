@@ -159,8 +159,7 @@ function peeled(mask: Uint8Array, lab: LabPlanes, how: Found): Wearer | null {
   const body = maskBounds(largest(garment, w, h), w, h);
   if (!body) return null;
   const hem = body.y + body.h;
-  const wearer = new Uint8Array(n);
-  let found = 0;
+  const taken = new Set<number>();
   for (const c of big) {
     const l = c.label;
     const off = offGarmentShare(c, labels, mask, w, h, shell + RING_PAST);
@@ -177,16 +176,16 @@ function peeled(mask: Uint8Array, lab: LabPlanes, how: Found): Wearer | null {
     // Skin that hangs off the garment: a limb out of a sleeve's end (its surroundings 0.9 off the garment) or what
     // rises above its top (a neck through the neck opening). A sleeve of a skin-like colour (tan, camel) is sewn
     // on along the armhole, a third of its surroundings.
-    const isSkin = skin[l]! >= 0.5 * c.area;
+    const skinned = skin[l]! >= 0.5 * c.area;
     const isWearer =
-      (isSkin && (off >= LIMB_OFF || (hangsOff && (c.y0 + c.y1) / 2 < body.y))) ||
+      (skinned && (off >= LIMB_OFF || (hangsOff && (c.y0 + c.y1) / 2 < body.y))) ||
       (above && (cut || c.y0 < body.y - ABOVE_TOP * body.h)) ||
       (below && ((cut && c.y1 + 1 - c.y0 >= LEGS_SHOWN * body.h) || c.y1 >= hem + BELOW_HEM * body.h));
-    if (!isWearer) continue;
-    found++;
-    for (let i = 0; i < n; i++) if (labels[i] === l) wearer[i] = 1;
+    if (isWearer) taken.add(l);
   }
-  if (!found) return null;
+  if (!taken.size) return null;
+  const wearer = new Uint8Array(n);
+  for (let i = 0; i < n; i++) if (taken.has(labels[i]!)) wearer[i] = 1;
   // With their fringe and shell, but not the garment they meet: what is wider than the shell, and (where the
   // background's colour is known) what is of the garment's colours and not the background's (a sleeve's narrow
   // end, where an arm comes out of it).
@@ -255,7 +254,7 @@ function offGarmentShare(
  * Skin, in any of its tones: warm (hue 25–75°), of some colour but not a vivid one, neither near-white nor
  * near-black.
  */
-export function isSkin(L: number, a: number, b: number): boolean {
+function isSkin(L: number, a: number, b: number): boolean {
   if (L < 25 || L > 92 || a < 5 || b < 7) return false;
   const chroma = Math.hypot(a, b);
   const hue = (Math.atan2(b, a) * 180) / Math.PI;
