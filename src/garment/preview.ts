@@ -254,19 +254,17 @@ function readingOrder(pieces: readonly { bounds: Rect }[], which: readonly numbe
 }
 
 /**
- * Where each piece's label goes on a `width × height` drawing (delivered at its own size) whose pieces stand
- * at their bounds less (`ox`, `oy`); `margins[i]` is the px piece i's outline covers.
+ * Where each piece's label goes on a `width × height` drawing (delivered at its own size), in the pieces'
+ * `rooms` on it; `margins[i]` is the px piece i's outline covers.
  */
 function planOverview(
   pieces: readonly PieceShape[],
+  rooms: readonly Room[],
   texts: readonly string[],
   margins: readonly number[],
-  ox: number,
-  oy: number,
   width: number,
   height: number,
 ): OverviewLayout {
-  const rooms = pieces.map((p) => roomOf(p, p.bounds.x - ox, p.bounds.y - oy));
   const placed: Rect[] = [];
   const labels: OverviewLayout['labels'][number][] = [];
   const small: number[] = [];
@@ -456,17 +454,25 @@ function drawLayout(
 }
 
 /**
- * The overview as overviewImage delivers it (before PNG encoding), with where its text went and the pieces as
- * drawn (`origin`: the drawing's rect in their coordinates, the legend excluded): the pieces tinted
- * by part (a piece without one as `other`) and outlined, the pieces `marked` (in doubt) thicker in orange; each
- * piece's label inside it where it fits, else a lettered badge and a legend entry.
+ * The overview's drawing before any text: the pieces on a proxy over white, tinted by part (a piece without one
+ * as `other`) and outlined, the pieces `marked` (in doubt) thicker in orange; with each piece's room for text.
+ * Labels in two languages are laid out on one drawing.
  */
-export async function drawOverview(
+type Labeller = (p: PieceShape & { part?: Part }, i: number) => string;
+
+interface OverviewDrawing {
+  readonly canvas: Raster;
+  readonly pieces: readonly PieceShape[];
+  readonly rooms: readonly Room[];
+  readonly doubt: readonly boolean[];
+  readonly margins: readonly number[];
+}
+
+async function overviewDrawing(
   state: DocState,
   shapes: readonly (PieceShape & { part?: Part })[],
-  labelOf: (p: PieceShape & { part?: Part }, i: number) => string,
-  marked: (p: PieceShape & { part?: Part }) => boolean = () => false,
-): Promise<{ raster: Raster; layout: OverviewLayout; pieces: readonly PieceShape[]; origin: Rect }> {
+  marked: (p: PieceShape & { part?: Part }) => boolean,
+): Promise<OverviewDrawing> {
   const { state: small, pieces } = await screenProxy(state, shapes, PROXY_SIDE);
   const canvas = canvasAround(small, pieces);
   for (const p of pieces) {
@@ -485,18 +491,40 @@ export async function drawOverview(
   const doubt = pieces.map((p) => marked(p));
   drawOutlines(canvas, pieces.filter((_, i) => !doubt[i]) as PieceInfo[], { r: 30, g: 30, b: 30 }, thick);
   drawOutlines(canvas, pieces.filter((_, i) => doubt[i]) as PieceInfo[], DOUBT_OUTLINE, thick * 2 + 1);
-  const texts = pieces.map((p, i) => labelOf(p, i));
-  const margins = doubt.map((d) => (d ? thick * 2 + 1 : thick));
-  const layout = planOverview(pieces, texts, margins, canvas.x, canvas.y, canvas.w, canvas.h);
   return {
-    raster: drawLayout(canvas, layout, texts, (i) => doubt[i]!),
-    layout,
+    canvas,
     pieces,
-    origin: { x: canvas.x, y: canvas.y, w: canvas.w, h: canvas.h },
+    rooms: pieces.map((p) => roomOf(p, p.bounds.x - canvas.x, p.bounds.y - canvas.y)),
+    doubt,
+    margins: doubt.map((d) => (d ? thick * 2 + 1 : thick)),
   };
 }
 
-type Labeller = (p: PieceShape & { part?: Part }, i: number) => string;
+function labelled(d: OverviewDrawing, labelOf: Labeller): { raster: Raster; layout: OverviewLayout } {
+  const texts = d.pieces.map((p, i) => labelOf(p, i));
+  const layout = planOverview(d.pieces, d.rooms, texts, d.margins, d.canvas.w, d.canvas.h);
+  return { raster: drawLayout(d.canvas, layout, texts, (i) => d.doubt[i]!), layout };
+}
+
+/**
+ * The overview as overviewImage delivers it (before PNG encoding), with where its text went and the pieces as
+ * drawn (`origin`: the drawing's rect in their coordinates, the legend excluded): overviewDrawing with each
+ * piece's label inside it where it fits, else a lettered badge and a legend entry.
+ */
+export async function drawOverview(
+  state: DocState,
+  shapes: readonly (PieceShape & { part?: Part })[],
+  labelOf: Labeller,
+  marked: (p: PieceShape & { part?: Part }) => boolean = () => false,
+): Promise<{ raster: Raster; layout: OverviewLayout; pieces: readonly PieceShape[]; origin: Rect }> {
+  const d = await overviewDrawing(state, shapes, marked);
+  const { canvas } = d;
+  return {
+    ...labelled(d, labelOf),
+    pieces: d.pieces,
+    origin: { x: canvas.x, y: canvas.y, w: canvas.w, h: canvas.h },
+  };
+}
 
 /**
  * The overview image (drawOverview) as PNG, at the size it is drawn: about 1024 px (the proxy and its margin),
@@ -511,11 +539,12 @@ export async function overviewImage(
   caption: Caption,
   marked: (p: PieceShape & { part?: Part }) => boolean = () => false,
 ): Promise<ImageOut> {
+  const drawing = await overviewDrawing(state, shapes, marked);
   const png = async (labelOf: Labeller) => {
-    const { raster } = await drawOverview(state, shapes, labelOf, marked);
+    const { raster } = labelled(drawing, labelOf);
     return pngImage(raster, caption, Math.max(1024, raster.w, raster.h));
   };
-  // Together: one's PNG encodes on sharp's threads while the other is drawn.
+  // Together: one's PNG encodes on sharp's threads while the other is laid out and drawn.
   const [image, en] = await Promise.all([png(labels.zh), labels.en ? png(labels.en) : null]);
   return en ? { ...image, base64En: en.base64 } : image;
 }
