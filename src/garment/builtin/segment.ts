@@ -1064,14 +1064,21 @@ function hangerOf(
 /** Indices of the pixels within `t` of the image's edge. */
 function frame(w: number, h: number, t: number): number[] {
   const out: number[] = [];
+  // In row order, as callers that thin it out (every fourth) expect; only the frame's rows and columns read.
   for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) if (x < t || y < t || x >= w - t || y >= h - t) out.push(y * w + x);
+    if (y < t || y >= h - t) {
+      for (let x = 0; x < w; x++) out.push(y * w + x);
+      continue;
+    }
+    for (let x = 0; x < Math.min(t, w); x++) out.push(y * w + x);
+    for (let x = Math.max(t, w - t); x < w; x++) out.push(y * w + x);
   }
   return out;
 }
 
-function median(v: number[]): number {
-  const s = [...v].sort((p, q) => p - q);
+function median(v: readonly number[]): number {
+  // A typed array sorts numerically without a comparator call per comparison (the border's medians are hot).
+  const s = Float64Array.from(v).sort();
   return s[s.length >> 1] ?? 0;
 }
 
@@ -1088,11 +1095,19 @@ const PLANE_ROUNDS = 3;
 
 function backgroundPlane(lab: LabPlanes, border: readonly number[], w: number): BackgroundModel {
   const modelOf = (planes: [number, number, number][]): BackgroundModel => {
+    const [pL, pa, pb] = planes as [
+      [number, number, number],
+      [number, number, number],
+      [number, number, number],
+    ];
     const at = (i: number): Lab => {
       const x = i % w;
       const y = (i - x) / w;
-      const [L, a, b] = planes.map((p) => p[0] + p[1] * x + p[2] * y);
-      return { L: L!, a: a!, b: b! };
+      return {
+        L: pL[0] + pL[1] * x + pL[2] * y,
+        a: pa[0] + pa[1] * x + pa[2] * y,
+        b: pb[0] + pb[1] * x + pb[2] * y,
+      };
     };
     return Object.assign(at, { planes });
   };
