@@ -645,8 +645,44 @@ export interface ProductPhotoOptions {
   readonly zoom?: number;
   readonly keystone?: number;
   readonly hanger?: boolean;
-  readonly castShadow?: boolean;
+  /**
+   * The garment's shadow on the background: true, moved (18, 12) px and blurred over 25 px, 18 % deep; 'below', as
+   * a light from the front and above casts it on a product photo's sweep, moved 14 px down, blurred over 29 px and
+   * 35 % deep, so that it spreads below the hem (see `foot`).
+   */
+  readonly castShadow?: boolean | 'below';
   readonly vignette?: number;
+  /** Rows of background added below the photo (garment units): room for a shadow below the hem. */
+  readonly foot?: number;
+  /** A plain ('solid') garment's colour, GROUND by default. */
+  readonly colour?: string;
+  /** A plain background of this colour (top; 2 % darker at the foot) in place of the studio sweep. */
+  readonly sweep?: string;
+  /** White lettering across the chest (CHEST_LETTERING) and a white brand label below the neckline (NECK_LABEL). */
+  readonly lettering?: boolean;
+}
+
+/**
+ * The chest's lettering as e-commerce T-shirts carry it: ten block letters, strokes 2 px, in a line (garment
+ * units): a motif of many small parts, 0.6 % of the shirt, under the 1 % that once made a motif.
+ */
+export const CHEST_LETTERING = { x: 230, y: 250, w: 178, h: 18 } as const;
+/** A printed brand label just below the neckline: one solid patch, larger than any letter, smaller than them all. */
+export const NECK_LABEL = { x: 302, y: 206, w: 36, h: 12 } as const;
+
+/** Whether garment point (x, y) is on the chest's lettering (an E-like glyph each 18 px: stem and three bars). */
+function onLettering(x: number, y: number): boolean {
+  const { x: x0, y: y0, w, h } = CHEST_LETTERING;
+  if (x < x0 || x >= x0 + w || y < y0 || y >= y0 + h) return false;
+  const u = (x - x0) % 18;
+  const v = y - y0;
+  if (u >= 12) return false;
+  return u < 2 || v < 2 || v >= h - 2 || (v >= 8 && v < 10 && u < 9);
+}
+
+function onNeckLabel(x: number, y: number): boolean {
+  const l = NECK_LABEL;
+  return x >= l.x && x < l.x + l.w && y >= l.y && y < l.y + l.h;
 }
 
 /** A light-ground print (LIGHT_PERIOD) on a near-white shirt, on a light grey studio background. */
@@ -681,7 +717,7 @@ export async function productPhoto(
   const zoom = o.zoom ?? 1;
   const keystone = o.keystone ?? 0;
   const w = Math.round(PHOTO.width * zoom);
-  const h = Math.round(PHOTO.height * zoom);
+  const h = Math.round((PHOTO.height + (o.foot ?? 0)) * zoom);
   const light = kind === 'dots' || kind === 'flowers';
   // Distance to the outline (≤ 6 px) on the garment's own 640 px grid, for the fabric turning away at its edge.
   const G = PHOTO.width;
@@ -707,12 +743,14 @@ export async function productPhoto(
           : 0;
     }
   }
-  // The cast shadow: what lies on the background, moved (18, 12) px and box-blurred over 25 px, 18 % deep.
+  // The cast shadow: what lies on the background, moved, box-blurred and darkened (castShadow).
   const shadow = new Float32Array(w * h);
   if (o.castShadow) {
-    const r = Math.round(12 * zoom);
-    const dx = Math.round(18 * zoom);
-    const dy = Math.round(12 * zoom);
+    const below = o.castShadow === 'below';
+    const r = Math.round((below ? 14 : 12) * zoom);
+    const dx = Math.round((below ? 0 : 18) * zoom);
+    const dy = Math.round((below ? 14 : 12) * zoom);
+    const depth = below ? 0.35 : 0.18;
     const rows = new Float32Array(w * h);
     for (let Y = 0; Y < h; Y++) {
       let s = 0;
@@ -729,7 +767,7 @@ export async function productPhoto(
       const val = (Y: number) => (Y >= 0 && Y < h ? rows[Y * w + X]! : 0);
       for (let Y = -r; Y <= r; Y++) s += val(Y);
       for (let Y = 0; Y < h; Y++) {
-        shadow[Y * w + X] = (0.18 * s) / (2 * r + 1) ** 2;
+        shadow[Y * w + X] = (depth * s) / (2 * r + 1) ** 2;
         s += val(Y + r + 1) - val(Y - r);
       }
     }
@@ -740,8 +778,8 @@ export async function productPhoto(
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     return ((seed >> 8) % 7) - 3;
   };
-  const ground = rgb(light ? LIGHT_PRODUCT.ground : GROUND);
-  const back = rgb(LIGHT_PRODUCT.background);
+  const ground = rgb(light ? LIGHT_PRODUCT.ground : (o.colour ?? GROUND));
+  const back = rgb(o.sweep ?? LIGHT_PRODUCT.background);
   const hanger = rgb(HANGER);
   const corner = Math.hypot(w / 2, h / 2);
   for (let Y = 0; Y < h; Y++) {
@@ -754,6 +792,7 @@ export async function productPhoto(
         const gy = Math.floor(y + 0.5);
         let p: readonly number[];
         if (light) p = lightPrintAt(kind, x, y) ?? ground;
+        else if (o.lettering && (onLettering(gx, gy) || onNeckLabel(gx, gy))) p = [250, 250, 250];
         else if (kind === 'solid') p = ground;
         else if (kind === 'theme') p = motifAt(x, y) ?? rgb(THEME_GROUND);
         else if (kind === 'mixed') p = motifAt(x, y, '#2e7d32') ?? repeatAt(x, y, false);
@@ -767,7 +806,7 @@ export async function productPhoto(
         const fold = 0.97 + 0.03 * Math.cos((2 * Math.PI * x) / 420) * Math.cos((2 * Math.PI * y) / 510);
         c = p.map((v) => v * turn * fold);
       } else if (what[i] === 2) c = hanger;
-      else if (light) c = back.map((v) => v * (1 - shadow[i]!) * (1 - 0.015 * (Y / h)));
+      else if (light || o.sweep) c = back.map((v) => v * (1 - shadow[i]!) * (1 - 0.015 * (Y / h)));
       else {
         const g = 122 + Math.round((Y / h) * 18);
         c = [g, g + 6, g + 14].map((v) => v * (1 - shadow[i]!));

@@ -32,6 +32,16 @@ const LATTICE_SIDE = 640;
 const SEGMENT_DE = 12;
 /** ΔE76 from the expected colour (ground or repeat) that counts as motif. */
 const MOTIF_DE = 20;
+/** The least share of the garment a motif's pixels cover, however they lie. */
+const MOTIF_SHARE = 0.01;
+/**
+ * Smaller motifs count from this share when they fill SMALL_MOTIF_FILL of their box. A chest logo or a line of
+ * lettering on a real product photo's T-shirt covers 0.5–0.9 % of it, its strokes 30–60 % of their box; what a
+ * plain garment's folds and JPEG leave, grouped as a motif is, covers at most 0.1 %, and what a repeat leaves
+ * where the photo distorts it (a keystone's sleeve) 0.5 % scattered over a box ten times larger.
+ */
+const SMALL_MOTIF_SHARE = 0.003;
+const SMALL_MOTIF_FILL = 0.2;
 /** Ground measured for a motif's light: this share of the motif's longer side around it (at least 6 px). */
 const LIGHT_MARGIN = 0.2;
 /** Print kept this far (px) from where the light on a motif is measured: its anti-aliased edge is not ground. */
@@ -510,6 +520,48 @@ function offGround(
 }
 
 /**
+ * The components gathered into groups, each from its largest member on, taking in every component within `gap`
+ * of its box as it grows; the group covering the most pixels. A line of lettering is many small letters and a
+ * brand label inside the neck one solid patch: the letters together are the motif, not the label, the largest
+ * single part.
+ */
+function largestGroup(
+  comps: readonly Component[],
+  gap: number,
+): { group: Set<number>; box: { x0: number; y0: number; x1: number; y1: number }; area: number } {
+  const taken = new Set<number>();
+  let best: ReturnType<typeof largestGroup> | null = null;
+  // What the groups not yet made can cover at most: once no more than the best's, none can beat it.
+  let left = comps.reduce((s, c) => s + c.area, 0);
+  for (const seed of [...comps].sort((p, q) => q.area - p.area)) {
+    if (best && left <= best.area) break;
+    if (taken.has(seed.label)) continue;
+    const group = new Set<number>([seed.label]);
+    let box = { x0: seed.x0, y0: seed.y0, x1: seed.x1, y1: seed.y1 };
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const c of comps) {
+        if (group.has(c.label) || taken.has(c.label) || !near(c, box, gap)) continue;
+        group.add(c.label);
+        box = {
+          x0: Math.min(box.x0, c.x0),
+          y0: Math.min(box.y0, c.y0),
+          x1: Math.max(box.x1, c.x1),
+          y1: Math.max(box.y1, c.y1),
+        };
+        changed = true;
+      }
+    }
+    let area = 0;
+    for (const c of comps) if (group.has(c.label)) area += c.area;
+    for (const l of group) taken.add(l);
+    left -= area;
+    if (!best || area > best.area) best = { group, box, area };
+  }
+  return best!;
+}
+
+/**
  * The placed motif: garment pixels far (ΔE76 > 20) from what the ground or the repeat predicts there, grouped
  * into the largest component plus the components near it. None when it covers under 1 % of the garment.
  */
@@ -547,29 +599,11 @@ function findMotif(
     return why === null;
   });
   if (comps.length === 0) return null;
-  const main = comps.reduce((p, q) => (q.area > p.area ? q : p));
-  const gap = Math.max(2, Math.round(g.w * 0.03));
-  const group = new Set<number>([main.label]);
-  let box = { x0: main.x0, y0: main.y0, x1: main.x1, y1: main.y1 };
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const c of comps) {
-      if (group.has(c.label) || !near(c, box, gap)) continue;
-      group.add(c.label);
-      box = {
-        x0: Math.min(box.x0, c.x0),
-        y0: Math.min(box.y0, c.y0),
-        x1: Math.max(box.x1, c.x1),
-        y1: Math.max(box.y1, c.y1),
-      };
-      changed = true;
-    }
-  }
-  let motifArea = 0;
-  for (const c of comps) if (group.has(c.label)) motifArea += c.area;
+  const { group, box, area: motifArea } = largestGroup(comps, Math.max(2, Math.round(g.w * 0.03)));
   const bw = box.x1 - box.x0 + 1;
   const bh = box.y1 - box.y0 + 1;
-  if (motifArea < area * 0.01 || bw > g.w * 0.8 || bh > g.h * 0.8) return null;
+  const small = motifArea >= area * SMALL_MOTIF_SHARE && motifArea >= SMALL_MOTIF_FILL * bw * bh;
+  if ((motifArea < area * MOTIF_SHARE && !small) || bw > g.w * 0.8 || bh > g.h * 0.8) return null;
   // A repeat's own elements (the fill's dots) are not a motif: a motif is larger than one repeat cell.
   if (lattice && bw * bh < Math.abs(lattice.v1[0] * lattice.v2[1] - lattice.v1[1] * lattice.v2[0]))
     return null;

@@ -515,6 +515,12 @@ const LIGHT_FRINGE_L = 1.5;
 const SHADOW_SOFT = 1.5;
 /** How far (share of the garment's longer side) a cast shadow reaches out from it at most. */
 const SHADOW_REACH = 0.1;
+/**
+ * Beside a garment that differs clearly from the background, a cast shadow is cleared only where it is at least
+ * this thick (px; an opening of what the test takes): a dark garment's shadow on a white sweep is a band tens of px
+ * deep below its hem, while the test also follows a grey garment's own darker rim in a px or two as it turns away.
+ */
+const SHADOW_THICK = 3;
 /** A shadow is at least this much darker (L, 3 × 3 smoothed) than the background somewhere: else it shows not. */
 const SHADOW_DEPTH = 3;
 /** Least lightening (L, 3 × 3 smoothed) going inwards that ends a shadow, above twice the border's noise. */
@@ -541,10 +547,11 @@ function clearShadow(
 ): void {
   const { w, h } = lab;
   const { tolerance, fromBackground } = colour;
-  // Only beside a garment close to the background's colour all over: one that differs clearly has its shadow
-  // cleared by clearFringe, and may have bands of the background's grey at its edge (a plaid) a shadow's test
-  // cannot tell from one.
-  if (!nearBackground(mask, fromBackground)) return;
+  // Beside a garment that differs clearly from the background (a black T-shirt on white), clearFringe takes the
+  // shadow's edge only: the rest, lighter than the garment and unlike it, was read as its print (a motif along
+  // the hem). There the test may also follow a grey garment's darker rim, or a band of the background's grey at
+  // its edge (a plaid), a px or two in: only the shadow's thick parts are cleared (SHADOW_THICK).
+  const thickOnly = !nearBackground(mask, fromBackground);
   const g = maskBounds(mask, w, h);
   if (!g) return;
   const [pL, pa, pb] = plane as [
@@ -608,12 +615,16 @@ function clearShadow(
   // `tolerance`) and the way there from the background; not the garment's own rim followed elsewhere, a little
   // darker than the background as it turns away, nor a print's band of the background's colour beside it.
   const dark = new Set<number>();
+  const cleared = new Uint8Array(mask.length);
   for (let k = shadow.length - 1; k >= 0; k--) {
     const q = shadow[k]!;
     if (!dark.has(q) && (fromBackground[q]! <= tolerance || below(q) > -SHADOW_DEPTH)) continue;
-    mask[q] = 0;
+    cleared[q] = 1;
     dark.add(from.get(q)!);
   }
+  if (!dark.size) return;
+  const thick = thickOnly ? opening(cleared, w, h, SHADOW_THICK) : cleared;
+  for (let i = 0; i < mask.length; i++) if (thick[i]) mask[i] = 0;
 }
 
 /**
