@@ -658,6 +658,15 @@ export interface ProductPhotoOptions {
   readonly colour?: string;
   /** A plain background of this colour (top; 2 % darker at the foot) in place of the studio sweep. */
   readonly sweep?: string;
+  /**
+   * The sweep lit in a round glow beside the garment, as mockups are: `strength` of the way to white at `at` (a
+   * share of the photo's width and height), fading out over `radius` (a share of its diagonal).
+   */
+  readonly glow?: {
+    readonly strength: number;
+    readonly at: readonly [number, number];
+    readonly radius: number;
+  };
   /** White lettering across the chest (CHEST_LETTERING) and a white brand label below the neckline (NECK_LABEL). */
   readonly lettering?: boolean;
 }
@@ -806,8 +815,18 @@ export async function productPhoto(
         const fold = 0.97 + 0.03 * Math.cos((2 * Math.PI * x) / 420) * Math.cos((2 * Math.PI * y) / 510);
         c = p.map((v) => v * turn * fold);
       } else if (what[i] === 2) c = hanger;
-      else if (light || o.sweep) c = back.map((v) => v * (1 - shadow[i]!) * (1 - 0.015 * (Y / h)));
-      else {
+      else if (light || o.sweep) {
+        const g = o.glow;
+        const lit = g
+          ? g.strength *
+            Math.max(
+              0,
+              1 - Math.hypot(X + 0.5 - g.at[0] * w, Y + 0.5 - g.at[1] * h) / (2 * g.radius * corner),
+            ) **
+              2
+          : 0;
+        c = back.map((v) => (v + (255 - v) * lit) * (1 - shadow[i]!) * (1 - 0.015 * (Y / h)));
+      } else {
         const g = 122 + Math.round((Y / h) * 18);
         c = [g, g + 6, g + 14].map((v) => v * (1 - shadow[i]!));
       }

@@ -188,16 +188,92 @@ function onPlainBackground(lab: LabPlanes): Found | null {
   // The garment's ground is told from the background by a stretch's median only on a border cleaner than that.
   const ground = cut && spread < CUT_DE ? { cut, outline } : null;
   if (cutsAlongFrame(fg, w, h, ground) > MAX_CUTS) return null;
-  const found = garmentWithin(fg, outline, w, h, {
-    refine: (mask) => {
-      if (!clearFringe(mask, lab, fromBackground))
-        clearChromaFringe(mask, lab, plane, outline, { tolerance, fromBackground }, border);
-      clearShadow(mask, lab, smooth, plane, { tolerance, fromBackground }, border);
-    },
-    cut,
-    hanger: { lab, fromBackground },
-  });
+  const within = (front: Uint8Array) =>
+    garmentWithin(front, outline, w, h, {
+      refine: (mask) => {
+        if (!clearFringe(mask, lab, fromBackground))
+          clearChromaFringe(mask, lab, plane, outline, { tolerance, fromBackground }, border);
+        clearShadow(mask, lab, smooth, plane, { tolerance, fromBackground }, border);
+      },
+      cut,
+      hanger: { lab, fromBackground },
+    });
+  const found = within(fg);
+  const followed = found && followedBackground(found.mask, lab, fg, outline, fromBackground);
+  const again = followed && within(followed);
+  if (again) return { ...again, background: (i) => !followed[i] };
   return found && { ...found, background: (i) => !fg[i] };
+}
+
+/** A garment this far (median ΔE76) from the background's plane or more has a background followed past the plane. */
+const APART_DE = 12;
+/**
+ * Followed background: at most this share of the garment's median ΔE76 from the plane (a glow of the sweep's own
+ * colour behind the garment, 3–8 beside a white shirt 16 from a pale blue sweep), changing by at most FOLLOW_STEP
+ * a px (ΔE76, Lab box-smoothed over 5 × 5 px: JPEG's noise is more a px, a sweep's light far less).
+ */
+const FOLLOW_SHARE = 0.5;
+const FOLLOW_STEP = 1.5;
+/** The least share of the photo followed past the plane for the garment to be read again: specks along it do not. */
+const FOLLOWED_LEAST = 0.005;
+
+/**
+ * `fg` without the background that differs from its plane by more than the tolerance but runs on from it smoothly,
+ * with no outline between (a sweep lit in a round glow behind the garment, which a plane fitted to the frame does
+ * not follow: its brighter middle was read as garment, beside a white shirt a third of the photo), or null when
+ * there is not enough of it to matter (FOLLOWED_LEAST). Only beside a garment clearly apart from the background (APART_DE): a light garment on a light
+ * sweep shades as smoothly as a glow into colours as near the sweep's, and would be followed into. Followed from
+ * the frame through pixels 2·GAP + 1 px wide of such background, as garmentWithin's fill is.
+ */
+function followedBackground(
+  mask: Uint8Array,
+  lab: LabPlanes,
+  fg: Uint8Array,
+  outline: Uint8Array,
+  fromBackground: Float32Array,
+): Uint8Array | null {
+  const { w, h } = lab;
+  const n = w * h;
+  const inGarment: number[] = [];
+  const step = Math.max(7, 2 * Math.floor(n / 8000) + 1);
+  for (let i = 0; i < n; i += step) if (mask[i]) inGarment.push(fromBackground[i]!);
+  const apart = median(inGarment);
+  if (apart < APART_DE) return null;
+  const limit = FOLLOW_SHARE * apart;
+  const allowed = new Uint8Array(n);
+  for (let i = 0; i < n; i++) allowed[i] = !outline[i] && fromBackground[i]! <= limit ? 1 : 0;
+  const wide = erode(allowed, w, h, GAP);
+  const [L, a, b] = [lab.L, lab.a, lab.b].map((ch) => boxMean(ch, w, h, 2)) as [
+    Float32Array,
+    Float32Array,
+    Float32Array,
+  ];
+  const reached = new Uint8Array(n);
+  const stack: number[] = [];
+  for (const i of frame(w, h, GAP + 1)) {
+    if (!wide[i] || fg[i] || reached[i]) continue;
+    reached[i] = 1;
+    stack.push(i);
+  }
+  let taken = 0;
+  const visit = (p: number, q: number) => {
+    if (!wide[q] || reached[q]) return;
+    const d = Math.hypot(L[q]! - L[p]!, a[q]! - a[p]!, b[q]! - b[p]!);
+    if (d > FOLLOW_STEP) return;
+    reached[q] = 1;
+    if (fg[q]) taken++;
+    stack.push(q);
+  };
+  while (stack.length) {
+    const p = stack.pop()!;
+    const x = p % w;
+    if (x > 0) visit(p, p - 1);
+    if (x < w - 1) visit(p, p + 1);
+    if (p >= w) visit(p, p - w);
+    if (p < n - w) visit(p, p + w);
+  }
+  if (taken < FOLLOWED_LEAST * n) return null;
+  return Uint8Array.from(fg, (v, i) => (reached[i] ? 0 : v));
 }
 
 /** How far in from the frame (px) its stretches are read: the fill's seeds lie within it. */

@@ -1,0 +1,40 @@
+/**
+ * A white T-shirt on a coloured sweep lit in a round glow beside it, as mockups and studio shots often are. The
+ * background is read as a plane fitted to the photo's frame, which a glow is not: its bright middle differs from
+ * the plane and was read as garment. On a real product photo (a white shirt on a pale blue sweep) the garment's
+ * bounds then ran to the frame and its body was read 569 px wide for about 380, so every print would have been
+ * scaled a third too small. The glow is now followed from the frame as background, smoothly and without an outline
+ * between, beside a garment clearly apart from the sweep. Both strengths below failed before.
+ */
+import { describe, expect, it } from 'vitest';
+import { analysePhoto } from '../../src/garment/builtin/photo.js';
+import { deltaE00, labOfHex } from '../../src/garment/color.js';
+import { productPhoto } from '../support/garment-fixtures.js';
+
+const WHITE = '#f3f3f1';
+const SWEEP = '#7cb8c8';
+
+describe('a white T-shirt on a blue sweep with a glow beside it', () => {
+  for (const strength of [0.45, 0.55]) {
+    it(`reads the glow (${strength} of the way to white) as background`, async () => {
+      const photo = await productPhoto('solid', {
+        colour: WHITE,
+        sweep: SWEEP,
+        glow: { strength, at: [0.1, 0.55], radius: 0.45 },
+        foot: 60,
+      });
+      const e = await analysePhoto(photo, 'glow.png', `glow-${strength}`);
+      // Before: the bounds from x 0 (the glow's side of the frame), and at 0.55 the body read 470 px wide.
+      const g = e.garment;
+      const box = [g.x, g.y, g.x + g.w, g.y + g.h];
+      for (const [i, v] of [60, 150, 580, 600].entries())
+        expect(Math.abs(box[i]! - v), `bounds ${box.join(', ')}`).toBeLessThanOrEqual(3);
+      expect(Math.abs(e.bodyWidth / e.analysisScale / 300 - 1), `body ${e.bodyWidth}`).toBeLessThanOrEqual(
+        0.02,
+      );
+      expect(e.kind).toBe('solid');
+      expect(e.palette).toHaveLength(1);
+      expect(deltaE00(e.palette[0]!.lab, labOfHex(WHITE))).toBeLessThan(6);
+    });
+  }
+});
