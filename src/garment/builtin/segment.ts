@@ -221,9 +221,10 @@ const FOLLOWED_LEAST = 0.005;
  * `fg` without the background that differs from its plane by more than the tolerance but runs on from it smoothly,
  * with no outline between (a sweep lit in a round glow behind the garment, which a plane fitted to the frame does
  * not follow: its brighter middle was read as garment, beside a white shirt a third of the photo), or null when
- * there is not enough of it to matter (FOLLOWED_LEAST). Only beside a garment clearly apart from the background (APART_DE): a light garment on a light
- * sweep shades as smoothly as a glow into colours as near the sweep's, and would be followed into. Followed from
- * the frame through pixels 2·GAP + 1 px wide of such background, as garmentWithin's fill is.
+ * there is not enough of it to matter (FOLLOWED_LEAST). Only beside a garment clearly apart from the background
+ * (APART_DE): a light garment on a light sweep shades as smoothly as a glow into colours as near the sweep's, and
+ * would be followed into. Followed from the frame through pixels 2·GAP + 1 px wide of such background, as
+ * garmentWithin's fill is.
  */
 function followedBackground(
   mask: Uint8Array,
