@@ -562,8 +562,9 @@ function largestGroup(
 }
 
 /**
- * The placed motif: garment pixels far (ΔE76 > 20) from what the ground or the repeat predicts there, grouped
- * into the largest component plus the components near it. None when it covers under 1 % of the garment.
+ * The placed motif: garment pixels far (ΔE76 > 20) from what the ground or the repeat predicts there, the group
+ * of components covering most (largestGroup). None when it covers under MOTIF_SHARE of the garment, unless it
+ * covers SMALL_MOTIF_SHARE and fills SMALL_MOTIF_FILL of its box (a chest logo, a line of lettering).
  */
 function findMotif(
   photo: Raster,

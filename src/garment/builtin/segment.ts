@@ -235,10 +235,7 @@ function followedBackground(
 ): Uint8Array | null {
   const { w, h } = lab;
   const n = w * h;
-  const inGarment: number[] = [];
-  const step = Math.max(7, 2 * Math.floor(n / 8000) + 1);
-  for (let i = 0; i < n; i += step) if (mask[i]) inGarment.push(fromBackground[i]!);
-  const apart = median(inGarment);
+  const apart = offBackground(mask, fromBackground);
   if (apart < APART_DE) return null;
   const limit = FOLLOW_SHARE * apart;
   const allowed = new Uint8Array(n);
@@ -578,11 +575,15 @@ function clearChromaFringe(
 
 /** Whether the garment in `mask` is typically (its median px) within FRINGE_CONTRAST of the background. */
 function nearBackground(mask: Uint8Array, fromBackground: Float32Array): boolean {
+  return offBackground(mask, fromBackground) < FRINGE_CONTRAST;
+}
+
+/** The garment's median ΔE76 from the background, read on some 4000 px of it, an odd step apart. */
+function offBackground(mask: Uint8Array, fromBackground: Float32Array): number {
   const body: number[] = [];
-  // Some 4000 px of it, an odd step apart.
   const step = Math.max(7, 2 * Math.floor(mask.length / 8000) + 1);
   for (let i = 0; i < mask.length; i += step) if (mask[i]) body.push(fromBackground[i]!);
-  return median(body) < FRINGE_CONTRAST;
+  return median(body);
 }
 
 /** The least lightness difference (L) from the background's plane a JPEG chroma fringe may show: its ringing. */
