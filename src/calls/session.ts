@@ -10,6 +10,7 @@ import { closest } from '../engine/names.js';
 import { appendLines, Workspace } from '../engine/workspace.js';
 import { EMPTY_GARMENT_MEMORY, type GarmentMemory } from '../garment/types.js';
 import { allTools, findTool, TOOL_NAME_MAX_LENGTH, type ToolName } from '../registry/index.js';
+import { readGarmentPhotoAhead } from '../tools/garment.js';
 import { handlers } from '../tools/index.js';
 import type { Handler, Payload, ToolContext } from '../tools/types.js';
 import type { DocumentListing, SessionHandle } from './handle.js';
@@ -155,18 +156,22 @@ export class Session implements SessionHandle {
   /**
    * Sets the garment photo the garment tools read (an upload with `role=garment`), after every call already
    * queued, and journals it like a call. Rejects when the change cannot be journaled (nothing changed then).
+   * Unless `replay` (the journal setting a photo again), the photo's reading starts at once, as
+   * set_garment_photo starts it.
    */
-  setGarmentPhoto(path: string | null): Promise<void> {
+  setGarmentPhoto(path: string | null, { replay = false } = {}): Promise<void> {
     const run = this.queue.then(async () => {
       const before = this.state;
       this.garmentPhoto = path;
-      if (!this.onChange) return;
-      try {
-        await this.onChange({ kind: 'garment_photo', path, state: this.state });
-      } catch (err) {
-        this.restore(before);
-        throw err;
+      if (this.onChange) {
+        try {
+          await this.onChange({ kind: 'garment_photo', path, state: this.state });
+        } catch (err) {
+          this.restore(before);
+          throw err;
+        }
       }
+      if (path && !replay) void readGarmentPhotoAhead(this.workspace, path);
     });
     this.queue = run.catch(() => undefined);
     return run;

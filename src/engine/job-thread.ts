@@ -167,6 +167,13 @@ interface Queued<J, R> {
   readonly reject: (e: unknown) => void;
   /** Another thread's job: run there, not here, when the worker cannot run it. */
   readonly from?: { readonly port: MessagePort; readonly runThere: (why: 'declined' | 'lost') => void };
+  /**
+   * Started ahead of need (`ahead`): it never holds the process open, and where another job would run on the
+   * calling thread it is skipped instead.
+   */
+  ahead?: boolean;
+  /** This thread's job started ahead: called instead of running it here. */
+  readonly skip?: () => void;
   /** The worker running it, once posted. */
   on?: Thread;
   timer?: NodeJS.Timeout;
@@ -228,6 +235,37 @@ export class JobThread<J, R> {
       this.queue.push({ job, size, resolve, reject });
       this.pump();
     });
+  }
+
+  /**
+   * Starts `job` on the worker ahead of the call that will want its result, if the worker is free: resolves to the
+   * result, or to null when the job did not run there (worker busy, off or unable to start, job too small, worker
+   * lost, job failed or overdue). It never runs on the calling thread and never holds the process open: the
+   * caller that needs the result later submits the job as usual when this gave null. A job submitted while it runs
+   * waits for it, as behind any other job.
+   */
+  ahead(job: J): AheadJob<R> {
+    const size = this.opts.sizeOf(job);
+    if (this.staysHere(size)) return NOT_AHEAD;
+    if (!isMainThread) return this.aheadOnMain(job);
+    if (this.running || this.queue.length) return NOT_AHEAD;
+    let q: Queued<J, R> | undefined;
+    const result = new Promise<R | null>((resolve) => {
+      const skip = () => resolve(null);
+      q = { job, size, resolve, reject: skip, ahead: true, skip };
+      this.queue.push(q);
+      this.pump();
+    });
+    return {
+      result,
+      want: () => {
+        if (q?.ahead) {
+          q.ahead = false;
+          if (this.running === q) q.on!.worker.ref();
+        }
+        return result;
+      },
+    };
   }
 
   /**
@@ -319,15 +357,40 @@ export class JobThread<J, R> {
     }
   }
 
+  /** Off the main thread: `ahead` on the main thread's worker; null for anything but its result. */
+  private aheadOnMain(job: J): AheadJob<R> {
+    let asked: { readonly seq: number; readonly answer: Promise<RelayAnswer<R>> };
+    try {
+      asked = relay!.post<J, R>(this.opts.what, job, true);
+    } catch {
+      // A value the structured clone cannot copy: nothing was posted.
+      return NOT_AHEAD;
+    }
+    const result = asked.answer.then((answer) => {
+      if (answer.kind !== 'done') return null;
+      this.counts.worker++;
+      return this.opts.revive(answer.result);
+    });
+    return {
+      result,
+      want: () => {
+        relay!.hold(asked.seq);
+        return result;
+      },
+    };
+  }
+
   /**
    * Another thread's job (`jobThreadPort`): queued for the worker, or sent back at once to run there when this
-   * thread would run it itself or enough jobs already wait. `answer` carries the result as the worker gave it.
+   * thread would run it itself or enough jobs already wait (a job `ahead`: when any job runs or waits).
+   * `answer` carries the result as the worker gave it.
    */
-  relayed(job: J, port: MessagePort, answer: (a: RelayAnswer<R>) => void): void {
+  relayed(job: J, port: MessagePort, answer: (a: RelayAnswer<R>) => void, ahead = false): void {
     this.counts.relayed++;
     const size = this.opts.sizeOf(job);
     const maxWaiting = this.opts.shared?.maxWaiting ?? Number.POSITIVE_INFINITY;
-    if (!isMainThread || this.staysHere(size) || this.queue.length >= maxWaiting) {
+    const busy = ahead ? this.running !== null || this.queue.length > 0 : this.queue.length >= maxWaiting;
+    if (!isMainThread || this.staysHere(size) || busy) {
       this.counts.declined++;
       answer({ kind: 'declined' });
       return;
@@ -344,6 +407,7 @@ export class JobThread<J, R> {
           answer({ kind: why });
         },
       },
+      ...(ahead ? { ahead: true as const } : {}),
     });
     this.pump();
   }
@@ -377,7 +441,7 @@ export class JobThread<J, R> {
       this.running = q;
       q.on = t;
       this.busy();
-      t.worker.ref();
+      if (!q.ahead) t.worker.ref();
       q.timer = setTimeout(
         () => this.overdue(q),
         this.opts.deadlineMs(q.size) + (t.ready ? 0 : this.opts.startupMs),
@@ -388,6 +452,8 @@ export class JobThread<J, R> {
       this.thread.worker.unref();
       this.idle();
     }
+    // Jobs wait behind one started ahead: the worker holds the process open for them as for their own.
+    if (this.running?.ahead && this.queue.length) this.running.on!.worker.ref();
   }
 
   /** The worker has no job: it is stopped if it gets none within the idle time. */
@@ -418,6 +484,10 @@ export class JobThread<J, R> {
     if (why === 'lost') this.counts.recovered++;
     if (q.from) {
       q.from.runThere(why);
+      return;
+    }
+    if (q.skip) {
+      q.skip();
       return;
     }
     if (why === 'declined') this.counts.here++;
@@ -569,6 +639,16 @@ function reasonOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** A job started ahead of need (`JobThread.ahead`). */
+export interface AheadJob<R> {
+  /** Its result, or null when it did not run on the worker. */
+  readonly result: Promise<R | null>;
+  /** `result`, for a caller that now waits for it: from here the job holds the process open as any job does. */
+  want(): Promise<R | null>;
+}
+
+const NOT_AHEAD: AheadJob<never> = { result: Promise.resolve(null), want: () => Promise.resolve(null) };
+
 /** What the main thread answers a job another thread posted (`jobThreadPort`). */
 export type RelayAnswer<R> =
   | { readonly kind: 'done'; readonly result: R }
@@ -579,7 +659,7 @@ export type RelayAnswer<R> =
   | { readonly kind: 'lost' };
 
 type RelayRequest =
-  | { readonly what: string; readonly seq: number; readonly job: unknown }
+  | { readonly what: string; readonly seq: number; readonly job: unknown; readonly ahead?: true }
   | { readonly what: string; readonly warm: number };
 
 /** The main thread's shared job threads, by what their jobs are. */
@@ -600,7 +680,7 @@ export function jobThreadPort(): MessagePort {
     }
     const answer = (a: RelayAnswer<unknown>) => port.postMessage({ seq: m.seq, ...a });
     if (!thread) answer({ kind: 'declined' });
-    else thread.relayed(m.job, port, answer);
+    else thread.relayed(m.job, port, answer, m.ahead === true);
   });
   port.on('close', () => {
     for (const thread of sharedThreads.values()) thread.dropJobsOf(port);
@@ -614,13 +694,15 @@ export function jobThreadPort(): MessagePort {
 class Relay {
   private seq = 0;
   private readonly pending = new Map<number, (a: RelayAnswer<unknown>) => void>();
+  /** The answers awaited that hold the thread open (all but those of jobs started ahead). */
+  private readonly holding = new Set<number>();
 
   constructor(private readonly port: MessagePort) {
     port.on('message', ({ seq, ...a }: { seq: number } & RelayAnswer<unknown>) => {
       const settle = this.pending.get(seq);
       if (!settle) return;
       this.pending.delete(seq);
-      if (this.pending.size === 0) this.port.unref();
+      if (this.holding.delete(seq) && this.holding.size === 0) this.port.unref();
       settle(a);
     });
     port.unref();
@@ -633,14 +715,29 @@ class Relay {
    * it, and held there for as long as the job waits and runs.
    */
   ask<J, R>(what: string, job: J): Promise<RelayAnswer<R>> {
+    return this.post<J, R>(what, job, false).answer;
+  }
+
+  /** `ask`, the job's number beside its answer; a job `ahead` (`JobThread.ahead`) is not held until `hold`. */
+  post<J, R>(what: string, job: J, ahead: boolean): { seq: number; answer: Promise<RelayAnswer<R>> } {
     const seq = ++this.seq;
     const { job: sent, transfer } = handOver(job);
-    this.port.postMessage({ what, seq, job: sent } satisfies RelayRequest, transfer);
-    // Held open while an answer is awaited: a thread awaiting its job must not end early.
-    if (this.pending.size === 0) this.port.ref();
-    return new Promise((resolve) => {
+    this.port.postMessage(
+      { what, seq, job: sent, ...(ahead ? { ahead: true as const } : {}) } satisfies RelayRequest,
+      transfer,
+    );
+    const answer = new Promise<RelayAnswer<R>>((resolve) => {
       this.pending.set(seq, resolve as (a: RelayAnswer<unknown>) => void);
     });
+    if (!ahead) this.hold(seq);
+    return { seq, answer };
+  }
+
+  /** Holds the thread open until job `seq` is answered: a thread awaiting its job must not end early. */
+  hold(seq: number): void {
+    if (!this.pending.has(seq) || this.holding.has(seq)) return;
+    if (this.holding.size === 0) this.port.ref();
+    this.holding.add(seq);
   }
 
   warm(what: string, size: number): void {

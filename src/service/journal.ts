@@ -255,7 +255,7 @@ export class SessionJournal {
             for (const f of entry.files) pendingFiles.push({ seq: entry.seq, sha: f.sha256 });
             replayedMs += entry.ms;
           } else {
-            await scratch.setGarmentPhoto(entry.path);
+            await scratch.setGarmentPhoto(entry.path, { replay: true });
           }
           last = entry.seq;
         }

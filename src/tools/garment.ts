@@ -12,6 +12,7 @@ import type { DocState, Rect } from '../engine/model.js';
 import { closest } from '../engine/names.js';
 import { hexToRgb } from '../engine/raster.js';
 import { isShown, layerById, layerRef, topDown } from '../engine/tree.js';
+import type { Workspace } from '../engine/workspace.js';
 import {
   applyPlans,
   coverSentence,
@@ -24,7 +25,7 @@ import {
 } from '../garment/apply.js';
 import { photoTruth } from '../garment/builtin/against-photo.js';
 import { inOriginal } from '../garment/builtin/level.js';
-import { analysePhotoOffThread, photoThread } from '../garment/builtin/photo-thread.js';
+import { analysePhotoAhead, analysePhotoOffThread } from '../garment/builtin/photo-thread.js';
 import { withGrains } from '../garment/builtin/piece-turn.js';
 import {
   candidateLayers,
@@ -86,8 +87,26 @@ interface Photo {
 async function readPhoto(ctx: ToolContext): Promise<Photo> {
   const path = ctx.session.garmentPhoto;
   if (!path) fail('invalid_state', '还没有服装照片', { hint: NEED_PHOTO_HINT });
-  const bytes = await ctx.workspace.read(path);
+  return photoAt(ctx.workspace, path);
+}
+
+async function photoAt(workspace: Workspace, path: string): Promise<Photo> {
+  const bytes = await workspace.read(path);
   return { path, bytes, hash: createHash('sha1').update(bytes).digest('hex') };
+}
+
+/**
+ * Starts reading a photo set without a call (an upload with role=garment) as set_garment_photo does, so the
+ * designer's first garment call finds it read. Quietly does nothing when the file cannot be read: the call that
+ * wants it reports that.
+ */
+export async function readGarmentPhotoAhead(workspace: Workspace, path: string): Promise<void> {
+  try {
+    const photo = await photoAt(workspace, path);
+    analysePhotoAhead(photo.bytes, photo.path, photo.hash);
+  } catch {
+    // The garment call reads the photo again and says what is wrong with it.
+  }
 }
 
 /** The stored extraction when it was made from these exact bytes, else a new one (the expensive step, once). */
@@ -991,9 +1010,9 @@ export const garmentHandlers = {
     if (small) fail('invalid_arguments', small.message, { hint: small.hint });
     const warning = photoSmallWarning(raster.w, raster.h);
     if (warning) ctx.warn(warning);
-    // identify_pieces will analyse it on the photo worker: starting that now spares the first call its start-up.
-    photoThread.warm(bytes.byteLength);
     const hash = createHash('sha1').update(bytes).digest('hex');
+    // identify_pieces will want its reading: started now on the photo worker, it is often done by then.
+    analysePhotoAhead(bytes, target, hash);
     const memory = ctx.session.garment;
     const same =
       ctx.session.garmentPhoto === target &&

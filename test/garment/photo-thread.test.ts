@@ -2,6 +2,8 @@
  * A garment photo analysed on the photo worker (photo-thread.ts) gives the extraction the calling thread gives,
  * silhouette included (verify reads it instead of segmenting again); its errors keep their codes; and
  * identify_pieces, which starts the analysis before measuring the pieces, answers as it does without the worker.
+ * A photo set (by set_garment_photo or an upload) is read ahead on the worker when it is free, never here, and
+ * identify_pieces takes that reading instead of analysing the photo again.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,11 @@ import { Session } from '../../src/calls/session.js';
 import { EditorError } from '../../src/engine/errors.js';
 import { keptSilhouette } from '../../src/garment/builtin/against-photo.js';
 import { analysePhoto } from '../../src/garment/builtin/photo.js';
-import { analysePhotoOffThread, photoThread } from '../../src/garment/builtin/photo-thread.js';
+import {
+  analysePhotoAhead,
+  analysePhotoOffThread,
+  photoThread,
+} from '../../src/garment/builtin/photo-thread.js';
 import { garmentPhoto } from '../support/garment-fixtures.js';
 import { loadFixtures, marker, openMarker } from './freesewing-fixtures.js';
 
@@ -150,5 +156,84 @@ describe('identify_pieces with the photo read on the worker', () => {
     expect(proposed.length).toBe(pieces.length);
     // The photo's print (a repeat with a placed motif) reached the proposals.
     expect(proposed.some((p) => p.type !== 'solid')).toBe(true);
+  });
+});
+
+/** Waits for `done`, polling; fails after a minute (far beyond any analysis here). */
+async function until(done: () => boolean): Promise<void> {
+  const end = Date.now() + 60_000;
+  while (!done()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe('a photo read ahead', () => {
+  it('runs on a free worker, and is the extraction the call would have made', async () => {
+    const before = photoThread.stats();
+    const early = await photoThread.ahead({ bytes: photo, path: 'photo.png', hash: 'a1' }).result;
+    expect(photoThread.stats()).toMatchObject({ worker: before.worker + 1, here: before.here });
+    expect(early!.ext).toEqual(await analysePhoto(photo, 'photo.png', 'a1'));
+    expect(keptSilhouette(early!.ext)).toEqual(early!.truth);
+  });
+
+  it('is skipped, never run here, when the worker is busy, off, or the photo small', async () => {
+    expect(await photoThread.ready()).toBe(true);
+    const busy = analysePhotoOffThread(photo, 'photo.png', 'a2');
+    const before = photoThread.stats();
+    expect(await photoThread.ahead({ bytes: photo, path: 'photo.png', hash: 'a3' }).result).toBeNull();
+    await busy;
+    process.env.ATELIER_PHOTO_WORKER = '0';
+    expect(await photoThread.ahead({ bytes: photo, path: 'photo.png', hash: 'a4' }).result).toBeNull();
+    delete process.env.ATELIER_PHOTO_WORKER;
+    const small = await garmentPhoto('fill', 0.25);
+    expect(await photoThread.ahead({ bytes: small, path: 'small.png', hash: 'a5' }).result).toBeNull();
+    // Only the call's own job ran; nothing skipped ran on this thread.
+    expect(photoThread.stats()).toMatchObject({ worker: before.worker + 1, here: before.here });
+  });
+
+  it('is null when the worker dies under it, and the photo is then read when wanted', async () => {
+    photoThread.setMode('always');
+    const before = photoThread.stats();
+    const early = photoThread.ahead({ bytes: photo, path: 'photo.png', hash: 'a6' });
+    await until(() => photoThread.working);
+    await photoThread.stop();
+    expect(await early.want()).toBeNull();
+    expect(photoThread.stats()).toMatchObject({ here: before.here, recovered: before.recovered + 1 });
+  });
+
+  it('is taken by the analysis that wants it: the photo is analysed once', async () => {
+    expect(await photoThread.ready()).toBe(true);
+    const before = photoThread.stats();
+    analysePhotoAhead(photo, 'photo.png', 'a7');
+    await until(() => photoThread.stats().worker === before.worker + 1);
+    const ext = await analysePhotoOffThread(photo, 'photo.png', 'a7');
+    expect(photoThread.stats()).toMatchObject({ worker: before.worker + 1, here: before.here });
+    expect(ext).toEqual(await analysePhoto(photo, 'photo.png', 'a7'));
+    // Taken once: the same photo wanted again is analysed again (the session keeps the extraction it took).
+    await analysePhotoOffThread(photo, 'photo.png', 'a7');
+    expect(photoThread.stats()).toMatchObject({ worker: before.worker + 2 });
+    // Other bytes under the same name are not that reading.
+    analysePhotoAhead(photo, 'photo.png', 'a8');
+    await analysePhotoOffThread(photo, 'photo.png', 'a9');
+    expect(photoThread.stats()).toMatchObject({ worker: before.worker + 4 });
+  });
+
+  it('starts when a photo is uploaded for the garment, and identify_pieces takes it', async () => {
+    const g = loadFixtures().garments.find((x) => x.id === 'teagan-cisMaleAdult42')!;
+    const session = new Session({ workspace: mkdtempSync(join(tmpdir(), 'photo-ahead-')) });
+    await openMarker(session, marker(g, 'none', 25 / 25.4, 10), 'tee');
+    await session.workspace.writeAtomic('photo.png', photo);
+    expect(await photoThread.ready()).toBe(true);
+    const before = photoThread.stats();
+    await session.setGarmentPhoto('photo.png');
+    await until(() => photoThread.stats().worker === before.worker + 1);
+    const r = (await session.call({ name: 'identify_pieces', arguments: {} })) as unknown as {
+      ok: boolean;
+      photo_analysis: { kind: string; reused: boolean };
+    };
+    expect(r.ok).toBe(true);
+    expect(r.photo_analysis).toMatchObject({ kind: 'mixed_pattern', reused: false });
+    expect(photoThread.stats()).toMatchObject({ worker: before.worker + 1, here: before.here });
   });
 });

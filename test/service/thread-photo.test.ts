@@ -3,7 +3,8 @@
  * analysed on the process's one photo worker, owned by the main thread (photo-thread.ts, job-thread.ts
  * `jobThreadPort`), not on the session's thread; the answer is the one the calling thread gives; a worker killed
  * mid-analysis leaves the session to analyse the photo itself; and sessions analysing at once share that one
- * worker, those that would wait behind others analysing on their own thread.
+ * worker, those that would wait behind others analysing on their own thread. A photo set is read ahead on that
+ * worker when it is free, and identify_pieces then takes that reading.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Session } from '../../src/calls/session.js';
@@ -78,8 +79,21 @@ async function calls(id: string, ...list: ReturnType<typeof toolCall>[]): Promis
   return messages.map((m) => JSON.parse(m.content) as Record<string, unknown>);
 }
 
-/** A studio session with the marker open and the photo set. */
-async function sessionWithPhoto(): Promise<string> {
+/** Waits for `done`, polling; fails after a minute (far beyond any analysis here). */
+async function until(done: () => boolean): Promise<void> {
+  const end = Date.now() + 60_000;
+  while (!done()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/**
+ * A studio session with the marker open and the photo set. Unless `ahead`, the photo is set with the worker off,
+ * so that the reading it starts ahead is declined and identify_pieces analyses the photo itself; either way this
+ * returns once that reading has reached this thread and the worker is idle again.
+ */
+async function sessionWithPhoto({ ahead = false } = {}): Promise<string> {
   const created = await fetch(`${server.url}/v1/sessions`, { method: 'POST' });
   const { id } = (await created.json()) as { id: string };
   for (const [name, body] of [
@@ -89,12 +103,19 @@ async function sessionWithPhoto(): Promise<string> {
     const up = await fetch(`${server.url}/v1/sessions/${id}/files?name=${name}`, { method: 'POST', body });
     expect(up.status).toBe(201);
   }
-  const set = await calls(
-    id,
-    toolCall('open_document', { path: 'marker.psd' }),
-    toolCall('set_garment_photo', { path: 'photo.png' }),
-  );
-  expect(set.map((r) => r.ok)).toEqual([true, true]);
+  const before = photoThread.stats();
+  if (!ahead) process.env.ATELIER_PHOTO_WORKER = '0';
+  try {
+    const set = await calls(
+      id,
+      toolCall('open_document', { path: 'marker.psd' }),
+      toolCall('set_garment_photo', { path: 'photo.png' }),
+    );
+    expect(set.map((r) => r.ok)).toEqual([true, true]);
+    await until(() => photoThread.stats().relayed > before.relayed && !photoThread.working);
+  } finally {
+    delete process.env.ATELIER_PHOTO_WORKER;
+  }
   return id;
 }
 
@@ -160,7 +181,8 @@ describe('identify_pieces in the studio', () => {
   });
 
   it('shares one worker between sessions analysing at once; those that would wait long analyse themselves', async () => {
-    const ids = await Promise.all([0, 1, 2, 3].map(() => sessionWithPhoto()));
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push(await sessionWithPhoto());
     await photoThread.stop();
     const before = photoThread.stats();
     const answers = await Promise.all(ids.map((id) => identify(id)));
@@ -172,6 +194,62 @@ describe('identify_pieces in the studio', () => {
     expect(after.worker - before.worker + (after.declined - before.declined)).toBe(ids.length);
     expect(after.worker).toBeGreaterThan(before.worker);
     expect(after.recovered).toBe(before.recovered);
+  });
+});
+
+describe('a photo read ahead in the studio', () => {
+  it('is read on the worker when set, and identify_pieces takes that reading', async () => {
+    expect(await photoThread.ready()).toBe(true);
+    const before = photoThread.stats();
+    const id = await sessionWithPhoto({ ahead: true });
+    expect(photoThread.stats()).toEqual({
+      ...before,
+      relayed: before.relayed + 1,
+      worker: before.worker + 1,
+    });
+    expect(await identify(id)).toEqual(reference);
+    expect(photoThread.stats()).toEqual({
+      ...before,
+      relayed: before.relayed + 1,
+      worker: before.worker + 1,
+    });
+  });
+
+  it('is read when uploaded as the garment photo', async () => {
+    expect(await photoThread.ready()).toBe(true);
+    const created = await fetch(`${server.url}/v1/sessions`, { method: 'POST' });
+    const { id } = (await created.json()) as { id: string };
+    const up = await fetch(`${server.url}/v1/sessions/${id}/files?name=marker.psd`, {
+      method: 'POST',
+      body: psd,
+    });
+    expect(up.status).toBe(201);
+    const before = photoThread.stats();
+    const photoUp = await fetch(`${server.url}/v1/sessions/${id}/files?name=photo.png&role=garment`, {
+      method: 'POST',
+      body: photo,
+    });
+    expect(photoUp.status).toBe(201);
+    await until(() => photoThread.stats().worker > before.worker && !photoThread.working);
+    const [opened] = await calls(id, toolCall('open_document', { path: 'marker.psd' }));
+    expect(opened!.ok).toBe(true);
+    expect(await identify(id)).toEqual(reference);
+    expect(photoThread.stats()).toEqual({
+      ...before,
+      relayed: before.relayed + 1,
+      worker: before.worker + 1,
+    });
+  });
+
+  it("is skipped while the worker analyses another session's photo, and read when wanted", async () => {
+    expect(await photoThread.ready()).toBe(true);
+    const busy = analysePhotoOffThread(photo, 'mine.png', 'mine');
+    const before = photoThread.stats();
+    const id = await sessionWithPhoto({ ahead: true });
+    await busy;
+    expect(photoThread.stats()).toMatchObject({ relayed: before.relayed + 1, declined: before.declined + 1 });
+    expect(await identify(id)).toEqual(reference);
+    expect(photoThread.stats()).toMatchObject({ relayed: before.relayed + 2, worker: before.worker + 2 });
   });
 });
 

@@ -15,7 +15,7 @@
  * ATELIER_PHOTO_WORKER=0 keeps every analysis on the calling thread.
  */
 import { EditorError } from '../../engine/errors.js';
-import { JobThread } from '../../engine/job-thread.js';
+import { type AheadJob, JobThread } from '../../engine/job-thread.js';
 import type { Extraction } from '../types.js';
 import { keepSilhouette, keptSilhouette, type PhotoTruth } from './against-photo.js';
 import { analysePhoto } from './photo.js';
@@ -82,10 +82,50 @@ export const photoThread = new JobThread<PhotoJob, PhotoResult>({
     }),
 });
 
+/** Readings started ahead: the last two photos set (a session sets one at a time). */
+const AHEAD_KEPT = 2;
+/** A reading started ahead and not taken within this is dropped with what it holds (a few MB at 1280 px). */
+const AHEAD_KEPT_MS = 10 * 60_000;
+const early = new Map<string, AheadJob<PhotoResult>>();
+
+const earlyKey = (path: string, hash: string) => `${hash}\n${path}`;
+
 /**
- * Analyses the photo like `analysePhoto`, off the calling thread when it is large enough. The job is posted
- * before this returns, so the caller's synchronous work that follows runs beside it.
+ * Starts analysing a photo as soon as it is set, on the worker if it is free (`JobThread.ahead`): the designer
+ * uploads the photo, then asks for the print, and by the time the model calls identify_pieces the reading is
+ * done and identify costs only the pieces' measuring. Never on the calling thread, never holding the process
+ * open; when it cannot run ahead, `analysePhotoOffThread` reads the photo when it is wanted, as before.
+ */
+export function analysePhotoAhead(bytes: Buffer, path: string, hash: string): void {
+  const key = earlyKey(path, hash);
+  if (early.has(key)) return;
+  const reading = photoThread.ahead({ bytes, path, hash });
+  early.set(key, reading);
+  void reading.result.then(
+    (done) => {
+      // Not run (mostly known at once: worker busy or off): the photo is read when wanted, with nothing to wait for.
+      if (!done && early.get(key) === reading) early.delete(key);
+    },
+    () => early.get(key) === reading && early.delete(key),
+  );
+  for (const old of early.keys()) if (early.size > AHEAD_KEPT) early.delete(old);
+  setTimeout(() => {
+    if (early.get(key) === reading) early.delete(key);
+  }, AHEAD_KEPT_MS).unref();
+}
+
+/**
+ * Analyses the photo like `analysePhoto`, off the calling thread when it is large enough, or takes the reading
+ * started ahead (`analysePhotoAhead`) for these bytes. The job is posted before this returns, so the caller's
+ * synchronous work that follows runs beside it.
  */
 export async function analysePhotoOffThread(bytes: Buffer, path: string, hash: string): Promise<Extraction> {
+  const key = earlyKey(path, hash);
+  const reading = early.get(key);
+  if (reading) {
+    early.delete(key);
+    const done = await reading.want().catch(() => null);
+    if (done) return done.ext;
+  }
   return (await photoThread.submit({ bytes, path, hash })).ext;
 }
