@@ -669,6 +669,17 @@ export interface ProductPhotoOptions {
   };
   /** White lettering across the chest (CHEST_LETTERING) and a white brand label below the neckline (NECK_LABEL). */
   readonly lettering?: boolean;
+  /**
+   * The garment cut out and put on a flat `sweep`, as web shops' product photos on pure white are: the background
+   * exactly that colour (no noise, no darkening at the foot; a cast shadow still darkens it), the fabric keeping
+   * its noise.
+   */
+  readonly cutout?: boolean;
+  /**
+   * The garment lit from its right: `strength` of the way to white at its right sleeve's tip, rising from nothing
+   * at its middle (a white shirt's lit side then fades into a white background, as on many product photos).
+   */
+  readonly litFromRight?: number;
 }
 
 /**
@@ -813,7 +824,8 @@ export async function productPhoto(
         else p = repeatAt(x, y, kind === 'half_drop');
         const turn = 1 - 0.07 * Math.max(0, 1 - near[gy * G + gx]! / 6);
         const fold = 0.97 + 0.03 * Math.cos((2 * Math.PI * x) / 420) * Math.cos((2 * Math.PI * y) / 510);
-        c = p.map((v) => v * turn * fold);
+        const lit = (o.litFromRight ?? 0) * Math.min(1, Math.max(0, (x - 320) / 240)) ** 1.5;
+        c = p.map((v) => v * turn * fold).map((v) => v + (255 - v) * lit);
       } else if (what[i] === 2) c = hanger;
       else if (light || o.sweep) {
         const g = o.glow;
@@ -825,14 +837,16 @@ export async function productPhoto(
             ) **
               2
           : 0;
-        c = back.map((v) => (v + (255 - v) * lit) * (1 - shadow[i]!) * (1 - 0.015 * (Y / h)));
+        const foot = o.cutout ? 1 : 1 - 0.015 * (Y / h);
+        c = back.map((v) => (v + (255 - v) * lit) * (1 - shadow[i]!) * foot);
       } else {
         const g = 122 + Math.round((Y / h) * 18);
         c = [g, g + 6, g + 14].map((v) => v * (1 - shadow[i]!));
       }
       const v = 1 - (o.vignette ?? 0) * (Math.hypot(X + 0.5 - w / 2, Y + 0.5 - h / 2) / corner) ** 2;
+      const grain = o.cutout && what[i] === 0 ? () => 0 : noise;
       for (let k = 0; k < 3; k++)
-        data[i * 3 + k] = Math.max(0, Math.min(255, Math.round(c[k]! * v) + noise()));
+        data[i * 3 + k] = Math.max(0, Math.min(255, Math.round(c[k]! * v) + grain()));
     }
   }
   return sharp(data, { raw: { width: w, height: h, channels: 3 } })

@@ -188,12 +188,12 @@ function onPlainBackground(lab: LabPlanes): Found | null {
   // The garment's ground is told from the background by a stretch's median only on a border cleaner than that.
   const ground = cut && spread < CUT_DE ? { cut, outline } : null;
   if (cutsAlongFrame(fg, w, h, ground) > MAX_CUTS) return null;
-  const within = (front: Uint8Array) =>
+  const within = (front: Uint8Array, lit = false) =>
     garmentWithin(front, outline, w, h, {
       refine: (mask) => {
         if (!clearFringe(mask, lab, fromBackground))
           clearChromaFringe(mask, lab, plane, outline, { tolerance, fromBackground }, border);
-        clearShadow(mask, lab, smooth, plane, { tolerance, fromBackground }, border);
+        clearShadow(mask, lab, smooth, plane, { tolerance, fromBackground }, border, lit ? outline : null);
       },
       cut,
       hanger: { lab, fromBackground },
@@ -202,7 +202,89 @@ function onPlainBackground(lab: LabPlanes): Found | null {
   const followed = found && followedBackground(found.mask, lab, fg, outline, fromBackground);
   const again = followed && within(followed);
   if (again) return { ...again, background: (i) => !followed[i] };
+  const lit = found && spread <= NOISELESS && litIntoBackground(found.mask, fromBackground);
+  const relit = lit && within(lit, true);
+  const gained = relit && mirroredGain(found.mask, relit.mask, w, h);
+  if (gained) return { mask: gained, neckOpen: found.neckOpen || relit.neckOpen, background: (i) => !lit[i] };
   return found && { ...found, background: (i) => !fg[i] };
+}
+
+/**
+ * A border that differs from its plane by no more than this (median ΔE76) has no noise at all: a garment cut out
+ * and put on a flat colour, as web shops' product photos on pure white are.
+ */
+const NOISELESS = 0.05;
+/** On such a background, a px this far from it (ΔE76) is not background: the garment's lit side, nearly white. */
+const LIT_TOLERANCE = 0.8;
+
+/**
+ * On a noiseless background, a light garment's side lit towards white (a white shirt on white) is within the
+ * tolerance a photo's noise asks for, and was lost from the silhouette with its sleeve: where the background is
+ * exact, the fabric's weave and shading set it apart by a ΔE76 of one or two. The foreground read at
+ * LIT_TOLERANCE, for a garment near the background's colour (nearBackground); else null.
+ */
+function litIntoBackground(mask: Uint8Array, fromBackground: Float32Array): Uint8Array | null {
+  if (!nearBackground(mask, fromBackground)) return null;
+  return Uint8Array.from(fromBackground, (d) => (d > LIT_TOLERANCE ? 1 : 0));
+}
+
+/** The lit reading is kept when what it adds of the garment's mirror image is at least this share of the garment. */
+const MIRRORED_LEAST = 0.005;
+
+/**
+ * `found` with what the lit reading (`lit`, read at LIT_TOLERANCE) adds where its mirror image is garment
+ * already, or null when that is too little to matter. At that tolerance a soft cast shadow is garment as much as
+ * a lit side is, and clearShadow, which follows a shadow in by its darkening, follows a white shirt's lit side in
+ * the same way. A product photo shows the garment from the front, nearly symmetric about its middle, lit from one
+ * side and shadowed below or on the far side: its lit side mirrors the shaded side found, a shadow below mirrors
+ * itself and one to the side mirrors background. Read px by px, as a shadow may touch the lit side it runs into;
+ * what is left thinner than the opening's square is dropped with the slivers an asymmetric pose leaves.
+ */
+function mirroredGain(found: Uint8Array, lit: Uint8Array, w: number, h: number): Uint8Array | null {
+  const axis = mirrorLine(lit, w, h);
+  if (axis === null) return null;
+  const added = new Uint8Array(w * h);
+  for (let y = 0, i = 0; y < h; y++) {
+    for (let x = 0; x < w; x++, i++) {
+      if (!lit[i] || found[i]) continue;
+      const mx = 2 * axis - x;
+      if (mx >= 0 && mx < w && found[y * w + mx]) added[i] = 1;
+    }
+  }
+  const kept = opening(added, w, h, GAP);
+  if (countMask(kept) < MIRRORED_LEAST * countMask(found)) return null;
+  return largest(
+    Uint8Array.from(found, (v, i) => v | kept[i]!),
+    w,
+    h,
+  );
+}
+
+/**
+ * The vertical line (x, in half px) about which `mask` overlaps its mirror image most, read on every fourth row
+ * and column within the mask's middle half; null for an empty mask.
+ */
+function mirrorLine(mask: Uint8Array, w: number, h: number): number | null {
+  const g = maskBounds(mask, w, h);
+  if (!g) return null;
+  const step = 4;
+  let best = -1;
+  let line: number | null = null;
+  for (let a2 = 2 * g.x + Math.round(g.w / 2); a2 <= 2 * g.x + (3 * g.w) / 2; a2 += 2) {
+    let overlap = 0;
+    for (let y = g.y; y < g.y + g.h; y += step) {
+      const row = y * w;
+      for (let x = g.x; x < g.x + g.w; x += step) {
+        const mx = Math.round(a2 - x);
+        if (mask[row + x] && mx >= 0 && mx < w && mask[row + mx]) overlap++;
+      }
+    }
+    if (overlap > best) {
+      best = overlap;
+      line = a2 / 2;
+    }
+  }
+  return line;
 }
 
 /** A garment this far (median ΔE76) from the background's plane or more has a background followed past the plane. */
@@ -613,7 +695,9 @@ const SHADOW_NOISE = 0.5;
  * already passed (SHADOW_NOISE and the border's noise aside): it ends at the garment, which is lighter inside its
  * outline (a white garment: a shadow's darkest is where it meets the garment's edge turning away), of another
  * chroma, or a sharp step darker (a grey garment beside a light shadow). Gradients of light on the background do
- * not reach so far (SHADOW_REACH); a fringe of JPEG ringing is clearFringe's.
+ * not reach so far (SHADOW_REACH); a fringe of JPEG ringing is clearFringe's. Given an `outline`, the shadow
+ * does not cross it: a soft shadow has none, while a white garment's lit side, which darkens inwards as a shadow
+ * does, is parted from a noiseless background by one (the lit reading, mirroredGain).
  */
 function clearShadow(
   mask: Uint8Array,
@@ -622,6 +706,7 @@ function clearShadow(
   plane: readonly [number, number, number][],
   colour: { readonly tolerance: number; readonly fromBackground: Float32Array },
   border: readonly number[],
+  outline: Uint8Array | null = null,
 ): void {
   const { w, h } = lab;
   const { tolerance, fromBackground } = colour;
@@ -678,7 +763,7 @@ function clearShadow(
       const limit = cap.get(p)!;
       const at = below(p);
       for (const q of [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, p - w, p + w]) {
-        if (q < 0 || q >= mask.length || !mask[q] || cap.has(q)) continue;
+        if (q < 0 || q >= mask.length || !mask[q] || cap.has(q) || outline?.[q]) continue;
         const v = below(q);
         if (v > limit || at - v > SHADOW_SOFT || v >= 0 || !neutral(q)) continue;
         cap.set(q, Math.min(limit, v + noise));
