@@ -19,6 +19,7 @@ import {
   photoThread,
 } from '../../src/garment/builtin/photo-thread.js';
 import { garmentPhoto } from '../support/garment-fixtures.js';
+import { until } from '../support/until.js';
 import { loadFixtures, marker, openMarker } from './freesewing-fixtures.js';
 
 let photo: Buffer;
@@ -158,15 +159,6 @@ describe('identify_pieces with the photo read on the worker', () => {
     expect(proposed.some((p) => p.type !== 'solid')).toBe(true);
   });
 });
-
-/** Waits for `done`, polling; fails after a minute (far beyond any analysis here). */
-async function until(done: () => boolean): Promise<void> {
-  const end = Date.now() + 60_000;
-  while (!done()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 describe('a photo read ahead', () => {
   it('runs on a free worker, and is the extraction the call would have made', async () => {

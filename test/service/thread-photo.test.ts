@@ -18,6 +18,7 @@ import { loadFixtures, marker, openMarker } from '../garment/freesewing-fixtures
 import { startTestServer, type TestServer, toolCall } from '../server/support.js';
 import { garmentPhoto } from '../support/garment-fixtures.js';
 import { tempDir } from '../support/session.js';
+import { until } from '../support/until.js';
 
 let server: TestServer;
 let psd: Buffer;
@@ -77,15 +78,6 @@ async function calls(id: string, ...list: ReturnType<typeof toolCall>[]): Promis
   expect(res.status).toBe(200);
   const { messages } = (await res.json()) as { messages: { content: string }[] };
   return messages.map((m) => JSON.parse(m.content) as Record<string, unknown>);
-}
-
-/** Waits for `done`, polling; fails after a minute (far beyond any analysis here). */
-async function until(done: () => boolean): Promise<void> {
-  const end = Date.now() + 60_000;
-  while (!done()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 /**
