@@ -382,14 +382,19 @@ export class JobThread<J, R> {
 
   /**
    * Another thread's job (`jobThreadPort`): queued for the worker, or sent back at once to run there when this
-   * thread would run it itself or enough jobs already wait (a job `ahead`: when any job runs or waits).
+   * thread would run it itself, enough jobs already wait or the worker runs a job started ahead (a job `ahead`:
+   * when any job runs or waits).
    * `answer` carries the result as the worker gave it.
    */
   relayed(job: J, port: MessagePort, answer: (a: RelayAnswer<R>) => void, ahead = false): void {
     this.counts.relayed++;
     const size = this.opts.sizeOf(job);
     const maxWaiting = this.opts.shared?.maxWaiting ?? Number.POSITIVE_INFINITY;
-    const busy = ahead ? this.running !== null || this.queue.length > 0 : this.queue.length >= maxWaiting;
+    // A job started ahead waits for nothing, and nothing waits for it: the job that may be wanted soon never
+    // delays one wanted now (it runs on its own thread instead, at once).
+    const busy = ahead
+      ? this.running !== null || this.queue.length > 0
+      : this.queue.length >= maxWaiting || this.running?.ahead === true;
     if (!isMainThread || this.staysHere(size) || busy) {
       this.counts.declined++;
       answer({ kind: 'declined' });

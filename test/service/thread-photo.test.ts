@@ -83,9 +83,9 @@ async function calls(id: string, ...list: ReturnType<typeof toolCall>[]): Promis
 /**
  * A studio session with the marker open and the photo set. Unless `ahead`, the photo is set with the worker off,
  * so that the reading it starts ahead is declined and identify_pieces analyses the photo itself; either way this
- * returns once that reading has reached this thread and the worker is idle again.
+ * returns once that reading has reached this thread and (unless not `wait`) the worker is idle again.
  */
-async function sessionWithPhoto({ ahead = false } = {}): Promise<string> {
+async function sessionWithPhoto({ ahead = false, wait = true } = {}): Promise<string> {
   const created = await fetch(`${server.url}/v1/sessions`, { method: 'POST' });
   const { id } = (await created.json()) as { id: string };
   for (const [name, body] of [
@@ -104,7 +104,7 @@ async function sessionWithPhoto({ ahead = false } = {}): Promise<string> {
       toolCall('set_garment_photo', { path: 'photo.png' }),
     );
     expect(set.map((r) => r.ok)).toEqual([true, true]);
-    await until(() => photoThread.stats().relayed > before.relayed && !photoThread.working);
+    await until(() => photoThread.stats().relayed > before.relayed && (!wait || !photoThread.working));
   } finally {
     delete process.env.ATELIER_PHOTO_WORKER;
   }
@@ -231,6 +231,17 @@ describe('a photo read ahead in the studio', () => {
       relayed: before.relayed + 1,
       worker: before.worker + 1,
     });
+  });
+
+  it("does not keep another session's identify_pieces waiting: that one analyses its photo itself", async () => {
+    const other = await sessionWithPhoto();
+    expect(await photoThread.ready()).toBe(true);
+    await sessionWithPhoto({ ahead: true, wait: false });
+    await until(() => photoThread.working);
+    const before = photoThread.stats();
+    expect(await identify(other)).toEqual(reference);
+    expect(photoThread.stats()).toMatchObject({ relayed: before.relayed + 1, declined: before.declined + 1 });
+    await until(() => !photoThread.working);
   });
 
   it("is skipped while the worker analyses another session's photo, and read when wanted", async () => {

@@ -9,7 +9,9 @@
  * (job-thread.ts `jobThreadPort`), so a studio session's identify_pieces runs beside its analysis as the command
  * line's does, and many sessions hold one worker's memory, not one each. A photo finds at most MAX_WAITING
  * others waiting for it; beyond that its session analyses it on its own thread at once (as it does when the
- * worker cannot run it), rather than queue behind other sessions' photos.
+ * worker cannot run it), rather than queue behind other sessions' photos. A photo is read ahead as soon as it is
+ * set (`analysePhotoAhead`), when the worker is free; another session's photo wanted meanwhile does not wait for
+ * that reading.
  *
  * Photos under MIN_BYTES are analysed here: they take a few tens of milliseconds, too little to be worth a worker.
  * ATELIER_PHOTO_WORKER=0 keeps every analysis on the calling thread.
