@@ -171,7 +171,7 @@ export class Session implements SessionHandle {
           throw err;
         }
       }
-      if (path && !replay) void readGarmentPhotoAhead(this.workspace, path);
+      if (path && !replay) void readGarmentPhotoAhead(this.workspace, path, this.garment.extraction);
     });
     this.queue = run.catch(() => undefined);
     return run;

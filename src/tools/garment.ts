@@ -97,23 +97,31 @@ async function photoAt(workspace: Workspace, path: string): Promise<Photo> {
 
 /**
  * Starts reading a photo set without a call (an upload with role=garment) as set_garment_photo does, so the
- * designer's first garment call finds it read. Quietly does nothing when the file cannot be read: the call that
- * wants it reports that.
+ * designer's first garment call finds it read, unless the session `holds` its extraction already. Quietly does
+ * nothing when the file cannot be read: the call that wants it reports that.
  */
-export async function readGarmentPhotoAhead(workspace: Workspace, path: string): Promise<void> {
+export async function readGarmentPhotoAhead(
+  workspace: Workspace,
+  path: string,
+  holds: Extraction | null,
+): Promise<void> {
   try {
     const photo = await photoAt(workspace, path);
-    analysePhotoAhead(photo.bytes, photo.path, photo.hash);
+    if (!heldFor(holds, photo)) analysePhotoAhead(photo.bytes, photo.path, photo.hash);
   } catch {
     // The garment call reads the photo again and says what is wrong with it.
   }
 }
 
+/** Whether `kept` was made from these exact bytes at this path (extractionFor reuses it). */
+function heldFor(kept: Extraction | null, photo: Photo): kept is Extraction {
+  return kept !== null && kept.photoHash === photo.hash && kept.photoPath === photo.path;
+}
+
 /** The stored extraction when it was made from these exact bytes, else a new one (the expensive step, once). */
 async function extractionFor(ctx: ToolContext, photo: Photo): Promise<{ ext: Extraction; reused: boolean }> {
   const kept = ctx.session.garment.extraction;
-  if (kept && kept.photoHash === photo.hash && kept.photoPath === photo.path)
-    return { ext: kept, reused: true };
+  if (heldFor(kept, photo)) return { ext: kept, reused: true };
   return { ext: await analysePhotoOffThread(photo.bytes, photo.path, photo.hash), reused: false };
 }
 
@@ -1011,9 +1019,10 @@ export const garmentHandlers = {
     const warning = photoSmallWarning(raster.w, raster.h);
     if (warning) ctx.warn(warning);
     const hash = createHash('sha1').update(bytes).digest('hex');
-    // identify_pieces will want its reading: started now on the photo worker, it is often done by then.
-    analysePhotoAhead(bytes, target, hash);
     const memory = ctx.session.garment;
+    const held = heldFor(memory.extraction, { path: target, bytes, hash });
+    // identify_pieces will want its reading: started now on the photo worker, it is often done by then.
+    if (!held) analysePhotoAhead(bytes, target, hash);
     const same =
       ctx.session.garmentPhoto === target &&
       (memory.extraction === null || memory.extraction.photoHash === hash);
@@ -1025,10 +1034,7 @@ export const garmentHandlers = {
             ? memory
             : {
                 analysis: memory.analysis ? { ...memory.analysis, proposals: null } : null,
-                extraction:
-                  memory.extraction?.photoHash === hash && memory.extraction.photoPath === target
-                    ? memory.extraction
-                    : null,
+                extraction: held ? memory.extraction : null,
                 preview: null,
                 applied: memory.applied,
                 ...(memory.confirmations ? { confirmations: memory.confirmations } : {}),

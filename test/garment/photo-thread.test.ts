@@ -227,5 +227,13 @@ describe('a photo read ahead', () => {
     expect(r.ok).toBe(true);
     expect(r.photo_analysis).toMatchObject({ kind: 'mixed_pattern', reused: false });
     expect(photoThread.stats()).toMatchObject({ worker: before.worker + 1, here: before.here });
+    // The same photo set again, either way: the session holds its extraction, and nothing is read again.
+    await session.setGarmentPhoto('photo.png');
+    expect((await session.call({ name: 'set_garment_photo', arguments: { path: 'photo.png' } })).ok).toBe(
+      true,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    expect(photoThread.working).toBe(false);
+    expect(photoThread.stats()).toMatchObject({ worker: before.worker + 1, here: before.here });
   });
 });
