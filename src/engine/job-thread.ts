@@ -241,8 +241,9 @@ export class JobThread<J, R> {
    * Starts `job` on the worker ahead of the call that will want its result, if the worker is free: resolves to the
    * result, or to null when the job did not run there (worker busy, off or unable to start, job too small, worker
    * lost, job failed or overdue). It never runs on the calling thread and never holds the process open: the
-   * caller that needs the result later submits the job as usual when this gave null. A job submitted while it runs
-   * waits for it, as behind any other job.
+   * caller that needs the result later submits the job as usual when this gave null. This thread's own job
+   * submitted while it runs waits for it, as behind any other job; another thread's is sent back to run there
+   * (`relayed`).
    */
   ahead(job: J): AheadJob<R> {
     const size = this.opts.sizeOf(job);
@@ -266,20 +267,6 @@ export class JobThread<J, R> {
         return result;
       },
     };
-  }
-
-  /**
-   * Starts the worker, unless it runs or a job of `size` would stay here: for a caller that knows a job is coming
-   * (it does not hold the process open, and a worker that cannot start is found out as at a first job).
-   */
-  warm(size: number): void {
-    if (this.staysHere(size)) return;
-    if (!isMainThread) {
-      relay?.warm(this.opts.what, size);
-      return;
-    }
-    const started = this.currentThread();
-    if (started && !this.running) this.idle();
   }
 
   /** Whether a job of `size` runs on the calling thread whatever the worker's state. */
@@ -663,9 +650,12 @@ export type RelayAnswer<R> =
   /** The worker died or could not start during the job: the thread that asked runs it again. */
   | { readonly kind: 'lost' };
 
-type RelayRequest =
-  | { readonly what: string; readonly seq: number; readonly job: unknown; readonly ahead?: true }
-  | { readonly what: string; readonly warm: number };
+interface RelayRequest {
+  readonly what: string;
+  readonly seq: number;
+  readonly job: unknown;
+  readonly ahead?: true;
+}
 
 /** The main thread's shared job threads, by what their jobs are. */
 const sharedThreads = new Map<string, JobThread<unknown, unknown>>();
@@ -679,10 +669,6 @@ export function jobThreadPort(): MessagePort {
   const { port1: port, port2: theirs } = new MessageChannel();
   port.on('message', (m: RelayRequest) => {
     const thread = sharedThreads.get(m.what);
-    if ('warm' in m) {
-      thread?.warm(m.warm);
-      return;
-    }
     const answer = (a: RelayAnswer<unknown>) => port.postMessage({ seq: m.seq, ...a });
     if (!thread) answer({ kind: 'declined' });
     else thread.relayed(m.job, port, answer, m.ahead === true);
@@ -743,10 +729,6 @@ class Relay {
     if (!this.pending.has(seq) || this.holding.has(seq)) return;
     if (this.holding.size === 0) this.port.ref();
     this.holding.add(seq);
-  }
-
-  warm(what: string, size: number): void {
-    this.port.postMessage({ what, warm: size } satisfies RelayRequest);
   }
 }
 

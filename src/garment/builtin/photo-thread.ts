@@ -43,7 +43,7 @@ const DEADLINE_MS = 60_000;
 const STARTUP_MS = 30_000;
 /**
  * An idle worker is stopped after this long (it holds about 70 MB once it has analysed a photo): identify,
- * preview and apply follow one another within it; a photo set later starts it again (`warm`).
+ * preview and apply follow one another within it; a photo set later starts it again (`analysePhotoAhead`).
  */
 const IDLE_STOP_MS = 120_000;
 /**
