@@ -329,23 +329,27 @@ function followedBackground(
     Float32Array,
   ];
   const reached = new Uint8Array(n);
-  const stack: number[] = [];
+  // Each px enters the stack once (reached is set as it does).
+  const stack = new Int32Array(n);
+  let top = 0;
   for (const i of frame(w, h, GAP + 1)) {
     if (!wide[i] || fg[i] || reached[i]) continue;
     reached[i] = 1;
-    stack.push(i);
+    stack[top++] = i;
   }
   let taken = 0;
   const visit = (p: number, q: number) => {
     if (!wide[q] || reached[q]) return;
-    const d = Math.hypot(L[q]! - L[p]!, a[q]! - a[p]!, b[q]! - b[p]!);
-    if (d > FOLLOW_STEP) return;
+    const dL = L[q]! - L[p]!;
+    const da = a[q]! - a[p]!;
+    const db = b[q]! - b[p]!;
+    if (dL * dL + da * da + db * db > FOLLOW_STEP * FOLLOW_STEP) return;
     reached[q] = 1;
     if (fg[q]) taken++;
-    stack.push(q);
+    stack[top++] = q;
   };
-  while (stack.length) {
-    const p = stack.pop()!;
+  while (top) {
+    const p = stack[--top]!;
     const x = p % w;
     if (x > 0) visit(p, p - 1);
     if (x < w - 1) visit(p, p + 1);
