@@ -433,8 +433,11 @@ export function subPixelBasis(
     if (kept !== undefined) return kept;
     let sum = 0;
     let n = 0;
-    for (let y = Math.max(0, -dy); y < Math.min(h, h - dy); y += step) {
-      for (let x = Math.max(0, -dx); x < Math.min(w, w - dx); x += step) {
+    const x0 = Math.max(0, -dx);
+    const x1 = Math.min(w, w - dx);
+    const y1 = Math.min(h, h - dy);
+    for (let y = Math.max(0, -dy); y < y1; y += step) {
+      for (let x = x0; x < x1; x += step) {
         const i = y * w + x;
         const j = i + dy * w + dx;
         if (!mask[i] || !mask[j]) continue;
@@ -581,6 +584,9 @@ function logLuminance(lum: Float64Array): Float64Array {
 }
 const logged = new WeakMap<Float64Array, Float64Array>();
 
+/** fractionalMsd's masks of px whose bilinear neighbours are inside, per garment mask (one width each). */
+const neighbourMasks = new WeakMap<Uint8Array, (Uint8Array | undefined)[]>();
+
 /**
  * shiftedMsd at one shift, whole or fractional. A fractional shift reads both copies bilinearly, each half the
  * fraction off the px grid in opposite directions: bilinear reading smooths, and reading one copy only compared
@@ -594,8 +600,10 @@ function fractionalMsd(lum: Float64Array, mask: Uint8Array, w: number, h: number
   // Per cell: the sums of the least-squares plane d ≈ a + b·u + c·v (u, v local to the cell).
   const acc = new Float64Array(cells * 10);
   // Per kind of shift, the mask of px whose bilinear neighbours are all inside: one read per copy instead of
-  // four (this is the photo analysis' hottest loop: ~150 shifts over up to ~150k samples).
-  const whole: (Uint8Array | undefined)[] = [];
+  // four (this is the photo analysis' hottest loop: ~150 shifts over up to ~150k samples). Kept per mask: the
+  // lattice's search and its refinement shift the same garment.
+  const whole = neighbourMasks.get(mask) ?? [];
+  neighbourMasks.set(mask, whole);
   const within = (nx: number, ny: number): Uint8Array => {
     const key = (nx ? 1 : 0) + (ny ? 2 : 0);
     const kept = whole[key];
@@ -611,6 +619,7 @@ function fractionalMsd(lum: Float64Array, mask: Uint8Array, w: number, h: number
   const vs = new Float64Array(cells);
   const ns = new Float64Array(cells);
   const order = new Float64Array(cells);
+  const starts = new Int32Array(cw);
   return (dx: number, dy: number): number => {
     const ix = Math.floor(dx);
     const iy = Math.floor(dy);
@@ -627,14 +636,19 @@ function fractionalMsd(lum: Float64Array, mask: Uint8Array, w: number, h: number
     const hy = ty / 2;
     const x0 = Math.max(nx, -ix);
     const x1 = Math.min(w, w - ix - nx);
-    for (let y = Math.max(ny ? 1 : 0, -iy); y < Math.min(h, h - iy - (ny ? 1 : 0)); y += step) {
+    // Each cell's first sampled column, the same on every row.
+    const cx0 = Math.floor(x0 / DRIFT_CELL);
+    for (let cx = cx0; cx * DRIFT_CELL < x1; cx++) {
+      starts[cx] = x0 + Math.ceil((Math.max(x0, cx * DRIFT_CELL) - x0) / step) * step;
+    }
+    const y1 = Math.min(h, h - iy - (ny ? 1 : 0));
+    for (let y = Math.max(ny ? 1 : 0, -iy); y < y1; y += step) {
       const row = Math.floor(y / DRIFT_CELL) * cw * 10;
       const v = (y % DRIFT_CELL) - DRIFT_CELL / 2;
       // One row's run through a cell is summed in locals, then added to the cell's sums: v is the same along
       // it, so its terms follow from the run's sums.
-      for (let cx = Math.floor(x0 / DRIFT_CELL); cx * DRIFT_CELL < x1; cx++) {
-        const from = Math.max(x0, cx * DRIFT_CELL);
-        const start = x0 + Math.ceil((from - x0) / step) * step;
+      for (let cx = cx0; cx * DRIFT_CELL < x1; cx++) {
+        const start = starts[cx]!;
         const end = Math.min(x1, (cx + 1) * DRIFT_CELL);
         const mid = cx * DRIFT_CELL + DRIFT_CELL / 2;
         let n = 0;
@@ -860,14 +874,16 @@ export function refineLattice(
     let s = 0;
     let c = 0;
     const step = Math.max(1, Math.floor(Math.sqrt((w * h) / 60_000)));
-    for (let y = 0; y < h; y += step) {
-      const y2 = y + dy;
-      if (y2 < 0 || y2 >= h) continue;
-      for (let x = 0; x < w; x += step) {
-        const x2 = x + dx;
-        if (x2 < 0 || x2 >= w) continue;
+    // The sampled px whose shifted px is inside the photo, in the same order as a scan of every sampled px.
+    const first = (lo: number) => Math.ceil(Math.max(0, lo) / step) * step;
+    const x0 = first(-dx);
+    const x1 = Math.min(w, w - dx);
+    const y1 = Math.min(h, h - dy);
+    const lag = dy * w + dx;
+    for (let y = first(-dy); y < y1; y += step) {
+      for (let x = x0; x < x1; x += step) {
         const i = y * w + x;
-        const j = y2 * w + x2;
+        const j = i + lag;
         if (mask[i] && mask[j]) {
           s += Math.abs(lum[i]! - lum[j]!);
           c++;

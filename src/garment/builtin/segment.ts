@@ -138,7 +138,7 @@ const MAX_CUT_SHARE = 0.6;
 const CLEAN_BORDER_DE = 4;
 
 /** Median ΔE76 of the border from its background plane. */
-function borderSpread(lab: LabPlanes, bgAt = backgroundPlane(lab, frame(lab.w, lab.h, 2), lab.w)): number {
+function borderSpread(lab: LabPlanes, bgAt = borderPlane(lab)): number {
   const border = frame(lab.w, lab.h, 2);
   return median(border.map((i) => deltaE76({ L: lab.L[i]!, a: lab.a[i]!, b: lab.b[i]! }, bgAt(i))));
 }
@@ -162,7 +162,7 @@ function onPlainBackground(lab: LabPlanes): Found | null {
   const { w, h } = lab;
   const n = w * h;
   const border = frame(w, h, 2);
-  const bgAt = backgroundPlane(lab, border, w);
+  const bgAt = borderPlane(lab);
   const spread = borderSpread(lab, bgAt);
   if (spread > SWATCH_SPREAD) return null;
   const tolerance = Math.min(MAX_BACKGROUND_DE, Math.max(3, 4 * spread + 1));
@@ -1270,6 +1270,16 @@ type BackgroundModel = ((i: number) => Lab) & { readonly planes: readonly [numbe
 
 /** Fits of the background plane after the first, each without the border pixels far from the one before. */
 const PLANE_ROUNDS = 3;
+
+/** The background plane fitted to the photo's 2 px frame, once per photo (the order of attempts reads it twice). */
+function borderPlane(lab: LabPlanes): BackgroundModel {
+  const kept = borderPlanes.get(lab);
+  if (kept) return kept;
+  const model = backgroundPlane(lab, frame(lab.w, lab.h, 2), lab.w);
+  borderPlanes.set(lab, model);
+  return model;
+}
+const borderPlanes = new WeakMap<LabPlanes, BackgroundModel>();
 
 function backgroundPlane(lab: LabPlanes, border: readonly number[], w: number): BackgroundModel {
   const modelOf = (planes: [number, number, number][]): BackgroundModel => {
