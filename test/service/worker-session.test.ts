@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Progress } from '../../src/calls/session.js';
 import { compositeBudget } from '../../src/engine/composite/budget.js';
+import { parallelReady, poolWorkers, setPoolIdleMs } from '../../src/engine/composite/parallel.js';
 import { EditorError } from '../../src/engine/errors.js';
 import { SessionHeldElsewhere } from '../../src/service/session-lock.js';
 import { SessionStore, type SessionStoreOptions } from '../../src/service/sessions.js';
@@ -266,6 +267,16 @@ describe('a session on its own thread', () => {
 
   it("counts every session thread's compositor workers against one budget, and takes back a dead thread's", async () => {
     const { total } = compositeBudget();
+    // This thread's own pool counts in the same total, and the shared project keeps a worker's modules from file to
+    // file: a pool an earlier file left running here held the one spare place of a 2-core machine, and the total
+    // stayed at 1 after the session threads were gone, until its idle minute ran out. It is retired first.
+    setPoolIdleMs(10);
+    try {
+      await parallelReady();
+      await expect.poll(() => poolWorkers() + Atomics.load(total, 0), { timeout: 15_000 }).toBe(0);
+    } finally {
+      setPoolIdleMs(60_000);
+    }
     const spare = Math.min(8, availableParallelism() - 1);
     const store = storeOn(tempDir('atelier-threads-'));
     const entries = [store.create('http'), store.create('http')];
