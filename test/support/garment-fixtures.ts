@@ -273,6 +273,19 @@ export function inShirt(x: number, y: number): boolean {
   return false;
 }
 
+/**
+ * The T-shirt (inShirt) with a slit cut into each side just above the hem, 12 px deep and 14 px high: the notch a
+ * folded hem's corner leaves in a product photo's silhouette, background above and below it garment.
+ */
+export function inSlitShirt(x: number, y: number): boolean {
+  return inShirt(x, y) && !inHemSlit(x, y);
+}
+
+/** The slits of inSlitShirt. */
+export function inHemSlit(x: number, y: number): boolean {
+  return y >= 556 && y < 570 && ((x >= 170 && x < 182) || (x >= 458 && x < 470));
+}
+
 /** The repeat's colour at photo position x, y (block repeat, or half-drop: every other column shifted 32 px). */
 function repeatAt(x: number, y: number, halfDrop: boolean): [number, number, number] {
   const col = Math.floor(x / TILE);
@@ -680,6 +693,8 @@ export interface ProductPhotoOptions {
    * at its middle (a white shirt's lit side then fades into a white background, as on many product photos).
    */
   readonly litFromRight?: number;
+  /** The body's sides slit above the hem (inSlitShirt). */
+  readonly hemSlits?: boolean;
 }
 
 /**
@@ -741,8 +756,9 @@ export async function productPhoto(
   const light = kind === 'dots' || kind === 'flowers';
   // Distance to the outline (≤ 6 px) on the garment's own 640 px grid, for the fabric turning away at its edge.
   const G = PHOTO.width;
+  const shape = o.hemSlits ? inSlitShirt : inShirt;
   const inside = new Uint8Array(G * G);
-  for (let y = 0; y < G; y++) for (let x = 0; x < G; x++) inside[y * G + x] = inShirt(x, y) ? 1 : 0;
+  for (let y = 0; y < G; y++) for (let x = 0; x < G; x++) inside[y * G + x] = shape(x, y) ? 1 : 0;
   const near = distanceToOutline(new Float32Array(G * G), inside, G, G);
   /** The garment point under photo point (px, py) (640 px units): the keystone narrows rows above the hem. */
   const toGarment = (px: number, py: number): [number, number] => {
@@ -756,7 +772,7 @@ export async function productPhoto(
   for (let Y = 0; Y < h; Y++) {
     for (let X = 0; X < w; X++) {
       const [x, y] = at(X, Y);
-      what[Y * w + X] = inShirt(Math.floor(x + 0.5), Math.floor(y + 0.5))
+      what[Y * w + X] = shape(Math.floor(x + 0.5), Math.floor(y + 0.5))
         ? 1
         : o.hanger && onHanger(x, y)
           ? 2

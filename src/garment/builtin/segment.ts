@@ -197,6 +197,7 @@ function onPlainBackground(lab: LabPlanes): Found | null {
       },
       cut,
       hanger: { lab, fromBackground },
+      noiseless: spread <= NOISELESS,
     });
   const found = within(fg);
   const followed = found && followedBackground(found.mask, lab, fg, outline, fromBackground);
@@ -992,6 +993,8 @@ function garmentWithin(
     readonly cut?: Uint8Array | null;
     /** The photo and each pixel's ΔE76 from the background, to follow a hanger by its colour (hangerOf). */
     readonly hanger?: { readonly lab: LabPlanes; readonly fromBackground: Float32Array };
+    /** The background is noiseless (NOISELESS): what has its exact colour is background (withPockets). */
+    readonly noiseless?: boolean;
   } = {},
 ): Found | null {
   const { refine, cut } = how;
@@ -1026,7 +1029,9 @@ function garmentWithin(
   // The fringe given back is background where it has the background's colour: the outline's own band of
   // pixels, on its outer side, is background too.
   for (let i = 0; i < n; i++) garment[i] = background[i] && (!fg[i] || borderSet.has(i)) ? 0 : 1;
-  let mask = close(largest(garment, w, h), w, h, closedBy(w, h));
+  const whole = largest(garment, w, h);
+  let mask = close(whole, w, h, closedBy(w, h));
+  if (how.noiseless && how.hanger) withoutBackgroundClosed(mask, whole, w, how.hanger.fromBackground);
   if (refine) {
     refine(mask);
     mask = largest(mask, w, h);
@@ -1047,7 +1052,11 @@ function garmentWithin(
   if (hanger) {
     // Read again with the hanger as background: where it lay, and what it enclosed with the garment.
     const free = (m: Uint8Array) => Uint8Array.from(m, (v, i) => (hanger[i] ? 0 : v));
-    const again = garmentWithin(free(fg), outline && free(outline), w, h, { refine, cut });
+    const again = garmentWithin(free(fg), outline && free(outline), w, h, {
+      refine,
+      cut,
+      noiseless: how.noiseless,
+    });
     if (again) return again;
   }
   // No hanger: on a garment that differs clearly from the background, the pockets the fill bit into a print of
@@ -1055,9 +1064,16 @@ function garmentWithin(
   // teeth between them are thin parts too. Not on one close to the background's colour all over (a white shirt
   // on white): what stands off its outline there is what clearShadow left of its cast shadow, not print.
   const clear = how.hanger && !nearBackground(mask, how.hanger.fromBackground);
+  const fromBackground = how.hanger?.fromBackground;
   return {
     mask: clear
-      ? inBounds(mask, w, h, (m, cw, ch) => withoutThinParts(withPockets(m, cw, ch), cw, ch))
+      ? inBounds(mask, w, h, (m, cw, ch, at) =>
+          withoutThinParts(
+            withPockets(m, cw, ch, how.noiseless && fromBackground ? (i) => fromBackground[at(i)]! : null),
+            cw,
+            ch,
+          ),
+        )
       : kept,
     neckOpen,
   };
@@ -1072,7 +1088,12 @@ function garmentWithin(
  * specks a JPEG leaves beside the outline are narrower, and are opened off first (else closing joins them to the
  * garment in a band too wide to be opened off after).
  */
-function withPockets(mask: Uint8Array, w: number, h: number): Uint8Array {
+function withPockets(
+  mask: Uint8Array,
+  w: number,
+  h: number,
+  fromBackground: ((i: number) => number) | null,
+): Uint8Array {
   const g = maskBounds(mask, w, h);
   if (!g) return mask;
   const r = Math.max(2, Math.round(THIN * Math.max(g.w, g.h)));
@@ -1082,28 +1103,62 @@ function withPockets(mask: Uint8Array, w: number, h: number): Uint8Array {
   for (let i = 0; i < added.length; i++) added[i] = closed[i] && !base[i] ? 1 : 0;
   // Each addition with a core 2·GAP + 1 px across is kept whole, followed from its core (8-connected).
   const core = erode(added, w, h, GAP);
-  const stack: number[] = [];
-  for (let i = 0; i < core.length; i++) {
-    if (!core[i]) continue;
-    added[i] = 2;
-    stack.push(i);
-  }
-  while (stack.length) {
-    const p = stack.pop()!;
-    const x = p % w;
-    const y = (p - x) / w;
-    for (let j = Math.max(0, y - 1); j <= Math.min(h - 1, y + 1); j++) {
-      for (let i = Math.max(0, x - 1); i <= Math.min(w - 1, x + 1); i++) {
-        const q = j * w + i;
-        if (added[q] !== 1) continue;
-        added[q] = 2;
-        stack.push(q);
+  for (let seed = 0; seed < core.length; seed++) {
+    if (!core[seed] || added[seed] !== 1) continue;
+    const part = [seed];
+    added[seed] = 2;
+    for (let k = 0; k < part.length; k++) {
+      const p = part[k]!;
+      const x = p % w;
+      const y = (p - x) / w;
+      for (let j = Math.max(0, y - 1); j <= Math.min(h - 1, y + 1); j++) {
+        for (let i = Math.max(0, x - 1); i <= Math.min(w - 1, x + 1); i++) {
+          const q = j * w + i;
+          if (added[q] !== 1) continue;
+          added[q] = 2;
+          part.push(q);
+        }
       }
     }
+    // On a noiseless background, what has the background's own colour is background: the notches a silhouette
+    // has (a hem folded at its corners, a sleeve's underside) which the square closes as it closes a pocket.
+    if (fromBackground && median(part.map(fromBackground)) <= POCKET_BACKGROUND_DE)
+      for (const p of part) added[p] = 3;
   }
-  for (let i = 0; i < added.length; i++) if (added[i] === 1) closed[i] = base[i]!;
+  for (let i = 0; i < added.length; i++) if (added[i] === 1 || added[i] === 3) closed[i] = base[i]!;
   return closed;
 }
+
+/**
+ * `closed` without what closing added to `before` where it has the background's own colour (POCKET_BACKGROUND_DE,
+ * on a noiseless background): each added part (8-connected) judged by its median. The closing that gives back
+ * the notches a print of the background's colour leaves along the outline filled a notch of the silhouette too
+ * where the outline's own band narrowed its mouth below the fill's 2·GAP + 1 px (a hem's folded corner in a photo
+ * analysed at 1024 px).
+ */
+function withoutBackgroundClosed(
+  closed: Uint8Array,
+  before: Uint8Array,
+  w: number,
+  fromBackground: Float32Array,
+) {
+  const added = Uint8Array.from(closed, (v, i) => (v && !before[i] ? 1 : 0));
+  const { comps, labels } = components(added, w, added.length / w);
+  const values = comps.map(() => [] as number[]);
+  for (let i = 0; i < added.length; i++) if (added[i]) values[labels[i]! - 1]!.push(fromBackground[i]!);
+  const background = new Set(
+    comps.filter((_, k) => median(values[k]!) <= POCKET_BACKGROUND_DE).map((c) => c.label),
+  );
+  if (background.size) for (let i = 0; i < added.length; i++) if (background.has(labels[i]!)) closed[i] = 0;
+}
+
+/**
+ * On a noiseless background (NOISELESS), an addition of withPockets whose median ΔE76 from the background is
+ * within this is background, or the soft shadow the garment casts on it, not print: on dark tees cut out onto
+ * pure white, the hem's folded corners measured 0.00 and the shadow under the hem 1.04, where a print's cells
+ * bitten into by the background's fill measured 1.5–7 on a sweep whose own noise is 1.5–1.9 (the plaid).
+ */
+const POCKET_BACKGROUND_DE = 2 * LIT_TOLERANCE;
 
 /**
  * `f` applied to `mask` within its bounds and a margin (a garment's opening and closing reach no further, and a
@@ -1113,7 +1168,7 @@ function inBounds(
   mask: Uint8Array,
   w: number,
   h: number,
-  f: (m: Uint8Array, w: number, h: number) => Uint8Array,
+  f: (m: Uint8Array, w: number, h: number, at: (i: number) => number) => Uint8Array,
 ): Uint8Array {
   const g = maskBounds(mask, w, h);
   if (!g) return mask;
@@ -1124,7 +1179,7 @@ function inBounds(
   const ch = Math.min(h, g.y + g.h + margin) - y0;
   const crop = new Uint8Array(cw * ch);
   for (let y = 0; y < ch; y++) crop.set(mask.subarray((y0 + y) * w + x0, (y0 + y) * w + x0 + cw), y * cw);
-  const done = f(crop, cw, ch);
+  const done = f(crop, cw, ch, (i) => (y0 + Math.floor(i / cw)) * w + x0 + (i % cw));
   const out = new Uint8Array(w * h);
   for (let y = 0; y < ch; y++) out.set(done.subarray(y * cw, (y + 1) * cw), (y0 + y) * w + x0);
   return out;
