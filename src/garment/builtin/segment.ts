@@ -577,17 +577,23 @@ function clearFringe(mask: Uint8Array, lab: LabPlanes, fromBackground: Float32Ar
     const toGarment = Math.hypot(lab.L[i]! - lab.L[s]!, lab.a[i]! - lab.a[s]!, lab.b[i]! - lab.b[s]!);
     return fromBackground[i]! < toGarment;
   };
-  const stack: number[] = [];
-  for (let i = 0; i < n; i++) if (depth[i] === 1 && background(i)) stack.push(i);
-  for (const i of stack) mask[i] = 0;
-  while (stack.length) {
-    const p = stack.pop()!;
+  // Each px enters the stack once (it leaves the mask as it does).
+  const stack = new Int32Array(n);
+  let top = 0;
+  for (let i = 0; i < n; i++) if (depth[i] === 1 && background(i)) stack[top++] = i;
+  for (let k = 0; k < top; k++) mask[stack[k]!] = 0;
+  const visit = (q: number) => {
+    if (q < 0 || q >= n || !background(q)) return;
+    mask[q] = 0;
+    stack[top++] = q;
+  };
+  while (top) {
+    const p = stack[--top]!;
     const x = p % w;
-    for (const q of [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, p - w, p + w]) {
-      if (q < 0 || q >= n || !background(q)) continue;
-      mask[q] = 0;
-      stack.push(q);
-    }
+    visit(x > 0 ? p - 1 : -1);
+    visit(x < w - 1 ? p + 1 : -1);
+    visit(p - w);
+    visit(p + w);
   }
   return true;
 }
@@ -1008,16 +1014,18 @@ function garmentWithin(
   for (let i = 0; i < n; i++) open[i] = !fg[i] && !outline?.[i] ? 1 : 0;
   const wide = erode(open, w, h, GAP);
   const reached = new Uint8Array(n);
-  const stack: number[] = [];
+  // Each px enters the stack once (reached is set as it does).
+  const stack = new Int32Array(n);
+  let top = 0;
   const visit = (i: number) => {
     if (wide[i] !== 1 || reached[i]) return;
     reached[i] = 1;
-    stack.push(i);
+    stack[top++] = i;
   };
   // Not from where the frame cuts the garment: the fill would enter it there.
   for (const i of frame(w, h, GAP + 1)) if (!cut?.[i]) visit(i);
-  while (stack.length) {
-    const p = stack.pop()!;
+  while (top) {
+    const p = stack[--top]!;
     const x = p % w;
     if (x > 0) visit(p - 1);
     if (x < w - 1) visit(p + 1);
