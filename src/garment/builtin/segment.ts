@@ -1039,7 +1039,8 @@ function garmentWithin(
   for (let i = 0; i < n; i++) garment[i] = background[i] && (!fg[i] || borderSet.has(i)) ? 0 : 1;
   const whole = largest(garment, w, h);
   let mask = close(whole, w, h, closedBy(w, h));
-  if (how.noiseless && how.hanger) withoutBackgroundClosed(mask, whole, w, how.hanger.fromBackground);
+  const fromBackground = how.hanger?.fromBackground;
+  if (how.noiseless && fromBackground) withoutBackgroundClosed(mask, whole, w, (i) => fromBackground[i]!);
   if (refine) {
     refine(mask);
     mask = largest(mask, w, h);
@@ -1071,8 +1072,7 @@ function garmentWithin(
   // the background's colour along the outline are filled before the thin parts are taken off, else the print's
   // teeth between them are thin parts too. Not on one close to the background's colour all over (a white shirt
   // on white): what stands off its outline there is what clearShadow left of its cast shadow, not print.
-  const clear = how.hanger && !nearBackground(mask, how.hanger.fromBackground);
-  const fromBackground = how.hanger?.fromBackground;
+  const clear = fromBackground && !nearBackground(mask, fromBackground);
   return {
     mask: clear
       ? inBounds(mask, w, h, (m, cw, ch, at) =>
@@ -1111,49 +1111,48 @@ function withPockets(
   for (let i = 0; i < added.length; i++) added[i] = closed[i] && !base[i] ? 1 : 0;
   // Each addition with a core 2·GAP + 1 px across is kept whole, followed from its core (8-connected).
   const core = erode(added, w, h, GAP);
-  for (let seed = 0; seed < core.length; seed++) {
-    if (!core[seed] || added[seed] !== 1) continue;
-    const part = [seed];
-    added[seed] = 2;
-    for (let k = 0; k < part.length; k++) {
-      const p = part[k]!;
-      const x = p % w;
-      const y = (p - x) / w;
-      for (let j = Math.max(0, y - 1); j <= Math.min(h - 1, y + 1); j++) {
-        for (let i = Math.max(0, x - 1); i <= Math.min(w - 1, x + 1); i++) {
-          const q = j * w + i;
-          if (added[q] !== 1) continue;
-          added[q] = 2;
-          part.push(q);
-        }
+  const stack: number[] = [];
+  for (let i = 0; i < core.length; i++) {
+    if (!core[i]) continue;
+    added[i] = 2;
+    stack.push(i);
+  }
+  while (stack.length) {
+    const p = stack.pop()!;
+    const x = p % w;
+    const y = (p - x) / w;
+    for (let j = Math.max(0, y - 1); j <= Math.min(h - 1, y + 1); j++) {
+      for (let i = Math.max(0, x - 1); i <= Math.min(w - 1, x + 1); i++) {
+        const q = j * w + i;
+        if (added[q] !== 1) continue;
+        added[q] = 2;
+        stack.push(q);
       }
     }
-    // On a noiseless background, what has the background's own colour is background: the notches a silhouette
-    // has (a hem folded at its corners, a sleeve's underside) which the square closes as it closes a pocket.
-    if (fromBackground && median(part.map(fromBackground)) <= POCKET_BACKGROUND_DE)
-      for (const p of part) added[p] = 3;
   }
-  for (let i = 0; i < added.length; i++) if (added[i] === 1 || added[i] === 3) closed[i] = base[i]!;
+  for (let i = 0; i < added.length; i++) if (added[i] === 1) closed[i] = base[i]!;
+  // The notches a silhouette has (a hem folded at its corners), which the square closes as it closes a pocket.
+  if (fromBackground) withoutBackgroundClosed(closed, base, w, fromBackground);
   return closed;
 }
 
 /**
  * `closed` without what closing added to `before` where it has the background's own colour (POCKET_BACKGROUND_DE,
- * on a noiseless background): each added part (8-connected) judged by its median. The closing that gives back
- * the notches a print of the background's colour leaves along the outline filled a notch of the silhouette too
- * where the outline's own band narrowed its mouth below the fill's 2·GAP + 1 px (a hem's folded corner in a photo
- * analysed at 1024 px).
+ * on a noiseless background; `fromBackground` per px of `closed`): each added part (8-connected) judged by its
+ * median. Both of garmentWithin's closings, which give back the notches a print of the background's colour leaves
+ * along the outline, filled the silhouette's own notches too (withPockets; and the first closing where the
+ * outline's band narrowed a notch's mouth below the fill's 2·GAP + 1 px, at 1024 px).
  */
 function withoutBackgroundClosed(
   closed: Uint8Array,
   before: Uint8Array,
   w: number,
-  fromBackground: Float32Array,
-) {
+  fromBackground: (i: number) => number,
+): void {
   const added = Uint8Array.from(closed, (v, i) => (v && !before[i] ? 1 : 0));
   const { comps, labels } = components(added, w, added.length / w);
   const values = comps.map(() => [] as number[]);
-  for (let i = 0; i < added.length; i++) if (added[i]) values[labels[i]! - 1]!.push(fromBackground[i]!);
+  for (let i = 0; i < added.length; i++) if (added[i]) values[labels[i]! - 1]!.push(fromBackground(i));
   const background = new Set(
     comps.filter((_, k) => median(values[k]!) <= POCKET_BACKGROUND_DE).map((c) => c.label),
   );
@@ -1161,7 +1160,7 @@ function withoutBackgroundClosed(
 }
 
 /**
- * On a noiseless background (NOISELESS), an addition of withPockets whose median ΔE76 from the background is
+ * On a noiseless background (NOISELESS), an addition of a closing whose median ΔE76 from the background is
  * within this is background, or the soft shadow the garment casts on it, not print: on dark tees cut out onto
  * pure white, the hem's folded corners measured 0.00 and the shadow under the hem 1.04, where a print's cells
  * bitten into by the background's fill measured 1.5–7 on a sweep whose own noise is 1.5–1.9 (the plaid).
