@@ -56,8 +56,17 @@ export interface PieceShape {
   readonly area: number;
   readonly cx: number;
   readonly cy: number;
-  /** IoU of the mask with its horizontal mirror: 1 = bilaterally symmetric. */
+  /**
+   * IoU of the mask with its horizontal mirror: 1 = bilaterally symmetric. For a piece laid askew (`tilt`), about
+   * its own axis.
+   */
   readonly symmetry: number;
+  /**
+   * Degrees clockwise by which the marker lays the piece askew, off the canvas's axes (builtin/piece-tilt.ts:
+   * read on symmetric pieces, from about 1.5° to 15°); absent when it lies along them. The print runs along the
+   * piece, so it is drawn upright and turned by this as well as by the grain's quarter turns (upright.ts).
+   */
+  readonly tilt?: number;
   /** Neckline depth (top edge at the centre below the shoulders), as a fraction of the height; negative = a cap. */
   readonly neckDepth: number;
   /** max(w/h, h/w). */

@@ -5,11 +5,17 @@
  * piece turned back upright, and what it draws is turned onto the marker afterwards. Quarter turns map pixels to
  * pixels, so nothing is resampled.
  *
+ * A piece laid a few degrees askew (`tilt`, builtin/piece-tilt.ts) is turned back by its whole angle, its quarter
+ * turns and its tilt together, and that is resampled: masks to the nearest pixel, pixels bilinearly (as the fills
+ * sample the photo's tile, render.ts), in premultiplied alpha so a transparent edge brings no dark fringe. Done
+ * here rather than by the engine's rotation (sharp, asynchronous): placement, seams and verify measure upright
+ * pieces synchronously, and the maps both ways must be the same affine map exactly.
+ *
  * The upright frame is tied to the piece's bounds: turned about their centre, so an upright piece keeps its
  * place (the print's phase across untouched pieces is unchanged).
  */
 import type { Raster, Rect } from '../engine/model.js';
-import { cropRaster } from '../engine/raster.js';
+import { blankRaster, cropRaster } from '../engine/raster.js';
 import { turnPixels } from '../engine/transform.js';
 import { proxyOf } from './builtin/piece-features.js';
 import { mirrorIoU } from './builtin/pieces.js';
@@ -39,15 +45,68 @@ export interface Frame {
   readonly q: QuarterTurns;
   readonly bounds: Rect;
   readonly upright: Rect;
+  /**
+   * For a piece laid askew: its whole turn (quarter turns and tilt, degrees clockwise) about the bounds' centre,
+   * as cos and sin; the upright rect is then the bounds' corners turned back, rounded out.
+   */
+  readonly askew?: { readonly cx: number; readonly cy: number; readonly cos: number; readonly sin: number };
 }
 
 export function frameOf(p: PieceInfo): Frame {
   const q = turnsOf(p);
-  return { q, bounds: p.bounds, upright: uprightBounds(p.bounds, q) };
+  if (!p.tilt) return { q, bounds: p.bounds, upright: uprightBounds(p.bounds, q) };
+  const b = p.bounds;
+  const r = ((q * 90 + p.tilt) * Math.PI) / 180;
+  const askew = { cx: b.x + b.w / 2, cy: b.y + b.h / 2, cos: Math.cos(r), sin: Math.sin(r) };
+  const f = { q, bounds: b, upright: b, askew };
+  return { ...f, upright: cornersUpright(f, b) };
+}
+
+/** An affine map of continuous coordinates (a pixel's centre at +0.5): (x, y) → (a·x + b·y + c, d·x + e·y + f). */
+type Affine = readonly [number, number, number, number, number, number];
+
+const applied = (m: Affine, x: number, y: number): [number, number] => [
+  m[0] * x + m[1] * y + m[2],
+  m[3] * x + m[4] * y + m[5],
+];
+
+/** Marker point → upright point, for a piece laid askew: turned back about the bounds' centre. */
+function toUprightMap(a: NonNullable<Frame['askew']>): Affine {
+  const { cx, cy, cos, sin } = a;
+  return [cos, sin, cx - cos * cx - sin * cy, -sin, cos, cy + sin * cx - cos * cy];
+}
+
+/** Upright point → marker point: the piece turned clockwise by its whole angle about the bounds' centre. */
+function toMarkerMap(a: NonNullable<Frame['askew']>): Affine {
+  const { cx, cy, cos, sin } = a;
+  return [cos, -sin, cx - cos * cx + sin * cy, sin, cos, cy - sin * cx - cos * cy];
+}
+
+const uprightPoint = (a: NonNullable<Frame['askew']>, x: number, y: number) => applied(toUprightMap(a), x, y);
+const markerPoint = (a: NonNullable<Frame['askew']>, u: number, v: number) => applied(toMarkerMap(a), u, v);
+
+/** The upright pixels covering marker rect `r` turned back (a pixel's margin for the resampling's reach). */
+function cornersUpright(f: Frame, r: Rect): Rect {
+  const a = f.askew!;
+  const pts = [
+    [r.x, r.y],
+    [r.x + r.w, r.y],
+    [r.x, r.y + r.h],
+    [r.x + r.w, r.y + r.h],
+  ].map(([x, y]) => uprightPoint(a, x!, y!));
+  const x0 = Math.floor(Math.min(...pts.map((p) => p[0]))) - 1;
+  const y0 = Math.floor(Math.min(...pts.map((p) => p[1]))) - 1;
+  const x1 = Math.ceil(Math.max(...pts.map((p) => p[0]))) + 1;
+  const y1 = Math.ceil(Math.max(...pts.map((p) => p[1]))) + 1;
+  return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
 }
 
 /** Marker pixel → upright pixel. The marker shows the upright piece turned q times clockwise. */
 export function toUpright(f: Frame, X: number, Y: number): [number, number] {
+  if (f.askew) {
+    const [u, v] = uprightPoint(f.askew, X + 0.5, Y + 0.5);
+    return [Math.floor(u), Math.floor(v)];
+  }
   const i = X - f.bounds.x;
   const j = Y - f.bounds.y;
   const { w: W, h: H } = f.upright;
@@ -58,6 +117,10 @@ export function toUpright(f: Frame, X: number, Y: number): [number, number] {
 
 /** Upright pixel → marker pixel (the inverse of toUpright). */
 export function toMarker(f: Frame, U: number, V: number): [number, number] {
+  if (f.askew) {
+    const [x, y] = markerPoint(f.askew, U + 0.5, V + 0.5);
+    return [Math.floor(x), Math.floor(y)];
+  }
   const u = U - f.upright.x;
   const v = V - f.upright.y;
   const { w: W, h: H } = f.upright;
@@ -68,6 +131,7 @@ export function toMarker(f: Frame, U: number, V: number): [number, number] {
 
 /** The upright rect of a marker rect (its corners mapped). */
 export function uprightRect(f: Frame, r: Rect): Rect {
+  if (f.askew) return cornersUpright(f, r);
   if (f.q === 0) return r;
   const [ax, ay] = toUpright(f, r.x, r.y);
   const [bx, by] = toUpright(f, r.x + r.w - 1, r.y + r.h - 1);
@@ -80,6 +144,7 @@ export function uprightRect(f: Frame, r: Rect): Rect {
  */
 export function uprightPiece(p: PieceInfo): PieceInfo {
   const f = frameOf(p);
+  if (f.askew) return askewUpright(p, f);
   if (f.q === 0) return p;
   const { w, h } = f.upright;
   const mask = turnPixels(p.mask, p.bounds.w, p.bounds.h, back(f.q), 1);
@@ -95,11 +160,95 @@ export function uprightPiece(p: PieceInfo): PieceInfo {
   };
 }
 
+/** uprightPiece for a piece laid askew: its mask turned back (nearest pixel), trimmed to what it covers. */
+function askewUpright(p: PieceInfo, f: Frame): PieceInfo {
+  const m = toMarkerMap(f.askew!);
+  const { x: ux, y: uy, w: uw, h: uh } = f.upright;
+  const b = p.bounds;
+  const turned = new Uint8Array(uw * uh);
+  let [x0, y0, x1, y1] = [uw, uh, -1, -1];
+  for (let v = 0; v < uh; v++) {
+    // Along a row the marker point moves by (a, d) a pixel.
+    let [x, y] = applied(m, ux + 0.5, uy + v + 0.5);
+    for (let u = 0; u < uw; u++, x += m[0], y += m[3]) {
+      const i = Math.floor(x) - b.x;
+      const j = Math.floor(y) - b.y;
+      if (i < 0 || j < 0 || i >= b.w || j >= b.h || !p.mask[j * b.w + i]) continue;
+      turned[v * uw + u] = 1;
+      if (u < x0) x0 = u;
+      if (u > x1) x1 = u;
+      if (v < y0) y0 = v;
+      y1 = v;
+    }
+  }
+  if (x1 < 0) return p;
+  const w = x1 - x0 + 1;
+  const h = y1 - y0 + 1;
+  const mask = new Uint8Array(w * h);
+  for (let v = 0; v < h; v++) mask.set(turned.subarray((y0 + v) * uw + x0, (y0 + v) * uw + x0 + w), v * w);
+  const [cx, cy] = uprightPoint(f.askew!, p.cx, p.cy);
+  const proxy = proxyOf(mask, w, h);
+  return {
+    ...p,
+    bounds: { x: ux + x0, y: uy + y0, w, h },
+    mask,
+    cx,
+    cy,
+    symmetry: mirrorIoU(proxy.data, proxy.w, proxy.h, proxy.data, proxy.w, proxy.h),
+  };
+}
+
+/**
+ * `src`'s pixels over `rect`, each read where `m` sends its centre, bilinearly in premultiplied alpha;
+ * transparent where that falls outside `src`.
+ */
+function resampled(src: Raster, rect: Rect, m: Affine): Raster {
+  const out = blankRaster(rect);
+  const d = out.data;
+  const s = src.data;
+  const { w: sw, h: sh } = src;
+  const acc = new Float64Array(4);
+  const add = (i: number, j: number, weight: number) => {
+    if (i < 0 || j < 0 || i >= sw || j >= sh || weight === 0) return;
+    const o = (j * sw + i) * 4;
+    const wa = (weight * s[o + 3]!) / 255;
+    acc[0]! += s[o]! * wa;
+    acc[1]! += s[o + 1]! * wa;
+    acc[2]! += s[o + 2]! * wa;
+    acc[3]! += 255 * wa;
+  };
+  for (let y = 0, o = 0; y < rect.h; y++) {
+    let [sx, sy] = applied(m, rect.x + 0.5, rect.y + y + 0.5);
+    for (let x = 0; x < rect.w; x++, o += 4, sx += m[0], sy += m[3]) {
+      const fx = sx - 0.5 - src.x;
+      const fy = sy - 0.5 - src.y;
+      const i = Math.floor(fx);
+      const j = Math.floor(fy);
+      if (i < -1 || j < -1 || i >= sw || j >= sh) continue;
+      const tx = fx - i;
+      const ty = fy - j;
+      acc.fill(0);
+      add(i, j, (1 - tx) * (1 - ty));
+      add(i + 1, j, tx * (1 - ty));
+      add(i, j + 1, (1 - tx) * ty);
+      add(i + 1, j + 1, tx * ty);
+      const alpha = acc[3]!;
+      if (alpha < 0.5) continue;
+      d[o] = Math.round((acc[0]! * 255) / alpha);
+      d[o + 1] = Math.round((acc[1]! * 255) / alpha);
+      d[o + 2] = Math.round((acc[2]! * 255) / alpha);
+      d[o + 3] = Math.round(alpha);
+    }
+  }
+  return out;
+}
+
 /**
  * A raster drawn over the upright rect of the marker rect `rect` (uprightRect), turned onto the marker over
- * `rect`: a quarter turn maps the one rect onto the other pixel for pixel.
+ * `rect`: a quarter turn maps the one rect onto the other pixel for pixel; a piece laid askew resamples it.
  */
 export function onMarker(f: Frame, up: Raster, rect: Rect): Raster {
+  if (f.askew) return resampled(up, rect, toUprightMap(f.askew));
   if (f.q === 0) return up;
   return { ...rect, data: turnPixels(up.data, up.w, up.h, f.q, 4) };
 }
@@ -109,6 +258,7 @@ export function onMarker(f: Frame, up: Raster, rect: Rect): Raster {
  * transparent), for measuring a turned piece's print in the garment's frame.
  */
 export function uprightView(f: Frame, canvas: Raster): Raster {
+  if (f.askew) return resampled(canvas, f.upright, toMarkerMap(f.askew));
   const crop = cropRaster(canvas, f.bounds);
   return { ...f.upright, data: turnPixels(crop.data, crop.w, crop.h, back(f.q), 4) };
 }

@@ -337,6 +337,7 @@ function pieceReport(p: PieceInfo, proposal?: { type: string; color: string }) {
           ...(p.grain.by === 'shape' ? { turn_confidence: p.grain.confidence } : {}),
         }
       : {}),
+    ...(p.tilt ? { tilt: Math.round(p.tilt * 10) / 10 } : {}),
     ...(p.doubt
       ? {
           alternative: p.doubt.part,
@@ -353,11 +354,28 @@ function pieceReport(p: PieceInfo, proposal?: { type: string; color: string }) {
   };
 }
 
-/** A piece's part as the overview labels it: in doubt with a question mark, turned on the marker with its turn. */
-const partCaption = (p: PieceInfo) =>
-  `${PART_LABELS[p.part]}${p.doubt ? '？' : ''}${p.grain ? `（转 ${p.grain.turn}°）` : ''}`;
+/** How a piece lies on the marker, in the overview's words: its quarter turn and how far askew (`zh`: Chinese). */
+function layCaption(p: PieceInfo, zh: boolean): string {
+  const tilt = p.tilt ? Math.round(Math.abs(p.tilt)) || 1 : 0;
+  const clockwise = (p.tilt ?? 0) > 0;
+  const said = [
+    ...(p.grain ? [zh ? `转 ${p.grain.turn}°` : `turned ${p.grain.turn}°`] : []),
+    ...(tilt
+      ? [
+          zh
+            ? `${clockwise ? '顺' : '逆'}时针斜 ${tilt}°`
+            : `askew ${tilt}° ${clockwise ? 'clockwise' : 'anticlockwise'}`,
+        ]
+      : []),
+  ];
+  if (!said.length) return '';
+  return zh ? `（${said.join('，')}）` : ` (${said.join(', ')})`;
+}
+
+/** A piece's part as the overview labels it: in doubt with a question mark, with how the marker lays it. */
+const partCaption = (p: PieceInfo) => `${PART_LABELS[p.part]}${p.doubt ? '？' : ''}${layCaption(p, true)}`;
 const partCaptionEn = (p: PieceInfo) =>
-  `${PART_LABELS_EN[p.part]}${p.doubt ? '?' : ''}${p.grain ? ` (turned ${p.grain.turn}°)` : ''}`;
+  `${PART_LABELS_EN[p.part]}${p.doubt ? '?' : ''}${layCaption(p, false)}`;
 
 const percent = (x: number) => `${Math.round(x * 100)}%`;
 

@@ -30,6 +30,7 @@ import {
   type TypeInput,
 } from './piece-model.js';
 import { PIECE_MODEL } from './piece-model-data.js';
+import { tiltOf } from './piece-tilt.js';
 import { TRACE_SIDE, type TracePiece, tracedOn, tracePiece } from './piece-trace.js';
 
 /**
@@ -316,6 +317,8 @@ function measureAlpha(
   // Symmetry and neckline on the proxy: the full-resolution alpha is read once, above.
   const p = proxyOf(m, w, h);
   proxies.set(m, p);
+  const symmetry = mirrorIoU(p.data, p.w, p.h, p.data, p.w, p.h);
+  const tilt = tiltOf(m, w, h, symmetry);
   return {
     layerId,
     name,
@@ -327,7 +330,8 @@ function measureAlpha(
     area,
     cx: r.x + sx / area + 0.5,
     cy: r.y + sy / area + 0.5,
-    symmetry: mirrorIoU(p.data, p.w, p.h, p.data, p.w, p.h),
+    symmetry: tilt?.symmetry ?? symmetry,
+    ...(tilt ? { tilt: tilt.deg } : {}),
     neckDepth: neckDepth(p.data, p.w, p.h),
     elongation: Math.max(w / h, h / w),
   };

@@ -128,7 +128,9 @@ interface PieceView {
 
 function viewOf(canvas: Raster, p: PieceInfo): PieceView {
   const f = frameOf(p);
-  return f.q === 0 ? { piece: p, canvas } : { piece: uprightPiece(p), canvas: uprightView(f, canvas) };
+  return f.q === 0 && !f.askew
+    ? { piece: p, canvas }
+    : { piece: uprightPiece(p), canvas: uprightView(f, canvas) };
 }
 
 function pieceGrid({ canvas, piece: p }: PieceView, step: number): PieceGrid {
