@@ -207,16 +207,8 @@ function resampled(src: Raster, rect: Rect, m: Affine): Raster {
   const d = out.data;
   const s = src.data;
   const { w: sw, h: sh } = src;
-  const acc = new Float64Array(4);
-  const add = (i: number, j: number, weight: number) => {
-    if (i < 0 || j < 0 || i >= sw || j >= sh || weight === 0) return;
-    const o = (j * sw + i) * 4;
-    const wa = (weight * s[o + 3]!) / 255;
-    acc[0]! += s[o]! * wa;
-    acc[1]! += s[o + 1]! * wa;
-    acc[2]! += s[o + 2]! * wa;
-    acc[3]! += 255 * wa;
-  };
+  /** Texel (i, j)'s byte offset, or −1 outside `src`. */
+  const at = (i: number, j: number) => (i < 0 || j < 0 || i >= sw || j >= sh ? -1 : (j * sw + i) * 4);
   for (let y = 0, o = 0; y < rect.h; y++) {
     let [sx, sy] = applied(m, rect.x + 0.5, rect.y + y + 0.5);
     for (let x = 0; x < rect.w; x++, o += 4, sx += m[0], sy += m[3]) {
@@ -227,16 +219,39 @@ function resampled(src: Raster, rect: Rect, m: Affine): Raster {
       if (i < -1 || j < -1 || i >= sw || j >= sh) continue;
       const tx = fx - i;
       const ty = fy - j;
-      acc.fill(0);
-      add(i, j, (1 - tx) * (1 - ty));
-      add(i + 1, j, tx * (1 - ty));
-      add(i, j + 1, (1 - tx) * ty);
-      add(i + 1, j + 1, tx * ty);
-      const alpha = acc[3]!;
+      if (i >= 0 && j >= 0 && i + 1 < sw && j + 1 < sh) {
+        const a = (j * sw + i) * 4;
+        const b = a + sw * 4;
+        if ((s[a + 3]! & s[a + 7]! & s[b + 3]! & s[b + 7]!) === 255) {
+          // All four opaque (a piece's print inside its outline): plain bilinear.
+          for (let k = 0; k < 3; k++) {
+            const top = s[a + k]! + (s[a + 4 + k]! - s[a + k]!) * tx;
+            const bottom = s[b + k]! + (s[b + 4 + k]! - s[b + k]!) * tx;
+            d[o + k] = Math.round(top + (bottom - top) * ty);
+          }
+          d[o + 3] = 255;
+          continue;
+        }
+      }
+      const o00 = at(i, j);
+      const o10 = at(i + 1, j);
+      const o01 = at(i, j + 1);
+      const o11 = at(i + 1, j + 1);
+      // Weights by alpha (premultiplied): a texel outside or transparent adds nothing.
+      const w00 = o00 < 0 ? 0 : (1 - tx) * (1 - ty) * s[o00 + 3]!;
+      const w10 = o10 < 0 ? 0 : tx * (1 - ty) * s[o10 + 3]!;
+      const w01 = o01 < 0 ? 0 : (1 - tx) * ty * s[o01 + 3]!;
+      const w11 = o11 < 0 ? 0 : tx * ty * s[o11 + 3]!;
+      const alpha = w00 + w10 + w01 + w11;
       if (alpha < 0.5) continue;
-      d[o] = Math.round((acc[0]! * 255) / alpha);
-      d[o + 1] = Math.round((acc[1]! * 255) / alpha);
-      d[o + 2] = Math.round((acc[2]! * 255) / alpha);
+      for (let k = 0; k < 3; k++) {
+        const sum =
+          (w00 && w00 * s[o00 + k]!) +
+          (w10 && w10 * s[o10 + k]!) +
+          (w01 && w01 * s[o01 + k]!) +
+          (w11 && w11 * s[o11 + k]!);
+        d[o + k] = Math.round(sum / alpha);
+      }
       d[o + 3] = Math.round(alpha);
     }
   }
