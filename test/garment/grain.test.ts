@@ -9,9 +9,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
-import { pixelLayer } from '../../src/engine/factory.js';
 import type { DocState, Layer, PixelLayer, Raster } from '../../src/engine/model.js';
-import { allocateId, childrenOf, insertLayer } from '../../src/engine/tree.js';
 import type { PieceInfo, Turn } from '../../src/garment/types.js';
 import {
   frameOf,
@@ -22,7 +20,7 @@ import {
   uprightRect,
   uprightView,
 } from '../../src/garment/upright.js';
-import { NAMES, type PieceKey, pieceRaster, usePhoto } from '../support/garment-fixtures.js';
+import { markerDocument, NAMES, type PieceKey, pieceRaster, usePhoto } from '../support/garment-fixtures.js';
 import { newSession, ok, refused } from '../support/session.js';
 
 const KEYS = ['front', 'back', 'left', 'right', 'collar'] as const satisfies readonly PieceKey[];
@@ -55,19 +53,12 @@ const LAYOUT: Readonly<Record<PieceKey, { q: number; x: number; y: number }>> = 
 
 /** The fixture's pieces (meaningless names), upright as drawn or laid down as LAYOUT turns them. */
 async function marker(session: Session, laid: boolean): Promise<void> {
-  await ok(session, 'create_document', { width: 1480, height: 520, resolution: 150, name: '裁片' });
-  const tx = session.editor.begin();
-  const doc = tx.activeDocument();
-  let state = doc.state;
-  for (const key of KEYS) {
+  const layers = KEYS.map((key) => {
     const r = pieceRaster(key);
     const at = LAYOUT[key];
-    const raster = laid ? turned(r, at.q, at.x, at.y) : r;
-    const [id, next] = allocateId(state);
-    state = insertLayer(next, pixelLayer(id, NAME[key], raster), null, childrenOf(next, null).length);
-  }
-  tx.update(doc.id, state);
-  session.editor.commit(tx, 'fixture', true);
+    return { name: NAME[key], raster: laid ? turned(r, at.q, at.x, at.y) : r };
+  });
+  await markerDocument(session, { width: 1480, height: 520 }, layers);
 }
 
 function layerNamed(s: DocState, name: string): PixelLayer {

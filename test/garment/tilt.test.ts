@@ -10,10 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rasterisePiece } from '../../scripts/piece-raster.js';
 import type { Session } from '../../src/calls/session.js';
-import { pixelLayer } from '../../src/engine/factory.js';
 import type { DocState, Layer, PixelLayer, Raster } from '../../src/engine/model.js';
 import { rotateRaster } from '../../src/engine/transform.js';
-import { allocateId, childrenOf, insertLayer } from '../../src/engine/tree.js';
 import { proxyOf } from '../../src/garment/builtin/piece-features.js';
 import { tiltOf } from '../../src/garment/builtin/piece-tilt.js';
 import { mirrorIoU } from '../../src/garment/builtin/pieces.js';
@@ -26,7 +24,7 @@ import {
   uprightPiece,
   uprightView,
 } from '../../src/garment/upright.js';
-import { NAMES, type PieceKey, pieceRaster, usePhoto } from '../support/garment-fixtures.js';
+import { markerDocument, NAMES, type PieceKey, pieceRaster, usePhoto } from '../support/garment-fixtures.js';
 import { newSession, ok } from '../support/session.js';
 import { loadFixtures } from './freesewing-fixtures.js';
 
@@ -168,20 +166,15 @@ const NAME = NAMES.none;
 const ASKEW: Readonly<Record<PieceKey, number>> = { front: -5, back: 4, left: 0, right: 0, collar: 3 };
 
 async function marker(session: Session, askew: boolean): Promise<void> {
-  await ok(session, 'create_document', { width: 1400, height: 600, resolution: 150, name: '裁片' });
-  const tx = session.editor.begin();
-  const doc = tx.activeDocument();
-  let state = doc.state;
+  const layers = [];
   for (const key of KEYS) {
     const r = pieceRaster(key);
     const moved = { ...r, y: r.y + 40 };
     // Turned about its own centre: the same place on the marker.
-    const placed = askew && ASKEW[key] ? await rotateRaster(moved, ASKEW[key], centre(moved)) : moved;
-    const [id, next] = allocateId(state);
-    state = insertLayer(next, pixelLayer(id, NAME[key], placed), null, childrenOf(next, null).length);
+    const raster = askew && ASKEW[key] ? await rotateRaster(moved, ASKEW[key], centre(moved)) : moved;
+    layers.push({ name: NAME[key], raster });
   }
-  tx.update(doc.id, state);
-  session.editor.commit(tx, 'fixture', true);
+  await markerDocument(session, { width: 1400, height: 600 }, layers);
 }
 
 const centre = (r: Raster) => ({ x: r.x + r.w / 2, y: r.y + r.h / 2 });

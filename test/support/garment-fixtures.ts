@@ -92,30 +92,42 @@ export function scaledPieceRaster(key: PieceKey, sx: number, sy: number, x: numb
   return { x, y, w, h, data };
 }
 
-/** Creates the pieces document in `session` (names: Chinese, English or meaningless) and returns its state. */
-export async function garmentDocument(session: Session, names: keyof typeof NAMES = 'zh'): Promise<DocState> {
+/**
+ * A new document `size` in `session` (150 DPI) holding one pixel layer per entry, bottom first, as a marker's
+ * file does; returns its state.
+ */
+export async function markerDocument(
+  session: Session,
+  size: { readonly width: number; readonly height: number },
+  layers: readonly { readonly name: string; readonly raster: Raster }[],
+): Promise<DocState> {
   await ok(session, 'create_document', {
-    width: DOC.width,
-    height: DOC.height,
+    width: size.width,
+    height: size.height,
     resolution: DOC.dpi,
     name: '裁片',
   });
   const tx = session.editor.begin();
   const doc = tx.activeDocument();
   let state = doc.state;
-  // Layer order deliberately not the natural one.
-  for (const key of ['back', 'right', 'front', 'collar', 'left'] as const) {
+  for (const { name, raster } of layers) {
     const [id, next] = allocateId(state);
-    state = insertLayer(
-      next,
-      pixelLayer(id, NAMES[names][key], pieceRaster(key)),
-      null,
-      childrenOf(next, null).length,
-    );
+    state = insertLayer(next, pixelLayer(id, name, raster), null, childrenOf(next, null).length);
   }
   tx.update(doc.id, state);
   session.editor.commit(tx, 'fixture', true);
   return state;
+}
+
+/** Creates the pieces document in `session` (names: Chinese, English or meaningless) and returns its state. */
+export function garmentDocument(session: Session, names: keyof typeof NAMES = 'zh'): Promise<DocState> {
+  // Layer order deliberately not the natural one.
+  const order = ['back', 'right', 'front', 'collar', 'left'] as const;
+  return markerDocument(
+    session,
+    DOC,
+    order.map((key) => ({ name: NAMES[names][key], raster: pieceRaster(key) })),
+  );
 }
 
 /** One piece as a PNG the size of the document, transparent around the piece (as a marker's export per piece). */
