@@ -14,7 +14,7 @@ export const groupB = [
     idempotent: true,
     openWorld: true,
     description:
-      '服装套图流程第 1 步（先调用）：截取当前文档的画布，由视觉 AI 分析每个裁片图层的形状和位置，判断哪个图层是前片、后片、袖子、领子等，建立“图层名 → 服装部位”的对应关系；若用户已上传服装照片，还会为每个裁片建议 type（solid / fill_pattern / theme_pattern / mixed_pattern）和 color（十六进制颜色）。前提：已打开一个由裁片图层组成的文档（裁片为透明背景上的像素图层，或用 place_image 置入的智能对象）。分析结果保存在会话中，供 extract_and_apply_all_pieces 使用，并随结果返回带标注的裁片总览图；不修改文档。每个裁片的结果带 confidence（0–1）和 reason；部位不确定时 needs_confirmation 为 true，confirmation 说明哪些裁片也可能是哪个部位（alternatives：一到两个候选部位：先是整件服装的部位搭配给出的备选，再是按裁片自身形状次可能的部位；ask_order 给出提问顺序，最该先问的在前；同一裁片的多个图层只问一次，same_outline 列出与之同形的图层，确认其一即确定其余），此时先请用户确认，不要直接继续。版图上横放的前片、后片和袖子、头尾倒放的袖子带 turn（相对服装上正放顺时针转过的角度：90、180 或 270），花样按它们在服装上的方向印；前片、后片倒放（180°）从形状上不能可靠识别，用户指出时用 confirm_piece_parts 的 turn 更正。套用花样前必须先调用本工具，下一步调用 generate_garment_preview。',
+      '服装套图流程第 1 步（先调用）：截取当前文档的画布，由视觉 AI 分析每个裁片图层的形状和位置，判断哪个图层是前片、后片、袖子、领子等，建立“图层名 → 服装部位”的对应关系；若用户已上传服装照片，还会为每个裁片建议 type（solid / fill_pattern / theme_pattern / mixed_pattern）和 color（十六进制颜色）。前提：已打开一个由裁片图层组成的文档（裁片为透明背景上的像素图层，或用 place_image 置入的智能对象）。分析结果保存在会话中，供 extract_and_apply_all_pieces 使用，并随结果返回带标注的裁片总览图；不修改文档。每个裁片的结果带 confidence（0–1）和 reason；部位不确定时 needs_confirmation 为 true，confirmation 说明哪些裁片也可能是哪个部位（alternatives：一到两个候选部位：先是整件服装的部位搭配给出的备选，再是按裁片自身形状次可能的部位；ask_order 给出提问顺序，最该先问的在前；同一裁片的多个图层只问一次，same_outline 列出与之同形的图层，确认其一即确定其余），此时先请用户确认，不要直接继续。版图上横放的前片、后片和袖子、头尾倒放的袖子带 turn（相对服装上正放顺时针转过的角度：90、180 或 270），花样按它们在服装上的方向印；前片、后片倒放（180°）从形状上不能可靠识别，用户指出时用 confirm_piece_parts 的 turn 更正。斜放几度（约 1.5°–15°）的对称裁片（整片的前后片、对称的袖子、领、条带）带 tilt（顺时针的度数，负数为逆时针），花样沿裁片方向印。套用花样前必须先调用本工具，下一步调用 generate_garment_preview。',
     parameters: { type: 'object', properties: {}, required: [] },
   }),
   defineTool({
