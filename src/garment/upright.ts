@@ -52,6 +52,9 @@ export interface Frame {
   readonly askew?: { readonly cx: number; readonly cy: number; readonly cos: number; readonly sin: number };
 }
 
+/** Whether the frame maps the marker onto itself: the piece lies upright, neither turned nor askew. */
+export const isUpright = (f: Frame): boolean => f.q === 0 && !f.askew;
+
 export function frameOf(p: PieceInfo): Frame {
   const q = turnsOf(p);
   if (!p.tilt) return { q, bounds: p.bounds, upright: uprightBounds(p.bounds, q) };

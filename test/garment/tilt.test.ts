@@ -56,8 +56,8 @@ function turnedOutline(poly: readonly (readonly [number, number])[], deg: number
 describe('reading a tilt', () => {
   it('reads the fixture pieces turned by a few degrees to a tenth of a degree, and none upright', async () => {
     for (const key of ['front', 'back', 'collar'] as const) {
-      const upright = maskOf(pieceRaster(key));
-      expect(tilt(upright, pieceRaster(key).w, pieceRaster(key).h), key).toBeNull();
+      const drawn = pieceRaster(key);
+      expect(tilt(maskOf(drawn), drawn.w, drawn.h), key).toBeNull();
       for (const deg of [-7, -2, 3.3, 12, 94]) {
         const r = await rotateRaster(pieceRaster(key), deg, { x: 200, y: 200 });
         const read = tilt(maskOf(r), r.w, r.h);

@@ -19,6 +19,7 @@ import { autocorrelate, nextPow2 } from '../fft.js';
 import { type LabPlanes, labPlanes, luminance, resizeRaster } from '../image.js';
 import type { Level } from '../types.js';
 import { coloursUnderAlpha, overLeftover, withoutAlpha } from './cutout.js';
+import { foldOf } from './fold.js';
 import { segment } from './segment.js';
 
 /** Photos are analysed at most this large (long side). */
@@ -297,42 +298,10 @@ function silhouetteTilt(mask: Uint8Array, w: number, h: number): SilhouetteTilt 
   const small = new Uint8Array(sw * sh);
   for (let i = 0; i < small.length; i++)
     small[i] = count[i]! * 2 > rows[Math.floor(i / sw)]! * cols[i % sw]! ? 1 : 0;
-  const xs: number[] = [];
-  const ys: number[] = [];
-  let cx = 0;
-  let cy = 0;
-  for (let y = 0; y < sh; y++) {
-    for (let x = 0; x < sw; x++) {
-      if (!small[y * sw + x]) continue;
-      xs.push(x + 0.5);
-      ys.push(y + 0.5);
-      cx += x + 0.5;
-      cy += y + 0.5;
-    }
-  }
-  const n = xs.length;
-  if (n < 100) return null;
-  cx /= n;
-  cy /= n;
+  const folded = foldOf(small, sw, sh);
+  if (folded.area < 100) return null;
   /** Intersection over union of the silhouette and its mirror about the line through the centroid at `deg`. */
-  const fold = (deg: number, every = 1): number => {
-    const t = (deg * Math.PI) / 180;
-    // The upright centre line (0, 1), turned clockwise on screen (y down) by t.
-    const dx = -Math.sin(t);
-    const dy = Math.cos(t);
-    let both = 0;
-    let count = 0;
-    for (let i = 0; i < n; i += every) {
-      count++;
-      const vx = xs[i]! - cx;
-      const vy = ys[i]! - cy;
-      const along = 2 * (vx * dx + vy * dy);
-      const mx = Math.floor(cx + along * dx - vx);
-      const my = Math.floor(cy + along * dy - vy);
-      if (mx >= 0 && my >= 0 && mx < sw && my < sh) both += small[my * sw + mx]!;
-    }
-    return both / (2 * count - both);
-  };
+  const fold = (deg: number, every = 1): number => folded.iou(deg, false, every);
   // The whole degrees on a quarter of the silhouette's px (enough to tell them apart), then the tenths on all.
   let best = 0;
   let coarse = fold(0, 4);

@@ -5,6 +5,7 @@
  * axis of symmetry, which passes through its centroid: the tilt is the angle that axis makes with the canvas's
  * nearer axis. Halves and other asymmetric pieces show no axis and are taken as drawn.
  */
+import { type Fold, foldOf } from './fold.js';
 import { type MaskProxy, proxyOf } from './piece-features.js';
 
 /** The largest tilt read: beyond it a piece is turned, not nudged, and pattern makers turn by quarter turns. */
@@ -41,46 +42,6 @@ const UPRIGHT_EDGE = 0.25;
 const COARSE_SIDE = 128;
 const FINE_SIDE = 256;
 
-/**
- * Mirror IoU of the proxy about the line through its centroid at `deg` clockwise from the vertical (`across`:
- * from the horizontal). Reflection keeps the area, so IoU = I / (2A − I), I the pixels whose image is inside.
- */
-function axisIoU(p: MaskProxy, cx: number, cy: number, area: number, deg: number, across: boolean): number {
-  const r = (deg * Math.PI) / 180;
-  // The axis' unit direction, turned clockwise (y down) from (0, 1), or from (1, 0) across.
-  const dx = across ? Math.cos(r) : -Math.sin(r);
-  const dy = across ? Math.sin(r) : Math.cos(r);
-  const { w, h, data } = p;
-  let inside = 0;
-  for (let y = 0; y < h; y++) {
-    const vy = y + 0.5 - cy;
-    for (let x = 0; x < w; x++) {
-      if (!data[y * w + x]) continue;
-      const vx = x + 0.5 - cx;
-      const t = 2 * (vx * dx + vy * dy);
-      const mx = Math.floor(cx + t * dx - vx);
-      const my = Math.floor(cy + t * dy - vy);
-      if (mx >= 0 && mx < w && my >= 0 && my < h && data[my * w + mx]) inside++;
-    }
-  }
-  return inside / (2 * area - inside);
-}
-
-function centroid(p: MaskProxy): { cx: number; cy: number; area: number } {
-  let area = 0;
-  let sx = 0;
-  let sy = 0;
-  for (let y = 0, i = 0; y < p.h; y++) {
-    for (let x = 0; x < p.w; x++, i++) {
-      if (!p.data[i]) continue;
-      area++;
-      sx += x + 0.5;
-      sy += y + 0.5;
-    }
-  }
-  return { cx: sx / Math.max(1, area), cy: sy / Math.max(1, area), area };
-}
-
 /** The proxy's outline length: its pixel edges between inside and outside. */
 function perimeterOf({ w, h, data }: MaskProxy): number {
   let edges = 0;
@@ -98,19 +59,18 @@ function perimeterOf({ w, h, data }: MaskProxy): number {
 
 /** The best of `angles` about either axis (or the one given), with its IoU. */
 function bestAxis(
-  p: MaskProxy,
+  fold: Fold,
   angles: readonly number[],
   axes: readonly boolean[],
-): { deg: number; across: boolean; iou: number; edges: number; at: (deg: number) => number } {
-  const { cx, cy, area } = centroid(p);
+): { deg: number; across: boolean; iou: number; at: (deg: number) => number } {
   let best = { deg: 0, across: false, iou: -1 };
   for (const across of axes) {
     for (const deg of angles) {
-      const iou = axisIoU(p, cx, cy, area, deg, across);
+      const iou = fold.iou(deg, across);
       if (iou > best.iou) best = { deg, across, iou };
     }
   }
-  return { ...best, edges: perimeterOf(p) / area, at: (deg) => axisIoU(p, cx, cy, area, deg, best.across) };
+  return { ...best, at: (deg) => fold.iou(deg, best.across) };
 }
 
 /** The longest run of the outline along one column or row boundary of the mask, px. */
@@ -157,16 +117,17 @@ export function tiltOf(
 ): { readonly deg: number; readonly symmetry: number } | null {
   if (symmetry >= UPRIGHT_SYMMETRY || Math.min(w, h) < 8) return null;
   // 3° steps about both axes, then 1° about the better (mirror IoU falls off smoothly over a few degrees).
-  const proxy = proxyOf(mask, w, h, COARSE_SIDE);
-  const rough = bestAxis(proxy, range(-MAX_TILT, MAX_TILT, 3), [false, true]);
-  const coarse = bestAxis(proxy, range(rough.deg - 2, rough.deg + 2, 1), [rough.across]);
+  const small = proxyOf(mask, w, h, COARSE_SIDE);
+  const folded = foldOf(small.data, small.w, small.h);
+  const rough = bestAxis(folded, range(-MAX_TILT, MAX_TILT, 3), [false, true]);
+  const coarse = bestAxis(folded, range(rough.deg - 2, rough.deg + 2, 1), [rough.across]);
   // Best along the canvas's axes to the nearest degree: within half a degree of them, under MIN_TILT.
   if (coarse.iou < COARSE_SYMMETRY || coarse.deg === 0) return null;
-  const fine = bestAxis(proxyOf(mask, w, h, FINE_SIDE), range(coarse.deg - 1, coarse.deg + 1, 0.1), [
-    coarse.across,
-  ]);
+  const large = proxyOf(mask, w, h, FINE_SIDE);
+  const unfolded = foldOf(large.data, large.w, large.h);
+  const fine = bestAxis(unfolded, range(coarse.deg - 1, coarse.deg + 1, 0.1), [coarse.across]);
   const level = Math.max(fine.at(0), symmetry);
-  const least = Math.min(AXIS_SYMMETRY, 1 - EDGE_SLACK * fine.edges);
+  const least = Math.min(AXIS_SYMMETRY, 1 - (EDGE_SLACK * perimeterOf(large)) / Math.max(1, unfolded.area));
   if (fine.iou < least || fine.iou - level < GAIN) return null;
   // The peak between the grid's steps, from the parabola through the best step and its neighbours.
   const [a, b, c] = [fine.at(fine.deg - 0.1), fine.iou, fine.at(fine.deg + 0.1)];

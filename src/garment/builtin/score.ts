@@ -27,7 +27,7 @@ import { crowdedFronts, frontSpread, mainFront } from '../main-front.js';
 import { MOTIF_ON_FABRIC, MOTIF_SHARE, motifOnFabric, motifShare } from '../render.js';
 import { sewnFronts } from '../sewn.js';
 import type { AppliedRecord, Extraction, PieceInfo, PieceType, Placement } from '../types.js';
-import { frameOf, uprightPiece, uprightView } from '../upright.js';
+import { frameOf, isUpright, uprightPiece, uprightView } from '../upright.js';
 import {
   autocorrelation,
   BoxSums,
@@ -128,9 +128,7 @@ interface PieceView {
 
 function viewOf(canvas: Raster, p: PieceInfo): PieceView {
   const f = frameOf(p);
-  return f.q === 0 && !f.askew
-    ? { piece: p, canvas }
-    : { piece: uprightPiece(p), canvas: uprightView(f, canvas) };
+  return isUpright(f) ? { piece: p, canvas } : { piece: uprightPiece(p), canvas: uprightView(f, canvas) };
 }
 
 function pieceGrid({ canvas, piece: p }: PieceView, step: number): PieceGrid {
