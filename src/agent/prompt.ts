@@ -117,6 +117,7 @@ export function stateSummary(snapshot: SessionSnapshot, tools: OfferedTools = EV
       (p) =>
         `${p.name}=${p.part_label}${p.confirmed ? '（用户已确认）' : p.alternatives.length ? `（也可能是${p.alternatives.map((a) => a.part_label).join('或')}，待用户确认）` : ''}` +
         `${p.turn ? `（版图上转 ${p.turn}°）` : ''}` +
+        `${p.tilt ? `（版图上${p.tilt > 0 ? '顺' : '逆'}时针斜 ${Math.abs(p.tilt)}°）` : ''}` +
         `${p.type ? `/${p.type}` : ''}${p.color ? `/${p.color}` : ''}`,
     );
     lines.push(`已识别裁片：${pieces.join('，')}`);

@@ -80,6 +80,10 @@ export interface GarmentSnapshot {
     readonly turn: number;
     /** Who said it lies turned: the shape library or the user; null when it lies as drawn. */
     readonly turn_by: 'shape' | 'user' | null;
+    /** How far askew the marker lays it beside its turn, degrees clockwise (0: along the canvas). */
+    readonly tilt: number;
+    /** Who said it lies askew (or, for the user, that it does not): null when it lies along the canvas. */
+    readonly tilt_by: 'shape' | 'user' | null;
     /** On a marker of one garment in several sizes, the piece's size (1 the smallest); null otherwise. */
     readonly size: number | null;
     readonly type: string | null;

@@ -70,6 +70,8 @@ export function snapshotOf(session: Session): Promise<SessionSnapshot> {
         confirmed: p.decidedBy === 'user',
         turn: p.grain?.turn ?? 0,
         turn_by: p.grain?.by ?? null,
+        tilt: Math.round((p.tilt ?? 0) * 10) / 10,
+        tilt_by: p.tiltBy ?? (p.tilt ? 'shape' : null),
         size: p.size ?? null,
         type: proposals.get(p.name)?.type ?? null,
         color: proposals.get(p.name)?.color ?? null,

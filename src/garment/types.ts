@@ -99,6 +99,11 @@ export interface PieceInfo extends PieceShape {
   /** How the piece lies on the marker; absent, upright as drawn (the print runs down the canvas). */
   readonly grain?: Grain;
   /**
+   * Present when the user stated how far askew the piece lies (confirm_piece_parts): `tilt` is then theirs (absent
+   * for 0), not read from the piece's axis.
+   */
+  readonly tiltBy?: 'user';
+  /**
    * How the garment this piece is cut for is worn, as the shapes of its pieces read (builtin/piece-model.ts
    * garmentKind): from the shoulders or from the waist. Absent when names decided every piece and it did not matter.
    */
@@ -277,6 +282,8 @@ export interface Confirmation {
   readonly part: Part;
   /** How the user said the piece lies on the marker, when they did. */
   readonly turn?: Turn;
+  /** How far askew the user said it lies (degrees clockwise, 0: along the canvas), when they did. */
+  readonly tilt?: number;
 }
 
 export interface Proposal {

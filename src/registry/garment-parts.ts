@@ -36,3 +36,9 @@ export const GARMENT_PART_LABELS_EN: Readonly<Record<GarmentPart, string>> = {
  * takes one, the garment tools print along it, and the studio's turn picker offers these.
  */
 export const GARMENT_TURNS = [0, 90, 180, 270] as const;
+
+/**
+ * How far a piece may be stated to lie askew on a marker (degrees either way, clockwise positive), beside its
+ * quarter turn: confirm_piece_parts takes a tilt within it; more than this is a quarter turn and a tilt.
+ */
+export const GARMENT_TILT_MAX = 45;

@@ -26,6 +26,7 @@ import {
 import { photoTruth } from '../garment/builtin/against-photo.js';
 import { inOriginal } from '../garment/builtin/level.js';
 import { analysePhotoAhead, analysePhotoOffThread } from '../garment/builtin/photo-thread.js';
+import { withTilts } from '../garment/builtin/piece-tilt.js';
 import { withGrains } from '../garment/builtin/piece-turn.js';
 import {
   candidateLayers,
@@ -337,7 +338,9 @@ function pieceReport(p: PieceInfo, proposal?: { type: string; color: string }) {
           ...(p.grain.by === 'shape' ? { turn_confidence: p.grain.confidence } : {}),
         }
       : {}),
-    ...(p.tilt ? { tilt: Math.round(p.tilt * 10) / 10 } : {}),
+    ...(p.tilt || p.tiltBy
+      ? { tilt: Math.round((p.tilt ?? 0) * 10) / 10, tilt_by: p.tiltBy ?? 'shape' }
+      : {}),
     ...(p.doubt
       ? {
           alternative: p.doubt.part,
@@ -451,7 +454,8 @@ function sameAnalysis(a: GarmentAnalysis | null, b: GarmentAnalysis): boolean {
       sameMasks(p.groupMasks, q.groupMasks) &&
       p.part === q.part &&
       p.mirrorOf === q.mirrorOf &&
-      p.grain?.turn === q.grain?.turn
+      p.grain?.turn === q.grain?.turn &&
+      p.tilt === q.tilt
     );
   });
 }
@@ -565,14 +569,21 @@ function confirmationsOf(
   return new Map(kept.filter((c) => ids.has(c.layerId)).map((c) => [c.layerId, c.part]));
 }
 
-/** The turns the user stated for the document's pieces (layer id → turn). */
-function statedTurns(ctx: ToolContext, doc: OpenDocument, shapes: readonly PieceShape[]): Map<number, Turn> {
+/** How the user said the document's pieces lie on the marker: layer id → quarter turn, and → tilt. */
+interface StatedLie {
+  readonly turns: Map<number, Turn>;
+  readonly tilts: Map<number, number>;
+}
+
+function statedLie(ctx: ToolContext, doc: OpenDocument, shapes: readonly PieceShape[]): StatedLie {
   const ids = new Set(shapes.map((s) => s.layerId));
-  return new Map(
-    (ctx.session.garment.confirmations ?? []).flatMap((c) =>
-      c.docId === doc.id && ids.has(c.layerId) && c.turn !== undefined ? [[c.layerId, c.turn] as const] : [],
-    ),
+  const kept = (ctx.session.garment.confirmations ?? []).filter(
+    (c) => c.docId === doc.id && ids.has(c.layerId),
   );
+  return {
+    turns: new Map(kept.flatMap((c) => (c.turn !== undefined ? [[c.layerId, c.turn] as const] : []))),
+    tilts: new Map(kept.flatMap((c) => (c.tilt !== undefined ? [[c.layerId, c.tilt] as const] : []))),
+  };
 }
 
 function memoryWith(ctx: ToolContext, change: Partial<GarmentMemory>): GarmentMemory {
@@ -589,7 +600,7 @@ async function identifyPieces(
   shapes: readonly PieceShape[],
   confirmed: ReadonlyMap<number, Part>,
   photoReading: PhotoReading,
-  turns: ReadonlyMap<number, Turn>,
+  stated: StatedLie,
 ) {
   ctx.progress('识别裁片', 0.1);
   const away = offCanvasLayers(doc.state);
@@ -617,7 +628,7 @@ async function identifyPieces(
       }),
     (m) => ctx.warn(m),
   );
-  const pieces = withGrains(parts, turns);
+  const pieces = withTilts(withGrains(parts, stated.turns), stated.tilts);
   warnFill(ctx, doc.state, pieces, false);
   for (const p of pieces) {
     if (p.duplicateOf) {
@@ -671,8 +682,15 @@ async function identifyPieces(
   const confirmations = [
     ...(prior.confirmations ?? []).filter((c) => c.docId !== doc.id),
     ...[...confirmed].map(([layerId, part]) => {
-      const turn = turns.get(layerId);
-      return { docId: doc.id, layerId, part, ...(turn !== undefined ? { turn } : {}) };
+      const turn = stated.turns.get(layerId);
+      const tilt = stated.tilts.get(layerId);
+      return {
+        docId: doc.id,
+        layerId,
+        part,
+        ...(turn !== undefined ? { turn } : {}),
+        ...(tilt !== undefined ? { tilt } : {}),
+      };
     }),
   ];
   const unchanged = sameAnalysis(prior.analysis, analysis);
@@ -748,7 +766,7 @@ export const garmentHandlers = {
       shapes,
       confirmationsOf(ctx, doc, shapes),
       photoReading,
-      statedTurns(ctx, doc, shapes),
+      statedLie(ctx, doc, shapes),
     );
   },
 
@@ -773,15 +791,19 @@ export const garmentHandlers = {
     }
     // An empty list clears the confirmations; otherwise these are added to (or change) the ones kept.
     const confirmed = entries.length ? confirmationsOf(ctx, doc, shapes) : new Map<number, Part>();
-    const turns = entries.length ? statedTurns(ctx, doc, shapes) : new Map<number, Turn>();
+    const stated: StatedLie = entries.length
+      ? statedLie(ctx, doc, shapes)
+      : { turns: new Map(), tilts: new Map() };
     for (const e of entries) {
       for (const s of shapes) {
         if (s.name !== e.name) continue;
         confirmed.set(s.layerId, e.part);
-        if (e.turn !== undefined) turns.set(s.layerId, e.turn as Turn);
+        if (e.turn !== undefined) stated.turns.set(s.layerId, e.turn as Turn);
+        // A tenth of a degree, as identify_pieces reports it.
+        if (e.tilt !== undefined) stated.tilts.set(s.layerId, Math.round(e.tilt * 10) / 10 || 0);
       }
     }
-    return identifyPieces(ctx, doc, shapes, confirmed, await startPhotoReading(ctx), turns);
+    return identifyPieces(ctx, doc, shapes, confirmed, await startPhotoReading(ctx), stated);
   },
 
   async generate_garment_preview(_args, ctx) {

@@ -64,6 +64,8 @@ describe('stateSummary', () => {
               confirmed: false,
               turn: 0,
               turn_by: null,
+              tilt: 0,
+              tilt_by: null,
               size: null,
               type: 'fill_pattern',
               color: '#112233',
@@ -80,6 +82,8 @@ describe('stateSummary', () => {
               confirmed: false,
               turn: 90,
               turn_by: 'shape',
+              tilt: -4.2,
+              tilt_by: 'shape',
               size: null,
               type: null,
               color: null,
@@ -99,7 +103,7 @@ describe('stateSummary', () => {
     expect(text).toContain('最近的历史步骤：新建图层 → 创建文字（之后还有可重做的步骤）');
     expect(text).toContain('服装照片：已上传（shirt.jpg）');
     expect(text).toContain(
-      '已识别裁片：前片=前片/fill_pattern/#112233，图层 2=后片（也可能是前片或袖口，待用户确认）（版图上转 90°）',
+      '已识别裁片：前片=前片/fill_pattern/#112233，图层 2=后片（也可能是前片或袖口，待用户确认）（版图上转 90°）（版图上逆时针斜 4.2°）',
     );
     expect(text).toContain('套图：已生成预览，尚未应用');
   });

@@ -165,13 +165,13 @@ const NAME = NAMES.none;
 /** How far each piece is laid askew (degrees clockwise); the sleeves have no axis to read and stay as drawn. */
 const ASKEW: Readonly<Record<PieceKey, number>> = { front: -5, back: 4, left: 0, right: 0, collar: 3 };
 
-async function marker(session: Session, askew: boolean): Promise<void> {
+async function marker(session: Session, askew: Readonly<Record<PieceKey, number>>): Promise<void> {
   const layers = [];
   for (const key of KEYS) {
     const r = pieceRaster(key);
     const moved = { ...r, y: r.y + 40 };
     // Turned about its own centre: the same place on the marker.
-    const raster = askew && ASKEW[key] ? await rotateRaster(moved, ASKEW[key], centre(moved)) : moved;
+    const raster = askew[key] ? await rotateRaster(moved, askew[key], centre(moved)) : moved;
     layers.push({ name: NAME[key], raster });
   }
   await markerDocument(session, { width: 1400, height: 600 }, layers);
@@ -223,7 +223,7 @@ async function alongRows(print: Raster, piece: Raster, deg: number): Promise<num
 describe('a marker with pieces laid askew', () => {
   it('reads how far each is tilted and prints the stripes along each piece', async () => {
     const session = newSession();
-    await marker(session, true);
+    await marker(session, ASKEW);
     await usePhoto(session, 'stripes');
     const id = await ok(session, 'identify_pieces');
     const pieces = Object.fromEntries(
@@ -253,5 +253,57 @@ describe('a marker with pieces laid askew', () => {
     const out = join(import.meta.dirname, '../../test-artifacts/garment');
     mkdirSync(out, { recursive: true });
     copyFileSync(join(session.workspace.root, 'askew.png'), join(out, 'askew-marker.png'));
+  }, 240_000);
+});
+
+describe('a tilt the designer states', () => {
+  it('prints along a piece whose tilt is not read, and along the canvas where the designer says it lies so', async () => {
+    const session = newSession();
+    // The left sleeve (asymmetric: no axis) laid 6° askew as well.
+    await marker(session, { ...ASKEW, left: 6 });
+    await usePhoto(session, 'stripes');
+    type Report = { name: string; part: string; tilt?: number; tilt_by?: string };
+    const byName = (r: Record<string, unknown>) =>
+      Object.fromEntries((r.pieces as Report[]).map((p) => [p.name, p]));
+    const id = byName(await ok(session, 'identify_pieces'));
+    expect(id[NAME.left]!.tilt, 'the sleeve has no axis to read').toBeUndefined();
+    expect(id[NAME.front]).toMatchObject({ tilt: -5, tilt_by: 'shape' });
+
+    // Out of range: refused, and nothing kept.
+    const refused = await session.call({
+      name: 'confirm_piece_parts',
+      arguments: { pieces: [{ name: NAME.left, part: id[NAME.left]!.part, tilt: 60 }] },
+    });
+    expect(refused.ok).toBe(false);
+    expect(JSON.stringify(refused)).toContain('tilt');
+    expect(session.garment.confirmations ?? []).toEqual([]);
+
+    const confirmed = byName(
+      await ok(session, 'confirm_piece_parts', {
+        pieces: [
+          { name: NAME.left, part: id[NAME.left]!.part, tilt: 6 },
+          // The designer says the front lies along the canvas after all.
+          { name: NAME.front, part: 'front', tilt: 0 },
+        ],
+      }),
+    );
+    expect(confirmed[NAME.left]).toMatchObject({ tilt: 6, tilt_by: 'user' });
+    expect(confirmed[NAME.front]).toMatchObject({ tilt: 0, tilt_by: 'user' });
+    expect(confirmed[NAME.back]).toMatchObject({ tilt: 4, tilt_by: 'shape' });
+    // Kept when the pieces are identified again, as a stated turn is.
+    const again = byName(await ok(session, 'identify_pieces'));
+    expect(again[NAME.left]).toMatchObject({ tilt: 6, tilt_by: 'user' });
+    expect(again[NAME.front]).toMatchObject({ tilt: 0, tilt_by: 'user' });
+
+    const preview = await ok(session, 'generate_garment_preview');
+    await ok(session, 'extract_and_apply_all_pieces', { pieces: preview.proposed_pieces });
+    const state = stateOf(session);
+    const rows = async (key: PieceKey, deg: number) =>
+      alongRows(layerNamed(state, `${NAME[key]} 满印`).raster, layerNamed(state, NAME[key]).raster, deg);
+    // The sleeve's stripes run along it as stated; the front's along the canvas, as the designer said.
+    expect(await rows('left', 6), 'sleeve, along its stated tilt').toBeLessThan(0.1);
+    expect(await rows('left', 0), 'sleeve, along the canvas').toBeGreaterThan(0.3);
+    expect(await rows('front', 0), 'front, along the canvas as stated').toBeLessThan(0.1);
+    expect(await rows('back', 4), 'back, as read').toBeLessThan(0.1);
   }, 240_000);
 });

@@ -270,7 +270,17 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
       // Upright as identified; the designer says the front lies upside down on the marker.
       expect(await turn.inputValue()).toBe('0');
       await turn.selectOption('180');
-      const again = preview.getByRole('button', { name: '按所选部位重新预览（1 片）' });
+      // And that the back lies 3° askew: a tilt out of the tool's range is marked and sends nothing.
+      const tilt = table.getByRole('spinbutton', { name: '斜放角度 后片' });
+      expect(await tilt.inputValue()).toBe('0');
+      await tilt.fill('60');
+      expect(await tilt.getAttribute('aria-invalid')).toBe('true');
+      await eventually(() =>
+        preview.getByRole('button', { name: '按所选部位重新预览（1 片）' }).isDisabled(),
+      ).toBe(true);
+      await tilt.fill('-3.5');
+      expect(await tilt.getAttribute('aria-invalid')).toBe('false');
+      const again = preview.getByRole('button', { name: '按所选部位重新预览（2 片）' });
       await fresh.getByRole('button', { name: '返回工具列表' }).click();
       await table.scrollIntoViewIfNeeded();
       await snapshot(fresh, '13d-garment-turn-picked');
@@ -278,6 +288,7 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
       await finished(lastCard(fresh, '确认裁片部位'));
       const confirm = lastCard(fresh, '确认裁片部位');
       expect(await textOf(confirm)()).toContain('180');
+      expect(await textOf(confirm)()).toContain('-3.5');
       await eventually(countOf(feed(fresh).getByRole('article', { name: '生成花样预览' }))).toBe(2);
       const second = lastCard(fresh, '生成花样预览');
       await finished(second);
@@ -287,6 +298,8 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
         '180',
       );
       expect(await kept.getByRole('combobox', { name: '版图上的方向 后片' }).inputValue()).toBe('0');
+      expect(await kept.getByRole('spinbutton', { name: '斜放角度 后片' }).inputValue()).toBe('-3.5');
+      expect(await kept.getByRole('spinbutton', { name: '斜放角度 前片' }).inputValue()).toBe('0');
       await kept.scrollIntoViewIfNeeded();
       await snapshot(fresh, '13e-garment-turn-kept');
     } finally {

@@ -5,6 +5,7 @@
  * axis of symmetry, which passes through its centroid: the tilt is the angle that axis makes with the canvas's
  * nearer axis. Halves and other asymmetric pieces show no axis and are taken as drawn.
  */
+import type { PieceInfo } from '../types.js';
 import { type Fold, foldOf } from './fold.js';
 import { type MaskProxy, proxyOf } from './piece-features.js';
 
@@ -137,4 +138,17 @@ export function tiltOf(
   if (Math.abs(rounded) < MIN_TILT || Math.abs(rounded) > MAX_TILT) return null;
   if (longestAxisEdge(mask, w, h) >= UPRIGHT_EDGE * Math.max(w, h)) return null;
   return { deg: rounded, symmetry: Math.round(fine.iou * 1000) / 1000 };
+}
+
+/**
+ * The pieces with the tilts the user stated (layer id → degrees clockwise, 0 along the canvas) in place of those
+ * read: a half or a two-piece sleeve has no axis to read, and a piece may mirror about a slanted line of its own.
+ */
+export function withTilts(pieces: readonly PieceInfo[], stated: ReadonlyMap<number, number>): PieceInfo[] {
+  return pieces.map((p) => {
+    const user = stated.get(p.layerId);
+    if (user === undefined) return p;
+    const { tilt: _read, ...rest } = p;
+    return { ...rest, ...(user ? { tilt: user } : {}), tiltBy: 'user' as const };
+  });
 }

@@ -1,7 +1,7 @@
 /** Group E: extensions (DESIGN.md §2), published only in the `extended` variant. */
 import { LAYER_NAMES, NAME, PATH, PIECES_MAX_ITEMS } from '../bounds.js';
 import { formatNames, IMAGE_FORMATS, READ_FORMATS } from '../file-formats.js';
-import { GARMENT_PARTS, GARMENT_TURNS } from '../garment-parts.js';
+import { GARMENT_PARTS, GARMENT_TILT_MAX, GARMENT_TURNS } from '../garment-parts.js';
 import { defineTool } from '../types.js';
 
 const PART_NAMES = GARMENT_PARTS.map(([part, zh]) => `${part} ${zh}`).join('、');
@@ -170,7 +170,7 @@ export const groupE = [
     changesContext: true,
     idempotent: true,
     openWorld: true,
-    description: `记录用户确认或更正的裁片部位（identify_pieces 的结果 needs_confirmation 为 true、用户回答之后调用）：pieces 中每项把一个裁片图层定为指定部位，其余裁片围绕它们按整件服装的搭配重新判断（例如确认一片为后片，与它同形的另一片就是前片）。确认按文档保存在会话中，之后再调用 identify_pieces 也保持（中间识别过其他文档也不丢失）；pieces 为空数组时清除当前文档的所有确认。不修改文档。返回与 identify_pieces 相同的结果（含新的裁片总览图）；部位变了时，下一步调用 generate_garment_preview 重新生成预览。部位可选：${PART_NAMES}。识别结果中裁片的 turn（在版图上转过的角度）不对时，在该项加 turn 更正。`,
+    description: `记录用户确认或更正的裁片部位（identify_pieces 的结果 needs_confirmation 为 true、用户回答之后调用）：pieces 中每项把一个裁片图层定为指定部位，其余裁片围绕它们按整件服装的搭配重新判断（例如确认一片为后片，与它同形的另一片就是前片）。确认按文档保存在会话中，之后再调用 identify_pieces 也保持（中间识别过其他文档也不丢失）；pieces 为空数组时清除当前文档的所有确认。不修改文档。返回与 identify_pieces 相同的结果（含新的裁片总览图）；部位变了时，下一步调用 generate_garment_preview 重新生成预览。部位可选：${PART_NAMES}。识别结果中裁片的 turn（在版图上转过的角度）不对时，在该项加 turn 更正；裁片在版图上斜放、识别结果没有读出或读错了 tilt（左右不对称的裁片如半片、两片袖读不出）时，在该项加 tilt。`,
     parameters: {
       type: 'object',
       properties: {
@@ -194,6 +194,10 @@ export const groupE = [
                 type: 'number',
                 description: `可选：裁片在版图上相对于它在服装上正放（领口或腰口朝上、布纹竖直）顺时针转过的角度：${GARMENT_TURNS.join('、')}；花样按服装上的方向印在裁片上。省略时保留已确认的方向，没有确认过则按识别结果`,
               },
+              tilt: {
+                type: 'number',
+                description: `可选：裁片在版图上斜放的角度（度，顺时针为正，-${GARMENT_TILT_MAX} 到 ${GARMENT_TILT_MAX}），在 turn 之外再转的角度；花样顺着裁片印。0 表示没有斜放。省略时保留已确认的角度，没有确认过则按识别结果（结果中的 tilt）`,
+              },
             },
             required: ['name', 'part'],
           },
@@ -204,7 +208,11 @@ export const groupE = [
     limits: {
       pieces: {
         maxItems: PIECES_MAX_ITEMS,
-        items: { name: NAME, turn: { min: 0, max: 270, integer: true } },
+        items: {
+          name: NAME,
+          turn: { min: 0, max: 270, integer: true },
+          tilt: { min: -GARMENT_TILT_MAX, max: GARMENT_TILT_MAX },
+        },
       },
     },
   }),

@@ -91,20 +91,37 @@ interface PieceRow {
   /** How the marker lays it (degrees clockwise from upright on the garment) as identified, and as chosen. */
   identifiedTurn: number;
   turn: number;
+  /**
+   * How far askew the marker lays it beside its turn (degrees clockwise, 0 along the canvas), as identified and
+   * as typed (a string while it is being typed: "-" or "" are on the way to a number).
+   */
+  identifiedTilt: number;
+  tilt: string;
   /** On a graded marker, its size (1 the smallest). */
   size: number | null;
   type: string;
   color: string;
 }
 
-/** The options of one column of a tool's `pieces` table (type in the apply tool, part in the confirm tool). */
-function pieceColumnOptions(tool: RegistryTool | undefined, column: string) {
+/** One column of a tool's `pieces` table (type in the apply tool, part and tilt in the confirm tool). */
+function pieceColumn(tool: RegistryTool | undefined, column: string): FieldKind | undefined {
   const pieces = tool?.parameters.properties.pieces;
-  if (!pieces) return [];
+  if (!pieces) return undefined;
   const kind: FieldKind = fieldKind(pieces, tool?.limits.pieces);
-  if (kind.kind !== 'table') return [];
-  const field = kind.columns.find((c) => c.name === column)?.field;
+  return kind.kind === 'table' ? kind.columns.find((c) => c.name === column)?.field : undefined;
+}
+
+function pieceColumnOptions(tool: RegistryTool | undefined, column: string) {
+  const field = pieceColumn(tool, column);
   return field?.kind === 'enum' ? field.options : [];
+}
+
+/** A tilt as typed, when it is one the tool takes (within the column's range): else null. */
+function tiltValue(typed: string, range: FieldKind | undefined): number | null {
+  if (range?.kind !== 'number' || typed.trim() === '') return null;
+  const v = Number(typed);
+  if (!Number.isFinite(v) || v < (range.min ?? -Infinity) || v > (range.max ?? Infinity)) return null;
+  return Math.round(v * 10) / 10;
 }
 
 const NAME_ORDER = new Intl.Collator('zh', { numeric: true });
@@ -170,6 +187,8 @@ function PiecesTable({ onDone }: { onDone(): void }) {
     value: String(v),
     label: t(`garment.turn${v}`),
   }));
+  // And how far askew, within the range the tool takes (no field when the tool takes none).
+  const tiltRange = pieceColumn(studio.tools.get(CONFIRM_TOOL), 'tilt');
   const [rows, setRows] = useState<PieceRow[]>(() =>
     readingOrder(studio.state?.garment.pieces ?? [], parts).map((p) => ({
       name: p.name,
@@ -180,6 +199,8 @@ function PiecesTable({ onDone }: { onDone(): void }) {
       doubt: p.alternatives,
       identifiedTurn: p.turn,
       turn: p.turn,
+      identifiedTilt: p.tilt,
+      tilt: String(p.tilt),
       size: p.size,
       type: p.type ?? options[0]?.value ?? '',
       color: p.color ?? '',
@@ -190,7 +211,12 @@ function PiecesTable({ onDone }: { onDone(): void }) {
   const set = (i: number, change: Partial<PieceRow>) =>
     setRows((old) => old.map((r, j) => (j === i ? { ...r, ...change } : r)));
   const returned = (r: PieceRow) => r.turn !== r.identifiedTurn;
-  const repicked = rows.filter((r) => r.part !== r.identified || returned(r));
+  const tilted = (r: PieceRow) => {
+    const v = tiltValue(r.tilt, tiltRange);
+    return v !== null && v !== r.identifiedTilt;
+  };
+  const badTilt = rows.some((r) => tiltRange && tiltValue(r.tilt, tiltRange) === null);
+  const repicked = rows.filter((r) => r.part !== r.identified || returned(r) || tilted(r));
   // Each step runs once the one before it succeeded (a batch of calls runs on past a failure), and the table
   // stays after a failure, with what was picked in it, to correct and send again.
   const confirmParts = async () => {
@@ -200,6 +226,7 @@ function PiecesTable({ onDone }: { onDone(): void }) {
         name: r.name,
         part: r.part,
         ...(returned(r) ? { turn: r.turn } : {}),
+        ...(tilted(r) ? { tilt: tiltValue(r.tilt, tiltRange) } : {}),
       }));
       if (!(await studio.run([{ name: CONFIRM_TOOL, arguments: { pieces } }]))) return;
       await studio.run([{ name: PREVIEW_TOOL, arguments: {} }]);
@@ -276,6 +303,24 @@ function PiecesTable({ onDone }: { onDone(): void }) {
                       onChange={(turn) => set(i, { turn: Number(turn) })}
                     />
                   )}
+                  {tiltRange?.kind === 'number' && (
+                    <label class="tilt-field" title={t('garment.tiltHint')}>
+                      {t('garment.tiltShort')}
+                      <input
+                        type="number"
+                        class="tilt-pick"
+                        aria-label={`${t('garment.tilt')} ${row.name}`}
+                        aria-invalid={tiltValue(row.tilt, tiltRange) === null}
+                        min={tiltRange.min}
+                        max={tiltRange.max}
+                        step={0.5}
+                        value={row.tilt}
+                        disabled={running}
+                        onInput={(e) => set(i, { tilt: e.currentTarget.value })}
+                      />
+                      °
+                    </label>
+                  )}
                 </div>
                 {row.part !== row.identified ? (
                   <span class="repicked">
@@ -314,11 +359,11 @@ function PiecesTable({ onDone }: { onDone(): void }) {
         </tbody>
       </table>
       {repicked.length > 0 ? (
-        <button type="button" class="primary" disabled={running} onClick={confirmParts}>
+        <button type="button" class="primary" disabled={running || badTilt} onClick={confirmParts}>
           {running ? t('palette.running') : t('garment.confirmParts', { count: repicked.length })}
         </button>
       ) : (
-        <button type="button" class="primary" disabled={running} onClick={submit}>
+        <button type="button" class="primary" disabled={running || badTilt} onClick={submit}>
           {running ? t('palette.running') : t('garment.apply')}
         </button>
       )}
