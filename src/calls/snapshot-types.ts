@@ -84,6 +84,8 @@ export interface GarmentSnapshot {
     readonly tilt: number;
     /** Who said it lies askew (or, for the user, that it does not): null when it lies along the canvas. */
     readonly tilt_by: 'shape' | 'user' | null;
+    /** Where the piece lies on its document: the tight bounds of its pixels, document px. */
+    readonly bounds: { readonly x: number; readonly y: number; readonly w: number; readonly h: number };
     /** On a marker of one garment in several sizes, the piece's size (1 the smallest); null otherwise. */
     readonly size: number | null;
     readonly type: string | null;

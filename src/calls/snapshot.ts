@@ -71,6 +71,7 @@ export function snapshotOf(session: Session): Promise<SessionSnapshot> {
         turn: p.grain?.turn ?? 0,
         turn_by: p.grain?.by ?? null,
         tilt: Math.round((p.tilt ?? 0) * 10) / 10,
+        bounds: { x: p.bounds.x, y: p.bounds.y, w: p.bounds.w, h: p.bounds.h },
         tilt_by: p.tiltBy ?? (p.tilt ? 'shape' : null),
         size: p.size ?? null,
         type: proposals.get(p.name)?.type ?? null,

@@ -5,10 +5,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { modelConfigFrom } from '../../src/agent/config.js';
 import type { PixelLayer } from '../../src/engine/model.js';
+import sharp from '../../src/engine/sharp.js';
 import { layersNamed } from '../../src/engine/tree.js';
 import { loadFixtures, marker, openMarker } from '../garment/freesewing-fixtures.js';
 import { startTestServer, type TestServer } from '../server/support.js';
@@ -112,6 +113,28 @@ async function identifyUploaded(page: Page, pieces = twinsPsd) {
 }
 
 /** From the toolbox's open tool form: runs 生成花样预览 and opens its pieces table with 确认套图. */
+/**
+ * The thumbnail of the piece named `name` in the pieces table, once its picture shows: its size (CSS px) and the
+ * share of it the piece covers (pixels darker than the table's light ground; the fixture's pieces are grey).
+ */
+async function thumbnail(table: Locator, name: string): Promise<{ w: number; h: number; ink: number }> {
+  const picture = table
+    .locator('td.piece-name')
+    .filter({ hasText: new RegExp(`^${name}$`) })
+    .locator('.piece-thumb > span');
+  const read = async () => {
+    const png = await picture.screenshot();
+    const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+    let ink = 0;
+    for (let i = 0; i < info.width * info.height; i++) if (data[i * info.channels]! < 240) ink++;
+    const box = (await picture.boundingBox())!;
+    return { w: box.width, h: box.height, ink: ink / (info.width * info.height) };
+  };
+  // The picture is decoded after the element shows.
+  await eventually(async () => (await read()).ink).toBeGreaterThan(0.3);
+  return read();
+}
+
 async function previewTable(page: Page) {
   const group = page.getByRole('region', { name: '服装套图' });
   await page.getByRole('button', { name: '返回工具列表' }).click();
@@ -259,6 +282,30 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
           (s) => (s as { selectedOptions: { textContent: string | null }[] }).selectedOptions[0]?.textContent,
         ),
     ).toBe('穿透');
+  });
+
+  it('shows each piece in the pieces table as it lies on the marker', async () => {
+    const fresh = await openPage(browser, `${server.url}/`);
+    try {
+      await identifyUploaded(fresh, piecesPsd);
+      const { table } = await previewTable(fresh);
+      const front = await thumbnail(table, '前片');
+      const sleeve = await thumbnail(table, '左袖');
+      const collar = await thumbnail(table, '领');
+      // Cut from the marker where each piece lies: the front upright and all but filled by the piece (its neck
+      // and armholes are cut out), the sleeve a trapezoid, the collar a strip filled end to end.
+      expect(front.h).toBeGreaterThan(front.w);
+      expect(front.ink).toBeGreaterThan(0.75);
+      expect(sleeve.w).toBeGreaterThan(sleeve.h);
+      expect(sleeve.ink).toBeGreaterThan(0.5);
+      expect(sleeve.ink).toBeLessThan(0.95);
+      expect(collar.w).toBeGreaterThan(4 * collar.h);
+      expect(collar.ink).toBeGreaterThan(0.85);
+      await table.scrollIntoViewIfNeeded();
+      await snapshot(fresh, '13g-garment-piece-thumbnails');
+    } finally {
+      await fresh.context().close();
+    }
   });
 
   it('sets how a piece lies on the marker in the pieces table, and previews again with it', async () => {

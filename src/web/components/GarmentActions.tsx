@@ -8,6 +8,7 @@ import type { RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { type EnumOption, type FieldKind, fieldKind } from '../forms/field-kind.js';
 import { labelIn } from '../i18n.js';
+import { useBlobUrl } from '../state/blob-url.js';
 import type { CallItem } from '../state/feed.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { withToolLabels } from '../state/tool-names.js';
@@ -99,8 +100,57 @@ interface PieceRow {
   tilt: string;
   /** On a graded marker, its size (1 the smallest). */
   size: number | null;
+  /** Where it lies on its document (px): its thumbnail is that part of the marker. */
+  bounds: PieceBounds;
   type: string;
   color: string;
+}
+
+interface PieceBounds {
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+}
+
+/** The side of a piece's thumbnail, CSS px, and the size of the marker's render the thumbnails are cut from. */
+const THUMB = 34;
+const THUMB_RENDER = 1024;
+
+/**
+ * The marker the pieces were identified on, rendered once for the table: each row shows its piece's part of it,
+ * so that a piece named 图层 12 is seen to be the collar without looking for it on the canvas.
+ */
+function useMarkerPicture() {
+  const { studio } = useStudioView();
+  const name = studio.state?.garment.document ?? null;
+  const doc = studio.state?.documents.find((d) => d.name === name) ?? null;
+  const url =
+    doc && studio.sessionId
+      ? `/v1/sessions/${studio.sessionId}/documents/${encodeURIComponent(doc.name)}/render.png?max=${THUMB_RENDER}`
+      : null;
+  const image = useBlobUrl(studio.api, url);
+  return image && doc ? { image, width: doc.width, height: doc.height } : null;
+}
+
+function PieceThumb(props: { bounds: PieceBounds; marker: ReturnType<typeof useMarkerPicture> }) {
+  const { bounds: b, marker } = props;
+  const s = THUMB / Math.max(1, b.w, b.h);
+  return (
+    <span class="piece-thumb" aria-hidden="true">
+      {marker && (
+        <span
+          style={{
+            width: `${Math.max(1, Math.round(b.w * s))}px`,
+            height: `${Math.max(1, Math.round(b.h * s))}px`,
+            backgroundImage: `url(${marker.image})`,
+            backgroundSize: `${marker.width * s}px ${marker.height * s}px`,
+            backgroundPosition: `${-b.x * s}px ${-b.y * s}px`,
+          }}
+        />
+      )}
+    </span>
+  );
 }
 
 /** One column of a tool's `pieces` table (type in the apply tool, part and tilt in the confirm tool). */
@@ -202,11 +252,13 @@ function PiecesTable({ onDone }: { onDone(): void }) {
       identifiedTilt: p.tilt,
       tilt: String(p.tilt),
       size: p.size,
+      bounds: p.bounds,
       type: p.type ?? options[0]?.value ?? '',
       color: p.color ?? '',
     })),
   );
   const [running, setRunning] = useState(false);
+  const marker = useMarkerPicture();
   if (rows.length === 0) return <p class="muted">{t('garment.noPieces')}</p>;
   const set = (i: number, change: Partial<PieceRow>) =>
     setRows((old) => old.map((r, j) => (j === i ? { ...r, ...change } : r)));
@@ -276,6 +328,7 @@ function PiecesTable({ onDone }: { onDone(): void }) {
           {rows.map((row, i) => (
             <tr key={row.name}>
               <td class="piece-name">
+                <PieceThumb bounds={row.bounds} marker={marker} />
                 {row.name}
                 {row.size !== null && <span class="piece-size">{t('garment.size', { size: row.size })}</span>}
               </td>
