@@ -117,11 +117,17 @@ async function identifyUploaded(page: Page, pieces = twinsPsd) {
  * The thumbnail of the piece named `name` in the pieces table, once its picture shows: its size (CSS px) and the
  * share of it the piece covers (pixels darker than the table's light ground; the fixture's pieces are grey).
  */
-async function thumbnail(table: Locator, name: string): Promise<{ w: number; h: number; ink: number }> {
-  const picture = table
-    .locator('td.piece-name')
-    .filter({ hasText: new RegExp(`^${name}$`) })
-    .locator('.piece-thumb > span');
+function thumbnail(table: Locator, name: string): Promise<{ w: number; h: number; ink: number }> {
+  return pictureOf(
+    table
+      .locator('td.piece-name')
+      .filter({ hasText: new RegExp(`^${name}$`) })
+      .locator('.piece-thumb > span'),
+  );
+}
+
+/** A piece's thumbnail (table row or doubt), once it shows: its size and the share of it the piece covers. */
+async function pictureOf(picture: Locator): Promise<{ w: number; h: number; ink: number }> {
   const read = async () => {
     const png = await picture.screenshot();
     const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
@@ -574,15 +580,20 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
       const note = identified.getByRole('note');
       await eventually(textOf(note)).toContain('以下裁片的部位不确定');
       // In the order the tool asks them (its ask_order): the first answer is the one that helps most.
-      const asked = (await note.locator('li > span:first-child').allTextContents()).map(askedPiece);
+      const asked = (await note.locator('li .doubt-piece > span:first-child').allTextContents()).map(
+        askedPiece,
+      );
       const reported = JSON.parse(await textOf(identified.locator('.card-result pre'))()) as {
         ask_order: string[];
       };
       expect(asked.length).toBeGreaterThan(2);
       expect(asked).toEqual(reported.ask_order);
+      // Each with its piece beside it, cut from the marker.
+      for (const item of await note.getByRole('listitem').all())
+        expect((await pictureOf(item.locator('.piece-thumb > span'))).ink).toBeGreaterThan(0.4);
       // A piece with two alternatives: the first with its odds, the second by name, e.g. "后片 11% / 左袖".
       const line = note.getByRole('listitem').filter({ hasText: ' / ' }).first();
-      const says = (await line.locator('span').first().textContent())!;
+      const says = (await line.locator('.doubt-piece > span').first().textContent())!;
       const name = askedPiece(says);
       const [, first, second] = /：\S+ \d+%，也可能是(\S+) \d+% \/ (\S+)$/.exec(says)!;
       // Three buttons: the part read and the two it may be instead; the list holds every other part.

@@ -118,12 +118,11 @@ const THUMB = 34;
 const THUMB_RENDER = 1024;
 
 /**
- * The marker the pieces were identified on, rendered once for the table: each row shows its piece's part of it,
- * so that a piece named 图层 12 is seen to be the collar without looking for it on the canvas.
+ * The marker `name` (a document open in the session), rendered once for a table or a card: each piece shown cut
+ * from it, so that a piece named 图层 12 is seen to be the collar without looking for it on the canvas.
  */
-function useMarkerPicture() {
+function useMarkerPicture(name: string | null) {
   const { studio } = useStudioView();
-  const name = studio.state?.garment.document ?? null;
   const doc = studio.state?.documents.find((d) => d.name === name) ?? null;
   const url =
     doc && studio.sessionId
@@ -258,7 +257,7 @@ function PiecesTable({ onDone }: { onDone(): void }) {
     })),
   );
   const [running, setRunning] = useState(false);
-  const marker = useMarkerPicture();
+  const marker = useMarkerPicture(studio.state?.garment.document ?? null);
   if (rows.length === 0) return <p class="muted">{t('garment.noPieces')}</p>;
   const set = (i: number, change: Partial<PieceRow>) =>
     setRows((old) => old.map((r, j) => (j === i ? { ...r, ...change } : r)));
@@ -567,6 +566,8 @@ interface ReportedPiece {
   alternatives?: { part: string; part_label: string; confidence: number }[];
   /** The other layers cut from the same outline: the answer for this layer decides theirs. */
   same_outline?: string[];
+  /** Where it lies on the document (px), as the tools report bounds. */
+  bounds?: { left: number; top: number; width: number; height: number };
 }
 
 /**
@@ -597,6 +598,7 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
   const [answered, setAnswered] = useState<Readonly<Record<string, string>>>({});
   const chosen = (name: string, part: string) => answered[name] === part;
   const unsure = openDoubts(result);
+  const marker = useMarkerPicture(unsure.length && doc.open ? doc.name : null);
   if (unsure.length === 0) return null;
   /** The parts offered as buttons: what the piece was read as, then what else it may be. */
   const offered = (p: ReportedPiece) =>
@@ -626,51 +628,59 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
       <ul class="doubt-list">
         {unsure.map((p) => (
           <li key={p.name}>
-            <span>
-              {t('garment.unsurePiece', {
-                name: p.same_outline?.length
-                  ? t('garment.sameOutline', {
-                      name: p.name,
-                      others: p.same_outline.join(t('list.separator')),
-                    })
-                  : p.name,
-                part: withOdds(partName(p.part, p.part_label), p.confidence),
-                other: alternativesText(p.alternatives ?? [], partName),
-              })}
-            </span>
-            <span class="doubt-answers">
-              {offered(p).map(({ part, part_label: label }) => (
-                <button
-                  key={part}
-                  type="button"
-                  class={chosen(p.name, part) ? 'chosen' : undefined}
-                  aria-pressed={chosen(p.name, part)}
-                  aria-label={t('garment.answerPart', { name: p.name, part: label })}
-                  disabled={studio.busy || !doc.open}
-                  onClick={() => void answer(p.name, part, label)}
-                >
-                  {t('garment.isPart', { part: label })}
-                </button>
-              ))}
-              <select
-                aria-label={t('garment.otherPartOf', { name: p.name })}
-                class={otherChosen(p) ? 'chosen' : undefined}
-                value={otherChosen(p) ?? ''}
-                disabled={studio.busy || !doc.open}
-                onChange={(e) => {
-                  const part = e.currentTarget.value;
-                  const option = parts.find((o) => o.value === part);
-                  if (option) void answer(p.name, part, option.label);
-                }}
-              >
-                <option value="">{t('garment.otherPart')}</option>
-                {others(p).map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
+            {p.bounds && (
+              <PieceThumb
+                bounds={{ x: p.bounds.left, y: p.bounds.top, w: p.bounds.width, h: p.bounds.height }}
+                marker={marker}
+              />
+            )}
+            <div class="doubt-piece">
+              <span>
+                {t('garment.unsurePiece', {
+                  name: p.same_outline?.length
+                    ? t('garment.sameOutline', {
+                        name: p.name,
+                        others: p.same_outline.join(t('list.separator')),
+                      })
+                    : p.name,
+                  part: withOdds(partName(p.part, p.part_label), p.confidence),
+                  other: alternativesText(p.alternatives ?? [], partName),
+                })}
+              </span>
+              <span class="doubt-answers">
+                {offered(p).map(({ part, part_label: label }) => (
+                  <button
+                    key={part}
+                    type="button"
+                    class={chosen(p.name, part) ? 'chosen' : undefined}
+                    aria-pressed={chosen(p.name, part)}
+                    aria-label={t('garment.answerPart', { name: p.name, part: label })}
+                    disabled={studio.busy || !doc.open}
+                    onClick={() => void answer(p.name, part, label)}
+                  >
+                    {t('garment.isPart', { part: label })}
+                  </button>
                 ))}
-              </select>
-            </span>
+                <select
+                  aria-label={t('garment.otherPartOf', { name: p.name })}
+                  class={otherChosen(p) ? 'chosen' : undefined}
+                  value={otherChosen(p) ?? ''}
+                  disabled={studio.busy || !doc.open}
+                  onChange={(e) => {
+                    const part = e.currentTarget.value;
+                    const option = parts.find((o) => o.value === part);
+                    if (option) void answer(p.name, part, option.label);
+                  }}
+                >
+                  <option value="">{t('garment.otherPart')}</option>
+                  {others(p).map((o) => (
+                    <option key={o.value} value={o.value}>
+                      {o.label}
+                    </option>
+                  ))}
+                </select>
+              </span>
+            </div>
           </li>
         ))}
       </ul>
