@@ -293,7 +293,10 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
   it('shows each piece in the pieces table as it lies on the marker', async () => {
     const fresh = await openPage(browser, `${server.url}/`);
     try {
-      await identifyUploaded(fresh, piecesPsd);
+      const identified = await identifyUploaded(fresh, piecesPsd);
+      const reported = JSON.parse(await textOf(identified.locator('.card-result pre'))()) as {
+        pieces: { name: string; bounds: { left: number; top: number; width: number; height: number } }[];
+      };
       const { table } = await previewTable(fresh);
       const front = await thumbnail(table, '前片');
       const sleeve = await thumbnail(table, '左袖');
@@ -307,8 +310,27 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
       expect(sleeve.ink).toBeLessThan(0.95);
       expect(collar.w).toBeGreaterThan(4 * collar.h);
       expect(collar.ink).toBeGreaterThan(0.85);
+      // Pointed at, a row's piece is outlined on the canvas where it lies; pointed away, no longer.
+      const mark = fresh.locator('.artboard .piece-mark');
+      const artboard = (await fresh.locator('.artboard').boundingBox())!;
+      const scale = artboard.width / 1320;
+      for (const name of ['领', '前片']) {
+        await table
+          .locator('td.piece-name')
+          .filter({ hasText: new RegExp(`^${name}$`) })
+          .hover();
+        await eventually(() => mark.getAttribute('data-piece')).toBe(name);
+        const b = reported.pieces.find((p) => p.name === name)!.bounds;
+        const box = (await mark.boundingBox())!;
+        expect(Math.abs(box.x - (artboard.x + b.left * scale))).toBeLessThan(2);
+        expect(Math.abs(box.y - (artboard.y + b.top * scale))).toBeLessThan(2);
+        expect(Math.abs(box.width - b.width * scale)).toBeLessThan(2);
+        expect(Math.abs(box.height - b.height * scale)).toBeLessThan(2);
+      }
       await table.scrollIntoViewIfNeeded();
       await snapshot(fresh, '13g-garment-piece-thumbnails');
+      await fresh.getByRole('banner').hover();
+      await eventually(countOf(mark)).toBe(0);
     } finally {
       await fresh.context().close();
     }
@@ -591,6 +613,11 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
       // Each with its piece beside it, cut from the marker.
       for (const item of await note.getByRole('listitem').all())
         expect((await pictureOf(item.locator('.piece-thumb > span'))).ink).toBeGreaterThan(0.4);
+      // Pointed at, the piece asked about is outlined on the canvas.
+      await note.getByRole('listitem').first().hover();
+      await eventually(() => fresh.locator('.artboard .piece-mark').getAttribute('data-piece')).toBe(
+        asked[0],
+      );
       // A piece with two alternatives: the first with its odds, the second by name, e.g. "后片 11% / 左袖".
       const line = note.getByRole('listitem').filter({ hasText: ' / ' }).first();
       const says = (await line.locator('.doubt-piece > span').first().textContent())!;

@@ -16,6 +16,7 @@ import {
 import { useStudioView } from '../context.js';
 import { openFiles } from '../state/open-files.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
+import { usePieceMark } from '../state/piece-mark.js';
 import { UploadButton } from './FilesPane.js';
 
 function useViewportSize(ref: { current: HTMLElement | null }) {
@@ -183,6 +184,7 @@ export function CanvasPane() {
   // The pointers down on the canvas (a mouse, or one or two fingers) where they were last seen.
   const pointers = useRef(new Map<number, { x: number; y: number }>());
   const drop = useDropToOpen();
+  const mark = usePieceMark();
   useSpaceForHand(viewport, doc !== null);
 
   // Which picture an image is of: while the next one loads the last one stays, but only of this document at
@@ -355,6 +357,20 @@ export function CanvasPane() {
               />
             ) : (
               <span class="spinner" role="status" aria-label={t('canvas.loading')} />
+            )}
+            {mark && mark.doc === doc.name && (
+              // The piece pointed at in a garment card, outlined where it lies.
+              <span
+                class="piece-mark"
+                aria-hidden="true"
+                data-piece={mark.name}
+                style={{
+                  left: `${mark.bounds.x * view.zoom}px`,
+                  top: `${mark.bounds.y * view.zoom}px`,
+                  width: `${mark.bounds.w * view.zoom}px`,
+                  height: `${mark.bounds.h * view.zoom}px`,
+                }}
+              />
             )}
           </div>
         )}

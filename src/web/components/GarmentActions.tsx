@@ -11,6 +11,7 @@ import { labelIn } from '../i18n.js';
 import { useBlobUrl } from '../state/blob-url.js';
 import type { CallItem } from '../state/feed.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
+import { clearMark, pointsAt } from '../state/piece-mark.js';
 import { withToolLabels } from '../state/tool-names.js';
 import { pickerColor } from './fields.js';
 
@@ -257,7 +258,9 @@ function PiecesTable({ onDone }: { onDone(): void }) {
     })),
   );
   const [running, setRunning] = useState(false);
-  const marker = useMarkerPicture(studio.state?.garment.document ?? null);
+  const markerDoc = studio.state?.garment.document ?? null;
+  const marker = useMarkerPicture(markerDoc);
+  useEffect(() => clearMark, []);
   if (rows.length === 0) return <p class="muted">{t('garment.noPieces')}</p>;
   const set = (i: number, change: Partial<PieceRow>) =>
     setRows((old) => old.map((r, j) => (j === i ? { ...r, ...change } : r)));
@@ -325,7 +328,10 @@ function PiecesTable({ onDone }: { onDone(): void }) {
         </thead>
         <tbody>
           {rows.map((row, i) => (
-            <tr key={row.name}>
+            <tr
+              key={row.name}
+              {...pointsAt(markerDoc ? { doc: markerDoc, name: row.name, bounds: row.bounds } : null)}
+            >
               <td class="piece-name">
                 <PieceThumb bounds={row.bounds} marker={marker} />
                 {row.name}
@@ -599,6 +605,7 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
   const chosen = (name: string, part: string) => answered[name] === part;
   const unsure = openDoubts(result);
   const marker = useMarkerPicture(unsure.length && doc.open ? doc.name : null);
+  useEffect(() => clearMark, []);
   if (unsure.length === 0) return null;
   /** The parts offered as buttons: what the piece was read as, then what else it may be. */
   const offered = (p: ReportedPiece) =>
@@ -627,7 +634,18 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
       <p class="doubt-line">{t('garment.unsure')}</p>
       <ul class="doubt-list">
         {unsure.map((p) => (
-          <li key={p.name}>
+          <li
+            key={p.name}
+            {...pointsAt(
+              doc.name && p.bounds
+                ? {
+                    doc: doc.name,
+                    name: p.name,
+                    bounds: { x: p.bounds.left, y: p.bounds.top, w: p.bounds.width, h: p.bounds.height },
+                  }
+                : null,
+            )}
+          >
             {p.bounds && (
               <PieceThumb
                 bounds={{ x: p.bounds.left, y: p.bounds.top, w: p.bounds.width, h: p.bounds.height }}
