@@ -597,6 +597,11 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
 
   it('offers a second alternative when the piece may be one of two other parts, and records it', async () => {
     const fresh = await openPage(browser, `${server.url}/`);
+    // The renders the cards cut their pieces' pictures from (the canvas asks for its own size).
+    const pictures: string[] = [];
+    fresh.on('request', (r) => {
+      if (/render\.png\?max=1024&/.test(r.url())) pictures.push(r.url());
+    });
     try {
       const identified = await identifyUploaded(fresh, blazerPsd);
       const note = identified.getByRole('note');
@@ -640,11 +645,20 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
         part_label: second,
         decided_by: 'user',
       });
+      // The answer's card asks about the pieces left, cut from the same picture as the first card's: one render.
+      expect(openDoubtCount(result)).toBeGreaterThan(0);
+      await eventually(countOf(confirmed.locator('.piece-thumb > span'))).toBeGreaterThan(0);
+      expect(pictures).toHaveLength(1);
     } finally {
       await fresh.context().close();
     }
   });
 });
+
+/** How many pieces a result still asks about. */
+function openDoubtCount(result: { pieces: unknown[] } & Record<string, unknown>): number {
+  return result.needs_confirmation === true && Array.isArray(result.ask_order) ? result.ask_order.length : 0;
+}
 
 /** The tool result of the named call in the conversation a request carries. */
 function resultOf(request: ScriptedRequest, name: string): Record<string, unknown> | null {

@@ -8,7 +8,7 @@ import type { RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { type EnumOption, type FieldKind, fieldKind } from '../forms/field-kind.js';
 import { labelIn } from '../i18n.js';
-import { useBlobUrl } from '../state/blob-url.js';
+import { useSharedBlobUrl } from '../state/blob-url.js';
 import type { CallItem } from '../state/feed.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { clearMark, pointsAt } from '../state/piece-mark.js';
@@ -125,11 +125,15 @@ const THUMB_RENDER = 1024;
 function useMarkerPicture(name: string | null) {
   const { studio } = useStudioView();
   const doc = studio.state?.documents.find((d) => d.name === name) ?? null;
+  // The cards showing one document share its picture; a step taken on it since (a piece moved) is another one.
+  const active = studio.state?.active;
+  const step =
+    active && active.name === name ? `&step=${active.history.labels.length}.${active.history.index}` : '';
   const url =
     doc && studio.sessionId
-      ? `/v1/sessions/${studio.sessionId}/documents/${encodeURIComponent(doc.name)}/render.png?max=${THUMB_RENDER}`
+      ? `/v1/sessions/${studio.sessionId}/documents/${encodeURIComponent(doc.name)}/render.png?max=${THUMB_RENDER}${step}`
       : null;
-  const image = useBlobUrl(studio.api, url);
+  const image = useSharedBlobUrl(studio.api, url);
   return image && doc ? { image, width: doc.width, height: doc.height } : null;
 }
 
