@@ -93,6 +93,7 @@ const zh = {
   'garment.turn270': '转 270°',
   'garment.tilt': '斜放角度',
   'garment.tiltShort': '斜放',
+  'garment.showPiece': '在画布上查看 {name}',
   'garment.tiltHint': '裁片在版图上斜放的角度（度，顺时针为正，0 为不斜）：花样顺着裁片印',
   'garment.size': '尺码 {size}',
   'garment.unsure': '以下裁片的部位不确定（最该先答的在前）：',
@@ -311,6 +312,7 @@ const en: Record<MessageKey, string> = {
   'garment.turn270': '270°',
   'garment.tilt': 'Askew by',
   'garment.tiltShort': 'Askew',
+  'garment.showPiece': 'Show {name} on the canvas',
   'garment.tiltHint':
     'How far the piece lies askew on the marker (degrees, clockwise positive, 0 for none): the print runs along the piece',
   'garment.size': 'size {size}',

@@ -76,7 +76,7 @@ const FLAWS = `(() => {
       const s = getComputedStyle(e);
       if (s.overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1 && e.tagName !== 'PRE' && e.tagName !== 'SELECT' && !e.matches('.card header code'))
         flaws.push('cut: ' + name(e));
-      if (e.tagName === 'BUTTON' && !e.classList.contains('image-button')) {
+      if (e.tagName === 'BUTTON' && !e.classList.contains('image-button') && !e.classList.contains('piece-thumb')) {
         const line = parseFloat(s.lineHeight) || parseFloat(s.fontSize) * 1.5;
         const inner = r.height - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom) - parseFloat(s.borderTopWidth) - parseFloat(s.borderBottomWidth);
         if (inner > line * 1.5) flaws.push('wrapped: ' + name(e));

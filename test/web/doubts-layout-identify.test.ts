@@ -98,7 +98,7 @@ describe('the doubts after identifying from the toolbox', () => {
 
     // An answer: its card says what is still in doubt, and asks again in the room of the pane; with nothing
     // left to ask, the toolbox stays open.
-    await note.getByRole('listitem').first().getByRole('button').nth(1).click();
+    await note.getByRole('listitem').first().locator('.doubt-answers').getByRole('button').nth(1).click();
     const answered = lastCardOf(page, 'confirm_piece_parts');
     await finished(answered);
     const still = (await answered.getByRole('note').count()) > 0;

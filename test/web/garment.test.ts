@@ -331,6 +331,19 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
       await snapshot(fresh, '13g-garment-piece-thumbnails');
       await fresh.getByRole('banner').hover();
       await eventually(countOf(mark)).toBe(0);
+      // Its picture clicked, the canvas is fitted to the piece: the collar centred, at 100 % (never enlarged).
+      await table.getByRole('button', { name: '在画布上查看 领' }).click();
+      await eventually(textOf(fresh.locator('.status-zoom'))).toContain('100%');
+      const viewport = (await fresh.locator('.canvas-viewport').boundingBox())!;
+      const band = reported.pieces.find((p) => p.name === '领')!.bounds;
+      const board = (await fresh.locator('.artboard').boundingBox())!;
+      expect(Math.abs(board.x + band.left + band.width / 2 - (viewport.x + viewport.width / 2))).toBeLessThan(
+        2,
+      );
+      expect(
+        Math.abs(board.y + band.top + band.height / 2 - (viewport.y + viewport.height / 2)),
+      ).toBeLessThan(2);
+      await snapshot(fresh, '13h-garment-piece-shown');
     } finally {
       await fresh.context().close();
     }
@@ -430,7 +443,9 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
       // The designer settles it: picks the other part for one twin and previews again.
       const doubted = rows.filter({ hasText: /也可能是(前片|后片)/ }).first();
       const name = (await doubted.getByRole('cell').first().textContent())!.trim();
-      const twin = rows.filter({ has: fresh.getByRole('cell', { name, exact: true }) });
+      const twin = rows.filter({
+        has: fresh.locator('td.piece-name').filter({ hasText: new RegExp(`^${name}$`) }),
+      });
       const select = table.getByRole('combobox', { name: `部位 ${name}` });
       const was = await select.inputValue();
       const other = was === 'front' ? 'back' : 'front';
@@ -456,7 +471,9 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
       const twinName = name === NAMES.none.front ? NAMES.none.back : NAMES.none.front;
       expect(await confirmed.getByRole('combobox', { name: `部位 ${twinName}` }).inputValue()).toBe(was);
       const rowOf = (n: string) =>
-        confirmed.getByRole('row').filter({ has: fresh.getByRole('cell', { name: n, exact: true }) });
+        confirmed
+          .getByRole('row')
+          .filter({ has: fresh.locator('td.piece-name').filter({ hasText: new RegExp(`^${n}$`) }) });
       expect(await textOf(rowOf(name))()).toContain('已确认');
       expect(await textOf(rowOf(twinName))()).not.toContain('也可能是');
       await confirmed.scrollIntoViewIfNeeded();
@@ -479,7 +496,7 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
       const text = (await line.textContent())!;
       const name = askedPiece(text);
       const other = /也可能是(前片|后片)/.exec(text)![1]!;
-      await expect(countOf(line.getByRole('button'))()).resolves.toBe(2);
+      await expect(countOf(line.locator('.doubt-answers').getByRole('button'))()).resolves.toBe(2);
       // Each button names its piece to a screen reader, as the chat message would say it.
       await line.getByRole('button', { name: `${name} 是${other}`, exact: true }).click();
       const confirmed = lastCard(fresh, '确认裁片部位');
@@ -629,7 +646,7 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
       const name = askedPiece(says);
       const [, first, second] = /：\S+ \d+%，也可能是(\S+) \d+% \/ (\S+)$/.exec(says)!;
       // Three buttons: the part read and the two it may be instead; the list holds every other part.
-      await expect(countOf(line.getByRole('button'))()).resolves.toBe(3);
+      await expect(countOf(line.locator('.doubt-answers').getByRole('button'))()).resolves.toBe(3);
       const offered = await line.getByRole('combobox').locator('option').allTextContents();
       expect(offered).not.toContain(first);
       expect(offered).not.toContain(second);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  fitRect,
   fitView,
   keepCentre,
   renderSize,
@@ -15,6 +16,16 @@ describe('canvas zoom and pan', () => {
     expect(v.x + (9000 * v.zoom) / 2).toBeCloseTo(500, 6);
     expect(v.y + (18000 * v.zoom) / 2).toBeCloseTo(400, 6);
     expect(fitView(200, 100, 1000, 800).zoom).toBe(1);
+  });
+
+  it('fits a piece of a large document in the viewport, centred on it, and never enlarges a small one', () => {
+    const piece = { x: 6000, y: 12000, w: 900, h: 2000 };
+    const v = fitRect(piece, 1000, 800);
+    expect(v.zoom).toBeCloseTo((800 - 48) / 2000, 6);
+    expect(v.x + (6000 + 450) * v.zoom).toBeCloseTo(500, 6);
+    expect(v.y + (12000 + 1000) * v.zoom).toBeCloseTo(400, 6);
+    const welt = fitRect({ x: 30, y: 40, w: 120, h: 20 }, 1000, 800);
+    expect(welt).toEqual({ zoom: 1, x: 500 - 90, y: 400 - 50 });
   });
 
   it('keeps the document point under the pointer in place while zooming', () => {

@@ -24,6 +24,19 @@ export function fitView(docW: number, docH: number, viewW: number, viewH: number
   return { zoom, x: (viewW - docW * zoom) / 2, y: (viewH - docH * zoom) / 2 };
 }
 
+/**
+ * A part of the document (a piece, document px) centred in the viewport and fitted with the same margin, never
+ * enlarged past 100 %: the rest of the document around it as room allows.
+ */
+export function fitRect(
+  rect: { readonly x: number; readonly y: number; readonly w: number; readonly h: number },
+  viewW: number,
+  viewH: number,
+): View {
+  const { zoom } = fitView(rect.w, rect.h, viewW, viewH);
+  return { zoom, x: viewW / 2 - (rect.x + rect.w / 2) * zoom, y: viewH / 2 - (rect.y + rect.h / 2) * zoom };
+}
+
 /** Zooms by `factor` keeping the document point under (px, py) where it is. */
 export function zoomAt(view: View, factor: number, px: number, py: number): View {
   const zoom = clampZoom(view.zoom * factor);

@@ -4,6 +4,7 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import {
+  fitRect,
   fitView,
   keepCentre,
   panBy,
@@ -16,7 +17,7 @@ import {
 import { useStudioView } from '../context.js';
 import { openFiles } from '../state/open-files.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
-import { usePieceMark } from '../state/piece-mark.js';
+import { usePieceMark, usePieceShown } from '../state/piece-mark.js';
 import { UploadButton } from './FilesPane.js';
 
 function useViewportSize(ref: { current: HTMLElement | null }) {
@@ -185,6 +186,7 @@ export function CanvasPane() {
   const pointers = useRef(new Map<number, { x: number; y: number }>());
   const drop = useDropToOpen();
   const mark = usePieceMark();
+  const shown = usePieceShown();
   useSpaceForHand(viewport, doc !== null);
 
   // Which picture an image is of: while the next one loads the last one stays, but only of this document at
@@ -215,6 +217,13 @@ export function CanvasPane() {
     if (before.of !== of || fitted.current) fitToWindow();
     else setView((v) => v && keepCentre(v, before, size));
   }, [of, size.w, size.h]);
+
+  // A piece's picture clicked in a garment card: the view fitted to that piece (a zoom of the designer's).
+  useEffect(() => {
+    if (!shown || !doc || shown.mark.doc !== doc.name || size.w === 0) return;
+    fitted.current = false;
+    setView(fitRect(shown.mark.bounds, size.w, size.h));
+  }, [shown?.seq]);
 
   const max = doc && view ? renderSize(doc.width, doc.height, view.zoom, window.devicePixelRatio || 1) : 0;
   const key = doc

@@ -11,7 +11,7 @@ import { labelIn } from '../i18n.js';
 import { useSharedBlobUrl } from '../state/blob-url.js';
 import type { CallItem } from '../state/feed.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
-import { clearMark, pointsAt } from '../state/piece-mark.js';
+import { clearMark, type PieceMark, pointsAt, showPiece } from '../state/piece-mark.js';
 import { withToolLabels } from '../state/tool-names.js';
 import { pickerColor } from './fields.js';
 
@@ -137,11 +137,25 @@ function useMarkerPicture(name: string | null) {
   return image && doc ? { image, width: doc.width, height: doc.height } : null;
 }
 
-function PieceThumb(props: { bounds: PieceBounds; marker: ReturnType<typeof useMarkerPicture> }) {
-  const { bounds: b, marker } = props;
+/**
+ * A piece's picture cut from the marker: a button that shows the piece on the canvas (the view fitted to it)
+ * when the piece's document is known, so a small piece of a large marker is found and seen close up.
+ */
+function PieceThumb(props: { piece: PieceMark; marker: ReturnType<typeof useMarkerPicture> }) {
+  const { studio, t } = useStudioView();
+  const { piece, marker } = props;
+  const b = piece.bounds;
   const s = THUMB / Math.max(1, b.w, b.h);
+  const shows = studio.state?.active?.name === piece.doc;
   return (
-    <span class="piece-thumb" aria-hidden="true">
+    <button
+      type="button"
+      class="piece-thumb"
+      aria-label={t('garment.showPiece', { name: piece.name })}
+      title={t('garment.showPiece', { name: piece.name })}
+      disabled={!shows}
+      onClick={() => showPiece(piece)}
+    >
       {marker && (
         <span
           style={{
@@ -153,7 +167,7 @@ function PieceThumb(props: { bounds: PieceBounds; marker: ReturnType<typeof useM
           }}
         />
       )}
-    </span>
+    </button>
   );
 }
 
@@ -331,93 +345,95 @@ function PiecesTable({ onDone }: { onDone(): void }) {
           </tr>
         </thead>
         <tbody>
-          {rows.map((row, i) => (
-            <tr
-              key={row.name}
-              {...pointsAt(markerDoc ? { doc: markerDoc, name: row.name, bounds: row.bounds } : null)}
-            >
-              <td class="piece-name">
-                <PieceThumb bounds={row.bounds} marker={marker} />
-                {row.name}
-                {row.size !== null && <span class="piece-size">{t('garment.size', { size: row.size })}</span>}
-              </td>
-              <td class="pick-cell">
-                <div class="pick-line">
-                  {parts.length ? (
-                    <OptionSelect
-                      class="part-pick"
-                      label={`${t('garment.part')} ${row.name}`}
-                      value={row.part}
-                      options={parts}
-                      disabled={running}
-                      onChange={(part) => set(i, { part })}
-                    />
-                  ) : (
-                    partName(row.identified, row.identifiedLabel)
+          {rows.map((row, i) => {
+            const piece = markerDoc ? { doc: markerDoc, name: row.name, bounds: row.bounds } : null;
+            return (
+              <tr key={row.name} {...pointsAt(piece)}>
+                <td class="piece-name">
+                  {piece && <PieceThumb piece={piece} marker={marker} />}
+                  {row.name}
+                  {row.size !== null && (
+                    <span class="piece-size">{t('garment.size', { size: row.size })}</span>
                   )}
-                  {turns.length > 0 && (
-                    <OptionSelect
-                      class="turn-pick"
-                      label={`${t('garment.turn')} ${row.name}`}
-                      value={String(row.turn)}
-                      options={turns}
-                      disabled={running}
-                      onChange={(turn) => set(i, { turn: Number(turn) })}
-                    />
-                  )}
-                  {tiltRange?.kind === 'number' && (
-                    <label class="tilt-field" title={t('garment.tiltHint')}>
-                      {t('garment.tiltShort')}
-                      <input
-                        type="number"
-                        class="tilt-pick"
-                        aria-label={`${t('garment.tilt')} ${row.name}`}
-                        aria-invalid={tiltValue(row.tilt, tiltRange) === null}
-                        min={tiltRange.min}
-                        max={tiltRange.max}
-                        step={0.5}
-                        value={row.tilt}
+                </td>
+                <td class="pick-cell">
+                  <div class="pick-line">
+                    {parts.length ? (
+                      <OptionSelect
+                        class="part-pick"
+                        label={`${t('garment.part')} ${row.name}`}
+                        value={row.part}
+                        options={parts}
                         disabled={running}
-                        onInput={(e) => set(i, { tilt: e.currentTarget.value })}
+                        onChange={(part) => set(i, { part })}
                       />
-                      °
-                    </label>
-                  )}
-                </div>
-                {row.part !== row.identified ? (
-                  <span class="repicked">
-                    {t('garment.was', { part: partName(row.identified, row.identifiedLabel) })}
-                  </span>
-                ) : row.confirmed ? (
-                  <span class="confirmed">{t('garment.confirmed')}</span>
-                ) : (
-                  row.doubt.length > 0 && (
-                    <span class="doubt" title={t('garment.doubtHint')}>
-                      {t('garment.maybe', { part: alternativesText(row.doubt, partName) })}
+                    ) : (
+                      partName(row.identified, row.identifiedLabel)
+                    )}
+                    {turns.length > 0 && (
+                      <OptionSelect
+                        class="turn-pick"
+                        label={`${t('garment.turn')} ${row.name}`}
+                        value={String(row.turn)}
+                        options={turns}
+                        disabled={running}
+                        onChange={(turn) => set(i, { turn: Number(turn) })}
+                      />
+                    )}
+                    {tiltRange?.kind === 'number' && (
+                      <label class="tilt-field" title={t('garment.tiltHint')}>
+                        {t('garment.tiltShort')}
+                        <input
+                          type="number"
+                          class="tilt-pick"
+                          aria-label={`${t('garment.tilt')} ${row.name}`}
+                          aria-invalid={tiltValue(row.tilt, tiltRange) === null}
+                          min={tiltRange.min}
+                          max={tiltRange.max}
+                          step={0.5}
+                          value={row.tilt}
+                          disabled={running}
+                          onInput={(e) => set(i, { tilt: e.currentTarget.value })}
+                        />
+                        °
+                      </label>
+                    )}
+                  </div>
+                  {row.part !== row.identified ? (
+                    <span class="repicked">
+                      {t('garment.was', { part: partName(row.identified, row.identifiedLabel) })}
                     </span>
-                  )
-                )}
-              </td>
-              <td class="type-cell">
-                <OptionSelect
-                  class="type-pick"
-                  label={`${t('garment.type')} ${row.name}`}
-                  value={row.type}
-                  options={options}
-                  onChange={(type) => set(i, { type })}
-                />
-                <div class="color-field compact">
-                  <input
-                    type="color"
-                    aria-label={`${t('garment.color')} ${row.name}`}
-                    value={pickerColor(row.color)}
-                    onInput={(e) => set(i, { color: e.currentTarget.value })}
+                  ) : row.confirmed ? (
+                    <span class="confirmed">{t('garment.confirmed')}</span>
+                  ) : (
+                    row.doubt.length > 0 && (
+                      <span class="doubt" title={t('garment.doubtHint')}>
+                        {t('garment.maybe', { part: alternativesText(row.doubt, partName) })}
+                      </span>
+                    )
+                  )}
+                </td>
+                <td class="type-cell">
+                  <OptionSelect
+                    class="type-pick"
+                    label={`${t('garment.type')} ${row.name}`}
+                    value={row.type}
+                    options={options}
+                    onChange={(type) => set(i, { type })}
                   />
-                  <code>{row.color || '—'}</code>
-                </div>
-              </td>
-            </tr>
-          ))}
+                  <div class="color-field compact">
+                    <input
+                      type="color"
+                      aria-label={`${t('garment.color')} ${row.name}`}
+                      value={pickerColor(row.color)}
+                      onInput={(e) => set(i, { color: e.currentTarget.value })}
+                    />
+                    <code>{row.color || '—'}</code>
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
       {repicked.length > 0 ? (
@@ -637,74 +653,68 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
     <div class="doubt-note" role="note">
       <p class="doubt-line">{t('garment.unsure')}</p>
       <ul class="doubt-list">
-        {unsure.map((p) => (
-          <li
-            key={p.name}
-            {...pointsAt(
-              doc.name && p.bounds
-                ? {
-                    doc: doc.name,
-                    name: p.name,
-                    bounds: { x: p.bounds.left, y: p.bounds.top, w: p.bounds.width, h: p.bounds.height },
-                  }
-                : null,
-            )}
-          >
-            {p.bounds && (
-              <PieceThumb
-                bounds={{ x: p.bounds.left, y: p.bounds.top, w: p.bounds.width, h: p.bounds.height }}
-                marker={marker}
-              />
-            )}
-            <div class="doubt-piece">
-              <span>
-                {t('garment.unsurePiece', {
-                  name: p.same_outline?.length
-                    ? t('garment.sameOutline', {
-                        name: p.name,
-                        others: p.same_outline.join(t('list.separator')),
-                      })
-                    : p.name,
-                  part: withOdds(partName(p.part, p.part_label), p.confidence),
-                  other: alternativesText(p.alternatives ?? [], partName),
-                })}
-              </span>
-              <span class="doubt-answers">
-                {offered(p).map(({ part, part_label: label }) => (
-                  <button
-                    key={part}
-                    type="button"
-                    class={chosen(p.name, part) ? 'chosen' : undefined}
-                    aria-pressed={chosen(p.name, part)}
-                    aria-label={t('garment.answerPart', { name: p.name, part: label })}
-                    disabled={studio.busy || !doc.open}
-                    onClick={() => void answer(p.name, part, label)}
-                  >
-                    {t('garment.isPart', { part: label })}
-                  </button>
-                ))}
-                <select
-                  aria-label={t('garment.otherPartOf', { name: p.name })}
-                  class={otherChosen(p) ? 'chosen' : undefined}
-                  value={otherChosen(p) ?? ''}
-                  disabled={studio.busy || !doc.open}
-                  onChange={(e) => {
-                    const part = e.currentTarget.value;
-                    const option = parts.find((o) => o.value === part);
-                    if (option) void answer(p.name, part, option.label);
-                  }}
-                >
-                  <option value="">{t('garment.otherPart')}</option>
-                  {others(p).map((o) => (
-                    <option key={o.value} value={o.value}>
-                      {o.label}
-                    </option>
+        {unsure.map((p) => {
+          const piece =
+            doc.name && p.bounds
+              ? {
+                  doc: doc.name,
+                  name: p.name,
+                  bounds: { x: p.bounds.left, y: p.bounds.top, w: p.bounds.width, h: p.bounds.height },
+                }
+              : null;
+          return (
+            <li key={p.name} {...pointsAt(piece)}>
+              {piece && <PieceThumb piece={piece} marker={marker} />}
+              <div class="doubt-piece">
+                <span>
+                  {t('garment.unsurePiece', {
+                    name: p.same_outline?.length
+                      ? t('garment.sameOutline', {
+                          name: p.name,
+                          others: p.same_outline.join(t('list.separator')),
+                        })
+                      : p.name,
+                    part: withOdds(partName(p.part, p.part_label), p.confidence),
+                    other: alternativesText(p.alternatives ?? [], partName),
+                  })}
+                </span>
+                <span class="doubt-answers">
+                  {offered(p).map(({ part, part_label: label }) => (
+                    <button
+                      key={part}
+                      type="button"
+                      class={chosen(p.name, part) ? 'chosen' : undefined}
+                      aria-pressed={chosen(p.name, part)}
+                      aria-label={t('garment.answerPart', { name: p.name, part: label })}
+                      disabled={studio.busy || !doc.open}
+                      onClick={() => void answer(p.name, part, label)}
+                    >
+                      {t('garment.isPart', { part: label })}
+                    </button>
                   ))}
-                </select>
-              </span>
-            </div>
-          </li>
-        ))}
+                  <select
+                    aria-label={t('garment.otherPartOf', { name: p.name })}
+                    class={otherChosen(p) ? 'chosen' : undefined}
+                    value={otherChosen(p) ?? ''}
+                    disabled={studio.busy || !doc.open}
+                    onChange={(e) => {
+                      const part = e.currentTarget.value;
+                      const option = parts.find((o) => o.value === part);
+                      if (option) void answer(p.name, part, option.label);
+                    }}
+                  >
+                    <option value="">{t('garment.otherPart')}</option>
+                    {others(p).map((o) => (
+                      <option key={o.value} value={o.value}>
+                        {o.label}
+                      </option>
+                    ))}
+                  </select>
+                </span>
+              </div>
+            </li>
+          );
+        })}
       </ul>
       <p class="doubt-line muted">
         {doc.open

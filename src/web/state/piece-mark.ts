@@ -35,6 +35,21 @@ export function clearMark(): void {
   if (current) set(null);
 }
 
+/** The last piece asked to be shown on the canvas (its thumbnail clicked), numbered so each click counts. */
+let shown: { readonly mark: PieceMark; readonly seq: number } | null = null;
+
+/** Asks the canvas to show the piece: it fits the view to it (when its document is the one shown). */
+export function showPiece(mark: PieceMark): void {
+  shown = { mark, seq: (shown?.seq ?? 0) + 1 };
+  set(mark);
+}
+
+/** The piece last asked to be shown, read once by the canvas per request. */
+export function usePieceShown(): { readonly mark: PieceMark; readonly seq: number } | null {
+  usePieceMark();
+  return shown;
+}
+
 export function usePieceMark(): PieceMark | null {
   const [, redraw] = useState(0);
   useEffect(() => {
