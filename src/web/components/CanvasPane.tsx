@@ -218,9 +218,13 @@ export function CanvasPane() {
     else setView((v) => v && keepCentre(v, before, size));
   }, [of, size.w, size.h]);
 
-  // A piece's picture clicked in a garment card: the view fitted to that piece (a zoom of the designer's).
+  // A piece's picture clicked in a garment card: the view fitted to that piece (a zoom of the designer's). Each
+  // click once: a canvas shown again later does not jump back to a piece asked for before.
+  const lastShown = useRef(shown?.seq ?? 0);
   useEffect(() => {
-    if (!shown || !doc || shown.mark.doc !== doc.name || size.w === 0) return;
+    if (!shown || shown.seq === lastShown.current) return;
+    lastShown.current = shown.seq;
+    if (!doc || shown.mark.doc !== doc.name || size.w === 0) return;
     fitted.current = false;
     setView(fitRect(shown.mark.bounds, size.w, size.h));
   }, [shown?.seq]);
