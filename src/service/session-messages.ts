@@ -63,7 +63,9 @@ export type Answer =
 export type ToWorker =
   | { readonly seq: number; readonly request: Request }
   /** The caller gave up on the call request `cancel` (CallOptions.signal). */
-  | { readonly cancel: number };
+  | { readonly cancel: number }
+  /** The thread is no longer wanted: it cancels what runs and ends itself (worker-session.ts `stop`). */
+  | { readonly stop: true };
 
 export type FromWorker =
   | { readonly seq: number; readonly answer: Answer }

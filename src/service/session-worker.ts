@@ -123,6 +123,14 @@ async function answer(seq: number, request: Request): Promise<{ answer: Answer; 
 }
 
 port.on('message', (message: ToWorker) => {
+  if ('stop' in message) {
+    for (const call of calls.values()) call.abort();
+    // Ended from its own thread, between two tasks: no JavaScript of a call is running, so none can be cut off
+    // while it starts a file operation (see worker-session.ts `stop`). What is still in flight in the file
+    // system is dropped with the thread; a temp file it leaves is an atomic write's, cleared like a crash's.
+    setImmediate(() => process.exit(0));
+    return;
+  }
   if ('cancel' in message) {
     calls.get(message.cancel)?.abort();
     return;

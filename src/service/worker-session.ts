@@ -29,7 +29,7 @@ import { jobThreadPort } from '../engine/job-thread.js';
 import { spawnSiblingWorker } from '../engine/worker-boot.js';
 import { type CloseReason, type HostOptions, sessionWorkspace } from './hosted-session.js';
 import { SessionHeldElsewhere } from './session-lock.js';
-import type { Answer, FromWorker, Request, WireError } from './session-messages.js';
+import type { Answer, FromWorker, Request, ToWorker, WireError } from './session-messages.js';
 import type { SessionWorkspace } from './session-workspace.js';
 
 /**
@@ -38,6 +38,9 @@ import type { SessionWorkspace } from './session-workspace.js';
  * many sessions a new one shares the thread with the fewest sessions (and may wait behind their calls).
  */
 export const MAX_SESSION_THREADS = Math.max(1, Number(process.env.ATELIER_SESSION_THREADS) || 32);
+
+/** How long a thread asked to stop may take to end itself before it is terminated (`SessionThread.stop`). */
+const STOP_GRACE_MS = 2000;
 
 type AnswerOf<O extends Answer['op']> = Extract<Answer, { op: O }>;
 
@@ -164,12 +167,26 @@ class SessionThread {
     for (const lost of this.onLost) lost(reason);
   }
 
+  /**
+   * Ends the thread: it is asked to end itself, and terminated only if it has not within `STOP_GRACE_MS` (a call
+   * computing without a pause). Why not terminate at once: Node 20 aborts the whole process (`Assertion failed:
+   * (req_wrap) != nullptr` in AsyncDestCall) when a thread is terminated from outside just as its JavaScript
+   * starts a promise file operation, which a session's writes and quota checks do all the time; a thread ending
+   * itself between two tasks cannot be caught there. A thread that outlives the grace is inside a computation.
+   */
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
     for (const waiting of this.pending.values()) waiting.reject(new SessionThreadLost('stopped'));
     this.pending.clear();
-    void this.worker.terminate();
+    try {
+      this.worker.postMessage({ stop: true } satisfies ToWorker);
+    } catch {
+      // Already gone.
+    }
+    const force = setTimeout(() => void this.worker.terminate(), STOP_GRACE_MS);
+    force.unref();
+    void this.exited.then(() => clearTimeout(force));
   }
 }
 

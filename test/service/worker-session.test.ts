@@ -191,6 +191,31 @@ describe('a session on its own thread', () => {
     expect((await back!.session.call(call('get_layer_bounds', { name: '乙' }))).ok).toBe(true);
   });
 
+  it('ends the thread of a deleted session from inside it, a save in flight or not, and the next session runs', async () => {
+    // Terminating a thread from outside as its JavaScript starts a file operation aborts Node 20 altogether
+    // (AsyncDestCall's req_wrap assertion): a thread no longer wanted ends itself, with code 0 (terminate's is 1).
+    const store = storeOn(tempDir('atelier-threads-'));
+    for (const inFlight of [false, true]) {
+      const entry = store.create('http');
+      await entry.session.call(call('create_document', { width: 1200, height: 900, name: '走' }));
+      await entry.session.call(call('create_layer', { name: '甲' }));
+      await entry.session.call(call('fill_selection', { color: '#336699' }));
+      const worker = (
+        entry.session as unknown as { thread: { worker: import('node:worker_threads').Worker } }
+      ).thread.worker;
+      const code = new Promise<number>((resolve) => worker.once('exit', resolve));
+      const saving = inFlight ? entry.session.call(call('save_document_as', { path: 'out/走.psd' })) : null;
+      expect(store.delete(entry.id)).toBe(true);
+      expect(await code).toBe(0);
+      if (saving) expect((await saving).ok).toBe(false);
+      await store.settled();
+    }
+    const next = store.create('http');
+    expect((await next.session.call(call('create_document', { width: 8, height: 8, name: '下' }))).ok).toBe(
+      true,
+    );
+  });
+
   it('gives back the pixel memory of a session whose thread dies, for the others to use', async () => {
     const store = storeOn(tempDir('atelier-threads-'), [], { memoryPoolBytes: 100 * MB });
     const [a, b] = [store.create('http'), store.create('http')];
