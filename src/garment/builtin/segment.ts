@@ -293,9 +293,11 @@ const APART_DE = 12;
 /**
  * Followed background: at most this share of the garment's median ΔE76 from the plane (a glow of the sweep's own
  * colour behind the garment, 3–8 beside a white shirt 16 from a pale blue sweep), changing by at most FOLLOW_STEP
- * a px (ΔE76, Lab box-smoothed over 5 × 5 px: JPEG's noise is more a px, a sweep's light far less).
+ * a px (ΔE76, Lab box-smoothed over 5 × 5 px: JPEG's noise is more a px, a sweep's light far less). At half the
+ * garment's distance, a strong glow's middle (0.55 of the way to white) was left over beside a cast shadow, which
+ * cuts off the way round it: read as garment, it ran the bounds out to it (photo-glow.test.ts).
  */
-const FOLLOW_SHARE = 0.5;
+const FOLLOW_SHARE = 0.7;
 const FOLLOW_STEP = 1.5;
 /** The least share of the photo followed past the plane for the garment to be read again: specks along it do not. */
 const FOLLOWED_LEAST = 0.005;
@@ -700,7 +702,8 @@ const SHADOW_NOISE = 0.5;
 /**
  * Clears from `mask` the garment's cast shadow on the background: what a colour threshold alone takes for garment
  * beside a white garment on white, where the shadow is as far from the background as the garment and no outline
- * parts the two. A shadow is the background darker: of its chroma (within `tolerance` of the plane's a, b), with a
+ * parts the two. A shadow is the background darker: of its chroma (within `tolerance` of the plane's a, b, or of
+ * the lit background's it is followed in from), darker than the plane (or than that lit background), with a
  * soft edge (darkening by at most SHADOW_SOFT a px) and no print, growing darker towards what casts it. So it is
  * followed in from the background while each px is of the background's chroma and no lighter than the darkest
  * already passed (SHADOW_NOISE and the border's noise aside): it ends at the garment, which is lighter inside its
@@ -739,12 +742,14 @@ function clearShadow(
     const y = (i - x) / w;
     return smooth[i]! - (pL[0] + pL[1] * x + pL[2] * y);
   };
-  const neutral = (i: number) => {
+  /** Of the background's chroma: the plane's, or that of the background px the shadow was followed in from. */
+  const neutral = (i: number, start: number) => {
     const x = i % w;
     const y = (i - x) / w;
     return (
       Math.hypot(lab.a[i]! - (pa[0] + pa[1] * x + pa[2] * y), lab.b[i]! - (pb[0] + pb[1] * x + pb[2] * y)) <=
-      tolerance
+        tolerance ||
+      (below(start) > noise && Math.hypot(lab.a[i]! - lab.a[start]!, lab.b[i]! - lab.b[start]!) <= tolerance)
     );
   };
   const noise = Math.max(
@@ -756,12 +761,21 @@ function clearShadow(
   // noise), and the px it was reached from.
   const cap = new Map<number, number>();
   const from = new Map<number, number>();
+  // The background px each was followed in from, and the L (off the plane) a shadow is darker than: the plane's,
+  // or that px's where the background is lit above the plane there (a glow on the sweep, which the plane fitted
+  // to the frame does not follow: a shadow cast into it is darker than the glow, not than the plane).
+  const start = new Map<number, number>();
+  const lightOf = (i: number) => {
+    const v = below(start.get(i)!);
+    return v > noise ? v : 0;
+  };
   let ring: number[] = [];
   for (let y = Math.max(0, g.y - 1); y <= Math.min(h - 1, g.y + g.h); y++) {
     for (let x = Math.max(0, g.x - 1), i = y * w + x; x <= Math.min(w - 1, g.x + g.w); x++, i++) {
       if (mask[i]) continue;
       if ((x > 0 && mask[i - 1]) || (x < w - 1 && mask[i + 1]) || mask[i - w] || mask[i + w]) {
         cap.set(i, below(i) + noise);
+        start.set(i, i);
         ring.push(i);
       }
     }
@@ -776,9 +790,10 @@ function clearShadow(
       for (const q of [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, p - w, p + w]) {
         if (q < 0 || q >= mask.length || !mask[q] || cap.has(q) || outline?.[q]) continue;
         const v = below(q);
-        if (v > limit || at - v > SHADOW_SOFT || v >= 0 || !neutral(q)) continue;
+        if (v > limit || at - v > SHADOW_SOFT || v >= lightOf(p) || !neutral(q, start.get(p)!)) continue;
         cap.set(q, Math.min(limit, v + noise));
         from.set(q, p);
+        start.set(q, start.get(p)!);
         next.push(q);
         shadow.push(q);
       }
@@ -792,11 +807,27 @@ function clearShadow(
   const cleared = new Uint8Array(mask.length);
   for (let k = shadow.length - 1; k >= 0; k--) {
     const q = shadow[k]!;
-    if (!dark.has(q) && (fromBackground[q]! <= tolerance || below(q) > -SHADOW_DEPTH)) continue;
+    if (!dark.has(q) && (fromBackground[q]! <= tolerance || below(q) > lightOf(q) - SHADOW_DEPTH)) continue;
     cleared[q] = 1;
     dark.add(from.get(q)!);
   }
   if (!dark.size) return;
+  // Beside the shadow cleared, its lighter part, of the background's colour, followed in from other px of the
+  // background: the darker part had closed it off from the frame, so it was found inside the garment (a shadow
+  // cast into a glow, or a band only a few px deep below a hem, which the opening below would drop whole).
+  // Only beside a garment clearly apart from the background: a white shirt's lit side on white is of the
+  // background's colour too, and is followed in as a shadow is.
+  const beside = thickOnly ? shadow.filter((q) => cleared[q]) : [];
+  while (beside.length) {
+    const p = beside.pop()!;
+    const x = p % w;
+    for (const q of [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, p - w, p + w]) {
+      if (q < 0 || q >= mask.length || cleared[q] || !cap.has(q) || !mask[q]) continue;
+      if (fromBackground[q]! > tolerance) continue;
+      cleared[q] = 1;
+      beside.push(q);
+    }
+  }
   const thick = thickOnly ? opening(cleared, w, h, SHADOW_THICK) : cleared;
   for (let i = 0; i < mask.length; i++) if (thick[i]) mask[i] = 0;
 }
