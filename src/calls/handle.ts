@@ -34,4 +34,9 @@ export interface SessionHandle {
   documents(): Promise<DocumentListing[]>;
   /** The open document `name` as PNG within a `max` square; the editor's `not_found` error when there is none. */
   render(name: string, max: number): Promise<Rendered>;
+  /**
+   * The thumbnail of layer `layer` (by id) of the open document `name` within a `max` square (thumbnail.ts); the
+   * editor's `not_found` when there is no such document or layer, `unsupported` for a group or a text layer.
+   */
+  thumbnail(name: string, layer: number, max: number): Promise<Rendered>;
 }

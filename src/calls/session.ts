@@ -20,6 +20,7 @@ import { parseArguments, parseToolCall } from './parse.js';
 import { type Rendered, renderDocument } from './render.js';
 import { failure, type ToolResult } from './result.js';
 import { type SessionSnapshot, snapshotOf } from './snapshot.js';
+import { renderLayerThumbnail } from './thumbnail.js';
 import { validateArguments } from './validate.js';
 
 export interface SessionOptions {
@@ -221,6 +222,10 @@ export class Session implements SessionHandle {
 
   render(name: string, max: number): Promise<Rendered> {
     return renderDocument(this, name, max);
+  }
+
+  thumbnail(name: string, layer: number, max: number): Promise<Rendered> {
+    return renderLayerThumbnail(this, name, layer, max);
   }
 
   /**

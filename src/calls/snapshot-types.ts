@@ -25,6 +25,11 @@ export interface LayerNode {
   /** left, top, width, height, right, bottom, center_x, center_y (pixels), or `empty`. */
   readonly bounds?: Readonly<Record<string, number | boolean>>;
   readonly children?: readonly LayerNode[];
+  /**
+   * Only in a session snapshot, for a layer with a thumbnail (pixels, a placed image, a fill): a key that
+   * changes when the thumbnail does; the studio asks for `layers/<id>/thumbnail.png?v=<key>`.
+   */
+  readonly thumbnail?: string;
 }
 
 export interface HistorySnapshot {

@@ -3,6 +3,8 @@
  * layer selection, and the garment state. The studio draws its panes from it and the agent loop summarises it
  * for the model; neither changes anything.
  */
+
+import type { DocState } from '../engine/model.js';
 import { alternativesOf, PART_LABELS } from '../garment/types.js';
 import { layerTree } from '../tools/basics.js';
 import { documentSummary } from '../tools/describe.js';
@@ -14,8 +16,19 @@ import type {
   LayerNode,
   SessionSnapshot,
 } from './snapshot-types.js';
+import { thumbnailKey } from './thumbnail.js';
 
 export type * from './snapshot-types.js';
+
+/** The tree with each layer's thumbnail key, for the layers that have a thumbnail (thumbnail.ts). */
+function withThumbnails(nodes: readonly LayerNode[], state: DocState): LayerNode[] {
+  return nodes.map((node) => {
+    const layer = state.layers.get(node.id);
+    const thumbnail = layer && thumbnailKey(layer, state.width, state.height);
+    const children = node.children && withThumbnails(node.children, state);
+    return { ...node, ...(thumbnail ? { thumbnail } : {}), ...(children ? { children } : {}) };
+  });
+}
 
 export function snapshotOf(session: Session): Promise<SessionSnapshot> {
   return session.inspect((tx) => {
@@ -42,7 +55,7 @@ export function snapshotOf(session: Session): Promise<SessionSnapshot> {
         ...documents.find((d) => d.active)!,
         active_layer: state.active !== null ? (state.layers.get(state.active)?.name ?? null) : null,
         active_layer_id: state.active !== null && state.layers.has(state.active) ? state.active : null,
-        layers: layerTree(state) as LayerNode[],
+        layers: withThumbnails(layerTree(state) as LayerNode[], state),
         selected_layers: state.selected.flatMap((id) => {
           const name = state.layers.get(id)?.name;
           return name === undefined ? [] : [name];

@@ -16,6 +16,13 @@ export type Request =
   | { readonly op: 'snapshot'; readonly id: string }
   | { readonly op: 'documents'; readonly id: string }
   | { readonly op: 'render'; readonly id: string; readonly name: string; readonly max: number }
+  | {
+      readonly op: 'thumbnail';
+      readonly id: string;
+      readonly name: string;
+      readonly layer: number;
+      readonly max: number;
+    }
   | { readonly op: 'heartbeat'; readonly id: string }
   | { readonly op: 'remove_file'; readonly id: string; readonly path: string }
   | { readonly op: 'close'; readonly id: string; readonly why: CloseReason }
@@ -34,6 +41,15 @@ export type WireError =
   | { readonly kind: 'held'; readonly pid: number; readonly host: string }
   | { readonly kind: 'other'; readonly message: string };
 
+/** A render or a thumbnail as it crosses threads (render.ts `Rendered`, its PNG handed over). */
+interface RenderedImage {
+  readonly png: Uint8Array;
+  readonly width: number;
+  readonly height: number;
+  readonly documentWidth: number;
+  readonly documentHeight: number;
+}
+
 export type Answer =
   | { readonly op: 'open'; readonly garmentPhoto: string | null }
   | {
@@ -47,14 +63,8 @@ export type Answer =
   | { readonly op: 'garment_photo' }
   | { readonly op: 'snapshot'; readonly snapshot: SessionSnapshot }
   | { readonly op: 'documents'; readonly documents: DocumentListing[] }
-  | {
-      readonly op: 'render';
-      readonly png: Uint8Array;
-      readonly width: number;
-      readonly height: number;
-      readonly documentWidth: number;
-      readonly documentHeight: number;
-    }
+  | ({ readonly op: 'render' } & RenderedImage)
+  | ({ readonly op: 'thumbnail' } & RenderedImage)
   | { readonly op: 'heartbeat' }
   | { readonly op: 'remove_file' }
   | { readonly op: 'close' }

@@ -99,6 +99,13 @@ async function answer(seq: number, request: Request): Promise<{ answer: Answer; 
       const png = new Uint8Array(r.png);
       return { answer: { op: 'render', ...r, png }, transfer: [png.buffer] };
     }
+    case 'thumbnail': {
+      const { session } = hostedOf(request.id);
+      const r = await session.thumbnail(request.name, request.layer, request.max);
+      // A copy: the session keeps its thumbnails (thumbnail.ts), so this buffer is not its to hand over.
+      const png = new Uint8Array(r.png);
+      return { answer: { op: 'thumbnail', ...r, png }, transfer: [png.buffer] };
+    }
     case 'heartbeat':
       await (await hostedOf(request.id).journal).heartbeat();
       return { answer: { op: 'heartbeat' } };

@@ -233,6 +233,23 @@ class SessionThreads {
 
 const threads = new SessionThreads();
 
+/** A render or thumbnail handed over by the session's thread, as the surfaces take it. */
+function renderedOf({
+  png,
+  width,
+  height,
+  documentWidth,
+  documentHeight,
+}: AnswerOf<'render' | 'thumbnail'>): Rendered {
+  return {
+    png: Buffer.from(png.buffer, png.byteOffset, png.byteLength),
+    width,
+    height,
+    documentWidth,
+    documentHeight,
+  };
+}
+
 /** Starts a session thread ahead of the first session (a server starting). */
 export function warmSessionThreads(): void {
   threads.warm();
@@ -334,19 +351,11 @@ export class WorkerSession implements SessionHandle {
   }
 
   async render(name: string, max: number): Promise<Rendered> {
-    const { png, width, height, documentWidth, documentHeight } = await this.thread.request({
-      op: 'render',
-      id: this.id,
-      name,
-      max,
-    });
-    return {
-      png: Buffer.from(png.buffer, png.byteOffset, png.byteLength),
-      width,
-      height,
-      documentWidth,
-      documentHeight,
-    };
+    return renderedOf(await this.thread.request({ op: 'render', id: this.id, name, max }));
+  }
+
+  async thumbnail(name: string, layer: number, max: number): Promise<Rendered> {
+    return renderedOf(await this.thread.request({ op: 'thumbnail', id: this.id, name, layer, max }));
   }
 
   /** Removes a file of the session's folder between two of its calls (hosted-session.ts `removeFile`). */

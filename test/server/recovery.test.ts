@@ -6,9 +6,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { LayerNode, SessionSnapshot } from '../../src/calls/snapshot.js';
 import { crash, serveCli } from '../support/cli.js';
 import { DOC, garmentPhoto, NAMES, piecePng } from '../support/garment-fixtures.js';
-import { tempDir } from '../support/session.js';
+import { tempDir, withoutThumbnailKeys } from '../support/session.js';
 import { createSession, okCalls, sendCalls, toolCall } from './support.js';
 
 const children: ChildProcess[] = [];
@@ -26,7 +27,10 @@ async function upload(url: string, id: string, name: string, data: Buffer, role 
   expect(res.status).toBe(201);
 }
 
-/** Everything a user can see of the session: its state (history, layers, garment) and every document's pixels. */
+/**
+ * Everything a user can see of the session: its state (history, layers, garment), every document's pixels and
+ * the active document's layer thumbnails (by layer id; their keys are the process's own, so left out of the state).
+ */
 async function fingerprint(url: string, id: string): Promise<Record<string, unknown>> {
   const info = await (await fetch(`${url}/v1/sessions/${id}`)).json();
   const renders: Record<string, string> = {};
@@ -39,9 +43,27 @@ async function fingerprint(url: string, id: string): Promise<Record<string, unkn
       .update(new Uint8Array(await res.arrayBuffer()))
       .digest('hex');
   }
-  const state = await (await fetch(`${url}/v1/sessions/${id}/state`)).json();
+  const state = (await (await fetch(`${url}/v1/sessions/${id}/state`)).json()) as SessionSnapshot;
+  const thumbnails: Record<number, string> = {};
+  const active = state.active;
+  const visit = (nodes: readonly LayerNode[]) => {
+    for (const n of nodes) {
+      if (n.thumbnail) thumbnails[n.id] = '';
+      if (n.children) visit(n.children);
+    }
+  };
+  if (active) visit(active.layers);
+  for (const layer of Object.keys(thumbnails)) {
+    const res = await fetch(
+      `${url}/v1/sessions/${id}/documents/${encodeURIComponent(active!.name)}/layers/${layer}/thumbnail.png`,
+    );
+    expect(res.status).toBe(200);
+    thumbnails[Number(layer)] = createHash('sha256')
+      .update(new Uint8Array(await res.arrayBuffer()))
+      .digest('hex');
+  }
   const { idle_timeout_seconds: _, ...described } = info as Record<string, unknown>;
-  return { described, state, renders };
+  return { described, state: withoutThumbnailKeys(state), renders, thumbnails };
 }
 
 /** A session with two documents (text, a mask, a selection fill), and a pattern document with its garment state. */

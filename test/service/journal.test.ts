@@ -12,7 +12,7 @@ import { SNAPSHOT_EVERY_CALLS } from '../../src/service/journal.js';
 import { LOCK_FILE, SessionHeldElsewhere } from '../../src/service/session-lock.js';
 import { type InlineHost, type SessionEntry, SessionStore } from '../../src/service/sessions.js';
 import { NAMES, placedGarmentDocument } from '../support/garment-fixtures.js';
-import { call, hashEditor, ok, tempDir } from '../support/session.js';
+import { call, hashEditor, ok, tempDir, withoutThumbnailKeys } from '../support/session.js';
 
 const stores: SessionStore[] = [];
 afterEach(() => {
@@ -58,7 +58,7 @@ async function fingerprint(entry: SessionEntry): Promise<unknown> {
   return {
     editor: hashEditor(state.editor),
     history: state.editor.docs.map((d) => d.history.labels),
-    snapshot: await snapshotOf(inline(entry)),
+    snapshot: withoutThumbnailKeys(await snapshotOf(inline(entry))),
     garmentPhoto: state.garmentPhoto,
   };
 }

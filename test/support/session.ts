@@ -100,3 +100,12 @@ export async function refused(
   expect(hashEditor(session.editor.snapshot)).toBe(hash);
   return r.error as ToolError & Record<string, unknown>;
 }
+
+/**
+ * A session snapshot (or anything holding one) without its layers' thumbnail keys: a key names one raster of one
+ * process (calls/thumbnail.ts), so a session recovered from its journal has new ones for the same pixels. What
+ * the user sees of them, the thumbnails, is compared apart.
+ */
+export function withoutThumbnailKeys<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value), (key, v) => (key === 'thumbnail' ? undefined : v)) as T;
+}

@@ -122,23 +122,59 @@ function thumbnail(table: Locator, name: string): Promise<{ w: number; h: number
     table
       .locator('td.piece-name')
       .filter({ hasText: new RegExp(`^${name}$`) })
-      .locator('.piece-thumb > span'),
+      .locator('.piece-thumb > :is(span, img)'),
   );
 }
 
-/** A piece's thumbnail (table row or doubt), once it shows: its size and the share of it the piece covers. */
+/**
+ * A piece's thumbnail (table row or doubt), once it shows: its size on the page and the share of it the piece
+ * covers — of its layer's thumbnail, the opaque pixels (the checkerboard behind is not the piece); of a cut from
+ * the marker's render, the pixels darker than the page.
+ */
 async function pictureOf(picture: Locator): Promise<{ w: number; h: number; ink: number }> {
   const read = async () => {
+    const box = (await picture.boundingBox())!;
+    const layer = await picture.evaluate(opaqueShare as unknown as (e: unknown) => number | null);
+    if (layer !== null) return { w: box.width, h: box.height, ink: layer };
     const png = await picture.screenshot();
     const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
     let ink = 0;
     for (let i = 0; i < info.width * info.height; i++) if (data[i * info.channels]! < 240) ink++;
-    const box = (await picture.boundingBox())!;
     return { w: box.width, h: box.height, ink: ink / (info.width * info.height) };
   };
   // The picture is decoded after the element shows.
   await eventually(async () => (await read()).ink).toBeGreaterThan(0.3);
   return read();
+}
+
+/** Of an image element (in the page: self-contained), the share of its pixels that are opaque; null for another element. */
+const opaqueShare = (e: {
+  tagName: string;
+  complete: boolean;
+  naturalWidth: number;
+  naturalHeight: number;
+}): number | null => {
+  if (e.tagName !== 'IMG') return null;
+  if (!e.complete || !e.naturalWidth) return 0;
+  const doc = (globalThis as unknown as { document: { createElement(t: 'canvas'): HTMLCanvas } }).document;
+  const c = doc.createElement('canvas');
+  c.width = e.naturalWidth;
+  c.height = e.naturalHeight;
+  const g = c.getContext('2d');
+  g.drawImage(e, 0, 0);
+  const d = g.getImageData(0, 0, c.width, c.height).data;
+  let opaque = 0;
+  for (let i = 3; i < d.length; i += 4) if (d[i]! > 127) opaque++;
+  return opaque / (c.width * c.height);
+};
+
+interface HTMLCanvas {
+  width: number;
+  height: number;
+  getContext(kind: '2d'): {
+    drawImage(img: unknown, x: number, y: number): void;
+    getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> };
+  };
 }
 
 async function previewTable(page: Page) {
@@ -614,10 +650,10 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
 
   it('offers a second alternative when the piece may be one of two other parts, and records it', async () => {
     const fresh = await openPage(browser, `${server.url}/`);
-    // The renders the cards cut their pieces' pictures from (the canvas asks for its own size).
+    // The layer thumbnails the cards show their pieces with.
     const pictures: string[] = [];
     fresh.on('request', (r) => {
-      if (/render\.png\?max=1024&/.test(r.url())) pictures.push(r.url());
+      if (/\/layers\/\d+\/thumbnail\.png\?/.test(r.url())) pictures.push(r.url());
     });
     try {
       const identified = await identifyUploaded(fresh, blazerPsd);
@@ -632,9 +668,9 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
       };
       expect(asked.length).toBeGreaterThan(2);
       expect(asked).toEqual(reported.ask_order);
-      // Each with its piece beside it, cut from the marker.
+      // Each with its piece beside it: its layer's own pixels, the marker being the document shown.
       for (const item of await note.getByRole('listitem').all())
-        expect((await pictureOf(item.locator('.piece-thumb > span'))).ink).toBeGreaterThan(0.4);
+        expect((await pictureOf(item.locator('.piece-thumb > img'))).ink).toBeGreaterThan(0.4);
       // Pointed at, the piece asked about is outlined on the canvas.
       await note.getByRole('listitem').first().hover();
       await eventually(() => fresh.locator('.artboard .piece-mark').getAttribute('data-piece')).toBe(
@@ -662,10 +698,10 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
         part_label: second,
         decided_by: 'user',
       });
-      // The answer's card asks about the pieces left, cut from the same picture as the first card's: one render.
+      // The answer's card asks about the pieces left, with their layers' thumbnails.
       expect(openDoubtCount(result)).toBeGreaterThan(0);
-      await eventually(countOf(confirmed.locator('.piece-thumb > span'))).toBeGreaterThan(0);
-      expect(pictures).toHaveLength(1);
+      await eventually(countOf(confirmed.locator('.piece-thumb > img'))).toBeGreaterThan(0);
+      expect(pictures.length).toBeGreaterThan(0);
     } finally {
       await fresh.context().close();
     }

@@ -7,6 +7,7 @@ import { type Context, Hono } from 'hono';
 import sharp from 'sharp';
 import { TRANSCRIPT_FILE } from '../../agent/transcript.js';
 import type { Rendered } from '../../calls/render.js';
+import { THUMBNAIL_MAX } from '../../calls/thumbnail.js';
 import { EditorError } from '../../engine/errors.js';
 import { isAtomicTemp } from '../../engine/workspace.js';
 import { photoTooSmall } from '../../garment/photo-size.js';
@@ -374,6 +375,50 @@ export function fileRoutes({ config, store, events }: AppParts): Hono {
         'content-length': String(png.byteLength),
         'cache-control': 'no-store',
         'x-document-size': `${rendered.documentWidth}x${rendered.documentHeight}`,
+      });
+    }),
+  );
+
+  app.get('/v1/sessions/:id/documents/:name/layers/:layer/thumbnail.png', (c) =>
+    inSession(store, c, async (entry) => {
+      const rawMax = c.req.query('max');
+      const max = rawMax === undefined ? 64 : Number(rawMax);
+      if (!Number.isInteger(max) || max < 1 || max > THUMBNAIL_MAX) {
+        throw new HttpError(400, 'bad_request', `max 须是 1 到 ${THUMBNAIL_MAX} 的整数，不能是“${rawMax}”`, {
+          min: 1,
+          max: THUMBNAIL_MAX,
+        });
+      }
+      const rawLayer = c.req.param('layer');
+      if (!/^\d{1,9}$/.test(rawLayer)) {
+        throw new HttpError(400, 'bad_request', `图层须以编号指定（图层结构里的 id），不能是“${rawLayer}”`);
+      }
+      const name = c.req.param('name');
+      // Not reserved in the server's pixel memory as a render is: a thumbnail is at most THUMBNAIL_MAX² pixels,
+      // cut from the layer's pixels the session holds already.
+      let thumbnail: Rendered;
+      try {
+        thumbnail = await entry.session.thumbnail(name, Number(rawLayer), max);
+      } catch (err) {
+        if (err instanceof EditorError && (err.code === 'not_found' || err.code === 'unsupported')) {
+          const open = (err.details as { open?: unknown } | undefined)?.open;
+          throw new HttpError(
+            404,
+            'not_found',
+            open === undefined ? err.message : `会话里没有打开的文档“${name}”`,
+            open === undefined
+              ? (err.details as Record<string, unknown> | undefined)
+              : { open_documents: open },
+          );
+        }
+        throw err;
+      }
+      const png = thumbnail.png as Uint8Array as Uint8Array<ArrayBuffer>;
+      return c.body(png, 200, {
+        'content-type': 'image/png',
+        'content-length': String(png.byteLength),
+        // Undo brings a layer's earlier pixels back under their earlier key: nothing may keep a picture by URL.
+        'cache-control': 'no-store',
       });
     }),
   );

@@ -10,6 +10,7 @@ import { type EnumOption, type FieldKind, fieldKind } from '../forms/field-kind.
 import { labelIn } from '../i18n.js';
 import { useSharedBlobUrl } from '../state/blob-url.js';
 import type { CallItem } from '../state/feed.js';
+import { layerWithRef, thumbnailUrl } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { clearMark, type PieceMark, pointsAt, showPiece } from '../state/piece-mark.js';
 import { withToolLabels } from '../state/tool-names.js';
@@ -120,43 +121,51 @@ const THUMB_RENDER = 1024;
 
 /**
  * The marker `name` (a document open in the session), rendered once for a table or a card: each piece shown cut
- * from it, so that a piece named 图层 12 is seen to be the collar without looking for it on the canvas.
+ * from it, so that a piece named 图层 12 is seen to be the collar without looking for it on the canvas. Not while
+ * the marker is the document shown: its pieces' layers have thumbnails of their own then (PieceThumb).
  */
 function useMarkerPicture(name: string | null) {
   const { studio } = useStudioView();
-  const doc = studio.state?.documents.find((d) => d.name === name) ?? null;
-  // The cards showing one document share its picture; a step taken on it since (a piece moved) is another one.
-  const active = studio.state?.active;
-  const step =
-    active && active.name === name ? `&step=${active.history.labels.length}.${active.history.index}` : '';
+  const shown = studio.state?.active?.name === name;
+  const doc = shown ? null : (studio.state?.documents.find((d) => d.name === name) ?? null);
+  // The cards showing one document share its picture.
   const url =
     doc && studio.sessionId
-      ? `/v1/sessions/${studio.sessionId}/documents/${encodeURIComponent(doc.name)}/render.png?max=${THUMB_RENDER}${step}`
+      ? `/v1/sessions/${studio.sessionId}/documents/${encodeURIComponent(doc.name)}/render.png?max=${THUMB_RENDER}`
       : null;
   const image = useSharedBlobUrl(studio.api, url);
   return image && doc ? { image, width: doc.width, height: doc.height } : null;
 }
 
 /**
- * A piece's picture cut from the marker: a button that shows the piece on the canvas (the view fitted to it)
- * when the piece's document is known, so a small piece of a large marker is found and seen close up.
+ * A piece's picture: a button that shows the piece on the canvas (the view fitted to it) when the piece's
+ * document is known, so a small piece of a large marker is found and seen close up. While its document is the
+ * one shown, the picture is its layer's thumbnail (its own pixels on the checkerboard: no neighbour inside its
+ * bounds, a light piece's edge against the squares); otherwise the piece's bounds cut from the marker's render.
  */
 function PieceThumb(props: { piece: PieceMark; marker: ReturnType<typeof useMarkerPicture> }) {
   const { studio, t } = useStudioView();
   const { piece, marker } = props;
   const b = piece.bounds;
   const s = THUMB / Math.max(1, b.w, b.h);
-  const shows = studio.state?.active?.name === piece.doc;
+  const active = studio.state?.active;
+  const shows = active?.name === piece.doc;
+  const layer = shows && active ? layerWithRef(active.layers, piece.name) : undefined;
+  const layerUrl =
+    layer && studio.sessionId ? thumbnailUrl(studio.sessionId, piece.doc, layer, 2 * THUMB) : null;
+  const layerImage = useSharedBlobUrl(studio.api, layerUrl);
   return (
     <button
       type="button"
-      class="piece-thumb"
+      class={`piece-thumb${layerUrl ? ' layer-picture' : ''}`}
       aria-label={t('garment.showPiece', { name: piece.name })}
       title={t('garment.showPiece', { name: piece.name })}
       disabled={!shows}
       onClick={() => showPiece(piece)}
     >
-      {marker && (
+      {layerUrl ? (
+        layerImage && <img class="piece-layer" src={layerImage} alt="" draggable={false} />
+      ) : marker ? (
         <span
           style={{
             width: `${Math.max(1, Math.round(b.w * s))}px`,
@@ -166,7 +175,7 @@ function PieceThumb(props: { piece: PieceMark; marker: ReturnType<typeof useMark
             backgroundPosition: `${-b.x * s}px ${-b.y * s}px`,
           }}
         />
-      )}
+      ) : null}
     </button>
   );
 }

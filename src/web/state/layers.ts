@@ -23,6 +23,21 @@ export function layerNames(layers: readonly LayerNode[]): string[] {
   return flattenLayers(layers).map((e) => refOf(e.layer));
 }
 
+/** The layer a call names `ref` (its name, or `name#k`), if any. */
+export function layerWithRef(layers: readonly LayerNode[], ref: string): LayerNode | undefined {
+  return flattenLayers(layers).find((e) => refOf(e.layer) === ref)?.layer;
+}
+
+/**
+ * Where the server's thumbnail of `layer` of document `doc` within a `px` square is, keyed by what it shows (a
+ * new key, new pixels: asked again); null for a layer without one (a group, a text layer).
+ */
+export function thumbnailUrl(sessionId: string, doc: string, layer: LayerNode, px: number): string | null {
+  return layer.thumbnail
+    ? `/v1/sessions/${sessionId}/documents/${encodeURIComponent(doc)}/layers/${layer.id}/thumbnail.png?max=${px}&v=${encodeURIComponent(layer.thumbnail)}`
+    : null;
+}
+
 /** The layer with this id in the tree, if any. */
 export function layerWithId(layers: readonly LayerNode[], id: number | null): LayerNode | undefined {
   return id === null ? undefined : flattenLayers(layers).find((e) => e.layer.id === id)?.layer;

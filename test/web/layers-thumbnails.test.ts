@@ -1,0 +1,111 @@
+/**
+ * The layers pane's thumbnails: each pixel layer shows its own pixels cropped to where they are (a marker's
+ * pieces named 图层 1, 图层 2… are told apart at a glance), a text layer and a group their glyph, and a thumbnail
+ * follows its layer's pixels when a tool changes them.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createSession, okCalls, toolCall } from '../server/support.js';
+import { eventually, snapshot } from '../support/browser.js';
+import { studioHarness } from './studio-harness.js';
+
+const studio = studioHarness('layers-thumbnails');
+
+interface Img {
+  readonly complete: boolean;
+  readonly naturalWidth: number;
+  readonly naturalHeight: number;
+}
+interface Canvas2d {
+  width: number;
+  height: number;
+  getContext(kind: '2d'): {
+    drawImage(img: Img, x: number, y: number): void;
+    getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> };
+  };
+}
+
+/** An image's size and the colour at its centre, once loaded (run in the page: self-contained). */
+const picture = (img: Img) => {
+  if (!img.complete || !img.naturalWidth) return null;
+  const doc = (globalThis as unknown as { document: { createElement(tag: 'canvas'): Canvas2d } }).document;
+  const c = doc.createElement('canvas');
+  c.width = img.naturalWidth;
+  c.height = img.naturalHeight;
+  const g = c.getContext('2d');
+  g.drawImage(img, 0, 0);
+  const d = g.getImageData(c.width >> 1, c.height >> 1, 1, 1).data;
+  return { w: img.naturalWidth, h: img.naturalHeight, rgba: [d[0], d[1], d[2], d[3]] };
+};
+
+/** The thumbnail picture in the row of layer `name`: its size and the colour at its centre, once loaded. */
+function thumbOf(page: Page, name: string) {
+  return () =>
+    page
+      .locator('.layer-row', { has: page.getByRole('button', { name, exact: true }) })
+      .locator('.layer-thumb img')
+      .evaluate(picture as unknown as (img: unknown) => ReturnType<typeof picture>, undefined, {
+        timeout: 1000,
+      })
+      .catch(() => null);
+}
+
+describe('the layers pane’s thumbnails', () => {
+  it('shows each layer’s own pixels, a glyph for text and groups, and follows a change', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 600, height: 400, name: '排料' }),
+      // Three "pieces" with meaningless names: a tall red one, a wide blue one, a small green square.
+      toolCall('create_layer', { name: '图层 1' }),
+      toolCall('select_rect', { left: 20, top: 20, right: 140, bottom: 380 }),
+      toolCall('fill_selection', { color: '#c62828' }),
+      toolCall('create_layer', { name: '图层 2' }),
+      toolCall('select_rect', { left: 180, top: 40, right: 580, bottom: 140 }),
+      toolCall('fill_selection', { color: '#1e40af' }),
+      toolCall('create_layer', { name: '图层 3' }),
+      toolCall('select_rect', { left: 300, top: 250, right: 340, bottom: 290 }),
+      toolCall('fill_selection', { color: '#15803d' }),
+      toolCall('deselect'),
+      toolCall('create_text_layer', { text: '标注', x: 400, y: 300, font_size: 30 }),
+      toolCall('create_layer_group', { name: '裁片组' }),
+    ]);
+    const page = await studio.open(id);
+    try {
+      // Cropped to each layer's pixels: the tall piece stands, the wide one lies, the small one is not a speck.
+      await eventually(thumbOf(page, '图层 1')).toEqual({ w: 21, h: 64, rgba: [198, 40, 40, 255] });
+      await eventually(thumbOf(page, '图层 2')).toEqual({ w: 64, h: 16, rgba: [30, 64, 175, 255] });
+      await eventually(thumbOf(page, '图层 3')).toEqual({ w: 40, h: 40, rgba: [21, 128, 61, 255] });
+      const glyph = (name: string) =>
+        page
+          .locator('.layer-row', { has: page.getByRole('button', { name, exact: true }) })
+          .locator('.layer-glyph')
+          .textContent();
+      expect(await glyph('裁片组')).toBe('▤');
+      expect(await glyph('标注')).toBe('T');
+      // Thumbnails and glyphs are one size: the names line up.
+      const boxes = await page.locator('.layer-thumb, .layer-glyph').evaluateAll((els) =>
+        els.map((e) => {
+          const r = e.getBoundingClientRect();
+          return [Math.round(r.width), Math.round(r.height)];
+        }),
+      );
+      expect(new Set(boxes.map((b) => b.join('x')))).toEqual(new Set(['30x30']));
+      await snapshot(page, 'layers-thumbnails');
+
+      // A tool changes 图层 3's pixels: its thumbnail follows, the others stay.
+      await okCalls(studio.url, id, [
+        toolCall('select_layers', { names: ['图层 3'] }),
+        toolCall('select_rect', { left: 300, top: 250, right: 420, bottom: 290 }),
+        toolCall('fill_selection', { color: '#f59e0b' }),
+        toolCall('deselect'),
+      ]);
+      await eventually(thumbOf(page, '图层 3')).toEqual({ w: 64, h: 21, rgba: [245, 158, 11, 255] });
+      expect(await thumbOf(page, '图层 1')()).toEqual({ w: 21, h: 64, rgba: [198, 40, 40, 255] });
+    } catch (err) {
+      await snapshot(page, 'failed-layers-thumbnails');
+      throw err;
+    } finally {
+      await page.context().close();
+    }
+  });
+});
