@@ -39,4 +39,6 @@ export interface SessionHandle {
    * editor's `not_found` when there is no such document or layer, `unsupported` for a group or a text layer.
    */
   thumbnail(name: string, layer: number, max: number): Promise<Rendered>;
+  /** The id of the layer a click at document pixel (x, y) of open document `name` selects (layer-at.ts), or null. */
+  layerAt(name: string, x: number, y: number): Promise<number | null>;
 }

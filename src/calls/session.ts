@@ -15,6 +15,7 @@ import { handlers } from '../tools/index.js';
 import type { Handler, Payload, ToolContext } from '../tools/types.js';
 import type { DocumentListing, SessionHandle } from './handle.js';
 import { internalMessage } from './internal-error.js';
+import { layerAt } from './layer-at.js';
 import { noteWanted, othersBytes, type PoolShare, releaseShare, setHeld } from './memory-pool.js';
 import { parseArguments, parseToolCall } from './parse.js';
 import { type Rendered, renderDocument } from './render.js';
@@ -226,6 +227,10 @@ export class Session implements SessionHandle {
 
   thumbnail(name: string, layer: number, max: number): Promise<Rendered> {
     return renderLayerThumbnail(this, name, layer, max);
+  }
+
+  layerAt(name: string, x: number, y: number): Promise<number | null> {
+    return layerAt(this, name, x, y);
   }
 
   /**

@@ -23,6 +23,13 @@ export type Request =
       readonly layer: number;
       readonly max: number;
     }
+  | {
+      readonly op: 'layer_at';
+      readonly id: string;
+      readonly name: string;
+      readonly x: number;
+      readonly y: number;
+    }
   | { readonly op: 'heartbeat'; readonly id: string }
   | { readonly op: 'remove_file'; readonly id: string; readonly path: string }
   | { readonly op: 'close'; readonly id: string; readonly why: CloseReason }
@@ -65,6 +72,7 @@ export type Answer =
   | { readonly op: 'documents'; readonly documents: DocumentListing[] }
   | ({ readonly op: 'render' } & RenderedImage)
   | ({ readonly op: 'thumbnail' } & RenderedImage)
+  | { readonly op: 'layer_at'; readonly layer: number | null }
   | { readonly op: 'heartbeat' }
   | { readonly op: 'remove_file' }
   | { readonly op: 'close' }

@@ -106,6 +106,13 @@ async function answer(seq: number, request: Request): Promise<{ answer: Answer; 
       const png = new Uint8Array(r.png);
       return { answer: { op: 'thumbnail', ...r, png }, transfer: [png.buffer] };
     }
+    case 'layer_at':
+      return {
+        answer: {
+          op: 'layer_at',
+          layer: await hostedOf(request.id).session.layerAt(request.name, request.x, request.y),
+        },
+      };
     case 'heartbeat':
       await (await hostedOf(request.id).journal).heartbeat();
       return { answer: { op: 'heartbeat' } };

@@ -354,6 +354,10 @@ export class WorkerSession implements SessionHandle {
     return renderedOf(await this.thread.request({ op: 'render', id: this.id, name, max }));
   }
 
+  async layerAt(name: string, x: number, y: number): Promise<number | null> {
+    return (await this.thread.request({ op: 'layer_at', id: this.id, name, x, y })).layer;
+  }
+
   async thumbnail(name: string, layer: number, max: number): Promise<Rendered> {
     return renderedOf(await this.thread.request({ op: 'thumbnail', id: this.id, name, layer, max }));
   }

@@ -5,8 +5,15 @@
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LayerNode, SessionSnapshot } from '../../src/calls/snapshot.js';
-import { createSession, errorOf, okCalls, startTestServer, type TestServer, toolCall } from './support.js';
+import {
+  activeLayers,
+  createSession,
+  errorOf,
+  okCalls,
+  startTestServer,
+  type TestServer,
+  toolCall,
+} from './support.js';
 
 let server: TestServer;
 let base: string;
@@ -17,18 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function layers(id: string): Promise<LayerNode[]> {
-  const state = (await (await fetch(`${base}/v1/sessions/${id}/state`)).json()) as SessionSnapshot;
-  const all: LayerNode[] = [];
-  const walk = (nodes: readonly LayerNode[]) => {
-    for (const n of nodes) {
-      all.push(n);
-      if (n.children) walk(n.children);
-    }
-  };
-  walk(state.active!.layers);
-  return all;
-}
+const layers = (id: string) => activeLayers(base, id);
 
 const layerNamed = async (id: string, name: string) => (await layers(id)).find((l) => l.name === name)!;
 

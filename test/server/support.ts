@@ -8,6 +8,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import sharp from 'sharp';
 import { expect } from 'vitest';
+import type { LayerNode, SessionSnapshot } from '../../src/calls/snapshot.js';
 import type { ServerConfig } from '../../src/server/config.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import { tempDir } from '../support/session.js';
@@ -173,4 +174,18 @@ export function bytesUnder(dir: string): number {
     if (e.isFile()) total += statSync(path.join(e.parentPath, e.name)).size;
   }
   return total;
+}
+
+/** Every layer of the session's active document as its state gives them (`GET /state`), depth-first from the top. */
+export async function activeLayers(base: string, id: string): Promise<LayerNode[]> {
+  const state = (await (await fetch(`${base}/v1/sessions/${id}/state`)).json()) as SessionSnapshot;
+  const all: LayerNode[] = [];
+  const walk = (nodes: readonly LayerNode[]) => {
+    for (const n of nodes) {
+      all.push(n);
+      if (n.children) walk(n.children);
+    }
+  };
+  walk(state.active?.layers ?? []);
+  return all;
 }

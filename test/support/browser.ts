@@ -279,3 +279,42 @@ export async function downloadedBytes(download: Download): Promise<Buffer> {
   for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
+
+/** The little of a canvas element `imagePixels` uses in the page (the test code has no DOM types). */
+interface PageCanvas {
+  width: number;
+  height: number;
+  getContext(kind: '2d'): {
+    drawImage(img: unknown, x: number, y: number): void;
+    getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> };
+  };
+}
+
+/** Run in the page, so self-contained: an `<img>`'s decoded pixels, or null. */
+const readImage = (e: {
+  tagName: string;
+  complete: boolean;
+  naturalWidth: number;
+  naturalHeight: number;
+}): { width: number; height: number; data: number[] } | null => {
+  if (e.tagName !== 'IMG' || !e.complete || !e.naturalWidth) return null;
+  const page = (globalThis as unknown as { document: { createElement(t: 'canvas'): PageCanvas } }).document;
+  const c = page.createElement('canvas');
+  c.width = e.naturalWidth;
+  c.height = e.naturalHeight;
+  const g = c.getContext('2d');
+  g.drawImage(e, 0, 0);
+  return { width: c.width, height: c.height, data: Array.from(g.getImageData(0, 0, c.width, c.height).data) };
+};
+
+/**
+ * An `<img>`'s decoded pixels (RGBA, row by row) as the page has them, once it has loaded; null before it has,
+ * when the element is not an image, or when it is not there (yet).
+ */
+export function imagePixels(img: Locator): Promise<{ width: number; height: number; data: number[] } | null> {
+  return img
+    .evaluate(readImage as unknown as (e: unknown) => ReturnType<typeof readImage>, undefined, {
+      timeout: 1000,
+    })
+    .catch(() => null);
+}

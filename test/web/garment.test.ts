@@ -19,6 +19,7 @@ import {
   countOf,
   eventually,
   finished,
+  imagePixels,
   launchBrowser,
   openPage,
   requireBuiltStudio,
@@ -132,10 +133,15 @@ function thumbnail(table: Locator, name: string): Promise<{ w: number; h: number
  * the marker's render, the pixels darker than the page.
  */
 async function pictureOf(picture: Locator): Promise<{ w: number; h: number; ink: number }> {
+  const image = (await picture.evaluate((e) => (e as { tagName: string }).tagName)) === 'IMG';
   const read = async () => {
     const box = (await picture.boundingBox())!;
-    const layer = await picture.evaluate(opaqueShare as unknown as (e: unknown) => number | null);
-    if (layer !== null) return { w: box.width, h: box.height, ink: layer };
+    if (image) {
+      const layer = await imagePixels(picture);
+      let opaque = 0;
+      for (let i = 3; i < (layer?.data.length ?? 0); i += 4) if (layer!.data[i]! > 127) opaque++;
+      return { w: box.width, h: box.height, ink: layer ? opaque / (layer.width * layer.height) : 0 };
+    }
     const png = await picture.screenshot();
     const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
     let ink = 0;
@@ -145,36 +151,6 @@ async function pictureOf(picture: Locator): Promise<{ w: number; h: number; ink:
   // The picture is decoded after the element shows.
   await eventually(async () => (await read()).ink).toBeGreaterThan(0.3);
   return read();
-}
-
-/** Of an image element (in the page: self-contained), the share of its pixels that are opaque; null for another element. */
-const opaqueShare = (e: {
-  tagName: string;
-  complete: boolean;
-  naturalWidth: number;
-  naturalHeight: number;
-}): number | null => {
-  if (e.tagName !== 'IMG') return null;
-  if (!e.complete || !e.naturalWidth) return 0;
-  const doc = (globalThis as unknown as { document: { createElement(t: 'canvas'): HTMLCanvas } }).document;
-  const c = doc.createElement('canvas');
-  c.width = e.naturalWidth;
-  c.height = e.naturalHeight;
-  const g = c.getContext('2d');
-  g.drawImage(e, 0, 0);
-  const d = g.getImageData(0, 0, c.width, c.height).data;
-  let opaque = 0;
-  for (let i = 3; i < d.length; i += 4) if (d[i]! > 127) opaque++;
-  return opaque / (c.width * c.height);
-};
-
-interface HTMLCanvas {
-  width: number;
-  height: number;
-  getContext(kind: '2d'): {
-    drawImage(img: unknown, x: number, y: number): void;
-    getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> };
-  };
 }
 
 async function previewTable(page: Page) {

@@ -6,48 +6,22 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createSession, okCalls, toolCall } from '../server/support.js';
-import { eventually, snapshot } from '../support/browser.js';
+import { eventually, imagePixels, snapshot } from '../support/browser.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('layers-thumbnails');
 
-interface Img {
-  readonly complete: boolean;
-  readonly naturalWidth: number;
-  readonly naturalHeight: number;
-}
-interface Canvas2d {
-  width: number;
-  height: number;
-  getContext(kind: '2d'): {
-    drawImage(img: Img, x: number, y: number): void;
-    getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> };
-  };
-}
-
-/** An image's size and the colour at its centre, once loaded (run in the page: self-contained). */
-const picture = (img: Img) => {
-  if (!img.complete || !img.naturalWidth) return null;
-  const doc = (globalThis as unknown as { document: { createElement(tag: 'canvas'): Canvas2d } }).document;
-  const c = doc.createElement('canvas');
-  c.width = img.naturalWidth;
-  c.height = img.naturalHeight;
-  const g = c.getContext('2d');
-  g.drawImage(img, 0, 0);
-  const d = g.getImageData(c.width >> 1, c.height >> 1, 1, 1).data;
-  return { w: img.naturalWidth, h: img.naturalHeight, rgba: [d[0], d[1], d[2], d[3]] };
-};
-
-/** The thumbnail picture in the row of layer `name`: its size and the colour at its centre, once loaded. */
+/** The thumbnail in the row of layer `name`: its size and the colour at its centre, once loaded. */
 function thumbOf(page: Page, name: string) {
-  return () =>
-    page
+  return async () => {
+    const img = page
       .locator('.layer-row', { has: page.getByRole('button', { name, exact: true }) })
-      .locator('.layer-thumb img')
-      .evaluate(picture as unknown as (img: unknown) => ReturnType<typeof picture>, undefined, {
-        timeout: 1000,
-      })
-      .catch(() => null);
+      .locator('.layer-thumb img');
+    const p = await imagePixels(img);
+    if (!p) return null;
+    const at = ((p.height >> 1) * p.width + (p.width >> 1)) * 4;
+    return { w: p.width, h: p.height, rgba: p.data.slice(at, at + 4) };
+  };
 }
 
 describe('the layers pane’s thumbnails', () => {

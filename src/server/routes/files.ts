@@ -379,6 +379,33 @@ export function fileRoutes({ config, store, events }: AppParts): Hono {
     }),
   );
 
+  // What a click on the studio's canvas selects (Photoshop's Move tool with Auto-Select): read only, no tool call.
+  app.get('/v1/sessions/:id/documents/:name/layer-at', (c) =>
+    inSession(store, c, async (entry) => {
+      const point = ['x', 'y'].map((axis) => {
+        const raw = c.req.query(axis);
+        const v = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
+        if (!Number.isFinite(v)) {
+          throw new HttpError(400, 'bad_request', `${axis} 须是文档像素坐标（数字），不能是“${raw ?? ''}”`);
+        }
+        return v;
+      });
+      const name = c.req.param('name');
+      let id: number | null;
+      try {
+        id = await entry.session.layerAt(name, point[0]!, point[1]!);
+      } catch (err) {
+        if (err instanceof EditorError && err.code === 'not_found') {
+          throw new HttpError(404, 'not_found', `会话里没有打开的文档“${name}”`, {
+            open_documents: (err.details as { open?: unknown } | undefined)?.open ?? [],
+          });
+        }
+        throw err;
+      }
+      return c.json({ layer_id: id });
+    }),
+  );
+
   app.get('/v1/sessions/:id/documents/:name/layers/:layer/thumbnail.png', (c) =>
     inSession(store, c, async (entry) => {
       const rawMax = c.req.query('max');

@@ -3,6 +3,7 @@
  * and pan, reloaded after every run that may have changed it.
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { ActiveDocument } from '../api/types.js';
 import {
   fitRect,
   fitView,
@@ -15,6 +16,7 @@ import {
   zoomAt,
 } from '../canvas/zoom.js';
 import { useStudioView } from '../context.js';
+import { layerWithId, refOf } from '../state/layers.js';
 import { openFiles } from '../state/open-files.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { usePieceMark, usePieceShown } from '../state/piece-mark.js';
@@ -175,6 +177,55 @@ function useSpaceForHand(viewport: { current: HTMLElement | null }, enabled: boo
   }, [viewport, enabled]);
 }
 
+/** The selected layers' on-canvas bounds (document px), but for those as large as the canvas and empty ones. */
+function selectedBounds(doc: ActiveDocument) {
+  return doc.selected_layer_ids.flatMap((id) => {
+    const b = layerWithId(doc.layers, id)?.bounds;
+    if (!b || b.empty === true) return [];
+    const [x, y, w, h] = [b.left, b.top, b.width, b.height].map(Number) as [number, number, number, number];
+    if (!(w > 0 && h > 0) || (x <= 0 && y <= 0 && x + w >= doc.width && y + h >= doc.height)) return [];
+    return [{ id, x, y, w, h }];
+  });
+}
+
+/** How far, CSS px, a press may move and still be a click rather than a pan. */
+const CLICK_SLOP = 4;
+
+/**
+ * A click on the canvas selects the layer it lands on, as Photoshop's Move tool does with Auto-Select: the
+ * topmost visible layer with a pixel there (the server finds it: layer-at), added to the selection with Shift.
+ * Nothing changes where no layer has a pixel. Through select_layers, as a click in the layers pane.
+ */
+function useSelectAt(artboard: { current: HTMLDivElement | null }) {
+  const { studio } = useStudioView();
+  return (clientX: number, clientY: number, add: boolean) => {
+    const doc = studio.state?.active;
+    const board = artboard.current?.getBoundingClientRect();
+    if (!doc || !board || !studio.sessionId || board.width === 0) return;
+    const x = ((clientX - board.left) / board.width) * doc.width;
+    const y = ((clientY - board.top) / board.height) * doc.height;
+    if (x < 0 || y < 0 || x >= doc.width || y >= doc.height) return;
+    const name = doc.name;
+    void studio.api
+      .json<{ layer_id: number | null }>(
+        `/v1/sessions/${studio.sessionId}/documents/${encodeURIComponent(name)}/layer-at?x=${x.toFixed(2)}&y=${y.toFixed(2)}`,
+      )
+      .then(({ layer_id }) => {
+        const now = studio.state?.active;
+        const layer = now?.name === name ? layerWithId(now.layers, layer_id) : undefined;
+        if (!now || !layer) return;
+        const selected = now.selected_layer_ids.flatMap((id) => {
+          const l = layerWithId(now.layers, id);
+          return l ? [refOf(l)] : [];
+        });
+        const names = add ? [...new Set([...selected, refOf(layer)])] : [refOf(layer)];
+        if (names.length === selected.length && names.every((n) => selected.includes(n))) return;
+        void studio.run([{ name: PANE_TOOLS.selectLayers, arguments: { names }, quiet: true }]);
+      })
+      .catch(() => undefined);
+  };
+}
+
 export function CanvasPane() {
   const { studio, t } = useStudioView();
   const doc = studio.state?.active ?? null;
@@ -184,6 +235,10 @@ export function CanvasPane() {
   const [image, setImage] = useState<{ url: string; key: string; of: string } | null>(null);
   // The pointers down on the canvas (a mouse, or one or two fingers) where they were last seen.
   const pointers = useRef(new Map<number, { x: number; y: number }>());
+  // A press of the left button or one finger that has not moved (yet): lifted so, it was a click.
+  const press = useRef<{ id: number; x: number; y: number } | null>(null);
+  const artboard = useRef<HTMLDivElement>(null);
+  const selectAt = useSelectAt(artboard);
   const drop = useDropToOpen();
   const mark = usePieceMark();
   const shown = usePieceShown();
@@ -325,6 +380,10 @@ export function CanvasPane() {
           // The left button (or a finger), or the middle one, which pans in every design app.
           if (!view || (e.button !== 0 && e.button !== 1)) return;
           if (e.button === 1) e.preventDefault();
+          press.current =
+            e.button === 0 && pointers.current.size === 0
+              ? { id: e.pointerId, x: e.clientX, y: e.clientY }
+              : null;
           e.currentTarget.setPointerCapture(e.pointerId);
           pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
         }}
@@ -333,6 +392,8 @@ export function CanvasPane() {
           if (!last) return;
           const now = { x: e.clientX, y: e.clientY };
           pointers.current.set(e.pointerId, now);
+          const p = press.current;
+          if (p && Math.hypot(now.x - p.x, now.y - p.y) > CLICK_SLOP) press.current = null;
           const other = [...pointers.current].find(([id]) => id !== e.pointerId)?.[1];
           if (!other) {
             move((v) => panBy(v, now.x - last.x, now.y - last.y));
@@ -347,13 +408,21 @@ export function CanvasPane() {
           move((v) => zoomAt(panBy(v, moved.x, moved.y), spread, mid.x, mid.y));
         }}
         // Lifted, or taken by the browser: the pointer no longer moves the view.
-        onPointerUp={(e) => pointers.current.delete(e.pointerId)}
-        onPointerCancel={(e) => pointers.current.delete(e.pointerId)}
+        onPointerUp={(e) => {
+          pointers.current.delete(e.pointerId);
+          if (press.current?.id === e.pointerId) selectAt(e.clientX, e.clientY, e.shiftKey);
+          press.current = null;
+        }}
+        onPointerCancel={(e) => {
+          pointers.current.delete(e.pointerId);
+          press.current = null;
+        }}
         onDblClick={fitToWindow}
       >
         {drop.sending && <Sending />}
         {view && (
           <div
+            ref={artboard}
             class={`artboard${image?.of === of ? '' : ' loading'}`}
             style={{
               width: `${doc.width * view.zoom}px`,
@@ -371,6 +440,22 @@ export function CanvasPane() {
             ) : (
               <span class="spinner" role="status" aria-label={t('canvas.loading')} />
             )}
+            {selectedBounds(doc).map((b) => (
+              // The selected layers' bounds, as a design app outlines what is selected (a background, or a layer
+              // as large as the canvas, is not outlined: its box is the canvas's edge).
+              <span
+                key={b.id}
+                class="layer-outline"
+                aria-hidden="true"
+                data-layer={b.id}
+                style={{
+                  left: `${b.x * view.zoom}px`,
+                  top: `${b.y * view.zoom}px`,
+                  width: `${b.w * view.zoom}px`,
+                  height: `${b.h * view.zoom}px`,
+                }}
+              />
+            ))}
             {mark && mark.doc === doc.name && (
               // The piece pointed at in a garment card, outlined where it lies.
               <span
