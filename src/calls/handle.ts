@@ -9,6 +9,7 @@ import type { Rendered } from './render.js';
 import type { ToolResult } from './result.js';
 import type { CallOptions } from './session.js';
 import type { SessionSnapshot } from './snapshot.js';
+import type { ThumbnailOf } from './thumbnail.js';
 
 /** An open document as `GET /v1/sessions/:id` lists it. */
 export interface DocumentListing {
@@ -38,7 +39,7 @@ export interface SessionHandle {
    * The thumbnail of layer `layer` (by id) of the open document `name` within a `max` square (thumbnail.ts); the
    * editor's `not_found` when there is no such document or layer, `unsupported` for a group or a text layer.
    */
-  thumbnail(name: string, layer: number, max: number): Promise<Rendered>;
+  thumbnail(name: string, layer: number, max: number, of?: ThumbnailOf): Promise<Rendered>;
   /** The id of the layer a click at document pixel (x, y) of open document `name` selects (layer-at.ts), or null. */
   layerAt(name: string, x: number, y: number): Promise<number | null>;
 }

@@ -21,7 +21,7 @@ import { parseArguments, parseToolCall } from './parse.js';
 import { type Rendered, renderDocument } from './render.js';
 import { failure, type ToolResult } from './result.js';
 import { type SessionSnapshot, snapshotOf } from './snapshot.js';
-import { renderLayerThumbnail } from './thumbnail.js';
+import { renderLayerThumbnail, type ThumbnailOf } from './thumbnail.js';
 import { validateArguments } from './validate.js';
 
 export interface SessionOptions {
@@ -225,8 +225,8 @@ export class Session implements SessionHandle {
     return renderDocument(this, name, max);
   }
 
-  thumbnail(name: string, layer: number, max: number): Promise<Rendered> {
-    return renderLayerThumbnail(this, name, layer, max);
+  thumbnail(name: string, layer: number, max: number, of: ThumbnailOf = 'pixels'): Promise<Rendered> {
+    return renderLayerThumbnail(this, name, layer, max, of);
   }
 
   layerAt(name: string, x: number, y: number): Promise<number | null> {

@@ -30,6 +30,8 @@ export interface LayerNode {
    * changes when the thumbnail does; the studio asks for `layers/<id>/thumbnail.png?v=<key>`.
    */
   readonly thumbnail?: string;
+  /** Likewise for a layer with a mask: its mask's thumbnail, `thumbnail.png?of=mask&v=<key>`. */
+  readonly mask_thumbnail?: string;
 }
 
 export interface HistorySnapshot {

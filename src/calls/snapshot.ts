@@ -16,7 +16,7 @@ import type {
   LayerNode,
   SessionSnapshot,
 } from './snapshot-types.js';
-import { thumbnailKey } from './thumbnail.js';
+import { maskThumbnailKey, thumbnailKey } from './thumbnail.js';
 
 export type * from './snapshot-types.js';
 
@@ -25,8 +25,14 @@ function withThumbnails(nodes: readonly LayerNode[], state: DocState): LayerNode
   return nodes.map((node) => {
     const layer = state.layers.get(node.id);
     const thumbnail = layer && thumbnailKey(layer, state.width, state.height);
+    const maskThumbnail = layer && maskThumbnailKey(layer, state.width, state.height);
     const children = node.children && withThumbnails(node.children, state);
-    return { ...node, ...(thumbnail ? { thumbnail } : {}), ...(children ? { children } : {}) };
+    return {
+      ...node,
+      ...(thumbnail ? { thumbnail } : {}),
+      ...(maskThumbnail ? { mask_thumbnail: maskThumbnail } : {}),
+      ...(children ? { children } : {}),
+    };
   });
 }
 

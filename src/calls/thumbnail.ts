@@ -3,10 +3,12 @@
  * "layer bounds" thumbnails, so a small cut piece on a large marker is seen whole and large, not as a speck), or
  * a fill layer's colour. A group and a text layer have none: the panel shows their glyph, as Photoshop does.
  * Mask, effects, opacity and blend mode are not applied: the thumbnail is the layer's content, the canvas the result.
+ * A layer's mask has a thumbnail of its own, beside it as in Photoshop: white where it shows the layer, black where
+ * it hides it, over the whole canvas.
  */
 import { randomBytes } from 'node:crypto';
 import { fail } from '../engine/errors.js';
-import type { Layer, Raster } from '../engine/model.js';
+import type { Layer, LayerMask, Raster } from '../engine/model.js';
 import sharp from '../engine/sharp.js';
 import type { Rendered } from './render.js';
 import type { Session } from './session.js';
@@ -14,16 +16,19 @@ import type { Session } from './session.js';
 /** The largest thumbnail served, px: a layers panel shows them a few dozen CSS px wide. */
 export const THUMBNAIL_MAX = 256;
 
+/** What a thumbnail shows: the layer's own pixels, or its mask. */
+export type ThumbnailOf = 'pixels' | 'mask';
+
 /**
  * Layers are immutable: a new raster object is new pixels. Each raster (a fill layer: each colour) gets a serial
  * the first time it is seen, and the process a tag of its own, so a key never names two different contents, not
  * even across a restart of the session's thread, and a client may keep a thumbnail for as long as its key holds.
  */
-const serials = new WeakMap<Raster, number>();
+const serials = new WeakMap<Raster | LayerMask, number>();
 let lastSerial = 0;
 const PROCESS_TAG = randomBytes(4).toString('hex');
 
-function serialOf(raster: Raster): number {
+function serialOf(raster: Raster | LayerMask): number {
   let s = serials.get(raster);
   if (s === undefined) {
     s = ++lastSerial;
@@ -48,8 +53,33 @@ export function thumbnailKey(layer: Layer, width: number, height: number): strin
   }
 }
 
+/** The key of the layer's mask thumbnail (as thumbnailKey), undefined for a layer without a mask. */
+export function maskThumbnailKey(layer: Layer, width: number, height: number): string | undefined {
+  return layer.mask ? `${PROCESS_TAG}.m${serialOf(layer.mask)}.${width}x${height}` : undefined;
+}
+
 /** Encoded thumbnails by raster, then by size asked for and canvas: the panel asks again on every redraw of a tab. */
-const cache = new WeakMap<Raster, Map<string, Rendered>>();
+const cache = new WeakMap<Raster | LayerMask, Map<string, Rendered>>();
+
+/**
+ * The mask over the canvas, fitted in `max`: each thumbnail pixel the mask's value at the middle of the canvas
+ * area it stands for (a thumbnail is a few dozen pixels: sampling beats reading a 60-Mpx canvas for it).
+ */
+function encodeMask(mask: LayerMask, width: number, height: number, max: number): Promise<Buffer> {
+  const size = fitted(width, height, max);
+  const grey = Buffer.alloc(size.w * size.h);
+  for (let v = 0; v < size.h; v++) {
+    const y = Math.min(height - 1, Math.floor(((v + 0.5) * height) / size.h));
+    for (let u = 0; u < size.w; u++) {
+      const x = Math.min(width - 1, Math.floor(((u + 0.5) * width) / size.w));
+      const inside = x >= mask.x && y >= mask.y && x < mask.x + mask.w && y < mask.y + mask.h;
+      grey[v * size.w + u] = inside ? mask.data[(y - mask.y) * mask.w + (x - mask.x)]! : mask.outside;
+    }
+  }
+  return sharp(grey, { raw: { width: size.w, height: size.h, channels: 1 } })
+    .png()
+    .toBuffer();
+}
 
 /** The tight bounds of the raster's non-transparent pixels within the canvas, or null when there are none. */
 function opaqueBounds(r: Raster, width: number, height: number) {
@@ -125,14 +155,16 @@ async function encodeThumbnail(layer: Layer, width: number, height: number, max:
 
 /**
  * The thumbnail of layer `layerId` (its id: names may be shared) of the open document `name`, within a `max`
- * square. Throws the editor's `not_found` when there is no such document or layer, `unsupported` for a layer
- * that has no thumbnail (a group, a text layer).
+ * square: of its pixels, or of its mask. Throws the editor's `not_found` when there is no such document or layer,
+ * `unsupported` for a layer that has no such thumbnail (a group or a text layer has no pixels' one, a layer
+ * without a mask no mask's one).
  */
 export async function renderLayerThumbnail(
   session: Session,
   name: string,
   layerId: number,
   max: number,
+  of: ThumbnailOf = 'pixels',
 ): Promise<Rendered> {
   const { layer, width, height } = await session.inspect((tx) => {
     const doc = tx.document(name);
@@ -144,6 +176,7 @@ export async function renderLayerThumbnail(
     }
     return { layer, width: doc.state.width, height: doc.state.height };
   });
+  if (of === 'mask') return maskThumbnail(layer, width, height, max);
   const key = thumbnailKey(layer, width, height);
   if (key === undefined) {
     fail(
@@ -159,7 +192,28 @@ export async function renderLayerThumbnail(
   const sizeKey = `${max}.${width}x${height}`;
   const cached = holder ? cache.get(holder)?.get(sizeKey) : undefined;
   if (cached) return cached;
-  const png = await encodeThumbnail(layer, width, height, max);
+  return kept(holder, sizeKey, await encodeThumbnail(layer, width, height, max), width, height);
+}
+
+async function maskThumbnail(layer: Layer, width: number, height: number, max: number): Promise<Rendered> {
+  const mask = layer.mask;
+  if (!mask) {
+    fail('unsupported', `图层“${layer.name}”没有蒙版`, { details: { layer: layer.id, mask: false } });
+  }
+  const sizeKey = `${max}.${width}x${height}`;
+  const cached = cache.get(mask)?.get(sizeKey);
+  if (cached) return cached;
+  return kept(mask, sizeKey, await encodeMask(mask, width, height, max), width, height);
+}
+
+/** The thumbnail as served, kept under what it shows (when that is an object: a fill's colour is not). */
+async function kept(
+  holder: Raster | LayerMask | undefined,
+  sizeKey: string,
+  png: Buffer,
+  width: number,
+  height: number,
+): Promise<Rendered> {
   const meta = await sharp(png).metadata();
   const rendered: Rendered = {
     png,

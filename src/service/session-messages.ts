@@ -6,6 +6,7 @@ import type { DocumentListing } from '../calls/handle.js';
 import type { ToolResult } from '../calls/result.js';
 import type { Progress } from '../calls/session.js';
 import type { SessionSnapshot } from '../calls/snapshot.js';
+import type { ThumbnailOf } from '../calls/thumbnail.js';
 import type { CloseReason, HostOptions } from './hosted-session.js';
 
 export type Request =
@@ -22,6 +23,7 @@ export type Request =
       readonly name: string;
       readonly layer: number;
       readonly max: number;
+      readonly of: ThumbnailOf;
     }
   | {
       readonly op: 'layer_at';

@@ -101,7 +101,7 @@ async function answer(seq: number, request: Request): Promise<{ answer: Answer; 
     }
     case 'thumbnail': {
       const { session } = hostedOf(request.id);
-      const r = await session.thumbnail(request.name, request.layer, request.max);
+      const r = await session.thumbnail(request.name, request.layer, request.max, request.of);
       // A copy: the session keeps its thumbnails (thumbnail.ts), so this buffer is not its to hand over.
       const png = new Uint8Array(r.png);
       return { answer: { op: 'thumbnail', ...r, png }, transfer: [png.buffer] };

@@ -23,6 +23,7 @@ import type { Rendered } from '../calls/render.js';
 import { failure, type ToolResult } from '../calls/result.js';
 import { type CallOptions, type Progress, sessionDeleted } from '../calls/session.js';
 import type { SessionSnapshot } from '../calls/snapshot.js';
+import type { ThumbnailOf } from '../calls/thumbnail.js';
 import { reclaimCompositeBudget, sharedCompositeBudget } from '../engine/composite/budget.js';
 import { EditorError, type ErrorCode } from '../engine/errors.js';
 import { jobThreadPort } from '../engine/job-thread.js';
@@ -358,8 +359,8 @@ export class WorkerSession implements SessionHandle {
     return (await this.thread.request({ op: 'layer_at', id: this.id, name, x, y })).layer;
   }
 
-  async thumbnail(name: string, layer: number, max: number): Promise<Rendered> {
-    return renderedOf(await this.thread.request({ op: 'thumbnail', id: this.id, name, layer, max }));
+  async thumbnail(name: string, layer: number, max: number, of: ThumbnailOf = 'pixels'): Promise<Rendered> {
+    return renderedOf(await this.thread.request({ op: 'thumbnail', id: this.id, name, layer, max, of }));
   }
 
   /** Removes a file of the session's folder between two of its calls (hosted-session.ts `removeFile`). */

@@ -42,8 +42,9 @@ async function thumbnail(id: string, doc: string, layer: number | string, query 
   const { data, info } = await sharp(Buffer.from(await res.arrayBuffer()))
     .raw()
     .toBuffer({ resolveWithObject: true });
+  const n = info.channels;
   const at = (x: number, y: number) => [
-    ...data.subarray((y * info.width + x) * 4, (y * info.width + x) * 4 + 4),
+    ...data.subarray((y * info.width + x) * n, (y * info.width + x) * n + n),
   ];
   return { width: info.width, height: info.height, channels: info.channels, at };
 }
@@ -98,6 +99,46 @@ describe('layer thumbnails', () => {
     const undone = await layerNamed(id, 'A');
     expect(undone.thumbnail).toBe(first);
     expect((await thumbnail(id, 'doc', undone.id)).at(5, 5)).toEqual([32, 64, 224, 255]);
+  });
+
+  it('shows a layer’s mask over the canvas, white where it shows the layer, keyed by the mask', async () => {
+    const id = await createSession(base);
+    await okCalls(base, id, [
+      toolCall('create_document', { width: 200, height: 100, name: 'doc' }),
+      toolCall('create_layer', { name: 'M' }),
+      toolCall('fill_selection', { color: '#cc3333' }),
+      toolCall('select_rect', { left: 100, top: 0, right: 200, bottom: 100 }),
+      toolCall('add_layer_mask', { name: 'M' }),
+      toolCall('deselect'),
+    ]);
+    const m = await layerNamed(id, 'M');
+    expect(m.mask_thumbnail).toMatch(/\S/);
+    expect((await layers(id)).filter((l) => l.mask_thumbnail).map((l) => l.name)).toEqual(['M']);
+    const mask = await thumbnail(id, 'doc', m.id, '?max=40&of=mask');
+    expect([mask.width, mask.height]).toEqual([40, 20]);
+    expect(mask.at(5, 10)[0]).toBe(0);
+    expect(mask.at(35, 10)[0]).toBe(255);
+    // The layer's own thumbnail is its pixels, the mask not applied.
+    expect((await thumbnail(id, 'doc', m.id, '?max=40')).at(5, 10)).toEqual([204, 51, 51, 255]);
+
+    // Another mask, another key: hiding everything.
+    await okCalls(base, id, [
+      toolCall('delete_layer_mask', { name: 'M' }),
+      toolCall('add_layer_mask', { name: 'M', hide_all: true }),
+    ]);
+    const again = await layerNamed(id, 'M');
+    expect(again.mask_thumbnail).not.toBe(m.mask_thumbnail);
+    expect((await thumbnail(id, 'doc', m.id, '?max=40&of=mask')).at(35, 10)[0]).toBe(0);
+
+    const res = await fetch(`${base}/v1/sessions/${id}/documents/doc/layers/${m.id}/thumbnail.png?of=edges`);
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toMatchObject({ allowed: ['pixels', 'mask'] });
+    const background = (await layers(id)).find((l) => l.background)!;
+    const none = await fetch(
+      `${base}/v1/sessions/${id}/documents/doc/layers/${background.id}/thumbnail.png?of=mask`,
+    );
+    expect(none.status).toBe(404);
+    expect(await errorOf(none)).toMatchObject({ message: expect.stringContaining('没有蒙版') });
   });
 
   it('has none for a group or a text layer, and answers bad requests with what is wrong', async () => {

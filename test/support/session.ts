@@ -107,5 +107,7 @@ export async function refused(
  * the user sees of them, the thumbnails, is compared apart.
  */
 export function withoutThumbnailKeys<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value), (key, v) => (key === 'thumbnail' ? undefined : v)) as T;
+  return JSON.parse(JSON.stringify(value), (key, v) =>
+    key === 'thumbnail' || key === 'mask_thumbnail' ? undefined : v,
+  ) as T;
 }

@@ -75,6 +75,24 @@ describe('the layers pane’s thumbnails', () => {
       ]);
       await eventually(thumbOf(page, '图层 3')).toEqual({ w: 64, h: 21, rgba: [245, 158, 11, 255] });
       expect(await thumbOf(page, '图层 1')()).toEqual({ w: 21, h: 64, rgba: [198, 40, 40, 255] });
+
+      // A mask on 图层 2 showing the canvas's left three quarters: its own picture beside the layer's, white where
+      // it shows the layer, black where it hides it.
+      await okCalls(studio.url, id, [
+        toolCall('select_rect', { left: 0, top: 0, right: 450, bottom: 400 }),
+        toolCall('add_layer_mask', { name: '图层 2' }),
+        toolCall('deselect'),
+      ]);
+      const mask = page
+        .locator('.layer-row', { has: page.getByRole('button', { name: '图层 2', exact: true }) })
+        .getByRole('img', { name: '图层蒙版' });
+      const grey = async () => {
+        const p = await imagePixels(mask);
+        const at = (x: number) => p?.data[((p.height >> 1) * p.width + x) * 4];
+        return p && { w: p.width, h: p.height, left: at(4), right: at(p.width - 4) };
+      };
+      await eventually(grey).toEqual({ w: 64, h: 43, left: 255, right: 0 });
+      await snapshot(page, 'layers-mask-thumbnail');
     } catch (err) {
       await snapshot(page, 'failed-layers-thumbnails');
       throw err;

@@ -16,6 +16,7 @@ describe('the tools the panes drive', () => {
     expect(params(PANE_TOOLS.setVisible)).toContain('visible');
     expect(params(PANE_TOOLS.lock)).toContain('locked');
     expect(params(PANE_TOOLS.opacity)).toContain('opacity');
+    expect(params(PANE_TOOLS.rename)).toEqual(['new_name']);
     expect(params(PANE_TOOLS.undo)).toEqual(['steps']);
     expect(params(PANE_TOOLS.redo)).toEqual(['steps']);
     expect(params(PANE_TOOLS.openDocument)).toContain('path');

@@ -420,12 +420,23 @@ export function fileRoutes({ config, store, events }: AppParts): Hono {
       if (!/^\d{1,9}$/.test(rawLayer)) {
         throw new HttpError(400, 'bad_request', `图层须以编号指定（图层结构里的 id），不能是“${rawLayer}”`);
       }
+      const of = c.req.query('of') ?? 'pixels';
+      if (of !== 'pixels' && of !== 'mask') {
+        throw new HttpError(
+          400,
+          'bad_request',
+          `of 须是 pixels（图层的像素）或 mask（图层蒙版），不能是“${of}”`,
+          {
+            allowed: ['pixels', 'mask'],
+          },
+        );
+      }
       const name = c.req.param('name');
       // Not reserved in the server's pixel memory as a render is: a thumbnail is at most THUMBNAIL_MAX² pixels,
       // cut from the layer's pixels the session holds already.
       let thumbnail: Rendered;
       try {
-        thumbnail = await entry.session.thumbnail(name, Number(rawLayer), max);
+        thumbnail = await entry.session.thumbnail(name, Number(rawLayer), max, of);
       } catch (err) {
         if (err instanceof EditorError && (err.code === 'not_found' || err.code === 'unsupported')) {
           const open = (err.details as { open?: unknown } | undefined)?.open;

@@ -2,7 +2,7 @@
  * The active document's layer tree. Clicking a layer selects it (select_layers); the eye, the lock, the blend
  * mode, the opacity and the fill go through their tools, with the layer selected first, as those tools act on it.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { LayerNode, RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { type EnumOption, enumOptions } from '../forms/field-kind.js';
@@ -14,6 +14,7 @@ import type { ToolRun } from '../state/use-studio.js';
 
 const {
   selectLayers: SELECT,
+  rename: RENAME,
   setVisible: VISIBLE,
   lock: LOCK,
   blendMode: BLEND,
@@ -178,9 +179,57 @@ function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRu
   );
 }
 
+/** The layer's mask beside its thumbnail, as in Photoshop: white where it shows the layer, black where it hides. */
+function MaskThumb({ layer, document }: { layer: LayerNode; document: string }) {
+  const { studio, t } = useStudioView();
+  const url = studio.sessionId ? thumbnailUrl(studio.sessionId, document, layer, THUMB_PX, 'mask') : null;
+  const image = useSharedBlobUrl(studio.api, url);
+  return (
+    <span class="layer-thumb mask-thumb" title={t('layers.mask')}>
+      {image && <img src={image} alt={t('layers.mask')} draggable={false} />}
+    </span>
+  );
+}
+
+/**
+ * The layer's name as a field, as a double-click on it gives in Photoshop: Enter or leaving it renames the layer
+ * (rename_layer, which acts on the selected layer: it is selected first), Esc keeps the name. The field takes
+ * the tool's own limit on a name's length.
+ */
+function NameField({ layer, done }: { layer: LayerNode; done(name: string | null): void }) {
+  const { studio, t } = useStudioView();
+  const input = useRef<HTMLInputElement>(null);
+  const settled = useRef(false);
+  useEffect(() => {
+    input.current?.focus();
+    input.current?.select();
+  }, []);
+  const finish = (name: string | null) => {
+    if (settled.current) return;
+    settled.current = true;
+    done(name);
+  };
+  return (
+    <input
+      ref={input}
+      class="layer-rename"
+      aria-label={t('layers.rename', { name: refOf(layer) })}
+      defaultValue={layer.name}
+      maxLength={studio.tools.get(RENAME)?.limits.new_name?.maxLength}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') finish(e.currentTarget.value);
+        else if (e.key === 'Escape') finish(null);
+        e.stopPropagation();
+      }}
+      onBlur={(e) => finish(e.currentTarget.value)}
+    />
+  );
+}
+
 export function LayersPane() {
   const { studio, t, lang } = useStudioView();
   const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(new Set());
+  const [renaming, setRenaming] = useState<number | null>(null);
   const blendNames = new Map(
     blendModes(studio.tools.get(BLEND)).modes.map((o) => [o.value, labelIn(o, lang)]),
   );
@@ -243,34 +292,52 @@ export function LayersPane() {
             >
               <Eye open={layer.visible} />
             </button>
-            <button
-              type="button"
-              class="layer-name"
-              aria-label={refOf(layer)}
-              aria-pressed={selected.has(layer.id)}
-              onClick={() =>
-                studio.run([{ name: SELECT, arguments: { names: [refOf(layer)] }, quiet: true }])
-              }
-            >
-              <LayerThumb layer={layer} document={doc.name} />
-              <span class="layer-title" title={layer.name}>
-                {layer.name}
+            {renaming === layer.id ? (
+              <span class="layer-name">
+                <LayerThumb layer={layer} document={doc.name} />
+                {layer.mask_thumbnail && <MaskThumb layer={layer} document={doc.name} />}
+                <NameField
+                  layer={layer}
+                  done={(name) => {
+                    setRenaming(null);
+                    const next = name?.trim();
+                    if (next && next !== layer.name)
+                      onLayer(layer, [{ name: RENAME, arguments: { new_name: next } }]);
+                  }}
+                />
               </span>
-              {layer.clipped && <span class="tag">↳</span>}
-              {layer.mask && <span class="tag">◐</span>}
-              {layer.effects?.length ? (
-                <span
-                  class="tag fx"
-                  title={layer.effects.map((e) => t(`layers.effect.${e}`)).join(t('layers.effectJoin'))}
-                >
-                  fx
+            ) : (
+              <button
+                type="button"
+                class="layer-name"
+                aria-label={refOf(layer)}
+                aria-pressed={selected.has(layer.id)}
+                onClick={() =>
+                  studio.run([{ name: SELECT, arguments: { names: [refOf(layer)] }, quiet: true }])
+                }
+                // As in Photoshop, a double-click on the name renames the layer (not a locked one).
+                onDblClick={() => !layer.locked && setRenaming(layer.id)}
+              >
+                <LayerThumb layer={layer} document={doc.name} />
+                {layer.mask_thumbnail && <MaskThumb layer={layer} document={doc.name} />}
+                <span class="layer-title" title={layer.name}>
+                  {layer.name}
                 </span>
-              ) : null}
-              {layer.blend_mode !== 'normal' && layer.blend_mode !== 'pass_through' && (
-                <span class="tag">{blendLabel(layer.blend_mode)}</span>
-              )}
-              {layer.opacity < 100 && <span class="tag">{Math.round(layer.opacity)}%</span>}
-            </button>
+                {layer.clipped && <span class="tag">↳</span>}
+                {layer.effects?.length ? (
+                  <span
+                    class="tag fx"
+                    title={layer.effects.map((e) => t(`layers.effect.${e}`)).join(t('layers.effectJoin'))}
+                  >
+                    fx
+                  </span>
+                ) : null}
+                {layer.blend_mode !== 'normal' && layer.blend_mode !== 'pass_through' && (
+                  <span class="tag">{blendLabel(layer.blend_mode)}</span>
+                )}
+                {layer.opacity < 100 && <span class="tag">{Math.round(layer.opacity)}%</span>}
+              </button>
+            )}
             <button
               type="button"
               class={`icon-button lock${layer.locked ? ' on' : ''}`}

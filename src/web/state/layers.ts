@@ -29,12 +29,20 @@ export function layerWithRef(layers: readonly LayerNode[], ref: string): LayerNo
 }
 
 /**
- * Where the server's thumbnail of `layer` of document `doc` within a `px` square is, keyed by what it shows (a
- * new key, new pixels: asked again); null for a layer without one (a group, a text layer).
+ * Where the server's thumbnail of `layer` of document `doc` within a `px` square is — of its pixels, or of its
+ * mask — keyed by what it shows (a new key, new pixels: asked again); null for a layer without one (a group or
+ * a text layer has no pixels' thumbnail, a layer without a mask no mask's).
  */
-export function thumbnailUrl(sessionId: string, doc: string, layer: LayerNode, px: number): string | null {
-  return layer.thumbnail
-    ? `/v1/sessions/${sessionId}/documents/${encodeURIComponent(doc)}/layers/${layer.id}/thumbnail.png?max=${px}&v=${encodeURIComponent(layer.thumbnail)}`
+export function thumbnailUrl(
+  sessionId: string,
+  doc: string,
+  layer: LayerNode,
+  px: number,
+  of: 'pixels' | 'mask' = 'pixels',
+): string | null {
+  const key = of === 'mask' ? layer.mask_thumbnail : layer.thumbnail;
+  return key
+    ? `/v1/sessions/${sessionId}/documents/${encodeURIComponent(doc)}/layers/${layer.id}/thumbnail.png?max=${px}${of === 'mask' ? '&of=mask' : ''}&v=${encodeURIComponent(key)}`
     : null;
 }
 

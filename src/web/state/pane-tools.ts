@@ -4,6 +4,7 @@
  */
 export const PANE_TOOLS = {
   selectLayers: 'select_layers',
+  rename: 'rename_layer',
   setVisible: 'set_layer_visible',
   lock: 'lock_layer',
   blendMode: 'set_layer_blend_mode',
