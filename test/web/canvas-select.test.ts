@@ -1,7 +1,7 @@
 /**
  * A click on the canvas selects the layer under it, as Photoshop's Move tool with Auto-Select does: the layers
- * pane shows it selected, Shift adds to the selection, a drag pans and selects nothing, and a click where only
- * a hidden layer has pixels selects what shows there.
+ * pane shows it selected, Shift adds to the selection, a drag or a click with the space held (the hand) pans and
+ * selects nothing, and a click where only a hidden layer has pixels selects what shows there.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -65,6 +65,13 @@ describe('a click on the canvas', () => {
       await eventually(selectedRows(page)).toEqual(['图层 2', '图层 1']);
       await eventually(() => outline.count()).toBe(2);
       await snapshot(page, 'canvas-select');
+
+      // With the space held (the hand), a click selects nothing.
+      await page.keyboard.down('Space');
+      await page.mouse.click(red.x, red.y);
+      await page.keyboard.up('Space');
+      await page.waitForTimeout(300);
+      expect(await selectedRows(page)()).toEqual(['图层 2', '图层 1']);
 
       // A drag from the red piece pans the view and leaves the selection as it was.
       const before = (await page.locator('.artboard').boundingBox())!;

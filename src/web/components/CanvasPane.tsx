@@ -128,14 +128,19 @@ const ARROWS: Readonly<Record<string, readonly [number, number]>> = {
  * tool), so what the space must not do is its usual work: press the canvas button last clicked (放大 zoomed in
  * again, 适合窗口 undid the pan) or scroll the page away from the canvas (a narrow window's panes scroll). It is
  * the hand when the canvas has the keys (a click on it gives them), or when nothing has them and the pointer is
- * over the canvas; typing in the message box or a form, or working in another pane, keeps its spaces.
+ * over the canvas; typing in the message box or a form, or working in another pane, keeps its spaces. Whether
+ * the space is held: a click with the hand is not a click that selects a layer.
  */
-function useSpaceForHand(viewport: { current: HTMLElement | null }, enabled: boolean): void {
+function useSpaceForHand(
+  viewport: { current: HTMLElement | null },
+  enabled: boolean,
+): { readonly current: boolean } {
+  const hand = useRef(false);
   useEffect(() => {
     const el = viewport.current;
     if (!enabled || !el) return;
     let over = el.matches(':hover');
-    let held = false;
+    hand.current = false;
     const isSpace = (e: KeyboardEvent) => e.code === 'Space' || e.key === ' ';
     const canvasHasKeys = () => {
       const focused = document.activeElement;
@@ -143,18 +148,18 @@ function useSpaceForHand(viewport: { current: HTMLElement | null }, enabled: boo
     };
     const onDown = (e: KeyboardEvent) => {
       if (!isSpace(e) || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (!held && !canvasHasKeys()) return;
+      if (!hand.current && !canvasHasKeys()) return;
       e.preventDefault();
-      held = true;
+      hand.current = true;
     };
     const onUp = (e: KeyboardEvent) => {
-      if (!isSpace(e) || !held) return;
+      if (!isSpace(e) || !hand.current) return;
       // A focused button is pressed by the space's release: this one was the hand's.
       e.preventDefault();
-      held = false;
+      hand.current = false;
     };
     const onBlur = () => {
-      held = false;
+      hand.current = false;
     };
     const onEnter = () => {
       over = true;
@@ -175,6 +180,7 @@ function useSpaceForHand(viewport: { current: HTMLElement | null }, enabled: boo
       window.removeEventListener('blur', onBlur);
     };
   }, [viewport, enabled]);
+  return hand;
 }
 
 /** The selected layers' on-canvas bounds (document px), but for those as large as the canvas and empty ones. */
@@ -242,7 +248,7 @@ export function CanvasPane() {
   const drop = useDropToOpen();
   const mark = usePieceMark();
   const shown = usePieceShown();
-  useSpaceForHand(viewport, doc !== null);
+  const hand = useSpaceForHand(viewport, doc !== null);
 
   // Which picture an image is of: while the next one loads the last one stays, but only of this document at
   // this size (another document's, stretched to this one's frame, showed a picture that is not there).
@@ -381,7 +387,7 @@ export function CanvasPane() {
           if (!view || (e.button !== 0 && e.button !== 1)) return;
           if (e.button === 1) e.preventDefault();
           press.current =
-            e.button === 0 && pointers.current.size === 0
+            e.button === 0 && pointers.current.size === 0 && !hand.current
               ? { id: e.pointerId, x: e.clientX, y: e.clientY }
               : null;
           e.currentTarget.setPointerCapture(e.pointerId);
