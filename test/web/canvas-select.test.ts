@@ -3,8 +3,9 @@
  * pane shows it selected, Shift adds to the selection, a drag or a click with the space held (the hand) pans and
  * selects nothing, and a click where only a hidden layer has pixels selects what shows there.
  */
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import type { SessionSnapshot } from '../../src/calls/snapshot.js';
 import { createSession, okCalls, toolCall } from '../server/support.js';
 import { eventually, snapshot } from '../support/browser.js';
 import { studioHarness } from './studio-harness.js';
@@ -93,6 +94,24 @@ describe('a click on the canvas', () => {
       await eventually(() => outline.count()).toBe(0);
       // A selection by click is not a history step (select_layers is not one), and makes no card.
       expect(await page.locator('.card').count()).toBe(0);
+
+      // Ctrl+Z pressed while the click's selection is still on its way undoes at once (it is not dropped as it
+      // is while a call of the designer's runs).
+      const historyIndex = async () =>
+        ((await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as SessionSnapshot).active!
+          .history.index;
+      const index = await historyIndex();
+      let held: Route | undefined;
+      await page.route('**/tool-calls*', (route) => {
+        if (!held && route.request().postData()?.includes('select_layers')) held = route;
+        else void route.continue();
+      });
+      await page.mouse.click(blue.x, blue.y);
+      await eventually(() => held !== undefined).toBe(true);
+      await page.keyboard.press('Control+z');
+      await eventually(historyIndex).toBe(index - 1);
+      await held!.continue();
+      await eventually(selectedRows(page)).toEqual(['图层 2']);
     } catch (err) {
       await snapshot(page, 'failed-canvas-select');
       throw err;

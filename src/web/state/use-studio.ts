@@ -354,13 +354,14 @@ export function useStudio(api: Api): Studio {
   const tools = useMemo(() => new Map((registry?.tools ?? []).map((t) => [t.name, t])), [registry]);
 
   /**
-   * Runs `work`, counting it as busy, then reloads the snapshot. Its failure is told in the feed: as the end of
-   * this tab's own chat turn once `work` says the turn was under way, else as a notice beside whatever turn runs
-   * (another tab's, which a refused message must not end), with the calls `work` names failed.
+   * Runs `work`, counting it as busy unless it is `quiet`, then reloads the snapshot. Its failure is told in the
+   * feed: as the end of this tab's own chat turn once `work` says the turn was under way, else as a notice beside
+   * whatever turn runs (another tab's, which a refused message must not end), with the calls `work` names failed.
    */
   const track = useCallback(
-    async (work: (failing: Failing) => Promise<void>) => {
-      setInFlight((n) => n + 1);
+    async (work: (failing: Failing) => Promise<void>, quiet = false) => {
+      const counts = quiet ? 0 : 1;
+      setInFlight((n) => n + counts);
       const failing: Failing = {};
       try {
         await work(failing);
@@ -373,7 +374,7 @@ export function useStudio(api: Api): Studio {
           else setFeed((items) => withNotice(items, { code, message }, failing.calls));
         }
       } finally {
-        setInFlight((n) => n - 1);
+        setInFlight((n) => n - counts);
         setRevision((r) => r + 1);
         await refresh().catch(() => undefined);
       }
@@ -384,34 +385,40 @@ export function useStudio(api: Api): Studio {
   const run = useCallback(
     async (calls: readonly ToolRun[]) => {
       let succeeded = false;
-      await track(async (failing) => {
-        const id = session.current;
-        if (!id) return;
-        const body = {
-          tool_calls: calls.map((c) => {
-            const id = callId(c.quiet);
-            return {
-              id,
-              type: 'function',
-              function: { name: c.name, arguments: JSON.stringify(c.arguments) },
-            };
-          }),
-        };
-        const sent = body.tool_calls.map((c) => c.id);
-        failing.calls = sent;
-        let failed = false;
-        await api.stream(`/v1/sessions/${id}/tool-calls?stream=1`, body, (event) => {
-          if (event.type === 'tool_result' && !event.ok) failed = true;
-          if (event.type === 'error') {
-            // The run's stream broke (the server could not go on with it): no chat turn ended.
-            failed = true;
-            setFeed((items) => withNotice(items, event, sent));
-            return;
-          }
-          emit(event);
-        });
-        succeeded = !failed;
-      });
+      await track(
+        async (failing) => {
+          const id = session.current;
+          if (!id) return;
+          const body = {
+            tool_calls: calls.map((c) => {
+              const id = callId(c.quiet);
+              return {
+                id,
+                type: 'function',
+                function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+              };
+            }),
+          };
+          const sent = body.tool_calls.map((c) => c.id);
+          failing.calls = sent;
+          let failed = false;
+          await api.stream(`/v1/sessions/${id}/tool-calls?stream=1`, body, (event) => {
+            if (event.type === 'tool_result' && !event.ok) failed = true;
+            if (event.type === 'error') {
+              // The run's stream broke (the server could not go on with it): no chat turn ended.
+              failed = true;
+              setFeed((items) => withNotice(items, event, sent));
+              return;
+            }
+            emit(event);
+          });
+          succeeded = !failed;
+        },
+        // A run of quiet calls only (a layer selected by a click) is not busy: Ctrl+Z pressed just after a click
+        // on the canvas, which selects the layer under it, is not dropped for it; the server runs the calls of a
+        // session in the order they came.
+        calls.every((c) => c.quiet),
+      );
       return succeeded;
     },
     [api, emit, track],
