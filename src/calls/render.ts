@@ -32,6 +32,12 @@ function canvasOf(raster: Raster, width: number, height: number): Raster {
   return { x: 0, y: 0, w: width, h: height, data };
 }
 
+/** `width` × `height` fitted in a `max` square, never enlarged, at least a pixel each way. */
+export function fitWithin(width: number, height: number, max: number): { w: number; h: number } {
+  const scale = Math.min(1, max / Math.max(width, height));
+  return { w: Math.max(1, Math.round(width * scale)), h: Math.max(1, Math.round(height * scale)) };
+}
+
 /**
  * Renders the open document `name` after every call already queued in the session. Throws the editor's
  * `not_found` error (with the open names) when there is no such document.
@@ -47,9 +53,7 @@ export async function renderDocument(session: Session, name: string, max: number
     };
   });
   const canvas = canvasOf(raster, width, height);
-  const scale = Math.min(1, max / Math.max(width, height));
-  const w = Math.max(1, Math.round(width * scale));
-  const h = Math.max(1, Math.round(height * scale));
+  const { w, h } = fitWithin(width, height, max);
   let png: Buffer;
   if (w === width && h === height) {
     png = await encodePng(canvas, dpi);

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { fail } from '../engine/errors.js';
 import type { Layer, LayerMask, Raster } from '../engine/model.js';
 import sharp from '../engine/sharp.js';
-import type { Rendered } from './render.js';
+import { fitWithin, type Rendered } from './render.js';
 import type { Session } from './session.js';
 
 /** The largest thumbnail served, px: a layers panel shows them a few dozen CSS px wide. */
@@ -61,24 +61,44 @@ export function maskThumbnailKey(layer: Layer, width: number, height: number): s
 /** Encoded thumbnails by raster, then by size asked for and canvas: the panel asks again on every redraw of a tab. */
 const cache = new WeakMap<Raster | LayerMask, Map<string, Rendered>>();
 
+/** An encoded thumbnail and its size. */
+interface Encoded {
+  readonly png: Buffer;
+  readonly w: number;
+  readonly h: number;
+}
+
+/** A `w` × `h` PNG of one colour (a fill layer; an empty layer, transparent). */
+async function solid(
+  w: number,
+  h: number,
+  background: { r: number; g: number; b: number; alpha: number },
+): Promise<Encoded> {
+  const png = await sharp({ create: { width: w, height: h, channels: 4, background } })
+    .png()
+    .toBuffer();
+  return { png, w, h };
+}
+
 /**
  * The mask over the canvas, fitted in `max`: each thumbnail pixel the mask's value at the middle of the canvas
  * area it stands for (a thumbnail is a few dozen pixels: sampling beats reading a 60-Mpx canvas for it).
  */
-function encodeMask(mask: LayerMask, width: number, height: number, max: number): Promise<Buffer> {
-  const size = fitted(width, height, max);
-  const grey = Buffer.alloc(size.w * size.h);
-  for (let v = 0; v < size.h; v++) {
-    const y = Math.min(height - 1, Math.floor(((v + 0.5) * height) / size.h));
-    for (let u = 0; u < size.w; u++) {
-      const x = Math.min(width - 1, Math.floor(((u + 0.5) * width) / size.w));
+async function encodeMask(mask: LayerMask, width: number, height: number, max: number): Promise<Encoded> {
+  const { w, h } = fitWithin(width, height, max);
+  const grey = Buffer.alloc(w * h);
+  for (let v = 0; v < h; v++) {
+    const y = Math.min(height - 1, Math.floor(((v + 0.5) * height) / h));
+    for (let u = 0; u < w; u++) {
+      const x = Math.min(width - 1, Math.floor(((u + 0.5) * width) / w));
       const inside = x >= mask.x && y >= mask.y && x < mask.x + mask.w && y < mask.y + mask.h;
-      grey[v * size.w + u] = inside ? mask.data[(y - mask.y) * mask.w + (x - mask.x)]! : mask.outside;
+      grey[v * w + u] = inside ? mask.data[(y - mask.y) * mask.w + (x - mask.x)]! : mask.outside;
     }
   }
-  return sharp(grey, { raw: { width: size.w, height: size.h, channels: 1 } })
+  const png = await sharp(grey, { raw: { width: w, height: h, channels: 1 } })
     .png()
     .toBuffer();
+  return { png, w, h };
 }
 
 /** The tight bounds of the raster's non-transparent pixels within the canvas, or null when there are none. */
@@ -115,42 +135,22 @@ function opaqueBounds(r: Raster, width: number, height: number) {
   return top < 0 ? null : { x: left, y: top, w: right - left + 1, h: bottom - top + 1 };
 }
 
-/** `w` × `h` fitted in a `max` square, never enlarged. */
-function fitted(w: number, h: number, max: number): { w: number; h: number } {
-  const s = Math.min(1, max / Math.max(w, h));
-  return { w: Math.max(1, Math.round(w * s)), h: Math.max(1, Math.round(h * s)) };
-}
-
-async function encodeThumbnail(layer: Layer, width: number, height: number, max: number): Promise<Buffer> {
-  if (layer.kind === 'fill') {
-    const size = fitted(width, height, max);
-    const { r, g, b } = layer.color;
-    return sharp({
-      create: { width: size.w, height: size.h, channels: 4, background: { r, g, b, alpha: 1 } },
-    })
-      .png()
-      .toBuffer();
-  }
-  if (layer.kind !== 'pixel' && layer.kind !== 'smart')
-    throw new Error(`no thumbnail for a ${layer.kind} layer`);
-  const r = layer.raster;
+/** A layer's own pixels cropped to where they are, fitted in `max`; an empty layer, the canvas's shape. */
+async function encodePixels(r: Raster, width: number, height: number, max: number): Promise<Encoded> {
   const bounds = opaqueBounds(r, width, height);
   if (!bounds) {
     // An empty layer: a transparent picture of the canvas' shape, as Photoshop shows one.
-    const size = fitted(width, height, max);
-    return sharp({
-      create: { width: size.w, height: size.h, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
-    })
-      .png()
-      .toBuffer();
+    const { w, h } = fitWithin(width, height, max);
+    return solid(w, h, { r: 0, g: 0, b: 0, alpha: 0 });
   }
-  const size = fitted(bounds.w, bounds.h, max);
+  const { w, h } = fitWithin(bounds.w, bounds.h, max);
   const raw = Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength);
-  return sharp(raw, { raw: { width: r.w, height: r.h, channels: 4 }, limitInputPixels: false })
+  const png = await sharp(raw, { raw: { width: r.w, height: r.h, channels: 4 }, limitInputPixels: false })
     .extract({ left: bounds.x - r.x, top: bounds.y - r.y, width: bounds.w, height: bounds.h })
-    .resize(size.w, size.h, { kernel: 'lanczos3', fit: 'fill' })
+    .resize(w, h, { kernel: 'lanczos3', fit: 'fill' })
     .png({ compressionLevel: 6 })
     .toBuffer();
+  return { png, w, h };
 }
 
 /**
@@ -176,56 +176,36 @@ export async function renderLayerThumbnail(
     }
     return { layer, width: doc.state.width, height: doc.state.height };
   });
-  if (of === 'mask') return maskThumbnail(layer, width, height, max);
-  const key = thumbnailKey(layer, width, height);
-  if (key === undefined) {
+  const sizeKey = `${max}.${width}x${height}`;
+  const served = (holder: Raster | LayerMask | undefined, encoded: Encoded): Rendered => {
+    const rendered = {
+      png: encoded.png,
+      width: encoded.w,
+      height: encoded.h,
+      documentWidth: width,
+      documentHeight: height,
+    };
+    if (holder) cache.set(holder, (cache.get(holder) ?? new Map<string, Rendered>()).set(sizeKey, rendered));
+    return rendered;
+  };
+  if (of === 'mask') {
+    const mask = layer.mask;
+    if (!mask)
+      fail('unsupported', `图层“${layer.name}”没有蒙版`, { details: { layer: layer.id, mask: false } });
+    return cache.get(mask)?.get(sizeKey) ?? served(mask, await encodeMask(mask, width, height, max));
+  }
+  if (layer.kind === 'fill') {
+    // Its picture is its colour: nothing to keep it under but the colour itself, and it is made in no time.
+    const { w, h } = fitWithin(width, height, max);
+    return served(undefined, await solid(w, h, { ...layer.color, alpha: 1 }));
+  }
+  if (layer.kind === 'group' || layer.kind === 'text') {
     fail(
       'unsupported',
       `图层“${layer.name}”是${layer.kind === 'group' ? '组' : '文字图层'}，没有缩略图（图层面板显示它的图标）`,
-      {
-        details: { layer: layerId, type: layer.kind },
-      },
+      { details: { layer: layerId, type: layer.kind } },
     );
   }
-  // A fill layer's picture is its colour: cached under the colour's own key, not a raster.
-  const holder: Raster | undefined = layer.kind === 'fill' ? undefined : (layer as { raster: Raster }).raster;
-  const sizeKey = `${max}.${width}x${height}`;
-  const cached = holder ? cache.get(holder)?.get(sizeKey) : undefined;
-  if (cached) return cached;
-  return kept(holder, sizeKey, await encodeThumbnail(layer, width, height, max), width, height);
-}
-
-async function maskThumbnail(layer: Layer, width: number, height: number, max: number): Promise<Rendered> {
-  const mask = layer.mask;
-  if (!mask) {
-    fail('unsupported', `图层“${layer.name}”没有蒙版`, { details: { layer: layer.id, mask: false } });
-  }
-  const sizeKey = `${max}.${width}x${height}`;
-  const cached = cache.get(mask)?.get(sizeKey);
-  if (cached) return cached;
-  return kept(mask, sizeKey, await encodeMask(mask, width, height, max), width, height);
-}
-
-/** The thumbnail as served, kept under what it shows (when that is an object: a fill's colour is not). */
-async function kept(
-  holder: Raster | LayerMask | undefined,
-  sizeKey: string,
-  png: Buffer,
-  width: number,
-  height: number,
-): Promise<Rendered> {
-  const meta = await sharp(png).metadata();
-  const rendered: Rendered = {
-    png,
-    width: meta.width ?? 1,
-    height: meta.height ?? 1,
-    documentWidth: width,
-    documentHeight: height,
-  };
-  if (holder) {
-    const sizes = cache.get(holder) ?? new Map<string, Rendered>();
-    sizes.set(sizeKey, rendered);
-    cache.set(holder, sizes);
-  }
-  return rendered;
+  const raster = layer.raster;
+  return cache.get(raster)?.get(sizeKey) ?? served(raster, await encodePixels(raster, width, height, max));
 }

@@ -6,11 +6,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LayerNode, SessionSnapshot } from '../../src/calls/snapshot.js';
+import type { SessionSnapshot } from '../../src/calls/snapshot.js';
 import { crash, serveCli } from '../support/cli.js';
 import { DOC, garmentPhoto, NAMES, piecePng } from '../support/garment-fixtures.js';
 import { tempDir, withoutThumbnailKeys } from '../support/session.js';
-import { createSession, okCalls, sendCalls, toolCall } from './support.js';
+import { createSession, layerNodes, okCalls, sendCalls, toolCall } from './support.js';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -46,19 +46,12 @@ async function fingerprint(url: string, id: string): Promise<Record<string, unkn
   const state = (await (await fetch(`${url}/v1/sessions/${id}/state`)).json()) as SessionSnapshot;
   const thumbnails: Record<number, string> = {};
   const active = state.active;
-  const visit = (nodes: readonly LayerNode[]) => {
-    for (const n of nodes) {
-      if (n.thumbnail) thumbnails[n.id] = '';
-      if (n.children) visit(n.children);
-    }
-  };
-  if (active) visit(active.layers);
-  for (const layer of Object.keys(thumbnails)) {
+  for (const layer of layerNodes(active?.layers ?? []).filter((n) => n.thumbnail)) {
     const res = await fetch(
-      `${url}/v1/sessions/${id}/documents/${encodeURIComponent(active!.name)}/layers/${layer}/thumbnail.png`,
+      `${url}/v1/sessions/${id}/documents/${encodeURIComponent(active!.name)}/layers/${layer.id}/thumbnail.png`,
     );
     expect(res.status).toBe(200);
-    thumbnails[Number(layer)] = createHash('sha256')
+    thumbnails[layer.id] = createHash('sha256')
       .update(new Uint8Array(await res.arrayBuffer()))
       .digest('hex');
   }

@@ -176,16 +176,13 @@ export function bytesUnder(dir: string): number {
   return total;
 }
 
+/** Every layer of a layer tree, depth-first from the top, groups' contents after them. */
+export function layerNodes(nodes: readonly LayerNode[]): LayerNode[] {
+  return nodes.flatMap((n) => [n, ...layerNodes(n.children ?? [])]);
+}
+
 /** Every layer of the session's active document as its state gives them (`GET /state`), depth-first from the top. */
 export async function activeLayers(base: string, id: string): Promise<LayerNode[]> {
   const state = (await (await fetch(`${base}/v1/sessions/${id}/state`)).json()) as SessionSnapshot;
-  const all: LayerNode[] = [];
-  const walk = (nodes: readonly LayerNode[]) => {
-    for (const n of nodes) {
-      all.push(n);
-      if (n.children) walk(n.children);
-    }
-  };
-  walk(state.active?.layers ?? []);
-  return all;
+  return layerNodes(state.active?.layers ?? []);
 }

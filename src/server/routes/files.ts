@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { type Context, Hono } from 'hono';
 import sharp from 'sharp';
 import { TRANSCRIPT_FILE } from '../../agent/transcript.js';
-import type { Rendered } from '../../calls/render.js';
+import { fitWithin, type Rendered } from '../../calls/render.js';
 import { THUMBNAIL_MAX } from '../../calls/thumbnail.js';
 import { EditorError } from '../../engine/errors.js';
 import { isAtomicTemp } from '../../engine/workspace.js';
@@ -35,10 +35,19 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
  * from the session's thread to this one.
  */
 export function renderBytes(width: number, height: number, max: number): number {
-  const scale = Math.min(1, max / Math.max(width, height));
-  const w = Math.max(1, Math.round(width * scale));
-  const h = Math.max(1, Math.round(height * scale));
+  const { w, h } = fitWithin(width, height, max);
   return 2 * w * h * 4;
+}
+
+/**
+ * The 404 for an editor's `not_found` (or a thumbnail's `unsupported`): about the document `name` itself when
+ * its details list the open documents (then named), else about something in it (a layer, its mask).
+ */
+function notFound(name: string, err: EditorError): HttpError {
+  const open = (err.details as { open?: unknown } | undefined)?.open;
+  return open === undefined
+    ? new HttpError(404, 'not_found', err.message, err.details as Record<string, unknown> | undefined)
+    : new HttpError(404, 'not_found', `会话里没有打开的文档“${name}”`, { open_documents: open });
 }
 
 /** The bytes as a stream of slices, calling `done` once it has all been read or the client went away. */
@@ -345,11 +354,7 @@ export function fileRoutes({ config, store, events }: AppParts): Hono {
         rendered = await entry.session.render(name, max);
       } catch (err) {
         taken.release();
-        if (err instanceof EditorError && err.code === 'not_found') {
-          throw new HttpError(404, 'not_found', `会话里没有打开的文档“${name}”`, {
-            open_documents: (err.details as { open?: unknown } | undefined)?.open ?? [],
-          });
-        }
+        if (err instanceof EditorError && err.code === 'not_found') throw notFound(name, err);
         if (err instanceof EditorError && err.code === 'out_of_bounds') {
           const details = err.details as Record<string, unknown> | undefined;
           // The process's pool (src/calls/memory-pool.ts) says so when the other sessions hold the room, which
@@ -395,11 +400,7 @@ export function fileRoutes({ config, store, events }: AppParts): Hono {
       try {
         id = await entry.session.layerAt(name, point[0]!, point[1]!);
       } catch (err) {
-        if (err instanceof EditorError && err.code === 'not_found') {
-          throw new HttpError(404, 'not_found', `会话里没有打开的文档“${name}”`, {
-            open_documents: (err.details as { open?: unknown } | undefined)?.open ?? [],
-          });
-        }
+        if (err instanceof EditorError && err.code === 'not_found') throw notFound(name, err);
         throw err;
       }
       return c.json({ layer_id: id });
@@ -439,15 +440,7 @@ export function fileRoutes({ config, store, events }: AppParts): Hono {
         thumbnail = await entry.session.thumbnail(name, Number(rawLayer), max, of);
       } catch (err) {
         if (err instanceof EditorError && (err.code === 'not_found' || err.code === 'unsupported')) {
-          const open = (err.details as { open?: unknown } | undefined)?.open;
-          throw new HttpError(
-            404,
-            'not_found',
-            open === undefined ? err.message : `会话里没有打开的文档“${name}”`,
-            open === undefined
-              ? (err.details as Record<string, unknown> | undefined)
-              : { open_documents: open },
-          );
+          throw notFound(name, err);
         }
         throw err;
       }

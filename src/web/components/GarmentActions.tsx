@@ -122,12 +122,15 @@ const THUMB_RENDER = 1024;
 /**
  * The marker `name` (a document open in the session), rendered once for a table or a card: each piece shown cut
  * from it, so that a piece named 图层 12 is seen to be the collar without looking for it on the canvas. Not while
- * the marker is the document shown: its pieces' layers have thumbnails of their own then (PieceThumb).
+ * the marker is the document shown and each of `pieces` is a layer with a thumbnail of its own (PieceThumb shows
+ * that then); a piece renamed since it was identified is cut from the render still.
  */
-function useMarkerPicture(name: string | null) {
+function useMarkerPicture(name: string | null, pieces: readonly string[]) {
   const { studio } = useStudioView();
-  const shown = studio.state?.active?.name === name;
-  const doc = shown ? null : (studio.state?.documents.find((d) => d.name === name) ?? null);
+  const active = studio.state?.active;
+  const ownPictures =
+    active?.name === name && pieces.every((p) => layerWithRef(active.layers, p)?.thumbnail !== undefined);
+  const doc = ownPictures ? null : (studio.state?.documents.find((d) => d.name === name) ?? null);
   // The cards showing one document share its picture.
   const url =
     doc && studio.sessionId
@@ -286,7 +289,10 @@ function PiecesTable({ onDone }: { onDone(): void }) {
   );
   const [running, setRunning] = useState(false);
   const markerDoc = studio.state?.garment.document ?? null;
-  const marker = useMarkerPicture(markerDoc);
+  const marker = useMarkerPicture(
+    markerDoc,
+    rows.map((r) => r.name),
+  );
   useEffect(() => clearMark, []);
   if (rows.length === 0) return <p class="muted">{t('garment.noPieces')}</p>;
   const set = (i: number, change: Partial<PieceRow>) =>
@@ -633,7 +639,10 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
   const [answered, setAnswered] = useState<Readonly<Record<string, string>>>({});
   const chosen = (name: string, part: string) => answered[name] === part;
   const unsure = openDoubts(result);
-  const marker = useMarkerPicture(unsure.length && doc.open ? doc.name : null);
+  const marker = useMarkerPicture(
+    unsure.length && doc.open ? doc.name : null,
+    unsure.map((p) => p.name),
+  );
   useEffect(() => clearMark, []);
   if (unsure.length === 0) return null;
   /** The parts offered as buttons: what the piece was read as, then what else it may be. */

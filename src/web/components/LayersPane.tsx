@@ -258,99 +258,105 @@ export function LayersPane() {
   return (
     <div class="layers">
       <ul class="layer-list" aria-label={t('layers.tree')}>
-        {rows.map(({ layer, depth }) => (
-          <li
-            key={layer.id}
-            class={`layer-row${selected.has(layer.id) ? ' selected' : ''}${layer.visible ? '' : ' hidden-layer'}`}
-            style={{ paddingLeft: `${4 + depth * 16}px` }}
-          >
-            {layer.children ? (
-              <button
-                type="button"
-                class="icon-button disclosure"
-                aria-label={t(collapsed.has(layer.id) ? 'layers.expand' : 'layers.collapse', {
-                  name: layer.name,
-                })}
-                aria-expanded={!collapsed.has(layer.id)}
-                onClick={() => toggle(layer.id)}
-              >
-                {collapsed.has(layer.id) ? '▸' : '▾'}
-              </button>
-            ) : (
-              <span class="disclosure-space" />
-            )}
-            <button
-              type="button"
-              class="icon-button"
-              aria-label={t(layer.visible ? 'layers.hide' : 'layers.show', { name: refOf(layer) })}
-              aria-pressed={layer.visible}
-              onClick={() =>
-                onLayer(layer, [
-                  { name: VISIBLE, arguments: { name: refOf(layer), visible: !layer.visible } },
-                ])
-              }
+        {rows.map(({ layer, depth }) => {
+          const pictures = (
+            <>
+              <LayerThumb layer={layer} document={doc.name} />
+              {layer.mask_thumbnail && <MaskThumb layer={layer} document={doc.name} />}
+            </>
+          );
+          return (
+            <li
+              key={layer.id}
+              class={`layer-row${selected.has(layer.id) ? ' selected' : ''}${layer.visible ? '' : ' hidden-layer'}`}
+              style={{ paddingLeft: `${4 + depth * 16}px` }}
             >
-              <Eye open={layer.visible} />
-            </button>
-            {renaming === layer.id ? (
-              <span class="layer-name">
-                <LayerThumb layer={layer} document={doc.name} />
-                {layer.mask_thumbnail && <MaskThumb layer={layer} document={doc.name} />}
-                <NameField
-                  layer={layer}
-                  done={(name) => {
-                    setRenaming(null);
-                    const next = name?.trim();
-                    if (next && next !== layer.name)
-                      onLayer(layer, [{ name: RENAME, arguments: { new_name: next } }]);
-                  }}
-                />
-              </span>
-            ) : (
+              {layer.children ? (
+                <button
+                  type="button"
+                  class="icon-button disclosure"
+                  aria-label={t(collapsed.has(layer.id) ? 'layers.expand' : 'layers.collapse', {
+                    name: layer.name,
+                  })}
+                  aria-expanded={!collapsed.has(layer.id)}
+                  onClick={() => toggle(layer.id)}
+                >
+                  {collapsed.has(layer.id) ? '▸' : '▾'}
+                </button>
+              ) : (
+                <span class="disclosure-space" />
+              )}
               <button
                 type="button"
-                class="layer-name"
-                aria-label={refOf(layer)}
-                aria-pressed={selected.has(layer.id)}
+                class="icon-button"
+                aria-label={t(layer.visible ? 'layers.hide' : 'layers.show', { name: refOf(layer) })}
+                aria-pressed={layer.visible}
                 onClick={() =>
-                  studio.run([{ name: SELECT, arguments: { names: [refOf(layer)] }, quiet: true }])
+                  onLayer(layer, [
+                    { name: VISIBLE, arguments: { name: refOf(layer), visible: !layer.visible } },
+                  ])
                 }
-                // As in Photoshop, a double-click on the name renames the layer (not a locked one).
-                onDblClick={() => !layer.locked && setRenaming(layer.id)}
               >
-                <LayerThumb layer={layer} document={doc.name} />
-                {layer.mask_thumbnail && <MaskThumb layer={layer} document={doc.name} />}
-                <span class="layer-title" title={layer.name}>
-                  {layer.name}
-                </span>
-                {layer.clipped && <span class="tag">↳</span>}
-                {layer.effects?.length ? (
-                  <span
-                    class="tag fx"
-                    title={layer.effects.map((e) => t(`layers.effect.${e}`)).join(t('layers.effectJoin'))}
-                  >
-                    fx
-                  </span>
-                ) : null}
-                {layer.blend_mode !== 'normal' && layer.blend_mode !== 'pass_through' && (
-                  <span class="tag">{blendLabel(layer.blend_mode)}</span>
-                )}
-                {layer.opacity < 100 && <span class="tag">{Math.round(layer.opacity)}%</span>}
+                <Eye open={layer.visible} />
               </button>
-            )}
-            <button
-              type="button"
-              class={`icon-button lock${layer.locked ? ' on' : ''}`}
-              aria-label={t(layer.locked ? 'layers.unlock' : 'layers.lock', { name: refOf(layer) })}
-              aria-pressed={layer.locked}
-              onClick={() =>
-                onLayer(layer, [{ name: LOCK, arguments: { name: refOf(layer), locked: !layer.locked } }])
-              }
-            >
-              <Lock closed={layer.locked} />
-            </button>
-          </li>
-        ))}
+              {renaming === layer.id ? (
+                <span class="layer-name">
+                  {pictures}
+                  <NameField
+                    layer={layer}
+                    done={(name) => {
+                      setRenaming(null);
+                      const next = name?.trim();
+                      if (next && next !== layer.name)
+                        onLayer(layer, [{ name: RENAME, arguments: { new_name: next } }]);
+                    }}
+                  />
+                </span>
+              ) : (
+                <button
+                  type="button"
+                  class="layer-name"
+                  aria-label={refOf(layer)}
+                  aria-pressed={selected.has(layer.id)}
+                  onClick={() =>
+                    studio.run([{ name: SELECT, arguments: { names: [refOf(layer)] }, quiet: true }])
+                  }
+                  // As in Photoshop, a double-click on the name renames the layer (not a locked one).
+                  onDblClick={() => !layer.locked && setRenaming(layer.id)}
+                >
+                  {pictures}
+                  <span class="layer-title" title={layer.name}>
+                    {layer.name}
+                  </span>
+                  {layer.clipped && <span class="tag">↳</span>}
+                  {layer.effects?.length ? (
+                    <span
+                      class="tag fx"
+                      title={layer.effects.map((e) => t(`layers.effect.${e}`)).join(t('layers.effectJoin'))}
+                    >
+                      fx
+                    </span>
+                  ) : null}
+                  {layer.blend_mode !== 'normal' && layer.blend_mode !== 'pass_through' && (
+                    <span class="tag">{blendLabel(layer.blend_mode)}</span>
+                  )}
+                  {layer.opacity < 100 && <span class="tag">{Math.round(layer.opacity)}%</span>}
+                </button>
+              )}
+              <button
+                type="button"
+                class={`icon-button lock${layer.locked ? ' on' : ''}`}
+                aria-label={t(layer.locked ? 'layers.unlock' : 'layers.lock', { name: refOf(layer) })}
+                aria-pressed={layer.locked}
+                onClick={() =>
+                  onLayer(layer, [{ name: LOCK, arguments: { name: refOf(layer), locked: !layer.locked } }])
+                }
+              >
+                <Lock closed={layer.locked} />
+              </button>
+            </li>
+          );
+        })}
       </ul>
       {active && <LayerProperties layer={active} then={(calls) => onLayer(active, calls)} />}
     </div>
