@@ -1,7 +1,8 @@
 /**
  * A click on the canvas selects the layer under it, as Photoshop's Move tool with Auto-Select does: the layers
  * pane shows it selected, Shift adds to the selection, a drag or a click with the space held (the hand) pans and
- * selects nothing, and a click where only a hidden layer has pixels selects what shows there.
+ * selects nothing, a double-click fits the view and leaves the selection as it was, and a click where only a
+ * hidden layer has pixels selects what shows there.
  */
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -44,6 +45,7 @@ describe('a click on the canvas', () => {
     try {
       await eventually(selectedRows(page)).toEqual(['图层 2']);
       await eventually(() => page.locator('.artboard img').count()).toBe(1);
+      const fitted = (await page.locator('.artboard').boundingBox())!;
 
       const red = await onCanvas(page, 100, 200);
       await page.mouse.click(red.x, red.y);
@@ -94,6 +96,19 @@ describe('a click on the canvas', () => {
       await eventually(() => outline.count()).toBe(0);
       // A selection by click is not a history step (select_layers is not one), and makes no card.
       expect(await page.locator('.card').count()).toBe(0);
+
+      // A double-click on the red piece fits the view (panned above) and selects nothing: the current layer,
+      // which the model acts on, stays the one it was.
+      const redNow = await onCanvas(page, 100, 200);
+      await page.mouse.dblclick(redNow.x, redNow.y);
+      await eventually(async () => (await page.locator('.artboard').boundingBox())!.x).toBeCloseTo(
+        fitted.x,
+        0,
+      );
+      await page.waitForTimeout(800);
+      expect(await selectedRows(page)()).toEqual(['背景']);
+      const state = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as SessionSnapshot;
+      expect(state.active!.active_layer).toBe('背景');
 
       // Ctrl+Z pressed while the click's selection is still on its way undoes at once (it is not dropped as it
       // is while a call of the designer's runs).

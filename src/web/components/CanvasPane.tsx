@@ -197,14 +197,22 @@ function selectedBounds(doc: ActiveDocument) {
 /** How far, CSS px, a press may move and still be a click rather than a pan. */
 const CLICK_SLOP = 4;
 
+/** How long after a click its double-click may come (ms): the clicks of a double-click select nothing. */
+const DOUBLE_CLICK_MS = 700;
+
 /**
  * A click on the canvas selects the layer it lands on, as Photoshop's Move tool does with Auto-Select: the
  * topmost visible layer with a pixel there (the server finds it: layer-at), added to the selection with Shift.
  * Nothing changes where no layer has a pixel. Through select_layers, as a click in the layers pane.
+ *
+ * A double-click fits the view, and the layer its first click selected was not what the designer meant: the
+ * selection (which the model acts on as the current layer) goes back to what it was before that click.
  */
 function useSelectAt(artboard: { current: HTMLDivElement | null }) {
   const { studio } = useStudioView();
-  return (clientX: number, clientY: number, add: boolean) => {
+  // The clicks of the last moments: each one's selection before it, once it has changed it.
+  const recent = useRef<{ at: number; cancelled: boolean; before: string[] | null }[]>([]);
+  const selectAt = (clientX: number, clientY: number, add: boolean) => {
     const doc = studio.state?.active;
     const board = artboard.current?.getBoundingClientRect();
     if (!doc || !board || !studio.sessionId || board.width === 0) return;
@@ -212,6 +220,8 @@ function useSelectAt(artboard: { current: HTMLDivElement | null }) {
     const y = ((clientY - board.top) / board.height) * doc.height;
     if (x < 0 || y < 0 || x >= doc.width || y >= doc.height) return;
     const name = doc.name;
+    const click = { at: performance.now(), cancelled: false, before: null as string[] | null };
+    recent.current = [...recent.current.filter((c) => click.at - c.at < DOUBLE_CLICK_MS), click];
     void studio.api
       .json<{ layer_id: number | null }>(
         `/v1/sessions/${studio.sessionId}/documents/${encodeURIComponent(name)}/layer-at?x=${x.toFixed(2)}&y=${y.toFixed(2)}`,
@@ -219,17 +229,37 @@ function useSelectAt(artboard: { current: HTMLDivElement | null }) {
       .then(({ layer_id }) => {
         const now = studio.state?.active;
         const layer = now?.name === name ? layerWithId(now.layers, layer_id) : undefined;
-        if (!now || !layer) return;
-        const selected = now.selected_layer_ids.flatMap((id) => {
+        if (click.cancelled || !now || !layer) return;
+        // The current layer first: select_layers makes its first name the current layer.
+        const ids = [
+          ...(now.active_layer_id !== null && now.selected_layer_ids.includes(now.active_layer_id)
+            ? [now.active_layer_id]
+            : []),
+          ...now.selected_layer_ids.filter((id) => id !== now.active_layer_id),
+        ];
+        const selected = ids.flatMap((id) => {
           const l = layerWithId(now.layers, id);
           return l ? [refOf(l)] : [];
         });
         const names = add ? [...new Set([...selected, refOf(layer)])] : [refOf(layer)];
         if (names.length === selected.length && names.every((n) => selected.includes(n))) return;
+        click.before = selected;
         void studio.run([{ name: PANE_TOOLS.selectLayers, arguments: { names }, quiet: true }]);
       })
       .catch(() => undefined);
   };
+  /** The double-click's clicks undone: those still on their way select nothing, the first one's selection is put back. */
+  const undoClicks = () => {
+    const now = performance.now();
+    // Its own two clicks, not a click just before them.
+    const clicks = recent.current.slice(-2).filter((c) => now - c.at < DOUBLE_CLICK_MS);
+    recent.current = [];
+    for (const c of clicks) c.cancelled = true;
+    const before = clicks.find((c) => c.before !== null)?.before;
+    if (before?.length && studio.state?.active)
+      void studio.run([{ name: PANE_TOOLS.selectLayers, arguments: { names: before }, quiet: true }]);
+  };
+  return { selectAt, undoClicks };
 }
 
 export function CanvasPane() {
@@ -244,7 +274,7 @@ export function CanvasPane() {
   // A press of the left button or one finger that has not moved (yet): lifted so, it was a click.
   const press = useRef<{ id: number; x: number; y: number } | null>(null);
   const artboard = useRef<HTMLDivElement>(null);
-  const selectAt = useSelectAt(artboard);
+  const { selectAt, undoClicks } = useSelectAt(artboard);
   const drop = useDropToOpen();
   const mark = usePieceMark();
   const shown = usePieceShown();
@@ -423,7 +453,10 @@ export function CanvasPane() {
           pointers.current.delete(e.pointerId);
           press.current = null;
         }}
-        onDblClick={fitToWindow}
+        onDblClick={() => {
+          undoClicks();
+          fitToWindow();
+        }}
       >
         {drop.sending && <Sending />}
         {view && (
