@@ -1,5 +1,6 @@
 /** Every tool handler, by tool name: the table is total, so a registry tool without a handler does not compile. */
 import { adjustmentsHandlers } from './adjustments.js';
+import { arrangeHandlers } from './arrange.js';
 import { basicsHandlers } from './basics.js';
 import { colorHandlers } from './color.js';
 import { documentsHandlers } from './documents.js';
@@ -16,6 +17,7 @@ import type { HandlerTable } from './types.js';
 
 export const handlers: HandlerTable = {
   ...adjustmentsHandlers,
+  ...arrangeHandlers,
   ...basicsHandlers,
   ...colorHandlers,
   ...documentsHandlers,

@@ -7,7 +7,7 @@ import { TopBar } from './components/TopBar.js';
 import { StudioContext, type StudioView } from './context.js';
 import { type Lang, translator } from './i18n.js';
 import { layerNames } from './state/layers.js';
-import { useHistoryShortcuts } from './state/shortcuts.js';
+import { useEditShortcuts } from './state/shortcuts.js';
 import { useStudio } from './state/use-studio.js';
 
 const LANG_KEY = 'atelier.lang';
@@ -32,7 +32,7 @@ function useStrayDropsKept(): void {
 
 export function App({ api }: { api: Api }) {
   const studio = useStudio(api);
-  useHistoryShortcuts(studio);
+  useEditShortcuts(studio);
   const [lang, setLangState] = useState<Lang>(() => (localStorage.getItem(LANG_KEY) === 'en' ? 'en' : 'zh'));
   const [paletteTool, openTool] = useState<string | null>(null);
   const t = useMemo(() => translator(lang), [lang]);

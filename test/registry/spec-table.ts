@@ -339,6 +339,7 @@ export const DESIGN_GROUP_E = [
   'confirm_piece_parts',
   'set_layer_fill_opacity',
   'split_pieces',
+  'arrange_layer',
   'redo',
 ] as const;
 

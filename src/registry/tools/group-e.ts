@@ -261,6 +261,34 @@ export const groupE = [
     limits: { name: NAME },
   }),
   defineTool({
+    name: 'arrange_layer',
+    group: 'E',
+    toolset: 'layers',
+    label: '排列图层',
+    labelEn: 'Arrange Layer',
+    effect: 'write',
+    description:
+      '调整 name 指定图层在图层堆栈中的位置（如 Photoshop 的“排列”和在图层面板中拖动），并将其设为当前图层。position：forward 前移一层、backward 后移一层（都在所在图层组内）；above 移到 reference 图层之上、below 移到 reference 图层之下（与 reference 同属一个图层组，可借此移入或移出图层组）；inside 移入图层组 reference（组内最上方）。above、below、inside 须给出 reference。背景图层始终在最底层，不能移动，其他图层也不能移到它下面；锁定的图层可以调整顺序。移入剪贴蒙版中间（上方的图层是剪贴图层）的图层也成为剪贴图层。',
+    parameters: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: '要移动的图层名称' },
+        position: {
+          type: 'string',
+          description:
+            '目标位置：above 参照图层之上、below 参照图层之下、inside 参照图层组内最上方、forward 前移一层、backward 后移一层',
+          enum: ['above', 'below', 'inside', 'forward', 'backward'],
+        },
+        reference: {
+          type: 'string',
+          description: '参照图层（或图层组）名称；position 为 above、below、inside 时必填',
+        },
+      },
+      required: ['name', 'position'],
+    },
+    limits: { name: NAME, reference: NAME },
+  }),
+  defineTool({
     name: 'redo',
     group: 'E',
     toolset: 'core',

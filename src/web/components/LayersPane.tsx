@@ -11,6 +11,7 @@ import { useSharedBlobUrl } from '../state/blob-url.js';
 import { flattenLayers, layerWithId, refOf, thumbnailUrl } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import type { ToolRun } from '../state/use-studio.js';
+import { useLayerDrag } from './useLayerDrag.js';
 
 const {
   selectLayers: SELECT,
@@ -20,6 +21,7 @@ const {
   blendMode: BLEND,
   opacity: OPACITY,
   fillOpacity: FILL,
+  arrange: ARRANGE,
 } = PANE_TOOLS;
 
 const TYPE_GLYPHS: Record<string, string> = { text: 'T', group: '▤', smart_object: '◇', pixel: '▦' };
@@ -235,6 +237,17 @@ export function LayersPane() {
   );
   const blendLabel = (mode: string) => blendNames.get(mode) ?? mode;
   const doc = studio.state?.active;
+  const drag = useLayerDrag(
+    doc?.layers ?? [],
+    (group) => !collapsed.has(group.id),
+    (layer, drop) =>
+      studio.run([
+        {
+          name: ARRANGE,
+          arguments: { name: refOf(layer), position: drop.position, reference: refOf(drop.target) },
+        },
+      ]),
+  );
   if (!doc) return <p class="pane-empty">{t('layers.empty')}</p>;
   // By id: layers may share a name.
   const selected = new Set<number>(
@@ -257,8 +270,14 @@ export function LayersPane() {
     studio.run([{ name: SELECT, arguments: { names: [refOf(layer)] }, quiet: true }, ...calls]);
   return (
     <div class="layers">
-      <ul class="layer-list" aria-label={t('layers.tree')}>
+      <ul
+        ref={drag.listRef}
+        class={`layer-list${drag.dragging ? ' dragging' : ''}`}
+        aria-label={t('layers.tree')}
+        onClickCapture={drag.swallowClick}
+      >
         {rows.map(({ layer, depth }) => {
+          const drop = drag.dragging?.drop?.target.id === layer.id ? drag.dragging.drop.position : null;
           const pictures = (
             <>
               <LayerThumb layer={layer} document={doc.name} />
@@ -268,8 +287,12 @@ export function LayersPane() {
           return (
             <li
               key={layer.id}
-              class={`layer-row${selected.has(layer.id) ? ' selected' : ''}${layer.visible ? '' : ' hidden-layer'}`}
-              style={{ paddingLeft: `${4 + depth * 16}px` }}
+              data-layer-id={layer.id}
+              class={`layer-row${selected.has(layer.id) ? ' selected' : ''}${layer.visible ? '' : ' hidden-layer'}${
+                drag.dragging?.id === layer.id ? ' dragged' : ''
+              }${drop ? ` drop-${drop}` : ''}`}
+              style={{ paddingLeft: `${4 + depth * 16}px`, '--row-indent': `${4 + depth * 16}px` }}
+              onPointerDown={(e) => renaming !== layer.id && drag.press(e, layer)}
             >
               {layer.children ? (
                 <button

@@ -1,7 +1,12 @@
-/** Ctrl/⌘+Z undoes one step, Ctrl/⌘+Shift+Z (or Ctrl+Y) redoes, outside text fields, as in any editor. */
+/**
+ * Keyboard shortcuts outside text fields: Ctrl/⌘+Z undoes one step, Ctrl/⌘+Shift+Z (or Ctrl+Y) redoes, as in any
+ * editor; Ctrl/⌘+] and Ctrl/⌘+[ move the current layer one place up or down, with Shift to the top or bottom of
+ * its group, as Photoshop's Layer › Arrange.
+ */
 import { useEffect } from 'preact/hooks';
+import { layerWithId, refOf } from './layers.js';
 import { PANE_TOOLS } from './pane-tools.js';
-import type { Studio } from './use-studio.js';
+import type { Studio, ToolRun } from './use-studio.js';
 
 /** Inputs whose text the browser edits (and undoes) itself; a slider, a switch or a colour well has no text. */
 const TEXT_INPUTS = new Set(['', 'text', 'search', 'number', 'email', 'url', 'tel', 'password']);
@@ -14,13 +19,33 @@ export function editsText(target: Element | null): boolean {
   return TEXT_INPUTS.has((field.getAttribute('type') ?? '').toLowerCase());
 }
 
-export function useHistoryShortcuts(studio: Studio): void {
+/** The arrange call a bracket key asks for on the current layer, or null (no such key, no layer to move). */
+function arrangeCall(e: KeyboardEvent, studio: Studio): ToolRun | null {
+  // By the key's place, not its character: Shift turns ] into } on many layouts.
+  const up = e.code === 'BracketRight';
+  if (!up && e.code !== 'BracketLeft') return null;
+  const doc = studio.state?.active;
+  const layer = doc ? layerWithId(doc.layers, doc.active_layer_id) : undefined;
+  if (!layer || layer.background) return null;
+  const name = refOf(layer);
+  if (e.shiftKey) return { name: up ? PANE_TOOLS.bringToFront : PANE_TOOLS.sendToBack, arguments: { name } };
+  return { name: PANE_TOOLS.arrange, arguments: { name, position: up ? 'forward' : 'backward' } };
+}
+
+export function useEditShortcuts(studio: Studio): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
       // After the opacity slider, the blend mode or a switch, Ctrl+Z undoes that change as in any editor; in a
       // text field it is the field's own undo.
       if (editsText(e.target as Element | null)) return;
+      const arrange = arrangeCall(e, studio);
+      if (arrange) {
+        if (studio.busy) return;
+        e.preventDefault();
+        void studio.run([arrange]);
+        return;
+      }
       const key = e.key.toLowerCase();
       const redo = (key === 'z' && e.shiftKey) || key === 'y';
       if (key !== 'z' && !redo) return;
