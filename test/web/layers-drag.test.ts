@@ -161,3 +161,53 @@ describe('restacking layers in the layers pane', () => {
     }
   });
 });
+
+describe('selecting several layers in the layers pane', () => {
+  it('adds or takes out a layer with Ctrl, selects a range with Shift, as Photoshop', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 300, height: 200, name: '多选' }),
+      ...['A', 'B', 'C', 'D'].map((name) => toolCall('create_layer', { name })),
+    ]);
+    const page = await studio.open(id);
+    const selected = () => page.locator('.layer-row.selected .layer-title').allTextContents();
+    const current = async () => {
+      const state = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
+        active: { active_layer_id: number; layers: { id: number; name: string }[] };
+      };
+      return state.active.layers.find((l) => l.id === state.active.active_layer_id)?.name;
+    };
+    const name = (n: string) => page.getByRole('button', { name: n, exact: true });
+    try {
+      await eventually(() => rows(page)).toEqual(['D', 'C', 'B', 'A', '背景']);
+      await name('C').click();
+      await eventually(selected).toEqual(['C']);
+      await name('A').click({ modifiers: ['Shift'] });
+      await eventually(selected).toEqual(['C', 'B', 'A']);
+      expect(await current()).toBe('C');
+      // A Shift-click reaches from the same layer again: the range shrinks.
+      await name('B').click({ modifiers: ['Shift'] });
+      await eventually(selected).toEqual(['C', 'B']);
+      await name('D').click({ modifiers: ['Control'] });
+      await eventually(selected).toEqual(['D', 'C', 'B']);
+      await name('C').click({ modifiers: ['Control'] });
+      await eventually(selected).toEqual(['D', 'B']);
+      // The last one selected is not taken out: something stays selected, as the tools need.
+      await name('B').click({ modifiers: ['Control'] });
+      await eventually(selected).toEqual(['D']);
+      await name('D').click({ modifiers: ['Control'] });
+      await page.waitForTimeout(300);
+      expect(await selected()).toEqual(['D']);
+      // A plain click selects that layer alone.
+      await name('A').click({ modifiers: ['Shift'] });
+      await eventually(selected).toEqual(['D', 'C', 'B', 'A']);
+      await name('B').click();
+      await eventually(selected).toEqual(['B']);
+    } catch (err) {
+      await snapshot(page, 'failed-layers-multiselect');
+      throw err;
+    } finally {
+      await page.context().close();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 /**
- * The active document's layer tree. Clicking a layer selects it (select_layers); the eye, the lock, the blend
- * mode, the opacity and the fill go through their tools, with the layer selected first, as those tools act on it.
+ * The active document's layer tree. Clicking a layer selects it (select_layers; with Ctrl/⌘ it is added or taken
+ * out, with Shift a range); the eye, the lock, the blend mode, the opacity and the fill go through their tools,
+ * with the layer selected first, as those tools act on it.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { LayerNode, RegistryTool } from '../api/types.js';
@@ -228,6 +229,45 @@ function NameField({ layer, done }: { layer: LayerNode; done(name: string | null
   );
 }
 
+/**
+ * The layers a click on `layer`'s row selects, as in Photoshop's Layers panel: the layer alone; with Ctrl/⌘ the
+ * layer added to the selection, or taken out of it; with Shift every row from the current layer to it. The current
+ * layer first (select_layers makes its first name the current one), so that the next Shift-click reaches from the
+ * same layer. Null: nothing to change.
+ */
+function clickSelection(
+  rows: readonly { layer: LayerNode }[],
+  doc: {
+    readonly layers: readonly LayerNode[];
+    selected_layer_ids: readonly number[];
+    active_layer_id: number | null;
+  },
+  layer: LayerNode,
+  e: MouseEvent,
+): string[] | null {
+  const active = layerWithId(doc.layers, doc.active_layer_id);
+  const selected = [
+    ...(active ? [active] : []),
+    ...doc.selected_layer_ids.flatMap((id) => {
+      const l = id === active?.id ? undefined : layerWithId(doc.layers, id);
+      return l ? [l] : [];
+    }),
+  ];
+  if (e.shiftKey && active) {
+    const ids = rows.map((r) => r.layer.id);
+    const [from, to] = [ids.indexOf(active.id), ids.indexOf(layer.id)];
+    if (from < 0 || to < 0) return [refOf(layer)];
+    const range = rows.slice(Math.min(from, to), Math.max(from, to) + 1).map((r) => r.layer);
+    return [active, ...range.filter((l) => l.id !== active.id)].map(refOf);
+  }
+  if (e.ctrlKey || e.metaKey) {
+    if (!selected.some((l) => l.id === layer.id)) return [layer, ...selected].map(refOf);
+    const rest = selected.filter((l) => l.id !== layer.id);
+    return rest.length ? rest.map(refOf) : null;
+  }
+  return [refOf(layer)];
+}
+
 export function LayersPane() {
   const { studio, t, lang } = useStudioView();
   const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(new Set());
@@ -341,9 +381,10 @@ export function LayersPane() {
                   class="layer-name"
                   aria-label={refOf(layer)}
                   aria-pressed={selected.has(layer.id)}
-                  onClick={() =>
-                    studio.run([{ name: SELECT, arguments: { names: [refOf(layer)] }, quiet: true }])
-                  }
+                  onClick={(e) => {
+                    const names = clickSelection(rows, doc, layer, e);
+                    if (names) studio.run([{ name: SELECT, arguments: { names }, quiet: true }]);
+                  }}
                   // As in Photoshop, a double-click on the name renames the layer (not a locked one).
                   onDblClick={() => !layer.locked && setRenaming(layer.id)}
                 >
