@@ -1,7 +1,7 @@
 /**
  * A click on the canvas selects the layer under it, as Photoshop's Move tool with Auto-Select does: the layers
- * pane shows it selected, Shift adds to the selection, a drag or a click with the space held (the hand) pans and
- * selects nothing, a double-click fits the view and leaves the selection as it was, and a click where only a
+ * pane shows it selected, Shift adds to the selection, a drag from outside the selected layers or a click with
+ * the space held (the hand) pans and selects nothing, a double-click fits the view and leaves the selection as it was, and a click where only a
  * hidden layer has pixels selects what shows there.
  */
 import type { Page, Route } from 'playwright-core';
@@ -76,11 +76,13 @@ describe('a click on the canvas', () => {
       await page.waitForTimeout(300);
       expect(await selectedRows(page)()).toEqual(['图层 2', '图层 1']);
 
-      // A drag from the red piece pans the view and leaves the selection as it was.
+      // A drag from outside the selected layers' boxes pans the view and leaves the selection as it was (one
+      // from inside them moves the layers: canvas-move.test.ts).
       const before = (await page.locator('.artboard').boundingBox())!;
-      await page.mouse.move(red.x, red.y);
+      const gap = await onCanvas(page, 250, 300);
+      await page.mouse.move(gap.x, gap.y);
       await page.mouse.down();
-      await page.mouse.move(red.x + 60, red.y + 30, { steps: 6 });
+      await page.mouse.move(gap.x + 60, gap.y + 30, { steps: 6 });
       await page.mouse.up();
       await eventually(async () => (await page.locator('.artboard').boundingBox())!.x).toBeCloseTo(
         before.x + 60,

@@ -21,6 +21,7 @@ import { openFiles } from '../state/open-files.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { usePieceMark, usePieceShown } from '../state/piece-mark.js';
 import { UploadButton } from './FilesPane.js';
+import { type MoveOffset, useLayerMove } from './useLayerMove.js';
 
 function useViewportSize(ref: { current: HTMLElement | null }) {
   const [size, setSize] = useState({ w: 0, h: 0 });
@@ -124,8 +125,8 @@ const ARROWS: Readonly<Record<string, readonly [number, number]>> = {
 };
 
 /**
- * Space held is the hand tool, as in Photoshop and Figma. A drag on the canvas pans anyway (it has no other
- * tool), so what the space must not do is its usual work: press the canvas button last clicked (放大 zoomed in
+ * Space held is the hand tool, as in Photoshop and Figma: a drag then pans even from a selected layer (which it
+ * would otherwise move), and what the space must not do is its usual work: press the canvas button last clicked (放大 zoomed in
  * again, 适合窗口 undid the pan) or scroll the page away from the canvas (a narrow window's panes scroll). It is
  * the hand when the canvas has the keys (a click on it gives them), or when nothing has them and the pointer is
  * over the canvas; typing in the message box or a form, or working in another pane, keeps its spaces. Whether
@@ -192,6 +193,57 @@ function selectedBounds(doc: ActiveDocument) {
     if (!(w > 0 && h > 0) || (x <= 0 && y <= 0 && x + w >= doc.width && y + h >= doc.height)) return [];
     return [{ id, x, y, w, h }];
   });
+}
+
+/**
+ * A selected layer's outline; while the layer is dragged, moved with the pointer and holding the part of the
+ * canvas's picture it covered, faded, so the designer sees what goes where before the server has moved it.
+ */
+function SelectedBox({
+  box,
+  zoom,
+  offset,
+  picture,
+  doc,
+}: {
+  box: { id: number; x: number; y: number; w: number; h: number };
+  zoom: number;
+  offset: MoveOffset | null;
+  picture: string | null;
+  doc: ActiveDocument;
+}) {
+  const moving = offset?.ids.has(box.id) ? offset : null;
+  const place = {
+    left: `${(box.x + (moving?.dx ?? 0)) * zoom}px`,
+    top: `${(box.y + (moving?.dy ?? 0)) * zoom}px`,
+    width: `${box.w * zoom}px`,
+    height: `${box.h * zoom}px`,
+  };
+  return (
+    <>
+      {moving && picture && (
+        <span class="move-ghost" aria-hidden="true" style={place}>
+          <img
+            src={picture}
+            alt=""
+            draggable={false}
+            style={{
+              left: `${-box.x * zoom}px`,
+              top: `${-box.y * zoom}px`,
+              width: `${doc.width * zoom}px`,
+              height: `${doc.height * zoom}px`,
+            }}
+          />
+        </span>
+      )}
+      <span
+        class={`layer-outline${moving ? ' moving' : ''}`}
+        aria-hidden="true"
+        data-layer={box.id}
+        style={place}
+      />
+    </>
+  );
 }
 
 /** How far, CSS px, a press may move and still be a click rather than a pan. */
@@ -269,6 +321,7 @@ export function CanvasPane() {
   const size = useViewportSize(viewport);
   const [view, setView] = useState<View | null>(null);
   const [image, setImage] = useState<{ url: string; key: string; of: string } | null>(null);
+  const layerMove = useLayerMove(CLICK_SLOP, image?.key);
   // The pointers down on the canvas (a mouse, or one or two fingers) where they were last seen.
   const pointers = useRef(new Map<number, { x: number; y: number }>());
   // A press of the left button or one finger that has not moved (yet): lifted so, it was a click.
@@ -420,6 +473,14 @@ export function CanvasPane() {
             e.button === 0 && pointers.current.size === 0 && !hand.current
               ? { id: e.pointerId, x: e.clientX, y: e.clientY }
               : null;
+          const board = artboard.current?.getBoundingClientRect();
+          if (press.current && board && board.width > 0) {
+            const at = {
+              x: ((e.clientX - board.left) / board.width) * doc.width,
+              y: ((e.clientY - board.top) / board.height) * doc.height,
+            };
+            layerMove.press(e, doc, selectedBounds(doc), at, view.zoom);
+          }
           e.currentTarget.setPointerCapture(e.pointerId);
           pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
         }}
@@ -430,6 +491,8 @@ export function CanvasPane() {
           pointers.current.set(e.pointerId, now);
           const p = press.current;
           if (p && Math.hypot(now.x - p.x, now.y - p.y) > CLICK_SLOP) press.current = null;
+          // Dragging the selected layers, not the view.
+          if (layerMove.drag(e)) return;
           const other = [...pointers.current].find(([id]) => id !== e.pointerId)?.[1];
           if (!other) {
             move((v) => panBy(v, now.x - last.x, now.y - last.y));
@@ -446,11 +509,13 @@ export function CanvasPane() {
         // Lifted, or taken by the browser: the pointer no longer moves the view.
         onPointerUp={(e) => {
           pointers.current.delete(e.pointerId);
-          if (press.current?.id === e.pointerId) selectAt(e.clientX, e.clientY, e.shiftKey);
+          const moved = layerMove.release(e);
+          if (!moved && press.current?.id === e.pointerId) selectAt(e.clientX, e.clientY, e.shiftKey);
           press.current = null;
         }}
         onPointerCancel={(e) => {
           pointers.current.delete(e.pointerId);
+          layerMove.release(e, true);
           press.current = null;
         }}
         onDblClick={() => {
@@ -462,7 +527,7 @@ export function CanvasPane() {
         {view && (
           <div
             ref={artboard}
-            class={`artboard${image?.of === of ? '' : ' loading'}`}
+            class={`artboard${image?.of === of ? '' : ' loading'}${layerMove.offset ? ' moving-layers' : ''}`}
             style={{
               width: `${doc.width * view.zoom}px`,
               height: `${doc.height * view.zoom}px`,
@@ -482,17 +547,13 @@ export function CanvasPane() {
             {selectedBounds(doc).map((b) => (
               // The selected layers' bounds, as a design app outlines what is selected (a background, or a layer
               // as large as the canvas, is not outlined: its box is the canvas's edge).
-              <span
+              <SelectedBox
                 key={b.id}
-                class="layer-outline"
-                aria-hidden="true"
-                data-layer={b.id}
-                style={{
-                  left: `${b.x * view.zoom}px`,
-                  top: `${b.y * view.zoom}px`,
-                  width: `${b.w * view.zoom}px`,
-                  height: `${b.h * view.zoom}px`,
-                }}
+                box={b}
+                zoom={view.zoom}
+                offset={layerMove.offset}
+                picture={image?.of === of ? image.url : null}
+                doc={doc}
               />
             ))}
             {mark && mark.doc === doc.name && (

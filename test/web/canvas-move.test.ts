@@ -1,0 +1,133 @@
+/**
+ * Moving layers by dragging them on the canvas, as Photoshop's Move tool: a drag that starts inside a selected
+ * layer's box moves every selected layer that can move (move_layer, whole document pixels), its box and picture
+ * following the pointer until the canvas shows it moved; the view does not pan. Esc puts it back and sends
+ * nothing; a locked layer is not dragged (the drag pans); a drag from outside the selected boxes pans.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createSession, okCalls, toolCall } from '../server/support.js';
+import { eventually, snapshot } from '../support/browser.js';
+import { studioHarness } from './studio-harness.js';
+
+const studio = studioHarness('canvas-move');
+
+/** Screen point of document pixel (x, y) of the 600 × 400 document. */
+async function onCanvas(page: Page, x: number, y: number) {
+  const box = (await page.locator('.artboard').boundingBox())!;
+  return { x: box.x + (x / 600) * box.width, y: box.y + (y / 400) * box.height };
+}
+
+async function boundsOf(id: string, name: string): Promise<{ left: number; top: number }> {
+  const [r] = await okCalls(studio.url, id, [toolCall('get_layer_bounds', { name })]);
+  const b = r as { left: number; top: number };
+  return { left: b.left, top: b.top };
+}
+
+async function history(id: string): Promise<string[]> {
+  const state = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
+    active: { history: { labels: string[]; index: number } };
+  };
+  return state.active.history.labels.slice(0, state.active.history.index + 1);
+}
+
+describe('dragging layers on the canvas', () => {
+  it('moves the selected layers by whole pixels, the view staying; Esc cancels; a locked layer pans', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 600, height: 400, name: '移动' }),
+      toolCall('create_layer', { name: '红' }),
+      toolCall('select_rect', { left: 20, top: 20, right: 200, bottom: 380 }),
+      toolCall('fill_selection', { color: '#c62828' }),
+      toolCall('create_layer', { name: '蓝' }),
+      toolCall('select_rect', { left: 300, top: 40, right: 580, bottom: 200 }),
+      toolCall('fill_selection', { color: '#1e40af' }),
+      toolCall('deselect'),
+      toolCall('select_layers', { names: ['红'] }),
+    ]);
+    const page = await studio.open(id);
+    try {
+      await eventually(() => page.locator('.artboard img').count()).toBe(1);
+      await eventually(() => page.locator('.artboard .layer-outline').count()).toBe(1);
+      const board = (await page.locator('.artboard').boundingBox())!;
+      const zoom = board.width / 600;
+      const steps = (await history(id)).length;
+
+      // Pressed on the red piece and dragged 60 × 30 screen px: its box and picture follow, dashed.
+      const red = await onCanvas(page, 100, 200);
+      await page.mouse.move(red.x, red.y);
+      await page.mouse.down();
+      await page.mouse.move(red.x + 60, red.y + 30, { steps: 6 });
+      const ghost = page.locator('.artboard .move-ghost');
+      await eventually(() => ghost.count()).toBe(1);
+      const [dx, dy] = [Math.round(60 / zoom), Math.round(30 / zoom)];
+      const moved = (await page.locator('.layer-outline.moving').boundingBox())!;
+      const at = await onCanvas(page, 20 + dx, 20 + dy);
+      expect(Math.abs(moved.x - at.x)).toBeLessThan(1.5);
+      expect(Math.abs(moved.y - at.y)).toBeLessThan(1.5);
+      await snapshot(page, 'canvas-move-dragging');
+      await page.mouse.up();
+      await eventually(() => boundsOf(id, '红')).toEqual({ left: 20 + dx, top: 20 + dy });
+      await eventually(() => ghost.count()).toBe(0);
+      expect((await history(id)).slice(steps)).toEqual(['移动图层']);
+      // The view did not pan.
+      expect((await page.locator('.artboard').boundingBox())!.x).toBeCloseTo(board.x, 0);
+      // The outline now sits on the moved piece.
+      const outline = (await page.locator('.layer-outline').boundingBox())!;
+      expect(Math.abs(outline.x - at.x)).toBeLessThan(1.5);
+      await snapshot(page, 'canvas-move-moved');
+
+      // Esc mid-drag: back where it was, nothing sent.
+      const red2 = await onCanvas(page, 100 + dx, 200 + dy);
+      await page.mouse.move(red2.x, red2.y);
+      await page.mouse.down();
+      await page.mouse.move(red2.x - 80, red2.y, { steps: 5 });
+      await eventually(() => ghost.count()).toBe(1);
+      await page.keyboard.press('Escape');
+      await eventually(() => ghost.count()).toBe(0);
+      await page.mouse.up();
+      await page.waitForTimeout(300);
+      expect(await boundsOf(id, '红')).toEqual({ left: 20 + dx, top: 20 + dy });
+      expect((await history(id)).length).toBe(steps + 1);
+
+      // Both selected (Shift-click on the blue one): one drag moves both, one step each.
+      const blue = await onCanvas(page, 400, 100);
+      await page.keyboard.down('Shift');
+      await page.mouse.click(blue.x, blue.y);
+      await page.keyboard.up('Shift');
+      await eventually(() => page.locator('.artboard .layer-outline').count()).toBe(2);
+      await page.mouse.move(blue.x, blue.y);
+      await page.mouse.down();
+      await page.mouse.move(blue.x, blue.y + 40, { steps: 5 });
+      await eventually(() => ghost.count()).toBe(2);
+      await page.mouse.up();
+      const down = Math.round(40 / zoom);
+      await eventually(() => boundsOf(id, '蓝')).toEqual({ left: 300, top: 40 + down });
+      await eventually(() => boundsOf(id, '红')).toEqual({ left: 20 + dx, top: 20 + dy + down });
+      expect((await history(id)).slice(steps)).toEqual(['移动图层', '移动图层', '移动图层']);
+
+      // A locked layer is not dragged: the drag pans the view instead.
+      await okCalls(studio.url, id, [
+        toolCall('lock_layer', { name: '蓝', locked: true }),
+        toolCall('select_layers', { names: ['蓝'] }),
+      ]);
+      await eventually(() => page.locator('.artboard .layer-outline').count()).toBe(1);
+      const start = (await page.locator('.artboard').boundingBox())!;
+      const blue2 = await onCanvas(page, 400, 100 + down);
+      await page.mouse.move(blue2.x, blue2.y);
+      await page.mouse.down();
+      await page.mouse.move(blue2.x + 50, blue2.y, { steps: 5 });
+      await page.mouse.up();
+      await eventually(async () => (await page.locator('.artboard').boundingBox())!.x).toBeCloseTo(
+        start.x + 50,
+        0,
+      );
+      expect(await boundsOf(id, '蓝')).toEqual({ left: 300, top: 40 + down });
+    } catch (err) {
+      await snapshot(page, 'failed-canvas-move');
+      throw err;
+    } finally {
+      await page.context().close();
+    }
+  });
+});
