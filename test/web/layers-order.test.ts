@@ -10,7 +10,7 @@ import { createSession, okCalls, toolCall } from '../server/support.js';
 import { eventually, snapshot } from '../support/browser.js';
 import { studioHarness } from './studio-harness.js';
 
-const studio = studioHarness('layers-drag');
+const studio = studioHarness('layers-order');
 
 const rowOf = (page: Page, name: string) =>
   page

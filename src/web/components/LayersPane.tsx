@@ -23,6 +23,10 @@ const {
   opacity: OPACITY,
   fillOpacity: FILL,
   arrange: ARRANGE,
+  createLayer: CREATE_LAYER,
+  createGroup: CREATE_GROUP,
+  duplicateLayer: DUPLICATE,
+  deleteLayer: DELETE,
 } = PANE_TOOLS;
 
 const TYPE_GLYPHS: Record<string, string> = { text: 'T', group: '▤', smart_object: '◇', pixel: '▦' };
@@ -230,6 +234,74 @@ function NameField({ layer, done }: { layer: LayerNode; done(name: string | null
 }
 
 /**
+ * The name a new layer or group gets, as Photoshop names them: `template` ('图层 {n}') with one more than the highest
+ * number a layer of the document already carries in it.
+ */
+function nextName(layers: readonly LayerNode[], template: string): string {
+  const [before = '', after = ''] = template.split('{n}');
+  let highest = 0;
+  for (const { layer } of flattenLayers(layers)) {
+    if (!layer.name.startsWith(before) || !layer.name.endsWith(after)) continue;
+    const digits = layer.name.slice(before.length, layer.name.length - after.length);
+    if (/^\d{1,9}$/.test(digits)) highest = Math.max(highest, Number(digits));
+  }
+  return template.replace('{n}', String(highest + 1));
+}
+
+const ACTION_ICONS: Record<string, string> = {
+  // A page with a plus; a folder; two pages; a bin.
+  [CREATE_LAYER]: 'M6 4h9l3 3v13H6z M12 10v6 M9 13h6',
+  [CREATE_GROUP]: 'M3 7h6l2 2h10v10H3z',
+  [DUPLICATE]: 'M8 8h11v12H8z M5 16V4h11',
+  [DELETE]: 'M4 7h16 M9 7V4h6v3 M6 7l1 13h10l1-13 M10 11v6 M14 11v6',
+};
+
+/**
+ * The buttons under the layer list, as at the foot of Photoshop's Layers panel: a new layer (图层 N) and a new group
+ * (组 N) above the current layer, the selected layers duplicated or deleted. Each is its tool, labelled from the
+ * registry; the history takes any of them back.
+ */
+function LayerActions({ layers, hasSelection }: { layers: readonly LayerNode[]; hasSelection: boolean }) {
+  const { studio, t, lang } = useStudioView();
+  const actions = [
+    { name: CREATE_LAYER, args: () => ({ name: nextName(layers, t('layers.newName')) }), needs: false },
+    { name: CREATE_GROUP, args: () => ({ name: nextName(layers, t('layers.newGroupName')) }), needs: false },
+    { name: DUPLICATE, args: () => ({}), needs: true },
+    { name: DELETE, args: () => ({}), needs: true },
+  ];
+  return (
+    <div class="layer-actions" role="toolbar" aria-label={t('layers.actions')}>
+      {actions.map(({ name, args, needs }) => {
+        const tool = studio.tools.get(name);
+        if (!tool) return null;
+        const label = labelIn(tool, lang);
+        return (
+          <button
+            key={name}
+            type="button"
+            class="icon-button"
+            aria-label={label}
+            title={label}
+            disabled={needs && !hasSelection}
+            onClick={() => studio.run([{ name, arguments: args() }])}
+          >
+            <svg viewBox="0 0 24 24" width="17" height="17" aria-hidden="true">
+              <path
+                d={ACTION_ICONS[name]}
+                fill="none"
+                stroke="currentColor"
+                stroke-width="1.6"
+                stroke-linejoin="round"
+              />
+            </svg>
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+/**
  * The layers a click on `layer`'s row selects, as in Photoshop's Layers panel: the layer alone; with Ctrl/⌘ the
  * layer added to the selection, or taken out of it; with Shift every row from the current layer to it. The current
  * layer first (select_layers makes its first name the current one), so that the next Shift-click reaches from the
@@ -315,6 +387,13 @@ export function LayersPane() {
         class={`layer-list${drag.dragging ? ' dragging' : ''}`}
         aria-label={t('layers.tree')}
         onClickCapture={drag.swallowClick}
+        // As in Photoshop, Delete (or Backspace) with the layer list in hand deletes the selected layers.
+        onKeyDown={(e) => {
+          if ((e.key !== 'Delete' && e.key !== 'Backspace') || (e.target as Element).closest('input')) return;
+          if (!selected.size || !studio.tools.has(DELETE)) return;
+          e.preventDefault();
+          studio.run([{ name: DELETE, arguments: {} }]);
+        }}
       >
         {rows.map(({ layer, depth }) => {
           const drop = drag.dragging?.drop?.target.id === layer.id ? drag.dragging.drop.position : null;
@@ -422,6 +501,7 @@ export function LayersPane() {
           );
         })}
       </ul>
+      <LayerActions layers={doc.layers} hasSelection={selected.size > 0} />
       {active && <LayerProperties layer={active} then={(calls) => onLayer(active, calls)} />}
     </div>
   );

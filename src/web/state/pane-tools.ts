@@ -4,12 +4,17 @@
  */
 export const PANE_TOOLS = {
   selectLayers: 'select_layers',
+  createLayer: 'create_layer',
+  createGroup: 'create_layer_group',
+  duplicateLayer: 'duplicate_layer',
+  deleteLayer: 'delete_layer',
   rename: 'rename_layer',
   setVisible: 'set_layer_visible',
   lock: 'lock_layer',
   blendMode: 'set_layer_blend_mode',
   opacity: 'set_layer_opacity',
   fillOpacity: 'set_layer_fill_opacity',
+  move: 'move_layer',
   arrange: 'arrange_layer',
   bringToFront: 'bring_to_front',
   sendToBack: 'send_to_back',
