@@ -130,4 +130,35 @@ describe('dragging layers on the canvas', () => {
       await page.context().close();
     }
   });
+
+  it('drags a layer as large as the canvas too, which has no outline: its picture follows the pointer', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 600, height: 400, name: '满幅' }),
+      toolCall('create_layer', { name: '满幅' }),
+      toolCall('fill_selection', { color: '#2e7d32' }),
+      toolCall('set_layer_opacity', { name: '满幅', opacity: 80 }),
+    ]);
+    const page = await studio.open(id);
+    try {
+      await eventually(() => page.locator('.artboard img').count()).toBe(1);
+      expect(await page.locator('.artboard .layer-outline').count()).toBe(0);
+      const zoom = (await page.locator('.artboard').boundingBox())!.width / 600;
+      const from = await onCanvas(page, 300, 200);
+      await page.mouse.move(from.x, from.y);
+      await page.mouse.down();
+      await page.mouse.move(from.x + 40, from.y + 20, { steps: 5 });
+      await eventually(() => page.locator('.artboard .move-ghost').count()).toBe(1);
+      await page.mouse.up();
+      await eventually(() => boundsOf(id, '满幅')).toEqual({
+        left: Math.round(40 / zoom),
+        top: Math.round(20 / zoom),
+      });
+    } catch (err) {
+      await snapshot(page, 'failed-canvas-move-full');
+      throw err;
+    } finally {
+      await page.context().close();
+    }
+  });
 });

@@ -184,14 +184,18 @@ function useSpaceForHand(
   return hand;
 }
 
-/** The selected layers' on-canvas bounds (document px), but for those as large as the canvas and empty ones. */
+/**
+ * The selected layers' bounds (document px), but for empty ones; `outlined` but for those as large as the canvas,
+ * whose box is the canvas's edge (a background, a full-size photo): they can still be dragged.
+ */
 function selectedBounds(doc: ActiveDocument) {
   return doc.selected_layer_ids.flatMap((id) => {
     const b = layerWithId(doc.layers, id)?.bounds;
     if (!b || b.empty === true) return [];
     const [x, y, w, h] = [b.left, b.top, b.width, b.height].map(Number) as [number, number, number, number];
-    if (!(w > 0 && h > 0) || (x <= 0 && y <= 0 && x + w >= doc.width && y + h >= doc.height)) return [];
-    return [{ id, x, y, w, h }];
+    if (!(w > 0 && h > 0)) return [];
+    const outlined = !(x <= 0 && y <= 0 && x + w >= doc.width && y + h >= doc.height);
+    return [{ id, x, y, w, h, outlined }];
   });
 }
 
@@ -544,18 +548,20 @@ export function CanvasPane() {
             ) : (
               <span class="spinner" role="status" aria-label={t('canvas.loading')} />
             )}
-            {selectedBounds(doc).map((b) => (
-              // The selected layers' bounds, as a design app outlines what is selected (a background, or a layer
-              // as large as the canvas, is not outlined: its box is the canvas's edge).
-              <SelectedBox
-                key={b.id}
-                box={b}
-                zoom={view.zoom}
-                offset={layerMove.offset}
-                picture={image?.of === of ? image.url : null}
-                doc={doc}
-              />
-            ))}
+            {selectedBounds(doc)
+              .filter((b) => b.outlined || layerMove.offset?.ids.has(b.id))
+              .map((b) => (
+                // The selected layers' bounds, as a design app outlines what is selected (a background, or a layer
+                // as large as the canvas, is not outlined: its box is the canvas's edge).
+                <SelectedBox
+                  key={b.id}
+                  box={b}
+                  zoom={view.zoom}
+                  offset={layerMove.offset}
+                  picture={image?.of === of ? image.url : null}
+                  doc={doc}
+                />
+              ))}
             {mark && mark.doc === doc.name && (
               // The piece pointed at in a garment card, outlined where it lies.
               <span
