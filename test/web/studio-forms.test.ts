@@ -29,7 +29,7 @@ const WORDS = {
 
 async function openTool(page: Page, lang: 'zh' | 'en', label: string) {
   await page.getByRole('tab', { name: WORDS[lang].toolbox }).click();
-  await page.getByRole('button', { name: label, exact: true }).click();
+  await page.locator('.palette-groups').getByRole('button', { name: label, exact: true }).click();
 }
 
 /** The tool calls the page sends, as their JSON bodies. */
@@ -182,7 +182,8 @@ describe('the studio in English', () => {
     const tools = await chips.allTextContents();
     const chinese: string[] = [];
     for (const label of tools) {
-      await page.getByRole('button', { name: label, exact: true }).click();
+      // The layers pane's own buttons share some tools' labels (新建图层): the chip is the toolbox's.
+      await page.locator('.palette-groups').getByRole('button', { name: label, exact: true }).click();
       const form = page.getByRole('form', { name: label });
       // A table's columns show once it has a row.
       for (const add of await form.getByRole('button', { name: 'Add a row' }).all()) await add.click();
