@@ -14,6 +14,7 @@ import {
   isAncestor,
   isShown,
   layerById,
+  layerByRef,
   layersNamed,
   moveLayer,
   parentOf,
@@ -39,7 +40,7 @@ import type { ToolContext, ToolHandlers } from './types.js';
 const MISSING_SHOWN = 5;
 
 /**
- * Resolves every name (Photoshop's getByName: the first match from the top), all or nothing: any unknown
+ * Resolves every name (Photoshop's getByName: the first match from the top; `name#k` the k-th), all or nothing: any unknown
  * name fails with `not_found` naming the missing names and the closest existing ones. A name listed twice
  * counts once. Returns the layers in the order the names were given.
  */
@@ -51,7 +52,10 @@ export function layersNamedAll(ctx: ToolContext, state: DocState, names: readonl
     const matches = layersNamed(state, name);
     const first = matches[0];
     if (!first) {
-      missing.push(name);
+      // `name#k`: the k-th of several layers sharing a name, as layerNamed takes it.
+      const byRef = layerByRef(state, name);
+      if (byRef) found.set(byRef.id, byRef);
+      else missing.push(name);
       continue;
     }
     if (matches.length > 1) {

@@ -20,6 +20,7 @@ import type {
   LayerMask,
   PixelLayer,
   Raster,
+  Rect,
   SmartLayer,
   TextMatrix,
 } from '../engine/model.js';
@@ -48,7 +49,9 @@ import {
 import { translateLayer } from '../engine/translate.js';
 import {
   childrenOf,
+  isAncestor,
   layerById,
+  layerRef,
   moveLayer,
   parentOf,
   removeLayer,
@@ -65,6 +68,7 @@ import {
   textSummary,
   toSpecBlend,
 } from './describe.js';
+import { layersNamedAll } from './grouping.js';
 import {
   assertFree,
   assertPixelsUnlocked,
@@ -121,6 +125,38 @@ function materialised(state: DocState, layer: FillLayer): PixelLayer {
     kind: 'pixel',
     raster: solidRaster({ x: 0, y: 0, w: state.width, h: state.height }, color),
   };
+}
+
+/** Whole-pixel offsets of a move, with the note a result carries when they were rounded. */
+function wholeOffsets(dx: number, dy: number) {
+  const mx = whole(dx);
+  const my = whole(dy);
+  const rounded = mx !== dx || my !== dy ? { note: `位移已取整为整像素：dx=${mx}，dy=${my}` } : {};
+  return { mx, my, rounded };
+}
+
+/**
+ * Whether moving `layer` (content bounds `before`) by (mx, my) moves anything: false for an empty layer without
+ * a mask. Refuses a move that would take it beyond the positions a PSD can record.
+ */
+function hasMovableContent(
+  state: DocState,
+  layer: Layer,
+  before: Rect,
+  { dx, dy, mx, my }: { dx: number; dy: number; mx: number; my: number },
+): boolean {
+  const reach = reachOf({ ...before, x: before.x + mx, y: before.y + my });
+  if (!(reach <= MAX_LAYER_REACH)) {
+    fail(
+      'out_of_bounds',
+      `位移 dx=${dx}，dy=${dy} 会把图层“${layer.name}”移到离画布约 ${reach.toExponential(1)} 像素处，超出文件能记录的位置`,
+      {
+        hint: `图层位置须在画布原点 ±${MAX_LAYER_REACH} 像素之内（PSD 以 32 位整数记录位置）`,
+      },
+    );
+  }
+  const hasMask = subtree(state, layer.id).some((id) => layerById(state, id).mask);
+  return !(isEmptyRect(before) && !hasMask);
 }
 
 function materialiseFills(state: DocState, id: number): DocState {
@@ -386,26 +422,13 @@ export const layerPropsHandlers = {
     const doc = activeDoc(ctx);
     const layer = layerNamed(ctx, doc.state, name);
     assertPositionable(doc.state, layer, '移动', false);
-    const mx = whole(dx);
-    const my = whole(dy);
-    const rounded = mx !== dx || my !== dy ? { note: `位移已取整为整像素：dx=${mx}，dy=${my}` } : {};
+    const { mx, my, rounded } = wholeOffsets(dx, dy);
     if (mx === 0 && my === 0) {
       const s = activateOnly(ctx, doc, layer.id);
       return unchangedResult(s, layer.id, '位移为 0 像素，图层未移动', { moved: { dx: 0, dy: 0 } });
     }
     const before = contentBounds(doc.state, layer.id);
-    const hasMask = subtree(doc.state, layer.id).some((id) => layerById(doc.state, id).mask);
-    const reach = reachOf({ ...before, x: before.x + mx, y: before.y + my });
-    if (!(reach <= MAX_LAYER_REACH)) {
-      fail(
-        'out_of_bounds',
-        `位移 dx=${dx}，dy=${dy} 会把图层移到离画布约 ${reach.toExponential(1)} 像素处，超出文件能记录的位置`,
-        {
-          hint: `图层位置须在画布原点 ±${MAX_LAYER_REACH} 像素之内（PSD 以 32 位整数记录位置）`,
-        },
-      );
-    }
-    if (isEmptyRect(before) && !hasMask) {
+    if (!hasMovableContent(doc.state, layer, before, { dx, dy, mx, my })) {
       const s = activateOnly(ctx, doc, layer.id);
       return unchangedResult(s, layer.id, `图层“${layer.name}”为空，没有可移动的内容`, {
         moved: { dx: 0, dy: 0 },
@@ -422,6 +445,59 @@ export const layerPropsHandlers = {
       ...rounded,
       layer: summary(next, layer.id),
       bounds_before: boundsReport(before),
+    };
+  },
+
+  move_layers({ layer_names, dx, dy }, ctx) {
+    const doc = activeDoc(ctx);
+    const named = layersNamedAll(ctx, doc.state, layer_names);
+    // A layer inside a listed group moves with the group: moving it on its own too would move it twice.
+    const inGroup = named.filter((l) => named.some((g) => g !== l && isAncestor(doc.state, g.id, l.id)));
+    const roots = named.filter((l) => !inGroup.includes(l));
+    for (const layer of roots) assertPositionable(doc.state, layer, '移动', false);
+    const { mx, my, rounded } = wholeOffsets(dx, dy);
+    const withGroup = inGroup.length
+      ? { moved_with_group: inGroup.map((l) => layerRef(doc.state, l.id)) }
+      : {};
+    const empty: Layer[] = [];
+    let next = doc.state;
+    if (mx !== 0 || my !== 0) {
+      for (const layer of roots) {
+        if (!hasMovableContent(doc.state, layer, contentBounds(doc.state, layer.id), { dx, dy, mx, my })) {
+          empty.push(layer);
+          continue;
+        }
+        next = translateLayer(materialiseFills(next, layer.id), layer.id, mx, my);
+      }
+    }
+    // The named layers become the selection, as after a move of several selected layers in Photoshop.
+    const selection = { active: named[0]!.id, selected: named.map((l) => l.id) };
+    const reselected = { ...next, ...selection };
+    const skipped = empty.length ? { empty: empty.map((l) => layerRef(doc.state, l.id)) } : {};
+    if (next === doc.state) {
+      const same =
+        doc.state.active === selection.active &&
+        doc.state.selected.length === selection.selected.length &&
+        doc.state.selected.every((id, i) => id === selection.selected[i]);
+      if (!same) {
+        ctx.tx.update(doc.id, reselected);
+        ctx.tx.skipHistoryStep();
+      }
+      return {
+        changed: false,
+        note: mx === 0 && my === 0 ? '位移为 0 像素，图层未移动' : '这些图层都为空，没有可移动的内容',
+        moved: { dx: 0, dy: 0 },
+        ...skipped,
+        layers: named.map((l) => summary(reselected, l.id)),
+      };
+    }
+    ctx.tx.update(doc.id, reselected);
+    return {
+      moved: { dx: mx, dy: my },
+      ...rounded,
+      ...withGroup,
+      ...skipped,
+      layers: roots.filter((l) => !empty.includes(l)).map((l) => summary(reselected, l.id)),
     };
   },
 

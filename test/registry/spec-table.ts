@@ -340,6 +340,7 @@ export const DESIGN_GROUP_E = [
   'set_layer_fill_opacity',
   'split_pieces',
   'arrange_layer',
+  'move_layers',
   'redo',
 ] as const;
 

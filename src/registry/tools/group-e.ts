@@ -289,6 +289,26 @@ export const groupE = [
     limits: { name: NAME, reference: NAME },
   }),
   defineTool({
+    name: 'move_layers',
+    group: 'E',
+    toolset: 'layers',
+    label: '移动多个图层',
+    labelEn: 'Move Layers',
+    effect: 'write',
+    description:
+      '把 layer_names 指定的图层一起按像素平移（如 Photoshop 中选中多个图层后用移动工具拖动或用方向键微移），作为一个历史步骤，一次撤销即可全部复原；这些图层成为选中的图层，第一个为当前图层。dx 为水平位移（像素），正为向右、负为向左；dy 为垂直位移（像素），正为向下、负为向上。图层组连同其中的图层一起移动；同时列出的组内图层不会被重复移动。任何一个图层不能移动（背景、位置被锁定）时，所有图层都不移动。',
+    parameters: {
+      type: 'object',
+      properties: {
+        layer_names: { type: 'array', description: '要一起移动的图层名称列表', items: { type: 'string' } },
+        dx: { type: 'number', description: '水平位移（像素），正为向右，负为向左' },
+        dy: { type: 'number', description: '垂直位移（像素），正为向下，负为向上' },
+      },
+      required: ['layer_names', 'dx', 'dy'],
+    },
+    limits: { layer_names: LAYER_NAMES },
+  }),
+  defineTool({
     name: 'redo',
     group: 'E',
     toolset: 'core',
