@@ -1,8 +1,9 @@
 /**
  * Moving layers by dragging them on the canvas, as Photoshop's Move tool: a drag that starts inside a selected
- * layer's box moves every selected layer that can move (move_layer, whole document pixels), its box and picture
- * following the pointer until the canvas shows it moved; the view does not pan. Esc puts it back and sends
- * nothing; a locked layer is not dragged (the drag pans); a drag from outside the selected boxes pans.
+ * layer's box moves every selected layer that can move (whole document pixels, one history step), its box and
+ * picture following the pointer until the canvas shows it moved; the view does not pan. Esc puts it back and sends
+ * nothing; a locked layer is not dragged (the drag pans); a drag from outside the selected boxes pans. The arrow
+ * keys nudge the selected layers by a pixel, ten with Shift, and pan when nothing selected can move.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -18,10 +19,19 @@ async function onCanvas(page: Page, x: number, y: number) {
   return { x: box.x + (x / 600) * box.width, y: box.y + (y / 400) * box.height };
 }
 
+interface StateLayer {
+  name: string;
+  bounds?: { left: number; top: number };
+  children?: StateLayer[];
+}
+
+/** Where a top-level layer is, from the session's state (get_layer_bounds would make it the selected layer). */
 async function boundsOf(id: string, name: string): Promise<{ left: number; top: number }> {
-  const [r] = await okCalls(studio.url, id, [toolCall('get_layer_bounds', { name })]);
-  const b = r as { left: number; top: number };
-  return { left: b.left, top: b.top };
+  const state = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
+    active: { layers: StateLayer[] };
+  };
+  const b = state.active.layers.find((l) => l.name === name)?.bounds;
+  return { left: Number(b?.left), top: Number(b?.top) };
 }
 
 async function history(id: string): Promise<string[]> {
@@ -31,20 +41,26 @@ async function history(id: string): Promise<string[]> {
   return state.active.history.labels.slice(0, state.active.history.index + 1);
 }
 
+/** A 600 × 400 document `name` with a red piece (20, 20)–(200, 380) and a blue one (300, 40)–(580, 200). */
+async function twoPieces(name: string): Promise<string> {
+  const id = await createSession(studio.url);
+  await okCalls(studio.url, id, [
+    toolCall('create_document', { width: 600, height: 400, name }),
+    toolCall('create_layer', { name: '红' }),
+    toolCall('select_rect', { left: 20, top: 20, right: 200, bottom: 380 }),
+    toolCall('fill_selection', { color: '#c62828' }),
+    toolCall('create_layer', { name: '蓝' }),
+    toolCall('select_rect', { left: 300, top: 40, right: 580, bottom: 200 }),
+    toolCall('fill_selection', { color: '#1e40af' }),
+    toolCall('deselect'),
+  ]);
+  return id;
+}
+
 describe('dragging layers on the canvas', () => {
   it('moves the selected layers by whole pixels, the view staying; Esc cancels; a locked layer pans', async () => {
-    const id = await createSession(studio.url);
-    await okCalls(studio.url, id, [
-      toolCall('create_document', { width: 600, height: 400, name: '移动' }),
-      toolCall('create_layer', { name: '红' }),
-      toolCall('select_rect', { left: 20, top: 20, right: 200, bottom: 380 }),
-      toolCall('fill_selection', { color: '#c62828' }),
-      toolCall('create_layer', { name: '蓝' }),
-      toolCall('select_rect', { left: 300, top: 40, right: 580, bottom: 200 }),
-      toolCall('fill_selection', { color: '#1e40af' }),
-      toolCall('deselect'),
-      toolCall('select_layers', { names: ['红'] }),
-    ]);
+    const id = await twoPieces('移动');
+    await okCalls(studio.url, id, [toolCall('select_layers', { names: ['红'] })]);
     const page = await studio.open(id);
     try {
       await eventually(() => page.locator('.artboard img').count()).toBe(1);
@@ -90,7 +106,7 @@ describe('dragging layers on the canvas', () => {
       expect(await boundsOf(id, '红')).toEqual({ left: 20 + dx, top: 20 + dy });
       expect((await history(id)).length).toBe(steps + 1);
 
-      // Both selected (Shift-click on the blue one): one drag moves both, one step each.
+      // Both selected (Shift-click on the blue one): one drag moves both, one history step (move_layers).
       const blue = await onCanvas(page, 400, 100);
       await page.keyboard.down('Shift');
       await page.mouse.click(blue.x, blue.y);
@@ -104,7 +120,13 @@ describe('dragging layers on the canvas', () => {
       const down = Math.round(40 / zoom);
       await eventually(() => boundsOf(id, '蓝')).toEqual({ left: 300, top: 40 + down });
       await eventually(() => boundsOf(id, '红')).toEqual({ left: 20 + dx, top: 20 + dy + down });
-      expect((await history(id)).slice(steps)).toEqual(['移动图层', '移动图层', '移动图层']);
+      expect((await history(id)).slice(steps)).toEqual(['移动图层', '移动多个图层']);
+      // One undo takes both back, as in Photoshop.
+      await page.keyboard.press('Control+z');
+      await eventually(() => boundsOf(id, '蓝')).toEqual({ left: 300, top: 40 });
+      expect(await boundsOf(id, '红')).toEqual({ left: 20 + dx, top: 20 + dy });
+      await page.keyboard.press('Control+Shift+z');
+      await eventually(() => boundsOf(id, '蓝')).toEqual({ left: 300, top: 40 + down });
 
       // A locked layer is not dragged: the drag pans the view instead.
       await okCalls(studio.url, id, [
@@ -156,6 +178,75 @@ describe('dragging layers on the canvas', () => {
       });
     } catch (err) {
       await snapshot(page, 'failed-canvas-move-full');
+      throw err;
+    } finally {
+      await page.context().close();
+    }
+  });
+  it('nudges the selected layers with the arrow keys, 1 px or 10 px with Shift; pans when none can move', async () => {
+    const id = await twoPieces('微移');
+    const page = await studio.open(id);
+    try {
+      await eventually(() => page.locator('.artboard img').count()).toBe(1);
+      const steps = (await history(id)).length;
+      // A click on the red piece selects it and gives the canvas the keys.
+      const red = await onCanvas(page, 100, 200);
+      await page.mouse.click(red.x, red.y);
+      const redEdge = await onCanvas(page, 20, 20);
+      await eventually(async () => {
+        const outline = await page.locator('.artboard .layer-outline').boundingBox();
+        return outline !== null && Math.abs(outline.x - redEdge.x) < 1.5;
+      }).toBe(true);
+      const board = (await page.locator('.artboard').boundingBox())!;
+      // Presses made while the first nudge is sent are added up, not dropped.
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('Shift+ArrowDown');
+      await page.keyboard.press('ArrowUp');
+      await eventually(() => boundsOf(id, '红')).toEqual({ left: 23, top: 29 });
+      const nudges = (await history(id)).slice(steps);
+      expect(nudges.length).toBeGreaterThanOrEqual(1);
+      expect(nudges.length).toBeLessThanOrEqual(5);
+      expect(new Set(nudges)).toEqual(new Set(['移动图层']));
+      // The view did not pan.
+      expect((await page.locator('.artboard').boundingBox())!.x).toBeCloseTo(board.x, 0);
+
+      // Both selected: one nudge moves both, one step.
+      const blue = await onCanvas(page, 400, 100);
+      await page.keyboard.down('Shift');
+      await page.mouse.click(blue.x, blue.y);
+      await page.keyboard.up('Shift');
+      await eventually(() => page.locator('.artboard .layer-outline').count()).toBe(2);
+      const before = (await history(id)).length;
+      await page.keyboard.press('Shift+ArrowLeft');
+      await eventually(() => boundsOf(id, '蓝')).toEqual({ left: 290, top: 40 });
+      expect(await boundsOf(id, '红')).toEqual({ left: 13, top: 29 });
+      expect((await history(id)).slice(before)).toEqual(['移动多个图层']);
+      // Both stay selected, their outlines on the moved pieces.
+      const blueEdge = await onCanvas(page, 290, 40);
+      await eventually(async () => {
+        const boxes = await page
+          .locator('.artboard .layer-outline')
+          .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().left));
+        return boxes.length === 2 && boxes.some((x) => Math.abs(x - blueEdge.x) < 1.5);
+      }).toBe(true);
+      await snapshot(page, 'canvas-nudged');
+
+      // Only the background selected (a click where no other layer has a pixel): the arrows pan the view.
+      const empty = await onCanvas(page, 450, 330);
+      await page.mouse.click(empty.x, empty.y);
+      await eventually(() => page.locator('.artboard .layer-outline').count()).toBe(0);
+      const still = (await history(id)).length;
+      const start = (await page.locator('.artboard').boundingBox())!;
+      await page.keyboard.press('ArrowRight');
+      await eventually(async () => (await page.locator('.artboard').boundingBox())!.x).toBeCloseTo(
+        start.x - 40,
+        0,
+      );
+      expect((await history(id)).length).toBe(still);
+    } catch (err) {
+      await snapshot(page, 'failed-canvas-nudge');
       throw err;
     } finally {
       await page.context().close();

@@ -126,8 +126,10 @@ describe('the keyboard on the canvas', () => {
   it('pans with the arrow keys once the canvas has the focus, Shift for larger steps', async () => {
     const page = await openOn(1440, 900);
     const centre = await viewportCentre(page);
-    // A click on the canvas gives it the keys (a click does not move it).
+    // A click on the canvas gives it the keys (a click does not move it) and selects the background under it:
+    // with nothing that can move selected, the arrows pan (they nudge a selected layer, as Photoshop's Move tool).
     await page.mouse.click(centre.x, centre.y);
+    await eventually(() => page.locator('.artboard .layer-outline').count()).toBe(0);
     const start = await placed(page)();
     await page.keyboard.press('ArrowRight');
     await eventually(placed(page)).toMatchObject({ x: start.x - 40, y: start.y });

@@ -51,4 +51,49 @@ describe('undo by the keyboard', () => {
       await page.context().close();
     }
   });
+
+  it('sends Ctrl+Z pressed while a nudge is on its way after it: the nudge is what is undone', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 300, height: 200, name: '顺序' }),
+      toolCall('create_layer', { name: '方块' }),
+      toolCall('select_rect', { left: 50, top: 50, right: 150, bottom: 150 }),
+      toolCall('fill_selection', { color: '#1e40af' }),
+      toolCall('deselect'),
+    ]);
+    const page = await studio.open(id);
+    try {
+      await eventually(() => page.locator('.artboard .layer-outline').count()).toBe(1);
+      const history = async () => {
+        const state = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
+          active: { history: { labels: string[]; index: number } };
+        };
+        return state.active.history;
+      };
+      const before = await history();
+      // The nudge's request is held back for a moment, as on a slow network; Ctrl+Z is pressed meanwhile.
+      let held = false;
+      await page.route('**/tool-calls?stream=1', async (route) => {
+        if (!held) {
+          held = true;
+          await new Promise((r) => setTimeout(r, 600));
+        }
+        await route.continue();
+      });
+      await page.locator('.canvas-viewport[tabindex]').focus();
+      await page.keyboard.press('Shift+ArrowRight');
+      await page.keyboard.press('Control+z');
+      // Nudged, then undone: the nudge is the step after the current one (redoable), the fill untouched.
+      await eventually(async () => (await history()).labels.length).toBe(before.labels.length + 1);
+      await eventually(async () => (await history()).index).toBe(before.index);
+      const after = await history();
+      expect(after.labels.at(-1)).toBe('移动图层');
+      expect(after.labels.slice(0, -1)).toEqual(before.labels);
+    } catch (err) {
+      await snapshot(page, 'failed-shortcuts-order');
+      throw err;
+    } finally {
+      await page.context().close();
+    }
+  });
 });

@@ -114,7 +114,9 @@ function EmptyCanvas() {
   );
 }
 
-/** Arrow keys pan this many screen pixels; with Shift, the larger step. */
+/** Arrow keys nudge the selected layers one document pixel, with Shift this many (Photoshop's). */
+const NUDGE_LARGE = 10;
+/** Arrow keys with no layer to nudge pan this many screen pixels; with Shift, the larger step. */
 const PAN_STEP = 40;
 const PAN_STEP_LARGE = 200;
 const ARROWS: Readonly<Record<string, readonly [number, number]>> = {
@@ -449,6 +451,10 @@ export function CanvasPane() {
           const arrow = ARROWS[e.key];
           if (!arrow || e.ctrlKey || e.metaKey || e.altKey) return;
           e.preventDefault();
+          // As Photoshop's Move tool: the arrows nudge the selected layers (the opposite way to a pan of the
+          // view), by a document pixel or ten with Shift; with nothing that can move selected, they pan.
+          const nudge = e.shiftKey ? NUDGE_LARGE : 1;
+          if (doc && layerMove.nudge(doc, -arrow[0] * nudge, -arrow[1] * nudge)) return;
           const step = e.shiftKey ? PAN_STEP_LARGE : PAN_STEP;
           move((v) => panBy(v, arrow[0] * step, arrow[1] * step));
         }}

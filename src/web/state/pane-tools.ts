@@ -15,6 +15,7 @@ export const PANE_TOOLS = {
   opacity: 'set_layer_opacity',
   fillOpacity: 'set_layer_fill_opacity',
   move: 'move_layer',
+  moveMany: 'move_layers',
   arrange: 'arrange_layer',
   bringToFront: 'bring_to_front',
   sendToBack: 'send_to_back',

@@ -1,7 +1,9 @@
 /**
  * Keyboard shortcuts outside text fields: Ctrl/⌘+Z undoes one step, Ctrl/⌘+Shift+Z (or Ctrl+Y) redoes, as in any
  * editor; Ctrl/⌘+] and Ctrl/⌘+[ move the current layer one place up or down, with Shift to the top or bottom of
- * its group, as Photoshop's Layer › Arrange.
+ * its group, as Photoshop's Layer › Arrange. A press made while the studio's own calls run is sent after them (the
+ * server runs a session's calls in the order they came), not dropped: Ctrl+Z right after a nudge undoes the nudge.
+ * While a chat turn runs (the model is editing) or a file uploads, they are ignored.
  */
 import { useEffect } from 'preact/hooks';
 import { layerWithId, refOf } from './layers.js';
@@ -34,6 +36,7 @@ function arrangeCall(e: KeyboardEvent, studio: Studio): ToolRun | null {
 
 export function useEditShortcuts(studio: Studio): void {
   useEffect(() => {
+    const held = studio.chatting || studio.uploading;
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
       // After the opacity slider, the blend mode or a switch, Ctrl+Z undoes that change as in any editor; in a
@@ -41,7 +44,7 @@ export function useEditShortcuts(studio: Studio): void {
       if (editsText(e.target as Element | null)) return;
       const arrange = arrangeCall(e, studio);
       if (arrange) {
-        if (studio.busy) return;
+        if (held) return;
         e.preventDefault();
         void studio.run([arrange]);
         return;
@@ -49,7 +52,7 @@ export function useEditShortcuts(studio: Studio): void {
       const key = e.key.toLowerCase();
       const redo = (key === 'z' && e.shiftKey) || key === 'y';
       if (key !== 'z' && !redo) return;
-      if (!studio.state?.active || studio.busy) return;
+      if (!studio.state?.active || held) return;
       e.preventDefault();
       void studio.run([{ name: redo ? PANE_TOOLS.redo : PANE_TOOLS.undo, arguments: {} }]);
     };

@@ -382,7 +382,11 @@ export function useStudio(api: Api): Studio {
     [emit, refresh, wentAway],
   );
 
-  const run = useCallback(
+  // This tab's runs, one after another: each request is sent once the one before has answered, so that calls
+  // reach the server in the order they were made (two requests in flight may arrive the other way round), and
+  // Ctrl+Z pressed just after a nudge undoes the nudge, not the step before it.
+  const runs = useRef<Promise<unknown>>(Promise.resolve());
+  const runNow = useCallback(
     async (calls: readonly ToolRun[]) => {
       let succeeded = false;
       await track(
@@ -422,6 +426,14 @@ export function useStudio(api: Api): Studio {
       return succeeded;
     },
     [api, emit, track],
+  );
+  const run = useCallback(
+    (calls: readonly ToolRun[]) => {
+      const mine = runs.current.then(() => runNow(calls));
+      runs.current = mine.catch(() => undefined);
+      return mine;
+    },
+    [runNow],
   );
 
   const chat = useCallback(
