@@ -288,4 +288,56 @@ describe('the studio in English', () => {
       'Type / Color',
     ]);
   });
+
+  it('starts a list of layers with the layers selected, as a single layer field starts with the current one', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 300, height: 200, name: '列表' }),
+      toolCall('create_layer', { name: '红' }),
+      toolCall('select_rect', { left: 10, top: 10, right: 60, bottom: 60 }),
+      toolCall('fill_selection', { color: '#c62828' }),
+      toolCall('create_layer', { name: '蓝' }),
+      toolCall('select_rect', { left: 100, top: 10, right: 150, bottom: 60 }),
+      toolCall('fill_selection', { color: '#1e40af' }),
+      toolCall('create_layer', { name: '绿' }),
+      toolCall('select_rect', { left: 200, top: 10, right: 250, bottom: 60 }),
+      toolCall('fill_selection', { color: '#2e7d32' }),
+      toolCall('deselect'),
+      toolCall('select_layers', { names: ['红', '绿'] }),
+    ]);
+    const page = await studio.open(id);
+    try {
+      await openTool(page, 'zh', '移动多个图层');
+      const list = page.locator('#param-move_layers-layer_names');
+      const checked = () =>
+        list
+          .locator('label')
+          .evaluateAll((labels) =>
+            labels.flatMap((l) =>
+              (l.querySelector('input') as { checked: boolean }).checked ? [l.textContent] : [],
+            ),
+          );
+      await eventually(checked).toEqual(['绿', '红']);
+      await page.getByLabel('水平位移').fill('5');
+      await page.getByLabel('垂直位移').fill('0');
+      await page.getByRole('button', { name: WORDS.zh.run }).click();
+      const left = async (name: string) => {
+        const state = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
+          active: { layers: { name: string; bounds?: { left: number } }[]; history: { labels: string[] } };
+        };
+        return [
+          state.active.layers.find((l) => l.name === name)?.bounds?.left,
+          state.active.history.labels.at(-1),
+        ];
+      };
+      await eventually(() => left('红')).toEqual([15, '移动多个图层']);
+      expect(await left('绿')).toEqual([205, '移动多个图层']);
+      expect(await left('蓝')).toEqual([100, '移动多个图层']);
+    } catch (err) {
+      await snapshot(page, 'failed-studio-forms-layers');
+      throw err;
+    } finally {
+      await page.context().close();
+    }
+  });
 });

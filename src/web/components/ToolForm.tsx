@@ -12,13 +12,18 @@ import { PANE_TOOLS } from '../state/pane-tools.js';
 import { withToolLabels } from '../state/tool-names.js';
 import { Field } from './fields.js';
 
-function prefilled(tool: RegistryTool, activeLayer: string | null): Record<string, FormValue> {
+function prefilled(
+  tool: RegistryTool,
+  activeLayer: string | null,
+  selectedLayers: readonly string[],
+): Record<string, FormValue> {
   const values = initialValues(tool.parameters, tool.limits);
   for (const [name, schema] of Object.entries(tool.parameters.properties)) {
-    // A tool that acts on a named layer most often means the one the user is working on.
-    if (activeLayer && values[name] === '' && fieldKind(schema, tool.limits[name]).kind === 'layer') {
-      values[name] = activeLayer;
-    }
+    const kind = fieldKind(schema, tool.limits[name]).kind;
+    // A tool that acts on a named layer most often means the one the user is working on; one that acts on a list
+    // of layers (align, group, move together), the layers selected.
+    if (activeLayer && values[name] === '' && kind === 'layer') values[name] = activeLayer;
+    else if (kind === 'layers' && selectedLayers.length > 0) values[name] = selectedLayers;
   }
   return values;
 }
@@ -40,7 +45,16 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
   // What a call names the active layer by (its name, or `name#k` when the name is shared).
   const active = doc ? layerWithId(doc.layers, doc.active_layer_id) : undefined;
   const activeLayer = active ? refOf(active) : null;
-  const [values, setValues] = useState(() => prefilled(tool, activeLayer));
+  const [values, setValues] = useState(() =>
+    prefilled(
+      tool,
+      activeLayer,
+      (doc?.selected_layer_ids ?? []).flatMap((id) => {
+        const layer = doc ? layerWithId(doc.layers, id) : undefined;
+        return layer ? [refOf(layer)] : [];
+      }),
+    ),
+  );
   const [running, setRunning] = useState(false);
   // What the designer is asked before a run that would lose something for good, with the arguments asked about.
   const [asking, setAsking] = useState<{ about: Confirmation; args: Record<string, unknown> } | null>(null);
