@@ -210,4 +210,49 @@ describe('selecting several layers in the layers pane', () => {
       await page.context().close();
     }
   });
+
+  it('keeps scrolling a long list while a dragged row is held at its end, and drops where the pointer rests', async () => {
+    const id = await createSession(studio.url);
+    const names = Array.from({ length: 40 }, (_, i) => `层${i + 1}`);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 300, height: 200, name: '长列表' }),
+      ...names.map((name) => toolCall('create_layer', { name })),
+    ]);
+    const page = await studio.open(id, 1280, 700);
+    try {
+      await eventually(async () => (await rows(page)).length).toBe(41);
+      const list = page.locator('.layer-list');
+      const scrollTop = () => list.evaluate((el) => (el as unknown as { scrollTop: number }).scrollTop);
+      expect(await scrollTop()).toBe(0);
+      const box = (await list.boundingBox())!;
+      const a = (await rowOf(page, '层40').locator('.layer-title').boundingBox())!;
+      await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+      await page.mouse.down();
+      // Into the band at the list's lower end, then held still: the list scrolls on by itself to its end.
+      await page.mouse.move(a.x + a.width / 2, box.y + box.height - 6, { steps: 10 });
+      await eventually(async () => {
+        const el = await list.evaluate((l) => {
+          const e = l as unknown as { scrollTop: number; scrollHeight: number; clientHeight: number };
+          return e.scrollHeight - e.clientHeight - e.scrollTop;
+        });
+        return el <= 1;
+      }).toBe(true);
+      // The drop line follows the rows that came under the pointer: one of the last, near the background.
+      await eventually(() => page.locator('.layer-row[class*="drop-"]').count()).toBe(1);
+      const line = page.locator('.layer-row[class*="drop-"]');
+      const target = (await line.locator('.layer-title').textContent())!;
+      const above = (await line.getAttribute('class'))!.includes('drop-above');
+      expect(['层1', '层2', '层3', '背景']).toContain(target);
+      await page.mouse.up();
+      const rest = [...names.slice(0, 39).reverse(), '背景'];
+      const at = rest.indexOf(target) + (above ? 0 : 1);
+      await eventually(() => rows(page)).toEqual([...rest.slice(0, at), '层40', ...rest.slice(at)]);
+      expect((await rows(page))[0]).toBe('层39');
+    } catch (err) {
+      await snapshot(page, 'failed-layers-order-scroll');
+      throw err;
+    } finally {
+      await page.context().close();
+    }
+  });
 });

@@ -1,8 +1,9 @@
 /**
  * Dragging a row of the layers pane to restack its layer, as in Photoshop's Layers panel: press on a row and move
  * (a few pixels, so a click still selects and a double-click still renames), a line shows where it will land
- * (a frame for into a group), release to move it there; Esc or leaving the list cancels. Near the list's ends it
- * scrolls. Pointer events rather than HTML drag and drop: they need no drag image and work with a pen.
+ * (a frame for into a group), release to move it there; Esc or leaving the list cancels. Held near the list's ends
+ * it scrolls, faster the nearer the edge, until the pointer leaves the band (as a file manager's list does: the
+ * pointer need not move). Pointer events rather than HTML drag and drop: they need no drag image and work with a pen.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { LayerNode } from '../api/types.js';
@@ -10,9 +11,17 @@ import { type Drop, dropAt } from '../state/layer-drop.js';
 
 /** How far the pointer must move before a press becomes a drag (CSS px), as the browsers' own drag threshold. */
 const DRAG_START_PX = 5;
-/** The band at either end of the list that scrolls it while dragging, and the step per pointer move. */
+/** The band at either end of the list that scrolls it while dragging, and the most it scrolls per frame. */
 const EDGE_PX = 28;
-const SCROLL_STEP_PX = 10;
+const SCROLL_MAX_PX = 12;
+
+/** How far to scroll the list this frame for a pointer at `y` (negative: up), 0 outside the edge bands. */
+export function edgeScroll(y: number, top: number, bottom: number): number {
+  const depth = y < top + EDGE_PX ? top + EDGE_PX - y : y > bottom - EDGE_PX ? -(y - (bottom - EDGE_PX)) : 0;
+  if (depth === 0) return 0;
+  const speed = Math.max(1, Math.round((Math.min(EDGE_PX, Math.abs(depth)) / EDGE_PX) * SCROLL_MAX_PX));
+  return depth > 0 ? -speed : speed;
+}
 
 interface Press {
   readonly layer: LayerNode;
@@ -53,27 +62,46 @@ export function useLayerDrag(
   };
 
   useEffect(() => {
+    // The pointer's last place during a drag, and the frame that scrolls the list while it is held at an end.
+    let at = { x: 0, y: 0 };
+    let frame = 0;
+    const locate = (p: Press) => {
+      const list = listRef.current;
+      let drop: Drop | null = null;
+      if (list) {
+        const row = document.elementFromPoint(at.x, at.y)?.closest<HTMLElement>('[data-layer-id]');
+        if (row && list.contains(row)) {
+          const r = row.getBoundingClientRect();
+          const { layers: tree, expanded: open } = latest.current;
+          drop = dropAt(tree, p.layer.id, Number(row.dataset.layerId), (at.y - r.top) / r.height, open);
+        }
+      }
+      dropRef.current = drop;
+      setDragging({ id: p.layer.id, drop });
+    };
+    const scroll = () => {
+      frame = 0;
+      const p = pressRef.current;
+      const list = listRef.current;
+      if (!p?.started || !list) return;
+      const box = list.getBoundingClientRect();
+      const step = edgeScroll(at.y, box.top, box.bottom);
+      const before = list.scrollTop;
+      if (step !== 0) list.scrollTop += step;
+      if (list.scrollTop === before) return;
+      // The rows moved under the pointer: where it would land changed too.
+      locate(p);
+      frame = requestAnimationFrame(scroll);
+    };
     const move = (e: PointerEvent) => {
       const p = pressRef.current;
       if (!p || e.pointerId !== p.pointerId) return;
       if (!p.started && Math.hypot(e.clientX - p.x, e.clientY - p.y) < DRAG_START_PX) return;
       p.started = true;
       e.preventDefault();
-      const list = listRef.current;
-      let drop: Drop | null = null;
-      if (list) {
-        const box = list.getBoundingClientRect();
-        if (e.clientY < box.top + EDGE_PX) list.scrollTop -= SCROLL_STEP_PX;
-        else if (e.clientY > box.bottom - EDGE_PX) list.scrollTop += SCROLL_STEP_PX;
-        const row = document.elementFromPoint(e.clientX, e.clientY)?.closest<HTMLElement>('[data-layer-id]');
-        if (row && list.contains(row)) {
-          const r = row.getBoundingClientRect();
-          const { layers: tree, expanded: open } = latest.current;
-          drop = dropAt(tree, p.layer.id, Number(row.dataset.layerId), (e.clientY - r.top) / r.height, open);
-        }
-      }
-      dropRef.current = drop;
-      setDragging({ id: p.layer.id, drop });
+      at = { x: e.clientX, y: e.clientY };
+      locate(p);
+      if (!frame) frame = requestAnimationFrame(scroll);
     };
     const up = (e: PointerEvent) => {
       const p = pressRef.current;
@@ -104,6 +132,7 @@ export function useLayerDrag(
     window.addEventListener('pointercancel', cancel);
     window.addEventListener('keydown', key, true);
     return () => {
+      cancelAnimationFrame(frame);
       window.removeEventListener('pointermove', move);
       window.removeEventListener('pointerup', up);
       window.removeEventListener('pointercancel', cancel);
