@@ -32,9 +32,9 @@ function useStrayDropsKept(): void {
 
 export function App({ api }: { api: Api }) {
   const studio = useStudio(api);
-  useEditShortcuts(studio);
   const [lang, setLangState] = useState<Lang>(() => (localStorage.getItem(LANG_KEY) === 'en' ? 'en' : 'zh'));
   const [paletteTool, openTool] = useState<string | null>(null);
+  useEditShortcuts(studio, openTool);
   const t = useMemo(() => translator(lang), [lang]);
   useEffect(() => {
     document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';

@@ -96,4 +96,36 @@ describe('undo by the keyboard', () => {
       await page.context().close();
     }
   });
+
+  it('saves with Ctrl+S and opens Save As with Ctrl+Shift+S, anywhere in the page, as Photoshop', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 300, height: 200, name: '存盘' }),
+      toolCall('create_layer', { name: '色块' }),
+    ]);
+    const page = await studio.open(id);
+    try {
+      const tab = page.locator('.doc-tab', { hasText: '存盘' });
+      await eventually(() => tab.locator('.unsaved').count()).toBe(1);
+      // Typing in a text field: Ctrl+S still saves the document (the browser's "save page" is not opened).
+      await page.getByRole('searchbox', { name: '搜索工具' }).click();
+      await page.keyboard.press('Control+s');
+      await eventually(() => tab.locator('.unsaved').count()).toBe(0);
+      const files = async () => {
+        const res = await fetch(`${studio.url}/v1/sessions/${id}/files`);
+        return ((await res.json()) as { files: { path: string }[] }).files.map((f) => f.path);
+      };
+      expect(await files()).toContain('存盘.psd');
+      await page.keyboard.press('Control+Shift+s');
+      await eventually(() => page.getByRole('form', { name: '另存为' }).count()).toBe(1);
+      // Proposing the document's file, as Photoshop's Save As proposes its name.
+      expect(await page.getByLabel('保存路径', { exact: true }).inputValue()).toBe('存盘.psd');
+      await snapshot(page, 'shortcuts-save-as');
+    } catch (err) {
+      await snapshot(page, 'failed-shortcuts-save');
+      throw err;
+    } finally {
+      await page.context().close();
+    }
+  });
 });

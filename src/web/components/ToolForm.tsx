@@ -4,7 +4,12 @@ import type { ParamLimits, ParamSchema } from '../../registry/types.js';
 import type { RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { argumentsOf, emptyRequired, type FormValue, initialValues } from '../forms/arguments.js';
-import { type Confirmation, confirmationFor, pathsWritten } from '../forms/confirmation.js';
+import {
+  type Confirmation,
+  confirmationFor,
+  pathParamsWritten,
+  pathsWritten,
+} from '../forms/confirmation.js';
 import { fieldKind, withoutEscapeNotes } from '../forms/field-kind.js';
 import { labelIn } from '../i18n.js';
 import { layerWithId, refOf } from '../state/layers.js';
@@ -12,18 +17,32 @@ import { PANE_TOOLS } from '../state/pane-tools.js';
 import { withToolLabels } from '../state/tool-names.js';
 import { Field } from './fields.js';
 
-function prefilled(
-  tool: RegistryTool,
-  activeLayer: string | null,
-  selectedLayers: readonly string[],
-): Record<string, FormValue> {
+interface Current {
+  /** What a call names the active layer by (its name, or `name#k` when the name is shared). */
+  readonly layer: string | null;
+  readonly selected: readonly string[];
+  /** The file the active document would be saved to: its own, or a new one named after it. */
+  readonly file: string | null;
+}
+
+/** The PSD a layered document is saved as: its own, or its image file's or its name's with `.psd`. */
+function psdFileOf(doc: { readonly name: string; readonly path: string | null }): string {
+  if (doc.path && /\.(psd|psb)$/i.test(doc.path)) return doc.path;
+  return `${doc.path ? doc.path.replace(/\.[^./]*$/, '') : doc.name}.psd`;
+}
+
+function prefilled(tool: RegistryTool, current: Current): Record<string, FormValue> {
   const values = initialValues(tool.parameters, tool.limits);
+  const written = new Set(pathParamsWritten(tool));
   for (const [name, schema] of Object.entries(tool.parameters.properties)) {
     const kind = fieldKind(schema, tool.limits[name]).kind;
+    if (values[name] !== '' && kind !== 'layers') continue;
     // A tool that acts on a named layer most often means the one the user is working on; one that acts on a list
-    // of layers (align, group, move together), the layers selected.
-    if (activeLayer && values[name] === '' && kind === 'layer') values[name] = activeLayer;
-    else if (kind === 'layers' && selectedLayers.length > 0) values[name] = selectedLayers;
+    // of layers (align, group, move together), the layers selected; a path written to (另存为), the document's
+    // file, as Photoshop's Save As proposes its name.
+    if (kind === 'layer' && current.layer) values[name] = current.layer;
+    else if (kind === 'layers' && current.selected.length > 0) values[name] = current.selected;
+    else if (kind === 'path' && written.has(name) && current.file) values[name] = current.file;
   }
   return values;
 }
@@ -42,19 +61,17 @@ function blankWords(schema: ParamSchema, limits: ParamLimits | undefined) {
 export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void }) {
   const { studio, t, lang } = useStudioView();
   const doc = studio.state?.active;
-  // What a call names the active layer by (its name, or `name#k` when the name is shared).
-  const active = doc ? layerWithId(doc.layers, doc.active_layer_id) : undefined;
-  const activeLayer = active ? refOf(active) : null;
-  const [values, setValues] = useState(() =>
-    prefilled(
-      tool,
-      activeLayer,
-      (doc?.selected_layer_ids ?? []).flatMap((id) => {
+  const [values, setValues] = useState(() => {
+    const active = doc ? layerWithId(doc.layers, doc.active_layer_id) : undefined;
+    return prefilled(tool, {
+      layer: active ? refOf(active) : null,
+      selected: (doc?.selected_layer_ids ?? []).flatMap((id) => {
         const layer = doc ? layerWithId(doc.layers, id) : undefined;
         return layer ? [refOf(layer)] : [];
       }),
-    ),
-  );
+      file: doc ? psdFileOf(doc) : null,
+    });
+  });
   const [running, setRunning] = useState(false);
   // What the designer is asked before a run that would lose something for good, with the arguments asked about.
   const [asking, setAsking] = useState<{ about: Confirmation; args: Record<string, unknown> } | null>(null);

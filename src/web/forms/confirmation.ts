@@ -28,11 +28,17 @@ export function workspacePath(path: string): string {
  * (`destructive` covers overwriting a file); a tool that only reads a path (open, place) writes none.
  */
 export function pathsWritten(tool: RegistryTool, args: Readonly<Record<string, unknown>>): string[] {
+  return pathParamsWritten(tool)
+    .map((name) => args[name])
+    .filter((value): value is string => typeof value === 'string' && value.trim() !== '');
+}
+
+/** The parameters naming a file the tool writes (see pathsWritten). */
+export function pathParamsWritten(tool: RegistryTool): string[] {
   if (tool.effect !== 'destructive') return [];
   return Object.entries(tool.limits)
     .filter(([, limits]) => limits.format === 'path')
-    .map(([name]) => args[name])
-    .filter((value): value is string => typeof value === 'string' && value.trim() !== '');
+    .map(([name]) => name);
 }
 
 export interface ConfirmationContext {

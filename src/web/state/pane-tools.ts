@@ -22,6 +22,8 @@ export const PANE_TOOLS = {
   undo: 'undo',
   redo: 'redo',
   openDocument: 'open_document',
+  save: 'save_document',
+  saveAs: 'save_document_as',
   placeImage: 'place_image',
   switchDocument: 'switch_document',
   closeDocument: 'close_document',

@@ -1,5 +1,7 @@
 /**
- * Keyboard shortcuts outside text fields: Ctrl/⌘+Z undoes one step, Ctrl/⌘+Shift+Z (or Ctrl+Y) redoes, as in any
+ * Keyboard shortcuts: Ctrl/⌘+S saves the active document (to its file, or a new one named after it) and
+ * Ctrl/⌘+Shift+S opens 另存为, as in Photoshop, anywhere in the page (the browser's own "save page" would only
+ * save the studio's HTML). Outside text fields: Ctrl/⌘+Z undoes one step, Ctrl/⌘+Shift+Z (or Ctrl+Y) redoes, as in any
  * editor; Ctrl/⌘+] and Ctrl/⌘+[ move the current layer one place up or down, with Shift to the top or bottom of
  * its group, as Photoshop's Layer › Arrange. A press made while the studio's own calls run is sent after them (the
  * server runs a session's calls in the order they came), not dropped: Ctrl+Z right after a nudge undoes the nudge.
@@ -34,11 +36,19 @@ function arrangeCall(e: KeyboardEvent, studio: Studio): ToolRun | null {
   return { name: PANE_TOOLS.arrange, arguments: { name, position: up ? 'forward' : 'backward' } };
 }
 
-export function useEditShortcuts(studio: Studio): void {
+export function useEditShortcuts(studio: Studio, openTool: (name: string) => void): void {
   useEffect(() => {
     const held = studio.chatting || studio.uploading;
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
+      // By the key's place, as the brackets: the same key on every layout.
+      if (e.code === 'KeyS') {
+        e.preventDefault();
+        if (!studio.state?.active || held) return;
+        if (e.shiftKey) openTool(PANE_TOOLS.saveAs);
+        else void studio.run([{ name: PANE_TOOLS.save, arguments: {} }]);
+        return;
+      }
       // After the opacity slider, the blend mode or a switch, Ctrl+Z undoes that change as in any editor; in a
       // text field it is the field's own undo.
       if (editsText(e.target as Element | null)) return;
@@ -58,5 +68,5 @@ export function useEditShortcuts(studio: Studio): void {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [studio]);
+  }, [studio, openTool]);
 }
