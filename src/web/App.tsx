@@ -34,8 +34,8 @@ export function App({ api }: { api: Api }) {
   const studio = useStudio(api);
   const [lang, setLangState] = useState<Lang>(() => (localStorage.getItem(LANG_KEY) === 'en' ? 'en' : 'zh'));
   const [paletteTool, openTool] = useState<string | null>(null);
-  useEditShortcuts(studio, openTool);
   const t = useMemo(() => translator(lang), [lang]);
+  useEditShortcuts(studio, openTool, t('layers.newGroupName'));
   useEffect(() => {
     document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
   }, [lang]);

@@ -128,4 +128,52 @@ describe('undo by the keyboard', () => {
       await page.context().close();
     }
   });
+
+  it('duplicates (Ctrl+J), merges (Ctrl+E) and groups (Ctrl+G) the selected layers, as Photoshop', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 300, height: 200, name: '图层键' }),
+      toolCall('create_layer', { name: 'A' }),
+      toolCall('select_rect', { left: 10, top: 10, right: 90, bottom: 90 }),
+      toolCall('fill_selection', { color: '#c62828' }),
+      toolCall('create_layer', { name: 'B' }),
+      toolCall('select_rect', { left: 150, top: 10, right: 250, bottom: 90 }),
+      toolCall('fill_selection', { color: '#1e40af' }),
+      toolCall('deselect'),
+    ]);
+    const page = await studio.open(id);
+    try {
+      const state = async () =>
+        (
+          (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
+            active: {
+              layers: { name: string; children?: { name: string }[] }[];
+              history: { labels: string[] };
+            };
+          }
+        ).active;
+      const names = async () =>
+        (await state()).layers.map((l) =>
+          l.children ? `${l.name}[${l.children.map((c) => c.name)}]` : l.name,
+        );
+      await eventually(() => page.locator('.artboard .layer-outline').count()).toBe(1);
+      await page.locator('.canvas-viewport[tabindex]').focus();
+      await page.keyboard.press('Control+j');
+      await eventually(names).toEqual(['B 拷贝', 'B', 'A', '背景']);
+      await page.keyboard.press('Control+e');
+      await eventually(names).toEqual(['B', 'A', '背景']);
+      expect((await state()).history.labels.slice(-2)).toEqual(['复制图层', '合并图层']);
+      await okCalls(studio.url, id, [toolCall('select_layers', { names: ['A', 'B'] })]);
+      await eventually(() => page.locator('.artboard .layer-outline').count()).toBe(2);
+      await page.keyboard.press('Control+g');
+      await eventually(names).toEqual(['组 1[B,A]', '背景']);
+      expect((await state()).history.labels.at(-1)).toBe('编组图层');
+      await snapshot(page, 'shortcuts-layer-keys');
+    } catch (err) {
+      await snapshot(page, 'failed-shortcuts-layer-keys');
+      throw err;
+    } finally {
+      await page.context().close();
+    }
+  });
 });

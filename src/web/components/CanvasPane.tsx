@@ -16,7 +16,7 @@ import {
   zoomAt,
 } from '../canvas/zoom.js';
 import { useStudioView } from '../context.js';
-import { layerWithId, refOf } from '../state/layers.js';
+import { layerWithId, refOf, selectedRefs } from '../state/layers.js';
 import { openFiles } from '../state/open-files.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { usePieceMark, usePieceShown } from '../state/piece-mark.js';
@@ -289,16 +289,7 @@ function useSelectAt(artboard: { current: HTMLDivElement | null }) {
         const layer = now?.name === name ? layerWithId(now.layers, layer_id) : undefined;
         if (click.cancelled || !now || !layer) return;
         // The current layer first: select_layers makes its first name the current layer.
-        const ids = [
-          ...(now.active_layer_id !== null && now.selected_layer_ids.includes(now.active_layer_id)
-            ? [now.active_layer_id]
-            : []),
-          ...now.selected_layer_ids.filter((id) => id !== now.active_layer_id),
-        ];
-        const selected = ids.flatMap((id) => {
-          const l = layerWithId(now.layers, id);
-          return l ? [refOf(l)] : [];
-        });
+        const selected = selectedRefs(now);
         const names = add ? [...new Set([...selected, refOf(layer)])] : [refOf(layer)];
         if (names.length === selected.length && names.every((n) => selected.includes(n))) return;
         click.before = selected;

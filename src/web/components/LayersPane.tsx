@@ -9,7 +9,7 @@ import { useStudioView } from '../context.js';
 import { type EnumOption, enumOptions } from '../forms/field-kind.js';
 import { labelIn } from '../i18n.js';
 import { useSharedBlobUrl } from '../state/blob-url.js';
-import { flattenLayers, layerWithId, refOf, thumbnailUrl } from '../state/layers.js';
+import { flattenLayers, layerWithId, nextName, refOf, thumbnailUrl } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import type { ToolRun } from '../state/use-studio.js';
 import { useLayerDrag } from './useLayerDrag.js';
@@ -231,21 +231,6 @@ function NameField({ layer, done }: { layer: LayerNode; done(name: string | null
       onBlur={(e) => finish(e.currentTarget.value)}
     />
   );
-}
-
-/**
- * The name a new layer or group gets, as Photoshop names them: `template` ('图层 {n}') with one more than the highest
- * number a layer of the document already carries in it.
- */
-function nextName(layers: readonly LayerNode[], template: string): string {
-  const [before = '', after = ''] = template.split('{n}');
-  let highest = 0;
-  for (const { layer } of flattenLayers(layers)) {
-    if (!layer.name.startsWith(before) || !layer.name.endsWith(after)) continue;
-    const digits = layer.name.slice(before.length, layer.name.length - after.length);
-    if (/^\d{1,9}$/.test(digits)) highest = Math.max(highest, Number(digits));
-  }
-  return template.replace('{n}', String(highest + 1));
 }
 
 const ACTION_ICONS: Record<string, string> = {

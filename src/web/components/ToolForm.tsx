@@ -12,7 +12,7 @@ import {
 } from '../forms/confirmation.js';
 import { fieldKind, withoutEscapeNotes } from '../forms/field-kind.js';
 import { labelIn } from '../i18n.js';
-import { layerWithId, refOf } from '../state/layers.js';
+import { layerWithId, refOf, selectedRefs } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { withToolLabels } from '../state/tool-names.js';
 import { Field } from './fields.js';
@@ -65,10 +65,7 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
     const active = doc ? layerWithId(doc.layers, doc.active_layer_id) : undefined;
     return prefilled(tool, {
       layer: active ? refOf(active) : null,
-      selected: (doc?.selected_layer_ids ?? []).flatMap((id) => {
-        const layer = doc ? layerWithId(doc.layers, id) : undefined;
-        return layer ? [refOf(layer)] : [];
-      }),
+      selected: doc ? selectedRefs(doc) : [],
       file: doc ? psdFileOf(doc) : null,
     });
   });

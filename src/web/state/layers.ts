@@ -50,3 +50,32 @@ export function thumbnailUrl(
 export function layerWithId(layers: readonly LayerNode[], id: number | null): LayerNode | undefined {
   return id === null ? undefined : flattenLayers(layers).find((e) => e.layer.id === id)?.layer;
 }
+
+/**
+ * The name a new layer or group gets, as Photoshop names them: `template` ('图层 {n}') with one more than the highest
+ * number a layer of the document already carries in it.
+ */
+export function nextName(layers: readonly LayerNode[], template: string): string {
+  const [before = '', after = ''] = template.split('{n}');
+  let highest = 0;
+  for (const { layer } of flattenLayers(layers)) {
+    if (!layer.name.startsWith(before) || !layer.name.endsWith(after)) continue;
+    const digits = layer.name.slice(before.length, layer.name.length - after.length);
+    if (/^\d{1,9}$/.test(digits)) highest = Math.max(highest, Number(digits));
+  }
+  return template.replace('{n}', String(highest + 1));
+}
+
+/** What calls name the selected layers by, the current layer first (select_layers makes the first current). */
+export function selectedRefs(doc: {
+  readonly layers: readonly LayerNode[];
+  readonly selected_layer_ids: readonly number[];
+  readonly active_layer_id: number | null;
+}): string[] {
+  const current = doc.selected_layer_ids.filter((id) => id === doc.active_layer_id);
+  const rest = doc.selected_layer_ids.filter((id) => id !== doc.active_layer_id);
+  return [...current, ...rest].flatMap((id) => {
+    const layer = layerWithId(doc.layers, id);
+    return layer ? [refOf(layer)] : [];
+  });
+}

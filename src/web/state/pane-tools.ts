@@ -8,6 +8,8 @@ export const PANE_TOOLS = {
   createGroup: 'create_layer_group',
   duplicateLayer: 'duplicate_layer',
   deleteLayer: 'delete_layer',
+  mergeLayers: 'merge_layers',
+  groupLayers: 'group_layers',
   rename: 'rename_layer',
   setVisible: 'set_layer_visible',
   lock: 'lock_layer',

@@ -2,13 +2,14 @@
  * Keyboard shortcuts: Ctrl/⌘+S saves the active document (to its file, or a new one named after it) and
  * Ctrl/⌘+Shift+S opens 另存为, as in Photoshop, anywhere in the page (the browser's own "save page" would only
  * save the studio's HTML). Outside text fields: Ctrl/⌘+Z undoes one step, Ctrl/⌘+Shift+Z (or Ctrl+Y) redoes, as in any
- * editor; Ctrl/⌘+] and Ctrl/⌘+[ move the current layer one place up or down, with Shift to the top or bottom of
+ * editor; Photoshop's Ctrl/⌘+J duplicates the selected layers, Ctrl/⌘+E merges them (one: down into the layer
+ * below), Ctrl/⌘+G puts them in a new group (组 N); Ctrl/⌘+] and Ctrl/⌘+[ move the current layer one place up or down, with Shift to the top or bottom of
  * its group, as Photoshop's Layer › Arrange. A press made while the studio's own calls run is sent after them (the
  * server runs a session's calls in the order they came), not dropped: Ctrl+Z right after a nudge undoes the nudge.
  * While a chat turn runs (the model is editing) or a file uploads, they are ignored.
  */
 import { useEffect } from 'preact/hooks';
-import { layerWithId, refOf } from './layers.js';
+import { layerWithId, nextName, refOf, selectedRefs } from './layers.js';
 import { PANE_TOOLS } from './pane-tools.js';
 import type { Studio, ToolRun } from './use-studio.js';
 
@@ -21,6 +22,20 @@ export function editsText(target: Element | null): boolean {
   if (!field) return false;
   if (field.tagName !== 'INPUT') return true;
   return TEXT_INPUTS.has((field.getAttribute('type') ?? '').toLowerCase());
+}
+
+/** Photoshop's layer keys (by the key's place): Ctrl/⌘+J, E and G on the selected layers; null for any other. */
+function layerKeyCall(e: KeyboardEvent, studio: Studio, groupName: string): ToolRun | null {
+  if (e.shiftKey) return null;
+  const doc = studio.state?.active;
+  if (!doc || doc.selected_layer_ids.length === 0) return null;
+  if (e.code === 'KeyJ') return { name: PANE_TOOLS.duplicateLayer, arguments: {} };
+  if (e.code === 'KeyE') return { name: PANE_TOOLS.mergeLayers, arguments: {} };
+  if (e.code !== 'KeyG') return null;
+  return {
+    name: PANE_TOOLS.groupLayers,
+    arguments: { layer_names: selectedRefs(doc), group_name: nextName(doc.layers, groupName) },
+  };
 }
 
 /** The arrange call a bracket key asks for on the current layer, or null (no such key, no layer to move). */
@@ -36,7 +51,12 @@ function arrangeCall(e: KeyboardEvent, studio: Studio): ToolRun | null {
   return { name: PANE_TOOLS.arrange, arguments: { name, position: up ? 'forward' : 'backward' } };
 }
 
-export function useEditShortcuts(studio: Studio, openTool: (name: string) => void): void {
+export function useEditShortcuts(
+  studio: Studio,
+  openTool: (name: string) => void,
+  /** The name template of a new group ('组 {n}'), in the studio's language as the layers pane's button names it. */
+  groupName: string,
+): void {
   useEffect(() => {
     const held = studio.chatting || studio.uploading;
     const onKey = (e: KeyboardEvent) => {
@@ -52,11 +72,11 @@ export function useEditShortcuts(studio: Studio, openTool: (name: string) => voi
       // After the opacity slider, the blend mode or a switch, Ctrl+Z undoes that change as in any editor; in a
       // text field it is the field's own undo.
       if (editsText(e.target as Element | null)) return;
-      const arrange = arrangeCall(e, studio);
-      if (arrange) {
+      const layerCall = arrangeCall(e, studio) ?? layerKeyCall(e, studio, groupName);
+      if (layerCall) {
         if (held) return;
         e.preventDefault();
-        void studio.run([arrange]);
+        void studio.run([layerCall]);
         return;
       }
       const key = e.key.toLowerCase();
@@ -68,5 +88,5 @@ export function useEditShortcuts(studio: Studio, openTool: (name: string) => voi
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [studio, openTool]);
+  }, [studio, openTool, groupName]);
 }
