@@ -252,4 +252,41 @@ describe('dragging layers on the canvas', () => {
       await page.context().close();
     }
   });
+
+  it('deletes the selected layers with Delete when nothing is selected in pixels, as Photoshop', async () => {
+    const id = await twoPieces('删除');
+    const page = await studio.open(id);
+    try {
+      await eventually(() => page.locator('.artboard img').count()).toBe(1);
+      const red = await onCanvas(page, 100, 200);
+      await page.mouse.click(red.x, red.y);
+      const redEdge = await onCanvas(page, 20, 20);
+      await eventually(async () => {
+        const outline = await page.locator('.artboard .layer-outline').boundingBox();
+        return outline !== null && Math.abs(outline.x - redEdge.x) < 1.5;
+      }).toBe(true);
+      const steps = (await history(id)).length;
+      await page.keyboard.press('Delete');
+      await eventually(async () => (await history(id)).slice(steps)).toEqual(['删除图层']);
+      // No layer 红 any more.
+      expect(await boundsOf(id, '红')).toEqual({ left: Number.NaN, top: Number.NaN });
+      // With a pixel selection, Delete would clear its pixels in Photoshop: no tool does, so nothing happens.
+      await okCalls(studio.url, id, [
+        toolCall('select_layers', { names: ['蓝'] }),
+        toolCall('select_rect', { left: 0, top: 0, right: 100, bottom: 100 }),
+      ]);
+      await eventually(() => page.locator('.artboard .layer-outline').count()).toBe(1);
+      const now = (await history(id)).length;
+      await page.locator('.canvas-viewport[tabindex]').focus();
+      await page.keyboard.press('Delete');
+      await page.waitForTimeout(400);
+      expect((await history(id)).length).toBe(now);
+      expect(await boundsOf(id, '蓝')).toEqual({ left: 300, top: 40 });
+    } catch (err) {
+      await snapshot(page, 'failed-canvas-delete');
+      throw err;
+    } finally {
+      await page.context().close();
+    }
+  });
 });
