@@ -120,6 +120,11 @@ describe('undo by the keyboard', () => {
       await eventually(() => page.getByRole('form', { name: '另存为' }).count()).toBe(1);
       // Proposing the document's file, as Photoshop's Save As proposes its name.
       expect(await page.getByLabel('保存路径', { exact: true }).inputValue()).toBe('存盘.psd');
+      // Pressed again on another document, the form open: it opens afresh, proposing that document's file.
+      await okCalls(studio.url, id, [toolCall('create_document', { width: 200, height: 100, name: '第二' })]);
+      await eventually(() => page.locator('.doc-tab.active').textContent()).toContain('第二');
+      await page.keyboard.press('Control+Shift+s');
+      await eventually(() => page.getByLabel('保存路径', { exact: true }).inputValue()).toBe('第二.psd');
       await snapshot(page, 'shortcuts-save-as');
     } catch (err) {
       await snapshot(page, 'failed-shortcuts-save');

@@ -53,7 +53,7 @@ function arrangeCall(e: KeyboardEvent, studio: Studio): ToolRun | null {
 
 export function useEditShortcuts(
   studio: Studio,
-  openTool: (name: string) => void,
+  openTool: (name: string | null) => void,
   /** The name template of a new group ('组 {n}'), in the studio's language as the layers pane's button names it. */
   groupName: string,
 ): void {
@@ -65,8 +65,12 @@ export function useEditShortcuts(
       if (e.code === 'KeyS') {
         e.preventDefault();
         if (!studio.state?.active || held) return;
-        if (e.shiftKey) openTool(PANE_TOOLS.saveAs);
-        else void studio.run([{ name: PANE_TOOLS.save, arguments: {} }]);
+        if (e.shiftKey) {
+          // Closed first, then opened a moment later: a form already open (its tab in the back, or proposing the
+          // file of the document before) opens afresh and comes forward.
+          openTool(null);
+          setTimeout(() => openTool(PANE_TOOLS.saveAs), 0);
+        } else void studio.run([{ name: PANE_TOOLS.save, arguments: {} }]);
         return;
       }
       // After the opacity slider, the blend mode or a switch, Ctrl+Z undoes that change as in any editor; in a
