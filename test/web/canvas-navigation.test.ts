@@ -149,6 +149,24 @@ describe('the keyboard on the canvas', () => {
     expect(await placed(page)()).toMatchObject({ x: start.x + 160, y: start.y + 160 });
   });
 
+  it('zooms with Ctrl and + or −, fits with Ctrl+0 and shows actual pixels with Ctrl+1, as Photoshop', async () => {
+    const page = await openOn(1440, 900);
+    const fitted = await placed(page)();
+    const fittedZoom = await zoomText(page)();
+    await page.keyboard.press('Control+Equal');
+    await eventually(async () => (await placed(page)()).width).toBeCloseTo(fitted.width * 1.25, -1);
+    await page.keyboard.press('Control+Minus');
+    await page.keyboard.press('Control+Minus');
+    await eventually(async () => (await placed(page)()).width).toBeCloseTo(fitted.width / 1.25, -1);
+    await page.keyboard.press('Control+Digit1');
+    await eventually(zoomText(page)).toBe('缩放 100%');
+    await page.keyboard.press('Control+Digit0');
+    await eventually(zoomText(page)).toBe(fittedZoom);
+    expect((await placed(page)()).width).toBeCloseTo(fitted.width, 0);
+    // The browser did not zoom the page itself.
+    expect(await page.evaluate('window.visualViewport.scale')).toBe(1);
+  });
+
   it('takes space held as the hand tool: a drag pans, and the canvas button last clicked is not pressed again', async () => {
     const page = await openOn(1440, 900);
     // Zoomed in with the toolbar's button, which keeps the focus.

@@ -114,6 +114,20 @@ function EmptyCanvas() {
   );
 }
 
+/** How much the zoom buttons and keys zoom in or out at a time. */
+const ZOOM_STEP = 1.25;
+/** Ctrl/⌘ with these keys (by their place; the numeric keypad's too) zoom the view. */
+const ZOOM_KEYS: Readonly<Record<string, 'in' | 'out' | 'fit' | 'actual'>> = {
+  Equal: 'in',
+  NumpadAdd: 'in',
+  Minus: 'out',
+  NumpadSubtract: 'out',
+  Digit0: 'fit',
+  Numpad0: 'fit',
+  Digit1: 'actual',
+  Numpad1: 'actual',
+};
+
 /** Arrow keys nudge the selected layers one document pixel, with Shift this many (Photoshop's). */
 const NUDGE_LARGE = 10;
 /** Arrow keys with no layer to nudge pan this many screen pixels; with Shift, the larger step. */
@@ -319,6 +333,26 @@ export function CanvasPane() {
   const [view, setView] = useState<View | null>(null);
   const [image, setImage] = useState<{ url: string; key: string; of: string } | null>(null);
   const layerMove = useLayerMove(CLICK_SLOP, image?.key);
+  // The view's zoom by the keys, as in Photoshop and Figma: Ctrl/⌘ and + or − zoom in or out, 0 fits the window,
+  // 1 shows actual pixels. Taken from the browser, whose own page zoom would scale the whole studio.
+  const zoomKeys = useRef<{ zoomBy(f: number): void; actual(): void; fit(): void } | null>(null);
+  const hasDoc = doc !== null;
+  useEffect(() => {
+    if (!hasDoc) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || !zoomKeys.current) return;
+      const keys = zoomKeys.current;
+      const act = ZOOM_KEYS[e.code];
+      if (!act) return;
+      e.preventDefault();
+      if (act === 'in') keys.zoomBy(ZOOM_STEP);
+      else if (act === 'out') keys.zoomBy(1 / ZOOM_STEP);
+      else if (act === 'fit') keys.fit();
+      else keys.actual();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [hasDoc]);
   // The pointers down on the canvas (a mouse, or one or two fingers) where they were last seen.
   const pointers = useRef(new Map<number, { x: number; y: number }>());
   // A press of the left button or one finger that has not moved (yet): lifted so, it was a click.
@@ -425,6 +459,7 @@ export function CanvasPane() {
   const facts = t('status.size', { w: doc.width, h: doc.height, dpi: doc.resolution, mode: doc.mode });
   const zoomBy = (factor: number) => move((v) => zoomAt(v, factor, size.w / 2, size.h / 2));
   const actual = () => move((v) => zoomAt(v, 1 / v.zoom, size.w / 2, size.h / 2));
+  zoomKeys.current = { zoomBy, actual, fit: fitToWindow };
 
   return (
     <>
@@ -591,7 +626,7 @@ export function CanvasPane() {
             type="button"
             class="icon-button"
             aria-label={t('canvas.zoomOut')}
-            onClick={() => zoomBy(1 / 1.25)}
+            onClick={() => zoomBy(1 / ZOOM_STEP)}
           >
             −
           </button>
@@ -599,7 +634,7 @@ export function CanvasPane() {
             type="button"
             class="icon-button"
             aria-label={t('canvas.zoomIn')}
-            onClick={() => zoomBy(1.25)}
+            onClick={() => zoomBy(ZOOM_STEP)}
           >
             +
           </button>
