@@ -134,7 +134,7 @@ describe('undo by the keyboard', () => {
     }
   });
 
-  it('duplicates (Ctrl+J), merges (Ctrl+E) and groups (Ctrl+G) the selected layers, as Photoshop', async () => {
+  it('duplicates (Ctrl+J), merges (Ctrl+E) and groups (Ctrl+G) the selected layers, selects all (Ctrl+A) and deselects (Ctrl+D), as Photoshop', async () => {
     const id = await createSession(studio.url);
     await okCalls(studio.url, id, [
       toolCall('create_document', { width: 300, height: 200, name: '图层键' }),
@@ -173,6 +173,18 @@ describe('undo by the keyboard', () => {
       await page.keyboard.press('Control+g');
       await eventually(names).toEqual(['组 1[B,A]', '背景']);
       expect((await state()).history.labels.at(-1)).toBe('编组图层');
+      // Ctrl+A selects the whole canvas, Ctrl+D deselects (the page's text is not selected).
+      const selection = async () =>
+        (
+          (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
+            active: { has_selection: boolean };
+          }
+        ).active.has_selection;
+      await page.keyboard.press('Control+a');
+      await eventually(selection).toBe(true);
+      expect(await page.evaluate('String(window.getSelection())')).toBe('');
+      await page.keyboard.press('Control+d');
+      await eventually(selection).toBe(false);
       await snapshot(page, 'shortcuts-layer-keys');
     } catch (err) {
       await snapshot(page, 'failed-shortcuts-layer-keys');

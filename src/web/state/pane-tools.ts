@@ -4,6 +4,8 @@
  */
 export const PANE_TOOLS = {
   selectLayers: 'select_layers',
+  selectAll: 'select_all',
+  deselect: 'deselect',
   createLayer: 'create_layer',
   createGroup: 'create_layer_group',
   duplicateLayer: 'duplicate_layer',

@@ -3,7 +3,7 @@
  * Ctrl/⌘+Shift+S opens 另存为, as in Photoshop, anywhere in the page (the browser's own "save page" would only
  * save the studio's HTML). Outside text fields: Ctrl/⌘+Z undoes one step, Ctrl/⌘+Shift+Z (or Ctrl+Y) redoes, as in any
  * editor; Photoshop's Ctrl/⌘+J duplicates the selected layers, Ctrl/⌘+E merges them (one: down into the layer
- * below), Ctrl/⌘+G puts them in a new group (组 N); Ctrl/⌘+] and Ctrl/⌘+[ move the current layer one place up or down, with Shift to the top or bottom of
+ * below), Ctrl/⌘+G puts them in a new group (组 N), Ctrl/⌘+A selects all and Ctrl/⌘+D deselects; Ctrl/⌘+] and Ctrl/⌘+[ move the current layer one place up or down, with Shift to the top or bottom of
  * its group, as Photoshop's Layer › Arrange. A press made while the studio's own calls run is sent after them (the
  * server runs a session's calls in the order they came), not dropped: Ctrl+Z right after a nudge undoes the nudge.
  * While a chat turn runs (the model is editing) or a file uploads, they are ignored.
@@ -24,11 +24,17 @@ export function editsText(target: Element | null): boolean {
   return TEXT_INPUTS.has((field.getAttribute('type') ?? '').toLowerCase());
 }
 
-/** Photoshop's layer keys (by the key's place): Ctrl/⌘+J, E and G on the selected layers; null for any other. */
+/**
+ * Photoshop's layer and selection keys (by the key's place): Ctrl/⌘+J, E and G on the selected layers, Ctrl/⌘+A
+ * selects the whole canvas and Ctrl/⌘+D deselects; null for any other.
+ */
 function layerKeyCall(e: KeyboardEvent, studio: Studio, groupName: string): ToolRun | null {
   if (e.shiftKey) return null;
   const doc = studio.state?.active;
-  if (!doc || doc.selected_layer_ids.length === 0) return null;
+  if (!doc) return null;
+  if (e.code === 'KeyA') return { name: PANE_TOOLS.selectAll, arguments: {} };
+  if (e.code === 'KeyD') return { name: PANE_TOOLS.deselect, arguments: {} };
+  if (doc.selected_layer_ids.length === 0) return null;
   if (e.code === 'KeyJ') return { name: PANE_TOOLS.duplicateLayer, arguments: {} };
   if (e.code === 'KeyE') return { name: PANE_TOOLS.mergeLayers, arguments: {} };
   if (e.code !== 'KeyG') return null;
