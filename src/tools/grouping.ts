@@ -40,9 +40,9 @@ import type { ToolContext, ToolHandlers } from './types.js';
 const MISSING_SHOWN = 5;
 
 /**
- * Resolves every name (Photoshop's getByName: the first match from the top; `name#k` the k-th), all or nothing: any unknown
- * name fails with `not_found` naming the missing names and the closest existing ones. A name listed twice
- * counts once. Returns the layers in the order the names were given.
+ * Resolves every name (Photoshop's getByName: the first match from the top; `name#k` the k-th), all or nothing:
+ * any unknown name fails with `not_found` naming the missing names and the closest existing ones. A name listed
+ * twice counts once. Returns the layers in the order the names were given.
  */
 export function layersNamedAll(ctx: ToolContext, state: DocState, names: readonly string[]): Layer[] {
   if (names.length === 0) fail('invalid_arguments', 'layer_names 不能为空', { hint: '至少给出一个图层名称' });

@@ -474,15 +474,10 @@ export const layerPropsHandlers = {
     const selection = { active: named[0]!.id, selected: named.map((l) => l.id) };
     const reselected = { ...next, ...selection };
     const skipped = empty.length ? { empty: empty.map((l) => layerRef(doc.state, l.id)) } : {};
+    ctx.tx.update(doc.id, reselected);
     if (next === doc.state) {
-      const same =
-        doc.state.active === selection.active &&
-        doc.state.selected.length === selection.selected.length &&
-        doc.state.selected.every((id, i) => id === selection.selected[i]);
-      if (!same) {
-        ctx.tx.update(doc.id, reselected);
-        ctx.tx.skipHistoryStep();
-      }
+      // Only the selection changed, which is no history step (as select_layers).
+      ctx.tx.skipHistoryStep();
       return {
         changed: false,
         note: mx === 0 && my === 0 ? '位移为 0 像素，图层未移动' : '这些图层都为空，没有可移动的内容',
@@ -491,7 +486,6 @@ export const layerPropsHandlers = {
         layers: named.map((l) => summary(reselected, l.id)),
       };
     }
-    ctx.tx.update(doc.id, reselected);
     return {
       moved: { dx: mx, dy: my },
       ...rounded,

@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createSession, okCalls, toolCall } from '../server/support.js';
+import { activeLayers, createSession, okCalls, toolCall } from '../server/support.js';
 import { eventually, snapshot } from '../support/browser.js';
 import { studioHarness } from './studio-harness.js';
 
@@ -19,18 +19,9 @@ async function onCanvas(page: Page, x: number, y: number) {
   return { x: box.x + (x / 600) * box.width, y: box.y + (y / 400) * box.height };
 }
 
-interface StateLayer {
-  name: string;
-  bounds?: { left: number; top: number };
-  children?: StateLayer[];
-}
-
-/** Where a top-level layer is, from the session's state (get_layer_bounds would make it the selected layer). */
+/** Where a layer is, from the session's state (get_layer_bounds would make it the selected layer). */
 async function boundsOf(id: string, name: string): Promise<{ left: number; top: number }> {
-  const state = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
-    active: { layers: StateLayer[] };
-  };
-  const b = state.active.layers.find((l) => l.name === name)?.bounds;
+  const b = (await activeLayers(studio.url, id)).find((l) => l.name === name)?.bounds;
   return { left: Number(b?.left), top: Number(b?.top) };
 }
 
@@ -55,6 +46,17 @@ async function twoPieces(name: string): Promise<string> {
     toolCall('deselect'),
   ]);
   return id;
+}
+
+/** Clicks the red piece of `twoPieces`, which selects it and gives the canvas the keys; waits for its outline. */
+async function clickRed(page: Page): Promise<void> {
+  const red = await onCanvas(page, 100, 200);
+  await page.mouse.click(red.x, red.y);
+  const redEdge = await onCanvas(page, 20, 20);
+  await eventually(async () => {
+    const outline = await page.locator('.artboard .layer-outline').boundingBox();
+    return outline !== null && Math.abs(outline.x - redEdge.x) < 1.5;
+  }).toBe(true);
 }
 
 describe('dragging layers on the canvas', () => {
@@ -190,13 +192,7 @@ describe('dragging layers on the canvas', () => {
       await eventually(() => page.locator('.artboard img').count()).toBe(1);
       const steps = (await history(id)).length;
       // A click on the red piece selects it and gives the canvas the keys.
-      const red = await onCanvas(page, 100, 200);
-      await page.mouse.click(red.x, red.y);
-      const redEdge = await onCanvas(page, 20, 20);
-      await eventually(async () => {
-        const outline = await page.locator('.artboard .layer-outline').boundingBox();
-        return outline !== null && Math.abs(outline.x - redEdge.x) < 1.5;
-      }).toBe(true);
+      await clickRed(page);
       const board = (await page.locator('.artboard').boundingBox())!;
       // Presses made while the first nudge is sent are added up, not dropped.
       await page.keyboard.press('ArrowRight');
@@ -219,6 +215,8 @@ describe('dragging layers on the canvas', () => {
       await page.keyboard.up('Shift');
       await eventually(() => page.locator('.artboard .layer-outline').count()).toBe(2);
       const before = (await history(id)).length;
+      const picture = () => page.locator('.artboard img').getAttribute('src');
+      const shown = await picture();
       await page.keyboard.press('Shift+ArrowLeft');
       await eventually(() => boundsOf(id, '蓝')).toEqual({ left: 290, top: 40 });
       expect(await boundsOf(id, '红')).toEqual({ left: 13, top: 29 });
@@ -231,6 +229,9 @@ describe('dragging layers on the canvas', () => {
           .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().left));
         return boxes.length === 2 && boxes.some((x) => Math.abs(x - blueEdge.x) < 1.5);
       }).toBe(true);
+      // Photographed once the canvas shows the moved pieces too (the outlines follow the state a moment sooner).
+      await eventually(picture).not.toBe(shown);
+      await page.waitForTimeout(200);
       await snapshot(page, 'canvas-nudged');
 
       // Only the background selected (a click where no other layer has a pixel): the arrows pan the view.
@@ -258,13 +259,7 @@ describe('dragging layers on the canvas', () => {
     const page = await studio.open(id);
     try {
       await eventually(() => page.locator('.artboard img').count()).toBe(1);
-      const red = await onCanvas(page, 100, 200);
-      await page.mouse.click(red.x, red.y);
-      const redEdge = await onCanvas(page, 20, 20);
-      await eventually(async () => {
-        const outline = await page.locator('.artboard .layer-outline').boundingBox();
-        return outline !== null && Math.abs(outline.x - redEdge.x) < 1.5;
-      }).toBe(true);
+      await clickRed(page);
       const steps = (await history(id)).length;
       await page.keyboard.press('Delete');
       await eventually(async () => (await history(id)).slice(steps)).toEqual(['删除图层']);

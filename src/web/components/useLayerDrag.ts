@@ -3,7 +3,8 @@
  * (a few pixels, so a click still selects and a double-click still renames), a line shows where it will land
  * (a frame for into a group), release to move it there; Esc or leaving the list cancels. Held near the list's ends
  * it scrolls, faster the nearer the edge, until the pointer leaves the band (as a file manager's list does: the
- * pointer need not move). Pointer events rather than HTML drag and drop: they need no drag image and work with a pen.
+ * pointer need not move). Pointer events rather than HTML drag and drop: they need no drag image and work with a
+ * pen.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { LayerNode } from '../api/types.js';
@@ -16,7 +17,7 @@ const EDGE_PX = 28;
 const SCROLL_MAX_PX = 12;
 
 /** How far to scroll the list this frame for a pointer at `y` (negative: up), 0 outside the edge bands. */
-export function edgeScroll(y: number, top: number, bottom: number): number {
+function edgeScroll(y: number, top: number, bottom: number): number {
   const depth = y < top + EDGE_PX ? top + EDGE_PX - y : y > bottom - EDGE_PX ? -(y - (bottom - EDGE_PX)) : 0;
   if (depth === 0) return 0;
   const speed = Math.max(1, Math.round((Math.min(EDGE_PX, Math.abs(depth)) / EDGE_PX) * SCROLL_MAX_PX));

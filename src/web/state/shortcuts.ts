@@ -1,12 +1,13 @@
 /**
- * Keyboard shortcuts: Ctrl/⌘+S saves the active document (to its file, or a new one named after it) and
- * Ctrl/⌘+Shift+S opens 另存为, as in Photoshop, anywhere in the page (the browser's own "save page" would only
- * save the studio's HTML). Outside text fields: Ctrl/⌘+Z undoes one step, Ctrl/⌘+Shift+Z (or Ctrl+Y) redoes, as in any
- * editor; Photoshop's Ctrl/⌘+J duplicates the selected layers, Ctrl/⌘+E merges them (one: down into the layer
- * below), Ctrl/⌘+G puts them in a new group (组 N), Ctrl/⌘+A selects all and Ctrl/⌘+D deselects; Ctrl/⌘+] and Ctrl/⌘+[ move the current layer one place up or down, with Shift to the top or bottom of
- * its group, as Photoshop's Layer › Arrange. A press made while the studio's own calls run is sent after them (the
- * server runs a session's calls in the order they came), not dropped: Ctrl+Z right after a nudge undoes the nudge.
- * While a chat turn runs (the model is editing) or a file uploads, they are ignored.
+ * Keyboard shortcuts, as in Photoshop. Anywhere in the page: Ctrl/⌘+S saves the active document (to its file, or a
+ * new one named after it) and Ctrl/⌘+Shift+S opens 另存为 (the browser's own "save page" would only save the
+ * studio's HTML). Outside text fields: Ctrl/⌘+Z undoes one step, Ctrl/⌘+Shift+Z (or Ctrl+Y) redoes; Ctrl/⌘+J
+ * duplicates the selected layers, Ctrl/⌘+E merges them (one: down into the layer below), Ctrl/⌘+G puts them in a
+ * new group (组 N); Ctrl/⌘+A selects all and Ctrl/⌘+D deselects; Ctrl/⌘+] and Ctrl/⌘+[ move the current layer one
+ * place up or down, with Shift to the top or bottom of its group (Layer › Arrange). A press made while the studio's
+ * own calls run is sent after them (the server runs a session's calls in the order they came), not dropped: Ctrl+Z
+ * right after a nudge undoes the nudge. While a chat turn runs (the model is editing) or a file uploads, they are
+ * ignored.
  */
 import { useEffect } from 'preact/hooks';
 import { layerWithId, nextName, refOf, selectedRefs } from './layers.js';
