@@ -389,3 +389,34 @@ function paintOpaque(r: Raster, rect: Rect, color: { r: number; g: number; b: nu
     for (let i = start * 4, end = (start + rect.w) * 4; i < end; i += 4) d.set(pixel, i);
   }
 }
+
+/**
+ * Photoshop's Edit › Clear on a pixel layer: each pixel's alpha times 1 − mask / 255, so a feathered edge leaves
+ * the pixels partly transparent and colours stay as they were (straight alpha). Returns the raster trimmed to
+ * what is left and how many pixels lost coverage; the same raster and 0 when the selection misses its pixels.
+ * Only `region` (the selection's bounds inside the canvas) is touched: pixels beyond the canvas are kept, as in
+ * Photoshop, where a selection never reaches past the canvas.
+ */
+export function clearPixels(raster: Raster, mask: Mask, region: Rect): { raster: Raster; cleared: number } {
+  const area = intersectRect(raster, region);
+  if (isEmptyRect(area)) return { raster, cleared: 0 };
+  const coverage = sampleMask(mask, area);
+  if (coverage === 0) return { raster, cleared: 0 };
+  const data = copyPixels(raster.data);
+  let cleared = 0;
+  for (let y = 0; y < area.h; y++) {
+    let i = ((area.y + y - raster.y) * raster.w + (area.x - raster.x)) * 4 + 3;
+    const row = y * area.w;
+    for (let x = 0; x < area.w; x++, i += 4) {
+      const m = typeof coverage === 'number' ? coverage : coverage[row + x]!;
+      const a = data[i]!;
+      if (m === 0 || a === 0) continue;
+      const left = Math.round((a * (255 - m)) / 255);
+      if (left === a) continue;
+      data[i] = left;
+      cleared++;
+    }
+  }
+  if (cleared === 0) return { raster, cleared: 0 };
+  return { raster: trimRaster({ ...raster, data }), cleared };
+}

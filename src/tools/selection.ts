@@ -15,6 +15,7 @@ import { hexToRgb, intersectRect, isEmptyRect, rgbToHex, solidRaster, unionRect 
 import {
   allMask,
   alphaMask,
+  clearPixels,
   featherMask,
   featherSigma,
   fillPixels,
@@ -125,24 +126,29 @@ function requireSelection(state: DocState, what: string): Mask {
 // ---------------------------------------------------------------------------------------------------------
 // fill_selection
 
-/** Refuses layers whose pixels cannot be filled, with the tool that would make them fillable. */
-function fillableLayer(state: DocState): PixelLayer | FillLayer {
+/**
+ * Refuses layers whose pixels cannot be filled or cleared (`verb`), with the tool that would make them editable.
+ */
+function editableLayer(state: DocState, verb: '填充' | '清除'): PixelLayer | FillLayer {
   const layer = activeLayer(state);
   if (layer.kind === 'text' || layer.kind === 'smart') {
     fail(
       'invalid_state',
-      `“${layer.name}”是${layer.kind === 'text' ? '文字' : '智能对象'}图层，不能直接填充`,
+      `“${layer.name}”是${layer.kind === 'text' ? '文字' : '智能对象'}图层，不能直接${verb}`,
       {
-        hint: `先调用 rasterize_layer 栅格化“${layer.name}”，再填充`,
+        hint: `先调用 rasterize_layer 栅格化“${layer.name}”，再${verb}`,
       },
     );
   }
   if (layer.kind === 'group') {
-    fail('invalid_state', `“${layer.name}”是图层组，不能填充`, {
-      hint: '用 select_layers 选择组内的像素图层，或用 create_layer 新建图层后再填充',
+    fail('invalid_state', `“${layer.name}”是图层组，不能${verb}`, {
+      hint:
+        verb === '填充'
+          ? '用 select_layers 选择组内的像素图层，或用 create_layer 新建图层后再填充'
+          : '用 select_layers 选择组内的像素图层后再清除',
     });
   }
-  assertPixelsEditable(state, layer, '填充');
+  assertPixelsEditable(state, layer, verb);
   return layer;
 }
 
@@ -277,7 +283,7 @@ export const selectionHandlers = {
   async fill_selection({ color, opacity }, ctx) {
     const doc = activeDoc(ctx);
     const s = doc.state;
-    const layer = fillableLayer(s);
+    const layer = editableLayer(s, '填充');
     const asked = hexToRgb(color);
     const rgb = await documentColor(s, asked);
     const region = s.selection ? selectionBounds(s.selection, s.width, s.height) : canvasRect(s);
@@ -295,6 +301,39 @@ export const selectionHandlers = {
       area: s.selection ? 'selection' : 'whole_layer',
       filled_bounds: boundsReport(region),
       ...(layer.kind === 'pixel' && layer.locks.transparency ? { transparency_locked: true } : {}),
+      layer: layerSummary(next, layerById(next, layer.id)),
+      selection: selectionReport(next),
+    };
+  },
+
+  clear_selection(_args, ctx) {
+    const doc = activeDoc(ctx);
+    const s = doc.state;
+    const selection = requireSelection(s, '清除选区内容');
+    const layer = editableLayer(s, '清除');
+    if (layer.kind === 'fill' || layer.locks.transparency) {
+      // Photoshop fills these with the background colour instead; Atelier has none, so the caller picks one.
+      const what = layer.kind === 'fill' ? '背景图层' : `“${layer.name}”锁定了透明像素，`;
+      fail('invalid_state', `${what}没有可清除的透明度，不能清除选区内容`, {
+        hint: '用 fill_selection 给选区填充颜色，或用 select_layers 选择其他像素图层后再清除',
+      });
+    }
+    const region = selectionBounds(selection, s.width, s.height);
+    const { raster, cleared } = clearPixels(layer.raster, selection, region);
+    if (cleared === 0) {
+      return {
+        changed: false,
+        note: `选区内没有“${layer.name}”的像素，没有可清除的内容`,
+        layer: layerSummary(s, layer),
+        selection: selectionReport(s),
+      };
+    }
+    const next = setLayer(s, { ...layer, raster });
+    ctx.tx.update(doc.id, next);
+    return {
+      cleared_pixels: cleared,
+      cleared_bounds: boundsReport(intersectRect(layer.raster, region)),
+      ...(isEmptyRect(raster) ? { note: `“${layer.name}”的像素已全部清除，图层现在是空的` } : {}),
       layer: layerSummary(next, layerById(next, layer.id)),
       selection: selectionReport(next),
     };

@@ -342,6 +342,7 @@ export const DESIGN_GROUP_E = [
   'arrange_layer',
   'move_layers',
   'redo',
+  'clear_selection',
 ] as const;
 
 /**

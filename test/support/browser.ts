@@ -308,6 +308,21 @@ const readImage = (e: {
 };
 
 /**
+ * The colour (RGB) an `<img>` shows at a point given as fractions of its width and height, once it has loaded;
+ * null before. Reads the one pixel in the page instead of sending every pixel over.
+ */
+export function imageColorAt(img: Locator, fx: number, fy: number): Promise<number[] | null> {
+  const read = new Function(
+    'img',
+    'at',
+    `${READ_IMG}
+  const i = (Math.min(c.height - 1, Math.floor(at[1] * c.height)) * c.width + Math.min(c.width - 1, Math.floor(at[0] * c.width))) * 4;
+  return [d[i], d[i + 1], d[i + 2]];`,
+  ) as (img: unknown, at: [number, number]) => number[] | null;
+  return img.evaluate(read, [fx, fy] as [number, number], { timeout: 1000 }).catch(() => null);
+}
+
+/**
  * An `<img>`'s decoded pixels (RGBA, row by row) as the page has them, once it has loaded; null before it has,
  * when the element is not an image, or when it is not there (yet).
  */

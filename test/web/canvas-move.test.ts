@@ -3,12 +3,13 @@
  * layer's box moves every selected layer that can move (whole document pixels, one history step), its box and
  * picture following the pointer until the canvas shows it moved; the view does not pan. Esc puts it back and sends
  * nothing; a locked layer is not dragged (the drag pans); a drag from outside the selected boxes pans. The arrow
- * keys nudge the selected layers by a pixel, ten with Shift, and pan when nothing selected can move.
+ * keys nudge the selected layers by a pixel, ten with Shift, and pan when nothing selected can move. Delete deletes
+ * the selected layers, or with a pixel selection clears those pixels of the current layer.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { activeLayers, createSession, okCalls, toolCall } from '../server/support.js';
-import { eventually, snapshot } from '../support/browser.js';
+import { eventually, imageColorAt, snapshot } from '../support/browser.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('canvas-move');
@@ -254,7 +255,7 @@ describe('dragging layers on the canvas', () => {
     }
   });
 
-  it('deletes the selected layers with Delete when nothing is selected in pixels, as Photoshop', async () => {
+  it('deletes the selected layers with Delete when nothing is selected in pixels, and clears the selected pixels when something is, as Photoshop', async () => {
     const id = await twoPieces('删除');
     const page = await studio.open(id);
     try {
@@ -265,18 +266,22 @@ describe('dragging layers on the canvas', () => {
       await eventually(async () => (await history(id)).slice(steps)).toEqual(['删除图层']);
       // No layer 红 any more.
       expect(await boundsOf(id, '红')).toEqual({ left: Number.NaN, top: Number.NaN });
-      // With a pixel selection, Delete would clear its pixels in Photoshop: no tool does, so nothing happens.
+      // With a pixel selection, Delete clears the selected pixels of the current layer (Edit › Clear).
       await okCalls(studio.url, id, [
         toolCall('select_layers', { names: ['蓝'] }),
-        toolCall('select_rect', { left: 0, top: 0, right: 100, bottom: 100 }),
+        toolCall('select_rect', { left: 250, top: 0, right: 400, bottom: 400 }),
       ]);
       await eventually(() => page.locator('.artboard .layer-outline').count()).toBe(1);
       const now = (await history(id)).length;
       await page.locator('.canvas-viewport[tabindex]').focus();
       await page.keyboard.press('Delete');
-      await page.waitForTimeout(400);
-      expect((await history(id)).length).toBe(now);
-      expect(await boundsOf(id, '蓝')).toEqual({ left: 300, top: 40 });
+      await eventually(async () => (await history(id)).slice(now)).toEqual(['清除选区内容']);
+      expect(await boundsOf(id, '蓝')).toEqual({ left: 400, top: 40 });
+      // The canvas shows the cleared strip: the white background where blue was.
+      const pixel = (x: number, y: number) => imageColorAt(page.locator('.artboard img'), x / 600, y / 400);
+      await eventually(() => pixel(350, 120)).toEqual([255, 255, 255]);
+      expect(await pixel(450, 120)).toEqual([0x1e, 0x40, 0xaf]);
+      await snapshot(page, 'canvas-clear-selection');
     } catch (err) {
       await snapshot(page, 'failed-canvas-delete');
       throw err;

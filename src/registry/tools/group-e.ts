@@ -323,4 +323,15 @@ export const groupE = [
     },
     limits: { steps: { default: 1, min: 1, integer: true } },
   }),
+  defineTool({
+    name: 'clear_selection',
+    group: 'E',
+    toolset: 'selection',
+    label: '清除选区内容',
+    labelEn: 'Clear',
+    effect: 'write',
+    description:
+      '删除当前选中的像素图层在选区内的像素，使其变为透明（如 Photoshop 的“编辑 > 清除”，在有选区时按 Delete 键）；羽化的选区边缘按选中程度部分透明。需要已有选区；选区外的像素不变，选区保留。背景图层和锁定透明像素的图层没有可清除的透明度，请改用 fill_selection 填充颜色；文字图层和智能对象须先用 rasterize_layer 栅格化。',
+    parameters: { type: 'object', properties: {}, required: [] },
+  }),
 ] as const;

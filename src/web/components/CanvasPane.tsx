@@ -474,12 +474,14 @@ export function CanvasPane() {
         // biome-ignore lint/a11y/noNoninteractiveTabindex: an application role taking the arrow keys and space; focus is how the keyboard reaches it
         tabIndex={0}
         onKeyDown={(e) => {
-          // As Photoshop's Move tool with no pixel selection, Delete (or Backspace) deletes the selected layers (the
-          // layers pane's Delete too); with a selection it would clear its pixels, which no tool does: nothing then.
+          // As Photoshop: Delete (or Backspace) clears the selected pixels of the current layer when there is a
+          // pixel selection (Edit › Clear), and otherwise deletes the selected layers, as its Move tool and the
+          // layers pane's Delete.
           if ((e.key === 'Delete' || e.key === 'Backspace') && !e.ctrlKey && !e.metaKey && !e.altKey) {
-            if (!doc || doc.has_selection || doc.selected_layer_ids.length === 0) return;
+            if (!doc || doc.selected_layer_ids.length === 0) return;
             e.preventDefault();
-            void studio.run([{ name: PANE_TOOLS.deleteLayer, arguments: {} }]);
+            const tool = doc.has_selection ? PANE_TOOLS.clearSelection : PANE_TOOLS.deleteLayer;
+            void studio.run([{ name: tool, arguments: {} }]);
             return;
           }
           const arrow = ARROWS[e.key];
