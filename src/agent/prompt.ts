@@ -102,7 +102,10 @@ export function stateSummary(snapshot: SessionSnapshot, tools: OfferedTools = EV
     }
     lines.push(`当前图层：${active.active_layer ?? '无'}`);
     if (active.selected_layers.length > 1) lines.push(`选中的图层：${active.selected_layers.join('、')}`);
-    lines.push(`选区：${active.has_selection ? '有' : '无'}`);
+    const sel = active.selection?.bounds;
+    lines.push(
+      `选区：${sel ? `有（${sel.x}, ${sel.y} 起 ${sel.w}×${sel.h} 像素的范围内）` : active.has_selection ? '有' : '无'}`,
+    );
     const { labels, index } = active.history;
     const recent = labels.slice(Math.max(1, index - 4), index + 1);
     if (recent.length)

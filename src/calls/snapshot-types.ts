@@ -61,7 +61,20 @@ export interface ActiveDocumentSnapshot extends DocumentSnapshot {
   readonly selected_layers: readonly string[];
   readonly selected_layer_ids: readonly number[];
   readonly has_selection: boolean;
+  /** The pixel selection, null without one. */
+  readonly selection: SelectionSnapshot | null;
   readonly history: HistorySnapshot;
+}
+
+export interface SelectionSnapshot {
+  /** The selected pixels' bounding box inside the canvas (document px; empty when nothing is selected). */
+  readonly bounds: { readonly x: number; readonly y: number; readonly w: number; readonly h: number };
+  /**
+   * Its edge as an SVG path's `d` in document px, to be drawn with the even-odd rule (holes are loops of their
+   * own): exact for rectangles, traced at most 1024 cells along the canvas's longer side and thinned to within
+   * three quarters of a cell otherwise. Empty when nothing inside the canvas is selected.
+   */
+  readonly outline: string;
 }
 
 export interface GarmentSnapshot {

@@ -5,6 +5,8 @@
  */
 
 import type { DocState } from '../engine/model.js';
+import { selectionBounds } from '../engine/selection.js';
+import { selectionOutline } from '../engine/selection-outline.js';
 import { alternativesOf, PART_LABELS } from '../garment/types.js';
 import { layerTree } from '../tools/basics.js';
 import { documentSummary } from '../tools/describe.js';
@@ -14,6 +16,7 @@ import type {
   DocumentSnapshot,
   GarmentSnapshot,
   LayerNode,
+  SelectionSnapshot,
   SessionSnapshot,
 } from './snapshot-types.js';
 import { maskThumbnailKey, thumbnailKey } from './thumbnail.js';
@@ -34,6 +37,14 @@ function withThumbnails(nodes: readonly LayerNode[], state: DocState): LayerNode
       ...(children ? { children } : {}),
     };
   });
+}
+
+/** Where the pixel selection is, with its edge for the studio's marching ants; null without one. */
+function selectionSnapshot(state: DocState): SelectionSnapshot | null {
+  const m = state.selection;
+  if (!m) return null;
+  const { x, y, w, h } = selectionBounds(m, state.width, state.height);
+  return { bounds: { x, y, w, h }, outline: selectionOutline(m, state.width, state.height) };
 }
 
 export function snapshotOf(session: Session): Promise<SessionSnapshot> {
@@ -68,6 +79,7 @@ export function snapshotOf(session: Session): Promise<SessionSnapshot> {
         }),
         selected_layer_ids: state.selected.filter((id) => state.layers.has(id)),
         has_selection: state.selection !== null,
+        selection: selectionSnapshot(state),
         history: { labels: history.labels, index: history.index },
       };
     }

@@ -35,6 +35,7 @@ function snapshot(layers: unknown[], garment: Partial<SessionSnapshot['garment']
       selected_layers: ['标题', '色块'],
       selected_layer_ids: [1, 2],
       has_selection: true,
+      selection: { bounds: { x: 10, y: 20, w: 300, h: 200 }, outline: 'M10 20H310V220H10Z' },
       history: { labels: ['打开', '新建图层', '创建文字', '设置透明度'], index: 2 },
     },
     garment: { photo: null, document: null, pieces: [], previewed: false, applied: false, ...garment },
@@ -101,7 +102,7 @@ describe('stateSummary', () => {
     expect(text).toContain('\n- 标题（text，锁定，不透明度 40%，multiply，1,2 3×4）\n');
     expect(text).toContain('\n- 组 1（group）\n  - 色块（pixel，隐藏，剪贴，1,2 3×4）\n');
     expect(text).toContain('选中的图层：标题、色块');
-    expect(text).toContain('选区：有');
+    expect(text).toContain('选区：有（10, 20 起 300×200 像素的范围内）');
     expect(text).toContain('最近的历史步骤：新建图层 → 创建文字（之后还有可重做的步骤）');
     expect(text).toContain('服装照片：已上传（shirt.jpg）');
     expect(text).toContain(

@@ -20,8 +20,10 @@ import { layerWithId, refOf, selectedRefs } from '../state/layers.js';
 import { openFiles } from '../state/open-files.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { usePieceMark, usePieceShown } from '../state/piece-mark.js';
+import { editsText } from '../state/shortcuts.js';
 import { UploadButton } from './FilesPane.js';
 import { type MoveOffset, useLayerMove } from './useLayerMove.js';
+import { useMarquee } from './useMarquee.js';
 
 function useViewportSize(ref: { current: HTMLElement | null }) {
   const [size, setSize] = useState({ w: 0, h: 0 });
@@ -266,6 +268,42 @@ function SelectedBox({
   );
 }
 
+type CanvasTool = 'move' | 'marquee';
+
+/** The canvas's tools in the toolbox's order, with Photoshop's key for each. */
+const CANVAS_TOOLS: readonly { id: CanvasTool; key: string }[] = [
+  { id: 'move', key: 'V' },
+  { id: 'marquee', key: 'M' },
+];
+
+const TOOL_KEYS: Record<string, CanvasTool> = { KeyV: 'move', KeyM: 'marquee' };
+
+function rectPath(r: { x: number; y: number; w: number; h: number }): string {
+  return `M${r.x} ${r.y}H${r.x + r.w}V${r.y + r.h}H${r.x}Z`;
+}
+
+/** Photoshop's pictures of its Move and Rectangular Marquee tools, drawn small. */
+function ToolIcon({ tool }: { tool: CanvasTool }) {
+  return (
+    <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+      {tool === 'move' ? (
+        <path d="M3 2l9 5.5-4 .9 2.6 4.6-1.7 1-2.6-4.6L3 12z" fill="currentColor" />
+      ) : (
+        <rect
+          x="2.5"
+          y="3.5"
+          width="11"
+          height="9"
+          fill="none"
+          stroke="currentColor"
+          stroke-width="1.2"
+          stroke-dasharray="2 1.6"
+        />
+      )}
+    </svg>
+  );
+}
+
 /** How far, CSS px, a press may move and still be a click rather than a pan. */
 const CLICK_SLOP = 4;
 
@@ -333,10 +371,24 @@ export function CanvasPane() {
   const [view, setView] = useState<View | null>(null);
   const [image, setImage] = useState<{ url: string; key: string; of: string } | null>(null);
   const layerMove = useLayerMove(CLICK_SLOP, image?.key);
+  // What a drag on the canvas does, as Photoshop's tools: move the selected layers (V) or draw a rectangular
+  // selection (M). Panning stays with space, the middle button, the wheel and two fingers in both.
+  const [tool, setTool] = useState<CanvasTool>('move');
+  const marquee = useMarquee(CLICK_SLOP, doc);
   // The view's zoom by the keys, as in Photoshop and Figma: Ctrl/⌘ and + or − zoom in or out, 0 fits the window,
   // 1 shows actual pixels. Taken from the browser, whose own page zoom would scale the whole studio.
   const zoomKeys = useRef<{ zoomBy(f: number): void; actual(): void; fit(): void } | null>(null);
   const hasDoc = doc !== null;
+  useEffect(() => {
+    if (!hasDoc) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || e.shiftKey || editsText(e.target as Element | null)) return;
+      const chosen = TOOL_KEYS[e.code];
+      if (chosen) setTool(chosen);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [hasDoc]);
   useEffect(() => {
     if (!hasDoc) return;
     const onKey = (e: KeyboardEvent) => {
@@ -456,6 +508,15 @@ export function CanvasPane() {
     );
   }
 
+  /** Where a pointer is on the document, in document px (beyond its edges too); null before the canvas is laid out. */
+  const docPoint = (e: PointerEvent) => {
+    const board = artboard.current?.getBoundingClientRect();
+    if (!board || board.width === 0) return null;
+    return {
+      x: ((e.clientX - board.left) / board.width) * doc.width,
+      y: ((e.clientY - board.top) / board.height) * doc.height,
+    };
+  };
   const facts = t('status.size', { w: doc.width, h: doc.height, dpi: doc.resolution, mode: doc.mode });
   const zoomBy = (factor: number) => move((v) => zoomAt(v, factor, size.w / 2, size.h / 2));
   const actual = () => move((v) => zoomAt(v, 1 / v.zoom, size.w / 2, size.h / 2));
@@ -464,7 +525,7 @@ export function CanvasPane() {
   return (
     <>
       <div
-        class={`canvas-viewport${drop.over ? ' dropping' : ''}`}
+        class={`canvas-viewport${drop.over ? ' dropping' : ''}${tool === 'marquee' ? ' marquee-tool' : ''}`}
         ref={viewport}
         {...drop.handlers}
         // The keys and the pointer pan and zoom; the toolbar below has the same as buttons.
@@ -519,14 +580,10 @@ export function CanvasPane() {
             e.button === 0 && pointers.current.size === 0 && !hand.current
               ? { id: e.pointerId, x: e.clientX, y: e.clientY }
               : null;
-          const board = artboard.current?.getBoundingClientRect();
-          if (press.current && board && board.width > 0) {
-            const at = {
-              x: ((e.clientX - board.left) / board.width) * doc.width,
-              y: ((e.clientY - board.top) / board.height) * doc.height,
-            };
-            layerMove.press(e, doc, selectedBounds(doc), at, view.zoom);
-          }
+          const at = docPoint(e);
+          // A touch pans whatever the tool (one finger is how a phone moves about the canvas).
+          if (press.current && at && tool === 'marquee' && e.pointerType !== 'touch') marquee.press(e, at);
+          else if (press.current && at) layerMove.press(e, doc, selectedBounds(doc), at, view.zoom);
           e.currentTarget.setPointerCapture(e.pointerId);
           pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
         }}
@@ -537,7 +594,9 @@ export function CanvasPane() {
           pointers.current.set(e.pointerId, now);
           const p = press.current;
           if (p && Math.hypot(now.x - p.x, now.y - p.y) > CLICK_SLOP) press.current = null;
-          // Dragging the selected layers, not the view.
+          // Drawing a selection or dragging the selected layers, not the view.
+          const at = docPoint(e);
+          if (at && marquee.move(e, at)) return;
           if (layerMove.drag(e)) return;
           const other = [...pointers.current].find(([id]) => id !== e.pointerId)?.[1];
           if (!other) {
@@ -555,12 +614,16 @@ export function CanvasPane() {
         // Lifted, or taken by the browser: the pointer no longer moves the view.
         onPointerUp={(e) => {
           pointers.current.delete(e.pointerId);
-          const moved = layerMove.release(e);
+          const at = docPoint(e);
+          const marked = at !== null && marquee.release(e, at);
+          const moved = marked || layerMove.release(e);
           if (!moved && press.current?.id === e.pointerId) selectAt(e.clientX, e.clientY, e.shiftKey);
           press.current = null;
         }}
         onPointerCancel={(e) => {
           pointers.current.delete(e.pointerId);
+          const at = docPoint(e);
+          if (at) marquee.release(e, at, true);
           layerMove.release(e, true);
           press.current = null;
         }}
@@ -604,6 +667,32 @@ export function CanvasPane() {
                   doc={doc}
                 />
               ))}
+            {marquee.rect ? (
+              // The rectangle being drawn (or on its way to the server), as the ants it will be.
+              <svg
+                class="selection-ants drawing"
+                aria-hidden="true"
+                viewBox={`0 0 ${doc.width} ${doc.height}`}
+                preserveAspectRatio="none"
+              >
+                <path d={rectPath(marquee.rect)} class="ants-under" />
+                <path d={rectPath(marquee.rect)} class="ants" />
+              </svg>
+            ) : (
+              doc.selection?.outline && (
+                // The pixel selection's edge as Photoshop's marching ants: a dashed line moving along a white one,
+                // seen on any picture; a line a screen pixel wide at every zoom.
+                <svg
+                  class="selection-ants"
+                  aria-hidden="true"
+                  viewBox={`0 0 ${doc.width} ${doc.height}`}
+                  preserveAspectRatio="none"
+                >
+                  <path d={doc.selection.outline} class="ants-under" />
+                  <path d={doc.selection.outline} class="ants" />
+                </svg>
+              )
+            )}
             {mark && mark.doc === doc.name && (
               // The piece pointed at in a garment card, outlined where it lies.
               <span
@@ -623,6 +712,26 @@ export function CanvasPane() {
         <p id="canvas-keys" class="visually-hidden">
           {t('canvas.keys')}
         </p>
+        <div
+          class="canvas-toolbox"
+          role="toolbar"
+          aria-label={t('canvas.tools')}
+          onPointerDown={(e) => e.stopPropagation()}
+        >
+          {CANVAS_TOOLS.map(({ id, key }) => (
+            <button
+              key={id}
+              type="button"
+              class={`icon-button tool-${id}`}
+              aria-pressed={tool === id}
+              aria-label={t(`canvas.tool.${id}`)}
+              title={`${t(`canvas.tool.${id}`)} (${key})`}
+              onClick={() => setTool(id)}
+            >
+              <ToolIcon tool={id} />
+            </button>
+          ))}
+        </div>
         <div class="canvas-tools" onPointerDown={(e) => e.stopPropagation()}>
           <button
             type="button"

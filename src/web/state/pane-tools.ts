@@ -6,6 +6,7 @@ export const PANE_TOOLS = {
   selectLayers: 'select_layers',
   selectAll: 'select_all',
   deselect: 'deselect',
+  selectRect: 'select_rect',
   clearSelection: 'clear_selection',
   createLayer: 'create_layer',
   createGroup: 'create_layer_group',
