@@ -60,6 +60,7 @@ import {
   subtree,
   topDown,
 } from '../engine/tree.js';
+import type { ArgsOf } from '../registry/index.js';
 import {
   boundsReport,
   fromSpecBlend,
@@ -290,7 +291,37 @@ function smartReport(state: DocState, id: number) {
   };
 }
 
-async function transformNamed(ctx: ToolContext, name: string, op: Op, extra: Payload): Promise<Payload> {
+type Anchor = NonNullable<ArgsOf<'scale_layer_from'>['anchor']>;
+
+/** Where each reference point lies on a box, as fractions of its width and height. */
+const ANCHORS: Record<Anchor, readonly [number, number]> = {
+  top_left: [0, 0],
+  top: [0.5, 0],
+  top_right: [1, 0],
+  left: [0, 0.5],
+  center: [0.5, 0.5],
+  right: [1, 0.5],
+  bottom_left: [0, 1],
+  bottom: [0.5, 1],
+  bottom_right: [1, 1],
+};
+
+/** The fixed point of a transform: the layer's own centre, or a reference point on its content's bounds. */
+function anchorPoint(state: DocState, layer: Layer, anchor: Anchor): Point | null {
+  if (anchor === 'center') return pivotOf(state, layer);
+  const b = contentBounds(state, layer.id);
+  if (isEmptyRect(b)) return null;
+  const [fx, fy] = ANCHORS[anchor];
+  return { x: b.x + b.w * fx, y: b.y + b.h * fy };
+}
+
+async function transformNamed(
+  ctx: ToolContext,
+  name: string,
+  op: Op,
+  extra: Payload,
+  anchor: Anchor = 'center',
+): Promise<Payload> {
   const doc = activeDoc(ctx);
   const layer = layerNamed(ctx, doc.state, name);
   const what = OP_VERBS[op.kind];
@@ -308,7 +339,7 @@ async function transformNamed(ctx: ToolContext, name: string, op: Op, extra: Pay
       extra,
     );
   }
-  const pivot = pivotOf(doc.state, layer);
+  const pivot = anchorPoint(doc.state, layer, anchor);
   if (!pivot) {
     const s = activateOnly(ctx, doc, layer.id);
     return unchangedResult(s, layer.id, `图层“${layer.name}”为空，没有可${what}的内容`, extra);
@@ -502,6 +533,17 @@ export const layerPropsHandlers = {
       name,
       { kind: 'scale', kx: scale_x / 100, ky: sy / 100 },
       { scale: { x: scale_x, y: sy } },
+    );
+  },
+
+  scale_layer_from({ name, scale_x, scale_y, anchor }, ctx) {
+    const sy = scale_y ?? scale_x;
+    return transformNamed(
+      ctx,
+      name,
+      { kind: 'scale', kx: scale_x / 100, ky: sy / 100 },
+      { scale: { x: scale_x, y: sy }, anchor },
+      anchor,
     );
   },
 

@@ -343,6 +343,7 @@ export const DESIGN_GROUP_E = [
   'move_layers',
   'redo',
   'clear_selection',
+  'scale_layer_from',
 ] as const;
 
 /**

@@ -334,4 +334,50 @@ export const groupE = [
       '删除当前选中的像素图层在选区内的像素，使其变为透明（如 Photoshop 的“编辑 > 清除”，在有选区时按 Delete 键）；羽化的选区边缘按选中程度部分透明。需要已有选区；选区外的像素不变，选区保留。背景图层和锁定透明像素的图层没有可清除的透明度，请改用 fill_selection 填充颜色；文字图层和智能对象须先用 rasterize_layer 栅格化。',
     parameters: { type: 'object', properties: {}, required: [] },
   }),
+  defineTool({
+    name: 'scale_layer_from',
+    group: 'E',
+    toolset: 'layers',
+    label: '按参考点缩放',
+    labelEn: 'Scale from Reference Point',
+    effect: 'write',
+    description:
+      '以参考点为基准按百分比缩放 name 指定的图层（并将其设为当前图层），如 Photoshop 自由变换时拖动角点或边点：参考点固定不动，例如 anchor 为 top_left 时左上角不动、向右下方缩放。anchor 为图层内容边界上的参考点：top_left、top、top_right、left、center、right、bottom_left、bottom、bottom_right，默认 center（与 resize_layer 相同）。scale_x、scale_y 为水平、垂直缩放百分比：100 = 不变，200 = 两倍，50 = 一半；大于 0，最大 10000；省略 scale_y 时等于 scale_x（等比缩放）。文字图层等比缩放时改变字号，保持可编辑；智能对象保留原始像素。',
+    parameters: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: '要缩放的图层名称' },
+        scale_x: {
+          type: 'number',
+          description: '水平缩放百分比：100 = 不变，200 = 两倍，50 = 一半；大于 0，最大 10000',
+        },
+        scale_y: {
+          type: 'number',
+          description: '垂直缩放百分比：100 = 不变；大于 0，最大 10000；省略时等于 scale_x',
+        },
+        anchor: {
+          type: 'string',
+          description: '固定不动的参考点（图层内容边界上），默认 center',
+          enum: [
+            'top_left',
+            'top',
+            'top_right',
+            'left',
+            'center',
+            'right',
+            'bottom_left',
+            'bottom',
+            'bottom_right',
+          ],
+        },
+      },
+      required: ['name', 'scale_x'],
+    },
+    limits: {
+      name: NAME,
+      scale_x: { above: 0, max: 10000 },
+      scale_y: { above: 0, max: 10000 },
+      anchor: { default: 'center' },
+    },
+  }),
 ] as const;

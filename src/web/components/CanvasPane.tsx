@@ -22,6 +22,7 @@ import { PANE_TOOLS } from '../state/pane-tools.js';
 import { usePieceMark, usePieceShown } from '../state/piece-mark.js';
 import { editsText } from '../state/shortcuts.js';
 import { UploadButton } from './FilesPane.js';
+import { TransformHandles } from './TransformHandles.js';
 import { type MoveOffset, useLayerMove } from './useLayerMove.js';
 import { useMarquee } from './useMarquee.js';
 
@@ -215,6 +216,15 @@ function selectedBounds(doc: ActiveDocument) {
     const outlined = !(x <= 0 && y <= 0 && x + w >= doc.width && y + h >= doc.height);
     return [{ id, x, y, w, h, outlined }];
   });
+}
+
+/** The one selected layer the transform handles scale, with its box; null for none, several, a locked one or the background. */
+function transformable(doc: ActiveDocument) {
+  if (doc.selected_layer_ids.length !== 1) return null;
+  const box = selectedBounds(doc)[0];
+  const layer = box && layerWithId(doc.layers, box.id);
+  if (!box || !layer || layer.locked || layer.background) return null;
+  return { box, layer };
 }
 
 /**
@@ -667,6 +677,17 @@ export function CanvasPane() {
                   doc={doc}
                 />
               ))}
+            {tool === 'move' && !layerMove.offset && transformable(doc) && (
+              <TransformHandles
+                key={transformable(doc)!.box.id}
+                box={transformable(doc)!.box}
+                layer={transformable(doc)!.layer}
+                zoom={view.zoom}
+                picture={image?.of === of ? image.url : null}
+                docSize={{ w: doc.width, h: doc.height }}
+                pictureKey={image?.key}
+              />
+            )}
             {marquee.rect ? (
               // The rectangle being drawn (or on its way to the server), as the ants it will be.
               <svg

@@ -22,6 +22,7 @@ export const PANE_TOOLS = {
   fillOpacity: 'set_layer_fill_opacity',
   move: 'move_layer',
   moveMany: 'move_layers',
+  scaleFrom: 'scale_layer_from',
   arrange: 'arrange_layer',
   bringToFront: 'bring_to_front',
   sendToBack: 'send_to_back',

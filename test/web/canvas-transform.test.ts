@@ -1,0 +1,125 @@
+/**
+ * The transform handles on the one selected layer, as Photoshop's Move tool shows them: eight handles on its box;
+ * a corner dragged scales it in proportion about the opposite corner (Shift: freely), a side stretches it one
+ * way, one history step (按参考点缩放); Esc puts it back and sends nothing; no handles for several layers, the
+ * background or a locked layer.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { activeLayers, createSession, okCalls, toolCall } from '../server/support.js';
+import { eventually, snapshot } from '../support/browser.js';
+import { studioHarness } from './studio-harness.js';
+
+const studio = studioHarness('canvas-transform');
+
+async function onCanvas(page: Page, x: number, y: number) {
+  const box = (await page.locator('.artboard').boundingBox())!;
+  return { x: box.x + (x / 600) * box.width, y: box.y + (y / 400) * box.height };
+}
+
+async function boundsOf(id: string, name: string) {
+  const b = (await activeLayers(studio.url, id)).find((l) => l.name === name)!.bounds!;
+  return [b.left, b.top, b.width, b.height].map(Number);
+}
+
+async function labels(id: string): Promise<string[]> {
+  const s = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
+    active: { history: { labels: string[]; index: number } };
+  };
+  return s.active.history.labels.slice(0, s.active.history.index + 1);
+}
+
+/** Drags handle `handle` to document point `to`, holding Shift with `shift`. */
+async function dragHandle(page: Page, handle: string, to: { x: number; y: number }, shift = false) {
+  const h = (await page.locator(`.transform-handle[data-handle="${handle}"]`).boundingBox())!;
+  const b = await onCanvas(page, to.x, to.y);
+  await page.mouse.move(h.x + h.width / 2, h.y + h.height / 2);
+  await page.mouse.down();
+  if (shift) await page.keyboard.down('Shift');
+  await page.mouse.move(b.x, b.y, { steps: 8 });
+  await page.mouse.up();
+  if (shift) await page.keyboard.up('Shift');
+}
+
+describe('transform handles', () => {
+  it('scales the selected layer by its corners in proportion (Shift freely) and its sides one way; Esc cancels', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 600, height: 400, name: '缩放' }),
+      toolCall('create_layer', { name: '方块' }),
+      toolCall('select_rect', { left: 100, top: 100, right: 200, bottom: 150 }),
+      toolCall('fill_selection', { color: '#2e7d32' }),
+      toolCall('deselect'),
+      toolCall('create_layer', { name: '锁' }),
+      toolCall('select_layers', { names: ['方块'] }),
+    ]);
+    const page = await studio.open(id);
+    try {
+      await eventually(() => page.locator('.artboard img').count()).toBe(1);
+      await eventually(() => page.locator('.transform-handle').count()).toBe(8);
+      const steps = (await labels(id)).length;
+
+      // The bottom-right corner to (300, 180): 200 × 80 asked, 2× wins, in proportion: 200 × 100.
+      const h = (await page.locator('.transform-handle[data-handle="bottom_right"]').boundingBox())!;
+      await page.mouse.move(h.x + h.width / 2, h.y + h.height / 2);
+      await page.mouse.down();
+      const mid = await onCanvas(page, 300, 180);
+      await page.mouse.move(mid.x, mid.y, { steps: 8 });
+      await eventually(() => page.locator('.transform-box.scaling').count()).toBe(1);
+      await snapshot(page, 'canvas-transform-drag');
+      await page.mouse.up();
+      await eventually(async () => (await labels(id)).slice(steps)).toEqual(['按参考点缩放']);
+      const [x, y, w, hh] = await boundsOf(id, '方块');
+      expect([x, y]).toEqual([100, 100]);
+      expect(Math.abs(w! - 200)).toBeLessThanOrEqual(1);
+      expect(Math.abs(hh! - 100)).toBeLessThanOrEqual(1);
+      await eventually(async () => {
+        const b = (await page.locator('.transform-box').boundingBox())!;
+        const end = await onCanvas(page, 300, 200);
+        return Math.abs(b.x + b.width - end.x) < 2 && Math.abs(b.y + b.height - end.y) < 2;
+      }).toBe(true);
+      await snapshot(page, 'canvas-transform');
+
+      // The left side to x = 50: only wider, the right side staying at 300.
+      await dragHandle(page, 'left', { x: 50, y: 150 });
+      await eventually(async () => (await labels(id)).length).toBe(steps + 2);
+      const [x2, y2, w2, h2] = await boundsOf(id, '方块');
+      expect(Math.abs(x2! - 50)).toBeLessThanOrEqual(1);
+      expect(Math.abs(x2! + w2! - 300)).toBeLessThanOrEqual(1);
+      expect([y2, h2]).toEqual([100, 100]);
+
+      // Shift on a corner: free proportions, the top-left corner to (0, 60) with the bottom-right fixed.
+      await dragHandle(page, 'top_left', { x: 20, y: 60 }, true);
+      await eventually(async () => (await labels(id)).length).toBe(steps + 3);
+      const [x3, y3, w3, h3] = await boundsOf(id, '方块');
+      expect(Math.abs(x3! - 20)).toBeLessThanOrEqual(1);
+      expect(Math.abs(y3! - 60)).toBeLessThanOrEqual(1);
+      expect(Math.abs(x3! + w3! - 300)).toBeLessThanOrEqual(1);
+      expect(Math.abs(y3! + h3! - 200)).toBeLessThanOrEqual(1);
+
+      // Esc while dragging: back, nothing sent.
+      const t = (await page.locator('.transform-handle[data-handle="bottom"]').boundingBox())!;
+      await page.mouse.move(t.x + t.width / 2, t.y + t.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(t.x, t.y + 80, { steps: 4 });
+      await eventually(() => page.locator('.transform-box.scaling').count()).toBe(1);
+      await page.keyboard.press('Escape');
+      await page.mouse.up();
+      await page.waitForTimeout(300);
+      expect((await labels(id)).length).toBe(steps + 3);
+      await expect(page.locator('.transform-box.scaling').count()).resolves.toBe(0);
+
+      // No handles for several layers or the background.
+      await okCalls(studio.url, id, [toolCall('select_layers', { names: ['方块', '锁'] })]);
+      await eventually(() => page.locator('.transform-handle').count()).toBe(0);
+      await okCalls(studio.url, id, [toolCall('select_layers', { names: ['背景'] })]);
+      await page.waitForTimeout(200);
+      await expect(page.locator('.transform-handle').count()).resolves.toBe(0);
+    } catch (err) {
+      await snapshot(page, 'failed-canvas-transform');
+      throw err;
+    } finally {
+      await page.context().close();
+    }
+  });
+});
