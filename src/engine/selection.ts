@@ -420,3 +420,35 @@ export function clearPixels(raster: Raster, mask: Mask, region: Rect): { raster:
   if (cleared === 0) return { raster, cleared: 0 };
   return { raster: trimRaster({ ...raster, data }), cleared };
 }
+
+/** How a new selection meets the one there is: Photoshop's marquee with Shift (add), Alt (subtract), both. */
+export type SelectionMode = 'replace' | 'add' | 'subtract' | 'intersect';
+
+/**
+ * `a` and `b` combined pixel by pixel as GIMP and Photoshop combine selections: the larger value (add), `a`
+ * less `b` (subtract) or the smaller value (intersect), cut to the canvas; null when nothing is left selected.
+ * Only the union of the two rectangles is computed: beyond both, the result is their `outside` values combined.
+ */
+export function combineSelections(
+  a: Mask,
+  b: Mask,
+  mode: Exclude<SelectionMode, 'replace'>,
+  width: number,
+  height: number,
+): Mask | null {
+  const op =
+    mode === 'add'
+      ? (p: number, q: number) => Math.max(p, q)
+      : mode === 'subtract'
+        ? (p: number, q: number) => Math.max(0, p - q)
+        : (p: number, q: number) => Math.min(p, q);
+  const outside = op(a.outside, b.outside) >= 128 ? 255 : 0;
+  const region = intersectRect(unionRect(a, b), canvasOf(width, height));
+  const pa = sampleMask(a, region);
+  const pb = sampleMask(b, region);
+  const data = allocMask(region.w * region.h);
+  for (let i = 0; i < data.length; i++) {
+    data[i] = op(typeof pa === 'number' ? pa : pa[i]!, typeof pb === 'number' ? pb : pb[i]!);
+  }
+  return normaliseSelection({ ...region, data, outside }, width, height);
+}

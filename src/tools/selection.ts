@@ -16,6 +16,7 @@ import {
   allMask,
   alphaMask,
   clearPixels,
+  combineSelections,
   featherMask,
   featherSigma,
   fillPixels,
@@ -192,22 +193,30 @@ export const selectionHandlers = {
     return { changed: true, selection: selectionReport(next) };
   },
 
-  select_rect({ left, top, right, bottom }, ctx) {
+  select_rect({ left, top, right, bottom, mode }, ctx) {
     const doc = activeDoc(ctx);
     const s = doc.state;
     const rect = marquee(s, left, top, right, bottom);
-    const next = setSelection(
-      ctx,
-      doc,
-      normaliseSelection(rectMask(rect, s.width, s.height), s.width, s.height),
-    );
+    const drawn = normaliseSelection(rectMask(rect, s.width, s.height), s.width, s.height);
+    const combined =
+      mode === 'replace' || !drawn
+        ? drawn
+        : s.selection
+          ? combineSelections(s.selection, drawn, mode, s.width, s.height)
+          : mode === 'add'
+            ? drawn
+            : null;
+    if (combined === null && s.selection === null) {
+      return unchanged(s, `没有原有选区，${mode === 'subtract' ? '减去' : '交叉'}后仍没有选区`);
+    }
+    const next = setSelection(ctx, doc, combined);
     const clipped =
       rect.x !== Math.round(left) ||
       rect.y !== Math.round(top) ||
       rect.x + rect.w !== Math.round(right) ||
       rect.y + rect.h !== Math.round(bottom);
     if (clipped) ctx.warn(`矩形超出画布（${s.width}×${s.height} 像素）的部分已裁掉`);
-    return { changed: true, selection: selectionReport(next) };
+    return { changed: true, ...(mode !== 'replace' ? { mode } : {}), selection: selectionReport(next) };
   },
 
   select_layer_pixels({ name }, ctx) {

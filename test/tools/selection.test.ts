@@ -131,6 +131,58 @@ describe('select_all, select_rect, deselect', () => {
   });
 });
 
+describe("select_rect with a mode (Shift, Alt and both with Photoshop's marquee)", () => {
+  /** Two rectangles' values combined with `op`, over the 20 × 10 canvas. */
+  function both(op: (a: number, b: number) => number): number[] {
+    const a = rectValues(20, 10, 2, 2, 10, 8).map((v) => (v === 255 ? 255 : 0));
+    const b = rectValues(20, 10, 6, 0, 16, 5).map((v) => (v === 255 ? 255 : 0));
+    return a.map((v, i) => op(v, b[i]!));
+  }
+
+  it('adds, subtracts and intersects with the selection there is, each one history step', async () => {
+    for (const [mode, op] of [
+      ['add', Math.max],
+      ['subtract', (p: number, q: number) => Math.max(0, p - q)],
+      ['intersect', Math.min],
+    ] as const) {
+      const s = await setup();
+      await ok(s, 'select_rect', { left: 2, top: 2, right: 10, bottom: 8 });
+      const steps = labels(s).length;
+      const r = await ok(s, 'select_rect', { left: 6, top: 0, right: 16, bottom: 5, mode });
+      expect(selected(s), mode).toEqual(both(op));
+      expect(r.mode).toBe(mode);
+      expect(labels(s)).toHaveLength(steps + 1);
+      await ok(s, 'undo');
+      expect(selected(s)).toEqual(rectValues(20, 10, 2, 2, 10, 8).map((v) => (v === 255 ? 255 : 0)));
+    }
+  });
+
+  it('combines with a feathered or inverted selection value by value, and deselects when nothing is left', async () => {
+    const s = await setup();
+    await ok(s, 'select_rect', { left: 4, top: 2, right: 12, bottom: 8 });
+    await ok(s, 'inverse_selection');
+    const inverted = selected(s);
+    await ok(s, 'select_rect', { left: 0, top: 0, right: 20, bottom: 5, mode: 'intersect' });
+    expect(selected(s)).toEqual(inverted.map((v, i) => (Math.floor(i / 20) < 5 ? v : 0)));
+
+    await ok(s, 'select_rect', { left: 0, top: 0, right: 20, bottom: 10, mode: 'subtract' });
+    expect(selection(s)).toBeNull();
+    // With no selection, add starts one; subtract and intersect leave none and add no step.
+    const steps = labels(s).length;
+    const none = await ok(s, 'select_rect', { left: 0, top: 0, right: 5, bottom: 5, mode: 'intersect' });
+    expect(none.changed).toBe(false);
+    expect(labels(s)).toHaveLength(steps);
+    await ok(s, 'select_rect', { left: 0, top: 0, right: 5, bottom: 5, mode: 'add' });
+    expect(selected(s)).toEqual(rectValues(20, 10, 0, 0, 5, 5).map((v) => (v === 255 ? 255 : 0)));
+    await refused(
+      s,
+      'select_rect',
+      { left: 0, top: 0, right: 5, bottom: 5, mode: 'union' },
+      'invalid_arguments',
+    );
+  });
+});
+
 describe('select_layer_pixels', () => {
   it("loads the named layer's alpha exactly and makes it the active layer", async () => {
     const s = await setup(10, 6);

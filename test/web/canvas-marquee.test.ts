@@ -1,8 +1,9 @@
 /**
  * The pixel selection on the canvas, as in Photoshop: marching ants along its edge (a marquee's rectangle, a
  * feathered selection's half line, gone when deselected), and the Rectangular Marquee tool (M, or its button):
- * a drag selects a rectangle in document pixels (Shift: a square), a click deselects, Esc drops the rectangle
- * being drawn; V goes back to the Move tool, whose drag moves layers again.
+ * a drag selects a rectangle in document pixels (Shift pressed during it: a square; Shift held from its start adds
+ * to the selection, Alt subtracts), a click deselects, Esc drops the rectangle being drawn; V goes back to the
+ * Move tool, whose drag moves layers again.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -46,13 +47,23 @@ async function document(name: string): Promise<string> {
   return id;
 }
 
-async function drag(page: Page, from: { x: number; y: number }, to: { x: number; y: number }) {
+/** A drag from `from` to `to` (document px), with `held` down from its start or `pressed` once it has moved. */
+async function drag(
+  page: Page,
+  from: { x: number; y: number },
+  to: { x: number; y: number },
+  keys: { held?: string; pressed?: string } = {},
+) {
   const a = await onCanvas(page, from.x, from.y);
   const b = await onCanvas(page, to.x, to.y);
   await page.mouse.move(a.x, a.y);
+  if (keys.held) await page.keyboard.down(keys.held);
   await page.mouse.down();
-  await page.mouse.move(b.x, b.y, { steps: 8 });
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
+  if (keys.pressed) await page.keyboard.down(keys.pressed);
+  await page.mouse.move(b.x, b.y, { steps: 4 });
   await page.mouse.up();
+  for (const k of [keys.held, keys.pressed]) if (k) await page.keyboard.up(k);
 }
 
 const ants = (page: Page) => page.locator('.artboard .selection-ants .ants');
@@ -131,11 +142,29 @@ describe('the selection on the canvas', () => {
       await eventually(() => ants(page).count()).toBe(1);
       await snapshot(page, 'canvas-marquee');
 
-      // Shift: a square on the larger side; beyond the canvas, cut to it.
-      await page.keyboard.down('Shift');
-      await drag(page, { x: 400, y: 300 }, { x: 640, y: 350 });
-      await page.keyboard.up('Shift');
+      // Shift pressed while dragging: a square on the larger side; beyond the canvas, cut to it.
+      await drag(page, { x: 400, y: 300 }, { x: 640, y: 350 }, { pressed: 'Shift' });
       await eventually(async () => (await state(id)).labels.length).toBe(steps + 2);
+      expect((await state(id)).selection!.bounds).toEqual({ x: 400, y: 300, w: 200, h: 100 });
+
+      // Shift held from the start adds (not square), both shown while drawing; Alt subtracts.
+      const a0 = await onCanvas(page, 50, 60);
+      const a1 = await onCanvas(page, 150, 120);
+      await page.mouse.move(a0.x, a0.y);
+      await page.keyboard.down('Shift');
+      await page.mouse.down();
+      await page.mouse.move(a1.x, a1.y, { steps: 6 });
+      await eventually(() => page.locator('.artboard .selection-ants').count()).toBe(2);
+      await snapshot(page, 'canvas-marquee-add');
+      await page.mouse.up();
+      await page.keyboard.up('Shift');
+      await eventually(async () => (await state(id)).labels.length).toBe(steps + 3);
+      expect((await state(id)).selection!.bounds).toEqual({ x: 50, y: 60, w: 550, h: 340 });
+      await eventually(async () => ((await ants(page).getAttribute('d')) ?? '').split('M').length - 1).toBe(
+        2,
+      );
+      await drag(page, { x: 0, y: 0 }, { x: 600, y: 250 }, { held: 'Alt' });
+      await eventually(async () => (await state(id)).labels.length).toBe(steps + 4);
       expect((await state(id)).selection!.bounds).toEqual({ x: 400, y: 300, w: 200, h: 100 });
 
       // Esc while drawing: nothing is sent, the selection stays.
@@ -147,8 +176,9 @@ describe('the selection on the canvas', () => {
       await page.keyboard.press('Escape');
       await page.mouse.up();
       await page.waitForTimeout(300);
-      expect((await state(id)).labels.length).toBe(steps + 2);
-      await eventually(() => ants(page).getAttribute('d')).toBe('M400 300H600V400H400Z');
+      expect((await state(id)).labels.length).toBe(steps + 4);
+      await eventually(() => page.locator('.selection-ants.drawing').count()).toBe(0);
+      expect((await state(id)).selection!.bounds).toEqual({ x: 400, y: 300, w: 200, h: 100 });
 
       // A click deselects.
       const c = await onCanvas(page, 300, 50);

@@ -47,7 +47,7 @@ export const groupE = [
     effect: 'write',
     idempotent: true,
     description:
-      '在当前文档中建立矩形选区，替换原有选区。四个参数是矩形四条边的坐标（像素，原点为画布左上角）：left 左边、top 上边、right 右边、bottom 下边；须 right > left、bottom > top。',
+      '在当前文档中建立矩形选区。四个参数是矩形四条边的坐标（像素，原点为画布左上角）：left 左边、top 上边、right 右边、bottom 下边；须 right > left、bottom > top。mode 为与原有选区的组合方式（如 Photoshop 选框工具按住 Shift、Alt）：replace 替换原有选区（默认）、add 添加到选区、subtract 从选区中减去、intersect 与选区交叉；没有原有选区时 add 即新建，subtract 和 intersect 得到空选区（即取消选择）。',
     parameters: {
       type: 'object',
       properties: {
@@ -55,9 +55,15 @@ export const groupE = [
         top: { type: 'number', description: '上边 y 坐标（像素）' },
         right: { type: 'number', description: '右边 x 坐标（像素），须大于 left' },
         bottom: { type: 'number', description: '下边 y 坐标（像素），须大于 top' },
+        mode: {
+          type: 'string',
+          description: '与原有选区的组合方式：replace 替换（默认）、add 添加、subtract 减去、intersect 交叉',
+          enum: ['replace', 'add', 'subtract', 'intersect'],
+        },
       },
       required: ['left', 'top', 'right', 'bottom'],
     },
+    limits: { mode: { default: 'replace' } },
   }),
   defineTool({
     name: 'select_layer_pixels',

@@ -288,6 +288,31 @@ const CANVAS_TOOLS: readonly { id: CanvasTool; key: string }[] = [
 
 const TOOL_KEYS: Record<string, CanvasTool> = { KeyV: 'move', KeyM: 'marquee' };
 
+/** Marching ants along the path `d` (document px) over the whole artboard. */
+function Ants({
+  d,
+  width,
+  height,
+  drawing,
+}: {
+  d: string;
+  width: number;
+  height: number;
+  drawing?: boolean;
+}) {
+  return (
+    <svg
+      class={`selection-ants${drawing ? ' drawing' : ''}`}
+      aria-hidden="true"
+      viewBox={`0 0 ${width} ${height}`}
+      preserveAspectRatio="none"
+    >
+      <path d={d} class="ants-under" />
+      <path d={d} class="ants" />
+    </svg>
+  );
+}
+
 function rectPath(r: { x: number; y: number; w: number; h: number }): string {
   return `M${r.x} ${r.y}H${r.x + r.w}V${r.y + r.h}H${r.x}Z`;
 }
@@ -688,31 +713,15 @@ export function CanvasPane() {
                 pictureKey={image?.key}
               />
             )}
-            {marquee.rect ? (
-              // The rectangle being drawn (or on its way to the server), as the ants it will be.
-              <svg
-                class="selection-ants drawing"
-                aria-hidden="true"
-                viewBox={`0 0 ${doc.width} ${doc.height}`}
-                preserveAspectRatio="none"
-              >
-                <path d={rectPath(marquee.rect)} class="ants-under" />
-                <path d={rectPath(marquee.rect)} class="ants" />
-              </svg>
-            ) : (
-              doc.selection?.outline && (
-                // The pixel selection's edge as Photoshop's marching ants: a dashed line moving along a white one,
-                // seen on any picture; a line a screen pixel wide at every zoom.
-                <svg
-                  class="selection-ants"
-                  aria-hidden="true"
-                  viewBox={`0 0 ${doc.width} ${doc.height}`}
-                  preserveAspectRatio="none"
-                >
-                  <path d={doc.selection.outline} class="ants-under" />
-                  <path d={doc.selection.outline} class="ants" />
-                </svg>
-              )
+            {doc.selection?.outline && !(marquee.rect && marquee.replacing) && (
+              // The pixel selection's edge as Photoshop's marching ants: a dashed line moving along a white one,
+              // seen on any picture; a line a screen pixel wide at every zoom.
+              <Ants d={doc.selection.outline} width={doc.width} height={doc.height} />
+            )}
+            {marquee.rect && (
+              // The rectangle being drawn (or on its way to the server), as the ants it will be: in place of the
+              // selection, or beside it while adding to it, subtracting from it or intersecting it.
+              <Ants d={rectPath(marquee.rect)} width={doc.width} height={doc.height} drawing />
             )}
             {mark && mark.doc === doc.name && (
               // The piece pointed at in a garment card, outlined where it lies.

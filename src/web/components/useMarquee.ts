@@ -1,8 +1,9 @@
 /**
  * Photoshop's Rectangular Marquee on the canvas: with the marquee tool chosen (M; V goes back to moving), a drag
- * draws a rectangle, Shift keeping it square, and on release the rectangle, in whole document pixels and cut to
- * the canvas, becomes the selection (select_rect, one history step); a click without a drag deselects, as a
- * click outside a selection does in Photoshop. Esc while dragging cancels and sends nothing. The rectangle stays
+ * draws a rectangle and on release the rectangle, in whole document pixels and cut to the canvas, becomes the
+ * selection (select_rect, one history step). As in Photoshop, Shift held when the drag starts adds to the
+ * selection, Alt subtracts from it, both intersect; Shift pressed once the drag has started keeps it square. A
+ * plain click without a drag deselects, as a click outside a selection does in Photoshop. Esc while dragging cancels and sends nothing. The rectangle stays
  * drawn until the canvas's selection is the one asked for, so the ants do not blink while the call is on its way.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -18,8 +19,18 @@ export interface DocRect {
   readonly h: number;
 }
 
+type Mode = 'replace' | 'add' | 'subtract' | 'intersect';
+
+/** The selection mode the modifier keys held at a drag's start ask for. */
+function modeOf(e: PointerEvent): Mode {
+  if (e.shiftKey && e.altKey) return 'intersect';
+  if (e.shiftKey) return 'add';
+  return e.altKey ? 'subtract' : 'replace';
+}
+
 interface Drag {
   readonly pointerId: number;
+  readonly mode: Mode;
   readonly from: { readonly x: number; readonly y: number };
   readonly screen: { readonly x: number; readonly y: number };
   moved: boolean;
@@ -50,10 +61,14 @@ export function marqueeRect(
   return { x: x0, y: y0, w: Math.max(0, x1 - x0), h: Math.max(0, y1 - y0) };
 }
 
+/** Shift keeps the rectangle square, unless it was held from the start to add to the selection. */
+const square = (d: Drag, e: PointerEvent) => e.shiftKey && d.mode !== 'add' && d.mode !== 'intersect';
+
 export function useMarquee(slop: number, doc: ActiveDocument | null) {
   const { studio } = useStudioView();
   const drag = useRef<Drag | null>(null);
   const [rect, setRect] = useState<DocRect | null>(null);
+  const lastMode = useRef<Mode>('replace');
   // Sent and waiting for the selection to change: the drawn rectangle is dropped when it does.
   const settling = useRef<number | null>(null);
   const outline = doc?.selection?.outline ?? '';
@@ -87,7 +102,13 @@ export function useMarquee(slop: number, doc: ActiveDocument | null) {
       window.clearTimeout(settling.current);
       settling.current = null;
     }
-    drag.current = { pointerId: e.pointerId, from: at, screen: { x: e.clientX, y: e.clientY }, moved: false };
+    drag.current = {
+      pointerId: e.pointerId,
+      mode: modeOf(e),
+      from: at,
+      screen: { x: e.clientX, y: e.clientY },
+      moved: false,
+    };
     setRect(null);
   };
 
@@ -97,7 +118,7 @@ export function useMarquee(slop: number, doc: ActiveDocument | null) {
     if (!d || d.pointerId !== e.pointerId || !doc) return false;
     if (!d.moved && Math.hypot(e.clientX - d.screen.x, e.clientY - d.screen.y) <= slop) return true;
     d.moved = true;
-    setRect(marqueeRect(d.from, at, e.shiftKey, doc.width, doc.height));
+    setRect(marqueeRect(d.from, at, square(d, e), doc.width, doc.height));
     return true;
   };
 
@@ -106,14 +127,16 @@ export function useMarquee(slop: number, doc: ActiveDocument | null) {
     const d = drag.current;
     if (!d || d.pointerId !== e.pointerId) return false;
     drag.current = null;
+    lastMode.current = d.mode;
     if (cancel || !doc) {
       setRect(null);
       return true;
     }
-    const r = d.moved ? marqueeRect(d.from, at, e.shiftKey, doc.width, doc.height) : null;
+    const r = d.moved ? marqueeRect(d.from, at, square(d, e), doc.width, doc.height) : null;
     if (!r || r.w < 1 || r.h < 1) {
       setRect(null);
-      if (doc.has_selection) void studio.run([{ name: PANE_TOOLS.deselect, arguments: {} }]);
+      if (doc.has_selection && d.mode === 'replace')
+        void studio.run([{ name: PANE_TOOLS.deselect, arguments: {} }]);
       return true;
     }
     setRect(r);
@@ -121,7 +144,13 @@ export function useMarquee(slop: number, doc: ActiveDocument | null) {
       settling.current = null;
       setRect(null);
     }, SETTLE_MAX_MS);
-    const args = { left: r.x, top: r.y, right: r.x + r.w, bottom: r.y + r.h };
+    const args = {
+      left: r.x,
+      top: r.y,
+      right: r.x + r.w,
+      bottom: r.y + r.h,
+      ...(d.mode !== 'replace' ? { mode: d.mode } : {}),
+    };
     void studio.run([{ name: PANE_TOOLS.selectRect, arguments: args }]).then((ok) => {
       if (ok) return;
       if (settling.current !== null) window.clearTimeout(settling.current);
@@ -131,5 +160,8 @@ export function useMarquee(slop: number, doc: ActiveDocument | null) {
     return true;
   };
 
-  return { rect, press, move, release, dragging: () => drag.current !== null };
+  // The last drag's mode: while its rectangle is shown, whether it stands for the whole selection (replace) or
+  // is drawn beside the selection there is (add, subtract, intersect).
+  const replacing = (drag.current?.mode ?? lastMode.current) === 'replace';
+  return { rect, replacing, press, move, release };
 }
