@@ -32,6 +32,19 @@ export interface LayerNode {
   readonly thumbnail?: string;
   /** Likewise for a layer with a mask: its mask's thumbnail, `thumbnail.png?of=mask&v=<key>`. */
   readonly mask_thumbnail?: string;
+  /** Only in a session snapshot, for a text layer: what the studio's text tool edits in place. */
+  readonly text?: TextNode;
+}
+
+export interface TextNode {
+  readonly content: string;
+  /** Font size, document px; the text box's top-left, document px; colour as #rrggbb. */
+  readonly size: number;
+  readonly x: number;
+  readonly y: number;
+  readonly color: string;
+  /** False when the text is rotated, skewed or scaled by a transform (the editor then shows it upright). */
+  readonly upright: boolean;
 }
 
 export interface HistorySnapshot {

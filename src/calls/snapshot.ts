@@ -4,7 +4,8 @@
  * for the model; neither changes anything.
  */
 
-import type { DocState } from '../engine/model.js';
+import type { DocState, TextSpec } from '../engine/model.js';
+import { rgbToHex } from '../engine/raster.js';
 import { selectionBounds } from '../engine/selection.js';
 import { selectionOutline } from '../engine/selection-outline.js';
 import { alternativesOf, PART_LABELS } from '../garment/types.js';
@@ -18,10 +19,22 @@ import type {
   LayerNode,
   SelectionSnapshot,
   SessionSnapshot,
+  TextNode,
 } from './snapshot-types.js';
 import { maskThumbnailKey, thumbnailKey } from './thumbnail.js';
 
 export type * from './snapshot-types.js';
+
+function textNode(t: TextSpec): TextNode {
+  return {
+    content: t.content,
+    size: t.size,
+    x: t.x,
+    y: t.y,
+    color: rgbToHex(t.color),
+    upright: !t.transform,
+  };
+}
 
 /** The tree with each layer's thumbnail key, for the layers that have a thumbnail (thumbnail.ts). */
 function withThumbnails(nodes: readonly LayerNode[], state: DocState): LayerNode[] {
@@ -34,6 +47,7 @@ function withThumbnails(nodes: readonly LayerNode[], state: DocState): LayerNode
       ...node,
       ...(thumbnail ? { thumbnail } : {}),
       ...(maskThumbnail ? { mask_thumbnail: maskThumbnail } : {}),
+      ...(layer?.kind === 'text' ? { text: textNode(layer.text) } : {}),
       ...(children ? { children } : {}),
     };
   });

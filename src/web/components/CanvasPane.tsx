@@ -22,6 +22,7 @@ import { PANE_TOOLS } from '../state/pane-tools.js';
 import { usePieceMark, usePieceShown } from '../state/piece-mark.js';
 import { editsText } from '../state/shortcuts.js';
 import { UploadButton } from './FilesPane.js';
+import { defaultTextSize, TextEditor, useTextTool } from './TextTool.js';
 import { TransformHandles } from './TransformHandles.js';
 import { type MoveOffset, useLayerMove } from './useLayerMove.js';
 import { useMarquee } from './useMarquee.js';
@@ -278,15 +279,16 @@ function SelectedBox({
   );
 }
 
-type CanvasTool = 'move' | 'marquee';
+type CanvasTool = 'move' | 'marquee' | 'text';
 
 /** The canvas's tools in the toolbox's order, with Photoshop's key for each. */
 const CANVAS_TOOLS: readonly { id: CanvasTool; key: string }[] = [
   { id: 'move', key: 'V' },
   { id: 'marquee', key: 'M' },
+  { id: 'text', key: 'T' },
 ];
 
-const TOOL_KEYS: Record<string, CanvasTool> = { KeyV: 'move', KeyM: 'marquee' };
+const TOOL_KEYS: Record<string, CanvasTool> = { KeyV: 'move', KeyM: 'marquee', KeyT: 'text' };
 
 /** Marching ants along the path `d` (document px) over the whole artboard. */
 function Ants({
@@ -317,12 +319,17 @@ function rectPath(r: { x: number; y: number; w: number; h: number }): string {
   return `M${r.x} ${r.y}H${r.x + r.w}V${r.y + r.h}H${r.x}Z`;
 }
 
-/** Photoshop's pictures of its Move and Rectangular Marquee tools, drawn small. */
+/** Photoshop's pictures of its Move, Rectangular Marquee and Type tools, drawn small. */
 function ToolIcon({ tool }: { tool: CanvasTool }) {
   return (
     <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
       {tool === 'move' ? (
         <path d="M3 2l9 5.5-4 .9 2.6 4.6-1.7 1-2.6-4.6L3 12z" fill="currentColor" />
+      ) : tool === 'text' ? (
+        <path
+          d="M3 3h10v2.5h-1.2l-.4-1.3H8.7V12l1.4.4V13H5.9v-.6l1.4-.4V4.2H4.6l-.4 1.3H3z"
+          fill="currentColor"
+        />
       ) : (
         <rect
           x="2.5"
@@ -410,6 +417,12 @@ export function CanvasPane() {
   // selection (M). Panning stays with space, the middle button, the wheel and two fingers in both.
   const [tool, setTool] = useState<CanvasTool>('move');
   const marquee = useMarquee(CLICK_SLOP, doc);
+  const typing = useTextTool();
+  // The type tool's options bar: size (document px; null until chosen, then a default for the canvas) and colour.
+  const [textSize, setTextSize] = useState<number | null>(null);
+  const [textColor, setTextColor] = useState('#000000');
+  // A click that only ends the typing (the box was open when it was pressed) starts no new text.
+  const typingAtPress = useRef(false);
   // The view's zoom by the keys, as in Photoshop and Figma: Ctrl/⌘ and + or − zoom in or out, 0 fits the window,
   // 1 shows actual pixels. Taken from the browser, whose own page zoom would scale the whole studio.
   const zoomKeys = useRef<{ zoomBy(f: number): void; actual(): void; fit(): void } | null>(null);
@@ -560,7 +573,7 @@ export function CanvasPane() {
   return (
     <>
       <div
-        class={`canvas-viewport${drop.over ? ' dropping' : ''}${tool === 'marquee' ? ' marquee-tool' : ''}`}
+        class={`canvas-viewport${drop.over ? ' dropping' : ''}${tool === 'move' ? '' : ` ${tool}-tool`}`}
         ref={viewport}
         {...drop.handlers}
         // The keys and the pointer pan and zoom; the toolbar below has the same as buttons.
@@ -616,9 +629,11 @@ export function CanvasPane() {
               ? { id: e.pointerId, x: e.clientX, y: e.clientY }
               : null;
           const at = docPoint(e);
+          typingAtPress.current = typing.edit !== null;
           // A touch pans whatever the tool (one finger is how a phone moves about the canvas).
           if (press.current && at && tool === 'marquee' && e.pointerType !== 'touch') marquee.press(e, at);
-          else if (press.current && at) layerMove.press(e, doc, selectedBounds(doc), at, view.zoom);
+          else if (press.current && at && tool === 'move')
+            layerMove.press(e, doc, selectedBounds(doc), at, view.zoom);
           e.currentTarget.setPointerCapture(e.pointerId);
           pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
         }}
@@ -652,7 +667,11 @@ export function CanvasPane() {
           const at = docPoint(e);
           const marked = at !== null && marquee.release(e, at);
           const moved = marked || layerMove.release(e);
-          if (!moved && press.current?.id === e.pointerId) selectAt(e.clientX, e.clientY, e.shiftKey);
+          const clicked = !moved && press.current?.id === e.pointerId;
+          if (clicked && tool === 'text') {
+            if (at && !typingAtPress.current && e.pointerType !== 'touch')
+              typing.clickAt(doc, at, { size: textSize ?? defaultTextSize(doc), color: textColor });
+          } else if (clicked) selectAt(e.clientX, e.clientY, e.shiftKey);
           press.current = null;
         }}
         onPointerCancel={(e) => {
@@ -723,6 +742,15 @@ export function CanvasPane() {
               // selection, or beside it while adding to it, subtracting from it or intersecting it.
               <Ants d={rectPath(marquee.rect)} width={doc.width} height={doc.height} drawing />
             )}
+            {typing.edit && typing.edit.doc === doc.name && (
+              <TextEditor
+                key={`${typing.edit.x},${typing.edit.y},${typing.edit.layer?.id ?? 'new'}`}
+                edit={typing.edit}
+                zoom={view.zoom}
+                onCommit={(text) => typing.edit && typing.commit(typing.edit, text)}
+                onCancel={typing.cancel}
+              />
+            )}
             {mark && mark.doc === doc.name && (
               // The piece pointed at in a garment card, outlined where it lies.
               <span
@@ -762,6 +790,38 @@ export function CanvasPane() {
             </button>
           ))}
         </div>
+        {tool === 'text' && (
+          // Photoshop's options bar for the type tool: the size and colour new text is set in.
+          <fieldset
+            class="text-options"
+            aria-label={t('canvas.textOptions')}
+            onPointerDown={(e) => e.stopPropagation()}
+          >
+            <label>
+              {t('canvas.textSize')}
+              <input
+                type="number"
+                min={1}
+                max={5000}
+                value={textSize ?? defaultTextSize(doc)}
+                onChange={(e) => {
+                  const v = Number((e.currentTarget as HTMLInputElement).value);
+                  if (Number.isFinite(v) && v > 0 && v <= 5000) setTextSize(v);
+                }}
+              />
+              px
+            </label>
+            <label>
+              {t('canvas.textColor')}
+              <input
+                type="color"
+                class="text-color"
+                value={textColor}
+                onInput={(e) => setTextColor((e.currentTarget as HTMLInputElement).value)}
+              />
+            </label>
+          </fieldset>
+        )}
         <div class="canvas-tools" onPointerDown={(e) => e.stopPropagation()}>
           <button
             type="button"

@@ -23,6 +23,8 @@ export const PANE_TOOLS = {
   move: 'move_layer',
   moveMany: 'move_layers',
   scaleFrom: 'scale_layer_from',
+  createText: 'create_text_layer',
+  editText: 'set_text_content',
   arrange: 'arrange_layer',
   bringToFront: 'bring_to_front',
   sendToBack: 'send_to_back',

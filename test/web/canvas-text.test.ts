@@ -1,0 +1,98 @@
+/**
+ * The Horizontal Type tool (T) on the canvas, as Photoshop's: a click on an empty place opens a box where the words
+ * are typed in the options bar's size and colour, Ctrl/⌘+Enter makes the text layer there (创建文字); a click on a
+ * text layer edits its words in place, a click elsewhere commits them (修改文字) and starts nothing new; Esc
+ * cancels and sends nothing.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { LayerNode } from '../../src/calls/snapshot-types.js';
+import { activeLayers, createSession, okCalls, toolCall } from '../server/support.js';
+import { eventually, snapshot } from '../support/browser.js';
+import { studioHarness } from './studio-harness.js';
+
+const studio = studioHarness('canvas-text');
+
+async function onCanvas(page: Page, x: number, y: number) {
+  const box = (await page.locator('.artboard').boundingBox())!;
+  return { x: box.x + (x / 600) * box.width, y: box.y + (y / 400) * box.height };
+}
+
+async function labels(id: string): Promise<string[]> {
+  const s = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
+    active: { history: { labels: string[]; index: number } };
+  };
+  return s.active.history.labels.slice(0, s.active.history.index + 1);
+}
+
+async function texts(id: string): Promise<LayerNode[]> {
+  return (await activeLayers(studio.url, id)).filter((l) => l.text);
+}
+
+describe('the type tool', () => {
+  it('types new text where clicked in the chosen size and colour, edits a text layer in place, Esc cancels', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [toolCall('create_document', { width: 600, height: 400, name: '文字' })]);
+    const page = await studio.open(id);
+    try {
+      await eventually(() => page.locator('.artboard img').count()).toBe(1);
+      await page.locator('.canvas-viewport[tabindex]').focus();
+      await page.keyboard.press('t');
+      const typeButton = page.getByRole('button', { name: '横排文字工具' });
+      await eventually(() => typeButton.getAttribute('aria-pressed')).toBe('true');
+      const size = page.locator('.text-options input[type="number"]');
+      await expect(size.inputValue()).resolves.toBe('33');
+      await size.fill('40');
+      await page.locator('.text-options .text-color').fill('#c62828');
+      const steps = (await labels(id)).length;
+
+      // New text at (100, 80).
+      const at = await onCanvas(page, 100, 80);
+      await page.mouse.click(at.x, at.y);
+      const editor = page.locator('.artboard .text-editor');
+      await eventually(() => editor.count()).toBe(1);
+      await page.keyboard.type('春季上新');
+      await snapshot(page, 'canvas-text-typing');
+      await page.keyboard.press('Control+Enter');
+      await eventually(async () => (await labels(id)).slice(steps)).toEqual(['创建文字']);
+      await eventually(() => editor.count()).toBe(0);
+      const [made] = await texts(id);
+      expect(made!.text).toMatchObject({ content: '春季上新', x: 100, y: 80, size: 40, color: '#c62828' });
+      await eventually(async () => (await page.locator('.artboard img').count()) === 1).toBe(true);
+      await snapshot(page, 'canvas-text');
+
+      // A click on it edits its words; a click elsewhere commits and opens nothing new.
+      const b = made!.bounds!;
+      const inside = await onCanvas(
+        page,
+        Number(b.left) + Number(b.width) / 2,
+        Number(b.top) + Number(b.height) / 2,
+      );
+      await page.mouse.click(inside.x, inside.y);
+      await eventually(() => editor.inputValue()).toBe('春季上新');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('夏季');
+      const away = await onCanvas(page, 400, 300);
+      await page.mouse.click(away.x, away.y);
+      await eventually(async () => (await labels(id)).slice(steps)).toEqual(['创建文字', '修改文字']);
+      expect((await texts(id)).map((l) => l.text!.content)).toEqual(['夏季']);
+      await page.waitForTimeout(300);
+      await expect(editor.count()).resolves.toBe(0);
+
+      // Esc: nothing made.
+      await page.mouse.click(away.x, away.y);
+      await eventually(() => editor.count()).toBe(1);
+      await page.keyboard.type('不要');
+      await page.keyboard.press('Escape');
+      await eventually(() => editor.count()).toBe(0);
+      await page.waitForTimeout(300);
+      expect((await labels(id)).length).toBe(steps + 2);
+      expect(await texts(id)).toHaveLength(1);
+    } catch (err) {
+      await snapshot(page, 'failed-canvas-text');
+      throw err;
+    } finally {
+      await page.context().close();
+    }
+  });
+});
