@@ -11,13 +11,16 @@ import {
   detach,
   isAncestor,
   layerById,
+  layerRef,
   moveLayer,
   parentOf,
   setActive,
   setLayer,
+  topDown,
 } from '../engine/tree.js';
 import type { ArgsOf } from '../registry/index.js';
 import { layerSummary } from './describe.js';
+import { layersNamedAll } from './grouping.js';
 import { refuseBackground } from './guards.js';
 import { clipBase } from './merge.js';
 import { activateOnly, activeDoc, layerNamed } from './resolve.js';
@@ -118,6 +121,33 @@ function clippedOn(state: DocState, id: number): number[] {
   return run;
 }
 
+/**
+ * Photoshop's clipping rule for a block of layers dropped together (bottom first in `block`): dropped inside a
+ * clipping mask (the layer above the block is clipped) they all join it; otherwise a clipped layer stays clipped
+ * only where it rests on a layer that moved with it or on a clipping run, and the bottom one of a group is never
+ * clipped. Clipped layers left behind by a base that moved rest on whatever is below them now.
+ */
+function clipBlock(before: DocState, after: DocState, block: readonly Layer[]) {
+  let state = after;
+  const notes: string[] = [];
+  const ids = new Set(block.map((l) => l.id));
+  const siblings = childrenOf(after, parentOf(after, block[0]!.id));
+  const above = siblings[siblings.indexOf(block.at(-1)!.id) + 1];
+  const joins = above !== undefined && layerById(after, above).clipped;
+  for (const layer of block) {
+    const i = siblings.indexOf(layer.id);
+    const below = i > 0 ? layerById(state, siblings[i - 1]!) : undefined;
+    const clipped = below !== undefined && (joins || (layer.clipped && (ids.has(below.id) || below.clipped)));
+    if (clipped !== layer.clipped) {
+      state = setLayer(state, { ...layerById(state, layer.id), clipped });
+      notes.push(clipped ? `“${layer.name}”已加入剪贴蒙版` : `“${layer.name}”已释放剪贴蒙版`);
+    }
+  }
+  const left = block.flatMap((l) => (l.clipped ? [] : clippedOn(before, l.id).filter((id) => !ids.has(id))));
+  if (left.length) notes.push(`原先剪贴到被移动图层上的 ${left.length} 个图层现在剪贴到它们下方的图层`);
+  return { state, notes };
+}
+
 export const arrangeHandlers = {
   arrange_layer({ name, position, reference }, ctx) {
     const doc = activeDoc(ctx);
@@ -176,5 +206,75 @@ export const arrangeHandlers = {
       layer: layerSummary(next, layerById(next, layer.id)),
     };
     return payload;
+  },
+
+  arrange_layers({ layer_names, position, reference }, ctx) {
+    const doc = activeDoc(ctx);
+    const state = doc.state;
+    const named = layersNamedAll(ctx, state, layer_names);
+    // A layer inside a listed group goes with the group.
+    const inGroup = named.filter((l) => named.some((g) => g !== l && isAncestor(state, g.id, l.id)));
+    const roots = named.filter((l) => !inGroup.includes(l));
+    for (const layer of roots) refuseBackground(layer, '调整图层顺序');
+    const ref = layerNamed(ctx, state, reference);
+    if (named.some((l) => l.id === ref.id) || roots.some((l) => isAncestor(state, l.id, ref.id))) {
+      fail(
+        'invalid_state',
+        `参照图层“${ref.name}”在要移动的图层之中，不能把它们移到它${POSITION_WORDS[position]}`,
+        {
+          hint: '选择不在 layer_names 中（也不在其中的图层组内）的图层作为 reference',
+        },
+      );
+    }
+    // The block keeps the stacking order the layers had, whatever the order of the list.
+    const order = [...topDown(state)].map((e) => e.layer.id);
+    const block = [...roots].sort((a, b) => order.indexOf(b.id) - order.indexOf(a.id)); // bottom first
+    let rest = state;
+    for (const layer of block) rest = detach(rest, layer.id);
+    let parent: number | null;
+    let index: number;
+    if (position === 'inside') {
+      if (ref.kind !== 'group') {
+        fail('invalid_state', `“${ref.name}”不是图层组，不能移入`, {
+          hint: '用 position above 或 below 放到它的上方或下方，或先用 create_layer_group 创建图层组',
+        });
+      }
+      parent = ref.id;
+      index = childrenOf(rest, ref.id).length;
+    } else {
+      if (position === 'below' && isBackground(ref)) {
+        fail('invalid_state', `背景图层始终在最底层，不能把图层移到“${ref.name}”之下`, {
+          hint: '用 position above 放到背景图层之上',
+        });
+      }
+      parent = parentOf(rest, ref.id);
+      const j = childrenOf(rest, parent).indexOf(ref.id);
+      index = position === 'above' ? j + 1 : j;
+    }
+    let next = rest;
+    block.forEach((layer, k) => {
+      next = moveLayer(next, layer.id, parent, index + k);
+    });
+    const selection = { active: named[0]!.id, selected: named.map((l) => l.id) };
+    const where = [...topDown(next)].map((e) => `${e.layer.id}:${e.parent}`).join();
+    if (where === [...topDown(state)].map((e) => `${e.layer.id}:${e.parent}`).join()) {
+      // Only the selection changes, which is no history step (as select_layers).
+      ctx.tx.update(doc.id, { ...state, ...selection });
+      ctx.tx.skipHistoryStep();
+      return { changed: false, note: '这些图层已在该位置', layers: named.map((l) => layerSummary(state, l)) };
+    }
+    const clipping = clipBlock(state, next, block);
+    next = clipping.state;
+    next = { ...next, ...selection };
+    ctx.tx.update(doc.id, next);
+    const moved = [...block].reverse().map((l) => layerSummary(next, layerById(next, l.id)));
+    return {
+      position,
+      reference,
+      ...(parent !== null ? { within_group: layerById(next, parent).name } : {}),
+      ...(inGroup.length ? { moved_with_group: inGroup.map((l) => layerRef(state, l.id)) } : {}),
+      ...(clipping.notes.length ? { notes: clipping.notes } : {}),
+      layers: moved,
+    };
   },
 } satisfies ToolHandlers;

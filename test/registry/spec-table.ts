@@ -344,6 +344,7 @@ export const DESIGN_GROUP_E = [
   'redo',
   'clear_selection',
   'scale_layer_from',
+  'arrange_layers',
 ] as const;
 
 /**

@@ -2,7 +2,8 @@
  * Restacking layers in the layers pane as in Photoshop: a row dragged onto the upper or lower half of another
  * lands above or below it (into or out of a group), onto a group's middle into the group; a press without a move
  * is still a click, Esc cancels, a drop where the layer already is sends nothing; Ctrl+] and Ctrl+[ move the
- * current layer one place, with Shift to the top or bottom. Each move is one arrange_layer call and one history step.
+ * current layer one place, with Shift to the top or bottom. Each move is one arrange_layer call and one history step;
+ * several selected rows dragged together are one arrange_layers call.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -205,6 +206,42 @@ describe('selecting several layers in the layers pane', () => {
       await eventually(selected).toEqual(['B']);
     } catch (err) {
       await snapshot(page, 'failed-layers-multiselect');
+      throw err;
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('drags several selected rows as one block, in their order, one history step; never onto one of themselves', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 300, height: 200, name: '成组拖动' }),
+      ...['A', 'B', 'C', 'D'].map((name) => toolCall('create_layer', { name })),
+      toolCall('select_layers', { names: ['A', 'C'] }),
+    ]);
+    const page = await studio.open(id);
+    try {
+      await eventually(() => rows(page)).toEqual(['D', 'C', 'B', 'A', '背景']);
+      await eventually(() => page.locator('.layer-row.selected').count()).toBe(2);
+      const steps = (await historySteps(id)).length;
+      // Onto one of the selected rows: no drop line, nothing sent.
+      await drag(page, 'C', 'A', 0.25, false);
+      await page.waitForTimeout(200);
+      expect(await rowOf(page, 'A').getAttribute('class')).not.toContain('drop-');
+      expect(await rowOf(page, 'A').getAttribute('class')).toContain('dragged');
+      await page.mouse.up();
+      await page.waitForTimeout(300);
+      expect((await historySteps(id)).length).toBe(steps);
+
+      await drag(page, 'C', 'D', 0.25, false);
+      await eventually(() => rowOf(page, 'D').getAttribute('class')).toContain('drop-above');
+      expect(await rowOf(page, 'A').getAttribute('class')).toContain('dragged');
+      await snapshot(page, 'layers-drag-block');
+      await page.mouse.up();
+      await eventually(() => rows(page)).toEqual(['C', 'A', 'D', 'B', '背景']);
+      expect((await historySteps(id)).slice(steps)).toEqual(['排列多个图层']);
+    } catch (err) {
+      await snapshot(page, 'failed-layers-block');
       throw err;
     } finally {
       await page.context().close();

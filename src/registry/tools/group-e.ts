@@ -386,4 +386,28 @@ export const groupE = [
       anchor: { default: 'center' },
     },
   }),
+  defineTool({
+    name: 'arrange_layers',
+    group: 'E',
+    toolset: 'layers',
+    label: '排列多个图层',
+    labelEn: 'Arrange Layers',
+    effect: 'write',
+    description:
+      '把 layer_names 指定的多个图层作为一组移到图层堆栈中的新位置（如 Photoshop 中选中多个图层后在图层面板中拖动），保持它们原来的上下顺序并紧挨在一起，作为一个历史步骤；这些图层成为选中的图层。position：above 移到 reference 图层之上、below 移到 reference 图层之下（与 reference 同属一个图层组，可借此移入或移出图层组）、inside 移入图层组 reference（组内最上方）。图层组连同其中的图层一起移动；同时列出的组内图层不会被单独移动。背景图层不能移动，其他图层也不能移到它下面；reference 不能是要移动的图层之一或在其中。移入剪贴蒙版中间的图层成为剪贴图层。',
+    parameters: {
+      type: 'object',
+      properties: {
+        layer_names: { type: 'array', description: '要一起移动的图层名称列表', items: { type: 'string' } },
+        position: {
+          type: 'string',
+          description: '目标位置：above 参照图层之上、below 参照图层之下、inside 参照图层组内最上方',
+          enum: ['above', 'below', 'inside'],
+        },
+        reference: { type: 'string', description: '参照图层（或图层组）名称' },
+      },
+      required: ['layer_names', 'position', 'reference'],
+    },
+    limits: { layer_names: LAYER_NAMES, reference: NAME },
+  }),
 ] as const;

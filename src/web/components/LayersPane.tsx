@@ -4,7 +4,7 @@
  * with the layer selected first, as those tools act on it.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { LayerNode, RegistryTool } from '../api/types.js';
+import type { ActiveDocument, LayerNode, RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { type EnumOption, enumOptions } from '../forms/field-kind.js';
 import { labelIn } from '../i18n.js';
@@ -23,6 +23,7 @@ const {
   opacity: OPACITY,
   fillOpacity: FILL,
   arrange: ARRANGE,
+  arrangeMany: ARRANGE_MANY,
   createLayer: CREATE_LAYER,
   createGroup: CREATE_GROUP,
   duplicateLayer: DUPLICATE,
@@ -325,6 +326,22 @@ function clickSelection(
   return [refOf(layer)];
 }
 
+/**
+ * The layers a drag of `layer`'s row moves: every selected layer but the background when the row is one of
+ * several selected, else the row's own layer.
+ */
+function draggedBlock(doc: ActiveDocument, layer: LayerNode): LayerNode[] {
+  if (doc.selected_layer_ids.length < 2 || !doc.selected_layer_ids.includes(layer.id)) return [layer];
+  return doc.selected_layer_ids.flatMap((id) => {
+    const l = layerWithId(doc.layers, id);
+    return l && !l.background ? [l] : [];
+  });
+}
+
+function hasDescendant(layer: LayerNode, id: number): boolean {
+  return (layer.children ?? []).some((c) => c.id === id || hasDescendant(c, id));
+}
+
 export function LayersPane() {
   const { studio, t, lang } = useStudioView();
   const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(new Set());
@@ -337,13 +354,22 @@ export function LayersPane() {
   const drag = useLayerDrag(
     doc?.layers ?? [],
     (group) => !collapsed.has(group.id),
-    (layer, drop) =>
-      studio.run([
+    (layer, drop) => {
+      const reference = refOf(drop.target);
+      const block = doc ? draggedBlock(doc, layer) : [layer];
+      if (block.length === 1)
+        return studio.run([
+          { name: ARRANGE, arguments: { name: refOf(layer), position: drop.position, reference } },
+        ]);
+      // Several selected rows dragged: they move together, as in Photoshop (never onto one of themselves).
+      if (block.some((l) => l.id === drop.target.id || hasDescendant(l, drop.target.id))) return;
+      return studio.run([
         {
-          name: ARRANGE,
-          arguments: { name: refOf(layer), position: drop.position, reference: refOf(drop.target) },
+          name: ARRANGE_MANY,
+          arguments: { layer_names: block.map(refOf), position: drop.position, reference },
         },
-      ]),
+      ]);
+    },
   );
   if (!doc) return <p class="pane-empty">{t('layers.empty')}</p>;
   // By id: layers may share a name.
@@ -381,7 +407,12 @@ export function LayersPane() {
         }}
       >
         {rows.map(({ layer, depth }) => {
-          const drop = drag.dragging?.drop?.target.id === layer.id ? drag.dragging.drop.position : null;
+          const dragged = drag.dragging && selected.has(drag.dragging.id) ? selected : null;
+          const drop =
+            drag.dragging?.drop?.target.id === layer.id &&
+            !(dragged && dragged.size > 1 && dragged.has(layer.id))
+              ? drag.dragging.drop.position
+              : null;
           const pictures = (
             <>
               <LayerThumb layer={layer} document={doc.name} />
@@ -393,7 +424,7 @@ export function LayersPane() {
               key={layer.id}
               data-layer-id={layer.id}
               class={`layer-row${selected.has(layer.id) ? ' selected' : ''}${layer.visible ? '' : ' hidden-layer'}${
-                drag.dragging?.id === layer.id ? ' dragged' : ''
+                drag.dragging?.id === layer.id || dragged?.has(layer.id) ? ' dragged' : ''
               }${drop ? ` drop-${drop}` : ''}`}
               style={{ paddingLeft: `${4 + depth * 16}px`, '--row-indent': `${4 + depth * 16}px` }}
               onPointerDown={(e) => renaming !== layer.id && drag.press(e, layer)}

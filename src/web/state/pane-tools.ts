@@ -26,6 +26,7 @@ export const PANE_TOOLS = {
   createText: 'create_text_layer',
   editText: 'set_text_content',
   arrange: 'arrange_layer',
+  arrangeMany: 'arrange_layers',
   bringToFront: 'bring_to_front',
   sendToBack: 'send_to_back',
   undo: 'undo',
