@@ -163,6 +163,7 @@ const zh = {
   'canvas.keys':
     '移动工具（V）：单击选中图层（Shift 加选），拖动选中的图层可移动它，拖动单个选中图层边框上的控制点可缩放它（角点等比，按住 Shift 不等比），方向键将它微移 1 像素（按住 Shift 移动 10 像素）；未选中可移动的图层时方向键平移画布（按住 Shift 移动更多），按住空格或鼠标中键拖动平移；滚轮和触控板双指滑动平移，Ctrl/⌘ + 滚轮或双指捏合缩放，Ctrl/⌘ 加 +/− 放大缩小，Ctrl/⌘+0 适合窗口，Ctrl/⌘+1 实际像素；双击适合窗口。矩形选框工具（M）：拖动画出矩形选区（开始时按住 Shift 添加到选区、Alt 从选区减去、两者同时按住为交叉，拖动中按 Shift 为正方形），单击取消选区，Esc 放弃正在画的选区；有选区时 Delete 清除当前图层选区内的像素。横排文字工具（T）：单击文字图层修改文字，单击其他位置按选项栏的字号和颜色新建文字，Enter 换行，Ctrl/⌘+Enter 或单击别处完成，Esc 取消。',
   'canvas.tools': '画布工具',
+  'canvas.rotateHandle': '拖动旋转图层（按住 Shift 以 15° 为单位），Esc 取消',
   'canvas.scaleHandle': '拖动缩放图层（角点等比，按住 Shift 不等比），Esc 取消',
   'canvas.tool.move': '移动工具',
   'canvas.tool.marquee': '矩形选框工具',
@@ -409,6 +410,7 @@ const en: Record<MessageKey, string> = {
   'canvas.keys':
     'Move tool (V): click selects a layer (Shift adds), dragging a selected layer moves it, dragging a handle on the box of the one selected layer scales it (corners in proportion, Shift frees them) and the arrow keys nudge it by 1 px (10 px with Shift); with no movable layer selected the arrow keys pan the canvas (Shift for larger steps); drag with Space held or the middle button to pan; the wheel and a two-finger scroll pan, Ctrl/⌘ + wheel or a pinch zooms, Ctrl/⌘ with + or − zooms in or out, Ctrl/⌘+0 fits the window and Ctrl/⌘+1 shows actual pixels; double-click fits the window. Rectangular Marquee tool (M): drag to select a rectangle (Shift held from the start adds to the selection, Alt subtracts, both intersect; Shift pressed while dragging makes a square), click to deselect, Esc drops the rectangle being drawn; with a selection, Delete clears its pixels on the current layer. Horizontal Type tool (T): click a text layer to edit its words, elsewhere to start new text in the size and colour of the options bar; Enter starts a line, Ctrl/⌘+Enter or a click elsewhere commits, Esc cancels.',
   'canvas.tools': 'Canvas tools',
+  'canvas.rotateHandle': 'Drag to rotate the layer (Shift snaps to 15°); Esc cancels',
   'canvas.scaleHandle': 'Drag to scale the layer (corners keep proportions, Shift frees them); Esc cancels',
   'canvas.tool.move': 'Move tool',
   'canvas.tool.marquee': 'Rectangular Marquee tool',

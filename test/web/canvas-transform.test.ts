@@ -1,8 +1,8 @@
 /**
  * The transform handles on the one selected layer, as Photoshop's Move tool shows them: eight handles on its box;
  * a corner dragged scales it in proportion about the opposite corner (Shift: freely), a side stretches it one
- * way, one history step (按参考点缩放); Esc puts it back and sends nothing; no handles for several layers, the
- * background or a locked layer.
+ * way, one history step (按参考点缩放); just outside a corner a drag turns it about its centre (旋转图层, Shift: by
+ * 15°); Esc puts it back and sends nothing; no handles for several layers, the background or a locked layer.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -108,6 +108,32 @@ describe('transform handles', () => {
       await page.waitForTimeout(300);
       expect((await labels(id)).length).toBe(steps + 3);
       await expect(page.locator('.transform-box.scaling').count()).resolves.toBe(0);
+
+      // Just outside a corner: a turn about the centre, Shift snapping to 15°: a quarter turn clockwise.
+      const zone = (await page.locator('.rotate-zone[data-rotate="top_right"]').boundingBox())!;
+      const board = (await page.locator('.transform-box').boundingBox())!;
+      const c = { x: board.x + board.width / 2, y: board.y + board.height / 2 };
+      const start = { x: zone.x + zone.width / 2, y: zone.y + zone.height / 2 };
+      const v = { x: start.x - c.x, y: start.y - c.y };
+      await page.mouse.move(start.x, start.y);
+      await page.mouse.down();
+      await page.keyboard.down('Shift');
+      for (let k = 1; k <= 9; k++) {
+        const a = (k / 9) * (Math.PI / 2);
+        const [cos, sin] = [Math.cos(a), Math.sin(a)];
+        await page.mouse.move(c.x + v.x * cos - v.y * sin, c.y + v.x * sin + v.y * cos);
+      }
+      await eventually(() => page.locator('.turn-readout').textContent()).toBe('90°');
+      await snapshot(page, 'canvas-transform-turn');
+      await page.mouse.up();
+      await page.keyboard.up('Shift');
+      await eventually(async () => (await labels(id)).slice(steps + 3)).toEqual(['旋转图层']);
+      const [x4, y4, w4, h4] = await boundsOf(id, '方块');
+      // 280 × 140 about its centre (160, 130): now 140 × 280.
+      expect(Math.abs(w4! - 140)).toBeLessThanOrEqual(2);
+      expect(Math.abs(h4! - 280)).toBeLessThanOrEqual(2);
+      expect(Math.abs(x4! + w4! / 2 - 160)).toBeLessThanOrEqual(2);
+      expect(Math.abs(y4! + h4! / 2 - 130)).toBeLessThanOrEqual(2);
 
       // No handles for several layers or the background.
       await okCalls(studio.url, id, [toolCall('select_layers', { names: ['方块', '锁'] })]);

@@ -23,6 +23,7 @@ export const PANE_TOOLS = {
   move: 'move_layer',
   moveMany: 'move_layers',
   scaleFrom: 'scale_layer_from',
+  rotate: 'rotate_layer',
   createText: 'create_text_layer',
   editText: 'set_text_content',
   arrange: 'arrange_layer',
