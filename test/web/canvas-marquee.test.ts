@@ -1,6 +1,6 @@
 /**
  * The pixel selection on the canvas, as in Photoshop: marching ants along its edge (a marquee's rectangle, a
- * feathered selection's half line, gone when deselected), and the Rectangular Marquee tool (M, or its button):
+ * feathered selection's half line, gone when deselected, a layer's pixels loaded by Ctrl-clicking its thumbnail), and the Rectangular Marquee tool (M, or its button):
  * a drag selects a rectangle in document pixels (Shift pressed during it: a square; Shift held from its start adds
  * to the selection, Alt subtracts), a click deselects, Esc drops the rectangle being drawn; V goes back to the
  * Move tool, whose drag moves layers again.
@@ -108,6 +108,20 @@ describe('the selection on the canvas', () => {
 
       await okCalls(studio.url, id, [toolCall('deselect')]);
       await eventually(() => ants(page).count()).toBe(0);
+
+      // Ctrl/⌘-click on a layer's thumbnail loads its pixels as the selection, as in Photoshop.
+      await page
+        .locator('.layer-row', { hasText: '红' })
+        .locator('.layer-thumb')
+        .click({ modifiers: ['Control'] });
+      await eventually(async () => (await state(id)).selection?.bounds).toEqual({
+        x: 20,
+        y: 20,
+        w: 180,
+        h: 360,
+      });
+      expect((await state(id)).labels.at(-1)).toBe('载入图层选区');
+      await eventually(() => ants(page).count()).toBe(1);
     } catch (err) {
       await snapshot(page, 'failed-canvas-ants');
       throw err;

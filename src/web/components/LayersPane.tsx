@@ -24,6 +24,7 @@ const {
   fillOpacity: FILL,
   arrange: ARRANGE,
   arrangeMany: ARRANGE_MANY,
+  loadPixels: LOAD_PIXELS,
   createLayer: CREATE_LAYER,
   createGroup: CREATE_GROUP,
   duplicateLayer: DUPLICATE,
@@ -477,6 +478,12 @@ export function LayersPane() {
                   aria-label={refOf(layer)}
                   aria-pressed={selected.has(layer.id)}
                   onClick={(e) => {
+                    // As in Photoshop, Ctrl/⌘-click on the thumbnail loads the layer's pixels as the selection.
+                    const onPicture = (e.target as Element).closest('.layer-thumb, .layer-glyph');
+                    if (onPicture && (e.ctrlKey || e.metaKey)) {
+                      studio.run([{ name: LOAD_PIXELS, arguments: { name: refOf(layer) } }]);
+                      return;
+                    }
                     const names = clickSelection(rows, doc, layer, e);
                     if (names) studio.run([{ name: SELECT, arguments: { names }, quiet: true }]);
                   }}

@@ -7,6 +7,7 @@ export const PANE_TOOLS = {
   selectAll: 'select_all',
   deselect: 'deselect',
   selectRect: 'select_rect',
+  loadPixels: 'select_layer_pixels',
   clearSelection: 'clear_selection',
   createLayer: 'create_layer',
   createGroup: 'create_layer_group',
