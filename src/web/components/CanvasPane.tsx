@@ -16,6 +16,7 @@ import {
   zoomAt,
 } from '../canvas/zoom.js';
 import { useStudioView } from '../context.js';
+import { labelIn } from '../i18n.js';
 import { layerWithId, refOf, selectedRefs } from '../state/layers.js';
 import { openFiles } from '../state/open-files.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
@@ -24,6 +25,7 @@ import { editsText } from '../state/shortcuts.js';
 import { UploadButton } from './FilesPane.js';
 import { defaultTextSize, TextEditor, useTextTool } from './TextTool.js';
 import { TransformHandles } from './TransformHandles.js';
+import { useCrop } from './useCrop.js';
 import { type MoveOffset, useLayerMove } from './useLayerMove.js';
 import { useMarquee } from './useMarquee.js';
 
@@ -279,16 +281,17 @@ function SelectedBox({
   );
 }
 
-type CanvasTool = 'move' | 'marquee' | 'text';
+type CanvasTool = 'move' | 'marquee' | 'crop' | 'text';
 
 /** The canvas's tools in the toolbox's order, with Photoshop's key for each. */
 const CANVAS_TOOLS: readonly { id: CanvasTool; key: string }[] = [
   { id: 'move', key: 'V' },
   { id: 'marquee', key: 'M' },
+  { id: 'crop', key: 'C' },
   { id: 'text', key: 'T' },
 ];
 
-const TOOL_KEYS: Record<string, CanvasTool> = { KeyV: 'move', KeyM: 'marquee', KeyT: 'text' };
+const TOOL_KEYS: Record<string, CanvasTool> = { KeyV: 'move', KeyM: 'marquee', KeyC: 'crop', KeyT: 'text' };
 
 /** Marching ants along the path `d` (document px) over the whole artboard. */
 function Ants({
@@ -319,12 +322,14 @@ function rectPath(r: { x: number; y: number; w: number; h: number }): string {
   return `M${r.x} ${r.y}H${r.x + r.w}V${r.y + r.h}H${r.x}Z`;
 }
 
-/** Photoshop's pictures of its Move, Rectangular Marquee and Type tools, drawn small. */
+/** Photoshop's pictures of its Move, Rectangular Marquee, Crop and Type tools, drawn small. */
 function ToolIcon({ tool }: { tool: CanvasTool }) {
   return (
     <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
       {tool === 'move' ? (
         <path d="M3 2l9 5.5-4 .9 2.6 4.6-1.7 1-2.6-4.6L3 12z" fill="currentColor" />
+      ) : tool === 'crop' ? (
+        <path d="M4 1v11h11M1 4h11v11" fill="none" stroke="currentColor" stroke-width="1.5" />
       ) : tool === 'text' ? (
         <path
           d="M3 3h10v2.5h-1.2l-.4-1.3H8.7V12l1.4.4V13H5.9v-.6l1.4-.4V4.2H4.6l-.4 1.3H3z"
@@ -406,7 +411,7 @@ function useSelectAt(artboard: { current: HTMLDivElement | null }) {
 }
 
 export function CanvasPane() {
-  const { studio, t } = useStudioView();
+  const { studio, t, lang } = useStudioView();
   const doc = studio.state?.active ?? null;
   const viewport = useRef<HTMLDivElement>(null);
   const size = useViewportSize(viewport);
@@ -417,6 +422,7 @@ export function CanvasPane() {
   // selection (M). Panning stays with space, the middle button, the wheel and two fingers in both.
   const [tool, setTool] = useState<CanvasTool>('move');
   const marquee = useMarquee(CLICK_SLOP, doc);
+  const crop = useCrop(CLICK_SLOP, doc, tool === 'crop');
   const typing = useTextTool();
   // The type tool's options bar: size (document px; null until chosen, then a default for the canvas) and colour.
   const [textSize, setTextSize] = useState<number | null>(null);
@@ -565,6 +571,8 @@ export function CanvasPane() {
       y: ((e.clientY - board.top) / board.height) * doc.height,
     };
   };
+  const cropTool = studio.tools.get(PANE_TOOLS.crop);
+  const cropLabel = cropTool ? labelIn(cropTool, lang) : PANE_TOOLS.crop;
   const facts = t('status.size', { w: doc.width, h: doc.height, dpi: doc.resolution, mode: doc.mode });
   const zoomBy = (factor: number) => move((v) => zoomAt(v, factor, size.w / 2, size.h / 2));
   const actual = () => move((v) => zoomAt(v, 1 / v.zoom, size.w / 2, size.h / 2));
@@ -632,6 +640,7 @@ export function CanvasPane() {
           typingAtPress.current = typing.edit !== null;
           // A touch pans whatever the tool (one finger is how a phone moves about the canvas).
           if (press.current && at && tool === 'marquee' && e.pointerType !== 'touch') marquee.press(e, at);
+          else if (press.current && at && tool === 'crop' && e.pointerType !== 'touch') crop.press(e, at);
           else if (press.current && at && tool === 'move')
             layerMove.press(e, doc, selectedBounds(doc), at, view.zoom);
           e.currentTarget.setPointerCapture(e.pointerId);
@@ -646,7 +655,7 @@ export function CanvasPane() {
           if (p && Math.hypot(now.x - p.x, now.y - p.y) > CLICK_SLOP) press.current = null;
           // Drawing a selection or dragging the selected layers, not the view.
           const at = docPoint(e);
-          if (at && marquee.move(e, at)) return;
+          if (at && (marquee.move(e, at) || crop.move(e, at))) return;
           if (layerMove.drag(e)) return;
           const other = [...pointers.current].find(([id]) => id !== e.pointerId)?.[1];
           if (!other) {
@@ -665,7 +674,7 @@ export function CanvasPane() {
         onPointerUp={(e) => {
           pointers.current.delete(e.pointerId);
           const at = docPoint(e);
-          const marked = at !== null && marquee.release(e, at);
+          const marked = at !== null && (marquee.release(e, at) || crop.release(e, at));
           const moved = marked || layerMove.release(e);
           const clicked = !moved && press.current?.id === e.pointerId;
           if (clicked && tool === 'text') {
@@ -677,7 +686,10 @@ export function CanvasPane() {
         onPointerCancel={(e) => {
           pointers.current.delete(e.pointerId);
           const at = docPoint(e);
-          if (at) marquee.release(e, at, true);
+          if (at) {
+            marquee.release(e, at, true);
+            crop.release(e, at, true);
+          }
           layerMove.release(e, true);
           press.current = null;
         }}
@@ -741,6 +753,38 @@ export function CanvasPane() {
               // The rectangle being drawn (or on its way to the server), as the ants it will be: in place of the
               // selection, or beside it while adding to it, subtracting from it or intersecting it.
               <Ants d={rectPath(marquee.rect)} width={doc.width} height={doc.height} drawing />
+            )}
+            {crop.rect && (
+              // The part to keep, the rest of the canvas shaded, as Photoshop's crop tool shows it.
+              <>
+                <svg
+                  class="crop-shade"
+                  aria-hidden="true"
+                  viewBox={`0 0 ${doc.width} ${doc.height}`}
+                  preserveAspectRatio="none"
+                >
+                  <path d={`M0 0H${doc.width}V${doc.height}H0Z${rectPath(crop.rect)}`} />
+                </svg>
+                <Ants d={rectPath(crop.rect)} width={doc.width} height={doc.height} drawing />
+              </>
+            )}
+            {crop.pending && crop.rect && (
+              <span
+                class="crop-actions"
+                style={{
+                  left: `${(crop.rect.x + crop.rect.w) * view.zoom}px`,
+                  top: `${(crop.rect.y + crop.rect.h) * view.zoom}px`,
+                }}
+                onPointerDown={(e) => e.stopPropagation()}
+              >
+                <span class="crop-size">{`${crop.rect.w} × ${crop.rect.h}`}</span>
+                <button type="button" class="text-button primary" onClick={crop.commit}>
+                  {cropLabel}
+                </button>
+                <button type="button" class="text-button" onClick={crop.cancel}>
+                  {t('canvas.cropCancel')}
+                </button>
+              </span>
             )}
             {typing.edit && typing.edit.doc === doc.name && (
               <TextEditor

@@ -8,6 +8,7 @@ export const PANE_TOOLS = {
   deselect: 'deselect',
   selectRect: 'select_rect',
   loadPixels: 'select_layer_pixels',
+  crop: 'crop_document',
   clearSelection: 'clear_selection',
   createLayer: 'create_layer',
   createGroup: 'create_layer_group',
