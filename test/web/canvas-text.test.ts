@@ -2,7 +2,7 @@
  * The Horizontal Type tool (T) on the canvas, as Photoshop's: a click on an empty place opens a box where the words
  * are typed in the options bar's size and colour, Ctrl/⌘+Enter makes the text layer there (创建文字); a click on a
  * text layer edits its words in place, a click elsewhere commits them (修改文字) and starts nothing new; Esc
- * cancels and sends nothing.
+ * cancels and sends nothing; with the Move tool a double-click on a text layer edits it too.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -88,6 +88,17 @@ describe('the type tool', () => {
       await page.waitForTimeout(300);
       expect((await labels(id)).length).toBe(steps + 2);
       expect(await texts(id)).toHaveLength(1);
+
+      // With the Move tool, a double-click on the text edits it too, as in Photoshop.
+      await page.keyboard.press('v');
+      const now = (await texts(id))[0]!.bounds!;
+      const onText = await onCanvas(page, Number(now.left) + 10, Number(now.top) + Number(now.height) / 2);
+      await page.mouse.dblclick(onText.x, onText.y);
+      await eventually(() => editor.inputValue()).toBe('夏季');
+      await page.keyboard.press('End');
+      await page.keyboard.type('新品');
+      await page.keyboard.press('Control+Enter');
+      await eventually(async () => (await texts(id)).map((l) => l.text!.content)).toEqual(['夏季新品']);
     } catch (err) {
       await snapshot(page, 'failed-canvas-text');
       throw err;

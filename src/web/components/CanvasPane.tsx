@@ -23,7 +23,7 @@ import { PANE_TOOLS } from '../state/pane-tools.js';
 import { usePieceMark, usePieceShown } from '../state/piece-mark.js';
 import { editsText } from '../state/shortcuts.js';
 import { UploadButton } from './FilesPane.js';
-import { defaultTextSize, TextEditor, useTextTool } from './TextTool.js';
+import { defaultTextSize, TextEditor, textLayerAt, useTextTool } from './TextTool.js';
 import { TransformHandles } from './TransformHandles.js';
 import { useCrop } from './useCrop.js';
 import { type MoveOffset, useLayerMove } from './useLayerMove.js';
@@ -563,7 +563,7 @@ export function CanvasPane() {
   }
 
   /** Where a pointer is on the document, in document px (beyond its edges too); null before the canvas is laid out. */
-  const docPoint = (e: PointerEvent) => {
+  const docPoint = (e: { clientX: number; clientY: number }) => {
     const board = artboard.current?.getBoundingClientRect();
     if (!board || board.width === 0) return null;
     return {
@@ -693,7 +693,14 @@ export function CanvasPane() {
           layerMove.release(e, true);
           press.current = null;
         }}
-        onDblClick={() => {
+        onDblClick={(e) => {
+          // On a text layer, as in Photoshop, a double-click edits its words (the type tool's box); elsewhere it
+          // fits the view.
+          const at = docPoint(e);
+          if (at && textLayerAt(doc.layers, at)) {
+            typing.clickAt(doc, at, { size: textSize ?? defaultTextSize(doc), color: textColor });
+            return;
+          }
           undoClicks();
           fitToWindow();
         }}
