@@ -185,6 +185,10 @@ describe('undo by the keyboard', () => {
       expect(await page.evaluate('String(window.getSelection())')).toBe('');
       await page.keyboard.press('Control+d');
       await eventually(selection).toBe(false);
+      // Ctrl+Shift+I inverts: nothing selected becomes everything.
+      await page.keyboard.press('Control+Shift+I');
+      await eventually(selection).toBe(true);
+      expect((await state()).history.labels.at(-1)).toBe('反选');
       await snapshot(page, 'shortcuts-layer-keys');
     } catch (err) {
       await snapshot(page, 'failed-shortcuts-layer-keys');

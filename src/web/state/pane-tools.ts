@@ -6,6 +6,7 @@ export const PANE_TOOLS = {
   selectLayers: 'select_layers',
   selectAll: 'select_all',
   deselect: 'deselect',
+  inverse: 'inverse_selection',
   selectRect: 'select_rect',
   loadPixels: 'select_layer_pixels',
   crop: 'crop_document',

@@ -3,10 +3,11 @@
  * new one named after it) and Ctrl/⌘+Shift+S opens 另存为 (the browser's own "save page" would only save the
  * studio's HTML). Outside text fields: Ctrl/⌘+Z undoes one step, Ctrl/⌘+Shift+Z (or Ctrl+Y) redoes; Ctrl/⌘+J
  * duplicates the selected layers, Ctrl/⌘+E merges them (one: down into the layer below), Ctrl/⌘+G puts them in a
- * new group (组 N); Ctrl/⌘+A selects all and Ctrl/⌘+D deselects; Ctrl/⌘+] and Ctrl/⌘+[ move the current layer one
- * place up or down, with Shift to the top or bottom of its group (Layer › Arrange). A press made while the studio's
- * own calls run is sent after them (the server runs a session's calls in the order they came), not dropped: Ctrl+Z
- * right after a nudge undoes the nudge. While a chat turn runs (the model is editing) or a file uploads, they are
+ * new group (组 N); Ctrl/⌘+A selects all, Ctrl/⌘+D deselects and Ctrl/⌘+Shift+I inverts the selection (where
+ * the browser leaves that key to the page: some keep it for their developer tools); Ctrl/⌘+] and Ctrl/⌘+[ move
+ * the current layer one place up or down, with Shift to the top or bottom of its group (Layer › Arrange). A press
+ * made while the studio's own calls run is sent after them (the server runs a session's calls in the order they
+ * came), not dropped: Ctrl+Z right after a nudge undoes the nudge. While a chat turn runs (the model is editing) or a file uploads, they are
  * ignored.
  */
 import { useEffect } from 'preact/hooks';
@@ -27,12 +28,13 @@ export function editsText(target: Element | null): boolean {
 
 /**
  * Photoshop's layer and selection keys (by the key's place): Ctrl/⌘+J, E and G on the selected layers, Ctrl/⌘+A
- * selects the whole canvas and Ctrl/⌘+D deselects; null for any other.
+ * selects the whole canvas, Ctrl/⌘+D deselects and Ctrl/⌘+Shift+I inverts the selection; null for any other.
  */
 function layerKeyCall(e: KeyboardEvent, studio: Studio, groupName: string): ToolRun | null {
-  if (e.shiftKey) return null;
   const doc = studio.state?.active;
   if (!doc) return null;
+  // Ctrl/⌘+Shift+I: Select › Inverse.
+  if (e.shiftKey) return e.code === 'KeyI' ? { name: PANE_TOOLS.inverse, arguments: {} } : null;
   if (e.code === 'KeyA') return { name: PANE_TOOLS.selectAll, arguments: {} };
   if (e.code === 'KeyD') return { name: PANE_TOOLS.deselect, arguments: {} };
   if (doc.selected_layer_ids.length === 0) return null;
