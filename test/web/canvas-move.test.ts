@@ -218,21 +218,37 @@ describe('dragging layers on the canvas', () => {
       const before = (await history(id)).length;
       const picture = () => page.locator('.artboard img').getAttribute('src');
       const shown = await picture();
+      const outlines = () =>
+        page
+          .locator('.artboard .layer-outline')
+          .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().left));
+      const outlinedBefore = await outlines();
+      // The canvas's next picture held back: the outlines wait for it, not going ahead of the pieces they outline.
+      let release = () => {};
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      await page.route('**/render.png*', async (route) => {
+        await held;
+        // A render the page gave up on meanwhile (a newer one wanted) is already done with.
+        await route.continue().catch(() => undefined);
+      });
       await page.keyboard.press('Shift+ArrowLeft');
       await eventually(() => boundsOf(id, '蓝')).toEqual({ left: 290, top: 40 });
       expect(await boundsOf(id, '红')).toEqual({ left: 13, top: 29 });
       expect((await history(id)).slice(before)).toEqual(['移动多个图层']);
-      // Both stay selected, their outlines on the moved pieces.
+      await page.waitForTimeout(300);
+      expect(await outlines()).toEqual(outlinedBefore);
+      expect(await picture()).toBe(shown);
+      release();
+      await page.unroute('**/render.png*');
+      // Both stay selected, their outlines on the moved pieces once the canvas shows them.
       const blueEdge = await onCanvas(page, 290, 40);
       await eventually(async () => {
-        const boxes = await page
-          .locator('.artboard .layer-outline')
-          .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().left));
+        const boxes = await outlines();
         return boxes.length === 2 && boxes.some((x) => Math.abs(x - blueEdge.x) < 1.5);
       }).toBe(true);
-      // Photographed once the canvas shows the moved pieces too (the outlines follow the state a moment sooner).
-      await eventually(picture).not.toBe(shown);
-      await page.waitForTimeout(200);
+      expect(await picture()).not.toBe(shown);
       await snapshot(page, 'canvas-nudged');
 
       // Only the background selected (a click where no other layer has a pixel): the arrows pan the view.

@@ -416,7 +416,14 @@ export function CanvasPane() {
   const viewport = useRef<HTMLDivElement>(null);
   const size = useViewportSize(viewport);
   const [view, setView] = useState<View | null>(null);
-  const [image, setImage] = useState<{ url: string; key: string; of: string } | null>(null);
+  // The canvas's picture, with the layer tree it was rendered from: the outlines and handles are drawn from that
+  // tree, so that after a move they go to the new place together with the picture, not a picture load before it.
+  const [image, setImage] = useState<{
+    url: string;
+    key: string;
+    of: string;
+    layers: ActiveDocument['layers'];
+  } | null>(null);
   const layerMove = useLayerMove(CLICK_SLOP, image?.key);
   // What a drag on the canvas does, as Photoshop's tools: move the selected layers (V) or draw a rectangular
   // selection (M). Panning stays with space, the middle button, the wheel and two fingers in both.
@@ -521,6 +528,7 @@ export function CanvasPane() {
     // end: a big document's renders are megabytes each, and on a slow line they held up the one wanted.
     const abort = new AbortController();
     const url = `/v1/sessions/${studio.sessionId}/documents/${encodeURIComponent(doc.name)}/render.png?max=${max}`;
+    const layers = doc.layers;
     studio.api
       .blob(url, abort.signal)
       .then(({ blob }) => {
@@ -529,7 +537,7 @@ export function CanvasPane() {
         // The previous image stays until the new one is ready, so the canvas never flashes empty.
         setImage((old) => {
           if (old) URL.revokeObjectURL(old.url);
-          return { url: objectUrl, key, of };
+          return { url: objectUrl, key, of, layers };
         });
       })
       .catch(() => undefined);
@@ -571,6 +579,8 @@ export function CanvasPane() {
       y: ((e.clientY - board.top) / board.height) * doc.height,
     };
   };
+  // The selection as it is now, the bounds as the picture shows them (see `image`).
+  const pictured: ActiveDocument = image?.of === of ? { ...doc, layers: image.layers } : doc;
   const cropTool = studio.tools.get(PANE_TOOLS.crop);
   const cropLabel = cropTool ? labelIn(cropTool, lang) : PANE_TOOLS.crop;
   const facts = t('status.size', { w: doc.width, h: doc.height, dpi: doc.resolution, mode: doc.mode });
@@ -642,7 +652,7 @@ export function CanvasPane() {
           if (press.current && at && tool === 'marquee' && e.pointerType !== 'touch') marquee.press(e, at);
           else if (press.current && at && tool === 'crop' && e.pointerType !== 'touch') crop.press(e, at);
           else if (press.current && at && tool === 'move')
-            layerMove.press(e, doc, selectedBounds(doc), at, view.zoom);
+            layerMove.press(e, doc, selectedBounds(pictured), at, view.zoom);
           e.currentTarget.setPointerCapture(e.pointerId);
           pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
         }}
@@ -726,7 +736,7 @@ export function CanvasPane() {
             ) : (
               <span class="spinner" role="status" aria-label={t('canvas.loading')} />
             )}
-            {selectedBounds(doc)
+            {selectedBounds(pictured)
               .filter((b) => b.outlined || layerMove.offset?.ids.has(b.id))
               .map((b) => (
                 // The selected layers' bounds, as a design app outlines what is selected (a background, or a layer
@@ -740,11 +750,11 @@ export function CanvasPane() {
                   doc={doc}
                 />
               ))}
-            {tool === 'move' && !layerMove.offset && transformable(doc) && (
+            {tool === 'move' && !layerMove.offset && transformable(pictured) && (
               <TransformHandles
-                key={transformable(doc)!.box.id}
-                box={transformable(doc)!.box}
-                layer={transformable(doc)!.layer}
+                key={transformable(pictured)!.box.id}
+                box={transformable(pictured)!.box}
+                layer={transformable(pictured)!.layer}
                 zoom={view.zoom}
                 picture={image?.of === of ? image.url : null}
                 docSize={{ w: doc.width, h: doc.height }}
