@@ -2,7 +2,8 @@
  * The Horizontal Type tool (T) on the canvas, as Photoshop's: a click on an empty place opens a box where the words
  * are typed in the options bar's size and colour, Ctrl/⌘+Enter makes the text layer there (创建文字); a click on a
  * text layer edits its words in place, a click elsewhere commits them (修改文字) and starts nothing new; Esc
- * cancels and sends nothing; with the Move tool a double-click on a text layer edits it too.
+ * cancels and sends nothing; with the Move tool a double-click on a text layer edits it too. The eyedropper (I)
+ * picks the colour new text is set in from the canvas.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -32,18 +33,31 @@ async function texts(id: string): Promise<LayerNode[]> {
 describe('the type tool', () => {
   it('types new text where clicked in the chosen size and colour, edits a text layer in place, Esc cancels', async () => {
     const id = await createSession(studio.url);
-    await okCalls(studio.url, id, [toolCall('create_document', { width: 600, height: 400, name: '文字' })]);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 600, height: 400, name: '文字' }),
+      toolCall('create_layer', { name: '绿' }),
+      toolCall('select_rect', { left: 450, top: 300, right: 600, bottom: 400 }),
+      toolCall('fill_selection', { color: '#2e7d32' }),
+      toolCall('deselect'),
+    ]);
     const page = await studio.open(id);
     try {
       await eventually(() => page.locator('.artboard img').count()).toBe(1);
       await page.locator('.canvas-viewport[tabindex]').focus();
+      // The eyedropper (I): the canvas's colour where clicked becomes the colour of new text.
+      await page.keyboard.press('i');
+      const green = await onCanvas(page, 500, 350);
+      await page.mouse.click(green.x, green.y);
+      await eventually(() => page.locator('.tool-options .picked-hex').textContent()).toBe('#2e7d32');
+      await snapshot(page, 'canvas-eyedropper');
       await page.keyboard.press('t');
+      await eventually(() => page.locator('.tool-options .text-color').inputValue()).toBe('#2e7d32');
       const typeButton = page.getByRole('button', { name: '横排文字工具' });
       await eventually(() => typeButton.getAttribute('aria-pressed')).toBe('true');
-      const size = page.locator('.text-options input[type="number"]');
+      const size = page.locator('.tool-options input[type="number"]');
       await expect(size.inputValue()).resolves.toBe('33');
       await size.fill('40');
-      await page.locator('.text-options .text-color').fill('#c62828');
+      await page.locator('.tool-options .text-color').fill('#c62828');
       const steps = (await labels(id)).length;
 
       // New text at (100, 80).
@@ -51,6 +65,7 @@ describe('the type tool', () => {
       await page.mouse.click(at.x, at.y);
       const editor = page.locator('.artboard .text-editor');
       await eventually(() => editor.count()).toBe(1);
+      await eventually(() => editor.evaluate((el) => el.ownerDocument.activeElement === el)).toBe(true);
       await page.keyboard.type('春季上新');
       await snapshot(page, 'canvas-text-typing');
       await page.keyboard.press('Control+Enter');

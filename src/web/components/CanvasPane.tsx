@@ -281,17 +281,24 @@ function SelectedBox({
   );
 }
 
-type CanvasTool = 'move' | 'marquee' | 'crop' | 'text';
+type CanvasTool = 'move' | 'marquee' | 'crop' | 'eyedropper' | 'text';
 
 /** The canvas's tools in the toolbox's order, with Photoshop's key for each. */
 const CANVAS_TOOLS: readonly { id: CanvasTool; key: string }[] = [
   { id: 'move', key: 'V' },
   { id: 'marquee', key: 'M' },
   { id: 'crop', key: 'C' },
+  { id: 'eyedropper', key: 'I' },
   { id: 'text', key: 'T' },
 ];
 
-const TOOL_KEYS: Record<string, CanvasTool> = { KeyV: 'move', KeyM: 'marquee', KeyC: 'crop', KeyT: 'text' };
+const TOOL_KEYS: Record<string, CanvasTool> = {
+  KeyV: 'move',
+  KeyM: 'marquee',
+  KeyC: 'crop',
+  KeyI: 'eyedropper',
+  KeyT: 'text',
+};
 
 /** Marching ants along the path `d` (document px) over the whole artboard. */
 function Ants({
@@ -322,7 +329,7 @@ function rectPath(r: { x: number; y: number; w: number; h: number }): string {
   return `M${r.x} ${r.y}H${r.x + r.w}V${r.y + r.h}H${r.x}Z`;
 }
 
-/** Photoshop's pictures of its Move, Rectangular Marquee, Crop and Type tools, drawn small. */
+/** Photoshop's pictures of its Move, Rectangular Marquee, Crop, Eyedropper and Type tools, drawn small. */
 function ToolIcon({ tool }: { tool: CanvasTool }) {
   return (
     <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
@@ -330,6 +337,14 @@ function ToolIcon({ tool }: { tool: CanvasTool }) {
         <path d="M3 2l9 5.5-4 .9 2.6 4.6-1.7 1-2.6-4.6L3 12z" fill="currentColor" />
       ) : tool === 'crop' ? (
         <path d="M4 1v11h11M1 4h11v11" fill="none" stroke="currentColor" stroke-width="1.5" />
+      ) : tool === 'eyedropper' ? (
+        <path
+          d="M11.5 1.5l3 3-2 2-.8-.8-6.4 6.4-2.6.9-1 1-.7-.7 1-1 .9-2.6 6.4-6.4-.8-.8z"
+          fill="none"
+          stroke="currentColor"
+          stroke-width="1.2"
+          stroke-linejoin="round"
+        />
       ) : tool === 'text' ? (
         <path
           d="M3 3h10v2.5h-1.2l-.4-1.3H8.7V12l1.4.4V13H5.9v-.6l1.4-.4V4.2H4.6l-.4 1.3H3z"
@@ -434,6 +449,8 @@ export function CanvasPane() {
   // The type tool's options bar: size (document px; null until chosen, then a default for the canvas) and colour.
   const [textSize, setTextSize] = useState<number | null>(null);
   const [textColor, setTextColor] = useState('#000000');
+  // The eyedropper's last reading: a colour, or null where the canvas is transparent.
+  const [picked, setPicked] = useState<{ hex: string | null } | null>(null);
   // A click that only ends the typing (the box was open when it was pressed) starts no new text.
   const typingAtPress = useRef(false);
   // The view's zoom by the keys, as in Photoshop and Figma: Ctrl/⌘ and + or − zoom in or out, 0 fits the window,
@@ -687,7 +704,23 @@ export function CanvasPane() {
           const marked = at !== null && (marquee.release(e, at) || crop.release(e, at));
           const moved = marked || layerMove.release(e);
           const clicked = !moved && press.current?.id === e.pointerId;
-          if (clicked && tool === 'text') {
+          if (clicked && tool === 'eyedropper') {
+            // As Photoshop's eyedropper: the canvas's colour there (the visible composite) becomes the colour new
+            // text is set in.
+            if (at && at.x >= 0 && at.y >= 0 && at.x < doc.width && at.y < doc.height)
+              void studio.run([
+                {
+                  name: PANE_TOOLS.pickColor,
+                  arguments: { x: Math.floor(at.x), y: Math.floor(at.y) },
+                  quiet: true,
+                  onResult: (r) => {
+                    const hex = typeof r.hex === 'string' ? r.hex : null;
+                    setPicked({ hex });
+                    if (hex) setTextColor(hex);
+                  },
+                },
+              ]);
+          } else if (clicked && tool === 'text') {
             if (at && !typingAtPress.current && e.pointerType !== 'touch')
               typing.clickAt(doc, at, { size: textSize ?? defaultTextSize(doc), color: textColor });
           } else if (clicked) selectAt(e.clientX, e.clientY, e.shiftKey);
@@ -851,10 +884,24 @@ export function CanvasPane() {
             </button>
           ))}
         </div>
+        {tool === 'eyedropper' && (
+          <div class="tool-options" role="status" onPointerDown={(e) => e.stopPropagation()}>
+            {picked === null ? (
+              t('canvas.pickHint')
+            ) : picked.hex ? (
+              <>
+                <span class="picked-swatch" style={{ background: picked.hex }} />
+                <span class="picked-hex">{picked.hex}</span>
+              </>
+            ) : (
+              t('canvas.pickedTransparent')
+            )}
+          </div>
+        )}
         {tool === 'text' && (
           // Photoshop's options bar for the type tool: the size and colour new text is set in.
           <fieldset
-            class="text-options"
+            class="tool-options"
             aria-label={t('canvas.textOptions')}
             onPointerDown={(e) => e.stopPropagation()}
           >

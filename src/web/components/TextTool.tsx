@@ -5,7 +5,7 @@
  * click outside the box commits (create_text_layer, or set_text_content for a layer edited: one history step), Esc
  * cancels. Nothing is sent for an empty new text or an unchanged one.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ActiveDocument, LayerNode } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { refOf } from '../state/layers.js';
@@ -114,7 +114,8 @@ export function TextEditor({
   const box = useRef<HTMLTextAreaElement>(null);
   const [value, setValue] = useState(edit.initial);
   const done = useRef(false);
-  useEffect(() => {
+  // Focused as it appears (before the browser paints), so that the first key typed after the click lands in it.
+  useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
     el.focus();

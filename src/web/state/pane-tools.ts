@@ -10,6 +10,7 @@ export const PANE_TOOLS = {
   selectRect: 'select_rect',
   loadPixels: 'select_layer_pixels',
   crop: 'crop_document',
+  pickColor: 'get_pixel_color',
   clearSelection: 'clear_selection',
   createLayer: 'create_layer',
   createGroup: 'create_layer_group',

@@ -32,6 +32,8 @@ export interface ToolRun {
   readonly arguments: Record<string, unknown>;
   /** No card unless it fails: a step the user did not ask for as such (selecting before a layer change). */
   readonly quiet?: boolean;
+  /** Given the call's result once it succeeds (what a pane reads back, as the eyedropper's colour). */
+  readonly onResult?: (result: Record<string, unknown>) => void;
 }
 
 export interface Studio {
@@ -408,6 +410,11 @@ export function useStudio(api: Api): Studio {
           let failed = false;
           await api.stream(`/v1/sessions/${id}/tool-calls?stream=1`, body, (event) => {
             if (event.type === 'tool_result' && !event.ok) failed = true;
+            if (event.type === 'tool_result' && event.ok) {
+              const reader = calls[sent.indexOf(String(event.id))]?.onResult;
+              if (reader && event.result && typeof event.result === 'object')
+                reader(event.result as Record<string, unknown>);
+            }
             if (event.type === 'error') {
               // The run's stream broke (the server could not go on with it): no chat turn ended.
               failed = true;
