@@ -83,9 +83,11 @@ export interface SelectionSnapshot {
   /** The selected pixels' bounding box inside the canvas (document px; empty when nothing is selected). */
   readonly bounds: { readonly x: number; readonly y: number; readonly w: number; readonly h: number };
   /**
-   * Its edge as an SVG path's `d` in document px, to be drawn with the even-odd rule (holes are loops of their
-   * own): exact for rectangles, traced at most 1024 cells along the canvas's longer side and thinned to within
-   * three quarters of a cell otherwise. Empty when nothing inside the canvas is selected.
+   * Its edge as an SVG path's `d` in document px, to be drawn with the even-odd rule (so holes show): exact for
+   * a rectangle stored as one (a marquee, its inverse, Select All); otherwise traced on at most 1024 cells along
+   * the canvas's longer side and thinned to within three quarters of a cell, on coarser cells for a speckled
+   * selection and as its bounds past that (engine/selection-outline.ts). Empty when nothing inside the canvas is
+   * selected.
    */
   readonly outline: string;
 }

@@ -1,30 +1,41 @@
 /**
  * The pixel selection's edge as an SVG path in document pixels, for drawing marching ants over the canvas as
  * Photoshop does: along the pixel edges where the selection crosses half (a feathered edge shows its 50 % line),
- * holes included (even-odd fill rule). A rectangle (a marquee, its inverse, Select All) is its exact rectangle;
- * any other mask is traced on a grid of at most `MAX_GRID` cells along the canvas's longer side, and the loops
- * are thinned to within three quarters of a cell, so a selection loaded from a garment piece is a few kilobytes of path, not
- * one vertex per pixel step. No library traces a mask's pixel edges into closed loops (the vision libraries'
- * contours follow pixel centres and would need OpenCV's 8 MB of WebAssembly in every snapshot).
+ * drawn with the even-odd rule so that holes show. A rectangle stored as one (a marquee, its inverse, Select All)
+ * is its exact rectangle; any other mask is traced on a grid of at most `MAX_GRID` cells along the canvas's longer
+ * side and its loops thinned to within three quarters of a cell, so a selection loaded from a garment piece is a
+ * few kilobytes of path, not one vertex per pixel step. A speckled selection whose outline would still exceed
+ * `MAX_VERTICES` is traced on cells twice as large, and so on; past that it is drawn as its bounds. No library
+ * traces a mask's pixel edges into closed loops (the vision libraries' contours follow pixel centres and would
+ * need OpenCV's 8 MB of WebAssembly in every snapshot).
  */
 import type { Mask } from './model.js';
 import { intersectRect, isEmptyRect } from './raster.js';
-import { uniformInside } from './selection.js';
+import { selectionBounds, uniformInside } from './selection.js';
 
 /** Grid cells along the canvas's longer side: finer than a screen shows the whole canvas. */
 export const MAX_GRID = 1024;
 
-/** Past this many vertices the loops are thinned harder (a speckled selection has no useful outline). */
+/** Past this many vertices the mask is traced on coarser cells (a speckled selection has no useful outline). */
 const MAX_VERTICES = 6000;
 
-const outlines = new WeakMap<Mask, string>();
+/** How many times the cells may double before the outline gives way to the bounds. */
+const MAX_COARSENINGS = 5;
 
-/** The path's `d`, empty when nothing inside the canvas is selected. Memoised per mask (masks are immutable). */
+/** Thinning tolerance, in cells. */
+const TOLERANCE = 0.75;
+
+const outlines = new WeakMap<Mask, { width: number; height: number; d: string }>();
+
+/**
+ * The path's `d`, empty when nothing inside the canvas is selected. Memoised per mask and canvas size (masks are
+ * immutable, but a crop or a canvas resize can keep the same mask on a canvas of another size).
+ */
 export function selectionOutline(m: Mask, width: number, height: number): string {
   const known = outlines.get(m);
-  if (known !== undefined) return known;
+  if (known && known.width === width && known.height === height) return known.d;
   const d = outlineOf(m, width, height);
-  outlines.set(m, d);
+  outlines.set(m, { width, height, d });
   return d;
 }
 
@@ -68,25 +79,23 @@ function gridOf(m: Mask, width: number, height: number, step: number) {
 }
 
 function tracedOutline(m: Mask, width: number, height: number): string {
-  const step = Math.max(1, Math.ceil(Math.max(width, height) / MAX_GRID));
-  const { gw, gh, cells } = gridOf(m, width, height, step);
-  const loops = traceLoops(gw, gh, cells);
-  let tolerance = 0.75;
-  const stride = gw + 1;
-  let thinned = loops.map((l) => thin(l, tolerance, stride));
-  while (thinned.reduce((n, l) => n + l.length, 0) > MAX_VERTICES && tolerance < 64) {
-    tolerance = Math.max(1, tolerance * 2);
-    thinned = loops.map((l) => thin(l, tolerance, stride));
+  let step = Math.max(1, Math.ceil(Math.max(width, height) / MAX_GRID));
+  for (let k = 0; k <= MAX_COARSENINGS; k++, step *= 2) {
+    const { gw, gh, cells } = gridOf(m, width, height, step);
+    const stride = gw + 1;
+    const loops = traceLoops(gw, gh, cells)
+      .map((l) => thin(l, TOLERANCE, stride))
+      .filter((l) => l.length >= 3);
+    if (loops.reduce((n, l) => n + l.length, 0) > MAX_VERTICES) continue;
+    const point = (v: number) => {
+      const x = Math.min(width, (v % stride) * step);
+      const y = Math.min(height, Math.floor(v / stride) * step);
+      return `${x} ${y}`;
+    };
+    return loops.map((l) => `M${l.map(point).join('L')}Z`).join('');
   }
-  const point = (v: number) => {
-    const x = Math.min(width, (v % stride) * step);
-    const y = Math.min(height, Math.floor(v / stride) * step);
-    return `${x} ${y}`;
-  };
-  return thinned
-    .filter((l) => l.length >= 3)
-    .map((l) => `M${l.map(point).join('L')}Z`)
-    .join('');
+  const b = selectionBounds(m, width, height);
+  return isEmptyRect(b) ? '' : rectPath(b.x, b.y, b.w, b.h);
 }
 
 /**

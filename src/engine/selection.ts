@@ -428,6 +428,7 @@ export type SelectionMode = 'replace' | 'add' | 'subtract' | 'intersect';
  * `a` and `b` combined pixel by pixel as GIMP and Photoshop combine selections: the larger value (add), `a`
  * less `b` (subtract) or the smaller value (intersect), cut to the canvas; null when nothing is left selected.
  * Only the union of the two rectangles is computed: beyond both, the result is their `outside` values combined.
+ * The result holds its pixels (a union of two rectangles is not one), one byte per pixel of that union.
  */
 export function combineSelections(
   a: Mask,
@@ -444,11 +445,20 @@ export function combineSelections(
         : (p: number, q: number) => Math.min(p, q);
   const outside = op(a.outside, b.outside) >= 128 ? 255 : 0;
   const region = intersectRect(unionRect(a, b), canvasOf(width, height));
-  const pa = sampleMask(a, region);
-  const pb = sampleMask(b, region);
   const data = allocMask(region.w * region.h);
-  for (let i = 0; i < data.length; i++) {
-    data[i] = op(typeof pa === 'number' ? pa : pa[i]!, typeof pb === 'number' ? pb : pb[i]!);
+  // Row by row: two marquees far apart on a 9000 × 18000 canvas would otherwise hold three canvas-size buffers.
+  for (let y = 0; y < region.h; y++) {
+    const row = { x: region.x, y: region.y + y, w: region.w, h: 1 };
+    const pa = sampleMask(a, row);
+    const pb = sampleMask(b, row);
+    const start = y * region.w;
+    if (typeof pa === 'number' && typeof pb === 'number') {
+      data.fill(op(pa, pb), start, start + region.w);
+      continue;
+    }
+    for (let x = 0; x < region.w; x++) {
+      data[start + x] = op(typeof pa === 'number' ? pa : pa[x]!, typeof pb === 'number' ? pb : pb[x]!);
+    }
   }
   return normaliseSelection({ ...region, data, outside }, width, height);
 }

@@ -144,7 +144,14 @@ function clipBlock(before: DocState, after: DocState, block: readonly Layer[]) {
     }
   }
   const left = block.flatMap((l) => (l.clipped ? [] : clippedOn(before, l.id).filter((id) => !ids.has(id))));
-  if (left.length) notes.push(`原先剪贴到被移动图层上的 ${left.length} 个图层现在剪贴到它们下方的图层`);
+  if (left.length) {
+    const base = clipBase(state, left[0]!);
+    notes.push(
+      base === null
+        ? `原先剪贴到被移动图层上的 ${left.length} 个图层下方已没有基底图层`
+        : `原先剪贴到被移动图层上的 ${left.length} 个图层现在剪贴到“${layerById(state, base).name}”`,
+    );
+  }
   return { state, notes };
 }
 

@@ -10,6 +10,7 @@ import { canvasRect } from '../engine/composite/index.js';
 import { checkLayerExtent } from '../engine/document-limits.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
+import { isBackground } from '../engine/factory.js';
 import type { DocState, FillLayer, Layer, Mask, PixelLayer, Raster, Rect } from '../engine/model.js';
 import { hexToRgb, intersectRect, isEmptyRect, rgbToHex, solidRaster, unionRect } from '../engine/raster.js';
 import {
@@ -320,11 +321,17 @@ export const selectionHandlers = {
     const s = doc.state;
     const selection = requireSelection(s, '清除选区内容');
     const layer = editableLayer(s, '清除');
-    if (layer.kind === 'fill' || layer.locks.transparency) {
+    if (isBackground(layer) || (layer.kind === 'pixel' && layer.locks.transparency)) {
       // Photoshop fills these with the background colour instead; Atelier has none, so the caller picks one.
-      const what = layer.kind === 'fill' ? '背景图层' : `“${layer.name}”锁定了透明像素，`;
+      const what = isBackground(layer) ? '背景图层' : `“${layer.name}”锁定了透明像素，`;
       fail('invalid_state', `${what}没有可清除的透明度，不能清除选区内容`, {
         hint: '用 fill_selection 给选区填充颜色，或用 select_layers 选择其他像素图层后再清除',
+      });
+    }
+    if (layer.kind === 'fill') {
+      // A fill layer (from a PSD) is its colour everywhere: there are no pixels to take away until it is pixels.
+      fail('invalid_state', `“${layer.name}”是填充图层，没有可清除的像素`, {
+        hint: `先调用 rasterize_layer 栅格化“${layer.name}”，再清除`,
       });
     }
     const region = selectionBounds(selection, s.width, s.height);

@@ -105,6 +105,27 @@ describe('selectionOutline', () => {
     expect(disagreement(m, w, h)).toBeLessThan(perimeter * 3);
   });
 
+  it('draws the same mask on a canvas of another size (after a crop) for that size', () => {
+    const all = allMask();
+    expect(selectionOutline(all, 100, 60)).toBe('M0 0H100V60H0Z');
+    expect(selectionOutline(all, 50, 30)).toBe('M0 0H50V30H0Z');
+  });
+
+  it('keeps a speckled selection to a few thousand vertices: coarser cells, then its bounds', () => {
+    const w = 1200;
+    const h = 900;
+    const data = new Uint8Array(w * h);
+    let seed = 7;
+    for (let i = 0; i < data.length; i++) {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      data[i] = seed >>> 31 ? 255 : 0;
+    }
+    const d = selectionOutline({ x: 0, y: 0, w, h, data, outside: 0 }, w, h);
+    const vertices = (d.match(/[ML]/g) ?? []).length;
+    expect(vertices).toBeGreaterThan(0);
+    expect(vertices).toBeLessThanOrEqual(6000);
+  });
+
   it('gives an empty path when nothing inside the canvas is selected, and the same string for the same mask', () => {
     const outside = normaliseSelection(rectMask({ x: 200, y: 200, w: 5, h: 5 }, 100, 60), 100, 60);
     if (outside) expect(selectionOutline(outside, 100, 60)).toBe('');

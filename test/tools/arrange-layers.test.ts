@@ -103,6 +103,13 @@ describe('arrange_layers', () => {
     expect(['A', 'D', 'C'].map((n) => named(current(s), n).clipped)).toEqual([true, true, true]);
     expect(join.notes).toEqual(['“A”已加入剪贴蒙版', '“D”已加入剪贴蒙版']);
 
+    // The base moved away alone: what was clipped to it now clips to the layer below it, and says which.
+    const t = await setup();
+    await ok(t, 'create_clipping_mask', { name: 'C' }); // C clips to B
+    const away = await ok(t, 'arrange_layers', { layer_names: ['B'], position: 'above', reference: 'D' });
+    expect(stack(current(t))).toEqual(['背景', 'A', 'C', 'D', 'B', 'G[g1 g2]']);
+    expect(away.notes).toEqual(['原先剪贴到被移动图层上的 1 个图层现在剪贴到“A”']);
+
     // Out of the mask, above the group: released.
     await ok(s, 'arrange_layers', { layer_names: ['D', 'C'], position: 'above', reference: 'G' });
     expect(stack(current(s))).toEqual(['背景', 'B', 'A', 'G[g1 g2]', 'D', 'C']);

@@ -164,6 +164,13 @@ describe('clear_selection', () => {
     expect(bg.message).toContain('背景');
     expect(bg.hint).toContain('fill_selection');
 
+    // A background of pixels (flattened, or opened from an image) is opaque too.
+    const flat = await setup();
+    await ok(flat, 'flatten_image');
+    await ok(flat, 'select_rect', { left: 0, top: 0, right: 10, bottom: 10 });
+    expect(named(current(flat), '背景').kind).toBe('pixel');
+    expect((await refused(flat, 'clear_selection', {}, 'invalid_state')).message).toContain('背景');
+
     edit(s, (st) =>
       addPixel(st, 'T', solid({ x: 0, y: 0, w: 10, h: 10 }, [0, 0, 0, 255]), {
         locks: { ...NO_LOCKS, transparency: true },

@@ -185,9 +185,15 @@ describe('undo by the keyboard', () => {
       expect(await page.evaluate('String(window.getSelection())')).toBe('');
       await page.keyboard.press('Control+d');
       await eventually(selection).toBe(false);
-      // Ctrl+Shift+I inverts: nothing selected becomes everything.
+      // Ctrl+Shift+I inverts a selection (with none, it does nothing, as Photoshop): everything becomes nothing.
+      const steps = (await state()).history.labels.length;
       await page.keyboard.press('Control+Shift+I');
+      await page.waitForTimeout(300);
+      expect((await state()).history.labels.length).toBe(steps);
+      await page.keyboard.press('Control+a');
       await eventually(selection).toBe(true);
+      await page.keyboard.press('Control+Shift+I');
+      await eventually(selection).toBe(false);
       expect((await state()).history.labels.at(-1)).toBe('反选');
       await snapshot(page, 'shortcuts-layer-keys');
     } catch (err) {

@@ -438,14 +438,16 @@ export function CanvasPane() {
     key: string;
     of: string;
     layers: ActiveDocument['layers'];
+    state: string;
   } | null>(null);
   const layerMove = useLayerMove(CLICK_SLOP, image?.key);
-  // What a drag on the canvas does, as Photoshop's tools: move the selected layers (V) or draw a rectangular
-  // selection (M). Panning stays with space, the middle button, the wheel and two fingers in both.
+  // What a drag or a click on the canvas does, as Photoshop's tools: the Move tool (V), the Rectangular Marquee
+  // (M), Crop (C), the Eyedropper (I) and the Horizontal Type tool (T). Panning stays with space, the middle
+  // button, the wheel and two fingers in all of them.
   const [tool, setTool] = useState<CanvasTool>('move');
   const marquee = useMarquee(CLICK_SLOP, doc);
   const crop = useCrop(CLICK_SLOP, doc, tool === 'crop');
-  const typing = useTextTool();
+  const typing = useTextTool(doc?.name ?? null);
   // The type tool's options bar: size (document px; null until chosen, then a default for the canvas) and colour.
   const [textSize, setTextSize] = useState<number | null>(null);
   const [textColor, setTextColor] = useState('#000000');
@@ -535,9 +537,11 @@ export function CanvasPane() {
   }, [shown?.seq]);
 
   const max = doc && view ? renderSize(doc.width, doc.height, view.zoom, window.devicePixelRatio || 1) : 0;
-  const key = doc
-    ? `${doc.name}|${doc.history.index}|${doc.history.labels.length}|${studio.revision}|${max}`
+  // Which state of the document a picture is of; with the render's size, which picture is wanted.
+  const stateKey = doc
+    ? `${doc.name}|${doc.history.index}|${doc.history.labels.length}|${studio.revision}`
     : '';
+  const key = doc ? `${stateKey}|${max}` : '';
 
   useEffect(() => {
     if (!doc || !studio.sessionId || max === 0) return;
@@ -554,7 +558,7 @@ export function CanvasPane() {
         // The previous image stays until the new one is ready, so the canvas never flashes empty.
         setImage((old) => {
           if (old) URL.revokeObjectURL(old.url);
-          return { url: objectUrl, key, of, layers };
+          return { url: objectUrl, key, of, layers, state: stateKey };
         });
       })
       .catch(() => undefined);
@@ -664,7 +668,7 @@ export function CanvasPane() {
               ? { id: e.pointerId, x: e.clientX, y: e.clientY }
               : null;
           const at = docPoint(e);
-          typingAtPress.current = typing.edit !== null;
+          typingAtPress.current = typing.edit !== null && typing.edit.doc === doc.name;
           // A touch pans whatever the tool (one finger is how a phone moves about the canvas).
           if (press.current && at && tool === 'marquee' && e.pointerType !== 'touch') marquee.press(e, at);
           else if (press.current && at && tool === 'crop' && e.pointerType !== 'touch') crop.press(e, at);
@@ -723,7 +727,7 @@ export function CanvasPane() {
           } else if (clicked && tool === 'text') {
             if (at && !typingAtPress.current && e.pointerType !== 'touch')
               typing.clickAt(doc, at, { size: textSize ?? defaultTextSize(doc), color: textColor });
-          } else if (clicked) selectAt(e.clientX, e.clientY, e.shiftKey);
+          } else if (clicked && tool === 'move') selectAt(e.clientX, e.clientY, e.shiftKey);
           press.current = null;
         }}
         onPointerCancel={(e) => {
@@ -740,7 +744,7 @@ export function CanvasPane() {
           // On a text layer, as in Photoshop, a double-click edits its words (the type tool's box); elsewhere it
           // fits the view.
           const at = docPoint(e);
-          if (at && textLayerAt(doc.layers, at)) {
+          if (tool === 'move' && at && textLayerAt(doc.layers, at)) {
             typing.clickAt(doc, at, { size: textSize ?? defaultTextSize(doc), color: textColor });
             return;
           }
@@ -783,7 +787,9 @@ export function CanvasPane() {
                   doc={doc}
                 />
               ))}
-            {tool === 'move' && !layerMove.offset && transformable(pictured) && (
+            {/* Only while the picture is of the current state: the box the handles scale is what the server
+                scales from. */}
+            {tool === 'move' && !layerMove.offset && image?.state === stateKey && transformable(pictured) && (
               <TransformHandles
                 key={transformable(pictured)!.box.id}
                 box={transformable(pictured)!.box}

@@ -5,7 +5,7 @@
  * click outside the box commits (create_text_layer, or set_text_content for a layer edited: one history step), Esc
  * cancels. Nothing is sent for an empty new text or an unchanged one.
  */
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ActiveDocument, LayerNode } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { refOf } from '../state/layers.js';
@@ -57,9 +57,13 @@ export function textLayerAt(
   return undefined;
 }
 
-export function useTextTool() {
+export function useTextTool(docName: string | null) {
   const { studio } = useStudioView();
   const [edit, setEdit] = useState<TextEdit | null>(null);
+  // Another document shown (switched, closed, renamed by the model): the words being typed go with it.
+  useEffect(() => {
+    setEdit((e) => (e && e.doc !== docName ? null : e));
+  }, [docName]);
 
   /** A click at document point (x, y) with the type tool: the text layer there edited, or a new text begun. */
   const clickAt = (doc: ActiveDocument, at: { x: number; y: number }, options: TextOptions) => {
@@ -147,9 +151,13 @@ export function TextEditor({
       }}
       onInput={(e) => setValue((e.currentTarget as HTMLTextAreaElement).value)}
       onPointerDown={(e) => e.stopPropagation()}
+      // A double-click selects a word here; it does not fit the canvas's view.
+      onDblClick={(e) => e.stopPropagation()}
       onKeyDown={(e) => {
         // The canvas's keys (arrows, Delete, the tools' letters) are not for the words being typed.
         e.stopPropagation();
+        // Keys that end an input method's composition (Chinese pinyin) are the method's, not ours.
+        if (e.isComposing) return;
         if (e.key === 'Escape') {
           e.preventDefault();
           finish(false);

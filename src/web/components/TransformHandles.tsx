@@ -77,8 +77,11 @@ export function scaledBox(box: Box, handle: Handle, at: { x: number; y: number }
   return { x, y, w, h };
 }
 
-/** Percent to three decimals: what the box's change asks for, without float noise in the call. */
-const percent = (to: number, from: number) => Math.round((to / from) * 100000) / 1000;
+/** The largest scale the tools take (scale_layer_from's limit), percent. */
+const MAX_PERCENT = 10000;
+
+/** Percent to three decimals: what the box's change asks for, without float noise in the call, within the limit. */
+const percent = (to: number, from: number) => Math.min(MAX_PERCENT, Math.round((to / from) * 100000) / 1000);
 
 /** A scale by a handle, or a turn from just outside a corner. */
 type Drag =
@@ -118,9 +121,16 @@ export function TransformHandles({
   const drag = useRef<Drag | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
   const settling = useRef(false);
+  const settleTimer = useRef<number | null>(null);
+  const stopTimer = () => {
+    if (settleTimer.current !== null) window.clearTimeout(settleTimer.current);
+    settleTimer.current = null;
+  };
+  useEffect(() => stopTimer, []);
   useEffect(() => {
     if (!settling.current) return;
     settling.current = false;
+    stopTimer();
     setShown(null);
   }, [pictureKey]);
   useEffect(() => {
@@ -188,7 +198,9 @@ export function TransformHandles({
         return;
       }
       settling.current = true;
-      setTimeout(() => {
+      stopTimer();
+      settleTimer.current = window.setTimeout(() => {
+        settleTimer.current = null;
         if (!settling.current) return;
         settling.current = false;
         setShown(null);
@@ -202,6 +214,7 @@ export function TransformHandles({
     e.preventDefault();
     (e.currentTarget as Element).setPointerCapture(e.pointerId);
     settling.current = false;
+    stopTimer();
     drag.current = d;
   };
   const follow = (e: PointerEvent) => {

@@ -31,7 +31,9 @@ export function useCrop(slop: number, doc: ActiveDocument | null, active: boolea
   useEffect(() => {
     if (!pending) return;
     const onKey = (e: KeyboardEvent) => {
-      if (editsText(e.target as Element | null)) return;
+      // Enter on a button, a link or a field is that control's (the crop's own Cancel button among them).
+      const target = e.target as Element | null;
+      if (editsText(target) || target?.closest('button, a, select, input, textarea')) return;
       if (e.key === 'Enter') {
         e.preventDefault();
         latest.current();

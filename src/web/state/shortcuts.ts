@@ -33,8 +33,9 @@ export function editsText(target: Element | null): boolean {
 function layerKeyCall(e: KeyboardEvent, studio: Studio, groupName: string): ToolRun | null {
   const doc = studio.state?.active;
   if (!doc) return null;
-  // Ctrl/⌘+Shift+I: Select › Inverse.
-  if (e.shiftKey) return e.code === 'KeyI' ? { name: PANE_TOOLS.inverse, arguments: {} } : null;
+  // Ctrl/⌘+Shift+I: Select › Inverse, which Photoshop offers only when there is a selection.
+  if (e.shiftKey)
+    return e.code === 'KeyI' && doc.has_selection ? { name: PANE_TOOLS.inverse, arguments: {} } : null;
   if (e.code === 'KeyA') return { name: PANE_TOOLS.selectAll, arguments: {} };
   if (e.code === 'KeyD') return { name: PANE_TOOLS.deselect, arguments: {} };
   if (doc.selected_layer_ids.length === 0) return null;
