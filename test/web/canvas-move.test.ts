@@ -238,8 +238,8 @@ describe('dragging layers on the canvas', () => {
       expect(await boundsOf(id, '红')).toEqual({ left: 13, top: 29 });
       expect((await history(id)).slice(before)).toEqual(['移动多个图层']);
       await page.waitForTimeout(300);
+      // (A picture asked for before the nudge may still arrive meanwhile: it shows the pieces where they were.)
       expect(await outlines()).toEqual(outlinedBefore);
-      expect(await picture()).toBe(shown);
       release();
       await page.unroute('**/render.png*');
       // Both stay selected, their outlines on the moved pieces once the canvas shows them.
