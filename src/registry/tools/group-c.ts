@@ -1,6 +1,7 @@
 /** Group C: general editing tools (SPEC.md §4.3), in the spec's order. */
 import { LAYER_NAMES, NAME, TEXT } from '../bounds.js';
 import { defineTool } from '../types.js';
+import { SCALE_LIMITS, SCALE_PROPERTIES } from './scale-params.js';
 
 export const groupC = [
   // Layer transforms and properties.
@@ -37,18 +38,11 @@ export const groupC = [
       type: 'object',
       properties: {
         name: { type: 'string', description: '要缩放的图层名称' },
-        scale_x: {
-          type: 'number',
-          description: '水平缩放百分比：100 = 不变，200 = 两倍，50 = 一半；大于 0，最大 10000',
-        },
-        scale_y: {
-          type: 'number',
-          description: '垂直缩放百分比：100 = 不变；大于 0，最大 10000；省略时默认等于 scale_x',
-        },
+        ...SCALE_PROPERTIES,
       },
       required: ['name', 'scale_x'],
     },
-    limits: { name: NAME, scale_x: { above: 0, max: 10000 }, scale_y: { above: 0, max: 10000 } },
+    limits: { name: NAME, ...SCALE_LIMITS },
   }),
   defineTool({
     name: 'rotate_layer',

@@ -3,6 +3,7 @@ import { LAYER_NAMES, NAME, PATH, PIECES_MAX_ITEMS } from '../bounds.js';
 import { formatNames, IMAGE_FORMATS, READ_FORMATS } from '../file-formats.js';
 import { GARMENT_PARTS, GARMENT_TILT_MAX, GARMENT_TURNS } from '../garment-parts.js';
 import { defineTool } from '../types.js';
+import { SCALE_LIMITS, SCALE_PROPERTIES } from './scale-params.js';
 
 const PART_NAMES = GARMENT_PARTS.map(([part, zh]) => `${part} ${zh}`).join('、');
 
@@ -353,14 +354,7 @@ export const groupE = [
       type: 'object',
       properties: {
         name: { type: 'string', description: '要缩放的图层名称' },
-        scale_x: {
-          type: 'number',
-          description: '水平缩放百分比：100 = 不变，200 = 两倍，50 = 一半；大于 0，最大 10000',
-        },
-        scale_y: {
-          type: 'number',
-          description: '垂直缩放百分比：100 = 不变；大于 0，最大 10000；省略时等于 scale_x',
-        },
+        ...SCALE_PROPERTIES,
         anchor: {
           type: 'string',
           description: '固定不动的参考点（图层内容边界上），默认 center',
@@ -381,8 +375,7 @@ export const groupE = [
     },
     limits: {
       name: NAME,
-      scale_x: { above: 0, max: 10000 },
-      scale_y: { above: 0, max: 10000 },
+      ...SCALE_LIMITS,
       anchor: { default: 'center' },
     },
   }),

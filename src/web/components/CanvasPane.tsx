@@ -23,6 +23,7 @@ import { PANE_TOOLS } from '../state/pane-tools.js';
 import { usePieceMark, usePieceShown } from '../state/piece-mark.js';
 import { editsText } from '../state/shortcuts.js';
 import { UploadButton } from './FilesPane.js';
+import { PictureGhost } from './PictureGhost.js';
 import { defaultTextSize, TextEditor, textLayerAt, useTextTool } from './TextTool.js';
 import { TransformHandles } from './TransformHandles.js';
 import { useCrop } from './useCrop.js';
@@ -257,19 +258,14 @@ function SelectedBox({
   return (
     <>
       {moving && picture && (
-        <span class="move-ghost" aria-hidden="true" style={place}>
-          <img
-            src={picture}
-            alt=""
-            draggable={false}
-            style={{
-              left: `${-box.x * zoom}px`,
-              top: `${-box.y * zoom}px`,
-              width: `${doc.width * zoom}px`,
-              height: `${doc.height * zoom}px`,
-            }}
-          />
-        </span>
+        <PictureGhost
+          picture={picture}
+          place={place}
+          from={box}
+          to={box}
+          zoom={zoom}
+          docSize={{ w: doc.width, h: doc.height }}
+        />
       )}
       <span
         class={`layer-outline${moving ? ' moving' : ''}`}

@@ -12,6 +12,7 @@ import type { LayerNode } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { refOf } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
+import { PictureGhost } from './PictureGhost.js';
 
 interface Box {
   readonly x: number;
@@ -245,19 +246,7 @@ export function TransformHandles({
     <>
       {shown && picture && (
         // The layer's part of the picture, stretched or turned with the box, faded, until the canvas shows it.
-        <span class="move-ghost" aria-hidden="true" style={place}>
-          <img
-            src={picture}
-            alt=""
-            draggable={false}
-            style={{
-              left: `${(-box.x * view.w * zoom) / box.w}px`,
-              top: `${(-box.y * view.h * zoom) / box.h}px`,
-              width: `${(docSize.w * view.w * zoom) / box.w}px`,
-              height: `${(docSize.h * view.h * zoom) / box.h}px`,
-            }}
-          />
-        </span>
+        <PictureGhost picture={picture} place={place} from={box} to={view} zoom={zoom} docSize={docSize} />
       )}
       <span class={`transform-box${shown ? ' scaling' : ''}`} style={place}>
         {CORNERS.map((c) => (
