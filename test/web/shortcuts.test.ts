@@ -186,12 +186,15 @@ describe('undo by the keyboard', () => {
       await page.keyboard.press('Control+d');
       await eventually(selection).toBe(false);
       // Ctrl+Shift+I inverts a selection (with none, it does nothing, as Photoshop): everything becomes nothing.
+      // (Once the page knows there is no selection: its ants gone.)
+      await eventually(() => page.locator('.artboard .selection-ants').count()).toBe(0);
       const steps = (await state()).history.labels.length;
       await page.keyboard.press('Control+Shift+I');
       await page.waitForTimeout(300);
       expect((await state()).history.labels.length).toBe(steps);
       await page.keyboard.press('Control+a');
       await eventually(selection).toBe(true);
+      await eventually(() => page.locator('.artboard .selection-ants').count()).toBe(1);
       await page.keyboard.press('Control+Shift+I');
       await eventually(selection).toBe(false);
       expect((await state()).history.labels.at(-1)).toBe('反选');
