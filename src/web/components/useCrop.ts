@@ -27,10 +27,15 @@ export function useCrop(slop: number, doc: ActiveDocument | null, active: boolea
   const latest = useRef(commit);
   latest.current = commit;
   const pending = drawn.rect !== null && drawn.keys() === null;
+  // Read when a key comes, not bound when the rectangle appears: an effect runs after the paint that shows the
+  // commit button, and Enter pressed in between would be lost.
+  const pendingNow = useRef(pending);
+  pendingNow.current = pending;
 
   useEffect(() => {
-    if (!pending) return;
+    if (!active) return;
     const onKey = (e: KeyboardEvent) => {
+      if (!pendingNow.current) return;
       // Enter on a button, a link or a field is that control's (the crop's own Cancel button among them).
       const target = e.target as Element | null;
       if (editsText(target) || target?.closest('button, a, select, input, textarea')) return;
@@ -44,7 +49,7 @@ export function useCrop(slop: number, doc: ActiveDocument | null, active: boolea
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [pending]);
+  }, [active]);
 
   return {
     rect: drawn.rect,
