@@ -1,8 +1,8 @@
 /**
- * The pixel selection (group E's select_all, select_rect, select_layer_pixels, deselect; group C's
- * inverse_selection, feather_selection) and fill_selection. Selection changes are history steps, as in
- * Photoshop's History panel (Rectangular Marquee, Deselect, Inverse, Feather); a call that would change nothing
- * says so and adds no step.
+ * The pixel selection (group E's select_all, select_rect, select_ellipse, select_polygon, select_color_region,
+ * select_layer_pixels, deselect; group C's inverse_selection, feather_selection) and fill_selection. Selection
+ * changes are history steps, as in Photoshop's History panel (Rectangular Marquee, Deselect, Inverse, Feather);
+ * a call that would change nothing says so and adds no step.
  */
 
 import { documentColor } from '../engine/color-mode.js';
@@ -11,7 +11,17 @@ import { checkLayerExtent } from '../engine/document-limits.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { isBackground } from '../engine/factory.js';
-import type { DocState, FillLayer, Layer, Mask, PixelLayer, Raster, Rect } from '../engine/model.js';
+import { magicWand, pixelAt } from '../engine/magic-wand.js';
+import type {
+  DocState,
+  FillLayer,
+  GroupLayer,
+  Layer,
+  Mask,
+  PixelLayer,
+  Raster,
+  Rect,
+} from '../engine/model.js';
 import { hexToRgb, intersectRect, isEmptyRect, rgbToHex, solidRaster, unionRect } from '../engine/raster.js';
 import {
   allMask,
@@ -24,10 +34,20 @@ import {
   invertMask,
   normaliseSelection,
   rectMask,
+  type SelectionMode,
   selectedPercent,
   selectionBounds,
   selectsAll,
 } from '../engine/selection.js';
+import {
+  collinear,
+  distinctPoints,
+  type Edges,
+  ellipseMask,
+  type Point,
+  polygonEdges,
+  polygonMask,
+} from '../engine/selection-shapes.js';
 import { layerById, setActive, setLayer } from '../engine/tree.js';
 import { boundsReport, layerSummary } from './describe.js';
 import { assertPixelsEditable } from './guards.js';
@@ -63,63 +83,168 @@ function unchanged(state: DocState, note: string): Payload {
   return { changed: false, note, selection: selectionReport(state) };
 }
 
-/** Edge coordinates rounded to whole pixels, checked and cut to the canvas. */
-function marquee(state: DocState, left: number, top: number, right: number, bottom: number): Rect {
+/**
+ * `drawn` (null: nothing) combined with the selection there is by `mode` and set as the document's, as
+ * Photoshop's selection tools do with Shift and Alt; without a selection, add starts one and subtract or
+ * intersect leave none, which changes nothing and adds no step. `report` joins the result.
+ */
+function applySelection(
+  ctx: ToolContext,
+  doc: OpenDocument,
+  drawn: Mask | null,
+  mode: SelectionMode,
+  report: Record<string, unknown> = {},
+): Payload {
+  const s = doc.state;
+  const combined =
+    mode === 'replace' || !drawn
+      ? drawn
+      : s.selection
+        ? combineSelections(s.selection, drawn, mode, s.width, s.height)
+        : mode === 'add'
+          ? drawn
+          : null;
+  if (combined === null && s.selection === null) {
+    return unchanged(s, `没有原有选区，${mode === 'subtract' ? '减去' : '交叉'}后仍没有选区`);
+  }
+  const next = setSelection(ctx, doc, combined);
+  return {
+    changed: true,
+    ...(mode !== 'replace' ? { mode } : {}),
+    ...report,
+    selection: selectionReport(next),
+  };
+}
+
+/** Refuses edges that make no box (right ≤ left, bottom ≤ top), naming them; `shape` is 矩形 or 椭圆. */
+function checkEdges(shape: string, { left, top, right, bottom }: Edges): void {
   const problems: { parameter: string; message: string }[] = [];
   if (!(right > left))
     problems.push({ parameter: 'right', message: `right（${right}）必须大于 left（${left}）` });
   if (!(bottom > top))
     problems.push({ parameter: 'bottom', message: `bottom（${bottom}）必须大于 top（${top}）` });
   if (problems.length) {
-    fail('invalid_arguments', `矩形无效：${problems.map((p) => p.message).join('；')}`, {
-      hint: 'left、top、right、bottom 是矩形四条边的坐标，不是宽和高',
+    fail('invalid_arguments', `${shape}无效：${problems.map((p) => p.message).join('；')}`, {
+      hint: `left、top、right、bottom 是${shape === '矩形' ? '矩形' : `${shape}外接矩形`}四条边的坐标，不是宽和高`,
       details: problems,
     });
   }
-  const x0 = Math.round(left);
-  const y0 = Math.round(top);
-  const x1 = Math.round(right);
-  const y1 = Math.round(bottom);
-  const canvas = canvasRect(state);
-  const rect: Rect = { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
-  if (x1 <= 0 || y1 <= 0 || x0 >= state.width || y0 >= state.height) {
-    fail(
-      'out_of_bounds',
-      `矩形（${left}, ${top}）-（${right}, ${bottom}）完全在画布之外（画布 ${state.width}×${state.height} 像素）`,
-      {
-        hint: `坐标范围：x 0-${state.width}，y 0-${state.height}`,
-      },
-    );
+}
+
+/** Refuses a shape whose extent `e` lies wholly outside the canvas; `what` describes it for the message. */
+function checkMeetsCanvas(state: DocState, what: string, e: Edges): void {
+  if (e.right > 0 && e.bottom > 0 && e.left < state.width && e.top < state.height) return;
+  fail('out_of_bounds', `${what}完全在画布之外（画布 ${state.width}×${state.height} 像素）`, {
+    hint: `坐标范围：x 0-${state.width}，y 0-${state.height}`,
+  });
+}
+
+/** Whether a shape's extent reaches beyond the canvas (its parts there are cut). */
+function beyondCanvas(state: DocState, e: Edges): boolean {
+  return e.left < 0 || e.top < 0 || e.right > state.width || e.bottom > state.height;
+}
+
+/**
+ * A drawn shape's selection cut to the canvas. An anti-aliased shape whose box meets the canvas may still cover
+ * no pixel of it: too thin (or, for a polygon, enclosed an even number of times) when it lies on the canvas,
+ * otherwise only its box reaches the canvas.
+ */
+function drawnSelection(state: DocState, mask: Mask, what: string, e: Edges): Mask {
+  const selection = normaliseSelection(mask, state.width, state.height);
+  if (selection) return selection;
+  if (!beyondCanvas(state, e)) {
+    fail('invalid_arguments', `${what}太小或太窄：消除锯齿后没有任何像素被选中`, {
+      hint: '选区的宽和高至少约 1 像素',
+    });
   }
+  fail('out_of_bounds', `${what}没有覆盖画布（${state.width}×${state.height} 像素）内的任何像素`, {
+    hint: `坐标范围：x 0-${state.width}，y 0-${state.height}`,
+  });
+}
+
+/** Warns that the parts of a shape (`shape`: 矩形, 椭圆, 多边形) beyond the canvas were cut. */
+function warnCut(ctx: ToolContext, state: DocState, shape: string, e: Edges): void {
+  if (beyondCanvas(state, e)) ctx.warn(`${shape}超出画布（${state.width}×${state.height} 像素）的部分已裁掉`);
+}
+
+/** Edge coordinates rounded to whole pixels, checked and cut to the canvas (with a warning when cut). */
+function marquee(ctx: ToolContext, state: DocState, edges: Edges): Rect {
+  const { left, top, right, bottom } = edges;
+  checkEdges('矩形', edges);
+  const whole = {
+    left: Math.round(left),
+    top: Math.round(top),
+    right: Math.round(right),
+    bottom: Math.round(bottom),
+  };
+  checkMeetsCanvas(state, `矩形（${left}, ${top}）-（${right}, ${bottom}）`, whole);
+  const rect: Rect = {
+    x: whole.left,
+    y: whole.top,
+    w: whole.right - whole.left,
+    h: whole.bottom - whole.top,
+  };
   if (rect.w <= 0 || rect.h <= 0) {
     fail('invalid_arguments', `矩形（${left}, ${top}）-（${right}, ${bottom}）取整到像素后不足一个像素`, {
       hint: '选区的宽和高至少为 1 像素',
     });
   }
-  return intersectRect(rect, canvas);
+  warnCut(ctx, state, '矩形', whole);
+  return intersectRect(rect, canvasRect(state));
+}
+
+/** The corners of a polygonal lasso checked (their reach is the registry's limit): at least three not on one line. */
+function checkPolygon(points: readonly Point[]): void {
+  if (points.length < 3) {
+    fail('invalid_arguments', `多边形至少需要 3 个顶点，收到 ${points.length} 个`, {
+      hint: 'points 依次列出多边形的各个顶点 {x, y}，最后一点会自动连回第一点',
+      details: [{ parameter: 'points', count: points.length }],
+    });
+  }
+  const distinct = distinctPoints(points);
+  if (distinct < 3 || collinear(points)) {
+    fail(
+      'invalid_arguments',
+      distinct < 3
+        ? `多边形只有 ${distinct} 个不同的顶点，围不出面积`
+        : '多边形的所有顶点在同一条直线上，围不出面积',
+      {
+        hint: '至少给出 3 个不在同一条直线上的顶点',
+        details: [{ parameter: 'points', distinct }],
+      },
+    );
+  }
+}
+
+/**
+ * A group's contents merged over the canvas as if it were shown at full opacity without its mask: the pixels
+ * Ctrl-click on its thumbnail and the magic wand read.
+ */
+function groupPixels(state: DocState, layer: GroupLayer): Raster {
+  const shown: Layer = { ...layer, visible: true, opacity: 1 };
+  const { mask: _mask, ...unmasked } = shown;
+  return renderLayers(state, [layer.id], canvasRect(state), [unmasked as Layer]);
 }
 
 /** A layer's transparency as a selection (Ctrl-click on its thumbnail; a group gives its merged transparency). */
 function layerPixelsMask(state: DocState, layer: Layer): Mask | null {
   const { width, height } = state;
-  switch (layer.kind) {
-    case 'fill':
-      return allMask();
-    case 'group': {
-      const shown: Layer = { ...layer, visible: true, opacity: 1 };
-      const { mask: _mask, ...unmasked } = shown;
-      const merged = renderLayers(state, [layer.id], canvasRect(state), [unmasked as Layer]);
-      return normaliseSelection(alphaMask(merged, width, height), width, height);
-    }
-    default:
-      return normaliseSelection(alphaMask(layer.raster, width, height), width, height);
-  }
+  if (layer.kind === 'fill') return allMask();
+  const pixels = layer.kind === 'group' ? groupPixels(state, layer) : layer.raster;
+  return normaliseSelection(alphaMask(pixels, width, height), width, height);
+}
+
+/** The pixel of the magic wand's sample at canvas pixel (x, y), as the result reports it. */
+function sampleReport(src: Raster, x: number, y: number) {
+  const [r, g, b, a] = pixelAt(src, x, y);
+  // Fully transparent pixels are all alike whatever colour they store.
+  return { sampled_color: a === 0 ? '#000000' : rgbToHex({ r, g, b }), sampled_alpha: a };
 }
 
 function requireSelection(state: DocState, what: string): Mask {
   if (!state.selection) {
     fail('invalid_state', `当前文档没有选区，无法${what}`, {
-      hint: '先用 select_rect、select_all 或 select_layer_pixels 建立选区',
+      hint: '先用 select_rect、select_ellipse、select_polygon、select_color_region、select_all 或 select_layer_pixels 建立选区',
     });
   }
   return state.selection;
@@ -197,27 +322,62 @@ export const selectionHandlers = {
   select_rect({ left, top, right, bottom, mode }, ctx) {
     const doc = activeDoc(ctx);
     const s = doc.state;
-    const rect = marquee(s, left, top, right, bottom);
+    const rect = marquee(ctx, s, { left, top, right, bottom });
     const drawn = normaliseSelection(rectMask(rect, s.width, s.height), s.width, s.height);
-    const combined =
-      mode === 'replace' || !drawn
-        ? drawn
-        : s.selection
-          ? combineSelections(s.selection, drawn, mode, s.width, s.height)
-          : mode === 'add'
-            ? drawn
-            : null;
-    if (combined === null && s.selection === null) {
-      return unchanged(s, `没有原有选区，${mode === 'subtract' ? '减去' : '交叉'}后仍没有选区`);
+    return applySelection(ctx, doc, drawn, mode);
+  },
+
+  async select_ellipse({ left, top, right, bottom, mode }, ctx) {
+    const doc = activeDoc(ctx);
+    const s = doc.state;
+    const edges = { left, top, right, bottom };
+    checkEdges('椭圆', edges);
+    const what = `椭圆（${left}, ${top}）-（${right}, ${bottom}）`;
+    checkMeetsCanvas(s, what, edges);
+    const drawn = drawnSelection(s, await ellipseMask(edges, s.width, s.height), what, edges);
+    warnCut(ctx, s, '椭圆', edges);
+    return applySelection(ctx, doc, drawn, mode);
+  },
+
+  async select_polygon({ points, mode }, ctx) {
+    const doc = activeDoc(ctx);
+    const s = doc.state;
+    checkPolygon(points);
+    const edges = polygonEdges(points);
+    const what = `多边形（顶点范围（${edges.left}, ${edges.top}）-（${edges.right}, ${edges.bottom}））`;
+    checkMeetsCanvas(s, what, edges);
+    const drawn = drawnSelection(s, await polygonMask(points, s.width, s.height), what, edges);
+    warnCut(ctx, s, '多边形', edges);
+    return applySelection(ctx, doc, drawn, mode, { points: points.length });
+  },
+
+  select_color_region({ x, y, tolerance, contiguous, sample_all_layers, mode }, ctx) {
+    const doc = activeDoc(ctx);
+    const s = doc.state;
+    const px = Math.floor(x);
+    const py = Math.floor(y);
+    if (!(px >= 0 && py >= 0 && px < s.width && py < s.height)) {
+      fail('out_of_bounds', `取色点（${x}, ${y}）在画布之外（画布 ${s.width}×${s.height} 像素）`, {
+        hint: `x 取 0 到 ${s.width - 1}，y 取 0 到 ${s.height - 1}`,
+        details: [{ parameter: px >= 0 && px < s.width ? 'y' : 'x', value: px >= 0 && px < s.width ? y : x }],
+      });
     }
-    const next = setSelection(ctx, doc, combined);
-    const clipped =
-      rect.x !== Math.round(left) ||
-      rect.y !== Math.round(top) ||
-      rect.x + rect.w !== Math.round(right) ||
-      rect.y + rect.h !== Math.round(bottom);
-    if (clipped) ctx.warn(`矩形超出画布（${s.width}×${s.height} 像素）的部分已裁掉`);
-    return { changed: true, ...(mode !== 'replace' ? { mode } : {}), selection: selectionReport(next) };
+    const options = { tolerance, contiguous, sample_all_layers };
+    if (sample_all_layers) {
+      const composite = ctx.tx.peekComposite(doc.id);
+      const drawn = magicWand(composite, s.width, s.height, px, py, options);
+      return applySelection(ctx, doc, drawn, mode, { ...sampleReport(composite, px, py), ...options });
+    }
+    const layer = activeLayer(s);
+    const sampled = { sampled_layer: layer.name, ...options };
+    if (layer.kind === 'fill') {
+      // A fill layer is its colour over the whole canvas: every pixel matches the sample.
+      const color = { sampled_color: rgbToHex(layer.color), sampled_alpha: 255 };
+      return applySelection(ctx, doc, allMask(), mode, { ...color, ...sampled });
+    }
+    const pixels = layer.kind === 'group' ? groupPixels(s, layer) : layer.raster;
+    const drawn = magicWand(pixels, s.width, s.height, px, py, options);
+    return applySelection(ctx, doc, drawn, mode, { ...sampleReport(pixels, px, py), ...sampled });
   },
 
   select_layer_pixels({ name }, ctx) {

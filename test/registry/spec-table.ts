@@ -345,6 +345,9 @@ export const DESIGN_GROUP_E = [
   'clear_selection',
   'scale_layer_from',
   'arrange_layers',
+  'select_ellipse',
+  'select_polygon',
+  'select_color_region',
 ] as const;
 
 /**

@@ -96,3 +96,43 @@ export async function pixelsOf(
   );
   return { width, height, data: new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength) };
 }
+
+/**
+ * A white-on-black drawing of the MVG `primitive` (coordinates in document pixels, where pixel i covers
+ * [i, i + 1]) as one byte a pixel, `width × height`. `scale` 1 is ImageMagick's own anti-aliasing, which is not
+ * area coverage: a pixel whose centre is inside is full, one whose centre is d < 1 px outside gets (1 − d)², so
+ * shapes come out about a third of a pixel wider. `scale` k > 1 draws k× larger without anti-aliasing and
+ * averages each k × k block (box filter): the area coverage, within 1/k² steps. `primitive` receives the
+ * mapping from document coordinates to ImageMagick's, whose integers are pixel centres.
+ */
+export async function drawnByImageMagick(
+  width: number,
+  height: number,
+  primitive: (at: (v: number) => number, size: (v: number) => number) => string,
+  scale = 1,
+): Promise<Uint8Array> {
+  const mvg = primitive(
+    (v) => v * scale - 0.5,
+    (v) => v * scale,
+  );
+  const args = [
+    '-size',
+    `${width * scale}x${height * scale}`,
+    'xc:black',
+    ...(scale > 1 ? ['+antialias'] : []),
+    '-fill',
+    'white',
+    '-stroke',
+    'none',
+    '-draw',
+    mvg,
+    ...(scale > 1 ? ['-filter', 'box', '-resize', `${width}x${height}!`] : []),
+    '-colorspace',
+    'gray',
+    '-depth',
+    '8',
+    'gray:OUT',
+  ];
+  const raw = await convertTo(args, 'gray');
+  return new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
+}

@@ -16,11 +16,7 @@ import { convertTo, imageMagickAvailable, pixelsOf } from '../support/imagemagic
 import { psdToolsAvailable, readWithPsdTools } from '../support/psd-tools.js';
 import { newSession, ok, refused } from '../support/session.js';
 import { addGroup, addPixel, current, edit, named, px, rasterOf, solid } from './layer-fixtures.js';
-
-function labels(s: Session): readonly string[] {
-  const snap = s.editor.snapshot;
-  return snap.docs.find((d) => d.id === snap.active)!.history.labels;
-}
+import { labels } from './selection-fixtures.js';
 
 /** A 40 × 20 document with a blue layer 'Q' over all of it, selected. */
 async function setup(): Promise<Session> {

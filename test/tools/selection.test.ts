@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
 import { NO_LOCKS } from '../../src/engine/factory.js';
 import type { Mask, Raster, SmartLayer, TextLayer } from '../../src/engine/model.js';
-import { newSession, ok, refused } from '../support/session.js';
+import { ok, refused } from '../support/session.js';
 import {
   addGroup,
   addLayer,
@@ -20,32 +20,10 @@ import {
   rasterOf,
   solid,
 } from './layer-fixtures.js';
-
-function labels(s: Session): readonly string[] {
-  const snap = s.editor.snapshot;
-  return snap.docs.find((d) => d.id === snap.active)!.history.labels;
-}
+import { emptyLayerDoc, labels, MODES, selected } from './selection-fixtures.js';
 
 function selection(s: Session): Mask | null {
   return current(s).selection;
-}
-
-/** The selection over the whole canvas, row by row (0 everywhere when there is none). */
-function selected(s: Session): number[] {
-  const st = current(s);
-  const m = st.selection;
-  const out: number[] = [];
-  for (let y = 0; y < st.height; y++) {
-    for (let x = 0; x < st.width; x++) {
-      if (!m) out.push(0);
-      else {
-        const lx = x - m.x;
-        const ly = y - m.y;
-        out.push(lx < 0 || ly < 0 || lx >= m.w || ly >= m.h ? m.outside : m.data[ly * m.w + lx]!);
-      }
-    }
-  }
-  return out;
 }
 
 function rectValues(
@@ -64,11 +42,8 @@ function rectValues(
 }
 
 /** A 20×10 document whose active layer is an empty pixel layer 'P'. */
-async function setup(w = 20, h = 10): Promise<Session> {
-  const s = newSession();
-  await ok(s, 'create_document', { width: w, height: h });
-  await ok(s, 'create_layer', { name: 'P' });
-  return s;
+function setup(w = 20, h = 10): Promise<Session> {
+  return emptyLayerDoc(w, h);
 }
 
 describe('select_all, select_rect, deselect', () => {
@@ -140,11 +115,7 @@ describe("select_rect with a mode (Shift, Alt and both with Photoshop's marquee)
   }
 
   it('adds, subtracts and intersects with the selection there is, each one history step', async () => {
-    for (const [mode, op] of [
-      ['add', Math.max],
-      ['subtract', (p: number, q: number) => Math.max(0, p - q)],
-      ['intersect', Math.min],
-    ] as const) {
+    for (const [mode, op] of MODES) {
       const s = await setup();
       await ok(s, 'select_rect', { left: 2, top: 2, right: 10, bottom: 8 });
       const steps = labels(s).length;

@@ -4,6 +4,15 @@ import { formatNames, IMAGE_FORMATS, READ_FORMATS } from '../file-formats.js';
 import { GARMENT_PARTS, GARMENT_TILT_MAX, GARMENT_TURNS } from '../garment-parts.js';
 import { defineTool } from '../types.js';
 import { SCALE_LIMITS, SCALE_PROPERTIES } from './scale-params.js';
+import {
+  EDGE_PROPERTIES,
+  MODE_LIMITS,
+  MODE_PROPERTY,
+  MODE_SENTENCE,
+  POLYGON_MAX_POINTS,
+  REACH_LIMITS,
+  SHAPE_REACH,
+} from './selection-params.js';
 
 const PART_NAMES = GARMENT_PARTS.map(([part, zh]) => `${part} ${zh}`).join('、');
 
@@ -47,24 +56,13 @@ export const groupE = [
     labelEn: 'Rectangular Marquee',
     effect: 'write',
     idempotent: true,
-    description:
-      '在当前文档中建立矩形选区。四个参数是矩形四条边的坐标（像素，原点为画布左上角）：left 左边、top 上边、right 右边、bottom 下边；须 right > left、bottom > top。mode 为与原有选区的组合方式（如 Photoshop 选框工具按住 Shift、Alt）：replace 替换原有选区（默认）、add 添加到选区、subtract 从选区中减去、intersect 与选区交叉；没有原有选区时 add 即新建，subtract 和 intersect 得到空选区（即取消选择）。',
+    description: `在当前文档中建立矩形选区。四个参数是矩形四条边的坐标（像素，原点为画布左上角）：left 左边、top 上边、right 右边、bottom 下边；须 right > left、bottom > top。${MODE_SENTENCE}`,
     parameters: {
       type: 'object',
-      properties: {
-        left: { type: 'number', description: '左边 x 坐标（像素）' },
-        top: { type: 'number', description: '上边 y 坐标（像素）' },
-        right: { type: 'number', description: '右边 x 坐标（像素），须大于 left' },
-        bottom: { type: 'number', description: '下边 y 坐标（像素），须大于 top' },
-        mode: {
-          type: 'string',
-          description: '与原有选区的组合方式：replace 替换（默认）、add 添加、subtract 减去、intersect 交叉',
-          enum: ['replace', 'add', 'subtract', 'intersect'],
-        },
-      },
+      properties: { ...EDGE_PROPERTIES, ...MODE_PROPERTY },
       required: ['left', 'top', 'right', 'bottom'],
     },
-    limits: { mode: { default: 'replace' } },
+    limits: MODE_LIMITS,
   }),
   defineTool({
     name: 'select_layer_pixels',
@@ -402,5 +400,96 @@ export const groupE = [
       required: ['layer_names', 'position', 'reference'],
     },
     limits: { layer_names: LAYER_NAMES, reference: NAME },
+  }),
+  defineTool({
+    name: 'select_ellipse',
+    group: 'E',
+    toolset: 'selection',
+    label: '椭圆选区',
+    labelEn: 'Elliptical Marquee',
+    effect: 'write',
+    idempotent: true,
+    description: `在当前文档中建立椭圆选区（边缘消除锯齿，如 Photoshop 的椭圆选框工具）：椭圆内切于 left、top、right、bottom 四条边围成的矩形（像素，原点为画布左上角；宽高相等时为圆）；须 right > left、bottom > top，坐标在 ±${SHAPE_REACH} 以内。超出画布的部分裁掉。${MODE_SENTENCE}`,
+    parameters: {
+      type: 'object',
+      properties: { ...EDGE_PROPERTIES, ...MODE_PROPERTY },
+      required: ['left', 'top', 'right', 'bottom'],
+    },
+    limits: {
+      left: REACH_LIMITS,
+      top: REACH_LIMITS,
+      right: REACH_LIMITS,
+      bottom: REACH_LIMITS,
+      ...MODE_LIMITS,
+    },
+  }),
+  defineTool({
+    name: 'select_polygon',
+    group: 'E',
+    toolset: 'selection',
+    label: '多边形套索',
+    labelEn: 'Polygonal Lasso',
+    effect: 'write',
+    idempotent: true,
+    description: `在当前文档中建立多边形选区（边缘消除锯齿，如 Photoshop 的多边形套索和套索工具）：points 为多边形的顶点（像素坐标，原点为画布左上角），依次用直线连接，最后一点自动连回第一点；至少 3 个点，最多 ${POLYGON_MAX_POINTS} 个，坐标在 ±${SHAPE_REACH} 以内。边线自相交时，被围住奇数次的区域被选中。超出画布的部分裁掉。${MODE_SENTENCE}`,
+    parameters: {
+      type: 'object',
+      properties: {
+        points: {
+          type: 'array',
+          description: '多边形的顶点，依次连接并自动闭合，至少 3 个',
+          items: {
+            type: 'object',
+            properties: {
+              x: { type: 'number', description: '顶点 x 坐标（像素）' },
+              y: { type: 'number', description: '顶点 y 坐标（像素）' },
+            },
+            required: ['x', 'y'],
+          },
+        },
+        ...MODE_PROPERTY,
+      },
+      required: ['points'],
+    },
+    limits: {
+      points: { maxItems: POLYGON_MAX_POINTS, items: { x: REACH_LIMITS, y: REACH_LIMITS } },
+      ...MODE_LIMITS,
+    },
+  }),
+  defineTool({
+    name: 'select_color_region',
+    group: 'E',
+    toolset: 'selection',
+    label: '魔棒',
+    labelEn: 'Magic Wand',
+    effect: 'write',
+    idempotent: true,
+    description: `以 (x, y) 处像素的颜色建立选区（如 Photoshop 的魔棒工具）：与该颜色在每个通道（红、绿、蓝和不透明度）上相差都不超过 tolerance 的像素被选中。tolerance 为容差，整数 0-255，默认 32，0 只选完全相同的颜色。contiguous 默认 true：只选与 (x, y) 相连的区域（上下左右相邻）；false 时选中整个画布上所有颜色相近的像素。sample_all_layers 默认 false：按当前图层的像素取色和比较（透明像素彼此相同）；true 时按所有可见图层合成后的画面。x、y 为画布内的像素坐标。${MODE_SENTENCE}`,
+    parameters: {
+      type: 'object',
+      properties: {
+        x: { type: 'number', description: '取色点 x 坐标（像素，画布内）' },
+        y: { type: 'number', description: '取色点 y 坐标（像素，画布内）' },
+        tolerance: { type: 'number', description: '容差，整数 0-255，默认 32' },
+        contiguous: {
+          type: 'boolean',
+          description: '连续：true 只选与取色点相连的区域（默认）；false 选中整个画布上颜色相近的像素',
+        },
+        sample_all_layers: {
+          type: 'boolean',
+          description: '对所有图层取样：true 按所有可见图层的合成画面取色；false 按当前图层（默认）',
+        },
+        ...MODE_PROPERTY,
+      },
+      required: ['x', 'y'],
+    },
+    limits: {
+      x: { min: 0 },
+      y: { min: 0 },
+      tolerance: { default: 32, min: 0, max: 255, integer: true },
+      contiguous: { default: true },
+      sample_all_layers: { default: false },
+      ...MODE_LIMITS,
+    },
   }),
 ] as const;
