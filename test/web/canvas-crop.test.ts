@@ -63,11 +63,34 @@ describe('the crop tool', () => {
       await page.waitForTimeout(300);
       expect((await state(id)).labels.length).toBe(steps);
 
-      await drag(page, [600, 400], [100, 50], [400, 300]);
-      await eventually(() => page.locator('.crop-actions').count()).toBe(1);
+      // Drawn again a little off, then put right as in Photoshop: the bottom-right handle resizes the box (free
+      // proportions), a drag inside moves it; the pointer beyond the canvas keeps it inside.
+      await drag(page, [600, 400], [150, 100], [400, 300]);
+      await eventually(() => page.locator('.crop-actions .crop-size').textContent()).toBe('250 × 200');
+      const handle = page.locator('.crop-box [data-handle="bottom_right"]');
+      const hb = (await handle.boundingBox())!;
+      const to = await onCanvas(page, 600, 400, 450, 350);
+      await page.mouse.move(hb.x + hb.width / 2, hb.y + hb.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(to.x, to.y, { steps: 6 });
+      await page.mouse.up();
+      await eventually(() => page.locator('.crop-actions .crop-size').textContent()).toBe('300 × 250');
+      await drag(page, [600, 400], [300, 200], [250, 150]);
+      await eventually(() => page.locator('.crop-actions .crop-size').textContent()).toBe('300 × 250');
+      const cropBox = (await page.locator('.crop-box').boundingBox())!;
+      const topLeft = await onCanvas(page, 600, 400, 100, 50);
+      expect(Math.abs(cropBox.x - topLeft.x)).toBeLessThan(2);
+      expect(Math.abs(cropBox.y - topLeft.y)).toBeLessThan(2);
+      await snapshot(page, 'canvas-crop-adjusted');
       await page.keyboard.press('Enter');
       await eventually(async () => (await state(id)).labels.slice(steps)).toEqual(['裁切画布']);
       expect((await state(id)).size).toEqual([300, 250]);
+      // What was kept is the part of the canvas the box was moved over: the purple block's corner at (50, 50).
+      const picked = await okCalls(studio.url, id, [
+        toolCall('get_pixel_color', { x: 51, y: 51 }),
+        toolCall('get_pixel_color', { x: 48, y: 48 }),
+      ]);
+      expect(picked.map((r) => r.hex)).toEqual(['#6a1b9a', '#ffffff']);
       await eventually(() => page.locator('.crop-shade').count()).toBe(0);
 
       // The commit button, on the cropped document.

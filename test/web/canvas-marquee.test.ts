@@ -9,30 +9,13 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { activeLayers, createSession, okCalls, toolCall } from '../server/support.js';
 import { eventually, snapshot } from '../support/browser.js';
+import { screenPoint, selectionState } from './canvas-support.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('canvas-marquee');
 
-/** Screen point of document pixel (x, y) of the 600 × 400 document. */
-async function onCanvas(page: Page, x: number, y: number) {
-  const box = (await page.locator('.artboard').boundingBox())!;
-  return { x: box.x + (x / 600) * box.width, y: box.y + (y / 400) * box.height };
-}
-
-interface Selection {
-  bounds: { x: number; y: number; w: number; h: number };
-  outline: string;
-}
-
-async function state(id: string): Promise<{ selection: Selection | null; labels: string[] }> {
-  const s = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
-    active: { selection: Selection | null; history: { labels: string[]; index: number } };
-  };
-  return {
-    selection: s.active.selection,
-    labels: s.active.history.labels.slice(0, s.active.history.index + 1),
-  };
-}
+const onCanvas = (page: Page, x: number, y: number) => screenPoint(page, 600, 400, x, y);
+const state = (id: string) => selectionState(studio.url, id);
 
 /** A 600 × 400 document with a red piece (20, 20)–(200, 380). */
 async function document(name: string): Promise<string> {
@@ -135,7 +118,7 @@ describe('the selection on the canvas', () => {
     const page = await studio.open(id);
     try {
       await eventually(() => page.locator('.artboard img').count()).toBe(1);
-      const marqueeButton = page.getByRole('button', { name: '矩形选框工具' });
+      const marqueeButton = page.locator('.canvas-toolbox').getByRole('button', { name: '矩形选框工具' });
       const moveButton = page.getByRole('button', { name: '移动工具' });
       await expect(moveButton.getAttribute('aria-pressed')).resolves.toBe('true');
       await page.locator('.canvas-viewport[tabindex]').focus();
@@ -181,13 +164,16 @@ describe('the selection on the canvas', () => {
       await eventually(async () => (await state(id)).labels.length).toBe(steps + 4);
       expect((await state(id)).selection!.bounds).toEqual({ x: 400, y: 300, w: 200, h: 100 });
 
-      // Esc while drawing: nothing is sent, the selection stays.
+      // Esc while drawing: nothing is sent, the selection stays, and the pointer moving on does not pan the view.
       const a = await onCanvas(page, 100, 100);
       await page.mouse.move(a.x, a.y);
       await page.mouse.down();
       await page.mouse.move(a.x + 80, a.y + 60, { steps: 4 });
       await eventually(() => page.locator('.selection-ants.drawing').count()).toBe(1);
+      const board = await page.locator('.artboard').boundingBox();
       await page.keyboard.press('Escape');
+      await page.mouse.move(a.x + 180, a.y + 110, { steps: 4 });
+      expect(await page.locator('.artboard').boundingBox()).toEqual(board);
       await page.mouse.up();
       await page.waitForTimeout(300);
       expect((await state(id)).labels.length).toBe(steps + 4);

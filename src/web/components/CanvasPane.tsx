@@ -16,19 +16,24 @@ import {
   zoomAt,
 } from '../canvas/zoom.js';
 import { useStudioView } from '../context.js';
-import { labelIn } from '../i18n.js';
+import { labelIn, type MessageKey } from '../i18n.js';
 import { layerWithId, refOf, selectedRefs } from '../state/layers.js';
 import { openFiles } from '../state/open-files.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { usePieceMark, usePieceShown } from '../state/piece-mark.js';
 import { editsText } from '../state/shortcuts.js';
+import { CropHandles } from './CropHandles.js';
 import { UploadButton } from './FilesPane.js';
 import { PictureGhost } from './PictureGhost.js';
+import { SelectionOptionsBar } from './SelectionOptionsBar.js';
+import { modeArgument, modeOf, type SelectionOptions, useSelectionOptions } from './selection-options.js';
 import { defaultTextSize, TextEditor, textLayerAt, useTextTool } from './TextTool.js';
+import { type CanvasTool, ToolIcon } from './ToolIcon.js';
 import { TransformHandles } from './TransformHandles.js';
 import { useCrop } from './useCrop.js';
+import { useLasso } from './useLasso.js';
 import { type MoveOffset, useLayerMove } from './useLayerMove.js';
-import { useMarquee } from './useMarquee.js';
+import { rectPath, useMarquee } from './useMarquee.js';
 
 function useViewportSize(ref: { current: HTMLElement | null }) {
   const [size, setSize] = useState({ w: 0, h: 0 });
@@ -277,12 +282,12 @@ function SelectedBox({
   );
 }
 
-type CanvasTool = 'move' | 'marquee' | 'crop' | 'eyedropper' | 'text';
-
 /** The canvas's tools in the toolbox's order, with Photoshop's key for each. */
 const CANVAS_TOOLS: readonly { id: CanvasTool; key: string }[] = [
   { id: 'move', key: 'V' },
   { id: 'marquee', key: 'M' },
+  { id: 'lasso', key: 'L' },
+  { id: 'wand', key: 'W' },
   { id: 'crop', key: 'C' },
   { id: 'eyedropper', key: 'I' },
   { id: 'text', key: 'T' },
@@ -291,10 +296,19 @@ const CANVAS_TOOLS: readonly { id: CanvasTool; key: string }[] = [
 const TOOL_KEYS: Record<string, CanvasTool> = {
   KeyV: 'move',
   KeyM: 'marquee',
+  KeyL: 'lasso',
+  KeyW: 'wand',
   KeyC: 'crop',
   KeyI: 'eyedropper',
   KeyT: 'text',
 };
+
+/** A toolbox slot's name as the tool it holds now (the marquee's shape, the lasso's kind). */
+function toolName(tool: CanvasTool, o: SelectionOptions): MessageKey {
+  if (tool === 'marquee') return `canvas.tool.marquee.${o.shape}`;
+  if (tool === 'lasso') return `canvas.tool.lasso.${o.lasso}`;
+  return `canvas.tool.${tool}`;
+}
 
 /** Marching ants along the path `d` (document px) over the whole artboard. */
 function Ants({
@@ -317,47 +331,6 @@ function Ants({
     >
       <path d={d} class="ants-under" />
       <path d={d} class="ants" />
-    </svg>
-  );
-}
-
-function rectPath(r: { x: number; y: number; w: number; h: number }): string {
-  return `M${r.x} ${r.y}H${r.x + r.w}V${r.y + r.h}H${r.x}Z`;
-}
-
-/** Photoshop's pictures of its Move, Rectangular Marquee, Crop, Eyedropper and Type tools, drawn small. */
-function ToolIcon({ tool }: { tool: CanvasTool }) {
-  return (
-    <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
-      {tool === 'move' ? (
-        <path d="M3 2l9 5.5-4 .9 2.6 4.6-1.7 1-2.6-4.6L3 12z" fill="currentColor" />
-      ) : tool === 'crop' ? (
-        <path d="M4 1v11h11M1 4h11v11" fill="none" stroke="currentColor" stroke-width="1.5" />
-      ) : tool === 'eyedropper' ? (
-        <path
-          d="M11.5 1.5l3 3-2 2-.8-.8-6.4 6.4-2.6.9-1 1-.7-.7 1-1 .9-2.6 6.4-6.4-.8-.8z"
-          fill="none"
-          stroke="currentColor"
-          stroke-width="1.2"
-          stroke-linejoin="round"
-        />
-      ) : tool === 'text' ? (
-        <path
-          d="M3 3h10v2.5h-1.2l-.4-1.3H8.7V12l1.4.4V13H5.9v-.6l1.4-.4V4.2H4.6l-.4 1.3H3z"
-          fill="currentColor"
-        />
-      ) : (
-        <rect
-          x="2.5"
-          y="3.5"
-          width="11"
-          height="9"
-          fill="none"
-          stroke="currentColor"
-          stroke-width="1.2"
-          stroke-dasharray="2 1.6"
-        />
-      )}
     </svg>
   );
 }
@@ -437,11 +410,14 @@ export function CanvasPane() {
     state: string;
   } | null>(null);
   const layerMove = useLayerMove(CLICK_SLOP, image?.key);
-  // What a drag or a click on the canvas does, as Photoshop's tools: the Move tool (V), the Rectangular Marquee
-  // (M), Crop (C), the Eyedropper (I) and the Horizontal Type tool (T). Panning stays with space, the middle
-  // button, the wheel and two fingers in all of them.
+  // What a drag or a click on the canvas does, as Photoshop's tools: the Move tool (V), the Rectangular and
+  // Elliptical Marquee (M), the Lasso and Polygonal Lasso (L), the Magic Wand (W), Crop (C), the Eyedropper (I) and
+  // the Horizontal Type tool (T). Panning stays with space, the middle button, the wheel and two fingers in all.
   const [tool, setTool] = useState<CanvasTool>('move');
-  const marquee = useMarquee(CLICK_SLOP, doc);
+  const selecting = useSelectionOptions();
+  const { options } = selecting;
+  const marquee = useMarquee(CLICK_SLOP, doc, options.shape, options.mode);
+  const lasso = useLasso(doc, options.lasso, options.mode, view?.zoom ?? 1, tool === 'lasso');
   const crop = useCrop(CLICK_SLOP, doc, tool === 'crop');
   const typing = useTextTool(doc?.name ?? null);
   // The type tool's options bar: size (document px; null until chosen, then a default for the canvas) and colour.
@@ -455,12 +431,23 @@ export function CanvasPane() {
   // 1 shows actual pixels. Taken from the browser, whose own page zoom would scale the whole studio.
   const zoomKeys = useRef<{ zoomBy(f: number): void; actual(): void; fit(): void } | null>(null);
   const hasDoc = doc !== null;
+  const optionsNow = useRef(options);
+  optionsNow.current = options;
   useEffect(() => {
     if (!hasDoc) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey || e.shiftKey || editsText(e.target as Element | null)) return;
+      if (e.ctrlKey || e.metaKey || e.altKey || editsText(e.target as Element | null)) return;
       const chosen = TOOL_KEYS[e.code];
-      if (chosen) setTool(chosen);
+      if (!chosen) return;
+      // Shift with a slot's key changes the tool it holds, as Shift+M and Shift+L do in Photoshop.
+      if (e.shiftKey) {
+        if (chosen === 'marquee')
+          selecting.update({ shape: optionsNow.current.shape === 'rect' ? 'ellipse' : 'rect' });
+        else if (chosen === 'lasso')
+          selecting.update({ lasso: optionsNow.current.lasso === 'free' ? 'polygon' : 'free' });
+        else return;
+      }
+      setTool(chosen);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -485,6 +472,18 @@ export function CanvasPane() {
   const pointers = useRef(new Map<number, { x: number; y: number }>());
   // A press of the left button or one finger that has not moved (yet): lifted so, it was a click.
   const press = useRef<{ id: number; x: number; y: number } | null>(null);
+  // Pointers still down after Esc dropped what they were drawing or dragging: until lifted they do nothing (they
+  // would otherwise go on to pan the view, or end as a click).
+  const spent = useRef(new Set<number>());
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || pointers.current.size === 0) return;
+      for (const id of pointers.current.keys()) spent.current.add(id);
+      press.current = null;
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, []);
   const artboard = useRef<HTMLDivElement>(null);
   const { selectAt, undoClicks } = useSelectAt(artboard);
   const drop = useDropToOpen();
@@ -596,6 +595,17 @@ export function CanvasPane() {
       y: ((e.clientY - board.top) / board.height) * doc.height,
     };
   };
+  /** A pointer taken by the browser or spent by Esc: whatever it drew or dragged is dropped, nothing is sent. */
+  const cancelPointer = (e: PointerEvent) => {
+    const at = docPoint(e);
+    if (at) {
+      marquee.release(e, at, true);
+      lasso.release(e, at, true);
+      crop.release(e, at, true);
+    }
+    layerMove.release(e, true);
+    press.current = null;
+  };
   // The selection as it is now, the bounds as the picture shows them (see `image`).
   const pictured: ActiveDocument = image?.of === of ? { ...doc, layers: image.layers } : doc;
   const cropTool = studio.tools.get(PANE_TOOLS.crop);
@@ -667,6 +677,7 @@ export function CanvasPane() {
           typingAtPress.current = typing.edit !== null && typing.edit.doc === doc.name;
           // A touch pans whatever the tool (one finger is how a phone moves about the canvas).
           if (press.current && at && tool === 'marquee' && e.pointerType !== 'touch') marquee.press(e, at);
+          else if (press.current && at && tool === 'lasso' && e.pointerType !== 'touch') lasso.press(e, at);
           else if (press.current && at && tool === 'crop' && e.pointerType !== 'touch') crop.press(e, at);
           else if (press.current && at && tool === 'move')
             layerMove.press(e, doc, selectedBounds(pictured), at, view.zoom);
@@ -674,15 +685,20 @@ export function CanvasPane() {
           pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
         }}
         onPointerMove={(e) => {
+          if (tool === 'lasso') {
+            const at = docPoint(e);
+            if (at) lasso.hover(at);
+          }
           const last = pointers.current.get(e.pointerId);
           if (!last) return;
           const now = { x: e.clientX, y: e.clientY };
           pointers.current.set(e.pointerId, now);
+          if (spent.current.has(e.pointerId)) return;
           const p = press.current;
           if (p && Math.hypot(now.x - p.x, now.y - p.y) > CLICK_SLOP) press.current = null;
           // Drawing a selection or dragging the selected layers, not the view.
           const at = docPoint(e);
-          if (at && (marquee.move(e, at) || crop.move(e, at))) return;
+          if (at && (marquee.move(e, at) || lasso.move(e, at) || crop.move(e, at))) return;
           if (layerMove.drag(e)) return;
           const other = [...pointers.current].find(([id]) => id !== e.pointerId)?.[1];
           if (!other) {
@@ -700,11 +716,36 @@ export function CanvasPane() {
         // Lifted, or taken by the browser: the pointer no longer moves the view.
         onPointerUp={(e) => {
           pointers.current.delete(e.pointerId);
+          // After Esc, what the drag was doing is already dropped; its hook still hears the pointer go.
+          if (spent.current.delete(e.pointerId)) {
+            cancelPointer(e);
+            return;
+          }
           const at = docPoint(e);
-          const marked = at !== null && (marquee.release(e, at) || crop.release(e, at));
+          const marked =
+            at !== null && (marquee.release(e, at) || lasso.release(e, at) || crop.release(e, at));
           const moved = marked || layerMove.release(e);
           const clicked = !moved && press.current?.id === e.pointerId;
-          if (clicked && tool === 'eyedropper') {
+          if (clicked && tool === 'lasso' && at && e.pointerType !== 'touch') lasso.click(e, at);
+          else if (clicked && tool === 'wand' && at && e.pointerType !== 'touch') {
+            // As Photoshop's magic wand: the colour there, within the options bar's tolerance, becomes the selection.
+            if (at.x >= 0 && at.y >= 0 && at.x < doc.width && at.y < doc.height) {
+              const mode = modeOf({ shift: e.shiftKey, alt: e.altKey }, options.mode);
+              void studio.run([
+                {
+                  name: PANE_TOOLS.magicWand,
+                  arguments: {
+                    x: Math.floor(at.x),
+                    y: Math.floor(at.y),
+                    tolerance: options.tolerance,
+                    contiguous: options.contiguous,
+                    sample_all_layers: options.sampleAll,
+                    ...modeArgument(mode),
+                  },
+                },
+              ]);
+            }
+          } else if (clicked && tool === 'eyedropper') {
             // As Photoshop's eyedropper: the canvas's colour there (the visible composite) becomes the colour new
             // text is set in.
             if (at && at.x >= 0 && at.y >= 0 && at.x < doc.width && at.y < doc.height)
@@ -728,18 +769,18 @@ export function CanvasPane() {
         }}
         onPointerCancel={(e) => {
           pointers.current.delete(e.pointerId);
-          const at = docPoint(e);
-          if (at) {
-            marquee.release(e, at, true);
-            crop.release(e, at, true);
-          }
-          layerMove.release(e, true);
-          press.current = null;
+          spent.current.delete(e.pointerId);
+          cancelPointer(e);
         }}
         onDblClick={(e) => {
           // On a text layer, as in Photoshop, a double-click edits its words (the type tool's box); elsewhere it
           // fits the view.
           const at = docPoint(e);
+          // The polygonal lasso closes on a double-click, as in Photoshop.
+          if (tool === 'lasso') {
+            lasso.close();
+            return;
+          }
           if (tool === 'move' && at && textLayerAt(doc.layers, at)) {
             typing.clickAt(doc, at, { size: textSize ?? defaultTextSize(doc), color: textColor });
             return;
@@ -796,15 +837,17 @@ export function CanvasPane() {
                 pictureKey={image?.key}
               />
             )}
-            {doc.selection?.outline && !(marquee.rect && marquee.replacing) && (
-              // The pixel selection's edge as Photoshop's marching ants: a dashed line moving along a white one,
-              // seen on any picture; a line a screen pixel wide at every zoom.
-              <Ants d={doc.selection.outline} width={doc.width} height={doc.height} />
-            )}
-            {marquee.rect && (
-              // The rectangle being drawn (or on its way to the server), as the ants it will be: in place of the
+            {doc.selection?.outline &&
+              !(marquee.path && marquee.replacing) &&
+              !(lasso.path && lasso.replacing) && (
+                // The pixel selection's edge as Photoshop's marching ants: a dashed line moving along a white one,
+                // seen on any picture; a line a screen pixel wide at every zoom.
+                <Ants d={doc.selection.outline} width={doc.width} height={doc.height} />
+              )}
+            {(marquee.path ?? lasso.path) && (
+              // The shape being drawn (or on its way to the server), as the ants it will be: in place of the
               // selection, or beside it while adding to it, subtracting from it or intersecting it.
-              <Ants d={rectPath(marquee.rect)} width={doc.width} height={doc.height} drawing />
+              <Ants d={(marquee.path ?? lasso.path)!} width={doc.width} height={doc.height} drawing />
             )}
             {crop.rect && (
               // The part to keep, the rest of the canvas shaded, as Photoshop's crop tool shows it.
@@ -819,6 +862,14 @@ export function CanvasPane() {
                 </svg>
                 <Ants d={rectPath(crop.rect)} width={doc.width} height={doc.height} drawing />
               </>
+            )}
+            {crop.pending && crop.rect && (
+              <CropHandles
+                rect={crop.rect}
+                zoom={view.zoom}
+                docSize={{ w: doc.width, h: doc.height }}
+                onChange={crop.adjust}
+              />
             )}
             {crop.pending && crop.rect && (
               <span
@@ -878,14 +929,17 @@ export function CanvasPane() {
               type="button"
               class={`icon-button tool-${id}`}
               aria-pressed={tool === id}
-              aria-label={t(`canvas.tool.${id}`)}
-              title={`${t(`canvas.tool.${id}`)} (${key})`}
+              aria-label={t(toolName(id, options))}
+              title={`${t(toolName(id, options))} (${key})`}
               onClick={() => setTool(id)}
             >
-              <ToolIcon tool={id} />
+              <ToolIcon tool={id} options={options} />
             </button>
           ))}
         </div>
+        {(tool === 'marquee' || tool === 'lasso' || tool === 'wand') && (
+          <SelectionOptionsBar tool={tool} options={options} update={selecting.update} />
+        )}
         {tool === 'eyedropper' && (
           <div class="tool-options" role="status" onPointerDown={(e) => e.stopPropagation()}>
             {picked === null ? (

@@ -12,34 +12,8 @@ import type { LayerNode } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { refOf } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
+import { artboardPoint, type Box, BoxHandles, type Handle, scaledBox } from './box-handles.js';
 import { PictureGhost } from './PictureGhost.js';
-
-interface Box {
-  readonly x: number;
-  readonly y: number;
-  readonly w: number;
-  readonly h: number;
-}
-
-/** A handle: where it sits on the box (fractions), and the reference point across from it that stays. */
-interface Handle {
-  readonly id: string;
-  readonly fx: 0 | 0.5 | 1;
-  readonly fy: 0 | 0.5 | 1;
-  readonly anchor: string;
-  readonly cursor: string;
-}
-
-const HANDLES: readonly Handle[] = [
-  { id: 'top_left', fx: 0, fy: 0, anchor: 'bottom_right', cursor: 'nwse-resize' },
-  { id: 'top', fx: 0.5, fy: 0, anchor: 'bottom', cursor: 'ns-resize' },
-  { id: 'top_right', fx: 1, fy: 0, anchor: 'bottom_left', cursor: 'nesw-resize' },
-  { id: 'right', fx: 1, fy: 0.5, anchor: 'left', cursor: 'ew-resize' },
-  { id: 'bottom_right', fx: 1, fy: 1, anchor: 'top_left', cursor: 'nwse-resize' },
-  { id: 'bottom', fx: 0.5, fy: 1, anchor: 'top', cursor: 'ns-resize' },
-  { id: 'bottom_left', fx: 0, fy: 1, anchor: 'top_right', cursor: 'nesw-resize' },
-  { id: 'left', fx: 0, fy: 0.5, anchor: 'right', cursor: 'ew-resize' },
-];
 
 /** The four corners, where the turning zones sit just outside. */
 const CORNERS = [
@@ -51,32 +25,6 @@ const CORNERS = [
 
 /** How long a scaled box may wait for the canvas's new picture before it goes back anyway (ms). */
 const SETTLE_MAX_MS = 2000;
-
-/** The smallest a drag may make the box, document px (no flip through the reference point). */
-const MIN_SIDE = 1;
-
-/**
- * The box `box` becomes when `handle` is dragged to document point `at`: the reference point across from it
- * fixed; a corner keeps the box's proportions unless `free`.
- */
-export function scaledBox(box: Box, handle: Handle, at: { x: number; y: number }, free: boolean): Box {
-  const ax = box.x + box.w * (1 - handle.fx);
-  const ay = box.y + box.h * (1 - handle.fy);
-  let w = box.w;
-  let h = box.h;
-  if (handle.fx !== 0.5) w = Math.max(MIN_SIDE, handle.fx === 1 ? at.x - ax : ax - at.x);
-  if (handle.fy !== 0.5) h = Math.max(MIN_SIDE, handle.fy === 1 ? at.y - ay : ay - at.y);
-  const corner = handle.fx !== 0.5 && handle.fy !== 0.5;
-  if (corner && !free) {
-    // The larger change decides, as Photoshop's proportional corner drag.
-    const k = Math.max(w / box.w, h / box.h);
-    w = Math.max(MIN_SIDE, box.w * k);
-    h = Math.max(MIN_SIDE, box.h * k);
-  }
-  const x = handle.fx === 0.5 ? box.x : handle.fx === 1 ? ax : ax - w;
-  const y = handle.fy === 0.5 ? box.y : handle.fy === 1 ? ay : ay - h;
-  return { x, y, w, h };
-}
 
 /** The largest scale the tools take (scale_layer_from's limit), percent. */
 const MAX_PERCENT = 10000;
@@ -146,14 +94,7 @@ export function TransformHandles({
     return () => window.removeEventListener('keydown', key, true);
   }, []);
 
-  const pointAt = (e: PointerEvent) => {
-    const board = (e.currentTarget as Element).closest('.artboard')?.getBoundingClientRect();
-    if (!board || board.width === 0) return null;
-    return {
-      x: ((e.clientX - board.left) / board.width) * docSize.w,
-      y: ((e.clientY - board.top) / board.height) * docSize.h,
-    };
-  };
+  const pointAt = (e: PointerEvent) => artboardPoint(e, docSize);
   const centre = { x: box.x + box.w / 2, y: box.y + box.h / 2 };
   const bearing = (at: { x: number; y: number }) => Math.atan2(at.y - centre.y, at.x - centre.x);
 
@@ -270,20 +211,11 @@ export function TransformHandles({
             {...pointer}
           />
         ))}
-        {HANDLES.map((h) => (
-          <span
-            key={h.id}
-            class="transform-handle"
-            data-handle={h.id}
-            role="presentation"
-            title={t('canvas.scaleHandle')}
-            style={{ left: `${h.fx * 100}%`, top: `${h.fy * 100}%`, cursor: h.cursor }}
-            onPointerDown={(e) =>
-              begin(e, { kind: 'scale', pointerId: e.pointerId, handle: h, moved: false })
-            }
-            {...pointer}
-          />
-        ))}
+        <BoxHandles
+          title={t('canvas.scaleHandle')}
+          onPress={(e, h) => begin(e, { kind: 'scale', pointerId: e.pointerId, handle: h, moved: false })}
+          pointer={pointer}
+        />
         {turn !== 0 && (
           // Upright, whatever the box's turn.
           <span class="turn-readout" style={{ transform: `translate(-50%, -50%) rotate(${-turn}deg)` }}>

@@ -66,5 +66,7 @@ export function useCrop(slop: number, doc: ActiveDocument | null, active: boolea
     },
     commit: () => commit(),
     cancel: () => drawn.setRect(null),
+    /** The waiting rectangle changed by its handles or moved. */
+    adjust: (r: DocRect) => drawn.setRect(r),
   };
 }

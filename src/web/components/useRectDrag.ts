@@ -36,13 +36,17 @@ export interface DragEnd {
   readonly cancelled: boolean;
 }
 
-/** The rectangle from `a` to `b` (document px), square on its larger side with `square`, rounded and cut to the canvas. */
+/**
+ * The rectangle from `a` to `b` (document px), square on its larger side with `square`, rounded and cut to the
+ * canvas, or not cut with `clip` false (an ellipse's box: the server cuts the ellipse, not its box).
+ */
 export function marqueeRect(
   a: { x: number; y: number },
   b: { x: number; y: number },
   square: boolean,
   width: number,
   height: number,
+  clip = true,
 ): DocRect {
   let dx = b.x - a.x;
   let dy = b.y - a.y;
@@ -51,17 +55,18 @@ export function marqueeRect(
     dx = Math.sign(dx || 1) * side;
     dy = Math.sign(dy || 1) * side;
   }
-  const x0 = Math.max(0, Math.round(Math.min(a.x, a.x + dx)));
-  const y0 = Math.max(0, Math.round(Math.min(a.y, a.y + dy)));
-  const x1 = Math.min(width, Math.round(Math.max(a.x, a.x + dx)));
-  const y1 = Math.min(height, Math.round(Math.max(a.y, a.y + dy)));
+  const lo = (v: number) => (clip ? Math.max(0, v) : v);
+  const x0 = lo(Math.round(Math.min(a.x, a.x + dx)));
+  const y0 = lo(Math.round(Math.min(a.y, a.y + dy)));
+  const x1 = Math.min(clip ? width : Number.POSITIVE_INFINITY, Math.round(Math.max(a.x, a.x + dx)));
+  const y1 = Math.min(clip ? height : Number.POSITIVE_INFINITY, Math.round(Math.max(a.y, a.y + dy)));
   return { x: x0, y: y0, w: Math.max(0, x1 - x0), h: Math.max(0, y1 - y0) };
 }
 
 /** Shift keeps the rectangle square, unless it was held from the start (where it means something else). */
 const square = (d: Drag, e: PointerEvent) => e.shiftKey && !d.keys.shift;
 
-export function useRectDrag(slop: number, doc: ActiveDocument | null) {
+export function useRectDrag(slop: number, doc: ActiveDocument | null, clip = true) {
   const drag = useRef<Drag | null>(null);
   const [rect, setRect] = useState<DocRect | null>(null);
 
@@ -98,7 +103,7 @@ export function useRectDrag(slop: number, doc: ActiveDocument | null) {
       if (!d || d.pointerId !== e.pointerId || !doc) return false;
       if (!d.moved && Math.hypot(e.clientX - d.screen.x, e.clientY - d.screen.y) <= slop) return true;
       d.moved = true;
-      setRect(marqueeRect(d.from, at, square(d, e), doc.width, doc.height));
+      setRect(marqueeRect(d.from, at, square(d, e), doc.width, doc.height, clip));
       return true;
     },
     /** Lifted (or taken by the browser with `cancel`); null when no drag of this pointer was under way. */
@@ -107,7 +112,7 @@ export function useRectDrag(slop: number, doc: ActiveDocument | null) {
       if (!d || d.pointerId !== e.pointerId) return null;
       drag.current = null;
       const r =
-        d.moved && doc && !cancel ? marqueeRect(d.from, at, square(d, e), doc.width, doc.height) : null;
+        d.moved && doc && !cancel ? marqueeRect(d.from, at, square(d, e), doc.width, doc.height, clip) : null;
       return { rect: r && r.w >= 1 && r.h >= 1 ? r : null, keys: d.keys, cancelled: cancel || !doc };
     },
   };

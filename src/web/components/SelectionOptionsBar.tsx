@@ -1,0 +1,152 @@
+/**
+ * Photoshop's options bar for its selection tools: the four ways a new selection meets the one there is (new,
+ * add, subtract, intersect; Shift and Alt held as a selection starts still override it), the marquee's shape or
+ * the lasso's kind, and the magic wand's tolerance, contiguity and sampling.
+ */
+import { useStudioView } from '../context.js';
+import {
+  type LassoKind,
+  type MarqueeShape,
+  SELECTION_MODES,
+  type SelectionMode,
+  type SelectionOptions,
+} from './selection-options.js';
+import { ToolIcon } from './ToolIcon.js';
+
+/** Photoshop's pictures of its four selection modes: one square, two joined, one cut by the other, their overlap. */
+function ModeIcon({ mode }: { mode: SelectionMode }) {
+  const a = 'M2 2h8v8H2z';
+  const b = 'M6 6h8v8H6z';
+  return (
+    <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+      {mode === 'replace' ? (
+        <path d="M3 3h10v10H3z" fill="currentColor" />
+      ) : mode === 'add' ? (
+        <path d="M2 2h8v4h4v8H6v-4H2z" fill="currentColor" />
+      ) : mode === 'subtract' ? (
+        <>
+          <path d="M2 2h8v4H6v4H2z" fill="currentColor" />
+          <path d={b} fill="none" stroke="currentColor" stroke-width="1" />
+        </>
+      ) : (
+        <>
+          <path d={a} fill="none" stroke="currentColor" stroke-width="1" />
+          <path d={b} fill="none" stroke="currentColor" stroke-width="1" />
+          <path d="M6 6h4v4H6z" fill="currentColor" />
+        </>
+      )}
+    </svg>
+  );
+}
+
+export function SelectionOptionsBar({
+  tool,
+  options,
+  update,
+}: {
+  tool: 'marquee' | 'lasso' | 'wand';
+  options: SelectionOptions;
+  update: (change: Partial<SelectionOptions>) => void;
+}) {
+  const { t } = useStudioView();
+  const choice = <T extends string>(
+    label: string,
+    values: readonly T[],
+    current: T,
+    name: (v: T) => string,
+    pick: (v: T) => void,
+    icon: (v: T) => preact.JSX.Element | string,
+  ) => (
+    <fieldset class="segmented" aria-label={label}>
+      {values.map((v) => (
+        <button
+          key={v}
+          type="button"
+          class="icon-button"
+          aria-pressed={current === v}
+          aria-label={name(v)}
+          title={name(v)}
+          onClick={() => pick(v)}
+        >
+          {icon(v)}
+        </button>
+      ))}
+    </fieldset>
+  );
+  return (
+    <fieldset
+      class="tool-options selection-options"
+      aria-label={t('canvas.selectionOptions')}
+      onPointerDown={(e) => e.stopPropagation()}
+    >
+      {choice(
+        t('canvas.selectionMode'),
+        SELECTION_MODES,
+        options.mode,
+        (m) => t(`canvas.selectionMode.${m}`),
+        (mode) => update({ mode }),
+        (m) => (
+          <ModeIcon mode={m} />
+        ),
+      )}
+      {tool === 'marquee' &&
+        choice<MarqueeShape>(
+          t('canvas.marqueeShape'),
+          ['rect', 'ellipse'],
+          options.shape,
+          (v) => t(`canvas.tool.marquee.${v}`),
+          (shape) => update({ shape }),
+          (v) => <ToolIcon tool="marquee" options={{ ...options, shape: v }} />,
+        )}
+      {tool === 'lasso' && (
+        <>
+          {choice<LassoKind>(
+            t('canvas.lassoKind'),
+            ['free', 'polygon'],
+            options.lasso,
+            (v) => t(`canvas.tool.lasso.${v}`),
+            (lasso) => update({ lasso }),
+            (v) => (
+              <ToolIcon tool="lasso" options={{ ...options, lasso: v }} />
+            ),
+          )}
+          <span class="tool-hint">{t(`canvas.lassoHint.${options.lasso}`)}</span>
+        </>
+      )}
+      {tool === 'wand' && (
+        <>
+          <label>
+            {t('canvas.wandTolerance')}
+            <input
+              type="number"
+              min={0}
+              max={255}
+              step={1}
+              value={options.tolerance}
+              onChange={(e) => {
+                const v = Number((e.currentTarget as HTMLInputElement).value);
+                if (Number.isInteger(v) && v >= 0 && v <= 255) update({ tolerance: v });
+              }}
+            />
+          </label>
+          <label>
+            <input
+              type="checkbox"
+              checked={options.contiguous}
+              onChange={(e) => update({ contiguous: (e.currentTarget as HTMLInputElement).checked })}
+            />
+            {t('canvas.wandContiguous')}
+          </label>
+          <label>
+            <input
+              type="checkbox"
+              checked={options.sampleAll}
+              onChange={(e) => update({ sampleAll: (e.currentTarget as HTMLInputElement).checked })}
+            />
+            {t('canvas.wandSampleAll')}
+          </label>
+        </>
+      )}
+    </fieldset>
+  );
+}

@@ -1,0 +1,27 @@
+/** What the canvas tests share: where a document pixel is on screen, and the selection and history the server has. */
+import type { Page } from 'playwright-core';
+
+/** Screen point of document pixel (x, y) of a `w` × `h` document, as the artboard shows it now. */
+export async function screenPoint(page: Page, w: number, h: number, x: number, y: number) {
+  const box = (await page.locator('.artboard').boundingBox())!;
+  return { x: box.x + (x / w) * box.width, y: box.y + (y / h) * box.height };
+}
+
+export interface SelectionState {
+  bounds: { x: number; y: number; w: number; h: number };
+  outline: string;
+}
+
+/** The active document's pixel selection and the labels of its history up to the current step. */
+export async function selectionState(
+  base: string,
+  id: string,
+): Promise<{ selection: SelectionState | null; labels: string[] }> {
+  const s = (await (await fetch(`${base}/v1/sessions/${id}/state`)).json()) as {
+    active: { selection: SelectionState | null; history: { labels: string[]; index: number } };
+  };
+  return {
+    selection: s.active.selection,
+    labels: s.active.history.labels.slice(0, s.active.history.index + 1),
+  };
+}
