@@ -27,7 +27,7 @@ const CONVERT = '/usr/bin/convert';
 const run = promisify(execFile);
 
 /** A photo-like opaque picture: gradients, hashed noise and a few hard-edged blocks. */
-function photo(size: number): Raster {
+export function photo(size: number): Raster {
   const data = new Uint8ClampedArray(size * size * 4);
   for (let y = 0; y < size; y++) {
     let o = y * size * 4;
@@ -46,7 +46,7 @@ function photo(size: number): Raster {
 }
 
 /** A session whose active document holds `raster` as the active pixel layer (not the background). */
-async function sessionWith(raster: Raster, dir: string): Promise<Session> {
+export async function sessionWith(raster: Raster, dir: string): Promise<Session> {
   const session = new Session({ workspace: dir });
   await session.call({ name: 'create_document', arguments: { width: SIZE, height: SIZE } });
   const tx = session.editor.begin();
@@ -58,7 +58,7 @@ async function sessionWith(raster: Raster, dir: string): Promise<Session> {
 }
 
 /** Median time of a tool call; each call is undone afterwards (untimed) so history does not pile up buffers. */
-async function timeTool(session: Session, name: string, args: unknown): Promise<number> {
+export async function timeTool(session: Session, name: string, args: unknown): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const t = performance.now();

@@ -8,6 +8,7 @@ import { benchHttp } from './http.js';
 import { benchJob } from './job.js';
 import { benchMemory } from './memory.js';
 import { benchMixed } from './mixed-load.js';
+import { benchSelection } from './selection.js';
 import { benchServerRss } from './server-rss.js';
 import { benchThreads } from './threads.js';
 
@@ -17,6 +18,7 @@ const suites: [string, () => Promise<string[]>][] = [
   ['server-rss', benchServerRss],
   ['http', benchHttp],
   ['adjust', benchAdjust],
+  ['selection', benchSelection],
   ['composite', benchComposite],
   ['cli', benchCli],
   ['job', benchJob],
