@@ -24,7 +24,7 @@ import type {
   SmartLayer,
   TextMatrix,
 } from '../engine/model.js';
-import { emptyRaster, isEmptyRect, rgbToHex, solidRaster } from '../engine/raster.js';
+import { emptyRaster, isEmptyRect, rgbToHex, solidRaster, unionRect } from '../engine/raster.js';
 import { flipSmart, renderSmart, rotateSmart, scaleSmart, smartFromRaster } from '../engine/smart.js';
 import {
   isUniformScale,
@@ -545,6 +545,70 @@ export const layerPropsHandlers = {
       { scale: { x: scale_x, y: sy }, anchor },
       anchor,
     );
+  },
+
+  async transform_layers({ layer_names, scale_x, scale_y, angle, anchor }, ctx) {
+    const doc = activeDoc(ctx);
+    if ((scale_x === undefined) === (angle === undefined)) {
+      fail(
+        'invalid_arguments',
+        '一次调用只做缩放或旋转之一：请给出 scale_x（缩放）或 angle（旋转），不要同时给出或都不给',
+        {
+          hint: '先缩放再旋转时分两次调用 transform_layers',
+          details: [{ parameter: scale_x === undefined ? 'scale_x' : 'angle' }],
+        },
+      );
+    }
+    const op: Op =
+      scale_x !== undefined
+        ? { kind: 'scale', kx: scale_x / 100, ky: (scale_y ?? scale_x) / 100 }
+        : { kind: 'rotate', deg: equivalentAngle(angle!) };
+    const what = OP_VERBS[op.kind];
+    const named = layersNamedAll(ctx, doc.state, layer_names);
+    // A layer inside a listed group is transformed with the group: doing it on its own too would do it twice.
+    const inGroup = named.filter((l) => named.some((g) => g !== l && isAncestor(doc.state, g.id, l.id)));
+    const roots = named.filter((l) => !inGroup.includes(l));
+    for (const layer of roots) assertPositionable(doc.state, layer, what, true);
+    const extra = {
+      ...(op.kind === 'scale' ? { scale: { x: scale_x, y: scale_y ?? scale_x } } : { angle }),
+      anchor,
+      ...(inGroup.length ? { transformed_with_group: inGroup.map((l) => layerRef(doc.state, l.id)) } : {}),
+    };
+    const selection = { active: named[0]!.id, selected: named.map((l) => l.id) };
+    const before = roots.map((l) => contentBounds(doc.state, l.id)).reduce(unionRect);
+    const identity =
+      (op.kind === 'scale' && op.kx === 1 && op.ky === 1) ||
+      (op.kind === 'rotate' && normaliseAngle(op.deg) === 0);
+    if (identity || isEmptyRect(before)) {
+      // Only the selection changes, which is no history step (as select_layers).
+      const reselected = { ...doc.state, ...selection };
+      ctx.tx.update(doc.id, reselected);
+      ctx.tx.skipHistoryStep();
+      const note = identity
+        ? op.kind === 'scale'
+          ? '缩放比例为 100%，图层未改变'
+          : '旋转角度为 0，图层未改变'
+        : `这些图层都为空，没有可${what}的内容`;
+      return { changed: false, note, ...extra, layers: named.map((l) => summary(reselected, l.id)) };
+    }
+    // The one reference point of the layers' joint bounds, as Photoshop's Free Transform of several layers.
+    const [fx, fy] = ANCHORS[anchor];
+    const pivot = { x: before.x + before.w * fx, y: before.y + before.h * fy };
+    const notes = new Set<string>();
+    let next = doc.state;
+    for (const layer of roots) {
+      next = await transformTree(materialiseFills(next, layer.id), layer.id, op, pivot, notes);
+      assertRecordable(next, subtree(next, layer.id), what);
+    }
+    const reselected = { ...next, ...selection };
+    ctx.tx.update(doc.id, reselected);
+    return {
+      ...extra,
+      bounds_before: boundsReport(before),
+      bounds_after: boundsReport(roots.map((l) => contentBounds(reselected, l.id)).reduce(unionRect)),
+      layers: roots.map((l) => summary(reselected, l.id)),
+      ...(notes.size ? { notes: [...notes] } : {}),
+    };
   },
 
   rotate_layer({ name, angle }, ctx) {

@@ -348,6 +348,7 @@ export const DESIGN_GROUP_E = [
   'select_ellipse',
   'select_polygon',
   'select_color_region',
+  'transform_layers',
 ] as const;
 
 /**

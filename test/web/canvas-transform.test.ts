@@ -2,7 +2,8 @@
  * The transform handles on the one selected layer, as Photoshop's Move tool shows them: eight handles on its box;
  * a corner dragged scales it in proportion about the opposite corner (Shift: freely), a side stretches it one
  * way, one history step (按参考点缩放); just outside a corner a drag turns it about its centre (旋转图层, Shift: by
- * 15°); Esc puts it back and sends nothing; no handles for several layers, the background or a locked layer.
+ * 15°); Esc puts it back and sends nothing; no handles for an empty layer, the background or a locked layer.
+ * Several selected layers get the handles on the box round them all and scale or turn as one (变换多个图层).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -135,7 +136,7 @@ describe('transform handles', () => {
       expect(Math.abs(x4! + w4! / 2 - 160)).toBeLessThanOrEqual(2);
       expect(Math.abs(y4! + h4! / 2 - 130)).toBeLessThanOrEqual(2);
 
-      // No handles for several layers or the background.
+      // No handles with an empty layer among the selected ones (it has no box to scale), or on the background.
       await okCalls(studio.url, id, [toolCall('select_layers', { names: ['方块', '锁'] })]);
       await eventually(() => page.locator('.transform-handle').count()).toBe(0);
       await okCalls(studio.url, id, [toolCall('select_layers', { names: ['背景'] })]);
@@ -143,6 +144,69 @@ describe('transform handles', () => {
       await expect(page.locator('.transform-handle').count()).resolves.toBe(0);
     } catch (err) {
       await snapshot(page, 'failed-canvas-transform');
+      throw err;
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('puts the handles round several selected layers, which scale and turn as one', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 600, height: 400, name: '一起' }),
+      toolCall('create_layer', { name: '红' }),
+      toolCall('select_rect', { left: 100, top: 100, right: 200, bottom: 150 }),
+      toolCall('fill_selection', { color: '#c62828' }),
+      toolCall('create_layer', { name: '蓝' }),
+      toolCall('select_rect', { left: 250, top: 150, right: 300, bottom: 200 }),
+      toolCall('fill_selection', { color: '#1565c0' }),
+      toolCall('deselect'),
+      toolCall('select_layers', { names: ['红', '蓝'] }),
+    ]);
+    const page = await studio.open(id);
+    try {
+      await eventually(() => page.locator('.artboard img').count()).toBe(1);
+      await eventually(() => page.locator('.transform-handle').count()).toBe(8);
+      // The box is the pair's joint box, (100, 100)–(300, 200).
+      const box = (await page.locator('.transform-box').boundingBox())!;
+      const tl = await onCanvas(page, 100, 100);
+      const br = await onCanvas(page, 300, 200);
+      expect(Math.abs(box.x - tl.x)).toBeLessThan(2);
+      expect(Math.abs(box.x + box.width - br.x)).toBeLessThan(2);
+      expect(Math.abs(box.y + box.height - br.y)).toBeLessThan(2);
+      const steps = (await labels(id)).length;
+
+      // The bottom-right corner to (400, 250): ×1.5 in proportion about the top-left corner, both layers.
+      await dragHandle(page, 'bottom_right', { x: 400, y: 250 });
+      await eventually(async () => (await labels(id)).slice(steps)).toEqual(['变换多个图层']);
+      const near = (got: number[], want: number[]) => got.every((v, i) => Math.abs(v - want[i]!) <= 2);
+      expect(near(await boundsOf(id, '红'), [100, 100, 150, 75])).toBe(true);
+      expect(near(await boundsOf(id, '蓝'), [325, 175, 75, 75])).toBe(true);
+      await eventually(() => page.locator('.transform-handle').count()).toBe(8);
+      await snapshot(page, 'canvas-transform-many');
+
+      // A half turn about the joint centre, now (250, 175), swaps their places.
+      const zone = (await page.locator('.rotate-zone[data-rotate="top_right"]').boundingBox())!;
+      const board = (await page.locator('.transform-box').boundingBox())!;
+      const c = { x: board.x + board.width / 2, y: board.y + board.height / 2 };
+      const start = { x: zone.x + zone.width / 2, y: zone.y + zone.height / 2 };
+      const v = { x: start.x - c.x, y: start.y - c.y };
+      await page.mouse.move(start.x, start.y);
+      await page.mouse.down();
+      await page.keyboard.down('Shift');
+      for (let k = 1; k <= 18; k++) {
+        const a = (k / 18) * Math.PI;
+        const [cos, sin] = [Math.cos(a), Math.sin(a)];
+        await page.mouse.move(c.x + v.x * cos - v.y * sin, c.y + v.x * sin + v.y * cos);
+      }
+      await eventually(() => page.locator('.turn-readout').textContent()).toBe('180°');
+      await page.mouse.up();
+      await page.keyboard.up('Shift');
+      await eventually(async () => (await labels(id)).slice(steps)).toEqual(['变换多个图层', '变换多个图层']);
+      expect(near(await boundsOf(id, '红'), [250, 175, 150, 75])).toBe(true);
+      expect(near(await boundsOf(id, '蓝'), [100, 100, 75, 75])).toBe(true);
+    } catch (err) {
+      await snapshot(page, 'failed-canvas-transform-many');
       throw err;
     } finally {
       await page.context().close();

@@ -3,7 +3,7 @@ import { LAYER_NAMES, NAME, PATH, PIECES_MAX_ITEMS } from '../bounds.js';
 import { formatNames, IMAGE_FORMATS, READ_FORMATS } from '../file-formats.js';
 import { GARMENT_PARTS, GARMENT_TILT_MAX, GARMENT_TURNS } from '../garment-parts.js';
 import { defineTool } from '../types.js';
-import { SCALE_LIMITS, SCALE_PROPERTIES } from './scale-params.js';
+import { ANCHORS, SCALE_LIMITS, SCALE_PROPERTIES } from './scale-params.js';
 import {
   EDGE_PROPERTIES,
   MODE_LIMITS,
@@ -356,17 +356,7 @@ export const groupE = [
         anchor: {
           type: 'string',
           description: '固定不动的参考点（图层内容边界上），默认 center',
-          enum: [
-            'top_left',
-            'top',
-            'top_right',
-            'left',
-            'center',
-            'right',
-            'bottom_left',
-            'bottom',
-            'bottom_right',
-          ],
+          enum: ANCHORS,
         },
       },
       required: ['name', 'scale_x'],
@@ -490,6 +480,36 @@ export const groupE = [
       contiguous: { default: true },
       sample_all_layers: { default: false },
       ...MODE_LIMITS,
+    },
+  }),
+  defineTool({
+    name: 'transform_layers',
+    group: 'E',
+    toolset: 'layers',
+    label: '变换多个图层',
+    labelEn: 'Transform Layers',
+    effect: 'write',
+    description:
+      '把 layer_names 指定的多个图层作为一个整体缩放或旋转（如 Photoshop 中选中多个图层后的自由变换），一个历史步骤；这些图层成为选中的图层。参考点 anchor 在这些图层内容的合并边界上：top_left、top、top_right、left、center、right、bottom_left、bottom、bottom_right，默认 center，变换时参考点固定不动。缩放时给出 scale_x、scale_y（百分比：100 = 不变，200 = 两倍；大于 0，最大 10000；省略 scale_y 时等于 scale_x）；旋转时给出 angle（度，顺时针为正，-360 到 360）；一次调用只做缩放或旋转之一。图层组连同其中的图层一起变换；同时列出的组内图层不会被单独变换。文字图层等比缩放时改变字号，保持可编辑；智能对象保留原始像素。',
+    parameters: {
+      type: 'object',
+      properties: {
+        layer_names: { type: 'array', description: '要一起变换的图层名称列表', items: { type: 'string' } },
+        ...SCALE_PROPERTIES,
+        angle: { type: 'number', description: '旋转角度（度），顺时针为正，-360 到 360；与 scale_x 二选一' },
+        anchor: {
+          type: 'string',
+          description: '固定不动的参考点（这些图层内容的合并边界上），默认 center',
+          enum: ANCHORS,
+        },
+      },
+      required: ['layer_names'],
+    },
+    limits: {
+      layer_names: LAYER_NAMES,
+      ...SCALE_LIMITS,
+      angle: { min: -360, max: 360 },
+      anchor: { default: 'center' },
     },
   }),
 ] as const;

@@ -11,3 +11,16 @@ export const SCALE_PROPERTIES = {
 } as const;
 
 export const SCALE_LIMITS = { scale_x: { above: 0, max: 10000 }, scale_y: { above: 0, max: 10000 } } as const;
+
+/** The nine reference points of a box a scale may keep fixed, as Photoshop's reference point locator. */
+export const ANCHORS = [
+  'top_left',
+  'top',
+  'top_right',
+  'left',
+  'center',
+  'right',
+  'bottom_left',
+  'bottom',
+  'bottom_right',
+] as const;

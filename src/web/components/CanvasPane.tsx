@@ -3,7 +3,7 @@
  * and pan, reloaded after every run that may have changed it.
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import type { ActiveDocument } from '../api/types.js';
+import type { ActiveDocument, LayerNode } from '../api/types.js';
 import {
   fitRect,
   fitView,
@@ -227,13 +227,20 @@ function selectedBounds(doc: ActiveDocument) {
   });
 }
 
-/** The one selected layer the transform handles scale, with its box; null for none, several, a locked one or the background. */
+/**
+ * The selected layers the transform handles scale and turn, with the box round them all; null for none, or when one
+ * of them is locked or the background (Photoshop's Free Transform refuses those too).
+ */
 function transformable(doc: ActiveDocument) {
-  if (doc.selected_layer_ids.length !== 1) return null;
-  const box = selectedBounds(doc)[0];
-  const layer = box && layerWithId(doc.layers, box.id);
-  if (!box || !layer || layer.locked || layer.background) return null;
-  return { box, layer };
+  const boxes = selectedBounds(doc);
+  if (boxes.length === 0 || boxes.length !== doc.selected_layer_ids.length) return null;
+  const layers = boxes.map((b) => layerWithId(doc.layers, b.id));
+  if (layers.some((l) => !l || l.locked || l.background)) return null;
+  const x = Math.min(...boxes.map((b) => b.x));
+  const y = Math.min(...boxes.map((b) => b.y));
+  const w = Math.max(...boxes.map((b) => b.x + b.w)) - x;
+  const h = Math.max(...boxes.map((b) => b.y + b.h)) - y;
+  return { key: boxes.map((b) => b.id).join(','), box: { x, y, w, h }, layers: layers as LayerNode[] };
 }
 
 /**
@@ -828,9 +835,9 @@ export function CanvasPane() {
                 scales from. */}
             {tool === 'move' && !layerMove.offset && image?.state === stateKey && transformable(pictured) && (
               <TransformHandles
-                key={transformable(pictured)!.box.id}
+                key={transformable(pictured)!.key}
                 box={transformable(pictured)!.box}
-                layer={transformable(pictured)!.layer}
+                layers={transformable(pictured)!.layers}
                 zoom={view.zoom}
                 picture={image?.of === of ? image.url : null}
                 docSize={{ w: doc.width, h: doc.height }}

@@ -1,6 +1,7 @@
 /**
- * Photoshop's transform controls on the one selected layer (the Move tool's "Show Transform Controls"): eight
- * handles on its box. Dragging a corner scales it keeping its proportions (Shift frees them, as in Photoshop
+ * Photoshop's transform controls on the selected layers (the Move tool's "Show Transform Controls"): eight
+ * handles on the box round them (one layer's own box, or several layers' joint box, which they scale and turn
+ * as one: transform_layers). Dragging a corner scales it keeping its proportions (Shift frees them, as in Photoshop
  * since 2019), the opposite corner staying where it is; a side handle stretches one way, the opposite side
  * staying. The box and the layer's picture follow the pointer; on release the layer is scaled by that much about
  * that reference point (scale_layer_from, one history step). Just outside a corner the pointer turns the layer
@@ -53,14 +54,14 @@ export function turnBetween(from: number, to: number, snap: boolean): number {
 
 export function TransformHandles({
   box,
-  layer,
+  layers,
   zoom,
   picture,
   docSize,
   pictureKey,
 }: {
   box: Box;
-  layer: LayerNode;
+  layers: readonly LayerNode[];
   zoom: number;
   picture: string | null;
   docSize: { w: number; h: number };
@@ -104,17 +105,21 @@ export function TransformHandles({
       ? { kind: 'scale', box: scaledBox(box, d.handle, at, shift) }
       : { kind: 'turn', angle: turnBetween(d.from, bearing(at), shift) };
 
+  const many = { layer_names: layers.map(refOf) };
   /** The call the drag's end asks for, or null when it changes nothing. */
   const callFor = (d: Drag, s: Shown) => {
     if (s.kind === 'turn') {
       if (s.angle === 0) return null;
-      return { name: PANE_TOOLS.rotate, arguments: { name: refOf(layer), angle: s.angle } };
+      if (layers.length > 1)
+        return { name: PANE_TOOLS.transformMany, arguments: { ...many, angle: s.angle } };
+      return { name: PANE_TOOLS.rotate, arguments: { name: refOf(layers[0]!), angle: s.angle } };
     }
     const sx = percent(s.box.w, box.w);
     const sy = percent(s.box.h, box.h);
     if (d.kind !== 'scale' || (sx === 100 && sy === 100)) return null;
-    const args = { name: refOf(layer), scale_x: sx, scale_y: sy, anchor: d.handle.anchor };
-    return { name: PANE_TOOLS.scaleFrom, arguments: args };
+    const scale = { scale_x: sx, scale_y: sy, anchor: d.handle.anchor };
+    if (layers.length > 1) return { name: PANE_TOOLS.transformMany, arguments: { ...many, ...scale } };
+    return { name: PANE_TOOLS.scaleFrom, arguments: { name: refOf(layers[0]!), ...scale } };
   };
 
   const finish = (e: PointerEvent, cancelled: boolean) => {

@@ -31,6 +31,7 @@ export const PANE_TOOLS = {
   moveMany: 'move_layers',
   scaleFrom: 'scale_layer_from',
   rotate: 'rotate_layer',
+  transformMany: 'transform_layers',
   createText: 'create_text_layer',
   editText: 'set_text_content',
   arrange: 'arrange_layer',
