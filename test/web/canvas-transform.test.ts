@@ -42,6 +42,27 @@ async function dragHandle(page: Page, handle: string, to: { x: number; y: number
   if (shift) await page.keyboard.up('Shift');
 }
 
+/**
+ * Presses just outside the box's top-right corner and, with Shift held, carries the pointer round the box's centre
+ * by `angle` (radians, clockwise); the button and Shift stay down for the caller to lift.
+ */
+async function startTurn(page: Page, angle: number) {
+  const zone = (await page.locator('.rotate-zone[data-rotate="top_right"]').boundingBox())!;
+  const board = (await page.locator('.transform-box').boundingBox())!;
+  const c = { x: board.x + board.width / 2, y: board.y + board.height / 2 };
+  const start = { x: zone.x + zone.width / 2, y: zone.y + zone.height / 2 };
+  const v = { x: start.x - c.x, y: start.y - c.y };
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  await page.keyboard.down('Shift');
+  const steps = Math.ceil(angle / (Math.PI / 18));
+  for (let k = 1; k <= steps; k++) {
+    const a = (k / steps) * angle;
+    const [cos, sin] = [Math.cos(a), Math.sin(a)];
+    await page.mouse.move(c.x + v.x * cos - v.y * sin, c.y + v.x * sin + v.y * cos);
+  }
+}
+
 describe('transform handles', () => {
   it('scales the selected layer by its corners in proportion (Shift freely) and its sides one way; Esc cancels', async () => {
     const id = await createSession(studio.url);
@@ -111,19 +132,7 @@ describe('transform handles', () => {
       await expect(page.locator('.transform-box.scaling').count()).resolves.toBe(0);
 
       // Just outside a corner: a turn about the centre, Shift snapping to 15°: a quarter turn clockwise.
-      const zone = (await page.locator('.rotate-zone[data-rotate="top_right"]').boundingBox())!;
-      const board = (await page.locator('.transform-box').boundingBox())!;
-      const c = { x: board.x + board.width / 2, y: board.y + board.height / 2 };
-      const start = { x: zone.x + zone.width / 2, y: zone.y + zone.height / 2 };
-      const v = { x: start.x - c.x, y: start.y - c.y };
-      await page.mouse.move(start.x, start.y);
-      await page.mouse.down();
-      await page.keyboard.down('Shift');
-      for (let k = 1; k <= 9; k++) {
-        const a = (k / 9) * (Math.PI / 2);
-        const [cos, sin] = [Math.cos(a), Math.sin(a)];
-        await page.mouse.move(c.x + v.x * cos - v.y * sin, c.y + v.x * sin + v.y * cos);
-      }
+      await startTurn(page, Math.PI / 2);
       await eventually(() => page.locator('.turn-readout').textContent()).toBe('90°');
       await snapshot(page, 'canvas-transform-turn');
       await page.mouse.up();
@@ -186,19 +195,7 @@ describe('transform handles', () => {
       await snapshot(page, 'canvas-transform-many');
 
       // A half turn about the joint centre, now (250, 175), swaps their places.
-      const zone = (await page.locator('.rotate-zone[data-rotate="top_right"]').boundingBox())!;
-      const board = (await page.locator('.transform-box').boundingBox())!;
-      const c = { x: board.x + board.width / 2, y: board.y + board.height / 2 };
-      const start = { x: zone.x + zone.width / 2, y: zone.y + zone.height / 2 };
-      const v = { x: start.x - c.x, y: start.y - c.y };
-      await page.mouse.move(start.x, start.y);
-      await page.mouse.down();
-      await page.keyboard.down('Shift');
-      for (let k = 1; k <= 18; k++) {
-        const a = (k / 18) * Math.PI;
-        const [cos, sin] = [Math.cos(a), Math.sin(a)];
-        await page.mouse.move(c.x + v.x * cos - v.y * sin, c.y + v.x * sin + v.y * cos);
-      }
+      await startTurn(page, Math.PI);
       await eventually(() => page.locator('.turn-readout').textContent()).toBe('180°');
       await page.mouse.up();
       await page.keyboard.up('Shift');
