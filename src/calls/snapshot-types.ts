@@ -74,6 +74,8 @@ export interface ActiveDocumentSnapshot extends DocumentSnapshot {
   readonly selected_layers: readonly string[];
   readonly selected_layer_ids: readonly number[];
   readonly has_selection: boolean;
+  /** The foreground colour (set_foreground_color, the studio's swatch and eyedropper), `#rrggbb`. */
+  readonly foreground: string;
   /** The pixel selection, null without one. */
   readonly selection: SelectionSnapshot | null;
   readonly history: HistorySnapshot;

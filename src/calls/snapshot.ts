@@ -93,6 +93,7 @@ export function snapshotOf(session: Session): Promise<SessionSnapshot> {
         }),
         selected_layer_ids: state.selected.filter((id) => state.layers.has(id)),
         has_selection: state.selection !== null,
+        foreground: rgbToHex(state.foreground),
         selection: selectionSnapshot(state),
         history: { labels: history.labels, index: history.index },
       };

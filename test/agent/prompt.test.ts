@@ -35,6 +35,7 @@ function snapshot(layers: unknown[], garment: Partial<SessionSnapshot['garment']
       selected_layers: ['标题', '色块'],
       selected_layer_ids: [1, 2],
       has_selection: true,
+      foreground: '#000000',
       selection: { bounds: { x: 10, y: 20, w: 300, h: 200 }, outline: 'M10 20H310V220H10Z' },
       history: { labels: ['打开', '新建图层', '创建文字', '设置透明度'], index: 2 },
     },

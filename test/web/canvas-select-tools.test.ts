@@ -263,6 +263,27 @@ describe('the selection tools on the canvas', () => {
       await click(290, 310, 'Shift');
       await eventually(async () => (await state(id)).labels.length).toBe(steps + 3);
       expect((await state(id)).selection!.bounds).toEqual({ x: 40, y: 40, w: 500, h: 320 });
+
+      // A foreground colour chosen at the toolbox's foot, then Alt+Delete fills the selection with it (Photoshop's
+      // Fill with Foreground Color) on the current layer: the three squares, nothing between them.
+      await page.locator('.canvas-toolbox .foreground-swatch').fill('#00aa00');
+      await eventually(async () => {
+        const st = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
+          active: { foreground: string };
+        };
+        return st.active.foreground;
+      }).toBe('#00aa00');
+      await page.locator('.canvas-viewport[tabindex]').focus();
+      await page.keyboard.press('Alt+Delete');
+      await eventually(async () => (await state(id)).labels.slice(steps + 3)).toEqual(['填充选区']);
+      const colours = await okCalls(studio.url, id, [
+        toolCall('get_pixel_color', { x: 90, y: 90 }),
+        toolCall('get_pixel_color', { x: 490, y: 90 }),
+        toolCall('get_pixel_color', { x: 290, y: 310 }),
+        toolCall('get_pixel_color', { x: 290, y: 90 }),
+      ]);
+      expect(colours.map((r) => r.hex)).toEqual(['#00aa00', '#00aa00', '#00aa00', '#ffffff']);
+      await snapshot(page, 'canvas-fill-foreground');
     } catch (err) {
       await snapshot(page, 'failed-canvas-magic-wand');
       throw err;

@@ -44,11 +44,19 @@ describe('the type tool', () => {
     try {
       await eventually(() => page.locator('.artboard img').count()).toBe(1);
       await page.locator('.canvas-viewport[tabindex]').focus();
-      // The eyedropper (I): the canvas's colour where clicked becomes the colour of new text.
+      // The eyedropper (I): the canvas's colour where clicked becomes the foreground colour, which new text uses.
       await page.keyboard.press('i');
       const green = await onCanvas(page, 500, 350);
       await page.mouse.click(green.x, green.y);
       await eventually(() => page.locator('.tool-options .picked-hex').textContent()).toBe('#2e7d32');
+      // It is the document's foreground colour now, shown at the foot of the toolbox.
+      await eventually(async () => {
+        const st = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
+          active: { foreground: string };
+        };
+        return st.active.foreground;
+      }).toBe('#2e7d32');
+      await expect(page.locator('.canvas-toolbox .foreground-swatch').inputValue()).resolves.toBe('#2e7d32');
       await snapshot(page, 'canvas-eyedropper');
       await page.keyboard.press('t');
       await eventually(() => page.locator('.tool-options .text-color').inputValue()).toBe('#2e7d32');

@@ -31,6 +31,7 @@ import { defaultTextSize, TextEditor, textLayerAt, useTextTool } from './TextToo
 import { type CanvasTool, ToolIcon } from './ToolIcon.js';
 import { TransformHandles } from './TransformHandles.js';
 import { useCrop } from './useCrop.js';
+import { useForeground } from './useForeground.js';
 import { useLasso } from './useLasso.js';
 import { type MoveOffset, useLayerMove } from './useLayerMove.js';
 import { rectPath, useMarquee } from './useMarquee.js';
@@ -427,9 +428,11 @@ export function CanvasPane() {
   const lasso = useLasso(doc, options.lasso, options.mode, view?.zoom ?? 1, tool === 'lasso');
   const crop = useCrop(CLICK_SLOP, doc, tool === 'crop');
   const typing = useTextTool(doc?.name ?? null);
-  // The type tool's options bar: size (document px; null until chosen, then a default for the canvas) and colour.
+  // The type tool's options bar: size (document px; null until chosen, then a default for the canvas); new text is
+  // set in the foreground colour.
   const [textSize, setTextSize] = useState<number | null>(null);
-  const [textColor, setTextColor] = useState('#000000');
+  const foreground = useForeground(doc);
+  const textColor = foreground.color;
   // The eyedropper's last reading: a colour, or null where the canvas is transparent.
   const [picked, setPicked] = useState<{ hex: string | null } | null>(null);
   // A click that only ends the typing (the box was open when it was pressed) starts no new text.
@@ -638,6 +641,14 @@ export function CanvasPane() {
           // As Photoshop: Delete (or Backspace) clears the selected pixels of the current layer when there is a
           // pixel selection (Edit › Clear), and otherwise deletes the selected layers, as its Move tool and the
           // layers pane's Delete.
+          // Alt+Delete (or Alt+Backspace) fills the selection, or the whole current layer without one, with the
+          // foreground colour, as Photoshop's Edit › Fill with Foreground Color.
+          if ((e.key === 'Delete' || e.key === 'Backspace') && e.altKey && !e.ctrlKey && !e.metaKey) {
+            if (!doc || doc.selected_layer_ids.length === 0) return;
+            e.preventDefault();
+            void studio.run([{ name: PANE_TOOLS.fill, arguments: { color: foreground.color } }]);
+            return;
+          }
           if ((e.key === 'Delete' || e.key === 'Backspace') && !e.ctrlKey && !e.metaKey && !e.altKey) {
             if (!doc || doc.selected_layer_ids.length === 0) return;
             e.preventDefault();
@@ -753,8 +764,8 @@ export function CanvasPane() {
               ]);
             }
           } else if (clicked && tool === 'eyedropper') {
-            // As Photoshop's eyedropper: the canvas's colour there (the visible composite) becomes the colour new
-            // text is set in.
+            // As Photoshop's eyedropper: the canvas's colour there (the visible composite) becomes the foreground
+            // colour, which new text and Alt+Delete use.
             if (at && at.x >= 0 && at.y >= 0 && at.x < doc.width && at.y < doc.height)
               void studio.run([
                 {
@@ -764,7 +775,7 @@ export function CanvasPane() {
                   onResult: (r) => {
                     const hex = typeof r.hex === 'string' ? r.hex : null;
                     setPicked({ hex });
-                    if (hex) setTextColor(hex);
+                    if (hex) foreground.set(hex);
                   },
                 },
               ]);
@@ -943,6 +954,15 @@ export function CanvasPane() {
               <ToolIcon tool={id} options={options} />
             </button>
           ))}
+          <input
+            type="color"
+            class="foreground-swatch"
+            aria-label={t('canvas.foreground')}
+            title={t('canvas.foreground')}
+            value={foreground.color}
+            onInput={(e) => foreground.preview((e.currentTarget as HTMLInputElement).value)}
+            onChange={(e) => foreground.set((e.currentTarget as HTMLInputElement).value)}
+          />
         </div>
         {(tool === 'marquee' || tool === 'lasso' || tool === 'wand') && (
           <SelectionOptionsBar tool={tool} options={options} update={selecting.update} />
@@ -987,8 +1007,9 @@ export function CanvasPane() {
               <input
                 type="color"
                 class="text-color"
-                value={textColor}
-                onInput={(e) => setTextColor((e.currentTarget as HTMLInputElement).value)}
+                value={foreground.color}
+                onInput={(e) => foreground.preview((e.currentTarget as HTMLInputElement).value)}
+                onChange={(e) => foreground.set((e.currentTarget as HTMLInputElement).value)}
               />
             </label>
           </fieldset>

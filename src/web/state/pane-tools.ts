@@ -14,6 +14,8 @@ export const PANE_TOOLS = {
   loadPixels: 'select_layer_pixels',
   crop: 'crop_document',
   pickColor: 'get_pixel_color',
+  setForeground: 'set_foreground_color',
+  fill: 'fill_selection',
   clearSelection: 'clear_selection',
   createLayer: 'create_layer',
   createGroup: 'create_layer_group',
