@@ -10,6 +10,7 @@ import type { AppParts } from './parts.js';
 import { recoverSession, sessionIdInPath } from './request.js';
 import { chatRoutes } from './routes/chat.js';
 import { fileRoutes } from './routes/files.js';
+import { fontRoutes } from './routes/fonts.js';
 import { registryRoutes } from './routes/registry.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { DEFAULT_STUDIO_ROOT, studioRoutes } from './routes/studio.js';
@@ -87,6 +88,7 @@ export function createApp(parts: AppParts): Hono {
   });
 
   app.route('/', registryRoutes());
+  app.route('/', fontRoutes());
   app.route('/', sessionRoutes(parts));
   app.route('/', toolCallRoutes(parts));
   app.route('/', fileRoutes(parts));

@@ -66,6 +66,17 @@ describe('registry endpoints', () => {
     expect(await labels.json()).toEqual(labelsOf('extended'));
     const health = await fetch(`${base}/v1/health`);
     expect(await health.json()).toMatchObject({ status: 'ok' });
+    // The fonts text can be set in: the bundled font's weights first, each one create_text_layer takes.
+    const fonts = (await (await fetch(`${base}/v1/fonts`)).json()) as { default: string; fonts: string[] };
+    expect(fonts.default).toBe('Noto Sans SC');
+    expect(fonts.fonts.slice(0, 5)).toEqual([
+      'Noto Sans SC Light',
+      'Noto Sans SC DemiLight',
+      'Noto Sans SC',
+      'Noto Sans SC Medium',
+      'Noto Sans SC Bold',
+    ]);
+    expect(new Set(fonts.fonts).size).toBe(fonts.fonts.length);
   });
 
   it('answers 400 naming the allowed values', async () => {

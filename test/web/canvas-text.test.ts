@@ -122,6 +122,37 @@ describe('the type tool', () => {
       await page.keyboard.type('新品');
       await page.keyboard.press('Control+Enter');
       await eventually(async () => (await texts(id)).map((l) => l.text!.content)).toEqual(['夏季新品']);
+
+      // A font from the options bar (the server's list, the bundled font's weights first): new text is set in it,
+      // bolder than the same words in the default weight.
+      await page.keyboard.press('t');
+      const font = page.locator('.tool-options .text-font');
+      await eventually(() => font.locator('option').count()).toBeGreaterThan(4);
+      await expect(font.inputValue()).resolves.toBe('Noto Sans SC');
+      await font.selectOption('Noto Sans SC Bold');
+      const spot = await onCanvas(page, 60, 200);
+      await page.mouse.click(spot.x, spot.y);
+      await eventually(() => editor.count()).toBe(1);
+      await page.keyboard.type('粗体');
+      await snapshot(page, 'canvas-text-bold');
+      await page.keyboard.press('Control+Enter');
+      await eventually(async () => (await texts(id)).length).toBe(2);
+      const [info, plain] = await okCalls(studio.url, id, [
+        toolCall('get_active_layer_info'),
+        toolCall('create_text_layer', { text: '粗体', x: 60, y: 300, font_size: 40 }),
+      ]);
+      const bold = (info!.layer as { text: { font: string; rendered_font: string; content: string } }).text;
+      expect(bold).toMatchObject({
+        content: '粗体',
+        font: 'Noto Sans SC Bold',
+        rendered_font: 'Noto Sans SC Bold',
+      });
+      const widths = (await texts(id))
+        .filter((l) => l.text!.content === '粗体')
+        .map((l) => Number(l.bounds!.width));
+      expect(plain!.ok).toBe(true);
+      expect(widths).toHaveLength(2);
+      expect(widths[0]).not.toBe(widths[1]);
     } catch (err) {
       await snapshot(page, 'failed-canvas-text');
       throw err;

@@ -31,6 +31,7 @@ import { defaultTextSize, TextEditor, textLayerAt, useTextTool } from './TextToo
 import { type CanvasTool, ToolIcon } from './ToolIcon.js';
 import { TransformHandles } from './TransformHandles.js';
 import { useCrop } from './useCrop.js';
+import { useFonts } from './useFonts.js';
 import { useForeground } from './useForeground.js';
 import { useLasso } from './useLasso.js';
 import { type MoveOffset, useLayerMove } from './useLayerMove.js';
@@ -433,6 +434,8 @@ export function CanvasPane() {
   const [textSize, setTextSize] = useState<number | null>(null);
   const foreground = useForeground(doc);
   const textColor = foreground.color;
+  const [textFont, setTextFont] = useState<string | null>(null);
+  const fonts = useFonts(tool === 'text');
   // The eyedropper's last reading: a colour, or null where the canvas is transparent.
   const [picked, setPicked] = useState<{ hex: string | null } | null>(null);
   // A click that only ends the typing (the box was open when it was pressed) starts no new text.
@@ -781,7 +784,11 @@ export function CanvasPane() {
               ]);
           } else if (clicked && tool === 'text') {
             if (at && !typingAtPress.current && e.pointerType !== 'touch')
-              typing.clickAt(doc, at, { size: textSize ?? defaultTextSize(doc), color: textColor });
+              typing.clickAt(doc, at, {
+                size: textSize ?? defaultTextSize(doc),
+                color: textColor,
+                font: textFont,
+              });
           } else if (clicked && tool === 'move') selectAt(e.clientX, e.clientY, e.shiftKey);
           press.current = null;
         }}
@@ -800,7 +807,11 @@ export function CanvasPane() {
             return;
           }
           if (tool === 'move' && at && textLayerAt(doc.layers, at)) {
-            typing.clickAt(doc, at, { size: textSize ?? defaultTextSize(doc), color: textColor });
+            typing.clickAt(doc, at, {
+              size: textSize ?? defaultTextSize(doc),
+              color: textColor,
+              font: textFont,
+            });
             return;
           }
           undoClicks();
@@ -988,6 +999,25 @@ export function CanvasPane() {
             aria-label={t('canvas.textOptions')}
             onPointerDown={(e) => e.stopPropagation()}
           >
+            {fonts && (
+              <label>
+                {t('canvas.textFont')}
+                <select
+                  class="text-font"
+                  value={textFont ?? fonts.default}
+                  onChange={(e) => {
+                    const v = (e.currentTarget as HTMLSelectElement).value;
+                    setTextFont(v === fonts.default ? null : v);
+                  }}
+                >
+                  {fonts.fonts.map((f) => (
+                    <option key={f} value={f}>
+                      {f}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
             <label>
               {t('canvas.textSize')}
               <input

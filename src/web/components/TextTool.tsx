@@ -15,6 +15,8 @@ import { PANE_TOOLS } from '../state/pane-tools.js';
 export interface TextOptions {
   readonly size: number;
   readonly color: string;
+  /** The font chosen in the options bar; null for the bundled one. */
+  readonly font: string | null;
 }
 
 /** What is being typed: a new text at a point, or an existing text layer. */
@@ -24,6 +26,8 @@ export interface TextEdit {
   readonly y: number;
   readonly size: number;
   readonly color: string;
+  /** New text's font (null: the bundled one); an edited layer keeps its own. */
+  readonly font: string | null;
   readonly initial: string;
   /** The text layer edited; absent for a new one. */
   readonly layer?: LayerNode;
@@ -57,6 +61,20 @@ export function textLayerAt(
   return undefined;
 }
 
+/** The bundled font's weights by the word their family name ends in, as CSS weights. */
+const BUNDLED_WEIGHTS: Record<string, number> = { Light: 300, DemiLight: 350, Medium: 500, Bold: 700 };
+
+/**
+ * How the box shows `font` while typing: the page has the bundled font's Regular, so a bundled weight is that font
+ * at the weight (the browser's own, close enough to type in); another font by its name where the browser has it.
+ */
+function previewFont(font: string | null): { fontFamily?: string; fontWeight?: number } {
+  if (!font) return {};
+  const weight = /^Noto Sans SC (\w+)$/.exec(font)?.[1];
+  if (weight && BUNDLED_WEIGHTS[weight]) return { fontWeight: BUNDLED_WEIGHTS[weight] };
+  return { fontFamily: `"${font.replace(/["\\]/g, '')}", "Noto Sans SC", sans-serif` };
+}
+
 export function useTextTool(docName: string | null) {
   const { studio } = useStudioView();
   const [edit, setEdit] = useState<TextEdit | null>(null);
@@ -71,10 +89,20 @@ export function useTextTool(docName: string | null) {
     const layer = textLayerAt(doc.layers, at);
     const t = layer?.text;
     if (layer && t) {
-      setEdit({ doc: doc.name, x: t.x, y: t.y, size: t.size, color: t.color, initial: t.content, layer });
+      setEdit({
+        doc: doc.name,
+        x: t.x,
+        y: t.y,
+        size: t.size,
+        color: t.color,
+        font: null,
+        initial: t.content,
+        layer,
+      });
       return;
     }
-    setEdit({ doc: doc.name, x: at.x, y: at.y, size: options.size, color: options.color, initial: '' });
+    const { size, color, font } = options;
+    setEdit({ doc: doc.name, x: at.x, y: at.y, size, color, font, initial: '' });
   };
 
   const commit = (e: TextEdit, text: string) => {
@@ -94,6 +122,7 @@ export function useTextTool(docName: string | null) {
           y: Math.round(e.y),
           font_size: e.size,
           color: e.color,
+          ...(e.font ? { font_name: e.font } : {}),
         },
       },
     ]);
@@ -145,6 +174,7 @@ export function TextEditor({
         left: `${edit.x * zoom}px`,
         top: `${edit.y * zoom}px`,
         fontSize: `${edit.size * zoom}px`,
+        ...previewFont(edit.font),
         color: edit.color,
         // Wide enough for the longest line in full-width characters, so the box never wraps what it shows.
         width: `${(longest + 1) * edit.size * zoom}px`,
