@@ -39,6 +39,7 @@ import {
   selectionBounds,
   selectsAll,
 } from '../engine/selection.js';
+import { modifySelection } from '../engine/selection-modify.js';
 import {
   collinear,
   distinctPoints,
@@ -419,6 +420,26 @@ export const selectionHandlers = {
       ...(inverted ? {} : { note: '原选区为整个画布，反选后没有选区' }),
       selection: selectionReport(next),
     };
+  },
+
+  modify_selection({ operation, amount }, ctx) {
+    const doc = activeDoc(ctx);
+    const s = doc.state;
+    const verb = operation === 'expand' ? '扩展' : '收缩';
+    const sel = requireSelection(s, `${verb}选区`);
+    const changed = normaliseSelection(
+      modifySelection(sel, operation, amount, s.width, s.height),
+      s.width,
+      s.height,
+    );
+    if (!changed) {
+      fail('invalid_arguments', `收缩 ${amount} 像素后没有任何像素仍被选中，选区保持不变`, {
+        hint: '请用更小的 amount，或先扩大选区',
+        details: [{ parameter: 'amount', value: amount }],
+      });
+    }
+    const next = setSelection(ctx, doc, changed);
+    return { changed: true, operation, amount, selection: selectionReport(next) };
   },
 
   async feather_selection({ radius }, ctx) {

@@ -349,6 +349,7 @@ export const DESIGN_GROUP_E = [
   'select_polygon',
   'select_color_region',
   'transform_layers',
+  'modify_selection',
 ] as const;
 
 /**

@@ -512,4 +512,27 @@ export const groupE = [
       anchor: { default: 'center' },
     },
   }),
+  defineTool({
+    name: 'modify_selection',
+    group: 'E',
+    toolset: 'selection',
+    label: '修改选区',
+    labelEn: 'Modify Selection',
+    effect: 'write',
+    description:
+      '把当前选区的边缘向外扩展或向内收缩若干像素（如 Photoshop 的“选择 > 修改 > 扩展/收缩”，常用于出血位、缝份或描边余量）：operation 为 expand 扩展或 contract 收缩；amount 为移动的像素数，整数 1-500。按到边缘的直线距离计算，扩展后的转角是圆的，新边缘消除锯齿；羽化的选区以一半选中处为边缘。收缩时画布边缘不算选区边缘（与 Photoshop 默认相同）。需要已有选区；收缩到没有像素被选中时拒绝，选区不变。',
+    parameters: {
+      type: 'object',
+      properties: {
+        operation: {
+          type: 'string',
+          description: 'expand 向外扩展；contract 向内收缩',
+          enum: ['expand', 'contract'],
+        },
+        amount: { type: 'number', description: '移动的像素数，整数 1-500' },
+      },
+      required: ['operation', 'amount'],
+    },
+    limits: { amount: { min: 1, max: 500, integer: true } },
+  }),
 ] as const;
