@@ -549,7 +549,8 @@ export const layerPropsHandlers = {
 
   async transform_layers({ layer_names, scale_x, scale_y, angle, anchor }, ctx) {
     const doc = activeDoc(ctx);
-    if ((scale_x === undefined) === (angle === undefined)) {
+    const scaling = scale_x !== undefined || scale_y !== undefined;
+    if (scaling === (angle !== undefined) || (scaling && scale_x === undefined)) {
       fail(
         'invalid_arguments',
         '一次调用只做缩放或旋转之一：请给出 scale_x（缩放）或 angle（旋转），不要同时给出或都不给',

@@ -101,6 +101,13 @@ describe('transform_layers', () => {
     );
     expect(both.message).toContain('缩放或旋转之一');
     await refused(s, 'transform_layers', { layer_names: ['A', 'B'] }, 'invalid_arguments');
+    await refused(
+      s,
+      'transform_layers',
+      { layer_names: ['A', 'B'], scale_y: 120, angle: 10 },
+      'invalid_arguments',
+    );
+    await refused(s, 'transform_layers', { layer_names: ['A', 'B'], scale_y: 120 }, 'invalid_arguments');
     await refused(s, 'transform_layers', { layer_names: ['A', '背景'], scale_x: 50 }, 'invalid_state');
     await refused(s, 'transform_layers', { layer_names: ['A', 'L'], angle: 45 }, 'locked');
     await refused(s, 'transform_layers', { layer_names: ['A', 'Nope'], angle: 45 }, 'not_found');

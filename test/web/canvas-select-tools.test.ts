@@ -246,6 +246,18 @@ describe('the selection tools on the canvas', () => {
       await eventually(() => ants(page).count()).toBe(1);
       await snapshot(page, 'canvas-magic-wand');
 
+      // Keys typed in the tolerance field are the field's: Backspace there clears neither pixels nor layers.
+      const tolerance = bar.getByLabel('容差');
+      await tolerance.click();
+      await page.keyboard.press('End');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.type('40');
+      await page.keyboard.press('Tab');
+      await expect(tolerance.inputValue()).resolves.toBe('40');
+      await page.waitForTimeout(300);
+      expect((await state(id)).labels.length).toBe(steps + 1);
+
       // Not contiguous: both red squares.
       await bar.getByLabel('连续').uncheck();
       await click(90, 90);

@@ -21,7 +21,7 @@ import { layerWithId, refOf, selectedRefs } from '../state/layers.js';
 import { openFiles } from '../state/open-files.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { usePieceMark, usePieceShown } from '../state/piece-mark.js';
-import { editsText } from '../state/shortcuts.js';
+import { inFormControl } from '../state/shortcuts.js';
 import { CropHandles } from './CropHandles.js';
 import { UploadButton } from './FilesPane.js';
 import { PictureGhost } from './PictureGhost.js';
@@ -449,7 +449,7 @@ export function CanvasPane() {
   useEffect(() => {
     if (!hasDoc) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey || editsText(e.target as Element | null)) return;
+      if (e.ctrlKey || e.metaKey || e.altKey || inFormControl(e.target as Element | null)) return;
       const chosen = TOOL_KEYS[e.code];
       if (!chosen) return;
       // Shift with a slot's key changes the tool it holds, as Shift+M and Shift+L do in Photoshop.
@@ -621,6 +621,9 @@ export function CanvasPane() {
   };
   // The selection as it is now, the bounds as the picture shows them (see `image`).
   const pictured: ActiveDocument = image?.of === of ? { ...doc, layers: image.layers } : doc;
+  // Only while the picture is of the current state: the box the handles scale is what the server scales from.
+  const handles =
+    tool === 'move' && !layerMove.offset && image?.state === stateKey ? transformable(pictured) : null;
   const cropTool = studio.tools.get(PANE_TOOLS.crop);
   const cropLabel = cropTool ? labelIn(cropTool, lang) : PANE_TOOLS.crop;
   const facts = t('status.size', { w: doc.width, h: doc.height, dpi: doc.resolution, mode: doc.mode });
@@ -641,9 +644,9 @@ export function CanvasPane() {
         // biome-ignore lint/a11y/noNoninteractiveTabindex: an application role taking the arrow keys and space; focus is how the keyboard reaches it
         tabIndex={0}
         onKeyDown={(e) => {
-          // As Photoshop: Delete (or Backspace) clears the selected pixels of the current layer when there is a
-          // pixel selection (Edit › Clear), and otherwise deletes the selected layers, as its Move tool and the
-          // layers pane's Delete.
+          // Keys typed in the options bars' fields and lists are theirs (Backspace in the tolerance, the arrows in
+          // the font list), not a deletion, fill or nudge.
+          if (inFormControl(e.target as Element | null)) return;
           // Alt+Delete (or Alt+Backspace) fills the selection, or the whole current layer without one, with the
           // foreground colour, as Photoshop's Edit › Fill with Foreground Color.
           if ((e.key === 'Delete' || e.key === 'Backspace') && e.altKey && !e.ctrlKey && !e.metaKey) {
@@ -652,6 +655,9 @@ export function CanvasPane() {
             void studio.run([{ name: PANE_TOOLS.fill, arguments: { color: foreground.color } }]);
             return;
           }
+          // As Photoshop: Delete (or Backspace) clears the selected pixels of the current layer when there is a
+          // pixel selection (Edit › Clear), and otherwise deletes the selected layers, as its Move tool and the
+          // layers pane's Delete.
           if ((e.key === 'Delete' || e.key === 'Backspace') && !e.ctrlKey && !e.metaKey && !e.altKey) {
             if (!doc || doc.selected_layer_ids.length === 0) return;
             e.preventDefault();
@@ -853,13 +859,11 @@ export function CanvasPane() {
                   doc={doc}
                 />
               ))}
-            {/* Only while the picture is of the current state: the box the handles scale is what the server
-                scales from. */}
-            {tool === 'move' && !layerMove.offset && image?.state === stateKey && transformable(pictured) && (
+            {handles && (
               <TransformHandles
-                key={transformable(pictured)!.key}
-                box={transformable(pictured)!.box}
-                layers={transformable(pictured)!.layers}
+                key={handles.key}
+                box={handles.box}
+                layers={handles.layers}
                 zoom={view.zoom}
                 picture={image?.of === of ? image.url : null}
                 docSize={{ w: doc.width, h: doc.height }}

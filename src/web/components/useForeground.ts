@@ -26,9 +26,8 @@ export function useForeground(doc: ActiveDocument | null) {
       setDraft(hex);
       void studio
         .run([{ name: PANE_TOOLS.setForeground, arguments: { color: hex }, quiet: true }])
-        .then((ok) => {
-          if (!ok) setDraft(null);
-        });
+        // Done either way: the state now has the colour the document holds (in CMYK, the nearest it can print).
+        .then(() => setDraft(null));
     },
   };
 }

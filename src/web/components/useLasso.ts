@@ -11,7 +11,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ActiveDocument } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
-import { editsText } from '../state/shortcuts.js';
+import { inFormControl } from '../state/shortcuts.js';
 import {
   type LassoKind,
   modeArgument,
@@ -30,6 +30,8 @@ interface Point {
 const MAX_POINTS = 4000;
 /** How close to the first corner (CSS px) a click closes the polygonal lasso. */
 const CLOSE_PX = 8;
+/** How long after a polygon closes a click is still part of the double-click that closed it (ms). */
+const CLOSE_CLICK_MS = 500;
 /** The freehand edge keeps a point every few screen pixels. */
 const FREEHAND_STEP_PX = 2;
 
@@ -75,6 +77,8 @@ export function useLasso(
     null,
   );
   const lastMode = useRef<SelectionMode>('replace');
+  // When the last edge was closed: a click just after it is the rest of the double-click that closed it.
+  const closedAt = useRef(Number.NEGATIVE_INFINITY);
   const settling = useSettling(doc?.selection?.outline ?? '', () => setDrawn(null));
   const docKey = doc ? `${doc.name}|${doc.width}|${doc.height}` : '';
 
@@ -89,6 +93,7 @@ export function useLasso(
   const finish = () => {
     const g = going.current;
     going.current = null;
+    closedAt.current = performance.now();
     setHover(null);
     if (!g || !doc) return;
     const points = thinned(
@@ -112,7 +117,9 @@ export function useLasso(
     if (!active) return;
     const onKey = (e: KeyboardEvent) => {
       const g = going.current;
-      if (!g || editsText(e.target as Element | null)) return;
+      // Keys with Ctrl, ⌘ or Alt are other shortcuts (Alt+Delete fills); a control's keys are its own.
+      if (!g || e.ctrlKey || e.metaKey || e.altKey || inFormControl(e.target as Element | null)) return;
+      if ((e.target as Element | null)?.closest('button')) return;
       // Taken before the canvas sees them: Backspace there would delete the layer.
       if (e.key === 'Escape') {
         e.preventDefault();
@@ -145,8 +152,9 @@ export function useLasso(
     path: shown ? pointsPath(shown.points, shown.closed) : null,
     replacing,
     press(e: PointerEvent, at: Point) {
-      settling.stop();
+      // The polygonal lasso sets its corners on release; a press (a pan between its clicks) leaves what is drawn.
       if (kind !== 'free') return;
+      settling.stop();
       going.current = { keys: keysOf(e), points: [at], pointerId: e.pointerId, moved: false };
       setDrawn(null);
     },
@@ -161,7 +169,8 @@ export function useLasso(
       if (near(last, at, FREEHAND_STEP_PX)) return true;
       cur.moved = true;
       cur.points.push(at);
-      setDrawn({ points: [...cur.points], closed: false });
+      // The same array, grown: a new wrapper re-renders without copying every point of a long drag.
+      setDrawn({ points: cur.points, closed: false });
       return true;
     },
     /** The pointer moved with no button down: the polygon's next edge follows it. */
@@ -191,6 +200,8 @@ export function useLasso(
     /** A click of the polygonal lasso: its first corner, the next one, or at the first corner, the end. */
     click(e: PointerEvent, at: Point) {
       if (kind !== 'polygon' || !doc) return;
+      // The second click of a double-click on the first corner (which closed the polygon) starts nothing.
+      if (performance.now() - closedAt.current < CLOSE_CLICK_MS) return;
       const cur = going.current;
       if (!cur) {
         going.current = { keys: keysOf(e), points: [at], pointerId: null, moved: true };

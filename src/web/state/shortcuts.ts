@@ -27,6 +27,14 @@ export function editsText(target: Element | null): boolean {
 }
 
 /**
+ * Whether a key goes to a form control (a field, a list, a checkbox, a colour well): the canvas's own keys — the
+ * tools' letters, Delete, the arrows — are then the control's, never an edit of the document.
+ */
+export function inFormControl(target: Element | null): boolean {
+  return target?.closest('input, select, textarea, [contenteditable="true"]') != null;
+}
+
+/**
  * Photoshop's layer and selection keys (by the key's place): Ctrl/⌘+J, E and G on the selected layers, Ctrl/⌘+A
  * selects the whole canvas, Ctrl/⌘+D deselects and Ctrl/⌘+Shift+I inverts the selection; null for any other.
  */
