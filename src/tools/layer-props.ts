@@ -179,6 +179,23 @@ type Op =
 
 const OP_VERBS: Record<Op['kind'], string> = { scale: '缩放', rotate: '旋转', flip: '翻转' };
 
+/** A scale by 100 % or a turn by a whole number of turns: nothing changes. */
+function isIdentity(op: Op): boolean {
+  return (
+    (op.kind === 'scale' && op.kx === 1 && op.ky === 1) ||
+    (op.kind === 'rotate' && normaliseAngle(op.deg) === 0)
+  );
+}
+
+/**
+ * The named layers split into those to act on and those inside a listed group, which go with the group: acting on
+ * them on their own too would move or transform them twice.
+ */
+function withoutListedChildren(state: DocState, named: readonly Layer[]) {
+  const inGroup = named.filter((l) => named.some((g) => g !== l && isAncestor(state, g.id, l.id)));
+  return { roots: named.filter((l) => !inGroup.includes(l)), inGroup };
+}
+
 function transformPixels(r: Raster, op: Op, pivot: Point): Promise<Raster> | Raster {
   switch (op.kind) {
     case 'scale':
@@ -327,9 +344,7 @@ async function transformNamed(
   const what = OP_VERBS[op.kind];
   assertPositionable(doc.state, layer, what, true);
 
-  const identity =
-    (op.kind === 'scale' && op.kx === 1 && op.ky === 1) ||
-    (op.kind === 'rotate' && normaliseAngle(op.deg) === 0);
+  const identity = isIdentity(op);
   if (identity) {
     const s = activateOnly(ctx, doc, layer.id);
     return unchangedResult(
@@ -482,9 +497,7 @@ export const layerPropsHandlers = {
   move_layers({ layer_names, dx, dy }, ctx) {
     const doc = activeDoc(ctx);
     const named = layersNamedAll(ctx, doc.state, layer_names);
-    // A layer inside a listed group moves with the group: moving it on its own too would move it twice.
-    const inGroup = named.filter((l) => named.some((g) => g !== l && isAncestor(doc.state, g.id, l.id)));
-    const roots = named.filter((l) => !inGroup.includes(l));
+    const { roots, inGroup } = withoutListedChildren(doc.state, named);
     for (const layer of roots) assertPositionable(doc.state, layer, '移动', false);
     const { mx, my, rounded } = wholeOffsets(dx, dy);
     const withGroup = inGroup.length
@@ -566,9 +579,7 @@ export const layerPropsHandlers = {
         : { kind: 'rotate', deg: equivalentAngle(angle!) };
     const what = OP_VERBS[op.kind];
     const named = layersNamedAll(ctx, doc.state, layer_names);
-    // A layer inside a listed group is transformed with the group: doing it on its own too would do it twice.
-    const inGroup = named.filter((l) => named.some((g) => g !== l && isAncestor(doc.state, g.id, l.id)));
-    const roots = named.filter((l) => !inGroup.includes(l));
+    const { roots, inGroup } = withoutListedChildren(doc.state, named);
     for (const layer of roots) assertPositionable(doc.state, layer, what, true);
     const extra = {
       ...(op.kind === 'scale' ? { scale: { x: scale_x, y: scale_y ?? scale_x } } : { angle }),
@@ -577,9 +588,7 @@ export const layerPropsHandlers = {
     };
     const selection = { active: named[0]!.id, selected: named.map((l) => l.id) };
     const before = roots.map((l) => contentBounds(doc.state, l.id)).reduce(unionRect);
-    const identity =
-      (op.kind === 'scale' && op.kx === 1 && op.ky === 1) ||
-      (op.kind === 'rotate' && normaliseAngle(op.deg) === 0);
+    const identity = isIdentity(op);
     if (identity || isEmptyRect(before)) {
       // Only the selection changes, which is no history step (as select_layers).
       const reselected = { ...doc.state, ...selection };

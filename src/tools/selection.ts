@@ -358,9 +358,10 @@ export const selectionHandlers = {
     const px = Math.floor(x);
     const py = Math.floor(y);
     if (!(px >= 0 && py >= 0 && px < s.width && py < s.height)) {
+      const xInside = px >= 0 && px < s.width;
       fail('out_of_bounds', `取色点（${x}, ${y}）在画布之外（画布 ${s.width}×${s.height} 像素）`, {
         hint: `x 取 0 到 ${s.width - 1}，y 取 0 到 ${s.height - 1}`,
-        details: [{ parameter: px >= 0 && px < s.width ? 'y' : 'x', value: px >= 0 && px < s.width ? y : x }],
+        details: [{ parameter: xInside ? 'y' : 'x', value: xInside ? y : x }],
       });
     }
     const options = { tolerance, contiguous, sample_all_layers };

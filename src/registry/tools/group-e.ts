@@ -346,8 +346,7 @@ export const groupE = [
     label: '按参考点缩放',
     labelEn: 'Scale from Reference Point',
     effect: 'write',
-    description:
-      '以参考点为基准按百分比缩放 name 指定的图层（并将其设为当前图层），如 Photoshop 自由变换时拖动角点或边点：参考点固定不动，例如 anchor 为 top_left 时左上角不动、向右下方缩放。anchor 为图层内容边界上的参考点：top_left、top、top_right、left、center、right、bottom_left、bottom、bottom_right，默认 center（与 resize_layer 相同）。scale_x、scale_y 为水平、垂直缩放百分比：100 = 不变，200 = 两倍，50 = 一半；大于 0，最大 10000；省略 scale_y 时等于 scale_x（等比缩放）。文字图层等比缩放时改变字号，保持可编辑；智能对象保留原始像素。',
+    description: `以参考点为基准按百分比缩放 name 指定的图层（并将其设为当前图层），如 Photoshop 自由变换时拖动角点或边点：参考点固定不动，例如 anchor 为 top_left 时左上角不动、向右下方缩放。anchor 为图层内容边界上的参考点：${ANCHORS.join('、')}，默认 center（与 resize_layer 相同）。scale_x、scale_y 为水平、垂直缩放百分比：100 = 不变，200 = 两倍，50 = 一半；大于 0，最大 10000；省略 scale_y 时等于 scale_x（等比缩放）。文字图层等比缩放时改变字号，保持可编辑；智能对象保留原始像素。`,
     parameters: {
       type: 'object',
       properties: {
@@ -489,8 +488,7 @@ export const groupE = [
     label: '变换多个图层',
     labelEn: 'Transform Layers',
     effect: 'write',
-    description:
-      '把 layer_names 指定的多个图层作为一个整体缩放或旋转（如 Photoshop 中选中多个图层后的自由变换），一个历史步骤；这些图层成为选中的图层。参考点 anchor 在这些图层内容的合并边界上：top_left、top、top_right、left、center、right、bottom_left、bottom、bottom_right，默认 center，变换时参考点固定不动。缩放时给出 scale_x、scale_y（百分比：100 = 不变，200 = 两倍；大于 0，最大 10000；省略 scale_y 时等于 scale_x）；旋转时给出 angle（度，顺时针为正，-360 到 360）；一次调用只做缩放或旋转之一。图层组连同其中的图层一起变换；同时列出的组内图层不会被单独变换。文字图层等比缩放时改变字号，保持可编辑；智能对象保留原始像素。',
+    description: `把 layer_names 指定的多个图层作为一个整体缩放或旋转（如 Photoshop 中选中多个图层后的自由变换），一个历史步骤；这些图层成为选中的图层。参考点 anchor 在这些图层内容的合并边界上：${ANCHORS.join('、')}，默认 center，变换时参考点固定不动。缩放时给出 scale_x、scale_y（百分比：100 = 不变，200 = 两倍；大于 0，最大 10000；省略 scale_y 时等于 scale_x）；旋转时给出 angle（度，顺时针为正，-360 到 360）；一次调用只做缩放或旋转之一。图层组连同其中的图层一起变换；同时列出的组内图层不会被单独变换。文字图层等比缩放时改变字号，保持可编辑；智能对象保留原始像素。`,
     parameters: {
       type: 'object',
       properties: {

@@ -26,7 +26,13 @@ import { CropHandles } from './CropHandles.js';
 import { UploadButton } from './FilesPane.js';
 import { PictureGhost } from './PictureGhost.js';
 import { SelectionOptionsBar } from './SelectionOptionsBar.js';
-import { modeArgument, modeOf, type SelectionOptions, useSelectionOptions } from './selection-options.js';
+import {
+  modeArgument,
+  modeOf,
+  type SelectionOptions,
+  useSelectionOptions,
+  wandArguments,
+} from './selection-options.js';
 import { defaultTextSize, TextEditor, textLayerAt, useTextTool } from './TextTool.js';
 import { type CanvasTool, ToolIcon } from './ToolIcon.js';
 import { TransformHandles } from './TransformHandles.js';
@@ -435,6 +441,8 @@ export function CanvasPane() {
   const foreground = useForeground(doc);
   const textColor = foreground.color;
   const [textFont, setTextFont] = useState<string | null>(null);
+  // The size field's bounds are create_text_layer's font_size limits.
+  const sizeLimits = studio.tools.get(PANE_TOOLS.createText)?.limits.font_size;
   const fonts = useFonts(tool === 'text');
   // The eyedropper's last reading: a colour, or null where the canvas is transparent.
   const [picked, setPicked] = useState<{ hex: string | null } | null>(null);
@@ -764,9 +772,7 @@ export function CanvasPane() {
                   arguments: {
                     x: Math.floor(at.x),
                     y: Math.floor(at.y),
-                    tolerance: options.tolerance,
-                    contiguous: options.contiguous,
-                    sample_all_layers: options.sampleAll,
+                    ...wandArguments(options),
                     ...modeArgument(mode),
                   },
                 },
@@ -1027,11 +1033,12 @@ export function CanvasPane() {
               <input
                 type="number"
                 min={1}
-                max={5000}
+                max={sizeLimits?.max}
                 value={textSize ?? defaultTextSize(doc)}
                 onChange={(e) => {
                   const v = Number((e.currentTarget as HTMLInputElement).value);
-                  if (Number.isFinite(v) && v > 0 && v <= 5000) setTextSize(v);
+                  const max = sizeLimits?.max ?? Number.POSITIVE_INFINITY;
+                  if (Number.isFinite(v) && v > (sizeLimits?.above ?? 0) && v <= max) setTextSize(v);
                 }}
               />
               px

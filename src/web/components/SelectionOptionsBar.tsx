@@ -4,6 +4,7 @@
  * the lasso's kind, and the magic wand's tolerance, contiguity and sampling.
  */
 import { useStudioView } from '../context.js';
+import { PANE_TOOLS } from '../state/pane-tools.js';
 import {
   type LassoKind,
   type MarqueeShape,
@@ -48,7 +49,10 @@ export function SelectionOptionsBar({
   options: SelectionOptions;
   update: (change: Partial<SelectionOptions>) => void;
 }) {
-  const { t } = useStudioView();
+  const { studio, t } = useStudioView();
+  // The wand's bounds and defaults are its registry limits.
+  const wand = studio.tools.get(PANE_TOOLS.magicWand);
+  const tolerance = wand?.limits.tolerance;
   const choice = <T extends string>(
     label: string,
     values: readonly T[],
@@ -119,20 +123,22 @@ export function SelectionOptionsBar({
             {t('canvas.wandTolerance')}
             <input
               type="number"
-              min={0}
-              max={255}
+              min={tolerance?.min}
+              max={tolerance?.max}
               step={1}
-              value={options.tolerance}
+              value={options.tolerance ?? (tolerance?.default as number | undefined)}
               onChange={(e) => {
                 const v = Number((e.currentTarget as HTMLInputElement).value);
-                if (Number.isInteger(v) && v >= 0 && v <= 255) update({ tolerance: v });
+                const min = tolerance?.min ?? 0;
+                const max = tolerance?.max ?? Number.POSITIVE_INFINITY;
+                if (Number.isInteger(v) && v >= min && v <= max) update({ tolerance: v });
               }}
             />
           </label>
           <label>
             <input
               type="checkbox"
-              checked={options.contiguous}
+              checked={options.contiguous ?? wand?.limits.contiguous?.default === true}
               onChange={(e) => update({ contiguous: (e.currentTarget as HTMLInputElement).checked })}
             />
             {t('canvas.wandContiguous')}
@@ -140,7 +146,7 @@ export function SelectionOptionsBar({
           <label>
             <input
               type="checkbox"
-              checked={options.sampleAll}
+              checked={options.sampleAll ?? wand?.limits.sample_all_layers?.default === true}
               onChange={(e) => update({ sampleAll: (e.currentTarget as HTMLInputElement).checked })}
             />
             {t('canvas.wandSampleAll')}

@@ -4,11 +4,12 @@
  * sampling. Modifier keys held as a selection starts override the bar's mode, as in Photoshop.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { SELECTION_MODES } from '../../registry/tools/selection-params.js';
 import type { Studio } from '../state/use-studio.js';
 import type { StartKeys } from './useRectDrag.js';
 
-export type SelectionMode = 'replace' | 'add' | 'subtract' | 'intersect';
-export const SELECTION_MODES: readonly SelectionMode[] = ['replace', 'add', 'subtract', 'intersect'];
+export { SELECTION_MODES };
+export type SelectionMode = (typeof SELECTION_MODES)[number];
 export type MarqueeShape = 'rect' | 'ellipse';
 export type LassoKind = 'free' | 'polygon';
 
@@ -16,10 +17,10 @@ export interface SelectionOptions {
   readonly mode: SelectionMode;
   readonly shape: MarqueeShape;
   readonly lasso: LassoKind;
-  /** The magic wand's tolerance, 0–255 per channel. */
-  readonly tolerance: number;
-  readonly contiguous: boolean;
-  readonly sampleAll: boolean;
+  /** The magic wand's settings as chosen; null until then: the tool's own defaults (its registry limits). */
+  readonly tolerance: number | null;
+  readonly contiguous: boolean | null;
+  readonly sampleAll: boolean | null;
 }
 
 /** Photoshop's defaults. */
@@ -27,10 +28,19 @@ export const DEFAULT_SELECTION_OPTIONS: SelectionOptions = {
   mode: 'replace',
   shape: 'rect',
   lasso: 'free',
-  tolerance: 32,
-  contiguous: true,
-  sampleAll: false,
+  tolerance: null,
+  contiguous: null,
+  sampleAll: null,
 };
+
+/** The magic wand's arguments the options bar has chosen (the tool's defaults stand for the rest). */
+export function wandArguments(o: SelectionOptions): Record<string, unknown> {
+  return {
+    ...(o.tolerance === null ? {} : { tolerance: o.tolerance }),
+    ...(o.contiguous === null ? {} : { contiguous: o.contiguous }),
+    ...(o.sampleAll === null ? {} : { sample_all_layers: o.sampleAll }),
+  };
+}
 
 /** Shift adds, Alt subtracts, both intersect; with neither, the options bar's mode. */
 export function modeOf(keys: StartKeys, base: SelectionMode): SelectionMode {

@@ -8,6 +8,7 @@
  * for.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { POLYGON_MAX_POINTS } from '../../registry/tools/selection-params.js';
 import type { ActiveDocument } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
@@ -26,8 +27,6 @@ interface Point {
   readonly y: number;
 }
 
-/** The most corners select_polygon takes (its registry limit): a longer freehand edge is thinned to it. */
-const MAX_POINTS = 4000;
 /** How close to the first corner (CSS px) a click closes the polygonal lasso. */
 const CLOSE_PX = 8;
 /** How long after a polygon closes a click is still part of the double-click that closed it (ms). */
@@ -46,7 +45,7 @@ function doubleArea(points: readonly Point[]): number {
   return a;
 }
 
-/** Every k-th point, so at most `max` remain (the last one kept). */
+/** Every k-th point, so at most `max` remain (the last one kept): a long freehand edge within select_polygon's limit. */
 function thinned(points: readonly Point[], max: number): Point[] {
   if (points.length <= max) return [...points];
   const k = Math.ceil(points.length / max);
@@ -79,7 +78,8 @@ export function useLasso(
   const lastMode = useRef<SelectionMode>('replace');
   // When the last edge was closed: a click just after it is the rest of the double-click that closed it.
   const closedAt = useRef(Number.NEGATIVE_INFINITY);
-  const settling = useSettling(doc?.selection?.outline ?? '', () => setDrawn(null));
+  // What settles is the edge sent (closed); a polygon begun since stays.
+  const settling = useSettling(doc?.selection?.outline ?? '', () => setDrawn((d) => (d?.closed ? null : d)));
   const docKey = doc ? `${doc.name}|${doc.width}|${doc.height}` : '';
 
   const drop = () => {
@@ -93,12 +93,12 @@ export function useLasso(
   const finish = () => {
     const g = going.current;
     going.current = null;
-    closedAt.current = performance.now();
+    if (g?.pointerId === null) closedAt.current = performance.now();
     setHover(null);
     if (!g || !doc) return;
     const points = thinned(
       g.points.map((p) => ({ x: round(p.x), y: round(p.y) })),
-      MAX_POINTS,
+      POLYGON_MAX_POINTS,
     );
     const mode = modeOf(g.keys, base);
     lastMode.current = mode;
@@ -204,6 +204,8 @@ export function useLasso(
       if (performance.now() - closedAt.current < CLOSE_CLICK_MS) return;
       const cur = going.current;
       if (!cur) {
+        // A new polygon replaces the edge that may still wait for its selection.
+        settling.stop();
         going.current = { keys: keysOf(e), points: [at], pointerId: null, moved: true };
         setDrawn({ points: [at], closed: false });
         return;
