@@ -3,7 +3,8 @@
  * a corner dragged scales it in proportion about the opposite corner (Shift: freely), a side stretches it one
  * way, one history step (按参考点缩放); just outside a corner a drag turns it about its centre (旋转图层, Shift: by
  * 15°); Esc puts it back and sends nothing; no handles for an empty layer, the background or a locked layer.
- * Several selected layers get the handles on the box round them all and scale or turn as one (变换多个图层).
+ * Several selected layers get the handles on the box round them all and scale or turn as one (变换多个图层); an
+ * empty one among them is left out.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -159,7 +160,7 @@ describe('transform handles', () => {
     }
   });
 
-  it('puts the handles round several selected layers, which scale and turn as one', async () => {
+  it('puts the handles round several selected layers, which scale and turn as one; an empty one is left out', async () => {
     const id = await createSession(studio.url);
     await okCalls(studio.url, id, [
       toolCall('create_document', { width: 600, height: 400, name: '一起' }),
@@ -170,7 +171,9 @@ describe('transform handles', () => {
       toolCall('select_rect', { left: 250, top: 150, right: 300, bottom: 200 }),
       toolCall('fill_selection', { color: '#1565c0' }),
       toolCall('deselect'),
-      toolCall('select_layers', { names: ['红', '蓝'] }),
+      // Selected beside them, an empty layer does not hide the handles (Photoshop leaves it out).
+      toolCall('create_layer', { name: '空' }),
+      toolCall('select_layers', { names: ['红', '蓝', '空'] }),
     ]);
     const page = await studio.open(id);
     try {

@@ -237,13 +237,15 @@ function selectedBounds(doc: ActiveDocument) {
 
 /**
  * The selected layers the transform handles scale and turn, with the box round them all; null for none, or when one
- * of them is locked or the background (Photoshop's Free Transform refuses those too).
+ * of them is locked or the background (Photoshop's Free Transform refuses those too). An empty selected layer has
+ * nothing to transform and is left out, as in Photoshop, rather than hiding the handles of the rest.
  */
 function transformable(doc: ActiveDocument) {
+  const selected = doc.selected_layer_ids.map((id) => layerWithId(doc.layers, id));
+  if (selected.some((l) => !l || l.locked || l.background)) return null;
   const boxes = selectedBounds(doc);
-  if (boxes.length === 0 || boxes.length !== doc.selected_layer_ids.length) return null;
+  if (boxes.length === 0) return null;
   const layers = boxes.map((b) => layerWithId(doc.layers, b.id));
-  if (layers.some((l) => !l || l.locked || l.background)) return null;
   const x = Math.min(...boxes.map((b) => b.x));
   const y = Math.min(...boxes.map((b) => b.y));
   const w = Math.max(...boxes.map((b) => b.x + b.w)) - x;
