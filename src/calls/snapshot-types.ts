@@ -43,6 +43,11 @@ export interface TextNode {
   readonly x: number;
   readonly y: number;
   readonly color: string;
+  /**
+   * The font asked for (what the file keeps and Photoshop shows; a bundled weight by its family alias, as
+   * GET /v1/fonts lists it), which may be drawn in a bundled weight.
+   */
+  readonly font: string;
   /** False when the text is rotated, skewed or scaled by a transform (the editor then shows it upright). */
   readonly upright: boolean;
 }

@@ -8,6 +8,7 @@ import type { DocState, TextSpec } from '../engine/model.js';
 import { rgbToHex } from '../engine/raster.js';
 import { selectionBounds } from '../engine/selection.js';
 import { selectionOutline } from '../engine/selection-outline.js';
+import { fontShownAs } from '../engine/text.js';
 import { alternativesOf, PART_LABELS } from '../garment/types.js';
 import { layerTree } from '../tools/basics.js';
 import { documentSummary } from '../tools/describe.js';
@@ -32,6 +33,7 @@ function textNode(t: TextSpec): TextNode {
     x: t.x,
     y: t.y,
     color: rgbToHex(t.color),
+    font: fontShownAs(t.font),
     upright: !t.transform,
   };
 }

@@ -179,6 +179,15 @@ export function psdFontName(font: string): string {
   return weight ? `NotoSansHans-${weight}` : font;
 }
 
+/**
+ * `font` as a designer picks it from a list: any name of a bundled weight (its PostScript name from a file,
+ * 思源黑体 Bold…) as that weight's family alias, 'Noto Sans SC Bold'; any other name as it is.
+ */
+export function fontShownAs(font: string): string {
+  const weight = WEIGHT_BY_NAME.get(normalise(font));
+  return weight ? familyOf(weight) : font;
+}
+
 function fontString(size: number, family: string): string {
   const px = Number(size.toFixed(4));
   const quote = (f: string) => `"${f.replace(/["\\]/g, '')}"`;

@@ -1,5 +1,6 @@
 /**
- * Group C text tools (SPEC.md §4.3): create_text_layer, set_text_content, set_text_color, set_text_size.
+ * Group C text tools (SPEC.md §4.3): create_text_layer, set_text_content, set_text_color, set_text_size; and
+ * set_text_font, an extension, as Photoshop's options bar changes a text layer's font.
  *
  * A text layer keeps its TextSpec and a rendering of it (engine/text.ts); every set_* re-renders, so the layer
  * stays editable. `x, y` is the top-left of the text box and stays put when the size changes. Photoshop names a
@@ -16,7 +17,9 @@ import { hexToRgb, rgbToHex } from '../engine/raster.js';
 import {
   autoLayerName,
   availableFonts,
+  BUNDLED_FAMILIES,
   BUNDLED_FONT,
+  fontShownAs,
   renderTextSpec,
   resizeTextSpec,
 } from '../engine/text.js';
@@ -212,6 +215,22 @@ export const textHandlers = {
       ...held.note,
       ...rerender(ctx, doc, layer, { ...layer.text, color: held.color }),
     };
+  },
+
+  set_text_font({ name, font_name }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = editableText(ctx, doc.state, name, '修改字体');
+    const old = layer.text.font;
+    const font = font_name.trim();
+    if (font === '') {
+      fail('invalid_arguments', 'font_name 不能为空', {
+        hint: `给出字体名称，如内置的 ${BUNDLED_FAMILIES.join('、')}，或本机已安装的字体`,
+        details: { font_name: '不能为空' },
+      });
+    }
+    // Any spelling of the same bundled weight (a file's PostScript name, 思源黑体 Bold) is the same font.
+    if (fontShownAs(old) === fontShownAs(font)) return unchanged(ctx, doc, layer, `字体已经是“${old}”`);
+    return { old_font: old, ...rerender(ctx, doc, layer, { ...layer.text, font }) };
   },
 
   set_text_size({ name, size }, ctx) {

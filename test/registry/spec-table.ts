@@ -350,6 +350,7 @@ export const DESIGN_GROUP_E = [
   'select_color_region',
   'transform_layers',
   'modify_selection',
+  'set_text_font',
 ] as const;
 
 /**

@@ -806,6 +806,87 @@ describe('font weights', () => {
   );
 });
 
+describe('set_text_font', () => {
+  /** Ink of a rendering: the sum of its alpha, in pixels. */
+  const ink = (r: Raster) => {
+    let sum = 0;
+    for (let i = 3; i < r.data.length; i += 4) sum += r.data[i]! / 255;
+    return sum;
+  };
+
+  it.runIf(psdToolsAvailable())(
+    'sets a text layer in another weight: the same words, size, colour and box corner, heavier ink; one undoable step; psd-tools reads the font',
+    async () => {
+      const s = await doc(400, 120);
+      await ok(s, 'create_text_layer', { text: '春季上新', x: 10, y: 10, font_size: 60, color: '#c81e28' });
+      const before = text(s, '春季上新');
+      const steps = labels(s).length;
+      const r = await ok(s, 'set_text_font', { name: '春季上新', font_name: 'Noto Sans SC Bold' });
+      expect(r).toMatchObject({
+        old_font: BUNDLED_FONT,
+        text: { rendered_font: 'Noto Sans SC Bold', size: 60, x: 10, y: 10, color: '#c81e28' },
+      });
+      expect(r.font_fallback).toBeUndefined();
+      const after = text(s, '春季上新');
+      expect(after.id).toBe(before.id);
+      expect(after.text).toEqual({
+        ...before.text,
+        font: 'Noto Sans SC Bold',
+        renderedFont: 'Noto Sans SC Bold',
+      });
+      expect(same(after.raster, renderText(after.text))).toBe(true);
+      // Bold strokes: measurably more ink than Regular for the same words at the same size.
+      expect(ink(after.raster)).toBeGreaterThan(1.2 * ink(before.raster));
+      expect(labels(s).slice(steps)).toEqual(['修改字体']);
+
+      await ok(s, 'save_document_as', { path: 'bold.psd' });
+      const { dump } = await readWithPsdTools(await readFile(path.join(s.workspace.root, 'bold.psd')));
+      expect(flattenPsdTools(dump.layers).find((l) => l.name === '春季上新')!.fonts).toContain(
+        'NotoSansHans-Bold',
+      );
+
+      await ok(s, 'undo');
+      expect(text(s, '春季上新')).toBe(before);
+    },
+  );
+
+  it('keeps a font the machine lacks by name, drawn in the bundled weight its name asks for, and says so', async () => {
+    const s = await doc(400, 120);
+    await ok(s, 'create_text_layer', { text: '正文', x: 10, y: 10, font_size: 30 });
+    const r = await ok(s, 'set_text_font', { name: '正文', font_name: 'Microsoft YaHei Bold' });
+    expect(r).toMatchObject({ font_fallback: true, text: { rendered_font: 'Noto Sans SC Bold' } });
+    expect(String(r.font_note)).toContain('Microsoft YaHei Bold');
+    expect(text(s, '正文').text).toMatchObject({
+      font: 'Microsoft YaHei Bold',
+      renderedFont: 'Noto Sans SC Bold',
+    });
+  });
+
+  it('the same font changes nothing; an empty name, a pixel layer and a locked text are refused, changing nothing', async () => {
+    const s = await doc(400, 120);
+    await ok(s, 'create_text_layer', {
+      text: '标题',
+      x: 10,
+      y: 10,
+      font_size: 30,
+      font_name: 'Noto Sans SC Medium',
+    });
+    edit(s, (st) => addPixel(st, '像素', solid({ x: 0, y: 0, w: 10, h: 10 }, [1, 2, 3, 255])));
+    const steps = labels(s).length;
+    const unchanged = await ok(s, 'set_text_font', { name: '标题', font_name: 'Noto Sans SC Medium' });
+    expect(unchanged.changed).toBe(false);
+    const before = text(s, '标题');
+    await refused(s, 'set_text_font', { name: '标题', font_name: '  ' }, 'invalid_arguments');
+    await refused(s, 'set_text_font', { name: '像素', font_name: 'Noto Sans SC Bold' }, 'invalid_state');
+    await ok(s, 'lock_layer', { name: '标题', locked: true });
+    const lockedSteps = labels(s).length;
+    await refused(s, 'set_text_font', { name: '标题', font_name: 'Noto Sans SC Bold' }, 'locked');
+    expect(text(s, '标题').text).toEqual(before.text);
+    expect(labels(s).length).toBe(lockedSteps);
+    expect(lockedSteps).toBe(steps + 1);
+  });
+});
+
 describe('CMYK documents', () => {
   it('text colours are clipped to the printable gamut like every new colour in a CMYK document', async () => {
     const s = await doc();

@@ -123,13 +123,25 @@ describe('the type tool', () => {
       await page.keyboard.press('Control+Enter');
       await eventually(async () => (await texts(id)).map((l) => l.text!.content)).toEqual(['夏季新品']);
 
-      // A font from the options bar (the server's list, the bundled font's weights first): new text is set in it,
-      // bolder than the same words in the default weight.
+      // With one text layer selected, the type tool's options bar shows its font, size and colour, and a change
+      // there is made to it at once (as in Photoshop) and kept for new text. The fonts are the server's list, the
+      // bundled font's weights first.
       await page.keyboard.press('t');
       const font = page.locator('.tool-options .text-font');
       await eventually(() => font.locator('option').count()).toBeGreaterThan(4);
       await expect(font.inputValue()).resolves.toBe('Noto Sans SC');
+      await expect(size.inputValue()).resolves.toBe('40');
+      await expect(page.locator('.tool-options .text-color').inputValue()).resolves.toBe('#c62828');
+      const before = (await labels(id)).length;
+      await size.fill('48');
+      await size.press('Enter');
+      await eventually(async () => (await texts(id)).map((l) => l.text!.size)).toEqual([48]);
       await font.selectOption('Noto Sans SC Bold');
+      await eventually(async () => (await texts(id)).map((l) => l.text!.font)).toEqual(['Noto Sans SC Bold']);
+      expect((await labels(id)).slice(before)).toEqual(['修改字号', '修改字体']);
+      expect((await texts(id))[0]!.text).toMatchObject({ content: '夏季新品', color: '#c62828' });
+
+      // New text is then set in that font and size, bolder than the same words in the default weight.
       const spot = await onCanvas(page, 60, 200);
       await page.mouse.click(spot.x, spot.y);
       await eventually(() => editor.count()).toBe(1);
@@ -137,9 +149,13 @@ describe('the type tool', () => {
       await snapshot(page, 'canvas-text-bold');
       await page.keyboard.press('Control+Enter');
       await eventually(async () => (await texts(id)).length).toBe(2);
+      expect((await texts(id)).find((l) => l.text!.content === '粗体')!.text).toMatchObject({
+        size: 48,
+        font: 'Noto Sans SC Bold',
+      });
       const [info, plain] = await okCalls(studio.url, id, [
         toolCall('get_active_layer_info'),
-        toolCall('create_text_layer', { text: '粗体', x: 60, y: 300, font_size: 40 }),
+        toolCall('create_text_layer', { text: '粗体', x: 60, y: 300, font_size: 48 }),
       ]);
       const bold = (info!.layer as { text: { font: string; rendered_font: string; content: string } }).text;
       expect(bold).toMatchObject({

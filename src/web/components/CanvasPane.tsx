@@ -36,6 +36,7 @@ import {
 import { defaultTextSize, TextEditor, textLayerAt, useTextTool } from './TextTool.js';
 import { type CanvasTool, ToolIcon } from './ToolIcon.js';
 import { TransformHandles } from './TransformHandles.js';
+import { TypeOptionsBar } from './TypeOptionsBar.js';
 import { useCrop } from './useCrop.js';
 import { useFonts } from './useFonts.js';
 import { useForeground } from './useForeground.js';
@@ -397,18 +398,29 @@ function useSelectAt(artboard: { current: HTMLDivElement | null }) {
       })
       .catch(() => undefined);
   };
-  /** The double-click's clicks undone: those still on their way select nothing, the first one's selection is put back. */
-  const undoClicks = () => {
+  /** The double-click's own two clicks (not a click just before them), which select nothing from now on. */
+  const cancelClicks = () => {
     const now = performance.now();
-    // Its own two clicks, not a click just before them.
     const clicks = recent.current.slice(-2).filter((c) => now - c.at < DOUBLE_CLICK_MS);
     recent.current = [];
     for (const c of clicks) c.cancelled = true;
-    const before = clicks.find((c) => c.before !== null)?.before;
+    return clicks;
+  };
+  /** The double-click's clicks undone: those still on their way select nothing, the first one's selection is put back. */
+  const undoClicks = () => {
+    const before = cancelClicks().find((c) => c.before !== null)?.before;
     if (before?.length && studio.state?.active)
       void studio.run([{ name: PANE_TOOLS.selectLayers, arguments: { names: before }, quiet: true }]);
   };
-  return { selectAt, undoClicks };
+  /**
+   * A double-click that edits a text layer selects it, as Photoshop's does, whatever its clicks picked by pixel (a
+   * click between the glyphs finds the layer under them).
+   */
+  const selectInstead = (layer: LayerNode) => {
+    cancelClicks();
+    void studio.run([{ name: PANE_TOOLS.selectLayers, arguments: { names: [refOf(layer)] }, quiet: true }]);
+  };
+  return { selectAt, undoClicks, selectInstead };
 }
 
 export function CanvasPane() {
@@ -443,8 +455,6 @@ export function CanvasPane() {
   const foreground = useForeground(doc);
   const textColor = foreground.color;
   const [textFont, setTextFont] = useState<string | null>(null);
-  // The size field's bounds are create_text_layer's font_size limits.
-  const sizeLimits = studio.tools.get(PANE_TOOLS.createText)?.limits.font_size;
   const fonts = useFonts(tool === 'text');
   // The eyedropper's last reading: a colour, or null where the canvas is transparent.
   const [picked, setPicked] = useState<{ hex: string | null } | null>(null);
@@ -508,7 +518,7 @@ export function CanvasPane() {
     return () => window.removeEventListener('keydown', onKey, true);
   }, []);
   const artboard = useRef<HTMLDivElement>(null);
-  const { selectAt, undoClicks } = useSelectAt(artboard);
+  const { selectAt, undoClicks, selectInstead } = useSelectAt(artboard);
   const drop = useDropToOpen();
   const mark = usePieceMark();
   const shown = usePieceShown();
@@ -820,7 +830,9 @@ export function CanvasPane() {
             lasso.close();
             return;
           }
-          if (tool === 'move' && at && textLayerAt(doc.layers, at)) {
+          const text = tool === 'move' && at ? textLayerAt(doc.layers, at) : undefined;
+          if (at && text) {
+            selectInstead(text);
             typing.clickAt(doc, at, {
               size: textSize ?? defaultTextSize(doc),
               color: textColor,
@@ -1005,57 +1017,16 @@ export function CanvasPane() {
           </div>
         )}
         {tool === 'text' && (
-          // Photoshop's options bar for the type tool: the size and colour new text is set in.
-          <fieldset
-            class="tool-options"
-            aria-label={t('canvas.textOptions')}
-            onPointerDown={(e) => e.stopPropagation()}
-          >
-            {fonts && (
-              <label>
-                {t('canvas.textFont')}
-                <select
-                  class="text-font"
-                  value={textFont ?? fonts.default}
-                  onChange={(e) => {
-                    const v = (e.currentTarget as HTMLSelectElement).value;
-                    setTextFont(v === fonts.default ? null : v);
-                  }}
-                >
-                  {fonts.fonts.map((f) => (
-                    <option key={f} value={f}>
-                      {f}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            )}
-            <label>
-              {t('canvas.textSize')}
-              <input
-                type="number"
-                min={1}
-                max={sizeLimits?.max}
-                value={textSize ?? defaultTextSize(doc)}
-                onChange={(e) => {
-                  const v = Number((e.currentTarget as HTMLInputElement).value);
-                  const max = sizeLimits?.max ?? Number.POSITIVE_INFINITY;
-                  if (Number.isFinite(v) && v > (sizeLimits?.above ?? 0) && v <= max) setTextSize(v);
-                }}
-              />
-              px
-            </label>
-            <label>
-              {t('canvas.textColor')}
-              <input
-                type="color"
-                class="text-color"
-                value={foreground.color}
-                onInput={(e) => foreground.preview((e.currentTarget as HTMLInputElement).value)}
-                onChange={(e) => foreground.set((e.currentTarget as HTMLInputElement).value)}
-              />
-            </label>
-          </fieldset>
+          <TypeOptionsBar
+            doc={doc}
+            typing={typing.edit}
+            fonts={fonts}
+            font={textFont}
+            onFont={setTextFont}
+            size={textSize}
+            onSize={setTextSize}
+            foreground={foreground}
+          />
         )}
         <div class="canvas-tools" onPointerDown={(e) => e.stopPropagation()}>
           <button

@@ -26,7 +26,7 @@ export interface TextEdit {
   readonly y: number;
   readonly size: number;
   readonly color: string;
-  /** New text's font (null: the bundled one); an edited layer keeps its own. */
+  /** The font typed in: new text's (null: the bundled one), or the edited layer's own, which it keeps. */
   readonly font: string | null;
   readonly initial: string;
   /** The text layer edited; absent for a new one. */
@@ -95,7 +95,7 @@ export function useTextTool(docName: string | null) {
         y: t.y,
         size: t.size,
         color: t.color,
-        font: null,
+        font: t.font,
         initial: t.content,
         layer,
       });
