@@ -1,7 +1,7 @@
 /**
  * The expand/contract distance transform checked pixel for pixel against a brute force: every pixel's distance
- * to every site, on random anti-aliased masks small enough to search exhaustively, including masks that reach
- * past the canvas and bands of rows narrower than the reach (so windows, bands and the canvas edge all meet).
+ * to every site (within the reach), on random anti-aliased masks small enough to search, including masks that
+ * reach past the canvas, and on a canvas taller than one band of rows with an edge across the band's seam.
  */
 import { describe, expect, it } from 'vitest';
 import type { Mask } from '../../src/engine/model.js';

@@ -26,6 +26,18 @@ async function labels(id: string): Promise<string[]> {
   return s.active.history.labels.slice(0, s.active.history.index + 1);
 }
 
+/** The names of the selected layers, as the session has them. */
+async function activeState(id: string): Promise<{ selected: string[] }> {
+  const st = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
+    active: { selected_layer_ids: number[]; layers: LayerNode[] };
+  };
+  return {
+    selected: st.active.selected_layer_ids.map(
+      (lid) => st.active.layers.find((l) => l.id === lid)?.name ?? '?',
+    ),
+  };
+}
+
 async function texts(id: string): Promise<LayerNode[]> {
   return (await activeLayers(studio.url, id)).filter((l) => l.text);
 }
@@ -169,6 +181,37 @@ describe('the type tool', () => {
       expect(plain!.ok).toBe(true);
       expect(widths).toHaveLength(2);
       expect(widths[0]).not.toBe(widths[1]);
+
+      // A type-tool click on a text layer selects it (the bar then shows and changes it). Steps of the size field
+      // send nothing until Enter, then one call; the colour goes to the layer.
+      await okCalls(studio.url, id, [toolCall('select_layers', { names: ['绿'] })]);
+      await eventually(async () => (await activeState(id)).selected).toEqual(['绿']);
+      const summer = (await texts(id)).find((l) => l.text!.content === '夏季新品')!.bounds!;
+      const onSummer = await onCanvas(
+        page,
+        Number(summer.left) + Number(summer.width) / 2,
+        Number(summer.top) + Number(summer.height) / 2,
+      );
+      await page.mouse.click(onSummer.x, onSummer.y);
+      await eventually(() => editor.inputValue()).toBe('夏季新品');
+      await eventually(async () => (await activeState(id)).selected).toEqual(['夏季新品']);
+      await page.keyboard.press('Escape');
+      const stepsNow = (await labels(id)).length;
+      await size.focus();
+      await size.press('ArrowUp');
+      await size.press('ArrowUp');
+      await expect(size.inputValue()).resolves.toBe('50');
+      await page.waitForTimeout(300);
+      expect((await labels(id)).length).toBe(stepsNow);
+      await size.press('Enter');
+      await eventually(
+        async () => (await texts(id)).find((l) => l.text!.content === '夏季新品')!.text!.size,
+      ).toBe(50);
+      await page.locator('.tool-options .text-color').fill('#1565c0');
+      await eventually(
+        async () => (await texts(id)).find((l) => l.text!.content === '夏季新品')!.text!.color,
+      ).toBe('#1565c0');
+      expect((await labels(id)).slice(stepsNow)).toEqual(['修改字号', '修改文字颜色']);
     } catch (err) {
       await snapshot(page, 'failed-canvas-text');
       throw err;

@@ -2,12 +2,13 @@
  * The transform handles on the one selected layer, as Photoshop's Move tool shows them: eight handles on its box;
  * a corner dragged scales it in proportion about the opposite corner (Shift: freely), a side stretches it one
  * way, one history step (按参考点缩放); just outside a corner a drag turns it about its centre (旋转图层, Shift: by
- * 15°); Esc puts it back and sends nothing; no handles for an empty layer, the background or a locked layer.
+ * 15°); Esc puts it back and sends nothing; no handles for an empty layer alone, the background or a locked layer.
  * Several selected layers get the handles on the box round them all and scale or turn as one (变换多个图层); an
  * empty one among them is left out.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import type { LayerNode } from '../../src/calls/snapshot-types.js';
 import { activeLayers, createSession, okCalls, toolCall } from '../server/support.js';
 import { eventually, snapshot } from '../support/browser.js';
 import { studioHarness } from './studio-harness.js';
@@ -146,8 +147,19 @@ describe('transform handles', () => {
       expect(Math.abs(x4! + w4! / 2 - 160)).toBeLessThanOrEqual(2);
       expect(Math.abs(y4! + h4! / 2 - 130)).toBeLessThanOrEqual(2);
 
-      // No handles with an empty layer among the selected ones (it has no box to scale), or on the background.
+      // An empty layer among the selected ones is left out (it has no box to scale): the handles stay on the
+      // other's box. None with a locked layer among them, or on the background.
       await okCalls(studio.url, id, [toolCall('select_layers', { names: ['方块', '锁'] })]);
+      await page.waitForTimeout(300);
+      await eventually(() => page.locator('.transform-handle').count()).toBe(8);
+      const kept = (await page.locator('.transform-box').boundingBox())!;
+      const corner = await onCanvas(page, x4!, y4!);
+      expect(Math.abs(kept.x - corner.x)).toBeLessThan(2);
+      expect(Math.abs(kept.y - corner.y)).toBeLessThan(2);
+      await okCalls(studio.url, id, [
+        toolCall('lock_layer', { name: '锁', locked: true }),
+        toolCall('select_layers', { names: ['方块', '锁'] }),
+      ]);
       await eventually(() => page.locator('.transform-handle').count()).toBe(0);
       await okCalls(studio.url, id, [toolCall('select_layers', { names: ['背景'] })]);
       await page.waitForTimeout(200);
@@ -194,6 +206,18 @@ describe('transform handles', () => {
       const near = (got: number[], want: number[]) => got.every((v, i) => Math.abs(v - want[i]!) <= 2);
       expect(near(await boundsOf(id, '红'), [100, 100, 150, 75])).toBe(true);
       expect(near(await boundsOf(id, '蓝'), [325, 175, 75, 75])).toBe(true);
+      // All three stay selected, the empty one too, the current layer first as before.
+      const picked = async () => {
+        const st = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
+          active: { selected_layer_ids: number[]; active_layer_id: number; layers: LayerNode[] };
+        };
+        const name = (lid: number) => st.active.layers.find((l) => l.id === lid)?.name;
+        return {
+          selected: st.active.selected_layer_ids.map(name).sort(),
+          current: name(st.active.active_layer_id),
+        };
+      };
+      expect(await picked()).toEqual({ selected: ['空', '红', '蓝'].sort(), current: '红' });
       await eventually(() => page.locator('.transform-handle').count()).toBe(8);
       await snapshot(page, 'canvas-transform-many');
 

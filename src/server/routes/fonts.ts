@@ -1,4 +1,4 @@
-/** The fonts text can be set in (create_text_layer's font_name): what the studio's type tool offers. */
+/** The fonts text can be set in (create_text_layer's and set_text_font's font_name): the type tool's choice. */
 import { Hono } from 'hono';
 import { availableFonts, BUNDLED_FAMILIES, BUNDLED_FONT } from '../../engine/text.js';
 

@@ -33,10 +33,10 @@ import {
   useSelectionOptions,
   wandArguments,
 } from './selection-options.js';
-import { defaultTextSize, TextEditor, textLayerAt, useTextTool } from './TextTool.js';
+import { TextEditor, textLayerAt, useTextTool } from './TextTool.js';
 import { type CanvasTool, ToolIcon } from './ToolIcon.js';
 import { TransformHandles } from './TransformHandles.js';
-import { TypeOptionsBar } from './TypeOptionsBar.js';
+import { newTextOptions, TypeOptionsBar } from './TypeOptionsBar.js';
 import { useCrop } from './useCrop.js';
 import { useFonts } from './useFonts.js';
 import { useForeground } from './useForeground.js';
@@ -251,7 +251,9 @@ function transformable(doc: ActiveDocument) {
   const y = Math.min(...boxes.map((b) => b.y));
   const w = Math.max(...boxes.map((b) => b.x + b.w)) - x;
   const h = Math.max(...boxes.map((b) => b.y + b.h)) - y;
-  return { key: boxes.map((b) => b.id).join(','), box: { x, y, w, h }, layers: layers as LayerNode[] };
+  // The call names every selected layer, the current one first, so that the selection stays as it was.
+  const names = selectedRefs(doc);
+  return { key: boxes.map((b) => b.id).join(','), box: { x, y, w, h }, layers: layers as LayerNode[], names };
 }
 
 /**
@@ -807,12 +809,13 @@ export function CanvasPane() {
                 },
               ]);
           } else if (clicked && tool === 'text') {
-            if (at && !typingAtPress.current && e.pointerType !== 'touch')
-              typing.clickAt(doc, at, {
-                size: textSize ?? defaultTextSize(doc),
-                color: textColor,
-                font: textFont,
-              });
+            if (at && !typingAtPress.current && e.pointerType !== 'touch') {
+              // A text layer clicked is the one edited, and selected, as in Photoshop: the options bar shows it.
+              const text = textLayerAt(doc.layers, at);
+              if (text && !(doc.selected_layer_ids.length === 1 && doc.selected_layer_ids[0] === text.id))
+                selectInstead(text);
+              typing.clickAt(doc, at, newTextOptions(doc, textFont, textSize, textColor));
+            }
           } else if (clicked && tool === 'move') selectAt(e.clientX, e.clientY, e.shiftKey);
           press.current = null;
         }}
@@ -833,11 +836,7 @@ export function CanvasPane() {
           const text = tool === 'move' && at ? textLayerAt(doc.layers, at) : undefined;
           if (at && text) {
             selectInstead(text);
-            typing.clickAt(doc, at, {
-              size: textSize ?? defaultTextSize(doc),
-              color: textColor,
-              font: textFont,
-            });
+            typing.clickAt(doc, at, newTextOptions(doc, textFont, textSize, textColor));
             return;
           }
           undoClicks();
@@ -884,6 +883,7 @@ export function CanvasPane() {
                 key={handles.key}
                 box={handles.box}
                 layers={handles.layers}
+                names={handles.names}
                 zoom={view.zoom}
                 picture={image?.of === of ? image.url : null}
                 docSize={{ w: doc.width, h: doc.height }}

@@ -1,7 +1,8 @@
 /**
  * Photoshop's Horizontal Type tool on the canvas (T): a click on a text layer edits its words where they stand; a
- * click elsewhere starts a new text layer there, at the size and colour of the options bar. The words are typed
- * in a box over the canvas in the bundled font at the canvas's zoom; Enter starts a new line, Ctrl/⌘+Enter or a
+ * click elsewhere starts a new text layer there, in the font, size and colour of the options bar. The words are
+ * typed in a box over the canvas in the text's font (a bundled weight as the bundled font at that weight) at the
+ * canvas's zoom; Enter starts a new line, Ctrl/⌘+Enter or a
  * click outside the box commits (create_text_layer, or set_text_content for a layer edited: one history step), Esc
  * cancels. Nothing is sent for an empty new text or an unchanged one.
  */

@@ -55,6 +55,7 @@ export function turnBetween(from: number, to: number, snap: boolean): number {
 export function TransformHandles({
   box,
   layers,
+  names,
   zoom,
   picture,
   docSize,
@@ -62,6 +63,8 @@ export function TransformHandles({
 }: {
   box: Box;
   layers: readonly LayerNode[];
+  /** What the call names: every selected layer (an empty one too, which keeps it selected), the current first. */
+  names: readonly string[];
   zoom: number;
   picture: string | null;
   docSize: { w: number; h: number };
@@ -105,20 +108,19 @@ export function TransformHandles({
       ? { kind: 'scale', box: scaledBox(box, d.handle, at, shift) }
       : { kind: 'turn', angle: turnBetween(d.from, bearing(at), shift) };
 
-  const many = { layer_names: layers.map(refOf) };
+  const many = { layer_names: names };
   /** The call the drag's end asks for, or null when it changes nothing. */
   const callFor = (d: Drag, s: Shown) => {
     if (s.kind === 'turn') {
       if (s.angle === 0) return null;
-      if (layers.length > 1)
-        return { name: PANE_TOOLS.transformMany, arguments: { ...many, angle: s.angle } };
+      if (names.length > 1) return { name: PANE_TOOLS.transformMany, arguments: { ...many, angle: s.angle } };
       return { name: PANE_TOOLS.rotate, arguments: { name: refOf(layers[0]!), angle: s.angle } };
     }
     const sx = percent(s.box.w, box.w);
     const sy = percent(s.box.h, box.h);
     if (d.kind !== 'scale' || (sx === 100 && sy === 100)) return null;
     const scale = { scale_x: sx, scale_y: sy, anchor: d.handle.anchor };
-    if (layers.length > 1) return { name: PANE_TOOLS.transformMany, arguments: { ...many, ...scale } };
+    if (names.length > 1) return { name: PANE_TOOLS.transformMany, arguments: { ...many, ...scale } };
     return { name: PANE_TOOLS.scaleFrom, arguments: { name: refOf(layers[0]!), ...scale } };
   };
 
