@@ -16,6 +16,8 @@ export interface LayerNode {
   readonly fill_opacity?: number;
   readonly blend_mode: string;
   readonly locked: boolean;
+  /** Photoshop's partial locks, from a file (only when not wholly `locked`). */
+  readonly locks?: readonly ('position' | 'pixels' | 'transparency')[];
   readonly clipped?: boolean;
   readonly mask?: boolean;
   /** Its layer style's effects (Photoshop's fx), only when it has any. */

@@ -59,6 +59,8 @@ export function layerSummary(state: DocState, layer: Layer) {
       : {}),
     blend_mode: toSpecBlend(layer.blend),
     locked: layer.locks.all,
+    // Photoshop's partial locks (a file's position, image-pixel or transparency lock), when not all is locked.
+    ...(partialLocks(layer).length ? { locks: partialLocks(layer) } : {}),
     ...(layer.clipped ? { clipped: true } : {}),
     ...(layer.mask ? { mask: true } : {}),
     // Its layer style, by the tools that add each effect (Photoshop's fx mark).
@@ -67,6 +69,12 @@ export function layerSummary(state: DocState, layer: Layer) {
     ...(parent !== null ? { group: state.layers.get(parent)?.name } : {}),
     bounds: boundsReport(contentBounds(state, layer.id)),
   };
+}
+
+/** The partial locks a layer has, none when it is wholly locked (that is `locked`). */
+function partialLocks(layer: Layer): ('position' | 'pixels' | 'transparency')[] {
+  if (layer.locks.all) return [];
+  return (['position', 'pixels', 'transparency'] as const).filter((k) => layer.locks[k]);
 }
 
 export function documentSummary(doc: OpenDocument) {

@@ -238,12 +238,12 @@ function selectedBounds(doc: ActiveDocument) {
 
 /**
  * The selected layers the transform handles scale and turn, with the box round them all; null for none, or when one
- * of them is locked or the background (Photoshop's Free Transform refuses those too). An empty selected layer has
+ * of them is locked (wholly or its position) or the background (Photoshop's Free Transform refuses those too). An empty selected layer has
  * nothing to transform and is left out, as in Photoshop, rather than hiding the handles of the rest.
  */
 function transformable(doc: ActiveDocument) {
   const selected = doc.selected_layer_ids.map((id) => layerWithId(doc.layers, id));
-  if (selected.some((l) => !l || l.locked || l.background)) return null;
+  if (selected.some((l) => !l || l.locked || l.locks?.includes('position') || l.background)) return null;
   const boxes = selectedBounds(doc);
   if (boxes.length === 0) return null;
   const layers = boxes.map((b) => layerWithId(doc.layers, b.id));

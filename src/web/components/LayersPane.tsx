@@ -80,7 +80,8 @@ function Eye({ open }: { open: boolean }) {
   );
 }
 
-function Lock({ closed }: { closed: boolean }) {
+/** Photoshop's lock mark: open, closed and hollow for a partial lock (position, pixels or transparency), filled for all. */
+function Lock({ closed, partial = false }: { closed: boolean; partial?: boolean }) {
   return (
     <svg viewBox="0 0 24 24" width="15" height="15" aria-hidden="true">
       <rect
@@ -89,12 +90,12 @@ function Lock({ closed }: { closed: boolean }) {
         width="14"
         height="9"
         rx="2"
-        fill={closed ? 'currentColor' : 'none'}
+        fill={closed && !partial ? 'currentColor' : 'none'}
         stroke="currentColor"
         stroke-width="1.6"
       />
       <path
-        d={closed ? 'M8 11V8a4 4 0 0 1 8 0v3' : 'M8 11V8a4 4 0 0 1 7.5-2'}
+        d={closed || partial ? 'M8 11V8a4 4 0 0 1 8 0v3' : 'M8 11V8a4 4 0 0 1 7.5-2'}
         fill="none"
         stroke="currentColor"
         stroke-width="1.6"
@@ -511,14 +512,27 @@ export function LayersPane() {
               )}
               <button
                 type="button"
-                class={`icon-button lock${layer.locked ? ' on' : ''}`}
-                aria-label={t(layer.locked ? 'layers.unlock' : 'layers.lock', { name: refOf(layer) })}
+                class={`icon-button lock${layer.locked || layer.locks ? ' on' : ''}`}
+                aria-label={
+                  layer.locks && !layer.locked
+                    ? t('layers.lockPartial', {
+                        name: refOf(layer),
+                        what: layer.locks.map((k) => t(`layers.locks.${k}`)).join(t('layers.listJoin')),
+                      })
+                    : t(layer.locked ? 'layers.unlock' : 'layers.lock', { name: refOf(layer) })
+                }
+                title={
+                  layer.locks && !layer.locked
+                    ? layer.locks.map((k) => t(`layers.locks.${k}`)).join(t('layers.listJoin'))
+                    : undefined
+                }
                 aria-pressed={layer.locked}
+                // As Photoshop's lock-all button: a partly locked layer is then wholly locked.
                 onClick={() =>
                   onLayer(layer, [{ name: LOCK, arguments: { name: refOf(layer), locked: !layer.locked } }])
                 }
               >
-                <Lock closed={layer.locked} />
+                <Lock closed={layer.locked} partial={!layer.locked && !!layer.locks} />
               </button>
             </li>
           );
