@@ -1,7 +1,7 @@
 /** How layers and documents are reported back to the model: small, flat, in the tools' own units. */
 import { contentBounds } from '../engine/bounds.js';
 import type { OpenDocument } from '../engine/editor.js';
-import type { BlendMode, DocState, Effects, Layer, Rect, TextSpec } from '../engine/model.js';
+import type { BlendMode, DocState, Effects, Layer, Locks, Rect, TextSpec } from '../engine/model.js';
 import { isEmptyRect, rgbToHex } from '../engine/raster.js';
 import { LINE_HEIGHT_EM, textLines } from '../engine/text.js';
 import { layerRef, parentOf } from '../engine/tree.js';
@@ -60,7 +60,7 @@ export function layerSummary(state: DocState, layer: Layer) {
     blend_mode: toSpecBlend(layer.blend),
     locked: layer.locks.all,
     // Photoshop's partial locks (a file's position, image-pixel or transparency lock), when not all is locked.
-    ...(partialLocks(layer).length ? { locks: partialLocks(layer) } : {}),
+    ...partialLocks(layer),
     ...(layer.clipped ? { clipped: true } : {}),
     ...(layer.mask ? { mask: true } : {}),
     // Its layer style, by the tools that add each effect (Photoshop's fx mark).
@@ -71,10 +71,11 @@ export function layerSummary(state: DocState, layer: Layer) {
   };
 }
 
-/** The partial locks a layer has, none when it is wholly locked (that is `locked`). */
-function partialLocks(layer: Layer): ('position' | 'pixels' | 'transparency')[] {
-  if (layer.locks.all) return [];
-  return (['position', 'pixels', 'transparency'] as const).filter((k) => layer.locks[k]);
+/** `{ locks }`, the partial locks a layer has; nothing when it has none or is wholly locked (that is `locked`). */
+function partialLocks(layer: Layer): { locks?: Exclude<keyof Locks, 'all'>[] } {
+  if (layer.locks.all) return {};
+  const locks = (['position', 'pixels', 'transparency'] as const).filter((k) => layer.locks[k]);
+  return locks.length ? { locks } : {};
 }
 
 export function documentSummary(doc: OpenDocument) {

@@ -237,23 +237,22 @@ function selectedBounds(doc: ActiveDocument) {
 }
 
 /**
- * The selected layers the transform handles scale and turn, with the box round them all; null for none, or when one
- * of them is locked (wholly or its position) or the background (Photoshop's Free Transform refuses those too). An empty selected layer has
- * nothing to transform and is left out, as in Photoshop, rather than hiding the handles of the rest.
+ * The box round the selected layers the transform handles scale and turn, and the layers the call names; null for
+ * none, or when one of them is locked (wholly or its position) or the background (Photoshop's Free Transform
+ * refuses those too). An empty selected layer has no box and is left out of it, as in Photoshop, rather than
+ * hiding the handles of the rest; it is still named, so it stays selected.
  */
 function transformable(doc: ActiveDocument) {
   const selected = doc.selected_layer_ids.map((id) => layerWithId(doc.layers, id));
   if (selected.some((l) => !l || l.locked || l.locks?.includes('position') || l.background)) return null;
   const boxes = selectedBounds(doc);
   if (boxes.length === 0) return null;
-  const layers = boxes.map((b) => layerWithId(doc.layers, b.id));
   const x = Math.min(...boxes.map((b) => b.x));
   const y = Math.min(...boxes.map((b) => b.y));
   const w = Math.max(...boxes.map((b) => b.x + b.w)) - x;
   const h = Math.max(...boxes.map((b) => b.y + b.h)) - y;
-  // The call names every selected layer, the current one first, so that the selection stays as it was.
-  const names = selectedRefs(doc);
-  return { key: boxes.map((b) => b.id).join(','), box: { x, y, w, h }, layers: layers as LayerNode[], names };
+  // The current layer first, so that the selection stays as it was.
+  return { key: boxes.map((b) => b.id).join(','), box: { x, y, w, h }, names: selectedRefs(doc) };
 }
 
 /**
@@ -415,8 +414,8 @@ function useSelectAt(artboard: { current: HTMLDivElement | null }) {
       void studio.run([{ name: PANE_TOOLS.selectLayers, arguments: { names: before }, quiet: true }]);
   };
   /**
-   * A double-click that edits a text layer selects it, as Photoshop's does, whatever its clicks picked by pixel (a
-   * click between the glyphs finds the layer under them).
+   * A text layer about to be edited (a type-tool click, a Move-tool double-click) selected, as Photoshop does,
+   * whatever the double-click's clicks picked by pixel (a click between the glyphs finds the layer under them).
    */
   const selectInstead = (layer: LayerNode) => {
     cancelClicks();
@@ -882,7 +881,6 @@ export function CanvasPane() {
               <TransformHandles
                 key={handles.key}
                 box={handles.box}
-                layers={handles.layers}
                 names={handles.names}
                 zoom={view.zoom}
                 picture={image?.of === of ? image.url : null}

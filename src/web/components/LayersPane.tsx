@@ -409,6 +409,11 @@ export function LayersPane() {
         }}
       >
         {rows.map(({ layer, depth }) => {
+          // A file's partial locks, named (position, image pixels, transparent pixels); undefined without.
+          const partly =
+            layer.locks && !layer.locked
+              ? layer.locks.map((k) => t(`layers.locks.${k}`)).join(t('layers.listJoin'))
+              : undefined;
           const dragged = drag.dragging && selected.has(drag.dragging.id) ? selected : null;
           const drop =
             drag.dragging?.drop?.target.id === layer.id &&
@@ -514,25 +519,18 @@ export function LayersPane() {
                 type="button"
                 class={`icon-button lock${layer.locked || layer.locks ? ' on' : ''}`}
                 aria-label={
-                  layer.locks && !layer.locked
-                    ? t('layers.lockPartial', {
-                        name: refOf(layer),
-                        what: layer.locks.map((k) => t(`layers.locks.${k}`)).join(t('layers.listJoin')),
-                      })
+                  partly
+                    ? t('layers.lockPartial', { name: refOf(layer), what: partly })
                     : t(layer.locked ? 'layers.unlock' : 'layers.lock', { name: refOf(layer) })
                 }
-                title={
-                  layer.locks && !layer.locked
-                    ? layer.locks.map((k) => t(`layers.locks.${k}`)).join(t('layers.listJoin'))
-                    : undefined
-                }
+                title={partly}
                 aria-pressed={layer.locked}
                 // As Photoshop's lock-all button: a partly locked layer is then wholly locked.
                 onClick={() =>
                   onLayer(layer, [{ name: LOCK, arguments: { name: refOf(layer), locked: !layer.locked } }])
                 }
               >
-                <Lock closed={layer.locked} partial={!layer.locked && !!layer.locks} />
+                <Lock closed={layer.locked} partial={partly !== undefined} />
               </button>
             </li>
           );

@@ -9,9 +9,7 @@
  * sends nothing.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { LayerNode } from '../api/types.js';
 import { useStudioView } from '../context.js';
-import { refOf } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { artboardPoint, type Box, BoxHandles, type Handle, scaledBox } from './box-handles.js';
 import { PictureGhost } from './PictureGhost.js';
@@ -54,7 +52,6 @@ export function turnBetween(from: number, to: number, snap: boolean): number {
 
 export function TransformHandles({
   box,
-  layers,
   names,
   zoom,
   picture,
@@ -62,7 +59,6 @@ export function TransformHandles({
   pictureKey,
 }: {
   box: Box;
-  layers: readonly LayerNode[];
   /** What the call names: every selected layer (an empty one too, which keeps it selected), the current first. */
   names: readonly string[];
   zoom: number;
@@ -114,14 +110,14 @@ export function TransformHandles({
     if (s.kind === 'turn') {
       if (s.angle === 0) return null;
       if (names.length > 1) return { name: PANE_TOOLS.transformMany, arguments: { ...many, angle: s.angle } };
-      return { name: PANE_TOOLS.rotate, arguments: { name: refOf(layers[0]!), angle: s.angle } };
+      return { name: PANE_TOOLS.rotate, arguments: { name: names[0], angle: s.angle } };
     }
     const sx = percent(s.box.w, box.w);
     const sy = percent(s.box.h, box.h);
     if (d.kind !== 'scale' || (sx === 100 && sy === 100)) return null;
     const scale = { scale_x: sx, scale_y: sy, anchor: d.handle.anchor };
     if (names.length > 1) return { name: PANE_TOOLS.transformMany, arguments: { ...many, ...scale } };
-    return { name: PANE_TOOLS.scaleFrom, arguments: { name: refOf(layers[0]!), ...scale } };
+    return { name: PANE_TOOLS.scaleFrom, arguments: { name: names[0], ...scale } };
   };
 
   const finish = (e: PointerEvent, cancelled: boolean) => {
