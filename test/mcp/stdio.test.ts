@@ -11,11 +11,19 @@ import { BIN, runCli } from '../support/cli.js';
 import { tempDir } from '../support/session.js';
 import { callTool, editingScenario, expectProgress, expectRegistryTools } from './support.js';
 
-type RawMessage = { jsonrpc: string; id: number; result?: unknown; error?: unknown };
+type RawMessage = {
+  jsonrpc: string;
+  id: number;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: unknown;
+  error?: unknown;
+};
 
 /**
  * The real binary spoken to in raw JSON-RPC lines, initialized (id 1); `finish` closes stdin and resolves with
- * the exit code, every message written to stdout (each must parse) by id, and stderr.
+ * the exit code, every answer written to stdout (each must parse) by id, every line in the order written
+ * (notifications too), and stderr.
  */
 function rawMcp(workspace: string) {
   const child = spawn(process.execPath, [BIN, 'mcp', '--workspace', workspace]);
@@ -40,15 +48,20 @@ function rawMcp(workspace: string) {
     send,
     call: (id: number, name: string, args: unknown) =>
       send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
-    async finish(): Promise<{ code: number | null; messages: RawMessage[]; stderr: string }> {
+    async finish(): Promise<{
+      code: number | null;
+      messages: RawMessage[];
+      written: RawMessage[];
+      stderr: string;
+    }> {
       child.stdin.end();
       const code = await closed;
-      const messages = stdout
+      const written = stdout
         .split('\n')
         .filter(Boolean)
-        .map((l) => JSON.parse(l) as RawMessage)
-        .sort((a, b) => a.id - b.id);
-      return { code, messages, stderr };
+        .map((l) => JSON.parse(l) as RawMessage);
+      const messages = written.filter((m) => m.id !== undefined).sort((a, b) => a.id - b.id);
+      return { code, messages, written, stderr };
     },
   };
 }
@@ -117,6 +130,32 @@ describe('atelier mcp (stdio)', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('writes every stage of a long call before its result', async () => {
+    // On the wire, where the order is the server's alone; the SDK client may still drop the last stage if it
+    // reads it in one chunk with the result (it runs notification handlers a microtask late).
+    const { send, call, finish } = rawMcp(tempDir('atelier-mcp-'));
+    call(2, 'create_document', { width: 64, height: 64 });
+    send({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'save_document_as', arguments: { path: 'p.psd' }, _meta: { progressToken: 'save' } },
+    });
+    const { code, written } = await finish();
+    expect(code).toBe(0);
+    const after = written.filter((m) => m.id === 3 || m.params?.progressToken === 'save');
+    expect(after.map((m) => m.method ?? m.id)).toEqual([
+      'notifications/progress',
+      'notifications/progress',
+      3,
+    ]);
+    expect(after.slice(0, 2).map((m) => m.params)).toEqual([
+      { progressToken: 'save', progress: 1, message: '合成画面 (10%)' },
+      { progressToken: 'save', progress: 2, message: '编码 PSD (30%)' },
+    ]);
+    expect(after[2]!.result).not.toMatchObject({ isError: true });
   });
 
   it('writes nothing but JSON-RPC messages to stdout', async () => {

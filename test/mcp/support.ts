@@ -113,5 +113,10 @@ export async function expectProgress(client: Client): Promise<void> {
   );
   expect(result.isError).toBeFalsy();
   expect(seen.map((p) => p.progress)).toEqual(seen.map((_, i) => i + 1));
-  expect(seen.map((p) => p.message)).toEqual(['合成画面 (10%)', '编码 PSD (30%)']);
+  // The SDK client runs notification handlers a microtask after reading them but settles a call at once, so a
+  // stage it reads in one chunk with the result is dropped (modelcontextprotocol/typescript-sdk#2580): under
+  // load the last stage may be missing here. The stdio test checks on the wire that the server sends both first.
+  const stages = ['合成画面 (10%)', '编码 PSD (30%)'];
+  expect(seen.length).toBeGreaterThan(0);
+  expect(seen.map((p) => p.message)).toEqual(stages.slice(0, seen.length));
 }
