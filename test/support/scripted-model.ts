@@ -27,6 +27,8 @@ export interface ScriptedReply {
   readonly delayMs?: number;
   /** Wait this long between stream chunks. */
   readonly chunkDelayMs?: number;
+  /** Stream the text this many characters a chunk, as a model streams a token or two at a time (else in three). */
+  readonly textChunkChars?: number;
   /** Send this many stream chunks (half the body, when not streamed), then fall silent with the connection open. */
   readonly stallAfterChunks?: number;
   /**
@@ -86,7 +88,13 @@ export interface ScriptedModel {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Splits a string in about three pieces, as servers split arguments across chunks. */
-function pieces(text: string): string[] {
+function pieces(text: string, chars?: number): string[] {
+  if (chars) {
+    const all = [...text];
+    return Array.from({ length: Math.ceil(all.length / chars) }, (_, i) =>
+      all.slice(i * chars, (i + 1) * chars).join(''),
+    );
+  }
   if (text.length < 3) return [text];
   const third = Math.ceil(text.length / 3);
   return [text.slice(0, third), text.slice(third, 2 * third), text.slice(2 * third)];
@@ -103,7 +111,8 @@ function chunksOf(reply: ScriptedReply, model: string, seq: number): unknown[] {
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
   });
   const out: unknown[] = [chunk({ role: 'assistant', content: '' })];
-  for (const piece of reply.text ? pieces(reply.text) : []) out.push(chunk({ content: piece }));
+  for (const piece of reply.text ? pieces(reply.text, reply.textChunkChars) : [])
+    out.push(chunk({ content: piece }));
   (reply.toolCalls ?? []).forEach((call, index) => {
     out.push(
       chunk({

@@ -4,7 +4,8 @@ function Spans({ spans }: { spans: readonly Span[] }) {
   return (
     <>
       {spans.map((s, i) => {
-        const key = `${i}:${s.text}`;
+        // By place, not by text: a streamed answer's last span grows with every piece and is updated in place.
+        const key = `${i}:${s.code ? 'c' : s.bold ? 'b' : 't'}`;
         if (s.code) return <code key={key}>{s.text}</code>;
         if (s.bold) return <strong key={key}>{s.text}</strong>;
         return <span key={key}>{s.text}</span>;

@@ -19,6 +19,7 @@ import { SESSION_GONE, SESSION_GONE_FOUND, SESSION_NOT_FOUND } from './failures.
 import { applyEvent, type FeedItem, noticeEvent, OWN_CALL, uploadNotice, withNotice } from './feed.js';
 import { forgetFeed, restoredFeed, saveFeed } from './feed-store.js';
 import { withMcpCalls } from './mcp-calls.js';
+import { useFeed } from './use-feed.js';
 
 const SESSION_KEY = 'atelier.session';
 /**
@@ -164,7 +165,7 @@ export function useStudio(api: Api): Studio {
   const [model, setModel] = useState<ModelInfo>({ configured: false });
   const [state, setState] = useState<SessionState | null>(null);
   const [files, setFiles] = useState<readonly SessionFile[]>([]);
-  const [feed, setFeed] = useState<readonly FeedItem[]>([]);
+  const [feed, setFeed, streamText] = useFeed();
   const [inFlight, setInFlight] = useState(0);
   const [uploads, setUploads] = useState(0);
   const [chatting, setChatting] = useState(false);
@@ -310,12 +311,16 @@ export function useStudio(api: Api): Studio {
         setFeed((items) => applyEvent(applyEvent(items, call), event));
         return;
       }
+      if (event.type === 'assistant_delta') {
+        streamText(event.text);
+        return;
+      }
       setFeed((items) => applyEvent(items, event));
       // The panes follow each call as it completes (a query may still move garment state); the canvas is
       // fetched again only after a call that may have changed pixels.
       if (event.type === 'tool_result' && event.ok) refreshSoon(effects.current.get(event.name) !== 'read');
     },
-    [refreshSoon],
+    [refreshSoon, setFeed, streamText],
   );
 
   useEffect(() => {
