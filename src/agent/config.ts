@@ -56,6 +56,13 @@ export const MODEL_DEFAULTS = {
 /** Retries the SDK makes after a 429, a 5xx or a connection failure before a turn gives up. */
 export const MODEL_RETRIES = 3;
 
+/**
+ * The longest Retry-After waited out before a retry. The SDK waits whatever the service asks, and a spent quota
+ * asks for an hour, while the designer sees only a spinner; a longer wait ends the turn at once and says how long
+ * the service asked for. The SDK's own backoff goes up to 8 s.
+ */
+export const MAX_RETRY_WAIT_MS = 15_000;
+
 /** Bounds of the numeric settings, so a typo cannot ask for a million model requests. */
 const MAX_STEPS_LIMIT = 200;
 const TIMEOUT_LIMIT_SECONDS = 3600;

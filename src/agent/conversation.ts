@@ -44,7 +44,7 @@ import {
   MODEL_IMAGE_MAX_SIDE,
   MODEL_IMAGES_PER_MESSAGE,
   type ModelImage,
-  modelImageUrl,
+  modelImage,
   OLDER_IMAGE_NOTE,
   toolMessageContent,
 } from './result-images.js';
@@ -517,11 +517,13 @@ export class Conversation {
     if (this.config.vision) {
       for (const [i, img] of images.entries()) {
         try {
+          const sent = await modelImage(img);
+          const caption = img.caption ?? described?.[i]?.caption ?? '';
           outcome.images.push({
             toolCallId: call.id,
             toolName: call.name,
-            caption: img.caption ?? described?.[i]?.caption ?? '',
-            url: await modelImageUrl(img),
+            caption: [caption, sent.shrunk].filter(Boolean).join('，'),
+            url: sent.url,
             ...(kept[i] ? { file: kept[i].file } : {}),
           });
         } catch (err) {

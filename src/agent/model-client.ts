@@ -1,6 +1,7 @@
 /**
  * One model request through the official `openai` SDK: streamed or whole, turned into one assistant message
- * (text and tool calls). The SDK retries 429 and 5xx with backoff (honouring Retry-After); an attempt that gets no
+ * (text and tool calls). The SDK retries 429 and 5xx with backoff (honouring a Retry-After up to MAX_RETRY_WAIT_MS:
+ * a longer one ends the request at once); an attempt that gets no
  * answer within the timeout ends the request here, without a retry, and so does an answer that falls silent for as
  * long. Each request asks for an output
  * limit (ATELIER_MODEL_MAX_OUTPUT_TOKENS), and an answer that goes on past MAX_ANSWER_CHARS anyway (a server that
@@ -16,8 +17,8 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import { type OutputLimitField, outputLimitField } from '../engine/io/openai-output-limit.js';
-import { MODEL_RETRIES, type ModelConfig } from './config.js';
-import { describeModelFailure, ModelError } from './model-errors.js';
+import { MAX_RETRY_WAIT_MS, MODEL_RETRIES, type ModelConfig } from './config.js';
+import { describeModelFailure, ModelError, retriedStatus, retryWaitMs } from './model-errors.js';
 
 export interface ToolCallOut {
   readonly id: string;
@@ -286,12 +287,34 @@ const attemptWatch = new AsyncLocalStorage<AttemptWatch>();
 function watchedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const watch = attemptWatch.getStore();
   watch?.sent();
-  const response = fetch(input, init);
+  const response = fetch(input, init).then(notWaitingLong);
   response.then(
     () => watch?.answered(),
     () => {},
   );
   return watch ? response.then((r) => watchingForDone(r, watch.ended)) : response;
+}
+
+/**
+ * A refusal that asks for a longer wait than MAX_RETRY_WAIT_MS, marked so the SDK does not retry it
+ * (`x-should-retry: false`, which it obeys): the turn ends at once and its message says how long was asked for.
+ */
+function notWaitingLong(response: Response): Response {
+  if (!retriedStatus(response.status)) return response;
+  const wait = retryWaitMs(response.headers);
+  if (wait === null || wait <= MAX_RETRY_WAIT_MS) return response;
+  const headers = new Headers(response.headers);
+  headers.set('x-should-retry', 'false');
+  return sameAddress(
+    new Response(response.body, { status: response.status, statusText: response.statusText, headers }),
+    response,
+  );
+}
+
+/** `copy` with `response`'s address: the SDK names it in its errors. */
+function sameAddress(copy: Response, response: Response): Response {
+  Object.defineProperty(copy, 'url', { value: response.url });
+  return copy;
 }
 
 /** A stream's closing line; SSE allows `data:` with or without the space. */
@@ -320,14 +343,14 @@ function watchingForDone(response: Response, ended: () => void): Response {
       },
     }),
   );
-  const copy = new Response(watched, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
-  // The SDK names the address in its errors.
-  Object.defineProperty(copy, 'url', { value: response.url });
-  return copy;
+  return sameAddress(
+    new Response(watched, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    }),
+    response,
+  );
 }
 
 export function createModelClient(config: ModelConfig): OpenAI {

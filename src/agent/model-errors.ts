@@ -4,7 +4,7 @@
  * key and anything shaped like a key removed: some services echo a masked key back in a 401.
  */
 import OpenAI from 'openai';
-import { MODEL_RETRIES, type ModelConfig } from './config.js';
+import { MAX_RETRY_WAIT_MS, MODEL_RETRIES, type ModelConfig } from './config.js';
 import type { ChatErrorCode } from './events.js';
 
 export class ModelError extends Error {
@@ -48,6 +48,30 @@ function serverSays(err: InstanceType<typeof OpenAI.APIError>, config: ModelConf
   const raw = typeof body?.message === 'string' ? body.message : '';
   const said = redact(raw, config.apiKey);
   return said ? `服务说明：${said}` : '';
+}
+
+/**
+ * How long a refusal asks to be retried after, in ms, read as the SDK reads it (`retry-after-ms`, then
+ * `retry-after` in seconds or as a date); null when it does not say.
+ */
+export function retryWaitMs(headers: Headers | undefined): number | null {
+  const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
+  if (!Number.isNaN(ms)) return ms;
+  const after = headers?.get('retry-after');
+  if (!after) return null;
+  const seconds = Number.parseFloat(after);
+  const wait = Number.isNaN(seconds) ? Date.parse(after) - Date.now() : seconds * 1000;
+  return Number.isNaN(wait) ? null : wait;
+}
+
+/** Whether the SDK would retry a response of this status (as its `shouldRetry`, less the timeouts and conflicts). */
+export const retriedStatus = (status: number): boolean => status === 429 || status >= 500;
+
+/** The retries' part of a refusal's message: made, or not made because the service asked for too long a wait. */
+function retriesSaid(err: InstanceType<typeof OpenAI.APIError>): string {
+  const wait = retryWaitMs(err.headers);
+  if (wait === null || wait <= MAX_RETRY_WAIT_MS) return `重试 ${MODEL_RETRIES} 次后仍未成功`;
+  return `服务要求 ${Math.ceil(wait / 1000)} 秒后再试，超过 ${MAX_RETRY_WAIT_MS / 1000} 秒，没有等待重试`;
 }
 
 /** A network error's code (ECONNREFUSED, ENOTFOUND …), which says what went wrong without echoing the request. */
@@ -103,13 +127,13 @@ export function describeModelFailure(
     if (status === 429) {
       return new ModelError(
         'model_rate_limited',
-        `模型服务 ${host} 限流（HTTP 429），重试 ${MODEL_RETRIES} 次后仍未成功。请稍后再发一次消息，或检查账户额度。`,
+        `模型服务 ${host} 限流（HTTP 429），${retriesSaid(err)}。请稍后再发一次消息，或检查账户额度。`,
       );
     }
     if (status >= 500) {
       return new ModelError(
         'model_unavailable',
-        `模型服务 ${host} 出错（HTTP ${status}），重试 ${MODEL_RETRIES} 次后仍未成功。请稍后重试。`,
+        `模型服务 ${host} 出错（HTTP ${status}），${retriesSaid(err)}。请稍后重试。`,
       );
     }
     // The output limit asked for may be above what this model can give, or a field the service does not take.

@@ -51,14 +51,37 @@ export async function describeImages(images: readonly ImageOut[]): Promise<Descr
   );
 }
 
-/** The image as a JPEG data URL, longest side at most MODEL_IMAGE_MAX_SIDE, transparency flattened on white. */
-export async function modelImageUrl(img: ImageOut): Promise<string> {
-  const jpeg = await sharp(Buffer.from(img.base64, 'base64'))
+export interface SentImage {
+  /** A `data:image/jpeg;base64,…` URL within the budget. */
+  readonly url: string;
+  /**
+   * How much smaller than the tool's image it was sent ('' when not): the tool's result gives the image's own
+   * size, and a model reading coordinates off the smaller picture must know to scale them.
+   */
+  readonly shrunk: string;
+}
+
+/** The image as a JPEG, longest side at most MODEL_IMAGE_MAX_SIDE, transparency flattened on white. */
+export async function modelImage(img: ImageOut): Promise<SentImage> {
+  const input = Buffer.from(img.base64, 'base64');
+  const { width } = await sharp(input).metadata();
+  const { data, info } = await sharp(input)
     .resize(MODEL_IMAGE_MAX_SIDE, MODEL_IMAGE_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
     .flatten({ background: '#ffffff' })
     .jpeg({ quality: MODEL_IMAGE_QUALITY })
-    .toBuffer();
-  return `data:image/jpeg;base64,${jpeg.toString('base64')}`;
+    .toBuffer({ resolveWithObject: true });
+  const factor = width && info.width < width ? width / info.width : 1;
+  return {
+    url: `data:image/jpeg;base64,${data.toString('base64')}`,
+    shrunk:
+      factor > 1
+        ? `发送给你时缩小为 ${info.width}×${info.height}（图上的像素坐标乘以 ${Math.round(factor * 100) / 100} 为原图坐标）`
+        : '',
+  };
+}
+
+export async function modelImageUrl(img: ImageOut): Promise<string> {
+  return (await modelImage(img)).url;
 }
 
 /** The result as the model reads it in a tool message: JSON without base64, images described. */

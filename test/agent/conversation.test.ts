@@ -204,6 +204,24 @@ describe('result images', () => {
     expect(url.startsWith('data:image/jpeg;base64,')).toBe(true);
     const meta = await sharp(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64')).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 1024, 512]);
+    // The tool's result gives its image's size (2048 × 1024): the title says the picture sent is half that.
+    const title = parts.find((p) => p.type === 'text' && /^图 1/.test((p as { text: string }).text));
+    expect((title as { text: string }).text).toContain(
+      '发送给你时缩小为 1024×512（图上的像素坐标乘以 2 为原图坐标）',
+    );
+  });
+
+  it('sent at the size the tool gave are titled without a note of their own', async () => {
+    model = await startScriptedModel([
+      { toolCalls: [{ id: 'c1', name: 'create_document', arguments: { width: 3000, height: 1500 } }] },
+      { toolCalls: [{ id: 'c2', name: 'get_canvas_image', arguments: { max_size: 600 } }] },
+      { text: '好' },
+    ]);
+    await turn(conversation(newSession(), modelConfig(model.url, { vision: true })), '看看画布');
+    const parts = model.requests[2]!.body.messages.at(-1)!.content as { type: string; text?: string }[];
+    const title = parts.find((p) => p.type === 'text' && /^图 1/.test(p.text ?? ''))!.text!;
+    expect(title).toContain('缩放为 600×300');
+    expect(title).not.toContain('发送给你时');
   });
 
   it('are described in words to a text-only model, which gets no image message', async () => {
@@ -466,6 +484,23 @@ describe('model failures', () => {
     const run = await failing([limited, limited, limited, limited]);
     await expectCleanEnd(run, 'model_rate_limited');
     expect(model!.requests).toHaveLength(1 + 4 + 1);
+  });
+
+  it('a 429 that asks for a longer wait than the cap ends the turn at once, saying how long', async () => {
+    // A spent quota asks for an hour: waiting it out would leave the designer with a spinner for an hour.
+    const run = await failing([{ status: 429, headers: { 'retry-after': '3600' } }]);
+    const end = await expectCleanEnd(run, 'model_rate_limited');
+    expect(model!.requests).toHaveLength(1 + 1 + 1);
+    expect(end.message).toContain('3600 秒');
+    expect(end.message).not.toContain('重试 3 次');
+  });
+
+  it('a 503 that asks for a wait as a date past the cap is not retried either', async () => {
+    const later = new Date(Date.now() + 600_000).toUTCString();
+    const run = await failing([{ status: 503, headers: { 'retry-after': later } }]);
+    const end = await expectCleanEnd(run, 'model_unavailable');
+    expect(model!.requests).toHaveLength(1 + 1 + 1);
+    expect(end.message).toMatch(/要求 (59\d|600) 秒后再试/);
   });
 
   it('a 429 followed by an answer succeeds without the user seeing it', async () => {
