@@ -197,7 +197,7 @@ describe('result images', () => {
     ]);
     const follow = sent[toolIndex + 1]!;
     expect(follow.role).toBe('user');
-    const parts = follow.content as { type: string; image_url?: { url: string } }[];
+    const parts = follow.content as { type: string; text?: string; image_url?: { url: string } }[];
     const images = parts.filter((p) => p.type === 'image_url');
     expect(images).toHaveLength(1);
     const url = images[0]!.image_url!.url;
@@ -205,10 +205,8 @@ describe('result images', () => {
     const meta = await sharp(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64')).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 1024, 512]);
     // The tool's result gives its image's size (2048 × 1024): the title says the picture sent is half that.
-    const title = parts.find((p) => p.type === 'text' && /^图 1/.test((p as { text: string }).text));
-    expect((title as { text: string }).text).toContain(
-      '发送给你时缩小为 1024×512（图上的像素坐标乘以 2 为原图坐标）',
-    );
+    const title = parts.find((p) => p.type === 'text' && /^图 1/.test(p.text ?? ''));
+    expect(title?.text).toContain('发送给你时缩小为 1024×512（图上的像素坐标乘以 2 为原图坐标）');
   });
 
   it('sent at the size the tool gave are titled without a note of their own', async () => {
