@@ -182,6 +182,8 @@ function useSpaceForHand(
     const isSpace = (e: KeyboardEvent) => e.code === 'Space' || e.key === ' ';
     const canvasHasKeys = () => {
       const focused = document.activeElement;
+      // The type tool's box on the canvas takes the space as text, as Photoshop's does while type is edited.
+      if (inFormControl(focused)) return false;
       return el.contains(focused) || (over && (!focused || focused === document.body));
     };
     const onDown = (e: KeyboardEvent) => {
