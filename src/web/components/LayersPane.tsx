@@ -9,7 +9,7 @@ import { useStudioView } from '../context.js';
 import { type EnumOption, enumOptions } from '../forms/field-kind.js';
 import { labelIn } from '../i18n.js';
 import { useSharedBlobUrl } from '../state/blob-url.js';
-import { flattenLayers, layerWithId, nextName, refOf, thumbnailUrl } from '../state/layers.js';
+import { flattenLayers, layerWithId, nextName, refOf, selectedRefs, thumbnailUrl } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import type { ToolRun } from '../state/use-studio.js';
 import { useLayerDrag } from './useLayerDrag.js';
@@ -110,8 +110,25 @@ function blendModes(blendTool: RegistryTool | undefined): { param: string | unde
   return { param, modes: param ? enumOptions(blendTool!.parameters.properties[param]!) : [] };
 }
 
-function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRun[]): void }) {
+/**
+ * The current layer's blend mode, opacity and fill, as Photoshop's layers panel shows them; a change goes to every
+ * selected layer that can take it (not a locked one, not the background), or to the current layer alone (whose
+ * refusal then says why) when none can.
+ */
+function LayerProperties({
+  layer,
+  selected,
+  then,
+}: {
+  layer: LayerNode;
+  selected: readonly LayerNode[];
+  then(calls: ToolRun[]): void;
+}) {
   const { studio, t, lang } = useStudioView();
+  const each = (call: (l: LayerNode) => ToolRun, can = (l: LayerNode) => !l.locked && !l.background) => {
+    const targets = selected.filter(can);
+    then((targets.length ? targets : [layer]).map(call));
+  };
   const { param: modeParam, modes } = blendModes(studio.tools.get(BLEND));
   const opacityLimits = studio.tools.get(OPACITY)?.limits.opacity;
   const [opacity, setOpacity] = useState(layer.opacity);
@@ -130,9 +147,10 @@ function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRu
           id="layer-blend"
           value={layer.blend_mode}
           disabled={layer.locked || !modeParam}
-          onChange={(e) =>
-            then([{ name: BLEND, arguments: { name: refOf(layer), [modeParam!]: e.currentTarget.value } }])
-          }
+          onChange={(e) => {
+            const mode = e.currentTarget.value;
+            each((l) => ({ name: BLEND, arguments: { name: refOf(l), [modeParam!]: mode } }));
+          }}
         >
           {/* A group's pass-through is not one of the modes a tool can set. */}
           {!modes.some((m) => m.value === layer.blend_mode) && (
@@ -158,11 +176,10 @@ function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRu
           value={opacity}
           disabled={layer.locked}
           onInput={(e) => setOpacity(Number(e.currentTarget.value))}
-          onChange={(e) =>
-            then([
-              { name: OPACITY, arguments: { name: refOf(layer), opacity: Number(e.currentTarget.value) } },
-            ])
-          }
+          onChange={(e) => {
+            const value = Number(e.currentTarget.value);
+            each((l) => ({ name: OPACITY, arguments: { name: refOf(l), opacity: value } }));
+          }}
         />
         <output for="layer-opacity">{Math.round(opacity)}%</output>
       </div>
@@ -177,11 +194,13 @@ function LayerProperties({ layer, then }: { layer: LayerNode; then(calls: ToolRu
           value={noFill ? 100 : fill}
           disabled={layer.locked || noFill}
           onInput={(e) => setFill(Number(e.currentTarget.value))}
-          onChange={(e) =>
-            then([
-              { name: FILL, arguments: { name: refOf(layer), fill_opacity: Number(e.currentTarget.value) } },
-            ])
-          }
+          onChange={(e) => {
+            const value = Number(e.currentTarget.value);
+            each(
+              (l) => ({ name: FILL, arguments: { name: refOf(l), fill_opacity: value } }),
+              (l) => !l.locked && !l.background && l.type !== 'group',
+            );
+          }}
         />
         <output for="layer-fill">{noFill ? '—' : `${Math.round(fill)}%`}</output>
       </div>
@@ -393,6 +412,20 @@ export function LayersPane() {
   // Property tools act on the selected layer: select it in the same request, before the change.
   const onLayer = (layer: LayerNode, calls: ToolRun[]) =>
     studio.run([{ name: SELECT, arguments: { names: [refOf(layer)] }, quiet: true }, ...calls]);
+  // The eye, the lock and the properties leave the layer selection as it was, as in Photoshop. The tools make the
+  // layer they change the current one (what a model expects), so the selection is put back after them in the
+  // same request: it is not history, and a Delete or a drag that follows acts on what the designer selected.
+  const selectedNow = selectedRefs({ ...doc, selected_layer_ids: [...selected] });
+  const keepingSelection = (calls: ToolRun[]) =>
+    studio.run(
+      selectedNow.length
+        ? [...calls, { name: SELECT, arguments: { names: selectedNow }, quiet: true }]
+        : calls,
+    );
+  const selectedLayers = [...selected].flatMap((id) => {
+    const l = layerWithId(doc.layers, id);
+    return l ? [l] : [];
+  });
   return (
     <div class="layers">
       <ul
@@ -457,7 +490,7 @@ export function LayersPane() {
                 aria-label={t(layer.visible ? 'layers.hide' : 'layers.show', { name: refOf(layer) })}
                 aria-pressed={layer.visible}
                 onClick={() =>
-                  onLayer(layer, [
+                  keepingSelection([
                     { name: VISIBLE, arguments: { name: refOf(layer), visible: !layer.visible } },
                   ])
                 }
@@ -527,7 +560,7 @@ export function LayersPane() {
                 aria-pressed={layer.locked}
                 // As Photoshop's lock-all button: a partly locked layer is then wholly locked.
                 onClick={() =>
-                  onLayer(layer, [{ name: LOCK, arguments: { name: refOf(layer), locked: !layer.locked } }])
+                  keepingSelection([{ name: LOCK, arguments: { name: refOf(layer), locked: !layer.locked } }])
                 }
               >
                 <Lock closed={layer.locked} partial={partly !== undefined} />
@@ -537,7 +570,7 @@ export function LayersPane() {
         })}
       </ul>
       <LayerActions layers={doc.layers} hasSelection={selected.size > 0} />
-      {active && <LayerProperties layer={active} then={(calls) => onLayer(active, calls)} />}
+      {active && <LayerProperties layer={active} selected={selectedLayers} then={keepingSelection} />}
     </div>
   );
 }
