@@ -43,6 +43,19 @@ const driftFrom = (page: Page, want: { width?: number; cx: number; cy: number })
   return Math.max(size, Math.abs(p.cx - want.cx), Math.abs(p.cy - want.cy));
 };
 
+/**
+ * How far a fitted document is from where fitting puts it: centred in the part of the viewport right of the toolbox
+ * floating on its left edge, so the viewport's own centre falls left of the document's by half the toolbox's reach.
+ */
+const driftFromFitted = (page: Page) => async () => {
+  const p = await placed(page)();
+  const reach = (await page.evaluate(`(() => {
+    const t = document.querySelector('.canvas-toolbox').getBoundingClientRect();
+    return t.right - document.querySelector('.canvas-viewport').getBoundingClientRect().left;
+  })()`)) as number;
+  return Math.max(Math.abs(p.cx - (0.5 - reach / 2 / p.width)), Math.abs(p.cy - 0.5));
+};
+
 const zoomText = (page: Page) => textOf(page.locator('.status-zoom'));
 
 /** A session with one document, opened in the studio, once its picture shows. */
@@ -153,6 +166,9 @@ describe('the keyboard on the canvas', () => {
     const page = await openOn(1440, 900);
     const fitted = await placed(page)();
     const fittedZoom = await zoomText(page)();
+    // Fitted right of the toolbox floating on the canvas's left: none of the document is under it.
+    const toolbox = (await page.locator('.canvas-toolbox').boundingBox())!;
+    expect(fitted.x).toBeGreaterThan(toolbox.x + toolbox.width);
     await page.keyboard.press('Control+Equal');
     await eventually(async () => (await placed(page)()).width).toBeCloseTo(fitted.width * 1.25, -1);
     await page.keyboard.press('Control+Minus');
@@ -165,6 +181,33 @@ describe('the keyboard on the canvas', () => {
     expect((await placed(page)()).width).toBeCloseTo(fitted.width, 0);
     // The browser did not zoom the page itself.
     expect(await page.evaluate('window.visualViewport.scale')).toBe(1);
+  });
+
+  it('keeps each document’s own zoom and scroll when another tab is shown, as Photoshop’s windows', async () => {
+    const page = await openOn(1440, 900);
+    const fittedZoom = await zoomText(page)();
+    await okCalls(studio.url, (await page.evaluate('sessionStorage.getItem("atelier.session")')) as string, [
+      toolCall('create_document', { width: 800, height: 600, name: '第二张' }),
+    ]);
+    const tab = (name: RegExp) => page.getByRole('tab', { name });
+    await eventually(() => tab(/第二张/).getAttribute('aria-selected')).toBe('true');
+    await tab(/导航/).click();
+    await eventually(zoomText(page)).toBe(fittedZoom);
+    await page.locator('.canvas-viewport[tabindex]').focus();
+    await page.keyboard.press('Control+Equal');
+    await page.keyboard.press('Control+Equal');
+    await eventually(zoomText(page)).not.toBe(fittedZoom);
+    await page.keyboard.press('ArrowRight');
+    await page.waitForTimeout(100);
+    const zoomed = await zoomText(page)();
+    const where = await placed(page)();
+
+    // The other document is fitted; back on this one, its zoom and scroll are as left.
+    await tab(/第二张/).click();
+    await eventually(zoomText(page)).not.toBe(zoomed);
+    await tab(/导航/).click();
+    await eventually(zoomText(page)).toBe(zoomed);
+    await eventually(driftFrom(page, where)).toBeLessThan(0.003);
   });
 
   it('takes space held as the hand tool: a drag pans, and the canvas button last clicked is not pressed again', async () => {
@@ -220,7 +263,7 @@ describe('the canvas in a resized window', () => {
     const fitted = await zoomText(page)();
     await page.setViewportSize({ width: 1200, height: 760 });
     await eventually(zoomText(page)).not.toBe(fitted);
-    await eventually(driftFrom(page, { cx: 0.5, cy: 0.5 })).toBeLessThan(0.003);
+    await eventually(driftFromFitted(page)).toBeLessThan(0.003);
     const refitted = await placed(page)();
 
     // The designer zooms in about a point and pans.
@@ -248,10 +291,10 @@ describe('the canvas in a resized window', () => {
 
     // 适合窗口 fits it again, and from then on a resize fits it too.
     await page.getByRole('button', { name: '适合窗口' }).click();
-    await eventually(driftFrom(page, { cx: 0.5, cy: 0.5 })).toBeLessThan(0.003);
+    await eventually(driftFromFitted(page)).toBeLessThan(0.003);
     const refit = await zoomText(page)();
     await page.setViewportSize({ width: 1440, height: 900 });
     await eventually(zoomText(page)).not.toBe(refit);
-    await eventually(driftFrom(page, { cx: 0.5, cy: 0.5 })).toBeLessThan(0.003);
+    await eventually(driftFromFitted(page)).toBeLessThan(0.003);
   });
 });

@@ -252,12 +252,13 @@ describe('the studio without a model', () => {
     await layerList(page).getByRole('button', { name: '隐藏图层 色块#2' }).click();
     await eventually(visibleOf(layerList(page).getByRole('button', { name: '显示图层 色块#2' }))).toBe(true);
     expect(await visibleOf(layerList(page).getByRole('button', { name: '隐藏图层 色块#1' }))()).toBe(true);
-    // One row is selected, the one acted on.
+    // The selection is as it was, as in Photoshop: the newest layer (the upper), not the one whose eye was clicked.
+    await page.waitForTimeout(200);
     await eventually(
-      attrOf(layerList(page).getByRole('button', { name: '色块#2', exact: true }), 'aria-pressed'),
+      attrOf(layerList(page).getByRole('button', { name: '色块#1', exact: true }), 'aria-pressed'),
     ).toBe('true');
     expect(
-      await attrOf(layerList(page).getByRole('button', { name: '色块#1', exact: true }), 'aria-pressed')(),
+      await attrOf(layerList(page).getByRole('button', { name: '色块#2', exact: true }), 'aria-pressed')(),
     ).toBe('false');
   });
 

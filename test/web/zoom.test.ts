@@ -18,6 +18,18 @@ describe('canvas zoom and pan', () => {
     expect(fitView(200, 100, 1000, 800).zoom).toBe(1);
   });
 
+  it('fits right of the toolbox floating on the viewport’s left edge', () => {
+    // 60 px covered: the document is fitted and centred in the 940 px right of it.
+    const wide = fitView(9000, 3000, 1000, 800, 60);
+    expect(wide.zoom).toBeCloseTo((940 - 48) / 9000, 6);
+    expect(wide.x).toBeCloseTo(60 + 24, 6);
+    expect(wide.x + 9000 * wide.zoom).toBeCloseTo(1000 - 24, 6);
+    const small = fitView(200, 100, 1000, 800, 60);
+    expect(small).toEqual({ zoom: 1, x: 60 + (940 - 200) / 2, y: 350 });
+    const piece = fitRect({ x: 30, y: 40, w: 120, h: 20 }, 1000, 800, 60);
+    expect(piece).toEqual({ zoom: 1, x: 530 - 90, y: 400 - 50 });
+  });
+
   it('fits a piece of a large document in the viewport, centred on it, and never enlarges a small one', () => {
     const piece = { x: 6000, y: 12000, w: 900, h: 2000 };
     const v = fitRect(piece, 1000, 800);

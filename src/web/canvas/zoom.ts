@@ -16,12 +16,16 @@ export function clampZoom(zoom: number): number {
   return Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, zoom));
 }
 
-/** The whole document centred in the viewport with a margin, never enlarged past 100 %. */
-export function fitView(docW: number, docH: number, viewW: number, viewH: number): View {
+/**
+ * The whole document centred in the viewport with a margin, never enlarged past 100 %: in the part of it right of
+ * `left`, what the toolbox floating on its left edge covers (Photoshop's toolbar is docked beside the canvas).
+ */
+export function fitView(docW: number, docH: number, viewW: number, viewH: number, left = 0): View {
+  const w = viewW - left;
   const zoom = clampZoom(
-    Math.min(1, (viewW - 2 * MARGIN) / Math.max(1, docW), (viewH - 2 * MARGIN) / Math.max(1, docH)),
+    Math.min(1, (w - 2 * MARGIN) / Math.max(1, docW), (viewH - 2 * MARGIN) / Math.max(1, docH)),
   );
-  return { zoom, x: (viewW - docW * zoom) / 2, y: (viewH - docH * zoom) / 2 };
+  return { zoom, x: left + (w - docW * zoom) / 2, y: (viewH - docH * zoom) / 2 };
 }
 
 /**
@@ -32,9 +36,14 @@ export function fitRect(
   rect: { readonly x: number; readonly y: number; readonly w: number; readonly h: number },
   viewW: number,
   viewH: number,
+  left = 0,
 ): View {
-  const { zoom } = fitView(rect.w, rect.h, viewW, viewH);
-  return { zoom, x: viewW / 2 - (rect.x + rect.w / 2) * zoom, y: viewH / 2 - (rect.y + rect.h / 2) * zoom };
+  const { zoom } = fitView(rect.w, rect.h, viewW, viewH, left);
+  return {
+    zoom,
+    x: left + (viewW - left) / 2 - (rect.x + rect.w / 2) * zoom,
+    y: viewH / 2 - (rect.y + rect.h / 2) * zoom,
+  };
 }
 
 /** Zooms by `factor` keeping the document point under (px, py) where it is. */

@@ -169,6 +169,13 @@ const ARROWS: Readonly<Record<string, readonly [number, number]>> = {
  * over the canvas; typing in the message box or a form, or working in another pane, keeps its spaces. Whether
  * the space is held: a click with the hand is not a click that selects a layer.
  */
+/** How far into the viewport the toolbox floating on its left reaches (px): a fitted document starts past it. */
+function toolboxEdge(viewport: HTMLElement | null): number {
+  const box = viewport?.querySelector('.canvas-toolbox');
+  if (!viewport || !box) return 0;
+  return Math.max(0, box.getBoundingClientRect().right - viewport.getBoundingClientRect().left);
+}
+
 function useSpaceForHand(
   viewport: { current: HTMLElement | null },
   enabled: boolean,
@@ -538,7 +545,7 @@ export function CanvasPane() {
   const fitToWindow = useCallback(() => {
     if (!doc || size.w === 0) return;
     fitted.current = true;
-    setView(fitView(doc.width, doc.height, size.w, size.h));
+    setView(fitView(doc.width, doc.height, size.w, size.h, toolboxEdge(viewport.current)));
   }, [of, size.w, size.h]);
   /** A change of the view the designer made. */
   const move = (change: (v: View) => View) => {
@@ -546,13 +553,26 @@ export function CanvasPane() {
     setView((v) => v && change(v));
   };
 
+  // Each document's own view, as Photoshop keeps each window's zoom and scroll: a document shown again (its tab
+  // chosen) is where the designer left it; one still fitted then, or resized since (another key), is fitted.
+  const viewNow = useRef(view);
+  viewNow.current = view;
+  const views = useRef(new Map<string, { view: View; w: number; h: number }>());
   useEffect(() => {
+    const before = shownFor.current;
+    if (before.of !== of && before.of) {
+      if (!fitted.current && viewNow.current)
+        views.current.set(before.of, { view: viewNow.current, ...before });
+      else views.current.delete(before.of);
+    }
     if (!doc) shownFor.current = { of: '', w: 0, h: 0 };
     if (!doc || size.w === 0) return;
-    const before = shownFor.current;
     shownFor.current = { of, w: size.w, h: size.h };
-    // Another document, or a new size of this one: fitted afresh.
-    if (before.of !== of || fitted.current) fitToWindow();
+    const kept = before.of !== of ? views.current.get(of) : undefined;
+    if (kept) {
+      fitted.current = false;
+      setView(keepCentre(kept.view, kept, size));
+    } else if (before.of !== of || fitted.current) fitToWindow();
     else setView((v) => v && keepCentre(v, before, size));
   }, [of, size.w, size.h]);
 
@@ -564,7 +584,7 @@ export function CanvasPane() {
     lastShown.current = shown.seq;
     if (!doc || shown.mark.doc !== doc.name || size.w === 0) return;
     fitted.current = false;
-    setView(fitRect(shown.mark.bounds, size.w, size.h));
+    setView(fitRect(shown.mark.bounds, size.w, size.h, toolboxEdge(viewport.current)));
   }, [shown?.seq]);
 
   const max = doc && view ? renderSize(doc.width, doc.height, view.zoom, window.devicePixelRatio || 1) : 0;
