@@ -116,10 +116,20 @@ export function notOfferedResult(name: string, offered: OfferedTools) {
 const TOOL_NAMES = new Map(allTools.map((t) => [t.name.toLowerCase(), t.name]));
 
 /**
- * The registry's name for the tool a model named with stray spaces or in another case (`Create_Document `), which
- * the model plainly meant; any other name is kept as sent, to be refused with the closest offered names. The
- * history and the transcript carry the name the call ran as, so `atelier run` replays it the same.
+ * The registry's name for the tool a model named with stray spaces, in another case (`Create_Document `) or under
+ * the `functions.` namespace OpenAI's own chat format puts tools in (`functions.create_layer`, which models
+ * trained on it echo), which the model plainly meant; any other name is kept as sent, to be refused with the
+ * closest offered names. The history and the transcript carry the name the call ran as, so `atelier run` replays
+ * it the same.
  */
 export function registryName(name: string): string {
-  return findTool(name) ? name : (TOOL_NAMES.get(name.trim().toLowerCase()) ?? name);
+  if (findTool(name)) return name;
+  return (
+    TOOL_NAMES.get(
+      name
+        .trim()
+        .toLowerCase()
+        .replace(/^functions\./, ''),
+    ) ?? name
+  );
 }

@@ -897,6 +897,7 @@ describe('a tool named with stray spaces or in another case', () => {
         toolCalls: [
           { id: 'c1', name: ' Create_Document ', arguments: { width: 40, height: 30, name: '海报' } },
           { id: 'c2', name: 'CREATE_LAYER\n', arguments: { name: '色块' } },
+          { id: 'c4', name: 'functions.create_layer', arguments: { name: '色块二' } },
           { id: 'c3', name: 'make_it_pretty', arguments: {} },
         ],
       },
@@ -909,11 +910,13 @@ describe('a tool named with stray spaces or in another case', () => {
     expect(outcomes).toEqual([
       ['create_document', true],
       ['create_layer', true],
+      ['create_layer', true],
       ['make_it_pretty', false],
     ]);
     const sent = model.requests[1]!.body.messages.find((m) => m.role === 'assistant')!;
     expect((sent.tool_calls as { function: { name: string } }[]).map((c) => c.function.name)).toEqual([
       'create_document',
+      'create_layer',
       'create_layer',
       'make_it_pretty',
     ]);
@@ -925,6 +928,7 @@ describe('a tool named with stray spaces or in another case', () => {
     // A name no tool has is refused before the session sees it: there is nothing to replay.
     expect(replayed.map((c) => (c as { function: { name: string } }).function.name)).toEqual([
       'create_document',
+      'create_layer',
       'create_layer',
     ]);
     expect((await snapshotOf(session)).active?.layers.map((l) => l.name)).toContain('色块');

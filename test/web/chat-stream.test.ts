@@ -62,4 +62,22 @@ describe('a long streamed answer', () => {
     expect(renders).toBeLessThan(150);
     await snapshot(page, 'chat-stream');
   });
+
+  it('numbers a long list with room for its widest number', async () => {
+    const id = await createSession(studio.url);
+    const page = await studio.open(id);
+    const items = Array.from({ length: 120 }, (_, i) => `${i + 1}. 第${i + 1}条建议：标题改成红色。`);
+    studio.model.push({ text: items.join('\n') });
+    await page.getByRole('textbox', { name: '消息' }).fill('给我建议');
+    await page.getByRole('button', { name: '发送' }).click();
+    await eventually(countOf(feed(page).locator('.bubble ol > li'))).toBe(120);
+    // The list's left padding holds "120." as the list's font draws it, with a little gap before the text.
+    const room = (await page.evaluate(`(() => {
+      const ol = document.querySelector('.bubble ol');
+      const ctx = document.createElement('canvas').getContext('2d');
+      ctx.font = getComputedStyle(ol.lastElementChild).font;
+      return { pad: parseFloat(getComputedStyle(ol).paddingLeft), widest: ctx.measureText('120.').width };
+    })()`)) as { pad: number; widest: number };
+    expect(room.pad).toBeGreaterThan(room.widest + 4);
+  });
 });

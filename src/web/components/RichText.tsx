@@ -40,8 +40,12 @@ export function RichText({ text }: { text: string }) {
           );
         }
         const List = block.ordered ? 'ol' : 'ul';
+        // Room for the widest number and its dot: "150." ran into the bubble's edge in the 20 px a bullet takes.
+        const digits = String(block.items.length).length;
+        const style =
+          block.ordered && digits > 1 ? { paddingLeft: `calc(${digits + 1}ch + 8px)` } : undefined;
         return (
-          <List key={key}>
+          <List key={key} style={style}>
             {block.items.map((item, j) => (
               <li key={`${key}-${j}`}>
                 <Spans spans={item} />
