@@ -37,7 +37,7 @@ import {
 } from './loop-guard.js';
 import { createModelClient, requestAssistant, type ToolCallOut } from './model-client.js';
 import { ModelError } from './model-errors.js';
-import { systemPrompt, userContent } from './prompt.js';
+import { systemPrompt, userContent, userWords } from './prompt.js';
 import {
   describeImages,
   imageTitle,
@@ -690,7 +690,7 @@ function stuckMessage(stuck: { readonly name: string; readonly message: string }
  * cancelled request) leaves its user message without a reply, and one that ended after result images leaves
  * their message last: with the next turn's message that makes two user messages in a row, which DeepSeek's
  * reasoner and the chat templates of Gemma and older Mistral models refuse — in every later request, since the
- * history keeps them. Joined, nothing the designer said is lost.
+ * history keeps them. Joined, nothing the designer said is lost; only the newest state summary is kept.
  */
 function joinUserMessages(messages: readonly ChatCompletionMessageParam[]): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
@@ -700,11 +700,15 @@ function joinUserMessages(messages: readonly ChatCompletionMessageParam[]): Chat
       out.push(m);
       continue;
     }
-    const content =
-      typeof prev.content === 'string' && typeof m.content === 'string'
-        ? `${prev.content}\n\n${m.content}`
-        : [...asParts(prev.content), ...asParts(m.content)];
-    out[out.length - 1] = { role: 'user', content };
+    if (typeof prev.content === 'string' && typeof m.content === 'string') {
+      // The earlier message's state summary is out of date (the newer one's is the state now), and the same words
+      // sent again (a message the model service failed to answer, sent once more) are said once.
+      const earlier = userWords(prev.content);
+      const content = earlier === userWords(m.content) ? m.content : `${earlier}\n\n${m.content}`;
+      out[out.length - 1] = { role: 'user', content };
+      continue;
+    }
+    out[out.length - 1] = { role: 'user', content: [...asParts(prev.content), ...asParts(m.content)] };
   }
   return out;
 }

@@ -792,14 +792,31 @@ describe('a turn the model never answered', () => {
 
     const sent = model.requests[3]!.body.messages;
     expect(sent.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool', 'user']);
-    // Nothing the designer said is lost: the unanswered message comes first, each with its state summary.
+    // Nothing the designer said is lost: the unanswered message comes first, the state summary once (the
+    // newer message's: the earlier one's is out of date).
     const first = sent[1]!.content as string;
     expect(first.indexOf('标题用红色')).toBeGreaterThanOrEqual(0);
     expect(first.indexOf('看看画布')).toBeGreaterThan(first.indexOf('标题用红色'));
+    expect(first.split('【会话状态】').length).toBe(2);
     const lastUser = sent[5]!.content as { type: string; text?: string }[];
     expect(lastUser.filter((p) => p.type === 'image_url')).toHaveLength(1);
     expect(lastUser.at(-1)).toMatchObject({ type: 'text', text: expect.stringContaining('再试一次') });
     expectEveryCallAnswered(sent);
+  });
+});
+
+describe('a message sent again after the model service failed to answer it', () => {
+  it('is said once, with the state as it is now', async () => {
+    const down = { status: 503, headers: { 'retry-after-ms': '5' } };
+    model = await startScriptedModel([down, down, down, down, { text: '好的。' }]);
+    const conv = conversation(newSession(), modelConfig(model.url));
+    expect(last(await turn(conv, '把标题改成红色'))).toMatchObject({ code: 'model_unavailable' });
+    expect(last(await turn(conv, '把标题改成红色'))).toEqual({ type: 'done', steps: 1 });
+    const sent = last(model.requests).body.messages;
+    expect(sent.map((m) => m.role)).toEqual(['system', 'user']);
+    const words = sent[1]!.content as string;
+    expect(words.split('把标题改成红色').length).toBe(2);
+    expect(words.split('【会话状态】').length).toBe(2);
   });
 });
 

@@ -172,6 +172,25 @@ describe('typing a message', () => {
     expect(await box(page).inputValue()).toBe('');
   });
 
+  it('gives a message the model service failed to answer back to the box, and sent again it is said once', async () => {
+    const id = await createSession(studio.url);
+    const page = await studio.open(id);
+    // Refused without retries (an hour's wait asked for), before the model said anything.
+    studio.model.push({ status: 429, headers: { 'retry-after': '3600' } });
+    await send(page, '把标题改成红色');
+    await eventually(textOf(feed(page).locator('.notice'))).toContain('3600 秒');
+    await eventually(() => box(page).inputValue()).toBe('把标题改成红色');
+    await snapshot(page, '73-chat-model-failed');
+
+    studio.model.push({ text: '标题已改成红色。' });
+    await page.getByRole('button', { name: '发送' }).click();
+    await eventually(textOf(feed(page))).toContain('标题已改成红色。');
+    expect(await box(page).inputValue()).toBe('');
+    const said = studio.model.requests.at(-1)!.body.messages.filter((m) => m.role === 'user');
+    expect(said).toHaveLength(1);
+    expect(String(said[0]!.content).split('把标题改成红色').length).toBe(2);
+  });
+
   it('says in Chinese that the connection dropped in the middle of a turn, on the card cut off too', async () => {
     const id = await createSession(studio.url);
     const page = await studio.open(id);

@@ -199,10 +199,11 @@ function MessageBox() {
     const message = text.trim();
     if (!message || studio.busy) return;
     setText('');
-    // A message the server never took (it was unreachable, or refused it) goes back in the box, unless
-    // something else has been typed there meanwhile.
-    void studio.chat(message).then((taken) => {
-      if (!taken) setText((now) => now || message);
+    // A message that got no answer (the server never took it, or the model service failed before answering)
+    // goes back in the box to send again, unless something else has been typed there meanwhile. Sent again, the
+    // server keeps it once (conversation.ts, joinUserMessages).
+    void studio.chat(message).then((answered) => {
+      if (!answered) setText((now) => now || message);
     });
   };
   return (

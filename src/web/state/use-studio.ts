@@ -58,7 +58,10 @@ export interface Studio {
   readonly revision: number;
   /** Runs the calls in order (one failing does not stop the rest); true when every one of them succeeded. */
   run(calls: readonly ToolRun[]): Promise<boolean>;
-  /** Sends a message; false when the server never took it (unreachable, refused), so it is not lost. */
+  /**
+   * Sends a message; false when it got no answer — the server never took it (unreachable, refused), or the model
+   * service failed before answering it (down, rate-limited, silent) — so it goes back in the box to send again.
+   */
   chat(text: string): Promise<boolean>;
   cancelChat(): Promise<void>;
   /**
@@ -450,8 +453,11 @@ export function useStudio(api: Api): Studio {
 
   const chat = useCallback(
     async (text: string) => {
-      // Taken once the turn's stream brings its first event (the message itself).
+      // Taken once the turn's stream brings its first event (the message itself); answered once the model says
+      // or does something; unanswered when the model service failed before that.
       let taken = false;
+      let answered = false;
+      let modelFailed = false;
       await track(async (failing) => {
         const id = session.current;
         if (!id) return;
@@ -461,6 +467,9 @@ export function useStudio(api: Api): Studio {
         try {
           const onEvent = (event: ChatEvent) => {
             taken = true;
+            if (event.type === 'assistant_delta' || event.type === 'assistant' || event.type === 'tool_call')
+              answered = true;
+            if (event.type === 'error') modelFailed = event.code.startsWith('model_');
             // A failure from now on ends this turn; one before (refused: another tab's turn runs) ends none.
             failing.turn = true;
             emit(event);
@@ -475,7 +484,7 @@ export function useStudio(api: Api): Studio {
           }
         }
       });
-      return taken;
+      return taken && (answered || !modelFailed);
     },
     [api, emit, track],
   );
