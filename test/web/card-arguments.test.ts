@@ -70,3 +70,16 @@ describe('a call without parameters on its card', () => {
     await check();
   });
 });
+
+describe('a call the model sent without a name', () => {
+  it('gets a card that says so, failed with the refusal the model was sent', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [toolCall('create_document', { width: 40, height: 30 })]);
+    const page = await studio.open(id);
+    studio.model.push({ toolCalls: [{ id: 'n1', name: '', arguments: {} }] }, { text: '好的。' });
+    await send(page, '随便');
+    const card = feed(page).getByRole('article', { name: '未命名的工具调用' });
+    await eventually(countOf(card)).toBe(1);
+    await eventually(() => card.getAttribute('class')).toContain('error');
+  });
+});

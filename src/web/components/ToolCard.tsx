@@ -31,7 +31,8 @@ function resultBody(result: Readonly<Record<string, unknown>> | undefined): Reco
 export function ToolCard({ call }: { call: CallItem }) {
   const { studio, t, lang } = useStudioView();
   const tool = studio.tools.get(call.name);
-  const label = tool ? labelIn(tool, lang) : (call.label ?? call.name);
+  // A model may send a call with no name at all: the card still says what it is.
+  const label = tool ? labelIn(tool, lang) : call.label || call.name.trim() || t('card.unnamed');
   const labelled = (text: string) => withToolLabels(text, studio.tools, lang);
   const args = call.args && typeof call.args === 'object' ? Object.keys(call.args as object) : [];
   // Named as the tool's form names them (宽度, 文档名称); the API names stay in the arguments themselves.
