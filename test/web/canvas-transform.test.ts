@@ -2,7 +2,8 @@
  * The transform handles on the one selected layer, as Photoshop's Move tool shows them: eight handles on its box;
  * a corner dragged scales it in proportion about the opposite corner (Shift: freely), a side stretches it one
  * way, one history step (按参考点缩放); just outside a corner a drag turns it about its centre (旋转图层, Shift: by
- * 15°); Esc puts it back and sends nothing; no handles for an empty layer alone, the background or a locked layer.
+ * 15°); Esc puts it back and sends nothing; no handles for an empty layer alone, the background, a locked or a
+ * hidden layer.
  * Several selected layers get the handles on the box round them all and scale or turn as one (变换多个图层); an
  * empty one among them is left out.
  */
@@ -164,6 +165,15 @@ describe('transform handles', () => {
       await okCalls(studio.url, id, [toolCall('select_layers', { names: ['背景'] })]);
       await page.waitForTimeout(200);
       await expect(page.locator('.transform-handle').count()).resolves.toBe(0);
+      // None on a hidden layer ("the target layer is hidden"), and back once it shows.
+      await okCalls(studio.url, id, [
+        toolCall('set_layer_visible', { name: '方块', visible: false }),
+        toolCall('select_layers', { names: ['方块'] }),
+      ]);
+      await page.waitForTimeout(300);
+      await expect(page.locator('.transform-handle').count()).resolves.toBe(0);
+      await okCalls(studio.url, id, [toolCall('set_layer_visible', { name: '方块', visible: true })]);
+      await eventually(() => page.locator('.transform-handle').count()).toBe(8);
     } catch (err) {
       await snapshot(page, 'failed-canvas-transform');
       throw err;

@@ -247,13 +247,14 @@ function selectedBounds(doc: ActiveDocument) {
 
 /**
  * The box round the selected layers the transform handles scale and turn, and the layers the call names; null for
- * none, or when one of them is locked (wholly or its position) or the background (Photoshop's Free Transform
- * refuses those too). An empty selected layer has no box and is left out of it, as in Photoshop, rather than
+ * none, or when one of them is locked (wholly or its position), hidden or the background (Photoshop's Free
+ * Transform refuses those too: "the target layer is hidden"). An empty selected layer has no box and is left out of it, as in Photoshop, rather than
  * hiding the handles of the rest; it is still named, so it stays selected.
  */
 function transformable(doc: ActiveDocument) {
   const selected = doc.selected_layer_ids.map((id) => layerWithId(doc.layers, id));
-  if (selected.some((l) => !l || l.locked || l.locks?.includes('position') || l.background)) return null;
+  if (selected.some((l) => !l || l.locked || l.locks?.includes('position') || l.background || !l.visible))
+    return null;
   const boxes = selectedBounds(doc);
   if (boxes.length === 0) return null;
   const x = Math.min(...boxes.map((b) => b.x));
