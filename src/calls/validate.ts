@@ -386,11 +386,25 @@ function withoutNullOptionals(
   return out;
 }
 
+/**
+ * Why arguments that are not an object were refused: a JSON object encoded once more as a string (`"{\"x\":1}"`,
+ * which models that escape their own output send) is named as such, so the model sends the object itself.
+ */
+function notAnObject(raw: unknown): string {
+  if (typeof raw === 'string') {
+    try {
+      if (isPlainObject(JSON.parse(raw)))
+        return 'arguments 必须是 JSON 对象，收到的却是包着 JSON 对象的字符串（多转义了一层）：请直接传这个对象本身';
+    } catch {}
+  }
+  return 'arguments 必须是 JSON 对象';
+}
+
 /** Validates raw (already JSON-parsed) arguments; on success returns them coerced, normalised and defaulted. */
 export function validateArguments(tool: ToolDefinition, raw: unknown): Validation {
   if (raw === undefined || raw === null) raw = {};
   if (!isPlainObject(raw)) {
-    return { ok: false, problems: [{ parameter: '(arguments)', message: 'arguments 必须是 JSON 对象' }] };
+    return { ok: false, problems: [{ parameter: '(arguments)', message: notAnObject(raw) }] };
   }
   const properties = tool.parameters.properties;
   const present = withoutNullOptionals(raw, properties, tool.parameters.required);

@@ -43,5 +43,14 @@ describe('a call whose arguments are the JSON text null', () => {
         error: { code: 'invalid_arguments', message: expect.stringContaining('arguments 必须是 JSON 对象') },
       });
     }
+    // An object escaped once more into a string: the refusal names the extra layer.
+    const twice = await s.call({
+      name: 'create_layer',
+      arguments: JSON.stringify(JSON.stringify({ name: '甲' })),
+    });
+    expect(JSON.stringify(twice)).toContain('多转义了一层');
+    expect(JSON.stringify(await s.call({ name: 'get_document_info', arguments: '"null"' }))).not.toContain(
+      '多转义',
+    );
   });
 });
