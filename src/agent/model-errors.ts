@@ -56,7 +56,8 @@ function serverSays(err: InstanceType<typeof OpenAI.APIError>, config: ModelConf
  */
 export function retryWaitMs(headers: Headers | undefined): number | null {
   const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
-  if (!Number.isNaN(ms)) return ms;
+  // The SDK reads `retry-after-ms: 0` as unset and waits what `retry-after` says, so must we.
+  if (!Number.isNaN(ms) && ms !== 0) return ms;
   const after = headers?.get('retry-after');
   if (!after) return null;
   const seconds = Number.parseFloat(after);

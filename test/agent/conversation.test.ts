@@ -493,6 +493,13 @@ describe('model failures', () => {
     expect(end.message).not.toContain('重试 3 次');
   });
 
+  it('retry-after-ms: 0 beside a long retry-after is read as the SDK reads it: the long wait, not retried', async () => {
+    const run = await failing([{ status: 429, headers: { 'retry-after-ms': '0', 'retry-after': '3600' } }]);
+    const end = await expectCleanEnd(run, 'model_rate_limited');
+    expect(model!.requests).toHaveLength(1 + 1 + 1);
+    expect(end.message).toContain('3600 秒');
+  });
+
   it('a 503 that asks for a wait as a date past the cap is not retried either', async () => {
     const later = new Date(Date.now() + 600_000).toUTCString();
     const run = await failing([{ status: 503, headers: { 'retry-after': later } }]);
