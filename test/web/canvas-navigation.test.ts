@@ -186,7 +186,8 @@ describe('the keyboard on the canvas', () => {
   it('keeps each document’s own zoom and scroll when another tab is shown, as Photoshop’s windows', async () => {
     const page = await openOn(1440, 900);
     const fittedZoom = await zoomText(page)();
-    await okCalls(studio.url, (await page.evaluate('sessionStorage.getItem("atelier.session")')) as string, [
+    const session = (await page.evaluate('sessionStorage.getItem("atelier.session")')) as string;
+    await okCalls(studio.url, session, [
       toolCall('create_document', { width: 800, height: 600, name: '第二张' }),
     ]);
     const tab = (name: RegExp) => page.getByRole('tab', { name });
@@ -208,6 +209,15 @@ describe('the keyboard on the canvas', () => {
     await tab(/导航/).click();
     await eventually(zoomText(page)).toBe(zoomed);
     await eventually(driftFrom(page, where)).toBeLessThan(0.003);
+
+    // Closed and opened again (the same name and size), it is a new window: fitted, not at the old zoom.
+    await okCalls(studio.url, session, [toolCall('close_document', {})]);
+    await eventually(() => tab(/第二张/).getAttribute('aria-selected')).toBe('true');
+    await okCalls(studio.url, session, [
+      toolCall('create_document', { width: 1600, height: 1200, name: '导航' }),
+    ]);
+    await eventually(() => tab(/导航/).getAttribute('aria-selected')).toBe('true');
+    await eventually(zoomText(page)).toBe(fittedZoom);
   });
 
   it('takes space held as the hand tool: a drag pans, and the canvas button last clicked is not pressed again', async () => {

@@ -576,6 +576,16 @@ export function CanvasPane() {
     } else if (before.of !== of || fitted.current) fitToWindow();
     else setView((v) => v && keepCentre(v, before, size));
   }, [of, size.w, size.h]);
+  // A document closed (or gone with its session) forgets its view: opened again it is fitted, as a new window.
+  const openNames = (studio.state?.documents ?? []).map((d) => d.name);
+  const viewsOf = useRef(studio.sessionId);
+  useEffect(() => {
+    if (viewsOf.current !== studio.sessionId) views.current.clear();
+    viewsOf.current = studio.sessionId;
+    const open = new Set(openNames);
+    for (const key of [...views.current.keys()])
+      if (!open.has(key.split('|').slice(0, -2).join('|'))) views.current.delete(key);
+  }, [JSON.stringify([studio.sessionId, openNames])]);
 
   // A piece's picture clicked in a garment card: the view fitted to that piece (a zoom of the designer's). Each
   // click once: a canvas shown again later does not jump back to a piece asked for before.
