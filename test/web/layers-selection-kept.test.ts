@@ -88,4 +88,32 @@ describe('the layers pane', () => {
       await page.context().close();
     }
   });
+
+  it('greys out the mode and opacity while the background layer is current, whatever else is selected', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 200, height: 120, name: '背景当前' }),
+      toolCall('create_layer', { name: '上层' }),
+    ]);
+    const page = await studio.open(id);
+    try {
+      const row = (name: string) => page.getByRole('button', { name, exact: true });
+      await row('上层').click();
+      await expect(page.locator('#layer-blend').isDisabled()).resolves.toBe(false);
+      await row('背景').click({ modifiers: ['Control'] });
+      await eventually(async () => (await shown(id)).current).toBe('背景');
+      expect((await shown(id)).selected).toEqual(['上层', '背景']);
+      // Photoshop's panel: nothing to change for the background, so nothing shown as changed for it either.
+      await eventually(() => page.locator('#layer-blend').isDisabled()).toBe(true);
+      await expect(page.getByRole('slider', { name: '不透明度' }).isDisabled()).resolves.toBe(true);
+      await expect(page.getByRole('slider', { name: '填充' }).isDisabled()).resolves.toBe(true);
+      await row('上层').click();
+      await eventually(() => page.locator('#layer-blend').isDisabled()).toBe(false);
+    } catch (err) {
+      await snapshot(page, 'failed-layers-background-current');
+      throw err;
+    } finally {
+      await page.context().close();
+    }
+  });
 });

@@ -137,7 +137,10 @@ function LayerProperties({
   const layerFill = layer.fill_opacity ?? 100;
   const [fill, setFill] = useState(layerFill);
   useEffect(() => setFill(layerFill), [layerFill, layer.id]);
-  // As in Photoshop, a group has no fill (its own pixels are none) and the background none to fade.
+  // As in Photoshop, the background layer's mode and opacity are greyed out (it is opaque, at the bottom): with it
+  // current, a change would reach only the other selected layers while the panel showed it for the background.
+  const fixed = layer.locked || layer.background === true;
+  // A group has no fill (its own pixels are none).
   const noFill = layer.type === 'group' || layer.background === true || !studio.tools.has(FILL);
   return (
     <div class="layer-props">
@@ -146,7 +149,7 @@ function LayerProperties({
         <select
           id="layer-blend"
           value={layer.blend_mode}
-          disabled={layer.locked || !modeParam}
+          disabled={fixed || !modeParam}
           onChange={(e) => {
             const mode = e.currentTarget.value;
             each((l) => ({ name: BLEND, arguments: { name: refOf(l), [modeParam!]: mode } }));
@@ -174,7 +177,7 @@ function LayerProperties({
           max={opacityLimits?.max ?? 100}
           step={1}
           value={opacity}
-          disabled={layer.locked}
+          disabled={fixed}
           onInput={(e) => setOpacity(Number(e.currentTarget.value))}
           onChange={(e) => {
             const value = Number(e.currentTarget.value);
