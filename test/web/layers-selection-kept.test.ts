@@ -116,4 +116,40 @@ describe('the layers pane', () => {
       await page.context().close();
     }
   });
+
+  it('keeps the selection a row click just made, when an eye is clicked before that click was answered', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 200, height: 120, name: '快点' }),
+      toolCall('create_layer', { name: '一' }),
+      toolCall('create_layer', { name: '二' }),
+      toolCall('create_layer', { name: '三' }),
+    ]);
+    const page = await studio.open(id);
+    try {
+      const row = (name: string) => page.getByRole('button', { name, exact: true });
+      await row('一').click();
+      await eventually(async () => (await shown(id)).selected).toEqual(['一']);
+      // The row click's request is held a moment on its way, so the eye is clicked before the pane has heard.
+      let held = false;
+      await page.route('**/tool-calls*', async (route) => {
+        if (!held) {
+          held = true;
+          await new Promise((r) => setTimeout(r, 600));
+        }
+        await route.continue();
+      });
+      await row('二').click();
+      await page.getByRole('button', { name: '隐藏图层 三' }).click();
+      await eventually(async () => (await shown(id)).layers.三!.visible).toBe(false);
+      expect(held).toBe(true);
+      expect((await shown(id)).selected).toEqual(['二']);
+      expect((await shown(id)).current).toBe('二');
+    } catch (err) {
+      await snapshot(page, 'failed-layers-selection-race');
+      throw err;
+    } finally {
+      await page.context().close();
+    }
+  });
 });

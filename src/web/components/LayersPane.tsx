@@ -9,7 +9,15 @@ import { useStudioView } from '../context.js';
 import { type EnumOption, enumOptions } from '../forms/field-kind.js';
 import { labelIn } from '../i18n.js';
 import { useSharedBlobUrl } from '../state/blob-url.js';
-import { flattenLayers, layerWithId, nextName, refOf, selectedRefs, thumbnailUrl } from '../state/layers.js';
+import {
+  flattenLayers,
+  layerWithId,
+  nextName,
+  refOf,
+  selectedRefs,
+  selectionOf,
+  thumbnailUrl,
+} from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import type { ToolRun } from '../state/use-studio.js';
 import { useLayerDrag } from './useLayerDrag.js';
@@ -397,13 +405,7 @@ export function LayersPane() {
   );
   if (!doc) return <p class="pane-empty">{t('layers.empty')}</p>;
   // By id: layers may share a name.
-  const selected = new Set<number>(
-    doc.selected_layer_ids.length
-      ? doc.selected_layer_ids
-      : doc.active_layer_id !== null
-        ? [doc.active_layer_id]
-        : [],
-  );
+  const selected = new Set<number>(selectionOf(doc));
   const rows = flattenLayers(doc.layers, collapsed);
   const active = layerWithId(doc.layers, doc.active_layer_id);
   const toggle = (id: number) =>
@@ -418,13 +420,14 @@ export function LayersPane() {
   // The eye, the lock and the properties leave the layer selection as it was, as in Photoshop. The tools make the
   // layer they change the current one (what a model expects), so the selection is put back after them in the
   // same request: it is not history, and a Delete or a drag that follows acts on what the designer selected.
-  const selectedNow = selectedRefs({ ...doc, selected_layer_ids: [...selected] });
+  // The selection is read when the request is sent, after the runs before it: a row clicked just before the eye
+  // has selected by then, and that selection is the one kept.
   const keepingSelection = (calls: ToolRun[]) =>
-    studio.run(
-      selectedNow.length
-        ? [...calls, { name: SELECT, arguments: { names: selectedNow }, quiet: true }]
-        : calls,
-    );
+    studio.run((now) => {
+      const shown = now?.active?.name === doc.name ? now.active : doc;
+      const keep = selectedRefs({ ...shown, selected_layer_ids: selectionOf(shown) });
+      return keep.length ? [...calls, { name: SELECT, arguments: { names: keep }, quiet: true }] : calls;
+    });
   const selectedLayers = [...selected].flatMap((id) => {
     const l = layerWithId(doc.layers, id);
     return l ? [l] : [];

@@ -66,6 +66,15 @@ export function nextName(layers: readonly LayerNode[], template: string): string
   return template.replace('{n}', String(highest + 1));
 }
 
+/** The layers a document has selected, by id: the current one alone when none is (the pane shows it so). */
+export function selectionOf(doc: {
+  readonly selected_layer_ids: readonly number[];
+  readonly active_layer_id: number | null;
+}): readonly number[] {
+  if (doc.selected_layer_ids.length) return doc.selected_layer_ids;
+  return doc.active_layer_id !== null ? [doc.active_layer_id] : [];
+}
+
 /** What calls name the selected layers by, the current layer first (select_layers makes the first current). */
 export function selectedRefs(doc: {
   readonly layers: readonly LayerNode[];

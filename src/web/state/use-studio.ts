@@ -57,7 +57,7 @@ export interface Studio {
   /** Bumped after every run that may have changed pixels, so the canvas reloads. */
   readonly revision: number;
   /** Runs the calls in order (one failing does not stop the rest); true when every one of them succeeded. */
-  run(calls: readonly ToolRun[]): Promise<boolean>;
+  run(calls: readonly ToolRun[] | ((now: SessionState | null) => readonly ToolRun[])): Promise<boolean>;
   /**
    * Sends a message; false when it got no answer — the server never took it (unreachable, refused), or the model
    * service failed before answering it (down, rate-limited, silent) — so it goes back in the box to send again.
@@ -167,6 +167,8 @@ export function useStudio(api: Api): Studio {
   const [registry, setRegistry] = useState<Registry | null>(null);
   const [model, setModel] = useState<ModelInfo>({ configured: false });
   const [state, setState] = useState<SessionState | null>(null);
+  // The snapshot as last fetched, read by a run made before it came (see `run`): a render may not have happened yet.
+  const stateNow = useRef<SessionState | null>(null);
   const [files, setFiles] = useState<readonly SessionFile[]>([]);
   const [feed, setFeed, streamText] = useFeed();
   const [inFlight, setInFlight] = useState(0);
@@ -214,6 +216,7 @@ export function useStudio(api: Api): Studio {
       // Its documents, layers, history and files went with it: the panes stop showing them as if still there.
       seen.current = '';
       setState(null);
+      stateNow.current = null;
       setFiles([]);
       filesNow.current = [];
       setSessionGone(true);
@@ -255,6 +258,7 @@ export function useStudio(api: Api): Studio {
     if (seen.current && sign !== seen.current) setRevision((r) => r + 1);
     seen.current = sign;
     setState(next);
+    stateNow.current = next;
     setFiles(list.files);
     filesNow.current = list.files;
     return next;
@@ -443,8 +447,12 @@ export function useStudio(api: Api): Studio {
     [api, emit, track],
   );
   const run = useCallback(
-    (calls: readonly ToolRun[]) => {
-      const mine = runs.current.then(() => runNow(calls));
+    (calls: readonly ToolRun[] | ((now: SessionState | null) => readonly ToolRun[])) => {
+      // Calls given as a function are made from the snapshot as it is once the runs before have answered (and the
+      // snapshot was fetched after them), not as it was when the designer's click was rendered.
+      const mine = runs.current.then(() =>
+        runNow(typeof calls === 'function' ? calls(stateNow.current) : calls),
+      );
       runs.current = mine.catch(() => undefined);
       return mine;
     },
@@ -674,6 +682,7 @@ export function useStudio(api: Api): Studio {
         setJoined(false);
         setFeed([]);
         setState(null);
+        stateNow.current = null;
         setFiles([]);
         filesNow.current = [];
         setSessionId(id);
