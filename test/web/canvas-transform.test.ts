@@ -170,7 +170,13 @@ describe('transform handles', () => {
         toolCall('set_layer_visible', { name: '方块', visible: false }),
         toolCall('select_layers', { names: ['方块'] }),
       ]);
-      await page.waitForTimeout(300);
+      // Once the studio shows the layer hidden and selected (before that, the background's lack of handles
+      // would pass for this).
+      await eventually(() => page.getByRole('button', { name: '显示图层 方块' }).count()).toBe(1);
+      await eventually(() => page.locator('.layer-list li.layer-row.selected').textContent()).toContain(
+        '方块',
+      );
+      await page.waitForTimeout(100);
       await expect(page.locator('.transform-handle').count()).resolves.toBe(0);
       await okCalls(studio.url, id, [toolCall('set_layer_visible', { name: '方块', visible: true })]);
       await eventually(() => page.locator('.transform-handle').count()).toBe(8);
