@@ -23,7 +23,7 @@ import {
   uploadWith,
   visibleOf,
 } from '../support/browser.js';
-import type { ScriptedRequest } from '../support/scripted-model.js';
+import type { ScriptedRequest, ScriptStep } from '../support/scripted-model.js';
 import { tempDir } from '../support/session.js';
 import { blazerPsd, EXAMPLES, identifyFromToolbox, previewFromToolbox } from './garment-toolbox.js';
 import { studioHarness } from './studio-harness.js';
@@ -242,6 +242,8 @@ describe('the garment flow with a model, as a designer sees it', () => {
         ],
       },
       { text: '预览已生成，请确认。' },
+    );
+    const afterConfirm: ScriptStep[] = [
       (request) => {
         const preview = resultOf(request, 'generate_garment_preview');
         return {
@@ -252,7 +254,7 @@ describe('the garment flow with a model, as a designer sees it', () => {
         };
       },
       { text: '套图完成，评分见上方。' },
-    );
+    ];
     await page.getByRole('textbox', { name: '消息' }).fill('用这张照片给裁片套图');
     await page.getByRole('button', { name: '发送' }).click();
     // The analysis is real work on the example marker: waited for as long as it takes, then the model's words.
@@ -274,7 +276,14 @@ describe('the garment flow with a model, as a designer sees it', () => {
         expect(Math.abs(a.y - b.y), view).toBeLessThan(1);
       },
     );
-    await lastCardOf(page, 'generate_garment_preview').getByRole('button', { name: '确认套图' }).click();
+    // The model service refuses the confirmation: nothing was applied, so the decision is still to be made.
+    studio.model.push({ status: 401, error: 'invalid api key' });
+    const confirm = lastCardOf(page, 'generate_garment_preview').getByRole('button', { name: '确认套图' });
+    await confirm.click();
+    await eventually(textOf(feedOf(page).locator('.notice'))).toContain('API 密钥无效');
+    await eventually(() => confirm.count()).toBe(1);
+    studio.model.push(...afterConfirm);
+    await confirm.click();
     await finished(lastCardOf(page, 'extract_and_apply_all_pieces'));
     await finished(lastCardOf(page, 'verify_pattern_result'));
     await eventually(textOf(feedOf(page))).toContain('套图完成');

@@ -525,9 +525,10 @@ export function PreviewActions({ call }: { call: CallItem }) {
           onClick={async () => {
             if (!(await doc.activate())) return;
             if (!withModel) return setConfirming(true);
-            // The model applies and verifies: the decision is made, the buttons go.
+            // The model applies and verifies: the decision is made, the buttons go — back again when the model
+            // service failed before answering (the message returns to the box; nothing was applied).
             setApplied(true);
-            void studio.chat(t('garment.confirm'));
+            void studio.chat(t('garment.confirm')).then((answered) => answered || setApplied(false));
           }}
         >
           {t('garment.confirm')}
@@ -663,9 +664,15 @@ export function DoubtNote({ result }: { result: Readonly<Record<string, unknown>
   const answer = async (name: string, part: string, label: string) => {
     if (!(await doc.activate())) return;
     setAnswered((was) => ({ ...was, [name]: part }));
-    void (studio.model.configured
+    const done = await (studio.model.configured
       ? studio.chat(t('garment.answerPart', { name, part: label }))
       : studio.run([{ name: CONFIRM_TOOL, arguments: { pieces: [{ name, part }] } }]));
+    // Not taken (the model service failed, the call was refused): the piece is still to be answered.
+    if (!done)
+      setAnswered((was) => {
+        const { [name]: _, ...rest } = was;
+        return rest;
+      });
   };
   return (
     <div class="doubt-note" role="note">
