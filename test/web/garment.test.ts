@@ -467,6 +467,10 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
       await select.selectOption(other);
       await eventually(textOf(twin)).toContain('原识别为');
       await snapshot(fresh, '13a-garment-part-picked');
+      // A type and colour set for the twin before previewing again are not dropped by the new preview's table.
+      const twinName = name === NAMES.none.front ? NAMES.none.back : NAMES.none.front;
+      await table.getByRole('combobox', { name: `类型 ${twinName}` }).selectOption('solid');
+      await table.getByLabel(`颜色 ${twinName}`).fill('#ff0000');
       const again = preview.getByRole('button', { name: '按所选部位重新预览（1 片）' });
       await again.click();
       await eventually(countOf(feed(fresh).getByRole('article', { name: '确认裁片部位' }))).toBe(1);
@@ -483,7 +487,6 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
       await eventually(textOf(confirmed)).toContain('已确认');
       expect(await confirmed.getByRole('combobox', { name: `部位 ${name}` }).inputValue()).toBe(other);
       // The twin is the other body part now, and neither is in doubt.
-      const twinName = name === NAMES.none.front ? NAMES.none.back : NAMES.none.front;
       expect(await confirmed.getByRole('combobox', { name: `部位 ${twinName}` }).inputValue()).toBe(was);
       const rowOf = (n: string) =>
         confirmed
@@ -491,6 +494,8 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
           .filter({ has: fresh.locator('td.piece-name').filter({ hasText: new RegExp(`^${n}$`) }) });
       expect(await textOf(rowOf(name))()).toContain('已确认');
       expect(await textOf(rowOf(twinName))()).not.toContain('也可能是');
+      expect(await confirmed.getByRole('combobox', { name: `类型 ${twinName}` }).inputValue()).toBe('solid');
+      expect(await textOf(rowOf(twinName))()).toContain('#ff0000');
       await confirmed.scrollIntoViewIfNeeded();
       await snapshot(fresh, '13b-garment-parts-confirmed');
     } finally {

@@ -104,9 +104,19 @@ interface PieceRow {
   size: number | null;
   /** Where it lies on its document (px): its thumbnail is that part of the marker. */
   bounds: PieceBounds;
+  /** The type and colour the preview proposed, and as chosen in the table. */
+  proposedType: string;
+  proposedColor: string;
   type: string;
   color: string;
 }
+
+/**
+ * The types and colours the designer set in a pieces table, by piece, kept for the table of the preview their
+ * "preview again" asked for (a part, turn or skew changed): that table starts from the new proposals, and an
+ * edit made before must not be silently dropped there. By session and marker; forgotten once applied.
+ */
+const editedTypes = new Map<string, ReadonlyMap<string, { type: string; color: string }>>();
 
 interface PieceBounds {
   readonly x: number;
@@ -269,6 +279,8 @@ function PiecesTable({ onDone }: { onDone(): void }) {
   }));
   // And how far askew, within the range the tool takes (no field when the tool takes none).
   const tiltRange = pieceColumn(studio.tools.get(CONFIRM_TOOL), 'tilt');
+  const markerDoc = studio.state?.garment.document ?? null;
+  const editsKey = `${studio.sessionId}|${markerDoc}`;
   const [rows, setRows] = useState<PieceRow[]>(() =>
     readingOrder(studio.state?.garment.pieces ?? [], parts).map((p) => ({
       name: p.name,
@@ -283,12 +295,13 @@ function PiecesTable({ onDone }: { onDone(): void }) {
       tilt: String(p.tilt),
       size: p.size,
       bounds: p.bounds,
-      type: p.type ?? options[0]?.value ?? '',
-      color: p.color ?? '',
+      proposedType: p.type ?? options[0]?.value ?? '',
+      proposedColor: p.color ?? '',
+      type: editedTypes.get(editsKey)?.get(p.name)?.type ?? p.type ?? options[0]?.value ?? '',
+      color: editedTypes.get(editsKey)?.get(p.name)?.color ?? p.color ?? '',
     })),
   );
   const [running, setRunning] = useState(false);
-  const markerDoc = studio.state?.garment.document ?? null;
   const marker = useMarkerPicture(
     markerDoc,
     rows.map((r) => r.name),
@@ -316,6 +329,8 @@ function PiecesTable({ onDone }: { onDone(): void }) {
         ...(tilted(r) ? { tilt: tiltValue(r.tilt, tiltRange) } : {}),
       }));
       if (!(await studio.run([{ name: CONFIRM_TOOL, arguments: { pieces } }]))) return;
+      const edited = rows.filter((r) => r.type !== r.proposedType || r.color !== r.proposedColor);
+      editedTypes.set(editsKey, new Map(edited.map((r) => [r.name, { type: r.type, color: r.color }])));
       await studio.run([{ name: PREVIEW_TOOL, arguments: {} }]);
       // The new preview comes with its own decision buttons.
       onDone();
@@ -332,6 +347,7 @@ function PiecesTable({ onDone }: { onDone(): void }) {
         ...(r.color ? { color: r.color } : {}),
       }));
       if (!(await studio.run([{ name: APPLY_TOOL, arguments: { pieces } }]))) return;
+      editedTypes.delete(editsKey);
       await studio.run([{ name: VERIFY_TOOL, arguments: {} }]);
       onDone();
     } finally {
