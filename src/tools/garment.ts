@@ -978,6 +978,13 @@ export const garmentHandlers = {
     if (!memory.applied || memory.applied.docId !== doc.id) {
       fail('invalid_state', `文档“${doc.name}”还没有套图`, { hint: '先调用 extract_and_apply_all_pieces' });
     }
+    // The record outlives an undo of the apply (it is the session's, not the document's history): with none of
+    // its pattern groups left in the document, there is no result to score — bare pieces are not a bad print.
+    if (!memory.applied.pieces.some((p) => doc.state.layers.has(p.groupId))) {
+      fail('invalid_state', `文档“${doc.name}”中已没有套图结果（套图的图层组已被撤销或删除）`, {
+        hint: '先调用 extract_and_apply_all_pieces 重新套图，或用 redo 恢复撤销的套图',
+      });
+    }
     const analysis = currentAnalysis(ctx, doc);
     const photo = await readPhoto(ctx);
     const ext = memory.extraction;

@@ -1,10 +1,11 @@
 /**
- * verify_pattern_result on pieces left without their print (the apply undone, or a piece not applied): the
- * coverage measure says what is missing; the photo and palette measures do not read the bare pieces' grey as a
- * wrong extraction and send the model back to generate_garment_preview.
+ * verify_pattern_result on pieces left without their print: with the apply undone there is no result to score,
+ * and it says so; with a piece not applied, the coverage measure says what is missing, and the photo and
+ * palette measures do not read the bare piece's grey as a wrong extraction and send the model back to
+ * generate_garment_preview.
  */
 import { describe, expect, it } from 'vitest';
-import { ok } from '../support/session.js';
+import { call, ok } from '../support/session.js';
 import { appliedFlow, NAME } from './verify-set.js';
 
 const DPI = 50;
@@ -15,20 +16,18 @@ interface Measured {
 }
 
 describe('verify on pieces without their print', () => {
-  it('after undo of the apply: coverage names every piece; no photo or palette verdict', async () => {
+  it('after undo of the apply: no result to score, said as such; redone, scored again', async () => {
     const { session } = await appliedFlow('fill', DPI);
+    const scored = await ok(session, 'verify_pattern_result');
     await ok(session, 'undo');
-    const v = await ok(session, 'verify_pattern_result');
-    const measures = v.measures as Measured[];
-    const suggestions = v.suggestions as string[];
-    expect(measures.map((m) => m.measure)).not.toContain('photo');
-    expect(measures.map((m) => m.measure)).not.toContain('palette');
-    expect(measures.find((m) => m.measure === 'coverage')!.score).toBe(0);
-    expect(suggestions.join('\n')).not.toContain('generate_garment_preview');
-    expect(
-      suggestions.some((s) => s.includes(`“${NAME.front}”`) && s.includes('extract_and_apply_all_pieces')),
-    ).toBe(true);
-    expect(v.score as number).toBeLessThan(5);
+    const r = await call(session, 'verify_pattern_result', {});
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.code).toBe('invalid_state');
+    expect(r.error.message).toContain('已没有套图结果');
+    expect(r.error.hint).toContain('extract_and_apply_all_pieces');
+    await ok(session, 'redo');
+    expect((await ok(session, 'verify_pattern_result')).score).toBe(scored.score);
   });
 
   it('the front (the piece the photo is compared on) not applied: coverage names it, not the extraction', async () => {

@@ -656,6 +656,12 @@ describe('verify_pattern_result', () => {
     scores.good = v.score as number;
     expect(v.score).toBeGreaterThanOrEqual(8);
     expect(v.delta_e_formula).toBe('CIEDE2000');
+    // The apply undone, there is no result to score (not a bare marker scored as a bad print); redone, there is.
+    await ok(good.session, 'undo');
+    const undone = await refuses(good.session, 'verify_pattern_result', {}, 'invalid_state');
+    expect(undone.message).toContain('已没有套图结果');
+    await ok(good.session, 'redo');
+    expect((await ok(good.session, 'verify_pattern_result')).score).toBe(v.score);
 
     // Wrong colour: every piece a flat blue.
     const wrong = await workflow('en', 'fill');

@@ -747,7 +747,7 @@ function looksMeasure(
 /** Pieces never applied are to be added; applied ones lost their print layers (hidden, moved, deleted). */
 function coverageAdvice(thin: [string, number][], applied: AppliedRecord, ext: Extraction): string {
   const list = (names: [string, number][]) =>
-    names.map(([n, c]) => `“${n}” ${Math.round(c * 100)}%`).join('、');
+    names.map(([n, c]) => `“${n}”（花样覆盖 ${Math.round(c * 100)}%）`).join('、');
   const done = thin.filter(([n]) => applied.pieces.some((a) => a.name === n));
   const never = thin.filter(([n]) => !applied.pieces.some((a) => a.name === n));
   const parts: string[] = [];
