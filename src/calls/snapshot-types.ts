@@ -137,6 +137,8 @@ export interface GarmentSnapshot {
   }[];
   readonly previewed: boolean;
   readonly applied: boolean;
+  /** The piece types the photo's reading cannot give, each with why (empty before the photo is read). */
+  readonly unavailable_types: readonly { readonly type: string; readonly reason: string }[];
 }
 
 export interface SessionSnapshot {

@@ -9,7 +9,8 @@ import { rgbToHex } from '../engine/raster.js';
 import { selectionBounds } from '../engine/selection.js';
 import { selectionOutline } from '../engine/selection-outline.js';
 import { fontShownAs } from '../engine/text.js';
-import { alternativesOf, PART_LABELS } from '../garment/types.js';
+import { alternativesOf, PART_LABELS, PIECE_TYPES } from '../garment/types.js';
+import { typeUnavailable } from '../garment/types-available.js';
 import { layerTree } from '../tools/basics.js';
 import { documentSummary } from '../tools/describe.js';
 import type { Session } from './session.js';
@@ -127,6 +128,10 @@ export function snapshotOf(session: Session): Promise<SessionSnapshot> {
       })),
       previewed: memory.preview !== null,
       applied: memory.applied !== null,
+      unavailable_types: PIECE_TYPES.flatMap((type) => {
+        const reason = memory.extraction && typeUnavailable(memory.extraction, type);
+        return reason ? [{ type, reason }] : [];
+      }),
     };
     return { documents, active, garment };
   });

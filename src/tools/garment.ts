@@ -63,6 +63,7 @@ import {
   TURNS,
   type Turn,
 } from '../garment/types.js';
+import { typeUnavailable } from '../garment/types-available.js';
 import { uprightPiece } from '../garment/upright.js';
 import { consult, selectVision } from '../garment/vision.js';
 import { formatNames, IMAGE_FORMATS } from '../registry/file-formats.js';
@@ -895,20 +896,11 @@ export const garmentHandlers = {
           details: [{ path: `pieces[${entries.indexOf(e)}].color`, piece: e.name }],
         });
       }
-      // A photo read as a placed motif or a plain garment has no repeat to tile: an all-over fill would be the
-      // photo itself, stretched past its own edge into streaks on every piece it does not cover.
-      if (
-        (e.type === 'fill_pattern' || e.type === 'mixed_pattern') &&
-        !ext.lattice &&
-        ext.kind !== 'fill_pattern'
-      ) {
-        fail('invalid_state', `照片中没有检测到重复的满印花样，裁片“${e.name}”不能使用 ${e.type}`, {
+      const unavailable = typeUnavailable(ext, e.type);
+      if (unavailable) {
+        fail('invalid_state', `${unavailable}，裁片“${e.name}”不能使用 ${e.type}`, {
           hint: `改用预览结果中 proposed_pieces 的 type（照片读作 ${ext.kind}）`,
-        });
-      }
-      if ((e.type === 'theme_pattern' || e.type === 'mixed_pattern') && !ext.motif) {
-        fail('invalid_state', `照片中没有检测到主题图案，裁片“${e.name}”不能使用 ${e.type}`, {
-          hint: '改用 solid 或 fill_pattern（见预览结果中的 proposed_pieces）',
+          details: { piece: e.name, type: e.type, photo_kind: ext.kind },
         });
       }
       const layer = doc.state.layers.get(piece.layerId)!;

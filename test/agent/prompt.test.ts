@@ -39,7 +39,15 @@ function snapshot(layers: unknown[], garment: Partial<SessionSnapshot['garment']
       selection: { bounds: { x: 10, y: 20, w: 300, h: 200 }, outline: 'M10 20H310V220H10Z' },
       history: { labels: ['打开', '新建图层', '创建文字', '设置透明度'], index: 2 },
     },
-    garment: { photo: null, document: null, pieces: [], previewed: false, applied: false, ...garment },
+    garment: {
+      photo: null,
+      document: null,
+      pieces: [],
+      previewed: false,
+      applied: false,
+      unavailable_types: [],
+      ...garment,
+    },
   };
 }
 

@@ -254,6 +254,18 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
     await preview.getByRole('button', { name: '确认套图' }).click();
     const table = preview.getByRole('table', { name: '裁片' });
     await eventually(textOf(table)).toContain('前片');
+    // The photo is an all-over repeat with no motif: a motif type is shown, greyed out, with why.
+    const typeOptions = table.locator('select.type-pick').first().locator('option');
+    const offered = (await typeOptions.evaluateAll((os) =>
+      os.map((o) => {
+        const option = o as unknown as { value: string; disabled: boolean; textContent: string };
+        return `${option.value}:${option.disabled}:${option.textContent}`;
+      }),
+    )) as string[];
+    expect(offered.find((o) => o.startsWith('fill_pattern:'))).toMatch(/^fill_pattern:false:/);
+    expect(offered.find((o) => o.startsWith('theme_pattern:'))).toMatch(
+      /^theme_pattern:true:.*照片中没有检测到主题图案/,
+    );
     // The rows read as a designer reads a garment: by part in the parts' order, not in the marker's layer order.
     const partsInRows = await table.getByRole('row').evaluateAll((rows) =>
       rows.flatMap((r) => {

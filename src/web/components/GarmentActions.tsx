@@ -234,7 +234,7 @@ function readingOrder<P extends { part: string; name: string }>(
 function OptionSelect(props: {
   label: string;
   value: string;
-  options: readonly Pick<EnumOption, 'value' | 'label'>[];
+  options: readonly (Pick<EnumOption, 'value' | 'label'> & { unavailable?: string })[];
   disabled?: boolean;
   class?: string;
   onChange(value: string): void;
@@ -248,8 +248,9 @@ function OptionSelect(props: {
       onChange={(e) => props.onChange(e.currentTarget.value)}
     >
       {props.options.map((o) => (
-        <option key={o.value} value={o.value}>
-          {o.label}
+        // What the photo cannot give is shown (the designer sees it exists) but not offered, with why.
+        <option key={o.value} value={o.value} disabled={o.unavailable !== undefined} title={o.unavailable}>
+          {o.unavailable ? `${o.label}（${o.unavailable}）` : o.label}
         </option>
       ))}
     </select>
@@ -264,10 +265,17 @@ function OptionSelect(props: {
 function PiecesTable({ onDone }: { onDone(): void }) {
   const { studio, t, lang } = useStudioView();
   const partName = usePartName();
-  const options = pieceColumnOptions(studio.tools.get(APPLY_TOOL), 'type').map((o) => ({
-    ...o,
-    label: labelIn(o, lang),
-  }));
+  const unavailable = new Map(
+    (studio.state?.garment.unavailable_types ?? []).map((u) => [u.type, lang === 'zh' ? u.reason : null]),
+  );
+  const options = pieceColumnOptions(studio.tools.get(APPLY_TOOL), 'type').map((o) => {
+    const why = unavailable.get(o.value);
+    return {
+      ...o,
+      label: labelIn(o, lang),
+      ...(why !== undefined ? { unavailable: why ?? t('garment.typeUnavailable') } : {}),
+    };
+  });
   const parts = pieceColumnOptions(studio.tools.get(CONFIRM_TOOL), 'part').map((o) => ({
     ...o,
     label: partName(o.value, o.label),
