@@ -72,8 +72,7 @@ import { assertFree } from './guards.js';
 import { activeDoc } from './resolve.js';
 import type { ToolContext, ToolHandlers } from './types.js';
 
-const NEED_PHOTO_HINT =
-  '请用户上传服装照片（HTTP 上传时 role=garment），或把照片放进工作区后调用 set_garment_photo 指定它';
+const NEED_PHOTO_HINT = '请用户上传服装照片，或把照片放进工作区后调用 set_garment_photo 指定它';
 
 const NOT_PRINT_LABELS = {
   fold_shadow: '褶皱与袖窿的阴影（服装本色变暗、边缘柔和）：是光影，不是图案',

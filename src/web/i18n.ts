@@ -2,7 +2,7 @@
  * The studio's own words in Chinese (the default) and English. Tool labels, descriptions and messages are
  * not here: they come from the registry (labels in both languages, see `labelIn`) and the server, in Chinese.
  */
-import { formatNames, formatNamesEn, HEIC, READ_FORMATS } from '../registry/file-formats.js';
+import { formatNames, formatNamesEn, HEIC, IMAGE_FORMATS, READ_FORMATS } from '../registry/file-formats.js';
 
 const READ_NAMES = READ_FORMATS.map((f) => f.name);
 
@@ -109,6 +109,7 @@ const zh = {
   'chat.cleared':
     '对话记录已清空：文档、图层、历史记录和文件都在。模型不再记得之前的对话，发送消息即开始新的对话。',
   'upload.unsupported_media_type': `“{name}”不是 ${formatNames(READ_FORMATS)} 文件（按文件内容判断），没有上传`,
+  'upload.unsupported_photo': `“{name}”不是 ${formatNames(IMAGE_FORMATS)} 图像（按文件内容判断），不能作为服装照片，没有上传`,
   'upload.heic': `“{name}”是 ${HEIC.what}，这里无法读取，没有上传：${HEIC.hint}`,
   'upload.payload_too_large': '“{name}”超过上传大小的上限，没有上传',
   'upload.quota_exceeded':
@@ -380,6 +381,7 @@ const en: Record<MessageKey, string> = {
   'chat.cleared':
     'The conversation was cleared: documents, layers, history and files are all here. The model no longer remembers the earlier conversation; send a message to start a new one.',
   'upload.unsupported_media_type': `“{name}” is not a ${formatNamesEn(READ_FORMATS)} file (judged by its content); not uploaded`,
+  'upload.unsupported_photo': `“{name}” is not a ${formatNamesEn(IMAGE_FORMATS)} image (judged by its content), so it cannot be the garment photo; not uploaded`,
   'upload.heic':
     '“{name}” is a HEIC photo (an iPhone’s default), which cannot be read here; not uploaded. Export it as JPEG or PNG first (iPhone: Settings → Camera → Formats → Most Compatible)',
   'upload.payload_too_large': '“{name}” is larger than the upload limit; not uploaded',

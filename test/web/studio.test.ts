@@ -288,6 +288,17 @@ describe('the studio without a model', () => {
     expect(await textOf(notice)()).not.toMatch(/only PSD/);
     await snapshot(page, '06b-upload-refused');
 
+    // As the garment photo: the formats a photo may be, not a document's.
+    const fake = path.join(tempDir('atelier-web-fake-'), 'fake.jpg');
+    writeFileSync(fake, '这也不是图像');
+    const [garmentChooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('button', { name: '上传服装照片' }).click(),
+    ]);
+    await garmentChooser.setFiles(fake);
+    await eventually(textOf(notice)).toContain('“fake.jpg”不是 PNG、JPEG、WebP 或 AVIF 图像');
+    expect(await textOf(notice)()).toContain('不能作为服装照片');
+
     // An iPhone's photo copied off the phone as it was taken: said as such, with how to export it.
     const heic = path.join(tempDir('atelier-web-heic-'), 'IMG_0042.HEIC');
     writeFileSync(

@@ -65,9 +65,11 @@ function asked(
 
 function Feed() {
   const { studio, t } = useStudioView();
-  const uploadFailure = (code: string, message: string, name: string) => {
+  const uploadFailure = (code: string, message: string, name: string, photo: boolean) => {
     // An iPhone's photo, copied off the phone as it was taken: said as such, with what to do.
     if (code === 'unsupported_media_type' && namedAs(name, [HEIC])) return t('upload.heic', { name });
+    // A garment photo takes images only: a document's formats are not offered to it.
+    if (code === 'unsupported_media_type' && photo) return t('upload.unsupported_photo', { name });
     const key = UPLOAD_MESSAGES[code as keyof typeof UPLOAD_MESSAGES];
     return key ? t(key, { name }) : t('upload.failed', { name, message });
   };
@@ -166,7 +168,7 @@ function Feed() {
           case 'notice': {
             const words =
               item.file !== undefined
-                ? { text: uploadFailure(item.code, item.message, item.file) }
+                ? { text: uploadFailure(item.code, item.message, item.file, item.photo === true) }
                 : failureWords(t, item.code, item.message);
             // Information, not a failure: the session the address asked for is not there, a new one was opened.
             const info = item.code === SESSION_NOT_FOUND;

@@ -62,6 +62,8 @@ export type FeedItem =
       readonly message: string;
       /** For a failed upload: the file's name (the notice is then worded in the studio's language). */
       readonly file?: string;
+      /** The failed upload was of a garment photo (which takes images only, not documents). */
+      readonly photo?: true;
       /** This tab's own, come while a chat turn ran: it stays below that turn, which goes on above it. */
       readonly aside?: true;
     };
@@ -246,7 +248,7 @@ export function applyEvent(items: readonly FeedItem[], event: ChatEvent): FeedIt
  */
 export function withNotice(
   items: readonly FeedItem[],
-  notice: { readonly code: string; readonly message: string; readonly file?: string },
+  notice: { readonly code: string; readonly message: string; readonly file?: string; readonly photo?: true },
   failed: readonly string[] = [],
 ): FeedItem[] {
   const error = { code: notice.code, message: notice.message };
@@ -260,6 +262,7 @@ export function withNotice(
     key: nextKey('notice'),
     ...error,
     ...(notice.file !== undefined ? { file: notice.file } : {}),
+    ...(notice.photo ? { photo: true as const } : {}),
     ...(turnOpen(items) ? { aside: true as const } : {}),
   });
   return out;
@@ -271,8 +274,9 @@ export function uploadNotice(
   code: string,
   message: string,
   file: string,
+  photo = false,
 ): FeedItem[] {
-  return withNotice(items, { code, message, file });
+  return withNotice(items, { code, message, file, ...(photo ? { photo: true as const } : {}) });
 }
 
 /** A local failure (network, HTTP error) shown in the feed like a turn's error. */

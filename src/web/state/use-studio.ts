@@ -541,7 +541,7 @@ export function useStudio(api: Api): Studio {
       } catch (err) {
         if (await wentAway(err)) return null;
         const code = err instanceof ApiError ? err.code : 'network';
-        setFeed((items) => uploadNotice(items, code, (err as Error).message, file.name));
+        setFeed((items) => uploadNotice(items, code, (err as Error).message, file.name, role === 'garment'));
         return null;
       } finally {
         setUploads((n) => n - 1);
