@@ -288,4 +288,20 @@ describe('the files pane after a chat', () => {
     // The whole name is still the row's text (found, copied, read out).
     expect(await textOf(row)()).toBe(LONG);
   });
+
+  it('cuts a long Chinese name in its middle too, keeping its end and extension', async () => {
+    const id = await createSession(studio.url);
+    const chinese = '春季女装连衣裙前片满印花样最终定稿第三版.png';
+    await put(id, chinese);
+    const page = await studio.open(id, 1280, 800);
+    await page.getByRole('tab', { name: '文件' }).click();
+    const row = filesList(page).locator('.file-name', { hasText: '春季' });
+    await eventually(countOf(row)).toBe(1);
+    const shown = await shownName(row);
+    expect(shown.length).toBeLessThan(chinese.length);
+    expect(shown.startsWith('春季')).toBe(true);
+    // Four characters of its end, as wide as eight Latin letters, beside the extension.
+    expect(shown.endsWith('定稿第三版.png') || shown.endsWith('稿第三版.png')).toBe(true);
+    await snapshot(page, 'files-records-long-chinese-name');
+  });
 });

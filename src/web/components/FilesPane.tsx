@@ -34,8 +34,29 @@ const isRecord = (path: string) => isLive(path) || path.startsWith(KEPT_IMAGES);
 const recordRank = (path: string) => (path === TRANSCRIPT ? 0 : path === MCP_CALLS ? 1 : 2);
 /** What the question is about when it is clearing the conversation (no file path is empty). */
 const CLEAR = '';
-/** Characters of a name's stem kept whole beside its extension when the name is cut in its middle. */
+/**
+ * How much of a name's stem is kept whole beside its extension when the name is cut in its middle, in
+ * half-width characters: a Chinese character counts two, as it is drawn about twice as wide.
+ */
 const TAIL = 8;
+/** A stem's head must keep at least this many characters for the cut to be worth making. */
+const MIN_HEAD = 2;
+
+/** Drawn about as wide as two Latin letters: CJK ideographs, kana, Hangul, full-width forms. */
+const wide = (c: string) => (c.codePointAt(0) ?? 0) >= 0x2e80;
+
+/** Where the stem `chars[0, end)` is cut: the last TAIL half-widths of it stay whole (at least one character). */
+function tailStart(chars: readonly string[], end: number): number {
+  let width = 0;
+  let i = end;
+  while (i > 0) {
+    const w = wide(chars[i - 1]!) ? 2 : 1;
+    if (width + w > TAIL && i < end) break;
+    width += w;
+    i--;
+  }
+  return i;
+}
 
 function sizeText(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -68,11 +89,11 @@ function FileName({ path }: { path: string }) {
   // Code points, so that a cut never splits a character.
   const base = [...path.slice(slash + 1)];
   const dot = base.lastIndexOf('.');
-  const split = (dot > 0 ? dot : base.length) - TAIL;
+  const split = tailStart(base, dot > 0 ? dot : base.length);
   return (
     <span class="file-name" title={path}>
       {slash >= 0 && <span class="file-dir">{path.slice(0, slash + 1)}</span>}
-      {split < 4 ? (
+      {split < MIN_HEAD ? (
         <span class="file-base">{base.join('')}</span>
       ) : (
         <span class="file-base file-split">
