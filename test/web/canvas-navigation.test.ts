@@ -220,6 +220,38 @@ describe('the keyboard on the canvas', () => {
     await eventually(zoomText(page)).toBe(fittedZoom);
   });
 
+  it('shows a document whose tab is chosen again at once, its picture kept, never an empty board', async () => {
+    const page = await openOn(1280, 800);
+    const session = (await page.evaluate('sessionStorage.getItem("atelier.session")')) as string;
+    await okCalls(studio.url, session, [
+      toolCall('create_document', { width: 800, height: 600, name: '第二张' }),
+    ]);
+    const tab = (name: RegExp) => page.getByRole('tab', { name });
+    const loaded = () =>
+      page.evaluate(`(() => {
+        const img = document.querySelector('.artboard img');
+        return !!img && img.complete && img.naturalWidth > 0 && !document.querySelector('.artboard.loading');
+      })()`);
+    await eventually(() => tab(/第二张/).getAttribute('aria-selected')).toBe('true');
+    await eventually(loaded).toBe(true);
+    // Every state the board passes through from here is seen.
+    await page.evaluate(`(() => {
+      window.__boardEmpty = 0;
+      new MutationObserver(() => {
+        if (document.querySelector('.artboard.loading') || !document.querySelector('.artboard img')) window.__boardEmpty++;
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    })()`);
+    await tab(/导航/).click();
+    await eventually(() => tab(/导航/).getAttribute('aria-selected')).toBe('true');
+    await eventually(loaded).toBe(true);
+    await tab(/第二张/).click();
+    await eventually(() => tab(/第二张/).getAttribute('aria-selected')).toBe('true');
+    await eventually(loaded).toBe(true);
+    await page.waitForTimeout(200);
+    expect(await page.evaluate('window.__boardEmpty')).toBe(0);
+    await page.context().close();
+  });
+
   it('takes space held as the hand tool: a drag pans, and the canvas button last clicked is not pressed again', async () => {
     const page = await openOn(1440, 900);
     // Zoomed in with the toolbar's button, which keeps the focus.

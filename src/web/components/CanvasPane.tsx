@@ -434,6 +434,15 @@ function useSelectAt(artboard: { current: HTMLDivElement | null }) {
   return { selectAt, undoClicks, selectInstead };
 }
 
+/** The canvas's picture, with the layer tree it was rendered from (see `image` in CanvasPane). */
+interface Picture {
+  readonly url: string;
+  readonly key: string;
+  readonly of: string;
+  readonly layers: ActiveDocument['layers'];
+  readonly state: string;
+}
+
 export function CanvasPane() {
   const { studio, t, lang } = useStudioView();
   const doc = studio.state?.active ?? null;
@@ -442,13 +451,19 @@ export function CanvasPane() {
   const [view, setView] = useState<View | null>(null);
   // The canvas's picture, with the layer tree it was rendered from: the outlines and handles are drawn from that
   // tree, so that after a move they go to the new place together with the picture, not a picture load before it.
-  const [image, setImage] = useState<{
-    url: string;
-    key: string;
-    of: string;
-    layers: ActiveDocument['layers'];
-    state: string;
-  } | null>(null);
+  const [image, setImage] = useState<Picture | null>(null);
+  // Each open document's last picture, by `of`: a tab chosen again shows its document at once (not an empty
+  // board until a render comes), as Photoshop's windows keep theirs; the newer render replaces it when it comes.
+  const pictures = useRef(new Map<string, Picture>());
+  const forgetPictures = (which: (of: string) => boolean) => {
+    for (const [of, picture] of [...pictures.current]) {
+      if (!which(of)) continue;
+      pictures.current.delete(of);
+      URL.revokeObjectURL(picture.url);
+    }
+    // Nor shown any more: a document opened later under the same name and size is not shown these pixels.
+    setImage((old) => (old && which(old.of) ? null : old));
+  };
   const layerMove = useLayerMove(CLICK_SLOP, image?.key);
   // What a drag or a click on the canvas does, as Photoshop's tools: the Move tool (V), the Rectangular and
   // Elliptical Marquee (M), the Lasso and Polygonal Lasso (L), the Magic Wand (W), Crop (C), the Eyedropper (I) and
@@ -538,6 +553,8 @@ export function CanvasPane() {
   // Which picture an image is of: while the next one loads the last one stays, but only of this document at
   // this size (another document's, stretched to this one's frame, showed a picture that is not there).
   const of = doc ? `${doc.name}|${doc.width}|${doc.height}` : '';
+  // The picture shown: the one loaded last if of this document, else this document's kept one (a tab chosen again).
+  const picture = image?.of === of ? image : (pictures.current.get(of) ?? null);
 
   // Whether the view is still the fitted one (the designer has not zoomed or panned since): only then does a
   // resized window fit the document again. Otherwise their zoom stays, and what was at the centre stays there.
@@ -580,11 +597,15 @@ export function CanvasPane() {
   const openNames = (studio.state?.documents ?? []).map((d) => d.name);
   const viewsOf = useRef(studio.sessionId);
   useEffect(() => {
-    if (viewsOf.current !== studio.sessionId) views.current.clear();
+    if (viewsOf.current !== studio.sessionId) {
+      views.current.clear();
+      forgetPictures(() => true);
+    }
     viewsOf.current = studio.sessionId;
     const open = new Set(openNames);
-    for (const key of [...views.current.keys()])
-      if (!open.has(key.split('|').slice(0, -2).join('|'))) views.current.delete(key);
+    const closed = (key: string) => !open.has(key.split('|').slice(0, -2).join('|'));
+    for (const key of [...views.current.keys()]) if (closed(key)) views.current.delete(key);
+    forgetPictures(closed);
   }, [JSON.stringify([studio.sessionId, openNames])]);
 
   // A piece's picture clicked in a garment card: the view fitted to that piece (a zoom of the designer's). Each
@@ -607,6 +628,9 @@ export function CanvasPane() {
 
   useEffect(() => {
     if (!doc || !studio.sessionId || max === 0) return;
+    const kept = pictures.current.get(of);
+    if (kept) setImage((old) => (old?.of === of ? old : kept));
+    if (kept?.key === key) return;
     // A render no longer wanted (zoomed on past it, another document, a newer step) is not downloaded to the
     // end: a big document's renders are megabytes each, and on a slow line they held up the one wanted.
     const abort = new AbortController();
@@ -616,12 +640,12 @@ export function CanvasPane() {
       .blob(url, abort.signal)
       .then(({ blob }) => {
         if (abort.signal.aborted) return;
-        const objectUrl = URL.createObjectURL(blob);
         // The previous image stays until the new one is ready, so the canvas never flashes empty.
-        setImage((old) => {
-          if (old) URL.revokeObjectURL(old.url);
-          return { url: objectUrl, key, of, layers, state: stateKey };
-        });
+        const next = { url: URL.createObjectURL(blob), key, of, layers, state: stateKey };
+        const before = pictures.current.get(of);
+        pictures.current.set(of, next);
+        setImage(next);
+        if (before) URL.revokeObjectURL(before.url);
       })
       .catch(() => undefined);
     return () => abort.abort();
@@ -631,10 +655,8 @@ export function CanvasPane() {
   // and size is never shown another's pixels while its own load.
   useEffect(() => {
     if (doc) return;
-    setImage((old) => {
-      if (old) URL.revokeObjectURL(old.url);
-      return null;
-    });
+    forgetPictures(() => true);
+    setImage(null);
   }, [doc === null]);
 
   if (studio.sessionGone) {
@@ -674,10 +696,10 @@ export function CanvasPane() {
     press.current = null;
   };
   // The selection as it is now, the bounds as the picture shows them (see `image`).
-  const pictured: ActiveDocument = image?.of === of ? { ...doc, layers: image.layers } : doc;
+  const pictured: ActiveDocument = picture ? { ...doc, layers: picture.layers } : doc;
   // Only while the picture is of the current state: the box the handles scale is what the server scales from.
   const handles =
-    tool === 'move' && !layerMove.offset && image?.state === stateKey ? transformable(pictured) : null;
+    tool === 'move' && !layerMove.offset && picture?.state === stateKey ? transformable(pictured) : null;
   const cropTool = studio.tools.get(PANE_TOOLS.crop);
   const cropLabel = cropTool ? labelIn(cropTool, lang) : PANE_TOOLS.crop;
   const facts = t('status.size', { w: doc.width, h: doc.height, dpi: doc.resolution, mode: doc.mode });
@@ -879,16 +901,16 @@ export function CanvasPane() {
         {view && (
           <div
             ref={artboard}
-            class={`artboard${image?.of === of ? '' : ' loading'}${layerMove.offset ? ' moving-layers' : ''}`}
+            class={`artboard${picture ? '' : ' loading'}${layerMove.offset ? ' moving-layers' : ''}`}
             style={{
               width: `${doc.width * view.zoom}px`,
               height: `${doc.height * view.zoom}px`,
               transform: `translate(${view.x}px, ${view.y}px)`,
             }}
           >
-            {image?.of === of ? (
+            {picture ? (
               <img
-                src={image.url}
+                src={picture.url}
                 alt={t('canvas.image', { name: doc.name })}
                 draggable={false}
                 class={view.zoom * (window.devicePixelRatio || 1) > 2 ? 'pixelated' : ''}
@@ -906,7 +928,7 @@ export function CanvasPane() {
                   box={b}
                   zoom={view.zoom}
                   offset={layerMove.offset}
-                  picture={image?.of === of ? image.url : null}
+                  picture={picture?.url ?? null}
                   doc={doc}
                 />
               ))}
@@ -916,9 +938,9 @@ export function CanvasPane() {
                 box={handles.box}
                 names={handles.names}
                 zoom={view.zoom}
-                picture={image?.of === of ? image.url : null}
+                picture={picture?.url ?? null}
                 docSize={{ w: doc.width, h: doc.height }}
-                pictureKey={image?.key}
+                pictureKey={picture?.key}
               />
             )}
             {doc.selection?.outline &&
