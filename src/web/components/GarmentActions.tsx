@@ -248,9 +248,10 @@ function OptionSelect(props: {
       onChange={(e) => props.onChange(e.currentTarget.value)}
     >
       {props.options.map((o) => (
-        // What the photo cannot give is shown (the designer sees it exists) but not offered, with why.
+        // What the photo cannot give is shown (the designer sees it exists) but not offered; why is said under
+        // the table (an option's own text would widen every picker to its length).
         <option key={o.value} value={o.value} disabled={o.unavailable !== undefined} title={o.unavailable}>
-          {o.unavailable ? `${o.label}（${o.unavailable}）` : o.label}
+          {o.label}
         </option>
       ))}
     </select>
@@ -475,6 +476,21 @@ function PiecesTable({ onDone }: { onDone(): void }) {
           })}
         </tbody>
       </table>
+      {options.some((o) => o.unavailable) && (
+        <p class="garment-note muted types-unavailable">
+          {[...new Set(options.flatMap((o) => (o.unavailable ? [o.unavailable] : [])))]
+            .map((why) =>
+              t('garment.typeNotOffered', {
+                types: options
+                  .filter((o) => o.unavailable === why)
+                  .map((o) => `“${o.label}”`)
+                  .join(lang === 'zh' ? '、' : ', '),
+                why,
+              }),
+            )
+            .join(lang === 'zh' ? '；' : '; ')}
+        </p>
+      )}
       {repicked.length > 0 ? (
         <button type="button" class="primary" disabled={running || badTilt} onClick={confirmParts}>
           {running ? t('palette.running') : t('garment.confirmParts', { count: repicked.length })}
