@@ -140,7 +140,7 @@ export function pathProblem(relPath: string): string | null {
 const PATH_HINT = '请提供相对于工作区的文件路径，例如 “out/图1.png”';
 
 /** Atomic writes put their bytes in `.<name>.<pid>.<12 hex>.tmp` beside the target until the rename. */
-const TEMP_NAME = /^\..+\.\d+\.[0-9a-f]{12}\.tmp$/;
+const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{12}\.tmp$/;
 
 /** A fresh temp path for an atomic write of `abs` (beside it, recognised by `isAtomicTemp`). */
 export function tempPathFor(abs: string): string {
@@ -154,11 +154,29 @@ export function isAtomicTemp(fileName: string): boolean {
 }
 
 /**
- * How old an atomic write's temp file must be before `removeOrphanTemps` treats it as orphaned. A live write
- * keeps touching its file until the rename (flush included); a minute of silence means the writer died
- * (killed mid-save). The age, not the pid in the name, decides: several processes may share the workspace.
+ * How old an atomic write's temp file must be before `removeOrphanTemps` treats it as orphaned when the process
+ * named in it is alive (or the name gives none). A live write keeps touching its file until the rename (flush
+ * included); a minute of silence means the writer died (killed mid-save), its pid since taken by another process.
+ * Younger, a live pid may be another Atelier process sharing the workspace whose save is still running.
  */
 export const ORPHAN_TEMP_AGE_MS = 60_000;
+
+/**
+ * Whether the process that wrote an atomic write's temp file (`.<name>.<pid>.<hex>.tmp`) is known to be dead:
+ * no process has the pid in its name (ESRCH). A process of another user (EPERM) is alive; so, to be safe, is one
+ * whose pid cannot be read from the name.
+ */
+function writerIsDead(fileName: string): boolean {
+  const pid = Number(TEMP_NAME.exec(fileName)?.[1]);
+  // 0 and beyond-int32 pids are no single process (kill(0) signals the process group).
+  if (!Number.isSafeInteger(pid) || pid <= 0 || pid > 0x7fffffff) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return errnoOf(err) === 'ESRCH';
+  }
+}
 
 /** Modes of what a private workspace creates: only the user the server runs as may read or enter them. */
 export const PRIVATE_DIR_MODE = 0o700;
@@ -420,9 +438,11 @@ export class Workspace {
 
   /**
    * Removes the temp files that atomic writes left behind when their process died mid-save (kill -9), anywhere
-   * in the workspace, and returns their workspace-relative paths. Only files of this scheme (`isAtomicTemp`)
-   * untouched for `olderThanMs` go, so a save still running in another process sharing the workspace keeps
-   * its file; the server calls this at start-up. Symlinks are not followed; unreadable folders are skipped.
+   * in the workspace, and returns their workspace-relative paths. Only files of this scheme (`isAtomicTemp`) go:
+   * at any age when no process has the pid in the name (a service restarted at once after being killed finds
+   * its last save's temp still fresh), and otherwise only when untouched for `olderThanMs`, so a save still
+   * running in another process sharing the workspace keeps its file; the server calls this at start-up.
+   * Symlinks are not followed; unreadable folders are skipped.
    */
   async removeOrphanTemps(olderThanMs = ORPHAN_TEMP_AGE_MS): Promise<string[]> {
     const removed: string[] = [];
@@ -439,7 +459,7 @@ export class Workspace {
         if (entry.isDirectory()) await visit(abs);
         else if (entry.isFile() && isAtomicTemp(entry.name)) {
           try {
-            if ((await stat(abs)).mtimeMs > cutoff) continue;
+            if (!writerIsDead(entry.name) && (await stat(abs)).mtimeMs > cutoff) continue;
             await unlink(abs);
             removed.push(this.relative(abs));
           } catch {

@@ -35,6 +35,14 @@ const FORMAT_OF_EXT: Readonly<Record<string, FileFormat>> = {
 
 const FORMAT_NAMES: Readonly<Record<FileFormat, string>> = { psd: 'PSD', png: 'PNG', jpg: 'JPEG' };
 
+/**
+ * The extensions that say what a file holds, with the format's name: a file saved under one of them must be of
+ * that format (a poster.psd that is a PNG fails at the print shop). WebP and AVIF are read, never written.
+ */
+const KNOWN_EXTENSIONS: ReadonlyMap<string, string> = new Map(
+  READ_FORMATS.flatMap((f) => f.extensions.map((ext) => [ext, f.name] as const)),
+);
+
 function extOf(p: string): string {
   return path.posix.extname(p.replace(/\\/g, '/')).toLowerCase();
 }
@@ -257,6 +265,19 @@ export const filesHandlers = {
       target = `${rel}.${format}`;
       note = `路径没有扩展名，已保存为“${target}”`;
     } else if (format && extFormat !== format) {
+      const named = KNOWN_EXTENSIONS.get(ext);
+      if (named) {
+        // The file's name would contradict its bytes (a PNG named .psd): refused before anything is written.
+        const fixed = `${rel.slice(0, -ext.length)}.${format}`;
+        fail(
+          'invalid_arguments',
+          `format 为 ${format}（${FORMAT_NAMES[format]}），路径“${rel}”却以“${ext}”结尾（${named} 文件的扩展名），未保存`,
+          {
+            hint: `要保存为 ${FORMAT_NAMES[format]}，请用路径“${fixed}”${extFormat ? `；要保存为 ${FORMAT_NAMES[extFormat]}，请省略 format` : ''}`,
+            details: [{ parameter: 'path', value: rel, message: `扩展名“${ext}”与 format “${format}”不符` }],
+          },
+        );
+      }
       note = `按 format 以 ${FORMAT_NAMES[format]} 格式保存，路径保持为“${rel}”（扩展名与格式不符）`;
     }
     const written =

@@ -2,6 +2,8 @@
  * The workspace: paths that cannot name a file are refused, messages never reveal the server's folders, and
  * the temp files of atomic writes are recognised and, once orphaned, removed.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -132,7 +134,8 @@ describe('orphan temp files', () => {
       writeFileSync(path.join(root, rel), 'partial');
       utimesSync(path.join(root, rel), old, old);
     }
-    const fresh = 'sessions/s1/.live.psd.99.ffffffffffff.tmp';
+    // Written by a live process (this one): fresh, so perhaps a save still running.
+    const fresh = `sessions/s1/.live.psd.${process.pid}.ffffffffffff.tmp`;
     writeFileSync(path.join(root, fresh), 'still being written');
     const kept = ['poster.psd', 'sessions/s1/.notes.tmp'];
     for (const rel of kept) {
@@ -147,6 +150,24 @@ describe('orphan temp files', () => {
     expect(left).toEqual([...kept, fresh].sort());
     // At start-up with nothing else writing, everything of the scheme may go at once.
     expect(await ws.removeOrphanTemps(0)).toEqual([fresh]);
+  });
+
+  it('removes a fresh temp whose writer is dead (a service restarted at once after a kill mid-save)', async () => {
+    const root = tempDir();
+    const ws = new Workspace(root);
+    mkdirSync(path.join(root, 'out'));
+    const child = spawn(process.execPath, ['-e', '']);
+    const deadPid = child.pid!;
+    await once(child, 'exit');
+    const dead = `out/.poster.psd.${deadPid}.0123456789ab.tmp`;
+    const live = `out/.poster.psd.${process.pid}.abcdefabcdef.tmp`;
+    // Pid 1 is alive (as another user's process, it answers EPERM: alive too), its save perhaps running.
+    const otherUser = '.b.png.1.0123456789ab.tmp';
+    for (const rel of [dead, live, otherUser]) writeFileSync(path.join(root, rel), 'partial');
+    expect(await ws.removeOrphanTemps()).toEqual([dead]);
+    expect(readdirSync(root, { recursive: true }).map(String).sort()).toEqual(
+      ['out', live, otherUser].sort(),
+    );
   });
 });
 

@@ -2,19 +2,23 @@
  * Files: save / save as (PSD, PNG, JPEG), open, place, and the canvas capture — driven through the real Session,
  * with psd-tools and ImageMagick as independent readers of what is written.
  */
+import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
 import type { DocState, Layer } from '../../src/engine/model.js';
 import { layersNamed } from '../../src/engine/tree.js';
-import { identifyInfo } from '../support/imagemagick.js';
+import { CONVERT, identifyInfo } from '../support/imagemagick.js';
 import { flattenPsdTools, readWithPsdTools } from '../support/psd-tools.js';
 import { call, newSession, ok, tempDir } from '../support/session.js';
 
 type Pixel = [number, number, number, number];
+
+const run = promisify(execFile);
 
 async function pngBytes(w: number, h: number, at: (x: number, y: number) => Pixel, density?: number) {
   const data = Buffer.alloc(w * h * 4);
@@ -194,17 +198,43 @@ describe('save_document_as', () => {
     expect(info.dpiX).toBeCloseTo(150, 0);
   });
 
-  it('format wins over a contradicting extension (said in the result); a bare name gets the extension', async () => {
+  it('refuses a format contradicting a known extension, writing nothing; a bare name gets the extension', async () => {
     const s = await docWithSquare();
-    const r = await call(s, 'save_document_as', { path: 'x.png', format: 'jpg' });
-    expect(r).toMatchObject({
-      ok: true,
-      path: 'x.png',
-      format: 'jpg',
-      note: expect.stringContaining('JPEG'),
-    });
-    const buf = await readFile(path.join(s.workspace.root, 'x.png'));
-    expect([buf[0], buf[1]]).toEqual([0xff, 0xd8]);
+    const cases: [string, string, string, string][] = [
+      // path, format, the extension named, the path the hint offers
+      ['b.psd', 'png', '.psd', 'b.png'],
+      ['out/c.jpg', 'png', '.jpg', 'out/c.png'],
+      ['g.psb', 'png', '.psb', 'g.png'],
+      ['a.png', 'psd', '.png', 'a.psd'],
+      ['x.png', 'jpg', '.png', 'x.jpg'],
+      ['P.JPEG', 'psd', '.jpeg', 'P.psd'],
+      ['shop.webp', 'png', '.webp', 'shop.png'],
+    ];
+    for (const [p, format, ext, fixed] of cases) {
+      const e = await rejects(s, 'save_document_as', { path: p, format }, 'invalid_arguments');
+      expect(e.message).toContain(ext);
+      expect(e.message).toContain(`format 为 ${format}`);
+      expect(e.hint).toContain(`“${fixed}”`);
+      expect(e.details).toEqual([expect.objectContaining({ parameter: 'path', value: p })]);
+    }
+    // The document kept its own file: save_document still writes a new PSD, nothing to a.png.
+    const saved = await ok(s, 'save_document');
+    expect(saved.path).toMatch(/\.psd$/);
+    expect(existsSync(path.join(s.workspace.root, 'a.png'))).toBe(false);
+
+    // What agrees is written: .psb and .psd are PSD, .jpeg is JPEG, in any case.
+    for (const [p, format, magic] of [
+      ['big.psb', 'psd', [0x38, 0x42]],
+      ['y.PSD', 'psd', [0x38, 0x42]],
+      ['z.jpeg', 'jpg', [0xff, 0xd8]],
+      ['w.PNG', 'png', [0x89, 0x50]],
+    ] as const) {
+      const r = await ok(s, 'save_document_as', { path: p, format });
+      expect(r).toMatchObject({ path: p, format });
+      expect(r.note).toBeUndefined();
+      const buf = await readFile(path.join(s.workspace.root, p));
+      expect([buf[0], buf[1]]).toEqual(magic);
+    }
     const bare = await ok(s, 'save_document_as', { path: 'bare', format: 'png' });
     expect(bare).toMatchObject({ path: 'bare.png', note: expect.any(String) });
     expect(existsSync(path.join(s.workspace.root, 'bare.png'))).toBe(true);
@@ -282,6 +312,56 @@ describe('open_document', () => {
       { name: 'photo', active: false },
       { name: 'cut', active: true },
     ]);
+  });
+
+  it('keeps a PNG/JPEG resolution under 25.4 DPI (sharp gives none there), and 72.5, whoever wrote the file', async () => {
+    const s = newSession();
+    const dir = s.workspace.root;
+    const expected: [string, number][] = [];
+    for (const dpi of [10, 20, 25, 36, 72.5]) {
+      // The product's own encoder, through the tool that writes it.
+      await ok(s, 'create_document', { width: 6, height: 4, resolution: dpi, name: `ours-${dpi}` });
+      for (const ext of ['png', 'jpg']) {
+        await ok(s, 'save_document_as', { path: `ours/${dpi}.${ext}` });
+        expected.push([`ours/${dpi}.${ext}`, dpi]);
+      }
+      await ok(s, 'close_document');
+      // ImageMagick: pHYs in pixels per metre, JFIF in whole dots per inch (72.5 is stored as 72 there).
+      await mkdir(path.join(dir, 'im'), { recursive: true });
+      for (const ext of ['png', 'jpg']) {
+        const file = path.join(dir, 'im', `${dpi}.${ext}`);
+        await run(CONVERT, [
+          '-size',
+          '6x4',
+          'xc:#336699',
+          '-density',
+          String(dpi),
+          '-units',
+          'PixelsPerInch',
+          file,
+        ]);
+        expected.push([`im/${dpi}.${ext}`, ext === 'jpg' ? Math.floor(dpi) : dpi]);
+      }
+    }
+    // Dots per centimetre (10/cm = 25.4 DPI, exactly sharp's threshold); no unit is an aspect ratio, no resolution.
+    const im = (args: string[], rel: string) =>
+      run(CONVERT, ['-size', '6x4', 'xc:#336699', ...args, path.join(dir, rel)]);
+    await im(['-density', '10', '-units', 'PixelsPerCentimeter'], 'im/cm.jpg');
+    await im(['-density', '10', '-units', 'PixelsPerCentimeter'], 'im/cm.png');
+    await im(['-density', '100', '-units', 'Undefined'], 'im/aspect.png');
+    await im(['-density', '100', '-units', 'Undefined'], 'im/aspect.jpg');
+    expected.push(['im/cm.jpg', 25.4], ['im/cm.png', 25.4], ['im/aspect.png', 72], ['im/aspect.jpg', 72]);
+
+    for (const [rel, dpi] of expected) {
+      const r = await ok(s, 'open_document', { path: rel });
+      expect((r.document as { resolution: number }).resolution, rel).toBe(dpi);
+      await ok(s, 'close_document');
+    }
+    // Saved as PSD, the billboard keeps its 10 DPI (it printed 7× too small at 72).
+    await ok(s, 'open_document', { path: 'im/10.png' });
+    const saved = await ok(s, 'save_document');
+    const psd = await identifyInfo(await readFile(path.join(dir, saved.path as string)), 'psd');
+    expect(psd.dpiX).toBeCloseTo(10, 5);
   });
 
   it('conflict when a document of that name is open; not_found, unsupported and io_error for bad files', async () => {

@@ -155,13 +155,144 @@ async function cmykInput(
     .keepIccProfile();
 }
 
-/** Rounds a density read from a file: PNG stores pixels per metre, so 150 DPI comes back as 150.01. */
-function cleanDpi(density: number | undefined): number {
+/**
+ * Rounds a density read from a file. A whole number within 0.05 is what was meant (PNG stores pixels per metre, so
+ * 150 DPI comes back as 150.01). Otherwise one decimal when it is within half of `step`, the spacing of the values
+ * the file can store (PNG: 1 px/m = 0.0254 DPI, so 72.5 DPI is stored as 2854 px/m and comes back as 72.49: the
+ * file cannot tell 72.49 from 72.5, and a designer types 72.5); else two decimals.
+ */
+function cleanDpi(density: number | undefined, step = 0): number {
   // Under 1 DPI is a writer's placeholder, not a resolution (as in psd.ts).
   if (density === undefined || !Number.isFinite(density) || density < 1) return DEFAULT_DPI;
   const nearest = Math.round(density);
   if (Math.abs(density - nearest) < 0.05) return nearest;
+  const tenth = Math.round(density * 10) / 10;
+  if (Math.abs(density - tenth) < step / 2) return tenth;
   return Math.round(density * 100) / 100;
+}
+
+/**
+ * A resolution as a file stores it: pixels per inch, and the spacing of the values it can store when they are
+ * finer than a tenth of a DPI (cleanDpi); 0 when the value is taken as it is.
+ */
+interface StoredDensity {
+  readonly dpi: number;
+  readonly step: number;
+}
+
+const INCHES_PER_METRE = 0.0254;
+const CM_PER_INCH = 2.54;
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** A PNG's pHYs in pixels per inch, when its unit is the metre (unit 0 gives the pixels' aspect ratio only). */
+function pngDensity(buf: Buffer): StoredDensity | undefined {
+  if (buf.length < 8 || !buf.subarray(0, 8).equals(PNG_SIGNATURE)) return undefined;
+  // Chunks: length, type, data, CRC. pHYs comes before the first IDAT.
+  for (let at = 8; at + 8 <= buf.length; ) {
+    const length = buf.readUInt32BE(at);
+    const type = buf.toString('latin1', at + 4, at + 8);
+    if (type === 'IDAT' || type === 'IEND') return undefined;
+    if (type === 'pHYs' && length >= 9 && at + 17 <= buf.length) {
+      const perMetre = buf.readUInt32BE(at + 8);
+      return buf[at + 16] === 1 ? { dpi: perMetre * INCHES_PER_METRE, step: INCHES_PER_METRE } : undefined;
+    }
+    at += 12 + length;
+  }
+  return undefined;
+}
+
+/** A JPEG's JFIF (APP0) density in pixels per inch: units 1 is per inch, 2 per centimetre, 0 an aspect ratio only. */
+function jfifDensity(buf: Buffer): StoredDensity | undefined {
+  if (buf.length < 4 || buf[0] !== 0xff || buf[1] !== 0xd8) return undefined;
+  for (let at = 2; at + 4 <= buf.length; ) {
+    if (buf[at] !== 0xff) return undefined;
+    const marker = buf[at + 1]!;
+    if (marker === 0xff) {
+      at++; // fill byte
+      continue;
+    }
+    // Start of scan or end of image: the headers are over.
+    if (marker === 0xda || marker === 0xd9) return undefined;
+    const length = buf.readUInt16BE(at + 2);
+    if (marker === 0xe0 && length >= 14 && at + 2 + length <= buf.length) {
+      const seg = buf.subarray(at + 4, at + 2 + length);
+      if (seg.toString('latin1', 0, 5) === 'JFIF\0') {
+        const units = seg[7];
+        const density = seg.readUInt16BE(8);
+        // Exact as they are (no rounding to one decimal: 28 per cm is 71.12 DPI, not 71.1).
+        if (units === 1) return { dpi: density, step: 0 };
+        if (units === 2) return { dpi: density * CM_PER_INCH, step: 0 };
+        return undefined;
+      }
+    }
+    at += 2 + length;
+  }
+  return undefined;
+}
+
+/**
+ * EXIF's XResolution in pixels per inch (ResolutionUnit 2, the default, is the inch; 3 the centimetre; 1 no unit,
+ * an aspect ratio only). `exif` is the block sharp gives: the TIFF structure, after `Exif\0\0` in a JPEG.
+ */
+function exifDensity(exif: Buffer | undefined): StoredDensity | undefined {
+  if (!exif) return undefined;
+  const tiff = exif.toString('latin1', 0, 6) === 'Exif\0\0' ? exif.subarray(6) : exif;
+  if (tiff.length < 8) return undefined;
+  const order = tiff.toString('latin1', 0, 2);
+  if (order !== 'II' && order !== 'MM') return undefined;
+  const le = order === 'II';
+  const u16 = (at: number) => (le ? tiff.readUInt16LE(at) : tiff.readUInt16BE(at));
+  const u32 = (at: number) => (le ? tiff.readUInt32LE(at) : tiff.readUInt32BE(at));
+  if (u16(2) !== 42) return undefined;
+  const ifd = u32(4);
+  if (ifd + 2 > tiff.length) return undefined;
+  const count = u16(ifd);
+  let resolution: number | undefined;
+  let unit = 2;
+  for (let i = 0; i < count; i++) {
+    const entry = ifd + 2 + i * 12;
+    if (entry + 12 > tiff.length) break;
+    const tag = u16(entry);
+    const type = u16(entry + 2);
+    if (tag === 0x011a && type === 5) {
+      // RATIONAL: two LONGs, always elsewhere (8 bytes do not fit the entry).
+      const at = u32(entry + 8);
+      if (at + 8 > tiff.length) continue;
+      const den = u32(at + 4);
+      if (den > 0) resolution = u32(at) / den;
+    } else if (tag === 0x0128 && type === 3) {
+      unit = u16(entry + 8);
+    }
+  }
+  if (resolution === undefined) return undefined;
+  if (unit === 2) return { dpi: resolution, step: 0 };
+  if (unit === 3) return { dpi: resolution * CM_PER_INCH, step: 0 };
+  return undefined;
+}
+
+/**
+ * The resolution a PNG or JPEG records, read from the file; null when it records none (or only an aspect ratio),
+ * undefined for other formats and unreadable headers (sharp's `density` is taken then). sharp's is a whole number,
+ * absent at or under 1 px/mm (25.4 DPI: a 10 DPI billboard opened at 72) and, from a pHYs in no unit, the
+ * aspect ratio read as pixels per millimetre (100:100 opened at 2540 DPI).
+ * - PNG: pHYs, its own field. EXIF (eXIf), which sharp writes beside it with the exact value, is taken when it
+ *   agrees with pHYs (would be stored as the same pixels per metre), or when pHYs gives no resolution.
+ * - JPEG: EXIF, then JFIF, in the order libvips (sharp) reads them.
+ */
+function fileDensity(buf: Buffer, meta: Metadata): StoredDensity | null | undefined {
+  if (meta.format !== 'png' && meta.format !== 'jpeg') return undefined;
+  try {
+    const exif = exifDensity(meta.exif);
+    if (meta.format === 'jpeg') return exif ?? jfifDensity(buf) ?? null;
+    const phys = pngDensity(buf);
+    if (!phys || phys.dpi < 1) return exif ?? phys ?? null;
+    const perMetre = (d: StoredDensity) => Math.round(d.dpi / INCHES_PER_METRE);
+    return exif && perMetre(exif) === perMetre(phys) ? exif : phys;
+  } catch {
+    // A malformed header (a length past the end): sharp's reading stands.
+    return undefined;
+  }
 }
 
 /**
@@ -199,6 +330,7 @@ export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImag
       { hint: '请先缩小图像再打开' },
     );
   }
+  const stored = fileDensity(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength), meta);
   // sharp decodes into ordinary memory, copied into shared memory after (charged then by allocPixels).
   reservePixels((meta.width ?? 0) * (meta.height ?? 0) * 4, '解码图像');
   try {
@@ -217,7 +349,7 @@ export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImag
     const pixels = sharePixels(data); // into shared memory, as every document buffer (raster.ts)
     return {
       raster: { x: 0, y: 0, w: info.width, h: info.height, data: pixels },
-      dpi: cleanDpi(meta.density),
+      dpi: stored === undefined ? cleanDpi(meta.density) : cleanDpi(stored?.dpi, stored?.step),
     };
   } catch (err) {
     throw new EditorError('io_error', `图像解码失败：${err instanceof Error ? err.message : String(err)}`);

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { EditorError } from '../../../src/engine/errors.js';
 import { decodeImage, encodeJpeg, encodePng } from '../../../src/engine/io/image-codec.js';
@@ -216,5 +217,116 @@ describe('image codec argument checks', () => {
     const svg =
       '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>';
     await rejectsWith(decodeImage(Buffer.from(svg)), 'unsupported');
+  });
+});
+
+describe('decodeImage: the resolution the file records', () => {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), 8 + data.length);
+    return out;
+  };
+  const phys = (perUnit: number, unit: number) => {
+    const data = Buffer.alloc(9);
+    data.writeUInt32BE(perUnit, 0);
+    data.writeUInt32BE(perUnit, 4);
+    data[8] = unit;
+    return chunk('pHYs', data);
+  };
+  /** A 2×2 grey PNG with `extra` chunks before its pixels. */
+  const png = (...extra: Buffer[]) => {
+    const ihdr = Buffer.alloc(13);
+    ihdr.writeUInt32BE(2, 0);
+    ihdr.writeUInt32BE(2, 4);
+    ihdr.set([8, 0, 0, 0, 0], 8);
+    return Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', ihdr),
+      ...extra,
+      chunk('IDAT', deflateSync(Buffer.from([0, 128, 128, 0, 128, 128]))),
+      chunk('IEND', Buffer.alloc(0)),
+    ]);
+  };
+  /** EXIF's TIFF structure (little-endian): XResolution num/den and, unless undefined, ResolutionUnit. */
+  const exif = (num: number, den: number, unit?: number) => {
+    const entries = unit === undefined ? 1 : 2;
+    const ifd = 8;
+    const rational = ifd + 2 + entries * 12 + 4;
+    const out = Buffer.alloc(rational + 8);
+    out.write('II', 0, 'latin1');
+    out.writeUInt16LE(42, 2);
+    out.writeUInt32LE(ifd, 4);
+    out.writeUInt16LE(entries, ifd);
+    out.writeUInt16LE(0x011a, ifd + 2); // XResolution, RATIONAL, 1, at `rational`
+    out.writeUInt16LE(5, ifd + 4);
+    out.writeUInt32LE(1, ifd + 6);
+    out.writeUInt32LE(rational, ifd + 10);
+    if (unit !== undefined) {
+      out.writeUInt16LE(0x0128, ifd + 14); // ResolutionUnit, SHORT, 1, inline
+      out.writeUInt16LE(3, ifd + 16);
+      out.writeUInt32LE(1, ifd + 18);
+      out.writeUInt16LE(unit, ifd + 22);
+    }
+    out.writeUInt32LE(num, rational);
+    out.writeUInt32LE(den, rational + 4);
+    return out;
+  };
+  const segment = (marker: number, data: Buffer) => {
+    const head = Buffer.from([0xff, marker, 0, 0]);
+    head.writeUInt16BE(data.length + 2, 2);
+    return Buffer.concat([head, data]);
+  };
+  const jfif = (units: number, density: number) => {
+    const data = Buffer.from([0x4a, 0x46, 0x49, 0x46, 0, 1, 1, units, 0, 0, 0, 0, 0, 0]);
+    data.writeUInt16BE(density, 8);
+    data.writeUInt16BE(density, 10);
+    return segment(0xe0, data);
+  };
+  const app1 = (tiff: Buffer) => segment(0xe1, Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]));
+  /** A 2×2 JPEG with `segments` (and no others) after its SOI. */
+  const jpeg = async (...segments: Buffer[]) => {
+    const base = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#808080' } })
+      .jpeg()
+      .toBuffer();
+    // Past sharp's own APPn segments, if any.
+    let at = 2;
+    while (base[at] === 0xff && base[at + 1]! >= 0xe0 && base[at + 1]! <= 0xef)
+      at += 2 + base.readUInt16BE(at + 2);
+    return Buffer.concat([base.subarray(0, 2), ...segments, base.subarray(at)]);
+  };
+  const dpiOf = async (buf: Buffer) => (await decodeImage(buf)).dpi;
+
+  it('PNG: pHYs in pixels per metre at any resolution from 1 DPI; no unit, or under 1 DPI, is no resolution', async () => {
+    expect(await dpiOf(png(phys(394, 1)))).toBe(10); // 10.0076
+    expect(await dpiOf(png(phys(40, 1)))).toBe(1); // 1.016
+    expect(await dpiOf(png(phys(2854, 1)))).toBe(72.5); // 72.49: 72.5 is what is stored as 2854 px/m
+    expect(await dpiOf(png(phys(2844, 1)))).toBe(72.24); // 72.2376: no one-decimal value stores as 2844
+    expect(await dpiOf(png(phys(20, 1)))).toBe(72); // 0.5 DPI: a placeholder
+    expect(await dpiOf(png(phys(100, 0)))).toBe(72); // an aspect ratio (sharp read it as 2540 DPI)
+    expect(await dpiOf(png())).toBe(72);
+  });
+
+  it('PNG: eXIf gives the exact value where it agrees with pHYs, pHYs wins where not, eXIf alone counts', async () => {
+    const exif725 = chunk('eXIf', exif(72500, 1000, 2));
+    expect(await dpiOf(png(phys(2854, 1), exif725))).toBe(72.5);
+    expect(await dpiOf(png(phys(11811, 1), exif725))).toBe(300);
+    expect(await dpiOf(png(chunk('eXIf', exif(10, 1))))).toBe(10);
+    expect(await dpiOf(png(phys(1, 0), chunk('eXIf', exif(10, 1, 3))))).toBe(25.4);
+  });
+
+  it('JPEG: JFIF in dots per inch or per centimetre, 0 being an aspect ratio; EXIF first, as libvips reads', async () => {
+    expect(await dpiOf(await jpeg(jfif(1, 10)))).toBe(10);
+    expect(await dpiOf(await jpeg(jfif(2, 10)))).toBe(25.4);
+    expect(await dpiOf(await jpeg(jfif(2, 28)))).toBe(71.12);
+    expect(await dpiOf(await jpeg(jfif(1, 0)))).toBe(72);
+    expect(await dpiOf(await jpeg(jfif(0, 100)))).toBe(72);
+    expect(await dpiOf(await jpeg(jfif(1, 300), app1(exif(20, 1, 2))))).toBe(20);
+    expect(await dpiOf(await jpeg(jfif(1, 300), app1(exif(20, 1, 1))))).toBe(300); // EXIF without a unit
+    expect(await dpiOf(await jpeg(app1(exif(254, 10, 3))))).toBe(64.52); // 25.4 per cm
+    expect(await dpiOf(await jpeg(app1(exif(145, 2))))).toBe(72.5);
+    expect(await dpiOf(await jpeg(app1(exif(1, 0))))).toBe(72); // no denominator
   });
 });
