@@ -44,9 +44,21 @@ export interface SessionOptions {
   /**
    * Called after each call (and garment photo change) that changed the session, before its result is returned;
    * the result waits for it. When it rejects, the change is undone and the call fails with `io_error`: this is
-   * how a journal makes every result the caller sees durable (src/service/journal.ts).
+   * how a journal makes every result the caller sees durable (src/service/journal.ts). A `SessionDeletedError`
+   * says the session was deleted under the call (its journal went with it): the call answers `sessionDeleted`.
    */
   readonly onChange?: (change: SessionChange) => Promise<void>;
+}
+
+/**
+ * What `onChange` throws when the session was deleted while the call ran, before the call could be recorded (the
+ * journal's folder is gone): the call is cancelled with its session, which is neither a disk problem nor a fault.
+ */
+export class SessionDeletedError extends Error {
+  constructor() {
+    super('the session was deleted');
+    this.name = 'SessionDeletedError';
+  }
 }
 
 /** Everything a session holds that calls change: documents with their history, and the garment state. */
@@ -285,7 +297,10 @@ export class Session implements SessionHandle {
         await this.onChange({ kind: 'call', call: toolCall, reads, ms, state: this.state });
       } catch (err) {
         this.restore(before);
-        if (err instanceof EditorError && err.code === 'out_of_bounds') {
+        if (err instanceof SessionDeletedError || this.discarded) {
+          // Deleted while it ran: its journal went with the session, so there was nothing to record it in.
+          result = sessionDeleted();
+        } else if (err instanceof EditorError && err.code === 'out_of_bounds') {
           // The journal's copies would take the session past its disk quota: the refusal says what to free.
           result = failure(err.code, err.message, {
             ...(err.hint ? { hint: err.hint } : {}),

@@ -39,7 +39,7 @@
  * recovered document. Replay writes nothing to the workspace: the files the calls saved are already there.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync } from 'node:fs';
 import {
   type FileHandle,
   mkdir,
@@ -52,7 +52,7 @@ import {
   unlink,
 } from 'node:fs/promises';
 import path from 'node:path';
-import { Session, type SessionChange, type SessionState } from '../calls/session.js';
+import { Session, type SessionChange, SessionDeletedError, type SessionState } from '../calls/session.js';
 import { EditorError } from '../engine/errors.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, tempPathFor, Workspace } from '../engine/workspace.js';
 import { EMPTY_GARMENT_MEMORY, type GarmentAnalysis, type GarmentMemory } from '../garment/types.js';
@@ -274,8 +274,39 @@ export class SessionJournal {
     }
   }
 
-  /** Journals one change (Session's `onChange`): durable when this resolves. */
+  /**
+   * Journals one change (Session's `onChange`): durable when this resolves. `SessionDeletedError` when the
+   * session was deleted before the change was recorded: its journal's folder was moved away to be removed (the
+   * store does that as soon as it is asked, while the session's thread may still be running the call), so the
+   * change has nowhere to go and nobody to come back for it. Any other failure is the journal's own (a disk
+   * full or failing, another process having taken the session over).
+   */
   async record(change: SessionChange): Promise<void> {
+    try {
+      await this.write(change);
+    } catch (err) {
+      if (this.removed()) throw new SessionDeletedError();
+      throw err;
+    }
+    // Moved away while the line was written into the open segment: the line went with the deleted journal.
+    if (this.removed()) throw new SessionDeletedError();
+  }
+
+  /**
+   * Whether the journal's folder is gone (the session deleted), as opposed to unreadable: its `meta.json`, which
+   * is there from the journal's creation on, no longer is.
+   */
+  private removed(): boolean {
+    try {
+      statSync(path.join(this.dir, META));
+      return false;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' || code === 'ENOTDIR';
+    }
+  }
+
+  private async write(change: SessionChange): Promise<void> {
     if (this.closed) throw new Error('journal closed');
     if (this.damaged) throw new Error('journal damaged by a failed write');
     if (!this.lock.owns()) {
@@ -377,7 +408,7 @@ export class SessionJournal {
   private async keepFile(sha: string, bytes: Uint8Array): Promise<void> {
     if (await this.hasFile(sha)) return;
     const dir = path.join(this.dir, 'files');
-    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    await mkdirIn(dir);
     await writeDurably(dir, sha, bytes);
   }
 
@@ -446,6 +477,8 @@ export class SessionJournal {
       await this.writeSnapshot(seq, state);
     })()
       .catch((err) => {
+        // A deleted session's snapshot has nowhere to go, and is not wanted.
+        if (this.removed()) return;
         this.log(`atelier: snapshot of ${path.basename(this.dir).slice(0, 8)}… failed: ${String(err)}`);
       })
       .finally(() => {
@@ -473,7 +506,7 @@ export class SessionJournal {
       ),
     );
     const buffers = path.join(this.dir, 'buffers');
-    await mkdir(buffers, { recursive: true, mode: PRIVATE_DIR_MODE });
+    await mkdirIn(buffers);
     for (const b of encoded.fresh) await writeDurably(buffers, b.name, b.bytes);
     fsyncDir(buffers);
     const header = JSON.stringify({ version: SNAPSHOT_VERSION, seq });
@@ -534,6 +567,16 @@ function copyRefused(
     quota,
     '调用已撤销，会话保持原样',
   );
+}
+
+/**
+ * Makes the folder `dir` in a journal's folder, which must be there: a journal moved away to be removed (its
+ * session deleted) is not brought back by a write still under way.
+ */
+async function mkdirIn(dir: string): Promise<void> {
+  await mkdir(dir, { mode: PRIVATE_DIR_MODE }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST') throw err;
+  });
 }
 
 /** Writes `name` in `dir` through a temp file (the atomic-write naming, so start-up removes orphans). */
