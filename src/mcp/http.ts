@@ -186,9 +186,11 @@ export class McpHttpEndpoint {
           void server.close().catch(() => undefined);
         });
       },
-      // The client ended the session (HTTP DELETE).
+      // The client ended the session (HTTP DELETE; the Python SDK's client sends it whenever it exits): its
+      // protocol session ends, its work does not — what it saved stays downloadable under /v1/sessions/<id>/
+      // until the retention, as a session left idle (DELETE /v1/sessions/<id> removes it).
       onsessionclosed: () => {
-        this.store.delete(id);
+        this.store.leave(id, 'closed by its MCP client');
         this.opts.onClosed?.(id);
       },
     });

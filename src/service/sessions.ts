@@ -640,6 +640,17 @@ export class SessionStore {
     };
   }
 
+  /**
+   * Closes the session now as its idle timeout would (a final snapshot): its folder and journal stay, so its files
+   * can still be downloaded and its next request recovers it, until the retention; false when there was none.
+   */
+  leave(id: string, because: string): boolean {
+    const entry = this.entries.get(id);
+    if (!entry) return false;
+    this.close(entry, 'idle', because);
+    return true;
+  }
+
   /** Closes the session now; false when there was none. */
   delete(id: string): boolean {
     const entry = this.entries.get(id);

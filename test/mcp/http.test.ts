@@ -55,10 +55,13 @@ describe('MCP over streamable HTTP', () => {
     const before = server.store.size;
     const a = await connect(server.url);
     const b = await connect(server.url);
+    const aId = a.transport.sessionId;
     try {
-      expect(a.transport.sessionId).not.toBe(b.transport.sessionId);
+      expect(aId).not.toBe(b.transport.sessionId);
       expect(server.store.size).toBe(before + 2);
       await callTool(a.client, 'create_document', { width: 10, height: 10, name: '甲' });
+      const saved = await callTool(a.client, 'save_document_as', { path: 'out/甲.png' });
+      expect(saved.json).toMatchObject({ ok: true });
       const listed = await callTool(b.client, 'list_documents');
       expect(listed.json).toMatchObject({ ok: true, count: 0 });
       const switched = await callTool(b.client, 'switch_document', { name: '甲' });
@@ -69,13 +72,22 @@ describe('MCP over streamable HTTP', () => {
       await b.client.close();
     }
     expect(server.store.size).toBe(before + 1);
+    // Its protocol session ended, not its work: what it saved is still there to download, as after an idle
+    // timeout (the Python SDK's client ends its session whenever it exits).
+    const file = await fetch(`${server.url}/v1/sessions/${aId}/files/out/${encodeURIComponent('甲.png')}`);
+    expect(file.status).toBe(200);
+    expect(
+      Buffer.from(await file.arrayBuffer())
+        .subarray(1, 4)
+        .toString('latin1'),
+    ).toBe('PNG');
     // A closed or unknown MCP session id is 404.
     const res = await fetch(`${server.url}/mcp`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
-        'mcp-session-id': a.transport.sessionId ?? 'x',
+        'mcp-session-id': aId ?? 'x',
       },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });

@@ -203,10 +203,13 @@ describe('a session driven over MCP, as a studio tab hears it', () => {
       await expect.poll(() => tab.heard.length).toBe(2);
       expect(tab.isOver()).toBe(false);
       await transport.terminateSession();
-      // Ends by itself (a test timeout otherwise); the studio, listening again, is told the session is gone.
+      // Ends by itself (a test timeout otherwise). The session's work stays (as after an idle timeout): the
+      // studio, opening it again, finds its document.
       await tab.ended;
       expect(tab.heard.map((e) => e.type)).toEqual(['tool_call', 'tool_result']);
-      expect((await fetch(`${server.url}/v1/sessions/${id}/events?tab=studio`)).status).toBe(404);
+      const state = await fetch(`${server.url}/v1/sessions/${id}/state`);
+      expect(state.status).toBe(200);
+      expect(((await state.json()) as { documents: unknown[] }).documents).toHaveLength(1);
     } finally {
       tab.stop();
       await client.close();
