@@ -250,3 +250,13 @@ describe('other description duties', () => {
     expect(t ? allText(t) : '', 'add_layer_mask mentions 选区').toContain('选区');
   });
 });
+
+describe('a query that makes its layer the current one says so (DESIGN.md: a tool that names a layer makes it active)', () => {
+  for (const tool of toolsOf('extended')) {
+    const namesLayer = Object.keys(tool.parameters.properties).includes('name');
+    if (tool.effect !== 'read' || !tool.changesContext || !namesLayer) continue;
+    it(tool.name, () => {
+      expect(tool.description).toContain('设为当前图层');
+    });
+  }
+});
