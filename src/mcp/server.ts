@@ -52,12 +52,20 @@ export interface McpServerOptions {
   readonly onCall?: (call: { name: string; arguments: Record<string, unknown> }) => CallWatch | undefined;
 }
 
-const INSTRUCTIONS = [
-  'Atelier edits layered raster images (PSD/PNG/JPEG) through tools.',
-  'Start with create_document or open_document; file paths are relative to the session workspace.',
-  'Every result is JSON: {"ok":true,…} or {"ok":false,"error":{code,message,hint}}; the hint names the tool to call next.',
-  'get_canvas_image returns the canvas as an image so you can look at your work.',
-].join(' ');
+/** The server's instructions, naming only tools this connection lists (a smaller variant or toolsets lack some). */
+function instructionsFor(offered: ReadonlySet<string>): string {
+  const starts = ['create_document', 'open_document'].filter((n) => offered.has(n));
+  return [
+    'Atelier edits layered raster images (PSD/PNG/JPEG) through tools.',
+    starts.length
+      ? `Start with ${starts.join(' or ')}; file paths are relative to the session workspace.`
+      : 'File paths are relative to the session workspace.',
+    'Every result is JSON: {"ok":true,…} or {"ok":false,"error":{code,message,hint}}; the hint names the tool to call next.',
+    ...(offered.has('get_canvas_image')
+      ? ['get_canvas_image returns the canvas as an image so you can look at your work.']
+      : []),
+  ].join(' ');
+}
 
 /**
  * The most bytes one `tools/call` answer may take. The SDK's stdio client (the one most desktop clients and agent
@@ -192,7 +200,7 @@ export function createMcpServer(run: RunCall, opts: McpServerOptions = {}): Serv
   const offered = new Set(listed.map((t) => t.name));
   const server = new Server(
     { name: 'atelier', title: 'Atelier', version: VERSION },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: false } }, instructions: instructionsFor(offered) },
   );
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
     // One page, no `nextCursor`: a cursor is one this server never issued, which the spec answers with Invalid
