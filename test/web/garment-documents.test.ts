@@ -123,7 +123,10 @@ describe('garment cards with two documents open', { timeout: 600_000 }, () => {
   it('opens two cut-piece documents whose layers share names, and identifies both', async () => {
     page = await openPage(browser, `${server.url}/`);
     await page.setViewportSize({ width: 1280, height: 800 });
-    id = (await page.evaluate('sessionStorage.getItem("atelier.session")')) as string;
+    // The studio opens its session once the page runs: read after, not before (null on a slow machine).
+    const session = () => page.evaluate('sessionStorage.getItem("atelier.session")');
+    await eventually(session).toMatch(/^[0-9a-f]{32}$/);
+    id = (await session()) as string;
     await upload(page, '上传服装照片', path.join(EXAMPLES, 'photo-allover.jpg'));
     await eventually(textOf(page.getByRole('complementary', { name: '面板' }))).toContain(
       '服装照片：photo-allover.jpg',

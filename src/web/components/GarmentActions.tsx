@@ -373,109 +373,121 @@ function PiecesTable({ onDone }: { onDone(): void }) {
     table.current?.scrollIntoView({ block: 'nearest', behavior: still ? 'auto' : 'smooth' });
   }, []);
   return (
-    <div class="pieces" ref={table}>
-      <table aria-label={t('garment.piece')}>
-        <thead>
-          <tr>
-            <th>{t('garment.piece')}</th>
-            <th>{t('garment.part')}</th>
-            <th>
-              {t('garment.type')} / {t('garment.color')}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row, i) => {
-            const piece = markerDoc ? { doc: markerDoc, name: row.name, bounds: row.bounds } : null;
-            return (
-              <tr key={row.name} {...pointsAt(piece)}>
-                <td class="piece-name">
-                  {piece && <PieceThumb piece={piece} marker={marker} />}
-                  {row.name}
-                  {row.size !== null && (
-                    <span class="piece-size">{t('garment.size', { size: row.size })}</span>
-                  )}
-                </td>
-                <td class="pick-cell">
-                  <div class="pick-line">
-                    {parts.length ? (
-                      <OptionSelect
-                        class="part-pick"
-                        label={`${t('garment.part')} ${row.name}`}
-                        value={row.part}
-                        options={parts}
-                        disabled={running}
-                        onChange={(part) => set(i, { part })}
-                      />
-                    ) : (
-                      partName(row.identified, row.identifiedLabel)
+    <>
+      <div class="pieces" ref={table}>
+        <table aria-label={t('garment.piece')}>
+          <thead>
+            <tr>
+              <th>{t('garment.piece')}</th>
+              <th>{t('garment.part')}</th>
+              <th>
+                {t('garment.type')} / {t('garment.color')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row, i) => {
+              const piece = markerDoc ? { doc: markerDoc, name: row.name, bounds: row.bounds } : null;
+              return (
+                <tr key={row.name} {...pointsAt(piece)}>
+                  <td class="piece-name">
+                    {piece && <PieceThumb piece={piece} marker={marker} />}
+                    {row.name}
+                    {row.size !== null && (
+                      <span class="piece-size">{t('garment.size', { size: row.size })}</span>
                     )}
-                    {turns.length > 0 && (
-                      <OptionSelect
-                        class="turn-pick"
-                        label={`${t('garment.turn')} ${row.name}`}
-                        value={String(row.turn)}
-                        options={turns}
-                        disabled={running}
-                        onChange={(turn) => set(i, { turn: Number(turn) })}
-                      />
-                    )}
-                    {tiltRange?.kind === 'number' && (
-                      <label class="tilt-field" title={t('garment.tiltHint')}>
-                        {t('garment.tiltShort')}
-                        <input
-                          type="number"
-                          class="tilt-pick"
-                          aria-label={`${t('garment.tilt')} ${row.name}`}
-                          aria-invalid={tiltValue(row.tilt, tiltRange) === null}
-                          min={tiltRange.min}
-                          max={tiltRange.max}
-                          step={0.5}
-                          value={row.tilt}
+                  </td>
+                  <td class="pick-cell">
+                    <div class="pick-line">
+                      {parts.length ? (
+                        <OptionSelect
+                          class="part-pick"
+                          label={`${t('garment.part')} ${row.name}`}
+                          value={row.part}
+                          options={parts}
                           disabled={running}
-                          onInput={(e) => set(i, { tilt: e.currentTarget.value })}
+                          onChange={(part) => set(i, { part })}
                         />
-                        °
-                      </label>
-                    )}
-                  </div>
-                  {row.part !== row.identified ? (
-                    <span class="repicked">
-                      {t('garment.was', { part: partName(row.identified, row.identifiedLabel) })}
-                    </span>
-                  ) : row.confirmed ? (
-                    <span class="confirmed">{t('garment.confirmed')}</span>
-                  ) : (
-                    row.doubt.length > 0 && (
-                      <span class="doubt" title={t('garment.doubtHint')}>
-                        {t('garment.maybe', { part: alternativesText(row.doubt, partName) })}
+                      ) : (
+                        partName(row.identified, row.identifiedLabel)
+                      )}
+                      {turns.length > 0 && (
+                        <OptionSelect
+                          class="turn-pick"
+                          label={`${t('garment.turn')} ${row.name}`}
+                          value={String(row.turn)}
+                          options={turns}
+                          disabled={running}
+                          onChange={(turn) => set(i, { turn: Number(turn) })}
+                        />
+                      )}
+                      {tiltRange?.kind === 'number' && (
+                        <label class="tilt-field" title={t('garment.tiltHint')}>
+                          {t('garment.tiltShort')}
+                          <input
+                            type="number"
+                            class="tilt-pick"
+                            aria-label={`${t('garment.tilt')} ${row.name}`}
+                            aria-invalid={tiltValue(row.tilt, tiltRange) === null}
+                            min={tiltRange.min}
+                            max={tiltRange.max}
+                            step={0.5}
+                            value={row.tilt}
+                            disabled={running}
+                            onInput={(e) => set(i, { tilt: e.currentTarget.value })}
+                          />
+                          °
+                        </label>
+                      )}
+                    </div>
+                    {row.part !== row.identified ? (
+                      <span class="repicked">
+                        {t('garment.was', { part: partName(row.identified, row.identifiedLabel) })}
                       </span>
-                    )
-                  )}
-                </td>
-                <td class="type-cell">
-                  <OptionSelect
-                    class="type-pick"
-                    label={`${t('garment.type')} ${row.name}`}
-                    value={row.type}
-                    options={options}
-                    onChange={(type) => set(i, { type })}
-                  />
-                  <div class="color-field compact">
-                    <input
-                      type="color"
-                      aria-label={`${t('garment.color')} ${row.name}`}
-                      value={pickerColor(row.color)}
-                      onInput={(e) => set(i, { color: e.currentTarget.value })}
+                    ) : row.confirmed ? (
+                      <span class="confirmed">{t('garment.confirmed')}</span>
+                    ) : (
+                      row.doubt.length > 0 && (
+                        <span class="doubt" title={t('garment.doubtHint')}>
+                          {t('garment.maybe', { part: alternativesText(row.doubt, partName) })}
+                        </span>
+                      )
+                    )}
+                  </td>
+                  <td class="type-cell">
+                    <OptionSelect
+                      class="type-pick"
+                      label={`${t('garment.type')} ${row.name}`}
+                      value={row.type}
+                      options={options}
+                      onChange={(type) => set(i, { type })}
                     />
-                    <code>{row.color || '—'}</code>
-                  </div>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+                    <div class="color-field compact">
+                      <input
+                        type="color"
+                        aria-label={`${t('garment.color')} ${row.name}`}
+                        value={pickerColor(row.color)}
+                        onInput={(e) => set(i, { color: e.currentTarget.value })}
+                      />
+                      <code>{row.color || '—'}</code>
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        {repicked.length > 0 ? (
+          <button type="button" class="primary" disabled={running || badTilt} onClick={confirmParts}>
+            {running ? t('palette.running') : t('garment.confirmParts', { count: repicked.length })}
+          </button>
+        ) : (
+          <button type="button" class="primary" disabled={running || badTilt} onClick={submit}>
+            {running ? t('palette.running') : t('garment.apply')}
+          </button>
+        )}
+      </div>
+      {/* Under the button, outside what is scrolled into view: on a phone the rows keep the room. */}
       {options.some((o) => o.unavailable) && (
         <p class="garment-note muted types-unavailable">
           {[...new Set(options.flatMap((o) => (o.unavailable ? [o.unavailable] : [])))]
@@ -491,16 +503,7 @@ function PiecesTable({ onDone }: { onDone(): void }) {
             .join(lang === 'zh' ? '；' : '; ')}
         </p>
       )}
-      {repicked.length > 0 ? (
-        <button type="button" class="primary" disabled={running || badTilt} onClick={confirmParts}>
-          {running ? t('palette.running') : t('garment.confirmParts', { count: repicked.length })}
-        </button>
-      ) : (
-        <button type="button" class="primary" disabled={running || badTilt} onClick={submit}>
-          {running ? t('palette.running') : t('garment.apply')}
-        </button>
-      )}
-    </div>
+    </>
   );
 }
 
