@@ -35,7 +35,10 @@ async function labels(id: string): Promise<string[]> {
 
 /** Drags handle `handle` to document point `to`, holding Shift with `shift`. */
 async function dragHandle(page: Page, handle: string, to: { x: number; y: number }, shift = false) {
-  const h = (await page.locator(`.transform-handle[data-handle="${handle}"]`).boundingBox())!;
+  // The handles show once the picture of the layer's new state has come (as a designer waits to see them).
+  const grip = page.locator(`.transform-handle[data-handle="${handle}"]`);
+  await eventually(() => grip.count()).toBe(1);
+  const h = (await grip.boundingBox())!;
   const b = await onCanvas(page, to.x, to.y);
   await page.mouse.move(h.x + h.width / 2, h.y + h.height / 2);
   await page.mouse.down();
