@@ -5,7 +5,9 @@
  */
 import { Editor, type EditorState, type Transaction } from '../engine/editor.js';
 import { EditorError } from '../engine/errors.js';
+import { current } from '../engine/history.js';
 import { sessionPixelBytes, withMemoryBudget } from '../engine/memory-budget.js';
+import type { DocState } from '../engine/model.js';
 import { closest } from '../engine/names.js';
 import { appendLines, Workspace } from '../engine/workspace.js';
 import { EMPTY_GARMENT_MEMORY, type GarmentMemory } from '../garment/types.js';
@@ -83,6 +85,8 @@ export type SessionChange =
       /** How long the call ran, in ms (what replaying it would cost). */
       readonly ms: number;
       readonly state: SessionState;
+      /** The gesture the call was part of (`CallOptions.gesture`), which replaying it must give it again. */
+      readonly gesture?: string;
     }
   | { readonly kind: 'garment_photo'; readonly path: string | null; readonly state: SessionState };
 
@@ -103,6 +107,18 @@ export interface CallOptions {
    * nothing it did; once it has begun writing a file it runs to its end (the file and the document then agree).
    */
   readonly signal?: AbortSignal;
+  /**
+   * The call is part of one gesture of the designer's, named by this id, made of several calls (a property set on
+   * several selected layers): a document the gesture already gave a history step joins this call's change to that
+   * step, as Photoshop records one step for it. The calls of a gesture must be queued one after the other.
+   */
+  readonly gesture?: string;
+}
+
+/** The history steps a gesture made: per document, its current state after the gesture's last call. */
+interface GestureSteps {
+  readonly id: string;
+  readonly docs: Map<number, DocState>;
 }
 
 export class Session implements SessionHandle {
@@ -122,6 +138,12 @@ export class Session implements SessionHandle {
   private discarded = false;
   private readonly onChange: SessionOptions['onChange'];
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * The last gesture's steps. Not part of the session's state: a recovery replays the journaled calls with their
+   * gestures, which builds it again (one recovered from a snapshot taken between two calls of a gesture gives the
+   * rest of the gesture steps of their own, the same pixels in more steps).
+   */
+  private gestureSteps: GestureSteps | null = null;
 
   constructor(opts: SessionOptions) {
     this.workspace = typeof opts.workspace === 'string' ? new Workspace(opts.workspace) : opts.workspace;
@@ -269,9 +291,34 @@ export class Session implements SessionHandle {
     });
   }
 
+  /** The documents whose current step the gesture made, and which nothing has moved or changed since. */
+  private joining(gesture: string | undefined): ReadonlySet<number> | undefined {
+    const steps = this.gestureSteps;
+    if (gesture === undefined || steps?.id !== gesture) return undefined;
+    const docs = this.editor.snapshot.docs;
+    return new Set(docs.filter((d) => steps.docs.get(d.id) === current(d.history)).map((d) => d.id));
+  }
+
+  /** Remembers the documents whose step the gesture's call made or changed, with their state after it. */
+  private noteGesture(gesture: string, before: EditorState): void {
+    if (this.gestureSteps?.id !== gesture) this.gestureSteps = { id: gesture, docs: new Map() };
+    const { docs } = this.gestureSteps;
+    for (const d of this.editor.snapshot.docs) {
+      const was = before.docs.find((b) => b.id === d.id)?.history;
+      const now = current(d.history);
+      // A new step (history.push gives new labels), or the gesture's own step changed in place: joined, or a
+      // change that is no step (a selection) made on it. An undo or redo moved the index: the step is another.
+      if (was === undefined) continue; // opened by the call: its opening is a step of its own
+      const pushed = d.history.labels !== was.labels;
+      const inPlace = d.history.index === was.index && docs.get(d.id) === current(was);
+      if (pushed || inPlace) docs.set(d.id, now);
+      else docs.delete(d.id);
+    }
+  }
+
   private async execute(toolCall: unknown, opts: CallOptions): Promise<ToolResult> {
     let open = true;
-    const { onProgress: report, signal } = opts;
+    const { onProgress: report, signal, gesture } = opts;
     // Whether the call has begun writing a file: that cannot be taken back, so from then on a cancel is too late.
     const effects = { wrote: false };
     const progress = (stage: string, fraction?: number) => {
@@ -287,14 +334,21 @@ export class Session implements SessionHandle {
     const before = this.state;
     const reads: FileRead[] = [];
     const started = performance.now();
-    let result = await this.dispatch(toolCall, progress, reads, signal, effects).finally(() => {
+    let result = await this.dispatch(toolCall, progress, reads, signal, effects, gesture).finally(() => {
       open = false;
     });
     // A deleted session's journal is gone: there is nothing to record the change in, nor anyone to see it.
     if (this.onChange && result.ok && !this.discarded && changed(before, this.state)) {
       const ms = performance.now() - started;
       try {
-        await this.onChange({ kind: 'call', call: toolCall, reads, ms, state: this.state });
+        await this.onChange({
+          kind: 'call',
+          call: toolCall,
+          reads,
+          ms,
+          state: this.state,
+          ...(gesture !== undefined ? { gesture } : {}),
+        });
       } catch (err) {
         this.restore(before);
         if (err instanceof SessionDeletedError || this.discarded) {
@@ -328,6 +382,7 @@ export class Session implements SessionHandle {
     reads: FileRead[],
     signal: AbortSignal | undefined,
     effects: { wrote: boolean },
+    gesture: string | undefined,
   ): Promise<ToolResult> {
     const call = parseToolCall(toolCall);
     if (!call) {
@@ -386,7 +441,9 @@ export class Session implements SessionHandle {
     try {
       payload = await this.withinBudget(async () => handler(checked.args as never, ctx));
       if (signal?.aborted && !effects.wrote) throw cancelledError();
-      this.editor.commit(tx, tool.label, tool.effect !== 'read');
+      const before = this.editor.snapshot;
+      this.editor.commit(tx, tool.label, tool.effect !== 'read', this.joining(gesture));
+      if (gesture !== undefined) this.noteGesture(gesture, before);
       if (staged.garmentPhoto !== undefined) this.garmentPhoto = staged.garmentPhoto;
       if (staged.garment !== undefined) this.garment = staged.garment;
     } catch (err) {

@@ -27,6 +27,8 @@ export interface EditorState {
 
 export const EMPTY_EDITOR: EditorState = { docs: [], active: null, nextDocId: 1 };
 
+const NO_DOCS: ReadonlySet<number> = new Set();
+
 export interface OpenDocument {
   readonly id: number;
   readonly name: string;
@@ -210,14 +212,18 @@ export class Transaction {
 
   /**
    * The editor state after this call. A document whose state changed gets one step labelled `label`,
-   * unless `asStep` is false (queries and selection changes replace the current state instead).
+   * unless `asStep` is false (queries and selection changes replace the current state instead). A document in
+   * `join` has its change joined to its current step instead (one gesture made of several calls, e.g. a property
+   * set on several selected layers, which Photoshop records as one step): the step keeps its label, and the
+   * change still counts as unsaved.
    */
-  commit(label: string, asStep: boolean): EditorState {
+  commit(label: string, asStep: boolean, join: ReadonlySet<number> = NO_DOCS): EditorState {
     if (this.stepless) asStep = false;
     const docs = this.docs.map((d) => {
       const p = this.pending.get(d.id);
       if (!p || p.historyMoved || p.state === current(d.history)) return d;
       const step = asStep && !p.stepless;
+      if (step && join.has(d.id)) return { ...d, history: replaceCurrent(d.history, p.state) };
       const saved = d.saved === current(d.history) && !step ? p.state : d.saved;
       return {
         ...d,
@@ -260,9 +266,9 @@ export class Editor {
     return new Transaction(this.state, this.cacheFor);
   }
 
-  commit(tx: Transaction, label: string, asStep: boolean): void {
+  commit(tx: Transaction, label: string, asStep: boolean, join?: ReadonlySet<number>): void {
     if (tx.baseState !== this.state) fail('internal', '并发事务');
-    this.state = tx.commit(label, asStep);
+    this.state = tx.commit(label, asStep, join);
     this.dropClosedCaches();
   }
 

@@ -74,7 +74,15 @@ export interface JournalMeta {
 }
 
 type Entry =
-  | { seq: number; t: 'call'; call: unknown; files: { path: string; sha256: string }[]; ms: number }
+  | {
+      seq: number;
+      t: 'call';
+      call: unknown;
+      files: { path: string; sha256: string }[];
+      ms: number;
+      /** The gesture the call was part of (CallOptions.gesture): replayed in it, it joins the same step. */
+      gesture?: string;
+    }
   | { seq: number; t: 'garment_photo'; path: string | null };
 
 export interface Recovered {
@@ -246,7 +254,10 @@ export class SessionJournal {
         for (const entry of entries) {
           if (entry.t === 'call') {
             workspace.files = new Map(entry.files.map((f) => [f.path, f.sha256]));
-            const result = await scratch.call(entry.call);
+            const result = await scratch.call(
+              entry.call,
+              entry.gesture !== undefined ? { gesture: entry.gesture } : {},
+            );
             if (!result.ok) {
               log(
                 `atelier: replay of line ${entry.seq} did not succeed again: ${JSON.stringify(result.error)}`,
@@ -330,7 +341,14 @@ export class SessionJournal {
         (use, quota) => copyRefused(copied, use, quota),
       );
       for (const [sha, read] of copies) await this.keepFile(sha, read.bytes);
-      entry = { seq, t: 'call', call: change.call, files, ms: Math.round(change.ms) };
+      entry = {
+        seq,
+        t: 'call',
+        call: change.call,
+        files,
+        ms: Math.round(change.ms),
+        ...(change.gesture !== undefined ? { gesture: change.gesture } : {}),
+      };
     } else {
       entry = { seq, t: 'garment_photo', path: change.path };
     }

@@ -12,7 +12,13 @@ import type { CloseReason, HostOptions } from './hosted-session.js';
 export type Request =
   | { readonly op: 'open'; readonly host: HostOptions }
   | { readonly op: 'recover'; readonly host: Omit<HostOptions, 'kind' | 'createdAt'> }
-  | { readonly op: 'call'; readonly id: string; readonly call: unknown; readonly progress: boolean }
+  | {
+      readonly op: 'call';
+      readonly id: string;
+      readonly call: unknown;
+      readonly progress: boolean;
+      readonly gesture?: string;
+    }
   | { readonly op: 'garment_photo'; readonly id: string; readonly path: string | null }
   | { readonly op: 'snapshot'; readonly id: string }
   | { readonly op: 'documents'; readonly id: string }

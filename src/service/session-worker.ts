@@ -79,6 +79,7 @@ async function answer(seq: number, request: Request): Promise<{ answer: Answer; 
       try {
         const result = await session.call(request.call, {
           signal: cancel.signal,
+          ...(request.gesture !== undefined ? { gesture: request.gesture } : {}),
           ...(request.progress ? { onProgress: (progress: Progress) => post({ seq, progress }) } : {}),
         });
         return { answer: { op: 'call', result, garmentPhoto: session.garmentPhoto } };

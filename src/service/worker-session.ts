@@ -314,7 +314,13 @@ export class WorkerSession implements SessionHandle {
   async call(toolCall: unknown, opts: CallOptions = {}): Promise<ToolResult> {
     try {
       const answer = await this.thread.request(
-        { op: 'call', id: this.id, call: toolCall, progress: opts.onProgress !== undefined },
+        {
+          op: 'call',
+          id: this.id,
+          call: toolCall,
+          progress: opts.onProgress !== undefined,
+          ...(opts.gesture !== undefined ? { gesture: opts.gesture } : {}),
+        },
         opts.onProgress,
         opts.signal,
       );

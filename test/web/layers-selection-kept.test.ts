@@ -34,6 +34,13 @@ async function shown(id: string): Promise<Shown> {
   };
 }
 
+async function history(id: string): Promise<{ labels: string[]; index: number }> {
+  const st = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
+    active: { history: { labels: string[]; index: number } };
+  };
+  return st.active.history;
+}
+
 describe('the layers pane', () => {
   it('keeps the selection through an eye, a lock and a property change, which go to every selected layer', async () => {
     const id = await createSession(studio.url);
@@ -65,7 +72,10 @@ describe('the layers pane', () => {
       expect((await shown(id)).selected).toEqual(['乙', '甲']);
       expect((await shown(id)).current).toBe(current);
 
-      // Multiply and 40 % opacity go to both selected layers, not to the third.
+      // Multiply and 40 % opacity go to both selected layers, not to the third, each change one history step
+      // (Photoshop's: one undo takes it back from every layer).
+      const steps = async () => (await history(id)).labels.length;
+      const before = await steps();
       await page.locator('#layer-blend').selectOption('multiply');
       await eventually(async () => {
         const { layers } = await shown(id);
@@ -81,6 +91,15 @@ describe('the layers pane', () => {
       // The pane shows both rows still selected.
       await expect(page.locator('.layer-list li.layer-row.selected').count()).resolves.toBe(2);
       await snapshot(page, 'layers-selection-kept');
+      expect(await steps()).toBe(before + 2);
+      await page.getByRole('tab', { name: '历史记录' }).click();
+      await expect(page.locator('.history li').count()).resolves.toBe(before + 2);
+      await snapshot(page, 'layers-selection-kept-history');
+      await page.keyboard.press('Control+z');
+      await eventually(async () => {
+        const { layers } = await shown(id);
+        return [layers.甲!.opacity, layers.乙!.opacity, layers.甲!.blend_mode, layers.乙!.blend_mode];
+      }).toEqual([100, 100, 'multiply', 'multiply']);
     } catch (err) {
       await snapshot(page, 'failed-layers-selection-kept');
       throw err;

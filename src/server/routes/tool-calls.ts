@@ -3,9 +3,11 @@
  * `?stream=1` the answer is an event stream (tool_call, progress, tool_result, done) so a surface can show
  * the stages of long calls as they happen.
  */
+import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { parseArguments, parseToolCall } from '../../calls/parse.js';
 import type { ToolResult } from '../../calls/result.js';
+import type { CallOptions } from '../../calls/session.js';
 import { findTool } from '../../registry/index.js';
 import type { SessionEntry } from '../../service/sessions.js';
 import type { ImageOut } from '../../tools/types.js';
@@ -51,7 +53,12 @@ export function resultEvent(id: string, name: string, result: ToolResult, entry:
   };
 }
 
-async function streamCalls(calls: readonly unknown[], entry: SessionEntry, send: Send): Promise<void> {
+async function streamCalls(
+  calls: readonly unknown[],
+  entry: SessionEntry,
+  send: Send,
+  gesture: CallOptions,
+): Promise<void> {
   const shown = calls.map((call, i) => {
     const parsed = parseToolCall(call);
     return {
@@ -67,6 +74,7 @@ async function streamCalls(calls: readonly unknown[], entry: SessionEntry, send:
   const waiting = calls.map(() => [] as Parameters<Send>[0][]);
   const results = calls.map((call, i) =>
     entry.session.call(call, {
+      ...gesture,
       onProgress: (p) => {
         const event = { type: 'progress', id: shown[i]!.id, ...p };
         if (i === current) send(event);
@@ -107,15 +115,23 @@ export function toolCallRoutes({ config, store, events }: AppParts): Hono {
           { limit: config.maxCallsPerRequest },
         );
       }
-      return calls as unknown[];
+      const oneStep = (body as { one_step?: unknown }).one_step;
+      if (oneStep !== undefined && typeof oneStep !== 'boolean') {
+        throw new HttpError(400, 'bad_request', '"one_step" 须是 true 或 false');
+      }
+      // One gesture: each document the calls change gets one history step, as Photoshop records a property set
+      // on several selected layers.
+      const gesture: CallOptions = oneStep ? { gesture: randomUUID() } : {};
+      return { calls: calls as unknown[], gesture };
     };
     if (stream) {
       const id = c.req.param('id');
       const held = store.hold(id);
       if (!held) throw noSession(id);
       let calls: unknown[];
+      let gesture: CallOptions;
       try {
-        calls = await read();
+        ({ calls, gesture } = await read());
       } catch (err) {
         held.release();
         throw err;
@@ -123,19 +139,24 @@ export function toolCallRoutes({ config, store, events }: AppParts): Hono {
       const tab = requestTab(c);
       // The session's other tabs follow the run as this one does.
       const run = (send: Send) =>
-        streamCalls(calls, held.entry, (event) => {
-          send(event);
-          events.publish(held.entry.id, event, tab);
-        });
+        streamCalls(
+          calls,
+          held.entry,
+          (event) => {
+            send(event);
+            events.publish(held.entry.id, event, tab);
+          },
+          gesture,
+        );
       return eventStream(c, run, {
         release: held.release,
         log: config.log,
       });
     }
     return inSession(store, c, async (entry) => {
-      const calls = await read();
+      const { calls, gesture } = await read();
       // Queued in listed order at once: they run one after another, before any later request's calls.
-      const results = await Promise.all(calls.map((call) => entry.session.call(call)));
+      const results = await Promise.all(calls.map((call) => entry.session.call(call, gesture)));
       // The other tabs reload their panes only when something changed: a failed call changed nothing, and a query
       // that keeps nothing of itself neither.
       if (results.some((result, i) => result.ok && changes(calls[i]))) {

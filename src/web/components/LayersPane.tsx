@@ -422,12 +422,16 @@ export function LayersPane() {
   // same request: it is not history, and a Delete or a drag that follows acts on what the designer selected.
   // The selection is read when the request is sent, after the runs before it: a row clicked just before the eye
   // has selected by then, and that selection is the one kept.
+  // A change made to several selected layers at once is one history step, as in Photoshop.
   const keepingSelection = (calls: ToolRun[]) =>
-    studio.run((now) => {
-      const shown = now?.active?.name === doc.name ? now.active : doc;
-      const keep = selectedRefs({ ...shown, selected_layer_ids: selectionOf(shown) });
-      return keep.length ? [...calls, { name: SELECT, arguments: { names: keep }, quiet: true }] : calls;
-    });
+    studio.run(
+      (now) => {
+        const shown = now?.active?.name === doc.name ? now.active : doc;
+        const keep = selectedRefs({ ...shown, selected_layer_ids: selectionOf(shown) });
+        return keep.length ? [...calls, { name: SELECT, arguments: { names: keep }, quiet: true }] : calls;
+      },
+      { oneStep: true },
+    );
   const selectedLayers = [...selected].flatMap((id) => {
     const l = layerWithId(doc.layers, id);
     return l ? [l] : [];

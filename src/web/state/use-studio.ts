@@ -37,6 +37,10 @@ export interface ToolRun {
   readonly onResult?: (result: Record<string, unknown>) => void;
 }
 
+export interface RunOptions {
+  readonly oneStep?: boolean;
+}
+
 export interface Studio {
   readonly api: Api;
   readonly sessionId: string | null;
@@ -56,8 +60,15 @@ export interface Studio {
   readonly chatting: boolean;
   /** Bumped after every run that may have changed pixels, so the canvas reloads. */
   readonly revision: number;
-  /** Runs the calls in order (one failing does not stop the rest); true when every one of them succeeded. */
-  run(calls: readonly ToolRun[] | ((now: SessionState | null) => readonly ToolRun[])): Promise<boolean>;
+  /**
+   * Runs the calls in order (one failing does not stop the rest); true when every one of them succeeded. With
+   * `oneStep`, they are one gesture: each document they change gets one history step (a property set on several
+   * selected layers, which Photoshop undoes at once).
+   */
+  run(
+    calls: readonly ToolRun[] | ((now: SessionState | null) => readonly ToolRun[]),
+    opts?: RunOptions,
+  ): Promise<boolean>;
   /**
    * Sends a message; false when it got no answer — the server never took it (unreachable, refused), or the model
    * service failed before answering it (down, rate-limited, silent) — so it goes back in the box to send again.
@@ -401,13 +412,14 @@ export function useStudio(api: Api): Studio {
   // Ctrl+Z pressed just after a nudge undoes the nudge, not the step before it.
   const runs = useRef<Promise<unknown>>(Promise.resolve());
   const runNow = useCallback(
-    async (calls: readonly ToolRun[]) => {
+    async (calls: readonly ToolRun[], opts: RunOptions) => {
       let succeeded = false;
       await track(
         async (failing) => {
           const id = session.current;
           if (!id) return;
           const body = {
+            ...(opts.oneStep ? { one_step: true } : {}),
             tool_calls: calls.map((c) => {
               const id = callId(c.quiet);
               return {
@@ -447,11 +459,14 @@ export function useStudio(api: Api): Studio {
     [api, emit, track],
   );
   const run = useCallback(
-    (calls: readonly ToolRun[] | ((now: SessionState | null) => readonly ToolRun[])) => {
+    (
+      calls: readonly ToolRun[] | ((now: SessionState | null) => readonly ToolRun[]),
+      opts: RunOptions = {},
+    ) => {
       // Calls given as a function are made from the snapshot as it is once the runs before have answered (and the
       // snapshot was fetched after them), not as it was when the designer's click was rendered.
       const mine = runs.current.then(() =>
-        runNow(typeof calls === 'function' ? calls(stateNow.current) : calls),
+        runNow(typeof calls === 'function' ? calls(stateNow.current) : calls, opts),
       );
       runs.current = mine.catch(() => undefined);
       return mine;
