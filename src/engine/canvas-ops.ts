@@ -6,7 +6,7 @@
  */
 import { checkCanvasSize } from './document-limits.js';
 import { WHITE } from './factory.js';
-import type { DocState, Guide, Layer, LayerMask, Mask, Raster, Rect, RGB } from './model.js';
+import type { DocState, FillLayer, Guide, Layer, LayerMask, Mask, Raster, Rect, RGB } from './model.js';
 import {
   allocPixels,
   alphaBounds,
@@ -15,6 +15,7 @@ import {
   emptyRaster,
   intersectRect,
   isEmptyRect,
+  solidRaster,
   trimRaster,
 } from './raster.js';
 import { cropSelection, translateSelection, uniformInside } from './selection.js';
@@ -98,6 +99,25 @@ function backgroundRaster(r: Raster, canvas: Rect, oldCanvas: Rect, color: RGB):
   return { ...canvas, data };
 }
 
+/**
+ * A background held as one flat colour, on the new canvas: the colour stays lazy while it still covers the whole
+ * canvas as a pixel background would (the canvas only shrank, or new canvas gets that very colour); otherwise it
+ * becomes the canvas-sized pixel background that a painted one would be, so the result does not depend on how the
+ * background came to be flat.
+ */
+function reframedFillBackground(layer: FillLayer, canvas: Rect, oldCanvas: Rect, color: RGB): Layer {
+  const kept = intersectRect(oldCanvas, canvas);
+  const shrunk = kept.w === canvas.w && kept.h === canvas.h;
+  const { r, g, b } = layer.color;
+  if (shrunk || (r === color.r && g === color.g && b === color.b)) return layer;
+  const { kind: _kind, color: flat, ...base } = layer;
+  const raster = solidRaster(canvas, color);
+  const row = new Uint8ClampedArray(kept.w * 4);
+  for (let i = 0; i < row.length; i += 4) row.set([flat.r, flat.g, flat.b, 255], i);
+  for (let y = kept.y; y < kept.y + kept.h; y++) raster.data.set(row, (y * canvas.w + kept.x) * 4);
+  return { ...base, kind: 'pixel', raster };
+}
+
 export type ReframeMode =
   /** Canvas Size: layers keep pixels beyond the canvas (PSD stores them); only the background is cut. */
   | 'extend'
@@ -107,7 +127,8 @@ export type ReframeMode =
 /**
  * The document with its canvas changed to `frame`, given in the current document coordinates (it may reach
  * beyond the canvas on any side). Every layer moves by `-frame.x, -frame.y`; the background is cut to the new
- * canvas and its new area filled with the background colour (a lazy fill background stays a fill). Text and
+ * canvas and its new area filled with the background colour (a lazy fill background stays a fill while that
+ * changes nothing). Other fill layers cover any canvas, as Photoshop's infinite fill layers do. Text and
  * smart objects are never cut (Photoshop keeps them whole on a crop). The pixel selection moves and is cut to the
  * canvas; guides move and those beyond the canvas are dropped.
  */
@@ -122,6 +143,8 @@ export function reframeCanvas(state: DocState, frame: Rect, mode: ReframeMode): 
     let next = shiftLayer(layer, dx, dy);
     if (next.kind === 'pixel' && next.background) {
       next = { ...next, raster: backgroundRaster(next.raster, canvas, oldCanvas, BACKGROUND_COLOR) };
+    } else if (next.kind === 'fill' && next.background) {
+      next = reframedFillBackground(next, canvas, oldCanvas, BACKGROUND_COLOR);
     } else if (mode === 'crop') {
       if (next.kind === 'pixel') next = { ...next, raster: cropPixels(next.raster, canvas) };
       if (next.mask) next = { ...next, mask: cropMask(next.mask, canvas) };

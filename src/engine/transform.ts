@@ -8,10 +8,11 @@
  * raster's own rectangle goes through sharp, as raw pixels (masks as one channel). Inputs are never modified;
  * a result is a new buffer, except that an unchanged size or identity placement shares the input's.
  *
- * Placement. sharp's `affine` maps input pixel index p to output index M·p − (L, T), where (L, T) rounds the
- * minimum of M applied to the corners (0,0), (w,0), (0,h), (w,h) (libvips' convention, checked by
- * test/engine/transform.test.ts). From that we place the output so the input's centre lands exactly where the
- * rotation about the pivot sends it, up to rounding the layer's position to whole pixels.
+ * Placement. sharp's `affine` maps input pixel index p to output index M·p − (L, T) + (odx, ody), where (L, T)
+ * rounds the minimum of M applied to the corners (0,0), (w,0), (0,h), (w,h) and does not depend on the offsets
+ * (libvips' convention, checked by test/engine/transform.test.ts). A layer's position is whole pixels, so the
+ * rest of the way to where the rotation about the pivot sends the input's centre goes into the resampling as
+ * (odx, ody): the centre lands exactly there, and rotations repeated about the content's centre do not drift.
  */
 
 import { fail } from './errors.js';
@@ -30,8 +31,12 @@ export type FlipAxis = 'horizontal' | 'vertical';
 /** The largest result a transform may produce: sharp's default pixel limit (0x3FFF², 1 GiB as RGBA). */
 export const MAX_TRANSFORM_PIXELS = 0x3fff * 0x3fff;
 
-/** Transparent padding around a raster before an arbitrary rotation, so the output never clips content. */
-const PAD = 2;
+/**
+ * Transparent padding around a raster before an arbitrary rotation, so the output never clips content: bicubic
+ * reaches a pixel beyond an edge, libvips' rounding of the output box takes up to half a pixel and the sub-pixel
+ * offset of the placement up to another half.
+ */
+const PAD = 3;
 const EPS = 1e-9;
 
 type Pixels = Uint8Array | Uint8ClampedArray;
@@ -295,9 +300,19 @@ async function rotateFree(
   }
   const padded = pad({ ...p, data: src }, channels, PAD, PAD, PAD + extraX, PAD + extraY);
 
+  // Where the plane's centre lands in the output without offsets (continuous, pixel centres at +0.5), and the
+  // whole-pixel position plus sub-pixel offset that put it exactly at `centre`.
+  const ux = (p.w - 1) / 2 + PAD;
+  const uy = (p.h - 1) / 2 + PAD;
+  const x = centre.x - (cos * ux - sin * uy - area.left + 0.5);
+  const y = centre.y - (sin * ux + cos * uy - area.top + 0.5);
+  const [left, top] = [whole(x), whole(y)];
+
   let img = rawInput(padded.data, padded.w, padded.h, channels).affine([cos, -sin, sin, cos], {
     background: channels === 4 ? { r: 0, g: 0, b: 0, alpha: 0 } : '#000000',
     interpolator: channels === 4 ? 'bicubic' : 'bilinear',
+    odx: x - left,
+    ody: y - top,
   });
   if (channels === 1) img = img.extractChannel(0);
   const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
@@ -305,14 +320,9 @@ async function rotateFree(
     fail('internal', `旋转结果尺寸异常：${info.width}×${info.height}，预期 ${area.w}×${area.h}`);
   }
 
-  // Where the padded plane's centre lands in the output (continuous, pixel centres at +0.5).
-  const ux = (p.w - 1) / 2 + PAD;
-  const uy = (p.h - 1) / 2 + PAD;
-  const vx = cos * ux - sin * uy - area.left + 0.5;
-  const vy = sin * ux + cos * uy - area.top + 0.5;
   const out = fromBuffer(p.data, data);
   if (channels === 1 && outside === 255) for (let i = 0; i < out.length; i++) out[i] = 255 - out[i]!;
-  return { x: whole(centre.x - vx), y: whole(centre.y - vy), w: info.width, h: info.height, data: out };
+  return { x: left, y: top, w: info.width, h: info.height, data: out };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -3,6 +3,8 @@
  * crop, trim, image size, history, documents and copying layers between them.
  */
 import { readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
@@ -10,6 +12,7 @@ import { pixelLayer } from '../../src/engine/factory.js';
 import type { DocState, Layer, PixelLayer, Raster, TextLayer } from '../../src/engine/model.js';
 import { renderText } from '../../src/engine/text.js';
 import { layersNamed } from '../../src/engine/tree.js';
+import { psdToolsAvailable, readWithPsdTools } from '../support/psd-tools.js';
 import { call, newSession, ok } from '../support/session.js';
 
 type Pixel = [number, number, number, number];
@@ -362,6 +365,92 @@ describe('crop_document', () => {
     await rejects(s, 'crop_document', { left: 10, top: 0, right: 20, bottom: 5 }, 'out_of_bounds');
     await rejects(s, 'crop_document', { left: -8, top: -8, right: 0, bottom: 0 }, 'out_of_bounds');
   });
+});
+
+describe('a background of one flat colour under a growing canvas', () => {
+  const BLUE = '#336699';
+
+  /** A 200×100 document whose background was filled blue all over (the engine holds it as a colour). */
+  async function flatBlue(): Promise<Session> {
+    const s = newSession();
+    await ok(s, 'create_document', { width: 200, height: 100, name: 'e' });
+    await ok(s, 'select_all');
+    await ok(s, 'fill_selection', { color: BLUE });
+    await ok(s, 'deselect');
+    return s;
+  }
+
+  /** The same picture reached another way: a partial fill first makes the background pixels. */
+  async function pixelBlue(): Promise<Session> {
+    const s = newSession();
+    await ok(s, 'create_document', { width: 200, height: 100, name: 'e' });
+    await ok(s, 'select_rect', { left: 0, top: 0, right: 10, bottom: 10 });
+    await ok(s, 'fill_selection', { color: '#ff0000' });
+    await ok(s, 'select_all');
+    await ok(s, 'fill_selection', { color: BLUE });
+    await ok(s, 'deselect');
+    return s;
+  }
+
+  const hexAt = async (s: Session, x: number, y: number) => (await ok(s, 'get_pixel_color', { x, y })).hex;
+
+  it('crop_document beyond the canvas fills the new area with the background colour (white)', async () => {
+    const s = await flatBlue();
+    await ok(s, 'crop_document', { left: -20, top: 0, right: 200, bottom: 100 });
+    expect([await hexAt(s, 5, 50), await hexAt(s, 19, 99)]).toEqual(['#ffffff', '#ffffff']);
+    expect([await hexAt(s, 20, 0), await hexAt(s, 219, 99)]).toEqual([BLUE, BLUE]);
+  });
+
+  it('resize_canvas does the same on every side it grows, whatever the history of the background', async () => {
+    for (const make of [flatBlue, pixelBlue]) {
+      const s = await make();
+      await ok(s, 'resize_canvas', { width: 300, height: 100, anchor: 'left' });
+      expect([await hexAt(s, 290, 50), await hexAt(s, 200, 0)]).toEqual(['#ffffff', '#ffffff']);
+      expect([await hexAt(s, 199, 50), await hexAt(s, 150, 99)]).toEqual([BLUE, BLUE]);
+      await ok(s, 'resize_canvas', { width: 304, height: 104, anchor: 'center' });
+      const corners = [await hexAt(s, 0, 0), await hexAt(s, 303, 103), await hexAt(s, 100, 1)];
+      expect(corners).toEqual(['#ffffff', '#ffffff', '#ffffff']);
+      expect(await hexAt(s, 100, 50)).toBe(BLUE);
+    }
+    const [flat, pixels] = [await flatBlue(), await pixelBlue()];
+    for (const s of [flat, pixels])
+      await ok(s, 'resize_canvas', { width: 230, height: 120, anchor: 'top-right' });
+    const bg = (s: Session) => rasterOf(layer(s, '背景'));
+    expect(box(bg(flat))).toEqual({ x: 0, y: 0, w: 230, h: 120 });
+    expect(bg(flat).data).toEqual(bg(pixels).data);
+  });
+
+  it('stays a colour without pixels when the canvas only shrinks', async () => {
+    const s = await flatBlue();
+    await ok(s, 'crop_document', { left: 10, top: 10, right: 150, bottom: 90 });
+    await ok(s, 'resize_canvas', { width: 100, height: 50, anchor: 'center' });
+    expect(layer(s, '背景')).toMatchObject({ kind: 'fill', color: { r: 0x33, g: 0x66, b: 0x99 } });
+    expect(await hexAt(s, 0, 0)).toBe(BLUE);
+  });
+
+  it.runIf(psdToolsAvailable())(
+    'after a PSD is saved and opened again, as psd-tools reads the result',
+    async () => {
+      const s = await flatBlue();
+      await ok(s, 'save_document_as', { path: 'e.psd' });
+      await ok(s, 'close_document');
+      await ok(s, 'open_document', { path: 'e.psd' });
+      await ok(s, 'resize_canvas', { width: 300, height: 100, anchor: 'left' });
+      expect([await hexAt(s, 290, 50), await hexAt(s, 100, 50)]).toEqual(['#ffffff', BLUE]);
+      await ok(s, 'save_document_as', { path: 'grown.psd' });
+      const psd = await readFile(join(s.workspace.root, 'grown.psd'));
+      const { composite, merged } = await readWithPsdTools(psd, { composite: true, merged: true });
+      for (const img of [composite!, merged!]) {
+        const at = (x: number, y: number) => [...img.data.subarray((y * 300 + x) * 4, (y * 300 + x) * 4 + 4)];
+        expect(img.width).toBe(300);
+        expect([at(290, 50), at(200, 0), at(100, 50)]).toEqual([
+          [255, 255, 255, 255],
+          [255, 255, 255, 255],
+          [0x33, 0x66, 0x99, 255],
+        ]);
+      }
+    },
+  );
 });
 
 describe('trim_document', () => {

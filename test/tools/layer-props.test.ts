@@ -399,6 +399,111 @@ describe('rotate_layer', () => {
   });
 });
 
+describe('free rotation about the exact centre', () => {
+  type Bounds = {
+    left: number;
+    top: number;
+    width: number;
+    height: number;
+    center_x: number;
+    center_y: number;
+  };
+
+  /** Weighted centroid of a w × h plane at x, y (pixel centres at +0.5), `weight(i)` for pixel i. */
+  function centroidOf(p: { x: number; y: number; w: number; h: number }, weight: (i: number) => number) {
+    let [sx, sy, s] = [0, 0, 0];
+    for (let j = 0; j < p.h; j++) {
+      for (let i = 0; i < p.w; i++) {
+        const v = weight(j * p.w + i);
+        sx += v * (p.x + i + 0.5);
+        sy += v * (p.y + j + 0.5);
+        s += v;
+      }
+    }
+    return { x: sx / s, y: sy / s };
+  }
+  const centroid = (r: Raster) => centroidOf(r, (i) => r.data[i * 4 + 3]!);
+  const maskCentroid = (m: LayerMask) => centroidOf(m, (i) => m.data[i]!);
+  const off = (p: { x: number; y: number }, x: number, y: number) => Math.hypot(p.x - x, p.y - y);
+
+  /** Where turning (x, y) by `deg` clockwise about (px, py) sends it. */
+  function turned(x: number, y: number, deg: number, px: number, py: number) {
+    const [c, s] = [Math.cos((deg * Math.PI) / 180), Math.sin((deg * Math.PI) / 180)];
+    return { x: px + c * (x - px) - s * (y - py), y: py + s * (x - px) + c * (y - py) };
+  }
+
+  /** A 50×50 opaque square at 75..125 × 25..75 (centre 100, 50) on a 200×100 canvas. */
+  async function square(mask?: LayerMask): Promise<Session> {
+    const s = newSession();
+    await ok(s, 'create_document', { width: 200, height: 100 });
+    const sq = solid({ x: 75, y: 25, w: 50, h: 50 }, [200, 30, 30, 255]);
+    edit(s, (st) => addPixel(st, 'S', sq, mask ? { mask } : {}));
+    return s;
+  }
+
+  const rotate = async (s: Session, angle: number) =>
+    ((await ok(s, 'rotate_layer', { name: 'S', angle })).layer as { bounds: Bounds }).bounds;
+
+  it('45° keeps the centroid of a symmetric shape on the centre, and its box centred', async () => {
+    const s = await square();
+    const b = await rotate(s, 45);
+    expect(off(centroid(raster(s, 'S')), 100, 50)).toBeLessThan(0.05);
+    expect([b.center_x, b.center_y]).toEqual([100, 50]);
+  });
+
+  it('+30° then −30° comes back centred where it was', async () => {
+    const s = await square();
+    await rotate(s, 30);
+    const b = await rotate(s, -30);
+    expect([b.center_x, b.center_y]).toEqual([100, 50]);
+    expect(off(centroid(raster(s, 'S')), 100, 50)).toBeLessThan(0.05);
+  });
+
+  it('repeated turns do not drift: a full turn of 8 × 45°, and 4 × (+30°, −30°)', async () => {
+    const full = await square();
+    for (let i = 0; i < 8; i++) await rotate(full, 45);
+    expect(off(centroid(raster(full, 'S')), 100, 50)).toBeLessThan(0.1);
+    const there = await square();
+    for (let i = 0; i < 4; i++) for (const angle of [30, -30]) await rotate(there, angle);
+    expect(off(centroid(raster(there, 'S')), 100, 50)).toBeLessThan(0.1);
+  });
+
+  it('transform_layers turns several layers about their joint centre, each landing exactly', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { width: 200, height: 100 });
+    edit(s, (st) =>
+      addPixel(
+        addPixel(st, 'L', solid({ x: 20, y: 30, w: 30, h: 20 }, [255, 0, 0, 255])),
+        'R',
+        solid({ x: 121, y: 41, w: 17, h: 33 }, [0, 0, 255, 255]),
+      ),
+    );
+    // Joint bounds 20..138 × 30..74, centre 79, 52.
+    await ok(s, 'transform_layers', { layer_names: ['L', 'R'], angle: 37 });
+    const l = turned(35, 40, 37, 79, 52);
+    const r = turned(129.5, 57.5, 37, 79, 52);
+    expect(off(centroid(raster(s, 'L')), l.x, l.y)).toBeLessThan(0.05);
+    expect(off(centroid(raster(s, 'R')), r.x, r.y)).toBeLessThan(0.05);
+  });
+
+  it('a mask turns with its layer and stays aligned with its pixels', async () => {
+    // The mask shows the square's left half: its centroid is 12.5 px left of the layer's, and turns with it.
+    const data = new Uint8Array(50 * 50);
+    for (let y = 0; y < 50; y++) data.fill(255, y * 50, y * 50 + 25);
+    const s = await square({ x: 75, y: 25, w: 50, h: 50, data, outside: 0, enabled: true });
+    let total = 0;
+    for (const angle of [45, 30, -17]) {
+      await rotate(s, angle);
+      total += angle;
+      const l = layer(s, 'S');
+      const pixels = centroid(rasterOf(l));
+      const shown = turned(pixels.x - 12.5, pixels.y, total, pixels.x, pixels.y);
+      expect(off(pixels, 100, 50), `${total}°`).toBeLessThan(0.05);
+      expect(off(maskCentroid(l.mask!), shown.x, shown.y), `${total}°`).toBeLessThan(0.05);
+    }
+  });
+});
+
 describe('flip_layer', () => {
   it('mirrors exactly in place', async () => {
     const s = await setup();
