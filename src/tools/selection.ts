@@ -49,7 +49,7 @@ import {
   polygonEdges,
   polygonMask,
 } from '../engine/selection-shapes.js';
-import { layerById, setActive, setLayer } from '../engine/tree.js';
+import { isShown, layerById, setActive, setLayer } from '../engine/tree.js';
 import { boundsReport, layerSummary } from './describe.js';
 import { assertPixelsEditable } from './guards.js';
 import { renderLayers } from './merge.js';
@@ -107,6 +107,13 @@ function applySelection(
           : null;
   if (combined === null && s.selection === null) {
     return unchanged(s, `没有原有选区，${mode === 'subtract' ? '减去' : '交叉'}后仍没有选区`);
+  }
+  if (combined === null && s.selection !== null) {
+    // Photoshop warns "No pixels are selected" and drops the selection: said loudly, since a fill or an adjustment
+    // after it then reaches the whole layer.
+    ctx.warn(
+      `${mode === 'subtract' ? '减去' : mode === 'intersect' ? '交叉' : '新建'}后没有任何像素被选中，选区已取消：之后的填充、清除和调整将作用于整个图层`,
+    );
   }
   const next = setSelection(ctx, doc, combined);
   return {
@@ -189,6 +196,11 @@ function marquee(ctx: ToolContext, state: DocState, edges: Edges): Rect {
     fail('invalid_arguments', `矩形（${left}, ${top}）-（${right}, ${bottom}）取整到像素后不足一个像素`, {
       hint: '选区的宽和高至少为 1 像素',
     });
+  }
+  if ([left, top, right, bottom].some((v) => !Number.isInteger(v))) {
+    ctx.warn(
+      `选区坐标已取整到整像素：（${left}, ${top}）-（${right}, ${bottom}）→（${whole.left}, ${whole.top}）-（${whole.right}, ${whole.bottom}）`,
+    );
   }
   warnCut(ctx, state, '矩形', whole);
   return intersectRect(rect, canvasRect(state));
@@ -278,6 +290,17 @@ function editableLayer(state: DocState, verb: '填充' | '清除'): PixelLayer |
   }
   assertPixelsEditable(state, layer, verb);
   return layer;
+}
+
+/**
+ * Photoshop refuses to paint on a hidden layer; a model hides a layer with a call that also makes it current, so
+ * the fill or clear that follows lands on what nobody sees: said, as the adjustments say it.
+ */
+function warnHidden(ctx: ToolContext, state: DocState, layer: Layer, verb: '填充' | '清除'): void {
+  if (isShown(state, layer.id)) return;
+  ctx.warn(
+    `图层“${layer.name}”当前${layer.visible ? '在隐藏的图层组里' : '是隐藏的'}：已${verb}其像素，但画面上看不到（set_layer_visible 显示它，或 select_layers 选择别的图层）`,
+  );
 }
 
 function filledLayer(
@@ -439,6 +462,13 @@ export const selectionHandlers = {
         details: [{ parameter: 'amount', value: amount }],
       });
     }
+    if (selectsAll(sel, s.width, s.height) && selectsAll(changed, s.width, s.height)) {
+      // As Photoshop's Expand and Contract by default: the canvas edge is not an edge of the selection.
+      return unchanged(
+        s,
+        `选区是整个画布：画布边缘不算选区边缘，${verb}后选区不变（要留出边距，请用 select_rect 画出内缩的矩形）`,
+      );
+    }
     const next = setSelection(ctx, doc, changed);
     return { changed: true, operation, amount, selection: selectionReport(next) };
   },
@@ -476,6 +506,15 @@ export const selectionHandlers = {
     const doc = activeDoc(ctx);
     const s = doc.state;
     const layer = editableLayer(s, '填充');
+    if (opacity === 0) {
+      return {
+        changed: false,
+        note: '不透明度为 0：填充不改变任何像素，没有记入历史',
+        layer: layerSummary(s, layer),
+        selection: selectionReport(s),
+      };
+    }
+    warnHidden(ctx, s, layer, '填充');
     const asked = hexToRgb(color);
     const rgb = await documentColor(s, asked);
     const region = s.selection ? selectionBounds(s.selection, s.width, s.height) : canvasRect(s);
@@ -518,6 +557,7 @@ export const selectionHandlers = {
     }
     const region = selectionBounds(selection, s.width, s.height);
     const { raster, cleared } = clearPixels(layer.raster, selection, region);
+    if (cleared > 0) warnHidden(ctx, s, layer, '清除');
     if (cleared === 0) {
       return {
         changed: false,
