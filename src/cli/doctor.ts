@@ -7,6 +7,9 @@
 import { access, constants, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { describeModel, modelConfigFrom } from '../agent/config.js';
+import { createModelClient, outputLimit } from '../agent/model-client.js';
+import { describeModelFailure } from '../agent/model-errors.js';
 import type { ToolResult } from '../calls/result.js';
 import { Session } from '../calls/session.js';
 import { parallelReady } from '../engine/composite/parallel.js';
@@ -174,6 +177,48 @@ function visionCheck(): Check {
   };
 }
 
+/**
+ * The chat model, when one is configured (ATELIER_MODEL or --model): one tiny real request, so a wrong key, base URL
+ * or model name is told here, in the words the studio and `atelier chat` would use, rather than at the first
+ * message. Without one, the studio is a manual editor: not a failure.
+ */
+function modelCheck(values: Record<string, string | boolean | undefined>): Check {
+  let config: ReturnType<typeof modelConfigFrom>;
+  let invalid: string | null = null;
+  try {
+    config = modelConfigFrom(values);
+  } catch (err) {
+    config = null;
+    invalid = err instanceof Error ? err.message : String(err);
+  }
+  return {
+    name: 'model',
+    optional: config === null && invalid === null,
+    run: async () => {
+      if (invalid !== null) throw new Error(invalid);
+      if (config === null)
+        return 'no chat model configured (the studio is a manual editor; ATELIER_MODEL sets one)';
+      const client = createModelClient(config);
+      const started = performance.now();
+      try {
+        await client.chat.completions.create(
+          {
+            model: config.model,
+            messages: [{ role: 'user', content: 'Reply with the word OK.' }],
+            ...outputLimit(config),
+          },
+          { signal: AbortSignal.timeout(config.timeoutMs) },
+        );
+      } catch (err) {
+        const timedOut = err instanceof Error && err.name === 'AbortError';
+        throw new Error(describeModelFailure(err, timedOut ? 'timeout' : null, config).message);
+      }
+      const ms = Math.round(performance.now() - started);
+      return `${config.model} at ${describeModel(config).base_url} answered a test message in ${ms} ms`;
+    },
+  };
+}
+
 /** Runs every check, one line each; 0 when all passed. */
 export async function runDoctor(values: Record<string, string | boolean | undefined>): Promise<number> {
   const scratch = await mkdtemp(path.join(tmpdir(), 'atelier-doctor-'));
@@ -187,6 +232,7 @@ export async function runDoctor(values: Record<string, string | boolean | undefi
     workspaceCheck(typeof values.workspace === 'string' ? values.workspace : DEFAULT_WORKSPACE),
     ...engineChecks(use),
     cmykProfileCheck(),
+    modelCheck(values),
     visionCheck(),
   ];
   let failed = 0;

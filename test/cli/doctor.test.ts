@@ -31,12 +31,12 @@ describe('atelier doctor', () => {
     const before = await scratchFolders();
     const ws = path.join(await tempDir(), 'ws');
     const r = await runCli(['doctor', '--workspace', ws], {
-      env: { ATELIER_VISION_BASE_URL: '', ATELIER_VISION_MODEL: '' },
+      env: { ATELIER_VISION_BASE_URL: '', ATELIER_VISION_MODEL: '', ATELIER_MODEL: '' },
     });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
-    for (const name of ['node', 'workspace', 'compositor', 'text', 'psd', 'png', 'vision']) {
+    for (const name of ['node', 'workspace', 'compositor', 'text', 'psd', 'png', 'model', 'vision']) {
       expect(lines.find((l) => l.split(/\s+/)[1] === name)).toMatch(/^ok /);
     }
     expect(r.stdout).toContain('WebAssembly SIMD');
@@ -157,6 +157,36 @@ describe('atelier doctor', () => {
     expect(down.stdout).toMatch(
       /^FAIL +vision +fake-vl at http:\/\/127\.0\.0\.1:1\/v1: 无法连接视觉模型服务/m,
     );
+  });
+
+  it('a configured chat model is really asked: an answer passes, a refused key or a bad setting fails and says so', async () => {
+    const ws = path.join(await tempDir(), 'ws');
+    const none = await runCli(['doctor', '--workspace', ws], { env: { ATELIER_MODEL: '' } });
+    expect(none.stdout).toMatch(/^ok +model +no chat model configured/m);
+    const model = await startScriptedModel([{ text: 'OK' }, { status: 401, error: 'invalid api key' }]);
+    try {
+      const env = {
+        ATELIER_MODEL: 'fake-chat',
+        ATELIER_MODEL_BASE_URL: model.url,
+        ATELIER_MODEL_API_KEY: 'sk-x',
+      };
+      const good = await runCli(['doctor', '--workspace', ws], { env });
+      expect(good.code).toBe(0);
+      expect(good.stdout).toMatch(
+        /^ok +model +fake-chat at http:\/\/127\.0\.0\.1:\d+\/v1 answered a test message/m,
+      );
+      expect(model.requests[0]!.body.model).toBe('fake-chat');
+      expect(model.requests[0]!.headers.authorization).toBe('Bearer sk-x');
+      const refused = await runCli(['doctor', '--workspace', ws], { env });
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toMatch(/^FAIL +model +模型服务 .* 拒绝了请求（HTTP 401）/m);
+      // The flags `atelier serve` takes are taken here too; a bad value is a failure, not a crash.
+      const flagged = await runCli(['doctor', '--workspace', ws, '--model-timeout', 'soon'], { env });
+      expect(flagged.code).toBe(1);
+      expect(flagged.stdout).toMatch(/^FAIL +model +.*soon/m);
+    } finally {
+      await model.close();
+    }
   });
 
   it('rejects unknown options with a usage error (exit 2)', async () => {
