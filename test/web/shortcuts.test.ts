@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createSession, okCalls, toolCall } from '../server/support.js';
 import { eventually, snapshot, textOf } from '../support/browser.js';
@@ -205,5 +206,46 @@ describe('undo by the keyboard', () => {
     } finally {
       await page.context().close();
     }
+  });
+});
+
+describe('Ctrl+V with no model', () => {
+  /** Pastes a 40 × 30 red PNG on the element `selector`, as a screenshot comes off the clipboard ("image.png"). */
+  const paste = (page: Page, selector: string) =>
+    page.evaluate(`(async () => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 40;
+      canvas.height = 30;
+      const ctx = canvas.getContext('2d');
+      ctx.fillStyle = '#c0392b';
+      ctx.fillRect(0, 0, 40, 30);
+      const blob = await new Promise((done) => canvas.toBlob(done, 'image/png'));
+      const data = new DataTransfer();
+      data.items.add(new File([blob], 'image.png', { type: 'image/png' }));
+      const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+      document.querySelector(${JSON.stringify(selector)}).dispatchEvent(event);
+      return event.defaultPrevented;
+    })()`);
+  const layers = async (id: string) =>
+    (
+      (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
+        active: { layers: { name: string }[] } | null;
+      }
+    ).active?.layers.map((l) => l.name) ?? [];
+
+  it('places an image pasted on the canvas as a new layer, and leaves a text field its own paste', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [toolCall('create_document', { width: 200, height: 100, name: '海报' })]);
+    const page = await studio.open(id);
+    // The message box cannot be reached without a model: the page takes the paste.
+    expect(await page.getByRole('tab', { name: '消息' }).isDisabled()).toBe(true);
+    await page.locator('.canvas-viewport').click({ position: { x: 20, y: 20 } });
+    expect(await paste(page, '.canvas-viewport')).toBe(true);
+    await eventually(async () => (await layers(id)).filter((n) => n.startsWith('粘贴-')).length).toBe(1);
+    // In the toolbox's search field the paste is the field's: nothing is placed.
+    expect(await paste(page, 'input[type="search"], input')).toBe(false);
+    await page.waitForTimeout(300);
+    expect((await layers(id)).filter((n) => n.startsWith('粘贴-')).length).toBe(1);
+    await snapshot(page, 'shortcuts-paste-canvas');
   });
 });

@@ -12,6 +12,7 @@
  */
 import { useEffect } from 'preact/hooks';
 import { layerWithId, nextName, refOf, selectedRefs } from './layers.js';
+import { openFiles, pastedFile } from './open-files.js';
 import { PANE_TOOLS } from './pane-tools.js';
 import type { Studio, ToolRun } from './use-studio.js';
 
@@ -108,7 +109,25 @@ export function useEditShortcuts(
       e.preventDefault();
       void studio.run([{ name: redo ? PANE_TOOLS.redo : PANE_TOOLS.undo, arguments: {} }]);
     };
+    // Ctrl+V anywhere but a text field, as in Photoshop: an image on the clipboard goes on the canvas, a new layer
+    // of the open document or a document of its own (the message box handles its own paste, with or without a
+    // model; without one it cannot be reached).
+    const onPaste = (e: ClipboardEvent) => {
+      if (e.defaultPrevented || editsText(e.target as Element | null)) return;
+      const images = Array.from(e.clipboardData?.files ?? []).filter((f) => f.type.startsWith('image/'));
+      if (images.length === 0 || held) return;
+      e.preventDefault();
+      void openFiles(
+        studio,
+        images.map((f) => pastedFile(f)),
+        studio.state?.active ? 'layer' : 'document',
+      );
+    };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener('paste', onPaste);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('paste', onPaste);
+    };
   }, [studio, openTool, groupName]);
 }
