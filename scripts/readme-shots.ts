@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { modelConfigFrom } from '../src/agent/config.js';
 import { startTestServer, type TestServer } from '../test/server/support.js';
-import { launchBrowser, openPage, requireBuiltStudio } from '../test/support/browser.js';
+import { launchBrowser, openPage, requireBuiltStudio, stopBrowser } from '../test/support/browser.js';
 import { type ScriptedModel, startScriptedModel } from '../test/support/scripted-model.js';
 import { newSession, ok, tempDir } from '../test/support/session.js';
 
@@ -261,5 +261,6 @@ try {
   await garment(browser);
 } finally {
   await browser.close();
+  await stopBrowser();
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 }

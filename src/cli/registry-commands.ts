@@ -11,7 +11,7 @@ export const toolsCommand: Command = {
   name: 'tools',
   summary: 'print the tool definitions as JSON for a model API',
   usage: [
-    'Usage: atelier tools [--variant reduced|full|extended] [--format openai|responses|anthropic|gemini|mcp] [--strict]',
+    `Usage: atelier tools [--variant ${variants.join('|')}] [--format ${formats.join('|')}] [--strict]`,
     '',
     'Prints the tool definitions as JSON for the chosen model API.',
     `  --variant  ${variants.join(' | ')}  (default: full)`,

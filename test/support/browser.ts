@@ -53,6 +53,16 @@ export async function launchBrowser(): Promise<Browser> {
   }
 }
 
+/**
+ * Ends the Chromium this process started, for a script (not a test run, where the process's end does it): a
+ * script's process would otherwise wait on the browser server for ever.
+ */
+export async function stopBrowser(): Promise<void> {
+  const started = server;
+  server = undefined;
+  if (started) await (await started.catch(() => null))?.close();
+}
+
 /** A fresh page (its own storage, so its own studio session) at a designer's screen size. */
 export async function openPage(
   browser: Browser,
