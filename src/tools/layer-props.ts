@@ -7,7 +7,7 @@
  * Metadata changes copy no pixel buffer; transforms resample only the layer's own rectangle.
  */
 import { contentBounds } from '../engine/bounds.js';
-import { contentExtent, renderDocument } from '../engine/composite/index.js';
+import { contentExtent, effectPaints, effectsExtent, renderDocument } from '../engine/composite/index.js';
 import { MAX_LAYER_REACH, reachOf } from '../engine/document-limits.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
@@ -24,7 +24,7 @@ import type {
   SmartLayer,
   TextMatrix,
 } from '../engine/model.js';
-import { emptyRaster, isEmptyRect, rgbToHex, solidRaster, unionRect } from '../engine/raster.js';
+import { alphaBounds, emptyRaster, isEmptyRect, rgbToHex, solidRaster, unionRect } from '../engine/raster.js';
 import { flipSmart, renderSmart, rotateSmart, scaleSmart, smartFromRaster } from '../engine/smart.js';
 import {
   isUniformScale,
@@ -463,6 +463,17 @@ function layerDetails(state: DocState, layer: Layer): Payload {
 // ---------------------------------------------------------------------------------------------------------
 // Handlers
 
+/**
+ * The layer's pixels and what its effects paint around them, measured on the effects' own pictures (the compositor
+ * draws the same ones); a group's effects are bounded by their reach instead (measuring them would render the group).
+ */
+function paintedBounds(layer: Layer, content: Rect): Rect {
+  const reach = effectsExtent(layer, content);
+  if (reach === content || layer.kind === 'group') return reach;
+  const { below, above } = effectPaints(layer);
+  return [...below, ...above].reduce((r, p) => unionRect(r, alphaBounds(p.raster)), content);
+}
+
 export const layerPropsHandlers = {
   move_layer({ name, dx, dy }, ctx) {
     const doc = activeDoc(ctx);
@@ -849,10 +860,20 @@ export const layerPropsHandlers = {
     const doc = activeDoc(ctx);
     const layer = layerNamed(ctx, doc.state, name);
     const state = activateOnly(ctx, doc, layer.id);
+    const content = contentBounds(state, layer.id);
+    // Photoshop's bounds include the layer's effects: a stroke or a shadow widens what aligning or spacing by
+    // these numbers must leave room for. The layer's own pixels stay the main figure (moving goes by them).
+    const painted = paintedBounds(layer, content);
+    const widened =
+      painted.x !== content.x ||
+      painted.y !== content.y ||
+      painted.w !== content.w ||
+      painted.h !== content.h;
     return {
       name: layer.name,
       type: KIND_NAMES[layer.kind],
-      ...boundsReport(contentBounds(state, layer.id)),
+      ...boundsReport(content),
+      ...(widened ? { with_effects: boundsReport(painted) } : {}),
     };
   },
 

@@ -733,6 +733,14 @@ describe('queries', () => {
     });
     expect(current(s).active).toBe(idOf(current(s), 'A'));
     expect(labels(s).length).toBe(steps);
+    expect(r.with_effects).toBeUndefined();
+    // A stroke outside the pixels widens what Photoshop's bounds cover: said beside the pixels' own.
+    await ok(s, 'add_stroke', { name: 'A', size: 4, color: '#000000' });
+    expect(await ok(s, 'get_layer_bounds', { name: 'A' })).toMatchObject({
+      left: 10,
+      width: 20,
+      with_effects: { left: 6, top: 16, width: 28, height: 18 },
+    });
     await ok(s, 'create_layer', { name: '空' });
     expect(await ok(s, 'get_layer_bounds', { name: '空' })).toMatchObject({
       width: 0,

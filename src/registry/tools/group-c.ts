@@ -263,7 +263,7 @@ export const groupC = [
     changesContext: true,
     idempotent: true,
     description:
-      '查询 name 指定图层的位置和尺寸（像素）：left 左边、top 上边、width 宽、height 高，以及中心点坐标，并将该图层设为当前图层（之后不指定图层的工具作用于它）。不修改图层内容。',
+      '查询 name 指定图层的位置和尺寸（像素）：left 左边、top 上边、width 宽、height 高，以及中心点坐标，并将该图层设为当前图层（之后不指定图层的工具作用于它）。这些数值是图层自身像素的范围，不含图层样式；图层有描边或投影时，with_effects 另给出包含它们的范围。不修改图层内容。',
     parameters: {
       type: 'object',
       properties: { name: { type: 'string', description: '要查询的图层名称' } },
