@@ -5,6 +5,7 @@ import {
   enumOptions,
   fieldKind,
   humanized,
+  paramHelp,
   paramLabel,
   shortLabel,
   withoutEscapeNotes,
@@ -153,6 +154,52 @@ describe('the palette draws each parameter from the registry alone', () => {
       }
     ).properties.turn!;
     expect(shortLabel('turn', turn)).toBe('裁片在版图上相对于它在服装上正放顺时针转过的角度');
+  });
+
+  it('labels a switch by what turning it on does, not by the JSON values the model sends', () => {
+    const param = (name: string, p: string) => tool(name).parameters.properties[p]!;
+    expect(shortLabel('hide_all', param('add_layer_mask', 'hide_all'))).toBe('添加全黑蒙版');
+    expect(shortLabel('locked', param('lock_layer', 'locked'))).toBe('锁定');
+    expect(shortLabel('visible', param('set_layer_visible', 'visible'))).toBe('显示');
+    expect(shortLabel('apply', param('delete_layer_mask', 'apply'))).toBe('先应用蒙版再删除');
+    // A description with a name of its own keeps it.
+    expect(shortLabel('contiguous', param('select_color_region', 'contiguous'))).toBe('连续');
+    expect(shortLabel('save', param('close_document', 'save'))).toBe('关闭前是否保存');
+    // Described by its off state alone, it still reads without the JSON word.
+    expect(shortLabel('x', { type: 'boolean', description: 'false 保留原图层' })).toBe('保留原图层');
+    // The help speaks of the switch's states.
+    expect(paramHelp(param('add_layer_mask', 'hide_all'))).toBe(
+      '打开时添加全黑蒙版（隐藏全部）；关闭时按当前选区生成蒙版，无选区时为全白蒙版；默认关闭',
+    );
+    expect(paramHelp(param('close_document', 'save'))).toBe('关闭前是否保存；默认关闭（不保存）');
+    // Only a switch's: elsewhere the words are the registry's.
+    expect(paramHelp({ type: 'string', description: '模式 true 原样' })).toBe('模式 true 原样');
+  });
+
+  it('gives no field of any tool a label made of API words (true, false, null, an enum value, an identifier)', () => {
+    const leaks: string[] = [];
+    for (const t of registry.tools)
+      for (const [name, schema] of Object.entries(t.parameters.properties)) {
+        const columns = schema.items?.type === 'object' ? Object.entries(schema.items.properties) : [];
+        for (const [n, s] of [[name, schema] as const, ...columns]) {
+          const { label } = paramLabel(n, s);
+          const words = label.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
+          const api = words.filter(
+            (w) => /^(true|false|null|undefined)$/i.test(w) || w.includes('_') || s.enum?.includes(w),
+          );
+          if (/^\s*(true|false)/i.test(label) || api.length > 0) leaks.push(`${t.name}.${n}: ${label}`);
+          if (s.type === 'boolean') {
+            expect(label, `${t.name}.${n}`).toMatch(/[\u4e00-\u9fff]{2,}/);
+            expect(paramHelp(s), `${t.name}.${n}`).not.toMatch(/\b(true|false)\b/);
+          }
+        }
+      }
+    expect(leaks).toEqual([]);
+    // Every switch of the registry was looked at, not none.
+    const switches = registry.tools.flatMap((t) =>
+      Object.values(t.parameters.properties).filter((s) => s.type === 'boolean'),
+    );
+    expect(switches.length).toBeGreaterThanOrEqual(8);
   });
 
   it('makes a text area of a string whose description says how its lines break, whatever it is called', () => {

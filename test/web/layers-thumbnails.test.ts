@@ -4,8 +4,9 @@
  * follows its layer's pixels when a tool changes them.
  */
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { createSession, okCalls, toolCall } from '../server/support.js';
+import { activeLayers, createSession, okCalls, toolCall } from '../server/support.js';
 import { eventually, imagePixels, snapshot } from '../support/browser.js';
 import { studioHarness } from './studio-harness.js';
 
@@ -97,6 +98,99 @@ describe('the layers pane’s thumbnails', () => {
       await snapshot(page, 'failed-layers-thumbnails');
       throw err;
     } finally {
+      await page.context().close();
+    }
+  });
+
+  it('shows a new document’s white background as a white picture, not an empty checkered box', async () => {
+    for (const [width, height, scheme] of [
+      [600, 400, 'light'],
+      [2480, 3508, 'light'],
+      [600, 400, 'dark'],
+    ] as const) {
+      const id = await createSession(studio.url);
+      await okCalls(studio.url, id, [toolCall('create_document', { width, height, name: '白底' })]);
+      const [background] = await activeLayers(studio.url, id);
+      expect(background).toMatchObject({ name: '背景' });
+      expect(background!.thumbnail).toBeTruthy();
+
+      // Served: a picture of the canvas's shape, every pixel opaque white.
+      const res = await fetch(
+        `${studio.url}/v1/sessions/${id}/documents/${encodeURIComponent('白底')}/layers/${background!.id}/thumbnail.png?max=64`,
+      );
+      expect(res.status).toBe(200);
+      const served = await sharp(Buffer.from(await res.arrayBuffer()))
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      expect(Math.max(served.info.width, served.info.height)).toBe(64);
+      expect(served.data.every((v) => v === 255)).toBe(true);
+
+      // Shown as that picture in the row (not the glyph, not an empty box), white.
+      const page = await studio.open(id, 1440, 900, 'zh', scheme);
+      const row = page.locator('.layer-row', {
+        has: page.getByRole('button', { name: '背景', exact: true }),
+      });
+      const img = row.locator('.layer-thumb img');
+      await eventually(async () => {
+        const p = await imagePixels(img);
+        return p && new Set(p.data).size === 1 && p.data[0];
+      }).toBe(255);
+      expect(await row.locator('.layer-glyph').count()).toBe(0);
+      // The checkerboard is under the picture alone: round it is the box's plain surround (the canvas's, round
+      // the page), not squares that read as a dashed, empty box.
+      const laid = await row.locator('.layer-thumb').evaluate((e) => {
+        type Rect = { left: number; top: number; width: number; height: number };
+        type El = { getBoundingClientRect(): Rect };
+        const el = e as unknown as El & { querySelector(s: string): El | null };
+        const view = (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundImage: string } })
+          .getComputedStyle;
+        const box = el.getBoundingClientRect();
+        const pixels = el.querySelector('.layer-pixels')?.getBoundingClientRect();
+        const picture = el.querySelector('img')!.getBoundingClientRect();
+        return {
+          boxSquares: view(e).backgroundImage !== 'none',
+          under: pixels ? [pixels.width, pixels.height] : null,
+          picture: {
+            x0: picture.left - box.left,
+            y0: picture.top - box.top,
+            x1: picture.left + picture.width - box.left,
+            y1: picture.top + picture.height - box.top,
+          },
+        };
+      });
+      expect(laid.boxSquares).toBe(false);
+      expect(laid.under).toEqual([laid.picture.x1 - laid.picture.x0, laid.picture.y1 - laid.picture.y0]);
+      // On screen: white where the picture is; one flat colour round it, inside the box's rounded border, that
+      // is not white (the page's shape shows).
+      const shot = await sharp(await row.locator('.layer-thumb').screenshot())
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const { channels, width: sw, height: sh } = shot.info;
+      const { x0, y0, x1, y1 } = laid.picture;
+      const inside: number[] = [];
+      const round: number[][] = [];
+      for (let y = 0; y < sh; y++)
+        for (let x = 0; x < sw; x++) {
+          const i = (y * sw + x) * channels;
+          const rgb = [shot.data[i]!, shot.data[i + 1]!, shot.data[i + 2]!];
+          // Past the border's rounded corners, and a pixel clear of the picture's edge (its hairline shadow).
+          const border =
+            Math.min(x, y, sw - 1 - x, sh - 1 - y) < 1 ||
+            Math.min(x, sw - 1 - x) + Math.min(y, sh - 1 - y) < 6;
+          if (border) continue;
+          if (x >= x0 + 1 && x < x1 - 1 && y >= y0 + 1 && y < y1 - 1) inside.push(Math.min(...rgb));
+          else if (x < x0 - 1 || x >= x1 + 1 || y < y0 - 1 || y >= y1 + 1) round.push(rgb);
+        }
+      const at = `${width}×${height} ${scheme}`;
+      expect(Math.min(...inside), at).toBeGreaterThanOrEqual(250);
+      expect(round.length, at).toBeGreaterThan(20);
+      const spread = [0, 1, 2].map(
+        (c) => Math.max(...round.map((p) => p[c]!)) - Math.min(...round.map((p) => p[c]!)),
+      );
+      expect(Math.max(...spread), at).toBeLessThanOrEqual(3);
+      expect(Math.min(...round[0]!), at).toBeLessThan(240);
+      await snapshot(page, `layers-white-background-${width}x${height}-${scheme}`);
       await page.context().close();
     }
   });

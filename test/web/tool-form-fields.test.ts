@@ -218,4 +218,37 @@ describe('a tool form’s fields', () => {
     expect(marked.map((h) => h.replace('*', ''))).toEqual(['裁片图层名称', '裁片类型']);
     await snapshot(page, 'tool-form-table-required');
   });
+
+  it('labels a switch by what it does (添加全黑蒙版, 锁定), in the form and on the card, without true or false', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 400, height: 300, name: '蒙版' }),
+      toolCall('create_layer', { name: '茶园' }),
+    ]);
+    const page = await studio.open(id);
+    const sent = callsSent(page);
+    await openTool(page, '添加蒙版');
+    const f = form(page, '添加蒙版');
+    const hideAll = f.getByLabel('添加全黑蒙版', { exact: true });
+    await eventually(() => hideAll.getAttribute('role')).toBe('switch');
+    const field = await fieldOf(hideAll);
+    // Its help speaks of the switch, not of the JSON values the model sends.
+    expect(field.help).toContain('打开时添加全黑蒙版（隐藏全部）；关闭时按当前选区生成蒙版');
+    expect(await textOf(f.locator('.fields'))()).not.toMatch(/\b(true|false)\b/);
+    await snapshot(page, 'tool-form-switch-label');
+    await hideAll.check();
+    await f.getByRole('button', { name: '运行', exact: true }).click();
+    const card = cards(page, '添加蒙版').last();
+    await finished(card);
+    const body = sent[0] as { tool_calls: { function: { arguments: string } }[] };
+    expect(JSON.parse(body.tool_calls[0]!.function.arguments)).toEqual({ name: '茶园', hide_all: true });
+    // The card names its arguments as the form does.
+    expect(await textOf(card.locator('.card-args summary'))()).toBe('参数 图层名称、添加全黑蒙版');
+
+    await page.getByRole('button', { name: '返回工具列表' }).click();
+    await page.getByRole('button', { name: '锁定图层', exact: true }).click();
+    const lock = form(page, '锁定图层');
+    await eventually(() => lock.getByLabel('锁定', { exact: true }).getAttribute('role')).toBe('switch');
+    expect(await textOf(lock.locator('.fields'))()).not.toMatch(/\b(true|false)\b/);
+  });
 });

@@ -30,6 +30,29 @@ describe('canvas zoom and pan', () => {
     expect(piece).toEqual({ zoom: 1, x: 530 - 90, y: 400 - 50 });
   });
 
+  it('fits clear of the zoom bar floating in the bottom-right corner, above it or left of it', () => {
+    const bar = { w: 220, h: 50 };
+    const right = (v: { x: number; zoom: number }, w: number) => v.x + w * v.zoom;
+    const bottom = (v: { y: number; zoom: number }, h: number) => v.y + h * v.zoom;
+    // A portrait page the centred fit would run under the bar: fitted in the 750 px above it, as wide as it can.
+    const portrait = fitView(2480, 3508, 700, 800, 60, bar);
+    expect(portrait.zoom).toBeCloseTo((750 - 48) / 3508, 6);
+    expect(bottom(portrait, 3508)).toBeCloseTo(750 - 24, 6);
+    expect(portrait.x + (2480 * portrait.zoom) / 2).toBeCloseTo(60 + 640 / 2, 6);
+    // A tall narrow one is larger left of the bar, over the whole height, than above it.
+    const strip = fitView(1200, 4000, 700, 800, 60, bar);
+    expect(strip.zoom).toBeCloseTo((800 - 48) / 4000, 6);
+    expect(right(strip, 1200)).toBeCloseTo(60 + (420 + 1200 * strip.zoom) / 2, 6);
+    expect(right(strip, 1200)).toBeLessThanOrEqual(700 - 220);
+    // One the centred fit keeps clear of the bar is centred as without it.
+    expect(fitView(3508, 2480, 700, 800, 60, bar)).toEqual(fitView(3508, 2480, 700, 800, 60));
+    expect(fitView(200, 100, 700, 800, 60, bar)).toEqual(fitView(200, 100, 700, 800, 60));
+    // A piece is fitted clear of it the same way.
+    const piece = fitRect({ x: 100, y: 200, w: 2480, h: 3508 }, 700, 800, 60, bar);
+    expect(piece.zoom).toBeCloseTo(portrait.zoom, 9);
+    expect(piece.y + (200 + 3508) * piece.zoom).toBeCloseTo(750 - 24, 6);
+  });
+
   it('fits a piece of a large document in the viewport, centred on it, and never enlarges a small one', () => {
     const piece = { x: 6000, y: 12000, w: 900, h: 2000 };
     const v = fitRect(piece, 1000, 800);

@@ -524,7 +524,7 @@ export const groupE = [
       properties: {
         operation: {
           type: 'string',
-          description: 'expand 向外扩展；contract 向内收缩',
+          description: '修改方式：expand 向外扩展；contract 向内收缩',
           enum: ['expand', 'contract'],
         },
         amount: { type: 'number', description: '移动的像素数，整数 1-500' },

@@ -16,34 +16,59 @@ export function clampZoom(zoom: number): number {
   return Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, zoom));
 }
 
+/** A box floating in the viewport's bottom-right corner (the zoom bar): how far it reaches in from the right and up from the bottom, px. */
+export interface Corner {
+  readonly w: number;
+  readonly h: number;
+}
+
+/** The document at its largest with a margin inside the box from (left, 0) to (right, bottom), centred there. */
+function fitIn(docW: number, docH: number, left: number, right: number, bottom: number): View {
+  const w = right - left;
+  const zoom = clampZoom(
+    Math.min(1, (w - 2 * MARGIN) / Math.max(1, docW), (bottom - 2 * MARGIN) / Math.max(1, docH)),
+  );
+  return { zoom, x: left + (w - docW * zoom) / 2, y: (bottom - docH * zoom) / 2 };
+}
+
 /**
  * The whole document centred in the viewport with a margin, never enlarged past 100 %: in the part of it right of
  * `left`, what the toolbox floating on its left edge covers (Photoshop's toolbar is docked beside the canvas).
+ * Nor under the zoom bar floating in the bottom-right `corner` (Photoshop's is docked below): a page the centred
+ * fit would run under it is fitted instead above the bar or left of it, whichever shows it larger.
  */
-export function fitView(docW: number, docH: number, viewW: number, viewH: number, left = 0): View {
-  const w = viewW - left;
-  const zoom = clampZoom(
-    Math.min(1, (w - 2 * MARGIN) / Math.max(1, docW), (viewH - 2 * MARGIN) / Math.max(1, docH)),
-  );
-  return { zoom, x: left + (w - docW * zoom) / 2, y: (viewH - docH * zoom) / 2 };
+export function fitView(
+  docW: number,
+  docH: number,
+  viewW: number,
+  viewH: number,
+  left = 0,
+  corner?: Corner,
+): View {
+  const centred = fitIn(docW, docH, left, viewW, viewH);
+  if (!corner || corner.w <= 0 || corner.h <= 0) return centred;
+  const clear = (v: View) =>
+    v.x + docW * v.zoom <= viewW - corner.w || v.y + docH * v.zoom <= viewH - corner.h;
+  if (clear(centred)) return centred;
+  const above = fitIn(docW, docH, left, viewW, viewH - corner.h);
+  const beside = fitIn(docW, docH, left, viewW - corner.w, viewH);
+  return beside.zoom > above.zoom ? beside : above;
 }
 
 /**
  * A part of the document (a piece, document px) centred in the viewport and fitted with the same margin, never
- * enlarged past 100 %: the rest of the document around it as room allows.
+ * enlarged past 100 %, clear of what floats over the viewport as the whole document is: the rest of the
+ * document around it as room allows.
  */
 export function fitRect(
   rect: { readonly x: number; readonly y: number; readonly w: number; readonly h: number },
   viewW: number,
   viewH: number,
   left = 0,
+  corner?: Corner,
 ): View {
-  const { zoom } = fitView(rect.w, rect.h, viewW, viewH, left);
-  return {
-    zoom,
-    x: left + (viewW - left) / 2 - (rect.x + rect.w / 2) * zoom,
-    y: viewH / 2 - (rect.y + rect.h / 2) * zoom,
-  };
+  const v = fitView(rect.w, rect.h, viewW, viewH, left, corner);
+  return { zoom: v.zoom, x: v.x - rect.x * v.zoom, y: v.y - rect.y * v.zoom };
 }
 
 /** Zooms by `factor` keeping the document point under (px, py) where it is. */

@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ActiveDocument, LayerNode } from '../api/types.js';
 import {
+  type Corner,
   fitRect,
   fitView,
   keepCentre,
@@ -174,6 +175,21 @@ function toolboxEdge(viewport: HTMLElement | null): number {
   const box = viewport?.querySelector('.canvas-toolbox');
   if (!viewport || !box) return 0;
   return Math.max(0, box.getBoundingClientRect().right - viewport.getBoundingClientRect().left);
+}
+
+/**
+ * The box the zoom bar floating in the viewport's bottom-right corner takes, measured from the viewport's right and
+ * bottom edges (px): a fitted document stays clear of it. Undefined when it is not there.
+ */
+function zoomBarCorner(viewport: HTMLElement | null): Corner | undefined {
+  const bar = viewport?.querySelector('.canvas-tools');
+  if (!viewport || !bar) return undefined;
+  const view = viewport.getBoundingClientRect();
+  const box = bar.getBoundingClientRect();
+  return {
+    w: Math.max(0, view.left + viewport.clientWidth - box.left),
+    h: Math.max(0, view.top + viewport.clientHeight - box.top),
+  };
 }
 
 function useSpaceForHand(
@@ -563,7 +579,8 @@ export function CanvasPane() {
   const fitToWindow = useCallback(() => {
     if (!doc || size.w === 0) return;
     fitted.current = true;
-    setView(fitView(doc.width, doc.height, size.w, size.h, toolboxEdge(viewport.current)));
+    const el = viewport.current;
+    setView(fitView(doc.width, doc.height, size.w, size.h, toolboxEdge(el), zoomBarCorner(el)));
   }, [of, size.w, size.h]);
   /** A change of the view the designer made. */
   const move = (change: (v: View) => View) => {
@@ -616,7 +633,8 @@ export function CanvasPane() {
     lastShown.current = shown.seq;
     if (!doc || shown.mark.doc !== doc.name || size.w === 0) return;
     fitted.current = false;
-    setView(fitRect(shown.mark.bounds, size.w, size.h, toolboxEdge(viewport.current)));
+    const el = viewport.current;
+    setView(fitRect(shown.mark.bounds, size.w, size.h, toolboxEdge(el), zoomBarCorner(el)));
   }, [shown?.seq]);
 
   const max = doc && view ? renderSize(doc.width, doc.height, view.zoom, window.devicePixelRatio || 1) : 0;
@@ -1072,7 +1090,7 @@ export function CanvasPane() {
         {tool === 'text' && (
           <TypeOptionsBar
             doc={doc}
-            typing={typing.edit}
+            typing={typing}
             fonts={fonts}
             font={textFont}
             onFont={setTextFont}

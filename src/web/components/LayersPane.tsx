@@ -46,7 +46,7 @@ const THUMB_PX = 64;
 
 /**
  * The layer's own pixels, cropped to where they are, on the light checkerboard the canvas shows transparency
- * on (the server's thumbnail, asked again only when its key changes: new pixels, not a new opacity or name): a
+ * on, under the picture only (a white background is a white thumbnail, as in Photoshop) (the server's thumbnail, asked again only when its key changes: new pixels, not a new opacity or name): a
  * layer named 图层 12 is seen to be the collar without hiding the others. A group and a text layer show their
  * glyph, as in Photoshop; a placed image its badge over the picture.
  */
@@ -63,8 +63,31 @@ function LayerThumb({ layer, document }: { layer: LayerNode; document: string })
   }
   return (
     <span class="layer-thumb" aria-hidden="true">
-      {image && <img src={image} alt="" draggable={false} />}
+      {image && (
+        <span class="layer-pixels">
+          <img src={image} alt="" draggable={false} />
+        </span>
+      )}
       {layer.type === 'smart_object' && <span class="layer-badge">{TYPE_GLYPHS.smart_object}</span>}
+    </span>
+  );
+}
+
+/** The characters of a layer's name that stay in view however full its row: layers are told apart by how they start. */
+const NAME_KEPT = 4;
+
+/**
+ * A layer's name, cut at its end with an ellipsis when the row is short of room, but never to fewer than its
+ * first four characters: 茶园春色… rather than 茶…, the badges beside it giving way next. The head (the first
+ * three) does not shrink; the rest keeps room for a character and the ellipsis (see .layer-title's styles).
+ */
+function LayerTitle({ name }: { name: string }) {
+  const chars = [...name];
+  const cut = chars.length > NAME_KEPT ? NAME_KEPT - 1 : chars.length;
+  return (
+    <span class="layer-title" title={name}>
+      <span class="layer-title-head">{chars.slice(0, cut).join('')}</span>
+      {cut < chars.length && <span class="layer-title-tail">{chars.slice(cut).join('')}</span>}
     </span>
   );
 }
@@ -540,9 +563,7 @@ export function LayersPane() {
                   onDblClick={() => !layer.locked && setRenaming(layer.id)}
                 >
                   {pictures}
-                  <span class="layer-title" title={layer.name}>
-                    {layer.name}
-                  </span>
+                  <LayerTitle name={layer.name} />
                   {layer.clipped && <span class="tag">↳</span>}
                   {layer.effects?.length ? (
                     <span
@@ -553,7 +574,9 @@ export function LayersPane() {
                     </span>
                   ) : null}
                   {layer.blend_mode !== 'normal' && layer.blend_mode !== 'pass_through' && (
-                    <span class="tag">{blendLabel(layer.blend_mode)}</span>
+                    <span class="tag blend" title={blendLabel(layer.blend_mode)}>
+                      {blendLabel(layer.blend_mode)}
+                    </span>
                   )}
                   {layer.opacity < 100 && <span class="tag">{Math.round(layer.opacity)}%</span>}
                 </button>

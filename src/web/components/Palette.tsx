@@ -1,11 +1,12 @@
 /**
  * Every tool of the registry, grouped and labelled as the registry says (in the UI's language), with a search
- * over its Chinese label, its English label and its API name.
+ * over its Chinese label, its English label and its API name, whose results are listed best first.
  */
 import { useMemo, useState } from 'preact/hooks';
 import { useStudioView } from '../context.js';
 import { withoutEscapeNotes } from '../forms/field-kind.js';
 import { labelIn } from '../i18n.js';
+import { searchTools } from '../state/tool-search.js';
 import { ToolForm } from './ToolForm.js';
 
 export function Palette() {
@@ -14,23 +15,19 @@ export function Palette() {
   const registry = studio.registry;
   const chosen = paletteTool ? studio.tools.get(paletteTool) : undefined;
 
+  // Browsing, the tools in their groups; searching, one list of what was found, best first (see searchTools),
+  // which the groups' order would scatter.
   const groups = useMemo(() => {
     if (!registry) return [];
-    const q = query.trim().toLowerCase();
+    if (query.trim()) {
+      const found = searchTools(registry.tools, query, lang);
+      const results = { id: 'results', label: t('palette.results'), labelEn: t('palette.results') };
+      return found.length > 0 ? [{ ...results, tools: found }] : [];
+    }
     return registry.groups
-      .map((g) => ({
-        ...g,
-        tools: registry.tools.filter(
-          (tool) =>
-            tool.group === g.id &&
-            (!q ||
-              tool.label.toLowerCase().includes(q) ||
-              tool.labelEn.toLowerCase().includes(q) ||
-              tool.name.toLowerCase().includes(q)),
-        ),
-      }))
+      .map((g) => ({ ...g, tools: registry.tools.filter((tool) => tool.group === g.id) }))
       .filter((g) => g.tools.length > 0);
-  }, [registry, query]);
+  }, [registry, query, lang, t]);
 
   // Labels two tools share (the spec gives align_layers and align_layers_tool the same Chinese one): their chips
   // show the tool's name too, so a designer can tell them apart. The English labels are all different.

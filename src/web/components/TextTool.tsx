@@ -4,7 +4,9 @@
  * typed in a box over the canvas in the text's font (a bundled weight as the bundled font at that weight) at the
  * canvas's zoom; Enter starts a new line, Ctrl/⌘+Enter or a
  * click outside the box commits (create_text_layer, or set_text_content for a layer edited: one history step), Esc
- * cancels. Nothing is sent for an empty new text or an unchanged one.
+ * cancels. Nothing is sent for an empty new text or an unchanged one. As in Photoshop, the options bar belongs to
+ * the words being typed: going to it (its font, size or colour) keeps them open, a change there restyles them,
+ * and its Enter brings the keys back to them; leaving for anywhere else commits them.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ActiveDocument, LayerNode } from '../api/types.js';
@@ -62,6 +64,32 @@ export function textLayerAt(
   return undefined;
 }
 
+/** The look of text: its font (null: the bundled one), size and colour. */
+export type TextStyle = Pick<TextEdit, 'font' | 'size' | 'color'>;
+
+/**
+ * New text just committed, until the studio has its layer (the bar shows it meanwhile, as Photoshop's shows the
+ * text just made, and a change there waits for the layer, rather than going to the layer selected before).
+ */
+export interface MadeText extends TextStyle {
+  readonly doc: string;
+  /** The created layer's reference once its call has answered; null when it failed. */
+  readonly layer: Promise<string | null>;
+}
+
+/** The class of the type tool's options bar: focus moved into it keeps the words being typed open. */
+export const TYPE_OPTIONS = 'type-options';
+
+/** Whether `target` is in the type tool's options bar. */
+export function inTypeOptions(target: EventTarget | null): boolean {
+  return target instanceof Element && target.closest(`.${TYPE_OPTIONS}`) !== null;
+}
+
+/** The same words being typed (restyled or not): the same place and layer in the same document. */
+function sameEdit(a: TextEdit, b: TextEdit): boolean {
+  return a.doc === b.doc && a.x === b.x && a.y === b.y && a.layer?.id === b.layer?.id;
+}
+
 /** The bundled font's weights by the word their family name ends in, as CSS weights. */
 const BUNDLED_WEIGHTS: Record<string, number> = { Light: 300, DemiLight: 350, Medium: 500, Bold: 700 };
 
@@ -79,9 +107,22 @@ function previewFont(font: string | null): { fontFamily?: string; fontWeight?: n
 export function useTextTool(docName: string | null) {
   const { studio } = useStudioView();
   const [edit, setEdit] = useState<TextEdit | null>(null);
+  const [made, setMade] = useState<MadeText | null>(null);
+  // As they are now, not as the last render saw them: the options bar's change made as the words are committed
+  // (its field left by the click that commits them) is in what is sent.
+  const editNow = useRef<TextEdit | null>(null);
+  const madeNow = useRef<MadeText | null>(null);
+  const putEdit = (next: TextEdit | null) => {
+    editNow.current = next;
+    setEdit(next);
+  };
+  const putMade = (next: MadeText | null) => {
+    madeNow.current = next;
+    setMade(next);
+  };
   // Another document shown (switched, closed, renamed by the model): the words being typed go with it.
   useEffect(() => {
-    setEdit((e) => (e && e.doc !== docName ? null : e));
+    if (editNow.current && editNow.current.doc !== docName) putEdit(null);
   }, [docName]);
 
   /** A click at document point (x, y) with the type tool: the text layer there edited, or a new text begun. */
@@ -90,7 +131,7 @@ export function useTextTool(docName: string | null) {
     const layer = textLayerAt(doc.layers, at);
     const t = layer?.text;
     if (layer && t) {
-      setEdit({
+      putEdit({
         doc: doc.name,
         x: t.x,
         y: t.y,
@@ -102,35 +143,72 @@ export function useTextTool(docName: string | null) {
       });
       return;
     }
-    const { size, color, font } = options;
-    setEdit({ doc: doc.name, x: at.x, y: at.y, size, color, font, initial: '' });
+    // The text just made, whose layer is not in the studio yet, is what the bar shows: the next is set like it.
+    const just = madeNow.current?.doc === doc.name ? madeNow.current : null;
+    const { size, font } = just ?? options;
+    putEdit({ doc: doc.name, x: at.x, y: at.y, size, color: options.color, font, initial: '' });
+  };
+
+  /** The words being typed (`of`, when still those) set in `style`, as the options bar changed it. */
+  const restyle = (style: Partial<TextStyle>, of: TextEdit) => {
+    const now = editNow.current;
+    if (now && sameEdit(now, of)) putEdit({ ...now, ...style });
+  };
+
+  /** The text just made shown in `style` until its layer comes (a change the bar sends to that layer). */
+  const restyleMade = (style: Partial<TextStyle>, of: MadeText) => {
+    const now = madeNow.current;
+    if (now && now.layer === of.layer) putMade({ ...now, ...style });
   };
 
   const commit = (e: TextEdit, text: string) => {
-    setEdit(null);
+    const now = editNow.current && sameEdit(editNow.current, e) ? editNow.current : e;
+    putEdit(null);
     const content = text.replace(/\s+$/, '');
-    if (content === '' || content === e.initial) return;
-    if (e.layer) {
-      void studio.run([{ name: PANE_TOOLS.editText, arguments: { name: refOf(e.layer), text: content } }]);
+    if (content === '' || content === now.initial) return;
+    if (now.layer) {
+      void studio.run([{ name: PANE_TOOLS.editText, arguments: { name: refOf(now.layer), text: content } }]);
       return;
     }
-    void studio.run([
-      {
-        name: PANE_TOOLS.createText,
-        arguments: {
-          text: content,
-          x: Math.round(e.x),
-          y: Math.round(e.y),
-          font_size: e.size,
-          color: e.color,
-          ...(e.font ? { font_name: e.font } : {}),
+    let ref: string | null = null;
+    let done: (ref: string | null) => void = () => {};
+    const layer = new Promise<string | null>((resolve) => {
+      done = resolve;
+    });
+    const just: MadeText = { doc: now.doc, font: now.font, size: now.size, color: now.color, layer };
+    putMade(just);
+    void studio
+      .run([
+        {
+          name: PANE_TOOLS.createText,
+          arguments: {
+            text: content,
+            x: Math.round(now.x),
+            y: Math.round(now.y),
+            font_size: now.size,
+            color: now.color,
+            ...(now.font ? { font_name: now.font } : {}),
+          },
+          onResult: (r) => {
+            const made = r.layer as { name?: unknown; ref?: unknown } | undefined;
+            const name = made?.ref ?? made?.name;
+            ref = typeof name === 'string' ? name : null;
+          },
         },
-      },
-    ]);
+      ])
+      .catch(() => false)
+      .then((ok) => {
+        // The studio's state has the layer now (selected: the bar shows it).
+        if (madeNow.current?.layer === layer) putMade(null);
+        done(ok ? ref : null);
+      });
   };
 
-  return { edit, clickAt, commit, cancel: () => setEdit(null) };
+  return { edit, made, clickAt, commit, restyle, restyleMade, cancel: () => putEdit(null) };
 }
+
+/** The type tool's state, as the canvas and the options bar share it. */
+export type TextTyping = ReturnType<typeof useTextTool>;
 
 /** The box the words are typed in, over the canvas where the text will stand. */
 export function TextEditor({
@@ -148,6 +226,8 @@ export function TextEditor({
   const box = useRef<HTMLTextAreaElement>(null);
   const [value, setValue] = useState(edit.initial);
   const done = useRef(false);
+  // A press in the options bar, whose control takes the focus (the words stay open for it).
+  const pressingBar = useRef(false);
   // Focused as it appears (before the browser paints), so that the first key typed after the click lands in it.
   useLayoutEffect(() => {
     const el = box.current;
@@ -161,6 +241,40 @@ export function TextEditor({
     if (commit) onCommit(box.current?.value ?? value);
     else onCancel();
   };
+  const finishNow = useRef(finish);
+  finishNow.current = finish;
+  // While the options bar has the focus, the words stay open; a press or the focus anywhere else commits them, as a
+  // click outside the box does (the bar's field left first, so that a size typed there is in what is made).
+  useEffect(() => {
+    const away = (target: EventTarget | null) =>
+      target !== box.current && !inTypeOptions(target) && document.activeElement !== box.current;
+    const leaveBar = () => {
+      const focused = document.activeElement;
+      if (focused instanceof HTMLElement && inTypeOptions(focused)) focused.blur();
+    };
+    const onPress = (e: PointerEvent) => {
+      pressingBar.current = inTypeOptions(e.target);
+      if (!away(e.target)) return;
+      leaveBar();
+      finishNow.current(true);
+    };
+    const onRelease = () => {
+      pressingBar.current = false;
+    };
+    const onFocus = (e: FocusEvent) => {
+      if (away(e.target)) finishNow.current(true);
+    };
+    document.addEventListener('pointerdown', onPress, true);
+    document.addEventListener('pointerup', onRelease, true);
+    document.addEventListener('pointercancel', onRelease, true);
+    document.addEventListener('focusin', onFocus, true);
+    return () => {
+      document.removeEventListener('pointerdown', onPress, true);
+      document.removeEventListener('pointerup', onRelease, true);
+      document.removeEventListener('pointercancel', onRelease, true);
+      document.removeEventListener('focusin', onFocus, true);
+    };
+  }, []);
   const lines = value.split('\n');
   const longest = Math.max(1, ...lines.map((l) => [...l].length));
   return (
@@ -197,7 +311,11 @@ export function TextEditor({
           finish(true);
         }
       }}
-      onBlur={() => finish(true)}
+      onBlur={(e) => {
+        // To the options bar: its font, size and colour are these words', changed while they stay open.
+        if (pressingBar.current || inTypeOptions(e.relatedTarget)) return;
+        finish(true);
+      }}
     />
   );
 }

@@ -1,16 +1,29 @@
 /**
- * Photoshop's options bar for the type tool: font, size and colour. With one text layer selected, or being typed
- * in, it shows that layer's, and a change is made to the layer at once (修改字体, 修改字号, 修改文字颜色); its font
- * and size are then what new text is set in too, as in Photoshop, where new text takes the options bar's settings.
- * With no text layer selected, and while new text is typed, it holds what new text is set in: the chosen font and
- * size, and the document's foreground colour.
+ * Photoshop's options bar for the type tool: font, size and colour, always those of the text the designer is
+ * working on. While new text is typed they are that text's: a change there restyles the words being typed (the
+ * box shows it) and is what is made; going to the bar keeps the words open. With one text layer selected, or being
+ * typed in, they are that layer's, and a change is made to the layer at once (修改字体, 修改字号, 修改文字颜色); the
+ * text just made, until the studio has its layer, is changed once it has it (never the layer selected before). The
+ * font and size chosen are then what new text is set in too, as in Photoshop, where new text takes the options
+ * bar's settings. With no text layer selected it holds what new text is set in: the chosen font and size, and the
+ * document's foreground colour. As Photoshop's bar, Enter in a field (or a font or colour chosen) gives the keys
+ * back to the document — to the words being typed, else the canvas, where V and Ctrl+Z act — and a press outside
+ * the bar takes the focus from its field.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ActiveDocument, LayerNode } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { layerWithId, refOf } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
-import { defaultTextSize, type TextEdit, type TextOptions } from './TextTool.js';
+import {
+  defaultTextSize,
+  type MadeText,
+  type TextEdit,
+  type TextOptions,
+  type TextStyle,
+  type TextTyping,
+  TYPE_OPTIONS,
+} from './TextTool.js';
 import type { Fonts } from './useFonts.js';
 import type { useForeground } from './useForeground.js';
 
@@ -25,6 +38,32 @@ function targetLayer(doc: ActiveDocument, typing: TextEdit | null): TextLayerNod
   const id = typing ? typing.layer?.id : selected;
   const layer = id === undefined ? undefined : layerWithId(doc.layers, id);
   return layer?.text && !layer.locked ? (layer as TextLayerNode) : undefined;
+}
+
+/** What the bar shows and changes. */
+type Target =
+  /** A text layer: the one whose words are typed, else the one selected. */
+  | { readonly kind: 'layer'; readonly layer: TextLayerNode; readonly edited: TextEdit | null }
+  /** New text being typed. */
+  | { readonly kind: 'typing'; readonly edit: TextEdit }
+  /** New text just committed, its layer not in the studio yet. */
+  | { readonly kind: 'made'; readonly made: MadeText }
+  /** Nothing: what new text will be set in. */
+  | { readonly kind: 'none' };
+
+function targetOf(doc: ActiveDocument, typing: TextTyping): Target {
+  const edit = typing.edit?.doc === doc.name ? typing.edit : null;
+  if (edit && !edit.layer) return { kind: 'typing', edit };
+  if (!edit && typing.made?.doc === doc.name) return { kind: 'made', made: typing.made };
+  const layer = targetLayer(doc, edit);
+  return layer ? { kind: 'layer', layer, edited: edit } : { kind: 'none' };
+}
+
+/** Which target it is, for the size typed in the field, which another one's does not keep. */
+function targetKey(target: Target): string {
+  if (target.kind === 'layer') return `layer:${target.layer.id}`;
+  if (target.kind === 'typing') return `typing:${target.edit.x},${target.edit.y}`;
+  return target.kind;
 }
 
 /** What new text is set in: the bar's font and size as it shows them (a selected text layer's), and `color`. */
@@ -42,6 +81,29 @@ export function newTextOptions(
 /** A size as the field shows it: to a tenth of a pixel (a resized layer's size is rarely whole). */
 const shownSize = (v: number) => Math.round(v * 10) / 10;
 
+/**
+ * The keys back to the document, as Photoshop's options bar gives them after Enter: to the words being typed, else
+ * to the canvas (its keys, V or Ctrl+Z, then act on the document, not on the field).
+ */
+function backToDocument(from: Element) {
+  const canvas = from.closest<HTMLElement>('.canvas-viewport');
+  const to = canvas?.querySelector<HTMLElement>('.text-editor') ?? canvas;
+  // Without the ring a canvas tabbed to shows: the designer's eyes are on the document, not on where the keys went.
+  to?.focus({ preventScroll: true, focusVisible: false });
+}
+
+/** Keys that step a closed font list through its fonts (each one a change) rather than choose one. */
+const LIST_KEYS = new Set([
+  'ArrowUp',
+  'ArrowDown',
+  'ArrowLeft',
+  'ArrowRight',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+]);
+
 export function TypeOptionsBar({
   doc,
   typing,
@@ -53,8 +115,8 @@ export function TypeOptionsBar({
   foreground,
 }: {
   doc: ActiveDocument;
-  /** What is being typed, if anything. */
-  typing: TextEdit | null;
+  /** What is being typed, if anything, and the text just made. */
+  typing: TextTyping;
   fonts: Fonts | null;
   /** New text's font, null for the bundled one; its size, null until chosen. */
   font: string | null;
@@ -64,21 +126,75 @@ export function TypeOptionsBar({
   foreground: ReturnType<typeof useForeground>;
 }) {
   const { studio, t } = useStudioView();
-  const layer = targetLayer(doc, typing);
+  const target = targetOf(doc, typing);
+  const bar = useRef<HTMLFieldSetElement>(null);
   // The size being typed or stepped: sent on Enter or when the field is left, as Photoshop's, not at each step.
-  const [sizeDraft, setSizeDraft] = useState<string | null>(null);
-  useEffect(() => setSizeDraft(null), [layer?.id, doc.name]);
-  // The size field's bounds are those of the call it makes.
-  const sizeLimits = layer
-    ? studio.tools.get(PANE_TOOLS.textSize)?.limits.size
-    : studio.tools.get(PANE_TOOLS.createText)?.limits.font_size;
-  /** `args` sent to the layer shown; `then` once the layer has them (a refused change keeps nothing). */
-  const change = (layer: TextLayerNode, name: string, args: Record<string, unknown>, then?: () => void) => {
-    void studio.run([{ name, arguments: { name: refOf(layer), ...args } }]).then((ok) => {
-      if (ok) then?.();
-    });
+  const [sizeDraft, setDraft] = useState<string | null>(null);
+  // As it is now: Enter sends it and gives the focus back, and the field's blur then has nothing more to send.
+  const draftNow = useRef<string | null>(null);
+  const setSizeDraft = (v: string | null) => {
+    draftNow.current = v;
+    setDraft(v);
   };
-  const sizeShown = layer ? shownSize(layer.text.size) : (size ?? defaultTextSize(doc));
+  const key = targetKey(target);
+  useEffect(() => setSizeDraft(null), [key, doc.name]);
+  // The font list stepped with the keys: each step is a change, but the list keeps the keys until one is chosen.
+  const fontKeyed = useRef(false);
+  // A press outside the bar takes the focus from its field (a size typed there is then sent, as on leaving it),
+  // wherever it lands: the canvas's keys are the document's again.
+  useEffect(() => {
+    const onPress = (e: PointerEvent) => {
+      const focused = document.activeElement;
+      const el = bar.current;
+      if (!el || !(focused instanceof HTMLElement) || !el.contains(focused)) return;
+      if (e.target instanceof Node && el.contains(e.target)) return;
+      focused.blur();
+    };
+    document.addEventListener('pointerdown', onPress, true);
+    return () => document.removeEventListener('pointerdown', onPress, true);
+  }, []);
+  // The size field's bounds are those of the call it makes.
+  const sizeLimits =
+    target.kind === 'layer' || target.kind === 'made'
+      ? studio.tools.get(PANE_TOOLS.textSize)?.limits.size
+      : studio.tools.get(PANE_TOOLS.createText)?.limits.font_size;
+  const style: TextStyle =
+    target.kind === 'layer'
+      ? target.layer.text
+      : target.kind === 'typing'
+        ? target.edit
+        : target.kind === 'made'
+          ? target.made
+          : { font, size: size ?? defaultTextSize(doc), color: foreground.color };
+  /**
+   * A change of the text worked on: the words being typed restyled, the layer (or the text just made, once its layer
+   * has come) changed by `call`; `keep` once it holds, for new text too (a refused change keeps nothing).
+   */
+  const apply = (
+    change: Partial<TextStyle>,
+    call: string,
+    args: Record<string, unknown>,
+    keep: () => void,
+  ) => {
+    const send = (name: string, edited: TextEdit | null) => {
+      void studio.run([{ name: call, arguments: { name, ...args } }]).then((ok) => {
+        if (!ok) return;
+        keep();
+        if (edited) typing.restyle(change, edited);
+      });
+    };
+    if (target.kind === 'typing') {
+      typing.restyle(change, target.edit);
+      keep();
+    } else if (target.kind === 'layer') send(refOf(target.layer), target.edited);
+    else if (target.kind === 'made') {
+      typing.restyleMade(change, target.made);
+      void target.made.layer.then((name) => {
+        if (name !== null) send(name, null);
+      });
+    } else keep();
+  };
+  const sizeShown = shownSize(style.size);
   const commitSize = (raw: string) => {
     setSizeDraft(null);
     const v = Number(raw);
@@ -87,17 +203,22 @@ export function TypeOptionsBar({
     if (raw.trim() === '' || !Number.isFinite(v) || v <= (sizeLimits?.above ?? 0) || v < min || v > max)
       return;
     if (v === sizeShown) return;
-    if (layer) change(layer, PANE_TOOLS.textSize, { size: v }, () => onSize(v));
-    else onSize(v);
+    apply({ size: v }, PANE_TOOLS.textSize, { size: v }, () => onSize(v));
   };
-  const fontShown = layer ? layer.text.font : (font ?? fonts?.default ?? '');
+  const fontShown = style.font ?? fonts?.default ?? '';
   // A layer's font the list lacks (a file's font this machine has not got) is still shown, first.
   const fontList = fonts && !fonts.fonts.includes(fontShown) ? [fontShown, ...fonts.fonts] : fonts?.fonts;
+  const colorShown = style.color;
   return (
     <fieldset
-      class="tool-options"
+      ref={bar}
+      class={`tool-options ${TYPE_OPTIONS}`}
       aria-label={t('canvas.textOptions')}
       onPointerDown={(e) => e.stopPropagation()}
+      // A press on the bar between its fields leaves the focus where it was (in the words being typed).
+      onMouseDown={(e) => {
+        if (!(e.target as Element).closest('input, select')) e.preventDefault();
+      }}
     >
       {fonts && fontList && (
         <label>
@@ -105,11 +226,24 @@ export function TypeOptionsBar({
           <select
             class="text-font"
             value={fontShown}
+            onPointerDown={() => {
+              fontKeyed.current = false;
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' || e.key === 'Escape') {
+                // Not a new line in the words being typed, which have the keys from now on.
+                e.preventDefault();
+                backToDocument(e.currentTarget);
+              } else fontKeyed.current = LIST_KEYS.has(e.key) || (e.key.length === 1 && e.key !== ' ');
+            }}
             onChange={(e) => {
-              const v = (e.currentTarget as HTMLSelectElement).value;
-              const keep = () => onFont(v === fonts.default ? null : v);
-              if (!layer) keep();
-              else if (v !== layer.text.font) change(layer, PANE_TOOLS.textFont, { font_name: v }, keep);
+              const el = e.currentTarget as HTMLSelectElement;
+              const v = el.value;
+              const chosen = v === fonts.default ? null : v;
+              if (v !== fontShown)
+                apply({ font: chosen }, PANE_TOOLS.textFont, { font_name: v }, () => onFont(chosen));
+              // Chosen from the list: back to the document; stepped with the keys, the list keeps them.
+              if (!fontKeyed.current) backToDocument(el);
             }}
           >
             {fontList.map((f) => (
@@ -129,11 +263,20 @@ export function TypeOptionsBar({
           value={sizeDraft ?? sizeShown}
           onInput={(e) => setSizeDraft((e.currentTarget as HTMLInputElement).value)}
           onKeyDown={(e) => {
-            if (e.key === 'Enter') commitSize((e.currentTarget as HTMLInputElement).value);
-            else if (e.key === 'Escape') setSizeDraft(null);
+            const el = e.currentTarget as HTMLInputElement;
+            if (e.key === 'Enter') {
+              // Not a new line in the words being typed, which have the keys from now on.
+              e.preventDefault();
+              commitSize(el.value);
+              backToDocument(el);
+            } else if (e.key === 'Escape') {
+              e.preventDefault();
+              setSizeDraft(null);
+              backToDocument(el);
+            }
           }}
           onBlur={(e) => {
-            if (sizeDraft !== null) commitSize((e.currentTarget as HTMLInputElement).value);
+            if (draftNow.current !== null) commitSize((e.currentTarget as HTMLInputElement).value);
           }}
         />
         px
@@ -143,14 +286,23 @@ export function TypeOptionsBar({
         <input
           type="color"
           class="text-color"
-          value={layer ? layer.text.color : foreground.color}
+          value={colorShown}
           onInput={(e) => {
-            if (!layer) foreground.preview((e.currentTarget as HTMLInputElement).value);
+            const v = (e.currentTarget as HTMLInputElement).value;
+            // Shown as it is picked: in the words being typed, or as the foreground colour new text takes.
+            if (target.kind === 'typing') typing.restyle({ color: v }, target.edit);
+            else if (target.kind === 'none') foreground.preview(v);
           }}
           onChange={(e) => {
-            const v = (e.currentTarget as HTMLInputElement).value;
-            if (!layer) foreground.set(v);
-            else if (v.toLowerCase() !== layer.text.color) change(layer, PANE_TOOLS.textColor, { color: v });
+            const el = e.currentTarget as HTMLInputElement;
+            const v = el.value;
+            // New text is set in the foreground colour: the one chosen for it is the foreground colour too.
+            const keep =
+              target.kind === 'typing' || target.kind === 'none' ? () => foreground.set(v) : () => {};
+            if (v.toLowerCase() !== colorShown.toLowerCase())
+              apply({ color: v }, PANE_TOOLS.textColor, { color: v }, keep);
+            else keep();
+            backToDocument(el);
           }}
         />
       </label>

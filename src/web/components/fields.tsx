@@ -7,13 +7,7 @@
 import type { ParamLimits, ParamSchema } from '../../registry/types.js';
 import { useStudioView } from '../context.js';
 import { type FormValue, initialRow } from '../forms/arguments.js';
-import {
-  type EnumOption,
-  type FieldKind,
-  fieldKind,
-  paramLabel,
-  withoutEscapeNotes,
-} from '../forms/field-kind.js';
+import { type EnumOption, type FieldKind, fieldKind, paramHelp, paramLabel } from '../forms/field-kind.js';
 import { type Lang, labelIn } from '../i18n.js';
 import { layerNames } from '../state/layers.js';
 
@@ -271,7 +265,7 @@ function TableField({
                     const required = kind.required.includes(c.name);
                     return (
                       <div key={c.name} class={`cell cell-${c.field.kind}`}>
-                        <label for={cell} title={withoutEscapeNotes(c.schema.description)}>
+                        <label for={cell} title={paramHelp(c.schema)}>
                           {labelIn(paramLabel(c.name, c.schema), lang)}
                           {required && c.field.kind !== 'boolean' && <RequiredMark />}
                         </label>
@@ -330,7 +324,7 @@ export function Field(props: FieldProps) {
   const notes = props.required ? [] : [t('form.optional')];
   const inline = kind.kind === 'boolean';
   const label = labelIn(paramLabel(props.name, props.schema), lang);
-  const help = withoutEscapeNotes(props.schema.description);
+  const help = paramHelp(props.schema);
   return (
     <div class={`field field-${kind.kind}${inline ? ' inline' : ''}`}>
       <div class="field-head">

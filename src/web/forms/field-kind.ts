@@ -150,12 +150,41 @@ export function withoutEscapeNotes(text: string): string {
 /**
  * The first clause of a parameter's description, as the field's label ("宽度（像素），整数…" → "宽度"), past a
  * leading 可选： (the form says "optional" itself) and without the asides in brackets ("可选：裁片…正放（领口…
- * 朝上）顺时针转过的角度：…" → "裁片…正放顺时针转过的角度").
+ * 朝上）顺时针转过的角度：…" → "裁片…正放顺时针转过的角度"); a switch described by its states, by its `true` one
+ * ("true 锁定，false 解锁" → "锁定").
  */
 export function shortLabel(name: string, schema: ParamSchema): string {
   const text = schema.description.replace(/^可选[：:，,]\s*/, '').replace(/（[^（）]*）|\([^()]*\)/g, '');
-  const head = text.split(/[，,；;。：:（(]/)[0]?.trim();
+  const head = (switchLabel(schema, text) ?? text).split(/[，,；;。：:（(]/)[0]?.trim();
   return head ? head : name;
+}
+
+/** `true` or `false` as a word of a description (not inside an identifier such as `is_true`). */
+const SWITCH_STATE = /(?<![A-Za-z0-9_])(true|false)(?![A-Za-z0-9_])/;
+
+/**
+ * A switch the registry describes by its states ("true 锁定，false 解锁", "true 添加全黑蒙版（隐藏全部）；false …")
+ * is labelled by what turning it on does (锁定, 添加全黑蒙版): the switch beside the label is the `true`, and the
+ * JSON words mean nothing to a designer. Undefined when the description opens with a name of its own (连续：true …).
+ */
+function switchLabel(schema: ParamSchema, text: string): string | undefined {
+  if (schema.type !== 'boolean' || !new RegExp(`^\\s*${SWITCH_STATE.source}`).test(text)) return undefined;
+  const on = /(?:^|[\s，,；;。])true\s*([^，,；;。]+)/.exec(text)?.[1]?.trim();
+  // Described by its `false` alone: its other clause still says what it does, without the JSON word.
+  return on || text.replace(SWITCH_STATE, '').trim();
+}
+
+/**
+ * A switch's help as a designer reads it: its states as the switch's own (打开时锁定，关闭时解锁；默认关闭) rather
+ * than the JSON values the model sends. Any other description is returned as it is.
+ */
+function switchHelp(schema: ParamSchema, text: string): string {
+  if (schema.type !== 'boolean') return text;
+  const states = new RegExp(`(默认\\s*)?${SWITCH_STATE.source}\\s*`, 'g');
+  return text.replace(states, (_, byDefault: string | undefined, state: string) => {
+    const word = state === 'true' ? '打开' : '关闭';
+    return byDefault ? `默认${word}` : `${word}时`;
+  });
 }
 
 /**
@@ -171,6 +200,11 @@ export function humanized(name: string): string {
     .map((w) => (/[aeiou]/i.test(w) ? w : w.toUpperCase()));
   const text = words.join(' ');
   return text ? text.charAt(0).toUpperCase() + text.slice(1) : name;
+}
+
+/** A field's or column's help: its description without the notes on escapes, a switch's states in its words. */
+export function paramHelp(schema: ParamSchema): string {
+  return switchHelp(schema, withoutEscapeNotes(schema.description));
 }
 
 /** A field's or column's label in both languages: the description's first clause, and its name as words. */
