@@ -257,6 +257,14 @@ describe('the selection tools on the canvas', () => {
       await expect(tolerance.inputValue()).resolves.toBe('40');
       await page.waitForTimeout(300);
       expect((await state(id)).labels.length).toBe(steps + 1);
+      // Enter there keeps the value and gives the keys back to the document (Ctrl+Z then undoes the wand's step).
+      await tolerance.click();
+      await page.keyboard.press('End');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.type('1');
+      await page.keyboard.press('Enter');
+      await expect(tolerance.inputValue()).resolves.toBe('41');
+      expect(await page.evaluate('document.activeElement?.classList.contains("canvas-viewport")')).toBe(true);
 
       // Not contiguous: both red squares.
       await bar.getByLabel('连续').uncheck();

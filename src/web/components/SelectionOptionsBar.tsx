@@ -5,6 +5,7 @@
  */
 import { useStudioView } from '../context.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
+import { backToDocument } from './back-to-document.js';
 import {
   type LassoKind,
   type MarqueeShape,
@@ -132,6 +133,13 @@ export function SelectionOptionsBar({
                 const min = tolerance?.min ?? 0;
                 const max = tolerance?.max ?? Number.POSITIVE_INFINITY;
                 if (Number.isInteger(v) && v >= min && v <= max) update({ tolerance: v });
+              }}
+              // As the type bar's fields: Enter (which sends the value) or Esc gives the keys back to the document.
+              onKeyDown={(e) => {
+                if (e.key !== 'Enter' && e.key !== 'Escape') return;
+                const field = e.currentTarget as HTMLInputElement;
+                field.blur();
+                backToDocument(field);
               }}
             />
           </label>

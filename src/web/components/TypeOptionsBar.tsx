@@ -15,6 +15,7 @@ import type { ActiveDocument, LayerNode } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { layerWithId, refOf } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
+import { backToDocument } from './back-to-document.js';
 import {
   defaultTextSize,
   type MadeText,
@@ -80,17 +81,6 @@ export function newTextOptions(
 
 /** A size as the field shows it: to a tenth of a pixel (a resized layer's size is rarely whole). */
 const shownSize = (v: number) => Math.round(v * 10) / 10;
-
-/**
- * The keys back to the document, as Photoshop's options bar gives them after Enter: to the words being typed, else
- * to the canvas (its keys, V or Ctrl+Z, then act on the document, not on the field).
- */
-function backToDocument(from: Element) {
-  const canvas = from.closest<HTMLElement>('.canvas-viewport');
-  const to = canvas?.querySelector<HTMLElement>('.text-editor') ?? canvas;
-  // Without the ring a canvas tabbed to shows: the designer's eyes are on the document, not on where the keys went.
-  to?.focus({ preventScroll: true, focusVisible: false });
-}
 
 /** Keys that step a closed font list through its fonts (each one a change) rather than choose one. */
 const LIST_KEYS = new Set([
