@@ -343,3 +343,24 @@ export function imagePixels(img: Locator): Promise<{ width: number; height: numb
     })
     .catch(() => null);
 }
+
+/**
+ * Pastes a 40 × 30 red PNG on the element `selector`, as a screenshot comes off the clipboard ("image.png"); true
+ * when the page took the paste (prevented the browser's own).
+ */
+export function pasteImage(page: Page, selector: string): Promise<unknown> {
+  return page.evaluate(`(async () => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 40;
+    canvas.height = 30;
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = '#c0392b';
+    ctx.fillRect(0, 0, 40, 30);
+    const blob = await new Promise((done) => canvas.toBlob(done, 'image/png'));
+    const data = new DataTransfer();
+    data.items.add(new File([blob], 'image.png', { type: 'image/png' }));
+    const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+    document.querySelector(${JSON.stringify(selector)}).dispatchEvent(event);
+    return event.defaultPrevented;
+  })()`);
+}

@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createSession, okCalls, toolCall } from '../server/support.js';
-import { countOf, eventually, finished, snapshot, textOf } from '../support/browser.js';
+import { countOf, eventually, finished, pasteImage, snapshot, textOf } from '../support/browser.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('chat-box', { model: true });
@@ -314,22 +314,7 @@ describe('a long conversation across reloads', () => {
 });
 
 describe('an image pasted in the message box', () => {
-  /** Pastes a 40 × 30 red PNG, as a screenshot comes off the clipboard ("image.png"). */
-  const paste = (page: Page) =>
-    page.evaluate(`(async () => {
-      const canvas = document.createElement('canvas');
-      canvas.width = 40;
-      canvas.height = 30;
-      const ctx = canvas.getContext('2d');
-      ctx.fillStyle = '#c0392b';
-      ctx.fillRect(0, 0, 40, 30);
-      const blob = await new Promise((done) => canvas.toBlob(done, 'image/png'));
-      const data = new DataTransfer();
-      data.items.add(new File([blob], 'image.png', { type: 'image/png' }));
-      const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
-      document.querySelector('textarea').dispatchEvent(event);
-      return event.defaultPrevented;
-    })()`);
+  const paste = (page: Page) => pasteImage(page, 'textarea');
 
   it('goes on the canvas as a new layer of the open document, and twice as two', async () => {
     const id = await createSession(studio.url);

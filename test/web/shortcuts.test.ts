@@ -1,7 +1,6 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createSession, okCalls, toolCall } from '../server/support.js';
-import { eventually, snapshot, textOf } from '../support/browser.js';
+import { eventually, pasteImage, snapshot, textOf } from '../support/browser.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('shortcuts');
@@ -210,22 +209,7 @@ describe('undo by the keyboard', () => {
 });
 
 describe('Ctrl+V with no model', () => {
-  /** Pastes a 40 × 30 red PNG on the element `selector`, as a screenshot comes off the clipboard ("image.png"). */
-  const paste = (page: Page, selector: string) =>
-    page.evaluate(`(async () => {
-      const canvas = document.createElement('canvas');
-      canvas.width = 40;
-      canvas.height = 30;
-      const ctx = canvas.getContext('2d');
-      ctx.fillStyle = '#c0392b';
-      ctx.fillRect(0, 0, 40, 30);
-      const blob = await new Promise((done) => canvas.toBlob(done, 'image/png'));
-      const data = new DataTransfer();
-      data.items.add(new File([blob], 'image.png', { type: 'image/png' }));
-      const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
-      document.querySelector(${JSON.stringify(selector)}).dispatchEvent(event);
-      return event.defaultPrevented;
-    })()`);
+  const paste = pasteImage;
   const layers = async (id: string) =>
     (
       (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
