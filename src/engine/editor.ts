@@ -17,6 +17,19 @@ export interface DocEntry {
   readonly history: History;
   /** The history state last saved, to tell whether there are unsaved changes. */
   readonly saved: DocState | null;
+  /** What the file it was opened from held that the document could not keep (said again by every save). */
+  readonly losses?: OpenLosses;
+}
+
+/**
+ * What a document opened from a file lacks of it, as the open call reported: not part of any history state,
+ * since no undo brings it back.
+ */
+export interface OpenLosses {
+  /** The workspace path it was opened from. */
+  readonly from: string;
+  /** Short Chinese phrases, e.g. 调整图层“曲线 1”（curves）. */
+  readonly items: readonly string[];
 }
 
 export interface EditorState {
@@ -35,6 +48,7 @@ export interface OpenDocument {
   readonly path: string | null;
   readonly state: DocState;
   readonly dirty: boolean;
+  readonly losses?: OpenLosses;
 }
 
 interface Pending {
@@ -76,7 +90,14 @@ export class Transaction {
 
   private view(entry: DocEntry): OpenDocument {
     const state = this.pending.get(entry.id)?.state ?? current(entry.history);
-    return { id: entry.id, name: entry.name, path: entry.path, state, dirty: state !== entry.saved };
+    return {
+      id: entry.id,
+      name: entry.name,
+      path: entry.path,
+      state,
+      dirty: state !== entry.saved,
+      ...(entry.losses ? { losses: entry.losses } : {}),
+    };
   }
 
   private entry(id: number): DocEntry {
@@ -159,7 +180,13 @@ export class Transaction {
     return this.entry(docId).history;
   }
 
-  addDocument(name: string, state: DocState, label: string, path: string | null = null): OpenDocument {
+  addDocument(
+    name: string,
+    state: DocState,
+    label: string,
+    path: string | null = null,
+    lossItems: readonly string[] = [],
+  ): OpenDocument {
     if (this.docs.some((d) => d.name === name)) fail('conflict', `已有名为“${name}”的打开文档`);
     const entry: DocEntry = {
       id: this.nextDocId++,
@@ -167,6 +194,7 @@ export class Transaction {
       path,
       history: startHistory(state, label),
       saved: path === null ? null : state,
+      ...(path !== null && lossItems.length > 0 ? { losses: { from: path, items: [...lossItems] } } : {}),
     };
     this.docs.push(entry);
     this.active = entry.id;

@@ -158,10 +158,37 @@ interface LayerBase {
   readonly locks: Locks;
   readonly mask?: LayerMask;
   readonly effects?: Effects;
+  /** What a PSD held for the layer that the engine does not interpret, written back with it (io/psd.ts). */
+  readonly psd?: PsdLayerData;
 }
 
 export interface LayerMask extends Mask {
   readonly enabled: boolean;
+  /**
+   * Photoshop's mask density, 0..1 (absent = 1): at d the mask hides only d of what it hides at full density,
+   * shown = 1 − d·(1 − mask).
+   */
+  readonly density?: number;
+  /** Photoshop's mask feather, a blur radius in pixels (absent = 0). */
+  readonly feather?: number;
+  /** The file's "position relative to layer" flag, written back as read. */
+  readonly relative?: boolean;
+}
+
+/**
+ * A PSD layer's properties that the engine neither shows nor edits, as ag-psd reads and writes them (plain
+ * data), so that open → edit → save does not drop them. io/psd.ts decides per property which edits make it
+ * wrong, and leaves it out then.
+ */
+export interface PsdLayerData {
+  /** ag-psd `Layer` fields written back unchanged (Blend If, knockout, advanced blending, colour label, …). */
+  readonly props?: Readonly<Record<string, unknown>>;
+  /**
+   * The file's whole layer style as ag-psd read it, and the `effects` the engine made of it: while the layer's
+   * `effects` is still that very object (`of`), the style is written back as read, switched-off and unsupported
+   * effects included; after an edit, the engine's stroke and shadow replace the file's and the rest is kept.
+   */
+  readonly style?: { readonly of: Effects | undefined; readonly fx: Readonly<Record<string, unknown>> };
 }
 
 export interface PixelLayer extends LayerBase {
@@ -176,6 +203,8 @@ export interface FillLayer extends LayerBase {
   readonly kind: 'fill';
   readonly color: RGB;
   readonly background?: boolean;
+  /** Read from a Photoshop solid colour fill layer: written as one again (with its current colour). */
+  readonly solidColorLayer?: boolean;
 }
 
 export interface TextSpec {
@@ -229,6 +258,17 @@ export interface SmartLayer extends LayerBase {
   readonly source: Raster;
   readonly transform: SmartTransform;
   readonly raster: Raster;
+  /** The file embedded in the PSD the layer was read from: written back as it was while `source` is unchanged. */
+  readonly embedded?: SmartEmbedded;
+}
+
+export interface SmartEmbedded {
+  /** The `source` decoded from the file: the file still holds the layer's content while `source` is this object. */
+  readonly source: Raster;
+  /** ag-psd's `LinkedFile` record, bytes (`data`) included, as read. */
+  readonly file: Readonly<Record<string, unknown>>;
+  /** ag-psd `placedLayer` fields other than its corners (type, size, resolution, …), as read. */
+  readonly placed: Readonly<Record<string, unknown>>;
 }
 
 export interface GroupLayer extends LayerBase {
@@ -274,4 +314,10 @@ export interface DocState {
   readonly nextId: number;
   /** A CMYK document's memo of the inks its colours were separated with (InkTable). */
   readonly inkTable?: InkTable;
+  /**
+   * What the PSD it was opened from held for the whole document that the engine does not interpret, as ag-psd
+   * reads it (`imageResources`: XMP, layer comps, copyright, global light, …; `artboards`): written back
+   * unchanged (io/psd.ts).
+   */
+  readonly psdDocument?: Readonly<Record<string, unknown>>;
 }

@@ -146,8 +146,24 @@ export async function savePsd(ctx: ToolContext, doc: OpenDocument, rel: string):
     return { warnings, bytes: (await handle.stat()).size };
   });
   for (const w of warnings) ctx.warn(w);
+  warnLosses(ctx, doc, target, 'PSD');
   ctx.tx.markSaved(doc.id, target);
   return { path: target, format: 'psd', bytes };
+}
+
+/**
+ * Says again, at every save, what the file the document was opened from held that the file written lacks: the
+ * open call said it once, but a save (above all one over that very file) is where it is lost.
+ */
+function warnLosses(ctx: ToolContext, doc: OpenDocument, target: string, format: string): void {
+  const losses = doc.losses;
+  if (!losses || losses.items.length === 0) return;
+  const items = losses.items.join('；');
+  ctx.warn(
+    target === losses.from
+      ? `已覆盖原文件“${target}”：打开时未能保留的以下内容已从该文件中丢失：${items}`
+      : `保存的 ${format}“${target}”不包含打开“${losses.from}”时未能保留的以下内容：${items}`,
+  );
 }
 
 /** Writes the flattened image as PNG or JPEG (Photoshop's Save a Copy: the document's own file is unchanged). */
@@ -167,6 +183,7 @@ async function exportImage(
       ? await encodePng(image, doc.state.dpi)
       : await encodeJpeg(image, doc.state.dpi, jpegOptions(doc.state));
   await ctx.workspace.writeAtomic(target, buffer);
+  warnLosses(ctx, doc, target, FORMAT_NAMES[format]);
   return { path: target, format, bytes: buffer.byteLength };
 }
 
@@ -333,16 +350,18 @@ export const filesHandlers = {
       });
     }
     let state: DocState;
+    let losses: readonly string[] = [];
     ctx.progress('解码文件', 0.2);
     if (kind === 'psd') {
       const decoded = await decodePsd(buf);
       for (const w of decoded.warnings) ctx.warn(w);
       state = decoded.state;
+      losses = decoded.losses;
     } else {
       const { raster, dpi } = await decodeImage(buf);
       state = flatDocument(raster, dpi);
     }
-    const doc = ctx.tx.addDocument(name, state, '打开文档', target);
+    const doc = ctx.tx.addDocument(name, state, '打开文档', target, losses);
     return { opened: target, document: documentSummary(doc) };
   },
 

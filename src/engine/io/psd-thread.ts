@@ -113,7 +113,7 @@ export async function decodePsdOffThread(
 ): Promise<DecodedPsd> {
   const result = await submit({ kind: 'decode', bytes, opts });
   if (result.kind !== 'decode') throw new EditorError('internal', 'PSD 线程返回了错误类型的结果');
-  return { state: result.state, warnings: result.warnings };
+  return { state: result.state, warnings: result.warnings, losses: result.losses };
 }
 
 export function setPsdThreadMode(m: PsdThreadMode): void {

@@ -15,8 +15,10 @@ import {
   type Layer as AgLayer,
   type LinkedFile as AgLinkedFile,
   type LayerMaskData as AgMask,
+  type ParagraphStyle as AgParagraphStyle,
   type PixelData as AgPixelData,
   type Psd as AgPsd,
+  type TextStyle as AgTextStyle,
   getCompositeImageData,
   getLayerImageData,
   getLayerMaskImageData,
@@ -51,6 +53,7 @@ import {
   type Locks,
   type Raster,
   type RGB,
+  type SmartEmbedded,
   type SmartTransform,
   type StrokeEffect,
   type TextMatrix,
@@ -69,6 +72,16 @@ import {
 import { isIdentityMatrix, psdFontName, renderTextSpec, TEXT_BASELINE_EM, textAnchor } from '../text.js';
 import { decodeImage, encodePng } from './image-codec.js';
 import { checkPackedRows } from './packbits.js';
+import {
+  carriedDocumentFields,
+  carriedLayerData,
+  carriedLayerFields,
+  carriedResources,
+  globalAngleOf,
+  maskExtras,
+  psdDocumentOf,
+  styleToWrite,
+} from './psd-carry.js';
 import {
   CMYK_COLOR_MODE,
   cmykLayerPlan,
@@ -145,6 +158,11 @@ export interface DecodedPsd {
   readonly state: DocState;
   /** Chinese, for the tool result: everything that could not be kept. */
   readonly warnings: string[];
+  /**
+   * What the file holds that the document does not (short Chinese phrases, e.g. 调整图层“曲线 1”（curves））: a
+   * save writes a file without them, so every save names them again (tools/files.ts).
+   */
+  readonly losses: string[];
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -314,6 +332,9 @@ function locksToAg(l: Locks): LockedProtection {
 /** The mask's record fields; its pixels are the layer's -2 channel (planned in layerToAg). */
 function maskToAg(m: LayerMask): AgMask {
   const out: AgMask = { defaultColor: m.outside, disabled: !m.enabled };
+  if (m.density !== undefined) out.userMaskDensity = m.density;
+  if (m.feather !== undefined) out.userMaskFeather = m.feather;
+  if (m.relative) out.positionRelativeToLayer = true;
   // Reveal-all and hide-all masks have no pixels and no bounds.
   if (m.w > 0 && m.h > 0) Object.assign(out, { left: m.x, top: m.y, right: m.x + m.w, bottom: m.y + m.h });
   return out;
@@ -425,23 +446,24 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
     blend = 'normal';
     warnings.push(`图层“${layer.name}”的混合模式“穿透”只适用于图层组，已按“正常”保存`);
   }
+  const carried = carriedLayerFields(layer);
   const out: AgLayer = {
+    ...carried,
     name: layer.name,
     hidden: !layer.visible,
     opacity: layer.opacity,
     blendMode: blend,
     clipping: layer.clipped,
-    protected: locksToAg(layer.locks),
+    protected: { ...carried.protected, ...locksToAg(layer.locks) },
   };
   // Only when below 100 %, so files without fill opacity are written as before. ag-psd stores `fillOpacity ×
   // 255` with setUint8, which truncates: half a step up lands on the byte we mean whatever the float error.
   const fill = layer.fillOpacity;
   if (fill !== undefined && fill < 1) out.fillOpacity = (Math.round(Math.max(0, fill) * 255) + 0.5) / 255;
   if (layer.mask) out.mask = maskToAg(layer.mask);
-  if (layer.effects) {
-    const fx = await effectsToAg(ctx, layer.effects);
-    if (fx) out.effects = fx;
-  }
+  const ours = layer.effects ? await effectsToAg(ctx, layer.effects) : undefined;
+  const fx = styleToWrite(layer, ours, globalAngleOf(state));
+  if (fx) out.effects = fx;
   // The mask's channel follows the colour channels, as ag-psd and Photoshop order them.
   const m = layer.mask;
   const maskChannels = m
@@ -484,6 +506,8 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
       const samples = cmyk ? (await inksFor(cmyk, c)).map((ink) => 255 - ink) : [c.r, c.g, c.b];
       const colour = samples.map((v, i) => flatChannel(i, w, h, v));
       plan(bottom && !layer.mask ? colour : [flatChannel(-1, w, h, 255), ...colour]);
+      // Photoshop's own solid colour fill layer again (the pixels stay, for readers that do not know one).
+      if (layer.solidColorLayer) out.vectorFill = { type: 'color', color: await descriptorColour(ctx, c) };
       break;
     }
     case 'text': {
@@ -505,7 +529,21 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
     case 'smart': {
       place(layer.raster);
       const src = layer.source;
-      if (src.w > 0 && src.h > 0) {
+      const embedded = layer.embedded;
+      if (embedded && embedded.source === src && typeof embedded.file.id === 'string') {
+        // The content is still the file's: its own bytes go back (a layered PSD stays layered), placed anew.
+        const file = embedded.file as unknown as AgLinkedFile;
+        if (!ctx.linkedFiles.some((f) => f.id === file.id)) ctx.linkedFiles.push(file);
+        out.placedLayer = {
+          ...(embedded.placed as Omit<NonNullable<AgLayer['placedLayer']>, 'transform'>),
+          transform: smartCorners(layer.transform, src.w, src.h),
+        };
+      } else if (src.w > 0 && src.h > 0) {
+        if (embedded) {
+          warnings.push(
+            `智能对象“${layer.name}”的内容已更改，已按 PNG 嵌入，原嵌入文件“${String(embedded.file.name ?? '')}”不再保留`,
+          );
+        }
         const fileId = randomUUID();
         const png = await encodePng({ ...src, x: 0, y: 0 }, state.dpi);
         ctx.linkedFiles.push({ id: fileId, name: fileNameFor(layer.name), type: 'png', data: png });
@@ -665,25 +703,31 @@ async function writePsd(
     );
     dpi = PSD_MAX_DPI;
   }
+  const carried = carriedResources(state);
   const psd: AgPsd = {
+    ...carriedDocumentFields(state),
     width,
     height,
     imageData: pixelDataOf(merged),
     children,
     imageResources: {
+      ...carried,
       resolutionInfo: {
-        horizontalResolution: dpi,
+        // The units Photoshop shows the resolution and size in, as the file had them; the numbers are ours.
         horizontalResolutionUnit: 'PPI',
         widthUnit: 'Inches',
-        verticalResolution: dpi,
         verticalResolutionUnit: 'PPI',
         heightUnit: 'Inches',
+        ...carried.resolutionInfo,
+        horizontalResolution: dpi,
+        verticalResolution: dpi,
       },
     },
   };
+  delete psd.imageResources!.gridAndGuidesInformation;
   if (state.guides.length > 0) {
     psd.imageResources!.gridAndGuidesInformation = {
-      grid: { horizontal: 18 * 32, vertical: 18 * 32 },
+      grid: carried.gridAndGuidesInformation?.grid ?? { horizontal: 18 * 32, vertical: 18 * 32 },
       guides: state.guides.map((g) => ({ location: g.position, direction: g.direction })),
     };
   }
@@ -727,6 +771,7 @@ interface DecodeContext {
   readonly psd: AgPsd;
   readonly layers: Map<number, Layer>;
   readonly warnings: string[];
+  readonly losses: string[];
   readonly dpi: number;
   /** For a CMYK file: the profile its inks are converted to sRGB with. */
   readonly icc?: Uint8Array;
@@ -738,6 +783,12 @@ interface DecodeContext {
 }
 
 const clamp255 = (v: number): number => Math.max(0, Math.min(255, Math.round(v)));
+
+/** Warns of something the document will not keep, and lists it (`what`) among the losses every save repeats. */
+function lose(ctx: Pick<DecodeContext, 'warnings' | 'losses'>, warning: string, what: string): void {
+  ctx.warnings.push(warning);
+  ctx.losses.push(what);
+}
 
 /**
  * The channel values (0–1, unrounded) of the RGB, HSB and gray forms of a descriptor colour, which are the
@@ -992,14 +1043,15 @@ async function effectsOf(l: AgLayer, ctx: DecodeContext): Promise<Effects | unde
   const fx = l.effects;
   const name = l.name ?? '';
   if (!fx) return undefined;
+  // The file's style is carried whole (carriedOf), so what is not shown here is still written back.
   if (fx.disabled) {
-    ctx.warnings.push(`图层“${name}”的图层样式处于关闭状态，已忽略`);
+    ctx.warnings.push(`图层“${name}”的图层样式处于关闭状态：预览不显示，保存时原样保留`);
     return undefined;
   }
   const blendOf = (m: AgBlendMode | undefined, what: string): BlendMode => {
     if (m === undefined) return 'normal';
     if (isBlendMode(m) && m !== 'pass through') return m;
-    ctx.warnings.push(`图层“${name}”的${what}混合模式“${m}”不受支持，已改为“正常”`);
+    ctx.warnings.push(`图层“${name}”的${what}混合模式“${m}”不受支持，预览按“正常”显示`);
     return 'normal';
   };
   let stroke: StrokeEffect | undefined;
@@ -1008,7 +1060,7 @@ async function effectsOf(l: AgLayer, ctx: DecodeContext): Promise<Effects | unde
   if (strokes.length > 0) {
     const s = strokes[0]!;
     if (s.fillType && s.fillType !== 'color') {
-      ctx.warnings.push(`图层“${name}”的描边使用渐变或图案填充，无法保留，已忽略`);
+      ctx.warnings.push(`图层“${name}”的描边使用渐变或图案填充：预览不显示，保存时原样保留`);
     } else {
       stroke = {
         size: round6(unitsToPx(s.size, ctx.dpi)),
@@ -1018,7 +1070,7 @@ async function effectsOf(l: AgLayer, ctx: DecodeContext): Promise<Effects | unde
         blend: blendOf(s.blendMode, '描边'),
       };
     }
-    if (strokes.length > 1) ctx.warnings.push(`图层“${name}”有多个描边，只保留了第一个`);
+    if (strokes.length > 1) ctx.warnings.push(`图层“${name}”有多个描边：预览只显示第一个，保存时全部保留`);
   }
   const shadows = (fx.dropShadow ?? []).filter((s) => s.enabled !== false);
   if (shadows.length > 0) {
@@ -1035,7 +1087,7 @@ async function effectsOf(l: AgLayer, ctx: DecodeContext): Promise<Effects | unde
       color: await fileColour(d.color, ctx, `图层“${name}”投影`),
       blend: blendOf(d.blendMode, '投影'),
     };
-    if (shadows.length > 1) ctx.warnings.push(`图层“${name}”有多个投影，只保留了第一个`);
+    if (shadows.length > 1) ctx.warnings.push(`图层“${name}”有多个投影：预览只显示第一个，保存时全部保留`);
   }
   const dropped = Object.keys(EFFECT_NAMES).filter((k) => {
     const v = (fx as Record<string, unknown>)[k];
@@ -1044,7 +1096,7 @@ async function effectsOf(l: AgLayer, ctx: DecodeContext): Promise<Effects | unde
   });
   if (dropped.length > 0) {
     const names = dropped.map((k) => EFFECT_NAMES[k]).join('、');
-    ctx.warnings.push(`图层“${name}”的图层样式（${names}）暂不支持，已忽略`);
+    ctx.warnings.push(`图层“${name}”的图层样式（${names}）预览不显示，保存时原样保留`);
   }
   if (!stroke && !dropShadow) return undefined;
   return { ...(stroke ? { stroke } : {}), ...(dropShadow ? { dropShadow } : {}) };
@@ -1095,7 +1147,7 @@ export function smartTransformFromCorners(
 async function smartSourceOf(
   l: AgLayer,
   ctx: DecodeContext,
-): Promise<{ source: Raster; transform: SmartTransform } | string> {
+): Promise<{ source: Raster; transform: SmartTransform; embedded: SmartEmbedded } | string> {
   const placed = l.placedLayer!;
   const file = ctx.psd.linkedFiles?.find((f) => f.id === placed.id);
   if (!file?.data) return '其源文件没有嵌入在 PSD 中';
@@ -1112,7 +1164,9 @@ async function smartSourceOf(
     // Photoshop's "Convert to Smart Object" embeds a PSB: its merged image is the source.
     source = embeddedPsdComposite(file.data);
     if (source)
-      ctx.warnings.push(`智能对象“${l.name ?? ''}”内嵌的 PSD 已按合并图像读取，其内部图层不再单独保留`);
+      ctx.warnings.push(
+        `智能对象“${l.name ?? ''}”内嵌的 PSD 按合并图像显示；内容不变时保存时原样写回，替换或修改内容后其内部图层不再保留`,
+      );
   } else {
     try {
       source = (await decodeImage(file.data)).raster;
@@ -1123,7 +1177,12 @@ async function smartSourceOf(
   if (!source) return `其源文件“${file.name}”的格式无法读取`;
   const transform = smartTransformFromCorners(placed.transform, source.w, source.h);
   if (!transform) return '其变换不是单纯的缩放、旋转和移动';
-  return { source, transform };
+  // The corners are written from `transform`; the rest of the placement describes the file, kept with it.
+  const { transform: _corners, nonAffineTransform: _same, warp: _identity, ...rest } = placed;
+  // A copy of the bytes: ag-psd's are a view into the whole file's buffer, which the layer would keep alive (and a
+  // session snapshot would write out) for as long as the document lives.
+  const kept = { ...file, data: file.data.slice() };
+  return { source, transform, embedded: { source, file: kept, placed: rest } };
 }
 
 function isPsdBytes(d: Uint8Array): boolean {
@@ -1199,6 +1258,51 @@ function textFill(c: AgColor | undefined): AgColor | undefined {
   return c;
 }
 
+/** Character attributes a TextSpec does not hold, with the value that means "not used" and their names. */
+const TEXT_STYLE_DEFAULTS: readonly (readonly [keyof AgTextStyle, unknown, string])[] = [
+  ['fauxBold', false, '仿粗体'],
+  ['fauxItalic', false, '仿斜体'],
+  ['underline', false, '下划线'],
+  ['strikethrough', false, '删除线'],
+  ['tracking', 0, '字距'],
+  ['horizontalScale', 1, '水平缩放'],
+  ['verticalScale', 1, '垂直缩放'],
+  ['baselineShift', 0, '基线偏移'],
+  ['fontCaps', 0, '全部大写/小型大写'],
+  ['fontBaseline', 0, '上标/下标'],
+  ['strokeFlag', false, '文字描边'],
+];
+
+const PARAGRAPH_DEFAULTS: readonly (readonly [keyof AgParagraphStyle, unknown, string])[] = [
+  ['justification', 'left', '段落对齐'],
+  ['firstLineIndent', 0, '首行缩进'],
+  ['startIndent', 0, '左缩进'],
+  ['endIndent', 0, '右缩进'],
+  ['spaceBefore', 0, '段前间距'],
+  ['spaceAfter', 0, '段后间距'],
+];
+
+/**
+ * What of a text layer the TextSpec (one font, size and colour, point text) cannot hold, by Photoshop's names:
+ * saving writes the text without it.
+ */
+function textDropped(t: NonNullable<AgLayer['text']>): string[] {
+  const out: string[] = [];
+  if (t.shapeType === 'box') out.push('段落文本框（保存为点文字）');
+  const styles = [t.style ?? {}, ...(t.styleRuns ?? []).map((r) => ({ ...(t.style ?? {}), ...r.style }))];
+  for (const [key, none, what] of TEXT_STYLE_DEFAULTS) {
+    if (styles.some((st) => st[key] !== undefined && st[key] !== none)) out.push(what);
+  }
+  // Photoshop writes a leading with auto leading off; ag-psd leaves `autoLeading` out when it is on.
+  if (styles.some((st) => st.autoLeading !== true && st.leading !== undefined)) out.push('行距');
+  const paragraphs = [t.paragraphStyle ?? {}, ...(t.paragraphStyleRuns ?? []).map((r) => r.style)];
+  for (const [key, none, what] of PARAGRAPH_DEFAULTS) {
+    if (paragraphs.some((p) => p[key] !== undefined && p[key] !== none)) out.push(what);
+  }
+  if (t.warp && t.warp.style !== undefined && t.warp.style !== 'none') out.push('文字变形');
+  return out;
+}
+
 async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | string> {
   const t = l.text!;
   const m = t.transform ?? [1, 0, 0, 1, 0, 0];
@@ -1217,7 +1321,21 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
   const distinct = new Set(
     runs.map((r) => JSON.stringify({ f: r.style.font?.name, s: r.style.fontSize, c: r.style.fillColor })),
   );
-  if (distinct.size > 1) ctx.warnings.push(`文字图层“${l.name ?? ''}”包含多种文字样式，只保留了第一种`);
+  if (distinct.size > 1) {
+    lose(
+      ctx,
+      `文字图层“${l.name ?? ''}”包含多种文字样式（字体、字号或颜色），只保留了第一种`,
+      `文字图层“${l.name ?? ''}”的多种文字样式`,
+    );
+  }
+  const dropped = textDropped(t);
+  if (dropped.length > 0) {
+    lose(
+      ctx,
+      `文字图层“${l.name ?? ''}”的${dropped.join('、')}不会保留：保存时按点文字、单一的字体字号和颜色写入`,
+      `文字图层“${l.name ?? ''}”的${dropped.join('、')}`,
+    );
+  }
   const size = round6(style.fontSize ?? 12);
   const font = style.font?.name ?? 'NotoSansSC-Regular';
   return {
@@ -1253,7 +1371,11 @@ function isUniformOpaque(r: Raster): RGB | undefined {
 async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): Promise<number | undefined> {
   const name = l.name ?? `图层 ${ctx.nextId}`;
   if (l.adjustment) {
-    ctx.warnings.push(`调整图层“${name}”（${l.adjustment.type}）暂不支持，已跳过`);
+    lose(
+      ctx,
+      `调整图层“${name}”（${l.adjustment.type}）暂不支持，已跳过`,
+      `调整图层“${name}”（${l.adjustment.type}）`,
+    );
     return undefined;
   }
   checkLayerChannels(l, name, ctx.psd.colorMode ?? 3);
@@ -1261,7 +1383,11 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
   let blend: BlendMode = 'normal';
   if (isBlendMode(l.blendMode)) blend = l.blendMode;
   else if (l.blendMode !== undefined) {
-    ctx.warnings.push(`图层“${name}”的混合模式“${l.blendMode}”不受支持，已改为“正常”`);
+    lose(
+      ctx,
+      `图层“${name}”的混合模式“${l.blendMode}”不受支持，已改为“正常”`,
+      `图层“${name}”的混合模式“${l.blendMode}”`,
+    );
   }
   const fill = l.fillOpacity === undefined ? 1 : opacityFromByte(l.fillOpacity * 255);
   const base = {
@@ -1279,12 +1405,22 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
     l.vectorMask && !l.vectorMask.disable && !l.vectorFill && l.vectorMask.paths.length
       ? l.vectorMask
       : undefined;
-  const pixelMask = layerPixels(name, () => maskOf(l));
+  const readMask = layerPixels(name, () => maskOf(l));
+  const pixelMask = readMask ? { ...readMask, ...maskExtras(l, ctx.warnings) } : undefined;
   const mask = vector ? withVectorMask(vector, ctx.psd, pixelMask) : pixelMask;
   if (vector)
-    ctx.warnings.push(`图层“${name}”的矢量蒙版已转为图层蒙版（像素）：显示效果不变，路径不再可编辑`);
+    lose(
+      ctx,
+      `图层“${name}”的矢量蒙版已转为图层蒙版（像素）：显示效果不变，路径不再可编辑`,
+      `图层“${name}”的矢量蒙版路径`,
+    );
   const effects = await effectsOf(l, ctx);
-  const extras = { ...(mask ? { mask } : {}), ...(effects ? { effects } : {}) };
+  const carried = carriedLayerData(l, effects, ctx.warnings);
+  const extras = {
+    ...(mask ? { mask } : {}),
+    ...(effects ? { effects } : {}),
+    ...(carried ? { psd: carried } : {}),
+  };
 
   if (l.children) {
     const children: number[] = [];
@@ -1300,11 +1436,18 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
   }
   // Photoshop's Background has no transparency channel.
   const background = isBottom && !!l.rawData && !l.rawData.channels.some((c) => c.id === -1);
-  const flat = isBottom && !extras.mask && !extras.effects ? flatBackgroundColour(l, ctx) : undefined;
+  const flat =
+    isBottom && !extras.mask && !extras.effects && !l.effects ? flatBackgroundColour(l, ctx) : undefined;
   if (flat) {
     delete l.rawData;
     const color = await colourInSrgb(ctx.source, flat);
-    ctx.layers.set(id, { ...base, kind: 'fill', color, ...(background ? { background } : {}) });
+    ctx.layers.set(id, {
+      ...base,
+      ...extras,
+      kind: 'fill',
+      color,
+      ...(background ? { background } : {}),
+    });
     return id;
   }
   const icc = ctx.icc;
@@ -1327,24 +1470,24 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
       ctx.layers.set(id, { ...base, ...extras, kind: 'text', text: own.text, raster: own.raster });
       return id;
     }
-    ctx.warnings.push(`文字图层“${name}”${spec}，已转为像素图层`);
+    lose(ctx, `文字图层“${name}”${spec}，已转为像素图层`, `文字图层“${name}”的可编辑文字`);
   } else if (l.placedLayer) {
     const smart = await smartSourceOf(l, ctx);
     if (typeof smart !== 'string') {
       ctx.layers.set(id, { ...base, ...extras, kind: 'smart', ...smart, raster });
       return id;
     }
-    ctx.warnings.push(`智能对象“${name}”${smart}，已转为像素图层`);
+    lose(ctx, `智能对象“${name}”${smart}，已转为像素图层`, `智能对象“${name}”`);
   } else if (l.vectorFill && l.vectorFill.type === 'color' && !l.vectorMask) {
     // A Photoshop solid colour fill layer covering the canvas.
     const color = await fileColour(l.vectorFill.color, ctx, `填充图层“${name}”`);
-    ctx.layers.set(id, { ...base, ...extras, kind: 'fill', color });
+    ctx.layers.set(id, { ...base, ...extras, kind: 'fill', color, solidColorLayer: true });
     return id;
   } else if (l.vectorFill) {
     if (raster.w === 0 && l.vectorFill.type === 'color' && l.vectorMask && !l.vectorMask.disable) {
       // A file that carries no pixels for its shape layer (some writers expect Photoshop to draw it): ours.
       const color = await fileColour(l.vectorFill.color, ctx, `形状图层“${name}”`);
-      ctx.warnings.push(`形状图层“${name}”已按其路径和颜色绘制为像素图层`);
+      lose(ctx, `形状图层“${name}”已按其路径和颜色绘制为像素图层`, `形状图层“${name}”的路径`);
       ctx.layers.set(
         id,
         plainLayer(
@@ -1357,7 +1500,7 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
       );
       return id;
     }
-    ctx.warnings.push(`形状或填充图层“${name}”已转为像素图层（保留其像素）`);
+    lose(ctx, `形状或填充图层“${name}”已转为像素图层（保留其像素）`, `形状或填充图层“${name}”`);
   }
 
   ctx.layers.set(id, plainLayer(ctx, { ...base, ...extras }, raster, isBottom, background));
@@ -1526,6 +1669,7 @@ function plainLayer(
     isBottom &&
     !props.mask &&
     !props.effects &&
+    !props.psd?.style &&
     raster.x === 0 &&
     raster.y === 0 &&
     raster.w === width &&
@@ -1702,20 +1846,28 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     );
   }
   const warnings: string[] = [];
+  const losses: string[] = [];
+  const notes = { warnings, losses };
   if (unparsed.length > 0) {
     const more = unparsed.length > 1 ? `等 ${unparsed.length} 处` : '';
     const first = unparsed[0]!.replace(/\p{Cc}/gu, '?').slice(0, 120);
-    warnings.push(`PSD 中有无法解析的数据（可能已损坏），已跳过：${first}${more}`);
+    lose(notes, `PSD 中有无法解析的数据（可能已损坏），已跳过：${first}${more}`, '无法解析的数据');
   }
   if (psd.bitsPerChannel === 32) {
-    warnings.push('PSD 为 32 位/通道（线性光 HDR），已转换为 sRGB 8 位/通道，超出白色的高光已截断');
+    lose(
+      notes,
+      'PSD 为 32 位/通道（线性光 HDR），已转换为 sRGB 8 位/通道，超出白色的高光已截断',
+      '32 位/通道（HDR）的精度和高光',
+    );
   } else if ((psd.bitsPerChannel ?? 8) > 8) {
-    warnings.push(`PSD 为 ${psd.bitsPerChannel} 位/通道，已转换为 8 位`);
+    lose(notes, `PSD 为 ${psd.bitsPerChannel} 位/通道，已转换为 8 位`, `${psd.bitsPerChannel} 位/通道的精度`);
   }
   // Documents are RGB or CMYK: a black-and-white job saved back as RGB would print in four inks, not black.
   if (psd.colorMode === GRAYSCALE_COLOR_MODE)
-    warnings.push(
+    lose(
+      notes,
       'PSD 为灰度模式，已转换为 RGB 颜色，保存时为 RGB（需要灰度文件时请在 Photoshop 中转回灰度）',
+      '灰度模式（保存为 RGB）',
     );
 
   const res = psd.imageResources?.resolutionInfo;
@@ -1743,6 +1895,7 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     psd,
     layers: new Map(),
     warnings,
+    losses,
     dpi,
     nextId: 1,
     ...(icc ? { icc, inkTable: newInkTable(icc) } : {}),
@@ -1795,8 +1948,9 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     foreground: { r: 0, g: 0, b: 0 },
     nextId: ctx.nextId,
     ...(ctx.inkTable ? { inkTable: withLayerInks(ctx.inkTable, ctx.layers) } : {}),
+    ...psdDocumentOf(psd),
   };
-  return { state, warnings };
+  return { state, warnings, losses };
 }
 
 /** The ink table with the colours of the layers' pixels and the inks the file holds for them. */

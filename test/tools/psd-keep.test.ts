@@ -1,0 +1,506 @@
+/**
+ * Open → edit → save of PSDs made elsewhere (ag-psd here, as the tester's files were): what Atelier does not
+ * interpret is written back as it was, and what it cannot keep is said, at open and again at every save.
+ * psd-tools (an independent reader) checks the files written; ag-psd's reader checks fields psd-tools does not
+ * decode.
+ */
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { type Layer as AgLayer, type Psd as AgPsd, readPsd, writePsdBuffer } from 'ag-psd';
+import { describe, expect, it } from 'vitest';
+import type { Session } from '../../src/calls/session.js';
+import { decodePsd, encodePsd } from '../../src/engine/io/psd.js';
+import { BufferNames, decodeState, encodeState } from '../../src/service/state-codec.js';
+import { SYSTEM_PYTHON } from '../support/psd-tools.js';
+import { newSession, ok, tempDir } from '../support/session.js';
+
+const run = promisify(execFile);
+const W = 60;
+const H = 40;
+
+function px(w: number, h: number, [r, g, b]: [number, number, number]) {
+  const data = new Uint8ClampedArray(w * h * 4);
+  for (let i = 0; i < w * h; i++) data.set([r, g, b, 255], i * 4);
+  return { width: w, height: h, data };
+}
+
+function rect(name: string, l: number, t: number, c: [number, number, number], extra: Partial<AgLayer> = {}) {
+  return { name, left: l, top: t, right: l + 10, bottom: t + 10, imageData: px(10, 10, c), ...extra };
+}
+
+const background = (): AgLayer => ({
+  name: 'Background',
+  left: 0,
+  top: 0,
+  right: W,
+  bottom: H,
+  imageData: px(W, H, [255, 255, 255]),
+});
+
+async function put(s: Session, rel: string, psd: Omit<AgPsd, 'width' | 'height'>): Promise<void> {
+  const bytes = writePsdBuffer({ width: W, height: H, imageData: px(W, H, [255, 255, 255]), ...psd });
+  await s.workspace.writeAtomic(rel, Buffer.from(bytes));
+}
+
+const warningsOf = (r: Record<string, unknown>): string[] => (r.warnings as string[] | undefined) ?? [];
+
+/** What psd-tools sees of the fields this file is about, by layer name. */
+const PROBE = `
+import json, sys
+from psd_tools import PSDImage
+from psd_tools.constants import Resource, Tag
+from psd_tools.psd.descriptor import Descriptor, List
+from psd_tools.terminology import Key
+psd = PSDImage.open(sys.argv[1])
+out = {'resources': {}, 'layers': {}}
+for name in ['XMP_METADATA', 'LAYER_COMPS', 'COPYRIGHT_FLAG', 'URL', 'GLOBAL_ANGLE', 'GLOBAL_ALTITUDE']:
+    r = psd.image_resources.get_data(getattr(Resource, name))
+    out['resources'][name] = None if r is None else (r.decode('utf-8') if isinstance(r, bytes) else str(r))
+for layer in psd.descendants():
+    rec = layer._record
+    item = {'kind': layer.kind}
+    br = rec.blending_ranges
+    item['blendIf'] = [list(r) for r in br.composite_ranges] if br and br.composite_ranges else None
+    for t in ['KNOCKOUT_SETTING', 'BLEND_CLIPPING_ELEMENTS', 'BLEND_INTERIOR_ELEMENTS',
+              'TRANSPARENCY_SHAPES_LAYER', 'LAYER_MASK_AS_GLOBAL_MASK', 'SHEET_COLOR_SETTING']:
+        v = layer.tagged_blocks.get_data(getattr(Tag, t)) if layer.tagged_blocks else None
+        item[t] = None if v is None else int(v)
+    m = rec.mask_data
+    p = m.parameters if m is not None else None
+    item['mask'] = None if p is None else {'density': p.user_mask_density, 'feather': p.user_mask_feather}
+    # Every effect with its switch: psd-tools' own list leaves the switched-off ones out.
+    fx = layer.effects._data if layer.tagged_blocks else None
+    item['effects'] = []
+    for key in (fx or []):
+        for e in (fx[key] if isinstance(fx[key], List) else [fx[key]]):
+            if isinstance(e, Descriptor):
+                item['effects'].append([e.classID.decode('latin-1').strip(), bool(e.get(Key.Enabled))])
+    if layer.kind == 'solidcolorfill':
+        c = layer.tagged_blocks.get_data(Tag.SOLID_COLOR_SHEET_SETTING).get(b'Clr ')
+        item['fill'] = [float(c[k]) for k in (b'Rd  ', b'Grn ', b'Bl  ')]
+    if layer.kind == 'smartobject':
+        item['smart'] = {'filetype': layer.smart_object.filetype.decode() if isinstance(layer.smart_object.filetype, bytes) else str(layer.smart_object.filetype), 'size': len(layer.smart_object.data)}
+    out['layers'][layer.name] = item
+print(json.dumps(out, ensure_ascii=False))
+`;
+
+interface Probe {
+  resources: Record<string, string | null>;
+  layers: Record<
+    string,
+    {
+      kind: string;
+      blendIf: number[][] | null;
+      KNOCKOUT_SETTING: number | null;
+      BLEND_CLIPPING_ELEMENTS: number | null;
+      BLEND_INTERIOR_ELEMENTS: number | null;
+      TRANSPARENCY_SHAPES_LAYER: number | null;
+      LAYER_MASK_AS_GLOBAL_MASK: number | null;
+      SHEET_COLOR_SETTING: number | null;
+      mask: { density: number | null; feather: number | null } | null;
+      effects: [string, boolean][];
+      fill?: number[];
+      smart?: { filetype: string; size: number };
+    }
+  >;
+}
+
+async function probe(s: Session, rel: string): Promise<Probe> {
+  const script = path.join(tempDir('psd-keep-'), 'probe.py');
+  await writeFile(script, PROBE);
+  const { stdout } = await run(SYSTEM_PYTHON, [script, s.workspace.resolve(rel)], { encoding: 'utf8' });
+  return JSON.parse(stdout) as Probe;
+}
+
+async function agRead(s: Session, rel: string): Promise<AgPsd> {
+  return readPsd(await s.workspace.read(rel), { skipLayerImageData: true, skipCompositeImageData: true });
+}
+
+const agLayer = (psd: AgPsd, name: string): AgLayer => {
+  const walk = (ls: AgLayer[] | undefined): AgLayer | undefined => {
+    for (const l of ls ?? []) {
+      if (l.name === name) return l;
+      const found = walk(l.children);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return walk(psd.children)!;
+};
+
+describe('what a PSD held that the document does not keep', () => {
+  it('is said again by every save, above all one over the file it was opened from', async () => {
+    const s = newSession();
+    await put(s, 'adj.psd', {
+      children: [
+        background(),
+        rect('照片', 5, 5, [200, 120, 80]),
+        {
+          name: '曲线 1',
+          adjustment: {
+            type: 'curves',
+            rgb: [
+              { input: 0, output: 0 },
+              { input: 128, output: 160 },
+              { input: 255, output: 255 },
+            ],
+          },
+        },
+      ],
+    });
+    const opened = await ok(s, 'open_document', { path: 'adj.psd' });
+    expect(warningsOf(opened)).toContainEqual(expect.stringContaining('调整图层“曲线 1”'));
+    await ok(s, 'set_layer_opacity', { name: '照片', opacity: 90 });
+    const saved = await ok(s, 'save_document');
+    expect(saved.path).toBe('adj.psd');
+    expect(warningsOf(saved)).toContainEqual(
+      expect.stringMatching(/已覆盖原文件“adj\.psd”.*调整图层“曲线 1”/),
+    );
+    // A copy elsewhere, and a flattened export, lack it too.
+    const copy = await ok(s, 'save_document_as', { path: 'out/adj.psd' });
+    expect(warningsOf(copy)).toContainEqual(
+      expect.stringMatching(/“out\/adj\.psd”不包含打开“adj\.psd”时未能保留.*调整图层“曲线 1”/),
+    );
+    const png = await ok(s, 'save_document_as', { path: 'out/adj.png' });
+    expect(warningsOf(png)).toContainEqual(expect.stringContaining('调整图层“曲线 1”'));
+
+    // A document made in Atelier has nothing of the kind to say.
+    await ok(s, 'create_document', { width: 20, height: 20 });
+    const fresh = await ok(s, 'save_document');
+    expect(warningsOf(fresh).filter((w) => w.includes('未能保留'))).toEqual([]);
+  });
+
+  it('names what a text layer will not keep: paragraph box, alignment, faux bold, tracking, caps', async () => {
+    const s = newSession();
+    const style = { font: { name: 'ArialMT' }, fontSize: 12, fillColor: { r: 0, g: 0, b: 0 } };
+    await put(s, 'text.psd', {
+      children: [
+        background(),
+        {
+          name: '段落',
+          text: {
+            text: 'Hello bold',
+            transform: [1, 0, 0, 1, 5, 20],
+            style,
+            styleRuns: [
+              { length: 6, style },
+              { length: 4, style: { ...style, fauxBold: true, tracking: 200 } },
+            ],
+            paragraphStyle: { justification: 'center' },
+            shapeType: 'box',
+            boxBounds: [0, 0, 50, 20],
+          },
+        },
+        {
+          name: '大写',
+          text: { text: 'caps', transform: [1, 0, 0, 1, 5, 35], style: { ...style, fontCaps: 2 } },
+        },
+      ],
+    });
+    const opened = await ok(s, 'open_document', { path: 'text.psd' });
+    const w = warningsOf(opened);
+    expect(w).toContainEqual(expect.stringMatching(/文字图层“段落”的段落文本框.*仿粗体.*字距.*段落对齐/));
+    expect(w).toContainEqual(expect.stringMatching(/文字图层“大写”的全部大写/));
+    const saved = await ok(s, 'save_document');
+    expect(warningsOf(saved)).toContainEqual(
+      expect.stringMatching(/文字图层“段落”的段落文本框.*文字图层“大写”/),
+    );
+  });
+});
+
+describe('what Atelier does not interpret survives open → edit → save', () => {
+  it('keeps Blend If, knockout, advanced blending, colour labels, link groups and mask density/feather', async () => {
+    const s = newSession();
+    const full = [0, 0, 255, 255];
+    await put(s, 'misc.psd', {
+      children: [
+        background(),
+        rect('blendif', 2, 2, [255, 0, 0], {
+          blendingRanges: {
+            compositeGrayBlendSource: full,
+            compositeGraphBlendDestinationRange: [60, 80, 255, 255],
+            ranges: [0, 1, 2].map(() => ({ sourceRange: full, destRange: full })),
+          },
+        }),
+        rect('knock', 14, 2, [0, 255, 0], { knockout: true, layerColor: 'red' }),
+        rect('链接A', 26, 2, [255, 0, 255], { linkGroup: 1, linkGroupEnabled: true }),
+        rect('链接B', 38, 2, [0, 255, 255], { linkGroup: 1, linkGroupEnabled: true }),
+        rect('高级混合', 2, 20, [90, 10, 200], {
+          blendClippendElements: false,
+          blendInteriorElements: true,
+          transparencyShapesLayer: false,
+          layerMaskAsGlobalMask: true,
+          mask: {
+            left: 2,
+            top: 20,
+            right: 12,
+            bottom: 30,
+            defaultColor: 0,
+            imageData: px(10, 10, [255, 255, 255]),
+          },
+        }),
+        rect('蒙版参数', 20, 20, [20, 200, 90], {
+          mask: {
+            left: 20,
+            top: 20,
+            right: 25,
+            bottom: 30,
+            defaultColor: 0,
+            imageData: px(5, 10, [255, 255, 255]),
+            userMaskDensity: 0.6,
+            userMaskFeather: 4,
+          },
+        }),
+      ],
+    });
+    const opened = await ok(s, 'open_document', { path: 'misc.psd' });
+    const w = warningsOf(opened);
+    expect(w).toContainEqual(expect.stringMatching(/“blendif”的混合颜色带.*预览中不显示，保存时原样保留/));
+    expect(w).toContainEqual(expect.stringMatching(/“knock”的挖空/));
+    expect(w).toContainEqual(expect.stringMatching(/“蒙版参数”的图层蒙版浓度 60%、羽化 4 像素/));
+    await ok(s, 'set_layer_opacity', { name: 'knock', opacity: 90 });
+    await ok(s, 'save_document');
+
+    const p = await probe(s, 'misc.psd');
+    // psd-tools reads each Blend If range as a pair of 16-bit words: [60, 80] is 60·256 + 80.
+    expect(p.layers.blendif!.blendIf).toEqual([
+      [0, 0xffff],
+      [60 * 256 + 80, 0xffff],
+    ]);
+    expect(p.layers.knock).toMatchObject({ KNOCKOUT_SETTING: 1, SHEET_COLOR_SETTING: 1 });
+    expect(p.layers.高级混合).toMatchObject({
+      BLEND_CLIPPING_ELEMENTS: 0,
+      BLEND_INTERIOR_ELEMENTS: 1,
+      TRANSPARENCY_SHAPES_LAYER: 0,
+      LAYER_MASK_AS_GLOBAL_MASK: 1,
+    });
+    expect(p.layers.蒙版参数!.mask!.density).toBe(Math.round(0.6 * 255));
+    expect(p.layers.蒙版参数!.mask!.feather).toBe(4);
+    const back = await agRead(s, 'misc.psd');
+    expect(agLayer(back, '链接A')).toMatchObject({ linkGroup: 1, linkGroupEnabled: true });
+    expect(agLayer(back, '链接B')).toMatchObject({ linkGroup: 1 });
+
+    // A mask property goes with its mask.
+    await ok(s, 'delete_layer_mask', { name: '高级混合' });
+    await ok(s, 'save_document');
+    const after = await probe(s, 'misc.psd');
+    expect(after.layers.高级混合!.LAYER_MASK_AS_GLOBAL_MASK).toBeNull();
+    expect(after.layers.高级混合!.BLEND_INTERIOR_ELEMENTS).toBe(1);
+  });
+
+  it('keeps XMP, layer comps, copyright, URL and the global light', async () => {
+    const s = newSession();
+    const xmp = '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF/></x:xmpmeta>';
+    await put(s, 'res.psd', {
+      imageResources: {
+        xmpMetadata: xmp,
+        layerComps: { list: [{ id: 1, name: '方案A', capturedInfo: 1 }], lastApplied: 1 },
+        copyrighted: true,
+        url: 'https://example.com/license',
+        globalAngle: 30,
+        globalAltitude: 45,
+      },
+      children: [background(), rect('a', 2, 2, [255, 0, 0])],
+    });
+    await ok(s, 'open_document', { path: 'res.psd' });
+    await ok(s, 'set_layer_opacity', { name: 'a', opacity: 90 });
+    await ok(s, 'save_document');
+    const r = (await probe(s, 'res.psd')).resources;
+    expect(r.XMP_METADATA).toBe(xmp);
+    expect(r.LAYER_COMPS).toContain('方案A');
+    expect(r.COPYRIGHT_FLAG).toBe('1');
+    expect(r.URL).toBe('https://example.com/license');
+    expect(r.GLOBAL_ANGLE).toBe('30');
+    expect(r.GLOBAL_ALTITUDE).toBe('45');
+  });
+
+  it('keeps switched-off and unsupported effects, a shadow’s layer-knocks-out and its global light', async () => {
+    const s = newSession();
+    const shadow = {
+      enabled: true,
+      color: { r: 0, g: 0, b: 0 },
+      opacity: 0.5,
+      angle: 60,
+      useGlobalLight: true,
+      distance: { units: 'Pixels' as const, value: 3 },
+      size: { units: 'Pixels' as const, value: 2 },
+      blendMode: 'multiply' as const,
+      layerConceals: false,
+    };
+    await put(s, 'fx.psd', {
+      imageResources: { globalAngle: 90 },
+      children: [
+        background(),
+        rect('关闭', 2, 2, [50, 50, 50], {
+          effects: {
+            dropShadow: [{ ...shadow, enabled: false }],
+            innerShadow: [{ ...shadow, enabled: false }],
+          },
+        }),
+        rect('投影', 20, 2, [200, 50, 50], {
+          effects: {
+            dropShadow: [shadow],
+            bevel: { enabled: true, style: 'inner bevel', size: { units: 'Pixels', value: 3 } },
+          },
+        }),
+      ],
+    });
+    const opened = await ok(s, 'open_document', { path: 'fx.psd' });
+    expect(warningsOf(opened)).toContainEqual(
+      expect.stringMatching(/“投影”的图层样式（斜面和浮雕）预览不显示，保存时原样保留/),
+    );
+    await ok(s, 'set_layer_opacity', { name: '关闭', opacity: 90 });
+    await ok(s, 'save_document');
+    const p = await probe(s, 'fx.psd');
+    // Photoshop's class ids: DrSh drop shadow, IrSh inner shadow, ebbl bevel and emboss.
+    expect(p.layers.关闭!.effects).toEqual(
+      expect.arrayContaining([
+        ['DrSh', false],
+        ['IrSh', false],
+      ]),
+    );
+    expect(p.layers.投影!.effects).toEqual(
+      expect.arrayContaining([
+        ['DrSh', true],
+        ['ebbl', true],
+      ]),
+    );
+    let back = agLayer(await agRead(s, 'fx.psd'), '投影');
+    expect(back.effects?.dropShadow?.[0]).toMatchObject({ layerConceals: false, useGlobalLight: true });
+
+    // Edited, the shadow keeps the file's knock-out choice; its own angle unlinks it from the global light.
+    await ok(s, 'add_drop_shadow', { name: '投影', distance: 4, size: 2, opacity: 50, angle: 45 });
+    await ok(s, 'save_document');
+    back = agLayer(await agRead(s, 'fx.psd'), '投影');
+    expect(back.effects?.dropShadow?.[0]).toMatchObject({
+      layerConceals: false,
+      useGlobalLight: false,
+      angle: 45,
+    });
+    expect(back.effects?.bevel?.enabled).toBe(true);
+  });
+
+  it('writes a solid colour fill layer as one, and an unedited smart object’s embedded PSD as it was', async () => {
+    const s = newSession();
+    const inner = writePsdBuffer({
+      width: 10,
+      height: 10,
+      imageData: px(10, 10, [255, 0, 0]),
+      children: [rect('inner', 0, 0, [255, 0, 0])],
+    });
+    const fileId = '20953ddb-9391-11ec-b4f1-c15674f50bc4';
+    await put(s, 'mixed.psd', {
+      linkedFiles: [
+        { id: fileId, name: 'inner.psd', type: '8BPS', creator: '8BIM', data: new Uint8Array(inner) },
+      ],
+      children: [
+        background(),
+        {
+          name: '纯色',
+          opacity: 0.5,
+          vectorFill: { type: 'color', color: { r: 0, g: 128, b: 255 } },
+          left: 0,
+          top: 0,
+          right: W,
+          bottom: H,
+          imageData: px(W, H, [0, 128, 255]),
+        },
+        {
+          name: '智能对象',
+          left: 20,
+          top: 10,
+          right: 40,
+          bottom: 30,
+          imageData: px(20, 20, [255, 0, 0]),
+          placedLayer: {
+            id: fileId,
+            placed: fileId,
+            type: 'raster',
+            transform: [20, 10, 40, 10, 40, 30, 20, 30],
+            width: 10,
+            height: 10,
+          },
+        },
+      ],
+    });
+    await ok(s, 'open_document', { path: 'mixed.psd' });
+    await ok(s, 'set_layer_opacity', { name: '纯色', opacity: 40 });
+    await ok(s, 'move_layer', { name: '智能对象', dx: 5, dy: 0 });
+    const saved = await ok(s, 'save_document');
+    expect(warningsOf(saved)).toEqual([]);
+    const p = await probe(s, 'mixed.psd');
+    expect(p.layers.纯色!.kind).toBe('solidcolorfill');
+    expect(p.layers.纯色!.fill).toEqual([0, 128, 255]);
+    expect(p.layers.智能对象!.kind).toBe('smartobject');
+    expect(p.layers.智能对象!.smart).toEqual({ filetype: '8bps', size: inner.byteLength });
+    const back = await readPsd(await s.workspace.read('mixed.psd'), {
+      skipLayerImageData: true,
+      skipCompositeImageData: true,
+    });
+    expect(Buffer.from(back.linkedFiles![0]!.data!).equals(Buffer.from(inner))).toBe(true);
+    expect(agLayer(back, '智能对象').placedLayer!.transform).toEqual([25, 10, 45, 10, 45, 30, 25, 30]);
+
+    // What the session's journal snapshots and a recovery restores carries it all too: the embedded file's bytes
+    // are the file's own (a copy, not a view into the whole PSD read), the fill layer stays one.
+    const layers = [...s.editor.snapshot.docs[0]!.history.states.at(-1)!.layers.values()];
+    const embedded = layers.find((l) => l.name === '智能对象') as unknown as {
+      embedded: { file: { data: Uint8Array } };
+    };
+    expect(embedded.embedded.file.data.buffer.byteLength).toBe(inner.byteLength);
+    const encoded = encodeState(s.state, new BufferNames('t'));
+    const files = new Map(encoded.fresh.map((f) => [f.name, Uint8Array.from(f.bytes)]));
+    const restored = newSession(s.workspace.root);
+    restored.restore(decodeState(encoded.json, (ref) => files.get(ref.name)!) as Session['state']);
+    await ok(restored, 'save_document_as', { path: 'again.psd' });
+    const again = await probe(restored, 'again.psd');
+    expect(again.layers.纯色!.kind).toBe('solidcolorfill');
+    expect(again.layers.智能对象!.smart).toEqual({ filetype: '8bps', size: inner.byteLength });
+  });
+});
+
+describe('a smart object whose content changed', () => {
+  it('is embedded as PNG, with a warning that the original file is not kept', async () => {
+    const inner = writePsdBuffer({ width: 10, height: 10, imageData: px(10, 10, [255, 0, 0]) });
+    const fileId = 'b7b1c0de-0000-4000-8000-000000000001';
+    const bytes = writePsdBuffer({
+      width: W,
+      height: H,
+      imageData: px(W, H, [255, 255, 255]),
+      linkedFiles: [{ id: fileId, name: 'inner.psd', type: '8BPS', data: new Uint8Array(inner) }],
+      children: [
+        background(),
+        {
+          name: '智能对象',
+          left: 0,
+          top: 0,
+          right: 10,
+          bottom: 10,
+          imageData: px(10, 10, [255, 0, 0]),
+          placedLayer: {
+            id: fileId,
+            placed: fileId,
+            type: 'raster',
+            transform: [0, 0, 10, 0, 10, 10, 0, 10],
+            width: 10,
+            height: 10,
+          },
+        },
+      ],
+    });
+    const { state } = await decodePsd(Buffer.from(bytes));
+    const smart = [...state.layers.values()].find((l) => l.kind === 'smart')!;
+    if (smart.kind !== 'smart') throw new Error('not a smart object');
+    // What an edit of the content does: a new source raster.
+    const source = { ...smart.source, data: smart.source.data.slice() };
+    const layers = new Map(state.layers).set(smart.id, { ...smart, source });
+    const composite = { x: 0, y: 0, w: W, h: H, data: new Uint8ClampedArray(W * H * 4) };
+    const { buffer, warnings } = await encodePsd({ ...state, layers }, composite);
+    expect(warnings).toContainEqual(
+      expect.stringMatching(/智能对象“智能对象”的内容已更改.*“inner\.psd”不再保留/),
+    );
+    const back = readPsd(buffer, { skipLayerImageData: true, skipCompositeImageData: true });
+    expect(back.linkedFiles![0]!.name).toMatch(/\.png$/);
+  });
+});
