@@ -69,6 +69,10 @@ describe('partial locks', () => {
       // No transform handles on a layer whose position is locked (Photoshop refuses to transform it).
       await okCalls(studio.url, id, [toolCall('select_layers', { names: ['位置锁'] })]);
       await eventually(() => page.locator('.artboard img').count()).toBe(1);
+      // Once the studio shows the selection (before, the handles were the previously current layer's).
+      await eventually(() =>
+        page.locator('.layer-list li.layer-row.selected').filter({ hasText: '位置锁' }).count(),
+      ).toBe(1);
       await page.waitForTimeout(400);
       expect(await page.locator('.transform-handle').count()).toBe(0);
       await snapshot(page, 'layers-locks');
