@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createSession,
-  events,
+  deleteDuring,
   okCalls,
   sendCalls,
   startTestServer,
@@ -49,18 +49,9 @@ describe('DELETE /v1/sessions/:id while a call computes', () => {
       }),
     });
     expect(res.status).toBe(200);
-    const seen: Record<string, unknown>[] = [];
-    let deleted = false;
-    for await (const event of events(res)) {
-      seen.push(event);
-      // Sent once the call has been handed to the session's thread, which takes it before the deletion's
-      // message: the call is running (or about to) when its session goes.
-      if (event.type === 'tool_call' && !deleted) {
-        deleted = true;
-        expect((await fetch(`${server.url}/v1/sessions/${id}`, { method: 'DELETE' })).status).toBe(204);
-      }
-    }
-    expect(deleted).toBe(true);
+    // Sent once the call has been handed to the session's thread, which takes it before the deletion's message:
+    // the call is running (or about to) when its session goes.
+    const seen = await deleteDuring(server.url, id, res, (event) => event.type === 'tool_call');
     const result = seen.find((e) => e.type === 'tool_result');
     expect(result).toMatchObject({
       ok: false,

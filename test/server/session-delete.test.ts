@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translator } from '../../src/web/i18n.js';
 import { failureWords } from '../../src/web/state/failures.js';
-import { createSession, events, startBigSave, startTestServer, type TestServer } from './support.js';
+import { createSession, deleteDuring, startBigSave, startTestServer, type TestServer } from './support.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -20,17 +20,8 @@ describe('DELETE /v1/sessions/:id while a call runs', () => {
   it('answers the call as cancelled with its session, which is gone', async () => {
     const id = await createSession(server.url);
     const res = await startBigSave(server.url, id);
-    const seen: Record<string, unknown>[] = [];
-    let deleted = false;
-    for await (const event of events(res)) {
-      seen.push(event);
-      // The save has begun: the session goes from under it.
-      if (event.type === 'progress' && !deleted) {
-        deleted = true;
-        expect((await fetch(`${server.url}/v1/sessions/${id}`, { method: 'DELETE' })).status).toBe(204);
-      }
-    }
-    expect(deleted).toBe(true);
+    // The save has begun: the session goes from under it.
+    const seen = await deleteDuring(server.url, id, res, (event) => event.type === 'progress');
     const result = seen.find((e) => e.type === 'tool_result');
     expect(result).toMatchObject({
       ok: false,

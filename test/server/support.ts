@@ -186,3 +186,26 @@ export async function activeLayers(base: string, id: string): Promise<LayerNode[
   const state = (await (await fetch(`${base}/v1/sessions/${id}/state`)).json()) as SessionSnapshot;
   return layerNodes(state.active?.layers ?? []);
 }
+
+/**
+ * Reads the event stream of a streamed tool-call request, deleting session `id` at the first event `when` picks
+ * (the call is then under way); the events seen, and fails if none was picked.
+ */
+export async function deleteDuring(
+  base: string,
+  id: string,
+  res: Response,
+  when: (event: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>[]> {
+  const seen: Record<string, unknown>[] = [];
+  let deleted = false;
+  for await (const event of events(res)) {
+    seen.push(event);
+    if (!deleted && when(event)) {
+      deleted = true;
+      expect((await fetch(`${base}/v1/sessions/${id}`, { method: 'DELETE' })).status).toBe(204);
+    }
+  }
+  expect(deleted).toBe(true);
+  return seen;
+}
