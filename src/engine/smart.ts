@@ -82,3 +82,24 @@ export function flipSmart(t: SmartTransform, axis: FlipAxis, pivot: Point): Smar
     ? { ...t, cx: 2 * pivot.x - t.cx, scaleX: -t.scaleX, angle }
     : { ...t, cy: 2 * pivot.y - t.cy, scaleY: -t.scaleY, angle };
 }
+
+/** How place_image sizes an image: `auto` is Photoshop's Place, `pixels` one to one, `fit` into the canvas. */
+export type PlaceSize = 'auto' | 'pixels' | 'fit';
+
+/**
+ * The scale a placed image gets, as Photoshop's Place with "Resize Image During Place" (its default): the file's
+ * physical size kept (its resolution against the document's; a file that records none is taken pixel for pixel,
+ * not as 72 DPI, so an untagged PNG is not blown up), then scaled down to fit a canvas it would overflow.
+ */
+export function placeScale(
+  source: { w: number; h: number; dpi: number | null },
+  canvas: { w: number; h: number; dpi: number },
+  size: PlaceSize,
+): { scale: number; why: 'pixels' | 'resolution' | 'fit' } {
+  if (size === 'pixels') return { scale: 1, why: 'pixels' };
+  const fit = Math.min(canvas.w / source.w, canvas.h / source.h);
+  if (size === 'fit') return { scale: fit, why: fit === 1 ? 'pixels' : 'fit' };
+  const physical = source.dpi === null ? 1 : canvas.dpi / source.dpi;
+  if (physical > fit) return { scale: fit, why: 'fit' };
+  return { scale: physical, why: physical === 1 ? 'pixels' : 'resolution' };
+}

@@ -17,6 +17,7 @@ import { pressProfile } from '../engine/press-profile.js';
 import { cropRaster } from '../engine/raster.js';
 import { documentInkSources } from '../engine/raster-inks.js';
 import sharp from '../engine/sharp.js';
+import { placeScale, renderSmart } from '../engine/smart.js';
 import { allocateId, insertLayer, layerById, setActive, slotAbove } from '../engine/tree.js';
 import { formatExtensions, READ_FORMATS } from '../registry/file-formats.js';
 import { documentSummary, layerSummary } from './describe.js';
@@ -365,24 +366,51 @@ export const filesHandlers = {
     return { opened: target, document: documentSummary(doc) };
   },
 
-  async place_image({ path: rel, name }, ctx) {
+  async place_image({ path: rel, name, size }, ctx) {
     const doc = activeDoc(ctx);
     const target = workspacePath(ctx, rel);
     const kind = readableKind(target, '置入');
     const buf = await ctx.workspace.read(target);
     let source: Raster;
+    let dpi: number | null;
     if (kind === 'psd') {
       const decoded = await decodePsd(buf);
       for (const w of decoded.warnings) ctx.warn(w);
       source = renderDocument(decoded.state);
+      dpi = decoded.state.dpi;
     } else {
-      source = (await decodeImage(buf)).raster;
+      const decoded = await decodeImage(buf);
+      source = decoded.raster;
+      dpi = decoded.dpiStated ? decoded.dpi : null;
     }
     const { width, height } = doc.state;
+    const { scale, why } = placeScale(
+      { w: source.w, h: source.h, dpi },
+      { w: width, h: height, dpi: doc.state.dpi },
+      size ?? 'auto',
+    );
+    const placedW = Math.max(1, Math.round(source.w * scale));
+    const placedH = Math.max(1, Math.round(source.h * scale));
     // Centred on whole pixels, so the identity placement needs no resampling: the raster is the source itself.
-    const left = Math.floor((width - source.w) / 2);
-    const top = Math.floor((height - source.h) / 2);
+    const left = Math.floor((width - placedW) / 2);
+    const top = Math.floor((height - placedH) / 2);
     source = { ...source, x: left, y: top };
+    const transform = {
+      cx: left + placedW / 2,
+      cy: top + placedH / 2,
+      scaleX: placedW / source.w,
+      scaleY: placedH / source.h,
+      angle: 0,
+    };
+    const raster =
+      placedW === source.w && placedH === source.h ? source : await renderSmart(source, transform);
+    const percent = Math.round(scale * 10000) / 100;
+    const note =
+      why === 'fit'
+        ? `图像 ${source.w}×${source.h} 像素，已等比${scale < 1 ? '缩小' : '放大'}到 ${percent}% 放进 ${width}×${height} 的画布${scale < 1 ? '；智能对象保留原图，放大回去不损失画质' : ''}（size 为 pixels 时按原像素大小置入）`
+        : why === 'resolution'
+          ? `按分辨率保持实际尺寸：文件 ${dpi} DPI，文档 ${doc.state.dpi} DPI，缩放为 ${percent}%（size 为 pixels 时按原像素大小置入）`
+          : undefined;
     const [id, allocated] = allocateId(doc.state);
     const layer: SmartLayer = {
       id,
@@ -394,8 +422,8 @@ export const filesHandlers = {
       clipped: false,
       locks: NO_LOCKS,
       source,
-      transform: { cx: left + source.w / 2, cy: top + source.h / 2, scaleX: 1, scaleY: 1, angle: 0 },
-      raster: source,
+      transform,
+      raster,
     };
     const slot = slotAbove(allocated, allocated.active);
     const next = setActive(insertLayer(allocated, layer, slot.parent, slot.index), id);
@@ -404,6 +432,8 @@ export const filesHandlers = {
       placed: target,
       source_width: source.w,
       source_height: source.h,
+      scale: percent,
+      ...(note ? { note } : {}),
       layer: layerSummary(next, layerById(next, id)),
     };
   },

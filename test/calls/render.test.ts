@@ -15,7 +15,7 @@ import { newSession, ok } from '../support/session.js';
 const run = promisify(execFile);
 const W = 300;
 const H = 200;
-/** The layer: 50 px past the canvas on every side once centred (place_image centres it). */
+/** The layer: 50 px past the canvas on every side once centred (place_image at its pixel size centres it). */
 const LW = 400;
 const LH = 300;
 
@@ -54,7 +54,7 @@ describe.skipIf(!imageMagickAvailable())('rendering a document whose layer reach
     await ok(session, 'create_document', { width: W, height: H, resolution: 150, name: 'marker' });
     const file = path.join(session.workspace.root, 'big.png');
     await layerPng(file);
-    await ok(session, 'place_image', { path: 'big.png', name: 'big' });
+    await ok(session, 'place_image', { path: 'big.png', name: 'big', size: 'pixels' });
     const seen = await session.inspect((tx) => {
       const doc = tx.document('marker');
       const layer = [...doc.state.layers.values()].find((l) => l.name === 'big') as {

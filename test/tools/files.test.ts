@@ -427,6 +427,53 @@ describe('place_image', () => {
     expect(at(0, 0)).toEqual([255, 255, 255, 255]);
   });
 
+  it('sizes as Photoshop places: physical size by resolution, scaled down to fit a canvas it would overflow', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { width: 200, height: 100, resolution: 150 });
+    // 300 DPI into 150 DPI: half the pixels, the same inches.
+    await s.workspace.writeAtomic('hi.png', await pngBytes(40, 20, red, 300));
+    const hi = await ok(s, 'place_image', { path: 'hi.png' });
+    expect(hi).toMatchObject({ scale: 50, layer: { bounds: { left: 90, top: 45, width: 20, height: 10 } } });
+    expect(hi.note).toContain('300 DPI');
+    // A file that records no resolution is taken pixel for pixel, not as 72 DPI.
+    await s.workspace.writeAtomic('plain.png', await pngBytes(40, 20, red));
+    const plain = await ok(s, 'place_image', { path: 'plain.png' });
+    expect(plain).toMatchObject({ scale: 100, layer: { bounds: { width: 40, height: 20 } } });
+    expect(plain.note).toBeUndefined();
+    // Larger than the canvas: fitted inside it, the source kept whole.
+    await s.workspace.writeAtomic('big.png', await pngBytes(800, 200, (x) => [x < 400 ? 255 : 0, 0, 0, 255]));
+    const big = await ok(s, 'place_image', { path: 'big.png' });
+    expect(big).toMatchObject({
+      scale: 25,
+      source_width: 800,
+      layer: { bounds: { left: 0, top: 25, width: 200, height: 50 } },
+    });
+    expect(big.note).toContain('缩小到 25%');
+    const placed = layer(s, 'big');
+    if (placed.kind !== 'smart') throw new Error('not smart');
+    expect([placed.source.w, placed.source.h]).toEqual([800, 200]);
+    // Scaled back to 400 %, the smart object gives its source's pixels again.
+    await ok(s, 'resize_layer', { name: 'big', scale_x: 400 });
+    const back = layer(s, 'big');
+    if (back.kind !== 'smart') throw new Error('not smart');
+    expect([back.raster.w, back.raster.h]).toEqual([800, 200]);
+    expect(Buffer.compare(Buffer.from(back.raster.data), Buffer.from(placed.source.data))).toBe(0);
+    // pixels: one to one, overflowing; fit: enlarged into the canvas.
+    const one = await ok(s, 'place_image', { path: 'big.png', name: 'one', size: 'pixels' });
+    expect(one).toMatchObject({ scale: 100, layer: { bounds: { width: 800, height: 200 } } });
+    const fit = await ok(s, 'place_image', { path: 'plain.png', name: 'fit', size: 'fit' });
+    expect(fit).toMatchObject({
+      scale: 500,
+      layer: { bounds: { left: 0, top: 0, width: 200, height: 100 } },
+    });
+    expect(fit.note).toContain('放大到 500%');
+    // A JPEG tagged by ImageMagick at 75 DPI: twice the pixels in a 150-DPI document.
+    const jpg = path.join(s.workspace.root, 'lo.jpg');
+    await run(CONVERT, ['-size', '30x10', 'xc:blue', '-density', '75', '-units', 'PixelsPerInch', jpg]);
+    const lo = await ok(s, 'place_image', { path: 'lo.jpg' });
+    expect(lo).toMatchObject({ scale: 200, layer: { bounds: { width: 60, height: 20 } } });
+  });
+
   it('fails cleanly for missing, unsupported and escaping paths', async () => {
     const s = await docWithSquare();
     await rejects(s, 'place_image', { path: 'nope.png' }, 'not_found');

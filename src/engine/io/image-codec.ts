@@ -30,9 +30,16 @@ export interface DecodedImage {
   readonly raster: Raster;
   /** Pixels per inch from the file, 72 when it has none. */
   readonly dpi: number;
+  /** Whether the file records a resolution (a placed image keeps its physical size only then). */
+  readonly dpiStated: boolean;
 }
 
 const DEFAULT_DPI = 72;
+/**
+ * libvips (sharp, and what is built on it) writes a pHYs of 1 pixel per millimetre into every PNG whose image
+ * had no resolution: read as 25.4 DPI, it would not be the author's, so a placed image takes it as none.
+ */
+const LIBVIPS_DPI = 25.4;
 
 /** Formats decodeImage accepts (sharp's `metadata().format` names; `heif` with AV1 inside is AVIF). */
 const RASTER_FORMATS: ReadonlySet<string> = new Set(['png', 'jpeg', 'webp', 'heif', 'tiff', 'gif']);
@@ -350,6 +357,10 @@ export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImag
     return {
       raster: { x: 0, y: 0, w: info.width, h: info.height, data: pixels },
       dpi: stored === undefined ? cleanDpi(meta.density) : cleanDpi(stored?.dpi, stored?.step),
+      dpiStated:
+        stored === undefined
+          ? meta.density !== undefined && meta.density >= 1
+          : stored !== null && !(meta.format === 'png' && Math.abs(stored.dpi - LIBVIPS_DPI) < 1e-6),
     };
   } catch (err) {
     throw new EditorError('io_error', `图像解码失败：${err instanceof Error ? err.message : String(err)}`);

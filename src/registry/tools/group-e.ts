@@ -132,16 +132,22 @@ export const groupE = [
     label: '置入图像',
     labelEn: 'Place Image',
     effect: 'write',
-    description: `把工作区中的 ${formatNames(READ_FORMATS)} 文件作为新图层置入当前文档，放在当前选中图层的上方、在画布中居中，并设为当前图层。path 为相对于工作区的文件路径；name 为新图层名称，省略时使用文件名。`,
+    description: `把工作区中的 ${formatNames(READ_FORMATS)} 文件作为智能对象图层置入当前文档，放在当前选中图层的上方、在画布中居中，并设为当前图层。path 为相对于工作区的文件路径；name 为新图层名称，省略时使用文件名。size 为置入大小：auto（默认，同 Photoshop 的置入）按文件记录的分辨率保持实际尺寸（文件未记录分辨率时一个像素对一个像素），比画布大时等比缩小到画布内；pixels 一个像素对一个像素，不缩放；fit 等比缩放到恰好放进画布（放大或缩小）。智能对象保留原图像素，之后缩放不损失画质。结果给出缩放比例 scale（百分比）和置入后的宽高。`,
     parameters: {
       type: 'object',
       properties: {
         path: { type: 'string', description: '图像文件路径，相对于工作区' },
         name: { type: 'string', description: '新图层名称；省略时使用文件名' },
+        size: {
+          type: 'string',
+          description:
+            '置入大小：auto 按分辨率保持实际尺寸、大于画布时缩小到画布内，pixels 原像素大小，fit 缩放到画布内；默认 auto',
+          enum: ['auto', 'pixels', 'fit'],
+        },
       },
       required: ['path'],
     },
-    limits: { name: NAME, path: PATH },
+    limits: { name: NAME, path: PATH, size: { default: 'auto' } },
   }),
   defineTool({
     name: 'set_garment_photo',

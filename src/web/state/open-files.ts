@@ -17,7 +17,8 @@ export async function openFiles(
     await studio.run([
       as === 'document'
         ? { name: PANE_TOOLS.openDocument, arguments: { path } }
-        : { name: PANE_TOOLS.placeImage, arguments: { path } },
+        : // Pasted, as Photoshop pastes: pixel for pixel (placing a file would size it by its resolution).
+          { name: PANE_TOOLS.placeImage, arguments: { path, size: 'pixels' } },
     ]);
   }
 }
