@@ -13,6 +13,7 @@
  */
 
 import { fail } from './errors.js';
+import { FEATHER_SIGMA_PER_RADIUS } from './feather.js';
 import type { Mask, Raster, Rect } from './model.js';
 import {
   allocMask,
@@ -29,11 +30,7 @@ import {
 } from './raster.js';
 import sharp from './sharp.js';
 
-/**
- * Feather radius → Gaussian σ. Photoshop's mapping is undocumented; σ = r/2 puts ≈95 % of the ramp within ±r
- * (engine.md §1.9, risk 2). The only place the mapping is written down.
- */
-export const FEATHER_SIGMA_PER_RADIUS = 0.5;
+export { FEATHER_SIGMA_PER_RADIUS };
 
 /**
  * Where the Gaussian kernel is cut, relative to its peak. libvips' default (0.2) stops at ±1.8σ and makes the

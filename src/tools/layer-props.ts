@@ -467,10 +467,10 @@ function layerDetails(state: DocState, layer: Layer): Payload {
  * The layer's pixels and what its effects paint around them, measured on the effects' own pictures (the compositor
  * draws the same ones); a group's effects are bounded by their reach instead (measuring them would render the group).
  */
-function paintedBounds(layer: Layer, content: Rect): Rect {
+function paintedBounds(layer: Layer, content: Rect, canvas: { width: number; height: number }): Rect {
   const reach = effectsExtent(layer, content);
   if (reach === content || layer.kind === 'group') return reach;
-  const { below, above } = effectPaints(layer);
+  const { below, above } = effectPaints(layer, canvas);
   return [...below, ...above].reduce((r, p) => unionRect(r, alphaBounds(p.raster)), content);
 }
 
@@ -863,7 +863,7 @@ export const layerPropsHandlers = {
     const content = contentBounds(state, layer.id);
     // Photoshop's bounds include the layer's effects: a stroke or a shadow widens what aligning or spacing by
     // these numbers must leave room for. The layer's own pixels stay the main figure (moving goes by them).
-    const painted = paintedBounds(layer, content);
+    const painted = paintedBounds(layer, content, state);
     const widened =
       painted.x !== content.x ||
       painted.y !== content.y ||

@@ -3,6 +3,7 @@ import { fail } from '../errors.js';
 import type { DocState, Layer, Rect } from '../model.js';
 import { EMPTY_RECT, intersectRect, isEmptyRect, unionRect } from '../raster.js';
 import { effectsExtent } from './effects.js';
+import { maskReach } from './mask-shown.js';
 
 export function canvasRect(state: DocState): Rect {
   return { x: 0, y: 0, w: state.width, h: state.height };
@@ -29,8 +30,8 @@ export function contentExtent(state: DocState, layer: Layer): Rect {
     default:
       r = isEmptyRect(layer.raster) ? EMPTY_RECT : layer.raster;
   }
-  const mask = layer.mask;
-  if (mask?.enabled && mask.outside === 0) r = intersectRect(r, mask);
+  const reach = maskReach(layer);
+  if (reach) r = intersectRect(r, reach);
   return r;
 }
 

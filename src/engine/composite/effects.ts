@@ -24,6 +24,7 @@ import type {
 } from '../model.js';
 import { allocPixels, intersectRect, isEmptyRect, maskAt, unionRect } from '../raster.js';
 import { boxBlur3, distanceTransform, gaussBoxRadii } from './distance.js';
+import { shownMask } from './mask-shown.js';
 
 export interface EffectPaint {
   readonly raster: Raster;
@@ -51,11 +52,11 @@ const SHADOW_SIGMA_PER_SIZE = 1 / 3;
 const memo = new WeakMap<Layer, { readonly paints: EffectPaints; readonly from?: readonly Layer[] }>();
 
 /** The effect rasters of a pixel, text or smart layer (for a group see `groupEffectPaints`). */
-export function effectPaints(layer: Layer): EffectPaints {
+export function effectPaints(layer: Layer, canvas: { width: number; height: number }): EffectPaints {
   if (!hasEffects(layer) || layer.kind === 'group' || layer.kind === 'fill') return NO_EFFECTS;
   let paints = memo.get(layer)?.paints;
   if (!paints) {
-    paints = paintEffects(layer.effects!, layer.raster, enabledMask(layer));
+    paints = paintEffects(layer.effects!, layer.raster, shownMask(layer, layer.raster, canvas));
     memo.set(layer, { paints });
   }
   return paints;
@@ -67,7 +68,8 @@ export function groupEffectPaints(state: DocState, layer: Layer, render: () => R
   const from = descendants(state, layer);
   const known = memo.get(layer);
   if (known?.from && sameLayers(known.from, from)) return known.paints;
-  const paints = paintEffects(layer.effects!, render(), enabledMask(layer));
+  const composite = render();
+  const paints = paintEffects(layer.effects!, composite, shownMask(layer, composite, state));
   memo.set(layer, { paints, from });
   return paints;
 }
@@ -103,10 +105,6 @@ function descendants(state: DocState, group: Layer): Layer[] {
 
 function sameLayers(a: readonly Layer[], b: readonly Layer[]): boolean {
   return a.length === b.length && a.every((l, i) => l === b[i]);
-}
-
-function enabledMask(layer: Layer): LayerMask | null {
-  return layer.mask?.enabled ? layer.mask : null;
 }
 
 /** `content` (the layer's own extent) grown to everything its effects can cover. */

@@ -7,6 +7,7 @@ import type { BlendMode, DocState, Layer, LayerMask, Raster, Rect, RGB } from '.
 import { EMPTY_RECT, intersectRect, isEmptyRect, unionRect } from '../raster.js';
 import { canvasRect, contentExtent } from './bounds.js';
 import { type EffectPaints, effectPaints, effectsExtent, hasEffects, NO_EFFECTS } from './effects.js';
+import { maskReach, shownMask } from './mask-shown.js';
 
 interface NodeBase {
   readonly layer: Layer;
@@ -112,9 +113,11 @@ function buildNode(
   clipped: boolean,
 ): PlanNode | null {
   if (!layer.visible || !(layer.opacity > 0)) return null;
-  const mask = layer.mask?.enabled ? layer.mask : null;
-  const limit = mask && mask.outside === 0 ? intersectRect(rect, mask) : rect;
+  const reach = maskReach(layer);
+  const limit = reach ? intersectRect(rect, reach) : rect;
   if (isEmptyRect(limit)) return null;
+  const cover = layer.kind === 'group' || layer.kind === 'fill' ? canvas : unionRect(canvas, layer.raster);
+  const mask = shownMask(layer, cover, state);
   const opacity = Math.min(1, layer.opacity);
   const fillOpacity = layer.fillOpacity === undefined ? 1 : Math.min(1, Math.max(0, layer.fillOpacity));
 
@@ -146,7 +149,7 @@ function buildNode(
 
   const raster = layer.kind === 'fill' ? null : layer.raster;
   const content = intersectRect(raster ?? canvas, limit);
-  const effects = effectPaints(layer);
+  const effects = effectPaints(layer, state);
   let bounds = content;
   for (const p of effects.below) bounds = unionRect(bounds, intersectRect(p.raster, rect));
   for (const p of effects.above) bounds = unionRect(bounds, intersectRect(p.raster, rect));

@@ -140,26 +140,14 @@ export function carriedLayerData(
   return out.props || out.style ? out : undefined;
 }
 
-/** The mask fields the engine keeps but does not draw (density, feather), with a warning when they apply. */
-export function maskExtras(
-  l: AgLayer,
-  warnings: string[],
-): Pick<LayerMask, 'density' | 'feather' | 'relative'> {
+/** The mask's density and feather (drawn by composite/mask-shown.ts) and its "relative to layer" flag (kept). */
+export function maskExtras(l: AgLayer): Pick<LayerMask, 'density' | 'feather' | 'relative'> {
   const m = l.mask;
   if (!m) return {};
   const out: { density?: number; feather?: number; relative?: boolean } = {};
   if (m.userMaskDensity !== undefined && m.userMaskDensity < 1) out.density = m.userMaskDensity;
   if (m.userMaskFeather !== undefined && m.userMaskFeather > 0) out.feather = m.userMaskFeather;
   if (m.positionRelativeToLayer) out.relative = true;
-  const unseen = [
-    ...(out.density !== undefined ? [`浓度 ${Math.round(out.density * 100)}%`] : []),
-    ...(out.feather !== undefined ? [`羽化 ${Math.round(out.feather * 10) / 10} 像素`] : []),
-  ];
-  if (unseen.length > 0) {
-    warnings.push(
-      `图层“${l.name ?? ''}”的图层蒙版${unseen.join('、')}：预览按未设浓度和羽化的蒙版显示，保存时原样保留`,
-    );
-  }
   return out;
 }
 

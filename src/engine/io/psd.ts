@@ -1406,7 +1406,7 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
       ? l.vectorMask
       : undefined;
   const readMask = layerPixels(name, () => maskOf(l));
-  const pixelMask = readMask ? { ...readMask, ...maskExtras(l, ctx.warnings) } : undefined;
+  const pixelMask = readMask ? { ...readMask, ...maskExtras(l) } : undefined;
   const mask = vector ? withVectorMask(vector, ctx.psd, pixelMask) : pixelMask;
   if (vector)
     lose(

@@ -108,7 +108,7 @@ describe('effect footprint', () => {
     const state = doc(50, 50, [layer], [1]);
     const extent = layerExtent(state, layer);
     expect(extent).not.toEqual(contentExtent(state, layer));
-    const paints = effectPaints(layer);
+    const paints = effectPaints(layer, state);
     expect(paints.below).toHaveLength(1);
     expect(paints.above).toHaveLength(1);
     for (const p of [...paints.below, ...paints.above]) {
@@ -119,7 +119,7 @@ describe('effect footprint', () => {
         h: p.raster.h,
       });
     }
-    expect(effectPaints(layer)).toBe(paints);
+    expect(effectPaints(layer, state)).toBe(paints);
   });
 });
 
