@@ -45,6 +45,11 @@ export interface ParamLimits {
   readonly integer?: boolean;
   readonly default?: unknown;
   readonly format?: 'color' | 'path';
+  /**
+   * Numbers: what the value measures, for a surface that offers other units — a length in pixels (`px`) and the
+   * resolution (`dpi`) that turns it into millimetres, centimetres, inches or points (the studio's form).
+   */
+  readonly unit?: 'px' | 'dpi';
   /** Strings: the most characters (Unicode code points). */
   readonly maxLength?: number;
   /** Arrays: the most elements. */

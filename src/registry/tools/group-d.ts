@@ -24,9 +24,9 @@ export const groupD = [
     },
     limits: {
       name: NAME,
-      width: { min: 1, max: 300000, integer: true },
-      height: { min: 1, max: 300000, integer: true },
-      resolution: { default: 150, min: 1, max: 10000 },
+      width: { min: 1, max: 300000, integer: true, unit: 'px' },
+      height: { min: 1, max: 300000, integer: true, unit: 'px' },
+      resolution: { default: 150, min: 1, max: 10000, unit: 'dpi' },
     },
   }),
   defineTool({
@@ -188,9 +188,9 @@ export const groupD = [
       required: ['width', 'height'],
     },
     limits: {
-      width: { min: 1, max: 300000, integer: true },
-      height: { min: 1, max: 300000, integer: true },
-      resolution: { min: 1, max: 10000 },
+      width: { min: 1, max: 300000, integer: true, unit: 'px' },
+      height: { min: 1, max: 300000, integer: true, unit: 'px' },
+      resolution: { min: 1, max: 10000, unit: 'dpi' },
     },
   }),
   defineTool({

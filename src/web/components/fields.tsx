@@ -20,6 +20,8 @@ export interface FieldProps {
   readonly value: FormValue;
   /** Why the run was not sent because of this field (a required one left blank). */
   readonly error?: string;
+  /** A word on how the value is entered, beside "optional" (a length typed in millimetres). */
+  readonly note?: string;
   onChange(value: FormValue): void;
 }
 
@@ -321,7 +323,7 @@ export function Field(props: FieldProps) {
   const { t, lang } = useStudioView();
   const kind = fieldKind(props.schema, props.limits);
   // Ranges, defaults and units are already in the registry's description; only "optional" is added.
-  const notes = props.required ? [] : [t('form.optional')];
+  const notes = [...(props.note ? [props.note] : []), ...(props.required ? [] : [t('form.optional')])];
   const inline = kind.kind === 'boolean';
   const label = labelIn(paramLabel(props.name, props.schema), lang);
   const help = paramHelp(props.schema);
