@@ -317,6 +317,34 @@ describe('what Atelier does not interpret survives open → edit → save', () =
     expect(r.GLOBAL_ALTITUDE).toBe('45');
   });
 
+  it('brings the XMP’s pixel size, resolution and colour mode up to date after a crop and a conversion, as Photoshop', async () => {
+    const s = newSession();
+    const xmp = [
+      '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><rdf:Description rdf:about=""',
+      ` xmp:CreatorTool="Adobe Photoshop 25.0" tiff:ImageWidth="${W}" tiff:ImageLength="${H}"`,
+      ' tiff:XResolution="720000/10000" photoshop:ColorMode="3">',
+      `<exif:PixelXDimension>${W}</exif:PixelXDimension><exif:PixelYDimension>${H}</exif:PixelYDimension>`,
+      '</rdf:Description></rdf:RDF></x:xmpmeta>',
+    ].join('');
+    await put(s, 'meta.psd', {
+      imageResources: { xmpMetadata: xmp },
+      children: [background(), rect('a', 2, 2, [255, 0, 0])],
+    });
+    await ok(s, 'open_document', { path: 'meta.psd' });
+    await ok(s, 'crop_document', { left: 1, top: 1, right: 21, bottom: 11 });
+    await ok(s, 'resize_image', { width: 20, height: 10, resolution: 300 });
+    await ok(s, 'convert_to_cmyk');
+    await ok(s, 'save_document');
+    const r = (await probe(s, 'meta.psd')).resources;
+    expect(r.XMP_METADATA).toContain('tiff:ImageWidth="20" tiff:ImageLength="10"');
+    expect(r.XMP_METADATA).toContain('tiff:XResolution="3000000/10000"');
+    expect(r.XMP_METADATA).toContain('photoshop:ColorMode="4"');
+    expect(r.XMP_METADATA).toContain('<exif:PixelXDimension>20</exif:PixelXDimension>');
+    expect(r.XMP_METADATA).toContain('<exif:PixelYDimension>10</exif:PixelYDimension>');
+    // The rest of the packet as it was read.
+    expect(r.XMP_METADATA).toContain('xmp:CreatorTool="Adobe Photoshop 25.0"');
+  });
+
   it('keeps switched-off and unsupported effects, a shadow’s layer-knocks-out and its global light', async () => {
     const s = newSession();
     const shadow = {

@@ -80,7 +80,37 @@ export function psdDocumentOf(psd: AgPsd): Pick<DocState, 'psdDocument'> {
 
 /** The carried image resources, under what the writer sets itself. */
 export function carriedResources(state: DocState): Resources {
-  return { ...((state.psdDocument?.imageResources as Resources | undefined) ?? {}) };
+  const out = { ...((state.psdDocument?.imageResources as Resources | undefined) ?? {}) };
+  if (typeof out.xmpMetadata === 'string') out.xmpMetadata = xmpOfState(out.xmpMetadata, state);
+  return out;
+}
+
+/**
+ * The file's XMP with what it says of the image brought up to date — pixel size, resolution and colour mode —, as
+ * Photoshop rewrites them at every save: a crop, a new image size or a conversion to CMYK would otherwise leave
+ * the file describing the picture it was opened as. Everything else in the packet is kept as read.
+ */
+export function xmpOfState(xmp: string, state: DocState): string {
+  const dpi = `${Math.round(state.dpi * 10000)}/10000`;
+  const values: Record<string, string> = {
+    'tiff:ImageWidth': String(state.width),
+    'tiff:ImageLength': String(state.height),
+    'exif:PixelXDimension': String(state.width),
+    'exif:PixelYDimension': String(state.height),
+    'tiff:XResolution': dpi,
+    'tiff:YResolution': dpi,
+    'tiff:ResolutionUnit': '2',
+    'photoshop:ColorMode': state.mode === 'cmyk' ? '4' : '3',
+  };
+  let out = xmp;
+  for (const [name, value] of Object.entries(values)) {
+    const key = name;
+    // As an attribute (tiff:ImageWidth="4961") or as an element (<tiff:ImageWidth>4961</tiff:ImageWidth>).
+    out = out
+      .replace(new RegExp(`(\\s${key}=")[^"]*(")`, 'g'), `$1${value}$2`)
+      .replace(new RegExp(`(<${key}>)[^<]*(</${key}>)`, 'g'), `$1${value}$2`);
+  }
+  return out;
 }
 
 /** The carried document fields other than image resources (artboards), for the ag-psd document. */
