@@ -29,12 +29,26 @@ export function shownMask(layer: Layer, cover: Rect, canvas: Size): LayerMask | 
   const kept = shown.get(mask);
   const same = kept && kept.canvas.width === canvas.width && kept.canvas.height === canvas.height;
   if (kept && same && contains(kept.cover, cover)) return kept.mask;
-  // Past its rectangle a mask is its `outside` value, which a density changes: the mask drawn covers the mask's
-  // rectangle and wherever the layer can have pixels, so that nothing drawn reads the value beyond it.
-  const area = unionRect(cover, kept && same ? kept.cover : mask);
+  // A feather reaches a margin past the mask's rectangle. Past that a mask is its `outside` value, which a density
+  // changes only when it hides (0): then the mask drawn also covers wherever the layer can have pixels, so that
+  // nothing drawn reads the value beyond it. Otherwise it stays the size of the mask, whatever the canvas.
+  const m = featherMargin(feather);
+  let area: Rect = { x: mask.x - m, y: mask.y - m, w: mask.w + 2 * m, h: mask.h + 2 * m };
+  let covers: Rect = INFINITE;
+  if (density < 1 && mask.outside === 0) {
+    area = unionRect(area, kept && same ? unionRect(cover, kept.cover) : cover);
+    covers = area;
+  }
   const made = drawnMask(mask, area, density, feather, canvas);
-  shown.set(mask, { cover: area, canvas, mask: made });
+  shown.set(mask, { cover: covers, canvas, mask: made });
   return made;
+}
+
+const INFINITE: Rect = { x: -(2 ** 40), y: -(2 ** 40), w: 2 ** 41, h: 2 ** 41 };
+
+/** How far past its rectangle a mask's feather reaches (the blur's support, with a pixel to spare). */
+function featherMargin(feather: number): number {
+  return feather > 0 ? Math.ceil(4 * feather * FEATHER_SIGMA_PER_RADIUS) + 2 : 0;
 }
 
 function contains(outer: Rect, inner: Rect): boolean {
@@ -47,30 +61,34 @@ function contains(outer: Rect, inner: Rect): boolean {
 }
 
 function drawnMask(mask: LayerMask, area: Rect, density: number, feather: number, canvas: Size): LayerMask {
-  const sigma = feather > 0 ? feather * FEATHER_SIGMA_PER_RADIUS : 0;
+  const data = new Uint8Array(area.w * area.h);
+  const lost = 255 * (1 - density);
+  const outside = Math.round(lost + density * mask.outside) >= 128 ? 255 : 0;
+  if (!(feather > 0)) {
+    for (let y = 0; y < area.h; y++) {
+      for (let x = 0; x < area.w; x++) {
+        data[y * area.w + x] = Math.round(lost + density * maskAt(mask, area.x + x, area.y + y));
+      }
+    }
+    return { ...area, data, outside, enabled: true };
+  }
   // The blur reads a margin beyond the area; past the plane it would read zero, so the plane starts that far out.
-  const margin = sigma > 0 ? Math.ceil(4 * sigma) + 2 : 0;
+  const margin = featherMargin(feather);
   const w = area.w + 2 * margin;
   const h = area.h + 2 * margin;
   const plane = new Float32Array(w * h);
   const clamp = (v: number, size: number) => (size > 0 ? Math.min(size - 1, Math.max(0, v)) : v);
   for (let y = 0; y < h; y++) {
-    const my = sigma > 0 ? clamp(area.y - margin + y, canvas.height) : area.y - margin + y;
-    for (let x = 0; x < w; x++) {
-      const mx = sigma > 0 ? clamp(area.x - margin + x, canvas.width) : area.x - margin + x;
-      plane[y * w + x] = maskAt(mask, mx, my);
-    }
+    const my = clamp(area.y - margin + y, canvas.height);
+    for (let x = 0; x < w; x++) plane[y * w + x] = maskAt(mask, clamp(area.x - margin + x, canvas.width), my);
   }
   // Hand-written rather than sharp's blur: compositing is synchronous. Three box passes approximate the Gaussian
   // as the drop shadow's do.
-  if (sigma > 0) boxBlur3(plane, w, h, gaussBoxRadii(sigma));
-  const data = new Uint8Array(area.w * area.h);
-  const lost = 255 * (1 - density);
+  boxBlur3(plane, w, h, gaussBoxRadii(feather * FEATHER_SIGMA_PER_RADIUS));
   for (let y = 0; y < area.h; y++) {
     const row = (y + margin) * w + margin;
     for (let x = 0; x < area.w; x++) data[y * area.w + x] = Math.round(lost + density * plane[row + x]!);
   }
-  const outside = Math.round(lost + density * mask.outside) >= 128 ? 255 : 0;
   return { ...area, data, outside, enabled: true };
 }
 
@@ -82,8 +100,6 @@ function drawnMask(mask: LayerMask, area: Rect, density: number, feather: number
 export function maskReach(layer: Layer): Rect | null {
   const mask = layer.mask;
   if (!mask?.enabled || mask.outside !== 0 || (mask.density ?? 1) < 1) return null;
-  const feather = mask.feather ?? 0;
-  if (!(feather > 0)) return mask;
-  const m = Math.ceil(4 * feather * FEATHER_SIGMA_PER_RADIUS) + 2;
-  return { x: mask.x - m, y: mask.y - m, w: mask.w + 2 * m, h: mask.h + 2 * m };
+  const m = featherMargin(mask.feather ?? 0);
+  return m === 0 ? mask : { x: mask.x - m, y: mask.y - m, w: mask.w + 2 * m, h: mask.h + 2 * m };
 }

@@ -45,7 +45,11 @@ describe('mask density', () => {
     const layer = state.layers.get(2)!;
     const drawn = shownMask(layer, ALL, state)!;
     expect(layer.mask!.data.every((v) => v === 255)).toBe(true);
-    expect(drawn.data[drawn.w * 20 + 70]).toBe(Math.round(255 * 0.75));
+    expect(drawn.data[(20 - drawn.y) * drawn.w + 70 - drawn.x]).toBe(Math.round(255 * 0.75));
+    // A feather alone keeps the drawn mask the size of the mask and its blur's reach, whatever the canvas.
+    const feathered = masked(undefined, 4);
+    const small = shownMask(feathered.layers.get(2)!, { x: 0, y: 0, w: 100000, h: 100000 }, feathered)!;
+    expect(small.w).toBeLessThanOrEqual(60);
   });
 });
 
@@ -54,6 +58,10 @@ describe.skipIf(!imageMagickAvailable())('mask feather', () => {
     const radius = 8;
     const state = masked(undefined, radius);
     const drawn = shownMask(state.layers.get(2)!, ALL, state)!;
+    const at = (x: number, y: number) => {
+      const inside = x >= drawn.x && y >= drawn.y && x < drawn.x + drawn.w && y < drawn.y + drawn.h;
+      return inside ? drawn.data[(y - drawn.y) * drawn.w + (x - drawn.x)]! : drawn.outside;
+    };
     // The same mask as an image, blurred by ImageMagick.
     const plain = new Uint8Array(W * H);
     for (let y = 0; y < H; y++) for (let x = 0; x < 40; x++) plain[y * W + x] = 255;
@@ -63,17 +71,17 @@ describe.skipIf(!imageMagickAvailable())('mask feather', () => {
     const ref = await blurWithIm(png, radius / 2);
     let worst = 0;
     for (let x = 0; x < W; x++) {
-      const ours = drawn.data[20 * drawn.w + (x - drawn.x)]!;
+      const ours = at(x, 20);
       worst = Math.max(worst, Math.abs(ours - ref[20 * W + x]!));
     }
     expect(worst).toBeLessThanOrEqual(3);
     // Half way at the edge, a ramp over about ±radius.
-    expect(Math.abs(drawn.data[20 * drawn.w + 40 - drawn.x]! - 128)).toBeLessThan(20);
-    expect(drawn.data[20 * drawn.w + 40 + radius - drawn.x]!).toBeLessThan(20);
-    expect(drawn.data[20 * drawn.w + 40 - radius - 1 - drawn.x]!).toBeGreaterThan(235);
+    expect(Math.abs(at(40, 20) - 128)).toBeLessThan(20);
+    expect(at(40 + radius, 20)).toBeLessThan(20);
+    expect(at(40 - radius - 1, 20)).toBeGreaterThan(235);
     // The canvas's border is not an edge of the mask: no dark seam along it.
-    expect(drawn.data[20 * drawn.w - drawn.x]!).toBe(255);
-    expect(drawn.data[-drawn.y * drawn.w + 10 - drawn.x]!).toBe(255);
+    expect(at(0, 20)).toBe(255);
+    expect(at(10, 0)).toBe(255);
     // The composite shows it: green fading into white across the edge.
     const out = renderDocument(state);
     const g = (x: number) => px(out, x, 20)[0];
