@@ -146,7 +146,7 @@ describe('the studio without a model', () => {
     await runTool(page, '文档操作', '新建文档', { 宽度: '1200', 高度: '800', 文档名称: '春季海报' });
     await finished(lastCard(page, '新建文档'));
     await eventually(attrOf(page.getByRole('tab', { name: /春季海报/ }), 'aria-selected')).toBe('true');
-    await eventually(visibleOf(page.getByText('1200 × 800 像素'))).toBe(true);
+    await eventually(visibleOf(page.locator('.status-facts', { hasText: '1200 × 800 像素' }))).toBe(true);
     await eventually(() => canvasInk(page)).toMatchObject({ opaque: 1, dark: 0 });
     const ink = (await canvasInk(page))!;
     // Rendered at screen size, not at the document's 1200 px, and in the document's proportions.
