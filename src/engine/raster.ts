@@ -25,6 +25,11 @@ export function unionRect(a: Rect, b: Rect): Rect {
   return { x, y, w: Math.max(a.x + a.w, b.x + b.w) - x, h: Math.max(a.y + a.h, b.y + b.h) - y };
 }
 
+/** `r` grown by `by` pixels on every side. */
+export function growRect(r: Rect, by: number): Rect {
+  return { x: r.x - by, y: r.y - by, w: r.w + 2 * by, h: r.h + 2 * by };
+}
+
 export function rectOf(r: Rect): Rect {
   return { x: r.x, y: r.y, w: r.w, h: r.h };
 }

@@ -467,7 +467,7 @@ function layerDetails(state: DocState, layer: Layer): Payload {
  * The layer's pixels and what its effects paint around them, measured on the effects' own pictures (the compositor
  * draws the same ones); a group's effects are bounded by their reach instead (measuring them would render the group).
  */
-function paintedBounds(layer: Layer, content: Rect, canvas: { width: number; height: number }): Rect {
+function paintedBounds(layer: Layer, content: Rect, canvas: Pick<DocState, 'width' | 'height'>): Rect {
   const reach = effectsExtent(layer, content);
   if (reach === content || layer.kind === 'group') return reach;
   const { below, above } = effectPaints(layer, canvas);

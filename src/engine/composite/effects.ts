@@ -22,7 +22,7 @@ import type {
   RGB,
   StrokeEffect,
 } from '../model.js';
-import { allocPixels, intersectRect, isEmptyRect, maskAt, unionRect } from '../raster.js';
+import { allocPixels, growRect, intersectRect, isEmptyRect, maskAt, unionRect } from '../raster.js';
 import { boxBlur3, distanceTransform, gaussBoxRadii } from './distance.js';
 import { shownMask } from './mask-shown.js';
 
@@ -52,7 +52,7 @@ const SHADOW_SIGMA_PER_SIZE = 1 / 3;
 const memo = new WeakMap<Layer, { readonly paints: EffectPaints; readonly from?: readonly Layer[] }>();
 
 /** The effect rasters of a pixel, text or smart layer (for a group see `groupEffectPaints`). */
-export function effectPaints(layer: Layer, canvas: { width: number; height: number }): EffectPaints {
+export function effectPaints(layer: Layer, canvas: Pick<DocState, 'width' | 'height'>): EffectPaints {
   if (!hasEffects(layer) || layer.kind === 'group' || layer.kind === 'fill') return NO_EFFECTS;
   let paints = memo.get(layer)?.paints;
   if (!paints) {
@@ -123,10 +123,6 @@ export function hasEffects(layer: Layer): boolean {
   return !!e && (!!e.dropShadow || !!e.stroke) && layer.kind !== 'fill';
 }
 
-function grow(r: Rect, by: number): Rect {
-  return { x: r.x - by, y: r.y - by, w: r.w + 2 * by, h: r.h + 2 * by };
-}
-
 /** How far past the content a stroke raster reaches; an inside stroke still needs one ring of outside. */
 function strokeReach(s: StrokeEffect): number {
   const size = s.position === 'center' ? s.size / 2 : s.size;
@@ -134,7 +130,7 @@ function strokeReach(s: StrokeEffect): number {
 }
 
 function strokeRect(content: Rect, s: StrokeEffect): Rect {
-  return grow(content, strokeReach(s));
+  return growRect(content, strokeReach(s));
 }
 
 interface ShadowGeometry {
@@ -162,7 +158,7 @@ function shadowGeometry(s: DropShadowEffect): ShadowGeometry {
 
 function shadowRect(content: Rect, s: DropShadowEffect): Rect {
   const g = shadowGeometry(s);
-  const r = grow(content, g.pad);
+  const r = growRect(content, g.pad);
   return { ...r, x: r.x + g.dx, y: r.y + g.dy };
 }
 
@@ -248,7 +244,7 @@ function renderStroke(raster: Raster, mask: LayerMask | null, content: Rect, s: 
  */
 function renderShadow(raster: Raster, mask: LayerMask | null, content: Rect, s: DropShadowEffect): Raster {
   const g = shadowGeometry(s);
-  const unshifted = grow(content, g.pad);
+  const unshifted = growRect(content, g.pad);
   const w = unshifted.w;
   const h = unshifted.h;
   const a = matteOf(raster, mask, unshifted);

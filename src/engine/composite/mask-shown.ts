@@ -4,16 +4,13 @@
  * draw through this one, made once per mask and kept while the mask object lives.
  */
 import { FEATHER_SIGMA_PER_RADIUS } from '../feather.js';
-import type { Layer, LayerMask, Rect } from '../model.js';
-import { maskAt, unionRect } from '../raster.js';
+import type { DocState, Layer, LayerMask, Rect } from '../model.js';
+import { growRect, maskAt, unionRect } from '../raster.js';
 import { boxBlur3, gaussBoxRadii } from './distance.js';
 
-const shown = new WeakMap<LayerMask, { cover: Rect; canvas: Size; mask: LayerMask }>();
+type Size = Pick<DocState, 'width' | 'height'>;
 
-interface Size {
-  readonly width: number;
-  readonly height: number;
-}
+const shown = new WeakMap<LayerMask, { cover: Rect; canvas: Size; mask: LayerMask }>();
 
 /**
  * The enabled mask of `layer` as drawn, covering at least `cover` (where the layer can have pixels); or null.
@@ -32,8 +29,7 @@ export function shownMask(layer: Layer, cover: Rect, canvas: Size): LayerMask | 
   // A feather reaches a margin past the mask's rectangle. Past that a mask is its `outside` value, which a density
   // changes only when it hides (0): then the mask drawn also covers wherever the layer can have pixels, so that
   // nothing drawn reads the value beyond it. Otherwise it stays the size of the mask, whatever the canvas.
-  const m = featherMargin(feather);
-  let area: Rect = { x: mask.x - m, y: mask.y - m, w: mask.w + 2 * m, h: mask.h + 2 * m };
+  let area = growRect(mask, featherMargin(feather));
   let covers: Rect = INFINITE;
   if (density < 1 && mask.outside === 0) {
     area = unionRect(area, kept && same ? unionRect(cover, kept.cover) : cover);
@@ -100,6 +96,5 @@ function drawnMask(mask: LayerMask, area: Rect, density: number, feather: number
 export function maskReach(layer: Layer): Rect | null {
   const mask = layer.mask;
   if (!mask?.enabled || mask.outside !== 0 || (mask.density ?? 1) < 1) return null;
-  const m = featherMargin(mask.feather ?? 0);
-  return m === 0 ? mask : { x: mask.x - m, y: mask.y - m, w: mask.w + 2 * m, h: mask.h + 2 * m };
+  return growRect(mask, featherMargin(mask.feather ?? 0));
 }

@@ -103,8 +103,7 @@ export function xmpOfState(xmp: string, state: DocState): string {
     'photoshop:ColorMode': state.mode === 'cmyk' ? '4' : '3',
   };
   let out = xmp;
-  for (const [name, value] of Object.entries(values)) {
-    const key = name;
+  for (const [key, value] of Object.entries(values)) {
     // As an attribute (tiff:ImageWidth="4961") or as an element (<tiff:ImageWidth>4961</tiff:ImageWidth>).
     out = out
       .replace(new RegExp(`(\\s${key}=")[^"]*(")`, 'g'), `$1${value}$2`)

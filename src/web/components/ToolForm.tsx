@@ -11,13 +11,12 @@ import {
   pathsWritten,
 } from '../forms/confirmation.js';
 import { fieldKind, withoutEscapeNotes } from '../forms/field-kind.js';
-import { fromPixels, physicalOf, toPixels, type Unit } from '../forms/physical.js';
 import { labelIn } from '../i18n.js';
 import { layerWithId, refOf, selectedRefs } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { withToolLabels } from '../state/tool-names.js';
 import { Field } from './fields.js';
-import { PhysicalSizeBar } from './PhysicalSize.js';
+import { usePhysicalSize } from './PhysicalSize.js';
 
 interface Current {
   /** What a call names the active layer by (its name, or `name#k` when the name is shared). */
@@ -81,59 +80,7 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
     if (asking) cancelAsk.current?.focus();
   }, [asking]);
   const params = Object.entries(tool.parameters.properties);
-  // Lengths typed in another unit than pixels (新建文档 in millimetres): what was typed, per field, while the
-  // values sent stay whole pixels.
-  const physical = physicalOf(
-    tool.limits,
-    params.map(([name]) => name),
-  );
-  const [unit, setUnit] = useState<Unit>('px');
-  const [typed, setTyped] = useState<Readonly<Record<string, string>>>({});
-  const [paper, setPaper] = useState('');
-  const dpiOf = (v: Readonly<Record<string, FormValue>>) => {
-    const stated = physical ? Number(v[physical.dpi]) : Number.NaN;
-    return stated > 0 ? stated : (doc?.resolution ?? 72);
-  };
-  const dpi = dpiOf(values);
-  const isLength = (name: string) => unit !== 'px' && !!physical?.lengths.includes(name);
-  const shownValue = (name: string): FormValue => {
-    const v = values[name] ?? '';
-    if (!isLength(name)) return v;
-    if (typed[name] !== undefined) return typed[name]!;
-    const px = Number(v);
-    return typeof v === 'string' && v.trim() !== '' && Number.isFinite(px)
-      ? String(fromPixels(px, dpi, unit))
-      : v;
-  };
-  const change = (name: string, v: FormValue) => {
-    if (physical?.lengths.includes(name)) setPaper('');
-    if (isLength(name) && typeof v === 'string') {
-      setTyped((old) => ({ ...old, [name]: v }));
-      const n = Number(v);
-      const px = v.trim() !== '' && Number.isFinite(n) && n > 0 ? String(toPixels(n, dpi, unit)) : v;
-      setValues((old) => ({ ...old, [name]: px }));
-      return;
-    }
-    if (physical && name === physical.dpi && unit !== 'px' && typeof v === 'string') {
-      // As Photoshop's dialog: a new resolution keeps the size on paper and changes the pixels.
-      const next = Number(v);
-      if (next > 0) {
-        setValues((old) => {
-          const out: Record<string, FormValue> = { ...old, [name]: v };
-          for (const length of physical.lengths) {
-            const physicalSize =
-              typed[length] !== undefined
-                ? Number(typed[length])
-                : fromPixels(Number(old[length]), dpi, unit);
-            if (physicalSize > 0) out[length] = String(toPixels(physicalSize, next, unit));
-          }
-          return out;
-        });
-        return;
-      }
-    }
-    setValues((old) => ({ ...old, [name]: v }));
-  };
+  const sizes = usePhysicalSize(tool, values, setValues, setBlank, doc?.resolution);
   // The description is cut to two lines, so the fields stay in view; the rest (coordinates, units, what the
   // tool acts on) opens on request, on a touch screen as well (no hover there).
   const description = useRef<HTMLParagraphElement>(null);
@@ -216,36 +163,7 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
           {t(open ? 'form.lessInfo' : 'form.moreInfo')}
         </button>
       )}
-      {physical && (
-        <PhysicalSizeBar
-          id={`physical-${tool.name}`}
-          physical={physical}
-          unit={unit}
-          dpi={dpi}
-          values={values}
-          onUnit={(u) => {
-            setUnit(u);
-            setTyped({});
-          }}
-          paper={paper}
-          onPaper={(choice, w, h, mm) => {
-            setPaper(choice);
-            const [wName, hName] = physical.lengths as [string, string];
-            if (unit === 'px') setUnit('mm');
-            const inUnit = unit === 'px' ? 'mm' : unit;
-            setTyped(
-              inUnit === 'mm'
-                ? { [wName]: String(mm[0]), [hName]: String(mm[1]) }
-                : {
-                    [wName]: String(fromPixels(w, dpi, inUnit)),
-                    [hName]: String(fromPixels(h, dpi, inUnit)),
-                  },
-            );
-            setBlank((old) => old.filter((n) => n !== wName && n !== hName));
-            setValues((old) => ({ ...old, [wName]: String(w), [hName]: String(h) }));
-          }}
-        />
-      )}
+      {sizes.bar}
       <div class="fields">
         {params.length === 0 && <p class="muted">{t('card.noArgs')}</p>}
         {params.map(([name, schema]) => (
@@ -256,14 +174,14 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
             schema={schema}
             limits={tool.limits[name]}
             required={tool.parameters.required.includes(name)}
-            value={shownValue(name)}
+            value={sizes.shownValue(name)}
             error={blank.includes(name) ? t(blankWords(schema, tool.limits[name])) : undefined}
-            {...(isLength(name) ? { note: t('form.inUnit', { unit: t(`form.unit.${unit}`) }) } : {})}
+            {...sizes.noteOf(name)}
             onChange={(v) => {
               // A question about other values than these no longer stands.
               setAsking(null);
               setBlank((old) => old.filter((n) => n !== name));
-              change(name, v);
+              sizes.change(name, v);
             }}
           />
         ))}
