@@ -10,6 +10,7 @@ import { fail } from '../engine/errors.js';
 import { BACKGROUND_NAME, NO_LOCKS, pixelLayer } from '../engine/factory.js';
 import { unreadableByName } from '../engine/io/file-type.js';
 import { decodeImage, encodeJpeg, encodePng, type JpegOptions } from '../engine/io/image-codec.js';
+import { placedFile } from '../engine/io/placed-file.js';
 import { decodePsdOffThread, writePsdFileOffThread } from '../engine/io/psd-thread.js';
 import { documentPixelBytes, psdCanvasPixels, reservePixels } from '../engine/memory-budget.js';
 import type { DocState, Layer, PixelLayer, Raster, SmartLayer } from '../engine/model.js';
@@ -404,6 +405,7 @@ export const filesHandlers = {
     };
     const raster =
       placedW === source.w && placedH === source.h ? source : await renderSmart(source, transform);
+    const embedded = placedFile(buf, path.posix.basename(target.replace(/\\/g, '/')), source, dpi);
     const percent = Math.round(scale * 10000) / 100;
     const note =
       why === 'fit'
@@ -424,6 +426,7 @@ export const filesHandlers = {
       source,
       transform,
       raster,
+      ...(embedded ? { embedded } : {}),
     };
     const slot = slotAbove(allocated, allocated.active);
     const next = setActive(insertLayer(allocated, layer, slot.parent, slot.index), id);

@@ -474,6 +474,71 @@ describe('place_image', () => {
     expect(lo).toMatchObject({ scale: 200, layer: { bounds: { width: 60, height: 20 } } });
   });
 
+  it('embeds the placed file itself in the PSD, as Place Embedded does, for as long as its contents are unchanged', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { width: 300, height: 200, resolution: 150 });
+    // A noisy photo: as a PNG of its pixels it would be many times the JPEG's size.
+    const jpg = path.join(s.workspace.root, 'photo.jpg');
+    await run(CONVERT, [
+      '-size',
+      '600x400',
+      'plasma:red-blue',
+      '-density',
+      '300',
+      '-units',
+      'PixelsPerInch',
+      jpg,
+    ]);
+    const jpeg = await readFile(jpg);
+    await ok(s, 'place_image', { path: 'photo.jpg' });
+    const layered = await docWithSquare();
+    await ok(layered, 'create_layer', { name: 'over' });
+    await ok(layered, 'save_document_as', { path: 'part.psd' });
+    const part = await readFile(path.join(layered.workspace.root, 'part.psd'));
+    await s.workspace.writeAtomic('part.psd', part);
+    await ok(s, 'place_image', { path: 'part.psd' });
+    // Moved and scaled: the contents are still the file's.
+    await ok(s, 'resize_layer', { name: 'photo', scale_x: 50 });
+    await ok(s, 'save_document_as', { path: 'out.psd' });
+    const out = await readFile(path.join(s.workspace.root, 'out.psd'));
+    expect(out.length).toBeLessThan(300 * 200 * 4 * 2 + jpeg.length + part.length + 100_000);
+
+    const { dump } = await readWithPsdTools(out);
+    const smart = Object.fromEntries(dump.layers.map((l) => [l.name, l.smart]));
+    expect(smart.photo).toEqual({
+      filename: 'photo.jpg',
+      filetype: expect.stringMatching(/jpe?g/i),
+      size: jpeg.length,
+    });
+    expect(smart.part).toEqual({
+      filename: 'part.psd',
+      filetype: expect.stringMatching(/psd|8bps/i),
+      size: part.length,
+    });
+
+    // Read back: the same bytes, kept again at the next save; the placed PSD still holds its layers.
+    const again = newSession();
+    await again.workspace.writeAtomic('out.psd', out);
+    await ok(again, 'open_document', { path: 'out.psd' });
+    const photo = layer(again, 'photo');
+    if (photo.kind !== 'smart') throw new Error('not smart');
+    expect(Buffer.compare(Buffer.from(photo.embedded!.file.data as Uint8Array), jpeg)).toBe(0);
+    const inner = layer(again, 'part');
+    if (inner.kind !== 'smart') throw new Error('not smart');
+    const innerPsd = Buffer.from(inner.embedded!.file.data as Uint8Array);
+    expect(Buffer.compare(innerPsd, part)).toBe(0);
+    const innerDump = (await readWithPsdTools(innerPsd)).dump;
+    expect(innerDump.layers.map((l) => l.name)).toEqual(['背景', 'sq', 'over']);
+
+    // Changed contents are no longer the file: a PNG of the new pixels, with a warning.
+    await ok(s, 'rasterize_layer', { name: 'photo' });
+    const r = await ok(s, 'save_document_as', { path: 'out2.psd' });
+    const { dump: dump2 } = await readWithPsdTools(await readFile(path.join(s.workspace.root, 'out2.psd')));
+    expect(dump2.layers.find((l) => l.name === 'photo')?.kind).toBe('pixel');
+    expect(dump2.layers.find((l) => l.name === 'part')?.smart?.size).toBe(part.length);
+    expect(JSON.stringify(r)).not.toContain('不再保留');
+  });
+
   it('fails cleanly for missing, unsupported and escaping paths', async () => {
     const s = await docWithSquare();
     await rejects(s, 'place_image', { path: 'nope.png' }, 'not_found');
