@@ -13,7 +13,7 @@
 
 import { cmykaFromRgba, rgbaFromCmyk } from './cmyk-pixels.js';
 import type { DocState, Effects, InkTable, Layer, Raster, RGB } from './model.js';
-import { type PressProfile, pressProfile } from './press-profile.js';
+import { documentProfile, type PressProfile, pressProfile } from './press-profile.js';
 import {
   documentInkSources,
   inksOf,
@@ -46,16 +46,16 @@ async function roundTripRaster(r: Raster, profile: PressProfile, table: InkTable
 }
 
 /** Colours through the CMYK round trip (the colours a CMYK document can hold), the same transform as rasters'. */
-export async function roundTripColors(colors: readonly RGB[]): Promise<RGB[]> {
-  return (await separateColors(colors)).map((c) => c.color);
+export async function roundTripColors(colors: readonly RGB[], profile = pressProfile()): Promise<RGB[]> {
+  return (await separateColors(colors, profile)).map((c) => c.color);
 }
 
 /** Colours through the round trip, each with the inks of its separation. */
 async function separateColors(
   colors: readonly RGB[],
+  profile: PressProfile,
 ): Promise<{ color: RGB; cmyk: [number, number, number, number] }[]> {
   if (colors.length === 0) return [];
-  const profile = pressProfile();
   const rgba = Uint8Array.from(colors.flatMap((c) => [c.r, c.g, c.b, 255]));
   const cmyka = await cmykaFromRgba(rgba, colors.length, 1, profile.path);
   const out = await rgbaFromCmyk(cmyka, colors.length, 1, 5, profile.bytes);
@@ -68,11 +68,11 @@ async function separateColors(
 
 const percent = (v: number) => Math.round((v / 255) * 100);
 
-/** The ink values of sRGB colours under the CMYK profile, in percent (whole numbers, as Photoshop shows them). */
-export async function cmykOf(colors: readonly RGB[]): Promise<Cmyk[]> {
+/** The ink values of sRGB colours under a CMYK profile, in percent (whole numbers, as Photoshop shows them). */
+export async function cmykOf(colors: readonly RGB[], profile = pressProfile()): Promise<Cmyk[]> {
   if (colors.length === 0) return [];
   const rgba = Uint8Array.from(colors.flatMap((c) => [c.r, c.g, c.b, 255]));
-  const cmyka = await cmykaFromRgba(rgba, colors.length, 1, pressProfile().path);
+  const cmyka = await cmykaFromRgba(rgba, colors.length, 1, profile.path);
   return colors.map((_, i) => inkPercent(cmyka, i * 5));
 }
 
@@ -94,23 +94,25 @@ export async function cmykAt(
 ): Promise<Cmyk> {
   const rgba = Uint8Array.of(color.r, color.g, color.b, alpha);
   const cmyka = new Uint8Array(5);
+  const profile = documentProfile(state);
   // Only the rasters showing this very pixel are fingerprinted.
-  const sources = documentInkSources(state, pressProfile().bytes, (r) => {
+  const sources = documentInkSources(state, profile.bytes, (r) => {
     const i = ((y - r.y) * r.w + x - r.x) * 4;
     const inside = x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h;
     return inside && rgba.every((v, c) => r.data[i + c] === v);
   });
   if (takeKeptInks(rgba, cmyka, x, y, 1, 1, sources) === 1) return inkPercent(cmyka, 0);
-  return (await cmykOf([color]))[0]!;
+  return (await cmykOf([color], profile))[0]!;
 }
 
 /** A colour as the document can hold it: unchanged in RGB mode, through the round trip in CMYK mode. */
 export async function documentColor(state: DocState, color: RGB): Promise<RGB> {
   if (state.mode !== 'cmyk') return color;
-  const [separated] = await separateColors([color]);
+  const profile = documentProfile(state);
+  const [separated] = await separateColors([color], profile);
   // Whatever is drawn in it is written with the inks it came from (the document's ink table).
   const table = state.inkTable;
-  if (tableApplies(table, pressProfile().bytes)) {
+  if (tableApplies(table, profile.bytes)) {
     const { r, g, b } = separated!.color;
     recordInk(table, r, g, b, ...separated!.cmyk);
   }
@@ -154,7 +156,7 @@ export async function convertStateToCmyk(state: DocState): Promise<DocState> {
     if (layer.kind === 'text') note(layer.text.color);
   }
   const list = [...colors.values()];
-  const mapped = await separateColors(list);
+  const mapped = await separateColors(list, profile);
   // Fill layers' colours among them: their inks are written from the table.
   for (const { color: c, cmyk } of mapped) recordInk(inkTable, c.r, c.g, c.b, ...cmyk);
   const table = new Map(list.map((c, i) => [key(c), mapped[i]!]));

@@ -315,6 +315,11 @@ export interface DocState {
   /** A CMYK document's memo of the inks its colours were separated with (InkTable). */
   readonly inkTable?: InkTable;
   /**
+   * A CMYK document's own ICC profile (press-profile.ts `documentProfile`): the one embedded in the file it was
+   * opened from, when that is not the press profile. Absent: the press profile.
+   */
+  readonly cmykProfile?: Uint8Array;
+  /**
    * What the PSD it was opened from held for the whole document that the engine does not interpret, as ag-psd
    * reads it (`imageResources`: XMP, layer comps, copyright, global light, …; `artboards`): written back
    * unchanged (io/psd.ts).

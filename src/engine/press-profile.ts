@@ -13,9 +13,12 @@
  * printable colour (what black-point compensation does for the colorimetric intents), so greys stay neutral
  * down to black; test/engine/press-profile.test.ts measures it against ImageMagick/LittleCMS.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fail } from './errors.js';
+import type { DocState } from './model.js';
 
 export const PROFILE_VARIABLE = 'ATELIER_CMYK_PROFILE';
 export const DEFAULT_PROFILE_PATH = '/usr/share/color/icc/ghostscript/default_cmyk.icc';
@@ -28,8 +31,8 @@ export interface PressProfile {
   readonly file: string;
   /** The profile's own description ('desc' tag), e.g. "Artifex CMYK SWOP Profile". */
   readonly name: string;
-  /** Where the choice came from. */
-  readonly source: 'default' | typeof PROFILE_VARIABLE;
+  /** Where the choice came from: configuration, or the file the document was opened from (its own profile). */
+  readonly source: 'default' | typeof PROFILE_VARIABLE | 'document';
   /** The ICC bytes, embedded as they are in the files we write. */
   readonly bytes: Uint8Array;
 }
@@ -136,4 +139,51 @@ export function pressProfile(env: NodeJS.ProcessEnv = process.env): PressProfile
   const configured = env[PROFILE_VARIABLE]?.trim();
   if (configured) return loadProfile(path.resolve(configured), PROFILE_VARIABLE);
   return loadProfile(DEFAULT_PROFILE_PATH, 'default');
+}
+
+/**
+ * The CMYK profile a document's inks are in, as Photoshop keeps a document's own profile: the one embedded in the
+ * CMYK file it was opened from when that is not the press profile, else the press profile. Saving separates with
+ * it and embeds it, so an unedited file keeps its inks and a print shop gets the profile it sent.
+ */
+export function documentProfile(state: Pick<DocState, 'cmykProfile'>): PressProfile {
+  return state.cmykProfile ? ownProfile(state.cmykProfile) : pressProfile();
+}
+
+/** Whether `icc` is the press profile (false when none is usable): a file tagged with it needs no profile of its own. */
+export function isPressProfile(icc: Uint8Array): boolean {
+  try {
+    return Buffer.compare(Buffer.from(icc), Buffer.from(pressProfile().bytes)) === 0;
+  } catch {
+    return false;
+  }
+}
+
+const ownProfiles = new WeakMap<Uint8Array, PressProfile>();
+const ownFiles = new Map<string, string>();
+let ownDir: string | undefined;
+
+/**
+ * A document's own profile as a PressProfile: written once per process into a private temporary folder (sharp
+ * takes a profile only as a file), named by its digest, written again if something cleaned it away.
+ */
+function ownProfile(bytes: Uint8Array): PressProfile {
+  const known = ownProfiles.get(bytes);
+  if (known && existsSync(known.path)) return known;
+  const digest = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
+  let file = ownFiles.get(digest);
+  if (!file || !existsSync(file)) {
+    if (!ownDir || !existsSync(ownDir)) {
+      const dir = mkdtempSync(path.join(tmpdir(), 'atelier-cmyk-'));
+      process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+      ownDir = dir;
+    }
+    file = path.join(ownDir, `${digest}.icc`);
+    writeFileSync(file, bytes);
+    ownFiles.set(digest, file);
+  }
+  const name = iccDescription(bytes) ?? '嵌入的配置文件';
+  const profile: PressProfile = { path: file, file: `${name}.icc`, name, source: 'document', bytes };
+  ownProfiles.set(bytes, profile);
+  return profile;
 }

@@ -5,7 +5,7 @@
 import { cmykAt, convertStateToCmyk, documentColor } from '../engine/color-mode.js';
 import { fail } from '../engine/errors.js';
 import type { DocState, Guide } from '../engine/model.js';
-import { pressProfile, profileSummary } from '../engine/press-profile.js';
+import { documentProfile, pressProfile, profileSummary } from '../engine/press-profile.js';
 import { hexToRgb, rgbToHex } from '../engine/raster.js';
 import { documentSummary } from './describe.js';
 import { activeDoc } from './resolve.js';
@@ -119,7 +119,9 @@ export const colorHandlers = {
     if (doc.state.mode === 'rgb') {
       return { changed: false, note: '文档已是 RGB 模式，未做改变', document: documentSummary(doc) };
     }
-    ctx.tx.update(doc.id, { ...doc.state, mode: 'rgb' });
+    // The CMYK profile it had goes with the mode: converted back, it takes the press profile, as Photoshop's working space.
+    const { cmykProfile: _own, ...rgb } = doc.state;
+    ctx.tx.update(doc.id, { ...rgb, mode: 'rgb' });
     return {
       changed: true,
       note: '已转为 RGB 模式；转为 CMYK 时被裁剪的颜色不会恢复',
@@ -130,7 +132,13 @@ export const colorHandlers = {
   async convert_to_cmyk(_args, ctx) {
     const doc = activeDoc(ctx);
     if (doc.state.mode === 'cmyk') {
-      return { changed: false, note: '文档已是 CMYK 模式，未做改变', document: documentSummary(doc) };
+      const own = documentProfile(doc.state);
+      return {
+        changed: false,
+        profile: profileSummary(own),
+        note: `文档已是 CMYK 模式（配置文件“${own.name}”），未做改变`,
+        document: documentSummary(doc),
+      };
     }
     const profile = pressProfile();
     ctx.tx.update(doc.id, await convertStateToCmyk(doc.state));

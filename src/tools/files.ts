@@ -14,7 +14,7 @@ import { placedFile } from '../engine/io/placed-file.js';
 import { decodePsdOffThread, writePsdFileOffThread } from '../engine/io/psd-thread.js';
 import { documentPixelBytes, psdCanvasPixels, reservePixels } from '../engine/memory-budget.js';
 import type { DocState, Layer, PixelLayer, Raster, SmartLayer } from '../engine/model.js';
-import { pressProfile } from '../engine/press-profile.js';
+import { documentProfile } from '../engine/press-profile.js';
 import { cropRaster } from '../engine/raster.js';
 import { documentInkSources } from '../engine/raster-inks.js';
 import sharp from '../engine/sharp.js';
@@ -192,7 +192,8 @@ async function exportImage(
 /** A CMYK document's JPEG keeps its layers' inks where its pixels show them (raster-inks.ts). */
 function jpegOptions(state: DocState): JpegOptions {
   if (state.mode !== 'cmyk') return {};
-  return { cmyk: true, inkSources: documentInkSources(state, pressProfile().bytes) };
+  const profile = documentProfile(state);
+  return { cmyk: profile, inkSources: documentInkSources(state, profile.bytes) };
 }
 
 /** A flat image opened as a document: an opaque one becomes the background, one with transparency `图层 0`. */

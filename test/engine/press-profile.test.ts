@@ -70,7 +70,7 @@ describe.skipIf(!ready)('press profile', () => {
 
   it('embeds the press profile once in a CMYK JPEG', async () => {
     const raster = { x: 0, y: 0, w: 4, h: 4, data: new Uint8ClampedArray(64).fill(200) };
-    const jpeg = await encodeJpeg(raster, 150, { cmyk: true });
+    const jpeg = await encodeJpeg(raster, 150, { cmyk: pressProfile() });
     const chunks: Buffer[] = [];
     for (let at = 2; at + 4 < jpeg.length && jpeg[at] === 0xff; ) {
       const marker = jpeg[at + 1]!;

@@ -10,7 +10,7 @@ import { MAX_DOCUMENT_PIXELS } from '../document-limits.js';
 import { EditorError } from '../errors.js';
 import { reservePixels } from '../memory-budget.js';
 import type { Raster } from '../model.js';
-import { type PressProfile, pressProfile } from '../press-profile.js';
+import type { PressProfile } from '../press-profile.js';
 import { sharePixels } from '../raster.js';
 import { type InkSource, separateComposite } from '../raster-inks.js';
 import sharp from '../sharp.js';
@@ -19,8 +19,8 @@ import { srgbProfilePath } from './rgb-profile.js';
 export interface JpegOptions {
   /** 1..100, default 90. */
   readonly quality?: number;
-  /** Write a real CMYK JPEG through the press profile (press-profile.ts), which is embedded once. */
-  readonly cmyk?: boolean;
+  /** Write a real CMYK JPEG through this profile (the document's: press-profile.ts), which is embedded once. */
+  readonly cmyk?: PressProfile;
   /** For a CMYK JPEG: the layers whose kept inks the pixels showing them take (raster-inks.ts). */
   readonly inkSources?: readonly InkSource[];
 }
@@ -108,8 +108,7 @@ export async function encodeJpeg(raster: Raster, dpi: number, opts: JpegOptions 
   if (!Number.isInteger(quality) || quality < 1 || quality > 100) {
     throw new EditorError('invalid_arguments', `JPEG 质量 ${quality} 无效，必须是 1 到 100 的整数`);
   }
-  // Outside the try: a missing press profile is its own error, not an encoding failure.
-  const profile = opts.cmyk ? pressProfile() : undefined;
+  const profile = opts.cmyk;
   try {
     const img = profile
       ? await cmykInput(raster, profile, opts.inkSources ?? [])

@@ -220,6 +220,10 @@ export async function writeCmykMergedImage(
 /** Channel id → offset in interleaved C M Y K A samples (other channels, e.g. masks, have none). */
 const offsetOf = (id: number): number | undefined => (id >= 0 && id <= 3 ? id : id === -1 ? 4 : undefined);
 
+/**
+ * One channel into interleaved C M Y K A (8-bit). A 16-bit channel arrives raw (psd.ts unpacked its RLE) or
+ * zipped, and is rounded to 8 bits, as Photoshop's Image › Mode › 8 Bits/Channel does.
+ */
 function unpackInto(
   target: Uint8Array,
   w: number,
@@ -228,7 +232,30 @@ function unpackInto(
   compression: number,
   data: Uint8Array,
   large: boolean,
+  depth: 8 | 16,
 ): void {
+  if (depth === 16) {
+    const wide = new Uint16Array(w * h);
+    if (compression === 0) {
+      for (let i = 0, n = Math.min(w * h, data.length >> 1); i < n; i++)
+        wide[i] = (data[2 * i]! << 8) | data[2 * i + 1]!;
+    } else if (compression === 2 || compression === 3) {
+      readDataZip(
+        data,
+        { width: w, height: h, data: wide as unknown as Uint8Array },
+        w,
+        h,
+        16,
+        1,
+        0,
+        compression === 3,
+      );
+    } else {
+      throw new EditorError('unsupported', `PSD 图层通道使用了未知的压缩方式 ${compression}`);
+    }
+    for (let i = 0; i < wide.length; i++) target[i * 5 + offset] = Math.round(wide[i]! / 257);
+    return;
+  }
   const pixels = { width: w, height: h, data: target };
   switch (compression) {
     case 0:
@@ -255,6 +282,15 @@ function unpackInto(
   }
 }
 
+/** 8 or 16 bits per channel: what a CMYK file can hold (Photoshop has no 32-bit CMYK). */
+function cmykDepth(bits: number | undefined): 8 | 16 {
+  if (bits === 8 || bits === undefined) return 8;
+  if (bits === 16) return 16;
+  throw new EditorError('unsupported', `不支持 ${bits} 位/通道的 CMYK PSD`, {
+    hint: 'CMYK 文件应为 8 或 16 位/通道；请在 Photoshop 中转换后再打开',
+  });
+}
+
 /** File samples (255 − ink) as ink, in place, for the four colour channels of interleaved CMYKA. */
 function toInk(cmyka: Uint8Array): void {
   for (let i = 0; i < cmyka.length; i += 5) {
@@ -271,17 +307,13 @@ export async function cmykLayerRaster(l: AgLayer, icc: Uint8Array): Promise<Rast
   const h = (l.bottom ?? 0) - (l.top ?? 0);
   const raw = l.rawData;
   if (w <= 0 || h <= 0 || !raw) return emptyRaster();
-  if (raw.bitsPerChannel !== 8) {
-    throw new EditorError('unsupported', `暂不支持 ${raw.bitsPerChannel} 位/通道的 CMYK PSD`, {
-      hint: '请在 Photoshop 中转为 8 位/通道后再打开',
-    });
-  }
+  const depth = cmykDepth(raw.bitsPerChannel);
   const cmyka = new Uint8Array(w * h * 5);
   let alpha = false;
   for (const c of raw.channels) {
     const offset = offsetOf(c.id);
     if (offset === undefined || !c.data || c.data.length === 0) continue;
-    unpackInto(cmyka, w, h, offset, c.compression, c.data, raw.large);
+    unpackInto(cmyka, w, h, offset, c.compression, c.data, raw.large, depth);
     if (c.id === -1) alpha = true;
   }
   toInk(cmyka);
@@ -307,7 +339,15 @@ export async function cmykMergedRaster(
   const offsets = alpha ? [0, 1, 2, 3, 4] : [0, 1, 2, 3];
   const cmyka = new Uint8Array(w * h * 5);
   const body = bytes.subarray(2);
-  if (compression === 1) {
+  if (cmykDepth(psd.bitsPerChannel) === 16) {
+    // psd.ts left a 16-bit merged image raw, its RLE unpacked.
+    if (compression !== 0)
+      throw new EditorError('unsupported', `PSD 合并图像使用了不支持的压缩方式 ${compression}`);
+    const plane = w * h * 2;
+    offsets.forEach((offset, c) => {
+      unpackInto(cmyka, w, h, offset, 0, body.subarray(c * plane, (c + 1) * plane), large, 16);
+    });
+  } else if (compression === 1) {
     const reader = createReader(body.buffer, body.byteOffset, body.byteLength);
     readDataRLE(reader, { width: w, height: h, data: cmyka }, w, h, 8, 5, offsets, large);
   } else if (compression === 0) {

@@ -59,7 +59,7 @@ import {
   type TextMatrix,
   type TextSpec,
 } from '../model.js';
-import { iccDescription, pressProfile } from '../press-profile.js';
+import { documentProfile, iccDescription, isPressProfile, pressProfile } from '../press-profile.js';
 import { allocMask, allocPixels, cropRaster, emptyRaster, sharePixels } from '../raster.js';
 import {
   documentInkSources,
@@ -659,7 +659,7 @@ async function writePsd(
     }
   }
   // The press profile first: a CMYK document whose profile is missing fails before any work.
-  const profile = state.mode === 'cmyk' ? pressProfile() : undefined;
+  const profile = state.mode === 'cmyk' ? documentProfile(state) : undefined;
   const warnings: string[] = [];
   let merged = composite;
   if (merged.x !== 0 || merged.y !== 0 || merged.w !== width || merged.h !== height) {
@@ -1717,9 +1717,9 @@ function checkHeader(buf: Uint8Array): void {
   if (![1, 8, 16, 32].includes(depth)) {
     throw new EditorError('unsupported', `不支持的 PSD 位深度 ${depth}`);
   }
-  if (mode === CMYK_COLOR_MODE && depth !== 8) {
-    throw new EditorError('unsupported', `暂不支持打开 ${depth} 位/通道的 CMYK PSD`, {
-      hint: '请先在 Photoshop 中用“图像 › 模式 › 8 位/通道”转换后再打开',
+  if (mode === CMYK_COLOR_MODE && depth !== 8 && depth !== 16) {
+    throw new EditorError('unsupported', `不支持 ${depth} 位/通道的 CMYK PSD`, {
+      hint: 'CMYK 文件应为 8 或 16 位/通道；请在 Photoshop 中用“图像 › 模式”转换后再打开',
     });
   }
   const height = view.getUint32(14);
@@ -1772,8 +1772,9 @@ async function compositeOf(ctx: DecodeContext): Promise<Raster | undefined> {
 }
 
 /**
- * The profile a CMYK file's inks are read with: its embedded one, else the press profile. Saving the document
- * separates again with the press profile, so a different embedded one is worth a warning.
+ * The profile a CMYK file's inks are read with: its embedded one, else the press profile. The document keeps an
+ * embedded profile that is not the press profile as its own (DocState `cmykProfile`): saving separates with it and
+ * embeds it, as Photoshop keeps a file's profile, so an unedited file keeps its inks.
  */
 function cmykProfileOf(psd: AgPsd, warnings: string[]): Uint8Array {
   const embedded = embeddedProfile(psd);
@@ -1790,7 +1791,7 @@ function cmykProfileOf(psd: AgPsd, warnings: string[]): Uint8Array {
   if (press && Buffer.compare(Buffer.from(embedded), Buffer.from(press.bytes)) !== 0) {
     const name = iccDescription(embedded) ?? '未命名';
     warnings.push(
-      `CMYK PSD 嵌入的配置文件“${name}”与当前 CMYK 印刷配置文件“${press.name}”不同：颜色已按嵌入的配置文件读取，再次保存时将按“${press.name}”分色`,
+      `CMYK PSD 嵌入的配置文件“${name}”与当前 CMYK 印刷配置文件“${press.name}”不同：文档保留“${name}”，颜色按它读取，保存时仍按它分色并嵌入（未改动的油墨不变）`,
     );
   }
   return embedded;
@@ -1948,6 +1949,7 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     foreground: { r: 0, g: 0, b: 0 },
     nextId: ctx.nextId,
     ...(ctx.inkTable ? { inkTable: withLayerInks(ctx.inkTable, ctx.layers) } : {}),
+    ...(icc && !isPressProfile(icc) ? { cmykProfile: icc } : {}),
     ...psdDocumentOf(psd),
   };
   return { state, warnings, losses };

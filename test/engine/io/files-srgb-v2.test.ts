@@ -184,7 +184,7 @@ describe.skipIf(!imageMagickAvailable() || !psdToolsAvailable())(
         const b = new DocBuilder();
         const cmyk = await convertStateToCmyk(b.state([b.pixel('底', raster)]));
         const { buffer: psd } = await encodePsd(cmyk, raster);
-        const jpg = await encodeJpeg(raster, 150, { cmyk: true });
+        const jpg = await encodeJpeg(raster, 150, { cmyk: pressProfile() });
         const press = Buffer.from(pressProfile().bytes);
         expect((await profileOf(psd, 'psd')).equals(press)).toBe(true);
         expect((await profileOf(jpg, 'jpg')).equals(press)).toBe(true);

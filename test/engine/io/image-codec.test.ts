@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { EditorError } from '../../../src/engine/errors.js';
 import { decodeImage, encodeJpeg, encodePng } from '../../../src/engine/io/image-codec.js';
 import type { Raster } from '../../../src/engine/model.js';
+import { pressProfile } from '../../../src/engine/press-profile.js';
 import {
   convertTo,
   identify,
@@ -93,7 +94,7 @@ im('image codec, checked with ImageMagick', () => {
   });
 
   it('JPEG CMYK: real CMYK colourspace with an embedded profile and the density', async () => {
-    const jpg = await encodeJpeg(testRaster(), 150, { cmyk: true });
+    const jpg = await encodeJpeg(testRaster(), 150, { cmyk: pressProfile() });
     const info = await identifyInfo(jpg, 'jpg');
     expect(info.colorspace).toBe('CMYK');
     expect(info.dpiX).toBe(150);

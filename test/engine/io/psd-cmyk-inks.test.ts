@@ -4,13 +4,13 @@
  * and a fresh separation of the same colours would not give back (the profile's black is four-colour). psd-tools
  * reads the inks we write.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { cmykaFromRgba } from '../../../src/engine/cmyk-pixels.js';
 import { decodePsd, encodePsd } from '../../../src/engine/io/psd.js';
 import type { DocState, PixelLayer, Raster } from '../../../src/engine/model.js';
-import { DEFAULT_PROFILE_PATH } from '../../../src/engine/press-profile.js';
+import { DEFAULT_PROFILE_PATH, iccDescription } from '../../../src/engine/press-profile.js';
 import { copyPixels } from '../../../src/engine/raster.js';
 import { convertTo, imageMagickAvailable } from '../../support/imagemagick.js';
 import { psdToolsAvailable, readWithPsdTools } from '../../support/psd-tools.js';
@@ -23,14 +23,14 @@ const W = 40;
 const H = 26;
 
 /** ImageMagick's CMYK PSD: a 2 px 50 % K stripe on top, then a 100 % K black half and a 100 % C cyan half. */
-function pressFile(profile: string): Promise<Buffer> {
+function pressFile(profile: string, depth = 8, compress: string[] = []): Promise<Buffer> {
   const half = (ink: string) => ['-size', `${W / 2}x${H - 2}`, `xc:cmyk(${ink})`];
   return convertTo(
     [
       ...['-size', `${W}x2`, 'xc:cmyk(0,0,0,128)'],
       ...['(', ...half('0,0,0,255'), ...half('255,0,0,0'), '+append', ')'],
       '-append',
-      ...['-profile', profile, '-depth', '8', 'psd:OUT'],
+      ...['-profile', profile, '-depth', String(depth), ...compress, 'psd:OUT'],
     ],
     'psd',
   );
@@ -62,6 +62,11 @@ const at = (inks: Uint8Array, x: number, y: number) => [
   ...inks.subarray((y * W + x) * 4, (y * W + x) * 4 + 4),
 ];
 
+/** The ICC profile embedded in a PSD, as ImageMagick extracts it. */
+function iccOf(file: Buffer): Promise<Buffer> {
+  return withTempFiles({ 'in.psd': file }, (f) => convertTo([`${f['in.psd']}[0]`, 'icc:OUT'], 'icc'));
+}
+
 async function resave(state: DocState): Promise<Buffer> {
   const layer = onlyLayer(state);
   return (await encodePsd(state, layer.raster, { name: 'press' })).buffer;
@@ -87,6 +92,23 @@ describe.skipIf(!ready)('CMYK inks kept across open and save', () => {
     const fresh = await cmykaFromRgba(onlyLayer(state).raster.data, W, H, DEFAULT_PROFILE_PATH);
     const black = [...fresh.subarray((10 * W + 2) * 5, (10 * W + 2) * 5 + 4)];
     expect(black[0]).toBeGreaterThan(100);
+  }, 60_000);
+
+  it('a 16-bit CMYK file opens as 8-bit with its inks rounded, RLE or ZIP, and saves them', async () => {
+    const eight = await layerInks(await pressFile(DEFAULT_PROFILE_PATH));
+    for (const compress of [[], ['-compress', 'Zip']]) {
+      const file = await pressFile(DEFAULT_PROFILE_PATH, 16, compress);
+      expect(file.readUInt16BE(22)).toBe(16); // bits per channel in the header
+      const { state, losses } = await decodePsd(file);
+      expect(losses.join()).toMatch(/16 位\/通道/);
+      const layer = onlyLayer(state);
+      expect(layer.raster.inks).toBeDefined();
+      const saved = await resave(state);
+      expect(Buffer.from(await layerInks(saved)).equals(Buffer.from(eight))).toBe(true);
+      expect((await mergedInks(saved)).equals(await mergedInks(await pressFile(DEFAULT_PROFILE_PATH)))).toBe(
+        true,
+      );
+    }
   }, 60_000);
 
   it('opened and saved as a user does (open_document, save_document_as): layer and merged image keep their inks', async () => {
@@ -128,16 +150,46 @@ describe.skipIf(!ready)('CMYK inks kept across open and save', () => {
     expect(at(fresh, 4, 10)[0]).toBeGreaterThan(100);
   }, 60_000);
 
-  it('separates afresh when the file was made with another profile than the press profile', async () => {
+  it('a file made with another CMYK profile keeps it: its inks unchanged, what is edited separated with it, and it is embedded', async () => {
     if (!existsSync(OTHER_PROFILE)) return;
     const file = await pressFile(OTHER_PROFILE);
-    const { state, warnings } = await decodePsd(file);
-    expect(warnings.join()).toMatch(/再次保存时将按/);
-    const inks = await layerInks(await resave(state));
-    const expected = await cmykaFromRgba(onlyLayer(state).raster.data, W, H, DEFAULT_PROFILE_PATH);
-    for (let i = 0; i < W * H; i++) {
-      for (let c = 0; c < 4; c++) expect(inks[i * 4 + c]).toBe(expected[i * 5 + c]);
-    }
+    const original = await layerInks(file);
+    const session = newSession(tempDir('atelier-cmyk-own-'));
+    await session.workspace.writeAtomic('other.psd', file);
+    const opened = await ok(session, 'open_document', { path: 'other.psd' });
+    expect(JSON.stringify(opened.warnings)).toMatch(/保存时仍按它分色并嵌入/);
+    // Unedited: every ink as the file had it (separating again with the press profile changed all of them).
+    await ok(session, 'save_document_as', { path: 'same.psd' });
+    const same = await session.workspace.read('same.psd');
+    expect(Buffer.from(await layerInks(same)).equals(Buffer.from(original))).toBe(true);
+    const own = new Uint8Array(readFileSync(OTHER_PROFILE));
+    expect((await iccOf(same)).equals(Buffer.from(own))).toBe(true);
+    // A colour painted in it is separated with the document's profile, not the press profile.
+    await ok(session, 'create_layer', { name: '色块' });
+    await ok(session, 'select_rect', { left: 10, top: 6, right: 30, bottom: 20 });
+    await ok(session, 'fill_selection', { color: '#1ea05a' });
+    const info = await ok(session, 'get_pixel_color', { x: 12, y: 8 });
+    const want = await cmykaFromRgba(Uint8Array.of(30, 160, 90, 255), 1, 1, OTHER_PROFILE);
+    const press = await cmykaFromRgba(Uint8Array.of(30, 160, 90, 255), 1, 1, DEFAULT_PROFILE_PATH);
+    expect([...want.subarray(0, 4)]).not.toEqual([...press.subarray(0, 4)]);
+    await ok(session, 'save_document_as', { path: 'drawn.psd' });
+    const read = await readWithPsdTools(await session.workspace.read('drawn.psd'), { pixels: true });
+    const patch = read.pixels!.find((p) => p.layer === '色块')!;
+    expect([...patch.data.subarray(0, 4)]).toEqual([...want.subarray(0, 4)]);
+    const pct = (v: number) => Math.round((v / 255) * 100);
+    expect(info.cmyk).toEqual({ c: pct(want[0]!), m: pct(want[1]!), y: pct(want[2]!), k: pct(want[3]!) });
+    // A CMYK JPEG of it embeds the same profile.
+    await ok(session, 'save_document_as', { path: 'drawn.jpg' });
+    const meta = await sharp(await session.workspace.read('drawn.jpg')).metadata();
+    expect(meta.space).toBe('cmyk');
+    expect(Buffer.from(meta.icc!).equals(Buffer.from(own))).toBe(true);
+    // Through RGB and back, the document takes the press profile (Photoshop's working CMYK).
+    await ok(session, 'convert_to_rgb', {});
+    const back = await ok(session, 'convert_to_cmyk', {});
+    expect(back.profile).toMatchObject({ source: 'default' });
+    await ok(session, 'save_document_as', { path: 'press.psd' });
+    const pressIcc = await iccOf(await session.workspace.read('press.psd'));
+    expect(iccDescription(pressIcc)).toBe(iccDescription(new Uint8Array(readFileSync(DEFAULT_PROFILE_PATH))));
   }, 60_000);
 
   it('what is drawn in an opened press file takes the first separation of its colour', async () => {

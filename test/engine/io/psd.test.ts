@@ -469,9 +469,13 @@ describe('decodePsd of other files', () => {
     if (bg?.kind === 'fill') expect(bg.color).toEqual({ r: 0x33, g: 0x66, b: 0x99 });
   });
 
-  imd('rejects a CMYK PSD with unsupported', async () => {
+  imd('opens a 16-bit CMYK PSD as 8-bit and refuses a CMYK depth Photoshop has not', async () => {
     const psd = await convertTo(['-size', '4x4', 'xc:red', '-colorspace', 'CMYK', 'OUT'], 'psd');
     expect(psd.readUInt16BE(24)).toBe(4);
+    expect(psd.readUInt16BE(22)).toBe(16);
+    const { state } = await decodePsd(psd);
+    expect(state.mode).toBe('cmyk');
+    psd.writeUInt16BE(32, 22);
     const err = await decodePsd(psd).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EditorError);
     expect((err as EditorError).code).toBe('unsupported');
