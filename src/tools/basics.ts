@@ -21,7 +21,7 @@ import {
   topDown,
 } from '../engine/tree.js';
 import { alignLayers } from './align.js';
-import { documentSummary, layerSummary } from './describe.js';
+import { documentSummary, layerSummary, physicalSize } from './describe.js';
 import { assertUnlocked } from './guards.js';
 import { mergeLayers } from './merge.js';
 import { activeDoc, activeLayer, selectedLayers } from './resolve.js';
@@ -45,7 +45,11 @@ function addAboveActive(state: DocState, layer: Layer): DocState {
 export const basicsHandlers = {
   get_document_info(_args, ctx) {
     const doc = activeDoc(ctx);
-    return { document: documentSummary(doc), guides: doc.state.guides.length };
+    return {
+      document: documentSummary(doc),
+      physical_size: physicalSize(doc),
+      guides: doc.state.guides.length,
+    };
   },
 
   get_layer_structure(_args, ctx) {

@@ -5,6 +5,7 @@ import type { BlendMode, DocState, Effects, Layer, Locks, Rect, TextSpec } from 
 import { isEmptyRect, rgbToHex } from '../engine/raster.js';
 import { LINE_HEIGHT_EM, textLines } from '../engine/text.js';
 import { layerRef, parentOf } from '../engine/tree.js';
+import { pixelsAs } from '../registry/lengths.js';
 
 /** Spec blend-mode names (`color_dodge`) ↔ model names (`color dodge`). */
 export function toSpecBlend(mode: BlendMode): string {
@@ -91,6 +92,20 @@ export function documentSummary(doc: OpenDocument) {
     active_layer: active?.name ?? null,
     path: doc.path,
     unsaved_changes: doc.dirty,
+  };
+}
+
+/**
+ * The document's size on paper at its resolution, to 0.1 mm and 0.01 in (an A4 page of 2480 × 3508 px at 300 DPI
+ * is 210 × 297 mm, 8.27 × 11.69 in): what the studio's status bar shows.
+ */
+export function physicalSize(doc: OpenDocument) {
+  const { width, height, dpi } = doc.state;
+  return {
+    width_mm: pixelsAs(width, dpi, 'mm', 1),
+    height_mm: pixelsAs(height, dpi, 'mm', 1),
+    width_in: pixelsAs(width, dpi, 'in', 2),
+    height_in: pixelsAs(height, dpi, 'in', 2),
   };
 }
 

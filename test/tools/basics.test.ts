@@ -171,3 +171,34 @@ describe('create_layer_group and move_layer_to_group', () => {
     await refused(s, 'move_layer_to_group', { group_name: '前片组' }, 'invalid_state');
   });
 });
+
+describe('get_document_info', () => {
+  it('reports the size on paper at the resolution, to 0.1 mm and 0.01 in', async () => {
+    const s = newSession();
+    const created = await ok(s, 'create_document', {
+      width: 2480,
+      height: 3508,
+      resolution: 300,
+      name: 'A4',
+    });
+    // The document summary other tools return stays as it was: the size on paper is get_document_info's.
+    expect(created.document).not.toHaveProperty('physical_size');
+    const info = await ok(s, 'get_document_info');
+    // 2480 × 3508 px at 300 DPI is 209.97 × 297.01 mm (A4 rounded to whole pixels), 8.267 × 11.693 in.
+    expect(info).toMatchObject({
+      document: { width: 2480, height: 3508, resolution: 300 },
+      physical_size: { width_mm: 210, height_mm: 297, width_in: 8.27, height_in: 11.69 },
+      guides: 0,
+    });
+    expect(info.document).not.toHaveProperty('physical_size');
+
+    // A new resolution keeps the pixels and changes the size on paper.
+    await ok(s, 'resize_image', { width: 1000, height: 500, resolution: 72 });
+    expect((await ok(s, 'get_document_info')).physical_size).toEqual({
+      width_mm: 352.8,
+      height_mm: 176.4,
+      width_in: 13.89,
+      height_in: 6.94,
+    });
+  });
+});

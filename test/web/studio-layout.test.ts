@@ -198,7 +198,7 @@ describe('the studio with a working designer’s content', () => {
       const page = await studio.open(id, width, height);
       const status = page.locator('.status-doc');
       await eventually(attrOf(status, 'title')).toBe(
-        '春季新品海报最终版本 · CMYK · 1320 × 520 像素 · 150 dpi',
+        '春季新品海报最终版本 · CMYK · 1320 × 520 像素 · 223.5 × 88.1 毫米 · 150 dpi',
       );
       expect(await shown(page, 'CMYK'), `${width}`).toBe(true);
       expect(await shown(page, '1320 × 520 像素'), `${width}`).toBe(true);

@@ -17,6 +17,7 @@ import {
   zoomAt,
 } from '../canvas/zoom.js';
 import { useStudioView } from '../context.js';
+import { fromPixels } from '../forms/physical.js';
 import { labelIn, type MessageKey } from '../i18n.js';
 import { layerWithId, refOf, selectedRefs } from '../state/layers.js';
 import { openFiles } from '../state/open-files.js';
@@ -720,7 +721,15 @@ export function CanvasPane() {
     tool === 'move' && !layerMove.offset && picture?.state === stateKey ? transformable(pictured) : null;
   const cropTool = studio.tools.get(PANE_TOOLS.crop);
   const cropLabel = cropTool ? labelIn(cropTool, lang) : PANE_TOOLS.crop;
-  const facts = t('status.size', { w: doc.width, h: doc.height, dpi: doc.resolution, mode: doc.mode });
+  // The size on paper to 0.1 mm, as get_document_info reports it (an A4 page at 300 DPI: 210 × 297 mm).
+  const facts = t('status.size', {
+    w: doc.width,
+    h: doc.height,
+    pw: fromPixels(doc.width, doc.resolution, 'mm', 1),
+    ph: fromPixels(doc.height, doc.resolution, 'mm', 1),
+    dpi: doc.resolution,
+    mode: doc.mode,
+  });
   const zoomBy = (factor: number) => move((v) => zoomAt(v, factor, size.w / 2, size.h / 2));
   const actual = () => move((v) => zoomAt(v, 1 / v.zoom, size.w / 2, size.h / 2));
   zoomKeys.current = { zoomBy, actual, fit: fitToWindow };
