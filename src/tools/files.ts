@@ -19,6 +19,7 @@ import { cropRaster } from '../engine/raster.js';
 import { documentInkSources } from '../engine/raster-inks.js';
 import sharp from '../engine/sharp.js';
 import { placeScale, renderSmart } from '../engine/smart.js';
+import { shownCanvas } from '../engine/soft-proof.js';
 import { allocateId, insertLayer, layerById, setActive, slotAbove } from '../engine/tree.js';
 import { formatExtensions, READ_FORMATS } from '../registry/file-formats.js';
 import { documentSummary, layerSummary } from './describe.js';
@@ -315,14 +316,13 @@ export const filesHandlers = {
 
   get_canvas_image: async ({ max_size }, ctx) => {
     const doc = activeDoc(ctx);
-    const image = canvasImage(ctx, doc);
     const { width, height } = doc.state;
     const scale = Math.min(1, max_size / Math.max(width, height));
     const w = Math.max(1, Math.round(width * scale));
     const h = Math.max(1, Math.round(height * scale));
-    let pipeline = rawOf(image);
-    if (w !== width || h !== height) pipeline = pipeline.resize(w, h, { kernel: 'lanczos3', fit: 'fill' });
-    const png = await pipeline.png({ compressionLevel: 6 }).toBuffer();
+    // What the model looks at is what prints: a CMYK document through its profile.
+    const image = await shownCanvas(doc.state, ctx.tx.peekComposite(doc.id), w, h);
+    const png = await rawOf(image).png({ compressionLevel: 6 }).toBuffer();
     return {
       document: doc.name,
       document_width: width,
