@@ -124,7 +124,7 @@ function key(c: RGB): string {
 }
 
 /**
- * Photoshop's Image › Mode › CMYK: every raster (pixel, text and smart-object renderings, smart-object sources)
+ * Photoshop's Image › Mode › CMYK: every raster (pixel, text and smart-object renderings, not a smart object's contents)
  * and every stored colour (fills, text, layer effects, the foreground) through the round trip; layer masks, the
  * selection and alpha are untouched. A raster shared by several layers is converted once and stays shared.
  */
@@ -188,7 +188,9 @@ export async function convertStateToCmyk(state: DocState): Promise<DocState> {
         };
         break;
       case 'smart':
-        next = { ...layer, source: await raster(layer.source), raster: await raster(layer.raster) };
+        // Its contents stay as they are, as Photoshop's mode change leaves a smart object's file: the embedded
+        // file is written back as it was, and a rendering made from it later is separated when saved.
+        next = { ...layer, raster: await raster(layer.raster) };
         break;
       case 'fill':
         next = { ...layer, color: color(layer.color) };

@@ -539,6 +539,19 @@ describe('place_image', () => {
     expect(JSON.stringify(r)).not.toContain('不再保留');
   });
 
+  it('keeps the placed file through a conversion to CMYK, as Photoshop leaves a smart object\'s contents', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { width: 60, height: 40 });
+    await writePng(s, 'logo.png', 20, 10, (x) => [x * 12, 200, 40, 255]);
+    const png = await readFile(path.join(s.workspace.root, 'logo.png'));
+    await ok(s, 'place_image', { path: 'logo.png' });
+    await ok(s, 'convert_to_cmyk', {});
+    const r = await ok(s, 'save_document_as', { path: 'cmyk.psd' });
+    expect(JSON.stringify(r)).not.toContain('不再保留');
+    const { dump } = await readWithPsdTools(await readFile(path.join(s.workspace.root, 'cmyk.psd')));
+    expect(dump.layers.find((l) => l.name === 'logo')?.smart).toMatchObject({ size: png.length });
+  });
+
   it('fails cleanly for missing, unsupported and escaping paths', async () => {
     const s = await docWithSquare();
     await rejects(s, 'place_image', { path: 'nope.png' }, 'not_found');
