@@ -19,6 +19,7 @@ function covers(layer: Layer, x: number, y: number): boolean {
     case 'fill':
       return true;
     case 'group':
+    case 'adjustment':
       return false;
     default: {
       const r = layer.raster;

@@ -199,12 +199,11 @@ export async function renderLayerThumbnail(
     const { w, h } = fitWithin(width, height, max);
     return served(undefined, await solid(w, h, { ...layer.color, alpha: 1 }));
   }
-  if (layer.kind === 'group' || layer.kind === 'text') {
-    fail(
-      'unsupported',
-      `图层“${layer.name}”是${layer.kind === 'group' ? '组' : '文字图层'}，没有缩略图（图层面板显示它的图标）`,
-      { details: { layer: layerId, type: layer.kind } },
-    );
+  if (layer.kind === 'group' || layer.kind === 'text' || layer.kind === 'adjustment') {
+    const what = { group: '组', text: '文字图层', adjustment: '调整图层' }[layer.kind];
+    fail('unsupported', `图层“${layer.name}”是${what}，没有缩略图（图层面板显示它的图标）`, {
+      details: { layer: layerId, type: layer.kind },
+    });
   }
   const raster = layer.raster;
   return cache.get(raster)?.get(sizeKey) ?? served(raster, await encodePixels(raster, width, height, max));

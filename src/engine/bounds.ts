@@ -10,6 +10,8 @@ export function contentBounds(state: DocState, id: number): Rect {
       return { x: 0, y: 0, w: state.width, h: state.height };
     case 'group':
       return layer.children.reduce<Rect>((acc, c) => unionRect(acc, contentBounds(state, c)), EMPTY_RECT);
+    case 'adjustment':
+      return EMPTY_RECT;
     default: {
       const { x, y, w, h } = layer.raster;
       return w > 0 && h > 0 ? { x, y, w, h } : EMPTY_RECT;

@@ -53,6 +53,7 @@ function shiftLayer(layer: Layer, dx: number, dy: number): Layer {
         transform: { ...layer.transform, cx: layer.transform.cx + dx, cy: layer.transform.cy + dy },
       };
     case 'fill':
+    case 'adjustment':
     case 'group':
       return { ...layer, ...mask };
   }

@@ -195,6 +195,7 @@ export async function convertStateToCmyk(state: DocState): Promise<DocState> {
       case 'fill':
         next = { ...layer, color: color(layer.color) };
         break;
+      case 'adjustment':
       case 'group':
         next = layer;
         break;

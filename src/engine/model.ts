@@ -271,6 +271,17 @@ export interface SmartEmbedded {
   readonly placed: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * A Photoshop adjustment layer (Curves, Levels, Hue/Saturation, …) read from a PSD: kept in the stack with its
+ * settings, mask and place, and written back as it was read, so a file's adjustments survive a round trip. The
+ * engine does not draw it: the preview shows the layers below unadjusted (the open call says so).
+ */
+export interface AdjustmentLayer extends LayerBase {
+  readonly kind: 'adjustment';
+  /** ag-psd's `adjustment` record, as read: its `type` names the adjustment. */
+  readonly adjustment: Readonly<Record<string, unknown>> & { readonly type: string };
+}
+
 export interface GroupLayer extends LayerBase {
   readonly kind: 'group';
   /** Child layer ids, bottom → top (ag-psd order). */
@@ -278,7 +289,7 @@ export interface GroupLayer extends LayerBase {
   readonly open: boolean;
 }
 
-export type Layer = PixelLayer | FillLayer | TextLayer | SmartLayer | GroupLayer;
+export type Layer = PixelLayer | FillLayer | TextLayer | SmartLayer | AdjustmentLayer | GroupLayer;
 export type LayerKind = Layer['kind'];
 
 export interface Guide {

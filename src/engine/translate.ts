@@ -26,6 +26,7 @@ function moved(layer: Layer, dx: number, dy: number): Layer {
         transform: { ...layer.transform, cx: layer.transform.cx + dx, cy: layer.transform.cy + dy },
       };
     case 'fill':
+    case 'adjustment':
     case 'group':
       return { ...layer, ...mask };
   }

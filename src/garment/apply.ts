@@ -364,7 +364,7 @@ function hiddenShare(
 ): number {
   // A clipped group draws its children's composite (on transparency, whatever their modes) as one layer.
   const raster =
-    layer.kind === 'fill'
+    layer.kind === 'fill' || layer.kind === 'adjustment'
       ? null
       : layer.kind === 'group'
         ? renderDocument({ ...state, root: layer.children }, piece.bounds)

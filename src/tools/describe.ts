@@ -21,6 +21,7 @@ export const KIND_NAMES: Record<Layer['kind'], string> = {
   fill: 'fill',
   text: 'text',
   smart: 'smart_object',
+  adjustment: 'adjustment',
   group: 'group',
 };
 

@@ -20,7 +20,7 @@ import { documentInkSources } from '../engine/raster-inks.js';
 import sharp from '../engine/sharp.js';
 import { placeScale, renderSmart } from '../engine/smart.js';
 import { shownCanvas } from '../engine/soft-proof.js';
-import { allocateId, insertLayer, layerById, setActive, slotAbove } from '../engine/tree.js';
+import { allocateId, insertLayer, isShown, layerById, setActive, slotAbove } from '../engine/tree.js';
 import { formatExtensions, READ_FORMATS } from '../registry/file-formats.js';
 import { documentSummary, layerSummary } from './describe.js';
 import { activeDoc } from './resolve.js';
@@ -150,6 +150,7 @@ export async function savePsd(ctx: ToolContext, doc: OpenDocument, rel: string):
   });
   for (const w of warnings) ctx.warn(w);
   warnLosses(ctx, doc, target, 'PSD');
+  warnUndrawn(ctx, doc, `“${target}”的合并图像`);
   ctx.tx.markSaved(doc.id, target);
   return { path: target, format: 'psd', bytes };
 }
@@ -166,6 +167,20 @@ function warnLosses(ctx: ToolContext, doc: OpenDocument, target: string, format:
     target === losses.from
       ? `已覆盖原文件“${target}”：打开时未能保留的以下内容已从该文件中丢失：${items}`
       : `保存的 ${format}“${target}”不包含打开“${losses.from}”时未能保留的以下内容：${items}`,
+  );
+}
+
+/**
+ * The adjustment layers a saved picture lacks: kept in the PSD's layers, but not drawn by the engine, so neither
+ * its merged image nor an export shows them (Photoshop, reading the layers, does).
+ */
+function warnUndrawn(ctx: ToolContext, doc: OpenDocument, picture: string): void {
+  const names = [...doc.state.layers.values()]
+    .filter((l) => l.kind === 'adjustment' && isShown(doc.state, l.id))
+    .map((l) => `“${l.name}”`);
+  if (names.length === 0) return;
+  ctx.warn(
+    `${picture}不含调整图层${names.join('、')}的效果：Atelier 保留调整图层但不绘制它们（Photoshop 打开 PSD 时按图层显示）`,
   );
 }
 
@@ -187,6 +202,7 @@ async function exportImage(
       : await encodeJpeg(image, doc.state.dpi, jpegOptions(doc.state));
   await ctx.workspace.writeAtomic(target, buffer);
   warnLosses(ctx, doc, target, FORMAT_NAMES[format]);
+  warnUndrawn(ctx, doc, `导出的 ${FORMAT_NAMES[format]}“${target}”`);
   return { path: target, format, bytes: buffer.byteLength };
 }
 

@@ -7,7 +7,7 @@
 import { MAX_LAYER_REACH, reachOf } from '../engine/document-limits.js';
 import { fail } from '../engine/errors.js';
 import { isBackground } from '../engine/factory.js';
-import type { DocState, Layer } from '../engine/model.js';
+import type { AdjustmentLayer, DocState, Layer } from '../engine/model.js';
 import { layerById, parentOf } from '../engine/tree.js';
 import { KIND_NAMES } from './describe.js';
 
@@ -43,10 +43,29 @@ export function assertPixelsUnlocked(layer: Layer, what: string): void {
     fail('locked', `图层“${layer.name}”的像素已锁定，不能${what}`, { hint: UNLOCK_HINT });
 }
 
-/** The layer's pixels may change: no Lock All or Lock Pixels on it, no Lock All above it. */
-export function assertPixelsEditable(state: DocState, layer: Layer, what: string): void {
+/**
+ * The layer's pixels may change: it has pixels (not an adjustment layer), no Lock All or Lock Pixels on it, no
+ * Lock All above it.
+ */
+export function assertPixelsEditable(
+  state: DocState,
+  layer: Layer,
+  what: string,
+): asserts layer is Exclude<Layer, AdjustmentLayer> {
+  refuseAdjustment(layer, what);
   assertPixelsUnlocked(layer, what);
   assertNoLockedAncestor(state, layer, what);
+}
+
+/** An adjustment layer from a PSD has no pixels of its own: kept and written back, never painted (model.ts). */
+export function refuseAdjustment(
+  layer: Layer,
+  what: string,
+): asserts layer is Exclude<Layer, AdjustmentLayer> {
+  if (layer.kind !== 'adjustment') return;
+  fail('invalid_state', `“${layer.name}”是调整图层（${layer.adjustment.type}），没有像素，不能${what}`, {
+    hint: '调整图层来自 Photoshop，Atelier 原样保留但不绘制它；请选择一个像素图层，或用 create_layer 新建图层',
+  });
 }
 
 /** Lock All or Lock Position on the layer itself. */

@@ -75,6 +75,7 @@ import {
   assertPixelsUnlocked,
   assertPositionUnlocked,
   assertRecordable,
+  refuseAdjustment,
   refuseBackground,
 } from './guards.js';
 import { activateOnly, activeDoc, activeLayer, layerNamed, selectedLayers } from './resolve.js';
@@ -259,6 +260,9 @@ async function transformTree(
       for (const c of layer.children) next = await transformTree(next, c, op, pivot, notes);
       return next;
     }
+    case 'adjustment':
+      // It has no pixels: its mask is what moves, as in Photoshop.
+      return setLayer(state, { ...layer, ...mask });
     case 'text': {
       // Text stays editable: a uniform scale changes the font size, anything else goes into its transform.
       const spec =
@@ -447,6 +451,8 @@ function layerDetails(state: DocState, layer: Layer): Payload {
           center_y: layer.transform.cy,
         },
       };
+    case 'adjustment':
+      return { ...common, adjustment: { type: layer.adjustment.type, drawn: false } };
     case 'group':
       return {
         ...common,
@@ -777,6 +783,7 @@ export const layerPropsHandlers = {
       const s = activateOnly(ctx, doc, layer.id);
       return unchangedResult(s, layer.id, `“${layer.name}”已经是像素图层，无需栅格化`, { from: 'pixel' });
     }
+    refuseAdjustment(layer, '栅格化');
     assertFree(doc.state, layer, '栅格化');
     let pixel: PixelLayer;
     switch (layer.kind) {
@@ -807,6 +814,7 @@ export const layerPropsHandlers = {
       const s = activateOnly(ctx, doc, layer.id);
       return unchangedResult(s, layer.id, `“${layer.name}”已经是智能对象`, { from: 'smart_object' });
     }
+    refuseAdjustment(layer, '转换为智能对象');
     assertFree(doc.state, layer, '转换为智能对象');
     let state = doc.state;
     let pixels: Raster;

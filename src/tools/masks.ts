@@ -21,7 +21,7 @@ import { sampleMask } from '../engine/selection.js';
 import { childrenOf, layerById, parentOf, setLayer } from '../engine/tree.js';
 import { boundsReport, KIND_NAMES, layerSummary } from './describe.js';
 import { commitActive, unchanged } from './effects.js';
-import { assertFree, assertPixelsUnlocked, refuseBackground } from './guards.js';
+import { assertFree, assertPixelsUnlocked, refuseAdjustment, refuseBackground } from './guards.js';
 import { clipBase } from './merge.js';
 import { activeDoc, layerNamed } from './resolve.js';
 import type { Payload, ToolHandlers } from './types.js';
@@ -220,6 +220,7 @@ export const masksHandlers = {
         details: { type: 'group' },
       });
     }
+    refuseAdjustment(layer, '应用蒙版到像素');
     assertPixelsUnlocked(layer, '应用蒙版');
     const raster = applyMaskToRaster(layer.raster, mask);
     const { mask: _m, ...rest } = layer;

@@ -51,7 +51,7 @@ import {
 } from '../engine/selection-shapes.js';
 import { isShown, layerById, setActive, setLayer } from '../engine/tree.js';
 import { boundsReport, layerSummary } from './describe.js';
-import { assertPixelsEditable } from './guards.js';
+import { assertPixelsEditable, refuseAdjustment } from './guards.js';
 import { renderLayers } from './merge.js';
 import { activeDoc, activeLayer, layerNamed } from './resolve.js';
 import type { Payload, ToolContext, ToolHandlers } from './types.js';
@@ -243,6 +243,7 @@ function groupPixels(state: DocState, layer: GroupLayer): Raster {
 function layerPixelsMask(state: DocState, layer: Layer): Mask | null {
   const { width, height } = state;
   if (layer.kind === 'fill') return allMask();
+  if (layer.kind === 'adjustment') return null; // no pixels: as an empty layer
   const pixels = layer.kind === 'group' ? groupPixels(state, layer) : layer.raster;
   return normaliseSelection(alphaMask(pixels, width, height), width, height);
 }
@@ -400,6 +401,7 @@ export const selectionHandlers = {
       const color = { sampled_color: rgbToHex(layer.color), sampled_alpha: 255 };
       return applySelection(ctx, doc, allMask(), mode, { ...color, ...sampled });
     }
+    refuseAdjustment(layer, '取样');
     const pixels = layer.kind === 'group' ? groupPixels(s, layer) : layer.raster;
     const drawn = magicWand(pixels, s.width, s.height, px, py, options);
     return applySelection(ctx, doc, drawn, mode, { ...sampleReport(pixels, px, py), ...sampled });

@@ -34,6 +34,7 @@ const KIND_LABELS: Record<Layer['kind'], string> = {
   fill: '纯色填充图层',
   text: '文字图层',
   smart: '智能对象',
+  adjustment: '调整图层',
   group: '图层组',
 };
 

@@ -41,7 +41,8 @@ function layer(s: Session, name: string, doc?: string): Layer {
 }
 
 function rasterOf(l: Layer): Raster {
-  if (l.kind === 'fill' || l.kind === 'group') throw new Error(`${l.name} has no raster`);
+  if (l.kind === 'fill' || l.kind === 'group' || l.kind === 'adjustment')
+    throw new Error(`${l.name} has no raster`);
   return l.raster;
 }
 

@@ -539,7 +539,7 @@ describe('place_image', () => {
     expect(JSON.stringify(r)).not.toContain('不再保留');
   });
 
-  it('keeps the placed file through a conversion to CMYK, as Photoshop leaves a smart object\'s contents', async () => {
+  it("keeps the placed file through a conversion to CMYK, as Photoshop leaves a smart object's contents", async () => {
     const s = newSession();
     await ok(s, 'create_document', { width: 60, height: 40 });
     await writePng(s, 'logo.png', 20, 10, (x) => [x * 12, 200, 40, 255]);

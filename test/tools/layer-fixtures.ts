@@ -84,7 +84,8 @@ export function namesOf(state: DocState, ids: readonly number[]): string[] {
 }
 
 export function rasterOf(layer: Layer): Raster {
-  if (layer.kind === 'group' || layer.kind === 'fill') throw new Error(`${layer.name} has no raster`);
+  if (layer.kind === 'group' || layer.kind === 'fill' || layer.kind === 'adjustment')
+    throw new Error(`${layer.name} has no raster`);
   return layer.raster;
 }
 

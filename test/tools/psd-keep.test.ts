@@ -14,7 +14,7 @@ import type { Session } from '../../src/calls/session.js';
 import { decodePsd, encodePsd } from '../../src/engine/io/psd.js';
 import { BufferNames, decodeState, encodeState } from '../../src/service/state-codec.js';
 import { SYSTEM_PYTHON } from '../support/psd-tools.js';
-import { newSession, ok, tempDir } from '../support/session.js';
+import { call, newSession, ok, tempDir } from '../support/session.js';
 
 const run = promisify(execFile);
 const W = 60;
@@ -133,43 +133,111 @@ const agLayer = (psd: AgPsd, name: string): AgLayer => {
 describe('what a PSD held that the document does not keep', () => {
   it('is said again by every save, above all one over the file it was opened from', async () => {
     const s = newSession();
+    const style = { font: { name: 'ArialMT' }, fontSize: 12, fillColor: { r: 0, g: 0, b: 0 } };
     await put(s, 'adj.psd', {
       children: [
         background(),
         rect('照片', 5, 5, [200, 120, 80]),
         {
-          name: '曲线 1',
-          adjustment: {
-            type: 'curves',
-            rgb: [
-              { input: 0, output: 0 },
-              { input: 128, output: 160 },
-              { input: 255, output: 255 },
+          name: '标题',
+          text: {
+            text: 'Hello bold',
+            transform: [1, 0, 0, 1, 5, 20],
+            style,
+            styleRuns: [
+              { length: 6, style },
+              { length: 4, style: { ...style, fillColor: { r: 255, g: 0, b: 0 } } },
             ],
           },
         },
       ],
     });
     const opened = await ok(s, 'open_document', { path: 'adj.psd' });
-    expect(warningsOf(opened)).toContainEqual(expect.stringContaining('调整图层“曲线 1”'));
+    expect(warningsOf(opened)).toContainEqual(expect.stringContaining('文字图层“标题”'));
     await ok(s, 'set_layer_opacity', { name: '照片', opacity: 90 });
     const saved = await ok(s, 'save_document');
     expect(saved.path).toBe('adj.psd');
-    expect(warningsOf(saved)).toContainEqual(
-      expect.stringMatching(/已覆盖原文件“adj\.psd”.*调整图层“曲线 1”/),
-    );
+    expect(warningsOf(saved)).toContainEqual(expect.stringMatching(/已覆盖原文件“adj\.psd”.*文字图层“标题”/));
     // A copy elsewhere, and a flattened export, lack it too.
     const copy = await ok(s, 'save_document_as', { path: 'out/adj.psd' });
     expect(warningsOf(copy)).toContainEqual(
-      expect.stringMatching(/“out\/adj\.psd”不包含打开“adj\.psd”时未能保留.*调整图层“曲线 1”/),
+      expect.stringMatching(/“out\/adj\.psd”不包含打开“adj\.psd”时未能保留.*文字图层“标题”/),
     );
     const png = await ok(s, 'save_document_as', { path: 'out/adj.png' });
-    expect(warningsOf(png)).toContainEqual(expect.stringContaining('调整图层“曲线 1”'));
+    expect(warningsOf(png)).toContainEqual(expect.stringContaining('文字图层“标题”'));
 
     // A document made in Atelier has nothing of the kind to say.
     await ok(s, 'create_document', { width: 20, height: 20 });
     const fresh = await ok(s, 'save_document');
     expect(warningsOf(fresh).filter((w) => w.includes('未能保留'))).toEqual([]);
+  });
+
+  it('keeps adjustment layers from Photoshop in place, with their settings and masks, and says they are not drawn', async () => {
+    const s = newSession();
+    const curve = [
+      { input: 0, output: 0 },
+      { input: 128, output: 160 },
+      { input: 255, output: 255 },
+    ];
+    const maskData = px(20, 20, [255, 255, 255]);
+    await put(s, 'adj.psd', {
+      children: [
+        background(),
+        rect('照片', 5, 5, [200, 120, 80]),
+        { name: '曲线 1', adjustment: { type: 'curves', rgb: curve } },
+        {
+          name: '色相 1',
+          clipping: true,
+          opacity: 0.5,
+          mask: { left: 2, top: 2, right: 22, bottom: 22, defaultColor: 0, imageData: maskData },
+          adjustment: {
+            type: 'hue/saturation',
+            master: { a: 0, b: 0, c: 0, d: 0, hue: 30, saturation: -20, lightness: 0 },
+          },
+        },
+        { name: '反相 1', hidden: true, adjustment: { type: 'invert' } },
+      ],
+    });
+    const opened = await ok(s, 'open_document', { path: 'adj.psd' });
+    const said = warningsOf(opened);
+    expect(said).toContainEqual(expect.stringMatching(/调整图层“曲线 1”（曲线）已保留/));
+    expect(said).toContainEqual(expect.stringMatching(/调整图层“色相 1”（色相\/饱和度）已保留/));
+    expect(said.join()).not.toContain('反相 1'); // hidden: it changes nothing shown
+    expect(said.join()).not.toContain('已跳过');
+    const structure = await ok(s, 'get_layer_structure');
+    expect(JSON.stringify(structure)).toContain('"type":"adjustment"');
+
+    // Painted on, it refuses and nothing changes; it can be renamed, moved in the stack and its mask moved.
+    await ok(s, 'select_layers', { names: ['曲线 1'] });
+    const before = s.editor.snapshot;
+    const painted = await call(s, 'fill_selection', { color: '#ff0000' });
+    expect(painted).toMatchObject({ ok: false, error: { code: 'invalid_state' } });
+    expect(JSON.stringify(painted)).toContain('调整图层');
+    expect(s.editor.snapshot).toBe(before);
+    await ok(s, 'rename_layer', { new_name: '提亮' });
+    await ok(s, 'move_layer', { name: '色相 1', dx: 3, dy: 4 });
+
+    const saved = await ok(s, 'save_document_as', { path: 'out.psd' });
+    expect(warningsOf(saved)).toContainEqual(
+      expect.stringMatching(/合并图像不含调整图层“提亮”、“色相 1”的效果/),
+    );
+    const png = await ok(s, 'save_document_as', { path: 'out.png' });
+    expect(warningsOf(png)).toContainEqual(expect.stringMatching(/导出的 PNG“out\.png”不含调整图层/));
+
+    // Read back by ag-psd and psd-tools: the same adjustments, order, clipping, opacity and mask (moved).
+    const back = await agRead(s, 'out.psd');
+    expect(agLayer(back, '提亮').adjustment).toEqual({ type: 'curves', rgb: curve });
+    const hue = agLayer(back, '色相 1');
+    expect(hue.adjustment).toMatchObject({ type: 'hue/saturation', master: { hue: 30, saturation: -20 } });
+    expect(hue.clipping).toBe(true);
+    expect(Math.round((hue.opacity ?? 1) * 255)).toBe(128);
+    expect([hue.mask?.left, hue.mask?.top, hue.mask?.right, hue.mask?.bottom]).toEqual([5, 6, 25, 26]);
+    expect(agLayer(back, '反相 1')).toMatchObject({ hidden: true, adjustment: { type: 'invert' } });
+    const seen = await probe(s, 'out.psd');
+    expect(Object.keys(seen.layers)).toEqual(['Background', '照片', '提亮', '色相 1', '反相 1']);
+    expect(seen.layers['提亮']!.kind).toBe('curves');
+    expect(seen.layers['色相 1']!.kind).toBe('huesaturation');
+    expect(seen.layers['反相 1']!.kind).toBe('invert');
   });
 
   it('names what a text layer will not keep: paragraph box, alignment, faux bold, tracking, caps', async () => {

@@ -27,6 +27,9 @@ export function contentExtent(state: DocState, layer: Layer): Rect {
         if (child) r = unionRect(r, layerExtent(state, child));
       }
       break;
+    case 'adjustment':
+      r = EMPTY_RECT;
+      break;
     default:
       r = isEmptyRect(layer.raster) ? EMPTY_RECT : layer.raster;
   }

@@ -53,7 +53,9 @@ const memo = new WeakMap<Layer, { readonly paints: EffectPaints; readonly from?:
 
 /** The effect rasters of a pixel, text or smart layer (for a group see `groupEffectPaints`). */
 export function effectPaints(layer: Layer, canvas: Pick<DocState, 'width' | 'height'>): EffectPaints {
-  if (!hasEffects(layer) || layer.kind === 'group' || layer.kind === 'fill') return NO_EFFECTS;
+  if (!hasEffects(layer) || layer.kind === 'group' || layer.kind === 'fill' || layer.kind === 'adjustment') {
+    return NO_EFFECTS;
+  }
   let paints = memo.get(layer)?.paints;
   if (!paints) {
     paints = paintEffects(layer.effects!, layer.raster, shownMask(layer, layer.raster, canvas));

@@ -422,6 +422,7 @@ function rastersShared(layer: Layer): boolean {
     case 'smart':
       return isSharedBuffer(layer.raster.data) && isSharedBuffer(layer.source.data);
     case 'fill':
+    case 'adjustment':
     case 'group':
       return true;
   }

@@ -112,7 +112,8 @@ function buildNode(
   canvas: Rect,
   clipped: boolean,
 ): PlanNode | null {
-  if (!layer.visible || !(layer.opacity > 0)) return null;
+  // An adjustment layer is kept, not drawn (model.ts AdjustmentLayer).
+  if (!layer.visible || !(layer.opacity > 0) || layer.kind === 'adjustment') return null;
   const reach = maskReach(layer);
   const limit = reach ? intersectRect(rect, reach) : rect;
   if (isEmptyRect(limit)) return null;

@@ -41,6 +41,7 @@ import {
 } from '../document-limits.js';
 import { EditorError } from '../errors.js';
 import {
+  type AdjustmentLayer,
   BLEND_MODES,
   type BlendMode,
   type DocState,
@@ -561,6 +562,10 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
       }
       break;
     }
+    case 'adjustment':
+      out.adjustment = layer.adjustment as unknown as AgLayer['adjustment'];
+      plan(emptyIds.map((c) => emptyChannel(c)));
+      break;
     case 'group': {
       out.opened = layer.open;
       const children: AgLayer[] = [];
@@ -1370,14 +1375,6 @@ function isUniformOpaque(r: Raster): RGB | undefined {
 
 async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): Promise<number | undefined> {
   const name = l.name ?? `图层 ${ctx.nextId}`;
-  if (l.adjustment) {
-    lose(
-      ctx,
-      `调整图层“${name}”（${l.adjustment.type}）暂不支持，已跳过`,
-      `调整图层“${name}”（${l.adjustment.type}）`,
-    );
-    return undefined;
-  }
   checkLayerChannels(l, name, ctx.psd.colorMode ?? 3);
   const id = ctx.nextId++;
   let blend: BlendMode = 'normal';
@@ -1422,6 +1419,21 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
     ...(carried ? { psd: carried } : {}),
   };
 
+  if (l.adjustment) {
+    delete l.rawData;
+    ctx.layers.set(id, {
+      ...base,
+      ...extras,
+      kind: 'adjustment',
+      adjustment: l.adjustment as unknown as AdjustmentLayer['adjustment'],
+    });
+    if (!l.hidden) {
+      ctx.warnings.push(
+        `调整图层“${name}”（${adjustmentName(l.adjustment.type)}）已保留，保存 PSD 时原样写回；但预览和导出的图像不含它的调整效果`,
+      );
+    }
+    return id;
+  }
   if (l.children) {
     const children: number[] = [];
     for (const c of l.children) {
@@ -1795,6 +1807,30 @@ function cmykProfileOf(psd: AgPsd, warnings: string[]): Uint8Array {
     );
   }
   return embedded;
+}
+
+/** Photoshop's names of its adjustment layers (ag-psd's `type`), as a designer knows them. */
+const ADJUSTMENT_NAMES: Readonly<Record<string, string>> = {
+  'brightness/contrast': '亮度/对比度',
+  levels: '色阶',
+  curves: '曲线',
+  exposure: '曝光度',
+  vibrance: '自然饱和度',
+  'hue/saturation': '色相/饱和度',
+  'color balance': '色彩平衡',
+  'black & white': '黑白',
+  'photo filter': '照片滤镜',
+  'channel mixer': '通道混合器',
+  'color lookup': '颜色查找',
+  invert: '反相',
+  posterize: '色调分离',
+  threshold: '阈值',
+  'gradient map': '渐变映射',
+  'selective color': '可选颜色',
+};
+
+export function adjustmentName(type: string): string {
+  return ADJUSTMENT_NAMES[type] ?? type;
 }
 
 /** Reads a PSD or PSB (RGB or CMYK) into a document state (ids 1..n in file order, the top layer active). */

@@ -39,7 +39,13 @@ const {
   deleteLayer: DELETE,
 } = PANE_TOOLS;
 
-const TYPE_GLYPHS: Record<string, string> = { text: 'T', group: '▤', smart_object: '◇', pixel: '▦' };
+const TYPE_GLYPHS: Record<string, string> = {
+  text: 'T',
+  group: '▤',
+  smart_object: '◇',
+  pixel: '▦',
+  adjustment: '◐',
+};
 
 /** Side of the picture asked for a layer's thumbnail: twice its 30 CSS px, sharp on a high-density screen. */
 const THUMB_PX = 64;

@@ -65,7 +65,7 @@ function layersOf(state: DocState): Layer[] {
 
 function pixelsOfLayer(l: Layer, state: DocState): Raster | undefined {
   if (l.kind === 'fill') return solidRaster({ x: 0, y: 0, w: state.width, h: state.height }, l.color);
-  if (l.kind === 'group') return undefined;
+  if (l.kind === 'group' || l.kind === 'adjustment') return undefined;
   return l.raster;
 }
 

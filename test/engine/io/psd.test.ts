@@ -34,7 +34,7 @@ function bboxOf(l: Layer, state: DocState): [number, number, number, number] | u
   const r =
     l.kind === 'fill'
       ? { x: 0, y: 0, w: state.width, h: state.height }
-      : l.kind === 'group'
+      : l.kind === 'group' || l.kind === 'adjustment'
         ? undefined
         : l.raster;
   if (!r) return undefined;
@@ -544,6 +544,7 @@ pt('PSD written by encodePsd, read by psd-tools', () => {
       group: 'group',
       text: 'type',
       smart: 'smartobject',
+      adjustment: 'adjustment',
     };
     for (let i = 0; i < ours.length; i++) {
       const o = ours[i]!;
