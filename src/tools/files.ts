@@ -4,6 +4,7 @@
  * documents and the workspace as they were.
  */
 import path from 'node:path';
+import { adjustmentKernel } from '../engine/adjust/layer.js';
 import { renderDocument } from '../engine/composite/index.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
@@ -171,16 +172,16 @@ function warnLosses(ctx: ToolContext, doc: OpenDocument, target: string, format:
 }
 
 /**
- * The adjustment layers a saved picture lacks: kept in the PSD's layers, but not drawn by the engine, so neither
- * its merged image nor an export shows them (Photoshop, reading the layers, does).
+ * The adjustment layers a saved picture lacks: kept in the PSD's layers, but of a kind the engine does not draw
+ * (adjust/layer.ts), so neither its merged image nor an export shows them (Photoshop, reading the layers, does).
  */
 function warnUndrawn(ctx: ToolContext, doc: OpenDocument, picture: string): void {
   const names = [...doc.state.layers.values()]
-    .filter((l) => l.kind === 'adjustment' && isShown(doc.state, l.id))
+    .filter((l) => l.kind === 'adjustment' && !adjustmentKernel(l.adjustment) && isShown(doc.state, l.id))
     .map((l) => `“${l.name}”`);
   if (names.length === 0) return;
   ctx.warn(
-    `${picture}不含调整图层${names.join('、')}的效果：Atelier 保留调整图层但不绘制它们（Photoshop 打开 PSD 时按图层显示）`,
+    `${picture}不含调整图层${names.join('、')}的效果：Atelier 保留这些调整图层但不绘制这种调整（Photoshop 打开 PSD 时按图层显示）`,
   );
 }
 

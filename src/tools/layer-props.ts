@@ -6,6 +6,8 @@
  * converting but allows showing/hiding and restacking; a layer inside a locked group is locked too.
  * Metadata changes copy no pixel buffer; transforms resample only the layer's own rectangle.
  */
+
+import { adjustmentKernel } from '../engine/adjust/layer.js';
 import { contentBounds } from '../engine/bounds.js';
 import { contentExtent, effectPaints, effectsExtent, renderDocument } from '../engine/composite/index.js';
 import { MAX_LAYER_REACH, reachOf } from '../engine/document-limits.js';
@@ -452,7 +454,10 @@ function layerDetails(state: DocState, layer: Layer): Payload {
         },
       };
     case 'adjustment':
-      return { ...common, adjustment: { type: layer.adjustment.type, drawn: false } };
+      return {
+        ...common,
+        adjustment: { type: layer.adjustment.type, drawn: !!adjustmentKernel(layer.adjustment) },
+      };
     case 'group':
       return {
         ...common,

@@ -172,7 +172,7 @@ describe('what a PSD held that the document does not keep', () => {
     expect(warningsOf(fresh).filter((w) => w.includes('未能保留'))).toEqual([]);
   });
 
-  it('keeps adjustment layers from Photoshop in place, with their settings and masks, and says they are not drawn', async () => {
+  it('keeps adjustment layers from Photoshop in place, with their settings and masks, and says which are not drawn', async () => {
     const s = newSession();
     const curve = [
       { input: 0, output: 0 },
@@ -196,12 +196,14 @@ describe('what a PSD held that the document does not keep', () => {
           },
         },
         { name: '反相 1', hidden: true, adjustment: { type: 'invert' } },
+        { name: '曝光 1', adjustment: { type: 'exposure', exposure: 0.5, offset: 0, gamma: 1 } },
       ],
     });
     const opened = await ok(s, 'open_document', { path: 'adj.psd' });
     const said = warningsOf(opened);
-    expect(said).toContainEqual(expect.stringMatching(/调整图层“曲线 1”（曲线）已保留/));
-    expect(said).toContainEqual(expect.stringMatching(/调整图层“色相 1”（色相\/饱和度）已保留/));
+    // Curves and Hue/Saturation are drawn; Exposure is kept but not drawn, and that is said.
+    expect(said).toContainEqual(expect.stringMatching(/调整图层“曝光 1”（曝光度）已保留.*不绘制/));
+    expect(said.join()).not.toMatch(/曲线 1|色相 1/);
     expect(said.join()).not.toContain('反相 1'); // hidden: it changes nothing shown
     expect(said.join()).not.toContain('已跳过');
     const structure = await ok(s, 'get_layer_structure');
@@ -215,12 +217,14 @@ describe('what a PSD held that the document does not keep', () => {
     expect(JSON.stringify(painted)).toContain('调整图层');
     expect(s.editor.snapshot).toBe(before);
     await ok(s, 'rename_layer', { new_name: '提亮' });
+    expect(await ok(s, 'get_active_layer_info')).toMatchObject({
+      layer: { adjustment: { type: 'curves', drawn: true } },
+    });
     await ok(s, 'move_layer', { name: '色相 1', dx: 3, dy: 4 });
 
     const saved = await ok(s, 'save_document_as', { path: 'out.psd' });
-    expect(warningsOf(saved)).toContainEqual(
-      expect.stringMatching(/合并图像不含调整图层“提亮”、“色相 1”的效果/),
-    );
+    expect(warningsOf(saved)).toContainEqual(expect.stringMatching(/合并图像不含调整图层“曝光 1”的效果/));
+    expect(warningsOf(saved).join()).not.toContain('提亮');
     const png = await ok(s, 'save_document_as', { path: 'out.png' });
     expect(warningsOf(png)).toContainEqual(expect.stringMatching(/导出的 PNG“out\.png”不含调整图层/));
 
@@ -234,10 +238,11 @@ describe('what a PSD held that the document does not keep', () => {
     expect([hue.mask?.left, hue.mask?.top, hue.mask?.right, hue.mask?.bottom]).toEqual([5, 6, 25, 26]);
     expect(agLayer(back, '反相 1')).toMatchObject({ hidden: true, adjustment: { type: 'invert' } });
     const seen = await probe(s, 'out.psd');
-    expect(Object.keys(seen.layers)).toEqual(['Background', '照片', '提亮', '色相 1', '反相 1']);
+    expect(Object.keys(seen.layers)).toEqual(['Background', '照片', '提亮', '色相 1', '反相 1', '曝光 1']);
     expect(seen.layers['提亮']!.kind).toBe('curves');
     expect(seen.layers['色相 1']!.kind).toBe('huesaturation');
     expect(seen.layers['反相 1']!.kind).toBe('invert');
+    expect(seen.layers['曝光 1']!.kind).toBe('exposure');
   });
 
   it('names what a text layer will not keep: paragraph box, alignment, faux bold, tracking, caps', async () => {

@@ -68,7 +68,7 @@ export function stretchLut(lo: number, hi: number): Lut {
 // Brightness/Contrast, Photoshop's modern (non-legacy) curve
 
 /** Second derivatives of the natural cubic spline through (xs, ys) (M at both ends = 0). */
-function naturalSpline(xs: readonly number[], ys: readonly number[]): (t: number) => number {
+export function naturalSpline(xs: readonly number[], ys: readonly number[]): (t: number) => number {
   const n = xs.length;
   const h = xs.slice(1).map((x, i) => x - xs[i]!);
   // Tridiagonal system for M[1..n-2] (Thomas algorithm).

@@ -113,6 +113,19 @@ export class CompositeCache {
   }
 }
 
+/**
+ * Whether a change to `layer` can show anywhere on the canvas: a fill layer covers it, and an adjustment layer
+ * (alone or in a group) changes whatever lies below it, which its own extent does not bound.
+ */
+function everywhere(state: DocState, layer: Layer): boolean {
+  if (layer.kind === 'fill' || layer.kind === 'adjustment') return true;
+  if (layer.kind !== 'group') return false;
+  return layer.children.some((id) => {
+    const child = state.layers.get(id);
+    return child !== undefined && everywhere(state, child);
+  });
+}
+
 /** The area where the composites of `a` and `b` may differ, or `all`. */
 export function dirtyRect(a: DocState, b: DocState): Rect | 'all' {
   if (a.width !== b.width || a.height !== b.height || a.mode !== b.mode) return 'all';
@@ -135,13 +148,13 @@ export function dirtyRect(a: DocState, b: DocState): Rect | 'all' {
     for (const [id, la] of a.layers) {
       const lb = b.layers.get(id);
       if (la === lb) continue;
-      if (la.kind === 'fill' || lb?.kind === 'fill') return 'all';
+      if (everywhere(a, la) || (lb && everywhere(b, lb))) return 'all';
       touchWithClipped(a, id);
       touchWithClipped(b, id);
     }
     for (const [id, lb] of b.layers) {
       if (a.layers.has(id)) continue;
-      if (lb.kind === 'fill') return 'all';
+      if (everywhere(b, lb)) return 'all';
       touchWithClipped(b, id);
     }
   }
@@ -158,7 +171,8 @@ export function dirtyRect(a: DocState, b: DocState): Rect | 'all' {
         [b, ib],
       ] as const) {
         if (id === undefined) continue;
-        if (state.layers.get(id)?.kind === 'fill') return 'all';
+        const layer = state.layers.get(id);
+        if (layer && everywhere(state, layer)) return 'all';
         touchWithClipped(state, id);
       }
     }

@@ -15,6 +15,7 @@ import { type EffectPaints, groupEffectPaints, hasEffects } from './effects.js';
 import { Arena, type Kernels, kernels } from './kernels.js';
 import { renderParallel } from './parallel.js';
 import {
+  type AdjustNode,
   buildGroupPlan,
   buildPlan,
   type GroupNode,
@@ -156,7 +157,7 @@ function levelsBelow(items: readonly PlanItem[]): number {
 }
 
 function nodeLevels(node: PlanNode): number {
-  return node.kind === 'leaf' ? 0 : 1 + levelsBelow(node.items);
+  return node.kind === 'group' ? 1 + levelsBelow(node.items) : 0;
 }
 
 /**
@@ -251,6 +252,8 @@ function drawItems(f: Frame, items: readonly PlanItem[], level: number, clip: Re
 function drawNode(f: Frame, node: PlanNode, level: number, clip: Rect, atop: boolean): void {
   if (node.kind === 'leaf') {
     drawLeaf(f, node, level, clip, node.blend, node.opacity, node.fillOpacity, node.mask, atop, true);
+  } else if (node.kind === 'adjust') {
+    drawAdjustment(f, node, level, clip);
   } else if (node.isolated) {
     drawEffects(f, node.effects.below, level, clip, node.opacity, atop);
     drawIsolated(f, node, level, clip, node.blend, node.opacity * node.fillOpacity, node.mask, atop);
@@ -463,6 +466,7 @@ function drawPassThrough(f: Frame, node: GroupNode, level: number, clip: Rect): 
  */
 function drawClippingGroup(f: Frame, item: PlanItem, level: number, clip: Rect): void {
   const base = item.node;
+  if (base.kind === 'adjust') return drawNode(f, base, level, clip, false); // never a base (plan.ts)
   drawEffects(f, base.effects.below, level, clip, base.opacity, false);
   const r = intersectRect(base.content, clip);
   if (!isEmptyRect(r)) {
@@ -480,6 +484,42 @@ function drawClippingGroup(f: Frame, item: PlanItem, level: number, clip: Rect):
     drawLevelResult(f, level + 1, r, level, blend, base.opacity * base.fillOpacity, null, false);
   }
   drawEffects(f, base.effects.above, level, clip, base.opacity, false);
+}
+
+/**
+ * An adjustment layer over level `level` in `clip`: each row goes out as straight bytes (as a group's composite
+ * does: what Photoshop adjusts in an 8-bit document), through the kernel, and back in, mixed by the layer's
+ * opacity × fill × mask. Alpha is the backdrop's: an adjustment changes colours, never coverage.
+ */
+function drawAdjustment(f: Frame, node: AdjustNode, level: number, clip: Rect): void {
+  const r = intersectRect(node.content, clip);
+  if (isEmptyRect(r)) return;
+  const t = node.opacity * node.fillOpacity;
+  if (!(t > 0)) return;
+  const acc = f.floats(level);
+  const row = f.src;
+  const n = r.w;
+  const least = 0.5 / 255;
+  for (let y = r.y; y < r.y + r.h; y++) {
+    let cov: Float32Array | null = null;
+    if (node.mask) {
+      const c = maskCoverage(node.mask, y, r.x, n, f.cov);
+      if (c === 'none') continue;
+      if (c === 'varies') cov = f.cov;
+    }
+    const ai = f.at(r.x, y);
+    f.k.finish(f.floatsAt(level) + ai * 4, f.srcAt, n);
+    node.kernel(row, row, 0, n * 4);
+    for (let j = 0, i = ai; j < n; j++, i += 4) {
+      const w = cov === null ? t : t * cov[j]!;
+      const a = acc[i + 3]!;
+      if (w === 0 || a < least) continue;
+      const s = a / 255;
+      acc[i] = acc[i]! + (row[j * 4]! * s - acc[i]!) * w;
+      acc[i + 1] = acc[i + 1]! + (row[j * 4 + 1]! * s - acc[i + 1]!) * w;
+      acc[i + 2] = acc[i + 2]! + (row[j * 4 + 2]! * s - acc[i + 2]!) * w;
+    }
+  }
 }
 
 /** Converts `region` of level `from` to straight bytes and blends it onto level `to` as one layer. */

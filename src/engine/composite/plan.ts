@@ -3,6 +3,8 @@
  * empty layers and layers outside the rectangle dropped, clipping groups gathered under their base — with
  * every rectangle already cut to the render rectangle. Built once per render, then walked once per strip.
  */
+import { adjustmentKernel } from '../adjust/layer.js';
+import type { ColorKernel } from '../adjust/lut.js';
 import type { BlendMode, DocState, Layer, LayerMask, Raster, Rect, RGB } from '../model.js';
 import { EMPTY_RECT, intersectRect, isEmptyRect, unionRect } from '../raster.js';
 import { canvasRect, contentExtent } from './bounds.js';
@@ -48,7 +50,17 @@ export interface GroupNode extends NodeBase {
   effects: EffectPaints;
 }
 
-export type PlanNode = LeafNode | GroupNode;
+/**
+ * An adjustment layer Atelier draws (adjust/layer.ts): its kernel runs over what lies below it on its level
+ * — the backdrop, inside its group; the base alone when clipped — mixed in by opacity × mask. It has no
+ * pixels, so it reaches wherever its mask lets it on the canvas.
+ */
+export interface AdjustNode extends NodeBase {
+  readonly kind: 'adjust';
+  readonly kernel: ColorKernel;
+}
+
+export type PlanNode = LeafNode | GroupNode | AdjustNode;
 
 /** A layer together with the clipped layers above it (empty `clips` for an ordinary layer). */
 export interface PlanItem {
@@ -95,6 +107,13 @@ function buildItems(state: DocState, ids: readonly number[], rect: Rect, canvas:
       base = 'hidden';
       continue;
     }
+    if (node.kind === 'adjust') {
+      // Not a clipping base: layers clipped to an adjustment layer are not drawn (rare; Photoshop clips them
+      // to its mask).
+      items.push({ node, clips: [], bounds: node.bounds });
+      base = 'hidden';
+      continue;
+    }
     base = { node, clips: [], bounds: node.bounds };
     items.push(base);
   }
@@ -112,11 +131,28 @@ function buildNode(
   canvas: Rect,
   clipped: boolean,
 ): PlanNode | null {
-  // An adjustment layer is kept, not drawn (model.ts AdjustmentLayer).
-  if (!layer.visible || !(layer.opacity > 0) || layer.kind === 'adjustment') return null;
+  if (!layer.visible || !(layer.opacity > 0)) return null;
   const reach = maskReach(layer);
   const limit = reach ? intersectRect(rect, reach) : rect;
   if (isEmptyRect(limit)) return null;
+  if (layer.kind === 'adjustment') {
+    // One Atelier cannot draw is kept, not drawn (model.ts AdjustmentLayer).
+    const kernel = adjustmentKernel(layer.adjustment);
+    if (!kernel) return null;
+    const content = intersectRect(canvas, limit);
+    if (isEmptyRect(content)) return null;
+    return {
+      kind: 'adjust',
+      layer,
+      blend: layer.blend,
+      opacity: Math.min(1, layer.opacity),
+      fillOpacity: layer.fillOpacity === undefined ? 1 : Math.min(1, Math.max(0, layer.fillOpacity)),
+      mask: shownMask(layer, canvas, state),
+      content,
+      bounds: content,
+      kernel,
+    };
+  }
   const cover = layer.kind === 'group' || layer.kind === 'fill' ? canvas : unionRect(canvas, layer.raster);
   const mask = shownMask(layer, cover, state);
   const opacity = Math.min(1, layer.opacity);

@@ -30,6 +30,7 @@ import { infoHandlersMap } from 'ag-psd/dist/additionalInfo.js';
 import { toBlendMode } from 'ag-psd/dist/helpers.js';
 import { readUint32 } from 'ag-psd/dist/psdReader.js';
 import { writeUint32 } from 'ag-psd/dist/psdWriter.js';
+import { adjustmentKernel } from '../adjust/layer.js';
 import { rgbaFromCmyk } from '../cmyk-pixels.js';
 import {
   MAX_DOCUMENT_PIXELS,
@@ -1427,9 +1428,9 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
       kind: 'adjustment',
       adjustment: l.adjustment as unknown as AdjustmentLayer['adjustment'],
     });
-    if (!l.hidden) {
+    if (!l.hidden && !adjustmentKernel(l.adjustment as unknown as AdjustmentLayer['adjustment'])) {
       ctx.warnings.push(
-        `调整图层“${name}”（${adjustmentName(l.adjustment.type)}）已保留，保存 PSD 时原样写回；但预览和导出的图像不含它的调整效果`,
+        `调整图层“${name}”（${adjustmentName(l.adjustment.type)}）已保留，保存 PSD 时原样写回；但 Atelier 不绘制这种调整，预览和导出的图像不含它的效果`,
       );
     }
     return id;

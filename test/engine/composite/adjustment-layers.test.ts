@@ -1,0 +1,193 @@
+/**
+ * Adjustment layers read from a PSD are drawn over what lies below them: the compositor's result is compared
+ * with ImageMagick's Levels and Negate on the same pixels, with Atelier's own (tested) Hue/Saturation applied to
+ * the pixels instead of as a layer, and with the curve's own points. Opacity, mask, clipping and groups limit
+ * them as in Photoshop; showing or hiding one redraws the whole canvas.
+ */
+
+import { execFile } from 'node:child_process';
+import { type Layer as AgLayer, type Psd as AgPsd, writePsdBuffer } from 'ag-psd';
+import { describe, expect, it } from 'vitest';
+import type { Session } from '../../../src/calls/session.js';
+import { CONVERT } from '../../support/imagemagick.js';
+import { newSession, ok } from '../../support/session.js';
+
+const W = 32;
+const H = 8;
+
+/** A ramp: column x has grey-ish colour (8x, 255 − 6x, 4x + 40), so every pixel is a distinct test value. */
+function ramp(): { width: number; height: number; data: Uint8ClampedArray } {
+  const data = new Uint8ClampedArray(W * H * 4);
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) data.set([8 * x, 255 - 6 * x, 4 * x + 40, 255], (y * W + x) * 4);
+  }
+  return { width: W, height: H, data };
+}
+
+const pixels = (w: number, h: number, c: number[]) => {
+  const data = new Uint8ClampedArray(w * h * 4);
+  for (let i = 0; i < w * h; i++) data.set(c, i * 4);
+  return { width: w, height: h, data };
+};
+
+async function open(children: AgLayer[], s: Session = newSession()): Promise<Session> {
+  const psd: AgPsd = { width: W, height: H, imageData: ramp(), children };
+  await s.workspace.writeAtomic('in.psd', Buffer.from(writePsdBuffer(psd)));
+  await ok(s, 'open_document', { path: 'in.psd' });
+  return s;
+}
+
+const base = (): AgLayer => ({ name: 'Background', left: 0, top: 0, right: W, bottom: H, imageData: ramp() });
+
+async function composite(s: Session): Promise<Uint8ClampedArray> {
+  return s.inspect((tx) => tx.composite(tx.activeDocument().id).data);
+}
+
+const at = (d: Uint8ClampedArray, x: number, y: number) => [
+  ...d.subarray((y * W + x) * 4, (y * W + x) * 4 + 4),
+];
+
+describe('adjustment layers are drawn', () => {
+  it('Levels as ImageMagick -level, Invert as -negate (within 1 level)', async () => {
+    const s = await open([
+      base(),
+      {
+        name: '色阶',
+        adjustment: {
+          type: 'levels',
+          rgb: {
+            shadowInput: 20,
+            highlightInput: 230,
+            midtoneInput: 1.4,
+            shadowOutput: 0,
+            highlightOutput: 255,
+          },
+        },
+      },
+    ]);
+    const ours = await composite(s);
+    // ImageMagick's black and white points are fractions of its quantum range: percentages say 20 and 230 of 255.
+    const theirs = await magickOn(['-level', `${(20 / 255) * 100}%,${(230 / 255) * 100}%,1.4`]);
+    expect(maxDiff(ours, theirs)).toBeLessThanOrEqual(1);
+    expect(maxDiff(ours, ramp().data)).toBeGreaterThan(20); // it did something
+
+    const inv = await open([base(), { name: '反相', adjustment: { type: 'invert' } }]);
+    expect(maxDiff(await composite(inv), await magickOn(['-channel', 'RGB', '-negate']))).toBe(0);
+  });
+
+  it('Curves through their points, Hue/Saturation as the tool applies it, at opacity and through a mask', async () => {
+    const curve = [
+      { input: 0, output: 0 },
+      { input: 128, output: 160 },
+      { input: 255, output: 255 },
+    ];
+    const s = await open([base(), { name: '曲线', adjustment: { type: 'curves', rgb: curve } }]);
+    const c = await composite(s);
+    expect(at(c, 16, 0)[0]).toBe(160); // red 128 → 160, the curve's own point
+    expect(at(c, 0, 0)[0]).toBe(0);
+    // A brightening curve: every channel value is raised (or kept at the ends).
+    for (let x = 1; x < W; x++) expect(at(c, x, 3)[0]!).toBeGreaterThan(8 * x);
+
+    // Hue/Saturation as a layer at 100 % = the same adjustment applied to the pixels by adjust_hsl.
+    const hue = { a: 0, b: 0, c: 0, d: 0, hue: 40, saturation: 30, lightness: -10 };
+    const layer = await open([base(), { name: '色相', adjustment: { type: 'hue/saturation', master: hue } }]);
+    const applied = await open([base()]);
+    await ok(applied, 'adjust_hsl', { hue: 40, saturation: 30, lightness: -10 });
+    expect(maxDiff(await composite(layer), await composite(applied))).toBe(0);
+
+    // At 50 %: halfway; behind a mask hiding the right half: the right half untouched.
+    const mask = pixels(W, H, [0, 0, 0, 255]);
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W / 2; x++) mask.data.set([255, 255, 255, 255], (y * W + x) * 4);
+    const faded = await open([
+      base(),
+      {
+        name: '色相',
+        opacity: 0.5,
+        mask: { left: 0, top: 0, right: W, bottom: H, defaultColor: 0, imageData: mask },
+        adjustment: { type: 'hue/saturation', master: hue },
+      },
+    ]);
+    const f = await composite(faded);
+    const full = await composite(layer);
+    const r = ramp().data;
+    for (const x of [2, 9, 14]) {
+      for (let ch = 0; ch < 3; ch++) {
+        const mid = (at(r, x, 4)[ch]! + at(full, x, 4)[ch]!) / 2;
+        expect(Math.abs(at(f, x, 4)[ch]! - mid)).toBeLessThanOrEqual(1);
+      }
+    }
+    for (const x of [17, 25, 31]) expect(at(f, x, 4)).toEqual(at(r, x, 4));
+  });
+
+  it('clipped, it adjusts only its base; in a group, only what the group holds; hidden, nothing', async () => {
+    const red = pixels(8, 8, [200, 40, 40, 255]);
+    const badge = (): AgLayer => ({ name: '徽章', left: 4, top: 0, right: 12, bottom: 8, imageData: red });
+    const invert = (extra: Partial<AgLayer> = {}): AgLayer => ({
+      name: '反相',
+      adjustment: { type: 'invert' },
+      ...extra,
+    });
+    const r = ramp().data;
+
+    const clipped = await composite(await open([base(), badge(), invert({ clipping: true })]));
+    expect(at(clipped, 6, 2)).toEqual([55, 215, 215, 255]);
+    expect(at(clipped, 20, 2)).toEqual(at(r, 20, 2)); // the background beside the base: untouched
+
+    // A normal-mode group isolates its adjustment; a pass-through group lets it reach the background.
+    const grouped = (blendMode: AgLayer['blendMode']) =>
+      open([base(), { name: '组', blendMode, opened: true, children: [badge(), invert()] }]);
+    const isolated = await composite(await grouped('normal'));
+    expect(at(isolated, 6, 2)).toEqual([55, 215, 215, 255]);
+    expect(at(isolated, 20, 2)).toEqual(at(r, 20, 2));
+    const through = await composite(await grouped('pass through'));
+    expect(at(through, 20, 2)).toEqual([
+      255 - at(r, 20, 2)[0]!,
+      255 - at(r, 20, 2)[1]!,
+      255 - at(r, 20, 2)[2]!,
+      255,
+    ]);
+
+    // Shown and hidden again through the tools: the cached composite follows everywhere on the canvas.
+    const s = await open([base(), invert({ hidden: true })]);
+    expect(maxDiff(await composite(s), r)).toBe(0);
+    await ok(s, 'set_layer_visible', { name: '反相', visible: true });
+    expect(at(await composite(s), 30, 7)).toEqual([
+      255 - at(r, 30, 7)[0]!,
+      255 - at(r, 30, 7)[1]!,
+      255 - at(r, 30, 7)[2]!,
+      255,
+    ]);
+    await ok(s, 'undo', {});
+    expect(maxDiff(await composite(s), r)).toBe(0);
+  });
+});
+
+/** ImageMagick's result of `op` on the ramp, as RGBA bytes. */
+async function magickOn(op: string[]): Promise<Uint8Array> {
+  const child = execFile(
+    CONVERT,
+    ['-size', `${W}x${H}`, '-depth', '8', 'rgba:-', ...op, '-depth', '8', 'rgba:-'],
+    {
+      encoding: 'buffer',
+      maxBuffer: 1 << 20,
+    },
+  );
+  const out = new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    child.stdout!.on('data', (c: Buffer) => chunks.push(c));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve(Buffer.concat(chunks)) : reject(new Error(`convert ${code}`)),
+    );
+  });
+  child.stdin!.end(Buffer.from(ramp().data.buffer));
+  return new Uint8Array(await out);
+}
+
+function maxDiff(a: Uint8Array | Uint8ClampedArray, b: Uint8Array | Uint8ClampedArray): number {
+  expect(a.length).toBe(b.length);
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
+  return m;
+}
