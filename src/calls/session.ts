@@ -413,7 +413,9 @@ export class Session implements SessionHandle {
     if (!parsed.ok) return failure(parsed.code, parsed.message, { hint: parsed.hint });
     const checked = validateArguments(tool, parsed.value);
     if (!checked.ok) {
+      const hint = checked.problems.find((p) => p.hint)?.hint;
       return failure('invalid_arguments', checked.problems.map((p) => p.message).join('；'), {
+        ...(hint ? { hint } : {}),
         details: checked.problems,
       });
     }

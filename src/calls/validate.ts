@@ -8,6 +8,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { pathProblem } from '../engine/workspace.js';
 import type { ItemSchema, ParamLimits, ParamSchema, ToolDefinition } from '../registry/index.js';
+import { NON_BLANK_TEXT } from '../registry/stated-bounds.js';
 
 export interface ArgumentProblem {
   readonly parameter: string;
@@ -16,6 +17,8 @@ export interface ArgumentProblem {
   readonly range?: { readonly min?: number; readonly max?: number; readonly above?: number };
   /** The length bound that was exceeded. */
   readonly bound?: { readonly maxLength?: number; readonly maxItems?: number };
+  /** What to send instead, where the message alone does not say it. */
+  readonly hint?: string;
 }
 
 export type Validation =
@@ -27,6 +30,8 @@ const COLOR = /^#?([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$/;
 const COLOR_MAX_LENGTH = 7;
 /** How much of a refused value a message quotes. */
 const QUOTED_MAX_LENGTH = 64;
+/** A character that is not whitespace (JavaScript's `\s` includes U+3000, the full-width space). */
+const NON_BLANK = /\S/;
 const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
 
 type JsonSchema = Record<string, unknown>;
@@ -39,6 +44,7 @@ function limitKeywords(limits: ParamLimits | undefined): JsonSchema {
   if (limits.above !== undefined) out.exclusiveMinimum = limits.above;
   if (limits.integer) out.multipleOf = 1;
   if (limits.format === 'color') out.pattern = COLOR.source;
+  if (limits.nonBlank) out.pattern = NON_BLANK.source;
   if (limits.format === 'path') out.minLength = 1;
   if (limits.maxLength !== undefined) out.maxLength = limits.maxLength;
   if (limits.maxItems !== undefined) out.maxItems = limits.maxItems;
@@ -215,6 +221,15 @@ function pathProblems(tool: ToolDefinition, args: Record<string, unknown>): Argu
   return problems;
 }
 
+function blankName(parameter: string, value: unknown): ArgumentProblem {
+  const shown = typeof value === 'string' ? quoted(value) : String(value);
+  return {
+    parameter,
+    message: `${parameter} ${NON_BLANK_TEXT}（空格、全角空格、制表符等），收到 ${shown}`,
+    hint: '给出一个含文字的名称，如“图层 1”（Photoshop 也不接受空白的图层、图层组或文档名称）',
+  };
+}
+
 function notAColor(parameter: string, value: unknown): ArgumentProblem {
   const shown = typeof value === 'string' ? quoted(value) : String(value);
   return {
@@ -315,7 +330,8 @@ function describe(tool: ToolDefinition, e: ErrorObject, args: Record<string, unk
     }
     case 'pattern': {
       const parameter = parameterPath(e.instancePath);
-      return notAColor(parameter, rawValueAt(args, e.instancePath));
+      const value = rawValueAt(args, e.instancePath);
+      return limitsAt(tool, parameter)?.nonBlank ? blankName(parameter, value) : notAColor(parameter, value);
     }
     case 'minLength': {
       const parameter = parameterPath(e.instancePath);

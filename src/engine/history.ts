@@ -2,6 +2,7 @@
  * A document's history: immutable states, one per step, sharing unchanged layers and buffers. Undo and
  * redo move an index; a new step after an undo drops the steps that were undone, as in Photoshop.
  */
+import { HISTORY_MAX_STEPS } from '../registry/bounds.js';
 import type { DocState } from './model.js';
 
 export interface History {
@@ -11,8 +12,11 @@ export interface History {
   readonly index: number;
 }
 
-/** Steps kept per document; older ones are dropped (their buffers go when nothing else shares them). */
-export const MAX_STEPS = 50;
+/**
+ * Steps kept per document; older ones are dropped (their buffers go when nothing else shares them). The number is
+ * the registry's, so the undo tool's description states the same.
+ */
+export const MAX_STEPS = HISTORY_MAX_STEPS;
 
 export function startHistory(state: DocState, label: string): History {
   return { states: [state], labels: [label], index: 0 };

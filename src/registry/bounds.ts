@@ -17,10 +17,15 @@ export const PATH_MAX_LENGTH = 1024;
 export const LAYER_LIST_MAX_ITEMS = 1000;
 /** The pieces of one garment application (a marker of a whole size run stays well below). */
 export const PIECES_MAX_ITEMS = 200;
+/** Steps one document's history keeps, older ones dropped (Photoshop's default number of history states). */
+export const HISTORY_MAX_STEPS = 50;
 /** Tool names are `^[a-z][a-z0-9_]{0,63}$` in every model API, so a longer name is no tool's. */
 export const TOOL_NAME_MAX_LENGTH = 64;
 
+/** A name that looks up an existing layer, group, document or font (an opened PSD may hold a blank one). */
 export const NAME = { maxLength: NAME_MAX_LENGTH } as const satisfies ParamLimits;
+/** A name given to a new or renamed layer, group or document. */
+export const NEW_NAME = { maxLength: NAME_MAX_LENGTH, nonBlank: true } as const satisfies ParamLimits;
 export const TEXT = { maxLength: TEXT_MAX_LENGTH } as const satisfies ParamLimits;
 export const NOTE = { maxLength: NOTE_MAX_LENGTH } as const satisfies ParamLimits;
 export const PATH = { format: 'path', maxLength: PATH_MAX_LENGTH } as const satisfies ParamLimits;

@@ -52,6 +52,11 @@ export interface ParamLimits {
   readonly unit?: 'px' | 'dpi';
   /** Strings: the most characters (Unicode code points). */
   readonly maxLength?: number;
+  /**
+   * Strings: must hold a character other than whitespace (full-width U+3000 included). For the name of a new
+   * layer, group or document: Photoshop refuses a blank one, and a model could not address it by name.
+   */
+  readonly nonBlank?: boolean;
   /** Arrays: the most elements. */
   readonly maxItems?: number;
   /** Arrays of scalars: the limits of each element. */

@@ -118,10 +118,8 @@ function cropFrame(state: DocState, left: number, top: number, right: number, bo
 
 export const documentsHandlers = {
   create_document({ width, height, resolution, name }, ctx) {
+    // A blank name never arrives: the registry's NEW_NAME refuses it.
     const docName = name ?? firstFreeName(ctx);
-    if (docName.trim() === '') {
-      fail('invalid_arguments', '文档名称不能为空', { details: [{ parameter: 'name', value: name }] });
-    }
     if (ctx.tx.documents().some((d) => d.name === docName)) {
       fail('conflict', `已有名为“${docName}”的打开文档`, {
         hint: `换一个名称，或用 switch_document 切换到“${docName}”`,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Session } from '../../src/calls/session.js';
+import { MAX_STEPS } from '../../src/engine/history.js';
+import { findTool, HISTORY_MAX_STEPS } from '../../src/registry/index.js';
 import { call, hashEditor, newSession, ok, tempDir } from '../support/session.js';
 
 describe('Session.call input forms', () => {
@@ -111,6 +113,21 @@ describe('transactions and history', () => {
       expect(r.ok, name).toBe(false);
       expect(s.editor.snapshot, name).toBe(before);
     }
+  });
+
+  it('keeps the last 50 history states of a document, as undo and redo say', async () => {
+    expect(MAX_STEPS).toBe(50);
+    expect(HISTORY_MAX_STEPS).toBe(MAX_STEPS);
+    for (const tool of ['undo', 'redo']) {
+      expect(findTool(tool)!.description, tool).toContain(`最多保留 ${MAX_STEPS} 个历史记录状态`);
+    }
+    const s = newSession();
+    await ok(s, 'create_document', { width: 4, height: 4 });
+    for (let i = 0; i < MAX_STEPS + 5; i++) await ok(s, 'create_layer', { name: `L${i}` });
+    const history = s.editor.snapshot.docs[0]!.history;
+    expect(history.labels).toHaveLength(MAX_STEPS);
+    expect(history.labels[0]).toBe('新建图层');
+    expect(await ok(s, 'undo', { steps: 100 })).toMatchObject({ undone: MAX_STEPS - 1, can_undo: 0 });
   });
 
   it('runs calls one at a time in arrival order', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseColor, validateArguments } from '../../src/calls/validate.js';
-import { findTool } from '../../src/registry/index.js';
+import { allTools, findTool, type ToolDefinition } from '../../src/registry/index.js';
 
 const v = (name: string, args: unknown) => validateArguments(findTool(name)!, args);
 
@@ -107,5 +107,59 @@ describe('validateArguments', () => {
   it('rejects arguments that are not an object', () => {
     expect(v('undo', [1])).toMatchObject({ ok: false });
     expect(v('undo', 3)).toMatchObject({ ok: false });
+  });
+});
+
+describe('names given to a new layer, group or document', () => {
+  const NEW_NAMES = [
+    ['create_layer', 'name', {}],
+    ['rename_layer', 'new_name', {}],
+    ['create_layer_group', 'name', {}],
+    ['group_layers', 'group_name', { layer_names: ['a'] }],
+    ['create_document', 'name', { width: 10, height: 10 }],
+    ['place_image', 'name', { path: 'a.png' }],
+  ] as const;
+
+  it('are exactly the parameters the registry marks not blank', () => {
+    const marked = (allTools as readonly ToolDefinition[]).flatMap((t) =>
+      Object.entries(t.limits ?? {})
+        .filter(([, l]) => l.nonBlank)
+        .map(([p]) => `${t.name}.${p}`),
+    );
+    expect(marked.sort()).toEqual(NEW_NAMES.map(([t, p]) => `${t}.${p}`).sort());
+  });
+
+  it('are refused empty or only whitespace (full-width space, tab, newline), with a hint', () => {
+    for (const [tool, param, rest] of NEW_NAMES) {
+      for (const blank of ['', ' ', '   ', '\u3000', '\t\n', ' \u3000 ']) {
+        const r = v(tool, { ...rest, [param]: blank });
+        expect(r, `${tool}.${param} = ${JSON.stringify(blank)}`).toMatchObject({
+          ok: false,
+          problems: [{ parameter: param, hint: expect.stringContaining('名称') }],
+        });
+        if (!r.ok)
+          expect(r.problems[0]!.message).toBe(
+            `${param} 不能为空或只含空白字符（空格、全角空格、制表符等），收到 ${JSON.stringify(blank)}`,
+          );
+      }
+    }
+  });
+
+  it('keep the spaces around a name that has a character, untrimmed', () => {
+    for (const [tool, param, rest] of NEW_NAMES) {
+      for (const name of ['图层 1', ' 前片 ', '\u3000a']) {
+        expect(v(tool, { ...rest, [param]: name }), `${tool}.${param}`).toMatchObject({
+          ok: true,
+          args: { [param]: name },
+        });
+      }
+    }
+  });
+
+  it('leave a name that looks a layer, group or document up as it was', () => {
+    expect(v('set_layer_opacity', { name: ' ', opacity: 50 }).ok).toBe(true);
+    expect(v('move_layer_to_group', { group_name: '' }).ok).toBe(true);
+    expect(v('switch_document', { doc_name: '\u3000' }).ok).toBe(true);
+    expect(v('select_layers', { names: [''] }).ok).toBe(true);
   });
 });

@@ -3,7 +3,7 @@
  * description a model reads states it: the published text and validation say the same number.
  */
 import { describe, expect, it } from 'vitest';
-import { toGemini, toMcp, toOpenAI } from '../../src/registry/formats/index.js';
+import { toGemini, toMcp, toOpenAI, toRegistry } from '../../src/registry/formats/index.js';
 import {
   type ParamLimits,
   type ParamSchema,
@@ -99,6 +99,17 @@ describe('published descriptions state the bounds', () => {
       '最多 1000 项，每项最多 255 个字符',
     );
     expect(boundsText({ min: 0, max: 100 })).toBe('');
+    expect(boundsText({ maxLength: 255, nonBlank: true })).toBe('不能为空或只含空白字符，最多 255 个字符');
+  });
+
+  it('says a new name may not be blank, and gives the studio the limit', () => {
+    const create = toOpenAI(tools).find((t) => t.function.name === 'create_layer')!;
+    const name = (create.function.parameters as { properties: Record<string, ParamSchema> }).properties.name!;
+    expect(name.description).toBe('新图层的名称（不能为空或只含空白字符，最多 255 个字符）');
+    // The published schema keeps the spec's keys; the text says what a `pattern` would.
+    expect(Object.keys(name).sort()).toEqual(['description', 'type']);
+    const registry = toRegistry(tools).tools.find((t) => t.name === 'create_layer')!;
+    expect(registry.limits.name).toEqual({ maxLength: 255, nonBlank: true });
   });
 
   it('every bounded parameter and item field says its numbers, in every format a model reads', () => {

@@ -56,6 +56,42 @@ describe('create_layer, rename_layer, delete_layer, duplicate_layer', () => {
   });
 });
 
+describe('blank names', () => {
+  it('are refused for a new layer, a renamed layer, a group or a document, changing nothing', async () => {
+    const s = newSession();
+    await newDoc(s);
+    await ok(s, 'create_layer', { name: 'a' });
+    const steps = s.editor.snapshot.docs[0]!.history.labels.length;
+    for (const [tool, args] of [
+      ['create_layer', { name: '   ' }],
+      ['rename_layer', { new_name: '' }],
+      ['create_layer_group', { name: '\u3000' }],
+      ['group_layers', { layer_names: ['a'], group_name: '\t' }],
+      ['create_document', { width: 10, height: 10, name: ' ' }],
+    ] as const) {
+      // `refused` also shows the editor snapshot is the same object and every document hashes the same.
+      const error = await refused(s, tool, args, 'invalid_arguments');
+      expect(error.message, tool).toContain('不能为空或只含空白字符');
+      expect(error.hint, tool).toContain('图层 1');
+    }
+    expect(s.editor.snapshot.docs).toHaveLength(1);
+    expect(s.editor.snapshot.docs[0]!.history.labels).toHaveLength(steps);
+    expect(await panel(s)).toEqual(['a', '背景']);
+  });
+
+  it('do not stop a name with a character, kept as given', async () => {
+    const s = newSession();
+    await newDoc(s);
+    expect(await ok(s, 'create_layer', { name: ' 前片 ' })).toMatchObject({ layer: { name: ' 前片 ' } });
+    expect(await ok(s, 'rename_layer', { new_name: '后片' })).toMatchObject({ layer: { name: '后片' } });
+    expect(await ok(s, 'create_layer_group', { name: '\u3000组' })).toMatchObject({
+      created: true,
+      group: { name: '\u3000组' },
+    });
+    expect(await panel(s)).toEqual(['\u3000组', '后片', '背景']);
+  });
+});
+
 describe('layers that share a name', () => {
   it('are named name#1, name#2… from the top, and every tool reaches each of them', async () => {
     const s = newSession();

@@ -1,5 +1,5 @@
 /** Group A: document and layer basics (SPEC.md §4.1). */
-import { NAME } from '../bounds.js';
+import { NAME, NEW_NAME } from '../bounds.js';
 import { defineTool } from '../types.js';
 
 export const groupA = [
@@ -38,7 +38,7 @@ export const groupA = [
       properties: { name: { type: 'string', description: '新图层的名称' } },
       required: ['name'],
     },
-    limits: { name: NAME },
+    limits: { name: NEW_NAME },
   }),
   defineTool({
     name: 'rename_layer',
@@ -54,7 +54,7 @@ export const groupA = [
       properties: { new_name: { type: 'string', description: '图层的新名称' } },
       required: ['new_name'],
     },
-    limits: { new_name: NAME },
+    limits: { new_name: NEW_NAME },
   }),
   defineTool({
     name: 'delete_layer',
@@ -122,7 +122,7 @@ export const groupA = [
       properties: { name: { type: 'string', description: '图层组名称' } },
       required: ['name'],
     },
-    limits: { name: NAME },
+    limits: { name: NEW_NAME },
   }),
   defineTool({
     name: 'move_layer_to_group',

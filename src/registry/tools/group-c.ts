@@ -1,5 +1,5 @@
 /** Group C: general editing tools (SPEC.md §4.3), in the spec's order. */
-import { LAYER_NAMES, NAME, TEXT } from '../bounds.js';
+import { LAYER_NAMES, NAME, NEW_NAME, TEXT } from '../bounds.js';
 import { defineTool } from '../types.js';
 import { SCALE_LIMITS, SCALE_PROPERTIES } from './scale-params.js';
 
@@ -402,7 +402,7 @@ export const groupC = [
       },
       required: ['layer_names', 'group_name'],
     },
-    limits: { layer_names: LAYER_NAMES, group_name: NAME },
+    limits: { layer_names: LAYER_NAMES, group_name: NEW_NAME },
   }),
   defineTool({
     name: 'align_layers_tool',

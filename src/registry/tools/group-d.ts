@@ -1,5 +1,5 @@
 /** Group D: document operations (SPEC.md §4.4). The spec's duplicate `trim_document` is folded into one tool. */
-import { NAME, PATH } from '../bounds.js';
+import { HISTORY_MAX_STEPS, NAME, NEW_NAME, PATH } from '../bounds.js';
 import { defineTool } from '../types.js';
 
 export const groupD = [
@@ -23,7 +23,7 @@ export const groupD = [
       required: ['width', 'height'],
     },
     limits: {
-      name: NAME,
+      name: NEW_NAME,
       width: { min: 1, max: 300000, integer: true, unit: 'px' },
       height: { min: 1, max: 300000, integer: true, unit: 'px' },
       resolution: { default: 150, min: 1, max: 10000, unit: 'dpi' },
@@ -242,7 +242,7 @@ export const groupD = [
     label: '撤销',
     labelEn: 'Undo',
     effect: 'destructive',
-    description: '撤销当前文档最近的操作。steps 为撤销步数，整数，不小于 1，默认 1；不需要任何参数。',
+    description: `撤销当前文档最近的操作。steps 为撤销步数，整数，不小于 1，默认 1；不需要任何参数。每个文档最多保留 ${HISTORY_MAX_STEPS} 个历史记录状态（同 Photoshop 的默认设置），更早的操作不能再撤销。`,
     parameters: {
       type: 'object',
       properties: { steps: { type: 'number', description: '撤销步数，整数，不小于 1，默认 1' } },

@@ -1,5 +1,5 @@
 /** Group E: extensions (DESIGN.md §2), published only in the `extended` variant. */
-import { LAYER_NAMES, NAME, PATH, PIECES_MAX_ITEMS } from '../bounds.js';
+import { HISTORY_MAX_STEPS, LAYER_NAMES, NAME, NEW_NAME, PATH, PIECES_MAX_ITEMS } from '../bounds.js';
 import { formatNames, IMAGE_FORMATS, READ_FORMATS } from '../file-formats.js';
 import { GARMENT_PARTS, GARMENT_TILT_MAX, GARMENT_TURNS } from '../garment-parts.js';
 import { defineTool } from '../types.js';
@@ -147,7 +147,7 @@ export const groupE = [
       },
       required: ['path'],
     },
-    limits: { name: NAME, path: PATH, size: { default: 'auto' } },
+    limits: { name: NEW_NAME, path: PATH, size: { default: 'auto' } },
   }),
   defineTool({
     name: 'set_garment_photo',
@@ -326,7 +326,7 @@ export const groupE = [
     label: '重做',
     labelEn: 'Redo',
     effect: 'destructive',
-    description: '重做当前文档中被撤销的操作。steps 为重做步数，整数，不小于 1，默认 1；不需要任何参数。',
+    description: `重做当前文档中被撤销的操作。steps 为重做步数，整数，不小于 1，默认 1；不需要任何参数。每个文档最多保留 ${HISTORY_MAX_STEPS} 个历史记录状态（同 Photoshop 的默认设置）。`,
     parameters: {
       type: 'object',
       properties: { steps: { type: 'number', description: '重做步数，整数，不小于 1，默认 1' } },
