@@ -238,6 +238,19 @@ export interface TextLayer extends LayerBase {
   readonly text: TextSpec;
   /** Rendering of `text`; rebuilt whenever the spec changes. */
   readonly raster: Raster;
+  /** The text as the PSD it was read from held it, written back while the text is unchanged (io/psd.ts). */
+  readonly psdText?: PsdText;
+}
+
+/**
+ * A PSD's text record (ag-psd's `text`: paragraph box, style runs, alignment, tracking, …, more than a TextSpec
+ * holds) with the spec read from it. While the layer's spec is that spec, or that spec moved, the record goes
+ * back into the file as it was (moved with it), so an unedited text layer keeps everything Photoshop gave it.
+ */
+export interface PsdText {
+  readonly spec: TextSpec;
+  readonly mode: ColorMode;
+  readonly record: Readonly<Record<string, unknown>>;
 }
 
 /** Placement of a smart object's source: scale about its centre, then rotation, then position. */

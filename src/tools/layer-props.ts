@@ -798,7 +798,7 @@ export const layerPropsHandlers = {
         break;
       }
       case 'text': {
-        const { kind: _k, text: _t, ...base } = layer;
+        const { kind: _k, text: _t, psdText: _p, ...base } = layer;
         pixel = { ...base, kind: 'pixel' };
         break;
       }

@@ -133,38 +133,42 @@ const agLayer = (psd: AgPsd, name: string): AgLayer => {
 describe('what a PSD held that the document does not keep', () => {
   it('is said again by every save, above all one over the file it was opened from', async () => {
     const s = newSession();
-    const style = { font: { name: 'ArialMT' }, fontSize: 12, fillColor: { r: 0, g: 0, b: 0 } };
     await put(s, 'adj.psd', {
       children: [
         background(),
         rect('照片', 5, 5, [200, 120, 80]),
-        {
-          name: '标题',
-          text: {
-            text: 'Hello bold',
-            transform: [1, 0, 0, 1, 5, 20],
-            style,
-            styleRuns: [
-              { length: 6, style },
-              { length: 4, style: { ...style, fillColor: { r: 255, g: 0, b: 0 } } },
+        rect('标题', 20, 5, [40, 80, 200], {
+          vectorMask: {
+            paths: [
+              {
+                open: false,
+                fillRule: 'even-odd',
+                knots: [
+                  { linked: true, points: [20, 5, 20, 5, 20, 5] },
+                  { linked: true, points: [30, 5, 30, 5, 30, 5] },
+                  { linked: true, points: [25, 15, 25, 15, 25, 15] },
+                ],
+              },
             ],
           },
-        },
+        }),
       ],
     });
     const opened = await ok(s, 'open_document', { path: 'adj.psd' });
-    expect(warningsOf(opened)).toContainEqual(expect.stringContaining('文字图层“标题”'));
+    expect(warningsOf(opened)).toContainEqual(expect.stringContaining('图层“标题”的矢量蒙版'));
     await ok(s, 'set_layer_opacity', { name: '照片', opacity: 90 });
     const saved = await ok(s, 'save_document');
     expect(saved.path).toBe('adj.psd');
-    expect(warningsOf(saved)).toContainEqual(expect.stringMatching(/已覆盖原文件“adj\.psd”.*文字图层“标题”/));
+    expect(warningsOf(saved)).toContainEqual(
+      expect.stringMatching(/已覆盖原文件“adj\.psd”.*图层“标题”的矢量蒙版/),
+    );
     // A copy elsewhere, and a flattened export, lack it too.
     const copy = await ok(s, 'save_document_as', { path: 'out/adj.psd' });
     expect(warningsOf(copy)).toContainEqual(
-      expect.stringMatching(/“out\/adj\.psd”不包含打开“adj\.psd”时未能保留.*文字图层“标题”/),
+      expect.stringMatching(/“out\/adj\.psd”不包含打开“adj\.psd”时未能保留.*图层“标题”的矢量蒙版/),
     );
     const png = await ok(s, 'save_document_as', { path: 'out/adj.png' });
-    expect(warningsOf(png)).toContainEqual(expect.stringContaining('文字图层“标题”'));
+    expect(warningsOf(png)).toContainEqual(expect.stringContaining('图层“标题”的矢量蒙版'));
 
     // A document made in Atelier has nothing of the kind to say.
     await ok(s, 'create_document', { width: 20, height: 20 });
@@ -245,7 +249,7 @@ describe('what a PSD held that the document does not keep', () => {
     expect(seen.layers['曝光 1']!.kind).toBe('exposure');
   });
 
-  it('names what a text layer will not keep: paragraph box, alignment, faux bold, tracking, caps', async () => {
+  it('keeps a text layer as Photoshop wrote it (paragraph box, style runs, alignment) while unedited or moved; an edit says what goes', async () => {
     const s = newSession();
     const style = { font: { name: 'ArialMT' }, fontSize: 12, fillColor: { r: 0, g: 0, b: 0 } };
     await put(s, 'text.psd', {
@@ -274,12 +278,41 @@ describe('what a PSD held that the document does not keep', () => {
     });
     const opened = await ok(s, 'open_document', { path: 'text.psd' });
     const w = warningsOf(opened);
-    expect(w).toContainEqual(expect.stringMatching(/文字图层“段落”的段落文本框.*仿粗体.*字距.*段落对齐/));
-    expect(w).toContainEqual(expect.stringMatching(/文字图层“大写”的全部大写/));
-    const saved = await ok(s, 'save_document');
-    expect(warningsOf(saved)).toContainEqual(
-      expect.stringMatching(/文字图层“段落”的段落文本框.*文字图层“大写”/),
+    expect(w).toContainEqual(
+      expect.stringMatching(/文字图层“段落”的段落文本框.*仿粗体.*字距.*段落对齐.*原样保存/),
     );
+    expect(w).toContainEqual(expect.stringMatching(/文字图层“大写”的全部大写/));
+
+    // Moved, and another layer edited: both text layers go back as they were, the moved one moved.
+    await ok(s, 'move_layer', { name: '段落', dx: 7, dy: 3 });
+    const saved = await ok(s, 'save_document');
+    expect(warningsOf(saved).join()).not.toMatch(/段落|大写/);
+    const back = await agRead(s, 'text.psd');
+    const para = agLayer(back, '段落').text!;
+    expect(para).toMatchObject({
+      text: 'Hello bold',
+      shapeType: 'box',
+      paragraphStyle: { justification: 'center' },
+    });
+    expect(para.boxBounds).toEqual([0, 0, 50, 20]);
+    expect(para.transform).toEqual([1, 0, 0, 1, 12, 23]);
+    expect(para.styleRuns?.map((r) => [r.length, !!r.style.fauxBold, r.style.tracking ?? 0])).toEqual([
+      [6, false, 0],
+      [4, true, 200],
+    ]);
+    expect(agLayer(back, '大写').text?.style?.fontCaps).toBe(2);
+    expect((await probe(s, 'text.psd')).layers['段落']?.kind).toBe('type');
+
+    // Its words changed: point text in one style, and the save says what was not kept.
+    await ok(s, 'set_text_content', { name: '段落', text: 'Hello again' });
+    const edited = await ok(s, 'save_document');
+    expect(warningsOf(edited)).toContainEqual(
+      expect.stringMatching(/文字图层“段落”已修改，其段落文本框、仿粗体、字距、段落对齐不再保留/),
+    );
+    const again = agLayer(await agRead(s, 'text.psd'), '段落').text!;
+    expect(again.text).toBe('Hello again');
+    expect(again.shapeType ?? 'point').toBe('point');
+    expect(agLayer(await agRead(s, 'text.psd'), '大写').text?.style?.fontCaps).toBe(2);
   });
 });
 

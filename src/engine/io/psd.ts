@@ -45,6 +45,7 @@ import {
   type AdjustmentLayer,
   BLEND_MODES,
   type BlendMode,
+  type ColorMode,
   type DocState,
   type DropShadowEffect,
   type Effects,
@@ -53,11 +54,13 @@ import {
   type Layer,
   type LayerMask,
   type Locks,
+  type PsdText,
   type Raster,
   type RGB,
   type SmartEmbedded,
   type SmartTransform,
   type StrokeEffect,
+  type TextLayer,
   type TextMatrix,
   type TextSpec,
 } from '../model.js';
@@ -515,6 +518,25 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
     case 'text': {
       const t = layer.text;
       place(layer.raster);
+      const kept = keptText(layer, state.mode);
+      if (kept) {
+        out.text = kept;
+        break;
+      }
+      if (layer.psdText) {
+        const record = layer.psdText.record as unknown as NonNullable<AgLayer['text']>;
+        const runs = new Set(
+          (record.styleRuns ?? []).map((r) =>
+            JSON.stringify([r.style.font?.name, r.style.fontSize, r.style.fillColor]),
+          ),
+        );
+        const lost = [...(runs.size > 1 ? ['多种文字样式'] : []), ...textDropped(record)];
+        if (lost.length > 0) {
+          warnings.push(
+            `文字图层“${layer.name}”已修改，其${lost.join('、')}不再保留：按点文字、单一的字体字号和颜色保存`,
+          );
+        }
+      }
       const anchor = textAnchor(t);
       out.text = {
         text: t.content,
@@ -579,6 +601,33 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
     }
   }
   return out;
+}
+
+/**
+ * The PSD's own text record for a text layer that is as it was read, or only moved (PsdText): moved by as much,
+ * so the file keeps its paragraph box, style runs and the rest. Undefined once the text itself was edited or
+ * the document changed colour mode (the record's colours are the file's).
+ */
+function keptText(layer: TextLayer, mode: ColorMode): AgLayer['text'] | undefined {
+  const kept = layer.psdText;
+  if (!kept || kept.mode !== mode) return undefined;
+  const a = kept.spec;
+  const b = layer.text;
+  if (a !== b) {
+    const same =
+      a.content === b.content &&
+      a.size === b.size &&
+      a.font === b.font &&
+      a.color.r === b.color.r &&
+      a.color.g === b.color.g &&
+      a.color.b === b.color.b &&
+      JSON.stringify(a.transform ?? null) === JSON.stringify(b.transform ?? null);
+    if (!same) return undefined;
+  }
+  const record = kept.record as unknown as NonNullable<AgLayer['text']>;
+  const m = record.transform ?? [1, 0, 0, 1, 0, 0];
+  const moved = [...m.slice(0, 4), (m[4] ?? 0) + b.x - a.x, (m[5] ?? 0) + b.y - a.y];
+  return { ...record, transform: moved };
 }
 
 /** Whether `layer` should be written as Photoshop's locked "Background" (no transparency channel). */
@@ -1294,7 +1343,7 @@ const PARAGRAPH_DEFAULTS: readonly (readonly [keyof AgParagraphStyle, unknown, s
  */
 function textDropped(t: NonNullable<AgLayer['text']>): string[] {
   const out: string[] = [];
-  if (t.shapeType === 'box') out.push('段落文本框（保存为点文字）');
+  if (t.shapeType === 'box') out.push('段落文本框');
   const styles = [t.style ?? {}, ...(t.styleRuns ?? []).map((r) => ({ ...(t.style ?? {}), ...r.style }))];
   for (const [key, none, what] of TEXT_STYLE_DEFAULTS) {
     if (styles.some((st) => st[key] !== undefined && st[key] !== none)) out.push(what);
@@ -1327,19 +1376,11 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
   const distinct = new Set(
     runs.map((r) => JSON.stringify({ f: r.style.font?.name, s: r.style.fontSize, c: r.style.fillColor })),
   );
-  if (distinct.size > 1) {
-    lose(
-      ctx,
-      `文字图层“${l.name ?? ''}”包含多种文字样式（字体、字号或颜色），只保留了第一种`,
-      `文字图层“${l.name ?? ''}”的多种文字样式`,
-    );
-  }
-  const dropped = textDropped(t);
+  // Kept as the file has them while the text is not edited (PsdText); an edit writes point text in one style.
+  const dropped = [...(distinct.size > 1 ? ['多种文字样式'] : []), ...textDropped(t)];
   if (dropped.length > 0) {
-    lose(
-      ctx,
-      `文字图层“${l.name ?? ''}”的${dropped.join('、')}不会保留：保存时按点文字、单一的字体字号和颜色写入`,
-      `文字图层“${l.name ?? ''}”的${dropped.join('、')}`,
+    ctx.warnings.push(
+      `文字图层“${l.name ?? ''}”的${dropped.join('、')}在文字未修改（可移动）时原样保存；修改其内容、字号、颜色、字体或变换后，按点文字、单一的字体字号和颜色保存`,
     );
   }
   const size = round6(style.fontSize ?? 12);
@@ -1480,7 +1521,12 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
       // Photoshop's own rendering is kept; a file that carries no pixels for its text gets ours.
       const own =
         raster.w === 0 && spec.content.trim() !== '' ? renderTextSpec(spec) : { text: spec, raster };
-      ctx.layers.set(id, { ...base, ...extras, kind: 'text', text: own.text, raster: own.raster });
+      const psdText: PsdText = {
+        spec: own.text,
+        mode: ctx.psd.colorMode === CMYK_COLOR_MODE ? 'cmyk' : 'rgb',
+        record: l.text as unknown as PsdText['record'],
+      };
+      ctx.layers.set(id, { ...base, ...extras, kind: 'text', text: own.text, raster: own.raster, psdText });
       return id;
     }
     lose(ctx, `文字图层“${name}”${spec}，已转为像素图层`, `文字图层“${name}”的可编辑文字`);

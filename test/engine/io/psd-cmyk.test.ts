@@ -72,11 +72,13 @@ function pixelsOfLayer(l: Layer, state: DocState): Raster | undefined {
 /** Every property of the tree, pixels left out (they are compared with a tolerance). */
 function shapeOf(state: DocState): unknown {
   const node = (id: number): unknown => {
-    // What the file carries for the writer (psd-carry.ts, a smart object's embedded file) is not the document.
+    // What the file carries for the writer (psd-carry.ts, a smart object's embedded file, a text record) is not
+    // the document.
     const {
       id: _id,
       psd: _psd,
       embedded: _embedded,
+      psdText: _text,
       ...rest
     } = state.layers.get(id)! as Layer & Record<string, unknown>;
     const out: Record<string, unknown> = { ...rest };

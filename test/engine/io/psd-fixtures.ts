@@ -269,8 +269,14 @@ export function treeOf(state: DocState): unknown {
     Buffer.from(Uint8Array.from(d as ArrayLike<number>)).toString('base64');
   const node = (id: number): unknown => {
     const l = state.layers.get(id)!;
-    // What the file carries for the writer (psd-carry.ts, a smart object's embedded file) is not the document.
-    const { id: _id, psd: _psd, embedded: _embedded, ...rest } = l as Layer & Record<string, unknown>;
+    // What the file carries for the writer (psd-carry.ts, a smart object's embedded file, a text layer's own record) is not the document.
+    const {
+      id: _id,
+      psd: _psd,
+      embedded: _embedded,
+      psdText: _text,
+      ...rest
+    } = l as Layer & Record<string, unknown>;
     const out: Record<string, unknown> = { ...rest };
     for (const key of ['raster', 'source', 'mask'] as const) {
       const r = out[key] as (Raster & { data: ArrayLike<number> }) | undefined;
