@@ -90,6 +90,13 @@ function styleable(ctx: ToolContext, state: DocState, name: string, what: string
       details: { type: 'fill' },
     });
   }
+  // Photoshop offers no layer style on an adjustment layer.
+  if (layer.kind === 'adjustment') {
+    fail('invalid_state', `“${layer.name}”是调整图层，不能${what}（Photoshop 的调整图层没有图层样式）`, {
+      hint: '为调整图层下方的像素图层添加效果',
+      details: { type: 'adjustment' },
+    });
+  }
   assertFree(state, layer, what);
   return layer;
 }

@@ -43,6 +43,7 @@ function assertSplittable(state: DocState, layer: Layer): PixelLayer {
     text: ['是文字图层，不是裁片图', '用 name 指定排料图所在的像素图层'],
     smart: ['是智能对象', '先用 rasterize_layer 栅格化它，再调用 split_pieces'],
     fill: ['是纯色图层，上面没有裁片', '用 name 指定排料图所在的像素图层'],
+    adjustment: ['是调整图层，没有像素', '用 name 指定排料图所在的像素图层'],
   };
   const refusal = why[layer.kind];
   if (refusal) {

@@ -220,6 +220,15 @@ describe('what a PSD held that the document does not keep', () => {
     expect(painted).toMatchObject({ ok: false, error: { code: 'invalid_state' } });
     expect(JSON.stringify(painted)).toContain('调整图层');
     expect(s.editor.snapshot).toBe(before);
+    for (const [tool, args] of [
+      ['add_stroke', { name: '曲线 1', size: 3, color: '#000000' }],
+      ['split_pieces', { name: '曲线 1' }],
+      ['rasterize_layer', { name: '曲线 1' }],
+    ] as const) {
+      const r = await call(s, tool, args);
+      expect(r, tool).toMatchObject({ ok: false, error: { code: 'invalid_state' } });
+      expect(s.editor.snapshot).toBe(before);
+    }
     await ok(s, 'rename_layer', { new_name: '提亮' });
     expect(await ok(s, 'get_active_layer_info')).toMatchObject({
       layer: { adjustment: { type: 'curves', drawn: true } },
