@@ -252,7 +252,7 @@ describe('what a PSD held that the document does not keep', () => {
     expect(agLayer(back, '反相 1')).toMatchObject({ hidden: true, adjustment: { type: 'invert' } });
     const seen = await probe(s, 'out.psd');
     expect(Object.keys(seen.layers)).toEqual(['Background', '照片', '提亮', '色相 1', '反相 1', '曝光 1']);
-    expect(seen.layers['提亮']!.kind).toBe('curves');
+    expect(seen.layers.提亮!.kind).toBe('curves');
     expect(seen.layers['色相 1']!.kind).toBe('huesaturation');
     expect(seen.layers['反相 1']!.kind).toBe('invert');
     expect(seen.layers['曝光 1']!.kind).toBe('exposure');
@@ -310,7 +310,7 @@ describe('what a PSD held that the document does not keep', () => {
       [4, true, 200],
     ]);
     expect(agLayer(back, '大写').text?.style?.fontCaps).toBe(2);
-    expect((await probe(s, 'text.psd')).layers['段落']?.kind).toBe('type');
+    expect((await probe(s, 'text.psd')).layers.段落?.kind).toBe('type');
 
     // Its words changed: point text in one style, and the save says what was not kept.
     await ok(s, 'set_text_content', { name: '段落', text: 'Hello again' });
