@@ -5,7 +5,7 @@
 import { CompositeCache } from './composite/cache.js';
 import { fail } from './errors.js';
 import { current, type History, move, push, replaceCurrent, startHistory } from './history.js';
-import type { DocState, Raster, RGB } from './model.js';
+import type { DocState, Loss, Raster, RGB } from './model.js';
 import { closest } from './names.js';
 
 export interface DocEntry {
@@ -28,8 +28,7 @@ export interface DocEntry {
 export interface OpenLosses {
   /** The workspace path it was opened from. */
   readonly from: string;
-  /** Short Chinese phrases, e.g. 调整图层“曲线 1”（curves）. */
-  readonly items: readonly string[];
+  readonly items: readonly Loss[];
 }
 
 export interface EditorState {
@@ -185,7 +184,7 @@ export class Transaction {
     state: DocState,
     label: string,
     path: string | null = null,
-    lossItems: readonly string[] = [],
+    lossItems: readonly Loss[] = [],
   ): OpenDocument {
     if (this.docs.some((d) => d.name === name)) fail('conflict', `已有名为“${name}”的打开文档`);
     const entry: DocEntry = {

@@ -313,6 +313,15 @@ export interface Guide {
 
 export type ColorMode = 'rgb' | 'cmyk';
 
+/**
+ * One thing a file held that the document opened from it could not keep: a short Chinese phrase (e.g.
+ * 图层“标题”的矢量蒙版路径), and the layer it concerns, if one (deleted, it no longer matters).
+ */
+export interface Loss {
+  readonly what: string;
+  readonly layer?: number;
+}
+
 /** One immutable state of a document: one history step. */
 export interface DocState {
   readonly width: number;

@@ -14,7 +14,7 @@ import { decodeImage, encodeJpeg, encodePng, type JpegOptions } from '../engine/
 import { placedFile } from '../engine/io/placed-file.js';
 import { decodePsdOffThread, writePsdFileOffThread } from '../engine/io/psd-thread.js';
 import { documentPixelBytes, psdCanvasPixels, reservePixels } from '../engine/memory-budget.js';
-import type { DocState, Layer, PixelLayer, Raster, SmartLayer } from '../engine/model.js';
+import type { DocState, Layer, Loss, PixelLayer, Raster, SmartLayer } from '../engine/model.js';
 import { documentProfile } from '../engine/press-profile.js';
 import { cropRaster } from '../engine/raster.js';
 import { documentInkSources } from '../engine/raster-inks.js';
@@ -162,8 +162,13 @@ export async function savePsd(ctx: ToolContext, doc: OpenDocument, rel: string):
  */
 function warnLosses(ctx: ToolContext, doc: OpenDocument, target: string, format: string): void {
   const losses = doc.losses;
-  if (!losses || losses.items.length === 0) return;
-  const items = losses.items.join('；');
+  if (!losses) return;
+  // A layer's loss no longer matters once the layer is deleted (undo brings both back).
+  const items = losses.items
+    .filter((i) => i.layer === undefined || doc.state.layers.has(i.layer))
+    .map((i) => i.what)
+    .join('；');
+  if (items === '') return;
   ctx.warn(
     target === losses.from
       ? `已覆盖原文件“${target}”：打开时未能保留的以下内容已从该文件中丢失：${items}`
@@ -370,7 +375,7 @@ export const filesHandlers = {
       });
     }
     let state: DocState;
-    let losses: readonly string[] = [];
+    let losses: readonly Loss[] = [];
     ctx.progress('解码文件', 0.2);
     if (kind === 'psd') {
       const decoded = await decodePsd(buf);

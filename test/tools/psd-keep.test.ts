@@ -170,6 +170,15 @@ describe('what a PSD held that the document does not keep', () => {
     const png = await ok(s, 'save_document_as', { path: 'out/adj.png' });
     expect(warningsOf(png)).toContainEqual(expect.stringContaining('图层“标题”的矢量蒙版'));
 
+    // Deleted, the layer's loss no longer matters; undone, it does again.
+    await ok(s, 'select_layers', { names: ['标题'] });
+    await ok(s, 'delete_layer', {});
+    const without = await ok(s, 'save_document_as', { path: 'out/less.psd' });
+    expect(warningsOf(without).join()).not.toContain('矢量蒙版');
+    await ok(s, 'undo', {});
+    const back = await ok(s, 'save_document_as', { path: 'out/again.psd' });
+    expect(warningsOf(back)).toContainEqual(expect.stringContaining('图层“标题”的矢量蒙版'));
+
     // A document made in Atelier has nothing of the kind to say.
     await ok(s, 'create_document', { width: 20, height: 20 });
     const fresh = await ok(s, 'save_document');

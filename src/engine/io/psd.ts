@@ -54,6 +54,7 @@ import {
   type Layer,
   type LayerMask,
   type Locks,
+  type Loss,
   type PsdText,
   type Raster,
   type RGB,
@@ -167,7 +168,7 @@ export interface DecodedPsd {
    * What the file holds that the document does not (short Chinese phrases, e.g. 调整图层“曲线 1”（curves））: a
    * save writes a file without them, so every save names them again (tools/files.ts).
    */
-  readonly losses: string[];
+  readonly losses: Loss[];
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -826,7 +827,7 @@ interface DecodeContext {
   readonly psd: AgPsd;
   readonly layers: Map<number, Layer>;
   readonly warnings: string[];
-  readonly losses: string[];
+  readonly losses: Loss[];
   readonly dpi: number;
   /** For a CMYK file: the profile its inks are converted to sRGB with. */
   readonly icc?: Uint8Array;
@@ -839,10 +840,18 @@ interface DecodeContext {
 
 const clamp255 = (v: number): number => Math.max(0, Math.min(255, Math.round(v)));
 
-/** Warns of something the document will not keep, and lists it (`what`) among the losses every save repeats. */
-function lose(ctx: Pick<DecodeContext, 'warnings' | 'losses'>, warning: string, what: string): void {
+/**
+ * Warns of something the document will not keep, and lists it (`what`, of `layer` when it is one layer's) among
+ * the losses every save repeats.
+ */
+function lose(
+  ctx: Pick<DecodeContext, 'warnings' | 'losses'>,
+  warning: string,
+  what: string,
+  layer?: number,
+): void {
   ctx.warnings.push(warning);
-  ctx.losses.push(what);
+  ctx.losses.push(layer === undefined ? { what } : { what, layer });
 }
 
 /**
@@ -1426,6 +1435,7 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
       ctx,
       `图层“${name}”的混合模式“${l.blendMode}”不受支持，已改为“正常”`,
       `图层“${name}”的混合模式“${l.blendMode}”`,
+      id,
     );
   }
   const fill = l.fillOpacity === undefined ? 1 : opacityFromByte(l.fillOpacity * 255);
@@ -1452,6 +1462,7 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
       ctx,
       `图层“${name}”的矢量蒙版已转为图层蒙版（像素）：显示效果不变，路径不再可编辑`,
       `图层“${name}”的矢量蒙版路径`,
+      id,
     );
   const effects = await effectsOf(l, ctx);
   const carried = carriedLayerData(l, effects, ctx.warnings);
@@ -1529,14 +1540,14 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
       ctx.layers.set(id, { ...base, ...extras, kind: 'text', text: own.text, raster: own.raster, psdText });
       return id;
     }
-    lose(ctx, `文字图层“${name}”${spec}，已转为像素图层`, `文字图层“${name}”的可编辑文字`);
+    lose(ctx, `文字图层“${name}”${spec}，已转为像素图层`, `文字图层“${name}”的可编辑文字`, id);
   } else if (l.placedLayer) {
     const smart = await smartSourceOf(l, ctx);
     if (typeof smart !== 'string') {
       ctx.layers.set(id, { ...base, ...extras, kind: 'smart', ...smart, raster });
       return id;
     }
-    lose(ctx, `智能对象“${name}”${smart}，已转为像素图层`, `智能对象“${name}”`);
+    lose(ctx, `智能对象“${name}”${smart}，已转为像素图层`, `智能对象“${name}”`, id);
   } else if (l.vectorFill && l.vectorFill.type === 'color' && !l.vectorMask) {
     // A Photoshop solid colour fill layer covering the canvas.
     const color = await fileColour(l.vectorFill.color, ctx, `填充图层“${name}”`);
@@ -1546,7 +1557,7 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
     if (raster.w === 0 && l.vectorFill.type === 'color' && l.vectorMask && !l.vectorMask.disable) {
       // A file that carries no pixels for its shape layer (some writers expect Photoshop to draw it): ours.
       const color = await fileColour(l.vectorFill.color, ctx, `形状图层“${name}”`);
-      lose(ctx, `形状图层“${name}”已按其路径和颜色绘制为像素图层`, `形状图层“${name}”的路径`);
+      lose(ctx, `形状图层“${name}”已按其路径和颜色绘制为像素图层`, `形状图层“${name}”的路径`, id);
       ctx.layers.set(
         id,
         plainLayer(
@@ -1559,7 +1570,7 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
       );
       return id;
     }
-    lose(ctx, `形状或填充图层“${name}”已转为像素图层（保留其像素）`, `形状或填充图层“${name}”`);
+    lose(ctx, `形状或填充图层“${name}”已转为像素图层（保留其像素）`, `形状或填充图层“${name}”`, id);
   }
 
   ctx.layers.set(id, plainLayer(ctx, { ...base, ...extras }, raster, isBottom, background));
@@ -1930,7 +1941,7 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     );
   }
   const warnings: string[] = [];
-  const losses: string[] = [];
+  const losses: Loss[] = [];
   const notes = { warnings, losses };
   if (unparsed.length > 0) {
     const more = unparsed.length > 1 ? `等 ${unparsed.length} 处` : '';

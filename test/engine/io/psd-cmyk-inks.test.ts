@@ -100,7 +100,7 @@ describe.skipIf(!ready)('CMYK inks kept across open and save', () => {
       const file = await pressFile(DEFAULT_PROFILE_PATH, 16, compress);
       expect(file.readUInt16BE(22)).toBe(16); // bits per channel in the header
       const { state, losses } = await decodePsd(file);
-      expect(losses.join()).toMatch(/16 位\/通道/);
+      expect(losses.map((l) => l.what).join()).toMatch(/16 位\/通道/);
       const layer = onlyLayer(state);
       expect(layer.raster.inks).toBeDefined();
       const saved = await resave(state);
