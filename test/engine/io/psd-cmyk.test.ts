@@ -31,7 +31,7 @@ import {
   readWithPsdTools,
 } from '../../support/psd-tools.js';
 import { withTempFiles } from '../press-profile-support.js';
-import { buildRichDoc, H, W } from './psd-fixtures.js';
+import { buildRichDoc, documentFields, H, W } from './psd-fixtures.js';
 
 const ready = psdToolsAvailable() && imageMagickAvailable() && existsSync(DEFAULT_PROFILE_PATH);
 
@@ -72,16 +72,7 @@ function pixelsOfLayer(l: Layer, state: DocState): Raster | undefined {
 /** Every property of the tree, pixels left out (they are compared with a tolerance). */
 function shapeOf(state: DocState): unknown {
   const node = (id: number): unknown => {
-    // What the file carries for the writer (psd-carry.ts, a smart object's embedded file, a text record) is not
-    // the document.
-    const {
-      id: _id,
-      psd: _psd,
-      embedded: _embedded,
-      psdText: _text,
-      ...rest
-    } = state.layers.get(id)! as Layer & Record<string, unknown>;
-    const out: Record<string, unknown> = { ...rest };
+    const out = documentFields(state.layers.get(id)!);
     for (const key of ['raster', 'source', 'mask'] as const) {
       const r = out[key] as Raster | undefined;
       if (r) out[key] = { x: r.w ? r.x : 0, y: r.h ? r.y : 0, w: r.w, h: r.h };

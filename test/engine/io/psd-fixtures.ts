@@ -263,21 +263,28 @@ export function buildRichDoc(): DocState {
   });
 }
 
+/**
+ * A layer's own properties, without its id and what the file carries for the writer (psd-carry.ts, a smart
+ * object's embedded file, a text layer's own record), which are not the document.
+ */
+export function documentFields(l: Layer): Record<string, unknown> {
+  const {
+    id: _id,
+    psd: _psd,
+    embedded: _embedded,
+    psdText: _text,
+    ...rest
+  } = l as Layer & Record<string, unknown>;
+  return { ...rest };
+}
+
 /** A comparable view of a state: the tree with every property, rasters as hex digests. */
 export function treeOf(state: DocState): unknown {
   const hex = (d: ArrayLike<number>) =>
     Buffer.from(Uint8Array.from(d as ArrayLike<number>)).toString('base64');
   const node = (id: number): unknown => {
     const l = state.layers.get(id)!;
-    // What the file carries for the writer (psd-carry.ts, a smart object's embedded file, a text layer's own record) is not the document.
-    const {
-      id: _id,
-      psd: _psd,
-      embedded: _embedded,
-      psdText: _text,
-      ...rest
-    } = l as Layer & Record<string, unknown>;
-    const out: Record<string, unknown> = { ...rest };
+    const out = documentFields(l);
     for (const key of ['raster', 'source', 'mask'] as const) {
       const r = out[key] as (Raster & { data: ArrayLike<number> }) | undefined;
       if (r) {
