@@ -466,7 +466,10 @@ function drawPassThrough(f: Frame, node: GroupNode, level: number, clip: Rect): 
  */
 function drawClippingGroup(f: Frame, item: PlanItem, level: number, clip: Rect): void {
   const base = item.node;
-  if (base.kind === 'adjust') return drawNode(f, base, level, clip, false); // never a base (plan.ts)
+  if (base.kind === 'adjust') {
+    drawNode(f, base, level, clip, false); // never a base (plan.ts)
+    return;
+  }
   drawEffects(f, base.effects.below, level, clip, base.opacity, false);
   const r = intersectRect(base.content, clip);
   if (!isEmptyRect(r)) {
