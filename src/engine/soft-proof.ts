@@ -15,13 +15,16 @@
  */
 import { cmykaFromRgba, rgbaFromCmyk } from './cmyk-pixels.js';
 import type { DocState, Raster } from './model.js';
-import { documentProfile } from './press-profile.js';
+import { documentProfile, type PressProfile } from './press-profile.js';
 import { cropRaster } from './raster.js';
 import { documentInkSources, type InkSource, inkOf } from './raster-inks.js';
 import sharp from './sharp.js';
 
 /** Rows of the buffer the pixels to separate are packed into (libvips limits an image's width). */
 const PACK_WIDTH = 4096;
+
+/** Shown pixels looked at and separated at a time. */
+const BAND_PIXELS = 1 << 20;
 
 /**
  * The canvas of `state` as a person sees it at `w` × `h` (never larger than the canvas): its `composite` cut to the
@@ -68,18 +71,31 @@ async function softProof(
   const sources = documentInkSources(state, profile.bytes);
   const sx = state.width / shownW;
   const sy = state.height / shownH;
-  const fresh = new Int32Array(shownW * shownH);
-  let count = 0;
-  for (let j = 0; j < shownH; j++) {
-    const y = Math.min(state.height - 1, Math.floor((j + 0.5) * sy));
-    for (let i = 0; i < shownW; i++) {
-      const p = j * shownW + i;
-      if (shown[p * 4 + 3] === 0) continue;
-      const x = Math.min(state.width - 1, Math.floor((i + 0.5) * sx));
-      if (!printsAsShown(composite, x, y, sources)) fresh[count++] = p;
+  // Bands of rows, so that a full-size proof (a PNG export) holds a few megabytes of scratch at a time.
+  const bandRows = Math.max(1, Math.floor(BAND_PIXELS / shownW));
+  const fresh = new Int32Array(Math.min(shownH, bandRows) * shownW);
+  for (let j0 = 0; j0 < shownH; j0 += bandRows) {
+    let count = 0;
+    for (let j = j0; j < Math.min(shownH, j0 + bandRows); j++) {
+      const y = Math.min(state.height - 1, Math.floor((j + 0.5) * sy));
+      for (let i = 0; i < shownW; i++) {
+        const p = j * shownW + i;
+        if (shown[p * 4 + 3] === 0) continue;
+        const x = Math.min(state.width - 1, Math.floor((i + 0.5) * sx));
+        if (!printsAsShown(composite, x, y, sources)) fresh[count++] = p;
+      }
     }
+    if (count > 0) await separateAndShow(shown, fresh, count, profile);
   }
-  if (count === 0) return;
+}
+
+/** The `count` pixels of `shown` listed in `fresh`, through the separation and back, in place (alpha kept). */
+async function separateAndShow(
+  shown: Uint8Array | Uint8ClampedArray,
+  fresh: Int32Array,
+  count: number,
+  profile: PressProfile,
+): Promise<void> {
   const w = Math.min(PACK_WIDTH, count);
   const h = Math.ceil(count / w);
   const packed = new Uint8ClampedArray(w * h * 4);

@@ -199,9 +199,15 @@ async function exportImage(
 ): Promise<Written> {
   const target = workspacePath(ctx, rel);
   assertNotOpenElsewhere(ctx, doc, target);
-  const image = canvasImage(ctx, doc);
-  // The encoder's copy of the pixels.
-  reservePixels(image.w * image.h * 4, format === 'png' ? '导出 PNG' : '导出 JPEG');
+  const { width, height, mode } = doc.state;
+  const what = format === 'png' ? '导出 PNG' : '导出 JPEG';
+  // The encoder's copy of the pixels; a CMYK document's PNG, an RGB picture, also the proof's copy.
+  const proofed = format === 'png' && mode === 'cmyk';
+  reservePixels(width * height * 4 * (proofed ? 2 : 1), what);
+  // A CMYK document's PNG is what it prints, as Photoshop's copy in RGB is: through its profile (soft-proof.ts).
+  const image = proofed
+    ? await shownCanvas(doc.state, ctx.tx.peekComposite(doc.id), width, height)
+    : canvasImage(ctx, doc);
   const buffer =
     format === 'png'
       ? await encodePng(image, doc.state.dpi)

@@ -62,6 +62,12 @@ describe.skipIf(!ready)('soft proof of CMYK documents', () => {
     // …and far from the unproofed green: the canvas no longer shows a colour the file does not hold.
     expect(far(proofGreen, [0, 255, 0])).toBeGreaterThan(30);
 
+    // So is a PNG exported from it (Photoshop's RGB copy of a CMYK document).
+    await ok(s, 'save_document_as', { path: 'out.png' });
+    const exported = await s.workspace.read('out.png');
+    expect(await pixelsOfPng(exported, 20, 10)).toEqual(proofGreen);
+    expect(await pixelsOfPng(exported, 5, 10)).toEqual(proofBand);
+
     // The studio's render is the same picture.
     const rendered = await s.render(s.editor.snapshot.docs[0]!.name, 40);
     expect(await pixelsOfPng(rendered.png, 20, 10)).toEqual(proofGreen);
