@@ -5,6 +5,7 @@ import { fail } from '../engine/errors.js';
 import { groupLayer, pixelLayer } from '../engine/factory.js';
 import type { DocState, Layer } from '../engine/model.js';
 import { closest } from '../engine/names.js';
+import { documentProfile, profileSummary } from '../engine/press-profile.js';
 import {
   allocateId,
   childrenOf,
@@ -48,6 +49,8 @@ export const basicsHandlers = {
     return {
       document: documentSummary(doc),
       physical_size: physicalSize(doc),
+      // A CMYK document's inks are in this profile: what a print shop asks first.
+      ...(doc.state.mode === 'cmyk' ? { cmyk_profile: profileSummary(documentProfile(doc.state)) } : {}),
       guides: doc.state.guides.length,
     };
   },

@@ -227,6 +227,12 @@ describe('get_document_info', () => {
       guides: 0,
     });
     expect(info.document).not.toHaveProperty('physical_size');
+    expect(info).not.toHaveProperty('cmyk_profile');
+    await ok(s, 'convert_to_cmyk', {});
+    expect((await ok(s, 'get_document_info')).cmyk_profile).toMatchObject({
+      name: 'Artifex CMYK SWOP Profile',
+      source: 'default',
+    });
 
     // A new resolution keeps the pixels and changes the size on paper.
     await ok(s, 'resize_image', { width: 1000, height: 500, resolution: 72 });
