@@ -15,9 +15,9 @@ import { placedFile } from '../engine/io/placed-file.js';
 import { decodePsdOffThread, writePsdFileOffThread } from '../engine/io/psd-thread.js';
 import { documentPixelBytes, psdCanvasPixels, reservePixels } from '../engine/memory-budget.js';
 import type { DocState, Layer, Loss, PixelLayer, Raster, SmartLayer } from '../engine/model.js';
-import { documentProfile } from '../engine/press-profile.js';
+import { documentProfile, isPressProfile } from '../engine/press-profile.js';
 import { cropRaster } from '../engine/raster.js';
-import { documentInkSources } from '../engine/raster-inks.js';
+import { documentInkSources, newInkTable, recordPixels } from '../engine/raster-inks.js';
 import sharp from '../engine/sharp.js';
 import { placeScale, renderSmart } from '../engine/smart.js';
 import { shownCanvas } from '../engine/soft-proof.js';
@@ -226,7 +226,7 @@ function jpegOptions(state: DocState): JpegOptions {
 }
 
 /** A flat image opened as a document: an opaque one becomes the background, one with transparency `图层 0`. */
-function flatDocument(raster: Raster, dpi: number): DocState {
+function flatDocument(raster: Raster, dpi: number, cmykProfile?: Uint8Array): DocState {
   let opaque = true;
   for (let i = 3; i < raster.data.length; i += 4) {
     if (raster.data[i] !== 255) {
@@ -250,7 +250,18 @@ function flatDocument(raster: Raster, dpi: number): DocState {
     guides: [],
     foreground: { r: 0, g: 0, b: 0 },
     nextId: 2,
+    ...(cmykProfile ? cmykDocument(raster, cmykProfile) : {}),
   };
+}
+
+/**
+ * A CMYK JPEG or TIFF opens as a CMYK document, as in Photoshop: its inks kept (decodeImage), so saving it
+ * untouched writes them back, and its profile kept when it is not the press profile.
+ */
+function cmykDocument(raster: Raster, icc: Uint8Array): Pick<DocState, 'mode' | 'inkTable' | 'cmykProfile'> {
+  const inkTable = newInkTable(icc);
+  if (raster.inks) recordPixels(inkTable, raster.data, raster.inks.cmyk, 4);
+  return { mode: 'cmyk', inkTable, ...(isPressProfile(icc) ? {} : { cmykProfile: icc }) };
 }
 
 type Readable = 'psd' | 'image';
@@ -389,8 +400,8 @@ export const filesHandlers = {
       state = decoded.state;
       losses = decoded.losses;
     } else {
-      const { raster, dpi } = await decodeImage(buf);
-      state = flatDocument(raster, dpi);
+      const { raster, dpi, cmykProfile } = await decodeImage(buf);
+      state = flatDocument(raster, dpi, cmykProfile);
     }
     const doc = ctx.tx.addDocument(name, state, '打开文档', target, losses);
     return { opened: target, document: documentSummary(doc) };

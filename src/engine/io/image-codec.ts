@@ -5,14 +5,14 @@
  */
 import type { Metadata, Sharp } from 'sharp';
 import { HEIC } from '../../registry/file-formats.js';
-import { cmykTiff } from '../cmyk-pixels.js';
+import { cmykTiff, rgbaFromCmyk } from '../cmyk-pixels.js';
 import { MAX_DOCUMENT_PIXELS } from '../document-limits.js';
 import { EditorError } from '../errors.js';
 import { reservePixels } from '../memory-budget.js';
 import type { Raster } from '../model.js';
-import type { PressProfile } from '../press-profile.js';
+import { type PressProfile, pressProfile } from '../press-profile.js';
 import { sharePixels } from '../raster.js';
-import { type InkSource, separateComposite } from '../raster-inks.js';
+import { type InkSource, inksOf, separateComposite } from '../raster-inks.js';
 import sharp from '../sharp.js';
 import { srgbProfilePath } from './rgb-profile.js';
 
@@ -32,6 +32,11 @@ export interface DecodedImage {
   readonly dpi: number;
   /** Whether the file records a resolution (a placed image keeps its physical size only then). */
   readonly dpiStated: boolean;
+  /**
+   * A CMYK file's profile (its own, else the press profile): its inks are kept with the raster (`raster.inks`),
+   * and the pixels are those inks through this profile, as a CMYK PSD's are.
+   */
+  readonly cmykProfile?: Uint8Array;
 }
 
 const DEFAULT_DPI = 72;
@@ -337,6 +342,13 @@ export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImag
     );
   }
   const stored = fileDensity(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength), meta);
+  const dpi = stored === undefined ? cleanDpi(meta.density) : cleanDpi(stored?.dpi, stored?.step);
+  const dpiStated =
+    stored === undefined
+      ? meta.density !== undefined && meta.density >= 1
+      : stored !== null && !(meta.format === 'png' && Math.abs(stored.dpi - LIBVIPS_DPI) < 1e-6);
+  const icc = meta.space === 'cmyk' && !meta.hasAlpha ? cmykProfileOf(meta) : undefined;
+  if (icc) return { ...(await decodeCmyk(buf, meta, icc)), dpi, dpiStated };
   // sharp decodes into ordinary memory, copied into shared memory after (charged then by allocPixels).
   reservePixels((meta.width ?? 0) * (meta.height ?? 0) * 4, '解码图像');
   try {
@@ -353,17 +365,67 @@ export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImag
       throw new Error(`解码结果为 ${info.channels} 通道`);
     }
     const pixels = sharePixels(data); // into shared memory, as every document buffer (raster.ts)
-    return {
-      raster: { x: 0, y: 0, w: info.width, h: info.height, data: pixels },
-      dpi: stored === undefined ? cleanDpi(meta.density) : cleanDpi(stored?.dpi, stored?.step),
-      dpiStated:
-        stored === undefined
-          ? meta.density !== undefined && meta.density >= 1
-          : stored !== null && !(meta.format === 'png' && Math.abs(stored.dpi - LIBVIPS_DPI) < 1e-6),
-    };
+    return { raster: { x: 0, y: 0, w: info.width, h: info.height, data: pixels }, dpi, dpiStated };
   } catch (err) {
     throw new EditorError('io_error', `图像解码失败：${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/** The profile a CMYK file's inks are read with: its own, else the press profile (none usable: undefined). */
+function cmykProfileOf(meta: Metadata): Uint8Array | undefined {
+  if (meta.icc) return new Uint8Array(meta.icc);
+  try {
+    return pressProfile().bytes;
+  } catch {
+    return undefined; // sharp's own CMYK default then converts it, and the inks are not kept
+  }
+}
+
+/**
+ * A CMYK JPEG or TIFF: its inks as stored (libvips undoes Adobe's inverted JPEG inks), kept with the raster, and
+ * the pixels those inks through the file's profile (the press profile when it has none), with the same transform
+ * a CMYK PSD is read with, so that saving the untouched pixels writes the file's inks back.
+ */
+async function decodeCmyk(
+  buf: Buffer | Uint8Array,
+  meta: Metadata,
+  icc: Uint8Array,
+): Promise<{ raster: Raster; cmykProfile: Uint8Array }> {
+  const w = meta.width ?? 0;
+  const h = meta.height ?? 0;
+  // The inks, and the pixels made from them.
+  reservePixels(w * h * 9, '解码 CMYK 图像');
+  let inks: Buffer;
+  try {
+    inks = await sharp(buf)
+      .autoOrient()
+      .pipelineColourspace('cmyk')
+      .toColourspace('cmyk')
+      .raw({ depth: 'uchar' })
+      .toBuffer();
+  } catch (err) {
+    throw new EditorError('io_error', `图像解码失败：${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (inks.length !== w * h * 4) {
+    throw new EditorError('io_error', `CMYK 图像解码结果异常（${inks.length} 字节，${w}×${h}）`);
+  }
+  // EXIF orientation 5–8 swaps the sides.
+  const turned = (meta.orientation ?? 1) >= 5;
+  const ow = turned ? h : w;
+  const oh = turned ? w : h;
+  const cmyka = new Uint8Array(ow * oh * 5);
+  for (let i = 0, j = 0; i < inks.length; i += 4, j += 5) {
+    cmyka[j] = inks[i]!;
+    cmyka[j + 1] = inks[i + 1]!;
+    cmyka[j + 2] = inks[i + 2]!;
+    cmyka[j + 3] = inks[i + 3]!;
+    cmyka[j + 4] = 255;
+  }
+  const data = await rgbaFromCmyk(cmyka, ow, oh, 5, icc);
+  return {
+    raster: { x: 0, y: 0, w: ow, h: oh, data, inks: inksOf(cmyka, ow, oh, data, icc) },
+    cmykProfile: icc,
+  };
 }
 
 /** An image in a tool result: encoded bytes as base64, as every surface passes it on. */

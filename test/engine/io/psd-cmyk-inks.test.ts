@@ -192,6 +192,45 @@ describe.skipIf(!ready)('CMYK inks kept across open and save', () => {
     expect(iccDescription(pressIcc)).toBe(iccDescription(new Uint8Array(readFileSync(DEFAULT_PROFILE_PATH))));
   }, 60_000);
 
+  it("a CMYK JPEG opens as a CMYK document with its inks: saved as PSD they are the JPEG's, its profile kept", async () => {
+    for (const profile of [DEFAULT_PROFILE_PATH, OTHER_PROFILE]) {
+      if (!existsSync(profile)) continue;
+      const session = newSession(tempDir('atelier-cmyk-jpeg-open-'));
+      const half = (ink: string) => ['-size', `${W / 2}x${H}`, `xc:cmyk(${ink})`];
+      const jpeg = await convertTo(
+        [
+          ...half('0,0,0,255'),
+          ...half('255,0,0,0'),
+          '+append',
+          '-profile',
+          profile,
+          '-quality',
+          '100',
+          'jpg:OUT',
+        ],
+        'jpg',
+      );
+      await session.workspace.writeAtomic('press.jpg', jpeg);
+      const opened = await ok(session, 'open_document', { path: 'press.jpg' });
+      expect(opened.document).toMatchObject({ mode: 'CMYK' });
+      const info = await ok(session, 'get_document_info');
+      expect(info.cmyk_profile).toMatchObject({
+        name: iccDescription(new Uint8Array(readFileSync(profile))),
+        source: profile === DEFAULT_PROFILE_PATH ? 'default' : 'document',
+      });
+      // The inks as ImageMagick decodes the JPEG, and as the saved PSD's layer holds them: the same.
+      const decoded = await withTempFiles({ 'in.jpg': jpeg }, (f) =>
+        convertTo([f['in.jpg']!, '-depth', '8', 'cmyk:OUT'], 'cmyk'),
+      );
+      await ok(session, 'save_document_as', { path: 'press.psd' });
+      const inks = await layerInks(await session.workspace.read('press.psd'));
+      expect(Buffer.from(inks).equals(decoded)).toBe(true);
+      expect(at(inks, 3, 5)).toEqual([...decoded.subarray((5 * W + 3) * 4, (5 * W + 3) * 4 + 4)]);
+      expect(at(inks, 3, 5)[3]).toBeGreaterThanOrEqual(250); // K-only black stays K-only
+      expect(Math.max(...at(inks, 3, 5).slice(0, 3))).toBeLessThanOrEqual(5);
+    }
+  }, 60_000);
+
   it('what is drawn in an opened press file takes the first separation of its colour', async () => {
     const session = newSession(tempDir('atelier-cmyk-drawn-'));
     await session.workspace.writeAtomic('press.psd', await pressFile(DEFAULT_PROFILE_PATH));
