@@ -28,6 +28,8 @@ export const READ_FORMATS = [
   { id: 'jpg', name: 'JPEG', mime: 'image/jpeg', extensions: ['.jpg', '.jpeg'], image: true },
   { id: 'webp', name: 'WebP', mime: 'image/webp', extensions: ['.webp'], image: true },
   { id: 'avif', name: 'AVIF', mime: 'image/avif', extensions: ['.avif'], image: true },
+  // What print shops and scanners exchange; its first page, flattened (a layered Photoshop TIFF's layers are not read).
+  { id: 'tiff', name: 'TIFF', mime: 'image/tiff', extensions: ['.tif', '.tiff'], image: true },
 ] as const satisfies readonly FileFormat[];
 
 export type ReadFormat = (typeof READ_FORMATS)[number]['id'];

@@ -84,7 +84,7 @@ describe('a tab watching another tab’s turn and an MCP client', () => {
       ]);
       await chooser.setFiles(notes);
       await eventually(textOf(feedOf(page).getByRole('alert'))).toContain(
-        '“说明.psd”不是 PSD、PNG、JPEG、WebP 或 AVIF 文件',
+        '“说明.psd”不是 PSD、PNG、JPEG、WebP、AVIF 或 TIFF 文件',
       );
       // And the MCP client's call fails meanwhile.
       expect((await callTool(client, 'set_layer_opacity', { name: '没有', opacity: 10 })).isError).toBe(true);

@@ -125,7 +125,7 @@ describe('uploads', () => {
     await eventually(textOf(status)).toBe('上传中…');
     await uploads.release();
     const notice = page.getByRole('log', { name: '对话记录' }).getByRole('alert').last();
-    await eventually(textOf(notice)).toContain('“说明.psd”不是 PSD、PNG、JPEG、WebP 或 AVIF 文件');
+    await eventually(textOf(notice)).toContain('“说明.psd”不是 PSD、PNG、JPEG、WebP、AVIF 或 TIFF 文件');
     await eventually(textOf(status)).toBe('就绪');
     await eventually(() => files.getByRole('status').count()).toBe(0);
   });

@@ -284,7 +284,7 @@ describe('the studio without a model', () => {
     ]);
     await chooser.setFiles(notes);
     const notice = page.getByRole('log', { name: '对话记录' }).getByRole('alert').last();
-    await eventually(textOf(notice)).toContain('“说明.psd”不是 PSD、PNG、JPEG、WebP 或 AVIF 文件');
+    await eventually(textOf(notice)).toContain('“说明.psd”不是 PSD、PNG、JPEG、WebP、AVIF 或 TIFF 文件');
     expect(await textOf(notice)()).not.toMatch(/only PSD/);
     await snapshot(page, '06b-upload-refused');
 
@@ -296,7 +296,7 @@ describe('the studio without a model', () => {
       page.getByRole('button', { name: '上传服装照片' }).click(),
     ]);
     await garmentChooser.setFiles(fake);
-    await eventually(textOf(notice)).toContain('“fake.jpg”不是 PNG、JPEG、WebP 或 AVIF 图像');
+    await eventually(textOf(notice)).toContain('“fake.jpg”不是 PNG、JPEG、WebP、AVIF 或 TIFF 图像');
     expect(await textOf(notice)()).toContain('不能作为服装照片');
 
     // An iPhone's photo copied off the phone as it was taken: said as such, with how to export it.

@@ -18,6 +18,10 @@ const JPEG = [0xff, 0xd8, 0xff];
 const RIFF = [0x52, 0x49, 0x46, 0x46];
 const WEBP = [0x57, 0x45, 0x42, 0x50]; // a RIFF container's form type, after its size
 const FTYP = [0x66, 0x74, 0x79, 0x70]; // an ISO media file's first box, after its size
+const TIFF_LE = [0x49, 0x49, 0x2a, 0x00]; // 'II*\0'
+const TIFF_BE = [0x4d, 0x4d, 0x00, 0x2a]; // 'MM\0*'
+const BIGTIFF_LE = [0x49, 0x49, 0x2b, 0x00];
+const BIGTIFF_BE = [0x4d, 0x4d, 0x00, 0x2b];
 
 const AVIF_BRANDS = new Set(['avif', 'avis']);
 /** HEIF with HEVC inside: what iPhones save photos as. Not readable here (no HEVC decoder ships with sharp). */
@@ -44,6 +48,7 @@ export function sniffFileType(buf: Uint8Array): FileType | null {
   if (startsWith(buf, JPEG)) return 'jpg';
   if (startsWith(buf, RIFF) && startsWith(buf, WEBP, 8)) return 'webp';
   if (brands(buf).some((b) => AVIF_BRANDS.has(b))) return 'avif';
+  if ([TIFF_LE, TIFF_BE, BIGTIFF_LE, BIGTIFF_BE].some((m) => startsWith(buf, m))) return 'tiff';
   return null;
 }
 

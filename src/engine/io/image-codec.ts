@@ -352,11 +352,12 @@ export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImag
   // sharp decodes into ordinary memory, copied into shared memory after (charged then by allocPixels).
   reservePixels((meta.width ?? 0) * (meta.height ?? 0) * 4, '解码图像');
   try {
-    const { data, info } = await sharp(buf)
-      .autoOrient()
-      // Through the embedded profile into sRGB: toColourspace alone leaves a 16-bit image's profile unapplied
-      // (a 16-bit Adobe RGB green came out as (117,252,76)).
-      .withIccProfile('srgb')
+    let img = sharp(buf).autoOrient();
+    // Through the embedded profile into sRGB: toColourspace alone leaves a 16-bit image's profile unapplied
+    // (a 16-bit Adobe RGB green came out as (117,252,76)). An untagged file is sRGB already, and libvips
+    // converts an untagged 16-bit TIFF wrongly that way (#c83214 came out as #da1800).
+    if (meta.icc) img = img.withIccProfile('srgb');
+    const { data, info } = await img
       .toColourspace('srgb')
       .ensureAlpha()
       .raw({ depth: 'uchar' })

@@ -17,6 +17,7 @@ const TYPE_CODE: Partial<Record<FileType, string>> = {
   png: 'png ',
   jpg: 'JPEG',
   webp: 'WEBP',
+  tiff: 'TIFF',
 };
 
 /**
