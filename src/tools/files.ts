@@ -400,7 +400,8 @@ export const filesHandlers = {
       state = decoded.state;
       losses = decoded.losses;
     } else {
-      const { raster, dpi, cmykProfile } = await decodeImage(buf);
+      const { raster, dpi, cmykProfile, warnings } = await decodeImage(buf);
+      for (const w of warnings) ctx.warn(w);
       state = flatDocument(raster, dpi, cmykProfile);
     }
     const doc = ctx.tx.addDocument(name, state, '打开文档', target, losses);
@@ -421,6 +422,7 @@ export const filesHandlers = {
       dpi = decoded.state.dpi;
     } else {
       const decoded = await decodeImage(buf);
+      for (const w of decoded.warnings) ctx.warn(w);
       source = decoded.raster;
       dpi = decoded.dpiStated ? decoded.dpi : null;
     }

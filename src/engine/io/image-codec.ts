@@ -4,7 +4,7 @@
  * APP2) so other programs print at the document's resolution and in its colours, not in their working space's.
  */
 import type { Metadata, Sharp } from 'sharp';
-import { HEIC } from '../../registry/file-formats.js';
+import { HEIC, READ_FORMATS } from '../../registry/file-formats.js';
 import { cmykTiff, rgbaFromCmyk } from '../cmyk-pixels.js';
 import { MAX_DOCUMENT_PIXELS } from '../document-limits.js';
 import { EditorError } from '../errors.js';
@@ -14,7 +14,7 @@ import { type PressProfile, pressProfile } from '../press-profile.js';
 import { sharePixels } from '../raster.js';
 import { type InkSource, inksOf, separateComposite } from '../raster-inks.js';
 import sharp from '../sharp.js';
-import { srgbProfilePath } from './rgb-profile.js';
+import { type SourceProfile, sourceProfile, srgbProfilePath } from './rgb-profile.js';
 
 export interface JpegOptions {
   /** 1..100, default 90. */
@@ -37,12 +37,20 @@ export interface DecodedImage {
    * and the pixels are those inks through this profile, as a CMYK PSD's are.
    */
   readonly cmykProfile?: Uint8Array;
+  /**
+   * What reading changed or left out, to be passed on in Chinese as a PSD's are (psd.ts): more than 8 bits a
+   * channel read as 8, gray read as RGB, a profile other than sRGB converted to sRGB, a CMYK file without a profile
+   * read with the press profile, the pages after a TIFF's first and a Photoshop TIFF's layers not read. None for
+   * an 8-bit RGB file, untagged or tagged sRGB.
+   */
+  readonly warnings: readonly string[];
 }
 
 const DEFAULT_DPI = 72;
 /**
  * libvips (sharp, and what is built on it) writes a pHYs of 1 pixel per millimetre into every PNG whose image
- * had no resolution: read as 25.4 DPI, it would not be the author's, so a placed image takes it as none.
+ * had no resolution, and 25.4 pixels per inch into every such TIFF (a float: 25.4000006): read as 25.4 DPI, it
+ * would not be the author's, so a placed image takes it as none.
  */
 const LIBVIPS_DPI = 25.4;
 
@@ -242,58 +250,153 @@ function jfifDensity(buf: Buffer): StoredDensity | undefined {
   return undefined;
 }
 
+/** One IFD entry of a TIFF: its field type, its count of values, and where the values are (inline or elsewhere). */
+interface TiffEntry {
+  readonly type: number;
+  readonly count: number;
+  readonly at: number;
+}
+
+/** A TIFF structure's image file directories (IFDs), each its entries by tag, and a reader of their values. */
+interface TiffDirectories {
+  readonly ifds: readonly ReadonlyMap<number, TiffEntry>[];
+  /** The `i`-th value of an entry of an integer type or RATIONAL; undefined past the end of the data. */
+  value(e: TiffEntry, i?: number): number | undefined;
+}
+
+/** Bytes per value of the TIFF field types read here (BYTE, ASCII, SHORT, LONG, RATIONAL, UNDEFINED, LONG8). */
+const TIFF_TYPE_SIZE: Readonly<Record<number, number>> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 7: 1, 16: 8 };
+
 /**
- * EXIF's XResolution in pixels per inch (ResolutionUnit 2, the default, is the inch; 3 the centimetre; 1 no unit,
- * an aspect ratio only). `exif` is the block sharp gives: the TIFF structure, after `Exif\0\0` in a JPEG.
+ * The first `max` IFDs of a TIFF structure, classic (`II*\0`, `MM\0*`) or BigTIFF (`II+\0`, `MM\0+`: 8-byte
+ * offsets and counts); undefined when `buf` is none. Only the directories are read, never the pixels: a chain
+ * that loops or runs past the end stops there.
  */
-function exifDensity(exif: Buffer | undefined): StoredDensity | undefined {
-  if (!exif) return undefined;
-  const tiff = exif.toString('latin1', 0, 6) === 'Exif\0\0' ? exif.subarray(6) : exif;
-  if (tiff.length < 8) return undefined;
-  const order = tiff.toString('latin1', 0, 2);
+function tiffDirectories(buf: Buffer, max: number): TiffDirectories | undefined {
+  if (buf.length < 8) return undefined;
+  const order = buf.toString('latin1', 0, 2);
   if (order !== 'II' && order !== 'MM') return undefined;
   const le = order === 'II';
-  const u16 = (at: number) => (le ? tiff.readUInt16LE(at) : tiff.readUInt16BE(at));
-  const u32 = (at: number) => (le ? tiff.readUInt32LE(at) : tiff.readUInt32BE(at));
-  if (u16(2) !== 42) return undefined;
-  const ifd = u32(4);
-  if (ifd + 2 > tiff.length) return undefined;
-  const count = u16(ifd);
-  let resolution: number | undefined;
-  let unit = 2;
-  for (let i = 0; i < count; i++) {
-    const entry = ifd + 2 + i * 12;
-    if (entry + 12 > tiff.length) break;
-    const tag = u16(entry);
-    const type = u16(entry + 2);
-    if (tag === 0x011a && type === 5) {
-      // RATIONAL: two LONGs, always elsewhere (8 bytes do not fit the entry).
-      const at = u32(entry + 8);
-      if (at + 8 > tiff.length) continue;
-      const den = u32(at + 4);
-      if (den > 0) resolution = u32(at) / den;
-    } else if (tag === 0x0128 && type === 3) {
-      unit = u16(entry + 8);
+  const u16 = (at: number) => (le ? buf.readUInt16LE(at) : buf.readUInt16BE(at));
+  const u32 = (at: number) => (le ? buf.readUInt32LE(at) : buf.readUInt32BE(at));
+  const u64 = (at: number) => Number(le ? buf.readBigUInt64LE(at) : buf.readBigUInt64BE(at));
+  const version = u16(2);
+  const big = version === 43 && buf.length >= 16 && u16(4) === 8;
+  if (version !== 42 && !big) return undefined;
+  // An offset or a count: 4 bytes in a classic TIFF, 8 in a BigTIFF (whose IFDs count their entries in 8 too).
+  const word = big ? u64 : u32;
+  const wordSize = big ? 8 : 4;
+  const countSize = big ? 8 : 2;
+  const entrySize = big ? 20 : 12;
+  const ifds: Map<number, TiffEntry>[] = [];
+  const seen = new Set<number>();
+  for (let ifd = word(big ? 8 : 4); ifd > 0 && ifds.length < max && !seen.has(ifd); ) {
+    seen.add(ifd);
+    if (ifd + countSize > buf.length) break;
+    const count = big ? u64(ifd) : u16(ifd);
+    const first = ifd + countSize;
+    const entries = new Map<number, TiffEntry>();
+    for (let i = 0; i < count && first + (i + 1) * entrySize <= buf.length; i++) {
+      const at = first + i * entrySize;
+      const type = u16(at + 2);
+      const n = word(at + 4);
+      // Values that fit in the entry's last field are there, others where it points.
+      const inline = (TIFF_TYPE_SIZE[type] ?? Number.POSITIVE_INFINITY) * n <= wordSize;
+      entries.set(u16(at), { type, count: n, at: inline ? at + 4 + wordSize : word(at + 4 + wordSize) });
     }
+    ifds.push(entries);
+    const next = first + count * entrySize;
+    if (next + wordSize > buf.length) break;
+    ifd = word(next);
   }
-  if (resolution === undefined) return undefined;
+  const value = (e: TiffEntry, i = 0): number | undefined => {
+    const size = TIFF_TYPE_SIZE[e.type];
+    const at = e.at + i * (size ?? 0);
+    if (size === undefined || i >= e.count || at + size > buf.length) return undefined;
+    switch (e.type) {
+      case 1:
+        return buf[at];
+      case 3:
+        return u16(at);
+      case 4:
+        return u32(at);
+      case 16:
+        return u64(at);
+      case 5: {
+        const den = u32(at + 4);
+        return den > 0 ? u32(at) / den : undefined;
+      }
+      default:
+        return undefined;
+    }
+  };
+  return { ifds, value };
+}
+
+const TIFF_X_RESOLUTION = 282;
+const TIFF_RESOLUTION_UNIT = 296;
+const TIFF_NEW_SUBFILE_TYPE = 254;
+/** Photoshop's layers in a TIFF ("ImageSourceData", Adobe's TIFF technical note 2): the IFD's image is the composite. */
+const TIFF_IMAGE_SOURCE_DATA = 37724;
+
+/**
+ * The first IFD's XResolution in pixels per inch (ResolutionUnit 2, the default, is the inch; 3 the centimetre;
+ * 1 no unit, an aspect ratio only); null when it records none. Exact as stored (a RATIONAL).
+ */
+function tiffDensity(tiff: TiffDirectories): StoredDensity | null {
+  const ifd = tiff.ifds[0];
+  const x = ifd?.get(TIFF_X_RESOLUTION);
+  const resolution = x?.type === 5 ? tiff.value(x) : undefined;
+  if (resolution === undefined || !(resolution > 0)) return null;
+  const unitEntry = ifd?.get(TIFF_RESOLUTION_UNIT);
+  const unit = unitEntry ? tiff.value(unitEntry) : 2;
   if (unit === 2) return { dpi: resolution, step: 0 };
   if (unit === 3) return { dpi: resolution * CM_PER_INCH, step: 0 };
-  return undefined;
+  return null;
+}
+
+/** EXIF's XResolution in pixels per inch: `exif` is the block sharp gives, the TIFF structure (after `Exif\0\0` in a JPEG). */
+function exifDensity(exif: Buffer | undefined): StoredDensity | undefined {
+  if (!exif) return undefined;
+  const tiff = tiffDirectories(exif.toString('latin1', 0, 6) === 'Exif\0\0' ? exif.subarray(6) : exif, 1);
+  return (tiff && tiffDensity(tiff)) ?? undefined;
+}
+
+/** The most IFDs a TIFF's pages are counted in: a directory is a few hundred bytes, a page far more. */
+const MAX_TIFF_PAGES = 100_000;
+
+/**
+ * What a TIFF's directories say beside its pixels: its pages (reduced-resolution previews, NewSubfileType bit 0,
+ * which some writers add after a page, are not pages: libvips counts them too), and whether the first page holds
+ * Photoshop's layers.
+ */
+function tiffContents(buf: Buffer): { pages: number; photoshopLayers: boolean } | undefined {
+  const tiff = tiffDirectories(buf, MAX_TIFF_PAGES);
+  if (!tiff || tiff.ifds.length === 0) return undefined;
+  const pages = tiff.ifds.filter((ifd) => {
+    const kind = ifd.get(TIFF_NEW_SUBFILE_TYPE);
+    return ((kind ? tiff.value(kind) : 0) ?? 0) % 2 === 0;
+  }).length;
+  return { pages, photoshopLayers: tiff.ifds[0]!.has(TIFF_IMAGE_SOURCE_DATA) };
 }
 
 /**
- * The resolution a PNG or JPEG records, read from the file; null when it records none (or only an aspect ratio),
- * undefined for other formats and unreadable headers (sharp's `density` is taken then). sharp's is a whole number,
- * absent at or under 1 px/mm (25.4 DPI: a 10 DPI billboard opened at 72) and, from a pHYs in no unit, the
- * aspect ratio read as pixels per millimetre (100:100 opened at 2540 DPI).
+ * The resolution a PNG, JPEG or TIFF records, read from the file; null when it records none (or only an aspect
+ * ratio), undefined for other formats and unreadable headers (sharp's `density` is taken then). sharp's is a whole
+ * number (a 72.5 DPI TIFF opened at 73), absent at or under 1 px/mm (25.4 DPI: a 10 DPI billboard opened at 72)
+ * and, from a pHYs or a TIFF in no unit, the aspect ratio read as pixels per millimetre (100:100 opened at 2540 DPI).
  * - PNG: pHYs, its own field. EXIF (eXIf), which sharp writes beside it with the exact value, is taken when it
  *   agrees with pHYs (would be stored as the same pixels per metre), or when pHYs gives no resolution.
  * - JPEG: EXIF, then JFIF, in the order libvips (sharp) reads them.
+ * - TIFF: its first IFD's XResolution and ResolutionUnit.
  */
 function fileDensity(buf: Buffer, meta: Metadata): StoredDensity | null | undefined {
-  if (meta.format !== 'png' && meta.format !== 'jpeg') return undefined;
+  if (meta.format !== 'png' && meta.format !== 'jpeg' && meta.format !== 'tiff') return undefined;
   try {
+    if (meta.format === 'tiff') {
+      const tiff = tiffDirectories(buf, 1);
+      return tiff ? tiffDensity(tiff) : undefined;
+    }
     const exif = exifDensity(meta.exif);
     if (meta.format === 'jpeg') return exif ?? jfifDensity(buf) ?? null;
     const phys = pngDensity(buf);
@@ -341,14 +444,19 @@ export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImag
       { hint: '请先缩小图像再打开' },
     );
   }
-  const stored = fileDensity(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength), meta);
+  const bytes = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  const stored = fileDensity(bytes, meta);
   const dpi = stored === undefined ? cleanDpi(meta.density) : cleanDpi(stored?.dpi, stored?.step);
   const dpiStated =
     stored === undefined
       ? meta.density !== undefined && meta.density >= 1
-      : stored !== null && !(meta.format === 'png' && Math.abs(stored.dpi - LIBVIPS_DPI) < 1e-6);
-  const icc = meta.space === 'cmyk' && !meta.hasAlpha ? cmykProfileOf(meta) : undefined;
-  if (icc) return { ...(await decodeCmyk(buf, meta, icc)), dpi, dpiStated };
+      : stored !== null &&
+        !((meta.format === 'png' || meta.format === 'tiff') && Math.abs(stored.dpi - LIBVIPS_DPI) < 1e-5);
+  const name = formatName(meta.format);
+  const cmyk = meta.space === 'cmyk';
+  const { warnings, profile } = await conversions(bytes, meta, name, cmyk);
+  const icc = cmyk ? cmykProfileOf(meta, name, warnings) : undefined;
+  if (icc) return { ...(await decodeCmyk(buf, meta, icc)), dpi, dpiStated, warnings };
   // sharp decodes into ordinary memory, copied into shared memory after (charged then by allocPixels).
   reservePixels((meta.width ?? 0) * (meta.height ?? 0) * 4, '解码图像');
   try {
@@ -365,27 +473,91 @@ export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImag
     if (info.channels !== 4) {
       throw new Error(`解码结果为 ${info.channels} 通道`);
     }
-    const pixels = sharePixels(data); // into shared memory, as every document buffer (raster.ts)
-    return { raster: { x: 0, y: 0, w: info.width, h: info.height, data: pixels }, dpi, dpiStated };
+    let pixels = sharePixels(data); // into shared memory, as every document buffer (raster.ts)
+    // sharp leaves a 16-bit gray image's profile unapplied (its import skips GREY16: a Dot Gain gray's 75 stayed
+    // 75, where LittleCMS gives 93): converted here from the 8-bit gray, as a 16-bit gray PSD's is.
+    if (meta.space === 'grey16' && profile) pixels = await profile.convert(pixels, info.width, info.height);
+    return { raster: { x: 0, y: 0, w: info.width, h: info.height, data: pixels }, dpi, dpiStated, warnings };
   } catch (err) {
     throw new EditorError('io_error', `图像解码失败：${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
-/** The profile a CMYK file's inks are read with: its own, else the press profile (none usable: undefined). */
-function cmykProfileOf(meta: Metadata): Uint8Array | undefined {
-  if (meta.icc) return new Uint8Array(meta.icc);
+/** sharp's names of the formats decoded (`metadata().format`) as the registry's ids, for their names. */
+const REGISTRY_ID: Readonly<Record<string, string>> = {
+  png: 'png',
+  jpeg: 'jpg',
+  webp: 'webp',
+  heif: 'avif',
+  tiff: 'tiff',
+};
+
+/** "TIFF": a decoded format's name as a designer reads it (the registry's), or sharp's in capitals (GIF). */
+function formatName(format: string): string {
+  return READ_FORMATS.find((f) => f.id === REGISTRY_ID[format])?.name ?? format.toUpperCase();
+}
+
+/**
+ * DecodedImage's warnings but the CMYK profile's (cmykProfileOf): said as a PSD's are. `name` is the format's.
+ * An embedded profile is checked as a PSD's is (sourceProfile: by its name, else by converting sample colours),
+ * a CMYK file's not (its profile is kept with its inks); `profile` converts from one that is not sRGB.
+ */
+async function conversions(
+  buf: Buffer,
+  meta: Metadata,
+  name: string,
+  cmyk: boolean,
+): Promise<{ warnings: string[]; profile: SourceProfile | undefined }> {
+  const warnings: string[] = [];
+  const bits = meta.bitsPerSample ?? (meta.depth === 'ushort' ? 16 : 8);
+  if (bits > 8) warnings.push(`${name} 为 ${bits} 位/通道，已转换为 8 位`);
+  const gray = meta.space === 'b-w' || meta.space === 'grey16';
+  if (gray) warnings.push(`${name} 为灰度图像，已转换为 RGB 颜色，保存时为 RGB`);
+  const profile =
+    meta.icc && !cmyk ? await sourceProfile(new Uint8Array(meta.icc), gray, warnings, name) : undefined;
+  let tiff: ReturnType<typeof tiffContents>;
   try {
-    return pressProfile().bytes;
+    tiff = meta.format === 'tiff' ? tiffContents(buf) : undefined;
   } catch {
-    return undefined; // sharp's own CMYK default then converts it, and the inks are not kept
+    tiff = undefined; // a directory past the end: libvips' count stands, and no layers are known of
   }
+  const pages = tiff?.pages ?? meta.pages ?? 1;
+  if (pages > 1) {
+    warnings.push(
+      meta.format === 'tiff'
+        ? `TIFF 共 ${pages} 页，只读取了第 1 页`
+        : `${name} 为动画（${pages} 帧），只读取了第 1 帧`,
+    );
+  }
+  if (tiff?.photoshopLayers) {
+    warnings.push(
+      'TIFF 含 Photoshop 图层：只读取了它的合并图像（一个图层），各图层未读取；需要分层编辑时请在 Photoshop 中将它存储为 PSD',
+    );
+  }
+  return { warnings, profile };
+}
+
+/**
+ * The profile a CMYK file's inks are read with: its own, else the press profile, said in `warnings` as a CMYK
+ * PSD's is (none usable: undefined, and sharp's own CMYK default converts it, the inks not kept).
+ */
+function cmykProfileOf(meta: Metadata, name: string, warnings: string[]): Uint8Array | undefined {
+  if (meta.icc) return new Uint8Array(meta.icc);
+  let press: PressProfile;
+  try {
+    press = pressProfile();
+  } catch {
+    return undefined;
+  }
+  warnings.push(`CMYK ${name} 没有嵌入 ICC 配置文件，已按当前 CMYK 印刷配置文件“${press.name}”解释其油墨值`);
+  return press.bytes;
 }
 
 /**
  * A CMYK JPEG or TIFF: its inks as stored (libvips undoes Adobe's inverted JPEG inks), kept with the raster, and
  * the pixels those inks through the file's profile (the press profile when it has none), with the same transform
- * a CMYK PSD is read with, so that saving the untouched pixels writes the file's inks back.
+ * a CMYK PSD is read with, so that saving the untouched pixels writes the file's inks back. A TIFF's alpha is
+ * kept; 16-bit inks are rounded to 8 bits (sharp's cast to bytes would clip them: C 12 % came out as 100 %).
  */
 async function decodeCmyk(
   buf: Buffer | Uint8Array,
@@ -394,33 +566,39 @@ async function decodeCmyk(
 ): Promise<{ raster: Raster; cmykProfile: Uint8Array }> {
   const w = meta.width ?? 0;
   const h = meta.height ?? 0;
-  // The inks, and the pixels made from them.
-  reservePixels(w * h * 9, '解码 CMYK 图像');
-  let inks: Buffer;
+  const channels = meta.hasAlpha ? 5 : 4;
+  const wide = meta.depth === 'ushort';
+  // The inks as decoded, the inks with alpha, and the pixels made from them.
+  reservePixels(w * h * (channels * (wide ? 2 : 1) + 5), '解码 CMYK 图像');
+  let decoded: Buffer;
   try {
-    inks = await sharp(buf)
+    decoded = await sharp(buf)
       .autoOrient()
       .pipelineColourspace('cmyk')
       .toColourspace('cmyk')
-      .raw({ depth: 'uchar' })
+      .raw({ depth: wide ? 'ushort' : 'uchar' })
       .toBuffer();
   } catch (err) {
     throw new EditorError('io_error', `图像解码失败：${err instanceof Error ? err.message : String(err)}`);
   }
-  if (inks.length !== w * h * 4) {
-    throw new EditorError('io_error', `CMYK 图像解码结果异常（${inks.length} 字节，${w}×${h}）`);
+  if (decoded.length !== w * h * channels * (wide ? 2 : 1)) {
+    throw new EditorError('io_error', `CMYK 图像解码结果异常（${decoded.length} 字节，${w}×${h}）`);
   }
+  // sharp's raw samples are in the machine's byte order; a view needs them 2-byte aligned.
+  const aligned = wide && decoded.byteOffset % 2 !== 0 ? Buffer.from(decoded) : decoded;
+  const inks = wide ? new Uint16Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 2) : decoded;
+  const byte = wide ? (v: number) => Math.round(v / 257) : (v: number) => v;
   // EXIF orientation 5–8 swaps the sides.
   const turned = (meta.orientation ?? 1) >= 5;
   const ow = turned ? h : w;
   const oh = turned ? w : h;
   const cmyka = new Uint8Array(ow * oh * 5);
-  for (let i = 0, j = 0; i < inks.length; i += 4, j += 5) {
-    cmyka[j] = inks[i]!;
-    cmyka[j + 1] = inks[i + 1]!;
-    cmyka[j + 2] = inks[i + 2]!;
-    cmyka[j + 3] = inks[i + 3]!;
-    cmyka[j + 4] = 255;
+  for (let i = 0, j = 0; i < inks.length; i += channels, j += 5) {
+    cmyka[j] = byte(inks[i]!);
+    cmyka[j + 1] = byte(inks[i + 1]!);
+    cmyka[j + 2] = byte(inks[i + 2]!);
+    cmyka[j + 3] = byte(inks[i + 3]!);
+    cmyka[j + 4] = channels === 5 ? byte(inks[i + 4]!) : 255;
   }
   const data = await rgbaFromCmyk(cmyka, ow, oh, 5, icc);
   return {

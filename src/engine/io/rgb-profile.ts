@@ -174,12 +174,14 @@ function probe(gray: boolean): Uint8ClampedArray {
 
 /**
  * The converter for a file's embedded `icc` (`gray`: a grayscale file), or undefined when its colours are read
- * as they are: no profile, an sRGB one, or one that cannot be used (with a warning, in Chinese).
+ * as they are: no profile, an sRGB one, or one that cannot be used (with a warning, in Chinese, naming the file
+ * by its format: `file`).
  */
 export async function sourceProfile(
   icc: Uint8Array | undefined,
   gray: boolean,
   warnings: string[],
+  file = 'PSD',
 ): Promise<SourceProfile | undefined> {
   if (!icc) return undefined;
   const name = iccDescription(icc) ?? '未命名';
@@ -187,7 +189,7 @@ export async function sourceProfile(
   if (!gray && /^sRGB\b/.test(name)) return undefined;
   const space = iccColourSpace(icc);
   if (space !== (gray ? 'GRAY' : 'RGB ')) {
-    warnings.push(`PSD 嵌入的配置文件“${name}”与文件的颜色模式不符，颜色已按 sRGB 读取`);
+    warnings.push(`${file} 嵌入的配置文件“${name}”与文件的颜色模式不符，颜色已按 sRGB 读取`);
     return undefined;
   }
   // In place: a decoded layer is not held twice (the gray channel and alpha are copied out first).
@@ -205,11 +207,11 @@ export async function sourceProfile(
   try {
     out = await convert(colours.slice(), colours.length / 4, 1);
   } catch {
-    warnings.push(`PSD 嵌入的配置文件“${name}”无法使用，颜色已按 sRGB 读取`);
+    warnings.push(`${file} 嵌入的配置文件“${name}”无法使用，颜色已按 sRGB 读取`);
     return undefined;
   }
   if (out.every((v, i) => Math.abs(v - colours[i]!) <= SRGB_TOLERANCE)) return undefined;
-  warnings.push(`PSD 嵌入的配置文件“${name}”不是 sRGB：颜色已按它转换为 sRGB，保存时嵌入 sRGB 配置文件`);
+  warnings.push(`${file} 嵌入的配置文件“${name}”不是 sRGB：颜色已按它转换为 sRGB，保存时嵌入 sRGB 配置文件`);
   const linear = await linearToSrgb(icc, gray);
   const convertWide = (rgb: Uint16Array, w: number, h: number) =>
     rgbaFromProfile(rgb, w, h, 'rgb', false, icc);

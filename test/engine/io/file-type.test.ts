@@ -6,6 +6,7 @@ import {
   unreadableFormat,
 } from '../../../src/engine/io/file-type.js';
 import sharp from '../../../src/engine/sharp.js';
+import { convertTo } from '../../support/imagemagick.js';
 
 const bytes = (text: string) => Buffer.from(text, 'latin1');
 
@@ -22,6 +23,29 @@ describe('sniffFileType', () => {
     ] as const) {
       expect(sniffFileType(buf.subarray(0, SNIFF_BYTES)), type).toBe(type);
     }
+  });
+
+  it('tells TIFF in either byte order, and BigTIFF, as sharp and ImageMagick write them', async () => {
+    const img = sharp({ create: { width: 4, height: 4, channels: 3, background: '#336699' } });
+    expect(sniffFileType((await img.clone().tiff().toBuffer()).subarray(0, SNIFF_BYTES))).toBe('tiff');
+    for (const args of [
+      ['tif:OUT'],
+      ['-define', 'tiff:endian=msb', 'tif:OUT'],
+      ['TIFF64:OUT'],
+      ['-define', 'tiff:endian=msb', 'TIFF64:OUT'],
+    ]) {
+      const tiff = await convertTo(['-size', '4x4', 'xc:#336699', ...args], 'tif');
+      expect(sniffFileType(tiff.subarray(0, SNIFF_BYTES)), args.join(' ')).toBe('tiff');
+    }
+    expect(sniffFileType(bytes('II*\x00\x08\x00\x00\x00'))).toBe('tiff');
+    expect(sniffFileType(bytes('MM\x00*\x00\x00\x00\x08'))).toBe('tiff');
+    expect(sniffFileType(bytes('II+\x00\x08\x00\x00\x00'))).toBe('tiff');
+    expect(sniffFileType(bytes('MM\x00+\x00\x08\x00\x00'))).toBe('tiff');
+    // The byte order with another version, or mixed, is no TIFF.
+    expect(sniffFileType(bytes('II\x00*\x08\x00\x00\x00'))).toBeNull();
+    expect(sniffFileType(bytes('MM*\x00\x00\x00\x00\x08'))).toBeNull();
+    expect(sniffFileType(bytes('IM*\x00'))).toBeNull();
+    expect(sniffFileType(bytes('II*'))).toBeNull();
   });
 
   it('tells PSD and PSB by version, and nothing else', () => {
