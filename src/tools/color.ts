@@ -142,6 +142,16 @@ export const colorHandlers = {
     }
     const profile = pressProfile();
     ctx.tx.update(doc.id, await convertStateToCmyk(doc.state));
+    // Photoshop keeps adjustment layers through the mode change ("Don't Flatten"), and they then act on the inks,
+    // which the engine does not draw (adjust/layer.ts): said, so a preview without them is not a surprise.
+    const adjustments = [...doc.state.layers.values()]
+      .filter((l) => l.kind === 'adjustment' && l.visible)
+      .map((l) => `“${l.name}”`);
+    if (adjustments.length > 0) {
+      ctx.warn(
+        `调整图层${adjustments.join('、')}已保留，保存 PSD 时写回；但在 CMYK 文档中调整作用于油墨通道，Atelier 不绘制，预览和导出的图像不含它们的效果（需要其效果时，请在转换前用 merge_visible 或 flatten_image 把它们合并到像素中）`,
+      );
+    }
     return {
       changed: true,
       profile: profileSummary(profile),

@@ -182,7 +182,12 @@ function warnLosses(ctx: ToolContext, doc: OpenDocument, target: string, format:
  */
 function warnUndrawn(ctx: ToolContext, doc: OpenDocument, picture: string): void {
   const names = [...doc.state.layers.values()]
-    .filter((l) => l.kind === 'adjustment' && !adjustmentKernel(l.adjustment) && isShown(doc.state, l.id))
+    .filter(
+      (l) =>
+        l.kind === 'adjustment' &&
+        !adjustmentKernel(l.adjustment, doc.state.mode) &&
+        isShown(doc.state, l.id),
+    )
     .map((l) => `“${l.name}”`);
   if (names.length === 0) return;
   ctx.warn(

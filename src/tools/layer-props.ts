@@ -456,7 +456,7 @@ function layerDetails(state: DocState, layer: Layer): Payload {
     case 'adjustment':
       return {
         ...common,
-        adjustment: { type: layer.adjustment.type, drawn: !!adjustmentKernel(layer.adjustment) },
+        adjustment: { type: layer.adjustment.type, drawn: !!adjustmentKernel(layer.adjustment, state.mode) },
       };
     case 'group':
       return {

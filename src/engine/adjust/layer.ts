@@ -1,11 +1,15 @@
 /**
  * The adjustments of Photoshop's adjustment layers (model.ts AdjustmentLayer), as colour kernels the compositor
  * runs over what lies below: Curves, Levels, Brightness/Contrast, Hue/Saturation (master), Invert, Posterize and
- * Threshold — the ones whose formulas are known (engine.md §1.2–§1.5; the curves as Photoshop draws them, a
- * natural cubic spline through the points). Any other adjustment, or settings these do not cover (per-range
- * Hue/Saturation, legacy Brightness/Contrast), has no kernel: the layer is kept and not drawn, and saying so is
- * the caller's part.
+ * Threshold, Channel Mixer and Black & White — the ones whose formulas are known (engine.md §1.2–§1.5; the
+ * curves as Photoshop draws them, a natural cubic spline through the points). Any other adjustment, or settings
+ * these do not cover (per-range Hue/Saturation, legacy Brightness/Contrast), has no kernel: the layer is kept
+ * and not drawn, and saying so is the caller's part. So has every adjustment of a CMYK document: Photoshop runs
+ * it on the inks (a CMYK Invert inverts C, M, Y and K), which the sRGB pixels the engine composites are not.
  */
+import type { Color as AgColor } from 'ag-psd';
+import { channelValues } from '../descriptor-colour.js';
+import type { ColorMode } from '../model.js';
 import { hueSaturationKernel } from './hsl.js';
 import {
   brightnessContrastLut,
@@ -23,8 +27,15 @@ type Record_ = Readonly<Record<string, unknown>>;
 
 const kernels = new WeakMap<object, ColorKernel | null>();
 
-/** The kernel of an adjustment record (ag-psd's `adjustment`), or undefined when it is not drawn. */
-export function adjustmentKernel(adjustment: Record_ & { readonly type: string }): ColorKernel | undefined {
+/**
+ * The kernel of an adjustment record (ag-psd's `adjustment`) in a document of `mode`, or undefined when it is
+ * not drawn.
+ */
+export function adjustmentKernel(
+  adjustment: Record_ & { readonly type: string },
+  mode: ColorMode,
+): ColorKernel | undefined {
+  if (mode === 'cmyk') return undefined;
   let k = kernels.get(adjustment);
   if (k === undefined) {
     k = makeKernel(adjustment) ?? null;
@@ -54,6 +65,10 @@ function makeKernel(a: Record_ & { readonly type: string }): ColorKernel | undef
       return lutKernel(posterizeLut(Math.max(2, Math.min(255, Math.round(num(a.levels, 4))))));
     case 'threshold':
       return thresholdKernel(Math.max(1, Math.min(255, Math.round(num(a.level, 128)))));
+    case 'channel mixer':
+      return channelMixerKernel(a);
+    case 'black & white':
+      return blackAndWhiteKernel(a);
     default:
       return undefined;
   }
@@ -148,4 +163,129 @@ function thresholdKernel(level: number): ColorKernel {
       dst[p] = ((a << 24) | (lum >= level ? 0xffffff : 0)) >>> 0;
     }
   });
+}
+
+/** A channel mixer row: percentages of R, G and B, and a constant in percent of full scale (−200…200). */
+interface MixerRow {
+  readonly r: number;
+  readonly g: number;
+  readonly b: number;
+  readonly k: number;
+}
+
+function mixerRow(c: unknown, identity: 0 | 1 | 2): MixerRow {
+  const row = (c ?? {}) as Record_;
+  const own = (key: string, i: number) => num(row[key], c ? 0 : identity === i ? 100 : 0);
+  return { r: own('red', 0), g: own('green', 1), b: own('blue', 2), k: num(row.constant) };
+}
+
+/**
+ * Photoshop's Channel Mixer: each output channel the sum of the input channels at their percentages plus the
+ * constant (100 % is full scale); monochrome, every channel the gray row's. Rounded and clipped per channel.
+ */
+function channelMixerKernel(a: Record_): ColorKernel {
+  const rows = a.monochrome
+    ? [mixerRow(a.gray, 0), mixerRow(a.gray, 0), mixerRow(a.gray, 0)]
+    : [mixerRow(a.red, 0), mixerRow(a.green, 1), mixerRow(a.blue, 2)];
+  const [rr, rg, rb] = rows as [MixerRow, MixerRow, MixerRow];
+  const out = (m: MixerRow, r: number, g: number, b: number) => {
+    const v = Math.round((m.r * r + m.g * g + m.b * b + m.k * 255) / 100);
+    return Math.max(0, Math.min(255, v));
+  };
+  return wordKernel((src, dst, from, to) => {
+    for (let p = from; p < to; p++) {
+      const v = src[p]!;
+      if (v >>> 24 === 0) {
+        dst[p] = v;
+        continue;
+      }
+      const r = v & 255;
+      const g = (v >>> 8) & 255;
+      const b = (v >>> 16) & 255;
+      dst[p] =
+        ((v & 0xff000000) | (out(rb, r, g, b) << 16) | (out(rg, r, g, b) << 8) | out(rr, r, g, b)) >>> 0;
+    }
+  });
+}
+
+/** Black & White's defaults (Photoshop's "Default" preset), in percent. */
+const BW_DEFAULTS = { reds: 40, yellows: 60, greens: 40, cyans: 60, blues: 20, magentas: 80 } as const;
+
+/**
+ * Photoshop's Black & White. A colour is a neutral (its smallest channel), a secondary colour (the middle one
+ * less the smallest: yellow, cyan or magenta, as the two largest channels make) and a primary (the largest less
+ * the middle: red, green or blue); the gray is the neutral plus each at its slider's percentage, so a primary at
+ * full strength comes out at its slider's percentage of white and a neutral unchanged (the decomposition
+ * reverse-engineered from Photoshop and published, matched to within one level). A tint is laid over that gray
+ * as the Color blend mode lays a colour: Photoshop's tint is the same (set its swatch's colour on a layer in
+ * Color mode over the untinted result and the two agree). Only RGB and HSB tints are read; another kind leaves
+ * the layer undrawn.
+ */
+function blackAndWhiteKernel(a: Record_): ColorKernel | undefined {
+  const w = (key: keyof typeof BW_DEFAULTS) => num(a[key], BW_DEFAULTS[key]) / 100;
+  const red = w('reds');
+  const yellow = w('yellows');
+  const green = w('greens');
+  const cyan = w('cyans');
+  const blue = w('blues');
+  const magenta = w('magentas');
+  let tint: Uint32Array | undefined;
+  if (a.useTint) {
+    const c = a.tintColor ? channelValues(a.tintColor as AgColor) : undefined;
+    if (!c) return undefined;
+    tint = colorBlendTable(c.map((v) => v * 255) as [number, number, number]);
+  }
+  const gray = (r: number, g: number, b: number): number => {
+    let v: number;
+    if (r >= g && g >= b) v = b + (g - b) * yellow + (r - g) * red;
+    else if (r >= b && b >= g) v = g + (b - g) * magenta + (r - b) * red;
+    else if (g >= r && r >= b) v = b + (r - b) * yellow + (g - r) * green;
+    else if (g >= b && b >= r) v = r + (b - r) * cyan + (g - b) * green;
+    else if (b >= r && r >= g) v = g + (r - g) * magenta + (b - r) * blue;
+    else v = r + (g - r) * cyan + (b - g) * blue;
+    v = Math.round(v);
+    return Math.max(0, Math.min(255, v));
+  };
+  return wordKernel((src, dst, from, to) => {
+    for (let p = from; p < to; p++) {
+      const v = src[p]!;
+      if (v >>> 24 === 0) {
+        dst[p] = v;
+        continue;
+      }
+      const y = gray(v & 255, (v >>> 8) & 255, (v >>> 16) & 255);
+      dst[p] = ((v & 0xff000000) | (tint ? tint[y]! : y | (y << 8) | (y << 16))) >>> 0;
+    }
+  });
+}
+
+/**
+ * The Color blend mode (W3C Compositing: SetLum(colour, Lum(backdrop)) with ClipColor) of one colour over each
+ * gray backdrop 0–255, as packed RGB words.
+ */
+function colorBlendTable([cr, cg, cb]: readonly [number, number, number]): Uint32Array {
+  const lum = (r: number, g: number, b: number) => 0.3 * r + 0.59 * g + 0.11 * b;
+  const table = new Uint32Array(256);
+  for (let y = 0; y < 256; y++) {
+    const d = y - lum(cr, cg, cb);
+    let r = cr + d;
+    let g = cg + d;
+    let b = cb + d;
+    const l = lum(r, g, b);
+    const n = Math.min(r, g, b);
+    const x = Math.max(r, g, b);
+    if (n < 0) {
+      r = l + ((r - l) * l) / (l - n);
+      g = l + ((g - l) * l) / (l - n);
+      b = l + ((b - l) * l) / (l - n);
+    }
+    if (x > 255) {
+      r = l + ((r - l) * (255 - l)) / (x - l);
+      g = l + ((g - l) * (255 - l)) / (x - l);
+      b = l + ((b - l) * (255 - l)) / (x - l);
+    }
+    const byte = (u: number) => Math.max(0, Math.min(255, Math.round(u)));
+    table[y] = byte(r) | (byte(g) << 8) | (byte(b) << 16);
+  }
+  return table;
 }

@@ -137,7 +137,7 @@ function buildNode(
   if (isEmptyRect(limit)) return null;
   if (layer.kind === 'adjustment') {
     // One Atelier cannot draw is kept, not drawn (model.ts AdjustmentLayer).
-    const kernel = adjustmentKernel(layer.adjustment);
+    const kernel = adjustmentKernel(layer.adjustment, state.mode);
     if (!kernel) return null;
     const content = intersectRect(canvas, limit);
     if (isEmptyRect(content)) return null;

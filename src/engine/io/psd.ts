@@ -32,6 +32,7 @@ import { readUint32 } from 'ag-psd/dist/psdReader.js';
 import { writeUint32 } from 'ag-psd/dist/psdWriter.js';
 import { adjustmentKernel } from '../adjust/layer.js';
 import { rgbaFromCmyk } from '../cmyk-pixels.js';
+import { channelValues } from '../descriptor-colour.js';
 import {
   MAX_DOCUMENT_PIXELS,
   MAX_LAYER_REACH,
@@ -854,41 +855,6 @@ function lose(
   ctx.losses.push(layer === undefined ? { what } : { what, layer });
 }
 
-/**
- * The channel values (0–1, unrounded) of the RGB, HSB and gray forms of a descriptor colour, which are the
- * document's own channel values; undefined for the absolute (Lab) and ink (CMYK) forms.
- */
-function channelValues(c: AgColor): [number, number, number] | undefined {
-  if ('r' in c) return [c.r / 255, c.g / 255, c.b / 255];
-  if ('fr' in c) return [c.fr, c.fg, c.fb];
-  if ('h' in c && 's' in c) {
-    // HSB: h 0..1 of a turn, s and b in percent.
-    const h = (((c.h % 1) + 1) % 1) * 6;
-    const s = c.s / 100;
-    const v = c.b / 100;
-    const f = h - Math.floor(h);
-    const p = v * (1 - s);
-    const q = v * (1 - s * f);
-    const t = v * (1 - s * (1 - f));
-    return (
-      [
-        [v, t, p],
-        [q, v, p],
-        [p, v, t],
-        [p, q, v],
-        [t, p, v],
-        [v, p, q],
-      ] as const
-    )[Math.floor(h) % 6]!.slice() as [number, number, number];
-  }
-  if ('k' in c && !('c' in c)) {
-    // Gray (`Gry `): percent of ink.
-    const v = 1 - c.k / 100;
-    return [v, v, v];
-  }
-  return undefined;
-}
-
 /** sRGB from the colour forms PSD descriptors and text engine data use. */
 function colorToRgb(c: AgColor | undefined, warnings: string[], what: string): RGB {
   if (!c) return { r: 0, g: 0, b: 0 };
@@ -1480,9 +1446,13 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
       kind: 'adjustment',
       adjustment: l.adjustment as unknown as AdjustmentLayer['adjustment'],
     });
-    if (!l.hidden && !adjustmentKernel(l.adjustment as unknown as AdjustmentLayer['adjustment'])) {
+    const cmyk = ctx.psd.colorMode === CMYK_COLOR_MODE;
+    if (
+      !l.hidden &&
+      !adjustmentKernel(l.adjustment as unknown as AdjustmentLayer['adjustment'], cmyk ? 'cmyk' : 'rgb')
+    ) {
       ctx.warnings.push(
-        `调整图层“${name}”（${adjustmentName(l.adjustment.type)}）已保留，保存 PSD 时原样写回；但 Atelier 不绘制这种调整，预览和导出的图像不含它的效果`,
+        `调整图层“${name}”（${adjustmentName(l.adjustment.type)}）已保留，保存 PSD 时原样写回；但 Atelier 不绘制${cmyk ? ' CMYK 文档中的调整（它作用于油墨通道）' : '这种调整'}，预览和导出的图像不含它的效果`,
       );
     }
     return id;

@@ -163,6 +163,142 @@ describe('adjustment layers are drawn', () => {
   });
 });
 
+/** Black & White's default preset (ag-psd writes an unset slider as 0). */
+const PRESET = { reds: 40, yellows: 60, greens: 40, cyans: 60, blues: 20, magentas: 80 };
+
+describe('Channel Mixer and Black & White', () => {
+  it('Channel Mixer as ImageMagick -color-matrix (within 1 level); monochrome makes every channel the gray row', async () => {
+    const red = { red: 80, green: 30, blue: -10, constant: 5 };
+    const green = { red: 0, green: 100, blue: 0, constant: 0 };
+    const blue = { red: 20, green: 20, blue: 60, constant: -10 };
+    const s = await open([
+      base(),
+      { name: '通道混合器', adjustment: { type: 'channel mixer', red, green, blue } },
+    ]);
+    const ours = await composite(s);
+    const row = (c: typeof red) => [c.red, c.green, c.blue, 0, 0, c.constant].map((v) => v / 100).join(' ');
+    const theirs = await magickOn(['-color-matrix', `6x3: ${row(red)} ${row(green)} ${row(blue)}`]);
+    expect(maxDiff(ours, theirs)).toBeLessThanOrEqual(1);
+    expect(maxDiff(ours, ramp().data)).toBeGreaterThan(20);
+
+    const gray = { red: 40, green: 40, blue: 20, constant: 0 };
+    const mono = await composite(
+      await open([base(), { name: '单色', adjustment: { type: 'channel mixer', monochrome: true, gray } }]),
+    );
+    const r = ramp().data;
+    for (let x = 0; x < W; x++) {
+      const [R, G, B] = at(r, x, 1);
+      const v = Math.round(0.4 * R! + 0.4 * G! + 0.2 * B!);
+      expect(at(mono, x, 1)).toEqual([v, v, v, 255]);
+    }
+  });
+
+  it("Black & White: a primary or secondary at its slider's share of white, a neutral unchanged, the rest between", async () => {
+    // Six pure hues, their half-strength versions over gray, and grays.
+    const swatches = [
+      [255, 0, 0],
+      [255, 255, 0],
+      [0, 255, 0],
+      [0, 255, 255],
+      [0, 0, 255],
+      [255, 0, 255],
+      [200, 100, 100],
+      [100, 200, 100],
+      [0, 0, 0],
+      [128, 128, 128],
+      [255, 255, 255],
+      [255, 128, 0],
+    ];
+    const img = {
+      width: swatches.length,
+      height: 1,
+      data: new Uint8ClampedArray(swatches.flatMap((c) => [...c, 255])),
+    };
+    const psd = (adjustment: Record<string, unknown>): AgPsd => ({
+      width: swatches.length,
+      height: 1,
+      imageData: img,
+      children: [
+        { name: 'Background', left: 0, top: 0, right: swatches.length, bottom: 1, imageData: img },
+        { name: '黑白', adjustment: adjustment as unknown as AgLayer['adjustment'] },
+      ],
+    });
+    const run = async (adjustment: Record<string, unknown>) => {
+      const s = newSession();
+      await s.workspace.writeAtomic('bw.psd', Buffer.from(writePsdBuffer(psd(adjustment))));
+      await ok(s, 'open_document', { path: 'bw.psd' });
+      const d = await composite(s);
+      return swatches.map((_, i) => [...d.subarray(i * 4, i * 4 + 4)]);
+    };
+    // Photoshop's default preset: reds 40, yellows 60, greens 40, cyans 60, blues 20, magentas 80.
+    const grays = (await run({ type: 'black & white', ...PRESET })).map((p) => {
+      expect(p[0]).toBe(p[1]);
+      expect(p[1]).toBe(p[2]);
+      return p[0];
+    });
+    expect(grays.slice(0, 6)).toEqual([102, 153, 102, 153, 51, 204]);
+    // 200,100,100: gray 100 plus 100 of red at 40 %; 100,200,100 the same with green.
+    expect(grays.slice(6, 8)).toEqual([140, 140]);
+    expect(grays.slice(8, 11)).toEqual([0, 128, 255]);
+    // Orange: 128 of yellow at 60 % and 127 of red at 40 %.
+    expect(grays[11]).toBe(Math.round(128 * 0.6 + 127 * 0.4));
+
+    // Every slider at 100 %: each colour comes out at its largest channel.
+    const full = await run({
+      type: 'black & white',
+      reds: 100,
+      yellows: 100,
+      greens: 100,
+      cyans: 100,
+      blues: 100,
+      magentas: 100,
+    });
+    expect(full.map((p) => p[0])).toEqual(swatches.map((c) => Math.max(...c)));
+  });
+
+  it('a Black & White tint is its colour in Color mode over the gray, as in Photoshop; not drawn in a CMYK document', async () => {
+    const tintColor = { r: 180, g: 120, b: 60 };
+    const tinted = await composite(
+      await open([
+        base(),
+        { name: '黑白', adjustment: { type: 'black & white', ...PRESET, useTint: true, tintColor } },
+      ]),
+    );
+    const fill = { width: W, height: H, data: pixels(W, H, [180, 120, 60, 255]).data };
+    const viaColorMode = await composite(
+      await open([
+        base(),
+        { name: '黑白', adjustment: { type: 'black & white', ...PRESET } },
+        { name: '着色', left: 0, top: 0, right: W, bottom: H, blendMode: 'color', imageData: fill },
+      ]),
+    );
+    expect(maxDiff(tinted, viaColorMode)).toBeLessThanOrEqual(1);
+    // A sepia-like tint: red over green over blue wherever the gray is not black or white.
+    for (const x of [4, 12, 20]) {
+      const [R, G, B] = at(tinted, x, 2);
+      expect(R!).toBeGreaterThan(G!);
+      expect(G!).toBeGreaterThan(B!);
+    }
+
+    // In a CMYK document Photoshop runs an adjustment on the inks: kept, not drawn, and converting or opening
+    // such a file says so.
+    const s = await open([base(), { name: '反相', adjustment: { type: 'invert' } }]);
+    expect(maxDiff(await composite(s), ramp().data)).toBeGreaterThan(100);
+    const converted = await ok(s, 'convert_to_cmyk', {});
+    expect(JSON.stringify(converted.warnings)).toContain('“反相”');
+    expect(JSON.stringify(converted.warnings)).toContain('油墨通道');
+    const plain = await open([base()]);
+    await ok(plain, 'convert_to_cmyk', {});
+    expect(maxDiff(await composite(s), await composite(plain))).toBe(0);
+    const info = await ok(s, 'get_active_layer_info', {});
+    expect(info.layer ?? info).toMatchObject({ adjustment: { type: 'invert', drawn: false } });
+    await ok(s, 'save_document_as', { path: 'cmyk.psd' });
+    const reopened = await ok(s, 'open_document', { path: 'cmyk.psd' });
+    expect(JSON.stringify(reopened.warnings)).toContain('CMYK 文档中的调整');
+    expect(maxDiff(await composite(s), await composite(plain))).toBe(0);
+  });
+});
+
 /** ImageMagick's result of `op` on the ramp, as RGBA bytes. */
 async function magickOn(op: string[]): Promise<Uint8Array> {
   const child = execFile(
