@@ -3,7 +3,7 @@
  * runs over what lies below: Curves, Levels, Brightness/Contrast, Hue/Saturation (master), Invert, Posterize and
  * Threshold, Channel Mixer and Black & White — the ones whose formulas are known (engine.md §1.2–§1.5; the
  * curves as Photoshop draws them, a natural cubic spline through the points). Any other adjustment, or settings
- * these do not cover (per-range Hue/Saturation, legacy Brightness/Contrast), has no kernel: the layer is kept
+ * these do not cover (per-range or Colorize Hue/Saturation, legacy Brightness/Contrast), has no kernel: the layer is kept
  * and not drawn, and saying so is the caller's part. So has every adjustment of a CMYK document: Photoshop runs
  * it on the inks (a CMYK Invert inverts C, M, Y and K), which the sRGB pixels the engine composites are not.
  */
@@ -57,6 +57,7 @@ function makeKernel(a: Record_ & { readonly type: string }): ColorKernel | undef
       const ranges = ['reds', 'yellows', 'greens', 'cyans', 'blues', 'magentas'];
       if (ranges.some((r) => changes(a[r] as Record_ | undefined))) return undefined;
       const m = (a.master ?? {}) as Record_;
+      if (colorizes(m)) return undefined;
       return hueSaturationKernel(num(m.hue), num(m.saturation), num(m.lightness));
     }
     case 'invert':
@@ -76,6 +77,17 @@ function makeKernel(a: Record_ & { readonly type: string }): ColorKernel | undef
 
 const num = (v: unknown, otherwise = 0): number =>
   typeof v === 'number' && Number.isFinite(v) ? v : otherwise;
+
+/**
+ * Whether a Hue/Saturation layer is set to Colorize. The file's block (`hue2`) holds, after its version, a
+ * colorize flag byte and a padding byte, then the colorize hue, saturation and lightness, then the master
+ * settings: ag-psd reads those first 8 bytes as its `master` channel's range values, so the flag is the high
+ * byte of `master.a` (and `b`, `c`, `d` are the colorize settings). Colorize is not drawn: drawn as the master
+ * settings it would show another picture.
+ */
+function colorizes(master: Record_): boolean {
+  return ((num(master.a) >> 8) & 0xff) !== 0;
+}
 
 function changes(c: Record_ | undefined): boolean {
   return !!c && (num(c.hue) !== 0 || num(c.saturation) !== 0 || num(c.lightness) !== 0);

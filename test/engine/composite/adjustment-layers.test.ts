@@ -120,6 +120,36 @@ describe('adjustment layers are drawn', () => {
     for (const x of [17, 25, 31]) expect(at(f, x, 4)).toEqual(at(r, x, 4));
   });
 
+  it('a Colorize Hue/Saturation is kept and not drawn, and the open says so', async () => {
+    // master.a is where ag-psd puts the block's colorize flag byte and its padding byte: 256 is the flag set.
+    const master = { a: 256, b: 30, c: 60, d: 0, hue: 40, saturation: 30, lightness: -10 };
+    const psd: AgPsd = {
+      width: W,
+      height: H,
+      imageData: ramp(),
+      children: [base(), { name: '着色', adjustment: { type: 'hue/saturation', master } }],
+    };
+    const bytes = Buffer.from(writePsdBuffer(psd));
+    // The file as Photoshop reads it (Adobe's format: version 2, then the colorize flag, a padding byte, the
+    // colorize settings): the flag byte is 1.
+    const at2 = bytes.indexOf('hue2', 0, 'latin1');
+    expect(at2).toBeGreaterThan(0);
+    expect(bytes.readUInt16BE(at2 + 8)).toBe(2);
+    expect(bytes[at2 + 10]).toBe(1);
+    expect(bytes.readInt16BE(at2 + 12)).toBe(30);
+
+    const s = newSession();
+    await s.workspace.writeAtomic('in.psd', bytes);
+    const opened = await ok(s, 'open_document', { path: 'in.psd' });
+    expect(JSON.stringify(opened.warnings)).toContain('调整图层“着色”（色相/饱和度）已保留');
+    expect(maxDiff(await composite(s), ramp().data)).toBe(0);
+    // Written back as read: the flag survives a save.
+    await ok(s, 'save_document_as', { path: 'out.psd' });
+    const again = Buffer.from(await s.workspace.read('out.psd'));
+    const at3 = again.indexOf('hue2', 0, 'latin1');
+    expect(again[at3 + 10]).toBe(1);
+  });
+
   it('clipped, it adjusts only its base; in a group, only what the group holds; hidden, nothing', async () => {
     const red = pixels(8, 8, [200, 40, 40, 255]);
     const badge = (): AgLayer => ({ name: '徽章', left: 4, top: 0, right: 12, bottom: 8, imageData: red });
