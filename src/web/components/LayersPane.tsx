@@ -362,7 +362,7 @@ function clickSelection(
     active_layer_id: number | null;
   },
   layer: LayerNode,
-  e: MouseEvent,
+  e: Pick<MouseEvent, 'shiftKey' | 'ctrlKey' | 'metaKey'>,
 ): string[] | null {
   const active = layerWithId(doc.layers, doc.active_layer_id);
   const selected = [
@@ -562,8 +562,19 @@ export function LayersPane() {
                       studio.run([{ name: LOAD_PIXELS, arguments: { name: refOf(layer) } }]);
                       return;
                     }
-                    const names = clickSelection(rows, doc, layer, e);
-                    if (names) studio.run([{ name: SELECT, arguments: { names }, quiet: true }]);
+                    // From the selection as it is once the clicks before have answered: a Ctrl-click right after
+                    // a click adds to what that click selected, not to the selection the page showed before it.
+                    const keys = { shiftKey: e.shiftKey, ctrlKey: e.ctrlKey, metaKey: e.metaKey };
+                    studio.run((now) => {
+                      const shown = now?.active?.name === doc.name ? now.active : doc;
+                      const names = clickSelection(
+                        flattenLayers(shown.layers, collapsed),
+                        shown,
+                        layer,
+                        keys,
+                      );
+                      return names ? [{ name: SELECT, arguments: { names }, quiet: true }] : [];
+                    });
                   }}
                   // As in Photoshop, a double-click on the name renames the layer (not a locked one).
                   onDblClick={() => !layer.locked && setRenaming(layer.id)}

@@ -413,6 +413,8 @@ export function useStudio(api: Api): Studio {
   const runs = useRef<Promise<unknown>>(Promise.resolve());
   const runNow = useCallback(
     async (calls: readonly ToolRun[], opts: RunOptions) => {
+      // Calls made from the snapshot may come to nothing (a Ctrl-click that changes no selection).
+      if (calls.length === 0) return true;
       let succeeded = false;
       await track(
         async (failing) => {
