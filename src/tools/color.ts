@@ -8,6 +8,7 @@ import type { DocState, Guide } from '../engine/model.js';
 import { documentProfile, pressProfile, profileSummary } from '../engine/press-profile.js';
 import { hexToRgb, rgbToHex } from '../engine/raster.js';
 import { documentSummary } from './describe.js';
+import { undrawnAdjustments } from './guards.js';
 import { activeDoc } from './resolve.js';
 import type { ToolHandlers } from './types.js';
 
@@ -141,15 +142,22 @@ export const colorHandlers = {
       };
     }
     const profile = pressProfile();
-    ctx.tx.update(doc.id, await convertStateToCmyk(doc.state));
+    const before = doc.state;
+    const converted = await convertStateToCmyk(before);
+    ctx.tx.update(doc.id, converted);
     // Photoshop keeps adjustment layers through the mode change ("Don't Flatten"), and they then act on the inks,
-    // which the engine does not draw (adjust/layer.ts): said, so a preview without them is not a surprise.
-    const adjustments = [...doc.state.layers.values()]
-      .filter((l) => l.kind === 'adjustment' && l.visible)
-      .map((l) => `“${l.name}”`);
-    if (adjustments.length > 0) {
+    // which the engine does not draw (adjust/layer.ts): said, so a preview without them is not a surprise. Merging
+    // before converting keeps the effect only of those drawn in RGB.
+    const shown = undrawnAdjustments(converted, converted.root);
+    if (shown.length > 0) {
+      const rgb = new Set(undrawnAdjustments(before, before.root).map((u) => u.name));
+      const mergeable = shown.filter((u) => !rgb.has(u.name)).map((u) => `“${u.name}”`);
       ctx.warn(
-        `调整图层${adjustments.join('、')}已保留，保存 PSD 时写回；但在 CMYK 文档中调整作用于油墨通道，Atelier 不绘制，预览和导出的图像不含它们的效果（需要其效果时，请在转换前用 merge_visible 或 flatten_image 把它们合并到像素中）`,
+        `调整图层${shown.map((u) => `“${u.name}”`).join('、')}已保留，保存 PSD 时写回（Photoshop 中照常生效）；但在 CMYK 文档中调整作用于油墨通道，Atelier 不绘制，预览和导出的图像不含它们的效果${
+          mergeable.length
+            ? `（需要${mergeable.join('、')}的效果时，请撤销转换（undo），用 merge_visible 或 flatten_image 把它们合并到像素中后再转换）`
+            : ''
+        }`,
       );
     }
     return {

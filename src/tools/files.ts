@@ -4,7 +4,6 @@
  * documents and the workspace as they were.
  */
 import path from 'node:path';
-import { adjustmentKernel } from '../engine/adjust/layer.js';
 import { renderDocument } from '../engine/composite/index.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
@@ -21,9 +20,10 @@ import { documentInkSources, newInkTable, recordPixels } from '../engine/raster-
 import sharp from '../engine/sharp.js';
 import { placeScale, renderSmart } from '../engine/smart.js';
 import { shownCanvas } from '../engine/soft-proof.js';
-import { allocateId, insertLayer, isShown, layerById, setActive, slotAbove } from '../engine/tree.js';
+import { allocateId, insertLayer, layerById, setActive, slotAbove } from '../engine/tree.js';
 import { formatExtensions, READ_FORMATS } from '../registry/file-formats.js';
 import { documentSummary, layerSummary } from './describe.js';
+import { listUndrawn, undrawnAdjustments } from './guards.js';
 import { activeDoc } from './resolve.js';
 import type { ToolContext, ToolHandlers } from './types.js';
 
@@ -181,17 +181,10 @@ function warnLosses(ctx: ToolContext, doc: OpenDocument, target: string, format:
  * (adjust/layer.ts), so neither its merged image nor an export shows them (Photoshop, reading the layers, does).
  */
 function warnUndrawn(ctx: ToolContext, doc: OpenDocument, picture: string): void {
-  const names = [...doc.state.layers.values()]
-    .filter(
-      (l) =>
-        l.kind === 'adjustment' &&
-        !adjustmentKernel(l.adjustment, doc.state.mode) &&
-        isShown(doc.state, l.id),
-    )
-    .map((l) => `“${l.name}”`);
-  if (names.length === 0) return;
+  const undrawn = undrawnAdjustments(doc.state, doc.state.root);
+  if (undrawn.length === 0) return;
   ctx.warn(
-    `${picture}不含调整图层${names.join('、')}的效果：Atelier 保留这些调整图层但不绘制这种调整（Photoshop 打开 PSD 时按图层显示）`,
+    `${picture}不含调整图层${listUndrawn(undrawn)}的效果：这些调整图层保留在 PSD 的图层中（Photoshop 打开 PSD 时照常生效）`,
   );
 }
 

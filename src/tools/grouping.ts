@@ -31,7 +31,10 @@ import {
   assertNoLockedAncestor,
   assertPositionUnlocked,
   assertUnlocked,
+  listUndrawn,
   refuseBackground,
+  refuseUndrawnMerge,
+  undrawnAdjustments,
 } from './guards.js';
 import { clipBase, stackPositions } from './merge.js';
 import { activeDoc } from './resolve.js';
@@ -288,6 +291,12 @@ export const groupingHandlers = {
     };
     for (const id of state.root) prune(id);
     for (const id of gone) assertUnlocked(layerById(state, id), '合并');
+    refuseUndrawnMerge(
+      state,
+      leaves.map((l) => l.id),
+      '合并可见图层',
+      '先用 set_layer_visible 隐藏这些调整图层（合并可见图层保留隐藏的图层，之后可再显示）或用 delete_layer 删除，再合并',
+    );
 
     const composite = ctx.tx.composite(doc.id);
     // With the background visible the result is the background (Photoshop merges visible layers into it);
@@ -316,11 +325,14 @@ export const groupingHandlers = {
     }
     next = setActive(next, into);
     ctx.tx.update(doc.id, next);
-    const kept = [...topDown(next)].filter((e) => e.layer.id !== into).map((e) => e.layer.name);
+    // What stays is hidden, or a visible group that holds only hidden layers.
+    const kept = [...topDown(next)].filter((e) => e.layer.id !== into).map((e) => e.layer);
+    const keptGroups = kept.filter((l) => isShown(next, l.id)).map((l) => l.name);
     return {
       merged: leaves.map((l) => l.name),
       merged_count: leaves.length,
-      kept_hidden: kept,
+      kept_hidden: kept.filter((l) => !isShown(next, l.id)).map((l) => l.name),
+      ...(keptGroups.length ? { kept_groups: keptGroups } : {}),
       layer: layerSummary(next, layerById(next, into)),
     };
   },
@@ -331,6 +343,12 @@ export const groupingHandlers = {
     const all = [...topDown(state)].map((e) => e.layer);
     for (const l of all) assertUnlocked(l, '拼合');
     const hidden = all.filter((l) => !isShown(state, l.id));
+    refuseUndrawnMerge(
+      state,
+      state.root,
+      '拼合图像',
+      '先用 delete_layer 删除这些调整图层，或用 set_layer_visible 隐藏（拼合会丢弃隐藏的图层），再拼合',
+    );
     const composite = ctx.tx.composite(doc.id);
     const bg = all.find(isBackground);
     let [id, next] = bg ? [bg.id, state] : allocateId(state);
@@ -357,6 +375,10 @@ export const groupingHandlers = {
       fail('invalid_state', '文档中没有可见内容，无法复制合并', {
         hint: '先用 set_layer_visible 显示图层，或在图层上绘制内容',
       });
+    }
+    const undrawn = undrawnAdjustments(state, state.root);
+    if (undrawn.length > 0) {
+      ctx.warn(`新图层不含调整图层${listUndrawn(undrawn)}的效果`);
     }
     const [id, allocated] = allocateId(state);
     const slot = slotAbove(allocated, state.active);

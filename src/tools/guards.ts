@@ -4,11 +4,12 @@
  * A tool passes what it was about to do (`what`, a Chinese verb phrase such as '移动'); the rest of the
  * wording, the error code and the hint are the same from every tool.
  */
+import { undrawnReason } from '../engine/adjust/layer.js';
 import { MAX_LAYER_REACH, reachOf } from '../engine/document-limits.js';
 import { fail } from '../engine/errors.js';
 import { isBackground } from '../engine/factory.js';
 import type { AdjustmentLayer, DocState, Layer } from '../engine/model.js';
-import { layerById, parentOf } from '../engine/tree.js';
+import { isShown, layerById, parentOf, subtree } from '../engine/tree.js';
 import { KIND_NAMES } from './describe.js';
 
 const UNLOCK_HINT = '先调用 lock_layer 解锁（locked: false）';
@@ -64,7 +65,7 @@ export function refuseAdjustment(
 ): asserts layer is Exclude<Layer, AdjustmentLayer> {
   if (layer.kind !== 'adjustment') return;
   fail('invalid_state', `“${layer.name}”是调整图层（${layer.adjustment.type}），没有像素，不能${what}`, {
-    hint: '调整图层来自 Photoshop，Atelier 原样保留但不绘制它；请选择一个像素图层，或用 create_layer 新建图层',
+    hint: '调整图层作用于它下方的图层，本身没有像素；请选择一个像素图层，或用 create_layer 新建图层',
   });
 }
 
@@ -107,4 +108,46 @@ export function assertRecordable(state: DocState, ids: Iterable<number>, what: s
       );
     }
   }
+}
+
+/** A shown adjustment layer whose effect the engine does not draw (adjust/layer.ts), and why. */
+export interface UndrawnAdjustment {
+  readonly name: string;
+  readonly reason: string;
+}
+
+/** The shown adjustment layers among `ids` and inside them (groups) that are not drawn. */
+export function undrawnAdjustments(state: DocState, ids: Iterable<number>): UndrawnAdjustment[] {
+  const found: UndrawnAdjustment[] = [];
+  const seen = new Set<number>();
+  for (const top of ids) {
+    for (const id of subtree(state, top)) {
+      const layer = layerById(state, id);
+      if (seen.has(id) || layer.kind !== 'adjustment' || !isShown(state, id)) continue;
+      seen.add(id);
+      const reason = undrawnReason(layer.adjustment, state.mode);
+      if (reason) found.push({ name: layer.name, reason });
+    }
+  }
+  return found;
+}
+
+/** “甲”（why）、“乙”（why） */
+export function listUndrawn(list: readonly UndrawnAdjustment[]): string {
+  return list.map((u) => `“${u.name}”（${u.reason}）`).join('、');
+}
+
+/**
+ * A merge bakes what it consumes into pixels and deletes the layers; Photoshop applies an adjustment layer in
+ * it. An adjustment the engine does not draw would vanish without its effect, so the merge is refused and the
+ * document stays as it was; `hint` says how to proceed with this tool.
+ */
+export function refuseUndrawnMerge(state: DocState, ids: Iterable<number>, what: string, hint: string): void {
+  const undrawn = undrawnAdjustments(state, ids);
+  if (undrawn.length === 0) return;
+  fail(
+    'unsupported',
+    `${what}会删除调整图层${listUndrawn(undrawn)}，而合并出的像素不含它们的效果（Photoshop 合并时会应用调整）`,
+    { hint, details: { adjustments: undrawn.map((u) => u.name) } },
+  );
 }

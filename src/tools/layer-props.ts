@@ -7,7 +7,7 @@
  * Metadata changes copy no pixel buffer; transforms resample only the layer's own rectangle.
  */
 
-import { adjustmentKernel } from '../engine/adjust/layer.js';
+import { undrawnReason } from '../engine/adjust/layer.js';
 import { contentBounds } from '../engine/bounds.js';
 import { contentExtent, effectPaints, effectsExtent, renderDocument } from '../engine/composite/index.js';
 import { MAX_LAYER_REACH, reachOf } from '../engine/document-limits.js';
@@ -15,6 +15,8 @@ import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { isBackground, NO_LOCKS } from '../engine/factory.js';
 import type {
+  AdjustmentLayer,
+  ColorMode,
   DocState,
   FillLayer,
   GroupLayer,
@@ -456,7 +458,7 @@ function layerDetails(state: DocState, layer: Layer): Payload {
     case 'adjustment':
       return {
         ...common,
-        adjustment: { type: layer.adjustment.type, drawn: !!adjustmentKernel(layer.adjustment, state.mode) },
+        adjustment: adjustmentSummary(layer.adjustment, state.mode),
       };
     case 'group':
       return {
@@ -720,6 +722,12 @@ export const layerPropsHandlers = {
       });
     }
     const next = commit(ctx, doc, setLayer(doc.state, { ...layer, visible }), layer.id);
+    const reason = layer.kind === 'adjustment' ? undrawnReason(layer.adjustment, next.mode) : undefined;
+    if (reason) {
+      ctx.warn(
+        `调整图层“${layer.name}”已${visible ? '显示' : '隐藏'}，但预览和导出的图像不变：${reason}（保存的 PSD 在 Photoshop 中${visible ? '会' : '不会'}应用它）`,
+      );
+    }
     return { old_visible: layer.visible, layer: summary(next, layer.id) };
   },
 
@@ -932,3 +940,9 @@ export const layerPropsHandlers = {
     };
   },
 } satisfies ToolHandlers;
+
+/** An adjustment layer's kind, whether the picture shows it and, when not, why. */
+function adjustmentSummary(adjustment: AdjustmentLayer['adjustment'], mode: ColorMode) {
+  const reason = undrawnReason(adjustment, mode);
+  return { type: adjustment.type, drawn: !reason, ...(reason ? { not_drawn: reason } : {}) };
+}

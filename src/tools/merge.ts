@@ -29,7 +29,12 @@ import {
   subtree,
   topDown,
 } from '../engine/tree.js';
-import { assertNoLockedAncestor, assertPixelsEditable, assertUnlocked } from './guards.js';
+import {
+  assertNoLockedAncestor,
+  assertPixelsEditable,
+  assertUnlocked,
+  refuseUndrawnMerge,
+} from './guards.js';
 
 export interface MergeResult {
   readonly state: DocState;
@@ -164,6 +169,12 @@ function mergeMany(state: DocState, ids: readonly number[]): MergeResult {
   // Merging with the background makes a background (Photoshop): opaque, canvas-sized, at the bottom.
   const bg = shown.map((id) => layerById(state, id)).find(isBackground);
   const topmost = layerById(state, shown.at(-1)!);
+  refuseUndrawnMerge(
+    state,
+    shown,
+    '合并图层',
+    '用 select_layers 重新选择不含这些调整图层的图层再合并（调整图层保持独立，保存 PSD 时写回，Photoshop 中照常生效）；不需要它们时先用 delete_layer 删除',
+  );
   const raster = mergedPixels(state, shown, bg !== undefined, overrides);
 
   let next: DocState;
@@ -216,6 +227,12 @@ function mergeDown(state: DocState, upper: Layer): MergeResult {
     }
   }
 
+  refuseUndrawnMerge(
+    state,
+    [upper.id],
+    '向下合并',
+    '调整图层保持独立即可（保存 PSD 时写回，Photoshop 中照常生效）；不需要它时用 delete_layer 删除',
+  );
   const background = isBackground(lower);
   const flatLower = { ...lower, opacity: 1, blend: 'normal', clipped: false } as Layer;
   // The upper layer was clipped to the lower one only when the lower one is a clipping base.

@@ -245,7 +245,9 @@ describe('what a PSD held that the document does not keep', () => {
     await ok(s, 'move_layer', { name: '色相 1', dx: 3, dy: 4 });
 
     const saved = await ok(s, 'save_document_as', { path: 'out.psd' });
-    expect(warningsOf(saved)).toContainEqual(expect.stringMatching(/合并图像不含调整图层“曝光 1”的效果/));
+    expect(warningsOf(saved)).toContainEqual(
+      expect.stringMatching(/合并图像不含调整图层“曝光 1”（Atelier 不绘制曝光度调整）的效果/),
+    );
     expect(warningsOf(saved).join()).not.toContain('提亮');
     const png = await ok(s, 'save_document_as', { path: 'out.png' });
     expect(warningsOf(png)).toContainEqual(expect.stringMatching(/导出的 PNG“out\.png”不含调整图层/));

@@ -22,6 +22,7 @@ import {
   rgbLutKernel,
   wordKernel,
 } from './lut.js';
+import { adjustmentName } from './names.js';
 
 type Record_ = Readonly<Record<string, unknown>>;
 
@@ -42,6 +43,31 @@ export function adjustmentKernel(
     kernels.set(adjustment, k);
   }
   return k ?? undefined;
+}
+
+/**
+ * Why an adjustment layer is not drawn, in a designer's words (Chinese), or undefined when it is: what every
+ * surface says when a picture, a merge or a visibility change lacks the layer's effect.
+ */
+export function undrawnReason(
+  adjustment: Record_ & { readonly type: string },
+  mode: ColorMode,
+): string | undefined {
+  if (adjustmentKernel(adjustment, mode)) return undefined;
+  if (mode === 'cmyk') return 'CMYK 文档中的调整作用于油墨通道，Atelier 不绘制';
+  const name = adjustmentName(adjustment.type);
+  switch (adjustment.type) {
+    case 'brightness/contrast':
+      return `Atelier 不绘制“使用旧版”的${name}`;
+    case 'hue/saturation':
+      return colorizes((adjustment.master ?? {}) as Record_)
+        ? `Atelier 不绘制勾选了“着色”的${name}`
+        : `Atelier 不绘制按颜色范围（红色、黄色等）单独设置的${name}`;
+    case 'black & white':
+      return `Atelier 不绘制这种色调颜色的${name}`;
+    default:
+      return `Atelier 不绘制${name}调整`;
+  }
 }
 
 function makeKernel(a: Record_ & { readonly type: string }): ColorKernel | undefined {

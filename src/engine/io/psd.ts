@@ -30,7 +30,8 @@ import { infoHandlersMap } from 'ag-psd/dist/additionalInfo.js';
 import { toBlendMode } from 'ag-psd/dist/helpers.js';
 import { readUint32 } from 'ag-psd/dist/psdReader.js';
 import { writeUint32 } from 'ag-psd/dist/psdWriter.js';
-import { adjustmentKernel } from '../adjust/layer.js';
+import { undrawnReason } from '../adjust/layer.js';
+import { adjustmentName } from '../adjust/names.js';
 import { rgbaFromCmyk } from '../cmyk-pixels.js';
 import { channelValues } from '../descriptor-colour.js';
 import {
@@ -1446,13 +1447,15 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
       kind: 'adjustment',
       adjustment: l.adjustment as unknown as AdjustmentLayer['adjustment'],
     });
-    const cmyk = ctx.psd.colorMode === CMYK_COLOR_MODE;
-    if (
-      !l.hidden &&
-      !adjustmentKernel(l.adjustment as unknown as AdjustmentLayer['adjustment'], cmyk ? 'cmyk' : 'rgb')
-    ) {
+    const reason = l.hidden
+      ? undefined
+      : undrawnReason(
+          l.adjustment as unknown as AdjustmentLayer['adjustment'],
+          ctx.psd.colorMode === CMYK_COLOR_MODE ? 'cmyk' : 'rgb',
+        );
+    if (reason) {
       ctx.warnings.push(
-        `调整图层“${name}”（${adjustmentName(l.adjustment.type)}）已保留，保存 PSD 时原样写回；但 Atelier 不绘制${cmyk ? ' CMYK 文档中的调整（它作用于油墨通道）' : '这种调整'}，预览和导出的图像不含它的效果`,
+        `调整图层“${name}”（${adjustmentName(l.adjustment.type)}）已保留，保存 PSD 时原样写回（Photoshop 中照常生效）；但${reason}，预览和导出的图像不含它的效果`,
       );
     }
     return id;
@@ -1835,30 +1838,6 @@ function cmykProfileOf(psd: AgPsd, warnings: string[]): Uint8Array {
     );
   }
   return embedded;
-}
-
-/** Photoshop's names of its adjustment layers (ag-psd's `type`), as a designer knows them. */
-const ADJUSTMENT_NAMES: Readonly<Record<string, string>> = {
-  'brightness/contrast': '亮度/对比度',
-  levels: '色阶',
-  curves: '曲线',
-  exposure: '曝光度',
-  vibrance: '自然饱和度',
-  'hue/saturation': '色相/饱和度',
-  'color balance': '色彩平衡',
-  'black & white': '黑白',
-  'photo filter': '照片滤镜',
-  'channel mixer': '通道混合器',
-  'color lookup': '颜色查找',
-  invert: '反相',
-  posterize: '色调分离',
-  threshold: '阈值',
-  'gradient map': '渐变映射',
-  'selective color': '可选颜色',
-};
-
-export function adjustmentName(type: string): string {
-  return ADJUSTMENT_NAMES[type] ?? type;
 }
 
 /** Reads a PSD or PSB (RGB or CMYK) into a document state (ids 1..n in file order, the top layer active). */
