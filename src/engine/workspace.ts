@@ -271,7 +271,7 @@ export class Workspace {
   }
 
   /**
-   * The absolute path of `relPath` inside the workspace. Rejects (`invalid_arguments`) empty paths, NUL bytes,
+   * The absolute path of `relPath` inside the workspace (`/` or `\` between folders). Rejects (`invalid_arguments`) empty paths, NUL bytes,
    * absolute paths, `..` escapes, and paths whose deepest existing part is a symlink leading outside.
    */
   resolve(relPath: string): string {
@@ -288,7 +288,9 @@ export class Workspace {
         hint: '请改用相对于工作区的路径',
       });
     }
-    const abs = path.resolve(this.root, relPath);
+    // A backslash separates folders, as pathProblem and the file-name helpers read it (a Windows user's or a
+    // model's `out\a.png` means the folder `out`), never a character of a name.
+    const abs = path.resolve(this.root, relPath.replace(/\\/g, '/'));
     if (!isInside(this.root, abs)) {
       throw new EditorError('invalid_arguments', `路径“${relPath}”指向工作区之外`, {
         hint: '路径中不能用 “..” 跳出工作区',

@@ -64,6 +64,19 @@ describe('paths that cannot name a file', () => {
   );
 });
 
+describe('a backslash between folders', () => {
+  it('separates them, as a slash does, and cannot leave the workspace', () => {
+    const root = tempDir();
+    const ws = new Workspace(root);
+    expect(ws.resolve('out\\a.png')).toBe(path.join(ws.resolve('out'), 'a.png'));
+    expect(ws.relative(ws.resolve('out\\sub\\a.png'))).toBe('out/sub/a.png');
+    expect(ws.resolve('a\\..\\b.png')).toBe(ws.resolve('b.png'));
+    for (const rel of ['..\\x.png', 'a\\..\\..\\x.png']) {
+      expect(thrown(() => ws.resolve(rel)).code).toBe('invalid_arguments');
+    }
+  });
+});
+
 describe('no absolute server path in any message', () => {
   function expectNoServerPath(err: { message: string; hint?: string; details?: unknown }, root: string) {
     const text = JSON.stringify(err);
