@@ -408,7 +408,8 @@ export class Workspace {
     let created = false;
     let renaming = false;
     try {
-      const handle = await open(tmp, 'wx', this.fileMode);
+      // Readable too: a writer may check what it wrote (a PSD's header says whether it became a PSB).
+      const handle = await open(tmp, 'wx+', this.fileMode);
       created = true;
       let result: T;
       try {

@@ -143,17 +143,21 @@ export async function savePsd(ctx: ToolContext, doc: OpenDocument, rel: string):
   reservePixels(doc.state.width * doc.state.height * 8, '保存 PSD');
   ctx.progress('编码 PSD', 0.3);
   // Streamed into the temp file channel by channel: the file is never whole in memory.
-  const { warnings, bytes } = await ctx.workspace.writeAtomicWith(target, async (handle) => {
+  const { warnings, bytes, large } = await ctx.workspace.writeAtomicWith(target, async (handle) => {
     // A .psb name promises the large document format whatever the size: readers choose their parser by it.
     const psb = extOf(target) === '.psb';
     const warnings = await writePsdFileOffThread(handle.fd, doc.state, canvas, { name: doc.name, psb });
-    return { warnings, bytes: (await handle.stat()).size };
+    // What was written, as the header says (version 2 is PSB): a large document or layer needs it.
+    const header = Buffer.alloc(6);
+    await handle.read(header, 0, 6, 0);
+    return { warnings, bytes: (await handle.stat()).size, large: header.readUInt16BE(4) === 2 };
   });
   for (const w of warnings) ctx.warn(w);
   warnLosses(ctx, doc, target, 'PSD');
   warnUndrawn(ctx, doc, `“${target}”的合并图像`);
   ctx.tx.markSaved(doc.id, target);
-  return { path: target, format: 'psd', bytes };
+  // `format` names the family (the save_document_as parameter's value); `psb` says the large variant was written.
+  return { path: target, format: 'psd', ...(large ? { psb: true } : {}), bytes };
 }
 
 /**

@@ -800,6 +800,11 @@ async function writePsd(
       `图层“${oversized.name}”${oversized.w}×${oversized.h} 像素，超过 PSD 每边 ${PSD_MAX_SIDE.toLocaleString('en-US')} 像素的上限，已按 PSB（大型文档格式）保存，Photoshop 照常打开`,
     );
   }
+  if (psdVersionFor(width, height) === 2 && opts.psb !== true) {
+    warnings.push(
+      `文档${docName}尺寸 ${width}×${height} 超过 PSD 每边 ${PSD_MAX_SIDE.toLocaleString('en-US')} 像素的上限，已按 PSB（大型文档格式）保存，Photoshop 照常打开；只支持 PSD 的软件读不了它，文件名宜用 .psb`,
+    );
+  }
   const maxBytes = psb ? undefined : (opts.maxPsdBytes ?? PSD_MAX_BYTES);
   // RGB documents are sRGB: saying so keeps Photoshop and RIPs from taking them in their own working space.
   embedProfile(psd, profile ? profile.bytes : srgbProfile());

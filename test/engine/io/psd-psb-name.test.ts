@@ -84,4 +84,22 @@ describe.skipIf(!psdToolsAvailable())('a .psb file name', () => {
     expect(written.length).toBe(big.buffer.length);
     expect((await readWithPsdTools(written)).dump.layers.map((l) => l.name)).toEqual(['底', '条']);
   });
+
+  it('a .psd past 30,000 px a side is written as PSB, and the result and a warning say so', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { name: '长条', width: 30_001, height: 8 });
+    const wide = await ok(s, 'save_document_as', { path: 'wide.psd' });
+    expect(wide).toMatchObject({ format: 'psd', psb: true });
+    expect((wide.warnings as string[]).join('\n')).toMatch(
+      /30001×8 超过 PSD 每边 30,000 像素的上限，已按 PSB/,
+    );
+    expect((await readFile(path.join(s.workspace.root, 'wide.psd'))).readUInt16BE(4)).toBe(2);
+    // Named .psb, the large format is what was asked: no warning. A small .psd is a plain PSD.
+    const named = await ok(s, 'save_document_as', { path: 'wide.psb' });
+    expect(named).toMatchObject({ psb: true });
+    expect(named.warnings).toBeUndefined();
+    await ok(s, 'create_document', { name: '小', width: 20, height: 8 });
+    const small = await ok(s, 'save_document_as', { path: 'small.psd' });
+    expect(small.psb).toBeUndefined();
+  });
 });

@@ -122,7 +122,7 @@ describe('encodePsd → decodePsd round trip', () => {
         height: 2,
       };
       const { buffer, warnings } = await encodePsd(state, testComposite(width, 2));
-      expect(warnings).toEqual([]);
+      expect(warnings.length).toBe(width > 30000 ? 1 : 0); // the PSB is said
       expect(buffer.readUInt16BE(4)).toBe(width > 30000 ? 2 : 1);
       expect(buffer.readUInt16BE(24)).toBe(4); // colour mode CMYK in the header
       const back = (await decodePsd(buffer)).state;
