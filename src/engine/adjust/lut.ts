@@ -167,7 +167,11 @@ function pixelView(a: Uint8ClampedArray): Uint32Array | null {
   return a.byteOffset % 4 === 0 ? new Uint32Array(a.buffer, a.byteOffset, a.byteLength >> 2) : null;
 }
 
-/** A colour kernel running `k` on whole pixels (through aligned copies when a buffer is not 4-aligned). */
+/**
+ * A colour kernel running `k` on whole pixels (through aligned copies when a buffer is not 4-aligned). Each
+ * kernel writes its own pixel loop (skip transparent, unpack, pack): one shared loop calling a per-kernel pixel
+ * function measured 2.5× slower on 16 Mpx (the call site sees every kernel's function, and V8 stops inlining).
+ */
 export function wordKernel(k: WordKernel): ColorKernel {
   return (src, dst, from, to) => {
     const s32 = pixelView(src);
