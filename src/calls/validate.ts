@@ -28,6 +28,14 @@ export type Validation =
 const COLOR = /^#?([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$/;
 /** The longest colour `COLOR` accepts (`#RRGGBB`); anything longer is refused without running the pattern. */
 const COLOR_MAX_LENGTH = 7;
+/** One ink in percent, 0–100 (at most two decimals), `%` optional. */
+const INK = String.raw`\s*(?:100(?:\.0{1,2})?|\d{1,2}(?:\.\d{1,2})?)%?\s*`;
+/** Press inks, `cmyk(C, M, Y, K)` in percent, commas or spaces between them (ParamLimits.inks). */
+const INKS = new RegExp(
+  `^[cC][mM][yY][kK]\\((?:${INK},){3}${INK}\\)$|^[cC][mM][yY][kK]\\((?:${INK}\\s){3}${INK}\\)$`,
+);
+const INKS_MAX_LENGTH = 48;
+const COLOR_OR_INKS = new RegExp(`${COLOR.source}|${INKS.source}`);
 /** How much of a refused value a message quotes. */
 const QUOTED_MAX_LENGTH = 64;
 /** A character that is not whitespace (JavaScript's `\s` includes U+3000, the full-width space). */
@@ -43,7 +51,7 @@ function limitKeywords(limits: ParamLimits | undefined): JsonSchema {
   if (limits.max !== undefined) out.maximum = limits.max;
   if (limits.above !== undefined) out.exclusiveMinimum = limits.above;
   if (limits.integer) out.multipleOf = 1;
-  if (limits.format === 'color') out.pattern = COLOR.source;
+  if (limits.format === 'color') out.pattern = (limits.inks ? COLOR_OR_INKS : COLOR).source;
   if (limits.nonBlank) out.pattern = NON_BLANK.source;
   if (limits.format === 'path') out.minLength = 1;
   if (limits.maxLength !== undefined) out.maxLength = limits.maxLength;
@@ -113,6 +121,14 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 export function normaliseColor(value: string): string {
+  if (INKS.test(value)) {
+    const inks = value
+      .slice(value.indexOf('(') + 1, -1)
+      .split(/[\s,%]+/)
+      .filter(Boolean)
+      .map(Number);
+    return `cmyk(${inks.join(',')})`;
+  }
   const hex = value.replace('#', '').toLowerCase();
   return `#${hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex}`;
 }
@@ -178,7 +194,9 @@ function stringProblem(
     const over = lengthOver(value, limits.maxLength);
     if (over !== null) return [tooLong(parameter, limits.maxLength, over)];
   }
-  if (limits.format === 'color' && value.length > COLOR_MAX_LENGTH) return [notAColor(parameter, value)];
+  if (limits.format === 'color' && value.length > (limits.inks ? INKS_MAX_LENGTH : COLOR_MAX_LENGTH)) {
+    return [notAColor(parameter, value, limits.inks)];
+  }
   return [];
 }
 
@@ -230,11 +248,13 @@ function blankName(parameter: string, value: unknown): ArgumentProblem {
   };
 }
 
-function notAColor(parameter: string, value: unknown): ArgumentProblem {
+function notAColor(parameter: string, value: unknown, inks = false): ArgumentProblem {
   const shown = typeof value === 'string' ? quoted(value) : String(value);
   return {
     parameter,
-    message: `${parameter} 不是有效的十六进制颜色：应为 #RRGGBB、RRGGBB 或 #RGB，收到 ${shown}`,
+    message: inks
+      ? `${parameter} 不是有效的颜色：应为十六进制颜色 #RRGGBB、RRGGBB 或 #RGB，或油墨百分比 cmyk(C,M,Y,K)（每项 0–100），收到 ${shown}`
+      : `${parameter} 不是有效的十六进制颜色：应为 #RRGGBB、RRGGBB 或 #RGB，收到 ${shown}`,
   };
 }
 
@@ -331,7 +351,8 @@ function describe(tool: ToolDefinition, e: ErrorObject, args: Record<string, unk
     case 'pattern': {
       const parameter = parameterPath(e.instancePath);
       const value = rawValueAt(args, e.instancePath);
-      return limitsAt(tool, parameter)?.nonBlank ? blankName(parameter, value) : notAColor(parameter, value);
+      const limits = limitsAt(tool, parameter);
+      return limits?.nonBlank ? blankName(parameter, value) : notAColor(parameter, value, limits?.inks);
     }
     case 'minLength': {
       const parameter = parameterPath(e.instancePath);

@@ -119,6 +119,28 @@ export async function documentColor(state: DocState, color: RGB): Promise<RGB> {
   return separated!.color;
 }
 
+/**
+ * Press inks asked for (percent) as the document holds them: the sRGB colour they print as, through the
+ * document's profile (the press profile in an RGB document, as Photoshop's picker converts CMYK values); in a
+ * CMYK document every pixel drawn in that colour is written with exactly these inks (the ink table).
+ */
+export async function inkColor(state: DocState, inks: Cmyk): Promise<RGB> {
+  const profile = state.mode === 'cmyk' ? documentProfile(state) : pressProfile();
+  const bytes = [inks.c, inks.m, inks.y, inks.k].map((p) => Math.round((p / 100) * 255)) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  const rgba = await rgbaFromCmyk(Uint8Array.from(bytes), 1, 1, 4, profile.bytes);
+  const color = { r: rgba[0]!, g: rgba[1]!, b: rgba[2]! };
+  const table = state.inkTable;
+  if (state.mode === 'cmyk' && tableApplies(table, profile.bytes)) {
+    recordInk(table, color.r, color.g, color.b, ...bytes, true);
+  }
+  return color;
+}
+
 function key(c: RGB): string {
   return `${c.r},${c.g},${c.b}`;
 }

@@ -97,7 +97,11 @@ export function inkOf(t: InkTable, r: number, g: number, b: number): number {
   }
 }
 
-/** Records the inks c, m, y, k (0–255) for the colour r, g, b unless it has some already. */
+/**
+ * Records the inks c, m, y, k (0–255) for the colour r, g, b unless it has some already — or, with `replace`,
+ * in their place: inks a user asked for (a `cmyk(…)` colour) win over a separation's, for every pixel of that
+ * colour (they look the same on screen, so which one a pixel came from is not known).
+ */
 export function recordInk(
   t: InkTable,
   r: number,
@@ -107,11 +111,16 @@ export function recordInk(
   m: number,
   y: number,
   k: number,
+  replace = false,
 ): void {
   const key = (0x1000000 | (r << 16) | (g << 8) | b) >>> 0;
   let mask = t.keys.length - 1;
   let i = slotOf(key, mask);
-  for (; t.keys[i] !== 0; i = (i + 1) & mask) if (t.keys[i] === key) return;
+  for (; t.keys[i] !== 0; i = (i + 1) & mask) {
+    if (t.keys[i] !== key) continue;
+    if (replace) t.values[i] = ((c << 24) | (m << 16) | (y << 8) | k) >>> 0;
+    return;
+  }
   if (t.count >= MAX_TABLE_COLOURS) return;
   if ((t.count + 1) * 2 > t.keys.length) {
     const { keys, values } = t;

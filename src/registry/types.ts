@@ -46,6 +46,11 @@ export interface ParamLimits {
   readonly default?: unknown;
   readonly format?: 'color' | 'path';
   /**
+   * Colours: press inks are accepted too, `cmyk(C,M,Y,K)` in percent (a print designer's K-only black is
+   * `cmyk(0,0,0,100)`, which no hex colour separates to), normalised to `cmyk(c,m,y,k)`.
+   */
+  readonly inks?: boolean;
+  /**
    * Numbers: what the value measures, for a surface that offers other units — a length in pixels (`px`) and the
    * resolution (`dpi`) that turns it into millimetres, centimetres, inches or points (the studio's form).
    */

@@ -2,13 +2,14 @@
  * Colour, guides and colour modes: set_foreground_color, get_pixel_color, add_guide, clear_guides,
  * convert_to_rgb, convert_to_cmyk (SPEC.md §4.3, DESIGN.md §4 "Colour modes").
  */
-import { cmykAt, convertStateToCmyk, documentColor } from '../engine/color-mode.js';
+import { cmykAt, convertStateToCmyk } from '../engine/color-mode.js';
 import { fail } from '../engine/errors.js';
 import type { DocState, Guide } from '../engine/model.js';
 import { documentProfile, pressProfile, profileSummary } from '../engine/press-profile.js';
-import { hexToRgb, rgbToHex } from '../engine/raster.js';
+import { rgbToHex } from '../engine/raster.js';
 import { documentSummary } from './describe.js';
 import { undrawnAdjustments } from './guards.js';
+import { heldColor } from './held-color.js';
 import { activeDoc } from './resolve.js';
 import type { ToolHandlers } from './types.js';
 
@@ -22,20 +23,19 @@ export const colorHandlers = {
   async set_foreground_color({ color }, ctx) {
     const doc = activeDoc(ctx);
     const s = doc.state;
-    const rgb = await documentColor(s, hexToRgb(color));
-    const applied = rgbToHex(rgb);
+    const held = await heldColor(s, color);
     const previous = rgbToHex(s.foreground);
-    if (applied !== previous) {
-      ctx.tx.update(doc.id, { ...s, foreground: rgb });
+    if (held.hex !== previous) {
+      ctx.tx.update(doc.id, { ...s, foreground: held.color });
       // Photoshop does not record colour changes in the History panel.
       ctx.tx.skipHistoryStep();
     }
     return {
-      foreground: applied,
+      foreground: held.hex,
       previous,
-      ...(applied !== color
-        ? { requested_color: color, note: `CMYK 模式：颜色已按 CMYK 色域转换为 ${applied}` }
-        : {}),
+      ...(held.hex !== color ? { requested_color: color } : {}),
+      ...(held.inks ? { inks: held.inks } : {}),
+      ...(held.note ? { note: held.note } : {}),
     };
   },
 

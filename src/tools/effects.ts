@@ -11,15 +11,15 @@
  * blends as one layer). Colour fill layers cover the canvas, so the compositor does not draw effects for them:
  * those are refused rather than storing an effect nobody would see.
  */
-import { documentColor } from '../engine/color-mode.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { BLACK } from '../engine/factory.js';
 import type { DocState, DropShadowEffect, Effects, Layer, RGB, StrokeEffect } from '../engine/model.js';
-import { hexToRgb, rgbToHex } from '../engine/raster.js';
+import { rgbToHex } from '../engine/raster.js';
 import { layerById, setActive, setLayer } from '../engine/tree.js';
 import { layerSummary } from './describe.js';
 import { assertFree, refuseBackground } from './guards.js';
+import { heldColor } from './held-color.js';
 import { activateOnly, activeDoc, layerNamed } from './resolve.js';
 import type { Payload, ToolContext, ToolHandlers } from './types.js';
 
@@ -101,13 +101,12 @@ function styleable(ctx: ToolContext, state: DocState, name: string, what: string
   return layer;
 }
 
-/** The colour as the document holds it (CMYK documents clip it to the printable gamut), with a note if it moved. */
-async function heldColor(state: DocState, color: RGB, asked: string): Promise<{ color: RGB; note: Payload }> {
-  const held = await documentColor(state, color);
-  const hex = rgbToHex(held);
+/** The colour as the document holds it (held-color.ts), with what became of it as result fields. */
+async function effectColor(state: DocState, asked: string): Promise<{ color: RGB; note: Payload }> {
+  const held = await heldColor(state, asked);
   return {
-    color: held,
-    note: hex === asked ? {} : { color_note: `CMYK 文档：颜色 ${asked} 已转换为可印刷的 ${hex}` },
+    color: held.color,
+    note: { ...(held.note ? { color_note: held.note } : {}), ...(held.inks ? { inks: held.inks } : {}) },
   };
 }
 
@@ -157,7 +156,7 @@ export const effectsHandlers = {
   async add_stroke({ name, size, color, position }, ctx) {
     const doc = activeDoc(ctx);
     const layer = styleable(ctx, doc.state, name, '添加描边');
-    const held = await heldColor(doc.state, hexToRgb(color), color);
+    const held = await effectColor(doc.state, color);
     const stroke: StrokeEffect = { size, position, color: held.color, opacity: 1, blend: 'normal' };
     const old = layer.effects?.stroke;
     if (sameStroke(old, stroke)) {
@@ -182,7 +181,7 @@ export const effectsHandlers = {
   async add_drop_shadow({ name, distance, size, opacity, angle }, ctx) {
     const doc = activeDoc(ctx);
     const layer = styleable(ctx, doc.state, name, '添加投影');
-    const held = await heldColor(doc.state, BLACK, rgbToHex(BLACK));
+    const held = await effectColor(doc.state, rgbToHex(BLACK));
     const a = photoshopAngle(angle);
     const dropShadow: DropShadowEffect = {
       distance,

@@ -5,7 +5,6 @@
  * a call that would change nothing says so and adds no step.
  */
 
-import { documentColor } from '../engine/color-mode.js';
 import { canvasRect } from '../engine/composite/index.js';
 import { checkLayerExtent } from '../engine/document-limits.js';
 import type { OpenDocument } from '../engine/editor.js';
@@ -22,7 +21,7 @@ import type {
   Raster,
   Rect,
 } from '../engine/model.js';
-import { hexToRgb, intersectRect, isEmptyRect, rgbToHex, solidRaster, unionRect } from '../engine/raster.js';
+import { intersectRect, isEmptyRect, rgbToHex, solidRaster, unionRect } from '../engine/raster.js';
 import {
   allMask,
   alphaMask,
@@ -52,6 +51,7 @@ import {
 import { isShown, layerById, setActive, setLayer } from '../engine/tree.js';
 import { boundsReport, layerSummary } from './describe.js';
 import { assertPixelsEditable, refuseAdjustment } from './guards.js';
+import { heldColor } from './held-color.js';
 import { renderLayers } from './merge.js';
 import { activeDoc, activeLayer, layerNamed } from './resolve.js';
 import type { Payload, ToolContext, ToolHandlers } from './types.js';
@@ -517,19 +517,18 @@ export const selectionHandlers = {
       };
     }
     warnHidden(ctx, s, layer, '填充');
-    const asked = hexToRgb(color);
-    const rgb = await documentColor(s, asked);
+    const held = await heldColor(s, color);
+    const rgb = held.color;
     const region = s.selection ? selectionBounds(s.selection, s.width, s.height) : canvasRect(s);
     if (isEmptyRect(region)) fail('internal', '选区为空');
     const filled = filledLayer(s, layer, rgb, opacity / 100, region);
     const next = setLayer(s, filled);
     ctx.tx.update(doc.id, next);
-    const applied = rgbToHex(rgb);
     return {
-      color: applied,
-      ...(applied !== color
-        ? { requested_color: color, note: `CMYK 模式：颜色已按 CMYK 色域转换为 ${applied}` }
-        : {}),
+      color: held.hex,
+      ...(held.hex !== color ? { requested_color: color } : {}),
+      ...(held.inks ? { inks: held.inks } : {}),
+      ...(held.note ? { note: held.note } : {}),
       opacity,
       area: s.selection ? 'selection' : 'whole_layer',
       filled_bounds: boundsReport(region),

@@ -251,4 +251,27 @@ describe('a tool form’s fields', () => {
     await eventually(() => lock.getByLabel('锁定', { exact: true }).getAttribute('role')).toBe('switch');
     expect(await textOf(lock.locator('.fields'))()).not.toMatch(/\b(true|false)\b/);
   });
+
+  it('takes press inks typed into a colour field, says so in its placeholder, and the card reports the inks', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 200, height: 100, name: '印' }),
+      toolCall('convert_to_cmyk'),
+      toolCall('create_layer', { name: '黑' }),
+    ]);
+    const page = await studio.open(id);
+    const sent = callsSent(page);
+    await openTool(page, '填充选区');
+    const f = form(page, '填充选区');
+    const color = f.getByLabel('填充颜色', { exact: true });
+    expect(await color.getAttribute('placeholder')).toBe('#rrggbb / cmyk(0,0,0,100)');
+    await color.fill('cmyk(0,0,0,100)');
+    await f.getByRole('button', { name: '运行', exact: true }).click();
+    await eventually(countOf(cards(page, '填充选区'))).toBe(1);
+    await finished(cards(page, '填充选区').last());
+    expect(sent).toHaveLength(1);
+    const [info] = await okCalls(studio.url, id, [toolCall('get_pixel_color', { x: 50, y: 50 })]);
+    expect(JSON.stringify(info)).toMatch(/"k":100/);
+    await snapshot(page, 'tool-form-inks');
+  });
 });

@@ -511,7 +511,7 @@ export const groupC = [
     limits: {
       name: NAME,
       size: { above: 0, max: 250 },
-      color: { format: 'color' },
+      color: { format: 'color', inks: true },
       position: { default: 'outside' },
     },
   }),
@@ -800,7 +800,7 @@ export const groupC = [
       },
       required: ['color'],
     },
-    limits: { color: { format: 'color' }, opacity: { min: 0, max: 100, default: 100 } },
+    limits: { color: { format: 'color', inks: true }, opacity: { min: 0, max: 100, default: 100 } },
   }),
   defineTool({
     name: 'inverse_selection',
@@ -843,7 +843,7 @@ export const groupC = [
       properties: { color: { type: 'string', description: '前景色，十六进制颜色，如 #ff0000' } },
       required: ['color'],
     },
-    limits: { color: { format: 'color' } },
+    limits: { color: { format: 'color', inks: true } },
   }),
   defineTool({
     name: 'get_pixel_color',

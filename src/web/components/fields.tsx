@@ -130,7 +130,7 @@ function Control({
             {...aria}
             type="text"
             spellcheck={false}
-            placeholder="#rrggbb"
+            placeholder={kind.inks ? '#rrggbb / cmyk(0,0,0,100)' : '#rrggbb'}
             value={text}
             onInput={(e) => onChange(e.currentTarget.value)}
           />

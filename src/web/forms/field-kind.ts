@@ -21,7 +21,8 @@ export type FieldKind =
       readonly max?: number;
       readonly integer: boolean;
     }
-  | { readonly kind: 'color' }
+  /** `inks`: press inks `cmyk(…)` may be typed too (registry `limits.inks`). */
+  | { readonly kind: 'color'; readonly inks: boolean }
   | { readonly kind: 'layer' }
   | { readonly kind: 'layers' }
   | { readonly kind: 'document' }
@@ -97,7 +98,7 @@ export function fieldKind(schema: ParamSchema, limits: ParamLimits = {}): FieldK
       return refersToLayer(schema) ? { kind: 'layers' } : { kind: 'strings' };
     }
     case 'string':
-      if (limits.format === 'color') return { kind: 'color' };
+      if (limits.format === 'color') return { kind: 'color', inks: limits.inks === true };
       if (limits.format === 'path') return { kind: 'path' };
       if (refersToDocument(schema)) return { kind: 'document' };
       if (refersToLayer(schema)) return { kind: 'layer' };
