@@ -78,6 +78,28 @@ export function checkCanvasSize(width: number, height: number, what: string): vo
 }
 
 /**
+ * Refuses (`out_of_bounds`) an image file whose header gives a size beyond the limits, before it is decoded: it
+ * would become a document (or a placed layer) that could not be saved. `what` names the file ('TIFF 图像').
+ */
+export function checkImageSize(width: number, height: number, what: string): void {
+  const hint = '请先缩小图像（或裁成几部分）再打开或置入';
+  if (width > MAX_DOCUMENT_SIDE || height > MAX_DOCUMENT_SIDE) {
+    fail(
+      'out_of_bounds',
+      `${what}尺寸 ${width}×${height} 超过文档上限：每边最多 ${grouped(MAX_DOCUMENT_SIDE)} 像素（PSB 格式的上限），无法读取`,
+      { hint, details: { width, height } },
+    );
+  }
+  if (width * height > MAX_DOCUMENT_PIXELS) {
+    fail(
+      'out_of_bounds',
+      `${what}尺寸 ${width}×${height} 超过文档上限（宽×高最多 ${grouped(MAX_DOCUMENT_PIXELS)} 像素，约 2.68 亿），无法读取`,
+      { hint, details: { width, height } },
+    );
+  }
+}
+
+/**
  * Refuses (`out_of_bounds`) a layer raster over `rect` larger than a document may be: it is one dense raster, so
  * pixels lying far apart (a layer moved a billion pixels off the canvas, then merged with one on it or filled where
  * the canvas is) would need more memory than any machine has. Photoshop cannot move a layer that far to begin

@@ -14,7 +14,12 @@ import { placedFile } from '../engine/io/placed-file.js';
 import { decodePsdOffThread, writePsdFileOffThread } from '../engine/io/psd-thread.js';
 import { documentPixelBytes, psdCanvasPixels, reservePixels } from '../engine/memory-budget.js';
 import type { DocState, Layer, Loss, PixelLayer, Raster, SmartLayer } from '../engine/model.js';
-import { documentProfile, isPressProfile } from '../engine/press-profile.js';
+import {
+  documentProfile,
+  iccDescription,
+  isPressProfile,
+  type PressProfile,
+} from '../engine/press-profile.js';
 import { cropRaster } from '../engine/raster.js';
 import { documentInkSources, newInkTable, recordPixels } from '../engine/raster-inks.js';
 import sharp from '../engine/sharp.js';
@@ -266,6 +271,26 @@ function cmykDocument(raster: Raster, icc: Uint8Array): Pick<DocState, 'mode' | 
   return { mode: 'cmyk', inkTable, ...(isPressProfile(icc) ? {} : { cmykProfile: icc }) };
 }
 
+/**
+ * A CMYK file placed into a CMYK document whose profile is another: its inks are kept only through the same
+ * profile (raster-inks.ts keptInks), so the document separates its colours afresh, and the print shop gets other
+ * inks than the file holds: said, since nothing else shows it until the proof comes back.
+ */
+function warnInksConverted(ctx: ToolContext, state: DocState, icc: Uint8Array, file: string): void {
+  if (state.mode !== 'cmyk') return;
+  let profile: PressProfile;
+  try {
+    profile = documentProfile(state);
+  } catch {
+    return; // no usable press profile: every save of this document fails saying so
+  }
+  if (Buffer.compare(Buffer.from(icc), Buffer.from(profile.bytes)) === 0) return;
+  const own = iccDescription(icc) ?? '未命名';
+  ctx.warn(
+    `置入的“${file}”为 CMYK 图像，其配置文件“${own}”与文档的 CMYK 配置文件“${profile.name}”不同：颜色已从“${own}”转换为“${profile.name}”，保存时按“${profile.name}”分色，油墨值与原文件不同`,
+  );
+}
+
 type Readable = 'psd' | 'image';
 
 /** What a file is read as, by its extension: every format Atelier reads (WebP and AVIF are read, never written). */
@@ -423,8 +448,9 @@ export const filesHandlers = {
       source = renderDocument(decoded.state);
       dpi = decoded.state.dpi;
     } else {
-      const decoded = await decodeImage(buf);
+      const decoded = await decodeImage(buf, { into: doc.state.mode });
       for (const w of decoded.warnings) ctx.warn(w);
+      if (decoded.cmykProfile) warnInksConverted(ctx, doc.state, decoded.cmykProfile, target);
       source = decoded.raster;
       dpi = decoded.dpiStated ? decoded.dpi : null;
     }

@@ -6,15 +6,16 @@
 import type { Metadata, Sharp } from 'sharp';
 import { HEIC, READ_FORMATS } from '../../registry/file-formats.js';
 import { cmykTiff, rgbaFromCmyk } from '../cmyk-pixels.js';
-import { MAX_DOCUMENT_PIXELS } from '../document-limits.js';
+import { checkImageSize } from '../document-limits.js';
 import { EditorError } from '../errors.js';
 import { reservePixels } from '../memory-budget.js';
 import type { Raster } from '../model.js';
-import { type PressProfile, pressProfile } from '../press-profile.js';
+import { iccColourSpace, iccDescription, type PressProfile, pressProfile } from '../press-profile.js';
 import { sharePixels } from '../raster.js';
 import { type InkSource, inksOf, separateComposite } from '../raster-inks.js';
 import sharp from '../sharp.js';
-import { type SourceProfile, sourceProfile, srgbProfilePath } from './rgb-profile.js';
+import { sniffFileType } from './file-type.js';
+import { type PlacedInto, type SourceProfile, sourceProfile, srgbProfilePath } from './rgb-profile.js';
 
 export interface JpegOptions {
   /** 1..100, default 90. */
@@ -23,6 +24,14 @@ export interface JpegOptions {
   readonly cmyk?: PressProfile;
   /** For a CMYK JPEG: the layers whose kept inks the pixels showing them take (raster-inks.ts). */
   readonly inkSources?: readonly InkSource[];
+}
+
+export interface DecodeOptions {
+  /**
+   * The mode of the document the image is placed into; absent when it is opened as a document of its own. The
+   * warnings say what happens to its colours there (a gray image placed into a CMYK document is not saved as RGB).
+   */
+  readonly into?: PlacedInto;
 }
 
 export interface DecodedImage {
@@ -39,9 +48,9 @@ export interface DecodedImage {
   readonly cmykProfile?: Uint8Array;
   /**
    * What reading changed or left out, to be passed on in Chinese as a PSD's are (psd.ts): more than 8 bits a
-   * channel read as 8, gray read as RGB, a profile other than sRGB converted to sRGB, a CMYK file without a profile
-   * read with the press profile, the pages after a TIFF's first and a Photoshop TIFF's layers not read. None for
-   * an 8-bit RGB file, untagged or tagged sRGB.
+   * channel read as 8, gray read as RGB, a profile other than sRGB converted to sRGB, a CMYK file without a CMYK
+   * profile read with the press profile, the pages after a TIFF's first and a Photoshop TIFF's layers not read, a
+   * vertical resolution other than the horizontal one. None for an 8-bit RGB file, untagged or tagged sRGB.
    */
   readonly warnings: readonly string[];
 }
@@ -56,9 +65,6 @@ const LIBVIPS_DPI = 25.4;
 
 /** Formats decodeImage accepts (sharp's `metadata().format` names; `heif` with AV1 inside is AVIF). */
 const RASTER_FORMATS: ReadonlySet<string> = new Set(['png', 'jpeg', 'webp', 'heif', 'tiff', 'gif']);
-
-/** A decoded image becomes a document: the document pixel limit (also sharp's default input limit). */
-const MAX_INPUT_PIXELS = MAX_DOCUMENT_PIXELS;
 
 function checkRaster(raster: Raster): void {
   if (!(raster.w > 0 && raster.h > 0)) {
@@ -197,6 +203,8 @@ function cleanDpi(density: number | undefined, step = 0): number {
 interface StoredDensity {
   readonly dpi: number;
   readonly step: number;
+  /** The vertical resolution in pixels per inch, when the file stores one apart (`dpi` is the horizontal). */
+  readonly ydpi?: number;
 }
 
 const INCHES_PER_METRE = 0.0254;
@@ -214,15 +222,21 @@ function pngDensity(buf: Buffer): StoredDensity | undefined {
     if (type === 'IDAT' || type === 'IEND') return undefined;
     if (type === 'pHYs' && length >= 9 && at + 17 <= buf.length) {
       const perMetre = buf.readUInt32BE(at + 8);
-      return buf[at + 16] === 1 ? { dpi: perMetre * INCHES_PER_METRE, step: INCHES_PER_METRE } : undefined;
+      const ydpi = buf.readUInt32BE(at + 12) * INCHES_PER_METRE;
+      return buf[at + 16] === 1
+        ? { dpi: perMetre * INCHES_PER_METRE, step: INCHES_PER_METRE, ydpi }
+        : undefined;
     }
     at += 12 + length;
   }
   return undefined;
 }
 
-/** A JPEG's JFIF (APP0) density in pixels per inch: units 1 is per inch, 2 per centimetre, 0 an aspect ratio only. */
-function jfifDensity(buf: Buffer): StoredDensity | undefined {
+/**
+ * The first of a JPEG's header segments (those before its first scan) for which `take`, given the marker and the
+ * segment's data, gives something; undefined when none does or the bytes are no JPEG.
+ */
+function jpegHeader<T>(buf: Buffer, take: (marker: number, seg: Buffer) => T | undefined): T | undefined {
   if (buf.length < 4 || buf[0] !== 0xff || buf[1] !== 0xd8) return undefined;
   for (let at = 2; at + 4 <= buf.length; ) {
     if (buf[at] !== 0xff) return undefined;
@@ -234,20 +248,47 @@ function jfifDensity(buf: Buffer): StoredDensity | undefined {
     // Start of scan or end of image: the headers are over.
     if (marker === 0xda || marker === 0xd9) return undefined;
     const length = buf.readUInt16BE(at + 2);
-    if (marker === 0xe0 && length >= 14 && at + 2 + length <= buf.length) {
-      const seg = buf.subarray(at + 4, at + 2 + length);
-      if (seg.toString('latin1', 0, 5) === 'JFIF\0') {
-        const units = seg[7];
-        const density = seg.readUInt16BE(8);
-        // Exact as they are (no rounding to one decimal: 28 per cm is 71.12 DPI, not 71.1).
-        if (units === 1) return { dpi: density, step: 0 };
-        if (units === 2) return { dpi: density * CM_PER_INCH, step: 0 };
-        return undefined;
-      }
+    if (at + 2 + length <= buf.length) {
+      const found = take(marker, buf.subarray(at + 4, at + 2 + length));
+      if (found !== undefined) return found;
     }
     at += 2 + length;
   }
   return undefined;
+}
+
+/** A JPEG's JFIF (APP0) density in pixels per inch: units 1 is per inch, 2 per centimetre, 0 an aspect ratio only. */
+function jfifDensity(buf: Buffer): StoredDensity | undefined {
+  return (
+    jpegHeader(buf, (marker, seg): StoredDensity | undefined | null => {
+      if (marker !== 0xe0 || seg.length < 12 || seg.toString('latin1', 0, 5) !== 'JFIF\0') return undefined;
+      const units = seg[7];
+      const density = seg.readUInt16BE(8);
+      const vertical = seg.readUInt16BE(10);
+      // Exact as they are (no rounding to one decimal: 28 per cm is 71.12 DPI, not 71.1).
+      if (units === 1) return { dpi: density, step: 0, ydpi: vertical };
+      if (units === 2) return { dpi: density * CM_PER_INCH, step: 0, ydpi: vertical * CM_PER_INCH };
+      return null; // the JFIF segment, stating no resolution
+    }) ?? undefined
+  );
+}
+
+/** A JPEG's size as its frame header (SOF0–SOF15, not DHT, JPG or DAC) states it. */
+function jpegFrameSize(buf: Buffer): { w: number; h: number } | undefined {
+  try {
+    return jpegHeader(buf, (marker, seg) =>
+      marker >= 0xc0 &&
+      marker <= 0xcf &&
+      marker !== 0xc4 &&
+      marker !== 0xc8 &&
+      marker !== 0xcc &&
+      seg.length >= 5
+        ? { h: seg.readUInt16BE(1), w: seg.readUInt16BE(3) }
+        : undefined,
+    );
+  } catch {
+    return undefined; // a length past the end: libvips reads the header
+  }
 }
 
 /** One IFD entry of a TIFF: its field type, its count of values, and where the values are (inline or elsewhere). */
@@ -333,7 +374,11 @@ function tiffDirectories(buf: Buffer, max: number): TiffDirectories | undefined 
   return { ifds, value };
 }
 
+const TIFF_PHOTOMETRIC = 262;
+/** PhotometricInterpretation's CIELab, ICCLab and ITULab: a Lab TIFF. */
+const TIFF_LAB = new Set([8, 9, 10]);
 const TIFF_X_RESOLUTION = 282;
+const TIFF_Y_RESOLUTION = 283;
 const TIFF_RESOLUTION_UNIT = 296;
 const TIFF_NEW_SUBFILE_TYPE = 254;
 /** Photoshop's layers in a TIFF ("ImageSourceData", Adobe's TIFF technical note 2): the IFD's image is the composite. */
@@ -345,14 +390,18 @@ const TIFF_IMAGE_SOURCE_DATA = 37724;
  */
 function tiffDensity(tiff: TiffDirectories): StoredDensity | null {
   const ifd = tiff.ifds[0];
-  const x = ifd?.get(TIFF_X_RESOLUTION);
-  const resolution = x?.type === 5 ? tiff.value(x) : undefined;
+  const rational = (tag: number) => {
+    const e = ifd?.get(tag);
+    return e?.type === 5 ? tiff.value(e) : undefined;
+  };
+  const resolution = rational(TIFF_X_RESOLUTION);
   if (resolution === undefined || !(resolution > 0)) return null;
   const unitEntry = ifd?.get(TIFF_RESOLUTION_UNIT);
   const unit = unitEntry ? tiff.value(unitEntry) : 2;
-  if (unit === 2) return { dpi: resolution, step: 0 };
-  if (unit === 3) return { dpi: resolution * CM_PER_INCH, step: 0 };
-  return null;
+  const factor = unit === 2 ? 1 : unit === 3 ? CM_PER_INCH : undefined;
+  if (factor === undefined) return null;
+  const y = rational(TIFF_Y_RESOLUTION);
+  return { dpi: resolution * factor, step: 0, ...(y !== undefined ? { ydpi: y * factor } : {}) };
 }
 
 /** EXIF's XResolution in pixels per inch: `exif` is the block sharp gives, the TIFF structure (after `Exif\0\0` in a JPEG). */
@@ -409,23 +458,25 @@ function fileDensity(buf: Buffer, meta: Metadata): StoredDensity | null | undefi
   }
 }
 
+/** What every format refusal suggests: the formats decodeImage reads. */
+const READABLE_HINT = '支持 PNG、JPEG、WebP、AVIF、TIFF、GIF';
+const DAMAGED_HINT = '请用原来的软件重新导出该文件，或改用完整、未损坏的副本';
+
+const reasonOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
 /**
  * Decodes a PNG, JPEG, WebP, AVIF, TIFF or GIF (first frame) into a straight RGBA raster at 0,0 in sRGB.
  * EXIF orientation is applied; CMYK and other colour spaces are converted with the embedded (or default) profile.
  */
-export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImage> {
+export async function decodeImage(buf: Buffer | Uint8Array, opts: DecodeOptions = {}): Promise<DecodedImage> {
+  const bytes = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  refuseByHeader(bytes);
   let meta: Metadata;
   try {
     // The header only: the size is checked below against the documents' limit, with our own message.
     meta = await sharp(buf, { limitInputPixels: false }).metadata();
   } catch (err) {
-    throw new EditorError(
-      'unsupported',
-      `无法识别的图像文件：${err instanceof Error ? err.message : String(err)}`,
-      {
-        hint: '支持 PNG、JPEG 等常见格式',
-      },
-    );
+    throw unreadable(bytes, err);
   }
   if (meta.format === 'heif' && meta.compression !== 'av1') {
     // HEIC: HEVC inside, which the sharp build has no decoder for.
@@ -434,17 +485,12 @@ export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImag
   if (!meta.format || !RASTER_FORMATS.has(meta.format)) {
     // SVG and PDF are excluded on purpose: their renderers can pull in files from outside the workspace.
     throw new EditorError('unsupported', `不支持的图像格式“${meta.format ?? '未知'}”`, {
-      hint: '支持 PNG、JPEG、WebP、AVIF、TIFF、GIF',
+      hint: READABLE_HINT,
     });
   }
-  if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) {
-    throw new EditorError(
-      'out_of_bounds',
-      `图像尺寸 ${meta.width}×${meta.height} 超过文档上限（宽×高最多 ${MAX_INPUT_PIXELS.toLocaleString('en-US')} 像素，约 2.68 亿），无法打开`,
-      { hint: '请先缩小图像再打开' },
-    );
-  }
-  const bytes = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  const name = formatName(meta.format);
+  if (meta.space === 'lab' || meta.space === 'labs') throw labRefusal(name);
+  checkImageSize(meta.width ?? 0, meta.height ?? 0, `${name} 图像`);
   const stored = fileDensity(bytes, meta);
   const dpi = stored === undefined ? cleanDpi(meta.density) : cleanDpi(stored?.dpi, stored?.step);
   const dpiStated =
@@ -452,11 +498,12 @@ export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImag
       ? meta.density !== undefined && meta.density >= 1
       : stored !== null &&
         !((meta.format === 'png' || meta.format === 'tiff') && Math.abs(stored.dpi - LIBVIPS_DPI) < 1e-5);
-  const name = formatName(meta.format);
   const cmyk = meta.space === 'cmyk';
-  const { warnings, profile } = await conversions(bytes, meta, name, cmyk);
+  const { warnings, profile } = await conversions(bytes, meta, name, cmyk, opts.into);
   const icc = cmyk ? cmykProfileOf(meta, name, warnings) : undefined;
-  if (icc) return { ...(await decodeCmyk(buf, meta, icc)), dpi, dpiStated, warnings };
+  if (dpiStated && stored?.ydpi !== undefined)
+    warnNonSquare(dpi, cleanDpi(stored.ydpi, stored.step), name, warnings);
+  if (icc) return { ...(await decodeCmyk(buf, meta, icc, name)), dpi, dpiStated, warnings };
   // sharp decodes into ordinary memory, copied into shared memory after (charged then by allocPixels).
   reservePixels((meta.width ?? 0) * (meta.height ?? 0) * 4, '解码图像');
   try {
@@ -479,8 +526,97 @@ export async function decodeImage(buf: Buffer | Uint8Array): Promise<DecodedImag
     if (meta.space === 'grey16' && profile) pixels = await profile.convert(pixels, info.width, info.height);
     return { raster: { x: 0, y: 0, w: info.width, h: info.height, data: pixels }, dpi, dpiStated, warnings };
   } catch (err) {
-    throw new EditorError('io_error', `图像解码失败：${err instanceof Error ? err.message : String(err)}`);
+    throw undecodable(name, err);
   }
+}
+
+/**
+ * The largest side libjpeg decodes (its JPEG_MAX_DIMENSION), below what a JPEG header can state (65,535): past
+ * it libvips fails while reading the header, in English.
+ */
+const JPEG_MAX_SIDE = 65_500;
+
+/**
+ * What a file's header says that libvips would refuse in its own words or read wrongly, said before it is asked:
+ * a Lab TIFF (8-bit: "bad labq format", which read as a damaged file), a JPEG too large to decode or to open.
+ */
+function refuseByHeader(buf: Buffer): void {
+  const kind = sniffFileType(buf);
+  if (kind === 'tiff') {
+    let photometric: number | undefined;
+    try {
+      const tiff = tiffDirectories(buf, 1);
+      const entry = tiff?.ifds[0]?.get(TIFF_PHOTOMETRIC);
+      photometric = entry && tiff?.value(entry);
+    } catch {
+      photometric = undefined; // a directory past the end: left to libvips, which says the file is damaged
+    }
+    if (photometric !== undefined && TIFF_LAB.has(photometric)) throw labRefusal('TIFF');
+  }
+  const size = kind === 'jpg' ? jpegFrameSize(buf) : undefined;
+  if (size) {
+    checkImageSize(size.w, size.h, 'JPEG 图像');
+    if (size.w > JPEG_MAX_SIDE || size.h > JPEG_MAX_SIDE) {
+      throw new EditorError(
+        'out_of_bounds',
+        `JPEG 图像尺寸 ${size.w}×${size.h} 超过 JPEG 解码的上限：每边最多 ${JPEG_MAX_SIDE.toLocaleString('en-US')} 像素，无法读取`,
+        {
+          hint: '请在其他软件中把它存储为 TIFF 或 PNG（或先缩小）再打开或置入',
+          details: { width: size.w, height: size.h },
+        },
+      );
+    }
+  }
+}
+
+function labRefusal(name: string): EditorError {
+  return new EditorError('unsupported', `${name} 的颜色模式为 Lab，不支持读取 Lab 颜色的图像`, {
+    hint: '请先在 Photoshop 等软件中把它转换为 RGB 或 CMYK 颜色模式（图像 › 模式），再打开或置入',
+  });
+}
+
+/**
+ * Why sharp could not read a file's header: one whose first bytes are a format read here is damaged (most often
+ * cut short in a copy or a download), anything else is not an image it reads. libvips' words go in the details.
+ */
+function unreadable(buf: Buffer, err: unknown): EditorError {
+  const kind = sniffFileType(buf);
+  const format = kind === 'psd' ? undefined : READ_FORMATS.find((f) => f.id === kind);
+  if (format) {
+    return new EditorError('io_error', `${format.name} 文件不完整或已损坏，无法读取其图像信息`, {
+      hint: DAMAGED_HINT,
+      details: { reason: reasonOf(err) },
+    });
+  }
+  return new EditorError('unsupported', '无法识别的图像文件：文件内容不是支持的图像格式', {
+    hint: READABLE_HINT,
+    details: { reason: reasonOf(err) },
+  });
+}
+
+/** libvips' words for data that stops before the image does (libjpeg, libtiff, libspng, libwebp). */
+const CUT_SHORT =
+  /premature end|truncat|unexpected end|end of (file|data|stream)|read error|not enough data/i;
+
+/** A header read but pixels that cannot be decoded: said in Chinese, cut short or damaged, libvips' words apart. */
+function undecodable(name: string, err: unknown): EditorError {
+  if (err instanceof EditorError) return err;
+  const reason = reasonOf(err);
+  const message = CUT_SHORT.test(reason)
+    ? `${name} 文件不完整：图像数据提前结束（文件可能在复制或下载时被截断），无法读取`
+    : `${name} 文件已损坏：图像数据无法解码`;
+  return new EditorError('io_error', message, { hint: DAMAGED_HINT, details: { reason } });
+}
+
+/**
+ * A file whose horizontal and vertical resolutions differ (non-square pixels): a document has one resolution,
+ * the horizontal one is taken (libvips' too: sharp's `density`), and the pixels are not resampled.
+ */
+function warnNonSquare(dpi: number, ydpi: number, name: string, warnings: string[]): void {
+  if (ydpi === dpi || !(ydpi >= 1)) return;
+  warnings.push(
+    `${name} 的水平分辨率 ${dpi} DPI 与垂直分辨率 ${ydpi} DPI 不同（像素不是正方形）：已按水平分辨率 ${dpi} DPI 读取，像素未缩放`,
+  );
 }
 
 /** sharp's names of the formats decoded (`metadata().format`) as the registry's ids, for their names. */
@@ -507,14 +643,23 @@ async function conversions(
   meta: Metadata,
   name: string,
   cmyk: boolean,
+  into: PlacedInto | undefined,
 ): Promise<{ warnings: string[]; profile: SourceProfile | undefined }> {
   const warnings: string[] = [];
   const bits = meta.bitsPerSample ?? (meta.depth === 'ushort' ? 16 : 8);
   if (bits > 8) warnings.push(`${name} 为 ${bits} 位/通道，已转换为 8 位`);
   const gray = meta.space === 'b-w' || meta.space === 'grey16';
-  if (gray) warnings.push(`${name} 为灰度图像，已转换为 RGB 颜色，保存时为 RGB`);
+  if (gray) {
+    // In a CMYK document a gray is separated like any colour: four inks, not black alone (with the SWOP
+    // profile, 50 % gray is C 53 M 45 Y 45 K 10), which a print shop must be told.
+    warnings.push(
+      into === 'cmyk'
+        ? `${name} 为灰度图像，已转换为 RGB 颜色，保存时按文档的 CMYK 配置文件分色：灰色由四色油墨组成，不是单一的黑色（K）`
+        : `${name} 为灰度图像，已转换为 RGB 颜色，保存时为 RGB`,
+    );
+  }
   const profile =
-    meta.icc && !cmyk ? await sourceProfile(new Uint8Array(meta.icc), gray, warnings, name) : undefined;
+    meta.icc && !cmyk ? await sourceProfile(new Uint8Array(meta.icc), gray, warnings, name, into) : undefined;
   let tiff: ReturnType<typeof tiffContents>;
   try {
     tiff = meta.format === 'tiff' ? tiffContents(buf) : undefined;
@@ -538,18 +683,22 @@ async function conversions(
 }
 
 /**
- * The profile a CMYK file's inks are read with: its own, else the press profile, said in `warnings` as a CMYK
- * PSD's is (none usable: undefined, and sharp's own CMYK default converts it, the inks not kept).
+ * The profile a CMYK file's inks are read with: its own when it is a CMYK profile, else the press profile, said
+ * in `warnings` as a CMYK PSD's is. Some writers embed their RGB or gray working profile in a CMYK file: kept, it
+ * would separate every fill into 3 or 1 channels and be embedded in the saves. With no usable press profile the
+ * file is refused with its error (naming what to install or set), as a CMYK PSD is: read through sharp's own CMYK
+ * default instead, it silently opened as RGB.
  */
-function cmykProfileOf(meta: Metadata, name: string, warnings: string[]): Uint8Array | undefined {
-  if (meta.icc) return new Uint8Array(meta.icc);
-  let press: PressProfile;
-  try {
-    press = pressProfile();
-  } catch {
-    return undefined;
-  }
-  warnings.push(`CMYK ${name} 没有嵌入 ICC 配置文件，已按当前 CMYK 印刷配置文件“${press.name}”解释其油墨值`);
+function cmykProfileOf(meta: Metadata, name: string, warnings: string[]): Uint8Array {
+  const own = meta.icc ? new Uint8Array(meta.icc) : undefined;
+  const space = own && iccColourSpace(own);
+  if (own && space === 'CMYK') return own;
+  const press = pressProfile();
+  warnings.push(
+    own
+      ? `CMYK ${name} 嵌入的配置文件“${iccDescription(own) ?? '未命名'}”不是 CMYK 配置文件（${space ? `色彩空间为 ${space.trim()}` : '无法识别'}），未使用：已按当前 CMYK 印刷配置文件“${press.name}”解释其油墨值`
+      : `CMYK ${name} 没有嵌入 ICC 配置文件，已按当前 CMYK 印刷配置文件“${press.name}”解释其油墨值`,
+  );
   return press.bytes;
 }
 
@@ -563,6 +712,7 @@ async function decodeCmyk(
   buf: Buffer | Uint8Array,
   meta: Metadata,
   icc: Uint8Array,
+  name: string,
 ): Promise<{ raster: Raster; cmykProfile: Uint8Array }> {
   const w = meta.width ?? 0;
   const h = meta.height ?? 0;
@@ -579,7 +729,7 @@ async function decodeCmyk(
       .raw({ depth: wide ? 'ushort' : 'uchar' })
       .toBuffer();
   } catch (err) {
-    throw new EditorError('io_error', `图像解码失败：${err instanceof Error ? err.message : String(err)}`);
+    throw undecodable(name, err);
   }
   if (decoded.length !== w * h * channels * (wide ? 2 : 1)) {
     throw new EditorError('io_error', `CMYK 图像解码结果异常（${decoded.length} 字节，${w}×${h}）`);

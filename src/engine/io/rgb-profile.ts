@@ -56,6 +56,12 @@ export function srgbProfilePath(): string {
   return file;
 }
 
+/**
+ * The mode of the document an image is placed into (image-codec.ts DecodeOptions): what its converted colours
+ * become when saved, said in the warnings.
+ */
+export type PlacedInto = 'rgb' | 'cmyk';
+
 /** An embedded profile that is not sRGB: converts the file's colours to sRGB. */
 export interface SourceProfile {
   readonly name: string;
@@ -175,13 +181,14 @@ function probe(gray: boolean): Uint8ClampedArray {
 /**
  * The converter for a file's embedded `icc` (`gray`: a grayscale file), or undefined when its colours are read
  * as they are: no profile, an sRGB one, or one that cannot be used (with a warning, in Chinese, naming the file
- * by its format: `file`).
+ * by its format: `file`). `into`: the file is placed into a document of that mode, not opened as one.
  */
 export async function sourceProfile(
   icc: Uint8Array | undefined,
   gray: boolean,
   warnings: string[],
   file = 'PSD',
+  into?: PlacedInto,
 ): Promise<SourceProfile | undefined> {
   if (!icc) return undefined;
   const name = iccDescription(icc) ?? '未命名';
@@ -211,7 +218,12 @@ export async function sourceProfile(
     return undefined;
   }
   if (out.every((v, i) => Math.abs(v - colours[i]!) <= SRGB_TOLERANCE)) return undefined;
-  warnings.push(`${file} 嵌入的配置文件“${name}”不是 sRGB：颜色已按它转换为 sRGB，保存时嵌入 sRGB 配置文件`);
+  // A CMYK document embeds its CMYK profile, never sRGB: the colours are separated from sRGB when it is saved.
+  warnings.push(
+    into === 'cmyk'
+      ? `${file} 嵌入的配置文件“${name}”不是 sRGB：颜色已按它转换，保存时按文档的 CMYK 配置文件分色`
+      : `${file} 嵌入的配置文件“${name}”不是 sRGB：颜色已按它转换为 sRGB，保存时嵌入 sRGB 配置文件`,
+  );
   const linear = await linearToSrgb(icc, gray);
   const convertWide = (rgb: Uint16Array, w: number, h: number) =>
     rgbaFromProfile(rgb, w, h, 'rgb', false, icc);
