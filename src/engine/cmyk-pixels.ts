@@ -62,13 +62,37 @@ export function profileTiff(
   alpha: boolean,
   icc: Uint8Array,
 ): Buffer {
+  const channels = TIFF_SPACES[space].samples + (alpha ? 1 : 0);
+  if (w * h * channels !== pixels.length) {
+    fail('internal', `像素长度 ${pixels.length} 与 ${w}×${h}×${channels} 不符`);
+  }
+  const wide = pixels instanceof Uint16Array;
+  const { tiff, data } = profileTiffFrame(w, h, space, alpha, wide ? 16 : 8, icc);
+  if (wide) {
+    const dataAt = data.byteOffset - tiff.byteOffset;
+    for (let i = 0; i < pixels.length; i++) tiff.writeUInt16LE(pixels[i]!, dataAt + i * 2);
+  } else data.set(pixels);
+  return tiff;
+}
+
+/**
+ * profileTiff's file with its pixel data left to the caller: `data` is the file's pixel bytes (interleaved, 8-bit
+ * samples when `bits` is 8), to be written in place, so a large image is not built apart and then copied in.
+ */
+export function profileTiffFrame(
+  w: number,
+  h: number,
+  space: ProfileSpace,
+  alpha: boolean,
+  bits: 8 | 16,
+  icc: Uint8Array,
+): { readonly tiff: Buffer; readonly data: Uint8Array } {
   type Entry = readonly [tag: number, type: 3 | 4 | 7, count: number, value: number];
   const SHORT = 3;
   const LONG = 4;
   const UNDEFINED = 7;
   const { photometric, samples } = TIFF_SPACES[space];
   const channels = samples + (alpha ? 1 : 0);
-  const bits = pixels instanceof Uint16Array ? 16 : 8;
   const bytes = w * h * channels * (bits / 8);
   const entries: Entry[] = [
     [256, LONG, 1, w],
@@ -89,9 +113,6 @@ export function profileTiff(
   const bitsAt = 8 + ifdSize;
   const iccAt = bitsAt + channels * 2;
   const dataAt = iccAt + icc.length + (icc.length % 2);
-  if (w * h * channels !== pixels.length) {
-    fail('internal', `像素长度 ${pixels.length} 与 ${w}×${h}×${channels} 不符`);
-  }
   const at: Record<number, number> = { 258: bitsAt, 273: dataAt, 34675: iccAt };
   const out = Buffer.allocUnsafe(dataAt + bytes);
   out.write('II', 0, 'latin1');
@@ -112,10 +133,7 @@ export function profileTiff(
   for (let i = 0; i < channels; i++) out.writeUInt16LE(bits, bitsAt + i * 2);
   out.set(icc, iccAt);
   if (icc.length % 2) out[iccAt + icc.length] = 0;
-  if (pixels instanceof Uint16Array) {
-    for (let i = 0; i < pixels.length; i++) out.writeUInt16LE(pixels[i]!, dataAt + i * 2);
-  } else out.set(pixels, dataAt);
-  return out;
+  return { tiff: out, data: out.subarray(dataAt) };
 }
 
 /** A TIFF of interleaved 8-bit CMYK (+ unassociated alpha) ink pixels carrying `icc`. */

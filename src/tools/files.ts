@@ -208,9 +208,10 @@ async function exportImage(
   assertNotOpenElsewhere(ctx, doc, target);
   const { width, height, mode } = doc.state;
   const what = format === 'png' ? '导出 PNG' : '导出 JPEG';
-  // The encoder's copy of the pixels; a CMYK document's PNG, an RGB picture, also the proof's copy.
+  // The encoder's copy of the pixels; a CMYK document's PNG, an RGB picture, also the proof's copy; its JPEG
+  // also libvips' copy of the inks it is handed.
   const proofed = format === 'png' && mode === 'cmyk';
-  reservePixels(width * height * 4 * (proofed ? 2 : 1), what);
+  reservePixels(width * height * 4 * (mode === 'cmyk' ? 2 : 1), what);
   // A CMYK document's PNG is what it prints, as Photoshop's copy in RGB is: through its profile (soft-proof.ts).
   const image = proofed
     ? await shownCanvas(doc.state, ctx.tx.peekComposite(doc.id), width, height)

@@ -5,7 +5,7 @@
  */
 import type { Metadata, Sharp } from 'sharp';
 import { HEIC, READ_FORMATS } from '../../registry/file-formats.js';
-import { cmykTiff, rgbaFromCmyk } from '../cmyk-pixels.js';
+import { profileTiffFrame, rgbaFromCmyk } from '../cmyk-pixels.js';
 import { checkImageSize } from '../document-limits.js';
 import { EditorError } from '../errors.js';
 import { reservePixels } from '../memory-budget.js';
@@ -117,6 +117,13 @@ export async function encodePng(raster: Raster, dpi: number): Promise<Buffer> {
 }
 
 /**
+ * Huffman tables fitted to the image (a few per cent smaller files) make libjpeg hold every DCT coefficient of
+ * the whole image before it writes a byte: a 15000² export peaked 2.6 GB above its pixels with them, nothing
+ * without. Past this many pixels (about 100 MB of coefficients) the standard tables are used.
+ */
+const OPTIMISE_CODING_MAX_PIXELS = 16_000_000;
+
+/**
  * Baseline JPEG, flattened over white (JPEG has no alpha), density = `dpi`, tagged sRGB. With `cmyk` the pixels go
  * through sRGB → CMYK with the press profile, which is embedded in the file (once, in APP2 segments).
  */
@@ -136,7 +143,11 @@ export async function encodeJpeg(raster: Raster, dpi: number, opts: JpegOptions 
           .withIccProfile(srgbProfilePath());
     return await img
       .withDensity(dpi)
-      .jpeg({ quality, chromaSubsampling: quality >= 90 ? '4:4:4' : '4:2:0' })
+      .jpeg({
+        quality,
+        chromaSubsampling: quality >= 90 ? '4:4:4' : '4:2:0',
+        optimiseCoding: raster.w * raster.h <= OPTIMISE_CODING_MAX_PIXELS,
+      })
       .toBuffer();
   } catch (err) {
     throw encodeFailure('JPEG', err);
@@ -156,7 +167,8 @@ async function cmykInput(
   sources: readonly InkSource[],
 ): Promise<Sharp> {
   const { w, h, data } = raster;
-  const cmyk = Buffer.allocUnsafe(w * h * 4);
+  // The inks are written straight into the TIFF sharp reads: one image-sized buffer, not two.
+  const { tiff, data: cmyk } = profileTiffFrame(w, h, 'cmyk', false, 8, profile.bytes);
   for (let y0 = 0; y0 < h; y0 += JPEG_BAND_ROWS) {
     const bh = Math.min(JPEG_BAND_ROWS, h - y0);
     const band = new Uint8Array(data.subarray(y0 * w * 4, (y0 + bh) * w * 4));
@@ -174,7 +186,7 @@ async function cmykInput(
       cmyk[o + 3] = cmyka[p * 5 + 3]!;
     }
   }
-  return sharp(cmykTiff(cmyk, w, h, 4, profile.bytes), { limitInputPixels: false })
+  return sharp(tiff, { limitInputPixels: false })
     .pipelineColourspace('cmyk')
     .toColourspace('cmyk')
     .keepIccProfile();

@@ -331,3 +331,31 @@ describe('decodeImage: the resolution the file records', () => {
     expect(await dpiOf(await jpeg(app1(exif(1, 0))))).toBe(72); // no denominator
   });
 });
+
+describe('JPEG Huffman tables', () => {
+  /** The code-length counts of the file's first DC table (class 0, id 0), from its DHT segment. */
+  function dcCounts(jpeg: Buffer): number[] {
+    for (let at = 2; at + 4 < jpeg.length; ) {
+      const marker = jpeg[at + 1]!;
+      const length = jpeg.readUInt16BE(at + 2);
+      if (marker === 0xc4 && jpeg[at + 4] === 0x00) return [...jpeg.subarray(at + 5, at + 21)];
+      if (marker === 0xda) break;
+      at += 2 + length;
+    }
+    throw new Error('no DC luminance table');
+  }
+  /** JPEG's example tables (ITU T.81 Annex K.3), which libjpeg writes when it does not fit them to the image. */
+  const STANDARD_DC = [0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0];
+  const flat = (w: number, h: number): Raster => ({
+    x: 0,
+    y: 0,
+    w,
+    h,
+    data: new Uint8ClampedArray(w * h * 4).fill(200),
+  });
+
+  it('are fitted to a small image, and standard past 16 Mpx, where fitting holds every coefficient in memory', async () => {
+    expect(dcCounts(await encodeJpeg(flat(64, 64), 72))).not.toEqual(STANDARD_DC);
+    expect(dcCounts(await encodeJpeg(flat(4001, 4000), 72))).toEqual(STANDARD_DC);
+  });
+});
