@@ -63,6 +63,20 @@ export function baseName(p: string): string {
   return (ext ? file.slice(0, -ext.length) : file) || file;
 }
 
+/**
+ * The name a file opens under: its base name, as Photoshop's tab shows it. Documents are addressed by name, so
+ * when another open file has that base name (sizes in folders of their own: `S/前片.png`, `M/前片.png`) the
+ * folder tells them apart, `前片 (M)`, then a number.
+ */
+function documentNameFor(target: string, taken: ReadonlySet<string>): string {
+  const base = baseName(target);
+  if (!taken.has(base)) return base;
+  const folder = path.posix.basename(path.posix.dirname(target.replace(/\\/g, '/')));
+  const stem = folder && folder !== '.' ? `${base} (${folder})` : base;
+  if (!taken.has(stem)) return stem;
+  for (let n = 2; ; n++) if (!taken.has(`${stem} ${n}`)) return `${stem} ${n}`;
+}
+
 /** A document name made safe as a file name in the workspace. */
 function fileNameOf(name: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is removed
@@ -412,13 +426,14 @@ export const filesHandlers = {
     const target = workspacePath(ctx, rel);
     const kind = readableKind(target, '打开');
     const buf = await ctx.workspace.read(target);
-    const name = baseName(target);
-    const existing = ctx.tx.documents().find((d) => d.name === name);
-    if (existing) {
-      fail('conflict', `已有名为“${name}”的打开文档${existing.path ? `（${existing.path}）` : ''}`, {
-        hint: `用 switch_document 切换到“${name}”，或先用 close_document 关闭它`,
+    const open = ctx.tx.documents();
+    const same = open.find((d) => d.path === target);
+    if (same) {
+      fail('conflict', `“${target}”已经打开（文档“${same.name}”）`, {
+        hint: `用 switch_document 切换到“${same.name}”，或先用 close_document 关闭它后重新打开`,
       });
     }
+    const name = documentNameFor(target, new Set(open.map((d) => d.name)));
     let state: DocState;
     let losses: readonly Loss[] = [];
     ctx.progress('解码文件', 0.2);
@@ -433,7 +448,15 @@ export const filesHandlers = {
       state = flatDocument(raster, dpi, cmykProfile);
     }
     const doc = ctx.tx.addDocument(name, state, '打开文档', target, losses);
-    return { opened: target, document: documentSummary(doc) };
+    return {
+      opened: target,
+      ...(name !== baseName(target)
+        ? {
+            note: `已有同名的打开文档“${baseName(target)}”，本文档命名为“${name}”（按名称切换、保存时用这个名称）`,
+          }
+        : {}),
+      document: documentSummary(doc),
+    };
   },
 
   async place_image({ path: rel, name, size }, ctx) {

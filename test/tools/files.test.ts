@@ -364,13 +364,28 @@ describe('open_document', () => {
     expect(psd.dpiX).toBeCloseTo(10, 5);
   });
 
-  it('conflict when a document of that name is open; not_found, unsupported and io_error for bad files', async () => {
+  it('conflict when the file is open already; another file of the same name opens named by its folder', async () => {
     const s = newSession();
     await ok(s, 'create_document', { width: 4, height: 4, name: 'same' });
     await ok(s, 'save_document');
-    await s.workspace.writeAtomic('sub/same.png', await pngBytes(2, 2, red));
-    const c = await rejects(s, 'open_document', { path: 'sub/same.png' }, 'conflict');
+    const c = await rejects(s, 'open_document', { path: 'same.psd' }, 'conflict');
     expect(c.hint).toContain('switch_document');
+    // Sizes in folders of their own, as garment work keeps them: each opens, the folder telling them apart.
+    await s.workspace.writeAtomic('sub/same.png', await pngBytes(2, 2, red));
+    await s.workspace.writeAtomic('x/sub/same.png', await pngBytes(2, 2, red));
+    const second = await ok(s, 'open_document', { path: 'sub/same.png' });
+    expect(second.document).toMatchObject({ name: 'same (sub)', path: 'sub/same.png' });
+    expect(second.note).toContain('same (sub)');
+    const third = await ok(s, 'open_document', { path: 'x/sub/same.png' });
+    expect(third.document).toMatchObject({ name: 'same (sub) 2' });
+    await ok(s, 'switch_document', { doc_name: 'same (sub)' });
+    await rejects(s, 'open_document', { path: 'sub\\same.png' }, 'conflict');
+  });
+
+  it('not_found, unsupported and io_error for bad files', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { width: 4, height: 4, name: 'same' });
+    await ok(s, 'save_document');
     await rejects(s, 'open_document', { path: 'missing.png' }, 'not_found');
     await s.workspace.writeAtomic('notes.txt', Buffer.from('hello'));
     await rejects(s, 'open_document', { path: 'notes.txt' }, 'unsupported');
