@@ -443,9 +443,10 @@ export const filesHandlers = {
       state = decoded.state;
       losses = decoded.losses;
     } else {
-      const { raster, dpi, cmykProfile, warnings } = await decodeImage(buf);
-      for (const w of warnings) ctx.warn(w);
-      state = flatDocument(raster, dpi, cmykProfile);
+      const decoded = await decodeImage(buf);
+      for (const w of decoded.warnings) ctx.warn(w);
+      state = flatDocument(decoded.raster, decoded.dpi, decoded.cmykProfile);
+      losses = decoded.losses.map((what) => ({ what }));
     }
     const doc = ctx.tx.addDocument(name, state, '打开文档', target, losses);
     return {

@@ -307,6 +307,20 @@ describe('what reading an image converts, said as for a PSD', () => {
     // place_image says the same.
     const placed = await ok(s, 'place_image', { path: 'deep.png' });
     expect(placed.warnings).toEqual(['PNG 为 16 位/通道，已转换为 8 位']);
+
+    // And every save says it again, as a PSD's losses are: above all one over the file itself.
+    await ok(s, 'switch_document', { doc_name: 'deep' });
+    const over = await ok(s, 'save_document_as', { path: 'deep.png' });
+    expect(over.warnings).toEqual([
+      '已覆盖原文件“deep.png”：打开时未能保留的以下内容已从该文件中丢失：16 位/通道的精度（按 8 位保存）',
+    ]);
+    await ok(s, 'switch_document', { doc_name: 'gray' });
+    const copy = await ok(s, 'save_document_as', { path: 'gray.psd' });
+    expect(copy.warnings).toEqual([
+      '保存的 PSD“gray.psd”不包含打开“gray.png”时未能保留的以下内容：灰度颜色模式（按 RGB 保存）',
+    ]);
+    await ok(s, 'switch_document', { doc_name: 'plain' });
+    expect((await ok(s, 'save_document_as', { path: 'plain.png' })).warnings).toBeUndefined();
   });
 
   it.skipIf(!existsSync(SGRAY) || !existsSync(SRGB))(

@@ -61,6 +61,11 @@ export interface DecodedImage {
    * vertical resolution other than the horizontal one. None for an 8-bit RGB file, untagged or tagged sRGB.
    */
   readonly warnings: readonly string[];
+  /**
+   * What of the file a save does not write back (its bit depth, gray mode, profile, further pages, Photoshop's
+   * layers), as noun phrases: every save repeats them, above all one over the file itself (model.ts Loss).
+   */
+  readonly losses: readonly string[];
 }
 
 const DEFAULT_DPI = 72;
@@ -257,11 +262,11 @@ export async function decodeImage(buf: Buffer | Uint8Array, opts: DecodeOptions 
       : stored !== null &&
         !((meta.format === 'png' || meta.format === 'tiff') && Math.abs(stored.dpi - LIBVIPS_DPI) < 1e-5);
   const cmyk = meta.space === 'cmyk';
-  const { warnings, profile } = await conversions(bytes, meta, name, cmyk, opts.into);
+  const { warnings, losses, profile } = await conversions(bytes, meta, name, cmyk, opts.into);
   const icc = cmyk ? cmykProfileOf(meta, name, warnings) : undefined;
   if (dpiStated && stored?.ydpi !== undefined)
     warnNonSquare(dpi, cleanDpi(stored.ydpi, stored.step), name, warnings);
-  if (icc) return { ...(await decodeCmyk(buf, meta, icc, name)), dpi, dpiStated, warnings };
+  if (icc) return { ...(await decodeCmyk(buf, meta, icc, name)), dpi, dpiStated, warnings, losses };
   // sharp decodes into ordinary memory, copied into shared memory after (charged then by allocPixels).
   reservePixels((meta.width ?? 0) * (meta.height ?? 0) * 4, '解码图像');
   try {
@@ -282,7 +287,13 @@ export async function decodeImage(buf: Buffer | Uint8Array, opts: DecodeOptions 
     // sharp leaves a 16-bit gray image's profile unapplied (its import skips GREY16: a Dot Gain gray's 75 stayed
     // 75, where LittleCMS gives 93): converted here from the 8-bit gray, as a 16-bit gray PSD's is.
     if (meta.space === 'grey16' && profile) pixels = await profile.convert(pixels, info.width, info.height);
-    return { raster: { x: 0, y: 0, w: info.width, h: info.height, data: pixels }, dpi, dpiStated, warnings };
+    return {
+      raster: { x: 0, y: 0, w: info.width, h: info.height, data: pixels },
+      dpi,
+      dpiStated,
+      warnings,
+      losses,
+    };
   } catch (err) {
     throw undecodable(name, err);
   }
@@ -402,10 +413,14 @@ async function conversions(
   name: string,
   cmyk: boolean,
   into: PlacedInto | undefined,
-): Promise<{ warnings: string[]; profile: SourceProfile | undefined }> {
+): Promise<{ warnings: string[]; losses: string[]; profile: SourceProfile | undefined }> {
   const warnings: string[] = [];
+  const losses: string[] = [];
   const bits = meta.bitsPerSample ?? (meta.depth === 'ushort' ? 16 : 8);
-  if (bits > 8) warnings.push(`${name} 为 ${bits} 位/通道，已转换为 8 位`);
+  if (bits > 8) {
+    warnings.push(`${name} 为 ${bits} 位/通道，已转换为 8 位`);
+    losses.push(`${bits} 位/通道的精度（按 8 位保存）`);
+  }
   const gray = meta.space === 'b-w' || meta.space === 'grey16';
   if (gray) {
     // In a CMYK document a gray is separated like any colour: four inks, not black alone (with the SWOP
@@ -415,9 +430,11 @@ async function conversions(
         ? `${name} 为灰度图像，已转换为 RGB 颜色，保存时按文档的 CMYK 配置文件分色：灰色由四色油墨组成，不是单一的黑色（K）`
         : `${name} 为灰度图像，已转换为 RGB 颜色，保存时为 RGB`,
     );
+    losses.push('灰度颜色模式（按 RGB 保存）');
   }
   const profile =
     meta.icc && !cmyk ? await sourceProfile(new Uint8Array(meta.icc), gray, warnings, name, into) : undefined;
+  if (profile) losses.push(`嵌入的配置文件“${profile.name}”（颜色已转换为 sRGB）`);
   let tiff: ReturnType<typeof tiffContents>;
   try {
     tiff = meta.format === 'tiff' ? tiffContents(buf) : undefined;
@@ -431,13 +448,15 @@ async function conversions(
         ? `TIFF 共 ${pages} 页，只读取了第 1 页`
         : `${name} 为动画（${pages} 帧），只读取了第 1 帧`,
     );
+    losses.push(meta.format === 'tiff' ? `第 2–${pages} 页` : `第 2–${pages} 帧`);
   }
   if (tiff?.photoshopLayers) {
     warnings.push(
       'TIFF 含 Photoshop 图层：只读取了它的合并图像（一个图层），各图层未读取；需要分层编辑时请在 Photoshop 中将它存储为 PSD',
     );
+    losses.push('TIFF 中 Photoshop 的各图层');
   }
-  return { warnings, profile };
+  return { warnings, losses, profile };
 }
 
 /**
