@@ -306,6 +306,22 @@ function warnInksConverted(ctx: ToolContext, state: DocState, icc: Uint8Array, f
   );
 }
 
+/** Upscaled past this, interpolation shows (soft edges, visible in print): said when a placement does it. */
+const UPSCALE_WARNING = 1.2;
+
+/**
+ * A placed image enlarged past its pixels prints soft: Photoshop places it all the same, a print designer is
+ * told the effective resolution (what preflight checks: under 150 DPI reads soft at arm's length).
+ */
+function warnUpscaled(ctx: ToolContext, scale: number, dpi: number): void {
+  if (scale <= UPSCALE_WARNING) return;
+  const percent = Math.round(scale * 100);
+  const effective = Math.round(dpi / scale);
+  ctx.warn(
+    `置入的图像被放大到 ${percent}%，像素经插值放大，边缘会发虚（有效分辨率约 ${effective} DPI，文档 ${dpi} DPI）；需要清晰印刷时请换用更高分辨率的原图，或把 size 设为 pixels 按原像素大小置入`,
+  );
+}
+
 type Readable = 'psd' | 'image';
 
 /** What a file is read as, by its extension: every format Atelier reads (WebP and AVIF are read, never written). */
@@ -508,6 +524,7 @@ export const filesHandlers = {
         : why === 'resolution'
           ? `按分辨率保持实际尺寸：文件 ${dpi} DPI，文档 ${doc.state.dpi} DPI，缩放为 ${percent}%（size 为 pixels 时按原像素大小置入）`
           : undefined;
+    warnUpscaled(ctx, scale, doc.state.dpi);
     const [id, allocated] = allocateId(doc.state);
     const layer: SmartLayer = {
       id,

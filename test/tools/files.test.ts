@@ -487,6 +487,11 @@ describe('place_image', () => {
     await run(CONVERT, ['-size', '30x10', 'xc:blue', '-density', '75', '-units', 'PixelsPerInch', jpg]);
     const lo = await ok(s, 'place_image', { path: 'lo.jpg' });
     expect(lo).toMatchObject({ scale: 200, layer: { bounds: { width: 60, height: 20 } } });
+    // Enlarged past its pixels, it prints soft: said with the resolution it prints at.
+    expect(lo.warnings).toEqual([expect.stringMatching(/放大到 200%.*有效分辨率约 75 DPI，文档 150 DPI/)]);
+    expect(fit.warnings).toEqual([expect.stringMatching(/放大到 500%.*有效分辨率约 30 DPI/)]);
+    expect(one.warnings).toBeUndefined();
+    expect(hi.warnings).toBeUndefined();
   });
 
   it('embeds the placed file itself in the PSD, as Place Embedded does, for as long as its contents are unchanged', async () => {
