@@ -40,7 +40,7 @@ export interface LayerNode {
 
 export interface TextNode {
   readonly content: string;
-  /** Font size, document px; the text box's top-left, document px; colour as #rrggbb. */
+  /** Font size, document px; where the text stands (text.ts: a box's top-left, or point text's anchor), document px; colour as #rrggbb. */
   readonly size: number;
   readonly x: number;
   readonly y: number;
@@ -52,6 +52,13 @@ export interface TextNode {
   readonly font: string;
   /** False when the text is rotated, skewed or scaled by a transform (the editor then shows it upright). */
   readonly upright: boolean;
+  /**
+   * How its lines are aligned: point text about `x` (centre: centred on it, right: ending at it), paragraph
+   * text within its box. Absent: left.
+   */
+  readonly align?: 'center' | 'right';
+  /** Paragraph text's box, document px, from `x, y`; absent for point text. */
+  readonly box?: { readonly width: number; readonly height: number };
 }
 
 export interface HistorySnapshot {

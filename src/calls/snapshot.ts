@@ -28,6 +28,7 @@ import { maskThumbnailKey, thumbnailKey } from './thumbnail.js';
 export type * from './snapshot-types.js';
 
 function textNode(t: TextSpec): TextNode {
+  const align = lineAlignOf(t);
   return {
     content: t.content,
     size: t.size,
@@ -36,7 +37,17 @@ function textNode(t: TextSpec): TextNode {
     color: rgbToHex(t.color),
     font: fontShownAs(t.font),
     upright: !t.transform,
+    ...(align ? { align } : {}),
+    ...(t.box ? { box: { width: t.box[2] - t.box[0], height: t.box[3] - t.box[1] } } : {}),
   };
+}
+
+/** A justification as the editor aligns what is typed: the justify-* settings by their last line's. */
+function lineAlignOf(t: TextSpec): 'center' | 'right' | undefined {
+  const j = t.justification;
+  if (j === 'center' || j === 'justify-center') return 'center';
+  if (j === 'right' || j === 'justify-right') return 'right';
+  return undefined;
 }
 
 /** The tree with each layer's thumbnail key, for the layers that have a thumbnail (thumbnail.ts). */

@@ -175,7 +175,10 @@ export async function convertStateToCmyk(state: DocState): Promise<DocState> {
     note(layer.effects?.stroke?.color);
     note(layer.effects?.dropShadow?.color);
     if (layer.kind === 'fill') note(layer.color);
-    if (layer.kind === 'text') note(layer.text.color);
+    if (layer.kind === 'text') {
+      note(layer.text.color);
+      note(layer.psdText?.spec.color);
+    }
   }
   const list = [...colors.values()];
   const mapped = await separateColors(list, profile);
@@ -202,13 +205,18 @@ export async function convertStateToCmyk(state: DocState): Promise<DocState> {
       case 'pixel':
         next = { ...layer, raster: await raster(layer.raster) };
         break;
-      case 'text':
+      case 'text': {
+        // The text a PSD gave it is converted alike, so the conversion is not an edit of the text: the file's own
+        // text record (paragraph box, alignment, style runs) is still written back, in CMYK (io/psd.ts).
+        const read = layer.psdText;
         next = {
           ...layer,
           text: { ...layer.text, color: color(layer.text.color) },
           raster: await raster(layer.raster),
+          ...(read ? { psdText: { ...read, spec: { ...read.spec, color: color(read.spec.color) } } } : {}),
         };
         break;
+      }
       case 'smart':
         // Its contents stay as they are, as Photoshop's mode change leaves a smart object's file: the embedded
         // file is written back as it was, and a rendering made from it later is separated when saved.

@@ -207,11 +207,32 @@ export interface FillLayer extends LayerBase {
   readonly solidColorLayer?: boolean;
 }
 
+/** A paragraph's alignment, as a PSD states it (ag-psd's `justification`). */
+export type Justification =
+  | 'left'
+  | 'right'
+  | 'center'
+  | 'justify-left'
+  | 'justify-right'
+  | 'justify-center'
+  | 'justify-all';
+
+/** Paragraph text's box `[left, top, right, bottom]`, text space, relative to the PSD transform's origin. */
+export type TextBox = readonly [number, number, number, number];
+
 export interface TextSpec {
   readonly content: string;
-  /** Top-left of the text box, document pixels. */
+  /**
+   * Document pixels. Paragraph text (`box`): the box's top-left. Point text: `x` is where the first line starts,
+   * is centred or ends (by `justification`), `y` the top of its em box (the anchor, the first baseline, lies
+   * TEXT_BASELINE_EM · size below); for left-aligned text, what create_text_layer makes, the top-left. See text.ts.
+   */
   readonly x: number;
   readonly y: number;
+  /** Paragraph alignment (text-paragraph.ts); absent: left. */
+  readonly justification?: Justification;
+  /** Paragraph (box) text's box, as the PSD states it; absent: point text. */
+  readonly box?: TextBox;
   /**
    * Font size in pixels, as a PSD's style states it: the glyphs are laid out at this size, then drawn through
    * `transform` (so text with a scaled transform shows larger or smaller than `size`, as in Photoshop's file).

@@ -1,11 +1,18 @@
 /**
  * Text layers: layout and rendering of a TextSpec with @napi-rs/canvas (Skia).
  *
- * Layout: `x, y` is the top-left of the text box. Line i has its baseline at
- * `y + (TEXT_BASELINE_EM + i · LINE_HEIGHT_EM) · size` and starts at `x` (left-aligned). TEXT_BASELINE_EM is the
- * bundled font's ascender (hhea 880/1000, the top of its ideographic em box), so CJK ink starts just below `y`;
- * LINE_HEIGHT_EM is Photoshop's "auto" leading (120 %). The PSD codec uses the same constants to place the
- * baseline Photoshop anchors point text at, so a round trip re-renders in the same place.
+ * Layout, as Photoshop sets text (the paragraph settings: text-paragraph.ts):
+ * - Point text (no box): `x, y + TEXT_BASELINE_EM · size` is its anchor, where a PSD's text transform has its
+ *   origin; line i has its baseline at `y + (TEXT_BASELINE_EM + i · LINE_HEIGHT_EM) · size` and starts (left),
+ *   is centred (center) or ends (right) at `x`. For left-aligned text, what create_text_layer makes, `x, y` is the
+ *   top-left of the text box. TEXT_BASELINE_EM is the bundled font's ascender (hhea 880/1000, the top of its
+ *   ideographic em box), so CJK ink starts just below `y`.
+ * - Paragraph text (a box): `x, y` is the box's top-left and the box is `box`'s width and height; lines wrap to
+ *   its width and are aligned within it, the first baseline one ascent below the top (Adobe's "Ascent" first
+ *   baseline: the height of the font's "d", which is where Photoshop's own renderings put it: 0.81 em for Noto
+ *   Sans CJK, 0.72 em for Arial), and lines that no longer fit its height are not drawn.
+ * LINE_HEIGHT_EM is Photoshop's "auto" leading (120 %). The PSD codec uses the same constants and anchor, so a
+ * round trip re-renders in the same place.
  *
  * Fonts: the CJK font ships as an npm dependency (@embedpdf/fonts-sc, Noto Sans Hans = Noto Sans CJK SC) in five
  * weights, each registered by path under its own family alias (BUNDLED_FAMILIES) at first use. Skia does not fall
@@ -23,6 +30,7 @@ import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { fail } from './errors.js';
 import type { Raster, Rect, TextMatrix, TextSpec } from './model.js';
 import { alphaBounds, cropRaster, EMPTY_RECT, isEmptyRect, unionRect } from './raster.js';
+import { type LinePart, lineAlign, paragraphOf, spreadLine, wrapParagraph } from './text-paragraph.js';
 
 /** The family alias the bundled CJK font (its Regular weight) is registered under. */
 export const BUNDLED_FONT = 'Noto Sans SC';
@@ -169,14 +177,92 @@ export function resolveFont(requested: string | undefined): ResolvedFont {
   return { family: ensureWeight(weightIn(requested ?? '')), fallback: true };
 }
 
+/** Style words a family name may end with, as PostScript names spell them after the hyphen. */
+const STYLE_WORDS: ReadonlyMap<string, string> = new Map(
+  [
+    'Thin',
+    'Hairline',
+    'ExtraLight',
+    'UltraLight',
+    'Light',
+    'DemiLight',
+    'SemiLight',
+    'Normal',
+    'Regular',
+    'Book',
+    'Medium',
+    'DemiBold',
+    'Semibold',
+    'Bold',
+    'ExtraBold',
+    'UltraBold',
+    'Heavy',
+    'Black',
+    'Italic',
+    'Oblique',
+    'Condensed',
+  ].map((w) => [w.toLowerCase(), w]),
+);
+
 /**
- * The font name a PSD should carry for `font`: PSDs name fonts by PostScript name, so any name of a bundled
- * weight becomes its file's PostScript name; any other name (what was asked for, which Photoshop uses where it
- * is installed) is kept as it is.
+ * PostScript names of fonts a designer in China names by their Chinese (or spaced) family name, by the family name
+ * as `normalise` spells it: Photoshop looks a PSD's font up by PostScript name.
+ */
+const POSTSCRIPT_FAMILIES: ReadonlyMap<string, string> = new Map([
+  ['微软雅黑', 'MicrosoftYaHei'],
+  ['microsoftyahei', 'MicrosoftYaHei'],
+  ['microsoftyaheiui', 'MicrosoftYaHeiUI'],
+  ['宋体', 'SimSun'],
+  ['新宋体', 'NSimSun'],
+  ['黑体', 'SimHei'],
+  ['楷体', 'KaiTi'],
+  ['仿宋', 'FangSong'],
+  ['等线', 'DengXian'],
+  ['隶书', 'LiSu'],
+  ['幼圆', 'YouYuan'],
+  ['华文黑体', 'STHeiti'],
+  ['华文宋体', 'STSong'],
+  ['华文楷体', 'STKaiti'],
+  ['华文仿宋', 'STFangsong'],
+  ['苹方', 'PingFangSC'],
+  ['苹方简', 'PingFangSC'],
+  ['pingfangsc', 'PingFangSC'],
+  ['思源宋体', 'SourceHanSerifSC'],
+  ['sourcehanserifsc', 'SourceHanSerifSC'],
+]);
+
+/** Families whose PostScript names always carry a style (PingFangSC-Regular, never PingFangSC). */
+const STYLED_ALWAYS = new Set(['PingFangSC', 'SourceHanSerifSC', 'DengXian']);
+
+/** Whether `name` can be a PostScript name: printable ASCII without spaces or PostScript delimiters. */
+function isPostScriptName(name: string): boolean {
+  return /^[!-~]{1,127}$/.test(name) && !/[[\](){}<>/%]/.test(name);
+}
+
+/**
+ * The font name a PSD should carry for `font` (Photoshop looks fonts up by PostScript name): a name that already
+ * is one — a file's own, "SourceHanSansSC-Bold", "ArialMT" — as it is; any other name of a bundled weight (its
+ * family alias, 思源黑体 Bold…) as that weight's file's PostScript name; a family name, with an optional style,
+ * in PostScript form ("Microsoft YaHei" → "MicrosoftYaHei", "Microsoft YaHei Bold" → "MicrosoftYaHei-Bold",
+ * 微软雅黑 → "MicrosoftYaHei"). A name in another script that is none of the known fonts is kept as it is.
  */
 export function psdFontName(font: string): string {
-  const weight = WEIGHT_BY_NAME.get(normalise(font));
-  return weight ? `NotoSansHans-${weight}` : font;
+  const name = font.trim();
+  if (isPostScriptName(name)) return name;
+  const weight = WEIGHT_BY_NAME.get(normalise(name));
+  if (weight) return `NotoSansHans-${weight}`;
+  const words = name.split(/[\s_]+/).filter((w) => w !== '');
+  const styles: string[] = [];
+  while (words.length > 1 && STYLE_WORDS.has(words[words.length - 1]!.toLowerCase())) {
+    styles.unshift(STYLE_WORDS.get(words.pop()!.toLowerCase())!);
+  }
+  const family = words.join(' ');
+  const known = POSTSCRIPT_FAMILIES.get(normalise(family));
+  const base = known ?? family.replace(/[\s-]+/g, '');
+  if (!isPostScriptName(base)) return name;
+  const style = styles.filter((w) => w !== 'Regular' && w !== 'Normal').join('');
+  if (style !== '') return `${base}-${style}`;
+  return known && STYLED_ALWAYS.has(known) ? `${base}-Regular` : base;
 }
 
 /**
@@ -215,11 +301,33 @@ function measureContext(): SKRSContext2D {
   return measurer;
 }
 
+/** One laid-out line: its text drawn from `x` on `baseline`, or, spread to a box's width, piece by piece. */
+export interface TextLine {
+  readonly text: string;
+  readonly baseline: number;
+  /** Where the line starts (its left end), layout coordinates. */
+  readonly x: number;
+  /** A line spread to the box's width (justify-*): its pieces and where each starts. */
+  readonly parts?: readonly { readonly text: string; readonly x: number }[];
+}
+
 export interface TextLayout {
   readonly font: string;
-  readonly lines: readonly { readonly text: string; readonly baseline: number }[];
+  readonly lines: readonly TextLine[];
   /** Where ink can be, document pixels (unrounded, from the font's measured glyph boxes); empty when none. */
   readonly ink: Rect;
+}
+
+/** Below the baseline, the share of an em the bundled font's ideographic em box reaches (1 − ascender). */
+const TEXT_DESCENT_EM = 1 - TEXT_BASELINE_EM;
+
+/**
+ * Where paragraph text's first baseline lies below its box's top, in pixels: Adobe's "Ascent" first baseline, the
+ * height of the font's "d" (what Photoshop's own renderings show: 0.81 em for Noto Sans CJK, 0.72 em for Arial).
+ */
+function boxAscent(ctx: SKRSContext2D, size: number): number {
+  const d = ctx.measureText('d').actualBoundingBoxAscent;
+  return d > 0 ? d : TEXT_BASELINE_EM * size;
 }
 
 /** Lines, their baselines and the box their glyphs cover, without drawing anything. */
@@ -228,21 +336,51 @@ export function layoutText(spec: TextSpec): TextLayout {
   const font = fontString(spec.size, family);
   const ctx = measureContext();
   ctx.font = font;
+  const measure = (s: string) => ctx.measureText(s).width;
+  const { justification, box } = paragraphOf(spec);
+  const leading = LINE_HEIGHT_EM * spec.size;
+  const rows: { text: string; last: boolean }[] = [];
+  for (const paragraph of textLines(spec.content)) {
+    const wrapped = box ? wrapParagraph(paragraph, box[2] - box[0], measure) : [paragraph];
+    wrapped.forEach((text, k) => {
+      rows.push({ text, last: k === wrapped.length - 1 });
+    });
+  }
+  const first = box ? spec.y + boxAscent(ctx, spec.size) : spec.y + TEXT_BASELINE_EM * spec.size;
+  const width = box ? box[2] - box[0] : 0;
+  const bottom = box ? spec.y + (box[3] - box[1]) : Infinity;
   let ink: Rect = EMPTY_RECT;
-  const lines = textLines(spec.content).map((text, i) => {
-    const baseline = spec.y + (TEXT_BASELINE_EM + i * LINE_HEIGHT_EM) * spec.size;
-    if (text.trim() !== '') {
-      const m = ctx.measureText(text);
-      const left = spec.x - m.actualBoundingBoxLeft;
-      const right = spec.x + m.actualBoundingBoxRight;
+  const lines: TextLine[] = [];
+  for (const [i, row] of rows.entries()) {
+    const baseline = first + i * leading;
+    // Paragraph text shows only the lines that fit its box (Photoshop hides the rest until the box grows).
+    if (box && baseline + TEXT_DESCENT_EM * spec.size > bottom + 1e-6) break;
+    const align = lineAlign(justification, box !== undefined, row.last);
+    const text = align === 'left' ? row.text : row.text.trimEnd();
+    const spread = align === 'spread' ? spreadLine(text, width, measure) : undefined;
+    const advance = align === 'center' || align === 'right' ? measure(text) : 0;
+    // Point text is aligned about x (its anchor), box text within the box from x to x + width.
+    const span = box ? width : 0;
+    const x =
+      align === 'center'
+        ? spec.x + (span - advance) / 2
+        : align === 'right'
+          ? spec.x + span - advance
+          : spec.x;
+    const parts = spread?.map((p: LinePart) => ({ text: p.text, x: x + p.dx }));
+    for (const piece of parts ?? [{ text, x }]) {
+      if (piece.text.trim() === '') continue;
+      const m = ctx.measureText(piece.text);
+      const left = piece.x - m.actualBoundingBoxLeft;
+      const right = piece.x + m.actualBoundingBoxRight;
       const top = baseline - m.actualBoundingBoxAscent;
-      const bottom = baseline + m.actualBoundingBoxDescent;
-      if (right > left && bottom > top) {
-        ink = unionRect(ink, { x: left, y: top, w: right - left, h: bottom - top });
+      const under = baseline + m.actualBoundingBoxDescent;
+      if (right > left && under > top) {
+        ink = unionRect(ink, { x: left, y: top, w: right - left, h: under - top });
       }
     }
-    return { text, baseline };
-  });
+    lines.push({ text, baseline, x, ...(parts ? { parts } : {}) });
+  }
   return { font, lines, ink };
 }
 
@@ -267,7 +405,9 @@ function draw(spec: TextSpec, layout: TextLayout, frame: Rect): Raster {
   const ox = m ? 0 : frame.x;
   const oy = m ? 0 : frame.y;
   for (const line of layout.lines) {
-    if (line.text.trim() !== '') ctx.fillText(line.text, spec.x - ox, line.baseline - oy);
+    for (const piece of line.parts ?? [line]) {
+      if (piece.text.trim() !== '') ctx.fillText(piece.text, piece.x - ox, line.baseline - oy);
+    }
   }
   const data = ctx.getImageData(0, 0, frame.w, frame.h).data;
   const { r, g, b } = spec.color;
@@ -352,7 +492,10 @@ export function isUniformScale(sx: number, sy: number): boolean {
   return Math.max(sx, sy) / Math.min(sx, sy) <= 1.02;
 }
 
-/** `spec` scaled by `k` about `pivot` (position and size; the text box's top-left moves with the scale). */
+/**
+ * `spec` scaled by `k` about `pivot` (position and size; the text box's top-left moves with the scale, and a
+ * paragraph box grows or shrinks with the text).
+ */
 export function scaleTextSpec(
   spec: TextSpec,
   kx: number,
@@ -360,12 +503,18 @@ export function scaleTextSpec(
   pivot: { x: number; y: number },
 ): TextSpec {
   const tidy = (v: number) => Math.round(v * 1e4) / 1e4 + 0;
-  return {
+  const k = Math.sqrt(kx * ky);
+  const { box } = paragraphOf(spec);
+  const scaled: TextSpec = {
     ...spec,
     x: tidy(pivot.x + (spec.x - pivot.x) * kx),
     y: tidy(pivot.y + (spec.y - pivot.y) * ky),
-    size: tidy(spec.size * Math.sqrt(kx * ky)),
+    size: tidy(spec.size * k),
+    ...(box
+      ? { box: [tidy(box[0] * k), tidy(box[1] * k), tidy(box[2] * k), tidy(box[3] * k)] as const }
+      : {}),
   };
+  return scaled;
 }
 
 /** The start of the first baseline: the point a text transform turns about, and where a PSD anchors the text. */
@@ -434,10 +583,16 @@ export function rotationMatrix(deg: number): TextMatrix {
 }
 
 /**
- * `spec` at font size `size`, its text box's top-left corner kept where it is: for upright text that is (x, y)
- * itself; for transformed text the corner the transform carries (x, y) to, so the text grows away from it too.
+ * `spec` at font size `size`, where Photoshop keeps it: point text about its anchor (the start, centre or end of
+ * its first baseline, by its alignment, so centred text stays centred on the same point); paragraph text with its
+ * box where it is, top-left corner included (for transformed text the corner the transform carries it to).
  */
 export function resizeTextSpec(spec: TextSpec, size: number): TextSpec {
+  const round = (n: number) => Math.round(n * 1e4) / 1e4 + 0;
+  if (!paragraphOf(spec).box) {
+    // The anchor (x, y + TEXT_BASELINE_EM · size) is the transform's fixed point: it stays put in the document.
+    return { ...spec, size, y: round(spec.y + TEXT_BASELINE_EM * (spec.size - size)) };
+  }
   if (!spec.transform) return { ...spec, size };
   const [, , c, d] = spec.transform;
   const b0 = TEXT_BASELINE_EM * spec.size;
@@ -445,6 +600,5 @@ export function resizeTextSpec(spec: TextSpec, size: number): TextSpec {
   // Anchor = corner + M·(0, baseline): the anchor moves by M·(0, b1 − b0); (x, y) is anchor − (0, b1).
   const ax = spec.x + c * (b1 - b0);
   const ay = spec.y + b0 + d * (b1 - b0);
-  const round = (n: number) => Math.round(n * 1e4) / 1e4 + 0;
   return { ...spec, size, x: round(ax), y: round(ay - b1) };
 }

@@ -126,6 +126,9 @@ export function textSummary(t: TextSpec) {
     rendered_font: t.renderedFont,
     lines: textLines(t.content).length,
     line_height: round3(t.size * LINE_HEIGHT_EM),
+    // Centred or right text is placed about x; paragraph text wraps in its box, whose top-left x, y is.
+    ...(t.justification && t.justification !== 'left' ? { justification: t.justification } : {}),
+    ...(t.box ? { box: { width: round3(t.box[2] - t.box[0]), height: round3(t.box[3] - t.box[1]) } } : {}),
     // Rotated, flipped or stretched text: the angle its baseline runs at, and the whole linear map.
     ...(t.transform
       ? {

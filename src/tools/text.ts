@@ -3,9 +3,12 @@
  * set_text_font, an extension, as Photoshop's options bar changes a text layer's font.
  *
  * A text layer keeps its TextSpec and a rendering of it (engine/text.ts); every set_* re-renders, so the layer
- * stays editable. `x, y` is the top-left of the text box and stays put when the size changes. Photoshop names a
- * new text layer after its text and keeps renaming it when the text changes, until the user renames it; so does
- * set_text_content here when the layer still carries the name made from its old text.
+ * stays editable, and keeps what the spec carries of its paragraphs (text-paragraph.ts): point text stays point
+ * text with its alignment, paragraph text stays in its box. create_text_layer's `x, y` is the top-left of the
+ * text box (left-aligned point text). A new size is set as Photoshop sets it: point text keeps its anchor (the
+ * start, centre or end of its first baseline), paragraph text its box. Photoshop names a new text layer after
+ * its text and keeps renaming it when the text changes, until the user renames it; so does set_text_content here
+ * when the layer still carries the name made from its old text.
  */
 import { documentColor } from '../engine/color-mode.js';
 import { MAX_LAYER_REACH, reachOf } from '../engine/document-limits.js';
@@ -23,6 +26,7 @@ import {
   renderTextSpec,
   resizeTextSpec,
 } from '../engine/text.js';
+import { paragraphOf } from '../engine/text-paragraph.js';
 import { allocateId, insertLayer, layerById, setActive, setLayer, slotAbove } from '../engine/tree.js';
 import { KIND_NAMES, layerSummary, textSummary } from './describe.js';
 import { assertPixelsEditable } from './guards.js';
@@ -134,6 +138,19 @@ function rerender(
   };
 }
 
+/** What set_text_size keeps in place, as Photoshop does. */
+function resizeNote(spec: TextSpec): string {
+  const { justification, box } = paragraphOf(spec);
+  if (box) return '段落文本框的位置和大小保持不变，文字在框内按新字号重新排列';
+  const where =
+    justification === 'center' || justification === 'justify-center'
+      ? '中点'
+      : justification === 'right' || justification === 'justify-right'
+        ? '终点'
+        : '起点';
+  return `文字锚点（第一行基线的${where}）保持不变，如 Photoshop 按锚点缩放点文字`;
+}
+
 export const textHandlers = {
   async create_text_layer({ text: content, x, y, font_size, color, font_name }, ctx) {
     const doc = activeDoc(ctx);
@@ -241,7 +258,7 @@ export const textHandlers = {
     if (old === size) return unchanged(ctx, doc, layer, `字号已经是 ${size} 像素`);
     return {
       old_size: old,
-      note: '文本框左上角保持不变',
+      note: resizeNote(layer.text),
       ...rerender(ctx, doc, layer, resizeTextSpec(layer.text, size)),
     };
   },

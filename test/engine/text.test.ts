@@ -344,7 +344,27 @@ describe('fonts', () => {
   it('PSDs name each bundled weight by its PostScript name', () => {
     expect(psdFontName('Noto Sans SC Bold')).toBe('NotoSansHans-Bold');
     expect(psdFontName(BUNDLED_FONT)).toBe('NotoSansHans-Regular');
+    expect(psdFontName('思源黑体 Light')).toBe('NotoSansHans-Light');
     expect(psdFontName('Arial-BoldMT')).toBe('Arial-BoldMT');
+  });
+
+  it("keeps a PostScript name as it is (a file's own, though the bundled font draws it) and writes family names in PostScript form", () => {
+    // Names the bundled font answers to, as files name them: kept, not renamed to the bundled file's name.
+    expect(psdFontName('SourceHanSansSC-Bold')).toBe('SourceHanSansSC-Bold');
+    expect(psdFontName('NotoSansCJKsc-Regular')).toBe('NotoSansCJKsc-Regular');
+    expect(psdFontName('NotoSansSC-Regular')).toBe('NotoSansSC-Regular');
+    expect(psdFontName('MicrosoftYaHei')).toBe('MicrosoftYaHei');
+    // Family names, with or without a style, never written with spaces.
+    expect(psdFontName('Microsoft YaHei')).toBe('MicrosoftYaHei');
+    expect(psdFontName('Microsoft YaHei Bold')).toBe('MicrosoftYaHei-Bold');
+    expect(psdFontName(' Microsoft YaHei UI ')).toBe('MicrosoftYaHeiUI');
+    expect(psdFontName('微软雅黑')).toBe('MicrosoftYaHei');
+    expect(psdFontName('宋体')).toBe('SimSun');
+    expect(psdFontName('苹方-简')).toBe('PingFangSC-Regular');
+    expect(psdFontName('PingFang SC Semibold')).toBe('PingFangSC-Semibold');
+    expect(psdFontName('Helvetica Neue Light Italic')).toBe('HelveticaNeue-LightItalic');
+    // A name in another script that no table knows stays as it is (there is no PostScript form to give).
+    expect(psdFontName('方正兰亭黑')).toBe('方正兰亭黑');
   });
 
   // A system font, when the machine has one (none on a bare machine: then only the bundled font's own names exist).

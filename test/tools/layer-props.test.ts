@@ -167,6 +167,7 @@ describe('move_layer', () => {
     // Far off the canvas but within it: moved, and saved where it is.
     await ok(s, 'move_layer', { name: 'A', dx: 2_000_000_000, dy: 0 });
     await ok(s, 'save_document_as', { path: 'far.psd' });
+    await ok(s, 'close_document', {});
     await ok(s, 'open_document', { path: 'far.psd' });
     expect(rasterOf(layer(s, 'A')).x).toBe(2_000_000_010);
   });

@@ -269,7 +269,7 @@ describe('what a PSD held that the document does not keep', () => {
     expect(seen.layers['曝光 1']!.kind).toBe('exposure');
   });
 
-  it('keeps a text layer as Photoshop wrote it (paragraph box, style runs, alignment) while unedited or moved; an edit says what goes', async () => {
+  it('keeps a text layer as Photoshop wrote it (style runs) while unedited or moved; an edit keeps its box and alignment and says what goes', async () => {
     const s = newSession();
     const style = { font: { name: 'ArialMT' }, fontSize: 12, fillColor: { r: 0, g: 0, b: 0 } };
     await put(s, 'text.psd', {
@@ -299,7 +299,7 @@ describe('what a PSD held that the document does not keep', () => {
     const opened = await ok(s, 'open_document', { path: 'text.psd' });
     const w = warningsOf(opened);
     expect(w).toContainEqual(
-      expect.stringMatching(/文字图层“段落”的段落文本框.*仿粗体.*字距.*段落对齐.*原样保存/),
+      expect.stringMatching(/文字图层“段落”的仿粗体、字距在文字未修改（可移动）时原样保存/),
     );
     expect(w).toContainEqual(expect.stringMatching(/文字图层“大写”的全部大写/));
 
@@ -323,15 +323,20 @@ describe('what a PSD held that the document does not keep', () => {
     expect(agLayer(back, '大写').text?.style?.fontCaps).toBe(2);
     expect((await probe(s, 'text.psd')).layers.段落?.kind).toBe('type');
 
-    // Its words changed: point text in one style, and the save says what was not kept.
+    // Its words changed: one style, still paragraph text in its box, centred; the save says what was not kept.
     await ok(s, 'set_text_content', { name: '段落', text: 'Hello again' });
     const edited = await ok(s, 'save_document');
     expect(warningsOf(edited)).toContainEqual(
-      expect.stringMatching(/文字图层“段落”已修改，其段落文本框、仿粗体、字距、段落对齐不再保留/),
+      expect.stringMatching(/文字图层“段落”已修改，其仿粗体、字距不再保留/),
     );
     const again = agLayer(await agRead(s, 'text.psd'), '段落').text!;
     expect(again.text).toBe('Hello again');
-    expect(again.shapeType ?? 'point').toBe('point');
+    expect(again).toMatchObject({
+      shapeType: 'box',
+      boxBounds: [0, 0, 50, 20],
+      paragraphStyle: { justification: 'center' },
+    });
+    expect(again.transform).toEqual([1, 0, 0, 1, 12, 23]);
     expect(agLayer(await agRead(s, 'text.psd'), '大写').text?.style?.fontCaps).toBe(2);
   });
 });

@@ -341,18 +341,25 @@ describe('set_text_content / set_text_color / set_text_size', () => {
     expect(inked).toBeGreaterThan(100);
   });
 
-  it('set_text_size scales the rendering about the fixed top-left', async () => {
+  it('set_text_size scales point text about its anchor (where its first baseline starts), as Photoshop', async () => {
     const s = await withTitle();
     const before = text(s, '标题');
     const r = await ok(s, 'set_text_size', { name: '标题', size: 80 });
-    expect(r).toMatchObject({ old_size: 40, text: { size: 80, x: 20, y: 20 } });
+    // The anchor (20, 20 + 0.88 × 40) stays: the top of the text box moves up by 0.88 × 40.
+    expect(r).toMatchObject({
+      old_size: 40,
+      text: { size: 80, x: 20, y: expect.closeTo(20 - 0.88 * 40, 6) },
+    });
+    expect(String(r.note)).toContain('锚点');
     const after = text(s, '标题');
     expect(after.kind).toBe('text');
+    expect(textAnchorOf(after.text)).toEqual([20, expect.closeTo(20 + 0.88 * 40, 6)]);
     expect(Math.abs(after.raster.w - 2 * before.raster.w)).toBeLessThanOrEqual(3);
     expect(Math.abs(after.raster.h - 2 * before.raster.h)).toBeLessThanOrEqual(3);
-    // The ink's offset from the box corner scales too (±2 px).
-    expect(Math.abs(after.raster.x - 20 - 2 * (before.raster.x - 20))).toBeLessThanOrEqual(2);
-    expect(Math.abs(after.raster.y - 20 - 2 * (before.raster.y - 20))).toBeLessThanOrEqual(2);
+    // The ink's offset from the anchor scales too (±2 px).
+    const [ax, ay] = textAnchorOf(before.text);
+    expect(Math.abs(after.raster.x - ax - 2 * (before.raster.x - ax))).toBeLessThanOrEqual(2);
+    expect(Math.abs(after.raster.y - ay - 2 * (before.raster.y - ay))).toBeLessThanOrEqual(2);
   });
 
   it('setting the same value changes nothing and adds no step', async () => {
@@ -477,17 +484,13 @@ describe('text under transforms and image size', () => {
     const n = text(s, '新文字');
     expect(n.text.transform).toEqual(t.text.transform);
     expect(same(n.raster, renderText(n.text))).toBe(true);
-    // A new size grows the text away from its (turned) top-left corner, which stays put.
-    const corner = (spec: typeof n.text) => {
-      const [, , c2, d2] = spec.transform!;
-      const b = 0.88 * spec.size;
-      return [spec.x - c2 * b, spec.y + b - d2 * b];
-    };
+    // A new size scales the text about its anchor, the (turned) first baseline's start, which stays put.
     await ok(s, 'set_text_size', { name: '新文字', size: 60 });
     const big = text(s, '新文字');
     expect(big.text.size).toBe(60);
-    corner(big.text).forEach((v, i) => {
-      expect(v).toBeCloseTo(corner(n.text)[i]!, 3);
+    expect(big.text.transform).toEqual(n.text.transform);
+    textAnchorOf(big.text).forEach((v, i) => {
+      expect(v).toBeCloseTo(textAnchorOf(n.text)[i]!, 3);
     });
     // Turning it back makes it upright again: no transform left.
     await ok(s, 'rotate_layer', { name: '新文字', angle: -30 });
@@ -579,6 +582,7 @@ describe('PSD', () => {
       expect(red).toBeGreaterThan(0.15 * t.raster.w * t.raster.h);
 
       // Reopen: the same specs, and re-rendering (set_text_color) lands on the same pixels' place.
+      await ok(s, 'close_document');
       await ok(s, 'open_document', { path: 'out/text.psd' });
       const back = text(s, '你好，世界');
       expect(back.text).toMatchObject({ content: '你好，世界', x: 20, y: 10, size: 36 });
@@ -615,6 +619,7 @@ describe('transformed text in PSD', () => {
       stored.transform!.forEach((v, i) => {
         expect(v).toBeCloseTo(want[i]!, 4);
       });
+      await ok(s, 'close_document');
       await ok(s, 'open_document', { path: 'rotated.psd' });
       const back = text(s, '斜排标题');
       expect(back.kind).toBe('text');
@@ -795,9 +800,11 @@ describe('font weights', () => {
       await ok(s, 'save_document_as', { path: 'weights.psd' });
       const { dump } = await readWithPsdTools(await readFile(path.join(s.workspace.root, 'weights.psd')));
       const layers = flattenPsdTools(dump.layers);
-      // The font asked for is kept (Photoshop uses it where it is installed); the bundled one by PostScript name.
-      expect(layers.find((l) => l.name === '春季上新')!.fonts).toContain('Microsoft YaHei Bold');
+      // The font asked for is kept (Photoshop uses it where it is installed), by PostScript name as Photoshop
+      // looks fonts up; the bundled one by its file's PostScript name.
+      expect(layers.find((l) => l.name === '春季上新')!.fonts).toContain('MicrosoftYaHei-Bold');
       expect(layers.find((l) => l.name === '正文')!.fonts).toContain('NotoSansHans-Light');
+      await ok(s, 'close_document');
       await ok(s, 'open_document', { path: 'weights.psd' });
       await ok(s, 'set_text_content', { name: '春季上新', text: '夏季上新' });
       const back = text(s, '夏季上新');

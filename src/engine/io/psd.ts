@@ -78,6 +78,13 @@ import {
   tableApplies,
 } from '../raster-inks.js';
 import { isIdentityMatrix, psdFontName, renderTextSpec, TEXT_BASELINE_EM, textAnchor } from '../text.js';
+import {
+  isJustification,
+  isTextBox,
+  type Justification,
+  paragraphOf,
+  sameParagraph,
+} from '../text-paragraph.js';
 import { decodeImage, encodePng } from './image-codec.js';
 import { checkPackedRows } from './packbits.js';
 import {
@@ -121,8 +128,10 @@ import { colourInSrgb, rasterInSrgb, type SourceProfile, sourceProfile, srgbProf
 
 /**
  * TEXT_BASELINE_EM: distance from the top of a text box to the first baseline, in ems — the text renderer's own
- * layout constant. Photoshop anchors point text at its baseline; our TextSpec gives the top-left of the box. Used
- * in both directions, so round trips are exact and Photoshop re-renders ("update text layers") where we drew.
+ * layout constant. Photoshop anchors point text at its baseline (its start, centre or end, by its alignment) and
+ * states paragraph text's box from the transform's origin; our TextSpec's anchor is TEXT_BASELINE_EM below its
+ * `x, y`. Used in both directions, so round trips are exact and Photoshop re-renders ("update text layers") where
+ * we drew.
  */
 export { TEXT_BASELINE_EM };
 
@@ -521,7 +530,7 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
     case 'text': {
       const t = layer.text;
       place(layer.raster);
-      const kept = keptText(layer, state.mode);
+      const kept = await keptText(ctx, layer, state.mode);
       if (kept) {
         out.text = kept;
         break;
@@ -536,21 +545,11 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
         const lost = [...(runs.size > 1 ? ['多种文字样式'] : []), ...textDropped(record)];
         if (lost.length > 0) {
           warnings.push(
-            `文字图层“${layer.name}”已修改，其${lost.join('、')}不再保留：按点文字、单一的字体字号和颜色保存`,
+            `文字图层“${layer.name}”已修改，其${lost.join('、')}不再保留：按单一的字体字号和颜色保存`,
           );
         }
       }
-      const anchor = textAnchor(t);
-      out.text = {
-        text: t.content,
-        transform: [...(t.transform ?? [1, 0, 0, 1]), anchor.x, anchor.y],
-        antiAlias: 'smooth',
-        style: {
-          font: { name: psdFontName(t.font) },
-          fontSize: t.size,
-          fillColor: await textColour(ctx, t.color),
-        },
-      };
+      out.text = await textRecordOf(ctx, t);
       break;
     }
     case 'smart': {
@@ -607,13 +606,48 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
 }
 
 /**
- * The PSD's own text record for a text layer that is as it was read, or only moved (PsdText): moved by as much,
- * so the file keeps its paragraph box, style runs and the rest. Undefined once the text itself was edited or
- * the document changed colour mode (the record's colours are the file's).
+ * A text record for `t` as it is now: its words in one font, size and colour, its paragraph settings (point or
+ * paragraph text with its box, its alignment) and its transform, whose origin is where Photoshop anchors the
+ * text: the first baseline's start, centre or end for point text; for paragraph text the origin the box is
+ * stated from. The font by PostScript name: a file's own name as the file gave it, whatever font draws it here.
  */
-function keptText(layer: TextLayer, mode: ColorMode): AgLayer['text'] | undefined {
+async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullable<AgLayer['text']>> {
+  const { justification, box } = paragraphOf(t);
+  const [a, b, c, d] = t.transform ?? [1, 0, 0, 1];
+  const anchor = textAnchor(t);
+  // The anchor's place in the text's own space: the origin for point text; for paragraph text the box's left
+  // edge, TEXT_BASELINE_EM below its top (x, y is the box's top-left corner).
+  const [u, v] = box ? [box[0], box[1] + TEXT_BASELINE_EM * t.size] : [0, 0];
+  const origin = { x: anchor.x - (a * u + c * v), y: anchor.y - (b * u + d * v) };
+  const tidy = (n: number) => Math.round(n * 1e6) / 1e6 + 0;
+  return {
+    text: t.content,
+    transform: [a, b, c, d, tidy(origin.x), tidy(origin.y)],
+    antiAlias: 'smooth',
+    style: {
+      font: { name: psdFontName(t.font) },
+      fontSize: t.size,
+      fillColor: await textColour(ctx, t.color),
+    },
+    ...(justification ? { paragraphStyle: { justification } } : {}),
+    ...(box ? { shapeType: 'box' as const, boxBounds: [...box] } : {}),
+  };
+}
+
+/**
+ * The PSD's own text record for a text layer that is as it was read, or only moved (PsdText): moved by as much,
+ * so the file keeps its paragraph box, style runs and the rest. After a change of colour mode (which converts the
+ * spec read along with the layer's), the record in the document's mode: its one text colour as it is now.
+ * Undefined once the text itself was edited, or when the mode changed under a record of several colours or with
+ * a stroke (colours of the file's old mode that it cannot restate).
+ */
+async function keptText(
+  ctx: EncodeContext,
+  layer: TextLayer,
+  mode: ColorMode,
+): Promise<AgLayer['text'] | undefined> {
   const kept = layer.psdText;
-  if (!kept || kept.mode !== mode) return undefined;
+  if (!kept) return undefined;
   const a = kept.spec;
   const b = layer.text;
   if (a !== b) {
@@ -624,13 +658,42 @@ function keptText(layer: TextLayer, mode: ColorMode): AgLayer['text'] | undefine
       a.color.r === b.color.r &&
       a.color.g === b.color.g &&
       a.color.b === b.color.b &&
-      JSON.stringify(a.transform ?? null) === JSON.stringify(b.transform ?? null);
+      JSON.stringify(a.transform ?? null) === JSON.stringify(b.transform ?? null) &&
+      sameParagraph(a, b);
     if (!same) return undefined;
   }
-  const record = kept.record as unknown as NonNullable<AgLayer['text']>;
+  let record = kept.record as unknown as NonNullable<AgLayer['text']>;
+  if (kept.mode !== mode) {
+    const recoloured = await recolouredText(ctx, record, b.color);
+    if (!recoloured) return undefined;
+    record = recoloured;
+  }
   const m = record.transform ?? [1, 0, 0, 1, 0, 0];
   const moved = [...m.slice(0, 4), (m[4] ?? 0) + b.x - a.x, (m[5] ?? 0) + b.y - a.y];
   return { ...record, transform: moved };
+}
+
+/**
+ * `record` with its text colour restated as `c` in the document's mode: undefined when its characters have more
+ * than one colour or a stroke, which a TextSpec's one colour cannot restate.
+ */
+async function recolouredText(
+  ctx: EncodeContext,
+  record: NonNullable<AgLayer['text']>,
+  c: RGB,
+): Promise<NonNullable<AgLayer['text']> | undefined> {
+  const styles = [record.style ?? {}, ...(record.styleRuns ?? []).map((r) => r.style)];
+  const fills = new Set(styles.flatMap((st) => (st.fillColor ? [JSON.stringify(st.fillColor)] : [])));
+  if (fills.size > 1 || styles.some((st) => st.strokeFlag === true)) return undefined;
+  const fillColor = await textColour(ctx, c);
+  const paint = (st: AgTextStyle): AgTextStyle => (st.fillColor ? { ...st, fillColor } : st);
+  return {
+    ...record,
+    style: { ...(record.style ?? {}), fillColor },
+    ...(record.styleRuns
+      ? { styleRuns: record.styleRuns.map((r) => ({ ...r, style: paint(r.style) })) }
+      : {}),
+  };
 }
 
 /** Whether `layer` should be written as Photoshop's locked "Background" (no transparency channel). */
@@ -1309,8 +1372,8 @@ const TEXT_STYLE_DEFAULTS: readonly (readonly [keyof AgTextStyle, unknown, strin
   ['strokeFlag', false, '文字描边'],
 ];
 
+/** Paragraph attributes a TextSpec does not hold (its alignment it does: text-paragraph.ts). */
 const PARAGRAPH_DEFAULTS: readonly (readonly [keyof AgParagraphStyle, unknown, string])[] = [
-  ['justification', 'left', '段落对齐'],
   ['firstLineIndent', 0, '首行缩进'],
   ['startIndent', 0, '左缩进'],
   ['endIndent', 0, '右缩进'],
@@ -1318,13 +1381,23 @@ const PARAGRAPH_DEFAULTS: readonly (readonly [keyof AgParagraphStyle, unknown, s
   ['spaceAfter', 0, '段后间距'],
 ];
 
+/** The alignment of each paragraph of a text record, first paragraph first (ag-psd: runs over the default). */
+function justificationsOf(t: NonNullable<AgLayer['text']>): Justification[] {
+  const base = t.paragraphStyle?.justification;
+  const runs = t.paragraphStyleRuns ?? [];
+  return (runs.length > 0 ? runs.map((r) => r.style.justification ?? base) : [base]).map((j) =>
+    isJustification(j) ? j : 'left',
+  );
+}
+
 /**
- * What of a text layer the TextSpec (one font, size and colour, point text) cannot hold, by Photoshop's names:
- * saving writes the text without it.
+ * What of a text layer the TextSpec (one font, size and colour, one alignment; point text or paragraph text in
+ * its box) cannot hold, by Photoshop's names: saving writes the text without it.
  */
 function textDropped(t: NonNullable<AgLayer['text']>): string[] {
   const out: string[] = [];
-  if (t.shapeType === 'box') out.push('段落文本框');
+  if (t.shapeType === 'box' && !isTextBox(t.boxBounds)) out.push('段落文本框');
+  if (new Set(justificationsOf(t)).size > 1) out.push('各段不同的对齐方式');
   const styles = [t.style ?? {}, ...(t.styleRuns ?? []).map((r) => ({ ...(t.style ?? {}), ...r.style }))];
   for (const [key, none, what] of TEXT_STYLE_DEFAULTS) {
     if (styles.some((st) => st[key] !== undefined && st[key] !== none)) out.push(what);
@@ -1357,25 +1430,35 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
   const distinct = new Set(
     runs.map((r) => JSON.stringify({ f: r.style.font?.name, s: r.style.fontSize, c: r.style.fillColor })),
   );
-  // Kept as the file has them while the text is not edited (PsdText); an edit writes point text in one style.
+  // Kept as the file has them while the text is not edited (PsdText); an edit writes the text in one style, its
+  // paragraph box and alignment kept.
   const dropped = [...(distinct.size > 1 ? ['多种文字样式'] : []), ...textDropped(t)];
   if (dropped.length > 0) {
     ctx.warnings.push(
-      `文字图层“${l.name ?? ''}”的${dropped.join('、')}在文字未修改（可移动）时原样保存；修改其内容、字号、颜色、字体或变换后，按点文字、单一的字体字号和颜色保存`,
+      `文字图层“${l.name ?? ''}”的${dropped.join('、')}在文字未修改（可移动）时原样保存；修改其内容、字号、颜色、字体或变换后，按单一的字体字号和颜色保存`,
     );
   }
   const size = round6(style.fontSize ?? 12);
   const font = style.font?.name ?? 'NotoSansSC-Regular';
-  return {
+  // Photoshop's anchor: point text's first baseline starts, is centred or ends at the transform's origin (by its
+  // alignment); paragraph text's box is stated from that origin in the text's own space. Our spec's anchor is
+  // (x, y + TEXT_BASELINE_EM · size), with x, y the box's top-left for paragraph text.
+  const box = t.shapeType === 'box' && isTextBox(t.boxBounds) ? t.boxBounds : undefined;
+  const justification = justificationsOf(t)[0]!;
+  const [u, v] = box ? [box[0], box[1] + TEXT_BASELINE_EM * size] : [0, 0];
+  const spec: TextSpec = {
     content: t.text,
-    x: round6(tx),
-    y: round6(ty - TEXT_BASELINE_EM * size),
+    x: round6(tx + a * u + c * v),
+    y: round6(ty + b * u + d * v - TEXT_BASELINE_EM * size),
     size,
     color: await fileColour(textFill(style.fillColor), ctx, `文字图层“${l.name ?? ''}”`),
     font,
     renderedFont: font,
     ...(isIdentityMatrix(linear) ? {} : { transform: linear }),
+    ...(justification !== 'left' ? { justification } : {}),
+    ...(box ? { box: [box[0], box[1], box[2], box[3]] as const } : {}),
   };
+  return spec;
 }
 
 function isOpaque(r: Raster): boolean {

@@ -548,7 +548,7 @@ export const groupE = [
     effect: 'write',
     idempotent: true,
     description:
-      '把 name 指定的文字图层改用 font_name 字体（并将其设为当前图层），文字、字号、颜色和文本框左上角不变。font_name 为字体名称，如内置中文字体的各字重 Noto Sans SC Light、Noto Sans SC DemiLight、Noto Sans SC、Noto Sans SC Medium、Noto Sans SC Bold，或本机已安装的字体；找不到该字体时按字体名中的字重用内置中文字体渲染，文件中仍记下所要的字体名（在装有该字体的 Photoshop 中以它显示），结果会说明。',
+      '把 name 指定的文字图层改用 font_name 字体（并将其设为当前图层），文字、字号、颜色和位置（点文字的锚点或段落文本框）不变。font_name 为字体名称，如内置中文字体的各字重 Noto Sans SC Light、Noto Sans SC DemiLight、Noto Sans SC、Noto Sans SC Medium、Noto Sans SC Bold，或本机已安装的字体；找不到该字体时按字体名中的字重用内置中文字体渲染，文件中仍记下所要的字体名（在装有该字体的 Photoshop 中以它显示），结果会说明。',
     parameters: {
       type: 'object',
       properties: {

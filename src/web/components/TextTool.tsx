@@ -34,6 +34,10 @@ export interface TextEdit {
   readonly initial: string;
   /** The text layer edited; absent for a new one. */
   readonly layer?: LayerNode;
+  /** How the edited text's lines are aligned about `x` (point text) or in its box (TextNode). */
+  readonly align?: 'center' | 'right';
+  /** The edited paragraph text's box, document px: what is typed wraps in it as the server sets it. */
+  readonly box?: { readonly width: number; readonly height: number };
 }
 
 /** A starting size for new text: about a twelfth of the canvas's height, within reason. */
@@ -140,6 +144,8 @@ export function useTextTool(docName: string | null) {
         font: t.font,
         initial: t.content,
         layer,
+        ...(t.align ? { align: t.align } : {}),
+        ...(t.box ? { box: t.box } : {}),
       });
       return;
     }
@@ -277,6 +283,11 @@ export function TextEditor({
   }, []);
   const lines = value.split('\n');
   const longest = Math.max(1, ...lines.map((l) => [...l].length));
+  // Wide enough for the longest line in full-width characters, so the box never wraps what it shows; paragraph
+  // text's own box width, wrapping as the server does. Point text centred or ending at x stands about it.
+  const width = (edit.box?.width ?? (longest + 1) * edit.size) * zoom;
+  const shift = edit.box ? 0 : edit.align === 'center' ? width / 2 : edit.align === 'right' ? width : 0;
+  const left = edit.x * zoom - shift;
   return (
     <textarea
       ref={box}
@@ -286,13 +297,14 @@ export function TextEditor({
       spellcheck={false}
       rows={lines.length}
       style={{
-        left: `${edit.x * zoom}px`,
+        left: `${left}px`,
         top: `${edit.y * zoom}px`,
         fontSize: `${edit.size * zoom}px`,
         ...previewFont(edit.font),
         color: edit.color,
-        // Wide enough for the longest line in full-width characters, so the box never wraps what it shows.
-        width: `${(longest + 1) * edit.size * zoom}px`,
+        width: `${width}px`,
+        ...(edit.align ? { textAlign: edit.align } : {}),
+        ...(edit.box ? { whiteSpace: 'pre-wrap', height: `${edit.box.height * zoom}px` } : {}),
       }}
       onInput={(e) => setValue((e.currentTarget as HTMLTextAreaElement).value)}
       onPointerDown={(e) => e.stopPropagation()}

@@ -1,0 +1,255 @@
+/**
+ * A text layer's paragraph settings (TextSpec's `justification` and `box`, model.ts) and the line layout they ask
+ * for, as Photoshop sets text:
+ *
+ * - **Justification** (the paragraph panel's alignment). Point text is aligned about its anchor: the first
+ *   baseline starts (left), is centred (center) or ends (right) at the PSD transform's origin. Paragraph text is
+ *   aligned within its box; the justify-* settings spread every line but a paragraph's last one to the box's
+ *   width (between words, or between characters where a line has no spaces, as Chinese), the last line aligned
+ *   as the setting's name says (justify-all spreads it too).
+ * - **Box** (paragraph text, ag-psd's `shapeType: 'box'`): the box, `[left, top, right, bottom]` in the text's own
+ *   space relative to the PSD transform's origin, as the file states it (`boxBounds`). Lines wrap to its width
+ *   (between words, or between any two Chinese characters, never putting closing punctuation at a line's start
+ *   nor opening punctuation at its end, Photoshop's hard kinsoku set) and a line that no longer fits its height
+ *   is not drawn, as Photoshop hides overflowing text.
+ *
+ * Every engine path copies a spec by spreading it, so both survive moves, scales, edits, colour conversion,
+ * history and the session's state files. Absent means left-aligned point text, what create_text_layer makes.
+ */
+import type { Justification, TextBox, TextSpec } from './model.js';
+
+export type { Justification, TextBox };
+
+const JUSTIFICATIONS: readonly Justification[] = [
+  'left',
+  'right',
+  'center',
+  'justify-left',
+  'justify-right',
+  'justify-center',
+  'justify-all',
+];
+
+export function isJustification(v: unknown): v is Justification {
+  return typeof v === 'string' && (JUSTIFICATIONS as readonly string[]).includes(v);
+}
+
+/** Whether `b` is a box text can be set in: four finite numbers, a positive width and height. */
+export function isTextBox(b: unknown): b is TextBox {
+  return (
+    Array.isArray(b) &&
+    b.length === 4 &&
+    b.every((v) => typeof v === 'number' && Number.isFinite(v)) &&
+    b[2] > b[0] &&
+    b[3] > b[1]
+  );
+}
+
+/** The paragraph settings `spec` carries (none: left-aligned point text). */
+export function paragraphOf(spec: TextSpec): Pick<TextSpec, 'justification' | 'box'> {
+  const { justification, box } = spec;
+  return {
+    ...(isJustification(justification) && justification !== 'left' ? { justification } : {}),
+    ...(isTextBox(box) ? { box } : {}),
+  };
+}
+
+/** Whether two specs carry the same paragraph settings. */
+export function sameParagraph(a: TextSpec, b: TextSpec): boolean {
+  const p = paragraphOf(a);
+  const q = paragraphOf(b);
+  return (
+    (p.justification ?? 'left') === (q.justification ?? 'left') &&
+    JSON.stringify(p.box ?? null) === JSON.stringify(q.box ?? null)
+  );
+}
+
+/** How one line sits: where its x refers to, and whether it is spread to the box's width. */
+export type LineAlign = 'left' | 'center' | 'right' | 'spread';
+
+/**
+ * How a line is aligned under `j`: point text has no width to spread to (a justify-* setting aligns as its last
+ * line would); a paragraph's last line of box text aligns as the setting names it, the others spread.
+ */
+export function lineAlign(j: Justification | undefined, box: boolean, lastOfParagraph: boolean): LineAlign {
+  switch (j ?? 'left') {
+    case 'left':
+      return 'left';
+    case 'center':
+      return 'center';
+    case 'right':
+      return 'right';
+    case 'justify-left':
+      return box && !lastOfParagraph ? 'spread' : 'left';
+    case 'justify-center':
+      return box && !lastOfParagraph ? 'spread' : 'center';
+    case 'justify-right':
+      return box && !lastOfParagraph ? 'spread' : 'right';
+    case 'justify-all':
+      return box ? 'spread' : 'left';
+  }
+}
+
+/** Advance width of a string in the font being laid out. */
+export type Measure = (s: string) => number;
+
+/** Photoshop's hard kinsoku set (what ag-psd writes as PhotoshopKinsokuHard): never at a line's start … */
+const NO_START = new Set(
+  '、。，．・：；？！ー―’”）〕］｝〉》」』】ヽヾゝゞ々ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ゛゜?!)]},.:;℃℉¢％‰',
+);
+/** … and never at its end. */
+const NO_END = new Set('‘“（〔［｛〈《「『【([{￥＄£＠§〒＃');
+
+/** Characters that may break on either side of themselves: Han, kana, CJK punctuation and full-width forms. */
+const CJK =
+  /[\u2E80-\u2FFF\u3000-\u30FF\u3100-\u31FF\u3200-\u9FFF\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFFEF\u{20000}-\u{3FFFF}]/u;
+
+const SPACE = /^[ \t]+$/;
+
+/** A paragraph cut into what lines are made of: runs of spaces, single CJK characters, and words. */
+function unitsOf(paragraph: string): string[] {
+  const units: string[] = [];
+  let word = '';
+  let spaces = '';
+  const flush = () => {
+    if (word) units.push(word);
+    if (spaces) units.push(spaces);
+    word = '';
+    spaces = '';
+  };
+  for (const ch of paragraph) {
+    if (ch === ' ' || ch === '\t') {
+      if (word) {
+        units.push(word);
+        word = '';
+      }
+      spaces += ch;
+    } else if (CJK.test(ch)) {
+      flush();
+      units.push(ch);
+    } else {
+      if (spaces) {
+        units.push(spaces);
+        spaces = '';
+      }
+      word += ch;
+    }
+  }
+  flush();
+  return units;
+}
+
+function first(s: string): string {
+  return String.fromCodePoint(s.codePointAt(0)!);
+}
+
+function last(s: string): string {
+  const chars = [...s];
+  return chars[chars.length - 1]!;
+}
+
+/** Whether a line may end before `units[i]` (i > 0). */
+function canBreakBefore(units: readonly string[], i: number): boolean {
+  const prev = units[i - 1]!;
+  const cur = units[i]!;
+  if (SPACE.test(cur)) return false; // spaces hang at the end of the line they follow
+  if (NO_START.has(first(cur)) || NO_END.has(last(prev))) return false;
+  if (SPACE.test(prev)) return true;
+  return CJK.test(last(prev)) || CJK.test(first(cur));
+}
+
+/**
+ * `paragraph` (no line breaks) broken into lines no wider than `width`, as Photoshop sets paragraph text: at
+ * spaces (which hang at the end of their line and do not start the next) and between CJK characters, never
+ * before closing nor after opening punctuation. A word wider than the box is cut between characters; a line
+ * always holds at least one character.
+ */
+export function wrapParagraph(paragraph: string, width: number, measure: Measure): string[] {
+  if (measure(paragraph.trimEnd()) <= width) return [paragraph];
+  const units = unitsOf(paragraph);
+  const lines: string[] = [];
+  let i = 0;
+  while (i < units.length) {
+    if (lines.length > 0) while (i < units.length && SPACE.test(units[i]!)) i++;
+    if (i >= units.length) break;
+    const start = i;
+    let text = '';
+    let lastBreak = -1;
+    let j = start;
+    let overflow = false;
+    for (; j < units.length; j++) {
+      if (j > start && canBreakBefore(units, j)) lastBreak = j;
+      const next = text + units[j];
+      if (measure(next.trimEnd()) > width) {
+        overflow = true;
+        break;
+      }
+      text = next;
+    }
+    if (!overflow) {
+      lines.push(text.trimEnd());
+      break;
+    }
+    if (j === start) {
+      // A word wider than the box on its own: cut between characters (at least one per line).
+      const chars = [...units[start]!];
+      let fit = 1;
+      while (fit < chars.length && measure(chars.slice(0, fit + 1).join('')) <= width) fit++;
+      lines.push(chars.slice(0, fit).join(''));
+      const rest = chars.slice(fit).join('');
+      if (rest === '') i = start + 1;
+      else units[start] = rest;
+      continue;
+    }
+    // At the last place a line may end; where there is none, just before the overflow.
+    const at = lastBreak > start ? lastBreak : j;
+    lines.push(units.slice(start, at).join('').trimEnd());
+    i = at;
+  }
+  return lines.length > 0 ? lines : [''];
+}
+
+/** One piece of a spread line and its offset from the line's start. */
+export interface LinePart {
+  readonly text: string;
+  readonly dx: number;
+}
+
+/**
+ * `line` spread to `width`: the extra width shared between its runs of spaces, or, in a line of Chinese without
+ * spaces, between its characters. Undefined when there is nothing to spread (a single word, no room to add): the
+ * line then starts at the box's left edge.
+ */
+export function spreadLine(line: string, width: number, measure: Measure): LinePart[] | undefined {
+  const natural = measure(line);
+  const extra = width - natural;
+  if (!(extra > 0.01)) return undefined;
+  const lead = line.length - line.trimStart().length;
+  const body = line.slice(lead);
+  const pieces = body.split(/([ \t]+)/);
+  const gaps = pieces.filter((p, k) => k % 2 === 1 && p !== '').length;
+  const parts: LinePart[] = [];
+  if (gaps > 0) {
+    let prefix = line.slice(0, lead);
+    let seen = 0;
+    pieces.forEach((p, k) => {
+      if (k % 2 === 1) {
+        seen++;
+      } else if (p !== '') {
+        parts.push({ text: p, dx: measure(prefix) + (seen * extra) / gaps });
+      }
+      prefix += p;
+    });
+    return parts;
+  }
+  // Letters of a word are not spaced apart (Photoshop's letter spacing is 0 % by default); Chinese is set
+  // character by character, so a line of it is spread between its characters.
+  const chars = [...line];
+  if (chars.length < 2 || !CJK.test(line)) return undefined;
+  let prefix = '';
+  chars.forEach((ch, k) => {
+    parts.push({ text: ch, dx: measure(prefix) + (k * extra) / (chars.length - 1) });
+    prefix += ch;
+  });
+  return parts;
+}

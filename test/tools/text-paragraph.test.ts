@@ -1,0 +1,427 @@
+/**
+ * Paragraph (box) text and centred or right-aligned text from a PSD, through the real Session: drawn where
+ * Photoshop draws it, edited without turning into left-aligned point text, saved with its box, bounds,
+ * alignment and the file's own font name, and kept through convert_to_cmyk.
+ *
+ * The fixtures are written with ag-psd, text records without pixels (so Atelier draws them). The paragraph text
+ * is the one of ag-psd's test file test/read/alias/src.psd, made in Photoshop: "Windows", 72 px Noto Sans CJK KR
+ * (whose Latin glyphs are the bundled Noto Sans CJK SC's), centred in a 714 × 119.88 box at (44, 131.24).
+ * Photoshop's own pixels of it have their ink at [250, 131, 552, 190]: the reference for where it belongs.
+ * psd-tools (an independent reader) and ag-psd's reader check what is saved.
+ */
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { type Layer as AgLayer, readPsd, writePsdBuffer } from 'ag-psd';
+import { describe, expect, it } from 'vitest';
+import type { Session } from '../../src/calls/session.js';
+import { setUpCmykSupport } from '../../src/engine/io/psd-cmyk.js';
+import type { TextLayer } from '../../src/engine/model.js';
+import { paragraphOf } from '../../src/engine/text-paragraph.js';
+import { inkBox } from '../support/ink-box.js';
+import { psdToolsAvailable, readWithPsdTools, SYSTEM_PYTHON } from '../support/psd-tools.js';
+import { newSession, ok } from '../support/session.js';
+import { current, named } from './layer-fixtures.js';
+
+const run = promisify(execFile);
+const W = 817;
+const H = 533;
+
+/** Photoshop's ink box of its own rendering of WINDOWS (alpha > 128). */
+const PHOTOSHOP_INK = [250, 131, 552, 190] as const;
+const BOX = [0, 0, 714, 119.88473];
+const ORIGIN = [44, 131.24207492795387] as const;
+
+type AgText = NonNullable<AgLayer['text']>;
+
+const black = { r: 0, g: 0, b: 0 };
+
+const WINDOWS: AgText = {
+  text: 'Windows',
+  transform: [1, 0, 0, 1, ...ORIGIN],
+  style: { font: { name: 'NotoSansKR-Regular' }, fontSize: 72, fillColor: black },
+  paragraphStyle: { justification: 'center' },
+  shapeType: 'box',
+  boxBounds: BOX,
+};
+
+function pointText(text: string, justification: 'left' | 'center' | 'right', x: number, y: number): AgText {
+  return {
+    text,
+    transform: [1, 0, 0, 1, x, y],
+    style: { font: { name: 'NotoSansHans-Regular' }, fontSize: 40, fillColor: black },
+    paragraphStyle: { justification },
+  };
+}
+
+async function put(s: Session, rel: string, layers: { name: string; text: AgText }[]): Promise<void> {
+  const white = new Uint8ClampedArray(W * H * 4).fill(255);
+  const bytes = writePsdBuffer({
+    width: W,
+    height: H,
+    imageData: { width: W, height: H, data: white },
+    children: [
+      {
+        name: 'Background',
+        left: 0,
+        top: 0,
+        right: W,
+        bottom: H,
+        imageData: { width: W, height: H, data: white },
+      },
+      ...layers,
+    ],
+  });
+  await s.workspace.writeAtomic(rel, Buffer.from(bytes));
+}
+
+function text(s: Session, name: string): TextLayer {
+  const l = named(current(s), name);
+  if (l.kind !== 'text') throw new Error(`${name} is ${l.kind}`);
+  return l;
+}
+
+function expectNear(got: readonly number[], want: readonly number[], tolerance: number): void {
+  got.forEach((v, i) => {
+    expect(Math.abs(v - want[i]!), `[${got.join(', ')}] vs [${want.join(', ')}] at ${i}`).toBeLessThanOrEqual(
+      tolerance,
+    );
+  });
+}
+
+async function agText(s: Session, rel: string, name: string): Promise<AgText> {
+  const buf = await readFile(path.join(s.workspace.root, rel));
+  // Raw channels: only the text records are wanted (ag-psd reads CMYK files once told it may).
+  setUpCmykSupport();
+  const psd = readPsd(buf, { useRawData: true, skipThumbnail: true });
+  const found = (psd.children ?? []).find((l) => l.name === name);
+  if (!found?.text) throw new Error(`no text layer ${name} in ${rel}`);
+  return found.text;
+}
+
+interface TypeSeen {
+  shape: number;
+  box: number[];
+  justification: number[];
+  transform: number[];
+  fonts: string[];
+}
+
+/** What psd-tools reads of each type layer's engine data: shape (1 = box), box, alignment (2 = centre), fonts. */
+async function psdToolsTypes(file: string): Promise<Record<string, TypeSeen>> {
+  const script = [
+    'import json, sys',
+    'from psd_tools import PSDImage',
+    'out = {}',
+    'for l in PSDImage.open(sys.argv[1]).descendants():',
+    "    if l.kind != 'type':",
+    '        continue',
+    '    e = l.engine_dict',
+    "    ph = e['Rendered']['Shapes']['Children'][0]['Cookie']['Photoshop']",
+    "    runs = e['ParagraphRun']['RunArray']",
+    "    fonts = [str(f['Name'].value if hasattr(f['Name'], 'value') else f['Name']).strip(\"'\")",
+    "             for f in l.resource_dict['FontSet']]",
+    '    out[l.name] = {',
+    "        'shape': int(ph['ShapeType']),",
+    "        'box': [float(v) for v in ph.get('BoxBounds', [])],",
+    "        'justification': [int(r['ParagraphSheet']['Properties'].get('Justification', 0)) for r in runs],",
+    "        'transform': [float(v) for v in l.transform],",
+    "        'fonts': fonts,",
+    '    }',
+    'print(json.dumps(out))',
+  ].join('\n');
+  const { stdout } = await run(SYSTEM_PYTHON, ['-c', script, file]);
+  return JSON.parse(stdout) as Record<string, TypeSeen>;
+}
+
+describe('paragraph and aligned text from a PSD is drawn where Photoshop draws it', () => {
+  it("centred paragraph text: centred in its box, its first baseline an ascent below the box's top (Photoshop's own pixels ±1 px)", async () => {
+    const s = newSession();
+    await put(s, 'box.psd', [{ name: 'Windows', text: WINDOWS }]);
+    await ok(s, 'open_document', { path: 'box.psd' });
+    const t = text(s, 'Windows');
+    expect(paragraphOf(t.text)).toEqual({ justification: 'center', box: BOX });
+    // x, y: the box's top-left.
+    expect([t.text.x, t.text.y]).toEqual(ORIGIN.map((v) => expect.closeTo(v, 5)));
+    expectNear(inkBox(t.raster), PHOTOSHOP_INK, 1);
+  });
+
+  it.runIf(psdToolsAvailable())(
+    'unedited, it is saved with that rendering and the record as it was: box, bounds, alignment',
+    async () => {
+      const s = newSession();
+      await put(s, 'box.psd', [{ name: 'Windows', text: WINDOWS }]);
+      await ok(s, 'open_document', { path: 'box.psd' });
+      await ok(s, 'save_document_as', { path: 'again.psd' });
+      const file = path.join(s.workspace.root, 'again.psd');
+      // psd-tools' own composite of the saved layers: the dark text on white where Photoshop has it.
+      const { composite } = await readWithPsdTools(await readFile(file), { composite: true });
+      const img = composite!;
+      const alpha = new Uint8ClampedArray(img.width * img.height * 4);
+      for (let i = 0; i < img.width * img.height; i++) alpha[i * 4 + 3] = 255 - img.data[i * 4]!;
+      expectNear(inkBox({ x: 0, y: 0, w: img.width, h: img.height, data: alpha }), PHOTOSHOP_INK, 1);
+      const seen = (await psdToolsTypes(file)).Windows!;
+      expect(seen).toMatchObject({ shape: 1, box: BOX, justification: [2] });
+      expectNear(seen.transform, [1, 0, 0, 1, ...ORIGIN], 1e-4);
+    },
+  );
+
+  it('centred and right-aligned point text: the transform origin is the centre or the end of the first baseline', async () => {
+    const s = newSession();
+    await put(s, 'points.psd', [
+      { name: '左', text: pointText('春季新品 Sale', 'left', 100, 100) },
+      { name: '中', text: pointText('春季新品 Sale', 'center', 400, 200) },
+      { name: '右', text: pointText('春季新品 Sale', 'right', 700, 300) },
+    ]);
+    await ok(s, 'open_document', { path: 'points.psd' });
+    const left = inkBox(text(s, '左').raster);
+    const centre = inkBox(text(s, '中').raster);
+    const right = inkBox(text(s, '右').raster);
+    const width = left[2] - left[0];
+    // The same glyphs, as wide (±1 px: another sub-pixel start), on the same baseline relative to the origin.
+    expect(Math.abs(centre[2] - centre[0] - width)).toBeLessThanOrEqual(1);
+    expect(Math.abs(right[2] - right[0] - width)).toBeLessThanOrEqual(1);
+    expect([centre[1] - 200, centre[3] - 200]).toEqual([left[1] - 100, left[3] - 100]);
+    expect([right[1] - 300, right[3] - 300]).toEqual([left[1] - 100, left[3] - 100]);
+    // Centred on x = 400 (±1 px of side bearings); ending at x = 700 (the last glyph's side bearing short of it).
+    expect(Math.abs((centre[0] + centre[2]) / 2 - 400)).toBeLessThanOrEqual(1.5);
+    expect(right[2]).toBeLessThanOrEqual(700);
+    expect(right[2]).toBeGreaterThanOrEqual(700 - 4);
+  });
+});
+
+describe('editing keeps paragraph text in its box and aligned text aligned', () => {
+  it.runIf(psdToolsAvailable())(
+    'set_text_content on centred paragraph text: centred in the same box, saved as box text with its bounds and alignment',
+    async () => {
+      const s = newSession();
+      await put(s, 'box.psd', [{ name: 'Windows', text: WINDOWS }]);
+      await ok(s, 'open_document', { path: 'box.psd' });
+      await ok(s, 'set_text_content', { name: 'Windows', text: 'Windows 11' });
+      const t = text(s, 'Windows 11');
+      expect(paragraphOf(t.text)).toEqual({ justification: 'center', box: BOX });
+      const ink = inkBox(t.raster);
+      // Centred in the box (44 … 758), the same first line height as Photoshop's.
+      expect(Math.abs((ink[0] + ink[2]) / 2 - (44 + 714 / 2))).toBeLessThanOrEqual(1.5);
+      expect(ink[1]).toBe(PHOTOSHOP_INK[1] + 1);
+      expect(ink[3]).toBe(PHOTOSHOP_INK[3]);
+
+      const saved = await ok(s, 'save_document');
+      expect(JSON.stringify(saved.warnings ?? [])).not.toMatch(/段落文本框|对齐/);
+      const back = await agText(s, 'box.psd', 'Windows 11');
+      expect(back).toMatchObject({
+        text: 'Windows 11',
+        shapeType: 'box',
+        boxBounds: BOX,
+        paragraphStyle: { justification: 'center' },
+      });
+      expectNear(back.transform!, [1, 0, 0, 1, ...ORIGIN], 1e-4);
+      const seen = (await psdToolsTypes(path.join(s.workspace.root, 'box.psd')))['Windows 11']!;
+      expect(seen).toMatchObject({ shape: 1, box: BOX, justification: [2] });
+
+      // Reopened: the same box text in the same place.
+      await ok(s, 'close_document');
+      await ok(s, 'open_document', { path: 'box.psd' });
+      const again = text(s, 'Windows 11');
+      expect(paragraphOf(again.text)).toEqual({ justification: 'center', box: BOX });
+      expect([again.text.x, again.text.y]).toEqual(ORIGIN.map((v) => expect.closeTo(v, 4)));
+    },
+  );
+
+  it('rotated paragraph text: drawn inside its turned box, edited and saved at the same origin with the same box', async () => {
+    const s = newSession();
+    const r = (20 * Math.PI) / 180;
+    const m = [Math.cos(r), Math.sin(r), -Math.sin(r), Math.cos(r)];
+    await put(s, 'turned.psd', [
+      {
+        name: '斜框',
+        text: {
+          ...WINDOWS,
+          text: '春季新品上市，全场八折优惠',
+          transform: [...m, 300, 100],
+          boxBounds: [0, 0, 300, 160],
+          style: { ...WINDOWS.style, fontSize: 40 },
+        },
+      },
+    ]);
+    await ok(s, 'open_document', { path: 'turned.psd' });
+    await ok(s, 'set_text_content', { name: '斜框', text: '夏季新品上市，全场八折优惠' });
+    const t = text(s, '斜框');
+    // Every inked pixel, taken back into the box's own space, lies inside the box (±1.5 px of anti-aliasing).
+    let inked = 0;
+    for (let y = 0; y < t.raster.h; y++) {
+      for (let x = 0; x < t.raster.w; x++) {
+        if (t.raster.data[(y * t.raster.w + x) * 4 + 3]! <= 128) continue;
+        inked++;
+        const dx = t.raster.x + x + 0.5 - 300;
+        const dy = t.raster.y + y + 0.5 - 100;
+        const u = m[0]! * dx + m[1]! * dy;
+        const v = -m[1]! * dx + m[0]! * dy;
+        expect(u).toBeGreaterThan(-1.5);
+        expect(u).toBeLessThan(300 + 1.5);
+        expect(v).toBeGreaterThan(-1.5);
+        expect(v).toBeLessThan(160 + 1.5);
+      }
+    }
+    expect(inked).toBeGreaterThan(1000);
+    await ok(s, 'save_document');
+    const back = await agText(s, 'turned.psd', '斜框');
+    expect(back).toMatchObject({ shapeType: 'box', boxBounds: [0, 0, 300, 160] });
+    expectNear(back.transform!, [...m, 300, 100], 1e-4);
+  });
+
+  it('set_text_size on paragraph text keeps its box where it is: the text is set again inside it', async () => {
+    const s = newSession();
+    await put(s, 'box.psd', [{ name: 'Windows', text: WINDOWS }]);
+    await ok(s, 'open_document', { path: 'box.psd' });
+    const r = await ok(s, 'set_text_size', { name: 'Windows', size: 36 });
+    expect(String(r.note)).toContain('段落文本框');
+    const t = text(s, 'Windows');
+    expect(paragraphOf(t.text)).toEqual({ justification: 'center', box: BOX });
+    expect([t.text.x, t.text.y]).toEqual(ORIGIN.map((v) => expect.closeTo(v, 5)));
+    const ink = inkBox(t.raster);
+    expect(Math.abs((ink[0] + ink[2]) / 2 - (44 + 714 / 2))).toBeLessThanOrEqual(1.5);
+    // The first line half as far below the box's top (an ascent at 36 px: 29 px), half as wide.
+    expect(ink[3]).toBe(Math.round(ORIGIN[1] + 0.806 * 36));
+    expect(Math.abs(ink[2] - ink[0] - (PHOTOSHOP_INK[2] - PHOTOSHOP_INK[0]) / 2)).toBeLessThanOrEqual(2);
+  });
+
+  it.runIf(psdToolsAvailable())(
+    'set_text_size on centred point text keeps its centre (Photoshop scales about the anchor), saved at the same origin as centred point text',
+    async () => {
+      const s = newSession();
+      await put(s, 'points.psd', [
+        { name: '中', text: pointText('春季新品 Sale', 'center', 400, 200) },
+        { name: '右', text: pointText('春季新品', 'right', 700, 300) },
+      ]);
+      await ok(s, 'open_document', { path: 'points.psd' });
+      const before = inkBox(text(s, '中').raster);
+      const r = await ok(s, 'set_text_size', { name: '中', size: 80 });
+      expect(String(r.note)).toContain('中点');
+      const after = inkBox(text(s, '中').raster);
+      expect(Math.abs((after[0] + after[2]) / 2 - (before[0] + before[2]) / 2)).toBeLessThanOrEqual(1.5);
+      expect(after[2] - after[0]).toBeGreaterThan(1.9 * (before[2] - before[0]));
+      // On the same baseline: the glyphs' bottoms stay at the same height.
+      expect(Math.abs(after[3] - 200 - 2 * (before[3] - 200))).toBeLessThanOrEqual(2);
+      await ok(s, 'set_text_size', { name: '右', size: 20 });
+      expect(inkBox(text(s, '右').raster)[2]).toBeGreaterThanOrEqual(700 - 3);
+      expect(inkBox(text(s, '右').raster)[2]).toBeLessThanOrEqual(700);
+
+      await ok(s, 'save_document');
+      const centre = await agText(s, 'points.psd', '中');
+      expect(centre.shapeType ?? 'point').toBe('point');
+      expect(centre.paragraphStyle?.justification).toBe('center');
+      expect(centre.style?.fontSize).toBe(80);
+      expectNear(centre.transform!, [1, 0, 0, 1, 400, 200], 1e-4);
+      const seen = await psdToolsTypes(path.join(s.workspace.root, 'points.psd'));
+      expect(seen.中).toMatchObject({ shape: 0, justification: [2] });
+      expect(seen.右).toMatchObject({ shape: 0, justification: [1] });
+      expectNear(seen.右!.transform, [1, 0, 0, 1, 700, 300], 1e-4);
+    },
+  );
+});
+
+describe("the file's font name", () => {
+  it.runIf(psdToolsAvailable())(
+    'edited text keeps the PostScript name the file gave it, even when the bundled font draws it',
+    async () => {
+      const s = newSession();
+      const withFont = (name: string): AgText => ({
+        ...pointText('标题', 'left', 50, 100),
+        style: { font: { name }, fontSize: 40, fillColor: black },
+      });
+      await put(s, 'fonts.psd', [
+        { name: '思源', text: withFont('SourceHanSansSC-Bold') },
+        { name: '雅黑', text: withFont('MicrosoftYaHei') },
+      ]);
+      await ok(s, 'open_document', { path: 'fonts.psd' });
+      await ok(s, 'set_text_content', { name: '思源', text: '新标题' });
+      await ok(s, 'set_text_size', { name: '雅黑', size: 30 });
+      // The bundled Bold draws the Source Han Sans Bold text (the same design).
+      expect(text(s, '思源').text.renderedFont).toBe('Noto Sans SC Bold');
+      // A font named by its family is written in PostScript form.
+      await ok(s, 'create_text_layer', {
+        text: '正文',
+        x: 10,
+        y: 10,
+        font_size: 20,
+        font_name: 'Microsoft YaHei',
+      });
+      await ok(s, 'create_text_layer', {
+        text: '说明',
+        x: 10,
+        y: 40,
+        font_size: 20,
+        font_name: '微软雅黑 Bold',
+      });
+      await ok(s, 'save_document');
+      const seen = await psdToolsTypes(path.join(s.workspace.root, 'fonts.psd'));
+      expect(seen.思源!.fonts).toContain('SourceHanSansSC-Bold');
+      expect(seen.雅黑!.fonts).toContain('MicrosoftYaHei');
+      expect(seen.正文!.fonts).toContain('MicrosoftYaHei');
+      expect(seen.说明!.fonts).toContain('MicrosoftYaHei-Bold');
+      for (const name of ['思源', '雅黑', '正文', '说明']) {
+        expect(
+          seen[name]!.fonts.some((f) => /NotoSansHans|\s/.test(f)),
+          name,
+        ).toBe(false);
+      }
+    },
+  );
+});
+
+describe('convert_to_cmyk', () => {
+  it.runIf(psdToolsAvailable())(
+    'is not an edit of the text: paragraph text keeps its box, bounds, alignment and style runs, in CMYK',
+    async () => {
+      const s = newSession();
+      const bold = { ...WINDOWS.style!, fauxBold: true };
+      await put(s, 'cmyk.psd', [
+        {
+          name: 'Windows',
+          text: {
+            ...WINDOWS,
+            styleRuns: [
+              { length: 3, style: WINDOWS.style! },
+              { length: 4, style: bold },
+            ],
+          },
+        },
+        { name: '标题', text: { ...WINDOWS, text: '春季新品', transform: [1, 0, 0, 1, 44, 300] } },
+      ]);
+      await ok(s, 'open_document', { path: 'cmyk.psd' });
+      await ok(s, 'convert_to_cmyk');
+      // An edit after the conversion keeps the box and alignment too.
+      await ok(s, 'set_text_content', { name: '标题', text: '夏季新品' });
+      const saved = await ok(s, 'save_document');
+      expect(JSON.stringify(saved.warnings ?? [])).not.toMatch(/Windows/);
+      const windows = await agText(s, 'cmyk.psd', 'Windows');
+      expect(windows).toMatchObject({
+        shapeType: 'box',
+        boxBounds: BOX,
+        paragraphStyle: { justification: 'center' },
+      });
+      expectNear(windows.transform!, [1, 0, 0, 1, ...ORIGIN], 1e-4);
+      expect(windows.styleRuns?.map((r) => [r.length, !!r.style.fauxBold])).toEqual([
+        [3, false],
+        [4, true],
+      ]);
+      // Its colour restated in inks (black text: K-heavy).
+      const fill = windows.style?.fillColor as { c: number; m: number; y: number; k: number };
+      expect(fill).toMatchObject({ c: expect.any(Number), k: expect.any(Number) });
+      expect(fill.k).toBeGreaterThan(150);
+      const title = await agText(s, 'cmyk.psd', '标题');
+      expect(title.text).toBe('夏季新品');
+      expect(title).toMatchObject({
+        shapeType: 'box',
+        boxBounds: BOX,
+        paragraphStyle: { justification: 'center' },
+      });
+      expectNear(title.transform!, [1, 0, 0, 1, 44, 300], 1e-4);
+      const seen = await psdToolsTypes(path.join(s.workspace.root, 'cmyk.psd'));
+      expect(seen.Windows).toMatchObject({ shape: 1, box: BOX, justification: [2] });
+      expect(seen.标题).toMatchObject({ shape: 1, box: BOX, justification: [2] });
+    },
+  );
+});

@@ -1,0 +1,126 @@
+/**
+ * Centred and paragraph text from a Photoshop file, edited in place with the type tool: the box the words are
+ * typed in stands where the text does — centred on a centred point text's anchor, over a paragraph text's own
+ * box, aligned as the text is — and the edit keeps the text centred and in its box.
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { writePsdBuffer } from 'ag-psd';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { activeLayers, createSession, okCalls, toolCall } from '../server/support.js';
+import { eventually, snapshot } from '../support/browser.js';
+import { studioHarness } from './studio-harness.js';
+
+const studio = studioHarness('canvas-text-aligned');
+const W = 600;
+const H = 400;
+
+function white(w: number, h: number) {
+  return { width: w, height: h, data: new Uint8ClampedArray(w * h * 4).fill(255) };
+}
+
+const style = { font: { name: 'ArialMT' }, fontSize: 40, fillColor: { r: 20, g: 20, b: 20 } };
+
+/** Document point → page point over the artboard. */
+async function onCanvas(page: Page, x: number, y: number) {
+  const box = (await page.locator('.artboard').boundingBox())!;
+  return { x: box.x + (x / W) * box.width, y: box.y + (y / H) * box.height, scale: box.width / W };
+}
+
+describe('aligned text edited in place', () => {
+  it('types over a centred title centred on its anchor and over a paragraph in its box, and keeps them so', async () => {
+    const id = await createSession(studio.url);
+    const psd = writePsdBuffer({
+      width: W,
+      height: H,
+      children: [
+        { name: '背景', left: 0, top: 0, imageData: white(W, H) },
+        {
+          name: '标题',
+          text: {
+            text: '春季新品',
+            transform: [1, 0, 0, 1, 300, 100],
+            style,
+            paragraphStyle: { justification: 'center' },
+          },
+        },
+        {
+          name: '段落',
+          text: {
+            text: '面料柔软透气适合春季',
+            transform: [1, 0, 0, 1, 100, 200],
+            style: { ...style, fontSize: 30 },
+            paragraphStyle: { justification: 'center' },
+            shapeType: 'box',
+            boxBounds: [0, 0, 200, 150],
+          },
+        },
+      ],
+    });
+    await writeFile(path.join(studio.workspace, 'sessions', id, 'aligned.psd'), psd);
+    await okCalls(studio.url, id, [toolCall('open_document', { path: 'aligned.psd' })]);
+    const nodes = new Map((await activeLayers(studio.url, id)).map((l) => [l.name, l] as const));
+    expect(nodes.get('标题')?.text).toMatchObject({ align: 'center', x: 300 });
+    expect(nodes.get('段落')?.text).toMatchObject({
+      align: 'center',
+      x: 100,
+      y: 200,
+      box: { width: 200, height: 150 },
+    });
+
+    const page = await studio.open(id);
+    try {
+      await eventually(() => page.locator('.artboard img').count()).toBe(1);
+      await page.locator('.canvas-viewport[tabindex]').focus();
+      await page.keyboard.press('t');
+      const editor = page.locator('textarea.text-editor');
+
+      // The centred title: the typing box is centred on x = 300, its words centred.
+      const title = await onCanvas(page, 300, 90);
+      await page.mouse.click(title.x, title.y);
+      await eventually(() => editor.count()).toBe(1);
+      const t = (await editor.boundingBox())!;
+      const centre = await onCanvas(page, 300, 0);
+      expect(Math.abs(t.x + t.width / 2 - centre.x)).toBeLessThanOrEqual(2);
+      expect(
+        await editor.evaluate(
+          (e) =>
+            (
+              globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }
+            ).getComputedStyle(e).textAlign,
+        ),
+      ).toBe('center');
+      await snapshot(page, 'canvas-text-centred');
+      await page.keyboard.press('Escape');
+      await eventually(() => editor.count()).toBe(0);
+
+      // The paragraph: the typing box is the text's own box, wrapping as the server does.
+      const para = await onCanvas(page, 200, 230);
+      await page.mouse.click(para.x, para.y);
+      await eventually(() => editor.count()).toBe(1);
+      const b = (await editor.boundingBox())!;
+      const corner = await onCanvas(page, 100, 200);
+      expect(Math.abs(b.x - corner.x)).toBeLessThanOrEqual(2);
+      expect(Math.abs(b.width - 200 * corner.scale)).toBeLessThanOrEqual(3);
+      expect(
+        await editor.evaluate(
+          (e) =>
+            (
+              globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }
+            ).getComputedStyle(e).whiteSpace,
+        ),
+      ).toBe('pre-wrap');
+      await editor.fill('面料柔软透气');
+      await page.keyboard.press('Control+Enter');
+      await eventually(
+        async () => (await activeLayers(studio.url, id)).find((l) => l.name === '段落')?.text?.content,
+      ).toBe('面料柔软透气');
+      const after = (await activeLayers(studio.url, id)).find((l) => l.name === '段落')!;
+      expect(after.text).toMatchObject({ align: 'center', x: 100, y: 200, box: { width: 200, height: 150 } });
+      await snapshot(page, 'canvas-text-paragraph');
+    } finally {
+      await page.close();
+    }
+  });
+});
