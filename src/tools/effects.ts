@@ -14,12 +14,12 @@
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { BLACK } from '../engine/factory.js';
-import type { DocState, DropShadowEffect, Effects, Layer, RGB, StrokeEffect } from '../engine/model.js';
+import type { DocState, DropShadowEffect, Effects, Layer, StrokeEffect } from '../engine/model.js';
 import { rgbToHex } from '../engine/raster.js';
 import { layerById, setActive, setLayer } from '../engine/tree.js';
 import { layerSummary } from './describe.js';
 import { assertFree, refuseBackground } from './guards.js';
-import { heldColor } from './held-color.js';
+import { heldColorFields } from './held-color.js';
 import { activateOnly, activeDoc, layerNamed } from './resolve.js';
 import type { Payload, ToolContext, ToolHandlers } from './types.js';
 
@@ -101,15 +101,6 @@ function styleable(ctx: ToolContext, state: DocState, name: string, what: string
   return layer;
 }
 
-/** The colour as the document holds it (held-color.ts), with what became of it as result fields. */
-async function effectColor(state: DocState, asked: string): Promise<{ color: RGB; note: Payload }> {
-  const held = await heldColor(state, asked);
-  return {
-    color: held.color,
-    note: { ...(held.note ? { color_note: held.note } : {}), ...(held.inks ? { inks: held.inks } : {}) },
-  };
-}
-
 function sameStroke(a: StrokeEffect | undefined, b: StrokeEffect): boolean {
   return (
     !!a &&
@@ -156,7 +147,7 @@ export const effectsHandlers = {
   async add_stroke({ name, size, color, position }, ctx) {
     const doc = activeDoc(ctx);
     const layer = styleable(ctx, doc.state, name, '添加描边');
-    const held = await effectColor(doc.state, color);
+    const held = await heldColorFields(doc.state, color);
     const stroke: StrokeEffect = { size, position, color: held.color, opacity: 1, blend: 'normal' };
     const old = layer.effects?.stroke;
     if (sameStroke(old, stroke)) {
@@ -181,7 +172,7 @@ export const effectsHandlers = {
   async add_drop_shadow({ name, distance, size, opacity, angle }, ctx) {
     const doc = activeDoc(ctx);
     const layer = styleable(ctx, doc.state, name, '添加投影');
-    const held = await effectColor(doc.state, rgbToHex(BLACK));
+    const held = await heldColorFields(doc.state, rgbToHex(BLACK));
     const a = photoshopAngle(angle);
     const dropShadow: DropShadowEffect = {
       distance,

@@ -71,10 +71,22 @@ export function baseName(p: string): string {
 function documentNameFor(target: string, taken: ReadonlySet<string>): string {
   const base = baseName(target);
   if (!taken.has(base)) return base;
-  const folder = path.posix.basename(path.posix.dirname(target.replace(/\\/g, '/')));
-  const stem = folder && folder !== '.' ? `${base} (${folder})` : base;
+  const stem = folderStem(target);
   if (!taken.has(stem)) return stem;
   for (let n = 2; ; n++) if (!taken.has(`${stem} ${n}`)) return `${stem} ${n}`;
+}
+
+/** `前片 (M)` for `M/前片.png`; the base name alone for a file at the workspace's top. */
+function folderStem(target: string): string {
+  const base = baseName(target);
+  const folder = path.posix.basename(path.posix.dirname(target.replace(/\\/g, '/')));
+  return folder && folder !== '.' ? `${base} (${folder})` : base;
+}
+
+/** Every name documentNameFor can give `target`. */
+function namesOf(target: string): RegExp {
+  const quote = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^(?:${quote(baseName(target))}|${quote(folderStem(target))}(?: \\d+)?)$`);
 }
 
 /** A document name made safe as a file name in the workspace. */
@@ -443,7 +455,9 @@ export const filesHandlers = {
     const kind = readableKind(target, '打开');
     const buf = await ctx.workspace.read(target);
     const open = ctx.tx.documents();
-    const same = open.find((d) => d.path === target);
+    // Opened from this very file (named after it): Photoshop brings that one to the front. A document only
+    // saved there under its own name (未标题-1 saved as out.psd) may have the file opened beside it.
+    const same = open.find((d) => d.path === target && namesOf(target).test(d.name));
     if (same) {
       fail('conflict', `“${target}”已经打开（文档“${same.name}”）`, {
         hint: `用 switch_document 切换到“${same.name}”，或先用 close_document 关闭它后重新打开`,

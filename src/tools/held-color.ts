@@ -7,6 +7,7 @@ import { type Cmyk, documentColor, inkColor } from '../engine/color-mode.js';
 import type { DocState, RGB } from '../engine/model.js';
 import { pressProfile } from '../engine/press-profile.js';
 import { hexToRgb, rgbToHex } from '../engine/raster.js';
+import type { Payload } from './types.js';
 
 export interface HeldColor {
   readonly color: RGB;
@@ -43,5 +44,17 @@ export async function heldColor(state: DocState, asked: string): Promise<HeldCol
     color,
     hex,
     ...(hex !== asked ? { note: `CMYK 文档：颜色 ${asked} 已转换为可印刷的 ${hex}` } : {}),
+  };
+}
+
+/** The colour held, with what became of it as a layer tool's result fields (`color_note`, `inks`). */
+export async function heldColorFields(
+  state: DocState,
+  asked: string,
+): Promise<{ color: RGB; note: Payload }> {
+  const held = await heldColor(state, asked);
+  return {
+    color: held.color,
+    note: { ...(held.note ? { color_note: held.note } : {}), ...(held.inks ? { inks: held.inks } : {}) },
   };
 }

@@ -10,13 +10,12 @@
  * its text and keeps renaming it when the text changes, until the user renames it; so does set_text_content here
  * when the layer still carries the name made from its old text.
  */
-import { documentColor } from '../engine/color-mode.js';
 import { MAX_LAYER_REACH, reachOf } from '../engine/document-limits.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { NO_LOCKS } from '../engine/factory.js';
-import type { DocState, Layer, Raster, RGB, TextLayer, TextSpec } from '../engine/model.js';
-import { hexToRgb, rgbToHex } from '../engine/raster.js';
+import type { DocState, Layer, Raster, TextLayer, TextSpec } from '../engine/model.js';
+import { rgbToHex } from '../engine/raster.js';
 import {
   autoLayerName,
   availableFonts,
@@ -30,6 +29,7 @@ import { paragraphOf } from '../engine/text-paragraph.js';
 import { allocateId, insertLayer, layerById, setActive, setLayer, slotAbove } from '../engine/tree.js';
 import { KIND_NAMES, layerSummary, textSummary } from './describe.js';
 import { assertPixelsEditable } from './guards.js';
+import { heldColorFields } from './held-color.js';
 import { activeDoc, layerNamed } from './resolve.js';
 import type { Payload, ToolContext, ToolHandlers } from './types.js';
 
@@ -48,16 +48,6 @@ function fallbackNote(text: TextSpec): Payload {
     font_fallback: true,
     font_note: `字体“${text.font}”不可用，已使用内置中文字体“${text.renderedFont}”渲染`,
     available_fonts: fonts.slice(0, 40),
-  };
-}
-
-/** The colour as the document holds it (CMYK documents clip it to the printable gamut), with a note if it moved. */
-async function heldColor(state: DocState, hex: string): Promise<{ color: RGB; note: Payload }> {
-  const color = await documentColor(state, hexToRgb(hex));
-  const held = rgbToHex(color);
-  return {
-    color,
-    note: held === hex ? {} : { color_note: `CMYK 文档：颜色 ${hex} 已转换为可印刷的 ${held}` },
   };
 }
 
@@ -168,7 +158,7 @@ export const textHandlers = {
       });
     }
     const requested = font_name?.trim() || BUNDLED_FONT;
-    const held = await heldColor(doc.state, color);
+    const held = await heldColorFields(doc.state, color);
     const { text, raster, fallback } = renderTextSpec({
       content,
       x,
@@ -224,7 +214,7 @@ export const textHandlers = {
     const doc = activeDoc(ctx);
     const layer = editableText(ctx, doc.state, name, '修改文字颜色');
     const old = rgbToHex(layer.text.color);
-    const held = await heldColor(doc.state, color);
+    const held = await heldColorFields(doc.state, color);
     if (old === rgbToHex(held.color)) {
       return { ...unchanged(ctx, doc, layer, `文字颜色已经是 ${old}`), ...held.note };
     }

@@ -7,7 +7,9 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateArguments } from '../../src/calls/validate.js';
+import { decodePsd } from '../../src/engine/io/psd.js';
 import { DEFAULT_PROFILE_PATH } from '../../src/engine/press-profile.js';
+import { inksOfColour } from '../../src/engine/raster-inks.js';
 import { findTool } from '../../src/registry/index.js';
 import { withTempFiles } from '../engine/press-profile-support.js';
 import { convertTo, imageMagickAvailable } from '../support/imagemagick.js';
@@ -62,11 +64,17 @@ describe.skipIf(!ready)('inks asked for', () => {
     const hexBlack = await ok(s, 'set_foreground_color', { color: '#000000' });
     expect(hexBlack.foreground).not.toBe(filled.color);
 
+    await ok(s, 'create_text_layer', { text: '黑', x: 2, y: 2, font_size: 6, color: 'cmyk(0,0,0,100)' });
     await ok(s, 'save_document_as', { path: 'k.psd' });
-    const read = await readWithPsdTools(await s.workspace.read('k.psd'), { pixels: true });
+    const file = await s.workspace.read('k.psd');
+    const read = await readWithPsdTools(file, { pixels: true });
     const layer = read.pixels!.find((p) => p.layer === '字')!;
     expect(layer.mode).toBe('CMYK');
     expect([...layer.data.subarray(0, 4)]).toEqual([0, 0, 0, 255]);
+    // The text's colour is written as K only too: read back from the file, its inks are K100.
+    const reopened = (await decodePsd(file)).state;
+    const text = [...reopened.layers.values()].find((l) => l.kind === 'text');
+    expect(text?.kind === 'text' && inksOfColour(reopened.inkTable, text.text.color)).toEqual([0, 0, 0, 255]);
 
     await ok(s, 'save_document_as', { path: 'k.jpg' });
     const jpeg = await s.workspace.read('k.jpg');
@@ -78,7 +86,7 @@ describe.skipIf(!ready)('inks asked for', () => {
     expect(k).toBeGreaterThanOrEqual(252);
   }, 60_000);
 
-  it('set a text colour and a stroke as inks too; in an RGB document they are converted and said', async () => {
+  it('set text colours and a stroke as inks too; in an RGB document they are converted and said', async () => {
     const s = newSession();
     await ok(s, 'create_document', { name: '图', width: W, height: H });
     await ok(s, 'create_layer', { name: '块' });
@@ -90,6 +98,16 @@ describe.skipIf(!ready)('inks asked for', () => {
     expect(g).toBeGreaterThan(120);
     expect(b).toBeGreaterThan(200);
 
+    const text = await ok(s, 'create_text_layer', {
+      text: '黑字',
+      x: 1,
+      y: 1,
+      font_size: 6,
+      color: 'cmyk(0,0,0,100)',
+    });
+    expect(text.inks).toEqual({ c: 0, m: 0, y: 0, k: 100 });
+    const recoloured = await ok(s, 'set_text_color', { name: '黑字', color: 'cmyk(0,100,0,0)' });
+    expect(recoloured.inks).toEqual({ c: 0, m: 100, y: 0, k: 0 });
     const stroke = await ok(s, 'add_stroke', { name: '块', size: 2, color: 'cmyk(0,0,0,100)' });
     expect(stroke.inks).toEqual({ c: 0, m: 0, y: 0, k: 100 });
     const fg = await ok(s, 'set_foreground_color', { color: 'cmyk(0, 100, 100, 0)' });

@@ -333,7 +333,7 @@ export const groupC = [
       },
       required: ['name', 'color'],
     },
-    limits: { name: NAME, color: { format: 'color' } },
+    limits: { name: NAME, color: { format: 'color', inks: true } },
   }),
   defineTool({
     name: 'set_text_size',
@@ -380,7 +380,7 @@ export const groupC = [
       text: TEXT,
       font_name: NAME,
       font_size: { above: 0, max: 5000 },
-      color: { format: 'color', default: '#000000' },
+      color: { format: 'color', inks: true, default: '#000000' },
     },
   }),
 
