@@ -11,6 +11,7 @@ import { BACKGROUND_NAME, NO_LOCKS, pixelLayer } from '../engine/factory.js';
 import { unreadableByName } from '../engine/io/file-type.js';
 import { decodeImage, encodeJpeg, encodePng, type JpegOptions } from '../engine/io/image-codec.js';
 import { placedFile } from '../engine/io/placed-file.js';
+import type { DecodePsdOptions } from '../engine/io/psd.js';
 import { decodePsdOffThread, writePsdFileOffThread } from '../engine/io/psd-thread.js';
 import { documentPixelBytes, psdCanvasPixels, reservePixels } from '../engine/memory-budget.js';
 import type { DocState, Layer, Loss, PixelLayer, Raster, SmartLayer } from '../engine/model.js';
@@ -156,10 +157,10 @@ export interface Written {
  * is charged: its least cost (one canvas of pixels) is reserved before, and what the decoded layers really
  * hold after, so that a file too large for the budget is not kept (its pixels go with the refusal).
  */
-async function decodePsd(buf: Buffer): ReturnType<typeof decodePsdOffThread> {
+async function decodePsd(buf: Buffer, opts: DecodePsdOptions = {}): ReturnType<typeof decodePsdOffThread> {
   const least = psdCanvasPixels(buf) * 4;
   reservePixels(least, '打开的 PSD 文件');
-  const decoded = await decodePsdOffThread(buf);
+  const decoded = await decodePsdOffThread(buf, opts);
   reservePixels(documentPixelBytes(decoded.state) - least, '打开的 PSD 文件');
   return decoded;
 }
@@ -498,8 +499,11 @@ export const filesHandlers = {
     let source: Raster;
     let dpi: number | null;
     if (kind === 'psd') {
-      const decoded = await decodePsd(buf);
+      const decoded = await decodePsd(buf, { placed: true });
       for (const w of decoded.warnings) ctx.warn(w);
+      if (decoded.state.mode === 'cmyk') {
+        warnInksConverted(ctx, doc.state, documentProfile(decoded.state).bytes, target);
+      }
       source = renderDocument(decoded.state);
       dpi = decoded.state.dpi;
     } else {

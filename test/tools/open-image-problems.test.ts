@@ -167,6 +167,25 @@ describe.skipIf(!ready)('place_image into a CMYK document', () => {
       `置入的“press.tif”为 CMYK 图像，其配置文件“${press}”与文档的 CMYK 配置文件“${other}”不同：颜色已从“${press}”转换为“${other}”，保存时按“${other}”分色，油墨值与原文件不同`,
     ]);
 
+    // A CMYK PSD placed is said the same way, never as a document keeping its own profile.
+    await s.workspace.writeAtomic(
+      'other.psd',
+      await convertTo(
+        [
+          ...['-size', '8x4', 'xc:cmyk(0,255,255,0)', '-depth', '8', '-profile', OTHER_CMYK],
+          ...['-units', 'PixelsPerInch', '-density', '150', 'psd:OUT'],
+        ],
+        'psd',
+      ),
+    );
+    await ok(s, 'switch_document', { doc_name: 'print' });
+    expect(await said('other.psd')).toEqual([
+      `置入的“other.psd”为 CMYK 图像，其配置文件“${other}”与文档的 CMYK 配置文件“${press}”不同：颜色已从“${other}”转换为“${press}”，保存时按“${press}”分色，油墨值与原文件不同`,
+    ]);
+    // Opened, it is a document of its own, which keeps its profile: that is what is said then.
+    const opened = await ok(s, 'open_document', { path: 'other.psd' });
+    expect(opened.warnings).toContainEqual(expect.stringMatching(/文档保留“.*”，颜色按它读取/));
+
     // In an RGB document the open-time words stand.
     await ok(s, 'create_document', { width: 40, height: 20, name: 'screen' });
     expect(await said('gray.png')).toEqual(['PNG 为灰度图像，已转换为 RGB 颜色，保存时为 RGB']);

@@ -1871,6 +1871,11 @@ export interface DecodePsdOptions {
    * decoded; a PSD can declare huge layers at almost no cost in file size. Default 4 GiB.
    */
   readonly maxPixelBytes?: number;
+  /**
+   * The file is placed into a document (place_image: embedded as it is, shown through its composite), not opened
+   * as one: what it says of a document of its own (which profile it keeps and saves with) is not said.
+   */
+  readonly placed?: boolean;
 }
 
 const DEFAULT_MAX_PIXEL_BYTES = 4 * 1024 ** 3;
@@ -1907,7 +1912,7 @@ async function compositeOf(ctx: DecodeContext): Promise<Raster | undefined> {
  * embedded profile that is not the press profile as its own (DocState `cmykProfile`): saving separates with it and
  * embeds it, as Photoshop keeps a file's profile, so an unedited file keeps its inks.
  */
-function cmykProfileOf(psd: AgPsd, warnings: string[]): Uint8Array {
+function cmykProfileOf(psd: AgPsd, warnings: string[], placed = false): Uint8Array {
   const embedded = embeddedProfile(psd);
   let press: { bytes: Uint8Array; name: string } | undefined;
   try {
@@ -1919,7 +1924,7 @@ function cmykProfileOf(psd: AgPsd, warnings: string[]): Uint8Array {
     warnings.push(`CMYK PSD 没有嵌入 ICC 配置文件，已按当前 CMYK 印刷配置文件“${press!.name}”解释其油墨值`);
     return press!.bytes;
   }
-  if (press && Buffer.compare(Buffer.from(embedded), Buffer.from(press.bytes)) !== 0) {
+  if (!placed && press && Buffer.compare(Buffer.from(embedded), Buffer.from(press.bytes)) !== 0) {
     const name = iccDescription(embedded) ?? '未命名';
     warnings.push(
       `CMYK PSD 嵌入的配置文件“${name}”与当前 CMYK 印刷配置文件“${press.name}”不同：文档保留“${name}”，颜色按它读取，保存时仍按它分色并嵌入（未改动的油墨不变）`,
@@ -2019,7 +2024,7 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
   }));
 
   const cmyk = psd.colorMode === CMYK_COLOR_MODE;
-  const icc = cmyk ? cmykProfileOf(psd, warnings) : undefined;
+  const icc = cmyk ? cmykProfileOf(psd, warnings, opts.placed) : undefined;
   const source = cmyk
     ? undefined
     : await sourceProfile(embeddedProfile(psd), psd.colorMode === GRAYSCALE_COLOR_MODE, warnings);
