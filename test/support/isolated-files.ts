@@ -22,4 +22,5 @@ export const ISOLATED_TEST_FILES = [
   'test/service/journal.test.ts',
   'test/service/session-threads.test.ts',
   'test/service/thread-photo.test.ts',
+  'test/tools/open-image-problems.test.ts',
 ];
