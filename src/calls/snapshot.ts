@@ -9,6 +9,7 @@ import { rgbToHex } from '../engine/raster.js';
 import { selectionBounds } from '../engine/selection.js';
 import { selectionOutline } from '../engine/selection-outline.js';
 import { fontShownAs } from '../engine/text.js';
+import { lineAlign } from '../engine/text-paragraph.js';
 import { alternativesOf, PART_LABELS, PIECE_TYPES } from '../garment/types.js';
 import { typeUnavailable } from '../garment/types-available.js';
 import { layerTree } from '../tools/basics.js';
@@ -28,7 +29,8 @@ import { maskThumbnailKey, thumbnailKey } from './thumbnail.js';
 export type * from './snapshot-types.js';
 
 function textNode(t: TextSpec): TextNode {
-  const align = lineAlignOf(t);
+  // The editor aligns what is typed as point text's lines are (a box's justify-* by its last line's).
+  const align = lineAlign(t.justification, false, true);
   return {
     content: t.content,
     size: t.size,
@@ -37,17 +39,9 @@ function textNode(t: TextSpec): TextNode {
     color: rgbToHex(t.color),
     font: fontShownAs(t.font),
     upright: !t.transform,
-    ...(align ? { align } : {}),
+    ...(align === 'center' || align === 'right' ? { align } : {}),
     ...(t.box ? { box: { width: t.box[2] - t.box[0], height: t.box[3] - t.box[1] } } : {}),
   };
-}
-
-/** A justification as the editor aligns what is typed: the justify-* settings by their last line's. */
-function lineAlignOf(t: TextSpec): 'center' | 'right' | undefined {
-  const j = t.justification;
-  if (j === 'center' || j === 'justify-center') return 'center';
-  if (j === 'right' || j === 'justify-right') return 'right';
-  return undefined;
 }
 
 /** The tree with each layer's thumbnail key, for the layers that have a thumbnail (thumbnail.ts). */

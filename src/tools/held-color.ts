@@ -19,7 +19,7 @@ export interface HeldColor {
 }
 
 /** The inks of a normalised `cmyk(c,m,y,k)` value, or undefined for a hex colour. */
-export function inksOf(value: string): Cmyk | undefined {
+export function inksAsked(value: string): Cmyk | undefined {
   if (!value.startsWith('cmyk(')) return undefined;
   const [c, m, y, k] = value.slice(5, -1).split(',').map(Number) as [number, number, number, number];
   return { c, m, y, k };
@@ -28,7 +28,7 @@ export function inksOf(value: string): Cmyk | undefined {
 const inkText = ({ c, m, y, k }: Cmyk) => `C${c} M${m} Y${y} K${k}`;
 
 export async function heldColor(state: DocState, asked: string): Promise<HeldColor> {
-  const inks = inksOf(asked);
+  const inks = inksAsked(asked);
   if (inks) {
     const color = await inkColor(state, inks);
     const hex = rgbToHex(color);
