@@ -4,7 +4,7 @@
  * Enter or the commit button crops to it (crop_document, one history step) or Esc, a click or another tool drops
  * it. A rectangle as large as the canvas crops nothing and is not sent.
  */
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { ActiveDocument } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
@@ -16,7 +16,8 @@ export function useCrop(slop: number, doc: ActiveDocument | null, active: boolea
   const drawn = useRectDrag(slop, doc);
   const docKey = doc ? `${doc.name}|${doc.width}|${doc.height}` : '';
   // Another document, another size (the crop done, an undo), another tool: the rectangle no longer applies.
-  useEffect(() => drawn.setRect(null), [docKey, active]);
+  // Dropped as the change renders (as the lasso's edge is): a drag begun before the next paint must keep its own.
+  useLayoutEffect(() => drawn.setRect(null), [docKey, active]);
 
   const commit = (r: DocRect | null = drawn.rect) => {
     drawn.setRect(null);

@@ -7,7 +7,7 @@
  * click of the Lasso without a drag deselects. The edge stays drawn until the canvas's selection is the one asked
  * for.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { POLYGON_MAX_POINTS } from '../../registry/tools/selection-params.js';
 import type { ActiveDocument } from '../api/types.js';
 import { useStudioView } from '../context.js';
@@ -87,8 +87,10 @@ export function useLasso(
     setDrawn(null);
     setHover(null);
   };
-  // Another document or size, another tool or lasso: the edge drawn no longer applies.
-  useEffect(drop, [docKey, active, kind]);
+  // Another document or size, another tool or lasso: the edge drawn no longer applies. Dropped as the change is
+  // rendered, not after the next paint: a click that follows Shift+L at once would otherwise set its corner and
+  // then lose it to the late drop (a background tab paints seldom).
+  useLayoutEffect(drop, [docKey, active, kind]);
 
   const finish = () => {
     const g = going.current;
