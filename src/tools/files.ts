@@ -319,6 +319,23 @@ function warnInksConverted(ctx: ToolContext, state: DocState, icc: Uint8Array, f
   );
 }
 
+/** How many of a placed PSD's findings its warning quotes. */
+const PLACED_FINDINGS = 3;
+
+/**
+ * What reading a placed PSD found that its preview does not draw as Photoshop would (an effect, a blend mode, a
+ * colour it could not read), said once about the smart object: the findings speak of the file's own layers, which
+ * the document it is placed in does not show, and the file itself is embedded whole.
+ */
+function warnPlacedPreview(ctx: ToolContext, file: string, findings: readonly string[]): void {
+  if (findings.length === 0) return;
+  const quoted = findings.slice(0, PLACED_FINDINGS).join('；');
+  const more = findings.length > PLACED_FINDINGS ? `（共 ${findings.length} 处）` : '';
+  ctx.warn(
+    `置入的“${file}”中有 Atelier 不能照 Photoshop 的样子绘制的内容，智能对象的预览可能与 Photoshop 中不同，文件本身原样嵌入、保存不丢失：${quoted}${more}`,
+  );
+}
+
 /** Upscaled past this, interpolation shows (soft edges, visible in print): said when a placement does it. */
 const UPSCALE_WARNING = 1.2;
 
@@ -500,7 +517,7 @@ export const filesHandlers = {
     let dpi: number | null;
     if (kind === 'psd') {
       const decoded = await decodePsd(buf, { placed: true });
-      for (const w of decoded.warnings) ctx.warn(w);
+      warnPlacedPreview(ctx, target, decoded.warnings);
       if (decoded.state.mode === 'cmyk') {
         warnInksConverted(ctx, doc.state, documentProfile(decoded.state).bytes, target);
       }

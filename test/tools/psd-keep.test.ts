@@ -542,6 +542,51 @@ describe('what Atelier does not interpret survives open → edit → save', () =
     expect(back.effects?.bevel?.enabled).toBe(true);
   });
 
+  it('says once, when the file is placed, what its preview does not draw, and nothing of what an opening would not keep', async () => {
+    const s = newSession();
+    await put(s, 'fx.psd', {
+      children: [
+        background(),
+        rect('浮雕', 20, 2, [200, 50, 50], {
+          effects: { bevel: { enabled: true, style: 'inner bevel', size: { units: 'Pixels', value: 3 } } },
+        }),
+        // A shape layer written without its pixels: opened, it is drawn from its path and kept as pixels (a loss).
+        {
+          name: '形状',
+          vectorFill: { type: 'color', color: { r: 0, g: 0, b: 255 } },
+          vectorMask: {
+            paths: [
+              {
+                open: false,
+                knots: [
+                  [2, 20],
+                  [12, 20],
+                  [12, 30],
+                  [2, 30],
+                ].map(([x, y]) => ({ linked: false, points: [x!, y!, x!, y!, x!, y!] })),
+              },
+            ],
+          },
+        },
+      ],
+    });
+    const opened = await ok(s, 'open_document', { path: 'fx.psd' });
+    const onOpen = warningsOf(opened);
+    expect(onOpen).toContainEqual(expect.stringMatching(/“浮雕”的图层样式（斜面和浮雕）预览不显示/));
+    expect(onOpen).toContainEqual(expect.stringMatching(/形状图层“形状”已按其路径和颜色绘制为像素图层/));
+    await ok(s, 'create_document', { width: 100, height: 100, name: '版面' });
+    const placed = await ok(s, 'place_image', { path: 'fx.psd', size: 'pixels' });
+    const said = warningsOf(placed);
+    // One warning, about the smart object's preview: the effect not drawn, and no word of layers converted or kept.
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/^置入的“fx\.psd”中有 Atelier 不能照 Photoshop 的样子绘制的内容.*原样嵌入/);
+    expect(said[0]).toContain('“浮雕”的图层样式（斜面和浮雕）预览不显示');
+    expect(said[0]).not.toMatch(/形状图层/);
+    // A file with nothing the preview misses is placed without a word.
+    await put(s, 'plain.psd', { children: [background(), rect('块', 2, 2, [0, 0, 255])] });
+    expect(warningsOf(await ok(s, 'place_image', { path: 'plain.psd', size: 'pixels' }))).toEqual([]);
+  });
+
   it('writes a solid colour fill layer as one, and an unedited smart object’s embedded PSD as it was', async () => {
     const s = newSession();
     const inner = writePsdBuffer({

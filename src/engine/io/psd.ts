@@ -898,6 +898,8 @@ interface DecodeContext {
   readonly layers: Map<number, Layer>;
   readonly warnings: string[];
   readonly losses: Loss[];
+  /** The file is placed, not opened: see DecodePsdOptions. */
+  readonly placed?: boolean;
   readonly dpi: number;
   /** For a CMYK file: the profile its inks are converted to sRGB with. */
   readonly icc?: Uint8Array;
@@ -912,15 +914,16 @@ const clamp255 = (v: number): number => Math.max(0, Math.min(255, Math.round(v))
 
 /**
  * Warns of something the document will not keep, and lists it (`what`, of `layer` when it is one layer's) among
- * the losses every save repeats.
+ * the losses every save repeats. A placed file is embedded whole, so nothing of it is lost and no warning is due:
+ * what stands in for it (a text layer's or a smart object's own pixels) is what Photoshop drew.
  */
 function lose(
-  ctx: Pick<DecodeContext, 'warnings' | 'losses'>,
+  ctx: Pick<DecodeContext, 'warnings' | 'losses' | 'placed'>,
   warning: string,
   what: string,
   layer?: number,
 ): void {
-  ctx.warnings.push(warning);
+  if (!ctx.placed) ctx.warnings.push(warning);
   ctx.losses.push(layer === undefined ? { what } : { what, layer });
 }
 
@@ -1873,7 +1876,8 @@ export interface DecodePsdOptions {
   readonly maxPixelBytes?: number;
   /**
    * The file is placed into a document (place_image: embedded as it is, shown through its composite), not opened
-   * as one: what it says of a document of its own (which profile it keeps and saves with) is not said.
+   * as one: what it says of a document of its own (which profile it keeps and saves with, what a save would not
+   * keep) is not said; what its preview does not draw as Photoshop would still is.
    */
   readonly placed?: boolean;
 }
@@ -1984,7 +1988,7 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
   }
   const warnings: string[] = [];
   const losses: Loss[] = [];
-  const notes = { warnings, losses };
+  const notes = { warnings, losses, placed: opts.placed === true };
   if (unparsed.length > 0) {
     const more = unparsed.length > 1 ? `等 ${unparsed.length} 处` : '';
     const first = unparsed[0]!.replace(/\p{Cc}/gu, '?').slice(0, 120);
@@ -2033,6 +2037,7 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     layers: new Map(),
     warnings,
     losses,
+    placed: notes.placed,
     dpi,
     nextId: 1,
     ...(icc ? { icc, inkTable: newInkTable(icc) } : {}),
