@@ -558,6 +558,7 @@ describe('what Atelier does not interpret survives open → edit → save', () =
             paths: [
               {
                 open: false,
+                fillRule: 'even-odd',
                 knots: [
                   [2, 20],
                   [12, 20],
