@@ -111,6 +111,8 @@ describe('aligned text edited in place', () => {
             ).getComputedStyle(e).whiteSpace,
         ),
       ).toBe('pre-wrap');
+      const picture = () => page.locator('.artboard img').getAttribute('src');
+      const shown = await picture();
       await editor.fill('面料柔软透气');
       await page.keyboard.press('Control+Enter');
       await eventually(
@@ -118,6 +120,11 @@ describe('aligned text edited in place', () => {
       ).toBe('面料柔软透气');
       const after = (await activeLayers(studio.url, id)).find((l) => l.name === '段落')!;
       expect(after.text).toMatchObject({ align: 'center', x: 100, y: 200, box: { width: 200, height: 150 } });
+      // The picture taken once the canvas shows the new words, not the old ones it had while the call ran.
+      await eventually(picture).not.toBe(shown);
+      await eventually(async () =>
+        page.locator('.artboard img').evaluate((i) => (i as { complete: boolean }).complete),
+      ).toBe(true);
       await snapshot(page, 'canvas-text-paragraph');
     } finally {
       await page.close();
