@@ -150,8 +150,8 @@ export const colorHandlers = {
     // before converting keeps the effect only of those drawn in RGB.
     const shown = undrawnAdjustments(converted, converted.root);
     if (shown.length > 0) {
-      const rgb = new Set(undrawnAdjustments(before, before.root).map((u) => u.name));
-      const mergeable = shown.filter((u) => !rgb.has(u.name)).map((u) => `“${u.name}”`);
+      const rgb = new Set(undrawnAdjustments(before, before.root).map((u) => u.id));
+      const mergeable = shown.filter((u) => !rgb.has(u.id)).map((u) => `“${u.name}”`);
       ctx.warn(
         `调整图层${shown.map((u) => `“${u.name}”`).join('、')}已保留，保存 PSD 时写回（Photoshop 中照常生效）；但在 CMYK 文档中调整作用于油墨通道，Atelier 不绘制，预览和导出的图像不含它们的效果${
           mergeable.length

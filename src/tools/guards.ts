@@ -112,6 +112,7 @@ export function assertRecordable(state: DocState, ids: Iterable<number>, what: s
 
 /** A shown adjustment layer whose effect the engine does not draw (adjust/layer.ts), and why. */
 export interface UndrawnAdjustment {
+  readonly id: number;
   readonly name: string;
   readonly reason: string;
 }
@@ -126,7 +127,7 @@ export function undrawnAdjustments(state: DocState, ids: Iterable<number>): Undr
       if (seen.has(id) || layer.kind !== 'adjustment' || !isShown(state, id)) continue;
       seen.add(id);
       const reason = undrawnReason(layer.adjustment, state.mode);
-      if (reason) found.push({ name: layer.name, reason });
+      if (reason) found.push({ id, name: layer.name, reason });
     }
   }
   return found;

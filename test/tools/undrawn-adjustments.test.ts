@@ -131,6 +131,13 @@ describe('what does not merge it says the picture lacks it', () => {
     const saved = await ok(s, 'save_document_as', { path: 'out.psd' });
     expect(warnings(saved)).toMatch(/合并图像不含调整图层.*“反相 1”（CMYK 文档中的调整作用于油墨通道/);
   });
+
+  it('offers merging before the conversion by layer, not by name: of two layers named alike, the one drawn in RGB', async () => {
+    const s = await open([photo(), exposure({ name: '调整' }), { ...invert, name: '调整' }]);
+    const said = warnings(await ok(s, 'convert_to_cmyk'));
+    expect(said).toMatch(/调整图层“调整”、“调整”已保留/);
+    expect(said).toMatch(/需要“调整”的效果时/);
+  });
 });
 
 describe('merge_visible lists what it keeps', () => {
