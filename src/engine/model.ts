@@ -238,6 +238,13 @@ export interface TextSpec {
    * `transform` (so text with a scaled transform shows larger or smaller than `size`, as in Photoshop's file).
    */
   readonly size: number;
+  /**
+   * Distance between baselines, in the units of `size` (Photoshop's fixed leading); absent: auto leading, 120 % of
+   * the size. See text-spacing.ts.
+   */
+  readonly leading?: number;
+  /** Space added after every character, in thousandths of an em (Photoshop's tracking); absent: none. */
+  readonly tracking?: number;
   readonly color: RGB;
   /** The font asked for, and the family actually used to render. */
   readonly font: string;

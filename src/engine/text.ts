@@ -11,8 +11,8 @@
  *   its width and are aligned within it, the first baseline one ascent below the top (Adobe's "Ascent" first
  *   baseline: the height of the font's "d", which is where Photoshop's own renderings put it: 0.81 em for Noto
  *   Sans CJK, 0.72 em for Arial), and lines that no longer fit its height are not drawn.
- * LINE_HEIGHT_EM is Photoshop's "auto" leading (120 %). The PSD codec uses the same constants and anchor, so a
- * round trip re-renders in the same place.
+ * LINE_HEIGHT_EM is Photoshop's "auto" leading (120 %); a fixed leading and tracking are text-spacing.ts'. The
+ * PSD codec uses the same constants and anchor, so a round trip re-renders in the same place.
  *
  * Fonts: the CJK font ships as an npm dependency (@embedpdf/fonts-sc, Noto Sans Hans = Noto Sans CJK SC) in five
  * weights, each registered by path under its own family alias (BUNDLED_FAMILIES) at first use. Skia does not fall
@@ -31,6 +31,7 @@ import { fail } from './errors.js';
 import type { Raster, Rect, TextMatrix, TextSpec } from './model.js';
 import { alphaBounds, cropRaster, EMPTY_RECT, isEmptyRect, unionRect } from './raster.js';
 import { type LinePart, lineAlign, paragraphOf, spreadLine, wrapParagraph } from './text-paragraph.js';
+import { letterSpacing, lineStep } from './text-spacing.js';
 
 /** The family alias the bundled CJK font (its Regular weight) is registered under. */
 export const BUNDLED_FONT = 'Noto Sans SC';
@@ -336,9 +337,11 @@ export function layoutText(spec: TextSpec): TextLayout {
   const font = fontString(spec.size, family);
   const ctx = measureContext();
   ctx.font = font;
+  // Tracking is in every measure (wrapping, alignment, the ink box) as it is in the drawing.
+  ctx.letterSpacing = `${letterSpacing(spec)}px`;
   const measure = (s: string) => ctx.measureText(s).width;
   const { justification, box } = paragraphOf(spec);
-  const leading = LINE_HEIGHT_EM * spec.size;
+  const leading = lineStep(spec, LINE_HEIGHT_EM);
   const rows: { text: string; last: boolean }[] = [];
   for (const paragraph of textLines(spec.content)) {
     const wrapped = box ? wrapParagraph(paragraph, box[2] - box[0], measure) : [paragraph];
@@ -390,6 +393,7 @@ function draw(spec: TextSpec, layout: TextLayout, frame: Rect): Raster {
   const canvas = createCanvas(frame.w, frame.h);
   const ctx = canvas.getContext('2d');
   ctx.font = layout.font;
+  ctx.letterSpacing = `${letterSpacing(spec)}px`;
   // Skia adjusts glyph coverage by the fill's luminance (black thinner, white bolder); drawing in mid grey gives
   // colour-independent coverage closest to plain (FreeType) coverage. The colour is applied afterwards.
   ctx.fillStyle = COVERAGE_INK;

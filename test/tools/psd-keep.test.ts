@@ -299,7 +299,7 @@ describe('what a PSD held that the document does not keep', () => {
     const opened = await ok(s, 'open_document', { path: 'text.psd' });
     const w = warningsOf(opened);
     expect(w).toContainEqual(
-      expect.stringMatching(/文字图层“段落”的仿粗体、字距在文字未修改（可移动）时原样保存/),
+      expect.stringMatching(/文字图层“段落”的仿粗体、不同的字距在文字未修改（可移动）时原样保存/),
     );
     expect(w).toContainEqual(expect.stringMatching(/文字图层“大写”的全部大写/));
 
@@ -327,7 +327,7 @@ describe('what a PSD held that the document does not keep', () => {
     await ok(s, 'set_text_content', { name: '段落', text: 'Hello again' });
     const edited = await ok(s, 'save_document');
     expect(warningsOf(edited)).toContainEqual(
-      expect.stringMatching(/文字图层“段落”已修改，其仿粗体、字距不再保留/),
+      expect.stringMatching(/文字图层“段落”已修改，其仿粗体、不同的字距不再保留/),
     );
     const again = agLayer(await agRead(s, 'text.psd'), '段落').text!;
     expect(again.text).toBe('Hello again');

@@ -56,6 +56,21 @@ describe('aligned text edited in place', () => {
             boxBounds: [0, 0, 200, 150],
           },
         },
+        {
+          name: '口号',
+          text: {
+            text: '限时上新\n全场包邮',
+            transform: [1, 0, 0, 1, 380, 300],
+            style: {
+              ...style,
+              font: { name: 'NotoSansHans-Regular' },
+              fontSize: 30,
+              autoLeading: false,
+              leading: 50,
+              tracking: 250,
+            },
+          },
+        },
       ],
     });
     await writeFile(path.join(studio.workspace, 'sessions', id, 'aligned.psd'), psd);
@@ -126,6 +141,22 @@ describe('aligned text edited in place', () => {
         page.locator('.artboard img').evaluate((i) => (i as { complete: boolean }).complete),
       ).toBe(true);
       await snapshot(page, 'canvas-text-paragraph');
+      await page.keyboard.press('Escape');
+
+      // Text set with a fixed leading and tracking: the words are typed with the same spacing.
+      const slogan = await onCanvas(page, 420, 290);
+      await page.mouse.click(slogan.x, slogan.y);
+      await eventually(() => editor.count()).toBe(1);
+      const spacing = await editor.evaluate((e) => {
+        const st = (
+          globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }
+        ).getComputedStyle(e);
+        return [Number.parseFloat(st.lineHeight), Number.parseFloat(st.letterSpacing)];
+      });
+      expect(Math.abs(spacing[0]! - 50 * slogan.scale)).toBeLessThanOrEqual(0.5);
+      expect(Math.abs(spacing[1]! - 7.5 * slogan.scale)).toBeLessThanOrEqual(0.2);
+      expect(await editor.inputValue()).toBe('限时上新\n全场包邮');
+      await snapshot(page, 'canvas-text-spaced');
     } finally {
       await page.close();
     }

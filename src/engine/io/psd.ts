@@ -85,6 +85,7 @@ import {
   paragraphOf,
   sameParagraph,
 } from '../text-paragraph.js';
+import { isLeading, isTracking, sameSpacing, spacingOf } from '../text-spacing.js';
 import { decodeImage, encodePng } from './image-codec.js';
 import { checkPackedRows } from './packbits.js';
 import {
@@ -613,6 +614,7 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
  */
 async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullable<AgLayer['text']>> {
   const { justification, box } = paragraphOf(t);
+  const spacing = spacingOf(t);
   const [a, b, c, d] = t.transform ?? [1, 0, 0, 1];
   const anchor = textAnchor(t);
   // The anchor's place in the text's own space: the origin for point text; for paragraph text the box's left
@@ -628,6 +630,8 @@ async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullabl
       font: { name: psdFontName(t.font) },
       fontSize: t.size,
       fillColor: await textColour(ctx, t.color),
+      ...(spacing.leading !== undefined ? { autoLeading: false, leading: spacing.leading } : {}),
+      ...(spacing.tracking !== undefined ? { tracking: spacing.tracking } : {}),
     },
     ...(justification ? { paragraphStyle: { justification } } : {}),
     ...(box ? { shapeType: 'box' as const, boxBounds: [...box] } : {}),
@@ -659,7 +663,8 @@ async function keptText(
       a.color.g === b.color.g &&
       a.color.b === b.color.b &&
       JSON.stringify(a.transform ?? null) === JSON.stringify(b.transform ?? null) &&
-      sameParagraph(a, b);
+      sameParagraph(a, b) &&
+      sameSpacing(a, b);
     if (!same) return undefined;
   }
   let record = kept.record as unknown as NonNullable<AgLayer['text']>;
@@ -1366,7 +1371,6 @@ const TEXT_STYLE_DEFAULTS: readonly (readonly [keyof AgTextStyle, unknown, strin
   ['fauxItalic', false, '仿斜体'],
   ['underline', false, '下划线'],
   ['strikethrough', false, '删除线'],
-  ['tracking', 0, '字距'],
   ['horizontalScale', 1, '水平缩放'],
   ['verticalScale', 1, '垂直缩放'],
   ['baselineShift', 0, '基线偏移'],
@@ -1393,6 +1397,32 @@ function justificationsOf(t: NonNullable<AgLayer['text']>): Justification[] {
   );
 }
 
+/** Every character's style of a text record: the record's own, then each run over it. */
+function characterStyles(t: NonNullable<AgLayer['text']>): AgTextStyle[] {
+  return [t.style ?? {}, ...(t.styleRuns ?? []).map((r) => ({ ...(t.style ?? {}), ...r.style }))];
+}
+
+/**
+ * The leading and tracking a text record's characters share (text-spacing.ts), or `mixed` where they differ,
+ * which a TextSpec cannot hold. The record's own style counts only when no run overrides it.
+ */
+function textSpacingOf(t: NonNullable<AgLayer['text']>): {
+  leading?: number | 'mixed';
+  tracking?: number | 'mixed';
+} {
+  const all = characterStyles(t);
+  const styles = all.length > 1 ? all.slice(1) : all;
+  // Photoshop writes a leading with auto leading off; ag-psd leaves `autoLeading` out when it is on.
+  const leadings = new Set(
+    styles.map((st) => (st.autoLeading !== true && st.leading !== undefined ? st.leading : 0)),
+  );
+  const trackings = new Set(styles.map((st) => st.tracking ?? 0));
+  const one = (values: Set<number>) => (values.size > 1 ? ('mixed' as const) : [...values][0] || undefined);
+  const leading = one(leadings);
+  const tracking = one(trackings);
+  return { ...(leading !== undefined ? { leading } : {}), ...(tracking !== undefined ? { tracking } : {}) };
+}
+
 /**
  * What of a text layer the TextSpec (one font, size and colour, one alignment; point text or paragraph text in
  * its box) cannot hold, by Photoshop's names: saving writes the text without it.
@@ -1401,12 +1431,13 @@ function textDropped(t: NonNullable<AgLayer['text']>): string[] {
   const out: string[] = [];
   if (t.shapeType === 'box' && !isTextBox(t.boxBounds)) out.push('段落文本框');
   if (new Set(justificationsOf(t)).size > 1) out.push('各段不同的对齐方式');
-  const styles = [t.style ?? {}, ...(t.styleRuns ?? []).map((r) => ({ ...(t.style ?? {}), ...r.style }))];
+  const styles = characterStyles(t);
   for (const [key, none, what] of TEXT_STYLE_DEFAULTS) {
     if (styles.some((st) => st[key] !== undefined && st[key] !== none)) out.push(what);
   }
-  // Photoshop writes a leading with auto leading off; ag-psd leaves `autoLeading` out when it is on.
-  if (styles.some((st) => st.autoLeading !== true && st.leading !== undefined)) out.push('行距');
+  const spacing = textSpacingOf(t);
+  if (spacing.leading === 'mixed') out.push('不同的行距');
+  if (spacing.tracking === 'mixed') out.push('不同的字距');
   const paragraphs = [t.paragraphStyle ?? {}, ...(t.paragraphStyleRuns ?? []).map((r) => r.style)];
   for (const [key, none, what] of PARAGRAPH_DEFAULTS) {
     if (paragraphs.some((p) => p[key] !== undefined && p[key] !== none)) out.push(what);
@@ -1448,6 +1479,7 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
   // (x, y + TEXT_BASELINE_EM · size), with x, y the box's top-left for paragraph text.
   const box = t.shapeType === 'box' && isTextBox(t.boxBounds) ? t.boxBounds : undefined;
   const justification = justificationsOf(t)[0]!;
+  const spacing = textSpacingOf(t);
   const [u, v] = box ? [box[0], box[1] + TEXT_BASELINE_EM * size] : [0, 0];
   const spec: TextSpec = {
     content: t.text,
@@ -1460,6 +1492,8 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
     ...(isIdentityMatrix(linear) ? {} : { transform: linear }),
     ...(justification !== 'left' ? { justification } : {}),
     ...(box ? { box: [box[0], box[1], box[2], box[3]] as const } : {}),
+    ...(isLeading(spacing.leading, size) ? { leading: spacing.leading } : {}),
+    ...(isTracking(spacing.tracking) ? { tracking: spacing.tracking } : {}),
   };
   return spec;
 }

@@ -38,6 +38,10 @@ export interface TextEdit {
   readonly align?: 'center' | 'right';
   /** The edited paragraph text's box, document px: what is typed wraps in it as the server sets it. */
   readonly box?: { readonly width: number; readonly height: number };
+  /** The edited text's fixed leading, document px between baselines (absent: auto, 120 %). */
+  readonly leading?: number;
+  /** The edited text's tracking as ems after every character, so it follows a size changed in the bar. */
+  readonly spacingEm?: number;
 }
 
 /** A starting size for new text: about a twelfth of the canvas's height, within reason. */
@@ -146,6 +150,8 @@ export function useTextTool(docName: string | null) {
         layer,
         ...(t.align ? { align: t.align } : {}),
         ...(t.box ? { box: t.box } : {}),
+        ...(t.leading !== undefined ? { leading: t.leading } : {}),
+        ...(t.letter_spacing !== undefined && t.size > 0 ? { spacingEm: t.letter_spacing / t.size } : {}),
       });
       return;
     }
@@ -285,7 +291,11 @@ export function TextEditor({
   const longest = Math.max(1, ...lines.map((l) => [...l].length));
   // Wide enough for the longest line in full-width characters, so the box never wraps what it shows; paragraph
   // text's own box width, wrapping as the server does. Point text centred or ending at x stands about it.
-  const width = (edit.box?.width ?? (longest + 1) * edit.size) * zoom;
+  const spacing = (edit.spacingEm ?? 0) * edit.size;
+  // CSS centres a line's glyphs in its line height: a leading other than the editor's 1.2 would move the first
+  // line, which the server keeps where auto leading has it.
+  const lift = edit.leading !== undefined ? (edit.leading - 1.2 * edit.size) / 2 : 0;
+  const width = (edit.box?.width ?? (longest + 1) * (edit.size + Math.max(0, spacing))) * zoom;
   const shift = edit.box ? 0 : edit.align === 'center' ? width / 2 : edit.align === 'right' ? width : 0;
   const left = edit.x * zoom - shift;
   return (
@@ -298,12 +308,15 @@ export function TextEditor({
       rows={lines.length}
       style={{
         left: `${left}px`,
-        top: `${edit.y * zoom}px`,
+        top: `${(edit.y - lift) * zoom}px`,
         fontSize: `${edit.size * zoom}px`,
         ...previewFont(edit.font),
         color: edit.color,
         width: `${width}px`,
         ...(edit.align ? { textAlign: edit.align } : {}),
+        // The text's own spacing, so what is typed sets as the server will set it.
+        ...(edit.leading !== undefined ? { lineHeight: `${edit.leading * zoom}px` } : {}),
+        ...(spacing !== 0 ? { letterSpacing: `${spacing * zoom}px` } : {}),
         ...(edit.box ? { whiteSpace: 'pre-wrap', height: `${edit.box.height * zoom}px` } : {}),
       }}
       onInput={(e) => setValue((e.currentTarget as HTMLTextAreaElement).value)}

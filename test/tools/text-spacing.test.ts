@@ -1,0 +1,220 @@
+/**
+ * Leading and tracking (text-spacing.ts), as Photoshop's character panel sets them: a text whose characters share
+ * one fixed leading and one tracking is drawn with them, keeps them through edits and is saved with them; psd-tools
+ * (an independent reader) reads them back from the engine data. A text that mixes them keeps its own record until
+ * edited, and says so.
+ */
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { type Layer as AgLayer, readPsd, writePsdBuffer } from 'ag-psd';
+import { describe, expect, it } from 'vitest';
+import type { Session } from '../../src/calls/session.js';
+import type { Raster, TextLayer, TextSpec } from '../../src/engine/model.js';
+import { renderText } from '../../src/engine/text.js';
+import { inkBox } from '../support/ink-box.js';
+import { psdToolsAvailable, SYSTEM_PYTHON } from '../support/psd-tools.js';
+import { newSession, ok } from '../support/session.js';
+import { current, named } from './layer-fixtures.js';
+
+const run = promisify(execFile);
+const W = 600;
+const H = 400;
+const black = { r: 0, g: 0, b: 0 };
+
+type AgText = NonNullable<AgLayer['text']>;
+
+const base: TextSpec = {
+  content: '春季新品',
+  x: 50,
+  y: 50,
+  size: 40,
+  color: black,
+  font: 'NotoSansHans-Regular',
+  renderedFont: 'Noto Sans SC',
+};
+
+/** Ink rows of a rendering: the top of each run of inked rows (one per line of text). */
+function lineTops(r: Raster): number[] {
+  const tops: number[] = [];
+  let inked = false;
+  for (let y = 0; y < r.h; y++) {
+    let row = false;
+    for (let x = 0; x < r.w && !row; x++) row = r.data[(y * r.w + x) * 4 + 3]! > 128;
+    if (row && !inked) tops.push(r.y + y);
+    inked = row;
+  }
+  return tops;
+}
+
+const inkWidth = (spec: TextSpec) => {
+  const [l, , r] = inkBox(renderText(spec));
+  return r - l;
+};
+
+describe('leading and tracking in the drawing', () => {
+  it('sets lines a fixed leading apart, and adds tracking after every character', () => {
+    const two = { ...base, content: '春季新品\n春季新品' };
+    const [a0, a1] = lineTops(renderText(two));
+    // Auto leading: 120 % of the size.
+    expect(Math.abs(a1! - a0! - 48)).toBeLessThanOrEqual(1);
+    const [f0, f1] = lineTops(renderText({ ...two, leading: 80 }));
+    expect(f0).toBe(a0);
+    expect(Math.abs(f1! - f0! - 80)).toBeLessThanOrEqual(1);
+    // Tracking 250 at 40 px: 10 px after each of the four characters, three of them between ink.
+    const plain = inkWidth(base);
+    expect(Math.abs(inkWidth({ ...base, tracking: 250 }) - plain - 30)).toBeLessThanOrEqual(1);
+    expect(Math.abs(inkWidth({ ...base, tracking: -100 }) - plain + 12)).toBeLessThanOrEqual(1);
+    // Centred point text with tracking stands about its anchor, the last character's tracking counted (as Photoshop).
+    const [cl, , cr] = inkBox(renderText({ ...base, x: 300, justification: 'center', tracking: 250 }));
+    expect(Math.abs((cl + cr) / 2 - (300 - 5))).toBeLessThanOrEqual(2);
+  });
+
+  it('wraps paragraph text to its box with the tracking in every line', () => {
+    const box = [0, 0, 200, 300] as const;
+    const para = { ...base, content: '面料柔软透气舒适', box, size: 30 };
+    // 8 characters of 30 px: 6 fit in 200 px; tracked by 300 (9 px each), only 5.
+    expect(lineTops(renderText(para))).toHaveLength(2);
+    const tracked = renderText({ ...para, tracking: 300 });
+    const [l, , r] = inkBox(tracked);
+    expect(r - l).toBeLessThanOrEqual(200);
+    expect(r - l).toBeGreaterThan(5 * 30);
+  });
+});
+
+const STYLE = { font: { name: 'NotoSansHans-Regular' }, fontSize: 40, fillColor: black };
+
+async function put(s: Session, rel: string, layers: { name: string; text: AgText }[]): Promise<void> {
+  const white = new Uint8ClampedArray(W * H * 4).fill(255);
+  const bytes = writePsdBuffer({
+    width: W,
+    height: H,
+    imageData: { width: W, height: H, data: white },
+    children: [
+      {
+        name: 'Background',
+        left: 0,
+        top: 0,
+        right: W,
+        bottom: H,
+        imageData: { width: W, height: H, data: white },
+      },
+      ...layers,
+    ],
+  });
+  await s.workspace.writeAtomic(rel, Buffer.from(bytes));
+}
+
+function text(s: Session, name: string): TextLayer {
+  const l = named(current(s), name);
+  if (l.kind !== 'text') throw new Error(`${name} is ${l.kind}`);
+  return l;
+}
+
+async function agText(s: Session, rel: string, name: string): Promise<AgText> {
+  const psd = readPsd(await readFile(path.join(s.workspace.root, rel)), {
+    useRawData: true,
+    skipThumbnail: true,
+  });
+  const found = (psd.children ?? []).find((l) => l.name === name);
+  if (!found?.text) throw new Error(`no text layer ${name} in ${rel}`);
+  return found.text;
+}
+
+/** What psd-tools reads of each type layer's first style run: AutoLeading, Leading and Tracking. */
+async function psdToolsSpacing(
+  file: string,
+): Promise<Record<string, { auto: boolean; leading: number; tracking: number }>> {
+  const script = [
+    'import json, sys',
+    'from psd_tools import PSDImage',
+    'out = {}',
+    'for l in PSDImage.open(sys.argv[1]).descendants():',
+    "    if l.kind != 'type':",
+    '        continue',
+    "    st = l.engine_dict['StyleRun']['RunArray'][0]['StyleSheet']['StyleSheetData']",
+    "    out[l.name] = {'auto': bool(st.get('AutoLeading', True)), 'leading': float(st.get('Leading', 0)),",
+    "                   'tracking': float(st.get('Tracking', 0))}",
+    'print(json.dumps(out))',
+  ].join('\n');
+  const { stdout } = await run(SYSTEM_PYTHON, ['-c', script, file]);
+  return JSON.parse(stdout);
+}
+
+describe('leading and tracking from a PSD, through edits and saves', () => {
+  it('reads one shared leading and tracking, keeps them through an edit, and saves them', async () => {
+    const s = newSession();
+    const spaced = { ...STYLE, autoLeading: false, leading: 72, tracking: 200 };
+    await put(s, 'spaced.psd', [
+      {
+        name: '标题',
+        text: { text: '春季新品\n限时上新', transform: [1, 0, 0, 1, 100, 100], style: spaced },
+      },
+      {
+        name: '混排',
+        text: {
+          text: '春季新品',
+          transform: [1, 0, 0, 1, 100, 300],
+          style: STYLE,
+          styleRuns: [
+            { length: 2, style: { ...STYLE, tracking: 100 } },
+            { length: 2, style: STYLE },
+          ],
+        },
+      },
+    ]);
+    const opened = await ok(s, 'open_document', { path: 'spaced.psd' });
+    const warned = ((opened.warnings as string[] | undefined) ?? []).join('\n');
+    // One leading and tracking for every character: held, nothing said; mixed: said, the file's record kept.
+    expect(warned).not.toMatch(/标题/);
+    expect(warned).toMatch(/文字图层“混排”的不同的字距在文字未修改/);
+    expect(text(s, '标题').text).toMatchObject({ leading: 72, tracking: 200 });
+    expect(text(s, '混排').text.tracking).toBeUndefined();
+
+    const [first, second] = lineTops(text(s, '标题').raster);
+    expect(Math.abs(second! - first! - 72)).toBeLessThanOrEqual(1);
+
+    // Edited: the words, the size and the colour change; the leading and tracking stay, as in Photoshop, and the
+    // result says what they are.
+    const edited = await ok(s, 'set_text_content', { name: '标题', text: '夏季新品\n全场包邮' });
+    expect(edited.text).toMatchObject({ line_height: 72, tracking: 200 });
+    await ok(s, 'set_text_size', { name: '标题', size: 36 });
+    await ok(s, 'set_text_color', { name: '标题', color: '#c62828' });
+    expect(text(s, '标题').text).toMatchObject({ leading: 72, tracking: 200, size: 36 });
+    const saved = await ok(s, 'save_document_as', { path: 'out.psd' });
+    expect(((saved.warnings as string[] | undefined) ?? []).join('\n')).not.toMatch(/标题/);
+    expect((await agText(s, 'out.psd', '标题')).style).toMatchObject({
+      autoLeading: false,
+      leading: 72,
+      tracking: 200,
+    });
+    if (psdToolsAvailable()) {
+      const seen = await psdToolsSpacing(path.join(s.workspace.root, 'out.psd'));
+      expect(seen.标题).toEqual({ auto: false, leading: 72, tracking: 200 });
+    }
+
+    // Read back, the same: drawn as it was saved.
+    const again = newSession();
+    await again.workspace.writeAtomic('out.psd', await readFile(path.join(s.workspace.root, 'out.psd')));
+    await ok(again, 'open_document', { path: 'out.psd' });
+    expect(text(again, '标题').text).toMatchObject({ leading: 72, tracking: 200, size: 36 });
+    expect(text(again, '标题').raster.w).toBe(text(s, '标题').raster.w);
+  });
+
+  it('creates text with auto leading and no tracking, as before', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { width: W, height: H });
+    const made0 = await ok(s, 'create_text_layer', { text: '新品', x: 10, y: 10, font_size: 40 });
+    expect(made0.text).toMatchObject({ line_height: 48 });
+    expect((made0.text as Record<string, unknown>).tracking).toBeUndefined();
+    const made = current(s).layers.get(current(s).active!)!;
+    if (made.kind !== 'text') throw new Error('not text');
+    expect(made.text.leading).toBeUndefined();
+    expect(made.text.tracking).toBeUndefined();
+    await ok(s, 'save_document_as', { path: 'made.psd' });
+    const style = (await agText(s, 'made.psd', '新品')).style ?? {};
+    expect(style.tracking ?? 0).toBe(0);
+    expect(style.autoLeading).not.toBe(false);
+  });
+});
