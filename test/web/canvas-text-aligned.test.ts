@@ -151,7 +151,7 @@ describe('aligned text edited in place', () => {
         const st = (
           globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }
         ).getComputedStyle(e);
-        return [Number.parseFloat(st.lineHeight), Number.parseFloat(st.letterSpacing)];
+        return [Number.parseFloat(st.lineHeight ?? ''), Number.parseFloat(st.letterSpacing ?? '')];
       });
       expect(Math.abs(spacing[0]! - 50 * slogan.scale)).toBeLessThanOrEqual(0.5);
       expect(Math.abs(spacing[1]! - 7.5 * slogan.scale)).toBeLessThanOrEqual(0.2);
