@@ -33,6 +33,8 @@ export interface SessionHandle {
   snapshot(): Promise<SessionSnapshot>;
   /** The open documents, after every call already queued. */
   documents(): Promise<DocumentListing[]>;
+  /** The `#rrggbb` press inks (`cmyk(…)`) show as in the active document; undefined when the value is not inks. */
+  inkPreview(value: string): Promise<string | undefined>;
   /** The open document `name` as PNG within a `max` square; the editor's `not_found` error when there is none. */
   render(name: string, max: number): Promise<Rendered>;
   /**

@@ -3,12 +3,14 @@
  * Calls run one at a time in arrival order; each validates first, runs in a transaction and either
  * commits (one history step labelled with the tool's Chinese label) or changes nothing.
  */
+import { inkPreview } from '../engine/color-mode.js';
 import { Editor, type EditorState, type Transaction } from '../engine/editor.js';
 import { EditorError } from '../engine/errors.js';
 import { current } from '../engine/history.js';
 import { sessionPixelBytes, withMemoryBudget } from '../engine/memory-budget.js';
 import type { DocState } from '../engine/model.js';
 import { closest } from '../engine/names.js';
+import { rgbToHex } from '../engine/raster.js';
 import { appendLines, Workspace } from '../engine/workspace.js';
 import { EMPTY_GARMENT_MEMORY, type GarmentMemory } from '../garment/types.js';
 import { allTools, findTool, TOOL_NAME_MAX_LENGTH, type ToolName } from '../registry/index.js';
@@ -24,7 +26,7 @@ import { type Rendered, renderDocument } from './render.js';
 import { failure, type ToolResult } from './result.js';
 import { type SessionSnapshot, snapshotOf } from './snapshot.js';
 import { renderLayerThumbnail, type ThumbnailOf } from './thumbnail.js';
-import { validateArguments } from './validate.js';
+import { parseInks, validateArguments } from './validate.js';
 
 export interface SessionOptions {
   /** The folder every path is relative to (created if missing). */
@@ -241,6 +243,19 @@ export class Session implements SessionHandle {
 
   snapshot(): Promise<SessionSnapshot> {
     return snapshotOf(this);
+  }
+
+  /**
+   * The colour press inks written as a colour parameter takes them (`cmyk(0,0,0,100)`) show as, `#rrggbb`: in the
+   * active document through its profile, without one through the press profile, as painting with them would show
+   * (nothing is recorded). Undefined when `value` is not inks.
+   */
+  inkPreview(value: string): Promise<string | undefined> {
+    const inks = parseInks(value);
+    if (!inks) return Promise.resolve(undefined);
+    return this.inspect(async (tx) =>
+      rgbToHex(await inkPreview(tx.hasActiveDocument() ? tx.activeDocument().state : null, inks)),
+    );
   }
 
   documents(): Promise<DocumentListing[]> {

@@ -120,6 +120,18 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Press inks written as a colour parameter takes them (`cmyk(0, 0, 0, 100)`), in percent; undefined otherwise. */
+export function parseInks(value: string): { c: number; m: number; y: number; k: number } | undefined {
+  if (value.length > INKS_MAX_LENGTH || !INKS.test(value)) return undefined;
+  const [c, m, y, k] = normaliseColor(value).slice(5, -1).split(',').map(Number) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  return { c, m, y, k };
+}
+
 export function normaliseColor(value: string): string {
   if (INKS.test(value)) {
     const inks = value

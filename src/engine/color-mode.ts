@@ -119,13 +119,9 @@ export async function documentColor(state: DocState, color: RGB): Promise<RGB> {
   return separated!.color;
 }
 
-/**
- * Press inks asked for (percent) as the document holds them: the sRGB colour they print as, through the
- * document's profile (the press profile in an RGB document, as Photoshop's picker converts CMYK values); in a
- * CMYK document every pixel drawn in that colour is written with exactly these inks (the ink table).
- */
-export async function inkColor(state: DocState, inks: Cmyk): Promise<RGB> {
-  const profile = state.mode === 'cmyk' ? documentProfile(state) : pressProfile();
+/** The inks in bytes, the profile that shows them in `state` and the sRGB colour they show as. */
+async function inksShown(state: DocState | null, inks: Cmyk) {
+  const profile = state?.mode === 'cmyk' ? documentProfile(state) : pressProfile();
   const bytes = [inks.c, inks.m, inks.y, inks.k].map((p) => Math.round((p / 100) * 255)) as [
     number,
     number,
@@ -133,7 +129,24 @@ export async function inkColor(state: DocState, inks: Cmyk): Promise<RGB> {
     number,
   ];
   const rgba = await rgbaFromCmyk(Uint8Array.from(bytes), 1, 1, 4, profile.bytes);
-  const color = { r: rgba[0]!, g: rgba[1]!, b: rgba[2]! };
+  return { color: { r: rgba[0]!, g: rgba[1]!, b: rgba[2]! }, bytes, profile };
+}
+
+/**
+ * The colour press inks (percent) show as in `state` (none: no document open), without recording them: what a
+ * colour field shows before the inks are painted with (inkColor).
+ */
+export async function inkPreview(state: DocState | null, inks: Cmyk): Promise<RGB> {
+  return (await inksShown(state, inks)).color;
+}
+
+/**
+ * Press inks asked for (percent) as the document holds them: the sRGB colour they print as, through the
+ * document's profile (the press profile in an RGB document, as Photoshop's picker converts CMYK values); in a
+ * CMYK document every pixel drawn in that colour is written with exactly these inks (the ink table).
+ */
+export async function inkColor(state: DocState, inks: Cmyk): Promise<RGB> {
+  const { color, bytes, profile } = await inksShown(state, inks);
   const table = state.inkTable;
   if (state.mode === 'cmyk' && tableApplies(table, profile.bytes)) {
     recordInk(table, color.r, color.g, color.b, ...bytes, true);

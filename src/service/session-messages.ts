@@ -22,6 +22,7 @@ export type Request =
   | { readonly op: 'garment_photo'; readonly id: string; readonly path: string | null }
   | { readonly op: 'snapshot'; readonly id: string }
   | { readonly op: 'documents'; readonly id: string }
+  | { readonly op: 'ink'; readonly id: string; readonly value: string }
   | { readonly op: 'render'; readonly id: string; readonly name: string; readonly max: number }
   | {
       readonly op: 'thumbnail';
@@ -78,6 +79,7 @@ export type Answer =
   | { readonly op: 'garment_photo' }
   | { readonly op: 'snapshot'; readonly snapshot: SessionSnapshot }
   | { readonly op: 'documents'; readonly documents: DocumentListing[] }
+  | { readonly op: 'ink'; readonly hex: string | null }
   | ({ readonly op: 'render' } & RenderedImage)
   | ({ readonly op: 'thumbnail' } & RenderedImage)
   | { readonly op: 'layer_at'; readonly layer: number | null }

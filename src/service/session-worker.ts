@@ -94,6 +94,10 @@ async function answer(seq: number, request: Request): Promise<{ answer: Answer; 
       return { answer: { op: 'snapshot', snapshot: await hostedOf(request.id).session.snapshot() } };
     case 'documents':
       return { answer: { op: 'documents', documents: await hostedOf(request.id).session.documents() } };
+    case 'ink':
+      return {
+        answer: { op: 'ink', hex: (await hostedOf(request.id).session.inkPreview(request.value)) ?? null },
+      };
     case 'render': {
       const r = await hostedOf(request.id).session.render(request.name, request.max);
       // A copy of its own, so the buffer can be handed over instead of copied again.

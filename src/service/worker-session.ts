@@ -357,6 +357,10 @@ export class WorkerSession implements SessionHandle {
     return (await this.thread.request({ op: 'documents', id: this.id })).documents;
   }
 
+  async inkPreview(value: string): Promise<string | undefined> {
+    return (await this.thread.request({ op: 'ink', id: this.id, value })).hex ?? undefined;
+  }
+
   async render(name: string, max: number): Promise<Rendered> {
     return renderedOf(await this.thread.request({ op: 'render', id: this.id, name, max }));
   }

@@ -224,6 +224,7 @@ describe('protocol refusals over HTTP', () => {
       ['POST', '/tool-calls?stream=1'],
       ['POST', '/chat'],
       ['GET', '/files'],
+      ['GET', '/ink?color=cmyk(0,0,0,100)'],
     ] as const) {
       const res = await fetch(`${server.url}/v1/sessions/${gone}${route}`, {
         method,

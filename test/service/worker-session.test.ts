@@ -72,6 +72,12 @@ describe('a session on its own thread', () => {
     expect([info.width, info.height, rendered.documentWidth]).toEqual([20, 15, 40]);
     expect([...data.subarray(0, 3)]).toEqual([255, 0, 0]);
 
+    // Press inks as the active document shows them (RGB: through the press profile, so K-only black is not black).
+    const ink = await s.inkPreview('cmyk(0,0,0,100)');
+    expect(ink).toMatch(/^#[0-9a-f]{6}$/);
+    expect(ink).not.toBe('#000000');
+    expect(await s.inkPreview('#000000')).toBeUndefined();
+
     const missing = await s.render('无', 20).catch((err: unknown) => err);
     expect(missing).toBeInstanceOf(EditorError);
     expect((missing as EditorError).code).toBe('not_found');

@@ -266,12 +266,30 @@ describe('a tool form’s fields', () => {
     const color = f.getByLabel('填充颜色', { exact: true });
     expect(await color.getAttribute('placeholder')).toBe('#rrggbb / cmyk(0,0,0,100)');
     await color.fill('cmyk(0,0,0,100)');
+    // The swatch shows the inks as they print (the document's soft proof), not the black a hex picker would.
+    const swatch = f.locator('.color-field input[type="color"]');
+    const proof = (await (
+      await fetch(`${studio.url}/v1/sessions/${id}/ink?color=cmyk(0,0,0,100)`)
+    ).json()) as {
+      hex: string;
+    };
+    expect(proof.hex).toMatch(/^#[0-9a-f]{6}$/);
+    expect(proof.hex).not.toBe('#000000');
+    await eventually(() => swatch.inputValue()).toBe(proof.hex);
+    expect(await swatch.getAttribute('class')).toBeNull();
     await f.getByRole('button', { name: '运行', exact: true }).click();
     await eventually(countOf(cards(page, '填充选区'))).toBe(1);
     await finished(cards(page, '填充选区').last());
     expect(sent).toHaveLength(1);
     const [info] = await okCalls(studio.url, id, [toolCall('get_pixel_color', { x: 50, y: 50 })]);
     expect(JSON.stringify(info)).toMatch(/"k":100/);
+    // What the swatch showed is what was painted.
+    expect(info!.hex).toBe(proof.hex);
     await snapshot(page, 'tool-form-inks');
+    // A value that is not inks is refused by the proof, and the swatch shows none.
+    const refused = await fetch(`${studio.url}/v1/sessions/${id}/ink?color=cmyk(0,0,0,101)`);
+    expect(refused.status).toBe(400);
+    await color.fill('cmyk(0,0');
+    await eventually(() => swatch.getAttribute('class')).toBe('no-swatch');
   });
 });

@@ -43,6 +43,20 @@ export function sessionRoutes({ config, store, events, chat: rooms }: AppParts):
     inSession(store, c, async (entry) => c.json(await entry.session.snapshot())),
   );
 
+  // What a colour field's swatch shows for press inks: the document's soft proof, which only the server can make.
+  app.get('/v1/sessions/:id/ink', (c) =>
+    inSession(store, c, async (entry) => {
+      const asked = c.req.query('color') ?? '';
+      const hex = await entry.session.inkPreview(asked);
+      if (hex === undefined) {
+        throw new HttpError(400, 'bad_request', 'color 应为油墨百分比 cmyk(C,M,Y,K)，每项 0–100', {
+          parameter: 'color',
+        });
+      }
+      return c.json({ color: asked, hex });
+    }),
+  );
+
   // Open as long as the tab is: it does not hold the session, which may idle out of memory and come back
   // meanwhile (what a tab missed while away, it reads with the snapshot when it listens again, and with
   // `?conversation=1` the conversation as its first event, then the MCP client's calls).

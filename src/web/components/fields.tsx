@@ -10,6 +10,7 @@ import { type FormValue, initialRow } from '../forms/arguments.js';
 import { type EnumOption, type FieldKind, fieldKind, paramHelp, paramLabel } from '../forms/field-kind.js';
 import { type Lang, labelIn } from '../i18n.js';
 import { layerNames } from '../state/layers.js';
+import { hexOf, useSwatch } from './useSwatch.js';
 
 export interface FieldProps {
   readonly id: string;
@@ -44,14 +45,47 @@ function RequiredMark() {
   );
 }
 
-const HEX = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i;
-
-/** `#abc` / `abc` / `#aabbcc` as the `#rrggbb` a colour input needs. */
+/** `#abc` / `abc` / `#aabbcc` as the `#rrggbb` a colour input needs (black for what is not a hex colour). */
 export function pickerColor(text: string): string {
-  const m = HEX.exec(text.trim());
-  if (!m) return '#000000';
-  const hex = m[1]!.length === 3 ? [...m[1]!].map((c) => c + c).join('') : m[1]!;
-  return `#${hex.toLowerCase()}`;
+  return hexOf(text) ?? '#000000';
+}
+
+/** A colour field: the swatch (a picker) beside the typed value, which may be press inks where the tool takes them. */
+function ColorControl({
+  id,
+  kind,
+  text,
+  aria,
+  onChange,
+}: {
+  id: string;
+  kind: Extract<FieldKind, { kind: 'color' }>;
+  text: string;
+  aria: ReturnType<typeof ariaOf>;
+  onChange(value: string): void;
+}) {
+  const swatch = useSwatch(text);
+  return (
+    <div class="color-field">
+      <input
+        type="color"
+        aria-hidden="true"
+        tabIndex={-1}
+        value={swatch ?? '#000000'}
+        class={swatch ? undefined : 'no-swatch'}
+        onInput={(e) => onChange(e.currentTarget.value)}
+      />
+      <input
+        id={id}
+        {...aria}
+        type="text"
+        spellcheck={false}
+        placeholder={kind.inks ? '#rrggbb / cmyk(0,0,0,100)' : '#rrggbb'}
+        value={text}
+        onInput={(e) => onChange(e.currentTarget.value)}
+      />
+    </div>
+  );
 }
 
 /** An enum value as its picker shows it: the Chinese name with the value the model sees, or the English words. */
@@ -116,26 +150,7 @@ function Control({
         />
       );
     case 'color':
-      return (
-        <div class="color-field">
-          <input
-            type="color"
-            aria-hidden="true"
-            tabIndex={-1}
-            value={pickerColor(text)}
-            onInput={(e) => onChange(e.currentTarget.value)}
-          />
-          <input
-            id={id}
-            {...aria}
-            type="text"
-            spellcheck={false}
-            placeholder={kind.inks ? '#rrggbb / cmyk(0,0,0,100)' : '#rrggbb'}
-            value={text}
-            onInput={(e) => onChange(e.currentTarget.value)}
-          />
-        </div>
-      );
+      return <ColorControl id={id} kind={kind} text={text} aria={aria} onChange={onChange} />;
     case 'layer':
       return (
         <input
