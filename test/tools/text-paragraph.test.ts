@@ -13,15 +13,14 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type Layer as AgLayer, readPsd, writePsdBuffer } from 'ag-psd';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
-import { setUpCmykSupport } from '../../src/engine/io/psd-cmyk.js';
 import type { TextLayer } from '../../src/engine/model.js';
 import { paragraphOf } from '../../src/engine/text-paragraph.js';
 import { inkBox } from '../support/ink-box.js';
 import { psdToolsAvailable, readWithPsdTools, SYSTEM_PYTHON } from '../support/psd-tools.js';
 import { newSession, ok } from '../support/session.js';
+import { type AgText, agTextOf, putTextPsd } from '../support/text-psd.js';
 import { current, named } from './layer-fixtures.js';
 
 const run = promisify(execFile);
@@ -32,8 +31,6 @@ const H = 533;
 const PHOTOSHOP_INK = [250, 131, 552, 190] as const;
 const BOX = [0, 0, 714, 119.88473];
 const ORIGIN = [44, 131.24207492795387] as const;
-
-type AgText = NonNullable<AgLayer['text']>;
 
 const black = { r: 0, g: 0, b: 0 };
 
@@ -55,27 +52,6 @@ function pointText(text: string, justification: 'left' | 'center' | 'right', x: 
   };
 }
 
-async function put(s: Session, rel: string, layers: { name: string; text: AgText }[]): Promise<void> {
-  const white = new Uint8ClampedArray(W * H * 4).fill(255);
-  const bytes = writePsdBuffer({
-    width: W,
-    height: H,
-    imageData: { width: W, height: H, data: white },
-    children: [
-      {
-        name: 'Background',
-        left: 0,
-        top: 0,
-        right: W,
-        bottom: H,
-        imageData: { width: W, height: H, data: white },
-      },
-      ...layers,
-    ],
-  });
-  await s.workspace.writeAtomic(rel, Buffer.from(bytes));
-}
-
 function text(s: Session, name: string): TextLayer {
   const l = named(current(s), name);
   if (l.kind !== 'text') throw new Error(`${name} is ${l.kind}`);
@@ -88,16 +64,6 @@ function expectNear(got: readonly number[], want: readonly number[], tolerance: 
       tolerance,
     );
   });
-}
-
-async function agText(s: Session, rel: string, name: string): Promise<AgText> {
-  const buf = await readFile(path.join(s.workspace.root, rel));
-  // Raw channels: only the text records are wanted (ag-psd reads CMYK files once told it may).
-  setUpCmykSupport();
-  const psd = readPsd(buf, { useRawData: true, skipThumbnail: true });
-  const found = (psd.children ?? []).find((l) => l.name === name);
-  if (!found?.text) throw new Error(`no text layer ${name} in ${rel}`);
-  return found.text;
 }
 
 interface TypeSeen {
@@ -138,7 +104,7 @@ async function psdToolsTypes(file: string): Promise<Record<string, TypeSeen>> {
 describe('paragraph and aligned text from a PSD is drawn where Photoshop draws it', () => {
   it("centred paragraph text: centred in its box, its first baseline an ascent below the box's top (Photoshop's own pixels ±1 px)", async () => {
     const s = newSession();
-    await put(s, 'box.psd', [{ name: 'Windows', text: WINDOWS }]);
+    await putTextPsd(s, 'box.psd', [W, H], [{ name: 'Windows', text: WINDOWS }]);
     await ok(s, 'open_document', { path: 'box.psd' });
     const t = text(s, 'Windows');
     expect(paragraphOf(t.text)).toEqual({ justification: 'center', box: BOX });
@@ -151,7 +117,7 @@ describe('paragraph and aligned text from a PSD is drawn where Photoshop draws i
     'unedited, it is saved with that rendering and the record as it was: box, bounds, alignment',
     async () => {
       const s = newSession();
-      await put(s, 'box.psd', [{ name: 'Windows', text: WINDOWS }]);
+      await putTextPsd(s, 'box.psd', [W, H], [{ name: 'Windows', text: WINDOWS }]);
       await ok(s, 'open_document', { path: 'box.psd' });
       await ok(s, 'save_document_as', { path: 'again.psd' });
       const file = path.join(s.workspace.root, 'again.psd');
@@ -169,11 +135,16 @@ describe('paragraph and aligned text from a PSD is drawn where Photoshop draws i
 
   it('centred and right-aligned point text: the transform origin is the centre or the end of the first baseline', async () => {
     const s = newSession();
-    await put(s, 'points.psd', [
-      { name: '左', text: pointText('春季新品 Sale', 'left', 100, 100) },
-      { name: '中', text: pointText('春季新品 Sale', 'center', 400, 200) },
-      { name: '右', text: pointText('春季新品 Sale', 'right', 700, 300) },
-    ]);
+    await putTextPsd(
+      s,
+      'points.psd',
+      [W, H],
+      [
+        { name: '左', text: pointText('春季新品 Sale', 'left', 100, 100) },
+        { name: '中', text: pointText('春季新品 Sale', 'center', 400, 200) },
+        { name: '右', text: pointText('春季新品 Sale', 'right', 700, 300) },
+      ],
+    );
     await ok(s, 'open_document', { path: 'points.psd' });
     const left = inkBox(text(s, '左').raster);
     const centre = inkBox(text(s, '中').raster);
@@ -196,7 +167,7 @@ describe('editing keeps paragraph text in its box and aligned text aligned', () 
     'set_text_content on centred paragraph text: centred in the same box, saved as box text with its bounds and alignment',
     async () => {
       const s = newSession();
-      await put(s, 'box.psd', [{ name: 'Windows', text: WINDOWS }]);
+      await putTextPsd(s, 'box.psd', [W, H], [{ name: 'Windows', text: WINDOWS }]);
       await ok(s, 'open_document', { path: 'box.psd' });
       await ok(s, 'set_text_content', { name: 'Windows', text: 'Windows 11' });
       const t = text(s, 'Windows 11');
@@ -209,7 +180,7 @@ describe('editing keeps paragraph text in its box and aligned text aligned', () 
 
       const saved = await ok(s, 'save_document');
       expect(JSON.stringify(saved.warnings ?? [])).not.toMatch(/段落文本框|对齐/);
-      const back = await agText(s, 'box.psd', 'Windows 11');
+      const back = await agTextOf(s, 'box.psd', 'Windows 11');
       expect(back).toMatchObject({
         text: 'Windows 11',
         shapeType: 'box',
@@ -233,18 +204,23 @@ describe('editing keeps paragraph text in its box and aligned text aligned', () 
     const s = newSession();
     const r = (20 * Math.PI) / 180;
     const m = [Math.cos(r), Math.sin(r), -Math.sin(r), Math.cos(r)];
-    await put(s, 'turned.psd', [
-      {
-        name: '斜框',
-        text: {
-          ...WINDOWS,
-          text: '春季新品上市，全场八折优惠',
-          transform: [...m, 300, 100],
-          boxBounds: [0, 0, 300, 160],
-          style: { ...WINDOWS.style, fontSize: 40 },
+    await putTextPsd(
+      s,
+      'turned.psd',
+      [W, H],
+      [
+        {
+          name: '斜框',
+          text: {
+            ...WINDOWS,
+            text: '春季新品上市，全场八折优惠',
+            transform: [...m, 300, 100],
+            boxBounds: [0, 0, 300, 160],
+            style: { ...WINDOWS.style, fontSize: 40 },
+          },
         },
-      },
-    ]);
+      ],
+    );
     await ok(s, 'open_document', { path: 'turned.psd' });
     await ok(s, 'set_text_content', { name: '斜框', text: '夏季新品上市，全场八折优惠' });
     const t = text(s, '斜框');
@@ -266,14 +242,14 @@ describe('editing keeps paragraph text in its box and aligned text aligned', () 
     }
     expect(inked).toBeGreaterThan(1000);
     await ok(s, 'save_document');
-    const back = await agText(s, 'turned.psd', '斜框');
+    const back = await agTextOf(s, 'turned.psd', '斜框');
     expect(back).toMatchObject({ shapeType: 'box', boxBounds: [0, 0, 300, 160] });
     expectNear(back.transform!, [...m, 300, 100], 1e-4);
   });
 
   it('set_text_size on paragraph text keeps its box where it is: the text is set again inside it', async () => {
     const s = newSession();
-    await put(s, 'box.psd', [{ name: 'Windows', text: WINDOWS }]);
+    await putTextPsd(s, 'box.psd', [W, H], [{ name: 'Windows', text: WINDOWS }]);
     await ok(s, 'open_document', { path: 'box.psd' });
     const r = await ok(s, 'set_text_size', { name: 'Windows', size: 36 });
     expect(String(r.note)).toContain('段落文本框');
@@ -291,10 +267,15 @@ describe('editing keeps paragraph text in its box and aligned text aligned', () 
     'set_text_size on centred point text keeps its centre (Photoshop scales about the anchor), saved at the same origin as centred point text',
     async () => {
       const s = newSession();
-      await put(s, 'points.psd', [
-        { name: '中', text: pointText('春季新品 Sale', 'center', 400, 200) },
-        { name: '右', text: pointText('春季新品', 'right', 700, 300) },
-      ]);
+      await putTextPsd(
+        s,
+        'points.psd',
+        [W, H],
+        [
+          { name: '中', text: pointText('春季新品 Sale', 'center', 400, 200) },
+          { name: '右', text: pointText('春季新品', 'right', 700, 300) },
+        ],
+      );
       await ok(s, 'open_document', { path: 'points.psd' });
       const before = inkBox(text(s, '中').raster);
       const r = await ok(s, 'set_text_size', { name: '中', size: 80 });
@@ -309,7 +290,7 @@ describe('editing keeps paragraph text in its box and aligned text aligned', () 
       expect(inkBox(text(s, '右').raster)[2]).toBeLessThanOrEqual(700);
 
       await ok(s, 'save_document');
-      const centre = await agText(s, 'points.psd', '中');
+      const centre = await agTextOf(s, 'points.psd', '中');
       expect(centre.shapeType ?? 'point').toBe('point');
       expect(centre.paragraphStyle?.justification).toBe('center');
       expect(centre.style?.fontSize).toBe(80);
@@ -331,10 +312,15 @@ describe("the file's font name", () => {
         ...pointText('标题', 'left', 50, 100),
         style: { font: { name }, fontSize: 40, fillColor: black },
       });
-      await put(s, 'fonts.psd', [
-        { name: '思源', text: withFont('SourceHanSansSC-Bold') },
-        { name: '雅黑', text: withFont('MicrosoftYaHei') },
-      ]);
+      await putTextPsd(
+        s,
+        'fonts.psd',
+        [W, H],
+        [
+          { name: '思源', text: withFont('SourceHanSansSC-Bold') },
+          { name: '雅黑', text: withFont('MicrosoftYaHei') },
+        ],
+      );
       await ok(s, 'open_document', { path: 'fonts.psd' });
       await ok(s, 'set_text_content', { name: '思源', text: '新标题' });
       await ok(s, 'set_text_size', { name: '雅黑', size: 30 });
@@ -377,26 +363,31 @@ describe('convert_to_cmyk', () => {
     async () => {
       const s = newSession();
       const bold = { ...WINDOWS.style!, fauxBold: true };
-      await put(s, 'cmyk.psd', [
-        {
-          name: 'Windows',
-          text: {
-            ...WINDOWS,
-            styleRuns: [
-              { length: 3, style: WINDOWS.style! },
-              { length: 4, style: bold },
-            ],
+      await putTextPsd(
+        s,
+        'cmyk.psd',
+        [W, H],
+        [
+          {
+            name: 'Windows',
+            text: {
+              ...WINDOWS,
+              styleRuns: [
+                { length: 3, style: WINDOWS.style! },
+                { length: 4, style: bold },
+              ],
+            },
           },
-        },
-        { name: '标题', text: { ...WINDOWS, text: '春季新品', transform: [1, 0, 0, 1, 44, 300] } },
-      ]);
+          { name: '标题', text: { ...WINDOWS, text: '春季新品', transform: [1, 0, 0, 1, 44, 300] } },
+        ],
+      );
       await ok(s, 'open_document', { path: 'cmyk.psd' });
       await ok(s, 'convert_to_cmyk');
       // An edit after the conversion keeps the box and alignment too.
       await ok(s, 'set_text_content', { name: '标题', text: '夏季新品' });
       const saved = await ok(s, 'save_document');
       expect(JSON.stringify(saved.warnings ?? [])).not.toMatch(/Windows/);
-      const windows = await agText(s, 'cmyk.psd', 'Windows');
+      const windows = await agTextOf(s, 'cmyk.psd', 'Windows');
       expect(windows).toMatchObject({
         shapeType: 'box',
         boxBounds: BOX,
@@ -411,7 +402,7 @@ describe('convert_to_cmyk', () => {
       const fill = windows.style?.fillColor as { c: number; m: number; y: number; k: number };
       expect(fill).toMatchObject({ c: expect.any(Number), k: expect.any(Number) });
       expect(fill.k).toBeGreaterThan(150);
-      const title = await agText(s, 'cmyk.psd', '标题');
+      const title = await agTextOf(s, 'cmyk.psd', '标题');
       expect(title.text).toBe('夏季新品');
       expect(title).toMatchObject({
         shapeType: 'box',

@@ -8,7 +8,6 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type Layer as AgLayer, readPsd, writePsdBuffer } from 'ag-psd';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
 import type { Raster, TextLayer, TextSpec } from '../../src/engine/model.js';
@@ -16,14 +15,13 @@ import { renderText } from '../../src/engine/text.js';
 import { inkBox } from '../support/ink-box.js';
 import { psdToolsAvailable, SYSTEM_PYTHON } from '../support/psd-tools.js';
 import { newSession, ok } from '../support/session.js';
+import { agTextOf, putTextPsd } from '../support/text-psd.js';
 import { current, named } from './layer-fixtures.js';
 
 const run = promisify(execFile);
 const W = 600;
 const H = 400;
 const black = { r: 0, g: 0, b: 0 };
-
-type AgText = NonNullable<AgLayer['text']>;
 
 const base: TextSpec = {
   content: '春季新品',
@@ -85,41 +83,10 @@ describe('leading and tracking in the drawing', () => {
 
 const STYLE = { font: { name: 'NotoSansHans-Regular' }, fontSize: 40, fillColor: black };
 
-async function put(s: Session, rel: string, layers: { name: string; text: AgText }[]): Promise<void> {
-  const white = new Uint8ClampedArray(W * H * 4).fill(255);
-  const bytes = writePsdBuffer({
-    width: W,
-    height: H,
-    imageData: { width: W, height: H, data: white },
-    children: [
-      {
-        name: 'Background',
-        left: 0,
-        top: 0,
-        right: W,
-        bottom: H,
-        imageData: { width: W, height: H, data: white },
-      },
-      ...layers,
-    ],
-  });
-  await s.workspace.writeAtomic(rel, Buffer.from(bytes));
-}
-
 function text(s: Session, name: string): TextLayer {
   const l = named(current(s), name);
   if (l.kind !== 'text') throw new Error(`${name} is ${l.kind}`);
   return l;
-}
-
-async function agText(s: Session, rel: string, name: string): Promise<AgText> {
-  const psd = readPsd(await readFile(path.join(s.workspace.root, rel)), {
-    useRawData: true,
-    skipThumbnail: true,
-  });
-  const found = (psd.children ?? []).find((l) => l.name === name);
-  if (!found?.text) throw new Error(`no text layer ${name} in ${rel}`);
-  return found.text;
 }
 
 /** What psd-tools reads of each type layer's first style run: AutoLeading, Leading and Tracking. */
@@ -146,24 +113,29 @@ describe('leading and tracking from a PSD, through edits and saves', () => {
   it('reads one shared leading and tracking, keeps them through an edit, and saves them', async () => {
     const s = newSession();
     const spaced = { ...STYLE, autoLeading: false, leading: 72, tracking: 200 };
-    await put(s, 'spaced.psd', [
-      {
-        name: '标题',
-        text: { text: '春季新品\n限时上新', transform: [1, 0, 0, 1, 100, 100], style: spaced },
-      },
-      {
-        name: '混排',
-        text: {
-          text: '春季新品',
-          transform: [1, 0, 0, 1, 100, 300],
-          style: STYLE,
-          styleRuns: [
-            { length: 2, style: { ...STYLE, tracking: 100 } },
-            { length: 2, style: STYLE },
-          ],
+    await putTextPsd(
+      s,
+      'spaced.psd',
+      [W, H],
+      [
+        {
+          name: '标题',
+          text: { text: '春季新品\n限时上新', transform: [1, 0, 0, 1, 100, 100], style: spaced },
         },
-      },
-    ]);
+        {
+          name: '混排',
+          text: {
+            text: '春季新品',
+            transform: [1, 0, 0, 1, 100, 300],
+            style: STYLE,
+            styleRuns: [
+              { length: 2, style: { ...STYLE, tracking: 100 } },
+              { length: 2, style: STYLE },
+            ],
+          },
+        },
+      ],
+    );
     const opened = await ok(s, 'open_document', { path: 'spaced.psd' });
     const warned = ((opened.warnings as string[] | undefined) ?? []).join('\n');
     // One leading and tracking for every character: held, nothing said; mixed: said, the file's record kept.
@@ -184,7 +156,7 @@ describe('leading and tracking from a PSD, through edits and saves', () => {
     expect(text(s, '标题').text).toMatchObject({ leading: 72, tracking: 200, size: 36 });
     const saved = await ok(s, 'save_document_as', { path: 'out.psd' });
     expect(((saved.warnings as string[] | undefined) ?? []).join('\n')).not.toMatch(/标题/);
-    expect((await agText(s, 'out.psd', '标题')).style).toMatchObject({
+    expect((await agTextOf(s, 'out.psd', '标题')).style).toMatchObject({
       autoLeading: false,
       leading: 72,
       tracking: 200,
@@ -213,7 +185,7 @@ describe('leading and tracking from a PSD, through edits and saves', () => {
     expect(made.text.leading).toBeUndefined();
     expect(made.text.tracking).toBeUndefined();
     await ok(s, 'save_document_as', { path: 'made.psd' });
-    const style = (await agText(s, 'made.psd', '新品')).style ?? {};
+    const style = (await agTextOf(s, 'made.psd', '新品')).style ?? {};
     expect(style.tracking ?? 0).toBe(0);
     expect(style.autoLeading).not.toBe(false);
   });

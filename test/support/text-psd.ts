@@ -1,0 +1,39 @@
+/**
+ * PSDs of text layers for the text tests: written by ag-psd as records without pixels (so Atelier draws them) over
+ * a white background, and the text records read back from what a session saved.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type Layer as AgLayer, readPsd, writePsdBuffer } from 'ag-psd';
+import type { Session } from '../../src/calls/session.js';
+import { setUpCmykSupport } from '../../src/engine/io/psd-cmyk.js';
+
+export type AgText = NonNullable<AgLayer['text']>;
+
+/** Writes `rel`, a `w` × `h` PSD: a white background under `layers` (text records only). */
+export async function putTextPsd(
+  s: Session,
+  rel: string,
+  [w, h]: readonly [number, number],
+  layers: readonly { name: string; text: AgText }[],
+): Promise<void> {
+  const white = () => ({ width: w, height: h, data: new Uint8ClampedArray(w * h * 4).fill(255) });
+  const bytes = writePsdBuffer({
+    width: w,
+    height: h,
+    imageData: white(),
+    children: [{ name: 'Background', left: 0, top: 0, right: w, bottom: h, imageData: white() }, ...layers],
+  });
+  await s.workspace.writeAtomic(rel, Buffer.from(bytes));
+}
+
+/** The text record of layer `name` in the session's file `rel`, as ag-psd reads it (CMYK files too). */
+export async function agTextOf(s: Session, rel: string, name: string): Promise<AgText> {
+  const buf = await readFile(path.join(s.workspace.root, rel));
+  // Raw channels: only the text records are wanted (ag-psd reads CMYK files once told it may).
+  setUpCmykSupport();
+  const psd = readPsd(buf, { useRawData: true, skipThumbnail: true });
+  const found = (psd.children ?? []).find((l) => l.name === name);
+  if (!found?.text) throw new Error(`no text layer ${name} in ${rel}`);
+  return found.text;
+}
