@@ -59,6 +59,8 @@ export interface TextNode {
   readonly align?: 'center' | 'right';
   /** Paragraph text's box, document px, from `x, y`; absent for point text. */
   readonly box?: { readonly width: number; readonly height: number };
+  /** The paragraphs' indents, document px (text-paragraph.ts); absent: none. */
+  readonly indent?: { readonly left: number; readonly first: number; readonly right: number };
   /** A fixed leading, document px between baselines; absent: auto (120 % of the size). */
   readonly leading?: number;
   /** Space after every character, document px (the text's tracking at its size); absent: none. */

@@ -9,7 +9,7 @@ import { rgbToHex } from '../engine/raster.js';
 import { selectionBounds } from '../engine/selection.js';
 import { selectionOutline } from '../engine/selection-outline.js';
 import { fontShownAs } from '../engine/text.js';
-import { lineAlign } from '../engine/text-paragraph.js';
+import { lineAlign, paragraphOf } from '../engine/text-paragraph.js';
 import { letterSpacing, spacingOf } from '../engine/text-spacing.js';
 import { alternativesOf, PART_LABELS, PIECE_TYPES } from '../garment/types.js';
 import { typeUnavailable } from '../garment/types-available.js';
@@ -33,6 +33,7 @@ function textNode(t: TextSpec): TextNode {
   // The editor aligns what is typed as point text's lines are (a box's justify-* by its last line's).
   const align = lineAlign(t.justification, false, true);
   const { leading, tracking } = spacingOf(t);
+  const { indent } = paragraphOf(t);
   return {
     content: t.content,
     size: t.size,
@@ -43,6 +44,7 @@ function textNode(t: TextSpec): TextNode {
     upright: !t.transform,
     ...(align === 'center' || align === 'right' ? { align } : {}),
     ...(t.box ? { box: { width: t.box[2] - t.box[0], height: t.box[3] - t.box[1] } } : {}),
+    ...(indent ? { indent } : {}),
     ...(leading !== undefined ? { leading } : {}),
     ...(tracking !== undefined ? { letter_spacing: letterSpacing(t) } : {}),
   };

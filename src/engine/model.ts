@@ -220,6 +220,16 @@ export type Justification =
 /** Paragraph text's box `[left, top, right, bottom]`, text space, relative to the PSD transform's origin. */
 export type TextBox = readonly [number, number, number, number];
 
+/**
+ * A paragraph's indents in the units of the font size, as Photoshop's paragraph panel sets them: from the left
+ * and right edges, and the first line's further indent (negative: a hanging first line). See text-paragraph.ts.
+ */
+export interface TextIndent {
+  readonly left: number;
+  readonly first: number;
+  readonly right: number;
+}
+
 export interface TextSpec {
   readonly content: string;
   /**
@@ -233,6 +243,8 @@ export interface TextSpec {
   readonly justification?: Justification;
   /** Paragraph (box) text's box, as the PSD states it; absent: point text. */
   readonly box?: TextBox;
+  /** The paragraphs' indents (text-paragraph.ts); absent: none. */
+  readonly indent?: TextIndent;
   /**
    * Font size in pixels, as a PSD's style states it: the glyphs are laid out at this size, then drawn through
    * `transform` (so text with a scaled transform shows larger or smaller than `size`, as in Photoshop's file).

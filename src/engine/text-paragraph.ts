@@ -13,12 +13,18 @@
  *   nor opening punctuation at its end, Photoshop's hard kinsoku set) and a line that no longer fits its height
  *   is not drawn, as Photoshop hides overflowing text.
  *
+ * - **Indent** (the paragraph panel's indents, the same for every paragraph): lines start `left` in from the box's
+ *   left edge and end `right` in from its right edge, and each paragraph's first line starts `first` further in
+ *   (Chinese body text is often set with a first-line indent of two characters). Point text is aligned about its
+ *   anchor as if within a box of no width: left-aligned lines start `left` (+ `first`) after it, right-aligned ones
+ *   end `right` before it.
+ *
  * Every engine path copies a spec by spreading it, so both survive moves, scales, edits, colour conversion,
  * history and the session's state files. Absent means left-aligned point text, what create_text_layer makes.
  */
-import type { Justification, TextBox, TextSpec } from './model.js';
+import type { Justification, TextBox, TextIndent, TextSpec } from './model.js';
 
-export type { Justification, TextBox };
+export type { Justification, TextBox, TextIndent };
 
 const JUSTIFICATIONS: readonly Justification[] = [
   'left',
@@ -45,12 +51,29 @@ export function isTextBox(b: unknown): b is TextBox {
   );
 }
 
-/** The paragraph settings `spec` carries (none: left-aligned point text). */
-export function paragraphOf(spec: TextSpec): Pick<TextSpec, 'justification' | 'box'> {
-  const { justification, box } = spec;
+/** The largest indent, in the units of the size: Photoshop's paragraph panel accepts ±1296 pt. */
+const MAX_INDENT = 1296;
+
+/** Whether `v` is an indent that moves anything: finite numbers within Photoshop's range, not all zero. */
+export function isTextIndent(v: unknown): v is TextIndent {
+  if (typeof v !== 'object' || v === null) return false;
+  const { left, first, right } = v as Record<string, unknown>;
+  const values = [left, first, right];
+  return (
+    values.every((n) => typeof n === 'number' && Number.isFinite(n) && Math.abs(n) <= MAX_INDENT) &&
+    values.some((n) => n !== 0)
+  );
+}
+
+/** The paragraph settings `spec` carries (none: left-aligned point text without indents). */
+export function paragraphOf(spec: TextSpec): Pick<TextSpec, 'justification' | 'box' | 'indent'> {
+  const { justification, box, indent } = spec;
   return {
     ...(isJustification(justification) && justification !== 'left' ? { justification } : {}),
     ...(isTextBox(box) ? { box } : {}),
+    ...(isTextIndent(indent)
+      ? { indent: { left: indent.left, first: indent.first, right: indent.right } }
+      : {}),
   };
 }
 
@@ -60,8 +83,22 @@ export function sameParagraph(a: TextSpec, b: TextSpec): boolean {
   const q = paragraphOf(b);
   return (
     (p.justification ?? 'left') === (q.justification ?? 'left') &&
-    JSON.stringify(p.box ?? null) === JSON.stringify(q.box ?? null)
+    JSON.stringify(p.box ?? null) === JSON.stringify(q.box ?? null) &&
+    JSON.stringify(p.indent ?? null) === JSON.stringify(q.indent ?? null)
   );
+}
+
+/**
+ * Where a line sits across, from the text's `x`: where its room starts and how wide it is (a box's width less the
+ * indents; point text has a box of no width, so the room is negative and the line stands about `x`).
+ */
+export function lineRoom(
+  boxWidth: number,
+  indent: TextIndent | undefined,
+  firstOfParagraph: boolean,
+): { start: number; width: number } {
+  const left = (indent?.left ?? 0) + (firstOfParagraph ? (indent?.first ?? 0) : 0);
+  return { start: left, width: boxWidth - left - (indent?.right ?? 0) };
 }
 
 /** How one line sits: where its x refers to, and whether it is spread to the box's width. */
@@ -159,19 +196,26 @@ function canBreakBefore(units: readonly string[], i: number): boolean {
 }
 
 /**
- * `paragraph` (no line breaks) broken into lines no wider than `width`, as Photoshop sets paragraph text: at
- * spaces (which hang at the end of their line and do not start the next) and between CJK characters, never
- * before closing nor after opening punctuation. A word wider than the box is cut between characters; a line
- * always holds at least one character.
+ * `paragraph` (no line breaks) broken into lines no wider than `lineWidth` (its first `firstWidth`), as Photoshop
+ * sets paragraph text: at spaces (which hang at the end of their line and do not start the next) and between CJK
+ * characters, never before closing nor after opening punctuation. A word wider than the box is cut between
+ * characters; a line always holds at least one character.
  */
-export function wrapParagraph(paragraph: string, width: number, measure: Measure): string[] {
-  if (measure(paragraph.trimEnd()) <= width) return [paragraph];
+export function wrapParagraph(
+  paragraph: string,
+  lineWidth: number,
+  measure: Measure,
+  firstWidth = lineWidth,
+): string[] {
+  if (measure(paragraph.trimEnd()) <= firstWidth) return [paragraph];
   const units = unitsOf(paragraph);
   const lines: string[] = [];
   let i = 0;
   while (i < units.length) {
     if (lines.length > 0) while (i < units.length && SPACE.test(units[i]!)) i++;
     if (i >= units.length) break;
+    // The first line's room differs by the first-line indent.
+    const width = lines.length === 0 ? firstWidth : lineWidth;
     const start = i;
     let text = '';
     let lastBreak = -1;

@@ -30,7 +30,14 @@ import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { fail } from './errors.js';
 import type { Raster, Rect, TextMatrix, TextSpec } from './model.js';
 import { alphaBounds, cropRaster, EMPTY_RECT, isEmptyRect, unionRect } from './raster.js';
-import { type LinePart, lineAlign, paragraphOf, spreadLine, wrapParagraph } from './text-paragraph.js';
+import {
+  type LinePart,
+  lineAlign,
+  lineRoom,
+  paragraphOf,
+  spreadLine,
+  wrapParagraph,
+} from './text-paragraph.js';
 import { letterSpacing, lineStep } from './text-spacing.js';
 
 /** The family alias the bundled CJK font (its Regular weight) is registered under. */
@@ -340,17 +347,25 @@ export function layoutText(spec: TextSpec): TextLayout {
   // Tracking is in every measure (wrapping, alignment, the ink box) as it is in the drawing.
   ctx.letterSpacing = `${letterSpacing(spec)}px`;
   const measure = (s: string) => ctx.measureText(s).width;
-  const { justification, box } = paragraphOf(spec);
+  const { justification, box, indent } = paragraphOf(spec);
   const leading = lineStep(spec, LINE_HEIGHT_EM);
-  const rows: { text: string; last: boolean }[] = [];
+  // Point text stands about x as in a box of no width (text-paragraph.ts lineRoom).
+  const boxWidth = box ? box[2] - box[0] : 0;
+  const rows: { text: string; first: boolean; last: boolean }[] = [];
   for (const paragraph of textLines(spec.content)) {
-    const wrapped = box ? wrapParagraph(paragraph, box[2] - box[0], measure) : [paragraph];
+    const wrapped = box
+      ? wrapParagraph(
+          paragraph,
+          lineRoom(boxWidth, indent, false).width,
+          measure,
+          lineRoom(boxWidth, indent, true).width,
+        )
+      : [paragraph];
     wrapped.forEach((text, k) => {
-      rows.push({ text, last: k === wrapped.length - 1 });
+      rows.push({ text, first: k === 0, last: k === wrapped.length - 1 });
     });
   }
   const first = box ? spec.y + boxAscent(ctx, spec.size) : spec.y + TEXT_BASELINE_EM * spec.size;
-  const width = box ? box[2] - box[0] : 0;
   const bottom = box ? spec.y + (box[3] - box[1]) : Infinity;
   let ink: Rect = EMPTY_RECT;
   const lines: TextLine[] = [];
@@ -360,16 +375,16 @@ export function layoutText(spec: TextSpec): TextLayout {
     if (box && baseline + TEXT_DESCENT_EM * spec.size > bottom + 1e-6) break;
     const align = lineAlign(justification, box !== undefined, row.last);
     const text = align === 'left' ? row.text : row.text.trimEnd();
-    const spread = align === 'spread' ? spreadLine(text, width, measure) : undefined;
+    // Point text is aligned about x (its anchor), box text within the box from x to x + its width, less indents.
+    const room = lineRoom(boxWidth, indent, row.first);
+    const spread = align === 'spread' ? spreadLine(text, room.width, measure) : undefined;
     const advance = align === 'center' || align === 'right' ? measure(text) : 0;
-    // Point text is aligned about x (its anchor), box text within the box from x to x + width.
-    const span = box ? width : 0;
     const x =
       align === 'center'
-        ? spec.x + (span - advance) / 2
+        ? spec.x + room.start + (room.width - advance) / 2
         : align === 'right'
-          ? spec.x + span - advance
-          : spec.x;
+          ? spec.x + room.start + room.width - advance
+          : spec.x + room.start;
     const parts = spread?.map((p: LinePart) => ({ text: p.text, x: x + p.dx }));
     for (const piece of parts ?? [{ text, x }]) {
       if (piece.text.trim() === '') continue;

@@ -4,6 +4,7 @@ import type { OpenDocument } from '../engine/editor.js';
 import type { BlendMode, DocState, Effects, Layer, Locks, Rect, TextSpec } from '../engine/model.js';
 import { isEmptyRect, rgbToHex } from '../engine/raster.js';
 import { LINE_HEIGHT_EM, textLines } from '../engine/text.js';
+import { paragraphOf } from '../engine/text-paragraph.js';
 import { lineStep, spacingOf } from '../engine/text-spacing.js';
 import { layerRef, parentOf } from '../engine/tree.js';
 import { pixelsAs } from '../registry/lengths.js';
@@ -118,6 +119,7 @@ function round3(v: number): number {
 /** What the model needs to know about a text layer's text. */
 export function textSummary(t: TextSpec) {
   const { tracking } = spacingOf(t);
+  const { indent } = paragraphOf(t);
   return {
     content: t.content,
     x: t.x,
@@ -133,6 +135,7 @@ export function textSummary(t: TextSpec) {
     // Centred or right text is placed about x; paragraph text wraps in its box, whose top-left x, y is.
     ...(t.justification && t.justification !== 'left' ? { justification: t.justification } : {}),
     ...(t.box ? { box: { width: round3(t.box[2] - t.box[0]), height: round3(t.box[3] - t.box[1]) } } : {}),
+    ...(indent ? { indent } : {}),
     // Rotated, flipped or stretched text: the angle its baseline runs at, and the whole linear map.
     ...(t.transform
       ? {

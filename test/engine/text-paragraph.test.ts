@@ -132,6 +132,48 @@ describe('layout', () => {
     expect(short.lines.length).toBe(2);
     expect(short.ink.y + short.ink.h).toBeLessThanOrEqual(50 + 49 + 1);
   });
+
+  it('indents: each paragraph’s first line two characters in, every line within the left and right indents', () => {
+    const content = '春季新品上市，全场八折优惠。\n会员另享九五折。';
+    const box = [0, 0, 210, 1000] as const;
+    // 20 px characters: 210 px less a 10 px left and 20 px right indent leaves 9 characters a line; the first line
+    // of each paragraph, two characters (40 px) further in, 7.
+    const indent = { left: 10, first: 40, right: 20 };
+    const laid = layoutText(spec({ content, size: 20, box, indent }));
+    expect(laid.lines.map((l) => l.text)).toEqual([
+      '春季新品上市，',
+      '全场八折优惠。',
+      '会员另享九五',
+      '折。',
+    ]);
+    // 会员另享九五折 would fit, but a line may not start with 。: 折 goes down with it (kinsoku).
+    expect(laid.lines.map((l) => [...l.text].length)).toEqual([7, 7, 6, 2]);
+    expect(laid.lines.map((l) => l.x)).toEqual([150, 110, 150, 110]);
+    // Right-aligned, each line ends at the right indent; justified, lines are spread between the indents.
+    const right = layoutText(spec({ content, size: 20, box, indent, justification: 'right' }));
+    for (const l of right.lines) expect(l.x + [...l.text].length * 20).toBeCloseTo(100 + 210 - 20, 0);
+    const spread = layoutText(spec({ content, size: 20, box, indent, justification: 'justify-left' }));
+    // 会员另享九五 (a first line, not its paragraph's last) is spread from its indent to the right one.
+    expect(spread.lines[2]!.parts![0]!.x).toBeCloseTo(150, 6);
+    expect(spread.lines[2]!.parts!.at(-1)!.x + 20).toBeCloseTo(100 + 210 - 20, 0);
+    expect(spread.lines[1]!.parts).toBeUndefined();
+    // Drawn where laid out: a wrapped line's ink starts 40 px left of its paragraph's first line.
+    const wrapped = { content: '春季新品上市', size: 20, box: [0, 0, 130, 100] as const };
+    const r = renderText(spec({ ...wrapped, indent: { left: 0, first: 40, right: 0 } }));
+    expect(inkBox(r)[0]).toBeGreaterThanOrEqual(100 - 1);
+    expect(inkBox(r)[0]).toBeLessThan(100 + 4);
+    const firstLine = layoutText(spec({ ...wrapped, indent: { left: 0, first: 40, right: 0 } })).lines[0]!;
+    expect([firstLine.text, firstLine.x]).toEqual(['春季新品', 140]);
+  });
+
+  it('indents point text about its anchor: after it when left-aligned, before it when right-aligned', () => {
+    const indent = { left: 30, first: 10, right: 50 };
+    expect(layoutText(spec({ indent })).lines[0]!.x).toBeCloseTo(140, 6);
+    const right = layoutText(spec({ indent, justification: 'right' }));
+    expect(right.lines[0]!.x + 80).toBeCloseTo(50, 0);
+    const centre = layoutText(spec({ indent, justification: 'center' }));
+    expect(centre.lines[0]!.x + 40).toBeCloseTo(100 + (40 - 50) / 2, 0);
+  });
 });
 
 describe('what a new size and a scale keep', () => {

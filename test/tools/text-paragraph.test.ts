@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
 import type { TextLayer } from '../../src/engine/model.js';
+import { layoutText } from '../../src/engine/text.js';
 import { paragraphOf } from '../../src/engine/text-paragraph.js';
 import { inkBox } from '../support/ink-box.js';
 import { psdToolsAvailable, readWithPsdTools, SYSTEM_PYTHON } from '../support/psd-tools.js';
@@ -301,6 +302,74 @@ describe('editing keeps paragraph text in its box and aligned text aligned', () 
       expectNear(seen.右!.transform, [1, 0, 0, 1, 700, 300], 1e-4);
     },
   );
+});
+
+describe('indents', () => {
+  it('a first-line indent shared by every paragraph is drawn, kept through an edit and saved; mixed indents are said', async () => {
+    const s = newSession();
+    const body = (first: number) => ({ firstLineIndent: first });
+    await putTextPsd(
+      s,
+      'body.psd',
+      [W, H],
+      [
+        {
+          name: '正文',
+          text: {
+            text: '面料柔软透气，适合春季穿着。\n会员另享九五折。',
+            transform: [1, 0, 0, 1, 100, 100],
+            style: { font: { name: 'NotoSansHans-Regular' }, fontSize: 30, fillColor: black },
+            paragraphStyle: body(60),
+            shapeType: 'box',
+            boxBounds: [0, 0, 300, 300],
+          },
+        },
+        {
+          name: '混排',
+          text: {
+            text: '第一段\n第二段',
+            transform: [1, 0, 0, 1, 100, 450],
+            style: { font: { name: 'NotoSansHans-Regular' }, fontSize: 30, fillColor: black },
+            paragraphStyleRuns: [
+              { length: 4, style: body(60) },
+              { length: 3, style: body(0) },
+            ],
+          },
+        },
+      ],
+    );
+    const opened = await ok(s, 'open_document', { path: 'body.psd' });
+    const warned = ((opened.warnings as string[] | undefined) ?? []).join('\n');
+    expect(warned).not.toMatch(/正文/);
+    expect(warned).toMatch(/文字图层“混排”的各段不同的缩进在文字未修改/);
+    expect(text(s, '正文').text.indent).toEqual({ left: 0, first: 60, right: 0 });
+    // Each paragraph's first line two characters in: its ink starts 60 px right of the wrapped line's.
+    const ink = inkBox(text(s, '正文').raster);
+    expect(ink[0]).toBeGreaterThanOrEqual(100 - 1);
+    expect(ink[0]).toBeLessThan(100 + 4);
+    const lines = layoutText(text(s, '正文').text).lines;
+    expect(lines.map((l) => l.x)).toEqual([160, 100, 160]);
+
+    const edited = await ok(s, 'set_text_content', {
+      name: '正文',
+      text: '新品上市，全场八折优惠，欢迎选购。',
+    });
+    expect(edited.text).toMatchObject({ indent: { left: 0, first: 60, right: 0 } });
+    await ok(s, 'save_document_as', { path: 'out.psd' });
+    expect((await agTextOf(s, 'out.psd', '正文')).paragraphStyle).toMatchObject({ firstLineIndent: 60 });
+    if (psdToolsAvailable()) {
+      const script = [
+        'import json, sys',
+        'from psd_tools import PSDImage',
+        'for l in PSDImage.open(sys.argv[1]).descendants():',
+        "    if l.name == '正文':",
+        "        p = l.engine_dict['ParagraphRun']['RunArray'][0]['ParagraphSheet']['Properties']",
+        "        print(json.dumps(float(p.get('FirstLineIndent', 0))))",
+      ].join('\n');
+      const { stdout } = await run(SYSTEM_PYTHON, ['-c', script, path.join(s.workspace.root, 'out.psd')]);
+      expect(JSON.parse(stdout)).toBe(60);
+    }
+  });
 });
 
 describe("the file's font name", () => {

@@ -51,7 +51,7 @@ describe('aligned text edited in place', () => {
             text: '面料柔软透气适合春季',
             transform: [1, 0, 0, 1, 100, 200],
             style: { ...style, fontSize: 30 },
-            paragraphStyle: { justification: 'center' },
+            paragraphStyle: { justification: 'center', startIndent: 10, endIndent: 10 },
             shapeType: 'box',
             boxBounds: [0, 0, 200, 150],
           },
@@ -69,6 +69,7 @@ describe('aligned text edited in place', () => {
               leading: 50,
               tracking: 250,
             },
+            paragraphStyle: { firstLineIndent: 30 },
           },
         },
       ],
@@ -126,6 +127,14 @@ describe('aligned text edited in place', () => {
             ).getComputedStyle(e).whiteSpace,
         ),
       ).toBe('pre-wrap');
+      // Set in from the box's edges by its indents, as the server sets it.
+      const padding = await editor.evaluate((e) => {
+        const st = (
+          globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }
+        ).getComputedStyle(e);
+        return [Number.parseFloat(st.paddingLeft ?? ''), Number.parseFloat(st.paddingRight ?? '')];
+      });
+      expect(padding.map((p) => Math.round(p / corner.scale))).toEqual([10, 10]);
       const picture = () => page.locator('.artboard img').getAttribute('src');
       const shown = await picture();
       await editor.fill('面料柔软透气');
@@ -134,7 +143,13 @@ describe('aligned text edited in place', () => {
         async () => (await activeLayers(studio.url, id)).find((l) => l.name === '段落')?.text?.content,
       ).toBe('面料柔软透气');
       const after = (await activeLayers(studio.url, id)).find((l) => l.name === '段落')!;
-      expect(after.text).toMatchObject({ align: 'center', x: 100, y: 200, box: { width: 200, height: 150 } });
+      expect(after.text).toMatchObject({
+        align: 'center',
+        x: 100,
+        y: 200,
+        box: { width: 200, height: 150 },
+        indent: { left: 10, first: 0, right: 10 },
+      });
       // The picture taken once the canvas shows the new words, not the old ones it had while the call ran.
       await eventually(picture).not.toBe(shown);
       await eventually(async () =>
@@ -143,7 +158,7 @@ describe('aligned text edited in place', () => {
       await snapshot(page, 'canvas-text-paragraph');
       await page.keyboard.press('Escape');
 
-      // Text set with a fixed leading and tracking: the words are typed with the same spacing.
+      // Text set with a fixed leading, tracking and a first-line indent: the words are typed with the same spacing.
       const slogan = await onCanvas(page, 420, 290);
       await page.mouse.click(slogan.x, slogan.y);
       await eventually(() => editor.count()).toBe(1);
@@ -151,10 +166,16 @@ describe('aligned text edited in place', () => {
         const st = (
           globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }
         ).getComputedStyle(e);
-        return [Number.parseFloat(st.lineHeight ?? ''), Number.parseFloat(st.letterSpacing ?? '')];
+        return [
+          Number.parseFloat(st.lineHeight ?? ''),
+          Number.parseFloat(st.letterSpacing ?? ''),
+          st.textIndent,
+        ];
       });
-      expect(Math.abs(spacing[0]! - 50 * slogan.scale)).toBeLessThanOrEqual(0.5);
-      expect(Math.abs(spacing[1]! - 7.5 * slogan.scale)).toBeLessThanOrEqual(0.2);
+      expect(Math.abs((spacing[0] as number) - 50 * slogan.scale)).toBeLessThanOrEqual(0.5);
+      expect(Math.abs((spacing[1] as number) - 7.5 * slogan.scale)).toBeLessThanOrEqual(0.2);
+      // Each line is a paragraph of point text: every one starts a first-line indent in.
+      expect(spacing[2]).toBe(`${30 * slogan.scale}px each-line`);
       expect(await editor.inputValue()).toBe('限时上新\n全场包邮');
       await snapshot(page, 'canvas-text-spaced');
     } finally {

@@ -63,6 +63,7 @@ import {
   type SmartEmbedded,
   type SmartTransform,
   type StrokeEffect,
+  type TextIndent,
   type TextLayer,
   type TextMatrix,
   type TextSpec,
@@ -81,6 +82,7 @@ import { isIdentityMatrix, psdFontName, renderTextSpec, TEXT_BASELINE_EM, textAn
 import {
   isJustification,
   isTextBox,
+  isTextIndent,
   type Justification,
   paragraphOf,
   sameParagraph,
@@ -613,7 +615,7 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
  * stated from. The font by PostScript name: a file's own name as the file gave it, whatever font draws it here.
  */
 async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullable<AgLayer['text']>> {
-  const { justification, box } = paragraphOf(t);
+  const { justification, box, indent } = paragraphOf(t);
   const spacing = spacingOf(t);
   const [a, b, c, d] = t.transform ?? [1, 0, 0, 1];
   const anchor = textAnchor(t);
@@ -633,7 +635,16 @@ async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullabl
       ...(spacing.leading !== undefined ? { autoLeading: false, leading: spacing.leading } : {}),
       ...(spacing.tracking !== undefined ? { tracking: spacing.tracking } : {}),
     },
-    ...(justification ? { paragraphStyle: { justification } } : {}),
+    ...(justification || indent
+      ? {
+          paragraphStyle: {
+            ...(justification ? { justification } : {}),
+            ...(indent
+              ? { startIndent: indent.left, firstLineIndent: indent.first, endIndent: indent.right }
+              : {}),
+          },
+        }
+      : {}),
     ...(box ? { shapeType: 'box' as const, boxBounds: [...box] } : {}),
   };
 }
@@ -1379,14 +1390,27 @@ const TEXT_STYLE_DEFAULTS: readonly (readonly [keyof AgTextStyle, unknown, strin
   ['strokeFlag', false, '文字描边'],
 ];
 
-/** Paragraph attributes a TextSpec does not hold (its alignment it does: text-paragraph.ts). */
+/** Paragraph attributes a TextSpec does not hold (its alignment and indents it does: text-paragraph.ts). */
 const PARAGRAPH_DEFAULTS: readonly (readonly [keyof AgParagraphStyle, unknown, string])[] = [
-  ['firstLineIndent', 0, '首行缩进'],
-  ['startIndent', 0, '左缩进'],
-  ['endIndent', 0, '右缩进'],
   ['spaceBefore', 0, '段前间距'],
   ['spaceAfter', 0, '段后间距'],
 ];
+
+/**
+ * The indents every paragraph of a text record shares (none when all are zero), or `mixed` where paragraphs differ,
+ * which a TextSpec cannot hold.
+ */
+function textIndentOf(t: NonNullable<AgLayer['text']>): TextIndent | 'mixed' | undefined {
+  const base = t.paragraphStyle ?? {};
+  const runs = t.paragraphStyleRuns ?? [];
+  const each = (runs.length > 0 ? runs.map((r) => ({ ...base, ...r.style })) : [base]).map((p) => ({
+    left: p.startIndent ?? 0,
+    first: p.firstLineIndent ?? 0,
+    right: p.endIndent ?? 0,
+  }));
+  if (new Set(each.map((i) => JSON.stringify(i))).size > 1) return 'mixed';
+  return isTextIndent(each[0]) ? each[0] : undefined;
+}
 
 /** The alignment of each paragraph of a text record, first paragraph first (ag-psd: runs over the default). */
 function justificationsOf(t: NonNullable<AgLayer['text']>): Justification[] {
@@ -1431,6 +1455,7 @@ function textDropped(t: NonNullable<AgLayer['text']>): string[] {
   const out: string[] = [];
   if (t.shapeType === 'box' && !isTextBox(t.boxBounds)) out.push('段落文本框');
   if (new Set(justificationsOf(t)).size > 1) out.push('各段不同的对齐方式');
+  if (textIndentOf(t) === 'mixed') out.push('各段不同的缩进');
   const styles = characterStyles(t);
   for (const [key, none, what] of TEXT_STYLE_DEFAULTS) {
     if (styles.some((st) => st[key] !== undefined && st[key] !== none)) out.push(what);
@@ -1480,6 +1505,7 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
   const box = t.shapeType === 'box' && isTextBox(t.boxBounds) ? t.boxBounds : undefined;
   const justification = justificationsOf(t)[0]!;
   const spacing = textSpacingOf(t);
+  const indent = textIndentOf(t);
   const [u, v] = box ? [box[0], box[1] + TEXT_BASELINE_EM * size] : [0, 0];
   const spec: TextSpec = {
     content: t.text,
@@ -1492,6 +1518,7 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
     ...(isIdentityMatrix(linear) ? {} : { transform: linear }),
     ...(justification !== 'left' ? { justification } : {}),
     ...(box ? { box: [box[0], box[1], box[2], box[3]] as const } : {}),
+    ...(typeof indent === 'object' ? { indent } : {}),
     ...(isLeading(spacing.leading, size) ? { leading: spacing.leading } : {}),
     ...(isTracking(spacing.tracking) ? { tracking: spacing.tracking } : {}),
   };

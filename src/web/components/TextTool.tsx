@@ -38,6 +38,8 @@ export interface TextEdit {
   readonly align?: 'center' | 'right';
   /** The edited paragraph text's box, document px: what is typed wraps in it as the server sets it. */
   readonly box?: { readonly width: number; readonly height: number };
+  /** The edited text's indents, document px: what is typed is set in from the edges as the server sets it. */
+  readonly indent?: { readonly left: number; readonly first: number; readonly right: number };
   /** The edited text's fixed leading, document px between baselines (absent: auto, 120 %). */
   readonly leading?: number;
   /** The edited text's tracking as ems after every character, so it follows a size changed in the bar. */
@@ -150,6 +152,7 @@ export function useTextTool(docName: string | null) {
         layer,
         ...(t.align ? { align: t.align } : {}),
         ...(t.box ? { box: t.box } : {}),
+        ...(t.indent ? { indent: t.indent } : {}),
         ...(t.leading !== undefined ? { leading: t.leading } : {}),
         ...(t.letter_spacing !== undefined && t.size > 0 ? { spacingEm: t.letter_spacing / t.size } : {}),
       });
@@ -289,14 +292,19 @@ export function TextEditor({
   }, []);
   const lines = value.split('\n');
   const longest = Math.max(1, ...lines.map((l) => [...l].length));
-  // Wide enough for the longest line in full-width characters, so the box never wraps what it shows; paragraph
-  // text's own box width, wrapping as the server does. Point text centred or ending at x stands about it.
   const spacing = (edit.spacingEm ?? 0) * edit.size;
   // CSS centres a line's glyphs in its line height: a leading other than the editor's 1.2 would move the first
   // line, which the server keeps where auto leading has it.
   const lift = edit.leading !== undefined ? (edit.leading - 1.2 * edit.size) / 2 : 0;
-  const width = (edit.box?.width ?? (longest + 1) * (edit.size + Math.max(0, spacing))) * zoom;
-  const shift = edit.box ? 0 : edit.align === 'center' ? width / 2 : edit.align === 'right' ? width : 0;
+  // Wide enough for the longest line in full-width characters, so the box never wraps what it shows; paragraph
+  // text's own box width, wrapping as the server does. Point text centred or ending at x stands about it. The
+  // indents pad the box (a paragraph's inside its width).
+  const pad = { left: (edit.indent?.left ?? 0) * zoom, right: (edit.indent?.right ?? 0) * zoom };
+  const width = edit.box
+    ? Math.max(0, edit.box.width * zoom - pad.left - pad.right)
+    : ((longest + 1) * (edit.size + Math.max(0, spacing)) + Math.max(0, edit.indent?.first ?? 0)) * zoom;
+  const outer = width + pad.left + pad.right;
+  const shift = edit.box ? 0 : edit.align === 'center' ? outer / 2 : edit.align === 'right' ? outer : 0;
   const left = edit.x * zoom - shift;
   return (
     <textarea
@@ -315,6 +323,15 @@ export function TextEditor({
         width: `${width}px`,
         ...(edit.align ? { textAlign: edit.align } : {}),
         // The text's own spacing, so what is typed sets as the server will set it.
+        ...(edit.indent
+          ? {
+              paddingLeft: `${pad.left}px`,
+              paddingRight: `${pad.right}px`,
+              // Every paragraph's first line, as the server sets them. Chromium honours `each-line` in a block but
+              // not inside a textarea, where only the first paragraph shows its indent while the words are typed.
+              textIndent: `${edit.indent.first * zoom}px each-line`,
+            }
+          : {}),
         ...(edit.leading !== undefined ? { lineHeight: `${edit.leading * zoom}px` } : {}),
         ...(spacing !== 0 ? { letterSpacing: `${spacing * zoom}px` } : {}),
         ...(edit.box ? { whiteSpace: 'pre-wrap', height: `${edit.box.height * zoom}px` } : {}),
