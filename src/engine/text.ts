@@ -38,7 +38,7 @@ import {
   spreadLine,
   wrapParagraph,
 } from './text-paragraph.js';
-import { letterSpacing, lineStep } from './text-spacing.js';
+import { letterSpacing, lineStep, spacingOf } from './text-spacing.js';
 
 /** The family alias the bundled CJK font (its Regular weight) is registered under. */
 export const BUNDLED_FONT = 'Noto Sans SC';
@@ -523,7 +523,9 @@ export function scaleTextSpec(
 ): TextSpec {
   const tidy = (v: number) => Math.round(v * 1e4) / 1e4 + 0;
   const k = Math.sqrt(kx * ky);
-  const { box } = paragraphOf(spec);
+  const { box, indent } = paragraphOf(spec);
+  const { leading } = spacingOf(spec);
+  // Everything measured in the size's units scales with it (tracking is in ems, so it follows by itself).
   const scaled: TextSpec = {
     ...spec,
     x: tidy(pivot.x + (spec.x - pivot.x) * kx),
@@ -531,6 +533,16 @@ export function scaleTextSpec(
     size: tidy(spec.size * k),
     ...(box
       ? { box: [tidy(box[0] * k), tidy(box[1] * k), tidy(box[2] * k), tidy(box[3] * k)] as const }
+      : {}),
+    ...(leading !== undefined ? { leading: tidy(leading * k) } : {}),
+    ...(indent
+      ? {
+          indent: {
+            left: tidy(indent.left * k),
+            first: tidy(indent.first * k),
+            right: tidy(indent.right * k),
+          },
+        }
       : {}),
   };
   return scaled;

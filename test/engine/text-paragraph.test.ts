@@ -199,5 +199,13 @@ describe('what a new size and a scale keep', () => {
     const half = scaleTextSpec(box, 0.5, 0.5, { x: 0, y: 0 });
     expect(paragraphOf(half)).toEqual({ justification: 'center', box: [0, 0, 150, 60] });
     expect([half.x, half.y, half.size]).toEqual([50, 25, 20]);
+    // The leading and indents, in the size's units, scale with it; tracking, in ems, follows by itself.
+    const set = scaleTextSpec(
+      spec({ box: [0, 0, 300, 120], leading: 60, tracking: 200, indent: { left: 10, first: 80, right: 0 } }),
+      0.5,
+      0.5,
+      { x: 0, y: 0 },
+    );
+    expect([set.leading, set.tracking, set.indent]).toEqual([30, 200, { left: 5, first: 40, right: 0 }]);
   });
 });
