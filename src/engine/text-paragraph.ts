@@ -22,6 +22,7 @@
  * Every engine path copies a spec by spreading it, so both survive moves, scales, edits, colour conversion,
  * history and the session's state files. Absent means left-aligned point text, what create_text_layer makes.
  */
+import { MAX_INDENT } from '../registry/tools/text-params.js';
 import type { Justification, TextBox, TextIndent, TextSpec } from './model.js';
 
 export type { Justification, TextBox, TextIndent };
@@ -51,8 +52,6 @@ export function isTextBox(b: unknown): b is TextBox {
   );
 }
 
-/** The largest indent, in the units of the size: Photoshop's paragraph panel accepts ±1296 pt. */
-const MAX_INDENT = 1296;
 
 /** Whether `v` is an indent that moves anything: finite numbers within Photoshop's range, not all zero. */
 export function isTextIndent(v: unknown): v is TextIndent {

@@ -11,32 +11,29 @@
  * A file whose characters share one leading and one tracking keeps them through edits (psd.ts); one that mixes
  * them keeps its own record until the text is edited. Every engine path copies a spec by spreading it.
  */
+import { MAX_LEADING, TRACKING_MAX, TRACKING_MIN } from '../registry/tools/text-params.js';
 import type { TextSpec } from './model.js';
-
-/** The largest leading, in ems, and the tracking range Photoshop's panel accepts. */
-const MAX_LEADING_EM = 100;
-const MIN_TRACKING = -1000;
-const MAX_TRACKING = 10000;
+import { isTextIndent, paragraphOf } from './text-paragraph.js';
 
 export interface TextSpacing {
   readonly leading?: number;
   readonly tracking?: number;
 }
 
-/** Whether `v` is a leading text of `size` can be set with: positive, finite, within Photoshop's range. */
-export function isLeading(v: unknown, size: number): v is number {
-  return typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= MAX_LEADING_EM * Math.max(size, 1);
+/** Whether `v` is a leading text can be set with: positive, finite, within Photoshop's range. */
+export function isLeading(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= MAX_LEADING;
 }
 
 /** Whether `v` is a tracking Photoshop accepts (a non-zero one: zero is no tracking). */
 export function isTracking(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v) && v !== 0 && v >= MIN_TRACKING && v <= MAX_TRACKING;
+  return typeof v === 'number' && Number.isFinite(v) && v !== 0 && v >= TRACKING_MIN && v <= TRACKING_MAX;
 }
 
 /** The spacing `spec` carries (none: auto leading, no tracking). */
 export function spacingOf(spec: TextSpec): TextSpacing {
   return {
-    ...(isLeading(spec.leading, spec.size) ? { leading: spec.leading } : {}),
+    ...(isLeading(spec.leading) ? { leading: spec.leading } : {}),
     ...(isTracking(spec.tracking) ? { tracking: spec.tracking } : {}),
   };
 }
@@ -56,4 +53,33 @@ export function lineStep(spec: TextSpec, autoEm: number): number {
 /** Pixels added after every character of `spec` (before its transform): CSS and canvas `letter-spacing`. */
 export function letterSpacing(spec: TextSpec): number {
   return ((spacingOf(spec).tracking ?? 0) / 1000) * spec.size;
+}
+
+/** What set_text_spacing changes: each field given replaces the spec's (leading 0: auto, tracking 0: none). */
+export interface SpacingChange {
+  readonly leading?: number;
+  readonly tracking?: number;
+  readonly indentFirst?: number;
+  readonly indentLeft?: number;
+  readonly indentRight?: number;
+}
+
+/** `spec` with `change` applied: what is not given stays; a leading or tracking of 0 and indents all 0 go. */
+export function withSpacing(spec: TextSpec, change: SpacingChange): TextSpec {
+  const { leading: _leading, tracking: _tracking, indent: _indent, ...rest } = spec;
+  const now = spacingOf(spec);
+  const was = paragraphOf(spec).indent ?? { left: 0, first: 0, right: 0 };
+  const leading = change.leading ?? now.leading ?? 0;
+  const tracking = change.tracking ?? now.tracking ?? 0;
+  const indent = {
+    left: change.indentLeft ?? was.left,
+    first: change.indentFirst ?? was.first,
+    right: change.indentRight ?? was.right,
+  };
+  return {
+    ...rest,
+    ...(isLeading(leading) ? { leading } : {}),
+    ...(isTracking(tracking) ? { tracking } : {}),
+    ...(isTextIndent(indent) ? { indent } : {}),
+  };
 }

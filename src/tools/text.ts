@@ -26,8 +26,9 @@ import {
   resizeTextSpec,
 } from '../engine/text.js';
 import { paragraphOf } from '../engine/text-paragraph.js';
+import { withSpacing } from '../engine/text-spacing.js';
 import { allocateId, insertLayer, layerById, setActive, setLayer, slotAbove } from '../engine/tree.js';
-import { KIND_NAMES, layerSummary, textSummary } from './describe.js';
+import { KIND_NAMES, layerSummary, spacingSummary, textSummary } from './describe.js';
 import { assertPixelsEditable } from './guards.js';
 import { heldColorFields } from './held-color.js';
 import { activeDoc, layerNamed } from './resolve.js';
@@ -239,6 +240,32 @@ export const textHandlers = {
     // Any spelling of the same bundled weight (a file's PostScript name, 思源黑体 Bold) is the same font.
     if (fontShownAs(old) === fontShownAs(font)) return unchanged(ctx, doc, layer, `字体已经是“${old}”`);
     return { old_font: old, ...rerender(ctx, doc, layer, { ...layer.text, font }) };
+  },
+
+  set_text_spacing({ name, leading, tracking, indent_first, indent_left, indent_right }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = editableText(ctx, doc.state, name, '修改行距字距');
+    if ([leading, tracking, indent_first, indent_left, indent_right].every((v) => v === undefined)) {
+      fail(
+        'invalid_arguments',
+        '没有要修改的项：至少给出 leading、tracking、indent_first、indent_left、indent_right 之一',
+        {
+          hint: '如 {"name": "标题", "tracking": 200} 把字距加到每字 0.2 个字宽，{"leading": 0} 恢复自动行距',
+        },
+      );
+    }
+    const spec = withSpacing(layer.text, {
+      ...(leading !== undefined ? { leading } : {}),
+      ...(tracking !== undefined ? { tracking } : {}),
+      ...(indent_first !== undefined ? { indentFirst: indent_first } : {}),
+      ...(indent_left !== undefined ? { indentLeft: indent_left } : {}),
+      ...(indent_right !== undefined ? { indentRight: indent_right } : {}),
+    });
+    const before = spacingSummary(layer.text);
+    if (JSON.stringify(spacingSummary(spec)) === JSON.stringify(before)) {
+      return unchanged(ctx, doc, layer, '行距、字距和缩进已经是所给的值');
+    }
+    return { old: before, ...rerender(ctx, doc, layer, spec) };
   },
 
   set_text_size({ name, size }, ctx) {

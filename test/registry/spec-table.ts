@@ -351,6 +351,7 @@ export const DESIGN_GROUP_E = [
   'transform_layers',
   'modify_selection',
   'set_text_font',
+  'set_text_spacing',
 ] as const;
 
 /**

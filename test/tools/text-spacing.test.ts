@@ -14,7 +14,7 @@ import type { Raster, TextLayer, TextSpec } from '../../src/engine/model.js';
 import { renderText } from '../../src/engine/text.js';
 import { inkBox } from '../support/ink-box.js';
 import { psdToolsAvailable, SYSTEM_PYTHON } from '../support/psd-tools.js';
-import { newSession, ok } from '../support/session.js';
+import { newSession, ok, refused } from '../support/session.js';
 import { agTextOf, putTextPsd } from '../support/text-psd.js';
 import { current, named } from './layer-fixtures.js';
 
@@ -188,5 +188,75 @@ describe('leading and tracking from a PSD, through edits and saves', () => {
     const style = (await agTextOf(s, 'made.psd', '新品')).style ?? {};
     expect(style.tracking ?? 0).toBe(0);
     expect(style.autoLeading).not.toBe(false);
+  });
+});
+
+describe('set_text_spacing', () => {
+  it('sets leading, tracking and indents as the panels do: only what is given, 0 back to auto; saved and undone', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { width: W, height: H });
+    await ok(s, 'create_text_layer', { text: '春季新品\n限时上新', x: 50, y: 50, font_size: 40 });
+    const layerName = [...current(s).layers.values()].find((l) => l.kind === 'text')!.name;
+    expect(layerName.startsWith('春季新品')).toBe(true);
+    const plain = text(s, layerName).raster;
+    const labels = () =>
+      s.editor.snapshot.docs.find((d) => d.id === s.editor.snapshot.active)!.history.labels;
+    const steps = labels().length;
+
+    const wide = await ok(s, 'set_text_spacing', { name: layerName, tracking: 250, leading: 80 });
+    expect(wide.old).toEqual({
+      line_height: 48,
+      leading: 'auto',
+      tracking: 0,
+      indent: { left: 0, first: 0, right: 0 },
+    });
+    expect(wide.text).toMatchObject({ line_height: 80, tracking: 250 });
+    const [t0, t1] = lineTops(text(s, layerName).raster);
+    expect(Math.abs(t1! - t0! - 80)).toBeLessThanOrEqual(1);
+    // Four 40 px characters tracked by 10 px each: 30 px wider between the first ink and the last.
+    expect(Math.abs(inkBox(text(s, layerName).raster)[2] - inkBox(plain)[2] - 30)).toBeLessThanOrEqual(1);
+    expect(labels().length).toBe(steps + 1);
+
+    // Only the indent given changes; the leading and tracking stay.
+    const indented = await ok(s, 'set_text_spacing', { name: layerName, indent_first: 80 });
+    expect(indented.text).toMatchObject({
+      line_height: 80,
+      tracking: 250,
+      indent: { left: 0, first: 80, right: 0 },
+    });
+    expect(inkBox(text(s, layerName).raster)[0]).toBeGreaterThanOrEqual(50 + 80 - 1);
+    // The same values again: nothing changes, no history step.
+    const same = await ok(s, 'set_text_spacing', { name: layerName, tracking: 250 });
+    expect(same.changed).toBe(false);
+    expect(labels().length).toBe(steps + 2);
+
+    await ok(s, 'save_document_as', { path: 'spaced.psd' });
+    const saved = await agTextOf(s, 'spaced.psd', layerName);
+    expect(saved.style).toMatchObject({ autoLeading: false, leading: 80, tracking: 250 });
+    expect(saved.paragraphStyle).toMatchObject({ firstLineIndent: 80 });
+
+    // 0: back to auto leading, no tracking, no indent.
+    const back = await ok(s, 'set_text_spacing', {
+      name: layerName,
+      leading: 0,
+      tracking: 0,
+      indent_first: 0,
+    });
+    expect(back.text).toMatchObject({ line_height: 48 });
+    expect(text(s, layerName).text).not.toHaveProperty('leading');
+    expect(text(s, layerName).text).not.toHaveProperty('tracking');
+    expect(text(s, layerName).text).not.toHaveProperty('indent');
+    expect(Buffer.compare(Buffer.from(text(s, layerName).raster.data), Buffer.from(plain.data))).toBe(0);
+    await ok(s, 'undo');
+    expect(text(s, layerName).text).toMatchObject({ leading: 80, tracking: 250 });
+
+    // Nothing to change, a tracking that is not whole, a leading past Photoshop's range, a layer not text: refused,
+    // nothing changed.
+    const none = await refused(s, 'set_text_spacing', { name: layerName }, 'invalid_arguments');
+    expect(none.message).toMatch(/至少给出/);
+    await refused(s, 'set_text_spacing', { name: layerName, tracking: 12.5 }, 'invalid_arguments');
+    await refused(s, 'set_text_spacing', { name: layerName, leading: 9000 }, 'invalid_arguments');
+    await ok(s, 'create_layer', { name: '像素' });
+    await refused(s, 'set_text_spacing', { name: '像素', tracking: 100 }, 'invalid_state');
   });
 });

@@ -1519,7 +1519,7 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
     ...(justification !== 'left' ? { justification } : {}),
     ...(box ? { box: [box[0], box[1], box[2], box[3]] as const } : {}),
     ...(typeof indent === 'object' ? { indent } : {}),
-    ...(isLeading(spacing.leading, size) ? { leading: spacing.leading } : {}),
+    ...(isLeading(spacing.leading) ? { leading: spacing.leading } : {}),
     ...(isTracking(spacing.tracking) ? { tracking: spacing.tracking } : {}),
   };
   return spec;

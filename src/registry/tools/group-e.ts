@@ -13,6 +13,7 @@ import {
   REACH_LIMITS,
   SHAPE_REACH,
 } from './selection-params.js';
+import { MAX_INDENT, MAX_LEADING, TRACKING_MAX, TRACKING_MIN } from './text-params.js';
 
 const PART_NAMES = GARMENT_PARTS.map(([part, zh]) => `${part} ${zh}`).join('、');
 
@@ -558,5 +559,35 @@ export const groupE = [
       required: ['name', 'font_name'],
     },
     limits: { name: NAME, font_name: NAME },
+  }),
+  defineTool({
+    name: 'set_text_spacing',
+    group: 'E',
+    toolset: 'text',
+    label: '修改行距字距',
+    labelEn: 'Text Spacing',
+    effect: 'write',
+    idempotent: true,
+    description: `设置 name 指定的文字图层的行距、字距和段落缩进（并将其设为当前图层），如 Photoshop 的字符和段落面板；只改给出的项，其余不变，至少给出一项。leading 为行距：相邻两行基线的距离（像素，与字号同单位），0 表示自动行距（字号的 120%）；tracking 为字距：每个字符后加的距离，单位为千分之一个字宽（em），如 200 即每字后加 0.2 个字宽，负数收紧，0 为不加，${TRACKING_MIN} 到 ${TRACKING_MAX}；indent_first 为每段首行再缩进的像素（中文正文常缩进两个字，即 2×字号；负数为首行悬挂），indent_left、indent_right 为各行距文本框左、右边的缩进（像素），均为 -${MAX_INDENT} 到 ${MAX_INDENT}。改字号时固定行距不变（同 Photoshop），字距随字号缩放。`,
+    parameters: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: '文字图层名称' },
+        leading: { type: 'number', description: '行距（像素），0 为自动（字号的 120%）' },
+        tracking: { type: 'number', description: '字距，千分之一字宽（em），整数，0 为不加' },
+        indent_first: { type: 'number', description: '首行缩进（像素）' },
+        indent_left: { type: 'number', description: '左缩进（像素）' },
+        indent_right: { type: 'number', description: '右缩进（像素）' },
+      },
+      required: ['name'],
+    },
+    limits: {
+      name: NAME,
+      leading: { min: 0, max: MAX_LEADING, unit: 'px' },
+      tracking: { min: TRACKING_MIN, max: TRACKING_MAX, integer: true },
+      indent_first: { min: -MAX_INDENT, max: MAX_INDENT, unit: 'px' },
+      indent_left: { min: -MAX_INDENT, max: MAX_INDENT, unit: 'px' },
+      indent_right: { min: -MAX_INDENT, max: MAX_INDENT, unit: 'px' },
+    },
   }),
 ] as const;
