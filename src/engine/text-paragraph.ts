@@ -52,7 +52,6 @@ export function isTextBox(b: unknown): b is TextBox {
   );
 }
 
-
 /** Whether `v` is an indent that moves anything: finite numbers within Photoshop's range, not all zero. */
 export function isTextIndent(v: unknown): v is TextIndent {
   if (typeof v !== 'object' || v === null) return false;
