@@ -292,4 +292,45 @@ describe('a tool form’s fields', () => {
     await color.fill('cmyk(0,0');
     await eventually(() => swatch.getAttribute('class')).toBe('no-swatch');
   });
+
+  it('sets a text layer’s tracking, leading and first-line indent from the 修改行距字距 form', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 400, height: 200, name: '字距' }),
+      toolCall('create_text_layer', { text: '春季新品\n限时上新', x: 20, y: 20, font_size: 40 }),
+    ]);
+    const page = await studio.open(id);
+    const sent = callsSent(page);
+    await openTool(page, '修改行距字距');
+    const f = form(page, '修改行距字距');
+    await f.getByLabel('文字图层名称', { exact: true }).fill('春季新品');
+    await f.getByLabel('字距', { exact: true }).fill('200');
+    await f.getByLabel('行距', { exact: true }).fill('64');
+    await f.getByLabel('首行缩进', { exact: true }).fill('40');
+    await f.getByRole('button', { name: '运行', exact: true }).click();
+    await eventually(countOf(cards(page, '修改行距字距'))).toBe(1);
+    await finished(cards(page, '修改行距字距').last());
+    expect(sent).toEqual([
+      {
+        tool_calls: [
+          expect.objectContaining({
+            function: {
+              name: 'set_text_spacing',
+              arguments: expect.any(String),
+            },
+          }),
+        ],
+      },
+    ]);
+    const sentCall = (sent[0] as { tool_calls: { function: { arguments: string } }[] }).tool_calls[0]!;
+    expect(JSON.parse(sentCall.function.arguments)).toEqual({
+      name: '春季新品',
+      tracking: 200,
+      leading: 64,
+      indent_first: 40,
+    });
+    const [info] = await okCalls(studio.url, id, [toolCall('get_active_layer_info')]);
+    expect(JSON.stringify(info)).toMatch(/"line_height":64,"tracking":200/);
+    await snapshot(page, 'tool-form-text-spacing');
+  });
 });
