@@ -2,6 +2,7 @@
  * The document model. Everything here is immutable once committed: an edit builds a new DocState that
  * shares every unchanged layer and buffer with the previous one, which is what makes undo and rollback free.
  */
+import type { JUSTIFICATIONS } from '../registry/tools/text-params.js';
 
 /** A rectangle in document pixels; origin top-left, x right, y down. */
 export interface Rect {
@@ -208,14 +209,7 @@ export interface FillLayer extends LayerBase {
 }
 
 /** A paragraph's alignment, as a PSD states it (ag-psd's `justification`). */
-export type Justification =
-  | 'left'
-  | 'right'
-  | 'center'
-  | 'justify-left'
-  | 'justify-right'
-  | 'justify-center'
-  | 'justify-all';
+export type Justification = (typeof JUSTIFICATIONS)[number];
 
 /** Paragraph text's box `[left, top, right, bottom]`, text space, relative to the PSD transform's origin. */
 export type TextBox = readonly [number, number, number, number];

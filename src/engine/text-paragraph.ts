@@ -22,20 +22,10 @@
  * Every engine path copies a spec by spreading it, so both survive moves, scales, edits, colour conversion,
  * history and the session's state files. Absent means left-aligned point text, what create_text_layer makes.
  */
-import { MAX_INDENT } from '../registry/tools/text-params.js';
+import { JUSTIFICATIONS, MAX_INDENT } from '../registry/tools/text-params.js';
 import type { Justification, TextBox, TextIndent, TextSpec } from './model.js';
 
 export type { Justification, TextBox, TextIndent };
-
-const JUSTIFICATIONS: readonly Justification[] = [
-  'left',
-  'right',
-  'center',
-  'justify-left',
-  'justify-right',
-  'justify-center',
-  'justify-all',
-];
 
 export function isJustification(v: unknown): v is Justification {
   return typeof v === 'string' && (JUSTIFICATIONS as readonly string[]).includes(v);

@@ -28,6 +28,7 @@ import {
 import { paragraphOf } from '../engine/text-paragraph.js';
 import { withSpacing } from '../engine/text-spacing.js';
 import { allocateId, insertLayer, layerById, setActive, setLayer, slotAbove } from '../engine/tree.js';
+import { POINT_JUSTIFICATIONS } from '../registry/tools/text-params.js';
 import { KIND_NAMES, layerSummary, spacingSummary, textSummary } from './describe.js';
 import { assertPixelsEditable } from './guards.js';
 import { heldColorFields } from './held-color.js';
@@ -266,6 +267,28 @@ export const textHandlers = {
       return unchanged(ctx, doc, layer, '行距、字距和缩进已经是所给的值');
     }
     return { old: before, ...rerender(ctx, doc, layer, spec) };
+  },
+
+  set_text_alignment({ name, alignment }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = editableText(ctx, doc.state, name, '修改文字对齐');
+    const { justification = 'left', box } = paragraphOf(layer.text);
+    if (!box && !(POINT_JUSTIFICATIONS as readonly string[]).includes(alignment)) {
+      fail('invalid_arguments', `“${layer.name}”是点文字（没有文本框），不能两端对齐（${alignment}）`, {
+        hint: `点文字只能 ${POINT_JUSTIFICATIONS.join('、')}，两端对齐只用于段落文本（Photoshop 中同样不可用）`,
+        details: [{ parameter: 'alignment', value: alignment, allowed: [...POINT_JUSTIFICATIONS] }],
+      });
+    }
+    if (justification === alignment) return unchanged(ctx, doc, layer, `对齐方式已经是 ${alignment}`);
+    const { justification: _was, ...rest } = layer.text;
+    const spec: TextSpec = alignment === 'left' ? rest : { ...rest, justification: alignment };
+    return {
+      old_alignment: justification,
+      note: box
+        ? '文字在段落文本框内重新对齐，文本框不动'
+        : '点文字以锚点为准重新对齐（左对齐从锚点起，居中以锚点为中点，右对齐到锚点止），文字随之移动，如 Photoshop；要在画布上居中请用 align_layers',
+      ...rerender(ctx, doc, layer, spec),
+    };
   },
 
   set_text_size({ name, size }, ctx) {

@@ -352,6 +352,7 @@ export const DESIGN_GROUP_E = [
   'modify_selection',
   'set_text_font',
   'set_text_spacing',
+  'set_text_alignment',
 ] as const;
 
 /**

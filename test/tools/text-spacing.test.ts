@@ -260,3 +260,62 @@ describe('set_text_spacing', () => {
     await refused(s, 'set_text_spacing', { name: '像素', tracking: 100 }, 'invalid_state');
   });
 });
+
+describe('set_text_alignment', () => {
+  it('aligns point text about its anchor and paragraph text in its box; point text takes no justification', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { width: W, height: H });
+    await ok(s, 'create_text_layer', { text: '春季新品', x: 300, y: 50, font_size: 40 });
+    const before = inkBox(text(s, '春季新品').raster);
+    expect(Math.abs(before[0] - 300)).toBeLessThanOrEqual(4);
+    // Centred: the anchor (x = 300) becomes the middle of the line, as Photoshop moves point text.
+    const centred = await ok(s, 'set_text_alignment', { name: '春季新品', alignment: 'center' });
+    expect(centred).toMatchObject({ old_alignment: 'left', text: { justification: 'center', x: 300 } });
+    const c = inkBox(text(s, '春季新品').raster);
+    expect(Math.abs((c[0] + c[2]) / 2 - 300)).toBeLessThanOrEqual(2);
+    await ok(s, 'set_text_alignment', { name: '春季新品', alignment: 'right' });
+    expect(Math.abs(inkBox(text(s, '春季新品').raster)[2] - 300)).toBeLessThanOrEqual(4);
+    const same = await ok(s, 'set_text_alignment', { name: '春季新品', alignment: 'right' });
+    expect(same.changed).toBe(false);
+    const e = await refused(
+      s,
+      'set_text_alignment',
+      { name: '春季新品', alignment: 'justify-all' },
+      'invalid_arguments',
+    );
+    expect(e.message).toMatch(/点文字/);
+    await ok(s, 'set_text_alignment', { name: '春季新品', alignment: 'left' });
+    expect(text(s, '春季新品').text).not.toHaveProperty('justification');
+    await ok(s, 'save_document_as', { path: 'aligned.psd' });
+    expect((await agTextOf(s, 'aligned.psd', '春季新品')).paragraphStyle?.justification ?? 'left').toBe(
+      'left',
+    );
+
+    // Paragraph text: justified within its box, the box unmoved; saved so.
+    await putTextPsd(
+      s,
+      'box.psd',
+      [W, H],
+      [
+        {
+          name: '正文',
+          text: {
+            text: '面料柔软透气，适合春季穿着，会员另享九五折优惠。',
+            transform: [1, 0, 0, 1, 100, 100],
+            style: { font: { name: 'NotoSansHans-Regular' }, fontSize: 20, fillColor: black },
+            shapeType: 'box',
+            boxBounds: [0, 0, 210, 200],
+          },
+        },
+      ],
+    );
+    await ok(s, 'open_document', { path: 'box.psd' });
+    const r = await ok(s, 'set_text_alignment', { name: '正文', alignment: 'justify-left' });
+    expect(String(r.note)).toMatch(/文本框不动/);
+    expect(text(s, '正文').text).toMatchObject({ justification: 'justify-left', x: 100, y: 100 });
+    // Spread to the box's right edge (first line), where left-aligned it stopped short of it.
+    expect(inkBox(text(s, '正文').raster)[2]).toBeGreaterThan(100 + 210 - 4);
+    await ok(s, 'save_document');
+    expect((await agTextOf(s, 'box.psd', '正文')).paragraphStyle?.justification).toBe('justify-left');
+  });
+});

@@ -13,7 +13,14 @@ import {
   REACH_LIMITS,
   SHAPE_REACH,
 } from './selection-params.js';
-import { MAX_INDENT, MAX_LEADING, TRACKING_MAX, TRACKING_MIN } from './text-params.js';
+import {
+  JUSTIFICATIONS,
+  MAX_INDENT,
+  MAX_LEADING,
+  POINT_JUSTIFICATIONS,
+  TRACKING_MAX,
+  TRACKING_MIN,
+} from './text-params.js';
 
 const PART_NAMES = GARMENT_PARTS.map(([part, zh]) => `${part} ${zh}`).join('、');
 
@@ -589,5 +596,24 @@ export const groupE = [
       indent_left: { min: -MAX_INDENT, max: MAX_INDENT, unit: 'px' },
       indent_right: { min: -MAX_INDENT, max: MAX_INDENT, unit: 'px' },
     },
+  }),
+  defineTool({
+    name: 'set_text_alignment',
+    group: 'E',
+    toolset: 'text',
+    label: '文字对齐',
+    labelEn: 'Text Alignment',
+    effect: 'write',
+    idempotent: true,
+    description: `设置 name 指定的文字图层的段落对齐方式（并将其设为当前图层），如 Photoshop 段落面板的对齐按钮：left 左对齐、center 居中、right 右对齐；段落文本（有文本框的文字）还可两端对齐：justify-left 末行左对齐、justify-center 末行居中、justify-right 末行右对齐、justify-all 全部两端对齐。点文字（没有文本框）只能 ${POINT_JUSTIFICATIONS.join('、')}，以其锚点为准对齐（左对齐从锚点起，居中以锚点为中点，右对齐到锚点止），文字会随之移动，如 Photoshop；段落文本在框内对齐，框不动。要让图层在画布上居中请用 align_layers。`,
+    parameters: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: '文字图层名称' },
+        alignment: { type: 'string', description: '对齐方式', enum: JUSTIFICATIONS },
+      },
+      required: ['name', 'alignment'],
+    },
+    limits: { name: NAME },
   }),
 ] as const;
