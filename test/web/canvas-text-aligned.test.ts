@@ -182,4 +182,39 @@ describe('aligned text edited in place', () => {
       await page.close();
     }
   });
+
+  it('aligns the selected text layer from the options bar, as Photoshop’s alignment buttons do', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: W, height: H, name: '对齐' }),
+      toolCall('create_text_layer', { text: '春季新品', x: 300, y: 100, font_size: 40 }),
+    ]);
+    const page = await studio.open(id);
+    try {
+      await eventually(() => page.locator('.artboard img').count()).toBe(1);
+      await page.locator('.canvas-viewport[tabindex]').focus();
+      await page.keyboard.press('t');
+      const bar = page.getByRole('group', { name: '对齐' });
+      const centre = bar.getByRole('button', { name: '居中对齐文本' });
+      await eventually(() =>
+        bar.getByRole('button', { name: '左对齐文本' }).getAttribute('aria-pressed'),
+      ).toBe('true');
+      expect(await centre.isEnabled()).toBe(true);
+      await centre.click();
+      await eventually(
+        async () => (await activeLayers(studio.url, id)).find((l) => l.name === '春季新品')?.text?.align,
+      ).toBe('center');
+      await eventually(() => centre.getAttribute('aria-pressed')).toBe('true');
+      // Centred about its anchor, as Photoshop moves point text.
+      const [info] = await okCalls(studio.url, id, [toolCall('get_layer_bounds', { name: '春季新品' })]);
+      const b = info as { left: number; width: number };
+      expect(Math.abs(b.left + b.width / 2 - 300)).toBeLessThanOrEqual(2);
+      await snapshot(page, 'canvas-text-align-bar');
+      // With nothing selected, the buttons wait for a text layer (new text is set left).
+      await okCalls(studio.url, id, [toolCall('create_layer', { name: '空' })]);
+      await eventually(() => centre.isDisabled()).toBe(true);
+    } finally {
+      await page.close();
+    }
+  });
 });

@@ -11,8 +11,10 @@
  * the bar takes the focus from its field.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { POINT_JUSTIFICATIONS } from '../../registry/tools/text-params.js';
 import type { ActiveDocument, LayerNode } from '../api/types.js';
 import { useStudioView } from '../context.js';
+import type { MessageKey } from '../i18n.js';
 import { layerWithId, refOf } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { backToDocument } from './back-to-document.js';
@@ -93,6 +95,27 @@ const LIST_KEYS = new Set([
   'PageUp',
   'PageDown',
 ]);
+
+type Alignment = (typeof POINT_JUSTIFICATIONS)[number];
+
+/** The lines of an alignment button's icon: four rules set as the alignment sets a paragraph's lines. */
+function AlignIcon({ align }: { align: Alignment }) {
+  const widths = [14, 9, 14, 9];
+  const x = (w: number) => (align === 'left' ? 1 : align === 'right' ? 15 - w : (16 - w) / 2);
+  return (
+    <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+      {widths.map((w, i) => (
+        <rect key={i} x={x(w)} y={2 + i * 3.5} width={w} height={1.5} rx={0.5} fill="currentColor" />
+      ))}
+    </svg>
+  );
+}
+
+const ALIGN_WORDS: Record<Alignment, MessageKey> = {
+  left: 'canvas.alignLeft',
+  center: 'canvas.alignCenter',
+  right: 'canvas.alignRight',
+};
 
 export function TypeOptionsBar({
   doc,
@@ -271,6 +294,32 @@ export function TypeOptionsBar({
         />
         px
       </label>
+      {/* Photoshop's alignment buttons: a text layer's, changed at once (文字对齐); new text is set left. */}
+      <fieldset class="segmented" aria-label={t('canvas.textAlign')}>
+        {POINT_JUSTIFICATIONS.map((a) => {
+          const current = target.kind === 'layer' ? (target.layer.text.align ?? 'left') : 'left';
+          const usable = target.kind === 'layer' && target.edited === null;
+          return (
+            <button
+              key={a}
+              type="button"
+              class="icon-button"
+              aria-pressed={current === a}
+              aria-label={t(ALIGN_WORDS[a])}
+              title={usable ? t(ALIGN_WORDS[a]) : t('canvas.alignNeedsLayer')}
+              disabled={!usable}
+              onClick={() => {
+                if (target.kind !== 'layer' || current === a) return;
+                void studio.run([
+                  { name: PANE_TOOLS.textAlign, arguments: { name: refOf(target.layer), alignment: a } },
+                ]);
+              }}
+            >
+              <AlignIcon align={a} />
+            </button>
+          );
+        })}
+      </fieldset>
       <label>
         {t('canvas.textColor')}
         <input

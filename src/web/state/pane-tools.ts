@@ -39,6 +39,7 @@ export const PANE_TOOLS = {
   textFont: 'set_text_font',
   textSize: 'set_text_size',
   textColor: 'set_text_color',
+  textAlign: 'set_text_alignment',
   arrange: 'arrange_layer',
   arrangeMany: 'arrange_layers',
   bringToFront: 'bring_to_front',
