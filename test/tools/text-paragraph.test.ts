@@ -19,12 +19,12 @@ import type { TextLayer } from '../../src/engine/model.js';
 import { layoutText } from '../../src/engine/text.js';
 import { paragraphOf } from '../../src/engine/text-paragraph.js';
 import { inkBox } from '../support/ink-box.js';
-import { psdToolsAvailable, readWithPsdTools, SYSTEM_PYTHON } from '../support/psd-tools.js';
+import { psdToolsAvailable, readWithPsdTools } from '../support/psd-tools.js';
 import { newSession, ok } from '../support/session.js';
-import { type AgText, agTextOf, putTextPsd } from '../support/text-psd.js';
+import { type AgText, agTextOf, psdToolsTypeLayers, putTextPsd } from '../support/text-psd.js';
 import { current, named } from './layer-fixtures.js';
 
-const run = promisify(execFile);
+const _run = promisify(execFile);
 const W = 817;
 const H = 533;
 
@@ -76,30 +76,20 @@ interface TypeSeen {
 }
 
 /** What psd-tools reads of each type layer's engine data: shape (1 = box), box, alignment (2 = centre), fonts. */
-async function psdToolsTypes(file: string): Promise<Record<string, TypeSeen>> {
-  const script = [
-    'import json, sys',
-    'from psd_tools import PSDImage',
-    'out = {}',
-    'for l in PSDImage.open(sys.argv[1]).descendants():',
-    "    if l.kind != 'type':",
-    '        continue',
-    '    e = l.engine_dict',
-    "    ph = e['Rendered']['Shapes']['Children'][0]['Cookie']['Photoshop']",
-    "    runs = e['ParagraphRun']['RunArray']",
-    "    fonts = [str(f['Name'].value if hasattr(f['Name'], 'value') else f['Name']).strip(\"'\")",
-    "             for f in l.resource_dict['FontSet']]",
-    '    out[l.name] = {',
-    "        'shape': int(ph['ShapeType']),",
-    "        'box': [float(v) for v in ph.get('BoxBounds', [])],",
-    "        'justification': [int(r['ParagraphSheet']['Properties'].get('Justification', 0)) for r in runs],",
-    "        'transform': [float(v) for v in l.transform],",
-    "        'fonts': fonts,",
-    '    }',
-    'print(json.dumps(out))',
-  ].join('\n');
-  const { stdout } = await run(SYSTEM_PYTHON, ['-c', script, file]);
-  return JSON.parse(stdout) as Record<string, TypeSeen>;
+function psdToolsTypes(file: string): Promise<Record<string, TypeSeen>> {
+  return psdToolsTypeLayers<TypeSeen>(file, [
+    "ph = e['Rendered']['Shapes']['Children'][0]['Cookie']['Photoshop']",
+    "runs = e['ParagraphRun']['RunArray']",
+    "fonts = [str(f['Name'].value if hasattr(f['Name'], 'value') else f['Name']).strip(\"'\")",
+    "         for f in l.resource_dict['FontSet']]",
+    'v = {',
+    "    'shape': int(ph['ShapeType']),",
+    "    'box': [float(v) for v in ph.get('BoxBounds', [])],",
+    "    'justification': [int(r['ParagraphSheet']['Properties'].get('Justification', 0)) for r in runs],",
+    "    'transform': [float(v) for v in l.transform],",
+    "    'fonts': fonts,",
+    '}',
+  ]);
 }
 
 describe('paragraph and aligned text from a PSD is drawn where Photoshop draws it', () => {
@@ -358,16 +348,10 @@ describe('indents', () => {
     await ok(s, 'save_document_as', { path: 'out.psd' });
     expect((await agTextOf(s, 'out.psd', '正文')).paragraphStyle).toMatchObject({ firstLineIndent: 60 });
     if (psdToolsAvailable()) {
-      const script = [
-        'import json, sys',
-        'from psd_tools import PSDImage',
-        'for l in PSDImage.open(sys.argv[1]).descendants():',
-        "    if l.name == '正文':",
-        "        p = l.engine_dict['ParagraphRun']['RunArray'][0]['ParagraphSheet']['Properties']",
-        "        print(json.dumps(float(p.get('FirstLineIndent', 0))))",
-      ].join('\n');
-      const { stdout } = await run(SYSTEM_PYTHON, ['-c', script, path.join(s.workspace.root, 'out.psd')]);
-      expect(JSON.parse(stdout)).toBe(60);
+      const indents = await psdToolsTypeLayers<number>(path.join(s.workspace.root, 'out.psd'), [
+        "v = float(e['ParagraphRun']['RunArray'][0]['ParagraphSheet']['Properties'].get('FirstLineIndent', 0))",
+      ]);
+      expect(indents.正文).toBe(60);
     }
   });
 });

@@ -13,12 +13,12 @@ import type { Session } from '../../src/calls/session.js';
 import type { Raster, TextLayer, TextSpec } from '../../src/engine/model.js';
 import { renderText } from '../../src/engine/text.js';
 import { inkBox } from '../support/ink-box.js';
-import { psdToolsAvailable, SYSTEM_PYTHON } from '../support/psd-tools.js';
+import { psdToolsAvailable } from '../support/psd-tools.js';
 import { newSession, ok, refused } from '../support/session.js';
-import { agTextOf, putTextPsd } from '../support/text-psd.js';
+import { agTextOf, psdToolsTypeLayers, putTextPsd } from '../support/text-psd.js';
 import { current, named } from './layer-fixtures.js';
 
-const run = promisify(execFile);
+const _run = promisify(execFile);
 const W = 600;
 const H = 400;
 const black = { r: 0, g: 0, b: 0 };
@@ -90,23 +90,12 @@ function text(s: Session, name: string): TextLayer {
 }
 
 /** What psd-tools reads of each type layer's first style run: AutoLeading, Leading and Tracking. */
-async function psdToolsSpacing(
-  file: string,
-): Promise<Record<string, { auto: boolean; leading: number; tracking: number }>> {
-  const script = [
-    'import json, sys',
-    'from psd_tools import PSDImage',
-    'out = {}',
-    'for l in PSDImage.open(sys.argv[1]).descendants():',
-    "    if l.kind != 'type':",
-    '        continue',
-    "    st = l.engine_dict['StyleRun']['RunArray'][0]['StyleSheet']['StyleSheetData']",
-    "    out[l.name] = {'auto': bool(st.get('AutoLeading', True)), 'leading': float(st.get('Leading', 0)),",
-    "                   'tracking': float(st.get('Tracking', 0))}",
-    'print(json.dumps(out))',
-  ].join('\n');
-  const { stdout } = await run(SYSTEM_PYTHON, ['-c', script, file]);
-  return JSON.parse(stdout);
+function psdToolsSpacing(file: string) {
+  return psdToolsTypeLayers<{ auto: boolean; leading: number; tracking: number }>(file, [
+    "st = e['StyleRun']['RunArray'][0]['StyleSheet']['StyleSheetData']",
+    "v = {'auto': bool(st.get('AutoLeading', True)), 'leading': float(st.get('Leading', 0)),",
+    "     'tracking': float(st.get('Tracking', 0))}",
+  ]);
 }
 
 describe('leading and tracking from a PSD, through edits and saves', () => {
