@@ -96,6 +96,8 @@ export class ChatRooms {
   private readonly rooms = new WeakMap<SessionEntry, Slot>();
   /** Sessions whose conversation a request has taken for a turn, from its acceptance to its end. */
   private readonly claimed = new WeakSet<SessionEntry>();
+  /** The tab whose request took the turn, where it said (its own turn is not another tab's to show). */
+  private readonly turnTabs = new WeakMap<SessionEntry, string>();
   /**
    * Claimed turns cancelled before their conversation started (the room was still being rebuilt from the
    * transcript): the turn ends as cancelled without asking the model anything.
@@ -156,18 +158,28 @@ export class ChatRooms {
   }
 
   /**
+   * Whether a turn runs that `tab` did not start: what that tab shows as running. Its own turn it follows on its
+   * own request, whose end it sees; told as another's, it could be told so after that end, and show it forever.
+   */
+  runningFor(entry: SessionEntry, tab: string | null): boolean {
+    return this.running(entry) && (tab === null || this.turnTabs.get(entry) !== tab);
+  }
+
+  /**
    * Takes the session's conversation for one turn, at once (a room may still be being rebuilt from its
    * transcript, when its conversation cannot say it is busy): false when a turn already holds it, so the
    * request is refused before any stream starts. Given back by `release`, which the turn's end calls too.
    */
-  claim(entry: SessionEntry): boolean {
+  claim(entry: SessionEntry, tab: string | null = null): boolean {
     if (this.running(entry)) return false;
     this.claimed.add(entry);
+    if (tab !== null) this.turnTabs.set(entry, tab);
     return true;
   }
 
   release(entry: SessionEntry): void {
     this.claimed.delete(entry);
+    this.turnTabs.delete(entry);
     this.cancelledEarly.delete(entry);
   }
 

@@ -128,6 +128,11 @@ describe('a session’s event stream', () => {
     const late = await listen(id, 'tabD', '&conversation=1');
     await expect.poll(() => late.heard.length).toBe(1);
     expect(late.heard[0]).toMatchObject({ type: 'conversation', running: true });
+    // The tab whose turn it is, listening again meanwhile, is not told it runs: it follows its own turn on its
+    // own request, and told so here, read after that request's end, it would show the turn running for ever.
+    const again = await listen(id, 'tabA', '&conversation=1');
+    await expect.poll(() => again.heard.length).toBe(1);
+    expect(again.heard[0]).toMatchObject({ type: 'conversation', running: false });
     // It has what the turn settled so far (its message), never the text still streaming.
     const lateEvents = (late.heard[0] as { events: { type: string; text?: string }[] }).events;
     expect(lateEvents.at(-1)).toEqual({ type: 'user', text: '第二轮', at: expect.any(Number) });
@@ -146,6 +151,7 @@ describe('a session’s event stream', () => {
     expect(late.heard.at(-1)).toEqual({ type: 'chat_running', running: false });
     // The tab that sent the turns is told none of it, but the conversation it asked for.
     expect(mine.heard.map((e) => e.type)).toEqual(['conversation']);
-    for (const tab of [plain, other, mine, late]) tab.stop();
+    expect(again.heard.map((e) => e.type)).toEqual(['conversation']);
+    for (const tab of [plain, other, mine, late, again]) tab.stop();
   });
 });

@@ -129,7 +129,12 @@ describe('the studio without a model', () => {
     const search = page.getByRole('searchbox', { name: '搜索工具' });
     await search.fill('文字');
     const chips = page.getByRole('group', { name: '工具列表' }).getByRole('button');
-    await eventually(() => chips.allTextContents()).toEqual(['修改文字', '修改文字颜色', '创建文字']);
+    await eventually(() => chips.allTextContents()).toEqual([
+      '文字对齐',
+      '修改文字',
+      '修改文字颜色',
+      '创建文字',
+    ]);
     await search.fill('blur');
     await eventually(() => chips.allTextContents()).toEqual(['高斯模糊']);
     // Two tools the spec labels alike show their names beside the label.

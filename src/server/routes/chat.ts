@@ -47,7 +47,7 @@ export function chatRoutes({ config, store, chat: rooms, events }: AppParts): Ho
         });
       }
       // Taken here, synchronously, so that of two requests at once the second is refused with 409.
-      if (!rooms.claim(held.entry)) {
+      if (!rooms.claim(held.entry, requestTab(c))) {
         throw new HttpError(409, 'busy', '本会话还有一轮回复在进行：请等它结束或先取消它');
       }
       message = raw;

@@ -91,11 +91,14 @@ export function sessionRoutes({ config, store, events, chat: rooms }: AppParts):
         const [conversation] = withConversation
           ? await Promise.all([conversationOf(entry), events.callsRead(entry)])
           : [null];
-        if (conversation) send({ type: 'conversation', running: rooms.running(entry), events: conversation });
+        // Running as the listening tab shows it: another tab's turn (its own it follows on its own request).
+        const tab = tabOf(c.req.query('tab'));
+        if (conversation)
+          send({ type: 'conversation', running: rooms.runningFor(entry, tab), events: conversation });
         // The MCP client's calls, which the conversation does not hold (sent also when it could not be read).
         const calls = withConversation ? events.keptCalls(entry) : null;
         if (calls) send({ type: 'mcp_calls', events: calls });
-        stop = events.listen(entry.id, tabOf(c.req.query('tab')), send, ended);
+        stop = events.listen(entry.id, tab, send, ended);
         if (stop) await over;
       },
       { onAbort: ended, release: () => stop?.(), log: config.log },
