@@ -63,8 +63,8 @@ export interface TextNode {
   readonly indent?: { readonly left: number; readonly first: number; readonly right: number };
   /** A fixed leading, document px between baselines; absent: auto (120 % of the size). */
   readonly leading?: number;
-  /** Space after every character, document px (the text's tracking at its size); absent: none. */
-  readonly letter_spacing?: number;
+  /** Space after every character, in thousandths of an em (Photoshop's tracking); absent: none. */
+  readonly tracking?: number;
 }
 
 export interface HistorySnapshot {

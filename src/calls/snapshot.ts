@@ -10,7 +10,7 @@ import { selectionBounds } from '../engine/selection.js';
 import { selectionOutline } from '../engine/selection-outline.js';
 import { fontShownAs } from '../engine/text.js';
 import { lineAlign, paragraphOf } from '../engine/text-paragraph.js';
-import { letterSpacing, spacingOf } from '../engine/text-spacing.js';
+import { spacingOf } from '../engine/text-spacing.js';
 import { alternativesOf, PART_LABELS, PIECE_TYPES } from '../garment/types.js';
 import { typeUnavailable } from '../garment/types-available.js';
 import { layerTree } from '../tools/basics.js';
@@ -46,7 +46,7 @@ function textNode(t: TextSpec): TextNode {
     ...(t.box ? { box: { width: t.box[2] - t.box[0], height: t.box[3] - t.box[1] } } : {}),
     ...(indent ? { indent } : {}),
     ...(leading !== undefined ? { leading } : {}),
-    ...(tracking !== undefined ? { letter_spacing: letterSpacing(t) } : {}),
+    ...(tracking !== undefined ? { tracking } : {}),
   };
 }
 

@@ -6,9 +6,11 @@
  * (patterns, all-errors reporting) or any handler sees it.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Cmyk } from '../engine/color-mode.js';
 import { pathProblem } from '../engine/workspace.js';
 import type { ItemSchema, ParamLimits, ParamSchema, ToolDefinition } from '../registry/index.js';
 import { NON_BLANK_TEXT } from '../registry/stated-bounds.js';
+import { inksAsked } from '../tools/held-color.js';
 
 export interface ArgumentProblem {
   readonly parameter: string;
@@ -121,15 +123,9 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Press inks written as a colour parameter takes them (`cmyk(0, 0, 0, 100)`), in percent; undefined otherwise. */
-export function parseInks(value: string): { c: number; m: number; y: number; k: number } | undefined {
+export function parseInks(value: string): Cmyk | undefined {
   if (value.length > INKS_MAX_LENGTH || !INKS.test(value)) return undefined;
-  const [c, m, y, k] = normaliseColor(value).slice(5, -1).split(',').map(Number) as [
-    number,
-    number,
-    number,
-    number,
-  ];
-  return { c, m, y, k };
+  return inksAsked(normaliseColor(value));
 }
 
 export function normaliseColor(value: string): string {

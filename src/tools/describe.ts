@@ -118,11 +118,11 @@ function round3(v: number): number {
 
 /** A text's leading (fixed or auto), tracking and indents, as the model reads and set_text_spacing sets them. */
 export function spacingSummary(t: TextSpec) {
-  const { tracking } = spacingOf(t);
+  const { leading, tracking } = spacingOf(t);
   const { indent } = paragraphOf(t);
   return {
     line_height: round3(lineStep(t, LINE_HEIGHT_EM)),
-    leading: spacingOf(t).leading !== undefined ? ('fixed' as const) : ('auto' as const),
+    leading: leading !== undefined ? ('fixed' as const) : ('auto' as const),
     tracking: tracking ?? 0,
     indent: indent ?? { left: 0, first: 0, right: 0 },
   };

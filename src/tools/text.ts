@@ -25,8 +25,8 @@ import {
   renderTextSpec,
   resizeTextSpec,
 } from '../engine/text.js';
-import { paragraphOf } from '../engine/text-paragraph.js';
-import { withSpacing } from '../engine/text-spacing.js';
+import { paragraphOf, sameParagraph } from '../engine/text-paragraph.js';
+import { sameSpacing, withSpacing } from '../engine/text-spacing.js';
 import { allocateId, insertLayer, layerById, setActive, setLayer, slotAbove } from '../engine/tree.js';
 import { POINT_JUSTIFICATIONS } from '../registry/tools/text-params.js';
 import { KIND_NAMES, layerSummary, spacingSummary, textSummary } from './describe.js';
@@ -262,11 +262,10 @@ export const textHandlers = {
       ...(indent_left !== undefined ? { indentLeft: indent_left } : {}),
       ...(indent_right !== undefined ? { indentRight: indent_right } : {}),
     });
-    const before = spacingSummary(layer.text);
-    if (JSON.stringify(spacingSummary(spec)) === JSON.stringify(before)) {
+    if (sameSpacing(spec, layer.text) && sameParagraph(spec, layer.text)) {
       return unchanged(ctx, doc, layer, '行距、字距和缩进已经是所给的值');
     }
-    return { old: before, ...rerender(ctx, doc, layer, spec) };
+    return { old: spacingSummary(layer.text), ...rerender(ctx, doc, layer, spec) };
   },
 
   set_text_alignment({ name, alignment }, ctx) {

@@ -42,8 +42,8 @@ export interface TextEdit {
   readonly indent?: { readonly left: number; readonly first: number; readonly right: number };
   /** The edited text's fixed leading, document px between baselines (absent: auto, 120 %). */
   readonly leading?: number;
-  /** The edited text's tracking as ems after every character, so it follows a size changed in the bar. */
-  readonly spacingEm?: number;
+  /** The edited text's tracking, thousandths of an em: it follows a size changed in the bar. */
+  readonly tracking?: number;
 }
 
 /** A starting size for new text: about a twelfth of the canvas's height, within reason. */
@@ -154,7 +154,7 @@ export function useTextTool(docName: string | null) {
         ...(t.box ? { box: t.box } : {}),
         ...(t.indent ? { indent: t.indent } : {}),
         ...(t.leading !== undefined ? { leading: t.leading } : {}),
-        ...(t.letter_spacing !== undefined && t.size > 0 ? { spacingEm: t.letter_spacing / t.size } : {}),
+        ...(t.tracking !== undefined ? { tracking: t.tracking } : {}),
       });
       return;
     }
@@ -292,7 +292,7 @@ export function TextEditor({
   }, []);
   const lines = value.split('\n');
   const longest = Math.max(1, ...lines.map((l) => [...l].length));
-  const spacing = (edit.spacingEm ?? 0) * edit.size;
+  const spacing = ((edit.tracking ?? 0) / 1000) * edit.size;
   // CSS centres a line's glyphs in its line height: a leading other than the editor's 1.2 would move the first
   // line, which the server keeps where auto leading has it.
   const lift = edit.leading !== undefined ? (edit.leading - 1.2 * edit.size) / 2 : 0;
