@@ -27,6 +27,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
+import { TEXT_BASELINE_EM } from '../registry/tools/text-params.js';
 import { fail } from './errors.js';
 import type { Raster, Rect, TextMatrix, TextSpec } from './model.js';
 import { alphaBounds, cropRaster, EMPTY_RECT, isEmptyRect, unionRect } from './raster.js';
@@ -58,7 +59,7 @@ function familyOf(weight: Weight): string {
 export const BUNDLED_FAMILIES: readonly string[] = WEIGHTS.map(familyOf);
 
 /** Distance from the top of the text box to the first baseline, in ems (the bundled font's ascender). */
-export const TEXT_BASELINE_EM = 0.88;
+export { TEXT_BASELINE_EM };
 /** Distance between baselines, in ems: Photoshop's auto leading. */
 export const LINE_HEIGHT_EM = 1.2;
 
@@ -324,6 +325,8 @@ export interface TextLayout {
   readonly lines: readonly TextLine[];
   /** Where ink can be, document pixels (unrounded, from the font's measured glyph boxes); empty when none. */
   readonly ink: Rect;
+  /** Paragraph text's lines that do not fit its box and are not drawn (Photoshop's overflow). */
+  readonly hidden: number;
 }
 
 /** Below the baseline, the share of an em the bundled font's ideographic em box reaches (1 − ascender). */
@@ -368,11 +371,15 @@ export function layoutText(spec: TextSpec): TextLayout {
   const first = box ? spec.y + boxAscent(ctx, spec.size) : spec.y + TEXT_BASELINE_EM * spec.size;
   const bottom = box ? spec.y + (box[3] - box[1]) : Infinity;
   let ink: Rect = EMPTY_RECT;
+  let hidden = 0;
   const lines: TextLine[] = [];
   for (const [i, row] of rows.entries()) {
     const baseline = first + i * leading;
     // Paragraph text shows only the lines that fit its box (Photoshop hides the rest until the box grows).
-    if (box && baseline + TEXT_DESCENT_EM * spec.size > bottom + 1e-6) break;
+    if (box && baseline + TEXT_DESCENT_EM * spec.size > bottom + 1e-6) {
+      hidden = rows.length - i;
+      break;
+    }
     const align = lineAlign(justification, box !== undefined, row.last);
     const text = align === 'left' ? row.text : row.text.trimEnd();
     // Point text is aligned about x (its anchor), box text within the box from x to x + its width, less indents.
@@ -399,7 +406,16 @@ export function layoutText(spec: TextSpec): TextLayout {
     }
     lines.push({ text, baseline, x, ...(parts ? { parts } : {}) });
   }
-  return { font, lines, ink };
+  return { font, lines, ink, hidden };
+}
+
+/**
+ * How many of paragraph text's lines its box cannot show (0 for point text, which has no box). Lines with nothing
+ * but spaces count: Photoshop flags the overflow the same way.
+ */
+export function hiddenLines(spec: TextSpec): number {
+  if (!paragraphOf(spec).box || !(spec.size >= MIN_TEXT_SIZE)) return 0;
+  return layoutText(spec).hidden;
 }
 
 const COVERAGE_INK = '#808080';

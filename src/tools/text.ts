@@ -1,6 +1,7 @@
 /**
- * Group C text tools (SPEC.md §4.3): create_text_layer, set_text_content, set_text_color, set_text_size; and
- * set_text_font, an extension, as Photoshop's options bar changes a text layer's font.
+ * Group C text tools (SPEC.md §4.3): create_text_layer, set_text_content, set_text_color, set_text_size; and the
+ * extensions: set_text_font (as Photoshop's options bar changes a text layer's font), set_text_spacing,
+ * set_text_alignment, create_paragraph_text (a box dragged with the type tool) and set_text_box (its box resized).
  *
  * A text layer keeps its TextSpec and a rendering of it (engine/text.ts); every set_* re-renders, so the layer
  * stays editable, and keeps what the spec carries of its paragraphs (text-paragraph.ts): point text stays point
@@ -14,7 +15,7 @@ import { MAX_LAYER_REACH, reachOf } from '../engine/document-limits.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { NO_LOCKS } from '../engine/factory.js';
-import type { DocState, Layer, Raster, TextLayer, TextSpec } from '../engine/model.js';
+import type { DocState, Layer, Raster, TextBox, TextLayer, TextSpec } from '../engine/model.js';
 import { rgbToHex } from '../engine/raster.js';
 import {
   autoLayerName,
@@ -22,6 +23,7 @@ import {
   BUNDLED_FAMILIES,
   BUNDLED_FONT,
   fontShownAs,
+  hiddenLines,
   renderTextSpec,
   resizeTextSpec,
 } from '../engine/text.js';
@@ -56,10 +58,9 @@ function fallbackNote(text: TextSpec): Payload {
 function refuseEmpty(text: string, tool: string): void {
   if (text === '') {
     fail('invalid_arguments', 'text 不能为空', {
-      hint:
-        tool === 'create_text_layer'
-          ? '给出要显示的文字'
-          : '给出新的文字内容；要删除文字图层请先选中它再调用 delete_layer',
+      hint: tool.startsWith('create_')
+        ? '给出要显示的文字'
+        : '给出新的文字内容；要删除文字图层请先选中它再调用 delete_layer',
       details: { text: '不能为空字符串' },
     });
   }
@@ -126,7 +127,75 @@ function rerender(
   return {
     layer: layerSummary(next, layerById(next, layer.id)),
     text: textSummary(text),
+    ...overflowNote(text),
     ...(fallback ? fallbackNote(text) : {}),
+  };
+}
+
+/** What a new text layer is made from: its spec as asked, the colour as given and the font as named. */
+interface NewText extends Omit<TextSpec, 'color' | 'font' | 'renderedFont'> {
+  /** As the call gives it (a default filled in by validation). */
+  readonly color: string;
+  readonly font: string | undefined;
+}
+
+/** A new text layer above the active one, made active: create_text_layer's and create_paragraph_text's work. */
+async function addText(ctx: ToolContext, tool: string, asked: NewText): Promise<Payload> {
+  const doc = activeDoc(ctx);
+  refuseEmpty(asked.content, tool);
+  const { x, y } = asked;
+  // A file records a layer's position as a signed 32-bit integer: a text box further out could not be saved.
+  if (!(Math.max(Math.abs(x), Math.abs(y)) <= MAX_LAYER_REACH)) {
+    const far = Math.abs(x) > MAX_LAYER_REACH ? 'x' : 'y';
+    fail('out_of_bounds', `文本框位置 x=${x}，y=${y} 离画布太远，超出文件能记录的位置`, {
+      hint: `x、y 须在画布原点 ±${MAX_LAYER_REACH} 像素之内（PSD 以 32 位整数记录位置），通常取画布内的坐标`,
+      details: [{ parameter: far, value: far === 'x' ? x : y }],
+    });
+  }
+  const held = await heldColorFields(doc.state, asked.color);
+  const { text, raster, fallback } = renderTextSpec({
+    ...asked,
+    color: held.color,
+    font: asked.font?.trim() || BUNDLED_FONT,
+  });
+  assertTextRecordable(raster, `文本框从 x=${x}，y=${y} 起`);
+  const [id, allocated] = allocateId(doc.state);
+  const layer: TextLayer = {
+    id,
+    name: autoLayerName(asked.content),
+    kind: 'text',
+    visible: true,
+    opacity: 1,
+    blend: 'normal',
+    clipped: false,
+    locks: NO_LOCKS,
+    text,
+    raster,
+  };
+  const { parent, index } = slotAbove(allocated, allocated.active);
+  const next = setActive(insertLayer(allocated, layer, parent, index), id);
+  ctx.tx.update(doc.id, next);
+  const blank = raster.w === 0 && !text.box ? { note: '文字只含空白字符，图层没有可见像素' } : {};
+  return {
+    layer: layerSummary(next, layer),
+    text: textSummary(text),
+    ...blank,
+    ...overflowNote(text),
+    ...held.note,
+    ...(fallback ? fallbackNote(text) : {}),
+  };
+}
+
+/**
+ * Paragraph text that its box cannot hold, as Photoshop marks it with an overflow sign: how many lines are not
+ * shown, and how to show them.
+ */
+function overflowNote(spec: TextSpec): Payload {
+  const hidden = hiddenLines(spec);
+  if (hidden === 0) return {};
+  return {
+    hidden_lines: hidden,
+    overflow_note: `文本框放不下全部文字：最后 ${hidden} 行未显示（同 Photoshop 的文本溢出，文字仍在图层中）；可用 set_text_size 减小字号，或删除后以更大的 height 重新创建`,
   };
 }
 
@@ -144,56 +213,25 @@ function resizeNote(spec: TextSpec): string {
 }
 
 export const textHandlers = {
-  async create_text_layer({ text: content, x, y, font_size, color, font_name }, ctx) {
-    const doc = activeDoc(ctx);
-    refuseEmpty(content, 'create_text_layer');
-    // A file records a layer's position as a signed 32-bit integer: a text box further out could not be saved.
-    if (!(Math.max(Math.abs(x), Math.abs(y)) <= MAX_LAYER_REACH)) {
-      fail('out_of_bounds', `文本框位置 x=${x}，y=${y} 离画布太远，超出文件能记录的位置`, {
-        hint: `x、y 须在画布原点 ±${MAX_LAYER_REACH} 像素之内（PSD 以 32 位整数记录位置），通常取画布内的坐标`,
-        details: [
-          {
-            parameter: Math.abs(x) > MAX_LAYER_REACH ? 'x' : 'y',
-            value: Math.abs(x) > MAX_LAYER_REACH ? x : y,
-          },
-        ],
-      });
-    }
-    const requested = font_name?.trim() || BUNDLED_FONT;
-    const held = await heldColorFields(doc.state, color);
-    const { text, raster, fallback } = renderTextSpec({
+  create_text_layer({ text: content, x, y, font_size, color, font_name }, ctx) {
+    return addText(ctx, 'create_text_layer', { content, x, y, size: font_size, color, font: font_name });
+  },
+
+  create_paragraph_text(
+    { text: content, x, y, width, height, font_size, color, font_name, alignment = 'left' },
+    ctx,
+  ) {
+    // The box is stated from the text's origin at its top-left, as Photoshop states a box it draws.
+    return addText(ctx, 'create_paragraph_text', {
       content,
       x,
       y,
       size: font_size,
-      color: held.color,
-      font: requested,
+      color,
+      font: font_name,
+      box: [0, 0, width, height],
+      ...(alignment !== 'left' ? { justification: alignment } : {}),
     });
-    assertTextRecordable(raster, `文本框从 x=${x}，y=${y} 起`);
-    const [id, allocated] = allocateId(doc.state);
-    const layer: TextLayer = {
-      id,
-      name: autoLayerName(content),
-      kind: 'text',
-      visible: true,
-      opacity: 1,
-      blend: 'normal',
-      clipped: false,
-      locks: NO_LOCKS,
-      text,
-      raster,
-    };
-    const { parent, index } = slotAbove(allocated, allocated.active);
-    const next = setActive(insertLayer(allocated, layer, parent, index), id);
-    ctx.tx.update(doc.id, next);
-    const blank = raster.w === 0 ? { note: '文字只含空白字符，图层没有可见像素' } : {};
-    return {
-      layer: layerSummary(next, layer),
-      text: textSummary(text),
-      ...blank,
-      ...held.note,
-      ...(fallback ? fallbackNote(text) : {}),
-    };
   },
 
   set_text_content({ name, text: content }, ctx) {
@@ -287,6 +325,32 @@ export const textHandlers = {
         ? '文字在段落文本框内重新对齐，文本框不动'
         : '点文字以锚点为准重新对齐（左对齐从锚点起，居中以锚点为中点，右对齐到锚点止），文字随之移动，如 Photoshop；要在画布上居中请用 align_layers',
       ...rerender(ctx, doc, layer, spec),
+    };
+  },
+
+  set_text_box({ name, width, height }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = editableText(ctx, doc.state, name, '修改文本框');
+    if (width === undefined && height === undefined) {
+      fail('invalid_arguments', '没有要修改的项：至少给出 width、height 之一', {
+        hint: '如 {"name": "正文", "height": 400} 把文本框加高到 400 像素，放下溢出的文字',
+      });
+    }
+    const { box } = paragraphOf(layer.text);
+    if (!box) {
+      fail('invalid_state', `“${layer.name}”是点文字，没有文本框`, {
+        hint: '点文字按换行符分行、不自动换行；要让文字在框内换行，用 create_paragraph_text 新建段落文字（可先 delete_layer 删除这一层）',
+      });
+    }
+    const [left, top, right, bottom] = box;
+    const next: TextBox = [left, top, left + (width ?? right - left), top + (height ?? bottom - top)];
+    if (next[2] === right && next[3] === bottom) {
+      return unchanged(ctx, doc, layer, `文本框已经是 ${right - left}×${bottom - top} 像素`);
+    }
+    return {
+      old_box: { width: right - left, height: bottom - top },
+      note: '文本框左上角不动，文字在框内重新换行，字号不变',
+      ...rerender(ctx, doc, layer, { ...layer.text, box: next }),
     };
   },
 

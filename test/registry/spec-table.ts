@@ -353,6 +353,8 @@ export const DESIGN_GROUP_E = [
   'set_text_font',
   'set_text_spacing',
   'set_text_alignment',
+  'create_paragraph_text',
+  'set_text_box',
 ] as const;
 
 /**

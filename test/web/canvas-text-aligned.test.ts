@@ -210,9 +210,12 @@ describe('aligned text edited in place', () => {
       const b = info as { left: number; width: number };
       expect(Math.abs(b.left + b.width / 2 - 300)).toBeLessThanOrEqual(2);
       await snapshot(page, 'canvas-text-align-bar');
-      // With nothing selected, the buttons wait for a text layer (new text is set left).
+      // With no text layer selected, the buttons hold what new text is set in (left, until chosen).
       await okCalls(studio.url, id, [toolCall('create_layer', { name: '空' })]);
-      await eventually(() => centre.isDisabled()).toBe(true);
+      await eventually(() =>
+        bar.getByRole('button', { name: '左对齐文本' }).getAttribute('aria-pressed'),
+      ).toBe('true');
+      expect(await centre.isEnabled()).toBe(true);
     } finally {
       await page.close();
     }

@@ -134,6 +134,7 @@ describe('the studio without a model', () => {
       '修改文字',
       '修改文字颜色',
       '创建文字',
+      '创建段落文字',
     ]);
     await search.fill('blur');
     await eventually(() => chips.allTextContents()).toEqual(['高斯模糊']);

@@ -1,5 +1,5 @@
 /** Group E: extensions (DESIGN.md §2), published only in the `extended` variant. */
-import { HISTORY_MAX_STEPS, LAYER_NAMES, NAME, NEW_NAME, PATH, PIECES_MAX_ITEMS } from '../bounds.js';
+import { HISTORY_MAX_STEPS, LAYER_NAMES, NAME, NEW_NAME, PATH, PIECES_MAX_ITEMS, TEXT } from '../bounds.js';
 import { formatNames, IMAGE_FORMATS, READ_FORMATS } from '../file-formats.js';
 import { GARMENT_PARTS, GARMENT_TILT_MAX, GARMENT_TURNS } from '../garment-parts.js';
 import { defineTool } from '../types.js';
@@ -17,6 +17,8 @@ import {
   JUSTIFICATIONS,
   MAX_INDENT,
   MAX_LEADING,
+  MAX_TEXT_BOX,
+  MAX_TEXT_PLACE,
   POINT_JUSTIFICATIONS,
   TRACKING_MAX,
   TRACKING_MIN,
@@ -546,6 +548,65 @@ export const groupE = [
       required: ['operation', 'amount'],
     },
     limits: { amount: { min: 1, max: 500, integer: true } },
+  }),
+  defineTool({
+    name: 'create_paragraph_text',
+    group: 'E',
+    toolset: 'text',
+    label: '创建段落文字',
+    labelEn: 'New Paragraph Text',
+    effect: 'write',
+    description: `在当前文档中创建段落文字图层（如 Photoshop 用文字工具拖出文本框），放在当前选中图层的上方并设为当前图层：文字在 width×height 的文本框内自动换行（中文可在任意两字之间断行，不把句末标点放到行首），放不下的行不显示（同 Photoshop 的文本溢出，结果会说明有几行未显示）。x、y 为文本框左上角的像素坐标（原点为画布左上角）；width、height 为文本框的宽高（像素，1-${MAX_TEXT_BOX}）；text 中的 \\n 表示另起一段；font_size 为字号（像素），大于 0，最大 5000；color 为十六进制颜色，默认黑色 #000000；font_name 为字体名称，省略或找不到时使用内置中文字体；alignment 为段落对齐：left 左对齐（默认）、center 居中、right 右对齐、justify-left 两端对齐末行左对齐、justify-center 末行居中、justify-right 末行右对齐、justify-all 全部两端对齐。标题等不需换行的短文字用 create_text_layer。`,
+    parameters: {
+      type: 'object',
+      properties: {
+        text: { type: 'string', description: '文字内容，\\n 表示另起一段' },
+        x: { type: 'number', description: '文本框左上角的 x 坐标（像素）' },
+        y: { type: 'number', description: '文本框左上角的 y 坐标（像素）' },
+        width: { type: 'number', description: `文本框宽度（像素），1-${MAX_TEXT_BOX}` },
+        height: { type: 'number', description: `文本框高度（像素），1-${MAX_TEXT_BOX}` },
+        font_size: { type: 'number', description: '字号（像素），大于 0，最大 5000' },
+        color: { type: 'string', description: '文字颜色，十六进制颜色，默认黑色 #000000' },
+        font_name: { type: 'string', description: '字体名称；省略或找不到时使用内置中文字体' },
+        alignment: { type: 'string', description: '段落对齐方式，默认 left', enum: JUSTIFICATIONS },
+      },
+      required: ['text', 'x', 'y', 'width', 'height', 'font_size'],
+    },
+    limits: {
+      text: TEXT,
+      font_name: NAME,
+      x: { min: -MAX_TEXT_PLACE, max: MAX_TEXT_PLACE },
+      y: { min: -MAX_TEXT_PLACE, max: MAX_TEXT_PLACE },
+      width: { min: 1, max: MAX_TEXT_BOX, unit: 'px' },
+      height: { min: 1, max: MAX_TEXT_BOX, unit: 'px' },
+      font_size: { above: 0, max: 5000 },
+      color: { format: 'color', inks: true, default: '#000000' },
+      alignment: { default: 'left' },
+    },
+  }),
+  defineTool({
+    name: 'set_text_box',
+    group: 'E',
+    toolset: 'text',
+    label: '修改文本框',
+    labelEn: 'Text Box Size',
+    effect: 'write',
+    idempotent: true,
+    description: `改变 name 指定的段落文字图层的文本框大小（并将其设为当前图层），如在 Photoshop 中拖动文本框的右下角：文本框左上角不动，文字在新的宽度内重新换行，字号不变；放不下的行不显示（结果会说明有几行未显示）。width、height 为新的宽高（像素，1-${MAX_TEXT_BOX}），只改给出的一项，至少给出一项。只用于段落文字（有文本框的文字，如 create_paragraph_text 所建）；点文字没有文本框。要连同字号一起缩放请用 resize_layer。`,
+    parameters: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: '段落文字图层名称' },
+        width: { type: 'number', description: `文本框新宽度（像素），1-${MAX_TEXT_BOX}` },
+        height: { type: 'number', description: `文本框新高度（像素），1-${MAX_TEXT_BOX}` },
+      },
+      required: ['name'],
+    },
+    limits: {
+      name: NAME,
+      width: { min: 1, max: MAX_TEXT_BOX, unit: 'px' },
+      height: { min: 1, max: MAX_TEXT_BOX, unit: 'px' },
+    },
   }),
   defineTool({
     name: 'set_text_font',

@@ -35,7 +35,7 @@ import {
   useSelectionOptions,
   wandArguments,
 } from './selection-options.js';
-import { TextEditor, textLayerAt, useTextTool } from './TextTool.js';
+import { type TextAlign, TextEditor, textLayerAt, useTextTool } from './TextTool.js';
 import { type CanvasTool, ToolIcon } from './ToolIcon.js';
 import { TransformHandles } from './TransformHandles.js';
 import { newTextOptions, TypeOptionsBar } from './TypeOptionsBar.js';
@@ -45,6 +45,7 @@ import { useForeground } from './useForeground.js';
 import { useLasso } from './useLasso.js';
 import { type MoveOffset, useLayerMove } from './useLayerMove.js';
 import { rectPath, useMarquee } from './useMarquee.js';
+import { useRectDrag } from './useRectDrag.js';
 
 function useViewportSize(ref: { current: HTMLElement | null }) {
   const [size, setSize] = useState({ w: 0, h: 0 });
@@ -498,6 +499,9 @@ export function CanvasPane() {
   const foreground = useForeground(doc);
   const textColor = foreground.color;
   const [textFont, setTextFont] = useState<string | null>(null);
+  const [textAlign, setTextAlign] = useState<TextAlign>('left');
+  // A box dragged with the type tool: the paragraph text's, as Photoshop's type tool draws one.
+  const textBox = useRectDrag(CLICK_SLOP, doc);
   const fonts = useFonts(tool === 'text');
   // The eyedropper's last reading: a colour, or null where the canvas is transparent.
   const [picked, setPicked] = useState<{ hex: string | null } | null>(null);
@@ -710,7 +714,9 @@ export function CanvasPane() {
       marquee.release(e, at, true);
       lasso.release(e, at, true);
       crop.release(e, at, true);
+      textBox.release(e, at, true);
     }
+    textBox.setRect(null);
     layerMove.release(e, true);
     press.current = null;
   };
@@ -809,6 +815,14 @@ export function CanvasPane() {
           if (press.current && at && tool === 'marquee' && e.pointerType !== 'touch') marquee.press(e, at);
           else if (press.current && at && tool === 'lasso' && e.pointerType !== 'touch') lasso.press(e, at);
           else if (press.current && at && tool === 'crop' && e.pointerType !== 'touch') crop.press(e, at);
+          else if (
+            press.current &&
+            at &&
+            tool === 'text' &&
+            e.pointerType !== 'touch' &&
+            !typingAtPress.current
+          )
+            textBox.press(e, at);
           else if (press.current && at && tool === 'move')
             layerMove.press(e, doc, selectedBounds(pictured), at, view.zoom);
           e.currentTarget.setPointerCapture(e.pointerId);
@@ -828,7 +842,8 @@ export function CanvasPane() {
           if (p && Math.hypot(now.x - p.x, now.y - p.y) > CLICK_SLOP) press.current = null;
           // Drawing a selection or dragging the selected layers, not the view.
           const at = docPoint(e);
-          if (at && (marquee.move(e, at) || lasso.move(e, at) || crop.move(e, at))) return;
+          if (at && (marquee.move(e, at) || lasso.move(e, at) || crop.move(e, at) || textBox.move(e, at)))
+            return;
           if (layerMove.drag(e)) return;
           const other = [...pointers.current].find(([id]) => id !== e.pointerId)?.[1];
           if (!other) {
@@ -852,8 +867,13 @@ export function CanvasPane() {
             return;
           }
           const at = docPoint(e);
+          const boxed = at !== null ? textBox.release(e, at) : null;
+          if (boxed) textBox.setRect(null);
+          if (boxed?.rect && !boxed.cancelled)
+            typing.boxAt(doc, boxed.rect, newTextOptions(doc, textFont, textSize, textColor, textAlign));
           const marked =
-            at !== null && (marquee.release(e, at) || lasso.release(e, at) || crop.release(e, at));
+            boxed?.rect != null ||
+            (at !== null && (marquee.release(e, at) || lasso.release(e, at) || crop.release(e, at)));
           const moved = marked || layerMove.release(e);
           const clicked = !moved && press.current?.id === e.pointerId;
           if (clicked && tool === 'lasso' && at && e.pointerType !== 'touch') lasso.click(e, at);
@@ -895,7 +915,7 @@ export function CanvasPane() {
               const text = textLayerAt(doc.layers, at);
               if (text && !(doc.selected_layer_ids.length === 1 && doc.selected_layer_ids[0] === text.id))
                 selectInstead(text);
-              typing.clickAt(doc, at, newTextOptions(doc, textFont, textSize, textColor));
+              typing.clickAt(doc, at, newTextOptions(doc, textFont, textSize, textColor, textAlign));
             }
           } else if (clicked && tool === 'move') selectAt(e.clientX, e.clientY, e.shiftKey);
           press.current = null;
@@ -917,7 +937,7 @@ export function CanvasPane() {
           const text = tool === 'move' && at ? textLayerAt(doc.layers, at) : undefined;
           if (at && text) {
             selectInstead(text);
-            typing.clickAt(doc, at, newTextOptions(doc, textFont, textSize, textColor));
+            typing.clickAt(doc, at, newTextOptions(doc, textFont, textSize, textColor, textAlign));
             return;
           }
           undoClicks();
@@ -1022,6 +1042,19 @@ export function CanvasPane() {
                 </button>
               </span>
             )}
+            {textBox.rect && (
+              // The paragraph text's box being dragged, as Photoshop's type tool draws it.
+              <span
+                class="text-box-drag"
+                aria-hidden="true"
+                style={{
+                  left: `${textBox.rect.x * view.zoom}px`,
+                  top: `${textBox.rect.y * view.zoom}px`,
+                  width: `${textBox.rect.w * view.zoom}px`,
+                  height: `${textBox.rect.h * view.zoom}px`,
+                }}
+              />
+            )}
             {typing.edit && typing.edit.doc === doc.name && (
               <TextEditor
                 key={`${typing.edit.x},${typing.edit.y},${typing.edit.layer?.id ?? 'new'}`}
@@ -1105,6 +1138,8 @@ export function CanvasPane() {
             onFont={setTextFont}
             size={textSize}
             onSize={setTextSize}
+            align={textAlign}
+            onAlign={setTextAlign}
             foreground={foreground}
           />
         )}

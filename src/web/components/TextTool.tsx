@@ -1,18 +1,25 @@
 /**
  * Photoshop's Horizontal Type tool on the canvas (T): a click on a text layer edits its words where they stand; a
- * click elsewhere starts a new text layer there, in the font, size and colour of the options bar. The words are
+ * click elsewhere starts a new text layer there (point text), and a drag draws a box for paragraph text, whose
+ * lines wrap in it — in the font, size, colour and alignment of the options bar. Point text set centred or right
+ * stands about the point clicked, as Photoshop's (create_text_layer, then 文字对齐 about that anchor). The words are
  * typed in a box over the canvas in the text's font (a bundled weight as the bundled font at that weight) at the
  * canvas's zoom; Enter starts a new line, Ctrl/⌘+Enter or a
- * click outside the box commits (create_text_layer, or set_text_content for a layer edited: one history step), Esc
+ * click outside the box commits (create_text_layer or create_paragraph_text, or set_text_content for a layer
+ * edited: one history step; point text aligned other than left takes a second, its alignment), Esc
  * cancels. Nothing is sent for an empty new text or an unchanged one. As in Photoshop, the options bar belongs to
  * the words being typed: going to it (its font, size or colour) keeps them open, a change there restyles them,
  * and its Enter brings the keys back to them; leaving for anywhere else commits them.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { TEXT_BASELINE_EM } from '../../registry/tools/text-params.js';
 import type { ActiveDocument, LayerNode } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { refOf } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
+
+/** The alignments the options bar offers (Photoshop's three buttons). */
+export type TextAlign = 'left' | 'center' | 'right';
 
 /** The options bar's values for new text. */
 export interface TextOptions {
@@ -20,6 +27,7 @@ export interface TextOptions {
   readonly color: string;
   /** The font chosen in the options bar; null for the bundled one. */
   readonly font: string | null;
+  readonly align: TextAlign;
 }
 
 /** What is being typed: a new text at a point, or an existing text layer. */
@@ -77,6 +85,14 @@ export function textLayerAt(
 /** The look of text: its font (null: the bundled one), size and colour. */
 export type TextStyle = Pick<TextEdit, 'font' | 'size' | 'color'>;
 
+/** What the options bar changes in the words being typed: their look, and new text's alignment. */
+export type TextRestyle = Partial<TextStyle> & { readonly align?: TextAlign };
+
+/** An alignment as TextEdit keeps it: left is the absence of one. */
+function alignOf(align: TextAlign): Pick<TextEdit, 'align'> {
+  return align === 'left' ? {} : { align };
+}
+
 /**
  * New text just committed, until the studio has its layer (the bar shows it meanwhile, as Photoshop's shows the
  * text just made, and a change there waits for the layer, rather than going to the layer selected before).
@@ -112,6 +128,32 @@ function previewFont(font: string | null): { fontFamily?: string; fontWeight?: n
   const weight = /^Noto Sans SC (\w+)$/.exec(font)?.[1];
   if (weight && BUNDLED_WEIGHTS[weight]) return { fontWeight: BUNDLED_WEIGHTS[weight] };
   return { fontFamily: `"${font.replace(/["\\]/g, '')}", "Noto Sans SC", sans-serif` };
+}
+
+let probe: CanvasRenderingContext2D | null = null;
+
+/**
+ * How far the typing box must stand above `y` (document px) for its first line's baseline to fall where the server
+ * sets it. CSS puts a line's baseline half the spare line height below its top plus the font's ascent; the server
+ * puts point text's first baseline TEXT_BASELINE_EM below `y` and paragraph text's the height of a "d" below its
+ * box's top (Adobe's Ascent baseline), whatever the line height.
+ */
+export function baselineLift(edit: Pick<TextEdit, 'font' | 'size' | 'leading' | 'box'>): number {
+  probe ??= document.createElement('canvas').getContext('2d');
+  const { size } = edit;
+  if (!probe || !(size > 0)) return 0;
+  const { fontFamily, fontWeight } = previewFont(edit.font);
+  // Measured at 100 px and scaled: metrics scale with the size, and a tiny size would round them away.
+  probe.font = `${fontWeight ?? 400} 100px ${fontFamily ?? '"Noto Sans SC", sans-serif'}`;
+  const m = probe.measureText('d');
+  const k = size / 100;
+  const ascent = m.fontBoundingBoxAscent * k;
+  const descent = m.fontBoundingBoxDescent * k;
+  const lineHeight = edit.leading ?? 1.2 * size;
+  const css = (lineHeight - ascent - descent) / 2 + ascent;
+  const server =
+    edit.box && m.actualBoundingBoxAscent > 0 ? m.actualBoundingBoxAscent * k : TEXT_BASELINE_EM * size;
+  return css - server;
 }
 
 export function useTextTool(docName: string | null) {
@@ -158,16 +200,35 @@ export function useTextTool(docName: string | null) {
       });
       return;
     }
-    // The text just made, whose layer is not in the studio yet, is what the bar shows: the next is set like it.
+    putEdit({ ...newText(doc, options), x: at.x, y: at.y });
+  };
+
+  /** A box dragged with the type tool (document px): paragraph text begun in it. */
+  const boxAt = (
+    doc: ActiveDocument,
+    box: { x: number; y: number; w: number; h: number },
+    options: TextOptions,
+  ) => {
+    putEdit({ ...newText(doc, options), x: box.x, y: box.y, box: { width: box.w, height: box.h } });
+  };
+
+  /** New words' style: the text just made (its layer not in the studio yet) is what the bar shows, else the bar. */
+  const newText = (doc: ActiveDocument, options: TextOptions): Omit<TextEdit, 'x' | 'y'> => {
     const just = madeNow.current?.doc === doc.name ? madeNow.current : null;
     const { size, font } = just ?? options;
-    putEdit({ doc: doc.name, x: at.x, y: at.y, size, color: options.color, font, initial: '' });
+    return { doc: doc.name, size, color: options.color, font, initial: '', ...alignOf(options.align) };
   };
 
   /** The words being typed (`of`, when still those) set in `style`, as the options bar changed it. */
-  const restyle = (style: Partial<TextStyle>, of: TextEdit) => {
+  const restyle = (style: TextRestyle, of: TextEdit) => {
     const now = editNow.current;
-    if (now && sameEdit(now, of)) putEdit({ ...now, ...style });
+    if (!now || !sameEdit(now, of)) return;
+    const { align, ...look } = style;
+    if (align === undefined) putEdit({ ...now, ...look });
+    else {
+      const { align: _was, ...rest } = now;
+      putEdit({ ...rest, ...look, ...alignOf(align) });
+    }
   };
 
   /** The text just made shown in `style` until its layer comes (a change the bar sends to that layer). */
@@ -192,18 +253,30 @@ export function useTextTool(docName: string | null) {
     });
     const just: MadeText = { doc: now.doc, font: now.font, size: now.size, color: now.color, layer };
     putMade(just);
+    const style = {
+      font_size: now.size,
+      color: now.color,
+      ...(now.font ? { font_name: now.font } : {}),
+    };
+    const at = { x: Math.round(now.x), y: Math.round(now.y) };
+    const made = now.box
+      ? {
+          name: PANE_TOOLS.createParagraph,
+          arguments: {
+            text: content,
+            ...at,
+            width: Math.round(now.box.width),
+            height: Math.round(now.box.height),
+            ...style,
+            ...(now.align ? { alignment: now.align } : {}),
+          },
+        }
+      : { name: PANE_TOOLS.createText, arguments: { text: content, ...at, ...style } };
+    const align = now.box ? undefined : now.align;
     void studio
       .run([
         {
-          name: PANE_TOOLS.createText,
-          arguments: {
-            text: content,
-            x: Math.round(now.x),
-            y: Math.round(now.y),
-            font_size: now.size,
-            color: now.color,
-            ...(now.font ? { font_name: now.font } : {}),
-          },
+          ...made,
           onResult: (r) => {
             const made = r.layer as { name?: unknown; ref?: unknown } | undefined;
             const name = made?.ref ?? made?.name;
@@ -212,6 +285,16 @@ export function useTextTool(docName: string | null) {
         },
       ])
       .catch(() => false)
+      // Point text centred or set right stands about the point clicked: made left-aligned from it, then aligned
+      // about that anchor, as Photoshop sets it.
+      .then((ok) =>
+        ok && align && ref
+          ? studio
+              .run([{ name: PANE_TOOLS.textAlign, arguments: { name: ref, alignment: align } }])
+              .catch(() => false)
+              .then(() => ok)
+          : ok,
+      )
       .then((ok) => {
         // The studio's state has the layer now (selected: the bar shows it).
         if (madeNow.current?.layer === layer) putMade(null);
@@ -219,7 +302,7 @@ export function useTextTool(docName: string | null) {
       });
   };
 
-  return { edit, made, clickAt, commit, restyle, restyleMade, cancel: () => putEdit(null) };
+  return { edit, made, clickAt, boxAt, commit, restyle, restyleMade, cancel: () => putEdit(null) };
 }
 
 /** The type tool's state, as the canvas and the options bar share it. */
@@ -293,9 +376,8 @@ export function TextEditor({
   const lines = value.split('\n');
   const longest = Math.max(1, ...lines.map((l) => [...l].length));
   const spacing = ((edit.tracking ?? 0) / 1000) * edit.size;
-  // CSS centres a line's glyphs in its line height: a leading other than the editor's 1.2 would move the first
-  // line, which the server keeps where auto leading has it.
-  const lift = edit.leading !== undefined ? (edit.leading - 1.2 * edit.size) / 2 : 0;
+  // CSS centres a line's glyphs in its line height, the server sets the first baseline from the top.
+  const lift = baselineLift(edit);
   // Wide enough for the longest line in full-width characters, so the box never wraps what it shows; paragraph
   // text's own box width, wrapping as the server does. Point text centred or ending at x stands about it. The
   // indents pad the box (a paragraph's inside its width).

@@ -21,6 +21,7 @@ import { backToDocument } from './back-to-document.js';
 import {
   defaultTextSize,
   type MadeText,
+  type TextAlign,
   type TextEdit,
   type TextOptions,
   type TextStyle,
@@ -69,16 +70,21 @@ function targetKey(target: Target): string {
   return target.kind;
 }
 
-/** What new text is set in: the bar's font and size as it shows them (a selected text layer's), and `color`. */
+/**
+ * What new text is set in: the bar's font, size and alignment as it shows them (a selected text layer's), and
+ * `color`.
+ */
 export function newTextOptions(
   doc: ActiveDocument,
   font: string | null,
   size: number | null,
   color: string,
+  align: TextAlign,
 ): TextOptions {
   const layer = targetLayer(doc, null);
-  if (layer) return { font: layer.text.font, size: layer.text.size, color };
-  return { font, size: size ?? defaultTextSize(doc), color };
+  if (layer)
+    return { font: layer.text.font, size: layer.text.size, color, align: layer.text.align ?? 'left' };
+  return { font, size: size ?? defaultTextSize(doc), color, align };
 }
 
 /** A size as the field shows it: to a tenth of a pixel (a resized layer's size is rarely whole). */
@@ -96,7 +102,7 @@ const LIST_KEYS = new Set([
   'PageDown',
 ]);
 
-type Alignment = (typeof POINT_JUSTIFICATIONS)[number];
+type Alignment = (typeof POINT_JUSTIFICATIONS)[number] & TextAlign;
 
 /** The lines of an alignment button's icon: four rules set as the alignment sets a paragraph's lines. */
 function AlignIcon({ align }: { align: Alignment }) {
@@ -125,6 +131,8 @@ export function TypeOptionsBar({
   onFont,
   size,
   onSize,
+  align,
+  onAlign,
   foreground,
 }: {
   doc: ActiveDocument;
@@ -136,6 +144,9 @@ export function TypeOptionsBar({
   onFont: (font: string | null) => void;
   size: number | null;
   onSize: (size: number) => void;
+  /** New text's alignment. */
+  align: TextAlign;
+  onAlign: (align: TextAlign) => void;
   foreground: ReturnType<typeof useForeground>;
 }) {
   const { studio, t } = useStudioView();
@@ -294,11 +305,22 @@ export function TypeOptionsBar({
         />
         px
       </label>
-      {/* Photoshop's alignment buttons: a text layer's, changed at once (文字对齐); new text is set left. */}
+      {/* Photoshop's alignment buttons: a text layer's, changed at once (文字对齐); the words being typed anew, and
+          what new text is set in. */}
       <fieldset class="segmented" aria-label={t('canvas.textAlign')}>
         {POINT_JUSTIFICATIONS.map((a) => {
-          const current = target.kind === 'layer' ? (target.layer.text.align ?? 'left') : 'left';
-          const usable = target.kind === 'layer' && target.edited === null;
+          const current =
+            target.kind === 'layer'
+              ? (target.layer.text.align ?? 'left')
+              : target.kind === 'typing'
+                ? (target.edit.align ?? 'left')
+                : target.kind === 'none'
+                  ? align
+                  : 'left';
+          const usable =
+            target.kind === 'typing' ||
+            target.kind === 'none' ||
+            (target.kind === 'layer' && target.edited === null);
           return (
             <button
               key={a}
@@ -309,10 +331,16 @@ export function TypeOptionsBar({
               title={usable ? t(ALIGN_WORDS[a]) : t('canvas.alignNeedsLayer')}
               disabled={!usable}
               onClick={() => {
-                if (target.kind !== 'layer' || current === a) return;
-                void studio.run([
-                  { name: PANE_TOOLS.textAlign, arguments: { name: refOf(target.layer), alignment: a } },
-                ]);
+                if (current === a) return;
+                if (target.kind === 'layer') {
+                  void studio.run([
+                    { name: PANE_TOOLS.textAlign, arguments: { name: refOf(target.layer), alignment: a } },
+                  ]);
+                  return;
+                }
+                // New text: the words being typed are set so, and so is what is typed next.
+                if (target.kind === 'typing') typing.restyle({ align: a }, target.edit);
+                onAlign(a);
               }}
             >
               <AlignIcon align={a} />

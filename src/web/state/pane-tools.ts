@@ -35,6 +35,7 @@ export const PANE_TOOLS = {
   rotate: 'rotate_layer',
   transformMany: 'transform_layers',
   createText: 'create_text_layer',
+  createParagraph: 'create_paragraph_text',
   editText: 'set_text_content',
   textFont: 'set_text_font',
   textSize: 'set_text_size',
