@@ -211,4 +211,47 @@ describe('paragraph text from a dragged box', () => {
     await left.click();
     await eventually(async () => (await textLayer(id, '居中标题'))?.text?.align ?? 'left').toBe('left');
   });
+
+  it('the box’s corner handle resizes it as the words are typed, and for a paragraph already made (修改文本框)', async () => {
+    const { id, page, editor, size } = await typeTool();
+    await size.fill('30');
+    await size.press('Enter');
+    const steps = (await labels(id)).length;
+    await drag(page, [100, 80], [340, 150]);
+    await eventually(() => editor.count()).toBe(1);
+    await page.keyboard.insertText(WORDS);
+    const handle = page.locator('.text-box-handle[title="拖动改变文本框大小"]');
+    await expect(handle.getAttribute('data-size')).resolves.toBe('240 × 70');
+    // Dragged 60 px left and 130 px down (document px): narrower and taller, the words still open.
+    const h = (await handle.boundingBox())!;
+    const scale = (await page.locator('.artboard').boundingBox())!.width / W;
+    await page.mouse.move(h.x + h.width / 2, h.y + h.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(h.x + h.width / 2 - 60 * scale, h.y + h.height / 2 + 130 * scale, { steps: 5 });
+    await page.mouse.up();
+    await expect(handle.getAttribute('data-size')).resolves.toBe('180 × 200');
+    await expect(editor.count()).resolves.toBe(1);
+    await snapshot(page, 'canvas-text-box-resizing');
+    await page.keyboard.insertText('！');
+    await page.keyboard.press('Control+Enter');
+    await eventually(async () => (await labels(id)).slice(steps)).toEqual(['创建段落文字']);
+    const made = (await textLayer(id, `${WORDS}！`))!;
+    expect(made.text!.box).toEqual({ width: 180, height: 200 });
+
+    // Clicked again with the type tool: its box and handle; taller, the words unchanged: 修改文本框 alone.
+    const inside = await onCanvas(page, 150, 100);
+    await page.mouse.click(inside.x, inside.y);
+    await eventually(() => editor.count()).toBe(1);
+    await expect(handle.getAttribute('data-size')).resolves.toBe('180 × 200');
+    const g = (await handle.boundingBox())!;
+    await page.mouse.move(g.x + g.width / 2, g.y + g.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(g.x + g.width / 2 + 40 * scale, g.y + g.height / 2 + 50 * scale, { steps: 5 });
+    await page.mouse.up();
+    await page.keyboard.press('Control+Enter');
+    await eventually(async () => (await labels(id)).slice(steps)).toEqual(['创建段落文字', '修改文本框']);
+    const resized = (await textLayer(id, `${WORDS}！`))!;
+    expect(resized.text!.box).toEqual({ width: 220, height: 250 });
+    expect([resized.text!.x, resized.text!.y]).toEqual([100, 80]);
+  });
 });

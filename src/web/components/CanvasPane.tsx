@@ -1060,7 +1060,7 @@ export function CanvasPane() {
                 key={`${typing.edit.x},${typing.edit.y},${typing.edit.layer?.id ?? 'new'}`}
                 edit={typing.edit}
                 zoom={view.zoom}
-                onCommit={(text) => typing.edit && typing.commit(typing.edit, text)}
+                onCommit={(text, box) => typing.edit && typing.commit(typing.edit, text, box)}
                 onCancel={typing.cancel}
               />
             )}

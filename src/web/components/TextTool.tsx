@@ -237,15 +237,37 @@ export function useTextTool(docName: string | null) {
     if (now && now.layer === of.layer) putMade({ ...now, ...style });
   };
 
-  const commit = (e: TextEdit, text: string) => {
-    const now = editNow.current && sameEdit(editNow.current, e) ? editNow.current : e;
+  /** The words typed in `e` made or changed, in `resized`, the box its handle gave paragraph text (document px). */
+  const commit = (e: TextEdit, text: string, resized?: BoxSize) => {
+    const edited = editNow.current && sameEdit(editNow.current, e) ? editNow.current : e;
+    const now = resized && edited.box ? { ...edited, box: resized } : edited;
     putEdit(null);
     const content = text.replace(/\s+$/, '');
-    if (content === '' || content === now.initial) return;
+    const reboxed =
+      now.box !== undefined &&
+      edited.box !== undefined &&
+      (Math.round(now.box.width) !== Math.round(edited.box.width) ||
+        Math.round(now.box.height) !== Math.round(edited.box.height));
     if (now.layer) {
-      void studio.run([{ name: PANE_TOOLS.editText, arguments: { name: refOf(now.layer), text: content } }]);
+      // The box first (its call keeps the layer's name), then the words: one history step each, as Photoshop's.
+      const name = refOf(now.layer);
+      const calls = [
+        ...(reboxed && now.box
+          ? [
+              {
+                name: PANE_TOOLS.textBox,
+                arguments: { name, width: Math.round(now.box.width), height: Math.round(now.box.height) },
+              },
+            ]
+          : []),
+        ...(content !== '' && content !== now.initial
+          ? [{ name: PANE_TOOLS.editText, arguments: { name, text: content } }]
+          : []),
+      ];
+      if (calls.length > 0) void studio.run(calls);
       return;
     }
+    if (content === '') return;
     let ref: string | null = null;
     let done: (ref: string | null) => void = () => {};
     const layer = new Promise<string | null>((resolve) => {
@@ -308,7 +330,23 @@ export function useTextTool(docName: string | null) {
 /** The type tool's state, as the canvas and the options bar share it. */
 export type TextTyping = ReturnType<typeof useTextTool>;
 
-/** The box the words are typed in, over the canvas where the text will stand. */
+/** A paragraph text box's size, document px. */
+export interface BoxSize {
+  readonly width: number;
+  readonly height: number;
+}
+
+/** The smallest box the handle leaves, document px: a line of a character. */
+const MIN_BOX = 4;
+
+/** The class of paragraph text's resize handle: a press on it keeps the words being typed open. */
+const BOX_HANDLE = 'text-box-handle';
+
+/**
+ * The box the words are typed in, over the canvas where the text will stand. Paragraph text's box has Photoshop's
+ * corner handle: dragged, the box grows or shrinks from its top-left and the words wrap again as they go; the size
+ * is made with the words (修改文本框, or the new text's box).
+ */
 export function TextEditor({
   edit,
   zoom,
@@ -317,12 +355,16 @@ export function TextEditor({
 }: {
   edit: TextEdit;
   zoom: number;
-  onCommit(text: string): void;
+  onCommit(text: string, box?: BoxSize): void;
   onCancel(): void;
 }) {
   const { t } = useStudioView();
   const box = useRef<HTMLTextAreaElement>(null);
   const [value, setValue] = useState(edit.initial);
+  const [size, setSize] = useState<BoxSize | undefined>(edit.box);
+  const sizeNow = useRef(size);
+  sizeNow.current = size;
+  const resizing = useRef<{ id: number; x: number; y: number; from: BoxSize } | null>(null);
   const done = useRef(false);
   // A press in the options bar, whose control takes the focus (the words stay open for it).
   const pressingBar = useRef(false);
@@ -336,7 +378,7 @@ export function TextEditor({
   const finish = (commit: boolean) => {
     if (done.current) return;
     done.current = true;
-    if (commit) onCommit(box.current?.value ?? value);
+    if (commit) onCommit(box.current?.value ?? value, sizeNow.current);
     else onCancel();
   };
   const finishNow = useRef(finish);
@@ -345,7 +387,10 @@ export function TextEditor({
   // click outside the box does (the bar's field left first, so that a size typed there is in what is made).
   useEffect(() => {
     const away = (target: EventTarget | null) =>
-      target !== box.current && !inTypeOptions(target) && document.activeElement !== box.current;
+      target !== box.current &&
+      !inTypeOptions(target) &&
+      !(target instanceof Element && target.closest(`.${BOX_HANDLE}`)) &&
+      document.activeElement !== box.current;
     const leaveBar = () => {
       const focused = document.activeElement;
       if (focused instanceof HTMLElement && inTypeOptions(focused)) focused.blur();
@@ -382,23 +427,24 @@ export function TextEditor({
   // text's own box width, wrapping as the server does. Point text centred or ending at x stands about it. The
   // indents pad the box (a paragraph's inside its width).
   const pad = { left: (edit.indent?.left ?? 0) * zoom, right: (edit.indent?.right ?? 0) * zoom };
-  const width = edit.box
-    ? Math.max(0, edit.box.width * zoom - pad.left - pad.right)
+  const width = size
+    ? Math.max(0, size.width * zoom - pad.left - pad.right)
     : ((longest + 1) * (edit.size + Math.max(0, spacing)) + Math.max(0, edit.indent?.first ?? 0)) * zoom;
   const outer = width + pad.left + pad.right;
-  const shift = edit.box ? 0 : edit.align === 'center' ? outer / 2 : edit.align === 'right' ? outer : 0;
+  const shift = size ? 0 : edit.align === 'center' ? outer / 2 : edit.align === 'right' ? outer : 0;
   const left = edit.x * zoom - shift;
-  return (
+  const top = (edit.y - lift) * zoom;
+  const textarea = (
     <textarea
       ref={box}
-      class="text-editor"
+      class={size ? 'text-editor in-box' : 'text-editor'}
       aria-label={t(edit.layer ? 'canvas.textEdit' : 'canvas.textNew')}
       value={value}
       spellcheck={false}
       rows={lines.length}
       style={{
         left: `${left}px`,
-        top: `${(edit.y - lift) * zoom}px`,
+        top: `${top}px`,
         fontSize: `${edit.size * zoom}px`,
         ...previewFont(edit.font),
         color: edit.color,
@@ -416,7 +462,16 @@ export function TextEditor({
           : {}),
         ...(edit.leading !== undefined ? { lineHeight: `${edit.leading * zoom}px` } : {}),
         ...(spacing !== 0 ? { letterSpacing: `${spacing * zoom}px` } : {}),
-        ...(edit.box ? { whiteSpace: 'pre-wrap', height: `${edit.box.height * zoom}px` } : {}),
+        // Paragraph text: the box's frame is drawn on the box itself (below); the words, lifted to their first
+        // baseline, run to the box's bottom.
+        ...(size
+          ? {
+              whiteSpace: 'pre-wrap',
+              height: `${(size.height + lift) * zoom}px`,
+              borderColor: 'transparent',
+              background: 'none',
+            }
+          : {}),
       }}
       onInput={(e) => setValue((e.currentTarget as HTMLTextAreaElement).value)}
       onPointerDown={(e) => e.stopPropagation()}
@@ -441,5 +496,52 @@ export function TextEditor({
         finish(true);
       }}
     />
+  );
+  if (!size) return textarea;
+  // The box as the server sets words in it (its top the text's `y`, not lifted), framed, its handle on the corner.
+  const frame = { x: left, y: edit.y * zoom, w: outer + 2, h: size.height * zoom + 2 };
+  return (
+    <>
+      <span
+        class="text-box-frame"
+        aria-hidden="true"
+        style={{ left: `${frame.x}px`, top: `${frame.y}px`, width: `${frame.w}px`, height: `${frame.h}px` }}
+      />
+      {textarea}
+      <span
+        class={BOX_HANDLE}
+        // A pointer's handle (the 修改文本框 form sets the size by keys): its size for a test or a tooltip.
+        aria-hidden="true"
+        title={t('canvas.textBoxHandle')}
+        data-size={`${Math.round(size.width)} × ${Math.round(size.height)}`}
+        style={{ left: `${frame.x + frame.w}px`, top: `${frame.y + frame.h}px` }}
+        // The words keep the focus (and stay open) while the box is resized.
+        onMouseDown={(e) => e.preventDefault()}
+        onPointerDown={(e) => {
+          e.stopPropagation();
+          e.preventDefault();
+          e.currentTarget.setPointerCapture(e.pointerId);
+          resizing.current = { id: e.pointerId, x: e.clientX, y: e.clientY, from: size };
+        }}
+        onPointerMove={(e) => {
+          const r = resizing.current;
+          if (!r || r.id !== e.pointerId) return;
+          setSize({
+            width: Math.max(MIN_BOX, Math.round(r.from.width + (e.clientX - r.x) / zoom)),
+            height: Math.max(MIN_BOX, Math.round(r.from.height + (e.clientY - r.y) / zoom)),
+          });
+        }}
+        onPointerUp={(e) => {
+          if (resizing.current?.id !== e.pointerId) return;
+          resizing.current = null;
+          box.current?.focus();
+        }}
+        onPointerCancel={() => {
+          const r = resizing.current;
+          resizing.current = null;
+          if (r) setSize(r.from);
+        }}
+      />
+    </>
   );
 }

@@ -41,6 +41,7 @@ export const PANE_TOOLS = {
   textSize: 'set_text_size',
   textColor: 'set_text_color',
   textAlign: 'set_text_alignment',
+  textBox: 'set_text_box',
   arrange: 'arrange_layer',
   arrangeMany: 'arrange_layers',
   bringToFront: 'bring_to_front',
