@@ -377,6 +377,9 @@ function layCaption(p: PieceInfo, zh: boolean): string {
 
 /** A piece's part as the overview labels it: in doubt with a question mark, with how the marker lays it. */
 const partCaption = (p: PieceInfo) => `${PART_LABELS[p.part]}${p.doubt ? '？' : ''}${layCaption(p, true)}`;
+
+/** A piece's part and its layer name (`joint` between them), said once where the layer is named as its part. */
+const once = (a: string, b: string, joint: string) => (a === b ? a : `${a}${joint}${b}`);
 const partCaptionEn = (p: PieceInfo) =>
   `${PART_LABELS_EN[p.part]}${p.doubt ? '?' : ''}${layCaption(p, false)}`;
 
@@ -655,12 +658,12 @@ async function identifyPieces(
     doc.state,
     pieces,
     {
-      zh: (p) => `${partCaption(p as PieceInfo)}\n${p.name}`,
-      en: (p) => `${partCaptionEn(p as PieceInfo)}\n${p.name}`,
+      zh: (p) => once(partCaption(p as PieceInfo), p.name, '\n'),
+      en: (p) => once(partCaptionEn(p as PieceInfo), p.name, '\n'),
     },
     {
-      zh: `裁片识别结果：${sorted.map((p) => `${p.name} = ${partCaption(p)}`).join('，')}${doubts ? '（橙色轮廓、带“？”的裁片部位待确认）' : ''}`,
-      en: `Pieces identified: ${sorted.map((p) => `${p.name} = ${partCaptionEn(p)}`).join(', ')}${doubts ? ' (pieces outlined in orange with a “?” need their part confirmed)' : ''}`,
+      zh: `裁片识别结果：${sorted.map((p) => once(p.name, partCaption(p), ' = ')).join('，')}${doubts ? '（橙色轮廓、带“？”的裁片部位待确认）' : ''}`,
+      en: `Pieces identified: ${sorted.map((p) => once(p.name, partCaptionEn(p), ' = ')).join(', ')}${doubts ? ' (pieces outlined in orange with a “?” need their part confirmed)' : ''}`,
     },
     (p) => (p as PieceInfo).doubt !== undefined,
   );
