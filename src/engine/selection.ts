@@ -327,27 +327,58 @@ export function fillPixels(
   mask: Mask | null,
   preserveAlpha: boolean,
 ): Raster {
+  return paintPixels(raster, region, { color, opacity }, mask, preserveAlpha);
+}
+
+/**
+ * What paintPixels lays down: one colour at an opacity, or a colour and an opacity (0–1) for every pixel of the
+ * region, row by row (`rgba`, region.w × region.h × 4: a gradient's).
+ */
+export type Paint =
+  | { readonly color: { r: number; g: number; b: number }; readonly opacity: number }
+  | { readonly rgba: Float32Array };
+
+/** fillPixels with any Paint: the same source-over, coverage, growth and transparency lock. */
+export function paintPixels(
+  raster: Raster,
+  region: Rect,
+  paint: Paint,
+  mask: Mask | null,
+  preserveAlpha: boolean,
+): Raster {
   const area = preserveAlpha ? intersectRect(region, raster) : region;
   const outRect = preserveAlpha || isEmptyRect(area) ? raster : unionRect(raster, area);
   const grown =
     outRect.x !== raster.x || outRect.y !== raster.y || outRect.w !== raster.w || outRect.h !== raster.h;
   const out: Raster = grown ? cropRaster(raster, outRect) : { ...raster, data: copyPixels(raster.data) };
-  if (isEmptyRect(area) || opacity <= 0) return grown ? trimRaster(out) : out;
+  const solid = 'color' in paint ? paint : null;
+  if (isEmptyRect(area) || (solid && solid.opacity <= 0)) return grown ? trimRaster(out) : out;
 
   const coverage = mask ? sampleMask(mask, area) : 255;
   const d = out.data;
-  const { r, g, b } = color;
-  if (coverage === 255 && opacity === 1 && !preserveAlpha) {
-    paintOpaque(out, area, color);
+  if (solid && coverage === 255 && solid.opacity === 1 && !preserveAlpha) {
+    paintOpaque(out, area, solid.color);
     return grown ? trimRaster(out) : out;
   }
+  const px = solid ? null : (paint as { rgba: Float32Array }).rgba;
+  let { r, g, b } = solid?.color ?? { r: 0, g: 0, b: 0 };
+  let opacity = solid?.opacity ?? 0;
   for (let y = 0; y < area.h; y++) {
     let i = ((area.y + y - out.y) * out.w + (area.x - out.x)) * 4;
+    // Where this row of the area starts in the paint's own pixels (the region's).
+    let k = ((area.y + y - region.y) * region.w + (area.x - region.x)) * 4;
     const mrow = y * area.w;
-    for (let x = 0; x < area.w; x++, i += 4) {
+    for (let x = 0; x < area.w; x++, i += 4, k += 4) {
       const m = typeof coverage === 'number' ? coverage : coverage[mrow + x]!;
       if (m === 0) continue;
+      if (px) {
+        r = px[k]!;
+        g = px[k + 1]!;
+        b = px[k + 2]!;
+        opacity = px[k + 3]!;
+      }
       const a = (opacity * m) / 255;
+      if (a <= 0) continue;
       const ab = d[i + 3]! / 255;
       if (preserveAlpha) {
         if (ab === 0) continue;

@@ -1,6 +1,7 @@
 /**
  * The pixel selection (group E's select_all, select_rect, select_ellipse, select_polygon, select_color_region,
- * select_layer_pixels, deselect; group C's inverse_selection, feather_selection) and fill_selection. Selection
+ * select_layer_pixels, deselect; group C's inverse_selection, feather_selection), fill_selection and fill_gradient
+ * (an extension, Photoshop's Gradient tool). Selection
  * changes are history steps, as in Photoshop's History panel (Rectangular Marquee, Deselect, Inverse, Feather);
  * a call that would change nothing says so and adds no step.
  */
@@ -10,6 +11,7 @@ import { checkLayerExtent } from '../engine/document-limits.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { isBackground } from '../engine/factory.js';
+import { gradientPaint } from '../engine/gradient.js';
 import { magicWand, pixelAt } from '../engine/magic-wand.js';
 import type {
   DocState,
@@ -29,9 +31,10 @@ import {
   combineSelections,
   featherMask,
   featherSigma,
-  fillPixels,
   invertMask,
   normaliseSelection,
+  type Paint,
+  paintPixels,
   rectMask,
   type SelectionMode,
   selectedPercent,
@@ -304,20 +307,14 @@ function warnHidden(ctx: ToolContext, state: DocState, layer: Layer, verb: '填�
   );
 }
 
-function filledLayer(
-  state: DocState,
-  layer: PixelLayer | FillLayer,
-  color: { r: number; g: number; b: number },
-  opacity: number,
-  region: Rect,
-): Layer {
+function filledLayer(state: DocState, layer: PixelLayer | FillLayer, paint: Paint, region: Rect): Layer {
   const sel = state.selection;
   const whole = !sel || selectsAll(sel, state.width, state.height);
   if (layer.kind === 'fill') {
-    // The lazy background stays a colour when the fill covers the canvas opaquely.
-    if (whole && opacity === 1) return { ...layer, color };
+    // The lazy background stays a colour when a colour covers the canvas opaquely.
+    if (whole && 'color' in paint && paint.opacity === 1) return { ...layer, color: paint.color };
     const { kind: _kind, color: old, ...base } = layer;
-    const raster = fillPixels(solidRaster(canvasRect(state), old), region, color, opacity, sel, false);
+    const raster = paintPixels(solidRaster(canvasRect(state), old), region, paint, sel, false);
     return { ...base, kind: 'pixel', raster };
   }
   if (!layer.locks.transparency && !isEmptyRect(region)) {
@@ -327,8 +324,31 @@ function filledLayer(
       `图层“${layer.name}”的像素远离要填充的区域：先用 get_layer_bounds 查看它的位置，用 move_layer 把它移回画布附近，或用 create_layer 新建图层来填充`,
     );
   }
-  const raster: Raster = fillPixels(layer.raster, region, color, opacity, sel, layer.locks.transparency);
+  const raster: Raster = paintPixels(layer.raster, region, paint, sel, layer.locks.transparency);
   return { ...layer, raster };
+}
+
+/** Nothing to lay down (`note` says why): the layer and the selection as they are, and no history step. */
+function unpainted(s: DocState, layer: Layer, note: string): Payload {
+  return { changed: false, note, layer: layerSummary(s, layer), selection: selectionReport(s) };
+}
+
+/** Where a fill or a gradient lands: the selection's bounds, else the canvas. */
+function paintRegion(s: DocState): Rect {
+  const region = s.selection ? selectionBounds(s.selection, s.width, s.height) : canvasRect(s);
+  if (isEmptyRect(region)) fail('internal', '选区为空');
+  return region;
+}
+
+/** `layer` of `s` painted in `region` as `next` has it: where, and the layer and selection now. */
+function paintedReport(s: DocState, next: DocState, layer: Layer, region: Rect): Payload {
+  return {
+    area: s.selection ? 'selection' : 'whole_layer',
+    filled_bounds: boundsReport(region),
+    ...(layer.kind === 'pixel' && layer.locks.transparency ? { transparency_locked: true } : {}),
+    layer: layerSummary(next, layerById(next, layer.id)),
+    selection: selectionReport(next),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -508,21 +528,11 @@ export const selectionHandlers = {
     const doc = activeDoc(ctx);
     const s = doc.state;
     const layer = editableLayer(s, '填充');
-    if (opacity === 0) {
-      return {
-        changed: false,
-        note: '不透明度为 0：填充不改变任何像素，没有记入历史',
-        layer: layerSummary(s, layer),
-        selection: selectionReport(s),
-      };
-    }
+    if (opacity === 0) return unpainted(s, layer, '不透明度为 0：填充不改变任何像素，没有记入历史');
     warnHidden(ctx, s, layer, '填充');
     const held = await heldColor(s, color);
-    const rgb = held.color;
-    const region = s.selection ? selectionBounds(s.selection, s.width, s.height) : canvasRect(s);
-    if (isEmptyRect(region)) fail('internal', '选区为空');
-    const filled = filledLayer(s, layer, rgb, opacity / 100, region);
-    const next = setLayer(s, filled);
+    const region = paintRegion(s);
+    const next = setLayer(s, filledLayer(s, layer, { color: held.color, opacity: opacity / 100 }, region));
     ctx.tx.update(doc.id, next);
     return {
       color: held.hex,
@@ -530,11 +540,59 @@ export const selectionHandlers = {
       ...(held.inks ? { inks: held.inks } : {}),
       ...(held.note ? { note: held.note } : {}),
       opacity,
-      area: s.selection ? 'selection' : 'whole_layer',
-      filled_bounds: boundsReport(region),
-      ...(layer.kind === 'pixel' && layer.locks.transparency ? { transparency_locked: true } : {}),
-      layer: layerSummary(next, layerById(next, layer.id)),
-      selection: selectionReport(next),
+      ...paintedReport(s, next, layer, region),
+    };
+  },
+
+  async fill_gradient(
+    {
+      start_x,
+      start_y,
+      end_x,
+      end_y,
+      start_color,
+      end_color,
+      type = 'linear',
+      start_opacity = 100,
+      end_opacity = 100,
+    },
+    ctx,
+  ) {
+    const doc = activeDoc(ctx);
+    const s = doc.state;
+    if (start_x === end_x && start_y === end_y) {
+      fail('invalid_arguments', '渐变的起点和终点相同，没有方向和长度', {
+        hint: '给出不同的起点（start_x, start_y）和终点（end_x, end_y），如从画布顶部到底部',
+        details: [{ parameter: 'end_x', value: end_x }],
+      });
+    }
+    const layer = editableLayer(s, '填充');
+    if (start_opacity === 0 && end_opacity === 0) {
+      return unpainted(s, layer, '两端不透明度都为 0：渐变不改变任何像素，没有记入历史');
+    }
+    warnHidden(ctx, s, layer, '填充');
+    const [from, to] = [await heldColor(s, start_color), await heldColor(s, end_color)];
+    const region = paintRegion(s);
+    const rgba = gradientPaint(
+      {
+        type,
+        from: { x: start_x, y: start_y },
+        to: { x: end_x, y: end_y },
+        start: { color: from.color, opacity: start_opacity / 100 },
+        end: { color: to.color, opacity: end_opacity / 100 },
+      },
+      region,
+    );
+    const next = setLayer(s, filledLayer(s, layer, { rgba }, region));
+    ctx.tx.update(doc.id, next);
+    const notes = [from.note, to.note].filter((n) => n);
+    return {
+      type,
+      start_color: from.hex,
+      end_color: to.hex,
+      ...(from.inks || to.inks ? { inks: { start: from.inks, end: to.inks } } : {}),
+      ...(notes.length > 0 ? { note: notes.join('；') } : {}),
+      ...paintedReport(s, next, layer, region),
     };
   },
 

@@ -355,6 +355,7 @@ export const DESIGN_GROUP_E = [
   'set_text_alignment',
   'create_paragraph_text',
   'set_text_box',
+  'fill_gradient',
 ] as const;
 
 /**

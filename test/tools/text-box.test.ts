@@ -21,6 +21,9 @@ const PHOTOSHOP_INK = [250, 131, 552, 190] as const;
 
 const BODY = '春季新品上市，全场八折优惠。活动时间：三月一日至三月十五日，详情请咨询门店。';
 
+/** BODY in a box too short for it: two of its lines show. */
+const SHORT_BOX = { text: BODY, x: 100, y: 60, width: 300, height: 80, font_size: 30 };
+
 function text(s: Session, name: string): TextLayer {
   const l = named(current(s), name);
   if (l.kind !== 'text') throw new Error(`${name} is ${l.kind}`);
@@ -109,14 +112,7 @@ describe('create_paragraph_text sets words in a box as Photoshop does', () => {
 
   it('text the box cannot hold is hidden, counted, and the result says how to show it', async () => {
     const s = await poster();
-    const r = await ok(s, 'create_paragraph_text', {
-      text: BODY,
-      x: 100,
-      y: 60,
-      width: 300,
-      height: 80,
-      font_size: 30,
-    });
+    const r = await ok(s, 'create_paragraph_text', SHORT_BOX);
     const t = theOnlyText(s);
     // Two 36 px lines fit 80 px; the words are all kept in the layer.
     expect(layoutText(t.text).lines).toHaveLength(2);
@@ -206,14 +202,7 @@ describe('create_paragraph_text sets words in a box as Photoshop does', () => {
 describe('set_text_box resizes a paragraph text box as a drag on its corner does', () => {
   it('the top-left stays, the words wrap again, hidden lines come back; the saved file has the new box', async () => {
     const s = await poster();
-    const made = await ok(s, 'create_paragraph_text', {
-      text: BODY,
-      x: 100,
-      y: 60,
-      width: 300,
-      height: 80,
-      font_size: 30,
-    });
+    const made = await ok(s, 'create_paragraph_text', SHORT_BOX);
     expect(made.hidden_lines).toBeGreaterThan(0);
     const name = theOnlyText(s).name;
     const taller = await ok(s, 'set_text_box', { name, height: 300 });
@@ -242,14 +231,7 @@ describe('set_text_box resizes a paragraph text box as a drag on its corner does
   it('refuses point text, an empty call and a box of no size, and changes nothing', async () => {
     const s = await poster();
     await ok(s, 'create_text_layer', { text: '标题', x: 10, y: 10, font_size: 40 });
-    await ok(s, 'create_paragraph_text', {
-      text: BODY,
-      x: 100,
-      y: 60,
-      width: 300,
-      height: 80,
-      font_size: 30,
-    });
+    await ok(s, 'create_paragraph_text', SHORT_BOX);
     const para = [...current(s).layers.values()].find((l) => l.kind === 'text' && l.name !== '标题')!.name;
     const kept = hashEditor(s.editor.snapshot);
     const cases: [Record<string, unknown>, RegExp][] = [

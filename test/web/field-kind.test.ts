@@ -236,13 +236,17 @@ describe('the palette draws each parameter from the registry alone', () => {
     expect(create).toBe(
       '在当前文档中创建文字图层，放在当前选中图层的上方并设为当前图层。x、y 为文本框左上角的像素坐标（原点为画布左上角，x 向右、y 向下）；font_size 为字号（像素），大于 0，最大 5000；color 为十六进制颜色，默认黑色 #000000；font_name 为字体名称，省略或找不到该字体时使用内置中文字体。',
     );
+    // The paragraph text's: only its note about \\n goes.
+    const paragraph = tool('create_paragraph_text').description;
+    expect(withoutEscapeNotes(paragraph)).toBe(paragraph.replace('text 中的 \\n 表示另起一段；', ''));
+    expect(withoutEscapeNotes('文字内容，\\n 表示另起一段')).toBe('文字内容');
     // A note in the middle of a list.
     expect(withoutEscapeNotes('标题；\\t 表示制表符；字号')).toBe('标题；字号');
     // A bracket is not cut in two: the clause holding it goes whole.
     expect(withoutEscapeNotes('文字（\\n 换行，\\t 缩进）。其余照常。')).toBe('其余照常。');
     // Text without an escape is returned as it is.
     for (const t of registry.tools) {
-      if (t.name === 'create_text_layer' || t.name === 'set_text_content') continue;
+      if (['create_text_layer', 'set_text_content', 'create_paragraph_text'].includes(t.name)) continue;
       expect(withoutEscapeNotes(t.description), t.name).toBe(t.description);
       for (const schema of Object.values(t.parameters.properties))
         expect(withoutEscapeNotes(schema.description)).toBe(schema.description);

@@ -26,6 +26,7 @@ import { usePieceMark, usePieceShown } from '../state/piece-mark.js';
 import { inFormControl } from '../state/shortcuts.js';
 import { CropHandles } from './CropHandles.js';
 import { UploadButton } from './FilesPane.js';
+import { GradientOptionsBar } from './GradientOptionsBar.js';
 import { PictureGhost } from './PictureGhost.js';
 import { SelectionOptionsBar } from './SelectionOptionsBar.js';
 import {
@@ -42,6 +43,7 @@ import { newTextOptions, TypeOptionsBar } from './TypeOptionsBar.js';
 import { useCrop } from './useCrop.js';
 import { useFonts } from './useFonts.js';
 import { useForeground } from './useForeground.js';
+import { type GradientOptions, useGradient } from './useGradient.js';
 import { useLasso } from './useLasso.js';
 import { type MoveOffset, useLayerMove } from './useLayerMove.js';
 import { rectPath, useMarquee } from './useMarquee.js';
@@ -337,6 +339,7 @@ const CANVAS_TOOLS: readonly { id: CanvasTool; key: string }[] = [
   { id: 'wand', key: 'W' },
   { id: 'crop', key: 'C' },
   { id: 'eyedropper', key: 'I' },
+  { id: 'gradient', key: 'G' },
   { id: 'text', key: 'T' },
 ];
 
@@ -347,6 +350,7 @@ const TOOL_KEYS: Record<string, CanvasTool> = {
   KeyW: 'wand',
   KeyC: 'crop',
   KeyI: 'eyedropper',
+  KeyG: 'gradient',
   KeyT: 'text',
 };
 
@@ -502,6 +506,12 @@ export function CanvasPane() {
   const [textAlign, setTextAlign] = useState<TextAlign>('left');
   // A box dragged with the type tool: the paragraph text's, as Photoshop's type tool draws one.
   const textBox = useRectDrag(CLICK_SLOP, doc);
+  const [gradientOptions, setGradientOptions] = useState<GradientOptions>({
+    type: 'linear',
+    end: '#ffffff',
+    toTransparent: false,
+  });
+  const gradient = useGradient(CLICK_SLOP, view?.zoom ?? 1, foreground.color, gradientOptions);
   const fonts = useFonts(tool === 'text');
   // The eyedropper's last reading: a colour, or null where the canvas is transparent.
   const [picked, setPicked] = useState<{ hex: string | null } | null>(null);
@@ -715,6 +725,7 @@ export function CanvasPane() {
       lasso.release(e, at, true);
       crop.release(e, at, true);
       textBox.release(e, at, true);
+      gradient.release(e, at, true);
     }
     textBox.setRect(null);
     layerMove.release(e, true);
@@ -815,6 +826,8 @@ export function CanvasPane() {
           if (press.current && at && tool === 'marquee' && e.pointerType !== 'touch') marquee.press(e, at);
           else if (press.current && at && tool === 'lasso' && e.pointerType !== 'touch') lasso.press(e, at);
           else if (press.current && at && tool === 'crop' && e.pointerType !== 'touch') crop.press(e, at);
+          else if (press.current && at && tool === 'gradient' && e.pointerType !== 'touch')
+            gradient.press(e, at);
           else if (
             press.current &&
             at &&
@@ -842,7 +855,14 @@ export function CanvasPane() {
           if (p && Math.hypot(now.x - p.x, now.y - p.y) > CLICK_SLOP) press.current = null;
           // Drawing a selection or dragging the selected layers, not the view.
           const at = docPoint(e);
-          if (at && (marquee.move(e, at) || lasso.move(e, at) || crop.move(e, at) || textBox.move(e, at)))
+          if (
+            at &&
+            (marquee.move(e, at) ||
+              lasso.move(e, at) ||
+              crop.move(e, at) ||
+              textBox.move(e, at) ||
+              gradient.move(e, at))
+          )
             return;
           if (layerMove.drag(e)) return;
           const other = [...pointers.current].find(([id]) => id !== e.pointerId)?.[1];
@@ -873,6 +893,7 @@ export function CanvasPane() {
             typing.boxAt(doc, boxed.rect, newTextOptions(doc, textFont, textSize, textColor, textAlign));
           const marked =
             boxed?.rect != null ||
+            (at !== null && gradient.release(e, at)) ||
             (at !== null && (marquee.release(e, at) || lasso.release(e, at) || crop.release(e, at)));
           const moved = marked || layerMove.release(e);
           const clicked = !moved && press.current?.id === e.pointerId;
@@ -1042,6 +1063,24 @@ export function CanvasPane() {
                 </button>
               </span>
             )}
+            {gradient.line && (
+              // The gradient's line being dragged, from its start to its end, as Photoshop draws it.
+              <svg
+                class="gradient-line"
+                aria-hidden="true"
+                viewBox={`0 0 ${doc.width} ${doc.height}`}
+                preserveAspectRatio="none"
+              >
+                <line
+                  x1={gradient.line.from.x}
+                  y1={gradient.line.from.y}
+                  x2={gradient.line.to.x}
+                  y2={gradient.line.to.y}
+                  vector-effect="non-scaling-stroke"
+                />
+                <circle cx={gradient.line.from.x} cy={gradient.line.from.y} r={3 / view.zoom} />
+              </svg>
+            )}
             {textBox.rect && (
               // The paragraph text's box being dragged, as Photoshop's type tool draws it.
               <span
@@ -1128,6 +1167,13 @@ export function CanvasPane() {
               t('canvas.pickedTransparent')
             )}
           </div>
+        )}
+        {tool === 'gradient' && (
+          <GradientOptionsBar
+            start={foreground.color}
+            options={gradientOptions}
+            update={(change) => setGradientOptions((o) => ({ ...o, ...change }))}
+          />
         )}
         {tool === 'text' && (
           <TypeOptionsBar

@@ -1,12 +1,12 @@
 /** The canvas toolbox's pictures, drawn small after Photoshop's own; the options bar shows some of them too. */
 import type { SelectionOptions } from './selection-options.js';
 
-export type CanvasTool = 'move' | 'marquee' | 'lasso' | 'wand' | 'crop' | 'eyedropper' | 'text';
+export type CanvasTool = 'move' | 'marquee' | 'lasso' | 'wand' | 'crop' | 'eyedropper' | 'gradient' | 'text';
 
 /** Which marquee and lasso a picture shows (the other options do not change a picture). */
 type Shown = Pick<SelectionOptions, 'shape' | 'lasso'>;
 
-/** Photoshop's pictures of its Move, Marquee, Lasso, Magic Wand, Crop, Eyedropper and Type tools, drawn small. */
+/** Photoshop's pictures of its Move, Marquee, Lasso, Magic Wand, Crop, Eyedropper, Gradient and Type tools, small. */
 export function ToolIcon({ tool, options }: { tool: CanvasTool; options: Shown }) {
   return (
     <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
@@ -59,6 +59,17 @@ export function ToolIcon({ tool, options }: { tool: CanvasTool; options: Shown }
           stroke-width="1.2"
           stroke-linejoin="round"
         />
+      ) : tool === 'gradient' ? (
+        <>
+          <defs>
+            <linearGradient id="tool-gradient-fill">
+              <stop offset="0" stop-color="currentColor" />
+              <stop offset="1" stop-color="currentColor" stop-opacity="0" />
+            </linearGradient>
+          </defs>
+          <rect x="2" y="3" width="12" height="10" fill="url(#tool-gradient-fill)" />
+          <rect x="2" y="3" width="12" height="10" fill="none" stroke="currentColor" stroke-width="1" />
+        </>
       ) : tool === 'text' ? (
         <path
           d="M3 3h10v2.5h-1.2l-.4-1.3H8.7V12l1.4.4V13H5.9v-.6l1.4-.4V4.2H4.6l-.4 1.3H3z"

@@ -16,6 +16,7 @@ export const PANE_TOOLS = {
   pickColor: 'get_pixel_color',
   setForeground: 'set_foreground_color',
   fill: 'fill_selection',
+  gradient: 'fill_gradient',
   clearSelection: 'clear_selection',
   createLayer: 'create_layer',
   createGroup: 'create_layer_group',

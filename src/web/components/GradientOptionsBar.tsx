@@ -1,0 +1,75 @@
+/**
+ * Photoshop's options bar for its Gradient tool: the gradient (from the foreground colour to an end colour, or to
+ * transparent), shown as a swatch, and its shape. The shapes are the registry's (fill_gradient's `type`).
+ */
+import { GRADIENT_TYPES } from '../../registry/tools/paint-params.js';
+import { useStudioView } from '../context.js';
+import { backToDocument } from './back-to-document.js';
+import type { GradientOptions } from './useGradient.js';
+
+export function GradientOptionsBar({
+  start,
+  options,
+  update,
+}: {
+  /** The start colour: the foreground colour. */
+  start: string;
+  options: GradientOptions;
+  update: (change: Partial<GradientOptions>) => void;
+}) {
+  const { t } = useStudioView();
+  const end = options.toTransparent ? `${start}00` : options.end;
+  return (
+    <fieldset
+      class="tool-options gradient-options"
+      aria-label={t('canvas.gradientOptions')}
+      onPointerDown={(e) => e.stopPropagation()}
+    >
+      <span
+        class="gradient-swatch"
+        role="img"
+        aria-label={t('canvas.gradientSwatch')}
+        // Over a checkerboard, as Photoshop's swatch shows transparency.
+        style={{
+          background: `linear-gradient(to right, ${start}, ${end}), repeating-conic-gradient(#d0d0d0 0% 25%, #fff 0% 50%) 0 0 / 8px 8px`,
+        }}
+      />
+      <label>
+        {t('canvas.gradientEnd')}
+        <input
+          type="color"
+          class="gradient-end"
+          value={options.end}
+          disabled={options.toTransparent}
+          onInput={(e) => update({ end: (e.currentTarget as HTMLInputElement).value })}
+          onChange={(e) => backToDocument(e.currentTarget as HTMLInputElement)}
+        />
+      </label>
+      <label>
+        <input
+          type="checkbox"
+          checked={options.toTransparent}
+          onChange={(e) => update({ toTransparent: (e.currentTarget as HTMLInputElement).checked })}
+        />
+        {t('canvas.gradientTransparent')}
+      </label>
+      <label>
+        {t('canvas.gradientType')}
+        <select
+          value={options.type}
+          onChange={(e) => {
+            const el = e.currentTarget as HTMLSelectElement;
+            update({ type: el.value as GradientOptions['type'] });
+            backToDocument(el);
+          }}
+        >
+          {GRADIENT_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {t(`canvas.gradient.${type}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+    </fieldset>
+  );
+}

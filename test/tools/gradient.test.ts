@@ -1,0 +1,188 @@
+/**
+ * fill_gradient, Photoshop's Gradient tool, through the real Session; ImageMagick's gradients are the reference
+ * for the pixels. ImageMagick places a gradient by pixel index (pixel x at coordinate x), Atelier by pixel centre
+ * (pixel x at x + 0.5, as Photoshop and the canvas do): a vector from (sx, sy) here is ImageMagick's from
+ * (sx − 0.5, sy − 0.5). Tolerance 1 level (the two round halves differently).
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import type { Session } from '../../src/calls/session.js';
+import type { Raster } from '../../src/engine/model.js';
+import { CONVERT, imageMagickAvailable } from '../support/imagemagick.js';
+import { call, hashEditor, newSession, ok } from '../support/session.js';
+import { current, named } from './layer-fixtures.js';
+
+const run = promisify(execFile);
+const W = 200;
+const H = 100;
+
+/** ImageMagick's gradient (`kind` with its -define settings) as straight RGB bytes, W × H. */
+async function magick(kind: string, defines: string[]): Promise<Uint8Array> {
+  const args = [
+    '-size',
+    `${W}x${H}`,
+    ...defines.flatMap((d) => ['-define', d]),
+    kind,
+    '-depth',
+    '8',
+    'rgb:-',
+  ];
+  const { stdout } = await run(CONVERT, args, { encoding: 'buffer', maxBuffer: 1 << 24 });
+  return new Uint8Array(stdout);
+}
+
+/** The layer's pixels over the whole canvas as RGB, and the largest difference from `want` (opaque pixels). */
+function maxDiff(r: Raster, want: Uint8Array): number {
+  expect([r.x, r.y, r.w, r.h]).toEqual([0, 0, W, H]);
+  let worst = 0;
+  for (let p = 0; p < W * H; p++) {
+    expect(r.data[p * 4 + 3]).toBe(255);
+    for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(r.data[p * 4 + c]! - want[p * 3 + c]!));
+  }
+  return worst;
+}
+
+async function withLayer(): Promise<Session> {
+  const s = newSession();
+  await ok(s, 'create_document', { width: W, height: H, name: '渐变' });
+  await ok(s, 'create_layer', { name: '渐变层' });
+  return s;
+}
+
+function layer(s: Session): Raster {
+  const l = named(current(s), '渐变层');
+  if (l.kind !== 'pixel') throw new Error(`渐变层 is ${l.kind}`);
+  return l.raster;
+}
+
+describe.runIf(imageMagickAvailable())('fill_gradient draws what ImageMagick draws', () => {
+  it('linear, along a slanted drag, with the ends held beyond it', async () => {
+    const s = await withLayer();
+    const r = await ok(s, 'fill_gradient', {
+      start_x: 30,
+      start_y: 20,
+      end_x: 170,
+      end_y: 70,
+      start_color: '#e63946',
+      end_color: '#1d3557',
+    });
+    expect(r).toMatchObject({ type: 'linear', area: 'whole_layer', start_color: '#e63946' });
+    const want = await magick('gradient:#e63946-#1d3557', ['gradient:vector=29.5,19.5,169.5,69.5']);
+    expect(maxDiff(layer(s), want)).toBeLessThanOrEqual(1);
+    // Before the start: the start colour; past the end: the end colour.
+    expect([...layer(s).data.subarray(0, 3)]).toEqual([0xe6, 0x39, 0x46]);
+    const last = (W * H - 1) * 4;
+    expect([...layer(s).data.subarray(last, last + 3)]).toEqual([0x1d, 0x35, 0x57]);
+  });
+
+  it('radial, from the start out to the end’s distance', async () => {
+    const s = await withLayer();
+    await ok(s, 'fill_gradient', {
+      start_x: 100,
+      start_y: 50,
+      end_x: 160,
+      end_y: 50,
+      start_color: '#ffffff',
+      end_color: '#2a9d8f',
+      type: 'radial',
+    });
+    const want = await magick('radial-gradient:#ffffff-#2a9d8f', [
+      'gradient:center=99.5,49.5',
+      'gradient:radii=60,60',
+    ]);
+    expect(maxDiff(layer(s), want)).toBeLessThanOrEqual(1);
+  });
+
+  it('reflected: the same both ways from the start', async () => {
+    const s = await withLayer();
+    await ok(s, 'fill_gradient', {
+      start_x: 100,
+      start_y: 0,
+      end_x: 160,
+      end_y: 0,
+      start_color: '#000000',
+      end_color: '#ffffff',
+      type: 'reflected',
+    });
+    const d = layer(s).data;
+    for (const dx of [5, 20, 45, 80]) {
+      const left = (10 * W + (99 - dx)) * 4;
+      const right = (10 * W + (100 + dx)) * 4;
+      expect(Math.abs(d[left]! - d[right]!)).toBeLessThanOrEqual(1);
+    }
+    expect(d[(10 * W + 100) * 4]).toBeLessThanOrEqual(3);
+    expect(d[(10 * W + 199) * 4]).toBe(255);
+    expect(d[(10 * W + 0) * 4]).toBe(255);
+  });
+});
+
+describe('fill_gradient on a layer, as Photoshop’s Gradient tool paints', () => {
+  it('inside the selection only; to transparent, over what is there', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { width: W, height: H, name: '渐变' });
+    await ok(s, 'select_rect', { left: 50, top: 20, right: 150, bottom: 80 });
+    // On the white background: red fading to nothing, left to right across the selection.
+    const r = await ok(s, 'fill_gradient', {
+      start_x: 50,
+      start_y: 0,
+      end_x: 150,
+      end_y: 0,
+      start_color: '#ff0000',
+      end_color: '#ff0000',
+      end_opacity: 0,
+    });
+    expect(r).toMatchObject({
+      area: 'selection',
+      filled_bounds: { left: 50, top: 20, width: 100, height: 60 },
+    });
+    const bg = named(current(s), '背景');
+    if (bg.kind !== 'pixel') throw new Error(`the background is ${bg.kind}`);
+    const at = (x: number, y: number) => [...bg.raster.data.subarray((y * W + x) * 4, (y * W + x) * 4 + 4)];
+    // Outside the selection: white as it was.
+    expect(at(10, 50)).toEqual([255, 255, 255, 255]);
+    expect(at(100, 10)).toEqual([255, 255, 255, 255]);
+    // Inside: red at opacity 1 − t over white, t from the start at pixel centres: green and blue 255 · t.
+    for (const x of [50, 75, 100, 125, 149]) {
+      const t = (x + 0.5 - 50) / 100;
+      const px = at(x, 50);
+      expect(px[0]).toBe(255);
+      expect(Math.abs(px[1]! - 255 * t), `x = ${x}`).toBeLessThanOrEqual(1);
+      expect(px[3]).toBe(255);
+    }
+    // One history step, undone whole.
+    await ok(s, 'undo');
+    const back = named(current(s), '背景');
+    expect(
+      back.kind === 'fill' || (back.kind === 'pixel' && back.raster.data[(50 * W + 50) * 4 + 1] === 255),
+    ).toBe(true);
+  });
+
+  it('bad input is refused with a clear error and leaves the document as it was', async () => {
+    const s = await withLayer();
+    await ok(s, 'create_text_layer', { text: '标题', x: 10, y: 10, font_size: 30 });
+    const base = {
+      start_x: 0,
+      start_y: 0,
+      end_x: 100,
+      end_y: 0,
+      start_color: '#000000',
+      end_color: '#ffffff',
+    };
+    const kept = hashEditor(s.editor.snapshot);
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [base, /文字/],
+      [{ ...base, end_x: 0 }, /起点和终点相同/],
+      [{ ...base, type: 'diamond' }, /type/],
+      [{ ...base, end_opacity: 101 }, /end_opacity/],
+      [{ ...base, start_color: 'red' }, /start_color/],
+      [{ ...base, end_y: 1e9 }, /end_y/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await call(s, 'fill_gradient', args);
+      expect(r.ok, JSON.stringify(args)).toBe(false);
+      if (!r.ok) expect(JSON.stringify(r.error)).toMatch(message);
+      expect(hashEditor(s.editor.snapshot)).toBe(kept);
+    }
+  });
+});

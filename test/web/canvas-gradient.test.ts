@@ -1,0 +1,117 @@
+/**
+ * The Gradient tool (G) on the canvas, as Photoshop's: a drag lays a gradient on the current layer from the
+ * foreground colour to the options bar's end colour (or to transparent), in its shape (渐变填充, one history
+ * step); Shift keeps the line at a multiple of 45°; the line shows while it is dragged.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createSession, okCalls, toolCall } from '../server/support.js';
+import { eventually, snapshot } from '../support/browser.js';
+import { screenPoint } from './canvas-support.js';
+import { studioHarness } from './studio-harness.js';
+
+const studio = studioHarness('canvas-gradient');
+const W = 600;
+const H = 400;
+const onCanvas = (page: Page, x: number, y: number) => screenPoint(page, W, H, x, y);
+
+async function labels(id: string): Promise<string[]> {
+  const s = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
+    active: { history: { labels: string[]; index: number } };
+  };
+  return s.active.history.labels.slice(0, s.active.history.index + 1);
+}
+
+/** The canvas's colour at document pixel (x, y), as the server reads it. */
+async function colourAt(id: string, x: number, y: number): Promise<[number, number, number]> {
+  const [r] = await okCalls(studio.url, id, [toolCall('get_pixel_color', { x, y })]);
+  const hex = String((r as { hex: string }).hex);
+  return [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
+}
+
+const near = (a: readonly number[], b: readonly number[], tolerance: number) =>
+  a.every((v, i) => Math.abs(v - b[i]!) <= tolerance);
+
+describe('the Gradient tool', () => {
+  it('lays a gradient from the foreground colour to the end colour along the drag, and radial to transparent', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: W, height: H, name: '渐变' }),
+      toolCall('set_foreground_color', { color: '#e63946' }),
+    ]);
+    const page = await studio.open(id, 1280, 800);
+    const sent: Record<string, unknown>[] = [];
+    page.on('request', (r) => {
+      if (r.method() !== 'POST' || !r.url().includes('/tool-calls')) return;
+      const body = r.postDataJSON() as { tool_calls: { function: { name: string; arguments: string } }[] };
+      for (const c of body.tool_calls)
+        if (c.function.name === 'fill_gradient') sent.push(JSON.parse(c.function.arguments));
+    });
+    await eventually(() => page.locator('.artboard img').count()).toBe(1);
+    await page.locator('.canvas-viewport[tabindex]').focus();
+    await page.keyboard.press('g');
+    await eventually(() => page.getByRole('button', { name: '渐变工具' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    const bar = page.getByRole('group', { name: '渐变选项' });
+    await bar.locator('input.gradient-end').fill('#1d3557');
+    const steps = (await labels(id)).length;
+
+    // A horizontal drag with Shift, the hand drifting down: kept level.
+    const from = await onCanvas(page, 100, 200);
+    const to = await onCanvas(page, 500, 230);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.keyboard.down('Shift');
+    await page.mouse.move(to.x, to.y, { steps: 8 });
+    await eventually(() => page.locator('.gradient-line line').count()).toBe(1);
+    await snapshot(page, 'canvas-gradient-dragging');
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    await eventually(async () => (await labels(id)).slice(steps)).toEqual(['渐变填充']);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ start_color: '#e63946', end_color: '#1d3557' });
+    expect(Math.abs((sent[0]!.start_x as number) - 100)).toBeLessThanOrEqual(2);
+    expect(sent[0]!.end_y).toBe(sent[0]!.start_y);
+    expect(await page.locator('.gradient-line').count()).toBe(0);
+    // The start colour before the start, the end colour past the end, half-way between them in the middle.
+    expect(near(await colourAt(id, 20, 50), [0xe6, 0x39, 0x46], 1)).toBe(true);
+    expect(near(await colourAt(id, 560, 380), [0x1d, 0x35, 0x57], 1)).toBe(true);
+    const x0 = sent[0]!.start_x as number;
+    const x1 = sent[0]!.end_x as number;
+    const mid = Math.round((x0 + x1) / 2);
+    const t = (mid + 0.5 - x0) / (x1 - x0);
+    const want = [0xe6, 0x39, 0x46].map((v, i) => v + ([0x1d, 0x35, 0x57][i]! - v) * t);
+    expect(near(await colourAt(id, mid, 300), want, 1)).toBe(true);
+    await eventually(() => page.locator('.artboard img').getAttribute('src')).not.toBe(null);
+    await snapshot(page, 'canvas-gradient-linear');
+
+    // Radial, to transparent, inside a selection: the foreground fading to the white below from the centre.
+    await okCalls(studio.url, id, [
+      toolCall('create_layer', { name: '光晕' }),
+      toolCall('select_ellipse', { left: 200, top: 100, right: 400, bottom: 300 }),
+    ]);
+    await page.locator('.canvas-viewport[tabindex]').focus();
+    await bar.getByRole('checkbox', { name: '到透明' }).check();
+    await bar.getByRole('combobox', { name: '类型' }).selectOption('radial');
+    const c = await onCanvas(page, 300, 200);
+    const r = await onCanvas(page, 400, 200);
+    await page.mouse.move(c.x, c.y);
+    await page.mouse.down();
+    await page.mouse.move(r.x, r.y, { steps: 6 });
+    await page.mouse.up();
+    await eventually(() => sent.length).toBe(2);
+    expect(sent[1]).toMatchObject({
+      type: 'radial',
+      end_opacity: 0,
+      start_color: '#e63946',
+      end_color: '#e63946',
+    });
+    await eventually(async () => (await labels(id)).at(-1)).toBe('渐变填充');
+    // At the centre the foreground colour; outside the selection the linear gradient below, untouched.
+    expect(near(await colourAt(id, 300, 200), [0xe6, 0x39, 0x46], 2)).toBe(true);
+    expect(near(await colourAt(id, 20, 50), [0xe6, 0x39, 0x46], 1)).toBe(true);
+    await eventually(() => page.locator('.artboard img').getAttribute('src')).not.toBe(null);
+    await snapshot(page, 'canvas-gradient-radial');
+  });
+});
