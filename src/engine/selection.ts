@@ -399,6 +399,38 @@ export function paintPixels(
 }
 
 /**
+ * A layer mask painted as Photoshop paints on one: each colour of `rgba` (over `region`, row by row, as
+ * paintPixels takes it) as its grey — white shows, black hides, others by their luma (Rec. 601) — laid over the
+ * mask's values with coverage opacity × `selection` / 255. The mask grows to cover `region`; outside it, it keeps
+ * its value there.
+ */
+export function paintMask<T extends Mask>(
+  mask: T,
+  region: Rect,
+  rgba: Float32Array,
+  selection: Mask | null,
+): T {
+  const rect = isEmptyRect(mask) ? region : unionRect(mask, region);
+  const data = allocMask(rect.w * rect.h);
+  const was = sampleMask(mask, rect);
+  if (typeof was === 'number') data.fill(was);
+  else data.set(was);
+  const coverage = selection ? sampleMask(selection, region) : 255;
+  for (let y = 0; y < region.h; y++) {
+    let i = (region.y + y - rect.y) * rect.w + (region.x - rect.x);
+    let k = y * region.w * 4;
+    for (let x = 0; x < region.w; x++, i++, k += 4) {
+      const m = typeof coverage === 'number' ? coverage : coverage[y * region.w + x]!;
+      const a = (rgba[k + 3]! * m) / 255;
+      if (a <= 0) continue;
+      const grey = 0.299 * rgba[k]! + 0.587 * rgba[k + 1]! + 0.114 * rgba[k + 2]!;
+      data[i] = Math.round(data[i]! + (grey - data[i]!) * a);
+    }
+  }
+  return { ...mask, ...rect, data };
+}
+
+/**
  * `rect` (inside `r`) painted with an opaque colour: what the source-over above gives for full coverage and
  * opacity, written a row at a time (a 2400 × 2600 fill is one typed-array fill per row, not 6 Mpx of blending).
  */

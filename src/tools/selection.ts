@@ -34,6 +34,7 @@ import {
   invertMask,
   normaliseSelection,
   type Paint,
+  paintMask,
   paintPixels,
   rectMask,
   type SelectionMode,
@@ -53,7 +54,7 @@ import {
 } from '../engine/selection-shapes.js';
 import { isShown, layerById, setActive, setLayer } from '../engine/tree.js';
 import { boundsReport, layerSummary } from './describe.js';
-import { assertPixelsEditable, refuseAdjustment } from './guards.js';
+import { assertFree, assertPixelsEditable, refuseAdjustment } from './guards.js';
 import { heldColor } from './held-color.js';
 import { renderLayers } from './merge.js';
 import { activeDoc, activeLayer, layerNamed } from './resolve.js';
@@ -296,6 +297,18 @@ function editableLayer(state: DocState, verb: '填充' | '清除'): PixelLayer |
   return layer;
 }
 
+/** The active layer, whose layer mask is to be painted: it must have one and not be locked. */
+function maskedLayer(state: DocState): Layer {
+  const layer = activeLayer(state);
+  if (!layer.mask) {
+    fail('invalid_state', `图层“${layer.name}”没有图层蒙版，不能在蒙版上画渐变`, {
+      hint: `先调用 add_layer_mask 给“${layer.name}”添加蒙版（全白：全部显示），再画渐变；或省略 target，画在图层像素上`,
+    });
+  }
+  assertFree(state, layer, '修改图层蒙版');
+  return layer;
+}
+
 /**
  * Photoshop refuses to paint on a hidden layer; a model hides a layer with a call that also makes it current, so
  * the fill or clear that follows lands on what nobody sees: said, as the adjustments say it.
@@ -340,12 +353,15 @@ function paintRegion(s: DocState): Rect {
   return region;
 }
 
-/** `layer` of `s` painted in `region` as `next` has it: where, and the layer and selection now. */
-function paintedReport(s: DocState, next: DocState, layer: Layer, region: Rect): Payload {
+/**
+ * `layer` of `s` painted in `region` as `next` has it (its pixels, or its mask with `pixels` false): where, and
+ * the layer and selection now.
+ */
+function paintedReport(s: DocState, next: DocState, layer: Layer, region: Rect, pixels = true): Payload {
   return {
     area: s.selection ? 'selection' : 'whole_layer',
     filled_bounds: boundsReport(region),
-    ...(layer.kind === 'pixel' && layer.locks.transparency ? { transparency_locked: true } : {}),
+    ...(pixels && layer.kind === 'pixel' && layer.locks.transparency ? { transparency_locked: true } : {}),
     layer: layerSummary(next, layerById(next, layer.id)),
     selection: selectionReport(next),
   };
@@ -555,6 +571,7 @@ export const selectionHandlers = {
       type = 'linear',
       start_opacity = 100,
       end_opacity = 100,
+      target = 'layer',
     },
     ctx,
   ) {
@@ -566,7 +583,7 @@ export const selectionHandlers = {
         details: [{ parameter: 'end_x', value: end_x }],
       });
     }
-    const layer = editableLayer(s, '填充');
+    const layer = target === 'mask' ? maskedLayer(s) : editableLayer(s, '填充');
     if (start_opacity === 0 && end_opacity === 0) {
       return unpainted(s, layer, '两端不透明度都为 0：渐变不改变任何像素，没有记入历史');
     }
@@ -583,7 +600,12 @@ export const selectionHandlers = {
       },
       region,
     );
-    const next = setLayer(s, filledLayer(s, layer, { rgba }, region));
+    const next = setLayer(
+      s,
+      layer.mask && target === 'mask'
+        ? { ...layer, mask: paintMask(layer.mask, region, rgba, s.selection) }
+        : filledLayer(s, layer as PixelLayer | FillLayer, { rgba }, region),
+    );
     ctx.tx.update(doc.id, next);
     const notes = [from.note, to.note].filter((n) => n);
     return {
@@ -592,7 +614,8 @@ export const selectionHandlers = {
       end_color: to.hex,
       ...(from.inks || to.inks ? { inks: { start: from.inks, end: to.inks } } : {}),
       ...(notes.length > 0 ? { note: notes.join('；') } : {}),
-      ...paintedReport(s, next, layer, region),
+      target,
+      ...paintedReport(s, next, layer, region, target === 'layer'),
     };
   },
 

@@ -185,4 +185,50 @@ describe('fill_gradient on a layer, as Photoshop’s Gradient tool paints', () =
       expect(hashEditor(s.editor.snapshot)).toBe(kept);
     }
   });
+
+  it('on the layer mask (target mask): the layer fades out along the drag, its pixels untouched', async () => {
+    const s = await withLayer();
+    await ok(s, 'fill_selection', { color: '#c0392b' });
+    const refused = await call(s, 'fill_gradient', {
+      start_x: 0,
+      start_y: 0,
+      end_x: 200,
+      end_y: 0,
+      start_color: '#ffffff',
+      end_color: '#000000',
+      target: 'mask',
+    });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error.hint).toMatch(/add_layer_mask/);
+    await ok(s, 'add_layer_mask', { name: '渐变层' });
+    const pixels = layer(s).data.slice();
+    const r = await ok(s, 'fill_gradient', {
+      start_x: 0,
+      start_y: 0,
+      end_x: 200,
+      end_y: 0,
+      start_color: '#ffffff',
+      end_color: '#000000',
+      target: 'mask',
+    });
+    expect(r).toMatchObject({ target: 'mask', area: 'whole_layer' });
+    expect(layer(s).data).toEqual(pixels);
+    const mask = named(current(s), '渐变层').mask!;
+    for (const x of [0, 50, 100, 150, 199]) {
+      const t = (x + 0.5) / 200;
+      expect(
+        Math.abs(mask.data[(40 - mask.y) * mask.w + (x - mask.x)]! - 255 * (1 - t)),
+        `x = ${x}`,
+      ).toBeLessThanOrEqual(1);
+    }
+    // Over the white background: the red at the mask's share, white at the rest (±1 level of rounding).
+    for (const x of [2, 100, 198]) {
+      const hex = String((await ok(s, 'get_pixel_color', { x, y: 50 })).hex);
+      const shown = Math.round(255 * (1 - (x + 0.5) / 200)) / 255;
+      [0xc0, 0x39, 0x2b].forEach((v, i) => {
+        const got = Number.parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16);
+        expect(Math.abs(got - (v * shown + 255 * (1 - shown))), `${hex} at x = ${x}`).toBeLessThanOrEqual(1);
+      });
+    }
+  });
 });

@@ -113,5 +113,35 @@ describe('the Gradient tool', () => {
     expect(near(await colourAt(id, 20, 50), [0xe6, 0x39, 0x46], 1)).toBe(true);
     await eventually(() => page.locator('.artboard img').getAttribute('src')).not.toBe(null);
     await snapshot(page, 'canvas-gradient-radial');
+
+    // On a layer's mask: only where the layer has one; the layer then fades out along the drag.
+    const onMask = bar.getByRole('checkbox', { name: '画在蒙版上' });
+    await expect(onMask.isDisabled()).resolves.toBe(true);
+    await okCalls(studio.url, id, [
+      toolCall('deselect'),
+      toolCall('create_layer', { name: '色块' }),
+      toolCall('fill_selection', { color: '#2a9d8f' }),
+      toolCall('add_layer_mask', { name: '色块' }),
+    ]);
+    await eventually(() => onMask.isEnabled()).toBe(true);
+    await onMask.check();
+    await bar.getByRole('combobox', { name: '类型' }).selectOption('linear');
+    await bar.getByRole('checkbox', { name: '到透明' }).uncheck();
+    await okCalls(studio.url, id, [toolCall('set_foreground_color', { color: '#ffffff' })]);
+    await bar.locator('input.gradient-end').fill('#000000');
+    const top = await onCanvas(page, 300, 0);
+    const bottom = await onCanvas(page, 300, 399);
+    await page.mouse.move(top.x, top.y + 1);
+    await page.mouse.down();
+    await page.mouse.move(bottom.x, bottom.y, { steps: 6 });
+    await page.mouse.up();
+    await eventually(() => sent.length).toBe(3);
+    expect(sent[2]).toMatchObject({ target: 'mask', start_color: '#ffffff', end_color: '#000000' });
+    await eventually(async () => (await labels(id)).at(-1)).toBe('渐变填充');
+    // The teal shows at the top and fades out towards the bottom, where what is below shows again.
+    expect(near(await colourAt(id, 580, 2), [0x2a, 0x9d, 0x8f], 2)).toBe(true);
+    expect(near(await colourAt(id, 580, 397), [0x1d, 0x35, 0x57], 2)).toBe(true);
+    await eventually(() => page.locator('.artboard img').getAttribute('src')).not.toBe(null);
+    await snapshot(page, 'canvas-gradient-mask');
   });
 });

@@ -557,7 +557,7 @@ export const groupE = [
     label: '渐变填充',
     labelEn: 'Gradient',
     effect: 'write',
-    description: `在当前图层上画渐变（如 Photoshop 的渐变工具从起点拖到终点），有选区时只画在选区内（羽化的选区边缘渐隐），没有选区时铺满整个图层；图层锁定透明像素时只改已有像素的颜色。渐变以正常模式盖在原有像素上，当前图层须为像素图层（文字、智能对象、图层组先栅格化或另建图层）。type：linear 线性（默认，从起点到终点，起点之前全为起点颜色、终点之后全为终点颜色）、radial 径向（以起点为圆心，到终点的距离为半径）、reflected 对称（从起点向两侧对称）。start_color、end_color 为两端颜色（十六进制，CMYK 文档也可写油墨百分比），start_opacity、end_opacity 为两端不透明度 0-100（默认 100；如前景色到透明为 end_opacity 0）。颜色和不透明度各自线性过渡（相当于 Photoshop“古典”渐变、平滑度 0%，不加杂色）。坐标为文档像素，原点为画布左上角，可在画布之外。`,
+    description: `在当前图层上画渐变（如 Photoshop 的渐变工具从起点拖到终点），有选区时只画在选区内（羽化的选区边缘渐隐），没有选区时铺满整个图层；图层锁定透明像素时只改已有像素的颜色。渐变以正常模式盖在原有像素上，当前图层须为像素图层（文字、智能对象、图层组先栅格化或另建图层）。type：linear 线性（默认，从起点到终点，起点之前全为起点颜色、终点之后全为终点颜色）、radial 径向（以起点为圆心，到终点的距离为半径）、reflected 对称（从起点向两侧对称）。start_color、end_color 为两端颜色（十六进制，CMYK 文档也可写油墨百分比），start_opacity、end_opacity 为两端不透明度 0-100（默认 100；如前景色到透明为 end_opacity 0）。颜色和不透明度各自线性过渡（相当于 Photoshop“古典”渐变、平滑度 0%，不加杂色）。坐标为文档像素，原点为画布左上角，可在画布之外。target 为 mask 时画在当前图层的图层蒙版上（如 Photoshop 选中蒙版后拉渐变，常用于让图片渐隐）：白色显示、黑色隐藏，其他颜色按其灰度，图层须已有蒙版（先 add_layer_mask）。`,
     parameters: {
       type: 'object',
       properties: {
@@ -570,6 +570,11 @@ export const groupE = [
         type: { type: 'string', description: '渐变类型，默认 linear', enum: GRADIENT_TYPES },
         start_opacity: { type: 'number', description: '起点不透明度 0-100，默认 100' },
         end_opacity: { type: 'number', description: '终点不透明度 0-100，默认 100' },
+        target: {
+          type: 'string',
+          description: '画在哪里：layer 图层像素（默认）；mask 图层蒙版（白色显示、黑色隐藏）',
+          enum: ['layer', 'mask'],
+        },
       },
       required: ['start_x', 'start_y', 'end_x', 'end_y', 'start_color', 'end_color'],
     },
@@ -583,6 +588,7 @@ export const groupE = [
       type: { default: 'linear' },
       start_opacity: { default: 100, min: 0, max: 100 },
       end_opacity: { default: 100, min: 0, max: 100 },
+      target: { default: 'layer' },
     },
   }),
   defineTool({

@@ -510,8 +510,10 @@ export function CanvasPane() {
     type: 'linear',
     end: '#ffffff',
     toTransparent: false,
+    onMask: false,
   });
-  const gradient = useGradient(CLICK_SLOP, view?.zoom ?? 1, foreground.color, gradientOptions);
+  const masked = doc ? layerWithId(doc.layers, doc.active_layer_id)?.mask === true : false;
+  const gradient = useGradient(CLICK_SLOP, view?.zoom ?? 1, foreground.color, gradientOptions, masked);
   const fonts = useFonts(tool === 'text');
   // The eyedropper's last reading: a colour, or null where the canvas is transparent.
   const [picked, setPicked] = useState<{ hex: string | null } | null>(null);
@@ -1171,6 +1173,7 @@ export function CanvasPane() {
         {tool === 'gradient' && (
           <GradientOptionsBar
             start={foreground.color}
+            masked={masked}
             options={gradientOptions}
             update={(change) => setGradientOptions((o) => ({ ...o, ...change }))}
           />

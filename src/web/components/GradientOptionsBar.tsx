@@ -1,9 +1,12 @@
 /**
  * Photoshop's options bar for its Gradient tool: the gradient (from the foreground colour to an end colour, or to
- * transparent), shown as a swatch, and its shape. The shapes are the registry's (fill_gradient's `type`).
+ * transparent), shown as a swatch, its shape, and whether it goes on the current layer's mask (Photoshop paints
+ * the mask when its thumbnail is chosen). The shapes are the registry's (fill_gradient's `type`).
  */
 import { GRADIENT_TYPES } from '../../registry/tools/paint-params.js';
 import { useStudioView } from '../context.js';
+import { labelIn } from '../i18n.js';
+import { PANE_TOOLS } from '../state/pane-tools.js';
 import { backToDocument } from './back-to-document.js';
 import type { GradientOptions } from './useGradient.js';
 
@@ -11,13 +14,17 @@ export function GradientOptionsBar({
   start,
   options,
   update,
+  masked,
 }: {
   /** The start colour: the foreground colour. */
   start: string;
+  /** Whether the current layer has a mask the gradient can be laid on. */
+  masked: boolean;
   options: GradientOptions;
   update: (change: Partial<GradientOptions>) => void;
 }) {
-  const { t } = useStudioView();
+  const { studio, t, lang } = useStudioView();
+  const addMask = studio.tools.get(PANE_TOOLS.addMask);
   const end = options.toTransparent ? `${start}00` : options.end;
   return (
     <fieldset
@@ -52,6 +59,21 @@ export function GradientOptionsBar({
           onChange={(e) => update({ toTransparent: (e.currentTarget as HTMLInputElement).checked })}
         />
         {t('canvas.gradientTransparent')}
+      </label>
+      <label
+        title={
+          masked
+            ? undefined
+            : t('canvas.gradientNoMask', { tool: addMask ? labelIn(addMask, lang) : PANE_TOOLS.addMask })
+        }
+      >
+        <input
+          type="checkbox"
+          checked={options.onMask && masked}
+          disabled={!masked}
+          onChange={(e) => update({ onMask: (e.currentTarget as HTMLInputElement).checked })}
+        />
+        {t('canvas.gradientOnMask')}
       </label>
       <label>
         {t('canvas.gradientType')}

@@ -1,7 +1,7 @@
 /**
  * Photoshop's Gradient tool on the canvas (G): a drag from where the gradient starts to where it ends lays it on
- * the current layer, inside the selection if there is one (渐变填充, one history step), from the foreground colour
- * to the options bar's end colour (or to transparent), in its shape. Shift pressed while dragging keeps the line
+ * the current layer (or its mask, as the options bar says), inside the selection if there is one (渐变填充, one
+ * history step), from the foreground colour to the options bar's end colour (or to transparent), in its shape. Shift pressed while dragging keeps the line
  * at a multiple of 45°; Esc while dragging drops it; a click without a drag lays nothing.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -18,6 +18,8 @@ export interface GradientOptions {
   readonly end: string;
   /** The end is transparent: the foreground colour fades out (Photoshop's Foreground to Transparent). */
   readonly toTransparent: boolean;
+  /** Laid on the current layer's mask (white shows, black hides) rather than its pixels, where it has one. */
+  readonly onMask: boolean;
 }
 
 interface Point {
@@ -36,7 +38,14 @@ export function snap45(a: Point, b: Point): Point {
 
 const rounded = (v: number) => Math.round(v * 10) / 10;
 
-export function useGradient(slop: number, zoom: number, startColor: string, options: GradientOptions) {
+export function useGradient(
+  slop: number,
+  zoom: number,
+  startColor: string,
+  options: GradientOptions,
+  /** Whether the current layer has a mask to lay the gradient on. */
+  masked: boolean,
+) {
   const { studio } = useStudioView();
   const drag = useRef<{ id: number; from: Point; screen: Point; moved: boolean } | null>(null);
   const [line, setLine] = useState<{ from: Point; to: Point } | null>(null);
@@ -86,6 +95,7 @@ export function useGradient(slop: number, zoom: number, startColor: string, opti
             end_color: options.toTransparent ? startColor : options.end,
             ...(options.type !== 'linear' ? { type: options.type } : {}),
             ...(options.toTransparent ? { end_opacity: 0 } : {}),
+            ...(options.onMask && masked ? { target: 'mask' } : {}),
           },
         },
       ]);
