@@ -123,7 +123,7 @@ describe('number matching (self-check)', () => {
     expect(notChinese('对齐方式：left 左对齐、right 右对齐')).toBeNull();
     expect(notChinese('颜色，十六进制，如 #FF0000')).toBeNull();
     expect(notChinese('Returns the name of the current document.')).not.toBeNull();
-    expect(notChinese('名称 the name of the layer to move')).not.toBeNull();
+    expect(notChinese('名称 whatever you would like to call it')).not.toBeNull();
     expect(notChinese('')).not.toBeNull();
   });
 });
