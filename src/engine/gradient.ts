@@ -31,29 +31,26 @@ function along(g: Gradient, dx: number, dy: number, ux: number, uy: number, len2
   if (g.type === 'radial') return Math.min(1, Math.sqrt((dx * dx + dy * dy) / len2));
   const t = (dx * ux + dy * uy) / len2;
   if (g.type === 'reflected') return Math.min(1, Math.abs(t));
-  return t <= 0 ? 0 : t >= 1 ? 1 : t;
+  return Math.max(0, Math.min(1, t));
 }
 
 /**
- * The gradient's colour and opacity for every pixel of `region`, row by row: r, g, b (0–255) and opacity (0–1),
- * as paintPixels lays them down. The start and end must differ.
+ * The gradient's colour and opacity over `region`, a row at a time (selection.ts PaintRows): r, g, b (0–255) and
+ * opacity (0–1). The start and end must differ.
  */
-export function gradientPaint(g: Gradient, region: Rect): Float32Array {
+export function gradientRows(g: Gradient, region: Rect): (y: number, into: Float32Array) => void {
   const ux = g.to.x - g.from.x;
   const uy = g.to.y - g.from.y;
   const len2 = ux * ux + uy * uy;
-  const out = new Float32Array(region.w * region.h * 4);
   const { start: s, end: e } = g;
-  let k = 0;
-  for (let y = 0; y < region.h; y++) {
+  return (y, into) => {
     const dy = region.y + y + 0.5 - g.from.y;
-    for (let x = 0; x < region.w; x++, k += 4) {
+    for (let x = 0, k = 0; x < region.w; x++, k += 4) {
       const t = along(g, region.x + x + 0.5 - g.from.x, dy, ux, uy, len2);
-      out[k] = s.color.r + (e.color.r - s.color.r) * t;
-      out[k + 1] = s.color.g + (e.color.g - s.color.g) * t;
-      out[k + 2] = s.color.b + (e.color.b - s.color.b) * t;
-      out[k + 3] = s.opacity + (e.opacity - s.opacity) * t;
+      into[k] = s.color.r + (e.color.r - s.color.r) * t;
+      into[k + 1] = s.color.g + (e.color.g - s.color.g) * t;
+      into[k + 2] = s.color.b + (e.color.b - s.color.b) * t;
+      into[k + 3] = s.opacity + (e.opacity - s.opacity) * t;
     }
-  }
-  return out;
+  };
 }

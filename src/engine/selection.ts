@@ -331,12 +331,16 @@ export function fillPixels(
 }
 
 /**
- * What paintPixels lays down: one colour at an opacity, or a colour and an opacity (0–1) for every pixel of the
- * region, row by row (`rgba`, region.w × region.h × 4: a gradient's).
+ * A colour and an opacity (0–1) for every pixel of a region, a row at a time: `row(y, into)` writes row `y` (0 at
+ * the region's top) as r, g, b, opacity into `into` (region.w × 4 values). A row at a time keeps a gradient or a
+ * stroke over a whole large document to one row of memory.
  */
+export type PaintRows = (y: number, into: Float32Array) => void;
+
+/** What paintPixels lays down: one colour at an opacity, or a colour and an opacity for every pixel. */
 export type Paint =
   | { readonly color: { r: number; g: number; b: number }; readonly opacity: number }
-  | { readonly rgba: Float32Array };
+  | { readonly rows: PaintRows };
 
 /** fillPixels with any Paint: the same source-over, coverage, growth and transparency lock. */
 export function paintPixels(
@@ -360,13 +364,15 @@ export function paintPixels(
     paintOpaque(out, area, solid.color);
     return grown ? trimRaster(out) : out;
   }
-  const px = solid ? null : (paint as { rgba: Float32Array }).rgba;
+  const rows = solid ? null : (paint as { rows: PaintRows }).rows;
+  const px = rows ? new Float32Array(region.w * 4) : null;
   let { r, g, b } = solid?.color ?? { r: 0, g: 0, b: 0 };
   let opacity = solid?.opacity ?? 0;
   for (let y = 0; y < area.h; y++) {
     let i = ((area.y + y - out.y) * out.w + (area.x - out.x)) * 4;
-    // Where this row of the area starts in the paint's own pixels (the region's).
-    let k = ((area.y + y - region.y) * region.w + (area.x - region.x)) * 4;
+    // The paint's row, and where the area starts in it (the region's).
+    if (rows && px) rows(area.y + y - region.y, px);
+    let k = (area.x - region.x) * 4;
     const mrow = y * area.w;
     for (let x = 0; x < area.w; x++, i += 4, k += 4) {
       const m = typeof coverage === 'number' ? coverage : coverage[mrow + x]!;
@@ -399,26 +405,23 @@ export function paintPixels(
 }
 
 /**
- * A layer mask painted as Photoshop paints on one: each colour of `rgba` (over `region`, row by row, as
- * paintPixels takes it) as its grey — white shows, black hides, others by their luma (Rec. 601) — laid over the
+ * A layer mask painted as Photoshop paints on one: each colour of `rows` (over `region`, as paintPixels takes
+ * them) as its grey — white shows, black hides, others by their luma (Rec. 601) — laid over the
  * mask's values with coverage opacity × `selection` / 255. The mask grows to cover `region`; outside it, it keeps
  * its value there.
  */
-export function paintMask<T extends Mask>(
-  mask: T,
-  region: Rect,
-  rgba: Float32Array,
-  selection: Mask | null,
-): T {
+export function paintMask<T extends Mask>(mask: T, region: Rect, rows: PaintRows, selection: Mask | null): T {
   const rect = isEmptyRect(mask) ? region : unionRect(mask, region);
   const data = allocMask(rect.w * rect.h);
   const was = sampleMask(mask, rect);
   if (typeof was === 'number') data.fill(was);
   else data.set(was);
   const coverage = selection ? sampleMask(selection, region) : 255;
+  const rgba = new Float32Array(region.w * 4);
   for (let y = 0; y < region.h; y++) {
     let i = (region.y + y - rect.y) * rect.w + (region.x - rect.x);
-    let k = y * region.w * 4;
+    rows(y, rgba);
+    let k = 0;
     for (let x = 0; x < region.w; x++, i++, k += 4) {
       const m = typeof coverage === 'number' ? coverage : coverage[y * region.w + x]!;
       const a = (rgba[k + 3]! * m) / 255;

@@ -1,17 +1,18 @@
 /**
  * The pixel selection (group E's select_all, select_rect, select_ellipse, select_polygon, select_color_region,
- * select_layer_pixels, deselect; group C's inverse_selection, feather_selection), fill_selection and fill_gradient
- * (an extension, Photoshop's Gradient tool). Selection
+ * select_layer_pixels, deselect; group C's inverse_selection, feather_selection), fill_selection, and the painting
+ * extensions fill_gradient and paint_stroke (Photoshop's Gradient and Brush tools). Selection
  * changes are history steps, as in Photoshop's History panel (Rectangular Marquee, Deselect, Inverse, Feather);
  * a call that would change nothing says so and adds no step.
  */
 
+import { strokeBounds, strokeRows } from '../engine/brush.js';
 import { canvasRect } from '../engine/composite/index.js';
 import { checkLayerExtent } from '../engine/document-limits.js';
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { isBackground } from '../engine/factory.js';
-import { gradientPaint } from '../engine/gradient.js';
+import { gradientRows } from '../engine/gradient.js';
 import { magicWand, pixelAt } from '../engine/magic-wand.js';
 import type {
   DocState,
@@ -34,6 +35,7 @@ import {
   invertMask,
   normaliseSelection,
   type Paint,
+  type PaintRows,
   paintMask,
   paintPixels,
   rectMask,
@@ -295,6 +297,21 @@ function editableLayer(state: DocState, verb: '填充' | '清除'): PixelLayer |
   }
   assertPixelsEditable(state, layer, verb);
   return layer;
+}
+
+/** The layer a gradient or a brush stroke goes on: the active layer's pixels, or its mask (`target` mask). */
+function paintTarget(state: DocState, target: 'layer' | 'mask'): Layer {
+  return target === 'mask' ? maskedLayer(state) : editableLayer(state, '填充');
+}
+
+/** `state` with `rows` (over `region`) laid on `layer`'s pixels or its mask, as paintTarget chose it. */
+function painted(state: DocState, layer: Layer, target: 'layer' | 'mask', region: Rect, rows: PaintRows) {
+  return setLayer(
+    state,
+    layer.mask && target === 'mask'
+      ? { ...layer, mask: paintMask(layer.mask, region, rows, state.selection) }
+      : filledLayer(state, layer as PixelLayer | FillLayer, { rows }, region),
+  );
 }
 
 /** The active layer, whose layer mask is to be painted: it must have one and not be locked. */
@@ -583,14 +600,14 @@ export const selectionHandlers = {
         details: [{ parameter: 'end_x', value: end_x }],
       });
     }
-    const layer = target === 'mask' ? maskedLayer(s) : editableLayer(s, '填充');
+    const layer = paintTarget(s, target);
     if (start_opacity === 0 && end_opacity === 0) {
       return unpainted(s, layer, '两端不透明度都为 0：渐变不改变任何像素，没有记入历史');
     }
     warnHidden(ctx, s, layer, '填充');
     const [from, to] = [await heldColor(s, start_color), await heldColor(s, end_color)];
     const region = paintRegion(s);
-    const rgba = gradientPaint(
+    const rows = gradientRows(
       {
         type,
         from: { x: start_x, y: start_y },
@@ -600,12 +617,7 @@ export const selectionHandlers = {
       },
       region,
     );
-    const next = setLayer(
-      s,
-      layer.mask && target === 'mask'
-        ? { ...layer, mask: paintMask(layer.mask, region, rgba, s.selection) }
-        : filledLayer(s, layer as PixelLayer | FillLayer, { rgba }, region),
-    );
+    const next = painted(s, layer, target, region, rows);
     ctx.tx.update(doc.id, next);
     const notes = [from.note, to.note].filter((n) => n);
     return {
@@ -614,6 +626,55 @@ export const selectionHandlers = {
       end_color: to.hex,
       ...(from.inks || to.inks ? { inks: { start: from.inks, end: to.inks } } : {}),
       ...(notes.length > 0 ? { note: notes.join('；') } : {}),
+      target,
+      ...paintedReport(s, next, layer, region, target === 'layer'),
+    };
+  },
+
+  async paint_stroke({ points, size, color, hardness = 100, opacity = 100, target = 'layer' }, ctx) {
+    const doc = activeDoc(ctx);
+    const s = doc.state;
+    if (points.length === 0) {
+      fail('invalid_arguments', 'points 为空：画笔至少要经过一个点', {
+        hint: '给出笔画经过的点，如 [{"x": 100, "y": 100}, {"x": 300, "y": 120}]；只有一个点时点一下',
+        details: [{ parameter: 'points', value: [] }],
+      });
+    }
+    const layer = paintTarget(s, target);
+    if (opacity === 0) return unpainted(s, layer, '不透明度为 0：画笔不改变任何像素，没有记入历史');
+    const stroke = { points, size, hardness: hardness / 100 };
+    const within = s.selection ? paintRegion(s) : canvasRect(s);
+    const region = strokeBounds(stroke, within);
+    if (isEmptyRect(region)) {
+      return unpainted(
+        s,
+        layer,
+        s.selection ? '笔画不经过选区，没有画上任何像素' : '笔画完全在画布之外，没有画上任何像素',
+      );
+    }
+    warnHidden(ctx, s, layer, '填充');
+    const held = await heldColor(s, color);
+    const coverage = strokeRows(stroke, region);
+    const along = new Float32Array(region.w);
+    const { r, g, b } = held.color;
+    const rows: PaintRows = (y, into) => {
+      coverage(y, along);
+      for (let x = 0, k = 0; x < region.w; x++, k += 4) {
+        into[k] = r;
+        into[k + 1] = g;
+        into[k + 2] = b;
+        into[k + 3] = along[x]! * (opacity / 100);
+      }
+    };
+    const next = painted(s, layer, target, region, rows);
+    ctx.tx.update(doc.id, next);
+    return {
+      color: held.hex,
+      ...(held.inks ? { inks: held.inks } : {}),
+      ...(held.note ? { note: held.note } : {}),
+      size,
+      hardness,
+      opacity,
       target,
       ...paintedReport(s, next, layer, region, target === 'layer'),
     };

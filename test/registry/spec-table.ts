@@ -356,6 +356,7 @@ export const DESIGN_GROUP_E = [
   'create_paragraph_text',
   'set_text_box',
   'fill_gradient',
+  'paint_stroke',
 ] as const;
 
 /**

@@ -3,7 +3,7 @@ import { HISTORY_MAX_STEPS, LAYER_NAMES, NAME, NEW_NAME, PATH, PIECES_MAX_ITEMS,
 import { formatNames, IMAGE_FORMATS, READ_FORMATS } from '../file-formats.js';
 import { GARMENT_PARTS, GARMENT_TILT_MAX, GARMENT_TURNS } from '../garment-parts.js';
 import { defineTool } from '../types.js';
-import { GRADIENT_TYPES } from './paint-params.js';
+import { BRUSH_MAX_POINTS, BRUSH_MAX_SIZE, GRADIENT_TYPES } from './paint-params.js';
 import { ANCHORS, SCALE_LIMITS, SCALE_PROPERTIES } from './scale-params.js';
 import {
   EDGE_PROPERTIES,
@@ -588,6 +588,50 @@ export const groupE = [
       type: { default: 'linear' },
       start_opacity: { default: 100, min: 0, max: 100 },
       end_opacity: { default: 100, min: 0, max: 100 },
+      target: { default: 'layer' },
+    },
+  }),
+  defineTool({
+    name: 'paint_stroke',
+    group: 'E',
+    toolset: 'selection',
+    label: '画笔',
+    labelEn: 'Brush',
+    effect: 'write',
+    description: `用画笔在当前图层上画一笔（如 Photoshop 的画笔工具按住拖过这些点）：圆形笔刷沿 points 依次连成的路径涂色，只有一个点时点一下；有选区时只画在选区内，图层锁定透明像素时只改已有像素的颜色。size 为笔刷直径（像素，1-${BRUSH_MAX_SIZE}）；hardness 为硬度 0-100（默认 100：边缘清晰；越小边缘越柔和）；color 为颜色（十六进制，CMYK 文档也可写油墨百分比）；opacity 为不透明度 0-100（默认 100），同一笔重叠处不会加深。points 最多 ${BRUSH_MAX_POINTS} 个点，坐标为文档像素。target 为 mask 时画在当前图层的图层蒙版上（白色显示、黑色隐藏，其他颜色按其灰度），图层须已有蒙版（先 add_layer_mask）；否则当前图层须为像素图层。`,
+    parameters: {
+      type: 'object',
+      properties: {
+        points: {
+          type: 'array',
+          description: '笔画经过的点，依次连接',
+          items: {
+            type: 'object',
+            properties: {
+              x: { type: 'number', description: '点的 x 坐标（像素）' },
+              y: { type: 'number', description: '点的 y 坐标（像素）' },
+            },
+            required: ['x', 'y'],
+          },
+        },
+        size: { type: 'number', description: `笔刷直径（像素），1-${BRUSH_MAX_SIZE}` },
+        color: { type: 'string', description: '颜色，十六进制颜色' },
+        hardness: { type: 'number', description: '硬度 0-100，默认 100' },
+        opacity: { type: 'number', description: '不透明度 0-100，默认 100' },
+        target: {
+          type: 'string',
+          description: '画在哪里：layer 图层像素（默认）；mask 图层蒙版（白色显示、黑色隐藏）',
+          enum: ['layer', 'mask'],
+        },
+      },
+      required: ['points', 'size', 'color'],
+    },
+    limits: {
+      points: { maxItems: BRUSH_MAX_POINTS, items: { x: REACH_LIMITS, y: REACH_LIMITS } },
+      size: { min: 1, max: BRUSH_MAX_SIZE, unit: 'px' },
+      color: { format: 'color', inks: true },
+      hardness: { default: 100, min: 0, max: 100 },
+      opacity: { default: 100, min: 0, max: 100 },
       target: { default: 'layer' },
     },
   }),

@@ -24,6 +24,7 @@ import { openFiles } from '../state/open-files.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { usePieceMark, usePieceShown } from '../state/piece-mark.js';
 import { inFormControl } from '../state/shortcuts.js';
+import { BrushOptionsBar } from './BrushOptionsBar.js';
 import { CropHandles } from './CropHandles.js';
 import { UploadButton } from './FilesPane.js';
 import { GradientOptionsBar } from './GradientOptionsBar.js';
@@ -40,6 +41,7 @@ import { type TextAlign, TextEditor, textLayerAt, useTextTool } from './TextTool
 import { type CanvasTool, ToolIcon } from './ToolIcon.js';
 import { TransformHandles } from './TransformHandles.js';
 import { newTextOptions, TypeOptionsBar } from './TypeOptionsBar.js';
+import { type BrushOptions, useBrush } from './useBrush.js';
 import { useCrop } from './useCrop.js';
 import { useFonts } from './useFonts.js';
 import { useForeground } from './useForeground.js';
@@ -339,6 +341,7 @@ const CANVAS_TOOLS: readonly { id: CanvasTool; key: string }[] = [
   { id: 'wand', key: 'W' },
   { id: 'crop', key: 'C' },
   { id: 'eyedropper', key: 'I' },
+  { id: 'brush', key: 'B' },
   { id: 'gradient', key: 'G' },
   { id: 'text', key: 'T' },
 ];
@@ -350,6 +353,7 @@ const TOOL_KEYS: Record<string, CanvasTool> = {
   KeyW: 'wand',
   KeyC: 'crop',
   KeyI: 'eyedropper',
+  KeyB: 'brush',
   KeyG: 'gradient',
   KeyT: 'text',
 };
@@ -514,6 +518,15 @@ export function CanvasPane() {
   });
   const masked = doc ? layerWithId(doc.layers, doc.active_layer_id)?.mask === true : false;
   const gradient = useGradient(CLICK_SLOP, view?.zoom ?? 1, foreground.color, gradientOptions, masked);
+  const [brushOptions, setBrushOptions] = useState<BrushOptions>({
+    size: 20,
+    hardness: 100,
+    opacity: 100,
+    onMask: false,
+  });
+  const brush = useBrush(tool === 'brush', view?.zoom ?? 1, foreground.color, brushOptions, masked, (size) =>
+    setBrushOptions((o) => ({ ...o, size })),
+  );
   const fonts = useFonts(tool === 'text');
   // The eyedropper's last reading: a colour, or null where the canvas is transparent.
   const [picked, setPicked] = useState<{ hex: string | null } | null>(null);
@@ -728,6 +741,7 @@ export function CanvasPane() {
       crop.release(e, at, true);
       textBox.release(e, at, true);
       gradient.release(e, at, true);
+      brush.release(e, at, true);
     }
     textBox.setRect(null);
     layerMove.release(e, true);
@@ -830,6 +844,7 @@ export function CanvasPane() {
           else if (press.current && at && tool === 'crop' && e.pointerType !== 'touch') crop.press(e, at);
           else if (press.current && at && tool === 'gradient' && e.pointerType !== 'touch')
             gradient.press(e, at);
+          else if (press.current && at && tool === 'brush' && e.pointerType !== 'touch') brush.press(e, at);
           else if (
             press.current &&
             at &&
@@ -863,7 +878,8 @@ export function CanvasPane() {
               lasso.move(e, at) ||
               crop.move(e, at) ||
               textBox.move(e, at) ||
-              gradient.move(e, at))
+              gradient.move(e, at) ||
+              brush.move(e, at))
           )
             return;
           if (layerMove.drag(e)) return;
@@ -896,6 +912,7 @@ export function CanvasPane() {
           const marked =
             boxed?.rect != null ||
             (at !== null && gradient.release(e, at)) ||
+            (at !== null && brush.release(e, at)) ||
             (at !== null && (marquee.release(e, at) || lasso.release(e, at) || crop.release(e, at)));
           const moved = marked || layerMove.release(e);
           const clicked = !moved && press.current?.id === e.pointerId;
@@ -1065,6 +1082,25 @@ export function CanvasPane() {
                 </button>
               </span>
             )}
+            {brush.path && (
+              // The stroke as it is drawn, in the foreground colour at the brush's size and opacity.
+              <svg
+                class="brush-path"
+                aria-hidden="true"
+                viewBox={`0 0 ${doc.width} ${doc.height}`}
+                preserveAspectRatio="none"
+              >
+                <polyline
+                  points={brush.path.map((p) => `${p.x},${p.y}`).join(' ')}
+                  stroke={foreground.color}
+                  stroke-width={brushOptions.size}
+                  stroke-opacity={brushOptions.opacity / 100}
+                  fill="none"
+                  stroke-linecap="round"
+                  stroke-linejoin="round"
+                />
+              </svg>
+            )}
             {gradient.line && (
               // The gradient's line being dragged, from its start to its end, as Photoshop draws it.
               <svg
@@ -1169,6 +1205,13 @@ export function CanvasPane() {
               t('canvas.pickedTransparent')
             )}
           </div>
+        )}
+        {tool === 'brush' && (
+          <BrushOptionsBar
+            options={brushOptions}
+            masked={masked}
+            update={(change) => setBrushOptions((o) => ({ ...o, ...change }))}
+          />
         )}
         {tool === 'gradient' && (
           <GradientOptionsBar

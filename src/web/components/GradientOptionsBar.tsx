@@ -5,9 +5,8 @@
  */
 import { GRADIENT_TYPES } from '../../registry/tools/paint-params.js';
 import { useStudioView } from '../context.js';
-import { labelIn } from '../i18n.js';
-import { PANE_TOOLS } from '../state/pane-tools.js';
 import { backToDocument } from './back-to-document.js';
+import { MaskToggle } from './MaskToggle.js';
 import type { GradientOptions } from './useGradient.js';
 
 export function GradientOptionsBar({
@@ -23,8 +22,7 @@ export function GradientOptionsBar({
   options: GradientOptions;
   update: (change: Partial<GradientOptions>) => void;
 }) {
-  const { studio, t, lang } = useStudioView();
-  const addMask = studio.tools.get(PANE_TOOLS.addMask);
+  const { t } = useStudioView();
   const end = options.toTransparent ? `${start}00` : options.end;
   return (
     <fieldset
@@ -60,21 +58,7 @@ export function GradientOptionsBar({
         />
         {t('canvas.gradientTransparent')}
       </label>
-      <label
-        title={
-          masked
-            ? undefined
-            : t('canvas.gradientNoMask', { tool: addMask ? labelIn(addMask, lang) : PANE_TOOLS.addMask })
-        }
-      >
-        <input
-          type="checkbox"
-          checked={options.onMask && masked}
-          disabled={!masked}
-          onChange={(e) => update({ onMask: (e.currentTarget as HTMLInputElement).checked })}
-        />
-        {t('canvas.gradientOnMask')}
-      </label>
+      <MaskToggle masked={masked} checked={options.onMask} onChange={(onMask) => update({ onMask })} />
       <label>
         {t('canvas.gradientType')}
         <select

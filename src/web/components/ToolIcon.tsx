@@ -1,12 +1,21 @@
 /** The canvas toolbox's pictures, drawn small after Photoshop's own; the options bar shows some of them too. */
 import type { SelectionOptions } from './selection-options.js';
 
-export type CanvasTool = 'move' | 'marquee' | 'lasso' | 'wand' | 'crop' | 'eyedropper' | 'gradient' | 'text';
+export type CanvasTool =
+  | 'move'
+  | 'marquee'
+  | 'lasso'
+  | 'wand'
+  | 'crop'
+  | 'eyedropper'
+  | 'brush'
+  | 'gradient'
+  | 'text';
 
 /** Which marquee and lasso a picture shows (the other options do not change a picture). */
 type Shown = Pick<SelectionOptions, 'shape' | 'lasso'>;
 
-/** Photoshop's pictures of its Move, Marquee, Lasso, Magic Wand, Crop, Eyedropper, Gradient and Type tools, small. */
+/** Photoshop's pictures of its Move, Marquee, Lasso, Magic Wand, Crop, Eyedropper, Brush, Gradient and Type tools. */
 export function ToolIcon({ tool, options }: { tool: CanvasTool; options: Shown }) {
   return (
     <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
@@ -58,6 +67,11 @@ export function ToolIcon({ tool, options }: { tool: CanvasTool; options: Shown }
           stroke="currentColor"
           stroke-width="1.2"
           stroke-linejoin="round"
+        />
+      ) : tool === 'brush' ? (
+        <path
+          d="M14 2.2c.4.4.2 1-.3 1.5L8.4 9.2 6.8 7.6l5.5-5.3c.5-.5 1.2-.6 1.7-.1zM6 8.5l1.5 1.5c-.3 1.8-1.5 3.5-4.5 3.8.9-.8.8-1.8 1-2.8.2-1.2.9-2.3 2-2.5z"
+          fill="currentColor"
         />
       ) : tool === 'gradient' ? (
         <>

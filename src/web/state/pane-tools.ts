@@ -17,6 +17,7 @@ export const PANE_TOOLS = {
   setForeground: 'set_foreground_color',
   fill: 'fill_selection',
   gradient: 'fill_gradient',
+  brush: 'paint_stroke',
   addMask: 'add_layer_mask',
   clearSelection: 'clear_selection',
   createLayer: 'create_layer',

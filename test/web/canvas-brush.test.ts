@@ -1,0 +1,117 @@
+/**
+ * The Brush tool (B) on the canvas, as Photoshop's: a drag paints the foreground colour along the pointer's path,
+ * shown as it is drawn and made when the pointer lifts (画笔, one history step); a click paints a dot; [ and ] step
+ * the size; the options bar's size, hardness and opacity are what is sent.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createSession, okCalls, toolCall } from '../server/support.js';
+import { eventually, snapshot } from '../support/browser.js';
+import { screenPoint } from './canvas-support.js';
+import { studioHarness } from './studio-harness.js';
+
+const studio = studioHarness('canvas-brush');
+const W = 600;
+const H = 400;
+const onCanvas = (page: Page, x: number, y: number) => screenPoint(page, W, H, x, y);
+
+async function labels(id: string): Promise<string[]> {
+  const s = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
+    active: { history: { labels: string[]; index: number } };
+  };
+  return s.active.history.labels.slice(0, s.active.history.index + 1);
+}
+
+async function hexAt(id: string, x: number, y: number): Promise<string> {
+  const [r] = await okCalls(studio.url, id, [toolCall('get_pixel_color', { x, y })]);
+  return String((r as { hex: string }).hex);
+}
+
+describe('the Brush tool', () => {
+  it('paints the drag’s path in the foreground colour, a click a dot; [ and ] step the size', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: W, height: H, name: '画笔' }),
+      toolCall('create_layer', { name: '笔迹' }),
+      toolCall('set_foreground_color', { color: '#264653' }),
+    ]);
+    const page = await studio.open(id, 1280, 800);
+    const sent: Record<string, unknown>[] = [];
+    page.on('request', (r) => {
+      if (r.method() !== 'POST' || !r.url().includes('/tool-calls')) return;
+      const body = r.postDataJSON() as { tool_calls: { function: { name: string; arguments: string } }[] };
+      for (const c of body.tool_calls)
+        if (c.function.name === 'paint_stroke') sent.push(JSON.parse(c.function.arguments));
+    });
+    await eventually(() => page.locator('.artboard img').count()).toBe(1);
+    const viewport = page.locator('.canvas-viewport[tabindex]');
+    await viewport.focus();
+    await page.keyboard.press('b');
+    await eventually(() => page.getByRole('button', { name: '画笔工具' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    const bar = page.getByRole('group', { name: '画笔选项' });
+    const size = bar.locator('input.brush-size');
+    await size.fill('30');
+    await size.press('Enter');
+    await expect(size.inputValue()).resolves.toBe('30');
+    // [ and ] step it as Photoshop does (by 10 between 10 and 100).
+    await viewport.focus();
+    await page.keyboard.press(']');
+    await eventually(() => size.inputValue()).toBe('40');
+    await page.keyboard.press('[');
+    await eventually(() => size.inputValue()).toBe('30');
+    const steps = (await labels(id)).length;
+
+    // A wave across the canvas.
+    const path = [
+      [80, 200],
+      [180, 120],
+      [300, 200],
+      [420, 280],
+      [520, 200],
+    ] as const;
+    const first = await onCanvas(page, path[0][0], path[0][1]);
+    await page.mouse.move(first.x, first.y);
+    await page.mouse.down();
+    for (const p of path.slice(1)) {
+      const at = await onCanvas(page, p[0], p[1]);
+      await page.mouse.move(at.x, at.y, { steps: 8 });
+    }
+    await eventually(() => page.locator('.brush-path polyline').count()).toBe(1);
+    // Drawn over the canvas where the stroke will land: the preview's frame is the artboard's.
+    const frame = (await page.locator('.brush-path').boundingBox())!;
+    const board = (await page.locator('.artboard').boundingBox())!;
+    expect([frame.x, frame.y, frame.width, frame.height].map((v) => Math.round(v))).toEqual(
+      [board.x, board.y, board.width, board.height].map((v) => Math.round(v)),
+    );
+    await snapshot(page, 'canvas-brush-drawing');
+    await page.mouse.up();
+    await eventually(async () => (await labels(id)).slice(steps)).toEqual(['画笔']);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ size: 30, color: '#264653' });
+    expect((sent[0]!.points as unknown[]).length).toBeGreaterThan(10);
+    expect(await page.locator('.brush-path').count()).toBe(0);
+    // On the path, the colour; well off it, the white below.
+    await expect(hexAt(id, 300, 200)).resolves.toBe('#264653');
+    await expect(hexAt(id, 180, 121)).resolves.toBe('#264653');
+    await expect(hexAt(id, 300, 300)).resolves.toBe('#ffffff');
+
+    // A click, at half opacity and soft: a dot, the colour half over white at its centre.
+    await bar.locator('input.brush-opacity').fill('50');
+    await bar.locator('input.brush-opacity').press('Enter');
+    await bar.locator('input.brush-hardness').fill('0');
+    await bar.locator('input.brush-hardness').press('Enter');
+    const dot = await onCanvas(page, 300, 60);
+    await page.mouse.click(dot.x, dot.y);
+    await eventually(() => sent.length).toBe(2);
+    expect(sent[1]).toMatchObject({ opacity: 50, hardness: 0 });
+    expect(sent[1]!.points as unknown[]).toHaveLength(1);
+    await eventually(async () => (await labels(id)).slice(steps)).toEqual(['画笔', '画笔']);
+    const centre = await hexAt(id, 300, 60);
+    const red = Number.parseInt(centre.slice(1, 3), 16);
+    expect(Math.abs(red - (0x26 + 255) / 2)).toBeLessThanOrEqual(6);
+    await eventually(() => page.locator('.artboard img').getAttribute('src')).not.toBe(null);
+    await snapshot(page, 'canvas-brush-made');
+  });
+});
