@@ -50,13 +50,13 @@ export function strokeBounds(s: BrushStroke, clip: Rect): Rect {
   return intersectRect(whole, clip);
 }
 
-/** Side of the grid cells the path's segments are sorted into, px. */
-const CELL = 64;
+/** Height of the bands of rows the path's segments are sorted into, px. */
+const BAND = 64;
 
 /**
  * The stroke's coverage (0–1) row by row over `region`: `row(y, into)` writes row `y` (0 at the region's top) into
- * `into` (region.w values). The path's segments are sorted into a grid once, so each pixel measures only the
- * segments near it.
+ * `into` (region.w values). Each segment of the path is measured only over the stretch of the row within a
+ * radius of it, so a stroke costs its own area, not the area of its bounds (a diagonal across a large canvas).
  */
 export function strokeRows(s: BrushStroke, region: Rect): (y: number, into: Float32Array) => void {
   const radius = s.size / 2;
@@ -64,43 +64,49 @@ export function strokeRows(s: BrushStroke, region: Rect): (y: number, into: Floa
   const pts = s.points;
   const segs =
     pts.length === 1 ? [[pts[0]!, pts[0]!] as const] : pts.slice(1).map((b, i) => [pts[i]!, b] as const);
-  const cols = Math.max(1, Math.ceil(region.w / CELL));
-  const rows = Math.max(1, Math.ceil(region.h / CELL));
-  const grid = new Map<number, number[]>();
+  const bands: number[][] = Array.from({ length: Math.max(1, Math.ceil(region.h / BAND)) }, () => []);
   segs.forEach(([a, b], i) => {
-    const cx0 = Math.max(0, Math.floor((Math.min(a.x, b.x) - reach - region.x) / CELL));
-    const cx1 = Math.min(cols - 1, Math.floor((Math.max(a.x, b.x) + reach - region.x) / CELL));
-    const cy0 = Math.max(0, Math.floor((Math.min(a.y, b.y) - reach - region.y) / CELL));
-    const cy1 = Math.min(rows - 1, Math.floor((Math.max(a.y, b.y) + reach - region.y) / CELL));
-    for (let cy = cy0; cy <= cy1; cy++) {
-      for (let cx = cx0; cx <= cx1; cx++) {
-        const key = cy * cols + cx;
-        const list = grid.get(key);
-        if (list) list.push(i);
-        else grid.set(key, [i]);
-      }
-    }
+    const top = Math.max(0, Math.floor((Math.min(a.y, b.y) - reach - region.y) / BAND));
+    const bottom = Math.min(bands.length - 1, Math.floor((Math.max(a.y, b.y) + reach - region.y) / BAND));
+    for (let k = top; k <= bottom; k++) bands[k]!.push(i);
   });
+  const best = new Float32Array(region.w);
   return (y, into) => {
     into.fill(0);
     if (isEmptyRect(region)) return;
     const py = region.y + y + 0.5;
-    const band = Math.floor(y / CELL) * cols;
-    for (let x = 0; x < region.w; x++) {
-      const near = grid.get(band + Math.floor(x / CELL));
-      if (!near) continue;
-      const px = region.x + x + 0.5;
-      let best = Infinity;
-      for (const i of near) {
-        const [a, b] = segs[i]!;
-        const dx = b.x - a.x;
-        const dy = b.y - a.y;
-        const len2 = dx * dx + dy * dy;
+    best.fill(Infinity);
+    let lo = region.w;
+    let hi = -1;
+    for (const i of bands[Math.floor(y / BAND)] ?? []) {
+      const [a, b] = segs[i]!;
+      const dx = b.x - a.x;
+      const dy = b.y - a.y;
+      // The part of the segment within `reach` of this row, vertically; its x-extent widened by `reach`.
+      let t0 = 0;
+      let t1 = 1;
+      if (dy !== 0) {
+        const u = (py - reach - a.y) / dy;
+        const v = (py + reach - a.y) / dy;
+        t0 = Math.max(0, Math.min(u, v));
+        t1 = Math.min(1, Math.max(u, v));
+      } else if (Math.abs(py - a.y) > reach) continue;
+      if (t0 > t1) continue;
+      const xa = Math.max(0, Math.floor(Math.min(a.x + dx * t0, a.x + dx * t1) - reach - region.x));
+      const xb = Math.min(region.w - 1, Math.ceil(Math.max(a.x + dx * t0, a.x + dx * t1) + reach - region.x));
+      if (xa > xb) continue;
+      lo = Math.min(lo, xa);
+      hi = Math.max(hi, xb);
+      const len2 = dx * dx + dy * dy;
+      for (let x = xa; x <= xb; x++) {
+        const px = region.x + x + 0.5;
         const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((px - a.x) * dx + (py - a.y) * dy) / len2));
         const d2 = (px - a.x - t * dx) ** 2 + (py - a.y - t * dy) ** 2;
-        if (d2 < best) best = d2;
+        if (d2 < best[x]!) best[x] = d2;
       }
-      if (best <= reach * reach) into[x] = brushAlpha(Math.sqrt(best), radius, s.hardness);
+    }
+    for (let x = lo; x <= hi; x++) {
+      if (best[x]! <= reach * reach) into[x] = brushAlpha(Math.sqrt(best[x]!), radius, s.hardness);
     }
   };
 }
