@@ -139,9 +139,25 @@ async function manual(browser: Browser): Promise<void> {
       font_size: '150',
       color: '#c0392b',
     });
+    await runTool(page, '创建段落文字', {
+      text: '春装上新，棉麻面料轻盈透气。全场满三百减五十，活动截至三月十五日，详情请咨询门店。',
+      x: '80',
+      y: '480',
+      width: '1040',
+      height: '100',
+      font_size: '34',
+      color: '#34495e',
+    });
     await runTool(page, '新建图层', { name: '色块' });
     await runTool(page, '矩形选区', { left: '0', top: '600', right: '1200', bottom: '800' });
-    await runTool(page, '填充选区', { color: '#f4d03f' });
+    await runTool(page, '渐变填充', {
+      start_x: '0',
+      start_y: '600',
+      end_x: '1200',
+      end_y: '800',
+      start_color: '#f4d03f',
+      end_color: '#e67e22',
+    });
     await runTool(page, '取消选择');
     const before = await page.locator('.artboard img').getAttribute('src');
     await runTool(page, '添加投影', { name: '春季新品', distance: '10', size: '16', opacity: '75' });

@@ -125,8 +125,10 @@ describe('transform handles', () => {
       expect(Math.abs(x3! + w3! - 300)).toBeLessThanOrEqual(1);
       expect(Math.abs(y3! + h3! - 200)).toBeLessThanOrEqual(1);
 
-      // Esc while dragging: back, nothing sent.
-      const t = (await page.locator('.transform-handle[data-handle="bottom"]').boundingBox())!;
+      // Esc while dragging: back, nothing sent. The handles come back once the canvas shows the scaled layer.
+      const bottom = page.locator('.transform-handle[data-handle="bottom"]');
+      await bottom.waitFor({ state: 'visible' });
+      const t = (await bottom.boundingBox())!;
       await page.mouse.move(t.x + t.width / 2, t.y + t.height / 2);
       await page.mouse.down();
       await page.mouse.move(t.x, t.y + 80, { steps: 4 });

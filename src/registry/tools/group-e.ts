@@ -568,8 +568,8 @@ export const groupE = [
         start_color: { type: 'string', description: '起点颜色，十六进制颜色' },
         end_color: { type: 'string', description: '终点颜色，十六进制颜色' },
         type: { type: 'string', description: '渐变类型，默认 linear', enum: GRADIENT_TYPES },
-        start_opacity: { type: 'number', description: '起点不透明度 0-100，默认 100' },
-        end_opacity: { type: 'number', description: '终点不透明度 0-100，默认 100' },
+        start_opacity: { type: 'number', description: '起点不透明度（0-100），默认 100' },
+        end_opacity: { type: 'number', description: '终点不透明度（0-100），默认 100' },
         target: {
           type: 'string',
           description: '画在哪里：layer 图层像素（默认）；mask 图层蒙版（白色显示、黑色隐藏）',
@@ -616,8 +616,8 @@ export const groupE = [
         },
         size: { type: 'number', description: `笔刷直径（像素），1-${BRUSH_MAX_SIZE}` },
         color: { type: 'string', description: '颜色，十六进制颜色' },
-        hardness: { type: 'number', description: '硬度 0-100，默认 100' },
-        opacity: { type: 'number', description: '不透明度 0-100，默认 100' },
+        hardness: { type: 'number', description: '硬度（0-100），默认 100' },
+        opacity: { type: 'number', description: '不透明度（0-100），默认 100' },
         target: {
           type: 'string',
           description: '画在哪里：layer 图层像素（默认）；mask 图层蒙版（白色显示、黑色隐藏）',
