@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createSession, okCalls, toolCall } from '../server/support.js';
 import { eventually, snapshot } from '../support/browser.js';
-import { screenPoint } from './canvas-support.js';
+import { callsSent, historyLabels, screenPoint } from './canvas-support.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('canvas-brush');
@@ -15,12 +15,7 @@ const W = 600;
 const H = 400;
 const onCanvas = (page: Page, x: number, y: number) => screenPoint(page, W, H, x, y);
 
-async function labels(id: string): Promise<string[]> {
-  const s = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
-    active: { history: { labels: string[]; index: number } };
-  };
-  return s.active.history.labels.slice(0, s.active.history.index + 1);
-}
+const labels = (id: string) => historyLabels(studio.url, id);
 
 async function hexAt(id: string, x: number, y: number): Promise<string> {
   const [r] = await okCalls(studio.url, id, [toolCall('get_pixel_color', { x, y })]);
@@ -36,13 +31,7 @@ describe('the Brush tool', () => {
       toolCall('set_foreground_color', { color: '#264653' }),
     ]);
     const page = await studio.open(id, 1280, 800);
-    const sent: Record<string, unknown>[] = [];
-    page.on('request', (r) => {
-      if (r.method() !== 'POST' || !r.url().includes('/tool-calls')) return;
-      const body = r.postDataJSON() as { tool_calls: { function: { name: string; arguments: string } }[] };
-      for (const c of body.tool_calls)
-        if (c.function.name === 'paint_stroke') sent.push(JSON.parse(c.function.arguments));
-    });
+    const sent = callsSent(page, 'paint_stroke');
     await eventually(() => page.locator('.artboard img').count()).toBe(1);
     const viewport = page.locator('.canvas-viewport[tabindex]');
     await viewport.focus();

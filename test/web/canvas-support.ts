@@ -25,3 +25,20 @@ export async function selectionState(
     labels: s.active.history.labels.slice(0, s.active.history.index + 1),
   };
 }
+
+/** The labels of the active document's history up to the current step. */
+export async function historyLabels(base: string, id: string): Promise<string[]> {
+  return (await selectionState(base, id)).labels;
+}
+
+/** The arguments of every call of tool `name` the page sends from now on, in order (the array fills as it goes). */
+export function callsSent(page: Page, name: string): Record<string, unknown>[] {
+  const sent: Record<string, unknown>[] = [];
+  page.on('request', (r) => {
+    if (r.method() !== 'POST' || !r.url().includes('/tool-calls')) return;
+    const body = r.postDataJSON() as { tool_calls: { function: { name: string; arguments: string } }[] };
+    for (const c of body.tool_calls)
+      if (c.function.name === name) sent.push(JSON.parse(c.function.arguments));
+  });
+  return sent;
+}

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { LayerNode } from '../../src/calls/snapshot-types.js';
 import { activeLayers, createSession, okCalls, toolCall } from '../server/support.js';
 import { eventually, snapshot } from '../support/browser.js';
-import { screenPoint } from './canvas-support.js';
+import { historyLabels, screenPoint } from './canvas-support.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('canvas-text-box');
@@ -20,12 +20,7 @@ const onCanvas = (page: Page, x: number, y: number) => screenPoint(page, W, H, x
 
 const WORDS = '春季新品上市全场八折优惠活动时间三月一日至十五日';
 
-async function labels(id: string): Promise<string[]> {
-  const s = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
-    active: { history: { labels: string[]; index: number } };
-  };
-  return s.active.history.labels.slice(0, s.active.history.index + 1);
-}
+const labels = (id: string) => historyLabels(studio.url, id);
 
 async function textLayer(id: string, content: string): Promise<LayerNode | undefined> {
   return (await activeLayers(studio.url, id)).find((l) => l.text?.content === content);

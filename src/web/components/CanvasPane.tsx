@@ -2,6 +2,7 @@
  * The active document's composite: rendered by the server at screen size (render.png?max=), shown with zoom
  * and pan, reloaded after every run that may have changed it.
  */
+import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ActiveDocument, LayerNode } from '../api/types.js';
 import {
@@ -334,6 +335,28 @@ function SelectedBox({
 }
 
 /** The canvas's tools in the toolbox's order, with Photoshop's key for each. */
+/** An SVG over the whole artboard in document pixels: what a tool draws while the pointer drags. */
+function DocOverlay({
+  doc,
+  class: kind,
+  children,
+}: {
+  doc: { width: number; height: number };
+  class?: string;
+  children: ComponentChildren;
+}) {
+  return (
+    <svg
+      class={kind ? `doc-overlay ${kind}` : 'doc-overlay'}
+      aria-hidden="true"
+      viewBox={`0 0 ${doc.width} ${doc.height}`}
+      preserveAspectRatio="none"
+    >
+      {children}
+    </svg>
+  );
+}
+
 const CANVAS_TOOLS: readonly { id: CanvasTool; key: string }[] = [
   { id: 'move', key: 'V' },
   { id: 'marquee', key: 'M' },
@@ -1084,12 +1107,7 @@ export function CanvasPane() {
             )}
             {brush.path && (
               // The stroke as it is drawn, in the foreground colour at the brush's size and opacity.
-              <svg
-                class="brush-path"
-                aria-hidden="true"
-                viewBox={`0 0 ${doc.width} ${doc.height}`}
-                preserveAspectRatio="none"
-              >
+              <DocOverlay doc={doc} class="brush-path">
                 <polyline
                   points={brush.path.map((p) => `${p.x},${p.y}`).join(' ')}
                   stroke={foreground.color}
@@ -1099,16 +1117,11 @@ export function CanvasPane() {
                   stroke-linecap="round"
                   stroke-linejoin="round"
                 />
-              </svg>
+              </DocOverlay>
             )}
             {gradient.line && (
               // The gradient's line being dragged, from its start to its end, as Photoshop draws it.
-              <svg
-                class="gradient-line"
-                aria-hidden="true"
-                viewBox={`0 0 ${doc.width} ${doc.height}`}
-                preserveAspectRatio="none"
-              >
+              <DocOverlay doc={doc} class="gradient-line">
                 <line
                   x1={gradient.line.from.x}
                   y1={gradient.line.from.y}
@@ -1117,7 +1130,7 @@ export function CanvasPane() {
                   vector-effect="non-scaling-stroke"
                 />
                 <circle cx={gradient.line.from.x} cy={gradient.line.from.y} r={3 / view.zoom} />
-              </svg>
+              </DocOverlay>
             )}
             {textBox.rect && (
               // The paragraph text's box being dragged, as Photoshop's type tool draws it.
