@@ -11,6 +11,7 @@
  *   canvas pixel of scratch space, which must stay within one typed array (4 GiB in Node 20). It is also
  *   sharp's default input limit, which decoding images keeps. A 9,000 × 18,000 marker (150 DPI) is 60 % of it.
  */
+import { LAYER_REACH_MAX } from '../registry/bounds.js';
 import { fail } from './errors.js';
 
 /** Widest or tallest canvas of a PSD (version 1). */
@@ -22,11 +23,8 @@ export const MAX_DOCUMENT_SIDE = PSB_MAX_SIDE;
 /** Pixels (width × height) a document may have. */
 export const MAX_DOCUMENT_PIXELS = 0x3fff * 0x3fff;
 
-/**
- * How far from the canvas's origin a layer's pixels may lie: PSD and PSB record layer and mask rectangles as
- * signed 32-bit integers, so a layer moved further could not be saved where it is.
- */
-export const MAX_LAYER_REACH = 2 ** 31 - 1;
+/** How far from the canvas's origin a layer's pixels may lie (the registry's bound, which says why). */
+export const MAX_LAYER_REACH = LAYER_REACH_MAX;
 
 /** How far from the canvas's origin a rectangle reaches, in pixels (compared with MAX_LAYER_REACH). */
 export function reachOf(r: {

@@ -409,15 +409,6 @@ export function layoutText(spec: TextSpec): TextLayout {
   return { font, lines, ink, hidden };
 }
 
-/**
- * How many of paragraph text's lines its box cannot show (0 for point text, which has no box). Lines with nothing
- * but spaces count: Photoshop flags the overflow the same way.
- */
-export function hiddenLines(spec: TextSpec): number {
-  if (!paragraphOf(spec).box || !(spec.size >= MIN_TEXT_SIZE)) return 0;
-  return layoutText(spec).hidden;
-}
-
 const COVERAGE_INK = '#808080';
 
 function draw(spec: TextSpec, layout: TextLayout, frame: Rect): Raster {
@@ -475,6 +466,11 @@ function touchesEdge(inner: Rect, outer: Rect): boolean {
  * is drawn again with a wider margin, so nothing is clipped. Empty when the text has no visible characters.
  */
 export function renderText(spec: TextSpec): Raster {
+  return drawText(spec).raster;
+}
+
+/** renderText's work, with how many of paragraph text's lines its box could not show (TextLayout.hidden). */
+function drawText(spec: TextSpec): { raster: Raster; hidden: number } {
   const empty: Raster = {
     x: Math.round(spec.x) + 0,
     y: Math.round(spec.y) + 0,
@@ -483,9 +479,10 @@ export function renderText(spec: TextSpec): Raster {
     data: new Uint8ClampedArray(0),
   };
   // Below a hundredth of a pixel nothing is visible (and Skia ignores a font string that rounds to 0px).
-  if (!(spec.size >= MIN_TEXT_SIZE)) return empty;
+  if (!(spec.size >= MIN_TEXT_SIZE)) return { raster: empty, hidden: 0 };
   const layout = layoutText(spec);
-  if (isEmptyRect(layout.ink)) return empty;
+  const { hidden } = layout;
+  if (isEmptyRect(layout.ink)) return { raster: empty, hidden };
   const ink = spec.transform ? transformedBox(layout.ink, spec.transform, textAnchor(spec)) : layout.ink;
   let pad = 2 + Math.ceil(spec.size * 0.02);
   for (let attempt = 0; ; attempt++) {
@@ -505,21 +502,25 @@ export function renderText(spec: TextSpec): Raster {
     }
     const drawn = draw(spec, layout, frame);
     const bounds = alphaBounds(drawn);
-    if (isEmptyRect(bounds)) return empty;
-    if (!touchesEdge(bounds, frame) || attempt === 2) return cropRaster(drawn, bounds);
+    if (isEmptyRect(bounds)) return { raster: empty, hidden };
+    if (!touchesEdge(bounds, frame) || attempt === 2) return { raster: cropRaster(drawn, bounds), hidden };
     pad = pad * 4 + Math.ceil(spec.size / 2);
   }
 }
 
-/** `spec` with `renderedFont` set to the family it is drawn with, and its rendering. */
+/**
+ * `spec` with `renderedFont` set to the family it is drawn with, its rendering, and how many of paragraph text's
+ * lines its box cannot show (Photoshop's overflow; 0 for point text).
+ */
 export function renderTextSpec(spec: Omit<TextSpec, 'renderedFont'> & { renderedFont?: string }): {
   text: TextSpec;
   raster: Raster;
   fallback: boolean;
+  hidden: number;
 } {
   const { family, fallback } = resolveFont(spec.font);
   const text: TextSpec = { ...spec, renderedFont: family };
-  return { text, raster: renderText(text), fallback };
+  return { text, ...drawText(text), fallback };
 }
 
 /** Whether a scale by `sx, sy` keeps text undistorted enough to re-render it (within 2 %). */

@@ -19,6 +19,11 @@ export const LAYER_LIST_MAX_ITEMS = 1000;
 export const PIECES_MAX_ITEMS = 200;
 /** Steps one document's history keeps, older ones dropped (Photoshop's default number of history states). */
 export const HISTORY_MAX_STEPS = 50;
+/**
+ * How far from the canvas's origin a layer may lie, in pixels: PSD and PSB record layer and mask rectangles as
+ * signed 32-bit integers, so a layer further out could not be saved where it is.
+ */
+export const LAYER_REACH_MAX = 2 ** 31 - 1;
 /** Tool names are `^[a-z][a-z0-9_]{0,63}$` in every model API, so a longer name is no tool's. */
 export const TOOL_NAME_MAX_LENGTH = 64;
 

@@ -55,6 +55,7 @@ import {
   polygonMask,
 } from '../engine/selection-shapes.js';
 import { isShown, layerById, setActive, setLayer } from '../engine/tree.js';
+import type { PAINT_TARGETS } from '../registry/tools/paint-params.js';
 import { boundsReport, layerSummary } from './describe.js';
 import { assertFree, assertPixelsEditable, refuseAdjustment } from './guards.js';
 import { heldColor } from './held-color.js';
@@ -299,13 +300,15 @@ function editableLayer(state: DocState, verb: '填充' | '清除'): PixelLayer |
   return layer;
 }
 
+type PaintTarget = (typeof PAINT_TARGETS)[number];
+
 /** The layer a gradient or a brush stroke goes on: the active layer's pixels, or its mask (`target` mask). */
-function paintTarget(state: DocState, target: 'layer' | 'mask'): Layer {
+function paintTarget(state: DocState, target: PaintTarget): Layer {
   return target === 'mask' ? maskedLayer(state) : editableLayer(state, '填充');
 }
 
 /** `state` with `rows` (over `region`) laid on `layer`'s pixels or its mask, as paintTarget chose it. */
-function painted(state: DocState, layer: Layer, target: 'layer' | 'mask', region: Rect, rows: PaintRows) {
+function painted(state: DocState, layer: Layer, target: PaintTarget, region: Rect, rows: PaintRows) {
   return setLayer(
     state,
     layer.mask && target === 'mask'
@@ -318,8 +321,8 @@ function painted(state: DocState, layer: Layer, target: 'layer' | 'mask', region
 function maskedLayer(state: DocState): Layer {
   const layer = activeLayer(state);
   if (!layer.mask) {
-    fail('invalid_state', `图层“${layer.name}”没有图层蒙版，不能在蒙版上画渐变`, {
-      hint: `先调用 add_layer_mask 给“${layer.name}”添加蒙版（全白：全部显示），再画渐变；或省略 target，画在图层像素上`,
+    fail('invalid_state', `图层“${layer.name}”没有图层蒙版，不能在蒙版上画`, {
+      hint: `先调用 add_layer_mask 给“${layer.name}”添加蒙版（全白：全部显示），再在蒙版上画；或省略 target，画在图层像素上`,
     });
   }
   assertFree(state, layer, '修改图层蒙版');
@@ -363,7 +366,7 @@ function unpainted(s: DocState, layer: Layer, note: string): Payload {
   return { changed: false, note, layer: layerSummary(s, layer), selection: selectionReport(s) };
 }
 
-/** Where a fill or a gradient lands: the selection's bounds, else the canvas. */
+/** Where a fill or a gradient lands (and what a brush stroke is cut to): the selection's bounds, else the canvas. */
 function paintRegion(s: DocState): Rect {
   const region = s.selection ? selectionBounds(s.selection, s.width, s.height) : canvasRect(s);
   if (isEmptyRect(region)) fail('internal', '选区为空');

@@ -23,7 +23,6 @@ import {
   BUNDLED_FAMILIES,
   BUNDLED_FONT,
   fontShownAs,
-  hiddenLines,
   renderTextSpec,
   resizeTextSpec,
 } from '../engine/text.js';
@@ -120,14 +119,14 @@ function rerender(
   spec: TextSpec,
   name = layer.name,
 ): Payload {
-  const { text, raster, fallback } = renderTextSpec(spec);
+  const { text, raster, fallback, hidden } = renderTextSpec(spec);
   assertTextRecordable(raster, `“${layer.name}”`);
   const next = setActive(setLayer(doc.state, { ...layer, name, text, raster }), layer.id);
   ctx.tx.update(doc.id, next);
   return {
     layer: layerSummary(next, layerById(next, layer.id)),
     text: textSummary(text),
-    ...overflowNote(text),
+    ...overflowNote(hidden),
     ...(fallback ? fallbackNote(text) : {}),
   };
 }
@@ -153,7 +152,7 @@ async function addText(ctx: ToolContext, tool: string, asked: NewText): Promise<
     });
   }
   const held = await heldColorFields(doc.state, asked.color);
-  const { text, raster, fallback } = renderTextSpec({
+  const { text, raster, fallback, hidden } = renderTextSpec({
     ...asked,
     color: held.color,
     font: asked.font?.trim() || BUNDLED_FONT,
@@ -180,7 +179,7 @@ async function addText(ctx: ToolContext, tool: string, asked: NewText): Promise<
     layer: layerSummary(next, layer),
     text: textSummary(text),
     ...blank,
-    ...overflowNote(text),
+    ...overflowNote(hidden),
     ...held.note,
     ...(fallback ? fallbackNote(text) : {}),
   };
@@ -190,12 +189,11 @@ async function addText(ctx: ToolContext, tool: string, asked: NewText): Promise<
  * Paragraph text that its box cannot hold, as Photoshop marks it with an overflow sign: how many lines are not
  * shown, and how to show them.
  */
-function overflowNote(spec: TextSpec): Payload {
-  const hidden = hiddenLines(spec);
+function overflowNote(hidden: number): Payload {
   if (hidden === 0) return {};
   return {
     hidden_lines: hidden,
-    overflow_note: `文本框放不下全部文字：最后 ${hidden} 行未显示（同 Photoshop 的文本溢出，文字仍在图层中）；可用 set_text_size 减小字号，或删除后以更大的 height 重新创建`,
+    overflow_note: `文本框放不下全部文字：最后 ${hidden} 行未显示（同 Photoshop 的文本溢出，文字仍在图层中）；可用 set_text_box 加大文本框，或用 set_text_size 减小字号`,
   };
 }
 

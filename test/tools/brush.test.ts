@@ -166,18 +166,18 @@ describe('paint_stroke draws as a brush does', () => {
     const base = { points: PATH, size: 10, color: '#000000' };
     const kept = hashEditor(s.editor.snapshot);
     const cases: [Record<string, unknown>, RegExp][] = [
-      [{ ...base, points: [] }, /points/],
-      [{ ...base, size: 0 }, /size/],
-      [{ ...base, size: 5001 }, /size/],
-      [{ ...base, hardness: 120 }, /hardness/],
-      [{ ...base, color: 'blue' }, /color/],
+      [{ ...base, points: [] }, /^points 为空/],
+      [{ ...base, size: 0 }, /^size /],
+      [{ ...base, size: 5001 }, /^size /],
+      [{ ...base, hardness: 120 }, /^hardness /],
+      [{ ...base, color: 'blue' }, /^color /],
       [{ ...base, target: 'mask' }, /add_layer_mask/],
-      [{ ...base, points: [{ x: 1e9, y: 0 }] }, /x/],
+      [{ ...base, points: [{ x: 1e9, y: 0 }] }, /^points\[0\]\.x 超出范围/],
     ];
     for (const [args, message] of cases) {
       const r = await call(s, 'paint_stroke', args);
       expect(r.ok, JSON.stringify(args)).toBe(false);
-      if (!r.ok) expect(JSON.stringify(r.error)).toMatch(message);
+      if (!r.ok) expect(`${r.error.message} ${r.error.hint ?? ''}`).toMatch(message);
       expect(hashEditor(s.editor.snapshot)).toBe(kept);
     }
     // Off the canvas entirely: nothing painted, said so, no history step.

@@ -178,19 +178,19 @@ describe('create_paragraph_text sets words in a box as Photoshop does', () => {
     const base = { text: BODY, x: 10, y: 10, width: 200, height: 100, font_size: 20 };
     const kept = hashEditor(s.editor.snapshot);
     const cases: [Record<string, unknown>, RegExp][] = [
-      [{ ...base, width: 0 }, /width/],
-      [{ ...base, height: 300_001 }, /height/],
-      [{ ...base, text: '' }, /text/],
-      [{ ...base, alignment: 'middle' }, /alignment/],
-      [{ ...base, font_size: 0 }, /font_size/],
-      [{ ...base, x: 2 ** 32 }, /x/],
+      [{ ...base, width: 0 }, /^width /],
+      [{ ...base, height: 300_001 }, /^height /],
+      [{ ...base, text: '' }, /^text 不能为空/],
+      [{ ...base, alignment: 'middle' }, /^alignment /],
+      [{ ...base, font_size: 0 }, /^font_size /],
+      [{ ...base, x: 2 ** 32 }, /^x 超出范围/],
     ];
     for (const [args, names] of cases) {
       const r = await call(s, 'create_paragraph_text', args);
       expect(r.ok, JSON.stringify(args)).toBe(false);
       if (r.ok) continue;
       expect(r.error.code).toMatch(/invalid_arguments|out_of_bounds/);
-      expect(JSON.stringify(r.error)).toMatch(names);
+      expect(`${r.error.message} ${r.error.hint ?? ''}`).toMatch(names);
       expect(hashEditor(s.editor.snapshot)).toBe(kept);
     }
     const none = newSession();
@@ -237,12 +237,12 @@ describe('set_text_box resizes a paragraph text box as a drag on its corner does
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ name: '标题', width: 200 }, /点文字/],
       [{ name: para }, /至少给出/],
-      [{ name: para, width: 0 }, /width/],
+      [{ name: para, width: 0 }, /^width /],
     ];
     for (const [args, message] of cases) {
       const r = await call(s, 'set_text_box', args);
       expect(r.ok).toBe(false);
-      if (!r.ok) expect(JSON.stringify(r.error)).toMatch(message);
+      if (!r.ok) expect(`${r.error.message} ${r.error.hint ?? ''}`).toMatch(message);
       expect(hashEditor(s.editor.snapshot)).toBe(kept);
     }
     // The same size: nothing to change, no history step.

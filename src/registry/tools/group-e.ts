@@ -1,9 +1,25 @@
 /** Group E: extensions (DESIGN.md §2), published only in the `extended` variant. */
-import { HISTORY_MAX_STEPS, LAYER_NAMES, NAME, NEW_NAME, PATH, PIECES_MAX_ITEMS, TEXT } from '../bounds.js';
+import {
+  HISTORY_MAX_STEPS,
+  LAYER_NAMES,
+  LAYER_REACH_MAX,
+  NAME,
+  NEW_NAME,
+  PATH,
+  PIECES_MAX_ITEMS,
+  TEXT,
+} from '../bounds.js';
 import { formatNames, IMAGE_FORMATS, READ_FORMATS } from '../file-formats.js';
 import { GARMENT_PARTS, GARMENT_TILT_MAX, GARMENT_TURNS } from '../garment-parts.js';
 import { defineTool } from '../types.js';
-import { BRUSH_MAX_POINTS, BRUSH_MAX_SIZE, GRADIENT_TYPES } from './paint-params.js';
+import {
+  BRUSH_MAX_POINTS,
+  BRUSH_MAX_SIZE,
+  GRADIENT_TYPES,
+  PAINT_TARGET_LIMITS,
+  PAINT_TARGET_PROPERTY,
+  PAINT_TARGET_SENTENCE,
+} from './paint-params.js';
 import { ANCHORS, SCALE_LIMITS, SCALE_PROPERTIES } from './scale-params.js';
 import {
   EDGE_PROPERTIES,
@@ -19,7 +35,6 @@ import {
   MAX_INDENT,
   MAX_LEADING,
   MAX_TEXT_BOX,
-  MAX_TEXT_PLACE,
   POINT_JUSTIFICATIONS,
   TRACKING_MAX,
   TRACKING_MIN,
@@ -557,7 +572,7 @@ export const groupE = [
     label: '渐变填充',
     labelEn: 'Gradient',
     effect: 'write',
-    description: `在当前图层上画渐变（如 Photoshop 的渐变工具从起点拖到终点），有选区时只画在选区内（羽化的选区边缘渐隐），没有选区时铺满整个图层；图层锁定透明像素时只改已有像素的颜色。渐变以正常模式盖在原有像素上，当前图层须为像素图层（文字、智能对象、图层组先栅格化或另建图层）。type：linear 线性（默认，从起点到终点，起点之前全为起点颜色、终点之后全为终点颜色）、radial 径向（以起点为圆心，到终点的距离为半径）、reflected 对称（从起点向两侧对称）。start_color、end_color 为两端颜色（十六进制，CMYK 文档也可写油墨百分比），start_opacity、end_opacity 为两端不透明度 0-100（默认 100；如前景色到透明为 end_opacity 0）。颜色和不透明度各自线性过渡（相当于 Photoshop“古典”渐变、平滑度 0%，不加杂色）。坐标为文档像素，原点为画布左上角，可在画布之外。target 为 mask 时画在当前图层的图层蒙版上（如 Photoshop 选中蒙版后拉渐变，常用于让图片渐隐）：白色显示、黑色隐藏，其他颜色按其灰度，图层须已有蒙版（先 add_layer_mask）。`,
+    description: `在当前图层上画渐变（如 Photoshop 的渐变工具从起点拖到终点），有选区时只画在选区内（羽化的选区边缘渐隐），没有选区时铺满整个图层；图层锁定透明像素时只改已有像素的颜色。渐变以正常模式盖在原有像素上；画在图层像素上时，文字、智能对象、图层组先栅格化或另建图层。type：linear 线性（默认，从起点到终点，起点之前全为起点颜色、终点之后全为终点颜色）、radial 径向（以起点为圆心，到终点的距离为半径）、reflected 对称（从起点向两侧对称）。start_color、end_color 为两端颜色（十六进制，CMYK 文档也可写油墨百分比），start_opacity、end_opacity 为两端不透明度 0-100（默认 100；如前景色到透明为 end_opacity 0）。颜色和不透明度各自线性过渡（相当于 Photoshop“古典”渐变、平滑度 0%，不加杂色）。坐标为文档像素，原点为画布左上角，可在画布之外。${PAINT_TARGET_SENTENCE}`,
     parameters: {
       type: 'object',
       properties: {
@@ -570,11 +585,7 @@ export const groupE = [
         type: { type: 'string', description: '渐变类型，默认 linear', enum: GRADIENT_TYPES },
         start_opacity: { type: 'number', description: '起点不透明度（0-100），默认 100' },
         end_opacity: { type: 'number', description: '终点不透明度（0-100），默认 100' },
-        target: {
-          type: 'string',
-          description: '画在哪里：layer 图层像素（默认）；mask 图层蒙版（白色显示、黑色隐藏）',
-          enum: ['layer', 'mask'],
-        },
+        ...PAINT_TARGET_PROPERTY,
       },
       required: ['start_x', 'start_y', 'end_x', 'end_y', 'start_color', 'end_color'],
     },
@@ -588,7 +599,7 @@ export const groupE = [
       type: { default: 'linear' },
       start_opacity: { default: 100, min: 0, max: 100 },
       end_opacity: { default: 100, min: 0, max: 100 },
-      target: { default: 'layer' },
+      ...PAINT_TARGET_LIMITS,
     },
   }),
   defineTool({
@@ -598,7 +609,7 @@ export const groupE = [
     label: '画笔',
     labelEn: 'Brush',
     effect: 'write',
-    description: `用画笔在当前图层上画一笔（如 Photoshop 的画笔工具按住拖过这些点）：圆形笔刷沿 points 依次连成的路径涂色，只有一个点时点一下；有选区时只画在选区内，图层锁定透明像素时只改已有像素的颜色。size 为笔刷直径（像素，1-${BRUSH_MAX_SIZE}）；hardness 为硬度 0-100（默认 100：边缘清晰；越小边缘越柔和）；color 为颜色（十六进制，CMYK 文档也可写油墨百分比）；opacity 为不透明度 0-100（默认 100），同一笔重叠处不会加深。points 最多 ${BRUSH_MAX_POINTS} 个点，坐标为文档像素。target 为 mask 时画在当前图层的图层蒙版上（白色显示、黑色隐藏，其他颜色按其灰度），图层须已有蒙版（先 add_layer_mask）；否则当前图层须为像素图层。`,
+    description: `用画笔在当前图层上画一笔（如 Photoshop 的画笔工具按住拖过这些点）：圆形笔刷沿 points 依次连成的路径涂色，只有一个点时点一下；有选区时只画在选区内，图层锁定透明像素时只改已有像素的颜色。size 为笔刷直径（像素，1-${BRUSH_MAX_SIZE}）；hardness 为硬度 0-100（默认 100：边缘清晰；越小边缘越柔和）；color 为颜色（十六进制，CMYK 文档也可写油墨百分比）；opacity 为不透明度 0-100（默认 100），同一笔重叠处不会加深。points 最多 ${BRUSH_MAX_POINTS} 个点，坐标为文档像素。${PAINT_TARGET_SENTENCE}`,
     parameters: {
       type: 'object',
       properties: {
@@ -618,11 +629,7 @@ export const groupE = [
         color: { type: 'string', description: '颜色，十六进制颜色' },
         hardness: { type: 'number', description: '硬度（0-100），默认 100' },
         opacity: { type: 'number', description: '不透明度（0-100），默认 100' },
-        target: {
-          type: 'string',
-          description: '画在哪里：layer 图层像素（默认）；mask 图层蒙版（白色显示、黑色隐藏）',
-          enum: ['layer', 'mask'],
-        },
+        ...PAINT_TARGET_PROPERTY,
       },
       required: ['points', 'size', 'color'],
     },
@@ -632,7 +639,7 @@ export const groupE = [
       color: { format: 'color', inks: true },
       hardness: { default: 100, min: 0, max: 100 },
       opacity: { default: 100, min: 0, max: 100 },
-      target: { default: 'layer' },
+      ...PAINT_TARGET_LIMITS,
     },
   }),
   defineTool({
@@ -661,8 +668,8 @@ export const groupE = [
     limits: {
       text: TEXT,
       font_name: NAME,
-      x: { min: -MAX_TEXT_PLACE, max: MAX_TEXT_PLACE },
-      y: { min: -MAX_TEXT_PLACE, max: MAX_TEXT_PLACE },
+      x: { min: -LAYER_REACH_MAX, max: LAYER_REACH_MAX },
+      y: { min: -LAYER_REACH_MAX, max: LAYER_REACH_MAX },
       width: { min: 1, max: MAX_TEXT_BOX, unit: 'px' },
       height: { min: 1, max: MAX_TEXT_BOX, unit: 'px' },
       font_size: { above: 0, max: 5000 },

@@ -30,12 +30,6 @@ export const POINT_JUSTIFICATIONS = ['left', 'center', 'right'] as const;
 export const MAX_TEXT_BOX = 300_000;
 
 /**
- * How far from the canvas's origin a new text may be placed, in pixels: a PSD records a layer's position as a
- * signed 32-bit integer (the engine's MAX_LAYER_REACH, which also bounds where the text's ink reaches).
- */
-export const MAX_TEXT_PLACE = 2 ** 31 - 1;
-
-/**
  * Where point text's first baseline lies below the `y` create_text_layer takes (the top of its text box), in ems:
  * the bundled font's ascender, the top of its ideographic em box, so Chinese ink starts just below `y`. The engine
  * sets text by it and the studio's typing box stands where the text will.

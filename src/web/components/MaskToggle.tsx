@@ -20,14 +20,14 @@ export function MaskToggle({
   const addMask = studio.tools.get(PANE_TOOLS.addMask);
   const tool = addMask ? labelIn(addMask, lang) : PANE_TOOLS.addMask;
   return (
-    <label title={masked ? undefined : t('canvas.gradientNoMask', { tool })}>
+    <label title={masked ? undefined : t('canvas.paintNoMask', { tool })}>
       <input
         type="checkbox"
         checked={checked && masked}
         disabled={!masked}
         onChange={(e) => onChange((e.currentTarget as HTMLInputElement).checked)}
       />
-      {t('canvas.gradientOnMask')}
+      {t('canvas.paintOnMask')}
     </label>
   );
 }

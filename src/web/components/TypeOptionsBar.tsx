@@ -328,7 +328,7 @@ export function TypeOptionsBar({
               class="icon-button"
               aria-pressed={current === a}
               aria-label={t(ALIGN_WORDS[a])}
-              title={usable ? t(ALIGN_WORDS[a]) : t('canvas.alignNeedsLayer')}
+              title={usable ? t(ALIGN_WORDS[a]) : t('canvas.alignAfterCommit')}
               disabled={!usable}
               onClick={() => {
                 if (current === a) return;

@@ -1,8 +1,9 @@
 /**
  * Photoshop's Gradient tool on the canvas (G): a drag from where the gradient starts to where it ends lays it on
  * the current layer (or its mask, as the options bar says), inside the selection if there is one (渐变填充, one
- * history step), from the foreground colour to the options bar's end colour (or to transparent), in its shape. Shift pressed while dragging keeps the line
- * at a multiple of 45°; Esc while dragging drops it; a click without a drag lays nothing.
+ * history step), from the foreground colour to the options bar's end colour (or to transparent), in its shape.
+ * Shift pressed while dragging keeps the line at a multiple of 45°; Esc while dragging drops it; a click without a
+ * drag lays nothing.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { GRADIENT_TYPES } from '../../registry/tools/paint-params.js';
