@@ -188,29 +188,38 @@ export const STRIPE = { period: 40, band: 14 } as const;
 /** The plaid's tile: three similar 28 px sub-blocks, one of them crossed by a red accent line. */
 export const PLAID_TILE = 84;
 
-/** Where a plaid's tile (its column or row `s`, 0 ≤ s < PLAID_TILE) has a navy band and where its red accent. */
-type PlaidBands = (s: number) => { navy: boolean; accent: boolean };
+/**
+ * Where a plaid's tile (its column or row `s`, 0 ≤ s < PLAID_TILE) has a navy band (NAVY_BAND) and where its red
+ * accent (ACCENT): flags, not an object, since the tilted photos ask 25 times a pixel.
+ */
+type PlaidBands = (s: number) => number;
+const NAVY_BAND = 1;
+const ACCENT = 2;
+
+/** rgb's colours, kept (before their first use below). */
+const channels = new Map<string, [number, number, number]>();
+
+/** The ground darkened by 0, 1 or 2 navy bands crossing. */
+const PLAID_SHADES = [0, 1, 2].map((navy) =>
+  Object.freeze(
+    [0, 1, 2].map((k) => Math.round(rgb(GROUND)[k]! + ((rgb(NAVY)[k]! - rgb(GROUND)[k]!) * navy) / 2)),
+  ),
+) as unknown as readonly [number, number, number][];
 
 /** A plaid's colour at (x, y): red on an accent line, else the ground darkened by each navy band crossing there. */
 function plaidColour(bands: PlaidBands, x: number, y: number): [number, number, number] {
-  const at = (u: number) => bands(((u % PLAID_TILE) + PLAID_TILE) % PLAID_TILE);
-  const bx = at(x);
-  const by = at(y);
-  if (bx.accent || by.accent) return rgb(RED);
-  const navy = Number(bx.navy) + Number(by.navy);
-  const ground = rgb(GROUND);
-  const dark = rgb(NAVY);
-  return [0, 1, 2].map((k) => Math.round(ground[k]! + ((dark[k]! - ground[k]!) * navy) / 2)) as [
-    number,
-    number,
-    number,
-  ];
+  const bx = bands(((x % PLAID_TILE) + PLAID_TILE) % PLAID_TILE);
+  const by = bands(((y % PLAID_TILE) + PLAID_TILE) % PLAID_TILE);
+  if ((bx | by) & ACCENT) return rgb(RED);
+  return PLAID_SHADES[(bx & NAVY_BAND) + (by & NAVY_BAND)]!;
 }
 
 /** A tartan-like plaid: navy bands every 28 px in both directions, a red accent line once per 84 px tile. */
 export function plaidAt(x: number, y: number): [number, number, number] {
-  return plaidColour((s) => ({ navy: s % 28 < 12, accent: s >= 70 && s < 74 }), x, y);
+  return plaidColour(plaidBands, x, y);
 }
+
+const plaidBands: PlaidBands = (s) => (s % 28 < 12 ? NAVY_BAND : 0) | (s >= 70 && s < 74 ? ACCENT : 0);
 
 /**
  * A plaid that is its own mirror image ('even_plaid'), as most tartans and checks are: navy bands 12 px wide
@@ -218,12 +227,11 @@ export function plaidAt(x: number, y: number): [number, number, number] {
  * and 83.5 (pixel centres at integers), and likewise across its rows.
  */
 export function evenPlaidAt(x: number, y: number): [number, number, number] {
-  return plaidColour(
-    (s) => ({ navy: (s + 6) % 28 >= 14 && (s + 6) % 28 < 26, accent: s >= 40 && s < 44 }),
-    x,
-    y,
-  );
+  return plaidColour(evenPlaidBands, x, y);
 }
+
+const evenPlaidBands: PlaidBands = (s) =>
+  ((s + 6) % 28 >= 14 && (s + 6) % 28 < 26 ? NAVY_BAND : 0) | (s >= 40 && s < 44 ? ACCENT : 0);
 
 /**
  * A motif that is not its own mirror image ('arrow'), on the cream ground: a dark red arrow pointing to the photo's
@@ -262,9 +270,15 @@ export function inStar(x: number, y: number): boolean {
   return r <= reach;
 }
 
+/** A colour's channels, frozen and kept per colour: the photos ask for a few colours millions of times. */
 function rgb(hex: string): [number, number, number] {
-  const n = Number.parseInt(hex.slice(1), 16);
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  let c = channels.get(hex);
+  if (!c) {
+    const n = Number.parseInt(hex.slice(1), 16);
+    c = Object.freeze([(n >> 16) & 255, (n >> 8) & 255, n & 255]) as [number, number, number];
+    channels.set(hex, c);
+  }
+  return c;
 }
 
 /** The T-shirt silhouette: body 300 px wide (x 170..470, y 150..600), sleeves out to 60/580, a neck scoop. */
@@ -358,11 +372,13 @@ export async function garmentPhoto(
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     return ((seed >> 8) % 9) - 4; // −4..4
   };
+  const turn = turnBack(tilt);
+  const at: [number, number] = [0, 0];
   /** The colour at photo point px, py: the garment's (its print and light) or the backdrop's. */
   const colourAt = (px: number, py: number, Y: number): [number, number, number] => {
     // A garment laid `tilt` degrees askew (clockwise) on the backdrop: it and its print turn about its middle.
-    const [x, y] = tilt ? turnedBack(px, py, tilt) : [px, py];
-    let c: [number, number, number];
+    const [x, y] = tilt ? turn(px, py, at) : [px, py];
+    let c: readonly number[];
     if (inShirt(x, y)) {
       if (kind === 'solid') c = rgb(solid);
       else if (kind === 'theme') c = motifAt(x, y) ?? rgb(THEME_GROUND);
@@ -375,7 +391,7 @@ export async function garmentPhoto(
       else if (kind === 'arrow') c = rgb(inArrow(x, y) ? ARROW.color : THEME_GROUND);
       else c = repeatAt(x, y, kind === 'half_drop');
       const shade = lightAt(light, x, y);
-      return [c[0] * shade, c[1] * shade, c[2] * shade];
+      return [c[0]! * shade, c[1]! * shade, c[2]! * shade];
     }
     if (backdrop === 'studio') {
       const g = 122 + Math.round((Y / h) * 18);
@@ -407,11 +423,16 @@ export async function garmentPhoto(
 }
 
 /** The garment's point that a turn of `deg` degrees clockwise about the shirt's middle (320, 375) brings to x, y. */
-function turnedBack(x: number, y: number, deg: number): [number, number] {
+function turnBack(deg: number): (x: number, y: number, out: [number, number]) => [number, number] {
   const a = (-deg * Math.PI) / 180;
-  const dx = x - 320;
-  const dy = y - 375;
-  return [320 + dx * Math.cos(a) - dy * Math.sin(a), 375 + dx * Math.sin(a) + dy * Math.cos(a)];
+  const [cos, sin] = [Math.cos(a), Math.sin(a)];
+  return (x, y, out) => {
+    const dx = x - 320;
+    const dy = y - 375;
+    out[0] = 320 + dx * cos - dy * sin;
+    out[1] = 375 + dx * sin + dy * cos;
+    return out;
+  };
 }
 
 /**
@@ -572,21 +593,48 @@ function distanceToOutline<T extends Float32Array | Float64Array>(
   h: number,
 ): T {
   out.fill(7);
+  // Outside px (the frame's border counting as outside) summed over rows and columns, so that a px with none in
+  // its 13 × 13 window is passed at once: the nearest outside px is then searched only along the outline.
+  const W = w + 14;
+  const sums = new Int32Array((w + 15) * (h + 15));
+  for (let Y = 0; Y < h + 14; Y++) {
+    for (let X = 0; X < W; X++) {
+      const x = X - 7;
+      const y = Y - 7;
+      const out = x < 0 || y < 0 || x >= w || y >= h || !inside[y * w + x] ? 1 : 0;
+      sums[(Y + 1) * (W + 1) + X + 1] =
+        out + sums[Y * (W + 1) + X + 1]! + sums[(Y + 1) * (W + 1) + X]! - sums[Y * (W + 1) + X]!;
+    }
+  }
+  const outsideAround = (x: number, y: number) => {
+    const [x0, y0, x1, y1] = [x + 1, y + 1, x + 14, y + 14];
+    return (
+      sums[y1 * (W + 1) + x1]! -
+      sums[y0 * (W + 1) + x1]! -
+      sums[y1 * (W + 1) + x0]! +
+      sums[y0 * (W + 1) + x0]!
+    );
+  };
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
-      if (!inside[y * w + x]) continue;
-      for (let j = -6; j <= 6; j++) {
-        for (let i = -6; i <= 6; i++) {
-          const X = x + i;
-          const Y = y + j;
-          if (X >= 0 && Y >= 0 && X < w && Y < h && inside[Y * w + X]) continue;
-          out[y * w + x] = Math.min(out[y * w + x]!, Math.hypot(i, j));
-        }
+      if (!inside[y * w + x] || !outsideAround(x, y)) continue;
+      for (const [i, j, d] of NEAREST_FIRST) {
+        const X = x + i;
+        const Y = y + j;
+        if (X >= 0 && Y >= 0 && X < w && Y < h && inside[Y * w + X]) continue;
+        out[y * w + x] = Math.min(out[y * w + x]!, d);
+        break;
       }
     }
   }
   return out;
 }
+
+/** The offsets of a 13 × 13 window with their lengths, nearest first. */
+const NEAREST_FIRST: readonly (readonly [number, number, number])[] = Array.from({ length: 169 }, (_, k) => {
+  const [i, j] = [(k % 13) - 6, Math.floor(k / 13) - 6];
+  return [i, j, Math.hypot(i, j)] as const;
+}).sort((p, q) => p[2] - q[2]);
 
 /**
  * A light-ground print (white or cream with small red dots or small flowers) on the T-shirt, photographed on a
@@ -830,6 +878,7 @@ export async function productPhoto(
   const back = rgb(o.sweep ?? LIGHT_PRODUCT.background);
   const hanger = rgb(HANGER);
   const corner = Math.hypot(w / 2, h / 2);
+  const mixed = [0, 0, 0];
   for (let Y = 0; Y < h; Y++) {
     for (let X = 0; X < w; X++) {
       const i = Y * w + X;
@@ -853,7 +902,11 @@ export async function productPhoto(
         const turn = 1 - 0.07 * Math.max(0, 1 - near[gy * G + gx]! / 6);
         const fold = 0.97 + 0.03 * Math.cos((2 * Math.PI * x) / 420) * Math.cos((2 * Math.PI * y) / 510);
         const lit = (o.litFromRight ?? 0) * Math.min(1, Math.max(0, (x - 320) / 240)) ** 1.5;
-        c = p.map((v) => v * turn * fold).map((v) => v + (255 - v) * lit);
+        for (let k = 0; k < 3; k++) {
+          const v = p[k]! * turn * fold;
+          mixed[k] = v + (255 - v) * lit;
+        }
+        c = mixed;
       } else if (what[i] === 2) c = hanger;
       else if (light || o.sweep) {
         const g = o.glow;
@@ -872,9 +925,9 @@ export async function productPhoto(
         c = [g, g + 6, g + 14].map((v) => v * (1 - shadow[i]!));
       }
       const v = 1 - (o.vignette ?? 0) * (Math.hypot(X + 0.5 - w / 2, Y + 0.5 - h / 2) / corner) ** 2;
-      const grain = o.cutout && what[i] === 0 ? () => 0 : noise;
+      const grain = !(o.cutout && what[i] === 0);
       for (let k = 0; k < 3; k++)
-        data[i * 3 + k] = Math.max(0, Math.min(255, Math.round(c[k]! * v) + grain()));
+        data[i * 3 + k] = Math.max(0, Math.min(255, Math.round(c[k]! * v) + (grain ? noise() : 0)));
     }
   }
   return sharp(data, { raw: { width: w, height: h, channels: 3 } })
@@ -956,12 +1009,14 @@ export async function tiltedPrintPhoto(
     return ((seed >> 8) % 9) - 4;
   };
   const subs = [-0.4, -0.2, 0, 0.2, 0.4];
+  const turn = turnBack(tilt);
+  const at: [number, number] = [0, 0];
   for (let Y = 0; Y < h; Y++) {
     for (let X = 0; X < w; X++) {
       const c = [0, 0, 0];
       for (const sy of subs) {
         for (const sx of subs) {
-          const [x, y] = turnedBack(X + sx, Y + sy, tilt);
+          const [x, y] = turn(X + sx, Y + sy, at);
           let v: readonly number[];
           if (inShirt(x, y)) {
             // The print about the shirt's middle, so every size lies alike on it.
