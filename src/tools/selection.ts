@@ -591,6 +591,7 @@ export const selectionHandlers = {
       type = 'linear',
       start_opacity = 100,
       end_opacity = 100,
+      stops = [],
       target = 'layer',
     },
     ctx,
@@ -604,29 +605,56 @@ export const selectionHandlers = {
       });
     }
     const layer = paintTarget(s, target);
-    if (start_opacity === 0 && end_opacity === 0) {
-      return unpainted(s, layer, '两端不透明度都为 0：渐变不改变任何像素，没有记入历史');
+    // Sorted by location, stops at one location kept in the order given (a hard edge between two colours).
+    const between = stops
+      .map((stop, i) => ({ ...stop, i }))
+      .sort((p, q) => p.location - q.location || p.i - q.i);
+    const opacities = [
+      { at: 0, opacity: start_opacity / 100 },
+      ...between.flatMap((p) =>
+        p.opacity === undefined ? [] : [{ at: p.location / 100, opacity: p.opacity / 100 }],
+      ),
+      { at: 1, opacity: end_opacity / 100 },
+    ];
+    if (opacities.every((o) => o.opacity === 0)) {
+      return unpainted(s, layer, '所有不透明度都为 0：渐变不改变任何像素，没有记入历史');
     }
     warnHidden(ctx, s, layer, '填充');
     const [from, to] = [await heldColor(s, start_color), await heldColor(s, end_color)];
+    const held: Awaited<ReturnType<typeof heldColor>>[] = [];
+    for (const p of between) held.push(await heldColor(s, p.color));
     const region = paintRegion(s);
     const rows = gradientRows(
       {
         type,
         from: { x: start_x, y: start_y },
         to: { x: end_x, y: end_y },
-        start: { color: from.color, opacity: start_opacity / 100 },
-        end: { color: to.color, opacity: end_opacity / 100 },
+        colors: [
+          { at: 0, color: from.color },
+          ...between.map((p, k) => ({ at: p.location / 100, color: held[k]!.color })),
+          { at: 1, color: to.color },
+        ],
+        opacities,
       },
       region,
     );
     const next = painted(s, layer, target, region, rows);
     ctx.tx.update(doc.id, next);
-    const notes = [from.note, to.note].filter((n) => n);
+    const notes = [from.note, ...held.map((h) => h.note), to.note].filter((n) => n);
     return {
       type,
       start_color: from.hex,
       end_color: to.hex,
+      ...(between.length > 0
+        ? {
+            stops: between.map((p, k) => ({
+              location: p.location,
+              color: held[k]!.hex,
+              ...(held[k]!.inks ? { inks: held[k]!.inks } : {}),
+              ...(p.opacity === undefined ? {} : { opacity: p.opacity }),
+            })),
+          }
+        : {}),
       ...(from.inks || to.inks ? { inks: { start: from.inks, end: to.inks } } : {}),
       ...(notes.length > 0 ? { note: notes.join('；') } : {}),
       target,

@@ -76,6 +76,36 @@ describe.runIf(imageMagickAvailable())('fill_gradient draws what ImageMagick dra
     expect([...layer(s).data.subarray(last, last + 3)]).toEqual([0x1d, 0x35, 0x57]);
   });
 
+  it('three colours: a stop at 50 % draws two gradients side by side', async () => {
+    const s = await withLayer();
+    const r = await ok(s, 'fill_gradient', {
+      start_x: 0,
+      start_y: 0,
+      end_x: W,
+      end_y: 0,
+      start_color: '#e63946',
+      end_color: '#1d3557',
+      stops: [{ location: 50, color: '#F1C40F' }],
+    });
+    expect(r).toMatchObject({ stops: [{ location: 50, color: '#f1c40f' }] });
+    // Each half is ImageMagick's two-colour gradient over 100 px, pixel x at its centre x + 0.5.
+    const half = (colors: string) => [
+      '(',
+      '-size',
+      `${W / 2}x${H}`,
+      '-define',
+      `gradient:vector=-0.5,0,${W / 2 - 0.5},0`,
+      `gradient:${colors}`,
+      ')',
+    ];
+    const { stdout } = await run(
+      CONVERT,
+      [...half('#e63946-#f1c40f'), ...half('#f1c40f-#1d3557'), '+append', '-depth', '8', 'rgb:-'],
+      { encoding: 'buffer', maxBuffer: 1 << 24 },
+    );
+    expect(maxDiff(layer(s), new Uint8Array(stdout))).toBeLessThanOrEqual(1);
+  });
+
   it('radial, from the start out to the end’s distance', async () => {
     const s = await withLayer();
     await ok(s, 'fill_gradient', {
@@ -158,6 +188,53 @@ describe('fill_gradient on a layer, as Photoshop’s Gradient tool paints', () =
     ).toBe(true);
   });
 
+  it('stops: opacity given where asked and carried between them, sorted by location, a hard edge where two meet', async () => {
+    const s = await withLayer();
+    // Transparent at both ends, solid at 25 %; blue from 60 %, where the red stops: two stops at one location.
+    await ok(s, 'fill_gradient', {
+      start_x: 0,
+      start_y: 0,
+      end_x: W,
+      end_y: 0,
+      start_color: '#ff0000',
+      end_color: '#0000ff',
+      start_opacity: 0,
+      end_opacity: 0,
+      stops: [
+        { location: 60, color: '#0000ff' },
+        { location: 25, color: '#ff0000', opacity: 100 },
+        { location: 60, color: '#ff0000' },
+      ].reverse(),
+    });
+    const d = layer(s).data;
+    const at = (x: number) => [...d.subarray((50 * W + x) * 4, (50 * W + x) * 4 + 4)];
+    for (const x of [0, 20, 49, 50, 80, 119, 120, 160, 199]) {
+      const t = (x + 0.5) / W;
+      // Opacity: 0 → 1 over 0–25 %, 1 → 0 over 25–100 % (the 60 % stops give none of their own).
+      const alpha = t <= 0.25 ? t / 0.25 : 1 - (t - 0.25) / 0.75;
+      const px = at(x);
+      expect(Math.abs(px[3]! - 255 * alpha), `alpha at x = ${x}`).toBeLessThanOrEqual(1);
+      if (px[3]! < 8) continue;
+      // Red up to 60 %, blue after: the two stops at 60 % in the order given ([… red, blue] once sorted).
+      expect(px.slice(0, 3), `colour at x = ${x}`).toEqual(t < 0.6 ? [255, 0, 0] : [0, 0, 255]);
+    }
+    // Every stop at zero opacity: nothing to paint, no history step.
+    const before = hashEditor(s.editor.snapshot);
+    const r = await ok(s, 'fill_gradient', {
+      start_x: 0,
+      start_y: 0,
+      end_x: W,
+      end_y: 0,
+      start_color: '#ff0000',
+      end_color: '#0000ff',
+      start_opacity: 0,
+      end_opacity: 0,
+      stops: [{ location: 50, color: '#00ff00', opacity: 0 }],
+    });
+    expect(String(r.note)).toMatch(/不透明度都为 0/);
+    expect(hashEditor(s.editor.snapshot)).toBe(before);
+  });
+
   it('bad input is refused with a clear error and leaves the document as it was', async () => {
     const s = await withLayer();
     await ok(s, 'create_text_layer', { text: '标题', x: 10, y: 10, font_size: 30 });
@@ -177,6 +254,13 @@ describe('fill_gradient on a layer, as Photoshop’s Gradient tool paints', () =
       [{ ...base, end_opacity: 101 }, /^end_opacity /],
       [{ ...base, start_color: 'red' }, /^start_color /],
       [{ ...base, end_y: 1e9 }, /^end_y 超出范围/],
+      [{ ...base, stops: [{ location: 101, color: '#ff0000' }] }, /^stops\[0\]\.location /],
+      [{ ...base, stops: [{ location: 50, color: 'red' }] }, /^stops\[0\]\.color /],
+      [{ ...base, stops: [{ location: 50 }] }, /^缺少必填参数 stops\[0\]\.color/],
+      [
+        { ...base, stops: Array.from({ length: 31 }, () => ({ location: 50, color: '#ff0000' })) },
+        /^stops 项数过多/,
+      ],
     ];
     for (const [args, message] of cases) {
       const r = await call(s, 'fill_gradient', args);

@@ -15,6 +15,7 @@ import { defineTool } from '../types.js';
 import {
   BRUSH_MAX_POINTS,
   BRUSH_MAX_SIZE,
+  GRADIENT_MAX_STOPS,
   GRADIENT_TYPES,
   PAINT_TARGET_LIMITS,
   PAINT_TARGET_PROPERTY,
@@ -572,7 +573,7 @@ export const groupE = [
     label: '渐变填充',
     labelEn: 'Gradient',
     effect: 'write',
-    description: `在当前图层上画渐变（如 Photoshop 的渐变工具从起点拖到终点），有选区时只画在选区内（羽化的选区边缘渐隐），没有选区时铺满整个图层；图层锁定透明像素时只改已有像素的颜色。渐变以正常模式盖在原有像素上；画在图层像素上时，文字、智能对象、图层组先栅格化或另建图层。type：linear 线性（默认，从起点到终点，起点之前全为起点颜色、终点之后全为终点颜色）、radial 径向（以起点为圆心，到终点的距离为半径）、reflected 对称（从起点向两侧对称）。start_color、end_color 为两端颜色（十六进制，CMYK 文档也可写油墨百分比），start_opacity、end_opacity 为两端不透明度 0-100（默认 100；如前景色到透明为 end_opacity 0）。颜色和不透明度各自线性过渡（相当于 Photoshop“古典”渐变、平滑度 0%，不加杂色）。坐标为文档像素，原点为画布左上角，可在画布之外。${PAINT_TARGET_SENTENCE}`,
+    description: `在当前图层上画渐变（如 Photoshop 的渐变工具从起点拖到终点），有选区时只画在选区内（羽化的选区边缘渐隐），没有选区时铺满整个图层；图层锁定透明像素时只改已有像素的颜色。渐变以正常模式盖在原有像素上；画在图层像素上时，文字、智能对象、图层组先栅格化或另建图层。type：linear 线性（默认，从起点到终点，起点之前全为起点颜色、终点之后全为终点颜色）、radial 径向（以起点为圆心，到终点的距离为半径）、reflected 对称（从起点向两侧对称）。start_color、end_color 为两端颜色（十六进制，CMYK 文档也可写油墨百分比），start_opacity、end_opacity 为两端不透明度 0-100（默认 100；如前景色到透明为 end_opacity 0）。stops 为两端之间的色标（可选，如在 Photoshop 渐变编辑器里添加色标，最多 ${GRADIENT_MAX_STOPS} 个）：每个有 location 位置（0-100，起点到终点的百分比）和 color 颜色，可再给 opacity 不透明度（0-100，省略时该处不透明度按两端和其他给了不透明度的色标过渡）；如彩虹渐变、三色渐变、中间实两端透明。颜色和不透明度在相邻色标之间各自线性过渡（相当于 Photoshop“古典”渐变、平滑度 0%，不加杂色）。坐标为文档像素，原点为画布左上角，可在画布之外。${PAINT_TARGET_SENTENCE}`,
     parameters: {
       type: 'object',
       properties: {
@@ -585,6 +586,19 @@ export const groupE = [
         type: { type: 'string', description: '渐变类型，默认 linear', enum: GRADIENT_TYPES },
         start_opacity: { type: 'number', description: '起点不透明度（0-100），默认 100' },
         end_opacity: { type: 'number', description: '终点不透明度（0-100），默认 100' },
+        stops: {
+          type: 'array',
+          description: '两端之间的色标，可选',
+          items: {
+            type: 'object',
+            properties: {
+              location: { type: 'number', description: '位置（0-100），起点到终点的百分比' },
+              color: { type: 'string', description: '颜色，十六进制颜色' },
+              opacity: { type: 'number', description: '不透明度（0-100），可选' },
+            },
+            required: ['location', 'color'],
+          },
+        },
         ...PAINT_TARGET_PROPERTY,
       },
       required: ['start_x', 'start_y', 'end_x', 'end_y', 'start_color', 'end_color'],
@@ -599,6 +613,14 @@ export const groupE = [
       type: { default: 'linear' },
       start_opacity: { default: 100, min: 0, max: 100 },
       end_opacity: { default: 100, min: 0, max: 100 },
+      stops: {
+        maxItems: GRADIENT_MAX_STOPS,
+        items: {
+          location: { min: 0, max: 100 },
+          color: { format: 'color', inks: true },
+          opacity: { min: 0, max: 100 },
+        },
+      },
       ...PAINT_TARGET_LIMITS,
     },
   }),

@@ -4,6 +4,9 @@
  */
 export const GRADIENT_TYPES = ['linear', 'radial', 'reflected'] as const;
 
+/** The most colour stops fill_gradient takes between its two ends. */
+export const GRADIENT_MAX_STOPS = 30;
+
 /** The most points one brush stroke takes (a long drag on the canvas sends a few hundred). */
 export const BRUSH_MAX_POINTS = 4000;
 
