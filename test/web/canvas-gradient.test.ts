@@ -133,4 +133,63 @@ describe('the Gradient tool', () => {
     await eventually(() => page.locator('.artboard img').getAttribute('src')).not.toBe(null);
     await snapshot(page, 'canvas-gradient-mask');
   });
+
+  it('goes through the middle colour when one is chosen (a colour stop at 50 %), the swatch showing it', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: W, height: H, name: '三色' }),
+      toolCall('set_foreground_color', { color: '#e63946' }),
+    ]);
+    const page = await studio.open(id, 1280, 800);
+    const sent = callsSent(page, 'fill_gradient');
+    await eventually(() => page.locator('.artboard img').count()).toBe(1);
+    await page.locator('.canvas-viewport[tabindex]').focus();
+    await page.keyboard.press('g');
+    const bar = page.getByRole('group', { name: '渐变选项' });
+    const middle = bar.locator('input.gradient-middle');
+    await expect(middle.isDisabled()).resolves.toBe(true);
+    await bar.getByRole('checkbox', { name: '中间色' }).check();
+    await eventually(() => middle.isEnabled()).toBe(true);
+    await middle.fill('#f1c40f');
+    await bar.locator('input.gradient-end').fill('#1d3557');
+    const swatch = await bar.getByRole('img').getAttribute('style');
+    expect(swatch).toContain('rgb(241, 196, 15)');
+
+    const from = await onCanvas(page, 0, 200);
+    const to = await onCanvas(page, 599, 200);
+    await page.mouse.move(from.x + 1, from.y);
+    await page.mouse.down();
+    await page.mouse.move(to.x, to.y, { steps: 8 });
+    await page.mouse.up();
+    await eventually(() => sent.length).toBe(1);
+    expect(sent[0]).toMatchObject({
+      start_color: '#e63946',
+      end_color: '#1d3557',
+      stops: [{ location: 50, color: '#f1c40f' }],
+    });
+    await eventually(async () => (await labels(id)).at(-1)).toBe('渐变填充');
+    // The middle colour half-way along the drag, the two ends at the two ends.
+    const x0 = sent[0]!.start_x as number;
+    const x1 = sent[0]!.end_x as number;
+    const mid = Math.round((x0 + x1) / 2 - 0.5);
+    expect(near(await colourAt(id, mid, 200), [0xf1, 0xc4, 0x0f], 4)).toBe(true);
+    expect(near(await colourAt(id, 0, 200), [0xe6, 0x39, 0x46], 4)).toBe(true);
+    expect(near(await colourAt(id, 599, 200), [0x1d, 0x35, 0x57], 4)).toBe(true);
+    await eventually(() => page.locator('.artboard img').getAttribute('src')).not.toBe(null);
+    // The card names the stop among its arguments, as the registry labels it.
+    const card = page.locator('.card').filter({ hasText: 'fill_gradient' }).first();
+    await card.locator('summary').first().click();
+    await eventually(() => card.textContent()).toContain('两端之间的色标');
+    expect(await card.textContent()).toContain('#f1c40f');
+    await snapshot(page, 'canvas-gradient-middle');
+
+    // Switched off again: the next gradient has two colours only.
+    await bar.getByRole('checkbox', { name: '中间色' }).uncheck();
+    await page.mouse.move(from.x + 1, from.y + 50);
+    await page.mouse.down();
+    await page.mouse.move(to.x, to.y + 50, { steps: 8 });
+    await page.mouse.up();
+    await eventually(() => sent.length).toBe(2);
+    expect(sent[1]!.stops).toBeUndefined();
+  });
 });

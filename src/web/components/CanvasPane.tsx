@@ -537,6 +537,7 @@ export function CanvasPane() {
     type: 'linear',
     end: '#ffffff',
     toTransparent: false,
+    middle: null,
     onMask: false,
   });
   const masked = doc ? layerWithId(doc.layers, doc.active_layer_id)?.mask === true : false;

@@ -1,8 +1,9 @@
 /**
  * Photoshop's options bar for its Gradient tool: the gradient (from the foreground colour to an end colour, or to
- * transparent), shown as a swatch, its shape, and whether it goes on the current layer's mask (Photoshop paints
+ * transparent, through a middle colour when one is chosen: a colour stop at 50 %), shown as a swatch, its shape, and whether it goes on the current layer's mask (Photoshop paints
  * the mask when its thumbnail is chosen). The shapes are the registry's (fill_gradient's `type`).
  */
+import { useRef } from 'preact/hooks';
 import { GRADIENT_TYPES } from '../../registry/tools/paint-params.js';
 import { useStudioView } from '../context.js';
 import { backToDocument } from './back-to-document.js';
@@ -23,7 +24,10 @@ export function GradientOptionsBar({
   update: (change: Partial<GradientOptions>) => void;
 }) {
   const { t } = useStudioView();
+  // The middle colour last chosen, kept while it is switched off (as Photoshop keeps a stop's colour).
+  const lastMiddle = useRef(options.middle ?? '#ffffff');
   const end = options.toTransparent ? `${start}00` : options.end;
+  const colours = [start, ...(options.middle ? [options.middle] : []), end].join(', ');
   return (
     <fieldset
       class="tool-options gradient-options"
@@ -36,7 +40,7 @@ export function GradientOptionsBar({
         aria-label={t('canvas.gradientSwatch')}
         // Over a checkerboard, as Photoshop's swatch shows transparency.
         style={{
-          background: `linear-gradient(to right, ${start}, ${end}), repeating-conic-gradient(#d0d0d0 0% 25%, #fff 0% 50%) 0 0 / 8px 8px`,
+          background: `linear-gradient(to right, ${colours}), repeating-conic-gradient(#d0d0d0 0% 25%, #fff 0% 50%) 0 0 / 8px 8px`,
         }}
       />
       <label>
@@ -58,6 +62,29 @@ export function GradientOptionsBar({
         />
         {t('canvas.gradientTransparent')}
       </label>
+      <label>
+        <input
+          type="checkbox"
+          class="gradient-middle-on"
+          checked={options.middle !== null}
+          onChange={(e) =>
+            update({ middle: (e.currentTarget as HTMLInputElement).checked ? lastMiddle.current : null })
+          }
+        />
+        {t('canvas.gradientMiddle')}
+      </label>
+      <input
+        type="color"
+        class="gradient-middle"
+        aria-label={t('canvas.gradientMiddle')}
+        value={options.middle ?? lastMiddle.current}
+        disabled={options.middle === null}
+        onInput={(e) => {
+          lastMiddle.current = (e.currentTarget as HTMLInputElement).value;
+          update({ middle: lastMiddle.current });
+        }}
+        onChange={(e) => backToDocument(e.currentTarget as HTMLInputElement)}
+      />
       <MaskToggle masked={masked} checked={options.onMask} onChange={(onMask) => update({ onMask })} />
       <label>
         {t('canvas.gradientType')}

@@ -1,7 +1,8 @@
 /**
  * Photoshop's Gradient tool on the canvas (G): a drag from where the gradient starts to where it ends lays it on
  * the current layer (or its mask, as the options bar says), inside the selection if there is one (渐变填充, one
- * history step), from the foreground colour to the options bar's end colour (or to transparent), in its shape.
+ * history step), from the foreground colour to the options bar's end colour (or to transparent), through its
+ * middle colour when it has one, in its shape.
  * Shift pressed while dragging keeps the line at a multiple of 45°; Esc while dragging drops it; a click without a
  * drag lays nothing.
  */
@@ -19,6 +20,8 @@ export interface GradientOptions {
   readonly end: string;
   /** The end is transparent: the foreground colour fades out (Photoshop's Foreground to Transparent). */
   readonly toTransparent: boolean;
+  /** A third colour half-way along (a colour stop at 50 % in Photoshop's gradient editor), or null. */
+  readonly middle: string | null;
   /** Laid on the current layer's mask (white shows, black hides) rather than its pixels, where it has one. */
   readonly onMask: boolean;
 }
@@ -95,6 +98,7 @@ export function useGradient(
             start_color: startColor,
             end_color: options.toTransparent ? startColor : options.end,
             ...(options.type !== 'linear' ? { type: options.type } : {}),
+            ...(options.middle ? { stops: [{ location: 50, color: options.middle }] } : {}),
             ...(options.toTransparent ? { end_opacity: 0 } : {}),
             ...(options.onMask && masked ? { target: 'mask' } : {}),
           },
