@@ -190,8 +190,8 @@ describe('fill_gradient on a layer, as Photoshop’s Gradient tool paints', () =
 
   it('stops: opacity given where asked and carried between them, sorted by location, a hard edge where two meet', async () => {
     const s = await withLayer();
-    // Transparent at both ends, solid at 25 %; blue from 60 %, where the red stops: two stops at one location.
-    await ok(s, 'fill_gradient', {
+    // Red to blue across the layer, transparent at both ends.
+    const clearEnds = {
       start_x: 0,
       start_y: 0,
       end_x: W,
@@ -200,6 +200,10 @@ describe('fill_gradient on a layer, as Photoshop’s Gradient tool paints', () =
       end_color: '#0000ff',
       start_opacity: 0,
       end_opacity: 0,
+    };
+    // Solid at 25 %; blue from 60 %, where the red stops: two stops at one location.
+    await ok(s, 'fill_gradient', {
+      ...clearEnds,
       stops: [
         { location: 60, color: '#0000ff' },
         { location: 25, color: '#ff0000', opacity: 100 },
@@ -221,14 +225,7 @@ describe('fill_gradient on a layer, as Photoshop’s Gradient tool paints', () =
     // Every stop at zero opacity: nothing to paint, no history step.
     const before = hashEditor(s.editor.snapshot);
     const r = await ok(s, 'fill_gradient', {
-      start_x: 0,
-      start_y: 0,
-      end_x: W,
-      end_y: 0,
-      start_color: '#ff0000',
-      end_color: '#0000ff',
-      start_opacity: 0,
-      end_opacity: 0,
+      ...clearEnds,
       stops: [{ location: 50, color: '#00ff00', opacity: 0 }],
     });
     expect(String(r.note)).toMatch(/不透明度都为 0/);

@@ -27,22 +27,30 @@ async function colourAt(id: string, x: number, y: number): Promise<[number, numb
 const near = (a: readonly number[], b: readonly number[], tolerance: number) =>
   a.every((v, i) => Math.abs(v - b[i]!) <= tolerance);
 
+/**
+ * A W × H document named `name` with a red foreground colour, open at 1280 × 800 with the Gradient tool chosen (G),
+ * and the fill_gradient calls the page sends.
+ */
+async function withGradientTool(name: string) {
+  const id = await createSession(studio.url);
+  await okCalls(studio.url, id, [
+    toolCall('create_document', { width: W, height: H, name }),
+    toolCall('set_foreground_color', { color: '#e63946' }),
+  ]);
+  const page = await studio.open(id, 1280, 800);
+  const sent = callsSent(page, 'fill_gradient');
+  await eventually(() => page.locator('.artboard img').count()).toBe(1);
+  await page.locator('.canvas-viewport[tabindex]').focus();
+  await page.keyboard.press('g');
+  await eventually(() => page.getByRole('button', { name: '渐变工具' }).getAttribute('aria-pressed')).toBe(
+    'true',
+  );
+  return { id, page, sent, bar: page.getByRole('group', { name: '渐变选项' }) };
+}
+
 describe('the Gradient tool', () => {
   it('lays a gradient from the foreground colour to the end colour along the drag, and radial to transparent', async () => {
-    const id = await createSession(studio.url);
-    await okCalls(studio.url, id, [
-      toolCall('create_document', { width: W, height: H, name: '渐变' }),
-      toolCall('set_foreground_color', { color: '#e63946' }),
-    ]);
-    const page = await studio.open(id, 1280, 800);
-    const sent = callsSent(page, 'fill_gradient');
-    await eventually(() => page.locator('.artboard img').count()).toBe(1);
-    await page.locator('.canvas-viewport[tabindex]').focus();
-    await page.keyboard.press('g');
-    await eventually(() => page.getByRole('button', { name: '渐变工具' }).getAttribute('aria-pressed')).toBe(
-      'true',
-    );
-    const bar = page.getByRole('group', { name: '渐变选项' });
+    const { id, page, sent, bar } = await withGradientTool('渐变');
     await bar.locator('input.gradient-end').fill('#1d3557');
     const steps = (await labels(id)).length;
 
@@ -135,17 +143,7 @@ describe('the Gradient tool', () => {
   });
 
   it('goes through the middle colour when one is chosen (a colour stop at 50 %), the swatch showing it', async () => {
-    const id = await createSession(studio.url);
-    await okCalls(studio.url, id, [
-      toolCall('create_document', { width: W, height: H, name: '三色' }),
-      toolCall('set_foreground_color', { color: '#e63946' }),
-    ]);
-    const page = await studio.open(id, 1280, 800);
-    const sent = callsSent(page, 'fill_gradient');
-    await eventually(() => page.locator('.artboard img').count()).toBe(1);
-    await page.locator('.canvas-viewport[tabindex]').focus();
-    await page.keyboard.press('g');
-    const bar = page.getByRole('group', { name: '渐变选项' });
+    const { id, page, sent, bar } = await withGradientTool('三色');
     const middle = bar.locator('input.gradient-middle');
     await expect(middle.isDisabled()).resolves.toBe(true);
     await bar.getByRole('checkbox', { name: '中间色' }).check();
