@@ -118,13 +118,44 @@ describe('one_step: a gesture of several calls is one history step', () => {
     expect(await opacities(server.url, id)).toEqual([50, 50, 50]);
   });
 
-  it('refuses a one_step that is not a boolean, running nothing', async () => {
+  it('refuses a one_step that is neither a boolean nor a gesture id, running nothing', async () => {
     const { id, steps } = await threeLayers(server.url);
-    const res = await send(server.url, id, { one_step: 'yes', tool_calls: opacityCalls(40) });
-    expect(res.status).toBe(400);
-    expect((await errorOf(res)).message).toContain('one_step');
+    for (const oneStep of ['not an id!', 'x'.repeat(65), '', 3, { id: 'g' }]) {
+      const res = await send(server.url, id, { one_step: oneStep, tool_calls: opacityCalls(40) });
+      expect(res.status, JSON.stringify(oneStep)).toBe(400);
+      expect((await errorOf(res)).message).toContain('one_step');
+    }
     expect((await stateOf(server.url, id)).active!.history.labels).toHaveLength(steps);
     expect(await opacities(server.url, id)).toEqual([100, 100, 100]);
+  });
+
+  it('a gesture id shared by requests sent one after the other: one step; another id, or none, a step of its own', async () => {
+    const { id, steps } = await threeLayers(server.url);
+    // The studio's centred point text: made, then aligned by the name the first answer gave.
+    const made = await send(server.url, id, {
+      one_step: 'text-1',
+      tool_calls: [toolCall('create_text_layer', { text: '标题', x: 20, y: 20, font_size: 12 }, 'make')],
+    });
+    expect(made.status).toBe(200);
+    const aligned = await send(server.url, id, {
+      one_step: 'text-1',
+      tool_calls: [toolCall('set_text_alignment', { name: '标题', alignment: 'center' }, 'align')],
+    });
+    expect(aligned.status).toBe(200);
+    const labels = async () => (await stateOf(server.url, id)).active!.history.labels.slice(steps);
+    expect(await labels()).toEqual(['创建文字']);
+    // One undo takes the text away, aligned or not.
+    await okCalls(server.url, id, [toolCall('undo', { steps: 1 })]);
+    expect(layerNodes((await stateOf(server.url, id)).active!.layers).map((l) => l.name)).not.toContain(
+      '标题',
+    );
+    await okCalls(server.url, id, [toolCall('redo', { steps: 1 })]);
+
+    // Another id starts a step of its own; so does the same id after a call outside it.
+    await send(server.url, id, { one_step: 'op-2', tool_calls: opacityCalls(60) });
+    await okCalls(server.url, id, [toolCall('set_layer_opacity', { name: '甲', opacity: 30 })]);
+    await send(server.url, id, { one_step: 'op-2', tool_calls: opacityCalls(20) });
+    expect(await labels()).toEqual(['创建文字', '设置透明度', '设置透明度', '设置透明度']);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * New text with the type tool as Photoshop makes it: a drag draws a box for paragraph text, whose words wrap in it
  * as they are typed and once made (创建段落文字); the options bar's alignment is what new text is set in — a
- * paragraph aligned in its box, point text centred on the point clicked (创建文字, then 文字对齐 about that anchor).
+ * paragraph aligned in its box, point text centred on the point clicked (创建文字, then 文字对齐 about that anchor, one
+ * history step).
  */
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -193,13 +194,13 @@ describe('paragraph text from a dragged box', () => {
         (d) => Math.abs(d) <= 2,
       );
     }).toEqual([true, true, true]);
-    expect(await labels(id)).toEqual([
-      ...(await labels(id)).slice(0, steps),
-      '创建段落文字',
-      '创建文字',
-      '文字对齐',
-    ]);
+    // Made and aligned in one history step, as Photoshop sets centred text: one undo takes it away.
+    expect(await labels(id)).toEqual([...(await labels(id)).slice(0, steps), '创建段落文字', '创建文字']);
     await snapshot(page, 'canvas-text-new-centred');
+    await okCalls(studio.url, id, [toolCall('undo', { steps: 1 })]);
+    expect(await textLayer(id, '居中标题')).toBeUndefined();
+    await okCalls(studio.url, id, [toolCall('redo', { steps: 1 })]);
+    await eventually(async () => (await textLayer(id, '居中标题'))?.text?.align).toBe('center');
 
     // Left chosen with the title selected changes the title (its alignment), as before.
     await left.click();

@@ -18,6 +18,9 @@ import { booleanOf, inSession, jsonBody, noSession } from '../request.js';
 import { requestTab } from '../session-events.js';
 import { eventStream, type Send } from '../sse.js';
 
+/** A gesture id a client names (`one_step` as a string). */
+const GESTURE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
 /**
  * The call's id as a tool message must carry it back, a string: a number (hand-written calls, a JSON-RPC habit)
  * is taken as its decimal text, as `atelier run` takes it, so the client can still match results to calls.
@@ -116,12 +119,27 @@ export function toolCallRoutes({ config, store, events }: AppParts): Hono {
         );
       }
       const oneStep = (body as { one_step?: unknown }).one_step;
-      if (oneStep !== undefined && typeof oneStep !== 'boolean') {
-        throw new HttpError(400, 'bad_request', '"one_step" 须是 true 或 false');
+      if (
+        oneStep !== undefined &&
+        typeof oneStep !== 'boolean' &&
+        !(typeof oneStep === 'string' && GESTURE_ID.test(oneStep))
+      ) {
+        throw new HttpError(
+          400,
+          'bad_request',
+          '"one_step" 须是 true、false，或几个请求共用的手势标识（1 到 64 个字母、数字、- 或 _）',
+        );
       }
       // One gesture: each document the calls change gets one history step, as Photoshop records a property set
-      // on several selected layers.
-      const gesture: CallOptions = oneStep ? { gesture: randomUUID() } : {};
+      // on several selected layers. A string names a gesture that several requests share, sent one after the
+      // other (a call that needs the one before's result: the type tool's text made, then aligned); kept apart
+      // from the server's own ids.
+      const gesture: CallOptions =
+        typeof oneStep === 'string'
+          ? { gesture: `client:${oneStep}` }
+          : oneStep
+            ? { gesture: randomUUID() }
+            : {};
       return { calls: calls as unknown[], gesture };
     };
     if (stream) {

@@ -17,6 +17,7 @@ import type { ActiveDocument, LayerNode } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { refOf } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
+import { gestureId } from '../state/use-studio.js';
 
 /** The alignments the options bar offers (Photoshop's three buttons). */
 export type TextAlign = 'left' | 'center' | 'right';
@@ -295,24 +296,29 @@ export function useTextTool(docName: string | null) {
         }
       : { name: PANE_TOOLS.createText, arguments: { text: content, ...at, ...style } };
     const align = now.box ? undefined : now.align;
+    // Point text centred or set right stands about the point clicked: made left-aligned from it, then aligned
+    // about that anchor, as Photoshop sets it, the two one history step (one gesture over two runs: the second
+    // needs the layer the first made).
+    const gesture = align ? { oneStep: gestureId() } : {};
     void studio
-      .run([
-        {
-          ...made,
-          onResult: (r) => {
-            const made = r.layer as { name?: unknown; ref?: unknown } | undefined;
-            const name = made?.ref ?? made?.name;
-            ref = typeof name === 'string' ? name : null;
+      .run(
+        [
+          {
+            ...made,
+            onResult: (r) => {
+              const made = r.layer as { name?: unknown; ref?: unknown } | undefined;
+              const name = made?.ref ?? made?.name;
+              ref = typeof name === 'string' ? name : null;
+            },
           },
-        },
-      ])
+        ],
+        gesture,
+      )
       .catch(() => false)
-      // Point text centred or set right stands about the point clicked: made left-aligned from it, then aligned
-      // about that anchor, as Photoshop sets it.
       .then((ok) =>
         ok && align && ref
           ? studio
-              .run([{ name: PANE_TOOLS.textAlign, arguments: { name: ref, alignment: align } }])
+              .run([{ name: PANE_TOOLS.textAlign, arguments: { name: ref, alignment: align } }], gesture)
               .catch(() => false)
               .then(() => ok)
           : ok,

@@ -38,8 +38,19 @@ export interface ToolRun {
 }
 
 export interface RunOptions {
-  readonly oneStep?: boolean;
+  /**
+   * One gesture: true for this run's calls; a gesture id (gestureId()) for the calls of several runs made one
+   * after the other, where a call needs the result of one before it.
+   */
+  readonly oneStep?: boolean | string;
 }
+
+/** A new id for a gesture of several runs (RunOptions.oneStep); not crypto.randomUUID, which plain http lacks. */
+export function gestureId(): string {
+  gestures++;
+  return `g${Date.now().toString(36)}${gestures.toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}
+let gestures = 0;
 
 export interface Studio {
   readonly api: Api;
@@ -421,7 +432,7 @@ export function useStudio(api: Api): Studio {
           const id = session.current;
           if (!id) return;
           const body = {
-            ...(opts.oneStep ? { one_step: true } : {}),
+            ...(opts.oneStep ? { one_step: opts.oneStep } : {}),
             tool_calls: calls.map((c) => {
               const id = callId(c.quiet);
               return {
