@@ -605,10 +605,8 @@ export const selectionHandlers = {
       });
     }
     const layer = paintTarget(s, target);
-    // Sorted by location, stops at one location kept in the order given (a hard edge between two colours).
-    const between = stops
-      .map((stop, i) => ({ ...stop, i }))
-      .sort((p, q) => p.location - q.location || p.i - q.i);
+    // Sorted by location; the sort is stable, so stops at one location stay in the order given (a hard edge).
+    const between = [...stops].sort((p, q) => p.location - q.location);
     const opacities = [
       { at: 0, opacity: start_opacity / 100 },
       ...between.flatMap((p) =>

@@ -422,7 +422,10 @@ export async function garmentPhoto(
     .toBuffer();
 }
 
-/** The garment's point that a turn of `deg` degrees clockwise about the shirt's middle (320, 375) brings to x, y. */
+/**
+ * The garment's point that a turn of `deg` degrees clockwise about the shirt's middle (320, 375) brings to x, y,
+ * written into `out` (the tilted photos ask 25 times a pixel).
+ */
 function turnBack(deg: number): (x: number, y: number, out: [number, number]) => [number, number] {
   const a = (-deg * Math.PI) / 180;
   const [cos, sin] = [Math.cos(a), Math.sin(a)];

@@ -537,7 +537,8 @@ export function CanvasPane() {
     type: 'linear',
     end: '#ffffff',
     toTransparent: false,
-    middle: null,
+    middle: '#ffffff',
+    throughMiddle: false,
     onMask: false,
   });
   const masked = doc ? layerWithId(doc.layers, doc.active_layer_id)?.mask === true : false;

@@ -1,9 +1,8 @@
 /**
  * Photoshop's options bar for its Gradient tool: the gradient (from the foreground colour to an end colour, or to
- * transparent, through a middle colour when one is chosen: a colour stop at 50 %), shown as a swatch, its shape, and whether it goes on the current layer's mask (Photoshop paints
- * the mask when its thumbnail is chosen). The shapes are the registry's (fill_gradient's `type`).
+ * transparent, through a middle colour when one is chosen: a colour stop at 50 %), shown as a swatch, its shape,
+ * and whether it goes on the current layer's mask (Photoshop paints the mask when its thumbnail is chosen). The shapes are the registry's (fill_gradient's `type`).
  */
-import { useRef } from 'preact/hooks';
 import { GRADIENT_TYPES } from '../../registry/tools/paint-params.js';
 import { useStudioView } from '../context.js';
 import { backToDocument } from './back-to-document.js';
@@ -24,10 +23,8 @@ export function GradientOptionsBar({
   update: (change: Partial<GradientOptions>) => void;
 }) {
   const { t } = useStudioView();
-  // The middle colour last chosen, kept while it is switched off (as Photoshop keeps a stop's colour).
-  const lastMiddle = useRef(options.middle ?? '#ffffff');
   const end = options.toTransparent ? `${start}00` : options.end;
-  const colours = [start, ...(options.middle ? [options.middle] : []), end].join(', ');
+  const colours = [start, ...(options.throughMiddle ? [options.middle] : []), end].join(', ');
   return (
     <fieldset
       class="tool-options gradient-options"
@@ -66,10 +63,8 @@ export function GradientOptionsBar({
         <input
           type="checkbox"
           class="gradient-middle-on"
-          checked={options.middle !== null}
-          onChange={(e) =>
-            update({ middle: (e.currentTarget as HTMLInputElement).checked ? lastMiddle.current : null })
-          }
+          checked={options.throughMiddle}
+          onChange={(e) => update({ throughMiddle: (e.currentTarget as HTMLInputElement).checked })}
         />
         {t('canvas.gradientMiddle')}
       </label>
@@ -77,12 +72,9 @@ export function GradientOptionsBar({
         type="color"
         class="gradient-middle"
         aria-label={t('canvas.gradientMiddle')}
-        value={options.middle ?? lastMiddle.current}
-        disabled={options.middle === null}
-        onInput={(e) => {
-          lastMiddle.current = (e.currentTarget as HTMLInputElement).value;
-          update({ middle: lastMiddle.current });
-        }}
+        value={options.middle}
+        disabled={!options.throughMiddle}
+        onInput={(e) => update({ middle: (e.currentTarget as HTMLInputElement).value })}
         onChange={(e) => backToDocument(e.currentTarget as HTMLInputElement)}
       />
       <MaskToggle masked={masked} checked={options.onMask} onChange={(onMask) => update({ onMask })} />

@@ -20,8 +20,10 @@ export interface GradientOptions {
   readonly end: string;
   /** The end is transparent: the foreground colour fades out (Photoshop's Foreground to Transparent). */
   readonly toTransparent: boolean;
-  /** A third colour half-way along (a colour stop at 50 % in Photoshop's gradient editor), or null. */
-  readonly middle: string | null;
+  /** A third colour half-way along (a colour stop at 50 % in Photoshop's gradient editor)… */
+  readonly middle: string;
+  /** …used when this is on (the colour is kept while it is off). */
+  readonly throughMiddle: boolean;
   /** Laid on the current layer's mask (white shows, black hides) rather than its pixels, where it has one. */
   readonly onMask: boolean;
 }
@@ -98,7 +100,7 @@ export function useGradient(
             start_color: startColor,
             end_color: options.toTransparent ? startColor : options.end,
             ...(options.type !== 'linear' ? { type: options.type } : {}),
-            ...(options.middle ? { stops: [{ location: 50, color: options.middle }] } : {}),
+            ...(options.throughMiddle ? { stops: [{ location: 50, color: options.middle }] } : {}),
             ...(options.toTransparent ? { end_opacity: 0 } : {}),
             ...(options.onMask && masked ? { target: 'mask' } : {}),
           },
