@@ -196,6 +196,11 @@ describe('paragraph text from a dragged box', () => {
     }).toEqual([true, true, true]);
     // Made and aligned in one history step, as Photoshop sets centred text: one undo takes it away.
     expect(await labels(id)).toEqual([...(await labels(id)).slice(0, steps), '创建段落文字', '创建文字']);
+    // The outline follows the aligned layer (the step changed in place), centred on the clicked point.
+    await eventually(async () => {
+      const box = await page.locator('.layer-outline').boundingBox();
+      return box ? Math.abs(box.x + box.width / 2 - spot.x) <= 3 : false;
+    }).toBe(true);
     await snapshot(page, 'canvas-text-new-centred');
     await okCalls(studio.url, id, [toolCall('undo', { steps: 1 })]);
     expect(await textLayer(id, '居中标题')).toBeUndefined();

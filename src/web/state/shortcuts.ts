@@ -10,7 +10,7 @@
  * came), not dropped: Ctrl+Z right after a nudge undoes the nudge. While a chat turn runs (the model is editing) or a file uploads, they are
  * ignored.
  */
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { layerWithId, nextName, refOf, selectedRefs } from './layers.js';
 import { openFiles, pastedFile } from './open-files.js';
 import { PANE_TOOLS } from './pane-tools.js';
@@ -76,9 +76,14 @@ export function useEditShortcuts(
   /** The name template of a new group ('组 {n}'), in the studio's language as the layers pane's button names it. */
   groupName: string,
 ): void {
+  // Read when a key is pressed, not when the listener was added: effects run after the frame is painted, so a key
+  // pressed right after a change (two layers shown selected) would otherwise act on the state before it.
+  const latest = useRef(studio);
+  latest.current = studio;
   useEffect(() => {
-    const held = studio.chatting || studio.uploading;
     const onKey = (e: KeyboardEvent) => {
+      const studio = latest.current;
+      const held = studio.chatting || studio.uploading;
       if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
       // By the key's place, as the brackets: the same key on every layout.
       if (e.code === 'KeyS') {
@@ -113,6 +118,8 @@ export function useEditShortcuts(
     // of the open document or a document of its own (the message box handles its own paste, with or without a
     // model; without one it cannot be reached).
     const onPaste = (e: ClipboardEvent) => {
+      const studio = latest.current;
+      const held = studio.chatting || studio.uploading;
       if (e.defaultPrevented || editsText(e.target as Element | null)) return;
       const images = Array.from(e.clipboardData?.files ?? []).filter((f) => f.type.startsWith('image/'));
       if (images.length === 0 || held) return;
@@ -129,5 +136,5 @@ export function useEditShortcuts(
       window.removeEventListener('keydown', onKey);
       window.removeEventListener('paste', onPaste);
     };
-  }, [studio, openTool, groupName]);
+  }, [openTool, groupName]);
 }

@@ -275,6 +275,9 @@ export function useStudio(api: Api): Studio {
       next.documents.map((d) => [d.name, d.width, d.height, d.mode]),
       next.active?.name,
       next.active?.history,
+      // A step changed in place (a gesture's later request joins the step before it) moves layers without moving
+      // the history's index or length.
+      next.active?.layers,
     ]);
     // Changed by someone else (another tab on this session, an API client): the canvas is fetched again.
     if (seen.current && sign !== seen.current) setRevision((r) => r + 1);
