@@ -224,6 +224,15 @@ export interface TextIndent {
   readonly right: number;
 }
 
+/**
+ * Space added above and below each paragraph in the units of the font size, as Photoshop's paragraph panel sets
+ * it (negative: paragraphs drawn closer). See text-paragraph.ts.
+ */
+export interface TextSpace {
+  readonly before: number;
+  readonly after: number;
+}
+
 export interface TextSpec {
   readonly content: string;
   /**
@@ -239,6 +248,8 @@ export interface TextSpec {
   readonly box?: TextBox;
   /** The paragraphs' indents (text-paragraph.ts); absent: none. */
   readonly indent?: TextIndent;
+  /** Space before and after the paragraphs (text-paragraph.ts); absent: none. */
+  readonly space?: TextSpace;
   /**
    * Font size in pixels, as a PSD's style states it: the glyphs are laid out at this size, then drawn through
    * `transform` (so text with a scaled transform shows larger or smaller than `size`, as in Photoshop's file).

@@ -18,14 +18,17 @@
  *   (Chinese body text is often set with a first-line indent of two characters). Point text is aligned about its
  *   anchor as if within a box of no width: left-aligned lines start `left` (+ `first`) after it, right-aligned ones
  *   end `right` before it.
+ * - **Space before and after** (the same for every paragraph): between two paragraphs, the first's space after and
+ *   the second's space before are added to the leading. Nothing is added above the first paragraph (Adobe's text
+ *   engine adds no space before a paragraph at the top of its text) nor below the last, where it would move no ink.
  *
  * Every engine path copies a spec by spreading it, so both survive moves, scales, edits, colour conversion,
  * history and the session's state files. Absent means left-aligned point text, what create_text_layer makes.
  */
 import { JUSTIFICATIONS, MAX_INDENT } from '../registry/tools/text-params.js';
-import type { Justification, TextBox, TextIndent, TextSpec } from './model.js';
+import type { Justification, TextBox, TextIndent, TextSpace, TextSpec } from './model.js';
 
-export type { Justification, TextBox, TextIndent };
+export type { Justification, TextBox, TextIndent, TextSpace };
 
 export function isJustification(v: unknown): v is Justification {
   return typeof v === 'string' && (JUSTIFICATIONS as readonly string[]).includes(v);
@@ -53,16 +56,33 @@ export function isTextIndent(v: unknown): v is TextIndent {
   );
 }
 
-/** The paragraph settings `spec` carries (none: left-aligned point text without indents). */
-export function paragraphOf(spec: TextSpec): Pick<TextSpec, 'justification' | 'box' | 'indent'> {
-  const { justification, box, indent } = spec;
+/** Whether `v` is paragraph space that moves anything: finite numbers within Photoshop's range, not both zero. */
+export function isTextSpace(v: unknown): v is TextSpace {
+  if (typeof v !== 'object' || v === null) return false;
+  const { before, after } = v as Record<string, unknown>;
+  const values = [before, after];
+  return (
+    values.every((n) => typeof n === 'number' && Number.isFinite(n) && Math.abs(n) <= MAX_INDENT) &&
+    values.some((n) => n !== 0)
+  );
+}
+
+/** The paragraph settings `spec` carries (none: left-aligned point text without indents or paragraph space). */
+export function paragraphOf(spec: TextSpec): Pick<TextSpec, 'justification' | 'box' | 'indent' | 'space'> {
+  const { justification, box, indent, space } = spec;
   return {
     ...(isJustification(justification) && justification !== 'left' ? { justification } : {}),
     ...(isTextBox(box) ? { box } : {}),
     ...(isTextIndent(indent)
       ? { indent: { left: indent.left, first: indent.first, right: indent.right } }
       : {}),
+    ...(isTextSpace(space) ? { space: { before: space.before, after: space.after } } : {}),
   };
+}
+
+/** Pixels added between one paragraph's last line and the next one's first (beyond the leading). */
+export function paragraphGap(space: TextSpace | undefined): number {
+  return (space?.after ?? 0) + (space?.before ?? 0);
 }
 
 /** Whether two specs carry the same paragraph settings. */
@@ -72,7 +92,8 @@ export function sameParagraph(a: TextSpec, b: TextSpec): boolean {
   return (
     (p.justification ?? 'left') === (q.justification ?? 'left') &&
     JSON.stringify(p.box ?? null) === JSON.stringify(q.box ?? null) &&
-    JSON.stringify(p.indent ?? null) === JSON.stringify(q.indent ?? null)
+    JSON.stringify(p.indent ?? null) === JSON.stringify(q.indent ?? null) &&
+    JSON.stringify(p.space ?? null) === JSON.stringify(q.space ?? null)
   );
 }
 

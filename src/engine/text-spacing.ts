@@ -13,7 +13,7 @@
  */
 import { MAX_LEADING, TRACKING_MAX, TRACKING_MIN } from '../registry/tools/text-params.js';
 import type { TextSpec } from './model.js';
-import { isTextIndent, paragraphOf } from './text-paragraph.js';
+import { isTextIndent, isTextSpace, paragraphOf } from './text-paragraph.js';
 
 export interface TextSpacing {
   readonly leading?: number;
@@ -62,13 +62,20 @@ export interface SpacingChange {
   readonly indentFirst?: number;
   readonly indentLeft?: number;
   readonly indentRight?: number;
+  readonly spaceBefore?: number;
+  readonly spaceAfter?: number;
 }
 
-/** `spec` with `change` applied: what is not given stays; a leading or tracking of 0 and indents all 0 go. */
+/**
+ * `spec` with `change` applied: what is not given stays; a leading or tracking of 0, indents all 0 and paragraph
+ * space all 0 go.
+ */
 export function withSpacing(spec: TextSpec, change: SpacingChange): TextSpec {
-  const { leading: _leading, tracking: _tracking, indent: _indent, ...rest } = spec;
+  const { leading: _leading, tracking: _tracking, indent: _indent, space: _space, ...rest } = spec;
   const now = spacingOf(spec);
-  const was = paragraphOf(spec).indent ?? { left: 0, first: 0, right: 0 };
+  const paragraph = paragraphOf(spec);
+  const was = paragraph.indent ?? { left: 0, first: 0, right: 0 };
+  const wasSpace = paragraph.space ?? { before: 0, after: 0 };
   const leading = change.leading ?? now.leading ?? 0;
   const tracking = change.tracking ?? now.tracking ?? 0;
   const indent = {
@@ -76,10 +83,15 @@ export function withSpacing(spec: TextSpec, change: SpacingChange): TextSpec {
     first: change.indentFirst ?? was.first,
     right: change.indentRight ?? was.right,
   };
+  const space = {
+    before: change.spaceBefore ?? wasSpace.before,
+    after: change.spaceAfter ?? wasSpace.after,
+  };
   return {
     ...rest,
     ...(isLeading(leading) ? { leading } : {}),
     ...(isTracking(tracking) ? { tracking } : {}),
     ...(isTextIndent(indent) ? { indent } : {}),
+    ...(isTextSpace(space) ? { space } : {}),
   };
 }

@@ -35,6 +35,7 @@ import {
   type LinePart,
   lineAlign,
   lineRoom,
+  paragraphGap,
   paragraphOf,
   spreadLine,
   wrapParagraph,
@@ -350,8 +351,9 @@ export function layoutText(spec: TextSpec): TextLayout {
   // Tracking is in every measure (wrapping, alignment, the ink box) as it is in the drawing.
   ctx.letterSpacing = `${letterSpacing(spec)}px`;
   const measure = (s: string) => ctx.measureText(s).width;
-  const { justification, box, indent } = paragraphOf(spec);
+  const { justification, box, indent, space } = paragraphOf(spec);
   const leading = lineStep(spec, LINE_HEIGHT_EM);
+  const gap = paragraphGap(space);
   // Point text stands about x as in a box of no width (text-paragraph.ts lineRoom).
   const boxWidth = box ? box[2] - box[0] : 0;
   const rows: { text: string; first: boolean; last: boolean }[] = [];
@@ -373,8 +375,10 @@ export function layoutText(spec: TextSpec): TextLayout {
   let ink: Rect = EMPTY_RECT;
   let hidden = 0;
   const lines: TextLine[] = [];
+  let gaps = 0;
   for (const [i, row] of rows.entries()) {
-    const baseline = first + i * leading;
+    if (row.first && i > 0) gaps += gap;
+    const baseline = first + i * leading + gaps;
     // Paragraph text shows only the lines that fit its box (Photoshop hides the rest until the box grows).
     if (box && baseline + TEXT_DESCENT_EM * spec.size > bottom + 1e-6) {
       hidden = rows.length - i;
@@ -540,7 +544,7 @@ export function scaleTextSpec(
 ): TextSpec {
   const tidy = (v: number) => Math.round(v * 1e4) / 1e4 + 0;
   const k = Math.sqrt(kx * ky);
-  const { box, indent } = paragraphOf(spec);
+  const { box, indent, space } = paragraphOf(spec);
   const { leading } = spacingOf(spec);
   // Everything measured in the size's units scales with it (tracking is in ems, so it follows by itself).
   const scaled: TextSpec = {
@@ -561,6 +565,7 @@ export function scaleTextSpec(
           },
         }
       : {}),
+    ...(space ? { space: { before: tidy(space.before * k), after: tidy(space.after * k) } } : {}),
   };
   return scaled;
 }

@@ -116,22 +116,26 @@ function round3(v: number): number {
   return Math.round(v * 1000) / 1000 + 0;
 }
 
-/** A text's leading (fixed or auto), tracking and indents, as the model reads and set_text_spacing sets them. */
+/**
+ * A text's leading (fixed or auto), tracking, indents and paragraph space, as the model reads and
+ * set_text_spacing sets them.
+ */
 export function spacingSummary(t: TextSpec) {
   const { leading, tracking } = spacingOf(t);
-  const { indent } = paragraphOf(t);
+  const { indent, space } = paragraphOf(t);
   return {
     line_height: round3(lineStep(t, LINE_HEIGHT_EM)),
     leading: leading !== undefined ? ('fixed' as const) : ('auto' as const),
     tracking: tracking ?? 0,
     indent: indent ?? { left: 0, first: 0, right: 0 },
+    space: space ?? { before: 0, after: 0 },
   };
 }
 
 /** What the model needs to know about a text layer's text. */
 export function textSummary(t: TextSpec) {
   const { tracking } = spacingOf(t);
-  const { indent } = paragraphOf(t);
+  const { indent, space } = paragraphOf(t);
   return {
     content: t.content,
     x: t.x,
@@ -148,6 +152,7 @@ export function textSummary(t: TextSpec) {
     ...(t.justification && t.justification !== 'left' ? { justification: t.justification } : {}),
     ...(t.box ? { box: { width: round3(t.box[2] - t.box[0]), height: round3(t.box[3] - t.box[1]) } } : {}),
     ...(indent ? { indent } : {}),
+    ...(space ? { space } : {}),
     // Rotated, flipped or stretched text: the angle its baseline runs at, and the whole linear map.
     ...(t.transform
       ? {

@@ -279,17 +279,17 @@ export const textHandlers = {
     return { old_font: old, ...rerender(ctx, doc, layer, { ...layer.text, font }) };
   },
 
-  set_text_spacing({ name, leading, tracking, indent_first, indent_left, indent_right }, ctx) {
+  set_text_spacing(
+    { name, leading, tracking, indent_first, indent_left, indent_right, space_before, space_after },
+    ctx,
+  ) {
     const doc = activeDoc(ctx);
     const layer = editableText(ctx, doc.state, name, '修改行距字距');
-    if ([leading, tracking, indent_first, indent_left, indent_right].every((v) => v === undefined)) {
-      fail(
-        'invalid_arguments',
-        '没有要修改的项：至少给出 leading、tracking、indent_first、indent_left、indent_right 之一',
-        {
-          hint: '如 {"name": "标题", "tracking": 200} 把字距加到每字 0.2 个字宽，{"leading": 0} 恢复自动行距',
-        },
-      );
+    const given = { leading, tracking, indent_first, indent_left, indent_right, space_before, space_after };
+    if (Object.values(given).every((v) => v === undefined)) {
+      fail('invalid_arguments', `没有要修改的项：至少给出 ${Object.keys(given).join('、')} 之一`, {
+        hint: '如 {"name": "标题", "tracking": 200} 把字距加到每字 0.2 个字宽，{"leading": 0} 恢复自动行距',
+      });
     }
     const spec = withSpacing(layer.text, {
       ...(leading !== undefined ? { leading } : {}),
@@ -297,9 +297,11 @@ export const textHandlers = {
       ...(indent_first !== undefined ? { indentFirst: indent_first } : {}),
       ...(indent_left !== undefined ? { indentLeft: indent_left } : {}),
       ...(indent_right !== undefined ? { indentRight: indent_right } : {}),
+      ...(space_before !== undefined ? { spaceBefore: space_before } : {}),
+      ...(space_after !== undefined ? { spaceAfter: space_after } : {}),
     });
     if (sameSpacing(spec, layer.text) && sameParagraph(spec, layer.text)) {
-      return unchanged(ctx, doc, layer, '行距、字距和缩进已经是所给的值');
+      return unchanged(ctx, doc, layer, '行距、字距、缩进和段落间距已经是所给的值');
     }
     return { old: spacingSummary(layer.text), ...rerender(ctx, doc, layer, spec) };
   },

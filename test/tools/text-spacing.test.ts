@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
 import type { Raster, TextLayer, TextSpec } from '../../src/engine/model.js';
-import { renderText } from '../../src/engine/text.js';
+import { renderText, scaleTextSpec } from '../../src/engine/text.js';
 import { inkBox } from '../support/ink-box.js';
 import { psdToolsAvailable } from '../support/psd-tools.js';
 import { newSession, ok, refused } from '../support/session.js';
@@ -198,6 +198,7 @@ describe('set_text_spacing', () => {
       leading: 'auto',
       tracking: 0,
       indent: { left: 0, first: 0, right: 0 },
+      space: { before: 0, after: 0 },
     });
     expect(wide.text).toMatchObject({ line_height: 80, tracking: 250 });
     const [t0, t1] = lineTops(text(s, layerName).raster);
@@ -306,5 +307,117 @@ describe('set_text_alignment', () => {
     expect(inkBox(text(s, '正文').raster)[2]).toBeGreaterThan(100 + 210 - 4);
     await ok(s, 'save_document');
     expect((await agTextOf(s, 'box.psd', '正文')).paragraphStyle?.justification).toBe('justify-left');
+  });
+});
+
+/** What psd-tools reads of each type layer's paragraph runs: each run's SpaceBefore and SpaceAfter. */
+function psdToolsParagraphSpace(file: string) {
+  return psdToolsTypeLayers<{ before: number; after: number }[]>(file, [
+    "runs = e['ParagraphRun']['RunArray']",
+    "props = [r['ParagraphSheet']['Properties'] for r in runs]",
+    "v = [{'before': float(p.get('SpaceBefore', 0)), 'after': float(p.get('SpaceAfter', 0))} for p in props]",
+  ]);
+}
+
+describe('space before and after paragraphs (the paragraph panel)', () => {
+  const three = { ...base, content: '春季新品\n限时上新\n全场包邮' };
+
+  it('adds the space between paragraphs, not above the first one nor between the lines of one', () => {
+    const [a0, a1, a2] = lineTops(renderText(three));
+    const [s0, s1, s2] = lineTops(renderText({ ...three, space: { before: 10, after: 20 } }));
+    expect(s0).toBe(a0);
+    expect(Math.abs(s1! - s0! - (a1! - a0!) - 30)).toBeLessThanOrEqual(1);
+    expect(Math.abs(s2! - s1! - (a2! - a1!) - 30)).toBeLessThanOrEqual(1);
+    // Negative space draws paragraphs closer.
+    const [n0, n1] = lineTops(renderText({ ...three, space: { before: 0, after: -8 } }));
+    expect(Math.abs(n1! - n0! - (a1! - a0!) + 8)).toBeLessThanOrEqual(1);
+    // Paragraph text: the two lines one paragraph wraps into stay a leading apart; the next paragraph is spaced.
+    const box = [0, 0, 130, 400] as const;
+    const para = { ...base, content: '面料柔软透气舒适\n限时上新', box, size: 30 };
+    const [w0, w1, w2] = lineTops(renderText({ ...para, space: { before: 0, after: 25 } }));
+    const [p0, p1, p2] = lineTops(renderText(para));
+    expect(w1! - w0!).toBe(p1! - p0!);
+    expect(Math.abs(w2! - w1! - (p2! - p1!) - 25)).toBeLessThanOrEqual(1);
+    // Scaled with the text, as the indents are.
+    expect(scaleTextSpec({ ...three, space: { before: 10, after: 20 } }, 2, 2, { x: 0, y: 0 }).space).toEqual(
+      {
+        before: 20,
+        after: 40,
+      },
+    );
+  });
+
+  it('is read from a PSD, kept through edits, saved, and set by set_text_spacing', async () => {
+    const s = newSession();
+    await putTextPsd(
+      s,
+      'space.psd',
+      [W, H],
+      [
+        {
+          name: '说明',
+          text: {
+            text: three.content,
+            transform: [1, 0, 0, 1, 60, 80],
+            style: STYLE,
+            paragraphStyle: { spaceBefore: 6, spaceAfter: 18 },
+          },
+        },
+        {
+          name: '各段不同',
+          text: {
+            text: '一段\n二段',
+            transform: [1, 0, 0, 1, 400, 80],
+            style: STYLE,
+            paragraphStyleRuns: [
+              { length: 3, style: { spaceAfter: 10 } },
+              { length: 2, style: { spaceAfter: 0 } },
+            ],
+          },
+        },
+      ],
+    );
+    const opened = await ok(s, 'open_document', { path: 'space.psd' });
+    const warned = ((opened.warnings as string[] | undefined) ?? []).join('\n');
+    // Shared by every paragraph: held, nothing said; differing between paragraphs: said.
+    expect(warned).not.toMatch(/说明/);
+    expect(warned).toMatch(/文字图层“各段不同”的各段不同的段前段后间距在文字未修改/);
+    expect(text(s, '说明').text.space).toEqual({ before: 6, after: 18 });
+    const auto = lineTops(renderText({ ...base, content: three.content }));
+    const [o0, o1] = lineTops(text(s, '说明').raster);
+    expect(Math.abs(o1! - o0! - (auto[1]! - auto[0]!) - 24)).toBeLessThanOrEqual(1);
+
+    // An edit keeps it; the model reads it.
+    const edited = await ok(s, 'set_text_content', { name: '说明', text: '夏季新品\n全场包邮' });
+    expect(edited.text).toMatchObject({ space: { before: 6, after: 18 } });
+    const changed = await ok(s, 'set_text_spacing', { name: '说明', space_after: 30 });
+    expect((changed.old as { space: unknown }).space).toEqual({ before: 6, after: 18 });
+    expect(changed.text).toMatchObject({ space: { before: 6, after: 30 } });
+    const [e0, e1] = lineTops(text(s, '说明').raster);
+    expect(Math.abs(e1! - e0! - (auto[1]! - auto[0]!) - 36)).toBeLessThanOrEqual(1);
+
+    await ok(s, 'save_document_as', { path: 'out.psd' });
+    expect((await agTextOf(s, 'out.psd', '说明')).paragraphStyle).toMatchObject({
+      spaceBefore: 6,
+      spaceAfter: 30,
+    });
+    if (psdToolsAvailable()) {
+      const seen = await psdToolsParagraphSpace(path.join(s.workspace.root, 'out.psd'));
+      expect(seen.说明!.length).toBeGreaterThan(0);
+      for (const run of seen.说明!) expect(run).toEqual({ before: 6, after: 30 });
+    }
+    // Read back, the same.
+    const again = newSession();
+    await again.workspace.writeAtomic('out.psd', await readFile(path.join(s.workspace.root, 'out.psd')));
+    await ok(again, 'open_document', { path: 'out.psd' });
+    expect(text(again, '说明').text.space).toEqual({ before: 6, after: 30 });
+
+    // Both 0: gone, drawn as without; undone, back. Past Photoshop's range: refused, nothing changed.
+    await ok(s, 'set_text_spacing', { name: '说明', space_before: 0, space_after: 0 });
+    expect(text(s, '说明').text).not.toHaveProperty('space');
+    await ok(s, 'undo');
+    expect(text(s, '说明').text.space).toEqual({ before: 6, after: 30 });
+    await refused(s, 'set_text_spacing', { name: '说明', space_after: 2000 }, 'invalid_arguments');
+    expect(text(s, '说明').text.space).toEqual({ before: 6, after: 30 });
   });
 });

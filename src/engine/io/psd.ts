@@ -66,6 +66,7 @@ import {
   type TextIndent,
   type TextLayer,
   type TextMatrix,
+  type TextSpace,
   type TextSpec,
 } from '../model.js';
 import { documentProfile, iccDescription, isPressProfile, pressProfile } from '../press-profile.js';
@@ -83,6 +84,7 @@ import {
   isJustification,
   isTextBox,
   isTextIndent,
+  isTextSpace,
   type Justification,
   paragraphOf,
   sameParagraph,
@@ -615,7 +617,7 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
  * stated from. The font by PostScript name: a file's own name as the file gave it, whatever font draws it here.
  */
 async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullable<AgLayer['text']>> {
-  const { justification, box, indent } = paragraphOf(t);
+  const { justification, box, indent, space } = paragraphOf(t);
   const spacing = spacingOf(t);
   const [a, b, c, d] = t.transform ?? [1, 0, 0, 1];
   const anchor = textAnchor(t);
@@ -635,13 +637,14 @@ async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullabl
       ...(spacing.leading !== undefined ? { autoLeading: false, leading: spacing.leading } : {}),
       ...(spacing.tracking !== undefined ? { tracking: spacing.tracking } : {}),
     },
-    ...(justification || indent
+    ...(justification || indent || space
       ? {
           paragraphStyle: {
             ...(justification ? { justification } : {}),
             ...(indent
               ? { startIndent: indent.left, firstLineIndent: indent.first, endIndent: indent.right }
               : {}),
+            ...(space ? { spaceBefore: space.before, spaceAfter: space.after } : {}),
           },
         }
       : {}),
@@ -1390,26 +1393,32 @@ const TEXT_STYLE_DEFAULTS: readonly (readonly [keyof AgTextStyle, unknown, strin
   ['strokeFlag', false, '文字描边'],
 ];
 
-/** Paragraph attributes a TextSpec does not hold (its alignment and indents it does: text-paragraph.ts). */
-const PARAGRAPH_DEFAULTS: readonly (readonly [keyof AgParagraphStyle, unknown, string])[] = [
-  ['spaceBefore', 0, '段前间距'],
-  ['spaceAfter', 0, '段后间距'],
-];
-
 /**
- * The indents every paragraph of a text record shares (none when all are zero), or `mixed` where paragraphs differ,
- * which a TextSpec cannot hold.
+ * What every paragraph of a text record shares, read by `of` from each paragraph's style (ag-psd: runs over the
+ * default), or `mixed` where paragraphs differ, which a TextSpec cannot hold.
  */
-function textIndentOf(t: NonNullable<AgLayer['text']>): TextIndent | 'mixed' | undefined {
+function sharedByParagraphs<T>(t: NonNullable<AgLayer['text']>, of: (p: AgParagraphStyle) => T): T | 'mixed' {
   const base = t.paragraphStyle ?? {};
   const runs = t.paragraphStyleRuns ?? [];
-  const each = (runs.length > 0 ? runs.map((r) => ({ ...base, ...r.style })) : [base]).map((p) => ({
+  const each = (runs.length > 0 ? runs.map((r) => ({ ...base, ...r.style })) : [base]).map(of);
+  if (new Set(each.map((v) => JSON.stringify(v))).size > 1) return 'mixed';
+  return each[0]!;
+}
+
+/** The indents every paragraph of a text record shares (none when all are zero), or `mixed`. */
+function textIndentOf(t: NonNullable<AgLayer['text']>): TextIndent | 'mixed' | undefined {
+  const indent = sharedByParagraphs(t, (p) => ({
     left: p.startIndent ?? 0,
     first: p.firstLineIndent ?? 0,
     right: p.endIndent ?? 0,
   }));
-  if (new Set(each.map((i) => JSON.stringify(i))).size > 1) return 'mixed';
-  return isTextIndent(each[0]) ? each[0] : undefined;
+  return indent === 'mixed' || isTextIndent(indent) ? indent : undefined;
+}
+
+/** The space before and after every paragraph of a text record (none when both are zero), or `mixed`. */
+function textSpaceOf(t: NonNullable<AgLayer['text']>): TextSpace | 'mixed' | undefined {
+  const space = sharedByParagraphs(t, (p) => ({ before: p.spaceBefore ?? 0, after: p.spaceAfter ?? 0 }));
+  return space === 'mixed' || isTextSpace(space) ? space : undefined;
 }
 
 /** The alignment of each paragraph of a text record, first paragraph first (ag-psd: runs over the default). */
@@ -1456,6 +1465,7 @@ function textDropped(t: NonNullable<AgLayer['text']>): string[] {
   if (t.shapeType === 'box' && !isTextBox(t.boxBounds)) out.push('段落文本框');
   if (new Set(justificationsOf(t)).size > 1) out.push('各段不同的对齐方式');
   if (textIndentOf(t) === 'mixed') out.push('各段不同的缩进');
+  if (textSpaceOf(t) === 'mixed') out.push('各段不同的段前段后间距');
   const styles = characterStyles(t);
   for (const [key, none, what] of TEXT_STYLE_DEFAULTS) {
     if (styles.some((st) => st[key] !== undefined && st[key] !== none)) out.push(what);
@@ -1463,10 +1473,6 @@ function textDropped(t: NonNullable<AgLayer['text']>): string[] {
   const spacing = textSpacingOf(t);
   if (spacing.leading === 'mixed') out.push('不同的行距');
   if (spacing.tracking === 'mixed') out.push('不同的字距');
-  const paragraphs = [t.paragraphStyle ?? {}, ...(t.paragraphStyleRuns ?? []).map((r) => r.style)];
-  for (const [key, none, what] of PARAGRAPH_DEFAULTS) {
-    if (paragraphs.some((p) => p[key] !== undefined && p[key] !== none)) out.push(what);
-  }
   if (t.warp && t.warp.style !== undefined && t.warp.style !== 'none') out.push('文字变形');
   return out;
 }
@@ -1506,6 +1512,7 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
   const justification = justificationsOf(t)[0]!;
   const spacing = textSpacingOf(t);
   const indent = textIndentOf(t);
+  const space = textSpaceOf(t);
   const [u, v] = box ? [box[0], box[1] + TEXT_BASELINE_EM * size] : [0, 0];
   const spec: TextSpec = {
     content: t.text,
@@ -1519,6 +1526,7 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
     ...(justification !== 'left' ? { justification } : {}),
     ...(box ? { box: [box[0], box[1], box[2], box[3]] as const } : {}),
     ...(typeof indent === 'object' ? { indent } : {}),
+    ...(typeof space === 'object' ? { space } : {}),
     ...(isLeading(spacing.leading) ? { leading: spacing.leading } : {}),
     ...(isTracking(spacing.tracking) ? { tracking: spacing.tracking } : {}),
   };

@@ -751,7 +751,7 @@ export const groupE = [
     labelEn: 'Text Spacing',
     effect: 'write',
     idempotent: true,
-    description: `设置 name 指定的文字图层的行距、字距和段落缩进（并将其设为当前图层），如 Photoshop 的字符和段落面板；只改给出的项，其余不变，至少给出一项。leading 为行距：相邻两行基线的距离（像素，与字号同单位），0 表示自动行距（字号的 120%）；tracking 为字距：每个字符后加的距离，单位为千分之一个字宽（em），如 200 即每字后加 0.2 个字宽，负数收紧，0 为不加，${TRACKING_MIN} 到 ${TRACKING_MAX}；indent_first 为每段首行再缩进的像素（中文正文常缩进两个字，即 2×字号；负数为首行悬挂），indent_left、indent_right 为各行距文本框左、右边的缩进（像素），均为 -${MAX_INDENT} 到 ${MAX_INDENT}。改字号时固定行距不变（同 Photoshop），字距随字号缩放。`,
+    description: `设置 name 指定的文字图层的行距、字距、段落缩进和段前段后间距（并将其设为当前图层），如 Photoshop 的字符和段落面板；只改给出的项，其余不变，至少给出一项。leading 为行距：相邻两行基线的距离（像素，与字号同单位），0 表示自动行距（字号的 120%）；tracking 为字距：每个字符后加的距离，单位为千分之一个字宽（em），如 200 即每字后加 0.2 个字宽，负数收紧，0 为不加，${TRACKING_MIN} 到 ${TRACKING_MAX}；indent_first 为每段首行再缩进的像素（中文正文常缩进两个字，即 2×字号；负数为首行悬挂），indent_left、indent_right 为各行距文本框左、右边的缩进（像素）；space_before、space_after 为每段之前、之后加的距离（像素，段与段之间再加二者之和，第一段之前不加；负数使段落靠近）；均为 -${MAX_INDENT} 到 ${MAX_INDENT}。改字号时固定行距不变（同 Photoshop），字距随字号缩放。`,
     parameters: {
       type: 'object',
       properties: {
@@ -761,6 +761,8 @@ export const groupE = [
         indent_first: { type: 'number', description: '首行缩进（像素）' },
         indent_left: { type: 'number', description: '左缩进（像素）' },
         indent_right: { type: 'number', description: '右缩进（像素）' },
+        space_before: { type: 'number', description: '段前间距（像素）' },
+        space_after: { type: 'number', description: '段后间距（像素）' },
       },
       required: ['name'],
     },
@@ -771,6 +773,8 @@ export const groupE = [
       indent_first: { min: -MAX_INDENT, max: MAX_INDENT, unit: 'px' },
       indent_left: { min: -MAX_INDENT, max: MAX_INDENT, unit: 'px' },
       indent_right: { min: -MAX_INDENT, max: MAX_INDENT, unit: 'px' },
+      space_before: { min: -MAX_INDENT, max: MAX_INDENT, unit: 'px' },
+      space_after: { min: -MAX_INDENT, max: MAX_INDENT, unit: 'px' },
     },
   }),
   defineTool({
