@@ -592,6 +592,7 @@ export const selectionHandlers = {
       start_opacity = 100,
       end_opacity = 100,
       stops = [],
+      dither = true,
       target = 'layer',
     },
     ctx,
@@ -633,6 +634,7 @@ export const selectionHandlers = {
           { at: 1, color: to.color },
         ],
         opacities,
+        dither,
       },
       region,
     );
@@ -655,6 +657,7 @@ export const selectionHandlers = {
         : {}),
       ...(from.inks || to.inks ? { inks: { start: from.inks, end: to.inks } } : {}),
       ...(notes.length > 0 ? { note: notes.join('；') } : {}),
+      dither,
       target,
       ...paintedReport(s, next, layer, region, target === 'layer'),
     };

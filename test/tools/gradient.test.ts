@@ -2,7 +2,8 @@
  * fill_gradient, Photoshop's Gradient tool, through the real Session; ImageMagick's gradients are the reference
  * for the pixels. ImageMagick places a gradient by pixel index (pixel x at coordinate x), Atelier by pixel centre
  * (pixel x at x + 0.5, as Photoshop and the canvas do): a vector from (sx, sy) here is ImageMagick's from
- * (sx − 0.5, sy − 0.5). Tolerance 1 level (the two round halves differently).
+ * (sx − 0.5, sy − 0.5). Tolerance 1 level (the two round halves differently, and Atelier dithers by default: a
+ * value between two levels becomes either of them).
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -230,6 +231,70 @@ describe('fill_gradient on a layer, as Photoshop’s Gradient tool paints', () =
     });
     expect(String(r.note)).toMatch(/不透明度都为 0/);
     expect(hashEditor(s.editor.snapshot)).toBe(before);
+  });
+
+  it('dithers by default, as Photoshop: a shallow gradient has no bands, the levels it starts and ends on stay exact', async () => {
+    const [w, h] = [1000, 64];
+    const draw = async (dither?: boolean) => {
+      const s = newSession();
+      await ok(s, 'create_document', { width: w, height: h, name: '色带' });
+      await ok(s, 'create_layer', { name: '渐变层' });
+      // Eight levels over 800 px: without dither, bands 100 px wide.
+      const r = await ok(s, 'fill_gradient', {
+        start_x: 100,
+        start_y: 0,
+        end_x: 900,
+        end_y: 0,
+        start_color: '#404040',
+        end_color: '#484848',
+        ...(dither === undefined ? {} : { dither }),
+      });
+      expect(r.dither).toBe(dither ?? true);
+      const l = named(current(s), '渐变层');
+      if (l.kind !== 'pixel') throw new Error('not pixels');
+      expect([l.raster.x, l.raster.w, l.raster.h]).toEqual([0, w, h]);
+      return l.raster.data;
+    };
+    const exact = (x: number) => 64 + 8 * Math.min(1, Math.max(0, (x + 0.5 - 100) / 800));
+    /** The worst distance of a 10-column block's mean from the exact ramp, and of any pixel from it. */
+    const errors = (d: Uint8ClampedArray) => {
+      let block = 0;
+      let pixel = 0;
+      for (let x0 = 0; x0 < w; x0 += 10) {
+        let sum = 0;
+        let want = 0;
+        for (let x = x0; x < x0 + 10; x++) {
+          want += exact(x) * h;
+          for (let y = 0; y < h; y++) {
+            const i = (y * w + x) * 4;
+            expect(d[i + 1]).toBe(d[i]);
+            expect(d[i + 3]).toBe(255);
+            sum += d[i]!;
+            pixel = Math.max(pixel, Math.abs(d[i]! - exact(x)));
+          }
+        }
+        block = Math.max(block, Math.abs(sum - want) / (10 * h));
+      }
+      return { block, pixel };
+    };
+    const dithered = await draw();
+    const banded = await draw(false);
+    // Dithered: every pixel one of the two levels around its value, each block's mean on the ramp.
+    const d = errors(dithered);
+    expect(d.pixel).toBeLessThan(1);
+    expect(d.block).toBeLessThan(0.1);
+    // Without: every column one level, in steps half a level off the ramp at their edges.
+    const b = errors(banded);
+    expect(b.block).toBeGreaterThan(0.4);
+    for (let x = 0; x < w; x++) expect(banded[(63 * w + x) * 4]).toBe(banded[x * 4]);
+    // The flat runs before the start and past the end are their levels exactly, dithered or not.
+    for (let y = 0; y < h; y++) {
+      for (const x of [0, 50, 99, 901, 999]) {
+        expect(dithered[(y * w + x) * 4]).toBe(x < 100 ? 0x40 : 0x48);
+      }
+    }
+    // The same gradient gives the same pixels every time.
+    expect(Buffer.compare(Buffer.from(await draw(true)), Buffer.from(dithered))).toBe(0);
   });
 
   it('bad input is refused with a clear error and leaves the document as it was', async () => {

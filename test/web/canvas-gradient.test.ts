@@ -190,4 +190,43 @@ describe('the Gradient tool', () => {
     await eventually(() => sent.length).toBe(2);
     expect(sent[1]!.stops).toBeUndefined();
   });
+
+  it('reverses the gradient and turns dither off from the options bar, as Photoshop’s Reverse and Dither', async () => {
+    const { id, page, sent, bar } = await withGradientTool('反向');
+    await bar.locator('input.gradient-end').fill('#1d3557');
+    // Dither is on by default (the registry's default: nothing is sent for it).
+    await expect(bar.getByRole('checkbox', { name: '仿色' }).isChecked()).resolves.toBe(true);
+    await bar.getByRole('checkbox', { name: '反向' }).check();
+    await bar.getByRole('checkbox', { name: '仿色' }).uncheck();
+    // The swatch runs from the end colour to the foreground colour.
+    const swatch = (await bar.getByRole('img').getAttribute('style')) ?? '';
+    expect(swatch.indexOf('rgb(29, 53, 87)')).toBeGreaterThan(-1);
+    expect(swatch.indexOf('rgb(29, 53, 87)')).toBeLessThan(swatch.indexOf('rgb(230, 57, 70)'));
+
+    const drag = async (y: number) => {
+      const from = await onCanvas(page, 0, y);
+      const to = await onCanvas(page, 599, y);
+      await page.mouse.move(from.x + 1, from.y);
+      await page.mouse.down();
+      await page.mouse.move(to.x, to.y, { steps: 8 });
+      await page.mouse.up();
+    };
+    await drag(200);
+    await eventually(() => sent.length).toBe(1);
+    expect(sent[0]).toMatchObject({ start_color: '#1d3557', end_color: '#e63946', dither: false });
+    await eventually(async () => (await labels(id)).at(-1)).toBe('渐变填充');
+    expect(near(await colourAt(id, 0, 200), [0x1d, 0x35, 0x57], 4)).toBe(true);
+    expect(near(await colourAt(id, 599, 200), [0xe6, 0x39, 0x46], 4)).toBe(true);
+    await eventually(() => page.locator('.artboard img').getAttribute('src')).not.toBe(null);
+    await snapshot(page, 'canvas-gradient-reversed');
+
+    // Reversed to transparent: the foreground colour fades in from nothing at the start.
+    await bar.getByRole('checkbox', { name: '到透明' }).check();
+    await bar.getByRole('checkbox', { name: '仿色' }).check();
+    await drag(100);
+    await eventually(() => sent.length).toBe(2);
+    expect(sent[1]).toMatchObject({ start_color: '#e63946', start_opacity: 0, end_color: '#e63946' });
+    expect(sent[1]!.end_opacity).toBeUndefined();
+    expect(sent[1]!.dither).toBeUndefined();
+  });
 });

@@ -573,7 +573,7 @@ export const groupE = [
     label: '渐变填充',
     labelEn: 'Gradient',
     effect: 'write',
-    description: `在当前图层上画渐变（如 Photoshop 的渐变工具从起点拖到终点），有选区时只画在选区内（羽化的选区边缘渐隐），没有选区时铺满整个图层；图层锁定透明像素时只改已有像素的颜色。渐变以正常模式盖在原有像素上；画在图层像素上时，文字、智能对象、图层组先栅格化或另建图层。type：linear 线性（默认，从起点到终点，起点之前全为起点颜色、终点之后全为终点颜色）、radial 径向（以起点为圆心，到终点的距离为半径）、reflected 对称（从起点向两侧对称）。start_color、end_color 为两端颜色（十六进制，CMYK 文档也可写油墨百分比），start_opacity、end_opacity 为两端不透明度 0-100（默认 100；如前景色到透明为 end_opacity 0）。stops 为两端之间的色标（可选，如在 Photoshop 渐变编辑器里添加色标，最多 ${GRADIENT_MAX_STOPS} 个）：每个有 location 位置（0-100，起点到终点的百分比）和 color 颜色，可再给 opacity 不透明度（0-100，省略时该处不透明度按两端和其他给了不透明度的色标过渡）；如彩虹渐变、三色渐变、中间实两端透明。颜色和不透明度在相邻色标之间各自线性过渡（相当于 Photoshop“古典”渐变、平滑度 0%，不加杂色）。坐标为文档像素，原点为画布左上角，可在画布之外。${PAINT_TARGET_SENTENCE}`,
+    description: `在当前图层上画渐变（如 Photoshop 的渐变工具从起点拖到终点），有选区时只画在选区内（羽化的选区边缘渐隐），没有选区时铺满整个图层；图层锁定透明像素时只改已有像素的颜色。渐变以正常模式盖在原有像素上；画在图层像素上时，文字、智能对象、图层组先栅格化或另建图层。type：linear 线性（默认，从起点到终点，起点之前全为起点颜色、终点之后全为终点颜色）、radial 径向（以起点为圆心，到终点的距离为半径）、reflected 对称（从起点向两侧对称）。start_color、end_color 为两端颜色（十六进制，CMYK 文档也可写油墨百分比），start_opacity、end_opacity 为两端不透明度 0-100（默认 100；如前景色到透明为 end_opacity 0）。stops 为两端之间的色标（可选，如在 Photoshop 渐变编辑器里添加色标，最多 ${GRADIENT_MAX_STOPS} 个）：每个有 location 位置（0-100，起点到终点的百分比）和 color 颜色，可再给 opacity 不透明度（0-100，省略时该处不透明度按两端和其他给了不透明度的色标过渡）；如彩虹渐变、三色渐变、中间实两端透明。颜色和不透明度在相邻色标之间各自线性过渡（相当于 Photoshop“古典”渐变、平滑度 0%）。dither 仿色默认 true（同 Photoshop 选项栏的“仿色”）：介于两个色阶之间的像素加不到半个色阶的杂色，长而平缓的渐变不出现色带（印刷时尤其明显），两端和色标本身的颜色不变；false 时每个像素取最接近的色阶。坐标为文档像素，原点为画布左上角，可在画布之外。${PAINT_TARGET_SENTENCE}`,
     parameters: {
       type: 'object',
       properties: {
@@ -599,6 +599,7 @@ export const groupE = [
             required: ['location', 'color'],
           },
         },
+        dither: { type: 'boolean', description: '仿色（消除色带），默认 true' },
         ...PAINT_TARGET_PROPERTY,
       },
       required: ['start_x', 'start_y', 'end_x', 'end_y', 'start_color', 'end_color'],
@@ -621,6 +622,7 @@ export const groupE = [
           opacity: { min: 0, max: 100 },
         },
       },
+      dither: { default: true },
       ...PAINT_TARGET_LIMITS,
     },
   }),

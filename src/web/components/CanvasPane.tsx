@@ -539,6 +539,8 @@ export function CanvasPane() {
     toTransparent: false,
     middle: '#ffffff',
     throughMiddle: false,
+    reverse: false,
+    dither: true,
     onMask: false,
   });
   const masked = doc ? layerWithId(doc.layers, doc.active_layer_id)?.mask === true : false;

@@ -1,13 +1,15 @@
 /**
  * Photoshop's options bar for its Gradient tool: the gradient (from the foreground colour to an end colour, or to
  * transparent, through a middle colour when one is chosen: a colour stop at 50 %), shown as a swatch, its shape,
- * and whether it goes on the current layer's mask (Photoshop paints the mask when its thumbnail is chosen). The shapes are the registry's (fill_gradient's `type`).
+ * whether it is reversed and dithered (Photoshop's Reverse and Dither), and whether it goes on the current layer's
+ * mask (Photoshop paints the mask when its thumbnail is chosen). The shapes are the registry's (fill_gradient's
+ * `type`).
  */
 import { GRADIENT_TYPES } from '../../registry/tools/paint-params.js';
 import { useStudioView } from '../context.js';
 import { backToDocument } from './back-to-document.js';
 import { MaskToggle } from './MaskToggle.js';
-import type { GradientOptions } from './useGradient.js';
+import { type GradientOptions, gradientEnds } from './useGradient.js';
 
 export function GradientOptionsBar({
   start,
@@ -23,8 +25,8 @@ export function GradientOptionsBar({
   update: (change: Partial<GradientOptions>) => void;
 }) {
   const { t } = useStudioView();
-  const end = options.toTransparent ? `${start}00` : options.end;
-  const colours = [start, ...(options.throughMiddle ? [options.middle] : []), end].join(', ');
+  const [first, last] = gradientEnds(start, options).map((e) => (e.opacity === 0 ? `${e.color}00` : e.color));
+  const colours = [first, ...(options.throughMiddle ? [options.middle] : []), last].join(', ');
   return (
     <fieldset
       class="tool-options gradient-options"
@@ -77,6 +79,24 @@ export function GradientOptionsBar({
         onInput={(e) => update({ middle: (e.currentTarget as HTMLInputElement).value })}
         onChange={(e) => backToDocument(e.currentTarget as HTMLInputElement)}
       />
+      <label>
+        <input
+          type="checkbox"
+          class="gradient-reverse"
+          checked={options.reverse}
+          onChange={(e) => update({ reverse: (e.currentTarget as HTMLInputElement).checked })}
+        />
+        {t('canvas.gradientReverse')}
+      </label>
+      <label>
+        <input
+          type="checkbox"
+          class="gradient-dither"
+          checked={options.dither}
+          onChange={(e) => update({ dither: (e.currentTarget as HTMLInputElement).checked })}
+        />
+        {t('canvas.gradientDither')}
+      </label>
       <MaskToggle masked={masked} checked={options.onMask} onChange={(onMask) => update({ onMask })} />
       <label>
         {t('canvas.gradientType')}

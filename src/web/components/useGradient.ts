@@ -2,7 +2,8 @@
  * Photoshop's Gradient tool on the canvas (G): a drag from where the gradient starts to where it ends lays it on
  * the current layer (or its mask, as the options bar says), inside the selection if there is one (渐变填充, one
  * history step), from the foreground colour to the options bar's end colour (or to transparent), through its
- * middle colour when it has one, in its shape.
+ * middle colour when it has one, in its shape; reversed (from the end to the foreground colour) and dithered as the
+ * bar says.
  * Shift pressed while dragging keeps the line at a multiple of 45°; Esc while dragging drops it; a click without a
  * drag lays nothing.
  */
@@ -24,6 +25,10 @@ export interface GradientOptions {
   readonly middle: string;
   /** …used when this is on (the colour is kept while it is off). */
   readonly throughMiddle: boolean;
+  /** The gradient laid the other way: from the end colour to the foreground colour (Photoshop's Reverse). */
+  readonly reverse: boolean;
+  /** Noise of under a level between levels, so long gradients show no bands (Photoshop's Dither, on by default). */
+  readonly dither: boolean;
   /** Laid on the current layer's mask (white shows, black hides) rather than its pixels, where it has one. */
   readonly onMask: boolean;
 }
@@ -43,6 +48,18 @@ export function snap45(a: Point, b: Point): Point {
 }
 
 const rounded = (v: number) => Math.round(v * 10) / 10;
+
+/** The gradient's two ends in the order it is laid, each a colour (hex, or hex with alpha 00 when transparent). */
+export function gradientEnds(
+  startColor: string,
+  options: Pick<GradientOptions, 'end' | 'toTransparent' | 'reverse'>,
+): readonly [{ color: string; opacity: number }, { color: string; opacity: number }] {
+  const start = { color: startColor, opacity: 100 };
+  const end = options.toTransparent
+    ? { color: startColor, opacity: 0 }
+    : { color: options.end, opacity: 100 };
+  return options.reverse ? [end, start] : [start, end];
+}
 
 export function useGradient(
   slop: number,
@@ -89,6 +106,7 @@ export function useGradient(
       if (cancel || !d.moved) return d.moved;
       const to = endOf(d.from, at, e);
       if (Math.hypot(to.x - d.from.x, to.y - d.from.y) * zoom <= slop) return true;
+      const [first, last] = gradientEnds(startColor, options);
       void studio.run([
         {
           name: PANE_TOOLS.gradient,
@@ -97,11 +115,13 @@ export function useGradient(
             start_y: rounded(d.from.y),
             end_x: rounded(to.x),
             end_y: rounded(to.y),
-            start_color: startColor,
-            end_color: options.toTransparent ? startColor : options.end,
+            start_color: first.color,
+            end_color: last.color,
             ...(options.type !== 'linear' ? { type: options.type } : {}),
             ...(options.throughMiddle ? { stops: [{ location: 50, color: options.middle }] } : {}),
-            ...(options.toTransparent ? { end_opacity: 0 } : {}),
+            ...(first.opacity !== 100 ? { start_opacity: first.opacity } : {}),
+            ...(last.opacity !== 100 ? { end_opacity: last.opacity } : {}),
+            ...(options.dither ? {} : { dither: false }),
             ...(options.onMask && masked ? { target: 'mask' } : {}),
           },
         },
