@@ -8,13 +8,21 @@
  * long stroke costs its area, not its length over the spacing. Written by hand because the stroke must be a
  * coverage mask to go through the selection, a layer's transparency lock or onto a layer mask, which a drawing
  * library's stroke is not.
+ *
+ * Pen pressure (Photoshop's "pressure for size", a minimum diameter of 0 %): a point may carry a pressure 0–1 that
+ * sets the brush's diameter there to `size` × pressure, changing linearly along each segment, so a pen's stroke
+ * swells and tapers. The stroke is then the union of the discs along the path, each pixel as strong as the dab
+ * that reaches it deepest.
  */
 import type { Rect } from './model.js';
 import { intersectRect, isEmptyRect } from './raster.js';
 
 export interface BrushStroke {
-  /** The path, document px, continuous coordinates (a pixel's centre is at x + 0.5). */
-  readonly points: readonly { readonly x: number; readonly y: number }[];
+  /**
+   * The path, document px, continuous coordinates (a pixel's centre is at x + 0.5), each point's pen pressure
+   * 0–1 (absent: 1).
+   */
+  readonly points: readonly { readonly x: number; readonly y: number; readonly pressure?: number }[];
   /** Diameter, px. */
   readonly size: number;
   /** 0–1: the share of the radius painted at full strength. */
@@ -59,17 +67,10 @@ const BAND = 64;
  * radius of it, so a stroke costs its own area, not the area of its bounds (a diagonal across a large canvas).
  */
 export function strokeRows(s: BrushStroke, region: Rect): (y: number, into: Float32Array) => void {
+  if (s.points.some((p) => p.pressure !== undefined && p.pressure !== 1)) return pressedRows(s, region);
   const radius = s.size / 2;
   const reach = radius + 1;
-  const pts = s.points;
-  const segs =
-    pts.length === 1 ? [[pts[0]!, pts[0]!] as const] : pts.slice(1).map((b, i) => [pts[i]!, b] as const);
-  const bands: number[][] = Array.from({ length: Math.max(1, Math.ceil(region.h / BAND)) }, () => []);
-  segs.forEach(([a, b], i) => {
-    const top = Math.max(0, Math.floor((Math.min(a.y, b.y) - reach - region.y) / BAND));
-    const bottom = Math.min(bands.length - 1, Math.floor((Math.max(a.y, b.y) + reach - region.y) / BAND));
-    for (let k = top; k <= bottom; k++) bands[k]!.push(i);
-  });
+  const { segs, bands } = segmentBands(s.points, region, reach);
   const best = new Float32Array(region.w);
   return (y, into) => {
     into.fill(0);
@@ -80,23 +81,13 @@ export function strokeRows(s: BrushStroke, region: Rect): (y: number, into: Floa
     let hi = -1;
     for (const i of bands[Math.floor(y / BAND)] ?? []) {
       const [a, b] = segs[i]!;
-      const dx = b.x - a.x;
-      const dy = b.y - a.y;
-      // The part of the segment within `reach` of this row, vertically; its x-extent widened by `reach`.
-      let t0 = 0;
-      let t1 = 1;
-      if (dy !== 0) {
-        const u = (py - reach - a.y) / dy;
-        const v = (py + reach - a.y) / dy;
-        t0 = Math.max(0, Math.min(u, v));
-        t1 = Math.min(1, Math.max(u, v));
-      } else if (Math.abs(py - a.y) > reach) continue;
-      if (t0 > t1) continue;
-      const xa = Math.max(0, Math.floor(Math.min(a.x + dx * t0, a.x + dx * t1) - reach - region.x));
-      const xb = Math.min(region.w - 1, Math.ceil(Math.max(a.x + dx * t0, a.x + dx * t1) + reach - region.x));
-      if (xa > xb) continue;
+      const span = rowSpan(a, b, py, reach, region);
+      if (!span) continue;
+      const [xa, xb] = span;
       lo = Math.min(lo, xa);
       hi = Math.max(hi, xb);
+      const dx = b.x - a.x;
+      const dy = b.y - a.y;
       const len2 = dx * dx + dy * dy;
       for (let x = xa; x <= xb; x++) {
         const px = region.x + x + 0.5;
@@ -107,6 +98,97 @@ export function strokeRows(s: BrushStroke, region: Rect): (y: number, into: Floa
     }
     for (let x = lo; x <= hi; x++) {
       if (best[x]! <= reach * reach) into[x] = brushAlpha(Math.sqrt(best[x]!), radius, s.hardness);
+    }
+  };
+}
+
+type PathPoint = BrushStroke['points'][number];
+
+/** The path's segments (one of no length for a single point) and, per band of BAND rows, the segments near it. */
+function segmentBands(
+  pts: readonly PathPoint[],
+  region: Rect,
+  reach: number,
+): { segs: (readonly [PathPoint, PathPoint])[]; bands: number[][] } {
+  const segs =
+    pts.length === 1 ? [[pts[0]!, pts[0]!] as const] : pts.slice(1).map((b, i) => [pts[i]!, b] as const);
+  const bands: number[][] = Array.from({ length: Math.max(1, Math.ceil(region.h / BAND)) }, () => []);
+  segs.forEach(([a, b], i) => {
+    const top = Math.max(0, Math.floor((Math.min(a.y, b.y) - reach - region.y) / BAND));
+    const bottom = Math.min(bands.length - 1, Math.floor((Math.max(a.y, b.y) + reach - region.y) / BAND));
+    for (let k = top; k <= bottom; k++) bands[k]!.push(i);
+  });
+  return { segs, bands };
+}
+
+/**
+ * The columns of the region (first and last, 0-based) a segment from `a` to `b` may reach on the row whose centre
+ * is `py`: the part of it within `reach` of the row, vertically, its x-extent widened by `reach`; null for none.
+ */
+function rowSpan(
+  a: PathPoint,
+  b: PathPoint,
+  py: number,
+  reach: number,
+  region: Rect,
+): [number, number] | null {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  let t0 = 0;
+  let t1 = 1;
+  if (dy !== 0) {
+    const u = (py - reach - a.y) / dy;
+    const v = (py + reach - a.y) / dy;
+    t0 = Math.max(0, Math.min(u, v));
+    t1 = Math.min(1, Math.max(u, v));
+  } else if (Math.abs(py - a.y) > reach) return null;
+  if (t0 > t1) return null;
+  const xa = Math.max(0, Math.floor(Math.min(a.x + dx * t0, a.x + dx * t1) - reach - region.x));
+  const xb = Math.min(region.w - 1, Math.ceil(Math.max(a.x + dx * t0, a.x + dx * t1) + reach - region.x));
+  return xa > xb ? null : [xa, xb];
+}
+
+/**
+ * strokeRows for a stroke whose points carry pressure: the radius changes linearly along each segment, and each
+ * pixel takes the strongest dab over every segment. Within a segment the dab that reaches a pixel deepest is not
+ * the one nearest to it but one shifted towards the wider end: the distance less the radius along the segment is
+ * convex, and its minimum is where the segment's direction meets the pixel at the cone's slope (closed form below).
+ */
+function pressedRows(s: BrushStroke, region: Rect): (y: number, into: Float32Array) => void {
+  const full = s.size / 2;
+  const reach = full + 1;
+  const { segs, bands } = segmentBands(s.points, region, reach);
+  const radiusAt = (p: PathPoint) => full * Math.max(0, Math.min(1, p.pressure ?? 1));
+  return (y, into) => {
+    into.fill(0);
+    if (isEmptyRect(region)) return;
+    const py = region.y + y + 0.5;
+    for (const i of bands[Math.floor(y / BAND)] ?? []) {
+      const [a, b] = segs[i]!;
+      const span = rowSpan(a, b, py, reach, region);
+      if (!span) continue;
+      const [ra, rb] = [radiusAt(a), radiusAt(b)];
+      const dx = b.x - a.x;
+      const dy = b.y - a.y;
+      const len = Math.hypot(dx, dy);
+      // The cone's slope: how much the radius grows per pixel along the segment (past 1, one end's disc holds the
+      // other's, and the deepest dab is at an end).
+      const k = len > 0 ? (rb - ra) / len : 0;
+      const steep = Math.abs(k) >= 1;
+      const lean = steep ? 0 : k / Math.sqrt(1 - k * k);
+      for (let x = span[0]; x <= span[1]; x++) {
+        const px = region.x + x + 0.5;
+        let t = 0;
+        if (len > 0) {
+          const along = ((px - a.x) * dx + (py - a.y) * dy) / len;
+          const across = Math.abs((px - a.x) * dy - (py - a.y) * dx) / len;
+          t = steep ? (k > 0 ? 1 : 0) : (along + lean * across) / len;
+          t = Math.max(0, Math.min(1, t));
+        }
+        const d = Math.hypot(px - a.x - t * dx, py - a.y - t * dy);
+        const alpha = brushAlpha(d, ra + (rb - ra) * t, s.hardness);
+        if (alpha > into[x]!) into[x] = alpha;
+      }
     }
   };
 }

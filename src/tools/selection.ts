@@ -674,6 +674,10 @@ export const selectionHandlers = {
     }
     const layer = paintTarget(s, target);
     if (opacity === 0) return unpainted(s, layer, '不透明度为 0：画笔不改变任何像素，没有记入历史');
+    const pressures = points.flatMap((p) => (p.pressure === undefined ? [] : [p.pressure]));
+    if (pressures.length === points.length && pressures.every((p) => p === 0)) {
+      return unpainted(s, layer, '每个点的笔压都为 0：笔刷直径为 0，没有画上任何像素，没有记入历史');
+    }
     const stroke = { points, size, hardness: hardness / 100 };
     const within = s.selection ? paintRegion(s) : canvasRect(s);
     const region = strokeBounds(stroke, within);
@@ -707,6 +711,15 @@ export const selectionHandlers = {
       size,
       hardness,
       opacity,
+      // The diameters the pen's pressure gave, narrowest and widest (points without a pressure count as 1).
+      ...(pressures.length > 0
+        ? {
+            pressure: {
+              min: Math.min(...points.map((p) => p.pressure ?? 1)),
+              max: Math.max(...points.map((p) => p.pressure ?? 1)),
+            },
+          }
+        : {}),
       target,
       ...paintedReport(s, next, layer, region, target === 'layer'),
     };

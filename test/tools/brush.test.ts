@@ -47,6 +47,25 @@ function alphaOnCanvas(r: Raster): Uint8Array {
   return out;
 }
 
+/**
+ * `ours` (alpha over the canvas) against Skia's coverage `skia` (RGBA) of the same shape: at least `least` pixels
+ * inked, the mean difference at most 2 levels, under 1 % of the inked pixels more than a quarter apart.
+ */
+function expectLikeSkia(ours: Uint8Array, skia: Uint8ClampedArray, least: number): void {
+  let sum = 0;
+  let far = 0;
+  let inked = 0;
+  for (let i = 0; i < W * H; i++) {
+    const d = Math.abs(ours[i]! - skia[i * 4 + 3]!);
+    sum += d;
+    if (d > 64) far++;
+    if (ours[i]! > 0) inked++;
+  }
+  expect(inked).toBeGreaterThan(least);
+  expect(sum / (W * H)).toBeLessThanOrEqual(2);
+  expect(far / inked).toBeLessThan(0.01);
+}
+
 describe('paint_stroke draws as a brush does', () => {
   it('a hard brush: the stroke Skia draws for the same path, within a level on average', async () => {
     const s = await withLayer();
@@ -65,19 +84,7 @@ describe('paint_stroke draws as a brush does', () => {
       else ctx.lineTo(p.x, p.y);
     }
     ctx.stroke();
-    const skia = ctx.getImageData(0, 0, W, H).data;
-    let sum = 0;
-    let far = 0;
-    let inked = 0;
-    for (let i = 0; i < W * H; i++) {
-      const d = Math.abs(ours[i]! - skia[i * 4 + 3]!);
-      sum += d;
-      if (d > 64) far++;
-      if (ours[i]! > 0) inked++;
-    }
-    expect(inked).toBeGreaterThan(3000);
-    expect(sum / (W * H)).toBeLessThanOrEqual(2);
-    expect(far / inked).toBeLessThan(0.01);
+    expectLikeSkia(ours, ctx.getImageData(0, 0, W, H).data, 3000);
     // The colour is the one asked for wherever there is paint.
     const d = layer(s).data;
     for (let i = 0; i < d.length; i += 4)
@@ -159,6 +166,72 @@ describe('paint_stroke draws as a brush does', () => {
         : mask.outside;
     expect(m(100, 19)).toBe(0);
     expect(m(100, 60)).toBe(255);
+  });
+
+  it('pen pressure sets the diameter at each point, changing along the way: the union of the discs Skia fills', async () => {
+    const s = await withLayer();
+    // Pressed hard at the start, lightly at the end: a stroke tapering from 60 px across to 15.
+    const [a, b] = [
+      { x: 40.5, y: 80, pressure: 1 },
+      { x: 200.5, y: 80, pressure: 0.25 },
+    ];
+    const r = await ok(s, 'paint_stroke', { points: [a, b], size: 60, color: '#1d3557' });
+    expect(r.pressure).toEqual({ min: 0.25, max: 1 });
+    const ours = alphaOnCanvas(layer(s));
+    // The reference: the two end discs and the band tangent to both, one path filled (nonzero: their union, with
+    // Skia's exact anti-aliasing). The band touches each disc where the radius's slope along the path says.
+    const [ra, rb] = [30, 7.5];
+    const cos = (ra - rb) / (b.x - a.x);
+    const sin = Math.sqrt(1 - cos * cos);
+    const canvas = createCanvas(W, H);
+    const ctx = canvas.getContext('2d');
+    ctx.beginPath();
+    ctx.arc(a.x, a.y, ra, 0, Math.PI * 2);
+    ctx.moveTo(b.x + rb, b.y);
+    ctx.arc(b.x, b.y, rb, 0, Math.PI * 2);
+    ctx.moveTo(a.x + ra * cos, a.y - ra * sin);
+    ctx.lineTo(b.x + rb * cos, b.y - rb * sin);
+    ctx.lineTo(b.x + rb * cos, b.y + rb * sin);
+    ctx.lineTo(a.x + ra * cos, a.y + ra * sin);
+    ctx.closePath();
+    ctx.fill();
+    expectLikeSkia(ours, ctx.getImageData(0, 0, W, H).data, 4000);
+    // Half-way, the stroke is as wide as the pressure there says (0.625 × 60 = 37.5 px; across the taper a little
+    // more, 37.5 / sin), give or take the anti-aliased edge.
+    const column = (x: number) =>
+      Array.from({ length: H }, (_, y) => ours[y * W + x]! / 255).reduce((p, q) => p + q);
+    expect(Math.abs(column(120) - 37.5 / sin)).toBeLessThanOrEqual(1.5);
+
+    // Every point at full pressure: the stroke without pressure, byte for byte.
+    const plain = await withLayer();
+    await ok(plain, 'paint_stroke', { points: PATH, size: 18, color: '#1d3557' });
+    const full = await withLayer();
+    await ok(full, 'paint_stroke', {
+      points: PATH.map((p) => ({ ...p, pressure: 1 })),
+      size: 18,
+      color: '#1d3557',
+    });
+    expect(Buffer.compare(Buffer.from(layer(full).data), Buffer.from(layer(plain).data))).toBe(0);
+
+    // No pressure anywhere: nothing to paint, no history step; a pressure past 1: refused, nothing changed.
+    const kept = hashEditor(s.editor.snapshot);
+    const none = await ok(s, 'paint_stroke', {
+      points: [
+        { x: 20, y: 20, pressure: 0 },
+        { x: 60, y: 20, pressure: 0 },
+      ],
+      size: 30,
+      color: '#000000',
+    });
+    expect(none.changed).toBe(false);
+    const over = await call(s, 'paint_stroke', {
+      points: [{ x: 20, y: 20, pressure: 1.5 }],
+      size: 30,
+      color: '#000000',
+    });
+    expect(over.ok).toBe(false);
+    if (!over.ok) expect(over.error.message).toMatch(/^points\[0\]\.pressure /);
+    expect(hashEditor(s.editor.snapshot)).toBe(kept);
   });
 
   it('bad input is refused with a clear error and leaves the document as it was', async () => {

@@ -103,4 +103,72 @@ describe('the Brush tool', () => {
     await eventually(() => page.locator('.artboard img').getAttribute('src')).not.toBe(null);
     await snapshot(page, 'canvas-brush-made');
   });
+
+  it('with a pen, the pressure sets the size along the stroke; a mouse, or the option off, paints at full size', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: W, height: H, name: '压感' }),
+      toolCall('create_layer', { name: '笔迹' }),
+      toolCall('set_foreground_color', { color: '#264653' }),
+    ]);
+    const page = await studio.open(id, 1280, 800);
+    const sent = callsSent(page, 'paint_stroke');
+    await eventually(() => page.locator('.artboard img').count()).toBe(1);
+    await page.locator('.canvas-viewport[tabindex]').focus();
+    await page.keyboard.press('b');
+    const bar = page.getByRole('group', { name: '画笔选项' });
+    await bar.locator('input.brush-size').fill('40');
+    await bar.locator('input.brush-size').press('Enter');
+    await expect(bar.getByRole('checkbox', { name: '压力控制大小' }).isChecked()).resolves.toBe(true);
+
+    // A pen (Chromium's own pen input, through the DevTools protocol), pressed hard and lifted gradually.
+    const cdp = await page.context().newCDPSession(page);
+    const pen = async (
+      type: 'mousePressed' | 'mouseMoved' | 'mouseReleased',
+      x: number,
+      y: number,
+      force: number,
+    ) =>
+      cdp.send('Input.dispatchMouseEvent', {
+        type,
+        x,
+        y,
+        force,
+        button: 'left',
+        buttons: type === 'mouseReleased' ? 0 : 1,
+        clickCount: 1,
+        pointerType: 'pen',
+      });
+    const stroke = async (y: number) => {
+      const from = await onCanvas(page, 100, y);
+      await pen('mousePressed', from.x, from.y, 1);
+      for (let i = 1; i <= 20; i++) {
+        const at = await onCanvas(page, 100 + i * 20, y);
+        await pen('mouseMoved', at.x, at.y, 1 - i * 0.04);
+      }
+      const end = await onCanvas(page, 500, y);
+      await pen('mouseReleased', end.x, end.y, 0);
+    };
+    await stroke(150);
+    await eventually(() => sent.length).toBe(1);
+    const points = sent[0]!.points as { x: number; pressure?: number }[];
+    expect(points[0]!.pressure).toBe(1);
+    expect(points.at(-1)!.pressure).toBeCloseTo(0.2, 2);
+    for (let i = 1; i < points.length; i++)
+      expect(points[i]!.pressure!).toBeLessThanOrEqual(points[i - 1]!.pressure!);
+    await eventually(async () => (await labels(id)).at(-1)).toBe('画笔');
+    // Near the start, 40 px across: painted 15 px off the path; near the end, about 8 px across: not.
+    await expect(hexAt(id, 110, 165)).resolves.toBe('#264653');
+    await expect(hexAt(id, 490, 165)).resolves.toBe('#ffffff');
+    await expect(hexAt(id, 490, 150)).resolves.toBe('#264653');
+    await eventually(() => page.locator('.artboard img').getAttribute('src')).not.toBe(null);
+    await snapshot(page, 'canvas-brush-pressure');
+
+    // The option off: the pen paints at the full size, as a mouse does.
+    await bar.getByRole('checkbox', { name: '压力控制大小' }).uncheck();
+    await stroke(300);
+    await eventually(() => sent.length).toBe(2);
+    expect((sent[1]!.points as { pressure?: number }[]).every((p) => p.pressure === undefined)).toBe(true);
+    await eventually(async () => hexAt(id, 490, 315)).toBe('#264653');
+  });
 });

@@ -633,7 +633,7 @@ export const groupE = [
     label: '画笔',
     labelEn: 'Brush',
     effect: 'write',
-    description: `用画笔在当前图层上画一笔（如 Photoshop 的画笔工具按住拖过这些点）：圆形笔刷沿 points 依次连成的路径涂色，只有一个点时点一下；有选区时只画在选区内，图层锁定透明像素时只改已有像素的颜色。size 为笔刷直径（像素，1-${BRUSH_MAX_SIZE}）；hardness 为硬度 0-100（默认 100：边缘清晰；越小边缘越柔和）；color 为颜色（十六进制，CMYK 文档也可写油墨百分比）；opacity 为不透明度 0-100（默认 100），同一笔重叠处不会加深。points 最多 ${BRUSH_MAX_POINTS} 个点，坐标为文档像素。${PAINT_TARGET_SENTENCE}`,
+    description: `用画笔在当前图层上画一笔（如 Photoshop 的画笔工具按住拖过这些点）：圆形笔刷沿 points 依次连成的路径涂色，只有一个点时点一下；有选区时只画在选区内，图层锁定透明像素时只改已有像素的颜色。size 为笔刷直径（像素，1-${BRUSH_MAX_SIZE}）；hardness 为硬度 0-100（默认 100：边缘清晰；越小边缘越柔和）；color 为颜色（十六进制，CMYK 文档也可写油墨百分比）；opacity 为不透明度 0-100（默认 100），同一笔重叠处不会加深。points 最多 ${BRUSH_MAX_POINTS} 个点，坐标为文档像素；每个点可带 pressure 笔压 0-1（数位板的压感，如 Photoshop 的“压力控制大小”）：该点的笔刷直径为 size×pressure，相邻两点之间逐渐变化，可画出两头尖的笔画；省略为 1。${PAINT_TARGET_SENTENCE}`,
     parameters: {
       type: 'object',
       properties: {
@@ -645,6 +645,7 @@ export const groupE = [
             properties: {
               x: { type: 'number', description: '点的 x 坐标（像素）' },
               y: { type: 'number', description: '点的 y 坐标（像素）' },
+              pressure: { type: 'number', description: '笔压（0-1），可选，默认 1' },
             },
             required: ['x', 'y'],
           },
@@ -658,7 +659,10 @@ export const groupE = [
       required: ['points', 'size', 'color'],
     },
     limits: {
-      points: { maxItems: BRUSH_MAX_POINTS, items: { x: REACH_LIMITS, y: REACH_LIMITS } },
+      points: {
+        maxItems: BRUSH_MAX_POINTS,
+        items: { x: REACH_LIMITS, y: REACH_LIMITS, pressure: { min: 0, max: 1 } },
+      },
       size: { min: 1, max: BRUSH_MAX_SIZE, unit: 'px' },
       color: { format: 'color', inks: true },
       hardness: { default: 100, min: 0, max: 100 },

@@ -1,6 +1,7 @@
 /**
  * Photoshop's options bar for its Brush tool: size, hardness and opacity (their ranges the registry's, from
- * paint_stroke's limits), and whether it paints the current layer's mask. The colour is the foreground colour.
+ * paint_stroke's limits), whether a pen's pressure sets the size (Photoshop's "pressure for size") and whether it
+ * paints the current layer's mask. The colour is the foreground colour.
  */
 import { useState } from 'preact/hooks';
 import { useStudioView } from '../context.js';
@@ -66,6 +67,15 @@ export function BrushOptionsBar({
       {field('size', 'px')}
       {field('hardness', '%')}
       {field('opacity', '%')}
+      <label>
+        <input
+          type="checkbox"
+          class="brush-pressure"
+          checked={options.pressureSize}
+          onChange={(e) => update({ pressureSize: (e.currentTarget as HTMLInputElement).checked })}
+        />
+        {t('canvas.brush.pressureSize')}
+      </label>
       <MaskToggle masked={masked} checked={options.onMask} onChange={(onMask) => update({ onMask })} />
     </fieldset>
   );

@@ -550,6 +550,7 @@ export function CanvasPane() {
     hardness: 100,
     opacity: 100,
     onMask: false,
+    pressureSize: true,
   });
   const brush = useBrush(tool === 'brush', view?.zoom ?? 1, foreground.color, brushOptions, masked, (size) =>
     setBrushOptions((o) => ({ ...o, size })),
@@ -1110,17 +1111,28 @@ export function CanvasPane() {
               </span>
             )}
             {brush.path && (
-              // The stroke as it is drawn, in the foreground colour at the brush's size and opacity.
+              // The stroke as it is drawn, in the foreground colour at the brush's size and opacity; a pen's
+              // segments each as wide as its pressure there (the group's opacity laid once over their overlaps).
               <DocOverlay doc={doc} class="brush-path">
-                <polyline
-                  points={brush.path.map((p) => `${p.x},${p.y}`).join(' ')}
-                  stroke={foreground.color}
-                  stroke-width={brushOptions.size}
-                  stroke-opacity={brushOptions.opacity / 100}
-                  fill="none"
-                  stroke-linecap="round"
-                  stroke-linejoin="round"
-                />
+                {brush.path.some((p) => p.pressure !== undefined) ? (
+                  <g opacity={brushOptions.opacity / 100} stroke={foreground.color} stroke-linecap="round">
+                    {brush.path.map((p, i) => {
+                      const q = brush.path![Math.max(0, i - 1)]!;
+                      const width = (brushOptions.size * ((p.pressure ?? 1) + (q.pressure ?? 1))) / 2;
+                      return <line key={i} x1={q.x} y1={q.y} x2={p.x} y2={p.y} stroke-width={width} />;
+                    })}
+                  </g>
+                ) : (
+                  <polyline
+                    points={brush.path.map((p) => `${p.x},${p.y}`).join(' ')}
+                    stroke={foreground.color}
+                    stroke-width={brushOptions.size}
+                    stroke-opacity={brushOptions.opacity / 100}
+                    fill="none"
+                    stroke-linecap="round"
+                    stroke-linejoin="round"
+                  />
+                )}
               </DocOverlay>
             )}
             {gradient.line && (

@@ -2,7 +2,9 @@
  * Photoshop's Brush tool on the canvas (B): a drag paints a stroke along the pointer's path, a click a dot, on the
  * current layer (or its mask, as the options bar says), inside the selection if there is one, in the foreground
  * colour (画笔, one history step when the pointer lifts: the stroke is shown as it is drawn, then made). [ and ]
- * make the brush smaller or larger, as in Photoshop. Esc while drawing drops the stroke.
+ * make the brush smaller or larger, as in Photoshop. Esc while drawing drops the stroke. With a pen, its pressure
+ * sets the brush's size at each point (Photoshop's "pressure for size", on unless the bar turns it off); a mouse
+ * or a finger paints at the full size.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { BRUSH_MAX_POINTS, BRUSH_MAX_SIZE } from '../../registry/tools/paint-params.js';
@@ -20,14 +22,22 @@ export interface BrushOptions {
   readonly opacity: number;
   /** Painted on the current layer's mask rather than its pixels, where it has one. */
   readonly onMask: boolean;
+  /** A pen's pressure sets the size at each point (Photoshop's "pressure for size"). */
+  readonly pressureSize: boolean;
 }
 
 interface Point {
   readonly x: number;
   readonly y: number;
+  /** A pen's pressure there, 0–1 (absent: a mouse's, full size). */
+  readonly pressure?: number;
 }
 
-const rounded = (p: Point): Point => ({ x: Math.round(p.x * 10) / 10, y: Math.round(p.y * 10) / 10 });
+const rounded = (p: Point): Point => ({
+  x: Math.round(p.x * 10) / 10,
+  y: Math.round(p.y * 10) / 10,
+  ...(p.pressure !== undefined ? { pressure: Math.round(p.pressure * 100) / 100 } : {}),
+});
 
 /** At most `max` of `points`, evenly kept, the first and the last always (a long scribble sent whole). */
 export function thinned(points: readonly Point[], max: number): Point[] {
@@ -56,6 +66,11 @@ export function useBrush(
   const [path, setPath] = useState<readonly Point[] | null>(null);
   const sizeNow = useRef(options.size);
   sizeNow.current = options.size;
+  // The pen's pressure at this event, where the bar lets it set the size (a mouse reports 0.5 while pressed).
+  const pressed = (e: PointerEvent, at: Point): Point =>
+    options.pressureSize && e.pointerType === 'pen'
+      ? { ...at, pressure: Math.max(0, Math.min(1, e.pressure)) }
+      : at;
   useEffect(() => {
     if (!active) return;
     const onKey = (e: KeyboardEvent) => {
@@ -76,8 +91,9 @@ export function useBrush(
   return {
     path,
     press(e: PointerEvent, at: Point) {
-      drag.current = { id: e.pointerId, points: [at] };
-      setPath([at]);
+      const first = pressed(e, at);
+      drag.current = { id: e.pointerId, points: [first] };
+      setPath([first]);
     },
     /** True while a stroke is being drawn (the view must not pan). */
     move(e: PointerEvent, at: Point): boolean {
@@ -86,7 +102,7 @@ export function useBrush(
       const last = d.points.at(-1)!;
       // A point every screen pixel or so is as smooth as the eye sees it.
       if (Math.hypot(at.x - last.x, at.y - last.y) * zoom >= 1) {
-        d.points.push(at);
+        d.points.push(pressed(e, at));
         setPath([...d.points]);
       }
       return true;
@@ -99,7 +115,10 @@ export function useBrush(
       setPath(null);
       if (cancel) return true;
       const last = d.points.at(-1)!;
-      if (at.x !== last.x || at.y !== last.y) d.points.push(at);
+      // A pen lifting reports no pressure: the last point keeps the pressure it was drawn with.
+      if (at.x !== last.x || at.y !== last.y) {
+        d.points.push(last.pressure !== undefined ? { ...at, pressure: last.pressure } : at);
+      }
       void studio.run([
         {
           name: PANE_TOOLS.brush,
