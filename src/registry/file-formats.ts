@@ -2,7 +2,8 @@
  * The files Atelier reads: what uploads take, what opens as a document or is placed as a layer, what a garment
  * photo may be. Every list a tool's description, a refusal, the studio's pickers or the file server shows is made
  * from this one. WebP and AVIF are what web shops serve product photos as (a photo saved from a shop's page is
- * one of them); both are read, never written: a document is saved as PSD, PNG or JPEG.
+ * one of them); both are read, never written: a document is saved as PSD, PNG or JPEG, and exported as PNG, JPEG or
+ * TIFF.
  */
 
 export interface FileFormat {
@@ -33,6 +34,9 @@ export const READ_FORMATS = [
 ] as const satisfies readonly FileFormat[];
 
 export type ReadFormat = (typeof READ_FORMATS)[number]['id'];
+
+/** The flattened pictures export_image writes (a layered document is saved as PSD). */
+export const EXPORT_FORMATS = ['png', 'jpg', 'tiff'] as const;
 
 /** The formats a garment photo, or an image placed as a layer, may be. */
 export const IMAGE_FORMATS: readonly FileFormat[] = READ_FORMATS.filter((f) => f.image);

@@ -9,7 +9,14 @@ import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { BACKGROUND_NAME, NO_LOCKS, pixelLayer } from '../engine/factory.js';
 import { unreadableByName } from '../engine/io/file-type.js';
-import { decodeImage, encodeJpeg, encodePng, type JpegOptions } from '../engine/io/image-codec.js';
+import {
+  DEFAULT_JPEG_QUALITY,
+  decodeImage,
+  encodeJpeg,
+  encodePng,
+  encodeTiff,
+  type FlatOptions,
+} from '../engine/io/image-codec.js';
 import { placedFile } from '../engine/io/placed-file.js';
 import type { DecodePsdOptions } from '../engine/io/psd.js';
 import { decodePsdOffThread, writePsdFileOffThread } from '../engine/io/psd-thread.js';
@@ -27,13 +34,14 @@ import sharp from '../engine/sharp.js';
 import { placeScale, renderSmart } from '../engine/smart.js';
 import { shownCanvas } from '../engine/soft-proof.js';
 import { allocateId, insertLayer, layerById, setActive, slotAbove } from '../engine/tree.js';
-import { formatExtensions, READ_FORMATS } from '../registry/file-formats.js';
+import { EXPORT_FORMATS, formatExtensions, READ_FORMATS } from '../registry/file-formats.js';
 import { documentSummary, layerSummary } from './describe.js';
 import { listUndrawn, undrawnAdjustments } from './guards.js';
 import { activeDoc } from './resolve.js';
 import type { ToolContext, ToolHandlers } from './types.js';
 
 export type FileFormat = 'psd' | 'png' | 'jpg';
+type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 const FORMAT_OF_EXT: Readonly<Record<string, FileFormat>> = {
   '.psd': 'psd',
@@ -43,7 +51,66 @@ const FORMAT_OF_EXT: Readonly<Record<string, FileFormat>> = {
   '.jpeg': 'jpg',
 };
 
-const FORMAT_NAMES: Readonly<Record<FileFormat, string>> = { psd: 'PSD', png: 'PNG', jpg: 'JPEG' };
+const EXPORT_FORMAT_OF_EXT: Readonly<Record<string, ExportFormat>> = {
+  '.png': 'png',
+  '.jpg': 'jpg',
+  '.jpeg': 'jpg',
+  '.tif': 'tiff',
+  '.tiff': 'tiff',
+};
+
+const FORMAT_NAMES: Readonly<Record<FileFormat | ExportFormat, string>> = {
+  psd: 'PSD',
+  png: 'PNG',
+  jpg: 'JPEG',
+  tiff: 'TIFF',
+};
+
+/**
+ * Where a file asked for by `rel` and `format` is written, in which format, and what to say of it: the format
+ * from the extension when none is given; a path without an extension gets the format's; an extension that names
+ * another format is refused (a PNG named .psd fails at the print shop), an unknown one kept with a note.
+ */
+function fileTarget<F extends FileFormat | ExportFormat>(
+  rel: string,
+  format: F | undefined,
+  ofExt: Readonly<Record<string, F>>,
+  say: { readonly verb: string; readonly hint: string },
+): { target: string; chosen: F; note?: string } {
+  const ext = extOf(rel);
+  const extFormat = ofExt[ext];
+  if (!format && !extFormat) {
+    fail('invalid_arguments', `无法从路径“${rel}”的扩展名推断文件格式`, {
+      hint: say.hint,
+      details: [{ parameter: 'path', value: rel }],
+    });
+  }
+  const chosen = format ?? extFormat!;
+  if (format && !ext) {
+    const target = `${rel}.${format}`;
+    return { target, chosen, note: `路径没有扩展名，已${say.verb}为“${target}”` };
+  }
+  if (format && extFormat !== format) {
+    const named = KNOWN_EXTENSIONS.get(ext);
+    if (named) {
+      const fixed = `${rel.slice(0, -ext.length)}.${format}`;
+      fail(
+        'invalid_arguments',
+        `format 为 ${format}（${FORMAT_NAMES[format]}），路径“${rel}”却以“${ext}”结尾（${named} 文件的扩展名），未${say.verb}`,
+        {
+          hint: `要${say.verb}为 ${FORMAT_NAMES[format]}，请用路径“${fixed}”${extFormat ? `；要${say.verb}为 ${FORMAT_NAMES[extFormat]}，请省略 format` : ''}`,
+          details: [{ parameter: 'path', value: rel, message: `扩展名“${ext}”与 format “${format}”不符` }],
+        },
+      );
+    }
+    return {
+      target: rel,
+      chosen,
+      note: `按 format 以 ${FORMAT_NAMES[format]} 格式${say.verb}，路径保持为“${rel}”（扩展名与格式不符）`,
+    };
+  }
+  return { target: rel, chosen };
+}
 
 /**
  * The extensions that say what a file holds, with the format's name: a file saved under one of them must be of
@@ -148,7 +215,7 @@ function assertNotOpenElsewhere(ctx: ToolContext, doc: OpenDocument, target: str
 
 export interface Written {
   readonly path: string;
-  readonly format: FileFormat;
+  readonly format: FileFormat | ExportFormat;
   readonly bytes: number;
 }
 
@@ -229,12 +296,13 @@ async function exportImage(
   ctx: ToolContext,
   doc: OpenDocument,
   rel: string,
-  format: 'png' | 'jpg',
+  format: ExportFormat,
+  quality?: number,
 ): Promise<Written> {
   const target = workspacePath(ctx, rel);
   assertNotOpenElsewhere(ctx, doc, target);
   const { width, height, mode } = doc.state;
-  const what = format === 'png' ? '导出 PNG' : '导出 JPEG';
+  const what = `导出 ${FORMAT_NAMES[format]}`;
   // The encoder's copy of the pixels; a CMYK document's PNG, an RGB picture, also the proof's copy; its JPEG
   // also libvips' copy of the inks it is handed.
   const proofed = format === 'png' && mode === 'cmyk';
@@ -246,15 +314,20 @@ async function exportImage(
   const buffer =
     format === 'png'
       ? await encodePng(image, doc.state.dpi)
-      : await encodeJpeg(image, doc.state.dpi, jpegOptions(doc.state));
+      : format === 'tiff'
+        ? await encodeTiff(image, doc.state.dpi, flatOptions(doc.state))
+        : await encodeJpeg(image, doc.state.dpi, {
+            ...flatOptions(doc.state),
+            ...(quality !== undefined ? { quality } : {}),
+          });
   await ctx.workspace.writeAtomic(target, buffer);
   warnLosses(ctx, doc, target, FORMAT_NAMES[format]);
   warnUndrawn(ctx, doc, `导出的 ${FORMAT_NAMES[format]}“${target}”`);
   return { path: target, format, bytes: buffer.byteLength };
 }
 
-/** A CMYK document's JPEG keeps its layers' inks where its pixels show them (raster-inks.ts). */
-function jpegOptions(state: DocState): JpegOptions {
+/** A CMYK document's JPEG or TIFF keeps its layers' inks where its pixels show them (raster-inks.ts). */
+function flatOptions(state: DocState): FlatOptions {
   if (state.mode !== 'cmyk') return {};
   const profile = documentProfile(state);
   return { cmyk: profile, inkSources: documentInkSources(state, profile.bytes) };
@@ -398,36 +471,10 @@ export const filesHandlers = {
 
   async save_document_as({ path: rel, format }, ctx) {
     const doc = activeDoc(ctx);
-    const ext = extOf(rel);
-    const extFormat = FORMAT_OF_EXT[ext];
-    let target = rel;
-    let note: string | undefined;
-    if (!format && !extFormat) {
-      fail('invalid_arguments', `无法从路径“${rel}”的扩展名推断文件格式`, {
-        hint: '请使用 .psd、.png、.jpg 扩展名，或给出 format（psd、png、jpg）',
-        details: [{ parameter: 'path', value: rel }],
-      });
-    }
-    const chosen: FileFormat = format ?? extFormat!;
-    if (format && !ext) {
-      target = `${rel}.${format}`;
-      note = `路径没有扩展名，已保存为“${target}”`;
-    } else if (format && extFormat !== format) {
-      const named = KNOWN_EXTENSIONS.get(ext);
-      if (named) {
-        // The file's name would contradict its bytes (a PNG named .psd): refused before anything is written.
-        const fixed = `${rel.slice(0, -ext.length)}.${format}`;
-        fail(
-          'invalid_arguments',
-          `format 为 ${format}（${FORMAT_NAMES[format]}），路径“${rel}”却以“${ext}”结尾（${named} 文件的扩展名），未保存`,
-          {
-            hint: `要保存为 ${FORMAT_NAMES[format]}，请用路径“${fixed}”${extFormat ? `；要保存为 ${FORMAT_NAMES[extFormat]}，请省略 format` : ''}`,
-            details: [{ parameter: 'path', value: rel, message: `扩展名“${ext}”与 format “${format}”不符` }],
-          },
-        );
-      }
-      note = `按 format 以 ${FORMAT_NAMES[format]} 格式保存，路径保持为“${rel}”（扩展名与格式不符）`;
-    }
+    const { target, chosen, note } = fileTarget(rel, format, FORMAT_OF_EXT, {
+      verb: '保存',
+      hint: '请使用 .psd、.png、.jpg 扩展名，或给出 format（psd、png、jpg）',
+    });
     const written =
       chosen === 'psd' ? await savePsd(ctx, doc, target) : await exportImage(ctx, doc, target, chosen);
     if (note) ctx.warn(note);
@@ -437,6 +484,30 @@ export const filesHandlers = {
       ...(note ? { note } : {}),
       // PNG/JPEG are copies (Photoshop's Save a Copy); the document keeps its own file.
       document_path_changed: chosen === 'psd',
+      document: documentSummary(ctx.tx.activeDocument()),
+    };
+  },
+
+  async export_image({ path: rel, format, quality }, ctx) {
+    const doc = activeDoc(ctx);
+    const { target, chosen, note } = fileTarget(rel, format, EXPORT_FORMAT_OF_EXT, {
+      verb: '导出',
+      hint: `请使用 ${Object.keys(EXPORT_FORMAT_OF_EXT).join('、')} 扩展名，或给出 format（${EXPORT_FORMATS.join('、')}）`,
+    });
+    if (quality !== undefined && chosen !== 'jpg') {
+      fail('invalid_arguments', `quality 只用于 JPEG，${FORMAT_NAMES[chosen]} 没有品质设置，未导出`, {
+        hint: `${FORMAT_NAMES[chosen]} 是无损格式：省略 quality；要控制文件大小请导出为 jpg`,
+        details: [{ parameter: 'quality', value: quality }],
+      });
+    }
+    const written = await exportImage(ctx, doc, target, chosen, quality);
+    if (note) ctx.warn(note);
+    return {
+      exported: true,
+      ...written,
+      ...(chosen === 'jpg' ? { quality: quality ?? DEFAULT_JPEG_QUALITY } : {}),
+      ...(note ? { note } : {}),
+      document_path_changed: false,
       document: documentSummary(ctx.tx.activeDocument()),
     };
   },

@@ -34,7 +34,7 @@ export async function heldColor(state: DocState, asked: string): Promise<HeldCol
     const hex = rgbToHex(color);
     const note =
       state.mode === 'cmyk'
-        ? `油墨 ${inkText(inks)}：保存的 PSD 和 JPEG 中按此油墨写入，屏幕上显示为 ${hex}`
+        ? `油墨 ${inkText(inks)}：保存的 PSD 和导出的 JPEG、TIFF 中按此油墨写入，屏幕上显示为 ${hex}`
         : `RGB 文档：油墨 ${inkText(inks)} 已按 CMYK 印刷配置文件“${pressProfile().name}”换算为 ${hex}（转换为 CMYK 时重新分色）`;
     return { color, hex, inks, note };
   }

@@ -357,6 +357,7 @@ export const DESIGN_GROUP_E = [
   'set_text_box',
   'fill_gradient',
   'paint_stroke',
+  'export_image',
 ] as const;
 
 /**

@@ -55,7 +55,7 @@ describe.skipIf(!ready)('inks asked for', () => {
     await ok(s, 'create_layer', { name: '字' });
     const filled = await ok(s, 'fill_selection', { color: 'cmyk(0,0,0,100)' });
     expect(filled.inks).toEqual({ c: 0, m: 0, y: 0, k: 100 });
-    expect(String(filled.note)).toMatch(/油墨 C0 M0 Y0 K100：保存的 PSD 和 JPEG 中按此油墨写入/);
+    expect(String(filled.note)).toMatch(/油墨 C0 M0 Y0 K100：保存的 PSD 和导出的 JPEG、TIFF 中按此油墨写入/);
     expect(filled.color).toMatch(/^#[0-9a-f]{6}$/);
     // get_pixel_color reports the inks the file will hold.
     const pixel = await ok(s, 'get_pixel_color', { x: 3, y: 3 });

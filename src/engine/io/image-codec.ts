@@ -25,13 +25,20 @@ import {
 } from './image-headers.js';
 import { type PlacedInto, type SourceProfile, sourceProfile, srgbProfilePath } from './rgb-profile.js';
 
-export interface JpegOptions {
-  /** 1..100, default 90. */
-  readonly quality?: number;
-  /** Write a real CMYK JPEG through this profile (the document's: press-profile.ts), which is embedded once. */
+/** How a flattened picture (JPEG, TIFF) is written: in RGB, or in a document's inks. */
+export interface FlatOptions {
+  /** Write real CMYK through this profile (the document's: press-profile.ts), which is embedded once. */
   readonly cmyk?: PressProfile;
-  /** For a CMYK JPEG: the layers whose kept inks the pixels showing them take (raster-inks.ts). */
+  /** For CMYK: the layers whose kept inks the pixels showing them take (raster-inks.ts). */
   readonly inkSources?: readonly InkSource[];
+}
+
+/** What a JPEG is written at when no quality is asked for: high, with full-resolution colour (below). */
+export const DEFAULT_JPEG_QUALITY = 90;
+
+export interface JpegOptions extends FlatOptions {
+  /** 1..100, default DEFAULT_JPEG_QUALITY. */
+  readonly quality?: number;
 }
 
 export interface DecodeOptions {
@@ -143,18 +150,12 @@ const OPTIMISE_CODING_MAX_PIXELS = 16_000_000;
 export async function encodeJpeg(raster: Raster, dpi: number, opts: JpegOptions = {}): Promise<Buffer> {
   checkRaster(raster);
   checkDpi(dpi);
-  const quality = opts.quality ?? 90;
+  const quality = opts.quality ?? DEFAULT_JPEG_QUALITY;
   if (!Number.isInteger(quality) || quality < 1 || quality > 100) {
     throw new EditorError('invalid_arguments', `JPEG 质量 ${quality} 无效，必须是 1 到 100 的整数`);
   }
-  const profile = opts.cmyk;
   try {
-    const img = profile
-      ? await cmykInput(raster, profile, opts.inkSources ?? [])
-      : rawInput(raster)
-          .flatten({ background: { r: 255, g: 255, b: 255 } })
-          .withIccProfile(srgbProfilePath());
-    return await img
+    return await (await flatInput(raster, opts))
       .withDensity(dpi)
       .jpeg({
         quality,
@@ -167,7 +168,34 @@ export async function encodeJpeg(raster: Raster, dpi: number, opts: JpegOptions 
   }
 }
 
-/** Rows separated at a time for a CMYK JPEG: the flattened band's copies stay small. */
+/**
+ * Baseline TIFF as print shops take it: flattened over white, LZW-compressed (lossless, read by every RIP and
+ * layout program), its resolution in pixels per inch = `dpi`; tagged sRGB, or with `cmyk` the document's inks
+ * with its press profile embedded, as the CMYK JPEG.
+ */
+export async function encodeTiff(raster: Raster, dpi: number, opts: FlatOptions = {}): Promise<Buffer> {
+  checkRaster(raster);
+  checkDpi(dpi);
+  try {
+    const perMm = dpi / 25.4;
+    return await (await flatInput(raster, opts))
+      .tiff({ compression: 'lzw', predictor: 'horizontal', xres: perMm, yres: perMm, resolutionUnit: 'inch' })
+      .toBuffer();
+  } catch (err) {
+    throw encodeFailure('TIFF', err);
+  }
+}
+
+/** The raster flattened over white, in sRGB or separated into the document's inks. */
+async function flatInput(raster: Raster, opts: FlatOptions): Promise<Sharp> {
+  return opts.cmyk
+    ? await cmykInput(raster, opts.cmyk, opts.inkSources ?? [])
+    : rawInput(raster)
+        .flatten({ background: { r: 255, g: 255, b: 255 } })
+        .withIccProfile(srgbProfilePath());
+}
+
+/** Rows separated at a time for CMYK: the flattened band's copies stay small. */
 const JPEG_BAND_ROWS = 256;
 
 /**

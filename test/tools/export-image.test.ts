@@ -1,0 +1,149 @@
+/**
+ * export_image (导出图像), Photoshop's Save a Copy / Export As: the flattened picture as PNG, JPEG at a chosen quality,
+ * or TIFF for print, the document untouched. ImageMagick reads what is written: the format, size, resolution,
+ * colour space, compression and pixels; a CMYK document's TIFF holds the inks the document holds.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PROFILE_PATH } from '../../src/engine/press-profile.js';
+import { withTempFiles } from '../engine/press-profile-support.js';
+import { convertTo, identify, identifyInfo, imageMagickAvailable, pixelsOf } from '../support/imagemagick.js';
+import { call, hashEditor, newSession, ok } from '../support/session.js';
+
+const W = 120;
+const H = 80;
+
+async function poster() {
+  const s = newSession();
+  await ok(s, 'create_document', { width: W, height: H, resolution: 300, name: '海报' });
+  await ok(s, 'create_layer', { name: '色块' });
+  await ok(s, 'select_rect', { left: 20, top: 10, right: 80, bottom: 50 });
+  await ok(s, 'fill_selection', { color: '#c62828' });
+  await ok(s, 'deselect');
+  return s;
+}
+
+const fileIn = (s: ReturnType<typeof newSession>, rel: string) => readFile(path.join(s.workspace.root, rel));
+
+describe.runIf(imageMagickAvailable())('export_image', () => {
+  it('writes a print TIFF (LZW, the resolution, sRGB) with the PNG’s pixels, the document untouched', async () => {
+    const s = await poster();
+    const kept = hashEditor(s.editor.snapshot);
+    const r = await ok(s, 'export_image', { path: 'out/poster.tif' });
+    expect(r).toMatchObject({
+      exported: true,
+      path: 'out/poster.tif',
+      format: 'tiff',
+      document_path_changed: false,
+    });
+    expect(r.document).toMatchObject({ path: null, unsaved_changes: true });
+    expect(hashEditor(s.editor.snapshot)).toBe(kept);
+    const tiff = await fileIn(s, 'out/poster.tif');
+    expect(r.bytes).toBe(tiff.byteLength);
+    expect(await identify(tiff, 'tif', '%m|%C')).toBe('TIFF|LZW');
+    const info = await identifyInfo(tiff, 'tif');
+    expect([info.width, info.height, info.units, info.colorspace, info.alpha]).toEqual([
+      W,
+      H,
+      'PixelsPerInch',
+      'sRGB',
+      'False',
+    ]);
+    expect(info.dpiX).toBeCloseTo(300, 5);
+    // Lossless: the PNG's pixels exactly.
+    await ok(s, 'export_image', { path: 'out/poster.png' });
+    const [t, p] = [await pixelsOf(tiff, 'tif'), await pixelsOf(await fileIn(s, 'out/poster.png'), 'png')];
+    expect(Buffer.compare(Buffer.from(t.data), Buffer.from(p.data))).toBe(0);
+    expect([...t.data.subarray((30 * W + 40) * 4, (30 * W + 40) * 4 + 3)]).toEqual([0xc6, 0x28, 0x28]);
+
+    // Transparent where no layer paints: flattened over white, as print takes it.
+    await ok(s, 'set_layer_visible', { name: '背景', visible: false });
+    await ok(s, 'export_image', { path: 'clear.tiff' });
+    const clear = await pixelsOf(await fileIn(s, 'clear.tiff'), 'tif');
+    expect([...clear.data.subarray(0, 4)]).toEqual([255, 255, 255, 255]);
+  });
+
+  it('writes JPEG at the quality asked for: smaller at lower quality, 90 by default', async () => {
+    const s = await poster();
+    await ok(s, 'create_layer', { name: '渐变' });
+    await ok(s, 'fill_gradient', {
+      start_x: 0,
+      start_y: 0,
+      end_x: W,
+      end_y: H,
+      start_color: '#2a9d8f',
+      end_color: '#e9c46a',
+      start_opacity: 60,
+    });
+    const plain = await ok(s, 'export_image', { path: 'a.jpg' });
+    expect(plain).toMatchObject({ format: 'jpg', quality: 90 });
+    const low = await ok(s, 'export_image', { path: 'b.jpg', quality: 30 });
+    const high = await ok(s, 'export_image', { path: 'c.jpg', quality: 100 });
+    expect(low.bytes as number).toBeLessThan(plain.bytes as number);
+    expect(plain.bytes as number).toBeLessThan(high.bytes as number);
+    // ImageMagick estimates the quality from the quantisation tables.
+    expect(Number(await identify(await fileIn(s, 'b.jpg'), 'jpg', '%Q'))).toBe(30);
+    expect(Number(await identify(await fileIn(s, 'a.jpg'), 'jpg', '%Q'))).toBe(90);
+  });
+
+  it.runIf(existsSync(DEFAULT_PROFILE_PATH))(
+    'writes a CMYK document’s TIFF in its inks, the press profile embedded',
+    async () => {
+      const s = newSession();
+      await ok(s, 'create_document', { width: 40, height: 20, name: '印刷' });
+      await ok(s, 'convert_to_cmyk');
+      await ok(s, 'create_layer', { name: '黑' });
+      await ok(s, 'select_rect', { left: 0, top: 0, right: 20, bottom: 20 });
+      await ok(s, 'fill_selection', { color: 'cmyk(0,0,0,100)' });
+      await ok(s, 'select_rect', { left: 20, top: 0, right: 40, bottom: 20 });
+      await ok(s, 'fill_selection', { color: 'cmyk(100,0,0,0)' });
+      await ok(s, 'export_image', { path: 'press.tif' });
+      const tiff = await fileIn(s, 'press.tif');
+      const info = await identifyInfo(tiff, 'tif');
+      expect(info.colorspace).toBe('CMYK');
+      expect(await identify(tiff, 'tif', '%[profile:icc]')).not.toBe('');
+      // Exactly the inks asked for (TIFF is lossless): K only, then C only.
+      const inks = await withTempFiles({ 'in.tif': tiff }, (f) =>
+        convertTo([f['in.tif']!, '-depth', '8', 'cmyk:OUT'], 'cmyk'),
+      );
+      expect([...inks.subarray((5 * 40 + 5) * 4, (5 * 40 + 5) * 4 + 4)]).toEqual([0, 0, 0, 255]);
+      expect([...inks.subarray((5 * 40 + 30) * 4, (5 * 40 + 30) * 4 + 4)]).toEqual([255, 0, 0, 0]);
+      // Opened again, a CMYK document with those inks.
+      const opened = await ok(s, 'open_document', { path: 'press.tif' });
+      expect(opened.document).toMatchObject({ mode: 'CMYK' });
+      const pixel = await ok(s, 'get_pixel_color', { x: 5, y: 5 });
+      expect(JSON.stringify(pixel)).toMatch(/"k":100/);
+    },
+    60_000,
+  );
+
+  it('refuses what it cannot write, writing nothing and changing nothing', async () => {
+    const s = await poster();
+    const kept = hashEditor(s.editor.snapshot);
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ path: 'a.png', quality: 80 }, /^quality 只用于 JPEG，PNG/],
+      [{ path: 'a.tif', quality: 80 }, /^quality 只用于 JPEG，TIFF/],
+      [{ path: 'a.jpg', quality: 0 }, /^quality /],
+      [{ path: 'a.jpg', quality: 101 }, /^quality /],
+      [{ path: 'a.jpg', quality: 80.5 }, /^quality /],
+      [{ path: 'a.psd' }, /无法从路径“a\.psd”的扩展名推断文件格式/],
+      [{ path: 'a.psd', format: 'tiff' }, /路径“a\.psd”却以“\.psd”结尾/],
+      [{ path: 'a.tif', format: 'jpg' }, /路径“a\.tif”却以“\.tif”结尾/],
+      [{ path: '../outside.tif' }, /工作区/],
+      [{ path: 'a.gif', format: 'gif' }, /^format /],
+    ];
+    for (const [args, message] of cases) {
+      const r = await call(s, 'export_image', args);
+      expect(r.ok, JSON.stringify(args)).toBe(false);
+      if (!r.ok) expect(r.error.message, JSON.stringify(args)).toMatch(message);
+      expect(hashEditor(s.editor.snapshot)).toBe(kept);
+    }
+    expect(readdirSync(s.workspace.root)).toEqual([]);
+    // A name without an extension gets the format's.
+    const bare = await ok(s, 'export_image', { path: 'bare', format: 'tiff' });
+    expect(bare).toMatchObject({ path: 'bare.tiff', format: 'tiff' });
+    expect(String(bare.note)).toMatch(/已导出为“bare\.tiff”/);
+  });
+});
