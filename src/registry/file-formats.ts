@@ -2,8 +2,8 @@
  * The files Atelier reads: what uploads take, what opens as a document or is placed as a layer, what a garment
  * photo may be. Every list a tool's description, a refusal, the studio's pickers or the file server shows is made
  * from this one. WebP and AVIF are what web shops serve product photos as (a photo saved from a shop's page is
- * one of them); both are read, never written: a document is saved as PSD, PNG or JPEG, and exported as PNG, JPEG or
- * TIFF.
+ * one of them); both are read, never written: a document is saved as PSD, PNG or JPEG, and exported as PNG, JPEG,
+ * TIFF or PDF.
  */
 
 export interface FileFormat {
@@ -35,8 +35,27 @@ export const READ_FORMATS = [
 
 export type ReadFormat = (typeof READ_FORMATS)[number]['id'];
 
-/** The flattened pictures export_image writes (a layered document is saved as PSD). */
-export const EXPORT_FORMATS = ['png', 'jpg', 'tiff'] as const;
+/**
+ * The flattened pictures export_image writes (a layered document is saved as PSD): the images it also reads, and
+ * PDF, what print shops ask for most (written, never read: its renderer could pull in other files).
+ */
+export const EXPORT_FORMAT_IDS = ['png', 'jpg', 'tiff', 'pdf'] as const;
+export type ExportFormat = (typeof EXPORT_FORMAT_IDS)[number];
+
+const PDF_FORMAT: FileFormat = {
+  id: 'pdf',
+  name: 'PDF',
+  mime: 'application/pdf',
+  extensions: ['.pdf'],
+  image: false,
+};
+
+export const EXPORT_FORMATS: readonly FileFormat[] = EXPORT_FORMAT_IDS.map((id) =>
+  id === 'pdf' ? PDF_FORMAT : READ_FORMATS.find((f) => f.id === id)!,
+);
+
+/** Every format a file's extension names here, read or written. */
+export const KNOWN_FORMATS: readonly FileFormat[] = [...READ_FORMATS, PDF_FORMAT];
 
 /** The formats a garment photo, or an image placed as a layer, may be. */
 export const IMAGE_FORMATS: readonly FileFormat[] = READ_FORMATS.filter((f) => f.image);

@@ -17,6 +17,7 @@ import {
   encodeTiff,
   type FlatOptions,
 } from '../engine/io/image-codec.js';
+import { encodePdf } from '../engine/io/pdf-export.js';
 import { placedFile } from '../engine/io/placed-file.js';
 import type { DecodePsdOptions } from '../engine/io/psd.js';
 import { decodePsdOffThread, writePsdFileOffThread } from '../engine/io/psd-thread.js';
@@ -34,14 +35,20 @@ import sharp from '../engine/sharp.js';
 import { placeScale, renderSmart } from '../engine/smart.js';
 import { shownCanvas } from '../engine/soft-proof.js';
 import { allocateId, insertLayer, layerById, setActive, slotAbove } from '../engine/tree.js';
-import { EXPORT_FORMATS, formatExtensions, READ_FORMATS } from '../registry/file-formats.js';
+import {
+  EXPORT_FORMAT_IDS,
+  EXPORT_FORMATS,
+  type ExportFormat,
+  formatExtensions,
+  KNOWN_FORMATS,
+  READ_FORMATS,
+} from '../registry/file-formats.js';
 import { documentSummary, layerSummary } from './describe.js';
 import { listUndrawn, undrawnAdjustments } from './guards.js';
 import { activeDoc } from './resolve.js';
 import type { ToolContext, ToolHandlers } from './types.js';
 
 export type FileFormat = 'psd' | 'png' | 'jpg';
-type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 const FORMAT_OF_EXT: Readonly<Record<string, FileFormat>> = {
   '.psd': 'psd',
@@ -51,20 +58,13 @@ const FORMAT_OF_EXT: Readonly<Record<string, FileFormat>> = {
   '.jpeg': 'jpg',
 };
 
-const EXPORT_FORMAT_OF_EXT: Readonly<Record<string, ExportFormat>> = {
-  '.png': 'png',
-  '.jpg': 'jpg',
-  '.jpeg': 'jpg',
-  '.tif': 'tiff',
-  '.tiff': 'tiff',
-};
+const EXPORT_FORMAT_OF_EXT: Readonly<Record<string, ExportFormat>> = Object.fromEntries(
+  EXPORT_FORMATS.flatMap((f) => f.extensions.map((ext) => [ext, f.id as ExportFormat])),
+);
 
-const FORMAT_NAMES: Readonly<Record<FileFormat | ExportFormat, string>> = {
-  psd: 'PSD',
-  png: 'PNG',
-  jpg: 'JPEG',
-  tiff: 'TIFF',
-};
+const FORMAT_NAMES: Readonly<Record<FileFormat | ExportFormat, string>> = Object.fromEntries(
+  KNOWN_FORMATS.map((f) => [f.id, f.name]),
+) as Record<FileFormat | ExportFormat, string>;
 
 /**
  * Where a file asked for by `rel` and `format` is written, in which format, and what to say of it: the format
@@ -117,7 +117,7 @@ function fileTarget<F extends FileFormat | ExportFormat>(
  * that format (a poster.psd that is a PNG fails at the print shop). WebP and AVIF are read, never written.
  */
 const KNOWN_EXTENSIONS: ReadonlyMap<string, string> = new Map(
-  READ_FORMATS.flatMap((f) => f.extensions.map((ext) => [ext, f.name] as const)),
+  KNOWN_FORMATS.flatMap((f) => f.extensions.map((ext) => [ext, f.name] as const)),
 );
 
 function extOf(p: string): string {
@@ -304,9 +304,10 @@ async function exportImage(
   const { width, height, mode } = doc.state;
   const what = `导出 ${FORMAT_NAMES[format]}`;
   // The encoder's copy of the pixels; a CMYK document's PNG, an RGB picture, also the proof's copy; its JPEG
-  // also libvips' copy of the inks it is handed.
+  // also libvips' copy of the inks it is handed. A PDF holds the flattened pixels, their compressed copy and the
+  // file pdf-lib writes around it at once.
   const proofed = format === 'png' && mode === 'cmyk';
-  reservePixels(width * height * 4 * (mode === 'cmyk' ? 2 : 1), what);
+  reservePixels(width * height * 4 * ((mode === 'cmyk' ? 2 : 1) + (format === 'pdf' ? 2 : 0)), what);
   // A CMYK document's PNG is what it prints, as Photoshop's copy in RGB is: through its profile (soft-proof.ts).
   const image = proofed
     ? await shownCanvas(doc.state, ctx.tx.peekComposite(doc.id), width, height)
@@ -316,10 +317,12 @@ async function exportImage(
       ? await encodePng(image, doc.state.dpi)
       : format === 'tiff'
         ? await encodeTiff(image, doc.state.dpi, flatOptions(doc.state))
-        : await encodeJpeg(image, doc.state.dpi, {
-            ...flatOptions(doc.state),
-            ...(quality !== undefined ? { quality } : {}),
-          });
+        : format === 'pdf'
+          ? await encodePdf(image, doc.state.dpi, { ...flatOptions(doc.state), title: doc.name })
+          : await encodeJpeg(image, doc.state.dpi, {
+              ...flatOptions(doc.state),
+              ...(quality !== undefined ? { quality } : {}),
+            });
   await ctx.workspace.writeAtomic(target, buffer);
   warnLosses(ctx, doc, target, FORMAT_NAMES[format]);
   warnUndrawn(ctx, doc, `导出的 ${FORMAT_NAMES[format]}“${target}”`);
@@ -492,7 +495,7 @@ export const filesHandlers = {
     const doc = activeDoc(ctx);
     const { target, chosen, note } = fileTarget(rel, format, EXPORT_FORMAT_OF_EXT, {
       verb: '导出',
-      hint: `请使用 ${Object.keys(EXPORT_FORMAT_OF_EXT).join('、')} 扩展名，或给出 format（${EXPORT_FORMATS.join('、')}）`,
+      hint: `请使用 ${formatExtensions(EXPORT_FORMATS)} 扩展名，或给出 format（${EXPORT_FORMAT_IDS.join('、')}）`,
     });
     if (quality !== undefined && chosen !== 'jpg') {
       fail('invalid_arguments', `quality 只用于 JPEG，${FORMAT_NAMES[chosen]} 没有品质设置，未导出`, {

@@ -1,7 +1,8 @@
 /**
  * export_image (导出图像), Photoshop's Save a Copy / Export As: the flattened picture as PNG, JPEG at a chosen quality,
- * or TIFF for print, the document untouched. ImageMagick reads what is written: the format, size, resolution,
- * colour space, compression and pixels; a CMYK document's TIFF holds the inks the document holds.
+ * TIFF or PDF for print, the document untouched. ImageMagick reads the images written (the format, size,
+ * resolution, colour space, compression and pixels), Poppler the PDFs (the page and the picture it holds); a CMYK
+ * document's TIFF and PDF hold the inks the document holds.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE_PATH } from '../../src/engine/press-profile.js';
 import { withTempFiles } from '../engine/press-profile-support.js';
 import { convertTo, identify, identifyInfo, imageMagickAvailable, pixelsOf } from '../support/imagemagick.js';
+import { popplerAvailable, readPdf } from '../support/poppler.js';
 import { call, hashEditor, newSession, ok } from '../support/session.js';
 
 const W = 120;
@@ -119,6 +121,47 @@ describe.runIf(imageMagickAvailable())('export_image', () => {
     60_000,
   );
 
+  it.runIf(popplerAvailable())(
+    'writes a one-page PDF the document’s physical size, its picture lossless in sRGB or in the document’s inks',
+    async () => {
+      const s = await poster();
+      const r = await ok(s, 'export_image', { path: 'out/poster.pdf' });
+      expect(r).toMatchObject({ exported: true, format: 'pdf', document_path_changed: false });
+      const read = await readPdf(await fileIn(s, 'out/poster.pdf'));
+      // 120 × 80 px at 300 dpi: 0.4 × 0.267 in, 28.8 × 19.2 pt.
+      expect(read.info.Pages).toBe('1');
+      expect(read.info['Page size']).toBe('28.8 x 19.2 pts');
+      expect(read.info.Title).toBe('海报');
+      expect(read.images).toEqual([
+        { width: W, height: H, color: 'icc', components: 3, bitsPerComponent: 8, ppiX: 300 },
+      ]);
+      // The picture is the PNG's, pixel for pixel.
+      await ok(s, 'export_image', { path: 'out/poster.png' });
+      const [inPdf, png] = [
+        await pixelsOf(read.first!.bytes, read.first!.ext),
+        await pixelsOf(await fileIn(s, 'out/poster.png'), 'png'),
+      ];
+      expect(Buffer.compare(Buffer.from(inPdf.data), Buffer.from(png.data))).toBe(0);
+
+      // A CMYK document: its inks, exactly.
+      if (!existsSync(DEFAULT_PROFILE_PATH)) return;
+      await ok(s, 'convert_to_cmyk');
+      await ok(s, 'select_rect', { left: 20, top: 10, right: 80, bottom: 50 });
+      await ok(s, 'fill_selection', { color: 'cmyk(0,0,0,100)' });
+      await ok(s, 'export_image', { path: 'out/press.pdf' });
+      const press = await readPdf(await fileIn(s, 'out/press.pdf'));
+      expect(press.images[0]).toMatchObject({ color: 'icc', components: 4 });
+      expect(press.first!.ext).toBe('tif');
+      const inks = await withTempFiles({ 'in.tif': press.first!.bytes }, (f) =>
+        convertTo([f['in.tif']!, '-depth', '8', 'cmyk:OUT'], 'cmyk'),
+      );
+      const at = (x: number, y: number) => [...inks.subarray((y * W + x) * 4, (y * W + x) * 4 + 4)];
+      expect(at(40, 30)).toEqual([0, 0, 0, 255]);
+      expect(at(5, 5)).toEqual([0, 0, 0, 0]);
+    },
+    60_000,
+  );
+
   it('refuses what it cannot write, writing nothing and changing nothing', async () => {
     const s = await poster();
     const kept = hashEditor(s.editor.snapshot);
@@ -131,6 +174,8 @@ describe.runIf(imageMagickAvailable())('export_image', () => {
       [{ path: 'a.psd' }, /无法从路径“a\.psd”的扩展名推断文件格式/],
       [{ path: 'a.psd', format: 'tiff' }, /路径“a\.psd”却以“\.psd”结尾/],
       [{ path: 'a.tif', format: 'jpg' }, /路径“a\.tif”却以“\.tif”结尾/],
+      [{ path: 'a.pdf', format: 'png' }, /路径“a\.pdf”却以“\.pdf”结尾（PDF 文件的扩展名）/],
+      [{ path: 'a.pdf', quality: 80 }, /^quality 只用于 JPEG，PDF/],
       [{ path: '../outside.tif' }, /工作区/],
       [{ path: 'a.gif', format: 'gif' }, /^format /],
     ];

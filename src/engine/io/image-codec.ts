@@ -86,7 +86,7 @@ const LIBVIPS_DPI = 25.4;
 /** Formats decodeImage accepts (sharp's `metadata().format` names; `heif` with AV1 inside is AVIF). */
 const RASTER_FORMATS: ReadonlySet<string> = new Set(['png', 'jpeg', 'webp', 'heif', 'tiff', 'gif']);
 
-function checkRaster(raster: Raster): void {
+export function checkRaster(raster: Raster): void {
   if (!(raster.w > 0 && raster.h > 0)) {
     throw new EditorError('invalid_state', `图像尺寸为 ${raster.w}×${raster.h}，没有可导出的像素`);
   }
@@ -102,7 +102,7 @@ function checkRaster(raster: Raster): void {
   }
 }
 
-function checkDpi(dpi: number): void {
+export function checkDpi(dpi: number): void {
   if (!Number.isFinite(dpi) || dpi <= 0) {
     throw new EditorError('invalid_arguments', `分辨率 ${dpi} 无效，必须是大于 0 的数（DPI）`);
   }
@@ -114,7 +114,7 @@ function rawInput(raster: Raster): Sharp {
   return sharp(buf, { raw: { width: raster.w, height: raster.h, channels: 4 }, limitInputPixels: false });
 }
 
-function encodeFailure(format: string, err: unknown): EditorError {
+export function encodeFailure(format: string, err: unknown): EditorError {
   return new EditorError(
     'io_error',
     `${format} 编码失败：${err instanceof Error ? err.message : String(err)}`,
@@ -187,7 +187,7 @@ export async function encodeTiff(raster: Raster, dpi: number, opts: FlatOptions 
 }
 
 /** The raster flattened over white, in sRGB or separated into the document's inks. */
-async function flatInput(raster: Raster, opts: FlatOptions): Promise<Sharp> {
+export async function flatInput(raster: Raster, opts: FlatOptions): Promise<Sharp> {
   return opts.cmyk
     ? await cmykInput(raster, opts.cmyk, opts.inkSources ?? [])
     : rawInput(raster)

@@ -9,7 +9,14 @@ import {
   PIECES_MAX_ITEMS,
   TEXT,
 } from '../bounds.js';
-import { EXPORT_FORMATS, formatNames, IMAGE_FORMATS, READ_FORMATS } from '../file-formats.js';
+import {
+  EXPORT_FORMAT_IDS,
+  EXPORT_FORMATS,
+  formatExtensions,
+  formatNames,
+  IMAGE_FORMATS,
+  READ_FORMATS,
+} from '../file-formats.js';
 import { GARMENT_PARTS, GARMENT_TILT_MAX, GARMENT_TURNS } from '../garment-parts.js';
 import { defineTool } from '../types.js';
 import {
@@ -810,7 +817,7 @@ export const groupE = [
     labelEn: 'Export Image',
     effect: 'destructive',
     idempotent: true,
-    description: `把当前文档合并后的图像导出为 ${formatNames(READ_FORMATS.filter((f) => (EXPORT_FORMATS as readonly string[]).includes(f.id)))}（如 Photoshop 的“存储副本”和“导出为”），文档本身、它的路径和历史记录都不变；同名文件会被覆盖。path 为相对于工作区的文件路径（不能超出工作区）；format 为 ${EXPORT_FORMATS.join('、')}，省略时按 path 的扩展名推断（.png、.jpg/.jpeg、.tif/.tiff）。PNG 保留透明；JPEG 和 TIFF 合并在白底上。CMYK 文档的 JPEG 和 TIFF 为 CMYK（油墨值与文档一致，嵌入文档的印刷配置文件：交印刷厂多用 TIFF），PNG 为其印刷效果的 RGB。quality 为 JPEG 品质 1-100（默认 90，越高越清晰、文件越大；只用于 jpg）。TIFF 为 LZW 无损压缩。分辨率（DPI）同文档。`,
+    description: `把当前文档合并后的图像导出为 ${formatNames(EXPORT_FORMATS)}（如 Photoshop 的“存储副本”和“导出为”），文档本身、它的路径和历史记录都不变；同名文件会被覆盖。path 为相对于工作区的文件路径（不能超出工作区）；format 为 ${EXPORT_FORMAT_IDS.join('、')}，省略时按 path 的扩展名推断（${formatExtensions(EXPORT_FORMATS)}）。PNG 保留透明；JPEG、TIFF 和 PDF 合并在白底上。CMYK 文档的 JPEG、TIFF 和 PDF 为 CMYK（油墨值与文档一致，嵌入文档的印刷配置文件），PNG 为其印刷效果的 RGB。交印刷厂多用 PDF 或 TIFF：PDF 为一页，页面即文档的实际尺寸（像素数 ÷ 分辨率），图像无损压缩（不是 PDF/X：没有出血和裁切标记）；TIFF 为 LZW 无损压缩。quality 为 JPEG 品质 1-100（默认 90，越高越清晰、文件越大；只用于 jpg）。分辨率（DPI）同文档。`,
     parameters: {
       type: 'object',
       properties: {
@@ -818,7 +825,7 @@ export const groupE = [
         format: {
           type: 'string',
           description: '文件格式；省略时按 path 的扩展名推断',
-          enum: EXPORT_FORMATS,
+          enum: EXPORT_FORMAT_IDS,
         },
         quality: { type: 'number', description: 'JPEG 品质（1-100），默认 90' },
       },

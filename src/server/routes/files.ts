@@ -11,7 +11,7 @@ import { THUMBNAIL_MAX } from '../../calls/thumbnail.js';
 import { EditorError } from '../../engine/errors.js';
 import { isAtomicTemp } from '../../engine/workspace.js';
 import { photoTooSmall } from '../../garment/photo-size.js';
-import { formatNames, IMAGE_FORMATS, READ_FORMATS } from '../../registry/file-formats.js';
+import { formatNames, IMAGE_FORMATS, KNOWN_FORMATS, READ_FORMATS } from '../../registry/file-formats.js';
 import { HttpError } from '../errors.js';
 import type { AppParts } from '../parts.js';
 import { inSession, sessionOr404 } from '../request.js';
@@ -24,7 +24,7 @@ const GARMENT_TYPES = IMAGE_FORMATS.map((f) => f.mime);
 const GARMENT_NAMES = formatNames(IMAGE_FORMATS);
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  ...Object.fromEntries(READ_FORMATS.flatMap((f) => f.extensions.map((ext) => [ext, f.mime]))),
+  ...Object.fromEntries(KNOWN_FORMATS.flatMap((f) => f.extensions.map((ext) => [ext, f.mime]))),
   '.json': 'application/json',
   '.jsonl': 'application/jsonl',
 };

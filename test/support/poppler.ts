@@ -1,0 +1,74 @@
+/**
+ * Poppler (Debian's poppler-utils) as an independent reader of the PDFs we export: `pdfinfo` for the page, and
+ * `pdfimages` for the pictures a page holds, listed and extracted as they are stored (PNG for RGB, TIFF for CMYK).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const PDFINFO = '/usr/bin/pdfinfo';
+const PDFIMAGES = '/usr/bin/pdfimages';
+
+export function popplerAvailable(): boolean {
+  return existsSync(PDFINFO) && existsSync(PDFIMAGES);
+}
+
+export interface PdfImage {
+  readonly width: number;
+  readonly height: number;
+  /** As pdfimages names it: 'rgb', 'cmyk', 'icc', … */
+  readonly color: string;
+  readonly components: number;
+  readonly bitsPerComponent: number;
+  readonly ppiX: number;
+}
+
+export interface PdfRead {
+  /** pdfinfo's fields, e.g. `Pages`, `Page size`, `Title`. */
+  readonly info: Readonly<Record<string, string>>;
+  readonly images: readonly PdfImage[];
+  /** The first picture as pdfimages extracts it, with its file's extension ('png' or 'tif'). */
+  readonly first: { readonly bytes: Buffer; readonly ext: string } | null;
+}
+
+export async function readPdf(pdf: Uint8Array): Promise<PdfRead> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'poppler-'));
+  try {
+    const file = path.join(dir, 'in.pdf');
+    await writeFile(file, pdf);
+    const { stdout: infoOut } = await run(PDFINFO, [file], { encoding: 'utf8' });
+    const info = Object.fromEntries(
+      infoOut
+        .split('\n')
+        .map((line) => /^([^:]+):\s*(.*)$/.exec(line))
+        .flatMap((m) => (m ? [[m[1]!.trim(), m[2]!.trim()] as const] : [])),
+    );
+    const { stdout: listOut } = await run(PDFIMAGES, ['-list', file], { encoding: 'utf8' });
+    const images = listOut
+      .split('\n')
+      .slice(2)
+      .map((line) => line.trim().split(/\s+/))
+      .filter((cols) => cols.length >= 13)
+      .map((cols) => ({
+        width: Number(cols[3]),
+        height: Number(cols[4]),
+        color: cols[5]!,
+        components: Number(cols[6]),
+        bitsPerComponent: Number(cols[7]),
+        ppiX: Number(cols[12]),
+      }));
+    await run(PDFIMAGES, ['-png', '-tiff', '-f', '1', '-l', '1', file, path.join(dir, 'img')]);
+    const extracted = (await readdir(dir)).filter((f) => f.startsWith('img-')).sort();
+    const name = extracted[0];
+    const first = name
+      ? { bytes: await readFile(path.join(dir, name)), ext: path.extname(name).slice(1) }
+      : null;
+    return { info, images, first };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
