@@ -97,7 +97,7 @@ describe('undo by the keyboard', () => {
     }
   });
 
-  it('saves with Ctrl+S and opens Save As with Ctrl+Shift+S, anywhere in the page, as Photoshop', async () => {
+  it('saves with Ctrl+S, opens Save As with Ctrl+Shift+S and Export As with Ctrl+Alt+Shift+W, anywhere in the page, as Photoshop', async () => {
     const id = await createSession(studio.url);
     await okCalls(studio.url, id, [
       toolCall('create_document', { width: 300, height: 200, name: '存盘' }),
@@ -126,6 +126,15 @@ describe('undo by the keyboard', () => {
       await page.keyboard.press('Control+Shift+s');
       await eventually(() => page.getByLabel('保存路径', { exact: true }).inputValue()).toBe('第二.psd');
       await snapshot(page, 'shortcuts-save-as');
+      // Ctrl+Alt+Shift+W: Export As (导出图像), proposing the document's name as a PNG, as Photoshop's starts on.
+      await page.keyboard.press('Control+Alt+Shift+w');
+      await eventually(() => page.getByRole('form', { name: '导出图像' }).count()).toBe(1);
+      const exportPath = page.getByLabel('导出路径', { exact: true });
+      expect(await exportPath.inputValue()).toBe('第二.png');
+      await snapshot(page, 'shortcuts-export-as');
+      await exportPath.fill('out/第二.pdf');
+      await page.getByRole('form', { name: '导出图像' }).getByRole('button', { name: '运行' }).click();
+      await eventually(files).toContain('out/第二.pdf');
     } catch (err) {
       await snapshot(page, 'failed-shortcuts-save');
       throw err;

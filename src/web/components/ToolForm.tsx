@@ -1,5 +1,6 @@
 /** A tool's form, generated from its parameter schema and limits; running it goes through the session. */
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { KNOWN_FORMATS } from '../../registry/file-formats.js';
 import type { ParamLimits, ParamSchema } from '../../registry/types.js';
 import type { RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
@@ -26,10 +27,17 @@ interface Current {
   readonly file: string | null;
 }
 
-/** The PSD a layered document is saved as: its own, or its image file's or its name's with `.psd`. */
-function psdFileOf(doc: { readonly name: string; readonly path: string | null }): string {
-  if (doc.path && /\.(psd|psb)$/i.test(doc.path)) return doc.path;
-  return `${doc.path ? doc.path.replace(/\.[^./]*$/, '') : doc.name}.psd`;
+/**
+ * The file a tool writing the document would be given: in the first format its `format` parameter lists (Save As:
+ * PSD; Export: PNG, as Photoshop's Export As starts on), the document's own file when it is of that format, else
+ * its file's or its name's with that format's extension. PSD without a `format` parameter.
+ */
+function fileFor(tool: RegistryTool, doc: { readonly name: string; readonly path: string | null }): string {
+  const first = tool.parameters.properties.format?.enum?.[0] ?? 'psd';
+  const extensions: readonly string[] = KNOWN_FORMATS.find((f) => f.id === first)?.extensions ?? ['.psd'];
+  const own = doc.path?.match(/\.[^./]*$/)?.[0]?.toLowerCase();
+  if (doc.path && own && extensions.includes(own)) return doc.path;
+  return `${doc.path ? doc.path.replace(/\.[^./]*$/, '') : doc.name}${extensions[0]}`;
 }
 
 function prefilled(tool: RegistryTool, current: Current): Record<string, FormValue> {
@@ -67,7 +75,7 @@ export function ToolForm({ tool, onBack }: { tool: RegistryTool; onBack(): void 
     return prefilled(tool, {
       layer: active ? refOf(active) : null,
       selected: doc ? selectedRefs(doc) : [],
-      file: doc ? psdFileOf(doc) : null,
+      file: doc ? fileFor(tool, doc) : null,
     });
   });
   const [running, setRunning] = useState(false);

@@ -54,6 +54,7 @@ export const PANE_TOOLS = {
   openDocument: 'open_document',
   save: 'save_document',
   saveAs: 'save_document_as',
+  exportImage: 'export_image',
   placeImage: 'place_image',
   switchDocument: 'switch_document',
   closeDocument: 'close_document',

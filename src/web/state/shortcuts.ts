@@ -1,7 +1,7 @@
 /**
  * Keyboard shortcuts, as in Photoshop. Anywhere in the page: Ctrl/⌘+S saves the active document (to its file, or a
- * new one named after it) and Ctrl/⌘+Shift+S opens 另存为 (the browser's own "save page" would only save the
- * studio's HTML). Outside text fields: Ctrl/⌘+Z undoes one step, Ctrl/⌘+Shift+Z (or Ctrl+Y) redoes; Ctrl/⌘+J
+ * new one named after it), Ctrl/⌘+Shift+S opens 另存为 (the browser's own "save page" would only save the
+ * studio's HTML) and Ctrl/⌘+Alt+Shift+W opens 导出图像 (Export As). Outside text fields: Ctrl/⌘+Z undoes one step, Ctrl/⌘+Shift+Z (or Ctrl+Y) redoes; Ctrl/⌘+J
  * duplicates the selected layers, Ctrl/⌘+E merges them (one: down into the layer below), Ctrl/⌘+G puts them in a
  * new group (组 N); Ctrl/⌘+A selects all, Ctrl/⌘+D deselects and Ctrl/⌘+Shift+I inverts the selection (where
  * the browser leaves that key to the page: some keep it for their developer tools); Ctrl/⌘+] and Ctrl/⌘+[ move
@@ -81,19 +81,29 @@ export function useEditShortcuts(
   const latest = useRef(studio);
   latest.current = studio;
   useEffect(() => {
+    // Closed first, then opened a moment later: a form already open (its tab in the back, or proposing the file of
+    // the document before) opens afresh and comes forward.
+    const openAfresh = (name: string) => {
+      openTool(null);
+      setTimeout(() => openTool(name), 0);
+    };
     const onKey = (e: KeyboardEvent) => {
       const studio = latest.current;
       const held = studio.chatting || studio.uploading;
+      // Ctrl/⌘+Alt+Shift+W: File › Export › Export As (导出图像).
+      if ((e.ctrlKey || e.metaKey) && e.altKey && e.shiftKey && e.code === 'KeyW') {
+        e.preventDefault();
+        if (!studio.state?.active || held) return;
+        openAfresh(PANE_TOOLS.exportImage);
+        return;
+      }
       if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
       // By the key's place, as the brackets: the same key on every layout.
       if (e.code === 'KeyS') {
         e.preventDefault();
         if (!studio.state?.active || held) return;
         if (e.shiftKey) {
-          // Closed first, then opened a moment later: a form already open (its tab in the back, or proposing the
-          // file of the document before) opens afresh and comes forward.
-          openTool(null);
-          setTimeout(() => openTool(PANE_TOOLS.saveAs), 0);
+          openAfresh(PANE_TOOLS.saveAs);
         } else void studio.run([{ name: PANE_TOOLS.save, arguments: {} }]);
         return;
       }
