@@ -3,6 +3,7 @@ import { benchAdjust } from './adjust.js';
 import { benchCli } from './cli.js';
 import { benchComposite } from './composite.js';
 import { benchDispatch } from './dispatch.js';
+import { benchExport } from './export.js';
 import { benchGarment } from './garment.js';
 import { benchHttp } from './http.js';
 import { benchJob } from './job.js';
@@ -20,6 +21,7 @@ const suites: [string, () => Promise<string[]>][] = [
   ['adjust', benchAdjust],
   ['selection', benchSelection],
   ['composite', benchComposite],
+  ['export', benchExport],
   ['cli', benchCli],
   ['job', benchJob],
   ['mixed', benchMixed],
