@@ -61,6 +61,8 @@ export interface TextNode {
   readonly box?: { readonly width: number; readonly height: number };
   /** The paragraphs' indents, document px (text-paragraph.ts); absent: none. */
   readonly indent?: { readonly left: number; readonly first: number; readonly right: number };
+  /** Space before and after the paragraphs, document px (text-paragraph.ts); absent: none. */
+  readonly space?: { readonly before: number; readonly after: number };
   /** A fixed leading, document px between baselines; absent: auto (120 % of the size). */
   readonly leading?: number;
   /** Space after every character, in thousandths of an em (Photoshop's tracking); absent: none. */

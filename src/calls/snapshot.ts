@@ -33,7 +33,7 @@ function textNode(t: TextSpec): TextNode {
   // The editor aligns what is typed as point text's lines are (a box's justify-* by its last line's).
   const align = lineAlign(t.justification, false, true);
   const { leading, tracking } = spacingOf(t);
-  const { indent } = paragraphOf(t);
+  const { indent, space } = paragraphOf(t);
   return {
     content: t.content,
     size: t.size,
@@ -45,6 +45,7 @@ function textNode(t: TextSpec): TextNode {
     ...(align === 'center' || align === 'right' ? { align } : {}),
     ...(t.box ? { box: { width: t.box[2] - t.box[0], height: t.box[3] - t.box[1] } } : {}),
     ...(indent ? { indent } : {}),
+    ...(space ? { space } : {}),
     ...(leading !== undefined ? { leading } : {}),
     ...(tracking !== undefined ? { tracking } : {}),
   };

@@ -18,6 +18,7 @@ import type { MessageKey } from '../i18n.js';
 import { layerWithId, refOf } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { backToDocument } from './back-to-document.js';
+import { TextSpacingPanel } from './TextSpacingPanel.js';
 import {
   defaultTextSize,
   type MadeText,
@@ -233,6 +234,9 @@ export function TypeOptionsBar({
   // A layer's font the list lacks (a file's font this machine has not got) is still shown, first.
   const fontList = fonts && !fonts.fonts.includes(fontShown) ? [fontShown, ...fonts.fonts] : fonts?.fonts;
   const colorShown = style.color;
+  // The paragraph panel, for a text layer that is not being typed in (as the alignment buttons).
+  const [spacingOpen, setSpacingOpen] = useState(false);
+  const spacingLayer = target.kind === 'layer' && target.edited === null ? target.layer : null;
   return (
     <fieldset
       ref={bar}
@@ -373,6 +377,17 @@ export function TypeOptionsBar({
           }}
         />
       </label>
+      {spacingLayer && (
+        <button
+          type="button"
+          class="text-button text-spacing-toggle"
+          aria-expanded={spacingOpen}
+          onClick={() => setSpacingOpen((open) => !open)}
+        >
+          {t('canvas.textSpacing')}
+        </button>
+      )}
+      {spacingLayer && spacingOpen && <TextSpacingPanel layer={spacingLayer} />}
     </fieldset>
   );
 }

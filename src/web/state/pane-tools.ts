@@ -44,6 +44,7 @@ export const PANE_TOOLS = {
   textSize: 'set_text_size',
   textColor: 'set_text_color',
   textAlign: 'set_text_alignment',
+  textSpacing: 'set_text_spacing',
   textBox: 'set_text_box',
   arrange: 'arrange_layer',
   arrangeMany: 'arrange_layers',

@@ -1,0 +1,76 @@
+/**
+ * The type tool's paragraph panel (段落), as Photoshop's character and paragraph panels: for the selected text
+ * layer, a field for each setting set_text_spacing takes, labelled from the registry and showing the layer's
+ * values; Enter sends the one changed (修改行距字距) and the canvas redraws the paragraphs so spaced; a value out
+ * of the setting's range is not sent.
+ */
+import { describe, expect, it } from 'vitest';
+import { activeLayers, createSession, okCalls, toolCall } from '../server/support.js';
+import { eventually, snapshot } from '../support/browser.js';
+import { callsSent } from './canvas-support.js';
+import { studioHarness } from './studio-harness.js';
+
+const studio = studioHarness('canvas-text-spacing');
+
+async function spacingOf(id: string) {
+  const text = (await activeLayers(studio.url, id)).find((l) => l.text)!.text!;
+  return { indent: text.indent, space: text.space, leading: text.leading };
+}
+
+describe('the paragraph panel of the type tool', () => {
+  it('shows the selected text layer’s spacing and changes it, one setting at a time', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 600, height: 400, name: '段落' }),
+      toolCall('create_paragraph_text', {
+        text: '春季新品上市，面料柔软透气。\n限时八折，全场包邮。\n欢迎选购。',
+        x: 60,
+        y: 60,
+        width: 480,
+        height: 300,
+        font_size: 28,
+      }),
+      toolCall('set_text_spacing', { name: '春季新品上市，面料柔软透气。', indent_first: 56 }),
+    ]);
+    const page = await studio.open(id, 1280, 800);
+    const sent = callsSent(page, 'set_text_spacing');
+    await eventually(() => page.locator('.artboard img').count()).toBe(1);
+    await page.locator('.canvas-viewport[tabindex]').focus();
+    await page.keyboard.press('t');
+    const bar = page.getByRole('group', { name: '文字选项' });
+    await bar.getByRole('button', { name: '段落' }).click();
+    const panel = bar.getByRole('group', { name: '段落' });
+    // Its fields are the registry's settings, each showing the layer's value.
+    await expect(panel.getByLabel('首行缩进').inputValue()).resolves.toBe('56');
+    await expect(panel.getByLabel('行距').inputValue()).resolves.toBe('0');
+    const after = panel.getByLabel('段后间距');
+    await expect(after.inputValue()).resolves.toBe('0');
+    const before = await page.locator('.artboard img').getAttribute('src');
+
+    await after.fill('24');
+    await after.press('Enter');
+    await eventually(() => sent.length).toBe(1);
+    expect(sent[0]).toEqual({ name: '春季新品上市，面料柔软透气。', space_after: 24 });
+    await eventually(async () => (await spacingOf(id)).space).toEqual({ before: 0, after: 24 });
+    await eventually(() => page.locator('.artboard img').getAttribute('src')).not.toBe(before);
+    await eventually(() => after.inputValue()).toBe('24');
+
+    // Out of range: not sent, the field back to the layer's value.
+    const first = panel.getByLabel('首行缩进');
+    await first.fill('5000');
+    await first.press('Enter');
+    await eventually(() => first.inputValue()).toBe('56');
+    // A field left (not Enter) sends it too; once.
+    const leading = panel.getByLabel('行距');
+    const spaced = await page.locator('.artboard img').getAttribute('src');
+    await leading.fill('44');
+    await page.locator('.canvas-viewport[tabindex]').click({ position: { x: 5, y: 5 } });
+    await eventually(async () => (await spacingOf(id)).leading).toBe(44);
+    expect(sent).toEqual([
+      { name: '春季新品上市，面料柔软透气。', space_after: 24 },
+      { name: '春季新品上市，面料柔软透气。', leading: 44 },
+    ]);
+    await eventually(() => page.locator('.artboard img').getAttribute('src')).not.toBe(spaced);
+    await snapshot(page, 'canvas-text-spacing');
+  });
+});
