@@ -11,7 +11,7 @@ import { THUMBNAIL_MAX } from '../../calls/thumbnail.js';
 import { EditorError } from '../../engine/errors.js';
 import { isAtomicTemp } from '../../engine/workspace.js';
 import { photoTooSmall } from '../../garment/photo-size.js';
-import { formatNames, IMAGE_FORMATS, KNOWN_FORMATS, READ_FORMATS } from '../../registry/file-formats.js';
+import { formatNames, IMAGE_FORMATS, KNOWN_FORMATS } from '../../registry/file-formats.js';
 import { HttpError } from '../errors.js';
 import type { AppParts } from '../parts.js';
 import { inSession, sessionOr404 } from '../request.js';

@@ -8,6 +8,7 @@ import { useStudioView } from '../context.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { backToDocument } from './back-to-document.js';
 import { MaskToggle } from './MaskToggle.js';
+import { OptionCheck } from './OptionCheck.js';
 import type { BrushOptions } from './useBrush.js';
 
 type NumberField = 'size' | 'hardness' | 'opacity';
@@ -67,15 +68,12 @@ export function BrushOptionsBar({
       {field('size', 'px')}
       {field('hardness', '%')}
       {field('opacity', '%')}
-      <label>
-        <input
-          type="checkbox"
-          class="brush-pressure"
-          checked={options.pressureSize}
-          onChange={(e) => update({ pressureSize: (e.currentTarget as HTMLInputElement).checked })}
-        />
-        {t('canvas.brush.pressureSize')}
-      </label>
+      <OptionCheck
+        words="canvas.brush.pressureSize"
+        class="brush-pressure"
+        checked={options.pressureSize}
+        onChange={(pressureSize) => update({ pressureSize })}
+      />
       <MaskToggle masked={masked} checked={options.onMask} onChange={(onMask) => update({ onMask })} />
     </fieldset>
   );

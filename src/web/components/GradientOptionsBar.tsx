@@ -9,6 +9,7 @@ import { GRADIENT_TYPES } from '../../registry/tools/paint-params.js';
 import { useStudioView } from '../context.js';
 import { backToDocument } from './back-to-document.js';
 import { MaskToggle } from './MaskToggle.js';
+import { OptionCheck } from './OptionCheck.js';
 import { type GradientOptions, gradientEnds } from './useGradient.js';
 
 export function GradientOptionsBar({
@@ -53,23 +54,17 @@ export function GradientOptionsBar({
           onChange={(e) => backToDocument(e.currentTarget as HTMLInputElement)}
         />
       </label>
-      <label>
-        <input
-          type="checkbox"
-          checked={options.toTransparent}
-          onChange={(e) => update({ toTransparent: (e.currentTarget as HTMLInputElement).checked })}
-        />
-        {t('canvas.gradientTransparent')}
-      </label>
-      <label>
-        <input
-          type="checkbox"
-          class="gradient-middle-on"
-          checked={options.throughMiddle}
-          onChange={(e) => update({ throughMiddle: (e.currentTarget as HTMLInputElement).checked })}
-        />
-        {t('canvas.gradientMiddle')}
-      </label>
+      <OptionCheck
+        words="canvas.gradientTransparent"
+        checked={options.toTransparent}
+        onChange={(toTransparent) => update({ toTransparent })}
+      />
+      <OptionCheck
+        words="canvas.gradientMiddle"
+        class="gradient-middle-on"
+        checked={options.throughMiddle}
+        onChange={(throughMiddle) => update({ throughMiddle })}
+      />
       <input
         type="color"
         class="gradient-middle"
@@ -79,24 +74,18 @@ export function GradientOptionsBar({
         onInput={(e) => update({ middle: (e.currentTarget as HTMLInputElement).value })}
         onChange={(e) => backToDocument(e.currentTarget as HTMLInputElement)}
       />
-      <label>
-        <input
-          type="checkbox"
-          class="gradient-reverse"
-          checked={options.reverse}
-          onChange={(e) => update({ reverse: (e.currentTarget as HTMLInputElement).checked })}
-        />
-        {t('canvas.gradientReverse')}
-      </label>
-      <label>
-        <input
-          type="checkbox"
-          class="gradient-dither"
-          checked={options.dither}
-          onChange={(e) => update({ dither: (e.currentTarget as HTMLInputElement).checked })}
-        />
-        {t('canvas.gradientDither')}
-      </label>
+      <OptionCheck
+        words="canvas.gradientReverse"
+        class="gradient-reverse"
+        checked={options.reverse}
+        onChange={(reverse) => update({ reverse })}
+      />
+      <OptionCheck
+        words="canvas.gradientDither"
+        class="gradient-dither"
+        checked={options.dither}
+        onChange={(dither) => update({ dither })}
+      />
       <MaskToggle masked={masked} checked={options.onMask} onChange={(onMask) => update({ onMask })} />
       <label>
         {t('canvas.gradientType')}

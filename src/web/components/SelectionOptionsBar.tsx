@@ -6,6 +6,7 @@
 import { useStudioView } from '../context.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { backToDocument } from './back-to-document.js';
+import { OptionCheck } from './OptionCheck.js';
 import {
   type LassoKind,
   type MarqueeShape,
@@ -143,22 +144,16 @@ export function SelectionOptionsBar({
               }}
             />
           </label>
-          <label>
-            <input
-              type="checkbox"
-              checked={options.contiguous ?? wand?.limits.contiguous?.default === true}
-              onChange={(e) => update({ contiguous: (e.currentTarget as HTMLInputElement).checked })}
-            />
-            {t('canvas.wandContiguous')}
-          </label>
-          <label>
-            <input
-              type="checkbox"
-              checked={options.sampleAll ?? wand?.limits.sample_all_layers?.default === true}
-              onChange={(e) => update({ sampleAll: (e.currentTarget as HTMLInputElement).checked })}
-            />
-            {t('canvas.wandSampleAll')}
-          </label>
+          <OptionCheck
+            words="canvas.wandContiguous"
+            checked={options.contiguous ?? wand?.limits.contiguous?.default === true}
+            onChange={(contiguous) => update({ contiguous })}
+          />
+          <OptionCheck
+            words="canvas.wandSampleAll"
+            checked={options.sampleAll ?? wand?.limits.sample_all_layers?.default === true}
+            onChange={(sampleAll) => update({ sampleAll })}
+          />
         </>
       )}
     </fieldset>
