@@ -456,6 +456,11 @@ describe('files', () => {
     expect(psd.status).toBe(200);
     const psdBytes = Buffer.from(await psd.arrayBuffer());
     expect(psdBytes.subarray(0, 4).toString('latin1')).toBe('8BPS');
+    // An export for print downloads as what it is.
+    await okCalls(base, a, [toolCall('export_image', { path: 'out/样稿.pdf' })]);
+    const pdf = await fetch(`${base}/v1/sessions/${a}/files/out/${encodeURIComponent('样稿.pdf')}`);
+    expect([pdf.status, pdf.headers.get('content-type')]).toEqual([200, 'application/pdf']);
+    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
     const b = await createSession(base);
     // Raw body, named by ?name= (the extension is added from the content).
