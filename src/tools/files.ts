@@ -298,10 +298,17 @@ async function exportImage(
   rel: string,
   format: ExportFormat,
   quality?: number,
-): Promise<Written> {
+  scale = 100,
+): Promise<Written & { width: number; height: number; resolution: number }> {
   const target = workspacePath(ctx, rel);
   assertNotOpenElsewhere(ctx, doc, target);
   const { width, height, mode } = doc.state;
+  // Scaled down, the picture keeps its printed size: fewer pixels at a lower resolution.
+  const size = {
+    w: Math.max(1, Math.round((width * scale) / 100)),
+    h: Math.max(1, Math.round((height * scale) / 100)),
+  };
+  const dpi = (doc.state.dpi * size.w) / width;
   const what = `导出 ${FORMAT_NAMES[format]}`;
   // The encoder's copy of the pixels; a CMYK document's PNG, an RGB picture, also the proof's copy; its JPEG
   // also libvips' copy of the inks it is handed. A PDF holds the flattened pixels, their compressed copy and the
@@ -312,21 +319,26 @@ async function exportImage(
   const image = proofed
     ? await shownCanvas(doc.state, ctx.tx.peekComposite(doc.id), width, height)
     : canvasImage(ctx, doc);
+  const flat = { ...flatOptions(doc.state), size };
   const buffer =
     format === 'png'
-      ? await encodePng(image, doc.state.dpi)
+      ? await encodePng(image, dpi, size)
       : format === 'tiff'
-        ? await encodeTiff(image, doc.state.dpi, flatOptions(doc.state))
+        ? await encodeTiff(image, dpi, flat)
         : format === 'pdf'
-          ? await encodePdf(image, doc.state.dpi, { ...flatOptions(doc.state), title: doc.name })
-          : await encodeJpeg(image, doc.state.dpi, {
-              ...flatOptions(doc.state),
-              ...(quality !== undefined ? { quality } : {}),
-            });
+          ? await encodePdf(image, dpi, { ...flat, title: doc.name })
+          : await encodeJpeg(image, dpi, { ...flat, ...(quality !== undefined ? { quality } : {}) });
   await ctx.workspace.writeAtomic(target, buffer);
   warnLosses(ctx, doc, target, FORMAT_NAMES[format]);
   warnUndrawn(ctx, doc, `导出的 ${FORMAT_NAMES[format]}“${target}”`);
-  return { path: target, format, bytes: buffer.byteLength };
+  return {
+    path: target,
+    format,
+    bytes: buffer.byteLength,
+    width: size.w,
+    height: size.h,
+    resolution: Math.round(dpi * 100) / 100,
+  };
 }
 
 /** A CMYK document's JPEG or TIFF keeps its layers' inks where its pixels show them (raster-inks.ts). */
@@ -491,7 +503,7 @@ export const filesHandlers = {
     };
   },
 
-  async export_image({ path: rel, format, quality }, ctx) {
+  async export_image({ path: rel, format, quality, scale }, ctx) {
     const doc = activeDoc(ctx);
     const { target, chosen, note } = fileTarget(rel, format, EXPORT_FORMAT_OF_EXT, {
       verb: '导出',
@@ -503,7 +515,7 @@ export const filesHandlers = {
         details: [{ parameter: 'quality', value: quality }],
       });
     }
-    const written = await exportImage(ctx, doc, target, chosen, quality);
+    const written = await exportImage(ctx, doc, target, chosen, quality, scale);
     if (note) ctx.warn(note);
     return {
       exported: true,

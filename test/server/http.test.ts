@@ -460,7 +460,11 @@ describe('files', () => {
     await okCalls(base, a, [toolCall('export_image', { path: 'out/样稿.pdf' })]);
     const pdf = await fetch(`${base}/v1/sessions/${a}/files/out/${encodeURIComponent('样稿.pdf')}`);
     expect([pdf.status, pdf.headers.get('content-type')]).toEqual([200, 'application/pdf']);
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
 
     const b = await createSession(base);
     // Raw body, named by ?name= (the extension is added from the content).

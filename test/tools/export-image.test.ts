@@ -162,6 +162,31 @@ describe.runIf(imageMagickAvailable())('export_image', () => {
     60_000,
   );
 
+  it('scales an export down, its printed size kept: fewer pixels at a lower resolution', async () => {
+    const s = await poster();
+    const png = await ok(s, 'export_image', { path: 'small.png', scale: 25 });
+    expect(png).toMatchObject({ width: 30, height: 20, resolution: 75 });
+    const info = await identifyInfo(await fileIn(s, 'small.png'), 'png');
+    expect([info.width, info.height]).toEqual([30, 20]);
+    expect(info.dpiX).toBeCloseTo(75, 1);
+    // Resampled, not cropped: the red block a quarter the size, where it was.
+    const px = await pixelsOf(await fileIn(s, 'small.png'), 'png');
+    expect([...px.data.subarray((7 * 30 + 12) * 4, (7 * 30 + 12) * 4 + 3)]).toEqual([0xc6, 0x28, 0x28]);
+    expect([...px.data.subarray((17 * 30 + 25) * 4, (17 * 30 + 25) * 4 + 3)]).toEqual([255, 255, 255]);
+    // Full size by default.
+    expect(await ok(s, 'export_image', { path: 'full.jpg' })).toMatchObject({
+      width: W,
+      height: H,
+      resolution: 300,
+    });
+    if (popplerAvailable()) {
+      await ok(s, 'export_image', { path: 'small.pdf', scale: 50 });
+      const read = await readPdf(await fileIn(s, 'small.pdf'));
+      expect(read.info['Page size']).toBe('28.8 x 19.2 pts');
+      expect(read.images[0]).toMatchObject({ width: 60, height: 40, ppiX: 150 });
+    }
+  });
+
   it('refuses what it cannot write, writing nothing and changing nothing', async () => {
     const s = await poster();
     const kept = hashEditor(s.editor.snapshot);
@@ -176,6 +201,8 @@ describe.runIf(imageMagickAvailable())('export_image', () => {
       [{ path: 'a.tif', format: 'jpg' }, /路径“a\.tif”却以“\.tif”结尾/],
       [{ path: 'a.pdf', format: 'png' }, /路径“a\.pdf”却以“\.pdf”结尾（PDF 文件的扩展名）/],
       [{ path: 'a.pdf', quality: 80 }, /^quality 只用于 JPEG，PDF/],
+      [{ path: 'a.png', scale: 0 }, /^scale /],
+      [{ path: 'a.png', scale: 150 }, /^scale /],
       [{ path: '../outside.tif' }, /工作区/],
       [{ path: 'a.gif', format: 'gif' }, /^format /],
     ];

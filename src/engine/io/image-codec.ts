@@ -25,8 +25,16 @@ import {
 } from './image-headers.js';
 import { type PlacedInto, type SourceProfile, sourceProfile, srgbProfilePath } from './rgb-profile.js';
 
-/** How a flattened picture (JPEG, TIFF) is written: in RGB, or in a document's inks. */
+/** The size a picture is written at, px, when not its own (an export scaled down). */
+export interface OutputSize {
+  readonly w: number;
+  readonly h: number;
+}
+
+/** How a flattened picture (JPEG, TIFF, PDF) is written: in RGB, or in a document's inks. */
 export interface FlatOptions {
+  /** Resampled to this size (Lanczos), after the inks are separated; absent: the raster's own. */
+  readonly size?: OutputSize;
   /** Write real CMYK through this profile (the document's: press-profile.ts), which is embedded once. */
   readonly cmyk?: PressProfile;
   /** For CMYK: the layers whose kept inks the pixels showing them take (raster-inks.ts). */
@@ -121,12 +129,12 @@ export function encodeFailure(format: string, err: unknown): EditorError {
   );
 }
 
-/** Lossless PNG with alpha, density = `dpi`, tagged sRGB. */
-export async function encodePng(raster: Raster, dpi: number): Promise<Buffer> {
+/** Lossless PNG with alpha, density = `dpi`, tagged sRGB; resampled to `size` when given. */
+export async function encodePng(raster: Raster, dpi: number, size?: OutputSize): Promise<Buffer> {
   checkRaster(raster);
   checkDpi(dpi);
   try {
-    return await rawInput(raster)
+    return await sized(rawInput(raster), raster, size)
       .withIccProfile(srgbProfilePath())
       .withDensity(dpi)
       .png({ compressionLevel: 6, adaptiveFiltering: false })
@@ -188,11 +196,21 @@ export async function encodeTiff(raster: Raster, dpi: number, opts: FlatOptions 
 
 /** The raster flattened over white, in sRGB or separated into the document's inks. */
 export async function flatInput(raster: Raster, opts: FlatOptions): Promise<Sharp> {
-  return opts.cmyk
+  const flat = opts.cmyk
     ? await cmykInput(raster, opts.cmyk, opts.inkSources ?? [])
     : rawInput(raster)
         .flatten({ background: { r: 255, g: 255, b: 255 } })
         .withIccProfile(srgbProfilePath());
+  return sized(flat, raster, opts.size);
+}
+
+/**
+ * `img` resampled to `size` when that differs from the raster's own (Lanczos 3, as Photoshop's Export As offers
+ * "bicubic sharper" for reductions; in the pipeline's colour space: a CMYK picture's inks after separation).
+ */
+function sized(img: Sharp, raster: Raster, size: OutputSize | undefined): Sharp {
+  if (!size || (size.w === raster.w && size.h === raster.h)) return img;
+  return img.resize(size.w, size.h, { kernel: 'lanczos3', fit: 'fill' });
 }
 
 /** Rows separated at a time for CMYK: the flattened band's copies stay small. */

@@ -37,7 +37,8 @@ export async function encodePdf(
   try {
     const { data, info } = await (await flatInput(raster, opts)).raw().toBuffer({ resolveWithObject: true });
     const channels = opts.cmyk ? 4 : 3;
-    if (info.channels !== channels || info.width !== raster.w || info.height !== raster.h) {
+    const [w, h] = [opts.size?.w ?? raster.w, opts.size?.h ?? raster.h];
+    if (info.channels !== channels || info.width !== w || info.height !== h) {
       throw new Error(`unexpected ${info.width}×${info.height}×${info.channels} pixels`);
     }
     const profile = opts.cmyk ? opts.cmyk.bytes : await readFile(srgbProfilePath());
@@ -55,8 +56,8 @@ export async function encodePdf(
         context.obj({
           Type: 'XObject',
           Subtype: 'Image',
-          Width: raster.w,
-          Height: raster.h,
+          Width: w,
+          Height: h,
           BitsPerComponent: 8,
           ColorSpace: [PDFName.of('ICCBased'), iccRef],
           Filter: 'FlateDecode',
@@ -65,10 +66,7 @@ export async function encodePdf(
         pixels,
       ),
     );
-    const [width, height] = [raster.w, raster.h].map((px) => (px / dpi) * POINTS_PER_INCH) as [
-      number,
-      number,
-    ];
+    const [width, height] = [w, h].map((px) => (px / dpi) * POINTS_PER_INCH) as [number, number];
     const page = pdf.addPage([width, height]);
     page.node.setXObject(PDFName.of('Im0'), imageRef);
     page.pushOperators(
