@@ -233,6 +233,13 @@ export interface TextSpace {
   readonly after: number;
 }
 
+/** One paragraph's alignment, indents and space, where a text's paragraphs differ (a PSD's paragraph runs). */
+export interface ParagraphSettings {
+  readonly justification?: Justification;
+  readonly indent?: TextIndent;
+  readonly space?: TextSpace;
+}
+
 export interface TextSpec {
   readonly content: string;
   /**
@@ -250,6 +257,12 @@ export interface TextSpec {
   readonly indent?: TextIndent;
   /** Space before and after the paragraphs (text-paragraph.ts); absent: none. */
   readonly space?: TextSpace;
+  /**
+   * Each paragraph's own settings, first paragraph first, where they differ from one paragraph to the next (the
+   * fields above then hold the first paragraph's); absent where every paragraph shares the fields above. A
+   * paragraph past the list's end takes its last entry's. See text-paragraph.ts.
+   */
+  readonly paragraphs?: readonly ParagraphSettings[];
   /**
    * Font size in pixels, as a PSD's style states it: the glyphs are laid out at this size, then drawn through
    * `transform` (so text with a scaled transform shows larger or smaller than `size`, as in Photoshop's file).

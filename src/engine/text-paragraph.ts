@@ -26,9 +26,9 @@
  * history and the session's state files. Absent means left-aligned point text, what create_text_layer makes.
  */
 import { JUSTIFICATIONS, MAX_INDENT } from '../registry/tools/text-params.js';
-import type { Justification, TextBox, TextIndent, TextSpace, TextSpec } from './model.js';
+import type { Justification, ParagraphSettings, TextBox, TextIndent, TextSpace, TextSpec } from './model.js';
 
-export type { Justification, TextBox, TextIndent, TextSpace };
+export type { Justification, ParagraphSettings, TextBox, TextIndent, TextSpace };
 
 export function isJustification(v: unknown): v is Justification {
   return typeof v === 'string' && (JUSTIFICATIONS as readonly string[]).includes(v);
@@ -80,9 +80,50 @@ export function paragraphOf(spec: TextSpec): Pick<TextSpec, 'justification' | 'b
   };
 }
 
-/** Pixels added between one paragraph's last line and the next one's first (beyond the leading). */
-export function paragraphGap(space: TextSpace | undefined): number {
-  return (space?.after ?? 0) + (space?.before ?? 0);
+/** Pixels added between a paragraph's last line and the next one's first (beyond the leading). */
+export function paragraphGap(above: TextSpace | undefined, below: TextSpace | undefined): number {
+  return (above?.after ?? 0) + (below?.before ?? 0);
+}
+
+/** `p` with only the settings that move anything, as paragraphOf keeps them. */
+function settingsOf(p: ParagraphSettings): ParagraphSettings {
+  const { justification, indent, space } = paragraphOf({ ...p } as TextSpec);
+  return {
+    ...(justification ? { justification } : {}),
+    ...(indent ? { indent } : {}),
+    ...(space ? { space } : {}),
+  };
+}
+
+const sameSettings = (p: ParagraphSettings, q: ParagraphSettings) =>
+  JSON.stringify(settingsOf(p)) === JSON.stringify(settingsOf(q));
+
+/**
+ * The settings of paragraph `k` (0 first): its own where the text's paragraphs differ (a paragraph past the list
+ * takes the last entry's), else the text's.
+ */
+export function paragraphAt(spec: TextSpec, k: number): ParagraphSettings {
+  const list = spec.paragraphs;
+  if (!list || list.length === 0) return settingsOf(spec);
+  return settingsOf(list[Math.min(k, list.length - 1)]!);
+}
+
+/**
+ * `spec` with its paragraphs set so, one entry per paragraph: where they all agree, the text's own settings
+ * (and no list); else the list, with the text's own settings those of its first paragraph.
+ */
+export function withParagraphs(spec: TextSpec, list: readonly ParagraphSettings[]): TextSpec {
+  const { justification: _j, indent: _i, space: _s, paragraphs: _p, ...rest } = spec;
+  const kept = list.map(settingsOf);
+  const first = kept[0] ?? settingsOf(spec);
+  const differ = kept.some((p) => !sameSettings(p, first));
+  return { ...rest, ...first, ...(differ ? { paragraphs: kept } : {}) };
+}
+
+/** Every paragraph's settings, one per paragraph of `spec`'s content. */
+export function paragraphList(spec: TextSpec): ParagraphSettings[] {
+  const count = spec.content.split(/\r\n|\r|\n/).length;
+  return Array.from({ length: count }, (_, k) => paragraphAt(spec, k));
 }
 
 /** Whether two specs carry the same paragraph settings. */
@@ -93,7 +134,9 @@ export function sameParagraph(a: TextSpec, b: TextSpec): boolean {
     (p.justification ?? 'left') === (q.justification ?? 'left') &&
     JSON.stringify(p.box ?? null) === JSON.stringify(q.box ?? null) &&
     JSON.stringify(p.indent ?? null) === JSON.stringify(q.indent ?? null) &&
-    JSON.stringify(p.space ?? null) === JSON.stringify(q.space ?? null)
+    JSON.stringify(p.space ?? null) === JSON.stringify(q.space ?? null) &&
+    JSON.stringify((a.paragraphs ?? []).map(settingsOf)) ===
+      JSON.stringify((b.paragraphs ?? []).map(settingsOf))
   );
 }
 

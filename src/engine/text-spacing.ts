@@ -13,7 +13,13 @@
  */
 import { MAX_LEADING, TRACKING_MAX, TRACKING_MIN } from '../registry/tools/text-params.js';
 import type { TextSpec } from './model.js';
-import { isTextIndent, isTextSpace, paragraphOf } from './text-paragraph.js';
+import {
+  isTextIndent,
+  isTextSpace,
+  type ParagraphSettings,
+  paragraphList,
+  withParagraphs,
+} from './text-paragraph.js';
 
 export interface TextSpacing {
   readonly leading?: number;
@@ -68,30 +74,36 @@ export interface SpacingChange {
 
 /**
  * `spec` with `change` applied: what is not given stays; a leading or tracking of 0, indents all 0 and paragraph
- * space all 0 go.
+ * space all 0 go. Indents and space given apply to every paragraph, as Photoshop's panel with the whole layer
+ * chosen: each paragraph keeps what is not given of its own.
  */
 export function withSpacing(spec: TextSpec, change: SpacingChange): TextSpec {
-  const { leading: _leading, tracking: _tracking, indent: _indent, space: _space, ...rest } = spec;
+  const { leading: _leading, tracking: _tracking, ...rest } = spec;
   const now = spacingOf(spec);
-  const paragraph = paragraphOf(spec);
-  const was = paragraph.indent ?? { left: 0, first: 0, right: 0 };
-  const wasSpace = paragraph.space ?? { before: 0, after: 0 };
   const leading = change.leading ?? now.leading ?? 0;
   const tracking = change.tracking ?? now.tracking ?? 0;
-  const indent = {
-    left: change.indentLeft ?? was.left,
-    first: change.indentFirst ?? was.first,
-    right: change.indentRight ?? was.right,
-  };
-  const space = {
-    before: change.spaceBefore ?? wasSpace.before,
-    after: change.spaceAfter ?? wasSpace.after,
-  };
-  return {
+  const spaced: TextSpec = {
     ...rest,
     ...(isLeading(leading) ? { leading } : {}),
     ...(isTracking(tracking) ? { tracking } : {}),
-    ...(isTextIndent(indent) ? { indent } : {}),
-    ...(isTextSpace(space) ? { space } : {}),
   };
+  const changed = (p: ParagraphSettings): ParagraphSettings => {
+    const { indent: was = { left: 0, first: 0, right: 0 }, space: wasSpace = { before: 0, after: 0 } } = p;
+    const indent = {
+      left: change.indentLeft ?? was.left,
+      first: change.indentFirst ?? was.first,
+      right: change.indentRight ?? was.right,
+    };
+    const space = {
+      before: change.spaceBefore ?? wasSpace.before,
+      after: change.spaceAfter ?? wasSpace.after,
+    };
+    const { indent: _indent, space: _space, ...kept } = p;
+    return {
+      ...kept,
+      ...(isTextIndent(indent) ? { indent } : {}),
+      ...(isTextSpace(space) ? { space } : {}),
+    };
+  };
+  return withParagraphs(spaced, paragraphList(spaced).map(changed));
 }

@@ -35,6 +35,8 @@ import {
   type LinePart,
   lineAlign,
   lineRoom,
+  type ParagraphSettings,
+  paragraphAt,
   paragraphGap,
   paragraphOf,
   spreadLine,
@@ -351,13 +353,16 @@ export function layoutText(spec: TextSpec): TextLayout {
   // Tracking is in every measure (wrapping, alignment, the ink box) as it is in the drawing.
   ctx.letterSpacing = `${letterSpacing(spec)}px`;
   const measure = (s: string) => ctx.measureText(s).width;
-  const { justification, box, indent, space } = paragraphOf(spec);
+  const { box } = paragraphOf(spec);
   const leading = lineStep(spec, LINE_HEIGHT_EM);
-  const gap = paragraphGap(space);
   // Point text stands about x as in a box of no width (text-paragraph.ts lineRoom).
   const boxWidth = box ? box[2] - box[0] : 0;
-  const rows: { text: string; first: boolean; last: boolean }[] = [];
-  for (const paragraph of textLines(spec.content)) {
+  const rows: { text: string; first: boolean; last: boolean; paragraph: ParagraphSettings }[] = [];
+  let above: ParagraphSettings | undefined;
+  const gaps: number[] = [];
+  for (const [k, paragraph] of textLines(spec.content).entries()) {
+    const settings = paragraphAt(spec, k);
+    const { indent } = settings;
     const wrapped = box
       ? wrapParagraph(
           paragraph,
@@ -366,19 +371,22 @@ export function layoutText(spec: TextSpec): TextLayout {
           lineRoom(boxWidth, indent, true).width,
         )
       : [paragraph];
-    wrapped.forEach((text, k) => {
-      rows.push({ text, first: k === 0, last: k === wrapped.length - 1 });
+    wrapped.forEach((text, i) => {
+      gaps.push(i === 0 && above ? paragraphGap(above.space, settings.space) : 0);
+      rows.push({ text, first: i === 0, last: i === wrapped.length - 1, paragraph: settings });
     });
+    above = settings;
   }
   const first = box ? spec.y + boxAscent(ctx, spec.size) : spec.y + TEXT_BASELINE_EM * spec.size;
   const bottom = box ? spec.y + (box[3] - box[1]) : Infinity;
   let ink: Rect = EMPTY_RECT;
   let hidden = 0;
   const lines: TextLine[] = [];
-  let gaps = 0;
+  let spaced = 0;
   for (const [i, row] of rows.entries()) {
-    if (row.first && i > 0) gaps += gap;
-    const baseline = first + i * leading + gaps;
+    spaced += gaps[i]!;
+    const baseline = first + i * leading + spaced;
+    const { justification, indent } = row.paragraph;
     // Paragraph text shows only the lines that fit its box (Photoshop hides the rest until the box grows).
     if (box && baseline + TEXT_DESCENT_EM * spec.size > bottom + 1e-6) {
       hidden = rows.length - i;
@@ -546,6 +554,19 @@ export function scaleTextSpec(
   const k = Math.sqrt(kx * ky);
   const { box, indent, space } = paragraphOf(spec);
   const { leading } = spacingOf(spec);
+  const scaleSettings = (p: ParagraphSettings): ParagraphSettings => ({
+    ...p,
+    ...(p.indent
+      ? {
+          indent: {
+            left: tidy(p.indent.left * k),
+            first: tidy(p.indent.first * k),
+            right: tidy(p.indent.right * k),
+          },
+        }
+      : {}),
+    ...(p.space ? { space: { before: tidy(p.space.before * k), after: tidy(p.space.after * k) } } : {}),
+  });
   // Everything measured in the size's units scales with it (tracking is in ems, so it follows by itself).
   const scaled: TextSpec = {
     ...spec,
@@ -566,6 +587,7 @@ export function scaleTextSpec(
         }
       : {}),
     ...(space ? { space: { before: tidy(space.before * k), after: tidy(space.after * k) } } : {}),
+    ...(spec.paragraphs ? { paragraphs: spec.paragraphs.map(scaleSettings) } : {}),
   };
   return scaled;
 }

@@ -153,6 +153,8 @@ export function textSummary(t: TextSpec) {
     ...(t.box ? { box: { width: round3(t.box[2] - t.box[0]), height: round3(t.box[3] - t.box[1]) } } : {}),
     ...(indent ? { indent } : {}),
     ...(space ? { space } : {}),
+    // Paragraphs set differently (a PSD's): each one's alignment, indents and space; the fields above are the first's.
+    ...(t.paragraphs ? { paragraphs: t.paragraphs } : {}),
     // Rotated, flipped or stretched text: the angle its baseline runs at, and the whole linear map.
     ...(t.transform
       ? {

@@ -26,7 +26,7 @@ import {
   renderTextSpec,
   resizeTextSpec,
 } from '../engine/text.js';
-import { paragraphOf, sameParagraph } from '../engine/text-paragraph.js';
+import { paragraphList, paragraphOf, sameParagraph, withParagraphs } from '../engine/text-paragraph.js';
 import { sameSpacing, withSpacing } from '../engine/text-spacing.js';
 import { allocateId, insertLayer, layerById, setActive, setLayer, slotAbove } from '../engine/tree.js';
 import { POINT_JUSTIFICATIONS } from '../registry/tools/text-params.js';
@@ -240,7 +240,9 @@ export const textHandlers = {
     if (old === content) return unchanged(ctx, doc, layer, '文字内容没有变化');
     const autoNamed = layer.name === autoLayerName(old);
     const newName = autoNamed ? autoLayerName(content) : layer.name;
-    const out = rerender(ctx, doc, layer, { ...layer.text, content }, newName);
+    // Paragraphs keep their own settings; one added takes the last one's, as Photoshop continues a paragraph's.
+    const edited = { ...layer.text, content };
+    const out = rerender(ctx, doc, layer, withParagraphs(edited, paragraphList(edited)), newName);
     return {
       old_text: old,
       ...(newName !== layer.name ? { renamed: { from: layer.name, to: newName } } : {}),
@@ -316,9 +318,17 @@ export const textHandlers = {
         details: [{ parameter: 'alignment', value: alignment, allowed: [...POINT_JUSTIFICATIONS] }],
       });
     }
-    if (justification === alignment) return unchanged(ctx, doc, layer, `对齐方式已经是 ${alignment}`);
-    const { justification: _was, ...rest } = layer.text;
-    const spec: TextSpec = alignment === 'left' ? rest : { ...rest, justification: alignment };
+    // Every paragraph, as Photoshop's buttons with the whole layer chosen.
+    const paragraphs = paragraphList(layer.text);
+    if (paragraphs.every((p) => (p.justification ?? 'left') === alignment)) {
+      return unchanged(ctx, doc, layer, `对齐方式已经是 ${alignment}`);
+    }
+    const spec = withParagraphs(
+      layer.text,
+      paragraphs.map(({ justification: _was, ...rest }) =>
+        alignment === 'left' ? rest : { ...rest, justification: alignment },
+      ),
+    );
     return {
       old_alignment: justification,
       note: box

@@ -295,7 +295,7 @@ describe('editing keeps paragraph text in its box and aligned text aligned', () 
 });
 
 describe('indents', () => {
-  it('a first-line indent shared by every paragraph is drawn, kept through an edit and saved; mixed indents are said', async () => {
+  it('a first-line indent shared by every paragraph is drawn, kept through an edit and saved; each paragraph its own where they differ', async () => {
     const s = newSession();
     const body = (first: number) => ({ firstLineIndent: first });
     await putTextPsd(
@@ -330,8 +330,10 @@ describe('indents', () => {
     );
     const opened = await ok(s, 'open_document', { path: 'body.psd' });
     const warned = ((opened.warnings as string[] | undefined) ?? []).join('\n');
-    expect(warned).not.toMatch(/正文/);
-    expect(warned).toMatch(/文字图层“混排”的各段不同的缩进在文字未修改/);
+    expect(warned).not.toMatch(/正文|混排/);
+    // Indents that differ: each paragraph drawn with its own.
+    expect(text(s, '混排').text.paragraphs).toEqual([{ indent: { left: 0, first: 60, right: 0 } }, {}]);
+    expect(layoutText(text(s, '混排').text).lines.map((l) => l.x)).toEqual([160, 100]);
     expect(text(s, '正文').text.indent).toEqual({ left: 0, first: 60, right: 0 });
     // Each paragraph's first line two characters in: its ink starts 60 px right of the wrapped line's.
     const ink = inkBox(text(s, '正文').raster);
@@ -353,6 +355,81 @@ describe('indents', () => {
       ]);
       expect(indents.正文).toBe(60);
     }
+  });
+});
+
+describe('paragraphs set differently', () => {
+  it('keeps each paragraph’s alignment from a PSD through edits and saves, until one alignment is set for all', async () => {
+    const s = newSession();
+    const style = { font: { name: 'NotoSansHans-Regular' }, fontSize: 30, fillColor: black };
+    // A centred title, a body set left, a signature set right: three paragraph runs, as Photoshop writes them.
+    await putTextPsd(
+      s,
+      'card.psd',
+      [W, H],
+      [
+        {
+          name: '贺卡',
+          text: {
+            text: '新春快乐\n祝您万事如意\n店长',
+            transform: [1, 0, 0, 1, 100, 100],
+            style,
+            paragraphStyleRuns: [
+              { length: 5, style: { justification: 'center' } },
+              { length: 7, style: { justification: 'left' } },
+              { length: 2, style: { justification: 'right' } },
+            ],
+            shapeType: 'box',
+            boxBounds: [0, 0, 400, 300],
+          },
+        },
+      ],
+    );
+    const opened = await ok(s, 'open_document', { path: 'card.psd' });
+    expect(JSON.stringify(opened.warnings ?? [])).not.toMatch(/贺卡/);
+    const card = () => text(s, '贺卡').text;
+    expect(card().paragraphs).toEqual([{ justification: 'center' }, {}, { justification: 'right' }]);
+    expect(card().justification).toBe('center');
+    // Each line where its own alignment puts it in the 400 px box.
+    const placed = () => {
+      const lines = layoutText(card()).lines;
+      const advance = (k: number) => 30 * [...lines[k]!.text].length;
+      return lines.map((l, k) => Math.round(l.x + (k === 0 ? advance(0) / 2 : k === 2 ? advance(2) : 0)));
+    };
+    expect(placed()).toEqual([300, 100, 500]);
+
+    // New words: each paragraph keeps its own, one added takes the last one's.
+    const edited = await ok(s, 'set_text_content', { name: '贺卡', text: '新年快乐\n恭喜发财\n店长\n小王' });
+    expect(edited.text).toMatchObject({
+      paragraphs: [{ justification: 'center' }, {}, { justification: 'right' }, { justification: 'right' }],
+    });
+    await ok(s, 'save_document_as', { path: 'out.psd' });
+    const runs = (await agTextOf(s, 'out.psd', '贺卡')).paragraphStyleRuns ?? [];
+    // A run per paragraph with its return (ag-psd reads the last without the text's closing one).
+    expect(runs.map((r) => r.length)).toEqual([5, 5, 3, 2]);
+    expect(runs.map((r) => r.style.justification ?? 'left')).toEqual(['center', 'left', 'right', 'right']);
+    if (psdToolsAvailable()) {
+      const seen = (await psdToolsTypes(path.join(s.workspace.root, 'out.psd'))).贺卡!;
+      expect(seen.justification).toEqual([2, 0, 1, 1]);
+    }
+    // Read back, the same.
+    const again = newSession();
+    await again.workspace.writeAtomic('out.psd', await readFile(path.join(s.workspace.root, 'out.psd')));
+    await ok(again, 'open_document', { path: 'out.psd' });
+    expect(text(again, '贺卡').text.paragraphs).toEqual(card().paragraphs);
+
+    // One alignment for the whole layer, as Photoshop's buttons with the layer chosen: every paragraph; undone, back.
+    const aligned = await ok(s, 'set_text_alignment', { name: '贺卡', alignment: 'left' });
+    expect(aligned.old_alignment).toBe('center');
+    expect(card().paragraphs).toBeUndefined();
+    expect(card().justification).toBeUndefined();
+    await ok(s, 'undo');
+    expect(card().paragraphs).toHaveLength(4);
+    // The first paragraph's alignment given for all: the others follow, it is not "unchanged".
+    const centred = await ok(s, 'set_text_alignment', { name: '贺卡', alignment: 'center' });
+    expect(centred.changed).not.toBe(false);
+    expect(card()).toMatchObject({ justification: 'center' });
+    expect(card().paragraphs).toBeUndefined();
   });
 });
 

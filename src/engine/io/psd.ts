@@ -63,10 +63,8 @@ import {
   type SmartEmbedded,
   type SmartTransform,
   type StrokeEffect,
-  type TextIndent,
   type TextLayer,
   type TextMatrix,
-  type TextSpace,
   type TextSpec,
 } from '../model.js';
 import { documentProfile, iccDescription, isPressProfile, pressProfile } from '../press-profile.js';
@@ -79,15 +77,24 @@ import {
   recordPixels,
   tableApplies,
 } from '../raster-inks.js';
-import { isIdentityMatrix, psdFontName, renderTextSpec, TEXT_BASELINE_EM, textAnchor } from '../text.js';
+import {
+  isIdentityMatrix,
+  psdFontName,
+  renderTextSpec,
+  TEXT_BASELINE_EM,
+  textAnchor,
+  textLines,
+} from '../text.js';
 import {
   isJustification,
   isTextBox,
   isTextIndent,
   isTextSpace,
-  type Justification,
+  type ParagraphSettings,
+  paragraphAt,
   paragraphOf,
   sameParagraph,
+  withParagraphs,
 } from '../text-paragraph.js';
 import { isLeading, isTracking, sameSpacing, spacingOf } from '../text-spacing.js';
 import { decodeImage, encodePng } from './image-codec.js';
@@ -619,6 +626,13 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
 async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullable<AgLayer['text']>> {
   const { justification, box, indent, space } = paragraphOf(t);
   const spacing = spacingOf(t);
+  // Paragraphs that differ: a paragraph run each (its text and its return), every setting stated.
+  const runs = t.paragraphs
+    ? textLines(t.content).map((line, k) => ({
+        length: line.length + 1,
+        style: paragraphStyleOf(paragraphAt(t, k)),
+      }))
+    : undefined;
   const [a, b, c, d] = t.transform ?? [1, 0, 0, 1];
   const anchor = textAnchor(t);
   // The anchor's place in the text's own space: the origin for point text; for paragraph text the box's left
@@ -648,6 +662,7 @@ async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullabl
           },
         }
       : {}),
+    ...(runs ? { paragraphStyleRuns: runs } : {}),
     ...(box ? { shapeType: 'box' as const, boxBounds: [...box] } : {}),
   };
 }
@@ -1394,40 +1409,45 @@ const TEXT_STYLE_DEFAULTS: readonly (readonly [keyof AgTextStyle, unknown, strin
 ];
 
 /**
- * What every paragraph of a text record shares, read by `of` from each paragraph's style (ag-psd: runs over the
- * default), or `mixed` where paragraphs differ, which a TextSpec cannot hold.
+ * Each paragraph's alignment, indents and space in a text record, first paragraph first: the run a paragraph
+ * starts in over the record's default (ag-psd), as Photoshop applies a paragraph run to whole paragraphs.
  */
-function sharedByParagraphs<T>(t: NonNullable<AgLayer['text']>, of: (p: AgParagraphStyle) => T): T | 'mixed' {
+function paragraphSettingsOf(t: NonNullable<AgLayer['text']>): ParagraphSettings[] {
   const base = t.paragraphStyle ?? {};
   const runs = t.paragraphStyleRuns ?? [];
-  const each = (runs.length > 0 ? runs.map((r) => ({ ...base, ...r.style })) : [base]).map(of);
-  if (new Set(each.map((v) => JSON.stringify(v))).size > 1) return 'mixed';
-  return each[0]!;
+  const settings: ParagraphSettings[] = [];
+  let start = 0;
+  for (const paragraph of (t.text ?? '').split('\n')) {
+    let end = 0;
+    const run = runs.find((r) => {
+      end += r.length;
+      return start < end;
+    });
+    const p: AgParagraphStyle = { ...base, ...(run?.style ?? runs.at(-1)?.style ?? {}) };
+    const indent = { left: p.startIndent ?? 0, first: p.firstLineIndent ?? 0, right: p.endIndent ?? 0 };
+    const space = { before: p.spaceBefore ?? 0, after: p.spaceAfter ?? 0 };
+    settings.push({
+      ...(isJustification(p.justification) && p.justification !== 'left'
+        ? { justification: p.justification }
+        : {}),
+      ...(isTextIndent(indent) ? { indent } : {}),
+      ...(isTextSpace(space) ? { space } : {}),
+    });
+    start += paragraph.length + 1;
+  }
+  return settings;
 }
 
-/** The indents every paragraph of a text record shares (none when all are zero), or `mixed`. */
-function textIndentOf(t: NonNullable<AgLayer['text']>): TextIndent | 'mixed' | undefined {
-  const indent = sharedByParagraphs(t, (p) => ({
-    left: p.startIndent ?? 0,
-    first: p.firstLineIndent ?? 0,
-    right: p.endIndent ?? 0,
-  }));
-  return indent === 'mixed' || isTextIndent(indent) ? indent : undefined;
-}
-
-/** The space before and after every paragraph of a text record (none when both are zero), or `mixed`. */
-function textSpaceOf(t: NonNullable<AgLayer['text']>): TextSpace | 'mixed' | undefined {
-  const space = sharedByParagraphs(t, (p) => ({ before: p.spaceBefore ?? 0, after: p.spaceAfter ?? 0 }));
-  return space === 'mixed' || isTextSpace(space) ? space : undefined;
-}
-
-/** The alignment of each paragraph of a text record, first paragraph first (ag-psd: runs over the default). */
-function justificationsOf(t: NonNullable<AgLayer['text']>): Justification[] {
-  const base = t.paragraphStyle?.justification;
-  const runs = t.paragraphStyleRuns ?? [];
-  return (runs.length > 0 ? runs.map((r) => r.style.justification ?? base) : [base]).map((j) =>
-    isJustification(j) ? j : 'left',
-  );
+/** A paragraph's settings as ag-psd writes a paragraph run: every one stated, so none comes from another's. */
+function paragraphStyleOf(p: ParagraphSettings): AgParagraphStyle {
+  return {
+    justification: p.justification ?? 'left',
+    startIndent: p.indent?.left ?? 0,
+    firstLineIndent: p.indent?.first ?? 0,
+    endIndent: p.indent?.right ?? 0,
+    spaceBefore: p.space?.before ?? 0,
+    spaceAfter: p.space?.after ?? 0,
+  };
 }
 
 /** Every character's style of a text record: the record's own, then each run over it. */
@@ -1463,9 +1483,6 @@ function textSpacingOf(t: NonNullable<AgLayer['text']>): {
 function textDropped(t: NonNullable<AgLayer['text']>): string[] {
   const out: string[] = [];
   if (t.shapeType === 'box' && !isTextBox(t.boxBounds)) out.push('段落文本框');
-  if (new Set(justificationsOf(t)).size > 1) out.push('各段不同的对齐方式');
-  if (textIndentOf(t) === 'mixed') out.push('各段不同的缩进');
-  if (textSpaceOf(t) === 'mixed') out.push('各段不同的段前段后间距');
   const styles = characterStyles(t);
   for (const [key, none, what] of TEXT_STYLE_DEFAULTS) {
     if (styles.some((st) => st[key] !== undefined && st[key] !== none)) out.push(what);
@@ -1509,10 +1526,7 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
   // alignment); paragraph text's box is stated from that origin in the text's own space. Our spec's anchor is
   // (x, y + TEXT_BASELINE_EM · size), with x, y the box's top-left for paragraph text.
   const box = t.shapeType === 'box' && isTextBox(t.boxBounds) ? t.boxBounds : undefined;
-  const justification = justificationsOf(t)[0]!;
   const spacing = textSpacingOf(t);
-  const indent = textIndentOf(t);
-  const space = textSpaceOf(t);
   const [u, v] = box ? [box[0], box[1] + TEXT_BASELINE_EM * size] : [0, 0];
   const spec: TextSpec = {
     content: t.text,
@@ -1523,14 +1537,12 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
     font,
     renderedFont: font,
     ...(isIdentityMatrix(linear) ? {} : { transform: linear }),
-    ...(justification !== 'left' ? { justification } : {}),
     ...(box ? { box: [box[0], box[1], box[2], box[3]] as const } : {}),
-    ...(typeof indent === 'object' ? { indent } : {}),
-    ...(typeof space === 'object' ? { space } : {}),
     ...(isLeading(spacing.leading) ? { leading: spacing.leading } : {}),
     ...(isTracking(spacing.tracking) ? { tracking: spacing.tracking } : {}),
   };
-  return spec;
+  // Each paragraph's alignment, indents and space (one set for all where they agree).
+  return withParagraphs(spec, paragraphSettingsOf(t));
 }
 
 function isOpaque(r: Raster): boolean {

@@ -764,7 +764,7 @@ export const groupE = [
     labelEn: 'Text Spacing',
     effect: 'write',
     idempotent: true,
-    description: `设置 name 指定的文字图层的行距、字距、段落缩进和段前段后间距（并将其设为当前图层），如 Photoshop 的字符和段落面板；只改给出的项，其余不变，至少给出一项。leading 为行距：相邻两行基线的距离（像素，与字号同单位），0 表示自动行距（字号的 120%）；tracking 为字距：每个字符后加的距离，单位为千分之一个字宽（em），如 200 即每字后加 0.2 个字宽，负数收紧，0 为不加，${TRACKING_MIN} 到 ${TRACKING_MAX}；indent_first 为每段首行再缩进的像素（中文正文常缩进两个字，即 2×字号；负数为首行悬挂），indent_left、indent_right 为各行距文本框左、右边的缩进（像素）；space_before、space_after 为每段之前、之后加的距离（像素，段与段之间再加二者之和，第一段之前不加；负数使段落靠近）；均为 -${MAX_INDENT} 到 ${MAX_INDENT}。改字号时固定行距不变（同 Photoshop），字距随字号缩放。`,
+    description: `设置 name 指定的文字图层的行距、字距、段落缩进和段前段后间距（并将其设为当前图层），如 Photoshop 的字符和段落面板（缩进和段落间距设给所有段落）；只改给出的项，其余不变，至少给出一项。leading 为行距：相邻两行基线的距离（像素，与字号同单位），0 表示自动行距（字号的 120%）；tracking 为字距：每个字符后加的距离，单位为千分之一个字宽（em），如 200 即每字后加 0.2 个字宽，负数收紧，0 为不加，${TRACKING_MIN} 到 ${TRACKING_MAX}；indent_first 为每段首行再缩进的像素（中文正文常缩进两个字，即 2×字号；负数为首行悬挂），indent_left、indent_right 为各行距文本框左、右边的缩进（像素）；space_before、space_after 为每段之前、之后加的距离（像素，段与段之间再加二者之和，第一段之前不加；负数使段落靠近）；均为 -${MAX_INDENT} 到 ${MAX_INDENT}。改字号时固定行距不变（同 Photoshop），字距随字号缩放。`,
     parameters: {
       type: 'object',
       properties: {
@@ -798,7 +798,7 @@ export const groupE = [
     labelEn: 'Text Alignment',
     effect: 'write',
     idempotent: true,
-    description: `设置 name 指定的文字图层的段落对齐方式（并将其设为当前图层），如 Photoshop 段落面板的对齐按钮：left 左对齐、center 居中、right 右对齐；段落文本（有文本框的文字）还可两端对齐：justify-left 末行左对齐、justify-center 末行居中、justify-right 末行右对齐、justify-all 全部两端对齐。点文字（没有文本框）只能 ${POINT_JUSTIFICATIONS.join('、')}，以其锚点为准对齐（左对齐从锚点起，居中以锚点为中点，右对齐到锚点止），文字会随之移动，如 Photoshop；段落文本在框内对齐，框不动。要让图层在画布上居中请用 align_layers。`,
+    description: `设置 name 指定的文字图层的段落对齐方式（所有段落，并将其设为当前图层），如 Photoshop 段落面板的对齐按钮：left 左对齐、center 居中、right 右对齐；段落文本（有文本框的文字）还可两端对齐：justify-left 末行左对齐、justify-center 末行居中、justify-right 末行右对齐、justify-all 全部两端对齐。点文字（没有文本框）只能 ${POINT_JUSTIFICATIONS.join('、')}，以其锚点为准对齐（左对齐从锚点起，居中以锚点为中点，右对齐到锚点止），文字会随之移动，如 Photoshop；段落文本在框内对齐，框不动。要让图层在画布上居中请用 align_layers。`,
     parameters: {
       type: 'object',
       properties: {
