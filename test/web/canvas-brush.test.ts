@@ -22,24 +22,32 @@ async function hexAt(id: string, x: number, y: number): Promise<string> {
   return String((r as { hex: string }).hex);
 }
 
+/**
+ * A W × H document named `name` with a layer 笔迹 and a dark foreground colour, open at 1280 × 800 with the Brush
+ * tool chosen (B), and the paint_stroke calls the page sends.
+ */
+async function withBrushTool(name: string) {
+  const id = await createSession(studio.url);
+  await okCalls(studio.url, id, [
+    toolCall('create_document', { width: W, height: H, name }),
+    toolCall('create_layer', { name: '笔迹' }),
+    toolCall('set_foreground_color', { color: '#264653' }),
+  ]);
+  const page = await studio.open(id, 1280, 800);
+  const sent = callsSent(page, 'paint_stroke');
+  await eventually(() => page.locator('.artboard img').count()).toBe(1);
+  const viewport = page.locator('.canvas-viewport[tabindex]');
+  await viewport.focus();
+  await page.keyboard.press('b');
+  await eventually(() => page.getByRole('button', { name: '画笔工具' }).getAttribute('aria-pressed')).toBe(
+    'true',
+  );
+  return { id, page, sent, viewport, bar: page.getByRole('group', { name: '画笔选项' }) };
+}
+
 describe('the Brush tool', () => {
   it('paints the drag’s path in the foreground colour, a click a dot; [ and ] step the size', async () => {
-    const id = await createSession(studio.url);
-    await okCalls(studio.url, id, [
-      toolCall('create_document', { width: W, height: H, name: '画笔' }),
-      toolCall('create_layer', { name: '笔迹' }),
-      toolCall('set_foreground_color', { color: '#264653' }),
-    ]);
-    const page = await studio.open(id, 1280, 800);
-    const sent = callsSent(page, 'paint_stroke');
-    await eventually(() => page.locator('.artboard img').count()).toBe(1);
-    const viewport = page.locator('.canvas-viewport[tabindex]');
-    await viewport.focus();
-    await page.keyboard.press('b');
-    await eventually(() => page.getByRole('button', { name: '画笔工具' }).getAttribute('aria-pressed')).toBe(
-      'true',
-    );
-    const bar = page.getByRole('group', { name: '画笔选项' });
+    const { id, page, sent, viewport, bar } = await withBrushTool('画笔');
     const size = bar.locator('input.brush-size');
     await size.fill('30');
     await size.press('Enter');
@@ -105,18 +113,7 @@ describe('the Brush tool', () => {
   });
 
   it('with a pen, the pressure sets the size along the stroke; a mouse, or the option off, paints at full size', async () => {
-    const id = await createSession(studio.url);
-    await okCalls(studio.url, id, [
-      toolCall('create_document', { width: W, height: H, name: '压感' }),
-      toolCall('create_layer', { name: '笔迹' }),
-      toolCall('set_foreground_color', { color: '#264653' }),
-    ]);
-    const page = await studio.open(id, 1280, 800);
-    const sent = callsSent(page, 'paint_stroke');
-    await eventually(() => page.locator('.artboard img').count()).toBe(1);
-    await page.locator('.canvas-viewport[tabindex]').focus();
-    await page.keyboard.press('b');
-    const bar = page.getByRole('group', { name: '画笔选项' });
+    const { id, page, sent, bar } = await withBrushTool('压感');
     await bar.locator('input.brush-size').fill('40');
     await bar.locator('input.brush-size').press('Enter');
     await expect(bar.getByRole('checkbox', { name: '压力控制大小' }).isChecked()).resolves.toBe(true);
