@@ -40,6 +40,11 @@ export type ReadFormat = (typeof READ_FORMATS)[number]['id'];
  * PDF, what print shops ask for most (written, never read: its renderer could pull in other files).
  */
 export const EXPORT_FORMAT_IDS = ['png', 'jpg', 'tiff', 'pdf'] as const;
+
+/** A PDF export's bleed at most, mm (printers ask for 3; 20 covers large-format work). */
+export const PDF_MAX_BLEED_MM = 20;
+/** How far a PDF's page reaches round the document when it carries crop marks, mm. */
+export const PDF_MARK_MARGIN_MM = 10;
 export type ExportFormat = (typeof EXPORT_FORMAT_IDS)[number];
 
 const PDF_FORMAT: FileFormat = {

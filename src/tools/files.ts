@@ -17,7 +17,7 @@ import {
   encodeTiff,
   type FlatOptions,
 } from '../engine/io/image-codec.js';
-import { encodePdf } from '../engine/io/pdf-export.js';
+import { encodePdf, type PdfOptions } from '../engine/io/pdf-export.js';
 import { placedFile } from '../engine/io/placed-file.js';
 import type { DecodePsdOptions } from '../engine/io/psd.js';
 import { decodePsdOffThread, writePsdFileOffThread } from '../engine/io/psd-thread.js';
@@ -299,6 +299,7 @@ async function exportImage(
   format: ExportFormat,
   quality?: number,
   scale = 100,
+  print: Pick<PdfOptions, 'bleedMm' | 'cropMarks'> = {},
 ): Promise<Written & { width: number; height: number; resolution: number }> {
   const target = workspacePath(ctx, rel);
   assertNotOpenElsewhere(ctx, doc, target);
@@ -326,7 +327,7 @@ async function exportImage(
       : format === 'tiff'
         ? await encodeTiff(image, dpi, flat)
         : format === 'pdf'
-          ? await encodePdf(image, dpi, { ...flat, title: doc.name })
+          ? await encodePdf(image, dpi, { ...flat, ...print, title: doc.name })
           : await encodeJpeg(image, dpi, { ...flat, ...(quality !== undefined ? { quality } : {}) });
   await ctx.workspace.writeAtomic(target, buffer);
   warnLosses(ctx, doc, target, FORMAT_NAMES[format]);
@@ -503,7 +504,7 @@ export const filesHandlers = {
     };
   },
 
-  async export_image({ path: rel, format, quality, scale }, ctx) {
+  async export_image({ path: rel, format, quality, scale, bleed, crop_marks }, ctx) {
     const doc = activeDoc(ctx);
     const { target, chosen, note } = fileTarget(rel, format, EXPORT_FORMAT_OF_EXT, {
       verb: '导出',
@@ -515,12 +516,44 @@ export const filesHandlers = {
         details: [{ parameter: 'quality', value: quality }],
       });
     }
-    const written = await exportImage(ctx, doc, target, chosen, quality, scale);
+    for (const [parameter, value] of [
+      ['bleed', bleed],
+      ['crop_marks', crop_marks],
+    ] as const) {
+      if (value === undefined || chosen === 'pdf') continue;
+      fail(
+        'invalid_arguments',
+        `${parameter} 只用于 PDF，${FORMAT_NAMES[chosen]} 没有出血和裁切标记，未导出`,
+        {
+          hint: '导出为 pdf（路径以 .pdf 结尾，或 format 为 pdf），或省略此项',
+          details: [{ parameter, value }],
+        },
+      );
+    }
+    // The trim box must keep some of the page: the bleed is under half of each side.
+    const { width, height, dpi } = doc.state;
+    const shortSideMm = (Math.min(width, height) / dpi) * 25.4;
+    if (bleed !== undefined && 2 * bleed >= shortSideMm) {
+      fail(
+        'invalid_arguments',
+        `出血 ${bleed} 毫米太大：文档较短的一边只有 ${Math.round(shortSideMm * 10) / 10} 毫米，裁切后不剩任何画面，未导出`,
+        {
+          hint: '出血通常为 3 毫米，须小于文档较短一边的一半',
+          details: [{ parameter: 'bleed', value: bleed }],
+        },
+      );
+    }
+    const written = await exportImage(ctx, doc, target, chosen, quality, scale, {
+      ...(bleed !== undefined ? { bleedMm: bleed } : {}),
+      ...(crop_marks ? { cropMarks: true } : {}),
+    });
     if (note) ctx.warn(note);
     return {
       exported: true,
       ...written,
       ...(chosen === 'jpg' ? { quality: quality ?? DEFAULT_JPEG_QUALITY } : {}),
+      ...(bleed ? { bleed_mm: bleed } : {}),
+      ...(crop_marks ? { crop_marks: true } : {}),
       ...(note ? { note } : {}),
       document_path_changed: false,
       document: documentSummary(ctx.tx.activeDocument()),

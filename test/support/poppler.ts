@@ -8,10 +8,12 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import sharp from 'sharp';
 
 const run = promisify(execFile);
 const PDFINFO = '/usr/bin/pdfinfo';
 const PDFIMAGES = '/usr/bin/pdfimages';
+const PDFTOPPM = '/usr/bin/pdftoppm';
 
 export function popplerAvailable(): boolean {
   return existsSync(PDFINFO) && existsSync(PDFIMAGES);
@@ -35,12 +37,15 @@ export interface PdfRead {
   readonly first: { readonly bytes: Buffer; readonly ext: string } | null;
 }
 
-export async function readPdf(pdf: Uint8Array): Promise<PdfRead> {
+/** What pdfinfo, pdfimages (and with `boxes`, the page's boxes: `MediaBox`, `TrimBox`, …) read of `pdf`. */
+export async function readPdf(pdf: Uint8Array, opts: { boxes?: boolean } = {}): Promise<PdfRead> {
   const dir = await mkdtemp(path.join(tmpdir(), 'poppler-'));
   try {
     const file = path.join(dir, 'in.pdf');
     await writeFile(file, pdf);
-    const { stdout: infoOut } = await run(PDFINFO, [file], { encoding: 'utf8' });
+    const { stdout: infoOut } = await run(PDFINFO, [...(opts.boxes ? ['-box'] : []), file], {
+      encoding: 'utf8',
+    });
     const info = Object.fromEntries(
       infoOut
         .split('\n')
@@ -68,6 +73,26 @@ export async function readPdf(pdf: Uint8Array): Promise<PdfRead> {
       ? { bytes: await readFile(path.join(dir, name)), ext: path.extname(name).slice(1) }
       : null;
     return { info, images, first };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The first page as Poppler renders it at `dpi`: straight RGBA. */
+export async function renderPdf(
+  pdf: Uint8Array,
+  dpi: number,
+): Promise<{ width: number; height: number; data: Uint8Array }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'poppler-'));
+  try {
+    const file = path.join(dir, 'in.pdf');
+    await writeFile(file, pdf);
+    await run(PDFTOPPM, ['-r', String(dpi), '-png', '-singlefile', file, path.join(dir, 'page')]);
+    const { data, info } = await sharp(await readFile(path.join(dir, 'page.png')))
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { width: info.width, height: info.height, data: new Uint8Array(data) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE_PATH } from '../../src/engine/press-profile.js';
 import { withTempFiles } from '../engine/press-profile-support.js';
 import { convertTo, identify, identifyInfo, imageMagickAvailable, pixelsOf } from '../support/imagemagick.js';
-import { popplerAvailable, readPdf } from '../support/poppler.js';
+import { popplerAvailable, readPdf, renderPdf } from '../support/poppler.js';
 import { call, hashEditor, newSession, ok } from '../support/session.js';
 
 const W = 120;
@@ -162,6 +162,55 @@ describe.runIf(imageMagickAvailable())('export_image', () => {
     60_000,
   );
 
+  it.runIf(popplerAvailable())(
+    'states the bleed a PDF holds (trim and bleed boxes) and draws crop marks outside it',
+    async () => {
+      const s = newSession();
+      await ok(s, 'create_document', { width: 600, height: 400, resolution: 150, name: '出血' });
+      await ok(s, 'create_layer', { name: '底色' });
+      await ok(s, 'fill_selection', { color: '#2a9d8f' });
+      const r = await ok(s, 'export_image', { path: 'bleed.pdf', bleed: 3 });
+      expect(r).toMatchObject({ bleed_mm: 3 });
+      const mm3 = (3 / 25.4) * 72;
+      const boxes = async (rel: string) =>
+        (await readPdf(await fileIn(s, rel), { boxes: true })).info as Record<string, string>;
+      const box = (v: string) => v.split(/\s+/).map(Number);
+      // 600 × 400 px at 150 dpi: a 288 × 192 pt page, trimmed 3 mm in on every side.
+      const plain = await boxes('bleed.pdf');
+      expect(box(plain.MediaBox!)).toEqual([0, 0, 288, 192]);
+      expect(box(plain.BleedBox!)).toEqual([0, 0, 288, 192]);
+      box(plain.TrimBox!).forEach((v, i) => {
+        expect(v).toBeCloseTo([mm3, mm3, 288 - mm3, 192 - mm3][i]!, 1);
+      });
+
+      // With crop marks the page grows by 10 mm all round; the document and its boxes move in by as much.
+      await ok(s, 'export_image', { path: 'marks.pdf', bleed: 3, crop_marks: true });
+      const m = (10 / 25.4) * 72;
+      const marked = await boxes('marks.pdf');
+      box(marked.MediaBox!).forEach((v, i) => {
+        expect(v).toBeCloseTo([0, 0, 288 + 2 * m, 192 + 2 * m][i]!, 1);
+      });
+      box(marked.BleedBox!).forEach((v, i) => {
+        expect(v).toBeCloseTo([m, m, m + 288, m + 192][i]!, 1);
+      });
+      box(marked.TrimBox!).forEach((v, i) => {
+        expect(v).toBeCloseTo([m + mm3, m + mm3, m + 288 - mm3, m + 192 - mm3][i]!, 1);
+      });
+      // Rendered at 72 dpi (a pixel a point): the marks are dark lines in the margin along the trim's edges, the
+      // margin elsewhere white, the document where it was.
+      const page = await renderPdf(await fileIn(s, 'marks.pdf'), 72);
+      const at = (x: number, y: number) => page.data[(Math.round(y) * page.width + Math.round(x)) * 4]!;
+      const top = m + mm3; // the trim's top edge, from the page's top
+      const left = m + mm3;
+      expect(at(left - mm3 - 8, top)).toBeLessThan(128); // a mark along the top edge, left of the corner
+      expect(at(left, top - mm3 - 8)).toBeLessThan(128); // a mark along the left edge, above the corner
+      expect(at(left - mm3 - 8, top + 20)).toBeGreaterThan(240); // the margin beside it
+      expect(at(m + 144, m + 96)).toBeLessThan(200); // the teal document
+      expect(at(m + 144, 4)).toBeGreaterThan(240); // the margin above it
+    },
+    60_000,
+  );
+
   it('scales an export down, its printed size kept: fewer pixels at a lower resolution', async () => {
     const s = await poster();
     const png = await ok(s, 'export_image', { path: 'small.png', scale: 25 });
@@ -202,6 +251,10 @@ describe.runIf(imageMagickAvailable())('export_image', () => {
       [{ path: 'a.pdf', format: 'png' }, /路径“a\.pdf”却以“\.pdf”结尾（PDF 文件的扩展名）/],
       [{ path: 'a.pdf', quality: 80 }, /^quality 只用于 JPEG，PDF/],
       [{ path: 'a.png', scale: 0 }, /^scale /],
+      [{ path: 'a.png', bleed: 3 }, /^bleed 只用于 PDF/],
+      [{ path: 'a.tif', crop_marks: true }, /^crop_marks 只用于 PDF/],
+      [{ path: 'a.pdf', bleed: 21 }, /^bleed /],
+      [{ path: 'a.pdf', bleed: 4 }, /^出血 4 毫米太大/],
       [{ path: 'a.png', scale: 150 }, /^scale /],
       [{ path: '../outside.tif' }, /工作区/],
       [{ path: 'a.gif', format: 'gif' }, /^format /],
