@@ -9,10 +9,10 @@
  * coverage mask to go through the selection, a layer's transparency lock or onto a layer mask, which a drawing
  * library's stroke is not.
  *
- * Pen pressure (Photoshop's "pressure for size", a minimum diameter of 0 %): a point may carry a pressure 0–1 that
- * sets the brush's diameter there to `size` × pressure, changing linearly along each segment, so a pen's stroke
- * swells and tapers. The stroke is then the union of the discs along the path, each pixel as strong as the dab
- * that reaches it deepest.
+ * Pen pressure (Photoshop's "pressure for size", a minimum diameter of 0 %, and "pressure for opacity"): a point
+ * may carry a pressure 0–1 that sets the brush's diameter there to `size` × pressure, or its strength to the
+ * pressure, or both, changing linearly along each segment, so a pen's stroke swells and tapers, or fades. The
+ * stroke is then the union of the discs along the path, each pixel as strong as the dab that reaches it deepest.
  */
 import type { Rect } from './model.js';
 import { intersectRect, isEmptyRect } from './raster.js';
@@ -27,7 +27,12 @@ export interface BrushStroke {
   readonly size: number;
   /** 0–1: the share of the radius painted at full strength. */
   readonly hardness: number;
+  /** What the points' pressure sets: the diameter (absent: this), the strength, or both. */
+  readonly pressureSets?: PressureSets;
 }
+
+/** What a pen's pressure sets: Photoshop's two options bar switches. */
+export type PressureSets = 'size' | 'opacity' | 'both';
 
 /** The brush's strength at distance `d` from the path. */
 export function brushAlpha(d: number, radius: number, hardness: number): number {
@@ -149,18 +154,26 @@ function rowSpan(
 }
 
 /**
- * strokeRows for a stroke whose points carry pressure: the radius changes linearly along each segment, and each
- * pixel takes the strongest dab over every segment. Within a segment the dab that reaches a pixel deepest is not
- * the one nearest to it but one shifted towards the wider end: the distance less the radius along the segment is
+ * strokeRows for a stroke whose points carry pressure: the radius (or the strength) changes linearly along each
+ * segment, and each pixel is painted by the dab that reaches it deepest over every segment — its distance less
+ * that dab's radius the least — at that dab's strength. (The strongest dab instead would let a segment's round end
+ * show through the next, fainter one as a ring at every joint.) Within a segment the deepest dab is not the one
+ * nearest to the pixel but one shifted towards the wider end: the distance less the radius along the segment is
  * convex, and its minimum is where the segment's direction meets the pixel at the cone's slope (closed form below).
  */
 function pressedRows(s: BrushStroke, region: Rect): (y: number, into: Float32Array) => void {
   const full = s.size / 2;
   const reach = full + 1;
   const { segs, bands } = segmentBands(s.points, region, reach);
-  const radiusAt = (p: PathPoint) => full * Math.max(0, Math.min(1, p.pressure ?? 1));
+  const sets = s.pressureSets ?? 'size';
+  const pressureOf = (p: PathPoint) => Math.max(0, Math.min(1, p.pressure ?? 1));
+  const radiusAt = (p: PathPoint) => (sets === 'opacity' ? full : full * pressureOf(p));
+  const strengthAt = (p: PathPoint) => (sets === 'size' ? 1 : pressureOf(p));
+  // Per column of the row: how deep the deepest dab so far reaches (distance less radius; less is deeper).
+  const depth = new Float32Array(region.w);
   return (y, into) => {
     into.fill(0);
+    depth.fill(Infinity);
     if (isEmptyRect(region)) return;
     const py = region.y + y + 0.5;
     for (const i of bands[Math.floor(y / BAND)] ?? []) {
@@ -168,6 +181,7 @@ function pressedRows(s: BrushStroke, region: Rect): (y: number, into: Float32Arr
       const span = rowSpan(a, b, py, reach, region);
       if (!span) continue;
       const [ra, rb] = [radiusAt(a), radiusAt(b)];
+      const [sa, sb] = [strengthAt(a), strengthAt(b)];
       const dx = b.x - a.x;
       const dy = b.y - a.y;
       const len = Math.hypot(dx, dy);
@@ -186,8 +200,10 @@ function pressedRows(s: BrushStroke, region: Rect): (y: number, into: Float32Arr
           t = Math.max(0, Math.min(1, t));
         }
         const d = Math.hypot(px - a.x - t * dx, py - a.y - t * dy);
-        const alpha = brushAlpha(d, ra + (rb - ra) * t, s.hardness);
-        if (alpha > into[x]!) into[x] = alpha;
+        const r = ra + (rb - ra) * t;
+        if (d - r >= depth[x]!) continue;
+        depth[x] = d - r;
+        into[x] = brushAlpha(d, r, s.hardness) * (sa + (sb - sa) * t);
       }
     }
   };

@@ -663,7 +663,10 @@ export const selectionHandlers = {
     };
   },
 
-  async paint_stroke({ points, size, color, hardness = 100, opacity = 100, target = 'layer' }, ctx) {
+  async paint_stroke(
+    { points, size, color, hardness = 100, opacity = 100, pressure_sets = 'size', target = 'layer' },
+    ctx,
+  ) {
     const doc = activeDoc(ctx);
     const s = doc.state;
     if (points.length === 0) {
@@ -678,7 +681,7 @@ export const selectionHandlers = {
     if (pressures.length === points.length && pressures.every((p) => p === 0)) {
       return unpainted(s, layer, '每个点的笔压都为 0：笔刷直径为 0，没有画上任何像素，没有记入历史');
     }
-    const stroke = { points, size, hardness: hardness / 100 };
+    const stroke = { points, size, hardness: hardness / 100, pressureSets: pressure_sets };
     const within = s.selection ? paintRegion(s) : canvasRect(s);
     const region = strokeBounds(stroke, within);
     if (isEmptyRect(region)) {
@@ -717,6 +720,7 @@ export const selectionHandlers = {
             pressure: {
               min: Math.min(...points.map((p) => p.pressure ?? 1)),
               max: Math.max(...points.map((p) => p.pressure ?? 1)),
+              sets: pressure_sets,
             },
           }
         : {}),

@@ -176,7 +176,7 @@ describe('paint_stroke draws as a brush does', () => {
       { x: 200.5, y: 80, pressure: 0.25 },
     ];
     const r = await ok(s, 'paint_stroke', { points: [a, b], size: 60, color: '#1d3557' });
-    expect(r.pressure).toEqual({ min: 0.25, max: 1 });
+    expect(r.pressure).toEqual({ min: 0.25, max: 1, sets: 'size' });
     const ours = alphaOnCanvas(layer(s));
     // The reference: the two end discs and the band tangent to both, one path filled (nonzero: their union, with
     // Skia's exact anti-aliasing). The band touches each disc where the radius's slope along the path says.
@@ -232,6 +232,56 @@ describe('paint_stroke draws as a brush does', () => {
     expect(over.ok).toBe(false);
     if (!over.ok) expect(over.error.message).toMatch(/^points\[0\]\.pressure /);
     expect(hashEditor(s.editor.snapshot)).toBe(kept);
+  });
+
+  it('pen pressure may set the strength instead, or both: the stroke fades along the way', async () => {
+    const points = [
+      { x: 40.5, y: 80, pressure: 1 },
+      { x: 200.5, y: 80, pressure: 0.25 },
+    ];
+    const alphaOf = async (pressure_sets?: string) => {
+      const s = await withLayer();
+      const r = await ok(s, 'paint_stroke', {
+        points,
+        size: 40,
+        color: '#1d3557',
+        ...(pressure_sets ? { pressure_sets } : {}),
+      });
+      expect((r.pressure as { sets: string }).sets).toBe(pressure_sets ?? 'size');
+      return alphaOnCanvas(layer(s));
+    };
+    const column = (a: Uint8Array, x: number) => Array.from({ length: H }, (_, y) => a[y * W + x]!);
+    const width = (a: Uint8Array, x: number) => column(a, x).reduce((p, q) => p + q, 0) / 255;
+    const centre = (a: Uint8Array, x: number) => a[79 * W + x]!;
+    // Strength: as wide all along (40 px), the centre as strong as the pressure there (a quarter at the end).
+    const faded = await alphaOf('opacity');
+    expect(Math.abs(width(faded, 60) / (centre(faded, 60) / 255) - 40)).toBeLessThanOrEqual(1.5);
+    expect(Math.abs(width(faded, 180) / (centre(faded, 180) / 255) - 40)).toBeLessThanOrEqual(1.5);
+    const at = (x: number) => 1 - 0.75 * ((x + 0.5 - 40.5) / 160);
+    for (const x of [60, 120, 180]) expect(Math.abs(centre(faded, x) - 255 * at(x))).toBeLessThanOrEqual(3);
+    // Both: narrower and fainter along the way; size (the default) as before, full strength.
+    const both = await alphaOf('both');
+    const sized = await alphaOf();
+    expect(centre(sized, 180)).toBe(255);
+    expect(Math.abs(centre(both, 180) - 255 * at(180))).toBeLessThanOrEqual(3);
+    expect(Math.abs(width(both, 180) / (centre(both, 180) / 255) - width(sized, 180))).toBeLessThanOrEqual(
+      1.5,
+    );
+    expect(width(sized, 180)).toBeLessThan(width(sized, 60) - 15);
+
+    // A pen's many short segments, lifting all the way: off the path as on it, each pixel as strong as the pressure
+    // where the path passes it — no plateau (a ring) where one segment's round end reaches into the next, fainter
+    // one (each pixel takes the dab reaching it deepest, not the strongest one).
+    const s = await withLayer();
+    const many = Array.from({ length: 9 }, (_, i) => ({ x: 40.5 + i * 20, y: 80, pressure: 1 - i * 0.1 }));
+    await ok(s, 'paint_stroke', { points: many, size: 40, color: '#1d3557', pressure_sets: 'opacity' });
+    const a = alphaOnCanvas(layer(s));
+    const strength = (x: number) => 255 * (1 - (0.1 * (x + 0.5 - 40.5)) / 20);
+    for (const y of [79, 70, 64]) {
+      for (let x = 45; x < 196; x++) {
+        expect(Math.abs(a[y * W + x]! - strength(x)), `${x}, ${y}`).toBeLessThanOrEqual(2);
+      }
+    }
   });
 
   it('bad input is refused with a clear error and leaves the document as it was', async () => {

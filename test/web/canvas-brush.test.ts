@@ -167,5 +167,25 @@ describe('the Brush tool', () => {
     await eventually(() => sent.length).toBe(2);
     expect((sent[1]!.points as { pressure?: number }[]).every((p) => p.pressure === undefined)).toBe(true);
     await eventually(async () => hexAt(id, 490, 315)).toBe('#264653');
+    // Pressure for opacity instead: full size, fading as the pen lifts.
+    await bar.getByRole('checkbox', { name: '压力控制不透明度' }).check();
+    await eventually(async () => hexAt(id, 490, 315)).toBe('#264653');
+    const shown = await page.locator('.artboard img').getAttribute('src');
+    await stroke(220);
+    await eventually(() => sent.length).toBe(3);
+    expect(sent[2]).toMatchObject({ pressure_sets: 'opacity' });
+    expect((sent[2]!.points as { pressure?: number }[])[0]!.pressure).toBe(1);
+    await eventually(async () => (await labels(id)).length).toBeGreaterThan(2);
+    // Near the start, pressed hard: nearly the full colour.
+    await eventually(async () => Number.parseInt((await hexAt(id, 110, 220)).slice(1, 3), 16)).toBeLessThan(
+      0x26 + 10,
+    );
+    // Near the end, at about a fifth of the pressure: the colour a fifth over white, and as wide as at the start.
+    const faint = Number.parseInt((await hexAt(id, 490, 220)).slice(1, 3), 16);
+    expect(faint).toBeGreaterThan(0x26 + 100);
+    expect(faint).toBeLessThan(255);
+    expect(await hexAt(id, 490, 235)).not.toBe('#ffffff');
+    await eventually(() => page.locator('.artboard img').getAttribute('src')).not.toBe(shown);
+    await snapshot(page, 'canvas-brush-pressure-opacity');
   });
 });

@@ -5,6 +5,9 @@
 export const GRADIENT_TYPES = ['linear', 'radial', 'reflected'] as const;
 
 /** The most colour stops fill_gradient takes between its two ends. */
+/** What a pen's pressure sets in paint_stroke: the brush's size, its opacity, or both (Photoshop's two switches). */
+export const PRESSURE_SETS = ['size', 'opacity', 'both'] as const;
+
 export const GRADIENT_MAX_STOPS = 30;
 
 /** The most points one brush stroke takes (a long drag on the canvas sends a few hundred). */

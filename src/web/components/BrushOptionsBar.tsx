@@ -1,7 +1,7 @@
 /**
  * Photoshop's options bar for its Brush tool: size, hardness and opacity (their ranges the registry's, from
- * paint_stroke's limits), whether a pen's pressure sets the size (Photoshop's "pressure for size") and whether it
- * paints the current layer's mask. The colour is the foreground colour.
+ * paint_stroke's limits), whether a pen's pressure sets the size and the opacity (Photoshop's two pressure
+ * switches) and whether it paints the current layer's mask. The colour is the foreground colour.
  */
 import { useState } from 'preact/hooks';
 import { useStudioView } from '../context.js';
@@ -73,6 +73,12 @@ export function BrushOptionsBar({
         class="brush-pressure"
         checked={options.pressureSize}
         onChange={(pressureSize) => update({ pressureSize })}
+      />
+      <OptionCheck
+        words="canvas.brush.pressureOpacity"
+        class="brush-pressure-opacity"
+        checked={options.pressureOpacity}
+        onChange={(pressureOpacity) => update({ pressureOpacity })}
       />
       <MaskToggle masked={masked} checked={options.onMask} onChange={(onMask) => update({ onMask })} />
     </fieldset>

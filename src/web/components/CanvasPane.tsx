@@ -551,6 +551,7 @@ export function CanvasPane() {
     opacity: 100,
     onMask: false,
     pressureSize: true,
+    pressureOpacity: false,
   });
   const brush = useBrush(tool === 'brush', view?.zoom ?? 1, foreground.color, brushOptions, masked, (size) =>
     setBrushOptions((o) => ({ ...o, size })),
@@ -1114,7 +1115,7 @@ export function CanvasPane() {
               // The stroke as it is drawn, in the foreground colour at the brush's size and opacity; a pen's
               // segments each as wide as its pressure there (the group's opacity laid once over their overlaps).
               <DocOverlay doc={doc} class="brush-path">
-                {brush.path.some((p) => p.pressure !== undefined) ? (
+                {brushOptions.pressureSize && brush.path.some((p) => p.pressure !== undefined) ? (
                   <g opacity={brushOptions.opacity / 100} stroke={foreground.color} stroke-linecap="round">
                     {brush.path.map((p, i) => {
                       const q = brush.path![Math.max(0, i - 1)]!;

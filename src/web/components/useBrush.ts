@@ -3,8 +3,8 @@
  * current layer (or its mask, as the options bar says), inside the selection if there is one, in the foreground
  * colour (画笔, one history step when the pointer lifts: the stroke is shown as it is drawn, then made). [ and ]
  * make the brush smaller or larger, as in Photoshop. Esc while drawing drops the stroke. With a pen, its pressure
- * sets the brush's size at each point (Photoshop's "pressure for size", on unless the bar turns it off); a mouse
- * or a finger paints at the full size.
+ * sets the brush's size at each point (Photoshop's "pressure for size", on unless the bar turns it off) and, when
+ * the bar says so, its strength ("pressure for opacity"); a mouse or a finger paints at the full size and strength.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { BRUSH_MAX_POINTS, BRUSH_MAX_SIZE } from '../../registry/tools/paint-params.js';
@@ -24,6 +24,14 @@ export interface BrushOptions {
   readonly onMask: boolean;
   /** A pen's pressure sets the size at each point (Photoshop's "pressure for size"). */
   readonly pressureSize: boolean;
+  /** A pen's pressure sets the strength at each point (Photoshop's "pressure for opacity"). */
+  readonly pressureOpacity: boolean;
+}
+
+/** What the bar's two pressure switches ask paint_stroke for; null when neither is on. */
+function pressureSets(options: BrushOptions): 'size' | 'opacity' | 'both' | null {
+  if (options.pressureSize) return options.pressureOpacity ? 'both' : 'size';
+  return options.pressureOpacity ? 'opacity' : null;
 }
 
 interface Point {
@@ -68,7 +76,7 @@ export function useBrush(
   sizeNow.current = options.size;
   // The pen's pressure at this event, where the bar lets it set the size (a mouse reports 0.5 while pressed).
   const pressed = (e: PointerEvent, at: Point): Point =>
-    options.pressureSize && e.pointerType === 'pen'
+    pressureSets(options) !== null && e.pointerType === 'pen'
       ? { ...at, pressure: Math.max(0, Math.min(1, e.pressure)) }
       : at;
   useEffect(() => {
@@ -128,6 +136,9 @@ export function useBrush(
             color,
             ...(options.hardness !== 100 ? { hardness: options.hardness } : {}),
             ...(options.opacity !== 100 ? { opacity: options.opacity } : {}),
+            ...(d.points.some((p) => p.pressure !== undefined) && pressureSets(options) !== 'size'
+              ? { pressure_sets: pressureSets(options) }
+              : {}),
             ...(options.onMask && masked ? { target: 'mask' } : {}),
           },
         },
