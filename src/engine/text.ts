@@ -577,16 +577,7 @@ export function scaleTextSpec(
       ? { box: [tidy(box[0] * k), tidy(box[1] * k), tidy(box[2] * k), tidy(box[3] * k)] as const }
       : {}),
     ...(leading !== undefined ? { leading: tidy(leading * k) } : {}),
-    ...(indent
-      ? {
-          indent: {
-            left: tidy(indent.left * k),
-            first: tidy(indent.first * k),
-            right: tidy(indent.right * k),
-          },
-        }
-      : {}),
-    ...(space ? { space: { before: tidy(space.before * k), after: tidy(space.after * k) } } : {}),
+    ...scaleSettings({ ...(indent ? { indent } : {}), ...(space ? { space } : {}) }),
     ...(spec.paragraphs ? { paragraphs: spec.paragraphs.map(scaleSettings) } : {}),
   };
   return scaled;

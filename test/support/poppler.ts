@@ -4,11 +4,11 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
+import { withTempFiles } from '../engine/press-profile-support.js';
 
 const run = promisify(execFile);
 const PDFINFO = '/usr/bin/pdfinfo';
@@ -39,11 +39,9 @@ export interface PdfRead {
 
 /** What pdfinfo, pdfimages (and with `boxes`, the page's boxes: `MediaBox`, `TrimBox`, …) read of `pdf`. */
 export async function readPdf(pdf: Uint8Array, opts: { boxes?: boolean } = {}): Promise<PdfRead> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'poppler-'));
-  try {
-    const file = path.join(dir, 'in.pdf');
-    await writeFile(file, pdf);
-    const { stdout: infoOut } = await run(PDFINFO, [...(opts.boxes ? ['-box'] : []), file], {
+  return withTempFiles({ 'in.pdf': pdf }, async ({ 'in.pdf': file }) => {
+    const dir = path.dirname(file!);
+    const { stdout: infoOut } = await run(PDFINFO, [...(opts.boxes ? ['-box'] : []), file!], {
       encoding: 'utf8',
     });
     const info = Object.fromEntries(
@@ -52,7 +50,7 @@ export async function readPdf(pdf: Uint8Array, opts: { boxes?: boolean } = {}): 
         .map((line) => /^([^:]+):\s*(.*)$/.exec(line))
         .flatMap((m) => (m ? [[m[1]!.trim(), m[2]!.trim()] as const] : [])),
     );
-    const { stdout: listOut } = await run(PDFIMAGES, ['-list', file], { encoding: 'utf8' });
+    const { stdout: listOut } = await run(PDFIMAGES, ['-list', file!], { encoding: 'utf8' });
     const images = listOut
       .split('\n')
       .slice(2)
@@ -66,16 +64,14 @@ export async function readPdf(pdf: Uint8Array, opts: { boxes?: boolean } = {}): 
         bitsPerComponent: Number(cols[7]),
         ppiX: Number(cols[12]),
       }));
-    await run(PDFIMAGES, ['-png', '-tiff', '-f', '1', '-l', '1', file, path.join(dir, 'img')]);
+    await run(PDFIMAGES, ['-png', '-tiff', '-f', '1', '-l', '1', file!, path.join(dir, 'img')]);
     const extracted = (await readdir(dir)).filter((f) => f.startsWith('img-')).sort();
     const name = extracted[0];
     const first = name
       ? { bytes: await readFile(path.join(dir, name)), ext: path.extname(name).slice(1) }
       : null;
     return { info, images, first };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** The first page as Poppler renders it at `dpi`: straight RGBA. */
@@ -83,17 +79,13 @@ export async function renderPdf(
   pdf: Uint8Array,
   dpi: number,
 ): Promise<{ width: number; height: number; data: Uint8Array }> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'poppler-'));
-  try {
-    const file = path.join(dir, 'in.pdf');
-    await writeFile(file, pdf);
-    await run(PDFTOPPM, ['-r', String(dpi), '-png', '-singlefile', file, path.join(dir, 'page')]);
-    const { data, info } = await sharp(await readFile(path.join(dir, 'page.png')))
+  return withTempFiles({ 'in.pdf': pdf }, async ({ 'in.pdf': file }) => {
+    const page = path.join(path.dirname(file!), 'page');
+    await run(PDFTOPPM, ['-r', String(dpi), '-png', '-singlefile', file!, page]);
+    const { data, info } = await sharp(await readFile(`${page}.png`))
       .ensureAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
     return { width: info.width, height: info.height, data: new Uint8Array(data) };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
