@@ -23,6 +23,7 @@ import {
   tableApplies,
   takeKeptInks,
 } from './raster-inks.js';
+import { recoloured } from './text-runs.js';
 
 /** Ink percentages, 0–100, as Photoshop's Info panel shows them. */
 export interface Cmyk {
@@ -189,8 +190,10 @@ export async function convertStateToCmyk(state: DocState): Promise<DocState> {
     note(layer.effects?.dropShadow?.color);
     if (layer.kind === 'fill') note(layer.color);
     if (layer.kind === 'text') {
-      note(layer.text.color);
-      note(layer.psdText?.spec.color);
+      for (const spec of [layer.text, layer.psdText?.spec]) {
+        note(spec?.color);
+        for (const run of spec?.runs ?? []) note(run.color);
+      }
     }
   }
   const list = [...colors.values()];
@@ -224,9 +227,9 @@ export async function convertStateToCmyk(state: DocState): Promise<DocState> {
         const read = layer.psdText;
         next = {
           ...layer,
-          text: { ...layer.text, color: color(layer.text.color) },
+          text: recoloured(layer.text, color),
           raster: await raster(layer.raster),
-          ...(read ? { psdText: { ...read, spec: { ...read.spec, color: color(read.spec.color) } } } : {}),
+          ...(read ? { psdText: { ...read, spec: recoloured(read.spec, color) } } : {}),
         };
         break;
       }

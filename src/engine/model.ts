@@ -233,6 +233,19 @@ export interface TextSpace {
   readonly after: number;
 }
 
+/** What one character of a text is set in: Photoshop's character panel's font, size and colour. */
+export interface CharacterStyle {
+  readonly font: string;
+  /** Pixels, as TextSpec's `size`. */
+  readonly size: number;
+  readonly color: RGB;
+}
+
+/** `length` characters (UTF-16 code units of the content) in one style. */
+export interface TextRun extends CharacterStyle {
+  readonly length: number;
+}
+
 /** One paragraph's alignment, indents and space, where a text's paragraphs differ (a PSD's paragraph runs). */
 export interface ParagraphSettings {
   readonly justification?: Justification;
@@ -263,6 +276,13 @@ export interface TextSpec {
    * paragraph past the list's end takes its last entry's. See text-paragraph.ts.
    */
   readonly paragraphs?: readonly ParagraphSettings[];
+  /**
+   * Characters set in another font, size or colour than the rest (Photoshop's style runs), in order, covering the
+   * whole content (line breaks included); absent where every character has the fields below. Where present,
+   * `font`, `size` and `color` below are the first run's, so the anchor follows the first character's size, as
+   * a PSD's transform origin does. See text-runs.ts.
+   */
+  readonly runs?: readonly TextRun[];
   /**
    * Font size in pixels, as a PSD's style states it: the glyphs are laid out at this size, then drawn through
    * `transform` (so text with a scaled transform shows larger or smaller than `size`, as in Photoshop's file).

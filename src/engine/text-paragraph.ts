@@ -179,8 +179,11 @@ export function lineAlign(j: Justification | undefined, box: boolean, lastOfPara
   }
 }
 
-/** Advance width of a string in the font being laid out. */
-export type Measure = (s: string) => number;
+/**
+ * Advance width of a string in the font being laid out; `at` is where the string starts (in the paragraph, or the
+ * line, being measured), for text whose characters differ in style.
+ */
+export type Measure = (s: string, at: number) => number;
 
 /** Photoshop's hard kinsoku set (what ag-psd writes as PhotoshopKinsokuHard): never at a line's start … */
 const NO_START = new Set(
@@ -259,9 +262,34 @@ export function wrapParagraph(
   measure: Measure,
   firstWidth = lineWidth,
 ): string[] {
-  if (measure(paragraph.trimEnd()) <= firstWidth) return [paragraph];
+  return wrapParagraphAt(paragraph, lineWidth, measure, firstWidth).map((line) => line.text);
+}
+
+/** A line of a wrapped paragraph and where it starts in the paragraph (UTF-16 code units). */
+export interface WrappedLine {
+  readonly text: string;
+  readonly at: number;
+}
+
+/**
+ * wrapParagraph's lines with where each starts, for text whose characters are measured by where they are (a
+ * text in several styles): `measure` is given each string's start in the paragraph.
+ */
+export function wrapParagraphAt(
+  paragraph: string,
+  lineWidth: number,
+  measure: Measure,
+  firstWidth = lineWidth,
+): WrappedLine[] {
+  if (measure(paragraph.trimEnd(), 0) <= firstWidth) return [{ text: paragraph, at: 0 }];
   const units = unitsOf(paragraph);
-  const lines: string[] = [];
+  const starts: number[] = [];
+  let offset = 0;
+  for (const u of units) {
+    starts.push(offset);
+    offset += u.length;
+  }
+  const lines: WrappedLine[] = [];
   let i = 0;
   while (i < units.length) {
     if (lines.length > 0) while (i < units.length && SPACE.test(units[i]!)) i++;
@@ -269,6 +297,7 @@ export function wrapParagraph(
     // The first line's room differs by the first-line indent.
     const width = lines.length === 0 ? firstWidth : lineWidth;
     const start = i;
+    const at = starts[start]!;
     let text = '';
     let lastBreak = -1;
     let j = start;
@@ -276,39 +305,45 @@ export function wrapParagraph(
     for (; j < units.length; j++) {
       if (j > start && canBreakBefore(units, j)) lastBreak = j;
       const next = text + units[j];
-      if (measure(next.trimEnd()) > width) {
+      if (measure(next.trimEnd(), at) > width) {
         overflow = true;
         break;
       }
       text = next;
     }
     if (!overflow) {
-      lines.push(text.trimEnd());
+      lines.push({ text: text.trimEnd(), at });
       break;
     }
     if (j === start) {
       // A word wider than the box on its own: cut between characters (at least one per line).
       const chars = [...units[start]!];
       let fit = 1;
-      while (fit < chars.length && measure(chars.slice(0, fit + 1).join('')) <= width) fit++;
-      lines.push(chars.slice(0, fit).join(''));
+      while (fit < chars.length && measure(chars.slice(0, fit + 1).join(''), at) <= width) fit++;
+      const cut = chars.slice(0, fit).join('');
+      lines.push({ text: cut, at });
       const rest = chars.slice(fit).join('');
       if (rest === '') i = start + 1;
-      else units[start] = rest;
+      else {
+        units[start] = rest;
+        starts[start] = at + cut.length;
+      }
       continue;
     }
     // At the last place a line may end; where there is none, just before the overflow.
-    const at = lastBreak > start ? lastBreak : j;
-    lines.push(units.slice(start, at).join('').trimEnd());
-    i = at;
+    const end = lastBreak > start ? lastBreak : j;
+    lines.push({ text: units.slice(start, end).join('').trimEnd(), at });
+    i = end;
   }
-  return lines.length > 0 ? lines : [''];
+  return lines.length > 0 ? lines : [{ text: '', at: 0 }];
 }
 
 /** One piece of a spread line and its offset from the line's start. */
 export interface LinePart {
   readonly text: string;
   readonly dx: number;
+  /** Where the piece starts in the line (UTF-16 code units). */
+  readonly at: number;
 }
 
 /**
@@ -317,7 +352,7 @@ export interface LinePart {
  * line then starts at the box's left edge.
  */
 export function spreadLine(line: string, width: number, measure: Measure): LinePart[] | undefined {
-  const natural = measure(line);
+  const natural = measure(line, 0);
   const extra = width - natural;
   if (!(extra > 0.01)) return undefined;
   const lead = line.length - line.trimStart().length;
@@ -332,7 +367,7 @@ export function spreadLine(line: string, width: number, measure: Measure): LineP
       if (k % 2 === 1) {
         seen++;
       } else if (p !== '') {
-        parts.push({ text: p, dx: measure(prefix) + (seen * extra) / gaps });
+        parts.push({ text: p, dx: measure(prefix, 0) + (seen * extra) / gaps, at: prefix.length });
       }
       prefix += p;
     });
@@ -344,7 +379,7 @@ export function spreadLine(line: string, width: number, measure: Measure): LineP
   if (chars.length < 2 || !CJK.test(line)) return undefined;
   let prefix = '';
   chars.forEach((ch, k) => {
-    parts.push({ text: ch, dx: measure(prefix) + (k * extra) / (chars.length - 1) });
+    parts.push({ text: ch, dx: measure(prefix, 0) + (k * extra) / (chars.length - 1), at: prefix.length });
     prefix += ch;
   });
   return parts;

@@ -51,14 +51,20 @@ export function sameSpacing(a: TextSpec, b: TextSpec): boolean {
   return p.leading === q.leading && p.tracking === q.tracking;
 }
 
-/** Pixels between baselines of `spec`'s lines (before its transform), given auto leading's share of the size. */
-export function lineStep(spec: TextSpec, autoEm: number): number {
-  return spacingOf(spec).leading ?? autoEm * spec.size;
+/**
+ * Pixels between baselines of `spec`'s lines (before its transform), given auto leading's share of the size: of a
+ * line whose largest characters are `size` (the text's own size by default), since auto leading follows them.
+ */
+export function lineStep(spec: TextSpec, autoEm: number, size = spec.size): number {
+  return spacingOf(spec).leading ?? autoEm * size;
 }
 
-/** Pixels added after every character of `spec` (before its transform): CSS and canvas `letter-spacing`. */
-export function letterSpacing(spec: TextSpec): number {
-  return ((spacingOf(spec).tracking ?? 0) / 1000) * spec.size;
+/**
+ * Pixels added after every character of `spec` set at `size` (its own size by default; tracking is in ems of each
+ * character's size), before its transform: CSS and canvas `letter-spacing`.
+ */
+export function letterSpacing(spec: TextSpec, size = spec.size): number {
+  return ((spacingOf(spec).tracking ?? 0) / 1000) * size;
 }
 
 /** What set_text_spacing changes: each field given replaces the spec's (leading 0: auto, tracking 0: none). */

@@ -29,7 +29,7 @@ import { dirname, join } from 'node:path';
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { TEXT_BASELINE_EM } from '../registry/tools/text-params.js';
 import { fail } from './errors.js';
-import type { Raster, Rect, TextMatrix, TextSpec } from './model.js';
+import type { Raster, Rect, RGB, TextMatrix, TextSpec } from './model.js';
 import { alphaBounds, cropRaster, EMPTY_RECT, isEmptyRect, unionRect } from './raster.js';
 import {
   type LinePart,
@@ -40,9 +40,12 @@ import {
   paragraphGap,
   paragraphOf,
   spreadLine,
-  wrapParagraph,
+  wrapParagraphAt,
 } from './text-paragraph.js';
+import { baseStyle, resizeTextSpec, stylesIn } from './text-runs.js';
 import { letterSpacing, lineStep, spacingOf } from './text-spacing.js';
+
+export { resizeTextSpec };
 
 /** The family alias the bundled CJK font (its Regular weight) is registered under. */
 export const BUNDLED_FONT = 'Noto Sans SC';
@@ -313,6 +316,13 @@ function measureContext(): SKRSContext2D {
   return measurer;
 }
 
+/** A stretch of a line drawn in one style: its characters, where it starts, and its style in TextLayout.styles. */
+export interface TextPiece {
+  readonly text: string;
+  readonly x: number;
+  readonly style: number;
+}
+
 /** One laid-out line: its text drawn from `x` on `baseline`, or, spread to a box's width, piece by piece. */
 export interface TextLine {
   readonly text: string;
@@ -321,10 +331,21 @@ export interface TextLine {
   readonly x: number;
   /** A line spread to the box's width (justify-*): its pieces and where each starts. */
   readonly parts?: readonly { readonly text: string; readonly x: number }[];
+  /** What is drawn: the line's (or its parts') stretches of one style each, blank ones left out. */
+  readonly pieces: readonly TextPiece[];
+}
+
+/** A style characters are drawn in: the canvas font, the tracking in pixels, the colour. */
+export interface DrawStyle {
+  readonly font: string;
+  readonly spacing: number;
+  readonly color: RGB;
 }
 
 export interface TextLayout {
+  /** The canvas font of the text's own style (its first character's). */
   readonly font: string;
+  readonly styles: readonly DrawStyle[];
   readonly lines: readonly TextLine[];
   /** Where ink can be, document pixels (unrounded, from the font's measured glyph boxes); empty when none. */
   readonly ink: Rect;
@@ -344,90 +365,190 @@ function boxAscent(ctx: SKRSContext2D, size: number): number {
   return d > 0 ? d : TEXT_BASELINE_EM * size;
 }
 
+/** The paragraphs of `content` (as textLines splits it) and where each starts. */
+function paragraphsOf(content: string): { text: string; at: number }[] {
+  const out: { text: string; at: number }[] = [];
+  let at = 0;
+  for (const m of content.matchAll(/\r\n|\r|\n/g)) {
+    out.push({ text: content.slice(at, m.index), at });
+    at = m.index + m[0].length;
+  }
+  out.push({ text: content.slice(at), at });
+  return out;
+}
+
+/**
+ * The measuring context set to each of the spec's styles in turn, by where characters are: `measure(s, at)` is
+ * the advance of `s` starting at character `at`, each stretch in its own font and tracking (no kerning across a
+ * change of style, as none is applied between two runs of glyphs).
+ */
+function styledMeasure(spec: TextSpec) {
+  const ctx = measureContext();
+  const styles: DrawStyle[] = [];
+  const keys = new Map<string, number>();
+  // An empty text still has its style (the caret's), which places and sizes its one empty line.
+  const spans =
+    spec.content === ''
+      ? [{ start: 0, end: 0, style: baseStyle(spec) }]
+      : stylesIn(spec, 0, spec.content.length);
+  const ranges = spans.map((r) => {
+    const font = fontString(r.style.size, resolveFont(r.style.font).family);
+    const spacing = letterSpacing(spec, r.style.size);
+    const { color } = r.style;
+    const key = JSON.stringify([font, spacing, color.r, color.g, color.b]);
+    let k = keys.get(key);
+    if (k === undefined) {
+      k = styles.push({ font, spacing, color }) - 1;
+      keys.set(key, k);
+    }
+    return { start: r.start, end: r.end, style: k, size: r.style.size };
+  });
+  let current = -1;
+  const use = (k: number) => {
+    if (k === current) return;
+    ctx.font = styles[k]!.font;
+    // Tracking is in every measure (wrapping, alignment, the ink box) as it is in the drawing.
+    ctx.letterSpacing = `${styles[k]!.spacing}px`;
+    current = k;
+  };
+  /** The stretches of one style within `[from, to)`, at least one (the style of `from` for an empty range). */
+  const segments = (from: number, to: number) => {
+    const inside = ranges.filter((r) => r.end > from && r.start < to);
+    if (inside.length > 0) {
+      return inside.map((r) => ({ ...r, start: Math.max(r.start, from), end: Math.min(r.end, to) }));
+    }
+    const at = ranges.find((r) => r.end > from) ?? ranges.at(-1)!;
+    return [{ ...at, start: from, end: from }];
+  };
+  const measure = (s: string, at: number): number => {
+    let width = 0;
+    for (const seg of segments(at, at + s.length)) {
+      use(seg.style);
+      width += ctx.measureText(s.slice(seg.start - at, seg.end - at)).width;
+    }
+    return width;
+  };
+  return { ctx, styles, use, segments, measure, single: ranges.length <= 1 };
+}
+
 /** Lines, their baselines and the box their glyphs cover, without drawing anything. */
 export function layoutText(spec: TextSpec): TextLayout {
-  const { family } = resolveFont(spec.font);
-  const font = fontString(spec.size, family);
-  const ctx = measureContext();
-  ctx.font = font;
-  // Tracking is in every measure (wrapping, alignment, the ink box) as it is in the drawing.
-  ctx.letterSpacing = `${letterSpacing(spec)}px`;
-  const measure = (s: string) => ctx.measureText(s).width;
+  const { ctx, styles, use, segments, measure, single } = styledMeasure(spec);
   const { box } = paragraphOf(spec);
-  const leading = lineStep(spec, LINE_HEIGHT_EM);
   // Point text stands about x as in a box of no width (text-paragraph.ts lineRoom).
   const boxWidth = box ? box[2] - box[0] : 0;
-  const rows: { text: string; first: boolean; last: boolean; paragraph: ParagraphSettings }[] = [];
+  const rows: { text: string; at: number; first: boolean; last: boolean; paragraph: ParagraphSettings }[] =
+    [];
   let above: ParagraphSettings | undefined;
   const gaps: number[] = [];
-  for (const [k, paragraph] of textLines(spec.content).entries()) {
+  for (const [k, paragraph] of paragraphsOf(spec.content).entries()) {
     const settings = paragraphAt(spec, k);
     const { indent } = settings;
+    const local = (s: string, at: number) => measure(s, paragraph.at + at);
     const wrapped = box
-      ? wrapParagraph(
-          paragraph,
+      ? wrapParagraphAt(
+          paragraph.text,
           lineRoom(boxWidth, indent, false).width,
-          measure,
+          local,
           lineRoom(boxWidth, indent, true).width,
         )
-      : [paragraph];
-    wrapped.forEach((text, i) => {
+      : [{ text: paragraph.text, at: 0 }];
+    wrapped.forEach((line, i) => {
       gaps.push(i === 0 && above ? paragraphGap(above.space, settings.space) : 0);
-      rows.push({ text, first: i === 0, last: i === wrapped.length - 1, paragraph: settings });
+      rows.push({
+        text: line.text,
+        at: paragraph.at + line.at,
+        first: i === 0,
+        last: i === wrapped.length - 1,
+        paragraph: settings,
+      });
     });
     above = settings;
   }
-  const first = box ? spec.y + boxAscent(ctx, spec.size) : spec.y + TEXT_BASELINE_EM * spec.size;
+  // A line is as high as its largest characters: auto leading and the descent below it follow them.
+  const rowSize = (row: { text: string; at: number }) =>
+    single ? spec.size : Math.max(...segments(row.at, row.at + row.text.length).map((s) => s.size));
+  const boxTop = () => {
+    if (!rows[0]) return TEXT_BASELINE_EM * spec.size;
+    let ascent = 0;
+    for (const seg of segments(rows[0].at, rows[0].at + rows[0].text.length)) {
+      use(seg.style);
+      ascent = Math.max(ascent, boxAscent(ctx, seg.size));
+    }
+    return ascent;
+  };
+  const first = box ? spec.y + boxTop() : spec.y + TEXT_BASELINE_EM * spec.size;
   const bottom = box ? spec.y + (box[3] - box[1]) : Infinity;
   let ink: Rect = EMPTY_RECT;
   let hidden = 0;
   const lines: TextLine[] = [];
   let spaced = 0;
+  let stepped = 0;
+  const uniformStep = lineStep(spec, LINE_HEIGHT_EM);
   for (const [i, row] of rows.entries()) {
     spaced += gaps[i]!;
-    const baseline = first + i * leading + spaced;
+    const size = rowSize(row);
+    if (i > 0) stepped += lineStep(spec, LINE_HEIGHT_EM, size);
+    // One style: i steps of one leading, exactly as the text has always been set.
+    const baseline = first + (single ? i * uniformStep : stepped) + spaced;
     const { justification, indent } = row.paragraph;
     // Paragraph text shows only the lines that fit its box (Photoshop hides the rest until the box grows).
-    if (box && baseline + TEXT_DESCENT_EM * spec.size > bottom + 1e-6) {
+    if (box && baseline + TEXT_DESCENT_EM * size > bottom + 1e-6) {
       hidden = rows.length - i;
       break;
     }
     const align = lineAlign(justification, box !== undefined, row.last);
     const text = align === 'left' ? row.text : row.text.trimEnd();
+    const own = (s: string, at: number) => measure(s, row.at + at);
     // Point text is aligned about x (its anchor), box text within the box from x to x + its width, less indents.
     const room = lineRoom(boxWidth, indent, row.first);
-    const spread = align === 'spread' ? spreadLine(text, room.width, measure) : undefined;
-    const advance = align === 'center' || align === 'right' ? measure(text) : 0;
+    const spread = align === 'spread' ? spreadLine(text, room.width, own) : undefined;
+    const advance = align === 'center' || align === 'right' ? own(text, 0) : 0;
     const x =
       align === 'center'
         ? spec.x + room.start + (room.width - advance) / 2
         : align === 'right'
           ? spec.x + room.start + room.width - advance
           : spec.x + room.start;
-    const parts = spread?.map((p: LinePart) => ({ text: p.text, x: x + p.dx }));
-    for (const piece of parts ?? [{ text, x }]) {
-      if (piece.text.trim() === '') continue;
-      const m = ctx.measureText(piece.text);
-      const left = piece.x - m.actualBoundingBoxLeft;
-      const right = piece.x + m.actualBoundingBoxRight;
-      const top = baseline - m.actualBoundingBoxAscent;
-      const under = baseline + m.actualBoundingBoxDescent;
-      if (right > left && under > top) {
-        ink = unionRect(ink, { x: left, y: top, w: right - left, h: under - top });
+    const parts = spread?.map((p: LinePart) => ({ text: p.text, x: x + p.dx, at: p.at }));
+    const pieces: TextPiece[] = [];
+    for (const part of parts ?? [{ text, x, at: 0 }]) {
+      const from = row.at + part.at;
+      let px = part.x;
+      for (const seg of segments(from, from + part.text.length)) {
+        const piece = part.text.slice(seg.start - from, seg.end - from);
+        use(seg.style);
+        const m = ctx.measureText(piece);
+        if (piece.trim() !== '') {
+          pieces.push({ text: piece, x: px, style: seg.style });
+          const left = px - m.actualBoundingBoxLeft;
+          const right = px + m.actualBoundingBoxRight;
+          const top = baseline - m.actualBoundingBoxAscent;
+          const under = baseline + m.actualBoundingBoxDescent;
+          if (right > left && under > top) {
+            ink = unionRect(ink, { x: left, y: top, w: right - left, h: under - top });
+          }
+        }
+        px += m.width;
       }
     }
-    lines.push({ text, baseline, x, ...(parts ? { parts } : {}) });
+    lines.push({
+      text,
+      baseline,
+      x,
+      ...(parts ? { parts: parts.map((p) => ({ text: p.text, x: p.x })) } : {}),
+      pieces,
+    });
   }
-  return { font, lines, ink, hidden };
+  return { font: styles[0]!.font, styles, lines, ink, hidden };
 }
 
 const COVERAGE_INK = '#808080';
 
-function draw(spec: TextSpec, layout: TextLayout, frame: Rect): Raster {
+/** The coverage of the layout's pieces that `only` admits, drawn into `frame` (straight RGBA, grey). */
+function coverage(spec: TextSpec, layout: TextLayout, frame: Rect, only: (style: DrawStyle) => boolean) {
   const canvas = createCanvas(frame.w, frame.h);
   const ctx = canvas.getContext('2d');
-  ctx.font = layout.font;
-  ctx.letterSpacing = `${letterSpacing(spec)}px`;
   // Skia adjusts glyph coverage by the fill's luminance (black thinner, white bolder); drawing in mid grey gives
   // colour-independent coverage closest to plain (FreeType) coverage. The colour is applied afterwards.
   ctx.fillStyle = COVERAGE_INK;
@@ -442,23 +563,67 @@ function draw(spec: TextSpec, layout: TextLayout, frame: Rect): Raster {
   }
   const ox = m ? 0 : frame.x;
   const oy = m ? 0 : frame.y;
+  let current = -1;
   for (const line of layout.lines) {
-    for (const piece of line.parts ?? [line]) {
-      if (piece.text.trim() !== '') ctx.fillText(piece.text, piece.x - ox, line.baseline - oy);
+    for (const piece of line.pieces) {
+      const style = layout.styles[piece.style]!;
+      if (!only(style)) continue;
+      if (piece.style !== current) {
+        ctx.font = style.font;
+        ctx.letterSpacing = `${style.spacing}px`;
+        current = piece.style;
+      }
+      ctx.fillText(piece.text, piece.x - ox, line.baseline - oy);
     }
   }
-  const data = ctx.getImageData(0, 0, frame.w, frame.h).data;
-  const { r, g, b } = spec.color;
-  for (let i = 0; i < data.length; i += 4) {
-    if (data[i + 3] === 0) {
-      data[i] = 0;
-      data[i + 1] = 0;
-      data[i + 2] = 0;
-    } else {
-      data[i] = r;
-      data[i + 1] = g;
-      data[i + 2] = b;
+  return ctx.getImageData(0, 0, frame.w, frame.h).data;
+}
+
+const sameRgb = (a: RGB, b: RGB) => a.r === b.r && a.g === b.g && a.b === b.b;
+
+function draw(spec: TextSpec, layout: TextLayout, frame: Rect): Raster {
+  const colours: RGB[] = [];
+  for (const { color } of layout.styles) if (!colours.some((c) => sameRgb(c, color))) colours.push(color);
+  if (colours.length <= 1) {
+    // One colour: its coverage, given the colour (one solid fill: only coverage varies).
+    const data = coverage(spec, layout, frame, () => true);
+    const { r, g, b } = colours[0] ?? spec.color;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3] === 0) {
+        data[i] = 0;
+        data[i + 1] = 0;
+        data[i + 2] = 0;
+      } else {
+        data[i] = r;
+        data[i + 1] = g;
+        data[i + 2] = b;
+      }
     }
+    return { ...frame, data };
+  }
+  // Several colours: each colour's characters drawn on their own and laid over the ones before (source over,
+  // straight alpha), so where two glyphs' edges meet both show as they would drawn one after the other.
+  const out = new Float32Array(frame.w * frame.h * 4);
+  for (const colour of colours) {
+    const data = coverage(spec, layout, frame, (style) => sameRgb(style.color, colour));
+    for (let i = 0; i < data.length; i += 4) {
+      const a = data[i + 3]! / 255;
+      if (a === 0) continue;
+      const below = out[i + 3]! * (1 - a);
+      const all = a + below;
+      out[i] = (colour.r * a + out[i]! * below) / all;
+      out[i + 1] = (colour.g * a + out[i + 1]! * below) / all;
+      out[i + 2] = (colour.b * a + out[i + 2]! * below) / all;
+      out[i + 3] = all;
+    }
+  }
+  const data = new Uint8ClampedArray(out.length);
+  for (let i = 0; i < out.length; i += 4) {
+    if (out[i + 3] === 0) continue;
+    data[i] = Math.round(out[i]!);
+    data[i + 1] = Math.round(out[i + 1]!);
+    data[i + 2] = Math.round(out[i + 2]!);
+    data[i + 3] = Math.round(out[i + 3]! * 255);
   }
   return { ...frame, data };
 }
@@ -579,6 +744,7 @@ export function scaleTextSpec(
     ...(leading !== undefined ? { leading: tidy(leading * k) } : {}),
     ...scaleSettings({ ...(indent ? { indent } : {}), ...(space ? { space } : {}) }),
     ...(spec.paragraphs ? { paragraphs: spec.paragraphs.map(scaleSettings) } : {}),
+    ...(spec.runs ? { runs: spec.runs.map((r) => ({ ...r, size: tidy(r.size * k) })) } : {}),
   };
   return scaled;
 }
@@ -646,25 +812,4 @@ export function rotationMatrix(deg: number): TextMatrix {
   const cos = Math.cos(r);
   const sin = Math.sin(r);
   return [cos, sin, -sin, cos];
-}
-
-/**
- * `spec` at font size `size`, where Photoshop keeps it: point text about its anchor (the start, centre or end of
- * its first baseline, by its alignment, so centred text stays centred on the same point); paragraph text with its
- * box where it is, top-left corner included (for transformed text the corner the transform carries it to).
- */
-export function resizeTextSpec(spec: TextSpec, size: number): TextSpec {
-  const round = (n: number) => Math.round(n * 1e4) / 1e4 + 0;
-  if (!paragraphOf(spec).box) {
-    // The anchor (x, y + TEXT_BASELINE_EM · size) is the transform's fixed point: it stays put in the document.
-    return { ...spec, size, y: round(spec.y + TEXT_BASELINE_EM * (spec.size - size)) };
-  }
-  if (!spec.transform) return { ...spec, size };
-  const [, , c, d] = spec.transform;
-  const b0 = TEXT_BASELINE_EM * spec.size;
-  const b1 = TEXT_BASELINE_EM * size;
-  // Anchor = corner + M·(0, baseline): the anchor moves by M·(0, b1 − b0); (x, y) is anchor − (0, b1).
-  const ax = spec.x + c * (b1 - b0);
-  const ay = spec.y + b0 + d * (b1 - b0);
-  return { ...spec, size, x: round(ax), y: round(ay - b1) };
 }

@@ -5,6 +5,7 @@ import type { BlendMode, DocState, Effects, Layer, Locks, Rect, TextSpec } from 
 import { isEmptyRect, rgbToHex } from '../engine/raster.js';
 import { LINE_HEIGHT_EM, textLines } from '../engine/text.js';
 import { paragraphOf } from '../engine/text-paragraph.js';
+import { hasRuns, runList } from '../engine/text-runs.js';
 import { lineStep, spacingOf } from '../engine/text-spacing.js';
 import { layerRef, parentOf } from '../engine/tree.js';
 import { pixelsAs } from '../registry/lengths.js';
@@ -132,6 +133,16 @@ export function spacingSummary(t: TextSpec) {
   };
 }
 
+/** A text's stretches of one style each: their characters, font, size and colour. */
+function styleSummary(t: TextSpec) {
+  let at = 0;
+  return runList(t).map((r) => {
+    const text = t.content.slice(at, at + r.length);
+    at += r.length;
+    return { text, font: r.font, size: r.size, color: rgbToHex(r.color) };
+  });
+}
+
 /** What the model needs to know about a text layer's text. */
 export function textSummary(t: TextSpec) {
   const { tracking } = spacingOf(t);
@@ -155,6 +166,9 @@ export function textSummary(t: TextSpec) {
     ...(space ? { space } : {}),
     // Paragraphs set differently (a PSD's): each one's alignment, indents and space; the fields above are the first's.
     ...(t.paragraphs ? { paragraphs: t.paragraphs } : {}),
+    // Characters set differently (style_text_range, a PSD's style runs): each stretch and its style; the fields
+    // above are the first's.
+    ...(hasRuns(t) ? { styles: styleSummary(t) } : {}),
     // Rotated, flipped or stretched text: the angle its baseline runs at, and the whole linear map.
     ...(t.transform
       ? {

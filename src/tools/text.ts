@@ -24,9 +24,9 @@ import {
   BUNDLED_FONT,
   fontShownAs,
   renderTextSpec,
-  resizeTextSpec,
 } from '../engine/text.js';
 import { paragraphList, paragraphOf, sameParagraph, withParagraphs } from '../engine/text-paragraph.js';
+import { restyle, sameRuns, stylesOf, withContent } from '../engine/text-runs.js';
 import { sameSpacing, withSpacing } from '../engine/text-spacing.js';
 import { allocateId, insertLayer, layerById, setActive, setLayer, slotAbove } from '../engine/tree.js';
 import { POINT_JUSTIFICATIONS } from '../registry/tools/text-params.js';
@@ -197,6 +197,14 @@ function overflowNote(hidden: number): Payload {
   };
 }
 
+/** Where `match` starts in `content`, each occurrence after the one before (as Photoshop's Find steps on). */
+function occurrencesOf(content: string, match: string): number[] {
+  const out: number[] = [];
+  if (match === '') return out;
+  for (let i = content.indexOf(match); i >= 0; i = content.indexOf(match, i + match.length)) out.push(i);
+  return out;
+}
+
 /** What set_text_size keeps in place, as Photoshop does. */
 function resizeNote(spec: TextSpec): string {
   const { justification, box } = paragraphOf(spec);
@@ -241,7 +249,8 @@ export const textHandlers = {
     const autoNamed = layer.name === autoLayerName(old);
     const newName = autoNamed ? autoLayerName(content) : layer.name;
     // Paragraphs keep their own settings; one added takes the last one's, as Photoshop continues a paragraph's.
-    const edited = { ...layer.text, content };
+    // Characters kept keep their styles; typed ones take the style Photoshop's type tool gives them.
+    const edited = withContent(layer.text, content);
     const out = rerender(ctx, doc, layer, withParagraphs(edited, paragraphList(edited)), newName);
     return {
       old_text: old,
@@ -255,13 +264,16 @@ export const textHandlers = {
     const layer = editableText(ctx, doc.state, name, '修改文字颜色');
     const old = rgbToHex(layer.text.color);
     const held = await heldColorFields(doc.state, color);
-    if (old === rgbToHex(held.color)) {
+    const olds = [...new Set(stylesOf(layer.text).map((st) => rgbToHex(st.color)))];
+    if (olds.length === 1 && old === rgbToHex(held.color)) {
       return { ...unchanged(ctx, doc, layer, `文字颜色已经是 ${old}`), ...held.note };
     }
+    // Every character, as Photoshop's colour with the whole layer chosen.
     return {
       old_color: old,
+      ...(olds.length > 1 ? { old_colors: olds } : {}),
       ...held.note,
-      ...rerender(ctx, doc, layer, { ...layer.text, color: held.color }),
+      ...rerender(ctx, doc, layer, restyle(layer.text, { color: held.color })),
     };
   },
 
@@ -277,8 +289,15 @@ export const textHandlers = {
       });
     }
     // Any spelling of the same bundled weight (a file's PostScript name, 思源黑体 Bold) is the same font.
-    if (fontShownAs(old) === fontShownAs(font)) return unchanged(ctx, doc, layer, `字体已经是“${old}”`);
-    return { old_font: old, ...rerender(ctx, doc, layer, { ...layer.text, font }) };
+    const olds = [...new Set(stylesOf(layer.text).map((st) => st.font))];
+    if (olds.every((f) => fontShownAs(f) === fontShownAs(font))) {
+      return unchanged(ctx, doc, layer, `字体已经是“${old}”`);
+    }
+    return {
+      old_font: old,
+      ...(olds.length > 1 ? { old_fonts: olds } : {}),
+      ...rerender(ctx, doc, layer, restyle(layer.text, { font })),
+    };
   },
 
   set_text_spacing(
@@ -368,11 +387,62 @@ export const textHandlers = {
     const doc = activeDoc(ctx);
     const layer = editableText(ctx, doc.state, name, '修改字号');
     const old = layer.text.size;
-    if (old === size) return unchanged(ctx, doc, layer, `字号已经是 ${size} 像素`);
+    const olds = [...new Set(stylesOf(layer.text).map((st) => st.size))];
+    if (olds.length === 1 && old === size) return unchanged(ctx, doc, layer, `字号已经是 ${size} 像素`);
+    // Every character, as Photoshop's size with the whole layer chosen (resize_layer scales them in proportion).
     return {
       old_size: old,
-      note: resizeNote(layer.text),
-      ...rerender(ctx, doc, layer, resizeTextSpec(layer.text, size)),
+      ...(olds.length > 1 ? { old_sizes: olds } : {}),
+      note: `${resizeNote(layer.text)}${olds.length > 1 ? '；原来各字字号不同，现都为此字号（要按比例缩放各字请用 resize_layer）' : ''}`,
+      ...rerender(ctx, doc, layer, restyle(layer.text, { size })),
+    };
+  },
+
+  async style_text_range({ name, text: match, occurrence, font_size, color, font_name }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = editableText(ctx, doc.state, name, '修改文字样式');
+    if (font_size === undefined && color === undefined && font_name === undefined) {
+      fail('invalid_arguments', '没有要修改的项：至少给出 font_size、color、font_name 之一', {
+        hint: '如 {"name": "标题", "text": "5折", "font_size": 120, "color": "#e60012"} 把“5折”放大并改为红色',
+      });
+    }
+    const font = font_name?.trim();
+    if (font === '') {
+      fail('invalid_arguments', 'font_name 不能为空', {
+        hint: `给出字体名称，如内置的 ${BUNDLED_FAMILIES.join('、')}，或省略 font_name`,
+        details: { font_name: '不能为空' },
+      });
+    }
+    const content = layer.text.content;
+    const at = occurrencesOf(content, match);
+    if (at.length === 0) {
+      fail('not_found', `“${layer.name}”的文字中没有“${match}”`, {
+        hint: 'text 须与图层中的文字完全一致（区分大小写，换行写作 \\n）；文字内容见结果中的 content',
+        details: { content },
+      });
+    }
+    if (occurrence !== undefined && occurrence > at.length) {
+      fail('out_of_bounds', `“${match}”在“${layer.name}”中只出现 ${at.length} 处，没有第 ${occurrence} 处`, {
+        hint: `occurrence 取 1 到 ${at.length}，或省略以改所有出现处`,
+        details: [{ parameter: 'occurrence', value: occurrence, max: at.length }],
+      });
+    }
+    const held = color !== undefined ? await heldColorFields(doc.state, color) : undefined;
+    const change = {
+      ...(font !== undefined ? { font } : {}),
+      ...(font_size !== undefined ? { size: font_size } : {}),
+      ...(held ? { color: held.color } : {}),
+    };
+    const chosen = occurrence !== undefined ? [at[occurrence - 1]!] : at;
+    let spec = layer.text;
+    for (const start of chosen) spec = restyle(spec, change, start, start + match.length);
+    if (sameRuns(spec, layer.text)) {
+      return { ...unchanged(ctx, doc, layer, `“${match}”已经是所给的样式`), ...held?.note };
+    }
+    return {
+      styled: { match, occurrences: chosen.length, of: at.length },
+      ...held?.note,
+      ...rerender(ctx, doc, layer, spec),
     };
   },
 } satisfies ToolHandlers;

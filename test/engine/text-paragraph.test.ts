@@ -66,13 +66,13 @@ describe('wrapParagraph', () => {
 describe('spreadLine', () => {
   it('shares the extra width between the spaces, or between the characters of Chinese', () => {
     expect(spreadLine('ab cd', 9, mono)).toEqual([
-      { text: 'ab', dx: 0 },
-      { text: 'cd', dx: 3 + 4 },
+      { text: 'ab', dx: 0, at: 0 },
+      { text: 'cd', dx: 3 + 4, at: 3 },
     ]);
     expect(spreadLine('春季新', 5, mono)).toEqual([
-      { text: '春', dx: 0 },
-      { text: '季', dx: 2 },
-      { text: '新', dx: 4 },
+      { text: '春', dx: 0, at: 0 },
+      { text: '季', dx: 2, at: 1 },
+      { text: '新', dx: 4, at: 2 },
     ]);
   });
 

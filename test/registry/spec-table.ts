@@ -358,6 +358,7 @@ export const DESIGN_GROUP_E = [
   'fill_gradient',
   'paint_stroke',
   'export_image',
+  'style_text_range',
 ] as const;
 
 /**

@@ -36,7 +36,14 @@ describe('the toolbox’s search', () => {
 
   it('keeps the registry’s order among equally good matches, and finds nothing it should not', () => {
     // A label that starts with the words (文字对齐) before those that hold them, then by the registry's order.
-    expect(labels('文字')).toEqual(['文字对齐', '修改文字', '修改文字颜色', '创建文字', '创建段落文字']);
+    expect(labels('文字')).toEqual([
+      '文字对齐',
+      '修改文字',
+      '修改文字颜色',
+      '创建文字',
+      '创建段落文字',
+      '修改部分文字样式',
+    ]);
     expect(labels('gaussian_blur')).toEqual(['高斯模糊']);
     expect(labels('没有这种工具')).toEqual([]);
     expect(labels('')).toHaveLength(tools.length);

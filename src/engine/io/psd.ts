@@ -96,6 +96,7 @@ import {
   sameParagraph,
   withParagraphs,
 } from '../text-paragraph.js';
+import { hasRuns, runList, sameRuns, styleAt, withRuns } from '../text-runs.js';
 import { isLeading, isTracking, sameSpacing, spacingOf } from '../text-spacing.js';
 import { decodeImage, encodePng } from './image-codec.js';
 import { checkPackedRows } from './packbits.js';
@@ -549,15 +550,10 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
       }
       if (layer.psdText) {
         const record = layer.psdText.record as unknown as NonNullable<AgLayer['text']>;
-        const runs = new Set(
-          (record.styleRuns ?? []).map((r) =>
-            JSON.stringify([r.style.font?.name, r.style.fontSize, r.style.fillColor]),
-          ),
-        );
-        const lost = [...(runs.size > 1 ? ['多种文字样式'] : []), ...textDropped(record)];
+        const lost = textDropped(record);
         if (lost.length > 0) {
           warnings.push(
-            `文字图层“${layer.name}”已修改，其${lost.join('、')}不再保留：按单一的字体字号和颜色保存`,
+            `文字图层“${layer.name}”已修改，其${lost.join('、')}不再保留：各字按其字体、字号和颜色保存`,
           );
         }
       }
@@ -618,7 +614,8 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
 }
 
 /**
- * A text record for `t` as it is now: its words in one font, size and colour, its paragraph settings (point or
+ * A text record for `t` as it is now: its words in their fonts, sizes and colours (a style run each where they
+ * differ, over the first one's as the record's own style), its paragraph settings (point or
  * paragraph text with its box, its alignment) and its transform, whose origin is where Photoshop anchors the
  * text: the first baseline's start, centre or end for point text; for paragraph text the origin the box is
  * stated from. The font by PostScript name: a file's own name as the file gave it, whatever font draws it here.
@@ -632,6 +629,18 @@ async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullabl
         length: line.length + 1,
         style: paragraphStyleOf(paragraphAt(t, k)),
       }))
+    : undefined;
+  const styleRuns = hasRuns(t)
+    ? await Promise.all(
+        runList(t).map(async (r) => ({
+          length: r.length,
+          style: {
+            font: { name: psdFontName(r.font) },
+            fontSize: r.size,
+            fillColor: await textColour(ctx, r.color),
+          },
+        })),
+      )
     : undefined;
   const [a, b, c, d] = t.transform ?? [1, 0, 0, 1];
   const anchor = textAnchor(t);
@@ -662,6 +671,7 @@ async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullabl
           },
         }
       : {}),
+    ...(styleRuns ? { styleRuns } : {}),
     ...(runs ? { paragraphStyleRuns: runs } : {}),
     ...(box ? { shapeType: 'box' as const, boxBounds: [...box] } : {}),
   };
@@ -693,12 +703,13 @@ async function keptText(
       a.color.b === b.color.b &&
       JSON.stringify(a.transform ?? null) === JSON.stringify(b.transform ?? null) &&
       sameParagraph(a, b) &&
-      sameSpacing(a, b);
+      sameSpacing(a, b) &&
+      sameRuns(a, b);
     if (!same) return undefined;
   }
   let record = kept.record as unknown as NonNullable<AgLayer['text']>;
   if (kept.mode !== mode) {
-    const recoloured = await recolouredText(ctx, record, b.color);
+    const recoloured = await recolouredText(ctx, record, b);
     if (!recoloured) return undefined;
     record = recoloured;
   }
@@ -708,26 +719,32 @@ async function keptText(
 }
 
 /**
- * `record` with its text colour restated as `c` in the document's mode: undefined when its characters have more
- * than one colour or a stroke, which a TextSpec's one colour cannot restate.
+ * `record` with its text colours restated as `spec`'s, in the document's mode: each style run takes the colour of
+ * the spec's character it starts at (the spec's runs are the record's with those of one font, size and colour
+ * merged). Undefined with a stroke, whose colour a TextSpec does not hold.
  */
 async function recolouredText(
   ctx: EncodeContext,
   record: NonNullable<AgLayer['text']>,
-  c: RGB,
+  spec: TextSpec,
 ): Promise<NonNullable<AgLayer['text']> | undefined> {
   const styles = [record.style ?? {}, ...(record.styleRuns ?? []).map((r) => r.style)];
-  const fills = new Set(styles.flatMap((st) => (st.fillColor ? [JSON.stringify(st.fillColor)] : [])));
-  if (fills.size > 1 || styles.some((st) => st.strokeFlag === true)) return undefined;
-  const fillColor = await textColour(ctx, c);
-  const paint = (st: AgTextStyle): AgTextStyle => (st.fillColor ? { ...st, fillColor } : st);
-  return {
-    ...record,
-    style: { ...(record.style ?? {}), fillColor },
-    ...(record.styleRuns
-      ? { styleRuns: record.styleRuns.map((r) => ({ ...r, style: paint(r.style) })) }
-      : {}),
-  };
+  if (styles.some((st) => st.strokeFlag === true)) return undefined;
+  const fillColor = await textColour(ctx, spec.color);
+  let at = 0;
+  const styleRuns = record.styleRuns
+    ? await Promise.all(
+        record.styleRuns.map(async (r) => {
+          const start = at;
+          at += r.length;
+          return {
+            ...r,
+            style: { ...r.style, fillColor: await textColour(ctx, styleAt(spec, start).color) },
+          };
+        }),
+      )
+    : undefined;
+  return { ...record, style: { ...(record.style ?? {}), fillColor }, ...(styleRuns ? { styleRuns } : {}) };
 }
 
 /** Whether `layer` should be written as Photoshop's locked "Background" (no transparency channel). */
@@ -1509,15 +1526,12 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
   if (t.orientation === 'vertical') return '文字为竖排';
   const runs = t.styleRuns ?? [];
   const style = { ...(t.style ?? {}), ...(runs[0]?.style ?? {}) };
-  const distinct = new Set(
-    runs.map((r) => JSON.stringify({ f: r.style.font?.name, s: r.style.fontSize, c: r.style.fillColor })),
-  );
-  // Kept as the file has them while the text is not edited (PsdText); an edit writes the text in one style, its
-  // paragraph box and alignment kept.
-  const dropped = [...(distinct.size > 1 ? ['多种文字样式'] : []), ...textDropped(t)];
+  // Kept as the file has them while the text is not edited (PsdText); an edit writes each character in its font,
+  // size and colour, its paragraph box and alignment kept, without what a TextSpec cannot hold.
+  const dropped = textDropped(t);
   if (dropped.length > 0) {
     ctx.warnings.push(
-      `文字图层“${l.name ?? ''}”的${dropped.join('、')}在文字未修改（可移动）时原样保存；修改其内容、字号、颜色、字体或变换后，按单一的字体字号和颜色保存`,
+      `文字图层“${l.name ?? ''}”的${dropped.join('、')}在文字未修改（可移动）时原样保存；修改其内容、字号、颜色、字体或变换后不再保留`,
     );
   }
   const size = round6(style.fontSize ?? 12);
@@ -1541,8 +1555,23 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
     ...(isLeading(spacing.leading) ? { leading: spacing.leading } : {}),
     ...(isTracking(spacing.tracking) ? { tracking: spacing.tracking } : {}),
   };
-  // Each paragraph's alignment, indents and space (one set for all where they agree).
-  return withParagraphs(spec, paragraphSettingsOf(t));
+  // Each paragraph's alignment, indents and space (one set for all where they agree), each character's style.
+  const styled = withParagraphs(spec, paragraphSettingsOf(t));
+  const total = runs.reduce((n, r) => n + r.length, 0);
+  if (runs.length < 2 || total !== t.text.length) return styled;
+  const where = `文字图层“${l.name ?? ''}”`;
+  const characters = await Promise.all(
+    runs.map(async (r) => {
+      const st = { ...(t.style ?? {}), ...r.style };
+      return {
+        length: r.length,
+        font: st.font?.name ?? font,
+        size: round6(st.fontSize ?? size),
+        color: await fileColour(textFill(st.fillColor), ctx, where),
+      };
+    }),
+  );
+  return withRuns(styled, characters);
 }
 
 function isOpaque(r: Raster): boolean {

@@ -8,6 +8,7 @@ import {
   PATH,
   PIECES_MAX_ITEMS,
   TEXT,
+  TEXT_MAX_LENGTH,
 } from '../bounds.js';
 import {
   EXPORT_FORMAT_IDS,
@@ -817,6 +818,37 @@ export const groupE = [
       required: ['name', 'alignment'],
     },
     limits: { name: NAME },
+  }),
+  defineTool({
+    name: 'style_text_range',
+    group: 'E',
+    toolset: 'text',
+    label: '修改部分文字样式',
+    labelEn: 'Character Style',
+    effect: 'write',
+    idempotent: true,
+    description:
+      '只改 name 指定的文字图层中一部分文字的字体、字号或颜色（并将其设为当前图层），如在 Photoshop 中用文字工具选中几个字后在字符面板中修改：标题中的价格放大变红、一个词改粗体等；其余文字不变。text 为要改的文字，须与图层中的文字完全一致（区分大小写，可跨行）；text 中的 \\n 表示换行；occurrence 为改第几处（从 1 起），省略时改所有出现处。font_size 为字号（像素），大于 0，最大 5000；color 为十六进制颜色，如 #ff0000；font_name 为字体名称（找不到时按字重用内置中文字体渲染）；三者至少给出一项。每行的行高随该行最大的字（自动行距时），点文字的锚点随第一个字。之后用 set_text_content 修改文字时，保留的字保持各自的样式，新输入的字取被替换的第一个字（或其前一个字）的样式；set_text_color、set_text_size、set_text_font 修改整个图层的所有文字。',
+    parameters: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: '文字图层名称' },
+        text: { type: 'string', description: '要改样式的文字，与图层中的文字完全一致' },
+        occurrence: { type: 'number', description: '改第几处（从 1 起）；省略时改所有出现处' },
+        font_size: { type: 'number', description: '字号（像素），大于 0，最大 5000' },
+        color: { type: 'string', description: '文字颜色，十六进制颜色，如 #ff0000' },
+        font_name: { type: 'string', description: '字体名称' },
+      },
+      required: ['name', 'text'],
+    },
+    limits: {
+      name: NAME,
+      text: TEXT,
+      occurrence: { min: 1, max: TEXT_MAX_LENGTH, integer: true },
+      font_size: { above: 0, max: 5000 },
+      color: { format: 'color', inks: true },
+      font_name: NAME,
+    },
   }),
   defineTool({
     name: 'export_image',
