@@ -1167,6 +1167,7 @@ export function CanvasPane() {
                 key={`${typing.edit.x},${typing.edit.y},${typing.edit.layer?.id ?? 'new'}`}
                 edit={typing.edit}
                 zoom={view.zoom}
+                field={typing.field}
                 onCommit={(text, box) => typing.edit && typing.commit(typing.edit, text, box)}
                 onCancel={typing.cancel}
               />

@@ -9,7 +9,10 @@
  * edited: one history step; point text aligned other than left takes a second, its alignment), Esc
  * cancels. Nothing is sent for an empty new text or an unchanged one. As in Photoshop, the options bar belongs to
  * the words being typed: going to it (its font, size or colour) keeps them open, a change there restyles them,
- * and its Enter brings the keys back to them; leaving for anywhere else commits them.
+ * and its Enter brings the keys back to them; leaving for anywhere else commits them. With some characters of a
+ * text layer selected in the box, a change there sets those characters only (修改部分文字样式, after the words
+ * typed so far: one history step), and the box closes on the layer as the server draws it: the box types in one
+ * style, so it could not show the characters in theirs.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { TEXT_BASELINE_EM } from '../../registry/tools/text-params.js';
@@ -165,6 +168,11 @@ export function useTextTool(docName: string | null) {
   // (its field left by the click that commits them) is in what is sent.
   const editNow = useRef<TextEdit | null>(null);
   const madeNow = useRef<MadeText | null>(null);
+  // The box the words are typed in, while it is open: where the characters selected in it are read.
+  const field = useRef<HTMLTextAreaElement | null>(null);
+  // Words whose characters were styled (and their words made) with the box still on the page: its commit, when the
+  // focus leaves it, is not another edit.
+  const styled = useRef<TextEdit | null>(null);
   const putEdit = (next: TextEdit | null) => {
     editNow.current = next;
     setEdit(next);
@@ -240,6 +248,10 @@ export function useTextTool(docName: string | null) {
 
   /** The words typed in `e` made or changed, in `resized`, the box its handle gave paragraph text (document px). */
   const commit = (e: TextEdit, text: string, resized?: BoxSize) => {
+    if (styled.current && sameEdit(styled.current, e)) {
+      styled.current = null;
+      return;
+    }
     const edited = editNow.current && sameEdit(editNow.current, e) ? editNow.current : e;
     const now = resized && edited.box ? { ...edited, box: resized } : edited;
     putEdit(null);
@@ -330,7 +342,76 @@ export function useTextTool(docName: string | null) {
       });
   };
 
-  return { edit, made, clickAt, boxAt, commit, restyle, restyleMade, cancel: () => putEdit(null) };
+  /**
+   * The characters selected in the box of `e`, a text layer's words being edited, set so by `args` (style_text_range's
+   * font_size, color or font_name), after the words typed so far, as one history step; the box then closes. False
+   * (nothing done) when no characters of it are selected.
+   */
+  const styleSelection = (e: TextEdit, args: Record<string, unknown>): boolean => {
+    const el = field.current;
+    const now = editNow.current;
+    if (!el || !e.layer || !now || !sameEdit(now, e)) return false;
+    const { selectionStart: start, selectionEnd: end, value } = el;
+    const content = value.replace(/\s+$/, '');
+    if (!(end > start) || end > content.length) return false;
+    const text = content.slice(start, end);
+    const occurrence = occurrenceAt(content, text, start);
+    if (occurrence === 0) return false;
+    styled.current = e;
+    putEdit(null);
+    let name = refOf(e.layer);
+    const style = () => ({ name: PANE_TOOLS.textRange, arguments: { name, text, occurrence, ...args } });
+    if (content === e.initial) {
+      void studio.run([style()]);
+      return true;
+    }
+    // The words first (renaming a layer named after them), then the characters in the layer by its new name.
+    const gesture = { oneStep: gestureId() };
+    void studio
+      .run(
+        [
+          {
+            name: PANE_TOOLS.editText,
+            arguments: { name, text: content },
+            onResult: (r) => {
+              const layer = r.layer as { name?: unknown; ref?: unknown } | undefined;
+              const ref = layer?.ref ?? layer?.name;
+              if (typeof ref === 'string') name = ref;
+            },
+          },
+        ],
+        gesture,
+      )
+      .catch(() => false)
+      .then((ok) => (ok ? studio.run([style()], gesture) : false));
+    return true;
+  };
+
+  return {
+    edit,
+    made,
+    field,
+    clickAt,
+    boxAt,
+    commit,
+    restyle,
+    restyleMade,
+    styleSelection,
+    cancel: () => putEdit(null),
+  };
+}
+
+/**
+ * Which occurrence of `text` in `content` starts at `start` (1 the first), as style_text_range counts them (each
+ * after the one before); 0 when none does.
+ */
+export function occurrenceAt(content: string, text: string, start: number): number {
+  let k = 0;
+  for (let i = content.indexOf(text); i >= 0 && i <= start; i = content.indexOf(text, i + text.length)) {
+    k++;
+    if (i === start) return k;
+  }
+  return 0;
 }
 
 /** The type tool's state, as the canvas and the options bar share it. */
@@ -356,16 +437,26 @@ const BOX_HANDLE = 'text-box-handle';
 export function TextEditor({
   edit,
   zoom,
+  field,
   onCommit,
   onCancel,
 }: {
   edit: TextEdit;
   zoom: number;
+  /** Set to the box while it is open (TextTyping's, where the options bar reads the characters selected). */
+  field?: { current: HTMLTextAreaElement | null };
   onCommit(text: string, box?: BoxSize): void;
   onCancel(): void;
 }) {
   const { t } = useStudioView();
   const box = useRef<HTMLTextAreaElement>(null);
+  useLayoutEffect(() => {
+    if (!field) return;
+    field.current = box.current;
+    return () => {
+      if (field.current === box.current) field.current = null;
+    };
+  }, [field]);
   const [value, setValue] = useState(edit.initial);
   const [size, setSize] = useState<BoxSize | undefined>(edit.box);
   const sizeNow = useRef(size);

@@ -8,7 +8,8 @@
  * bar's settings. With no text layer selected it holds what new text is set in: the chosen font and size, and the
  * document's foreground colour. As Photoshop's bar, Enter in a field (or a font or colour chosen) gives the keys
  * back to the document — to the words being typed, else the canvas, where V and Ctrl+Z act — and a press outside
- * the bar takes the focus from its field.
+ * the bar takes the focus from its field. With some characters of a layer's words selected in the type tool's box,
+ * a change sets those characters only (修改部分文字样式; TextTool.tsx).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { POINT_JUSTIFICATIONS } from '../../registry/tools/text-params.js';
@@ -200,7 +201,10 @@ export function TypeOptionsBar({
     call: string,
     args: Record<string, unknown>,
     keep: () => void,
+    characters: Record<string, unknown>,
   ) => {
+    // Characters selected in a layer's words: those only (修改部分文字样式), as Photoshop's bar sets a selection.
+    if (target.kind === 'layer' && target.edited && typing.styleSelection(target.edited, characters)) return;
     const send = (name: string, edited: TextEdit | null) => {
       void studio.run([{ name: call, arguments: { name, ...args } }]).then((ok) => {
         if (!ok) return;
@@ -228,7 +232,7 @@ export function TypeOptionsBar({
     if (raw.trim() === '' || !Number.isFinite(v) || v <= (sizeLimits?.above ?? 0) || v < min || v > max)
       return;
     if (v === sizeShown) return;
-    apply({ size: v }, PANE_TOOLS.textSize, { size: v }, () => onSize(v));
+    apply({ size: v }, PANE_TOOLS.textSize, { size: v }, () => onSize(v), { font_size: v });
   };
   const fontShown = style.font ?? fonts?.default ?? '';
   // A layer's font the list lacks (a file's font this machine has not got) is still shown, first.
@@ -269,7 +273,9 @@ export function TypeOptionsBar({
               const v = el.value;
               const chosen = v === fonts.default ? null : v;
               if (v !== fontShown)
-                apply({ font: chosen }, PANE_TOOLS.textFont, { font_name: v }, () => onFont(chosen));
+                apply({ font: chosen }, PANE_TOOLS.textFont, { font_name: v }, () => onFont(chosen), {
+                  font_name: v,
+                });
               // Chosen from the list: back to the document; stepped with the keys, the list keeps them.
               if (!fontKeyed.current) backToDocument(el);
             }}
@@ -371,7 +377,7 @@ export function TypeOptionsBar({
             const keep =
               target.kind === 'typing' || target.kind === 'none' ? () => foreground.set(v) : () => {};
             if (v.toLowerCase() !== colorShown.toLowerCase())
-              apply({ color: v }, PANE_TOOLS.textColor, { color: v }, keep);
+              apply({ color: v }, PANE_TOOLS.textColor, { color: v }, keep, { color: v });
             else keep();
             backToDocument(el);
           }}

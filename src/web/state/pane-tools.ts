@@ -46,6 +46,7 @@ export const PANE_TOOLS = {
   textAlign: 'set_text_alignment',
   textSpacing: 'set_text_spacing',
   textBox: 'set_text_box',
+  textRange: 'style_text_range',
   arrange: 'arrange_layer',
   arrangeMany: 'arrange_layers',
   bringToFront: 'bring_to_front',

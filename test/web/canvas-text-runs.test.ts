@@ -1,0 +1,147 @@
+/**
+ * Characters selected in the type tool's box and changed in the options bar: only they change (修改部分文字样式),
+ * as Photoshop's bar sets a selection; words typed before are made first, the two one history step; the box then
+ * closes on the layer as the server draws it, each character in its style. With nothing selected the bar still
+ * changes the whole layer.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { activeLayers, createSession, okCalls, toolCall } from '../server/support.js';
+import { eventually, snapshot } from '../support/browser.js';
+import { screenPoint } from './canvas-support.js';
+import { studioHarness } from './studio-harness.js';
+
+const studio = studioHarness('canvas-text-runs');
+
+const onCanvas = (page: Page, x: number, y: number) => screenPoint(page, 600, 400, x, y);
+
+async function labels(id: string): Promise<string[]> {
+  const s = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
+    active: { history: { labels: string[]; index: number } };
+  };
+  return s.active.history.labels.slice(0, s.active.history.index + 1);
+}
+
+/** The active layer's text as the model sees it (get_active_layer_info): its words and styles. */
+async function activeText(id: string) {
+  const [info] = await okCalls(studio.url, id, [toolCall('get_active_layer_info', {})]);
+  return (
+    info!.layer as { text: { content: string; styles?: { text: string; size: number; color: string }[] } }
+  ).text;
+}
+
+/** A 600 × 400 document with the text 限时5折 (60 px, black) at 40, 120, the studio open on it with the type tool. */
+async function withPrice() {
+  const id = await createSession(studio.url);
+  await okCalls(studio.url, id, [
+    toolCall('create_document', { width: 600, height: 400, name: '价签' }),
+    toolCall('create_text_layer', { x: 40, y: 120, text: '限时5折', font_size: 60 }),
+  ]);
+  const page = await studio.open(id);
+  await eventually(() => page.locator('.artboard img').count()).toBe(1);
+  const canvas = page.locator('.canvas-viewport[tabindex]');
+  await canvas.focus();
+  await page.keyboard.press('t');
+  await eventually(() =>
+    page.getByRole('button', { name: '横排文字工具' }).getAttribute('aria-pressed'),
+  ).toBe('true');
+  const bar = page.locator('.tool-options');
+  const editor = page.locator('.artboard .text-editor');
+  const open = async () => {
+    const b = (await activeLayers(studio.url, id)).find((l) => l.text)!.bounds!;
+    const at = await onCanvas(page, Number(b.left) + 10, Number(b.top) + Number(b.height) / 2);
+    await page.mouse.click(at.x, at.y);
+    await eventually(() => editor.count()).toBe(1);
+  };
+  const picture = page.locator('.artboard img');
+  return {
+    id,
+    page,
+    editor,
+    open,
+    /** The canvas's picture as it is now: wait for `drawn()` to differ from it to see a change. */
+    drawn: () => picture.getAttribute('src'),
+    size: bar.locator('input[type="number"]'),
+    color: bar.locator('.text-color'),
+  };
+}
+
+describe('characters selected in the type tool’s box', () => {
+  it('take a colour chosen in the bar, the others unchanged, in one step', async () => {
+    const { id, page, editor, open, color, drawn } = await withPrice();
+    const steps = (await labels(id)).length;
+    const before = await drawn();
+    await open();
+    await expect(editor.inputValue()).resolves.toBe('限时5折');
+    // The digit selected, as a drag or Shift+arrows would.
+    await editor.evaluate((e) => (e as HTMLTextAreaElement).setSelectionRange(2, 3));
+    await color.focus();
+    await color.fill('#e60012');
+    await eventually(async () => (await labels(id)).slice(steps)).toEqual(['修改部分文字样式']);
+    await eventually(() => editor.count()).toBe(0);
+    expect((await activeText(id)).styles).toEqual([
+      { text: '限时', font: 'Noto Sans SC', size: 60, color: '#000000' },
+      { text: '5', font: 'Noto Sans SC', size: 60, color: '#e60012' },
+      { text: '折', font: 'Noto Sans SC', size: 60, color: '#000000' },
+    ]);
+    await eventually(drawn).not.toBe(before);
+    await snapshot(page, 'canvas-text-runs-colour');
+  });
+
+  it('take a size after the words typed so far, the two one history step', async () => {
+    const { id, page, editor, open, size, drawn } = await withPrice();
+    const steps = (await labels(id)).length;
+    const before = await drawn();
+    await open();
+    await page.keyboard.press('End');
+    await page.keyboard.type('起');
+    await editor.evaluate((e) => (e as HTMLTextAreaElement).setSelectionRange(2, 3));
+    await size.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('120');
+    await page.keyboard.press('Enter');
+    await eventually(() => editor.count()).toBe(0);
+    await eventually(async () => (await activeText(id)).content).toBe('限时5折起');
+    await eventually(async () => (await activeText(id)).styles?.map((r) => [r.text, r.size])).toEqual([
+      ['限时', 60],
+      ['5', 120],
+      ['折起', 60],
+    ]);
+    // One step for the words and the size, as Photoshop's one edit of the text.
+    const made = (await labels(id)).slice(steps);
+    expect(made).toHaveLength(1);
+    await eventually(drawn).not.toBe(before);
+    // No other call: the box closed on the styled words without making them again.
+    await expect(page.locator('article.card.error').count()).resolves.toBe(0);
+    await expect(page.locator('article.card').count()).resolves.toBe(2);
+    await snapshot(page, 'canvas-text-runs-size');
+    // Undone, both go.
+    await okCalls(studio.url, id, [toolCall('undo', {})]);
+    expect((await activeText(id)).content).toBe('限时5折');
+    expect((await activeText(id)).styles).toBeUndefined();
+  });
+
+  it('with nothing selected, the bar still changes the whole layer', async () => {
+    const { id, editor, open, size } = await withPrice();
+    await open();
+    await caretAtEnd(editor);
+    await size.click();
+    await size.press('Control+A');
+    await size.pressSequentially('80');
+    await size.press('Enter');
+    await eventually(async () => (await activeLayers(studio.url, id)).find((l) => l.text)?.text?.size).toBe(
+      80,
+    );
+    // The words stay open, as before.
+    await expect(editor.count()).resolves.toBe(1);
+    expect((await activeText(id)).styles).toBeUndefined();
+  });
+});
+
+/** The caret at the end of the words, nothing selected. */
+async function caretAtEnd(editor: ReturnType<Page['locator']>) {
+  await editor.evaluate((e) => {
+    const el = e as HTMLTextAreaElement;
+    el.setSelectionRange(el.value.length, el.value.length);
+  });
+}
