@@ -13,6 +13,9 @@ import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('canvas-text-runs');
 
+/** What the tests use of the page's textarea (the test code has no DOM types). */
+type TextField = { value: string; setSelectionRange(start: number, end: number): void };
+
 const onCanvas = (page: Page, x: number, y: number) => screenPoint(page, 600, 400, x, y);
 
 async function labels(id: string): Promise<string[]> {
@@ -74,7 +77,7 @@ describe('characters selected in the type tool’s box', () => {
     await open();
     await expect(editor.inputValue()).resolves.toBe('限时5折');
     // The digit selected, as a drag or Shift+arrows would.
-    await editor.evaluate((e) => (e as HTMLTextAreaElement).setSelectionRange(2, 3));
+    await editor.evaluate((e) => (e as unknown as TextField).setSelectionRange(2, 3));
     await color.focus();
     await color.fill('#e60012');
     await eventually(async () => (await labels(id)).slice(steps)).toEqual(['修改部分文字样式']);
@@ -95,7 +98,7 @@ describe('characters selected in the type tool’s box', () => {
     await open();
     await page.keyboard.press('End');
     await page.keyboard.type('起');
-    await editor.evaluate((e) => (e as HTMLTextAreaElement).setSelectionRange(2, 3));
+    await editor.evaluate((e) => (e as unknown as TextField).setSelectionRange(2, 3));
     await size.click();
     await page.keyboard.press('Control+A');
     await page.keyboard.type('120');
@@ -141,7 +144,7 @@ describe('characters selected in the type tool’s box', () => {
 /** The caret at the end of the words, nothing selected. */
 async function caretAtEnd(editor: ReturnType<Page['locator']>) {
   await editor.evaluate((e) => {
-    const el = e as HTMLTextAreaElement;
+    const el = e as unknown as TextField;
     el.setSelectionRange(el.value.length, el.value.length);
   });
 }
