@@ -53,6 +53,11 @@ export interface TextNode {
   /** False when the text is rotated, skewed or scaled by a transform (the editor then shows it upright). */
   readonly upright: boolean;
   /**
+   * Set in columns (直排): `x` is then the first column's centre line and `y` its top (paragraph text: its box's
+   * top-left, as ever).
+   */
+  readonly vertical?: true;
+  /**
    * How its lines are aligned: point text about `x` (centre: centred on it, right: ending at it), paragraph
    * text within its box. Absent: left.
    */

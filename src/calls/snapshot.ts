@@ -42,6 +42,7 @@ function textNode(t: TextSpec): TextNode {
     color: rgbToHex(t.color),
     font: fontShownAs(t.font),
     upright: !t.transform,
+    ...(t.orientation === 'vertical' ? { vertical: true as const } : {}),
     ...(align === 'center' || align === 'right' ? { align } : {}),
     ...(t.box ? { box: { width: t.box[2] - t.box[0], height: t.box[3] - t.box[1] } } : {}),
     ...(indent ? { indent } : {}),

@@ -262,6 +262,12 @@ export interface TextSpec {
    */
   readonly x: number;
   readonly y: number;
+  /**
+   * Set in columns (Photoshop's vertical type, 直排; text-vertical.ts): top to bottom, right to left. Then `x, y` is
+   * the anchor itself, the top of the first column on its centre line (paragraph text: its box's top-left).
+   * Absent: horizontal.
+   */
+  readonly orientation?: 'vertical';
   /** Paragraph alignment (text-paragraph.ts); absent: left. */
   readonly justification?: Justification;
   /** Paragraph (box) text's box, as the PSD states it; absent: point text. */

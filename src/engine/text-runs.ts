@@ -19,8 +19,8 @@
  * colour, a line is as high as its largest characters (text.ts).
  */
 import { diffChars } from 'diff';
-import { TEXT_BASELINE_EM } from '../registry/tools/text-params.js';
 import type { CharacterStyle, RGB, TextRun, TextSpec } from './model.js';
+import { anchorDrop } from './text-orientation.js';
 import { paragraphOf } from './text-paragraph.js';
 
 export type { CharacterStyle, TextRun };
@@ -66,13 +66,13 @@ export function hasRuns(spec: TextSpec): boolean {
 export function resizeTextSpec(spec: TextSpec, size: number): TextSpec {
   const round = (n: number) => Math.round(n * 1e4) / 1e4 + 0;
   if (!paragraphOf(spec).box) {
-    // The anchor (x, y + TEXT_BASELINE_EM · size) is the transform's fixed point: it stays put in the document.
-    return { ...spec, size, y: round(spec.y + TEXT_BASELINE_EM * (spec.size - size)) };
+    // The anchor (x, y + its drop, text-orientation.ts) is the transform's fixed point: it stays put in the document.
+    return { ...spec, size, y: round(spec.y + anchorDrop(spec) - anchorDrop(spec, size)) };
   }
   if (!spec.transform) return { ...spec, size };
   const [, , c, d] = spec.transform;
-  const b0 = TEXT_BASELINE_EM * spec.size;
-  const b1 = TEXT_BASELINE_EM * size;
+  const b0 = anchorDrop(spec);
+  const b1 = anchorDrop(spec, size);
   // Anchor = corner + M·(0, baseline): the anchor moves by M·(0, b1 − b0); (x, y) is anchor − (0, b1).
   const ax = spec.x + c * (b1 - b0);
   const ay = spec.y + b0 + d * (b1 - b0);

@@ -31,6 +31,7 @@ import { TEXT_BASELINE_EM } from '../registry/tools/text-params.js';
 import { fail } from './errors.js';
 import type { Raster, Rect, RGB, TextMatrix, TextSpec } from './model.js';
 import { alphaBounds, cropRaster, EMPTY_RECT, isEmptyRect, unionRect } from './raster.js';
+import { anchorDrop, isVertical } from './text-orientation.js';
 import {
   type LinePart,
   lineAlign,
@@ -44,6 +45,7 @@ import {
 } from './text-paragraph.js';
 import { baseStyle, resizeTextSpec, stylesIn } from './text-runs.js';
 import { letterSpacing, lineStep, spacingOf } from './text-spacing.js';
+import { layoutColumns } from './text-vertical.js';
 
 export { resizeTextSpec };
 
@@ -320,10 +322,17 @@ function measureContext(): SKRSContext2D {
 export interface TextPiece {
   readonly text: string;
   readonly x: number;
+  /** Its own baseline (a vertical column's character); absent: its line's. */
+  readonly y?: number;
   readonly style: number;
+  /** Turned a quarter clockwise about its baseline's start (a Latin letter in a vertical column). */
+  readonly turned?: boolean;
 }
 
-/** One laid-out line: its text drawn from `x` on `baseline`, or, spread to a box's width, piece by piece. */
+/**
+ * One laid-out line: its text drawn from `x` on `baseline`, or, spread to a box's width, piece by piece. A vertical
+ * column (text-vertical.ts): `baseline` is its centre line's x, `x` where it starts down the page.
+ */
 export interface TextLine {
   readonly text: string;
   readonly baseline: number;
@@ -382,7 +391,7 @@ function paragraphsOf(content: string): { text: string; at: number }[] {
  * the advance of `s` starting at character `at`, each stretch in its own font and tracking (no kerning across a
  * change of style, as none is applied between two runs of glyphs).
  */
-function styledMeasure(spec: TextSpec) {
+function styledMeasure(spec: TextSpec, tracked = true) {
   const ctx = measureContext();
   const styles: DrawStyle[] = [];
   const keys = new Map<string, number>();
@@ -393,7 +402,8 @@ function styledMeasure(spec: TextSpec) {
       : stylesIn(spec, 0, spec.content.length);
   const ranges = spans.map((r) => {
     const font = fontString(r.style.size, resolveFont(r.style.font).family);
-    const spacing = letterSpacing(spec, r.style.size);
+    // Vertical columns add tracking themselves, character by character (text-vertical.ts).
+    const spacing = tracked ? letterSpacing(spec, r.style.size) : 0;
     const { color } = r.style;
     const key = JSON.stringify([font, spacing, color.r, color.g, color.b]);
     let k = keys.get(key);
@@ -433,6 +443,19 @@ function styledMeasure(spec: TextSpec) {
 
 /** Lines, their baselines and the box their glyphs cover, without drawing anything. */
 export function layoutText(spec: TextSpec): TextLayout {
+  if (isVertical(spec)) {
+    const { ctx, styles, use, segments } = styledMeasure(spec, false);
+    const paragraphs = paragraphsOf(spec.content);
+    const { columns, ink, hidden } = layoutColumns(spec, {
+      ctx,
+      use,
+      segments,
+      paragraphs,
+      autoEm: LINE_HEIGHT_EM,
+    });
+    const lines = columns.map((c) => ({ text: c.text, baseline: c.centre, x: c.top, pieces: c.pieces }));
+    return { font: styles[0]!.font, styles, lines, ink, hidden };
+  }
   const { ctx, styles, use, segments, measure, single } = styledMeasure(spec);
   const { box } = paragraphOf(spec);
   // Point text stands about x as in a box of no width (text-paragraph.ts lineRoom).
@@ -573,7 +596,14 @@ function coverage(spec: TextSpec, layout: TextLayout, frame: Rect, only: (style:
         ctx.letterSpacing = `${style.spacing}px`;
         current = piece.style;
       }
-      ctx.fillText(piece.text, piece.x - ox, line.baseline - oy);
+      const y = (piece.y ?? line.baseline) - oy;
+      if (piece.turned) {
+        ctx.save();
+        ctx.translate(piece.x - ox, y);
+        ctx.rotate(Math.PI / 2);
+        ctx.fillText(piece.text, 0, 0);
+        ctx.restore();
+      } else ctx.fillText(piece.text, piece.x - ox, y);
     }
   }
   return ctx.getImageData(0, 0, frame.w, frame.h).data;
@@ -749,9 +779,15 @@ export function scaleTextSpec(
   return scaled;
 }
 
-/** The start of the first baseline: the point a text transform turns about, and where a PSD anchors the text. */
-export function textAnchor(spec: Pick<TextSpec, 'x' | 'y' | 'size'>): { x: number; y: number } {
-  return { x: spec.x, y: spec.y + TEXT_BASELINE_EM * spec.size };
+/**
+ * The start of the first baseline (vertical text: the top of its first column, text-orientation.ts): the point a
+ * text transform turns about, and where a PSD anchors the text.
+ */
+export function textAnchor(spec: Pick<TextSpec, 'x' | 'y' | 'size' | 'orientation'>): {
+  x: number;
+  y: number;
+} {
+  return { x: spec.x, y: spec.y + anchorDrop(spec) };
 }
 
 /** The axis-aligned box around `r` after `m` about `anchor`. */
@@ -801,7 +837,7 @@ export function transformTextSpec(spec: TextSpec, op: TextMatrix, pivot: { x: nu
   return {
     ...rest,
     x: round(ax),
-    y: round(ay - TEXT_BASELINE_EM * spec.size),
+    y: round(ay - anchorDrop(spec)),
     ...(isIdentityMatrix(m) ? {} : { transform: m }),
   };
 }

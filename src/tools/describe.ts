@@ -156,6 +156,8 @@ export function textSummary(t: TextSpec) {
     font: t.font,
     rendered_font: t.renderedFont,
     lines: textLines(t.content).length,
+    // Set in columns (直排): x, y is the top of the first column on its centre line (a box's top-left for paragraph text).
+    ...(t.orientation === 'vertical' ? { orientation: 'vertical' } : {}),
     // The leading, fixed or auto; tracking in thousandths of an em (Photoshop's character panel).
     line_height: round3(lineStep(t, LINE_HEIGHT_EM)),
     ...(tracking !== undefined ? { tracking } : {}),

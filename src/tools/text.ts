@@ -24,7 +24,9 @@ import {
   BUNDLED_FONT,
   fontShownAs,
   renderTextSpec,
+  textAnchor,
 } from '../engine/text.js';
+import { anchorDrop, isVertical } from '../engine/text-orientation.js';
 import { paragraphList, paragraphOf, sameParagraph, withParagraphs } from '../engine/text-paragraph.js';
 import { restyle, sameRuns, stylesOf, withContent } from '../engine/text-runs.js';
 import { sameSpacing, withSpacing } from '../engine/text-spacing.js';
@@ -195,6 +197,24 @@ function overflowNote(hidden: number): Payload {
     hidden_lines: hidden,
     overflow_note: `文本框放不下全部文字：最后 ${hidden} 行未显示（同 Photoshop 的文本溢出，文字仍在图层中）；可用 set_text_box 加大文本框，或用 set_text_size 减小字号`,
   };
+}
+
+/**
+ * `spec` set the other way (orientation), where Photoshop keeps it: point text about its anchor, paragraph text
+ * with its box's corner in place (through the text's transform).
+ */
+function turnedTo(spec: TextSpec, orientation: 'horizontal' | 'vertical'): TextSpec {
+  const { orientation: _was, ...rest } = spec;
+  const next: TextSpec = orientation === 'vertical' ? { ...rest, orientation } : rest;
+  const round = (n: number) => Math.round(n * 1e4) / 1e4 + 0;
+  const anchor = textAnchor(spec);
+  if (!paragraphOf(spec).box) return { ...next, x: anchor.x, y: round(anchor.y - anchorDrop(next)) };
+  // The box's top-left corner is anchor + M·(0, −drop): kept, the anchor moves by M·(0, drop' − drop).
+  const [, , c, d] = spec.transform ?? [1, 0, 0, 1];
+  const shift = anchorDrop(next) - anchorDrop(spec);
+  const ax = anchor.x + c * shift;
+  const ay = anchor.y + d * shift;
+  return { ...next, x: round(ax), y: round(ay - anchorDrop(next)) };
 }
 
 /** Where `match` starts in `content`, each occurrence after the one before (as Photoshop's Find steps on). */
@@ -395,6 +415,21 @@ export const textHandlers = {
       ...(olds.length > 1 ? { old_sizes: olds } : {}),
       note: `${resizeNote(layer.text)}${olds.length > 1 ? '；原来各字字号不同，现都为此字号（要按比例缩放各字请用 resize_layer）' : ''}`,
       ...rerender(ctx, doc, layer, restyle(layer.text, { size })),
+    };
+  },
+
+  set_text_orientation({ name, orientation }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = editableText(ctx, doc.state, name, '修改文字方向');
+    const was = isVertical(layer.text) ? 'vertical' : 'horizontal';
+    if (was === orientation)
+      return unchanged(ctx, doc, layer, `文字已经是${orientation === 'vertical' ? '直排' : '横排'}`);
+    return {
+      old_orientation: was,
+      note: paragraphOf(layer.text).box
+        ? '段落文本框不动，文字在框内按新方向重新排列'
+        : '锚点不动（横排为第一行基线的起点，直排为第一列顶端的中线），文字绕它按新方向重新排列，如 Photoshop',
+      ...rerender(ctx, doc, layer, turnedTo(layer.text, orientation)),
     };
   },
 

@@ -359,6 +359,7 @@ export const DESIGN_GROUP_E = [
   'paint_stroke',
   'export_image',
   'style_text_range',
+  'set_text_orientation',
 ] as const;
 
 /**

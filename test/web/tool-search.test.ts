@@ -38,6 +38,7 @@ describe('the toolbox’s search', () => {
     // A label that starts with the words (文字对齐) before those that hold them, then by the registry's order.
     expect(labels('文字')).toEqual([
       '文字对齐',
+      '文字方向',
       '修改文字',
       '修改文字颜色',
       '创建文字',

@@ -85,6 +85,7 @@ import {
   textAnchor,
   textLines,
 } from '../text.js';
+import { anchorDrop, isVertical } from '../text-orientation.js';
 import {
   isJustification,
   isTextBox,
@@ -646,7 +647,7 @@ async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullabl
   const anchor = textAnchor(t);
   // The anchor's place in the text's own space: the origin for point text; for paragraph text the box's left
   // edge, TEXT_BASELINE_EM below its top (x, y is the box's top-left corner).
-  const [u, v] = box ? [box[0], box[1] + TEXT_BASELINE_EM * t.size] : [0, 0];
+  const [u, v] = box ? [box[0], box[1] + anchorDrop(t)] : [0, 0];
   const origin = { x: anchor.x - (a * u + c * v), y: anchor.y - (b * u + d * v) };
   const tidy = (n: number) => Math.round(n * 1e6) / 1e6 + 0;
   return {
@@ -673,6 +674,7 @@ async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullabl
       : {}),
     ...(styleRuns ? { styleRuns } : {}),
     ...(runs ? { paragraphStyleRuns: runs } : {}),
+    ...(isVertical(t) ? { orientation: 'vertical' as const } : {}),
     ...(box ? { shapeType: 'box' as const, boxBounds: [...box] } : {}),
   };
 }
@@ -696,6 +698,7 @@ async function keptText(
   if (a !== b) {
     const same =
       a.content === b.content &&
+      a.orientation === b.orientation &&
       a.size === b.size &&
       a.font === b.font &&
       a.color.r === b.color.r &&
@@ -1523,7 +1526,6 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
   if (!(Math.abs(a * d - b * c) > 1e-12) || ![xx, xy, yx, yy, tx, ty].every(Number.isFinite)) {
     return '文字的变换矩阵无效';
   }
-  if (t.orientation === 'vertical') return '文字为竖排';
   const runs = t.styleRuns ?? [];
   const style = { ...(t.style ?? {}), ...(runs[0]?.style ?? {}) };
   // Kept as the file has them while the text is not edited (PsdText); an edit writes each character in its font,
@@ -1541,11 +1543,14 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
   // (x, y + TEXT_BASELINE_EM · size), with x, y the box's top-left for paragraph text.
   const box = t.shapeType === 'box' && isTextBox(t.boxBounds) ? t.boxBounds : undefined;
   const spacing = textSpacingOf(t);
-  const [u, v] = box ? [box[0], box[1] + TEXT_BASELINE_EM * size] : [0, 0];
+  const orientation = t.orientation === 'vertical' ? ({ orientation: 'vertical' } as const) : {};
+  const drop = anchorDrop({ ...orientation, size });
+  const [u, v] = box ? [box[0], box[1] + drop] : [0, 0];
   const spec: TextSpec = {
     content: t.text,
     x: round6(tx + a * u + c * v),
-    y: round6(ty + b * u + d * v - TEXT_BASELINE_EM * size),
+    y: round6(ty + b * u + d * v - drop),
+    ...orientation,
     size,
     color: await fileColour(textFill(style.fillColor), ctx, `文字图层“${l.name ?? ''}”`),
     font,

@@ -48,6 +48,7 @@ import {
   MAX_LEADING,
   MAX_TEXT_BOX,
   POINT_JUSTIFICATIONS,
+  TEXT_ORIENTATIONS,
   TRACKING_MAX,
   TRACKING_MIN,
 } from './text-params.js';
@@ -816,6 +817,26 @@ export const groupE = [
         alignment: { type: 'string', description: '对齐方式', enum: JUSTIFICATIONS },
       },
       required: ['name', 'alignment'],
+    },
+    limits: { name: NAME },
+  }),
+  defineTool({
+    name: 'set_text_orientation',
+    group: 'E',
+    toolset: 'text',
+    label: '文字方向',
+    labelEn: 'Text Orientation',
+    effect: 'write',
+    idempotent: true,
+    description:
+      '把 name 指定的文字图层改为横排或直排（并将其设为当前图层），如 Photoshop 选项栏的“切换文本取向”按钮：orientation 为 vertical 直排（竖排：每列从上到下，列从右向左排；中文直立，句号逗号等标点用竖排字形放在字格右上，括号引号转为竖向，英文字母和数字顺时针转 90°）或 horizontal 横排。点文字以锚点为准：横排时锚点是第一行基线的起点，直排时是第一列顶端的中线，切换后锚点不动、文字绕它重新排列（对齐方式照旧：直排的左对齐即顶端对齐，居中以锚点为中点，右对齐到锚点止）；段落文字的文本框不动，直排时第一列贴文本框右边、到底边换列，放不下的列不显示。字体、字号、颜色、行距、字距和各字样式都保留（行距为相邻两列中线的距离）。',
+    parameters: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: '文字图层名称' },
+        orientation: { type: 'string', description: '文字方向', enum: TEXT_ORIENTATIONS },
+      },
+      required: ['name', 'orientation'],
     },
     limits: { name: NAME },
   }),

@@ -35,3 +35,9 @@ export const MAX_TEXT_BOX = 300_000;
  * sets text by it and the studio's typing box stands where the text will.
  */
 export const TEXT_BASELINE_EM = 0.88;
+
+/**
+ * Photoshop's text orientations (the options bar's Toggle Text Orientation): horizontal, lines left to right and
+ * down the page; vertical (直排), columns top to bottom and right to left, Chinese upright and Latin turned.
+ */
+export const TEXT_ORIENTATIONS = ['horizontal', 'vertical'] as const;

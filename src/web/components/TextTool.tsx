@@ -56,6 +56,8 @@ export interface TextEdit {
   readonly leading?: number;
   /** The edited text's tracking, thousandths of an em: it follows a size changed in the bar. */
   readonly tracking?: number;
+  /** The edited text is set in columns (直排): typed so, `x` its first column's centre line, `y` its top. */
+  readonly vertical?: true;
 }
 
 /** A starting size for new text: about a twelfth of the canvas's height, within reason. */
@@ -206,6 +208,7 @@ export function useTextTool(docName: string | null) {
         ...(t.indent ? { indent: t.indent } : {}),
         ...(t.leading !== undefined ? { leading: t.leading } : {}),
         ...(t.tracking !== undefined ? { tracking: t.tracking } : {}),
+        ...(t.vertical ? { vertical: true as const } : {}),
       });
       return;
     }
@@ -531,6 +534,24 @@ export function TextEditor({
   const shift = size ? 0 : edit.align === 'center' ? outer / 2 : edit.align === 'right' ? outer : 0;
   const left = edit.x * zoom - shift;
   const top = (edit.y - lift) * zoom;
+  // Vertical text typed in columns (CSS vertical-rl, which stands Chinese upright and turns Latin as the server
+  // does): point text's first column centred on x from y down (centred on y, or ending at it, when so aligned);
+  // paragraph text in its box, the first column at its right edge.
+  const pitch = edit.leading ?? 1.2 * edit.size;
+  const columnLength = (longest + 1) * (edit.size + Math.max(0, spacing));
+  const vertical = edit.vertical
+    ? size
+      ? { left: edit.x * zoom, top: edit.y * zoom, width: size.width * zoom, height: size.height * zoom }
+      : {
+          left: (edit.x + pitch / 2 - lines.length * pitch) * zoom,
+          top:
+            (edit.y -
+              (edit.align === 'center' ? columnLength / 2 : edit.align === 'right' ? columnLength : 0)) *
+            zoom,
+          width: lines.length * pitch * zoom,
+          height: columnLength * zoom,
+        }
+    : null;
   const textarea = (
     <textarea
       ref={box}
@@ -567,6 +588,22 @@ export function TextEditor({
               height: `${(size.height + lift) * zoom}px`,
               borderColor: 'transparent',
               background: 'none',
+            }
+          : {}),
+        // Columns: the box placed and sized for them (over what horizontal typing sets above).
+        ...(vertical
+          ? {
+              writingMode: 'vertical-rl',
+              left: `${vertical.left}px`,
+              top: `${vertical.top}px`,
+              width: `${vertical.width}px`,
+              height: `${vertical.height}px`,
+              lineHeight: `${pitch * zoom}px`,
+              paddingLeft: '0',
+              paddingRight: '0',
+              // The empty box's least size, along the column rather than across it.
+              minWidth: '0',
+              minHeight: '2em',
             }
           : {}),
       }}

@@ -9,7 +9,8 @@
  * document's foreground colour. As Photoshop's bar, Enter in a field (or a font or colour chosen) gives the keys
  * back to the document — to the words being typed, else the canvas, where V and Ctrl+Z act — and a press outside
  * the bar takes the focus from its field. With some characters of a layer's words selected in the type tool's box,
- * a change sets those characters only (修改部分文字样式; TextTool.tsx).
+ * a change sets those characters only (修改部分文字样式; TextTool.tsx). Its 直排 button is Photoshop's Toggle Text
+ * Orientation for the selected text layer (文字方向).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { POINT_JUSTIFICATIONS } from '../../registry/tools/text-params.js';
@@ -358,6 +359,28 @@ export function TypeOptionsBar({
           );
         })}
       </fieldset>
+      {/* Photoshop's Toggle Text Orientation: the selected text layer set horizontal or in columns (文字方向). */}
+      <button
+        type="button"
+        class="text-button text-orientation"
+        aria-pressed={spacingLayer?.text.vertical === true}
+        disabled={!spacingLayer}
+        title={t(spacingLayer ? 'canvas.textVerticalTitle' : 'canvas.textVerticalNone')}
+        onClick={() => {
+          if (!spacingLayer) return;
+          void studio.run([
+            {
+              name: PANE_TOOLS.textOrientation,
+              arguments: {
+                name: refOf(spacingLayer),
+                orientation: spacingLayer.text.vertical ? 'horizontal' : 'vertical',
+              },
+            },
+          ]);
+        }}
+      >
+        {t('canvas.textVertical')}
+      </button>
       <label>
         {t('canvas.textColor')}
         <input

@@ -47,6 +47,7 @@ export const PANE_TOOLS = {
   textSpacing: 'set_text_spacing',
   textBox: 'set_text_box',
   textRange: 'style_text_range',
+  textOrientation: 'set_text_orientation',
   arrange: 'arrange_layer',
   arrangeMany: 'arrange_layers',
   bringToFront: 'bring_to_front',

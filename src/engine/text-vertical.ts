@@ -1,0 +1,242 @@
+/**
+ * Vertical text (Photoshop's vertical type, 直排; TextSpec's `orientation`), laid out as Adobe's text engine sets
+ * it by default:
+ *
+ * - Columns run top to bottom, the first on the right, each next one a leading to its left (auto leading: 120 % of
+ *   the column's largest characters). Point text's first column stands on its anchor's vertical line, starting at
+ *   the anchor (left alignment is "top" here, centre centres the column on the anchor, right ends it there);
+ *   paragraph text's first column touches its box's right edge and columns wrap at its bottom (the indents are
+ *   from its top and bottom), columns past its left edge hidden.
+ * - Chinese, kana, full-width forms and CJK punctuation stand upright, one em each, centred on the column's line;
+ *   the punctuation in its vertical form (。 and ， in the cell's top right, brackets turned: Unicode's vertical
+ *   presentation forms, which the bundled font draws), as the font's `vert` feature would give it (Skia's canvas
+ *   cannot ask for it). Latin letters, digits and other half-width characters are turned a quarter clockwise
+ *   (Photoshop's Standard Vertical Roman Alignment, on by default), their em box centred on the line; each takes
+ *   its own advance. Tracking is added after every character along the column.
+ *
+ * Each character is drawn on its own (a turned character as a piece with `turned`), so the layout says where every
+ * one stands; the drawing and the ink box come from the same pieces as horizontal text's (text.ts).
+ */
+import type { SKRSContext2D } from '@napi-rs/canvas';
+import { TEXT_BASELINE_EM } from '../registry/tools/text-params.js';
+import type { Rect, TextSpec } from './model.js';
+import { EMPTY_RECT, unionRect } from './raster.js';
+import {
+  lineAlign,
+  lineRoom,
+  type ParagraphSettings,
+  paragraphAt,
+  paragraphGap,
+  paragraphOf,
+  spreadLine,
+  wrapParagraphAt,
+} from './text-paragraph.js';
+import { letterSpacing, lineStep } from './text-spacing.js';
+
+/** Unicode's vertical presentation forms of the punctuation that changes shape or place in a column. */
+const VERTICAL_FORMS: Record<string, string> = {
+  '，': '\uFE10',
+  '、': '\uFE11',
+  '。': '\uFE12',
+  '：': '\uFE13',
+  '；': '\uFE14',
+  '！': '\uFE15',
+  '？': '\uFE16',
+  '〖': '\uFE17',
+  '〗': '\uFE18',
+  '…': '\uFE19',
+  '‥': '\uFE30',
+  '—': '\uFE31',
+  '–': '\uFE32',
+  '（': '\uFE35',
+  '）': '\uFE36',
+  '｛': '\uFE37',
+  '｝': '\uFE38',
+  '〔': '\uFE39',
+  '〕': '\uFE3A',
+  '【': '\uFE3B',
+  '】': '\uFE3C',
+  '《': '\uFE3D',
+  '》': '\uFE3E',
+  '〈': '\uFE3F',
+  '〉': '\uFE40',
+  '「': '\uFE41',
+  '」': '\uFE42',
+  '『': '\uFE43',
+  '』': '\uFE44',
+  '［': '\uFE47',
+  '］': '\uFE48',
+};
+
+/**
+ * Characters that stand upright in a column (Unicode's vertical orientation U or Tu): CJK ideographs and their
+ * radicals, kana, hangul, CJK symbols and punctuation, full-width forms, the vertical forms themselves.
+ */
+const UPRIGHT =
+  /[\u1100-\u11FF\u2E80-\u2FFF\u3000-\u303F\u3040-\u30FF\u3100-\u31FF\u3200-\u9FFF\uA960-\uA97F\uAC00-\uD7FF\uF900-\uFAFF\uFE10-\uFE1F\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{20000}-\u{3FFFF}]/u;
+
+/** A character as a column shows it: its vertical form, and whether it stands upright. */
+export function columnGlyph(ch: string): { text: string; upright: boolean } {
+  const form = VERTICAL_FORMS[ch];
+  if (form) return { text: form, upright: true };
+  return { text: ch, upright: UPRIGHT.test(ch) };
+}
+
+/** What vertical layout needs of text.ts' styled measuring (one font per stretch). */
+export interface StyledColumns {
+  readonly ctx: SKRSContext2D;
+  use(style: number): void;
+  segments(from: number, to: number): readonly { start: number; end: number; style: number; size: number }[];
+  paragraphs: readonly { text: string; at: number }[];
+  /** Auto leading's share of the size (text.ts LINE_HEIGHT_EM). */
+  autoEm: number;
+}
+
+/** A character drawn: where its baseline starts, its style; turned a quarter clockwise about that point. */
+export interface ColumnPiece {
+  readonly text: string;
+  readonly x: number;
+  readonly y: number;
+  readonly style: number;
+  readonly turned?: boolean;
+}
+
+export interface ColumnLayout {
+  /** Each column: its words, its centre line's x, where it starts down the page, its characters. */
+  readonly columns: readonly { text: string; centre: number; top: number; pieces: readonly ColumnPiece[] }[];
+  readonly ink: Rect;
+  readonly hidden: number;
+}
+
+/** Where a turned character's baseline lies left of the column's line: its em box (ascent over descent) centred. */
+const TURNED_BASELINE_EM = TEXT_BASELINE_EM - 0.5;
+
+/** `spec`'s columns (spec.orientation is vertical). */
+export function layoutColumns(spec: TextSpec, styled: StyledColumns): ColumnLayout {
+  const { ctx, use, segments } = styled;
+  const { box } = paragraphOf(spec);
+  const boxWidth = box ? box[2] - box[0] : 0;
+  const boxHeight = box ? box[3] - box[1] : 0;
+  /** Each character of `[from, to)`: its glyph, style, size and advance down the column. */
+  const characters = (from: number, to: number) => {
+    const out: { text: string; upright: boolean; style: number; size: number; advance: number }[] = [];
+    for (const seg of segments(from, to)) {
+      use(seg.style);
+      const tracking = letterSpacing(spec, seg.size);
+      for (const ch of spec.content.slice(seg.start, seg.end)) {
+        const glyph = columnGlyph(ch);
+        const advance = (glyph.upright ? seg.size : ctx.measureText(glyph.text).width) + tracking;
+        out.push({ ...glyph, style: seg.style, size: seg.size, advance });
+      }
+    }
+    return out;
+  };
+  const measure = (s: string, at: number) => {
+    let total = 0;
+    for (const c of characters(at, at + s.length)) total += c.advance;
+    return total;
+  };
+  const rows: { text: string; at: number; first: boolean; last: boolean; paragraph: ParagraphSettings }[] =
+    [];
+  const gaps: number[] = [];
+  let above: ParagraphSettings | undefined;
+  for (const [k, paragraph] of styled.paragraphs.entries()) {
+    const settings = paragraphAt(spec, k);
+    const { indent } = settings;
+    const local = (s: string, at: number) => measure(s, paragraph.at + at);
+    const wrapped = box
+      ? wrapParagraphAt(
+          paragraph.text,
+          lineRoom(boxHeight, indent, false).width,
+          local,
+          lineRoom(boxHeight, indent, true).width,
+        )
+      : [{ text: paragraph.text, at: 0 }];
+    wrapped.forEach((line, i) => {
+      gaps.push(i === 0 && above ? paragraphGap(above.space, settings.space) : 0);
+      rows.push({
+        text: line.text,
+        at: paragraph.at + line.at,
+        ...{ first: i === 0 },
+        last: i === wrapped.length - 1,
+        paragraph: settings,
+      });
+    });
+    above = settings;
+  }
+  const sizeOf = (row: { text: string; at: number }) =>
+    Math.max(...segments(row.at, row.at + row.text.length).map((s) => s.size));
+  const firstSize = rows[0] ? sizeOf(rows[0]) : spec.size;
+  const firstCentre = box ? spec.x + boxWidth - firstSize / 2 : spec.x;
+  const columns: { text: string; centre: number; top: number; pieces: ColumnPiece[] }[] = [];
+  let ink: Rect = EMPTY_RECT;
+  let hidden = 0;
+  let centre = firstCentre;
+  for (const [i, row] of rows.entries()) {
+    const size = sizeOf(row);
+    if (i > 0) centre -= lineStep(spec, styled.autoEm, size) + gaps[i]!;
+    // Paragraph text shows only the columns that fit its box.
+    if (box && centre - size / 2 < spec.x - 1e-6) {
+      hidden = rows.length - i;
+      break;
+    }
+    const { justification, indent } = row.paragraph;
+    const align = lineAlign(justification, box !== undefined, row.last);
+    const text = align === 'left' ? row.text : row.text.trimEnd();
+    const own = (s: string, at: number) => measure(s, row.at + at);
+    const room = lineRoom(boxHeight, indent, row.first);
+    const spread = align === 'spread' ? spreadLine(text, room.width, own) : undefined;
+    const length = align === 'center' || align === 'right' ? own(text, 0) : 0;
+    const top =
+      align === 'center'
+        ? spec.y + room.start + (room.width - length) / 2
+        : align === 'right'
+          ? spec.y + room.start + room.width - length
+          : spec.y + room.start;
+    const pieces: ColumnPiece[] = [];
+    for (const part of spread?.map((p) => ({ at: p.at, text: p.text, y: top + p.dx })) ?? [
+      { at: 0, text, y: top },
+    ]) {
+      let y = part.y;
+      const from = row.at + part.at;
+      for (const c of characters(from, from + part.text.length)) {
+        use(c.style);
+        const m = ctx.measureText(c.text);
+        if (c.text.trim() !== '') {
+          if (c.upright) {
+            const x = centre - m.width / 2;
+            const baseline = y + TEXT_BASELINE_EM * c.size;
+            pieces.push({ text: c.text, x, y: baseline, style: c.style });
+            ink = inkOf(
+              ink,
+              x - m.actualBoundingBoxLeft,
+              x + m.actualBoundingBoxRight,
+              baseline - m.actualBoundingBoxAscent,
+              baseline + m.actualBoundingBoxDescent,
+            );
+          } else {
+            // Turned a quarter clockwise: the advance runs down the page, the glyph's top faces right.
+            const x = centre - TURNED_BASELINE_EM * c.size;
+            pieces.push({ text: c.text, x, y, style: c.style, turned: true });
+            ink = inkOf(
+              ink,
+              x - m.actualBoundingBoxDescent,
+              x + m.actualBoundingBoxAscent,
+              y - m.actualBoundingBoxLeft,
+              y + m.actualBoundingBoxRight,
+            );
+          }
+        }
+        y += c.advance;
+      }
+    }
+    columns.push({ text, centre, top, pieces });
+  }
+  return { columns, ink, hidden };
+}
+
+function inkOf(ink: Rect, left: number, right: number, top: number, bottom: number): Rect {
+  return right > left && bottom > top
+    ? unionRect(ink, { x: left, y: top, w: right - left, h: bottom - top })
+    : ink;
+}

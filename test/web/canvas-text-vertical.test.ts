@@ -1,0 +1,83 @@
+/**
+ * Vertical text in the studio: the type tool's bar toggles the selected text layer between horizontal and columns
+ * (直排, Photoshop's Toggle Text Orientation: 文字方向), and a vertical layer clicked with the type tool is typed in
+ * columns (CSS vertical-rl) over where its columns stand, committed as 修改文字 and still vertical.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { activeLayers, createSession, okCalls, toolCall } from '../server/support.js';
+import { eventually, snapshot } from '../support/browser.js';
+import { screenPoint } from './canvas-support.js';
+import { studioHarness } from './studio-harness.js';
+
+const studio = studioHarness('canvas-text-vertical');
+
+const onCanvas = (page: Page, x: number, y: number) => screenPoint(page, 600, 400, x, y);
+
+async function textLayer(id: string) {
+  return (await activeLayers(studio.url, id)).find((l) => l.text)!;
+}
+
+describe('vertical text in the studio', () => {
+  it('toggles the selected text layer into columns from the bar, and types in columns over them', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 600, height: 400, name: '直排' }),
+      toolCall('create_text_layer', { x: 300, y: 30, text: '春眠不觉晓', font_size: 50 }),
+    ]);
+    const page = await studio.open(id);
+    await eventually(() => page.locator('.artboard img').count()).toBe(1);
+    const canvas = page.locator('.canvas-viewport[tabindex]');
+    await canvas.focus();
+    await page.keyboard.press('t');
+    const toggle = page.locator('.tool-options .text-orientation');
+    await eventually(() => toggle.isEnabled()).toBe(true);
+    await expect(toggle.getAttribute('aria-pressed')).resolves.toBe('false');
+    await toggle.click();
+    await eventually(async () => (await textLayer(id)).text?.vertical).toBe(true);
+    await eventually(() => toggle.getAttribute('aria-pressed')).toBe('true');
+    // A column now: taller than wide, about x = 300.
+    const b = (await textLayer(id)).bounds!;
+    expect(Number(b.height)).toBeGreaterThan(Number(b.width) * 3);
+    expect(Math.abs(Number(b.left) + Number(b.width) / 2 - 300)).toBeLessThanOrEqual(3);
+    await snapshot(page, 'canvas-text-vertical-toggled');
+
+    // Typed in columns where they stand.
+    const at = await onCanvas(page, 300, Number(b.top) + Number(b.height) / 2);
+    await page.mouse.click(at.x, at.y);
+    const editor = page.locator('.artboard .text-editor');
+    await eventually(() => editor.inputValue()).toBe('春眠不觉晓');
+    const mode = await editor.evaluate((e) => e.ownerDocument.defaultView!.getComputedStyle(e).writingMode);
+    expect(mode).toBe('vertical-rl');
+    const box = (await editor.boundingBox())!;
+    const board = (await page.locator('.artboard').boundingBox())!;
+    const zoom = board.width / 600;
+    // The box spans the column: its horizontal middle on x = 300, its top at the text's top.
+    expect(Math.abs((box.x + box.width / 2 - board.x) / zoom - 300)).toBeLessThanOrEqual(4);
+    expect(box.height).toBeGreaterThan(box.width * 3);
+    await page.keyboard.press('End');
+    await page.keyboard.type('处处');
+    await snapshot(page, 'canvas-text-vertical-typing');
+    await page.keyboard.press('Control+Enter');
+    await eventually(async () => (await textLayer(id)).text?.content).toBe('春眠不觉晓处处');
+    expect((await textLayer(id)).text?.vertical).toBe(true);
+
+    // Back to horizontal from the bar.
+    await eventually(() => toggle.isEnabled()).toBe(true);
+    await toggle.click();
+    await eventually(async () => (await textLayer(id)).text?.vertical).toBeUndefined();
+  });
+
+  it('offers the toggle only with a text layer selected', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [toolCall('create_document', { width: 600, height: 400, name: '空' })]);
+    const page = await studio.open(id);
+    await eventually(() => page.locator('.artboard img').count()).toBe(1);
+    await page.locator('.canvas-viewport[tabindex]').focus();
+    await page.keyboard.press('t');
+    const toggle = page.locator('.tool-options .text-orientation');
+    await eventually(() => toggle.count()).toBe(1);
+    await expect(toggle.isDisabled()).resolves.toBe(true);
+    await expect(toggle.getAttribute('title')).resolves.toBe('选中文字图层后可切换横排与直排');
+  });
+});
