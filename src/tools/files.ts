@@ -327,7 +327,12 @@ async function exportImage(
       : format === 'tiff'
         ? await encodeTiff(image, dpi, flat)
         : format === 'pdf'
-          ? await encodePdf(image, dpi, { ...flat, ...print, title: doc.name })
+          ? await encodePdf(image, dpi, {
+              ...flat,
+              ...print,
+              title: doc.name,
+              outputIntent: documentProfile(doc.state),
+            })
           : await encodeJpeg(image, dpi, { ...flat, ...(quality !== undefined ? { quality } : {}) });
   await ctx.workspace.writeAtomic(target, buffer);
   warnLosses(ctx, doc, target, FORMAT_NAMES[format]);

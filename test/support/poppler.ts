@@ -44,12 +44,15 @@ export async function readPdf(pdf: Uint8Array, opts: { boxes?: boolean } = {}): 
     const { stdout: infoOut } = await run(PDFINFO, [...(opts.boxes ? ['-box'] : []), file!], {
       encoding: 'utf8',
     });
-    const info = Object.fromEntries(
-      infoOut
-        .split('\n')
-        .map((line) => /^([^:]+):\s*(.*)$/.exec(line))
-        .flatMap((m) => (m ? [[m[1]!.trim(), m[2]!.trim()] as const] : [])),
-    );
+    // The document's own fields; lines indented under one (a PDF subtype's Title, Standard…) by their name too,
+    // a name's first line kept (the subtype's Title does not replace the document's).
+    const info: Record<string, string> = {};
+    for (const line of infoOut.split('\n')) {
+      const m = /^([^:]+):\s*(.*)$/.exec(line);
+      if (!m) continue;
+      const key = m[1]!.trim();
+      if (!(key in info)) info[key] = m[2]!.trim();
+    }
     const { stdout: listOut } = await run(PDFIMAGES, ['-list', file!], { encoding: 'utf8' });
     const images = listOut
       .split('\n')
@@ -87,5 +90,13 @@ export async function renderPdf(
       .raw()
       .toBuffer({ resolveWithObject: true });
     return { width: info.width, height: info.height, data: new Uint8Array(data) };
+  });
+}
+
+/** The XMP metadata of `pdf`, as `pdfinfo -meta` prints it. */
+export async function pdfMetadata(pdf: Uint8Array): Promise<string> {
+  return withTempFiles({ 'in.pdf': pdf }, async ({ 'in.pdf': file }) => {
+    const { stdout } = await run(PDFINFO, ['-meta', file!], { encoding: 'utf8' });
+    return stdout;
   });
 }

@@ -7,11 +7,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { PDFDict, PDFName } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PROFILE_PATH } from '../../src/engine/press-profile.js';
+import { DEFAULT_PROFILE_PATH, pressProfile } from '../../src/engine/press-profile.js';
 import { withTempFiles } from '../engine/press-profile-support.js';
 import { convertTo, identify, identifyInfo, imageMagickAvailable, pixelsOf } from '../support/imagemagick.js';
-import { popplerAvailable, readPdf, renderPdf } from '../support/poppler.js';
+import { outputIntents, storedImage } from '../support/pdf-objects.js';
+import { pdfMetadata, popplerAvailable, readPdf, renderPdf } from '../support/poppler.js';
 import { call, hashEditor, newSession, ok } from '../support/session.js';
 
 const W = 120;
@@ -135,13 +137,15 @@ describe.runIf(imageMagickAvailable())('export_image', () => {
       expect(read.images).toEqual([
         { width: W, height: H, color: 'icc', components: 3, bitsPerComponent: 8, ppiX: 300 },
       ]);
-      // The picture is the PNG's, pixel for pixel.
+      // The picture is the PNG's, pixel for pixel, as stored (Poppler's own extraction shows it through the file's
+      // PDF/X output intent, as the press would print it: #c62828 as about #c82125).
       await ok(s, 'export_image', { path: 'out/poster.png' });
       const [inPdf, png] = [
-        await pixelsOf(read.first!.bytes, read.first!.ext),
+        await storedImage(await fileIn(s, 'out/poster.pdf')),
         await pixelsOf(await fileIn(s, 'out/poster.png'), 'png'),
       ];
-      expect(Buffer.compare(Buffer.from(inPdf.data), Buffer.from(png.data))).toBe(0);
+      const rgb = Buffer.from(png.data.filter((_, i) => i % 4 !== 3));
+      expect(Buffer.compare(inPdf.data, rgb)).toBe(0);
 
       // A CMYK document: its inks, exactly.
       if (!existsSync(DEFAULT_PROFILE_PATH)) return;
@@ -151,10 +155,8 @@ describe.runIf(imageMagickAvailable())('export_image', () => {
       await ok(s, 'export_image', { path: 'out/press.pdf' });
       const press = await readPdf(await fileIn(s, 'out/press.pdf'));
       expect(press.images[0]).toMatchObject({ color: 'icc', components: 4 });
-      expect(press.first!.ext).toBe('tif');
-      const inks = await withTempFiles({ 'in.tif': press.first!.bytes }, (f) =>
-        convertTo([f['in.tif']!, '-depth', '8', 'cmyk:OUT'], 'cmyk'),
-      );
+      // The inks as stored (255: 100 %).
+      const inks = (await storedImage(await fileIn(s, 'out/press.pdf'))).data;
       const at = (x: number, y: number) => [...inks.subarray((y * W + x) * 4, (y * W + x) * 4 + 4)];
       expect(at(40, 30)).toEqual([0, 0, 0, 255]);
       expect(at(5, 5)).toEqual([0, 0, 0, 0]);
@@ -207,6 +209,45 @@ describe.runIf(imageMagickAvailable())('export_image', () => {
       expect(at(left - mm3 - 8, top + 20)).toBeGreaterThan(240); // the margin beside it
       expect(at(m + 144, m + 96)).toBeLessThan(200); // the teal document
       expect(at(m + 144, 4)).toBeGreaterThan(240); // the margin above it
+    },
+    60_000,
+  );
+
+  it.runIf(popplerAvailable())(
+    'marks and builds the PDF as PDF/X-4: version 1.6, output intent with the press profile, XMP, identifier',
+    async () => {
+      const s = newSession();
+      await ok(s, 'create_document', { width: 600, height: 400, resolution: 150, name: '海报 <A&B>' });
+      await ok(s, 'export_image', { path: 'x4.pdf', bleed: 3, crop_marks: true });
+      const bytes = await fileIn(s, 'x4.pdf');
+      const read = await readPdf(bytes);
+      // Poppler reads the standard from the file's own markers.
+      expect(read.info['PDF version']).toBe('1.6');
+      expect(read.info['PDF subtype']).toBe('PDF/X-4');
+      expect(read.info.Standard).toBe('ISO 15930-7');
+      expect(read.info.Title).toBe('海报 <A&B>');
+      const meta = await pdfMetadata(bytes);
+      expect(meta).toContain('<pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion>');
+      expect(meta).toContain('<rdf:li xml:lang="x-default">海报 &lt;A&amp;B&gt;</rdf:li>');
+      expect(meta).toContain('<pdf:Trapped>False</pdf:Trapped>');
+      // The XMP's dates are the document information's (pdfinfo prints them in UTC).
+      const date = /<xmp:CreateDate>([^<]+)<\/xmp:CreateDate>/.exec(meta)![1]!;
+      expect(new Date(read.info.CreationDate!).getTime()).toBe(new Date(date).getTime());
+      // The structure, parsed: an output intent for PDF/X embedding the press profile, a file identifier.
+      const { doc, intents } = await outputIntents(bytes);
+      expect(intents).toHaveLength(1);
+      expect(intents[0]).toMatchObject({ subtype: '/GTS_PDFX', components: 4 });
+      expect(Buffer.compare(intents[0]!.profile, Buffer.from(pressProfile().bytes))).toBe(0);
+      expect(doc.context.trailerInfo.ID).toBeDefined();
+      const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
+      expect(info.get(PDFName.of('Trapped'))).toBe(PDFName.of('False'));
+      // A CMYK document's intent is its own profile, the one its picture is in (embedded once).
+      if (!existsSync(DEFAULT_PROFILE_PATH)) return;
+      await ok(s, 'convert_to_cmyk');
+      await ok(s, 'export_image', { path: 'x4-cmyk.pdf' });
+      const cmyk = await fileIn(s, 'x4-cmyk.pdf');
+      const [intent] = (await outputIntents(cmyk)).intents;
+      expect((await storedImage(cmyk)).colorSpace.get(1)).toBe(intent!.profileRef);
     },
     60_000,
   );

@@ -5,10 +5,17 @@
  * a RIP reads the same colours the PSD, TIFF and JPEG hold. A document drawn with bleed (the margin the press
  * prints past the cut) states it: the page's trim box is the document inset by the bleed, its bleed box the whole
  * document; with crop marks the page grows by a margin round the document and corner marks show where to cut,
- * in registration colour (all four inks) on a CMYK page. Not PDF/X: no output intent.
+ * in registration colour (all four inks) on a CMYK page.
+ *
+ * The file is marked and built as PDF/X-4 (ISO 15930-7), the exchange standard print shops preflight: PDF 1.6, an
+ * output intent naming the printing condition with its profile embedded (the document's press profile: its own
+ * for CMYK, the configured one an RGB picture will be printed through), title, dates, trapping and the standard's
+ * version both in the document information and in the XMP metadata, a file identifier, trim and bleed boxes inside
+ * the page. The picture is opaque (flattened on white), so nothing in it needs the transparency X-4 allows.
  * pdf-lib writes the file's structure; the pixels are compressed by Node's zlib on its thread pool (pdf-lib's own
  * deflate runs in JavaScript on the calling thread, slow on a print-size picture).
  */
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { deflate } from 'node:zlib';
@@ -17,10 +24,13 @@ import {
   drawObject,
   lineTo,
   moveTo,
+  PDFDict,
   PDFDocument,
+  PDFHexString,
   PDFName,
   type PDFOperator,
   PDFRawStream,
+  PDFString,
   popGraphicsState,
   pushGraphicsState,
   setLineWidth,
@@ -30,6 +40,7 @@ import {
 } from 'pdf-lib';
 import { PDF_MARK_MARGIN_MM } from '../../registry/file-formats.js';
 import type { Raster } from '../model.js';
+import type { PressProfile } from '../press-profile.js';
 import { checkDpi, checkRaster, encodeFailure, type FlatOptions, flatInput } from './image-codec.js';
 import { srgbProfilePath } from './rgb-profile.js';
 
@@ -49,6 +60,47 @@ export interface PdfOptions extends FlatOptions {
   readonly bleedMm?: number;
   /** Corner marks outside the document where the trim box's edges run. */
   readonly cropMarks?: boolean;
+  /** The printing condition the file is made for (PDF/X's output intent): a CMYK press profile. */
+  readonly outputIntent?: Pick<PressProfile, 'bytes' | 'name'>;
+}
+
+/** The standard's version as PDF/X names it, in the document information and the XMP metadata alike. */
+export const PDFX_VERSION = 'PDF/X-4';
+
+const xmlText = (s: string) =>
+  s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+
+/** The XMP packet PDF/X-4 asks for: title, dates, tool, trapping, identifiers, the standard's version. */
+function xmpPacket(title: string, when: Date, documentId: string): string {
+  const date = when.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return [
+    '<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>',
+    '<x:xmpmeta xmlns:x="adobe:ns:meta/">',
+    '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">',
+    '<rdf:Description rdf:about=""',
+    ' xmlns:dc="http://purl.org/dc/elements/1.1/"',
+    ' xmlns:xmp="http://ns.adobe.com/xap/1.0/"',
+    ' xmlns:pdf="http://ns.adobe.com/pdf/1.3/"',
+    ' xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/"',
+    ' xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/">',
+    '<dc:format>application/pdf</dc:format>',
+    `<dc:title><rdf:Alt><rdf:li xml:lang="x-default">${xmlText(title)}</rdf:li></rdf:Alt></dc:title>`,
+    `<xmp:CreateDate>${date}</xmp:CreateDate>`,
+    `<xmp:ModifyDate>${date}</xmp:ModifyDate>`,
+    `<xmp:MetadataDate>${date}</xmp:MetadataDate>`,
+    '<xmp:CreatorTool>Atelier</xmp:CreatorTool>',
+    '<pdf:Producer>Atelier</pdf:Producer>',
+    '<pdf:Trapped>False</pdf:Trapped>',
+    `<xmpMM:DocumentID>uuid:${documentId}</xmpMM:DocumentID>`,
+    `<xmpMM:InstanceID>uuid:${documentId}</xmpMM:InstanceID>`,
+    '<xmpMM:VersionID>1</xmpMM:VersionID>',
+    '<xmpMM:RenditionClass>default</xmpMM:RenditionClass>',
+    `<pdfxid:GTS_PDFXVersion>${PDFX_VERSION}</pdfxid:GTS_PDFXVersion>`,
+    '</rdf:Description>',
+    '</rdf:RDF>',
+    '</x:xmpmeta>',
+    '<?xpacket end="w"?>',
+  ].join('\n');
 }
 
 /**
@@ -87,14 +139,55 @@ export async function encodePdf(raster: Raster, dpi: number, opts: PdfOptions = 
     }
     const profile = opts.cmyk ? opts.cmyk.bytes : await readFile(srgbProfilePath());
     const [pixels, icc] = await Promise.all([deflated(data), deflated(profile)]);
-    const pdf = await PDFDocument.create();
+    const pdf = await PDFDocument.create({ updateMetadata: false });
+    const when = new Date();
+    const title = opts.title?.trim() || 'Atelier';
+    pdf.setTitle(title);
     pdf.setCreator('Atelier');
     pdf.setProducer('Atelier');
-    if (opts.title) pdf.setTitle(opts.title);
+    pdf.setCreationDate(when);
+    pdf.setModificationDate(when);
     const { context } = pdf;
     const iccRef = context.register(
       PDFRawStream.of(context.obj({ N: channels, Filter: 'FlateDecode', Length: icc.length }), icc),
     );
+    // PDF/X: the printing condition, its profile embedded (the picture's own when it is in the same inks).
+    const intent = opts.outputIntent;
+    if (intent) {
+      const same = opts.cmyk && Buffer.compare(Buffer.from(opts.cmyk.bytes), Buffer.from(intent.bytes)) === 0;
+      const packed = same ? undefined : await deflated(intent.bytes);
+      const destRef = packed
+        ? context.register(
+            PDFRawStream.of(context.obj({ N: 4, Filter: 'FlateDecode', Length: packed.length }), packed),
+          )
+        : iccRef;
+      pdf.catalog.set(
+        PDFName.of('OutputIntents'),
+        context.obj([
+          context.obj({
+            Type: 'OutputIntent',
+            S: 'GTS_PDFX',
+            OutputConditionIdentifier: PDFString.of('Custom'),
+            OutputCondition: PDFString.of(intent.name),
+            Info: PDFString.of(intent.name),
+            RegistryName: PDFString.of('http://www.color.org'),
+            DestOutputProfile: destRef,
+          }),
+        ]),
+      );
+      // The document information pdf-lib made for the title and dates above.
+      const info = context.lookup(context.trailerInfo.Info, PDFDict);
+      info.set(PDFName.of('Trapped'), PDFName.of('False'));
+      info.set(PDFName.of('GTS_PDFXVersion'), PDFString.of(PDFX_VERSION));
+      const id = randomUUID();
+      const xmp = Buffer.from(xmpPacket(title, when, id), 'utf8');
+      const metadata = context.register(
+        PDFRawStream.of(context.obj({ Type: 'Metadata', Subtype: 'XML', Length: xmp.length }), xmp),
+      );
+      pdf.catalog.set(PDFName.of('Metadata'), metadata);
+      const hex = id.replace(/-/g, '');
+      context.trailerInfo.ID = context.obj([PDFHexString.of(hex), PDFHexString.of(hex)]);
+    }
     const imageRef = context.register(
       PDFRawStream.of(
         context.obj({
@@ -135,8 +228,12 @@ export async function encodePdf(raster: Raster, dpi: number, opts: PdfOptions = 
         popGraphicsState(),
       );
     }
-    const bytes = await pdf.save({ useObjectStreams: false });
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const bytes = Buffer.from(await pdf.save({ useObjectStreams: false }));
+    // PDF/X-4 is PDF 1.6, and nothing here needs more; pdf-lib's writer always states 1.7 in the header, whose
+    // eight bytes are restated in place (no offset moves).
+    if (intent && bytes.subarray(0, 8).toString('latin1') === '%PDF-1.7')
+      bytes.write('%PDF-1.6', 0, 'latin1');
+    return bytes;
   } catch (err) {
     throw encodeFailure('PDF', err);
   }

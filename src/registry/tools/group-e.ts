@@ -879,7 +879,7 @@ export const groupE = [
     labelEn: 'Export Image',
     effect: 'destructive',
     idempotent: true,
-    description: `把当前文档合并后的图像导出为 ${formatNames(EXPORT_FORMATS)}（如 Photoshop 的“存储副本”和“导出为”），文档本身、它的路径和历史记录都不变；同名文件会被覆盖。path 为相对于工作区的文件路径（不能超出工作区）；format 为 ${EXPORT_FORMAT_IDS.join('、')}，省略时按 path 的扩展名推断（${formatExtensions(EXPORT_FORMATS)}）。PNG 保留透明；JPEG、TIFF 和 PDF 合并在白底上。CMYK 文档的 JPEG、TIFF 和 PDF 为 CMYK（油墨值与文档一致，嵌入文档的印刷配置文件），PNG 为其印刷效果的 RGB。交印刷厂多用 PDF 或 TIFF：PDF 为一页，页面即文档的实际尺寸（像素数 ÷ 分辨率），图像无损压缩；文档画有出血时用 bleed 给出每边出血的毫米数（印刷常用 3），PDF 的裁切框（TrimBox）由文档四边向内缩进这么多、出血框（BleedBox）为整个文档；crop_marks 为 true 时页面四周各加宽 ${PDF_MARK_MARGIN_MM} 毫米并画上角线（裁切标记，CMYK 文档用四色套准色），bleed 和 crop_marks 只用于 pdf（不是 PDF/X：没有输出意图）；TIFF 为 LZW 无损压缩。quality 为 JPEG 品质 1-100（默认 90，越高越清晰、文件越大；只用于 jpg）。scale 为导出尺寸占原尺寸的百分比 1-100（默认 100；如 25 导出四分之一宽高的预览图，重采样），印刷尺寸不变：分辨率（DPI）按同一比例降低；100 时像素和分辨率同文档。`,
+    description: `把当前文档合并后的图像导出为 ${formatNames(EXPORT_FORMATS)}（如 Photoshop 的“存储副本”和“导出为”），文档本身、它的路径和历史记录都不变；同名文件会被覆盖。path 为相对于工作区的文件路径（不能超出工作区）；format 为 ${EXPORT_FORMAT_IDS.join('、')}，省略时按 path 的扩展名推断（${formatExtensions(EXPORT_FORMATS)}）。PNG 保留透明；JPEG、TIFF 和 PDF 合并在白底上。CMYK 文档的 JPEG、TIFF 和 PDF 为 CMYK（油墨值与文档一致，嵌入文档的印刷配置文件），PNG 为其印刷效果的 RGB。交印刷厂多用 PDF 或 TIFF：PDF 为一页，页面即文档的实际尺寸（像素数 ÷ 分辨率），图像无损压缩；文档画有出血时用 bleed 给出每边出血的毫米数（印刷常用 3），PDF 的裁切框（TrimBox）由文档四边向内缩进这么多、出血框（BleedBox）为整个文档；crop_marks 为 true 时页面四周各加宽 ${PDF_MARK_MARGIN_MM} 毫米并画上角线（裁切标记，CMYK 文档用四色套准色），bleed 和 crop_marks 只用于 pdf；PDF 按印刷交换标准 PDF/X-4 制作（PDF 1.6，输出意图为文档的印刷配置文件：CMYK 文档用其自身的，RGB 文档用配置的印刷配置文件）；TIFF 为 LZW 无损压缩。quality 为 JPEG 品质 1-100（默认 90，越高越清晰、文件越大；只用于 jpg）。scale 为导出尺寸占原尺寸的百分比 1-100（默认 100；如 25 导出四分之一宽高的预览图，重采样），印刷尺寸不变：分辨率（DPI）按同一比例降低；100 时像素和分辨率同文档。`,
     parameters: {
       type: 'object',
       properties: {
