@@ -384,3 +384,55 @@ export function spreadLine(line: string, width: number, measure: Measure): LineP
   });
   return parts;
 }
+
+/** A line to set: its words, where they start in the text, its place in its paragraph, its paragraph's settings. */
+export interface TextRow {
+  readonly text: string;
+  readonly at: number;
+  readonly first: boolean;
+  readonly last: boolean;
+  readonly paragraph: ParagraphSettings;
+  /** Pixels added before it beyond the leading: the paragraph space above a paragraph's first line. */
+  readonly gap: number;
+}
+
+/**
+ * The lines `spec`'s paragraphs (each with where it starts in the text) are set in: paragraph text's wrapped to
+ * `extent` (its box's width, or height for vertical columns) less each paragraph's indents, point text's one a
+ * paragraph; `measure` is given a string and where it starts in the text.
+ */
+export function textRows(
+  spec: TextSpec,
+  paragraphs: readonly { text: string; at: number }[],
+  measure: Measure,
+  extent: number | undefined,
+): TextRow[] {
+  const rows: TextRow[] = [];
+  let above: ParagraphSettings | undefined;
+  for (const [k, paragraph] of paragraphs.entries()) {
+    const settings = paragraphAt(spec, k);
+    const { indent } = settings;
+    const local = (s: string, at: number) => measure(s, paragraph.at + at);
+    const wrapped =
+      extent !== undefined
+        ? wrapParagraphAt(
+            paragraph.text,
+            lineRoom(extent, indent, false).width,
+            local,
+            lineRoom(extent, indent, true).width,
+          )
+        : [{ text: paragraph.text, at: 0 }];
+    wrapped.forEach((line, i) => {
+      rows.push({
+        text: line.text,
+        at: paragraph.at + line.at,
+        first: i === 0,
+        last: i === wrapped.length - 1,
+        paragraph: settings,
+        gap: i === 0 && above ? paragraphGap(above.space, settings.space) : 0,
+      });
+    });
+    above = settings;
+  }
+  return rows;
+}

@@ -21,16 +21,7 @@ import type { SKRSContext2D } from '@napi-rs/canvas';
 import { TEXT_BASELINE_EM } from '../registry/tools/text-params.js';
 import type { Rect, TextSpec } from './model.js';
 import { EMPTY_RECT, unionRect } from './raster.js';
-import {
-  lineAlign,
-  lineRoom,
-  type ParagraphSettings,
-  paragraphAt,
-  paragraphGap,
-  paragraphOf,
-  spreadLine,
-  wrapParagraphAt,
-} from './text-paragraph.js';
+import { lineAlign, lineRoom, paragraphOf, spreadLine, textRows } from './text-paragraph.js';
 import { letterSpacing, lineStep } from './text-spacing.js';
 
 /** Unicode's vertical presentation forms of the punctuation that changes shape or place in a column. */
@@ -136,34 +127,7 @@ export function layoutColumns(spec: TextSpec, styled: StyledColumns): ColumnLayo
     for (const c of characters(at, at + s.length)) total += c.advance;
     return total;
   };
-  const rows: { text: string; at: number; first: boolean; last: boolean; paragraph: ParagraphSettings }[] =
-    [];
-  const gaps: number[] = [];
-  let above: ParagraphSettings | undefined;
-  for (const [k, paragraph] of styled.paragraphs.entries()) {
-    const settings = paragraphAt(spec, k);
-    const { indent } = settings;
-    const local = (s: string, at: number) => measure(s, paragraph.at + at);
-    const wrapped = box
-      ? wrapParagraphAt(
-          paragraph.text,
-          lineRoom(boxHeight, indent, false).width,
-          local,
-          lineRoom(boxHeight, indent, true).width,
-        )
-      : [{ text: paragraph.text, at: 0 }];
-    wrapped.forEach((line, i) => {
-      gaps.push(i === 0 && above ? paragraphGap(above.space, settings.space) : 0);
-      rows.push({
-        text: line.text,
-        at: paragraph.at + line.at,
-        ...{ first: i === 0 },
-        last: i === wrapped.length - 1,
-        paragraph: settings,
-      });
-    });
-    above = settings;
-  }
+  const rows = textRows(spec, styled.paragraphs, measure, box ? boxHeight : undefined);
   const sizeOf = (row: { text: string; at: number }) =>
     Math.max(...segments(row.at, row.at + row.text.length).map((s) => s.size));
   const firstSize = rows[0] ? sizeOf(rows[0]) : spec.size;
@@ -174,7 +138,7 @@ export function layoutColumns(spec: TextSpec, styled: StyledColumns): ColumnLayo
   let centre = firstCentre;
   for (const [i, row] of rows.entries()) {
     const size = sizeOf(row);
-    if (i > 0) centre -= lineStep(spec, styled.autoEm, size) + gaps[i]!;
+    if (i > 0) centre -= lineStep(spec, styled.autoEm, size) + row.gap;
     // Paragraph text shows only the columns that fit its box.
     if (box && centre - size / 2 < spec.x - 1e-6) {
       hidden = rows.length - i;

@@ -37,11 +37,9 @@ import {
   lineAlign,
   lineRoom,
   type ParagraphSettings,
-  paragraphAt,
-  paragraphGap,
   paragraphOf,
   spreadLine,
-  wrapParagraphAt,
+  textRows,
 } from './text-paragraph.js';
 import { baseStyle, resizeTextSpec, stylesIn } from './text-runs.js';
 import { letterSpacing, lineStep, spacingOf } from './text-spacing.js';
@@ -460,34 +458,7 @@ export function layoutText(spec: TextSpec): TextLayout {
   const { box } = paragraphOf(spec);
   // Point text stands about x as in a box of no width (text-paragraph.ts lineRoom).
   const boxWidth = box ? box[2] - box[0] : 0;
-  const rows: { text: string; at: number; first: boolean; last: boolean; paragraph: ParagraphSettings }[] =
-    [];
-  let above: ParagraphSettings | undefined;
-  const gaps: number[] = [];
-  for (const [k, paragraph] of paragraphsOf(spec.content).entries()) {
-    const settings = paragraphAt(spec, k);
-    const { indent } = settings;
-    const local = (s: string, at: number) => measure(s, paragraph.at + at);
-    const wrapped = box
-      ? wrapParagraphAt(
-          paragraph.text,
-          lineRoom(boxWidth, indent, false).width,
-          local,
-          lineRoom(boxWidth, indent, true).width,
-        )
-      : [{ text: paragraph.text, at: 0 }];
-    wrapped.forEach((line, i) => {
-      gaps.push(i === 0 && above ? paragraphGap(above.space, settings.space) : 0);
-      rows.push({
-        text: line.text,
-        at: paragraph.at + line.at,
-        first: i === 0,
-        last: i === wrapped.length - 1,
-        paragraph: settings,
-      });
-    });
-    above = settings;
-  }
+  const rows = textRows(spec, paragraphsOf(spec.content), measure, box ? boxWidth : undefined);
   // A line is as high as its largest characters: auto leading and the descent below it follow them.
   const rowSize = (row: { text: string; at: number }) =>
     single ? spec.size : Math.max(...segments(row.at, row.at + row.text.length).map((s) => s.size));
@@ -509,7 +480,7 @@ export function layoutText(spec: TextSpec): TextLayout {
   let stepped = 0;
   const uniformStep = lineStep(spec, LINE_HEIGHT_EM);
   for (const [i, row] of rows.entries()) {
-    spaced += gaps[i]!;
+    spaced += row.gap;
     const size = rowSize(row);
     if (i > 0) stepped += lineStep(spec, LINE_HEIGHT_EM, size);
     // One style: i steps of one leading, exactly as the text has always been set.

@@ -42,3 +42,14 @@ export function callsSent(page: Page, name: string): Record<string, unknown>[] {
   });
   return sent;
 }
+
+/** The canvas given the keys and the type tool chosen with T, its button shown pressed. */
+export async function chooseTypeTool(page: Page): Promise<void> {
+  await page.locator('.canvas-viewport[tabindex]').focus();
+  await page.keyboard.press('t');
+  const button = page.getByRole('button', { name: '横排文字工具' });
+  for (let i = 0; i < 100 && (await button.getAttribute('aria-pressed')) !== 'true'; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  if ((await button.getAttribute('aria-pressed')) !== 'true') throw new Error('the type tool was not chosen');
+}

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { LayerNode } from '../../src/calls/snapshot-types.js';
 import { activeLayers, createSession, okCalls, toolCall } from '../server/support.js';
 import { eventually, snapshot } from '../support/browser.js';
-import { screenPoint } from './canvas-support.js';
+import { chooseTypeTool, screenPoint } from './canvas-support.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('canvas-text-options');
@@ -56,11 +56,7 @@ async function withText(args: Record<string, unknown>) {
   });
   await eventually(() => page.locator('.artboard img').count()).toBe(1);
   const canvas = page.locator('.canvas-viewport[tabindex]');
-  await canvas.focus();
-  await page.keyboard.press('t');
-  await eventually(() =>
-    page.getByRole('button', { name: '横排文字工具' }).getAttribute('aria-pressed'),
-  ).toBe('true');
+  await chooseTypeTool(page);
   const bar = page.locator('.tool-options');
   return {
     id,

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { activeLayers, createSession, okCalls, toolCall } from '../server/support.js';
 import { eventually, snapshot } from '../support/browser.js';
-import { screenPoint } from './canvas-support.js';
+import { chooseTypeTool, historyLabels, screenPoint } from './canvas-support.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('canvas-text-runs');
@@ -18,12 +18,7 @@ type TextField = { value: string; setSelectionRange(start: number, end: number):
 
 const onCanvas = (page: Page, x: number, y: number) => screenPoint(page, 600, 400, x, y);
 
-async function labels(id: string): Promise<string[]> {
-  const s = (await (await fetch(`${studio.url}/v1/sessions/${id}/state`)).json()) as {
-    active: { history: { labels: string[]; index: number } };
-  };
-  return s.active.history.labels.slice(0, s.active.history.index + 1);
-}
+const labels = (id: string) => historyLabels(studio.url, id);
 
 /** The active layer's text as the model sees it (get_active_layer_info): its words and styles. */
 async function activeText(id: string) {
@@ -42,12 +37,7 @@ async function withPrice() {
   ]);
   const page = await studio.open(id);
   await eventually(() => page.locator('.artboard img').count()).toBe(1);
-  const canvas = page.locator('.canvas-viewport[tabindex]');
-  await canvas.focus();
-  await page.keyboard.press('t');
-  await eventually(() =>
-    page.getByRole('button', { name: '横排文字工具' }).getAttribute('aria-pressed'),
-  ).toBe('true');
+  await chooseTypeTool(page);
   const bar = page.locator('.tool-options');
   const editor = page.locator('.artboard .text-editor');
   const open = async () => {

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { activeLayers, createSession, okCalls, toolCall } from '../server/support.js';
 import { eventually, snapshot } from '../support/browser.js';
-import { screenPoint } from './canvas-support.js';
+import { chooseTypeTool, screenPoint } from './canvas-support.js';
 import { studioHarness } from './studio-harness.js';
 
 const studio = studioHarness('canvas-text-vertical');
@@ -27,9 +27,7 @@ describe('vertical text in the studio', () => {
     ]);
     const page = await studio.open(id);
     await eventually(() => page.locator('.artboard img').count()).toBe(1);
-    const canvas = page.locator('.canvas-viewport[tabindex]');
-    await canvas.focus();
-    await page.keyboard.press('t');
+    await chooseTypeTool(page);
     const toggle = page.locator('.tool-options .text-orientation');
     await eventually(() => toggle.isEnabled()).toBe(true);
     await expect(toggle.getAttribute('aria-pressed')).resolves.toBe('false');
@@ -73,8 +71,7 @@ describe('vertical text in the studio', () => {
     await okCalls(studio.url, id, [toolCall('create_document', { width: 600, height: 400, name: '空' })]);
     const page = await studio.open(id);
     await eventually(() => page.locator('.artboard img').count()).toBe(1);
-    await page.locator('.canvas-viewport[tabindex]').focus();
-    await page.keyboard.press('t');
+    await chooseTypeTool(page);
     const toggle = page.locator('.tool-options .text-orientation');
     await eventually(() => toggle.count()).toBe(1);
     await expect(toggle.isDisabled()).resolves.toBe(true);

@@ -131,10 +131,12 @@ describe('the studio without a model', () => {
     const chips = page.getByRole('group', { name: '工具列表' }).getByRole('button');
     await eventually(() => chips.allTextContents()).toEqual([
       '文字对齐',
+      '文字方向',
       '修改文字',
       '修改文字颜色',
       '创建文字',
       '创建段落文字',
+      '修改部分文字样式',
     ]);
     await search.fill('blur');
     await eventually(() => chips.allTextContents()).toEqual(['高斯模糊']);
