@@ -233,8 +233,19 @@ export interface TextSpace {
   readonly after: number;
 }
 
-/** What one character of a text is set in: Photoshop's character panel's font, size and colour. */
-export interface CharacterStyle {
+/**
+ * Photoshop's character panel's synthetic styles (仿粗体, 仿斜体, 下划线, 删除线), each present only when on. See
+ * text-decoration.ts.
+ */
+export interface FauxStyles {
+  readonly fauxBold?: true;
+  readonly fauxItalic?: true;
+  readonly underline?: true;
+  readonly strikethrough?: true;
+}
+
+/** What one character of a text is set in: Photoshop's character panel's font, size, colour and faux styles. */
+export interface CharacterStyle extends FauxStyles {
   readonly font: string;
   /** Pixels, as TextSpec's `size`. */
   readonly size: number;
@@ -253,7 +264,7 @@ export interface ParagraphSettings {
   readonly space?: TextSpace;
 }
 
-export interface TextSpec {
+export interface TextSpec extends FauxStyles {
   readonly content: string;
   /**
    * Document pixels. Paragraph text (`box`): the box's top-left. Point text: `x` is where the first line starts,

@@ -20,6 +20,7 @@
  */
 import { diffChars } from 'diff';
 import type { CharacterStyle, RGB, TextRun, TextSpec } from './model.js';
+import { type FauxKey, fauxOf, sameFaux, withFaux, withoutFaux } from './text-decoration.js';
 import { anchorDrop } from './text-orientation.js';
 import { paragraphOf } from './text-paragraph.js';
 
@@ -27,13 +28,13 @@ export type { CharacterStyle, TextRun };
 
 /** The style of the spec's own fields: every character's where it has no runs, else its first run's. */
 export function baseStyle(spec: TextSpec): CharacterStyle {
-  return { font: spec.font, size: spec.size, color: spec.color };
+  return { font: spec.font, size: spec.size, color: spec.color, ...fauxOf(spec) };
 }
 
 const sameColour = (a: RGB, b: RGB) => a.r === b.r && a.g === b.g && a.b === b.b;
 
 export function sameStyle(a: CharacterStyle, b: CharacterStyle): boolean {
-  return a.font === b.font && a.size === b.size && sameColour(a.color, b.color);
+  return a.font === b.font && a.size === b.size && sameColour(a.color, b.color) && sameFaux(a, b);
 }
 
 /** Whether `runs` covers `content` exactly with runs of some length each. */
@@ -89,15 +90,16 @@ export function withRuns(spec: TextSpec, runs: readonly TextRun[]): TextSpec {
     if (r.length <= 0) continue;
     const prev = merged.at(-1);
     if (prev && sameStyle(prev, r)) merged[merged.length - 1] = { ...prev, length: prev.length + r.length };
-    else merged.push({ font: r.font, size: r.size, color: { ...r.color }, length: r.length });
+    else merged.push({ font: r.font, size: r.size, color: { ...r.color }, ...fauxOf(r), length: r.length });
   }
   const first = merged[0] ?? baseStyle(spec);
-  const { runs: _old, ...rest } = spec;
+  const { runs: _old, ...rest } = withoutFaux(spec);
   const placed = first.size === spec.size ? rest : resizeTextSpec(rest, first.size);
   return {
     ...placed,
     font: first.font,
     color: first.color,
+    ...fauxOf(first),
     ...(merged.length > 1 ? { runs: merged } : {}),
   };
 }
@@ -150,23 +152,28 @@ function cutAt(runs: readonly TextRun[], offset: number): TextRun[] {
   return out;
 }
 
+/** A change of characters' style: a font, size or colour given replaces theirs; a faux style true sets it, false clears it. */
+export type StyleChange = Partial<Pick<CharacterStyle, 'font' | 'size' | 'color'>> &
+  Partial<Record<FauxKey, boolean>>;
+
 /**
- * `spec` with the characters `[start, end)` (all of them by default) set in `change`'s font, size or colour, the
- * rest as they were.
+ * `spec` with the characters `[start, end)` (all of them by default) changed by `change`, the rest as they were.
  */
-export function restyle(
-  spec: TextSpec,
-  change: Partial<CharacterStyle>,
-  start = 0,
-  end = spec.content.length,
-): TextSpec {
+export function restyle(spec: TextSpec, change: StyleChange, start = 0, end = spec.content.length): TextSpec {
+  const { fauxBold, fauxItalic, underline, strikethrough, ...plain } = change;
+  const faux = { fauxBold, fauxItalic, underline, strikethrough };
   let at = 0;
   const runs = cutAt(cutAt(runList(spec), start), end).map((r) => {
     const inside = at >= start && at + r.length <= end;
     at += r.length;
-    return inside ? { ...r, ...change } : r;
+    return inside ? withFaux({ ...r, ...definedOf(plain) }, faux) : r;
   });
   return withRuns(spec, runs);
+}
+
+/** `o` without its undefined fields (a change that does not give them leaves them). */
+function definedOf<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** Above this many characters changed, the words are taken as replaced where they differ at both ends. */

@@ -29,8 +29,16 @@ import { dirname, join } from 'node:path';
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { TEXT_BASELINE_EM } from '../registry/tools/text-params.js';
 import { fail } from './errors.js';
-import type { Raster, Rect, RGB, TextMatrix, TextSpec } from './model.js';
+import type { FauxStyles, Raster, Rect, RGB, TextMatrix, TextSpec } from './model.js';
 import { alphaBounds, cropRaster, EMPTY_RECT, isEmptyRect, unionRect } from './raster.js';
+import {
+  FAUX_BOLD_EM,
+  FAUX_ITALIC_SLANT,
+  fauxOf,
+  RULE_EM,
+  STRIKETHROUGH_EM,
+  UNDERLINE_EM,
+} from './text-decoration.js';
 import { anchorDrop, isVertical } from './text-orientation.js';
 import {
   type LinePart,
@@ -320,6 +328,8 @@ function measureContext(): SKRSContext2D {
 export interface TextPiece {
   readonly text: string;
   readonly x: number;
+  /** Its advance, px: how long its underline or strikethrough runs. */
+  readonly width?: number;
   /** Its own baseline (a vertical column's character); absent: its line's. */
   readonly y?: number;
   readonly style: number;
@@ -347,6 +357,9 @@ export interface DrawStyle {
   readonly font: string;
   readonly spacing: number;
   readonly color: RGB;
+  /** Its size, px (for the faux styles, measured in ems), and those it has on (text-decoration.ts). */
+  readonly size: number;
+  readonly faux: FauxStyles;
 }
 
 export interface TextLayout {
@@ -403,10 +416,11 @@ function styledMeasure(spec: TextSpec, tracked = true) {
     // Vertical columns add tracking themselves, character by character (text-vertical.ts).
     const spacing = tracked ? letterSpacing(spec, r.style.size) : 0;
     const { color } = r.style;
-    const key = JSON.stringify([font, spacing, color.r, color.g, color.b]);
+    const faux = fauxOf(r.style);
+    const key = JSON.stringify([font, spacing, color.r, color.g, color.b, faux]);
     let k = keys.get(key);
     if (k === undefined) {
-      k = styles.push({ font, spacing, color }) - 1;
+      k = styles.push({ font, spacing, color, size: r.style.size, faux }) - 1;
       keys.set(key, k);
     }
     return { start: r.start, end: r.end, style: k, size: r.style.size };
@@ -514,14 +528,9 @@ export function layoutText(spec: TextSpec): TextLayout {
         use(seg.style);
         const m = ctx.measureText(piece);
         if (piece.trim() !== '') {
-          pieces.push({ text: piece, x: px, style: seg.style });
-          const left = px - m.actualBoundingBoxLeft;
-          const right = px + m.actualBoundingBoxRight;
-          const top = baseline - m.actualBoundingBoxAscent;
-          const under = baseline + m.actualBoundingBoxDescent;
-          if (right > left && under > top) {
-            ink = unionRect(ink, { x: left, y: top, w: right - left, h: under - top });
-          }
+          pieces.push({ text: piece, x: px, style: seg.style, width: m.width });
+          const grown = fauxInk(styles[seg.style]!, m, px, baseline);
+          if (grown.w > 0 && grown.h > 0) ink = unionRect(ink, grown);
         }
         px += m.width;
       }
@@ -568,16 +577,75 @@ function coverage(spec: TextSpec, layout: TextLayout, frame: Rect, only: (style:
         current = piece.style;
       }
       const y = (piece.y ?? line.baseline) - oy;
-      if (piece.turned) {
-        ctx.save();
-        ctx.translate(piece.x - ox, y);
-        ctx.rotate(Math.PI / 2);
-        ctx.fillText(piece.text, 0, 0);
-        ctx.restore();
-      } else ctx.fillText(piece.text, piece.x - ox, y);
+      if (!piece.turned && Object.keys(style.faux).length === 0) {
+        ctx.fillText(piece.text, piece.x - ox, y);
+        continue;
+      }
+      ctx.save();
+      ctx.translate(piece.x - ox, y);
+      if (piece.turned) ctx.rotate(Math.PI / 2);
+      drawPiece(ctx, piece, style, piece.y === undefined);
+      ctx.restore();
     }
   }
   return ctx.getImageData(0, 0, frame.w, frame.h).data;
+}
+
+/**
+ * A piece drawn at the origin on its baseline with its faux styles (text-decoration.ts): slanted about the
+ * baseline, its outline stroked as well as filled, and, on a horizontal line (`ruled`), its rules.
+ */
+function drawPiece(ctx: SKRSContext2D, piece: TextPiece, style: DrawStyle, ruled: boolean): void {
+  const { faux, size } = style;
+  if (faux.fauxItalic && ruled) ctx.transform(1, 0, -FAUX_ITALIC_SLANT, 1, 0, 0);
+  ctx.fillText(piece.text, 0, 0);
+  if (faux.fauxBold) {
+    ctx.strokeStyle = COVERAGE_INK;
+    ctx.lineWidth = FAUX_BOLD_EM * size;
+    ctx.lineJoin = 'round';
+    ctx.strokeText(piece.text, 0, 0);
+  }
+  if (!ruled) return;
+  const width = piece.width ?? ctx.measureText(piece.text).width;
+  if (faux.fauxItalic) ctx.transform(1, 0, FAUX_ITALIC_SLANT, 1, 0, 0);
+  const rule = RULE_EM * size;
+  if (faux.underline) ctx.fillRect(0, UNDERLINE_EM * size - rule / 2, width, rule);
+  if (faux.strikethrough) ctx.fillRect(0, STRIKETHROUGH_EM * size - rule / 2, width, rule);
+}
+
+/** Where a piece's ink can be with its faux styles: its glyphs' box, slanted, grown, and its rules. */
+function fauxInk(
+  style: DrawStyle,
+  m: {
+    actualBoundingBoxLeft: number;
+    actualBoundingBoxRight: number;
+    actualBoundingBoxAscent: number;
+    actualBoundingBoxDescent: number;
+    width: number;
+  },
+  x: number,
+  baseline: number,
+): Rect {
+  const { faux, size } = style;
+  const grow = faux.fauxBold ? (FAUX_BOLD_EM * size) / 2 : 0;
+  let left = x - m.actualBoundingBoxLeft - grow;
+  let right = x + m.actualBoundingBoxRight + grow;
+  let top = baseline - m.actualBoundingBoxAscent - grow;
+  let under = baseline + m.actualBoundingBoxDescent + grow;
+  if (faux.fauxItalic) {
+    right += FAUX_ITALIC_SLANT * Math.max(0, m.actualBoundingBoxAscent + grow);
+    left -= FAUX_ITALIC_SLANT * Math.max(0, m.actualBoundingBoxDescent + grow);
+  }
+  const rule = (RULE_EM * size) / 2;
+  const rules = [faux.underline ? UNDERLINE_EM : null, faux.strikethrough ? STRIKETHROUGH_EM : null];
+  for (const at of rules) {
+    if (at === null) continue;
+    left = Math.min(left, x);
+    right = Math.max(right, x + m.width);
+    top = Math.min(top, baseline + at * size - rule);
+    under = Math.max(under, baseline + at * size + rule);
+  }
+  return right > left && under > top ? { x: left, y: top, w: right - left, h: under - top } : EMPTY_RECT;
 }
 
 const sameRgb = (a: RGB, b: RGB) => a.r === b.r && a.g === b.g && a.b === b.b;

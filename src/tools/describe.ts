@@ -4,6 +4,7 @@ import type { OpenDocument } from '../engine/editor.js';
 import type { BlendMode, DocState, Effects, Layer, Locks, Rect, TextSpec } from '../engine/model.js';
 import { isEmptyRect, rgbToHex } from '../engine/raster.js';
 import { LINE_HEIGHT_EM, textLines } from '../engine/text.js';
+import { fauxWords } from '../engine/text-decoration.js';
 import { paragraphOf } from '../engine/text-paragraph.js';
 import { hasRuns, runList } from '../engine/text-runs.js';
 import { lineStep, spacingOf } from '../engine/text-spacing.js';
@@ -139,7 +140,7 @@ function styleSummary(t: TextSpec) {
   return runList(t).map((r) => {
     const text = t.content.slice(at, at + r.length);
     at += r.length;
-    return { text, font: r.font, size: r.size, color: rgbToHex(r.color) };
+    return { text, font: r.font, size: r.size, color: rgbToHex(r.color), ...fauxWords(r) };
   });
 }
 
@@ -155,6 +156,8 @@ export function textSummary(t: TextSpec) {
     color: rgbToHex(t.color),
     font: t.font,
     rendered_font: t.renderedFont,
+    // Photoshop's faux styles on (the first character's where the styles below differ).
+    ...fauxWords(t),
     lines: textLines(t.content).length,
     // Set in columns (直排): x, y is the top of the first column on its centre line (a box's top-left for paragraph text).
     ...(t.orientation === 'vertical' ? { orientation: 'vertical' } : {}),

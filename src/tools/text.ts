@@ -433,13 +433,33 @@ export const textHandlers = {
     };
   },
 
-  async style_text_range({ name, text: match, occurrence, font_size, color, font_name }, ctx) {
+  async style_text_range(
+    {
+      name,
+      text: match,
+      occurrence,
+      font_size,
+      color,
+      font_name,
+      faux_bold,
+      faux_italic,
+      underline,
+      strikethrough,
+    },
+    ctx,
+  ) {
     const doc = activeDoc(ctx);
     const layer = editableText(ctx, doc.state, name, '修改文字样式');
-    if (font_size === undefined && color === undefined && font_name === undefined) {
-      fail('invalid_arguments', '没有要修改的项：至少给出 font_size、color、font_name 之一', {
-        hint: '如 {"name": "标题", "text": "5折", "font_size": 120, "color": "#e60012"} 把“5折”放大并改为红色',
-      });
+    const faux = { fauxBold: faux_bold, fauxItalic: faux_italic, underline, strikethrough };
+    const given = [font_size, color, font_name, ...Object.values(faux)];
+    if (given.every((v) => v === undefined)) {
+      fail(
+        'invalid_arguments',
+        '没有要修改的项：至少给出 font_size、color、font_name、faux_bold、faux_italic、underline、strikethrough 之一',
+        {
+          hint: '如 {"name": "标题", "text": "5折", "font_size": 120, "color": "#e60012"} 把“5折”放大并改为红色',
+        },
+      );
     }
     const font = font_name?.trim();
     if (font === '') {
@@ -467,6 +487,7 @@ export const textHandlers = {
       ...(font !== undefined ? { font } : {}),
       ...(font_size !== undefined ? { size: font_size } : {}),
       ...(held ? { color: held.color } : {}),
+      ...faux,
     };
     const chosen = occurrence !== undefined ? [at[occurrence - 1]!] : at;
     let spec = layer.text;

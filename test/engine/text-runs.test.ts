@@ -211,3 +211,85 @@ describe('drawing runs', () => {
     expect(layoutText(wide).lines.map((l) => l.text)).toEqual(['春季新', '品上市全', '场包邮']);
   });
 });
+
+describe('faux styles', () => {
+  const word = { ...base, content: '仿粗体', x: 20, y: 20, size: 60 };
+  const inked = (r: Raster) => {
+    let n = 0;
+    for (let i = 3; i < r.data.length; i += 4) n += r.data[i]! > 128 ? 1 : 0;
+    return n;
+  };
+  /** The mean x of the inked pixels in the rows [top, bottom). */
+  const meanX = (r: Raster, top: number, bottom: number) => {
+    let sum = 0;
+    let n = 0;
+    for (let y = Math.max(Math.round(top), r.y); y < Math.min(Math.round(bottom), r.y + r.h); y++) {
+      for (let u = 0; u < r.w; u++) {
+        if (r.data[((y - r.y) * r.w + u) * 4 + 3]! > 128) {
+          sum += r.x + u;
+          n++;
+        }
+      }
+    }
+    return sum / n;
+  };
+
+  it('draws faux bold thicker by about 1/24 em without moving what follows', () => {
+    const plain = renderText(word);
+    const bold = renderText(restyle(word, { fauxBold: true }));
+    // The strokes grow by 2.5 px in all at 60 px: Chinese strokes (about 5 px wide) gain well over a tenth of ink.
+    expect(inked(bold) / inked(plain)).toBeGreaterThan(1.2);
+    expect(inked(bold) / inked(plain)).toBeLessThan(1.8);
+    // 字 after three bold 60 px characters still starts 180 px on.
+    const pieces = layoutText(restyle({ ...word, content: '仿粗体字' }, { fauxBold: true }, 0, 3)).lines[0]!
+      .pieces;
+    expect(pieces.map((p) => p.text)).toEqual(['仿粗体', '字']);
+    expect(pieces[1]!.x).toBeCloseTo(20 + 180, 3);
+  });
+
+  it('slants faux italic about the baseline by 0.2', () => {
+    const italic = renderText(restyle(word, { fauxItalic: true }));
+    const plain = renderText(word);
+    const baseline = layoutText(word).lines[0]!.baseline;
+    // Ink 40 px above the baseline moves right by about 8 px; ink at the baseline barely moves.
+    const shiftTop = meanX(italic, baseline - 45, baseline - 35) - meanX(plain, baseline - 45, baseline - 35);
+    const shiftLow = meanX(italic, baseline - 5, baseline) - meanX(plain, baseline - 5, baseline);
+    expect(shiftTop).toBeGreaterThan(6);
+    expect(shiftTop).toBeLessThan(10);
+    expect(Math.abs(shiftLow)).toBeLessThan(2);
+  });
+
+  it('rules underline under the em box and strikethrough across the middle, the piece’s width long', () => {
+    const baseline = layoutText(word).lines[0]!.baseline;
+    const width = layoutText(word).lines[0]!.pieces[0]!.width!;
+    for (const [style, at] of [
+      [{ underline: true }, 0.15],
+      [{ strikethrough: true }, -0.3],
+    ] as const) {
+      const r = renderText(restyle(word, style));
+      const y = Math.round(baseline + at * 60);
+      let run = 0;
+      for (let u = 0; u < r.w; u++) run += r.data[((y - r.y) * r.w + u) * 4 + 3]! > 200 ? 1 : 0;
+      expect(run).toBeGreaterThan(width - 3);
+    }
+    // The underline does not touch the characters: the row between them is clear but for a few pixels.
+    const under = renderText(restyle(word, { underline: true }));
+    const gap = Math.round(baseline + 0.122 * 60);
+    let touching = 0;
+    for (let u = 0; u < under.w; u++)
+      touching += under.data[((gap - under.y) * under.w + u) * 4 + 3]! > 200 ? 1 : 0;
+    expect(touching).toBeLessThan(width / 4);
+  });
+
+  it('keeps faux styles through edits of the words, and merges runs by them', () => {
+    const bold = restyle(base, { fauxBold: true }, 2, 3);
+    expect(runList(bold).map((r) => r.fauxBold ?? false)).toEqual([false, true, false]);
+    const lengths = (t: TextSpec) => shape(t).map(([text, size]) => [text.length, size]);
+    expect(lengths(withContent(bold, '限时3折'))).toEqual(lengths(bold));
+    expect(runList(withContent(bold, '限时3折'))[1]!.fauxBold).toBe(true);
+    expect(restyle(bold, { fauxBold: false }, 2, 3)).toEqual(base);
+    // The whole text faux bold: no runs, the spec's own style says so.
+    expect(restyle(base, { fauxBold: true })).toMatchObject({ fauxBold: true });
+    expect(restyle(base, { fauxBold: true }).runs).toBeUndefined();
+  });
+});

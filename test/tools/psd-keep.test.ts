@@ -299,7 +299,7 @@ describe('what a PSD held that the document does not keep', () => {
     const opened = await ok(s, 'open_document', { path: 'text.psd' });
     const w = warningsOf(opened);
     expect(w).toContainEqual(
-      expect.stringMatching(/文字图层“段落”的仿粗体、不同的字距在文字未修改（可移动）时原样保存/),
+      expect.stringMatching(/文字图层“段落”的不同的字距在文字未修改（可移动）时原样保存/),
     );
     expect(w).toContainEqual(expect.stringMatching(/文字图层“大写”的全部大写/));
 
@@ -323,14 +323,19 @@ describe('what a PSD held that the document does not keep', () => {
     expect(agLayer(back, '大写').text?.style?.fontCaps).toBe(2);
     expect((await probe(s, 'text.psd')).layers.段落?.kind).toBe('type');
 
-    // Its words changed: one style, still paragraph text in its box, centred; the save says what was not kept.
+    // Its words changed: each character's style kept (the bold word replaced by a bold one), still paragraph text
+    // in its box, centred; the save says what was not kept (the tracking one run had).
     await ok(s, 'set_text_content', { name: '段落', text: 'Hello again' });
     const edited = await ok(s, 'save_document');
     expect(warningsOf(edited)).toContainEqual(
-      expect.stringMatching(/文字图层“段落”已修改，其仿粗体、不同的字距不再保留/),
+      expect.stringMatching(/文字图层“段落”已修改，其不同的字距不再保留/),
     );
     const again = agLayer(await agRead(s, 'text.psd'), '段落').text!;
     expect(again.text).toBe('Hello again');
+    expect(again.styleRuns?.map((r) => [r.length, !!r.style.fauxBold])).toEqual([
+      [6, false],
+      [5, true],
+    ]);
     expect(again).toMatchObject({
       shapeType: 'box',
       boxBounds: [0, 0, 50, 20],

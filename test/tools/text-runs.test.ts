@@ -242,6 +242,73 @@ describe('runs in PSDs', () => {
     ]);
   });
 
+  it('keeps faux bold, italic, underline and strikethrough through an edit (they used to be dropped)', async () => {
+    const s = newSession();
+    const black = { r: 0, g: 0, b: 0 };
+    const style = { font: { name: 'NotoSansHans-Regular' }, fontSize: 40, fillColor: black };
+    await putTextPsd(
+      s,
+      'faux.psd',
+      [600, 300],
+      [
+        {
+          name: '标题',
+          text: {
+            text: '新品上市',
+            transform: [1, 0, 0, 1, 40, 100],
+            style,
+            styleRuns: [
+              { length: 2, style: { ...style, fauxBold: true } },
+              { length: 2, style: { ...style, underline: true, fauxItalic: true } },
+            ],
+          },
+        },
+      ],
+    );
+    const opened = await ok(s, 'open_document', { path: 'faux.psd' });
+    expect(((opened.warnings as string[] | undefined) ?? []).join('\n')).not.toMatch(/标题/);
+    const edited = await ok(s, 'set_text_content', { name: '标题', text: '新品今日上市' });
+    expect((edited.text as { styles: unknown }).styles).toEqual([
+      { text: '新品今日', font: 'NotoSansHans-Regular', size: 40, color: '#000000', faux_bold: true },
+      {
+        text: '上市',
+        font: 'NotoSansHans-Regular',
+        size: 40,
+        color: '#000000',
+        faux_italic: true,
+        underline: true,
+      },
+    ]);
+    // Turned off for some characters, on for others, from the tool.
+    await ok(s, 'style_text_range', { name: '标题', text: '今日', faux_bold: false, strikethrough: true });
+    const saved = await ok(s, 'save_document_as', { path: 'faux-out.psd' });
+    expect(((saved.warnings as string[] | undefined) ?? []).join('\n')).not.toMatch(/标题/);
+    const record = await agTextOf(s, 'faux-out.psd', '标题');
+    expect(
+      record.styleRuns?.map((r) => [
+        r.length,
+        r.style.fauxBold,
+        r.style.fauxItalic,
+        r.style.underline,
+        r.style.strikethrough,
+      ]),
+    ).toEqual([
+      [2, true, false, false, false],
+      [2, false, false, false, true],
+      [2, false, true, true, false],
+    ]);
+    if (psdToolsAvailable()) {
+      const seen = await psdToolsTypeLayers<boolean[][]>(path.join(s.workspace.root, 'faux-out.psd'), [
+        "v = [[bool(r['StyleSheet']['StyleSheetData'].get(k, False)) for k in ('FauxBold', 'FauxItalic', 'Underline', 'Strikethrough')] for r in e['StyleRun']['RunArray']]",
+      ]);
+      expect(seen.标题).toEqual([
+        [true, false, false, false],
+        [false, false, false, true],
+        [false, true, true, false],
+      ]);
+    }
+  });
+
   it('converts every run’s colour to CMYK inks with the document', async () => {
     const s = newSession();
     const name = await priceTag(s);

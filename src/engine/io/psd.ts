@@ -51,6 +51,7 @@ import {
   type DocState,
   type DropShadowEffect,
   type Effects,
+  type FauxStyles,
   type Guide,
   type InkTable,
   type Layer,
@@ -85,6 +86,7 @@ import {
   textAnchor,
   textLines,
 } from '../text.js';
+import { FAUX_KEYS, type FauxKey, fauxOf } from '../text-decoration.js';
 import { anchorDrop, isVertical } from '../text-orientation.js';
 import {
   isJustification,
@@ -639,6 +641,7 @@ async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullabl
             font: { name: psdFontName(r.font) },
             fontSize: r.size,
             fillColor: await textColour(ctx, r.color),
+            ...agFaux(r),
           },
         })),
       )
@@ -658,6 +661,7 @@ async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullabl
       font: { name: psdFontName(t.font) },
       fontSize: t.size,
       fillColor: await textColour(ctx, t.color),
+      ...agFaux(t),
       ...(spacing.leading !== undefined ? { autoLeading: false, leading: spacing.leading } : {}),
       ...(spacing.tracking !== undefined ? { tracking: spacing.tracking } : {}),
     },
@@ -1416,10 +1420,6 @@ function textFill(c: AgColor | undefined): AgColor | undefined {
 
 /** Character attributes a TextSpec does not hold, with the value that means "not used" and their names. */
 const TEXT_STYLE_DEFAULTS: readonly (readonly [keyof AgTextStyle, unknown, string])[] = [
-  ['fauxBold', false, '仿粗体'],
-  ['fauxItalic', false, '仿斜体'],
-  ['underline', false, '下划线'],
-  ['strikethrough', false, '删除线'],
   ['horizontalScale', 1, '水平缩放'],
   ['verticalScale', 1, '垂直缩放'],
   ['baselineShift', 0, '基线偏移'],
@@ -1468,6 +1468,21 @@ function paragraphStyleOf(p: ParagraphSettings): AgParagraphStyle {
     spaceBefore: p.space?.before ?? 0,
     spaceAfter: p.space?.after ?? 0,
   };
+}
+
+/** Photoshop's faux styles a record's style has on (text-decoration.ts). */
+function fauxOfAg(st: AgTextStyle): FauxStyles {
+  return fauxOf({
+    ...(st.fauxBold === true ? { fauxBold: true } : {}),
+    ...(st.fauxItalic === true ? { fauxItalic: true } : {}),
+    ...(st.underline === true ? { underline: true } : {}),
+    ...(st.strikethrough === true ? { strikethrough: true } : {}),
+  });
+}
+
+/** The four faux styles, each stated (a run's false overrides the record's own style, which ag-psd puts under it). */
+function agFaux(s: FauxStyles): Pick<AgTextStyle, FauxKey> {
+  return Object.fromEntries(FAUX_KEYS.map((k) => [k, s[k] === true])) as Pick<AgTextStyle, FauxKey>;
 }
 
 /** Every character's style of a text record: the record's own, then each run over it. */
@@ -1555,6 +1570,7 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
     color: await fileColour(textFill(style.fillColor), ctx, `文字图层“${l.name ?? ''}”`),
     font,
     renderedFont: font,
+    ...fauxOfAg(style),
     ...(isIdentityMatrix(linear) ? {} : { transform: linear }),
     ...(box ? { box: [box[0], box[1], box[2], box[3]] as const } : {}),
     ...(isLeading(spacing.leading) ? { leading: spacing.leading } : {}),
@@ -1573,6 +1589,7 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
         font: st.font?.name ?? font,
         size: round6(st.fontSize ?? size),
         color: await fileColour(textFill(st.fillColor), ctx, where),
+        ...fauxOfAg(st),
       };
     }),
   );

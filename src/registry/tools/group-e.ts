@@ -849,7 +849,7 @@ export const groupE = [
     effect: 'write',
     idempotent: true,
     description:
-      '只改 name 指定的文字图层中一部分文字的字体、字号或颜色（并将其设为当前图层），如在 Photoshop 中用文字工具选中几个字后在字符面板中修改：标题中的价格放大变红、一个词改粗体等；其余文字不变。text 为要改的文字，须与图层中的文字完全一致（区分大小写，可跨行）；text 中的 \\n 表示换行；occurrence 为改第几处（从 1 起），省略时改所有出现处。font_size 为字号（像素），大于 0，最大 5000；color 为十六进制颜色，如 #ff0000；font_name 为字体名称（找不到时按字重用内置中文字体渲染）；三者至少给出一项。每行的行高随该行最大的字（自动行距时），点文字的锚点随第一个字。之后用 set_text_content 修改文字时，保留的字保持各自的样式，新输入的字取被替换的第一个字（或其前一个字）的样式；set_text_color、set_text_size、set_text_font 修改整个图层的所有文字。',
+      '只改 name 指定的文字图层中一部分文字的字体、字号或颜色（并将其设为当前图层），如在 Photoshop 中用文字工具选中几个字后在字符面板中修改：标题中的价格放大变红、一个词改粗体等；其余文字不变。text 为要改的文字，须与图层中的文字完全一致（区分大小写，可跨行）；text 中的 \\n 表示换行；occurrence 为改第几处（从 1 起），省略时改所有出现处。font_size 为字号（像素），大于 0，最大 5000；color 为十六进制颜色，如 #ff0000；font_name 为字体名称（找不到时按字重用内置中文字体渲染）；faux_bold、faux_italic、underline、strikethrough 为 Photoshop 字符面板的仿粗体、仿斜体、下划线、删除线，true 加上、false 去掉（只有一种字重的中文字体常用仿粗体加粗）；以上至少给出一项。每行的行高随该行最大的字（自动行距时），点文字的锚点随第一个字。之后用 set_text_content 修改文字时，保留的字保持各自的样式，新输入的字取被替换的第一个字（或其前一个字）的样式；set_text_color、set_text_size、set_text_font 修改整个图层的所有文字。',
     parameters: {
       type: 'object',
       properties: {
@@ -859,6 +859,10 @@ export const groupE = [
         font_size: { type: 'number', description: '字号（像素），大于 0，最大 5000' },
         color: { type: 'string', description: '文字颜色，十六进制颜色，如 #ff0000' },
         font_name: { type: 'string', description: '字体名称' },
+        faux_bold: { type: 'boolean', description: '仿粗体：true 加上，false 去掉' },
+        faux_italic: { type: 'boolean', description: '仿斜体：true 加上，false 去掉' },
+        underline: { type: 'boolean', description: '下划线：true 加上，false 去掉' },
+        strikethrough: { type: 'boolean', description: '删除线：true 加上，false 去掉' },
       },
       required: ['name', 'text'],
     },
