@@ -72,6 +72,8 @@ export interface TextNode {
   readonly leading?: number;
   /** Space after every character, in thousandths of an em (Photoshop's tracking); absent: none. */
   readonly tracking?: number;
+  /** The faux styles every character has on, by style_text_range's parameter names; absent: none. */
+  readonly faux?: readonly ('faux_bold' | 'faux_italic' | 'underline' | 'strikethrough')[];
 }
 
 export interface HistorySnapshot {

@@ -9,7 +9,9 @@ import { rgbToHex } from '../engine/raster.js';
 import { selectionBounds } from '../engine/selection.js';
 import { selectionOutline } from '../engine/selection-outline.js';
 import { fontShownAs } from '../engine/text.js';
+import { fauxWords, sharedFaux } from '../engine/text-decoration.js';
 import { lineAlign, paragraphOf } from '../engine/text-paragraph.js';
+import { runList } from '../engine/text-runs.js';
 import { spacingOf } from '../engine/text-spacing.js';
 import { alternativesOf, PART_LABELS, PIECE_TYPES } from '../garment/types.js';
 import { typeUnavailable } from '../garment/types-available.js';
@@ -34,6 +36,8 @@ function textNode(t: TextSpec): TextNode {
   const align = lineAlign(t.justification, false, true);
   const { leading, tracking } = spacingOf(t);
   const { indent, space } = paragraphOf(t);
+  // The faux styles all its characters share (the panel's buttons show them pressed).
+  const faux = Object.keys(fauxWords(sharedFaux(runList(t)))) as NonNullable<TextNode['faux']>;
   return {
     content: t.content,
     size: t.size,
@@ -49,6 +53,7 @@ function textNode(t: TextSpec): TextNode {
     ...(space ? { space } : {}),
     ...(leading !== undefined ? { leading } : {}),
     ...(tracking !== undefined ? { tracking } : {}),
+    ...(faux.length > 0 ? { faux } : {}),
   };
 }
 

@@ -58,3 +58,10 @@ export function fauxWords(s: Pick<CharacterStyle, FauxKey>): Record<string, true
   };
   return Object.fromEntries(FAUX_KEYS.filter((k) => s[k] === true).map((k) => [names[k], true]));
 }
+
+/** The faux styles every one of `styles` has on. */
+export function sharedFaux(styles: readonly FauxStyles[]): FauxStyles {
+  return Object.fromEntries(
+    FAUX_KEYS.filter((k) => styles.length > 0 && styles.every((s) => s[k] === true)).map((k) => [k, true]),
+  ) as FauxStyles;
+}

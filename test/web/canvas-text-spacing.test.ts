@@ -73,4 +73,48 @@ describe('the paragraph panel of the type tool', () => {
     await eventually(() => page.locator('.artboard img').getAttribute('src')).not.toBe(spaced);
     await snapshot(page, 'canvas-text-spacing');
   });
+
+  it('sets and clears the faux styles of every character from the panel’s buttons', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 600, height: 400, name: '仿粗体' }),
+      toolCall('create_text_layer', { text: '春季新品', x: 60, y: 60, font_size: 80 }),
+    ]);
+    const page = await studio.open(id, 1280, 800);
+    const sent = callsSent(page, 'style_text_range');
+    await eventually(() => page.locator('.artboard img').count()).toBe(1);
+    await page.locator('.canvas-viewport[tabindex]').focus();
+    await page.keyboard.press('t');
+    const bar = page.getByRole('group', { name: '文字选项' });
+    await bar.getByRole('button', { name: '段落' }).click();
+    const faux = bar.getByRole('group', { name: '仿粗体、仿斜体、下划线、删除线' });
+    // Labelled from the registry's switches, none pressed.
+    await expect(faux.getByRole('button').allTextContents()).resolves.toEqual([
+      '仿粗体',
+      '仿斜体',
+      '下划线',
+      '删除线',
+    ]);
+    const bold = faux.getByRole('button', { name: '仿粗体' });
+    await expect(bold.getAttribute('aria-pressed')).resolves.toBe('false');
+    const before = await page.locator('.artboard img').getAttribute('src');
+    await bold.click();
+    await eventually(() => bold.getAttribute('aria-pressed')).toBe('true');
+    await faux.getByRole('button', { name: '下划线' }).click();
+    await eventually(() => faux.getByRole('button', { name: '下划线' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    expect(sent).toEqual([
+      { name: '春季新品', text: '春季新品', occurrence: 1, faux_bold: true },
+      { name: '春季新品', text: '春季新品', occurrence: 1, underline: true },
+    ]);
+    const text = (await activeLayers(studio.url, id)).find((l) => l.text)!.text!;
+    expect(text.faux).toEqual(['faux_bold', 'underline']);
+    await eventually(() => page.locator('.artboard img').getAttribute('src')).not.toBe(before);
+    await snapshot(page, 'canvas-text-faux');
+    // Pressed again: cleared.
+    await bold.click();
+    await eventually(() => bold.getAttribute('aria-pressed')).toBe('false');
+    expect(sent.at(-1)).toEqual({ name: '春季新品', text: '春季新品', occurrence: 1, faux_bold: false });
+  });
 });

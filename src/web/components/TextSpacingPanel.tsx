@@ -2,7 +2,9 @@
  * Photoshop's character and paragraph panels for a text layer, opened from the type tool's options bar (段落): a
  * field for each setting set_text_spacing takes — its labels, ranges and units the registry's — showing the
  * layer's value and changing it when Enter is pressed or the field is left (修改行距字距), as the panels' fields do.
- * A value outside the setting's range is not sent; the field goes back to the layer's.
+ * A value outside the setting's range is not sent; the field goes back to the layer's. Below them, the character
+ * panel's faux style buttons (仿粗体, 仿斜体, 下划线, 删除线: style_text_range's switches, labelled from the registry),
+ * pressed when every character has the style, and setting or clearing it for all of them.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { LayerNode } from '../api/types.js';
@@ -14,6 +16,9 @@ import { PANE_TOOLS } from '../state/pane-tools.js';
 import { backToDocument } from './back-to-document.js';
 
 type TextNode = NonNullable<LayerNode['text']>;
+
+/** style_text_range's switches, as the snapshot names the faux styles a layer's characters share. */
+const FAUX_PARAMS = ['faux_bold', 'faux_italic', 'underline', 'strikethrough'] as const;
 
 /** Each setting's value on a layer, by set_text_spacing's parameter (0: auto leading, no tracking, none). */
 const CURRENT: Readonly<Record<string, (t: TextNode) => number>> = {
@@ -55,8 +60,41 @@ export function TextSpacingPanel({ layer }: { layer: LayerNode & { text: TextNod
     if (v === CURRENT[name]!(layer.text)) return;
     void studio.run([{ name: tool.name, arguments: { name: refOf(layer), [name]: v } }]);
   };
+  const styler = studio.tools.get(PANE_TOOLS.textRange);
+  const faux = styler
+    ? FAUX_PARAMS.flatMap((name) => {
+        const schema = styler.parameters.properties[name];
+        return schema ? [{ name, label: labelIn(paramLabel(name, schema), lang) }] : [];
+      })
+    : [];
   return (
     <fieldset class="text-spacing" aria-label={t('canvas.textSpacing')}>
+      {faux.length > 0 && (
+        <fieldset class="text-faux" aria-label={t('canvas.textFaux')}>
+          {faux.map(({ name, label }) => {
+            const on = layer.text.faux?.includes(name) === true;
+            return (
+              <button
+                key={name}
+                type="button"
+                class={`text-button faux-${name}`}
+                aria-pressed={on}
+                onClick={() => {
+                  // Every character: the whole text, its one occurrence.
+                  void studio.run([
+                    {
+                      name: PANE_TOOLS.textRange,
+                      arguments: { name: refOf(layer), text: layer.text.content, occurrence: 1, [name]: !on },
+                    },
+                  ]);
+                }}
+              >
+                {label}
+              </button>
+            );
+          })}
+        </fieldset>
+      )}
       {params.map(([name, schema]) => {
         const limits = tool.limits[name];
         return (
