@@ -73,8 +73,22 @@ export interface TextNode {
   /** Space after every character, in thousandths of an em (Photoshop's tracking); absent: none. */
   readonly tracking?: number;
   /** The faux styles every character has on, by style_text_range's parameter names; absent: none. */
-  readonly faux?: readonly ('faux_bold' | 'faux_italic' | 'underline' | 'strikethrough')[];
+  readonly faux?: readonly FauxName[];
+  /**
+   * Characters set differently (style runs), in order over the content: each stretch's length (UTF-16 code units),
+   * font (as `font`), size, colour and faux styles; absent where all share the fields above.
+   */
+  readonly styles?: readonly {
+    readonly length: number;
+    readonly font: string;
+    readonly size: number;
+    readonly color: string;
+    readonly faux?: readonly FauxName[];
+  }[];
 }
+
+/** Photoshop's faux styles by style_text_range's parameter names. */
+export type FauxName = 'faux_bold' | 'faux_italic' | 'underline' | 'strikethrough';
 
 export interface HistorySnapshot {
   /** Chinese step labels, oldest first; `labels[0]` is the opening step. */

@@ -4,7 +4,7 @@
  * for the model; neither changes anything.
  */
 
-import type { DocState, TextSpec } from '../engine/model.js';
+import type { DocState, FauxStyles, TextSpec } from '../engine/model.js';
 import { rgbToHex } from '../engine/raster.js';
 import { selectionBounds } from '../engine/selection.js';
 import { selectionOutline } from '../engine/selection-outline.js';
@@ -21,6 +21,7 @@ import type { Session } from './session.js';
 import type {
   ActiveDocumentSnapshot,
   DocumentSnapshot,
+  FauxName,
   GarmentSnapshot,
   LayerNode,
   SelectionSnapshot,
@@ -37,7 +38,22 @@ function textNode(t: TextSpec): TextNode {
   const { leading, tracking } = spacingOf(t);
   const { indent, space } = paragraphOf(t);
   // The faux styles all its characters share (the panel's buttons show them pressed).
-  const faux = Object.keys(fauxWords(sharedFaux(runList(t)))) as NonNullable<TextNode['faux']>;
+  const runs = runList(t);
+  const fauxNames = (s: FauxStyles) => Object.keys(fauxWords(s)) as FauxName[];
+  const faux = fauxNames(sharedFaux(runs));
+  const styles =
+    runs.length > 1
+      ? runs.map((r) => {
+          const names = fauxNames(r);
+          return {
+            length: r.length,
+            font: fontShownAs(r.font),
+            size: r.size,
+            color: rgbToHex(r.color),
+            ...(names.length > 0 ? { faux: names } : {}),
+          };
+        })
+      : undefined;
   return {
     content: t.content,
     size: t.size,
@@ -54,6 +70,7 @@ function textNode(t: TextSpec): TextNode {
     ...(leading !== undefined ? { leading } : {}),
     ...(tracking !== undefined ? { tracking } : {}),
     ...(faux.length > 0 ? { faux } : {}),
+    ...(styles ? { styles } : {}),
   };
 }
 

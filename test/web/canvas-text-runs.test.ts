@@ -138,3 +138,60 @@ async function caretAtEnd(editor: ReturnType<Page['locator']>) {
     el.setSelectionRange(el.value.length, el.value.length);
   });
 }
+
+describe('words in several styles in the type tool’s box', () => {
+  it('are typed in a box that shows each stretch in its style, and keep them', async () => {
+    const { id, page, editor, open, color } = await withPrice();
+    await okCalls(studio.url, id, [
+      toolCall('style_text_range', { name: '限时5折', text: '5', font_size: 120, color: '#e60012' }),
+    ]);
+    const steps = (await labels(id)).length;
+    await open();
+    // A box of styled stretches, not a textarea: the digit large and red in it.
+    await expect(editor.evaluate((e) => e.tagName)).resolves.toBe('DIV');
+    const spans = editor.locator('span');
+    await expect(spans.allTextContents()).resolves.toEqual(['限时', '5', '折']);
+    const look = (i: number) =>
+      spans.nth(i).evaluate((e) => {
+        const s = e.ownerDocument.defaultView!.getComputedStyle(e);
+        return { size: Number.parseFloat(s.fontSize), color: s.color };
+      });
+    const zoom = ((await page.locator('.artboard').boundingBox())!.width as number) / 600;
+    expect((await look(1)).size).toBeCloseTo(120 * zoom, 1);
+    expect((await look(1)).color).toBe('rgb(230, 0, 18)');
+    expect((await look(0)).size).toBeCloseTo(60 * zoom, 1);
+    // Typed at the end: the new character takes the style before it, here and on the server.
+    await page.keyboard.press('End');
+    await page.keyboard.type('起');
+    await snapshot(page, 'canvas-text-runs-typing');
+    await page.keyboard.press('Control+Enter');
+    await eventually(async () => (await activeText(id)).content).toBe('限时5折起');
+    expect((await activeText(id)).styles?.map((r) => [r.text, r.size])).toEqual([
+      ['限时', 60],
+      ['5', 120],
+      ['折起', 60],
+    ]);
+    expect((await labels(id)).slice(steps)).toEqual(['修改文字']);
+
+    // Characters selected in it take a colour from the bar, as in a plain box.
+    await open();
+    await editor.evaluate((e) => {
+      const text = e.querySelector('span')!.firstChild!;
+      const range = e.ownerDocument.createRange();
+      range.setStart(text, 0);
+      range.setEnd(text, 2);
+      const sel = e.ownerDocument.getSelection()!;
+      sel.removeAllRanges();
+      sel.addRange(range);
+    });
+    await color.focus();
+    await color.fill('#1565c0');
+    await eventually(() => editor.count()).toBe(0);
+    await eventually(async () => (await activeText(id)).styles?.[0]).toEqual({
+      text: '限时',
+      font: 'Noto Sans SC',
+      size: 60,
+      color: '#1565c0',
+    });
+  });
+});

@@ -11,9 +11,11 @@
  * the words being typed: going to it (its font, size or colour) keeps them open, a change there restyles them,
  * and its Enter brings the keys back to them; leaving for anywhere else commits them. With some characters of a
  * text layer selected in the box, a change there sets those characters only (修改部分文字样式, after the words
- * typed so far: one history step), and the box closes on the layer as the server draws it: the box types in one
- * style, so it could not show the characters in theirs.
+ * typed so far: one history step), and the box closes on the layer as the server draws it. A layer whose words are
+ * already in several styles is typed in a box that shows each stretch in its style (styled-words.ts); vertical
+ * words are typed in columns.
  */
+import type { Ref } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { TEXT_BASELINE_EM } from '../../registry/tools/text-params.js';
 import type { ActiveDocument, LayerNode } from '../api/types.js';
@@ -21,6 +23,16 @@ import { useStudioView } from '../context.js';
 import { refOf } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
 import { gestureId } from '../state/use-studio.js';
+import {
+  fillStyled,
+  previewFont,
+  selectAll,
+  selectionIn,
+  styleSpan,
+  type TextField,
+  type WordStyle,
+  wordsOf,
+} from './styled-words.js';
 
 /** The alignments the options bar offers (Photoshop's three buttons). */
 export type TextAlign = 'left' | 'center' | 'right';
@@ -58,6 +70,8 @@ export interface TextEdit {
   readonly tracking?: number;
   /** The edited text is set in columns (直排): typed so, `x` its first column's centre line, `y` its top. */
   readonly vertical?: true;
+  /** The edited text's characters in several styles (TextNode's): typed in a box that shows them (styled-words.ts). */
+  readonly styles?: NonNullable<LayerNode['text']>['styles'];
 }
 
 /** A starting size for new text: about a twelfth of the canvas's height, within reason. */
@@ -122,20 +136,6 @@ function sameEdit(a: TextEdit, b: TextEdit): boolean {
   return a.doc === b.doc && a.x === b.x && a.y === b.y && a.layer?.id === b.layer?.id;
 }
 
-/** The bundled font's weights by the word their family name ends in, as CSS weights. */
-const BUNDLED_WEIGHTS: Record<string, number> = { Light: 300, DemiLight: 350, Medium: 500, Bold: 700 };
-
-/**
- * How the box shows `font` while typing: the page has the bundled font's Regular, so a bundled weight is that font
- * at the weight (the browser's own, close enough to type in); another font by its name where the browser has it.
- */
-function previewFont(font: string | null): { fontFamily?: string; fontWeight?: number } {
-  if (!font) return {};
-  const weight = /^Noto Sans SC (\w+)$/.exec(font)?.[1];
-  if (weight && BUNDLED_WEIGHTS[weight]) return { fontWeight: BUNDLED_WEIGHTS[weight] };
-  return { fontFamily: `"${font.replace(/["\\]/g, '')}", "Noto Sans SC", sans-serif` };
-}
-
 let probe: CanvasRenderingContext2D | null = null;
 
 /**
@@ -171,7 +171,7 @@ export function useTextTool(docName: string | null) {
   const editNow = useRef<TextEdit | null>(null);
   const madeNow = useRef<MadeText | null>(null);
   // The box the words are typed in, while it is open: where the characters selected in it are read.
-  const field = useRef<HTMLTextAreaElement | null>(null);
+  const field = useRef<TextField | null>(null);
   // Words whose characters were styled (and their words made) with the box still on the page: its commit, when the
   // focus leaves it, is not another edit.
   const styled = useRef<TextEdit | null>(null);
@@ -209,6 +209,7 @@ export function useTextTool(docName: string | null) {
         ...(t.leading !== undefined ? { leading: t.leading } : {}),
         ...(t.tracking !== undefined ? { tracking: t.tracking } : {}),
         ...(t.vertical ? { vertical: true as const } : {}),
+        ...(t.styles ? { styles: t.styles } : {}),
       });
       return;
     }
@@ -420,6 +421,21 @@ export function occurrenceAt(content: string, text: string, start: number): numb
 /** The type tool's state, as the canvas and the options bar share it. */
 export type TextTyping = ReturnType<typeof useTextTool>;
 
+/** The largest size among the characters of `content`'s first line in `styles`; undefined without styles. */
+function firstLineSize(content: string, styles: readonly WordStyle[] | undefined): number | undefined {
+  if (!styles) return undefined;
+  const end = content.search(/\r|\n/);
+  const stop = end < 0 ? content.length : end;
+  let at = 0;
+  let largest = 0;
+  for (const st of styles) {
+    if (at >= stop && largest > 0) break;
+    largest = Math.max(largest, st.size);
+    at += st.length;
+  }
+  return largest;
+}
+
 /** A paragraph text box's size, document px. */
 export interface BoxSize {
   readonly width: number;
@@ -447,19 +463,75 @@ export function TextEditor({
   edit: TextEdit;
   zoom: number;
   /** Set to the box while it is open (TextTyping's, where the options bar reads the characters selected). */
-  field?: { current: HTMLTextAreaElement | null };
+  field?: { current: TextField | null };
   onCommit(text: string, box?: BoxSize): void;
   onCancel(): void;
 }) {
   const { t } = useStudioView();
-  const box = useRef<HTMLTextAreaElement>(null);
+  const box = useRef<HTMLElement>(null);
+  // Words in several styles are typed in a box that shows them (styled-words.ts); vertical ones in columns.
+  const styles = edit.vertical ? undefined : edit.styles;
+  // The characters last selected in that box (the options bar takes the focus, and the page its selection).
+  const picked = useRef<[number, number]>([0, 0]);
+  /** The words as they are now. */
+  const wordsNow = (): string | undefined => {
+    const el = box.current;
+    if (!el) return undefined;
+    return el instanceof HTMLTextAreaElement ? el.value : wordsOf(el);
+  };
   useLayoutEffect(() => {
     if (!field) return;
-    field.current = box.current;
+    const el = box.current;
+    const adapter: TextField | null =
+      el instanceof HTMLTextAreaElement
+        ? el
+        : el && {
+            get value() {
+              return wordsOf(el);
+            },
+            get selectionStart() {
+              return picked.current[0];
+            },
+            get selectionEnd() {
+              return picked.current[1];
+            },
+          };
+    field.current = adapter;
     return () => {
-      if (field.current === box.current) field.current = null;
+      if (field.current === adapter) field.current = null;
     };
   }, [field]);
+  // The styled box's selection, kept as it changes.
+  useEffect(() => {
+    if (!styles) return;
+    const onChange = () => {
+      const el = box.current;
+      const at = el && selectionIn(el);
+      if (at) picked.current = at;
+    };
+    document.addEventListener('selectionchange', onChange);
+    return () => document.removeEventListener('selectionchange', onChange);
+  }, []);
+  // Its stretches drawn at the canvas's zoom, and set as the options bar sets the whole text (its size, colour or
+  // font changed for every character while the words are typed).
+  const shownAs = useRef({ zoom, size: edit.size, color: edit.color, font: edit.font });
+  useEffect(() => {
+    const el = box.current;
+    const was = shownAs.current;
+    shownAs.current = { zoom, size: edit.size, color: edit.color, font: edit.font };
+    if (!styles || !el || el instanceof HTMLTextAreaElement) return;
+    for (const span of el.querySelectorAll<HTMLElement>('span[data-style]')) {
+      const own = JSON.parse(span.dataset.style!) as WordStyle;
+      const now = {
+        ...own,
+        ...(edit.size !== was.size ? { size: edit.size } : {}),
+        ...(edit.color !== was.color ? { color: edit.color } : {}),
+        ...(edit.font !== was.font ? { font: edit.font ?? own.font } : {}),
+      };
+      span.dataset.style = JSON.stringify(now);
+      styleSpan(span, now, zoom);
+    }
+  }, [zoom, edit.size, edit.color, edit.font]);
   const [value, setValue] = useState(edit.initial);
   const [size, setSize] = useState<BoxSize | undefined>(edit.box);
   const sizeNow = useRef(size);
@@ -472,13 +544,19 @@ export function TextEditor({
   useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
+    if (el instanceof HTMLTextAreaElement) {
+      el.focus();
+      el.select();
+      return;
+    }
+    if (styles) fillStyled(el, edit.initial, styles, zoom);
     el.focus();
-    el.select();
+    selectAll(el);
   }, []);
   const finish = (commit: boolean) => {
     if (done.current) return;
     done.current = true;
-    if (commit) onCommit(box.current?.value ?? value, sizeNow.current);
+    if (commit) onCommit(wordsNow() ?? value, sizeNow.current);
     else onCancel();
   };
   const finishNow = useRef(finish);
@@ -521,17 +599,25 @@ export function TextEditor({
   const lines = value.split('\n');
   const longest = Math.max(1, ...lines.map((l) => [...l].length));
   const spacing = ((edit.tracking ?? 0) / 1000) * edit.size;
-  // CSS centres a line's glyphs in its line height, the server sets the first baseline from the top.
-  const lift = baselineLift(edit);
+  // CSS centres a line's glyphs in its line height, the server sets the first baseline from the top. In several
+  // styles the first line is as tall as its largest characters in CSS, and so is paragraph text's first baseline on
+  // the server; point text's stays at its anchor, TEXT_BASELINE_EM of its first character's size below y.
+  const firstLine = firstLineSize(edit.initial, styles) ?? edit.size;
+  const lift =
+    baselineLift({ ...edit, size: firstLine }) + (size ? 0 : TEXT_BASELINE_EM * (firstLine - edit.size));
   // Wide enough for the longest line in full-width characters, so the box never wraps what it shows; paragraph
   // text's own box width, wrapping as the server does. Point text centred or ending at x stands about it. The
   // indents pad the box (a paragraph's inside its width).
   const pad = { left: (edit.indent?.left ?? 0) * zoom, right: (edit.indent?.right ?? 0) * zoom };
+  // Room for the largest characters of words in several styles.
+  const em = Math.max(edit.size, ...(styles ?? []).map((st) => st.size));
   const width = size
     ? Math.max(0, size.width * zoom - pad.left - pad.right)
-    : ((longest + 1) * (edit.size + Math.max(0, spacing)) + Math.max(0, edit.indent?.first ?? 0)) * zoom;
+    : ((longest + 1) * (em + Math.max(0, spacing)) + Math.max(0, edit.indent?.first ?? 0)) * zoom;
   const outer = width + pad.left + pad.right;
-  const shift = size ? 0 : edit.align === 'center' ? outer / 2 : edit.align === 'right' ? outer : 0;
+  // Words in several styles size their own box (CSS: as wide as their longest line), centred or ended on x by CSS.
+  const fits = styles !== undefined && !size;
+  const shift = size || fits ? 0 : edit.align === 'center' ? outer / 2 : edit.align === 'right' ? outer : 0;
   const left = edit.x * zoom - shift;
   const top = (edit.y - lift) * zoom;
   // Vertical text typed in columns (CSS vertical-rl, which stands Chinese upright and turns Latin as the server
@@ -552,83 +638,112 @@ export function TextEditor({
           height: columnLength * zoom,
         }
     : null;
-  const textarea = (
-    <textarea
-      ref={box}
-      class={size ? 'text-editor in-box' : 'text-editor'}
-      aria-label={t(edit.layer ? 'canvas.textEdit' : 'canvas.textNew')}
-      value={value}
-      spellcheck={false}
-      rows={lines.length}
-      style={{
-        left: `${left}px`,
-        top: `${top}px`,
-        fontSize: `${edit.size * zoom}px`,
-        ...previewFont(edit.font),
-        color: edit.color,
-        width: `${width}px`,
-        ...(edit.align ? { textAlign: edit.align } : {}),
-        // The text's own spacing, so what is typed sets as the server will set it.
-        ...(edit.indent
-          ? {
-              paddingLeft: `${pad.left}px`,
-              paddingRight: `${pad.right}px`,
-              // Every paragraph's first line, as the server sets them. Chromium honours `each-line` in a block but
-              // not inside a textarea, where only the first paragraph shows its indent while the words are typed.
-              textIndent: `${edit.indent.first * zoom}px each-line`,
-            }
-          : {}),
-        ...(edit.leading !== undefined ? { lineHeight: `${edit.leading * zoom}px` } : {}),
-        ...(spacing !== 0 ? { letterSpacing: `${spacing * zoom}px` } : {}),
-        // Paragraph text: the box's frame is drawn on the box itself (below); the words, lifted to their first
-        // baseline, run to the box's bottom.
-        ...(size
-          ? {
-              whiteSpace: 'pre-wrap',
-              height: `${(size.height + lift) * zoom}px`,
-              borderColor: 'transparent',
-              background: 'none',
-            }
-          : {}),
-        // Columns: the box placed and sized for them (over what horizontal typing sets above).
-        ...(vertical
-          ? {
-              writingMode: 'vertical-rl',
-              left: `${vertical.left}px`,
-              top: `${vertical.top}px`,
-              width: `${vertical.width}px`,
-              height: `${vertical.height}px`,
-              lineHeight: `${pitch * zoom}px`,
-              paddingLeft: '0',
-              paddingRight: '0',
-              // The empty box's least size, along the column rather than across it.
-              minWidth: '0',
-              minHeight: '2em',
-            }
-          : {}),
-      }}
-      onInput={(e) => setValue((e.currentTarget as HTMLTextAreaElement).value)}
-      onPointerDown={(e) => e.stopPropagation()}
-      // A double-click selects a word here; it does not fit the canvas's view.
-      onDblClick={(e) => e.stopPropagation()}
-      onKeyDown={(e) => {
-        // The canvas's keys (arrows, Delete, the tools' letters) are not for the words being typed.
-        e.stopPropagation();
-        // Keys that end an input method's composition (Chinese pinyin) are the method's, not ours.
-        if (e.isComposing) return;
-        if (e.key === 'Escape') {
-          e.preventDefault();
-          finish(false);
-        } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-          e.preventDefault();
-          finish(true);
-        }
-      }}
-      onBlur={(e) => {
-        // To the options bar: its font, size and colour are these words', changed while they stay open.
-        if (pressingBar.current || inTypeOptions(e.relatedTarget)) return;
+  const shared = {
+    class: size ? 'text-editor in-box' : 'text-editor',
+    'aria-label': t(edit.layer ? 'canvas.textEdit' : 'canvas.textNew'),
+    spellcheck: false,
+    style: {
+      left: `${left}px`,
+      top: `${top}px`,
+      fontSize: `${edit.size * zoom}px`,
+      ...previewFont(edit.font),
+      color: edit.color,
+      width: `${width}px`,
+      ...(edit.align ? { textAlign: edit.align } : {}),
+      // The text's own spacing, so what is typed sets as the server will set it.
+      ...(edit.indent
+        ? {
+            paddingLeft: `${pad.left}px`,
+            paddingRight: `${pad.right}px`,
+            // Every paragraph's first line, as the server sets them. Chromium honours `each-line` in a block but
+            // not inside a textarea, where only the first paragraph shows its indent while the words are typed.
+            textIndent: `${edit.indent.first * zoom}px each-line`,
+          }
+        : {}),
+      ...(edit.leading !== undefined ? { lineHeight: `${edit.leading * zoom}px` } : {}),
+      ...(spacing !== 0 ? { letterSpacing: `${spacing * zoom}px` } : {}),
+      // Paragraph text: the box's frame is drawn on the box itself (below); the words, lifted to their first
+      // baseline, run to the box's bottom.
+      ...(size
+        ? {
+            whiteSpace: 'pre-wrap',
+            height: `${(size.height + lift) * zoom}px`,
+            borderColor: 'transparent',
+            background: 'none',
+          }
+        : {}),
+      // Columns: the box placed and sized for them (over what horizontal typing sets above).
+      ...(vertical
+        ? {
+            writingMode: 'vertical-rl',
+            left: `${vertical.left}px`,
+            top: `${vertical.top}px`,
+            width: `${vertical.width}px`,
+            height: `${vertical.height}px`,
+            lineHeight: `${pitch * zoom}px`,
+            paddingLeft: '0',
+            paddingRight: '0',
+            // The empty box's least size, along the column rather than across it.
+            minWidth: '0',
+            minHeight: '2em',
+          }
+        : {}),
+    },
+    onPointerDown: (e: PointerEvent) => e.stopPropagation(),
+    // A double-click selects a word here; it does not fit the canvas's view.
+    onDblClick: (e: MouseEvent) => e.stopPropagation(),
+    onKeyDown: (e: KeyboardEvent) => {
+      // The canvas's keys (arrows, Delete, the tools' letters) are not for the words being typed.
+      e.stopPropagation();
+      // Keys that end an input method's composition (Chinese pinyin) are the method's, not ours.
+      if (e.isComposing) return;
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        finish(false);
+      } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
         finish(true);
+      }
+    },
+    onBlur: (e: FocusEvent) => {
+      // To the options bar: its font, size and colour are these words', changed while they stay open.
+      if (pressingBar.current || inTypeOptions(e.relatedTarget)) return;
+      finish(true);
+    },
+  };
+  const textarea = styles ? (
+    // biome-ignore lint/a11y/useSemanticElements: a textarea cannot show each stretch in its own size and colour.
+    <div
+      {...shared}
+      style={{
+        ...shared.style,
+        ...(fits
+          ? {
+              width: 'max-content',
+              transform:
+                edit.align === 'center'
+                  ? 'translateX(-50%)'
+                  : edit.align === 'right'
+                    ? 'translateX(-100%)'
+                    : '',
+            }
+          : {}),
       }}
+      tabIndex={0}
+      ref={box as Ref<HTMLDivElement>}
+      class={`${shared.class} styled`}
+      contentEditable="plaintext-only"
+      role="textbox"
+      aria-multiline="true"
+      onInput={(e) => setValue(wordsOf(e.currentTarget))}
+    />
+  ) : (
+    <textarea
+      {...shared}
+      ref={box as Ref<HTMLTextAreaElement>}
+      value={value}
+      rows={lines.length}
+      onInput={(e) => setValue(e.currentTarget.value)}
     />
   );
   if (!size) return textarea;

@@ -1,0 +1,104 @@
+/**
+ * The type tool's box for words in several styles (a headline whose price is larger and red): a contenteditable
+ * element (plain text only) whose stretches are spans in each one's size, colour, font and faux styles, so the words
+ * are typed as they will be drawn. What is typed into a stretch takes its style, as Photoshop's type tool gives new
+ * characters the style of those beside them; the server keeps the styles of the characters the new words keep
+ * (set_text_content). The words and the characters selected are read back as a textarea gives them (TextField), so
+ * the rest of the type tool need not know which box it has.
+ */
+import type { TextEdit } from './TextTool.js';
+
+/** What the type tool reads of its box: a textarea, or a StyledWords box through its adapter. */
+export interface TextField {
+  readonly value: string;
+  readonly selectionStart: number;
+  readonly selectionEnd: number;
+}
+
+/** A stretch of the words and its look (TextNode's `styles`). */
+export type WordStyle = NonNullable<TextEdit['styles']>[number];
+
+/** The bundled font's weights by the word their family name ends in, as CSS weights. */
+const BUNDLED_WEIGHTS: Record<string, number> = { Light: 300, DemiLight: 350, Medium: 500, Bold: 700 };
+
+/** How the box shows `font`: a bundled weight as the page's bundled font at that weight, another by its name. */
+export function previewFont(font: string | null): { fontFamily?: string; fontWeight?: number } {
+  if (!font) return {};
+  const weight = /^Noto Sans SC (\w+)$/.exec(font)?.[1];
+  if (weight && BUNDLED_WEIGHTS[weight]) return { fontWeight: BUNDLED_WEIGHTS[weight] };
+  return { fontFamily: `"${font.replace(/["\\]/g, '')}", "Noto Sans SC", sans-serif` };
+}
+
+/** Sets `span` to show `style` at `zoom` (faux bold as a stroke 1/24 em wide, as the server thickens it). */
+export function styleSpan(
+  span: HTMLElement,
+  style: Pick<WordStyle, 'size' | 'color' | 'font' | 'faux'>,
+  zoom: number,
+) {
+  const { fontFamily, fontWeight } = previewFont(style.font);
+  const s = span.style;
+  s.fontSize = `${style.size * zoom}px`;
+  s.color = style.color;
+  s.fontFamily = fontFamily ?? '';
+  s.fontWeight = fontWeight ? String(fontWeight) : '';
+  const faux = new Set(style.faux ?? []);
+  s.fontStyle = faux.has('faux_italic') ? 'italic' : '';
+  s.textDecorationLine = [
+    faux.has('underline') ? 'underline' : '',
+    faux.has('strikethrough') ? 'line-through' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  s.setProperty(
+    '-webkit-text-stroke',
+    faux.has('faux_bold') ? `${(style.size * zoom) / 24}px ${style.color}` : '',
+  );
+}
+
+/** Fills `box` with a span per stretch of `content`, each in its style. */
+export function fillStyled(
+  box: HTMLElement,
+  content: string,
+  styles: readonly WordStyle[],
+  zoom: number,
+): void {
+  let at = 0;
+  const spans = styles.map((style) => {
+    const span = document.createElement('span');
+    span.textContent = content.slice(at, at + style.length);
+    at += style.length;
+    // Its style kept on it, for a change of zoom or of the whole text (and copied to a span the browser splits off).
+    span.dataset.style = JSON.stringify(style);
+    styleSpan(span, style, zoom);
+    return span;
+  });
+  box.replaceChildren(...spans);
+}
+
+/** The words in `box`, line breaks as `\n`. */
+export function wordsOf(box: HTMLElement): string {
+  return box.innerText.replace(/\r\n?/g, '\n');
+}
+
+/** Where the selection in `box` starts and ends, in characters of its words; undefined when it is not in it. */
+export function selectionIn(box: HTMLElement): [number, number] | undefined {
+  const sel = box.ownerDocument.getSelection();
+  if (!sel || sel.rangeCount === 0) return undefined;
+  const range = sel.getRangeAt(0);
+  if (!box.contains(range.startContainer) || !box.contains(range.endContainer)) return undefined;
+  const before = box.ownerDocument.createRange();
+  before.selectNodeContents(box);
+  before.setEnd(range.startContainer, range.startOffset);
+  const start = before.toString().length;
+  return [start, start + range.toString().length];
+}
+
+/** Selects all the words in `box`. */
+export function selectAll(box: HTMLElement): void {
+  const sel = box.ownerDocument.getSelection();
+  if (!sel) return;
+  const range = box.ownerDocument.createRange();
+  range.selectNodeContents(box);
+  sel.removeAllRanges();
+  sel.addRange(range);
+}
