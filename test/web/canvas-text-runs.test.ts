@@ -163,13 +163,15 @@ describe('words in several styles in the type tool’s box', () => {
     // Typed at the end: the new character takes the style before it, here and on the server.
     await page.keyboard.press('End');
     await page.keyboard.type('起');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('包邮');
     await snapshot(page, 'canvas-text-runs-typing');
     await page.keyboard.press('Control+Enter');
-    await eventually(async () => (await activeText(id)).content).toBe('限时5折起');
+    await eventually(async () => (await activeText(id)).content).toBe('限时5折起\n包邮');
     expect((await activeText(id)).styles?.map((r) => [r.text, r.size])).toEqual([
       ['限时', 60],
       ['5', 120],
-      ['折起', 60],
+      ['折起\n包邮', 60],
     ]);
     expect((await labels(id)).slice(steps)).toEqual(['修改文字']);
 
