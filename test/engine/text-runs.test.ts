@@ -8,19 +8,12 @@ import type { Raster, TextSpec } from '../../src/engine/model.js';
 import { layoutText, renderText, scaleTextSpec, textAnchor } from '../../src/engine/text.js';
 import { restyle, runList, stylesIn, withContent } from '../../src/engine/text-runs.js';
 import { inkBox } from '../support/ink-box.js';
+import { textSpec } from '../support/text-spec.js';
 
 const black = { r: 0, g: 0, b: 0 };
 const red = { r: 230, g: 0, b: 18 };
 
-const base: TextSpec = {
-  content: '限时5折',
-  x: 40,
-  y: 40,
-  size: 40,
-  color: black,
-  font: 'NotoSansHans-Regular',
-  renderedFont: 'Noto Sans SC',
-};
+const base = textSpec('限时5折', 40, 40);
 
 /** The runs as [characters, size, colour's red] for short comparisons. */
 const shape = (t: TextSpec) => {

@@ -9,19 +9,9 @@ import type { Raster, TextSpec } from '../../src/engine/model.js';
 import { layoutText, renderText, textAnchor } from '../../src/engine/text.js';
 import { columnGlyph } from '../../src/engine/text-vertical.js';
 import { inkBox } from '../support/ink-box.js';
+import { textSpec } from '../support/text-spec.js';
 
-const black = { r: 0, g: 0, b: 0 };
-
-const base: TextSpec = {
-  content: '春季新品',
-  x: 300,
-  y: 40,
-  size: 40,
-  color: black,
-  font: 'NotoSansHans-Regular',
-  renderedFont: 'Noto Sans SC',
-  orientation: 'vertical',
-};
+const base = textSpec('春季新品', 300, 40, { orientation: 'vertical' });
 
 /** The ink box of the part of `r` within the rows [top, bottom) (document coordinates). */
 function inkIn(r: Raster, top: number, bottom: number): [number, number, number, number] {

@@ -16,6 +16,7 @@ import { inkBox } from '../support/ink-box.js';
 import { psdToolsAvailable } from '../support/psd-tools.js';
 import { newSession, ok, refused } from '../support/session.js';
 import { agTextOf, psdToolsTypeLayers, putTextPsd } from '../support/text-psd.js';
+import { textSpec } from '../support/text-spec.js';
 import { current, named } from './layer-fixtures.js';
 
 const _run = promisify(execFile);
@@ -23,15 +24,7 @@ const W = 600;
 const H = 400;
 const black = { r: 0, g: 0, b: 0 };
 
-const base: TextSpec = {
-  content: '春季新品',
-  x: 50,
-  y: 50,
-  size: 40,
-  color: black,
-  font: 'NotoSansHans-Regular',
-  renderedFont: 'Noto Sans SC',
-};
+const base = textSpec('春季新品', 50, 50);
 
 /** Ink rows of a rendering: the top of each run of inked rows (one per line of text). */
 function lineTops(r: Raster): number[] {
