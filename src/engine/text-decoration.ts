@@ -8,7 +8,8 @@
  * it) and 0.3 em above it. The advance does not change.
  * Vertical text keeps all four in its file and draws faux bold; the others are drawn only on horizontal lines.
  */
-import type { CharacterStyle, FauxStyles } from './model.js';
+import { FAUX_PARAMS } from '../registry/tools/text-params.js';
+import type { FauxStyles } from './model.js';
 
 export const FAUX_KEYS = ['fauxBold', 'fauxItalic', 'underline', 'strikethrough'] as const;
 export type FauxKey = (typeof FAUX_KEYS)[number];
@@ -22,8 +23,8 @@ export const RULE_EM = 0.05;
 export const UNDERLINE_EM = 0.15;
 export const STRIKETHROUGH_EM = -0.3;
 
-/** The faux styles `s` has on. */
-export function fauxOf(s: FauxStyles): FauxStyles {
+/** The faux styles `s` has on (a PSD's style states each as true or false). */
+export function fauxOf(s: Partial<Record<FauxKey, boolean>>): FauxStyles {
   return Object.fromEntries(FAUX_KEYS.filter((k) => s[k] === true).map((k) => [k, true])) as FauxStyles;
 }
 
@@ -48,15 +49,9 @@ export function withoutFaux<T extends FauxStyles>(s: T): Omit<T, FauxKey> {
   return out as Omit<T, FauxKey>;
 }
 
-/** A character style's faux styles in words, for the model (仿粗体、下划线…). */
-export function fauxWords(s: Pick<CharacterStyle, FauxKey>): Record<string, true> {
-  const names: Record<FauxKey, string> = {
-    fauxBold: 'faux_bold',
-    fauxItalic: 'faux_italic',
-    underline: 'underline',
-    strikethrough: 'strikethrough',
-  };
-  return Object.fromEntries(FAUX_KEYS.filter((k) => s[k] === true).map((k) => [names[k], true]));
+/** A character style's faux styles by style_text_range's parameters, for the model and the studio. */
+export function fauxWords(s: FauxStyles): Record<string, true> {
+  return Object.fromEntries(FAUX_KEYS.filter((k) => s[k] === true).map((k) => [FAUX_PARAMS[k], true]));
 }
 
 /** The faux styles every one of `styles` has on. */

@@ -31,7 +31,7 @@ export function baseStyle(spec: TextSpec): CharacterStyle {
   return { font: spec.font, size: spec.size, color: spec.color, ...fauxOf(spec) };
 }
 
-const sameColour = (a: RGB, b: RGB) => a.r === b.r && a.g === b.g && a.b === b.b;
+export const sameColour = (a: RGB, b: RGB) => a.r === b.r && a.g === b.g && a.b === b.b;
 
 export function sameStyle(a: CharacterStyle, b: CharacterStyle): boolean {
   return a.font === b.font && a.size === b.size && sameColour(a.color, b.color) && sameFaux(a, b);
@@ -65,19 +65,28 @@ export function hasRuns(spec: TextSpec): boolean {
  * box where it is, top-left corner included (for transformed text the corner the transform carries it to).
  */
 export function resizeTextSpec(spec: TextSpec, size: number): TextSpec {
+  return reanchored(spec, { ...spec, size });
+}
+
+/**
+ * `next` (`spec` with another first size or orientation, which move its anchor from its `x, y`) placed where
+ * Photoshop keeps text through such a change: point text with its anchor where `spec` has it, paragraph text with
+ * its box's top-left corner there (through the text's transform).
+ */
+export function reanchored(spec: TextSpec, next: TextSpec): TextSpec {
   const round = (n: number) => Math.round(n * 1e4) / 1e4 + 0;
+  const b0 = anchorDrop(spec);
+  const b1 = anchorDrop(next);
   if (!paragraphOf(spec).box) {
     // The anchor (x, y + its drop, text-orientation.ts) is the transform's fixed point: it stays put in the document.
-    return { ...spec, size, y: round(spec.y + anchorDrop(spec) - anchorDrop(spec, size)) };
+    return { ...next, y: round(spec.y + b0 - b1) };
   }
-  if (!spec.transform) return { ...spec, size };
+  if (!spec.transform) return next;
   const [, , c, d] = spec.transform;
-  const b0 = anchorDrop(spec);
-  const b1 = anchorDrop(spec, size);
-  // Anchor = corner + M·(0, baseline): the anchor moves by M·(0, b1 − b0); (x, y) is anchor − (0, b1).
+  // Anchor = corner + M·(0, drop): the anchor moves by M·(0, b1 − b0); (x, y) is anchor − (0, b1).
   const ax = spec.x + c * (b1 - b0);
   const ay = spec.y + b0 + d * (b1 - b0);
-  return { ...spec, size, x: round(ax), y: round(ay - b1) };
+  return { ...next, x: round(ax), y: round(ay - b1) };
 }
 
 /**
@@ -187,10 +196,8 @@ const MAX_DIFF_EDITS = 2000;
 export function withContent(spec: TextSpec, content: string): TextSpec {
   if (!hasRuns(spec)) return { ...spec, content };
   const old = spec.content;
-  const changes = diffChars(old, content, { maxEditLength: MAX_DIFF_EDITS }) ?? [
-    // Too many changes to trace: the same start and end kept, everything between replaced.
-    ...edgesOf(old, content),
-  ];
+  // Too many changes to trace: the same start and end kept, everything between replaced.
+  const changes = diffChars(old, content, { maxEditLength: MAX_DIFF_EDITS }) ?? edgesOf(old, content);
   const runs: TextRun[] = [];
   const keep = (from: number, to: number) => {
     for (const s of stylesIn(spec, from, to)) runs.push({ ...s.style, length: s.end - s.start });

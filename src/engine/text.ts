@@ -49,7 +49,7 @@ import {
   spreadLine,
   textRows,
 } from './text-paragraph.js';
-import { baseStyle, resizeTextSpec, stylesIn } from './text-runs.js';
+import { baseStyle, resizeTextSpec, sameColour, stylesIn } from './text-runs.js';
 import { letterSpacing, lineStep, spacingOf } from './text-spacing.js';
 import { layoutColumns } from './text-vertical.js';
 
@@ -305,9 +305,21 @@ function fontString(size: number, family: string): string {
     : `${px}px ${quote(family)}, ${quote(BUNDLED_FONT)}`;
 }
 
+/** The paragraphs of `content` and where each starts: Photoshop breaks at `\n`, `\r\n` and `\r` alike. */
+function paragraphsOf(content: string): { text: string; at: number }[] {
+  const out: { text: string; at: number }[] = [];
+  let at = 0;
+  for (const m of content.matchAll(/\r\n|\r|\n/g)) {
+    out.push({ text: content.slice(at, m.index), at });
+    at = m.index + m[0].length;
+  }
+  out.push({ text: content.slice(at), at });
+  return out;
+}
+
 /** Splits text into lines the way Photoshop does (`\n`, `\r\n` and `\r` all break). */
 export function textLines(content: string): string[] {
-  return content.split(/\r\n|\r|\n/);
+  return paragraphsOf(content).map((p) => p.text);
 }
 
 /** The layer name Photoshop gives a text layer: the first characters of its first non-empty line. */
@@ -383,18 +395,6 @@ const TEXT_DESCENT_EM = 1 - TEXT_BASELINE_EM;
 function boxAscent(ctx: SKRSContext2D, size: number): number {
   const d = ctx.measureText('d').actualBoundingBoxAscent;
   return d > 0 ? d : TEXT_BASELINE_EM * size;
-}
-
-/** The paragraphs of `content` (as textLines splits it) and where each starts. */
-function paragraphsOf(content: string): { text: string; at: number }[] {
-  const out: { text: string; at: number }[] = [];
-  let at = 0;
-  for (const m of content.matchAll(/\r\n|\r|\n/g)) {
-    out.push({ text: content.slice(at, m.index), at });
-    at = m.index + m[0].length;
-  }
-  out.push({ text: content.slice(at), at });
-  return out;
 }
 
 /**
@@ -648,11 +648,9 @@ function fauxInk(
   return right > left && under > top ? { x: left, y: top, w: right - left, h: under - top } : EMPTY_RECT;
 }
 
-const sameRgb = (a: RGB, b: RGB) => a.r === b.r && a.g === b.g && a.b === b.b;
-
 function draw(spec: TextSpec, layout: TextLayout, frame: Rect): Raster {
   const colours: RGB[] = [];
-  for (const { color } of layout.styles) if (!colours.some((c) => sameRgb(c, color))) colours.push(color);
+  for (const { color } of layout.styles) if (!colours.some((c) => sameColour(c, color))) colours.push(color);
   if (colours.length <= 1) {
     // One colour: its coverage, given the colour (one solid fill: only coverage varies).
     const data = coverage(spec, layout, frame, () => true);
@@ -674,7 +672,7 @@ function draw(spec: TextSpec, layout: TextLayout, frame: Rect): Raster {
   // straight alpha), so where two glyphs' edges meet both show as they would drawn one after the other.
   const out = new Float32Array(frame.w * frame.h * 4);
   for (const colour of colours) {
-    const data = coverage(spec, layout, frame, (style) => sameRgb(style.color, colour));
+    const data = coverage(spec, layout, frame, (style) => sameColour(style.color, colour));
     for (let i = 0; i < data.length; i += 4) {
       const a = data[i + 3]! / 255;
       if (a === 0) continue;

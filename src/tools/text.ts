@@ -24,11 +24,10 @@ import {
   BUNDLED_FONT,
   fontShownAs,
   renderTextSpec,
-  textAnchor,
 } from '../engine/text.js';
-import { anchorDrop, isVertical } from '../engine/text-orientation.js';
+import { isVertical } from '../engine/text-orientation.js';
 import { paragraphList, paragraphOf, sameParagraph, withParagraphs } from '../engine/text-paragraph.js';
-import { restyle, sameRuns, stylesOf, withContent } from '../engine/text-runs.js';
+import { reanchored, restyle, sameRuns, stylesOf, withContent } from '../engine/text-runs.js';
 import { sameSpacing, withSpacing } from '../engine/text-spacing.js';
 import { allocateId, insertLayer, layerById, setActive, setLayer, slotAbove } from '../engine/tree.js';
 import { POINT_JUSTIFICATIONS } from '../registry/tools/text-params.js';
@@ -205,16 +204,7 @@ function overflowNote(hidden: number): Payload {
  */
 function turnedTo(spec: TextSpec, orientation: 'horizontal' | 'vertical'): TextSpec {
   const { orientation: _was, ...rest } = spec;
-  const next: TextSpec = orientation === 'vertical' ? { ...rest, orientation } : rest;
-  const round = (n: number) => Math.round(n * 1e4) / 1e4 + 0;
-  const anchor = textAnchor(spec);
-  if (!paragraphOf(spec).box) return { ...next, x: anchor.x, y: round(anchor.y - anchorDrop(next)) };
-  // The box's top-left corner is anchor + M·(0, −drop): kept, the anchor moves by M·(0, drop' − drop).
-  const [, , c, d] = spec.transform ?? [1, 0, 0, 1];
-  const shift = anchorDrop(next) - anchorDrop(spec);
-  const ax = anchor.x + c * shift;
-  const ay = anchor.y + d * shift;
-  return { ...next, x: round(ax), y: round(ay - anchorDrop(next)) };
+  return reanchored(spec, orientation === 'vertical' ? { ...rest, orientation } : rest);
 }
 
 /** Where `match` starts in `content`, each occurrence after the one before (as Photoshop's Find steps on). */

@@ -1470,16 +1470,6 @@ function paragraphStyleOf(p: ParagraphSettings): AgParagraphStyle {
   };
 }
 
-/** Photoshop's faux styles a record's style has on (text-decoration.ts). */
-function fauxOfAg(st: AgTextStyle): FauxStyles {
-  return fauxOf({
-    ...(st.fauxBold === true ? { fauxBold: true } : {}),
-    ...(st.fauxItalic === true ? { fauxItalic: true } : {}),
-    ...(st.underline === true ? { underline: true } : {}),
-    ...(st.strikethrough === true ? { strikethrough: true } : {}),
-  });
-}
-
 /** The four faux styles, each stated (a run's false overrides the record's own style, which ag-psd puts under it). */
 function agFaux(s: FauxStyles): Pick<AgTextStyle, FauxKey> {
   return Object.fromEntries(FAUX_KEYS.map((k) => [k, s[k] === true])) as Pick<AgTextStyle, FauxKey>;
@@ -1570,7 +1560,7 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
     color: await fileColour(textFill(style.fillColor), ctx, `文字图层“${l.name ?? ''}”`),
     font,
     renderedFont: font,
-    ...fauxOfAg(style),
+    ...fauxOf(style),
     ...(isIdentityMatrix(linear) ? {} : { transform: linear }),
     ...(box ? { box: [box[0], box[1], box[2], box[3]] as const } : {}),
     ...(isLeading(spacing.leading) ? { leading: spacing.leading } : {}),
@@ -1589,7 +1579,7 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
         font: st.font?.name ?? font,
         size: round6(st.fontSize ?? size),
         color: await fileColour(textFill(st.fillColor), ctx, where),
-        ...fauxOfAg(st),
+        ...fauxOf(st),
       };
     }),
   );

@@ -41,3 +41,14 @@ export const TEXT_BASELINE_EM = 0.88;
  * down the page; vertical (直排), columns top to bottom and right to left, Chinese upright and Latin turned.
  */
 export const TEXT_ORIENTATIONS = ['horizontal', 'vertical'] as const;
+
+/**
+ * Photoshop's faux styles (仿粗体, 仿斜体, 下划线, 删除线) by the engine's name for each and style_text_range's
+ * parameter for it: what the model and the studio call them.
+ */
+export const FAUX_PARAMS = {
+  fauxBold: 'faux_bold',
+  fauxItalic: 'faux_italic',
+  underline: 'underline',
+  strikethrough: 'strikethrough',
+} as const;

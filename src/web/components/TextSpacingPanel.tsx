@@ -7,6 +7,7 @@
  * pressed when every character has the style, and setting or clearing it for all of them.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { FAUX_PARAMS } from '../../registry/tools/text-params.js';
 import type { LayerNode } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { paramLabel } from '../forms/field-kind.js';
@@ -16,9 +17,6 @@ import { PANE_TOOLS } from '../state/pane-tools.js';
 import { backToDocument } from './back-to-document.js';
 
 type TextNode = NonNullable<LayerNode['text']>;
-
-/** style_text_range's switches, as the snapshot names the faux styles a layer's characters share. */
-const FAUX_PARAMS = ['faux_bold', 'faux_italic', 'underline', 'strikethrough'] as const;
 
 /** Each setting's value on a layer, by set_text_spacing's parameter (0: auto leading, no tracking, none). */
 const CURRENT: Readonly<Record<string, (t: TextNode) => number>> = {
@@ -62,7 +60,7 @@ export function TextSpacingPanel({ layer }: { layer: LayerNode & { text: TextNod
   };
   const styler = studio.tools.get(PANE_TOOLS.textRange);
   const faux = styler
-    ? FAUX_PARAMS.flatMap((name) => {
+    ? Object.values(FAUX_PARAMS).flatMap((name) => {
         const schema = styler.parameters.properties[name];
         return schema ? [{ name, label: labelIn(paramLabel(name, schema), lang) }] : [];
       })
