@@ -75,8 +75,15 @@ export interface TextNode {
   /** The faux styles every character has on, by style_text_range's parameter names; absent: none. */
   readonly faux?: readonly FauxName[];
   /**
+   * The character panel's other settings every character shares, by style_text_range's parameters and values
+   * (baseline_shift in px, horizontal_scale and vertical_scale in percent, caps, position; leading and tracking are
+   * the fields above); absent where they share none.
+   */
+  readonly character?: CharacterWords;
+  /**
    * Characters set differently (style runs), in order over the content: each stretch's length (UTF-16 code units),
-   * font (as `font`), size, colour and faux styles; absent where all share the fields above.
+   * font (as `font`), size, colour, faux styles and other settings (all of them, leading and tracking too); absent
+   * where all share the fields above.
    */
   readonly styles?: readonly {
     readonly length: number;
@@ -84,7 +91,19 @@ export interface TextNode {
     readonly size: number;
     readonly color: string;
     readonly faux?: readonly FauxName[];
+    readonly character?: CharacterWords;
   }[];
+}
+
+/** Character settings by style_text_range's parameter names, with its values. */
+export interface CharacterWords {
+  readonly leading?: number;
+  readonly tracking?: number;
+  readonly baseline_shift?: number;
+  readonly horizontal_scale?: number;
+  readonly vertical_scale?: number;
+  readonly caps?: 'all_caps' | 'small_caps';
+  readonly position?: 'superscript' | 'subscript';
 }
 
 /** Photoshop's faux styles by style_text_range's parameter names. */

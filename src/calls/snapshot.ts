@@ -9,6 +9,7 @@ import { rgbToHex } from '../engine/raster.js';
 import { selectionBounds } from '../engine/selection.js';
 import { selectionOutline } from '../engine/selection-outline.js';
 import { fontShownAs } from '../engine/text.js';
+import { settingWords, sharedSettings } from '../engine/text-character.js';
 import { fauxWords, sharedFaux } from '../engine/text-decoration.js';
 import { lineAlign, paragraphOf } from '../engine/text-paragraph.js';
 import { runList } from '../engine/text-runs.js';
@@ -20,6 +21,7 @@ import { documentSummary } from '../tools/describe.js';
 import type { Session } from './session.js';
 import type {
   ActiveDocumentSnapshot,
+  CharacterWords,
   DocumentSnapshot,
   FauxName,
   GarmentSnapshot,
@@ -41,16 +43,19 @@ function textNode(t: TextSpec): TextNode {
   const runs = runList(t);
   const fauxNames = (s: FauxStyles) => Object.keys(fauxWords(s)) as FauxName[];
   const faux = fauxNames(sharedFaux(runs));
+  const { leading: _l, tracking: _t, ...character } = settingWords(sharedSettings(runs)) as CharacterWords;
   const styles =
     runs.length > 1
       ? runs.map((r) => {
           const names = fauxNames(r);
+          const words = settingWords(r) as CharacterWords;
           return {
             length: r.length,
             font: fontShownAs(r.font),
             size: r.size,
             color: rgbToHex(r.color),
             ...(names.length > 0 ? { faux: names } : {}),
+            ...(Object.keys(words).length > 0 ? { character: words } : {}),
           };
         })
       : undefined;
@@ -70,6 +75,7 @@ function textNode(t: TextSpec): TextNode {
     ...(leading !== undefined ? { leading } : {}),
     ...(tracking !== undefined ? { tracking } : {}),
     ...(faux.length > 0 ? { faux } : {}),
+    ...(Object.keys(character).length > 0 ? { character } : {}),
     ...(styles ? { styles } : {}),
   };
 }

@@ -244,8 +244,31 @@ export interface FauxStyles {
   readonly strikethrough?: true;
 }
 
-/** What one character of a text is set in: Photoshop's character panel's font, size, colour and faux styles. */
-export interface CharacterStyle extends FauxStyles {
+/**
+ * The rest of Photoshop's character panel (text-character.ts), each absent at its default: leading and tracking,
+ * baseline shift, the glyphs' scales, case and position.
+ */
+export interface CharacterSettings {
+  /**
+   * Distance between baselines, in the units of the size (Photoshop's fixed leading); absent: auto leading, 120 % of
+   * the size. A line's leading is the largest of its characters'. See text-spacing.ts.
+   */
+  readonly leading?: number;
+  /** Space added after every character, in thousandths of an em (Photoshop's tracking); absent: none. */
+  readonly tracking?: number;
+  /** Pixels the characters stand above their line's baseline (negative: below it); absent: none. */
+  readonly baselineShift?: number;
+  /** The glyphs' width and height against their design (1: as designed); absent: 1. */
+  readonly horizontalScale?: number;
+  readonly verticalScale?: number;
+  /** Letters drawn as capitals (`all`), or lowercase ones as smaller capitals (`small`); absent: as typed. */
+  readonly caps?: 'all' | 'small';
+  /** Smaller characters raised or lowered (Photoshop's synthesised superscript and subscript); absent: neither. */
+  readonly position?: 'superscript' | 'subscript';
+}
+
+/** What one character of a text is set in: Photoshop's character panel, font, size and colour first. */
+export interface CharacterStyle extends FauxStyles, CharacterSettings {
   readonly font: string;
   /** Pixels, as TextSpec's `size`. */
   readonly size: number;
@@ -264,7 +287,7 @@ export interface ParagraphSettings {
   readonly space?: TextSpace;
 }
 
-export interface TextSpec extends FauxStyles {
+export interface TextSpec extends FauxStyles, CharacterSettings {
   readonly content: string;
   /**
    * Document pixels. Paragraph text (`box`): the box's top-left. Point text: `x` is where the first line starts,
@@ -294,10 +317,10 @@ export interface TextSpec extends FauxStyles {
    */
   readonly paragraphs?: readonly ParagraphSettings[];
   /**
-   * Characters set in another font, size or colour than the rest (Photoshop's style runs), in order, covering the
-   * whole content (line breaks included); absent where every character has the fields below. Where present,
-   * `font`, `size` and `color` below are the first run's, so the anchor follows the first character's size, as
-   * a PSD's transform origin does. See text-runs.ts.
+   * Characters set in another font, size, colour or other character style than the rest (Photoshop's style runs),
+   * in order, covering the whole content (line breaks included); absent where every character has the spec's own.
+   * Where present, `font`, `size`, `color`, the faux styles and the character settings are the first run's, so
+   * the anchor follows the first character's size, as a PSD's transform origin does. See text-runs.ts.
    */
   readonly runs?: readonly TextRun[];
   /**
@@ -305,13 +328,6 @@ export interface TextSpec extends FauxStyles {
    * `transform` (so text with a scaled transform shows larger or smaller than `size`, as in Photoshop's file).
    */
   readonly size: number;
-  /**
-   * Distance between baselines, in the units of `size` (Photoshop's fixed leading); absent: auto leading, 120 % of
-   * the size. See text-spacing.ts.
-   */
-  readonly leading?: number;
-  /** Space added after every character, in thousandths of an em (Photoshop's tracking); absent: none. */
-  readonly tracking?: number;
   readonly color: RGB;
   /** The font asked for, and the family actually used to render. */
   readonly font: string;

@@ -20,6 +20,13 @@
  */
 import { diffChars } from 'diff';
 import type { CharacterStyle, RGB, TextRun, TextSpec } from './model.js';
+import {
+  type SettingsChange,
+  sameSettings,
+  settingsOf,
+  withoutSettings,
+  withSettings,
+} from './text-character.js';
 import { type FauxKey, fauxOf, sameFaux, withFaux, withoutFaux } from './text-decoration.js';
 import { anchorDrop } from './text-orientation.js';
 import { paragraphOf } from './text-paragraph.js';
@@ -28,13 +35,19 @@ export type { CharacterStyle, TextRun };
 
 /** The style of the spec's own fields: every character's where it has no runs, else its first run's. */
 export function baseStyle(spec: TextSpec): CharacterStyle {
-  return { font: spec.font, size: spec.size, color: spec.color, ...fauxOf(spec) };
+  return { font: spec.font, size: spec.size, color: spec.color, ...fauxOf(spec), ...settingsOf(spec) };
 }
 
 export const sameColour = (a: RGB, b: RGB) => a.r === b.r && a.g === b.g && a.b === b.b;
 
 export function sameStyle(a: CharacterStyle, b: CharacterStyle): boolean {
-  return a.font === b.font && a.size === b.size && sameColour(a.color, b.color) && sameFaux(a, b);
+  return (
+    a.font === b.font &&
+    a.size === b.size &&
+    sameColour(a.color, b.color) &&
+    sameFaux(a, b) &&
+    sameSettings(a, b)
+  );
 }
 
 /** Whether `runs` covers `content` exactly with runs of some length each. */
@@ -99,16 +112,20 @@ export function withRuns(spec: TextSpec, runs: readonly TextRun[]): TextSpec {
     if (r.length <= 0) continue;
     const prev = merged.at(-1);
     if (prev && sameStyle(prev, r)) merged[merged.length - 1] = { ...prev, length: prev.length + r.length };
-    else merged.push({ font: r.font, size: r.size, color: { ...r.color }, ...fauxOf(r), length: r.length });
+    else {
+      const { font, size, color, length } = r;
+      merged.push({ font, size, color: { ...color }, ...fauxOf(r), ...settingsOf(r), length });
+    }
   }
   const first = merged[0] ?? baseStyle(spec);
-  const { runs: _old, ...rest } = withoutFaux(spec);
+  const { runs: _old, ...rest } = withoutSettings(withoutFaux(spec));
   const placed = first.size === spec.size ? rest : resizeTextSpec(rest, first.size);
   return {
     ...placed,
     font: first.font,
     color: first.color,
     ...fauxOf(first),
+    ...settingsOf(first),
     ...(merged.length > 1 ? { runs: merged } : {}),
   };
 }
@@ -161,21 +178,26 @@ function cutAt(runs: readonly TextRun[], offset: number): TextRun[] {
   return out;
 }
 
-/** A change of characters' style: a font, size or colour given replaces theirs; a faux style true sets it, false clears it. */
+/**
+ * A change of characters' style: a font, size or colour given replaces theirs; a faux style true sets it, false
+ * clears it; a character setting given replaces theirs (text-character.ts).
+ */
 export type StyleChange = Partial<Pick<CharacterStyle, 'font' | 'size' | 'color'>> &
-  Partial<Record<FauxKey, boolean>>;
+  Partial<Record<FauxKey, boolean>> &
+  SettingsChange;
 
 /**
  * `spec` with the characters `[start, end)` (all of them by default) changed by `change`, the rest as they were.
  */
 export function restyle(spec: TextSpec, change: StyleChange, start = 0, end = spec.content.length): TextSpec {
-  const { fauxBold, fauxItalic, underline, strikethrough, ...plain } = change;
+  const { fauxBold, fauxItalic, underline, strikethrough, font, size, color, ...settings } = change;
   const faux = { fauxBold, fauxItalic, underline, strikethrough };
+  const plain = definedOf({ font, size, color });
   let at = 0;
   const runs = cutAt(cutAt(runList(spec), start), end).map((r) => {
     const inside = at >= start && at + r.length <= end;
     at += r.length;
-    return inside ? withFaux({ ...r, ...definedOf(plain) }, faux) : r;
+    return inside ? withSettings(withFaux({ ...r, ...plain }, faux), settings) : r;
   });
   return withRuns(spec, runs);
 }

@@ -1,5 +1,6 @@
 /**
- * A text layer's spacing (TextSpec's `leading` and `tracking`, model.ts), as Photoshop's character panel sets it:
+ * A text's spacing (the `leading` and `tracking` of its characters, model.ts), as Photoshop's character panel sets
+ * it:
  *
  * - **Leading**: the distance from one baseline to the next, in the units of the font size; auto leading (absent)
  *   is 120 % of the size (text.ts LINE_HEIGHT_EM). As in Photoshop, a fixed leading stays as it is when the size
@@ -8,11 +9,12 @@
  *   line's last character too, as Photoshop counts it (centred tracked text stands a little left of its centre).
  *   Chinese headlines are often set wide (200–400) or tight.
  *
- * A file whose characters share one leading and one tracking keeps them through edits (psd.ts); one that mixes
- * them keeps its own record until the text is edited. Every engine path copies a spec by spreading it.
+ * Both are set per character (text-character.ts): a line's leading is the largest of its characters', and each
+ * character's tracking is in ems of its own size. set_text_spacing sets them for every character, as the panel
+ * does with the whole layer chosen. Every engine path copies a spec by spreading it.
  */
-import { MAX_LEADING, TRACKING_MAX, TRACKING_MIN } from '../registry/tools/text-params.js';
-import type { TextSpec } from './model.js';
+import type { CharacterSettings, TextSpec } from './model.js';
+import { isLeading, isTracking } from './text-character.js';
 import {
   isTextIndent,
   isTextSpace,
@@ -20,51 +22,41 @@ import {
   paragraphList,
   withParagraphs,
 } from './text-paragraph.js';
+import { restyle } from './text-runs.js';
+
+export { isLeading, isTracking };
 
 export interface TextSpacing {
   readonly leading?: number;
   readonly tracking?: number;
 }
 
-/** Whether `v` is a leading text can be set with: positive, finite, within Photoshop's range. */
-export function isLeading(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= MAX_LEADING;
-}
-
-/** Whether `v` is a tracking Photoshop accepts (a non-zero one: zero is no tracking). */
-export function isTracking(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v) && v !== 0 && v >= TRACKING_MIN && v <= TRACKING_MAX;
-}
-
-/** The spacing `spec` carries (none: auto leading, no tracking). */
-export function spacingOf(spec: TextSpec): TextSpacing {
+/** The spacing `spec` carries (none: auto leading, no tracking): a text's own is its first character's. */
+export function spacingOf(spec: CharacterSettings): TextSpacing {
   return {
     ...(isLeading(spec.leading) ? { leading: spec.leading } : {}),
     ...(isTracking(spec.tracking) ? { tracking: spec.tracking } : {}),
   };
 }
 
-/** Whether two specs carry the same spacing. */
-export function sameSpacing(a: TextSpec, b: TextSpec): boolean {
-  const p = spacingOf(a);
-  const q = spacingOf(b);
-  return p.leading === q.leading && p.tracking === q.tracking;
+/**
+ * Pixels from the baseline before to the baseline of a line of characters set like `style` at `size`, given auto
+ * leading's share of the size; a line of several takes the largest (text.ts).
+ */
+export function lineStep(
+  style: CharacterSettings & { size: number },
+  autoEm: number,
+  size = style.size,
+): number {
+  return spacingOf(style).leading ?? autoEm * size;
 }
 
 /**
- * Pixels between baselines of `spec`'s lines (before its transform), given auto leading's share of the size: of a
- * line whose largest characters are `size` (the text's own size by default), since auto leading follows them.
+ * Pixels added after every character set like `style` at `size` (tracking is in ems of each character's size),
+ * before its transform: CSS and canvas `letter-spacing`.
  */
-export function lineStep(spec: TextSpec, autoEm: number, size = spec.size): number {
-  return spacingOf(spec).leading ?? autoEm * size;
-}
-
-/**
- * Pixels added after every character of `spec` set at `size` (its own size by default; tracking is in ems of each
- * character's size), before its transform: CSS and canvas `letter-spacing`.
- */
-export function letterSpacing(spec: TextSpec, size = spec.size): number {
-  return ((spacingOf(spec).tracking ?? 0) / 1000) * size;
+export function letterSpacing(style: CharacterSettings & { size: number }, size = style.size): number {
+  return ((spacingOf(style).tracking ?? 0) / 1000) * size;
 }
 
 /** What set_text_spacing changes: each field given replaces the spec's (leading 0: auto, tracking 0: none). */
@@ -80,19 +72,15 @@ export interface SpacingChange {
 
 /**
  * `spec` with `change` applied: what is not given stays; a leading or tracking of 0, indents all 0 and paragraph
- * space all 0 go. Indents and space given apply to every paragraph, as Photoshop's panel with the whole layer
- * chosen: each paragraph keeps what is not given of its own.
+ * space all 0 go. A leading or tracking given sets every character's, and indents and space given apply to every
+ * paragraph, as Photoshop's panels with the whole layer chosen: each paragraph keeps what is not given of its own.
  */
 export function withSpacing(spec: TextSpec, change: SpacingChange): TextSpec {
-  const { leading: _leading, tracking: _tracking, ...rest } = spec;
-  const now = spacingOf(spec);
-  const leading = change.leading ?? now.leading ?? 0;
-  const tracking = change.tracking ?? now.tracking ?? 0;
-  const spaced: TextSpec = {
-    ...rest,
-    ...(isLeading(leading) ? { leading } : {}),
-    ...(isTracking(tracking) ? { tracking } : {}),
-  };
+  const { leading, tracking } = change;
+  const spaced = restyle(spec, {
+    ...(leading !== undefined ? { leading } : {}),
+    ...(tracking !== undefined ? { tracking } : {}),
+  });
   const changed = (p: ParagraphSettings): ParagraphSettings => {
     const { indent: was = { left: 0, first: 0, right: 0 }, space: wasSpace = { before: 0, after: 0 } } = p;
     const indent = {

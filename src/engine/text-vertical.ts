@@ -22,7 +22,6 @@ import { TEXT_BASELINE_EM } from '../registry/tools/text-params.js';
 import type { Rect, TextSpec } from './model.js';
 import { EMPTY_RECT, unionRect } from './raster.js';
 import { lineAlign, lineRoom, paragraphOf, spreadLine, textRows } from './text-paragraph.js';
-import { letterSpacing, lineStep } from './text-spacing.js';
 
 /** Unicode's vertical presentation forms of the punctuation that changes shape or place in a column. */
 const VERTICAL_FORMS: Record<string, string> = {
@@ -77,10 +76,19 @@ export function columnGlyph(ch: string): { text: string; upright: boolean } {
 export interface StyledColumns {
   readonly ctx: SKRSContext2D;
   use(style: number): void;
-  segments(from: number, to: number): readonly { start: number; end: number; style: number; size: number }[];
+  /** Each stretch's style, its characters' size, tracking (px) and leading (px, auto leading worked out). */
+  segments(
+    from: number,
+    to: number,
+  ): readonly {
+    start: number;
+    end: number;
+    style: number;
+    size: number;
+    tracking: number;
+    leading: number;
+  }[];
   paragraphs: readonly { text: string; at: number }[];
-  /** Auto leading's share of the size (text.ts LINE_HEIGHT_EM). */
-  autoEm: number;
 }
 
 /** A character drawn: where its baseline starts, its style; turned a quarter clockwise about that point. */
@@ -113,10 +121,9 @@ export function layoutColumns(spec: TextSpec, styled: StyledColumns): ColumnLayo
     const out: { text: string; upright: boolean; style: number; size: number; advance: number }[] = [];
     for (const seg of segments(from, to)) {
       use(seg.style);
-      const tracking = letterSpacing(spec, seg.size);
       for (const ch of spec.content.slice(seg.start, seg.end)) {
         const glyph = columnGlyph(ch);
-        const advance = (glyph.upright ? seg.size : ctx.measureText(glyph.text).width) + tracking;
+        const advance = (glyph.upright ? seg.size : ctx.measureText(glyph.text).width) + seg.tracking;
         out.push({ ...glyph, style: seg.style, size: seg.size, advance });
       }
     }
@@ -138,7 +145,9 @@ export function layoutColumns(spec: TextSpec, styled: StyledColumns): ColumnLayo
   let centre = firstCentre;
   for (const [i, row] of rows.entries()) {
     const size = sizeOf(row);
-    if (i > 0) centre -= lineStep(spec, styled.autoEm, size) + row.gap;
+    // A column's leading is the largest of its characters'.
+    if (i > 0)
+      centre -= Math.max(...segments(row.at, row.at + row.text.length).map((s) => s.leading)) + row.gap;
     // Paragraph text shows only the columns that fit its box.
     if (box && centre - size / 2 < spec.x - 1e-6) {
       hidden = rows.length - i;

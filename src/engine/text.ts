@@ -29,8 +29,9 @@ import { dirname, join } from 'node:path';
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { TEXT_BASELINE_EM } from '../registry/tools/text-params.js';
 import { fail } from './errors.js';
-import type { FauxStyles, Raster, Rect, RGB, TextMatrix, TextSpec } from './model.js';
+import type { CharacterSettings, FauxStyles, Raster, Rect, RGB, TextMatrix, TextSpec } from './model.js';
 import { alphaBounds, cropRaster, EMPTY_RECT, isEmptyRect, unionRect } from './raster.js';
+import { type GlyphForm, glyphsOf, isLowercase, settingsOf } from './text-character.js';
 import {
   FAUX_BOLD_EM,
   FAUX_ITALIC_SLANT,
@@ -50,7 +51,7 @@ import {
   textRows,
 } from './text-paragraph.js';
 import { baseStyle, resizeTextSpec, sameColour, stylesIn } from './text-runs.js';
-import { letterSpacing, lineStep, spacingOf } from './text-spacing.js';
+import { letterSpacing, lineStep } from './text-spacing.js';
 import { layoutColumns } from './text-vertical.js';
 
 export { resizeTextSpec };
@@ -364,14 +365,41 @@ export interface TextLine {
   readonly pieces: readonly TextPiece[];
 }
 
-/** A style characters are drawn in: the canvas font, the tracking in pixels, the colour. */
-export interface DrawStyle {
+/**
+ * A style characters are drawn in: the canvas font, the tracking in pixels (before the glyphs' horizontal scale,
+ * which stretches the canvas), the colour, and how the glyphs are formed (text-character.ts: their size, raised by
+ * `rise`, scaled, as capitals).
+ */
+export interface DrawStyle extends GlyphForm {
   readonly font: string;
   readonly spacing: number;
   readonly color: RGB;
-  /** Its size, px (for the faux styles, measured in ems), and those it has on (text-decoration.ts). */
-  readonly size: number;
+  /** Those of the faux styles it has on (text-decoration.ts), measured in ems of the glyphs' `size`. */
   readonly faux: FauxStyles;
+}
+
+/** The characters a style draws for `text`: capitals where it sets them. */
+function shownText(style: DrawStyle, text: string): string {
+  return style.upper ? text.toUpperCase() : text;
+}
+
+/** Whether a style draws its glyphs as the font has them: no shift, no scale (capitals are only other letters). */
+function isPlainForm(style: DrawStyle): boolean {
+  return style.rise === 0 && style.scaleX === 1 && style.scaleY === 1;
+}
+
+/** `[start, end)` of `content` cut where small caps' lowercase letters start and stop (`small` on theirs). */
+function smallCapParts(content: string, start: number, end: number) {
+  const parts: { start: number; end: number; small: boolean }[] = [];
+  let at = start;
+  while (at < end) {
+    const small = isLowercase(content[at]!);
+    let to = at + 1;
+    while (to < end && isLowercase(content[to]!) === small) to++;
+    parts.push({ start: at, end: to, small });
+    at = to;
+  }
+  return parts.length > 0 ? parts : [{ start, end, small: false }];
 }
 
 export interface TextLayout {
@@ -399,10 +427,12 @@ function boxAscent(ctx: SKRSContext2D, size: number): number {
 
 /**
  * The measuring context set to each of the spec's styles in turn, by where characters are: `measure(s, at)` is
- * the advance of `s` starting at character `at`, each stretch in its own font and tracking (no kerning across a
- * change of style, as none is applied between two runs of glyphs).
+ * the advance of `s` starting at character `at`, each stretch in its own font, tracking and scale (no kerning
+ * across a change of style, as none is applied between two runs of glyphs). Each stretch also says its
+ * characters' own size, tracking and leading, which set the line (vertical columns draw none of the other
+ * character settings, and add tracking themselves, character by character: text-vertical.ts).
  */
-function styledMeasure(spec: TextSpec, tracked = true) {
+function styledMeasure(spec: TextSpec, vertical = false) {
   const ctx = measureContext();
   const styles: DrawStyle[] = [];
   const keys = new Map<string, number>();
@@ -411,19 +441,30 @@ function styledMeasure(spec: TextSpec, tracked = true) {
     spec.content === ''
       ? [{ start: 0, end: 0, style: baseStyle(spec) }]
       : stylesIn(spec, 0, spec.content.length);
-  const ranges = spans.map((r) => {
-    const font = fontString(r.style.size, resolveFont(r.style.font).family);
-    // Vertical columns add tracking themselves, character by character (text-vertical.ts).
-    const spacing = tracked ? letterSpacing(spec, r.style.size) : 0;
-    const { color } = r.style;
-    const faux = fauxOf(r.style);
-    const key = JSON.stringify([font, spacing, color.r, color.g, color.b, faux]);
-    let k = keys.get(key);
-    if (k === undefined) {
-      k = styles.push({ font, spacing, color, size: r.style.size, faux }) - 1;
-      keys.set(key, k);
-    }
-    return { start: r.start, end: r.end, style: k, size: r.style.size };
+  const ranges = spans.flatMap((r) => {
+    const { size, color } = r.style;
+    const family = resolveFont(r.style.font).family;
+    const tracking = letterSpacing(r.style);
+    const leading = lineStep(r.style, LINE_HEIGHT_EM);
+    const parts =
+      !vertical && r.style.caps === 'small'
+        ? smallCapParts(spec.content, r.start, r.end)
+        : [{ start: r.start, end: r.end, small: false }];
+    return parts.map((part) => {
+      const form: GlyphForm = vertical
+        ? { size, rise: 0, scaleX: 1, scaleY: 1, upper: false }
+        : glyphsOf(r.style, size, part.small);
+      const font = fontString(form.size, family);
+      const spacing = vertical ? 0 : tracking / form.scaleX;
+      const faux = fauxOf(r.style);
+      const key = JSON.stringify([font, spacing, color.r, color.g, color.b, faux, form]);
+      let k = keys.get(key);
+      if (k === undefined) {
+        k = styles.push({ ...form, font, spacing, color, faux }) - 1;
+        keys.set(key, k);
+      }
+      return { start: part.start, end: part.end, style: k, size, tracking, leading };
+    });
   });
   let current = -1;
   const use = (k: number) => {
@@ -442,33 +483,51 @@ function styledMeasure(spec: TextSpec, tracked = true) {
     const at = ranges.find((r) => r.end > from) ?? ranges.at(-1)!;
     return [{ ...at, start: from, end: from }];
   };
+  /** `text` in style `k` (the context set to it): what is drawn, and its metrics with the glyphs' scale. */
+  const metrics = (k: number, text: string) => {
+    use(k);
+    const st = styles[k]!;
+    const shown = shownText(st, text);
+    const m = ctx.measureText(shown);
+    return {
+      shown,
+      width: m.width * st.scaleX,
+      actualBoundingBoxLeft: m.actualBoundingBoxLeft * st.scaleX,
+      actualBoundingBoxRight: m.actualBoundingBoxRight * st.scaleX,
+      actualBoundingBoxAscent: m.actualBoundingBoxAscent * st.scaleY,
+      actualBoundingBoxDescent: m.actualBoundingBoxDescent * st.scaleY,
+    };
+  };
   const measure = (s: string, at: number): number => {
     let width = 0;
     for (const seg of segments(at, at + s.length)) {
-      use(seg.style);
-      width += ctx.measureText(s.slice(seg.start - at, seg.end - at)).width;
+      width += metrics(seg.style, s.slice(seg.start - at, seg.end - at)).width;
     }
     return width;
   };
-  return { ctx, styles, use, segments, measure, single: ranges.length <= 1 };
+  return { ctx, styles, use, segments, measure, metrics, single: ranges.length <= 1 };
+}
+
+/** Pixels from the line before's baseline to the baseline of characters `[from, to)`: the largest leading. */
+function rowStep(segments: readonly { leading: number }[]): number {
+  return Math.max(...segments.map((s) => s.leading));
 }
 
 /** Lines, their baselines and the box their glyphs cover, without drawing anything. */
 export function layoutText(spec: TextSpec): TextLayout {
   if (isVertical(spec)) {
-    const { ctx, styles, use, segments } = styledMeasure(spec, false);
+    const { ctx, styles, use, segments } = styledMeasure(spec, true);
     const paragraphs = paragraphsOf(spec.content);
     const { columns, ink, hidden } = layoutColumns(spec, {
       ctx,
       use,
       segments,
       paragraphs,
-      autoEm: LINE_HEIGHT_EM,
     });
     const lines = columns.map((c) => ({ text: c.text, baseline: c.centre, x: c.top, pieces: c.pieces }));
     return { font: styles[0]!.font, styles, lines, ink, hidden };
   }
-  const { ctx, styles, use, segments, measure, single } = styledMeasure(spec);
+  const { ctx, styles, use, segments, measure, metrics, single } = styledMeasure(spec);
   const { box } = paragraphOf(spec);
   // Point text stands about x as in a box of no width (text-paragraph.ts lineRoom).
   const boxWidth = box ? box[2] - box[0] : 0;
@@ -496,7 +555,8 @@ export function layoutText(spec: TextSpec): TextLayout {
   for (const [i, row] of rows.entries()) {
     spaced += row.gap;
     const size = rowSize(row);
-    if (i > 0) stepped += lineStep(spec, LINE_HEIGHT_EM, size);
+    // A line's leading is the largest of its characters' (auto leading: of their size).
+    if (i > 0) stepped += rowStep(segments(row.at, row.at + row.text.length));
     // One style: i steps of one leading, exactly as the text has always been set.
     const baseline = first + (single ? i * uniformStep : stepped) + spaced;
     const { justification, indent } = row.paragraph;
@@ -525,11 +585,11 @@ export function layoutText(spec: TextSpec): TextLayout {
       let px = part.x;
       for (const seg of segments(from, from + part.text.length)) {
         const piece = part.text.slice(seg.start - from, seg.end - from);
-        use(seg.style);
-        const m = ctx.measureText(piece);
+        const m = metrics(seg.style, piece);
         if (piece.trim() !== '') {
-          pieces.push({ text: piece, x: px, style: seg.style, width: m.width });
-          const grown = fauxInk(styles[seg.style]!, m, px, baseline);
+          const style = styles[seg.style]!;
+          pieces.push({ text: m.shown, x: px, style: seg.style, width: m.width });
+          const grown = fauxInk(style, m, px, baseline - style.rise);
           if (grown.w > 0 && grown.h > 0) ink = unionRect(ink, grown);
         }
         px += m.width;
@@ -576,14 +636,16 @@ function coverage(spec: TextSpec, layout: TextLayout, frame: Rect, only: (style:
         ctx.letterSpacing = `${style.spacing}px`;
         current = piece.style;
       }
-      const y = (piece.y ?? line.baseline) - oy;
-      if (!piece.turned && Object.keys(style.faux).length === 0) {
+      const y = (piece.y ?? line.baseline) - style.rise - oy;
+      if (!piece.turned && Object.keys(style.faux).length === 0 && isPlainForm(style)) {
         ctx.fillText(piece.text, piece.x - ox, y);
         continue;
       }
       ctx.save();
       ctx.translate(piece.x - ox, y);
       if (piece.turned) ctx.rotate(Math.PI / 2);
+      // The glyphs stretched about their baseline's start (the advance with them: the tracking was set for it).
+      if (!isPlainForm(style)) ctx.scale(style.scaleX, style.scaleY);
       drawPiece(ctx, piece, style, piece.y === undefined);
       ctx.restore();
     }
@@ -606,7 +668,8 @@ function drawPiece(ctx: SKRSContext2D, piece: TextPiece, style: DrawStyle, ruled
     ctx.strokeText(piece.text, 0, 0);
   }
   if (!ruled) return;
-  const width = piece.width ?? ctx.measureText(piece.text).width;
+  // The piece's advance as laid out, in the stretched space the rules are drawn in.
+  const width = piece.width !== undefined ? piece.width / style.scaleX : ctx.measureText(piece.text).width;
   if (faux.fauxItalic) ctx.transform(1, 0, FAUX_ITALIC_SLANT, 1, 0, 0);
   const rule = RULE_EM * size;
   if (faux.underline) ctx.fillRect(0, UNDERLINE_EM * size - rule / 2, width, rule);
@@ -785,7 +848,16 @@ export function scaleTextSpec(
   const tidy = (v: number) => Math.round(v * 1e4) / 1e4 + 0;
   const k = Math.sqrt(kx * ky);
   const { box, indent, space } = paragraphOf(spec);
-  const { leading } = spacingOf(spec);
+  /** A character style's pixel measures at the new size (tracking is in ems, so it follows by itself). */
+  const scaleStyle = <T extends CharacterSettings & { size: number }>(st: T): T => {
+    const { leading, baselineShift } = settingsOf(st);
+    return {
+      ...st,
+      size: tidy(st.size * k),
+      ...(leading !== undefined ? { leading: tidy(leading * k) } : {}),
+      ...(baselineShift !== undefined ? { baselineShift: tidy(baselineShift * k) } : {}),
+    };
+  };
   const scaleSettings = (p: ParagraphSettings): ParagraphSettings => ({
     ...p,
     ...(p.indent
@@ -799,19 +871,17 @@ export function scaleTextSpec(
       : {}),
     ...(p.space ? { space: { before: tidy(p.space.before * k), after: tidy(p.space.after * k) } } : {}),
   });
-  // Everything measured in the size's units scales with it (tracking is in ems, so it follows by itself).
+  // Everything measured in the size's units scales with it.
   const scaled: TextSpec = {
-    ...spec,
+    ...scaleStyle(spec),
     x: tidy(pivot.x + (spec.x - pivot.x) * kx),
     y: tidy(pivot.y + (spec.y - pivot.y) * ky),
-    size: tidy(spec.size * k),
     ...(box
       ? { box: [tidy(box[0] * k), tidy(box[1] * k), tidy(box[2] * k), tidy(box[3] * k)] as const }
       : {}),
-    ...(leading !== undefined ? { leading: tidy(leading * k) } : {}),
     ...scaleSettings({ ...(indent ? { indent } : {}), ...(space ? { space } : {}) }),
     ...(spec.paragraphs ? { paragraphs: spec.paragraphs.map(scaleSettings) } : {}),
-    ...(spec.runs ? { runs: spec.runs.map((r) => ({ ...r, size: tidy(r.size * k) })) } : {}),
+    ...(spec.runs ? { runs: spec.runs.map(scaleStyle) } : {}),
   };
   return scaled;
 }

@@ -52,9 +52,10 @@ export interface ParamLimits {
   readonly inks?: boolean;
   /**
    * Numbers: what the value measures, for a surface that offers other units — a length in pixels (`px`) and the
-   * resolution (`dpi`) that turns it into millimetres, centimetres, inches or points (the studio's form).
+   * resolution (`dpi`) that turns it into millimetres, centimetres, inches or points (the studio's form) — or
+   * shows it beside the value (`%`: a percentage).
    */
-  readonly unit?: 'px' | 'dpi';
+  readonly unit?: 'px' | 'dpi' | '%';
   /** Strings: the most characters (Unicode code points). */
   readonly maxLength?: number;
   /**

@@ -4,6 +4,7 @@ import type { OpenDocument } from '../engine/editor.js';
 import type { BlendMode, DocState, Effects, Layer, Locks, Rect, TextSpec } from '../engine/model.js';
 import { isEmptyRect, rgbToHex } from '../engine/raster.js';
 import { LINE_HEIGHT_EM, textLines } from '../engine/text.js';
+import { settingWords } from '../engine/text-character.js';
 import { fauxWords } from '../engine/text-decoration.js';
 import { paragraphOf } from '../engine/text-paragraph.js';
 import { hasRuns, runList } from '../engine/text-runs.js';
@@ -134,13 +135,20 @@ export function spacingSummary(t: TextSpec) {
   };
 }
 
-/** A text's stretches of one style each: their characters, font, size and colour. */
+/** A text's stretches of one style each: their characters, font, size, colour and other character styles. */
 function styleSummary(t: TextSpec) {
   let at = 0;
   return runList(t).map((r) => {
     const text = t.content.slice(at, at + r.length);
     at += r.length;
-    return { text, font: r.font, size: r.size, color: rgbToHex(r.color), ...fauxWords(r) };
+    return {
+      text,
+      font: r.font,
+      size: r.size,
+      color: rgbToHex(r.color),
+      ...fauxWords(r),
+      ...settingWords(r),
+    };
   });
 }
 
@@ -148,6 +156,8 @@ function styleSummary(t: TextSpec) {
 export function textSummary(t: TextSpec) {
   const { tracking } = spacingOf(t);
   const { indent, space } = paragraphOf(t);
+  // The character panel's other settings (the line's leading and the tracking are stated below).
+  const { leading: _leading, tracking: _tracking, ...character } = settingWords(t);
   return {
     content: t.content,
     x: t.x,
@@ -158,6 +168,7 @@ export function textSummary(t: TextSpec) {
     rendered_font: t.renderedFont,
     // Photoshop's faux styles on (the first character's where the styles below differ).
     ...fauxWords(t),
+    ...character,
     lines: textLines(t.content).length,
     // Set in columns (直排): x, y is the top of the first column on its centre line (a box's top-left for paragraph text).
     ...(t.orientation === 'vertical' ? { orientation: 'vertical' } : {}),

@@ -25,10 +25,11 @@ import {
   fontShownAs,
   renderTextSpec,
 } from '../engine/text.js';
+import { settingsChangeOf } from '../engine/text-character.js';
 import { isVertical } from '../engine/text-orientation.js';
 import { paragraphList, paragraphOf, sameParagraph, withParagraphs } from '../engine/text-paragraph.js';
 import { reanchored, restyle, sameRuns, stylesOf, withContent } from '../engine/text-runs.js';
-import { sameSpacing, withSpacing } from '../engine/text-spacing.js';
+import { withSpacing } from '../engine/text-spacing.js';
 import { allocateId, insertLayer, layerById, setActive, setLayer, slotAbove } from '../engine/tree.js';
 import { POINT_JUSTIFICATIONS } from '../registry/tools/text-params.js';
 import { KIND_NAMES, layerSummary, spacingSummary, textSummary } from './describe.js';
@@ -331,7 +332,7 @@ export const textHandlers = {
       ...(space_before !== undefined ? { spaceBefore: space_before } : {}),
       ...(space_after !== undefined ? { spaceAfter: space_after } : {}),
     });
-    if (sameSpacing(spec, layer.text) && sameParagraph(spec, layer.text)) {
+    if (sameRuns(spec, layer.text) && sameParagraph(spec, layer.text)) {
       return unchanged(ctx, doc, layer, '行距、字距、缩进和段落间距已经是所给的值');
     }
     return { old: spacingSummary(layer.text), ...rerender(ctx, doc, layer, spec) };
@@ -435,21 +436,48 @@ export const textHandlers = {
       faux_italic,
       underline,
       strikethrough,
+      leading,
+      tracking,
+      baseline_shift,
+      horizontal_scale,
+      vertical_scale,
+      caps,
+      position,
     },
     ctx,
   ) {
     const doc = activeDoc(ctx);
     const layer = editableText(ctx, doc.state, name, '修改文字样式');
     const faux = { fauxBold: faux_bold, fauxItalic: faux_italic, underline, strikethrough };
-    const given = [font_size, color, font_name, ...Object.values(faux)];
-    if (given.every((v) => v === undefined)) {
-      fail(
-        'invalid_arguments',
-        '没有要修改的项：至少给出 font_size、color、font_name、faux_bold、faux_italic、underline、strikethrough 之一',
-        {
-          hint: '如 {"name": "标题", "text": "5折", "font_size": 120, "color": "#e60012"} 把“5折”放大并改为红色',
-        },
-      );
+    const settings = settingsChangeOf({
+      leading,
+      tracking,
+      baseline_shift,
+      horizontal_scale,
+      vertical_scale,
+      caps,
+      position,
+    });
+    const asked = {
+      font_size,
+      color,
+      font_name,
+      faux_bold,
+      faux_italic,
+      underline,
+      strikethrough,
+      leading,
+      tracking,
+      baseline_shift,
+      horizontal_scale,
+      vertical_scale,
+      caps,
+      position,
+    };
+    if (Object.values(asked).every((v) => v === undefined)) {
+      fail('invalid_arguments', `没有要修改的项：至少给出 ${Object.keys(asked).join('、')} 之一`, {
+        hint: '如 {"name": "标题", "text": "5折", "font_size": 120, "color": "#e60012"} 把“5折”放大并改为红色',
+      });
     }
     const font = font_name?.trim();
     if (font === '') {
@@ -478,6 +506,7 @@ export const textHandlers = {
       ...(font_size !== undefined ? { size: font_size } : {}),
       ...(held ? { color: held.color } : {}),
       ...faux,
+      ...settings,
     };
     const chosen = occurrence !== undefined ? [at[occurrence - 1]!] : at;
     let spec = layer.text;

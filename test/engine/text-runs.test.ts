@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Raster, TextSpec } from '../../src/engine/model.js';
 import { layoutText, renderText, scaleTextSpec, textAnchor } from '../../src/engine/text.js';
 import { restyle, runList, stylesIn, withContent } from '../../src/engine/text-runs.js';
+import { withSpacing } from '../../src/engine/text-spacing.js';
 import { inkBox } from '../support/ink-box.js';
 import { textSpec } from '../support/text-spec.js';
 
@@ -192,7 +193,7 @@ describe('drawing runs', () => {
     const grown = layoutText(big).lines.map((l) => l.baseline);
     expect(grown[0]).toBeCloseTo(plain[0]!, 6);
     expect(grown[1]! - grown[0]!).toBeCloseTo(96, 6);
-    const fixed = layoutText({ ...big, leading: 60 }).lines.map((l) => l.baseline);
+    const fixed = layoutText(withSpacing(big, { leading: 60 })).lines.map((l) => l.baseline);
     expect(fixed[1]! - fixed[0]!).toBeCloseTo(60, 6);
   });
 

@@ -5,7 +5,7 @@
  * bottom and cut at its left edge. Measured on the drawn pixels.
  */
 import { describe, expect, it } from 'vitest';
-import type { Raster, TextSpec } from '../../src/engine/model.js';
+import type { Raster } from '../../src/engine/model.js';
 import { layoutText, renderText, textAnchor } from '../../src/engine/text.js';
 import { columnGlyph } from '../../src/engine/text-vertical.js';
 import { inkBox } from '../support/ink-box.js';

@@ -283,7 +283,7 @@ describe('what a PSD held that the document does not keep', () => {
             style,
             styleRuns: [
               { length: 6, style },
-              { length: 4, style: { ...style, fauxBold: true, tracking: 200 } },
+              { length: 4, style: { ...style, fauxBold: true, tracking: 200, strokeFlag: true } },
             ],
             paragraphStyle: { justification: 'center' },
             shapeType: 'box',
@@ -299,9 +299,10 @@ describe('what a PSD held that the document does not keep', () => {
     const opened = await ok(s, 'open_document', { path: 'text.psd' });
     const w = warningsOf(opened);
     expect(w).toContainEqual(
-      expect.stringMatching(/文字图层“段落”的不同的字距在文字未修改（可移动）时原样保存/),
+      expect.stringMatching(/文字图层“段落”的文字描边在文字未修改（可移动）时原样保存/),
     );
-    expect(w).toContainEqual(expect.stringMatching(/文字图层“大写”的全部大写/));
+    // All caps is a character setting the text keeps (text-character.ts): nothing to say.
+    expect(w.join()).not.toMatch(/大写/);
 
     // Moved, and another layer edited: both text layers go back as they were, the moved one moved.
     await ok(s, 'move_layer', { name: '段落', dx: 7, dy: 3 });
@@ -323,18 +324,18 @@ describe('what a PSD held that the document does not keep', () => {
     expect(agLayer(back, '大写').text?.style?.fontCaps).toBe(2);
     expect((await probe(s, 'text.psd')).layers.段落?.kind).toBe('type');
 
-    // Its words changed: each character's style kept (the bold word replaced by a bold one), still paragraph text
-    // in its box, centred; the save says what was not kept (the tracking one run had).
+    // Its words changed: each character's style kept (the bold, tracked word replaced by a bold, tracked one),
+    // still paragraph text in its box, centred; the save says what was not kept (the stroke one run had).
     await ok(s, 'set_text_content', { name: '段落', text: 'Hello again' });
     const edited = await ok(s, 'save_document');
     expect(warningsOf(edited)).toContainEqual(
-      expect.stringMatching(/文字图层“段落”已修改，其不同的字距不再保留/),
+      expect.stringMatching(/文字图层“段落”已修改，其文字描边不再保留/),
     );
     const again = agLayer(await agRead(s, 'text.psd'), '段落').text!;
     expect(again.text).toBe('Hello again');
-    expect(again.styleRuns?.map((r) => [r.length, !!r.style.fauxBold])).toEqual([
-      [6, false],
-      [5, true],
+    expect(again.styleRuns?.map((r) => [r.length, !!r.style.fauxBold, r.style.tracking])).toEqual([
+      [6, false, 0],
+      [5, true, 200],
     ]);
     expect(again).toMatchObject({
       shapeType: 'box',

@@ -196,4 +196,50 @@ describe('words in several styles in the type tool’s box', () => {
       color: '#1565c0',
     });
   });
+
+  it('shows superscript, baseline shift and tracking in the box as the server draws them', async () => {
+    const { id, page, editor, open } = await withPrice();
+    const spans = editor.locator('span');
+    // Where the first stretch stands in a box of two colours, nothing raised.
+    await okCalls(studio.url, id, [
+      toolCall('style_text_range', { name: '限时5折', text: '折', color: '#e60012' }),
+    ]);
+    await open();
+    const top = () => spans.nth(0).evaluate((e) => e.getBoundingClientRect().top);
+    const plainTop = await top();
+    await page.keyboard.press('Escape');
+    await eventually(() => editor.count()).toBe(0);
+    await okCalls(studio.url, id, [
+      toolCall('style_text_range', { name: '限时5折', text: '5', position: 'superscript' }),
+      toolCall('style_text_range', { name: '限时5折', text: '折', baseline_shift: 12, tracking: 200 }),
+    ]);
+    await open();
+    // Raised words do not push the line down (the server keeps its leading): the words stay over the layer's.
+    expect(Math.abs((await top()) - plainTop)).toBeLessThanOrEqual(1);
+    await expect(spans.allTextContents()).resolves.toEqual(['限时', '5', '折']);
+    const look = (i: number) =>
+      spans.nth(i).evaluate((e) => {
+        const s = e.ownerDocument.defaultView!.getComputedStyle(e);
+        return {
+          size: Number.parseFloat(s.fontSize),
+          rise: Number.parseFloat(s.verticalAlign),
+          tracking: Number.parseFloat(s.letterSpacing),
+        };
+      });
+    const zoom = ((await page.locator('.artboard').boundingBox())!.width as number) / 600;
+    // The superscript digit: 58.3 % of 60 px, raised by 33.3 % of 60 px (the text engine's defaults).
+    const digit = await look(1);
+    expect(digit.size).toBeCloseTo(0.583 * 60 * zoom, 1);
+    expect(digit.rise).toBeCloseTo(0.333 * 60 * zoom, 1);
+    // 折: 12 px up, 0.2 em after it.
+    const last = await look(2);
+    expect(last.rise).toBeCloseTo(12 * zoom, 1);
+    expect(last.tracking).toBeCloseTo(0.2 * 60 * zoom, 1);
+    // The words read back as typed.
+    await page.keyboard.press('End');
+    await page.keyboard.type('起');
+    await snapshot(page, 'canvas-text-runs-raised');
+    await page.keyboard.press('Control+Enter');
+    await eventually(async () => (await activeText(id)).content).toBe('限时5折起');
+  });
 });

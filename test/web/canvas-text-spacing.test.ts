@@ -87,11 +87,15 @@ describe('the paragraph panel of the type tool', () => {
     await page.keyboard.press('t');
     const bar = page.getByRole('group', { name: '文字选项' });
     await bar.getByRole('button', { name: '段落' }).click();
-    const faux = bar.getByRole('group', { name: '仿粗体、仿斜体、下划线、删除线' });
-    // Labelled from the registry's switches, none pressed.
+    const faux = bar.getByRole('group', { name: '字符样式' });
+    // Labelled from the registry's switches and values, in the order of Photoshop's character panel, none pressed.
     await expect(faux.getByRole('button').allTextContents()).resolves.toEqual([
       '仿粗体',
       '仿斜体',
+      '全部大写',
+      '小型大写',
+      '上标',
+      '下标',
       '下划线',
       '删除线',
     ]);
@@ -116,5 +120,54 @@ describe('the paragraph panel of the type tool', () => {
     await bold.click();
     await eventually(() => bold.getAttribute('aria-pressed')).toBe('false');
     expect(sent.at(-1)).toEqual({ name: '春季新品', text: '春季新品', occurrence: 1, faux_bold: false });
+  });
+
+  it('sets case, position, scales and baseline shift of every character from the character panel', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 700, height: 400, name: '字符' }),
+      toolCall('create_text_layer', { text: 'New 新品', x: 60, y: 120, font_size: 90 }),
+    ]);
+    const page = await studio.open(id, 1280, 800);
+    const sent = callsSent(page, 'style_text_range');
+    await eventually(() => page.locator('.artboard img').count()).toBe(1);
+    await page.locator('.canvas-viewport[tabindex]').focus();
+    await page.keyboard.press('t');
+    const bar = page.getByRole('group', { name: '文字选项' });
+    await bar.getByRole('button', { name: '段落' }).click();
+    const row = bar.getByRole('group', { name: '字符样式' });
+    const caps = row.getByRole('button', { name: '全部大写' });
+    const small = row.getByRole('button', { name: '小型大写' });
+    await caps.click();
+    await eventually(() => caps.getAttribute('aria-pressed')).toBe('true');
+    // The case buttons are one setting: small caps takes all caps' place.
+    await small.click();
+    await eventually(() => small.getAttribute('aria-pressed')).toBe('true');
+    await expect(caps.getAttribute('aria-pressed')).resolves.toBe('false');
+    const panel = bar.getByRole('group', { name: '段落' });
+    const wide = panel.getByLabel('水平缩放');
+    await expect(wide.inputValue()).resolves.toBe('100');
+    await wide.fill('130');
+    await wide.press('Enter');
+    const shift = panel.getByLabel('基线偏移');
+    await shift.fill('-10');
+    await shift.press('Enter');
+    const all = { name: 'New 新品', text: 'New 新品', occurrence: 1 };
+    await eventually(() => sent.length).toBe(4);
+    expect(sent).toEqual([
+      { ...all, caps: 'all_caps' },
+      { ...all, caps: 'small_caps' },
+      { ...all, horizontal_scale: 130 },
+      { ...all, baseline_shift: -10 },
+    ]);
+    const text = (await activeLayers(studio.url, id)).find((l) => l.text)!.text!;
+    expect(text.character).toEqual({ baseline_shift: -10, horizontal_scale: 130, caps: 'small_caps' });
+    await eventually(() => wide.inputValue()).toBe('130');
+    // Characters set differently show a blank field, as Photoshop's panel does.
+    await okCalls(studio.url, id, [
+      toolCall('style_text_range', { name: 'New 新品', text: '新品', horizontal_scale: 80 }),
+    ]);
+    await eventually(() => wide.inputValue()).toBe('');
+    await snapshot(page, 'canvas-text-character');
   });
 });

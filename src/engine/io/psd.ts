@@ -47,6 +47,7 @@ import {
   type AdjustmentLayer,
   BLEND_MODES,
   type BlendMode,
+  type CharacterSettings,
   type ColorMode,
   type DocState,
   type DropShadowEffect,
@@ -86,6 +87,7 @@ import {
   textAnchor,
   textLines,
 } from '../text.js';
+import { settingsOf } from '../text-character.js';
 import { FAUX_KEYS, type FauxKey, fauxOf } from '../text-decoration.js';
 import { anchorDrop, isVertical } from '../text-orientation.js';
 import {
@@ -100,7 +102,6 @@ import {
   withParagraphs,
 } from '../text-paragraph.js';
 import { hasRuns, runList, sameRuns, styleAt, withRuns } from '../text-runs.js';
-import { isLeading, isTracking, sameSpacing, spacingOf } from '../text-spacing.js';
 import { decodeImage, encodePng } from './image-codec.js';
 import { checkPackedRows } from './packbits.js';
 import {
@@ -555,9 +556,7 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
         const record = layer.psdText.record as unknown as NonNullable<AgLayer['text']>;
         const lost = textDropped(record);
         if (lost.length > 0) {
-          warnings.push(
-            `文字图层“${layer.name}”已修改，其${lost.join('、')}不再保留：各字按其字体、字号和颜色保存`,
-          );
+          warnings.push(`文字图层“${layer.name}”已修改，其${lost.join('、')}不再保留：各字按其字符样式保存`);
         }
       }
       out.text = await textRecordOf(ctx, t);
@@ -625,7 +624,6 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
  */
 async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullable<AgLayer['text']>> {
   const { justification, box, indent, space } = paragraphOf(t);
-  const spacing = spacingOf(t);
   // Paragraphs that differ: a paragraph run each (its text and its return), every setting stated.
   const runs = t.paragraphs
     ? textLines(t.content).map((line, k) => ({
@@ -642,6 +640,7 @@ async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullabl
             fontSize: r.size,
             fillColor: await textColour(ctx, r.color),
             ...agFaux(r),
+            ...agSettings(r),
           },
         })),
       )
@@ -662,8 +661,7 @@ async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullabl
       fontSize: t.size,
       fillColor: await textColour(ctx, t.color),
       ...agFaux(t),
-      ...(spacing.leading !== undefined ? { autoLeading: false, leading: spacing.leading } : {}),
-      ...(spacing.tracking !== undefined ? { tracking: spacing.tracking } : {}),
+      ...agSettings(t),
     },
     ...(justification || indent || space
       ? {
@@ -710,7 +708,6 @@ async function keptText(
       a.color.b === b.color.b &&
       JSON.stringify(a.transform ?? null) === JSON.stringify(b.transform ?? null) &&
       sameParagraph(a, b) &&
-      sameSpacing(a, b) &&
       sameRuns(a, b);
     if (!same) return undefined;
   }
@@ -1420,11 +1417,6 @@ function textFill(c: AgColor | undefined): AgColor | undefined {
 
 /** Character attributes a TextSpec does not hold, with the value that means "not used" and their names. */
 const TEXT_STYLE_DEFAULTS: readonly (readonly [keyof AgTextStyle, unknown, string])[] = [
-  ['horizontalScale', 1, '水平缩放'],
-  ['verticalScale', 1, '垂直缩放'],
-  ['baselineShift', 0, '基线偏移'],
-  ['fontCaps', 0, '全部大写/小型大写'],
-  ['fontBaseline', 0, '上标/下标'],
   ['strokeFlag', false, '文字描边'],
 ];
 
@@ -1475,30 +1467,40 @@ function agFaux(s: FauxStyles): Pick<AgTextStyle, FauxKey> {
   return Object.fromEntries(FAUX_KEYS.map((k) => [k, s[k] === true])) as Pick<AgTextStyle, FauxKey>;
 }
 
+/**
+ * A character style's settings (text-character.ts) as a PSD's style states them, every one stated (a run's default
+ * overrides the record's own style, which ag-psd puts under it). The text engine's FontCaps is 1 for small caps and
+ * 2 for all caps, its FontBaseline 1 for superscript and 2 for subscript.
+ */
+function agSettings(s: CharacterSettings): Partial<AgTextStyle> {
+  const { leading, tracking, baselineShift, horizontalScale, verticalScale, caps, position } = settingsOf(s);
+  return {
+    ...(leading !== undefined ? { autoLeading: false, leading } : { autoLeading: true }),
+    tracking: tracking ?? 0,
+    baselineShift: baselineShift ?? 0,
+    horizontalScale: horizontalScale ?? 1,
+    verticalScale: verticalScale ?? 1,
+    fontCaps: caps === 'small' ? 1 : caps === 'all' ? 2 : 0,
+    fontBaseline: position === 'superscript' ? 1 : position === 'subscript' ? 2 : 0,
+  };
+}
+
+/** A PSD style's character settings (agSettings' inverse; Photoshop writes a leading with auto leading on too). */
+function settingsOfAg(st: AgTextStyle): CharacterSettings {
+  return settingsOf({
+    leading: st.autoLeading !== true ? st.leading : undefined,
+    tracking: st.tracking,
+    baselineShift: st.baselineShift,
+    horizontalScale: st.horizontalScale,
+    verticalScale: st.verticalScale,
+    caps: st.fontCaps === 1 ? 'small' : st.fontCaps === 2 ? 'all' : undefined,
+    position: st.fontBaseline === 1 ? 'superscript' : st.fontBaseline === 2 ? 'subscript' : undefined,
+  });
+}
+
 /** Every character's style of a text record: the record's own, then each run over it. */
 function characterStyles(t: NonNullable<AgLayer['text']>): AgTextStyle[] {
   return [t.style ?? {}, ...(t.styleRuns ?? []).map((r) => ({ ...(t.style ?? {}), ...r.style }))];
-}
-
-/**
- * The leading and tracking a text record's characters share (text-spacing.ts), or `mixed` where they differ,
- * which a TextSpec cannot hold. The record's own style counts only when no run overrides it.
- */
-function textSpacingOf(t: NonNullable<AgLayer['text']>): {
-  leading?: number | 'mixed';
-  tracking?: number | 'mixed';
-} {
-  const all = characterStyles(t);
-  const styles = all.length > 1 ? all.slice(1) : all;
-  // Photoshop writes a leading with auto leading off; ag-psd leaves `autoLeading` out when it is on.
-  const leadings = new Set(
-    styles.map((st) => (st.autoLeading !== true && st.leading !== undefined ? st.leading : 0)),
-  );
-  const trackings = new Set(styles.map((st) => st.tracking ?? 0));
-  const one = (values: Set<number>) => (values.size > 1 ? ('mixed' as const) : [...values][0] || undefined);
-  const leading = one(leadings);
-  const tracking = one(trackings);
-  return { ...(leading !== undefined ? { leading } : {}), ...(tracking !== undefined ? { tracking } : {}) };
 }
 
 /**
@@ -1512,9 +1514,6 @@ function textDropped(t: NonNullable<AgLayer['text']>): string[] {
   for (const [key, none, what] of TEXT_STYLE_DEFAULTS) {
     if (styles.some((st) => st[key] !== undefined && st[key] !== none)) out.push(what);
   }
-  const spacing = textSpacingOf(t);
-  if (spacing.leading === 'mixed') out.push('不同的行距');
-  if (spacing.tracking === 'mixed') out.push('不同的字距');
   if (t.warp && t.warp.style !== undefined && t.warp.style !== 'none') out.push('文字变形');
   return out;
 }
@@ -1547,7 +1546,6 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
   // alignment); paragraph text's box is stated from that origin in the text's own space. Our spec's anchor is
   // (x, y + TEXT_BASELINE_EM · size), with x, y the box's top-left for paragraph text.
   const box = t.shapeType === 'box' && isTextBox(t.boxBounds) ? t.boxBounds : undefined;
-  const spacing = textSpacingOf(t);
   const orientation = t.orientation === 'vertical' ? ({ orientation: 'vertical' } as const) : {};
   const drop = anchorDrop({ ...orientation, size });
   const [u, v] = box ? [box[0], box[1] + drop] : [0, 0];
@@ -1563,8 +1561,7 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
     ...fauxOf(style),
     ...(isIdentityMatrix(linear) ? {} : { transform: linear }),
     ...(box ? { box: [box[0], box[1], box[2], box[3]] as const } : {}),
-    ...(isLeading(spacing.leading) ? { leading: spacing.leading } : {}),
-    ...(isTracking(spacing.tracking) ? { tracking: spacing.tracking } : {}),
+    ...settingsOfAg(style),
   };
   // Each paragraph's alignment, indents and space (one set for all where they agree), each character's style.
   const styled = withParagraphs(spec, paragraphSettingsOf(t));
@@ -1580,6 +1577,7 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
         size: round6(st.fontSize ?? size),
         color: await fileColour(textFill(st.fillColor), ctx, where),
         ...fauxOf(st),
+        ...settingsOfAg(st),
       };
     }),
   );

@@ -7,6 +7,11 @@ export const MAX_LEADING = 5000;
 export const TRACKING_MIN = -1000;
 export const TRACKING_MAX = 10000;
 export const MAX_INDENT = 1296;
+/** Photoshop's character panel's 垂直缩放 and 水平缩放, in percent of the glyphs' designed height and width. */
+export const SCALE_MIN_PERCENT = 1;
+export const SCALE_MAX_PERCENT = 1000;
+/** The largest baseline shift (基线偏移) either way, in pixels (the font size's units). */
+export const MAX_BASELINE_SHIFT = 5000;
 
 /**
  * Photoshop's paragraph alignments (the paragraph panel's seven buttons): left, centre, right, and the four
@@ -52,3 +57,36 @@ export const FAUX_PARAMS = {
   underline: 'underline',
   strikethrough: 'strikethrough',
 } as const;
+
+/**
+ * The character panel's case buttons (全部大写 all caps, 小型大写 small caps) and position buttons (上标 superscript,
+ * 下标 subscript), by style_text_range's values for them; `normal` clears them.
+ */
+export const TEXT_CAPS = ['normal', 'all_caps', 'small_caps'] as const;
+export const TEXT_POSITIONS = ['normal', 'superscript', 'subscript'] as const;
+
+/**
+ * The rest of the character panel's settings (leading, tracking, 基线偏移, 水平缩放, 垂直缩放, case, position) by the
+ * engine's name for each and style_text_range's parameter for it.
+ */
+export const SETTING_PARAMS = {
+  leading: 'leading',
+  tracking: 'tracking',
+  baselineShift: 'baseline_shift',
+  horizontalScale: 'horizontal_scale',
+  verticalScale: 'vertical_scale',
+  caps: 'caps',
+  position: 'position',
+} as const;
+
+/**
+ * How Photoshop synthesises small caps, superscript and subscript, as shares of the font size: the text engine's own
+ * document defaults, which every PSD states (SmallCapSize 0.7, SuperscriptSize and SubscriptSize 0.583,
+ * SuperscriptPosition and SubscriptPosition 0.333) and Photoshop does not let a user change. The engine draws by
+ * them and the studio's typing box shows them.
+ */
+export const SMALL_CAP_SIZE = 0.7;
+export const SUPERSCRIPT_SIZE = 0.583;
+export const SUPERSCRIPT_POSITION = 0.333;
+export const SUBSCRIPT_SIZE = 0.583;
+export const SUBSCRIPT_POSITION = 0.333;

@@ -72,6 +72,8 @@ export interface TextEdit {
   readonly vertical?: true;
   /** The edited text's characters in several styles (TextNode's): typed in a box that shows them (styled-words.ts). */
   readonly styles?: NonNullable<LayerNode['text']>['styles'];
+  /** The character settings all its characters share (TextNode's): its case shown as it is typed. */
+  readonly character?: NonNullable<LayerNode['text']>['character'];
 }
 
 /** A starting size for new text: about a twelfth of the canvas's height, within reason. */
@@ -210,6 +212,7 @@ export function useTextTool(docName: string | null) {
         ...(t.tracking !== undefined ? { tracking: t.tracking } : {}),
         ...(t.vertical ? { vertical: true as const } : {}),
         ...(t.styles ? { styles: t.styles } : {}),
+        ...(t.character ? { character: t.character } : {}),
       });
       return;
     }
@@ -662,6 +665,9 @@ export function TextEditor({
         : {}),
       ...(edit.leading !== undefined ? { lineHeight: `${edit.leading * zoom}px` } : {}),
       ...(spacing !== 0 ? { letterSpacing: `${spacing * zoom}px` } : {}),
+      // Its case as drawn (a textarea's value keeps the words as typed; a styled box's spans show their own).
+      ...(edit.character?.caps === 'small_caps' ? { fontVariantCaps: 'small-caps' } : {}),
+      ...(edit.character?.caps === 'all_caps' && !styles ? { textTransform: 'uppercase' } : {}),
       // Paragraph text: the box's frame is drawn on the box itself (below); the words, lifted to their first
       // baseline, run to the box's bottom.
       ...(size

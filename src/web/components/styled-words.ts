@@ -6,6 +6,12 @@
  * (set_text_content). The words and the characters selected are read back as a textarea gives them (TextField), so
  * the rest of the type tool need not know which box it has.
  */
+import {
+  SUBSCRIPT_POSITION,
+  SUBSCRIPT_SIZE,
+  SUPERSCRIPT_POSITION,
+  SUPERSCRIPT_SIZE,
+} from '../../registry/tools/text-params.js';
 import type { TextEdit } from './TextTool.js';
 
 /** What the type tool reads of its box: a textarea, or a StyledWords box through its adapter. */
@@ -29,18 +35,36 @@ export function previewFont(font: string | null): { fontFamily?: string; fontWei
   return { fontFamily: `"${font.replace(/["\\]/g, '')}", "Noto Sans SC", sans-serif` };
 }
 
-/** Sets `span` to show `style` at `zoom` (faux bold as a stroke 1/24 em wide, as the server thickens it). */
+/** Superscript and subscript as the server draws them: size and rise, in ems. */
+const POSITIONED = {
+  superscript: { size: SUPERSCRIPT_SIZE, rise: SUPERSCRIPT_POSITION },
+  subscript: { size: SUBSCRIPT_SIZE, rise: -SUBSCRIPT_POSITION },
+};
+
+/**
+ * Sets `span` to show `style` at `zoom` (faux bold as a stroke 1/24 em wide, as the server thickens it), with its
+ * tracking, baseline shift, superscript or subscript and small caps. All caps and the glyphs' scales are drawn by the
+ * server only: CSS would give the box's words back in capitals, and cannot stretch a stretch of inline words.
+ */
 export function styleSpan(
   span: HTMLElement,
-  style: Pick<WordStyle, 'size' | 'color' | 'font' | 'faux'>,
+  style: Pick<WordStyle, 'size' | 'color' | 'font' | 'faux' | 'character'>,
   zoom: number,
 ) {
   const { fontFamily, fontWeight } = previewFont(style.font);
   const s = span.style;
-  s.fontSize = `${style.size * zoom}px`;
+  const c = style.character ?? {};
+  const positioned = c.position ? POSITIONED[c.position] : { size: 1, rise: 0 };
+  s.fontSize = `${style.size * positioned.size * zoom}px`;
   s.color = style.color;
   s.fontFamily = fontFamily ?? '';
   s.fontWeight = fontWeight ? String(fontWeight) : '';
+  s.letterSpacing = c.tracking ? `${(c.tracking / 1000) * style.size * zoom}px` : '';
+  const rise = positioned.rise * style.size + (c.baseline_shift ?? 0);
+  s.verticalAlign = rise !== 0 ? `${rise * zoom}px` : '';
+  // Raised or lowered words do not make their line taller (the server keeps the line's leading, as Photoshop).
+  s.lineHeight = rise !== 0 ? '0' : '';
+  s.fontVariantCaps = c.caps === 'small_caps' ? 'small-caps' : '';
   const faux = new Set(style.faux ?? []);
   s.fontStyle = faux.has('faux_italic') ? 'italic' : '';
   s.textDecorationLine = [
