@@ -682,9 +682,9 @@ describe('session isolation', () => {
 describe('idle timeout', () => {
   it('closes a session unused for the timeout, and only then; its next request recovers it', async () => {
     // The timeout is long beside the 150 ms between the kept session's calls, so that a loaded machine's pauses
-    // do not idle it out (1 s did, once, under a full CI run), and the idle session's closing is waited for, not
-    // timed.
-    const quick = await startTestServer({ idleTimeoutMs: 3_000 });
+    // do not idle it out (1 s did, once, under a full CI run, and 3 s once more), and the idle session's closing is
+    // waited for, not timed.
+    const quick = await startTestServer({ idleTimeoutMs: 8_000 });
     try {
       const kept = await createSession(quick.url);
       const idle = await createSession(quick.url);
@@ -694,7 +694,7 @@ describe('idle timeout', () => {
       const since = quick.logs.length;
       const closed = (id: string) =>
         quick.logs.slice(since).some((l) => l.includes(`session ${id.slice(0, 8)}… closed after idling`));
-      for (let i = 0; i < 200 && !closed(idle); i++) {
+      for (let i = 0; i < 400 && !closed(idle); i++) {
         await new Promise((r) => setTimeout(r, 150));
         await okCalls(quick.url, kept, [toolCall('get_document_info')]);
       }

@@ -283,7 +283,10 @@ describe('what a PSD held that the document does not keep', () => {
             style,
             styleRuns: [
               { length: 6, style },
-              { length: 4, style: { ...style, fauxBold: true, tracking: 200, strokeFlag: true } },
+              {
+                length: 4,
+                style: { ...style, fauxBold: true, tracking: 200, strokeFlag: true, kerning: 50 },
+              },
             ],
             paragraphStyle: { justification: 'center' },
             shapeType: 'box',
@@ -299,7 +302,7 @@ describe('what a PSD held that the document does not keep', () => {
     const opened = await ok(s, 'open_document', { path: 'text.psd' });
     const w = warningsOf(opened);
     expect(w).toContainEqual(
-      expect.stringMatching(/文字图层“段落”的文字描边在文字未修改（可移动）时原样保存/),
+      expect.stringMatching(/文字图层“段落”的文字描边、手动字偶间距在文字未修改（可移动）时原样保存/),
     );
     // All caps is a character setting the text keeps (text-character.ts): nothing to say.
     expect(w.join()).not.toMatch(/大写/);
@@ -325,11 +328,11 @@ describe('what a PSD held that the document does not keep', () => {
     expect((await probe(s, 'text.psd')).layers.段落?.kind).toBe('type');
 
     // Its words changed: each character's style kept (the bold, tracked word replaced by a bold, tracked one),
-    // still paragraph text in its box, centred; the save says what was not kept (the stroke one run had).
+    // still paragraph text in its box, centred; the save says what was not kept (the stroke and kerning one run had).
     await ok(s, 'set_text_content', { name: '段落', text: 'Hello again' });
     const edited = await ok(s, 'save_document');
     expect(warningsOf(edited)).toContainEqual(
-      expect.stringMatching(/文字图层“段落”已修改，其文字描边不再保留/),
+      expect.stringMatching(/文字图层“段落”已修改，其文字描边、手动字偶间距不再保留/),
     );
     const again = agLayer(await agRead(s, 'text.psd'), '段落').text!;
     expect(again.text).toBe('Hello again');

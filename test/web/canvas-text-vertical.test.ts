@@ -66,6 +66,52 @@ describe('vertical text in the studio', () => {
     await eventually(async () => (await textLayer(id)).text?.vertical).toBeUndefined();
   });
 
+  it('types a vertical layer in several styles in columns that show them, and keeps them', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 600, height: 400, name: '直排' }),
+      toolCall('create_text_layer', { x: 300, y: 30, text: '春眠不觉晓', font_size: 50 }),
+      toolCall('set_text_orientation', { name: '春眠不觉晓', orientation: 'vertical' }),
+      toolCall('style_text_range', { name: '春眠不觉晓', text: '觉晓', font_size: 64, color: '#c62828' }),
+    ]);
+    const page = await studio.open(id);
+    await eventually(() => page.locator('.artboard img').count()).toBe(1);
+    await chooseTypeTool(page);
+    const b = (await textLayer(id)).bounds!;
+    const at = await onCanvas(page, 300, Number(b.top) + Number(b.height) / 3);
+    await page.mouse.click(at.x, at.y);
+    const editor = page.locator('.artboard .text-editor');
+    await eventually(() => editor.count()).toBe(1);
+    // A box of styled stretches in a column: the red characters larger in it.
+    await expect(editor.evaluate((e) => e.tagName)).resolves.toBe('DIV');
+    const mode = await editor.evaluate((e) => e.ownerDocument.defaultView!.getComputedStyle(e).writingMode);
+    expect(mode).toBe('vertical-rl');
+    const spans = editor.locator('span');
+    await expect(spans.allTextContents()).resolves.toEqual(['春眠不', '觉晓']);
+    const board = (await page.locator('.artboard').boundingBox())!;
+    const zoom = board.width / 600;
+    const look = await spans
+      .nth(1)
+      .evaluate((e) => e.ownerDocument.defaultView!.getComputedStyle(e).fontSize);
+    expect(Number.parseFloat(look)).toBeCloseTo(64 * zoom, 1);
+    // The column's characters centred on x = 300, as the server stands them.
+    for (const i of [0, 1]) {
+      const r = (await spans.nth(i).boundingBox())!;
+      expect(Math.abs((r.x + r.width / 2 - board.x) / zoom - 300)).toBeLessThanOrEqual(4);
+    }
+    await page.keyboard.press('End');
+    await page.keyboard.type('处处');
+    await snapshot(page, 'canvas-text-vertical-styled');
+    await page.keyboard.press('Control+Enter');
+    await eventually(async () => (await textLayer(id)).text?.content).toBe('春眠不觉晓处处');
+    const text = (await textLayer(id)).text!;
+    expect(text.vertical).toBe(true);
+    expect(text.styles?.map((st) => [st.length, st.size, st.color])).toEqual([
+      [3, 50, '#000000'],
+      [4, 64, '#c62828'],
+    ]);
+  });
+
   it('offers the toggle only with a text layer selected', async () => {
     const id = await createSession(studio.url);
     await okCalls(studio.url, id, [toolCall('create_document', { width: 600, height: 400, name: '空' })]);

@@ -1418,6 +1418,7 @@ function textFill(c: AgColor | undefined): AgColor | undefined {
 /** Character attributes a TextSpec does not hold, with the value that means "not used" and their names. */
 const TEXT_STYLE_DEFAULTS: readonly (readonly [keyof AgTextStyle, unknown, string])[] = [
   ['strokeFlag', false, '文字描边'],
+  ['kerning', 0, '手动字偶间距'],
 ];
 
 /**

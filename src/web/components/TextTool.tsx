@@ -13,7 +13,7 @@
  * text layer selected in the box, a change there sets those characters only (修改部分文字样式, after the words
  * typed so far: one history step), and the box closes on the layer as the server draws it. A layer whose words are
  * already in several styles is typed in a box that shows each stretch in its style (styled-words.ts); vertical
- * words are typed in columns.
+ * words are typed in columns (in several styles too).
  */
 import type { Ref } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
@@ -472,8 +472,8 @@ export function TextEditor({
 }) {
   const { t } = useStudioView();
   const box = useRef<HTMLElement>(null);
-  // Words in several styles are typed in a box that shows them (styled-words.ts); vertical ones in columns.
-  const styles = edit.vertical ? undefined : edit.styles;
+  // Words in several styles are typed in a box that shows them (styled-words.ts), vertical ones in its columns.
+  const styles = edit.styles;
   // The characters last selected in that box (the options bar takes the focus, and the page its selection).
   const picked = useRef<[number, number]>([0, 0]);
   /** The words as they are now. */
@@ -532,7 +532,7 @@ export function TextEditor({
         ...(edit.font !== was.font ? { font: edit.font ?? own.font } : {}),
       };
       span.dataset.style = JSON.stringify(now);
-      styleSpan(span, now, zoom);
+      styleSpan(span, now, zoom, edit.vertical === true);
     }
   }, [zoom, edit.size, edit.color, edit.font]);
   const [value, setValue] = useState(edit.initial);
@@ -552,7 +552,7 @@ export function TextEditor({
       el.select();
       return;
     }
-    if (styles) fillStyled(el, edit.initial, styles, zoom);
+    if (styles) fillStyled(el, edit.initial, styles, zoom, edit.vertical === true);
     el.focus();
     selectAll(el);
   }, []);
@@ -619,7 +619,7 @@ export function TextEditor({
     : ((longest + 1) * (em + Math.max(0, spacing)) + Math.max(0, edit.indent?.first ?? 0)) * zoom;
   const outer = width + pad.left + pad.right;
   // Words in several styles size their own box (CSS: as wide as their longest line), centred or ended on x by CSS.
-  const fits = styles !== undefined && !size;
+  const fits = styles !== undefined && !size && !edit.vertical;
   const shift = size || fits ? 0 : edit.align === 'center' ? outer / 2 : edit.align === 'right' ? outer : 0;
   const left = edit.x * zoom - shift;
   const top = (edit.y - lift) * zoom;

@@ -44,16 +44,19 @@ const POSITIONED = {
 /**
  * Sets `span` to show `style` at `zoom` (faux bold as a stroke 1/24 em wide, as the server thickens it), with its
  * tracking, baseline shift, superscript or subscript and small caps. All caps and the glyphs' scales are drawn by the
- * server only: CSS would give the box's words back in capitals, and cannot stretch a stretch of inline words.
+ * server only: CSS would give the box's words back in capitals, and cannot stretch a stretch of inline words. In a
+ * column (`vertical`), as the server sets one: tracking and faux bold only.
  */
 export function styleSpan(
   span: HTMLElement,
   style: Pick<WordStyle, 'size' | 'color' | 'font' | 'faux' | 'character'>,
   zoom: number,
+  vertical = false,
 ) {
   const { fontFamily, fontWeight } = previewFont(style.font);
   const s = span.style;
-  const c = style.character ?? {};
+  const { tracking, ...rest } = style.character ?? {};
+  const c = vertical ? { tracking } : { tracking, ...rest };
   const positioned = c.position ? POSITIONED[c.position] : { size: 1, rise: 0 };
   s.fontSize = `${style.size * positioned.size * zoom}px`;
   s.color = style.color;
@@ -65,7 +68,7 @@ export function styleSpan(
   // Raised or lowered words do not make their line taller (the server keeps the line's leading, as Photoshop).
   s.lineHeight = rise !== 0 ? '0' : '';
   s.fontVariantCaps = c.caps === 'small_caps' ? 'small-caps' : '';
-  const faux = new Set(style.faux ?? []);
+  const faux = new Set(vertical ? style.faux?.filter((f) => f === 'faux_bold') : style.faux);
   s.fontStyle = faux.has('faux_italic') ? 'italic' : '';
   s.textDecorationLine = [
     faux.has('underline') ? 'underline' : '',
@@ -85,6 +88,7 @@ export function fillStyled(
   content: string,
   styles: readonly WordStyle[],
   zoom: number,
+  vertical = false,
 ): void {
   let at = 0;
   const spans = styles.map((style) => {
@@ -93,7 +97,7 @@ export function fillStyled(
     at += style.length;
     // Its style kept on it, for a change of zoom or of the whole text (and copied to a span the browser splits off).
     span.dataset.style = JSON.stringify(style);
-    styleSpan(span, style, zoom);
+    styleSpan(span, style, zoom, vertical);
     return span;
   });
   box.replaceChildren(...spans);
