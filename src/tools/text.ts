@@ -31,6 +31,7 @@ import { paragraphList, paragraphOf, sameParagraph, withParagraphs } from '../en
 import { reanchored, restyle, sameRuns, stylesOf, withContent } from '../engine/text-runs.js';
 import { withSpacing } from '../engine/text-spacing.js';
 import { allocateId, insertLayer, layerById, setActive, setLayer, slotAbove } from '../engine/tree.js';
+import { findTool } from '../registry/index.js';
 import { POINT_JUSTIFICATIONS } from '../registry/tools/text-params.js';
 import { KIND_NAMES, layerSummary, spacingSummary, textSummary } from './describe.js';
 import { assertPixelsEditable } from './guards.js';
@@ -424,58 +425,20 @@ export const textHandlers = {
     };
   },
 
-  async style_text_range(
-    {
-      name,
-      text: match,
-      occurrence,
-      font_size,
-      color,
-      font_name,
-      faux_bold,
-      faux_italic,
-      underline,
-      strikethrough,
-      leading,
-      tracking,
-      baseline_shift,
-      horizontal_scale,
-      vertical_scale,
-      caps,
-      position,
-    },
-    ctx,
-  ) {
+  async style_text_range(args, ctx) {
+    const { name, text: match, occurrence, font_size, color, font_name } = args;
     const doc = activeDoc(ctx);
     const layer = editableText(ctx, doc.state, name, '修改文字样式');
+    const { faux_bold, faux_italic, underline, strikethrough } = args;
     const faux = { fauxBold: faux_bold, fauxItalic: faux_italic, underline, strikethrough };
-    const settings = settingsChangeOf({
-      leading,
-      tracking,
-      baseline_shift,
-      horizontal_scale,
-      vertical_scale,
-      caps,
-      position,
-    });
-    const asked = {
-      font_size,
-      color,
-      font_name,
-      faux_bold,
-      faux_italic,
-      underline,
-      strikethrough,
-      leading,
-      tracking,
-      baseline_shift,
-      horizontal_scale,
-      vertical_scale,
-      caps,
-      position,
-    };
-    if (Object.values(asked).every((v) => v === undefined)) {
-      fail('invalid_arguments', `没有要修改的项：至少给出 ${Object.keys(asked).join('、')} 之一`, {
+    const settings = settingsChangeOf(args);
+    // Everything it can change: all its parameters but those naming the characters.
+    const naming = ['name', 'text', 'occurrence'];
+    const changes = Object.keys(findTool('style_text_range')!.parameters.properties).filter(
+      (k) => !naming.includes(k),
+    );
+    if (changes.every((k) => (args as Record<string, unknown>)[k] === undefined)) {
+      fail('invalid_arguments', `没有要修改的项：至少给出 ${changes.join('、')} 之一`, {
         hint: '如 {"name": "标题", "text": "5折", "font_size": 120, "color": "#e60012"} 把“5折”放大并改为红色',
       });
     }

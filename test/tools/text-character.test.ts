@@ -143,7 +143,10 @@ describe('style_text_range: the character panel’s other settings', () => {
     ]) {
       await refused(s, 'style_text_range', { name, text: 'Sale', ...bad }, 'invalid_arguments');
     }
-    await refused(s, 'style_text_range', { name, text: 'Sale' }, 'invalid_arguments');
+    const none = await refused(s, 'style_text_range', { name, text: 'Sale' }, 'invalid_arguments');
+    // It names what could be given: every parameter but those naming the characters.
+    expect(none.message).toMatch(/font_size、color、font_name.*baseline_shift.*caps、position 之一/);
+    expect(none.message).not.toMatch(/occurrence/);
     const same = await ok(s, 'style_text_range', {
       name,
       text: 'Sale',

@@ -17,6 +17,26 @@ async function spacingOf(id: string) {
   return { indent: text.indent, space: text.space, leading: text.leading };
 }
 
+/**
+ * A document holding the text `words` (`size` px) with the studio open on it, the type tool chosen and its 段落
+ * panel open; style_text_range's calls as the page sends them.
+ */
+async function withPanel(doc: string, words: string, size: number, y: number) {
+  const id = await createSession(studio.url);
+  await okCalls(studio.url, id, [
+    toolCall('create_document', { width: 700, height: 400, name: doc }),
+    toolCall('create_text_layer', { text: words, x: 60, y, font_size: size }),
+  ]);
+  const page = await studio.open(id, 1280, 800);
+  const sent = callsSent(page, 'style_text_range');
+  await eventually(() => page.locator('.artboard img').count()).toBe(1);
+  await page.locator('.canvas-viewport[tabindex]').focus();
+  await page.keyboard.press('t');
+  const bar = page.getByRole('group', { name: '文字选项' });
+  await bar.getByRole('button', { name: '段落' }).click();
+  return { id, page, sent, bar, row: bar.getByRole('group', { name: '字符样式' }) };
+}
+
 describe('the paragraph panel of the type tool', () => {
   it('shows the selected text layer’s spacing and changes it, one setting at a time', async () => {
     const id = await createSession(studio.url);
@@ -75,19 +95,7 @@ describe('the paragraph panel of the type tool', () => {
   });
 
   it('sets and clears the faux styles of every character from the panel’s buttons', async () => {
-    const id = await createSession(studio.url);
-    await okCalls(studio.url, id, [
-      toolCall('create_document', { width: 600, height: 400, name: '仿粗体' }),
-      toolCall('create_text_layer', { text: '春季新品', x: 60, y: 60, font_size: 80 }),
-    ]);
-    const page = await studio.open(id, 1280, 800);
-    const sent = callsSent(page, 'style_text_range');
-    await eventually(() => page.locator('.artboard img').count()).toBe(1);
-    await page.locator('.canvas-viewport[tabindex]').focus();
-    await page.keyboard.press('t');
-    const bar = page.getByRole('group', { name: '文字选项' });
-    await bar.getByRole('button', { name: '段落' }).click();
-    const faux = bar.getByRole('group', { name: '字符样式' });
+    const { id, page, sent, row: faux } = await withPanel('仿粗体', '春季新品', 80, 60);
     // Labelled from the registry's switches and values, in the order of Photoshop's character panel, none pressed.
     await expect(faux.getByRole('button').allTextContents()).resolves.toEqual([
       '仿粗体',
@@ -123,19 +131,7 @@ describe('the paragraph panel of the type tool', () => {
   });
 
   it('sets case, position, scales and baseline shift of every character from the character panel', async () => {
-    const id = await createSession(studio.url);
-    await okCalls(studio.url, id, [
-      toolCall('create_document', { width: 700, height: 400, name: '字符' }),
-      toolCall('create_text_layer', { text: 'New 新品', x: 60, y: 120, font_size: 90 }),
-    ]);
-    const page = await studio.open(id, 1280, 800);
-    const sent = callsSent(page, 'style_text_range');
-    await eventually(() => page.locator('.artboard img').count()).toBe(1);
-    await page.locator('.canvas-viewport[tabindex]').focus();
-    await page.keyboard.press('t');
-    const bar = page.getByRole('group', { name: '文字选项' });
-    await bar.getByRole('button', { name: '段落' }).click();
-    const row = bar.getByRole('group', { name: '字符样式' });
+    const { id, page, sent, bar, row } = await withPanel('字符', 'New 新品', 90, 120);
     const caps = row.getByRole('button', { name: '全部大写' });
     const small = row.getByRole('button', { name: '小型大写' });
     await caps.click();

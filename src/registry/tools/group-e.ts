@@ -58,6 +58,16 @@ import {
   TRACKING_MIN,
 } from './text-params.js';
 
+/** A text's leading and tracking, as set_text_spacing sets them for every character and style_text_range for some. */
+const SPACING_PROPERTIES = {
+  leading: { type: 'number', description: '行距（像素），0 为自动（字号的 120%）' },
+  tracking: { type: 'number', description: '字距，千分之一字宽（em），整数，0 为不加' },
+} as const;
+const SPACING_LIMITS = {
+  leading: { min: 0, max: MAX_LEADING, unit: 'px' },
+  tracking: { min: TRACKING_MIN, max: TRACKING_MAX, integer: true },
+} as const;
+
 const PART_NAMES = GARMENT_PARTS.map(([part, zh]) => `${part} ${zh}`).join('、');
 
 export const groupE = [
@@ -785,8 +795,7 @@ export const groupE = [
       type: 'object',
       properties: {
         name: { type: 'string', description: '文字图层名称' },
-        leading: { type: 'number', description: '行距（像素），0 为自动（字号的 120%）' },
-        tracking: { type: 'number', description: '字距，千分之一字宽（em），整数，0 为不加' },
+        ...SPACING_PROPERTIES,
         indent_first: { type: 'number', description: '首行缩进（像素）' },
         indent_left: { type: 'number', description: '左缩进（像素）' },
         indent_right: { type: 'number', description: '右缩进（像素）' },
@@ -797,8 +806,7 @@ export const groupE = [
     },
     limits: {
       name: NAME,
-      leading: { min: 0, max: MAX_LEADING, unit: 'px' },
-      tracking: { min: TRACKING_MIN, max: TRACKING_MAX, integer: true },
+      ...SPACING_LIMITS,
       indent_first: { min: -MAX_INDENT, max: MAX_INDENT, unit: 'px' },
       indent_left: { min: -MAX_INDENT, max: MAX_INDENT, unit: 'px' },
       indent_right: { min: -MAX_INDENT, max: MAX_INDENT, unit: 'px' },
@@ -867,8 +875,7 @@ export const groupE = [
         faux_italic: { type: 'boolean', description: '仿斜体：true 加上，false 去掉' },
         underline: { type: 'boolean', description: '下划线：true 加上，false 去掉' },
         strikethrough: { type: 'boolean', description: '删除线：true 加上，false 去掉' },
-        leading: { type: 'number', description: '行距（像素），0 为自动（字号的 120%）' },
-        tracking: { type: 'number', description: '字距，千分之一字宽（em），整数，0 为不加' },
+        ...SPACING_PROPERTIES,
         baseline_shift: { type: 'number', description: '基线偏移（像素），正数上移，负数下移' },
         horizontal_scale: { type: 'number', description: '水平缩放（百分比），100 为原宽' },
         vertical_scale: { type: 'number', description: '垂直缩放（百分比），100 为原高' },
@@ -892,8 +899,7 @@ export const groupE = [
       font_size: { above: 0, max: 5000 },
       color: { format: 'color', inks: true },
       font_name: NAME,
-      leading: { min: 0, max: MAX_LEADING, unit: 'px' },
-      tracking: { min: TRACKING_MIN, max: TRACKING_MAX, integer: true },
+      ...SPACING_LIMITS,
       baseline_shift: { min: -MAX_BASELINE_SHIFT, max: MAX_BASELINE_SHIFT, unit: 'px' },
       horizontal_scale: { min: SCALE_MIN_PERCENT, max: SCALE_MAX_PERCENT, unit: '%' },
       vertical_scale: { min: SCALE_MIN_PERCENT, max: SCALE_MAX_PERCENT, unit: '%' },
