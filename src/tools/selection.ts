@@ -664,7 +664,16 @@ export const selectionHandlers = {
   },
 
   async paint_stroke(
-    { points, size, color, hardness = 100, opacity = 100, pressure_sets = 'size', target = 'layer' },
+    {
+      points,
+      size,
+      color,
+      hardness = 100,
+      opacity = 100,
+      flow = 100,
+      pressure_sets = 'size',
+      target = 'layer',
+    },
     ctx,
   ) {
     const doc = activeDoc(ctx);
@@ -681,7 +690,13 @@ export const selectionHandlers = {
     if (pressures.length === points.length && pressures.every((p) => p === 0)) {
       return unpainted(s, layer, '每个点的笔压都为 0：笔刷直径为 0，没有画上任何像素，没有记入历史');
     }
-    const stroke = { points, size, hardness: hardness / 100, pressureSets: pressure_sets };
+    const stroke = {
+      points,
+      size,
+      hardness: hardness / 100,
+      pressureSets: pressure_sets,
+      ...(flow < 100 ? { flow: flow / 100 } : {}),
+    };
     const within = s.selection ? paintRegion(s) : canvasRect(s);
     const region = strokeBounds(stroke, within);
     if (isEmptyRect(region)) {
@@ -714,6 +729,7 @@ export const selectionHandlers = {
       size,
       hardness,
       opacity,
+      ...(flow < 100 ? { flow } : {}),
       // The diameters the pen's pressure gave, narrowest and widest (points without a pressure count as 1).
       ...(pressures.length > 0
         ? {

@@ -110,6 +110,24 @@ describe('the Brush tool', () => {
     expect(Math.abs(red - (0x26 + 255) / 2)).toBeLessThanOrEqual(6);
     await eventually(() => page.locator('.artboard img').getAttribute('src')).not.toBe(null);
     await snapshot(page, 'canvas-brush-made');
+
+    // At a low flow (流量) the stroke is sent with it: paint builds up where the stroke goes back over itself.
+    const flow = bar.getByLabel('流量');
+    await expect(flow.inputValue()).resolves.toBe('100');
+    await flow.fill('30');
+    await flow.press('Enter');
+    const from = await onCanvas(page, 100, 340);
+    const to = await onCanvas(page, 500, 340);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(to.x, to.y, { steps: 8 });
+    await page.mouse.move(from.x, from.y, { steps: 8 });
+    await page.mouse.up();
+    await eventually(() => sent.length).toBe(3);
+    expect(sent[2]).toMatchObject({ flow: 30, opacity: 50 });
+    await eventually(async () => (await labels(id)).slice(steps)).toEqual(['画笔', '画笔', '画笔']);
+    await eventually(() => page.locator('.artboard img').getAttribute('src')).not.toBe(null);
+    await snapshot(page, 'canvas-brush-flow');
   });
 
   it('with a pen, the pressure sets the size along the stroke; a mouse, or the option off, paints at full size', async () => {

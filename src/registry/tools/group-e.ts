@@ -660,7 +660,7 @@ export const groupE = [
     label: '画笔',
     labelEn: 'Brush',
     effect: 'write',
-    description: `用画笔在当前图层上画一笔（如 Photoshop 的画笔工具按住拖过这些点）：圆形笔刷沿 points 依次连成的路径涂色，只有一个点时点一下；有选区时只画在选区内，图层锁定透明像素时只改已有像素的颜色。size 为笔刷直径（像素，1-${BRUSH_MAX_SIZE}）；hardness 为硬度 0-100（默认 100：边缘清晰；越小边缘越柔和）；color 为颜色（十六进制，CMYK 文档也可写油墨百分比）；opacity 为不透明度 0-100（默认 100），同一笔重叠处不会加深。points 最多 ${BRUSH_MAX_POINTS} 个点，坐标为文档像素；每个点可带 pressure 笔压 0-1（数位板的压感，省略为 1），相邻两点之间逐渐变化；pressure_sets 为笔压控制什么（如 Photoshop 选项栏的两个压力开关）：size 大小（默认：该点的笔刷直径为 size×pressure，可画出两头尖的笔画）、opacity 不透明度（该点的浓淡为 pressure 倍，笔画渐隐）、both 两者。${PAINT_TARGET_SENTENCE}`,
+    description: `用画笔在当前图层上画一笔（如 Photoshop 的画笔工具按住拖过这些点）：圆形笔刷沿 points 依次连成的路径涂色，只有一个点时点一下；有选区时只画在选区内，图层锁定透明像素时只改已有像素的颜色。size 为笔刷直径（像素，1-${BRUSH_MAX_SIZE}）；hardness 为硬度 0-100（默认 100：边缘清晰；越小边缘越柔和）；color 为颜色（十六进制，CMYK 文档也可写油墨百分比）；opacity 为不透明度 0-100（默认 100）；flow 为流量 1-100（默认 100，同一笔重叠处不会加深），低于 100 时笔刷每隔直径的 25% 落一笔、每笔只上这么多的颜色，笔迹重叠处（来回涂抹、笔画交叉）逐渐加深，直到不透明度为止，如 Photoshop 的流量（用来轻轻地一层层涂抹、修蒙版）。points 最多 ${BRUSH_MAX_POINTS} 个点，坐标为文档像素；每个点可带 pressure 笔压 0-1（数位板的压感，省略为 1），相邻两点之间逐渐变化；pressure_sets 为笔压控制什么（如 Photoshop 选项栏的两个压力开关）：size 大小（默认：该点的笔刷直径为 size×pressure，可画出两头尖的笔画）、opacity 不透明度（该点的浓淡为 pressure 倍，笔画渐隐）、both 两者。${PAINT_TARGET_SENTENCE}`,
     parameters: {
       type: 'object',
       properties: {
@@ -681,6 +681,7 @@ export const groupE = [
         color: { type: 'string', description: '颜色，十六进制颜色' },
         hardness: { type: 'number', description: '硬度（0-100），默认 100' },
         opacity: { type: 'number', description: '不透明度（0-100），默认 100' },
+        flow: { type: 'number', description: '流量（1-100），默认 100' },
         pressure_sets: {
           type: 'string',
           description: '笔压控制大小、不透明度或两者，默认 size',
@@ -699,6 +700,7 @@ export const groupE = [
       color: { format: 'color', inks: true },
       hardness: { default: 100, min: 0, max: 100 },
       opacity: { default: 100, min: 0, max: 100 },
+      flow: { default: 100, min: 1, max: 100 },
       pressure_sets: { default: 'size' },
       ...PAINT_TARGET_LIMITS,
     },

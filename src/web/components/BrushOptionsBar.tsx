@@ -1,5 +1,5 @@
 /**
- * Photoshop's options bar for its Brush tool: size, hardness and opacity (their ranges the registry's, from
+ * Photoshop's options bar for its Brush tool: size, hardness, opacity and flow (their ranges the registry's, from
  * paint_stroke's limits), whether a pen's pressure sets the size and the opacity (Photoshop's two pressure
  * switches) and whether it paints the current layer's mask. The colour is the foreground colour.
  */
@@ -11,7 +11,7 @@ import { MaskToggle } from './MaskToggle.js';
 import { OptionCheck } from './OptionCheck.js';
 import type { BrushOptions } from './useBrush.js';
 
-type NumberField = 'size' | 'hardness' | 'opacity';
+type NumberField = 'size' | 'hardness' | 'opacity' | 'flow';
 
 export function BrushOptionsBar({
   options,
@@ -68,6 +68,7 @@ export function BrushOptionsBar({
       {field('size', 'px')}
       {field('hardness', '%')}
       {field('opacity', '%')}
+      {field('flow', '%')}
       <OptionCheck
         words="canvas.brush.pressureSize"
         class="brush-pressure"

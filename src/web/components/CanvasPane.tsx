@@ -549,6 +549,7 @@ export function CanvasPane() {
     size: 20,
     hardness: 100,
     opacity: 100,
+    flow: 100,
     onMask: false,
     pressureSize: true,
     pressureOpacity: false,

@@ -20,6 +20,8 @@ export interface BrushOptions {
   readonly hardness: number;
   /** 0–100. */
   readonly opacity: number;
+  /** 1–100: each dab's share of paint (Photoshop's 流量). */
+  readonly flow: number;
   /** Painted on the current layer's mask rather than its pixels, where it has one. */
   readonly onMask: boolean;
   /** A pen's pressure sets the size at each point (Photoshop's "pressure for size"). */
@@ -136,6 +138,7 @@ export function useBrush(
             color,
             ...(options.hardness !== 100 ? { hardness: options.hardness } : {}),
             ...(options.opacity !== 100 ? { opacity: options.opacity } : {}),
+            ...(options.flow !== 100 ? { flow: options.flow } : {}),
             ...(d.points.some((p) => p.pressure !== undefined) && pressureSets(options) !== 'size'
               ? { pressure_sets: pressureSets(options) }
               : {}),
