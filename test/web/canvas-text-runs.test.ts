@@ -242,4 +242,34 @@ describe('words in several styles in the type tool’s box', () => {
     await page.keyboard.press('Control+Enter');
     await eventually(async () => (await activeText(id)).content).toBe('限时5折起');
   });
+
+  it('shows all caps in the box, the words read back as typed', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 600, height: 400, name: '大写' }),
+      toolCall('create_text_layer', { x: 40, y: 120, text: 'sale 5折', font_size: 60 }),
+      toolCall('style_text_range', { name: 'sale 5折', text: 'sale', caps: 'all_caps' }),
+      toolCall('style_text_range', { name: 'sale 5折', text: '5', color: '#e60012' }),
+    ]);
+    const page = await studio.open(id);
+    await eventually(() => page.locator('.artboard img').count()).toBe(1);
+    await chooseTypeTool(page);
+    const b = (await activeLayers(studio.url, id)).find((l) => l.text)!.bounds!;
+    const at = await onCanvas(page, Number(b.left) + 10, Number(b.top) + Number(b.height) / 2);
+    await page.mouse.click(at.x, at.y);
+    const editor = page.locator('.artboard .text-editor');
+    await eventually(() => editor.count()).toBe(1);
+    const first = editor.locator('span').first();
+    await expect(first.textContent()).resolves.toBe('sale');
+    const shown = await first.evaluate((e) => ({
+      transform: e.ownerDocument.defaultView!.getComputedStyle(e).textTransform,
+      text: (e as unknown as { innerText: string }).innerText,
+    }));
+    expect(shown).toEqual({ transform: 'uppercase', text: 'SALE' });
+    await page.keyboard.press('Home');
+    await page.keyboard.type('big ');
+    await page.keyboard.press('Control+Enter');
+    // Committed in the case typed: all caps is how the characters are drawn, not what they are.
+    await eventually(async () => (await activeText(id)).content).toBe('big sale 5折');
+  });
 });

@@ -723,6 +723,9 @@ export function TextEditor({
       {...shared}
       style={{
         ...shared.style,
+        // Spaces typed are kept as typed (a box's default white-space would let the editor drop a space typed
+        // before a word); paragraph text wraps (pre-wrap, above).
+        ...(size ? {} : { whiteSpace: 'pre' }),
         ...(fits
           ? {
               width: 'max-content',

@@ -43,9 +43,9 @@ const POSITIONED = {
 
 /**
  * Sets `span` to show `style` at `zoom` (faux bold as a stroke 1/24 em wide, as the server thickens it), with its
- * tracking, baseline shift, superscript or subscript and small caps. All caps and the glyphs' scales are drawn by the
- * server only: CSS would give the box's words back in capitals, and cannot stretch a stretch of inline words. In a
- * column (`vertical`), as the server sets one: tracking and faux bold only.
+ * tracking, baseline shift, superscript or subscript, small caps and all caps (shown only: wordsOf reads the words as
+ * typed). The glyphs' scales are drawn by the server only: CSS cannot stretch a stretch of inline words. In a column
+ * (`vertical`), as the server sets one: tracking and faux bold only.
  */
 export function styleSpan(
   span: HTMLElement,
@@ -68,6 +68,7 @@ export function styleSpan(
   // Raised or lowered words do not make their line taller (the server keeps the line's leading, as Photoshop).
   s.lineHeight = rise !== 0 ? '0' : '';
   s.fontVariantCaps = c.caps === 'small_caps' ? 'small-caps' : '';
+  s.textTransform = c.caps === 'all_caps' ? 'uppercase' : '';
   const faux = new Set(vertical ? style.faux?.filter((f) => f === 'faux_bold') : style.faux);
   s.fontStyle = faux.has('faux_italic') ? 'italic' : '';
   s.textDecorationLine = [
@@ -103,9 +104,31 @@ export function fillStyled(
   box.replaceChildren(...spans);
 }
 
-/** The words in `box`, line breaks as `\n`. */
+/**
+ * The words in `box` as typed, line breaks as `\n`: its text, a `<br>` or a new block as a break (a last `<br>`
+ * only holds an empty last line open). Read from the nodes, not `innerText`, which would give a stretch shown in
+ * capitals (all caps) back in capitals.
+ */
 export function wordsOf(box: HTMLElement): string {
-  return box.innerText.replace(/\r\n?/g, '\n');
+  let out = '';
+  const walk = (node: Node, first: boolean) => {
+    if (node.nodeType === Node.TEXT_NODE) {
+      out += (node as Text).data;
+      return;
+    }
+    if (!(node instanceof HTMLElement)) return;
+    if (node.tagName === 'BR') {
+      out += '\n';
+      return;
+    }
+    if (!first && (node.tagName === 'DIV' || node.tagName === 'P') && !out.endsWith('\n')) out += '\n';
+    node.childNodes.forEach((child, i) => walk(child, first && i === 0));
+  };
+  box.childNodes.forEach((child, i) => walk(child, i === 0));
+  // A last <br> holds the caret on an empty last line: it is no line of its own.
+  const last = box.lastChild;
+  const trailing = last instanceof HTMLElement && last.tagName === 'BR' && out.endsWith('\n\n');
+  return (trailing ? out.slice(0, -1) : out).replace(/\r\n?/g, '\n');
 }
 
 /** Where the selection in `box` starts and ends, in characters of its words; undefined when it is not in it. */

@@ -19,9 +19,12 @@ import type { Studio, ToolRun } from './use-studio.js';
 /** Inputs whose text the browser edits (and undoes) itself; a slider, a switch or a colour well has no text. */
 const TEXT_INPUTS = new Set(['', 'text', 'search', 'number', 'email', 'url', 'tel', 'password']);
 
-/** Whether a key pressed in `target` belongs to the field's own text editing (its own Ctrl+Z). */
+/**
+ * Whether a key pressed in `target` belongs to the field's own text editing (its own Ctrl+Z). An editable element
+ * is one whatever its contenteditable value but "false": the type tool's styled box is "plaintext-only".
+ */
 export function editsText(target: Element | null): boolean {
-  const field = target?.closest('input, textarea, [contenteditable="true"]');
+  const field = target?.closest('input, textarea, [contenteditable]:not([contenteditable="false"])');
   if (!field) return false;
   if (field.tagName !== 'INPUT') return true;
   return TEXT_INPUTS.has((field.getAttribute('type') ?? '').toLowerCase());
@@ -32,7 +35,7 @@ export function editsText(target: Element | null): boolean {
  * tools' letters, Delete, the arrows — are then the control's, never an edit of the document.
  */
 export function inFormControl(target: Element | null): boolean {
-  return target?.closest('input, select, textarea, [contenteditable="true"]') != null;
+  return target?.closest('input, select, textarea, [contenteditable]:not([contenteditable="false"])') != null;
 }
 
 /**
