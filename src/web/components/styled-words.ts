@@ -122,9 +122,13 @@ export function wordsOf(box: HTMLElement): string {
       return;
     }
     if (!first && (node.tagName === 'DIV' || node.tagName === 'P') && !out.endsWith('\n')) out += '\n';
-    node.childNodes.forEach((child, i) => walk(child, first && i === 0));
+    node.childNodes.forEach((child, i) => {
+      walk(child, first && i === 0);
+    });
   };
-  box.childNodes.forEach((child, i) => walk(child, i === 0));
+  box.childNodes.forEach((child, i) => {
+    walk(child, i === 0);
+  });
   // A last <br> holds the caret on an empty last line: it is no line of its own.
   const last = box.lastChild;
   const trailing = last instanceof HTMLElement && last.tagName === 'BR' && out.endsWith('\n\n');
