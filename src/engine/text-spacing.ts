@@ -24,8 +24,6 @@ import {
 } from './text-paragraph.js';
 import { restyle } from './text-runs.js';
 
-export { isLeading, isTracking };
-
 export interface TextSpacing {
   readonly leading?: number;
   readonly tracking?: number;

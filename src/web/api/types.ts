@@ -16,6 +16,7 @@ export type ModelInfo =
 export type {
   ActiveDocumentSnapshot as ActiveDocument,
   DocumentSnapshot as DocumentInfo,
+  FauxName,
   LayerNode,
   SessionSnapshot as SessionState,
 } from '../../calls/snapshot-types.js';

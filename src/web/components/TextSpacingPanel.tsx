@@ -10,7 +10,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { FAUX_PARAMS } from '../../registry/tools/text-params.js';
-import type { LayerNode } from '../api/types.js';
+import type { FauxName, LayerNode } from '../api/types.js';
 import { useStudioView } from '../context.js';
 import { enumOptions, paramLabel } from '../forms/field-kind.js';
 import { labelIn } from '../i18n.js';
@@ -70,8 +70,8 @@ export function TextSpacingPanel({ layer }: { layer: LayerNode & { text: TextNod
   useEffect(() => setDrafts(() => ({})), [layer.id]);
   if (!tool) return null;
   const styler = studio.tools.get(PANE_TOOLS.textRange);
-  /** A field: its parameter, the tool that sets it, the layer's value (undefined: its characters differ). */
-  // In the panels' order: the character panel's (leading, tracking, then the scales and shift), the paragraph's.
+  // Each field: its parameter, the tool that sets it, the layer's value (undefined: its characters differ); in the
+  // panels' order: the character panel's (leading, tracking, then the scales and shift), the paragraph's.
   const spacing = Object.keys(tool.parameters.properties)
     .filter((name) => CURRENT[name])
     .map((name) => ({ name, of: tool, value: CURRENT[name]!(layer.text) as number | undefined }));
@@ -99,10 +99,10 @@ export function TextSpacingPanel({ layer }: { layer: LayerNode & { text: TextNod
     void studio.run([{ name: of.name, arguments: { ...args, [name]: v } }]);
   };
   /** A button of the row: its label, whether it is on for every character, and what pressing it sends. */
-  const button = (name: string) => {
+  const button = (name: FauxName) => {
     const schema = styler?.parameters.properties[name];
     if (!schema) return [];
-    const on = layer.text.faux?.includes(name as never) === true;
+    const on = layer.text.faux?.includes(name) === true;
     return [{ key: name, label: labelIn(paramLabel(name, schema), lang), on, change: { [name]: !on } }];
   };
   const valued = VALUED.flatMap((name) => {
