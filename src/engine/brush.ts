@@ -176,10 +176,7 @@ function pressedRows(s: BrushStroke, region: Rect): (y: number, into: Float32Arr
   const full = s.size / 2;
   const reach = full + 1;
   const { segs, bands } = segmentBands(s.points, region, reach);
-  const sets = s.pressureSets ?? 'size';
-  const pressureOf = (p: PathPoint) => Math.max(0, Math.min(1, p.pressure ?? 1));
-  const radiusAt = (p: PathPoint) => (sets === 'opacity' ? full : full * pressureOf(p));
-  const strengthAt = (p: PathPoint) => (sets === 'size' ? 1 : pressureOf(p));
+  const { radiusAt, strengthAt } = pressureSet(s);
   // Per column of the row: how deep the deepest dab so far reaches (distance less radius; less is deeper).
   const depth = new Float32Array(region.w);
   return (y, into) => {
@@ -235,8 +232,8 @@ interface SegmentDabs {
 }
 
 /** Where each segment's dabs fall, the spacing carried from one segment into the next (the first dab on the first point). */
-export function dabsAlong(s: BrushStroke): SegmentDabs[] {
-  const radius = pressureRadius(s);
+function dabsAlong(s: BrushStroke): SegmentDabs[] {
+  const radius = pressureSet(s).radiusAt;
   const pts = s.points;
   if (pts.length === 1) return [{ a: pts[0]!, b: pts[0]!, len: 0, from: 0, gap: 1, count: 1 }];
   const out: SegmentDabs[] = [];
@@ -255,11 +252,18 @@ export function dabsAlong(s: BrushStroke): SegmentDabs[] {
   return out;
 }
 
-/** A point's brush radius under its pressure (what the pressure sets). */
-function pressureRadius(s: BrushStroke): (p: PathPoint) => number {
+/** A point's brush radius and strength under its pen's pressure, by what the pressure sets. */
+function pressureSet(s: BrushStroke): {
+  radiusAt: (p: PathPoint) => number;
+  strengthAt: (p: PathPoint) => number;
+} {
   const full = s.size / 2;
   const sets = s.pressureSets ?? 'size';
-  return (p) => (sets === 'opacity' ? full : full * Math.max(0, Math.min(1, p.pressure ?? 1)));
+  const pressureOf = (p: PathPoint) => Math.max(0, Math.min(1, p.pressure ?? 1));
+  return {
+    radiusAt: (p) => (sets === 'opacity' ? full : full * pressureOf(p)),
+    strengthAt: (p) => (sets === 'size' ? 1 : pressureOf(p)),
+  };
 }
 
 /**
@@ -268,19 +272,11 @@ function pressureRadius(s: BrushStroke): (p: PathPoint) => number {
  */
 function flowRows(s: BrushStroke, region: Rect): (y: number, into: Float32Array) => void {
   const flow = Math.max(0, s.flow ?? 1);
-  const full = s.size / 2;
-  const reach = full + 1;
-  const sets = s.pressureSets ?? 'size';
-  const pressureOf = (p: PathPoint) => Math.max(0, Math.min(1, p.pressure ?? 1));
-  const radius = pressureRadius(s);
-  const strengthAt = (p: PathPoint) => (sets === 'size' ? 1 : pressureOf(p));
+  const reach = s.size / 2 + 1;
+  const { radiusAt: radius, strengthAt } = pressureSet(s);
   const laid = dabsAlong(s);
-  const bands: number[][] = Array.from({ length: Math.max(1, Math.ceil(region.h / BAND)) }, () => []);
-  laid.forEach(({ a, b }, i) => {
-    const top = Math.max(0, Math.floor((Math.min(a.y, b.y) - reach - region.y) / BAND));
-    const bottom = Math.min(bands.length - 1, Math.floor((Math.max(a.y, b.y) + reach - region.y) / BAND));
-    for (let k = top; k <= bottom; k++) bands[k]!.push(i);
-  });
+  // The same segments, in the same order, as the dabs are laid along.
+  const { bands } = segmentBands(s.points, region, reach);
   // Per column of the row: the share of the pixel no dab has painted yet.
   const bare = new Float32Array(region.w);
   return (y, into) => {
