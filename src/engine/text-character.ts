@@ -13,7 +13,7 @@
  * - **Superscript** and **subscript** (上标, 下标): the characters at SUPERSCRIPT_SIZE of the size, raised or lowered
  *   by SUPERSCRIPT_POSITION of it. These figures are the text engine's own document defaults (text-params.ts).
  * The line's height follows the characters' own size, not their drawn one, as auto leading does in Photoshop.
- * Vertical text keeps every setting in its file and draws leading and tracking; the others only on horizontal lines.
+ * Vertical text draws them in its line's frame, a line turned a quarter clockwise (text-vertical.ts).
  */
 import {
   MAX_BASELINE_SHIFT,

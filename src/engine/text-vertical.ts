@@ -13,6 +13,10 @@
  *   cannot ask for it). Latin letters, digits and other half-width characters are turned a quarter clockwise
  *   (Photoshop's Standard Vertical Roman Alignment, on by default), their em box centred on the line; each takes
  *   its own advance. Tracking is added after every character along the column.
+ * - The other character settings (text-character.ts) act in the line's frame, a vertical line being a horizontal
+ *   one turned a quarter clockwise: a baseline shift, superscript or subscript moves characters right (positive) or
+ *   left, as Adobe documents for its text engine's vertical text; the horizontal scale runs down the column, the
+ *   vertical scale across it; small caps and all caps draw capitals. (Unverified against a Photoshop rendering.)
  *
  * Each character is drawn on its own (a turned character as a piece with `turned`), so the layout says where every
  * one stands; the drawing and the ink box come from the same pieces as horizontal text's (text.ts).
@@ -21,6 +25,7 @@ import type { SKRSContext2D } from '@napi-rs/canvas';
 import { TEXT_BASELINE_EM } from '../registry/tools/text-params.js';
 import type { Rect, TextSpec } from './model.js';
 import { EMPTY_RECT, unionRect } from './raster.js';
+import type { GlyphForm } from './text-character.js';
 import { lineAlign, lineRoom, paragraphOf, spreadLine, textRows } from './text-paragraph.js';
 
 /** Unicode's vertical presentation forms of the punctuation that changes shape or place in a column. */
@@ -76,6 +81,8 @@ export function columnGlyph(ch: string): { text: string; upright: boolean } {
 export interface StyledColumns {
   readonly ctx: SKRSContext2D;
   use(style: number): void;
+  /** How each style forms its glyphs (text-character.ts), in the line's frame: x along it, y across it. */
+  readonly forms: readonly GlyphForm[];
   /** Each stretch's style, its characters' size, tracking (px) and leading (px, auto leading worked out). */
   segments(
     from: number,
@@ -112,19 +119,27 @@ const TURNED_BASELINE_EM = TEXT_BASELINE_EM - 0.5;
 
 /** `spec`'s columns (spec.orientation is vertical). */
 export function layoutColumns(spec: TextSpec, styled: StyledColumns): ColumnLayout {
-  const { ctx, use, segments } = styled;
+  const { ctx, use, forms, segments } = styled;
   const { box } = paragraphOf(spec);
   const boxWidth = box ? box[2] - box[0] : 0;
   const boxHeight = box ? box[3] - box[1] : 0;
-  /** Each character of `[from, to)`: its glyph, style, size and advance down the column. */
+  /**
+   * Each character of `[from, to)`: its glyph (as capitals where its style sets them), style, own size and advance
+   * down the column. The glyphs' forms act in the line's frame, as Adobe's text engine sets a vertical line as a
+   * horizontal one turned a quarter clockwise: the horizontal scale runs along the column (an upright character's
+   * height, a turned one's width), the vertical scale across it.
+   */
   const characters = (from: number, to: number) => {
     const out: { text: string; upright: boolean; style: number; size: number; advance: number }[] = [];
     for (const seg of segments(from, to)) {
       use(seg.style);
+      const form = forms[seg.style]!;
       for (const ch of spec.content.slice(seg.start, seg.end)) {
-        const glyph = columnGlyph(ch);
-        const advance = (glyph.upright ? seg.size : ctx.measureText(glyph.text).width) + seg.tracking;
-        out.push({ ...glyph, style: seg.style, size: seg.size, advance });
+        const capital = ch.toUpperCase();
+        // One character stays one (ß's capital is two letters: it keeps its own).
+        const glyph = columnGlyph(form.upper && capital.length === ch.length ? capital : ch);
+        const along = glyph.upright ? form.size : ctx.measureText(glyph.text).width;
+        out.push({ ...glyph, style: seg.style, size: seg.size, advance: along * form.scaleX + seg.tracking });
       }
     }
     return out;
@@ -175,28 +190,32 @@ export function layoutColumns(spec: TextSpec, styled: StyledColumns): ColumnLayo
       for (const c of characters(from, from + part.text.length)) {
         use(c.style);
         const m = ctx.measureText(c.text);
+        // Raised (the shift, super- or subscript) is to the right: a turned line's "up".
+        const { size: drawn, rise, scaleX: along, scaleY: across } = forms[c.style]!;
         if (c.text.trim() !== '') {
           if (c.upright) {
-            const x = centre - m.width / 2;
-            const baseline = y + TEXT_BASELINE_EM * c.size;
+            // Its em box (the drawn size, stretched) from the top of its cell, centred across the column.
+            const x = centre - (m.width * across) / 2 + rise;
+            const baseline = y + TEXT_BASELINE_EM * drawn * along;
             pieces.push({ text: c.text, x, y: baseline, style: c.style });
             ink = inkOf(
               ink,
-              x - m.actualBoundingBoxLeft,
-              x + m.actualBoundingBoxRight,
-              baseline - m.actualBoundingBoxAscent,
-              baseline + m.actualBoundingBoxDescent,
+              x - m.actualBoundingBoxLeft * across,
+              x + m.actualBoundingBoxRight * across,
+              baseline - m.actualBoundingBoxAscent * along,
+              baseline + m.actualBoundingBoxDescent * along,
             );
           } else {
-            // Turned a quarter clockwise: the advance runs down the page, the glyph's top faces right.
-            const x = centre - TURNED_BASELINE_EM * c.size;
+            // Turned a quarter clockwise: the advance runs down the page, the glyph's top faces right. Its baseline
+            // is where its own size's em box centred on the column puts it, whatever its drawn size or scale.
+            const x = centre - TURNED_BASELINE_EM * c.size + rise;
             pieces.push({ text: c.text, x, y, style: c.style, turned: true });
             ink = inkOf(
               ink,
-              x - m.actualBoundingBoxDescent,
-              x + m.actualBoundingBoxAscent,
-              y - m.actualBoundingBoxLeft,
-              y + m.actualBoundingBoxRight,
+              x - m.actualBoundingBoxDescent * across,
+              x + m.actualBoundingBoxAscent * across,
+              y - m.actualBoundingBoxLeft * along,
+              y + m.actualBoundingBoxRight * along,
             );
           }
         }

@@ -429,8 +429,8 @@ function boxAscent(ctx: SKRSContext2D, size: number): number {
  * The measuring context set to each of the spec's styles in turn, by where characters are: `measure(s, at)` is
  * the advance of `s` starting at character `at`, each stretch in its own font, tracking and scale (no kerning
  * across a change of style, as none is applied between two runs of glyphs). Each stretch also says its
- * characters' own size, tracking and leading, which set the line (vertical columns draw none of the other
- * character settings, and add tracking themselves, character by character: text-vertical.ts).
+ * characters' own size, tracking and leading, which set the line (vertical columns add tracking themselves,
+ * character by character, and turn the glyphs' forms into the column's frame: text-vertical.ts).
  */
 function styledMeasure(spec: TextSpec, vertical = false) {
   const ctx = measureContext();
@@ -447,13 +447,11 @@ function styledMeasure(spec: TextSpec, vertical = false) {
     const tracking = letterSpacing(r.style);
     const leading = lineStep(r.style, LINE_HEIGHT_EM);
     const parts =
-      !vertical && r.style.caps === 'small'
+      r.style.caps === 'small'
         ? smallCapParts(spec.content, r.start, r.end)
         : [{ start: r.start, end: r.end, small: false }];
     return parts.map((part) => {
-      const form: GlyphForm = vertical
-        ? { size, rise: 0, scaleX: 1, scaleY: 1, upper: false }
-        : glyphsOf(r.style, size, part.small);
+      const form: GlyphForm = glyphsOf(r.style, size, part.small);
       const font = fontString(form.size, family);
       const spacing = vertical ? 0 : tracking / form.scaleX;
       const faux = fauxOf(r.style);
@@ -521,6 +519,7 @@ export function layoutText(spec: TextSpec): TextLayout {
     const { columns, ink, hidden } = layoutColumns(spec, {
       ctx,
       use,
+      forms: styles,
       segments,
       paragraphs,
     });
@@ -636,7 +635,9 @@ function coverage(spec: TextSpec, layout: TextLayout, frame: Rect, only: (style:
         ctx.letterSpacing = `${style.spacing}px`;
         current = piece.style;
       }
-      const y = (piece.y ?? line.baseline) - style.rise - oy;
+      // A column's character stands where its layout put it, shift included (text-vertical.ts).
+      const column = piece.y !== undefined;
+      const y = column ? piece.y - oy : line.baseline - style.rise - oy;
       if (!piece.turned && Object.keys(style.faux).length === 0 && isPlainForm(style)) {
         ctx.fillText(piece.text, piece.x - ox, y);
         continue;
@@ -644,8 +645,12 @@ function coverage(spec: TextSpec, layout: TextLayout, frame: Rect, only: (style:
       ctx.save();
       ctx.translate(piece.x - ox, y);
       if (piece.turned) ctx.rotate(Math.PI / 2);
-      // The glyphs stretched about their baseline's start (the advance with them: the tracking was set for it).
-      if (!isPlainForm(style)) ctx.scale(style.scaleX, style.scaleY);
+      // The glyphs stretched about their baseline's start (the advance with them: the tracking was set for it). An
+      // upright character in a column is stretched in the column's frame: its horizontal scale runs down the page.
+      if (!isPlainForm(style)) {
+        if (column && !piece.turned) ctx.scale(style.scaleY, style.scaleX);
+        else ctx.scale(style.scaleX, style.scaleY);
+      }
       drawPiece(ctx, piece, style, piece.y === undefined);
       ctx.restore();
     }

@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Raster } from '../../src/engine/model.js';
 import { layoutText, renderText, textAnchor } from '../../src/engine/text.js';
+import { SUPERSCRIPT_POSITION, SUPERSCRIPT_SIZE } from '../../src/engine/text-character.js';
+import { restyle } from '../../src/engine/text-runs.js';
 import { columnGlyph } from '../../src/engine/text-vertical.js';
 import { inkBox } from '../support/ink-box.js';
 import { textSpec } from '../support/text-spec.js';
@@ -101,5 +103,83 @@ describe('vertical columns', () => {
     expect(rr).toBeLessThanOrEqual(200);
     expect(t).toBeGreaterThanOrEqual(50);
     expect(b).toBeLessThanOrEqual(170);
+  });
+});
+
+/**
+ * The character panel's other settings in a column act in the line's frame (a vertical line is a horizontal one
+ * turned a quarter clockwise): shifts move characters right, the horizontal scale runs down the column.
+ */
+describe('character settings in a column', () => {
+  const sameShifted = (a: Raster, b: Raster, dx: number) => {
+    expect([a.x, a.y, a.w, a.h]).toEqual([b.x + dx, b.y, b.w, b.h]);
+    expect(Buffer.from(a.data).equals(Buffer.from(b.data))).toBe(true);
+  };
+
+  it('shifts the baseline to the right by exactly the shift, upright and turned characters alike', () => {
+    for (const content of ['春季', 'Sale']) {
+      const plain = renderText({ ...base, content });
+      sameShifted(renderText(restyle({ ...base, content }, { baselineShift: 12 })), plain, 12);
+      sameShifted(renderText(restyle({ ...base, content }, { baselineShift: -7 })), plain, -7);
+    }
+  });
+
+  it('moves only the shifted characters: the others stay on the column', () => {
+    const mixed = restyle(base, { baselineShift: 12 }, 1, 2);
+    const r = renderText(mixed);
+    const [l1, , r1] = inkIn(r, 40, 80);
+    const [l2, , r2] = inkIn(r, 80, 120);
+    expect(Math.abs((l1 + r1) / 2 - 300)).toBeLessThanOrEqual(2);
+    expect(Math.abs((l2 + r2) / 2 - 312)).toBeLessThanOrEqual(2);
+  });
+
+  it('runs the horizontal scale down the column (height and advance), the vertical scale across it', () => {
+    const [l, t, rr, b] = inkBox(renderText(base));
+    const along = restyle(base, { horizontalScale: 0.5 });
+    const [la, ta, ra, ba] = inkBox(renderText(along));
+    // Half as tall (each character half an em down the page), as wide as before.
+    expect(Math.abs(ba - ta - (b - t) / 2)).toBeLessThanOrEqual(2);
+    expect(Math.abs(ra - la - (rr - l))).toBeLessThanOrEqual(1);
+    const steps = layoutText(along).lines[0]!.pieces.map((p) => p.y!);
+    expect(steps[1]! - steps[0]!).toBeCloseTo(20, 3);
+    const [lc, tc, rc, bc] = inkBox(renderText(restyle(base, { verticalScale: 0.5 })));
+    expect(Math.abs(rc - lc - (rr - l) / 2)).toBeLessThanOrEqual(1.5);
+    expect(Math.abs(bc - tc - (b - t))).toBeLessThanOrEqual(1);
+    expect(Math.abs((lc + rc) / 2 - 300)).toBeLessThanOrEqual(1.5);
+  });
+
+  it('stretches a turned letter along the column by the horizontal scale', () => {
+    const word = { ...base, content: 'HH' };
+    const [, t, , b] = inkBox(renderText(word));
+    const [, ts, , bs] = inkBox(renderText(restyle(word, { horizontalScale: 2 })));
+    expect(Math.abs(bs - ts - 2 * (b - t))).toBeLessThanOrEqual(3);
+  });
+
+  it('draws all caps and small caps as capitals, the words keeping their case', () => {
+    const caps = restyle({ ...base, content: 'sale' }, { caps: 'all' });
+    expect(caps.content).toBe('sale');
+    const typed = renderText({ ...base, content: 'SALE' });
+    const drawn = renderText(caps);
+    expect([drawn.x, drawn.y, drawn.w, drawn.h]).toEqual([typed.x, typed.y, typed.w, typed.h]);
+    expect(Buffer.from(drawn.data).equals(Buffer.from(typed.data))).toBe(true);
+    // Small caps: the lowercase letters' capitals at 70 %, shorter across the column than the capital S.
+    const small = renderText(restyle({ ...base, content: 'Ss' }, { caps: 'small' }));
+    const [, , sr] = inkBox(renderText({ ...base, content: 'SS' }));
+    const [, , smallR] = inkBox(small);
+    expect(smallR).toBe(sr);
+    const pieces = layoutText(restyle({ ...base, content: 'Ss' }, { caps: 'small' })).lines[0]!.pieces;
+    expect(pieces.map((p) => p.text)).toEqual(['S', 'S']);
+  });
+
+  it('sets superscript smaller and to the right of the column by the position', () => {
+    const sup = restyle(base, { position: 'superscript' }, 3, 4);
+    const r = renderText(sup);
+    const plain = renderText(base);
+    const cell = 40 + 3 * 40;
+    const [l0, t0, r0, b0] = inkIn(plain, cell, cell + 40);
+    const [l, t, rr, b] = inkIn(r, cell, cell + 40);
+    expect(Math.abs((b - t) / (b0 - t0) - SUPERSCRIPT_SIZE)).toBeLessThanOrEqual(0.06);
+    // Its centre: the smaller glyph's centre moved right by the position.
+    expect(Math.abs((l + rr) / 2 - ((l0 + r0) / 2 + SUPERSCRIPT_POSITION * 40))).toBeLessThanOrEqual(1.5);
   });
 });

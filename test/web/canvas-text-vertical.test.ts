@@ -112,6 +112,38 @@ describe('vertical text in the studio', () => {
     ]);
   });
 
+  it('shows a shifted stretch of a column to its right, where the server draws it', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 600, height: 400, name: '直排偏移' }),
+      toolCall('create_text_layer', { x: 300, y: 30, text: '春眠不觉晓', font_size: 50 }),
+      toolCall('set_text_orientation', { name: '春眠不觉晓', orientation: 'vertical' }),
+      toolCall('style_text_range', { name: '春眠不觉晓', text: '觉晓', baseline_shift: 24 }),
+    ]);
+    // The server's column: the shifted characters' ink 24 px right of the others'.
+    const bounds = (await textLayer(id)).bounds!;
+    expect(Number(bounds.left) + Number(bounds.width)).toBeGreaterThan(300 + 24 + 15);
+    const page = await studio.open(id);
+    await eventually(() => page.locator('.artboard img').count()).toBe(1);
+    await chooseTypeTool(page);
+    const at = await onCanvas(page, 300, Number(bounds.top) + 40);
+    await page.mouse.click(at.x, at.y);
+    const editor = page.locator('.artboard .text-editor');
+    await eventually(() => editor.count()).toBe(1);
+    const spans = editor.locator('span');
+    await expect(spans.allTextContents()).resolves.toEqual(['春眠不', '觉晓']);
+    const board = (await page.locator('.artboard').boundingBox())!;
+    const zoom = board.width / 600;
+    const centre = async (i: number) => {
+      const r = (await spans.nth(i).boundingBox())!;
+      return (r.x + r.width / 2 - board.x) / zoom;
+    };
+    expect(Math.abs((await centre(0)) - 300)).toBeLessThanOrEqual(4);
+    expect(Math.abs((await centre(1)) - 324)).toBeLessThanOrEqual(4);
+    await snapshot(page, 'canvas-text-vertical-shifted');
+    await page.keyboard.press('Escape');
+  });
+
   it('offers the toggle only with a text layer selected', async () => {
     const id = await createSession(studio.url);
     await okCalls(studio.url, id, [toolCall('create_document', { width: 600, height: 400, name: '空' })]);

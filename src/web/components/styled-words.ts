@@ -45,7 +45,8 @@ const POSITIONED = {
  * Sets `span` to show `style` at `zoom` (faux bold as a stroke 1/24 em wide, as the server thickens it), with its
  * tracking, baseline shift, superscript or subscript, small caps and all caps (shown only: wordsOf reads the words as
  * typed). The glyphs' scales are drawn by the server only: CSS cannot stretch a stretch of inline words. In a column
- * (`vertical`), as the server sets one: tracking and faux bold only.
+ * (`vertical`, CSS vertical-rl, whose "raised" is to the right as the server's), the faux styles but faux bold are
+ * left out, as the server draws a column.
  */
 export function styleSpan(
   span: HTMLElement,
@@ -55,8 +56,7 @@ export function styleSpan(
 ) {
   const { fontFamily, fontWeight } = previewFont(style.font);
   const s = span.style;
-  const { tracking, ...rest } = style.character ?? {};
-  const c = vertical ? { tracking } : { tracking, ...rest };
+  const c = style.character ?? {};
   const positioned = c.position ? POSITIONED[c.position] : { size: 1, rise: 0 };
   s.fontSize = `${style.size * positioned.size * zoom}px`;
   s.color = style.color;
