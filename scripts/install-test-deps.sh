@@ -15,6 +15,9 @@ dpkg -s imagemagick >/dev/null 2>&1 || need+=(imagemagick)
 [ -x /usr/bin/gimp-console-2.10 ] || need+=(gimp)
 # Real repeat tiles for the lattice test (GPL data, read from the system, never vendored).
 [ -f /usr/share/gimp/2.0/patterns/abstract_flowers.pat ] || need+=(gimp-data-extras)
+# Liberation's fonts have Arial's, Times New Roman's and Courier New's metrics: Photoshop's text renderings
+# (test/fixtures/photoshop-text) are drawn again with them.
+[ -f /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf ] || need+=(fonts-liberation)
 # Poppler reads the PDFs we export (page size, the embedded picture and its colour space), independently of us.
 [ -x /usr/bin/pdfimages ] || need+=(poppler-utils)
 if [ ${#need[@]} -gt 0 ]; then

@@ -5,24 +5,27 @@
  * - Columns run top to bottom, the first on the right, each next one a leading to its left (auto leading: 120 % of
  *   the column's largest characters). Point text's first column stands on its anchor's vertical line, starting at
  *   the anchor (left alignment is "top" here, centre centres the column on the anchor, right ends it there);
- *   paragraph text's first column touches its box's right edge and columns wrap at its bottom (the indents are
- *   from its top and bottom), columns past its left edge hidden.
+ *   paragraph text's first column is its first line turned, hanging an ascent inside its box's right edge as a
+ *   first line hangs below the top, and columns wrap at its bottom (the indents are from its top and bottom),
+ *   columns past its left edge hidden.
  * - Chinese, kana, full-width forms and CJK punctuation stand upright, one em each, centred on the column's line;
  *   the punctuation in its vertical form (。 and ， in the cell's top right, brackets turned: Unicode's vertical
  *   presentation forms, which the bundled font draws), as the font's `vert` feature would give it (Skia's canvas
  *   cannot ask for it). Latin letters, digits and other half-width characters are turned a quarter clockwise
- *   (Photoshop's Standard Vertical Roman Alignment, on by default), their em box centred on the line; each takes
- *   its own advance. Tracking is added after every character along the column.
+ *   (Photoshop's Standard Vertical Roman Alignment, on by default), their em box centred on the line (a Latin
+ *   font's ascent and descent); each takes its own advance. Tracking is added after every character along the
+ *   column. Turned Latin, in point and paragraph text and each alignment, stands within 2 px of Photoshop's own
+ *   renderings (text-photoshop.test.ts).
  * - The other character settings (text-character.ts) act in the line's frame, a vertical line being a horizontal
  *   one turned a quarter clockwise: a baseline shift, superscript or subscript moves characters right (positive) or
  *   left, as Adobe documents for its text engine's vertical text; the horizontal scale runs down the column, the
- *   vertical scale across it; small caps and all caps draw capitals. (Unverified against a Photoshop rendering.)
+ *   vertical scale across it; small caps and all caps draw capitals (no rendering of Photoshop's was at hand to
+ *   compare these in a column with).
  *
  * Each character is drawn on its own (a turned character as a piece with `turned`), so the layout says where every
  * one stands; the drawing and the ink box come from the same pieces as horizontal text's (text.ts).
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import { TEXT_BASELINE_EM } from '../registry/tools/text-params.js';
 import type { Rect, TextSpec } from './model.js';
 import { EMPTY_RECT, unionRect } from './raster.js';
 import type { GlyphForm } from './text-character.js';
@@ -83,6 +86,10 @@ export interface StyledColumns {
   use(style: number): void;
   /** How each style forms its glyphs (text-character.ts), in the line's frame: x along it, y across it. */
   readonly forms: readonly GlyphForm[];
+  /** How far above its baseline a style's em box reaches, in ems of its glyphs. */
+  emTop(style: number): number;
+  /** A style's ascent ("d" height), px: paragraph text's first line stands that far inside its box. */
+  ascent(style: number): number;
   /** Each stretch's style, its characters' size, tracking (px) and leading (px, auto leading worked out). */
   segments(
     from: number,
@@ -114,12 +121,9 @@ export interface ColumnLayout {
   readonly hidden: number;
 }
 
-/** Where a turned character's baseline lies left of the column's line: its em box (ascent over descent) centred. */
-const TURNED_BASELINE_EM = TEXT_BASELINE_EM - 0.5;
-
 /** `spec`'s columns (spec.orientation is vertical). */
 export function layoutColumns(spec: TextSpec, styled: StyledColumns): ColumnLayout {
-  const { ctx, use, forms, segments } = styled;
+  const { ctx, use, forms, segments, emTop, ascent } = styled;
   const { box } = paragraphOf(spec);
   const boxWidth = box ? box[2] - box[0] : 0;
   const boxHeight = box ? box[3] - box[1] : 0;
@@ -152,8 +156,21 @@ export function layoutColumns(spec: TextSpec, styled: StyledColumns): ColumnLayo
   const rows = textRows(spec, styled.paragraphs, measure, box ? boxHeight : undefined);
   const sizeOf = (row: { text: string; at: number }) =>
     Math.max(...segments(row.at, row.at + row.text.length).map((s) => s.size));
-  const firstSize = rows[0] ? sizeOf(rows[0]) : spec.size;
-  const firstCentre = box ? spec.x + boxWidth - firstSize / 2 : spec.x;
+  /**
+   * How far inside paragraph text's box the first column's centre line stands: horizontal text's first line
+   * turned a quarter clockwise, its box's right edge the top a line's first baseline hangs an ascent below (as
+   * Photoshop's renderings show), the em box centred on the column above that baseline.
+   */
+  const firstInset = (row: { text: string; at: number } | undefined) => {
+    if (!row) return spec.size / 2;
+    let inset = 0;
+    for (const seg of segments(row.at, row.at + row.text.length)) {
+      const centre = (emTop(seg.style) - 0.5) * seg.size;
+      inset = Math.max(inset, ascent(seg.style) - centre);
+    }
+    return inset;
+  };
+  const firstCentre = box ? spec.x + boxWidth - firstInset(rows[0]) : spec.x;
   const columns: { text: string; centre: number; top: number; pieces: ColumnPiece[] }[] = [];
   let ink: Rect = EMPTY_RECT;
   let hidden = 0;
@@ -192,11 +209,12 @@ export function layoutColumns(spec: TextSpec, styled: StyledColumns): ColumnLayo
         const m = ctx.measureText(c.text);
         // Raised (the shift, super- or subscript) is to the right: a turned line's "up".
         const { size: drawn, rise, scaleX: along, scaleY: across } = forms[c.style]!;
+        const top = emTop(c.style);
         if (c.text.trim() !== '') {
           if (c.upright) {
             // Its em box (the drawn size, stretched) from the top of its cell, centred across the column.
             const x = centre - (m.width * across) / 2 + rise;
-            const baseline = y + TEXT_BASELINE_EM * drawn * along;
+            const baseline = y + top * drawn * along;
             pieces.push({ text: c.text, x, y: baseline, style: c.style });
             ink = inkOf(
               ink,
@@ -208,7 +226,7 @@ export function layoutColumns(spec: TextSpec, styled: StyledColumns): ColumnLayo
           } else {
             // Turned a quarter clockwise: the advance runs down the page, the glyph's top faces right. Its baseline
             // is where its own size's em box centred on the column puts it, whatever its drawn size or scale.
-            const x = centre - TURNED_BASELINE_EM * c.size + rise;
+            const x = centre - (top - 0.5) * c.size + rise;
             pieces.push({ text: c.text, x, y, style: c.style, turned: true });
             ink = inkOf(
               ink,

@@ -177,8 +177,10 @@ export function availableFonts(): string[] {
 export interface ResolvedFont {
   /** The family the text is drawn with (CJK always falls back to a bundled weight). */
   readonly family: string;
-  /** True when the requested font is not installed and the bundled font is used instead. */
+  /** True when the requested font is not installed and another is used instead. */
   readonly fallback: boolean;
+  /** The one used instead has the requested font's metrics (METRIC_TWINS), not the bundled font. */
+  readonly twin?: true;
 }
 
 /**
@@ -198,8 +200,26 @@ export function resolveFont(requested: string | undefined): ResolvedFont {
       return { family: f.family, fallback: false };
     }
   }
+  const twin = METRIC_TWINS.get(want);
+  if (twin && GlobalFonts.families.some((f) => f.family === twin)) {
+    return { family: twin, fallback: true, twin: true };
+  }
   return { family: ensureWeight(weightIn(requested ?? '')), fallback: true };
 }
+
+/**
+ * Free fonts drawn in place of a font that is not installed, by its `normalise`d names, where their advance widths
+ * and vertical metrics are the original's (Liberation's, Debian's `fonts-liberation`, made to be): the lines break
+ * and stand where Photoshop sets them, only the glyphs' shapes differ. Regular weights only: a bold or italic
+ * name has its own PostScript name, and falls back as any other missing font.
+ */
+const METRIC_TWINS: ReadonlyMap<string, string> = new Map([
+  ...['arial', 'arialmt', 'helvetica'].map((n) => [n, 'Liberation Sans'] as const),
+  ...['timesnewroman', 'timesnewromanpsmt', 'times', 'timesroman'].map(
+    (n) => [n, 'Liberation Serif'] as const,
+  ),
+  ...['couriernew', 'couriernewpsmt'].map((n) => [n, 'Liberation Mono'] as const),
+]);
 
 /** Style words a family name may end with, as PostScript names spell them after the hyphen. */
 const STYLE_WORDS: ReadonlyMap<string, string> = new Map(
@@ -435,6 +455,7 @@ function boxAscent(ctx: SKRSContext2D, size: number): number {
 function styledMeasure(spec: TextSpec, vertical = false) {
   const ctx = measureContext();
   const styles: DrawStyle[] = [];
+  const families: string[] = [];
   const keys = new Map<string, number>();
   // An empty text still has its style (the caret's), which places and sizes its one empty line.
   const spans =
@@ -459,6 +480,7 @@ function styledMeasure(spec: TextSpec, vertical = false) {
       let k = keys.get(key);
       if (k === undefined) {
         k = styles.push({ ...form, font, spacing, color, faux }) - 1;
+        families.push(family);
         keys.set(key, k);
       }
       return { start: part.start, end: part.end, style: k, size, tracking, leading };
@@ -503,7 +525,25 @@ function styledMeasure(spec: TextSpec, vertical = false) {
     }
     return width;
   };
-  return { ctx, styles, use, segments, measure, metrics, single: ranges.length <= 1 };
+  /**
+   * How far above the baseline style `k`'s em box reaches, in ems of its glyphs: the bundled font's ideographic em
+   * box (TEXT_BASELINE_EM), another font's ascent and descent centred on the em (its fontBoundingBox), which is
+   * where Photoshop stands a Latin font's turned letters in a column.
+   */
+  const emTop = (k: number): number => {
+    if (isBundledFamily(families[k]!)) return TEXT_BASELINE_EM;
+    use(k);
+    const m = ctx.measureText('H');
+    const size = styles[k]!.size;
+    const centre = (m.fontBoundingBoxAscent - m.fontBoundingBoxDescent) / 2 / size;
+    return Number.isFinite(centre) && size > 0 ? 0.5 + centre : TEXT_BASELINE_EM;
+  };
+  /** Style `k`'s "d" height, px: how far below its box's top paragraph text's first baseline lies. */
+  const ascent = (k: number): number => {
+    use(k);
+    return boxAscent(ctx, styles[k]!.size);
+  };
+  return { ctx, styles, use, segments, measure, metrics, emTop, ascent, single: ranges.length <= 1 };
 }
 
 /** Pixels from the line before's baseline to the baseline of characters `[from, to)`: the largest leading. */
@@ -514,12 +554,14 @@ function rowStep(segments: readonly { leading: number }[]): number {
 /** Lines, their baselines and the box their glyphs cover, without drawing anything. */
 export function layoutText(spec: TextSpec): TextLayout {
   if (isVertical(spec)) {
-    const { ctx, styles, use, segments } = styledMeasure(spec, true);
+    const { ctx, styles, use, segments, emTop, ascent } = styledMeasure(spec, true);
     const paragraphs = paragraphsOf(spec.content);
     const { columns, ink, hidden } = layoutColumns(spec, {
       ctx,
       use,
       forms: styles,
+      emTop,
+      ascent,
       segments,
       paragraphs,
     });

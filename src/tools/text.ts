@@ -23,6 +23,7 @@ import {
   BUNDLED_FAMILIES,
   BUNDLED_FONT,
   fontShownAs,
+  isBundledFamily,
   renderTextSpec,
 } from '../engine/text.js';
 import { settingsChangeOf } from '../engine/text-character.js';
@@ -52,7 +53,10 @@ function fallbackNote(text: TextSpec): Payload {
   const fonts = availableFonts();
   return {
     font_fallback: true,
-    font_note: `字体“${text.font}”不可用，已使用内置中文字体“${text.renderedFont}”渲染`,
+    font_note:
+      text.renderedFont !== undefined && !isBundledFamily(text.renderedFont)
+        ? `字体“${text.font}”未安装，已使用字宽与行高相同的“${text.renderedFont}”渲染（换行与位置一致，字形略有不同）`
+        : `字体“${text.font}”不可用，已使用内置中文字体“${text.renderedFont}”渲染`,
     available_fonts: fonts.slice(0, 40),
   };
 }

@@ -424,7 +424,7 @@ describe('a machine without system fonts', () => {
           script,
           [
             `import { availableFonts, renderText } from ${JSON.stringify(module)};`,
-            `const s = ${JSON.stringify(spec({ font: 'Arial' }))};`,
+            `const s = ${JSON.stringify(spec({ font: 'Microsoft YaHei' }))};`,
             'const r = renderText(s);',
             'process.stdout.write(JSON.stringify({ fonts: availableFonts(), box: [r.x, r.y, r.w, r.h], data: Buffer.from(r.data).toString("base64") }));',
           ].join('\n'),
@@ -437,7 +437,7 @@ describe('a machine without system fonts', () => {
         const bare = JSON.parse(stdout) as { fonts: string[]; box: number[]; data: string };
         // Only the bundled font (under its alias and its internal family name) is left.
         expect(bare.fonts.every((f) => isBundledFamily(resolveFont(f).family))).toBe(true);
-        const here = renderText(spec({ font: 'Arial' }));
+        const here = renderText(spec({ font: 'Microsoft YaHei' }));
         expect(bare.box).toEqual([here.x, here.y, here.w, here.h]);
         expect(Buffer.from(bare.data, 'base64').equals(Buffer.from(here.data))).toBe(true);
         // …and that is Chinese, not tofu.

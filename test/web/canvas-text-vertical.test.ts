@@ -144,6 +144,46 @@ describe('vertical text in the studio', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('types paragraph text in columns over the columns the server sets in its box', async () => {
+    const id = await createSession(studio.url);
+    await okCalls(studio.url, id, [
+      toolCall('create_document', { width: 600, height: 400, name: '直排段落' }),
+      toolCall('create_paragraph_text', {
+        text: '春眠不觉晓',
+        x: 200,
+        y: 40,
+        width: 160,
+        height: 300,
+        font_size: 48,
+      }),
+      toolCall('set_text_orientation', { name: '春眠不觉晓', orientation: 'vertical' }),
+      toolCall('style_text_range', { name: '春眠不觉晓', text: '觉晓', color: '#c62828' }),
+    ]);
+    // One column, at the box's right edge as the server sets it.
+    const b = (await textLayer(id)).bounds!;
+    const serverCentre = Number(b.left) + Number(b.width) / 2;
+    expect(serverCentre).toBeGreaterThan(360 - 30);
+    const page = await studio.open(id);
+    await eventually(() => page.locator('.artboard img').count()).toBe(1);
+    await chooseTypeTool(page);
+    const at = await onCanvas(page, serverCentre, Number(b.top) + 40);
+    await page.mouse.click(at.x, at.y);
+    const editor = page.locator('.artboard .text-editor');
+    await eventually(() => editor.count()).toBe(1);
+    const spans = editor.locator('span');
+    await expect(spans.allTextContents()).resolves.toEqual(['春眠不', '觉晓']);
+    const board = (await page.locator('.artboard').boundingBox())!;
+    const zoom = board.width / 600;
+    // A span's box is its font's content area (ascent over descent), whose middle stands 0.06 em (3 px here)
+    // right of the glyphs' centre in a column: as in the point text above, within 4 px.
+    for (const i of [0, 1]) {
+      const r = (await spans.nth(i).boundingBox())!;
+      expect(Math.abs((r.x + r.width / 2 - board.x) / zoom - serverCentre)).toBeLessThanOrEqual(4.5);
+    }
+    await snapshot(page, 'canvas-text-vertical-paragraph');
+    await page.keyboard.press('Escape');
+  });
+
   it('offers the toggle only with a text layer selected', async () => {
     const id = await createSession(studio.url);
     await okCalls(studio.url, id, [toolCall('create_document', { width: 600, height: 400, name: '空' })]);

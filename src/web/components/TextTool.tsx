@@ -164,6 +164,29 @@ export function baselineLift(edit: Pick<TextEdit, 'font' | 'size' | 'leading' | 
   return css - server;
 }
 
+/**
+ * How far right of where CSS sets it (vertical-rl, the first column's line box at the box's right edge) paragraph
+ * text's first column stands on the server: there, horizontal text's first line turned, its turned baseline a "d"
+ * height inside the box's right edge and its em box centred on the column above that baseline (the bundled font's
+ * ideographic em box, another font's ascent and descent: text-vertical.ts).
+ */
+export function columnLift(edit: Pick<TextEdit, 'font' | 'size' | 'leading'>): number {
+  probe ??= document.createElement('canvas').getContext('2d');
+  const { size } = edit;
+  if (!probe || !(size > 0)) return 0;
+  const { fontFamily, fontWeight } = previewFont(edit.font);
+  probe.font = `${fontWeight ?? 400} 100px ${fontFamily ?? '"Noto Sans SC", sans-serif'}`;
+  const m = probe.measureText('d');
+  const k = size / 100;
+  const emTop = fontFamily
+    ? 0.5 + (m.fontBoundingBoxAscent - m.fontBoundingBoxDescent) / 200
+    : TEXT_BASELINE_EM;
+  const ascent = m.actualBoundingBoxAscent > 0 ? m.actualBoundingBoxAscent * k : TEXT_BASELINE_EM * size;
+  const server = ascent - (emTop - 0.5) * size;
+  const css = (edit.leading ?? 1.2 * size) / 2;
+  return css - server;
+}
+
 export function useTextTool(docName: string | null) {
   const { studio } = useStudioView();
   const [edit, setEdit] = useState<TextEdit | null>(null);
@@ -625,12 +648,17 @@ export function TextEditor({
   const top = (edit.y - lift) * zoom;
   // Vertical text typed in columns (CSS vertical-rl, which stands Chinese upright and turns Latin as the server
   // does): point text's first column centred on x from y down (centred on y, or ending at it, when so aligned);
-  // paragraph text in its box, the first column at its right edge.
+  // paragraph text in its box, the first column where the server stands it (columnLift).
   const pitch = edit.leading ?? 1.2 * edit.size;
   const columnLength = (longest + 1) * (edit.size + Math.max(0, spacing));
   const vertical = edit.vertical
     ? size
-      ? { left: edit.x * zoom, top: edit.y * zoom, width: size.width * zoom, height: size.height * zoom }
+      ? {
+          left: (edit.x + columnLift({ ...edit, size: firstLine })) * zoom,
+          top: edit.y * zoom,
+          width: size.width * zoom,
+          height: size.height * zoom,
+        }
       : {
           left: (edit.x + pitch / 2 - lines.length * pitch) * zoom,
           top:

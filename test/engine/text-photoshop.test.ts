@@ -1,0 +1,108 @@
+/**
+ * Our layout against Photoshop's own renderings (test/fixtures/photoshop-text: PSDs saved by Photoshop, each with
+ * its text layer's pixels as Photoshop drew them). Each layer's record is drawn again by the engine, as after any
+ * edit, and its ink must stand where Photoshop's does: vertical columns (point and paragraph text, top, bottom and
+ * centre), baseline shift, scales, superscript, subscript, small and all caps. The fonts are drawn with their
+ * metric twins (Liberation: the same advances and vertical metrics, other glyph shapes), so the ink's edges are
+ * compared, each within EDGE pixels.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { decodePsd } from '../../src/engine/io/psd.js';
+import type { TextLayer } from '../../src/engine/model.js';
+import { renderText, resolveFont } from '../../src/engine/text.js';
+import { inkBox } from '../support/ink-box.js';
+import { newSession, ok } from '../support/session.js';
+
+const DIR = new URL('../fixtures/photoshop-text/', import.meta.url);
+
+/** Ink edges may differ by this many pixels: the twins' glyphs are not Photoshop's fonts' glyphs. */
+const EDGE = 2;
+
+async function textLayerOf(file: string): Promise<TextLayer> {
+  const { state } = await decodePsd(readFileSync(new URL(file, DIR)));
+  const text = [...state.layers.values()].find((l): l is TextLayer => l.kind === 'text');
+  if (!text) throw new Error(`${file} has no text layer`);
+  return text;
+}
+
+/** Photoshop's ink box and ours for the text layer of `file`. */
+async function bothInks(file: string) {
+  const layer = await textLayerOf(file);
+  return { photoshop: inkBox(layer.raster), ours: inkBox(renderText(layer.text)), layer };
+}
+
+function sameInk(ours: readonly number[], photoshop: readonly number[]): void {
+  for (const [i, edge] of photoshop.entries()) {
+    expect(
+      Math.abs(ours[i]! - edge),
+      `edge ${i}: ours ${ours} against Photoshop's ${photoshop}`,
+    ).toBeLessThanOrEqual(EDGE);
+  }
+}
+
+describe("Photoshop's fonts drawn by their metric twins", () => {
+  it('draws Arial and Times with Liberation Sans and Serif, reported as a substitute', () => {
+    expect(resolveFont('ArialMT')).toEqual({ family: 'Liberation Sans', fallback: true, twin: true });
+    expect(resolveFont('Times-Roman')).toEqual({ family: 'Liberation Serif', fallback: true, twin: true });
+    expect(resolveFont('Times New Roman').family).toBe('Liberation Serif');
+    // A bold name is not the regular twin: it falls back to the bundled font's Bold as before.
+    expect(resolveFont('Arial-BoldMT')).toEqual({ family: 'Noto Sans SC Bold', fallback: true });
+  });
+
+  it('says so in the tool result: a substitute with the same widths, not the bundled font', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { width: 400, height: 200 });
+    const r = await ok(s, 'create_text_layer', {
+      text: 'Sale 50%',
+      x: 20,
+      y: 40,
+      font_size: 40,
+      font_name: 'Arial',
+    });
+    expect(r).toMatchObject({ font_fallback: true, text: { rendered_font: 'Liberation Sans' } });
+    expect(r.font_note).toBe(
+      '字体“Arial”未安装，已使用字宽与行高相同的“Liberation Sans”渲染（换行与位置一致，字形略有不同）',
+    );
+  });
+});
+
+describe('vertical text against Photoshop', () => {
+  for (const [kind, shape] of [
+    ['point text', 'shapetype0'],
+    ['paragraph text', 'shapetype1'],
+  ] as const) {
+    for (const [align, j] of [
+      ['from the top', 0],
+      ['to the bottom', 1],
+      ['centred', 2],
+    ] as const) {
+      it(`turns Latin in a column of ${kind} ${align} where Photoshop does`, async () => {
+        const { photoshop, ours, layer } = await bothInks(
+          `${shape}-writingdirection2-baselinedirection2-justification${j}.psd`,
+        );
+        expect(layer.text.orientation).toBe('vertical');
+        sameInk(ours, photoshop);
+      });
+    }
+  }
+});
+
+describe('character settings against Photoshop', () => {
+  for (const [what, file] of [
+    ['a baseline shift', 'style-baseline-shift'],
+    ['a baseline shift with 150 % scales', 'style-baseline-shift-scale'],
+    ['a 50 % horizontal scale', 'style-horizontally-scale-50'],
+    ['a 50 % vertical scale', 'style-vertically-scale-50'],
+    ['200 % scales over two lines', 'style-scale-combination'],
+    ['superscript', 'style-superscript'],
+    ['subscript', 'style-subscript'],
+    ['small caps', 'style-small-caps'],
+    ['all caps', 'style-all-caps'],
+  ] as const) {
+    it(`draws ${what} where Photoshop does`, async () => {
+      const { photoshop, ours } = await bothInks(`${file}.psd`);
+      sameInk(ours, photoshop);
+    });
+  }
+});
