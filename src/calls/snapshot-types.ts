@@ -99,6 +99,7 @@ export interface TextNode {
 export interface CharacterWords {
   readonly leading?: number;
   readonly tracking?: number;
+  readonly kerning?: number;
   readonly baseline_shift?: number;
   readonly horizontal_scale?: number;
   readonly vertical_scale?: number;

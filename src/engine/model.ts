@@ -256,6 +256,11 @@ export interface CharacterSettings {
   readonly leading?: number;
   /** Space added after every character, in thousandths of an em (Photoshop's tracking); absent: none. */
   readonly tracking?: number;
+  /**
+   * Space added before every character, in thousandths of an em of the character before it (Photoshop's manual
+   * kerning, set between two characters and stored on the second); absent: none. See text-character.ts.
+   */
+  readonly kerning?: number;
   /** Pixels the characters stand above their line's baseline (negative: below it); absent: none. */
   readonly baselineShift?: number;
   /** The glyphs' width and height against their design (1: as designed); absent: 1. */

@@ -4,6 +4,9 @@
  *
  * - **Leading** and **tracking** (text-spacing.ts): a line's leading is the largest of its characters' (auto
  *   leading counting as 120 % of the character's size), and tracking follows each character.
+ * - **Kerning** (字偶间距, Photoshop's manual kerning): set between two characters and stored on the second, it is
+ *   space before that character, in thousandths of an em of the character before it (psd2svg's reading of
+ *   Photoshop's files, which its renderings bear out: text-photoshop.test.ts); unscaled, as tracking.
  * - **Baseline shift** (基线偏移): the characters drawn that many pixels above their line's baseline (below when
  *   negative); the line itself does not move.
  * - **Horizontal and vertical scale** (水平缩放, 垂直缩放): the glyphs stretched about their baseline's start, the
@@ -16,6 +19,8 @@
  * Vertical text draws them in its line's frame, a line turned a quarter clockwise (text-vertical.ts).
  */
 import {
+  KERNING_MAX,
+  KERNING_MIN,
   MAX_BASELINE_SHIFT,
   MAX_LEADING,
   SCALE_MAX_PERCENT,
@@ -38,6 +43,7 @@ export { SMALL_CAP_SIZE, SUBSCRIPT_POSITION, SUBSCRIPT_SIZE, SUPERSCRIPT_POSITIO
 export const SETTING_KEYS = [
   'leading',
   'tracking',
+  'kerning',
   'baselineShift',
   'horizontalScale',
   'verticalScale',
@@ -54,6 +60,11 @@ export function isLeading(v: unknown): v is number {
 /** Whether `v` is a tracking Photoshop accepts (a non-zero one: zero is no tracking). */
 export function isTracking(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v) && v !== 0 && v >= TRACKING_MIN && v <= TRACKING_MAX;
+}
+
+/** Whether `v` is a manual kerning Photoshop accepts (a non-zero one: zero is none). */
+export function isKerning(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v) && v !== 0 && v >= KERNING_MIN && v <= KERNING_MAX;
 }
 
 /** Whether `v` is a scale the character panel takes (1 % to 1000 %), as a fraction. */
@@ -73,10 +84,11 @@ export function isBaselineShift(v: unknown): v is number {
 
 /** The settings `s` has away from their defaults (a value that is a default, or out of range, is left out). */
 export function settingsOf(s: { readonly [K in SettingKey]?: unknown }): CharacterSettings {
-  const { leading, tracking, baselineShift, horizontalScale, verticalScale, caps, position } = s;
+  const { leading, tracking, kerning, baselineShift, horizontalScale, verticalScale, caps, position } = s;
   return {
     ...(isLeading(leading) ? { leading } : {}),
     ...(isTracking(tracking) ? { tracking } : {}),
+    ...(isKerning(kerning) ? { kerning } : {}),
     ...(isBaselineShift(baselineShift) ? { baselineShift } : {}),
     ...(isGlyphScale(horizontalScale) && horizontalScale !== 1 ? { horizontalScale } : {}),
     ...(isGlyphScale(verticalScale) && verticalScale !== 1 ? { verticalScale } : {}),
@@ -184,16 +196,19 @@ export function settingWords(s: CharacterSettings): Record<string, number | stri
 export function settingsChangeOf(args: {
   readonly leading?: number;
   readonly tracking?: number;
+  readonly kerning?: number;
   readonly baseline_shift?: number;
   readonly horizontal_scale?: number;
   readonly vertical_scale?: number;
   readonly caps?: (typeof TEXT_CAPS)[number];
   readonly position?: (typeof TEXT_POSITIONS)[number];
 }): SettingsChange {
-  const { leading, tracking, baseline_shift, horizontal_scale, vertical_scale, caps, position } = args;
+  const { leading, tracking, kerning, baseline_shift, horizontal_scale, vertical_scale, caps, position } =
+    args;
   const change = {
     leading,
     tracking,
+    kerning,
     baselineShift: baseline_shift,
     horizontalScale: horizontal_scale !== undefined ? horizontal_scale / 100 : undefined,
     verticalScale: vertical_scale !== undefined ? vertical_scale / 100 : undefined,

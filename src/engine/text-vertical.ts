@@ -14,7 +14,7 @@
  *   cannot ask for it). Latin letters, digits and other half-width characters are turned a quarter clockwise
  *   (Photoshop's Standard Vertical Roman Alignment, on by default), their em box centred on the line (a Latin
  *   font's ascent and descent); each takes its own advance. Tracking is added after every character along the
- *   column. Turned Latin, in point and paragraph text and each alignment, stands within 2 px of Photoshop's own
+ *   column, manual kerning before it. Turned Latin, in point and paragraph text and each alignment, stands within 2 px of Photoshop's own
  *   renderings (text-photoshop.test.ts).
  * - The other character settings (text-character.ts) act in the line's frame, a vertical line being a horizontal
  *   one turned a quarter clockwise: a baseline shift, superscript or subscript moves characters right (positive) or
@@ -101,6 +101,9 @@ export interface StyledColumns {
     size: number;
     tracking: number;
     leading: number;
+    /** Manual kerning before each character after the first, and before the first, px. */
+    kern: number;
+    lead: number;
   }[];
   paragraphs: readonly { text: string; at: number }[];
 }
@@ -134,23 +137,36 @@ export function layoutColumns(spec: TextSpec, styled: StyledColumns): ColumnLayo
    * height, a turned one's width), the vertical scale across it.
    */
   const characters = (from: number, to: number) => {
-    const out: { text: string; upright: boolean; style: number; size: number; advance: number }[] = [];
+    const out: {
+      text: string;
+      upright: boolean;
+      style: number;
+      size: number;
+      before: number;
+      advance: number;
+    }[] = [];
     for (const seg of segments(from, to)) {
       use(seg.style);
       const form = forms[seg.style]!;
-      for (const ch of spec.content.slice(seg.start, seg.end)) {
+      for (const [i, ch] of [...spec.content.slice(seg.start, seg.end)].entries()) {
         const capital = ch.toUpperCase();
         // One character stays one (ß's capital is two letters: it keeps its own).
         const glyph = columnGlyph(form.upper && capital.length === ch.length ? capital : ch);
         const along = glyph.upright ? form.size : ctx.measureText(glyph.text).width;
-        out.push({ ...glyph, style: seg.style, size: seg.size, advance: along * form.scaleX + seg.tracking });
+        out.push({
+          ...glyph,
+          style: seg.style,
+          size: seg.size,
+          before: i === 0 ? seg.lead : seg.kern,
+          advance: along * form.scaleX + seg.tracking,
+        });
       }
     }
     return out;
   };
   const measure = (s: string, at: number) => {
     let total = 0;
-    for (const c of characters(at, at + s.length)) total += c.advance;
+    for (const c of characters(at, at + s.length)) total += c.before + c.advance;
     return total;
   };
   const rows = textRows(spec, styled.paragraphs, measure, box ? boxHeight : undefined);
@@ -206,6 +222,7 @@ export function layoutColumns(spec: TextSpec, styled: StyledColumns): ColumnLayo
       const from = row.at + part.at;
       for (const c of characters(from, from + part.text.length)) {
         use(c.style);
+        y += c.before;
         const m = ctx.measureText(c.text);
         // Raised (the shift, super- or subscript) is to the right: a turned line's "up".
         const { size: drawn, rise, scaleX: along, scaleY: across } = forms[c.style]!;

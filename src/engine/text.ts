@@ -462,11 +462,15 @@ function styledMeasure(spec: TextSpec, vertical = false) {
     spec.content === ''
       ? [{ start: 0, end: 0, style: baseStyle(spec) }]
       : stylesIn(spec, 0, spec.content.length);
-  const ranges = spans.flatMap((r) => {
+  const ranges = spans.flatMap((r, i) => {
     const { size, color } = r.style;
     const family = resolveFont(r.style.font).family;
     const tracking = letterSpacing(r.style);
     const leading = lineStep(r.style, LINE_HEIGHT_EM);
+    // Manual kerning: before each character, in ems of the one before it (the stretch's own size inside it).
+    const kerning = (settingsOf(r.style).kerning ?? 0) / 1000;
+    const kern = kerning * size;
+    const before = i > 0 ? spans[i - 1]!.style.size : size;
     const parts =
       r.style.caps === 'small'
         ? smallCapParts(spec.content, r.start, r.end)
@@ -474,7 +478,9 @@ function styledMeasure(spec: TextSpec, vertical = false) {
     return parts.map((part) => {
       const form: GlyphForm = glyphsOf(r.style, size, part.small);
       const font = fontString(form.size, family);
-      const spacing = vertical ? 0 : tracking / form.scaleX;
+      // Each character's kerning joins its tracking (the canvas adds both after it); the stretch is then set off
+      // by its first character's kerning (its `lead`) and ends one kerning short (`kern`).
+      const spacing = vertical ? 0 : (tracking + kern) / form.scaleX;
       const faux = fauxOf(r.style);
       const key = JSON.stringify([font, spacing, color.r, color.g, color.b, faux, form]);
       let k = keys.get(key);
@@ -483,9 +489,13 @@ function styledMeasure(spec: TextSpec, vertical = false) {
         families.push(family);
         keys.set(key, k);
       }
-      return { start: part.start, end: part.end, style: k, size, tracking, leading };
+      const lead = kerning * (part.start === r.start ? before : size);
+      return { start: part.start, end: part.end, style: k, size, tracking, leading, kern, lead };
     });
   });
+  /** What a stretch's kerning adds to its measured width: its lead before it, less the kerning after its last. */
+  const kerned = (seg: { start: number; end: number; lead: number; kern: number }) =>
+    vertical || seg.end === seg.start ? 0 : seg.lead - seg.kern;
   let current = -1;
   const use = (k: number) => {
     if (k === current) return;
@@ -498,7 +508,13 @@ function styledMeasure(spec: TextSpec, vertical = false) {
   const segments = (from: number, to: number) => {
     const inside = ranges.filter((r) => r.end > from && r.start < to);
     if (inside.length > 0) {
-      return inside.map((r) => ({ ...r, start: Math.max(r.start, from), end: Math.min(r.end, to) }));
+      return inside.map((r) => ({
+        ...r,
+        start: Math.max(r.start, from),
+        end: Math.min(r.end, to),
+        // Cut inside a stretch, its first character's kerning is in ems of the stretch's own size.
+        lead: r.start < from ? r.kern : r.lead,
+      }));
     }
     const at = ranges.find((r) => r.end > from) ?? ranges.at(-1)!;
     return [{ ...at, start: from, end: from }];
@@ -521,7 +537,7 @@ function styledMeasure(spec: TextSpec, vertical = false) {
   const measure = (s: string, at: number): number => {
     let width = 0;
     for (const seg of segments(at, at + s.length)) {
-      width += metrics(seg.style, s.slice(seg.start - at, seg.end - at)).width;
+      width += metrics(seg.style, s.slice(seg.start - at, seg.end - at)).width + kerned(seg);
     }
     return width;
   };
@@ -543,7 +559,7 @@ function styledMeasure(spec: TextSpec, vertical = false) {
     use(k);
     return boxAscent(ctx, styles[k]!.size);
   };
-  return { ctx, styles, use, segments, measure, metrics, emTop, ascent, single: ranges.length <= 1 };
+  return { ctx, styles, use, segments, measure, metrics, kerned, emTop, ascent, single: ranges.length <= 1 };
 }
 
 /** Pixels from the line before's baseline to the baseline of characters `[from, to)`: the largest leading. */
@@ -568,7 +584,7 @@ export function layoutText(spec: TextSpec): TextLayout {
     const lines = columns.map((c) => ({ text: c.text, baseline: c.centre, x: c.top, pieces: c.pieces }));
     return { font: styles[0]!.font, styles, lines, ink, hidden };
   }
-  const { ctx, styles, use, segments, measure, metrics, single } = styledMeasure(spec);
+  const { ctx, styles, use, segments, measure, metrics, kerned, single } = styledMeasure(spec);
   const { box } = paragraphOf(spec);
   // Point text stands about x as in a box of no width (text-paragraph.ts lineRoom).
   const boxWidth = box ? box[2] - box[0] : 0;
@@ -629,11 +645,12 @@ export function layoutText(spec: TextSpec): TextLayout {
         const m = metrics(seg.style, piece);
         if (piece.trim() !== '') {
           const style = styles[seg.style]!;
-          pieces.push({ text: m.shown, x: px, style: seg.style, width: m.width });
-          const grown = fauxInk(style, m, px, baseline - style.rise);
+          const at = px + seg.lead;
+          pieces.push({ text: m.shown, x: at, style: seg.style, width: m.width - seg.kern });
+          const grown = fauxInk(style, m, at, baseline - style.rise);
           if (grown.w > 0 && grown.h > 0) ink = unionRect(ink, grown);
         }
-        px += m.width;
+        px += m.width + kerned(seg);
       }
     }
     lines.push({

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodePsd } from '../../src/engine/io/psd.js';
-import type { TextLayer } from '../../src/engine/model.js';
+import type { Raster, TextLayer } from '../../src/engine/model.js';
 import { renderText, resolveFont } from '../../src/engine/text.js';
 import { inkBox } from '../support/ink-box.js';
 import { newSession, ok } from '../support/session.js';
@@ -105,4 +105,49 @@ describe('character settings against Photoshop', () => {
       sameInk(ours, photoshop);
     });
   }
+});
+
+/** Where each letter's ink starts and ends along the rows [top, bottom): the runs of inked columns. */
+function letters(r: Raster, top: number, bottom: number): number[][] {
+  const runs: number[][] = [];
+  let inside = false;
+  for (let x = 0; x < r.w; x++) {
+    let inked = false;
+    for (let y = Math.max(0, top - r.y); y < Math.min(r.h, bottom - r.y) && !inked; y++) {
+      inked = r.data[(y * r.w + x) * 4 + 3]! > 100;
+    }
+    if (inked && !inside) runs.push([r.x + x]);
+    if (!inked && inside) runs.at(-1)!.push(r.x + x);
+    inside = inked;
+  }
+  if (inside) runs.at(-1)!.push(r.x + r.w);
+  return runs;
+}
+
+describe('manual kerning against Photoshop', () => {
+  it('is space before the kerned character, letter for letter where Photoshop sets it', async () => {
+    // The second line's letters kerned by −25…−100 thousandths of an em (o, r, e, m, p, s, u, m), over a tracking
+    // of 50: were the kerning after each, r and e would stand 2–3 px off.
+    const layer = await textLayerOf('style-kerning-manual.psd');
+    expect(layer.text.runs?.map((r) => r.kerning ?? 0)).toEqual([
+      0, -25, -100, -25, -75, 0, -100, -25, -100, -50,
+    ]);
+    const ours = renderText(layer.text);
+    for (const [top, bottom] of [
+      [26, 58],
+      [62, 95],
+    ] as const) {
+      const want = letters(layer.raster, top, bottom);
+      const got = letters(ours, top, bottom);
+      expect(got).toHaveLength(want.length);
+      for (const [i, [l, r]] of want.entries()) {
+        expect(Math.abs(got[i]![0]! - l!), `letter ${i}: ${got[i]} against ${want[i]}`).toBeLessThanOrEqual(
+          1.5,
+        );
+        expect(Math.abs(got[i]![1]! - r!), `letter ${i}: ${got[i]} against ${want[i]}`).toBeLessThanOrEqual(
+          1.5,
+        );
+      }
+    }
+  });
 });

@@ -302,8 +302,10 @@ describe('what a PSD held that the document does not keep', () => {
     const opened = await ok(s, 'open_document', { path: 'text.psd' });
     const w = warningsOf(opened);
     expect(w).toContainEqual(
-      expect.stringMatching(/文字图层“段落”的文字描边、手动字偶间距在文字未修改（可移动）时原样保存/),
+      expect.stringMatching(/文字图层“段落”的文字描边在文字未修改（可移动）时原样保存/),
     );
+    // Manual kerning is a character setting the text keeps (text-character.ts), as all caps: nothing to say.
+    expect(w.join()).not.toMatch(/字偶间距/);
     // All caps is a character setting the text keeps (text-character.ts): nothing to say.
     expect(w.join()).not.toMatch(/大写/);
 
@@ -328,17 +330,26 @@ describe('what a PSD held that the document does not keep', () => {
     expect((await probe(s, 'text.psd')).layers.段落?.kind).toBe('type');
 
     // Its words changed: each character's style kept (the bold, tracked word replaced by a bold, tracked one),
-    // still paragraph text in its box, centred; the save says what was not kept (the stroke and kerning one run had).
+    // still paragraph text in its box, centred, the kerning kept; the save says what was not kept (the stroke one run
+    // had).
     await ok(s, 'set_text_content', { name: '段落', text: 'Hello again' });
     const edited = await ok(s, 'save_document');
     expect(warningsOf(edited)).toContainEqual(
-      expect.stringMatching(/文字图层“段落”已修改，其文字描边、手动字偶间距不再保留/),
+      expect.stringMatching(/文字图层“段落”已修改，其文字描边不再保留/),
     );
     const again = agLayer(await agRead(s, 'text.psd'), '段落').text!;
     expect(again.text).toBe('Hello again');
-    expect(again.styleRuns?.map((r) => [r.length, !!r.style.fauxBold, r.style.tracking])).toEqual([
-      [6, false, 0],
-      [5, true, 200],
+    expect(
+      again.styleRuns?.map((r) => [
+        r.length,
+        !!r.style.fauxBold,
+        r.style.tracking,
+        r.style.kerning,
+        r.style.autoKerning,
+      ]),
+    ).toEqual([
+      [6, false, 0, 0, true],
+      [5, true, 200, 50, false],
     ]);
     expect(again).toMatchObject({
       shapeType: 'box',

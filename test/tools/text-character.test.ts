@@ -114,6 +114,53 @@ describe('style_text_range: the character panel’s other settings', () => {
     expect(renamed.runs?.find((r) => r.horizontalScale === 1.2)?.length).toBe(5);
   });
 
+  it('kerns a pair: space before the character named, reported, saved as Photoshop saves manual kerning', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { width: 600, height: 300 });
+    await ok(s, 'create_text_layer', { text: 'AVA', x: 40, y: 40, font_size: 100 });
+    const name = 'AVA';
+    const left = (r: TextLayer['raster']) => inkBox(r)[0];
+    const right = (r: TextLayer['raster']) => inkBox(r)[2];
+    // The V set apart first (another colour, as near black as can be), so that the font's own pair kerning, which
+    // the canvas applies within a stretch of one style only, is out of both drawings.
+    await ok(s, 'style_text_range', { name, text: 'V', color: '#010101' });
+    const before = text(s, name).raster;
+    const out = await ok(s, 'style_text_range', { name, text: 'V', kerning: -80 });
+    expect((out.text as { styles: unknown[] }).styles).toContainEqual(
+      expect.objectContaining({ text: 'V', kerning: -80 }),
+    );
+    const after = text(s, name).raster;
+    // The V and the A after it 8 px (0.08 em of 100 px) to the left; the first A where it was.
+    expect(left(after)).toBe(left(before));
+    expect(right(after) - right(before)).toBeCloseTo(-8, 0);
+
+    await ok(s, 'save_document_as', { path: 'kern.psd' });
+    const record = await agTextOf(s, 'kern.psd', name);
+    expect(record.styleRuns?.map((r) => [r.length, r.style.kerning, r.style.autoKerning])).toEqual([
+      [1, 0, true],
+      [1, -80, false],
+      [1, 0, true],
+    ]);
+    if (psdToolsAvailable()) {
+      const seen = await psdToolsTypeLayers<Record<string, number | boolean>[]>(
+        path.join(s.workspace.root, 'kern.psd'),
+        [
+          "v = [{k: r['StyleSheet']['StyleSheetData'][k] for k in ('Kerning', 'AutoKerning')} for r in e['StyleRun']['RunArray']]",
+          'v = [{k: (bool(x) if k == "AutoKerning" else int(x)) for k, x in d.items()} for d in v]',
+        ],
+      );
+      expect(seen[name]).toEqual([
+        { Kerning: 0, AutoKerning: true },
+        { Kerning: -80, AutoKerning: false },
+        { Kerning: 0, AutoKerning: true },
+      ]);
+    }
+    // Cleared with 0.
+    await ok(s, 'style_text_range', { name, text: 'V', kerning: 0 });
+    expect(text(s, name).text.runs?.map((r) => r.kerning)).toEqual([undefined, undefined, undefined]);
+    expect(Buffer.from(text(s, name).raster.data).equals(Buffer.from(before.data))).toBe(true);
+  });
+
   it('sets every character’s leading and tracking from set_text_spacing, as the panel with the layer chosen', async () => {
     const s = newSession();
     await ok(s, 'create_document', { width: 600, height: 300 });
@@ -137,6 +184,8 @@ describe('style_text_range: the character panel’s other settings', () => {
       { vertical_scale: 1001 },
       { baseline_shift: 6000 },
       { tracking: 20000 },
+      { kerning: 1001 },
+      { kerning: 2.5 },
       { leading: -1 },
       { caps: 'bold' },
       { position: 'upper' },

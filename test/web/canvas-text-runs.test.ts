@@ -243,6 +243,33 @@ describe('words in several styles in the type tool’s box', () => {
     await eventually(async () => (await activeText(id)).content).toBe('限时5折起');
   });
 
+  it('shows manual kerning in the box: the kerned characters drawn closer by it, as the server sets them', async () => {
+    const { id, page, editor, open } = await withPrice();
+    const spans = editor.locator('span');
+    await okCalls(studio.url, id, [
+      toolCall('style_text_range', { name: '限时5折', text: '5', color: '#e60012' }),
+    ]);
+    await open();
+    const gap = () =>
+      spans.evaluateAll((list) => {
+        const [a, b] = list.map((e) => e.getBoundingClientRect());
+        return b!.left - a!.right;
+      });
+    const plain = await gap();
+    await page.keyboard.press('Escape');
+    await eventually(() => editor.count()).toBe(0);
+    // −200 thousandths before the 5 (60 px: 12 px closer to 时).
+    await okCalls(studio.url, id, [
+      toolCall('style_text_range', { name: '限时5折', text: '5', kerning: -200 }),
+    ]);
+    const [info] = await okCalls(studio.url, id, [toolCall('get_active_layer_info', {})]);
+    expect(JSON.stringify(info!.layer)).toContain('"kerning":-200');
+    await open();
+    const zoom = ((await page.locator('.artboard').boundingBox())!.width as number) / 600;
+    expect((await gap()) - plain).toBeCloseTo(-12 * zoom, 0);
+    await page.keyboard.press('Escape');
+  });
+
   it('shows all caps in the box, the words read back as typed', async () => {
     const id = await createSession(studio.url);
     await okCalls(studio.url, id, [

@@ -1418,7 +1418,6 @@ function textFill(c: AgColor | undefined): AgColor | undefined {
 /** Character attributes a TextSpec does not hold, with the value that means "not used" and their names. */
 const TEXT_STYLE_DEFAULTS: readonly (readonly [keyof AgTextStyle, unknown, string])[] = [
   ['strokeFlag', false, '文字描边'],
-  ['kerning', 0, '手动字偶间距'],
 ];
 
 /**
@@ -1474,10 +1473,13 @@ function agFaux(s: FauxStyles): Pick<AgTextStyle, FauxKey> {
  * 2 for all caps, its FontBaseline 1 for superscript and 2 for subscript.
  */
 function agSettings(s: CharacterSettings): Partial<AgTextStyle> {
-  const { leading, tracking, baselineShift, horizontalScale, verticalScale, caps, position } = settingsOf(s);
+  const { leading, tracking, kerning, baselineShift, horizontalScale, verticalScale, caps, position } =
+    settingsOf(s);
   return {
     ...(leading !== undefined ? { autoLeading: false, leading } : { autoLeading: true }),
     tracking: tracking ?? 0,
+    // A manually kerned character is out of the font's own (metrics) kerning, as Photoshop saves it.
+    ...(kerning !== undefined ? { autoKerning: false, kerning } : { autoKerning: true, kerning: 0 }),
     baselineShift: baselineShift ?? 0,
     horizontalScale: horizontalScale ?? 1,
     verticalScale: verticalScale ?? 1,
@@ -1491,6 +1493,7 @@ function settingsOfAg(st: AgTextStyle): CharacterSettings {
   return settingsOf({
     leading: st.autoLeading !== true ? st.leading : undefined,
     tracking: st.tracking,
+    kerning: st.kerning,
     baselineShift: st.baselineShift,
     horizontalScale: st.horizontalScale,
     verticalScale: st.verticalScale,

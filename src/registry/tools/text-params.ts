@@ -6,6 +6,9 @@
 export const MAX_LEADING = 5000;
 export const TRACKING_MIN = -1000;
 export const TRACKING_MAX = 10000;
+/** Photoshop's manual kerning between two characters, thousandths of an em. */
+export const KERNING_MIN = -1000;
+export const KERNING_MAX = 1000;
 export const MAX_INDENT = 1296;
 /** Photoshop's character panel's 垂直缩放 and 水平缩放, in percent of the glyphs' designed height and width. */
 export const SCALE_MIN_PERCENT = 1;
@@ -66,12 +69,13 @@ export const TEXT_CAPS = ['normal', 'all_caps', 'small_caps'] as const;
 export const TEXT_POSITIONS = ['normal', 'superscript', 'subscript'] as const;
 
 /**
- * The rest of the character panel's settings (leading, tracking, 基线偏移, 水平缩放, 垂直缩放, case, position) by the
+ * The rest of the character panel's settings (leading, tracking, kerning, 基线偏移, 水平缩放, 垂直缩放, case, position) by the
  * engine's name for each and style_text_range's parameter for it.
  */
 export const SETTING_PARAMS = {
   leading: 'leading',
   tracking: 'tracking',
+  kerning: 'kerning',
   baselineShift: 'baseline_shift',
   horizontalScale: 'horizontal_scale',
   verticalScale: 'vertical_scale',

@@ -43,7 +43,7 @@ const POSITIONED = {
 
 /**
  * Sets `span` to show `style` at `zoom` (faux bold as a stroke 1/24 em wide, as the server thickens it), with its
- * tracking, baseline shift, superscript or subscript, small caps and all caps (shown only: wordsOf reads the words as
+ * tracking, kerning, baseline shift, superscript or subscript, small caps and all caps (shown only: wordsOf reads the words as
  * typed). The glyphs' scales are drawn by the server only: CSS cannot stretch a stretch of inline words. In a column
  * (`vertical`, CSS vertical-rl, whose "raised" is to the right as the server's), the faux styles but faux bold are
  * left out, as the server draws a column.
@@ -62,7 +62,13 @@ export function styleSpan(
   s.color = style.color;
   s.fontFamily = fontFamily ?? '';
   s.fontWeight = fontWeight ? String(fontWeight) : '';
-  s.letterSpacing = c.tracking ? `${(c.tracking / 1000) * style.size * zoom}px` : '';
+  // Manual kerning is space before each character: the letter spacing after each, the stretch set off by one
+  // kerning and ending one short (as the server sets it; the ems are the stretch's own here).
+  const kern = ((c.kerning ?? 0) / 1000) * style.size * zoom;
+  const spacing = ((c.tracking ?? 0) / 1000) * style.size * zoom + kern;
+  s.letterSpacing = spacing !== 0 ? `${spacing}px` : '';
+  s.marginInlineStart = kern !== 0 ? `${kern}px` : '';
+  s.marginInlineEnd = kern !== 0 ? `${-kern}px` : '';
   const rise = positioned.rise * style.size + (c.baseline_shift ?? 0);
   s.verticalAlign = rise !== 0 ? `${rise * zoom}px` : '';
   // Raised or lowered words do not make their line taller (the server keeps the line's leading, as Photoshop).
