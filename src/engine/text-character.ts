@@ -5,8 +5,9 @@
  * - **Leading** and **tracking** (text-spacing.ts): a line's leading is the largest of its characters' (auto
  *   leading counting as 120 % of the character's size), and tracking follows each character.
  * - **Kerning** (字偶间距, Photoshop's manual kerning): set between two characters and stored on the second, it is
- *   space before that character, in thousandths of an em of the character before it (psd2svg's reading of
- *   Photoshop's files, which its renderings bear out: text-photoshop.test.ts); unscaled, as tracking.
+ *   space before that character (Photoshop's rendering of a kerned line bears it out, letter for letter:
+ *   text-photoshop.test.ts), in thousandths of an em of the character before it (psd2svg's reading of Photoshop's
+ *   files where the two sizes differ; no such rendering was at hand to check); unscaled, as tracking.
  * - **Baseline shift** (基线偏移): the characters drawn that many pixels above their line's baseline (below when
  *   negative); the line itself does not move.
  * - **Horizontal and vertical scale** (水平缩放, 垂直缩放): the glyphs stretched about their baseline's start, the
