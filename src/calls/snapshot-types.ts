@@ -105,6 +105,7 @@ export interface CharacterWords {
   readonly vertical_scale?: number;
   readonly caps?: 'all_caps' | 'small_caps';
   readonly position?: 'superscript' | 'subscript';
+  readonly upright_roman?: boolean;
 }
 
 /** Photoshop's faux styles by style_text_range's parameter names. */

@@ -270,6 +270,11 @@ export interface CharacterSettings {
   readonly caps?: 'all' | 'small';
   /** Smaller characters raised or lowered (Photoshop's synthesised superscript and subscript); absent: neither. */
   readonly position?: 'superscript' | 'subscript';
+  /**
+   * In a column, Latin letters, digits and other half-width characters standing upright, an em each, instead of
+   * turned a quarter (Photoshop's Standard Vertical Roman Alignment off); horizontal lines draw nothing of it.
+   */
+  readonly upright?: true;
 }
 
 /** What one character of a text is set in: Photoshop's character panel, font, size and colour first. */

@@ -17,7 +17,9 @@
  * - **Superscript** and **subscript** (上标, 下标): the characters at SUPERSCRIPT_SIZE of the size, raised or lowered
  *   by SUPERSCRIPT_POSITION of it. These figures are the text engine's own document defaults (text-params.ts).
  * The line's height follows the characters' own size, not their drawn one, as auto leading does in Photoshop.
- * Vertical text draws them in its line's frame, a line turned a quarter clockwise (text-vertical.ts).
+ * Vertical text draws them in its line's frame, a line turned a quarter clockwise (text-vertical.ts), and there
+ * **upright Latin** (Photoshop's Standard Vertical Roman Alignment off: BaselineDirection 1 in a PSD's vertical
+ * text) stands half-width characters upright, an em each, as Photoshop's rendering shows (text-photoshop.test.ts).
  */
 import {
   KERNING_MAX,
@@ -50,6 +52,7 @@ export const SETTING_KEYS = [
   'verticalScale',
   'caps',
   'position',
+  'upright',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
@@ -85,7 +88,17 @@ export function isBaselineShift(v: unknown): v is number {
 
 /** The settings `s` has away from their defaults (a value that is a default, or out of range, is left out). */
 export function settingsOf(s: { readonly [K in SettingKey]?: unknown }): CharacterSettings {
-  const { leading, tracking, kerning, baselineShift, horizontalScale, verticalScale, caps, position } = s;
+  const {
+    leading,
+    tracking,
+    kerning,
+    baselineShift,
+    horizontalScale,
+    verticalScale,
+    caps,
+    position,
+    upright,
+  } = s;
   return {
     ...(isLeading(leading) ? { leading } : {}),
     ...(isTracking(tracking) ? { tracking } : {}),
@@ -95,6 +108,7 @@ export function settingsOf(s: { readonly [K in SettingKey]?: unknown }): Charact
     ...(isGlyphScale(verticalScale) && verticalScale !== 1 ? { verticalScale } : {}),
     ...(caps === 'all' || caps === 'small' ? { caps } : {}),
     ...(position === 'superscript' || position === 'subscript' ? { position } : {}),
+    ...(upright === true ? { upright } : {}),
   };
 }
 
@@ -116,10 +130,11 @@ export function withoutSettings<T extends CharacterSettings>(s: T): Omit<T, Sett
  * scale 1, caps or position `none`) clearing it.
  */
 export type SettingsChange = {
-  readonly [K in Exclude<SettingKey, 'caps' | 'position'>]?: number;
+  readonly [K in Exclude<SettingKey, 'caps' | 'position' | 'upright'>]?: number;
 } & {
   readonly caps?: 'all' | 'small' | 'none';
   readonly position?: 'superscript' | 'subscript' | 'none';
+  readonly upright?: boolean;
 };
 
 /** `s` with `change` applied: its other fields kept, its settings those of `change` over its own. */
@@ -149,10 +164,19 @@ export interface GlyphForm {
   readonly scaleX: number;
   readonly scaleY: number;
   readonly upper: boolean;
+  /** In a column, half-width characters upright (CharacterSettings' `upright`). */
+  readonly upright: boolean;
 }
 
 export function glyphsOf(s: CharacterSettings, size: number, smallLetters = false): GlyphForm {
-  const { baselineShift = 0, horizontalScale = 1, verticalScale = 1, caps, position } = settingsOf(s);
+  const {
+    baselineShift = 0,
+    horizontalScale = 1,
+    verticalScale = 1,
+    caps,
+    position,
+    upright,
+  } = settingsOf(s);
   const positioned =
     position === 'superscript'
       ? { k: SUPERSCRIPT_SIZE, rise: SUPERSCRIPT_POSITION * size }
@@ -166,6 +190,7 @@ export function glyphsOf(s: CharacterSettings, size: number, smallLetters = fals
     scaleX: horizontalScale,
     scaleY: verticalScale,
     upper: caps === 'all' || (caps === 'small' && smallLetters),
+    upright: upright === true,
   };
 }
 
@@ -180,9 +205,9 @@ const CAPS_OF = { normal: 'none', all_caps: 'all', small_caps: 'small' } as cons
 const POSITION_OF = { normal: 'none', superscript: 'superscript', subscript: 'subscript' } as const;
 
 /** The settings `s` has, by style_text_range's parameters and values: what the model and the studio read. */
-export function settingWords(s: CharacterSettings): Record<string, number | string> {
-  const out: Record<string, number | string> = {};
-  for (const [key, value] of Object.entries(settingsOf(s)) as [SettingKey, number | string][]) {
+export function settingWords(s: CharacterSettings): Record<string, number | string | boolean> {
+  const out: Record<string, number | string | boolean> = {};
+  for (const [key, value] of Object.entries(settingsOf(s)) as [SettingKey, number | string | boolean][]) {
     out[SETTING_PARAMS[key]] =
       key === 'caps'
         ? CAPS_VALUES[value as 'all' | 'small']
@@ -203,9 +228,19 @@ export function settingsChangeOf(args: {
   readonly vertical_scale?: number;
   readonly caps?: (typeof TEXT_CAPS)[number];
   readonly position?: (typeof TEXT_POSITIONS)[number];
+  readonly upright_roman?: boolean;
 }): SettingsChange {
-  const { leading, tracking, kerning, baseline_shift, horizontal_scale, vertical_scale, caps, position } =
-    args;
+  const {
+    leading,
+    tracking,
+    kerning,
+    baseline_shift,
+    horizontal_scale,
+    vertical_scale,
+    caps,
+    position,
+    upright_roman,
+  } = args;
   const change = {
     leading,
     tracking,
@@ -215,6 +250,7 @@ export function settingsChangeOf(args: {
     verticalScale: vertical_scale !== undefined ? vertical_scale / 100 : undefined,
     caps: caps !== undefined ? CAPS_OF[caps] : undefined,
     position: position !== undefined ? POSITION_OF[position] : undefined,
+    upright: upright_roman,
   };
   return Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) as SettingsChange;
 }

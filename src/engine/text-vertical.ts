@@ -151,7 +151,8 @@ export function layoutColumns(spec: TextSpec, styled: StyledColumns): ColumnLayo
       for (const [i, ch] of [...spec.content.slice(seg.start, seg.end)].entries()) {
         const capital = ch.toUpperCase();
         // One character stays one (ß's capital is two letters: it keeps its own).
-        const glyph = columnGlyph(form.upper && capital.length === ch.length ? capital : ch);
+        const turned = columnGlyph(form.upper && capital.length === ch.length ? capital : ch);
+        const glyph = form.upright ? { ...turned, upright: true } : turned;
         const along = glyph.upright ? form.size : ctx.measureText(glyph.text).width;
         out.push({
           ...glyph,

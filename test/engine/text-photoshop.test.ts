@@ -88,6 +88,40 @@ describe('vertical text against Photoshop', () => {
   }
 });
 
+describe('upright Latin in a column against Photoshop', () => {
+  it('stands each letter upright, an em down the column, where Photoshop does', async () => {
+    // Photoshop's Standard Vertical Roman Alignment off (BaselineDirection 1): L, o, r, e, m each on its own
+    // baseline 32 px (an em) below the last, centred on the column.
+    const { photoshop, ours, layer } = await bothInks(
+      'shapetype0-writingdirection2-baselinedirection1-justification0.psd',
+    );
+    expect(layer.text.upright).toBe(true);
+    sameInk(ours, photoshop);
+    const rowsOf = (r: Raster) => {
+      const turned = { ...r, w: r.h, h: r.w, x: r.y, y: r.x, data: transpose(r) };
+      return letters(turned, r.x, r.x + r.w);
+    };
+    const want = rowsOf(layer.raster);
+    const got = rowsOf(renderText(layer.text));
+    expect(got).toHaveLength(5);
+    for (const [i, [top, bottom]] of want.entries()) {
+      expect(Math.abs(got[i]![0]! - top!)).toBeLessThanOrEqual(1.5);
+      expect(Math.abs(got[i]![1]! - bottom!)).toBeLessThanOrEqual(1.5);
+    }
+  });
+});
+
+/** `r`'s pixels with rows and columns swapped (its columns read as rows). */
+function transpose(r: Raster): Uint8ClampedArray {
+  const out = new Uint8ClampedArray(r.data.length);
+  for (let y = 0; y < r.h; y++) {
+    for (let x = 0; x < r.w; x++) {
+      for (let c = 0; c < 4; c++) out[(x * r.h + y) * 4 + c] = r.data[(y * r.w + x) * 4 + c]!;
+    }
+  }
+  return out;
+}
+
 describe('character settings against Photoshop', () => {
   for (const [what, file] of [
     ['a baseline shift', 'style-baseline-shift'],

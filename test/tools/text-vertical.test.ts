@@ -4,6 +4,7 @@
  * text (it used to become pixels), keeps Photoshop's own rendering and record until edited, and is saved vertical
  * again after an edit (ag-psd and psd-tools read the orientation back).
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
@@ -127,5 +128,61 @@ describe('vertical text in PSDs', () => {
       // Adobe's engine data: 2 is vertical (0 horizontal).
       expect(seen.竖排).toBe(2);
     }
+  });
+
+  it('stands Latin upright in a column when asked, saves it as Photoshop does, and reads it back from vertical text only', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { width: 600, height: 500 });
+    await ok(s, 'create_text_layer', { text: '夏季SALE', x: 300, y: 40, font_size: 40 });
+    await ok(s, 'set_text_orientation', { name: '夏季SALE', orientation: 'vertical' });
+    const turned = inkBox(text(s, '夏季SALE').raster);
+    const out = await ok(s, 'style_text_range', { name: '夏季SALE', text: 'SALE', upright_roman: true });
+    expect((out.text as { styles: unknown[] }).styles).toContainEqual(
+      expect.objectContaining({ text: 'SALE', upright_roman: true }),
+    );
+    // Four letters an em each down the column instead of their turned widths: the column grows longer.
+    const upright = inkBox(text(s, '夏季SALE').raster);
+    expect(upright[3] - upright[1]).toBeGreaterThan(turned[3] - turned[1] + 40);
+    await ok(s, 'save_document_as', { path: 'upright.psd' });
+    const record = await agTextOf(s, 'upright.psd', '夏季SALE');
+    expect(record.styleRuns?.map((r) => [r.length, r.style.baselineDirection])).toEqual([
+      [2, 2],
+      [4, 1],
+    ]);
+    if (psdToolsAvailable()) {
+      const seen = await psdToolsTypeLayers<number[]>(path.join(s.workspace.root, 'upright.psd'), [
+        "v = [int(r['StyleSheet']['StyleSheetData']['BaselineDirection']) for r in e['StyleRun']['RunArray']]",
+      ]);
+      expect(seen['夏季SALE']).toEqual([2, 1]);
+    }
+    // Read back: upright again; turned back with false.
+    const again = newSession();
+    await again.workspace.writeAtomic(
+      'upright.psd',
+      await readFile(path.join(s.workspace.root, 'upright.psd')),
+    );
+    await ok(again, 'open_document', { path: 'upright.psd' });
+    await ok(again, 'set_text_content', { name: '夏季SALE', text: '夏季SALE!' });
+    expect(text(again, '夏季SALE!').text.runs?.map((r) => [r.length, r.upright])).toEqual([
+      [2, undefined],
+      [5, true],
+    ]);
+    await ok(again, 'style_text_range', { name: '夏季SALE!', text: 'SALE!', upright_roman: false });
+    expect(text(again, '夏季SALE!').text.runs).toBeUndefined();
+
+    // Horizontal text Photoshop wrote with BaselineDirection 1 (as it does) is not read as upright.
+    await putTextPsd(
+      s,
+      'flat.psd',
+      [600, 200],
+      [
+        {
+          name: '横排',
+          text: { text: 'SALE', transform: [1, 0, 0, 1, 20, 60], style: { ...STYLE, baselineDirection: 1 } },
+        },
+      ],
+    );
+    await ok(s, 'open_document', { path: 'flat.psd' });
+    expect(text(s, '横排').text.upright).toBeUndefined();
   });
 });

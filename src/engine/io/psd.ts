@@ -1473,8 +1473,17 @@ function agFaux(s: FauxStyles): Pick<AgTextStyle, FauxKey> {
  * 2 for all caps, its FontBaseline 1 for superscript and 2 for subscript.
  */
 function agSettings(s: CharacterSettings): Partial<AgTextStyle> {
-  const { leading, tracking, kerning, baselineShift, horizontalScale, verticalScale, caps, position } =
-    settingsOf(s);
+  const {
+    leading,
+    tracking,
+    kerning,
+    baselineShift,
+    horizontalScale,
+    verticalScale,
+    caps,
+    position,
+    upright,
+  } = settingsOf(s);
   return {
     ...(leading !== undefined ? { autoLeading: false, leading } : { autoLeading: true }),
     tracking: tracking ?? 0,
@@ -1485,12 +1494,16 @@ function agSettings(s: CharacterSettings): Partial<AgTextStyle> {
     verticalScale: verticalScale ?? 1,
     fontCaps: caps === 'small' ? 1 : caps === 'all' ? 2 : 0,
     fontBaseline: position === 'superscript' ? 1 : position === 'subscript' ? 2 : 0,
+    // Photoshop's Standard Vertical Roman Alignment: 2 turns half-width characters in a column, 1 stands them up.
+    baselineDirection: upright ? 1 : 2,
   };
 }
 
 /** A PSD style's character settings (agSettings' inverse; Photoshop writes a leading with auto leading on too). */
-function settingsOfAg(st: AgTextStyle): CharacterSettings {
+function settingsOfAg(st: AgTextStyle, vertical: boolean): CharacterSettings {
   return settingsOf({
+    // Read in vertical text only: Photoshop writes 1 into horizontal text too, where it draws nothing.
+    upright: vertical && st.baselineDirection === 1 ? true : undefined,
     leading: st.autoLeading !== true ? st.leading : undefined,
     tracking: st.tracking,
     kerning: st.kerning,
@@ -1565,7 +1578,7 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
     ...fauxOf(style),
     ...(isIdentityMatrix(linear) ? {} : { transform: linear }),
     ...(box ? { box: [box[0], box[1], box[2], box[3]] as const } : {}),
-    ...settingsOfAg(style),
+    ...settingsOfAg(style, isVertical(orientation)),
   };
   // Each paragraph's alignment, indents and space (one set for all where they agree), each character's style.
   const styled = withParagraphs(spec, paragraphSettingsOf(t));
@@ -1581,7 +1594,7 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
         size: round6(st.fontSize ?? size),
         color: await fileColour(textFill(st.fillColor), ctx, where),
         ...fauxOf(st),
-        ...settingsOfAg(st),
+        ...settingsOfAg(st, isVertical(orientation)),
       };
     }),
   );

@@ -81,6 +81,7 @@ export const SETTING_PARAMS = {
   verticalScale: 'vertical_scale',
   caps: 'caps',
   position: 'position',
+  upright: 'upright_roman',
 } as const;
 
 /**

@@ -75,6 +75,8 @@ export function styleSpan(
   s.lineHeight = rise !== 0 ? '0' : '';
   s.fontVariantCaps = c.caps === 'small_caps' ? 'small-caps' : '';
   s.textTransform = c.caps === 'all_caps' ? 'uppercase' : '';
+  // Half-width characters upright in a column (Photoshop's Standard Vertical Roman Alignment off).
+  s.textOrientation = vertical && c.upright_roman ? 'upright' : '';
   const faux = new Set(vertical ? style.faux?.filter((f) => f === 'faux_bold') : style.faux);
   s.fontStyle = faux.has('faux_italic') ? 'italic' : '';
   s.textDecorationLine = [
