@@ -194,7 +194,9 @@ describe('style_text_range: the character panel’s other settings', () => {
     }
     const none = await refused(s, 'style_text_range', { name, text: 'Sale' }, 'invalid_arguments');
     // It names what could be given: every parameter but those naming the characters.
-    expect(none.message).toMatch(/font_size、color、font_name.*kerning、baseline_shift.*caps、position、upright_roman 之一/);
+    expect(none.message).toMatch(
+      /font_size、color、font_name.*kerning、baseline_shift.*caps、position、upright_roman 之一/,
+    );
     expect(none.message).not.toMatch(/occurrence/);
     const same = await ok(s, 'style_text_range', {
       name,

@@ -153,7 +153,7 @@ describe('vertical text in PSDs', () => {
       const seen = await psdToolsTypeLayers<number[]>(path.join(s.workspace.root, 'upright.psd'), [
         "v = [int(r['StyleSheet']['StyleSheetData']['BaselineDirection']) for r in e['StyleRun']['RunArray']]",
       ]);
-      expect(seen['夏季SALE']).toEqual([2, 1]);
+      expect(seen.夏季SALE).toEqual([2, 1]);
     }
     // Read back: upright again; turned back with false.
     const again = newSession();
