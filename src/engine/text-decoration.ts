@@ -1,21 +1,23 @@
 /**
  * Photoshop's synthetic character styles (FauxStyles, model.ts): 仿粗体 faux bold, 仿斜体 faux italic, 下划线 underline
  * and 删除线 strikethrough, for fonts without a bold or italic face (most Chinese fonts have one weight, so
- * Chinese headlines are often set in faux bold). Adobe does not state how much it thickens or slants; they are
- * drawn as FreeType synthesises them (ftsynth.c), the usual reference: the outline grown by 1/24 em in all, and a
- * slant of 0.2 (about 11°) about the baseline. Underline and strikethrough are rules 1/20 em thick, centred 0.15 em
- * below the baseline (just under the ideographic em box, which reaches 0.12 em below it, so Chinese does not touch
- * it) and 0.3 em above it. The advance does not change.
+ * Chinese headlines are often set in faux bold). Adobe does not state how much it thickens or slants. Faux bold is
+ * drawn as Photoshop's own rendering of it measures: the outline grown by 1/32 em in all and each character's
+ * advance widened by as much (FAUX_BOLD_EM; FreeType's ftsynth.c, the usual reference, grows it by 1/24 em). Faux
+ * italic as FreeType slants it: 0.2 (about 11°) about the baseline, which Photoshop's rendering matches within a
+ * pixel. Underline and strikethrough are rules 1/20 em thick, centred 0.15 em below the baseline (just under the
+ * ideographic em box, which reaches 0.12 em below it, so Chinese does not touch it) and 0.3 em above it.
  * Vertical text keeps all four in its file and draws faux bold; the others are drawn only on horizontal lines.
  */
-import { FAUX_PARAMS } from '../registry/tools/text-params.js';
+import { FAUX_BOLD_EM, FAUX_PARAMS } from '../registry/tools/text-params.js';
 import type { FauxStyles } from './model.js';
+
+/** How much faux bold grows an outline in all, in ems (a stroke this wide centred on it), and each advance. */
+export { FAUX_BOLD_EM };
 
 export const FAUX_KEYS = ['fauxBold', 'fauxItalic', 'underline', 'strikethrough'] as const;
 export type FauxKey = (typeof FAUX_KEYS)[number];
 
-/** How much faux bold grows an outline in all, in ems (a stroke this wide centred on it). */
-export const FAUX_BOLD_EM = 1 / 24;
 /** Faux italic's slant: x grows by this much per unit of height above the baseline. */
 export const FAUX_ITALIC_SLANT = 0.2;
 /** Rules' thickness and where underline and strikethrough lie from the baseline, in ems (down positive). */

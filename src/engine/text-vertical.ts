@@ -171,13 +171,14 @@ export function layoutColumns(spec: TextSpec, styled: StyledColumns): ColumnLayo
     return total;
   };
   const rows = textRows(spec, styled.paragraphs, measure, box ? boxHeight : undefined);
-  const sizeOf = (row: { text: string; at: number }) =>
-    Math.max(...segments(row.at, row.at + row.text.length).map((s) => s.size));
   /**
    * How far inside paragraph text's box the first column's centre line stands: horizontal text's first line
    * turned a quarter clockwise, its box's right edge the top a line's first baseline hangs an ascent below (as
    * Photoshop's renderings show), the em box centred on the column above that baseline.
    */
+  /** How far left of a column's centre line its turned baseline lies (its largest characters'). */
+  const turnedBaseline = (row: { text: string; at: number }) =>
+    Math.max(...segments(row.at, row.at + row.text.length).map((s) => (emTop(s.style) - 0.5) * s.size));
   const firstInset = (row: { text: string; at: number } | undefined) => {
     if (!row) return spec.size / 2;
     let inset = 0;
@@ -193,12 +194,11 @@ export function layoutColumns(spec: TextSpec, styled: StyledColumns): ColumnLayo
   let hidden = 0;
   let centre = firstCentre;
   for (const [i, row] of rows.entries()) {
-    const size = sizeOf(row);
     // A column's leading is the largest of its characters'.
     if (i > 0)
       centre -= Math.max(...segments(row.at, row.at + row.text.length).map((s) => s.leading)) + row.gap;
-    // Paragraph text shows only the columns that fit its box.
-    if (box && centre - size / 2 < spec.x - 1e-6) {
+    // Paragraph text shows only the columns whose turned baseline is in its box, as a line whose baseline is.
+    if (box && centre - turnedBaseline(row) < spec.x - 1e-6) {
       hidden = rows.length - i;
       break;
     }

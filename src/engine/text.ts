@@ -209,8 +209,9 @@ export function resolveFont(requested: string | undefined): ResolvedFont {
 
 /**
  * Free fonts drawn in place of a font that is not installed, by its `normalise`d names, where their advance widths
- * and vertical metrics are the original's (Liberation's, Debian's `fonts-liberation`, made to be): the lines break
- * and stand where Photoshop sets them, only the glyphs' shapes differ. Regular weights only: a bold or italic
+ * and vertical metrics are the original's (Liberation's, Debian's `fonts-liberation`, made to be: Arial's, Times New
+ * Roman's and Courier New's exactly, Adobe's Times-Roman's within about 2 %): the lines break and stand where
+ * Photoshop sets them, only the glyphs' shapes differ. Regular weights only: a bold or italic
  * name has its own PostScript name, and falls back as any other missing font.
  */
 const METRIC_TWINS: ReadonlyMap<string, string> = new Map([
@@ -433,9 +434,6 @@ export interface TextLayout {
   readonly hidden: number;
 }
 
-/** Below the baseline, the share of an em the bundled font's ideographic em box reaches (1 − ascender). */
-const TEXT_DESCENT_EM = 1 - TEXT_BASELINE_EM;
-
 /**
  * Where paragraph text's first baseline lies below its box's top, in pixels: Adobe's "Ascent" first baseline, the
  * height of the font's "d" (what Photoshop's own renderings show: 0.81 em for Noto Sans CJK, 0.72 em for Arial).
@@ -465,7 +463,8 @@ function styledMeasure(spec: TextSpec, vertical = false) {
   const ranges = spans.flatMap((r, i) => {
     const { size, color } = r.style;
     const family = resolveFont(r.style.font).family;
-    const tracking = letterSpacing(r.style);
+    // Faux bold widens each character's advance by what it thickens it (as Photoshop's renderings show).
+    const tracking = letterSpacing(r.style) + (r.style.fauxBold === true ? FAUX_BOLD_EM * size : 0);
     const leading = lineStep(r.style, LINE_HEIGHT_EM);
     // Manual kerning: before each character, in ems of the one before it (the stretch's own size inside it).
     const kerning = (settingsOf(r.style).kerning ?? 0) / 1000;
@@ -589,9 +588,6 @@ export function layoutText(spec: TextSpec): TextLayout {
   // Point text stands about x as in a box of no width (text-paragraph.ts lineRoom).
   const boxWidth = box ? box[2] - box[0] : 0;
   const rows = textRows(spec, paragraphsOf(spec.content), measure, box ? boxWidth : undefined);
-  // A line is as high as its largest characters: auto leading and the descent below it follow them.
-  const rowSize = (row: { text: string; at: number }) =>
-    single ? spec.size : Math.max(...segments(row.at, row.at + row.text.length).map((s) => s.size));
   const boxTop = () => {
     if (!rows[0]) return TEXT_BASELINE_EM * spec.size;
     let ascent = 0;
@@ -611,14 +607,14 @@ export function layoutText(spec: TextSpec): TextLayout {
   const uniformStep = lineStep(spec, LINE_HEIGHT_EM);
   for (const [i, row] of rows.entries()) {
     spaced += row.gap;
-    const size = rowSize(row);
     // A line's leading is the largest of its characters' (auto leading: of their size).
     if (i > 0) stepped += rowStep(segments(row.at, row.at + row.text.length));
     // One style: i steps of one leading, exactly as the text has always been set.
     const baseline = first + (single ? i * uniformStep : stepped) + spaced;
     const { justification, indent } = row.paragraph;
-    // Paragraph text shows only the lines that fit its box (Photoshop hides the rest until the box grows).
-    if (box && baseline + TEXT_DESCENT_EM * size > bottom + 1e-6) {
+    // Paragraph text shows only the lines whose baseline is in its box (Photoshop hides the rest until the box
+    // grows; its renderings show a last line whose descenders reach past the box's bottom).
+    if (box && baseline > bottom + 1e-6) {
       hidden = rows.length - i;
       break;
     }

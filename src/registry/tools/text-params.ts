@@ -91,6 +91,12 @@ export const SETTING_PARAMS = {
  * them and the studio's typing box shows them.
  */
 export const SMALL_CAP_SIZE = 0.7;
+/**
+ * How much 仿粗体 faux bold thickens characters in all and widens each one's advance, in ems: what Photoshop's
+ * rendering of faux bold Arial shows (every letter of a faux bold line within a pixel of Photoshop's, where
+ * FreeType's 1/24 em and an unchanged advance put the line's end 8 px short: text-photoshop.test.ts).
+ */
+export const FAUX_BOLD_EM = 1 / 32;
 export const SUPERSCRIPT_SIZE = 0.583;
 export const SUPERSCRIPT_POSITION = 0.333;
 export const SUBSCRIPT_SIZE = 0.583;

@@ -7,6 +7,7 @@
  * the rest of the type tool need not know which box it has.
  */
 import {
+  FAUX_BOLD_EM,
   SUBSCRIPT_POSITION,
   SUBSCRIPT_SIZE,
   SUPERSCRIPT_POSITION,
@@ -42,7 +43,8 @@ const POSITIONED = {
 };
 
 /**
- * Sets `span` to show `style` at `zoom` (faux bold as a stroke 1/24 em wide, as the server thickens it), with its
+ * Sets `span` to show `style` at `zoom` (faux bold as a stroke FAUX_BOLD_EM wide, each character that much wider, as
+ * the server sets it), with its
  * tracking, kerning, baseline shift, superscript or subscript, small caps and all caps (shown only: wordsOf reads the words as
  * typed). The glyphs' scales are drawn by the server only: CSS cannot stretch a stretch of inline words. In a column
  * (`vertical`, CSS vertical-rl, whose "raised" is to the right as the server's), the faux styles but faux bold are
@@ -65,7 +67,8 @@ export function styleSpan(
   // Manual kerning is space before each character: the letter spacing after each, the stretch set off by one
   // kerning and ending one short (as the server sets it; the ems are the stretch's own here).
   const kern = ((c.kerning ?? 0) / 1000) * style.size * zoom;
-  const spacing = ((c.tracking ?? 0) / 1000) * style.size * zoom + kern;
+  const bold = style.faux?.includes('faux_bold') ? FAUX_BOLD_EM * style.size * zoom : 0;
+  const spacing = ((c.tracking ?? 0) / 1000) * style.size * zoom + kern + bold;
   s.letterSpacing = spacing !== 0 ? `${spacing}px` : '';
   s.marginInlineStart = kern !== 0 ? `${kern}px` : '';
   s.marginInlineEnd = kern !== 0 ? `${-kern}px` : '';
@@ -87,7 +90,7 @@ export function styleSpan(
     .join(' ');
   s.setProperty(
     '-webkit-text-stroke',
-    faux.has('faux_bold') ? `${(style.size * zoom) / 24}px ${style.color}` : '',
+    faux.has('faux_bold') ? `${style.size * zoom * FAUX_BOLD_EM}px ${style.color}` : '',
   );
 }
 
