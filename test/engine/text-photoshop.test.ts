@@ -167,11 +167,12 @@ describe('faux styles against Photoshop', () => {
     const want = letters(layer.raster, 62, 95);
     const got = letters(ours, 62, 95);
     // (Photoshop's thicker r and e touch, so the letters are compared by where the line's first two and last start.)
-    for (const [a, b] of [
+    const pairs: [number[], number[]][] = [
       [got[0]!, want[0]!],
       [got[1]!, want[1]!],
       [got.at(-1)!, want.at(-1)!],
-    ]) {
+    ];
+    for (const [a, b] of pairs) {
       expect(Math.abs(a[0]! - b[0]!), `${a} against ${b}`).toBeLessThanOrEqual(1.5);
     }
     sameInk(inkBox(ours), inkBox(layer.raster));
