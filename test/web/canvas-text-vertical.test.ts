@@ -18,6 +18,29 @@ async function textLayer(id: string) {
   return (await activeLayers(studio.url, id)).find((l) => l.text)!;
 }
 
+/**
+ * The studio open on session `id` with the type tool, the vertical layer 春眠不觉晓 (two stretches: 春眠不, 觉晓)
+ * clicked at document point x, y: the typing box's stretches' centres across the column, document pixels.
+ */
+async function columnSpans(id: string, x: number, y: number) {
+  const page = await studio.open(id);
+  await eventually(() => page.locator('.artboard img').count()).toBe(1);
+  await chooseTypeTool(page);
+  const at = await onCanvas(page, x, y);
+  await page.mouse.click(at.x, at.y);
+  const editor = page.locator('.artboard .text-editor');
+  await eventually(() => editor.count()).toBe(1);
+  const spans = editor.locator('span');
+  await expect(spans.allTextContents()).resolves.toEqual(['春眠不', '觉晓']);
+  const board = (await page.locator('.artboard').boundingBox())!;
+  const zoom = board.width / 600;
+  const centre = async (i: number) => {
+    const r = (await spans.nth(i).boundingBox())!;
+    return (r.x + r.width / 2 - board.x) / zoom;
+  };
+  return { page, centre };
+}
+
 describe('vertical text in the studio', () => {
   it('toggles the selected text layer into columns from the bar, and types in columns over them', async () => {
     const id = await createSession(studio.url);
@@ -123,21 +146,7 @@ describe('vertical text in the studio', () => {
     // The server's column: the shifted characters' ink 24 px right of the others'.
     const bounds = (await textLayer(id)).bounds!;
     expect(Number(bounds.left) + Number(bounds.width)).toBeGreaterThan(300 + 24 + 15);
-    const page = await studio.open(id);
-    await eventually(() => page.locator('.artboard img').count()).toBe(1);
-    await chooseTypeTool(page);
-    const at = await onCanvas(page, 300, Number(bounds.top) + 40);
-    await page.mouse.click(at.x, at.y);
-    const editor = page.locator('.artboard .text-editor');
-    await eventually(() => editor.count()).toBe(1);
-    const spans = editor.locator('span');
-    await expect(spans.allTextContents()).resolves.toEqual(['春眠不', '觉晓']);
-    const board = (await page.locator('.artboard').boundingBox())!;
-    const zoom = board.width / 600;
-    const centre = async (i: number) => {
-      const r = (await spans.nth(i).boundingBox())!;
-      return (r.x + r.width / 2 - board.x) / zoom;
-    };
+    const { page, centre } = await columnSpans(id, 300, Number(bounds.top) + 40);
     expect(Math.abs((await centre(0)) - 300)).toBeLessThanOrEqual(4);
     expect(Math.abs((await centre(1)) - 324)).toBeLessThanOrEqual(4);
     await snapshot(page, 'canvas-text-vertical-shifted');
@@ -163,23 +172,10 @@ describe('vertical text in the studio', () => {
     const b = (await textLayer(id)).bounds!;
     const serverCentre = Number(b.left) + Number(b.width) / 2;
     expect(serverCentre).toBeGreaterThan(360 - 30);
-    const page = await studio.open(id);
-    await eventually(() => page.locator('.artboard img').count()).toBe(1);
-    await chooseTypeTool(page);
-    const at = await onCanvas(page, serverCentre, Number(b.top) + 40);
-    await page.mouse.click(at.x, at.y);
-    const editor = page.locator('.artboard .text-editor');
-    await eventually(() => editor.count()).toBe(1);
-    const spans = editor.locator('span');
-    await expect(spans.allTextContents()).resolves.toEqual(['春眠不', '觉晓']);
-    const board = (await page.locator('.artboard').boundingBox())!;
-    const zoom = board.width / 600;
+    const { page, centre } = await columnSpans(id, serverCentre, Number(b.top) + 40);
     // A span's box is its font's content area (ascent over descent), whose middle stands 0.06 em (3 px here)
     // right of the glyphs' centre in a column: as in the point text above, within 4 px.
-    for (const i of [0, 1]) {
-      const r = (await spans.nth(i).boundingBox())!;
-      expect(Math.abs((r.x + r.width / 2 - board.x) / zoom - serverCentre)).toBeLessThanOrEqual(4.5);
-    }
+    for (const i of [0, 1]) expect(Math.abs((await centre(i)) - serverCentre)).toBeLessThanOrEqual(4.5);
     await snapshot(page, 'canvas-text-vertical-paragraph');
     await page.keyboard.press('Escape');
   });

@@ -141,20 +141,28 @@ function sameEdit(a: TextEdit, b: TextEdit): boolean {
 let probe: CanvasRenderingContext2D | null = null;
 
 /**
+ * A "d" in `edit`'s font as the page measures it, at 100 px (metrics scale with the size, and a tiny size would round
+ * them away), with `k` to scale its metrics to the text's size; whether it is the bundled font. Null without a size.
+ */
+function measureD(edit: Pick<TextEdit, 'font' | 'size'>) {
+  probe ??= document.createElement('canvas').getContext('2d');
+  const { size } = edit;
+  if (!probe || !(size > 0)) return null;
+  const { fontFamily, fontWeight } = previewFont(edit.font);
+  probe.font = `${fontWeight ?? 400} 100px ${fontFamily ?? '"Noto Sans SC", sans-serif'}`;
+  return { m: probe.measureText('d'), k: size / 100, size, bundled: fontFamily === undefined };
+}
+
+/**
  * How far the typing box must stand above `y` (document px) for its first line's baseline to fall where the server
  * sets it. CSS puts a line's baseline half the spare line height below its top plus the font's ascent; the server
  * puts point text's first baseline TEXT_BASELINE_EM below `y` and paragraph text's the height of a "d" below its
  * box's top (Adobe's Ascent baseline), whatever the line height.
  */
 export function baselineLift(edit: Pick<TextEdit, 'font' | 'size' | 'leading' | 'box'>): number {
-  probe ??= document.createElement('canvas').getContext('2d');
-  const { size } = edit;
-  if (!probe || !(size > 0)) return 0;
-  const { fontFamily, fontWeight } = previewFont(edit.font);
-  // Measured at 100 px and scaled: metrics scale with the size, and a tiny size would round them away.
-  probe.font = `${fontWeight ?? 400} 100px ${fontFamily ?? '"Noto Sans SC", sans-serif'}`;
-  const m = probe.measureText('d');
-  const k = size / 100;
+  const measured = measureD(edit);
+  if (!measured) return 0;
+  const { m, k, size } = measured;
   const ascent = m.fontBoundingBoxAscent * k;
   const descent = m.fontBoundingBoxDescent * k;
   const lineHeight = edit.leading ?? 1.2 * size;
@@ -171,14 +179,10 @@ export function baselineLift(edit: Pick<TextEdit, 'font' | 'size' | 'leading' | 
  * ideographic em box, another font's ascent and descent: text-vertical.ts).
  */
 export function columnLift(edit: Pick<TextEdit, 'font' | 'size' | 'leading'>): number {
-  probe ??= document.createElement('canvas').getContext('2d');
-  const { size } = edit;
-  if (!probe || !(size > 0)) return 0;
-  const { fontFamily, fontWeight } = previewFont(edit.font);
-  probe.font = `${fontWeight ?? 400} 100px ${fontFamily ?? '"Noto Sans SC", sans-serif'}`;
-  const m = probe.measureText('d');
-  const k = size / 100;
-  const emTop = fontFamily
+  const measured = measureD(edit);
+  if (!measured) return 0;
+  const { m, k, size, bundled } = measured;
+  const emTop = !bundled
     ? 0.5 + (m.fontBoundingBoxAscent - m.fontBoundingBoxDescent) / 200
     : TEXT_BASELINE_EM;
   const ascent = m.actualBoundingBoxAscent > 0 ? m.actualBoundingBoxAscent * k : TEXT_BASELINE_EM * size;
