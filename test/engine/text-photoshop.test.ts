@@ -255,3 +255,20 @@ describe('manual kerning against Photoshop', () => {
     }
   });
 });
+
+const warningsOf = (r: Record<string, unknown>) => (r.warnings as string[] | undefined) ?? [];
+
+describe('what the engine does not draw yet', () => {
+  it('names tsume (比例间距) on opening and on a save after an edit, as it is not kept once the words change', async () => {
+    const s = newSession();
+    await s.workspace.writeAtomic('tsume.psd', readFileSync(new URL('style-tsume.psd', DIR)));
+    const opened = await ok(s, 'open_document', { path: 'tsume.psd' });
+    expect(warningsOf(opened)).toContainEqual(
+      expect.stringMatching(/比例间距在文字未修改（可移动）时原样保存/),
+    );
+    const name = 'Lorem Ipsum Lorem Ipsum';
+    await ok(s, 'set_text_content', { name, text: 'Lorem Ipsum\nLorem' });
+    const saved = await ok(s, 'save_document');
+    expect(warningsOf(saved)).toContainEqual(expect.stringMatching(/其比例间距不再保留/));
+  });
+});

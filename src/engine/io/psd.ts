@@ -1418,6 +1418,8 @@ function textFill(c: AgColor | undefined): AgColor | undefined {
 /** Character attributes a TextSpec does not hold, with the value that means "not used" and their names. */
 const TEXT_STYLE_DEFAULTS: readonly (readonly [keyof AgTextStyle, unknown, string])[] = [
   ['strokeFlag', false, '文字描边'],
+  // Tsume, which trims the space beside each glyph: Photoshop's renderings show it, the engine does not draw it yet.
+  ['tsume', 0, '比例间距'],
 ];
 
 /**
