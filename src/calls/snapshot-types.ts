@@ -106,6 +106,7 @@ export interface CharacterWords {
   readonly caps?: 'all_caps' | 'small_caps';
   readonly position?: 'superscript' | 'subscript';
   readonly upright_roman?: boolean;
+  readonly tsume?: number;
 }
 
 /** Photoshop's faux styles by style_text_range's parameter names. */

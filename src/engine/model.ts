@@ -271,6 +271,11 @@ export interface CharacterSettings {
   /** Smaller characters raised or lowered (Photoshop's synthesised superscript and subscript); absent: neither. */
   readonly position?: 'superscript' | 'subscript';
   /**
+   * The share (0–1) of the blank space beside each glyph, between its ink and its advance, taken out (Photoshop's
+   * tsume, 比例间距); absent: none.
+   */
+  readonly tsume?: number;
+  /**
    * In a column, Latin letters, digits and other half-width characters standing upright, an em each, instead of
    * turned a quarter (Photoshop's Standard Vertical Roman Alignment off); horizontal lines draw nothing of it.
    */

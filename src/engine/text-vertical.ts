@@ -84,8 +84,8 @@ export function columnGlyph(ch: string): { text: string; upright: boolean } {
 export interface StyledColumns {
   readonly ctx: SKRSContext2D;
   use(style: number): void;
-  /** How each style forms its glyphs (text-character.ts), in the line's frame: x along it, y across it. */
-  readonly forms: readonly GlyphForm[];
+  /** How each style forms its glyphs (text-character.ts), in the line's frame: x along it, y across it; its tsume. */
+  readonly forms: readonly (GlyphForm & { readonly tsume: number })[];
   /** How far above its baseline a style's em box reaches, in ems of its glyphs. */
   emTop(style: number): number;
   /** A style's ascent ("d" height), px: paragraph text's first line stands that far inside its box. */
@@ -153,13 +153,19 @@ export function layoutColumns(spec: TextSpec, styled: StyledColumns): ColumnLayo
         // One character stays one (ß's capital is two letters: it keeps its own).
         const turned = columnGlyph(form.upper && capital.length === ch.length ? capital : ch);
         const glyph = form.upright ? { ...turned, upright: true } : turned;
-        const along = glyph.upright ? form.size : ctx.measureText(glyph.text).width;
+        const m = ctx.measureText(glyph.text);
+        const along = glyph.upright ? form.size : m.width;
+        // Tsume trims the blank between the glyph's ink and its cell, along the column, before and after it.
+        const [ahead, behind] =
+          form.tsume > 0 && glyph.text.trim() !== ''
+            ? blanks(glyph.upright, m, emTop(seg.style) * form.size, form.size)
+            : [0, 0];
         out.push({
           ...glyph,
           style: seg.style,
           size: seg.size,
-          before: i === 0 ? seg.lead : seg.kern,
-          advance: along * form.scaleX + seg.tracking,
+          before: (i === 0 ? seg.lead : seg.kern) - form.tsume * ahead * form.scaleX,
+          advance: along * form.scaleX + seg.tracking - form.tsume * behind * form.scaleX,
         });
       }
     }
@@ -171,14 +177,14 @@ export function layoutColumns(spec: TextSpec, styled: StyledColumns): ColumnLayo
     return total;
   };
   const rows = textRows(spec, styled.paragraphs, measure, box ? boxHeight : undefined);
+  /** How far left of a column's centre line its turned baseline lies (its largest characters'). */
+  const turnedBaseline = (row: { text: string; at: number }) =>
+    Math.max(...segments(row.at, row.at + row.text.length).map((s) => (emTop(s.style) - 0.5) * s.size));
   /**
    * How far inside paragraph text's box the first column's centre line stands: horizontal text's first line
    * turned a quarter clockwise, its box's right edge the top a line's first baseline hangs an ascent below (as
    * Photoshop's renderings show), the em box centred on the column above that baseline.
    */
-  /** How far left of a column's centre line its turned baseline lies (its largest characters'). */
-  const turnedBaseline = (row: { text: string; at: number }) =>
-    Math.max(...segments(row.at, row.at + row.text.length).map((s) => (emTop(s.style) - 0.5) * s.size));
   const firstInset = (row: { text: string; at: number } | undefined) => {
     if (!row) return spec.size / 2;
     let inset = 0;
@@ -267,4 +273,29 @@ function inkOf(ink: Rect, left: number, right: number, top: number, bottom: numb
   return right > left && bottom > top
     ? unionRect(ink, { x: left, y: top, w: right - left, h: bottom - top })
     : ink;
+}
+
+/**
+ * The blank before and after a glyph along a column, unscaled: an upright one's above its ink in its em box (whose
+ * top is `top` above the baseline) and below it; a turned one's side bearings.
+ */
+function blanks(
+  upright: boolean,
+  m: {
+    width: number;
+    actualBoundingBoxLeft: number;
+    actualBoundingBoxRight: number;
+    actualBoundingBoxAscent: number;
+    actualBoundingBoxDescent: number;
+  },
+  top: number,
+  size: number,
+): [number, number] {
+  if (upright) {
+    return [
+      Math.max(0, top - m.actualBoundingBoxAscent),
+      Math.max(0, size - top - m.actualBoundingBoxDescent),
+    ];
+  }
+  return [Math.max(0, -m.actualBoundingBoxLeft), Math.max(0, m.width - m.actualBoundingBoxRight)];
 }

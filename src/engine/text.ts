@@ -397,6 +397,17 @@ export interface DrawStyle extends GlyphForm {
   readonly color: RGB;
   /** Those of the faux styles it has on (text-decoration.ts), measured in ems of the glyphs' `size`. */
   readonly faux: FauxStyles;
+  /** The share of the blank beside each glyph taken out (tsume, 比例间距; 0: none). */
+  readonly tsume: number;
+}
+
+/** A stretch's advance and ink box as drawn (its glyphs' scales applied), px. */
+interface PieceMetrics {
+  readonly width: number;
+  readonly actualBoundingBoxLeft: number;
+  readonly actualBoundingBoxRight: number;
+  readonly actualBoundingBoxAscent: number;
+  readonly actualBoundingBoxDescent: number;
 }
 
 /** The characters a style draws for `text`: capitals where it sets them. */
@@ -481,10 +492,11 @@ function styledMeasure(spec: TextSpec, vertical = false) {
       // by its first character's kerning (its `lead`) and ends one kerning short (`kern`).
       const spacing = vertical ? 0 : (tracking + kern) / form.scaleX;
       const faux = fauxOf(r.style);
-      const key = JSON.stringify([font, spacing, color.r, color.g, color.b, faux, form]);
+      const tsume = settingsOf(r.style).tsume ?? 0;
+      const key = JSON.stringify([font, spacing, color.r, color.g, color.b, faux, form, tsume]);
       let k = keys.get(key);
       if (k === undefined) {
-        k = styles.push({ ...form, font, spacing, color, faux }) - 1;
+        k = styles.push({ ...form, font, spacing, color, faux, tsume }) - 1;
         families.push(family);
         keys.set(key, k);
       }
@@ -519,19 +531,40 @@ function styledMeasure(spec: TextSpec, vertical = false) {
     return [{ ...at, start: from, end: from }];
   };
   /** `text` in style `k` (the context set to it): what is drawn, and its metrics with the glyphs' scale. */
-  const metrics = (k: number, text: string) => {
+  const scaled = (st: DrawStyle, m: ReturnType<SKRSContext2D['measureText']>): PieceMetrics => ({
+    width: m.width * st.scaleX,
+    actualBoundingBoxLeft: m.actualBoundingBoxLeft * st.scaleX,
+    actualBoundingBoxRight: m.actualBoundingBoxRight * st.scaleX,
+    actualBoundingBoxAscent: m.actualBoundingBoxAscent * st.scaleY,
+    actualBoundingBoxDescent: m.actualBoundingBoxDescent * st.scaleY,
+  });
+  const metrics = (
+    k: number,
+    text: string,
+  ): PieceMetrics & { shown: string; parts?: { text: string; dx: number; m: PieceMetrics }[] } => {
     use(k);
     const st = styles[k]!;
     const shown = shownText(st, text);
-    const m = ctx.measureText(shown);
-    return {
-      shown,
-      width: m.width * st.scaleX,
-      actualBoundingBoxLeft: m.actualBoundingBoxLeft * st.scaleX,
-      actualBoundingBoxRight: m.actualBoundingBoxRight * st.scaleX,
-      actualBoundingBoxAscent: m.actualBoundingBoxAscent * st.scaleY,
-      actualBoundingBoxDescent: m.actualBoundingBoxDescent * st.scaleY,
-    };
+    const whole = scaled(st, ctx.measureText(shown));
+    if (st.tsume === 0) return { shown, ...whole };
+    // Tsume: each character on its own, the blank between its ink and its advance (the tracking after it left
+    // alone) trimmed by the share on both sides, the glyph itself unchanged.
+    const parts: { text: string; dx: number; m: PieceMetrics }[] = [];
+    let x = 0;
+    for (const ch of shown) {
+      const m = scaled(st, ctx.measureText(ch));
+      const advance = m.width - st.spacing * st.scaleX;
+      const inked = ch.trim() !== '' && m.actualBoundingBoxLeft + m.actualBoundingBoxRight > 0;
+      const left = inked ? Math.max(0, -m.actualBoundingBoxLeft) : 0;
+      const right = inked ? Math.max(0, advance - m.actualBoundingBoxRight) : 0;
+      parts.push({
+        text: ch,
+        dx: x - st.tsume * left,
+        m: { ...m, width: m.width - st.tsume * (left + right) },
+      });
+      x += m.width - st.tsume * (left + right);
+    }
+    return { shown, ...whole, width: x, parts };
   };
   const measure = (s: string, at: number): number => {
     let width = 0;
@@ -642,9 +675,19 @@ export function layoutText(spec: TextSpec): TextLayout {
         if (piece.trim() !== '') {
           const style = styles[seg.style]!;
           const at = px + seg.lead;
-          pieces.push({ text: m.shown, x: at, style: seg.style, width: m.width - seg.kern });
-          const grown = fauxInk(style, m, at, baseline - style.rise);
-          if (grown.w > 0 && grown.h > 0) ink = unionRect(ink, grown);
+          // A stretch in tsume is drawn a character at a time, each where its trimmed blanks put it.
+          for (const part of m.parts ?? [{ text: m.shown, dx: 0, m }]) {
+            if (part.text.trim() === '') continue;
+            const last = part === m.parts?.at(-1) || !m.parts;
+            pieces.push({
+              text: part.text,
+              x: at + part.dx,
+              style: seg.style,
+              width: part.m.width - (last ? seg.kern : 0),
+            });
+            const grown = fauxInk(style, part.m, at + part.dx, baseline - style.rise);
+            if (grown.w > 0 && grown.h > 0) ink = unionRect(ink, grown);
+          }
         }
         px += m.width + kerned(seg);
       }

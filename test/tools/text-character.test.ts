@@ -161,6 +161,39 @@ describe('style_text_range: the character panel’s other settings', () => {
     expect(Buffer.from(text(s, name).raster.data).equals(Buffer.from(before.data))).toBe(true);
   });
 
+  it('tightens CJK punctuation with tsume (比例间距): the blank beside the comma taken out, in rows and columns', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { width: 800, height: 600 });
+    await ok(s, 'create_text_layer', { text: '春季，新品', x: 40, y: 40, font_size: 80 });
+    const name = '春季，新品';
+    const width = () => {
+      const [l, , r] = inkBox(text(s, name).raster);
+      return r - l;
+    };
+    const plain = width();
+    const out = await ok(s, 'style_text_range', { name, text: '，', tsume: 100 });
+    expect((out.text as { styles: unknown[] }).styles).toContainEqual(
+      expect.objectContaining({ text: '，', tsume: 100 }),
+    );
+    // The full-width comma's ink is a fifth of its em: most of its 80 px cell goes, the glyph stays.
+    const tight = width();
+    expect(plain - tight).toBeGreaterThan(40);
+    expect(plain - tight).toBeLessThan(80);
+    await ok(s, 'save_document_as', { path: 'tsume.psd' });
+    const record = await agTextOf(s, 'tsume.psd', name);
+    expect(record.styleRuns?.map((r) => [r.length, r.style.tsume])).toEqual([
+      [2, 0],
+      [1, 1],
+      [2, 0],
+    ]);
+    // In a column the comma's cell shrinks along it the same way.
+    await ok(s, 'set_text_orientation', { name, orientation: 'vertical' });
+    const [, t, , b] = inkBox(text(s, name).raster);
+    await ok(s, 'style_text_range', { name, text: '，', tsume: 0 });
+    const [, t0, , b0] = inkBox(text(s, name).raster);
+    expect(b0 - t0 - (b - t)).toBeGreaterThan(40);
+  });
+
   it('sets every character’s leading and tracking from set_text_spacing, as the panel with the layer chosen', async () => {
     const s = newSession();
     await ok(s, 'create_document', { width: 600, height: 300 });
@@ -185,6 +218,8 @@ describe('style_text_range: the character panel’s other settings', () => {
       { baseline_shift: 6000 },
       { tracking: 20000 },
       { kerning: 1001 },
+      { tsume: 101 },
+      { tsume: -1 },
       { kerning: 2.5 },
       { leading: -1 },
       { caps: 'bold' },
@@ -195,7 +230,7 @@ describe('style_text_range: the character panel’s other settings', () => {
     const none = await refused(s, 'style_text_range', { name, text: 'Sale' }, 'invalid_arguments');
     // It names what could be given: every parameter but those naming the characters.
     expect(none.message).toMatch(
-      /font_size、color、font_name.*kerning、baseline_shift.*caps、position、upright_roman 之一/,
+      /font_size、color、font_name.*kerning、baseline_shift.*caps、position、upright_roman、tsume 之一/,
     );
     expect(none.message).not.toMatch(/occurrence/);
     const same = await ok(s, 'style_text_range', {

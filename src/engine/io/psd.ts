@@ -1418,8 +1418,6 @@ function textFill(c: AgColor | undefined): AgColor | undefined {
 /** Character attributes a TextSpec does not hold, with the value that means "not used" and their names. */
 const TEXT_STYLE_DEFAULTS: readonly (readonly [keyof AgTextStyle, unknown, string])[] = [
   ['strokeFlag', false, '文字描边'],
-  // Tsume, which trims the space beside each glyph: Photoshop's renderings show it, the engine does not draw it yet.
-  ['tsume', 0, '比例间距'],
 ];
 
 /**
@@ -1485,6 +1483,7 @@ function agSettings(s: CharacterSettings): Partial<AgTextStyle> {
     caps,
     position,
     upright,
+    tsume,
   } = settingsOf(s);
   return {
     ...(leading !== undefined ? { autoLeading: false, leading } : { autoLeading: true }),
@@ -1498,6 +1497,7 @@ function agSettings(s: CharacterSettings): Partial<AgTextStyle> {
     fontBaseline: position === 'superscript' ? 1 : position === 'subscript' ? 2 : 0,
     // Photoshop's Standard Vertical Roman Alignment: 2 turns half-width characters in a column, 1 stands them up.
     baselineDirection: upright ? 1 : 2,
+    tsume: tsume ?? 0,
   };
 }
 
@@ -1506,6 +1506,7 @@ function settingsOfAg(st: AgTextStyle, vertical: boolean): CharacterSettings {
   return settingsOf({
     // Read in vertical text only: Photoshop writes 1 into horizontal text too, where it draws nothing.
     upright: vertical && st.baselineDirection === 1 ? true : undefined,
+    tsume: st.tsume,
     leading: st.autoLeading !== true ? st.leading : undefined,
     tracking: st.tracking,
     kerning: st.kerning,

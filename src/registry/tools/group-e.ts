@@ -865,7 +865,7 @@ export const groupE = [
     labelEn: 'Character Style',
     effect: 'write',
     idempotent: true,
-    description: `只改 name 指定的文字图层中一部分文字的字体、字号、颜色或其他字符样式（并将其设为当前图层），如在 Photoshop 中用文字工具选中几个字后在字符面板中修改：标题中的价格放大变红、一个词改粗体、商标符号改上标、几个字压扁或收紧等；其余文字不变。text 为要改的文字，须与图层中的文字完全一致（区分大小写，可跨行）；text 中的 \\n 表示换行；occurrence 为改第几处（从 1 起），省略时改所有出现处。font_size 为字号（像素），大于 0，最大 5000；color 为十六进制颜色，如 #ff0000；font_name 为字体名称（找不到时按字重用内置中文字体渲染）；faux_bold、faux_italic、underline、strikethrough 为 Photoshop 字符面板的仿粗体、仿斜体、下划线、删除线，true 加上、false 去掉（只有一种字重的中文字体常用仿粗体加粗）；leading 为这些字的行距（像素，0 为自动：字号的 120%），一行的行距取其中最大的；tracking 为字距，千分之一字宽，${TRACKING_MIN} 到 ${TRACKING_MAX}，0 为不加；kerning 为字偶间距（Photoshop 在两个字之间设的手动字偶间距），加在所改每个字之前，千分之一字宽，${KERNING_MIN} 到 ${KERNING_MAX}，负数收紧（如 AV 之间改 V 为 -80），0 为不加；baseline_shift 为基线偏移（像素，正数上移、负数下移，0 为不偏移）；horizontal_scale、vertical_scale 为水平、垂直缩放（百分比，${SCALE_MIN_PERCENT} 到 ${SCALE_MAX_PERCENT}，100 为原样；中文标题常压扁或拉长）；caps 为 all_caps 全部大写、small_caps 小型大写（小写字母画成 70% 大小的大写）或 normal 正常（只改显示，文字内容不变）；position 为 superscript 上标、subscript 下标（字号的 58.3%，升高或降低字号的 33.3%，如 ™、m²、H₂O）或 normal 正常；upright_roman 为 true 时直排文字中的拉丁字母、数字等半角字符直立（每字占一个字宽），false 恢复为顺时针旋转 90°（Photoshop 的“标准垂直罗马对齐方式”），只影响直排文字；以上至少给出一项。每行的行高随该行最大的字（自动行距时），点文字的锚点随第一个字。之后用 set_text_content 修改文字时，保留的字保持各自的样式，新输入的字取被替换的第一个字（或其前一个字）的样式；set_text_color、set_text_size、set_text_font、set_text_spacing 的行距和字距修改整个图层的所有文字。`,
+    description: `只改 name 指定的文字图层中一部分文字的字体、字号、颜色或其他字符样式（并将其设为当前图层），如在 Photoshop 中用文字工具选中几个字后在字符面板中修改：标题中的价格放大变红、一个词改粗体、商标符号改上标、几个字压扁或收紧等；其余文字不变。text 为要改的文字，须与图层中的文字完全一致（区分大小写，可跨行）；text 中的 \\n 表示换行；occurrence 为改第几处（从 1 起），省略时改所有出现处。font_size 为字号（像素），大于 0，最大 5000；color 为十六进制颜色，如 #ff0000；font_name 为字体名称（找不到时按字重用内置中文字体渲染）；faux_bold、faux_italic、underline、strikethrough 为 Photoshop 字符面板的仿粗体、仿斜体、下划线、删除线，true 加上、false 去掉（只有一种字重的中文字体常用仿粗体加粗）；leading 为这些字的行距（像素，0 为自动：字号的 120%），一行的行距取其中最大的；tracking 为字距，千分之一字宽，${TRACKING_MIN} 到 ${TRACKING_MAX}，0 为不加；kerning 为字偶间距（Photoshop 在两个字之间设的手动字偶间距），加在所改每个字之前，千分之一字宽，${KERNING_MIN} 到 ${KERNING_MAX}，负数收紧（如 AV 之间改 V 为 -80），0 为不加；baseline_shift 为基线偏移（像素，正数上移、负数下移，0 为不偏移）；horizontal_scale、vertical_scale 为水平、垂直缩放（百分比，${SCALE_MIN_PERCENT} 到 ${SCALE_MAX_PERCENT}，100 为原样；中文标题常压扁或拉长）；caps 为 all_caps 全部大写、small_caps 小型大写（小写字母画成 70% 大小的大写）或 normal 正常（只改显示，文字内容不变）；position 为 superscript 上标、subscript 下标（字号的 58.3%，升高或降低字号的 33.3%，如 ™、m²、H₂O）或 normal 正常；upright_roman 为 true 时直排文字中的拉丁字母、数字等半角字符直立（每字占一个字宽），false 恢复为顺时针旋转 90°（Photoshop 的“标准垂直罗马对齐方式”），只影响直排文字；tsume 为比例间距（百分比，0 到 100：去掉每个字两侧空白的比例，字形不变，中文标点常用，0 为不去）；以上至少给出一项。每行的行高随该行最大的字（自动行距时），点文字的锚点随第一个字。之后用 set_text_content 修改文字时，保留的字保持各自的样式，新输入的字取被替换的第一个字（或其前一个字）的样式；set_text_color、set_text_size、set_text_font、set_text_spacing 的行距和字距修改整个图层的所有文字。`,
     parameters: {
       type: 'object',
       properties: {
@@ -898,6 +898,7 @@ export const groupE = [
           enum: TEXT_POSITIONS,
         },
         upright_roman: { type: 'boolean', description: '直排时半角字符直立：true 直立，false 旋转 90°' },
+        tsume: { type: 'number', description: '比例间距（百分比，0-100），去掉字两侧空白的比例' },
       },
       required: ['name', 'text'],
     },
@@ -913,6 +914,7 @@ export const groupE = [
       baseline_shift: { min: -MAX_BASELINE_SHIFT, max: MAX_BASELINE_SHIFT, unit: 'px' },
       horizontal_scale: { min: SCALE_MIN_PERCENT, max: SCALE_MAX_PERCENT, unit: '%' },
       vertical_scale: { min: SCALE_MIN_PERCENT, max: SCALE_MAX_PERCENT, unit: '%' },
+      tsume: { min: 0, max: 100, unit: '%' },
     },
   }),
   defineTool({

@@ -82,6 +82,7 @@ export const SETTING_PARAMS = {
   caps: 'caps',
   position: 'position',
   upright: 'upright_roman',
+  tsume: 'tsume',
 } as const;
 
 /**
