@@ -148,16 +148,26 @@ describe('the paragraph panel of the type tool', () => {
     const shift = panel.getByLabel('基线偏移');
     await shift.fill('-10');
     await shift.press('Enter');
+    const tsume = panel.getByLabel('比例间距');
+    await expect(tsume.inputValue()).resolves.toBe('0');
+    await tsume.fill('50');
+    await tsume.press('Enter');
     const all = { name: 'New 新品', text: 'New 新品', occurrence: 1 };
-    await eventually(() => sent.length).toBe(4);
+    await eventually(() => sent.length).toBe(5);
     expect(sent).toEqual([
       { ...all, caps: 'all_caps' },
       { ...all, caps: 'small_caps' },
       { ...all, horizontal_scale: 130 },
       { ...all, baseline_shift: -10 },
+      { ...all, tsume: 50 },
     ]);
     const text = (await activeLayers(studio.url, id)).find((l) => l.text)!.text!;
-    expect(text.character).toEqual({ baseline_shift: -10, horizontal_scale: 130, caps: 'small_caps' });
+    expect(text.character).toEqual({
+      baseline_shift: -10,
+      horizontal_scale: 130,
+      caps: 'small_caps',
+      tsume: 50,
+    });
     await eventually(() => wide.inputValue()).toBe('130');
     // Characters set differently show a blank field, as Photoshop's panel does.
     await okCalls(studio.url, id, [

@@ -1,6 +1,6 @@
 /**
  * Photoshop's character and paragraph panels for a text layer, opened from the type tool's options bar (段落): a
- * field for each setting set_text_spacing takes, and for the character panel's scales and baseline shift
+ * field for each setting set_text_spacing takes, and for the character panel's tsume, scales and baseline shift
  * (style_text_range's, for every character) — labels, ranges and units the registry's — showing the layer's
  * value (blank where its characters differ) and changing it when Enter is pressed or the field is left, as the
  * panels' fields do. A value outside the setting's range is not sent; the field goes back to the layer's. Above
@@ -31,9 +31,13 @@ const CURRENT: Readonly<Record<string, (t: TextNode) => number>> = {
   space_after: (t) => t.space?.after ?? 0,
 };
 
-type CharacterField = 'horizontal_scale' | 'vertical_scale' | 'baseline_shift';
-/** The character panel's fields style_text_range sets for every character, each at its value when not set. */
+type CharacterField = 'tsume' | 'horizontal_scale' | 'vertical_scale' | 'baseline_shift';
+/**
+ * The character panel's fields style_text_range sets for every character, each at its value when not set, in the
+ * panel's order after leading and tracking: 比例间距, 垂直缩放, 水平缩放, 基线偏移.
+ */
 const CHARACTER_DEFAULTS: Readonly<Record<CharacterField, number>> = {
+  tsume: 0,
   vertical_scale: 100,
   horizontal_scale: 100,
   baseline_shift: 0,
