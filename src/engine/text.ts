@@ -27,7 +27,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
-import { TEXT_BASELINE_EM } from '../registry/tools/text-params.js';
+import { METRIC_TWINS, TEXT_BASELINE_EM } from '../registry/tools/text-params.js';
 import { fail } from './errors.js';
 import type { CharacterSettings, FauxStyles, Raster, Rect, RGB, TextMatrix, TextSpec } from './model.js';
 import { alphaBounds, cropRaster, EMPTY_RECT, isEmptyRect, unionRect } from './raster.js';
@@ -206,21 +206,6 @@ export function resolveFont(requested: string | undefined): ResolvedFont {
   }
   return { family: ensureWeight(weightIn(requested ?? '')), fallback: true };
 }
-
-/**
- * Free fonts drawn in place of a font that is not installed, by its `normalise`d names, where their advance widths
- * and vertical metrics are the original's (Liberation's, Debian's `fonts-liberation`, made to be: Arial's, Times New
- * Roman's and Courier New's exactly, Adobe's Times-Roman's within about 2 %): the lines break and stand where
- * Photoshop sets them, only the glyphs' shapes differ. Regular weights only: a bold or italic
- * name has its own PostScript name, and falls back as any other missing font.
- */
-const METRIC_TWINS: ReadonlyMap<string, string> = new Map([
-  ...['arial', 'arialmt', 'helvetica'].map((n) => [n, 'Liberation Sans'] as const),
-  ...['timesnewroman', 'timesnewromanpsmt', 'times', 'timesroman'].map(
-    (n) => [n, 'Liberation Serif'] as const,
-  ),
-  ...['couriernew', 'couriernewpsmt'].map((n) => [n, 'Liberation Mono'] as const),
-]);
 
 /** Style words a family name may end with, as PostScript names spell them after the hyphen. */
 const STYLE_WORDS: ReadonlyMap<string, string> = new Map(

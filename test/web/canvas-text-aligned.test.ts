@@ -96,6 +96,11 @@ describe('aligned text edited in place', () => {
       const title = await onCanvas(page, 300, 90);
       await page.mouse.click(title.x, title.y);
       await eventually(() => editor.count()).toBe(1);
+      // Arial is missing here: the box types in Liberation Sans, its metric twin, as the server draws the layer.
+      const family = await editor.evaluate(
+        (e) => e.ownerDocument.defaultView!.getComputedStyle(e).fontFamily,
+      );
+      expect(family).toMatch(/^"?ArialMT"?, "?Liberation Sans"?/);
       const t = (await editor.boundingBox())!;
       const centre = await onCanvas(page, 300, 0);
       expect(Math.abs(t.x + t.width / 2 - centre.x)).toBeLessThanOrEqual(2);

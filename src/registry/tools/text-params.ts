@@ -6,6 +6,22 @@
 export const MAX_LEADING = 5000;
 export const TRACKING_MIN = -1000;
 export const TRACKING_MAX = 10000;
+/**
+ * Free fonts drawn in place of a font that is not installed, by the font's name lowercased without spaces, hyphens
+ * or underscores, where their advance widths and vertical metrics are the original's (Liberation's, Debian's
+ * `fonts-liberation`, made to be: Arial's, Times New Roman's and Courier New's exactly, Adobe's Times-Roman's within
+ * about 2 %): the lines break and stand where Photoshop sets them, only the glyphs' shapes differ. Regular weights
+ * only: a bold or italic name has its own PostScript name, and falls back as any other missing font. The engine
+ * draws with them; the studio's typing box shows them.
+ */
+export const METRIC_TWINS: ReadonlyMap<string, string> = new Map([
+  ...['arial', 'arialmt', 'helvetica'].map((n) => [n, 'Liberation Sans'] as const),
+  ...['timesnewroman', 'timesnewromanpsmt', 'times', 'timesroman'].map(
+    (n) => [n, 'Liberation Serif'] as const,
+  ),
+  ...['couriernew', 'couriernewpsmt'].map((n) => [n, 'Liberation Mono'] as const),
+]);
+
 /** Photoshop's manual kerning between two characters, thousandths of an em. */
 export const KERNING_MIN = -1000;
 export const KERNING_MAX = 1000;

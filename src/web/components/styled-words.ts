@@ -8,6 +8,7 @@
  */
 import {
   FAUX_BOLD_EM,
+  METRIC_TWINS,
   SUBSCRIPT_POSITION,
   SUBSCRIPT_SIZE,
   SUPERSCRIPT_POSITION,
@@ -28,12 +29,17 @@ export type WordStyle = NonNullable<TextEdit['styles']>[number];
 /** The bundled font's weights by the word their family name ends in, as CSS weights. */
 const BUNDLED_WEIGHTS: Record<string, number> = { Light: 300, DemiLight: 350, Medium: 500, Bold: 700 };
 
-/** How the box shows `font`: a bundled weight as the page's bundled font at that weight, another by its name. */
+/**
+ * How the box shows `font`: a bundled weight as the page's bundled font at that weight, another by its name, then by
+ * the free twin the server draws it with when it is missing (METRIC_TWINS: Arial's Liberation Sans…).
+ */
 export function previewFont(font: string | null): { fontFamily?: string; fontWeight?: number } {
   if (!font) return {};
   const weight = /^Noto Sans SC (\w+)$/.exec(font)?.[1];
   if (weight && BUNDLED_WEIGHTS[weight]) return { fontWeight: BUNDLED_WEIGHTS[weight] };
-  return { fontFamily: `"${font.replace(/["\\]/g, '')}", "Noto Sans SC", sans-serif` };
+  const twin = METRIC_TWINS.get(font.toLowerCase().replace(/[\s_-]+/g, ''));
+  const names = [font.replace(/["\\]/g, ''), ...(twin ? [twin] : [])].map((n) => `"${n}"`);
+  return { fontFamily: `${names.join(', ')}, "Noto Sans SC", sans-serif` };
 }
 
 /** Superscript and subscript as the server draws them: size and rise, in ems. */
