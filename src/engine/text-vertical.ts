@@ -14,8 +14,8 @@
  *   cannot ask for it). Latin letters, digits and other half-width characters are turned a quarter clockwise
  *   (Photoshop's Standard Vertical Roman Alignment, on by default), their em box centred on the line (a Latin
  *   font's ascent and descent); each takes its own advance. Tracking is added after every character along the
- *   column, manual kerning before it. Turned Latin, in point and paragraph text and each alignment, stands within 2 px of Photoshop's own
- *   renderings (text-photoshop.test.ts).
+ *   column, manual kerning before it. Turned Latin, in point and paragraph text and each alignment, stands within
+ *   2 px of Photoshop's own renderings (text-photoshop.test.ts).
  * - The other character settings (text-character.ts) act in the line's frame, a vertical line being a horizontal
  *   one turned a quarter clockwise: a baseline shift, superscript or subscript moves characters right (positive) or
  *   left, as Adobe documents for its text engine's vertical text; the horizontal scale runs down the column, the

@@ -563,13 +563,21 @@ function styledMeasure(spec: TextSpec, vertical = false) {
    * box (TEXT_BASELINE_EM), another font's ascent and descent centred on the em (its fontBoundingBox), which is
    * where Photoshop stands a Latin font's turned letters in a column.
    */
+  const emTops: number[] = [];
   const emTop = (k: number): number => {
-    if (isBundledFamily(families[k]!)) return TEXT_BASELINE_EM;
-    use(k);
-    const m = ctx.measureText('H');
-    const size = styles[k]!.size;
-    const centre = (m.fontBoundingBoxAscent - m.fontBoundingBoxDescent) / 2 / size;
-    return Number.isFinite(centre) && size > 0 ? 0.5 + centre : TEXT_BASELINE_EM;
+    // Asked for every character of a column: measured once a style.
+    const known = emTops[k];
+    if (known !== undefined) return known;
+    let top = TEXT_BASELINE_EM;
+    if (!isBundledFamily(families[k]!)) {
+      use(k);
+      const m = ctx.measureText('H');
+      const size = styles[k]!.size;
+      const centre = (m.fontBoundingBoxAscent - m.fontBoundingBoxDescent) / 2 / size;
+      if (Number.isFinite(centre) && size > 0) top = 0.5 + centre;
+    }
+    emTops[k] = top;
+    return top;
   };
   /** Style `k`'s "d" height, px: how far below its box's top paragraph text's first baseline lies. */
   const ascent = (k: number): number => {
