@@ -27,7 +27,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
-import { METRIC_TWINS, TEXT_BASELINE_EM } from '../registry/tools/text-params.js';
+import { fontKey, TEXT_BASELINE_EM, twinOf } from '../registry/tools/text-params.js';
 import { fail } from './errors.js';
 import type { CharacterSettings, FauxStyles, Raster, Rect, RGB, TextMatrix, TextSpec } from './model.js';
 import { alphaBounds, cropRaster, EMPTY_RECT, isEmptyRect, unionRect } from './raster.js';
@@ -87,10 +87,6 @@ const MIN_TEXT_SIZE = 0.01;
 /** Layer names Photoshop gives text layers: the first characters of the text. */
 const AUTO_NAME_CHARS = 20;
 
-function normalise(name: string): string {
-  return name.toLowerCase().replace(/[\s_-]+/g, '');
-}
-
 /**
  * Other names of the bundled font, by weight: the family and PostScript names under which Noto Sans CJK SC
  * (Source Han Sans SC, 思源黑体, under another name) is known. Regular also answers to the bare family names.
@@ -111,8 +107,8 @@ const NAME_STEMS = [
 const WEIGHT_BY_NAME = new Map<string, Weight>();
 for (const weight of WEIGHTS) {
   for (const stem of NAME_STEMS) {
-    WEIGHT_BY_NAME.set(normalise(`${stem} ${weight}`), weight);
-    if (weight === 'Regular') WEIGHT_BY_NAME.set(normalise(stem), weight);
+    WEIGHT_BY_NAME.set(fontKey(`${stem} ${weight}`), weight);
+    if (weight === 'Regular') WEIGHT_BY_NAME.set(fontKey(stem), weight);
   }
 }
 
@@ -121,7 +117,7 @@ for (const weight of WEIGHTS) {
  * a font that is not installed: "Microsoft YaHei Bold" falls back to the bundled Bold, not to Regular.
  */
 function weightIn(requested: string): Weight {
-  const n = normalise(requested);
+  const n = fontKey(requested);
   if (/中粗/.test(n)) return 'Medium';
   if (/semibold|demibold|extrabold|ultrabold|bold|heavy|black|粗/.test(n)) return 'Bold';
   if (/medium/.test(n)) return 'Medium';
@@ -190,17 +186,17 @@ export interface ResolvedFont {
  */
 export function resolveFont(requested: string | undefined): ResolvedFont {
   ensureBundledFont();
-  const want = normalise(requested ?? '');
+  const want = fontKey(requested ?? '');
   if (want === '') return { family: BUNDLED_FONT, fallback: false };
   const bundled = WEIGHT_BY_NAME.get(want);
   if (bundled) return { family: ensureWeight(bundled), fallback: false };
   for (const f of GlobalFonts.families) {
-    const have = normalise(f.family);
+    const have = fontKey(f.family);
     if (have === want || `${have}regular` === want) {
       return { family: f.family, fallback: false };
     }
   }
-  const twin = METRIC_TWINS.get(want);
+  const twin = twinOf(want);
   if (twin && GlobalFonts.families.some((f) => f.family === twin)) {
     return { family: twin, fallback: true, twin: true };
   }
@@ -236,7 +232,7 @@ const STYLE_WORDS: ReadonlyMap<string, string> = new Map(
 
 /**
  * PostScript names of fonts a designer in China names by their Chinese (or spaced) family name, by the family name
- * as `normalise` spells it: Photoshop looks a PSD's font up by PostScript name.
+ * as `fontKey` spells it: Photoshop looks a PSD's font up by PostScript name.
  */
 const POSTSCRIPT_FAMILIES: ReadonlyMap<string, string> = new Map([
   ['微软雅黑', 'MicrosoftYaHei'],
@@ -279,7 +275,7 @@ function isPostScriptName(name: string): boolean {
 export function psdFontName(font: string): string {
   const name = font.trim();
   if (isPostScriptName(name)) return name;
-  const weight = WEIGHT_BY_NAME.get(normalise(name));
+  const weight = WEIGHT_BY_NAME.get(fontKey(name));
   if (weight) return `NotoSansHans-${weight}`;
   const words = name.split(/[\s_]+/).filter((w) => w !== '');
   const styles: string[] = [];
@@ -287,7 +283,7 @@ export function psdFontName(font: string): string {
     styles.unshift(STYLE_WORDS.get(words.pop()!.toLowerCase())!);
   }
   const family = words.join(' ');
-  const known = POSTSCRIPT_FAMILIES.get(normalise(family));
+  const known = POSTSCRIPT_FAMILIES.get(fontKey(family));
   const base = known ?? family.replace(/[\s-]+/g, '');
   if (!isPostScriptName(base)) return name;
   const style = styles.filter((w) => w !== 'Regular' && w !== 'Normal').join('');
@@ -300,7 +296,7 @@ export function psdFontName(font: string): string {
  * 思源黑体 Bold…) as that weight's family alias, 'Noto Sans SC Bold'; any other name as it is.
  */
 export function fontShownAs(font: string): string {
-  const weight = WEIGHT_BY_NAME.get(normalise(font));
+  const weight = WEIGHT_BY_NAME.get(fontKey(font));
   return weight ? familyOf(weight) : font;
 }
 

@@ -22,6 +22,16 @@ export const METRIC_TWINS: ReadonlyMap<string, string> = new Map([
   ...['couriernew', 'couriernewpsmt'].map((n) => [n, 'Liberation Mono'] as const),
 ]);
 
+/** A font name as the twins and installed families are compared: lower case, without spaces, hyphens or underscores. */
+export function fontKey(name: string): string {
+  return name.toLowerCase().replace(/[\s_-]+/g, '');
+}
+
+/** The metric twin of `font` (METRIC_TWINS), whatever its case and spacing; undefined when it has none. */
+export function twinOf(font: string): string | undefined {
+  return METRIC_TWINS.get(fontKey(font));
+}
+
 /** Photoshop's manual kerning between two characters, thousandths of an em. */
 export const KERNING_MIN = -1000;
 export const KERNING_MAX = 1000;

@@ -8,11 +8,11 @@
  */
 import {
   FAUX_BOLD_EM,
-  METRIC_TWINS,
   SUBSCRIPT_POSITION,
   SUBSCRIPT_SIZE,
   SUPERSCRIPT_POSITION,
   SUPERSCRIPT_SIZE,
+  twinOf,
 } from '../../registry/tools/text-params.js';
 import type { TextEdit } from './TextTool.js';
 
@@ -37,7 +37,7 @@ export function previewFont(font: string | null): { fontFamily?: string; fontWei
   if (!font) return {};
   const weight = /^Noto Sans SC (\w+)$/.exec(font)?.[1];
   if (weight && BUNDLED_WEIGHTS[weight]) return { fontWeight: BUNDLED_WEIGHTS[weight] };
-  const twin = METRIC_TWINS.get(font.toLowerCase().replace(/[\s_-]+/g, ''));
+  const twin = twinOf(font);
   const names = [font.replace(/["\\]/g, ''), ...(twin ? [twin] : [])].map((n) => `"${n}"`);
   return { fontFamily: `${names.join(', ')}, "Noto Sans SC", sans-serif` };
 }
