@@ -27,7 +27,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
-import { fontKey, TEXT_BASELINE_EM, twinOf } from '../registry/tools/text-params.js';
+import { fontKey, TEXT_BASELINE_EM, twinFace, twinOf } from '../registry/tools/text-params.js';
 import { fail } from './errors.js';
 import type { CharacterSettings, FauxStyles, Raster, Rect, RGB, TextMatrix, TextSpec } from './model.js';
 import { alphaBounds, cropRaster, EMPTY_RECT, isEmptyRect, unionRect } from './raster.js';
@@ -197,10 +197,18 @@ export function resolveFont(requested: string | undefined): ResolvedFont {
     }
   }
   const twin = twinOf(want);
-  if (twin && GlobalFonts.families.some((f) => f.family === twin)) {
-    return { family: twin, fallback: true, twin: true };
-  }
+  if (twin && hasFace(twin)) return { family: twin, fallback: true, twin: true };
   return { family: ensureWeight(weightIn(requested ?? '')), fallback: true };
+}
+
+/** Whether the twin face `name` ("Liberation Sans Bold") is installed: its family, with a face of its weight and slant. */
+function hasFace(name: string): boolean {
+  const face = twinFace(name);
+  const family = face && GlobalFonts.families.find((f) => f.family === face.family);
+  return (
+    family?.styles.some((s) => s.weight >= 600 === face!.bold && (s.style === 'italic') === face!.italic) ??
+    false
+  );
 }
 
 /** Style words a family name may end with, as PostScript names spell them after the hyphen. */
@@ -303,9 +311,14 @@ export function fontShownAs(font: string): string {
 function fontString(size: number, family: string): string {
   const px = Number(size.toFixed(4));
   const quote = (f: string) => `"${f.replace(/["\\]/g, '')}"`;
-  return isBundledFamily(family)
-    ? `${px}px ${quote(family)}`
-    : `${px}px ${quote(family)}, ${quote(BUNDLED_FONT)}`;
+  if (isBundledFamily(family)) return `${px}px ${quote(family)}`;
+  // A twin face is its family's face of that weight and slant (the canvas picks it by the font's style words); the
+  // characters it lacks (CJK) come from the bundled weight of the same boldness, as with a bold font not installed.
+  const face = twinFace(family);
+  if (!face) return `${px}px ${quote(family)}, ${quote(BUNDLED_FONT)}`;
+  const style = `${face.italic ? 'italic ' : ''}${face.bold ? 'bold ' : ''}`;
+  const cjk = face.bold ? ensureWeight('Bold') : BUNDLED_FONT;
+  return `${style}${px}px ${quote(face.family)}, ${quote(cjk)}`;
 }
 
 /** The paragraphs of `content` and where each starts: Photoshop breaks at `\n`, `\r\n` and `\r` alike. */

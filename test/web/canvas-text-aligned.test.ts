@@ -50,7 +50,7 @@ describe('aligned text edited in place', () => {
           text: {
             text: '面料柔软透气适合春季',
             transform: [1, 0, 0, 1, 100, 200],
-            style: { ...style, fontSize: 30 },
+            style: { ...style, font: { name: 'Arial-BoldMT' }, fontSize: 30 },
             paragraphStyle: { justification: 'center', startIndent: 10, endIndent: 10 },
             shapeType: 'box',
             boxBounds: [0, 0, 200, 150],
@@ -140,6 +140,16 @@ describe('aligned text edited in place', () => {
         return [Number.parseFloat(st.paddingLeft ?? ''), Number.parseFloat(st.paddingRight ?? '')];
       });
       expect(padding.map((p) => Math.round(p / corner.scale))).toEqual([10, 10]);
+      // Arial Bold is missing too: typed in its twin's bold face, as the server draws it.
+      const face = await editor.evaluate((e) => {
+        const st = e.ownerDocument.defaultView!.getComputedStyle(e);
+        return { family: st.fontFamily, weight: st.fontWeight, style: st.fontStyle };
+      });
+      expect(face).toEqual({
+        family: expect.stringMatching(/^"?Arial-BoldMT"?, "?Liberation Sans"?/),
+        weight: '700',
+        style: 'normal',
+      });
       const picture = () => page.locator('.artboard img').getAttribute('src');
       const shown = await picture();
       await editor.fill('面料柔软透气');

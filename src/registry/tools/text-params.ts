@@ -10,17 +10,60 @@ export const TRACKING_MAX = 10000;
  * Free fonts drawn in place of a font that is not installed, by the font's name lowercased without spaces, hyphens
  * or underscores, where their advance widths and vertical metrics are the original's (Liberation's, Debian's
  * `fonts-liberation`, made to be: Arial's, Times New Roman's and Courier New's exactly, Adobe's Times-Roman's within
- * about 2 %): the lines break and stand where Photoshop sets them, only the glyphs' shapes differ. Regular weights
- * only: a bold or italic name has its own PostScript name, and falls back as any other missing font. The engine
- * draws with them; the studio's typing box shows them.
+ * about 2 %): the lines break and stand where Photoshop sets them, only the glyphs' shapes differ. Each weight and
+ * slant has its own PostScript name (Arial-BoldMT, TimesNewRomanPS-ItalicMT) and its own twin face, named as
+ * TWIN_FACES spells it ("Liberation Sans Bold"). The engine draws with them; the studio's typing box shows them.
  */
-export const METRIC_TWINS: ReadonlyMap<string, string> = new Map([
-  ...['arial', 'arialmt', 'helvetica'].map((n) => [n, 'Liberation Sans'] as const),
-  ...['timesnewroman', 'timesnewromanpsmt', 'times', 'timesroman'].map(
-    (n) => [n, 'Liberation Serif'] as const,
+export const METRIC_TWINS: ReadonlyMap<string, string> = new Map(
+  (
+    [
+      ['Liberation Sans', '', ['arial', 'arialmt', 'helvetica']],
+      ['Liberation Sans', 'b', ['arialbold', 'arialboldmt', 'helveticabold']],
+      ['Liberation Sans', 'i', ['arialitalic', 'arialitalicmt', 'helveticaoblique']],
+      ['Liberation Sans', 'bi', ['arialbolditalic', 'arialbolditalicmt', 'helveticaboldoblique']],
+      ['Liberation Serif', '', ['timesnewroman', 'timesnewromanpsmt', 'times', 'timesroman']],
+      ['Liberation Serif', 'b', ['timesnewromanbold', 'timesnewromanpsboldmt', 'timesbold']],
+      ['Liberation Serif', 'i', ['timesnewromanitalic', 'timesnewromanpsitalicmt', 'timesitalic']],
+      [
+        'Liberation Serif',
+        'bi',
+        ['timesnewromanbolditalic', 'timesnewromanpsbolditalicmt', 'timesbolditalic'],
+      ],
+      ['Liberation Mono', '', ['couriernew', 'couriernewpsmt']],
+      ['Liberation Mono', 'b', ['couriernewbold', 'couriernewpsboldmt']],
+      ['Liberation Mono', 'i', ['couriernewitalic', 'couriernewpsitalicmt']],
+      ['Liberation Mono', 'bi', ['couriernewbolditalic', 'couriernewpsbolditalicmt']],
+    ] as const
+  ).flatMap(([family, style, names]) =>
+    names.map(
+      (n) => [n, faceName({ family, bold: style.includes('b'), italic: style.includes('i') })] as const,
+    ),
   ),
-  ...['couriernew', 'couriernewpsmt'].map((n) => [n, 'Liberation Mono'] as const),
-]);
+);
+
+/** One face of a twin family: "Liberation Sans Bold Italic" is Liberation Sans, bold and italic. */
+export interface TwinFace {
+  readonly family: string;
+  readonly bold: boolean;
+  readonly italic: boolean;
+}
+
+function faceName(face: TwinFace): string {
+  return `${face.family}${face.bold ? ' Bold' : ''}${face.italic ? ' Italic' : ''}`;
+}
+
+const TWIN_FACES: ReadonlyMap<string, TwinFace> = new Map(
+  ['Liberation Sans', 'Liberation Serif', 'Liberation Mono'].flatMap((family) =>
+    [false, true].flatMap((bold) =>
+      [false, true].map((italic) => [faceName({ family, bold, italic }), { family, bold, italic }] as const),
+    ),
+  ),
+);
+
+/** The family and style of a twin face named as METRIC_TWINS names it; undefined for any other name. */
+export function twinFace(name: string): TwinFace | undefined {
+  return TWIN_FACES.get(name);
+}
 
 /** A font name as the twins and installed families are compared: lower case, without spaces, hyphens or underscores. */
 export function fontKey(name: string): string {

@@ -148,8 +148,8 @@ function measureD(edit: Pick<TextEdit, 'font' | 'size'>) {
   probe ??= document.createElement('canvas').getContext('2d');
   const { size } = edit;
   if (!probe || !(size > 0)) return null;
-  const { fontFamily, fontWeight } = previewFont(edit.font);
-  probe.font = `${fontWeight ?? 400} 100px ${fontFamily ?? '"Noto Sans SC", sans-serif'}`;
+  const { fontFamily, fontWeight, fontStyle } = previewFont(edit.font);
+  probe.font = `${fontStyle ?? ''} ${fontWeight ?? 400} 100px ${fontFamily ?? '"Noto Sans SC", sans-serif'}`;
   return { m: probe.measureText('d'), k: size / 100, size, bundled: fontFamily === undefined };
 }
 

@@ -12,6 +12,7 @@ import {
   SUBSCRIPT_SIZE,
   SUPERSCRIPT_POSITION,
   SUPERSCRIPT_SIZE,
+  twinFace,
   twinOf,
 } from '../../registry/tools/text-params.js';
 import type { TextEdit } from './TextTool.js';
@@ -31,15 +32,25 @@ const BUNDLED_WEIGHTS: Record<string, number> = { Light: 300, DemiLight: 350, Me
 
 /**
  * How the box shows `font`: a bundled weight as the page's bundled font at that weight, another by its name, then by
- * the free twin the server draws it with when it is missing (METRIC_TWINS: Arial's Liberation Sans…).
+ * the free twin the server draws it with when it is missing (METRIC_TWINS: Arial's Liberation Sans, Arial-BoldMT's
+ * Liberation Sans at its bold weight…).
  */
-export function previewFont(font: string | null): { fontFamily?: string; fontWeight?: number } {
+export function previewFont(font: string | null): {
+  fontFamily?: string;
+  fontWeight?: number;
+  fontStyle?: 'italic';
+} {
   if (!font) return {};
   const weight = /^Noto Sans SC (\w+)$/.exec(font)?.[1];
   if (weight && BUNDLED_WEIGHTS[weight]) return { fontWeight: BUNDLED_WEIGHTS[weight] };
   const twin = twinOf(font);
-  const names = [font.replace(/["\\]/g, ''), ...(twin ? [twin] : [])].map((n) => `"${n}"`);
-  return { fontFamily: `${names.join(', ')}, "Noto Sans SC", sans-serif` };
+  const face = twin ? twinFace(twin) : undefined;
+  const names = [font.replace(/["\\]/g, ''), ...(face ? [face.family] : [])].map((n) => `"${n}"`);
+  return {
+    fontFamily: `${names.join(', ')}, "Noto Sans SC", sans-serif`,
+    ...(face?.bold ? { fontWeight: 700 } : {}),
+    ...(face?.italic ? { fontStyle: 'italic' as const } : {}),
+  };
 }
 
 /** Superscript and subscript as the server draws them: size and rise, in ems. */
@@ -62,7 +73,7 @@ export function styleSpan(
   zoom: number,
   vertical = false,
 ) {
-  const { fontFamily, fontWeight } = previewFont(style.font);
+  const { fontFamily, fontWeight, fontStyle } = previewFont(style.font);
   const s = span.style;
   const c = style.character ?? {};
   const positioned = c.position ? POSITIONED[c.position] : { size: 1, rise: 0 };
@@ -87,7 +98,8 @@ export function styleSpan(
   // Half-width characters upright in a column (Photoshop's Standard Vertical Roman Alignment off).
   s.textOrientation = vertical && c.upright_roman ? 'upright' : '';
   const faux = new Set(vertical ? style.faux?.filter((f) => f === 'faux_bold') : style.faux);
-  s.fontStyle = faux.has('faux_italic') ? 'italic' : '';
+  // A twin's italic face, or faux italic's slant.
+  s.fontStyle = fontStyle ?? (faux.has('faux_italic') ? 'italic' : '');
   s.textDecorationLine = [
     faux.has('underline') ? 'underline' : '',
     faux.has('strikethrough') ? 'line-through' : '',
