@@ -157,6 +157,32 @@ describe('paragraph text against Photoshop', () => {
     }
   });
 
+  it('sets a paragraph’s last line as each justification names it, justify-all spread to the box', async () => {
+    // "Lorem ipsum" alone in a 194 px box, Times-Roman: justify-left, -right and -centre set their last line (here
+    // the only one) left, right and centred; justify-all spreads it from edge to edge, its space widened. (Adobe's
+    // Times is 2 % narrower than its twin: the edge each aligns by is compared, and the rows.)
+    const inks: Record<string, readonly number[]> = {};
+    for (const [n, justification, edges] of [
+      [3, 'justify-left', [0]],
+      [4, 'justify-right', [2]],
+      [5, 'justify-center', []],
+      [6, 'justify-all', [0, 2]],
+    ] as const) {
+      const { photoshop, ours, layer } = await bothInks(`paragraph-shapetype1-justification${n}.psd`);
+      expect(layer.text.justification).toBe(justification);
+      const centre = (b: readonly number[]) => (b[0]! + b[2]!) / 2;
+      const picked = (b: readonly number[]) => [
+        ...(edges.length ? edges.map((e) => b[e]!) : [centre(b)]),
+        b[1]!,
+        b[3]!,
+      ];
+      sameInk(picked(ours), picked(photoshop));
+      inks[justification] = ours;
+    }
+    const width = (k: string) => inks[k]![2]! - inks[k]![0]!;
+    expect(width('justify-all')).toBeGreaterThan(width('justify-left') + 15);
+  });
+
   it('sets Japanese in Noto Sans CJK on the rows Photoshop does, centred on the anchor', async () => {
     // NotoSansCJKjp-Regular is drawn with the bundled Noto Sans CJK SC (the same design): the same rows and centre;
     // Photoshop's line is 5 px (3 %) narrower, its kana set a little tighter.
