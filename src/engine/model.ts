@@ -296,6 +296,16 @@ export interface TextRun extends CharacterStyle {
 }
 
 /** One paragraph's alignment, indents and space, where a text's paragraphs differ (a PSD's paragraph runs). */
+/** A text layer's warp: Photoshop's Arc, horizontal, without distortion (text-warp.ts). */
+export interface TextWarp {
+  readonly style: 'arc';
+  /** Photoshop's 弯曲, −100…100 %: up (positive) or down, a half circle at ±100. */
+  readonly bend: number;
+  /** The warped box's top above the first baseline and bottom below the last, in ems of the text's size. */
+  readonly ascent: number;
+  readonly descent: number;
+}
+
 export interface ParagraphSettings {
   readonly justification?: Justification;
   readonly indent?: TextIndent;
@@ -325,6 +335,8 @@ export interface TextSpec extends FauxStyles, CharacterSettings {
   readonly indent?: TextIndent;
   /** Space before and after the paragraphs (text-paragraph.ts); absent: none. */
   readonly space?: TextSpace;
+  /** Photoshop's Arc warp (文字变形 › 扇形) of horizontal point text (text-warp.ts); absent: unwarped. */
+  readonly warp?: TextWarp;
   /**
    * Each paragraph's own settings, first paragraph first, where they differ from one paragraph to the next (the
    * fields above then hold the first paragraph's); absent where every paragraph shares the fields above. A

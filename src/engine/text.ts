@@ -29,7 +29,16 @@ import { dirname, join } from 'node:path';
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { fontKey, TEXT_BASELINE_EM, twinFace, twinOf } from '../registry/tools/text-params.js';
 import { fail } from './errors.js';
-import type { CharacterSettings, FauxStyles, Raster, Rect, RGB, TextMatrix, TextSpec } from './model.js';
+import type {
+  CharacterSettings,
+  FauxStyles,
+  Raster,
+  Rect,
+  RGB,
+  TextMatrix,
+  TextSpec,
+  TextWarp,
+} from './model.js';
 import { alphaBounds, cropRaster, EMPTY_RECT, isEmptyRect, unionRect } from './raster.js';
 import { type GlyphForm, glyphsOf, isLowercase, settingsOf } from './text-character.js';
 import {
@@ -53,6 +62,7 @@ import {
 import { baseStyle, resizeTextSpec, sameColour, stylesIn } from './text-runs.js';
 import { letterSpacing, lineStep } from './text-spacing.js';
 import { layoutColumns } from './text-vertical.js';
+import { type WarpBox, warpRaster } from './text-warp.js';
 
 export { resizeTextSpec };
 
@@ -892,6 +902,7 @@ function drawText(spec: TextSpec): { raster: Raster; hidden: number } {
   };
   // Below a hundredth of a pixel nothing is visible (and Skia ignores a font string that rounds to 0px).
   if (!(spec.size >= MIN_TEXT_SIZE)) return { raster: empty, hidden: 0 };
+  if (spec.warp && spec.warp.bend !== 0 && !isVertical(spec)) return drawWarped(spec, spec.warp, empty);
   const layout = layoutText(spec);
   const { hidden } = layout;
   if (isEmptyRect(layout.ink)) return { raster: empty, hidden };
@@ -918,6 +929,65 @@ function drawText(spec: TextSpec): { raster: Raster; hidden: number } {
     if (!touchesEdge(bounds, frame) || attempt === 2) return { raster: cropRaster(drawn, bounds), hidden };
     pad = pad * 4 + Math.ceil(spec.size / 2);
   }
+}
+
+/** Warped text: drawn flat and untransformed, then bent over its box and transformed in one resampling. */
+function drawWarped(spec: TextSpec, warp: TextWarp, empty: Raster): { raster: Raster; hidden: number } {
+  const { warp: _bent, transform, ...rest } = spec;
+  const flat = drawText(rest);
+  if (flat.raster.w === 0) return flat;
+  const box = textWarpBox(spec);
+  if (!box) return flat;
+  const bent = warpRaster(
+    flat.raster,
+    box,
+    warp.bend,
+    { ...(transform ? { matrix: transform } : {}), anchor: textAnchor(spec) },
+    (w, h) => {
+      if (w * h > MAX_TEXT_PIXELS) {
+        fail('out_of_bounds', `变形文字的渲染区域为 ${w}×${h} 像素，超过上限（1 亿像素）`, {
+          hint: '减小字号或弯曲度',
+          details: { width: w, height: h, max_pixels: MAX_TEXT_PIXELS },
+        });
+      }
+    },
+  );
+  const bounds = alphaBounds(bent);
+  return { raster: isEmptyRect(bounds) ? empty : cropRaster(bent, bounds), hidden: flat.hidden };
+}
+
+/**
+ * The box Photoshop bends (its record's `bounds`), in the text's own space before its transform: the lines'
+ * advance from the leftmost start to the rightmost end, from the warp's ascent above the first baseline to its
+ * descent below the last. Null for text without a warp or without visible characters.
+ */
+export function textWarpBox(spec: TextSpec): WarpBox | null {
+  if (!spec.warp) return null;
+  const { warp: _bent, transform: _m, ...rest } = spec;
+  return warpBoxOf(layoutText(rest), rest.size, spec.warp);
+}
+
+function warpBoxOf(layout: TextLayout, size: number, warp: TextWarp): WarpBox | null {
+  let left = Infinity;
+  let right = -Infinity;
+  for (const line of layout.lines) {
+    for (const piece of line.pieces) {
+      left = Math.min(left, piece.x);
+      // Photoshop's box ends at the last glyph's advance, without the tracking after it (the canvas adds it).
+      const style = layout.styles[piece.style]!;
+      const end = piece === line.pieces.at(-1) ? style.spacing * style.scaleX : 0;
+      right = Math.max(right, piece.x + (piece.width ?? 0) - end);
+    }
+  }
+  const first = layout.lines[0];
+  const last = layout.lines.at(-1);
+  if (!first || !last || !(right > left)) return null;
+  return {
+    left,
+    right,
+    top: first.baseline - warp.ascent * size,
+    bottom: last.baseline + warp.descent * size,
+  };
 }
 
 /**

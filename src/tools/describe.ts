@@ -185,6 +185,8 @@ export function textSummary(t: TextSpec) {
     // Characters set differently (style_text_range, a PSD's style runs): each stretch and its style; the fields
     // above are the first's.
     ...(hasRuns(t) ? { styles: styleSummary(t) } : {}),
+    // Photoshop's Arc warp (扇形), kept through edits: its bend in percent, up (positive) or down.
+    ...(t.warp ? { warp: { style: t.warp.style, bend: t.warp.bend } } : {}),
     // Rotated, flipped or stretched text: the angle its baseline runs at, and the whole linear map.
     ...(t.transform
       ? {

@@ -81,11 +81,13 @@ import {
 } from '../raster-inks.js';
 import {
   isIdentityMatrix,
+  layoutText,
   psdFontName,
   renderTextSpec,
   TEXT_BASELINE_EM,
   textAnchor,
   textLines,
+  textWarpBox,
 } from '../text.js';
 import { settingsOf } from '../text-character.js';
 import { FAUX_KEYS, type FauxKey, fauxOf } from '../text-decoration.js';
@@ -678,6 +680,31 @@ async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullabl
     ...(runs ? { paragraphStyleRuns: runs } : {}),
     ...(isVertical(t) ? { orientation: 'vertical' as const } : {}),
     ...(box ? { shapeType: 'box' as const, boxBounds: [...box] } : {}),
+    ...(t.warp ? { bounds: warpBounds(t, anchor) } : {}),
+    ...(t.warp
+      ? {
+          warp: {
+            style: 'arc' as const,
+            value: t.warp.bend,
+            perspective: 0,
+            perspectiveOther: 0,
+            rotate: 'horizontal' as const,
+          },
+        }
+      : {}),
+  };
+}
+
+/** The box a warp bends (textWarpBox), from the text's anchor, in the record's points (px): what arcWarpOf reads. */
+function warpBounds(t: TextSpec, anchor: { x: number; y: number }) {
+  const box = textWarpBox(t);
+  const pt = (value: number) => ({ units: 'Points' as const, value: Math.round(value * 1e4) / 1e4 + 0 });
+  if (!box) return { left: pt(0), top: pt(0), right: pt(0), bottom: pt(0) };
+  return {
+    left: pt(box.left - anchor.x),
+    top: pt(box.top - anchor.y),
+    right: pt(box.right - anchor.x),
+    bottom: pt(box.bottom - anchor.y),
   };
 }
 
@@ -1534,8 +1561,48 @@ function textDropped(t: NonNullable<AgLayer['text']>): string[] {
   for (const [key, none, what] of TEXT_STYLE_DEFAULTS) {
     if (styles.some((st) => st[key] !== undefined && st[key] !== none)) out.push(what);
   }
-  if (t.warp && t.warp.style !== undefined && t.warp.style !== 'none') out.push('文字变形');
+  if (t.warp && t.warp.style !== undefined && t.warp.style !== 'none' && !arcWarpOf(t)) out.push('文字变形');
   return out;
+}
+
+/**
+ * The record's warp where the engine draws it again (text-warp.ts): Photoshop's Arc, bent horizontally without
+ * distortion, on point text set in rows, with the box it bends (`bounds`, from the anchor). Null for anything
+ * else, which an edit drops (textDropped).
+ */
+function arcWarpOf(t: NonNullable<AgLayer['text']>): { bend: number; top: number; bottom: number } | null {
+  const w = t.warp;
+  if (w?.style !== 'arc' || t.shapeType === 'box' || t.orientation === 'vertical') return null;
+  if ((w.rotate ?? 'horizontal') !== 'horizontal' || (w.perspective ?? 0) !== 0) return null;
+  if ((w.perspectiveOther ?? 0) !== 0) return null;
+  const bend = w.value ?? 0;
+  const top = (t.bounds?.top as UnitsValue | undefined)?.value ?? Number.NaN;
+  const bottom = (t.bounds?.bottom as UnitsValue | undefined)?.value ?? Number.NaN;
+  const bends = Math.abs(bend) <= 100 && bend !== 0;
+  return bends && Number.isFinite(top) && Number.isFinite(bottom) && top < bottom
+    ? { bend, top, bottom }
+    : null;
+}
+
+/**
+ * `spec` with the record's Arc warp (arcWarpOf), its box stated as ems of the size above the first baseline and
+ * below the last, so the box follows the lines when the text is edited.
+ */
+function withWarp(spec: TextSpec, t: NonNullable<AgLayer['text']>): TextSpec {
+  const arc = arcWarpOf(t);
+  if (!arc) return spec;
+  const lines = layoutText(spec).lines;
+  if (lines.length === 0) return spec;
+  const below = lines.at(-1)!.baseline - lines[0]!.baseline;
+  return {
+    ...spec,
+    warp: {
+      style: 'arc',
+      bend: round6(arc.bend),
+      ascent: round6(-arc.top / spec.size),
+      descent: round6((arc.bottom - below) / spec.size),
+    },
+  };
 }
 
 async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | string> {
@@ -1586,7 +1653,7 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
   // Each paragraph's alignment, indents and space (one set for all where they agree), each character's style.
   const styled = withParagraphs(spec, paragraphSettingsOf(t));
   const total = runs.reduce((n, r) => n + r.length, 0);
-  if (runs.length < 2 || total !== t.text.length) return styled;
+  if (runs.length < 2 || total !== t.text.length) return withWarp(styled, t);
   const where = `文字图层“${l.name ?? ''}”`;
   const characters = await Promise.all(
     runs.map(async (r) => {
@@ -1601,7 +1668,7 @@ async function textSpecOf(l: AgLayer, ctx: DecodeContext): Promise<TextSpec | st
       };
     }),
   );
-  return withRuns(styled, characters);
+  return withWarp(withRuns(styled, characters), t);
 }
 
 function isOpaque(r: Raster): boolean {
