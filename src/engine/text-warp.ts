@@ -3,24 +3,11 @@
  * lines' advance from the leftmost to the rightmost, from an ascent above the first baseline to a descent below
  * the last (the record's `bounds`) — into a ring sector of `bend` × 180° (100 %: a half circle): the box's inner
  * edge (the bottom for an upward bend, the top for a downward one) becomes an arc through its own two corners, the
- * other edge the concentric arc a box's height further out, the box's width spread evenly over the angle. Fitted
- * to Photoshop's own renderings at ±10, ±50 and ±100 % (test/fixtures/photoshop-text: every edge of the ink
- * within 2 px). No library draws Photoshop's warps, so the map is written here; the other 14 styles are not.
+ * other edge the concentric arc a box's height further out, each a single cubic Bézier (arcOf). Fitted to
+ * Photoshop's own renderings at ±10, ±50 and ±100 % (test/fixtures/photoshop-text: every edge of the ink within
+ * 2 px). No library draws Photoshop's warps, so the map is written here; the other 14 styles are not.
  */
-import type { Raster, TextWarp } from './model.js';
-
-export const WARP_BEND_MAX = 100;
-
-export function isTextWarp(v: unknown): v is TextWarp {
-  if (typeof v !== 'object' || v === null) return false;
-  const w = v as Partial<TextWarp>;
-  return (
-    w.style === 'arc' &&
-    typeof w.bend === 'number' &&
-    Math.abs(w.bend) <= WARP_BEND_MAX &&
-    [w.ascent, w.descent].every((e) => typeof e === 'number' && Number.isFinite(e) && Math.abs(e) < 100)
-  );
-}
+import type { Raster } from './model.js';
 
 /** The box a warp bends, text-space pixels. */
 export interface WarpBox {

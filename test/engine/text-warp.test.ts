@@ -108,6 +108,22 @@ function textIn(s: Session): TextLayer {
   return layer;
 }
 
+describe('Arc-warped text transformed', () => {
+  it('is bent in its own space, then turned and scaled with it', async () => {
+    const { layer } = await textLayerOf(file(50));
+    const size = (b: readonly number[]) => [b[2]! - b[0]!, b[3]! - b[1]!];
+    const [w, h] = size(inkBox(renderText(layer.text)));
+    // A quarter turn about the anchor: the bent line stands on its side, as wide as it was high.
+    const [tw, th] = size(inkBox(renderText({ ...layer.text, transform: [0, 1, -1, 0] })));
+    expect(Math.abs(tw - h)).toBeLessThanOrEqual(1);
+    expect(Math.abs(th - w)).toBeLessThanOrEqual(1);
+    // Twice as large through the transform: twice the bent ink, the bend the same.
+    const [sw, sh] = size(inkBox(renderText({ ...layer.text, transform: [2, 0, 0, 2] })));
+    expect(Math.abs(sw - 2 * w)).toBeLessThanOrEqual(2);
+    expect(Math.abs(sh - 2 * h)).toBeLessThanOrEqual(2);
+  });
+});
+
 describe('Arc-warped text edited', () => {
   it('keeps its bend through a change of its words, and saves it as Photoshop states it', async () => {
     const s = newSession();
