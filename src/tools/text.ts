@@ -209,7 +209,8 @@ function overflowNote(hidden: number): Payload {
  * with its box's corner in place (through the text's transform).
  */
 function turnedTo(spec: TextSpec, orientation: 'horizontal' | 'vertical'): TextSpec {
-  const { orientation: _was, ...rest } = spec;
+  // The engine bends rows only (text-warp.ts): turned to columns, the text is set straight (columns have no warp).
+  const { orientation: _was, warp: _warp, ...rest } = spec;
   return reanchored(spec, orientation === 'vertical' ? { ...rest, orientation } : rest);
 }
 
@@ -422,9 +423,11 @@ export const textHandlers = {
       return unchanged(ctx, doc, layer, `文字已经是${orientation === 'vertical' ? '直排' : '横排'}`);
     return {
       old_orientation: was,
-      note: paragraphOf(layer.text).box
-        ? '段落文本框不动，文字在框内按新方向重新排列'
-        : '锚点不动（横排为第一行基线的起点，直排为第一列顶端的中线），文字绕它按新方向重新排列，如 Photoshop',
+      note:
+        (paragraphOf(layer.text).box
+          ? '段落文本框不动，文字在框内按新方向重新排列'
+          : '锚点不动（横排为第一行基线的起点，直排为第一列顶端的中线），文字绕它按新方向重新排列，如 Photoshop') +
+        (layer.text.warp && orientation === 'vertical' ? '；直排文字不保留扇形变形，已拉直' : ''),
       ...rerender(ctx, doc, layer, turnedTo(layer.text, orientation)),
     };
   },

@@ -111,7 +111,7 @@ function textIn(s: Session): TextLayer {
 describe('Arc-warped text transformed', () => {
   it('is bent in its own space, then turned and scaled with it', async () => {
     const { layer } = await textLayerOf(file(50));
-    const size = (b: readonly number[]) => [b[2]! - b[0]!, b[3]! - b[1]!];
+    const size = (b: readonly number[]): [number, number] => [b[2]! - b[0]!, b[3]! - b[1]!];
     const [w, h] = size(inkBox(renderText(layer.text)));
     // A quarter turn about the anchor: the bent line stands on its side, as wide as it was high.
     const [tw, th] = size(inkBox(renderText({ ...layer.text, transform: [0, 1, -1, 0] })));
@@ -154,6 +154,10 @@ describe('Arc-warped text edited', () => {
     const reopened = textIn(again);
     expect(reopened.text.warp).toMatchObject({ style: 'arc', bend: 50 });
     expect(inkBox(renderText(reopened.text))).toEqual(inkBox(after.raster));
+    // Turned to columns, it is set straight, and says so.
+    const turned = await ok(again, 'set_text_orientation', { name: after.name, orientation: 'vertical' });
+    expect(turned.note).toContain('扇形变形');
+    expect(textIn(again).text.warp).toBeUndefined();
     if (psdToolsAvailable()) {
       const read = await psdToolsTypeLayers<{ style: string; value: number } | null>(
         path.join(s.workspace.root, 'edited.psd'),
