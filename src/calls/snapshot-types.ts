@@ -57,6 +57,8 @@ export interface TextNode {
    * top-left, as ever).
    */
   readonly vertical?: true;
+  /** Bent by Photoshop's Arc warp (文字变形 › 扇形): its bend in percent, up (positive) or down. Absent: straight. */
+  readonly warp?: { readonly style: 'arc'; readonly bend: number };
   /**
    * How its lines are aligned: point text about `x` (centre: centred on it, right: ending at it), paragraph
    * text within its box. Absent: left.

@@ -68,6 +68,7 @@ function textNode(t: TextSpec): TextNode {
     font: fontShownAs(t.font),
     upright: !t.transform,
     ...(t.orientation === 'vertical' ? { vertical: true as const } : {}),
+    ...(t.warp ? { warp: { style: t.warp.style, bend: t.warp.bend } } : {}),
     ...(align === 'center' || align === 'right' ? { align } : {}),
     ...(t.box ? { box: { width: t.box[2] - t.box[0], height: t.box[3] - t.box[1] } } : {}),
     ...(indent ? { indent } : {}),

@@ -24,6 +24,7 @@ import {
   BUNDLED_FONT,
   fontShownAs,
   isBundledFamily,
+  newTextWarp,
   renderTextSpec,
 } from '../engine/text.js';
 import { settingsChangeOf } from '../engine/text-character.js';
@@ -429,6 +430,36 @@ export const textHandlers = {
           : '锚点不动（横排为第一行基线的起点，直排为第一列顶端的中线），文字绕它按新方向重新排列，如 Photoshop') +
         (layer.text.warp && orientation === 'vertical' ? '；直排文字不保留扇形变形，已拉直' : ''),
       ...rerender(ctx, doc, layer, turnedTo(layer.text, orientation)),
+    };
+  },
+
+  set_text_warp({ name, bend }, ctx) {
+    const doc = activeDoc(ctx);
+    const layer = editableText(ctx, doc.state, name, '文字变形');
+    const was = layer.text.warp?.bend ?? 0;
+    if (was === bend) {
+      return unchanged(ctx, doc, layer, bend === 0 ? '文字没有变形' : `文字已经弯成 ${bend}% 的扇形`);
+    }
+    if (bend !== 0 && isVertical(layer.text)) {
+      fail('invalid_state', `“${layer.name}”是直排文字，不能弯成扇形`, {
+        hint: '先用 set_text_orientation 改为横排（horizontal）再变形',
+      });
+    }
+    if (bend !== 0 && paragraphOf(layer.text).box) {
+      fail('invalid_state', `“${layer.name}”是段落文字（有文本框），不能弯成扇形`, {
+        hint: '扇形变形用于点文字：用 create_text_layer 建点文字再变形',
+      });
+    }
+    const { warp, ...rest } = layer.text;
+    // A bend changed keeps the box the file's warp bends (Photoshop's own); a new warp takes the font's.
+    const spec = bend === 0 ? rest : { ...rest, warp: warp ? { ...warp, bend } : newTextWarp(rest, bend) };
+    return {
+      old_bend: was,
+      note:
+        bend === 0
+          ? '已去掉扇形变形，文字恢复为直线'
+          : `已弯成 ${bend}% 的扇形（${bend > 0 ? '向上拱起' : '向下弯'}），文字仍可编辑，保存的 PSD 中可在 Photoshop 继续调整`,
+      ...rerender(ctx, doc, layer, spec),
     };
   },
 

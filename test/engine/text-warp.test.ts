@@ -12,7 +12,7 @@ import type { Raster, TextLayer } from '../../src/engine/model.js';
 import { renderText } from '../../src/engine/text.js';
 import { inkBox } from '../support/ink-box.js';
 import { psdToolsAvailable } from '../support/psd-tools.js';
-import { newSession, ok } from '../support/session.js';
+import { newSession, ok, refused } from '../support/session.js';
 import { agTextOf, psdToolsTypeLayers } from '../support/text-psd.js';
 import { current } from '../tools/layer-fixtures.js';
 
@@ -168,5 +168,75 @@ describe('Arc-warped text edited', () => {
       );
       expect(read[after.name]).toEqual({ style: 'warpArc', value: 50 });
     }
+  });
+});
+
+describe('set_text_warp', () => {
+  it('bends a slogan up or down by the bend asked, straightens it at 0, and saves the warp', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { width: 600, height: 400 });
+    await ok(s, 'create_text_layer', {
+      text: 'SUMMER 2026',
+      x: 300,
+      y: 150,
+      font_size: 48,
+      color: '#c0392b',
+    });
+    await ok(s, 'set_text_alignment', { name: 'SUMMER 2026', alignment: 'center' });
+    const flat = textIn(s).raster;
+    const [fx0, fy0, fx1, fy1] = inkBox(flat);
+    const up = await ok(s, 'set_text_warp', { name: 'SUMMER 2026', bend: 60 });
+    expect(up.old_bend).toBe(0);
+    expect((up.text as { warp?: unknown }).warp).toEqual({ style: 'arc', bend: 60 });
+    const bent = textIn(s);
+    expect(bent.text.warp).toMatchObject({ style: 'arc', bend: 60 });
+    // Bent up about its middle: taller than the straight line, and its middle column's ink above its ends'.
+    const [bx0, by0, bx1, by1] = inkBox(bent.raster);
+    expect(by1 - by0).toBeGreaterThan(fy1 - fy0 + 20);
+    expect(Math.abs((bx0 + bx1) / 2 - (fx0 + fx1) / 2)).toBeLessThanOrEqual(2);
+    const column = (r: Raster, x: number) => {
+      for (let y = 0; y < r.h; y++) if (r.data[(y * r.w + (x - r.x)) * 4 + 3]! > 100) return r.y + y;
+      return Number.NaN;
+    };
+    const middle = column(bent.raster, Math.round((bx0 + bx1) / 2));
+    expect(middle).toBeLessThan(column(bent.raster, bx0 + 6) - 10);
+    expect(middle).toBeLessThan(column(bent.raster, bx1 - 6) - 10);
+    // Down, its middle below its ends; a second call with the same bend changes nothing.
+    await ok(s, 'set_text_warp', { name: 'SUMMER 2026', bend: -60 });
+    const down = textIn(s).raster;
+    const [dx0, , dx1] = inkBox(down);
+    expect(column(down, Math.round((dx0 + dx1) / 2))).toBeGreaterThan(column(down, dx0 + 6) + 10);
+    const same = await ok(s, 'set_text_warp', { name: 'SUMMER 2026', bend: -60 });
+    expect(same.changed).toBe(false);
+    // Words changed, still bent down; saved, Photoshop's Arc at −60.
+    await ok(s, 'set_text_content', { name: 'SUMMER 2026', text: 'SUMMER SALE 2026' });
+    expect(textIn(s).text.warp).toMatchObject({ style: 'arc', bend: -60 });
+    await ok(s, 'save_document_as', { path: 'slogan.psd' });
+    const saved = await agTextOf(s, 'slogan.psd', textIn(s).name);
+    expect(saved.warp).toMatchObject({ style: 'arc', value: -60, rotate: 'horizontal' });
+    // Straightened: drawn as the straight text is.
+    await ok(s, 'set_text_warp', { name: textIn(s).name, bend: 0 });
+    expect(textIn(s).text.warp).toBeUndefined();
+    await ok(s, 'set_text_content', { name: textIn(s).name, text: 'SUMMER 2026' });
+    expect(inkBox(textIn(s).raster)).toEqual(inkBox(flat));
+  });
+
+  it('refuses columns, paragraph text and a bend past ±100, changing nothing', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { width: 600, height: 400 });
+    await ok(s, 'create_text_layer', { text: '春季新品', x: 300, y: 40, font_size: 40 });
+    await ok(s, 'set_text_orientation', { name: '春季新品', orientation: 'vertical' });
+    const columns = await refused(s, 'set_text_warp', { name: '春季新品', bend: 30 }, 'invalid_state');
+    expect(columns.hint).toContain('set_text_orientation');
+    await ok(s, 'create_paragraph_text', {
+      text: '面料柔软透气',
+      x: 20,
+      y: 200,
+      width: 200,
+      height: 100,
+      font_size: 24,
+    });
+    await refused(s, 'set_text_warp', { name: '面料柔软透气', bend: 30 }, 'invalid_state');
+    await refused(s, 'set_text_warp', { name: '春季新品', bend: 150 }, 'invalid_arguments');
   });
 });

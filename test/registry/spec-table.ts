@@ -360,6 +360,7 @@ export const DESIGN_GROUP_E = [
   'export_image',
   'style_text_range',
   'set_text_orientation',
+  'set_text_warp',
 ] as const;
 
 /**

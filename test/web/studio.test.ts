@@ -132,6 +132,7 @@ describe('the studio without a model', () => {
     await eventually(() => chips.allTextContents()).toEqual([
       '文字对齐',
       '文字方向',
+      '文字变形',
       '修改文字',
       '修改文字颜色',
       '创建文字',

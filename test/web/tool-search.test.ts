@@ -39,6 +39,7 @@ describe('the toolbox’s search', () => {
     expect(labels('文字')).toEqual([
       '文字对齐',
       '文字方向',
+      '文字变形',
       '修改文字',
       '修改文字颜色',
       '创建文字',

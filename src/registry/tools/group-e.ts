@@ -58,6 +58,7 @@ import {
   TEXT_POSITIONS,
   TRACKING_MAX,
   TRACKING_MIN,
+  WARP_BEND_MAX,
 } from './text-params.js';
 
 /** A text's leading and tracking, as set_text_spacing sets them for every character and style_text_range for some. */
@@ -856,6 +857,25 @@ export const groupE = [
       required: ['name', 'orientation'],
     },
     limits: { name: NAME },
+  }),
+  defineTool({
+    name: 'set_text_warp',
+    group: 'E',
+    toolset: 'text',
+    label: '文字变形',
+    labelEn: 'Warp Text',
+    effect: 'write',
+    idempotent: true,
+    description: `把 name 指定的横排点文字弯成扇形（并将其设为当前图层），如 Photoshop“创建文字变形”的“扇形”样式（水平，无扭曲）：bend 为弯曲度（百分比，-${WARP_BEND_MAX} 到 ${WARP_BEND_MAX}），正数向上拱起，负数向下弯，±${WARP_BEND_MAX} 为半圆，0 去掉变形。T 恤上的弧形标语、徽章上的文字常用。文字仍可编辑：之后修改文字、字号、颜色、字体都保持弯曲；保存的 PSD 中是 Photoshop 的扇形变形，可在 Photoshop 中继续调整。直排文字和段落文字（有文本框）不能变形；变形的文字改为直排时变形去掉。`,
+    parameters: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: '文字图层名称' },
+        bend: { type: 'number', description: '弯曲度（百分比）：正数向上拱起，负数向下弯，0 去掉变形' },
+      },
+      required: ['name', 'bend'],
+    },
+    limits: { name: NAME, bend: { min: -WARP_BEND_MAX, max: WARP_BEND_MAX, unit: '%' } },
   }),
   defineTool({
     name: 'style_text_range',

@@ -119,6 +119,9 @@ export const TEXT_BASELINE_EM = 0.88;
  */
 export const TEXT_ORIENTATIONS = ['horizontal', 'vertical'] as const;
 
+/** Photoshop's 弯曲 of a text warp, percent either way: ±100 bends Arc text into a half circle. */
+export const WARP_BEND_MAX = 100;
+
 /**
  * Photoshop's faux styles (仿粗体, 仿斜体, 下划线, 删除线) by the engine's name for each and style_text_range's
  * parameter for it: what the model and the studio call them.
