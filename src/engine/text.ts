@@ -893,19 +893,30 @@ export function renderText(spec: TextSpec): Raster {
 
 /** renderText's work, with how many of paragraph text's lines its box could not show (TextLayout.hidden). */
 function drawText(spec: TextSpec): { raster: Raster; hidden: number } {
-  const empty: Raster = {
-    x: Math.round(spec.x) + 0,
-    y: Math.round(spec.y) + 0,
-    w: 0,
-    h: 0,
-    data: new Uint8ClampedArray(0),
-  };
   // Below a hundredth of a pixel nothing is visible (and Skia ignores a font string that rounds to 0px).
-  if (!(spec.size >= MIN_TEXT_SIZE)) return { raster: empty, hidden: 0 };
-  if (spec.warp && spec.warp.bend !== 0 && !isVertical(spec)) return drawWarped(spec, spec.warp, empty);
-  const layout = layoutText(spec);
+  if (!(spec.size >= MIN_TEXT_SIZE)) return { raster: emptyAt(spec), hidden: 0 };
+  if (spec.warp && spec.warp.bend !== 0 && !isVertical(spec)) return drawWarped(spec, spec.warp);
+  return drawLaidOut(spec, layoutText(spec));
+}
+
+/** No pixels, at the text's position. */
+function emptyAt(spec: TextSpec): Raster {
+  return { x: Math.round(spec.x) + 0, y: Math.round(spec.y) + 0, w: 0, h: 0, data: new Uint8ClampedArray(0) };
+}
+
+/** Refuses (`out_of_bounds`) a rendering area over MAX_TEXT_PIXELS, saying what would make it smaller. */
+function assertTextPixels(w: number, h: number, what: string, hint: string): void {
+  if (w * h <= MAX_TEXT_PIXELS) return;
+  fail('out_of_bounds', `${what}渲染区域为 ${w}×${h} 像素，超过上限（1 亿像素）`, {
+    hint,
+    details: { width: w, height: h, max_pixels: MAX_TEXT_PIXELS },
+  });
+}
+
+/** drawText's work once `spec` is laid out. */
+function drawLaidOut(spec: TextSpec, layout: TextLayout): { raster: Raster; hidden: number } {
   const { hidden } = layout;
-  if (isEmptyRect(layout.ink)) return { raster: empty, hidden };
+  if (isEmptyRect(layout.ink)) return { raster: emptyAt(spec), hidden };
   const ink = spec.transform ? transformedBox(layout.ink, spec.transform, textAnchor(spec)) : layout.ink;
   let pad = 2 + Math.ceil(spec.size * 0.02);
   for (let attempt = 0; ; attempt++) {
@@ -917,43 +928,34 @@ function drawText(spec: TextSpec): { raster: Raster; hidden: number } {
       w: Math.ceil(ink.x + ink.w) + pad - x0,
       h: Math.ceil(ink.y + ink.h) + pad - y0,
     };
-    if (frame.w * frame.h > MAX_TEXT_PIXELS) {
-      fail('out_of_bounds', `文字渲染区域为 ${frame.w}×${frame.h} 像素，超过上限（1 亿像素）`, {
-        hint: '减小字号，或把文字分成更短的行',
-        details: { width: frame.w, height: frame.h, max_pixels: MAX_TEXT_PIXELS },
-      });
-    }
+    assertTextPixels(frame.w, frame.h, '文字', '减小字号，或把文字分成更短的行');
     const drawn = draw(spec, layout, frame);
     const bounds = alphaBounds(drawn);
-    if (isEmptyRect(bounds)) return { raster: empty, hidden };
+    if (isEmptyRect(bounds)) return { raster: emptyAt(spec), hidden };
     if (!touchesEdge(bounds, frame) || attempt === 2) return { raster: cropRaster(drawn, bounds), hidden };
     pad = pad * 4 + Math.ceil(spec.size / 2);
   }
 }
 
-/** Warped text: drawn flat and untransformed, then bent over its box and transformed in one resampling. */
-function drawWarped(spec: TextSpec, warp: TextWarp, empty: Raster): { raster: Raster; hidden: number } {
+/**
+ * Warped text: laid out once, drawn flat and untransformed, then bent over its box and transformed in one
+ * resampling.
+ */
+function drawWarped(spec: TextSpec, warp: TextWarp): { raster: Raster; hidden: number } {
   const { warp: _bent, transform, ...rest } = spec;
-  const flat = drawText(rest);
-  if (flat.raster.w === 0) return flat;
-  const box = textWarpBox(spec);
-  if (!box) return flat;
+  const layout = layoutText(rest);
+  const flat = drawLaidOut(rest, layout);
+  const box = warpBoxOf(layout, rest.size, warp);
+  if (flat.raster.w === 0 || !box) return flat;
   const bent = warpRaster(
     flat.raster,
     box,
     warp.bend,
     { ...(transform ? { matrix: transform } : {}), anchor: textAnchor(spec) },
-    (w, h) => {
-      if (w * h > MAX_TEXT_PIXELS) {
-        fail('out_of_bounds', `变形文字的渲染区域为 ${w}×${h} 像素，超过上限（1 亿像素）`, {
-          hint: '减小字号或弯曲度',
-          details: { width: w, height: h, max_pixels: MAX_TEXT_PIXELS },
-        });
-      }
-    },
+    (w, h) => assertTextPixels(w, h, '变形文字', '减小字号或弯曲度'),
   );
   const bounds = alphaBounds(bent);
-  return { raster: isEmptyRect(bounds) ? empty : cropRaster(bent, bounds), hidden: flat.hidden };
+  return { raster: isEmptyRect(bounds) ? emptyAt(spec) : cropRaster(bent, bounds), hidden: flat.hidden };
 }
 
 /**

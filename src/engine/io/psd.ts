@@ -30,6 +30,7 @@ import { infoHandlersMap } from 'ag-psd/dist/additionalInfo.js';
 import { toBlendMode } from 'ag-psd/dist/helpers.js';
 import { readUint32 } from 'ag-psd/dist/psdReader.js';
 import { writeUint32 } from 'ag-psd/dist/psdWriter.js';
+import { WARP_BEND_MAX } from '../../registry/tools/text-params.js';
 import { undrawnReason } from '../adjust/layer.js';
 import { adjustmentName } from '../adjust/names.js';
 import { rgbaFromCmyk } from '../cmyk-pixels.js';
@@ -1578,7 +1579,7 @@ function arcWarpOf(t: NonNullable<AgLayer['text']>): { bend: number; top: number
   const bend = w.value ?? 0;
   const top = (t.bounds?.top as UnitsValue | undefined)?.value ?? Number.NaN;
   const bottom = (t.bounds?.bottom as UnitsValue | undefined)?.value ?? Number.NaN;
-  const bends = Math.abs(bend) <= 100 && bend !== 0;
+  const bends = Math.abs(bend) <= WARP_BEND_MAX && bend !== 0;
   return bends && Number.isFinite(top) && Number.isFinite(bottom) && top < bottom
     ? { bend, top, bottom }
     : null;

@@ -15,7 +15,19 @@ export const TRACKING_MAX = 10000;
  * TWIN_FACES spells it ("Liberation Sans Bold"). The engine draws with them; the studio's typing box shows them.
  */
 export const METRIC_TWINS: ReadonlyMap<string, string> = new Map(
-  (
+  twinTable().flatMap(([face, names]) => names.map((n) => [n, faceName(face)] as const)),
+);
+
+/** One face of a twin family: "Liberation Sans Bold Italic" is Liberation Sans, bold and italic. */
+export interface TwinFace {
+  readonly family: string;
+  readonly bold: boolean;
+  readonly italic: boolean;
+}
+
+/** Each twin face and the names (as fontKey spells them) of the font it stands for. */
+function twinTable(): [TwinFace, readonly string[]][] {
+  return (
     [
       ['Liberation Sans', '', ['arial', 'arialmt', 'helvetica']],
       ['Liberation Sans', 'b', ['arialbold', 'arialboldmt', 'helveticabold']],
@@ -34,18 +46,10 @@ export const METRIC_TWINS: ReadonlyMap<string, string> = new Map(
       ['Liberation Mono', 'i', ['couriernewitalic', 'couriernewpsitalicmt']],
       ['Liberation Mono', 'bi', ['couriernewbolditalic', 'couriernewpsbolditalicmt']],
     ] as const
-  ).flatMap(([family, style, names]) =>
-    names.map(
-      (n) => [n, faceName({ family, bold: style.includes('b'), italic: style.includes('i') })] as const,
-    ),
-  ),
-);
-
-/** One face of a twin family: "Liberation Sans Bold Italic" is Liberation Sans, bold and italic. */
-export interface TwinFace {
-  readonly family: string;
-  readonly bold: boolean;
-  readonly italic: boolean;
+  ).map(([family, style, names]) => [
+    { family, bold: style.includes('b'), italic: style.includes('i') },
+    names,
+  ]);
 }
 
 function faceName(face: TwinFace): string {
@@ -53,11 +57,7 @@ function faceName(face: TwinFace): string {
 }
 
 const TWIN_FACES: ReadonlyMap<string, TwinFace> = new Map(
-  ['Liberation Sans', 'Liberation Serif', 'Liberation Mono'].flatMap((family) =>
-    [false, true].flatMap((bold) =>
-      [false, true].map((italic) => [faceName({ family, bold, italic }), { family, bold, italic }] as const),
-    ),
-  ),
+  twinTable().map(([face]) => [faceName(face), face] as const),
 );
 
 /** The family and style of a twin face named as METRIC_TWINS names it; undefined for any other name. */
