@@ -1,5 +1,4 @@
 /** The garment workflow through Session.call, on synthetic known-answer pieces and photos. */
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +10,7 @@ import { childrenOf, layersNamed, parentOf } from '../../src/engine/tree.js';
 import { deltaE00, labOfHex } from '../../src/garment/color.js';
 import { fillRaster } from '../../src/garment/render.js';
 import { SIDE_SEAM_ALLOWANCE_MM } from '../../src/garment/seams.js';
+import { runCli } from '../support/cli.js';
 import {
   DOC,
   EXPECTED_SCALE,
@@ -853,28 +853,9 @@ describe('atelier run', () => {
     ]
       .map((c) => JSON.stringify(c))
       .join('\n');
-    const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'run', '--workspace', ws],
-        {
-          cwd: ROOT,
-        },
-      );
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => {
-        stdout += d;
-      });
-      child.stderr.setEncoding('utf8').on('data', (d: string) => {
-        stderr += d;
-      });
-      child.on('error', reject);
-      child.on('close', (code) =>
-        code === 0 ? resolve(stdout) : reject(new Error(`exit ${code}: ${stderr}`)),
-      );
-      child.stdin.end(script);
-    });
+    const run = await runCli(['run', '--workspace', ws], { cwd: ROOT, input: script });
+    expect(run.code, run.stderr).toBe(0);
+    const out = run.stdout;
     const lines = out
       .trim()
       .split('\n')

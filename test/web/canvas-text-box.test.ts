@@ -238,7 +238,11 @@ describe('paragraph text from a dragged box', () => {
     const made = (await textLayer(id, `${WORDS}！`))!;
     expect(made.text!.box).toEqual({ width: 180, height: 200 });
 
-    // Clicked again with the type tool: its box and handle; taller, the words unchanged: 修改文本框 alone.
+    // Clicked again with the type tool, once the studio shows the paragraph (a click before it has the layer
+    // starts new text, as it would for a designer): its box and handle; taller, the words unchanged: 修改文本框 alone.
+    await eventually(() =>
+      page.locator(`.layer-row .layer-title[title^="${WORDS.slice(0, 6)}"]`).count(),
+    ).toBe(1);
     const inside = await onCanvas(page, 150, 100);
     await page.mouse.click(inside.x, inside.y);
     await eventually(() => editor.count()).toBe(1);
