@@ -40,7 +40,7 @@ export function spawnSiblingWorker(callerUrl: string, name: string, options: Wor
  * The build in dist/ of a module under src/, if it exists and no file under src/ (the studio's own sources aside:
  * they are not in that build) was changed after it. A worker started through tsx compiles its modules first:
  * 1.2 s and 2.1 s of CPU for a session thread against 0.65 s and 1.0 s from the build, on a 2-core machine,
- * and the test suite starts hundreds of them. A source edited since the build is run as it is, through tsx.
+ * and the tests start one for every session they open. A source edited since the build is run as it is, through tsx.
  */
 export function currentBuildOf(source: string): string | undefined {
   const parts = source.split(sep);
@@ -52,7 +52,7 @@ export function currentBuildOf(source: string): string | undefined {
   if (!existsSync(built)) return undefined;
   const builtAt = statSync(built).mtimeMs;
   for (const file of readdirSync(srcDir, { recursive: true, encoding: 'utf8' })) {
-    if (file.startsWith(`web${sep}`)) continue;
+    if (file === 'web' || file.startsWith(`web${sep}`)) continue;
     if (statSync(join(srcDir, file)).mtimeMs > builtAt) return undefined;
   }
   return built;
