@@ -5,6 +5,7 @@
  */
 import type { ParseArgsConfig } from 'node:util';
 import { type Variant, variants } from '../registry/index.js';
+import { type FlagValues, type Given, pickSetting } from '../service/setting.js';
 import { toolsAndPromptTokens } from './context-budget.js';
 
 export interface ModelConfig {
@@ -125,23 +126,6 @@ export const HOW_TO_CONFIGURE = [
   '  export ATELIER_MODEL=qwen2.5:14b',
 ].join('\n');
 
-type Values = Record<string, string | boolean | undefined>;
-
-/** A setting's text as given, and who gave it: the flag (it wins) or the environment variable. */
-interface Given {
-  readonly raw: string;
-  /** `--flag` or `环境变量 NAME`, as an error names it. */
-  readonly from: string;
-}
-
-/** A flag's value, else the environment variable's, else undefined (an empty variable counts as unset). */
-function pick(values: Values, flag: string, env: NodeJS.ProcessEnv, variable: string): Given | undefined {
-  const v = values[flag];
-  if (typeof v === 'string') return { raw: v, from: `--${flag}` };
-  const e = env[variable];
-  return e === undefined || e.trim() === '' ? undefined : { raw: e.trim(), from: `环境变量 ${variable}` };
-}
-
 function booleanOf(raw: string | undefined, variable: string, fallback: boolean): boolean {
   if (raw === undefined) return fallback;
   const v = raw.toLowerCase();
@@ -189,10 +173,13 @@ function baseUrlOf(given: Given | undefined): string {
 }
 
 /** Flags over environment; null when no model is configured (ATELIER_MODEL unset). Throws ModelConfigError on bad values. */
-export function modelConfigFrom(values: Values, env: NodeJS.ProcessEnv = process.env): ModelConfig | null {
-  const model = pick(values, 'model', env, 'ATELIER_MODEL')?.raw.trim();
+export function modelConfigFrom(
+  values: FlagValues,
+  env: NodeJS.ProcessEnv = process.env,
+): ModelConfig | null {
+  const model = pickSetting(values, 'model', env, 'ATELIER_MODEL')?.raw.trim();
   if (!model) return null;
-  const toolsGiven = pick(values, 'model-tools', env, 'ATELIER_MODEL_TOOLS');
+  const toolsGiven = pickSetting(values, 'model-tools', env, 'ATELIER_MODEL_TOOLS');
   const tools = toolsGiven?.raw ?? MODEL_DEFAULTS.tools;
   if (toolsGiven && !(variants as readonly string[]).includes(tools)) {
     throw new ModelConfigError(
@@ -200,18 +187,18 @@ export function modelConfigFrom(values: Values, env: NodeJS.ProcessEnv = process
     );
   }
   const maxSteps = numberOf(
-    pick(values, 'model-max-steps', env, 'ATELIER_MODEL_MAX_STEPS'),
+    pickSetting(values, 'model-max-steps', env, 'ATELIER_MODEL_MAX_STEPS'),
     '每轮最多的模型请求数',
     MAX_STEPS_LIMIT,
     true,
   );
   const timeout = numberOf(
-    pick(values, 'model-timeout', env, 'ATELIER_MODEL_TIMEOUT'),
+    pickSetting(values, 'model-timeout', env, 'ATELIER_MODEL_TIMEOUT'),
     '每次模型请求的超时（秒）',
     TIMEOUT_LIMIT_SECONDS,
     false,
   );
-  const contextGiven = pick(values, 'model-context-tokens', env, 'ATELIER_MODEL_CONTEXT_TOKENS');
+  const contextGiven = pickSetting(values, 'model-context-tokens', env, 'ATELIER_MODEL_CONTEXT_TOKENS');
   const contextTokens = numberOf(contextGiven, '一次请求可携带的 token 数', CONTEXT_TOKENS_LIMIT, true);
   if (contextGiven && contextTokens !== undefined && contextTokens < CONTEXT_TOKENS_MIN) {
     throw new ModelConfigError(
@@ -235,7 +222,7 @@ export function modelConfigFrom(values: Values, env: NodeJS.ProcessEnv = process
       );
     }
   }
-  const maxOutputRaw = pick(values, 'model-max-output-tokens', env, 'ATELIER_MODEL_MAX_OUTPUT_TOKENS');
+  const maxOutputRaw = pickSetting(values, 'model-max-output-tokens', env, 'ATELIER_MODEL_MAX_OUTPUT_TOKENS');
   // 0 asks for no limit at all: the field is left out of the request.
   const maxOutputTokens =
     maxOutputRaw?.raw.trim() === '0'
@@ -249,7 +236,7 @@ export function modelConfigFrom(values: Values, env: NodeJS.ProcessEnv = process
         ) ?? MODEL_DEFAULTS.maxOutputTokens);
   const apiKey = env.ATELIER_MODEL_API_KEY?.trim();
   return {
-    baseURL: baseUrlOf(pick(values, 'model-base-url', env, 'ATELIER_MODEL_BASE_URL')),
+    baseURL: baseUrlOf(pickSetting(values, 'model-base-url', env, 'ATELIER_MODEL_BASE_URL')),
     model,
     apiKey: apiKey ? apiKey : null,
     vision:

@@ -7,6 +7,7 @@ import { totalmem } from 'node:os';
 import { type ModelConfig, ModelConfigError, modelConfigFrom } from '../agent/config.js';
 import { type Variant, variants } from '../registry/index.js';
 import { DEFAULT_WORKSPACE } from '../service/defaults.js';
+import { type FlagValues, pickSetting } from '../service/setting.js';
 
 export interface ServerConfig {
   /** Address to bind; loopback unless a token is set. */
@@ -188,25 +189,13 @@ export function checkConfig(config: ServerConfig): void {
   }
 }
 
-type Values = Record<string, string | boolean | undefined>;
-
-/** A setting's text as given, and who gave it: the flag (it wins) or the environment variable. */
-interface Given {
-  readonly raw: string;
-  /** `--flag` or `环境变量 NAME`, as an error names it. */
-  readonly from: string;
-}
-
-/** A flag's value, else the environment variable's, else undefined. */
-function pick(values: Values, flag: string, env: NodeJS.ProcessEnv, variable: string): Given | undefined {
-  const v = values[flag];
-  if (typeof v === 'string') return { raw: v, from: `--${flag}` };
-  const e = env[variable];
-  return e === undefined || e === '' ? undefined : { raw: e, from: `环境变量 ${variable}` };
-}
-
-function numberOf(values: Values, env: NodeJS.ProcessEnv, setting: NumberSetting, fallback: number): number {
-  const given = pick(values, setting.flag, env, setting.variable);
+function numberOf(
+  values: FlagValues,
+  env: NodeJS.ProcessEnv,
+  setting: NumberSetting,
+  fallback: number,
+): number {
+  const given = pickSetting(values, setting.flag, env, setting.variable);
   if (given === undefined) return fallback;
   const n = Number(given.raw);
   if (given.raw.trim() === '' || !Number.isFinite(n) || n <= 0) {
@@ -238,14 +227,14 @@ function checkWholeNumbers(env: NodeJS.ProcessEnv): void {
 }
 
 /** Reads `atelier serve`'s flags over the environment. The token comes from the environment only. */
-export function configFrom(values: Values, env: NodeJS.ProcessEnv = process.env): ServerConfig {
+export function configFrom(values: FlagValues, env: NodeJS.ProcessEnv = process.env): ServerConfig {
   checkWholeNumbers(env);
-  const port = pick(values, PORT.flag, env, PORT.variable);
+  const port = pickSetting(values, PORT.flag, env, PORT.variable);
   const portNumber = port === undefined ? DEFAULTS.port : Number(port.raw);
   if (port !== undefined && (port.raw.trim() === '' || !Number.isInteger(portNumber))) {
     throw new ConfigError(`${port.from} 的值“${port.raw}”无效：端口${PORT_RULE}`);
   }
-  const variant = pick(values, 'variant', env, 'ATELIER_MCP_VARIANT');
+  const variant = pickSetting(values, 'variant', env, 'ATELIER_MCP_VARIANT');
   if (variant !== undefined && !(variants as readonly string[]).includes(variant.raw)) {
     throw new ConfigError(
       `${variant.from} 的值“${variant.raw}”无效：MCP 列出的工具集可选 ${variants.join('、')}（默认 ${DEFAULTS.mcpVariant}）`,
@@ -265,9 +254,9 @@ export function configFrom(values: Values, env: NodeJS.ProcessEnv = process.env)
     Math.floor(numberOf(values, env, setting, fallback) * MB);
   return serverConfig({
     model,
-    host: pick(values, 'host', env, 'ATELIER_HOST')?.raw ?? DEFAULTS.host,
+    host: pickSetting(values, 'host', env, 'ATELIER_HOST')?.raw ?? DEFAULTS.host,
     port: portNumber,
-    workspace: pick(values, 'workspace', env, 'ATELIER_WORKSPACE')?.raw ?? DEFAULTS.workspace,
+    workspace: pickSetting(values, 'workspace', env, 'ATELIER_WORKSPACE')?.raw ?? DEFAULTS.workspace,
     token: token === undefined || token === '' ? null : token,
     idleTimeoutMs: numberOf(values, env, SETTINGS.idleTimeoutMs, DEFAULTS.idleTimeoutSeconds) * 1000,
     maxSessions: count(SETTINGS.maxSessions, DEFAULTS.maxSessions),

@@ -127,6 +127,24 @@ describe('configFrom', () => {
     );
   });
 
+  it('reads a variable trimmed and a blank one as unset, as the model settings are read', () => {
+    // A value pasted with its newline, or `NAME= ` in a unit file: before, the variant was refused and the
+    // workspace became a folder named by a space.
+    const config = configFrom(
+      {},
+      { ATELIER_MCP_VARIANT: 'full\n', ATELIER_WORKSPACE: '  ', ATELIER_HOST: ' 127.0.0.1' },
+    );
+    expect(config).toMatchObject({ mcpVariant: 'full', workspace: './atelier-workspace', host: '127.0.0.1' });
+    expect(
+      configFrom({}, { ATELIER_MODEL: ' gpt-4o-mini ', ATELIER_MODEL_TOOLS: 'reduced ' }).model,
+    ).toMatchObject({
+      model: 'gpt-4o-mini',
+      tools: 'reduced',
+    });
+    // A flag is taken as typed: a blank port is named as such.
+    expect(() => configFrom({ port: ' ' }, {})).toThrow(/^--port 的值“ ”无效/);
+  });
+
   it('names both where a value that parsed is still no limit at all', () => {
     // 0.1 of a session rounds down to none: refused when the service checks its settings, naming both ways to set it.
     const config = configFrom({ 'max-sessions': '0.1' }, {});
