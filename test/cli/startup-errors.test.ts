@@ -4,7 +4,7 @@
  */
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { checkConfig, configFrom } from '../../src/server/config.js';
+import { checkConfig, configFrom, DEFAULTS } from '../../src/server/config.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/session.js';
 
@@ -134,7 +134,7 @@ describe('configFrom', () => {
       {},
       { ATELIER_MCP_VARIANT: 'full\n', ATELIER_WORKSPACE: '  ', ATELIER_HOST: ' 127.0.0.1' },
     );
-    expect(config).toMatchObject({ mcpVariant: 'full', workspace: './atelier-workspace', host: '127.0.0.1' });
+    expect(config).toMatchObject({ mcpVariant: 'full', workspace: DEFAULTS.workspace, host: '127.0.0.1' });
     expect(
       configFrom({}, { ATELIER_MODEL: ' gpt-4o-mini ', ATELIER_MODEL_TOOLS: 'reduced ' }).model,
     ).toMatchObject({

@@ -672,14 +672,14 @@ export function matchGarments(costs: readonly GarmentCosts[], leftOver = UNMATCH
     // Square: my pieces and the garment's, each with a stand-in for "left over" on the other side.
     const mine = pairs.length;
     const n = mine + members.length;
-    // Filled row by row: two nested Array.from callbacks per cell were most of a replay's matching time.
+    // Filled in plain loops: two nested Array.from callbacks per cell were most of the leave-one-design-out
+    // test's matching time.
     const cost: number[][] = [];
     for (let i = 0; i < n; i++) {
       const row: number[] = [];
       const mineRow = i < mine ? pairs[i]! : null;
-      for (let j = 0; j < n; j++) {
-        row.push(j < members.length ? (mineRow ? mineRow[j]! : leftOver) : mineRow ? leftOver : 0);
-      }
+      for (let j = 0; j < members.length; j++) row.push(mineRow ? mineRow[j]! : leftOver);
+      for (let j = members.length; j < n; j++) row.push(mineRow ? leftOver : 0);
       cost.push(row);
     }
     const to = new Array<number>(mine).fill(-1);
