@@ -283,9 +283,31 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
     // Each piece's proposed type can be changed before applying: make the collar plain.
     await table.getByLabel('类型 领').selectOption('solid');
     await snapshot(page, '11-garment-pieces');
+    // What reaches the server, in order: the applied print is rendered for the canvas before verify is sent, which
+    // would hold the session (and so the render) for seconds on a production-size marker.
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().includes('/tool-calls'))
+        sent.push(
+          ...(r.postDataJSON() as { tool_calls: { function: { name: string } }[] }).tool_calls.map(
+            (c) => c.function.name,
+          ),
+        );
+    });
+    page.on('requestfinished', (r) => {
+      if (r.url().includes('/render.png')) sent.push('render');
+    });
     await preview.getByRole('button', { name: '开始套图' }).click();
     await finished(lastCard(page, '提取并套图'));
     await expectScore(page);
+    const applied = sent.indexOf('extract_and_apply_all_pieces');
+    expect(applied, sent.join(', ')).toBeGreaterThanOrEqual(0);
+    expect(sent.slice(applied), sent.join(', ')).toEqual(
+      expect.arrayContaining(['extract_and_apply_all_pieces', 'render', 'verify_pattern_result']),
+    );
+    expect(sent.indexOf('render', applied), sent.join(', ')).toBeLessThan(
+      sent.indexOf('verify_pattern_result'),
+    );
     // In English the measures are named in English (each measure's label_en), and in Chinese again after.
     await page.getByRole('button', { name: '切换为英文界面' }).click();
     const measures = lastCard(page, 'Verify Pattern').locator('.measures');

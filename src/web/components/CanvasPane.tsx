@@ -20,6 +20,7 @@ import {
 import { useStudioView } from '../context.js';
 import { fromPixels } from '../forms/physical.js';
 import { labelIn, type MessageKey } from '../i18n.js';
+import { reportCanvasPicture } from '../state/canvas-shown.js';
 import { layerWithId, refOf, selectedRefs } from '../state/layers.js';
 import { openFiles } from '../state/open-files.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
@@ -728,6 +729,10 @@ export function CanvasPane() {
       .catch(() => undefined);
     return () => abort.abort();
   }, [key]);
+
+  // A run waiting for the canvas to show a change (canvas-shown.ts) learns when it does.
+  useEffect(() => reportCanvasPicture(key, key === '' ? '' : (image?.key ?? '')), [key, image?.key]);
+  useEffect(() => () => reportCanvasPicture('', ''), []);
 
   // No document (closed, or its session gone): its picture is let go, so that a later document of the same name
   // and size is never shown another's pixels while its own load.

@@ -9,6 +9,7 @@ import { useStudioView } from '../context.js';
 import { type EnumOption, type FieldKind, fieldKind } from '../forms/field-kind.js';
 import { labelIn } from '../i18n.js';
 import { useSharedBlobUrl } from '../state/blob-url.js';
+import { canvasCaughtUp } from '../state/canvas-shown.js';
 import type { CallItem } from '../state/feed.js';
 import { layerWithRef, thumbnailUrl } from '../state/layers.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
@@ -357,6 +358,8 @@ function PiecesTable({ onDone }: { onDone(): void }) {
       }));
       if (!(await studio.run([{ name: APPLY_TOOL, arguments: { pieces } }]))) return;
       editedTypes.delete(editsKey);
+      // The applied print on the canvas before verify takes the session for seconds (canvas-shown.ts).
+      await canvasCaughtUp();
       await studio.run([{ name: VERIFY_TOOL, arguments: {} }]);
       onDone();
     } finally {
