@@ -297,6 +297,9 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
     page.on('requestfinished', (r) => {
       if (r.url().includes('/render.png')) sent.push('render');
     });
+    page.on('request', (r) => {
+      if (r.url().includes('/render.png')) sent.push('render asked');
+    });
     await preview.getByRole('button', { name: '开始套图' }).click();
     await finished(lastCard(page, '提取并套图'));
     await expectScore(page);
@@ -308,6 +311,11 @@ describe('the garment flow without a model', { timeout: 600_000 }, () => {
     expect(sent.indexOf('render', applied), sent.join(', ')).toBeLessThan(
       sent.indexOf('verify_pattern_result'),
     );
+    // Verify changes no pixels: once its run is over (the table closed) the canvas is not rendered again.
+    await eventually(countOf(table)).toBe(0);
+    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+    await page.evaluate('new Promise((done) => setTimeout(done, 300))');
+    expect(sent.slice(sent.indexOf('verify_pattern_result')), sent.join(', ')).not.toContain('render asked');
     // In English the measures are named in English (each measure's label_en), and in Chinese again after.
     await page.getByRole('button', { name: '切换为英文界面' }).click();
     const measures = lastCard(page, 'Verify Pattern').locator('.measures');

@@ -393,12 +393,13 @@ export function useStudio(api: Api): Studio {
   const tools = useMemo(() => new Map((registry?.tools ?? []).map((t) => [t.name, t])), [registry]);
 
   /**
-   * Runs `work`, counting it as busy unless it is `quiet`, then reloads the snapshot. Its failure is told in the
+   * Runs `work`, counting it as busy unless it is `quiet`, then reloads the snapshot (and the canvas, unless
+   * `pixels` is false: only tools that read ran). Its failure is told in the
    * feed: as the end of this tab's own chat turn once `work` says the turn was under way, else as a notice beside
    * whatever turn runs (another tab's, which a refused message must not end), with the calls `work` names failed.
    */
   const track = useCallback(
-    async (work: (failing: Failing) => Promise<void>, quiet = false) => {
+    async (work: (failing: Failing) => Promise<void>, quiet = false, pixels = true) => {
       const counts = quiet ? 0 : 1;
       setInFlight((n) => n + counts);
       const failing: Failing = {};
@@ -414,7 +415,7 @@ export function useStudio(api: Api): Studio {
         }
       } finally {
         setInFlight((n) => n - counts);
-        setRevision((r) => r + 1);
+        if (pixels) setRevision((r) => r + 1);
         await refresh().catch(() => undefined);
       }
     },
@@ -469,6 +470,8 @@ export function useStudio(api: Api): Studio {
         // on the canvas, which selects the layer under it, is not dropped for it; the server runs the calls of a
         // session in the order they came.
         calls.every((c) => c.quiet),
+        // A verify or a layer query changes no pixels: a production-size canvas is not rendered again for it.
+        calls.some((c) => effects.current.get(c.name) !== 'read'),
       );
       return succeeded;
     },
