@@ -20,7 +20,7 @@ import {
 import { useStudioView } from '../context.js';
 import { fromPixels } from '../forms/physical.js';
 import { labelIn, type MessageKey } from '../i18n.js';
-import { reportCanvasPicture } from '../state/canvas-shown.js';
+import { reportCanvasFailed, reportCanvasPicture } from '../state/canvas-shown.js';
 import { layerWithId, refOf, selectedRefs } from '../state/layers.js';
 import { openFiles } from '../state/open-files.js';
 import { PANE_TOOLS } from '../state/pane-tools.js';
@@ -726,7 +726,9 @@ export function CanvasPane() {
         setImage(next);
         if (before) URL.revokeObjectURL(before.url);
       })
-      .catch(() => undefined);
+      .catch(() => {
+        if (!abort.signal.aborted) reportCanvasFailed(key);
+      });
     return () => abort.abort();
   }, [key]);
 

@@ -22,9 +22,16 @@ export function reportCanvasPicture(want: string, have: string): void {
   waiting.clear();
 }
 
+/** Told by the canvas when the picture it wants could not be had: nothing will come to wait for. */
+export function reportCanvasFailed(want: string): void {
+  if (want !== wanted) return;
+  for (const done of waiting) done();
+  waiting.clear();
+}
+
 /**
  * Until the canvas has been rendered with the state just loaded and its effects (the fetch) have run: two frames,
- * or EFFECTS_MS in a hidden tab, where frames stop and Preact runs effects after 100 ms instead.
+ * or EFFECTS_MS in a hidden tab, where frames stop and Preact runs effects after 35 ms instead.
  */
 const afterEffects = () =>
   new Promise<void>((done) => {

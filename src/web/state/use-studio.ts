@@ -393,10 +393,10 @@ export function useStudio(api: Api): Studio {
   const tools = useMemo(() => new Map((registry?.tools ?? []).map((t) => [t.name, t])), [registry]);
 
   /**
-   * Runs `work`, counting it as busy unless it is `quiet`, then reloads the snapshot (and the canvas, unless
-   * `pixels` is false: only tools that read ran). Its failure is told in the
-   * feed: as the end of this tab's own chat turn once `work` says the turn was under way, else as a notice beside
-   * whatever turn runs (another tab's, which a refused message must not end), with the calls `work` names failed.
+   * Runs `work`, counting it as busy unless it is `quiet`, then reloads the snapshot, and the canvas unless
+   * `pixels` is false (only tools that read ran). Its failure is told in the feed: as the end of this tab's own
+   * chat turn once `work` says the turn was under way, else as a notice beside whatever turn runs (another tab's,
+   * which a refused message must not end), with the calls `work` names failed.
    */
   const track = useCallback(
     async (work: (failing: Failing) => Promise<void>, quiet = false, pixels = true) => {
