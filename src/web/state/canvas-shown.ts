@@ -13,20 +13,22 @@ let wanted = '';
 let shown = '';
 const waiting = new Set<() => void>();
 
-/** Told by the canvas whenever either changes ('' for both when it shows no document). */
-export function reportCanvasPicture(want: string, have: string): void {
-  wanted = want;
-  shown = have;
-  if (wanted !== shown) return;
+/** The runs waiting go on. */
+function release(): void {
   for (const done of waiting) done();
   waiting.clear();
 }
 
+/** Told by the canvas whenever either changes ('' for both when it shows no document). */
+export function reportCanvasPicture(want: string, have: string): void {
+  wanted = want;
+  shown = have;
+  if (wanted === shown) release();
+}
+
 /** Told by the canvas when the picture it wants could not be had: nothing will come to wait for. */
 export function reportCanvasFailed(want: string): void {
-  if (want !== wanted) return;
-  for (const done of waiting) done();
-  waiting.clear();
+  if (want === wanted) release();
 }
 
 /**
