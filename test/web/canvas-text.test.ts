@@ -196,6 +196,11 @@ describe('the type tool', () => {
       await page.mouse.click(onSummer.x, onSummer.y);
       await eventually(() => editor.inputValue()).toBe('夏季 新品');
       await eventually(async () => (await activeState(id)).selected).toEqual(['夏季 新品']);
+      // The studio's own state has the selection too (it comes after the call's answer): until then the bar
+      // shows what new text is set in, and a size stepped there is dropped when the layer's size replaces it.
+      await eventually(() => page.locator('.layer-row.selected .layer-title').allTextContents()).toEqual([
+        '夏季 新品',
+      ]);
       await page.keyboard.press('Escape');
       const stepsNow = (await labels(id)).length;
       await size.focus();
