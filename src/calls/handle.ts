@@ -29,13 +29,16 @@ export interface SessionHandle {
   call(toolCall: unknown, opts?: CallOptions): Promise<ToolResult>;
   /** Sets the garment photo after every call already queued; rejects when it cannot be journaled. */
   setGarmentPhoto(path: string | null): Promise<void>;
-  /** What the session holds, after every call already queued. */
+  /** What the session holds, after every call already queued (beside a call that changes none of it). */
   snapshot(): Promise<SessionSnapshot>;
-  /** The open documents, after every call already queued. */
+  /** The open documents, after every call already queued (beside a call that changes no document). */
   documents(): Promise<DocumentListing[]>;
   /** The `#rrggbb` press inks (`cmyk(…)`) show as in the active document; undefined when the value is not inks. */
   inkPreview(value: string): Promise<string | undefined>;
-  /** The open document `name` as PNG within a `max` square; the editor's `not_found` error when there is none. */
+  /**
+   * The open document `name` as PNG within a `max` square, after every call already queued (beside a call that
+   * changes no document); the editor's `not_found` error when there is none.
+   */
   render(name: string, max: number): Promise<Rendered>;
   /**
    * The thumbnail of layer `layer` (by id) of the open document `name` within a `max` square (thumbnail.ts); the

@@ -60,7 +60,7 @@ function topmostAt(state: DocState, ids: readonly number[], x: number, y: number
  * a pixel there (or the point is off the canvas). Throws the editor's `not_found` for a document not open.
  */
 export function layerAt(session: Session, name: string, x: number, y: number): Promise<number | null> {
-  return session.inspect((tx) => {
+  return session.inspectSettled('documents', (tx) => {
     const { state } = tx.document(name);
     const px = Math.floor(x);
     const py = Math.floor(y);

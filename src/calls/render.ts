@@ -19,11 +19,12 @@ export function fitWithin(width: number, height: number, max: number): { w: numb
 }
 
 /**
- * Renders the open document `name` after every call already queued in the session. Throws the editor's
- * `not_found` error (with the open names) when there is no such document.
+ * Renders the open document `name` after every call already queued in the session, beside a running call that
+ * changes no document (Session.inspectSettled). Throws the editor's `not_found` error (with the open names) when
+ * there is no such document.
  */
 export async function renderDocument(session: Session, name: string, max: number): Promise<Rendered> {
-  const { raster, state } = await session.inspect((tx) => {
+  const { raster, state } = await session.inspectSettled('documents', (tx) => {
     const doc = tx.document(name);
     return { raster: tx.composite(doc.id), state: doc.state };
   });

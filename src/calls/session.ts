@@ -141,6 +141,11 @@ export class Session implements SessionHandle {
   private readonly onChange: SessionOptions['onChange'];
   private queue: Promise<unknown> = Promise.resolve();
   /**
+   * Calls running or queued that may change a document (`documents`), and those that may change anything a
+   * snapshot shows (`state`: also the active layer, the layers selected and the garment state): inspectSettled.
+   */
+  private readonly ahead = { documents: 0, state: 0 };
+  /**
    * The last gesture's steps. Not part of the session's state: a recovery replays the journaled calls with their
    * gestures, which builds it again (one recovered from a snapshot taken between two calls of a gesture gives the
    * rest of the gesture steps of their own, the same pixels in more steps).
@@ -198,6 +203,7 @@ export class Session implements SessionHandle {
    * set_garment_photo starts it.
    */
   setGarmentPhoto(path: string | null, { replay = false } = {}): Promise<void> {
+    const done = this.expect('state');
     const run = this.queue.then(async () => {
       const before = this.state;
       this.garmentPhoto = path;
@@ -212,11 +218,12 @@ export class Session implements SessionHandle {
       if (path && !replay) void readGarmentPhotoAhead(this.workspace, path, this.garment.extraction);
     });
     this.queue = run.catch(() => undefined);
-    return run;
+    return run.finally(done);
   }
 
   /** Runs one tool call after every call already queued. Never rejects: failures are results. */
   call(toolCall: unknown, opts: CallOptions = {}): Promise<ToolResult> {
+    const done = this.expect(reachOf(toolCall));
     const run = this.queue
       .then(async () => {
         if (this.discarded) return sessionDeleted();
@@ -224,9 +231,22 @@ export class Session implements SessionHandle {
         const result = await this.execute(toolCall, opts);
         return this.discarded ? sessionDeleted() : result;
       })
-      .finally(() => this.countMemory());
+      .finally(() => {
+        done();
+        this.countMemory();
+      });
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** Counts a change of `reach` as ahead until the returned function is called. */
+  private expect(reach: Reach): () => void {
+    if (reach === 'documents') this.ahead.documents++;
+    if (reach !== 'none') this.ahead.state++;
+    return () => {
+      if (reach === 'documents') this.ahead.documents--;
+      if (reach !== 'none') this.ahead.state--;
+    };
   }
 
   /**
@@ -239,6 +259,17 @@ export class Session implements SessionHandle {
       .finally(() => this.countMemory());
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * As `inspect`, and what it gives, but at once when no call running or queued can change what `read` reads: the
+   * documents (their pixels and layers), or the whole `state` a snapshot shows. A call that only reads — a garment
+   * check takes seconds on a production marker — then no longer holds back the canvas's picture of what the call
+   * before it made, or the layers pane's: the read runs beside it, in its pauses.
+   */
+  inspectSettled<T>(reads: 'documents' | 'state', read: (tx: Transaction) => T | Promise<T>): Promise<T> {
+    if (this.ahead[reads] > 0) return this.inspect(read);
+    return this.withinBudget(async () => read(this.editor.begin())).finally(() => this.countMemory());
   }
 
   snapshot(): Promise<SessionSnapshot> {
@@ -259,7 +290,7 @@ export class Session implements SessionHandle {
   }
 
   documents(): Promise<DocumentListing[]> {
-    return this.inspect((tx) =>
+    return this.inspectSettled('documents', (tx) =>
       tx.documents().map((d) => ({
         name: d.name,
         width: d.state.width,
@@ -481,6 +512,21 @@ export class Session implements SessionHandle {
  * What a call answers when its session was deleted while it ran or waited to run: the call is cancelled, nothing
  * it did is kept, and the session cannot be brought back (its journal went with it).
  */
+/** What a call may change: documents (and all a snapshot shows), only what a snapshot shows beside them, nothing. */
+type Reach = 'documents' | 'state' | 'none';
+
+/**
+ * A tool call's reach, from the registry's word on its tool. A call that names no tool, or that is no call, is
+ * refused before anything runs.
+ */
+function reachOf(toolCall: unknown): Reach {
+  const name = parseToolCall(toolCall)?.name;
+  const tool = name === undefined ? undefined : findTool(name);
+  if (!tool) return 'none';
+  if (tool.effect !== 'read') return 'documents';
+  return tool.changesContext ? 'state' : 'none';
+}
+
 export function sessionDeleted(): ToolResult {
   return failure('invalid_state', '会话已被删除：这次调用已取消，它做的修改没有保留，会话也无法再恢复', {
     hint: '请新建一个会话再继续',

@@ -107,7 +107,7 @@ function selectionSnapshot(state: DocState): SelectionSnapshot | null {
 }
 
 export function snapshotOf(session: Session): Promise<SessionSnapshot> {
-  return session.inspect((tx) => {
+  return session.inspectSettled('state', (tx) => {
     const activeId = tx.hasActiveDocument() ? tx.activeDocument().id : null;
     const documents = tx.documents().map((doc) => {
       const s = documentSummary(doc);

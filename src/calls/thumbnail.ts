@@ -166,7 +166,7 @@ export async function renderLayerThumbnail(
   max: number,
   of: ThumbnailOf = 'pixels',
 ): Promise<Rendered> {
-  const { layer, width, height } = await session.inspect((tx) => {
+  const { layer, width, height } = await session.inspectSettled('documents', (tx) => {
     const doc = tx.document(name);
     const layer = doc.state.layers.get(layerId);
     if (!layer) {

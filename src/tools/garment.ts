@@ -991,7 +991,7 @@ export const garmentHandlers = {
     const canvas = ctx.tx.peekComposite(doc.id);
     ctx.progress('测量套图效果', 0.4);
     const truth = await photoTruth(photo.bytes, ext);
-    const measures = measureResult(
+    const measures = await measureResult(
       doc.state,
       canvas,
       analysis.pieces,

@@ -10,6 +10,7 @@
  * and re-applying cannot change them). Each becomes a sub-score in 0..1; the score is
  * 1 + 9 · mean · (0.4 + 0.6 · worst), so a single failed measure cannot hide behind good ones.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { renderDocument } from '../../engine/composite/index.js';
 import type { DocState, Layer, Raster, Rect } from '../../engine/model.js';
 import { childrenOf, isShown, layerById, parentOf } from '../../engine/tree.js';
@@ -176,9 +177,11 @@ const TYPE_LABEL: Record<PieceType, string> = {
 /**
  * Every measure compares the result with the photo itself (its garment region, segmented again), never with
  * the extraction, on a grid of fixed physical size (MEASURE_DPI), so a wrong extraction scores low and the same
- * result scores the same at any DPI.
+ * result scores the same at any DPI. It takes seconds on a production marker and gives the event loop a turn
+ * between its stages: the canvas's picture of the print just applied is made beside it (Session.inspectSettled)
+ * rather than after it.
  */
-export function measureResult(
+export async function measureResult(
   state: DocState,
   canvas: Raster,
   pieces: readonly PieceInfo[],
@@ -186,7 +189,7 @@ export function measureResult(
   applied: AppliedRecord,
   truth: PhotoTruth,
   dpi: number,
-): Measure[] {
+): Promise<Measure[]> {
   const out: Measure[] = [];
   const pl = applied.placement;
   const cellsPerInch = measureDpi(pl, dpi);
@@ -197,6 +200,7 @@ export function measureResult(
   // Sampled every half cell: the share is a property of the fabric, not of the document's pixel count.
   const every = Math.max(1, Math.floor(step / 2));
   for (const p of pieces) coverage[p.name] = round(coverageOf(state, p, every), 3);
+  await nextTurn();
   // A printed piece whose print a designer's layer clipped above it hides: the canvas shows that layer.
   // By layer id: a piece the marker turned is measured as an upright copy of it (upright.ts).
   const hiddenBy = new Map<number, { piece: PieceInfo; covers: PrintCover[] }>();
@@ -246,10 +250,15 @@ export function measureResult(
   const views = pieces.map((p, i) =>
     looks.has(p.layerId) ? viewOf(renderDocument(asPrinted, docClip(state, p.bounds)), p) : shown[i]!,
   );
-  const grids = views.map((v) => pieceGrid(v, step));
+  const grids: ReturnType<typeof pieceGrid>[] = [];
+  for (const v of views) {
+    grids.push(pieceGrid(v, step));
+    await nextTurn();
+  }
   if (looks.size) out.unshift(looksMeasure(pieces, looks, (i) => pieceGrid(shown[i]!, step).grid, grids));
   const photo = photoGrid(truth, pl, step);
   const photoPalette = paletteOf(labSamples(photo));
+  await nextTurn();
   const printed = (t: PieceType | null) => t === 'fill_pattern' || t === 'mixed_pattern';
   const callFor = (name: string, type: PieceType) =>
     `调用 extract_and_apply_all_pieces，pieces 中“${name}”的 type 用 ${type}（${TYPE_LABEL[type]}）`;
@@ -351,6 +360,7 @@ export function measureResult(
   }
 
   // Orientation and repeat scale of every printed piece: its autocorrelation against the photo's, phase-free.
+  await nextTurn();
   const photoAcf = autocorrelation(photo, LAGS);
   if (photoAcf) {
     const photoMirror = mirrored(photoAcf, LAGS);
@@ -418,6 +428,7 @@ export function measureResult(
   }
 
   // Palette: every piece's colours must be in the photo, and the photo's colours in the result.
+  await nextTurn();
   const perPiece: Record<string, number> = {};
   const all: number[] = [];
   for (const g of grids) {
