@@ -508,10 +508,6 @@ export class Session implements SessionHandle {
   }
 }
 
-/**
- * What a call answers when its session was deleted while it ran or waited to run: the call is cancelled, nothing
- * it did is kept, and the session cannot be brought back (its journal went with it).
- */
 /** What a call may change: documents (and all a snapshot shows), only what a snapshot shows beside them, nothing. */
 type Reach = 'documents' | 'state' | 'none';
 
@@ -527,6 +523,10 @@ function reachOf(toolCall: unknown): Reach {
   return tool.changesContext ? 'state' : 'none';
 }
 
+/**
+ * What a call answers when its session was deleted while it ran or waited to run: the call is cancelled, nothing
+ * it did is kept, and the session cannot be brought back (its journal went with it).
+ */
 export function sessionDeleted(): ToolResult {
   return failure('invalid_state', '会话已被删除：这次调用已取消，它做的修改没有保留，会话也无法再恢复', {
     hint: '请新建一个会话再继续',
