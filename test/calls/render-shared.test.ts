@@ -41,4 +41,28 @@ describe('renders of the same state', () => {
     expect(await firstPixel((await session.render('other', 200)).png)).toEqual([0, 0, 0]);
     expect(await firstPixel((await session.render('card', 200)).png)).toEqual([255, 255, 255]);
   });
+
+  it('keeps no finished render over 32 MB: one at 100 % zoom is shared only while it is made', async () => {
+    const session = newSession();
+    // Noise does not compress: 3400² px of it is a PNG of about 33 MB.
+    const side = 3400;
+    const noise = Buffer.alloc(side * side * 3);
+    let seed = 7;
+    for (let i = 0; i < noise.length; i++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      noise[i] = seed >> 23;
+    }
+    await sharp(noise, { raw: { width: side, height: side, channels: 3 } })
+      .png({ compressionLevel: 1 })
+      .toFile(`${session.workspace.root}/noise.png`);
+    await ok(session, 'open_document', { path: 'noise.png' });
+    const name = (await session.documents())[0]!.name;
+    const [a, b] = await Promise.all([session.render(name, side), session.render(name, side)]);
+    expect(a.png.byteLength).toBeGreaterThan(32 * 1024 * 1024);
+    // Compared as booleans: a failing comparison of two 33 MB buffers would print them.
+    expect(b.png === a.png).toBe(true);
+    const again = await session.render(name, side);
+    expect(again.png === a.png).toBe(false);
+    expect(again.png.equals(a.png)).toBe(true);
+  });
 });
