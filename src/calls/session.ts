@@ -254,11 +254,14 @@ export class Session implements SessionHandle {
    * (e.g. to render a document for a surface). `read` must not change anything.
    */
   inspect<T>(read: (tx: Transaction) => T | Promise<T>): Promise<T> {
-    const run = this.queue
-      .then(() => this.withinBudget(async () => read(this.editor.begin())))
-      .finally(() => this.countMemory());
+    const run = this.queue.then(() => this.readNow(read));
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** Runs `read` on the documents as they are now, within the session's memory budget. */
+  private readNow<T>(read: (tx: Transaction) => T | Promise<T>): Promise<T> {
+    return this.withinBudget(async () => read(this.editor.begin())).finally(() => this.countMemory());
   }
 
   /**
@@ -268,8 +271,7 @@ export class Session implements SessionHandle {
    * before it made, or the layers pane's: the read runs beside it, in its pauses.
    */
   inspectSettled<T>(reads: 'documents' | 'state', read: (tx: Transaction) => T | Promise<T>): Promise<T> {
-    if (this.ahead[reads] > 0) return this.inspect(read);
-    return this.withinBudget(async () => read(this.editor.begin())).finally(() => this.countMemory());
+    return this.ahead[reads] > 0 ? this.inspect(read) : this.readNow(read);
   }
 
   snapshot(): Promise<SessionSnapshot> {

@@ -250,7 +250,7 @@ export async function measureResult(
   const views = pieces.map((p, i) =>
     looks.has(p.layerId) ? viewOf(renderDocument(asPrinted, docClip(state, p.bounds)), p) : shown[i]!,
   );
-  const grids: ReturnType<typeof pieceGrid>[] = [];
+  const grids: PieceGrid[] = [];
   for (const v of views) {
     grids.push(pieceGrid(v, step));
     await nextTurn();
