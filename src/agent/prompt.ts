@@ -126,7 +126,10 @@ export function stateSummary(snapshot: SessionSnapshot, tools: OfferedTools = EV
     lines.push(`已识别裁片：${pieces.join('，')}`);
   }
   if (g.previewed || g.applied) {
-    lines.push(`套图：${g.applied ? '已应用' : '已生成预览，尚未应用'}`);
+    const fresh = g.previewed && !g.preview_applied;
+    lines.push(
+      `套图：${!g.applied ? '已生成预览，尚未应用' : fresh ? '已应用；之后生成的新预览尚未应用' : '已应用'}`,
+    );
   }
   return lines.join('\n');
 }

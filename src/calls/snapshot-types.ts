@@ -196,6 +196,8 @@ export interface GarmentSnapshot {
     readonly color: string | null;
   }[];
   readonly previewed: boolean;
+  /** The preview kept now has been applied (the model or the designer applied it): nothing left to confirm. */
+  readonly preview_applied: boolean;
   readonly applied: boolean;
   /** The piece types the photo's reading cannot give, each with why (empty before the photo is read). */
   readonly unavailable_types: readonly { readonly type: string; readonly reason: string }[];

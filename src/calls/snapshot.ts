@@ -169,6 +169,7 @@ export function snapshotOf(session: Session): Promise<SessionSnapshot> {
         color: proposals.get(p.name)?.color ?? null,
       })),
       previewed: memory.preview !== null,
+      preview_applied: memory.preview?.applied === true,
       applied: memory.applied !== null,
       unavailable_types: PIECE_TYPES.flatMap((type) => {
         const reason = memory.extraction && typeUnavailable(memory.extraction, type);

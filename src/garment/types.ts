@@ -345,6 +345,11 @@ export interface PreviewRecord {
   readonly docId: number;
   readonly photoHash: string;
   readonly placement: Placement;
+  /**
+   * Applied since it was made (by extract_and_apply_all_pieces, whoever asked for it): a preview card then no
+   * longer offers to apply it. A new preview is a new record without it.
+   */
+  readonly applied?: true;
 }
 
 export interface AppliedPiece {

@@ -938,7 +938,7 @@ export const garmentHandlers = {
         })),
       ],
     };
-    ctx.session.stage({ garment: memoryWith(ctx, { applied }) });
+    ctx.session.stage({ garment: memoryWith(ctx, { applied, preview: { ...preview, applied: true } }) });
     const missing = names.filter((n) => !applied.pieces.some((p) => p.name === n));
     return {
       document: doc.name,

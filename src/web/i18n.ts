@@ -165,6 +165,7 @@ const zh = {
   'garment.docClosed': '文档“{doc}”已经关闭，这张卡片上的按钮不再可用。',
   'garment.outdated': '这份预览已过时：之后又识别过裁片（或换了文档）。请为“{doc}”重新识别并预览。',
   'garment.redo': '重新识别并预览',
+  'garment.previewApplied': '这份预览已套用到裁片。要换一种效果，可以重新生成预览。',
   'garment.score': '评分',
   'garment.suggestions': '改进建议',
   'garment.noSuggestions': '没有需要改进的地方。',
@@ -493,6 +494,8 @@ const en: Record<MessageKey, string> = {
   'garment.outdated':
     'This preview is out of date: pieces were identified again since (or in another document). Identify and preview “{doc}” again.',
   'garment.redo': 'Identify and preview again',
+  'garment.previewApplied':
+    'This preview has been applied to the pieces. For another result, regenerate the preview.',
   'garment.score': 'Score',
   'garment.suggestions': 'Suggestions',
   'garment.noSuggestions': 'Nothing to improve.',

@@ -44,6 +44,7 @@ function snapshot(layers: unknown[], garment: Partial<SessionSnapshot['garment']
       document: null,
       pieces: [],
       previewed: false,
+      preview_applied: false,
       applied: false,
       unavailable_types: [],
       ...garment,
@@ -118,6 +119,15 @@ describe('stateSummary', () => {
       '已识别裁片：前片=前片/fill_pattern/#112233，图层 2=后片（也可能是前片或袖口，待用户确认）（版图上转 90°）（版图上逆时针斜 4.2°）',
     );
     expect(text).toContain('套图：已生成预览，尚未应用');
+  });
+
+  it('tells an applied preview from a newer one not applied yet', () => {
+    const line = (garment: Partial<SessionSnapshot['garment']>) =>
+      /套图：.*/.exec(stateSummary(snapshot([], garment)))?.[0];
+    expect(line({ previewed: true, preview_applied: true, applied: true })).toBe('套图：已应用');
+    expect(line({ previewed: true, applied: true })).toBe('套图：已应用；之后生成的新预览尚未应用');
+    expect(line({ applied: true })).toBe('套图：已应用');
+    expect(line({})).toBeUndefined();
   });
 
   it(`lists at most ${SUMMARY_LAYER_LIMIT} layers and says how to see the rest`, () => {

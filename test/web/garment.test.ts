@@ -869,6 +869,46 @@ describe('the studio with a model', { timeout: 600_000 }, () => {
     await snapshot(page, '15-chat-verified');
   });
 
+  it('no longer offers 确认套图 on a preview the model applied on its own, after a reload too', async () => {
+    // The marker the test before applied, previewed and applied again.
+    model.push(
+      {
+        toolCalls: [
+          { name: 'identify_pieces', arguments: {} },
+          { name: 'generate_garment_preview', arguments: {} },
+        ],
+      },
+      (request) => ({
+        toolCalls: [
+          {
+            name: 'extract_and_apply_all_pieces',
+            arguments: { pieces: resultOf(request, 'generate_garment_preview')?.proposed_pieces ?? [] },
+          },
+        ],
+      }),
+      { text: '已按预览直接套图。' },
+    );
+    const previews = feed(page).getByRole('article', { name: '生成花样预览' });
+    const before = await previews.count();
+    await page.getByRole('textbox', { name: '消息' }).fill('直接套图，不用等我确认');
+    await page.getByRole('button', { name: '发送' }).click();
+    await eventually(countOf(previews)).toBe(before + 1);
+    await eventually(textOf(feed(page))).toContain('已按预览直接套图');
+    expect(model.remaining).toBe(0);
+    for (const shown of ['after the turn', 'after a reload']) {
+      if (shown === 'after a reload') {
+        await page.reload();
+        await eventually(textOf(feed(page))).toContain('已按预览直接套图');
+      }
+      const preview = previews.last();
+      await eventually(textOf(preview)).toContain('这份预览已套用到裁片');
+      expect(await countOf(preview.getByRole('button', { name: '确认套图' }))(), shown).toBe(0);
+      expect(await countOf(preview.getByRole('button', { name: '重新生成' }))(), shown).toBe(1);
+    }
+    await previews.last().scrollIntoViewIfNeeded();
+    await snapshot(page, '15b-chat-applied-by-model');
+  });
+
   it('says the answer to a doubt to the model, which records it', async () => {
     await upload(page, '上传文档', twinsPsd);
     await finished(lastCard(page, '打开文档'));

@@ -521,9 +521,12 @@ export function PreviewActions({ call }: { call: CallItem }) {
   const [confirming, setConfirming] = useState(false);
   const [applied, setApplied] = useState(false);
   const doc = useCardDocument(call.result);
-  // The snapshot the card first showed with may predate its own preview (it is fetched again once the call
-  // ends): only a later one says whether the preview is still there.
+  // The snapshot the card first showed with may predate its own preview when the card came while the preview's
+  // run was going (the snapshot is fetched again once it ends): only a later one says what became of the
+  // preview. A card shown outside a run (a reload) is shown with a snapshot newer than its preview.
   const shownWith = useRef(studio.state);
+  const shownInRun = useRef(studio.busy);
+  const current = !shownInRun.current || studio.state !== shownWith.current;
   const withModel = studio.model.configured;
   const garment = studio.state?.garment;
   // The pieces were identified again since, in this document or another: what this preview showed is no longer
@@ -531,15 +534,40 @@ export function PreviewActions({ call }: { call: CallItem }) {
   const outdated =
     doc.name !== null &&
     garment !== undefined &&
-    (garment.document !== doc.name || (!garment.previewed && studio.state !== shownWith.current));
-  const tableOpen = confirming && !withModel && !applied && doc.open && !outdated;
+    (garment.document !== doc.name || (!garment.previewed && current));
+  // Applied since, whoever asked (a model often applies and verifies without waiting for the button): there is
+  // nothing left to confirm, and confirming would apply it again.
+  const appliedSince = !outdated && current && garment?.document === doc.name && garment.preview_applied;
+  const tableOpen = confirming && !withModel && !applied && !appliedSince && doc.open && !outdated;
   const report = useContext(PiecesTableOpen);
   useEffect(() => {
     report(call.key, tableOpen);
     return () => report(call.key, false);
   }, [report, call.key, tableOpen]);
-  if (applied) return null;
   if (!doc.open) return <p class="garment-note muted">{t('garment.docClosed', { doc: doc.name ?? '' })}</p>;
+  const regenerate = (
+    <button
+      type="button"
+      disabled={studio.busy}
+      onClick={async () => {
+        if (!(await doc.activate())) return;
+        void (withModel
+          ? studio.chat(t('garment.regenerate'))
+          : studio.run([{ name: call.name, arguments: {} }]));
+      }}
+    >
+      {t('garment.regenerate')}
+    </button>
+  );
+  if (appliedSince) {
+    return (
+      <div class="garment-actions">
+        <p class="garment-note muted">{t('garment.previewApplied')}</p>
+        <div class="button-row">{regenerate}</div>
+      </div>
+    );
+  }
+  if (applied) return null;
   if (outdated) {
     return (
       <div class="garment-actions">
@@ -579,18 +607,7 @@ export function PreviewActions({ call }: { call: CallItem }) {
         >
           {t('garment.confirm')}
         </button>
-        <button
-          type="button"
-          disabled={studio.busy}
-          onClick={async () => {
-            if (!(await doc.activate())) return;
-            void (withModel
-              ? studio.chat(t('garment.regenerate'))
-              : studio.run([{ name: call.name, arguments: {} }]));
-          }}
-        >
-          {t('garment.regenerate')}
-        </button>
+        {regenerate}
       </div>
       {confirming && !withModel && <PiecesTable onDone={() => setApplied(true)} />}
     </div>
