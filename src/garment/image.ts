@@ -99,6 +99,16 @@ export function alphaMask(r: Raster): BinMask {
   return { x: r.x, y: r.y, w: r.w, h: r.h, data };
 }
 
+/**
+ * `Uint8Array.from(src, f)` at a loop's cost: V8 runs that through the iterator protocol, about 130 ms for a
+ * 1.3 Mpx mask against 10 ms here (Node 20), and a photo's analysis makes a dozen such masks.
+ */
+export function mapBytes(src: ArrayLike<number>, f: (v: number, i: number) => number): Uint8Array {
+  const out = new Uint8Array(src.length);
+  for (let i = 0; i < src.length; i++) out[i] = f(src[i]!, i);
+  return out;
+}
+
 export function countMask(m: Uint8Array): number {
   let n = 0;
   for (let i = 0; i < m.length; i++) n += m[i]!;

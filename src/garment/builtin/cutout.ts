@@ -13,7 +13,7 @@
  * the photo still has them.
  */
 import type { Raster } from '../../engine/model.js';
-import { alphaMask, components, countMask, maskBounds } from '../image.js';
+import { alphaMask, components, countMask, mapBytes, maskBounds } from '../image.js';
 import { close, fillHoles, largest, THIN, withoutThinParts } from './morphology.js';
 
 /** A photo with more than this share of it transparent is a cut-out. */
@@ -57,7 +57,7 @@ const SPECK_SHARE = 2.5e-5;
 function withoutSpecks(m: Uint8Array, w: number, h: number, least: number): Uint8Array {
   const { comps, labels } = components(m, w, h);
   const kept = new Set(comps.filter((c) => c.area >= least).map((c) => c.label));
-  return Uint8Array.from(labels, (l) => (kept.has(l) ? 1 : 0));
+  return mapBytes(labels, (l) => (kept.has(l) ? 1 : 0));
 }
 
 export interface CutoutReading {
@@ -92,7 +92,7 @@ export function readCutout(photo: Raster): CutoutReading {
   const r = Math.max(2, Math.round(THIN * Math.max(g.w, g.h)));
   const joined = withoutThinParts(largest(fillHoles(close(bits, w, h, r), w, h), w, h), w, h);
   const silhouette = area < JOINED_SHARE * countMask(joined) ? joined : filled;
-  const mask = Uint8Array.from(silhouette, (s, i) => s & seen[i]!);
+  const mask = mapBytes(silhouette, (s, i) => s & seen[i]!);
   return { mask, silhouette, flaws };
 }
 

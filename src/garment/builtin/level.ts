@@ -16,7 +16,7 @@
 import type { Raster } from '../../engine/model.js';
 import sharp from '../../engine/sharp.js';
 import { autocorrelate, nextPow2 } from '../fft.js';
-import { type LabPlanes, labPlanes, luminance, resizeRaster } from '../image.js';
+import { type LabPlanes, labPlanes, luminance, mapBytes, resizeRaster } from '../image.js';
 import type { Level } from '../types.js';
 import { coloursUnderAlpha, overLeftover, withoutAlpha } from './cutout.js';
 import { foldOf } from './fold.js';
@@ -328,14 +328,14 @@ export async function turnMask(
   h: number,
   deg: number,
 ): Promise<{ mask: Uint8Array; w: number; h: number }> {
-  const { data, info } = await sharp(Buffer.from(Uint8Array.from(m, (v) => v * 255)), {
+  const { data, info } = await sharp(Buffer.from(mapBytes(m, (v) => v * 255)), {
     raw: { width: w, height: h, channels: 1 },
   })
     .rotate(deg, { background: { r: 0, g: 0, b: 0, alpha: 1 } })
     .extractChannel(0)
     .raw()
     .toBuffer({ resolveWithObject: true });
-  return { mask: Uint8Array.from(data, (v) => (v >= 128 ? 1 : 0)), w: info.width, h: info.height };
+  return { mask: mapBytes(data, (v) => (v >= 128 ? 1 : 0)), w: info.width, h: info.height };
 }
 
 /** The median colour of the frame (opaque), or transparent when the photo is a cut-out. */

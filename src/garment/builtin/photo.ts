@@ -14,6 +14,7 @@ import {
   type LabPlanes,
   labPlanes,
   luminance,
+  mapBytes,
   maskBounds,
   mirrored,
   resampleMask,
@@ -247,7 +248,7 @@ function finish(
   const flatness = area ? (area - print) / area : 1;
   if (!lattice && shading) {
     // The ground's palette without its shadows, which are light, not colours of the garment.
-    const lit = Uint8Array.from(inside, (m, i) => (m && !shading[i] ? 1 : 0));
+    const lit = mapBytes(inside, (m, i) => (m && !shading[i] ? 1 : 0));
     const again = paletteOf(
       sampleLab(lab.L, lab.a, lab.b, lit),
       5,
@@ -697,7 +698,7 @@ function motifLight(
     }
   }
   const clear = erode(
-    Uint8Array.from(isPrint, (v) => 1 - v),
+    mapBytes(isPrint, (v) => 1 - v),
     rect.w,
     rect.h,
     LIGHT_CLEARANCE,

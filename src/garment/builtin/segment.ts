@@ -14,7 +14,7 @@
  */
 import type { Raster } from '../../engine/model.js';
 import { deltaE76, type Lab } from '../color.js';
-import { components, countMask, erode, type LabPlanes, maskBounds } from '../image.js';
+import { components, countMask, erode, type LabPlanes, mapBytes, maskBounds } from '../image.js';
 import { isCutout, readCutout } from './cutout.js';
 import { close, grow, largest, opening, THIN, withoutThinParts } from './morphology.js';
 import { atNeck } from './shading.js';
@@ -85,7 +85,7 @@ export function segment(photo: Raster, lab: LabPlanes): Segmentation {
   if (isCutout(photo)) {
     const { mask, silhouette } = readCutout(photo);
     const worn = withoutWearer(mask, lab);
-    const off = (m: Uint8Array) => (worn ? Uint8Array.from(m, (v, i) => (worn.wearer[i] ? 0 : v)) : m);
+    const off = (m: Uint8Array) => (worn ? mapBytes(m, (v, i) => (worn.wearer[i] ? 0 : v)) : m);
     return {
       mask: worn?.mask ?? mask,
       ...(silhouette !== mask ? { silhouette: largest(off(silhouette), w, h) } : {}),
@@ -226,7 +226,7 @@ const LIT_TOLERANCE = 0.8;
  */
 function litIntoBackground(mask: Uint8Array, fromBackground: Float32Array): Uint8Array | null {
   if (!nearBackground(mask, fromBackground)) return null;
-  return Uint8Array.from(fromBackground, (d) => (d > LIT_TOLERANCE ? 1 : 0));
+  return mapBytes(fromBackground, (d) => (d > LIT_TOLERANCE ? 1 : 0));
 }
 
 /** The lit reading is kept when what it adds of the garment's mirror image is at least this share of the garment. */
@@ -255,7 +255,7 @@ function mirroredGain(found: Uint8Array, lit: Uint8Array, w: number, h: number):
   const kept = opening(added, w, h, GAP);
   if (countMask(kept) < MIRRORED_LEAST * countMask(found)) return null;
   return largest(
-    Uint8Array.from(found, (v, i) => v | kept[i]!),
+    mapBytes(found, (v, i) => v | kept[i]!),
     w,
     h,
   );
@@ -360,7 +360,7 @@ function followedBackground(
     if (p < n - w) visit(p, p + w);
   }
   if (taken < FOLLOWED_LEAST * n) return null;
-  return Uint8Array.from(fg, (v, i) => (reached[i] ? 0 : v));
+  return mapBytes(fg, (v, i) => (reached[i] ? 0 : v));
 }
 
 /** How far in from the frame (px) its stretches are read: the fill's seeds lie within it. */
@@ -1091,7 +1091,7 @@ function garmentWithin(
   const hanger = how.hanger ? hangerOf(mask, kept, how.hanger.lab, how.hanger.fromBackground) : null;
   if (hanger) {
     // Read again with the hanger as background: where it lay, and what it enclosed with the garment.
-    const free = (m: Uint8Array) => Uint8Array.from(m, (v, i) => (hanger[i] ? 0 : v));
+    const free = (m: Uint8Array) => mapBytes(m, (v, i) => (hanger[i] ? 0 : v));
     const again = garmentWithin(free(fg), outline && free(outline), w, h, {
       refine,
       cut,
@@ -1180,7 +1180,7 @@ function withoutBackgroundClosed(
   w: number,
   fromBackground: (i: number) => number,
 ): void {
-  const added = Uint8Array.from(closed, (v, i) => (v && !before[i] ? 1 : 0));
+  const added = mapBytes(closed, (v, i) => (v && !before[i] ? 1 : 0));
   const { comps, labels } = components(added, w, added.length / w);
   const values = comps.map(() => [] as number[]);
   for (let i = 0; i < added.length; i++) if (added[i]) values[labels[i]! - 1]!.push(fromBackground(i));
