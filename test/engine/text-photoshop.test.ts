@@ -120,6 +120,32 @@ describe('upright Latin in a column against Photoshop', () => {
   });
 });
 
+/** Each line of ink, top to bottom: [top, bottom, left, right], document px (alpha over 100). */
+function inkRows(r: Raster): number[][] {
+  const inked = (x: number, y: number) => r.data[(y * r.w + x) * 4 + 3]! > 100;
+  const lines: number[][] = [];
+  let open: number[] | null = null;
+  for (let y = 0; y <= r.h; y++) {
+    let left = Infinity;
+    let right = -Infinity;
+    for (let x = 0; y < r.h && x < r.w; x++) {
+      if (!inked(x, y)) continue;
+      left = Math.min(left, x);
+      right = x;
+    }
+    if (right >= 0) {
+      if (!open) open = [r.y + y, 0, Infinity, -Infinity];
+      open[2] = Math.min(open[2]!, r.x + left);
+      open[3] = Math.max(open[3]!, r.x + right + 1);
+    } else if (open) {
+      open[1] = r.y + y;
+      lines.push(open);
+      open = null;
+    }
+  }
+  return lines;
+}
+
 /** `r`'s pixels with rows and columns swapped (its columns read as rows). */
 function transpose(r: Raster): Uint8ClampedArray {
   const out = new Uint8ClampedArray(r.data.length);
@@ -154,6 +180,38 @@ describe('paragraph text against Photoshop', () => {
     for (const [i, [top, bottom]] of want.entries()) {
       expect(Math.abs(got[i]![0]! - top!)).toBeLessThanOrEqual(1.5);
       expect(Math.abs(got[i]![1]! - bottom!)).toBeLessThanOrEqual(1.5);
+    }
+  });
+
+  it('sets indents, space before and a size per line where Photoshop does, line for line', async () => {
+    // Times-Roman drawn with Liberation Serif: the same lines on the same rows, each starting where Photoshop's
+    // starts (the indents); each line's length within the twin's 2 % and 2 px (a line breaking elsewhere would be a
+    // word longer or shorter). First-line indent 26.7 px, left indent 40, right indent 40 (its lines break short of the
+    // box's edge), 20 px before the second paragraph; and four lines of 16, 18.7, 21.3 and 24 px, each as high as
+    // its own size (auto leading).
+    for (const [file, lines] of [
+      ['paragraph-first-line-indent.psd', 6],
+      ['paragraph-start-indent.psd', 6],
+      ['paragraph-end-indent.psd', 6],
+      ['paragraph-space-before.psd', 10],
+      ['font-sizes-1.psd', 4],
+    ] as const) {
+      const layer = await textLayerOf(file);
+      const want = inkRows(layer.raster);
+      const ours = renderText(layer.text);
+      const got = inkRows(ours);
+      expect(got, file).toHaveLength(lines);
+      expect(want, file).toHaveLength(lines);
+      for (const [i, w] of want.entries()) {
+        const g = got[i]!;
+        const where = `${file} line ${i + 1}: ours ${g.join(',')}, Photoshop's ${w.join(',')}`;
+        expect(Math.abs(g[0]! - w[0]!), where).toBeLessThanOrEqual(1.5);
+        expect(Math.abs(g[1]! - w[1]!), where).toBeLessThanOrEqual(1.5);
+        expect(Math.abs(g[2]! - w[2]!), where).toBeLessThanOrEqual(1.5);
+        const longer = g[3]! - g[2]! - (w[3]! - w[2]!);
+        expect(longer, where).toBeGreaterThanOrEqual(-2);
+        expect(longer, where).toBeLessThanOrEqual(0.03 * (w[3]! - w[2]!) + 2);
+      }
     }
   });
 

@@ -546,3 +546,53 @@ describe('convert_to_cmyk', () => {
     },
   );
 });
+
+describe('hyphenation (Photoshop’s Hyphenate, 连字)', () => {
+  it('says an edit drops a paragraph’s hyphenation, and saves edited and new paragraph text unhyphenated, as drawn', async () => {
+    // Photoshop broke this paragraph inside words (adipi-scing, sus-pendisse); Atelier breaks lines at spaces and
+    // between CJK characters only. Saved with Hyphenate on, an edit in Photoshop would break the lines elsewhere
+    // than the canvas showed: so it is saved off, and the open and the save say so.
+    const s = newSession();
+    const fixture = (name: string) =>
+      readFile(new URL(`../fixtures/photoshop-text/${name}`, import.meta.url));
+    await s.workspace.writeAtomic('hyphenated.psd', await fixture('paragraph-auto-hyphenate.psd'));
+    await s.workspace.writeAtomic('indented.psd', await fixture('paragraph-first-line-indent.psd'));
+    const words = (r: Record<string, unknown>) => JSON.stringify(r.warnings ?? []);
+
+    // Photoshop's own paragraph with Hyphenate off: nothing to say.
+    expect(words(await ok(s, 'open_document', { path: 'indented.psd' }))).not.toMatch(/连字/);
+    const opened = await ok(s, 'open_document', { path: 'hyphenated.psd' });
+    expect(words(opened)).toMatch(/的自动连字（行尾断词）在文字未修改（可移动）时原样保存/);
+    const layer = [...current(s).layers.values()].find((l): l is TextLayer => l.kind === 'text')!;
+    expect(layer.psdText).toBeDefined();
+
+    // Unedited, the record goes back as Photoshop wrote it, Hyphenate on.
+    await ok(s, 'save_document_as', { path: 'kept.psd' });
+    expect((await agTextOf(s, 'kept.psd', layer.name)).paragraphStyle?.autoHyphenate).toBe(true);
+
+    await ok(s, 'set_text_content', { name: layer.name, text: `${layer.text.content} Vestibulum.` });
+    const saved = await ok(s, 'save_document_as', { path: 'edited.psd' });
+    expect(words(saved)).toMatch(/已修改，其自动连字（行尾断词）不再保留/);
+
+    await ok(s, 'create_paragraph_text', {
+      text: 'Extraordinarily comfortable organic cotton sweatshirts',
+      x: 20,
+      y: 20,
+      width: 300,
+      height: 200,
+      font_size: 32,
+    });
+    await ok(s, 'save_document_as', { path: 'edited.psd' });
+    const hyphenate = async (file: string) =>
+      psdToolsTypeLayers<boolean[]>(path.join(s.workspace.root, file), [
+        "v = [bool(r['ParagraphSheet']['Properties'].get('AutoHyphenate', True)) for r in e['ParagraphRun']['RunArray']]",
+      ]);
+    if (psdToolsAvailable()) {
+      const seen = await hyphenate('edited.psd');
+      expect(Object.values(seen)).toHaveLength(2);
+      for (const runs of Object.values(seen)) expect(runs.every((on) => !on)).toBe(true);
+      // The unedited file as Photoshop wrote it still reads on: the check reads what it should.
+      expect(Object.values(await hyphenate('kept.psd'))[0]).toContain(true);
+    }
+  });
+});

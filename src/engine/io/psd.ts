@@ -631,7 +631,7 @@ async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullabl
   const runs = t.paragraphs
     ? textLines(t.content).map((line, k) => ({
         length: line.length + 1,
-        style: paragraphStyleOf(paragraphAt(t, k)),
+        style: { ...paragraphStyleOf(paragraphAt(t, k)), ...(box ? NO_HYPHENATION : {}) },
       }))
     : undefined;
   const styleRuns = hasRuns(t)
@@ -666,7 +666,7 @@ async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullabl
       ...agFaux(t),
       ...agSettings(t),
     },
-    ...(justification || indent || space
+    ...(justification || indent || space || box
       ? {
           paragraphStyle: {
             ...(justification ? { justification } : {}),
@@ -674,6 +674,7 @@ async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullabl
               ? { startIndent: indent.left, firstLineIndent: indent.first, endIndent: indent.right }
               : {}),
             ...(space ? { spaceBefore: space.before, spaceAfter: space.after } : {}),
+            ...(box ? NO_HYPHENATION : {}),
           },
         }
       : {}),
@@ -1443,6 +1444,25 @@ function textFill(c: AgColor | undefined): AgColor | undefined {
   return c;
 }
 
+/**
+ * Paragraph text breaks its lines at spaces and between CJK characters only (text-paragraph.ts), never inside a
+ * word: it is saved so, or Photoshop, whose default hyphenates, would break it elsewhere once the text is edited
+ * there (ag-psd writes its default, hyphenation on, for what a record leaves unstated).
+ */
+const NO_HYPHENATION = { autoHyphenate: false } as const;
+
+/** A word Photoshop's Hyphenate may break: at least its HyphenatedWordSize letters of a Latin script. */
+function hyphenatable(t: NonNullable<AgLayer['text']>): boolean {
+  const styles = [
+    t.paragraphStyle ?? {},
+    ...(t.paragraphStyleRuns ?? []).map((r) => ({ ...t.paragraphStyle, ...r.style })),
+  ];
+  const on = styles.filter((p) => p.autoHyphenate === true);
+  if (on.length === 0) return false;
+  const shortest = Math.max(1, Math.min(...on.map((p) => p.hyphenatedWordSize ?? 6)));
+  return new RegExp(`\\p{Script=Latin}{${shortest},}`, 'u').test(t.text ?? '');
+}
+
 /** Character attributes a TextSpec does not hold, with the value that means "not used" and their names. */
 const TEXT_STYLE_DEFAULTS: readonly (readonly [keyof AgTextStyle, unknown, string])[] = [
   ['strokeFlag', false, '文字描边'],
@@ -1563,6 +1583,7 @@ function textDropped(t: NonNullable<AgLayer['text']>): string[] {
     if (styles.some((st) => st[key] !== undefined && st[key] !== none)) out.push(what);
   }
   if (t.warp && t.warp.style !== undefined && t.warp.style !== 'none' && !arcWarpOf(t)) out.push('文字变形');
+  if (t.shapeType === 'box' && hyphenatable(t)) out.push('自动连字（行尾断词）');
   return out;
 }
 
