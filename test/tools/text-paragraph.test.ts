@@ -548,7 +548,31 @@ describe('convert_to_cmyk', () => {
 });
 
 describe('hyphenation (Photoshop’s Hyphenate, 连字)', () => {
-  it('says an edit drops a paragraph’s hyphenation, and saves edited and new paragraph text unhyphenated, as drawn', async () => {
+  it('says an edit drops Roman hanging punctuation, which it does not set', async () => {
+    const s = newSession();
+    const text = (hanging: boolean): AgText => ({
+      text: 'Quis ipsum, suspendisse.',
+      transform: [1, 0, 0, 1, 10, 10],
+      style: { font: { name: 'ArialMT' }, fontSize: 20, fillColor: black },
+      paragraphStyle: { hanging, autoHyphenate: false },
+      shapeType: 'box',
+      boxBounds: [0, 0, 200, 80],
+    });
+    await putTextPsd(
+      s,
+      'hanging.psd',
+      [240, 120],
+      [
+        { name: '溢出', text: text(true) },
+        { name: '不溢出', text: text(false) },
+      ],
+    );
+    const warned = JSON.stringify((await ok(s, 'open_document', { path: 'hanging.psd' })).warnings ?? []);
+    expect(warned).toMatch(/文字图层“溢出”的罗马式溢出标点在文字未修改/);
+    expect(warned).not.toMatch(/不溢出/);
+  });
+
+  it('says an edit drops a paragraph’s hyphenation, and saves edited and new paragraph text composed as drawn', async () => {
     // Photoshop broke this paragraph inside words (adipi-scing, sus-pendisse); Atelier breaks lines at spaces and
     // between CJK characters only. Saved with Hyphenate on, an edit in Photoshop would break the lines elsewhere
     // than the canvas showed: so it is saved off, and the open and the save say so.
@@ -583,16 +607,21 @@ describe('hyphenation (Photoshop’s Hyphenate, 连字)', () => {
       font_size: 32,
     });
     await ok(s, 'save_document_as', { path: 'edited.psd' });
-    const hyphenate = async (file: string) =>
-      psdToolsTypeLayers<boolean[]>(path.join(s.workspace.root, file), [
-        "v = [bool(r['ParagraphSheet']['Properties'].get('AutoHyphenate', True)) for r in e['ParagraphRun']['RunArray']]",
+    // Composed in Photoshop as drawn: no hyphens, and a justified line's spaces never narrowed below 100 % to take
+    // one more word (ag-psd's default would allow 80 %).
+    const composing = async (file: string) =>
+      psdToolsTypeLayers<{ hyphenate: boolean; words: number[] }[]>(path.join(s.workspace.root, file), [
+        "v = [{'hyphenate': bool(p.get('AutoHyphenate', True)), 'words': [float(x) for x in p.get('WordSpacing', [])]}",
+        "     for p in [r['ParagraphSheet']['Properties'] for r in e['ParagraphRun']['RunArray']]]",
       ]);
     if (psdToolsAvailable()) {
-      const seen = await hyphenate('edited.psd');
-      expect(Object.values(seen)).toHaveLength(2);
-      for (const runs of Object.values(seen)) expect(runs.every((on) => !on)).toBe(true);
+      const seen = Object.values(await composing('edited.psd'));
+      expect(seen).toHaveLength(2);
+      for (const runs of seen) {
+        for (const run of runs) expect(run).toEqual({ hyphenate: false, words: [1, 1, 2] });
+      }
       // The unedited file as Photoshop wrote it still reads on: the check reads what it should.
-      expect(Object.values(await hyphenate('kept.psd'))[0]).toContain(true);
+      expect(Object.values(await composing('kept.psd'))[0]![0]!.hyphenate).toBe(true);
     }
   });
 });

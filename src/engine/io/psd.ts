@@ -631,7 +631,7 @@ async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullabl
   const runs = t.paragraphs
     ? textLines(t.content).map((line, k) => ({
         length: line.length + 1,
-        style: { ...paragraphStyleOf(paragraphAt(t, k)), ...(box ? NO_HYPHENATION : {}) },
+        style: { ...paragraphStyleOf(paragraphAt(t, k)), ...(box ? COMPOSED_AS_DRAWN : {}) },
       }))
     : undefined;
   const styleRuns = hasRuns(t)
@@ -674,7 +674,7 @@ async function textRecordOf(ctx: EncodeContext, t: TextSpec): Promise<NonNullabl
               ? { startIndent: indent.left, firstLineIndent: indent.first, endIndent: indent.right }
               : {}),
             ...(space ? { spaceBefore: space.before, spaceAfter: space.after } : {}),
-            ...(box ? NO_HYPHENATION : {}),
+            ...(box ? COMPOSED_AS_DRAWN : {}),
           },
         }
       : {}),
@@ -1445,19 +1445,30 @@ function textFill(c: AgColor | undefined): AgColor | undefined {
 }
 
 /**
- * Paragraph text breaks its lines at spaces and between CJK characters only (text-paragraph.ts), never inside a
- * word: it is saved so, or Photoshop, whose default hyphenates, would break it elsewhere once the text is edited
- * there (ag-psd writes its default, hyphenation on, for what a record leaves unstated).
+ * How paragraph text is composed, stated so that Photoshop breaks its lines where Atelier drew them once the text is
+ * edited there (ag-psd writes its own defaults for what a record leaves unstated): at spaces and between CJK
+ * characters only, never inside a word (text-paragraph.ts), so Hyphenate off; and its justified lines' spaces only
+ * ever widened, never narrowed to take one more word, so the words' spacing at least 100 % — the spacing Photoshop's
+ * own files state (test/fixtures/photoshop-text: the renderings its justified lines are compared with), where
+ * ag-psd's default lets Photoshop narrow the spaces to 80 %.
  */
-const NO_HYPHENATION = { autoHyphenate: false } as const;
+const COMPOSED_AS_DRAWN = {
+  autoHyphenate: false,
+  wordSpacing: [1, 1, 2],
+  letterSpacing: [0, 0, 0.05],
+} as const satisfies Partial<AgParagraphStyle>;
 
-/** A word Photoshop's Hyphenate may break: at least its HyphenatedWordSize letters of a Latin script. */
-function hyphenatable(t: NonNullable<AgLayer['text']>): boolean {
-  const styles = [
+/** Every paragraph style of a text record: the record's own, then each run over it. */
+function paragraphStyles(t: NonNullable<AgLayer['text']>): AgParagraphStyle[] {
+  return [
     t.paragraphStyle ?? {},
     ...(t.paragraphStyleRuns ?? []).map((r) => ({ ...t.paragraphStyle, ...r.style })),
   ];
-  const on = styles.filter((p) => p.autoHyphenate === true);
+}
+
+/** A word Photoshop's Hyphenate may break: at least its HyphenatedWordSize letters of a Latin script. */
+function hyphenatable(t: NonNullable<AgLayer['text']>): boolean {
+  const on = paragraphStyles(t).filter((p) => p.autoHyphenate === true);
   if (on.length === 0) return false;
   const shortest = Math.max(1, Math.min(...on.map((p) => p.hyphenatedWordSize ?? 6)));
   return new RegExp(`\\p{Script=Latin}{${shortest},}`, 'u').test(t.text ?? '');
@@ -1584,6 +1595,7 @@ function textDropped(t: NonNullable<AgLayer['text']>): string[] {
   }
   if (t.warp && t.warp.style !== undefined && t.warp.style !== 'none' && !arcWarpOf(t)) out.push('文字变形');
   if (t.shapeType === 'box' && hyphenatable(t)) out.push('自动连字（行尾断词）');
+  if (t.shapeType === 'box' && paragraphStyles(t).some((p) => p.hanging === true)) out.push('罗马式溢出标点');
   return out;
 }
 
