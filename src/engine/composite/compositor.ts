@@ -467,7 +467,8 @@ function drawPassThrough(f: Frame, node: GroupNode, level: number, clip: Rect): 
 function drawClippingGroup(f: Frame, item: PlanItem, level: number, clip: Rect): void {
   const base = item.node;
   if (base.kind === 'adjust') {
-    drawNode(f, base, level, clip, false); // never a base (plan.ts)
+    drawNode(f, base, level, clip, false);
+    drawClippedToAdjustment(f, base, item.clips, level, clip);
     return;
   }
   drawEffects(f, base.effects.below, level, clip, base.opacity, false);
@@ -487,6 +488,40 @@ function drawClippingGroup(f: Frame, item: PlanItem, level: number, clip: Rect):
     drawLevelResult(f, level + 1, r, level, blend, base.opacity * base.fillOpacity, null, false);
   }
   drawEffects(f, base.effects.above, level, clip, base.opacity, false);
+}
+
+/**
+ * Layers clipped to an adjustment layer. Photoshop takes an adjustment layer's content as covering the canvas, so
+ * they show wherever its mask does, over what it made (psd2svg's invert-clippingbase fixture, saved by Photoshop):
+ * drawn over a copy of the adjusted backdrop, then mixed in by the adjustment's opacity × fill × mask, as a
+ * pass-through group is.
+ */
+function drawClippedToAdjustment(
+  f: Frame,
+  base: AdjustNode,
+  clips: readonly PlanNode[],
+  level: number,
+  clip: Rect,
+): void {
+  const r = intersectRect(base.content, clip);
+  const t = base.opacity * base.fillOpacity;
+  if (isEmptyRect(r) || !(t > 0)) return;
+  const acc = f.floats(level);
+  const tmp = f.floats(level + 1);
+  for (let y = r.y; y < r.y + r.h; y++) {
+    const i = f.at(r.x, y);
+    tmp.set(acc.subarray(i, i + r.w * 4), i);
+  }
+  for (const c of clips) drawNode(f, c, level + 1, r, false);
+  for (let y = r.y; y < r.y + r.h; y++) {
+    let cov: Float32Array | null = null;
+    if (base.mask) {
+      const c = maskCoverage(base.mask, y, r.x, r.w, f.cov);
+      if (c === 'none') continue;
+      if (c === 'varies') cov = f.cov;
+    }
+    lerpRow(acc, f.at(r.x, y), tmp, r.w, t, cov);
+  }
 }
 
 /**

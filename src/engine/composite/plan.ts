@@ -107,13 +107,7 @@ function buildItems(state: DocState, ids: readonly number[], rect: Rect, canvas:
       base = 'hidden';
       continue;
     }
-    if (node.kind === 'adjust') {
-      // Not a clipping base: layers clipped to an adjustment layer are not drawn (rare; Photoshop clips them
-      // to its mask).
-      items.push({ node, clips: [], bounds: node.bounds });
-      base = 'hidden';
-      continue;
-    }
+    // An adjustment layer is a base too: its clipped layers show wherever its mask does (drawClippingGroup).
     base = { node, clips: [], bounds: node.bounds };
     items.push(base);
   }
