@@ -209,13 +209,22 @@ describe('what a PSD held that the document does not keep', () => {
           },
         },
         { name: '反相 1', hidden: true, adjustment: { type: 'invert' } },
-        { name: '曝光 1', adjustment: { type: 'exposure', exposure: 0.5, offset: 0, gamma: 1 } },
+        {
+          name: '色彩平衡 1',
+          adjustment: {
+            type: 'color balance',
+            shadows: { cyanRed: 0, magentaGreen: 0, yellowBlue: 0 },
+            midtones: { cyanRed: 40, magentaGreen: 0, yellowBlue: -20 },
+            highlights: { cyanRed: 0, magentaGreen: 0, yellowBlue: 0 },
+            preserveLuminosity: true,
+          },
+        },
       ],
     });
     const opened = await ok(s, 'open_document', { path: 'adj.psd' });
     const said = warningsOf(opened);
-    // Curves and Hue/Saturation are drawn; Exposure is kept but not drawn, and that is said.
-    expect(said).toContainEqual(expect.stringMatching(/调整图层“曝光 1”（曝光度）已保留.*不绘制/));
+    // Curves and Hue/Saturation are drawn; Color Balance is kept but not drawn, and that is said.
+    expect(said).toContainEqual(expect.stringMatching(/调整图层“色彩平衡 1”（色彩平衡）已保留.*不绘制/));
     expect(said.join()).not.toMatch(/曲线 1|色相 1/);
     expect(said.join()).not.toContain('反相 1'); // hidden: it changes nothing shown
     expect(said.join()).not.toContain('已跳过');
@@ -246,7 +255,7 @@ describe('what a PSD held that the document does not keep', () => {
 
     const saved = await ok(s, 'save_document_as', { path: 'out.psd' });
     expect(warningsOf(saved)).toContainEqual(
-      expect.stringMatching(/合并图像不含调整图层“曝光 1”（Atelier 不绘制曝光度调整）的效果/),
+      expect.stringMatching(/合并图像不含调整图层“色彩平衡 1”（Atelier 不绘制色彩平衡调整）的效果/),
     );
     expect(warningsOf(saved).join()).not.toContain('提亮');
     const png = await ok(s, 'save_document_as', { path: 'out.png' });
@@ -262,11 +271,18 @@ describe('what a PSD held that the document does not keep', () => {
     expect([hue.mask?.left, hue.mask?.top, hue.mask?.right, hue.mask?.bottom]).toEqual([5, 6, 25, 26]);
     expect(agLayer(back, '反相 1')).toMatchObject({ hidden: true, adjustment: { type: 'invert' } });
     const seen = await probe(s, 'out.psd');
-    expect(Object.keys(seen.layers)).toEqual(['Background', '照片', '提亮', '色相 1', '反相 1', '曝光 1']);
+    expect(Object.keys(seen.layers)).toEqual([
+      'Background',
+      '照片',
+      '提亮',
+      '色相 1',
+      '反相 1',
+      '色彩平衡 1',
+    ]);
     expect(seen.layers.提亮!.kind).toBe('curves');
     expect(seen.layers['色相 1']!.kind).toBe('huesaturation');
     expect(seen.layers['反相 1']!.kind).toBe('invert');
-    expect(seen.layers['曝光 1']!.kind).toBe('exposure');
+    expect(seen.layers['色彩平衡 1']!.kind).toBe('colorbalance');
   });
 
   it('keeps a text layer as Photoshop wrote it (style runs) while unedited or moved; an edit keeps its box and alignment and says what goes', async () => {

@@ -14,6 +14,7 @@ import { hueSaturationKernel } from './hsl.js';
 import {
   brightnessContrastLut,
   type ColorKernel,
+  exposureLut,
   identityLut,
   invertLut,
   type Lut,
@@ -88,6 +89,8 @@ function makeKernel(a: Record_ & { readonly type: string }): ColorKernel | undef
     }
     case 'invert':
       return lutKernel(invertLut());
+    case 'exposure':
+      return lutKernel(exposureLut(num(a.exposure), num(a.offset), num(a.gamma, 1)));
     case 'posterize':
       return lutKernel(posterizeLut(Math.max(2, Math.min(255, Math.round(num(a.levels, 4))))));
     case 'threshold':

@@ -1,7 +1,7 @@
 /**
  * The adjustment layers Atelier draws, against Photoshop's own composite of the same file (test/fixtures/
  * photoshop-adjustments: PSDs saved by Photoshop, each with its merged image): brightness/contrast, curves,
- * hue/saturation, invert (masked, clipped, and as a clipping base), levels, posterize and threshold, each over a
+ * exposure, hue/saturation, invert (masked, clipped, and as a clipping base), levels, posterize and threshold, each over a
  * gradient-filled ellipse on a patterned background. The hand-written kernels (research: Photoshop's adjustments)
  * are compared with what Photoshop made, pixel for pixel over white.
  */
@@ -44,7 +44,7 @@ async function againstPhotoshop(file: string): Promise<{ max: number; mean: numb
 
 describe("adjustment layers against Photoshop's composite", () => {
   it('holds the adjustments Atelier draws', () => {
-    expect(FILES.length).toBe(37);
+    expect(FILES.length).toBe(44);
   });
 
   for (const file of FILES) {
