@@ -746,3 +746,30 @@ describe('a smart object whose content changed', () => {
     expect(back.linkedFiles![0]!.name).toMatch(/\.png$/);
   });
 });
+
+describe('artboards', () => {
+  it('says an artboard opens as a plain group, its layers no longer kept inside it, and every save says so', async () => {
+    // Photoshop shows an artboard's layers inside its rectangle only: as a group they reach the whole canvas
+    // (psd2svg's artboard fixture, saved by Photoshop, read 112 levels off with nothing said).
+    const s = newSession();
+    await put(s, 'boards.psd', {
+      children: [
+        background(),
+        {
+          name: '画板 1',
+          artboard: { rect: { top: 0, left: 0, bottom: H, right: W / 2 } },
+          children: [{ name: '红', left: 0, top: 0, right: W, bottom: H, imageData: px(W, H, [255, 0, 0]) }],
+        },
+        {
+          name: '组',
+          children: [{ name: '蓝', left: 0, top: 0, right: 4, bottom: 4, imageData: px(4, 4, [0, 0, 255]) }],
+        },
+      ],
+    });
+    const opened = await ok(s, 'open_document', { path: 'boards.psd' });
+    expect(warningsOf(opened)).toContainEqual(expect.stringMatching(/画板“画板 1”已作为普通图层组打开/));
+    expect(warningsOf(opened).join()).not.toMatch(/画板“组”/);
+    const saved = await ok(s, 'save_document_as', { path: 'out.psd' });
+    expect(warningsOf(saved).join()).toMatch(/画板“画板 1”/);
+  });
+});

@@ -1799,6 +1799,15 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
       if (cid !== undefined) children.push(cid);
     }
     ctx.layers.set(id, { ...base, ...extras, kind: 'group', children, open: l.opened !== false });
+    // Photoshop shows an artboard's layers inside its rectangle only; as a group they reach the whole canvas.
+    if (l.artboard) {
+      lose(
+        ctx,
+        `画板“${name}”已作为普通图层组打开：其中的图层不再裁切到画板范围内（预览和导出可能与 Photoshop 不同），保存后不再是画板`,
+        `画板“${name}”`,
+        id,
+      );
+    }
     return id;
   }
   if (blend === 'pass through') {
