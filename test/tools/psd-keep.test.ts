@@ -748,16 +748,17 @@ describe('a smart object whose content changed', () => {
 });
 
 describe('artboards', () => {
-  it('says an artboard opens as a plain group, its layers no longer kept inside it, and every save says so', async () => {
+  it('says an artboard is drawn as a plain group, its layers not kept inside it, and saves it as an artboard', async () => {
     // Photoshop shows an artboard's layers inside its rectangle only: as a group they reach the whole canvas
     // (psd2svg's artboard fixture, saved by Photoshop, read 112 levels off with nothing said).
     const s = newSession();
+    const rect = { top: 0, left: 0, bottom: H, right: W / 2 };
     await put(s, 'boards.psd', {
       children: [
         background(),
         {
           name: '画板 1',
-          artboard: { rect: { top: 0, left: 0, bottom: H, right: W / 2 } },
+          artboard: { rect },
           children: [{ name: '红', left: 0, top: 0, right: W, bottom: H, imageData: px(W, H, [255, 0, 0]) }],
         },
         {
@@ -767,9 +768,13 @@ describe('artboards', () => {
       ],
     });
     const opened = await ok(s, 'open_document', { path: 'boards.psd' });
-    expect(warningsOf(opened)).toContainEqual(expect.stringMatching(/画板“画板 1”已作为普通图层组打开/));
+    expect(warningsOf(opened)).toContainEqual(
+      expect.stringMatching(/画板“画板 1”按普通图层组显示：.*保存 PSD 时画板原样保留/),
+    );
     expect(warningsOf(opened).join()).not.toMatch(/画板“组”/);
-    const saved = await ok(s, 'save_document_as', { path: 'out.psd' });
-    expect(warningsOf(saved).join()).toMatch(/画板“画板 1”/);
+    await ok(s, 'save_document_as', { path: 'out.psd' });
+    const back = await agRead(s, 'out.psd');
+    expect(agLayer(back, '画板 1').artboard?.rect).toEqual(rect);
+    expect(agLayer(back, '组').artboard).toBeUndefined();
   });
 });

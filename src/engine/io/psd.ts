@@ -1799,13 +1799,11 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
       if (cid !== undefined) children.push(cid);
     }
     ctx.layers.set(id, { ...base, ...extras, kind: 'group', children, open: l.opened !== false });
-    // Photoshop shows an artboard's layers inside its rectangle only; as a group they reach the whole canvas.
-    if (l.artboard) {
-      lose(
-        ctx,
-        `画板“${name}”已作为普通图层组打开：其中的图层不再裁切到画板范围内（预览和导出可能与 Photoshop 不同），保存后不再是画板`,
-        `画板“${name}”`,
-        id,
+    // Photoshop shows an artboard's layers inside its rectangle only; drawn as a group they reach the whole
+    // canvas. The artboard itself is carried (carriedLayerFields) and saved as it was.
+    if (l.artboard && !ctx.placed) {
+      ctx.warnings.push(
+        `画板“${name}”按普通图层组显示：预览和导出的图像不把其中的图层裁切到画板范围内，可能与 Photoshop 不同；保存 PSD 时画板原样保留`,
       );
     }
     return id;
