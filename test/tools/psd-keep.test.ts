@@ -778,3 +778,75 @@ describe('artboards', () => {
     expect(agLayer(back, '组').artboard).toBeUndefined();
   });
 });
+
+describe('effects the preview does not draw, beside ones it does', () => {
+  it('keeps a gradient stroke beside a drop shadow through saves, unedited and edited', async () => {
+    // The stroke is not drawn (said at open, "kept on save"), the shadow is: the save wrote the engine's shadow
+    // and took the file's first enabled stroke for one the engine had removed, so the gradient stroke was lost.
+    const s = newSession();
+    const gradientStroke = {
+      enabled: true,
+      present: true,
+      showInDialog: true,
+      size: { units: 'Pixels' as const, value: 3 },
+      position: 'outside' as const,
+      fillType: 'gradient' as const,
+      blendMode: 'normal' as const,
+      opacity: 1,
+      gradient: {
+        name: '红到蓝',
+        type: 'solid' as const,
+        smoothness: 1,
+        colorStops: [
+          { color: { r: 255, g: 0, b: 0 }, location: 0, midpoint: 50 },
+          { color: { r: 0, g: 0, b: 255 }, location: 1, midpoint: 50 },
+        ],
+        opacityStops: [
+          { opacity: 1, location: 0, midpoint: 50 },
+          { opacity: 1, location: 1, midpoint: 50 },
+        ],
+      },
+      type: 'linear' as const,
+      angle: 90,
+      scale: 1,
+      align: true,
+      dither: false,
+      reverse: false,
+    };
+    const shadow = {
+      enabled: true,
+      present: true,
+      showInDialog: true,
+      blendMode: 'multiply' as const,
+      color: { r: 0, g: 0, b: 0 },
+      opacity: 0.5,
+      angle: 120,
+      distance: { units: 'Pixels' as const, value: 3 },
+      size: { units: 'Pixels' as const, value: 3 },
+      choke: { units: 'Pixels' as const, value: 0 },
+    };
+    await put(s, 'styled.psd', {
+      children: [
+        background(),
+        {
+          name: '图标',
+          left: 10,
+          top: 10,
+          right: 30,
+          bottom: 30,
+          imageData: px(20, 20, [0, 200, 0]),
+          effects: { stroke: [gradientStroke], dropShadow: [shadow] },
+        },
+      ],
+    });
+    const opened = await ok(s, 'open_document', { path: 'styled.psd' });
+    expect(warningsOf(opened)).toContainEqual(expect.stringMatching(/图层“图标”的描边使用渐变或图案填充/));
+    const strokeOf = async (file: string) => agLayer(await agRead(s, file), '图标').effects;
+    await ok(s, 'save_document_as', { path: 'unedited.psd' });
+    expect((await strokeOf('unedited.psd'))?.stroke?.map((e) => e.fillType)).toEqual(['gradient']);
+    expect((await strokeOf('unedited.psd'))?.dropShadow).toHaveLength(1);
+    await ok(s, 'move_layer', { name: '图标', dx: 2, dy: 0 });
+    await ok(s, 'save_document_as', { path: 'moved.psd' });
+    expect((await strokeOf('moved.psd'))?.stroke?.map((e) => e.fillType)).toEqual(['gradient']);
+  });
+});

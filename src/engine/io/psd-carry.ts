@@ -213,23 +213,26 @@ export function styleToWrite(
   // A style switched off as a whole showed nothing: what the engine added now shows, the rest stays off.
   const off = read.disabled === true;
   delete out.disabled;
+  // `shown`: the engine read the file's first enabled one (a gradient or pattern stroke it did not: that one is
+  // kept when the engine has none, not taken for one removed).
   const merge = <T extends { enabled?: boolean }>(
     list: readonly T[] | undefined,
     mine: T | undefined,
+    shown: boolean,
     keep: (file: T, mine: T) => Partial<T>,
   ): T[] | undefined => {
     const next = (list ?? []).map((e) => (off ? { ...e, enabled: false } : e));
     const at = off ? -1 : next.findIndex((e) => e.enabled !== false);
     if (at >= 0) {
       if (mine) next[at] = { ...next[at]!, ...mine, ...keep(next[at]!, mine) };
-      else next.splice(at, 1);
+      else if (shown) next.splice(at, 1);
     } else if (mine) {
       next.unshift(mine);
     }
     return next.length > 0 ? next : undefined;
   };
-  const stroke = merge(read.stroke, ours?.stroke?.[0], () => ({}));
-  const dropShadow = merge(read.dropShadow, ours?.dropShadow?.[0], (file, mine) => ({
+  const stroke = merge(read.stroke, ours?.stroke?.[0], !!style.of?.stroke, () => ({}));
+  const dropShadow = merge(read.dropShadow, ours?.dropShadow?.[0], !!style.of?.dropShadow, (file, mine) => ({
     // Not something the engine edits: the file's choice stands.
     ...(file.layerConceals !== undefined ? { layerConceals: file.layerConceals } : {}),
     // Still linked to the global light when the angle still is the global one.
