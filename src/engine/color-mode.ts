@@ -188,6 +188,7 @@ export async function convertStateToCmyk(state: DocState): Promise<DocState> {
   for (const layer of state.layers.values()) {
     note(layer.effects?.stroke?.color);
     note(layer.effects?.dropShadow?.color);
+    for (const o of layer.effects?.colorOverlays ?? []) note(o.color);
     if (layer.kind === 'fill') note(layer.color);
     if (layer.kind === 'text') {
       for (const spec of [layer.text, layer.psdText?.spec]) {
@@ -210,6 +211,9 @@ export async function convertStateToCmyk(state: DocState): Promise<DocState> {
         ...e,
         ...(e.stroke ? { stroke: { ...e.stroke, color: color(e.stroke.color) } } : {}),
         ...(e.dropShadow ? { dropShadow: { ...e.dropShadow, color: color(e.dropShadow.color) } } : {}),
+        ...(e.colorOverlays
+          ? { colorOverlays: e.colorOverlays.map((o) => ({ ...o, color: color(o.color) })) }
+          : {}),
       },
     };
   };

@@ -128,9 +128,21 @@ export interface DropShadowEffect {
   readonly blend: BlendMode;
 }
 
+/**
+ * Photoshop's Color Overlay (颜色叠加) in normal mode: the layer's shape painted over its own pixels in `color`, as a
+ * layer clipped to it would be (not faded by the fill opacity). Read from a file's style; no tool makes one.
+ */
+export interface ColorOverlayEffect {
+  readonly color: RGB;
+  /** 0..1 */
+  readonly opacity: number;
+}
+
 export interface Effects {
   readonly stroke?: StrokeEffect;
   readonly dropShadow?: DropShadowEffect;
+  /** Bottom to top, as they are painted (a file's style may hold several). */
+  readonly colorOverlays?: readonly ColorOverlayEffect[];
 }
 
 export interface Locks {

@@ -44,9 +44,16 @@ export function boundsReport(r: Rect) {
   };
 }
 
-/** The effects a layer style holds, in the order Photoshop lists them (stroke, then drop shadow). */
-function effectNames(e: Effects): ('stroke' | 'drop_shadow')[] {
-  return [...(e.stroke ? (['stroke'] as const) : []), ...(e.dropShadow ? (['drop_shadow'] as const) : [])];
+/**
+ * The effects a layer style holds that the engine draws, in the order Photoshop lists them (stroke, colour
+ * overlay, drop shadow).
+ */
+export function effectNames(e: Effects): ('stroke' | 'color_overlay' | 'drop_shadow')[] {
+  return [
+    ...(e.stroke ? (['stroke'] as const) : []),
+    ...(e.colorOverlays?.length ? (['color_overlay'] as const) : []),
+    ...(e.dropShadow ? (['drop_shadow'] as const) : []),
+  ];
 }
 
 export function layerSummary(state: DocState, layer: Layer) {

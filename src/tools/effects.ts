@@ -17,7 +17,7 @@ import { BLACK } from '../engine/factory.js';
 import type { DocState, DropShadowEffect, Effects, Layer, StrokeEffect } from '../engine/model.js';
 import { rgbToHex } from '../engine/raster.js';
 import { layerById, setActive, setLayer } from '../engine/tree.js';
-import { layerSummary } from './describe.js';
+import { effectNames, layerSummary } from './describe.js';
 import { assertFree, refuseBackground } from './guards.js';
 import { heldColorFields } from './held-color.js';
 import { activateOnly, activeDoc, layerNamed } from './resolve.js';
@@ -62,10 +62,19 @@ function percent(v: number): number {
 export function effectsReport(e: Effects | undefined) {
   const s = e?.stroke;
   const d = e?.dropShadow;
+  const overlays = e?.colorOverlays ?? [];
   return {
     stroke: s
       ? { size: s.size, position: s.position, color: rgbToHex(s.color), opacity: percent(s.opacity) }
       : null,
+    // Read from a PSD's style, top one first as Photoshop lists them; no tool makes one.
+    ...(overlays.length
+      ? {
+          color_overlay: [...overlays]
+            .reverse()
+            .map((o) => ({ color: rgbToHex(o.color), opacity: percent(o.opacity) })),
+        }
+      : {}),
     drop_shadow: d
       ? {
           distance: d.distance,
@@ -135,7 +144,7 @@ export function photoshopAngle(deg: number): number {
 
 function withEffects(layer: Layer, effects: Effects | undefined): Layer {
   const { effects: _old, ...rest } = layer;
-  return (effects && (effects.stroke || effects.dropShadow) ? { ...rest, effects } : rest) as Layer;
+  return (effects && effectNames(effects).length > 0 ? { ...rest, effects } : rest) as Layer;
 }
 
 function changedResult(state: DocState, layer: Layer, extra: Payload): Payload {
@@ -212,12 +221,12 @@ export const effectsHandlers = {
     // Any kind may carry effects read from a PSD (a group's, say), so any kind may have them cleared.
     assertFree(doc.state, layer, '清除图层样式');
     const e = layer.effects;
-    if (!e || (!e.stroke && !e.dropShadow)) {
+    const removed = e ? effectNames(e) : [];
+    if (removed.length === 0) {
       return unchanged(ctx, doc, layer, `图层“${layer.name}”没有图层样式，无需清除`, {
         removed: [],
       });
     }
-    const removed = [...(e.stroke ? ['stroke'] : []), ...(e.dropShadow ? ['drop_shadow'] : [])];
     const next = commitActive(ctx, doc, setLayer(doc.state, withEffects(layer, undefined)), layer.id);
     return changedResult(next, layer, { removed });
   },

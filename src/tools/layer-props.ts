@@ -73,6 +73,7 @@ import {
   textSummary,
   toSpecBlend,
 } from './describe.js';
+import { effectsReport } from './effects.js';
 import { layersNamedAll } from './grouping.js';
 import {
   assertFree,
@@ -430,6 +431,9 @@ function layerDetails(state: DocState, layer: Layer): Payload {
             opacity: percent(layer.effects.dropShadow.opacity),
           }
         : null,
+      ...(layer.effects?.colorOverlays?.length
+        ? { color_overlay: effectsReport(layer.effects).color_overlay }
+        : {}),
     },
   };
   switch (layer.kind) {

@@ -64,6 +64,51 @@ export function effectPaints(layer: Layer, canvas: Pick<DocState, 'width' | 'hei
   return paints;
 }
 
+const overlaid = new WeakMap<Layer, Raster>();
+
+/**
+ * The pixels a pixel, text or smart layer with colour overlays shows, to be drawn at full fill: Photoshop paints
+ * the overlays inside the layer's shape over its own pixels faded by the fill opacity, each in normal mode at its
+ * opacity and none faded by the fill (psd2svg's color-overlay files, saved by Photoshop: fill 0 shows the overlay
+ * whole, and an anti-aliased edge pixel is the backdrop and the overlay's colour alone). Premultiplied inside the
+ * shape that is K + C·m over a coverage the same for every pixel; the layer's alpha scales it. Null without
+ * overlays.
+ */
+export function overlaidRaster(layer: Layer): Raster | null {
+  const list = layer.effects?.colorOverlays;
+  if (!list?.length || layer.kind === 'group' || layer.kind === 'fill' || layer.kind === 'adjustment')
+    return null;
+  const kept = overlaid.get(layer);
+  if (kept) return kept;
+  const fill = layer.fillOpacity === undefined ? 1 : Math.min(1, Math.max(0, layer.fillOpacity));
+  let m = fill;
+  let cover = fill;
+  const k = [0, 0, 0];
+  for (const o of list) {
+    const p = Math.min(1, Math.max(0, o.opacity));
+    k[0] = o.color.r * p + k[0]! * (1 - p);
+    k[1] = o.color.g * p + k[1]! * (1 - p);
+    k[2] = o.color.b * p + k[2]! * (1 - p);
+    m *= 1 - p;
+    cover = p + cover * (1 - p);
+  }
+  const r = layer.raster;
+  const data = allocPixels(r.w * r.h * 4);
+  if (cover > 0) {
+    for (let i = 0; i < data.length; i += 4) {
+      const a = r.data[i + 3]!;
+      if (a === 0) continue;
+      data[i] = (k[0]! + r.data[i]! * m) / cover;
+      data[i + 1] = (k[1]! + r.data[i + 1]! * m) / cover;
+      data[i + 2] = (k[2]! + r.data[i + 2]! * m) / cover;
+      data[i + 3] = a * cover;
+    }
+  }
+  const out = { x: r.x, y: r.y, w: r.w, h: r.h, data };
+  overlaid.set(layer, out);
+  return out;
+}
+
 /** The effect rasters of group `layer`, from its composite (`render()`, called only when not known yet). */
 export function groupEffectPaints(state: DocState, layer: Layer, render: () => Raster): EffectPaints {
   if (!hasEffects(layer) || layer.kind !== 'group') return NO_EFFECTS;
@@ -122,7 +167,7 @@ export function effectsExtent(layer: Layer, content: Rect): Rect {
 /** Whether the compositor draws effects for `layer` (fills cover the canvas: theirs are not drawn). */
 export function hasEffects(layer: Layer): boolean {
   const e = layer.effects;
-  return !!e && (!!e.dropShadow || !!e.stroke) && layer.kind !== 'fill';
+  return !!e && (!!e.dropShadow || !!e.stroke || !!e.colorOverlays?.length) && layer.kind !== 'fill';
 }
 
 /** How far past the content a stroke raster reaches; an inside stroke still needs one ring of outside. */

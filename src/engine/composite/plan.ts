@@ -8,7 +8,14 @@ import type { ColorKernel } from '../adjust/lut.js';
 import type { BlendMode, DocState, Layer, LayerMask, Raster, Rect, RGB } from '../model.js';
 import { EMPTY_RECT, intersectRect, isEmptyRect, unionRect } from '../raster.js';
 import { canvasRect, contentExtent } from './bounds.js';
-import { type EffectPaints, effectPaints, effectsExtent, hasEffects, NO_EFFECTS } from './effects.js';
+import {
+  type EffectPaints,
+  effectPaints,
+  effectsExtent,
+  hasEffects,
+  NO_EFFECTS,
+  overlaidRaster,
+} from './effects.js';
 import { maskReach, shownMask } from './mask-shown.js';
 
 interface NodeBase {
@@ -178,7 +185,9 @@ function buildNode(
     };
   }
 
-  const raster = layer.kind === 'fill' ? null : layer.raster;
+  // Colour overlays change the pixels the layer shows, its fill opacity taken into them (effects.ts).
+  const overlaid = overlaidRaster(layer);
+  const raster = layer.kind === 'fill' ? null : (overlaid ?? layer.raster);
   const content = intersectRect(raster ?? canvas, limit);
   const effects = effectPaints(layer, state);
   let bounds = content;
@@ -190,7 +199,7 @@ function buildNode(
     layer,
     blend: layer.blend,
     opacity,
-    fillOpacity,
+    fillOpacity: overlaid ? 1 : fillOpacity,
     mask,
     content,
     bounds,

@@ -50,6 +50,7 @@ import {
   type BlendMode,
   type CharacterSettings,
   type ColorMode,
+  type ColorOverlayEffect,
   type DocState,
   type DropShadowEffect,
   type Effects,
@@ -1275,7 +1276,23 @@ async function effectsOf(l: AgLayer, ctx: DecodeContext): Promise<Effects | unde
     };
     if (shadows.length > 1) ctx.warnings.push(`图层“${name}”有多个投影：预览只显示第一个，保存时全部保留`);
   }
+  // Colour overlays in normal mode are drawn on a pixel, text or smart layer (all of them, or none: one left out
+  // would change the others' look); a group's or a fill layer's are kept and said not to be.
+  let colorOverlays: ColorOverlayEffect[] | undefined;
+  const overlays = (fx.solidFill ?? []).filter((o) => o.enabled !== false);
+  const ownPixels = !l.children && !(l.vectorFill?.type === 'color' && !l.vectorMask);
+  if (ownPixels && overlays.length > 0 && overlays.every((o) => (o.blendMode ?? 'normal') === 'normal')) {
+    colorOverlays = [];
+    // The file lists the top one first.
+    for (const o of [...overlays].reverse()) {
+      colorOverlays.push({
+        color: await fileColour(o.color, ctx, `图层“${name}”颜色叠加`),
+        opacity: o.opacity ?? 1,
+      });
+    }
+  }
   const dropped = Object.keys(EFFECT_NAMES).filter((k) => {
+    if (k === 'solidFill' && colorOverlays) return false;
     const v = (fx as Record<string, unknown>)[k];
     const list = Array.isArray(v) ? v : v ? [v] : [];
     return list.some((e) => (e as { enabled?: boolean }).enabled !== false);
@@ -1284,8 +1301,12 @@ async function effectsOf(l: AgLayer, ctx: DecodeContext): Promise<Effects | unde
     const names = dropped.map((k) => EFFECT_NAMES[k]).join('、');
     ctx.warnings.push(`图层“${name}”的图层样式（${names}）预览不显示，保存时原样保留`);
   }
-  if (!stroke && !dropShadow) return undefined;
-  return { ...(stroke ? { stroke } : {}), ...(dropShadow ? { dropShadow } : {}) };
+  if (!stroke && !dropShadow && !colorOverlays) return undefined;
+  return {
+    ...(stroke ? { stroke } : {}),
+    ...(dropShadow ? { dropShadow } : {}),
+    ...(colorOverlays ? { colorOverlays } : {}),
+  };
 }
 
 /** The smart transform placing a `w × h` source at the corners TL, TR, BR, BL; undefined when not affine. */
