@@ -15,6 +15,7 @@ import { decodePsd, encodePsd } from '../../src/engine/io/psd.js';
 import { BufferNames, decodeState, encodeState } from '../../src/service/state-codec.js';
 import { SYSTEM_PYTHON } from '../support/psd-tools.js';
 import { call, newSession, ok, tempDir } from '../support/session.js';
+import { colorBalanceLayer } from '../support/undrawn-adjustment.js';
 
 const run = promisify(execFile);
 const W = 60;
@@ -209,16 +210,7 @@ describe('what a PSD held that the document does not keep', () => {
           },
         },
         { name: '反相 1', hidden: true, adjustment: { type: 'invert' } },
-        {
-          name: '色彩平衡 1',
-          adjustment: {
-            type: 'color balance',
-            shadows: { cyanRed: 0, magentaGreen: 0, yellowBlue: 0 },
-            midtones: { cyanRed: 40, magentaGreen: 0, yellowBlue: -20 },
-            highlights: { cyanRed: 0, magentaGreen: 0, yellowBlue: 0 },
-            preserveLuminosity: true,
-          },
-        },
+        colorBalanceLayer(),
       ],
     });
     const opened = await ok(s, 'open_document', { path: 'adj.psd' });

@@ -7,6 +7,7 @@ import { type Layer as AgLayer, type Psd as AgPsd, writePsdBuffer } from 'ag-psd
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
 import { newSession, ok, refused } from '../support/session.js';
+import { colorBalanceLayer } from '../support/undrawn-adjustment.js';
 
 const W = 40;
 const H = 30;
@@ -25,17 +26,7 @@ const photo = (name = '照片'): AgLayer => ({
   bottom: 15,
   imageData: px(10, 10, [200, 120, 80]),
 });
-const colorBalance = (extra: Partial<AgLayer> = {}): AgLayer => ({
-  name: '色彩平衡 1',
-  adjustment: {
-    type: 'color balance',
-    shadows: { cyanRed: 0, magentaGreen: 0, yellowBlue: 0 },
-    midtones: { cyanRed: 40, magentaGreen: 0, yellowBlue: -20 },
-    highlights: { cyanRed: 0, magentaGreen: 0, yellowBlue: 0 },
-    preserveLuminosity: true,
-  },
-  ...extra,
-});
+const colorBalance = colorBalanceLayer;
 const invert: AgLayer = { name: '反相 1', adjustment: { type: 'invert' } };
 
 async function open(children: AgLayer[]): Promise<Session> {

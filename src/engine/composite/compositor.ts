@@ -434,21 +434,36 @@ function drawPassThrough(f: Frame, node: GroupNode, level: number, clip: Rect): 
   }
   const r = intersectRect(node.content, clip);
   if (isEmptyRect(r)) return;
+  overBackdropCopy(f, level, r, opacity, node.mask, () => drawItems(f, node.items, level + 1, r));
+}
+
+/**
+ * `draw` onto a copy of level `level`'s backdrop one level down, in `r`, then that copy mixed back into the
+ * backdrop by `t` × `mask`.
+ */
+function overBackdropCopy(
+  f: Frame,
+  level: number,
+  r: Rect,
+  t: number,
+  mask: LayerMask | null,
+  draw: () => void,
+): void {
   const acc = f.floats(level);
   const tmp = f.floats(level + 1);
   for (let y = r.y; y < r.y + r.h; y++) {
     const i = f.at(r.x, y);
     tmp.set(acc.subarray(i, i + r.w * 4), i);
   }
-  drawItems(f, node.items, level + 1, r);
+  draw();
   for (let y = r.y; y < r.y + r.h; y++) {
     let cov: Float32Array | null = null;
-    if (node.mask) {
-      const c = maskCoverage(node.mask, y, r.x, r.w, f.cov);
+    if (mask) {
+      const c = maskCoverage(mask, y, r.x, r.w, f.cov);
       if (c === 'none') continue;
       if (c === 'varies') cov = f.cov;
     }
-    lerpRow(acc, f.at(r.x, y), tmp, r.w, opacity, cov);
+    lerpRow(acc, f.at(r.x, y), tmp, r.w, t, cov);
   }
 }
 
@@ -506,22 +521,9 @@ function drawClippedToAdjustment(
   const r = intersectRect(base.content, clip);
   const t = base.opacity * base.fillOpacity;
   if (isEmptyRect(r) || !(t > 0)) return;
-  const acc = f.floats(level);
-  const tmp = f.floats(level + 1);
-  for (let y = r.y; y < r.y + r.h; y++) {
-    const i = f.at(r.x, y);
-    tmp.set(acc.subarray(i, i + r.w * 4), i);
-  }
-  for (const c of clips) drawNode(f, c, level + 1, r, false);
-  for (let y = r.y; y < r.y + r.h; y++) {
-    let cov: Float32Array | null = null;
-    if (base.mask) {
-      const c = maskCoverage(base.mask, y, r.x, r.w, f.cov);
-      if (c === 'none') continue;
-      if (c === 'varies') cov = f.cov;
-    }
-    lerpRow(acc, f.at(r.x, y), tmp, r.w, t, cov);
-  }
+  overBackdropCopy(f, level, r, t, base.mask, () => {
+    for (const c of clips) drawNode(f, c, level + 1, r, false);
+  });
 }
 
 /**

@@ -5,11 +5,9 @@
  * gradient-filled ellipse on a patterned background. The hand-written kernels (research: Photoshop's adjustments)
  * are compared with what Photoshop made, pixel for pixel over white.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { readPsd } from 'ag-psd';
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderDocument } from '../../../src/engine/composite/compositor.js';
-import { decodePsd } from '../../../src/engine/io/psd.js';
+import { againstPhotoshopComposite } from '../../support/photoshop-composite.js';
 
 const DIR = new URL('../../fixtures/photoshop-adjustments/', import.meta.url);
 const FILES = readdirSync(DIR).filter((f) => f.endsWith('.psd'));
@@ -23,23 +21,8 @@ const MEAN_LEVELS = 2;
 
 /** Both composites over white, channel by channel: the largest and the mean difference. */
 async function againstPhotoshop(file: string): Promise<{ max: number; mean: number }> {
-  const buf = readFileSync(new URL(file, DIR));
-  const { state } = await decodePsd(buf);
-  const ours = renderDocument(state);
-  const ref = readPsd(buf, { skipLayerImageData: true, skipThumbnail: true, useImageData: true }).imageData!;
-  expect([ours.w, ours.h]).toEqual([ref.width, ref.height]);
-  let max = 0;
-  let sum = 0;
-  for (let i = 0; i < ref.data.length; i += 4) {
-    const a = ref.data[i + 3]! / 255;
-    const b = ours.data[i + 3]! / 255;
-    for (let c = 0; c < 3; c++) {
-      const d = Math.abs(ref.data[i + c]! * a + 255 * (1 - a) - (ours.data[i + c]! * b + 255 * (1 - b)));
-      max = Math.max(max, d);
-      sum += d;
-    }
-  }
-  return { max, mean: sum / ((ref.data.length / 4) * 3) };
+  const { max, mean } = await againstPhotoshopComposite(new URL(file, DIR));
+  return { max, mean };
 }
 
 describe("adjustment layers against Photoshop's composite", () => {

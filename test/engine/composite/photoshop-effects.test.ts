@@ -7,33 +7,12 @@
 import { readFileSync } from 'node:fs';
 import { readPsd } from 'ag-psd';
 import { describe, expect, it } from 'vitest';
-import { renderDocument } from '../../../src/engine/composite/compositor.js';
-import { decodePsd } from '../../../src/engine/io/psd.js';
+import { againstPhotoshopComposite } from '../../support/photoshop-composite.js';
 import { newSession, ok } from '../../support/session.js';
 
 const DIR = new URL('../../fixtures/photoshop-effects/', import.meta.url);
 
-async function againstPhotoshop(file: string) {
-  const buf = readFileSync(new URL(file, DIR));
-  const { state, warnings } = await decodePsd(buf);
-  const ours = renderDocument(state);
-  const ref = readPsd(buf, { skipLayerImageData: true, skipThumbnail: true, useImageData: true }).imageData!;
-  let max = 0;
-  let sum = 0;
-  let off = 0;
-  for (let i = 0; i < ref.data.length; i += 4) {
-    const a = ref.data[i + 3]! / 255;
-    const b = ours.data[i + 3]! / 255;
-    for (let c = 0; c < 3; c++) {
-      const d = Math.abs(ref.data[i + c]! * a + 255 * (1 - a) - (ours.data[i + c]! * b + 255 * (1 - b)));
-      max = Math.max(max, d);
-      sum += d;
-      if (d > 8) off++;
-    }
-  }
-  const n = (ref.data.length / 4) * 3;
-  return { max, mean: sum / n, off: off / n, warnings };
-}
+const againstPhotoshop = (file: string) => againstPhotoshopComposite(new URL(file, DIR));
 
 describe("colour overlays against Photoshop's composite", () => {
   for (const [file, what] of [
