@@ -14,7 +14,14 @@
 import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { BLACK } from '../engine/factory.js';
-import type { DocState, DropShadowEffect, Effects, Layer, StrokeEffect } from '../engine/model.js';
+import type {
+  ColorOverlayEffect,
+  DocState,
+  DropShadowEffect,
+  Effects,
+  Layer,
+  StrokeEffect,
+} from '../engine/model.js';
 import { rgbToHex } from '../engine/raster.js';
 import { layerById, setActive, setLayer } from '../engine/tree.js';
 import { effectNames, layerSummary } from './describe.js';
@@ -58,6 +65,11 @@ function percent(v: number): number {
   return Math.round(v * 1000) / 10;
 }
 
+/** Colour overlays, read from a PSD's style (no tool makes one), top one first as Photoshop lists them. */
+export function overlaysReport(overlays: readonly ColorOverlayEffect[]) {
+  return [...overlays].reverse().map((o) => ({ color: rgbToHex(o.color), opacity: percent(o.opacity) }));
+}
+
 /** The layer's effects as the model sees them, in the tools' units (px, %, degrees, hex). */
 export function effectsReport(e: Effects | undefined) {
   const s = e?.stroke;
@@ -67,14 +79,7 @@ export function effectsReport(e: Effects | undefined) {
     stroke: s
       ? { size: s.size, position: s.position, color: rgbToHex(s.color), opacity: percent(s.opacity) }
       : null,
-    // Read from a PSD's style, top one first as Photoshop lists them; no tool makes one.
-    ...(overlays.length
-      ? {
-          color_overlay: [...overlays]
-            .reverse()
-            .map((o) => ({ color: rgbToHex(o.color), opacity: percent(o.opacity) })),
-        }
-      : {}),
+    ...(overlays.length ? { color_overlay: overlaysReport(overlays) } : {}),
     drop_shadow: d
       ? {
           distance: d.distance,

@@ -73,7 +73,7 @@ import {
   textSummary,
   toSpecBlend,
 } from './describe.js';
-import { effectsReport } from './effects.js';
+import { overlaysReport } from './effects.js';
 import { layersNamedAll } from './grouping.js';
 import {
   assertFree,
@@ -432,7 +432,7 @@ function layerDetails(state: DocState, layer: Layer): Payload {
           }
         : null,
       ...(layer.effects?.colorOverlays?.length
-        ? { color_overlay: effectsReport(layer.effects).color_overlay }
+        ? { color_overlay: overlaysReport(layer.effects.colorOverlays) }
         : {}),
     },
   };

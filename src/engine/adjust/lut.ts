@@ -45,7 +45,6 @@ export function levelsLut(black: number, white: number, gamma: number): Lut {
   });
 }
 
-/** Photoshop Invert: 255 − v. */
 /**
  * Photoshop Exposure on an 8-bit document: each channel taken to linear light by a plain 2.2 gamma (not the sRGB
  * curve), scaled by 2^exposure and shifted by the offset there, raised to 1/gamma and back through the same 2.2.
@@ -58,6 +57,7 @@ export function exposureLut(exposure: number, offset: number, gamma: number): Lu
   return sample((t) => (Math.max(0, t ** 2.2 * gain + offset) ** (1 / g)) ** (1 / 2.2));
 }
 
+/** Photoshop Invert: 255 − v. */
 export function invertLut(): Lut {
   const lut = new Uint8Array(256);
   for (let v = 0; v < 256; v++) lut[v] = 255 - v;

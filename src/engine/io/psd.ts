@@ -1226,6 +1226,13 @@ const EFFECT_NAMES: Record<string, string> = {
   patternOverlay: '图案叠加',
 };
 
+/** A Photoshop solid colour fill layer covering the canvas (a fill layer here, not pixels). */
+function isSolidColorFill(
+  l: AgLayer,
+): l is AgLayer & { vectorFill: Extract<NonNullable<AgLayer['vectorFill']>, { type: 'color' }> } {
+  return l.vectorFill?.type === 'color' && !l.vectorMask;
+}
+
 async function effectsOf(l: AgLayer, ctx: DecodeContext): Promise<Effects | undefined> {
   const fx = l.effects;
   const name = l.name ?? '';
@@ -1280,7 +1287,7 @@ async function effectsOf(l: AgLayer, ctx: DecodeContext): Promise<Effects | unde
   // would change the others' look); a group's or a fill layer's are kept and said not to be.
   let colorOverlays: ColorOverlayEffect[] | undefined;
   const overlays = (fx.solidFill ?? []).filter((o) => o.enabled !== false);
-  const ownPixels = !l.children && !(l.vectorFill?.type === 'color' && !l.vectorMask);
+  const ownPixels = !l.children && !isSolidColorFill(l);
   if (ownPixels && overlays.length > 0 && overlays.every((o) => (o.blendMode ?? 'normal') === 'normal')) {
     colorOverlays = [];
     // The file lists the top one first.
@@ -1881,8 +1888,7 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
       return id;
     }
     lose(ctx, `智能对象“${name}”${smart}，已转为像素图层`, `智能对象“${name}”`, id);
-  } else if (l.vectorFill && l.vectorFill.type === 'color' && !l.vectorMask) {
-    // A Photoshop solid colour fill layer covering the canvas.
+  } else if (isSolidColorFill(l)) {
     const color = await fileColour(l.vectorFill.color, ctx, `填充图层“${name}”`);
     ctx.layers.set(id, { ...base, ...extras, kind: 'fill', color, solidColorLayer: true });
     return id;
